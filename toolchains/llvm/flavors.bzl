@@ -1,0 +1,24 @@
+"""The four LLVM flavors and where each comes from. The one home of these facts
+for Starlark; the measured behaviour of each is in flavor_facts.py."""
+
+# version: what the tool must report; anything else fails toolchain setup.
+# package: the Debian package (its pinned version is in toolchains/sysroot/manifest).
+# wheel: the PyPI wheel (its pinned version is in toolchains/llvm/llvmlite.lock).
+LLVM_FLAVORS = {
+    "20": {
+        "version": "20.1.8",
+        "kind": "llvmlite",
+        "wheel": "llvmlite",
+        # The environment build_root.sh creates from llvmlite.lock.
+        "python": "/opt/rocke/llvm20/bin/python3",
+        # llvmlite has no linker; LLVM 20 objects link with lld 22.
+        "lld": "/usr/lib/llvm-22/bin/ld.lld",
+    },
+    "22": {"version": "22.1.8", "kind": "llc", "package": "llvm-22", "bin": "/usr/lib/llvm-22/bin"},
+    "23": {"version": "23.1.4", "kind": "llc", "package": "llvm-23", "bin": "/usr/lib/llvm-23/bin"},
+    "24": {"version": "24.0.0", "kind": "llc", "package": "llvm-24", "bin": "/usr/lib/llvm-24/bin"},
+}
+
+LLVM_VERSIONS = sorted(LLVM_FLAVORS.keys())
+
+DEFAULT_LLVM_VERSION = "23"

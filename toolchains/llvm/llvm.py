@@ -1,0 +1,170 @@
+"""One interface to every LLVM flavor: verify, compile, link, resource figures.
+
+A Toolchain is built from the toolchain.json that the @llvmNN repository
+wrote (extensions.bzl, setup.py). Rules and tests reach the toolchain of the
+current --//toolchains/llvm:version through the ROCKE_LLVM environment variable,
+which names that file in the runfiles (see defs.bzl).
+
+Every call runs the real LLVM in a subprocess: Debian's llc/opt for 22-24, and
+llvmlite_driver.py in the llvm20 environment for 20 (whose LLVM aborts the
+process on some inputs).
+"""
+
+import base64
+import dataclasses
+import json
+import os
+import re
+import subprocess
+import tempfile
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_LLVMLITE_DRIVER = os.path.join(_HERE, "llvmlite_driver.py")
+
+
+class LlvmError(Exception):
+    """The real LLVM rejected its input. The message carries LLVM's own words."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Compiled:
+    cpu: str
+    obj: bytes
+    asm: str
+    warnings: str  # what LLVM wrote to stderr on success
+
+    @property
+    def has_indirect_call(self):
+        # An intrinsic name this LLVM does not know compiles to a call through
+        # a pointer; the resource symbols then report has_indirect_call, 1.
+        return re.search(r"\.set \S*has_indirect_call, 1\b", self.asm) is not None
+
+
+# Resource figure -> regex over the assembly. The amdhsa metadata carries all
+# but occupancy, which only llc's "; Occupancy:" comment reports (llvmlite's
+# assembly has no comments).
+_RESOURCES = {
+    "vgpr": r"\.vgpr_count:\s+(\d+)",
+    "agpr": r"\.agpr_count:\s+(\d+)",
+    "sgpr": r"\.sgpr_count:\s+(\d+)",
+    "lds": r"\.group_segment_fixed_size:\s+(\d+)",
+    "scratch": r"\.private_segment_fixed_size:\s+(\d+)",
+    "vgpr_spill": r"\.vgpr_spill_count:\s+(\d+)",
+    "sgpr_spill": r"\.sgpr_spill_count:\s+(\d+)",
+    "wave_size": r"\.wavefront_size:\s+(\d+)",
+    "occupancy": r"; Occupancy:\s+(\d+)",
+}
+
+
+def resources(asm):
+    """Resource figures of the first kernel in `asm`; None where not reported."""
+    figures = {}
+    for name, pattern in _RESOURCES.items():
+        match = re.search(pattern, asm)
+        figures[name] = int(match.group(1)) if match else None
+    return figures
+
+
+def _run(argv, stdin=None, what=""):
+    proc = subprocess.run(argv, input=stdin, capture_output=True, timeout=600)
+    stderr = proc.stderr.decode(errors="replace")
+    if proc.returncode != 0:
+        reason = f"killed by signal {-proc.returncode}" if proc.returncode < 0 else f"exit {proc.returncode}"
+        raise LlvmError(f"{what or os.path.basename(argv[0])} failed ({reason}): {stderr.strip()}")
+    return proc.stdout, stderr
+
+
+class Toolchain:
+    def __init__(self, config):
+        self.flavor = config["flavor"]
+        self.version = config["version"]
+        self.source = config["source"]
+        self.kind = config["kind"]
+        self.tools = config["tools"]
+        self.lld = self.tools.get("lld") or os.path.join(self.tools["bin"], "ld.lld")
+
+    @classmethod
+    def from_file(cls, path):
+        with open(path) as f:
+            return cls(json.load(f))
+
+    @classmethod
+    def current(cls):
+        """The toolchain the test was built for (ROCKE_LLVM, set by defs.bzl)."""
+        path = os.environ.get("ROCKE_LLVM")
+        if not path:
+            raise LlvmError(
+                "ROCKE_LLVM is not set: this target must run under an llvm_test "
+                "wrapper (toolchains/llvm/defs.bzl), which names the toolchain."
+            )
+        return cls.from_file(_runfile(path))
+
+    # -- the llc flavors -----------------------------------------------------
+
+    def _bin(self, tool):
+        return os.path.join(self.tools["bin"], tool)
+
+    # -- the llvmlite flavor ---------------------------------------------------
+
+    def _llvmlite(self, op, ir="", **flags):
+        argv = [self.tools["python"], _LLVMLITE_DRIVER, op]
+        for key, value in flags.items():
+            if value:
+                argv += [f"--{key}", value]
+        out, err = _run(argv, ir.encode(), what=f"LLVM {self.version} (llvmlite) {op}")
+        return json.loads(out), err
+
+    # -- the interface ---------------------------------------------------------
+
+    def reported_version(self):
+        """The version the tool itself reports (not the declared one)."""
+        if self.kind == "llvmlite":
+            return self._llvmlite("version")[0]["version"]
+        out, _ = _run([self._bin("llc"), "--version"])
+        return re.search(r"LLVM version (\S+)", out.decode()).group(1)
+
+    def verify(self, ir):
+        """Parse and verify `ir`; raise LlvmError with LLVM's message if invalid."""
+        if self.kind == "llvmlite":
+            self._llvmlite("verify", ir)
+        else:
+            _run([self._bin("opt"), "-passes=verify", "-disable-output", "-"], ir.encode(), what="opt -passes=verify")
+
+    def compile(self, ir, cpu, triple=None):
+        """Compile `ir` for `cpu` (always given to the target machine)."""
+        if self.kind == "llvmlite":
+            out, err = self._llvmlite("compile", ir, cpu=cpu, triple=triple)
+            return Compiled(cpu, base64.b64decode(out["obj"]), out["asm"], err)
+        argv = [self._bin("llc"), "-O2", f"-mcpu={cpu}"] + ([f"-mtriple={triple}"] if triple else [])
+        asm, err = _run(argv + ["-filetype=asm", "-o", "-", "-"], ir.encode(), what=f"llc -mcpu={cpu}")
+        obj, _ = _run(argv + ["-filetype=obj", "-o", "-", "-"], ir.encode(), what=f"llc -mcpu={cpu}")
+        return Compiled(cpu, obj, asm.decode(), err)
+
+    def link(self, obj):
+        """Link an object into a code object (.hsaco); undefined symbols fail."""
+        with tempfile.TemporaryDirectory() as tmp:
+            src, out = os.path.join(tmp, "k.o"), os.path.join(tmp, "k.hsaco")
+            with open(src, "wb") as f:
+                f.write(obj)
+            _run([self.lld, "-shared", "--no-undefined", src, "-o", out], what="ld.lld --no-undefined")
+            with open(out, "rb") as f:
+                return f.read()
+
+    def default_datalayout(self, triple, cpu):
+        """The datalayout this LLVM's target machine uses for `triple`."""
+        if self.kind == "llvmlite":
+            return self._llvmlite("datalayout", cpu=cpu, triple=triple)[0]["datalayout"]
+        out, _ = _run([self._bin("opt"), "-S", f"-mtriple={triple}", f"-mcpu={cpu}", "-"], b"")
+        return re.search(r'target datalayout = "([^"]*)"', out.decode()).group(1)
+
+
+def _runfile(path):
+    """Resolve a runfiles-relative path (as $(rootpath) gives) from a test or binary."""
+    if os.path.isabs(path) or os.path.exists(path):
+        return path
+    for root in (os.environ.get("RUNFILES_DIR"), os.environ.get("TEST_SRCDIR")):
+        if root:
+            for candidate in (os.path.join(root, path), os.path.join(root, "_main", path)):
+                if os.path.exists(candidate):
+                    return candidate
+    raise LlvmError(f"cannot find {path} in the runfiles")

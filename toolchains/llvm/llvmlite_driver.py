@@ -1,0 +1,83 @@
+"""LLVM 20 through llvmlite, one operation per process.
+
+LLVM 20 aborts the whole process on some inputs (an unknown CPU ends in
+"LLVM ERROR: Cannot select"), so toolchains/llvm/llvm.py runs this file in a
+fresh interpreter (the llvm20 environment) for every call. It reads IR on
+stdin and writes one JSON object on stdout.
+
+  llvmlite_driver.py verify
+  llvmlite_driver.py compile --cpu CPU [--triple TRIPLE]
+  llvmlite_driver.py datalayout --cpu CPU --triple TRIPLE
+  llvmlite_driver.py version
+"""
+
+import argparse
+import base64
+import json
+import sys
+
+import llvmlite.binding as llvm
+
+
+def init():
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+
+
+def parse(text):
+    module = llvm.parse_assembly(text)
+    module.verify()
+    return module
+
+
+def target_machine(triple, cpu):
+    # The CPU always goes to the TargetMachine: the "target-cpu" attribute
+    # alone leaves the object tagged for gfx700.
+    return llvm.Target.from_triple(triple).create_target_machine(cpu=cpu, opt=2, reloc="pic", codemodel="default")
+
+
+def op_verify(args, text):
+    parse(text)
+    return {}
+
+
+def op_compile(args, text):
+    module = parse(text)
+    if args.triple:
+        module.triple = args.triple
+    tm = target_machine(module.triple, args.cpu)
+    asm = tm.emit_assembly(module)
+    obj = tm.emit_object(module)
+    return {"asm": asm, "obj": base64.b64encode(obj).decode()}
+
+
+def op_datalayout(args, text):
+    return {"datalayout": str(target_machine(args.triple, args.cpu).target_data)}
+
+
+def op_version(args, text):
+    return {"version": ".".join(map(str, llvm.llvm_version_info))}
+
+
+OPS = {"verify": op_verify, "compile": op_compile, "datalayout": op_datalayout, "version": op_version}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("op", choices=sorted(OPS))
+    parser.add_argument("--cpu", default="")
+    parser.add_argument("--triple", default="")
+    args = parser.parse_args()
+    init()
+    text = sys.stdin.read() if args.op in ("verify", "compile") else ""
+    try:
+        result = OPS[args.op](args, text)
+    except RuntimeError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    json.dump(result, sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

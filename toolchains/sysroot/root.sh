@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# The pinned root: build it once per machine, then run commands inside it.
+#
+#   root.sh key              print the root's key (hash of what it is built from)
+#   root.sh path             build the root if needed, print its path
+#   root.sh exec CMD ARG...  build the root if needed, run CMD inside it with the
+#                            checkout mounted at the same absolute path
+#
+# Roots live in /var/cache/rocke/roots/<key>. A root is built into a temporary
+# folder and renamed into place only when complete, under an exclusive lock, so
+# concurrent callers wait for one build and a killed build is never trusted.
+# Every mount happens inside a private mount namespace (unshare --mount): when
+# the last process in it ends, the mounts are gone, and the host never sees one.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+checkout=$(cd "$here/../.." && pwd -P)
+cache=${ROCKE_CACHE:-/var/cache/rocke}
+roots=$cache/roots
+# Every input the root is made from; the key is their hash.
+key_inputs=(
+  "$here/manifest"
+  "$here/root.sh"
+  "$here/build_root.sh"
+  "$checkout/toolchains/python/requirements.lock"
+  "$checkout/toolchains/llvm/llvmlite.lock"
+)
+# Files whose presence and size prove a root is whole (checked on every call).
+vital=(
+  usr/bin/bazel
+  usr/share/bazel/A-server.jar
+  opt/rocke/venv/bin/python3
+  opt/rocke/llvm20/bin/python3
+  usr/lib/llvm-22/bin/llc usr/lib/llvm-22/bin/ld.lld
+  usr/lib/llvm-23/bin/llc usr/lib/llvm-23/bin/ld.lld
+  usr/lib/llvm-24/bin/llc usr/lib/llvm-24/bin/ld.lld
+  usr/sbin/nginx
+  etc/bazel.bazelrc
+)
+
+die() {
+  printf 'rocke: %s\n' "$1" >&2
+  shift
+  for line in "$@"; do printf '  %s\n' "$line" >&2; done
+  exit 1
+}
+
+root_key() {
+  cat "${key_inputs[@]}" | sha256sum | cut -c1-16
+}
+
+check_privilege() {
+  [[ $EUID -eq 0 ]] || die "building and entering the pinned root needs root (for chroot and mount namespaces); running as uid $EUID." \
+    "Run ./bazel as root, or in a container started with CAP_SYS_ADMIN."
+  local err
+  err=$(unshare --mount --propagation private true 2>&1) || die "cannot create a private mount namespace: $err" \
+    "The pinned root is entered with 'unshare --mount' and chroot, which need CAP_SYS_ADMIN." \
+    "Run in a container with --privileged or --cap-add SYS_ADMIN."
+}
+
+# A root is trusted only if its marker names this key and every vital file
+# still has the size recorded when the build finished.
+root_is_whole() {
+  local dir=$1 marker=$1/.rocke-root
+  [[ -f $marker ]] || return 1
+  local expected
+  expected=$(cat "$marker")
+  local actual
+  actual=$(cd "$dir" && printf 'key %s\n' "$key" && stat -L -c '%n %s' "${vital[@]}" 2>/dev/null) || return 1
+  [[ $expected == "$actual" ]]
+}
+
+ensure_root() {
+  key=$(root_key)
+  root=$roots/$key
+  if root_is_whole "$root"; then return; fi
+  check_privilege
+  mkdir -p "$roots" "$cache/locks" "$cache/logs"
+  exec 9>"$cache/locks/root-$key.lock"
+  if ! flock -n 9; then
+    echo "rocke: another ./bazel is building the pinned root $key; waiting for it..." >&2
+    flock 9
+  fi
+  if root_is_whole "$root"; then exec 9>&-; return; fi
+  if [[ -e $root ]]; then
+    echo "rocke: the pinned root $root is incomplete or corrupted; moving it aside and rebuilding." >&2
+    mv "$root" "$roots/.trash-$key-$$"
+  fi
+  rm -rf "$roots"/.tmp-"$key"-* "$roots"/.trash-*
+  local free_kb
+  free_kb=$(df -Pk "$cache" | awk 'NR==2 {print $4}')
+  ((free_kb >= 6 * 1024 * 1024)) || die "not enough disk space to build the pinned root: $((free_kb / 1024)) MiB free under $cache, 6144 MiB needed." \
+    "Free space there, or point ROCKE_CACHE at a larger disk."
+  local tmp=$roots/.tmp-$key-$$
+  local log=$cache/logs/root-$key.log
+  echo "rocke: building the pinned root $key (first use on this machine, about 3 minutes; log: $log)" >&2
+  local start=$SECONDS
+  # The build runs in its own mount namespace so that /proc and /dev mounts die with it.
+  if ! unshare --mount --propagation private -- bash "$here/build_root.sh" "$tmp" "$key" "$log" "$checkout" "${vital[@]}"; then
+    die "building the pinned root failed; the partial root was discarded. Last lines of $log:" \
+      "$(tail -n 25 "$log" | sed 's/^/    /')"
+  fi
+  mv "$tmp" "$root"
+  exec 9>&-
+  echo "rocke: pinned root $key ready in $((SECONDS - start)) s" >&2
+}
+
+enter() {
+  local cwd
+  cwd=$(pwd -P)
+  [[ $cwd == "$checkout" || $cwd == "$checkout"/* ]] || cwd=$checkout
+  mkdir -p "$cache/bazel"
+  exec unshare --mount --propagation private -- bash -c '
+    set -e
+    root=$1 checkout=$2 cache=$3 cwd=$4
+    shift 4
+    mount -t proc proc "$root/proc" 2>/dev/null || mount --rbind /proc "$root/proc"
+    mount --rbind /dev "$root/dev"
+    mkdir -p "$root$checkout" "$root$cache"
+    mount --bind "$checkout" "$root$checkout"
+    mount --bind "$cache" "$root$cache"
+    exec chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" \
+      PATH=/opt/rocke/venv/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
+      ROCKE_IN_ROOT=1 ROCKE_CHECKOUT="$checkout" \
+      bash -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
+  ' _ "$root" "$checkout" "$cache" "$cwd" "$@"
+}
+
+case ${1:-} in
+  key) root_key ;;
+  path) ensure_root && echo "$root" ;;
+  exec)
+    shift
+    [[ $# -gt 0 ]] || die "root.sh exec needs a command to run inside the root."
+    if [[ ${ROCKE_IN_ROOT:-} == 1 ]]; then exec "$@"; fi
+    ensure_root
+    enter "$@"
+    ;;
+  *) die "unknown subcommand '${1:-}'; expected one of: key, path, exec CMD..." ;;
+esac
