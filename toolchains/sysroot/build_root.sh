@@ -103,5 +103,5 @@ common --action_env=ROCKE_ROOT=$key
 common --test_env=ROCKE_ROOT=$key
 EOF
 umount -R "$dir/dev" "$dir/proc"
-(cd "$dir" && printf 'key %s\n' "$key" && stat -L -c '%n %s' "${vital[@]}") >"$dir/.rocke-root"
+(cd "$dir" && printf 'key %s\n' "$key" && stat -c '%n %s' "${vital[@]}") >"$dir/.rocke-root"
 printf 'rocke: root built in %d s\n' "$((SECONDS - start))" >&2

@@ -3,6 +3,7 @@
 #
 #   root.sh key              print the root's key (hash of what it is built from)
 #   root.sh path             build the root if needed, print its path
+#   root.sh check DIR        exit 0 if DIR is a whole root for the current key
 #   root.sh exec CMD ARG...  build the root if needed, run CMD inside it with the
 #                            checkout mounted at the same absolute path
 #
@@ -15,25 +16,29 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 checkout=$(cd "$here/../.." && pwd -P)
-cache=${ROCKE_CACHE:-/var/cache/rocke}
-roots=$cache/roots
+# Bazel's output trees and caches; mounted at the same path inside the root.
+cache=/var/cache/rocke
+# Where roots are built (a different folder gives a fresh build, for benchmarks).
+roots=${ROCKE_ROOTS:-$cache/roots}
 # Every input the root is made from; the key is their hash.
 key_inputs=(
   "$here/manifest"
-  "$here/root.sh"
   "$here/build_root.sh"
   "$checkout/toolchains/python/requirements.lock"
   "$checkout/toolchains/llvm/llvmlite.lock"
 )
 # Files whose presence and size prove a root is whole (checked on every call).
+# Real files only: a symlink in the root may point at a host path from outside.
 vital=(
   usr/bin/bazel
   usr/share/bazel/A-server.jar
-  opt/rocke/venv/bin/python3
-  opt/rocke/llvm20/bin/python3
-  usr/lib/llvm-22/bin/llc usr/lib/llvm-22/bin/ld.lld
-  usr/lib/llvm-23/bin/llc usr/lib/llvm-23/bin/ld.lld
-  usr/lib/llvm-24/bin/llc usr/lib/llvm-24/bin/ld.lld
+  usr/bin/python3.14
+  opt/rocke/venv/pyvenv.cfg
+  opt/rocke/venv/lib/python3.14/site-packages/numpy/_core/_multiarray_umath.cpython-314-x86_64-linux-gnu.so
+  opt/rocke/llvm20/lib/python3.14/site-packages/llvmlite/binding/libllvmlite.so
+  usr/lib/llvm-22/bin/llc usr/lib/llvm-22/bin/lld
+  usr/lib/llvm-23/bin/llc usr/lib/llvm-23/bin/lld
+  usr/lib/llvm-24/bin/llc usr/lib/llvm-24/bin/lld
   usr/sbin/nginx
   etc/bazel.bazelrc
 )
@@ -66,7 +71,7 @@ root_is_whole() {
   local expected
   expected=$(cat "$marker")
   local actual
-  actual=$(cd "$dir" && printf 'key %s\n' "$key" && stat -L -c '%n %s' "${vital[@]}" 2>/dev/null) || return 1
+  actual=$(cd "$dir" && printf 'key %s\n' "$key" && stat -c '%n %s' "${vital[@]}" 2>/dev/null) || return 1
   [[ $expected == "$actual" ]]
 }
 
@@ -75,8 +80,8 @@ ensure_root() {
   root=$roots/$key
   if root_is_whole "$root"; then return; fi
   check_privilege
-  mkdir -p "$roots" "$cache/locks" "$cache/logs"
-  exec 9>"$cache/locks/root-$key.lock"
+  mkdir -p "$roots/.locks" "$roots/.logs"
+  exec 9>"$roots/.locks/$key.lock"
   if ! flock -n 9; then
     echo "rocke: another ./bazel is building the pinned root $key; waiting for it..." >&2
     flock 9
@@ -88,11 +93,11 @@ ensure_root() {
   fi
   rm -rf "$roots"/.tmp-"$key"-* "$roots"/.trash-*
   local free_kb
-  free_kb=$(df -Pk "$cache" | awk 'NR==2 {print $4}')
-  ((free_kb >= 6 * 1024 * 1024)) || die "not enough disk space to build the pinned root: $((free_kb / 1024)) MiB free under $cache, 6144 MiB needed." \
-    "Free space there, or point ROCKE_CACHE at a larger disk."
+  free_kb=$(df -Pk "$roots" | awk 'NR==2 {print $4}')
+  ((free_kb >= 6 * 1024 * 1024)) || die "not enough disk space to build the pinned root: $((free_kb / 1024)) MiB free under $roots, 6144 MiB needed." \
+    "Free space there, or point ROCKE_ROOTS at a larger disk."
   local tmp=$roots/.tmp-$key-$$
-  local log=$cache/logs/root-$key.log
+  local log=$roots/.logs/$key.log
   echo "rocke: building the pinned root $key (first use on this machine, about 3 minutes; log: $log)" >&2
   local start=$SECONDS
   # The build runs in its own mount namespace so that /proc and /dev mounts die with it.
@@ -129,6 +134,10 @@ enter() {
 case ${1:-} in
   key) root_key ;;
   path) ensure_root && echo "$root" ;;
+  check)
+    key=$(root_key)
+    root_is_whole "${2:?root.sh check needs a folder}"
+    ;;
   exec)
     shift
     [[ $# -gt 0 ]] || die "root.sh exec needs a command to run inside the root."

@@ -1,0 +1,53 @@
+"""Lists every LLVM toolchain: the version its tool reports, where it came
+from, and what it can do for rocke."""
+
+import glob
+import os
+import sys
+
+from toolchains.llvm import flavor_facts
+from toolchains.llvm.llvm import LlvmError, Toolchain
+
+HELP = "list the LLVM toolchains with their exact versions and sources"
+
+# What every toolchain does through toolchains/llvm/llvm.py.
+_ABILITIES = "verify IR, compile to an object (cpu given to the target machine), link with ld.lld --no-undefined, resource figures"
+
+
+def add_arguments(parser):
+    parser.add_argument("--no-probe", action="store_true", help="do not run the tools; print the declared versions only")
+
+
+def _configs():
+    """toolchain.json of every @llvmNN repository, in flavor order."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    runfiles = os.environ.get("RUNFILES_DIR") or here[: here.rindex(".runfiles") + len(".runfiles")]
+    paths = glob.glob(os.path.join(runfiles, "*llvm*", "toolchain.json"))
+    return sorted((Toolchain.from_file(p) for p in paths), key=lambda t: flavor_facts.FLAVORS.index(t.flavor))
+
+
+def run(args):
+    toolchains = _configs()
+    if len(toolchains) != len(flavor_facts.FLAVORS):
+        print(f"rocke: expected {len(flavor_facts.FLAVORS)} LLVM toolchains in the runfiles, found {len(toolchains)}", file=sys.stderr)
+        return 1
+    status = 0
+    for tc in toolchains:
+        if args.no_probe:
+            reported = "not probed"
+        else:
+            try:
+                found = tc.reported_version()
+                reported = "reported by the tool" if found == tc.version else f"BUT THE TOOL REPORTS {found}"
+                status |= found != tc.version
+            except LlvmError as e:
+                reported, status = f"BUT THE TOOL FAILED: {e}", 1
+        occupancy = "yes" if flavor_facts.REPORTS_OCCUPANCY[tc.flavor] else "no (llvmlite prints no asm comments)"
+        print(f"{tc.flavor}")
+        print(f"  version    {tc.version} ({reported})")
+        print(f"  source     {tc.source}")
+        print(f"  linker     {tc.lld}")
+        print(f"  abilities  {_ABILITIES}")
+        print(f"  occupancy  {occupancy}")
+        print(f"  cpus       {', '.join(flavor_facts.CPUS[tc.flavor])}")
+    return status
