@@ -131,14 +131,21 @@ class Toolchain:
             _run([self._bin("opt"), "-passes=verify", "-disable-output", "-"], ir.encode(), what="opt -passes=verify")
 
     def compile(self, ir, cpu, triple=None):
-        """Compile `ir` for `cpu` (always given to the target machine)."""
+        """Optimise (-O2) and compile `ir` for `cpu`, which always reaches the target machine.
+
+        The middle end runs first, as in every real compiler: LLVM 20's
+        codegen alone cannot select the control-flow intrinsics it inserts
+        for divergent branches.
+        """
         if self.kind == "llvmlite":
             out, err = self._llvmlite("compile", ir, cpu=cpu, triple=triple)
             return Compiled(cpu, base64.b64decode(out["obj"]), out["asm"], err)
-        argv = [self._bin("llc"), "-O2", f"-mcpu={cpu}"] + ([f"-mtriple={triple}"] if triple else [])
-        asm, err = _run(argv + ["-filetype=asm", "-o", "-", "-"], ir.encode(), what=f"llc -mcpu={cpu}")
-        obj, _ = _run(argv + ["-filetype=obj", "-o", "-", "-"], ir.encode(), what=f"llc -mcpu={cpu}")
-        return Compiled(cpu, obj, asm.decode(), err)
+        target = [f"-mcpu={cpu}"] + ([f"-mtriple={triple}"] if triple else [])
+        bitcode, opt_err = _run([self._bin("opt"), "-O2", *target, "-o", "-", "-"], ir.encode(), what=f"opt -O2 -mcpu={cpu}")
+        argv = [self._bin("llc"), "-O2", *target]
+        asm, err = _run(argv + ["-filetype=asm", "-o", "-", "-"], bitcode, what=f"llc -mcpu={cpu}")
+        obj, _ = _run(argv + ["-filetype=obj", "-o", "-", "-"], bitcode, what=f"llc -mcpu={cpu}")
+        return Compiled(cpu, obj, asm.decode(), opt_err + err)
 
     def link(self, obj):
         """Link an object into a code object (.hsaco); undefined symbols fail."""

@@ -42,12 +42,20 @@ def op_verify(args, text):
 
 
 def op_compile(args, text):
-    module = parse(text)
-    if args.triple:
-        module.triple = args.triple
-    tm = target_machine(module.triple, args.cpu)
-    asm = tm.emit_assembly(module)
-    obj = tm.emit_object(module)
+    def optimised():
+        # Codegen rewrites the module it runs on (divergent branches become
+        # llvm.amdgcn.if calls), so assembly and object each get a fresh one.
+        module = parse(text)
+        if args.triple:
+            module.triple = args.triple
+        # The -O2 middle end first, as llvm.py does with opt for the other flavors.
+        builder = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=2))
+        builder.getModulePassManager().run(module, builder)
+        return module
+
+    tm = target_machine(args.triple or parse(text).triple, args.cpu)
+    asm = tm.emit_assembly(optimised())
+    obj = tm.emit_object(optimised())
     return {"asm": asm, "obj": base64.b64encode(obj).decode()}
 
 

@@ -1,7 +1,9 @@
 """Entry point of every py_pytest target: run pytest, exit with its status.
 
-Bazel's own temp dir holds pytest's cache so nothing is written into the
-source tree, and `-p no:cacheprovider` keeps runs independent of each other.
+`-p no:cacheprovider` keeps runs independent of each other and writes nothing
+into the tree. `--import-mode=append` puts a test's own folder last on
+sys.path: first, `platform/arch/arch.py` would shadow the package `arch`
+and `platform/tile/copy.py` the stdlib's `copy`.
 """
 
 import sys
@@ -9,4 +11,4 @@ import sys
 import pytest
 
 if __name__ == "__main__":
-    sys.exit(pytest.main(["-p", "no:cacheprovider", "-q", *sys.argv[1:]]))
+    sys.exit(pytest.main(["-p", "no:cacheprovider", "--import-mode=append", "-q", *sys.argv[1:]]))

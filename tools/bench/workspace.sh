@@ -15,7 +15,9 @@ row() { rows+=("| $1 | $2 |"); echo "bench: $1: $2" >&2; }
 timed() { local t0=$SECONDS; "$@" >/dev/null 2>&1; echo $((SECONDS - t0)); }
 stats() { toolchains/sysroot/root.sh exec python3 tools/bench/bep_stats.py "$1"; }
 
-scratch=$(mktemp -d /var/tmp/rocke-bench.XXXXXX)
+# Under /var/cache/rocke, which ./bazel mounts inside the root (for BEP files).
+mkdir -p /var/cache/rocke/bench
+scratch=$(mktemp -d /var/cache/rocke/bench/run.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 
 echo "bench: building a pinned root from nothing..." >&2

@@ -1,0 +1,1 @@
+"""See BUILD.bazel: imported as `arch` with platform/ as the import root."""

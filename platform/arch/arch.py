@@ -1,0 +1,94 @@
+"""The architecture table: one JSON data file (archs.json), read by Python
+here and by the C++ mirror later. SOURCES.md says where each figure is from.
+
+    from arch import arch
+    arch.get("gfx942").cus         # 304
+    arch.ARCHS                     # read-only mapping name -> Arch
+"""
+
+import dataclasses
+import difflib
+import json
+import os
+import types
+
+FLAVORS = ("llvm20", "llvm22", "llvm23", "llvm24")
+
+
+class UnknownArchError(ValueError):
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class MatrixOp:
+    op: str  # target-neutral id, see platform/ir/mma.py
+    m: int
+    n: int
+    k: int
+    a: str  # A/B element type
+    c: str  # C/D element type
+    wave: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Arch:
+    name: str
+    family: str  # gfx9, gfx11, gfx12, gfx1250
+    cus: int
+    xcds: int
+    wave_sizes: tuple  # the default first
+    lds_bytes: int
+    vgprs: int
+    agprs: int
+    matrix: tuple
+    flavors: tuple  # the LLVM flavors that know this arch
+    min_llvm: str
+
+
+_FIELDS = {f.name for f in dataclasses.fields(Arch)} - {"name"}
+_MATRIX_FIELDS = {f.name for f in dataclasses.fields(MatrixOp)}
+
+
+def _load(path):
+    with open(path) as f:
+        raw = json.load(f)
+    table = {}
+    for name, entry in sorted(raw.items()):
+        if set(entry) != _FIELDS:
+            raise ValueError(f"{path}: {name}: expected keys {sorted(_FIELDS)}, got {sorted(entry)}")
+        for m in entry["matrix"]:
+            if set(m) != _MATRIX_FIELDS:
+                raise ValueError(f"{path}: {name}: expected matrix keys {sorted(_MATRIX_FIELDS)}, got {sorted(m)}")
+        bad = [f for f in entry["flavors"] if f not in FLAVORS]
+        if bad or not entry["flavors"]:
+            raise ValueError(f"{path}: {name}: expected flavors among {FLAVORS}, got {entry['flavors']}")
+        table[name] = Arch(
+            name=name,
+            family=entry["family"],
+            cus=entry["cus"],
+            xcds=entry["xcds"],
+            wave_sizes=tuple(entry["wave_sizes"]),
+            lds_bytes=entry["lds_bytes"],
+            vgprs=entry["vgprs"],
+            agprs=entry["agprs"],
+            matrix=tuple(MatrixOp(**m) for m in entry["matrix"]),
+            flavors=tuple(entry["flavors"]),
+            min_llvm=entry["min_llvm"],
+        )
+    return types.MappingProxyType(table)
+
+
+ARCHS = _load(os.path.join(os.path.dirname(os.path.abspath(__file__)), "archs.json"))
+
+
+def get(name):
+    """The Arch called `name`; UnknownArchError names the known ones otherwise."""
+    if name in ARCHS:
+        return ARCHS[name]
+    close = difflib.get_close_matches(str(name), ARCHS, n=1)
+    hint = f" Did you mean {close[0]}?" if close else ""
+    raise UnknownArchError(f"arch: expected one of {', '.join(ARCHS)}, got {name!r}.{hint}")
+
+
+def knows(flavor, name):
+    return flavor in get(name).flavors

@@ -1,0 +1,1 @@
+"""See BUILD.bazel: imported as `helpers` with platform/ as the import root."""

@@ -1,0 +1,507 @@
+"""A numpy reference interpreter of the IR: proves kernels compute the right
+numbers without a GPU.
+
+    run(kernel, grid=(gx, gy, gz), args=[a, b, c, n])
+
+Pointer arguments are C-contiguous numpy arrays, written in place; scalar
+arguments are Python or numpy numbers.
+
+Model: every lane of every workgroup in a chunk runs each op in lockstep
+(one numpy operation over all lanes). That is one legal interleaving of a
+race-free kernel, so barriers hold trivially; a barrier reached by only some
+lanes of a workgroup is an error. Divergent control flow runs under a mask:
+an inactive lane computes nothing visible (no stores, no atomics, no faults).
+LDS is one array per allocation per workgroup. Buffer loads outside the
+resource's byte count give 0 and such stores are dropped, as on the hardware.
+"""
+
+import numpy as np
+
+from arch import arch as archs
+from interp import numerics as N
+from interp.layouts import LAYOUTS
+from ir import mma as M
+from ir import types as T
+from ir.verifier import verify
+
+_OFFSET_BITS = 40
+_OFFSET_MASK = (1 << _OFFSET_BITS) - 1
+_LDS_FILL = 0xCD  # LDS starts as garbage, so reading unwritten LDS shows up
+
+
+class InterpError(RuntimeError):
+    """The kernel did something undefined: an out-of-bounds access, a divergent barrier..."""
+
+
+class _Chunk:
+    """Runs a kernel over a batch of workgroups."""
+
+    def __init__(self, kernel, arch, grid, blocks, globals_):
+        self.kernel = kernel
+        self.arch = arch
+        self.grid = grid
+        wg = kernel.attrs["workgroup_size"]
+        per = wg[0] * wg[1] * wg[2]
+        self.lanes = len(blocks) * per
+        linear = np.arange(self.lanes) % per
+        self.wg_index = np.arange(self.lanes) // per
+        self.tid = (linear % wg[0], (linear // wg[0]) % wg[1], linear // (wg[0] * wg[1]))
+        self.bid = tuple(np.repeat(np.asarray(blocks)[:, d], per) for d in range(3))
+        self.wave = kernel.attrs["wave_size"]
+        self.lane_in_wave = linear % self.wave
+        self.wave_of_lane = np.arange(self.lanes) // self.wave  # waves never straddle workgroups: per % wave == 0 checked in run()
+        self.buffers = globals_
+        self.lds = {}
+        self.env = {}
+        self.ops = 0
+
+    # -- memory ---------------------------------------------------------------
+
+    def split(self, ptr):
+        return ptr >> _OFFSET_BITS, ptr & _OFFSET_MASK
+
+    def _storage(self, buf_id, op):
+        if buf_id in self.lds:
+            return self.lds[buf_id], True
+        if 0 <= buf_id < len(self.buffers):
+            return self.buffers[buf_id], False
+        raise InterpError(f"{op.name}: expected a pointer into an argument or LDS, got buffer id {buf_id}")
+
+    def _indices(self, op, data, off, nbytes):
+        idx = off[:, None] + np.arange(nbytes)
+        size = data.shape[-1]
+        outside = idx.max(axis=1) >= size if idx.size else np.zeros(0, bool)
+        if outside.any():
+            raise InterpError(f"{op.name}: expected an access within {size} bytes, got {nbytes} bytes at offset {int(off[outside][0])}")
+        return idx
+
+    def gather(self, op, ptr, nbytes, mask):
+        out = np.zeros((self.lanes, nbytes), np.uint8)
+        buf, off = self.split(ptr)
+        for b in np.unique(buf[mask]):
+            sel = mask & (buf == b)
+            data, is_lds = self._storage(int(b), op)
+            idx = self._indices(op, data, off[sel], nbytes)
+            out[sel] = data[self.wg_index[sel][:, None], idx] if is_lds else data[idx]
+        return out
+
+    def scatter(self, op, ptr, raw, mask):
+        buf, off = self.split(ptr)
+        for b in np.unique(buf[mask]):
+            sel = mask & (buf == b)
+            data, is_lds = self._storage(int(b), op)
+            idx = self._indices(op, data, off[sel], raw.shape[1])
+            if is_lds:
+                data[self.wg_index[sel][:, None], idx] = raw[sel]
+            else:
+                data[idx] = raw[sel]
+
+    # -- execution ------------------------------------------------------------
+
+    def block(self, block, mask):
+        for op in block.ops:
+            if op.name == "scf.yield":
+                return [self.env[v] for v in op.operands]
+            self.ops += int(mask.sum())
+            results = EXEC[op.name](self, op, mask)
+            for value, array in zip(op.results, results):
+                self.env[value] = array
+        return []
+
+    def v(self, value):
+        return self.env[value]
+
+
+def _as_raw(x, t):
+    """Values of type t as (lanes, nbytes) uint8."""
+    if T.element(t) is T.BF16:
+        arr = (np.asarray(x, np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    else:
+        arr = np.asarray(x).astype(N.dtype(t), copy=False)
+    arr = np.ascontiguousarray(arr)
+    return arr.view(np.uint8).reshape(arr.shape[0], t.nbytes)
+
+
+def _from_raw(raw, t):
+    if T.element(t) is T.BF16:
+        vals = (raw.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+    else:
+        vals = raw.view(N.dtype(t))
+    return vals.reshape(raw.shape[0]) if not isinstance(t, T.VectorType) else vals.reshape(raw.shape[0], t.n)
+
+
+# -- arithmetic -------------------------------------------------------------------
+
+
+def _round(x, t):
+    return N.round_bf16(x) if T.element(t) is T.BF16 else x.astype(N.dtype(t))
+
+
+def _int_div(a, b):
+    b = np.where(b == 0, 1, b)
+    q = np.abs(a) // np.abs(b)
+    return np.where((a < 0) ^ (b < 0), -q, q).astype(a.dtype)
+
+
+def _arith(int_fn, float_fn):
+    def run(c, op, mask):
+        t = op.results[0].type
+        a, b = c.v(op.operands[0]), c.v(op.operands[1])
+        with np.errstate(all="ignore"):
+            if t.is_float:
+                return [_round(float_fn(a.astype(np.float32), b.astype(np.float32)), t)]
+            return [int_fn(a, b).astype(N.dtype(t))]
+
+    return run
+
+
+def _shift(fn):
+    def run(c, op, mask):
+        t = op.results[0].type
+        a, b = c.v(op.operands[0]), c.v(op.operands[1])
+        bits = T.element(t).bits
+        return [fn(a, np.where((b >= 0) & (b < bits), b, 0).astype(a.dtype)).astype(a.dtype)]
+
+    return run
+
+
+_CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
+
+
+def _cmp(c, op, mask):
+    a, b = (c.v(v) for v in op.operands)
+    if N.dtype(op.operands[0].type) == np.uint8:  # fp8 codes compare by value
+        a, b = N.to_float(a, op.operands[0].type), N.to_float(b, op.operands[0].type)
+    return [_CMP[op.attrs["pred"]](a, b)]
+
+
+def _select(c, op, mask):
+    cond, a, b = (c.v(v) for v in op.operands)
+    if a.ndim == 2:
+        cond = cond[:, None]
+    return [np.where(cond, a, b)]
+
+
+def _convert(c, op, mask):
+    src, dst = op.operands[0].type, op.results[0].type
+    x = c.v(op.operands[0])
+    s, d = T.element(src), T.element(dst)
+    with np.errstate(all="ignore"):
+        if s.is_int and d.is_int:
+            return [x.astype(np.int64).astype(N.dtype(dst)) if d is not T.I1 else (x & 1).astype(bool)]
+        if s.is_float and d.is_int:
+            f = N.to_float(x, src)
+            return [np.trunc(np.nan_to_num(f)).astype(np.int64).astype(N.dtype(dst))]
+        return [N.from_float(N.to_float(x, src), dst)]
+
+
+def _bitcast(c, op, mask):
+    src, dst = op.operands[0].type, op.results[0].type
+    return [_from_raw(_as_raw(c.v(op.operands[0]), src), dst)]
+
+
+def _unary(fn):
+    def run(c, op, mask):
+        t = op.results[0].type
+        with np.errstate(all="ignore"):
+            return [_round(fn(c.v(op.operands[0]).astype(np.float32)), t)]
+
+    return run
+
+
+def _neg(c, op, mask):
+    return [(-c.v(op.operands[0])).astype(c.v(op.operands[0]).dtype)]
+
+
+def _fma(c, op, mask):
+    t = op.results[0].type
+    a, b, d = (c.v(v).astype(np.float64) for v in op.operands)
+    return [_round(a * b + d, t)]
+
+
+# -- vectors -------------------------------------------------------------------------
+
+
+def _build(c, op, mask):
+    return [np.stack([c.v(v) for v in op.operands], axis=1)]
+
+
+def _extract(c, op, mask):
+    return [c.v(op.operands[0])[:, op.attrs["index"]].copy()]
+
+
+def _insert(c, op, mask):
+    out = c.v(op.operands[0]).copy()
+    out[:, op.attrs["index"]] = c.v(op.operands[1])
+    return [out]
+
+
+def _shuffle(c, op, mask):
+    both = np.concatenate([c.v(op.operands[0]), c.v(op.operands[1])], axis=1)
+    return [both[:, op.attrs["mask"]]]
+
+
+# -- GPU ------------------------------------------------------------------------------
+
+
+def _thread_id(c, op, mask):
+    return [c.tid[op.attrs["dim"]].astype(np.int32)]
+
+
+def _block_id(c, op, mask):
+    return [c.bid[op.attrs["dim"]].astype(np.int32)]
+
+
+def _block_dim(c, op, mask):
+    return [np.full(c.lanes, c.kernel.attrs["workgroup_size"][op.attrs["dim"]], np.int32)]
+
+
+def _grid_dim(c, op, mask):
+    return [np.full(c.lanes, c.grid[op.attrs["dim"]], np.int32)]
+
+
+def _lane_id(c, op, mask):
+    return [c.lane_in_wave.astype(np.int32)]
+
+
+def _barrier(c, op, mask):
+    per_wg = np.bincount(c.wg_index, weights=mask, minlength=c.wg_index.max() + 1)
+    size = c.lanes // (c.wg_index.max() + 1)
+    if np.any((per_wg > 0) & (per_wg < size)):
+        raise InterpError("gpu.barrier: expected every lane of a workgroup to reach the barrier, got a divergent barrier")
+    return []
+
+
+def _readfirstlane(c, op, mask):
+    x = c.v(op.operands[0])
+    out = x.copy()
+    for w in np.unique(c.wave_of_lane):
+        lanes = np.flatnonzero((c.wave_of_lane == w) & mask)
+        if lanes.size:
+            out[c.wave_of_lane == w] = x[lanes[0]]
+    return [out]
+
+
+def _bpermute(c, op, mask):
+    addr, x = c.v(op.operands[0]), c.v(op.operands[1])
+    src_lane = (addr // 4) % c.wave
+    base = c.wave_of_lane * c.wave
+    return [x[base + src_lane]]
+
+
+# -- memory ----------------------------------------------------------------------------
+
+
+def _lds_alloc(c, op, mask):
+    buf_id = (1 << 20) + len(c.lds)
+    c.lds[buf_id] = np.full((c.wg_index.max() + 1, op.attrs["bytes"]), _LDS_FILL, np.uint8)
+    return [np.full(c.lanes, buf_id << _OFFSET_BITS, np.int64)]
+
+
+def _offset(c, op, mask):
+    return [c.v(op.operands[0]) + c.v(op.operands[1]).astype(np.int64)]
+
+
+def _load(c, op, mask):
+    t = op.results[0].type
+    return [_from_raw(c.gather(op, c.v(op.operands[0]), t.nbytes, mask), t)]
+
+
+def _store(c, op, mask):
+    t = op.operands[1].type
+    c.scatter(op, c.v(op.operands[0]), _as_raw(c.v(op.operands[1]), t), mask)
+    return []
+
+
+def _atomic_add(c, op, mask):
+    t = op.results[0].type
+    ptr, x = c.v(op.operands[0]), c.v(op.operands[1])
+    old = np.zeros(c.lanes, N.dtype(t))
+    for lane in np.flatnonzero(mask):  # lane order: a deterministic serialisation
+        one = np.zeros(c.lanes, bool)
+        one[lane] = True
+        cur = _from_raw(c.gather(op, ptr, 4, one), t)
+        old[lane] = cur[lane]
+        new = np.zeros(c.lanes, N.dtype(t))
+        new[lane] = cur[lane] + x[lane]
+        c.scatter(op, ptr, _as_raw(new, t), one)
+    return [old]
+
+
+def _rsrc(c, op, mask):
+    return [np.stack([c.v(op.operands[0]), c.v(op.operands[1]).astype(np.int64)], axis=1)]
+
+
+def _in_bounds(rsrc, off, nbytes):
+    return (off >= 0) & (off.astype(np.int64) + nbytes <= rsrc[:, 1])
+
+
+def _buffer_load(c, op, mask):
+    t = op.results[0].type
+    rsrc, off = c.v(op.operands[0]), c.v(op.operands[1])
+    ok = mask & _in_bounds(rsrc, off, t.nbytes)
+    raw = c.gather(op, rsrc[:, 0] + off.astype(np.int64), t.nbytes, ok)
+    return [_from_raw(raw, t)]
+
+
+def _buffer_store(c, op, mask):
+    t = op.operands[2].type
+    rsrc, off, x = (c.v(v) for v in op.operands)
+    ok = mask & _in_bounds(rsrc, off, t.nbytes)
+    c.scatter(op, rsrc[:, 0] + off.astype(np.int64), _as_raw(x, t), ok)
+    return []
+
+
+def _mma(c, op, mask):
+    op_id = op.attrs["op"]
+    layout = LAYOUTS[(op_id, c.arch.family)]
+    shape = M.shape(op_id)
+    a, b, acc = (c.v(v) for v in op.operands)
+    a_t = op.operands[0].type
+    fa, fb = N.to_float(a, a_t), N.to_float(b, a_t)
+    out = np.zeros(acc.shape, np.float32)
+    for w in np.unique(c.wave_of_lane):
+        lanes = np.flatnonzero(c.wave_of_lane == w)
+        if not mask[lanes].all():
+            raise InterpError(f"matrix.mma: expected all {c.wave} lanes of a wave active, got {int(mask[lanes].sum())}")
+        A = np.zeros((shape.m, shape.k))
+        B = np.zeros((shape.k, shape.n))
+        C = np.zeros((shape.m, shape.n))
+        for l in range(layout.source_lanes):
+            for v in range(fa.shape[1]):
+                A[layout.a(l, v)] = fa[lanes[l], v]
+                B[layout.b(l, v)] = fb[lanes[l], v]
+        for l in range(c.wave):
+            for v in range(acc.shape[1]):
+                C[layout.c(l, v)] = acc[lanes[l], v]
+        D = (A @ B + C).astype(np.float32)
+        for l in range(c.wave):
+            for v in range(acc.shape[1]):
+                out[lanes[l], v] = D[layout.c(l, v)]
+    return [out]
+
+
+# -- control flow ------------------------------------------------------------------------
+
+
+def _merge(cond, new, old):
+    return np.where(cond[:, None] if new.ndim == 2 else cond, new, old)
+
+
+def _for(c, op, mask):
+    lo, hi, step, *inits = (c.v(v) for v in op.operands)
+    body = op.regions[0]
+    iv, iters = lo.copy(), [x.copy() for x in inits]
+    while True:
+        live = mask & (iv < hi)
+        if not live.any():
+            return iters
+        c.env[body.args[0]] = iv
+        for arg, x in zip(body.args[1:], iters):
+            c.env[arg] = x
+        yielded = c.block(body, live)
+        iters = [_merge(live, y, x) for y, x in zip(yielded, iters)]
+        iv = np.where(live, iv + step, iv)
+
+
+def _if(c, op, mask):
+    cond = c.v(op.operands[0])
+    then = c.block(op.regions[0], mask & cond)
+    else_ = c.block(op.regions[1], mask & ~cond)
+    return [_merge(cond, t, e) for t, e in zip(then, else_)]
+
+
+def _const(c, op, mask):
+    t = op.results[0].type
+    value = op.attrs["value"]
+    if T.element(t) in (T.F8E4M3, T.F8E5M2):
+        return [N.fp8_encode(np.full(c.lanes, value), t.name)]
+    return [_round(np.full(c.lanes, value), t) if t.is_float else np.full(c.lanes, value, N.dtype(t))]
+
+
+EXEC = {
+    "arith.const": _const,
+    "arith.add": _arith(np.add, np.add),
+    "arith.sub": _arith(np.subtract, np.subtract),
+    "arith.mul": _arith(np.multiply, np.multiply),
+    "arith.div": _arith(_int_div, np.divide),
+    "arith.rem": _arith(lambda a, b: np.fmod(a, np.where(b == 0, 1, b)), np.fmod),
+    "arith.min": _arith(np.minimum, np.fmin),
+    "arith.max": _arith(np.maximum, np.fmax),
+    "arith.and": _arith(np.bitwise_and, None),
+    "arith.or": _arith(np.bitwise_or, None),
+    "arith.xor": _arith(np.bitwise_xor, None),
+    "arith.shl": _shift(np.left_shift),
+    "arith.shr": _shift(np.right_shift),
+    "arith.neg": _neg,
+    "arith.cmp": _cmp,
+    "arith.select": _select,
+    "arith.convert": _convert,
+    "arith.bitcast": _bitcast,
+    "math.exp": _unary(np.exp),
+    "math.log": _unary(np.log),
+    "math.sqrt": _unary(np.sqrt),
+    "math.rsqrt": _unary(lambda x: 1 / np.sqrt(x)),
+    "math.fma": _fma,
+    "vector.build": _build,
+    "vector.extract": _extract,
+    "vector.insert": _insert,
+    "vector.shuffle": _shuffle,
+    "gpu.thread_id": _thread_id,
+    "gpu.block_id": _block_id,
+    "gpu.block_dim": _block_dim,
+    "gpu.grid_dim": _grid_dim,
+    "gpu.lane_id": _lane_id,
+    "gpu.barrier": _barrier,
+    "lane.readfirstlane": _readfirstlane,
+    "lane.bpermute": _bpermute,
+    "mem.lds_alloc": _lds_alloc,
+    "mem.offset": _offset,
+    "mem.load": _load,
+    "mem.store": _store,
+    "mem.atomic_add": _atomic_add,
+    "buffer.rsrc": _rsrc,
+    "buffer.load": _buffer_load,
+    "buffer.store": _buffer_store,
+    "matrix.mma": _mma,
+    "scf.for": _for,
+    "scf.if": _if,
+}
+
+
+def run(kernel, grid, args, max_lanes=1 << 16):
+    """Run `kernel` over `grid` workgroups; pointer args (numpy arrays) are updated in place.
+
+    Returns the number of lane-ops executed (for throughput figures).
+    """
+    verify(kernel)
+    arch = archs.get(kernel.arch)
+    grid = tuple(grid) + (1,) * (3 - len(grid))
+    if len(kernel.args) != len(args):
+        raise InterpError(f"run: expected {len(kernel.args)} arguments ({', '.join(a.name for a in kernel.args)}), got {len(args)}")
+    wg = kernel.attrs["workgroup_size"]
+    per = wg[0] * wg[1] * wg[2]
+    if per % kernel.attrs["wave_size"]:
+        raise InterpError(f"run: expected a workgroup of whole waves of {kernel.attrs['wave_size']}, got {per} lanes")
+    buffers, scalars = [], []
+    for a, value in zip(kernel.args, args):
+        if isinstance(a.type, T.PtrType):
+            if not isinstance(value, np.ndarray) or not value.flags.c_contiguous:
+                raise InterpError(f"run: expected a C-contiguous numpy array for %{a.name}, got {type(value).__name__}")
+            scalars.append((a, len(buffers)))
+            buffers.append(value.reshape(-1).view(np.uint8))
+        else:
+            scalars.append((a, value))
+    blocks = [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
+    step = max(1, max_lanes // per)
+    lane_ops = 0
+    for start in range(0, len(blocks), step):
+        c = _Chunk(kernel, arch, grid, blocks[start : start + step], buffers)
+        for a, value in scalars:
+            if isinstance(a.type, T.PtrType):
+                c.env[a] = np.full(c.lanes, value << _OFFSET_BITS, np.int64)
+            else:
+                c.env[a] = np.full(c.lanes, value, N.dtype(a.type))
+        c.block(kernel.body, np.ones(c.lanes, bool))
+        lane_ops += c.ops
+    return lane_ops

@@ -1,0 +1,135 @@
+"""The interpreter on small kernels, against numpy."""
+
+import numpy as np
+import pytest
+
+from interp import numerics as N
+from interp.interp import InterpError, run
+from ir import types as T
+from ir.builder import KernelBuilder
+from lower import floats
+
+
+def builder(wg=64, arch="gfx942"):
+    return KernelBuilder("k", arch=arch, workgroup_size=(wg, 1, 1))
+
+
+def test_axpy_with_bounds_check():
+    b = builder()
+    x, y, a, n = b.arg("x", T.GLOBAL), b.arg("y", T.GLOBAL), b.arg("a", T.F32), b.arg("n", T.I32)
+    i = b.add(b.mul(b.block_id(0), 64), b.thread_id(0))
+    with b.if_(b.cmp("lt", i, n)):
+        off = b.mul(i, 4)
+        b.store(b.offset(y, off), b.fma(a, b.load(b.offset(x, off), T.F32), b.load(b.offset(y, off), T.F32)))
+    X, Y = np.arange(100, dtype=np.float32), np.ones(100, np.float32)
+    run(b.finish(), (2, 1, 1), [X, Y, 3.0, 100])
+    np.testing.assert_array_equal(Y, 3 * np.arange(100, dtype=np.float32) + 1)
+
+
+def test_out_of_bounds_global_access_is_an_error():
+    b = builder()
+    x = b.arg("x", T.GLOBAL)
+    b.store(b.offset(x, b.mul(b.thread_id(0), 4)), b.const(1.0, T.F32))
+    with pytest.raises(InterpError, match="expected an access within 128 bytes, got 4 bytes at offset 128"):
+        run(b.finish(), (1, 1, 1), [np.zeros(32, np.float32)])
+
+
+def test_lds_is_shared_per_workgroup_and_barriers_order_it():
+    # Each workgroup reverses its 64 values through LDS.
+    b = builder()
+    x = b.arg("x", T.GLOBAL)
+    tid = b.thread_id(0)
+    g = b.add(b.mul(b.block_id(0), 64), tid)
+    lds = b.lds_alloc(256)
+    b.store(b.offset(lds, b.mul(tid, 4)), b.load(b.offset(x, b.mul(g, 4)), T.I32))
+    b.barrier()
+    v = b.load(b.offset(lds, b.mul(b.sub(63, tid), 4)), T.I32)
+    b.store(b.offset(x, b.mul(g, 4)), v)
+    X = np.arange(192, dtype=np.int32)
+    run(b.finish(), (3, 1, 1), [X])
+    np.testing.assert_array_equal(X, np.concatenate([np.arange(64)[::-1] + 64 * w for w in range(3)]))
+
+
+def test_divergent_barrier_is_an_error():
+    b = builder()
+    with b.if_(b.cmp("lt", b.thread_id(0), 7)):
+        b.barrier()
+    with pytest.raises(InterpError, match="divergent barrier"):
+        run(b.finish(), (1, 1, 1), [])
+
+
+def test_loop_trip_counts_differ_per_lane():
+    b = builder()
+    x = b.arg("x", T.GLOBAL)
+    tid = b.thread_id(0)
+    with b.for_range(0, tid, 1, [b.const(0, T.I32)]) as loop:
+        b.yield_(b.add(loop.iters[0], loop.iv))
+    b.store(b.offset(x, b.mul(tid, 4)), loop.results[0])
+    X = np.zeros(64, np.int32)
+    run(b.finish(), (1, 1, 1), [X])
+    np.testing.assert_array_equal(X, [t * (t - 1) // 2 for t in range(64)])
+
+
+def test_buffer_loads_outside_the_resource_read_zero_and_stores_drop():
+    b = builder()
+    x, out = b.arg("x", T.GLOBAL), b.arg("out", T.GLOBAL)
+    tid = b.thread_id(0)
+    r = b.buffer_rsrc(x, 40)  # 10 floats visible
+    v = b.buffer_load(r, b.mul(tid, 4), T.F32)
+    b.store(b.offset(out, b.mul(tid, 4)), v)
+    b.buffer_store(r, b.mul(tid, 4), b.add(v, 1.0))
+    X, OUT = np.arange(64, dtype=np.float32), np.full(64, -1, np.float32)
+    run(b.finish(), (1, 1, 1), [X, OUT])
+    np.testing.assert_array_equal(OUT, np.where(np.arange(64) < 10, np.arange(64), 0))
+    np.testing.assert_array_equal(X, np.where(np.arange(64) < 10, np.arange(64) + 1, np.arange(64)))
+
+
+def test_atomic_add_accumulates_every_lane():
+    b = builder()
+    x = b.arg("x", T.GLOBAL)
+    b.atomic_add(x, b.convert(b.thread_id(0), T.F32))
+    X = np.zeros(1, np.float32)
+    run(b.finish(), (4, 1, 1), [X])
+    assert X[0] == 4 * sum(range(64))
+
+
+def test_readfirstlane_and_bpermute_stay_within_a_wave():
+    b = builder(wg=128)
+    x = b.arg("x", T.GLOBAL)
+    tid = b.thread_id(0)
+    first = b.readfirstlane(tid)
+    rotated = b.bpermute(b.mul(b.rem(b.add(b.lane_id(), 1), 64), 4), tid)
+    b.store(b.offset(x, b.mul(tid, 8)), first)
+    b.store(b.offset(x, b.add(b.mul(tid, 8), 4)), rotated)
+    X = np.zeros((128, 2), np.int32)
+    run(b.finish(), (1, 1, 1), [X])
+    np.testing.assert_array_equal(X[:, 0], np.repeat([0, 64], 64))
+    np.testing.assert_array_equal(X[:, 1], [(t // 64) * 64 + (t % 64 + 1) % 64 for t in range(128)])
+
+
+def test_bf16_rounds_to_nearest_even():
+    x = np.array([1.0, 1.00390625, 1.01171875, 3.0e38, np.nan], np.float32)
+    bf = N.round_bf16(x)
+    assert bf[0] == 1.0 and bf[1] == 1.0 and bf[2] == 1.015625
+    assert np.isnan(bf[4])
+
+
+@pytest.mark.parametrize("fmt", ["f8e4m3", "f8e5m2"])
+def test_two_independent_fp8_codecs_agree(fmt):
+    # The interpreter's nearest-value search vs the lowering's bit arithmetic.
+    rng = np.random.default_rng(7)
+    values = np.concatenate([rng.standard_normal(3000) * s for s in (1e-3, 0.1, 1, 30, 500, 1e5)] + [[0.0, -0.0, np.nan, 448, 449, 57344, 1e9]])
+    values = values.astype(np.float32)
+    ours = N.fp8_encode(values, fmt)
+    theirs = np.array([floats.encode_fp8(float(v), fmt) for v in values], np.uint8)
+    np.testing.assert_array_equal(ours, theirs)
+    decoded = N.fp8_decode(np.arange(256, dtype=np.uint8), fmt)
+    expected = np.array([floats.decode_fp8(c, fmt) for c in range(256)], np.float32)
+    np.testing.assert_array_equal(decoded, expected)
+
+
+def test_fp8_known_values():
+    assert N.fp8_decode(np.array([0x7E]), "f8e4m3")[0] == 448.0
+    assert N.fp8_decode(np.array([0x7B]), "f8e5m2")[0] == 57344.0
+    assert N.fp8_encode(np.array([1000.0]), "f8e4m3")[0] == 0x7E  # saturates
+    assert N.fp8_decode(np.array([0x01]), "f8e4m3")[0] == 2.0**-9  # smallest subnormal

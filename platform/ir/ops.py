@@ -1,0 +1,343 @@
+"""The op registry: every op's name and the rule its instances must satisfy.
+
+Each rule is a small function over one op that raises VerifyError("OP:
+expected X, got Y") through `expect`. The lowering and the interpreter are
+tables keyed by the same names, and a test checks that all three agree.
+"""
+
+from ir import mma
+from ir import types as T
+from ir.core import VerifyError
+
+OPS = {}
+
+# Byte sizes a single memory access may move (global/LDS/buffer, 1 to 16 bytes).
+ACCESS_BYTES = (1, 2, 4, 8, 16)
+CMP_PREDICATES = ("eq", "ne", "lt", "le", "gt", "ge")
+DIMS = (0, 1, 2)
+
+
+def register(*names):
+    def wrap(rule):
+        for name in names:
+            OPS[name] = rule
+        return rule
+
+    return wrap
+
+
+def expect(ok, op, what, got):
+    if not ok:
+        raise VerifyError(f"{op.name}: expected {what}, got {got}")
+
+
+def count(op, operands, results, regions=0):
+    expect(len(op.operands) == operands, op, f"{operands} operand(s)", len(op.operands))
+    expect(len(op.results) == results, op, f"{results} result(s)", len(op.results))
+    expect(len(op.regions) == regions, op, f"{regions} region(s)", len(op.regions))
+
+
+def attr(op, key, check, what):
+    expect(key in op.attrs, op, f"attribute {key}", f"attributes {sorted(op.attrs)}")
+    expect(check(op.attrs[key]), op, f"{key} to be {what}", repr(op.attrs[key]))
+    return op.attrs[key]
+
+
+def same_types(op, values, what="operands of one type"):
+    kinds = [str(v.type) for v in values]
+    expect(len(set(kinds)) == 1, op, what, ", ".join(kinds))
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+# -- arithmetic ---------------------------------------------------------------
+
+
+@register("arith.const")
+def _const(op):
+    count(op, 0, 1)
+    t = op.result.type
+    expect(isinstance(t, T.ScalarType), op, "a scalar result", t)
+    value = op.attrs.get("value")
+    if t.is_int:
+        expect(is_int(value), op, f"an integer value for {t}", repr(value))
+        lo, hi = (0, 1) if t is T.I1 else (-(1 << (t.bits - 1)), (1 << t.bits) - 1)
+        expect(lo <= value <= hi, op, f"a value in [{lo}, {hi}] for {t}", value)
+    else:
+        expect(isinstance(value, float), op, f"a float value for {t}", repr(value))
+
+
+@register("arith.add", "arith.sub", "arith.mul", "arith.div", "arith.rem", "arith.min", "arith.max")
+def _binary(op):
+    count(op, 2, 1)
+    same_types(op, [*op.operands, op.result], "operands and result of one type")
+    expect(T.is_numeric(op.result.type) and T.element(op.result.type) is not T.I1, op, "int or float operands", op.result.type)
+
+
+@register("arith.and", "arith.or", "arith.xor", "arith.shl", "arith.shr")
+def _bitwise(op):
+    count(op, 2, 1)
+    same_types(op, [*op.operands, op.result], "operands and result of one type")
+    expect(op.result.type.is_int, op, "integer operands", op.result.type)
+
+
+@register("arith.neg")
+def _neg(op):
+    count(op, 1, 1)
+    same_types(op, [*op.operands, op.result], "operand and result of one type")
+    expect(T.is_numeric(op.result.type), op, "a numeric operand", op.result.type)
+
+
+@register("arith.cmp")
+def _cmp(op):
+    count(op, 2, 1)
+    attr(op, "pred", lambda p: p in CMP_PREDICATES, f"one of {', '.join(CMP_PREDICATES)}")
+    same_types(op, op.operands)
+    a = op.operands[0].type
+    expect(T.is_numeric(a), op, "numeric operands", a)
+    want = T.with_element(a, T.I1)
+    expect(op.result.type is want, op, f"result {want}", op.result.type)
+
+
+@register("arith.select")
+def _select(op):
+    count(op, 3, 1)
+    cond, a, b = op.operands
+    expect(cond.type is T.I1, op, "an i1 condition", cond.type)
+    same_types(op, [a, b, op.result], "both choices and the result of one type")
+
+
+@register("arith.convert")
+def _convert(op):
+    count(op, 1, 1)
+    src, dst = op.operands[0].type, op.result.type
+    expect(T.is_numeric(src) and T.is_numeric(dst), op, "numeric types", f"{src} -> {dst}")
+    expect(T.lanes(src) == T.lanes(dst), op, f"the same lane count as {src}", dst)
+
+
+@register("arith.bitcast")
+def _bitcast(op):
+    count(op, 1, 1)
+    src, dst = op.operands[0].type, op.result.type
+    expect(T.is_numeric(src) and T.is_numeric(dst), op, "numeric types", f"{src} -> {dst}")
+    expect(src.nbytes == dst.nbytes and T.element(src) is not T.I1, op, f"a type of {src.nbytes} bytes", dst)
+
+
+# -- math -----------------------------------------------------------------------
+
+
+@register("math.exp", "math.log", "math.sqrt", "math.rsqrt")
+def _unary_float(op):
+    count(op, 1, 1)
+    same_types(op, [*op.operands, op.result], "operand and result of one type")
+    expect(op.result.type in (T.F32, T.F16), op, "f32 or f16", op.result.type)
+
+
+@register("math.fma")
+def _fma(op):
+    count(op, 3, 1)
+    same_types(op, [*op.operands, op.result], "operands and result of one type")
+    expect(T.element(op.result.type) in (T.F32, T.F16), op, "f32 or f16 (or vectors of them)", op.result.type)
+
+
+# -- vectors --------------------------------------------------------------------
+
+
+@register("vector.build")
+def _build(op):
+    expect(len(op.results) == 1 and not op.regions, op, "one result and no region", f"{len(op.results)}, {len(op.regions)}")
+    t = op.result.type
+    expect(isinstance(t, T.VectorType), op, "a vector result", t)
+    expect(len(op.operands) == t.n, op, f"{t.n} elements", len(op.operands))
+    expect(all(v.type is t.elem for v in op.operands), op, f"{t.elem} elements", [str(v.type) for v in op.operands])
+
+
+@register("vector.extract")
+def _extract(op):
+    count(op, 1, 1)
+    v = op.operands[0].type
+    expect(isinstance(v, T.VectorType), op, "a vector operand", v)
+    attr(op, "index", lambda i: is_int(i) and 0 <= i < v.n, f"an index in [0, {v.n})")
+    expect(op.result.type is v.elem, op, f"result {v.elem}", op.result.type)
+
+
+@register("vector.insert")
+def _insert(op):
+    count(op, 2, 1)
+    v, x = op.operands[0].type, op.operands[1].type
+    expect(isinstance(v, T.VectorType), op, "a vector operand", v)
+    attr(op, "index", lambda i: is_int(i) and 0 <= i < v.n, f"an index in [0, {v.n})")
+    expect(x is v.elem and op.result.type is v, op, f"a {v.elem} element and result {v}", f"{x}, {op.result.type}")
+
+
+@register("vector.shuffle")
+def _shuffle(op):
+    count(op, 2, 1)
+    same_types(op, op.operands)
+    v = op.operands[0].type
+    expect(isinstance(v, T.VectorType), op, "vector operands", v)
+    mask = attr(op, "mask", lambda m: isinstance(m, list) and len(m) >= 2 and all(is_int(i) and 0 <= i < 2 * v.n for i in m), f"a list of 2+ indices in [0, {2 * v.n})")
+    want = T.vector(v.elem, len(mask))
+    expect(op.result.type is want, op, f"result {want}", op.result.type)
+
+
+# -- GPU ids, lanes, barriers ---------------------------------------------------
+
+
+@register("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim")
+def _id(op):
+    count(op, 0, 1)
+    attr(op, "dim", lambda d: d in DIMS, "0, 1 or 2")
+    expect(op.result.type is T.I32, op, "an i32 result", op.result.type)
+
+
+@register("gpu.lane_id")
+def _lane_id(op):
+    count(op, 0, 1)
+    expect(op.result.type is T.I32, op, "an i32 result", op.result.type)
+
+
+@register("gpu.barrier")
+def _barrier(op):
+    count(op, 0, 0)
+
+
+@register("lane.readfirstlane")
+def _readfirstlane(op):
+    count(op, 1, 1)
+    same_types(op, [*op.operands, op.result], "operand and result of one type")
+    expect(op.result.type in (T.I32, T.F32), op, "i32 or f32", op.result.type)
+
+
+@register("lane.bpermute")
+def _bpermute(op):
+    count(op, 2, 1)
+    addr, v = op.operands
+    expect(addr.type is T.I32, op, "an i32 byte address", addr.type)
+    expect(v.type in (T.I32, T.F32) and op.result.type is v.type, op, "an i32 or f32 value and result", f"{v.type}, {op.result.type}")
+
+
+# -- memory ---------------------------------------------------------------------
+
+
+def access(op, t, spaces, p):
+    expect(isinstance(p, T.PtrType) and p.space in spaces, op, f"a pointer to {' or '.join(spaces)}", p)
+    expect(T.is_numeric(t) and T.element(t) is not T.I1, op, "a numeric, non-i1 access type", t)
+    expect(t.nbytes in ACCESS_BYTES, op, f"an access of {', '.join(map(str, ACCESS_BYTES))} bytes", f"{t} ({t.nbytes} bytes)")
+
+
+@register("mem.lds_alloc")
+def _lds_alloc(op):
+    count(op, 0, 1)
+    attr(op, "bytes", lambda n: is_int(n) and n > 0, "a positive byte count")
+    attr(op, "align", lambda n: is_int(n) and n in (4, 8, 16), "4, 8 or 16")
+    expect(op.result.type is T.LDS, op, "a ptr<lds> result", op.result.type)
+
+
+@register("mem.offset")
+def _offset(op):
+    count(op, 2, 1)
+    p, off = op.operands
+    expect(isinstance(p.type, T.PtrType) and p.type.space != "buffer", op, "a non-buffer pointer", p.type)
+    expect(off.type in (T.I32, T.I64), op, "an i32 or i64 byte offset", off.type)
+    expect(op.result.type is p.type, op, f"result {p.type}", op.result.type)
+
+
+_MEMORY = ("global", "lds", "constant", "private")
+
+
+@register("mem.load")
+def _load(op):
+    count(op, 1, 1)
+    access(op, op.result.type, _MEMORY, op.operands[0].type)
+
+
+@register("mem.store")
+def _store(op):
+    count(op, 2, 0)
+    access(op, op.operands[1].type, ("global", "lds", "private"), op.operands[0].type)
+
+
+@register("mem.atomic_add")
+def _atomic_add(op):
+    count(op, 2, 1)
+    p, v = op.operands
+    expect(isinstance(p.type, T.PtrType) and p.type.space in ("global", "lds"), op, "a pointer to global or lds", p.type)
+    expect(v.type in (T.F32, T.I32) and op.result.type is v.type, op, "an f32 or i32 value and result", f"{v.type}, {op.result.type}")
+
+
+@register("buffer.rsrc")
+def _rsrc(op):
+    count(op, 2, 1)
+    base, size = op.operands
+    expect(base.type is T.GLOBAL, op, "a ptr<global> base", base.type)
+    expect(size.type is T.I32, op, "an i32 byte count", size.type)
+    expect(op.result.type is T.BUFFER, op, "a ptr<buffer> result", op.result.type)
+
+
+@register("buffer.load")
+def _buffer_load(op):
+    count(op, 2, 1)
+    expect(op.operands[1].type is T.I32, op, "an i32 byte offset", op.operands[1].type)
+    access(op, op.result.type, ("buffer",), op.operands[0].type)
+
+
+@register("buffer.store")
+def _buffer_store(op):
+    count(op, 3, 0)
+    expect(op.operands[1].type is T.I32, op, "an i32 byte offset", op.operands[1].type)
+    access(op, op.operands[2].type, ("buffer",), op.operands[0].type)
+
+
+# -- matrix cores ---------------------------------------------------------------
+
+
+@register("matrix.mma")
+def _mma(op):
+    # Fragment lengths depend on the kernel's arch; verifier.py checks them.
+    count(op, 3, 1)
+    a, b, c = (v.type for v in op.operands)
+    s = mma.shape(op.attrs.get("op"))
+    expect(s is not None, op, "an op id like mma_16x16x16_f16_f32", repr(op.attrs.get("op")))
+    expect(isinstance(a, T.VectorType) and a.elem is s.a and isinstance(b, T.VectorType) and b.elem is s.a, op, f"A and B fragments of {s.a}", f"{a}, {b}")
+    expect(isinstance(c, T.VectorType) and c.elem is s.c and op.result.type is c, op, f"C and result fragments of {s.c}", f"{c}, {op.result.type}")
+
+
+# -- structured control flow ----------------------------------------------------
+
+
+def yields(op, region, types_, what):
+    last = region.ops[-1] if region.ops else None
+    expect(last is not None and last.name == "scf.yield", op, f"{what} to end with scf.yield", last.name if last else "an empty region")
+    got = [v.type for v in last.operands]
+    expect(got == list(types_), op, f"{what} to yield ({', '.join(map(str, types_))})", f"({', '.join(map(str, got))})")
+
+
+@register("scf.for")
+def _for(op):
+    expect(len(op.operands) >= 3 and len(op.regions) == 1, op, "lo, hi, step, inits... and one region", f"{len(op.operands)} operands, {len(op.regions)} regions")
+    lo, hi, step, *inits = op.operands
+    expect(lo.type is T.I32 and hi.type is T.I32 and step.type is T.I32, op, "i32 bounds and step", f"{lo.type}, {hi.type}, {step.type}")
+    carried = [v.type for v in inits]
+    expect([r.type for r in op.results] == carried, op, "one result per carried value, of its type", [str(r.type) for r in op.results])
+    body = op.regions[0]
+    want = [T.I32, *carried]
+    expect([a.type for a in body.args] == want, op, f"body arguments ({', '.join(map(str, want))})", [str(a.type) for a in body.args])
+    yields(op, body, carried, "the body")
+
+
+@register("scf.if")
+def _if(op):
+    expect(len(op.operands) == 1 and len(op.regions) == 2, op, "one condition and two regions", f"{len(op.operands)} operands, {len(op.regions)} regions")
+    expect(op.operands[0].type is T.I1, op, "an i1 condition", op.operands[0].type)
+    results = [r.type for r in op.results]
+    for region, what in zip(op.regions, ("the then-region", "the else-region")):
+        expect(not region.args, op, f"{what} without arguments", len(region.args))
+        yields(op, region, results, what)
+
+
+@register("scf.yield")
+def _yield(op):
+    expect(not op.results and not op.regions, op, "no results and no regions", f"{len(op.results)}, {len(op.regions)}")

@@ -1,0 +1,1 @@
+"""See BUILD.bazel: imported as `lower` with platform/ as the import root."""

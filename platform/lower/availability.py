@@ -1,0 +1,115 @@
+"""Builds one flavor's intrinsic availability table by probing its real LLVM.
+
+    availability --toolchain @llvm22//:toolchain.json --out availability_llvm22.json
+
+Every intrinsic the lowering calls in the coverage corpus
+(lower/coverage.py) becomes a one-call probe kernel: the call exactly as
+lowered, its non-constant operands loaded from memory, its result stored.
+Each probe is compiled for every arch the flavor knows; it counts as
+available where it verifies, compiles without an indirect call and links
+with --no-undefined. The table maps each intrinsic name to those archs.
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+
+from arch import arch as archs
+from lower import flavors
+from lower.coverage import corpus
+from lower.llvm import lower
+from toolchains.llvm.llvm import LlvmError, Toolchain
+
+_CALL = re.compile(r"^  (?:(%\S+) = )?call (ptr addrspace\(\d+\)|<\d+ x \w+>|\S+) @(llvm\.[\w.]+)\((.*)\)$")
+
+
+def _args(text):
+    """Split 'T1 V1, T2 V2' at top-level commas (types such as <4 x half> have none)."""
+    return [a.strip() for a in text.split(", ")] if text else []
+
+
+def probe_module(flavor, declare, call_match, arch):
+    result, ret, name, args = call_match.groups()
+    lines, new_args = [], []
+    for i, arg in enumerate(_args(args)):
+        type_, value = arg.rsplit(" ", 1)
+        if value.startswith("%"):
+            lines.append(f"  %a{i} = load {type_}, ptr addrspace(1) %p, align 16")
+            value = f"%a{i}"
+        new_args.append(f"{type_} {value}")
+    call = f"call {ret} @{name}({', '.join(new_args)})"
+    if ret == "void":
+        lines.append(f"  {call}")
+    else:
+        lines += [f"  %r = {call}", f"  store {ret} %r, ptr addrspace(1) %p, align 16"]
+    f = flavors.get(flavor)
+    return "\n".join([
+        f'target datalayout = "{f.datalayout}"',
+        f'target triple = "{f.triple(arch)}"',
+        declare,
+        "",
+        "define amdgpu_kernel void @probe(ptr addrspace(1) %p) #0 {",
+        "entry:",
+        *lines,
+        "  ret void",
+        "}",
+        "",
+        f'attributes #0 = {{ "target-cpu"="{arch}" }}',
+        "",
+    ])
+
+
+def calls(flavor, known):
+    """intrinsic name -> (declare line, call match): the first call of each in the corpus."""
+    out = {}
+    for arch in known:
+        for kernel in corpus(arch):
+            lines = lower(kernel, flavor).splitlines()
+            declares = {re.search(r"@(llvm\.[\w.]+)\(", l).group(1): l for l in lines if l.startswith("declare ")}
+            for line in lines:
+                match = _CALL.match(line)
+                if match and match.group(3) not in out:
+                    out[match.group(3)] = (declares[match.group(3)], match)
+    return out
+
+
+def available(tc, arch, module):
+    try:
+        tc.verify(module)
+        compiled = tc.compile(module, arch)
+        if compiled.has_indirect_call:
+            return False
+        tc.link(compiled.obj)
+        return True
+    except LlvmError:
+        return False
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--toolchain", required=True, help="toolchain.json of the flavor to probe")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    tc = Toolchain.from_file(args.toolchain)
+    known = sorted(a for a in archs.ARCHS if a in flavors.get(tc.flavor).cpus)
+    found = calls(tc.flavor, known)
+    print(f"availability: probing {len(found)} intrinsics on {len(known)} archs with {tc.flavor} ({tc.version})", file=sys.stderr)
+    table = {}
+    for name, (declare, match) in sorted(found.items()):
+        table[name] = [arch for arch in known if available(tc, arch, probe_module(tc.flavor, declare, match, arch))]
+    doc = {"flavor": tc.flavor, "version": tc.version, "intrinsics": table}
+    tmp = args.out + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(tmp, args.out)
+    missing = sorted(n for n, a in table.items() if not a)
+    if missing:
+        print(f"availability: {tc.flavor} compiles none of: {', '.join(missing)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

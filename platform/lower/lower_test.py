@@ -1,0 +1,127 @@
+"""The lowering without LLVM: determinism, flavor rows, domain errors."""
+
+import hashlib
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ir import types as T
+from ir.builder import KernelBuilder
+from lower import flavors
+from lower.flavors import ArchDomainError
+from lower.llvm import lower
+from tile.gemm_example import gemm_kernel
+
+
+def tiny(arch, wave_size=None):
+    b = KernelBuilder("tiny", arch=arch, workgroup_size=(64, 1, 1), wave_size=wave_size)
+    out = b.arg("out", T.GLOBAL)
+    b.barrier()
+    r = b.buffer_rsrc(out, 256)
+    b.buffer_store(r, b.mul(b.thread_id(0), 4), b.convert(b.lane_id(), T.F32))
+    return b.finish()
+
+
+_SCRIPT = """
+import hashlib
+from lower.llvm import lower
+from tile.gemm_example import gemm_kernel
+print(hashlib.sha256(lower(gemm_kernel("gfx942", "f16")[0], "llvm22").encode()).hexdigest())
+"""
+
+
+def test_same_bytes_whatever_the_hash_seed():
+    digests = set()
+    for seed in ("0", "1", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        out = subprocess.run([sys.executable, "-c", _SCRIPT], env=env, capture_output=True, text=True, check=True)
+        digests.add(out.stdout.strip())
+    here = hashlib.sha256(lower(gemm_kernel("gfx942", "f16")[0], "llvm22").encode()).hexdigest()
+    assert digests == {here}
+
+
+@pytest.mark.parametrize("flavor,arch,triple", [
+    ("llvm20", "gfx942", "amdgcn-amd-amdhsa"),
+    ("llvm23", "gfx1201", "amdgcn-amd-amdhsa"),
+    ("llvm24", "gfx950", "amdgpu9.50-amd-amdhsa"),
+    ("llvm24", "gfx90a", "amdgpu9.0a-amd-amdhsa"),
+    ("llvm24", "gfx1250", "amdgpu12.50-amd-amdhsa"),
+])
+def test_triple(flavor, arch, triple):
+    assert f'target triple = "{triple}"' in lower(tiny(arch), flavor)
+
+
+def test_buffer_resource_spelling_per_flavor():
+    assert "@llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %arg.out, i16 0, i32 256," in lower(tiny("gfx942"), "llvm20")
+    assert "@llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %arg.out, i16 0, i64 " in lower(tiny("gfx942"), "llvm22")
+    assert "@llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(" in lower(tiny("gfx942"), "llvm24")
+
+
+@pytest.mark.parametrize("arch,split", [("gfx942", False), ("gfx1100", False), ("gfx1201", True), ("gfx1250", True)])
+def test_split_barrier_only_from_gfx12(arch, split):
+    text = lower(tiny(arch), "llvm23")
+    assert ("@llvm.amdgcn.s.barrier.signal" in text) == split
+    assert ("@llvm.amdgcn.s.barrier()" in text) == (not split)
+
+
+def test_wave64_feature_only_where_asked():
+    assert "+wavefrontsize64" in lower(tiny("gfx1201", wave_size=64), "llvm22")
+    assert "+wavefrontsize64" not in lower(tiny("gfx1201"), "llvm22")
+    assert "+wavefrontsize64" not in lower(tiny("gfx942"), "llvm22")
+
+
+def test_gfx1250_never_gets_wave64():
+    with pytest.raises(ValueError, match="expected a wave size of gfx1250 \\(32\\), got 64"):
+        tiny("gfx1250", wave_size=64)
+
+
+def test_unknown_arch_for_flavor_raises_before_llvm():
+    with pytest.raises(ArchDomainError) as err:
+        lower(tiny("gfx1250"), "llvm20")
+    message = str(err.value)
+    assert "gfx1250 is not known to llvm20" in message
+    assert "llvm22, llvm23, llvm24" in message
+    assert "kernel @tiny" in message
+
+
+def test_fp8_mma_lowers_with_packed_operands():
+    b = KernelBuilder("fp8", arch="gfx942", workgroup_size=(64, 1, 1))
+    p = b.arg("p", T.GLOBAL)
+    a = b.load(p, T.vector(T.F8E4M3, 8))
+    c = b.load(p, T.vector(T.F32, 4))
+    b.mma("mma_16x16x32_fp8_f32", a, a, c)
+    kernel = b.finish()
+    text = lower(kernel, "llvm22")
+    assert "@llvm.amdgcn.mfma.f32.16x16x32.fp8.fp8(i64 " in text
+    assert "bitcast <8 x i8> " in text
+
+
+def test_every_matrix_op_of_every_arch_has_an_intrinsic():
+    from arch import arch as archs
+    from lower.intrinsics import MMA
+
+    for info in archs.ARCHS.values():
+        for m in info.matrix:
+            assert (m.op, info.family) in MMA, (info.name, m.op)
+
+
+def test_unknown_flavor():
+    with pytest.raises(ArchDomainError, match="expected one of llvm20, llvm22, llvm23, llvm24, got 'llvm21'"):
+        lower(tiny("gfx942"), "llvm21")
+
+
+def test_every_op_has_a_lowering_and_an_interpretation():
+    from interp.interp import EXEC
+    from ir.ops import OPS
+    from lower.llvm import LOWER
+
+    assert set(LOWER) | {"scf.yield"} == set(OPS) == set(EXEC) | {"scf.yield"}
+
+
+def test_flavor_cpus_agree_with_the_arch_table():
+    from arch import arch as archs
+
+    for name, info in archs.ARCHS.items():
+        assert set(info.flavors) == set(flavors.supporting(name)), name

@@ -1,0 +1,46 @@
+"""How IR types and constants are spelled in LLVM IR."""
+
+import math
+import struct
+
+from ir import types as T
+from lower import floats
+
+_SCALAR = {"i1": "i1", "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64", "f16": "half", "bf16": "bfloat", "f32": "float", "f8e4m3": "i8", "f8e5m2": "i8"}
+
+
+def ltype(t):
+    if isinstance(t, T.PtrType):
+        return f"ptr addrspace({t.addrspace})"
+    if isinstance(t, T.VectorType):
+        return f"<{t.n} x {_SCALAR[t.elem.name]}>"
+    return _SCALAR[t.name]
+
+
+def suffix(t):
+    """The intrinsic name suffix of a type: f32, v4f16, i32."""
+    if isinstance(t, T.VectorType):
+        return f"v{t.n}{suffix(t.elem)}"
+    return {"half": "f16", "bfloat": "bf16", "float": "f32"}.get(ltype(t), ltype(t))
+
+
+def is_fp8(t):
+    return T.element(t) in (T.F8E4M3, T.F8E5M2)
+
+
+def literal(value, t):
+    """The LLVM spelling of a constant of scalar type t."""
+    if t is T.I1:
+        return "true" if value else "false"
+    if t.is_int:
+        return str(value - (1 << t.bits) if value >= 1 << (t.bits - 1) else value)
+    if t is T.F32:
+        # LLVM spells float constants as the hex of the equal double.
+        if math.isnan(value):
+            return "0x7FF8000000000000"
+        return "0x%016X" % struct.unpack(">Q", struct.pack(">d", floats.f32_round(value)))[0]
+    if t is T.F16:
+        return "0xH%04X" % floats.f16_bits(value)
+    if t is T.BF16:
+        return "0xR%04X" % floats.bf16_bits(value)
+    return str(floats.encode_fp8(value, t.name))
