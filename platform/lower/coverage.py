@@ -14,6 +14,8 @@ def every_op(arch):
     out, x, n = b.arg("out", T.GLOBAL), b.arg("x", T.F32), b.arg("n", T.I32)
     tid = b.thread_id(0)
     i = b.add(b.mul(b.block_id(0), b.block_dim(0)), tid)
+    for dim in (1, 2):  # every id intrinsic, in every dimension
+        i = b.add(i, b.mul(b.add(b.block_id(dim), b.thread_id(dim)), b.grid_dim(dim)))
     f = b.fma(b.exp(x), b.log(x), b.sqrt(b.rsqrt(x)))
     f = b.max(b.min(f, 1.0), b.neg(f))
     h = b.convert(f, T.F16)

@@ -87,7 +87,7 @@ def test_unknown_arch_for_flavor_raises_before_llvm():
 
 
 def test_fp8_mma_lowers_with_packed_operands():
-    b = KernelBuilder("fp8", arch="gfx942", workgroup_size=(64, 1, 1))
+    b = KernelBuilder("fp8", arch="gfx950", workgroup_size=(64, 1, 1))
     p = b.arg("p", T.GLOBAL)
     a = b.load(p, T.vector(T.F8E4M3, 8))
     c = b.load(p, T.vector(T.F32, 4))
