@@ -1,0 +1,64 @@
+"""The FMA fallback and the epilogue's bias, activation and atomic paths,
+run by the interpreter against numpy."""
+
+import numpy as np
+import pytest
+
+from interp.interp import run
+from ir import types as T
+from ir.builder import KernelBuilder
+from tile.gemm import GemmConfig, Operands, epilogue, fma_mainloop, mainloop
+
+M, N, K = 19, 23, 13
+
+
+def build(arch, use_mma, activation="none", atomic=False):
+    cfg = GemmConfig("mma_16x16x16_f16_f32", 32, 32, 16, 2, 2) if use_mma else GemmConfig(None, 8, 8, 1)
+    wave = 64 if arch.startswith("gfx9") else 32
+    b = KernelBuilder("g", arch=arch, workgroup_size=(cfg.threads(wave), 1, 1))
+    a, bm, c, bias = (b.arg(n, T.GLOBAL) for n in ("a", "b", "c", "bias"))
+    m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
+    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    ops = Operands(a, bm, m, n, k, lda=k, ldb=n)
+    if use_mma:
+        elements = mainloop(b, cfg, ops, T.F16, row0, col0).elements(b)
+    else:
+        elements = fma_mainloop(b, cfg, ops, T.F16, row0, col0)
+    epilogue(b, elements, c, n, m, n, row0, col0, T.F32, bias=bias, activation=activation, atomic=atomic)
+    grid = (-(-N // cfg.block_n), -(-M // cfg.block_m), 1)
+    return b.finish(), grid
+
+
+def data():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((M, K)).astype(np.float16)
+    b = rng.standard_normal((K, N)).astype(np.float16)
+    bias = rng.standard_normal(N).astype(np.float32)
+    return a, b, bias, a.astype(np.float64) @ b.astype(np.float64)
+
+
+@pytest.mark.parametrize("arch", ["gfx1100", "gfx942"])
+def test_fma_fallback_with_bias_and_relu(arch):
+    kernel, grid = build(arch, use_mma=False, activation="relu")
+    a, b, bias, ref = data()
+    c = np.full((M, N), -7, np.float32)
+    run(kernel, grid, [a, b, c, bias, M, N, K])
+    np.testing.assert_allclose(c, np.maximum(ref + bias, 0), rtol=1e-5, atol=1e-5)
+    assert (c == 0).any() and (c > 0).any()  # relu clipped some, kept others
+
+
+def test_atomic_epilogue_accumulates_split_k_style():
+    kernel, grid = build("gfx942", use_mma=True, atomic=True)
+    a, b, bias, ref = data()
+    c = np.zeros((M, N), np.float32)
+    for _ in range(2):  # two "splits" adding into the same output
+        run(kernel, grid, [a, b, c, bias, M, N, K])
+    np.testing.assert_allclose(c, 2 * (ref + bias), rtol=1e-4, atol=1e-4)
+
+
+def test_bad_epilogue_arguments():
+    b = KernelBuilder("g", arch="gfx942", workgroup_size=(64, 1, 1))
+    with pytest.raises(ValueError, match="expected an activation in"):
+        epilogue(b, [], None, 1, 1, 1, 0, 0, T.F32, activation="gelu")
+    with pytest.raises(ValueError, match="expected f32 output for atomic accumulation, got f16"):
+        epilogue(b, [], None, 1, 1, 1, 0, 0, T.F16, atomic=True)
