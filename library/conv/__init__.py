@@ -1,0 +1,1 @@
+"""Convolution families. See BUILD.bazel: imported as `conv` with library/ as the import root."""

@@ -1,0 +1,142 @@
+"""What both conv families share: the kernel frame (one output per lane),
+input taps with padding masks, the epilogue, the numpy reference and the
+numeric problem."""
+
+import math
+
+import numpy as np
+
+from family.family import Problem
+from ir import types as T
+from ir.builder import KernelBuilder
+
+ELEM = {"f32": T.F32, "f16": T.F16, "bf16": T.BF16}
+WORKGROUP = 256
+# (rtol, atol) per output type: one rounding of an f32 sum to that type.
+TOLERANCE = {"f32": (1e-5, 1e-5), "f16": (2.0**-10, 1e-3), "bf16": (2.0**-7, 1e-3)}
+
+
+def flatten(b, dims, sizes):
+    """Row-major linear index of IR values `dims` in an array of Python `sizes`."""
+    index = dims[0]
+    for d, size in zip(dims[1:], sizes[1:]):
+        index = b.add(b.mul(index, size), d)
+    return index
+
+
+def unflatten(b, index, sizes):
+    """IR values of each coordinate of a row-major linear index."""
+    coords = []
+    for size in reversed(sizes[1:]):
+        coords.append(b.rem(index, size))
+        index = b.div(index, size)
+    return [index] + coords[::-1]
+
+
+class Frame:
+    """The kernel and the coordinates of the output this lane computes."""
+
+    def __init__(self, name, spec, arch):
+        self.spec = spec
+        self.elem = ELEM[spec.dtype]
+        self.b = b = KernelBuilder(name, arch=arch, workgroup_size=(WORKGROUP, 1, 1))
+        self.x, self.w, self.y = b.arg("x", T.GLOBAL), b.arg("w", T.GLOBAL), b.arg("y", T.GLOBAL)
+        self.bias = b.arg("bias", T.GLOBAL) if spec.bias_relu else None
+        self.gid = b.add(b.mul(b.block_id(0), WORKGROUP), b.thread_id(0))
+        coords = unflatten(b, self.gid, spec.output_shape())
+        if spec.channels_last:
+            self.n, self.o, self.k = coords[0], coords[1:-1], coords[-1]
+        else:
+            self.n, self.k, self.o = coords[0], coords[1], coords[2:]
+
+    def tap(self, c, taps):
+        """The input value (as f32) at channel c and filter offsets `taps`, 0 in the padding."""
+        b, s = self.b, self.spec
+        pos, inside = [], None
+        for o, f, size, stride, pad, dil in zip(self.o, taps, s.spatial, s.stride, s.pad, s.dilation):
+            x = b.add(b.mul(o, stride), b.sub(b.mul(f, dil), pad)) if not isinstance(f, int) else b.add(b.mul(o, stride), f * dil - pad)
+            ok = b.and_(b.cmp("ge", x, 0), b.cmp("lt", x, size))
+            inside = ok if inside is None else b.and_(inside, ok)
+            pos.append(b.select(ok, x, 0))  # a safe address; the value is masked below
+        dims = [self.n, *pos, c] if s.channels_last else [self.n, c, *pos]
+        index = flatten(b, dims, s.input_shape())
+        value = b.convert(b.load(b.offset(self.x, b.mul(index, self.elem.nbytes)), self.elem), T.F32)
+        return b.select(inside, value, 0.0)
+
+    def weight(self, index):
+        b = self.b
+        return b.convert(b.load(b.offset(self.w, b.mul(index, self.elem.nbytes)), self.elem), T.F32)
+
+    def store(self, acc):
+        """Bias and relu if asked, convert to the output type, store."""
+        b = self.b
+        if self.bias is not None:
+            acc = b.max(b.add(acc, b.load(b.offset(self.bias, b.mul(self.k, 4)), T.F32)), 0.0)
+        b.store(b.offset(self.y, b.mul(self.gid, self.elem.nbytes)), b.convert(acc, self.elem))
+
+    def kernel(self, body):
+        """The finished kernel: body() runs only in lanes that have an output
+        (the last workgroup is partial)."""
+        with self.b.if_(self.b.cmp("lt", self.gid, self.spec.outputs)):
+            body()
+        return self.b.finish()
+
+
+def grid(spec):
+    return (-(-spec.outputs // WORKGROUP), 1, 1)
+
+
+# -- numbers --------------------------------------------------------------------------
+
+
+def encode(x, dtype):
+    """float data -> what the kernel reads (f16, bf16 bits, f32), and its exact values."""
+    x = np.asarray(x, np.float32)
+    if dtype == "f16":
+        h = x.astype(np.float16)
+        return h, h.astype(np.float64)
+    if dtype == "bf16":
+        bits = x.view(np.uint32).astype(np.uint64)
+        bits = (((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF).astype(np.uint16)
+        return bits, (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    return x, x.astype(np.float64)
+
+
+def decode(y, dtype):
+    if dtype == "bf16":
+        return (y.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    return y.astype(np.float64)
+
+
+def reference(spec, x, w, bias):
+    """The convolution in float64 numpy, channels-first internally."""
+    if spec.channels_last:
+        x = np.moveaxis(x, -1, 1)
+        w = np.moveaxis(w, -1, 1)
+    pads = [(0, 0), (0, 0)] + [(p, p) for p in spec.pad]
+    x = np.pad(x, pads)
+    out = np.zeros((spec.n, spec.k, *spec.output))
+    cpg, kpg = spec.c_per_group, spec.k_per_group
+    for taps in np.ndindex(*spec.filter):
+        window = tuple(slice(t * d, t * d + s * (o - 1) + 1, s) for t, d, s, o in zip(taps, spec.dilation, spec.stride, spec.output))
+        patch = x[(slice(None), slice(None)) + window]  # n, c, *out
+        for g in range(spec.groups):
+            xs = patch[:, g * cpg : (g + 1) * cpg]
+            ws = w[(slice(g * kpg, (g + 1) * kpg), slice(None)) + tuple(taps)]  # kpg, cpg
+            out[:, g * kpg : (g + 1) * kpg] += np.einsum("nc...,kc->nk...", xs, ws)
+    if bias is not None:
+        out = np.maximum(out + bias.reshape((1, -1) + (1,) * spec.dims), 0)
+    return np.moveaxis(out, 1, -1) if spec.channels_last else out
+
+
+def problem(spec, rng):
+    x, x64 = encode(rng.standard_normal(spec.input_shape()), spec.dtype)
+    w, w64 = encode(rng.standard_normal(spec.weight_shape()) / math.sqrt(spec.c_per_group * math.prod(spec.filter)), spec.dtype)
+    y = np.zeros(spec.output_shape(), x.dtype)
+    args = [x, w, y]
+    bias = None
+    if spec.bias_relu:
+        bias = rng.standard_normal(spec.k).astype(np.float32)
+        args.append(bias)
+    rtol, atol = TOLERANCE[spec.dtype]
+    return Problem(args, grid(spec), {2: reference(spec, x64, w64, bias)}, lambda v: decode(v, spec.dtype), rtol, atol)

@@ -1,0 +1,115 @@
+"""The convolution problem: a frozen spec validated on construction.
+
+2-D or 3-D, N x C x spatial input, K filters of size `filter` over C/groups
+channels, with stride, padding and dilation per spatial dimension. Layout
+"NHWC" is channels-last (NDHWC in 3-D), "NCHW" channels-first. Weights are
+[K, *filter, C/groups] channels-last and [K, C/groups, *filter]
+channels-first; the bias (with bias_relu) is K f32 values. Accumulation is
+always f32.
+"""
+
+import dataclasses
+import math
+
+LAYOUTS = ("NHWC", "NCHW")
+DTYPES = ("f32", "f16", "bf16")
+
+
+class SpecError(ValueError):
+    """A conv spec field is invalid: names the field, the value and what is allowed."""
+
+
+def _fail(field, value, allowed):
+    raise SpecError(f"ConvSpec.{field}: expected {allowed}, got {value!r}")
+
+
+def _positive_int(field, value):
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        _fail(field, value, "a positive int")
+
+
+def _tuple(field, value, dims, minimum):
+    if not isinstance(value, tuple) or len(value) != dims:
+        _fail(field, value, f"a tuple of {dims} ints (one per spatial dimension)")
+    for v in value:
+        if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
+            _fail(field, value, f"ints >= {minimum}")
+
+
+@dataclasses.dataclass(frozen=True)
+class ConvSpec:
+    n: int
+    c: int
+    k: int
+    spatial: tuple  # (H, W) or (D, H, W)
+    filter: tuple  # (R, S) or (T, R, S)
+    stride: tuple = None
+    pad: tuple = None
+    dilation: tuple = None
+    groups: int = 1
+    layout: str = "NHWC"
+    dtype: str = "f16"
+    bias_relu: bool = False
+
+    def __post_init__(self):
+        for field in ("n", "c", "k", "groups"):
+            _positive_int(field, getattr(self, field))
+        if not isinstance(self.spatial, tuple) or len(self.spatial) not in (2, 3):
+            _fail("spatial", self.spatial, "(H, W) or (D, H, W)")
+        dims = len(self.spatial)
+        # Unset stride/dilation default to 1 and pad to 0 in every dimension.
+        for field, default in (("stride", 1), ("pad", 0), ("dilation", 1)):
+            if getattr(self, field) is None:
+                object.__setattr__(self, field, (default,) * dims)
+        _tuple("spatial", self.spatial, dims, 1)
+        _tuple("filter", self.filter, dims, 1)
+        _tuple("stride", self.stride, dims, 1)
+        _tuple("pad", self.pad, dims, 0)
+        _tuple("dilation", self.dilation, dims, 1)
+        if self.c % self.groups or self.k % self.groups:
+            _fail("groups", self.groups, f"a divisor of both c ({self.c}) and k ({self.k})")
+        if self.layout not in LAYOUTS:
+            _fail("layout", self.layout, f"one of {', '.join(LAYOUTS)}")
+        if self.dtype not in DTYPES:
+            _fail("dtype", self.dtype, f"one of {', '.join(DTYPES)}")
+        if not isinstance(self.bias_relu, bool):
+            _fail("bias_relu", self.bias_relu, "True or False")
+        for i, size in enumerate(self.output):
+            if size < 1:
+                _fail("filter", self.filter, f"a dilated filter that fits the padded input in dimension {i} (output size {size})")
+
+    @property
+    def dims(self):
+        return len(self.spatial)
+
+    @property
+    def output(self):
+        return tuple(
+            (x + 2 * p - d * (f - 1) - 1) // s + 1
+            for x, f, s, p, d in zip(self.spatial, self.filter, self.stride, self.pad, self.dilation)
+        )
+
+    @property
+    def channels_last(self):
+        return self.layout == "NHWC"
+
+    @property
+    def c_per_group(self):
+        return self.c // self.groups
+
+    @property
+    def k_per_group(self):
+        return self.k // self.groups
+
+    def input_shape(self):
+        return (self.n, *self.spatial, self.c) if self.channels_last else (self.n, self.c, *self.spatial)
+
+    def output_shape(self):
+        return (self.n, *self.output, self.k) if self.channels_last else (self.n, self.k, *self.output)
+
+    def weight_shape(self):
+        return (self.k, *self.filter, self.c_per_group) if self.channels_last else (self.k, self.c_per_group, *self.filter)
+
+    @property
+    def outputs(self):
+        return math.prod(self.output_shape())

@@ -1,0 +1,1 @@
+"""See BUILD.bazel: imported as `family` with platform/ as the import root."""

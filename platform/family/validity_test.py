@@ -1,0 +1,46 @@
+"""Validity gate: every case's IR through the real LLVM of one flavor.
+
+Verify, compile for the case's arch, reject an indirect call (an intrinsic the
+LLVM does not know), link with --no-undefined, and record the resource
+figures (written to resources.json among the test's outputs).
+"""
+
+import json
+import os
+
+import pytest
+
+from family import manifest
+from toolchains.llvm.llvm import Toolchain, resources
+
+TC = Toolchain.current()
+with open(os.environ["ROCKE_FAMILY_IRS"]) as f:
+    IRS = json.load(f)
+with open(os.environ["ROCKE_FAMILY_MANIFEST"]) as f:
+    ENTRIES = manifest.parse(f.read(), "manifest")
+FIGURES = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def write_figures():
+    yield
+    out = os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR")
+    if out:
+        with open(os.path.join(out, "resources.json"), "w") as f:
+            json.dump(FIGURES, f, indent=1, sort_keys=True)
+
+
+def test_every_case_was_emitted_or_rejected():
+    assert sorted(IRS) == sorted(i for i, e in ENTRIES.items() if not e.error)
+    assert IRS, "no case was emitted for this flavor"
+
+
+@pytest.mark.parametrize("case_id", sorted(IRS))
+def test_case_verifies_compiles_and_links(case_id):
+    ir = IRS[case_id]
+    arch = ENTRIES[case_id].arch
+    TC.verify(ir)
+    out = TC.compile(ir, arch)
+    assert not out.has_indirect_call, f"{case_id}: an intrinsic {TC.flavor} does not know became an indirect call"
+    assert TC.link(out.obj)[:4] == b"\x7fELF"
+    FIGURES[case_id] = dict(resources(out.asm), arch=arch)
