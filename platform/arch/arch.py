@@ -12,7 +12,7 @@ import json
 import os
 import types
 
-FLAVORS = ("llvm20", "llvm22", "llvm23", "llvm24")
+from toolchains.llvm.flavor_facts import FLAVORS
 
 
 class UnknownArchError(ValueError):
@@ -91,4 +91,7 @@ def get(name):
 
 
 def knows(flavor, name):
+    """Whether LLVM flavor `flavor` knows arch `name`."""
+    if flavor not in FLAVORS:
+        raise UnknownArchError(f"knows: expected a flavor in {', '.join(FLAVORS)}, got {flavor!r}")
     return flavor in get(name).flavors

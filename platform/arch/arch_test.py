@@ -56,3 +56,8 @@ def test_unknown_arch_names_known_ones_and_suggests():
 def test_table_is_read_only():
     with pytest.raises(TypeError):
         arch.ARCHS["gfx000"] = None
+
+
+def test_unknown_flavor_is_an_error_not_false():
+    with pytest.raises(arch.UnknownArchError, match="expected a flavor in llvm20, llvm22, llvm23, llvm24, got 'llvm21'"):
+        arch.knows("llvm21", "gfx942")
