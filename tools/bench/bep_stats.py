@@ -1,19 +1,23 @@
 """Test-action figures from a Bazel build-event JSON file.
 
-Prints: tests=N executed=E cached_locally=L cached_remotely=R
-(an executed test is one whose result came from running it, not from a cache).
+    bep_stats.py BEP.json [PREFIX]
+
+Prints: tests=N executed=E cached_locally=L cached_remotely=R, counting only
+labels starting with PREFIX when given (an executed test is one whose result
+came from running it, not from a cache).
 """
 
 import json
 import sys
 
 
-def main(path):
+def main(path, prefix=""):
     tests = executed = local = remote = 0
     with open(path) as f:
         for line in f:
             event = json.loads(line)
-            if "testResult" not in event.get("id", {}):
+            ident = event.get("id", {}).get("testResult")
+            if not ident or not ident["label"].startswith(prefix):
                 continue
             result = event.get("testResult", {})
             tests += 1
@@ -27,4 +31,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:3])
