@@ -79,23 +79,23 @@ class PtrType:
     is_float = False
 
 
-class TypeError_(ValueError):
-    """A type constructed from bad parts (not Python's TypeError)."""
+class BadTypeError(ValueError):
+    """A type constructed from bad parts."""
 
 
 @functools.cache
 def vector(elem, n):
     if not isinstance(elem, ScalarType):
-        raise TypeError_(f"expected a scalar element type, got {elem!r}")
+        raise BadTypeError(f"expected a scalar element type, got {elem!r}")
     if not isinstance(n, int) or n < 2 or n > 64:
-        raise TypeError_(f"expected a vector length in 2..64, got {n!r}")
+        raise BadTypeError(f"expected a vector length in 2..64, got {n!r}")
     return VectorType(elem, n)
 
 
 @functools.cache
 def ptr(space):
     if space not in ADDRESS_SPACES:
-        raise TypeError_(f"expected an address space in {sorted(ADDRESS_SPACES)}, got {space!r}")
+        raise BadTypeError(f"expected an address space in {sorted(ADDRESS_SPACES)}, got {space!r}")
     return PtrType(space)
 
 

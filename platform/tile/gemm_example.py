@@ -5,6 +5,7 @@ platform/tile. fp16 or bf16 in, fp32 accumulate, output in the input type.
     kernel(args: a[m,k], b[k,n], c[m,n], m, n, k)
 """
 
+from arch import arch as archs
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
@@ -25,9 +26,9 @@ def gemm_kernel(arch, dtype, cfg=None):
     if dtype not in ELEMS:
         raise ValueError(f"gemm_kernel: expected dtype in {sorted(ELEMS)}, got {dtype!r}")
     elem = ELEMS[dtype]
-    probe = KernelBuilder("probe", arch=arch, workgroup_size=(64, 1, 1))
-    cfg = cfg or CONFIGS[probe.arch.family](dtype)
-    b = KernelBuilder(f"gemm_{dtype}_{arch}", arch=arch, workgroup_size=(cfg.threads(probe.wave_size), 1, 1))
+    info = archs.get(arch)
+    cfg = cfg or CONFIGS[info.family](dtype)
+    b = KernelBuilder(f"gemm_{dtype}_{arch}", arch=arch, workgroup_size=(cfg.threads(info.wave_sizes[0]), 1, 1))
     a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)

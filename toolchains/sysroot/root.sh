@@ -110,11 +110,36 @@ ensure_root() {
   echo "rocke: pinned root $key ready in $((SECONDS - start)) s" >&2
 }
 
+# The environment every command gets inside the root.
+inner_env() {
+  echo HOME=/root "TERM=${TERM:-dumb}" PATH=/opt/rocke/venv/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
+    ROCKE_IN_ROOT=1 "ROCKE_CHECKOUT=$checkout"
+}
+
+# The Bazel server of this checkout, if one runs in this root with this
+# checkout mounted: a client must share its mount namespace, or the server's
+# working directory looks moved and Bazel restarts it (losing its caches).
+bazel_server() {
+  local base pid
+  base=$cache/bazel/out/$(printf '%s' "$checkout" | md5sum | cut -c1-32)
+  pid=$(cat "$base/server/server.pid.txt" 2>/dev/null) || return 1
+  [[ -n $pid && -e /proc/$pid/ns/mnt ]] || return 1
+  [[ $(readlink "/proc/$pid/root") == "$root" ]] || return 1
+  [[ $(stat -c %d:%i "/proc/$pid/root$checkout" 2>/dev/null) == $(stat -c %d:%i "$checkout") ]] || return 1
+  echo "$pid"
+}
+
 enter() {
-  local cwd
+  local cwd pid
   cwd=$(pwd -P)
   [[ $cwd == "$checkout" || $cwd == "$checkout"/* ]] || cwd=$checkout
   mkdir -p "$cache/bazel"
+  if [[ $1 == bazel ]] && pid=$(bazel_server); then
+    # shellcheck disable=SC2046 # inner_env is a word list
+    exec nsenter "--mount=/proc/$pid/ns/mnt" "--root=/proc/$pid/root" /usr/bin/env -i -C / $(inner_env) \
+      bash -c 'cd "$0" && exec "$@"' "$cwd" "$@"
+  fi
+  # shellcheck disable=SC2046
   exec unshare --mount --propagation private -- bash -c '
     set -e
     root=$1 checkout=$2 cache=$3 cwd=$4
@@ -124,11 +149,8 @@ enter() {
     mkdir -p "$root$checkout" "$root$cache"
     mount --bind "$checkout" "$root$checkout"
     mount --bind "$cache" "$root$cache"
-    exec chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" \
-      PATH=/opt/rocke/venv/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
-      ROCKE_IN_ROOT=1 ROCKE_CHECKOUT="$checkout" \
-      bash -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
-  ' _ "$root" "$checkout" "$cache" "$cwd" "$@"
+    exec chroot "$root" /usr/bin/env -i "$@"
+  ' _ "$root" "$checkout" "$cache" "$cwd" $(inner_env) bash -c 'cd "$0" && exec "$@"' "$cwd" "$@"
 }
 
 case ${1:-} in

@@ -7,9 +7,10 @@
 #     at the end): `./bazel test //...` after it, how many tests ran, and how
 #     many of them were platform tests (the target is zero);
 #   - the same conv tests cold, for comparison;
-#   - a CI-style .ci/run from a fresh clone in another folder, against the
-#     remote cache that a first .ci/run warmed, with its cache hits and the
-#     number of test actions it executed (the target is zero).
+#   - .ci/run from a fresh clone against an empty remote cache, then from a
+#     second fresh clone in another folder against the cache the first filled,
+#     with its cache hits and the number of test actions it executed (the
+#     target is zero).
 # Takes about 15 minutes. Run from the checkout: tools/bench/workspace.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -50,19 +51,23 @@ git checkout -- "$edited"
 row "the conv tests cold (\`./bazel test //library/conv/...\`, no caches)" \
   "$(timed ./bazel test --disk_cache= "--build_event_json_file=$scratch/conv.json" //library/conv/...) s, $(stats "$scratch/conv.json")"
 
-echo "bench: warming the remote cache with .ci/run..." >&2
+# Each CI run is a fresh clone in its own folder with no disk cache, so only
+# the remote cache can answer: the first fills it, the second is measured.
+ci_clone() {
+  git clone -q "$checkout" "$1"
+  echo "build --disk_cache=" >"$1/user.bazelrc"
+  (cd "$1" && .ci/run >"$1.log" 2>&1) || true
+}
+echo "bench: filling an empty remote cache with .ci/run from a fresh clone..." >&2
 rm -rf /var/cache/rocke/remote-cache
-.ci/run >/dev/null 2>&1 || true
-clone=$scratch/fresh-clone
-git clone -q "$checkout" "$clone"
-# Only the remote cache may answer: no disk cache for the clone.
-echo "build --disk_cache=" >"$clone/user.bazelrc"
-echo "bench: CI-style run from a fresh clone in $clone..." >&2
 t0=$SECONDS
-(cd "$clone" && .ci/run >"$scratch/clone.log" 2>&1) || true
-seconds=$((SECONDS - t0))
-hits=$(grep -oE '[0-9]+ remote cache hit' "$scratch/clone.log" | tail -n 1)
-row "fresh clone, warm remote cache (.ci/run)" "$seconds s, ${hits:-0 remote cache hit}, $(stats /var/cache/rocke/ci/bep.json), last line: $(tail -n 1 "$scratch/clone.log")"
+ci_clone "$scratch/clone-1"
+row "fresh clone, empty remote cache (.ci/run)" "$((SECONDS - t0)) s, $(stats /var/cache/rocke/ci/bep.json), last line: $(tail -n 1 "$scratch/clone-1.log")"
+echo "bench: CI-style run from a second fresh clone..." >&2
+t0=$SECONDS
+ci_clone "$scratch/clone-2"
+hits=$(grep -oE '[0-9]+ remote cache hit' "$scratch/clone-2.log" | tail -n 1)
+row "another fresh clone, warm remote cache (.ci/run)" "$((SECONDS - t0)) s, ${hits:-0 remote cache hit}, $(stats /var/cache/rocke/ci/bep.json), last line: $(tail -n 1 "$scratch/clone-2.log")"
 
 printf '| measurement | figure |\n|---|---|\n'
 printf '%s\n' "${rows[@]}"
