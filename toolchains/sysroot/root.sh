@@ -102,6 +102,7 @@ ensure_root() {
   local start=$SECONDS
   # The build runs in its own mount namespace so that /proc and /dev mounts die with it.
   if ! unshare --mount --propagation private -- bash "$here/build_root.sh" "$tmp" "$key" "$log" "$checkout" "${vital[@]}"; then
+    rm -rf "$tmp"
     die "building the pinned root failed; the partial root was discarded. Last lines of $log:" \
       "$(tail -n 25 "$log" | sed 's/^/    /')"
   fi

@@ -4,7 +4,8 @@
 
 Prints: tests=N executed=E cached_locally=L cached_remotely=R, counting only
 labels starting with PREFIX when given (an executed test is one whose result
-came from running it, not from a cache).
+came from running it, not from a cache; Bazel reports disk-cache hits as
+cached remotely too).
 """
 
 import json

@@ -42,7 +42,8 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 row "no-op \`./bazel test //...\`" "$((ms / 1000)).$(printf '%03d' $((ms % 1000))) s"
 
 echo "bench: conv-only edit..." >&2
-printf '\n# bench: a conv-only edit\n' >>"$edited"
+# A new line each run, so no cache already holds its results.
+printf '\n# bench: a conv-only edit, %s\n' "$(date +%s%N)" >>"$edited"
 row "\`./bazel test //...\` after a conv-only edit" \
   "$(timed ./bazel test "--build_event_json_file=$scratch/edit.json" //...) s, all: $(stats "$scratch/edit.json"); platform: $(stats "$scratch/edit.json" //platform/)"
 git checkout -- "$edited"
