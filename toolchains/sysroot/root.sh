@@ -98,12 +98,14 @@ ensure_root() {
     "Free space there, or point ROCKE_ROOTS at a larger disk."
   local tmp=$roots/.tmp-$key-$$
   local log=$roots/.logs/$key.log
-  echo "rocke: building the pinned root $key (first use on this machine, about 3 minutes; log: $log)" >&2
+  echo "rocke: building the pinned root $key (about 2 minutes; log: $log)" >&2
   local start=$SECONDS
   # The build runs in its own mount namespace so that /proc and /dev mounts die with it.
   if ! unshare --mount --propagation private -- bash "$here/build_root.sh" "$tmp" "$key" "$log" "$checkout" "${vital[@]}"; then
-    rm -rf "$tmp"
-    die "building the pinned root failed; the partial root was discarded. Last lines of $log:" \
+    # Processes of the build may still be exiting; whatever is left of the
+    # partial root goes at the start of the next build.
+    rm -rf "$tmp" 2>/dev/null || true
+    die "building the pinned root failed and its partial root will not be used. Last lines of $log:" \
       "$(tail -n 25 "$log" | sed 's/^/    /')"
   fi
   mv "$tmp" "$root"
