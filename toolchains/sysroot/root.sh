@@ -168,6 +168,7 @@ case ${1:-} in
     [[ $# -gt 0 ]] || die "root.sh exec needs a command to run inside the root."
     if [[ ${ROCKE_IN_ROOT:-} == 1 ]]; then exec "$@"; fi
     ensure_root
+    check_privilege
     enter "$@"
     ;;
   *) die "unknown subcommand '${1:-}'; expected one of: key, path, exec CMD..." ;;
