@@ -42,6 +42,12 @@ def every_op(arch):
     r = b.buffer_rsrc(out, b.mul(n, 4))
     old = b.buffer_load(r, b.mul(i, 4), T.I32)
     b.buffer_store(r, b.mul(i, 4), b.add(old, br.results[0]))
+    # Every buffer access width, and the f16 and f32 forms of the lane and math ops.
+    for t in (T.I8, T.F16, T.vector(T.F32, 2), T.vector(T.F16, 8)):
+        b.buffer_store(r, 64, b.buffer_load(r, 32, t))
+    h16 = b.convert(x, T.F16)
+    b.store(out, b.fma(b.exp(h16), b.log(b.sqrt(h16)), b.rsqrt(h16)))
+    b.store(out, b.readfirstlane(s))
     b.atomic_add(out, s)
     b.store(b.offset(out, 8), b.load(b.offset(out, 16), T.vector(T.F16, 8)))
     return b.finish()
