@@ -483,21 +483,22 @@ def run(kernel, grid, args, max_lanes=1 << 16):
     per = wg[0] * wg[1] * wg[2]
     if per % kernel.attrs["wave_size"]:
         raise InterpError(f"run: expected a workgroup of whole waves of {kernel.attrs['wave_size']}, got {per} lanes")
-    buffers, scalars = [], []
+    # Each argument's value in every lane: a pointer is its buffer's index.
+    buffers, bindings = [], []
     for a, value in zip(kernel.args, args):
         if isinstance(a.type, T.PtrType):
             if not isinstance(value, np.ndarray) or not value.flags.c_contiguous:
                 raise InterpError(f"run: expected a C-contiguous numpy array for %{a.name}, got {type(value).__name__}")
-            scalars.append((a, len(buffers)))
+            bindings.append((a, len(buffers)))
             buffers.append(value.reshape(-1).view(np.uint8))
         else:
-            scalars.append((a, value))
+            bindings.append((a, value))
     blocks = [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
     step = max(1, max_lanes // per)
     lane_ops = 0
     for start in range(0, len(blocks), step):
         c = _Chunk(kernel, arch, grid, blocks[start : start + step], buffers)
-        for a, value in scalars:
+        for a, value in bindings:
             if isinstance(a.type, T.PtrType):
                 c.env[a] = np.full(c.lanes, value << _OFFSET_BITS, np.int64)
             else:

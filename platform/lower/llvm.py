@@ -85,7 +85,8 @@ class _Emitter:
     def module(self):
         self.block(self.kernel.body)
         k = self.kernel
-        params = ", ".join(f"{ltype(a.type)} {'noundef ' if not isinstance(a.type, T.PtrType) else 'noalias noundef '}%arg.{a.name}" for a in k.args)
+        # No noalias: two pointer arguments may name the same buffer.
+        params = ", ".join(f"{ltype(a.type)} noundef %arg.{a.name}" for a in k.args)
         size = k.attrs["workgroup_size"][0] * k.attrs["workgroup_size"][1] * k.attrs["workgroup_size"][2]
         fn_attrs = [f'"amdgpu-flat-work-group-size"="1,{size}"', f'"target-cpu"="{self.arch.name}"', '"uniform-work-group-size"="true"']
         if "waves_per_eu" in k.attrs:

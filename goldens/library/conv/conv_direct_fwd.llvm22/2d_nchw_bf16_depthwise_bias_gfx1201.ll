@@ -2,7 +2,7 @@
 target datalayout = "e-m:e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128:128:48-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
 target triple = "amdgcn-amd-amdhsa"
 
-define amdgpu_kernel void @conv_direct_fwd_2d_nchw_bf16_depthwise_bias_gfx1201(ptr addrspace(1) noalias noundef %arg.x, ptr addrspace(1) noalias noundef %arg.w, ptr addrspace(1) noalias noundef %arg.y, ptr addrspace(1) noalias noundef %arg.bias) #0 {
+define amdgpu_kernel void @conv_direct_fwd_2d_nchw_bf16_depthwise_bias_gfx1201(ptr addrspace(1) noundef %arg.x, ptr addrspace(1) noundef %arg.w, ptr addrspace(1) noundef %arg.y, ptr addrspace(1) noundef %arg.bias) #0 {
 entry:
   %v0 = call i32 @llvm.amdgcn.workgroup.id.x()
   %v1 = mul i32 %v0, 256
