@@ -1,16 +1,20 @@
 """rocke: the command line of the kernel engine.
 
-  bazel run //tools:rocke -- toolchains    the LLVM toolchains, versions, sources, abilities
+  bazel run //tools:rocke -- toolchains            the LLVM toolchains, versions, sources, abilities
+  bazel run //tools:rocke -- emit FAMILY --list    a family's cases
+  bazel run //tools:rocke -- emit FAMILY --case ID [--flavor F] [--out K.hsaco]
+                                                   a case's IR, or its linked code object
 """
 
 import argparse
 import sys
 
-from tools.cli import toolchains_cmd
+from tools.cli import emit_cmd, toolchains_cmd
 
 # subcommand -> (module with help, add_arguments(parser), run(args) -> exit status)
 COMMANDS = {
     "toolchains": toolchains_cmd,
+    "emit": emit_cmd,
 }
 
 

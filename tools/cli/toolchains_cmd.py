@@ -18,7 +18,7 @@ def add_arguments(parser):
     parser.add_argument("--no-probe", action="store_true", help="do not run the tools; print the declared versions only")
 
 
-def _configs():
+def configs():
     """toolchain.json of every @llvmNN repository, in flavor order."""
     here = os.path.dirname(os.path.abspath(__file__))
     runfiles = os.environ.get("RUNFILES_DIR") or here[: here.rindex(".runfiles") + len(".runfiles")]
@@ -27,7 +27,7 @@ def _configs():
 
 
 def run(args):
-    toolchains = _configs()
+    toolchains = configs()
     if len(toolchains) != len(flavor_facts.FLAVORS):
         print(f"rocke: expected {len(flavor_facts.FLAVORS)} LLVM toolchains in the runfiles, found {len(toolchains)}", file=sys.stderr)
         return 1
