@@ -6,6 +6,22 @@ load("//toolchains/python:defs.bzl", "py_pytest")
 
 ALL_FLAVORS = ["llvm" + v for v in LLVM_VERSIONS]
 
+def _emit(name, tool, family, flavor, irs, manifest, golden_target):
+    """A genrule running an emitter (Python or C++; both take these flags)."""
+    native.genrule(
+        name = name,
+        outs = [irs, manifest],
+        cmd = "$(execpath {e}) --family {fam} --flavor {f} --irs $(execpath {i}) --manifest $(execpath {m}) --bless-target {g}".format(
+            e = tool,
+            fam = family,
+            f = flavor,
+            i = irs,
+            m = manifest,
+            g = golden_target,
+        ),
+        tools = [tool],
+    )
+
 def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
     """Gates for one kernel family, as plain targets selectable by tag.
 
@@ -55,19 +71,7 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
     for flavor in flavors:
         golden_target = "//{}:{}_golden_{}".format(pkg, name, flavor)
         irs, manifest = "{}.{}.irs.json".format(name, flavor), "{}.{}.manifest".format(name, flavor)
-        native.genrule(
-            name = "{}_emit_{}".format(name, flavor),
-            outs = [irs, manifest],
-            cmd = "$(execpath :{e}) --family {m} --flavor {f} --irs $(execpath {i}) --manifest $(execpath {mf}) --bless-target {g}".format(
-                e = name + "_emitter",
-                m = module,
-                f = flavor,
-                i = irs,
-                mf = manifest,
-                g = golden_target,
-            ),
-            tools = [":" + name + "_emitter"],
-        )
+        _emit("{}_emit_{}".format(name, flavor), ":" + name + "_emitter", module, flavor, irs, manifest, golden_target)
         golden = "goldens/{}/{}.{}".format(pkg, name, flavor)
         py_test(
             name = "{}_golden_{}".format(name, flavor),
@@ -104,19 +108,7 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
         tests += ["{}_golden_{}".format(name, flavor), "{}_validity_{}".format(name, flavor)]
         if cpp_engine:
             cpp_irs, cpp_manifest = "{}.{}.cpp.irs.json".format(name, flavor), "{}.{}.cpp.manifest".format(name, flavor)
-            native.genrule(
-                name = "{}_emit_cpp_{}".format(name, flavor),
-                outs = [cpp_irs, cpp_manifest],
-                cmd = "$(execpath {e}) --family {n} --flavor {f} --irs $(execpath {i}) --manifest $(execpath {mf}) --bless-target {g}".format(
-                    e = cpp_engine,
-                    n = name,
-                    f = flavor,
-                    i = cpp_irs,
-                    mf = cpp_manifest,
-                    g = golden_target,
-                ),
-                tools = [cpp_engine],
-            )
+            _emit("{}_emit_cpp_{}".format(name, flavor), cpp_engine, name, flavor, cpp_irs, cpp_manifest, golden_target)
             py_test(
                 name = "{}_byte_identity_{}".format(name, flavor),
                 size = "small",
