@@ -78,7 +78,7 @@ def render(entries, head):
 
 
 def _case(case_id, values):
-    if not values["bytes"].isdigit():
+    if not (values["bytes"].isascii() and values["bytes"].isdigit()):
         raise ValueError(f"expected '{CASE_FORM}'; bytes={values['bytes']} is not a count")
     if not SHA256.fullmatch(values["sha256"]):
         raise ValueError(f"expected '{CASE_FORM}'; sha256={values['sha256']} is not 64 hex digits")

@@ -82,6 +82,8 @@ def test_duplicate_case_id_is_refused_not_overwritten():
     CASE_LINE + b" extra=1",  # an unknown field
     CASE_LINE.replace(b" ", b"  ", 1),  # two spaces
     CASE_LINE.replace(b"bytes=1", b"bytes=one"),
+    CASE_LINE.replace(b"bytes=1", "bytes=²".encode()),  # a digit to str.isdigit, not to int()
+    CASE_LINE.replace(b"bytes=1", b"bytes=01"),
     CASE_LINE + b" ir=maybe",
     b"reject a_case arch=gfx1250",
 ])
