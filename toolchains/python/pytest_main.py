@@ -8,9 +8,9 @@ and `platform/tile/copy.py` the stdlib's `copy`.
 
 A skip (or an xfail) is not a pass: a target that logs "17 passed, 1 skipped"
 has not proved what it claims. So an empty parameter set is a collection
-error (`empty_parameter_set_mark=fail_at_collect`), and any skipped or xfailed
+error (`empty_parameter_set_mark=fail_at_collect`), any skipped or xfailed
 test, or skipped module, turns the exit status into a failure, named with its
-reason. A test that does not apply somewhere must not be collected there.
+reason, and an xfail-marked test that passes fails (`xfail_strict`). A test that does not apply somewhere must not be collected there.
 """
 
 import sys
@@ -21,6 +21,7 @@ ARGS = [
     "-p", "no:cacheprovider",
     "--import-mode=append",
     "-o", "empty_parameter_set_mark=fail_at_collect",
+    "-o", "xfail_strict=true",
     "-q",
 ]
 

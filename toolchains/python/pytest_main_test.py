@@ -44,6 +44,12 @@ def test_any_skip_fails_the_run_and_is_named(tmp_path, kind):
     assert "no gpu here" in out
 
 
+def test_an_xfail_mark_on_a_passing_test_fails(tmp_path):
+    status, out = run(tmp_path, "@pytest.mark.xfail(reason='flaky')\ndef test_s():\n    pass\n")
+    assert status == 1, out
+    assert "XPASS(strict)" in out
+
+
 def test_empty_parameter_set_fails_at_collection(tmp_path):
     status, out = run(tmp_path, "@pytest.mark.parametrize('arch', [])\ndef test_each(arch):\n    pass\n\ndef test_ok():\n    pass\n")
     assert status == 2, out  # pytest's "interrupted": a collection error

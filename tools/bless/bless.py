@@ -87,13 +87,14 @@ class Writer:
 
     @contextlib.contextmanager
     def locked(self):
-        """Hold goldens/ (shared for --check); the lock goes with the process."""
+        """Hold goldens/ while blessing (shared for --check). The kernel
+        drops the lock when the block ends or the process dies."""
         fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY)
         try:
             try:
                 fcntl.flock(fd, (fcntl.LOCK_SH if self.check else fcntl.LOCK_EX) | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise BlessError(f"another bless is writing {self.root}; wait for it to finish, then run this again") from None
+                raise BlessError(f"another bless is using {self.root}; wait for it to finish, then run this again") from None
             yield
         finally:
             os.close(fd)

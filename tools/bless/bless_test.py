@@ -148,7 +148,7 @@ def test_leftover_temp_files_are_removed_by_the_next_bless_which_says_so(ws, cap
 def test_a_second_bless_stops_while_one_is_writing(ws):
     with bless.Writer(str(ws), check=False).locked():
         for check in (False, True):
-            with pytest.raises(bless.BlessError, match="another bless is writing"):
+            with pytest.raises(bless.BlessError, match="another bless is using"):
                 with bless.Writer(str(ws), check=check).locked():
                     pass
     with bless.Writer(str(ws), check=False).locked():  # released
