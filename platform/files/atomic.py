@@ -40,13 +40,23 @@ def _check_target(path):
         raise OutputError(f"cannot write {path}: the folder {folder} {what}; create it or choose another path")
 
 
-def write_atomic(path, data, mode=0o644):
-    """Writes bytes `data` to `path` atomically (see the module docstring)."""
+def sync_folder(folder):
+    """Makes a rename or removal in `folder` durable."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path, data, mode=0o644, prefix=TMP_PREFIX):
+    """Writes bytes `data` to `path` atomically (see the module docstring).
+    `prefix` names the temporary file, for a tool that cleans up its own."""
     _check_target(path)
     folder = os.path.dirname(path)
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=TMP_PREFIX)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -54,11 +64,7 @@ def write_atomic(path, data, mode=0o644):
             os.fsync(f.fileno())
         os.replace(tmp, path)
         tmp = None
-        dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        sync_folder(folder)
     except OSError as e:
         fix = _FIXES.get(e.errno, "check the path and the disk, then try again")
         raise OutputError(f"cannot write {path}: {e.strerror or e}; {fix}") from None

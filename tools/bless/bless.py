@@ -29,14 +29,13 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import traceback
 
 from family import manifest
+from files.atomic import OutputError, sync_folder, write_atomic
 
 GOLDEN_QUERY = 'attr(tags, "(^|[\\[ ,])golden([\\] ,]|$)", tests({}))'
 TEMP_PREFIX = ".bless-"
-MODE = 0o644  # goldens are ordinary checked-in files, whatever the umask
 
 
 class BlessError(Exception):
@@ -67,15 +66,6 @@ def split(label):
     pkg, target = label.lstrip("/").split(":")
     name, flavor = target.rsplit("_golden_", 1)
     return pkg, name, flavor
-
-
-def sync_folder(folder):
-    """Make a rename or removal in `folder` durable."""
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 class Writer:
@@ -123,21 +113,11 @@ class Writer:
                 if f.read() == data:
                     return False
         if not self.check:
-            folder = os.path.dirname(path)
-            os.makedirs(folder, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
             try:
-                with os.fdopen(fd, "wb") as f:
-                    os.fchmod(f.fileno(), MODE)
-                    f.write(data)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, path)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.remove(tmp)
-                raise
-            sync_folder(folder)
+                write_atomic(path, data, prefix=TEMP_PREFIX)
+            except OutputError as e:
+                raise BlessError(str(e)) from None
         self.writes += 1
         return True
 
