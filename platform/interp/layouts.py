@@ -3,7 +3,8 @@
 For each (op id, arch family): where element v of lane l's A, B and C/D
 fragment sits in the matrices. D[i][j] = sum_k A[i][k] B[k][j] + C[i][j].
 Written from the sources below, not from platform/tile; LAYOUTS.md (beside
-this file) holds the research notes with quotes.
+this file) holds the research notes with quotes. layouts_test checks every
+entry the calculator [S1] covers against its output (testdata/).
 
   [S1] AMD Matrix Instruction Calculator (ROCm/amd_matrix_instruction_calculator,
        matrix_calculator.py @ 2ef9189, `--detail-instruction` output) for
@@ -73,7 +74,7 @@ LAYOUTS = {
     ("mma_32x32x8_bf16_f32", "gfx9"): MFMA_32x32x8,
     ("mma_16x16x32_f16_f32", "gfx9"): MFMA_16x16x32,
     ("mma_16x16x32_bf16_f32", "gfx9"): MFMA_16x16x32,
-    # fp8 K=32: eight fp8 per lane like the 16-bit K=32 form ([S3]); unverified.
+    # fp8 K=32: [S1] cdna3 v_mfma_f32_16x16x32_fp8_fp8 "A k: 8 * floor(lane / 16) + 4 * GPR_num + floor(GPR_bits / 8)".
     ("mma_16x16x32_fp8_f32", "gfx9"): MFMA_16x16x32,
     ("mma_16x16x16_f16_f32", "gfx11"): WMMA_GFX11,
     ("mma_16x16x16_bf16_f32", "gfx11"): WMMA_GFX11,
@@ -82,3 +83,13 @@ LAYOUTS = {
     ("mma_16x16x32_f16_f32", "gfx1250"): WMMA_GFX1250,
     ("mma_16x16x32_bf16_f32", "gfx1250"): WMMA_GFX1250,
 }
+
+# The layouts no AMD table covers: AMD's calculator has no CDNA4 (gfx950's
+# K=32 ops) and no gfx1250. layouts_test checks every other entry against
+# AMD's tables (testdata/) and that this set is exactly what they lack.
+NOT_IN_AMD_TABLES = frozenset({
+    ("mma_16x16x32_f16_f32", "gfx9"),
+    ("mma_16x16x32_bf16_f32", "gfx9"),
+    ("mma_16x16x32_f16_f32", "gfx1250"),
+    ("mma_16x16x32_bf16_f32", "gfx1250"),
+})
