@@ -46,7 +46,6 @@ class Flavor:
 _EXTRA_CPUS = ("gfx1151",)
 
 
-
 def _wmma_mods_form(name):
     operands = flavor_facts.WMMA_GFX1250_OPERANDS.get(name)
     return f"wmma{operands}" if operands else ""

@@ -1,4 +1,6 @@
-"""Conformance of one LLVM toolchain with the measured facts (flavor_facts.py).
+"""Conformance of one LLVM toolchain with the measured facts (flavor_facts.py),
+and of rocke's lowering with that LLVM: every intrinsic call it emits is in
+the form this LLVM declares (no AutoUpgrade rewrites it).
 
 Runs under every flavor (llvm_py_test); the toolchain comes from ROCKE_LLVM.
 """
