@@ -15,6 +15,8 @@ LDS is one array per allocation per workgroup. Buffer loads outside the
 resource's byte count give 0 and such stores are dropped, as on the hardware.
 """
 
+import functools
+
 import numpy as np
 
 from arch import arch as archs
@@ -352,32 +354,61 @@ def _buffer_store(c, op, mask):
     return []
 
 
+@functools.lru_cache(maxsize=None)
+def _positions(layout, part, wave, n):
+    """(rows, cols), each (wave, n): where element v of lane l of `part` (a, b or c) sits."""
+    where = getattr(layout, part)
+    rc = np.array([[where(l, v) for v in range(n)] for l in range(wave)], np.int64)
+    return rc[..., 0], rc[..., 1]
+
+
+def _agree(x, y):
+    return (x == y) | (np.isnan(x) & np.isnan(y))
+
+
+def _matrix(where, op_id, family, name, values, shape):
+    """The matrix whose element (rows[l, v], cols[l, v]) is values[l, v].
+
+    Where the layout gives several lanes the same element (gfx11 WMMA reads
+    A and B from lanes i and i+16 alike), the hardware needs them to agree.
+    """
+    rows, cols = where
+    m = np.zeros(shape)
+    m[rows, cols] = values
+    bad = ~_agree(m[rows, cols], values)
+    if bad.any():
+        l, v = np.argwhere(bad)[0]
+        holders = np.argwhere((rows == rows[l, v]) & (cols == cols[l, v]))  # in lane order
+        first = holders[0]
+        other = next(h for h in holders if not _agree(values[tuple(h)], values[tuple(first)]))
+        raise InterpError(
+            f"matrix.mma {op_id} on {family}: lanes {first[0]} and {other[0]} hold {name}[{rows[l, v]}][{cols[l, v]}] "
+            f"and must agree, got {values[tuple(first)]} and {values[tuple(other)]}; load the same fragment into both lanes"
+        )
+    return m
+
+
 def _mma(c, op, mask):
     op_id = op.attrs["op"]
-    layout = LAYOUTS[(op_id, c.arch.family)]
+    family = c.arch.family
+    layout = LAYOUTS[(op_id, family)]
     shape = M.shape(op_id)
     a, b, acc = (c.v(v) for v in op.operands)
     a_t = op.operands[0].type
     fa, fb = N.to_float(a, a_t), N.to_float(b, a_t)
+    where_a = _positions(layout, "a", c.wave, fa.shape[1])
+    where_b = _positions(layout, "b", c.wave, fb.shape[1])
+    where_c = _positions(layout, "c", c.wave, acc.shape[1])
     out = np.zeros(acc.shape, np.float32)
     for w in np.unique(c.wave_of_lane):
         lanes = np.flatnonzero(c.wave_of_lane == w)
         if not mask[lanes].all():
             raise InterpError(f"matrix.mma: expected all {c.wave} lanes of a wave active, got {int(mask[lanes].sum())}")
-        A = np.zeros((shape.m, shape.k))
-        B = np.zeros((shape.k, shape.n))
-        C = np.zeros((shape.m, shape.n))
-        for l in range(layout.source_lanes):
-            for v in range(fa.shape[1]):
-                A[layout.a(l, v)] = fa[lanes[l], v]
-                B[layout.b(l, v)] = fb[lanes[l], v]
-        for l in range(c.wave):
-            for v in range(acc.shape[1]):
-                C[layout.c(l, v)] = acc[lanes[l], v]
+        A = _matrix(where_a, op_id, family, "A", fa[lanes], (shape.m, shape.k))
+        B = _matrix(where_b, op_id, family, "B", fb[lanes], (shape.k, shape.n))
+        C = _matrix(where_c, op_id, family, "C", acc[lanes], (shape.m, shape.n))
         D = (A @ B + C).astype(np.float32)
-        for l in range(c.wave):
-            for v in range(acc.shape[1]):
-                out[lanes[l], v] = D[layout.c(l, v)]
+        out[lanes] = D[where_c]
     return [out]
 
 

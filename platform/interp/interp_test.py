@@ -1,10 +1,13 @@
 """The interpreter on small kernels, against numpy."""
 
+import re
+
 import numpy as np
 import pytest
 
 from interp import numerics as N
 from interp.interp import InterpError, run
+from ir import mma as M
 from ir import types as T
 from ir.builder import KernelBuilder
 from lower import floats
@@ -133,3 +136,43 @@ def test_fp8_known_values():
     assert N.fp8_decode(np.array([0x7B]), "f8e5m2")[0] == 57344.0
     assert N.fp8_encode(np.array([1000.0]), "f8e4m3")[0] == 0x7E  # saturates
     assert N.fp8_decode(np.array([0x01]), "f8e4m3")[0] == 2.0**-9  # smallest subnormal
+
+
+def _gfx11_wmma(a_frags, b_frags):
+    """Run one gfx11 WMMA whose lane l holds a_frags[l] and b_frags[l] (f16, 32 x 16); C = 0."""
+    op = "mma_16x16x16_f16_f32"
+    a_t, b_t, c_t = M.fragment_types(op, "gfx11")
+    b = builder(wg=32, arch="gfx1100")
+    pa, pb, pd = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("d", T.GLOBAL)
+    lane = b.lane_id()
+    a = b.load_wide(b.offset(pa, b.mul(lane, a_t.nbytes)), a_t)
+    bb = b.load_wide(b.offset(pb, b.mul(lane, b_t.nbytes)), b_t)
+    zero = b.build([b.const(0.0, T.F32)] * c_t.n)
+    b.store_wide(b.offset(pd, b.mul(lane, c_t.nbytes)), b.mma(op, a, bb, zero))
+    d = np.zeros((32, c_t.n), np.float32)
+    run(b.finish(), (1, 1, 1), [np.ascontiguousarray(a_frags), np.ascontiguousarray(b_frags), d])
+    return d
+
+
+def _replicated(rows16):
+    return np.concatenate([rows16, rows16]).astype(np.float16)
+
+
+def test_gfx11_wmma_reads_replicated_lanes():
+    # AMD's calculator (rdna3, wave32): lane l holds row l % 16 of A (column of
+    # B) in element k; D[i][j] is element i // 2 of lane 16 * (i % 2) + j.
+    rng = np.random.default_rng(3)
+    a16, b16 = rng.integers(-4, 5, (16, 16)), rng.integers(-4, 5, (16, 16))
+    d = _gfx11_wmma(_replicated(a16), _replicated(b16))
+    expected = a16 @ b16.T
+    got = np.array([[d[16 * (i % 2) + j, i // 2] for j in range(16)] for i in range(16)])
+    np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("matrix", ["A", "B"])
+def test_gfx11_wmma_lanes_i_and_i_plus_16_must_agree(matrix):
+    frags = {"A": _replicated(np.ones((16, 16))), "B": _replicated(np.ones((16, 16)))}
+    frags[matrix][19, 5] = 2.0  # lane 19 disagrees with lane 3 on element 5
+    what = "A[3][5]" if matrix == "A" else "B[5][3]"
+    with pytest.raises(InterpError, match=rf"matrix.mma mma_16x16x16_f16_f32 on gfx11: lanes 3 and 19 hold {re.escape(what)} and must agree, got 1.0 and 2.0"):
+        _gfx11_wmma(frags["A"], frags["B"])

@@ -3,7 +3,8 @@
 For each (op id, arch family): where element v of lane l's A, B and C/D
 fragment sits in the matrices. D[i][j] = sum_k A[i][k] B[k][j] + C[i][j].
 Written from the sources below, not from platform/tile; LAYOUTS.md (beside
-this file) holds the research notes with quotes.
+this file) holds the research notes with quotes. layouts_test checks every
+entry the calculator [S1] covers against its output (testdata/).
 
   [S1] AMD Matrix Instruction Calculator (ROCm/amd_matrix_instruction_calculator,
        matrix_calculator.py @ 2ef9189, `--detail-instruction` output) for
@@ -22,8 +23,6 @@ class Layout:
     a: object  # (lane, v) -> (i, k)
     b: object  # (lane, v) -> (k, j)
     c: object  # (lane, v) -> (i, j)
-    # gfx11: lanes 16-31 hold copies of lanes 0-15's A and B; only lanes 0-15 are read.
-    source_lanes: int
 
 
 # [S1] v_mfma_f32_16x16x16_f16 / _bf16: "A k: 4 * floor(lane / 16) + ...",
@@ -32,7 +31,6 @@ MFMA_16x16x16 = Layout(
     a=lambda l, v: (l % 16, 4 * (l // 16) + v),
     b=lambda l, v: (4 * (l // 16) + v, l % 16),
     c=lambda l, v: (4 * (l // 16) + v, l % 16),
-    source_lanes=64,
 )
 # [S1] v_mfma_f32_32x32x8_f16 / _bf16: "A k: 4 * floor(lane / 32) + ...",
 # "C or D i: (8 * floor(GPR_num / 4) % 32) + 4 * floor(lane / 32) + (GPR_num % 4)".
@@ -40,14 +38,12 @@ MFMA_32x32x8 = Layout(
     a=lambda l, v: (l % 32, 4 * (l // 32) + v),
     b=lambda l, v: (4 * (l // 32) + v, l % 32),
     c=lambda l, v: (8 * (v // 4) + 4 * (l // 32) + v % 4, l % 32),
-    source_lanes=64,
 )
 # [S3] gfx950 M16N16K32: kABKLane = 4, kABKPerLane = 8; C as 16x16x16. Unverified.
 MFMA_16x16x32 = Layout(
     a=lambda l, v: (l % 16, 8 * (l // 16) + v),
     b=lambda l, v: (8 * (l // 16) + v, l % 16),
     c=lambda l, v: (4 * (l // 16) + v, l % 16),
-    source_lanes=64,
 )
 # [S1] rdna3 v_wmma_f32_16x16x16_f16 (wave32): "A[i][k] Lane: i and i+16",
 # "A k: 2 * GPR_num + floor(GPR_bits / 16)", "C or D i: 2 * GPR_num + floor(lane / 16)".
@@ -55,7 +51,6 @@ WMMA_GFX11 = Layout(
     a=lambda l, v: (l % 16, v),
     b=lambda l, v: (v, l % 16),
     c=lambda l, v: (2 * v + l // 16, l % 16),
-    source_lanes=16,
 )
 # [S1] rdna4 v_wmma_f32_16x16x16_f16 (wave32): "A k: 8 * floor(GPR_num / 2) +
 # 4 * floor(lane / 16) + 2 * (GPR_num % 2) + floor(GPR_bits / 16)",
@@ -64,14 +59,12 @@ WMMA_GFX12 = Layout(
     a=lambda l, v: (l % 16, 8 * (v // 4) + 4 * (l // 16) + v % 4),
     b=lambda l, v: (8 * (v // 4) + 4 * (l // 16) + v % 4, l % 16),
     c=lambda l, v: (8 * (l // 16) + v, l % 16),
-    source_lanes=32,
 )
 # [S4] gfx1250 16x16x32 (WMMA v3, kWidth 8); C as gfx12. Unverified.
 WMMA_GFX1250 = Layout(
     a=lambda l, v: (l % 16, 16 * (v // 8) + 8 * (l // 16) + v % 8),
     b=lambda l, v: (16 * (v // 8) + 8 * (l // 16) + v % 8, l % 16),
     c=lambda l, v: (8 * (l // 16) + v, l % 16),
-    source_lanes=32,
 )
 
 LAYOUTS = {
@@ -81,7 +74,7 @@ LAYOUTS = {
     ("mma_32x32x8_bf16_f32", "gfx9"): MFMA_32x32x8,
     ("mma_16x16x32_f16_f32", "gfx9"): MFMA_16x16x32,
     ("mma_16x16x32_bf16_f32", "gfx9"): MFMA_16x16x32,
-    # fp8 K=32: eight fp8 per lane like the 16-bit K=32 form ([S3]); unverified.
+    # fp8 K=32: [S1] cdna3 v_mfma_f32_16x16x32_fp8_fp8 "A k: 8 * floor(lane / 16) + 4 * GPR_num + floor(GPR_bits / 8)".
     ("mma_16x16x32_fp8_f32", "gfx9"): MFMA_16x16x32,
     ("mma_16x16x16_f16_f32", "gfx11"): WMMA_GFX11,
     ("mma_16x16x16_bf16_f32", "gfx11"): WMMA_GFX11,
@@ -90,3 +83,13 @@ LAYOUTS = {
     ("mma_16x16x32_f16_f32", "gfx1250"): WMMA_GFX1250,
     ("mma_16x16x32_bf16_f32", "gfx1250"): WMMA_GFX1250,
 }
+
+# The layouts no AMD table covers: AMD's calculator has no CDNA4 (gfx950's
+# K=32 ops) and no gfx1250. layouts_test checks every other entry against
+# AMD's tables (testdata/) and that this set is exactly what they lack.
+NOT_IN_AMD_TABLES = frozenset({
+    ("mma_16x16x32_f16_f32", "gfx9"),
+    ("mma_16x16x32_bf16_f32", "gfx9"),
+    ("mma_16x16x32_f16_f32", "gfx1250"),
+    ("mma_16x16x32_bf16_f32", "gfx1250"),
+})

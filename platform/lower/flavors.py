@@ -30,6 +30,10 @@ class Flavor:
     rsrc_intrinsic: str
     rsrc_count_type: str
     cpus: tuple
+    # gfx1250's f16/bf16 WMMA: the operand list this LLVM declares ("wmma8" on
+    # 22, "wmma6" on 23 and 24, which take the 8-operand call only through
+    # AutoUpgrade); "" where gfx1250 is unknown. From flavor_facts.
+    wmma_mods_form: str
 
     def triple(self, arch):
         if not self.subarch_triple:
@@ -38,11 +42,29 @@ class Flavor:
         return f"amdgpu{digits[:-2]}.{digits[-2:]}-amd-amdhsa"
 
 
+def _wmma_mods_form(name):
+    operands = flavor_facts.WMMA_GFX1250_OPERANDS.get(name)
+    return f"wmma{operands}" if operands else ""
+
+
+def _flavor(name, subarch_triple, rsrc_intrinsic, rsrc_count_type):
+    return Flavor(
+        name,
+        flavor_facts.DATALAYOUT[name],
+        subarch_triple,
+        600,
+        rsrc_intrinsic,
+        rsrc_count_type,
+        flavor_facts.CPUS[name],
+        _wmma_mods_form(name),
+    )
+
+
 FLAVORS = {
-    "llvm20": Flavor("llvm20", flavor_facts.DATALAYOUT["llvm20"], False, 600, "llvm.amdgcn.make.buffer.rsrc.p1", "i32", flavor_facts.CPUS["llvm20"]),
-    "llvm22": Flavor("llvm22", flavor_facts.DATALAYOUT["llvm22"], False, 600, "llvm.amdgcn.make.buffer.rsrc.p8.p1", "i64", flavor_facts.CPUS["llvm22"]),
-    "llvm23": Flavor("llvm23", flavor_facts.DATALAYOUT["llvm23"], False, 600, "llvm.amdgcn.make.buffer.rsrc.p8.p1", "i64", flavor_facts.CPUS["llvm23"]),
-    "llvm24": Flavor("llvm24", flavor_facts.DATALAYOUT["llvm24"], True, 600, "llvm.amdgcn.make.buffer.rsrc.p8.p1.i64", "i64", flavor_facts.CPUS["llvm24"]),
+    "llvm20": _flavor("llvm20", False, "llvm.amdgcn.make.buffer.rsrc.p1", "i32"),
+    "llvm22": _flavor("llvm22", False, "llvm.amdgcn.make.buffer.rsrc.p8.p1", "i64"),
+    "llvm23": _flavor("llvm23", False, "llvm.amdgcn.make.buffer.rsrc.p8.p1", "i64"),
+    "llvm24": _flavor("llvm24", True, "llvm.amdgcn.make.buffer.rsrc.p8.p1.i64", "i64"),
 }
 
 

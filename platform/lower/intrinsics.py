@@ -13,8 +13,10 @@ class MmaForm:
     name: str
     ab: str  # LLVM type of the A and B operands
     c: str  # LLVM type of C and D
-    # "mfma": (a, b, c, i32 0, i32 0, i32 0); "wmma": (a, b, c);
-    # "wmma8": gfx1250's (i1 false, a, i1 false, b, i16 0, c, i1 false, i1 false).
+    # "mfma": (a, b, c, i32 0, i32 0, i32 0); "wmma": (a, b, c); "wmma_mods":
+    # gfx1250's WMMA with modifier operands, whose list depends on the LLVM
+    # version: the flavor's wmma_mods_form, "wmma8" (i1 false, a, i1 false, b,
+    # i16 0, c, i1 false, i1 false) or "wmma6" (a, b, i16 0, c, i1 false, i1 false).
     form: str
     # How an A/B fragment becomes `ab`: "" (as is), "bitcast" (bf16 as i16 bits,
     # fp8 as packed integers).
@@ -34,8 +36,8 @@ MMA = {
     ("mma_16x16x16_bf16_f32", "gfx11"): MmaForm("llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v16i16", "<16 x i16>", "<8 x float>", "wmma", "bitcast"),
     ("mma_16x16x16_f16_f32", "gfx12"): MmaForm("llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16", "<8 x half>", "<8 x float>", "wmma"),
     ("mma_16x16x16_bf16_f32", "gfx12"): MmaForm("llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v8i16", "<8 x i16>", "<8 x float>", "wmma", "bitcast"),
-    ("mma_16x16x32_f16_f32", "gfx1250"): MmaForm("llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16", "<16 x half>", "<8 x float>", "wmma8"),
-    ("mma_16x16x32_bf16_f32", "gfx1250"): MmaForm("llvm.amdgcn.wmma.f32.16x16x32.bf16.v8f32.v16bf16", "<16 x bfloat>", "<8 x float>", "wmma8"),
+    ("mma_16x16x32_f16_f32", "gfx1250"): MmaForm("llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16", "<16 x half>", "<8 x float>", "wmma_mods"),
+    ("mma_16x16x32_bf16_f32", "gfx1250"): MmaForm("llvm.amdgcn.wmma.f32.16x16x32.bf16.v8f32.v16bf16", "<16 x bfloat>", "<8 x float>", "wmma_mods"),
 }
 
 # Buffer loads and stores move integers of the access size, bitcast to the IR type.

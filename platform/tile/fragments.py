@@ -5,8 +5,8 @@ A tile and `per_lane` consecutive k starting at ((l // rows) % groups) *
 per_lane; B is the same with columns. Consecutive k let a lane read its A
 fragment from LDS with one vector load. For gfx12 and gfx1250 this k order
 differs from the ISA's (see platform/interp/layouts.py) by a permutation of K
-applied to A and B alike, which leaves D = A*B + C unchanged: the interpreter,
-which follows the ISA order, is what proves that.
+applied to A and B alike, which leaves D = A*B + C unchanged: fragments_test
+proves that against AMD's own tables (platform/interp/testdata).
 
 C/D fragments have no such freedom: `c` gives (row, col) of lane l's element
 v exactly as the hardware places them.
@@ -21,6 +21,11 @@ class Fragment:
     groups: int  # k groups across the wave (1: lanes repeat, as on gfx11)
     per_lane: int  # consecutive k per lane
     c: object  # (builder, lane value, v) -> (row value, col value)
+
+    def origin(self, b, lane):
+        """(row, k) values: lane's A fragment is that row of the A tile at k, k+1, ...;
+        its B fragment is that column of the B tile at the same k."""
+        return b.rem(lane, self.rows), b.mul(b.rem(b.div(lane, self.rows), self.groups), self.per_lane)
 
 
 def _c_gfx9_16(b, l, v):

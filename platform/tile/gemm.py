@@ -72,8 +72,7 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     lds_b = b.lds_alloc(cfg.block_k * cfg.block_n * elem.nbytes)
     zero = b.build([b.const(0.0, T.F32)] * c_t.n)
     threads = cfg.threads(wave)
-    lane_row = b.rem(lane, frag.rows)
-    lane_k = b.mul(b.rem(b.div(lane, frag.rows), frag.groups), frag.per_lane)
+    lane_row, lane_k = frag.origin(b, lane)
     with b.for_range(0, ops.k, cfg.block_k, [zero] * (tiles_m * tiles_n)) as loop:
         k0 = loop.iv
         b.barrier()  # the previous step's fragment loads are done with LDS

@@ -1,13 +1,20 @@
-"""Conformance of one LLVM toolchain with the measured facts (flavor_facts.py).
+"""Conformance of one LLVM toolchain with the measured facts (flavor_facts.py),
+and of rocke's lowering with that LLVM: every intrinsic call it emits is in
+the form this LLVM declares (no AutoUpgrade rewrites it).
 
 Runs under every flavor (llvm_py_test); the toolchain comes from ROCKE_LLVM.
 """
 
 import os
 import re
+import struct
 
 import pytest
 
+from arch import arch as archs
+from lower import flavors
+from lower.coverage import corpus
+from lower.llvm import lower
 from toolchains.llvm import flavor_facts as facts
 from toolchains.llvm.llvm import LlvmError, Toolchain, resources
 
@@ -89,3 +96,67 @@ def test_invalid_ir_is_rejected_by_verify(tc):
     with pytest.raises(LlvmError):
         tc.verify("define void @f() {\n  ret i32 0\n}\n")
     tc.verify(probe("t_notriple.ll"))
+
+
+_CALL = re.compile(r"^\s*(?:%\S+ = )?call (.+?) @(llvm\.[\w.]+)\((.*)\)$")
+_HEX_DOUBLE = re.compile(r"0x[0-9A-F]{16}")
+
+
+def _value(type_, value):
+    """A call operand's value, with float spellings made comparable (llvm-dis
+    prints 1.0 as 1.000000e+00 where rocke writes 0x3FF0000000000000)."""
+    if _HEX_DOUBLE.fullmatch(value):
+        return struct.unpack(">d", bytes.fromhex(value[2:]))[0]
+    if type_ in ("float", "double") and re.fullmatch(r"-?\d+\.\d+e[+-]\d+", value):
+        return float(value)
+    return value
+
+
+def intrinsic_calls(ir):
+    """(return type, name, [(type, value)...]) of every intrinsic call, in order."""
+    out = []
+    for line in ir.splitlines():
+        match = _CALL.match(line)
+        if match:
+            ret, name, args = match.groups()
+            operands = [a.rsplit(" ", 1) for a in args.split(", ")] if args else []
+            out.append((ret, name, [(t, _value(t, v)) for t, v in operands]))
+    return out
+
+
+KNOWN_ARCHS = {f: [a for a in sorted(archs.ARCHS) if a in flavors.get(f).cpus] for f in facts.FLAVORS}
+
+
+@pytest.mark.parametrize("arch", sorted(archs.ARCHS))
+def test_emitted_intrinsic_calls_need_no_autoupgrade(tc, arch):
+    # Every intrinsic call rocke emits is in the form this LLVM declares: a
+    # parse and print (llvm-as | llvm-dis) leaves each one as it was.
+    if arch not in KNOWN_ARCHS[tc.flavor]:
+        assert arch not in facts.CPUS[tc.flavor]
+        return
+    for kernel in corpus(arch):
+        ir = lower(kernel, tc.flavor)
+        emitted = intrinsic_calls(ir)
+        assert emitted, kernel.name
+        assert intrinsic_calls(tc.reprint(ir)) == emitted, f"{kernel.name} on {arch}: LLVM rewrote a call"
+
+
+GFX1250_WMMA_PROBES = {8: "q4_wmma_gfx1250_16x16x32_f16.ll", 6: "q4_wmma_gfx1250_16x16x32_f16_6op.ll"}
+
+
+@pytest.mark.parametrize("operands", sorted(GFX1250_WMMA_PROBES))
+def test_gfx1250_wmma_operand_count(tc, operands):
+    declared = facts.WMMA_GFX1250_OPERANDS.get(tc.flavor)
+    if declared is None:
+        assert "gfx1250" not in facts.CPUS[tc.flavor]
+        return
+    ir = probe(GFX1250_WMMA_PROBES[operands])
+    if operands == declared:
+        assert intrinsic_calls(tc.reprint(ir)) == intrinsic_calls(ir)
+        return
+    try:
+        (call,) = intrinsic_calls(tc.reprint(ir))
+    except LlvmError as e:  # rejected outright (LLVM 22 on the 6-operand call)
+        assert "Intrinsic has incorrect argument type" in str(e)
+        return
+    assert len(call[2]) == declared, call  # upgraded to the declared form

@@ -44,5 +44,14 @@ CPUS = {
     "llvm24": TARGET_CPUS,
 }
 
+# Q4: how many operands each LLVM declares the gfx1250 f16/bf16 WMMA
+# intrinsics with (llvm.amdgcn.wmma.f32.16x16x32.{f16,bf16}). 22: (i1 A_mod, A,
+# i1 B_mod, B, i16 C_mod, C, i1 reuse_a, i1 reuse_b); it rejects the 6-operand
+# call ("Intrinsic has incorrect argument type!"). 23 and 24 dropped A_mod and
+# B_mod: (A, B, i16 C_mod, C, i1 reuse_a, i1 reuse_b); they accept the 8-operand
+# call only by rewriting it (AutoUpgrade, seen in llvm-as | llvm-dis). LLVM 20
+# knows no gfx1250.
+WMMA_GFX1250_OPERANDS = {"llvm22": 8, "llvm23": 6, "llvm24": 6}
+
 # Q6: only llc prints "; Occupancy: N"; llvmlite's assembly has no comments.
 REPORTS_OCCUPANCY = {"llvm20": False, "llvm22": True, "llvm23": True, "llvm24": True}

@@ -130,6 +130,15 @@ class Toolchain:
         else:
             _run([self._bin("opt"), "-passes=verify", "-disable-output", "-"], ir.encode(), what="opt -passes=verify")
 
+    def reprint(self, ir):
+        """`ir` parsed and printed back (llvm-as | llvm-dis): what this LLVM makes of it,
+        AutoUpgrade included. Raises LlvmError if it does not parse and verify."""
+        if self.kind == "llvmlite":
+            return self._llvmlite("reprint", ir)[0]["ir"]
+        bitcode, _ = _run([self._bin("llvm-as"), "-", "-o", "-"], ir.encode(), what="llvm-as")
+        text, _ = _run([self._bin("llvm-dis"), "-", "-o", "-"], bitcode, what="llvm-dis")
+        return text.decode()
+
     def compile(self, ir, cpu, triple=None):
         """Optimise (-O2) and compile `ir` for `cpu`, which always reaches the target machine.
 

@@ -8,6 +8,7 @@ stdin and writes one JSON object on stdout.
   llvmlite_driver.py verify
   llvmlite_driver.py compile --cpu CPU [--triple TRIPLE]
   llvmlite_driver.py datalayout --cpu CPU --triple TRIPLE
+  llvmlite_driver.py reprint
   llvmlite_driver.py version
 """
 
@@ -59,6 +60,11 @@ def op_compile(args, text):
     return {"asm": asm, "obj": base64.b64encode(obj).decode()}
 
 
+def op_reprint(args, text):
+    # Parsing runs LLVM's AutoUpgrade, as llvm-as does.
+    return {"ir": str(parse(text))}
+
+
 def op_datalayout(args, text):
     return {"datalayout": str(target_machine(args.triple, args.cpu).target_data)}
 
@@ -67,7 +73,7 @@ def op_version(args, text):
     return {"version": ".".join(map(str, llvm.llvm_version_info))}
 
 
-OPS = {"verify": op_verify, "compile": op_compile, "datalayout": op_datalayout, "version": op_version}
+OPS = {"verify": op_verify, "compile": op_compile, "reprint": op_reprint, "datalayout": op_datalayout, "version": op_version}
 
 
 def main():
@@ -77,7 +83,7 @@ def main():
     parser.add_argument("--triple", default="")
     args = parser.parse_args()
     init()
-    text = sys.stdin.read() if args.op in ("verify", "compile") else ""
+    text = sys.stdin.read() if args.op in ("verify", "compile", "reprint") else ""
     try:
         result = OPS[args.op](args, text)
     except RuntimeError as e:

@@ -1,0 +1,40 @@
+"""The interpreter's lane layouts (layouts.py) against AMD's own tables.
+
+The tables (testdata/amd_layouts_*.json) are the output of AMD's Matrix
+Instruction Calculator; this checks every lane and every element of A, B,
+C and D for every op and arch they cover. A layout that is wrong but
+consistent with platform/tile (the GEMM numeric test cannot see it) fails here.
+"""
+
+import pytest
+
+from interp import amd_tables
+from interp.layouts import LAYOUTS, NOT_IN_AMD_TABLES
+from ir import mma as M
+
+TABLES = amd_tables.load()
+PARTS = {"A": "a", "B": "b", "C": "c", "D": "c"}
+OPERAND = {"A": 0, "B": 1, "C": 2, "D": 2}  # index into ir.mma.fragment_types
+
+
+def test_every_layout_has_an_amd_table_unless_listed_as_lacking_one():
+    covered = {(t.op, t.family) for t in TABLES}
+    assert covered - set(LAYOUTS) == set(), "AMD tables for ops with no layout"
+    assert set(LAYOUTS) - covered == NOT_IN_AMD_TABLES
+
+
+@pytest.mark.parametrize("matrix", sorted(PARTS))
+@pytest.mark.parametrize("table", TABLES, ids=str)
+def test_layout_matches_amd_table_in_every_lane_and_element(table, matrix):
+    where = getattr(LAYOUTS[(table.op, table.family)], PARTS[matrix])
+    lanes = table.matrices[matrix]
+    assert len(lanes) == table.wave
+    n = M.fragment_types(table.op, table.family)[OPERAND[matrix]].n
+    wrong = [
+        f"lane {l} element {v}: layouts.py {tuple(where(l, v))}, AMD {lanes[l][v]}"
+        for l in range(table.wave)
+        for v in range(len(lanes[l]))
+        if tuple(where(l, v)) != lanes[l][v]
+    ]
+    assert all(len(lane) == n for lane in lanes), f"{table} {matrix}: AMD has {len(lanes[0])} elements per lane, the IR fragment {n}"
+    assert not wrong, f"{table} {matrix}: {len(wrong)} of {table.wave * n} elements differ: " + "; ".join(wrong[:4])
