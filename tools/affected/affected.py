@@ -28,8 +28,13 @@ import sys
 
 from tools.affected import plan
 
-# Non-manual tests in a query set: what `bazel test` runs for that set.
-TESTS = 'let t = tests({}) in $t except attr(tags, "(^|[\\[ ,])manual([\\] ,]|$)", $t)'
+# The tests in a query set that `bazel test` would run: test_suites are left
+# out before tests() (it would expand a suite that depends on one changed test
+# into all of its tests), and so are tests tagged manual.
+TESTS = (
+    "let r = {} in let t = tests($r except kind(test_suite, $r)) in "
+    '$t except attr(tags, "(^|[\\[ ,])manual([\\] ,]|$)", $t)'
+)
 
 
 class AffectedError(Exception):
@@ -57,8 +62,13 @@ def commit(repo, role, rev):
 
 def changed_files(repo, base, head):
     """The Changes of base...head, paths relative to `repo` (the workspace root)."""
-    if git(repo, "rev-parse", "--git-dir").returncode != 0:
-        raise AffectedError(f"--repo '{repo}' is not a git repository. Point --repo at the clone holding BASE and HEAD.")
+    proc = git(repo, "rev-parse", "--git-dir")
+    if proc.returncode != 0:
+        raise AffectedError(
+            f"--repo '{repo}' is not a git repository here ({proc.stderr.strip()}). Inside the pinned root only the "
+            "checkout and /var/cache/rocke are mounted, so a git worktree whose repository lies elsewhere cannot be "
+            "read: run it in a plain clone, or point --repo at one."
+        )
     base_sha, head_sha = commit(repo, "BASE", base), commit(repo, "HEAD", head)
     proc = git(repo, "diff", "--name-status", "--no-renames", "--relative", "-z", f"{base_sha}...{head_sha}")
     if proc.returncode != 0:
