@@ -10,7 +10,7 @@ checkout) and maps each one to tests with `bazel query` in the checkout:
   stubs, any .bzl, a file a .bzl names with Label()   every test
   a BUILD file                     tests depending on any target of its package
   a file that is a target (a source, a goldens/ file)  tests depending on it
-  a file gone from the checkout    tests depending on any target of its package
+  a file gone, that no rule names  tests depending on any rule of its package
   a file no rule lists, or in no package               nothing
 
 Tests tagged manual are left out, as `bazel test //...` leaves them out. The
@@ -65,14 +65,17 @@ def changed_files(repo, base, head):
     proc = git(repo, "rev-parse", "--git-dir")
     if proc.returncode != 0:
         raise AffectedError(
-            f"--repo '{repo}' is not a git repository here ({proc.stderr.strip()}). Inside the pinned root only the "
-            "checkout and /var/cache/rocke are mounted, so a git worktree whose repository lies elsewhere cannot be "
-            "read: run it in a plain clone, or point --repo at one."
+            f"'{repo}' is not a git repository inside the pinned root (git: {proc.stderr.strip()}). Only the checkout "
+            "and /var/cache/rocke are mounted there, so a git worktree whose repository lies elsewhere cannot be "
+            "read: run this in a plain clone, or give --repo one."
         )
     base_sha, head_sha = commit(repo, "BASE", base), commit(repo, "HEAD", head)
     proc = git(repo, "diff", "--name-status", "--no-renames", "--relative", "-z", f"{base_sha}...{head_sha}")
     if proc.returncode != 0:
-        raise AffectedError(f"git diff {base}...{head} failed in {repo}: {proc.stderr.strip()}. Do BASE and HEAD share history?")
+        raise AffectedError(
+            f"git diff {base}...{head} failed in {repo}: {proc.stderr.strip()}. It needs the commit where HEAD "
+            "parted from BASE: give commits that share history (in a shallow clone: git fetch --unshallow)."
+        )
     fields = proc.stdout.split("\0")[:-1]
     return [plan.Change(status, path) for status, path in zip(fields[::2], fields[1::2])]
 
@@ -110,13 +113,18 @@ def workspace_facts(ws, changes):
     folders = {f for c in changes for f in plan.ancestors(c.path)}
     packages = frozenset(f for f in folders if is_build(f))
     present = frozenset(c.path for c in changes if os.path.lexists(os.path.join(ws, c.path)))
-    listed = plan.packages_to_list(changes, packages, present)
+    listed = plan.packages_to_list(changes, packages)
     targets = frozenset(query_labels(ws, union(plan.every_target(p) for p in listed))) if listed else frozenset()
     return plan.Workspace(packages, present, targets, bzl_repo_inputs(ws))
 
 
 def explain(ws, decisions, tests, seeds):
-    nodes, dependents = plan.parse_graph(bazel(ws, "query", "--output=graph", "--nograph:factored", f"rdeps(//..., {union(seeds)})")) if seeds else (set(), {})
+    nodes, dependents, rules = set(), {}, frozenset()
+    if seeds:
+        graph = bazel(ws, "query", "--output=graph", "--nograph:factored", f"rdeps(//..., {union(seeds)})")
+        nodes, dependents = plan.parse_graph(graph)
+        all_seeds = [s for s in seeds if s.endswith(":all")]
+        rules = frozenset(query_labels(ws, union(all_seeds))) if all_seeds else rules
     for d in decisions:
         head = f"affected: {d.change.status} {d.change.path}: {d.reason}"
         if d.everything:
@@ -124,7 +132,7 @@ def explain(ws, decisions, tests, seeds):
         elif not d.seeds:
             print(f"{head} -> nothing", file=sys.stderr)
         else:
-            mine = sorted(plan.reached(d.seeds, nodes, dependents) & set(tests))
+            mine = sorted(plan.reached(d.seeds, nodes, dependents, rules) & set(tests))
             print(f"{head} -> {len(mine)} test(s)", file=sys.stderr)
             for label in mine:
                 print(f"    {label}", file=sys.stderr)

@@ -43,7 +43,7 @@ class Change:
 @dataclass(frozen=True)
 class Decision:
     """What one changed file selects: every test, the tests depending on
-    `seeds` (labels or //pkg:* patterns), or nothing (no seeds)."""
+    `seeds` (labels, //pkg:* or //pkg:all patterns), or nothing (no seeds)."""
 
     change: Change
     reason: str
@@ -88,7 +88,13 @@ def label(package, path):
 
 
 def every_target(package):
+    """Rules, files and package groups: what a BUILD file change may touch."""
     return "//{}:*".format(package)
+
+
+def every_rule(package):
+    """The rules only: what a glob matching a deleted file may belong to."""
+    return "//{}:all".format(package)
 
 
 def repo_inputs(bzl_path, text):
@@ -100,12 +106,10 @@ def _everything(path):
     return next((why for pattern, why in EVERYTHING if fnmatch.fnmatchcase(path, pattern)), None)
 
 
-def packages_to_list(changes, ws_packages, present):
-    """The packages whose targets `decide` needs: those of present ordinary files."""
-    wanted = set()
-    for change in changes:
-        if change.path in present and posixpath.basename(change.path) not in BUILD_FILES:
-            wanted.add(package_of(change.path, ws_packages))
+def packages_to_list(changes, ws_packages):
+    """The packages whose targets `decide` needs: those of changed files other
+    than BUILD files (a deleted file that a rule still names is a target)."""
+    wanted = {package_of(c.path, ws_packages) for c in changes if posixpath.basename(c.path) not in BUILD_FILES}
     return sorted(p for p in wanted if p is not None)
 
 
@@ -136,10 +140,11 @@ def decide(change, ws):
     pkg = package_of(path, ws.packages)
     if pkg is None:
         return Decision(change, "in no Bazel package: no test can read it")
-    if path not in ws.present:
-        return Decision(change, "gone from the checkout (no label): every target of //" + pkg, (every_target(pkg),))
     if label(pkg, path) in ws.targets:
         return Decision(change, "a file of //" + pkg, (label(pkg, path),))
+    if path not in ws.present:
+        # Gone, and no rule names it: a glob of a rule of its package may have.
+        return Decision(change, "gone, named by no rule: the rules of //" + pkg, (every_rule(pkg),))
     return Decision(change, "not a target of //{}: no rule lists it, so no test reads it".format(pkg))
 
 
@@ -161,14 +166,16 @@ def parse_graph(text):
     return nodes, dependents
 
 
-def _is_seed(node, seeds):
-    return node in seeds or any(s.endswith(":*") and node.startswith(s[:-1]) for s in seeds)
+def _is_seed(node, seeds, rules):
+    package = node.split(":")[0]
+    return node in seeds or package + ":*" in seeds or (package + ":all" in seeds and node in rules)
 
 
-def reached(seeds, nodes, dependents):
-    """Every node that is a seed or depends on one, transitively; a //pkg:*
-    seed stands for every node of that package."""
-    todo = [n for n in nodes if _is_seed(n, seeds)]
+def reached(seeds, nodes, dependents, rules=frozenset()):
+    """Every node that is a seed or depends on one, transitively. A //pkg:*
+    seed stands for every node of that package, a //pkg:all seed for those
+    of its nodes in `rules` (the expansion of the :all seeds)."""
+    todo = [n for n in nodes if _is_seed(n, seeds, rules)]
     seen = set(todo)
     while todo:
         for up in dependents.get(todo.pop(), ()):

@@ -82,9 +82,14 @@ def test_a_golden_file_is_a_target_of_its_goldens_package():
     assert decide("M", "goldens/lib/conv/direct.llvm22.golden").seeds == ("//goldens/lib/conv:direct.llvm22.golden",)
 
 
-def test_a_deleted_file_falls_back_to_its_package():
+def test_a_deleted_file_no_rule_names_selects_the_rules_of_its_package():
+    """A glob of one of them may have matched it; its label is gone."""
     d = decide("D", "lib/conv/old.py")
-    assert d.seeds == ("//lib/conv:*",) and "gone" in d.reason
+    assert d.seeds == ("//lib/conv:all",) and "gone" in d.reason
+
+
+def test_a_deleted_file_a_rule_still_names_selects_its_label():
+    assert decide("D", "lib/conv/direct.py").seeds == ("//lib/conv:direct.py",)
 
 
 def test_a_file_no_rule_lists_selects_nothing():
@@ -116,20 +121,19 @@ def test_the_root_package_labels():
     assert decide("M", "BUILD.bazel").seeds == ("//:*",)
 
 
-def test_only_present_ordinary_files_need_their_package_listed():
+def test_the_packages_of_files_other_than_build_files_are_listed():
     changes = [
         plan.Change("M", "lib/conv/direct.py"),
         plan.Change("D", "tools/cli/gone.py"),
         plan.Change("M", "goldens/lib/conv/BUILD.bazel"),
         plan.Change("M", "README.md"),
     ]
-    present = {"lib/conv/direct.py", "goldens/lib/conv/BUILD.bazel", "README.md"}
-    assert plan.packages_to_list(changes, PACKAGES, present) == ["", "lib/conv"]
+    assert plan.packages_to_list(changes, PACKAGES) == ["", "lib/conv", "tools/cli"]
 
 
 def test_seeds_are_sorted_and_unique():
     decisions = [decide("M", "lib/conv/direct.py"), decide("D", "lib/conv/x.py"), decide("M", "lib/conv/direct.py")]
-    assert plan.seeds_of(decisions) == ["//lib/conv:*", "//lib/conv:direct.py"]
+    assert plan.seeds_of(decisions) == ["//lib/conv:all", "//lib/conv:direct.py"]
 
 
 GRAPH = """digraph mygraph {
@@ -169,3 +173,12 @@ def test_reached_follows_dependents_transitively():
 def test_a_package_seed_stands_for_each_of_its_nodes():
     nodes, dependents = plan.parse_graph(GRAPH)
     assert plan.reached(("//tools/cli:*",), nodes, dependents) == {"//tools/cli:cli", "//tools/cli:cli_test"}
+
+
+def test_an_all_seed_stands_for_the_rules_of_its_package():
+    nodes, dependents = plan.parse_graph(GRAPH)
+    rules = frozenset(["//goldens/lib/conv:goldens"])
+    assert plan.reached(("//goldens/lib/conv:all",), nodes, dependents, rules) == {
+        "//goldens/lib/conv:goldens",
+        "//lib/conv:golden_test",
+    }
