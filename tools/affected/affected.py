@@ -102,16 +102,19 @@ def bzl_repo_inputs(ws):
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "bazel-")))
         for name in sorted(f for f in files if f.endswith(".bzl")):
             path = os.path.join(folder, name)
-            with open(path) as f:
+            with open(path, errors="replace") as f:
                 for target, bzl in plan.repo_inputs(os.path.relpath(path, ws), f.read()).items():
                     found.setdefault(target, bzl)
     return found
 
 
+def is_package(ws, folder):
+    return any(os.path.isfile(os.path.join(ws, folder, build)) for build in plan.BUILD_FILES)
+
+
 def workspace_facts(ws, changes):
-    is_build = lambda folder: any(os.path.isfile(os.path.join(ws, folder, b)) for b in plan.BUILD_FILES)
     folders = {f for c in changes for f in plan.ancestors(c.path)}
-    packages = frozenset(f for f in folders if is_build(f))
+    packages = frozenset(f for f in folders if is_package(ws, f))
     present = frozenset(c.path for c in changes if os.path.lexists(os.path.join(ws, c.path)))
     listed = plan.packages_to_list(changes, packages)
     targets = frozenset(query_labels(ws, union(plan.every_target(p) for p in listed))) if listed else frozenset()
@@ -119,12 +122,15 @@ def workspace_facts(ws, changes):
 
 
 def explain(ws, decisions, tests, seeds):
+    """Per changed file, on stderr: why, and which of `tests` it selected
+    (from one rdeps graph of all `seeds`; none when every test is selected)."""
     nodes, dependents, rules = set(), {}, frozenset()
     if seeds:
         graph = bazel(ws, "query", "--output=graph", "--nograph:factored", f"rdeps(//..., {union(seeds)})")
         nodes, dependents = plan.parse_graph(graph)
         all_seeds = [s for s in seeds if s.endswith(":all")]
-        rules = frozenset(query_labels(ws, union(all_seeds))) if all_seeds else rules
+        if all_seeds:
+            rules = frozenset(query_labels(ws, union(all_seeds)))
     for d in decisions:
         head = f"affected: {d.change.status} {d.change.path}: {d.reason}"
         if d.everything:
@@ -139,6 +145,7 @@ def explain(ws, decisions, tests, seeds):
 
 
 def affected(ws, repo, base, head, want_explain):
+    """The sorted labels of the tests that base...head in `repo` affects."""
     changes = changed_files(repo, base, head)
     print(f"affected: {len(changes)} file(s) changed in {base}...{head}", file=sys.stderr)
     facts = workspace_facts(ws, changes)

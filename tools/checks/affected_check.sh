@@ -30,10 +30,10 @@ branch() {
   git -C "$repo" -c user.name=affected-check -c user.email=affected-check@rocke.invalid commit --quiet -am "$name"
 }
 
-# run_tool BASE HEAD: the tool's stdout in $out, its exit status in $status,
-# its last stderr line (the tool's own) in $last.
+# run_tool BASE HEAD [OPTION...]: the tool's stdout in $out, its exit status in
+# $status, its stderr in $scratch/stderr and the last line (the tool's own) in $last.
 run_tool() {
-  out=$(./bazel run "${flags[@]}" //tools:affected -- --repo "$repo" "$1" "$2" 2>"$scratch/stderr")
+  out=$(./bazel run "${flags[@]}" //tools:affected -- --repo "$repo" "${@:3}" "$1" "$2" 2>"$scratch/stderr")
   status=$?
   last=$(tail -n 1 "$scratch/stderr")
 }
@@ -106,6 +106,18 @@ check_readme() {
   else pass "$name"; fi
 }
 
+check_explain() {
+  local name="--explain accounts for every selected test, file by file"
+  branch several library/conv/direct_fwd.py goldens/library/conv/conv_img2col.llvm20.golden README.md
+  run_tool "$base" several --explain
+  local explained
+  explained=$(sed -n 's/^    \(\/\/.*\)$/\1/p' "$scratch/stderr" | sort -u)
+  if [[ $status -ne 0 ]]; then fail "$name" "exit $status" "$last"
+  elif [[ -z $out || $explained != "$out" ]]; then fail "$name" "explained tests differ from the output (< explained, > output)" "$(diff <(echo "$explained") <(echo "$out"))"
+  elif ! grep -q '^affected: M README.md: .* -> nothing$' "$scratch/stderr"; then fail "$name" "README.md not explained as selecting nothing" "$(grep '^affected:' "$scratch/stderr")"
+  else pass "$name"; fi
+}
+
 check_bad_base() {
   local name="a BASE that is no commit is one clear error"
   run_tool no-such-commit "$base"
@@ -114,7 +126,7 @@ check_bad_base() {
   else pass "$name"; fi
 }
 
-for check in check_conv check_ir check_module check_golden check_readme check_bad_base; do
+for check in check_conv check_ir check_module check_golden check_readme check_explain check_bad_base; do
   "$check"
 done
 echo "checks: $passed passed, $failed failed"
