@@ -37,8 +37,9 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
                           on a suite would filter it).
     and for each flavor F in `flavors` (llvm20, llvm22, llvm23, llvm24):
       name + "_emit_" + F:     genrule -> NAME.F.irs.json (id -> IR) and
-                               NAME.F.manifest (id, arch, kernel, bytes, sha256;
-                               rejections with their error class).
+                               NAME.F.manifest (id, arch, kernel, bytes, sha256,
+                               ir=kept on the representatives; rejections with
+                               their error class).
       name + "_golden_" + F:   test: manifest and representative IR vs the
                                golden. Tags: golden, flavor=F, family=NAME.
       name + "_validity_" + F: test: verify, compile, link --no-undefined each
@@ -83,7 +84,7 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
                 "--irs=$(rootpath {})".format(irs),
                 "--golden=" + golden + ".golden",
                 "--golden-ir-dir=" + golden,
-                "--bless-command='./bazel run //tools:bless -- {}'".format(golden_target),
+                "--bless-target=" + golden_target,
             ],
             data = [irs, manifest, "//goldens/{}:goldens".format(pkg)],
             deps = ["//platform/family"],

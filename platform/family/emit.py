@@ -3,7 +3,8 @@
     emit --family conv.direct_fwd --flavor llvm22 --irs OUT.json --manifest OUT.txt --bless-target LABEL
 
 Writes the IR of every case (a JSON object id -> text) and the manifest
-(manifest.py). A case whose arch the flavor cannot express is recorded as an
+(manifest.py), whose representatives (family.representatives) are marked
+`ir=kept`. A case whose arch the flavor cannot express is recorded as an
 expected rejection with its error class; any other failure fails the build.
 """
 
@@ -19,16 +20,18 @@ from lower.llvm import lower
 
 
 def emit(fam, flavor):
-    irs, entries = {}, []
+    irs, entries, emitted = {}, [], []
     for case in fam.cases:
         kernel = fam.build(case)
         try:
-            ir = lower(kernel, flavor)
+            irs[case.id] = lower(kernel, flavor)
         except ArchDomainError as e:
             entries.append(manifest.Entry(case.id, case.arch, error=type(e).__name__))
             continue
-        irs[case.id] = ir
-        entries.append(manifest.entry_for(case.id, case.arch, kernel.name, ir))
+        emitted.append((case, kernel.name))
+    kept = set(families.representatives([case for case, _ in emitted]))
+    for case, kernel_name in emitted:
+        entries.append(manifest.entry_for(case.id, case.arch, kernel_name, irs[case.id], kept=case.id in kept))
     return irs, entries
 
 

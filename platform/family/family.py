@@ -6,6 +6,7 @@ validity, numeric) only ever go through this.
 """
 
 import dataclasses
+import hashlib
 from typing import Callable
 
 
@@ -42,6 +43,38 @@ class Family:
         if len(set(ids)) != len(ids):
             dup = sorted({i for i in ids if ids.count(i) > 1})
             raise ValueError(f"family {self.name}: expected unique case ids, got duplicates {dup}")
+
+
+def representatives(cases):
+    """The ids of the cases whose full IR a golden keeps, in the family's order.
+
+    `cases` are the cases one flavor emitted (its rejections left out), in
+    the family's order. Every case is covered by the manifest's size and
+    sha256; the kept IR is there so that a review shows what changed.
+
+    The rule: each arch's first case is a candidate, so an arch with problems
+    of its own gets them shown. Candidates with the same spec (Case.spec, the
+    problem without its arch) are one problem kind, and only the first of
+    them in the family's order is kept: the same problem on another arch
+    lowers to IR that differs in the arch's name and attributes, which would
+    only repeat every diff. A family whose problems all run on every arch so
+    keeps one case: its first problem on its first arch.
+    """
+    first_of_arch = {}
+    for case in cases:
+        first_of_arch.setdefault(case.arch, case)
+    kept = []
+    for case in first_of_arch.values():  # in the order of each arch's first case
+        if all(case.spec != other.spec for other in kept):
+            kept.append(case)
+    return [case.id for case in kept]
+
+
+def seed(case_id):
+    """The numeric test's random seed for a case: from all of its id, so that
+    two cases never share their inputs by accident (sha256: same on every
+    machine, whatever the hash seed)."""
+    return int.from_bytes(hashlib.sha256(case_id.encode()).digest()[:8], "little")
 
 
 def load(module_name):

@@ -16,8 +16,7 @@ from toolchains.llvm.llvm import Toolchain, resources
 TC = Toolchain.current()
 with open(os.environ["ROCKE_FAMILY_IRS"]) as f:
     IRS = json.load(f)
-with open(os.environ["ROCKE_FAMILY_MANIFEST"]) as f:
-    ENTRIES = manifest.parse(f.read(), "manifest")
+ENTRIES = manifest.read(os.environ["ROCKE_FAMILY_MANIFEST"], manifest.EMITTED_FIX)
 FIGURES = {}
 
 

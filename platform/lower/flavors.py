@@ -38,14 +38,11 @@ class Flavor:
         return f"amdgpu{digits[:-2]}.{digits[-2:]}-amd-amdhsa"
 
 
-# gfx1151 is known to every flavor (notes Q3: gfx1151-1153 ok in 20-24).
-_EXTRA_CPUS = ("gfx1151",)
-
 FLAVORS = {
-    "llvm20": Flavor("llvm20", flavor_facts.DATALAYOUT["llvm20"], False, 600, "llvm.amdgcn.make.buffer.rsrc.p1", "i32", flavor_facts.CPUS["llvm20"] + _EXTRA_CPUS),
-    "llvm22": Flavor("llvm22", flavor_facts.DATALAYOUT["llvm22"], False, 600, "llvm.amdgcn.make.buffer.rsrc.p8.p1", "i64", flavor_facts.CPUS["llvm22"] + _EXTRA_CPUS),
-    "llvm23": Flavor("llvm23", flavor_facts.DATALAYOUT["llvm23"], False, 600, "llvm.amdgcn.make.buffer.rsrc.p8.p1", "i64", flavor_facts.CPUS["llvm23"] + _EXTRA_CPUS),
-    "llvm24": Flavor("llvm24", flavor_facts.DATALAYOUT["llvm24"], True, 600, "llvm.amdgcn.make.buffer.rsrc.p8.p1.i64", "i64", flavor_facts.CPUS["llvm24"] + _EXTRA_CPUS),
+    "llvm20": Flavor("llvm20", flavor_facts.DATALAYOUT["llvm20"], False, 600, "llvm.amdgcn.make.buffer.rsrc.p1", "i32", flavor_facts.CPUS["llvm20"]),
+    "llvm22": Flavor("llvm22", flavor_facts.DATALAYOUT["llvm22"], False, 600, "llvm.amdgcn.make.buffer.rsrc.p8.p1", "i64", flavor_facts.CPUS["llvm22"]),
+    "llvm23": Flavor("llvm23", flavor_facts.DATALAYOUT["llvm23"], False, 600, "llvm.amdgcn.make.buffer.rsrc.p8.p1", "i64", flavor_facts.CPUS["llvm23"]),
+    "llvm24": Flavor("llvm24", flavor_facts.DATALAYOUT["llvm24"], True, 600, "llvm.amdgcn.make.buffer.rsrc.p8.p1.i64", "i64", flavor_facts.CPUS["llvm24"]),
 }
 
 

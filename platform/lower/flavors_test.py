@@ -37,10 +37,15 @@ def test_code_object_version_flag():
     assert f".amdhsa_code_object_version {FLAVOR.code_object_version // 100}" in out.asm
 
 
-@pytest.mark.parametrize("arch", UNKNOWN)
-def test_unknown_arch_fails_before_llvm(arch):
-    with pytest.raises(ArchDomainError, match=f"{arch} is not known to {TC.flavor}"):
-        lower(every_op(arch), TC.flavor)
+# Only a flavor that lacks an arch of the table (llvm20: gfx1250) has this
+# test; llvm22-24 know every arch, and an empty parameter set would be a
+# skip, which fails the target.
+if UNKNOWN:
+
+    @pytest.mark.parametrize("arch", UNKNOWN)
+    def test_unknown_arch_fails_before_llvm(arch):
+        with pytest.raises(ArchDomainError, match=f"{arch} is not known to {TC.flavor}"):
+            lower(every_op(arch), TC.flavor)
 
 
 @pytest.mark.parametrize("arch", [a for a in KNOWN if archs.get(a).family in ("gfx12", "gfx1250")])

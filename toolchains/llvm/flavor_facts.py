@@ -33,10 +33,12 @@ DATALAYOUT = {
     "llvm24": "e-m:e-p:64:64-" + _DL_COMMON.format(p8="p8:128:128:128:48", extra=_DL_P10_P15),
 }
 
-# Q3: of the architectures rocke targets, which each flavor compiles.
-TARGET_CPUS = ("gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1201", "gfx1250")
+# Q3: of the architectures rocke targets, which each flavor compiles. This is
+# the one list: the lowering accepts exactly these (platform/lower/flavors.py)
+# and `rocke toolchains` prints them; conformance_test compiles each.
+TARGET_CPUS = ("gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1151", "gfx1201", "gfx1250")
 CPUS = {
-    "llvm20": ("gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1201"),
+    "llvm20": ("gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1151", "gfx1201"),
     "llvm22": TARGET_CPUS,
     "llvm23": TARGET_CPUS,
     "llvm24": TARGET_CPUS,

@@ -4,7 +4,8 @@
     rocke emit conv.direct_fwd --case 2d_nhwc_f16_3x3_gfx942 --flavor llvm22
     rocke emit conv.direct_fwd --case 2d_nhwc_f16_3x3_gfx942 --out k.hsaco
 
-FAMILY is the module that defines FAMILY (the `module` of its rocke_family).
+FAMILY is a module of the family registry (library/rocke_families.py): the
+module that defines FAMILY, as its rocke_family's `module` says.
 With --out NAME.hsaco the IR is verified, compiled for the case's arch and
 linked by that flavor's real LLVM, and the resource figures are printed.
 """
@@ -13,7 +14,9 @@ import difflib
 import os
 import sys
 
+import rocke_families
 from family import family as families
+from files.atomic import OutputError, write_atomic
 from lower.flavors import FLAVORS, ArchDomainError
 from lower.llvm import lower
 from toolchains.llvm.llvm import LlvmError, resources
@@ -27,7 +30,7 @@ def add_arguments(parser):
     parser.add_argument("--list", action="store_true", help="list the family's cases and stop")
     parser.add_argument("--case", help="the case id (see --list)")
     parser.add_argument("--flavor", default="llvm23", choices=sorted(FLAVORS))
-    parser.add_argument("--out", help="write here instead of stdout: NAME.ll (IR) or NAME.hsaco (code object)")
+    parser.add_argument("--out", help="write here instead of stdout: NAME.ll (IR) or NAME.hsaco (code object), inside the checkout")
 
 
 def _fail(message):
@@ -35,31 +38,42 @@ def _fail(message):
     return 2
 
 
-# What the pinned root shares with the host (toolchains/sysroot/root.sh).
-SHARED = ("/var/cache/rocke",)
-
-
 class _Refused(Exception):
     pass
 
 
-def _write(path, data):
-    path = os.path.abspath(os.path.join(os.environ.get("BUILD_WORKING_DIRECTORY", ""), path))
-    shared = SHARED + tuple(filter(None, [os.environ.get("BUILD_WORKSPACE_DIRECTORY")]))
-    if not any(path.startswith(root + os.sep) for root in shared):
-        raise _Refused(f"cannot write {path}: ./bazel runs in the pinned root, which shares only {', '.join(shared)} with the host. Write inside the checkout.")
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+def _out_path(out):
+    """Where --out really writes: relative to where `bazel run` was started,
+    symlinks resolved, and inside the checkout (the only host folder the
+    pinned root shares for outputs)."""
+    base = os.environ.get("BUILD_WORKING_DIRECTORY", os.getcwd())
+    path = os.path.realpath(os.path.join(base, out))
+    checkout = os.environ.get("BUILD_WORKSPACE_DIRECTORY")
+    if checkout:
+        checkout = os.path.realpath(checkout)
+        if not path.startswith(checkout + os.sep):
+            raise _Refused(
+                f"cannot write {path}: ./bazel runs in the pinned root, whose outputs reach the host only inside the checkout {checkout}; give an --out path inside it"
+            )
+    return path
+
+
+def _write(out, data):
+    path = _out_path(out)
+    try:
+        write_atomic(path, data)
+    except OutputError as e:
+        raise _Refused(str(e)) from None
     return path
 
 
 def run(args):
-    try:
-        fam = families.load(args.family)
-    except (ImportError, ValueError) as e:
-        return _fail(f"cannot load family module {args.family!r}: {e}")
+    if args.family not in rocke_families.FAMILIES:
+        offered = ", ".join(rocke_families.FAMILIES) or "none (this build's registry is empty)"
+        close = difflib.get_close_matches(args.family, rocke_families.FAMILIES, n=1)
+        hint = f" Did you mean {close[0]}?" if close else ""
+        return _fail(f"expected a family of the registry, got {args.family!r}; the registry offers: {offered}.{hint}")
+    fam = families.load(args.family)
     cases = {c.id: c for c in fam.cases}
     if args.list:
         for c in fam.cases:

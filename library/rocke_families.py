@@ -1,0 +1,13 @@
+"""The library's family registry: every family the rocke command line offers.
+
+Each entry is the import path of a module that defines FAMILY (the `module`
+of its rocke_family in BUILD.bazel). Adding a family means adding it here and
+to this package's `families` target: both live in library/, so the library
+team never edits a platform file. tools/checks/no_drop.sh fails when a
+rocke_family is missing from this tuple or an entry names no rocke_family.
+"""
+
+FAMILIES = (
+    "conv.direct_fwd",
+    "conv.img2col",
+)

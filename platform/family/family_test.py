@@ -1,0 +1,48 @@
+"""The Family interface: unique ids, the representative rule, numeric seeds."""
+
+import pytest
+
+from family import family
+from family.family import Case, Family
+
+SPEC_A, SPEC_B = ("a", 1), ("b", 2)
+
+
+def cases(problems, archs):
+    return [Case(f"{name}_{arch}", arch, spec) for name, spec in problems for arch in archs]
+
+
+def test_duplicate_case_ids_are_refused():
+    with pytest.raises(ValueError, match="expected unique case ids, got duplicates \\['x'\\]"):
+        Family("f", (Case("x", "gfx942", None), Case("x", "gfx950", None)), build=None, problem=None)
+
+
+def test_one_representative_for_a_problem_on_every_arch():
+    # Today's conv families: every problem on every arch. One file, not one per arch.
+    all_cases = cases([("p", SPEC_A), ("q", SPEC_B)], ["gfx942", "gfx950", "gfx1201", "gfx1250"])
+    assert family.representatives(all_cases) == ["p_gfx942"]
+
+
+def test_an_arch_with_problems_of_its_own_keeps_them():
+    mfma = cases([("m", SPEC_A)], ["gfx942", "gfx950"])
+    wmma = cases([("w", SPEC_B)], ["gfx1201", "gfx1250"])
+    assert family.representatives(mfma + wmma) == ["m_gfx942", "w_gfx1201"]
+
+
+def test_representatives_follow_the_family_order_not_the_id_order():
+    # llvm20 rejects gfx1250, so its emitted cases start with gfx942; the
+    # chosen arch is the first one emitted in the family's order.
+    emitted = cases([("p", SPEC_A)], ["gfx950", "gfx942"])
+    assert family.representatives(emitted) == ["p_gfx950"]
+    assert family.representatives(list(reversed(emitted))) == ["p_gfx942"]
+
+
+def test_seed_uses_the_whole_case_id():
+    # These share their first 8 bytes ("2d_nhwc_"); each must still get its own inputs.
+    ids = [f"2d_nhwc_f16_3x3_{arch}" for arch in ("gfx942", "gfx950", "gfx1201", "gfx1250")] + ["2d_nhwc_bf16_stride2_gfx942"]
+    assert len({family.seed(i) for i in ids}) == len(ids)
+
+
+def test_seed_is_fixed():
+    # sha256("x") begins 2d711642b726b044 (FIPS 180-2 digest); read little-endian.
+    assert family.seed("x") == int.from_bytes(bytes.fromhex("2d711642b726b044"), "little")

@@ -1,0 +1,117 @@
+"""No test drops out silently (run by tools/checks/no_drop.sh).
+
+Fails when a test target carries `manual` (test_suites and the layering
+probes aside: they are not test rules, or are meant to fail); when a family
+of the registry lacks a golden or validity test for a flavor its cases claim
+(a flavor whose LLVM knows a case's arch); when the registry and the
+rocke_family targets disagree; and when a file under goldens/ belongs to no
+live golden target (an orphan: its gate was dropped, so nothing reads it).
+
+    no_drop.py --queries DIR --checkout DIR
+
+DIR holds the outputs of the `bazel query` calls no_drop.sh makes (one label
+per line): manual_tests.txt, unwrapped_manual_tests.txt (manual tests that
+no other test runs), golden_tests.txt, validity_tests.txt,
+and emitters.txt ("LABEL MODULE" per rocke_family emit genrule).
+Prints "PASS name" / "FAIL name: ..." and "checks: P passed, F failed".
+"""
+
+import argparse
+import os
+import re
+import sys
+
+# goldens/<package>/<family>.<flavor>.golden and goldens/<package>/<family>.<flavor>/<case>.ll
+_GOLDEN_FILE = re.compile(r"^goldens/(?P<pkg>.+)/(?P<family>[A-Za-z0-9_]+)\.(?P<flavor>llvm\d+)(\.golden|/[^/]+\.ll)$")
+_EMITTER = re.compile(r"^//(?P<pkg>[^:]*):(?P<family>.+)_emit_(?P<flavor>llvm\d+) (?P<module>\S+)$")
+
+
+def missing_gates(families, golden, validity):
+    """families: {(pkg, name): claimed flavors}. The golden/validity tests
+    that a claimed flavor needs and that do not exist (or are manual)."""
+    missing = []
+    for (pkg, name), flavors in sorted(families.items()):
+        for flavor in sorted(flavors):
+            for kind, live in (("golden", golden), ("validity", validity)):
+                label = f"//{pkg}:{name}_{kind}_{flavor}"
+                if label not in live:
+                    missing.append(label)
+    return missing
+
+
+def orphans(golden_files, golden):
+    """Files under goldens/ that no live golden test reads."""
+    lost = []
+    for path in sorted(golden_files):
+        if os.path.basename(path) == "BUILD.bazel":
+            continue
+        m = _GOLDEN_FILE.match(path)
+        if not m or f"//{m['pkg']}:{m['family']}_golden_{m['flavor']}" not in golden:
+            lost.append(path)
+    return lost
+
+
+def registry_mismatch(registry, emitter_modules):
+    """(in the registry but no rocke_family, rocke_family not in the registry)."""
+    return sorted(set(registry) - set(emitter_modules)), sorted(set(emitter_modules) - set(registry))
+
+
+def _lines(folder, name):
+    with open(os.path.join(folder, name)) as f:
+        return {line.strip() for line in f if line.strip()}
+
+
+def _claimed(modules_by_family):
+    """(pkg, name) -> the flavors whose LLVM knows one of the family's archs."""
+    from family import family as families
+    from lower.flavors import supporting
+
+    claimed = {}
+    for key, module in modules_by_family.items():
+        fam = families.load(module)
+        claimed[key] = {f for case in fam.cases for f in supporting(case.arch)}
+    return claimed
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--queries", required=True)
+    parser.add_argument("--checkout", required=True)
+    args = parser.parse_args(argv)
+    import rocke_families
+
+    golden, validity = _lines(args.queries, "golden_tests.txt"), _lines(args.queries, "validity_tests.txt")
+    manual = _lines(args.queries, "manual_tests.txt")
+    golden, validity = golden - manual, validity - manual
+    modules = {}
+    for line in _lines(args.queries, "emitters.txt"):
+        m = _EMITTER.match(line)
+        if m:
+            modules[(m["pkg"], m["family"])] = m["module"]
+    golden_files = [
+        os.path.relpath(os.path.join(d, n), args.checkout)
+        for d, _, names in os.walk(os.path.join(args.checkout, "goldens"))
+        for n in names
+    ]
+    unregistered, unbuilt = registry_mismatch(rocke_families.FAMILIES, set(modules.values()))
+    results = [
+        ("no test target is tagged manual, unless another test runs it", sorted(_lines(args.queries, "unwrapped_manual_tests.txt")), "remove the manual tag (or make it a test_suite)"),
+        ("registry and rocke_family targets agree", [f"in the registry, no rocke_family: {m}" for m in unregistered] + [f"a rocke_family not in library/rocke_families.py: {m}" for m in unbuilt], "add the family to both"),
+        ("every family has golden and validity tests for every flavor its cases claim", missing_gates(_claimed(modules), golden, validity), "give its rocke_family those flavors"),
+        ("no golden file is an orphan", orphans(golden_files, golden), "delete it, or restore the golden test that reads it"),
+    ]
+    failed = 0
+    for name, problems, fix in results:
+        if problems:
+            failed += 1
+            print(f"FAIL no-drop: {name}; {fix}:")
+            for p in problems:
+                print(f"    {p}")
+        else:
+            print(f"PASS no-drop: {name}")
+    print(f"checks: {len(results) - failed} passed, {failed} failed")
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""The decisions of tools/checks/no_drop.py, on inputs made to fail them."""
+
+from tools.checks import no_drop
+
+
+def test_missing_gates_names_each_absent_or_manual_test():
+    families = {("library/conv", "conv_x"): {"llvm20", "llvm22"}}
+    golden = {"//library/conv:conv_x_golden_llvm20", "//library/conv:conv_x_golden_llvm22"}
+    validity = {"//library/conv:conv_x_validity_llvm22"}
+    assert no_drop.missing_gates(families, golden, validity) == ["//library/conv:conv_x_validity_llvm20"]
+    assert no_drop.missing_gates(families, golden, validity | {"//library/conv:conv_x_validity_llvm20"}) == []
+
+
+def test_orphans_are_golden_files_no_live_golden_test_reads():
+    golden = {"//library/conv:conv_x_golden_llvm22"}
+    files = [
+        "goldens/library/conv/BUILD.bazel",
+        "goldens/library/conv/conv_x.llvm22.golden",
+        "goldens/library/conv/conv_x.llvm22/case_gfx942.ll",
+        "goldens/library/conv/conv_x.llvm20.golden",
+        "goldens/library/conv/conv_y.llvm22/case_gfx942.ll",
+        "goldens/library/conv/stray.txt",
+    ]
+    assert no_drop.orphans(files, golden) == [
+        "goldens/library/conv/conv_x.llvm20.golden",
+        "goldens/library/conv/conv_y.llvm22/case_gfx942.ll",
+        "goldens/library/conv/stray.txt",
+    ]
+
+
+def test_registry_mismatch_both_ways():
+    assert no_drop.registry_mismatch(("conv.a", "conv.b"), {"conv.b", "conv.c"}) == (["conv.a"], ["conv.c"])
+    assert no_drop.registry_mismatch(("conv.a",), {"conv.a"}) == ([], [])

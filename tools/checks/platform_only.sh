@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# A copy of the checkout without library/ and goldens/library/ still builds
+# and gates green, with the family registry flag pointed at the empty one:
+# platform never needs library, for any target.
+#
+#   tools/checks/platform_only.sh [BAZEL_FLAG...]
+#
+# The copy lives at a fixed path (so later runs reuse its Bazel output base);
+# its Bazel server is shut down at the end. Prints "PASS name" or
+# "FAIL name: ..." and "checks: P passed, F failed"; exit status: failures.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+copy=/var/cache/rocke/ci/platform-only
+name="platform-only copy (no library/, empty registry) builds and tests green"
+
+rm -rf "$copy" && mkdir -p "$copy"
+# Tracked and new files alike (what the tests here would see), minus library.
+git ls-files -z --cached --others --exclude-standard |
+  grep -zv -e '^library/' -e '^goldens/library/' |
+  xargs -0 cp --parents -t "$copy" 2>/dev/null
+missing=$(git ls-files --cached --others --exclude-standard | grep -v -e '^library/' -e '^goldens/library/' | while read -r f; do [[ -e $copy/$f || ! -e $f ]] || echo "$f"; done)
+if [[ -n $missing || -e $copy/library || -e $copy/goldens/library ]]; then
+  echo "FAIL $name: the copy at $copy is not what it should be (missing: ${missing:-none})"
+  echo "checks: 0 passed, 1 failed"
+  exit 1
+fi
+
+cd "$copy"
+out=$(./bazel test --//tools/cli:families=//tools/cli:no_families "$@" -- //platform/... //toolchains/... //tools/... 2>&1)
+status=$?
+./bazel shutdown >/dev/null 2>&1
+summary=$(grep -E '^Executed [0-9]+ out of [0-9]+ tests?:' <<<"$out" | tail -n 1)
+if [[ $status -eq 0 ]]; then
+  echo "PASS $name: ${summary:-no summary}"
+  echo "checks: 1 passed, 0 failed"
+  exit 0
+fi
+echo "FAIL $name: bazel exit $status; ${summary:-no test summary}"
+grep -E '^(ERROR|FAIL)|FAILED|NO STATUS' <<<"$out" | head -n 20 | sed 's/^/    /'
+echo "checks: 0 passed, 1 failed"
+exit 1
