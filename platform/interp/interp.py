@@ -22,6 +22,7 @@ from interp import numerics as N
 from interp.layouts import LAYOUTS
 from ir import mma as M
 from ir import types as T
+from ir.core import walk
 from ir.verifier import verify
 
 _OFFSET_BITS = 40
@@ -30,7 +31,9 @@ _LDS_FILL = 0xCD  # LDS starts as garbage, so reading unwritten LDS shows up
 
 
 class InterpError(RuntimeError):
-    """The kernel did something undefined: an out-of-bounds access, a divergent barrier..."""
+    """The kernel did something undefined (an out-of-bounds access, a divergent
+    barrier...) or the interpreter failed: the only error run() raises after
+    verification. Messages name the op and the lane."""
 
 
 class _Chunk:
@@ -55,6 +58,12 @@ class _Chunk:
         self.env = {}
         self.ops = 0
 
+    def lane(self, index):
+        """Where lane `index` of this chunk is: its thread and workgroup ids."""
+        tid = tuple(int(t[index]) for t in self.tid)
+        bid = tuple(int(b[index]) for b in self.bid)
+        return f"lane {int(self.lane_in_wave[index])} of its wave, thread {tid} of workgroup {bid}"
+
     # -- memory ---------------------------------------------------------------
 
     def split(self, ptr):
@@ -67,12 +76,13 @@ class _Chunk:
             return self.buffers[buf_id], False
         raise InterpError(f"{op.name}: expected a pointer into an argument or LDS, got buffer id {buf_id}")
 
-    def _indices(self, op, data, off, nbytes):
+    def _indices(self, op, data, off, nbytes, lanes):
         idx = off[:, None] + np.arange(nbytes)
         size = data.shape[-1]
         outside = idx.max(axis=1) >= size if idx.size else np.zeros(0, bool)
         if outside.any():
-            raise InterpError(f"{op.name}: expected an access within {size} bytes, got {nbytes} bytes at offset {int(off[outside][0])}")
+            first = np.flatnonzero(outside)[0]
+            raise InterpError(f"{op.name}: expected an access within {size} bytes, got {nbytes} bytes at offset {int(off[first])} in {self.lane(lanes[first])}")
         return idx
 
     def gather(self, op, ptr, nbytes, mask):
@@ -81,7 +91,7 @@ class _Chunk:
         for b in np.unique(buf[mask]):
             sel = mask & (buf == b)
             data, is_lds = self._storage(int(b), op)
-            idx = self._indices(op, data, off[sel], nbytes)
+            idx = self._indices(op, data, off[sel], nbytes, np.flatnonzero(sel))
             out[sel] = data[self.wg_index[sel][:, None], idx] if is_lds else data[idx]
         return out
 
@@ -90,7 +100,7 @@ class _Chunk:
         for b in np.unique(buf[mask]):
             sel = mask & (buf == b)
             data, is_lds = self._storage(int(b), op)
-            idx = self._indices(op, data, off[sel], raw.shape[1])
+            idx = self._indices(op, data, off[sel], raw.shape[1], np.flatnonzero(sel))
             if is_lds:
                 data[self.wg_index[sel][:, None], idx] = raw[sel]
             else:
@@ -103,13 +113,27 @@ class _Chunk:
             if op.name == "scf.yield":
                 return [self.env[v] for v in op.operands]
             self.ops += int(mask.sum())
-            results = EXEC[op.name](self, op, mask)
+            try:
+                results = EXEC[op.name](self, op, mask)
+            except InterpError:
+                raise
+            except Exception as e:  # a stray numpy/Python error is still an InterpError
+                raise InterpError(f"{op.name} ({self.where(op)}): expected to run, got {type(e).__name__}: {e}; {self.first_active(mask)}") from e
             for value, array in zip(op.results, results):
                 self.env[value] = array
         return []
 
     def v(self, value):
         return self.env[value]
+
+    def where(self, op):
+        index = next(i for i, o in enumerate(walk(self.kernel.body)) if o is op)
+        return f"op {index} in program order of kernel @{self.kernel.name}"
+
+    def first_active(self, mask):
+        # Lanes run in lockstep, so an error belongs to no single lane: name the first.
+        active = np.flatnonzero(mask)
+        return f"{active.size} lanes active, the first {self.lane(active[0])}" if active.size else "no lane active"
 
 
 def _as_raw(x, t):
@@ -170,8 +194,6 @@ _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, 
 
 def _cmp(c, op, mask):
     a, b = (c.v(v) for v in op.operands)
-    if N.dtype(op.operands[0].type) == np.uint8:  # fp8 codes compare by value
-        a, b = N.to_float(a, op.operands[0].type), N.to_float(b, op.operands[0].type)
     return [_CMP[op.attrs["pred"]](a, b)]
 
 
@@ -210,7 +232,10 @@ def _unary(fn):
 
 
 def _neg(c, op, mask):
-    return [(-c.v(op.operands[0])).astype(c.v(op.operands[0]).dtype)]
+    x = c.v(op.operands[0])
+    if x.dtype == np.bool_:  # i1: 0 - x wraps to x
+        return [x.copy()]
+    return [(-x).astype(x.dtype)]
 
 
 def _fma(c, op, mask):
@@ -267,8 +292,10 @@ def _lane_id(c, op, mask):
 def _barrier(c, op, mask):
     per_wg = np.bincount(c.wg_index, weights=mask, minlength=c.wg_index.max() + 1)
     size = c.lanes // (c.wg_index.max() + 1)
-    if np.any((per_wg > 0) & (per_wg < size)):
-        raise InterpError("gpu.barrier: expected every lane of a workgroup to reach the barrier, got a divergent barrier")
+    divergent = np.flatnonzero((per_wg > 0) & (per_wg < size))
+    if divergent.size:
+        missing = np.flatnonzero(~mask & (c.wg_index == divergent[0]))[0]
+        raise InterpError(f"gpu.barrier: expected every lane of a workgroup to reach the barrier, got a divergent barrier: {int(per_wg[divergent[0]])} of {size} lanes arrive, not {c.lane(missing)}")
     return []
 
 
@@ -363,7 +390,8 @@ def _mma(c, op, mask):
     for w in np.unique(c.wave_of_lane):
         lanes = np.flatnonzero(c.wave_of_lane == w)
         if not mask[lanes].all():
-            raise InterpError(f"matrix.mma: expected all {c.wave} lanes of a wave active, got {int(mask[lanes].sum())}")
+            idle = lanes[~mask[lanes]][0]
+            raise InterpError(f"matrix.mma: expected all {c.wave} lanes of a wave active, got {int(mask[lanes].sum())}; inactive: {c.lane(idle)}")
         A = np.zeros((shape.m, shape.k))
         B = np.zeros((shape.k, shape.n))
         C = np.zeros((shape.m, shape.n))
@@ -392,6 +420,9 @@ def _for(c, op, mask):
     lo, hi, step, *inits = (c.v(v) for v in op.operands)
     body = op.regions[0]
     iv, iters = lo.copy(), [x.copy() for x in inits]
+    stuck = np.flatnonzero(mask & (lo < hi) & (step <= 0))
+    if stuck.size:  # the GPU would spin (or run until i32 wraps)
+        raise InterpError(f"scf.for: expected a positive step when lo < hi, got step {int(step[stuck[0]])} in {c.lane(stuck[0])}")
     while True:
         live = mask & (iv < hi)
         if not live.any():
@@ -414,8 +445,6 @@ def _if(c, op, mask):
 def _const(c, op, mask):
     t = op.results[0].type
     value = op.attrs["value"]
-    if T.element(t) in (T.F8E4M3, T.F8E5M2):
-        return [N.fp8_encode(np.full(c.lanes, value), t.name)]
     return [_round(np.full(c.lanes, value), t) if t.is_float else np.full(c.lanes, value, N.dtype(t))]
 
 
@@ -469,6 +498,18 @@ EXEC = {
 }
 
 
+def _scalar_argument(a, value):
+    """`value` if it is a value of scalar argument `a`'s type."""
+    if a.type.is_int:
+        lo, hi = T.int_range(a.type)
+        ok = isinstance(value, (int, np.integer, np.bool_)) and lo <= int(value) <= hi
+    else:
+        ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    if not ok:
+        raise InterpError(f"run: expected a {a.type} value for %{a.name}, got {value!r}")
+    return value
+
+
 def run(kernel, grid, args, max_lanes=1 << 16):
     """Run `kernel` over `grid` workgroups; pointer args (numpy arrays) are updated in place.
 
@@ -492,7 +533,7 @@ def run(kernel, grid, args, max_lanes=1 << 16):
             bindings.append((a, len(buffers)))
             buffers.append(value.reshape(-1).view(np.uint8))
         else:
-            bindings.append((a, value))
+            bindings.append((a, _scalar_argument(a, value)))
     blocks = [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
     step = max(1, max_lanes // per)
     lane_ops = 0
