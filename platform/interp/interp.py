@@ -69,12 +69,12 @@ class _Chunk:
     def split(self, ptr):
         return ptr >> _OFFSET_BITS, ptr & _OFFSET_MASK
 
-    def _storage(self, buf_id, op):
+    def _storage(self, buf_id, op, lane):
         if buf_id in self.lds:
             return self.lds[buf_id], True
         if 0 <= buf_id < len(self.buffers):
             return self.buffers[buf_id], False
-        raise InterpError(f"{op.name}: expected a pointer into an argument or LDS, got buffer id {buf_id}")
+        raise InterpError(f"{op.name}: expected a pointer into an argument or LDS, got buffer id {buf_id} in {self.lane(lane)}")
 
     def _indices(self, op, data, off, nbytes, lanes):
         idx = off[:, None] + np.arange(nbytes)
@@ -90,7 +90,7 @@ class _Chunk:
         buf, off = self.split(ptr)
         for b in np.unique(buf[mask]):
             sel = mask & (buf == b)
-            data, is_lds = self._storage(int(b), op)
+            data, is_lds = self._storage(int(b), op, np.flatnonzero(sel)[0])
             idx = self._indices(op, data, off[sel], nbytes, np.flatnonzero(sel))
             out[sel] = data[self.wg_index[sel][:, None], idx] if is_lds else data[idx]
         return out
@@ -99,7 +99,7 @@ class _Chunk:
         buf, off = self.split(ptr)
         for b in np.unique(buf[mask]):
             sel = mask & (buf == b)
-            data, is_lds = self._storage(int(b), op)
+            data, is_lds = self._storage(int(b), op, np.flatnonzero(sel)[0])
             idx = self._indices(op, data, off[sel], raw.shape[1], np.flatnonzero(sel))
             if is_lds:
                 data[self.wg_index[sel][:, None], idx] = raw[sel]
