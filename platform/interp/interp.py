@@ -390,8 +390,7 @@ def _mma(c, op, mask):
     for w in np.unique(c.wave_of_lane):
         lanes = np.flatnonzero(c.wave_of_lane == w)
         if not mask[lanes].all():
-            idle = lanes[~mask[lanes]][0]
-            raise InterpError(f"matrix.mma: expected all {c.wave} lanes of a wave active, got {int(mask[lanes].sum())}; inactive: {c.lane(idle)}")
+            raise InterpError(f"matrix.mma: expected all {c.wave} lanes of a wave active, got {int(mask[lanes].sum())}")
         A = np.zeros((shape.m, shape.k))
         B = np.zeros((shape.k, shape.n))
         C = np.zeros((shape.m, shape.n))

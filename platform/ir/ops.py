@@ -95,7 +95,8 @@ def _const(op):
     if t.is_int:
         expect(is_int(value), op, f"an integer value for {t}", repr(value))
         lo, hi = T.int_range(t)  # one spelling per constant
-        expect(lo <= value <= hi, op, f"a value in [{lo}, {hi}] for {t}", value)
+        wraps = f"; as {t} it is spelled {value - (1 << t.bits)}" if t is not T.I1 and hi < value < 1 << t.bits else ""
+        expect(lo <= value <= hi, op, f"a value in [{lo}, {hi}] for {t}", f"{value}{wraps}")
     else:
         expect(isinstance(value, float), op, f"a float value for {t}", repr(value))
 

@@ -62,7 +62,7 @@ class _Parser:
         self.toks = _tokens(text)
         self.i = 0
         self.scopes = [{}]
-        self.depth = 0  # regions and lists open around the current token
+        self.open = {"regions": 0, "lists": 0}  # how many enclose the current token
 
     # -- tokens -------------------------------------------------------------
     def peek(self, k=0):
@@ -88,10 +88,10 @@ class _Parser:
             return True
         return False
 
-    def nest(self, tok, delta):
-        self.depth += delta
-        if self.depth > MAX_NESTING:
-            self.error(f"regions and lists nested at most {MAX_NESTING} deep", tok)
+    def nest(self, kind, tok, delta):
+        self.open[kind] += delta
+        if self.open[kind] > MAX_NESTING:
+            self.error(f"{kind} nested at most {MAX_NESTING} deep", tok)
 
     # -- values -------------------------------------------------------------
     def define(self, tok, type_):
@@ -146,13 +146,13 @@ class _Parser:
         if kind == "ident" and text in ("true", "false"):
             return text == "true"
         if text == "[":
-            self.nest(tok, 1)
+            self.nest("lists", tok, 1)
             items = []
             while not self.accept("]"):
                 if items:
                     self.take("punct", ",")
                 items.append(self.attr_value())
-            self.nest(tok, -1)
+            self.nest("lists", tok, -1)
             return items
         self.error("an attribute value", tok)
 
@@ -174,7 +174,7 @@ class _Parser:
 
     # -- structure ----------------------------------------------------------
     def block(self):
-        self.nest(self.take("punct", "{"), 1)
+        self.nest("regions", self.take("punct", "{"), 1)
         self.scopes.append({})
         args = []
         if self.accept("^"):
@@ -190,7 +190,7 @@ class _Parser:
         while not self.accept("}"):
             block.ops.append(self.op())
         self.scopes.pop()
-        self.nest(None, -1)
+        self.nest("regions", None, -1)
         return block
 
     def op(self):

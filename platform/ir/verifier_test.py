@@ -88,7 +88,7 @@ def test_integer_constants_outside_the_signed_range_are_rejected(type_, value):
 
 def test_integer_constant_text_has_one_spelling():
     text = 'kernel @k() {arch = "gfx942", wave_size = 64, workgroup_size = [64, 1, 1]} {\n  %0 = arith.const() {value = 4294967295} : i32\n}\n'
-    with pytest.raises(VerifyError, match=r"expected a value in \[-2147483648, 2147483647\] for i32, got 4294967295"):
+    with pytest.raises(VerifyError, match=r"expected a value in \[-2147483648, 2147483647\] for i32, got 4294967295; as i32 it is spelled -1$"):
         verify(parse(text))
     b = builder()
     for t in (T.I8, T.I16, T.I32, T.I64):
@@ -217,10 +217,12 @@ def test_bitcast_to_or_from_i1_is_rejected(src, dst):
 
 
 def _nested_ifs(depth):
-    """A kernel whose deepest region sits `depth` levels down (its body is level 1)."""
+    """A kernel whose deepest region sits `depth` levels down (its body is
+    level 1), with a vector.shuffle there: a list attribute at that depth."""
     b = builder()
     cond = b.cmp("lt", b.thread_id(0), 1)
-    inner = Block([], [Op("scf.yield", (), (), {})])
+    x = b.load(b.arg("p", T.GLOBAL), T.vector(T.F32, 2))
+    inner = Block([], [Op("vector.shuffle", (x, x), (Value(x.type),), {"mask": [0, 3]}), Op("scf.yield", (), (), {})])
     for _ in range(depth - 2):
         inner = Block([], [Op("scf.if", (cond,), (), {}, (inner, Block([], [Op("scf.yield", (), (), {})]))), Op("scf.yield", (), (), {})])
     b.kernel.body.ops.append(Op("scf.if", (cond,), (), {}, (inner, Block([], [Op("scf.yield", (), (), {})]))))
