@@ -295,7 +295,7 @@ def _barrier(c, op, mask):
     divergent = np.flatnonzero((per_wg > 0) & (per_wg < size))
     if divergent.size:
         missing = np.flatnonzero(~mask & (c.wg_index == divergent[0]))[0]
-        raise InterpError(f"gpu.barrier: expected every lane of a workgroup to reach the barrier, got a divergent barrier: {int(per_wg[divergent[0]])} of {size} lanes arrive, not {c.lane(missing)}")
+        raise InterpError(f"gpu.barrier: expected every lane of a workgroup to reach the barrier, got a divergent barrier: {int(per_wg[divergent[0]])} of {size} lanes arrive; missing: {c.lane(missing)}")
     return []
 
 
@@ -516,9 +516,12 @@ def run(kernel, grid, args, max_lanes=1 << 16):
     """
     verify(kernel)
     arch = archs.get(kernel.arch)
+    if not isinstance(grid, (tuple, list)) or not 1 <= len(grid) <= 3 or not all(isinstance(g, int) and not isinstance(g, bool) and g >= 1 for g in grid):
+        raise InterpError(f"run: expected a grid of 1 to 3 positive ints (workgroups in x, y, z), got {grid!r}")
     grid = tuple(grid) + (1,) * (3 - len(grid))
-    if len(kernel.args) != len(args):
-        raise InterpError(f"run: expected {len(kernel.args)} arguments ({', '.join(a.name for a in kernel.args)}), got {len(args)}")
+    if not isinstance(args, (tuple, list)) or len(kernel.args) != len(args):
+        got = len(args) if isinstance(args, (tuple, list)) else repr(args)
+        raise InterpError(f"run: expected a list of {len(kernel.args)} arguments ({', '.join(a.name for a in kernel.args)}), got {got}")
     wg = kernel.attrs["workgroup_size"]
     per = wg[0] * wg[1] * wg[2]
     if per % kernel.attrs["wave_size"]:

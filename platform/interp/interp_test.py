@@ -178,6 +178,17 @@ def test_a_scalar_argument_of_the_wrong_range_or_kind_is_an_interp_error(value):
         run(b.finish(), (1, 1, 1), [np.zeros(1, np.int32), value])
 
 
+@pytest.mark.parametrize("grid,args,message", [
+    (5, [], "run: expected a grid of 1 to 3 positive ints (workgroups in x, y, z), got 5"),
+    ((1, 0), [], "run: expected a grid of 1 to 3 positive ints (workgroups in x, y, z), got (1, 0)"),
+    ((1,), None, "run: expected a list of 0 arguments (), got None"),
+])
+def test_a_bad_grid_or_argument_list_is_an_interp_error(grid, args, message):
+    with pytest.raises(InterpError) as err:
+        run(builder().finish(), grid, args)
+    assert str(err.value) == message
+
+
 def test_a_loop_that_never_ends_is_an_interp_error():
     b = builder()
     step = b.arg("step", T.I32)

@@ -64,6 +64,14 @@ class _Skip(Exception):
     """No value of a needed type is in scope: drop this op, it is no fault."""
 
 
+class _Kept(Exception):
+    """A rejected op kept as the kernel's fault: the case ends with its error."""
+
+    def __init__(self, error):
+        super().__init__(error)
+        self.error = error
+
+
 class _Gen:
     def __init__(self, src, faults):
         self.src = src
@@ -136,7 +144,7 @@ class _Gen:
                 results = MAKERS[name](self, pool)
             except (_Skip, VerifyError) as e:
                 if isinstance(e, VerifyError) and self.fault():
-                    raise
+                    raise _Kept(e) from None
                 del block.ops[mark:]  # undo the attempt, constants and all
                 self.lds_left = lds_left
                 continue
@@ -168,9 +176,9 @@ def _binary(method):
     return make
 
 
-def _unary(method, types_):
+def _unary(method):
     def make(g, pool):
-        return [getattr(g.b, method)(g.value(pool, types_(g)))]
+        return [getattr(g.b, method)(g.value(pool, g.numeric()))]
 
     return make
 
@@ -329,12 +337,12 @@ MAKERS = {
     **{f"arith.{m}": _binary(m) for m in ("add", "sub", "mul", "div", "rem", "min", "max", "xor", "shl", "shr")},
     "arith.and": _binary("and_"),
     "arith.or": _binary("or_"),
-    "arith.neg": _unary("neg", _Gen.numeric),
+    "arith.neg": _unary("neg"),
     "arith.cmp": _cmp,
     "arith.select": _select,
     "arith.convert": _convert,
     "arith.bitcast": _bitcast,
-    **{f"math.{m}": _unary(m, _Gen.numeric) for m in ("exp", "log", "sqrt", "rsqrt")},
+    **{f"math.{m}": _unary(m) for m in ("exp", "log", "sqrt", "rsqrt")},
     "math.fma": _fma,
     "vector.build": _build,
     "vector.extract": _extract,
@@ -343,7 +351,7 @@ MAKERS = {
     **{f"gpu.{m}": _gpu_id(m) for m in ("thread_id", "block_id", "block_dim", "grid_dim")},
     "gpu.lane_id": lambda g, pool: [g.b.lane_id()],
     "gpu.barrier": lambda g, pool: g.b.barrier(),
-    "lane.readfirstlane": _unary("readfirstlane", _Gen.numeric),
+    "lane.readfirstlane": _unary("readfirstlane"),
     "lane.bpermute": _bpermute,
     "mem.lds_alloc": _lds_alloc,
     "mem.offset": _offset,
@@ -389,5 +397,7 @@ def generate(src, faults=0.0):
         pool.setdefault(T.GLOBAL, []).append(b.arg("out", T.GLOBAL))
         g.ops(pool, src.integer(1, 14))
         return Case(b.finish())
-    except VerifyError as e:
+    except _Kept as kept:
+        return Case(None, kept.error)
+    except VerifyError as e:  # the kernel's attributes, names or arguments, at finish()
         return Case(None, e)
