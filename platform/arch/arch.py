@@ -37,7 +37,9 @@ class Arch:
     cus: int
     xcds: int
     wave_sizes: tuple  # the default first
-    lds_bytes: int
+    lds_bytes: int  # static LDS one workgroup may allocate
+    max_workgroup_size: int  # lanes per workgroup
+    waves_per_eu: tuple  # (lo, hi): the occupancy targets the arch can meet
     vgprs: int
     agprs: int
     matrix: tuple
@@ -69,6 +71,8 @@ def _load(path):
             xcds=entry["xcds"],
             wave_sizes=tuple(entry["wave_sizes"]),
             lds_bytes=entry["lds_bytes"],
+            max_workgroup_size=entry["max_workgroup_size"],
+            waves_per_eu=tuple(entry["waves_per_eu"]),
             vgprs=entry["vgprs"],
             agprs=entry["agprs"],
             matrix=tuple(MatrixOp(**m) for m in entry["matrix"]),

@@ -30,6 +30,12 @@ def test_lds_sizes():
     assert arch.get("gfx942").lds_bytes == 64 * 1024
 
 
+def test_workgroup_and_occupancy_limits():
+    for name, info in arch.ARCHS.items():
+        assert info.max_workgroup_size == 1024, name
+        assert info.waves_per_eu == ((1, 8) if info.family == "gfx9" else (1, 16)), name
+
+
 @pytest.mark.parametrize("name", sorted(arch.ARCHS))
 def test_flavors_are_a_suffix_of_the_flavor_list(name):
     info = arch.get(name)

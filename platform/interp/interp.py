@@ -24,6 +24,7 @@ from interp import numerics as N
 from interp.layouts import LAYOUTS
 from ir import mma as M
 from ir import types as T
+from ir.core import walk
 from ir.verifier import verify
 
 _OFFSET_BITS = 40
@@ -32,7 +33,9 @@ _LDS_FILL = 0xCD  # LDS starts as garbage, so reading unwritten LDS shows up
 
 
 class InterpError(RuntimeError):
-    """The kernel did something undefined: an out-of-bounds access, a divergent barrier..."""
+    """The kernel did something undefined (an out-of-bounds access, a divergent
+    barrier...) or the interpreter failed: the only error run() raises after
+    verification. Messages name the op and the lane."""
 
 
 class _Chunk:
@@ -57,24 +60,31 @@ class _Chunk:
         self.env = {}
         self.ops = 0
 
+    def lane(self, index):
+        """Where lane `index` of this chunk is: its thread and workgroup ids."""
+        tid = tuple(int(t[index]) for t in self.tid)
+        bid = tuple(int(b[index]) for b in self.bid)
+        return f"lane {int(self.lane_in_wave[index])} of its wave, thread {tid} of workgroup {bid}"
+
     # -- memory ---------------------------------------------------------------
 
     def split(self, ptr):
         return ptr >> _OFFSET_BITS, ptr & _OFFSET_MASK
 
-    def _storage(self, buf_id, op):
+    def _storage(self, buf_id, op, lane):
         if buf_id in self.lds:
             return self.lds[buf_id], True
         if 0 <= buf_id < len(self.buffers):
             return self.buffers[buf_id], False
-        raise InterpError(f"{op.name}: expected a pointer into an argument or LDS, got buffer id {buf_id}")
+        raise InterpError(f"{op.name}: expected a pointer into an argument or LDS, got buffer id {buf_id} in {self.lane(lane)}")
 
-    def _indices(self, op, data, off, nbytes):
+    def _indices(self, op, data, off, nbytes, lanes):
         idx = off[:, None] + np.arange(nbytes)
         size = data.shape[-1]
         outside = idx.max(axis=1) >= size if idx.size else np.zeros(0, bool)
         if outside.any():
-            raise InterpError(f"{op.name}: expected an access within {size} bytes, got {nbytes} bytes at offset {int(off[outside][0])}")
+            first = np.flatnonzero(outside)[0]
+            raise InterpError(f"{op.name}: expected an access within {size} bytes, got {nbytes} bytes at offset {int(off[first])} in {self.lane(lanes[first])}")
         return idx
 
     def gather(self, op, ptr, nbytes, mask):
@@ -82,8 +92,8 @@ class _Chunk:
         buf, off = self.split(ptr)
         for b in np.unique(buf[mask]):
             sel = mask & (buf == b)
-            data, is_lds = self._storage(int(b), op)
-            idx = self._indices(op, data, off[sel], nbytes)
+            data, is_lds = self._storage(int(b), op, np.flatnonzero(sel)[0])
+            idx = self._indices(op, data, off[sel], nbytes, np.flatnonzero(sel))
             out[sel] = data[self.wg_index[sel][:, None], idx] if is_lds else data[idx]
         return out
 
@@ -91,8 +101,8 @@ class _Chunk:
         buf, off = self.split(ptr)
         for b in np.unique(buf[mask]):
             sel = mask & (buf == b)
-            data, is_lds = self._storage(int(b), op)
-            idx = self._indices(op, data, off[sel], raw.shape[1])
+            data, is_lds = self._storage(int(b), op, np.flatnonzero(sel)[0])
+            idx = self._indices(op, data, off[sel], raw.shape[1], np.flatnonzero(sel))
             if is_lds:
                 data[self.wg_index[sel][:, None], idx] = raw[sel]
             else:
@@ -105,13 +115,27 @@ class _Chunk:
             if op.name == "scf.yield":
                 return [self.env[v] for v in op.operands]
             self.ops += int(mask.sum())
-            results = EXEC[op.name](self, op, mask)
+            try:
+                results = EXEC[op.name](self, op, mask)
+            except InterpError:
+                raise
+            except Exception as e:  # a stray numpy/Python error is still an InterpError
+                raise InterpError(f"{op.name} ({self.where(op)}): expected to run, got {type(e).__name__}: {e}; {self.first_active(mask)}") from e
             for value, array in zip(op.results, results):
                 self.env[value] = array
         return []
 
     def v(self, value):
         return self.env[value]
+
+    def where(self, op):
+        index = next(i for i, o in enumerate(walk(self.kernel.body)) if o is op)
+        return f"op {index} in program order of kernel @{self.kernel.name}"
+
+    def first_active(self, mask):
+        # Lanes run in lockstep, so an error belongs to no single lane: name the first.
+        active = np.flatnonzero(mask)
+        return f"{active.size} lanes active, the first {self.lane(active[0])}" if active.size else "no lane active"
 
 
 def _as_raw(x, t):
@@ -172,8 +196,6 @@ _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, 
 
 def _cmp(c, op, mask):
     a, b = (c.v(v) for v in op.operands)
-    if N.dtype(op.operands[0].type) == np.uint8:  # fp8 codes compare by value
-        a, b = N.to_float(a, op.operands[0].type), N.to_float(b, op.operands[0].type)
     return [_CMP[op.attrs["pred"]](a, b)]
 
 
@@ -212,7 +234,10 @@ def _unary(fn):
 
 
 def _neg(c, op, mask):
-    return [(-c.v(op.operands[0])).astype(c.v(op.operands[0]).dtype)]
+    x = c.v(op.operands[0])
+    if x.dtype == np.bool_:  # i1: 0 - x wraps to x
+        return [x.copy()]
+    return [(-x).astype(x.dtype)]
 
 
 def _fma(c, op, mask):
@@ -269,8 +294,10 @@ def _lane_id(c, op, mask):
 def _barrier(c, op, mask):
     per_wg = np.bincount(c.wg_index, weights=mask, minlength=c.wg_index.max() + 1)
     size = c.lanes // (c.wg_index.max() + 1)
-    if np.any((per_wg > 0) & (per_wg < size)):
-        raise InterpError("gpu.barrier: expected every lane of a workgroup to reach the barrier, got a divergent barrier")
+    divergent = np.flatnonzero((per_wg > 0) & (per_wg < size))
+    if divergent.size:
+        missing = np.flatnonzero(~mask & (c.wg_index == divergent[0]))[0]
+        raise InterpError(f"gpu.barrier: expected every lane of a workgroup to reach the barrier, got a divergent barrier: {int(per_wg[divergent[0]])} of {size} lanes arrive; missing: {c.lane(missing)}")
     return []
 
 
@@ -423,6 +450,9 @@ def _for(c, op, mask):
     lo, hi, step, *inits = (c.v(v) for v in op.operands)
     body = op.regions[0]
     iv, iters = lo.copy(), [x.copy() for x in inits]
+    stuck = np.flatnonzero(mask & (lo < hi) & (step <= 0))
+    if stuck.size:  # the GPU would spin (or run until i32 wraps)
+        raise InterpError(f"scf.for: expected a positive step when lo < hi, got step {int(step[stuck[0]])} in {c.lane(stuck[0])}")
     while True:
         live = mask & (iv < hi)
         if not live.any():
@@ -445,8 +475,6 @@ def _if(c, op, mask):
 def _const(c, op, mask):
     t = op.results[0].type
     value = op.attrs["value"]
-    if T.element(t) in (T.F8E4M3, T.F8E5M2):
-        return [N.fp8_encode(np.full(c.lanes, value), t.name)]
     return [_round(np.full(c.lanes, value), t) if t.is_float else np.full(c.lanes, value, N.dtype(t))]
 
 
@@ -500,6 +528,18 @@ EXEC = {
 }
 
 
+def _scalar_argument(a, value):
+    """`value` if it is a value of scalar argument `a`'s type."""
+    if a.type.is_int:
+        lo, hi = T.int_range(a.type)
+        ok = isinstance(value, (int, np.integer, np.bool_)) and lo <= int(value) <= hi
+    else:
+        ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    if not ok:
+        raise InterpError(f"run: expected a {a.type} value for %{a.name}, got {value!r}")
+    return value
+
+
 def run(kernel, grid, args, max_lanes=1 << 16):
     """Run `kernel` over `grid` workgroups; pointer args (numpy arrays) are updated in place.
 
@@ -507,9 +547,12 @@ def run(kernel, grid, args, max_lanes=1 << 16):
     """
     verify(kernel)
     arch = archs.get(kernel.arch)
+    if not isinstance(grid, (tuple, list)) or not 1 <= len(grid) <= 3 or not all(isinstance(g, int) and not isinstance(g, bool) and g >= 1 for g in grid):
+        raise InterpError(f"run: expected a grid of 1 to 3 positive ints (workgroups in x, y, z), got {grid!r}")
     grid = tuple(grid) + (1,) * (3 - len(grid))
-    if len(kernel.args) != len(args):
-        raise InterpError(f"run: expected {len(kernel.args)} arguments ({', '.join(a.name for a in kernel.args)}), got {len(args)}")
+    if not isinstance(args, (tuple, list)) or len(kernel.args) != len(args):
+        got = len(args) if isinstance(args, (tuple, list)) else repr(args)
+        raise InterpError(f"run: expected a list of {len(kernel.args)} arguments ({', '.join(a.name for a in kernel.args)}), got {got}")
     wg = kernel.attrs["workgroup_size"]
     per = wg[0] * wg[1] * wg[2]
     if per % kernel.attrs["wave_size"]:
@@ -523,7 +566,7 @@ def run(kernel, grid, args, max_lanes=1 << 16):
             bindings.append((a, len(buffers)))
             buffers.append(value.reshape(-1).view(np.uint8))
         else:
-            bindings.append((a, value))
+            bindings.append((a, _scalar_argument(a, value)))
     blocks = [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
     step = max(1, max_lanes // per)
     lane_ops = 0

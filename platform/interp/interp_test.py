@@ -6,10 +6,13 @@ import numpy as np
 import pytest
 
 from interp import numerics as N
+from interp import interp
 from interp.interp import InterpError, run
 from ir import mma as M
 from ir import types as T
 from ir.builder import KernelBuilder
+from ir.core import VerifyError
+from ir.parser import parse
 from lower import floats
 
 
@@ -33,7 +36,7 @@ def test_out_of_bounds_global_access_is_an_error():
     b = builder()
     x = b.arg("x", T.GLOBAL)
     b.store(b.offset(x, b.mul(b.thread_id(0), 4)), b.const(1.0, T.F32))
-    with pytest.raises(InterpError, match="expected an access within 128 bytes, got 4 bytes at offset 128"):
+    with pytest.raises(InterpError, match=r"expected an access within 128 bytes, got 4 bytes at offset 128 in lane 32 of its wave, thread \(32, 0, 0\) of workgroup \(0, 0, 0\)"):
         run(b.finish(), (1, 1, 1), [np.zeros(32, np.float32)])
 
 
@@ -176,3 +179,69 @@ def test_gfx11_wmma_lanes_i_and_i_plus_16_must_agree(matrix):
     what = "A[3][5]" if matrix == "A" else "B[5][3]"
     with pytest.raises(InterpError, match=rf"matrix.mma mma_16x16x16_f16_f32 on gfx11: lanes 3 and 19 hold {re.escape(what)} and must agree, got 1.0 and 2.0"):
         _gfx11_wmma(frags["A"], frags["B"])
+
+
+# -- only InterpError, naming the op and the lane -------------------------------------
+
+
+def test_a_stray_python_error_in_an_op_becomes_an_interp_error(monkeypatch):
+    b = builder(wg=128)
+    x = b.arg("x", T.GLOBAL)
+    with b.if_(b.cmp("ge", b.thread_id(0), 70)):
+        b.store(b.offset(x, b.mul(b.thread_id(0), 4)), b.add(b.thread_id(0), 1))
+
+    def broken(c, op, mask):
+        raise ZeroDivisionError("a bug in the interpreter")
+
+    monkeypatch.setitem(interp.EXEC, "arith.add", broken)
+    with pytest.raises(InterpError) as err:
+        run(b.finish(), (1, 1, 1), [np.zeros(128, np.int32)])
+    assert str(err.value) == (
+        "arith.add (op 10 in program order of kernel @k): expected to run, got ZeroDivisionError: a bug in the interpreter; "
+        "58 lanes active, the first lane 6 of its wave, thread (70, 0, 0) of workgroup (0, 0, 0)"
+    )
+
+
+def test_neg_of_i1_is_itself_not_a_numpy_error():
+    b = builder()
+    x = b.arg("x", T.GLOBAL)
+    t = b.cmp("lt", b.thread_id(0), 5)
+    b.store(b.offset(x, b.mul(b.thread_id(0), 4)), b.convert(b.neg(t), T.I32))
+    X = np.full(64, 7, np.int32)
+    run(b.finish(), (1, 1, 1), [X])
+    np.testing.assert_array_equal(X, np.arange(64) < 5)  # sub i1 0, x == x: zext gives 1
+
+
+@pytest.mark.parametrize("value", [1 << 31, -(1 << 31) - 1, 2.5, "3", None])
+def test_a_scalar_argument_of_the_wrong_range_or_kind_is_an_interp_error(value):
+    b = builder()
+    x, n = b.arg("x", T.GLOBAL), b.arg("n", T.I32)
+    b.store(x, n)
+    with pytest.raises(InterpError, match=f"run: expected a i32 value for %n, got {value!r}"):
+        run(b.finish(), (1, 1, 1), [np.zeros(1, np.int32), value])
+
+
+@pytest.mark.parametrize("grid,args,message", [
+    (5, [], "run: expected a grid of 1 to 3 positive ints (workgroups in x, y, z), got 5"),
+    ((1, 0), [], "run: expected a grid of 1 to 3 positive ints (workgroups in x, y, z), got (1, 0)"),
+    ((1,), None, "run: expected a list of 0 arguments (), got None"),
+])
+def test_a_bad_grid_or_argument_list_is_an_interp_error(grid, args, message):
+    with pytest.raises(InterpError) as err:
+        run(builder().finish(), grid, args)
+    assert str(err.value) == message
+
+
+def test_a_loop_that_never_ends_is_an_interp_error():
+    b = builder()
+    step = b.arg("step", T.I32)
+    with b.for_range(0, 10, step):
+        pass
+    with pytest.raises(InterpError, match=r"scf.for: expected a positive step when lo < hi, got step 0 in lane 0 of its wave"):
+        run(b.finish(), (1, 1, 1), [0])
+
+
+def test_an_out_of_range_constant_stops_at_the_verifier_not_numpy():
+    text = 'kernel @k() {arch = "gfx942", wave_size = 64, workgroup_size = [64, 1, 1]} {\n  %0 = arith.const() {value = 4294967295} : i32\n}\n'
+    with pytest.raises(VerifyError, match="for i32, got 4294967295"):
+        run(parse(text), (1, 1, 1), [])

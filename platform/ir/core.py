@@ -9,6 +9,11 @@ by the printer.
 
 import dataclasses
 
+# How deeply regions (and attribute lists) may nest: the verifier and the
+# parser both hold kernels to it, so every recursive pass stays far from
+# Python's recursion limit.
+MAX_NESTING = 100
+
 
 class VerifyError(ValueError):
     """A kernel breaks an IR rule. Messages read "OP: expected X, got Y"."""

@@ -102,3 +102,12 @@ def test_python_time_control_flow_leaves_no_trace():
     text = print_kernel(b.finish())
     assert text.count("arith.add(") == 3 and "scf." not in text
 
+
+
+def test_attribute_lists_nest_at_most_as_deep_as_regions():
+    from ir.core import MAX_NESTING
+
+    head = 'kernel @k() {arch = "gfx942", wave_size = 64, workgroup_size = [64, 1, 1]} {\n  gpu.barrier() {x = '
+    deep = "[" * (MAX_NESTING + 1) + "]" * (MAX_NESTING + 1)
+    with pytest.raises(ParseError, match=f"line 2, column {len('  gpu.barrier() {x = ') + MAX_NESTING + 1}: expected lists nested at most {MAX_NESTING} deep"):
+        parse(head + deep + "}\n}\n")

@@ -17,13 +17,44 @@ CMP_PREDICATES = ("eq", "ne", "lt", "le", "gt", "ge")
 DIMS = (0, 1, 2)
 
 
-def register(*names):
+# fp8 is a storage type: LLVM has no fp8 arithmetic (its values are i8
+# codes), so only the ops registered with fp8=True may take or make one.
+FP8_OPS = set()
+
+
+def register(*names, attrs=(), fp8=False):
+    """Registers `rule` for `names`; `attrs` are the attribute keys the ops may carry."""
+
     def wrap(rule):
         for name in names:
-            OPS[name] = rule
+            OPS[name] = _checked(rule, frozenset(attrs), fp8)
+            if fp8:
+                FP8_OPS.add(name)
         return rule
 
     return wrap
+
+
+def _checked(rule, keys, fp8):
+    def checked(op):
+        expect(isinstance(op.attrs, dict), op, "attributes in a dict", type(op.attrs).__name__)
+        extra = sorted(map(str, set(op.attrs) - keys))
+        expect(not extra, op, f"attributes among ({', '.join(sorted(keys))})", ", ".join(extra))
+        if not fp8:
+            _no_fp8(op)
+        rule(op)
+
+    return checked
+
+
+def _no_fp8(op):
+    for role, values in (("operand", op.operands), ("result", op.results)):
+        for v in values:
+            if T.is_fp8(v.type):
+                raise VerifyError(
+                    f"{op.name}: expected no fp8 {role} (fp8 is storage-only: {', '.join(sorted(FP8_OPS))} take it), "
+                    f"got {role} of type {v.type}; arith.convert it to f16 or f32 first, and back to fp8 to store"
+                )
 
 
 def expect(ok, op, what, got):
@@ -55,7 +86,7 @@ def is_int(v):
 # -- arithmetic ---------------------------------------------------------------
 
 
-@register("arith.const")
+@register("arith.const", attrs=("value",))
 def _const(op):
     count(op, 0, 1)
     t = op.result.type
@@ -63,8 +94,9 @@ def _const(op):
     value = op.attrs.get("value")
     if t.is_int:
         expect(is_int(value), op, f"an integer value for {t}", repr(value))
-        lo, hi = (0, 1) if t is T.I1 else (-(1 << (t.bits - 1)), (1 << t.bits) - 1)
-        expect(lo <= value <= hi, op, f"a value in [{lo}, {hi}] for {t}", value)
+        lo, hi = T.int_range(t)  # one spelling per constant
+        wraps = f"; as {t} it is spelled {value - (1 << t.bits)}" if t is not T.I1 and hi < value < 1 << t.bits else ""
+        expect(lo <= value <= hi, op, f"a value in [{lo}, {hi}] for {t}", f"{value}{wraps}")
     else:
         expect(isinstance(value, float), op, f"a float value for {t}", repr(value))
 
@@ -90,7 +122,7 @@ def _neg(op):
     expect(T.is_numeric(op.result.type), op, "a numeric operand", op.result.type)
 
 
-@register("arith.cmp")
+@register("arith.cmp", attrs=("pred",))
 def _cmp(op):
     count(op, 2, 1)
     attr(op, "pred", lambda p: p in CMP_PREDICATES, f"one of {', '.join(CMP_PREDICATES)}")
@@ -109,7 +141,7 @@ def _select(op):
     same_types(op, [a, b, op.result], "both choices and the result of one type")
 
 
-@register("arith.convert")
+@register("arith.convert", fp8=True)
 def _convert(op):
     count(op, 1, 1)
     src, dst = op.operands[0].type, op.result.type
@@ -117,12 +149,14 @@ def _convert(op):
     expect(T.lanes(src) == T.lanes(dst), op, f"the same lane count as {src}", dst)
 
 
-@register("arith.bitcast")
+@register("arith.bitcast", fp8=True)
 def _bitcast(op):
     count(op, 1, 1)
     src, dst = op.operands[0].type, op.result.type
     expect(T.is_numeric(src) and T.is_numeric(dst), op, "numeric types", f"{src} -> {dst}")
-    expect(src.nbytes == dst.nbytes and T.element(src) is not T.I1, op, f"a type of {src.nbytes} bytes", dst)
+    # i1 has no byte size in LLVM: bitcast it neither from nor to i1.
+    expect(T.element(src) is not T.I1 and T.element(dst) is not T.I1, op, "no i1 operand or result (use arith.convert)", f"{src} -> {dst}")
+    expect(src.nbytes == dst.nbytes, op, f"a type of {src.nbytes} bytes", dst)
 
 
 # -- math -----------------------------------------------------------------------
@@ -145,7 +179,7 @@ def _fma(op):
 # -- vectors --------------------------------------------------------------------
 
 
-@register("vector.build")
+@register("vector.build", fp8=True)
 def _build(op):
     expect(len(op.results) == 1 and not op.regions, op, "one result and no region", f"{len(op.results)}, {len(op.regions)}")
     t = op.result.type
@@ -154,7 +188,7 @@ def _build(op):
     expect(all(v.type is t.elem for v in op.operands), op, f"{t.elem} elements", [str(v.type) for v in op.operands])
 
 
-@register("vector.extract")
+@register("vector.extract", attrs=("index",), fp8=True)
 def _extract(op):
     count(op, 1, 1)
     v = op.operands[0].type
@@ -163,7 +197,7 @@ def _extract(op):
     expect(op.result.type is v.elem, op, f"result {v.elem}", op.result.type)
 
 
-@register("vector.insert")
+@register("vector.insert", attrs=("index",), fp8=True)
 def _insert(op):
     count(op, 2, 1)
     v, x = op.operands[0].type, op.operands[1].type
@@ -172,13 +206,13 @@ def _insert(op):
     expect(x is v.elem and op.result.type is v, op, f"a {v.elem} element and result {v}", f"{x}, {op.result.type}")
 
 
-@register("vector.shuffle")
+@register("vector.shuffle", attrs=("mask",), fp8=True)
 def _shuffle(op):
     count(op, 2, 1)
     same_types(op, op.operands)
     v = op.operands[0].type
     expect(isinstance(v, T.VectorType), op, "vector operands", v)
-    mask = attr(op, "mask", lambda m: isinstance(m, list) and len(m) >= 2 and all(is_int(i) and 0 <= i < 2 * v.n for i in m), f"a list of 2+ indices in [0, {2 * v.n})")
+    mask = attr(op, "mask", lambda m: isinstance(m, list) and 2 <= len(m) <= T.MAX_LANES and all(is_int(i) and 0 <= i < 2 * v.n for i in m), f"a list of 2 to {T.MAX_LANES} indices in [0, {2 * v.n})")
     want = T.vector(v.elem, len(mask))
     expect(op.result.type is want, op, f"result {want}", op.result.type)
 
@@ -186,10 +220,10 @@ def _shuffle(op):
 # -- GPU ids, lanes, barriers ---------------------------------------------------
 
 
-@register("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim")
+@register("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", attrs=("dim",))
 def _id(op):
     count(op, 0, 1)
-    attr(op, "dim", lambda d: d in DIMS, "0, 1 or 2")
+    attr(op, "dim", lambda d: is_int(d) and d in DIMS, "0, 1 or 2")
     expect(op.result.type is T.I32, op, "an i32 result", op.result.type)
 
 
@@ -228,7 +262,7 @@ def access(op, t, spaces, p):
     expect(t.nbytes in ACCESS_BYTES, op, f"an access of {', '.join(map(str, ACCESS_BYTES))} bytes", f"{t} ({t.nbytes} bytes)")
 
 
-@register("mem.lds_alloc")
+@register("mem.lds_alloc", attrs=("bytes", "align"))
 def _lds_alloc(op):
     count(op, 0, 1)
     attr(op, "bytes", lambda n: is_int(n) and n > 0, "a positive byte count")
@@ -248,13 +282,13 @@ def _offset(op):
 _MEMORY = ("global", "lds", "constant", "private")
 
 
-@register("mem.load")
+@register("mem.load", fp8=True)
 def _load(op):
     count(op, 1, 1)
     access(op, op.result.type, _MEMORY, op.operands[0].type)
 
 
-@register("mem.store")
+@register("mem.store", fp8=True)
 def _store(op):
     count(op, 2, 0)
     access(op, op.operands[1].type, ("global", "lds", "private"), op.operands[0].type)
@@ -277,14 +311,14 @@ def _rsrc(op):
     expect(op.result.type is T.BUFFER, op, "a ptr<buffer> result", op.result.type)
 
 
-@register("buffer.load")
+@register("buffer.load", fp8=True)
 def _buffer_load(op):
     count(op, 2, 1)
     expect(op.operands[1].type is T.I32, op, "an i32 byte offset", op.operands[1].type)
     access(op, op.result.type, ("buffer",), op.operands[0].type)
 
 
-@register("buffer.store")
+@register("buffer.store", fp8=True)
 def _buffer_store(op):
     count(op, 3, 0)
     expect(op.operands[1].type is T.I32, op, "an i32 byte offset", op.operands[1].type)
@@ -294,7 +328,7 @@ def _buffer_store(op):
 # -- matrix cores ---------------------------------------------------------------
 
 
-@register("matrix.mma")
+@register("matrix.mma", attrs=("op",), fp8=True)
 def _mma(op):
     # Fragment lengths depend on the kernel's arch; verifier.py checks them.
     count(op, 3, 1)

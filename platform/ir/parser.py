@@ -10,7 +10,11 @@ import math
 import re
 
 from ir import types as T
-from ir.core import Block, Kernel, Op, Value
+from ir.core import MAX_NESTING, Block, Kernel, Op, Value
+
+# The IR's integers are at most 64-bit: 20 digits. (Python's int() also
+# refuses literals over 4300 digits with a plain ValueError.)
+MAX_INT_DIGITS = 20
 
 
 class ParseError(ValueError):
@@ -41,6 +45,8 @@ def _tokens(text):
         if not match:
             raise ParseError(f"unexpected character {text[pos]!r}", line, pos - line_start + 1)
         kind = match.lastgroup
+        if kind == "int" and len(match.group().lstrip("-")) > MAX_INT_DIGITS:
+            raise ParseError(f"expected an integer of at most {MAX_INT_DIGITS} digits, got one of {len(match.group().lstrip('-'))}", line, pos - line_start + 1)
         if kind != "ws":
             out.append((kind, match.group(), line, pos - line_start + 1))
         for i, ch in enumerate(match.group()):
@@ -56,6 +62,7 @@ class _Parser:
         self.toks = _tokens(text)
         self.i = 0
         self.scopes = [{}]
+        self.open = {"regions": 0, "lists": 0}  # how many enclose the current token
 
     # -- tokens -------------------------------------------------------------
     def peek(self, k=0):
@@ -80,6 +87,11 @@ class _Parser:
             self.i += 1
             return True
         return False
+
+    def nest(self, kind, tok, delta):
+        self.open[kind] += delta
+        if self.open[kind] > MAX_NESTING:
+            self.error(f"{kind} nested at most {MAX_NESTING} deep", tok)
 
     # -- values -------------------------------------------------------------
     def define(self, tok, type_):
@@ -134,11 +146,13 @@ class _Parser:
         if kind == "ident" and text in ("true", "false"):
             return text == "true"
         if text == "[":
+            self.nest("lists", tok, 1)
             items = []
             while not self.accept("]"):
                 if items:
                     self.take("punct", ",")
                 items.append(self.attr_value())
+            self.nest("lists", tok, -1)
             return items
         self.error("an attribute value", tok)
 
@@ -160,7 +174,7 @@ class _Parser:
 
     # -- structure ----------------------------------------------------------
     def block(self):
-        self.take("punct", "{")
+        self.nest("regions", self.take("punct", "{"), 1)
         self.scopes.append({})
         args = []
         if self.accept("^"):
@@ -176,6 +190,7 @@ class _Parser:
         while not self.accept("}"):
             block.ops.append(self.op())
         self.scopes.pop()
+        self.nest("regions", None, -1)
         return block
 
     def op(self):
@@ -230,7 +245,4 @@ def parse(text):
     """Parse one kernel; raise ParseError (with line and column) on bad input."""
     if not isinstance(text, str):
         raise ParseError(f"expected text, got {type(text).__name__}", 1, 1)
-    try:
-        return _Parser(text).kernel()
-    except RecursionError:
-        raise ParseError("expected regions nested less deeply", 1, 1) from None
+    return _Parser(text).kernel()

@@ -7,6 +7,8 @@ distinct type, so equal types are identical and can be compared with `is`.
 import dataclasses
 import functools
 
+from ir.core import VerifyError
+
 
 @dataclasses.dataclass(frozen=True)
 class ScalarType:
@@ -44,6 +46,9 @@ F8E5M2 = ScalarType("f8e5m2", 8, "float")
 SCALARS = {t.name: t for t in (I1, I8, I16, I32, I64, F16, BF16, F32, F8E4M3, F8E5M2)}
 
 
+MAX_LANES = 64  # the longest vector
+
+
 @dataclasses.dataclass(frozen=True)
 class VectorType:
     elem: ScalarType
@@ -79,23 +84,24 @@ class PtrType:
     is_float = False
 
 
-class BadTypeError(ValueError):
+class BadTypeError(VerifyError):
     """A type constructed from bad parts."""
 
 
-@functools.cache
+# typed: vector(F32, 2.0) must not find the entry of vector(F32, 2).
+@functools.lru_cache(maxsize=None, typed=True)
 def vector(elem, n):
     if not isinstance(elem, ScalarType):
-        raise BadTypeError(f"expected a scalar element type, got {elem!r}")
-    if not isinstance(n, int) or n < 2 or n > 64:
-        raise BadTypeError(f"expected a vector length in 2..64, got {n!r}")
+        raise BadTypeError(f"vector: expected a scalar element type, got {elem!r}")
+    if not isinstance(n, int) or isinstance(n, bool) or n < 2 or n > MAX_LANES:
+        raise BadTypeError(f"vector: expected a length in 2..{MAX_LANES}, got {n!r}")
     return VectorType(elem, n)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=None, typed=True)
 def ptr(space):
     if space not in ADDRESS_SPACES:
-        raise BadTypeError(f"expected an address space in {sorted(ADDRESS_SPACES)}, got {space!r}")
+        raise BadTypeError(f"ptr: expected an address space in {sorted(ADDRESS_SPACES)}, got {space!r}")
     return PtrType(space)
 
 
@@ -119,6 +125,16 @@ def lanes(t):
 def with_element(t, elem):
     """`t` with its scalar type replaced (vector<4xf16> -> vector<4xf32>)."""
     return vector(elem, t.n) if isinstance(t, VectorType) else elem
+
+
+def int_range(t):
+    """(lo, hi) of an integer scalar type: the signed range; i1 is a truth value, 0 or 1."""
+    return (0, 1) if t is I1 else (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1)
+
+
+def is_fp8(t):
+    """Whether t is an fp8 scalar or a vector of them (a storage-only type)."""
+    return element(t) in (F8E4M3, F8E5M2)
 
 
 def is_numeric(t):

@@ -14,7 +14,7 @@ from ir.core import Kernel
 from ir.verifier import verify
 from lower import flavors, fp8_ir
 from lower.flavors import ArchDomainError
-from lower.spelling import is_fp8, literal, ltype, suffix
+from lower.spelling import literal, ltype, suffix
 from lower.intrinsics import BUFFER_FLAGS, BUFFER_SUFFIX, BUFFER_TYPES, MMA, SPLIT_BARRIER_FAMILIES, WORKGROUP_ID, WORKITEM_ID
 
 class _Emitter:
@@ -163,7 +163,7 @@ def _convert(e, op):
     x = e.values[op.operands[0]]
     if src is dst:
         return [x]
-    if isinstance(src, T.VectorType) and (is_fp8(src) or is_fp8(dst)):
+    if isinstance(src, T.VectorType) and (T.is_fp8(src) or T.is_fp8(dst)):
         return [_scalarized(e, x, src, dst)]
     return [_convert_value(e, x, src, dst)]
 
@@ -179,9 +179,9 @@ def _scalarized(e, x, src, dst):
 
 def _convert_value(e, x, src, dst):
     """Emit src -> dst; fp8 goes through f32."""
-    if is_fp8(src):
+    if T.is_fp8(src):
         x, src = fp8_ir.decode(e, x, T.element(src).name), T.F32
-    if is_fp8(dst):
+    if T.is_fp8(dst):
         return fp8_ir.encode(e, _convert_value(e, x, src, T.F32), T.element(dst).name)
     s, d = T.element(src), T.element(dst)
     if src is dst:

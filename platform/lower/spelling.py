@@ -24,23 +24,25 @@ def suffix(t):
     return {"half": "f16", "bfloat": "bf16", "float": "f32"}.get(ltype(t), ltype(t))
 
 
-def is_fp8(t):
-    return T.element(t) in (T.F8E4M3, T.F8E5M2)
+def _f32_literal(value):
+    # LLVM spells float constants as the hex of the equal double.
+    if math.isnan(value):
+        return "0x7FF8000000000000"
+    return "0x%016X" % struct.unpack(">Q", struct.pack(">d", floats.f32_round(value)))[0]
+
+
+# Float constant spellings by type (fp8 has none: it is storage-only).
+_FLOAT_LITERALS = {
+    "f32": _f32_literal,
+    "f16": lambda value: "0xH%04X" % floats.f16_bits(value),
+    "bf16": lambda value: "0xR%04X" % floats.bf16_bits(value),
+}
 
 
 def literal(value, t):
     """The LLVM spelling of a constant of scalar type t."""
     if t is T.I1:
         return "true" if value else "false"
-    if t.is_int:
-        return str(value - (1 << t.bits) if value >= 1 << (t.bits - 1) else value)
-    if t is T.F32:
-        # LLVM spells float constants as the hex of the equal double.
-        if math.isnan(value):
-            return "0x7FF8000000000000"
-        return "0x%016X" % struct.unpack(">Q", struct.pack(">d", floats.f32_round(value)))[0]
-    if t is T.F16:
-        return "0xH%04X" % floats.f16_bits(value)
-    if t is T.BF16:
-        return "0xR%04X" % floats.bf16_bits(value)
-    return str(floats.encode_fp8(value, t.name))
+    if t.is_int:  # the verifier keeps it in the signed range: one spelling
+        return str(value)
+    return _FLOAT_LITERALS[t.name](value)

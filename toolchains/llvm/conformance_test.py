@@ -160,3 +160,20 @@ def test_gfx1250_wmma_operand_count(tc, operands):
         assert "Intrinsic has incorrect argument type" in str(e)
         return
     assert len(call[2]) == declared, call  # upgraded to the declared form
+
+
+def test_verify_many_judges_each_module_on_its_own(tc):
+    good = probe("q4_mfma_16x16x16f16.ll")
+    parse_error = good.replace("load <4 x half>, ptr", "load <4 x half>, i32", 1)
+    # Parses, but the verifier rejects it: a use before its definition.
+    verify_error = "define void @f() {\n  %a = add i32 %b, 1\n  %b = add i32 1, 1\n  ret void\n}\n"
+    # Every module defines @k: verify_many must not link them into one.
+    modules = [good, parse_error, good, verify_error, good, verify_error]
+    verdicts = tc.verify_many(modules)
+    assert [v is None for v in verdicts] == [True, False, True, False, True, False]
+    assert "does not dominate all uses" in verdicts[3] and "does not dominate all uses" in verdicts[5]
+    for module, verdict in zip(modules, verdicts):
+        if verdict is not None:
+            with pytest.raises(LlvmError):
+                tc.verify(module)
+    assert tc.verify_many([good] * 50) == [None] * 50

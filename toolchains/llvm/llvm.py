@@ -20,6 +20,7 @@ import tempfile
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _LLVMLITE_DRIVER = os.path.join(_HERE, "llvmlite_driver.py")
+_LINK_BATCH = 256  # modules per llvm-link run in verify_many
 
 
 class LlvmError(Exception):
@@ -138,6 +139,59 @@ class Toolchain:
         bitcode, _ = _run([self._bin("llvm-as"), "-", "-o", "-"], ir.encode(), what="llvm-as")
         text, _ = _run([self._bin("llvm-dis"), "-", "-o", "-"], bitcode, what="llvm-dis")
         return text.decode()
+
+    def verify_many(self, irs):
+        """Verify each module of `irs` on its own, many per process (for fuzzing).
+
+        Returns one entry per module: None if LLVM accepts it, else LLVM's
+        message. LLVM 20: llvmlite_driver.py's verify_many parses and verifies
+        each module in turn. The others: llvm-link with
+        --disable-debug-info-type-map verifies every input module before it
+        links it (--only-needed: modules may define the same names) and stops
+        at the first broken one; that module's verdict is then
+        `opt -passes=verify` on it alone, and the run goes on from the next.
+        """
+        if self.kind == "llvmlite":
+            return self._llvmlite_verify_many(irs)
+        # Batches bound the work a broken module costs: the rest of its batch.
+        return [v for i in range(0, len(irs), _LINK_BATCH) for v in self._link_verify(irs[i : i + _LINK_BATCH])]
+
+    def _link_verify(self, irs):
+        verdicts = [None] * len(irs)
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = [os.path.join(tmp, f"m{i}.ll") for i in range(len(irs))]
+            for path, ir in zip(paths, irs):
+                with open(path, "w") as f:
+                    f.write(ir)
+            start = 0
+            while start < len(irs):
+                argv = [self._bin("llvm-link"), "--disable-debug-info-type-map", "--only-needed", "-o", os.devnull, *paths[start:]]
+                proc = subprocess.run(argv, capture_output=True, timeout=600)
+                if proc.returncode == 0:
+                    break
+                named = re.search(r"/m(\d+)\.ll\b", proc.stderr.decode(errors="replace"))
+                if named is None:  # not a module's fault: one opt each
+                    verdicts[start:] = [self._verify_message(ir) for ir in irs[start:]]
+                    break
+                culprit = int(named.group(1))
+                verdicts[culprit] = self._verify_message(irs[culprit])
+                start = culprit + 1
+        return verdicts
+
+    def _verify_message(self, ir):
+        try:
+            self.verify(ir)
+        except LlvmError as e:
+            return str(e)
+        return None
+
+    def _llvmlite_verify_many(self, irs):
+        argv = [self.tools["python"], _LLVMLITE_DRIVER, "verify_many"]
+        proc = subprocess.run(argv, input=json.dumps(irs).encode(), capture_output=True, timeout=600)
+        if proc.returncode == 0:
+            return json.loads(proc.stdout)
+        # LLVM 20 ended the process (it aborts on some inputs): one module per process.
+        return [self._verify_message(ir) for ir in irs]
 
     def compile(self, ir, cpu, triple=None):
         """Optimise (-O2) and compile `ir` for `cpu`, which always reaches the target machine.

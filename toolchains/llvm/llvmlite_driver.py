@@ -6,6 +6,8 @@ fresh interpreter (the llvm20 environment) for every call. It reads IR on
 stdin and writes one JSON object on stdout.
 
   llvmlite_driver.py verify
+  llvmlite_driver.py verify_many   (stdin: a JSON list of modules; stdout: a
+                                   list of null or the error of each)
   llvmlite_driver.py compile --cpu CPU [--triple TRIPLE]
   llvmlite_driver.py datalayout --cpu CPU --triple TRIPLE
   llvmlite_driver.py reprint
@@ -42,6 +44,18 @@ def op_verify(args, text):
     return {}
 
 
+def op_verify_many(args, text):
+    verdicts = []
+    for module in json.loads(text):
+        try:
+            parse(module)
+        except RuntimeError as e:
+            verdicts.append(str(e))
+        else:
+            verdicts.append(None)
+    return verdicts
+
+
 def op_compile(args, text):
     def optimised():
         # Codegen rewrites the module it runs on (divergent branches become
@@ -73,7 +87,7 @@ def op_version(args, text):
     return {"version": ".".join(map(str, llvm.llvm_version_info))}
 
 
-OPS = {"verify": op_verify, "compile": op_compile, "reprint": op_reprint, "datalayout": op_datalayout, "version": op_version}
+OPS = {"verify": op_verify, "verify_many": op_verify_many, "compile": op_compile, "reprint": op_reprint, "datalayout": op_datalayout, "version": op_version}
 
 
 def main():
@@ -83,7 +97,7 @@ def main():
     parser.add_argument("--triple", default="")
     args = parser.parse_args()
     init()
-    text = sys.stdin.read() if args.op in ("verify", "compile", "reprint") else ""
+    text = sys.stdin.read() if args.op in ("verify", "verify_many", "compile", "reprint") else ""
     try:
         result = OPS[args.op](args, text)
     except RuntimeError as e:
