@@ -74,6 +74,9 @@ check_privilege() {
   err=$(unshare --mount --propagation private true 2>&1) || die "cannot create a private mount namespace: $err" \
     "The pinned root is entered with 'unshare --mount' and pivot_root, which need CAP_SYS_ADMIN." \
     "Run in a container with --privileged or --cap-add SYS_ADMIN."
+  err=$(unshare --user true 2>&1) || die "cannot create a user namespace: $err" \
+    "Bazel's linux-sandbox, which every action runs in (.bazelrc), needs one." \
+    "Allow user namespaces (sysctl user.max_user_namespaces > 0; in a container: --privileged, or a seccomp profile that allows them)."
 }
 
 # What DIR's marker must hold: the key, and each vital file with its size.
@@ -85,19 +88,16 @@ marker_of() {
 # and /run change at run time; __pycache__ folders are Python's own cache.
 covered=(usr opt etc bin lib lib64 sbin)
 
-# The covered folders DIR has (find would list "." if given none).
-covered_in() {
-  local part
-  for part in "${covered[@]}"; do
-    if [[ -e $1/$part || -L $1/$part ]]; then echo "$part"; fi
-  done
-}
-
-# Runs find in DIR over its covered folders, without Python's caches: find DIR EXPR...
+# Runs find in DIR over the covered folders it has, without Python's caches:
+# find_covered DIR EXPR... (No process substitution in this file: the test
+# sandbox has no /proc, so no /dev/fd.)
 find_covered() {
-  local dir=$1 parts
+  local dir=$1 parts=() part
   shift
-  mapfile -t parts < <(covered_in "$dir")
+  for part in "${covered[@]}"; do
+    if [[ -e $dir/$part || -L $dir/$part ]]; then parts+=("$part"); fi
+  done
+  # find would list "." if given no folder.
   [[ ${#parts[@]} -gt 0 ]] || return 0
   (cd "$dir" && find "${parts[@]}" -name __pycache__ -prune -o "$@")
 }
@@ -139,7 +139,7 @@ write_manifests() {
 # Lines of MANIFEST that the listing LIST_FUNCTION DIR prints lacks: files
 # missing or changed. Files added since are not damage and are ignored.
 missing_lines() {
-  LC_ALL=C comm -23 "$1" <("$2" "$3")
+  "$2" "$3" | LC_ALL=C comm -23 "$1" -
 }
 
 # Prints why DIR is not a whole root (nothing if it is whole) and fails if so.
