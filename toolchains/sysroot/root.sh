@@ -160,10 +160,11 @@ root_problem() {
   [[ -z $changed ]] || { describe "$changed" 2 "missing or changed content (sha256)"; return 1; }
 }
 
-# "N files WHAT, e.g. PATH, PATH, PATH" from manifest LINES whose FIELD is the path.
+# "WHAT: N file(s), e.g. PATH, PATH, PATH" from manifest LINES whose FIELD is the path.
 describe() {
-  local lines=$1 field=$2 what=$3
-  echo "$(wc -l <<<"$lines") files $what, e.g. $(cut -d' ' -f"$field" <<<"$lines" | head -n 3 | paste -sd, - | sed 's/,/, /g')"
+  local lines=$1 field=$2 what=$3 count
+  count=$(wc -l <<<"$lines")
+  echo "$what: $count file$( ((count > 1)) && echo s), e.g. $(cut -d' ' -f"$field" <<<"$lines" | head -n 3 | paste -sd, - | sed 's/,/, /g')"
 }
 
 root_is_whole() {
