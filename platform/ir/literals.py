@@ -70,7 +70,7 @@ def read_string(text):
             out.append(int(code, 16))
             i += 3
             continue
-        if not (len(ch) == 1 and ord(ch) < 0x80 and _verbatim(ord(ch))):
+        if not _verbatim(ord(ch)):
             raise ValueError(f"expected printable ASCII in a string (any other character as \\XX, its UTF-8 bytes in hex), got {ch!r}")
         out.append(ord(ch))
         i += 1

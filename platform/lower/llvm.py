@@ -20,9 +20,10 @@ from lower.spelling import literal, ltype, suffix
 from lower.intrinsics import BUFFER_FLAGS, BUFFER_SUFFIX, BUFFER_TYPES, MMA, SPLIT_BARRIER_FAMILIES, WORKGROUP_ID, WORKITEM_ID
 
 # The module's globals, in the order they are emitted; within a kind, by key:
-#   lds:       @rocke.lds.N, the N-th lds.alloc in program order (key N, an int);
+#   lds:       @rocke.lds.N, the N-th mem.lds_alloc in program order (key N, an int);
 #   fp8_table: @rocke.FMT.values, the decode table of fp8 format FMT (key FMT).
 GLOBAL_KINDS = ("lds", "fp8_table")
+
 
 class _Emitter:
     def __init__(self, kernel, flavor, arch):
@@ -302,9 +303,9 @@ def _bpermute(e, op):
 
 
 def _lds_alloc(e, op):
-    name = f"@rocke.lds.{e.next_lds}"
-    e.next_lds += 1
-    e.add_global("lds", e.next_lds - 1, f"{name} = internal addrspace(3) global [{op.attrs['bytes']} x i8] poison, align {op.attrs['align']}")
+    n, e.next_lds = e.next_lds, e.next_lds + 1
+    name = f"@rocke.lds.{n}"
+    e.add_global("lds", n, f"{name} = internal addrspace(3) global [{op.attrs['bytes']} x i8] poison, align {op.attrs['align']}")
     return [name]
 
 
