@@ -13,7 +13,6 @@ With --cases-json it writes only the family's case list, as canonical JSON
 """
 
 import argparse
-import json
 import os
 import sys
 
@@ -67,7 +66,8 @@ def main(argv=None):
         write(args.cases_json, cases_json.render(fam))
         return 0
     irs, entries = emit(fam, args.flavor)
-    write(args.irs, json.dumps(irs, indent=0, sort_keys=True) + "\n")
+    # Canonical JSON, like the case list: a C++ emitter must match it byte for byte.
+    write(args.irs, cases_json.canonical(irs, "irs") + "\n")
     write(args.manifest, manifest.render(entries, manifest.header(fam.name, args.flavor, args.bless_target)))
     return 0
 
