@@ -12,8 +12,8 @@ import errno
 import os
 import tempfile
 
-# Temporary files start with this, so a later run can find and remove what a
-# killed run left behind (leftover_temporaries).
+# Temporary files start with this: a leftover of a killed process is easy to
+# recognise (bless removes its own, `.bless-*`, under its lock).
 TMP_PREFIX = ".rocke-tmp-"
 
 # errno -> what to do about it.
@@ -75,11 +75,3 @@ def write_atomic(path, data, mode=0o644, prefix=TMP_PREFIX):
             except FileNotFoundError:
                 pass
 
-
-def leftover_temporaries(folder):
-    """Temporary files a killed write_atomic left in `folder`, sorted."""
-    try:
-        names = os.listdir(folder)
-    except FileNotFoundError:
-        return []
-    return sorted(os.path.join(folder, n) for n in names if n.startswith(TMP_PREFIX))

@@ -331,7 +331,8 @@ def _if(g, pool):
 
 
 # Op name -> maker(gen, pool) -> the new values. Every op of the registry
-# (scf.yield comes with for and if); strategies_test checks the two agree.
+# (scf.yield comes with for and if); fuzz_test checks the two agree
+# (test_the_generator_makes_every_op_of_the_registry).
 MAKERS = {
     "arith.const": _const,
     **{f"arith.{m}": _binary(m) for m in ("add", "sub", "mul", "div", "rem", "min", "max", "xor", "shl", "shr")},

@@ -22,9 +22,8 @@
 # of a few vital files; .rocke-files holds type, size, modification time and
 # link target of every file under the system folders, and .rocke-sha256 their
 # sha256 (both written by root.sh when the build finishes). Every call compares
-# the marker and .rocke-files (about 0.2 s); `verify` and .ci/run compare the
-# sha256 too. A root built before manifests existed gets them on first sight,
-# trusted as it is then.
+# the marker and .rocke-files (about 0.1-0.2 s); `verify` and .ci/run compare
+# the sha256 too. A root without manifests is not trusted: it is rebuilt.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
@@ -208,27 +207,21 @@ ensure_root() {
       "$(tail -n 25 "$log" | sed 's/^/    /')"
   fi
   echo "rocke: recording the size, time and sha256 of every file of the root" >&2
-  write_manifests "$tmp"
+  write_manifests "$tmp" || die "recording the files of the new root failed; its build at $tmp will not be used (the next call rebuilds it)."
   mv "$tmp" "$root"
   exec 9>&-
   echo "rocke: pinned root $key ready in $((SECONDS - start)) s" >&2
 }
 
 # Under the lock, for an existing root that failed the lock-free check: keeps
-# it if it is whole after all (another caller fixed it), if it predates file
-# manifests (they are written now, trusting the root as it is), or if only
+# it if it is whole after all (another caller fixed it), or if only
 # modification times changed (the sha256 of every file still matches); else
 # moves it aside and fails, so that it is rebuilt.
 keep_root() {
   local level=$1 problem
   problem=$(root_problem "$root" "$level") && return 0
   if [[ -f $root/.rocke-root && $(cat "$root/.rocke-root") == "$(marker_of "$root")" ]]; then
-    if [[ ! -f $root/.rocke-files || ! -f $root/.rocke-sha256 ]]; then
-      echo "rocke: the pinned root $key predates file manifests; recording the size, time and sha256 of its files once (about 10 s), trusting them as they are now." >&2
-      write_manifests "$root"
-      return 0
-    fi
-    if root_is_whole "$root" content; then
+    if [[ -f $root/.rocke-files && -f $root/.rocke-sha256 ]] && root_is_whole "$root" content; then
       echo "rocke: the pinned root $key: $problem, but every sha256 still matches; recording the new times." >&2
       file_list "$root" >"$root/.rocke-files.tmp" && mv "$root/.rocke-files.tmp" "$root/.rocke-files"
       return 0

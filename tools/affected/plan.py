@@ -21,6 +21,9 @@ EVERYTHING = (
     ("toolchains/sysroot/build_root.sh", "the pinned root, whose key reaches every action"),
     ("toolchains/python/requirements.lock", "the pinned root, whose key reaches every action"),
     ("toolchains/llvm/llvmlite.lock", "the pinned root, whose key reaches every action"),
+    ("toolchains/sysroot/root.sh", "how every command enters the pinned root (mounts, sandbox)"),
+    ("bazel", "the entry point of every Bazel command"),
+    ("tools/bazel", "the entry point of every Bazel command under bazelisk"),
     ("toolchains/sysroot/stubs/*", "the offline module stubs .bazelrc overrides modules with"),
     ("*.bzl", "Starlark: any target may come from a macro or rule"),
 )

@@ -10,6 +10,8 @@
 # Exit status: the number of failed checks (0 when all hold).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+# sort, comm and the tool's Python sort must agree on order, whatever the host's locale.
+export LC_ALL=C
 flags=("$@")
 
 # The tool runs inside the pinned root, which mounts only the checkout and
@@ -61,7 +63,7 @@ check_conv() {
   run_tool "$base" conv
   if [[ $status -ne 0 ]]; then fail "$name" "exit $status" "$last"
   elif [[ -z $conv ]]; then fail "$name" "bazel query found no conv test to expect" ""
-  elif [[ -n $(missing "$conv"$'\n//tools/cli:rocke_test') ]]; then fail "$name" "tests missing" "$(missing "$conv"$'\n//tools/cli:rocke_test')"
+  elif [[ -n $(missing "$conv"$'\n//tools/cli:rocke_test\n//tools/cli:emit_families_test') ]]; then fail "$name" "tests missing" "$(missing "$conv"$'\n//tools/cli:rocke_test\n//tools/cli:emit_families_test')"
   elif grep -q '^//\(platform\|toolchains\)/' <<<"$out"; then fail "$name" "platform or toolchain tests selected" "$(grep '^//\(platform\|toolchains\)/' <<<"$out")"
   elif ! sort -uc <<<"$out" 2>/dev/null; then fail "$name" "output not sorted and unique" "$out"
   else pass "$name"; fi

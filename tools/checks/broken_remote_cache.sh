@@ -78,6 +78,7 @@ fi
 object=$(digest "$OBJECT") linked=$(digest "$LINKED") emitted=$(digest "$EMITTED") test_log=$(digest "$TEST_LOG")
 # The link's action-cache entry: the one that names the linked module's digest.
 link_entry=$(grep -l -a "$linked" "$cache"/ac/* | head -n 1)
+[[ -n $link_entry ]] || fail "the scratch cache holds the outputs to break" "no action-cache entry names the linked module $linked"
 for blob in "$object" "$emitted" "$test_log"; do
   [[ -f $cache/cas/$blob ]] || fail "the scratch cache holds the outputs to break" "no blob $blob"
 done

@@ -16,6 +16,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 mkdir -p /var/cache/rocke/checks
 scratch=$(mktemp -d /var/cache/rocke/checks/root-build-kill.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
 key=$(toolchains/sysroot/root.sh key)
 passed=0 failed=0
 
@@ -92,6 +93,5 @@ kill_mid_build() {
 kill_mid_build TERM
 kill_mid_build KILL
 sleep 1
-rm -rf "$scratch"
 echo "checks: $passed passed, $failed failed"
 exit "$failed"
