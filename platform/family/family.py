@@ -9,6 +9,8 @@ import dataclasses
 import hashlib
 from typing import Callable
 
+from arch import arch
+
 
 @dataclasses.dataclass(frozen=True)
 class Case:
@@ -54,18 +56,22 @@ def representatives(cases):
 
     The rule: each arch's first case is a candidate, so an arch with problems
     of its own gets them shown. Candidates with the same spec (Case.spec, the
-    problem without its arch) are one problem kind, and only the first of
-    them in the family's order is kept: the same problem on another arch
-    lowers to IR that differs in the arch's name and attributes, which would
-    only repeat every diff. A family whose problems all run on every arch so
-    keeps one case: its first problem on its first arch.
+    problem without its arch) on archs of the same family (archs.json:
+    gfx9, gfx11, gfx12, gfx1250) are one problem kind, and only the first of
+    them in the family's order is kept: gfx942 and gfx950 lower the same
+    problem to IR that differs in the arch's name and attributes, which would
+    only repeat every diff, while another arch family lowers it differently
+    (matrix ops, barriers, buffer flags) and is worth its own file. A family
+    whose problems all run on every arch so keeps one case per arch family:
+    its first problem on that family's first arch.
     """
     first_of_arch = {}
     for case in cases:
         first_of_arch.setdefault(case.arch, case)
     kept = []
     for case in first_of_arch.values():  # in the order of each arch's first case
-        if all(case.spec != other.spec for other in kept):
+        kind = (case.spec, arch.get(case.arch).family)
+        if all(kind != (other.spec, arch.get(other.arch).family) for other in kept):
             kept.append(case)
     return [case.id for case in kept]
 
