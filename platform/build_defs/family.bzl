@@ -73,6 +73,7 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
         main = "//platform/family:emit.py",
         deps = deps + [
             "//platform/family",
+            "//platform/files",
             "//platform/lower",
         ],
     )

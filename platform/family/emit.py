@@ -19,6 +19,7 @@ import sys
 from family import cases_json
 from family import family as families
 from family import manifest
+from files.atomic import write_atomic
 from lower.flavors import ArchDomainError
 from lower.llvm import lower
 
@@ -40,10 +41,7 @@ def emit(fam, flavor):
 
 
 def write(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    write_atomic(path, text.encode())
 
 
 _EMIT_FLAGS = ("--flavor", "--irs", "--manifest", "--bless-target")

@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 
+from files.atomic import write_atomic
+
 _REPO = "ROCm/amd_matrix_instruction_calculator"
 _ARCHS_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "arch", "archs.json")
 
@@ -163,13 +165,6 @@ def dump(value, indent=0):
     return json.dumps(value)
 
 
-def write_atomic(path, text):
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--calculator-git-dir", required=True, help="a clone or mirror of " + _REPO)
@@ -191,7 +186,7 @@ def main(argv):
     for name, content in files.items():
         content["generated_by"] = {"command": command, "calculator": {"repository": _REPO, "commit": commit, "version": version}}
         path = os.path.join(args.out, f"amd_layouts_{name}.json")
-        write_atomic(path, dump(content) + "\n")
+        write_atomic(path, (dump(content) + "\n").encode())
         print(f"wrote {path}: {len(content['ops'])} ops for {', '.join(content['archs'])}")
 
 
