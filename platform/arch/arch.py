@@ -100,6 +100,7 @@ def _load(path, forms_path=mma_forms.PATH):
         )
     return types.MappingProxyType(table)
 
+
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "archs.json")
 ARCHS = _load(PATH)
 

@@ -1,8 +1,9 @@
 """Lane layouts of the matrix-core ops, from AMD's documentation.
 
 For each layout id of platform/arch/mma_forms.json: where element v of lane
-l's A, B and C/D fragment sits in the matrices. Which (op id, arch family)
-uses which layout is that file's data; LAYOUTS below is built from it. D[i][j] = sum_k A[i][k] B[k][j] + C[i][j].
+l's A, B and C/D fragment sits in the matrices, D[i][j] = sum_k A[i][k] B[k][j]
++ C[i][j]. Which (op id, arch family) uses which layout is that file's data;
+LAYOUTS below is built from it.
 Written from the sources below, not from platform/tile; LAYOUTS.md (beside
 this file) holds the research notes with quotes. layouts_test checks every
 entry the calculator [S1] covers against its output (testdata/).

@@ -12,9 +12,11 @@ import dataclasses
 from arch.mma_forms import AB_TYPES, C_TYPES, FORMS
 from ir import types as T
 
-# Op id token -> IR type (fp8 is f8e4m3). Keyed by the loader's token lists,
-# so a token added there without an IR type fails here at import.
-TYPES = dict(zip(AB_TYPES + C_TYPES, (T.BF16, T.F16, T.F8E4M3, T.F32), strict=True))
+# Op id token -> IR type (fp8 is f8e4m3). A token the loader allows without
+# an IR type here fails at import.
+TYPES = {"bf16": T.BF16, "f16": T.F16, "fp8": T.F8E4M3, "f32": T.F32}
+if set(TYPES) != set(AB_TYPES + C_TYPES):
+    raise ImportError(f"ir/mma.py TYPES: expected the tokens of arch/mma_forms.py {sorted(AB_TYPES + C_TYPES)}, got {sorted(TYPES)}")
 
 
 @dataclasses.dataclass(frozen=True)
