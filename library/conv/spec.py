@@ -6,10 +6,17 @@ channels, with stride, padding and dilation per spatial dimension. Layout
 [K, *filter, C/groups] channels-last and [K, C/groups, *filter]
 channels-first; the bias (with bias_relu) is K f32 values. Accumulation is
 always f32.
+
+A spec is also JSON (the case lists both engines read, platform/family/
+cases_json.py): to_json() gives every field, tuples as lists, and
+from_json() reads that back to an equal spec. Int fields accept any integer
+(numpy ints included) and tuple fields any list or tuple of them; both are
+stored as plain ints and tuples, so such specs compare equal.
 """
 
 import dataclasses
 import math
+import operator
 
 LAYOUTS = ("NHWC", "NCHW")
 DTYPES = ("f32", "f16", "bf16")
@@ -36,6 +43,20 @@ def _tuple(field, value, dims, minimum):
             _fail(field, value, f"ints >= {minimum}")
 
 
+def _plain_int(value):
+    """value as a plain int if it is an integer of any kind (not a bool), else unchanged."""
+    if isinstance(value, bool):  # an int subclass, but not a number here
+        return value
+    try:
+        return operator.index(value)
+    except TypeError:
+        return value
+
+
+_INT_FIELDS = ("n", "c", "k", "groups")
+_TUPLE_FIELDS = ("spatial", "filter", "stride", "pad", "dilation")
+
+
 @dataclasses.dataclass(frozen=True)
 class ConvSpec:
     n: int
@@ -52,7 +73,13 @@ class ConvSpec:
     bias_relu: bool = False
 
     def __post_init__(self):
-        for field in ("n", "c", "k", "groups"):
+        # Normalise first (JSON lists, numpy ints), so that equal problems are equal specs.
+        for field in _INT_FIELDS:
+            object.__setattr__(self, field, _plain_int(getattr(self, field)))
+        for field in _TUPLE_FIELDS:
+            if isinstance(getattr(self, field), list | tuple):
+                object.__setattr__(self, field, tuple(_plain_int(v) for v in getattr(self, field)))
+        for field in _INT_FIELDS:
             _positive_int(field, getattr(self, field))
         if not isinstance(self.spatial, tuple) or len(self.spatial) not in (2, 3):
             _fail("spatial", self.spatial, "(H, W) or (D, H, W)")
@@ -77,6 +104,24 @@ class ConvSpec:
         for i, size in enumerate(self.output):
             if size < 1:
                 _fail("filter", self.filter, f"a dilated filter that fits the padded input in dimension {i} (output size {size})")
+
+    def to_json(self):
+        """Every field as a JSON value: tuples as lists."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
+
+    @classmethod
+    def from_json(cls, obj):
+        """The spec of a JSON object as to_json writes it (unset optional fields take their defaults)."""
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        if not isinstance(obj, dict):
+            raise SpecError(f"ConvSpec: expected a JSON object with the fields {', '.join(fields)}, got {obj!r}")
+        for key in obj:
+            if key not in fields:
+                raise SpecError(f"ConvSpec.{key}: expected one of the fields {', '.join(fields)}, got the unknown field {key!r}")
+        for name, f in fields.items():
+            if name not in obj and f.default is dataclasses.MISSING:
+                raise SpecError(f"ConvSpec.{name}: expected a value (the field is required), got none")
+        return cls(**obj)
 
     @property
     def dims(self):

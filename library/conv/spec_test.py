@@ -1,5 +1,8 @@
 """ConvSpec validation: every bad field is named, with the value and what is allowed."""
 
+import json
+
+import numpy as np
 import pytest
 
 from conv.cases import direct_cases, img2col_cases
@@ -45,3 +48,47 @@ def test_families_cover_depthwise_and_3d():
     specs = [c.spec for c in direct_cases()]
     assert any(s.groups == s.c == s.k for s in specs)
     assert any(s.dims == 3 for s in specs) and any(s.dims == 3 for s in (c.spec for c in img2col_cases()))
+
+
+ALL_CASES = direct_cases() + img2col_cases()
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=lambda c: c.id)
+def test_every_case_round_trips_through_canonical_json(case):
+    text = json.dumps(case.spec.to_json(), sort_keys=True, separators=(",", ":"))
+    back = ConvSpec.from_json(json.loads(text))
+    assert back == case.spec and hash(back) == hash(case.spec)
+    assert back.to_json() == case.spec.to_json()
+
+
+def test_to_json_is_every_field_with_lists_and_the_defaults_filled():
+    spec = ConvSpec(1, 8, 4, (7, 9), (3, 3), pad=(1, 0))
+    assert spec.to_json() == {
+        "n": 1, "c": 8, "k": 4, "spatial": [7, 9], "filter": [3, 3], "stride": [1, 1], "pad": [1, 0],
+        "dilation": [1, 1], "groups": 1, "layout": "NHWC", "dtype": "f16", "bias_relu": False,
+    }
+
+
+def test_json_lists_and_numpy_ints_make_the_equal_spec():
+    want = ConvSpec(1, 8, 4, (8, 8), (3, 3), stride=(2, 2))
+    from_lists = ConvSpec.from_json({"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "stride": [2, 2]})
+    from_numpy = ConvSpec(np.int64(1), np.int32(8), np.uint8(4), list(np.array([8, 8])), [np.int64(3), np.int64(3)], stride=(np.int16(2), 2))
+    for spec in (from_lists, from_numpy):
+        assert spec == want and hash(spec) == hash(want)
+        assert all(type(v) is int for v in (spec.n, spec.c, spec.k, *spec.spatial, *spec.filter, *spec.stride))
+        assert isinstance(spec.spatial, tuple)
+
+
+@pytest.mark.parametrize("obj,message", [
+    ({"n": 1, "c": 8, "k": 4, "spatial": [8, "8"], "filter": [3, 3]}, "ConvSpec.spatial: expected ints >= 1, got (8, '8')"),
+    ({"n": 1.0, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3]}, "ConvSpec.n: expected a positive int, got 1.0"),
+    ({"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "bias_relu": 1}, "ConvSpec.bias_relu: expected True or False, got 1"),
+    ({"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "stride": 2}, "ConvSpec.stride: expected a tuple of 2 ints (one per spatial dimension), got 2"),
+    ({"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "padding": [1, 1]}, "ConvSpec.padding: expected one of the fields n, c, k, spatial, filter, stride, pad, dilation, groups, layout, dtype, bias_relu, got the unknown field 'padding'"),
+    ({"n": 1, "c": 8, "k": 4, "spatial": [8, 8]}, "ConvSpec.filter: expected a value (the field is required), got none"),
+    ([1, 8, 4], "ConvSpec: expected a JSON object with the fields n, c, k, spatial, filter, stride, pad, dilation, groups, layout, dtype, bias_relu, got [1, 8, 4]"),
+])
+def test_a_bad_json_field_is_named(obj, message):
+    with pytest.raises(SpecError) as err:
+        ConvSpec.from_json(obj)
+    assert str(err.value) == message

@@ -31,6 +31,13 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
 
     Creates, flavor-free:
       name + "_emitter":  py_binary, the emit program with the family linked in.
+      name + "_cases":    genrule -> NAME.cases.json, the case list as
+                          canonical JSON ({"cases":[{"arch","id","spec"}],
+                          "family","format"}; platform/ir/SPELLING.md), the
+                          list both engines build from.
+      name + "_cases_json": test: that file is the canonical rendering, and
+                          every case's spec reads back (its class's
+                          from_json) equal. Tags: cases_json, family=NAME.
       name + "_numeric":  test: every case through the interpreter vs numpy.
                           Tags: numeric, family=NAME.
       name:               test_suite of every test below, tagged manual (tags
@@ -69,6 +76,26 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
             "//platform/lower",
         ],
     )
+    cases = name + ".cases.json"
+    native.genrule(
+        name = name + "_cases",
+        outs = [cases],
+        cmd = "$(execpath :{e}) --family {fam} --cases-json $@".format(e = name + "_emitter", fam = module),
+        tools = [":" + name + "_emitter"],
+    )
+    py_pytest(
+        name = name + "_cases_json",
+        size = "small",
+        srcs = ["//platform/family:cases_roundtrip_test.py"],
+        data = [cases],
+        env = {
+            "ROCKE_FAMILY_MODULE": module,
+            "ROCKE_FAMILY_CASES": "$(rootpath {})".format(cases),
+        },
+        deps = deps + ["//platform/family"],
+        tags = ["cases_json", family_tag],
+    )
+    tests.append(name + "_cases_json")
     for flavor in flavors:
         golden_target = "//{}:{}_golden_{}".format(pkg, name, flavor)
         irs, manifest = "{}.{}.irs.json".format(name, flavor), "{}.{}.manifest".format(name, flavor)

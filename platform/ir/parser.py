@@ -2,13 +2,14 @@
 
 Any malformed input raises ParseError with the line and column where it went
 wrong; parse() never raises anything else. The result is not verified: call
-verifier.verify on it.
+verifier.verify on it. Literals are read in their one canonical spelling
+(SPELLING.md, literals.py); a decimal float such as 1.0 is refused with the
+spelling to use.
 """
 
-import json
-import math
 import re
 
+from ir import literals
 from ir import types as T
 from ir.core import MAX_NESTING, Block, Kernel, Op, Value
 
@@ -28,7 +29,8 @@ _TOKEN = re.compile(
     r"""(?P<ws>\s+|//[^\n]*)
       | (?P<value>%[A-Za-z0-9_]+)
       | (?P<symbol>@[A-Za-z_][A-Za-z0-9_]*)
-      | (?P<float>-?(\d+\.\d*([eE][+-]?\d+)?|\d+[eE][+-]?\d+|inf)|nan)
+      | (?P<float>-?0[xX][0-9A-Za-z]*)
+      | (?P<decimal_float>-?(\d+\.\d*([eE][+-]?\d+)?|\d+[eE][+-]?\d+))
       | (?P<int>-?\d+)
       | (?P<string>"([^"\\]|\\.)*")
       | (?P<ident>[A-Za-z_][A-Za-z0-9_.]*)
@@ -136,13 +138,13 @@ class _Parser:
         self.i += 1
         if kind == "int":
             return int(text)
-        if kind == "float":
-            return math.nan if text == "nan" else float(text)
-        if kind == "string":
+        if kind in ("float", "string"):
             try:
-                return json.loads(text)
-            except ValueError:
-                self.error("a string with valid escapes", tok)
+                return literals.read_float(text) if kind == "float" else literals.read_string(text)
+            except ValueError as e:
+                raise ParseError(str(e), tok[2], tok[3]) from None
+        if kind == "decimal_float" or (kind == "ident" and text in ("inf", "nan")):
+            self.error("a float spelled as the hex of its IEEE double bits (e.g. 1.0 is 0x3FF0000000000000, inf 0x7FF0000000000000)", tok)
         if kind == "ident" and text in ("true", "false"):
             return text == "true"
         if text == "[":

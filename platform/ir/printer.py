@@ -8,10 +8,13 @@
     }
 
 Kernel arguments keep their names; every other value is numbered in order of
-definition, so the text depends only on the kernel's structure.
+definition, so the text depends only on the kernel's structure. Integers are
+decimal, floats the hex of their IEEE double bits (1.0 is 0x3FF0000000000000),
+strings printable ASCII with \\XX escapes: SPELLING.md, beside this file,
+states every spelling (literals.py implements them).
 """
 
-import json
+from ir import literals
 
 
 def format_attr(value):
@@ -20,9 +23,9 @@ def format_attr(value):
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return repr(value)
+        return literals.float_text(value)
     if isinstance(value, str):
-        return json.dumps(value)
+        return literals.string_text(value)
     if isinstance(value, list):
         return "[" + ", ".join(format_attr(v) for v in value) + "]"
     raise ValueError(f"expected an attribute value (int, float, str, bool or list), got {value!r}")

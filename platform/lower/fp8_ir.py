@@ -9,7 +9,7 @@ def decode(e, code, fmt):
     """f32 value of the i8 code `code`."""
     table = f"@rocke.{fmt}.values"
     entries = ", ".join(f"float {literal(floats.decode_fp8(c, fmt), T.F32)}" for c in range(256))
-    e.globals[table] = f"{table} = internal addrspace(4) constant [256 x float] [{entries}], align 4"
+    e.add_global("fp8_table", fmt, f"{table} = internal addrspace(4) constant [256 x float] [{entries}], align 4")
     index = e.inst(f"zext i8 {code} to i32")
     p = e.inst(f"getelementptr inbounds [256 x float], ptr addrspace(4) {table}, i32 0, i32 {index}")
     return e.inst(f"load float, ptr addrspace(4) {p}, align 4")
@@ -41,6 +41,6 @@ def encode(e, x, fmt):
     tiny = e.inst(f"fcmp olt float {a}, {literal(2.0 ** (1 - f.bias), T.F32)}")
     code = e.inst(f"select i1 {tiny}, i32 {sub}, i32 {normal}")
     code = e.inst(f"or i32 {code}, {sign}")
-    nan = e.inst(f"fcmp uno float {x}, 0.0")
+    nan = e.inst(f"fcmp uno float {x}, {literal(0.0, T.F32)}")
     code = e.inst(f"select i1 {nan}, i32 {f.nan_code}, i32 {code}")
     return e.inst(f"trunc i32 {code} to i8")

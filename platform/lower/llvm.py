@@ -3,9 +3,11 @@
     text = lower(kernel, "llvm22")
 
 Deterministic: values and labels are numbered in program order, declarations
-and globals are emitted sorted, and nothing depends on hashing. Anything the
-kernel's arch or the flavor cannot express raises ArchDomainError before LLVM
-ever runs.
+are emitted sorted, globals are named by what they are and emitted in the
+order of GLOBAL_KINDS, and nothing depends on hashing. Literals have one
+spelling each (spelling.py). ../ir/SPELLING.md states all of these. Anything
+the kernel's arch or the flavor cannot express raises ArchDomainError before
+LLVM ever runs.
 """
 
 from arch import arch as archs
@@ -16,6 +18,12 @@ from lower import flavors, fp8_ir
 from lower.flavors import ArchDomainError
 from lower.spelling import literal, ltype, suffix
 from lower.intrinsics import BUFFER_FLAGS, BUFFER_SUFFIX, BUFFER_TYPES, MMA, SPLIT_BARRIER_FAMILIES, WORKGROUP_ID, WORKITEM_ID
+
+# The module's globals, in the order they are emitted; within a kind, by key:
+#   lds:       @rocke.lds.N, the N-th mem.lds_alloc in program order (key N, an int);
+#   fp8_table: @rocke.FMT.values, the decode table of fp8 format FMT (key FMT).
+GLOBAL_KINDS = ("lds", "fp8_table")
+
 
 class _Emitter:
     def __init__(self, kernel, flavor, arch):
@@ -28,7 +36,8 @@ class _Emitter:
         self.next_label = 0
         self.label = "entry"
         self.declares = {}
-        self.globals = {}
+        self.globals = {}  # (rank of kind in GLOBAL_KINDS, key) -> definition
+        self.next_lds = 0
 
     # -- plumbing ---------------------------------------------------------------
 
@@ -64,6 +73,9 @@ class _Emitter:
             self.emit(text)
             return None
         return self.inst(text)
+
+    def add_global(self, kind, key, definition):
+        self.globals[(GLOBAL_KINDS.index(kind), key)] = definition
 
     def domain_error(self, op, what, supported):
         raise ArchDomainError(
@@ -291,8 +303,9 @@ def _bpermute(e, op):
 
 
 def _lds_alloc(e, op):
-    name = f"@rocke.lds.{len(e.globals)}"
-    e.globals[name] = f"{name} = internal addrspace(3) global [{op.attrs['bytes']} x i8] poison, align {op.attrs['align']}"
+    n, e.next_lds = e.next_lds, e.next_lds + 1
+    name = f"@rocke.lds.{n}"
+    e.add_global("lds", n, f"{name} = internal addrspace(3) global [{op.attrs['bytes']} x i8] poison, align {op.attrs['align']}")
     return [name]
 
 

@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import re
 import subprocess
 import sys
 
@@ -141,3 +142,33 @@ def test_flavor_cpus_agree_with_the_arch_table():
 
     for name, info in archs.ARCHS.items():
         assert set(info.flavors) == set(flavors.supporting(name)), name
+
+
+def test_globals_are_named_by_what_they_are_and_ordered_by_kind_then_key():
+    # An fp8 table made first, then 12 LDS allocations: each LDS global is
+    # numbered among LDS allocations only, in program order (not by a counter
+    # shared with the tables), and .10 comes after .9 (not sorted as text).
+    b = KernelBuilder("globals", arch="gfx942", workgroup_size=(64, 1, 1))
+    p = b.arg("p", T.GLOBAL)
+    x = b.convert(b.load(p, T.F8E5M2), T.F32)
+    y = b.convert(b.load(p, T.F8E4M3), T.F32)
+    for i in range(12):
+        b.store(b.lds_alloc(16 + i * 16), b.add(x, y))
+    text = lower(b.finish(), "llvm22")
+    names = [line.split(" = ", 1)[0] for line in text.splitlines() if line.startswith("@")]
+    assert names == [f"@rocke.lds.{i}" for i in range(12)] + ["@rocke.f8e4m3.values", "@rocke.f8e5m2.values"]
+    assert "@rocke.lds.11 = internal addrspace(3) global [192 x i8] poison, align 16" in text
+
+
+def test_float_constants_have_one_spelling_per_type():
+    b = KernelBuilder("floats", arch="gfx942", workgroup_size=(64, 1, 1))
+    p = b.arg("p", T.GLOBAL)
+    b.store(p, b.add(b.load(p, T.F32), b.const(0.1, T.F32)))
+    b.store(p, b.add(b.load(p, T.F16), b.const(1.0, T.F16)))
+    b.store(p, b.add(b.load(p, T.BF16), b.const(-2.0, T.BF16)))
+    b.store(p, b.convert(b.load(p, T.F32), T.F8E4M3))
+    text = lower(b.finish(), "llvm22")
+    assert "fadd float %v0, 0x3FB99999A0000000" in text  # 0.1 rounded to f32, as the equal double's bits
+    assert re.search(r"fadd half %v\d+, 0xH3C00\n", text) and re.search(r"fadd bfloat %v\d+, 0xRC000\n", text)
+    # No decimal float anywhere (the fp8 encoder's NaN test included).
+    assert not re.search(r"\b\d+\.\d", text), re.search(r".*\b\d+\.\d.*", text).group()

@@ -1,8 +1,11 @@
-"""How IR types and constants are spelled in LLVM IR."""
+"""How IR types and constants are spelled in LLVM IR (../ir/SPELLING.md).
 
-import math
-import struct
+Integers are decimal in the signed range; float constants are LLVM's hex
+forms of their bits: f32 as the 16 hex digits of the equal double (the .rk
+spelling, ir/literals.py), f16 as 0xH and 4 digits, bf16 as 0xR and 4 digits.
+"""
 
+from ir import literals
 from ir import types as T
 from lower import floats
 
@@ -25,10 +28,8 @@ def suffix(t):
 
 
 def _f32_literal(value):
-    # LLVM spells float constants as the hex of the equal double.
-    if math.isnan(value):
-        return "0x7FF8000000000000"
-    return "0x%016X" % struct.unpack(">Q", struct.pack(">d", floats.f32_round(value)))[0]
+    # LLVM spells a float constant as the bits of the equal double.
+    return literals.float_text(floats.f32_round(value))
 
 
 # Float constant spellings by type (fp8 has none: it is storage-only).
