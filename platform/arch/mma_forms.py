@@ -159,7 +159,7 @@ def load(path=PATH):
             raw = json.load(f)
     except (OSError, json.JSONDecodeError) as err:
         raise MmaFormsError(f"{path}: expected a readable JSON file, got {err}") from None
-    _check(isinstance(raw, dict) and raw, path, "a non-empty object op id -> entry", raw if not isinstance(raw, dict) else "{}")
+    _check(isinstance(raw, dict) and raw, path, "a non-empty object op id -> entry", raw)
     table = {}
     for op, entry in sorted(raw.items()):
         where = f"{path}: {op}"
