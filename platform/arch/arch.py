@@ -1,5 +1,6 @@
 """The architecture table: one JSON data file (archs.json), read by Python
 here and by the C++ mirror later. SOURCES.md says where each figure is from.
+Which matrix ops each arch has comes from mma_forms.json (mma_forms.py).
 
     from arch import arch
     arch.get("gfx942").cus         # 304
@@ -12,6 +13,7 @@ import json
 import os
 import types
 
+from arch import mma_forms
 from toolchains.llvm.flavor_facts import FLAVORS
 
 
@@ -21,7 +23,7 @@ class UnknownArchError(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class MatrixOp:
-    op: str  # target-neutral id, see platform/ir/mma.py
+    op: str  # target-neutral id, see platform/arch/MMA_FORMS.md
     m: int
     n: int
     k: int
@@ -42,28 +44,45 @@ class Arch:
     waves_per_eu: tuple  # (lo, hi): the occupancy targets the arch can meet
     vgprs: int
     agprs: int
-    matrix: tuple
+    matrix: tuple  # MatrixOp, by op id; from mma_forms.json
     flavors: tuple  # the LLVM flavors that know this arch
     min_llvm: str
 
 
-_FIELDS = {f.name for f in dataclasses.fields(Arch)} - {"name"}
-_MATRIX_FIELDS = {f.name for f in dataclasses.fields(MatrixOp)}
+_FIELDS = {f.name for f in dataclasses.fields(Arch)} - {"name", "matrix"}
 
 
-def _load(path):
+def _matrix(path, raw, forms_path):
+    """Arch name -> its MatrixOps, from the forms file; every arch a form names
+    must be in archs.json, of the form's family, with the form's wave size."""
+    matrix = {name: [] for name in raw}
+    for (op, family), form in sorted(mma_forms.load(forms_path).items()):
+        for name in form.archs:
+            where = f"{forms_path}: {op}.families.{family}.archs"
+            if name not in raw:
+                raise ValueError(f"{where}: expected archs of {path}, got {name!r}; add the arch there or drop it here")
+            if raw[name]["family"] != family or form.wave not in raw[name]["wave_sizes"]:
+                raise ValueError(
+                    f"{where}: expected archs of family {family} with wave{form.wave}, got {name} "
+                    f"(family {raw[name]['family']}, wave sizes {raw[name]['wave_sizes']}); list it under its own family"
+                )
+            s = form.shape
+            matrix[name].append(MatrixOp(op, s.m, s.n, s.k, s.a, s.c, form.wave))
+    return matrix
+
+
+def _load(path, forms_path=mma_forms.PATH):
     with open(path) as f:
         raw = json.load(f)
-    table = {}
     for name, entry in sorted(raw.items()):
         if set(entry) != _FIELDS:
             raise ValueError(f"{path}: {name}: expected keys {sorted(_FIELDS)}, got {sorted(entry)}")
-        for m in entry["matrix"]:
-            if set(m) != _MATRIX_FIELDS:
-                raise ValueError(f"{path}: {name}: expected matrix keys {sorted(_MATRIX_FIELDS)}, got {sorted(m)}")
         bad = [f for f in entry["flavors"] if f not in FLAVORS]
         if bad or not entry["flavors"]:
             raise ValueError(f"{path}: {name}: expected flavors among {FLAVORS}, got {entry['flavors']}")
+    matrix = _matrix(path, raw, forms_path)
+    table = {}
+    for name, entry in sorted(raw.items()):
         table[name] = Arch(
             name=name,
             family=entry["family"],
@@ -75,14 +94,15 @@ def _load(path):
             waves_per_eu=tuple(entry["waves_per_eu"]),
             vgprs=entry["vgprs"],
             agprs=entry["agprs"],
-            matrix=tuple(MatrixOp(**m) for m in entry["matrix"]),
+            matrix=tuple(matrix[name]),
             flavors=tuple(entry["flavors"]),
             min_llvm=entry["min_llvm"],
         )
     return types.MappingProxyType(table)
 
 
-ARCHS = _load(os.path.join(os.path.dirname(os.path.abspath(__file__)), "archs.json"))
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "archs.json")
+ARCHS = _load(PATH)
 
 
 def get(name):

@@ -1,6 +1,6 @@
 """Writes AMD's own matrix-core lane tables to platform/interp/testdata/.
 
-    python3 platform/interp/gen_amd_tables.py \\
+    PYTHONPATH=platform:. python3 platform/interp/gen_amd_tables.py \\
         --calculator-git-dir DIR --python PY [--out platform/interp/testdata]
 
 DIR is a clone (or bare mirror) of AMD's Matrix Instruction Calculator,
@@ -11,7 +11,8 @@ calculator's code is in this repository: the tables are its output.
 
 For every arch of platform/arch/archs.json the calculator knows (it rejects
 gfx950 and gfx1250), grouped by the architecture it reports (cdna2, cdna3,
-rdna3, rdna4), and for every matrix op of that arch's family whose
+rdna3, rdna4), and for every matrix op of that arch's family
+(platform/arch/mma_forms.json) whose
 instruction that architecture lists, the calculator's --matrix-layout --csv
 of A, B, C and D becomes one table: lane l, element v of the LLVM vector
 operand -> (row, column) of the matrix, as the calculator prints it
@@ -30,10 +31,10 @@ import subprocess
 import sys
 import tempfile
 
+from arch import arch as arch_table
 from files.atomic import write_atomic
 
 _REPO = "ROCm/amd_matrix_instruction_calculator"
-_ARCHS_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "arch", "archs.json")
 
 # op id -> the instruction's spelling in each architecture that has it (cdna2
 # writes 16x16x16f16 and ..bf16_1k, cdna3 16x16x16_f16 and .._bf16). K=32
@@ -130,11 +131,11 @@ def tables(calc, archs):
             entry["archs"].append(arch)
     out = {}
     for name, entry in sorted(by_architecture.items()):
-        families = {archs[a]["family"] for a in entry["archs"]}
+        families = {archs[a].family for a in entry["archs"]}
         if len(families) != 1:
             raise CalculatorError(f"{name}: expected the archs {entry['archs']} to share one family, got {sorted(families)}")
         family = families.pop()
-        waves = {m["op"]: m["wave"] for info in archs.values() if info["family"] == family for m in info["matrix"]}
+        waves = {m.op: m.wave for info in archs.values() if info.family == family for m in info.matrix}
         ops, missing = {}, []
         for op in sorted(waves):
             if op not in MNEMONICS:
@@ -173,14 +174,12 @@ def main(argv):
     args = p.parse_args(argv)
     git = ["git", "--git-dir", args.calculator_git_dir]
     commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-    with open(_ARCHS_JSON) as f:
-        archs = json.load(f)
     with tempfile.TemporaryDirectory() as tmp:
         archive = subprocess.run([*git, "archive", "HEAD"], capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
         calc = Calculator(args.python, os.path.join(tmp, "matrix_calculator.py"))
         version = calc.run("--version").stdout.strip()
-        files = tables(calc, archs)
+        files = tables(calc, arch_table.ARCHS)
     command = " ".join(shlex.quote(a) for a in ["python3", "platform/interp/gen_amd_tables.py", *argv])
     os.makedirs(args.out, exist_ok=True)
     for name, content in files.items():

@@ -1,7 +1,9 @@
 """Lane layouts of the matrix-core ops, from AMD's documentation.
 
-For each (op id, arch family): where element v of lane l's A, B and C/D
-fragment sits in the matrices. D[i][j] = sum_k A[i][k] B[k][j] + C[i][j].
+For each layout id of platform/arch/mma_forms.json: where element v of lane
+l's A, B and C/D fragment sits in the matrices, D[i][j] = sum_k A[i][k] B[k][j]
++ C[i][j]. Which (op id, arch family) uses which layout is that file's data;
+LAYOUTS below is built from it.
 Written from the sources below, not from platform/tile; LAYOUTS.md (beside
 this file) holds the research notes with quotes. layouts_test checks every
 entry the calculator [S1] covers against its output (testdata/).
@@ -16,6 +18,8 @@ entry the calculator [S1] covers against its output (testdata/).
 """
 
 import dataclasses
+
+from arch.mma_forms import FORMS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,22 +71,19 @@ WMMA_GFX1250 = Layout(
     c=lambda l, v: (8 * (l // 16) + v, l % 16),
 )
 
-LAYOUTS = {
-    ("mma_16x16x16_f16_f32", "gfx9"): MFMA_16x16x16,
-    ("mma_16x16x16_bf16_f32", "gfx9"): MFMA_16x16x16,
-    ("mma_32x32x8_f16_f32", "gfx9"): MFMA_32x32x8,
-    ("mma_32x32x8_bf16_f32", "gfx9"): MFMA_32x32x8,
-    ("mma_16x16x32_f16_f32", "gfx9"): MFMA_16x16x32,
-    ("mma_16x16x32_bf16_f32", "gfx9"): MFMA_16x16x32,
-    # fp8 K=32: [S1] cdna3 v_mfma_f32_16x16x32_fp8_fp8 "A k: 8 * floor(lane / 16) + 4 * GPR_num + floor(GPR_bits / 8)".
-    ("mma_16x16x32_fp8_f32", "gfx9"): MFMA_16x16x32,
-    ("mma_16x16x16_f16_f32", "gfx11"): WMMA_GFX11,
-    ("mma_16x16x16_bf16_f32", "gfx11"): WMMA_GFX11,
-    ("mma_16x16x16_f16_f32", "gfx12"): WMMA_GFX12,
-    ("mma_16x16x16_bf16_f32", "gfx12"): WMMA_GFX12,
-    ("mma_16x16x32_f16_f32", "gfx1250"): WMMA_GFX1250,
-    ("mma_16x16x32_bf16_f32", "gfx1250"): WMMA_GFX1250,
+# Layout id -> Layout. The fp8 K=32 MFMA shares MFMA_16x16x32: [S1] cdna3
+# v_mfma_f32_16x16x32_fp8_fp8 "A k: 8 * floor(lane / 16) + 4 * GPR_num + floor(GPR_bits / 8)".
+BY_ID = {
+    "mfma_16x16x16": MFMA_16x16x16,
+    "mfma_32x32x8": MFMA_32x32x8,
+    "mfma_16x16x32": MFMA_16x16x32,
+    "wmma_gfx11_16x16x16": WMMA_GFX11,
+    "wmma_gfx12_16x16x16": WMMA_GFX12,
+    "wmma_gfx1250_16x16x32": WMMA_GFX1250,
 }
+
+# (op id, arch family) -> Layout. A layout id without a Layout fails here, at import.
+LAYOUTS = {key: BY_ID[form.layout] for key, form in FORMS.items()}
 
 # The layouts no AMD table covers: AMD's calculator has no CDNA4 (gfx950's
 # K=32 ops) and no gfx1250. layouts_test checks every other entry against

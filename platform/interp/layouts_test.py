@@ -6,10 +6,13 @@ C and D for every op and arch they cover. A layout that is wrong but
 consistent with platform/tile (the GEMM numeric test cannot see it) fails here.
 """
 
+import collections
+
 import pytest
 
+from arch.mma_forms import FORMS
 from interp import amd_tables
-from interp.layouts import LAYOUTS, NOT_IN_AMD_TABLES
+from interp.layouts import BY_ID, LAYOUTS, NOT_IN_AMD_TABLES
 from ir import mma as M
 
 TABLES = amd_tables.load()
@@ -38,3 +41,21 @@ def test_layout_matches_amd_table_in_every_lane_and_element(table, matrix):
     ]
     assert all(len(lane) == n for lane in lanes), f"{table} {matrix}: AMD has {len(lanes[0])} elements per lane, the IR fragment {n}"
     assert not wrong, f"{table} {matrix}: {len(wrong)} of {table.wave * n} elements differ: " + "; ".join(wrong[:4])
+
+
+def test_every_form_has_its_layout_and_every_layout_a_form():
+    assert set(BY_ID) == {form.layout for form in FORMS.values()}
+    assert set(LAYOUTS) == set(FORMS)
+
+
+@pytest.mark.parametrize("key", sorted(FORMS), ids="/".join)
+def test_layout_spreads_each_matrix_evenly_over_the_forms_lanes_and_elements(key):
+    """The data's wave and per-lane counts with the layout's formulas hold
+    every element of A, B and C the same number of times (once, or twice
+    where gfx11 lanes 16-31 repeat 0-15), and nothing outside the matrix."""
+    form, layout = FORMS[key], LAYOUTS[key]
+    s = form.shape
+    for part, count, rows, cols in zip("abc", form.fragment, (s.m, s.k, s.m), (s.k, s.n, s.n)):
+        held = collections.Counter(tuple(getattr(layout, part)(l, v)) for l in range(form.wave) for v in range(count))
+        copies = form.wave * count // (rows * cols)
+        assert held == {(i, j): copies for i in range(rows) for j in range(cols)}, f"{key} {part}: {form.wave} lanes x {count} elements"

@@ -30,21 +30,12 @@ class Flavor:
     rsrc_intrinsic: str
     rsrc_count_type: str
     cpus: tuple
-    # gfx1250's f16/bf16 WMMA: the operand list this LLVM declares ("wmma8" on
-    # 22, "wmma6" on 23 and 24, which take the 8-operand call only through
-    # AutoUpgrade); "" where gfx1250 is unknown. From flavor_facts.
-    wmma_mods_form: str
 
     def triple(self, arch):
         if not self.subarch_triple:
             return "amdgcn-amd-amdhsa"
         digits = arch.removeprefix("gfx")
         return f"amdgpu{digits[:-2]}.{digits[-2:]}-amd-amdhsa"
-
-
-def _wmma_mods_form(name):
-    operands = flavor_facts.WMMA_GFX1250_OPERANDS.get(name)
-    return f"wmma{operands}" if operands else ""
 
 
 def _flavor(name, subarch_triple, rsrc_intrinsic, rsrc_count_type):
@@ -56,7 +47,6 @@ def _flavor(name, subarch_triple, rsrc_intrinsic, rsrc_count_type):
         rsrc_intrinsic,
         rsrc_count_type,
         flavor_facts.CPUS[name],
-        _wmma_mods_form(name),
     )
 
 

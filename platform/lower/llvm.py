@@ -366,6 +366,7 @@ def _mma(e, op):
     if form is None:
         have = sorted(f"{fam}" for (oid, fam) in MMA if oid == op_id)
         e.domain_error(op, f"{op_id} has no intrinsic", ", ".join(have) or "no family")
+    form = form.for_flavor(e.flavor.name)
     a, b, c = op.operands
     ab = []
     for v in (a, b):
@@ -374,14 +375,13 @@ def _mma(e, op):
             x = e.inst(f"bitcast {e.arg(v)} to {form.ab}")
         ab.append(f"{form.ab} {x}")
     cc = f"{form.c} {e.values[c]}"
-    kind = e.flavor.wmma_mods_form if form.form == "wmma_mods" else form.form
     args = {
         "mfma": [ab[0], ab[1], cc, "i32 0", "i32 0", "i32 0"],
         "wmma": [ab[0], ab[1], cc],
         "wmma8": ["i1 false", ab[0], "i1 false", ab[1], "i16 0", cc, "i1 false", "i1 false"],
         "wmma6": [ab[0], ab[1], "i16 0", cc, "i1 false", "i1 false"],
-    }[kind]
-    return [e.call(form.c, form.name, args)]
+    }[form.form]
+    return [e.call(form.c, form.intrinsic, args)]
 
 
 def _for(e, op):

@@ -108,6 +108,22 @@ def test_every_matrix_op_of_every_arch_has_an_intrinsic():
             assert (m.op, info.family) in MMA, (info.name, m.op)
 
 
+def test_the_mma_table_is_the_forms_and_each_llvm_gets_the_wmma_operands_it_declares():
+    from arch.mma_forms import FORMS
+    from lower.intrinsics import MMA
+    from toolchains.llvm import flavor_facts
+
+    assert set(MMA) == set(FORMS)
+    checked = 0
+    for key, form in FORMS.items():
+        for flavor in flavors.FLAVORS:
+            got = MMA[key].for_flavor(flavor).form
+            if got in ("wmma6", "wmma8") and set(form.archs) & set(flavor_facts.CPUS[flavor]):
+                assert got == f"wmma{flavor_facts.WMMA_GFX1250_OPERANDS[flavor]}", (key, flavor)
+                checked += 1
+    assert checked == 6  # two gfx1250 ops on llvm22, 23 and 24
+
+
 def test_unknown_flavor():
     with pytest.raises(ArchDomainError, match="expected one of llvm20, llvm22, llvm23, llvm24, got 'llvm21'"):
         lower(tiny("gfx942"), "llvm21")

@@ -10,9 +10,14 @@ proves that against AMD's own tables (platform/interp/testdata).
 
 C/D fragments have no such freedom: `c` gives (row, col) of lane l's element
 v exactly as the hardware places them.
+
+Placements are keyed by the layout id of platform/arch/mma_forms.json, which
+says which (op id, arch family) uses which; FRAGMENTS is built from that file.
 """
 
 import dataclasses
+
+from arch.mma_forms import FORMS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,17 +49,19 @@ def _c_gfx12(b, l, v):
     return b.add(b.mul(b.div(l, 16), 8), v), b.rem(l, 16)
 
 
-FRAGMENTS = {
-    ("mma_16x16x16_f16_f32", "gfx9"): Fragment(16, 4, 4, _c_gfx9_16),
-    ("mma_16x16x16_bf16_f32", "gfx9"): Fragment(16, 4, 4, _c_gfx9_16),
-    ("mma_32x32x8_f16_f32", "gfx9"): Fragment(32, 2, 4, _c_gfx9_32),
-    ("mma_32x32x8_bf16_f32", "gfx9"): Fragment(32, 2, 4, _c_gfx9_32),
-    ("mma_16x16x32_f16_f32", "gfx9"): Fragment(16, 4, 8, _c_gfx9_16),
-    ("mma_16x16x32_bf16_f32", "gfx9"): Fragment(16, 4, 8, _c_gfx9_16),
-    ("mma_16x16x16_f16_f32", "gfx11"): Fragment(16, 1, 16, _c_gfx11),
-    ("mma_16x16x16_bf16_f32", "gfx11"): Fragment(16, 1, 16, _c_gfx11),
-    ("mma_16x16x16_f16_f32", "gfx12"): Fragment(16, 2, 8, _c_gfx12),
-    ("mma_16x16x16_bf16_f32", "gfx12"): Fragment(16, 2, 8, _c_gfx12),
-    ("mma_16x16x32_f16_f32", "gfx1250"): Fragment(16, 2, 16, _c_gfx12),
-    ("mma_16x16x32_bf16_f32", "gfx1250"): Fragment(16, 2, 16, _c_gfx12),
+# Layout id -> Fragment.
+BY_ID = {
+    "mfma_16x16x16": Fragment(16, 4, 4, _c_gfx9_16),
+    "mfma_32x32x8": Fragment(32, 2, 4, _c_gfx9_32),
+    "mfma_16x16x32": Fragment(16, 4, 8, _c_gfx9_16),
+    "wmma_gfx11_16x16x16": Fragment(16, 1, 16, _c_gfx11),
+    "wmma_gfx12_16x16x16": Fragment(16, 2, 8, _c_gfx12),
+    "wmma_gfx1250_16x16x32": Fragment(16, 2, 16, _c_gfx12),
 }
+
+# The element types the tile's GEMM takes: it converts f16 and bf16 inputs
+# only, so the fp8 MFMA has a placement (its layout's) but no tile GEMM.
+INPUTS = ("f16", "bf16")
+
+# (op id, arch family) -> Fragment, for the forms the tile's GEMM can use.
+FRAGMENTS = {key: BY_ID[form.layout] for key, form in FORMS.items() if form.shape.a in INPUTS}

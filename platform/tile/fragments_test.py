@@ -11,6 +11,7 @@ interpreter whose lane layouts are AMD's tables rather than layouts.py.
 import numpy as np
 import pytest
 
+from arch.mma_forms import FORMS
 from interp import amd_tables
 from interp import interp
 from interp.interp import run
@@ -18,7 +19,7 @@ from interp.layouts import NOT_IN_AMD_TABLES, Layout
 from ir import mma as M
 from ir import types as T
 from ir.builder import KernelBuilder
-from tile.fragments import FRAGMENTS
+from tile.fragments import BY_ID, FRAGMENTS, INPUTS
 from tile.gemm import GemmConfig
 from tile.gemm_example import gemm_kernel
 
@@ -28,6 +29,18 @@ TABLES = [t for t in amd_tables.load() if (t.op, t.family) in FRAGMENTS]
 def test_every_fragment_has_an_amd_table_unless_the_layouts_lack_one():
     covered = {(t.op, t.family) for t in TABLES}
     assert set(FRAGMENTS) - covered == set(FRAGMENTS) & NOT_IN_AMD_TABLES
+
+
+def test_every_form_has_a_placement_and_the_tile_takes_every_form_of_its_inputs():
+    assert set(BY_ID) == {form.layout for form in FORMS.values()}
+    assert set(FRAGMENTS) == {key for key, form in FORMS.items() if form.shape.a in INPUTS} != set()
+
+
+@pytest.mark.parametrize("key", sorted(FRAGMENTS), ids="/".join)
+def test_placement_fits_the_forms_lanes_and_k(key):
+    frag, form = FRAGMENTS[key], FORMS[key]
+    assert frag.per_lane == form.fragment[0] == form.fragment[1], key
+    assert frag.rows * frag.groups <= form.wave and frag.per_lane * frag.groups == form.shape.k, key
 
 
 def tile_layout(table):
