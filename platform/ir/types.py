@@ -2,12 +2,20 @@
 
 Types are frozen and interned: the constructors below return one object per
 distinct type, so equal types are identical and can be compared with `is`.
+
+The scalar types, the address spaces and the longest vector are data:
+types.json, read here and by the C++ mirror (platform/cpp/types). Its order
+is the order of SCALARS and ADDRESS_SPACES.
 """
 
 import dataclasses
 import functools
+import json
+import os
 
 from ir.core import VerifyError
+
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "types.json")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -32,21 +40,26 @@ class ScalarType:
         return max(1, self.bits // 8)
 
 
-I1 = ScalarType("i1", 1, "int")
-I8 = ScalarType("i8", 8, "int")
-I16 = ScalarType("i16", 16, "int")
-I32 = ScalarType("i32", 32, "int")
-I64 = ScalarType("i64", 64, "int")
-F16 = ScalarType("f16", 16, "float")
-BF16 = ScalarType("bf16", 16, "float")
-F32 = ScalarType("f32", 32, "float")
-F8E4M3 = ScalarType("f8e4m3", 8, "float")
-F8E5M2 = ScalarType("f8e5m2", 8, "float")
+def _load(path):
+    with open(path) as f:
+        raw = json.load(f)
+    keys = {"address_spaces": ["name", "number"], "scalars": ["bits", "kind", "name"]}
+    if sorted(raw) != ["address_spaces", "max_lanes", "scalars"]:
+        raise ValueError(f"{path}: expected keys ['address_spaces', 'max_lanes', 'scalars'], got {sorted(raw)}")
+    for key, fields in keys.items():
+        for i, entry in enumerate(raw[key]):
+            if sorted(entry) != fields:
+                raise ValueError(f"{path}: {key}/{i}: expected keys {fields}, got {sorted(entry)}")
+    return raw
 
-SCALARS = {t.name: t for t in (I1, I8, I16, I32, I64, F16, BF16, F32, F8E4M3, F8E5M2)}
 
+_RAW = _load(PATH)
+SCALARS = {e["name"]: ScalarType(e["name"], e["bits"], e["kind"]) for e in _RAW["scalars"]}
+MAX_LANES = _RAW["max_lanes"]  # the longest vector
 
-MAX_LANES = 64  # the longest vector
+I1, I8, I16, I32, I64 = (SCALARS[n] for n in ("i1", "i8", "i16", "i32", "i64"))
+F16, BF16, F32 = SCALARS["f16"], SCALARS["bf16"], SCALARS["f32"]
+F8E4M3, F8E5M2 = SCALARS["f8e4m3"], SCALARS["f8e5m2"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,7 +79,7 @@ class VectorType:
 
 
 # Address space name -> AMDGPU address space number.
-ADDRESS_SPACES = {"global": 1, "lds": 3, "constant": 4, "private": 5, "buffer": 8}
+ADDRESS_SPACES = {e["name"]: e["number"] for e in _RAW["address_spaces"]}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,0 +1,67 @@
+// Prints {"archs": {name: {field: value}}, "errors": {probe: message}} for
+// arch_parity_test: the C++ table as JSON, and get()'s error for each
+// argument.
+#include <iostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "platform/cpp/arch/arch.h"
+#include "platform/cpp/py/json.h"
+
+namespace {
+
+using rocke::py::json_string;
+
+template <typename T>
+std::string list(std::span<const T> xs) {
+  std::string out = "[";
+  for (const T& x : xs) {
+    if (out.size() > 1) out += ", ";
+    if constexpr (std::is_same_v<T, std::string_view>) {
+      out += json_string(x);
+    } else {
+      out += std::to_string(x);
+    }
+  }
+  return out + "]";
+}
+
+std::string arch(const rocke::arch::Arch& a) {
+  std::string matrix = "[";
+  for (const auto& m : a.matrix) {
+    if (matrix.size() > 1) matrix += ", ";
+    matrix += "{\"op\": " + json_string(m.op) + ", \"m\": " + std::to_string(m.m) + ", \"n\": " +
+              std::to_string(m.n) + ", \"k\": " + std::to_string(m.k) + ", \"a\": " + json_string(m.a) +
+              ", \"c\": " + json_string(m.c) + ", \"wave\": " + std::to_string(m.wave) + "}";
+  }
+  return "{\"name\": " + json_string(a.name) + ", \"family\": " + json_string(a.family) +
+         ", \"cus\": " + std::to_string(a.cus) + ", \"xcds\": " + std::to_string(a.xcds) +
+         ", \"wave_sizes\": " + list(a.wave_sizes) + ", \"lds_bytes\": " + std::to_string(a.lds_bytes) +
+         ", \"max_workgroup_size\": " + std::to_string(a.max_workgroup_size) +
+         ", \"waves_per_eu\": " + list(a.waves_per_eu) + ", \"vgprs\": " + std::to_string(a.vgprs) +
+         ", \"agprs\": " + std::to_string(a.agprs) + ", \"matrix\": " + matrix + "]" +
+         ", \"flavors\": " + list(a.flavors) + ", \"min_llvm\": " + json_string(a.min_llvm) + "}";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out = "{\"archs\": {";
+  for (const auto& a : rocke::arch::all()) {
+    out += (out.back() == '{' ? "" : ", ") + json_string(a.name) + ": " + arch(a);
+  }
+  out += "}, \"errors\": {";
+  for (int i = 1; i < argc; ++i) {
+    std::string message = "(no error)";
+    try {
+      rocke::arch::get(argv[i]);
+    } catch (const rocke::arch::UnknownArchError& e) {
+      message = e.what();
+    }
+    out += (i == 1 ? "" : ", ") + json_string(argv[i]) + ": " + json_string(message);
+  }
+  std::cout << out << "}}\n";
+  return 0;
+}

@@ -1,0 +1,40 @@
+// Expected values are what CPython 3 prints (repr, difflib.get_close_matches).
+#include "platform/cpp/testing/check.h"
+
+#include <string>
+#include <string_view>
+
+#include "platform/cpp/py/json.h"
+#include "platform/cpp/py/repr.h"
+
+using rocke::py::close_match;
+using rocke::py::json_string;
+using rocke::py::repr;
+
+ROCKE_TEST(repr_quotes_and_escapes) {
+  CHECK_EQ(repr("gfx942"), std::string("'gfx942'"));
+  CHECK_EQ(repr(""), std::string("''"));
+  CHECK_EQ(repr("it's"), std::string("\"it's\""));
+  CHECK_EQ(repr("'\""), std::string("'\\'\"'"));
+  CHECK_EQ(repr("a\\b\t\n\r"), std::string("'a\\\\b\\t\\n\\r'"));
+  CHECK_EQ(repr(std::string_view("\x01\x7f", 2)), std::string("'\\x01\\x7f'"));
+}
+
+ROCKE_TEST(close_match_like_difflib) {
+  const std::string_view words[] = {"ape", "apple", "peach", "puppy"};
+  // difflib.get_close_matches("appel", ["ape", "apple", "peach", "puppy"], n=1) == ["apple"]
+  CHECK_EQ(close_match("appel", words, words + 4), std::string_view("apple"));
+  CHECK_EQ(close_match("ap", words, words + 4), std::string_view("ape"));
+  // "app" and "ppa" both score 0.8 for "pp": the greater string wins, in either order.
+  const std::string_view tie[] = {"app", "ppa"}, tie_reversed[] = {"ppa", "app"};
+  CHECK_EQ(close_match("pp", tie, tie + 2), std::string_view("ppa"));
+  CHECK_EQ(close_match("pp", tie_reversed, tie_reversed + 2), std::string_view("ppa"));
+  CHECK_EQ(close_match("zzz", words, words + 4), std::string_view(""));
+  CHECK_EQ(close_match("", words, words + 4), std::string_view(""));
+}
+
+ROCKE_TEST(json_string_escapes) {
+  CHECK_EQ(json_string("a\"b\\c\n"), std::string("\"a\\\"b\\\\c\\u000a\""));
+}
+
+int main() { return rocke::testing::run_all(); }

@@ -1,0 +1,21 @@
+// Python's spellings that error messages mirror: repr() of a str, so a C++
+// error reads exactly as the Python one.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace rocke::py {
+
+// repr(s) for a str: single quotes unless s has a ' and no ", backslash
+// escapes for \\, the quote, \t \n \r, \xNN for other control bytes.
+// Bytes >= 0x80 pass through: for valid UTF-8 of printable characters that
+// is what Python prints; non-printable non-ASCII characters would differ.
+std::string repr(std::string_view s);
+
+// difflib.get_close_matches(word, candidates, n=1)[0] (cutoff 0.6), or "" if
+// none: the candidate with the highest SequenceMatcher ratio, ties to the
+// greatest string.
+std::string_view close_match(std::string_view word, const std::string_view* begin, const std::string_view* end);
+
+}  // namespace rocke::py
