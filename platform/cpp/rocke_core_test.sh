@@ -1,0 +1,15 @@
+#!/bin/sh
+# librocke_core.a defines the entry points of every core component, so an
+# application links the core from this one archive.
+archive=$1
+case $archive in */librocke_core.a) ;; *) echo "rocke_core_test: expected librocke_core.a, got $archive"; exit 1 ;; esac
+symbols=$(nm -C --defined-only "$archive") || { echo "rocke_core_test: nm failed on $archive"; exit 1; }
+status=0
+for entry in 'rocke::arch::get(' 'rocke::arch::all()' 'rocke::ir::vector(' 'rocke::ir::ptr(' 'rocke::ir::scalar(' 'rocke::py::close_match('; do
+  if ! echo "$symbols" | grep -q " T $entry"; then
+    echo "rocke_core_test: $archive does not define $entry"
+    status=1
+  fi
+done
+[ $status = 0 ] && echo "rocke_core_test: ok"
+exit $status
