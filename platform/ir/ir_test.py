@@ -51,6 +51,28 @@ def test_types_are_interned():
         T.ptr("shared")
 
 
+def test_types_come_from_types_json():
+    # The order of the file is the order of SCALARS (the parser's error lists it).
+    assert list(T.SCALARS) == ["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f8e4m3", "f8e5m2"]
+    assert T.ADDRESS_SPACES == {"global": 1, "lds": 3, "constant": 4, "private": 5, "buffer": 8}
+    assert T.MAX_LANES == 64 and T.F8E5M2.bits == 8 and T.BF16.is_float
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('{"scalars": [], "address_spaces": []}', "expected keys ['address_spaces', 'max_lanes', 'scalars'], got ['address_spaces', 'scalars']"),
+        ('{"scalars": [{"name": "i1", "bits": 1}], "address_spaces": [], "max_lanes": 64}', "scalars/0: expected keys ['bits', 'kind', 'name'], got ['bits', 'name']"),
+    ],
+)
+def test_bad_types_json_names_the_entry(tmp_path, text, message):
+    path = tmp_path / "types.json"
+    path.write_text(text)
+    with pytest.raises(ValueError) as e:
+        T._load(str(path))
+    assert str(e.value) == f"{path}: {message}"
+
+
 def axpy(arch="gfx942"):
     b = KernelBuilder("axpy", arch=arch, workgroup_size=(256, 1, 1))
     x, y, a, n = b.arg("x", T.GLOBAL), b.arg("y", T.GLOBAL), b.arg("a", T.F32), b.arg("n", T.I32)

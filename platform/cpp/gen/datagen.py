@@ -2,7 +2,7 @@
 
 The C++ mirror gets every fact it shares with Python from the data files under
 platform/ through headers this tool writes at build time (rocke_data_header in
-platform/cpp/defs.bzl), so the two engines read the same bytes.
+platform/cpp/gen/data_header.bzl), so the two engines read the same bytes.
 
     datagen.py --src archs.json --out archs_data.h --namespace rocke::data::archs \
         --table archs='*' --field name=@0:str --field cus=cus:int \

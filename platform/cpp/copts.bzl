@@ -1,0 +1,32 @@
+"""Project C++ flags and the cc rules that apply them (platform/cpp, later library/*/cpp).
+
+COPTS is the one statement of the flags project C++ is compiled with; every
+rocke_cc_* macro adds it, so no BUILD file repeats a flag. The compiler is the
+root's g++ through Bazel's C++ rules, as for pybind_extension.
+"""
+
+# C++20 for std::span and constexpr std::string_view tables; every warning of
+# -Wall -Wextra is an error, so a warning cannot ship.
+COPTS = [
+    "-std=c++20",
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+]
+
+def rocke_cc_library(name, copts = [], **kwargs):
+    """Creates one cc_library, `name`, compiled with COPTS."""
+    native.cc_library(name = name, copts = COPTS + copts, **kwargs)
+
+def rocke_cc_binary(name, copts = [], **kwargs):
+    """Creates one cc_binary, `name`, compiled with COPTS."""
+    native.cc_binary(name = name, copts = COPTS + copts, **kwargs)
+
+def rocke_cc_test(name, copts = [], **kwargs):
+    """Creates one cc_test, `name`, compiled with COPTS. Set `size`.
+
+    Linked statically, as cc_binary is: a dynamically linked cc_test finds no
+    lib*.so of its deps in the hermetic sandbox ("error while loading shared
+    libraries"), and a static test runs what an application would link.
+    """
+    native.cc_test(name = name, copts = COPTS + copts, linkstatic = True, **kwargs)
