@@ -1,5 +1,5 @@
 """The architecture table: one JSON data file (archs.json), read by Python
-here and by the C++ mirror later. SOURCES.md says where each figure is from.
+here and by the C++ mirror (platform/cpp/arch). SOURCES.md says where each figure is from.
 Which matrix ops each arch has comes from mma_forms.json (mma_forms.py).
 
     from arch import arch

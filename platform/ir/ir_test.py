@@ -63,6 +63,7 @@ def test_types_come_from_types_json():
     [
         ('{"scalars": [], "address_spaces": []}', "expected keys ['address_spaces', 'max_lanes', 'scalars'], got ['address_spaces', 'scalars']"),
         ('{"scalars": [{"name": "i1", "bits": 1}], "address_spaces": [], "max_lanes": 64}', "scalars/0: expected keys ['bits', 'kind', 'name'], got ['bits', 'name']"),
+        ('{"scalars": [{"name": "q8", "bits": 8, "kind": "fixed"}], "address_spaces": [], "max_lanes": 64}', "scalars/0: expected kind 'int' or 'float', got 'fixed'"),
     ],
 )
 def test_bad_types_json_names_the_entry(tmp_path, text, message):

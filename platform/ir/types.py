@@ -50,6 +50,9 @@ def _load(path):
         for i, entry in enumerate(raw[key]):
             if sorted(entry) != fields:
                 raise ValueError(f"{path}: {key}/{i}: expected keys {fields}, got {sorted(entry)}")
+    for i, entry in enumerate(raw["scalars"]):
+        if entry["kind"] not in ("int", "float"):
+            raise ValueError(f"{path}: scalars/{i}: expected kind 'int' or 'float', got {entry['kind']!r}")
     return raw
 
 
