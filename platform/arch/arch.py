@@ -1,6 +1,7 @@
 """The architecture table: one JSON data file (archs.json), read by Python
 here and by the C++ mirror (platform/cpp/arch). SOURCES.md says where each figure is from.
-Which matrix ops each arch has comes from mma_forms.json (mma_forms.py).
+Which matrix ops each arch has comes from mma_forms.json (mma_forms.py), and
+which LLVM flavors know it from the CPU lists of flavor_facts.json.
 
     from arch import arch
     arch.get("gfx942").cus         # 304
@@ -13,8 +14,7 @@ import json
 import os
 import types
 
-from arch import mma_forms
-from toolchains.llvm.flavor_facts import FLAVORS
+from arch import flavor_facts, mma_forms
 
 
 class UnknownArchError(ValueError):
@@ -45,11 +45,11 @@ class Arch:
     vgprs: int
     agprs: int
     matrix: tuple  # MatrixOp, by op id; from mma_forms.json
-    flavors: tuple  # the LLVM flavors that know this arch
-    min_llvm: str
+    flavors: tuple  # the LLVM flavors that know this arch, oldest first; from flavor_facts.json
+    min_llvm: str  # the first of them
 
 
-_FIELDS = {f.name for f in dataclasses.fields(Arch)} - {"name", "matrix"}
+_FIELDS = {f.name for f in dataclasses.fields(Arch)} - {"name", "matrix", "flavors", "min_llvm"}
 
 
 def _matrix(path, raw, forms_path):
@@ -71,16 +71,33 @@ def _matrix(path, raw, forms_path):
     return matrix
 
 
-def _load(path, forms_path=mma_forms.PATH):
+def _flavors(path, raw, facts_path):
+    """Arch name -> the flavors whose CPU list names it; every CPU a flavor
+    lists is an arch of archs.json, every arch is known to some flavor, and
+    every family has its lowering facts."""
+    flavors, families, _, _ = flavor_facts.load(facts_path)
+    for f in flavors.values():
+        for cpu in f.cpus:
+            if cpu not in raw:
+                raise ValueError(f"{facts_path}: flavors.{f.name}.cpus: expected archs of {path}, got {cpu!r}; add the arch there or drop it here")
+    known = {name: tuple(f.name for f in flavors.values() if name in f.cpus) for name in raw}
+    for name, names in sorted(known.items()):
+        if not names:
+            raise ValueError(f"{path}: {name}: expected an arch some flavor compiles, got one in no flavor's cpus; list it in {facts_path}")
+    wanted = sorted({entry["family"] for entry in raw.values()})
+    if sorted(families) != wanted:
+        raise ValueError(f"{facts_path}: families: expected exactly the families of {path}, {wanted}, got {sorted(families)}")
+    return known
+
+
+def _load(path, forms_path=mma_forms.PATH, facts_path=flavor_facts.PATH):
     with open(path) as f:
         raw = json.load(f)
     for name, entry in sorted(raw.items()):
         if set(entry) != _FIELDS:
             raise ValueError(f"{path}: {name}: expected keys {sorted(_FIELDS)}, got {sorted(entry)}")
-        bad = [f for f in entry["flavors"] if f not in FLAVORS]
-        if bad or not entry["flavors"]:
-            raise ValueError(f"{path}: {name}: expected flavors among {FLAVORS}, got {entry['flavors']}")
     matrix = _matrix(path, raw, forms_path)
+    known = _flavors(path, raw, facts_path)
     table = {}
     for name, entry in sorted(raw.items()):
         table[name] = Arch(
@@ -95,8 +112,8 @@ def _load(path, forms_path=mma_forms.PATH):
             vgprs=entry["vgprs"],
             agprs=entry["agprs"],
             matrix=tuple(matrix[name]),
-            flavors=tuple(entry["flavors"]),
-            min_llvm=entry["min_llvm"],
+            flavors=known[name],
+            min_llvm=known[name][0],
         )
     return types.MappingProxyType(table)
 
@@ -116,6 +133,6 @@ def get(name):
 
 def knows(flavor, name):
     """Whether LLVM flavor `flavor` knows arch `name`."""
-    if flavor not in FLAVORS:
-        raise UnknownArchError(f"knows: expected a flavor in {', '.join(FLAVORS)}, got {flavor!r}")
+    if flavor not in flavor_facts.FLAVORS:
+        raise UnknownArchError(f"knows: expected a flavor in {', '.join(flavor_facts.NAMES)}, got {flavor!r}")
     return flavor in get(name).flavors

@@ -16,7 +16,7 @@ import json
 import os
 import types
 
-from toolchains.llvm.flavor_facts import FLAVORS
+from arch.flavor_facts import NAMES
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mma_forms.json")
 
@@ -121,7 +121,7 @@ def _llvm(raw, where):
     flavors = {}
     for flavor, over in sorted(raw["flavors"].items()):
         at = f"{where}.flavors.{flavor}"
-        _choice(flavor, FLAVORS, at)
+        _choice(flavor, NAMES, at)
         _check(isinstance(over, dict) and over and set(over) <= set(_OVERRIDABLE), at, f"a non-empty object with keys among {list(_OVERRIDABLE)}", over)
         _check(all(over[key] != fields[key] for key in over), at, "only values that differ from the entry's own", over)
         flavors[flavor] = types.MappingProxyType(dict(over))

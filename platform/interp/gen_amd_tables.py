@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 import tempfile
@@ -180,7 +179,9 @@ def main(argv):
         calc = Calculator(args.python, os.path.join(tmp, "matrix_calculator.py"))
         version = calc.run("--version").stdout.strip()
         files = tables(calc, arch_table.ARCHS)
-    command = " ".join(shlex.quote(a) for a in ["python3", "platform/interp/gen_amd_tables.py", *argv])
+    # The same words on every machine: DIR and PY are the two inputs, the
+    # calculator's commit (recorded beside it) is what pins the output.
+    command = "PYTHONPATH=platform:. python3 platform/interp/gen_amd_tables.py --calculator-git-dir DIR --python PY"
     os.makedirs(args.out, exist_ok=True)
     for name, content in files.items():
         content["generated_by"] = {"command": command, "calculator": {"repository": _REPO, "commit": commit, "version": version}}

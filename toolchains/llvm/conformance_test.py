@@ -1,4 +1,5 @@
-"""Conformance of one LLVM toolchain with the measured facts (flavor_facts.py),
+"""Conformance of one LLVM toolchain with the measured facts
+(platform/arch/flavor_facts.json, and the operand forms of mma_forms.json),
 and of rocke's lowering with that LLVM: every intrinsic call it emits is in
 the form this LLVM declares (no AutoUpgrade rewrites it).
 
@@ -12,10 +13,11 @@ import struct
 import pytest
 
 from arch import arch as archs
+from arch import flavor_facts
+from arch.mma_forms import FORMS
 from lower import flavors
 from lower.coverage import corpus
 from lower.llvm import lower
-from toolchains.llvm import flavor_facts as facts
 from toolchains.llvm.llvm import LlvmError, Toolchain, resources
 
 TESTDATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata")
@@ -31,14 +33,19 @@ def tc():
     return Toolchain.current()
 
 
-def test_declared_and_reported_version_match_the_facts(tc):
-    assert tc.version == facts.VERSION[tc.flavor]
-    assert tc.reported_version() == facts.VERSION[tc.flavor]
+@pytest.fixture(scope="module")
+def facts(tc):
+    return flavor_facts.FLAVORS[tc.flavor]
 
 
-@pytest.mark.parametrize("triple", sorted(facts.TRIPLES))
-def test_triple_spelling(tc, triple):
-    expected = facts.TRIPLES[triple][tc.flavor]
+def test_declared_and_reported_version_match_the_facts(tc, facts):
+    assert tc.version == facts.version
+    assert tc.reported_version() == facts.version
+
+
+@pytest.mark.parametrize("triple", sorted(flavor_facts.FLAVORS[Toolchain.current().flavor].triples))
+def test_triple_spelling(tc, facts, triple):
+    expected = facts.triples[triple]
     if expected == "reject":
         with pytest.raises(LlvmError):
             tc.compile(probe("t_notriple.ll"), "gfx950", triple=triple)
@@ -49,14 +56,15 @@ def test_triple_spelling(tc, triple):
     assert warned == (expected == "warn"), out.warnings
 
 
-def test_datalayout(tc):
-    assert tc.default_datalayout("amdgcn-amd-amdhsa", "gfx950") == facts.DATALAYOUT[tc.flavor]
+def test_datalayout(tc, facts):
+    assert tc.default_datalayout("amdgcn-amd-amdhsa", "gfx950") == facts.datalayout
 
 
-@pytest.mark.parametrize("cpu", facts.TARGET_CPUS)
-def test_cpu_compiles_and_links_exactly_where_known(tc, cpu):
+# Every arch rocke targets: each flavor's CPU list names some of them.
+@pytest.mark.parametrize("cpu", sorted(archs.ARCHS))
+def test_cpu_compiles_and_links_exactly_where_known(tc, facts, cpu):
     ir = probe("t_notriple.ll")
-    if cpu not in facts.CPUS[tc.flavor]:
+    if cpu not in facts.cpus:
         with pytest.raises(LlvmError):
             tc.compile(ir, cpu, triple="amdgcn-amd-amdhsa")
         return
@@ -83,13 +91,13 @@ def test_known_intrinsic_has_no_indirect_call(tc):
     tc.link(out.obj)
 
 
-def test_resource_figures(tc):
+def test_resource_figures(tc, facts):
     figures = resources(tc.compile(probe("q4_wmma_gfx12_w32.ll"), "gfx1201").asm)
     assert figures["wave_size"] == 32
     assert figures["vgpr"] > 0 and figures["sgpr"] > 0
     assert figures["lds"] == 0 and figures["scratch"] == 0
     assert figures["vgpr_spill"] == 0
-    assert (figures["occupancy"] is not None) == facts.REPORTS_OCCUPANCY[tc.flavor]
+    assert (figures["occupancy"] is not None) == facts.reports_occupancy
 
 
 def test_invalid_ir_is_rejected_by_verify(tc):
@@ -140,16 +148,21 @@ def test_emitted_intrinsic_calls_need_no_autoupgrade(tc, arch):
 
 
 GFX1250_WMMA_PROBES = {8: "q4_wmma_gfx1250_16x16x32_f16.ll", 6: "q4_wmma_gfx1250_16x16x32_f16_6op.ll"}
+# The one statement of how many operands each LLVM declares this intrinsic
+# with: the form mma_forms.json gives it on that flavor ("wmma8" or "wmma6").
+GFX1250_WMMA = FORMS[("mma_16x16x32_f16_f32", "gfx1250")]
 
 
-# Only collected where this flavor knows gfx1250 (WMMA_GFX1250_OPERANDS names
-# exactly those): a test that cannot apply is not a pass.
-if Toolchain.current().flavor in facts.WMMA_GFX1250_OPERANDS:
+# Only collected where this flavor knows gfx1250: a test that cannot apply is
+# not a pass.
+if set(GFX1250_WMMA.archs) & set(flavor_facts.FLAVORS[Toolchain.current().flavor].cpus):
 
     @pytest.mark.parametrize("operands", sorted(GFX1250_WMMA_PROBES))
     def test_gfx1250_wmma_operand_count(tc, operands):
-        declared = facts.WMMA_GFX1250_OPERANDS[tc.flavor]
+        form = GFX1250_WMMA.llvm.for_flavor(tc.flavor)
+        declared = {"wmma8": 8, "wmma6": 6}[form.form]
         ir = probe(GFX1250_WMMA_PROBES[operands])
+        assert f"@{form.intrinsic}(" in ir, "the probe calls another intrinsic than the form"
         if operands == declared:
             assert intrinsic_calls(tc.reprint(ir)) == intrinsic_calls(ir)
             return

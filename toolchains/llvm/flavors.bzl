@@ -1,5 +1,6 @@
 """The four LLVM flavors and where each comes from. The one home of these facts
-for Starlark; the measured behaviour of each is in flavor_facts.py."""
+for Starlark; the measured behaviour of each is in platform/arch/flavor_facts.json,
+whose versions //platform/arch:flavor_facts_test checks against LLVM_FLAVORS."""
 
 # version: what the tool must report; anything else fails toolchain setup.
 # package: the Debian package (its pinned version is in toolchains/sysroot/manifest).

@@ -14,7 +14,7 @@ import time
 
 from ir import kernel_gen
 from ir.fuzz_llvm import Tally
-from toolchains.llvm import flavor_facts
+from arch import flavor_facts
 from toolchains.llvm.llvm import Toolchain
 
 CHUNK = 2000  # examples lowered before LLVM judges them: bounds memory
@@ -27,7 +27,7 @@ def main(argv):
     parser.add_argument("--seed", type=int, default=0, help="the first example's seed; example i uses seed + i")
     parser.add_argument("--faults", type=float, default=0.05, help="kernel_gen's fault rate")
     args = parser.parse_args(argv)
-    toolchains = sorted((Toolchain.from_file(p) for p in args.toolchains), key=lambda t: flavor_facts.FLAVORS.index(t.flavor))
+    toolchains = sorted((Toolchain.from_file(p) for p in args.toolchains), key=lambda t: flavor_facts.NAMES.index(t.flavor))
     tallies = [Tally(tc.flavor) for tc in toolchains]
     seconds = {"generate and verify": 0.0, "lower": 0.0, **{f"LLVM {tc.flavor}": 0.0 for tc in toolchains}}
     start = time.perf_counter()

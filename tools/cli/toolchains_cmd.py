@@ -5,7 +5,7 @@ import glob
 import os
 import sys
 
-from toolchains.llvm import flavor_facts
+from arch import flavor_facts
 from toolchains.llvm.llvm import LlvmError, Toolchain
 
 HELP = "list the LLVM toolchains with their exact versions and sources"
@@ -23,13 +23,13 @@ def configs():
     here = os.path.dirname(os.path.abspath(__file__))
     runfiles = os.environ.get("RUNFILES_DIR") or here[: here.rindex(".runfiles") + len(".runfiles")]
     paths = glob.glob(os.path.join(runfiles, "*llvm*", "toolchain.json"))
-    return sorted((Toolchain.from_file(p) for p in paths), key=lambda t: flavor_facts.FLAVORS.index(t.flavor))
+    return sorted((Toolchain.from_file(p) for p in paths), key=lambda t: flavor_facts.NAMES.index(t.flavor))
 
 
 def run(args):
     toolchains = configs()
-    if len(toolchains) != len(flavor_facts.FLAVORS):
-        print(f"rocke: expected {len(flavor_facts.FLAVORS)} LLVM toolchains in the runfiles, found {len(toolchains)}", file=sys.stderr)
+    if len(toolchains) != len(flavor_facts.NAMES):
+        print(f"rocke: expected {len(flavor_facts.NAMES)} LLVM toolchains in the runfiles, found {len(toolchains)}", file=sys.stderr)
         return 1
     status = 0
     for tc in toolchains:
@@ -42,12 +42,12 @@ def run(args):
                 status |= found != tc.version
             except LlvmError as e:
                 reported, status = f"BUT THE TOOL FAILED: {e}", 1
-        occupancy = "yes" if flavor_facts.REPORTS_OCCUPANCY[tc.flavor] else "no (llvmlite prints no asm comments)"
+        occupancy = "yes" if flavor_facts.FLAVORS[tc.flavor].reports_occupancy else "no (llvmlite prints no asm comments)"
         print(f"{tc.flavor}")
         print(f"  version    {tc.version} ({reported})")
         print(f"  source     {tc.source}")
         print(f"  linker     {tc.lld}")
         print(f"  abilities  {_ABILITIES}")
         print(f"  occupancy  {occupancy}")
-        print(f"  cpus       {', '.join(flavor_facts.CPUS[tc.flavor])}")
+        print(f"  cpus       {', '.join(flavor_facts.FLAVORS[tc.flavor].cpus)}")
     return status

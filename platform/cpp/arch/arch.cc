@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "platform/cpp/arch/archs_data.h"
+#include "platform/cpp/arch/flavor_cpus_data.h"
 #include "platform/cpp/arch/mma_forms_data.h"
 #include "platform/cpp/py/repr.h"
 
@@ -15,8 +17,15 @@ namespace {
 std::vector<Arch> build() {
   std::vector<Arch> table;
   for (const auto& r : data::archs::kArchs) {
+    std::vector<std::string_view> flavors;
+    for (const auto& f : data::flavor_facts::kFlavors) {
+      if (std::find(f.cpus.begin(), f.cpus.end(), r.name) != f.cpus.end()) flavors.push_back(f.name);
+    }
+    // arch.py refuses to load an arch no flavor knows; this only guards front().
+    if (flavors.empty()) throw std::logic_error("no flavor of flavor_facts.json knows " + std::string(r.name));
+    const std::string_view oldest = flavors.front();
     table.push_back(Arch{r.name, r.family, r.cus, r.xcds, r.wave_sizes, r.lds_bytes, r.max_workgroup_size,
-                         r.waves_per_eu, r.vgprs, r.agprs, {}, r.flavors, r.min_llvm});
+                         r.waves_per_eu, r.vgprs, r.agprs, {}, std::move(flavors), oldest});
   }
   // Forms are sorted by (op id, family), so each arch's ops come by op id,
   // as arch.py's _matrix appends them.

@@ -1,6 +1,7 @@
 // The architecture table, mirroring platform/arch/arch.py. Every fact comes
-// from the headers generated from platform/arch/archs.json and
-// platform/arch/mma_forms.json (BUILD.bazel), never from this code.
+// from the headers generated from platform/arch/archs.json,
+// platform/arch/mma_forms.json and platform/arch/flavor_facts.json
+// (BUILD.bazel), never from this code.
 //
 //   rocke::arch::get("gfx942").cus     // 304
 //   rocke::arch::all()                 // every Arch, by name
@@ -38,8 +39,8 @@ struct Arch {
   int vgprs;
   int agprs;
   std::vector<MatrixOp> matrix;  // by op id; from mma_forms.json
-  std::span<const std::string_view> flavors;  // the LLVM flavors that know this arch
-  std::string_view min_llvm;
+  std::vector<std::string_view> flavors;  // the LLVM flavors that know this arch, oldest first
+  std::string_view min_llvm;              // the first of them
 };
 
 // Every arch, sorted by name (the order of Python's arch.ARCHS).

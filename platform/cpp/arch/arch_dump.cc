@@ -42,7 +42,7 @@ std::string arch(const rocke::arch::Arch& a) {
          ", \"max_workgroup_size\": " + std::to_string(a.max_workgroup_size) +
          ", \"waves_per_eu\": " + list(a.waves_per_eu) + ", \"vgprs\": " + std::to_string(a.vgprs) +
          ", \"agprs\": " + std::to_string(a.agprs) + ", \"matrix\": " + matrix + "]" +
-         ", \"flavors\": " + list(a.flavors) + ", \"min_llvm\": " + json_string(a.min_llvm) + "}";
+         ", \"flavors\": " + list(std::span<const std::string_view>(a.flavors)) + ", \"min_llvm\": " + json_string(a.min_llvm) + "}";
 }
 
 }  // namespace
