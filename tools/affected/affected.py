@@ -27,14 +27,14 @@ import subprocess
 import sys
 
 from tools.affected import plan
+from tools.bazel_cmd import bazel_cmd
 
-# The tests in a query set that `bazel test` would run: test_suites are left
-# out before tests() (it would expand a suite that depends on one changed test
-# into all of its tests), and so are tests tagged manual.
-TESTS = (
-    "let r = {} in let t = tests($r except kind(test_suite, $r)) in "
-    '$t except attr(tags, "(^|[\\[ ,])manual([\\] ,]|$)", $t)'
-)
+def tests_of(expr):
+    """The query for the tests of query set `expr` that `bazel test` would
+    run: test_suites are left out before tests() (it would expand a suite that
+    depends on one changed test into all of its tests), and so are tests
+    tagged manual."""
+    return f"let r = {expr} in let t = tests($r except kind(test_suite, $r)) in $t except " + bazel_cmd.has_tag("manual", "$t")
 
 
 class AffectedError(Exception):
@@ -81,10 +81,7 @@ def changed_files(repo, base, head):
 
 
 def bazel(ws, *args):
-    proc = subprocess.run([os.path.join(ws, "bazel"), *args], cwd=ws, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise AffectedError(f"bazel {' '.join(args)} failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
-    return proc.stdout
+    return bazel_cmd.run(ws, args, AffectedError)
 
 
 def query_labels(ws, expr):
@@ -152,9 +149,9 @@ def affected(ws, repo, base, head, want_explain):
     decisions = [plan.decide(c, facts) for c in changes]
     seeds = plan.seeds_of(decisions)
     if any(d.everything for d in decisions):
-        tests = query_labels(ws, TESTS.format("//..."))
+        tests = query_labels(ws, tests_of("//..."))
     elif seeds:
-        tests = query_labels(ws, TESTS.format(f"rdeps(//..., {union(seeds)})"))
+        tests = query_labels(ws, tests_of(f"rdeps(//..., {union(seeds)})"))
     else:
         tests = []
     if want_explain:

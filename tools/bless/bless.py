@@ -27,14 +27,13 @@ import contextlib
 import fcntl
 import json
 import os
-import subprocess
 import sys
 import traceback
 
 from family import manifest
 from files.atomic import OutputError, sync_folder, write_atomic
+from tools.bazel_cmd import bazel_cmd
 
-GOLDEN_QUERY = 'attr(tags, "(^|[\\[ ,])golden([\\] ,]|$)", tests({}))'
 TEMP_PREFIX = ".bless-"
 
 
@@ -47,14 +46,11 @@ def log(message):
 
 
 def bazel(ws, *args):
-    proc = subprocess.run([os.path.join(ws, "bazel"), *args], cwd=ws, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise BlessError(f"bazel {' '.join(args)} failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
-    return proc.stdout
+    return bazel_cmd.run(ws, args, BlessError)
 
 
 def golden_tests(ws, patterns):
-    expr = GOLDEN_QUERY.format(" + ".join(patterns))
+    expr = bazel_cmd.has_tag("golden", f"tests({' + '.join(patterns)})")
     labels = [l for l in bazel(ws, "query", "--output=label", expr).splitlines() if l]
     if not labels:
         raise BlessError(f"no golden test matches {' '.join(patterns)}: nothing to bless. Is the pattern right? (try //library/...)")
