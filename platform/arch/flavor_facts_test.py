@@ -11,6 +11,7 @@ import re
 import pytest
 
 from arch import arch, flavor_facts
+from arch.json_edits import delete_at, set_at
 
 with open(flavor_facts.PATH) as f:
     TEXT = f.read()
@@ -52,28 +53,6 @@ def test_buffer_access_is_keyed_by_integer_byte_counts():
     assert flavor_facts.BUFFER_ACCESS[8] == flavor_facts.Access(RAW["buffer_access"]["8"]["type"], RAW["buffer_access"]["8"]["suffix"])
 
 
-def _set(path, value):
-    def edit(raw):
-        *parents, last = path
-        node = raw
-        for key in parents:
-            node = node[key]
-        node[last] = value
-
-    return edit
-
-
-def _delete(path):
-    def edit(raw):
-        *parents, last = path
-        node = raw
-        for key in parents:
-            node = node[key]
-        del node[last]
-
-    return edit
-
-
 def _rename(old, new):
     def edit(raw):
         raw["flavors"][new] = raw["flavors"].pop(old)
@@ -91,25 +70,25 @@ def _rename_access(old, new):
 F = ("flavors", "llvm22")
 # (edit, the entry the message must name, what it must say was expected)
 MALFORMED = {
-    "unknown top key": (_set(("barriers",), {}), "", "exactly the keys"),
-    "missing flavor key": (_delete((*F, "datalayout")), "flavors.llvm22", "exactly the keys"),
+    "unknown top key": (set_at(("barriers",), {}), "", "exactly the keys"),
+    "missing flavor key": (delete_at((*F, "datalayout")), "flavors.llvm22", "exactly the keys"),
     "name unlike its version": (_rename("llvm22", "llvm21"), "flavors.llvm21", "the name its version spells, llvm22"),
-    "bad version": (_set((*F, "version"), "22.1"), "flavors.llvm22.version", "a version N.N.N"),
-    "unknown triple kind": (_set((*F, "triple"), "amdgpu"), "flavors.llvm22.triple", "one of ['amdgcn', 'subarch']"),
-    "boolean code object version": (_set((*F, "code_object_version"), True), "flavors.llvm22.code_object_version", "an integer in [400, 9999]"),
-    "rsrc without count type": (_delete((*F, "rsrc", "count_type")), "flavors.llvm22.rsrc", "exactly the keys"),
-    "rsrc count i16": (_set((*F, "rsrc", "count_type"), "i16"), "flavors.llvm22.rsrc.count_type", "one of ['i32', 'i64']"),
-    "occupancy as a string": (_set((*F, "reports_occupancy"), "yes"), "flavors.llvm22.reports_occupancy", "true or false"),
-    "unsorted cpus": (_set((*F, "cpus"), ["gfx942", "gfx1100"]), "flavors.llvm22.cpus", "a non-empty sorted list without repeats"),
-    "no cpus": (_set((*F, "cpus"), []), "flavors.llvm22.cpus", "a non-empty sorted list without repeats"),
-    "unknown triple verdict": (_set((*F, "triples", "amdgcn-amd-amdhsa"), "fine"), "flavors.llvm22.triples.amdgcn-amd-amdhsa", "one of ['ok', 'reject', 'warn']"),
-    "a triple one flavor lacks": (_delete((*F, "triples", "amdgcn--amdhsa")), "flavors.llvm22.triples", "the triples of llvm20"),
-    "no flavors": (_set(("flavors",), {}), "flavors", "a non-empty object flavor -> facts"),
-    "unknown barrier": (_set(("families", "gfx12", "barrier"), "double"), "families.gfx12.barrier", "one of ['single', 'split']"),
-    "flags beyond 32 bits": (_set(("families", "gfx9", "buffer_flags"), 2**32), "families.gfx9.buffer_flags", "an integer in [0, 4294967295]"),
+    "bad version": (set_at((*F, "version"), "22.1"), "flavors.llvm22.version", "a version N.N.N"),
+    "unknown triple kind": (set_at((*F, "triple"), "amdgpu"), "flavors.llvm22.triple", "one of ['amdgcn', 'subarch']"),
+    "boolean code object version": (set_at((*F, "code_object_version"), True), "flavors.llvm22.code_object_version", "an integer in [400, 9999]"),
+    "rsrc without count type": (delete_at((*F, "rsrc", "count_type")), "flavors.llvm22.rsrc", "exactly the keys"),
+    "rsrc count i16": (set_at((*F, "rsrc", "count_type"), "i16"), "flavors.llvm22.rsrc.count_type", "one of ['i32', 'i64']"),
+    "occupancy as a string": (set_at((*F, "reports_occupancy"), "yes"), "flavors.llvm22.reports_occupancy", "true or false"),
+    "unsorted cpus": (set_at((*F, "cpus"), ["gfx942", "gfx1100"]), "flavors.llvm22.cpus", "a non-empty sorted list without repeats"),
+    "no cpus": (set_at((*F, "cpus"), []), "flavors.llvm22.cpus", "a non-empty sorted list without repeats"),
+    "unknown triple verdict": (set_at((*F, "triples", "amdgcn-amd-amdhsa"), "fine"), "flavors.llvm22.triples.amdgcn-amd-amdhsa", "one of ['ok', 'reject', 'warn']"),
+    "a triple one flavor lacks": (delete_at((*F, "triples", "amdgcn--amdhsa")), "flavors.llvm22.triples", "the triples of llvm20"),
+    "no flavors": (set_at(("flavors",), {}), "flavors", "a non-empty object flavor -> facts"),
+    "unknown barrier": (set_at(("families", "gfx12", "barrier"), "double"), "families.gfx12.barrier", "one of ['single', 'split']"),
+    "flags beyond 32 bits": (set_at(("families", "gfx9", "buffer_flags"), 2**32), "families.gfx9.buffer_flags", "an integer in [0, 4294967295]"),
     "access size not decimal": (_rename_access("8", "08"), "buffer_access.08", "a byte count spelled in decimal"),
-    "access without suffix": (_delete(("buffer_access", "4", "suffix")), "buffer_access.4", "exactly the keys"),
-    "two workitem axes": (_set(("ids", "workitem"), ["llvm.amdgcn.workitem.id.x", "llvm.amdgcn.workitem.id.y"]), "ids.workitem", "a list of 3 intrinsics"),
+    "access without suffix": (delete_at(("buffer_access", "4", "suffix")), "buffer_access.4", "exactly the keys"),
+    "two workitem axes": (set_at(("ids", "workitem"), ["llvm.amdgcn.workitem.id.x", "llvm.amdgcn.workitem.id.y"]), "ids.workitem", "a list of 3 intrinsics"),
 }
 
 

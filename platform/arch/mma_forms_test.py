@@ -8,6 +8,7 @@ import re
 import pytest
 
 from arch import arch, mma_forms
+from arch.json_edits import delete_at, set_at
 
 with open(mma_forms.PATH) as f:
     TEXT = f.read()
@@ -45,28 +46,6 @@ def test_each_arch_has_exactly_the_ops_the_forms_list_for_it():
             assert (m.m, m.n, m.k, m.a, m.c, m.wave) == (form.shape.m, form.shape.n, form.shape.k, form.shape.a, form.shape.c, form.wave)
 
 
-def _set(path, value):
-    def edit(raw):
-        *parents, last = path
-        node = raw
-        for key in parents:
-            node = node[key]
-        node[last] = value
-
-    return edit
-
-
-def _delete(path):
-    def edit(raw):
-        *parents, last = path
-        node = raw
-        for key in parents:
-            node = node[key]
-        del node[last]
-
-    return edit
-
-
 def _rename(old, new):
     def edit(raw):
         raw[new] = raw.pop(old)
@@ -77,24 +56,24 @@ def _rename(old, new):
 F = (OP, "families", FAMILY)
 # (edit, the entry the message must name, what it must say was expected)
 MALFORMED = {
-    "unknown key": (_set((*F, "lanes"), 64), f"{OP}.families.{FAMILY}", "exactly the keys"),
-    "missing key": (_delete((*F, "layout")), f"{OP}.families.{FAMILY}", "exactly the keys"),
+    "unknown key": (set_at((*F, "lanes"), 64), f"{OP}.families.{FAMILY}", "exactly the keys"),
+    "missing key": (delete_at((*F, "layout")), f"{OP}.families.{FAMILY}", "exactly the keys"),
     "op id unlike its shape": (_rename(OP, "mma_16x16x8_f16_f32"), "mma_16x16x8_f16_f32", "the op id its shape spells, mma_16x16x16_f16_f32"),
-    "unknown A type": (_set((OP, "shape", "a"), "f8"), f"{OP}.shape.a", "one of ['bf16', 'f16', 'fp8']"),
-    "zero k": (_set((OP, "shape", "k"), 0), f"{OP}.shape.k", "a positive integer"),
-    "boolean m": (_set((OP, "shape", "m"), True), f"{OP}.shape.m", "a positive integer"),
-    "no families": (_set((OP, "families"), {}), f"{OP}.families", "a non-empty object"),
-    "unsorted archs": (_set((*F, "archs"), ["gfx942", "gfx90a"]), f"{OP}.families.{FAMILY}.archs", "a non-empty sorted list without repeats"),
-    "no archs": (_set((*F, "archs"), []), f"{OP}.families.{FAMILY}.archs", "a non-empty sorted list without repeats"),
-    "wave 16": (_set((*F, "wave"), 16), f"{OP}.families.{FAMILY}.wave", "one of [32, 64]"),
-    "fragment short of the matrix": (_set((*F, "fragment", "c"), 3), f"{OP}.families.{FAMILY}.fragment.c", "a count whose 64 lanes hold the 256 elements a whole number of times"),
-    "empty layout": (_set((*F, "layout"), ""), f"{OP}.families.{FAMILY}.layout", "a non-empty string"),
-    "unknown operand form": (_set((*F, "llvm", "form"), "wmma_mods"), f"{OP}.families.{FAMILY}.llvm.form", "one of ['mfma', 'wmma', 'wmma6', 'wmma8']"),
-    "unknown cast": (_set((*F, "llvm", "cast"), "zext"), f"{OP}.families.{FAMILY}.llvm.cast", "one of ['', 'bitcast']"),
-    "unknown flavor": (_set((*F, "llvm", "flavors"), {"llvm21": {"form": "wmma"}}), f"{OP}.families.{FAMILY}.llvm.flavors.llvm21", "one of ['llvm20'"),
-    "override of an unknown field": (_set((*F, "llvm", "flavors"), {"llvm22": {"flavors": {}}}), f"{OP}.families.{FAMILY}.llvm.flavors.llvm22", "a non-empty object with keys among"),
-    "override that changes nothing": (_set((*F, "llvm", "flavors"), {"llvm22": {"form": "mfma"}}), f"{OP}.families.{FAMILY}.llvm.flavors.llvm22", "only values that differ"),
-    "override to a bad form": (_set((*F, "llvm", "flavors"), {"llvm22": {"form": "wmma7"}}), f"{OP}.families.{FAMILY}.llvm.flavors.llvm22.form", "one of ['mfma'"),
+    "unknown A type": (set_at((OP, "shape", "a"), "f8"), f"{OP}.shape.a", "one of ['bf16', 'f16', 'fp8']"),
+    "zero k": (set_at((OP, "shape", "k"), 0), f"{OP}.shape.k", "a positive integer"),
+    "boolean m": (set_at((OP, "shape", "m"), True), f"{OP}.shape.m", "a positive integer"),
+    "no families": (set_at((OP, "families"), {}), f"{OP}.families", "a non-empty object"),
+    "unsorted archs": (set_at((*F, "archs"), ["gfx942", "gfx90a"]), f"{OP}.families.{FAMILY}.archs", "a non-empty sorted list without repeats"),
+    "no archs": (set_at((*F, "archs"), []), f"{OP}.families.{FAMILY}.archs", "a non-empty sorted list without repeats"),
+    "wave 16": (set_at((*F, "wave"), 16), f"{OP}.families.{FAMILY}.wave", "one of [32, 64]"),
+    "fragment short of the matrix": (set_at((*F, "fragment", "c"), 3), f"{OP}.families.{FAMILY}.fragment.c", "a count whose 64 lanes hold the 256 elements a whole number of times"),
+    "empty layout": (set_at((*F, "layout"), ""), f"{OP}.families.{FAMILY}.layout", "a non-empty string"),
+    "unknown operand form": (set_at((*F, "llvm", "form"), "wmma_mods"), f"{OP}.families.{FAMILY}.llvm.form", "one of ['mfma', 'wmma', 'wmma6', 'wmma8']"),
+    "unknown cast": (set_at((*F, "llvm", "cast"), "zext"), f"{OP}.families.{FAMILY}.llvm.cast", "one of ['', 'bitcast']"),
+    "unknown flavor": (set_at((*F, "llvm", "flavors"), {"llvm21": {"form": "wmma"}}), f"{OP}.families.{FAMILY}.llvm.flavors.llvm21", "one of ['llvm20'"),
+    "override of an unknown field": (set_at((*F, "llvm", "flavors"), {"llvm22": {"flavors": {}}}), f"{OP}.families.{FAMILY}.llvm.flavors.llvm22", "a non-empty object with keys among"),
+    "override that changes nothing": (set_at((*F, "llvm", "flavors"), {"llvm22": {"form": "mfma"}}), f"{OP}.families.{FAMILY}.llvm.flavors.llvm22", "only values that differ"),
+    "override to a bad form": (set_at((*F, "llvm", "flavors"), {"llvm22": {"form": "wmma7"}}), f"{OP}.families.{FAMILY}.llvm.flavors.llvm22.form", "one of ['mfma'"),
     "not an object": (lambda raw: raw.clear(), "", "a non-empty object op id -> entry"),
 }
 
