@@ -18,6 +18,8 @@ import os
 import re
 import types
 
+from arch.schema import Schema
+
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "flavor_facts.json")
 
 # How the target triple is spelled: "amdgcn" is amdgcn-amd-amdhsa for every
@@ -79,33 +81,8 @@ _ACCESS_KEYS = ("suffix", "type")
 _ID_KEYS = ("workgroup", "workitem")
 
 
-def _check(cond, where, expected, got):
-    if not cond:
-        raise FlavorFactsError(f"{where}: expected {expected}, got {got!r}; fix the entry (schema in platform/arch/FLAVOR_FACTS.md)")
-
-
-def _keys(obj, keys, where):
-    _check(isinstance(obj, dict), where, "an object", obj)
-    _check(sorted(obj) == list(keys), where, f"exactly the keys {list(keys)}", sorted(obj))
-
-
-def _int(x, lo, hi, where):
-    _check(isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi, where, f"an integer in [{lo}, {hi}]", x)
-
-
-def _name(x, where):
-    _check(isinstance(x, str) and x != "", where, "a non-empty string", x)
-
-
-def _choice(x, allowed, where):
-    _check(x in allowed, where, f"one of {list(allowed)}", x)
-
-
-def _names(x, where):
-    _check(isinstance(x, list) and x and x == sorted(set(x)), where, "a non-empty sorted list without repeats", x)
-    for n in x:
-        _name(n, where)
-    return tuple(x)
+_S = Schema(FlavorFactsError, "platform/arch/FLAVOR_FACTS.md")
+_check, _keys, _int, _name, _choice, _names = _S.check, _S.keys, _S.int_in, _S.name, _S.choice, _S.names
 
 
 def _flavor(name, raw, where):

@@ -17,6 +17,7 @@ import os
 import types
 
 from arch.flavor_facts import NAMES
+from arch.schema import Schema
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mma_forms.json")
 
@@ -83,26 +84,8 @@ _LLVM_KEYS = ("ab", "c", "cast", "flavors", "form", "intrinsic")
 _OVERRIDABLE = ("ab", "c", "cast", "form", "intrinsic")
 
 
-def _check(cond, where, expected, got):
-    if not cond:
-        raise MmaFormsError(f"{where}: expected {expected}, got {got!r}; fix the entry (schema in platform/arch/MMA_FORMS.md)")
-
-
-def _keys(obj, keys, where):
-    _check(isinstance(obj, dict), where, "an object", obj)
-    _check(sorted(obj) == list(keys), where, f"exactly the keys {list(keys)}", sorted(obj))
-
-
-def _positive(x, where):
-    _check(isinstance(x, int) and not isinstance(x, bool) and x > 0, where, "a positive integer", x)
-
-
-def _choice(x, allowed, where):
-    _check(x in allowed, where, f"one of {list(allowed)}", x)
-
-
-def _name(x, where):
-    _check(isinstance(x, str) and x != "", where, "a non-empty string", x)
+_S = Schema(MmaFormsError, "platform/arch/MMA_FORMS.md")
+_check, _keys, _positive, _choice, _name = _S.check, _S.keys, _S.positive, _S.choice, _S.name
 
 
 def _shape(raw, where):
