@@ -1,48 +1,62 @@
 """The op registry: every op's name and the rule its instances must satisfy.
 
-Each rule is a small function over one op that raises VerifyError("OP:
-expected X, got Y") through `expect`. The lowering and the interpreter are
-tables keyed by the same names, and a test checks that all three agree.
+The counts, attributes and fp8 permission of every op are data: ops.json
+(OPS.md), read here and checked by op_schema before the op's own rule. The
+rules below keep what a schema cannot state: how types relate. Each raises
+VerifyError("OP: expected X, got Y") through `expect`. The lowering, the
+interpreter and the fuzz generator are tables keyed by the same names, and a
+test checks that all of them cover exactly the ops of ops.json.
 """
 
+import os
+
 from ir import mma
+from ir import op_schema
 from ir import types as T
 from ir.core import VerifyError
 
-OPS = {}
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ops.json")
+_DATA = op_schema.load(PATH)
+TABLES = _DATA["tables"]
 
 # Byte sizes a single memory access may move (global/LDS/buffer, 1 to 16 bytes).
-ACCESS_BYTES = (1, 2, 4, 8, 16)
-CMP_PREDICATES = ("eq", "ne", "lt", "le", "gt", "ge")
-DIMS = (0, 1, 2)
-
+ACCESS_BYTES = tuple(TABLES["access_bytes"])
+CMP_PREDICATES = tuple(TABLES["cmp_predicates"])
 
 # fp8 is a storage type: LLVM has no fp8 arithmetic (its values are i8
-# codes), so only the ops registered with fp8=True may take or make one.
-FP8_OPS = set()
+# codes), so only the ops ops.json marks fp8 may take or make one.
+FP8_OPS = frozenset(name for name, entry in _DATA["ops"].items() if entry["fp8"])
+
+_RULES = {}
 
 
-def register(*names, attrs=(), fp8=False):
-    """Registers `rule` for `names`; `attrs` are the attribute keys the ops may carry."""
+def register(*names):
+    """Registers `rule` as the type rule of `names`, ops of ops.json."""
 
     def wrap(rule):
         for name in names:
-            OPS[name] = _checked(rule, frozenset(attrs), fp8)
-            if fp8:
-                FP8_OPS.add(name)
+            if name not in _DATA["ops"]:
+                raise ValueError(f"{PATH}: expected an entry for {name}, got a rule for it in ops.py and no entry; add it to ops.json")
+            _RULES[name] = rule
         return rule
 
     return wrap
 
 
-def _checked(rule, keys, fp8):
+def _checked(name):
+    entry = _DATA["ops"][name]
+    keys = frozenset(entry["attrs"])
+
     def checked(op):
         expect(isinstance(op.attrs, dict), op, "attributes in a dict", type(op.attrs).__name__)
         extra = sorted(map(str, set(op.attrs) - keys))
         expect(not extra, op, f"attributes among ({', '.join(sorted(keys))})", ", ".join(extra))
-        if not fp8:
+        if not entry["fp8"]:
             _no_fp8(op)
-        rule(op)
+        op_schema.check(op, entry, TABLES)
+        rule = _RULES.get(name)
+        if rule is not None:
+            rule(op)
 
     return checked
 
@@ -62,14 +76,8 @@ def expect(ok, op, what, got):
         raise VerifyError(f"{op.name}: expected {what}, got {got}")
 
 
-def count(op, operands, results, regions=0):
-    expect(len(op.operands) == operands, op, f"{operands} operand(s)", len(op.operands))
-    expect(len(op.results) == results, op, f"{results} result(s)", len(op.results))
-    expect(len(op.regions) == regions, op, f"{regions} region(s)", len(op.regions))
-
-
 def attr(op, key, check, what):
-    expect(key in op.attrs, op, f"attribute {key}", f"attributes {sorted(op.attrs)}")
+    """A value rule beyond the schema's (it has checked presence and kind)."""
     expect(check(op.attrs[key]), op, f"{key} to be {what}", repr(op.attrs[key]))
     return op.attrs[key]
 
@@ -86,12 +94,11 @@ def is_int(v):
 # -- arithmetic ---------------------------------------------------------------
 
 
-@register("arith.const", attrs=("value",))
+@register("arith.const")
 def _const(op):
-    count(op, 0, 1)
     t = op.result.type
     expect(isinstance(t, T.ScalarType), op, "a scalar result", t)
-    value = op.attrs.get("value")
+    value = op.attrs["value"]
     if t.is_int:
         expect(is_int(value), op, f"an integer value for {t}", repr(value))
         lo, hi = T.int_range(t)  # one spelling per constant
@@ -103,29 +110,24 @@ def _const(op):
 
 @register("arith.add", "arith.sub", "arith.mul", "arith.div", "arith.rem", "arith.min", "arith.max")
 def _binary(op):
-    count(op, 2, 1)
     same_types(op, [*op.operands, op.result], "operands and result of one type")
     expect(T.is_numeric(op.result.type) and T.element(op.result.type) is not T.I1, op, "int or float operands", op.result.type)
 
 
 @register("arith.and", "arith.or", "arith.xor", "arith.shl", "arith.shr")
 def _bitwise(op):
-    count(op, 2, 1)
     same_types(op, [*op.operands, op.result], "operands and result of one type")
     expect(op.result.type.is_int, op, "integer operands", op.result.type)
 
 
 @register("arith.neg")
 def _neg(op):
-    count(op, 1, 1)
     same_types(op, [*op.operands, op.result], "operand and result of one type")
     expect(T.is_numeric(op.result.type), op, "a numeric operand", op.result.type)
 
 
-@register("arith.cmp", attrs=("pred",))
+@register("arith.cmp")
 def _cmp(op):
-    count(op, 2, 1)
-    attr(op, "pred", lambda p: p in CMP_PREDICATES, f"one of {', '.join(CMP_PREDICATES)}")
     same_types(op, op.operands)
     a = op.operands[0].type
     expect(T.is_numeric(a), op, "numeric operands", a)
@@ -135,23 +137,20 @@ def _cmp(op):
 
 @register("arith.select")
 def _select(op):
-    count(op, 3, 1)
     cond, a, b = op.operands
     expect(cond.type is T.I1, op, "an i1 condition", cond.type)
     same_types(op, [a, b, op.result], "both choices and the result of one type")
 
 
-@register("arith.convert", fp8=True)
+@register("arith.convert")
 def _convert(op):
-    count(op, 1, 1)
     src, dst = op.operands[0].type, op.result.type
     expect(T.is_numeric(src) and T.is_numeric(dst), op, "numeric types", f"{src} -> {dst}")
     expect(T.lanes(src) == T.lanes(dst), op, f"the same lane count as {src}", dst)
 
 
-@register("arith.bitcast", fp8=True)
+@register("arith.bitcast")
 def _bitcast(op):
-    count(op, 1, 1)
     src, dst = op.operands[0].type, op.result.type
     expect(T.is_numeric(src) and T.is_numeric(dst), op, "numeric types", f"{src} -> {dst}")
     # i1 has no byte size in LLVM: bitcast it neither from nor to i1.
@@ -164,14 +163,12 @@ def _bitcast(op):
 
 @register("math.exp", "math.log", "math.sqrt", "math.rsqrt")
 def _unary_float(op):
-    count(op, 1, 1)
     same_types(op, [*op.operands, op.result], "operand and result of one type")
     expect(op.result.type in (T.F32, T.F16), op, "f32 or f16", op.result.type)
 
 
 @register("math.fma")
 def _fma(op):
-    count(op, 3, 1)
     same_types(op, [*op.operands, op.result], "operands and result of one type")
     expect(T.element(op.result.type) in (T.F32, T.F16), op, "f32 or f16 (or vectors of them)", op.result.type)
 
@@ -179,40 +176,36 @@ def _fma(op):
 # -- vectors --------------------------------------------------------------------
 
 
-@register("vector.build", fp8=True)
+@register("vector.build")
 def _build(op):
-    expect(len(op.results) == 1 and not op.regions, op, "one result and no region", f"{len(op.results)}, {len(op.regions)}")
     t = op.result.type
     expect(isinstance(t, T.VectorType), op, "a vector result", t)
     expect(len(op.operands) == t.n, op, f"{t.n} elements", len(op.operands))
     expect(all(v.type is t.elem for v in op.operands), op, f"{t.elem} elements", [str(v.type) for v in op.operands])
 
 
-@register("vector.extract", attrs=("index",), fp8=True)
+@register("vector.extract")
 def _extract(op):
-    count(op, 1, 1)
     v = op.operands[0].type
     expect(isinstance(v, T.VectorType), op, "a vector operand", v)
-    attr(op, "index", lambda i: is_int(i) and 0 <= i < v.n, f"an index in [0, {v.n})")
+    attr(op, "index", lambda i: 0 <= i < v.n, f"an index in [0, {v.n})")
     expect(op.result.type is v.elem, op, f"result {v.elem}", op.result.type)
 
 
-@register("vector.insert", attrs=("index",), fp8=True)
+@register("vector.insert")
 def _insert(op):
-    count(op, 2, 1)
     v, x = op.operands[0].type, op.operands[1].type
     expect(isinstance(v, T.VectorType), op, "a vector operand", v)
-    attr(op, "index", lambda i: is_int(i) and 0 <= i < v.n, f"an index in [0, {v.n})")
+    attr(op, "index", lambda i: 0 <= i < v.n, f"an index in [0, {v.n})")
     expect(x is v.elem and op.result.type is v, op, f"a {v.elem} element and result {v}", f"{x}, {op.result.type}")
 
 
-@register("vector.shuffle", attrs=("mask",), fp8=True)
+@register("vector.shuffle")
 def _shuffle(op):
-    count(op, 2, 1)
     same_types(op, op.operands)
     v = op.operands[0].type
     expect(isinstance(v, T.VectorType), op, "vector operands", v)
-    mask = attr(op, "mask", lambda m: isinstance(m, list) and 2 <= len(m) <= T.MAX_LANES and all(is_int(i) and 0 <= i < 2 * v.n for i in m), f"a list of 2 to {T.MAX_LANES} indices in [0, {2 * v.n})")
+    mask = attr(op, "mask", lambda m: 2 <= len(m) <= T.MAX_LANES and all(0 <= i < 2 * v.n for i in m), f"a list of 2 to {T.MAX_LANES} indices in [0, {2 * v.n})")
     want = T.vector(v.elem, len(mask))
     expect(op.result.type is want, op, f"result {want}", op.result.type)
 
@@ -220,34 +213,19 @@ def _shuffle(op):
 # -- GPU ids, lanes, barriers ---------------------------------------------------
 
 
-@register("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", attrs=("dim",))
+@register("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.lane_id")
 def _id(op):
-    count(op, 0, 1)
-    attr(op, "dim", lambda d: is_int(d) and d in DIMS, "0, 1 or 2")
     expect(op.result.type is T.I32, op, "an i32 result", op.result.type)
-
-
-@register("gpu.lane_id")
-def _lane_id(op):
-    count(op, 0, 1)
-    expect(op.result.type is T.I32, op, "an i32 result", op.result.type)
-
-
-@register("gpu.barrier")
-def _barrier(op):
-    count(op, 0, 0)
 
 
 @register("lane.readfirstlane")
 def _readfirstlane(op):
-    count(op, 1, 1)
     same_types(op, [*op.operands, op.result], "operand and result of one type")
     expect(op.result.type in (T.I32, T.F32), op, "i32 or f32", op.result.type)
 
 
 @register("lane.bpermute")
 def _bpermute(op):
-    count(op, 2, 1)
     addr, v = op.operands
     expect(addr.type is T.I32, op, "an i32 byte address", addr.type)
     expect(v.type in (T.I32, T.F32) and op.result.type is v.type, op, "an i32 or f32 value and result", f"{v.type}, {op.result.type}")
@@ -262,65 +240,52 @@ def access(op, t, spaces, p):
     expect(t.nbytes in ACCESS_BYTES, op, f"an access of {', '.join(map(str, ACCESS_BYTES))} bytes", f"{t} ({t.nbytes} bytes)")
 
 
-@register("mem.lds_alloc", attrs=("bytes", "align"))
+@register("mem.lds_alloc")
 def _lds_alloc(op):
-    count(op, 0, 1)
-    attr(op, "bytes", lambda n: is_int(n) and n > 0, "a positive byte count")
-    attr(op, "align", lambda n: is_int(n) and n in (4, 8, 16), "4, 8 or 16")
     expect(op.result.type is T.LDS, op, "a ptr<lds> result", op.result.type)
 
 
 @register("mem.offset")
 def _offset(op):
-    count(op, 2, 1)
     p, off = op.operands
     expect(isinstance(p.type, T.PtrType) and p.type.space != "buffer", op, "a non-buffer pointer", p.type)
     expect(off.type in (T.I32, T.I64), op, "an i32 or i64 byte offset", off.type)
     expect(op.result.type is p.type, op, f"result {p.type}", op.result.type)
 
 
-_MEMORY = ("global", "lds", "constant", "private")
-
-
-@register("mem.load", fp8=True)
+@register("mem.load")
 def _load(op):
-    count(op, 1, 1)
-    access(op, op.result.type, _MEMORY, op.operands[0].type)
+    access(op, op.result.type, TABLES["load_spaces"], op.operands[0].type)
 
 
-@register("mem.store", fp8=True)
+@register("mem.store")
 def _store(op):
-    count(op, 2, 0)
-    access(op, op.operands[1].type, ("global", "lds", "private"), op.operands[0].type)
+    access(op, op.operands[1].type, TABLES["store_spaces"], op.operands[0].type)
 
 
 @register("mem.atomic_add")
 def _atomic_add(op):
-    count(op, 2, 1)
     p, v = op.operands
-    expect(isinstance(p.type, T.PtrType) and p.type.space in ("global", "lds"), op, "a pointer to global or lds", p.type)
+    expect(isinstance(p.type, T.PtrType) and p.type.space in TABLES["atomic_spaces"], op, f"a pointer to {' or '.join(TABLES['atomic_spaces'])}", p.type)
     expect(v.type in (T.F32, T.I32) and op.result.type is v.type, op, "an f32 or i32 value and result", f"{v.type}, {op.result.type}")
 
 
 @register("buffer.rsrc")
 def _rsrc(op):
-    count(op, 2, 1)
     base, size = op.operands
     expect(base.type is T.GLOBAL, op, "a ptr<global> base", base.type)
     expect(size.type is T.I32, op, "an i32 byte count", size.type)
     expect(op.result.type is T.BUFFER, op, "a ptr<buffer> result", op.result.type)
 
 
-@register("buffer.load", fp8=True)
+@register("buffer.load")
 def _buffer_load(op):
-    count(op, 2, 1)
     expect(op.operands[1].type is T.I32, op, "an i32 byte offset", op.operands[1].type)
     access(op, op.result.type, ("buffer",), op.operands[0].type)
 
 
-@register("buffer.store", fp8=True)
+@register("buffer.store")
 def _buffer_store(op):
-    count(op, 3, 0)
     expect(op.operands[1].type is T.I32, op, "an i32 byte offset", op.operands[1].type)
     access(op, op.operands[2].type, ("buffer",), op.operands[0].type)
 
@@ -328,13 +293,13 @@ def _buffer_store(op):
 # -- matrix cores ---------------------------------------------------------------
 
 
-@register("matrix.mma", attrs=("op",), fp8=True)
+@register("matrix.mma")
 def _mma(op):
     # Fragment lengths depend on the kernel's arch; verifier.py checks them.
-    count(op, 3, 1)
     a, b, c = (v.type for v in op.operands)
-    s = mma.shape(op.attrs.get("op"))
-    expect(s is not None, op, "an op id like mma_16x16x16_f16_f32", repr(op.attrs.get("op")))
+    # The op ids are those of platform/arch/mma_forms.json, read by ir/mma.py.
+    s = mma.shape(op.attrs["op"])
+    expect(s is not None, op, "an op id like mma_16x16x16_f16_f32", repr(op.attrs["op"]))
     expect(isinstance(a, T.VectorType) and a.elem is s.a and isinstance(b, T.VectorType) and b.elem is s.a, op, f"A and B fragments of {s.a}", f"{a}, {b}")
     expect(isinstance(c, T.VectorType) and c.elem is s.c and op.result.type is c, op, f"C and result fragments of {s.c}", f"{c}, {op.result.type}")
 
@@ -351,7 +316,6 @@ def yields(op, region, types_, what):
 
 @register("scf.for")
 def _for(op):
-    expect(len(op.operands) >= 3 and len(op.regions) == 1, op, "lo, hi, step, inits... and one region", f"{len(op.operands)} operands, {len(op.regions)} regions")
     lo, hi, step, *inits = op.operands
     expect(lo.type is T.I32 and hi.type is T.I32 and step.type is T.I32, op, "i32 bounds and step", f"{lo.type}, {hi.type}, {step.type}")
     carried = [v.type for v in inits]
@@ -364,7 +328,6 @@ def _for(op):
 
 @register("scf.if")
 def _if(op):
-    expect(len(op.operands) == 1 and len(op.regions) == 2, op, "one condition and two regions", f"{len(op.operands)} operands, {len(op.regions)} regions")
     expect(op.operands[0].type is T.I1, op, "an i1 condition", op.operands[0].type)
     results = [r.type for r in op.results]
     for region, what in zip(op.regions, ("the then-region", "the else-region")):
@@ -372,6 +335,4 @@ def _if(op):
         yields(op, region, results, what)
 
 
-@register("scf.yield")
-def _yield(op):
-    expect(not op.results and not op.regions, op, "no results and no regions", f"{len(op.results)}, {len(op.regions)}")
+OPS = {name: _checked(name) for name in sorted(_DATA["ops"])}
