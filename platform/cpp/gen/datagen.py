@@ -231,7 +231,8 @@ def generate(src, text, namespace, tables, consts):
                 if elem is None:
                     cells.append(_literal(value))
                 elif not value:
-                    cells.append("{}")
+                    # `{}` would make an optional field std::nullopt, not an empty list.
+                    cells.append(f"{TYPES[type_][0]}{{}}" if type_ != typed else "{}")
                 else:
                     name_ = f"{array}_{i}_{field}"
                     storage.append(f"inline constexpr {elem} {name_}[] = {{{', '.join(_literal(v) for v in value)}}};")

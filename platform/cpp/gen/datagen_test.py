@@ -133,8 +133,9 @@ def test_bad_spec(tmp_path):
 
 
 # A count or {"min": count}, a list or a table's name: optional fields split
-# each union into one std::optional per kind (written by hand from the spec).
-OPT_DATA = {"ops": {"b": {"n": {"min": 0}, "v": "t", "ok": True}, "a": {"n": 2, "v": [4, 8], "ok": False}}}
+# each union into one std::optional per kind; an empty list is of either list
+# kind, and stays an empty list (written by hand from the spec).
+OPT_DATA = {"ops": {"b": {"n": {"min": 0}, "v": "t", "ok": True}, "a": {"n": 2, "v": [4, 8], "ok": False}, "c": {"n": 1, "v": [], "ok": True}}}
 OPT_ARGS = [
     "--namespace", "o",
     "--table", "ops=ops/*",
@@ -168,6 +169,7 @@ inline constexpr int kOps_0_ints[] = {4, 8};
 inline constexpr OpsRow kOps[] = {
     {2, std::nullopt, std::nullopt, kOps_0_ints, std::nullopt, false},
     {std::nullopt, 0, "t", std::nullopt, std::nullopt, true},
+    {1, std::nullopt, std::nullopt, std::span<const int>{}, std::span<const std::string_view>{}, true},
 };
 
 }  // namespace o
