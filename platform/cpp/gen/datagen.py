@@ -12,7 +12,12 @@ A table is a PATTERN of the rows: a slash path where `*` stands for every key
 of an object (in sorted order) or every item of a list (in list order). Each
 --field after it is NAME=PATH:TYPE, PATH relative to the row: `@N` is the key
 (or index) the N-th `*` matched, `.` the row itself, `a/b` descends, `..` goes
-up one level. TYPE is int, str, ints or strs. The table becomes
+up one level. TYPE is int, str, bool, ints or strs; TYPE? makes the field a
+std::optional, std::nullopt where PATH has no value of TYPE's JSON kind (a key
+missing on the way, or e.g. an object where an int would be; a list's kind is
+its first item's), so one entry may be a count or {"min": count}. A value of
+the right kind that breaks TYPE (a list mixing kinds) is still an error. The
+table becomes
 `struct <Name>Row` and `inline constexpr <Name>Row k<Name>[]`; --const NAME=
 PATH:TYPE (PATH from the top) becomes `inline constexpr ... NAME`.
 
@@ -32,6 +37,7 @@ INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
 TYPES = {
     "int": ("int", None),
     "str": ("std::string_view", None),
+    "bool": ("bool", None),
     "ints": ("std::span<const int>", "int"),
     "strs": ("std::span<const std::string_view>", "std::string_view"),
 }
@@ -39,6 +45,10 @@ TYPES = {
 
 class DataError(Exception):
     """The data file or the table spec is wrong; the message is one line."""
+
+
+class _Missing(DataError):
+    """PATH names a key the data lacks: an error, unless the field is optional."""
 
 
 def _camel(name):
@@ -49,8 +59,8 @@ def _split_spec(spec, what, typed=True):
     """NAME=PATH[:TYPE] -> (name, path, type)."""
     name, eq, rest = spec.partition("=")
     path, colon, type_ = rest.rpartition(":") if typed else (rest, "", None)
-    if not eq or not name.isidentifier() or (typed and (not colon or type_ not in TYPES)):
-        form = "NAME=PATH:TYPE with TYPE in " + ", ".join(TYPES) if typed else "NAME=PATTERN"
+    if not eq or not name.isidentifier() or (typed and (not colon or type_.removesuffix("?") not in TYPES)):
+        form = "NAME=PATH:TYPE with TYPE in " + ", ".join(TYPES) + " (TYPE? optional)" if typed else "NAME=PATTERN"
         raise DataError(f"{what}: expected {form}, got {spec!r}")
     return name, path, type_
 
@@ -115,9 +125,28 @@ def _resolve(data, row, keys, sel, where):
             continue
         node = _at(data, path)
         if not isinstance(node, dict) or step not in node:
-            raise DataError(f"{where}: expected a key {step!r} at {_label(path)}, got {_short(node)}")
+            raise _Missing(f"{where}: expected a key {step!r} at {_label(path)}, got {_short(node)}")
         path.append(step)
     return _at(data, path)
+
+
+# TYPE -> does a JSON value have its kind (so an optional field takes it)?
+_KIND = {
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "str": lambda v: isinstance(v, str),
+    "bool": lambda v: isinstance(v, bool),
+    "ints": lambda v: isinstance(v, list) and (not v or _KIND["int"](v[0])),
+    "strs": lambda v: isinstance(v, list) and (not v or isinstance(v[0], str)),
+}
+
+
+def _optional(data, row, keys, sel, type_, where):
+    """The value at SEL if it has TYPE's kind, else None (an optional field)."""
+    try:
+        value = _resolve(data, row, keys, sel, where)
+    except _Missing:
+        return None
+    return value if _KIND[type_](value) else None
 
 
 def _check(value, type_, where):
@@ -130,6 +159,7 @@ def _check(value, type_, where):
     ok = {
         "int": is_int(value),
         "str": is_str(value),
+        "bool": isinstance(value, bool),
         "ints": isinstance(value, list) and all(is_int(x) for x in value),
         "strs": isinstance(value, list) and all(is_str(x) for x in value),
     }[type_]
@@ -137,15 +167,23 @@ def _check(value, type_, where):
         expected = {
             "int": "a 32-bit integer",
             "str": "a string of printable ASCII",
+            "bool": "true or false",
             "ints": "a list of 32-bit integers",
             "strs": "a list of printable ASCII strings",
         }[type_]
         raise DataError(f"{where}: expected {expected}, got {_short(value)}; fix the entry")
 
 
+def _member(typed):
+    member = TYPES[typed.removesuffix("?")][0]
+    return f"std::optional<{member}>" if typed.endswith("?") else member
+
+
 def _literal(value):
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return str(value)
 
 
@@ -156,10 +194,12 @@ def generate(src, text, namespace, tables, consts):
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise DataError(f"{src}: expected JSON, got an error at line {e.lineno} column {e.colno}: {e.msg}") from None
+    optional = any(t.endswith("?") for _, _, fields in tables for _, _, t in fields)
     out = [
         f"// Generated from {src} by //platform/cpp/gen:datagen. Do not edit.",
         "#pragma once",
         "",
+    ] + (["#include <optional>"] if optional else []) + [
         "#include <span>",
         "#include <string_view>",
         "",
@@ -172,19 +212,27 @@ def generate(src, text, namespace, tables, consts):
         rows = _rows(data, pattern, src)
         if not rows:
             raise DataError(f"{src}: table {name}: expected at least one row for {pattern!r}, got none")
-        out += ["", f"struct {struct} {{"] + [f"  {TYPES[t][0]} {f};" for f, _, t in fields] + ["};"]
+        out += ["", f"struct {struct} {{"] + [f"  {_member(t)} {f};" for f, _, t in fields] + ["};"]
         inits, storage = [], []
         for i, (path, keys) in enumerate(rows):
             cells = []
-            for field, sel, type_ in fields:
+            for field, sel, typed in fields:
                 where = f"{src}: {_label(path)}: {field} ({sel})"
-                value = _resolve(data, path, keys, sel, where)
+                type_ = typed.removesuffix("?")
+                if type_ != typed:
+                    value = _optional(data, path, keys, sel, type_, where)
+                    if value is None:
+                        cells.append("std::nullopt")
+                        continue
+                else:
+                    value = _resolve(data, path, keys, sel, where)
                 _check(value, type_, where)
                 elem = TYPES[type_][1]
                 if elem is None:
                     cells.append(_literal(value))
                 elif not value:
-                    cells.append("{}")
+                    # `{}` would make an optional field std::nullopt, not an empty list.
+                    cells.append(f"{TYPES[type_][0]}{{}}" if type_ != typed else "{}")
                 else:
                     name_ = f"{array}_{i}_{field}"
                     storage.append(f"inline constexpr {elem} {name_}[] = {{{', '.join(_literal(v) for v in value)}}};")
@@ -192,8 +240,8 @@ def generate(src, text, namespace, tables, consts):
             inits.append(f"    {{{', '.join(cells)}}},")
         out += ([""] + storage if storage else []) + ["", f"inline constexpr {struct} {array}[] = {{"] + inits + ["};"]
     for name, sel, type_ in consts:
-        if TYPES[type_][1] is not None:
-            raise DataError(f"--const {name}: expected TYPE int or str, got {type_}")
+        if type_ not in TYPES or TYPES[type_][1] is not None:
+            raise DataError(f"--const {name}: expected TYPE int, str or bool, got {type_}")
         where = f"{src}: --const {name} ({sel})"
         value = _resolve(data, [], [], sel, where)
         _check(value, type_, where)

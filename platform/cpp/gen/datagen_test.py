@@ -129,4 +129,70 @@ def test_not_json(tmp_path):
 def test_bad_spec(tmp_path):
     proc, header, _ = run(tmp_path, json.dumps(DATA), args=["--namespace", "n", "--table", "t=zoo/*", "--field", "legs=legs:float"])
     assert proc.returncode == 1 and header is None
-    assert proc.stderr == "datagen: --field: expected NAME=PATH:TYPE with TYPE in int, str, ints, strs, got 'legs=legs:float'\n"
+    assert proc.stderr == "datagen: --field: expected NAME=PATH:TYPE with TYPE in int, str, bool, ints, strs (TYPE? optional), got 'legs=legs:float'\n"
+
+
+# A count or {"min": count}, a list or a table's name: optional fields split
+# each union into one std::optional per kind; an empty list is of either list
+# kind, and stays an empty list (written by hand from the spec).
+OPT_DATA = {"ops": {"b": {"n": {"min": 0}, "v": "t", "ok": True}, "a": {"n": 2, "v": [4, 8], "ok": False}, "c": {"n": 1, "v": [], "ok": True}}}
+OPT_ARGS = [
+    "--namespace", "o",
+    "--table", "ops=ops/*",
+    "--field", "n=n:int?",
+    "--field", "min=n/min:int?",
+    "--field", "table=v:str?",
+    "--field", "ints=v:ints?",
+    "--field", "strs=v:strs?",
+    "--field", "ok=ok:bool",
+]  # fmt: skip
+OPT_EXPECTED = """// Generated from SRC by //platform/cpp/gen:datagen. Do not edit.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace o {
+
+struct OpsRow {
+  std::optional<int> n;
+  std::optional<int> min;
+  std::optional<std::string_view> table;
+  std::optional<std::span<const int>> ints;
+  std::optional<std::span<const std::string_view>> strs;
+  bool ok;
+};
+
+inline constexpr int kOps_0_ints[] = {4, 8};
+
+inline constexpr OpsRow kOps[] = {
+    {2, std::nullopt, std::nullopt, kOps_0_ints, std::nullopt, false},
+    {std::nullopt, 0, "t", std::nullopt, std::nullopt, true},
+    {1, std::nullopt, std::nullopt, std::span<const int>{}, std::span<const std::string_view>{}, true},
+};
+
+}  // namespace o
+"""
+
+
+def test_optional_and_bool_fields(tmp_path):
+    proc, header, src = run(tmp_path, json.dumps(OPT_DATA), args=OPT_ARGS)
+    assert proc.returncode == 0, proc.stderr
+    assert header == OPT_EXPECTED.replace("SRC", src)
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        # The right kind with a wrong item is an error, not an absent value.
+        (lambda d: d["ops"]["a"].update(v=[4, "x"]), ": ops/a: ints (v): expected a list of 32-bit integers, got [4, \"x\"]"),
+        (lambda d: d["ops"]["a"].update(ok=1), ": ops/a: ok (ok): expected true or false, got 1"),
+    ],
+)
+def test_optional_and_bool_errors(tmp_path, mutate, message):
+    data = json.loads(json.dumps(OPT_DATA))
+    mutate(data)
+    proc, header, src = run(tmp_path, json.dumps(data), args=OPT_ARGS)
+    assert proc.returncode == 1 and header is None
+    assert proc.stderr.startswith(f"datagen: {src}{message}"), proc.stderr
