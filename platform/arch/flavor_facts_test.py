@@ -11,15 +11,12 @@ import re
 import pytest
 
 from arch import arch, flavor_facts
-from arch.json_edits import delete_at, set_at
+from arch.json_edits import canonical, delete_at, set_at, write_edited
 
 with open(flavor_facts.PATH) as f:
     TEXT = f.read()
 RAW = json.loads(TEXT)
 
-
-def canonical(raw):
-    return json.dumps(raw, sort_keys=True, indent=2) + "\n"
 
 
 def test_file_is_in_canonical_form():
@@ -95,10 +92,8 @@ MALFORMED = {
 @pytest.mark.parametrize("case", sorted(MALFORMED))
 def test_malformed_file_names_the_file_and_the_entry(case, tmp_path):
     edit, entry, expected = MALFORMED[case]
-    raw = copy.deepcopy(RAW)
-    edit(raw)
     path = tmp_path / "flavor_facts.json"
-    path.write_text(canonical(raw))
+    write_edited(RAW, edit, path)
     with pytest.raises(flavor_facts.FlavorFactsError) as err:
         flavor_facts.load(str(path))
     message = str(err.value)

@@ -1,6 +1,9 @@
 """Edits of a loaded JSON data file, for the tests that break one entry on
-purpose (flavor_facts_test, mma_forms_test): each returns a function that
+purpose (flavor_facts_test, mma_forms_test, ir/ops_schema_test): each returns a function that
 changes a copy of the raw data in place."""
+
+import copy
+import json
 
 
 def _parent(raw, path):
@@ -26,3 +29,18 @@ def delete_at(path):
         del _parent(raw, path)[path[-1]]
 
     return edit
+
+
+def canonical(raw):
+    """The canonical text of a data file under platform/ (sorted keys, 2-space
+    indent, one trailing newline): every loader's file must read exactly so."""
+    return json.dumps(raw, sort_keys=True, indent=2) + "\n"
+
+
+def write_edited(raw, edit, path):
+    """A deep copy of `raw`, changed by `edit`, written canonically to `path`;
+    returns the copy."""
+    changed = copy.deepcopy(raw)
+    edit(changed)
+    path.write_text(canonical(changed))
+    return changed

@@ -8,16 +8,13 @@ import re
 import pytest
 
 from arch import arch, mma_forms
-from arch.json_edits import delete_at, set_at
+from arch.json_edits import canonical, delete_at, set_at, write_edited
 
 with open(mma_forms.PATH) as f:
     TEXT = f.read()
 RAW = json.loads(TEXT)
 OP, FAMILY = "mma_16x16x16_f16_f32", "gfx9"
 
-
-def canonical(raw):
-    return json.dumps(raw, sort_keys=True, indent=2) + "\n"
 
 
 def test_file_is_in_canonical_form():
@@ -81,10 +78,8 @@ MALFORMED = {
 @pytest.mark.parametrize("case", sorted(MALFORMED))
 def test_malformed_file_names_the_file_and_the_entry(case, tmp_path):
     edit, entry, expected = MALFORMED[case]
-    raw = copy.deepcopy(RAW)
-    edit(raw)
     path = tmp_path / "mma_forms.json"
-    path.write_text(canonical(raw))
+    write_edited(RAW, edit, path)
     with pytest.raises(mma_forms.MmaFormsError) as err:
         mma_forms.load(str(path))
     message = str(err.value)

@@ -9,14 +9,12 @@ import pytest
 from ir import op_schema, ops
 from ir import types as T
 from ir.core import Op, Value, VerifyError
+from arch.json_edits import canonical, set_at, write_edited
 
 with open(ops.PATH) as f:
     TEXT = f.read()
 RAW = json.loads(TEXT)
 
-
-def canonical(raw):
-    return json.dumps(raw, sort_keys=True, indent=2) + "\n"
 
 
 def test_ops_json_is_canonical():
@@ -28,42 +26,30 @@ def test_the_registry_is_exactly_the_ops_of_ops_json():
     assert ops.FP8_OPS == {name for name, entry in RAW["ops"].items() if entry["fp8"]}
 
 
-def _set(path, value):
-    def edit(raw):
-        *parents, last = path
-        node = raw
-        for key in parents:
-            node = node[key]
-        node[last] = value
-
-    return edit
-
 
 # (edit, the entry the message must name, what it must say was expected)
 MALFORMED = {
     "not an object": (lambda raw: raw.clear(), "top level", "an object with keys ['ops', 'tables']"),
-    "no ops": (_set(("ops",), {}), "ops", "a non-empty object"),
+    "no ops": (set_at(("ops",), {}), "ops", "a non-empty object"),
     "missing key": (lambda raw: raw["ops"]["arith.add"].pop("fp8"), "ops.arith.add", "an object with keys ['attrs', 'fp8', 'operands', 'regions', 'results']"),
-    "negative count": (_set(("ops", "arith.add", "operands"), -1), "ops.arith.add.operands", 'a count, or {"min": count} when variadic'),
-    "bad variadic count": (_set(("ops", "scf.for", "results"), {"max": 3}), "ops.scf.for.results", 'a count, or {"min": count} when variadic'),
-    "boolean regions": (_set(("ops", "scf.if", "regions"), True), "ops.scf.if.regions", "a count"),
-    "fp8 not a bool": (_set(("ops", "mem.load", "fp8"), "yes"), "ops.mem.load.fp8", "true or false"),
-    "unknown kind": (_set(("ops", "arith.cmp", "attrs", "pred", "kind"), "enum"), "ops.arith.cmp.attrs.pred.kind", "one of bool, float, int, int list, number, str"),
-    "unknown table": (_set(("ops", "arith.cmp", "attrs", "pred", "values"), "predicates"), "ops.arith.cmp.attrs.pred.values", "a table among (access_bytes,"),
-    "values of the wrong kind": (_set(("ops", "gpu.thread_id", "attrs", "dim", "values"), ["x"]), "ops.gpu.thread_id.attrs.dim.values", "a non-empty list of int values or a table name"),
-    "min on a str": (_set(("ops", "arith.cmp", "attrs", "pred", "min"), 1), "ops.arith.cmp.attrs.pred.min", "an int bound on an int attribute"),
-    "empty table": (_set(("tables", "dims"), []), "tables.dims", "a non-empty list of distinct values"),
-    "table with repeats": (_set(("tables", "dims"), [0, 0]), "tables.dims", "a non-empty list of distinct values"),
+    "negative count": (set_at(("ops", "arith.add", "operands"), -1), "ops.arith.add.operands", 'a count, or {"min": count} when variadic'),
+    "bad variadic count": (set_at(("ops", "scf.for", "results"), {"max": 3}), "ops.scf.for.results", 'a count, or {"min": count} when variadic'),
+    "boolean regions": (set_at(("ops", "scf.if", "regions"), True), "ops.scf.if.regions", "a count"),
+    "fp8 not a bool": (set_at(("ops", "mem.load", "fp8"), "yes"), "ops.mem.load.fp8", "true or false"),
+    "unknown kind": (set_at(("ops", "arith.cmp", "attrs", "pred", "kind"), "enum"), "ops.arith.cmp.attrs.pred.kind", "one of bool, float, int, int list, number, str"),
+    "unknown table": (set_at(("ops", "arith.cmp", "attrs", "pred", "values"), "predicates"), "ops.arith.cmp.attrs.pred.values", "a table among (access_bytes,"),
+    "values of the wrong kind": (set_at(("ops", "gpu.thread_id", "attrs", "dim", "values"), ["x"]), "ops.gpu.thread_id.attrs.dim.values", "a non-empty list of int values or a table name"),
+    "min on a str": (set_at(("ops", "arith.cmp", "attrs", "pred", "min"), 1), "ops.arith.cmp.attrs.pred.min", "an int bound on an int attribute"),
+    "empty table": (set_at(("tables", "dims"), []), "tables.dims", "a non-empty list of distinct values"),
+    "table with repeats": (set_at(("tables", "dims"), [0, 0]), "tables.dims", "a non-empty list of distinct values"),
 }
 
 
 @pytest.mark.parametrize("case", sorted(MALFORMED))
 def test_malformed_file_names_the_file_and_the_entry(case, tmp_path):
     edit, entry, expected = MALFORMED[case]
-    raw = copy.deepcopy(RAW)
-    edit(raw)
     path = tmp_path / "ops.json"
-    path.write_text(canonical(raw))
+    write_edited(RAW, edit, path)
     with pytest.raises(op_schema.OpsError) as err:
         op_schema.load(str(path))
     message = str(err.value)
