@@ -1,0 +1,73 @@
+// What a C++ kernel family gives the emitter, mirroring
+// platform/family/family.py. A family registers itself from its own
+// cc_library (alwayslink), so an application that links a family archive
+// (//library:rocke_library) can emit its kernels by name:
+//
+//   static const rocke::family::Registration kConvDirect({
+//       .name = "conv_direct_fwd",
+//       .build = &build,          // (Case) -> Kernel
+//       .spec_json = &normalise,  // spec JSON -> the spec's to_json()
+//   });
+//
+// Cases come from the family's case list (NAME.cases.json, written by the
+// Python emitter): both engines build from the same list.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "platform/cpp/ir/core.h"
+#include "platform/cpp/json/json.h"
+
+namespace rocke::family {
+
+struct Case {
+  std::string id;
+  std::string arch;
+  json::Value spec;  // as the spec class's to_json() writes it
+};
+
+// A spec the family refuses; worded as the Python spec class's error
+// (e.g. "ConvSpec.groups: expected ..., got 3").
+class SpecError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// An unknown family name, a malformed case list, or a family registered twice.
+class FamilyError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+struct Family {
+  std::string name;  // Family.name in Python: conv_direct_fwd
+  // The case's kernel (SpecError for a bad spec, ir::VerifyError for a bad kernel).
+  std::function<std::unique_ptr<ir::Kernel>(const Case&)> build;
+  // The spec read and written back (Python's Spec.from_json(s).to_json()):
+  // defaults filled in, every field validated (SpecError).
+  std::function<json::Value(const json::Value&)> spec_json;
+};
+
+// Registers a family at static-initialisation time.
+struct Registration {
+  explicit Registration(Family family);
+};
+
+// The family called `name`; FamilyError naming the registered ones otherwise.
+const Family& get(std::string_view name);
+// Every registered family's name, sorted.
+std::vector<std::string> names();
+
+// The cases of a case list (cases_json.render's text) for `family`;
+// FamilyError naming what is wrong (not the format, another family's list).
+std::vector<Case> read_cases(std::string_view text, std::string_view family);
+
+// family.representatives: the ids of the cases whose IR a golden keeps.
+std::vector<std::string> representatives(const std::vector<const Case*>& emitted);
+
+}  // namespace rocke::family

@@ -1,0 +1,73 @@
+// JSON values for the case lists and specs both engines read
+// (platform/family/cases_json.py, platform/ir/SPELLING.md): a strict parser
+// and the canonical writer, byte-identical to Python's
+// json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False).
+//
+// Numbers are integers only: a spec holds no floats, and the parser refuses
+// one (naming its position) rather than round it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace rocke::json {
+
+// Text that is not JSON (or has a float); the message names the byte offset.
+class ParseError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+struct Value;
+using Array = std::vector<Value>;
+// Sorted by key bytes, which for UTF-8 is Python's sort by code point.
+using Object = std::map<std::string, Value, std::less<>>;
+
+struct Value {
+  std::variant<std::nullptr_t, bool, std::int64_t, std::string, Array, Object> v;
+
+  Value() : v(nullptr) {}
+  Value(std::nullptr_t) : v(nullptr) {}
+  Value(bool b) : v(b) {}
+  Value(int i) : v(std::int64_t{i}) {}
+  Value(std::int64_t i) : v(i) {}
+  Value(const char* s) : v(std::string(s)) {}
+  Value(std::string s) : v(std::move(s)) {}
+  Value(Array a) : v(std::move(a)) {}
+  Value(Object o) : v(std::move(o)) {}
+
+  bool is_null() const { return std::holds_alternative<std::nullptr_t>(v); }
+  bool is_bool() const { return std::holds_alternative<bool>(v); }
+  bool is_int() const { return std::holds_alternative<std::int64_t>(v); }
+  bool is_str() const { return std::holds_alternative<std::string>(v); }
+  bool is_array() const { return std::holds_alternative<Array>(v); }
+  bool is_object() const { return std::holds_alternative<Object>(v); }
+  bool as_bool() const { return std::get<bool>(v); }
+  std::int64_t as_int() const { return std::get<std::int64_t>(v); }
+  const std::string& as_str() const { return std::get<std::string>(v); }
+  const Array& as_array() const { return std::get<Array>(v); }
+  const Object& as_object() const { return std::get<Object>(v); }
+
+  bool operator==(const Value&) const = default;
+};
+
+// The value of `text` (one JSON value, whitespace around it allowed).
+Value parse(std::string_view text);
+
+// Canonical text of `v`, no trailing newline.
+std::string canonical(const Value& v);
+
+// A JSON string literal as json.dumps(ensure_ascii=False) writes it.
+std::string quote(std::string_view s);
+
+// Python's repr() of the value as json.loads would give it (dict, list, str,
+// int, True/False/None), for error messages worded as Python's.
+std::string repr(const Value& v);
+
+}  // namespace rocke::json
