@@ -175,17 +175,21 @@ ROCKE_TEST(for_range_coerces_lo_hi_step_in_order) {
   KernelBuilder b("k", "gfx942", {64, 1, 1});
   Value* n = b.arg("n", S("i32"));
   Value* iv = nullptr;
-  const auto results = b.for_range(5, n, 2, {}, [&](const Loop& loop) {
+  const auto results = b.for_range(5, 9, 2, {}, [&](const Loop& loop) {
     iv = loop.iv;
     b.barrier();
   });
   CHECK(results.empty());
+  b.for_range(7, n, 3, {}, [&](const Loop&) {});
   auto k = b.finish();
   // The body had no yield and the loop carries nothing: it gets an empty one.
-  CHECK_EQ(names(k->body), "arith.const arith.const scf.for gpu.barrier scf.yield");
-  CHECK(consts(k->body) == (std::vector<AttrValue>{5, 2}));
-  const Op& loop = *k->body.ops[2];
-  CHECK(loop.operands[1] == n);
+  CHECK_EQ(names(k->body), "arith.const arith.const arith.const scf.for gpu.barrier scf.yield arith.const arith.const scf.for scf.yield");
+  CHECK(consts(k->body) == (std::vector<AttrValue>{5, 9, 2, 7, 3}));
+  const Op& loop = *k->body.ops[3];
+  CHECK(loop.operands[0] == k->body.ops[0]->result());
+  CHECK(loop.operands[1] == k->body.ops[1]->result());
+  CHECK(loop.operands[2] == k->body.ops[2]->result());
+  CHECK(k->body.ops[6]->operands[1] == n);
   CHECK(loop.regions[0].args.size() == 1 && loop.regions[0].args[0] == iv && iv->type == S("i32"));
 }
 
