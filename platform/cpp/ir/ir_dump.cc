@@ -17,10 +17,10 @@
 
 #include "platform/cpp/ir/attrs.h"
 #include "platform/cpp/ir/builder.h"
-#include "platform/cpp/py/json.h"
+#include "platform/cpp/json/json.h"
 
 using namespace rocke::ir;
-using rocke::py::json_string;
+using rocke::json::quote;
 
 namespace {
 
@@ -563,13 +563,13 @@ int main() {
     } catch (const std::invalid_argument& e) {  // VerifyError, BadTypeError, UnknownArchError
       message = e.what();
     }
-    errors_ += (errors_.empty() ? "" : ", ") + json_string(name) + ": " + json_string(message);
+    errors_ += (errors_.empty() ? "" : ", ") + quote(name) + ": " + quote(message);
   }
   const std::pair<const char*, std::function<std::unique_ptr<Kernel>()>> programs[] = {{"every_op", every_op}, {"wide", wide}};
   for (const auto& [name, build] : programs) {
     std::string items;
-    for (const std::string& line : lines(*build())) items += (items.empty() ? "" : ", ") + json_string(line);
-    programs_ += (programs_.empty() ? "" : ", ") + json_string(name) + ": [" + items + "]";
+    for (const std::string& line : lines(*build())) items += (items.empty() ? "" : ", ") + quote(line);
+    programs_ += (programs_.empty() ? "" : ", ") + quote(name) + ": [" + items + "]";
   }
   std::cout << "{\"errors\": {" << errors_ << "}, \"programs\": {" << programs_ << "}}\n";
   return 0;
