@@ -17,30 +17,51 @@ bool upper_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F')
 
 int hex_value(char c) { return c <= '9' ? c - '0' : c - 'A' + 10; }
 
-// Length of the UTF-8 sequence starting at s[i], or 0 if it is not one
-// (overlong forms, surrogates and code points past U+10FFFF included, as
-// Python's decoder refuses them).
-size_t utf8_length(std::string_view s, size_t i) {
+// The first byte where `s` stops being UTF-8 and why, worded as Python's
+// UnicodeDecodeError reasons; {npos, ""} for valid UTF-8. Overlong forms,
+// surrogates and code points past U+10FFFF are refused, as Python's decoder does.
+struct Utf8Error {
+  size_t at;
+  const char* reason;
+};
+
+// Bounds of the second byte after each lead byte (the rest are 0x80-0xBF).
+bool second_ok(unsigned char lead, unsigned char b) {
+  if (lead == 0xE0) return b >= 0xA0 && b <= 0xBF;
+  if (lead == 0xED) return b >= 0x80 && b <= 0x9F;
+  if (lead == 0xF0) return b >= 0x90 && b <= 0xBF;
+  if (lead == 0xF4) return b >= 0x80 && b <= 0x8F;
+  return (b & 0xC0) == 0x80;
+}
+
+// Length of the UTF-8 sequence at s[i]; 0 with `error` set if it is not one.
+size_t utf8_length(std::string_view s, size_t i, Utf8Error* error = nullptr) {
   auto at = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   unsigned char c = at(i);
   if (c < 0x80) return 1;
-  size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-  if (n == 0 || c > 0xF4 || i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((at(i + k) & 0xC0) != 0x80) return 0;
+  size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  const char* reason = "invalid start byte";
+  for (size_t k = 1; n && k < n; ++k) {
+    if (i + k >= s.size()) {
+      reason = "unexpected end of data";
+      n = 0;
+    } else if (!(k == 1 ? second_ok(c, at(i + k)) : (at(i + k) & 0xC0) == 0x80)) {
+      reason = "invalid continuation byte";
+      n = 0;
+    }
   }
-  unsigned char d = at(i + 1);
-  if ((c == 0xE0 && d < 0xA0) || (c == 0xED && d > 0x9F) || (c == 0xF0 && d < 0x90) || (c == 0xF4 && d > 0x8F)) return 0;
+  if (n == 0 && error) *error = {i, reason};
   return n;
 }
 
-bool valid_utf8(std::string_view s) {
+Utf8Error utf8_error(std::string_view s) {
+  Utf8Error error{std::string_view::npos, ""};
   for (size_t i = 0; i < s.size();) {
-    size_t n = utf8_length(s, i);
-    if (n == 0) return false;
+    size_t n = utf8_length(s, i, &error);
+    if (n == 0) break;
     i += n;
   }
-  return true;
+  return error;
 }
 
 }  // namespace
@@ -59,7 +80,7 @@ std::string float_text(double value) {
 }
 
 std::string string_text(std::string_view value) {
-  if (!valid_utf8(value)) throw LiteralError("expected a string encodable as UTF-8, got " + py::repr(value));
+  if (utf8_error(value).reason[0]) throw LiteralError("expected a string encodable as UTF-8, got " + py::repr(value));
   std::string out = "\"";
   for (unsigned char b : value) {
     if (verbatim(b)) {
@@ -122,7 +143,10 @@ std::string read_string(std::string_view text) {
     out += ch;
     ++i;
   }
-  if (!valid_utf8(out)) throw LiteralError("expected string escapes that spell UTF-8, got " + py::repr(text));
+  if (Utf8Error e = utf8_error(out); e.reason[0]) {
+    throw LiteralError("expected string escapes that spell UTF-8, got " + py::repr(text) + " (" + e.reason + " at byte " + std::to_string(e.at) +
+                       ")");
+  }
   return out;
 }
 
