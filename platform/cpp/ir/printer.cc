@@ -1,9 +1,5 @@
 #include "platform/cpp/ir/printer.h"
 
-#include <cinttypes>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <unordered_map>
 
 #include "platform/cpp/ir/literals.h"
