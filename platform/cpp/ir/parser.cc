@@ -46,10 +46,10 @@ class Lexer {
     size_t line_start = 0;
     while (pos_ < s_.size()) {
       size_t start = pos_;
-      int column = static_cast<int>(start - line_start) + 1;
+      int column = this->column(line_start, start);
       Kind kind = kWs;
       size_t end = match(kind);
-      if (end == start) throw ParseError("unexpected character " + py::repr(s_.substr(start, 1)), line, column);
+      if (end == start) throw ParseError("unexpected character " + py::repr(s_.substr(start, char_length(start))), line, column);
       std::string_view text = s_.substr(start, end - start);
       if (kind == Kind::kInt) {
         size_t digits = text.size() - (text[0] == '-');
@@ -64,7 +64,7 @@ class Lexer {
       }
       pos_ = end;
     }
-    out.push_back({Kind::kEof, "end of input", line, static_cast<int>(pos_ - line_start) + 1});
+    out.push_back({Kind::kEof, "end of input", line, column(line_start, pos_)});
     return out;
   }
 
@@ -72,6 +72,22 @@ class Lexer {
   static constexpr Kind kWs = Kind::kEof;  // whitespace is dropped, never returned as a token
 
   char at(size_t i) const { return i < s_.size() ? s_[i] : '\0'; }
+
+  static bool continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+  // Python counts characters, not bytes: a UTF-8 continuation byte adds none.
+  int column(size_t line_start, size_t pos) const {
+    int n = 1;
+    for (size_t i = line_start; i < pos; ++i) n += !continuation(s_[i]);
+    return n;
+  }
+
+  // The bytes of the (UTF-8) character at i, as Python's text[pos] takes it.
+  size_t char_length(size_t i) const {
+    size_t n = 1;
+    while (i + n < s_.size() && continuation(s_[i + n])) ++n;
+    return n;
+  }
 
   size_t digits(size_t i) const {
     while (is_digit(at(i))) ++i;

@@ -3,8 +3,8 @@
 //
 // Malformed input raises ParseError, worded as Python's, with the line and
 // column where it went wrong; parse() raises nothing else. The result is not
-// verified: call verify() on it. Columns count bytes, so they match Python's
-// (which counts characters) on ASCII text, which is all printer output is.
+// verified: call verify() on it. Text is UTF-8; columns count characters, as
+// Python's do.
 #pragma once
 
 #include <memory>

@@ -22,7 +22,7 @@ from lower.llvm import lower
 from tile.gemm_example import gemm_kernel
 
 TOOL = os.environ.get("RK_TOOL") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "rk_tool")
-RANDOM_KERNELS = 300
+RANDOM_KERNELS = 1000
 
 
 def run_tool(requests):
@@ -223,6 +223,9 @@ BAD_TEXT = [
     'kernel @k() {arch = "a\\zz"} {}',
     'kernel @k() {arch = "a\\C3"} {}',
     'kernel @k() {arch = "a\tb"} {}',
+    'kernel @k() {arch = "é"} {}',
+    "kernel @k() {\n  %é = a.b() : i32\n}",
+    'kernel @k() {arch = "é", x = 1.5} {}',
     "kernel @k() {a = 1, a = 2} {}",
     "kernel @k() {a = 123456789012345678901} {}",
     "kernel @k() {\n  %0 = arith.add(%1, %1) : i32\n}",
