@@ -14,14 +14,29 @@ namespace mmad = ::rocke::data::mma_lowering;
 
 namespace {
 
-// The flavors by version. The file's keys are sorted as text; the order by
-// version (flavor_facts.load) is the same while every major version has two
-// digits, which flavors_test checks against Python's order.
-std::vector<Flavor> make_flavors() {
-  std::vector<Flavor> out;
-  for (const auto& f : facts::kFlavors) {
-    out.push_back({f.name, f.datalayout, f.triple, f.code_object_version, f.rsrc_intrinsic, f.rsrc_count_type, f.cpus});
+// "N.N.N" as numbers, the order flavor_facts.load sorts by (the data file's
+// keys are sorted as text: llvm100 would come before llvm20).
+std::vector<int> version_key(std::string_view version) {
+  std::vector<int> key{0};
+  for (char c : version) {
+    if (c == '.') {
+      key.push_back(0);
+    } else {
+      key.back() = key.back() * 10 + (c - '0');
+    }
   }
+  return key;
+}
+
+// The flavors oldest first, as flavor_facts.FLAVORS.
+std::vector<Flavor> make_flavors() {
+  std::vector<std::pair<std::vector<int>, Flavor>> rows;
+  for (const auto& f : facts::kFlavors) {
+    rows.push_back({version_key(f.version), {f.name, f.datalayout, f.triple, f.code_object_version, f.rsrc_intrinsic, f.rsrc_count_type, f.cpus}});
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Flavor> out;
+  for (const auto& [key, flavor] : rows) out.push_back(flavor);
   return out;
 }
 
