@@ -84,8 +84,10 @@ def _read_list(path):
     try:
         with open(path, encoding="utf-8") as f:
             return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise cases_json.CasesError(f"cannot read the case list {path}: {e}; pass the family's NAME.cases.json") from None
+    except OSError as e:
+        raise cases_json.CasesError(f"cannot read the case list {path}: {e.strerror}; pass the family's NAME.cases.json") from None
+    except UnicodeDecodeError as e:
+        raise cases_json.CasesError(f"cannot read the case list {path}: not UTF-8 text ({e.reason} at byte {e.start}); pass the family's NAME.cases.json") from None
 
 
 def main(argv=None):

@@ -125,3 +125,9 @@ def test_emit_refuses_a_mix_of_modes(argv, message, capsys):
         emit.main(["--family", "toy_family", *argv])
     assert exit_.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_missing_list_is_named(toy, capsys):
+    (toy / "toy.cases.json").unlink()
+    assert run(toy)[0] == 1
+    assert capsys.readouterr().err == f"emit: error: cannot read the case list {toy / 'toy.cases.json'}: No such file or directory; pass the family's NAME.cases.json\n"

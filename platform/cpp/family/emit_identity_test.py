@@ -132,3 +132,11 @@ def test_an_unwritable_output_is_one_line(tmp_path, cases):
     done = subprocess.run([CPP, "--family", "toy", *flags(tmp_path / "no" / "such", "llvm22", cases)], capture_output=True, text=True, check=False)
     assert done.returncode == 1
     assert done.stderr.startswith(f"rocke-emit: error: cannot write {tmp_path / 'no' / 'such' / 'irs'}: ") and done.stderr.count("\n") == 1
+
+
+def test_a_missing_list_is_named_by_both(tmp_path, capsys):
+    message = f"cannot read the case list {tmp_path / 'none.json'}: No such file or directory; pass the family's NAME.cases.json"
+    done = run_cpp(tmp_path / "cpp", "llvm22", tmp_path / "none.json")
+    assert (done.returncode, done.stderr) == (1, f"rocke-emit: error: {message}\n")
+    assert run_python(tmp_path / "py", "llvm22", tmp_path / "none.json") == 1
+    assert capsys.readouterr().err == f"emit: error: {message}\n"

@@ -12,6 +12,8 @@
 // .rk text, so a test can prove the byte-identity gate fails naming it.
 // Any error is one line on stderr and exit status 1 (2 for bad flags).
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -75,9 +77,9 @@ std::map<std::string, std::string> parse_flags(int argc, char** argv) {
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read the case list " + path + ": " + std::strerror(errno) + "; pass the family's NAME.cases.json");
   std::ostringstream text;
   text << in.rdbuf();
-  if (!in) throw std::runtime_error("cannot read the case list " + path + ": no such readable file; pass NAME.cases.json");
   return text.str();
 }
 
