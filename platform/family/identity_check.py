@@ -92,6 +92,8 @@ def compare(maps, manifests):
             lines.append(f"case {case_id}:")
             for kind in differ[case_id]:
                 what, blame = KINDS[kind]
+                if kind == "ll" and "rk" in differ[case_id]:
+                    blame = "the .rk text first: the IR differs before it is lowered"
                 lines += show(f"{what} differs (look at {blame})", maps[kind][0][case_id], maps[kind][1][case_id])
     if manifests[0] != manifests[1]:
         lines.append("FAIL: the manifests differ")

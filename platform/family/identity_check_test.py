@@ -62,6 +62,21 @@ def test_a_differing_llvm_ir_names_the_case_and_the_lowering(tmp_path, capsys):
     ]
 
 
+def test_a_differing_rk_text_and_ir_blame_the_rk_text_first(tmp_path, capsys):
+    code, out = run(tmp_path, capsys, rk={**RK, "q_gfx950": "kernel @Q {\n}\n"}, ll={**LL, "q_gfx950": "; Q\n"})
+    assert code == 1
+    assert out.splitlines() == [
+        "FAIL: the Python and C++ engines differ on 1 case(s): q_gfx950 (.rk text and LLVM IR)",
+        "case q_gfx950:",
+        "  .rk text differs (look at the builder or the printer), first differing line 1:",
+        "    python: 'kernel @q {'",
+        "    c++:    'kernel @Q {'",
+        "  LLVM IR differs (look at the .rk text first: the IR differs before it is lowered), first differing line 1:",
+        "    python: '; q'",
+        "    c++:    '; Q'",
+    ]
+
+
 def test_a_differing_manifest_alone_fails(tmp_path, capsys):
     code, out = run(tmp_path, capsys, cpp_manifest=MANIFEST.replace("kernel=p", "kernel=P"))
     assert code == 1
