@@ -73,7 +73,7 @@ class CasesError(ValueError):
     """A case list that cannot be built from; the message names what is wrong."""
 
 
-def _case(entry, index, where, spec_classes):
+def _case(entry, index, where, fam, spec_classes):
     at = f"{where}: cases[{index}]"
     if type(entry) is not dict or sorted(entry) != ["arch", "id", "spec"]:
         raise CasesError(f"{at}: expected an object with exactly the keys arch, id and spec, got {entry!r}")
@@ -86,7 +86,11 @@ def _case(entry, index, where, spec_classes):
     from_json = getattr(spec_class, "from_json", None)
     if not callable(from_json):
         raise CasesError(f"{at}: expected a spec class with from_json, got {spec_class.__name__}; add it to the spec class")
-    return Case(entry["id"], entry["arch"], from_json(entry["spec"]))
+    try:
+        spec = from_json(entry["spec"])
+    except (TypeError, ValueError) as e:  # the spec class's own error (SpecError), named with its case
+        raise CasesError(f"family {fam.name}, case {entry['id']}: {type(e).__name__}: {e}") from None
+    return Case(entry["id"], entry["arch"], spec)
 
 
 def read(text, fam):
@@ -110,7 +114,7 @@ def read(text, fam):
     spec_classes = {c.id: type(c.spec) for c in fam.cases}
     cases, seen = [], set()
     for index, entry in enumerate(doc["cases"]):
-        case = _case(entry, index, where, spec_classes)
+        case = _case(entry, index, where, fam, spec_classes)
         if case.id in seen:
             raise CasesError(f"{where}: cases[{index}]: expected unique case ids, got {case.id!r} again{REBUILD}")
         seen.add(case.id)

@@ -131,3 +131,11 @@ def test_a_missing_list_is_named(toy, capsys):
     (toy / "toy.cases.json").unlink()
     assert run(toy)[0] == 1
     assert capsys.readouterr().err == f"emit: error: cannot read the case list {toy / 'toy.cases.json'}: No such file or directory; pass the family's NAME.cases.json\n"
+
+
+def test_a_spec_from_json_refuses_names_the_case(toy, capsys):
+    path = toy / "toy.cases.json"
+    path.write_text(path.read_text().replace('{"lanes":64}', '{"lanez":64}', 1))
+    assert run(toy)[0] == 1
+    err = capsys.readouterr().err
+    assert err.startswith("emit: error: family toy, case p_gfx942: TypeError: ") and "lanez" in err and err.count("\n") == 1, err

@@ -120,11 +120,27 @@ def test_a_missing_flag_is_named(tmp_path):
     assert (done.returncode, done.stderr) == (2, "rocke-emit: error: expected all of --family, --flavor, --cases, --irs, --rk, --manifest, --bless-target (missing --cases, --irs, --rk, --manifest, --bless-target)\n")
 
 
-def test_a_bad_spec_names_the_case(tmp_path, cases):
+def test_a_bad_spec_names_the_case_in_both(tmp_path, cases, capsys):
     bad = tmp_path / "bad.cases.json"
     bad.write_text(cases.read_text(encoding="utf-8").replace('"lanes":128', '"lanes":"x"'), encoding="utf-8")
+    message = "family toy, case q_gfx1250: SpecError: ToySpec: expected {\"lanes\": int, \"note\": str}, got {'lanes': 'x', 'note': 'q'}"
     done = run_cpp(tmp_path / "cpp", "llvm22", bad)
-    assert (done.returncode, done.stderr) == (1, "rocke-emit: error: family toy, case q_gfx1250: ToySpec: expected {\"lanes\": int, \"note\": str}, got {'lanes': 'x', 'note': 'q'}\n")
+    assert (done.returncode, done.stderr) == (1, f"rocke-emit: error: {message}\n")
+    assert written(tmp_path / "cpp") == {}
+    capsys.readouterr()
+    assert run_python(tmp_path / "py", "llvm22", bad) == 1
+    assert capsys.readouterr().err == f"emit: error: {message}\n"
+
+
+def test_a_kernel_the_verifier_refuses_names_the_case_in_both(tmp_path, cases, capsys):
+    bad = tmp_path / "bad.cases.json"
+    bad.write_text(cases.read_text(encoding="utf-8").replace('"lanes":128', '"lanes":0'), encoding="utf-8")
+    done = run_cpp(tmp_path / "cpp", "llvm22", bad)
+    capsys.readouterr()
+    assert run_python(tmp_path / "py", "llvm22", bad) == 1
+    python = capsys.readouterr().err
+    assert python.startswith("emit: error: family toy, case q_gfx1250: VerifyError: ") and python.count("\n") == 1
+    assert (done.returncode, done.stderr) == (1, "rocke-" + python)
     assert written(tmp_path / "cpp") == {}
 
 

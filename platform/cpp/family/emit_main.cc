@@ -90,6 +90,12 @@ std::string text_map(const std::map<std::string, std::string>& texts) {
   return json::canonical(o) + "\n";
 }
 
+// A case that failed, worded as emit.py words it: the error's Python class
+// name when it has one.
+std::string failed(const Family& fam, const Case& c, std::string_view error_class, const std::exception& e) {
+  return "family " + fam.name + ", case " + c.id + ": " + (error_class.empty() ? "" : std::string(error_class) + ": ") + e.what();
+}
+
 // emit.emit: build, print and lower every case in the list's order; the
 // cases the flavor cannot express are rejections, the rest are covered by
 // size and digest, representatives marked.
@@ -100,9 +106,16 @@ int emit(const std::map<std::string, std::string>& flags) {
   std::map<std::string, std::string> irs, rks;
   std::vector<manifest::Entry> entries;
   std::vector<std::pair<const Case*, std::string>> emitted;  // case, kernel name
+  // Every spec read first, as emit.py's cases_json.read does (Spec.from_json).
   for (Case& c : cases) {
     try {
-      c.spec = fam.spec_json(c.spec);  // Python builds from Spec.from_json(spec)
+      c.spec = fam.spec_json(c.spec);
+    } catch (const SpecError& e) {
+      throw std::runtime_error(failed(fam, c, "SpecError", e));
+    }
+  }
+  for (Case& c : cases) {
+    try {
       const std::unique_ptr<ir::Kernel> kernel = fam.build(c);
       rks[c.id] = ir::print_kernel(*kernel);
       try {
@@ -112,8 +125,12 @@ int emit(const std::map<std::string, std::string>& flags) {
         continue;
       }
       emitted.emplace_back(&c, kernel->name);
+    } catch (const SpecError& e) {
+      throw std::runtime_error(failed(fam, c, "SpecError", e));
+    } catch (const ir::VerifyError& e) {
+      throw std::runtime_error(failed(fam, c, "VerifyError", e));
     } catch (const std::exception& e) {
-      throw std::runtime_error("family " + fam.name + ", case " + c.id + ": " + e.what());
+      throw std::runtime_error(failed(fam, c, "", e));
     }
   }
   if (const auto it = flags.find(kPerturb); it != flags.end()) {

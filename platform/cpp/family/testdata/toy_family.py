@@ -9,6 +9,10 @@ from ir import types as T
 from ir.builder import KernelBuilder
 
 
+class SpecError(ValueError):
+    """A spec the toy family refuses."""
+
+
 @dataclasses.dataclass(frozen=True)
 class ToySpec:
     lanes: int
@@ -19,6 +23,8 @@ class ToySpec:
 
     @classmethod
     def from_json(cls, obj):
+        if not (type(obj) is dict and sorted(obj) == ["lanes", "note"] and type(obj["lanes"]) is int and type(obj["note"]) is str):
+            raise SpecError(f'ToySpec: expected {{"lanes": int, "note": str}}, got {obj!r}')
         return cls(**obj)
 
 
