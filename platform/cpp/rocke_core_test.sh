@@ -10,7 +10,9 @@ status=0
 for entry in 'rocke::arch::get(' 'rocke::arch::all()' 'rocke::ops::schema(' 'rocke::ops::all()' \
   'rocke::ir::vector(' 'rocke::ir::ptr(' 'rocke::ir::scalar(' 'rocke::py::close_match(' \
   'rocke::ir::verify(' 'rocke::ir::check_op(' 'rocke::ir::KernelBuilder::finish(' 'rocke::ir::mma::fragment_types(' \
-  'rocke::ir::print_kernel(' 'rocke::ir::parse(' 'rocke::lower::lower(' 'rocke::json::parse(' \
+  'rocke::ir::print_kernel(' 'rocke::ir::parse(' 'rocke::lower::lower(' \
+  'rocke::json::parse(' 'rocke::json::canonical(' \
+  'rocke::family::get(' 'rocke::family::read_cases(' 'rocke::family::read_case(' 'rocke::family::representatives(' \
   'rocke::files::write_atomic(' 'rocke::llvm::compile_and_link('; do
   if ! echo "$symbols" | grep -q " T $entry"; then
     echo "rocke_core_test: $archive does not define $entry"

@@ -15,19 +15,6 @@ Emitted emit(const family::Family& fam, const family::Case& c, std::string_view 
   return out;
 }
 
-family::Case read_case(const json::Value& entry) {
-  auto fail = [&](const std::string& what) {
-    throw family::FamilyError("case: expected " + what + ", got " + json::repr(entry));
-  };
-  if (!entry.is_object()) fail("a JSON object {\"arch\": ..., \"id\": ..., \"spec\": {...}}");
-  const json::Object& o = entry.as_object();
-  if (o.size() != 3 || !o.contains("arch") || !o.contains("id") || !o.contains("spec")) {
-    fail("exactly the keys arch, id and spec");
-  }
-  if (!o.at("arch").is_str() || !o.at("id").is_str()) fail("arch and id to be strings");
-  return family::Case{o.at("id").as_str(), o.at("arch").as_str(), o.at("spec")};
-}
-
 Emitted emit_case(std::string_view family, std::string_view case_json, std::string_view flavor) {
   const family::Family& fam = family::get(family);
   json::Value entry;
@@ -36,7 +23,7 @@ Emitted emit_case(std::string_view family, std::string_view case_json, std::stri
   } catch (const json::ParseError& e) {
     throw family::FamilyError(std::string("case: expected JSON text, got an error: ") + e.what());
   }
-  return emit(fam, read_case(entry), flavor);
+  return emit(fam, family::read_case(entry, "case"), flavor);
 }
 
 }  // namespace rocke::engine

@@ -25,7 +25,4 @@ Emitted emit(const family::Family& fam, const family::Case& c, std::string_view 
 // with it.
 Emitted emit_case(std::string_view family, std::string_view case_json, std::string_view flavor);
 
-// The case of one case-list entry (FamilyError naming a missing or mistyped field).
-family::Case read_case(const json::Value& entry);
-
 }  // namespace rocke::engine
