@@ -207,6 +207,7 @@ BAD_TEXT = [
     'kernel @k() {arch = "é"} {}',
     "kernel @k() {\n  %é = a.b() : i32\n}",
     'kernel @k() {arch = "é", x = 1.5} {}',
+    "kernel\x1c@k()\u00a0{\u3000x\u2028=\x85} {}",
     "kernel @k() {a = 1, a = 2} {}",
     "kernel @k() {a = 123456789012345678901} {}",
     "kernel @k() {\n  %0 = arith.add(%1, %1) : i32\n}",
@@ -234,7 +235,7 @@ def test_parse_errors_match():
 
 
 # What a mutation may insert: every character the grammar uses, and some it does not.
-MUTATION_CHARS = "%@(){}[],:=^<>\"\\/-.0123456789xXeE_aAzZ \n\t#$"
+MUTATION_CHARS = "%@(){}[],:=^<>\"\\/-.0123456789xXeE_aAzZ \n\t\x1f\xa0\u2000#$é"
 
 
 def mutate(rng, text):
