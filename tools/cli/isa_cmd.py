@@ -113,7 +113,7 @@ def _memory(m):
 def _loop_rows(loop):
     matrix = ", ".join(f"{r['count']} {r['mnemonic']}" for r in loop["matrix"]["by_mnemonic"])
     return [
-        ("instructions", f"{loop['instructions']} in {loop['blocks']} blocks, header at +{loop['header']:#x}, depth {loop['depth']} ({loop['loops']} loops in the kernel)"),
+        ("instructions", f"{loop['instructions']} in {loop['blocks']} block{'s' if loop['blocks'] != 1 else ''}, header at +{loop['header']:#x}, depth {loop['depth']} ({loop['loops']} loops in the kernel)"),
         ("matrix", f"{loop['matrix']['count']}" + (f": {matrix}" if matrix else "")),
         ("global loads", _memory(loop["global_loads"])),
         ("LDS reads", _memory(loop["lds_reads"])),
