@@ -59,6 +59,8 @@ _BINARY = {
     "arith.shr": np.right_shift,
 }
 _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
+# Ops whose result the model computes from their operands' lane values.
+_PROPAGATING = set(_BINARY) | {"mem.offset", "arith.cmp", "arith.select", "arith.convert"}
 _ACCESSES = {"mem.load": "read", "mem.store": "write", "mem.atomic_add": "write"}
 
 
@@ -119,7 +121,9 @@ class _Model:
             return [self.lane]
         if name == "mem.lds_alloc":
             return [np.zeros(self.lanes, np.int64)]
-        if unknown is not None:
+        if name not in _PROPAGATING:
+            return [_Unknown(f"the result of {name}")] * len(op.results)
+        if unknown is not None:  # name the value the address really depends on
             return [unknown] * len(op.results)
         if name in _BINARY and _is_int(op.results[0].type):
             return [_BINARY[name](ins[0], ins[1])]
