@@ -1,6 +1,8 @@
 """`rocke isa` against cases of the registry: both output forms, the borrowed
 disassembler of llvm20, and its one-line errors."""
 
+import contextlib
+import io
 import json
 
 import pytest
@@ -25,11 +27,10 @@ def gfx942_json():
 
 
 def _json(argv):
-    with pytest.MonkeyPatch.context() as mp:
-        out = []
-        mp.setattr("sys.stdout.write", out.append)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
         assert rocke.main(argv) == 0
-    text = "".join(out)
+    text = out.getvalue()
     assert text.endswith("\n") and text.count("\n") == 1
     value = json.loads(text)
     assert text == canonical(value) + "\n"  # one canonical object
