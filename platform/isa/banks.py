@@ -81,9 +81,6 @@ class _Model:
         self.accesses = []
         self.index = 0
 
-    def value(self, v):
-        return self.env.get(v) if v in self.env else _Unknown("a value defined outside the model's reach")
-
     def block(self, block, mask, mask_known, depth):
         for op in block.ops:
             self.op(op, mask, mask_known, depth)
@@ -93,9 +90,9 @@ class _Model:
         self.index += 1
         if op.name in _ACCESSES and op.operands[0].type is T.LDS:
             data = op.results[0] if op.name == "mem.load" else op.operands[1]
-            self.accesses.append(self.access(index, _ACCESSES[op.name], data.type.nbytes, self.value(op.operands[0]), mask, mask_known, depth))
+            self.accesses.append(self.access(index, _ACCESSES[op.name], data.type.nbytes, self.env[op.operands[0]], mask, mask_known, depth))
         if op.name == "scf.if":
-            cond = self.value(op.operands[0])
+            cond = self.env[op.operands[0]]
             known = not isinstance(cond, _Unknown)
             cond = cond.astype(bool) if known else cond
             for arm, part in zip(op.regions, (cond, ~cond) if known else (True, True)):
@@ -109,7 +106,7 @@ class _Model:
 
     def evaluate(self, op):
         """The op's results: lane arrays where the model can know them."""
-        ins = [self.value(v) for v in op.operands]
+        ins = [self.env[v] for v in op.operands]
         unknown = next((v for v in ins if isinstance(v, _Unknown)), None)
         name = op.name
         if name == "arith.const" and _is_int(op.results[0].type):

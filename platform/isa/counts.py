@@ -2,6 +2,9 @@
 
 The counts are static: every instruction of the loop's blocks once, whichever
 path a given iteration takes (a guarded path and its fallback both count).
+They are those of the machine loop: where LLVM unrolled the IR's loop (LLVM 23
+and 24 unroll small loops 4 times at -O2, with a remainder loop after), one
+machine iteration holds several of the IR's.
 
 Kinds (by mnemonic; `width` is the bytes one lane moves):
   matrix        v_mfma*, v_smfmac*, v_wmma*, v_swmmac*

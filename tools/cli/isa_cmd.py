@@ -9,7 +9,8 @@ that flavor's llvm-objdump (llvm20 is llvmlite, which has none: its code
 object is read by the llvm-objdump of LLVM 22, whose linker it already
 borrows, and the report says so). Reported:
 
-  main loop      per iteration of the kernel's main loop (platform/isa/loops.py
+  main loop      per iteration of the kernel's main machine loop (LLVM may
+                 have unrolled the IR's loop into it; platform/isa/loops.py
                  defines it from the branch structure: the innermost natural
                  loop holding the most matrix instructions), every instruction
                  of its blocks counted once: matrix instructions, global loads
