@@ -11,7 +11,7 @@ Kinds (by mnemonic; `width` is the bytes one lane moves):
   global loads  global_load*, buffer_load*, flat_load* (rocke never reaches
                 LDS or scratch through flat); direct-to-LDS loads included
   LDS reads     ds_read*, ds_load*;  LDS writes: ds_write*, ds_store*
-  waits         s_waitcnt* (gfx9-11) and s_wait_*cnt* (gfx12); a wait for
+  waits         s_waitcnt* (gfx9-11; not _depctr) and s_wait_*cnt* (gfx12); a wait for
                 vmcnt(0) is `s_waitcnt ... vmcnt(0) ...`, `s_waitcnt_vmcnt
                 null, 0x0`, `s_wait_loadcnt 0x0`, or `s_wait_loadcnt_dscnt`
                 whose loadcnt field (bits 13:8, LLVM's
@@ -28,7 +28,9 @@ _MATRIX = re.compile(r"^v_(mfma|smfmac|wmma|swmmac)")
 _GLOBAL_LOAD = re.compile(r"^(global|buffer|flat)_load")
 _LDS_READ = re.compile(r"^ds_(read|load)")
 _LDS_WRITE = re.compile(r"^ds_(write|store)")
-_WAIT = re.compile(r"^s_wait(cnt\w*|_\w*cnt\w*)$")
+# Memory-counter waits; s_waitcnt_depctr (gfx10/11) and s_wait_alu (gfx12)
+# wait for ALU dependencies, not memory, and are left out.
+_WAIT = re.compile(r"^s_wait(cnt(?!_depctr)\w*|_\w*cnt\w*)$")
 _EXEC = ("exec", "exec_lo", "exec_hi")
 
 # Width tokens of a memory mnemonic -> bytes per lane. The first one after the

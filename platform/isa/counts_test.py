@@ -69,6 +69,23 @@ def test_exec_writes(mnemonic, operands, expected):
     assert counts.writes_exec(mnemonic, operands) is expected
 
 
+@pytest.mark.parametrize(
+    "mnemonic, counted",
+    [
+        ("s_waitcnt", True),
+        ("s_waitcnt_vscnt", True),
+        ("s_waitcnt_depctr", False),
+        ("s_wait_loadcnt", True),
+        ("s_wait_loadcnt_dscnt", True),
+        ("s_wait_xcnt", True),
+        ("s_wait_alu", False),
+        ("s_wait_idle", False),
+    ],
+)
+def test_which_waits_count(mnemonic, counted):
+    assert counts.count([I(0, mnemonic, "0x0")])["waits"]["count"] == int(counted)
+
+
 def test_count_of_a_small_loop_body():
     body = [
         I(0, "s_waitcnt", "vmcnt(1)"),
