@@ -111,10 +111,14 @@ def _memory(m):
     return f"{m['count']}: {parts}; {total} per lane"
 
 
+def _n(count, noun):
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _loop_rows(loop):
     matrix = ", ".join(f"{r['count']} {r['mnemonic']}" for r in loop["matrix"]["by_mnemonic"])
     return [
-        ("instructions", f"{loop['instructions']} in {loop['blocks']} block{'s' if loop['blocks'] != 1 else ''}, header at +{loop['header']:#x}, depth {loop['depth']} ({loop['loops']} loops in the kernel)"),
+        ("instructions", f"{loop['instructions']} in {_n(loop['blocks'], 'block')}, header at +{loop['header']:#x}, depth {loop['depth']} ({_n(loop['loops'], 'loop')} in the kernel)"),
         ("matrix", f"{loop['matrix']['count']}" + (f": {matrix}" if matrix else "")),
         ("global loads", _memory(loop["global_loads"])),
         ("LDS reads", _memory(loop["lds_reads"])),
