@@ -77,6 +77,13 @@ def load_family(module):
     return families.load(module)
 
 
+def list_cases(fam):
+    """Print every case of `fam` with its arch (what --list does); exit status 0."""
+    for c in fam.cases:
+        print(f"{c.id}  {c.arch}")
+    return 0
+
+
 def find_case(fam, case_id):
     """The case `case_id` of `fam`; Refused suggests close ids."""
     cases = {c.id: c for c in fam.cases}
@@ -91,9 +98,7 @@ def run(args):
     try:
         fam = load_family(args.family)
         if args.list:
-            for c in fam.cases:
-                print(f"{c.id}  {c.arch}")
-            return 0
+            return list_cases(fam)
         case = find_case(fam, args.case)
     except Refused as e:
         return _fail(str(e))

@@ -1,5 +1,6 @@
 """Compiles one case of a kernel family and reports its ISA metrics.
 
+    rocke isa conv.img2col --list
     rocke isa conv.img2col --case 2d_nhwc_f16_3x3_gfx942
     rocke isa conv.img2col --case 2d_nhwc_f16_3x3_gfx942 --flavor llvm22 --json
 
@@ -34,7 +35,7 @@ from isa.objdump import ObjdumpError
 from lower.flavors import FLAVORS, ArchDomainError
 from lower.llvm import lower
 from toolchains.llvm.llvm import LlvmError, resources
-from tools.cli.emit_cmd import Refused, find_case, load_family
+from tools.cli.emit_cmd import Refused, find_case, list_cases, load_family
 from tools.cli.toolchains_cmd import configs
 
 HELP = "compile a family case and report its ISA metrics (main loop, LDS banks, resources)"
@@ -42,7 +43,8 @@ HELP = "compile a family case and report its ISA metrics (main loop, LDS banks, 
 
 def add_arguments(parser):
     parser.add_argument("family", help="the family's module, e.g. conv.img2col")
-    parser.add_argument("--case", required=True, help="the case id (see rocke emit FAMILY --list)")
+    parser.add_argument("--list", action="store_true", help="list the family's cases and stop")
+    parser.add_argument("--case", help="the case id (see --list)")
     parser.add_argument("--flavor", default="llvm23", choices=sorted(FLAVORS))
     parser.add_argument("--json", action="store_true", help="print one canonical JSON object instead of tables")
 
@@ -52,9 +54,9 @@ def _fail(message):
     return 2
 
 
-def report(module, case_id, flavor):
-    """The metrics of one case as a JSON value; Refused for anything a user can cause."""
-    fam = load_family(module)
+def report(fam, case_id, flavor):
+    """The metrics of one case of Family `fam` as a JSON value; Refused for
+    anything a user can cause."""
     case = find_case(fam, case_id)
     kernel = fam.build(case)
     try:
@@ -90,7 +92,10 @@ def report(module, case_id, flavor):
 
 def run(args):
     try:
-        result = report(args.family, args.case, args.flavor)
+        fam = load_family(args.family)
+        if args.list:
+            return list_cases(fam)
+        result = report(fam, args.case, args.flavor)
     except Refused as e:
         return _fail(str(e))
     if args.json:

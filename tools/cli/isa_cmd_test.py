@@ -96,6 +96,16 @@ def test_errors_are_one_line(argv, message, capsys):
     assert message in captured.err and captured.err.count("\n") == 1 and "Traceback" not in captured.err
 
 
+def test_list_is_emits_list(capsys):
+    assert rocke.main(["isa", FIRST, "--list"]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"{c.id}  {c.arch}" for c in families.load(FIRST).cases]
+
+
+def test_no_case_points_at_list(capsys):
+    assert rocke.main(["isa", FIRST]) == 2
+    assert capsys.readouterr().err == f"rocke isa: expected a case of {families.load(FIRST).name}, got None. See --list.\n"
+
+
 def test_an_unknown_flavor_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as err:
         rocke.main(["isa", FIRST, "--case", _case("gfx942").id, "--flavor", "llvm21"])

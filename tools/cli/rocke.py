@@ -4,7 +4,7 @@
   bazel run //tools:rocke -- emit FAMILY --list    a family's cases
   bazel run //tools:rocke -- emit FAMILY --case ID [--flavor F] [--out K.hsaco]
                                                    a case's IR, or its linked code object
-  bazel run //tools:rocke -- isa FAMILY --case ID [--flavor F] [--json]
+  bazel run //tools:rocke -- isa FAMILY --list | --case ID [--flavor F] [--json]
                                                    a case's ISA metrics: main loop, LDS banks, resources
 """
 
