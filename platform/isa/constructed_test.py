@@ -16,8 +16,7 @@ from arch import arch as archs
 from ir import mma as M
 from ir import types as T
 from ir.builder import KernelBuilder
-from isa import metrics
-from lower.llvm import lower
+from isa import analyze
 from toolchains.llvm.llvm import Toolchain
 
 OP = "mma_16x16x16_f16_f32"
@@ -70,9 +69,8 @@ def tc():
     return Toolchain.current()
 
 
-def _main_loop(tc, kernel, arch):
-    compiled = tc.compile(lower(kernel, tc.flavor), arch)
-    return metrics.main_loop(tc.disassemble(tc.link(compiled.obj), arch), kernel.name)
+def _main_loop(tc, kernel):
+    return analyze.report(kernel, tc)["main_loop"]
 
 
 def _memory(m):
@@ -83,7 +81,8 @@ def _memory(m):
 @pytest.mark.parametrize("arch", ["gfx942", "gfx1201"])
 def test_counts_are_the_construction_times_the_unroll(tc, arch):
     kernel_, frag = kernel(arch)
-    loop = _main_loop(tc, kernel_, arch)
+    report = analyze.report(kernel_, tc)
+    loop = report["main_loop"]
     u = loop["barriers"]
     assert u >= 1
     assert loop["matrix"]["count"] == u * MMAS
@@ -101,17 +100,22 @@ def test_counts_are_the_construction_times_the_unroll(tc, arch):
     assert loop["branches"] == 1
     assert loop["exec_writes"] == 0
     assert loop["depth"] == 1 and loop["blocks"] == 1
+    # Two waves per workgroup; every LDS access keeps its lanes on distinct
+    # banks (consecutive 16-byte stores; reads at lane ^ r stay in their pass).
+    assert report["resources"]["waves_per_workgroup"] == 2
+    model = report["lds_banks"]
+    assert (model["modelled"], model["not_modelled"], model["conflicted"], model["worst_ways"]) == (LOADS + READS, 0, 0, 1)
 
 
 def test_the_main_loop_is_the_one_with_matrix_ops(tc):
     kernel_, _ = kernel("gfx942", copy_loop_first=True)
-    loop = _main_loop(tc, kernel_, "gfx942")
+    loop = _main_loop(tc, kernel_)
     assert loop["loops"] >= 2
     assert loop["matrix"]["count"] == loop["barriers"] * MMAS > 0
 
 
 def test_a_nested_main_loop_is_the_inner_one(tc):
     kernel_, _ = kernel("gfx942", nested=True)
-    loop = _main_loop(tc, kernel_, "gfx942")
+    loop = _main_loop(tc, kernel_)
     assert loop["depth"] == 2
     assert loop["matrix"]["count"] == loop["barriers"] * MMAS > 0

@@ -28,13 +28,11 @@ borrows, and the report says so). Reported:
 
 import sys
 
-from arch import arch
 from family.cases_json import canonical
-from isa import banks, metrics
+from isa import analyze
 from isa.objdump import ObjdumpError
 from lower.flavors import FLAVORS, ArchDomainError
-from lower.llvm import lower
-from toolchains.llvm.llvm import LlvmError, resources
+from toolchains.llvm.llvm import LlvmError
 from tools.cli.emit_cmd import Refused, find_case, list_cases, load_family
 from tools.cli.toolchains_cmd import configs
 
@@ -59,35 +57,12 @@ def report(fam, case_id, flavor):
     anything a user can cause."""
     case = find_case(fam, case_id)
     kernel = fam.build(case)
-    try:
-        ir = lower(kernel, flavor)
-    except ArchDomainError as e:
-        raise Refused(str(e)) from None
     tc = next(t for t in configs() if t.flavor == flavor)
     try:
-        tc.verify(ir)
-        compiled = tc.compile(ir, case.arch)
-        text = tc.disassemble(tc.link(compiled.obj), case.arch)
-        loop = metrics.main_loop(text, kernel.name)
-    except (LlvmError, ObjdumpError) as e:
+        figures = analyze.report(kernel, tc)
+    except (ArchDomainError, LlvmError, ObjdumpError) as e:
         raise Refused(str(e)) from None
-    figures = resources(compiled.asm)
-    size, wave = figures["workgroup_size"], figures["wave_size"]
-    figures["waves_per_workgroup"] = -(-size // wave) if size and wave else None
-    lds = arch.lds_banks(case.arch)
-    borrowed = " (llvmlite has none: LLVM 22's, beside the linker llvm20 borrows)" if tc.objdump_is_borrowed else ""
-    return {
-        "family": fam.name,
-        "case": case.id,
-        "arch": case.arch,
-        "flavor": flavor,
-        "llvm": tc.version,
-        "kernel": kernel.name,
-        "disassembler": tc.objdump + borrowed,
-        "main_loop": loop,
-        "lds_banks": banks.model(kernel, lds.count, lds.bytes),
-        "resources": figures,
-    }
+    return dict(figures, family=fam.name, case=case.id, arch=case.arch, flavor=flavor, llvm=tc.version, kernel=kernel.name)
 
 
 def run(args):
