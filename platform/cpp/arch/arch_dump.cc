@@ -8,11 +8,11 @@
 #include <type_traits>
 
 #include "platform/cpp/arch/arch.h"
-#include "platform/cpp/py/json.h"
+#include "platform/cpp/json/json.h"
 
 namespace {
 
-using rocke::py::json_string;
+using rocke::json::quote;
 
 template <typename T>
 std::string list(std::span<const T> xs) {
@@ -20,7 +20,7 @@ std::string list(std::span<const T> xs) {
   for (const T& x : xs) {
     if (out.size() > 1) out += ", ";
     if constexpr (std::is_same_v<T, std::string_view>) {
-      out += json_string(x);
+      out += quote(x);
     } else {
       out += std::to_string(x);
     }
@@ -32,17 +32,17 @@ std::string arch(const rocke::arch::Arch& a) {
   std::string matrix = "[";
   for (const auto& m : a.matrix) {
     if (matrix.size() > 1) matrix += ", ";
-    matrix += "{\"op\": " + json_string(m.op) + ", \"m\": " + std::to_string(m.m) + ", \"n\": " +
-              std::to_string(m.n) + ", \"k\": " + std::to_string(m.k) + ", \"a\": " + json_string(m.a) +
-              ", \"c\": " + json_string(m.c) + ", \"wave\": " + std::to_string(m.wave) + "}";
+    matrix += "{\"op\": " + quote(m.op) + ", \"m\": " + std::to_string(m.m) + ", \"n\": " +
+              std::to_string(m.n) + ", \"k\": " + std::to_string(m.k) + ", \"a\": " + quote(m.a) +
+              ", \"c\": " + quote(m.c) + ", \"wave\": " + std::to_string(m.wave) + "}";
   }
-  return "{\"name\": " + json_string(a.name) + ", \"family\": " + json_string(a.family) +
+  return "{\"name\": " + quote(a.name) + ", \"family\": " + quote(a.family) +
          ", \"cus\": " + std::to_string(a.cus) + ", \"xcds\": " + std::to_string(a.xcds) +
          ", \"wave_sizes\": " + list(a.wave_sizes) + ", \"lds_bytes\": " + std::to_string(a.lds_bytes) +
          ", \"max_workgroup_size\": " + std::to_string(a.max_workgroup_size) +
          ", \"waves_per_eu\": " + list(a.waves_per_eu) + ", \"vgprs\": " + std::to_string(a.vgprs) +
          ", \"agprs\": " + std::to_string(a.agprs) + ", \"matrix\": " + matrix + "]" +
-         ", \"flavors\": " + list(std::span<const std::string_view>(a.flavors)) + ", \"min_llvm\": " + json_string(a.min_llvm) + "}";
+         ", \"flavors\": " + list(std::span<const std::string_view>(a.flavors)) + ", \"min_llvm\": " + quote(a.min_llvm) + "}";
 }
 
 }  // namespace
@@ -50,7 +50,7 @@ std::string arch(const rocke::arch::Arch& a) {
 int main(int argc, char** argv) {
   std::string out = "{\"archs\": {";
   for (const auto& a : rocke::arch::all()) {
-    out += (out.back() == '{' ? "" : ", ") + json_string(a.name) + ": " + arch(a);
+    out += (out.back() == '{' ? "" : ", ") + quote(a.name) + ": " + arch(a);
   }
   out += "}, \"errors\": {";
   for (int i = 1; i < argc; ++i) {
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     } catch (const rocke::arch::UnknownArchError& e) {
       message = e.what();
     }
-    out += (i == 1 ? "" : ", ") + json_string(argv[i]) + ": " + json_string(message);
+    out += (i == 1 ? "" : ", ") + quote(argv[i]) + ": " + quote(message);
   }
   std::cout << out << "}}\n";
   return 0;

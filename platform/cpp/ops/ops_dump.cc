@@ -9,11 +9,11 @@
 #include <string_view>
 
 #include "platform/cpp/ops/ops.h"
-#include "platform/cpp/py/json.h"
+#include "platform/cpp/json/json.h"
 
 namespace {
 
-using rocke::py::json_string;
+using rocke::json::quote;
 
 std::string count(const rocke::ops::Count& c) {
   return c.is_min ? "{\"min\": " + std::to_string(c.n) + "}" : std::to_string(c.n);
@@ -22,20 +22,20 @@ std::string count(const rocke::ops::Count& c) {
 std::string values(const rocke::ops::Attr& a) {
   std::string out = "[";
   for (int x : a.ints) out += (out.size() > 1 ? ", " : "") + std::to_string(x);
-  for (std::string_view s : a.strs) out += (out.size() > 1 ? ", " : "") + json_string(s);
+  for (std::string_view s : a.strs) out += (out.size() > 1 ? ", " : "") + quote(s);
   return out + "]";
 }
 
 std::string attr(const rocke::ops::Attr& a) {
-  std::string out = "{\"kind\": " + json_string(a.kind);
+  std::string out = "{\"kind\": " + quote(a.kind);
   if (a.min) out += ", \"min\": " + std::to_string(*a.min);
-  if (a.has_values) out += ", \"values\": " + (a.table.empty() ? values(a) : json_string(a.table));
+  if (a.has_values) out += ", \"values\": " + (a.table.empty() ? values(a) : quote(a.table));
   return out + "}";
 }
 
 std::string entry(const rocke::ops::Schema& s) {
   std::string attrs = "{";
-  for (const auto& a : s.attrs) attrs += (attrs.size() > 1 ? ", " : "") + json_string(a.name) + ": " + attr(a);
+  for (const auto& a : s.attrs) attrs += (attrs.size() > 1 ? ", " : "") + quote(a.name) + ": " + attr(a);
   return "{\"attrs\": " + attrs + "}, \"fp8\": " + (s.fp8 ? "true" : "false") + ", \"operands\": " +
          count(s.operands) + ", \"regions\": " + std::to_string(s.regions) + ", \"results\": " + count(s.results) + "}";
 }
@@ -45,12 +45,12 @@ std::string entry(const rocke::ops::Schema& s) {
 int main(int argc, char** argv) {
   std::string ops = "{", allowed = "{";
   for (const auto& s : rocke::ops::all()) {
-    ops += (ops.size() > 1 ? ", " : "") + json_string(s.name) + ": " + entry(s);
+    ops += (ops.size() > 1 ? ", " : "") + quote(s.name) + ": " + entry(s);
     std::string per = "{";
     for (const auto& a : s.attrs) {
-      if (a.has_values) per += (per.size() > 1 ? ", " : "") + json_string(a.name) + ": " + values(a);
+      if (a.has_values) per += (per.size() > 1 ? ", " : "") + quote(a.name) + ": " + values(a);
     }
-    allowed += (allowed.size() > 1 ? ", " : "") + json_string(s.name) + ": " + per + "}";
+    allowed += (allowed.size() > 1 ? ", " : "") + quote(s.name) + ": " + per + "}";
   }
   std::string errors = "{";
   for (int i = 1; i < argc; ++i) {
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     } catch (const rocke::ops::UnknownOpError& e) {
       message = e.what();
     }
-    errors += (i == 1 ? "" : ", ") + json_string(argv[i]) + ": " + json_string(message);
+    errors += (i == 1 ? "" : ", ") + quote(argv[i]) + ": " + quote(message);
   }
   std::cout << "{\"ops\": " << ops << "}, \"values\": " << allowed << "}, \"errors\": " << errors << "}}\n";
   return 0;

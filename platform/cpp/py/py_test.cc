@@ -4,11 +4,9 @@
 #include <string>
 #include <string_view>
 
-#include "platform/cpp/py/json.h"
 #include "platform/cpp/py/repr.h"
 
 using rocke::py::close_match;
-using rocke::py::json_string;
 using rocke::py::repr;
 
 ROCKE_TEST(repr_quotes_and_escapes) {
@@ -31,10 +29,6 @@ ROCKE_TEST(close_match_like_difflib) {
   CHECK_EQ(close_match("pp", tie_reversed, tie_reversed + 2), std::string_view("ppa"));
   CHECK_EQ(close_match("zzz", words, words + 4), std::string_view(""));
   CHECK_EQ(close_match("", words, words + 4), std::string_view(""));
-}
-
-ROCKE_TEST(json_string_escapes) {
-  CHECK_EQ(json_string("a\"b\\c\n"), std::string("\"a\\\"b\\\\c\\u000a\""));
 }
 
 int main() { return rocke::testing::run_all(); }

@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 
-#include "platform/cpp/py/json.h"
+#include "platform/cpp/json/json.h"
 #include "platform/cpp/types/types.h"
 
 using namespace rocke::ir;
-using rocke::py::json_string;
+using rocke::json::quote;
 
 namespace {
 
@@ -24,17 +24,17 @@ int main() {
   std::string scalars_, vectors_, pointers_, errors_;
   const auto sep = [](const std::string& s) { return std::string(s.empty() ? "" : ", "); };
   for (const Type* t : scalars()) {
-    scalars_ += sep(scalars_) + "[" + json_string(t->str()) + ", " + std::to_string(t->bits()) + ", " +
+    scalars_ += sep(scalars_) + "[" + quote(t->str()) + ", " + std::to_string(t->bits()) + ", " +
                 std::to_string(t->nbytes()) + ", " + flag(t->is_int()) + ", " + flag(t->is_float()) + "]";
     for (int n = 2; n <= max_lanes(); ++n) {
       const Type* v = vector(t, n);
-      vectors_ += sep(vectors_) + "[" + json_string(v->str()) + ", " + std::to_string(v->nbytes()) + ", " +
+      vectors_ += sep(vectors_) + "[" + quote(v->str()) + ", " + std::to_string(v->nbytes()) + ", " +
                   std::to_string(v->lanes()) + "]";
     }
   }
   for (const char* space : {"global", "lds", "constant", "private", "buffer"}) {
     const Type* p = ptr(space);
-    pointers_ += sep(pointers_) + "[" + json_string(p->str()) + ", " + std::to_string(p->addrspace()) + "]";
+    pointers_ += sep(pointers_) + "[" + quote(p->str()) + ", " + std::to_string(p->addrspace()) + "]";
   }
   const Type* f16 = scalar("f16");
   const std::vector<std::pair<const char*, std::function<void()>>> bad = {
@@ -54,7 +54,7 @@ int main() {
     } catch (const BadTypeError& e) {
       message = e.what();
     }
-    errors_ += sep(errors_) + json_string(name) + ": " + json_string(message);
+    errors_ += sep(errors_) + quote(name) + ": " + quote(message);
   }
   std::cout << "{\"scalars\": [" << scalars_ << "], \"vectors\": [" << vectors_ << "], \"pointers\": [" << pointers_
             << "], \"errors\": {" << errors_ << "}}\n";
