@@ -22,8 +22,9 @@ constexpr std::array<std::string_view, 5> kRequired = {"n", "c", "k", "spatial",
 constexpr std::array<std::string_view, 12> kFields = {"n",        "c",      "k",      "spatial", "filter", "stride",
                                                       "pad",      "dilation", "groups", "layout",  "dtype",  "bias_relu"};
 
-// One field as __post_init__ sees it after normalising: a JSON list becomes a
-// tuple (printed as one), anything else stays the value JSON gave.
+// One field as __post_init__ sees it after normalising: a JSON list in a
+// tuple field becomes a tuple (printed as one); anything else stays the value
+// JSON gave.
 struct Field {
   json::Value value;
   bool is_tuple = false;
@@ -136,13 +137,16 @@ ConvSpec ConvSpec::from_json(const json::Value& obj) {
   // lists as tuples.
   auto field = [&](std::string_view name, json::Value fallback) {
     auto it = fields.find(name);
-    Field f{it == fields.end() ? std::move(fallback) : it->second};
+    return Field{it == fields.end() ? std::move(fallback) : it->second};
+  };
+  auto tuple_field = [&](std::string_view name) {
+    Field f = field(name, nullptr);
     f.is_tuple = f.value.is_array();
     return f;
   };
   Field n = field("n", {}), c = field("c", {}), k = field("k", {}), groups = field("groups", 1);
-  Field spatial = field("spatial", {}), filter = field("filter", {});
-  Field stride = field("stride", nullptr), pad = field("pad", nullptr), dilation = field("dilation", nullptr);
+  Field spatial = tuple_field("spatial"), filter = tuple_field("filter");
+  Field stride = tuple_field("stride"), pad = tuple_field("pad"), dilation = tuple_field("dilation");
   Field layout = field("layout", "NHWC"), dtype = field("dtype", "f16"), bias_relu = field("bias_relu", false);
 
   ConvSpec s;
