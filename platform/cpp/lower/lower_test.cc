@@ -1,0 +1,68 @@
+// The lowering of small kernels, written out from llvm.py's module layout,
+// and its refusals worded as Python's ArchDomainError. rk_parity_test
+// compares every op and flavor with Python's output.
+#include "platform/cpp/lower/lower.h"
+
+#include <string>
+
+#include "platform/cpp/ir/parser.h"
+#include "platform/cpp/lower/flavors.h"
+#include "platform/cpp/testing/check.h"
+
+using namespace rocke;
+
+namespace {
+
+std::string lowered(const std::string& arch, const std::string& body, std::string_view flavor) {
+  std::string text = "kernel @k(%out: ptr<global>) {arch = \"" + arch + "\", wave_size = " + (arch == "gfx942" ? "64" : "32") +
+                     ", workgroup_size = [64, 1, 1]} {\n" + body + "}\n";
+  return lower::lower(*ir::parse(text), flavor);
+}
+
+}  // namespace
+
+ROCKE_TEST(a_whole_module) {
+  std::string want = std::string("; rocke kernel k for gfx942, lowered for llvm22\n") + "target datalayout = \"" +
+                     std::string(lower::find_flavor("llvm22")->datalayout) + "\"\n" +
+                     "target triple = \"amdgcn-amd-amdhsa\"\n"
+                     "\n"
+                     "define amdgpu_kernel void @k(ptr addrspace(1) noundef %arg.out) #0 {\n"
+                     "entry:\n"
+                     "  %v0 = call i32 @llvm.amdgcn.workitem.id.x()\n"
+                     "  store i32 %v0, ptr addrspace(1) %arg.out, align 4\n"
+                     "  ret void\n"
+                     "}\n"
+                     "\n"
+                     "declare i32 @llvm.amdgcn.workitem.id.x()\n"
+                     "\n"
+                     "attributes #0 = { \"amdgpu-flat-work-group-size\"=\"1,64\" \"target-cpu\"=\"gfx942\" \"uniform-work-group-size\"=\"true\" }\n"
+                     "\n"
+                     "!llvm.module.flags = !{!0}\n"
+                     "!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 600}\n";
+  CHECK_EQ(lowered("gfx942", "  %0 = gpu.thread_id() {dim = 0} : i32\n  mem.store(%out, %0)\n", "llvm22"), want);
+}
+
+ROCKE_TEST(llvm24_spells_the_subarch_triple) {
+  std::string out = lowered("gfx942", "", "llvm24");
+  CHECK(out.find("target triple = \"amdgpu9.42-amd-amdhsa\"\n") != std::string::npos);
+}
+
+ROCKE_TEST(gfx1250_splits_the_barrier) {
+  std::string out = lowered("gfx1250", "  gpu.barrier()\n", "llvm23");
+  CHECK(out.find("  fence syncscope(\"workgroup\") release\n"
+                 "  call void @llvm.amdgcn.s.barrier.signal(i32 -1)\n"
+                 "  call void @llvm.amdgcn.s.barrier.wait(i16 -1)\n"
+                 "  fence syncscope(\"workgroup\") acquire\n") != std::string::npos);
+  CHECK(lowered("gfx1201", "  gpu.barrier()\n", "llvm23").find("@llvm.amdgcn.s.barrier.signal") != std::string::npos);
+  CHECK(lowered("gfx1100", "  gpu.barrier()\n", "llvm23").find("call void @llvm.amdgcn.s.barrier()\n") != std::string::npos);
+}
+
+ROCKE_TEST(refusals_are_worded_as_python) {
+  // flavors.get and flavors.check_arch.
+  CHECK_THROWS(lower::ArchDomainError, lowered("gfx942", "", "llvm19"), "flavor: expected one of llvm20, llvm22, llvm23, llvm24, got 'llvm19'");
+  CHECK_THROWS(lower::ArchDomainError, lowered("gfx1250", "", "llvm20"),
+               "kernel @k: gfx1250 is not known to llvm20; flavors that support it: llvm22, llvm23, llvm24. Lower for one of those, or pick "
+               "another arch.");
+}
+
+int main() { return rocke::testing::run_all(); }
