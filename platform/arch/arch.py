@@ -49,7 +49,17 @@ class Arch:
     min_llvm: str  # the first of them
 
 
-_FIELDS = {f.name for f in dataclasses.fields(Arch)} - {"name", "matrix", "flavors", "min_llvm"}
+@dataclasses.dataclass(frozen=True)
+class LdsBanks:
+    count: int  # banks an LDS access is spread over
+    bytes: int  # bytes each bank serves per cycle
+
+
+# The LDS bank facts sit in archs.json beside the Arch fields but outside Arch:
+# the C++ arch table mirrors Arch field by field (platform/cpp/arch and its
+# parity test) and does not carry them yet. Read them with lds_banks(name).
+_BANK_FIELDS = {"lds_banks": "count", "lds_bank_bytes": "bytes"}
+_FIELDS = ({f.name for f in dataclasses.fields(Arch)} - {"name", "matrix", "flavors", "min_llvm"}) | set(_BANK_FIELDS)
 
 
 def _matrix(path, raw, forms_path):
@@ -96,6 +106,11 @@ def _load(path, forms_path=mma_forms.PATH, facts_path=flavor_facts.PATH):
     for name, entry in sorted(raw.items()):
         if set(entry) != _FIELDS:
             raise ValueError(f"{path}: {name}: expected keys {sorted(_FIELDS)}, got {sorted(entry)}")
+    for name, entry in sorted(raw.items()):
+        for key in _BANK_FIELDS:
+            value = entry[key]
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"{path}: {name}.{key}: expected a positive integer, got {value!r}")
     matrix = _matrix(path, raw, forms_path)
     known = _flavors(path, raw, facts_path)
     table = {}
@@ -115,11 +130,12 @@ def _load(path, forms_path=mma_forms.PATH, facts_path=flavor_facts.PATH):
             flavors=known[name],
             min_llvm=known[name][0],
         )
-    return types.MappingProxyType(table)
+    banks = {name: LdsBanks(**{field: entry[key] for key, field in _BANK_FIELDS.items()}) for name, entry in sorted(raw.items())}
+    return types.MappingProxyType(table), types.MappingProxyType(banks)
 
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "archs.json")
-ARCHS = _load(PATH)
+ARCHS, _BANKS = _load(PATH)
 
 
 def get(name):
@@ -129,6 +145,12 @@ def get(name):
     close = difflib.get_close_matches(str(name), ARCHS, n=1)
     hint = f" Did you mean {close[0]}?" if close else ""
     raise UnknownArchError(f"arch: expected one of {', '.join(ARCHS)}, got {name!r}.{hint}")
+
+
+def lds_banks(name):
+    """The LdsBanks of arch `name` (SOURCES.md says where they are from)."""
+    get(name)
+    return _BANKS[name]
 
 
 def knows(flavor, name):

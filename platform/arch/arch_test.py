@@ -1,5 +1,6 @@
 """The architecture table: facts that must hold, and its error messages."""
 
+import json
 import re
 
 import pytest
@@ -28,6 +29,25 @@ def test_lds_sizes():
     assert arch.get("gfx950").lds_bytes == 160 * 1024
     assert arch.get("gfx1250").lds_bytes == 320 * 1024
     assert arch.get("gfx942").lds_bytes == 64 * 1024
+
+
+def test_lds_banks():
+    # 64 banks where LDS grew (gfx950, gfx1250), 32 elsewhere; dword-wide everywhere (SOURCES.md).
+    wide = {"gfx950", "gfx1250"}
+    for name in arch.ARCHS:
+        assert arch.lds_banks(name) == arch.LdsBanks(64 if name in wide else 32, 4), name
+    with pytest.raises(arch.UnknownArchError, match="Did you mean gfx942"):
+        arch.lds_banks("gfx9422")
+
+
+def test_a_bad_bank_count_is_refused(tmp_path):
+    raw = json.loads(open(arch.PATH).read())
+    raw["gfx942"]["lds_banks"] = 0
+    path = tmp_path / "archs.json"
+    path.write_text(json.dumps(raw))
+    with pytest.raises(ValueError) as err:
+        arch._load(str(path))
+    assert str(err.value) == f"{path}: gfx942.lds_banks: expected a positive integer, got 0"
 
 
 def test_workgroup_and_occupancy_limits():

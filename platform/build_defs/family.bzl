@@ -6,21 +6,80 @@ load("//toolchains/python:defs.bzl", "py_pytest")
 
 ALL_FLAVORS = ["llvm" + v for v in LLVM_VERSIONS]
 
-def _emit(name, tool, family, flavor, irs, manifest, golden_target):
-    """A genrule running an emitter (Python or C++; both take these flags)."""
+def _emit(name, tool, family, flavor, cases, outs, golden_target):
+    """A genrule running an emitter (Python or C++; both take these flags)
+    over the case list `cases`; outs = (irs, rk, manifest)."""
+    irs, rk, manifest = outs
     native.genrule(
         name = name,
-        outs = [irs, manifest],
-        cmd = "$(execpath {e}) --family {fam} --flavor {f} --irs $(execpath {i}) --manifest $(execpath {m}) --bless-target {g}".format(
+        srcs = [cases],
+        outs = [irs, rk, manifest],
+        cmd = ("$(execpath {e}) --family {fam} --flavor {f} --cases $(execpath {c}) --irs $(execpath {i}) " +
+               "--rk $(execpath {r}) --manifest $(execpath {m}) --bless-target {g}").format(
             e = tool,
             fam = family,
             f = flavor,
+            c = cases,
             i = irs,
+            r = rk,
             m = manifest,
             g = golden_target,
         ),
         tools = [tool],
     )
+
+def _outs(name, flavor, engine):
+    """The three files an emitter writes for one flavor: irs, rk, manifest."""
+    stem = "{}.{}{}".format(name, flavor, engine)
+    return (stem + ".irs.json", stem + ".rk.json", stem + ".manifest")
+
+def _identity_args(py, cpp):
+    """identity_check's flags for the Python outputs `py` and the C++ ones `cpp`."""
+    return [
+        "--python-irs=$(rootpath {})".format(py[0]),
+        "--cpp-irs=$(rootpath {})".format(cpp[0]),
+        "--python-rk=$(rootpath {})".format(py[1]),
+        "--cpp-rk=$(rootpath {})".format(cpp[1]),
+        "--python-manifest=$(rootpath {})".format(py[2]),
+        "--cpp-manifest=$(rootpath {})".format(cpp[2]),
+    ]
+
+def _cpp_gates(name, cpp_engine, cases, flavor, py, golden_target, family_tag):
+    """NAME_emit_cpp_F and NAME_byte_identity_F; returns the test's name."""
+    cpp = _outs(name, flavor, ".cpp")
+    _emit("{}_emit_cpp_{}".format(name, flavor), cpp_engine, name, flavor, cases, cpp, golden_target)
+    test = "{}_byte_identity_{}".format(name, flavor)
+    py_test(
+        name = test,
+        size = "small",
+        srcs = ["//platform/family:identity_check.py"],
+        main = "//platform/family:identity_check.py",
+        args = _identity_args(py, cpp),
+        data = list(py) + list(cpp),
+        tags = ["byte_identity", "flavor=" + flavor, family_tag],
+    )
+    return test
+
+def _gate_probe(name, cpp_engine, cases, flavor, py, golden_target, family_tag):
+    """NAME_byte_identity_can_fail; returns the test's name."""
+    test = name + "_byte_identity_can_fail"
+    py_pytest(
+        name = test,
+        size = "small",
+        srcs = ["//platform/family:identity_probe_test.py"],
+        data = [cases, cpp_engine, "//platform/family:identity_check.py"] + list(py),
+        env = {
+            "ROCKE_CPP_EMITTER": "$(rootpath {})".format(cpp_engine),
+            "ROCKE_FAMILY": name,
+            "ROCKE_FLAVOR": flavor,
+            "ROCKE_FAMILY_CASES": "$(rootpath {})".format(cases),
+            "ROCKE_BLESS_TARGET": golden_target,
+            "ROCKE_PYTHON_OUTPUTS": " ".join(["$(rootpath {})".format(f) for f in py]),
+        },
+        deps = ["//platform/family"],
+        tags = ["gate_probe", family_tag],
+    )
+    return test
 
 def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
     """Gates for one kernel family, as plain targets selectable by tag.
@@ -43,19 +102,31 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
       name:               test_suite of every test below, tagged manual (tags
                           on a suite would filter it).
     and for each flavor F in `flavors` (llvm20, llvm22, llvm23, llvm24):
-      name + "_emit_" + F:     genrule -> NAME.F.irs.json (id -> IR) and
-                               NAME.F.manifest (id, arch, kernel, bytes, sha256,
-                               ir=kept on the representatives; rejections with
-                               their error class).
+      name + "_emit_" + F:     genrule: the Python emitter over NAME.cases.json
+                               -> NAME.F.irs.json (id -> LLVM IR),
+                               NAME.F.rk.json (id -> .rk text of every built
+                               kernel) and NAME.F.manifest (id, arch, kernel,
+                               bytes, sha256, ir=kept on the representatives;
+                               rejections with their error class).
       name + "_golden_" + F:   test: manifest and representative IR vs the
                                golden. Tags: golden, flavor=F, family=NAME.
       name + "_validity_" + F: test: verify, compile, link --no-undefined each
                                case with LLVM F, no indirect call, resource
                                figures. Tags: ir_validity, flavor=F, family=NAME.
-    and when `cpp_engine` (an executable emitting the same two files) is given:
-      name + "_emit_cpp_" + F:      genrule, the C++ engine's output.
-      name + "_byte_identity_" + F: test: Python and C++ outputs byte-identical.
-                                    Tags: byte_identity, flavor=F, family=NAME.
+    and when `cpp_engine` (an executable taking the same flags, with --family
+    NAME, and writing the same three files) is given:
+      name + "_emit_cpp_" + F:      genrule, the C++ engine's output from the
+                                    same NAME.cases.json.
+      name + "_byte_identity_" + F: test: per case the .rk text and the LLVM IR,
+                                    then the manifests, byte-identical
+                                    (identity_check.py). Tags: byte_identity,
+                                    flavor=F, family=NAME.
+      name + "_byte_identity_can_fail": test (once, for the first flavor): the
+                                    C++ engine run with the test-only
+                                    --perturb-case ID makes identity_check fail
+                                    naming ID. Tags: gate_probe, family=NAME
+                                    (not byte_identity: one byte_identity test
+                                    per golden test).
 
     Args:
       name: the family name (what Family.name says).
@@ -74,6 +145,7 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
         deps = deps + [
             "//platform/family",
             "//platform/files",
+            "//platform/ir",
             "//platform/lower",
         ],
     )
@@ -99,8 +171,9 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
     tests.append(name + "_cases_json")
     for flavor in flavors:
         golden_target = "//{}:{}_golden_{}".format(pkg, name, flavor)
-        irs, manifest = "{}.{}.irs.json".format(name, flavor), "{}.{}.manifest".format(name, flavor)
-        _emit("{}_emit_{}".format(name, flavor), ":" + name + "_emitter", module, flavor, irs, manifest, golden_target)
+        py = _outs(name, flavor, "")
+        irs, manifest = py[0], py[2]
+        _emit("{}_emit_{}".format(name, flavor), ":" + name + "_emitter", module, flavor, cases, py, golden_target)
         golden = "goldens/{}/{}.{}".format(pkg, name, flavor)
         py_test(
             name = "{}_golden_{}".format(name, flavor),
@@ -136,23 +209,9 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
         )
         tests += ["{}_golden_{}".format(name, flavor), "{}_validity_{}".format(name, flavor)]
         if cpp_engine:
-            cpp_irs, cpp_manifest = "{}.{}.cpp.irs.json".format(name, flavor), "{}.{}.cpp.manifest".format(name, flavor)
-            _emit("{}_emit_cpp_{}".format(name, flavor), cpp_engine, name, flavor, cpp_irs, cpp_manifest, golden_target)
-            py_test(
-                name = "{}_byte_identity_{}".format(name, flavor),
-                size = "small",
-                srcs = ["//platform/family:identity_check.py"],
-                main = "//platform/family:identity_check.py",
-                args = [
-                    "--python-irs=$(rootpath {})".format(irs),
-                    "--cpp-irs=$(rootpath {})".format(cpp_irs),
-                    "--python-manifest=$(rootpath {})".format(manifest),
-                    "--cpp-manifest=$(rootpath {})".format(cpp_manifest),
-                ],
-                data = [irs, manifest, cpp_irs, cpp_manifest],
-                tags = ["byte_identity", "flavor=" + flavor, family_tag],
-            )
-            tests.append("{}_byte_identity_{}".format(name, flavor))
+            tests.append(_cpp_gates(name, cpp_engine, cases, flavor, py, golden_target, family_tag))
+            if flavor == flavors[0]:
+                tests.append(_gate_probe(name, cpp_engine, cases, flavor, py, golden_target, family_tag))
     py_pytest(
         name = name + "_numeric",
         size = "medium",

@@ -5,7 +5,7 @@ archive=$1
 case $archive in */librocke_core.a) ;; *) echo "rocke_core_test: expected librocke_core.a, got $archive"; exit 1 ;; esac
 symbols=$(nm -C --defined-only "$archive") || { echo "rocke_core_test: nm failed on $archive"; exit 1; }
 status=0
-for entry in 'rocke::arch::get(' 'rocke::arch::all()' 'rocke::ops::schema(' 'rocke::ops::all()' 'rocke::ir::vector(' 'rocke::ir::ptr(' 'rocke::ir::scalar(' 'rocke::py::close_match('; do
+for entry in 'rocke::arch::get(' 'rocke::arch::all()' 'rocke::ops::schema(' 'rocke::ops::all()' 'rocke::ir::vector(' 'rocke::ir::ptr(' 'rocke::ir::scalar(' 'rocke::py::close_match(' 'rocke::json::parse(' 'rocke::json::canonical' 'rocke::family::get(' 'rocke::family::read_cases(' 'rocke::family::representatives'; do
   if ! echo "$symbols" | grep -q " T $entry"; then
     echo "rocke_core_test: $archive does not define $entry"
     status=1

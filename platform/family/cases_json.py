@@ -6,9 +6,16 @@ Canonical means RFC 8785 (JCS) for the values a spec holds: keys sorted, no
 whitespace, ints as ints, lists (never tuples), no floats; ../ir/SPELLING.md
 states it. SPEC is the spec's to_json(); its class's from_json reads it back
 to an equal spec, which the NAME_cases_json gate checks for every case.
+
+Both emitters build from this list (NAME_cases writes it): the Python one
+through read() here, each spec read back with its class's from_json; the C++
+one through rocke::family::read_cases (platform/cpp/family), which refuses
+the same shapes in the same words.
 """
 
 import json
+
+from family.family import Case
 
 FORMAT = 1
 
@@ -56,3 +63,60 @@ def document(fam):
 def render(fam):
     """The bytes of NAME.cases.json: canonical JSON and one newline."""
     return canonical(document(fam), f"family {fam.name}") + "\n"
+
+
+FORM = '{"cases":[{"arch":ARCH,"id":ID,"spec":SPEC},...],"family":NAME,"format":1}'
+REBUILD = "; rebuild it with the family's NAME_cases target (emit.py --cases-json)"
+
+
+class CasesError(ValueError):
+    """A case list that cannot be built from; the message names what is wrong."""
+
+
+def _case(entry, index, where, fam, spec_classes):
+    at = f"{where}: cases[{index}]"
+    if type(entry) is not dict or sorted(entry) != ["arch", "id", "spec"]:
+        raise CasesError(f"{at}: expected an object with exactly the keys arch, id and spec, got {entry!r}")
+    for key in ("arch", "id"):
+        if type(entry[key]) is not str or not entry[key]:
+            raise CasesError(f"{at}.{key}: expected a non-empty string, got {entry[key]!r}")
+    spec_class = spec_classes.get(entry["id"])
+    if spec_class is None:
+        raise CasesError(f"{at}: expected a case id of the family, got {entry['id']!r}{REBUILD}")
+    from_json = getattr(spec_class, "from_json", None)
+    if not callable(from_json):
+        raise CasesError(f"{at}: expected a spec class with from_json, got {spec_class.__name__}; add it to the spec class")
+    try:
+        spec = from_json(entry["spec"])
+    except (TypeError, ValueError) as e:  # the spec class's own error (SpecError), named with its case
+        raise CasesError(f"family {fam.name}, case {entry['id']}: {type(e).__name__}: {e}") from None
+    return Case(entry["id"], entry["arch"], spec)
+
+
+def read(text, fam):
+    """The cases of a case list's text, for Family `fam`: each spec read back
+    with the from_json of the spec class of the family's case with that id.
+    CasesError names what is wrong: not JSON, not the format, another
+    family's list, no cases, a duplicate or unknown id."""
+    where = f"case list of {fam.name}"
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        raise CasesError(f"{where}: expected JSON text, got {e}{REBUILD}") from None
+    if type(doc) is not dict or sorted(doc) != ["cases", "family", "format"]:
+        raise CasesError(f"{where}: expected {FORM}, got an object with other keys or no object{REBUILD}")
+    if type(doc["format"]) is not int or doc["format"] != FORMAT:
+        raise CasesError(f"{where}: expected format {FORMAT}, got {doc['format']!r}{REBUILD}")
+    if doc["family"] != fam.name:
+        raise CasesError(f"{where}: expected the list of family {fam.name}, got the list of {doc['family']!r}; pass the family's own NAME.cases.json")
+    if type(doc["cases"]) is not list or not doc["cases"]:
+        raise CasesError(f"{where}: expected a non-empty list of cases, got {doc['cases']!r}{REBUILD}")
+    spec_classes = {c.id: type(c.spec) for c in fam.cases}
+    cases, seen = [], set()
+    for index, entry in enumerate(doc["cases"]):
+        case = _case(entry, index, where, fam, spec_classes)
+        if case.id in seen:
+            raise CasesError(f"{where}: cases[{index}]: expected unique case ids, got {case.id!r} again{REBUILD}")
+        seen.add(case.id)
+        cases.append(case)
+    return cases

@@ -72,14 +72,3 @@ def test_emit_writes_the_case_list(tmp_path, monkeypatch):
     assert emit.main(["--family", "toy_family_for_emit", "--cases-json", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == '{"cases":[{"arch":"gfx942","id":"b_gfx942","spec":[2,3]},{"arch":"gfx950","id":"a_gfx950","spec":[1]}],"family":"toy","format":1}\n'
     assert not list(tmp_path.glob("*.tmp"))
-
-
-@pytest.mark.parametrize("argv,message", [
-    (["--cases-json", "x", "--flavor", "llvm22"], "--cases-json writes only the case list: expected none of --flavor, --irs, --manifest, --bless-target with it, got --flavor"),
-    (["--flavor", "llvm22", "--irs", "i"], "expected either --cases-json, or all of --flavor, --irs, --manifest, --bless-target (missing --manifest, --bless-target)"),
-])
-def test_emit_refuses_a_mix_of_modes(argv, message, capsys):
-    with pytest.raises(SystemExit) as exit_:
-        emit.main(["--family", "toy_family", *argv])
-    assert exit_.value.code == 2
-    assert message in capsys.readouterr().err

@@ -1,55 +1,73 @@
-"""Emit gate: lowers every case of a family for one flavor.
+"""Emit gate: builds every case of a family's case list and lowers it for one flavor.
 
-    emit --family conv.direct_fwd --flavor llvm22 --irs OUT.json --manifest OUT.txt --bless-target LABEL
+    emit --family conv.direct_fwd --flavor llvm22 --cases conv_direct_fwd.cases.json \\
+         --irs OUT.irs.json --rk OUT.rk.json --manifest OUT.manifest --bless-target LABEL
     emit --family conv.direct_fwd --cases-json OUT.cases.json
 
-Writes the IR of every case (a JSON object id -> text) and the manifest
-(manifest.py), whose representatives (family.representatives) are marked
-`ir=kept`. A case whose arch the flavor cannot express is recorded as an
-expected rejection with its error class; any other failure fails the build.
+Builds the cases of the list written by NAME_cases (cases_json.py; each spec
+read back with its class's from_json), the list the C++ emitter rocke-emit
+builds from too, and writes three files, byte for byte what rocke-emit
+writes: the LLVM IR of every lowered case and the .rk text of every built
+kernel (JSON objects id -> text, canonical), and the manifest (manifest.py),
+whose representatives (family.representatives) are marked `ir=kept`. A case
+whose arch the flavor cannot express is recorded as an expected rejection
+with its error class; any other failure stops with one line naming the case.
 
-With --cases-json it writes only the family's case list, as canonical JSON
-(cases_json.py), the list both engines build from.
+With --cases-json it writes only the family's case list, as canonical JSON.
 """
 
 import argparse
-import os
 import sys
 
 from family import cases_json
 from family import family as families
 from family import manifest
-from files.atomic import write_atomic
+from files.atomic import OutputError, write_atomic
+from ir.printer import print_kernel
 from lower.flavors import ArchDomainError
 from lower.llvm import lower
 
 
-def emit(fam, flavor):
-    irs, entries, emitted = {}, [], []
-    for case in fam.cases:
-        kernel = fam.build(case)
+class EmitError(Exception):
+    """A case that failed to build or lower; the message names it."""
+
+
+def emit(fam, cases, flavor):
+    """({id: LLVM IR}, {id: .rk text}, [manifest.Entry]) of `cases`, in their order."""
+    irs, rks, entries, emitted = {}, {}, [], []
+    for case in cases:
         try:
-            irs[case.id] = lower(kernel, flavor)
-        except ArchDomainError as e:
-            entries.append(manifest.Entry(case.id, case.arch, error=type(e).__name__))
-            continue
+            kernel = fam.build(case)
+            rks[case.id] = print_kernel(kernel)
+            try:
+                irs[case.id] = lower(kernel, flavor)
+            except ArchDomainError as e:
+                entries.append(manifest.Entry(case.id, case.arch, error=type(e).__name__))
+                continue
+        except Exception as e:  # noqa: BLE001 - any builder or lowering bug, named with its case
+            raise EmitError(f"family {fam.name}, case {case.id}: {type(e).__name__}: {e}") from e
         emitted.append((case, kernel.name))
     kept = set(families.representatives([case for case, _ in emitted]))
     for case, kernel_name in emitted:
         entries.append(manifest.entry_for(case.id, case.arch, kernel_name, irs[case.id], kept=case.id in kept))
-    return irs, entries
+    return irs, rks, entries
+
+
+def text_map(texts):
+    """An id -> text map's file: canonical JSON, as rocke-emit writes it."""
+    return cases_json.canonical(texts, "texts") + "\n"
 
 
 def write(path, text):
     write_atomic(path, text.encode())
 
 
-_EMIT_FLAGS = ("--flavor", "--irs", "--manifest", "--bless-target")
+_EMIT_FLAGS = ("--flavor", "--cases", "--irs", "--rk", "--manifest", "--bless-target")
 
 
-def main(argv=None):
+def _parse(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--family", required=True)
+    parser.add_argument("--family", required=True, help="the module defining FAMILY, e.g. conv.direct_fwd")
     parser.add_argument("--cases-json", help="write only the case list, to this path")
     for flag in _EMIT_FLAGS:
         parser.add_argument(flag)
@@ -59,14 +77,34 @@ def main(argv=None):
         parser.error(f"--cases-json writes only the case list: expected none of {', '.join(_EMIT_FLAGS)} with it, got {', '.join(given)}")
     if args.cases_json is None and len(given) != len(_EMIT_FLAGS):
         parser.error(f"expected either --cases-json, or all of {', '.join(_EMIT_FLAGS)} (missing {', '.join(f for f in _EMIT_FLAGS if f not in given)})")
+    return args
+
+
+def _read_list(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise cases_json.CasesError(f"cannot read the case list {path}: {e.strerror}; pass the family's NAME.cases.json") from None
+    except UnicodeDecodeError as e:
+        raise cases_json.CasesError(f"cannot read the case list {path}: not UTF-8 text ({e.reason} at byte {e.start}); pass the family's NAME.cases.json") from None
+
+
+def main(argv=None):
+    args = _parse(argv)
     fam = families.load(args.family)
-    if args.cases_json is not None:
-        write(args.cases_json, cases_json.render(fam))
-        return 0
-    irs, entries = emit(fam, args.flavor)
-    # Canonical JSON, like the case list: a C++ emitter must match it byte for byte.
-    write(args.irs, cases_json.canonical(irs, "irs") + "\n")
-    write(args.manifest, manifest.render(entries, manifest.header(fam.name, args.flavor, args.bless_target)))
+    try:
+        if args.cases_json is not None:
+            write(args.cases_json, cases_json.render(fam))
+            return 0
+        cases = cases_json.read(_read_list(args.cases), fam)
+        irs, rks, entries = emit(fam, cases, args.flavor)
+        write(args.irs, text_map(irs))
+        write(args.rk, text_map(rks))
+        write(args.manifest, manifest.render(entries, manifest.header(fam.name, args.flavor, args.bless_target)))
+    except (cases_json.CasesError, EmitError, OutputError) as e:
+        print(f"emit: error: {e}", file=sys.stderr)
+        return 1
     return 0
 
 

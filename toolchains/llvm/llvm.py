@@ -53,6 +53,8 @@ _RESOURCES = {
     "vgpr_spill": r"\.vgpr_spill_count:\s+(\d+)",
     "sgpr_spill": r"\.sgpr_spill_count:\s+(\d+)",
     "wave_size": r"\.wavefront_size:\s+(\d+)",
+    # The lowering states the kernel's size as amdgpu-flat-work-group-size="1,N".
+    "workgroup_size": r"\.max_flat_workgroup_size:\s+(\d+)",
     "occupancy": r"; Occupancy:\s+(\d+)",
 }
 
@@ -83,6 +85,9 @@ class Toolchain:
         self.kind = config["kind"]
         self.tools = config["tools"]
         self.lld = self.tools.get("lld") or os.path.join(self.tools["bin"], "ld.lld")
+        # llvmlite has no disassembler: LLVM 20 code objects are read by the
+        # llvm-objdump beside the linker it borrows (lld 22).
+        self.objdump = os.path.join(os.path.dirname(self.lld), "llvm-objdump")
 
     @classmethod
     def from_file(cls, path):
@@ -219,6 +224,20 @@ class Toolchain:
             _run([self.lld, "-shared", "--no-undefined", src, "-o", out], what="ld.lld --no-undefined")
             with open(out, "rb") as f:
                 return f.read()
+
+    @property
+    def objdump_is_borrowed(self):
+        """True when this flavor has no llvm-objdump of its own (llvmlite)."""
+        return self.kind == "llvmlite"
+
+    def disassemble(self, code_object, cpu):
+        """`llvm-objdump -d` text of a linked code object, for `cpu`."""
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "k.hsaco")
+            with open(path, "wb") as f:
+                f.write(code_object)
+            out, _ = _run([self.objdump, "-d", f"--mcpu={cpu}", path], what=f"llvm-objdump --mcpu={cpu}")
+        return out.decode()
 
     def default_datalayout(self, triple, cpu):
         """The datalayout this LLVM's target machine uses for `triple`."""

@@ -38,8 +38,8 @@ def _fail(message):
     return 2
 
 
-class _Refused(Exception):
-    pass
+class Refused(Exception):
+    """A request the command refuses; the message is the one line it prints."""
 
 
 def _out_path(out):
@@ -52,7 +52,7 @@ def _out_path(out):
     if checkout:
         checkout = os.path.realpath(checkout)
         if not path.startswith(checkout + os.sep):
-            raise _Refused(
+            raise Refused(
                 f"cannot write {path}: ./bazel runs in the pinned root, whose outputs reach the host only inside the checkout {checkout}; give an --out path inside it"
             )
     return path
@@ -63,27 +63,45 @@ def _write(out, data):
     try:
         write_atomic(path, data)
     except OutputError as e:
-        raise _Refused(str(e)) from None
+        raise Refused(str(e)) from None
     return path
 
 
-def run(args):
-    if args.family not in rocke_families.FAMILIES:
+def load_family(module):
+    """The Family of registry module `module`; Refused names what the registry offers."""
+    if module not in rocke_families.FAMILIES:
         offered = ", ".join(rocke_families.FAMILIES) or "none (this build's registry is empty)"
-        close = difflib.get_close_matches(args.family, rocke_families.FAMILIES, n=1)
+        close = difflib.get_close_matches(module, rocke_families.FAMILIES, n=1)
         hint = f" Did you mean {close[0]}?" if close else ""
-        return _fail(f"expected a family of the registry, got {args.family!r}; the registry offers: {offered}.{hint}")
-    fam = families.load(args.family)
+        raise Refused(f"expected a family of the registry, got {module!r}; the registry offers: {offered}.{hint}")
+    return families.load(module)
+
+
+def list_cases(fam):
+    """Print every case of `fam` with its arch (what --list does); exit status 0."""
+    for c in fam.cases:
+        print(f"{c.id}  {c.arch}")
+    return 0
+
+
+def find_case(fam, case_id):
+    """The case `case_id` of `fam`; Refused suggests close ids."""
     cases = {c.id: c for c in fam.cases}
-    if args.list:
-        for c in fam.cases:
-            print(f"{c.id}  {c.arch}")
-        return 0
-    if args.case not in cases:
-        close = difflib.get_close_matches(str(args.case), cases, n=3)
+    if case_id not in cases:
+        close = difflib.get_close_matches(str(case_id), cases, n=3)
         hint = f" Did you mean {', '.join(close)}?" if close else " See --list."
-        return _fail(f"expected a case of {fam.name}, got {args.case!r}.{hint}")
-    case = cases[args.case]
+        raise Refused(f"expected a case of {fam.name}, got {case_id!r}.{hint}")
+    return cases[case_id]
+
+
+def run(args):
+    try:
+        fam = load_family(args.family)
+        if args.list:
+            return list_cases(fam)
+        case = find_case(fam, args.case)
+    except Refused as e:
+        return _fail(str(e))
     try:
         ir = lower(fam.build(case), args.flavor)
     except ArchDomainError as e:
@@ -93,7 +111,7 @@ def run(args):
         return 0
     try:
         return _emit_file(args, case, ir)
-    except _Refused as e:
+    except Refused as e:
         return _fail(str(e))
 
 

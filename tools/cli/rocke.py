@@ -4,17 +4,20 @@
   bazel run //tools:rocke -- emit FAMILY --list    a family's cases
   bazel run //tools:rocke -- emit FAMILY --case ID [--flavor F] [--out K.hsaco]
                                                    a case's IR, or its linked code object
+  bazel run //tools:rocke -- isa FAMILY --list | --case ID [--flavor F] [--json]
+                                                   a case's ISA metrics: main loop, LDS banks, resources
 """
 
 import argparse
 import sys
 
-from tools.cli import emit_cmd, toolchains_cmd
+from tools.cli import emit_cmd, isa_cmd, toolchains_cmd
 
 # subcommand -> (module with help, add_arguments(parser), run(args) -> exit status)
 COMMANDS = {
     "toolchains": toolchains_cmd,
     "emit": emit_cmd,
+    "isa": isa_cmd,
 }
 
 

@@ -42,3 +42,10 @@ def test_a_family_outside_the_registry_is_refused_with_what_it_offers(capsys):
     err = capsys.readouterr().err
     offered = ", ".join(rocke_families.FAMILIES) or "none (this build's registry is empty)"
     assert err == f"rocke emit: expected a family of the registry, got 'no.such.family'; the registry offers: {offered}.\n"
+
+
+def test_isa_refuses_a_family_outside_the_registry_in_one_line(capsys):
+    assert rocke.main(["isa", "no.such.family", "--case", "x"]) == 2
+    err = capsys.readouterr().err
+    offered = ", ".join(rocke_families.FAMILIES) or "none (this build's registry is empty)"
+    assert err == f"rocke isa: expected a family of the registry, got 'no.such.family'; the registry offers: {offered}.\n"

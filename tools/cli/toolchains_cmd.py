@@ -11,7 +11,7 @@ from toolchains.llvm.llvm import LlvmError, Toolchain
 HELP = "list the LLVM toolchains with their exact versions and sources"
 
 # What every toolchain does through toolchains/llvm/llvm.py.
-_ABILITIES = "verify IR, compile to an object (cpu given to the target machine), link with ld.lld --no-undefined, resource figures"
+_ABILITIES = "verify IR, compile to an object (cpu given to the target machine), link with ld.lld --no-undefined, resource figures, disassemble with llvm-objdump"
 
 
 def add_arguments(parser):

@@ -1,0 +1,47 @@
+"""A tiny family in both engines (toy_family.cc is its C++ twin), for the
+emitters' identity test: three cases on three archs, one a rejection on
+llvm20, two with the same problem on one arch family (one representative)."""
+
+import dataclasses
+
+from family.family import Case, Family
+from ir import types as T
+from ir.builder import KernelBuilder
+
+
+class SpecError(ValueError):
+    """A spec the toy family refuses."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ToySpec:
+    lanes: int
+    note: str
+
+    def to_json(self):
+        return {"lanes": self.lanes, "note": self.note}
+
+    @classmethod
+    def from_json(cls, obj):
+        if not (type(obj) is dict and sorted(obj) == ["lanes", "note"] and type(obj["lanes"]) is int and type(obj["note"]) is str):
+            raise SpecError(f'ToySpec: expected {{"lanes": int, "note": str}}, got {obj!r}')
+        return cls(**obj)
+
+
+def build(case):
+    b = KernelBuilder("toy_" + case.id, arch=case.arch, workgroup_size=(case.spec.lanes, 1, 1))
+    out = b.arg("out", T.GLOBAL)
+    b.barrier()
+    r = b.buffer_rsrc(out, 256)
+    b.buffer_store(r, b.mul(b.thread_id(0), 4), b.convert(b.lane_id(), T.F32))
+    return b.finish()
+
+
+# The note holds what the canonical JSON escapes, and a non-ASCII letter it does not.
+_SPEC = ToySpec(64, 'é"\\\n\x01')
+FAMILY = Family(
+    "toy",
+    (Case("p_gfx942", "gfx942", _SPEC), Case("p_gfx950", "gfx950", _SPEC), Case("q_gfx1250", "gfx1250", ToySpec(128, "q"))),
+    build,
+    problem=None,
+)

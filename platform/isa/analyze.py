@@ -1,0 +1,34 @@
+"""The ISA metrics of one kernel through one real LLVM: the one place that
+lowers, verifies, compiles, links and disassembles for them (rocke isa and
+the benchmarks both come here).
+
+    analyze.report(kernel, toolchain) -> {"disassembler", "main_loop", "lds_banks", "resources"}
+
+Raises ArchDomainError (the flavor cannot express the kernel), LlvmError (LLVM
+refused it) or ObjdumpError (the disassembly is not what objdump.py reads).
+"""
+
+from arch import arch
+from isa import banks, metrics
+from lower.llvm import lower
+from toolchains.llvm.llvm import resources
+
+
+def report(kernel, tc):
+    """The metrics of IR `kernel` compiled by Toolchain `tc`, JSON-ready."""
+    cpu = kernel.attrs["arch"]
+    ir = lower(kernel, tc.flavor)
+    tc.verify(ir)
+    compiled = tc.compile(ir, cpu)
+    text = tc.disassemble(tc.link(compiled.obj), cpu)
+    figures = resources(compiled.asm)
+    size, wave = figures["workgroup_size"], figures["wave_size"]
+    figures["waves_per_workgroup"] = -(-size // wave) if size and wave else None
+    lds = arch.lds_banks(cpu)
+    borrowed = " (llvmlite has none: LLVM 22's, beside the linker llvm20 borrows)" if tc.objdump_is_borrowed else ""
+    return {
+        "disassembler": tc.objdump + borrowed,
+        "main_loop": metrics.main_loop(text, kernel.name),
+        "lds_banks": banks.model(kernel, lds.count, lds.bytes),
+        "resources": figures,
+    }

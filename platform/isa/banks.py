@@ -1,0 +1,182 @@
+"""A static model of LDS bank conflicts, read from the kernel IR.
+
+What it can know: the byte address every lane of the workgroup gives each LDS
+load and store, when that address is a function of the thread and lane ids
+and constants only (the usual case for tile copies and fragment reads). Such
+an address is evaluated exactly, lane by lane, for every wave. Anything else
+it cannot know from the IR alone and says so per access, naming the value the
+address depends on: a kernel argument, a block id, a loop's induction variable
+or carried value, or loaded data.
+
+The model (per arch: `lds_banks` banks of `lds_bank_bytes` bytes, archs.json):
+  - a wave's access of W bytes per lane is served in passes of G consecutive
+    lanes, G = banks * bank_bytes / W' (W' = W rounded up to a power of two,
+    at least one bank), so that one pass can at best touch every bank once:
+    32 banks serve 32 lanes of b32, 16 of b64, 8 of b128 per pass;
+  - in a pass, each bank serves one dword per cycle; lanes reading the same
+    dword share it (broadcast); so a pass costs the largest number of
+    distinct dwords that fall in one bank (its "ways"), at least 1;
+  - the access costs the sum over its passes ("cycles") against one cycle per
+    pass ("ideal"); the worst wave of the workgroup is reported.
+Each allocation's base is taken as 0: a uniform shift by whole dwords moves
+every lane to another bank alike and changes nothing. Lanes an scf.if with a
+lane-known condition disables take no part; under a condition the model
+cannot evaluate, every lane is assumed active (the access says so). The IR's
+accesses are modelled before LLVM merges or splits them (ds_read2_*, ...);
+the ISA counts show what LLVM made of them. Real hardware groups lanes
+differently for some instructions (gfx942's ds_read_b128 pairs quarter-wave
+halves), so these figures are a model, not a measurement.
+"""
+
+import numpy as np
+
+from ir import types as T
+
+
+class _Unknown:
+    def __init__(self, reason):
+        self.reason = reason
+
+
+def _int_div(a, b):
+    b = np.where(b == 0, 1, b)
+    q = np.abs(a) // np.abs(b)
+    return np.where((a < 0) ^ (b < 0), -q, q)
+
+
+_BINARY = {
+    "arith.add": np.add,
+    "arith.sub": np.subtract,
+    "arith.mul": np.multiply,
+    "arith.div": _int_div,
+    "arith.rem": lambda a, b: a - b * _int_div(a, b),
+    "arith.min": np.minimum,
+    "arith.max": np.maximum,
+    "arith.and": np.bitwise_and,
+    "arith.or": np.bitwise_or,
+    "arith.xor": np.bitwise_xor,
+    "arith.shl": np.left_shift,
+    "arith.shr": np.right_shift,
+}
+_CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
+# Ops whose result the model computes from their operands' lane values.
+_PROPAGATING = set(_BINARY) | {"mem.offset", "arith.cmp", "arith.select", "arith.convert"}
+_ACCESSES = {"mem.load": "read", "mem.store": "write", "mem.atomic_add": "write"}
+
+
+def _is_int(t):
+    return isinstance(t, T.ScalarType) and t.is_int
+
+
+class _Model:
+    def __init__(self, kernel, banks, bank_bytes):
+        self.banks, self.bank_bytes = banks, bank_bytes
+        self.wave = kernel.attrs["wave_size"]
+        x, y, z = kernel.attrs["workgroup_size"]
+        t = np.arange(x * y * z, dtype=np.int64)
+        self.ids = {"gpu.thread_id": {0: t % x, 1: (t // x) % y, 2: t // (x * y)}, "gpu.block_dim": {0: x, 1: y, 2: z}}
+        self.lane = t % self.wave
+        self.lanes = t.size
+        self.env = {a: _Unknown(f"kernel argument {a.name}") for a in kernel.args}
+        self.accesses = []
+        self.index = 0
+
+    def block(self, block, mask, mask_known, depth):
+        for op in block.ops:
+            self.op(op, mask, mask_known, depth)
+
+    def op(self, op, mask, mask_known, depth):
+        index = self.index
+        self.index += 1
+        if op.name in _ACCESSES and op.operands[0].type is T.LDS:
+            data = op.results[0] if op.name == "mem.load" else op.operands[1]
+            self.accesses.append(self.access(index, _ACCESSES[op.name], data.type.nbytes, self.env[op.operands[0]], mask, mask_known, depth))
+        if op.name == "scf.if":
+            cond = self.env[op.operands[0]]
+            known = not isinstance(cond, _Unknown)
+            cond = cond.astype(bool) if known else cond
+            for arm, part in zip(op.regions, (cond, ~cond) if known else (True, True)):
+                self.block(arm, mask & part, mask_known and known, depth)
+        elif op.name == "scf.for":
+            for arg in op.regions[0].args:
+                self.env[arg] = _Unknown("a loop's induction variable or carried value")
+            self.block(op.regions[0], mask, mask_known, depth + 1)
+        for r, value in zip(op.results, self.evaluate(op)):
+            self.env[r] = value
+
+    def evaluate(self, op):
+        """The op's results: lane arrays where the model can know them."""
+        ins = [self.env[v] for v in op.operands]
+        unknown = next((v for v in ins if isinstance(v, _Unknown)), None)
+        name = op.name
+        if name == "arith.const" and _is_int(op.results[0].type):
+            return [np.full(self.lanes, op.attrs["value"], np.int64)]
+        if name in self.ids:
+            ids = self.ids[name][op.attrs["dim"]]
+            return [np.broadcast_to(np.int64(ids), (self.lanes,)) if np.isscalar(ids) else ids]
+        if name == "gpu.lane_id":
+            return [self.lane]
+        if name == "mem.lds_alloc":
+            return [np.zeros(self.lanes, np.int64)]
+        if name not in _PROPAGATING:
+            return [_Unknown(f"the result of {name}")] * len(op.results)
+        if unknown is not None:  # name the value the address really depends on
+            return [unknown] * len(op.results)
+        if name in _BINARY and _is_int(op.results[0].type):
+            return [_BINARY[name](ins[0], ins[1])]
+        if name == "mem.offset" and op.operands[0].type is T.LDS:
+            return [ins[0] + ins[1]]
+        if name == "arith.cmp" and _is_int(op.operands[0].type):
+            return [_CMP[op.attrs["pred"]](ins[0], ins[1])]
+        if name == "arith.select" and _is_int(op.results[0].type):
+            return [np.where(ins[0], ins[1], ins[2])]
+        if name == "arith.convert" and _is_int(op.operands[0].type) and _is_int(op.results[0].type):
+            return [ins[0]]
+        return [_Unknown(f"the result of {name}")] * len(op.results)
+
+    def access(self, index, kind, nbytes, address, mask, mask_known, depth):
+        entry = {"op": index, "access": kind, "bytes": nbytes, "loop_depth": depth, "all_lanes_assumed": not mask_known}
+        if isinstance(address, _Unknown):
+            return dict(entry, modelled=False, reason=f"the address depends on {address.reason}", cycles=None, ideal=None, ways=None)
+        worst = (0, 0, 0)
+        active = np.broadcast_to(mask, (self.lanes,))
+        for w in range(0, self.lanes, self.wave):
+            lanes = np.arange(w, min(w + self.wave, self.lanes))
+            worst = max(worst, self.wave_cost(address[lanes], active[lanes], nbytes))
+        cycles, ideal, ways = worst
+        return dict(entry, modelled=True, reason=None, cycles=cycles, ideal=ideal, ways=ways)
+
+    def wave_cost(self, addresses, active, nbytes):
+        """(cycles, ideal, worst ways) of one wave's access."""
+        span = 1 << (max(nbytes, self.bank_bytes) - 1).bit_length()
+        group = max(1, self.banks * self.bank_bytes // span)
+        cycles = ideal = ways = 0
+        for start in range(0, addresses.size, group):
+            sel = active[start : start + group]
+            if not sel.any():
+                continue
+            firsts = addresses[start : start + group][sel] // self.bank_bytes
+            lasts = (addresses[start : start + group][sel] + nbytes - 1) // self.bank_bytes
+            dwords = {int(d) for f, l in zip(firsts, lasts) for d in range(f, l + 1)}
+            per_bank = np.bincount([d % self.banks for d in dwords], minlength=self.banks)
+            pass_ways = int(per_bank.max())
+            cycles, ideal, ways = cycles + pass_ways, ideal + 1, max(ways, pass_ways)
+        return cycles, ideal, ways
+
+
+def model(kernel, banks, bank_bytes):
+    """The bank-conflict model of every LDS access of `kernel` (see the module doc), JSON-ready."""
+    m = _Model(kernel, banks, bank_bytes)
+    m.block(kernel.body, np.ones(m.lanes, bool), True, 0)
+    done = [a for a in m.accesses if a["modelled"]]
+    return {
+        "banks": banks,
+        "bank_bytes": bank_bytes,
+        "accesses": m.accesses,
+        "modelled": len(done),
+        "not_modelled": len(m.accesses) - len(done),
+        "conflicted": sum(1 for a in done if a["ways"] > 1),
+        "worst_ways": max((a["ways"] for a in done), default=None),
+        "cycles": sum(a["cycles"] for a in done),
+        "ideal": sum(a["ideal"] for a in done),
+    }

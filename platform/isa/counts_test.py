@@ -1,0 +1,123 @@
+"""What counts.py counts, on hand-written instructions."""
+
+import pytest
+
+from isa import counts
+from isa.objdump import Instruction as I
+
+
+@pytest.mark.parametrize(
+    "mnemonic, width",
+    [
+        ("global_load_dwordx4", 16),
+        ("global_load_dwordx2", 8),
+        ("global_load_ushort", 2),
+        ("global_load_b128", 16),
+        ("global_load_d16_hi_b16", 2),
+        ("global_load_lds_dwordx4", 16),
+        ("buffer_load_dword", 4),
+        ("buffer_load_format_xyzw", None),
+        ("ds_read_b64", 8),
+        ("ds_read_u16_d16_hi", 2),
+        ("ds_read2_b32", 8),
+        ("ds_read2st64_b64", 16),
+        ("ds_read_b64_tr_b16", 8),
+        ("ds_load_2addr_stride64_b64", 16),
+        ("ds_write_b8_d16_hi", 1),
+        ("ds_store_b96", 12),
+    ],
+)
+def test_width(mnemonic, width):
+    assert counts.width(mnemonic) == width
+
+
+@pytest.mark.parametrize(
+    "mnemonic, operands, expected",
+    [
+        ("s_waitcnt", "vmcnt(0)", True),
+        ("s_waitcnt", "vmcnt(0) lgkmcnt(0)", True),
+        ("s_waitcnt", "vmcnt(10)", False),
+        ("s_waitcnt", "lgkmcnt(0)", False),
+        ("s_waitcnt_vmcnt", "null, 0x0", True),
+        ("s_wait_loadcnt", "0x0", True),
+        ("s_wait_loadcnt", "0x2", False),
+        ("s_wait_loadcnt_dscnt", "0x3", True),  # loadcnt 0, dscnt 3
+        ("s_wait_loadcnt_dscnt", "0x203", False),  # loadcnt 2
+        ("s_wait_dscnt", "0x0", False),
+    ],
+)
+def test_waits_for_vmcnt0(mnemonic, operands, expected):
+    assert counts.waits_vmcnt0(mnemonic, operands) is expected
+
+
+@pytest.mark.parametrize(
+    "mnemonic, operands, expected",
+    [
+        ("s_and_saveexec_b64", "s[0:1], s[2:3]", True),
+        ("s_and_not1_saveexec_b32", "s6, s7", True),
+        ("s_or_b64", "exec, exec, s[12:13]", True),
+        ("s_or_b32", "exec_lo, exec_lo, s0", True),
+        ("s_mov_b64", "exec, -1", True),
+        ("s_and_not1_wrexec_b32", "s0, s1", True),
+        ("v_cmpx_gt_u32_e32", "64, v0", True),
+        ("s_and_b64", "s[0:1], s[0:1], exec", False),
+        ("s_xor_b32", "s7, exec_lo, s21", False),
+        ("v_add_u32_e32", "v0, v1, v2", False),
+    ],
+)
+def test_exec_writes(mnemonic, operands, expected):
+    assert counts.writes_exec(mnemonic, operands) is expected
+
+
+@pytest.mark.parametrize(
+    "mnemonic, counted",
+    [
+        ("s_waitcnt", True),
+        ("s_waitcnt_vscnt", True),
+        ("s_waitcnt_depctr", False),
+        ("s_wait_loadcnt", True),
+        ("s_wait_loadcnt_dscnt", True),
+        ("s_wait_xcnt", True),
+        ("s_wait_alu", False),
+        ("s_wait_idle", False),
+    ],
+)
+def test_which_waits_count(mnemonic, counted):
+    assert counts.count([I(0, mnemonic, "0x0")])["waits"]["count"] == int(counted)
+
+
+def test_count_of_a_small_loop_body():
+    body = [
+        I(0, "s_waitcnt", "vmcnt(1)"),
+        I(4, "global_load_dwordx4", "v[0:3], v[4:5], off"),
+        I(12, "global_load_dwordx4", "v[6:9], v[4:5], off offset:16"),
+        I(20, "global_load_ushort", "v10, v[4:5], off"),
+        I(28, "s_waitcnt", "vmcnt(0)"),
+        I(32, "ds_write_b128", "v11, v[0:3]"),
+        I(40, "s_barrier", ""),
+        I(44, "ds_read_b64", "v[12:13], v11"),
+        I(52, "ds_read2st64_b64", "v[14:17], v11 offset1:1"),
+        I(60, "v_mfma_f32_16x16x16_f16", "v[20:23], v[12:13], v[14:15], v[20:23]"),
+        I(68, "v_mfma_f32_16x16x16_f16", "v[20:23], v[12:13], v[16:17], v[20:23]"),
+        I(76, "s_and_saveexec_b64", "s[0:1], vcc"),
+        I(80, "s_cbranch_execz", "1", 88),
+        I(84, "s_or_b64", "exec, exec, s[0:1]"),
+        I(88, "s_cbranch_scc1", "65520", 0),
+    ]
+    c = counts.count(body)
+    assert c["instructions"] == 15
+    assert c["matrix"] == {"count": 2, "by_mnemonic": [{"mnemonic": "v_mfma_f32_16x16x16_f16", "count": 2}]}
+    assert c["global_loads"] == {
+        "count": 3,
+        "bytes": 16 + 16 + 2,
+        "by_mnemonic": [{"mnemonic": "global_load_dwordx4", "count": 2, "bytes": 16}, {"mnemonic": "global_load_ushort", "count": 1, "bytes": 2}],
+    }
+    assert c["lds_reads"]["count"] == 2 and c["lds_reads"]["bytes"] == 8 + 16
+    assert c["lds_writes"]["count"] == 1 and c["lds_writes"]["bytes"] == 16
+    assert c["waits"] == {"count": 2, "vmcnt0": 1}
+    assert (c["branches"], c["exec_writes"], c["barriers"]) == (2, 2, 1)
+
+
+def test_a_format_load_has_no_total_bytes():
+    c = counts.count([I(0, "buffer_load_format_xyzw", "v[0:3], v4, s[0:3], 0 offen"), I(8, "buffer_load_dword", "v5, v4, s[0:3], 0 offen")])
+    assert c["global_loads"]["count"] == 2 and c["global_loads"]["bytes"] is None

@@ -1,0 +1,148 @@
+"""Compiles one case of a kernel family and reports its ISA metrics.
+
+    rocke isa conv.img2col --list
+    rocke isa conv.img2col --case 2d_nhwc_f16_3x3_gfx942
+    rocke isa conv.img2col --case 2d_nhwc_f16_3x3_gfx942 --flavor llvm22 --json
+
+The case is lowered, verified, compiled (-O2) for its arch and linked by that
+flavor's real LLVM, as `rocke emit --out K.hsaco` does, then disassembled by
+that flavor's llvm-objdump (llvm20 is llvmlite, which has none: its code
+object is read by the llvm-objdump of LLVM 22, whose linker it already
+borrows, and the report says so). Reported:
+
+  main loop      per iteration of the kernel's main machine loop (LLVM may
+                 have unrolled the IR's loop into it; platform/isa/loops.py
+                 defines it from the branch structure: the innermost natural
+                 loop holding the most matrix instructions), every instruction
+                 of its blocks counted once: matrix instructions, global loads
+                 and LDS reads and writes (count, bytes per lane and
+                 instruction), waits and those for vmcnt(0), branches,
+                 exec-mask writes, barriers (platform/isa/counts.py)
+  LDS banks      a static model of bank conflicts of every LDS access of the
+                 kernel IR (platform/isa/banks.py states what it can know)
+  resources      the figures llc reports (toolchains/llvm/llvm.py), and waves
+                 per workgroup
+
+--json prints one canonical JSON object (sorted keys, no whitespace).
+"""
+
+import sys
+
+from family.cases_json import canonical
+from isa import analyze
+from isa.objdump import ObjdumpError
+from lower.flavors import FLAVORS, ArchDomainError
+from toolchains.llvm.llvm import LlvmError
+from tools.cli.emit_cmd import Refused, find_case, list_cases, load_family
+from tools.cli.toolchains_cmd import configs
+
+HELP = "compile a family case and report its ISA metrics (main loop, LDS banks, resources)"
+
+
+def add_arguments(parser):
+    parser.add_argument("family", help="the family's module, e.g. conv.img2col")
+    parser.add_argument("--list", action="store_true", help="list the family's cases and stop")
+    parser.add_argument("--case", help="the case id (see --list)")
+    parser.add_argument("--flavor", default="llvm23", choices=sorted(FLAVORS))
+    parser.add_argument("--json", action="store_true", help="print one canonical JSON object instead of tables")
+
+
+def _fail(message):
+    print(f"rocke isa: {message}", file=sys.stderr)
+    return 2
+
+
+def report(fam, case_id, flavor):
+    """The metrics of one case of Family `fam` as a JSON value; Refused for
+    anything a user can cause."""
+    case = find_case(fam, case_id)
+    kernel = fam.build(case)
+    tc = next(t for t in configs() if t.flavor == flavor)
+    try:
+        figures = analyze.report(kernel, tc)
+    except (ArchDomainError, LlvmError, ObjdumpError) as e:
+        raise Refused(str(e)) from None
+    return dict(figures, family=fam.name, case=case.id, arch=case.arch, flavor=flavor, llvm=tc.version, kernel=kernel.name)
+
+
+def run(args):
+    try:
+        fam = load_family(args.family)
+        if args.list:
+            return list_cases(fam)
+        result = report(fam, args.case, args.flavor)
+    except Refused as e:
+        return _fail(str(e))
+    if args.json:
+        print(canonical(result))
+    else:
+        sys.stdout.write(text(result))
+    return 0
+
+
+# -- the text form ---------------------------------------------------------------
+
+
+def _memory(m):
+    if not m["count"]:
+        return "0"
+    parts = ", ".join(f"{r['count']} {r['mnemonic']} ({r['bytes'] if r['bytes'] is not None else '?'} B)" for r in m["by_mnemonic"])
+    total = f"{m['bytes']} B" if m["bytes"] is not None else "? B"
+    return f"{m['count']}: {parts}; {total} per lane"
+
+
+def _n(count, noun):
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _loop_rows(loop):
+    matrix = ", ".join(f"{r['count']} {r['mnemonic']}" for r in loop["matrix"]["by_mnemonic"])
+    return [
+        ("instructions", f"{loop['instructions']} in {_n(loop['blocks'], 'block')}, header at +{loop['header']:#x}, depth {loop['depth']} ({_n(loop['loops'], 'loop')} in the kernel)"),
+        ("matrix", f"{loop['matrix']['count']}" + (f": {matrix}" if matrix else "")),
+        ("global loads", _memory(loop["global_loads"])),
+        ("LDS reads", _memory(loop["lds_reads"])),
+        ("LDS writes", _memory(loop["lds_writes"])),
+        ("waits", f"{loop['waits']['count']}, {loop['waits']['vmcnt0']} for vmcnt(0)"),
+        ("branches", str(loop["branches"])),
+        ("exec writes", str(loop["exec_writes"])),
+        ("barriers", str(loop["barriers"])),
+    ]
+
+
+def _bank_rows(model):
+    rows = [("op", "access", "bytes", "loop", "cycles", "ideal", "ways", "note")]
+    for a in model["accesses"]:
+        note = a["reason"] or ("all lanes assumed active" if a["all_lanes_assumed"] else "")
+        cells = [a["cycles"], a["ideal"], a["ways"]] if a["modelled"] else ["-", "-", "-"]
+        rows.append((str(a["op"]), a["access"], str(a["bytes"]), str(a["loop_depth"]), *map(str, cells), note))
+    return rows
+
+
+def _table(rows, indent="  "):
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "".join(indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() + "\n" for r in rows)
+
+
+def text(r):
+    """The report as readable tables."""
+    out = [f"{r['family']} {r['case']}: {r['arch']}, {r['flavor']} (LLVM {r['llvm']}), kernel {r['kernel']}\n"]
+    out.append(f"disassembled by {r['disassembler']}\n\n")
+    if r["main_loop"] is None:
+        out.append("main loop: none (the kernel has no loop)\n")
+    else:
+        out.append("main loop, per iteration (every instruction of its blocks once)\n")
+        out.append(_table(_loop_rows(r["main_loop"])))
+    m = r["lds_banks"]
+    out.append(f"\nLDS bank conflicts (model: {m['banks']} banks of {m['bank_bytes']} B; per IR access, worst wave; op = index in program order)\n")
+    if m["accesses"]:
+        out.append(_table(_bank_rows(m)))
+        worst = f", worst {m['worst_ways']}-way" if m["worst_ways"] else ""
+        out.append(f"  {m['modelled']} modelled ({m['conflicted']} with conflicts{worst}): {m['cycles']} cycles against {m['ideal']} ideal; {m['not_modelled']} not modelled\n")
+    else:
+        out.append("  the kernel has no LDS access\n")
+    res = r["resources"]
+    out.append("\nresources\n")
+    names = ("vgpr", "agpr", "sgpr", "lds", "scratch", "vgpr_spill", "sgpr_spill", "occupancy", "wave_size", "workgroup_size", "waves_per_workgroup")
+    out.append(_table([names, tuple("-" if res[n] is None else str(res[n]) for n in names)]))
+    return "".join(out)

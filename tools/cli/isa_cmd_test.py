@@ -1,0 +1,113 @@
+"""`rocke isa` against cases of the registry: both output forms, the borrowed
+disassembler of llvm20, and its one-line errors."""
+
+import contextlib
+import io
+import json
+
+import pytest
+import rocke_families
+
+from arch import arch
+from family import family as families
+from family.cases_json import canonical
+from tools.cli import rocke
+
+FIRST = rocke_families.FAMILIES[0]
+KEYS = ["arch", "case", "disassembler", "family", "flavor", "kernel", "lds_banks", "llvm", "main_loop", "resources"]
+
+
+def _case(arch_name):
+    return next(c for c in families.load(FIRST).cases if c.arch == arch_name)
+
+
+@pytest.fixture(scope="module")
+def gfx942_json():
+    return _json(["isa", FIRST, "--case", _case("gfx942").id, "--json"])
+
+
+def _json(argv):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert rocke.main(argv) == 0
+    text = out.getvalue()
+    assert text.endswith("\n") and text.count("\n") == 1
+    value = json.loads(text)
+    assert text == canonical(value) + "\n"  # one canonical object
+    return value
+
+
+def test_json_names_the_case_and_its_figures(gfx942_json):
+    r = gfx942_json
+    case = _case("gfx942")
+    kernel = families.load(FIRST).build(case)
+    assert sorted(r) == KEYS
+    assert (r["case"], r["arch"], r["flavor"], r["llvm"], r["kernel"]) == (case.id, "gfx942", "llvm23", "23.1.4", kernel.name)
+    assert r["disassembler"] == "/usr/lib/llvm-23/bin/llvm-objdump"
+    # Waves per workgroup from the compiled figures, against the IR's own sizes.
+    x, y, z = kernel.attrs["workgroup_size"]
+    assert r["resources"]["workgroup_size"] == x * y * z
+    assert r["resources"]["waves_per_workgroup"] == -(-x * y * z // kernel.attrs["wave_size"])
+    assert r["resources"]["wave_size"] == kernel.attrs["wave_size"]
+    assert (r["lds_banks"]["banks"], r["lds_banks"]["bank_bytes"]) == (32, 4)
+
+
+def test_text_form_has_the_three_sections(gfx942_json, capsys):
+    assert rocke.main(["isa", FIRST, "--case", _case("gfx942").id]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{gfx942_json['family']} {gfx942_json['case']}: gfx942, llvm23 (LLVM 23.1.4)")
+    assert "LDS bank conflicts (model: 32 banks of 4 B;" in out
+    loop = gfx942_json["main_loop"]
+    if loop is None:
+        assert "main loop: none" in out
+    else:
+        assert f"  matrix        {loop['matrix']['count']}" in out
+        assert f"  waits         {loop['waits']['count']}, {loop['waits']['vmcnt0']} for vmcnt(0)" in out
+    header, values = out.split("\nresources\n")[1].splitlines()
+    assert dict(zip(header.split(), values.split()))["vgpr"] == str(gfx942_json["resources"]["vgpr"])
+
+
+def test_llvm20_is_disassembled_by_llvm22s_objdump_and_says_so():
+    r = _json(["isa", FIRST, "--case", _case("gfx942").id, "--flavor", "llvm20", "--json"])
+    assert (r["flavor"], r["llvm"]) == ("llvm20", "20.1.8")
+    assert r["disassembler"].startswith("/usr/lib/llvm-22/bin/llvm-objdump (llvmlite has none")
+    assert r["resources"]["occupancy"] is None  # llvmlite prints no asm comments
+
+
+def test_gfx950_has_64_banks():
+    r = _json(["isa", FIRST, "--case", _case("gfx950").id, "--flavor", "llvm22", "--json"])
+    assert r["lds_banks"]["banks"] == arch.lds_banks("gfx950").count == 64
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["isa", "no.such.family", "--case", "x"], "rocke isa: expected a family of the registry, got 'no.such.family'; the registry offers: "),
+        (["isa", FIRST, "--case", "no_such_case"], "rocke isa: expected a case of "),
+        (["isa", FIRST, "--case", "GFX1250", "--flavor", "llvm20"], "gfx1250 is not known to llvm20"),
+    ],
+)
+def test_errors_are_one_line(argv, message, capsys):
+    if "GFX1250" in argv:
+        argv[argv.index("GFX1250")] = _case("gfx1250").id
+    assert rocke.main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert message in captured.err and captured.err.count("\n") == 1 and "Traceback" not in captured.err
+
+
+def test_list_is_emits_list(capsys):
+    assert rocke.main(["isa", FIRST, "--list"]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"{c.id}  {c.arch}" for c in families.load(FIRST).cases]
+
+
+def test_no_case_points_at_list(capsys):
+    assert rocke.main(["isa", FIRST]) == 2
+    assert capsys.readouterr().err == f"rocke isa: expected a case of {families.load(FIRST).name}, got None. See --list.\n"
+
+
+def test_an_unknown_flavor_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as err:
+        rocke.main(["isa", FIRST, "--case", _case("gfx942").id, "--flavor", "llvm21"])
+    assert err.value.code == 2
+    assert "invalid choice: 'llvm21'" in capsys.readouterr().err
