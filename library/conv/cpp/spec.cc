@@ -15,12 +15,11 @@ constexpr std::array<std::string_view, 2> kLayouts = {"NHWC", "NCHW"};
 constexpr std::array<std::string_view, 3> kDtypes = {"f32", "f16", "bf16"};
 
 // The dataclass fields in declaration order, which Python's messages list.
-constexpr std::string_view kFieldList =
-    "n, c, k, spatial, filter, stride, pad, dilation, groups, layout, dtype, bias_relu";
+constexpr std::array<std::string_view, 12> kFields = {
+    "n", "c", "k", "spatial", "filter", "stride", "pad", "dilation", "groups", "layout", "dtype", "bias_relu",
+};
 // Fields without a default: from_json names the first one missing.
 constexpr std::array<std::string_view, 5> kRequired = {"n", "c", "k", "spatial", "filter"};
-constexpr std::array<std::string_view, 12> kFields = {"n",        "c",      "k",      "spatial", "filter", "stride",
-                                                      "pad",      "dilation", "groups", "layout",  "dtype",  "bias_relu"};
 
 // One field as __post_init__ sees it after normalising: a JSON list in a
 // tuple field becomes a tuple (printed as one); anything else stays the value
@@ -76,6 +75,17 @@ Shape int_tuple(std::string_view field, const Field& f, std::size_t dims, std::i
   return out;
 }
 
+// str() of a Python int that may not fit in 64 bits.
+std::string decimal(__int128 v) {
+  if (v < 0) return "-" + decimal(-v);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+    v /= 10;
+  } while (v > 0);
+  return digits;
+}
+
 // Python's floor division (C++ truncates toward zero), for a positive d.
 __int128 floor_div(__int128 a, __int128 d) { return a >= 0 ? a / d : -((-a + d - 1) / d); }
 
@@ -116,7 +126,7 @@ Shape concat(std::initializer_list<std::int64_t> head, const Shape& mid, std::in
 
 ConvSpec ConvSpec::from_json(const json::Value& obj) {
   if (!obj.is_object()) {
-    throw SpecError("ConvSpec: expected a JSON object with the fields " + std::string(kFieldList) + ", got " +
+    throw SpecError("ConvSpec: expected a JSON object with the fields " + joined(kFields) + ", got " +
                     json::repr(obj));
   }
   const json::Object& fields = obj.as_object();
@@ -124,7 +134,7 @@ ConvSpec ConvSpec::from_json(const json::Value& obj) {
   // the canonical case lists are, so the first unknown key is the same there.
   for (const auto& [key, value] : fields) {
     if (!one_of(json::Value(key), kFields)) {
-      throw SpecError("ConvSpec." + key + ": expected one of the fields " + std::string(kFieldList) +
+      throw SpecError("ConvSpec." + key + ": expected one of the fields " + joined(kFields) +
                       ", got the unknown field " + py::repr(key));
     }
   }
@@ -179,7 +189,7 @@ ConvSpec ConvSpec::from_json(const json::Value& obj) {
     if (sizes[i] < 1) {
       fail("filter", filter,
            "a dilated filter that fits the padded input in dimension " + std::to_string(i) + " (output size " +
-               std::to_string(static_cast<std::int64_t>(sizes[i])) + ")");
+               decimal(sizes[i]) + ")");
     }
   }
   return s;
@@ -187,10 +197,18 @@ ConvSpec ConvSpec::from_json(const json::Value& obj) {
 
 json::Value ConvSpec::to_json() const {
   return json::Object{
-      {"n", n},           {"c", c},           {"k", k},
-      {"spatial", list(spatial)}, {"filter", list(filter)}, {"stride", list(stride)},
-      {"pad", list(pad)}, {"dilation", list(dilation)}, {"groups", groups},
-      {"layout", layout}, {"dtype", dtype},   {"bias_relu", bias_relu},
+      {"n", n},
+      {"c", c},
+      {"k", k},
+      {"spatial", list(spatial)},
+      {"filter", list(filter)},
+      {"stride", list(stride)},
+      {"pad", list(pad)},
+      {"dilation", list(dilation)},
+      {"groups", groups},
+      {"layout", layout},
+      {"dtype", dtype},
+      {"bias_relu", bias_relu},
   };
 }
 

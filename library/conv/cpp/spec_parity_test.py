@@ -42,6 +42,8 @@ BAD = [
     _with(spatial=[2, 2, 2], filter=[3, 3, 3], pad=[0, 1, 0]),
     _with(spatial=[1, 9], filter=[4, 3], stride=[2, 1]),
     _with(spatial=[5, 5], filter=[3, 3], dilation=[3, 1]),
+    # An output size far below -2**63: Python's ints do not overflow.
+    _with(filter=[2**62, 3], dilation=[2**62, 1]),
 ]
 GOOD = [
     BASE,
