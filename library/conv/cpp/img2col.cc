@@ -26,14 +26,14 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   }
   Frame fr("conv_img2col_" + c.id, spec, c.arch);
   ir::KernelBuilder& b = fr.b;
-  const std::int64_t reduction = spec.c * product(spec.filter);
-  // The reduction index j walks a weight row in memory order.
+  // The reduction index j walks a weight row in memory order: C * R * S.
   Shape order = spec.filter;
   if (spec.channels_last()) {
     order.push_back(spec.c);
   } else {
     order.insert(order.begin(), spec.c);
   }
+  const std::int64_t reduction = product(order);
 
   auto body = [&] {
     Value* row = b.mul(fr.k, reduction);

@@ -100,11 +100,13 @@ std::vector<__int128> output_sizes(const ConvSpec& s) {
   return out;
 }
 
-// A size of the C++ spec; one that needs more than 64 bits cannot be built.
+// A size, or a product of sizes, of the C++ spec: one that needs more than 64
+// bits cannot be built (Python's builder refuses any above 2**31 - 1 anyway,
+// as a constant out of i32's range).
 std::int64_t narrow(__int128 v) {
   if (v > INT64_MAX || v < INT64_MIN) {
-    throw SpecError("ConvSpec: expected output sizes below 2**63 (the C++ engine's int64 limit), got a larger one; "
-                    "use smaller sizes");
+    throw SpecError("ConvSpec: expected sizes and products of sizes below 2**63 (the C++ engine's int64 limit), "
+                    "got a larger one; use smaller sizes");
   }
   return static_cast<std::int64_t>(v);
 }
@@ -215,9 +217,9 @@ json::Value ConvSpec::to_json() const {
 json::Value normalised(const json::Value& spec) { return ConvSpec::from_json(spec).to_json(); }
 
 std::int64_t product(const Shape& sizes) {
-  std::int64_t out = 1;
-  for (std::int64_t size : sizes) out *= size;
-  return out;
+  __int128 out = 1;
+  for (std::int64_t size : sizes) out = narrow(out * size);
+  return static_cast<std::int64_t>(out);
 }
 
 Shape ConvSpec::output() const {
@@ -238,10 +240,6 @@ Shape ConvSpec::weight_shape() const {
   return channels_last() ? concat({k}, filter, {c_per_group()}) : concat({k, c_per_group()}, filter, {});
 }
 
-std::int64_t ConvSpec::outputs() const {
-  __int128 total = 1;
-  for (std::int64_t size : output_shape()) total = narrow(total * size);
-  return static_cast<std::int64_t>(total);
-}
+std::int64_t ConvSpec::outputs() const { return product(output_shape()); }
 
 }  // namespace rocke::conv

@@ -45,7 +45,8 @@ struct ConvSpec {
   Shape input_shape() const;
   Shape output_shape() const;
   Shape weight_shape() const;
-  // The number of outputs (math.prod(output_shape())).
+  // The number of outputs (math.prod(output_shape())). output(), the shapes
+  // and outputs() throw SpecError for a size of 2**63 or more.
   std::int64_t outputs() const;
 };
 
@@ -53,7 +54,7 @@ struct ConvSpec {
 // as its spec_json.
 json::Value normalised(const json::Value& spec);
 
-// math.prod(sizes).
+// math.prod(sizes); SpecError if it needs more than 64 bits.
 std::int64_t product(const Shape& sizes);
 
 }  // namespace rocke::conv

@@ -89,6 +89,22 @@ ROCKE_TEST(the_filter_must_fit_with_python_floor_division) {
                "-1), got (4, 3)");
 }
 
+// Python's ints do not overflow; a C++ spec whose sizes need more than 64
+// bits is refused by name when they are asked for (Python's builder refuses
+// any size above 2**31 - 1 as an i32 constant, so no kernel differs).
+ROCKE_TEST(sizes_beyond_64_bits_are_refused_not_wrapped) {
+  const char* limit =
+      "ConvSpec: expected sizes and products of sizes below 2**63 (the C++ engine's int64 limit), got a larger one; "
+      "use smaller sizes";
+  ConvSpec wide = from(R"({"n":1,"c":8,"k":12,"spatial":[4611686018427387904,9],"filter":[3,3],)"
+                       R"("pad":[4611686018427387904,0]})");
+  CHECK_THROWS(family::SpecError, wide.output(), limit);
+  ConvSpec many = from(R"({"n":2147483648,"c":8,"k":12,"spatial":[2147483648,2147483648],"filter":[1,1]})");
+  CHECK(many.output() == (Shape{2147483648, 2147483648}));
+  CHECK_THROWS(family::SpecError, many.outputs(), limit);
+  CHECK_THROWS(family::SpecError, product({std::int64_t{1} << 40, std::int64_t{1} << 40}), limit);
+}
+
 }  // namespace
 }  // namespace rocke::conv
 
