@@ -9,7 +9,9 @@ applied to A and B alike, which leaves D = A*B + C unchanged: fragments_test
 proves that against AMD's own tables (platform/interp/testdata).
 
 C/D fragments have no such freedom: `c` gives (row, col) of lane l's element
-v exactly as the hardware places them.
+v exactly as the hardware places them; runs of `c_run` elements are
+consecutive rows of one column (so consecutive columns of one row when the
+GEMM computes C transposed, and one vector store).
 
 Placements are keyed by the layout id of platform/arch/mma_forms.json, which
 says which (op id, arch family) uses which; FRAGMENTS is built from that file.
@@ -26,6 +28,7 @@ class Fragment:
     groups: int  # k groups across the wave (1: lanes repeat, as on gfx11)
     per_lane: int  # consecutive k per lane
     c: object  # (builder, lane value, v) -> (row value, col value)
+    c_run: int  # elements v, v+1, ... (v a multiple of it) of a lane's C fragment lie in consecutive rows, one column
 
     def origin(self, b, lane):
         """(row, k) values: lane's A fragment is that row of the A tile at k, k+1, ...;
@@ -51,12 +54,12 @@ def _c_gfx12(b, l, v):
 
 # Layout id -> Fragment.
 BY_ID = {
-    "mfma_16x16x16": Fragment(16, 4, 4, _c_gfx9_16),
-    "mfma_32x32x8": Fragment(32, 2, 4, _c_gfx9_32),
-    "mfma_16x16x32": Fragment(16, 4, 8, _c_gfx9_16),
-    "wmma_gfx11_16x16x16": Fragment(16, 1, 16, _c_gfx11),
-    "wmma_gfx12_16x16x16": Fragment(16, 2, 8, _c_gfx12),
-    "wmma_gfx1250_16x16x32": Fragment(16, 2, 16, _c_gfx12),
+    "mfma_16x16x16": Fragment(16, 4, 4, _c_gfx9_16, 4),
+    "mfma_32x32x8": Fragment(32, 2, 4, _c_gfx9_32, 4),
+    "mfma_16x16x32": Fragment(16, 4, 8, _c_gfx9_16, 4),
+    "wmma_gfx11_16x16x16": Fragment(16, 1, 16, _c_gfx11, 1),
+    "wmma_gfx12_16x16x16": Fragment(16, 2, 8, _c_gfx12, 8),
+    "wmma_gfx1250_16x16x32": Fragment(16, 2, 16, _c_gfx12, 8),
 }
 
 # The element types the tile's GEMM takes: it converts f16 and bf16 inputs

@@ -33,5 +33,5 @@ def gemm_kernel(arch, dtype, cfg=None):
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
     acc = mainloop(b, cfg, Operands(a, bm, m, n, k, lda=k, ldb=n), elem, row0, col0)
-    epilogue(b, acc.elements(b), c, n, m, n, row0, col0, elem)
+    epilogue(b, acc.runs(b), c, n, m, n, row0, col0, elem, inside=acc.inside)
     return b.finish(), lambda mm, nn: (-(-nn // cfg.block_n), -(-mm // cfg.block_m), 1)
