@@ -25,7 +25,6 @@ from ir import types as T
 from tile.lds import UNIT, KMajor
 
 CONTIGUOUS = ("k", "rows")
-_PAIR_GROUP = 4  # lanes that write neighbouring dwords of one LDS unit (transposing copy)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,8 +40,8 @@ class TileCopy:
         if self.contiguous not in CONTIGUOUS:
             raise ValueError(f"TileCopy: expected contiguous in {CONTIGUOUS}, got {self.contiguous!r}")
         per = self.layout.unit_elems
-        if self.contiguous == "rows" and (self.layout.rows % per or self.layout.k % (2 * _PAIR_GROUP)):
-            raise ValueError(f"TileCopy: a rows-contiguous tile needs rows a multiple of {per} and k of {2 * _PAIR_GROUP}, got {self.layout.rows} x {self.layout.k}")
+        if self.contiguous == "rows" and (self.layout.rows % per or self.layout.k % 2):
+            raise ValueError(f"TileCopy: a rows-contiguous tile needs rows a multiple of {per} and an even k, got {self.layout.rows} x {self.layout.k}")
         if self._count % self.threads and self.threads % self._count:
             raise ValueError(f"TileCopy: expected the tile's {self._count} moves to divide or be a multiple of the {self.threads} threads, got {self.layout.rows} x {self.layout.k}")
 
@@ -70,9 +69,8 @@ class TileCopy:
             if self.contiguous == "k":
                 yield b.div(q, k // per), b.mul(b.rem(q, k // per), per)
             else:
-                blocks = rows // per
-                low, block, high = b.rem(q, _PAIR_GROUP), b.rem(b.div(q, _PAIR_GROUP), blocks), b.div(q, _PAIR_GROUP * blocks)
-                yield b.mul(block, per), b.mul(b.add(b.mul(high, _PAIR_GROUP), low), 2)
+                pairs = k // 2  # a wave's lanes take all k pairs of a few row blocks (lds.py: why)
+                yield b.mul(b.div(q, pairs), per), b.mul(b.rem(q, pairs), 2)
 
     def load(self, b, row0, k0, tid):
         """Registers holding the whole tile at (row0, k0) of the source: 16-byte loads, unguarded."""

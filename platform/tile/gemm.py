@@ -11,9 +11,9 @@ The matrix-core main loop:
     k tiles through the fast loop: unguarded 16-byte loads (copy.py). What
     is left (every k step of an edge block, the last partial k step of an
     inner one) runs through a second, guarded loop.
-  - Pipelining: the fast loop holds tile k+1 in registers: each iteration
-    writes the registers loaded by the previous one to LDS, then issues all
-    global loads of the next tile, then does its matrix work while they fly.
+  - Pipelining: two stages, LDS and registers. Each iteration of the fast
+    loop issues all global loads of tile k+1 into registers, multiplies
+    tile k out of LDS while they fly, then writes them to LDS (the one wait).
   - LDS: both tiles are K-major and swizzled (lds.py); B is transposed by the
     copy, so every fragment is one 16-byte read per lane.
   - k order: a lane reads `per_lane * merge` consecutive k at once, `merge`
@@ -92,15 +92,6 @@ def _merge(steps, per_lane, elem_bytes):
     return max([j for j in range(1, steps + 1) if steps % j == 0 and per_lane * j * elem_bytes <= UNIT] or [1])
 
 
-def _read(b, lds, layout, row, k, n, elem):
-    """n consecutive k of `row` from a K-major tile: one read per 16-byte unit, joined."""
-    per = min(n, layout.unit_elems)
-    parts = [b.load(b.offset(lds, layout.offset(b, row, b.add(k, i))), T.vector(elem, per)) for i in range(0, n, per)]
-    while len(parts) > 1:
-        parts = [b.shuffle(x, y, list(range(2 * x.type.n))) for x, y in zip(parts[::2], parts[1::2])]
-    return parts[0]
-
-
 def mainloop(b, cfg, ops, elem, row0, col0):
     """Accumulators (f32 fragments, one per m x n sub-tile of this wave) for the block at (row0, col0)."""
     cfg.check(b.arch.family)
@@ -123,15 +114,24 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     merge = _merge(steps, frag.per_lane, elem.nbytes)
     span = frag.per_lane * merge  # consecutive k per lane and read
     lane_row, lane_k = b.rem(lane, frag.rows), b.mul(b.rem(b.div(lane, frag.rows), frag.groups), span)
-    rows_a = [b.add(b.add(wave_row, mt * s.m), lane_row) for mt in range(tiles_m)]
-    rows_b = [b.add(b.add(wave_col, nt * s.n), lane_row) for nt in range(tiles_n)]
+    # Every fragment read's LDS offset, computed once for both loops: [u][tile].
+    ks = [b.add(lane_k, u * frag.groups * span) for u in range(steps // merge)]
+    offsets_a = [[lay_a.offsets(b, b.add(wave_row, lane_row), b.add(k, i), range(0, tiles_m * s.m, s.m)) for i in range(0, span, lay_a.unit_elems)] for k in ks]
+    offsets_b = [[lay_b.offsets(b, b.add(wave_col, lane_row), b.add(k, i), range(0, tiles_n * s.n, s.n)) for i in range(0, span, lay_b.unit_elems)] for k in ks]
+
+    def read(lds, parts, tile):
+        """A lane's `span` consecutive k of one tile's row: one read per 16-byte unit, joined."""
+        per = min(span, lay_a.unit_elems)
+        loaded = [b.load(b.offset(lds, part[tile]), T.vector(elem, per)) for part in parts]
+        while len(loaded) > 1:
+            loaded = [b.shuffle(x, y, list(range(2 * x.type.n))) for x, y in zip(loaded[::2], loaded[1::2])]
+        return loaded[0]
 
     def multiply(acc):
         acc = list(acc)
         for u in b.unroll(steps // merge):
-            k = b.add(lane_k, u * frag.groups * span)
-            a_reads = [_read(b, lds_a, lay_a, r, k, span, elem) for r in rows_a]
-            b_reads = [_read(b, lds_b, lay_b, r, k, span, elem) for r in rows_b]
+            a_reads = [read(lds_a, offsets_a[u], mt) for mt in range(tiles_m)]
+            b_reads = [read(lds_b, offsets_b[u], nt) for nt in range(tiles_n)]
             for q in range(merge):
                 pick = list(range(q * frag.per_lane, (q + 1) * frag.per_lane))
                 a_frags = [x if merge == 1 else b.shuffle(x, x, pick) for x in a_reads]
@@ -147,22 +147,22 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     zero = b.build([b.const(0.0, T.F32)] * c_t.n)
     acc = [zero] * (tiles_m * tiles_n)
 
-    first = b.if_(b.cmp("gt", k_fast, 0), copy_a.reg_types() + copy_b.reg_types())
-    with first.then_():
-        b.yield_(*copy_a.load(b, row0, 0, tid), *copy_b.load(b, col0, 0, tid))
-    with first.else_():
-        b.yield_(*copy_a.zeros(b), *copy_b.zeros(b))
-    n_acc, n_a = len(acc), len(copy_a.reg_types())
-    with b.for_range(0, k_fast, cfg.block_k, acc + first.results) as fast:
-        carried = fast.iters
-        b.barrier()  # the previous step's fragment reads are done with LDS
-        copy_a.store(b, lds_a, carried[n_acc : n_acc + n_a], tid)
-        copy_b.store(b, lds_b, carried[n_acc + n_a :], tid)
-        b.barrier()
+    with b.if_(b.cmp("gt", k_fast, 0)):
+        copy_a.store(b, lds_a, copy_a.load(b, row0, 0, tid), tid)
+        copy_b.store(b, lds_b, copy_b.load(b, col0, 0, tid), tid)
+    b.barrier()
+    with b.for_range(0, k_fast, cfg.block_k, acc) as fast:
+        # LDS holds this step's tiles. The next step's loads come first and
+        # fly during the matrix work; only the LDS writes after it wait.
         nxt = b.min(b.add(fast.iv, cfg.block_k), b.sub(k_fast, cfg.block_k))  # the last step reloads itself: no branch
-        regs = copy_a.load(b, row0, nxt, tid) + copy_b.load(b, col0, nxt, tid)
-        b.yield_(*multiply(carried[:n_acc]), *regs)
-    with b.for_range(k_fast, ops.k, cfg.block_k, fast.results[:n_acc]) as edge:
+        regs_a, regs_b = copy_a.load(b, row0, nxt, tid), copy_b.load(b, col0, nxt, tid)
+        acc = multiply(fast.iters)
+        b.barrier()  # every wave is done reading this step's tiles
+        copy_a.store(b, lds_a, regs_a, tid)
+        copy_b.store(b, lds_b, regs_b, tid)
+        b.barrier()
+        b.yield_(*acc)
+    with b.for_range(k_fast, ops.k, cfg.block_k, fast.results) as edge:
         b.barrier()
         copy_a.guarded(b, lds_a, row0, edge.iv, ops.m, ops.k, tid)
         copy_b.guarded(b, lds_b, col0, edge.iv, ops.n, ops.k, tid)

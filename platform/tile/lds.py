@@ -41,6 +41,17 @@ class KMajor:
     def unit_elems(self):
         return UNIT // self.elem_bytes
 
+    @property
+    def period_rows(self):
+        """Rows after which the swizzle repeats (s has a period of units_per_line lines)."""
+        return self.line_bytes // UNIT * self.line_bytes // (self.k * self.elem_bytes) or 1
+
+    def offsets(self, b, row, k, steps):
+        """Byte offsets of (row + d, k) for each d in `steps`, as i32 values: one
+        computation, plus a constant for every d that is a multiple of the period."""
+        base = self.offset(b, row, k)
+        return [b.add(base, d * self.k * self.elem_bytes) if d % self.period_rows == 0 else self.offset(b, b.add(row, d), k) for d in steps]
+
     def offset(self, b, row, k):
         """Byte offset of element (row, k), as an i32 value; `k` is an IR value or an int."""
         units_row = self.k * self.elem_bytes // UNIT
@@ -48,6 +59,6 @@ class KMajor:
         byte_k = b.mul(k, self.elem_bytes)
         unit = b.add(b.mul(row, units_row), b.div(byte_k, UNIT))  # flat unit index
         line = b.div(unit, units_line)
-        swizzle = b.rem(b.xor(line, b.div(line, units_row)), units_line)
+        swizzle = b.rem(b.xor(line, b.shl(line, 1)), units_line)
         inside = b.xor(b.rem(unit, units_line), swizzle)
         return b.add(b.add(b.mul(line, self.line_bytes), b.mul(inside, UNIT)), b.rem(byte_k, UNIT))
