@@ -57,6 +57,7 @@ BY_ID = {
     "mfma_16x16x16": Fragment(16, 4, 4, _c_gfx9_16, 4),
     "mfma_32x32x8": Fragment(32, 2, 4, _c_gfx9_32, 4),
     "mfma_16x16x32": Fragment(16, 4, 8, _c_gfx9_16, 4),
+    "mfma_32x32x16": Fragment(32, 2, 8, _c_gfx9_32, 4),
     "wmma_gfx11_16x16x16": Fragment(16, 1, 16, _c_gfx11, 1),
     "wmma_gfx12_16x16x16": Fragment(16, 2, 8, _c_gfx12, 8),
     "wmma_gfx1250_16x16x32": Fragment(16, 2, 16, _c_gfx12, 8),
