@@ -30,8 +30,11 @@ class KMajor:
 
     def __post_init__(self):
         row = self.k * self.elem_bytes
-        if row % UNIT or self.line_bytes % UNIT:
+        if row % UNIT:
             raise ValueError(f"KMajor: expected rows of whole {UNIT}-byte units, got {self.k} elements of {self.elem_bytes} bytes")
+        units = self.line_bytes // UNIT
+        if self.line_bytes % UNIT or units & (units - 1):  # the XOR must stay inside the line
+            raise ValueError(f"KMajor: expected a line of a power of two {UNIT}-byte units, got {self.line_bytes} bytes")
 
     @property
     def nbytes(self):
