@@ -22,7 +22,7 @@ Two paths:
 import dataclasses
 
 from ir import types as T
-from tile.lds import UNIT, KMajor
+from tile.lds import KMajor
 
 CONTIGUOUS = ("k", "rows")
 

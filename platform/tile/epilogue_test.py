@@ -7,7 +7,9 @@ import pytest
 from interp.interp import run
 from ir import types as T
 from ir.builder import KernelBuilder
+from tile.copy import TileCopy
 from tile.gemm import GemmConfig, Operands, epilogue, fma_mainloop, mainloop
+from tile.lds import KMajor
 
 M, N, K = 51, 71, 13  # 2 x 3 blocks of 32 x 32: one whole, the rest at an edge
 
@@ -68,6 +70,15 @@ def test_fma_fallback_with_bias_and_relu(arch):
     run(kernel, grid, [a, b, c, bias, M, N, K])
     np.testing.assert_allclose(c, np.maximum(ref + bias, 0), rtol=1e-5, atol=1e-5)
     assert (c == 0).any() and (c > 0).any()  # relu clipped some, kept others
+
+
+def test_bad_operand_layout_and_copy_shapes():
+    with pytest.raises(ValueError, match="Operands: expected a_layout in \\('row', 'col'\\), got 'diag'"):
+        Operands(None, None, 1, 1, 1, 1, 1, a_layout="diag")
+    with pytest.raises(ValueError, match="TileCopy: expected the tile's 48 moves to divide or be a multiple of the 256 threads, got 48 x 8"):
+        TileCopy(None, 1, "k", KMajor(48, 8, 2, 128), T.F16, 256)
+    with pytest.raises(ValueError, match="TileCopy: a rows-contiguous tile needs rows a multiple of 8 and an even k, got 12 x 8"):
+        TileCopy(None, 1, "rows", KMajor(12, 8, 2, 128), T.F16, 256)
 
 
 def test_bad_epilogue_arguments():

@@ -6,7 +6,9 @@ per_lane; B is the same with columns. Consecutive k let a lane read its A
 fragment from LDS with one vector load. For gfx12 and gfx1250 this k order
 differs from the ISA's (see platform/interp/layouts.py) by a permutation of K
 applied to A and B alike, which leaves D = A*B + C unchanged: fragments_test
-proves that against AMD's own tables (platform/interp/testdata).
+proves that against AMD's own tables (platform/interp/testdata). The GEMM's
+main loop (gemm.py) uses the same freedom once more: a lane reads the k of
+several mma steps in one 16-byte read, groups taking consecutive spans.
 
 C/D fragments have no such freedom: `c` gives (row, col) of lane l's element
 v exactly as the hardware places them; runs of `c_run` elements are

@@ -49,7 +49,7 @@ class GemmConfig:
     block_k: int
     waves_m: int = 1
     waves_n: int = 1
-    vec: int = 4  # FMA fallback only: unused by the matrix-core loop, whose copies move 16 bytes
+    vec: int = 4  # unused since the copies move whole 16-byte units (copy.py); kept so existing configs construct
 
     def threads(self, wave):
         return self.waves_m * self.waves_n * wave if self.op else self.block_m * self.block_n
@@ -121,7 +121,7 @@ def mainloop(b, cfg, ops, elem, row0, col0):
 
     def read(lds, parts, tile):
         """A lane's `span` consecutive k of one tile's row: one read per 16-byte unit, joined."""
-        per = min(span, lay_a.unit_elems)
+        per = min(span, lay_a.unit_elems)  # both tiles hold `elem`: the same unit
         loaded = [b.load(b.offset(lds, part[tile]), T.vector(elem, per)) for part in parts]
         while len(loaded) > 1:
             loaded = [b.shuffle(x, y, list(range(2 * x.type.n))) for x, y in zip(loaded[::2], loaded[1::2])]
