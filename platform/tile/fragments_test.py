@@ -103,11 +103,12 @@ def host(x, elem):
 
 
 @pytest.mark.parametrize("table", TABLES, ids=str)
-def test_tile_gemm_is_exact_on_an_interpreter_driven_by_amd_tables(table, monkeypatch):
+@pytest.mark.parametrize("k_steps", [1, 2])  # 2: the main loop may read two mma steps' k at once
+def test_tile_gemm_is_exact_on_an_interpreter_driven_by_amd_tables(table, k_steps, monkeypatch):
     monkeypatch.setitem(interp.LAYOUTS, (table.op, table.family), amd_layout(table))
     s = M.shape(table.op)
     dtype = s.a.name
-    kernel, grid = gemm_kernel(table.archs[0], dtype, GemmConfig(table.op, 2 * s.m, 2 * s.n, s.k, 2, 2))
+    kernel, grid = gemm_kernel(table.archs[0], dtype, GemmConfig(table.op, 2 * s.m, 2 * s.n, k_steps * s.k, 2, 2))
     m, n, k = 37, 45, 29
     rng = np.random.default_rng(5)
     a, b = rng.integers(-2, 3, (m, k)), rng.integers(-2, 3, (k, n))  # every sum exact in f16 and bf16
