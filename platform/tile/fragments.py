@@ -32,10 +32,12 @@ class Fragment:
     c: object  # (builder, lane value, v) -> (row value, col value)
     c_run: int  # elements v, v+1, ... (v a multiple of it) of a lane's C fragment lie in consecutive rows, one column
 
-    def origin(self, b, lane):
+    def origin(self, b, lane, span=None):
         """(row, k) values: lane's A fragment is that row of the A tile at k, k+1, ...;
-        its B fragment is that column of the B tile at the same k."""
-        return b.rem(lane, self.rows), b.mul(b.rem(b.div(lane, self.rows), self.groups), self.per_lane)
+        its B fragment is that column of the B tile at the same k. With `span`
+        (a multiple of per_lane), each group's k lie `span` apart: the GEMM's
+        reads of several mma steps at once (gemm.py)."""
+        return b.rem(lane, self.rows), b.mul(b.rem(b.div(lane, self.rows), self.groups), span or self.per_lane)
 
 
 def _c_gfx9_16(b, l, v):

@@ -113,7 +113,7 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     steps = cfg.block_k // s.k
     merge = _merge(steps, frag.per_lane, elem.nbytes)
     span = frag.per_lane * merge  # consecutive k per lane and read
-    lane_row, lane_k = b.rem(lane, frag.rows), b.mul(b.rem(b.div(lane, frag.rows), frag.groups), span)
+    lane_row, lane_k = frag.origin(b, lane, span)
     # Every fragment read's LDS offset, computed once for both loops: [u][tile].
     ks = [b.add(lane_k, u * frag.groups * span) for u in range(steps // merge)]
     offsets_a = [[lay_a.offsets(b, b.add(wave_row, lane_row), b.add(k, i), range(0, tiles_m * s.m, s.m)) for i in range(0, span, lay_a.unit_elems)] for k in ks]
