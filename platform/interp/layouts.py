@@ -49,9 +49,9 @@ MFMA_16x16x32 = Layout(
     b=lambda l, v: (8 * (l // 16) + v, l % 16),
     c=lambda l, v: (4 * (l // 16) + v, l % 16),
 )
-# [S3] gfx950 M32N32K16 (WarpGemmAttributeMfmaImplF16F16F32M32N32K16): kAMLane = 32,
-# kABKLane = 2, kABKPerLane = 8; C as 32x32x8 (kCMLane = 2, kCM0PerLane = 4,
-# kCM1PerLane = 4). Unverified against an AMD table (LAYOUTS.md).
+# [S5] gfx950 32x32x16: A at row lane % 32, k (lane / 32) * 8 + v; C row
+# (lane / 32) * 4 + (v % 4) + (v / 4) * 8, column lane % 32 (as 32x32x8).
+# Unverified against an AMD table (LAYOUTS.md).
 MFMA_32x32x16 = Layout(
     a=lambda l, v: (l % 32, 8 * (l // 32) + v),
     b=lambda l, v: (8 * (l // 32) + v, l % 32),
