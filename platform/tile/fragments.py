@@ -59,9 +59,9 @@ BY_ID = {
     "wmma_gfx1250_16x16x32": Fragment(16, 2, 16, _c_gfx12),
 }
 
-# The element types the tile's GEMM takes: it converts f16 and bf16 inputs
-# only, so the fp8 MFMA has a placement (its layout's) but no tile GEMM.
-INPUTS = ("f16", "bf16")
+# The element types the tile's GEMM takes (fp8 is f8e4m3; the copy moves
+# its bytes as i8, since fp8 is storage-only).
+INPUTS = ("f16", "bf16", "fp8")
 
 # (op id, arch family) -> Fragment, for the forms the tile's GEMM can use.
 FRAGMENTS = {key: BY_ID[form.layout] for key, form in FORMS.items() if form.shape.a in INPUTS}

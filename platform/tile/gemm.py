@@ -1,7 +1,7 @@
 """A block-level GEMM: main loop (matrix cores or FMA) and epilogue.
 
 A workgroup computes a block_m x block_n tile of C = A[MxK] @ B[KxN]
-(row-major, leading dimensions in elements). With a matrix op it has
+(each of A and B row- or column-major, leading dimensions in elements). With a matrix op it has
 waves_m x waves_n waves, each owning (block_m / waves_m) x (block_n / waves_n)
 of the tile; per k step the workgroup copies an A and a B tile into LDS,
 and each wave loads its fragments and issues one mma per m x n sub-tile.
@@ -12,7 +12,7 @@ import dataclasses
 
 from ir import mma as M
 from ir import types as T
-from tile.copy import copy_to_lds
+from tile.copy import copy_to_lds, copy_to_lds_transposed
 from tile.fragments import FRAGMENTS
 
 ACTIVATIONS = ("none", "relu")
@@ -45,7 +45,12 @@ class GemmConfig:
 
 @dataclasses.dataclass
 class Operands:
-    """Where the problem lives: pointers, sizes (i32 values), leading dims."""
+    """Where the problem lives: pointers, sizes (i32 values), leading dims.
+
+    A row-major operand's leading dim is its row pitch, a column-major one's
+    its column pitch (a_col_major: A[i, k] is a[k * lda + i]; b_col_major:
+    B[k, j] is b[j * ldb + k]).
+    """
 
     a: object
     b: object
@@ -54,6 +59,8 @@ class Operands:
     k: object
     lda: object
     ldb: object
+    a_col_major: bool = False
+    b_col_major: bool = False
 
 
 def mainloop(b, cfg, ops, elem, row0, col0):
@@ -76,8 +83,10 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     with b.for_range(0, ops.k, cfg.block_k, [zero] * (tiles_m * tiles_n)) as loop:
         k0 = loop.iv
         b.barrier()  # the previous step's fragment loads are done with LDS
-        copy_to_lds(b, ops.a, ops.lda, ops.m, ops.k, row0, k0, lds_a, cfg.block_m, cfg.block_k, elem, cfg.vec, tid, threads)
-        copy_to_lds(b, ops.b, ops.ldb, ops.k, ops.n, k0, col0, lds_b, cfg.block_k, cfg.block_n, elem, cfg.vec, tid, threads)
+        copy_a = copy_to_lds_transposed if ops.a_col_major else copy_to_lds
+        copy_b = copy_to_lds_transposed if ops.b_col_major else copy_to_lds
+        copy_a(b, ops.a, ops.lda, ops.m, ops.k, row0, k0, lds_a, cfg.block_m, cfg.block_k, elem, cfg.vec, tid, threads)
+        copy_b(b, ops.b, ops.ldb, ops.k, ops.n, k0, col0, lds_b, cfg.block_k, cfg.block_n, elem, cfg.vec, tid, threads)
         b.barrier()
         acc = list(loop.iters)
         for kk in b.unroll(cfg.block_k // s.k):

@@ -1,0 +1,63 @@
+"""The tile GEMM's operand forms beyond the proof kernel's: column-major A
+and B (copy_to_lds_transposed) and fp8 (f8e4m3) inputs, run by the
+interpreter on odd shapes (edge tiles in M, N and K) against numpy."""
+
+import numpy as np
+import pytest
+
+from interp.interp import run
+from interp.numerics import fp8_decode, fp8_encode
+from ir import types as T
+from ir.builder import KernelBuilder
+from tile.gemm import GemmConfig, Operands, epilogue, mainloop
+
+M, N, K = 37, 45, 70
+
+
+def build(arch, cfg, elem, a_col_major, b_col_major):
+    wave = 64 if arch.startswith("gfx9") else 32
+    b = KernelBuilder("g", arch=arch, workgroup_size=(cfg.threads(wave), 1, 1))
+    a, bm, c = (b.arg(x, T.GLOBAL) for x in "abc")
+    m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
+    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    ops = Operands(a, bm, m, n, k, lda=m if a_col_major else k, ldb=k if b_col_major else n, a_col_major=a_col_major, b_col_major=b_col_major)
+    epilogue(b, mainloop(b, cfg, ops, elem, row0, col0).elements(b), c, n, m, n, row0, col0, T.F32)
+    return b.finish(), (-(-N // cfg.block_n), -(-M // cfg.block_m), 1)
+
+
+def stored(x, col_major):
+    """x as the kernel reads it: its transpose's rows when column-major."""
+    return np.ascontiguousarray(x.T if col_major else x)
+
+
+@pytest.mark.parametrize("arch,op", [("gfx942", "mma_16x16x16_f16_f32"), ("gfx1201", "mma_16x16x16_f16_f32")])
+@pytest.mark.parametrize("a_col_major,b_col_major", [(True, False), (False, True), (True, True)])
+def test_column_major_operands(arch, op, a_col_major, b_col_major):
+    kernel, grid = build(arch, GemmConfig(op, 32, 32, 16, 2, 2), T.F16, a_col_major, b_col_major)
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((M, K)).astype(np.float16)
+    bm = rng.standard_normal((K, N)).astype(np.float16)
+    c = np.zeros((M, N), np.float32)
+    run(kernel, grid, [stored(a, a_col_major), stored(bm, b_col_major), c, M, N, K])
+    np.testing.assert_allclose(c, a.astype(np.float64) @ bm.astype(np.float64), rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("a_col_major,b_col_major", [(False, False), (True, True)])
+def test_fp8_inputs_on_gfx950(a_col_major, b_col_major):
+    kernel, grid = build("gfx950", GemmConfig("mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2), T.F8E4M3, a_col_major, b_col_major)
+    rng = np.random.default_rng(8)
+    a = fp8_encode(rng.standard_normal((M, K)), "f8e4m3").astype(np.uint8)
+    bm = fp8_encode(rng.standard_normal((K, N)), "f8e4m3").astype(np.uint8)
+    c = np.zeros((M, N), np.float32)
+    run(kernel, grid, [stored(a, a_col_major), stored(bm, b_col_major), c, M, N, K])
+    want = fp8_decode(a, "f8e4m3").astype(np.float64) @ fp8_decode(bm, "f8e4m3").astype(np.float64)
+    np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-4)
+    assert np.abs(want).max() > 1  # the data is not all zeros
+
+
+def test_transposed_copy_needs_whole_vectors_down_a_column():
+    b = KernelBuilder("g", arch="gfx942", workgroup_size=(64, 1, 1))
+    cfg = GemmConfig("mma_16x16x16_f16_f32", 16, 16, 16, 1, 1, vec=32)
+    ops = Operands(*(b.arg(x, T.GLOBAL) for x in "ab"), 16, 16, 16, 16, 16, a_col_major=True)
+    with pytest.raises(ValueError, match=r"copy_to_lds_transposed: expected tile_rows \(16\) to be a multiple of vec \(32\)"):
+        mainloop(b, cfg, ops, T.F16, 0, 0)
