@@ -10,4 +10,5 @@ rocke_family is missing from this tuple or an entry names no rocke_family.
 FAMILIES = (
     "conv.direct_fwd",
     "conv.img2col",
+    "gemm.gemm",
 )
