@@ -1,7 +1,8 @@
 #include "platform/cpp/ir/parser.h"
 
-#include <cctype>
+#include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <map>
 #include <vector>
 
@@ -32,7 +33,11 @@ struct Token {
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
 bool is_alnum(char c) { return is_alpha(c) || is_digit(c); }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+// The code points Python's \s matches in a str pattern (str.isspace()).
+constexpr char32_t kSpaces[] = {0x09,   0x0A,   0x0B,   0x0C,   0x0D,   0x1C,   0x1D,   0x1E,   0x1F,   0x20,
+                                0x85,   0xA0,   0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006,
+                                0x2007, 0x2008, 0x2009, 0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000};
 
 // The tokenizer: parser.py's _TOKEN alternatives, tried in the same order,
 // each matching what its regular expression matches.
@@ -75,6 +80,16 @@ class Lexer {
 
   static bool continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
+  // The bytes of the whitespace character at i (as Python's \s), or 0.
+  size_t space_length(size_t i) const {
+    size_t n = char_length(i);
+    unsigned char lead = static_cast<unsigned char>(s_[i]);
+    if (n == 1 && lead >= 0x80) return 0;  // a stray byte, not a character
+    char32_t cp = n == 1 ? lead : lead & (0x7F >> n);
+    for (size_t k = 1; k < n; ++k) cp = cp << 6 | (static_cast<unsigned char>(s_[i + k]) & 0x3F);
+    return std::find(std::begin(kSpaces), std::end(kSpaces), cp) != std::end(kSpaces) ? n : 0;
+  }
+
   // Python counts characters, not bytes: a UTF-8 continuation byte adds none.
   int column(size_t line_start, size_t pos) const {
     int n = 1;
@@ -107,9 +122,9 @@ class Lexer {
   size_t match(Kind& kind) const {
     size_t p = pos_;
     char c = at(p);
-    if (is_space(c)) {
+    if (p < s_.size() && space_length(p)) {
       kind = kWs;
-      while (is_space(at(p))) ++p;
+      while (p < s_.size() && space_length(p)) p += space_length(p);
       return p;
     }
     if (c == '/' && at(p + 1) == '/') {

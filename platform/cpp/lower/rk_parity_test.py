@@ -7,6 +7,7 @@ C++ must raise it with the same message; malformed text gets the same
 ParseError."""
 
 import os
+import random
 import subprocess
 
 import pytest
@@ -206,6 +207,7 @@ BAD_TEXT = [
     'kernel @k() {arch = "é"} {}',
     "kernel @k() {\n  %é = a.b() : i32\n}",
     'kernel @k() {arch = "é", x = 1.5} {}',
+    "kernel\x1c@k()\u00a0{\u3000x\u2028=\x85} {}",
     "kernel @k() {a = 1, a = 2} {}",
     "kernel @k() {a = 123456789012345678901} {}",
     "kernel @k() {\n  %0 = arith.add(%1, %1) : i32\n}",
@@ -229,6 +231,63 @@ def test_parse_errors_match():
     assert sum(status == "ParseError" for status, _ in expected) == len(BAD_TEXT)
     got = run_tool([("print", "-", text) for text in BAD_TEXT])
     for text, want, have in zip(BAD_TEXT, expected, got):
+        assert have == want, text
+
+
+# What a mutation may insert: every character the grammar uses, and some it does not.
+MUTATION_CHARS = "%@(){}[],:=^<>\"\\/-.0123456789xXeE_aAzZ \n\t\x1f\xa0\u2000#$é"
+
+
+def mutate(rng, text):
+    """`text` with one random edit: delete, insert, replace or repeat a span."""
+    i = rng.randrange(len(text))
+    j = min(len(text), i + rng.randint(1, 8))
+    return rng.choice(
+        (
+            lambda: text[:i] + text[j:],
+            lambda: text[:i] + rng.choice(MUTATION_CHARS) + text[i:],
+            lambda: text[:i] + rng.choice(MUTATION_CHARS) + text[i + 1 :],
+            lambda: text[:j] + text[i:],
+        )
+    )()
+
+
+def python_parse(text):
+    try:
+        return "ok", printer.print_kernel(parser.parse(text))
+    except parser.ParseError as e:
+        return "ParseError", str(e)
+
+
+def fits_int64(kernel):
+    """Whether every int attribute fits in 64 bits (the C++ IR's ints; Python's are unbounded)."""
+
+    def ints(value):
+        if isinstance(value, list):
+            return all(ints(v) for v in value)
+        return not isinstance(value, int) or isinstance(value, bool) or -(1 << 63) <= value < 1 << 63
+
+    return all(ints(v) for v in kernel.attrs.values()) and all(ints(v) for op in walk(kernel.body) for v in op.attrs.values())
+
+
+def test_mutated_text_parses_the_same():
+    """One-edit mutations of printed kernels: the same kernel text back, or the same ParseError."""
+    rng = random.Random(8)
+    bases = [printer.print_kernel(kernel_gen.generate(kernel_gen.RandomChoices(seed)).kernel) for seed in range(40)]
+    texts = []
+    while len(texts) < 3000:
+        text = mutate(rng, rng.choice(bases))
+        try:
+            if not fits_int64(parser.parse(text)):
+                continue
+        except parser.ParseError:
+            pass
+        texts.append(text)
+    expected = [python_parse(text) for text in texts]
+    # Both outcomes must be common, or the mutations test little.
+    assert 300 < sum(status == "ok" for status, _ in expected) < 2700
+    got = run_tool([("print", "-", text) for text in texts])
+    for text, want, have in zip(texts, expected, got):
         assert have == want, text
 
 
