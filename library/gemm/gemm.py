@@ -21,7 +21,7 @@ from arch import arch as archs
 from arch.mma_forms import FORMS
 from family.family import Family, Problem
 from gemm.cases import cases
-from gemm.spec import SpecError
+from gemm.spec import SpecError, mma_shapes
 from interp.numerics import fp8_decode, fp8_encode, round_bf16
 from ir import types as T
 from ir.builder import KernelBuilder
@@ -32,15 +32,13 @@ ELEM = {"f16": T.F16, "bf16": T.BF16, "fp8": T.F8E4M3, "f32": T.F32}
 
 def _form(spec, arch):
     """The matrix op's form on `arch`; SpecError if the arch lacks it."""
-    family = archs.get(arch).family
-    form = FORMS.get((spec.op, family))
-    if form is None or arch not in form.archs:
-        have = sorted(s for s in {op.split("_")[1] for (op, fam), f in FORMS.items() if fam == family and arch in f.archs and op.endswith(f"_{spec.dtype}_f32")})
+    have = mma_shapes(spec.dtype, arch)
+    if spec.mma not in have:
         raise SpecError(
             f"GemmSpec.mma: expected a matrix-core shape {arch} has for {spec.dtype} inputs "
             f"({', '.join(have) or 'none'}), got {spec.mma!r}; take {arch}'s tile from library/gemm/tiles.py"
         )
-    return form
+    return FORMS[(spec.op, archs.get(arch).family)]
 
 
 def build(case):

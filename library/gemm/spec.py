@@ -26,8 +26,12 @@ DTYPES = ("f16", "bf16", "fp8")
 OUTS = ("f16", "bf16", "f32")
 LAYOUTS = ("row", "col")
 
-# dtype -> the "MxNxK" shapes some arch has an f32-accumulating matrix op of.
-MMA_SHAPES = {d: sorted({op.split("_")[1] for op, _ in FORMS if op.endswith(f"_{d}_f32")}) for d in DTYPES}
+
+
+def mma_shapes(dtype, arch=None):
+    """The "MxNxK" shapes of the f32-accumulating matrix ops on `dtype`
+    inputs that `arch` has (any arch if None), from mma_forms.json."""
+    return sorted({f"{f.shape.m}x{f.shape.n}x{f.shape.k}" for f in FORMS.values() if (f.shape.a, f.shape.c) == (dtype, "f32") and (arch is None or arch in f.archs)})
 
 
 class SpecError(ValueError):
@@ -80,7 +84,7 @@ class GemmSpec:
                 _fail(field, getattr(self, field), f"one of {', '.join(allowed)}")
         if not isinstance(self.bias_relu, bool):
             _fail("bias_relu", self.bias_relu, "True or False")
-        shapes = MMA_SHAPES[self.dtype]
+        shapes = mma_shapes(self.dtype)
         if self.mma not in shapes:
             _fail("mma", self.mma, f"a matrix-core shape of {self.dtype} inputs: one of {', '.join(shapes)}")
         mm, mn, mk = self.mma_shape
