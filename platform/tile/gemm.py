@@ -16,6 +16,9 @@ from tile.copy import copy_to_lds, copy_to_lds_transposed
 from tile.fragments import FRAGMENTS
 
 ACTIVATIONS = ("none", "relu")
+LAYOUTS = ("row", "col")
+# Operand layout -> how its tile is copied to LDS (which is row-major either way).
+_COPIES = {"row": copy_to_lds, "col": copy_to_lds_transposed}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,11 +48,12 @@ class GemmConfig:
 
 @dataclasses.dataclass
 class Operands:
-    """Where the problem lives: pointers, sizes (i32 values), leading dims.
+    """Where the problem lives: pointers, sizes (i32 values), leading dims,
+    and each operand's layout: "row" (row-major, the default) or "col".
 
     A row-major operand's leading dim is its row pitch, a column-major one's
-    its column pitch (a_col_major: A[i, k] is a[k * lda + i]; b_col_major:
-    B[k, j] is b[j * ldb + k]).
+    its column pitch (a_layout "col": A[i, k] is a[k * lda + i]; b_layout
+    "col": B[k, j] is b[j * ldb + k]).
     """
 
     a: object
@@ -59,8 +63,13 @@ class Operands:
     k: object
     lda: object
     ldb: object
-    a_col_major: bool = False
-    b_col_major: bool = False
+    a_layout: str = "row"
+    b_layout: str = "row"
+
+    def __post_init__(self):
+        for name in ("a_layout", "b_layout"):
+            if getattr(self, name) not in LAYOUTS:
+                raise ValueError(f"Operands: expected {name} in {LAYOUTS}, got {getattr(self, name)!r}")
 
 
 def mainloop(b, cfg, ops, elem, row0, col0):
@@ -83,10 +92,8 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     with b.for_range(0, ops.k, cfg.block_k, [zero] * (tiles_m * tiles_n)) as loop:
         k0 = loop.iv
         b.barrier()  # the previous step's fragment loads are done with LDS
-        copy_a = copy_to_lds_transposed if ops.a_col_major else copy_to_lds
-        copy_b = copy_to_lds_transposed if ops.b_col_major else copy_to_lds
-        copy_a(b, ops.a, ops.lda, ops.m, ops.k, row0, k0, lds_a, cfg.block_m, cfg.block_k, elem, cfg.vec, tid, threads)
-        copy_b(b, ops.b, ops.ldb, ops.k, ops.n, k0, col0, lds_b, cfg.block_k, cfg.block_n, elem, cfg.vec, tid, threads)
+        _COPIES[ops.a_layout](b, ops.a, ops.lda, ops.m, ops.k, row0, k0, lds_a, cfg.block_m, cfg.block_k, elem, cfg.vec, tid, threads)
+        _COPIES[ops.b_layout](b, ops.b, ops.ldb, ops.k, ops.n, k0, col0, lds_b, cfg.block_k, cfg.block_n, elem, cfg.vec, tid, threads)
         b.barrier()
         acc = list(loop.iters)
         for kk in b.unroll(cfg.block_k // s.k):

@@ -20,7 +20,8 @@ def build(arch, cfg, elem, a_col_major, b_col_major):
     a, bm, c = (b.arg(x, T.GLOBAL) for x in "abc")
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
-    ops = Operands(a, bm, m, n, k, lda=m if a_col_major else k, ldb=k if b_col_major else n, a_col_major=a_col_major, b_col_major=b_col_major)
+    layout = {False: "row", True: "col"}
+    ops = Operands(a, bm, m, n, k, lda=m if a_col_major else k, ldb=k if b_col_major else n, a_layout=layout[a_col_major], b_layout=layout[b_col_major])
     epilogue(b, mainloop(b, cfg, ops, elem, row0, col0).elements(b), c, n, m, n, row0, col0, T.F32)
     return b.finish(), (-(-N // cfg.block_n), -(-M // cfg.block_m), 1)
 
@@ -58,6 +59,11 @@ def test_fp8_inputs_on_gfx950(a_col_major, b_col_major):
 def test_transposed_copy_needs_whole_vectors_down_a_column():
     b = KernelBuilder("g", arch="gfx942", workgroup_size=(64, 1, 1))
     cfg = GemmConfig("mma_16x16x16_f16_f32", 16, 16, 16, 1, 1, vec=32)
-    ops = Operands(*(b.arg(x, T.GLOBAL) for x in "ab"), 16, 16, 16, 16, 16, a_col_major=True)
+    ops = Operands(*(b.arg(x, T.GLOBAL) for x in "ab"), 16, 16, 16, 16, 16, a_layout="col")
     with pytest.raises(ValueError, match=r"copy_to_lds_transposed: expected tile_rows \(16\) to be a multiple of vec \(32\)"):
         mainloop(b, cfg, ops, T.F16, 0, 0)
+
+
+def test_unknown_layout_is_named():
+    with pytest.raises(ValueError, match=r"Operands: expected b_layout in \('row', 'col'\), got 'T'"):
+        Operands(None, None, 1, 1, 1, 1, 1, b_layout="T")
