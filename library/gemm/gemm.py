@@ -49,8 +49,9 @@ def build(case):
     a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
     bias = b.arg("bias", T.GLOBAL) if spec.bias_relu else None
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
-    a_col, b_col = spec.layout_a == "col", spec.layout_b == "col"
-    ops = Operands(a, bm, m, n, k, lda=m if a_col else k, ldb=k if b_col else n, a_col_major=a_col, b_col_major=b_col)
+    lda = {"row": k, "col": m}[spec.layout_a]
+    ldb = {"row": n, "col": k}[spec.layout_b]
+    ops = Operands(a, bm, m, n, k, lda, ldb, a_layout=spec.layout_a, b_layout=spec.layout_b)
     row0, col0 = b.mul(b.block_id(1), spec.block_m), b.mul(b.block_id(0), spec.block_n)
     acc = mainloop(b, cfg, ops, ELEM[spec.dtype], row0, col0)
     activation = "relu" if spec.bias_relu else "none"
