@@ -1,8 +1,8 @@
 """A block-level GEMM: main loop (matrix cores or FMA) and epilogue.
 
 A workgroup computes a block_m x block_n tile of C = A[MxK] @ B[KxN]
-(each of A and B row- or column-major, leading dimensions in elements). With a matrix op it has
-waves_m x waves_n waves, each owning (block_m / waves_m) x (block_n / waves_n)
+(A and B each row- or column-major, leading dimensions in elements). With a
+matrix op it has waves_m x waves_n waves, each owning (block_m / waves_m) x (block_n / waves_n)
 of the tile; per k step the workgroup copies an A and a B tile into LDS,
 and each wave loads its fragments and issues one mma per m x n sub-tile.
 Without one (op=None), every lane computes one output with FMAs.
