@@ -1,0 +1,60 @@
+// The convolution problem, mirroring library/conv/spec.py: a spec read from
+// its JSON (ConvSpec.from_json), validated field by field in Python's order
+// with Python's messages (rocke::family::SpecError), and written back
+// (to_json). Shapes and sizes as the Python properties give them.
+//
+//   ConvSpec s = ConvSpec::from_json(json::parse(R"({"n":1,"c":8,"k":4,"spatial":[7,9],"filter":[3,3]})"));
+//   s.output()         // {5, 7}
+//   s.to_json()        // every field, the defaults filled in
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "platform/cpp/json/json.h"
+
+namespace rocke::conv {
+
+using Shape = std::vector<std::int64_t>;
+
+struct ConvSpec {
+  std::int64_t n = 0;
+  std::int64_t c = 0;
+  std::int64_t k = 0;
+  Shape spatial;  // (H, W) or (D, H, W)
+  Shape filter;   // (R, S) or (T, R, S)
+  Shape stride;
+  Shape pad;
+  Shape dilation;
+  std::int64_t groups = 1;
+  std::string layout;  // "NHWC" (channels-last) or "NCHW"
+  std::string dtype;   // "f32", "f16" or "bf16"
+  bool bias_relu = false;
+
+  // ConvSpec.from_json(obj): rocke::family::SpecError worded as Python's.
+  static ConvSpec from_json(const json::Value& obj);
+  // ConvSpec.to_json(): every field, tuples as lists.
+  json::Value to_json() const;
+
+  int dims() const { return static_cast<int>(spatial.size()); }
+  Shape output() const;
+  bool channels_last() const { return layout == "NHWC"; }
+  std::int64_t c_per_group() const { return c / groups; }
+  std::int64_t k_per_group() const { return k / groups; }
+  Shape input_shape() const;
+  Shape output_shape() const;
+  Shape weight_shape() const;
+  // The number of outputs (math.prod(output_shape())). output(), the shapes
+  // and outputs() throw SpecError for a size of 2**63 or more.
+  std::int64_t outputs() const;
+};
+
+// ConvSpec.from_json(spec).to_json(): what a conv family gives the registry
+// as its spec_json.
+json::Value normalised(const json::Value& spec);
+
+// math.prod(sizes); SpecError if it needs more than 64 bits.
+std::int64_t product(const Shape& sizes);
+
+}  // namespace rocke::conv

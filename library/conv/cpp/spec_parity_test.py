@@ -1,0 +1,85 @@
+"""ConvSpec in C++ (spec_dump) against Python's ConvSpec.from_json on the same
+JSON: every message byte for byte, every accepted spec's to_json equal."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from conv.cases import direct_cases, img2col_cases
+from conv.spec import ConvSpec, SpecError
+
+DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spec_dump")
+
+BASE = {"n": 1, "c": 8, "k": 12, "spatial": [7, 9], "filter": [3, 3]}
+
+
+def _with(**fields):
+    return {**BASE, **fields}
+
+
+def _without(name):
+    return {k: v for k, v in BASE.items() if k != name}
+
+
+# One spec per check __post_init__ and from_json make, in their order, and
+# values whose repr differs by type (True vs 1, [8] vs (8,), None, quotes).
+BAD = [
+    [1, 2], "x", None, 3, True,
+    _with(strides=[1, 1]), _with(**{"it's": 1}),
+    *(_without(name) for name in ("n", "c", "k", "spatial", "filter")),
+    _with(n=0), _with(n=True), _with(n="1", c=0), _with(c=[8]), _with(k=-3), _with(k="it's"),
+    _with(k={"a": [1, None]}), _with(groups=0), _with(groups=False), _with(groups=None), _with(groups=5),
+    _with(spatial=[7]), _with(spatial=[]), _with(spatial=None), _with(spatial=7), _with(spatial=[1, 2, 3, 4]),
+    _with(spatial=[0, 9]), _with(spatial=[7, "9"]), _with(filter=[3]), _with(filter=[3, [3]]),
+    _with(filter=[], stride=[]), _with(filter=None), _with(filter=[0, 3]), _with(filter=[3, 3, 3]),
+    _with(stride=[1]), _with(stride=5), _with(stride=[0, 1]), _with(stride=[1, True]),
+    _with(pad=[-1, 0]), _with(pad=[0]), _with(pad="0"), _with(dilation=[1, True]), _with(dilation=[0, 0]),
+    _with(layout="nhwc"), _with(layout=["NHWC"]), _with(layout=None), _with(layout=1), _with(layout='say "x"'),
+    _with(dtype="f64"), _with(dtype=None), _with(dtype=16), _with(bias_relu=0), _with(bias_relu="true"),
+    _with(bias_relu=None), _with(filter=[9, 3]), _with(filter=[3, 11]),
+    _with(spatial=[2, 2, 2], filter=[3, 3, 3], pad=[0, 1, 0]),
+    _with(spatial=[1, 9], filter=[4, 3], stride=[2, 1]),
+    _with(spatial=[5, 5], filter=[3, 3], dilation=[3, 1]),
+    # An output size far below -2**63: Python's ints do not overflow.
+    _with(filter=[2**62, 3], dilation=[2**62, 1]),
+]
+GOOD = [
+    BASE,
+    _with(spatial=[1, 1], filter=[1, 1], stride=[2, 2], pad=[0, 0]),
+    _with(layout="NCHW", dtype="bf16", bias_relu=True, groups=4, stride=[2, 1], pad=[1, 0], dilation=[1, 2]),
+    _with(spatial=[4, 5, 6], filter=[1, 2, 3], stride=None, pad=None, dilation=None, dtype="f32"),
+    *(c.spec.to_json() for c in direct_cases() + img2col_cases()),
+]
+
+
+def _python(obj):
+    try:
+        return ["ok", ConvSpec.from_json(obj).to_json()]
+    except SpecError as e:
+        return ["SpecError", str(e)]
+
+
+@pytest.fixture(scope="module")
+def cpp(tmp_path_factory):
+    path = tmp_path_factory.mktemp("specs") / "specs.jsonl"
+    path.write_text("".join(json.dumps(obj, sort_keys=True) + "\n" for obj in BAD + GOOD))
+    out = subprocess.run([DUMP, str(path)], capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    assert len(lines) == len(BAD) + len(GOOD)
+    return [json.loads(line) for line in lines]
+
+
+def test_every_bad_spec_is_refused_with_pythons_message(cpp):
+    for obj, got in zip(BAD, cpp):
+        want = _python(obj)
+        assert want[0] == "SpecError", obj  # the list above holds only bad specs
+        assert got == want, obj
+
+
+def test_every_good_spec_reads_back_as_python_writes_it(cpp):
+    for obj, got in zip(GOOD, cpp[len(BAD):]):
+        want = _python(obj)
+        assert want[0] == "ok", obj
+        assert got == want, obj
