@@ -7,12 +7,16 @@ root's g++ through Bazel's C++ rules, as for pybind_extension.
 
 # C++20 for std::span and constexpr std::string_view tables; every warning of
 # -Wall -Wextra is an error, so a warning cannot ship.
-COPTS = [
-    "-std=c++20",
+WARNINGS = [
     "-Wall",
     "-Wextra",
     "-Werror",
 ]
+
+COPTS = ["-std=c++20"] + WARNINGS
+
+# C, for the proof that an application written in C links the C interface.
+C_COPTS = ["-std=c11"] + WARNINGS
 
 def rocke_cc_library(name, copts = [], **kwargs):
     """Creates one cc_library, `name`, compiled with COPTS."""
@@ -21,6 +25,10 @@ def rocke_cc_library(name, copts = [], **kwargs):
 def rocke_cc_binary(name, copts = [], **kwargs):
     """Creates one cc_binary, `name`, compiled with COPTS."""
     native.cc_binary(name = name, copts = COPTS + copts, **kwargs)
+
+def rocke_c_test(name, **kwargs):
+    """Creates one cc_test, `name`, of C sources compiled with C_COPTS. Set `size`."""
+    native.cc_test(name = name, copts = C_COPTS, linkstatic = True, **kwargs)
 
 def rocke_cc_test(name, copts = [], **kwargs):
     """Creates one cc_test, `name`, compiled with COPTS. Set `size`.

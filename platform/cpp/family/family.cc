@@ -37,20 +37,6 @@ bool has_exactly(const json::Object& o, const std::vector<std::string_view>& key
   return true;
 }
 
-Case read_case(const json::Value& entry, std::size_t index, const std::string& where) {
-  const std::string at = where + ": cases[" + std::to_string(index) + "]";
-  if (!entry.is_object() || !has_exactly(entry.as_object(), {"arch", "id", "spec"})) {
-    throw FamilyError(at + ": expected an object with exactly the keys arch, id and spec, got " + json::repr(entry));
-  }
-  const json::Object& o = entry.as_object();
-  for (const char* key : {"arch", "id"}) {
-    if (!o.at(key).is_str() || o.at(key).as_str().empty()) {
-      throw FamilyError(at + "." + key + ": expected a non-empty string, got " + json::repr(o.at(key)));
-    }
-  }
-  return Case{o.at("id").as_str(), o.at("arch").as_str(), o.at("spec")};
-}
-
 }  // namespace
 
 Registration::Registration(Family family) {
@@ -85,6 +71,20 @@ std::vector<std::string> names() {
   return out;
 }
 
+Case read_case(const json::Value& entry, std::string_view where) {
+  const std::string at(where);
+  if (!entry.is_object() || !has_exactly(entry.as_object(), {"arch", "id", "spec"})) {
+    throw FamilyError(at + ": expected an object with exactly the keys arch, id and spec, got " + json::repr(entry));
+  }
+  const json::Object& o = entry.as_object();
+  for (const char* key : {"arch", "id"}) {
+    if (!o.at(key).is_str() || o.at(key).as_str().empty()) {
+      throw FamilyError(at + "." + key + ": expected a non-empty string, got " + json::repr(o.at(key)));
+    }
+  }
+  return Case{o.at("id").as_str(), o.at("arch").as_str(), o.at("spec")};
+}
+
 std::vector<Case> read_cases(std::string_view text, std::string_view family) {
   const std::string where = "case list of " + std::string(family);
   const std::string fix = "; rebuild it with the family's NAME_cases target (emit.py --cases-json)";
@@ -111,7 +111,7 @@ std::vector<Case> read_cases(std::string_view text, std::string_view family) {
   std::vector<Case> cases;
   std::set<std::string, std::less<>> ids;
   for (const json::Value& entry : o.at("cases").as_array()) {
-    Case c = read_case(entry, cases.size(), where);
+    Case c = read_case(entry, where + ": cases[" + std::to_string(cases.size()) + "]");
     if (!ids.insert(c.id).second) {
       throw FamilyError(where + ": cases[" + std::to_string(cases.size()) + "]: expected unique case ids, got " +
                         py::repr(c.id) + " again" + fix);

@@ -67,6 +67,10 @@ std::vector<std::string> names();
 // FamilyError naming what is wrong (not the format, another family's list).
 std::vector<Case> read_cases(std::string_view text, std::string_view family);
 
+// One entry of a case list ({"arch": ..., "id": ..., "spec": {...}});
+// FamilyError prefixed with `where` naming a missing or mistyped field.
+Case read_case(const json::Value& entry, std::string_view where);
+
 // family.representatives: the ids of the cases whose IR a golden keeps.
 std::vector<std::string> representatives(const std::vector<const Case*>& emitted);
 

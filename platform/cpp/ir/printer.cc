@@ -1,6 +1,9 @@
 #include "platform/cpp/ir/printer.h"
 
+#include <string>
 #include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include "platform/cpp/ir/literals.h"
 
@@ -8,102 +11,154 @@ namespace rocke::ir {
 
 namespace {
 
-std::string format_attr(const AttrValue& value) {
-  if (value.is_bool()) return value.as_bool() ? "true" : "false";
-  if (value.is_int()) return std::to_string(value.as_int());
-  if (value.is_float()) return float_text(value.as_float());
-  if (value.is_str()) return string_text(value.as_str());
-  std::string out = "[";
-  for (const AttrValue& item : value.as_list()) {
-    if (out.size() > 1) out += ", ";
-    out += format_attr(item);
+// Every piece is appended to one string (no temporaries): the printer runs
+// on every kernel the engine emits.
+void format_attr(std::string& out, const AttrValue& value) {
+  if (value.is_bool()) {
+    out += value.as_bool() ? "true" : "false";
+  } else if (value.is_int()) {
+    out += std::to_string(value.as_int());
+  } else if (value.is_float()) {
+    out += float_text(value.as_float());
+  } else if (value.is_str()) {
+    out += string_text(value.as_str());
+  } else {
+    out += '[';
+    const char* sep = "";
+    for (const AttrValue& item : value.as_list()) {
+      out += sep;
+      format_attr(out, item);
+      sep = ", ";
+    }
+    out += ']';
   }
-  return out + "]";
 }
 
 // Attrs is a sorted map: Python prints sorted(attrs) too.
-std::string format_attrs(const Attrs& attrs) {
-  std::string out = "{";
+void format_attrs(std::string& out, const Attrs& attrs) {
+  out += '{';
+  const char* sep = "";
   for (const auto& [key, value] : attrs) {
-    if (out.size() > 1) out += ", ";
-    out += key + " = " + format_attr(value);
+    out += sep;
+    out += key;
+    out += " = ";
+    format_attr(out, value);
+    sep = ", ";
   }
-  return out + "}";
+  out += '}';
 }
 
 class Printer {
  public:
-  explicit Printer(const Kernel& kernel) {
-    for (const Value* a : kernel.args) names_[a] = a->name;
-  }
+  explicit Printer(const Kernel& kernel) : args_(kernel.args.begin(), kernel.args.end()) {}
 
-  std::string name(const Value* value) {
-    auto it = names_.find(value);
-    if (it == names_.end()) it = names_.emplace(value, std::to_string(counter_++)).first;
-    return "%" + it->second;
+  // Kernel arguments keep their names; every other value is numbered when
+  // the text first names it.
+  void name(const Value* value) {
+    out_ += '%';
+    if (args_.contains(value)) {
+      out_ += value->name;
+      return;
+    }
+    auto it = numbers_.find(value);
+    if (it == numbers_.end()) it = numbers_.emplace(value, counter_++).first;
+    out_ += std::to_string(it->second);
   }
 
   void block(const Block& block, int indent) {
     if (!block.args.empty()) {
-      std::string args;
+      out_.append(indent - 2, ' ');
+      out_ += "^(";
+      const char* sep = "";
       for (const Value* a : block.args) {
-        if (!args.empty()) args += ", ";
-        args += name(a) + ": " + a->type->str();
+        out_ += sep;
+        name(a);
+        out_ += ": ";
+        out_ += a->type->str();
+        sep = ", ";
       }
-      lines_ += std::string(indent - 2, ' ') + "^(" + args + "):\n";
+      out_ += "):\n";
     }
     for (const auto& op : block.ops) this->op(*op, indent);
   }
 
   void op(const Op& op, int indent) {
-    std::string text(indent, ' ');
+    out_.append(indent, ' ');
     // Python names results before operands: the numbering follows the text.
     if (!op.results.empty()) {
-      for (size_t i = 0; i < op.results.size(); ++i) text += (i ? ", " : "") + name(op.results[i]);
-      text += " = ";
+      names(op.results);
+      out_ += " = ";
     }
-    text += op.name + "(";
-    for (size_t i = 0; i < op.operands.size(); ++i) text += (i ? ", " : "") + name(op.operands[i]);
-    text += ")";
-    if (!op.attrs.empty()) text += " " + format_attrs(op.attrs);
+    out_ += op.name;
+    out_ += '(';
+    names(op.operands);
+    out_ += ')';
+    if (!op.attrs.empty()) {
+      out_ += ' ';
+      format_attrs(out_, op.attrs);
+    }
     if (!op.results.empty()) {
-      text += " : ";
-      for (size_t i = 0; i < op.results.size(); ++i) text += (i ? ", " : "") + op.results[i]->type->str();
+      out_ += " : ";
+      const char* sep = "";
+      for (const Value* r : op.results) {
+        out_ += sep;
+        out_ += r->type->str();
+        sep = ", ";
+      }
     }
     if (op.regions.empty()) {
-      lines_ += text + "\n";
+      out_ += '\n';
       return;
     }
-    lines_ += text + " {\n";
+    out_ += " {\n";
     for (size_t i = 0; i < op.regions.size(); ++i) {
-      if (i) lines_ += std::string(indent, ' ') + "} {\n";
+      if (i) {
+        out_.append(indent, ' ');
+        out_ += "} {\n";
+      }
       block(op.regions[i], indent + 2);
     }
-    lines_ += std::string(indent, ' ') + "}\n";
+    out_.append(indent, ' ');
+    out_ += "}\n";
   }
 
-  std::string& lines() { return lines_; }
+  std::string& out() { return out_; }
 
  private:
-  std::unordered_map<const Value*, std::string> names_;
+  void names(const std::vector<Value*>& values) {
+    const char* sep = "";
+    for (const Value* v : values) {
+      out_ += sep;
+      name(v);
+      sep = ", ";
+    }
+  }
+
+  std::unordered_set<const Value*> args_;
+  std::unordered_map<const Value*, int> numbers_;
   int counter_ = 0;
-  std::string lines_;
+  std::string out_;
 };
 
 }  // namespace
 
 std::string print_kernel(const Kernel& kernel) {
   Printer p(kernel);
-  std::string head = "kernel @" + kernel.name + "(";
+  std::string& out = p.out();
+  out += "kernel @" + kernel.name + "(";
   for (size_t i = 0; i < kernel.args.size(); ++i) {
-    head += (i ? ", %" : "%") + kernel.args[i]->name + ": " + kernel.args[i]->type->str();
+    out += i ? ", %" : "%";
+    out += kernel.args[i]->name + ": " + kernel.args[i]->type->str();
   }
-  head += ")";
-  if (!kernel.attrs.empty()) head += " " + format_attrs(kernel.attrs);
-  p.lines() += head + " {\n";
+  out += ')';
+  if (!kernel.attrs.empty()) {
+    out += ' ';
+    format_attrs(out, kernel.attrs);
+  }
+  out += " {\n";
   p.block(kernel.body, 2);
-  p.lines() += "}\n";
-  return std::move(p.lines());
+  out += "}\n";
+  return std::move(out);
 }
 
 }  // namespace rocke::ir

@@ -73,21 +73,30 @@ std::vector<const Type*> types_of(const std::vector<Value*>& values) {
   return out;
 }
 
-// ops.expect: VerifyError("OP: expected WHAT, got GOT") unless ok.
-void expect(bool ok, const Op& op, const std::string& what, const std::string& got) {
-  if (!ok) throw VerifyError(op.name + ": expected " + what + ", got " + got);
+[[noreturn]] void fail(const Op& op, const std::string& what, const std::string& got) {
+  throw VerifyError(op.name + ": expected " + what + ", got " + got);
 }
 
-// ops.attr: a value rule beyond the schema's (which checked presence and kind).
-void attr(const Op& op, const std::string& key, const std::function<bool(const AttrValue&)>& check, const std::string& what) {
+// ops.expect: VerifyError("OP: expected WHAT, got GOT") unless OK. A macro so
+// that WHAT and GOT are built only when the check fails: the rules run on
+// every op the builder makes, and building every message eagerly was most of
+// the C++ engine's emission time (measured with gprof).
+#define EXPECT(ok, op, what, got)  \
+  do {                             \
+    if (!(ok)) fail(op, what, got); \
+  } while (0)
+
+// ops.attr: a value rule beyond the schema's (which checked presence and
+// kind); `what` makes the wording, only on failure.
+template <typename Check, typename What>
+void attr(const Op& op, const std::string& key, Check check, What what) {
   const AttrValue& v = op.attrs.find(key)->second;
-  expect(check(v), op, key + " to be " + what, repr(v));
+  EXPECT(check(v), op, key + " to be " + what(), repr(v));
 }
 
-void same_types(const Op& op, const std::vector<Value*>& values, const std::string& what = "operands of one type") {
-  const std::vector<std::string> kinds = type_names(values);
-  const bool one = !kinds.empty() && std::all_of(kinds.begin(), kinds.end(), [&](const std::string& k) { return k == kinds[0]; });
-  expect(one, op, what, join(kinds, ", "));
+void same_types(const Op& op, const std::vector<Value*>& values, const char* what = "operands of one type") {
+  const bool one = !values.empty() && std::all_of(values.begin(), values.end(), [&](const Value* v) { return v->type == values[0]->type; });
+  EXPECT(one, op, what, join(type_names(values), ", "));
 }
 
 std::vector<Value*> with_result(const Op& op) {
@@ -107,10 +116,10 @@ const Type* with_element(const Type* t, const Type* elem) { return is_vector(t) 
 
 void const_rule(const Op& op) {
   const Type* t = op.result()->type;
-  expect(t->kind() == TypeKind::kScalar, op, "a scalar result", t->str());
+  EXPECT(t->kind() == TypeKind::kScalar, op, "a scalar result", t->str());
   const AttrValue& value = op.attrs.find("value")->second;
   if (t->is_int()) {
-    expect(is_int(value), op, "an integer value for " + t->str(), repr(value));
+    EXPECT(is_int(value), op, "an integer value for " + t->str(), repr(value));
     const std::int64_t v = value.as_int();
     // types.int_range: i1 is a truth value, 0 or 1; others signed. Values
     // past i64 cannot reach here (an AttrValue int is an int64).
@@ -121,58 +130,58 @@ void const_rule(const Op& op) {
     // One spelling per constant: name the signed one of an unsigned reading.
     const bool wraps = !i1 && bits < 64 && hi < v && v < (std::int64_t{1} << bits);
     const std::string spelled = wraps ? "; as " + t->str() + " it is spelled " + std::to_string(v - (std::int64_t{1} << bits)) : "";
-    expect(lo <= v && v <= hi, op, "a value in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] for " + t->str(),
+    EXPECT(lo <= v && v <= hi, op, "a value in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] for " + t->str(),
            std::to_string(v) + spelled);
   } else {
-    expect(value.is_float(), op, "a float value for " + t->str(), repr(value));
+    EXPECT(value.is_float(), op, "a float value for " + t->str(), repr(value));
   }
 }
 
 void binary_rule(const Op& op) {
   same_types(op, with_result(op), "operands and result of one type");
   const Type* r = op.result()->type;
-  expect(is_numeric(r) && r->element() != T().i1, op, "int or float operands", r->str());
+  EXPECT(is_numeric(r) && r->element() != T().i1, op, "int or float operands", r->str());
 }
 
 void bitwise_rule(const Op& op) {
   same_types(op, with_result(op), "operands and result of one type");
-  expect(op.result()->type->is_int(), op, "integer operands", op.result()->type->str());
+  EXPECT(op.result()->type->is_int(), op, "integer operands", op.result()->type->str());
 }
 
 void neg_rule(const Op& op) {
   same_types(op, with_result(op), "operand and result of one type");
-  expect(is_numeric(op.result()->type), op, "a numeric operand", op.result()->type->str());
+  EXPECT(is_numeric(op.result()->type), op, "a numeric operand", op.result()->type->str());
 }
 
 void cmp_rule(const Op& op) {
   same_types(op, op.operands);
   const Type* a = op.operands[0]->type;
-  expect(is_numeric(a), op, "numeric operands", a->str());
+  EXPECT(is_numeric(a), op, "numeric operands", a->str());
   const Type* want = with_element(a, T().i1);
-  expect(op.result()->type == want, op, "result " + want->str(), op.result()->type->str());
+  EXPECT(op.result()->type == want, op, "result " + want->str(), op.result()->type->str());
 }
 
 void select_rule(const Op& op) {
   const Value* cond = op.operands[0];
-  expect(cond->type == T().i1, op, "an i1 condition", cond->type->str());
+  EXPECT(cond->type == T().i1, op, "an i1 condition", cond->type->str());
   same_types(op, {op.operands[1], op.operands[2], op.result()}, "both choices and the result of one type");
 }
 
 void convert_rule(const Op& op) {
   const Type* src = op.operands[0]->type;
   const Type* dst = op.result()->type;
-  expect(is_numeric(src) && is_numeric(dst), op, "numeric types", src->str() + " -> " + dst->str());
-  expect(src->lanes() == dst->lanes(), op, "the same lane count as " + src->str(), dst->str());
+  EXPECT(is_numeric(src) && is_numeric(dst), op, "numeric types", src->str() + " -> " + dst->str());
+  EXPECT(src->lanes() == dst->lanes(), op, "the same lane count as " + src->str(), dst->str());
 }
 
 void bitcast_rule(const Op& op) {
   const Type* src = op.operands[0]->type;
   const Type* dst = op.result()->type;
-  expect(is_numeric(src) && is_numeric(dst), op, "numeric types", src->str() + " -> " + dst->str());
+  EXPECT(is_numeric(src) && is_numeric(dst), op, "numeric types", src->str() + " -> " + dst->str());
   // i1 has no byte size in LLVM: bitcast it neither from nor to i1.
-  expect(src->element() != T().i1 && dst->element() != T().i1, op, "no i1 operand or result (use arith.convert)",
+  EXPECT(src->element() != T().i1 && dst->element() != T().i1, op, "no i1 operand or result (use arith.convert)",
          src->str() + " -> " + dst->str());
-  expect(src->nbytes() == dst->nbytes(), op, "a type of " + std::to_string(src->nbytes()) + " bytes", dst->str());
+  EXPECT(src->nbytes() == dst->nbytes(), op, "a type of " + std::to_string(src->nbytes()) + " bytes", dst->str());
 }
 
 // -- math -----------------------------------------------------------------------
@@ -180,24 +189,24 @@ void bitcast_rule(const Op& op) {
 void unary_float_rule(const Op& op) {
   same_types(op, with_result(op), "operand and result of one type");
   const Type* r = op.result()->type;
-  expect(r == T().f32 || r == T().f16, op, "f32 or f16", r->str());
+  EXPECT(r == T().f32 || r == T().f16, op, "f32 or f16", r->str());
 }
 
 void fma_rule(const Op& op) {
   same_types(op, with_result(op), "operands and result of one type");
   const Type* r = op.result()->type;
-  expect(r->element() == T().f32 || r->element() == T().f16, op, "f32 or f16 (or vectors of them)", r->str());
+  EXPECT(r->element() == T().f32 || r->element() == T().f16, op, "f32 or f16 (or vectors of them)", r->str());
 }
 
 // -- vectors --------------------------------------------------------------------
 
 void build_rule(const Op& op) {
   const Type* t = op.result()->type;
-  expect(is_vector(t), op, "a vector result", t->str());
-  expect(static_cast<int>(op.operands.size()) == t->lanes(), op, std::to_string(t->lanes()) + " elements",
+  EXPECT(is_vector(t), op, "a vector result", t->str());
+  EXPECT(static_cast<int>(op.operands.size()) == t->lanes(), op, std::to_string(t->lanes()) + " elements",
          std::to_string(op.operands.size()));
   const bool all = std::all_of(op.operands.begin(), op.operands.end(), [&](const Value* v) { return v->type == t->element(); });
-  expect(all, op, t->element()->str() + " elements", str_list_repr(type_names(op.operands)));
+  EXPECT(all, op, t->element()->str() + " elements", str_list_repr(type_names(op.operands)));
 }
 
 std::function<bool(const AttrValue&)> index_in(int n) {
@@ -206,51 +215,51 @@ std::function<bool(const AttrValue&)> index_in(int n) {
 
 void extract_rule(const Op& op) {
   const Type* v = op.operands[0]->type;
-  expect(is_vector(v), op, "a vector operand", v->str());
-  attr(op, "index", index_in(v->lanes()), "an index in [0, " + std::to_string(v->lanes()) + ")");
-  expect(op.result()->type == v->element(), op, "result " + v->element()->str(), op.result()->type->str());
+  EXPECT(is_vector(v), op, "a vector operand", v->str());
+  attr(op, "index", index_in(v->lanes()), [&] { return "an index in [0, " + std::to_string(v->lanes()) + ")"; });
+  EXPECT(op.result()->type == v->element(), op, "result " + v->element()->str(), op.result()->type->str());
 }
 
 void insert_rule(const Op& op) {
   const Type* v = op.operands[0]->type;
   const Type* x = op.operands[1]->type;
-  expect(is_vector(v), op, "a vector operand", v->str());
-  attr(op, "index", index_in(v->lanes()), "an index in [0, " + std::to_string(v->lanes()) + ")");
-  expect(x == v->element() && op.result()->type == v, op, "a " + v->element()->str() + " element and result " + v->str(),
+  EXPECT(is_vector(v), op, "a vector operand", v->str());
+  attr(op, "index", index_in(v->lanes()), [&] { return "an index in [0, " + std::to_string(v->lanes()) + ")"; });
+  EXPECT(x == v->element() && op.result()->type == v, op, "a " + v->element()->str() + " element and result " + v->str(),
          x->str() + ", " + op.result()->type->str());
 }
 
 void shuffle_rule(const Op& op) {
   same_types(op, op.operands);
   const Type* v = op.operands[0]->type;
-  expect(is_vector(v), op, "vector operands", v->str());
+  EXPECT(is_vector(v), op, "vector operands", v->str());
   const int n2 = 2 * v->lanes();
   const auto ok = [n2](const AttrValue& m) {
     const AttrList& l = m.as_list();
     return 2 <= static_cast<int>(l.size()) && static_cast<int>(l.size()) <= max_lanes() &&
            std::all_of(l.begin(), l.end(), [n2](const AttrValue& i) { return 0 <= i.as_int() && i.as_int() < n2; });
   };
-  attr(op, "mask", ok, "a list of 2 to " + std::to_string(max_lanes()) + " indices in [0, " + std::to_string(n2) + ")");
+  attr(op, "mask", ok, [&] { return "a list of 2 to " + std::to_string(max_lanes()) + " indices in [0, " + std::to_string(n2) + ")"; });
   const Type* want = vector(v->element(), static_cast<int>(op.attrs.find("mask")->second.as_list().size()));
-  expect(op.result()->type == want, op, "result " + want->str(), op.result()->type->str());
+  EXPECT(op.result()->type == want, op, "result " + want->str(), op.result()->type->str());
 }
 
 // -- GPU ids, lanes, barriers ---------------------------------------------------
 
-void id_rule(const Op& op) { expect(op.result()->type == T().i32, op, "an i32 result", op.result()->type->str()); }
+void id_rule(const Op& op) { EXPECT(op.result()->type == T().i32, op, "an i32 result", op.result()->type->str()); }
 
 void readfirstlane_rule(const Op& op) {
   same_types(op, with_result(op), "operand and result of one type");
   const Type* r = op.result()->type;
-  expect(r == T().i32 || r == T().f32, op, "i32 or f32", r->str());
+  EXPECT(r == T().i32 || r == T().f32, op, "i32 or f32", r->str());
 }
 
 void bpermute_rule(const Op& op) {
   const Type* addr = op.operands[0]->type;
   const Type* v = op.operands[1]->type;
   const Type* r = op.result()->type;
-  expect(addr == T().i32, op, "an i32 byte address", addr->str());
-  expect((v == T().i32 || v == T().f32) && r == v, op, "an i32 or f32 value and result", v->str() + ", " + r->str());
+  EXPECT(addr == T().i32, op, "an i32 byte address", addr->str());
+  EXPECT((v == T().i32 || v == T().f32) && r == v, op, "an i32 or f32 value and result", v->str() + ", " + r->str());
 }
 
 // -- memory ---------------------------------------------------------------------
@@ -260,23 +269,24 @@ bool in_space(const Type* p, std::span<const std::string_view> spaces) {
 }
 
 void access(const Op& op, const Type* t, std::span<const std::string_view> spaces, const Type* p) {
-  expect(in_space(p, spaces), op, "a pointer to " + join(strs(spaces), " or "), p->str());
-  expect(is_numeric(t) && t->element() != T().i1, op, "a numeric, non-i1 access type", t->str());
+  EXPECT(in_space(p, spaces), op, "a pointer to " + join(strs(spaces), " or "), p->str());
+  EXPECT(is_numeric(t) && t->element() != T().i1, op, "a numeric, non-i1 access type", t->str());
   const std::span<const int> sizes = *table("access_bytes").ints;
-  std::vector<std::string> words;
-  for (int s : sizes) words.push_back(std::to_string(s));
-  expect(std::find(sizes.begin(), sizes.end(), t->nbytes()) != sizes.end(), op, "an access of " + join(words, ", ") + " bytes",
-         t->str() + " (" + std::to_string(t->nbytes()) + " bytes)");
+  if (std::find(sizes.begin(), sizes.end(), t->nbytes()) == sizes.end()) {
+    std::vector<std::string> words;
+    for (int s : sizes) words.push_back(std::to_string(s));
+    fail(op, "an access of " + join(words, ", ") + " bytes", t->str() + " (" + std::to_string(t->nbytes()) + " bytes)");
+  }
 }
 
-void lds_alloc_rule(const Op& op) { expect(op.result()->type == T().lds, op, "a ptr<lds> result", op.result()->type->str()); }
+void lds_alloc_rule(const Op& op) { EXPECT(op.result()->type == T().lds, op, "a ptr<lds> result", op.result()->type->str()); }
 
 void offset_rule(const Op& op) {
   const Type* p = op.operands[0]->type;
   const Type* off = op.operands[1]->type;
-  expect(is_ptr(p) && p->space() != "buffer", op, "a non-buffer pointer", p->str());
-  expect(off == T().i32 || off == T().i64, op, "an i32 or i64 byte offset", off->str());
-  expect(op.result()->type == p, op, "result " + p->str(), op.result()->type->str());
+  EXPECT(is_ptr(p) && p->space() != "buffer", op, "a non-buffer pointer", p->str());
+  EXPECT(off == T().i32 || off == T().i64, op, "an i32 or i64 byte offset", off->str());
+  EXPECT(op.result()->type == p, op, "result " + p->str(), op.result()->type->str());
 }
 
 void load_rule(const Op& op) { access(op, op.result()->type, *table("load_spaces").strs, op.operands[0]->type); }
@@ -288,27 +298,27 @@ void atomic_add_rule(const Op& op) {
   const Type* v = op.operands[1]->type;
   const Type* r = op.result()->type;
   const std::span<const std::string_view> spaces = *table("atomic_spaces").strs;
-  expect(in_space(p, spaces), op, "a pointer to " + join(strs(spaces), " or "), p->str());
-  expect((v == T().f32 || v == T().i32) && r == v, op, "an f32 or i32 value and result", v->str() + ", " + r->str());
+  EXPECT(in_space(p, spaces), op, "a pointer to " + join(strs(spaces), " or "), p->str());
+  EXPECT((v == T().f32 || v == T().i32) && r == v, op, "an f32 or i32 value and result", v->str() + ", " + r->str());
 }
 
 void rsrc_rule(const Op& op) {
   const Type* base = op.operands[0]->type;
   const Type* size = op.operands[1]->type;
-  expect(base == T().global, op, "a ptr<global> base", base->str());
-  expect(size == T().i32, op, "an i32 byte count", size->str());
-  expect(op.result()->type == T().buffer, op, "a ptr<buffer> result", op.result()->type->str());
+  EXPECT(base == T().global, op, "a ptr<global> base", base->str());
+  EXPECT(size == T().i32, op, "an i32 byte count", size->str());
+  EXPECT(op.result()->type == T().buffer, op, "a ptr<buffer> result", op.result()->type->str());
 }
 
 constexpr std::string_view kBufferSpace[] = {"buffer"};
 
 void buffer_load_rule(const Op& op) {
-  expect(op.operands[1]->type == T().i32, op, "an i32 byte offset", op.operands[1]->type->str());
+  EXPECT(op.operands[1]->type == T().i32, op, "an i32 byte offset", op.operands[1]->type->str());
   access(op, op.result()->type, kBufferSpace, op.operands[0]->type);
 }
 
 void buffer_store_rule(const Op& op) {
-  expect(op.operands[1]->type == T().i32, op, "an i32 byte offset", op.operands[1]->type->str());
+  EXPECT(op.operands[1]->type == T().i32, op, "an i32 byte offset", op.operands[1]->type->str());
   access(op, op.operands[2]->type, kBufferSpace, op.operands[0]->type);
 }
 
@@ -321,10 +331,10 @@ void mma_rule(const Op& op) {
   const Type* c = op.operands[2]->type;
   const AttrValue& id = op.attrs.find("op")->second;
   const std::optional<mma::Shape> s = mma::shape(id.as_str());
-  expect(s.has_value(), op, "an op id like mma_16x16x16_f16_f32", repr(id));
-  expect(is_vector(a) && a->element() == s->a && is_vector(b) && b->element() == s->a, op,
+  EXPECT(s.has_value(), op, "an op id like mma_16x16x16_f16_f32", repr(id));
+  EXPECT(is_vector(a) && a->element() == s->a && is_vector(b) && b->element() == s->a, op,
          "A and B fragments of " + s->a->str(), a->str() + ", " + b->str());
-  expect(is_vector(c) && c->element() == s->c && op.result()->type == c, op, "C and result fragments of " + s->c->str(),
+  EXPECT(is_vector(c) && c->element() == s->c && op.result()->type == c, op, "C and result fragments of " + s->c->str(),
          c->str() + ", " + op.result()->type->str());
 }
 
@@ -332,10 +342,10 @@ void mma_rule(const Op& op) {
 
 void yields(const Op& op, const Block& region, const std::vector<const Type*>& types, const std::string& what) {
   const Op* last = region.ops.empty() ? nullptr : region.ops.back().get();
-  expect(last != nullptr && last->name == "scf.yield", op, what + " to end with scf.yield",
+  EXPECT(last != nullptr && last->name == "scf.yield", op, what + " to end with scf.yield",
          last ? last->name : "an empty region");
   const std::vector<const Type*> got = types_of(last->operands);
-  expect(got == types, op, what + " to yield (" + join(type_names(types), ", ") + ")", "(" + join(type_names(got), ", ") + ")");
+  EXPECT(got == types, op, what + " to yield (" + join(type_names(types), ", ") + ")", "(" + join(type_names(got), ", ") + ")");
 }
 
 void for_rule(const Op& op) {
@@ -343,24 +353,24 @@ void for_rule(const Op& op) {
   const Type* hi = op.operands[1]->type;
   const Type* step = op.operands[2]->type;
   const std::vector<Value*> inits(op.operands.begin() + 3, op.operands.end());
-  expect(lo == T().i32 && hi == T().i32 && step == T().i32, op, "i32 bounds and step",
+  EXPECT(lo == T().i32 && hi == T().i32 && step == T().i32, op, "i32 bounds and step",
          lo->str() + ", " + hi->str() + ", " + step->str());
   const std::vector<const Type*> carried = types_of(inits);
-  expect(types_of(op.results) == carried, op, "one result per carried value, of its type", str_list_repr(type_names(op.results)));
+  EXPECT(types_of(op.results) == carried, op, "one result per carried value, of its type", str_list_repr(type_names(op.results)));
   const Block& body = op.regions[0];
   std::vector<const Type*> want{T().i32};
   want.insert(want.end(), carried.begin(), carried.end());
-  expect(types_of(body.args) == want, op, "body arguments (" + join(type_names(want), ", ") + ")",
+  EXPECT(types_of(body.args) == want, op, "body arguments (" + join(type_names(want), ", ") + ")",
          str_list_repr(type_names(body.args)));
   yields(op, body, carried, "the body");
 }
 
 void if_rule(const Op& op) {
-  expect(op.operands[0]->type == T().i1, op, "an i1 condition", op.operands[0]->type->str());
+  EXPECT(op.operands[0]->type == T().i1, op, "an i1 condition", op.operands[0]->type->str());
   const std::vector<const Type*> results = types_of(op.results);
   const char* const whats[] = {"the then-region", "the else-region"};
   for (std::size_t i = 0; i < op.regions.size() && i < 2; ++i) {
-    expect(op.regions[i].args.empty(), op, std::string(whats[i]) + " without arguments", std::to_string(op.regions[i].args.size()));
+    EXPECT(op.regions[i].args.empty(), op, std::string(whats[i]) + " without arguments", std::to_string(op.regions[i].args.size()));
     yields(op, op.regions[i], results, whats[i]);
   }
 }
@@ -504,17 +514,11 @@ void check_schema(const Op& op, const ops::Schema& s) {
     }
     const AttrValue& value = it->second;
     const Kind& k = kind(a.kind);
-    bool ok = k.accepts(value);
-    std::string what(k.what);
-    if (a.has_values) {
-      ok = ok && among(value, a);
-      what = phrase(a);
-    }
-    if (a.min) {
-      ok = ok && at_least(value, *a.min);
-      what = "an int of at least " + std::to_string(*a.min);
-    }
-    if (!ok) throw VerifyError(op.name + ": expected " + std::string(a.name) + " to be " + what + ", got " + repr(value));
+    const bool ok = k.accepts(value) && (!a.has_values || among(value, a)) && (!a.min || at_least(value, *a.min));
+    if (ok) continue;
+    // The last rule that applies names what was expected, as op_schema.check.
+    const std::string what = a.min ? "an int of at least " + std::to_string(*a.min) : a.has_values ? phrase(a) : std::string(k.what);
+    throw VerifyError(op.name + ": expected " + std::string(a.name) + " to be " + what + ", got " + repr(value));
   }
 }
 
@@ -536,24 +540,25 @@ void no_fp8(const Op& op) {
 
 }  // namespace
 
-bool known_op(std::string_view name) {
-  const auto& all = ops::all();
-  return std::any_of(all.begin(), all.end(), [&](const ops::Schema& s) { return s.name == name; });
-}
+bool known_op(std::string_view name) { return ops::find(name) != nullptr; }
 
 void check_op(const Op& op) {
-  if (!known_op(op.name)) throw VerifyError("op: expected a known op, got " + py::repr(op.name));
+  const ops::Schema* found = ops::find(op.name);
+  if (!found) throw VerifyError("op: expected a known op, got " + py::repr(op.name));
   // Python's rules would raise AttributeError on None; C++ names it instead.
   for (std::size_t n = 0; n < op.operands.size(); ++n) {
     if (op.operands[n] == nullptr) throw VerifyError(op.name + ": expected operand " + std::to_string(n) + " to be a Value, got None");
   }
-  const ops::Schema& s = ops::schema(op.name);
-  std::vector<std::string> keys, extra;
-  for (const ops::Attr& a : s.attrs) keys.emplace_back(a.name);
+  const ops::Schema& s = *found;
+  std::vector<std::string> extra;
   for (const auto& [k, v] : op.attrs) {
-    if (std::find(keys.begin(), keys.end(), k) == keys.end()) extra.push_back(k);
+    if (std::none_of(s.attrs.begin(), s.attrs.end(), [&](const ops::Attr& a) { return a.name == k; })) extra.push_back(k);
   }
-  expect(extra.empty(), op, "attributes among (" + join(keys, ", ") + ")", join(extra, ", "));
+  if (!extra.empty()) {
+    std::vector<std::string> keys;
+    for (const ops::Attr& a : s.attrs) keys.emplace_back(a.name);
+    fail(op, "attributes among (" + join(keys, ", ") + ")", join(extra, ", "));
+  }
   if (!s.fp8) no_fp8(op);
   check_schema(op, s);
   const auto rule = rules().find(op.name);

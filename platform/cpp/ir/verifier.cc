@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <set>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
@@ -132,11 +133,18 @@ void fragments(const Op& op, const arch::Arch& a, std::int64_t wave_size) {
   }
 }
 
-void block(const Block& b, std::set<const Value*> scope, const arch::Arch& a, std::int64_t wave_size, int depth) {
+// The values visible in a block: the enclosing blocks' arguments and the
+// results of the ops before it. One set, grown as the walk goes down and
+// shrunk as it leaves a region (Python copies its set per op; copying here
+// made verification quadratic in the kernel's size).
+using Scope = std::unordered_set<const Value*>;
+
+void block(const Block& b, Scope& scope, const arch::Arch& a, std::int64_t wave_size, int depth) {
   if (depth > kMaxNesting) {
     fail("region", "regions nested at most " + std::to_string(kMaxNesting) + " deep", "a region at depth " + std::to_string(depth));
   }
   const bool in_region = depth > 1;
+  std::vector<const Value*> added(b.args.begin(), b.args.end());
   scope.insert(b.args.begin(), b.args.end());
   for (std::size_t i = 0; i < b.ops.size(); ++i) {
     const Op& op = *b.ops[i];
@@ -159,7 +167,9 @@ void block(const Block& b, std::set<const Value*> scope, const arch::Arch& a, st
     if (op.name == "matrix.mma") fragments(op, a, wave_size);
     for (const Block& region : op.regions) block(region, scope, a, wave_size, depth + 1);
     scope.insert(op.results.begin(), op.results.end());
+    added.insert(added.end(), op.results.begin(), op.results.end());
   }
+  for (const Value* v : added) scope.erase(v);
 }
 
 std::string int128_str(__int128 v) {
@@ -225,7 +235,8 @@ void verify(const Kernel& kernel) {
     if (!known) fail(where, "an attribute among " + among, key);
   }
   arguments(where, kernel.args);
-  block(kernel.body, std::set<const Value*>(kernel.args.begin(), kernel.args.end()), a, kernel.attrs.at("wave_size").as_int(), 1);
+  Scope scope(kernel.args.begin(), kernel.args.end());
+  block(kernel.body, scope, a, kernel.attrs.at("wave_size").as_int(), 1);
   lds_total(where, kernel, a);
 }
 

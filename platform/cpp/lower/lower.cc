@@ -31,7 +31,8 @@ std::string Emitter::call(const std::string& ret, const std::string& name, const
     types += (i ? ", " : "") + args[i].substr(0, args[i].rfind(' '));
     text += (i ? ", " : "") + args[i];
   }
-  declares[name] = "declare " + ret + " @" + name + "(" + types + ")";
+  // The same name always has the same declaration: make it once.
+  if (!declares.contains(name)) declares[name] = "declare " + ret + " @" + name + "(" + types + ")";
   std::string call = "call " + ret + " @" + name + "(" + text + ")";
   if (ret == "void") {
     emit(call);

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <stdexcept>
+#include <string>
+#include <unordered_map>
 
 #include "platform/cpp/ir/literals.h"
 #include "platform/cpp/lower/floats.h"
@@ -33,9 +35,7 @@ std::string hex4(const char* prefix, unsigned bits) {
   return buf;
 }
 
-}  // namespace
-
-std::string ltype(const ir::Type* t) {
+std::string spell(const ir::Type* t) {
   switch (t->kind()) {
     case ir::TypeKind::kPtr:
       return "ptr addrspace(" + std::to_string(t->addrspace()) + ")";
@@ -47,9 +47,21 @@ std::string ltype(const ir::Type* t) {
   return scalar(t);
 }
 
+}  // namespace
+
+const std::string& ltype(const ir::Type* t) {
+  // Types are interned and live forever, and the lowering spells one for
+  // nearly every instruction: remember each spelling (per thread, so that
+  // engines on several threads share nothing).
+  thread_local std::unordered_map<const ir::Type*, std::string> spelled;
+  auto it = spelled.find(t);
+  if (it == spelled.end()) it = spelled.emplace(t, spell(t)).first;
+  return it->second;
+}
+
 std::string suffix(const ir::Type* t) {
   if (t->kind() == ir::TypeKind::kVector) return "v" + std::to_string(t->lanes()) + suffix(t->element());
-  std::string l = ltype(t);
+  const std::string& l = ltype(t);
   if (l == "half") return "f16";
   if (l == "bfloat") return "bf16";
   if (l == "float") return "f32";

@@ -12,7 +12,7 @@
 namespace rocke::lower {
 
 // i32, half, <4 x float>, ptr addrspace(1); fp8 is i8.
-std::string ltype(const ir::Type* t);
+const std::string& ltype(const ir::Type* t);
 // The intrinsic name suffix of a type: f32, v4f16, i32.
 std::string suffix(const ir::Type* t);
 // The LLVM spelling of a constant of scalar type t (an arith.const's value:

@@ -1,5 +1,6 @@
 #include "platform/cpp/ops/ops.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -60,10 +61,16 @@ const std::vector<Schema>& all() {
   return table;
 }
 
+const Schema* find(std::string_view name) {
+  // all() is sorted by name (the generated rows are): a binary search, as
+  // every op the builder makes is looked up several times.
+  const auto& table = all();
+  const auto it = std::lower_bound(table.begin(), table.end(), name, [](const Schema& s, std::string_view n) { return s.name < n; });
+  return it != table.end() && it->name == name ? &*it : nullptr;
+}
+
 const Schema& schema(std::string_view name) {
-  for (const Schema& s : all()) {
-    if (s.name == name) return s;
-  }
+  if (const Schema* s = find(name)) return *s;
   throw UnknownOpError("op: expected a known op, got " + py::repr(name));
 }
 

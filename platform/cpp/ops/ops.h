@@ -55,6 +55,9 @@ struct Schema {
 // Every op, sorted by name.
 const std::vector<Schema>& all();
 
+// The Schema of the op called `name`, or nullptr if there is none.
+const Schema* find(std::string_view name);
+
 // The Schema of the op called `name`; UnknownOpError, worded as Python's
 // builder, otherwise.
 const Schema& schema(std::string_view name);

@@ -1,0 +1,39 @@
+"""Both engines on every case of every registered family and every flavor:
+lower_family(..., engine="both") raises EngineMismatch at the first
+differing line, so passing means byte-identical .rk text and LLVM IR. The
+C++ engine must also know exactly the registered families."""
+
+import pytest
+
+import rocke_families
+import rocke_library_engine
+from arch.flavor_facts import FLAVORS
+from family import family as families
+from family.engines import lower_family
+from lower.flavors import ArchDomainError
+
+FAMILIES = [families.load(module) for module in rocke_families.FAMILIES]
+
+
+def test_cpp_engine_has_every_registered_family():
+    assert rocke_library_engine.families() == sorted(f.name for f in FAMILIES)
+
+
+@pytest.mark.parametrize("fam", FAMILIES, ids=lambda f: f.name)
+def test_both_engines_agree_on_every_case_and_flavor(fam):
+    compared = refused = 0
+    for case in fam.cases:
+        for flavor in FLAVORS:
+            try:
+                lower_family(fam, case, flavor, engine="both")
+                compared += 1
+            except ArchDomainError:
+                # The C++ engine must refuse it too, with the same words.
+                with pytest.raises(ArchDomainError) as cpp:
+                    lower_family(fam, case, flavor, engine="cpp")
+                with pytest.raises(ArchDomainError) as py:
+                    lower_family(fam, case, flavor, engine="python")
+                assert str(cpp.value) == str(py.value)
+                refused += 1
+    assert compared > 0
+    assert compared + refused == len(fam.cases) * len(FLAVORS)

@@ -1,0 +1,29 @@
+#include "platform/cpp/engine/engine.h"
+
+#include <string>
+
+#include "platform/cpp/ir/printer.h"
+#include "platform/cpp/lower/lower.h"
+
+namespace rocke::engine {
+
+Emitted emit(const family::Family& fam, const family::Case& c, std::string_view flavor) {
+  const auto kernel = fam.build(c);
+  Emitted out;
+  out.rk = ir::print_kernel(*kernel);
+  out.ll = lower::lower(*kernel, flavor);
+  return out;
+}
+
+Emitted emit_case(std::string_view family, std::string_view case_json, std::string_view flavor) {
+  const family::Family& fam = family::get(family);
+  json::Value entry;
+  try {
+    entry = json::parse(case_json);
+  } catch (const json::ParseError& e) {
+    throw family::FamilyError(std::string("case: expected JSON text, got an error: ") + e.what());
+  }
+  return emit(fam, family::read_case(entry, "case"), flavor);
+}
+
+}  // namespace rocke::engine

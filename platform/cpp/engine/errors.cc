@@ -1,0 +1,30 @@
+#include "platform/cpp/engine/errors.h"
+
+#include <pybind11/pybind11.h>
+
+#include <stdexcept>
+
+#include "platform/cpp/ir/core.h"
+#include "platform/cpp/lower/lower.h"
+
+namespace py = pybind11;
+
+namespace rocke::engine {
+
+void translate_errors() {
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const ir::VerifyError& e) {
+      py::object cls = py::module_::import("ir.core").attr("VerifyError");
+      PyErr_SetObject(cls.ptr(), py::str(e.what()).ptr());
+    } catch (const lower::ArchDomainError& e) {
+      py::object cls = py::module_::import("lower.flavors").attr("ArchDomainError");
+      PyErr_SetObject(cls.ptr(), py::str(e.what()).ptr());
+    } catch (const std::invalid_argument& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+}
+
+}  // namespace rocke::engine

@@ -1,0 +1,87 @@
+"""One dispatch over the two engines.
+
+    out = lower_family(fam, case, "llvm23", engine="both")
+    out.rk, out.ll     # the kernel's .rk text and its LLVM IR
+
+engine="python" builds the case with the family's Python builder and lowers
+it with platform/lower; engine="cpp" hands the case (its JSON entry, as in
+NAME.cases.json) to the C++ engine, the module rocke_library_engine that the
+library builds (//library/engine:engine; platform code never names library
+targets, so the program that wants the C++ engine puts that module on its
+path); engine="both" runs the two and raises EngineMismatch, naming the case
+and the first differing line, unless they agree byte for byte.
+"""
+
+import dataclasses
+import importlib
+
+from family import cases_json
+from ir.printer import print_kernel
+from lower.llvm import lower
+
+ENGINES = ("python", "cpp", "both")
+CPP_MODULE = "rocke_library_engine"
+
+
+class EngineMismatch(AssertionError):
+    """The Python and C++ engines made different bytes for one case."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Emitted:
+    rk: str  # the .rk text
+    ll: str  # the LLVM IR
+
+
+def case_json(case):
+    """A case's entry of the case list, as canonical JSON text."""
+    return cases_json.canonical({"arch": case.arch, "id": case.id, "spec": case.spec.to_json()}, f"case {case.id}")
+
+
+def _python(fam, case, flavor):
+    kernel = fam.build(case)
+    return Emitted(print_kernel(kernel), lower(kernel, flavor))
+
+
+def _cpp(fam, case, flavor):
+    try:
+        module = importlib.import_module(CPP_MODULE)
+    except ImportError as e:
+        raise ImportError(
+            f'engine="cpp": expected the C++ engine module {CPP_MODULE} on the path, got {e}; '
+            "add //library/engine:engine to the program's deps"
+        ) from None
+    return Emitted(*module.emit(fam.name, case_json(case), flavor))
+
+
+def first_difference(a, b):
+    """(line number, line of a, line of b) of the first differing line, or None."""
+    la, lb = a.splitlines(), b.splitlines()
+    for i in range(max(len(la), len(lb))):
+        x = la[i] if i < len(la) else "<end of text>"
+        y = lb[i] if i < len(lb) else "<end of text>"
+        if x != y:
+            return i + 1, x, y
+    return None if a == b else (len(la) + 1, repr(a[-1:]), repr(b[-1:]))  # only a final newline differs
+
+
+def compare(case_id, py, cpp):
+    """Raises EngineMismatch at the first difference of .rk text, then of LLVM IR."""
+    for what, a, b in (("the .rk text (the builders differ)", py.rk, cpp.rk), ("the LLVM IR (the lowerings differ)", py.ll, cpp.ll)):
+        diff = first_difference(a, b)
+        if diff is not None:
+            line, x, y = diff
+            raise EngineMismatch(f"case {case_id}: Python and C++ differ in {what} at line {line}:\n  python: {x}\n  c++:    {y}")
+
+
+def lower_family(fam, case, flavor, engine="python"):
+    """The case's .rk text and LLVM IR from the chosen engine (see the module doc)."""
+    if engine not in ENGINES:
+        raise ValueError(f"lower_family: expected engine to be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "python":
+        return _python(fam, case, flavor)
+    if engine == "cpp":
+        return _cpp(fam, case, flavor)
+    py, cpp = _python(fam, case, flavor), _cpp(fam, case, flavor)
+    compare(case.id, py, cpp)
+    return py

@@ -1,0 +1,71 @@
+"""C++ against Python emission: build + print + lower, per kernel.
+
+    ./bazel run //tools/bench:engines [-- --flavor llvm23 --repeat 7]
+
+For every case of every registered family, each engine builds the kernel,
+prints its .rk text and lowers it for the flavor; the figure per case is
+the median of --repeat runs, and the table shows the median over the cases
+(and the slowest case). The C++ engine is called in process through
+rocke_library_engine (the case's JSON made outside the timing). Both outputs
+are compared first, so the figures are of engines that agree byte for byte.
+Prints a Markdown table for the README; nothing here asserts a speed.
+"""
+
+import argparse
+import statistics
+import time
+
+import rocke_families
+import rocke_library_engine
+from family import family as families
+from family.engines import case_json, lower_family
+from ir.printer import print_kernel
+from lower.flavors import ArchDomainError
+from lower.llvm import lower
+
+
+def median_seconds(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--flavor", default="llvm23", help="the flavor to lower for (default llvm23)")
+    parser.add_argument("--repeat", type=int, default=7, help="runs per case and engine; the median is kept (default 7)")
+    args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error(f"--repeat: expected a positive count, got {args.repeat}")
+    print(f"| family ({args.flavor}) | cases | Python per kernel | C++ per kernel | C++ speed-up (median; slowest case) |")
+    print("|---|---|---|---|---|")
+    for module in rocke_families.FAMILIES:
+        fam = families.load(module)
+        py_times, cpp_times = [], []
+        for case in fam.cases:
+            try:
+                lower_family(fam, case, args.flavor, engine="both")
+            except ArchDomainError:
+                continue  # the flavor does not know the arch: nothing to time
+            text = case_json(case)
+
+            def python():
+                kernel = fam.build(case)
+                print_kernel(kernel)
+                lower(kernel, args.flavor)
+
+            py_times.append(median_seconds(python, args.repeat))
+            cpp_times.append(median_seconds(lambda: rocke_library_engine.emit(fam.name, text, args.flavor), args.repeat))
+        py, cpp = statistics.median(py_times), statistics.median(cpp_times)
+        slowest = max(range(len(py_times)), key=lambda i: cpp_times[i])
+        print(
+            f"| {fam.name} | {len(py_times)} | {py * 1e3:.2f} ms | {cpp * 1e3:.3f} ms | "
+            f"{py / cpp:.0f}x; {py_times[slowest] / cpp_times[slowest]:.0f}x |"
+        )
+
+
+if __name__ == "__main__":
+    main()
