@@ -429,6 +429,8 @@ def _mma(c, op, mask):
     out = np.zeros(acc.shape, np.float32)
     for w in np.unique(c.wave_of_lane):
         lanes = np.flatnonzero(c.wave_of_lane == w)
+        if not mask[lanes].any():  # a wave that does not run this op (another workgroup's loop bound)
+            continue
         if not mask[lanes].all():
             raise InterpError(f"matrix.mma: expected all {c.wave} lanes of a wave active, got {int(mask[lanes].sum())}")
         A = _matrix(where_a, op_id, family, "A", fa[lanes], (shape.m, shape.k))

@@ -11,7 +11,7 @@ entry the calculator [S1] covers against its output (testdata/).
   [S1] AMD Matrix Instruction Calculator (ROCm/amd_matrix_instruction_calculator,
        matrix_calculator.py @ 2ef9189, `--detail-instruction` output) for
        CDNA2/3 (gfx90a, gfx942) and RDNA3/4 (gfx11, gfx12).
-  [S3] composable_kernel ck_tile warp_gemm_attribute_mfma_impl.hpp (gfx950 K=32),
+  [S3] composable_kernel ck_tile warp_gemm_attribute_mfma_impl.hpp (gfx950 16x16x32, 32x32x16),
        no AMD ISA-level source found: unverified.
   [S4] triton LinearLayoutConversions.cpp, WMMA version 3 (gfx1250),
        no AMD ISA-level source found: unverified.
@@ -49,6 +49,14 @@ MFMA_16x16x32 = Layout(
     b=lambda l, v: (8 * (l // 16) + v, l % 16),
     c=lambda l, v: (4 * (l // 16) + v, l % 16),
 )
+# [S5] gfx950 32x32x16: A at row lane % 32, k (lane / 32) * 8 + v; C row
+# (lane / 32) * 4 + (v % 4) + (v / 4) * 8, column lane % 32 (as 32x32x8).
+# Unverified against an AMD table (LAYOUTS.md).
+MFMA_32x32x16 = Layout(
+    a=lambda l, v: (l % 32, 8 * (l // 32) + v),
+    b=lambda l, v: (8 * (l // 32) + v, l % 32),
+    c=lambda l, v: (8 * (v // 4) + 4 * (l // 32) + v % 4, l % 32),
+)
 # [S1] rdna3 v_wmma_f32_16x16x16_f16 (wave32): "A[i][k] Lane: i and i+16",
 # "A k: 2 * GPR_num + floor(GPR_bits / 16)", "C or D i: 2 * GPR_num + floor(lane / 16)".
 WMMA_GFX11 = Layout(
@@ -77,6 +85,7 @@ BY_ID = {
     "mfma_16x16x16": MFMA_16x16x16,
     "mfma_32x32x8": MFMA_32x32x8,
     "mfma_16x16x32": MFMA_16x16x32,
+    "mfma_32x32x16": MFMA_32x32x16,
     "wmma_gfx11_16x16x16": WMMA_GFX11,
     "wmma_gfx12_16x16x16": WMMA_GFX12,
     "wmma_gfx1250_16x16x32": WMMA_GFX1250,
@@ -91,6 +100,8 @@ LAYOUTS = {key: BY_ID[form.layout] for key, form in FORMS.items()}
 NOT_IN_AMD_TABLES = frozenset({
     ("mma_16x16x32_f16_f32", "gfx9"),
     ("mma_16x16x32_bf16_f32", "gfx9"),
+    ("mma_32x32x16_f16_f32", "gfx9"),
+    ("mma_32x32x16_bf16_f32", "gfx9"),
     ("mma_16x16x32_f16_f32", "gfx1250"),
     ("mma_16x16x32_bf16_f32", "gfx1250"),
 })

@@ -39,9 +39,10 @@ def test_lowering_emits_only_available_intrinsics(flavor, arch):
 
 def test_tables_know_what_llvm_rejects():
     # Measured facts the probes must rediscover: gfx1250's WMMA exists only there,
-    # and the gfx950-only MFMA is absent on gfx942.
+    # and the gfx950-only MFMAs are absent on gfx942.
     for flavor in ("llvm22", "llvm23", "llvm24"):
         assert TABLES[flavor]["llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16"] == ["gfx1250"]
     for flavor in flavors.FLAVORS:
-        where = TABLES[flavor]["llvm.amdgcn.mfma.f32.16x16x32.f16"]
-        assert "gfx950" in where and "gfx942" not in where
+        for name in ("llvm.amdgcn.mfma.f32.16x16x32.f16", "llvm.amdgcn.mfma.f32.32x32x16.f16", "llvm.amdgcn.mfma.f32.32x32x16.bf16"):
+            where = TABLES[flavor][name]
+            assert "gfx950" in where and "gfx942" not in where, (flavor, name, where)

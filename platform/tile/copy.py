@@ -1,90 +1,129 @@
-"""Cooperative, vectorised, bounds-checked copy of a tile from global memory to LDS."""
+"""Cooperative copies of a GEMM operand tile from global memory to LDS.
+
+The tile is `rows` x `k` (rows: the M index of A or the N index of B) and
+lands in LDS K-major (lds.KMajor). In global memory it is either k-contiguous
+(A row-major, B column-major: `contiguous="k"`) or rows-contiguous (A
+column-major, B row-major: `contiguous="rows"`).
+
+Two paths:
+  - `load` then `store`: a whole tile inside the problem. Every lane issues
+    16-byte vector loads with no bounds check, all of them before the first
+    use, into registers; `store` writes those registers to LDS later (the
+    main loop prefetches tile k+1 this way while tile k is multiplied). A
+    rows-contiguous source is transposed on the way: each lane loads two
+    k-rows of the same 8 rows and writes 8 dwords, each two consecutive k of
+    one row.
+  - `guarded`: an edge tile. A rolled loop over the tile's elements, each
+    loaded only where it lies inside the problem (zero elsewhere). It is
+    cold code: only blocks at the problem's edge, or a last partial k step,
+    run it.
+"""
+
+import dataclasses
 
 from ir import types as T
+from tile.lds import KMajor
 
-# fp8 is storage-only (no scf.yield of it): the copy moves its bytes as i8.
-_BITS = {T.F8E4M3: T.I8, T.F8E5M2: T.I8}
-
-
-def _load_guarded(b, ptr, ok, elem):
-    """A scalar load where `ok`, else 0."""
-    br = b.if_(ok, [elem])
-    with br.then_():
-        b.yield_(b.load(ptr, elem))
-    with br.else_():
-        b.yield_(b.const(0.0 if elem.is_float else 0, elem))
-    return br.results[0]
+CONTIGUOUS = ("k", "rows")
 
 
-def copy_to_lds(b, src, ld, rows, cols, row0, col0, lds, tile_rows, tile_cols, elem, vec, tid, threads):
-    """All `threads` lanes copy src[row0 : row0+tile_rows, col0 : col0+tile_cols]
-    (row-major, `ld` elements per row, `rows` x `cols` valid) into `lds`
-    (row-major, tile_cols per row). Elements outside the source are zero.
+@dataclasses.dataclass(frozen=True)
+class TileCopy:
+    src: object  # global pointer
+    ld: object  # leading dimension in elements (i32 value or int)
+    contiguous: str  # "k" or "rows"
+    layout: KMajor
+    elem: object  # element type
+    threads: int
 
-    Each lane moves `vec` consecutive elements at a time: with one vector load
-    when the whole vector lies inside the source, element by element otherwise.
-    """
-    if tile_cols % vec:
-        raise ValueError(f"copy_to_lds: expected tile_cols ({tile_cols}) to be a multiple of vec ({vec})")
-    elem = _BITS.get(elem, elem)
-    per_row = tile_cols // vec
-    total = tile_rows * per_row
-    vtype = T.vector(elem, vec) if vec > 1 else elem
-    for it in b.unroll(-(-total // threads)):
-        idx = b.add(tid, it * threads)
-        r, c = b.div(idx, per_row), b.mul(b.rem(idx, per_row), vec)
-        gr, gc = b.add(row0, r), b.add(col0, c)
-        in_row = b.cmp("lt", gr, rows)
-        full = b.and_(in_row, b.cmp("le", b.add(gc, vec), cols))
-        base = b.offset(src, b.mul(b.add(b.mul(gr, ld), gc), elem.nbytes))
-        br = b.if_(full, [vtype])
-        with br.then_():
-            b.yield_(b.load(base, vtype))
-        with br.else_():
-            parts = [_load_guarded(b, b.offset(base, j * elem.nbytes), b.and_(in_row, b.cmp("lt", b.add(gc, j), cols)), elem) for j in range(vec)]
-            b.yield_(b.build(parts) if vec > 1 else parts[0])
-        dst = b.offset(lds, b.mul(b.add(b.mul(r, tile_cols), c), elem.nbytes))
-        if total % threads and it == total // threads:
-            with b.if_(b.cmp("lt", idx, total)):
-                b.store(dst, br.results[0])
-        else:
-            b.store(dst, br.results[0])
+    def __post_init__(self):
+        if self.contiguous not in CONTIGUOUS:
+            raise ValueError(f"TileCopy: expected contiguous in {CONTIGUOUS}, got {self.contiguous!r}")
+        per = self.layout.unit_elems
+        if self.contiguous == "rows" and (self.layout.rows % per or self.layout.k % 2):
+            raise ValueError(f"TileCopy: a rows-contiguous tile needs rows a multiple of {per} and an even k, got {self.layout.rows} x {self.layout.k}")
+        if self._count % self.threads and self.threads % self._count:
+            raise ValueError(f"TileCopy: expected the tile's {self._count} moves to divide or be a multiple of the {self.threads} threads, got {self.layout.rows} x {self.layout.k}")
 
+    @property
+    def _count(self):
+        """Moves of the whole tile: vectors (k-contiguous) or pairs of vectors (rows-contiguous)."""
+        per_move = self.layout.unit_elems * (1 if self.contiguous == "k" else 2)
+        return self.layout.rows * self.layout.k // per_move
 
-def copy_to_lds_transposed(b, src, ld, rows, cols, row0, col0, lds, tile_rows, tile_cols, elem, vec, tid, threads):
-    """copy_to_lds from a column-major source: element (r, c) of the
-    rows x cols matrix is src[c * ld + r]. The LDS tile is row-major as
-    copy_to_lds leaves it, so each lane reads `vec` consecutive rows of one
-    column (one vector load when all lie inside the source) and writes them
-    to LDS one element at a time.
-    """
-    if tile_rows % vec:
-        raise ValueError(f"copy_to_lds_transposed: expected tile_rows ({tile_rows}) to be a multiple of vec ({vec})")
-    elem = _BITS.get(elem, elem)
-    per_col = tile_rows // vec
-    total = tile_cols * per_col
-    vtype = T.vector(elem, vec) if vec > 1 else elem
-    for it in b.unroll(-(-total // threads)):
-        idx = b.add(tid, it * threads)
-        c, r = b.div(idx, per_col), b.mul(b.rem(idx, per_col), vec)
-        gr, gc = b.add(row0, r), b.add(col0, c)
-        in_col = b.cmp("lt", gc, cols)
-        full = b.and_(in_col, b.cmp("le", b.add(gr, vec), rows))
-        base = b.offset(src, b.mul(b.add(b.mul(gc, ld), gr), elem.nbytes))
-        br = b.if_(full, [vtype])
-        with br.then_():
-            b.yield_(b.load(base, vtype))
-        with br.else_():
-            parts = [_load_guarded(b, b.offset(base, j * elem.nbytes), b.and_(in_col, b.cmp("lt", b.add(gr, j), rows)), elem) for j in range(vec)]
-            b.yield_(b.build(parts) if vec > 1 else parts[0])
-        values = [b.extract(br.results[0], j) for j in range(vec)] if vec > 1 else [br.results[0]]
+    def _lane_moves(self, b, tid):
+        """Move indices of this lane; where the tile has fewer moves than threads,
+        the extra lanes repeat the last move (same data to the same place)."""
+        if self._count < self.threads:
+            return [b.min(tid, self._count - 1)]
+        return [b.add(tid, i * self.threads) for i in range(self._count // self.threads)]
 
-        def store():
-            for j, value in enumerate(values):
-                b.store(b.offset(lds, b.mul(b.add(b.mul(b.add(r, j), tile_cols), c), elem.nbytes)), value)
+    @property
+    def _vector(self):
+        return T.vector(self.elem, self.layout.unit_elems)
 
-        if total % threads and it == total // threads:
-            with b.if_(b.cmp("lt", idx, total)):
-                store()
-        else:
-            store()
+    def _moves(self, b, tid):
+        """(row, k) of each move this lane makes: one vector (k-contiguous) or one pair of k-rows."""
+        per, rows, k = self.layout.unit_elems, self.layout.rows, self.layout.k
+        for q in self._lane_moves(b, tid):
+            if self.contiguous == "k":
+                yield b.div(q, k // per), b.mul(b.rem(q, k // per), per)
+            else:
+                pairs = k // 2  # a wave's lanes take all k pairs of a few row blocks (lds.py: why)
+                yield b.mul(b.div(q, pairs), per), b.mul(b.rem(q, pairs), 2)
+
+    def load(self, b, row0, k0, tid):
+        """Registers holding the whole tile at (row0, k0) of the source: 16-byte loads, unguarded."""
+        eb, vec = self.elem.nbytes, self._vector
+        regs = []
+        for row, k in self._moves(b, tid):
+            if self.contiguous == "k":
+                regs.append(b.load(b.offset(self.src, b.mul(b.add(b.mul(b.add(row0, row), self.ld), b.add(k0, k)), eb)), vec))
+            else:
+                base = b.add(b.mul(b.add(k0, k), self.ld), b.add(row0, row))
+                regs.append(b.load(b.offset(self.src, b.mul(base, eb)), vec))
+                regs.append(b.load(b.offset(self.src, b.mul(b.add(base, self.ld), eb)), vec))
+        return regs
+
+    def reg_types(self):
+        """The types of `load`'s registers (as many for both sources)."""
+        per_move = 1 if self.contiguous == "k" else 2
+        return [self._vector] * (per_move * max(1, self._count // self.threads))
+
+    def zeros(self, b):
+        """Registers of `load`'s types, all zero."""
+        zero = b.build([b.const(0.0 if self.elem.is_float else 0, self.elem)] * self.layout.unit_elems)
+        return [zero] * len(self.reg_types())
+
+    def store(self, b, lds, regs, tid):
+        """Write `load`'s registers to LDS in the K-major layout."""
+        moves = list(self._moves(b, tid))
+        if self.contiguous == "k":
+            for (row, k), v in zip(moves, regs):
+                b.store(b.offset(lds, self.layout.offset(b, row, k)), v)
+            return
+        for i, (row, k) in enumerate(moves):
+            v0, v1 = regs[2 * i], regs[2 * i + 1]
+            for j in range(self.layout.unit_elems):
+                pair = b.build([b.extract(v0, j), b.extract(v1, j)])
+                b.store(b.offset(lds, self.layout.offset(b, b.add(row, j), k)), pair)
+
+    def guarded(self, b, lds, row0, k0, rows, ks, tid):
+        """Copy the tile at (row0, k0) element by element; zero outside rows x ks of the source."""
+        n_rows, n_k = self.layout.rows, self.layout.k
+        zero = b.const(0.0 if self.elem.is_float else 0, self.elem)
+        with b.for_range(tid, n_rows * n_k, self.threads) as loop:
+            q = loop.iv
+            if self.contiguous == "k":  # consecutive lanes read consecutive source elements
+                row, k = b.div(q, n_k), b.rem(q, n_k)
+                at = b.add(b.mul(b.add(row0, row), self.ld), b.add(k0, k))
+            else:
+                k, row = b.div(q, n_rows), b.rem(q, n_rows)
+                at = b.add(b.mul(b.add(k0, k), self.ld), b.add(row0, row))
+            inside = b.and_(b.cmp("lt", b.add(row0, row), rows), b.cmp("lt", b.add(k0, k), ks))
+            br = b.if_(inside, [self.elem])
+            with br.then_():
+                b.yield_(b.load(b.offset(self.src, b.mul(at, self.elem.nbytes)), self.elem))
+            with br.else_():
+                b.yield_(zero)
+            b.store(b.offset(lds, self.layout.offset(b, row, k)), br.results[0])

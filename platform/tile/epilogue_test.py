@@ -1,4 +1,4 @@
-"""The FMA fallback and the epilogue's bias, activation and atomic paths,
+"""The FMA fallback and the epilogue's bias, activation, atomic and wide-store paths,
 run by the interpreter against numpy."""
 
 import numpy as np
@@ -7,12 +7,15 @@ import pytest
 from interp.interp import run
 from ir import types as T
 from ir.builder import KernelBuilder
+from tile.copy import TileCopy
 from tile.gemm import GemmConfig, Operands, epilogue, fma_mainloop, mainloop
+from tile.lds import KMajor
 
-M, N, K = 19, 23, 13
+M, N, K = 51, 71, 13  # 2 x 3 blocks of 32 x 32: one whole, the rest at an edge
 
 
-def build(arch, use_mma, activation="none", atomic=False):
+def build(arch, use_mma, activation="none", atomic=False, wide=False):
+    """wide: the accumulators' runs and the whole-block check (vector stores where the block is inside)."""
     cfg = GemmConfig("mma_16x16x16_f16_f32", 32, 32, 16, 2, 2) if use_mma else GemmConfig(None, 8, 8, 1)
     wave = 64 if arch.startswith("gfx9") else 32
     b = KernelBuilder("g", arch=arch, workgroup_size=(cfg.threads(wave), 1, 1))
@@ -20,11 +23,13 @@ def build(arch, use_mma, activation="none", atomic=False):
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
     ops = Operands(a, bm, m, n, k, lda=k, ldb=n)
+    inside = None
     if use_mma:
-        elements = mainloop(b, cfg, ops, T.F16, row0, col0).elements(b)
+        acc = mainloop(b, cfg, ops, T.F16, row0, col0)
+        elements, inside = (acc.runs(b), acc.inside) if wide else (acc.elements(b), None)
     else:
         elements = fma_mainloop(b, cfg, ops, T.F16, row0, col0)
-    epilogue(b, elements, c, n, m, n, row0, col0, T.F32, bias=bias, activation=activation, atomic=atomic)
+    epilogue(b, elements, c, n, m, n, row0, col0, T.F32, bias=bias, activation=activation, atomic=atomic, inside=inside)
     grid = (-(-N // cfg.block_n), -(-M // cfg.block_m), 1)
     return b.finish(), grid
 
@@ -37,6 +42,26 @@ def data():
     return a, b, bias, a.astype(np.float64) @ b.astype(np.float64)
 
 
+@pytest.mark.parametrize("arch", ["gfx942", "gfx950", "gfx1100", "gfx1201"])  # the archs of the 16x16x16 op
+def test_wide_stores_with_bias_and_relu(arch):
+    kernel, grid = build(arch, use_mma=True, activation="relu", wide=True)
+    a, b, bias, ref = data()
+    c = np.full((M, N), -7, np.float32)
+    run(kernel, grid, [a, b, c, bias, M, N, K])
+    np.testing.assert_allclose(c, np.maximum(ref + bias, 0), rtol=1e-4, atol=1e-4)
+    assert (c == 0).any() and (c > 0).any()
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_atomic_epilogue_accumulates_split_k_style_wide_or_not(wide):
+    kernel, grid = build("gfx942", use_mma=True, atomic=True, wide=wide)
+    a, b, bias, ref = data()
+    c = np.zeros((M, N), np.float32)
+    for _ in range(2):  # two "splits" adding into the same output
+        run(kernel, grid, [a, b, c, bias, M, N, K])
+    np.testing.assert_allclose(c, 2 * (ref + bias), rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.parametrize("arch", ["gfx1100", "gfx942"])
 def test_fma_fallback_with_bias_and_relu(arch):
     kernel, grid = build(arch, use_mma=False, activation="relu")
@@ -47,13 +72,13 @@ def test_fma_fallback_with_bias_and_relu(arch):
     assert (c == 0).any() and (c > 0).any()  # relu clipped some, kept others
 
 
-def test_atomic_epilogue_accumulates_split_k_style():
-    kernel, grid = build("gfx942", use_mma=True, atomic=True)
-    a, b, bias, ref = data()
-    c = np.zeros((M, N), np.float32)
-    for _ in range(2):  # two "splits" adding into the same output
-        run(kernel, grid, [a, b, c, bias, M, N, K])
-    np.testing.assert_allclose(c, 2 * (ref + bias), rtol=1e-4, atol=1e-4)
+def test_bad_operand_layout_and_copy_shapes():
+    with pytest.raises(ValueError, match="Operands: expected a_layout in \\('row', 'col'\\), got 'diag'"):
+        Operands(None, None, 1, 1, 1, 1, 1, a_layout="diag")
+    with pytest.raises(ValueError, match="TileCopy: expected the tile's 48 moves to divide or be a multiple of the 256 threads, got 48 x 8"):
+        TileCopy(None, 1, "k", KMajor(48, 8, 2, 128), T.F16, 256)
+    with pytest.raises(ValueError, match="TileCopy: a rows-contiguous tile needs rows a multiple of 8 and an even k, got 12 x 8"):
+        TileCopy(None, 1, "rows", KMajor(12, 8, 2, 128), T.F16, 256)
 
 
 def test_bad_epilogue_arguments():

@@ -6,10 +6,14 @@ per_lane; B is the same with columns. Consecutive k let a lane read its A
 fragment from LDS with one vector load. For gfx12 and gfx1250 this k order
 differs from the ISA's (see platform/interp/layouts.py) by a permutation of K
 applied to A and B alike, which leaves D = A*B + C unchanged: fragments_test
-proves that against AMD's own tables (platform/interp/testdata).
+proves that against AMD's own tables (platform/interp/testdata). The GEMM's
+main loop (gemm.py) uses the same freedom once more: a lane reads the k of
+several mma steps in one 16-byte read, groups taking consecutive spans.
 
 C/D fragments have no such freedom: `c` gives (row, col) of lane l's element
-v exactly as the hardware places them.
+v exactly as the hardware places them; runs of `c_run` elements are
+consecutive rows of one column (so consecutive columns of one row when the
+GEMM computes C transposed, and one vector store).
 
 Placements are keyed by the layout id of platform/arch/mma_forms.json, which
 says which (op id, arch family) uses which; FRAGMENTS is built from that file.
@@ -26,11 +30,14 @@ class Fragment:
     groups: int  # k groups across the wave (1: lanes repeat, as on gfx11)
     per_lane: int  # consecutive k per lane
     c: object  # (builder, lane value, v) -> (row value, col value)
+    c_run: int  # elements v, v+1, ... (v a multiple of it) of a lane's C fragment lie in consecutive rows, one column
 
-    def origin(self, b, lane):
+    def origin(self, b, lane, span=None):
         """(row, k) values: lane's A fragment is that row of the A tile at k, k+1, ...;
-        its B fragment is that column of the B tile at the same k."""
-        return b.rem(lane, self.rows), b.mul(b.rem(b.div(lane, self.rows), self.groups), self.per_lane)
+        its B fragment is that column of the B tile at the same k. With `span`
+        (a multiple of per_lane), each group's k lie `span` apart: the GEMM's
+        reads of several mma steps at once (gemm.py)."""
+        return b.rem(lane, self.rows), b.mul(b.rem(b.div(lane, self.rows), self.groups), span or self.per_lane)
 
 
 def _c_gfx9_16(b, l, v):
@@ -51,12 +58,13 @@ def _c_gfx12(b, l, v):
 
 # Layout id -> Fragment.
 BY_ID = {
-    "mfma_16x16x16": Fragment(16, 4, 4, _c_gfx9_16),
-    "mfma_32x32x8": Fragment(32, 2, 4, _c_gfx9_32),
-    "mfma_16x16x32": Fragment(16, 4, 8, _c_gfx9_16),
-    "wmma_gfx11_16x16x16": Fragment(16, 1, 16, _c_gfx11),
-    "wmma_gfx12_16x16x16": Fragment(16, 2, 8, _c_gfx12),
-    "wmma_gfx1250_16x16x32": Fragment(16, 2, 16, _c_gfx12),
+    "mfma_16x16x16": Fragment(16, 4, 4, _c_gfx9_16, 4),
+    "mfma_32x32x8": Fragment(32, 2, 4, _c_gfx9_32, 4),
+    "mfma_16x16x32": Fragment(16, 4, 8, _c_gfx9_16, 4),
+    "mfma_32x32x16": Fragment(32, 2, 8, _c_gfx9_32, 4),
+    "wmma_gfx11_16x16x16": Fragment(16, 1, 16, _c_gfx11, 1),
+    "wmma_gfx12_16x16x16": Fragment(16, 2, 8, _c_gfx12, 8),
+    "wmma_gfx1250_16x16x32": Fragment(16, 2, 16, _c_gfx12, 8),
 }
 
 # The element types the tile's GEMM takes (fp8 is f8e4m3; the copy moves

@@ -43,6 +43,30 @@ def test_placement_fits_the_forms_lanes_and_k(key):
     assert frag.rows * frag.groups <= form.wave and frag.per_lane * frag.groups == form.shape.k, key
 
 
+class Ints:
+    """The builder calls a Fragment's `c` makes, on Python ints."""
+
+    add = staticmethod(lambda a, b: a + b)
+    mul = staticmethod(lambda a, b: a * b)
+    div = staticmethod(lambda a, b: a // b)
+    rem = staticmethod(lambda a, b: a % b)
+
+
+@pytest.mark.parametrize("layout", sorted(BY_ID))
+def test_c_runs_are_consecutive_rows_of_one_column(layout):
+    frag = BY_ID[layout]
+    key = next(k for k, form in FORMS.items() if form.layout == layout)
+    n_c, wave = M.fragment_types(*key)[2].n, FORMS[key].wave
+    assert n_c % frag.c_run == 0
+    for lane in range(wave):
+        for v in range(0, n_c, frag.c_run):
+            r, c = frag.c(Ints, lane, v)
+            assert [frag.c(Ints, lane, v + j) for j in range(frag.c_run)] == [(r + j, c) for j in range(frag.c_run)], (layout, lane, v)
+    if frag.c_run < n_c:  # the run is the longest: the next element leaves it
+        r, c = frag.c(Ints, 0, frag.c_run - 1)
+        assert frag.c(Ints, 0, frag.c_run) != (r + 1, c), layout
+
+
 def tile_layout(table):
     """Run the tile's Fragment in the interpreter: per lane (row, k, then (row, col) of each C element)."""
     frag = FRAGMENTS[(table.op, table.family)]
@@ -108,11 +132,12 @@ GEMM_TABLES = [t for t in TABLES if M.shape(t.op).a in (T.F16, T.BF16)]
 
 
 @pytest.mark.parametrize("table", GEMM_TABLES, ids=str)
-def test_tile_gemm_is_exact_on_an_interpreter_driven_by_amd_tables(table, monkeypatch):
+@pytest.mark.parametrize("k_steps", [1, 2])  # 2: the main loop may read two mma steps' k at once
+def test_tile_gemm_is_exact_on_an_interpreter_driven_by_amd_tables(table, k_steps, monkeypatch):
     monkeypatch.setitem(interp.LAYOUTS, (table.op, table.family), amd_layout(table))
     s = M.shape(table.op)
     dtype = s.a.name
-    kernel, grid = gemm_kernel(table.archs[0], dtype, GemmConfig(table.op, 2 * s.m, 2 * s.n, s.k, 2, 2))
+    kernel, grid = gemm_kernel(table.archs[0], dtype, GemmConfig(table.op, 2 * s.m, 2 * s.n, k_steps * s.k, 2, 2))
     m, n, k = 37, 45, 29
     rng = np.random.default_rng(5)
     a, b = rng.integers(-2, 3, (m, k)), rng.integers(-2, 3, (k, n))  # every sum exact in f16 and bf16

@@ -1,24 +1,47 @@
 """A block-level GEMM: main loop (matrix cores or FMA) and epilogue.
 
 A workgroup computes a block_m x block_n tile of C = A[MxK] @ B[KxN]
-(A and B each row- or column-major, leading dimensions in elements). With a
-matrix op it has waves_m x waves_n waves, each owning (block_m / waves_m) x (block_n / waves_n)
-of the tile; per k step the workgroup copies an A and a B tile into LDS,
-and each wave loads its fragments and issues one mma per m x n sub-tile.
-Without one (op=None), every lane computes one output with FMAs.
+(leading dimensions in elements; A and B row- or column-major). With a matrix
+op it has waves_m x waves_n waves, each owning (block_m / waves_m) x
+(block_n / waves_n) of the tile. Without one (op=None), every lane computes
+one output with FMAs.
+
+The matrix-core main loop:
+  - Bounds: one check per block. A block wholly inside M x N runs its whole
+    k tiles through the fast loop: unguarded 16-byte loads (copy.py). What
+    is left (every k step of an edge block, the last partial k step of an
+    inner one) runs through a second, guarded loop.
+  - Pipelining: two stages, LDS and registers. Each iteration of the fast
+    loop issues all global loads of tile k+1 into registers, multiplies
+    tile k out of LDS while they fly, then writes them to LDS (the one wait).
+  - LDS: both tiles are K-major and swizzled (lds.py); B is transposed by the
+    copy, so every fragment is one 16-byte read per lane.
+  - k order: a lane reads `per_lane * merge` consecutive k at once, `merge`
+    mma k steps' fragments in one read (16 bytes at most). This orders K
+    differently from the hardware, alike for A and B, which leaves the sum
+    unchanged (fragments.py says why that is allowed).
+  - Output: the mma computes C transposed (B's fragment in the A slot), so a
+    lane's consecutive accumulator elements are consecutive columns of C:
+    the epilogue stores them as one vector where the block is inside.
 """
 
 import dataclasses
 
+from arch import arch as archs
 from ir import mma as M
 from ir import types as T
-from tile.copy import copy_to_lds, copy_to_lds_transposed
+from tile.copy import TileCopy
 from tile.fragments import FRAGMENTS
+from tile.lds import UNIT, KMajor
 
 ACTIVATIONS = ("none", "relu")
 LAYOUTS = ("row", "col")
-# Operand layout -> how its tile is copied to LDS (which is row-major either way).
-_COPIES = {"row": copy_to_lds, "col": copy_to_lds_transposed}
+# Operand layout -> which dimension of the copied tile is contiguous in memory.
+_A_CONTIGUOUS = {"row": "k", "col": "rows"}
+_B_CONTIGUOUS = {"row": "rows", "col": "k"}
+# fp8 is storage-only (it cannot be a loop-carried or yielded value): the
+# copies move its bytes as i8; the fragment reads from LDS take it as fp8.
+_BITS = {T.F8E4M3: T.I8, T.F8E5M2: T.I8}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,7 +52,7 @@ class GemmConfig:
     block_k: int
     waves_m: int = 1
     waves_n: int = 1
-    vec: int = 4  # elements per global->LDS access
+    vec: int = 4  # unused since the copies move whole 16-byte units (copy.py); kept so existing configs construct
 
     def threads(self, wave):
         return self.waves_m * self.waves_n * wave if self.op else self.block_m * self.block_n
@@ -49,12 +72,7 @@ class GemmConfig:
 @dataclasses.dataclass
 class Operands:
     """Where the problem lives: pointers, sizes (i32 values), leading dims,
-    and each operand's layout: "row" (row-major, the default) or "col".
-
-    A row-major operand's leading dim is its row pitch, a column-major one's
-    its column pitch (a_layout "col": A[i, k] is a[k * lda + i]; b_layout
-    "col": B[k, j] is b[j * ldb + k]).
-    """
+    and each operand's layout: "row" (row-major, the default) or "col"."""
 
     a: object
     b: object
@@ -72,45 +90,89 @@ class Operands:
                 raise ValueError(f"Operands: expected {name} in {LAYOUTS}, got {getattr(self, name)!r}")
 
 
+def _merge(steps, per_lane, elem_bytes):
+    """How many mma k steps one fragment read serves: the most that fit 16 bytes."""
+    return max([j for j in range(1, steps + 1) if steps % j == 0 and per_lane * j * elem_bytes <= UNIT] or [1])
+
+
 def mainloop(b, cfg, ops, elem, row0, col0):
     """Accumulators (f32 fragments, one per m x n sub-tile of this wave) for the block at (row0, col0)."""
     cfg.check(b.arch.family)
     s = M.shape(cfg.op)
     frag = FRAGMENTS[(cfg.op, b.arch.family)]
-    a_t, b_t, c_t = M.fragment_types(cfg.op, b.arch.family)
-    wave = b.wave_size
-    tid = b.thread_id(0)
-    lane = b.lane_id()
+    c_t = M.fragment_types(cfg.op, b.arch.family)[2]
+    wave, threads = b.wave_size, cfg.threads(b.wave_size)
+    tid, lane = b.thread_id(0), b.lane_id()
     w = b.div(tid, wave)
     wave_row, wave_col = b.mul(b.div(w, cfg.waves_n), cfg.block_m // cfg.waves_m), b.mul(b.rem(w, cfg.waves_n), cfg.block_n // cfg.waves_n)
     tiles_m, tiles_n = cfg.block_m // cfg.waves_m // s.m, cfg.block_n // cfg.waves_n // s.n
-    lds_a = b.lds_alloc(cfg.block_m * cfg.block_k * elem.nbytes)
-    lds_b = b.lds_alloc(cfg.block_k * cfg.block_n * elem.nbytes)
+    banks = archs.lds_banks(b.kernel.attrs["arch"])
+    lay_a = KMajor(cfg.block_m, cfg.block_k, elem.nbytes, banks.count * banks.bytes)
+    lay_b = KMajor(cfg.block_n, cfg.block_k, elem.nbytes, banks.count * banks.bytes)
+    lds_a, lds_b = b.lds_alloc(lay_a.nbytes), b.lds_alloc(lay_b.nbytes)
+    bits = _BITS.get(elem, elem)
+    copy_a = TileCopy(ops.a, ops.lda, _A_CONTIGUOUS[ops.a_layout], lay_a, bits, threads)
+    copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, bits, threads)
+
+    steps = cfg.block_k // s.k
+    merge = _merge(steps, frag.per_lane, elem.nbytes)
+    span = frag.per_lane * merge  # consecutive k per lane and read
+    lane_row, lane_k = frag.origin(b, lane, span)
+    # Every fragment read's LDS offset, computed once for both loops: [u][tile].
+    ks = [b.add(lane_k, u * frag.groups * span) for u in range(steps // merge)]
+    offsets_a = [[lay_a.offsets(b, b.add(wave_row, lane_row), b.add(k, i), range(0, tiles_m * s.m, s.m)) for i in range(0, span, lay_a.unit_elems)] for k in ks]
+    offsets_b = [[lay_b.offsets(b, b.add(wave_col, lane_row), b.add(k, i), range(0, tiles_n * s.n, s.n)) for i in range(0, span, lay_b.unit_elems)] for k in ks]
+
+    def read(lds, parts, tile):
+        """A lane's `span` consecutive k of one tile's row: one read per 16-byte unit, joined."""
+        per = min(span, lay_a.unit_elems)  # both tiles hold `elem`: the same unit
+        loaded = [b.load(b.offset(lds, part[tile]), T.vector(elem, per)) for part in parts]
+        while len(loaded) > 1:
+            loaded = [b.shuffle(x, y, list(range(2 * x.type.n))) for x, y in zip(loaded[::2], loaded[1::2])]
+        return loaded[0]
+
+    def multiply(acc):
+        acc = list(acc)
+        for u in b.unroll(steps // merge):
+            a_reads = [read(lds_a, offsets_a[u], mt) for mt in range(tiles_m)]
+            b_reads = [read(lds_b, offsets_b[u], nt) for nt in range(tiles_n)]
+            for q in range(merge):
+                pick = list(range(q * frag.per_lane, (q + 1) * frag.per_lane))
+                a_frags = [x if merge == 1 else b.shuffle(x, x, pick) for x in a_reads]
+                b_frags = [x if merge == 1 else b.shuffle(x, x, pick) for x in b_reads]
+                for nt in range(tiles_n):
+                    for mt in range(tiles_m):
+                        i = mt * tiles_n + nt
+                        acc[i] = b.mma(cfg.op, b_frags[nt], a_frags[mt], acc[i])  # C transposed
+        return acc
+
+    inside = b.and_(b.cmp("le", b.add(row0, cfg.block_m), ops.m), b.cmp("le", b.add(col0, cfg.block_n), ops.n))
+    k_fast = b.select(inside, b.sub(ops.k, b.rem(ops.k, cfg.block_k)), 0)
     zero = b.build([b.const(0.0, T.F32)] * c_t.n)
-    threads = cfg.threads(wave)
-    lane_row, lane_k = frag.origin(b, lane)
-    with b.for_range(0, ops.k, cfg.block_k, [zero] * (tiles_m * tiles_n)) as loop:
-        k0 = loop.iv
-        b.barrier()  # the previous step's fragment loads are done with LDS
-        _COPIES[ops.a_layout](b, ops.a, ops.lda, ops.m, ops.k, row0, k0, lds_a, cfg.block_m, cfg.block_k, elem, cfg.vec, tid, threads)
-        _COPIES[ops.b_layout](b, ops.b, ops.ldb, ops.k, ops.n, k0, col0, lds_b, cfg.block_k, cfg.block_n, elem, cfg.vec, tid, threads)
+    acc = [zero] * (tiles_m * tiles_n)
+
+    with b.if_(b.cmp("gt", k_fast, 0)):
+        copy_a.store(b, lds_a, copy_a.load(b, row0, 0, tid), tid)
+        copy_b.store(b, lds_b, copy_b.load(b, col0, 0, tid), tid)
+    b.barrier()
+    with b.for_range(0, k_fast, cfg.block_k, acc) as fast:
+        # LDS holds this step's tiles. The next step's loads come first and
+        # fly during the matrix work; only the LDS writes after it wait.
+        nxt = b.min(b.add(fast.iv, cfg.block_k), b.sub(k_fast, cfg.block_k))  # the last step reloads itself: no branch
+        regs_a, regs_b = copy_a.load(b, row0, nxt, tid), copy_b.load(b, col0, nxt, tid)
+        acc = multiply(fast.iters)
+        b.barrier()  # every wave is done reading this step's tiles
+        copy_a.store(b, lds_a, regs_a, tid)
+        copy_b.store(b, lds_b, regs_b, tid)
         b.barrier()
-        acc = list(loop.iters)
-        for kk in b.unroll(cfg.block_k // s.k):
-            k = b.add(lane_k, kk * s.k)
-            a_frags = []
-            for mt in b.unroll(tiles_m):
-                row = b.add(b.add(wave_row, mt * s.m), lane_row)
-                a_frags.append(b.load_wide(b.offset(lds_a, b.mul(b.add(b.mul(row, cfg.block_k), k), elem.nbytes)), a_t))
-            for nt in b.unroll(tiles_n):
-                col = b.add(b.add(wave_col, nt * s.n), lane_row)
-                parts = [b.load(b.offset(lds_b, b.mul(b.add(b.mul(b.add(k, v), cfg.block_n), col), elem.nbytes)), elem) for v in range(b_t.n)]
-                b_frag = b.build(parts)
-                for mt in b.unroll(tiles_m):
-                    i = mt * tiles_n + nt
-                    acc[i] = b.mma(cfg.op, a_frags[mt], b_frag, acc[i])
         b.yield_(*acc)
-    return _Accumulators(loop.results, wave_row, wave_col, tiles_n, s, frag, lane)
+    with b.for_range(k_fast, ops.k, cfg.block_k, fast.results) as edge:
+        b.barrier()
+        copy_a.guarded(b, lds_a, row0, edge.iv, ops.m, ops.k, tid)
+        copy_b.guarded(b, lds_b, col0, edge.iv, ops.n, ops.k, tid)
+        b.barrier()
+        b.yield_(*multiply(edge.iters))
+    return _Accumulators(edge.results, wave_row, wave_col, tiles_n, s, frag, lane, inside)
 
 
 @dataclasses.dataclass
@@ -122,14 +184,27 @@ class _Accumulators:
     shape: object
     frag: object
     lane: object
+    inside: object  # i1: the whole block lies inside M x N
+
+    def runs(self, b):
+        """(row, col, [f32 values]) of every run of this lane's accumulator
+        elements that are consecutive columns of one row, within the block."""
+        run = self.frag.c_run
+        for i, acc in enumerate(self.frags):
+            mt, nt = divmod(i, self.tiles_n)
+            for v in range(0, acc.type.n, run):
+                col, row = self.frag.c(b, self.lane, v)  # the mma computed C transposed
+                yield (
+                    b.add(b.add(self.wave_row, mt * self.shape.m), row),
+                    b.add(b.add(self.wave_col, nt * self.shape.n), col),
+                    [b.extract(acc, v + j) for j in range(run)],
+                )
 
     def elements(self, b):
         """(row, col, f32 value) of every accumulator element this lane holds, within the block."""
-        for i, acc in enumerate(self.frags):
-            mt, nt = divmod(i, self.tiles_n)
-            for v in range(acc.type.n):
-                r, c = self.frag.c(b, self.lane, v)
-                yield b.add(b.add(self.wave_row, mt * self.shape.m), r), b.add(b.add(self.wave_col, nt * self.shape.n), c), b.extract(acc, v)
+        for row, col, values in self.runs(b):
+            for j, value in enumerate(values):
+                yield row, b.add(col, j), value
 
 
 def fma_mainloop(b, cfg, ops, elem, row0, col0):
@@ -150,25 +225,61 @@ def fma_mainloop(b, cfg, ops, elem, row0, col0):
     return [(r, c, br.results[0])]
 
 
-def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activation="none", atomic=False):
-    """Store (or atomically add) every (row, col, f32 value) inside the m x n output.
+def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activation="none", atomic=False, inside=None):
+    """Store (or atomically add) every output value inside the m x n output.
 
-    Converts to `out_elem`, adds bias[col] (f32) and applies the activation
-    first. atomic=True accumulates into f32 output (split-K).
+    `elements` yields (row, col, f32 value), or (row, col, [f32 values]) for
+    a run of consecutive columns (_Accumulators.runs). Converts to
+    `out_elem`, adds bias[col] (f32) and applies the activation first.
+    atomic=True accumulates into f32 output (split-K). `inside` (an i1, true
+    when the whole block lies inside m x n: _Accumulators.inside) gives such
+    blocks one branch and unguarded stores, a run as one vector store;
+    without it, or outside, every element is checked.
     """
     if activation not in ACTIVATIONS:
         raise ValueError(f"epilogue: expected an activation in {ACTIVATIONS}, got {activation!r}")
     if atomic and out_elem is not T.F32:
         raise ValueError(f"epilogue: expected f32 output for atomic accumulation, got {out_elem}")
-    for r, c, value in elements:
-        gr, gc = b.add(row0, r), b.add(col0, c)
-        with b.if_(b.and_(b.cmp("lt", gr, m), b.cmp("lt", gc, n))):
-            if bias is not None:
-                value = b.add(value, b.load(b.offset(bias, b.mul(gc, 4)), T.F32))
-            if activation == "relu":
-                value = b.max(value, 0.0)
+    runs = [(r, c, v if isinstance(v, list) else [v]) for r, c, v in elements]
+
+    def finish(values, gc):
+        """The run's values with bias and activation, in f32."""
+        if bias is not None:
+            ptr = b.offset(bias, b.mul(gc, 4))
+            loaded = b.load_wide(ptr, T.vector(T.F32, len(values))) if len(values) > 1 else b.load(ptr, T.F32)
+            values = [b.add(x, loaded if len(values) == 1 else b.extract(loaded, j)) for j, x in enumerate(values)]
+        if activation == "relu":
+            values = [b.max(x, 0.0) for x in values]
+        return values
+
+    def guarded():
+        for r, c, values in runs:
+            gr = b.add(row0, r)
+            for j, value in enumerate(values):
+                gc = b.add(b.add(col0, c), j)
+                with b.if_(b.and_(b.cmp("lt", gr, m), b.cmp("lt", gc, n))):
+                    (value,) = finish([value], gc)
+                    ptr = b.offset(out, b.mul(b.add(b.mul(gr, ldc), gc), out_elem.nbytes))
+                    b.atomic_add(ptr, value) if atomic else b.store(ptr, b.convert(value, out_elem))
+
+    def whole():
+        for r, c, values in runs:
+            gr, gc = b.add(row0, r), b.add(col0, c)
+            values = finish(values, gc)
             ptr = b.offset(out, b.mul(b.add(b.mul(gr, ldc), gc), out_elem.nbytes))
             if atomic:
-                b.atomic_add(ptr, value)
+                for j, value in enumerate(values):
+                    b.atomic_add(b.offset(ptr, 4 * j), value)
+            elif len(values) == 1:
+                b.store(ptr, b.convert(values[0], out_elem))
             else:
-                b.store(ptr, b.convert(value, out_elem))
+                b.store_wide(ptr, b.build([b.convert(x, out_elem) for x in values]))
+
+    if inside is None:
+        guarded()
+        return
+    br = b.if_(inside)
+    with br.then_():
+        whole()
+    with br.else_():
+        guarded()

@@ -5,7 +5,7 @@ import pytest
 
 from interp.interp import run
 from interp.numerics import round_bf16
-from tile.gemm_example import gemm_kernel
+from tile.gemm_example import TILES_128, gemm_kernel
 
 # (rtol, atol): the output is rounded to the input type once; f32 accumulation
 # order differs from numpy's but stays far below that rounding.
@@ -29,18 +29,39 @@ def from_device(c, dtype):
     return (c.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
 
 
+def check(kernel, grid, dtype, m, n, k, a_layout="row", b_layout="row"):
+    rng = np.random.default_rng(m * 10000 + n * 100 + k)
+    a, a64 = as_device(rng.standard_normal((m, k)), dtype)
+    b, b64 = as_device(rng.standard_normal((k, n)), dtype)
+    stored_a = a if a_layout == "row" else np.ascontiguousarray(a.T)
+    stored_b = b if b_layout == "row" else np.ascontiguousarray(b.T)
+    c = np.zeros((m, n), a.dtype)
+    run(kernel, grid(m, n), [stored_a, stored_b, c, m, n, k])
+    rtol, atol = TOLERANCE[dtype]
+    np.testing.assert_allclose(from_device(c, dtype), a64 @ b64, rtol=rtol, atol=atol)
+
+
 @pytest.mark.parametrize("arch", ARCHS)
 @pytest.mark.parametrize("dtype", ["f16", "bf16"])
 @pytest.mark.parametrize("m,n,k", SHAPES)
 def test_gemm_matches_numpy(arch, dtype, m, n, k):
-    kernel, grid = gemm_kernel(arch, dtype)
-    rng = np.random.default_rng(m * 10000 + n * 100 + k)
-    a, a64 = as_device(rng.standard_normal((m, k)), dtype)
-    b, b64 = as_device(rng.standard_normal((k, n)), dtype)
-    c = np.zeros((m, n), a.dtype)
-    run(kernel, grid(m, n), [a, b, c, m, n, k])
-    rtol, atol = TOLERANCE[dtype]
-    np.testing.assert_allclose(from_device(c, dtype), a64 @ b64, rtol=rtol, atol=atol)
+    check(*gemm_kernel(arch, dtype), dtype, m, n, k)
+
+
+# 2 x 3 blocks of 128 x 128: one whole block (its k steps through the fast
+# loop, then a last partial k step), edge blocks in M, in N and in both.
+@pytest.mark.parametrize("arch", sorted(TILES_128))
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+@pytest.mark.parametrize("m,n,k", [(200, 300, 100), (128, 256, 64)])
+def test_128x128x32_tiles_match_numpy_edges_included(arch, dtype, m, n, k):
+    check(*gemm_kernel(arch, dtype, TILES_128[arch](dtype)), dtype, m, n, k)
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx950", "gfx1201"])
+@pytest.mark.parametrize("a_layout,b_layout", [("col", "row"), ("row", "col"), ("col", "col")])
+def test_column_major_operands(arch, a_layout, b_layout):
+    kernel, grid = gemm_kernel(arch, "f16", TILES_128[arch]("f16"), a_layout, b_layout)
+    check(kernel, grid, "f16", 150, 140, 72, a_layout, b_layout)
 
 
 def test_a_wrong_layout_would_be_caught():

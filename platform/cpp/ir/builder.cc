@@ -8,6 +8,7 @@
 #include "platform/cpp/ir/attrs.h"
 #include "platform/cpp/ir/rules.h"
 #include "platform/cpp/ir/verifier.h"
+#include "platform/cpp/ops/ops.h"
 #include "platform/cpp/py/repr.h"
 
 namespace rocke::ir {
@@ -109,8 +110,9 @@ Op& KernelBuilder::emit(std::string_view name, std::vector<Value*> operands, std
   for (const Type* t : result_types) op->results.push_back(kernel_->new_value(t));
   op->attrs = std::move(attrs);
   op->regions.resize(regions);
-  if (!known_op(name)) throw VerifyError("op: expected a known op, got " + py::repr(name));
-  if (check) check_op(*op);
+  const ops::Schema* schema = ops::find(name);
+  if (!schema) throw VerifyError("op: expected a known op, got " + py::repr(name));
+  if (check) check_known_op(*op, *schema);
   Block* block = blocks_.back();
   block->ops.push_back(std::move(op));
   return *block->ops.back();

@@ -542,14 +542,25 @@ void no_fp8(const Op& op) {
 
 bool known_op(std::string_view name) { return ops::find(name) != nullptr; }
 
-void check_op(const Op& op) {
-  const ops::Schema* found = ops::find(op.name);
-  if (!found) throw VerifyError("op: expected a known op, got " + py::repr(op.name));
+// The type rule of each op, by the op's position in ops::all() (found once,
+// from the table above), so checking an op costs no second name lookup.
+static Rule rule_of(const ops::Schema& schema) {
+  static const std::vector<Rule> by_index = [] {
+    std::vector<Rule> out;
+    for (const ops::Schema& s : ops::all()) {
+      const auto it = rules().find(s.name);
+      out.push_back(it == rules().end() ? nullptr : it->second);
+    }
+    return out;
+  }();
+  return by_index[static_cast<std::size_t>(&schema - ops::all().data())];
+}
+
+void check_known_op(const Op& op, const ops::Schema& s) {
   // Python's rules would raise AttributeError on None; C++ names it instead.
   for (std::size_t n = 0; n < op.operands.size(); ++n) {
     if (op.operands[n] == nullptr) throw VerifyError(op.name + ": expected operand " + std::to_string(n) + " to be a Value, got None");
   }
-  const ops::Schema& s = *found;
   std::vector<std::string> extra;
   for (const auto& [k, v] : op.attrs) {
     if (std::none_of(s.attrs.begin(), s.attrs.end(), [&](const ops::Attr& a) { return a.name == k; })) extra.push_back(k);
@@ -561,8 +572,13 @@ void check_op(const Op& op) {
   }
   if (!s.fp8) no_fp8(op);
   check_schema(op, s);
-  const auto rule = rules().find(op.name);
-  if (rule != rules().end()) rule->second(op);
+  if (const Rule rule = rule_of(s)) rule(op);
+}
+
+void check_op(const Op& op) {
+  const ops::Schema* found = ops::find(op.name);
+  if (!found) throw VerifyError("op: expected a known op, got " + py::repr(op.name));
+  check_known_op(op, *found);
 }
 
 }  // namespace rocke::ir

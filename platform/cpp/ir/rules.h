@@ -6,9 +6,16 @@
 
 #include <string_view>
 
+#include "platform/cpp/ir/core.h"
+#include "platform/cpp/ops/ops.h"
+
 namespace rocke::ir {
 
 // Whether ops.json has an op called `name` (name in ops.OPS).
 bool known_op(std::string_view name);
+
+// check_op for an op whose schema the caller has already found
+// (ops::find(op.name)): the verifier and the builder look it up once.
+void check_known_op(const Op& op, const ops::Schema& schema);
 
 }  // namespace rocke::ir

@@ -148,7 +148,8 @@ void block(const Block& b, Scope& scope, const arch::Arch& a, std::int64_t wave_
   scope.insert(b.args.begin(), b.args.end());
   for (std::size_t i = 0; i < b.ops.size(); ++i) {
     const Op& op = *b.ops[i];
-    if (!known_op(op.name)) fail("op", "a known op", py::repr(op.name));
+    const ops::Schema* schema = ops::find(op.name);
+    if (!schema) fail("op", "a known op", py::repr(op.name));
     for (std::size_t n = 0; n < op.operands.size(); ++n) {
       if (!scope.contains(op.operands[n])) {
         fail(op.name, "operand " + std::to_string(n) + " defined before use in an enclosing block", value_repr(op.operands[n]));
@@ -163,7 +164,7 @@ void block(const Block& b, Scope& scope, const arch::Arch& a, std::int64_t wave_
       fail(op.name, "mem.lds_alloc only in the kernel's top-level block (LDS is static)",
            "one inside a for/if region; move it before the loop or if");
     }
-    check_op(op);
+    check_known_op(op, *schema);
     if (op.name == "matrix.mma") fragments(op, a, wave_size);
     for (const Block& region : op.regions) block(region, scope, a, wave_size, depth + 1);
     scope.insert(op.results.begin(), op.results.end());

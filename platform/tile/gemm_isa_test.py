@@ -1,0 +1,66 @@
+"""The 128x128x32 tiles through each flavor's real LLVM, measured by
+platform/isa: the shape of code issue 9 asks of the tile blocks. (The figures
+beside Triton's are tools/bench/tile_bench.py's.)"""
+
+import pytest
+
+from isa import analyze, counts, objdump
+from lower import flavors
+from lower.llvm import lower
+from tile.gemm_example import TILES_128, gemm_kernel
+from toolchains.llvm.llvm import Toolchain
+
+TC = Toolchain.current()
+KNOWN = sorted(a for a in TILES_128 if a in flavors.get(TC.flavor).cpus)
+# One 16-byte LDS read per A and B fragment of a wave per k step (gfx942 reads
+# two mma k steps' fragments at once): A tiles + B tiles of the wave.
+FRAGMENT_READS = {"gfx942": 4 + 4, "gfx950": 2 * 2 + 2 * 2, "gfx1201": 4 * 2 + 2 * 2, "gfx1250": 4 * 2 + 2 * 2}
+# Epilogue vector stores per lane where the block is inside: one per run of
+# consecutive columns (4 f16 on gfx9, 8 on gfx12).
+WIDE_STORES = {"gfx942": 16, "gfx950": 16, "gfx1201": 8, "gfx1250": 8}
+
+
+def test_the_flavor_knows_some_tile_arch():
+    assert KNOWN, f"{TC.flavor} knows none of {sorted(TILES_128)}"
+
+
+@pytest.fixture(scope="module", params=KNOWN)
+def measured(request):
+    arch = request.param
+    kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
+    return arch, kernel, analyze.report(kernel, TC)
+
+
+def rows(kind):
+    return [(r["mnemonic"], r["count"], r["bytes"]) for r in kind["by_mnemonic"]]
+
+
+def test_main_loop_issues_four_16_byte_loads_and_one_branch(measured):
+    arch, _, report = measured
+    loop = report["main_loop"]
+    assert loop["global_loads"]["count"] == 4 and {b for _, _, b in rows(loop["global_loads"])} == {16}, rows(loop["global_loads"])
+    assert loop["branches"] == 1 and loop["exec_writes"] == 0, (loop["branches"], loop["exec_writes"])
+    # gfx9: the one wait is before the LDS writes. gfx12's workgroup barrier
+    # (its release fence) also waits for every load, beside the writes' own.
+    assert loop["waits"]["vmcnt0"] <= (1 if arch.startswith("gfx9") else 2), loop["waits"]
+
+
+def test_every_fragment_is_one_16_byte_read(measured):
+    arch, _, report = measured
+    reads = report["main_loop"]["lds_reads"]
+    assert reads["count"] == FRAGMENT_READS[arch] and {b for _, _, b in rows(reads)} == {16}, rows(reads)
+
+
+def test_no_spills_and_no_modelled_bank_conflicts(measured):
+    _, _, report = measured
+    res = report["resources"]
+    assert (res["vgpr_spill"], res["sgpr_spill"], res["scratch"]) == (0, 0, 0), res
+    assert report["lds_banks"]["conflicted"] == 0
+
+
+def test_epilogue_stores_vectors(measured):
+    arch, kernel, _ = measured
+    compiled = TC.compile(lower(kernel, TC.flavor), arch)
+    insts = objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name]
+    wide = [i.mnemonic for i in insts if i.mnemonic.startswith("global_store") and counts.width(i.mnemonic) >= 8]
+    assert len(wide) == WIDE_STORES[arch], wide
