@@ -3,8 +3,8 @@
 One workgroup per block of C (the spec's tile): tile.gemm.mainloop copies
 A and B (row- or column-major, fp8 as its bytes) into LDS a k step at a time
 and issues the matrix ops, accumulating in f32; tile.gemm.epilogue adds the
-bias, applies relu and stores the block (edge blocks guarded) in the output
-type. The kernel takes m, n and k at run time:
+bias, applies relu and stores the block in the output type (a block wholly
+inside C with vector stores, an edge block element by element). The kernel takes m, n and k at run time:
 
     gemm_<case id>(a, b, c, [bias,] m: i32, n: i32, k: i32)
 
@@ -55,7 +55,7 @@ def build(case):
     row0, col0 = b.mul(b.block_id(1), spec.block_m), b.mul(b.block_id(0), spec.block_n)
     acc = mainloop(b, cfg, ops, ELEM[spec.dtype], row0, col0)
     activation = "relu" if spec.bias_relu else "none"
-    epilogue(b, acc.elements(b), c, n, m, n, row0, col0, ELEM[spec.out], bias=bias, activation=activation)
+    epilogue(b, acc.runs(b), c, n, m, n, row0, col0, ELEM[spec.out], bias=bias, activation=activation, inside=acc.inside)
     return b.finish()
 
 

@@ -30,8 +30,10 @@ LAYOUTS = ("row", "col")
 
 def mma_shapes(dtype, arch=None):
     """The "MxNxK" shapes of the f32-accumulating matrix ops on `dtype`
-    inputs that `arch` has (any arch if None), from mma_forms.json."""
-    return sorted({f"{f.shape.m}x{f.shape.n}x{f.shape.k}" for f in FORMS.values() if (f.shape.a, f.shape.c) == (dtype, "f32") and (arch is None or arch in f.archs)})
+    inputs that `arch` has (any arch if None), from mma_forms.json, smallest
+    first."""
+    shapes = {(f.shape.m, f.shape.n, f.shape.k) for f in FORMS.values() if (f.shape.a, f.shape.c) == (dtype, "f32") and (arch is None or arch in f.archs)}
+    return ["x".join(map(str, shape)) for shape in sorted(shapes)]
 
 
 class SpecError(ValueError):

@@ -19,7 +19,7 @@ BASE = dict(m=100, n=72, k=40, dtype="f16", out="f32", mma="16x16x16", block_m=1
     (dict(layout_a="row_major"), "GemmSpec.layout_a: expected one of row, col, got 'row_major'"),
     (dict(layout_b="T"), "GemmSpec.layout_b: expected one of row, col, got 'T'"),
     (dict(bias_relu="yes"), "GemmSpec.bias_relu: expected True or False, got 'yes'"),
-    (dict(mma="16x16x8"), "GemmSpec.mma: expected a matrix-core shape of f16 inputs: one of 16x16x16, 16x16x32, 32x32x8, got '16x16x8'"),
+    (dict(mma="16x16x8"), "GemmSpec.mma: expected a matrix-core shape of f16 inputs: one of 16x16x16, 16x16x32, 32x32x8, 32x32x16, got '16x16x8'"),
     (dict(dtype="fp8"), "GemmSpec.mma: expected a matrix-core shape of fp8 inputs: one of 16x16x32, got '16x16x16'"),
     (dict(block_m=80), "GemmSpec.block_m: expected a multiple of waves_m (2) x the mma's M (16) = 32, got 80"),
     (dict(waves_n=3), "GemmSpec.block_n: expected a multiple of waves_n (3) x the mma's N (16) = 48, got 128"),
