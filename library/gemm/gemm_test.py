@@ -39,7 +39,7 @@ def test_coverage_archs_layouts_outputs_bias_edges_and_fp8():
 
 def test_every_case_has_its_archs_tile():
     for case in FAMILY.cases:
-        tile = tiles.TILES[case.arch]
+        tile = tiles.TILES[(case.arch, case.spec.dtype)]
         assert (case.spec.mma, case.spec.block_m, case.spec.block_n, case.spec.block_k, case.spec.waves_m, case.spec.waves_n) == (
             tile.mma, tile.block_m, tile.block_n, tile.block_k, tile.waves_m, tile.waves_n), case.id
 
@@ -52,12 +52,14 @@ def test_kernel_name_and_arguments():
 
 
 def test_unknown_arch_and_an_op_the_arch_lacks():
-    with pytest.raises(tiles.TileError, match=r"expected an arch with a tile, one of gfx942, gfx950, gfx1201, gfx1250, got 'gfx90a'; add a row"):
+    with pytest.raises(tiles.TileError, match=r"expected an arch and input type with a tile \(gfx942 f16, gfx942 bf16, gfx950 f16, .*\), got gfx90a f16; add a row"):
         tiles.spec_for("gfx90a", 16, 16, 16, "f16", "f16")
+    with pytest.raises(tiles.TileError, match=r"got gfx942 fp8; add a row"):
+        tiles.spec_for("gfx942", 16, 16, 16, "fp8", "f32")
     fp8 = CASES["gemm_fp8_f32_gfx950"]
     with pytest.raises(SpecError, match=r"GemmSpec.mma: expected a matrix-core shape gfx942 has for fp8 inputs \(none\), got '16x16x32'"):
         build(families.Case("x", "gfx942", fp8.spec))
-    with pytest.raises(SpecError, match=r"gfx942 has for f16 inputs \(16x16x16, 32x32x8\), got '16x16x32'"):
+    with pytest.raises(SpecError, match=r"gfx942 has for f16 inputs \(16x16x16, 32x32x8\), got '32x32x16'"):
         build(families.Case("x", "gfx942", CASES["gemm_f16_128x128x32_gfx950"].spec))
 
 
