@@ -20,2671 +20,2450 @@ entry:
   %v9 = mul i32 %v8, 64
   %v10 = srem i32 %v7, 2
   %v11 = mul i32 %v10, 64
-  %v12 = insertelement <4 x float> poison, float 0x0000000000000000, i32 0
-  %v13 = insertelement <4 x float> %v12, float 0x0000000000000000, i32 1
-  %v14 = insertelement <4 x float> %v13, float 0x0000000000000000, i32 2
-  %v15 = insertelement <4 x float> %v14, float 0x0000000000000000, i32 3
-  %v16 = srem i32 %v6, 16
-  %v17 = sdiv i32 %v6, 16
-  %v18 = srem i32 %v17, 4
-  %v19 = mul i32 %v18, 4
-  br label %for.head0
-for.head0:
-  %v20 = phi i32 [ 0, %entry ], [ %v752, %if.end110 ]
-  %v21 = phi <4 x float> [ %v15, %entry ], [ %v646, %if.end110 ]
-  %v22 = phi <4 x float> [ %v15, %entry ], [ %v680, %if.end110 ]
-  %v23 = phi <4 x float> [ %v15, %entry ], [ %v714, %if.end110 ]
-  %v24 = phi <4 x float> [ %v15, %entry ], [ %v748, %if.end110 ]
-  %v25 = phi <4 x float> [ %v15, %entry ], [ %v647, %if.end110 ]
-  %v26 = phi <4 x float> [ %v15, %entry ], [ %v681, %if.end110 ]
-  %v27 = phi <4 x float> [ %v15, %entry ], [ %v715, %if.end110 ]
-  %v28 = phi <4 x float> [ %v15, %entry ], [ %v749, %if.end110 ]
-  %v29 = phi <4 x float> [ %v15, %entry ], [ %v648, %if.end110 ]
-  %v30 = phi <4 x float> [ %v15, %entry ], [ %v682, %if.end110 ]
-  %v31 = phi <4 x float> [ %v15, %entry ], [ %v716, %if.end110 ]
-  %v32 = phi <4 x float> [ %v15, %entry ], [ %v750, %if.end110 ]
-  %v33 = phi <4 x float> [ %v15, %entry ], [ %v649, %if.end110 ]
-  %v34 = phi <4 x float> [ %v15, %entry ], [ %v683, %if.end110 ]
-  %v35 = phi <4 x float> [ %v15, %entry ], [ %v717, %if.end110 ]
-  %v36 = phi <4 x float> [ %v15, %entry ], [ %v751, %if.end110 ]
-  %v37 = icmp slt i32 %v20, %arg.k
-  br i1 %v37, label %for.body1, label %for.exit2
-for.body1:
+  %v12 = srem i32 %v6, 16
+  %v13 = sdiv i32 %v6, 16
+  %v14 = srem i32 %v13, 4
+  %v15 = mul i32 %v14, 8
+  %v16 = add i32 %v15, 0
+  %v17 = add i32 %v9, %v12
+  %v18 = add i32 %v16, 0
+  %v19 = mul i32 %v18, 2
+  %v20 = mul i32 %v17, 4
+  %v21 = sdiv i32 %v19, 16
+  %v22 = add i32 %v20, %v21
+  %v23 = sdiv i32 %v22, 8
+  %v24 = srem i32 %v23, 8
+  %v25 = shl i32 %v24, 1
+  %v26 = xor i32 %v24, %v25
+  %v27 = srem i32 %v26, 8
+  %v28 = srem i32 %v22, 8
+  %v29 = xor i32 %v28, %v27
+  %v30 = mul i32 %v23, 128
+  %v31 = mul i32 %v29, 16
+  %v32 = add i32 %v30, %v31
+  %v33 = srem i32 %v19, 16
+  %v34 = add i32 %v32, %v33
+  %v35 = add i32 %v34, 0
+  %v36 = add i32 %v34, 1024
+  %v37 = add i32 %v34, 2048
+  %v38 = add i32 %v34, 3072
+  %v39 = add i32 %v11, %v12
+  %v40 = add i32 %v16, 0
+  %v41 = mul i32 %v40, 2
+  %v42 = mul i32 %v39, 4
+  %v43 = sdiv i32 %v41, 16
+  %v44 = add i32 %v42, %v43
+  %v45 = sdiv i32 %v44, 8
+  %v46 = srem i32 %v45, 8
+  %v47 = shl i32 %v46, 1
+  %v48 = xor i32 %v46, %v47
+  %v49 = srem i32 %v48, 8
+  %v50 = srem i32 %v44, 8
+  %v51 = xor i32 %v50, %v49
+  %v52 = mul i32 %v45, 128
+  %v53 = mul i32 %v51, 16
+  %v54 = add i32 %v52, %v53
+  %v55 = srem i32 %v41, 16
+  %v56 = add i32 %v54, %v55
+  %v57 = add i32 %v56, 0
+  %v58 = add i32 %v56, 1024
+  %v59 = add i32 %v56, 2048
+  %v60 = add i32 %v56, 3072
+  %v61 = add i32 %v1, 128
+  %v62 = icmp sle i32 %v61, %arg.m
+  %v63 = add i32 %v3, 128
+  %v64 = icmp sle i32 %v63, %arg.n
+  %v65 = and i1 %v62, %v64
+  %v66 = srem i32 %arg.k, 32
+  %v67 = sub i32 %arg.k, %v66
+  %v68 = select i1 %v65, i32 %v67, i32 0
+  %v69 = insertelement <4 x float> poison, float 0x0000000000000000, i32 0
+  %v70 = insertelement <4 x float> %v69, float 0x0000000000000000, i32 1
+  %v71 = insertelement <4 x float> %v70, float 0x0000000000000000, i32 2
+  %v72 = insertelement <4 x float> %v71, float 0x0000000000000000, i32 3
+  %v73 = icmp sgt i32 %v68, 0
+  br i1 %v73, label %if.then0, label %if.else1
+if.then0:
+  %v74 = add i32 %v4, 0
+  %v75 = add i32 %v4, 256
+  %v76 = sdiv i32 %v74, 4
+  %v77 = srem i32 %v74, 4
+  %v78 = mul i32 %v77, 8
+  %v79 = add i32 %v1, %v76
+  %v80 = mul i32 %v79, %arg.k
+  %v81 = add i32 0, %v78
+  %v82 = add i32 %v80, %v81
+  %v83 = mul i32 %v82, 2
+  %v84 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v83
+  %v85 = load <8 x half>, ptr addrspace(1) %v84, align 2
+  %v86 = sdiv i32 %v75, 4
+  %v87 = srem i32 %v75, 4
+  %v88 = mul i32 %v87, 8
+  %v89 = add i32 %v1, %v86
+  %v90 = mul i32 %v89, %arg.k
+  %v91 = add i32 0, %v88
+  %v92 = add i32 %v90, %v91
+  %v93 = mul i32 %v92, 2
+  %v94 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v93
+  %v95 = load <8 x half>, ptr addrspace(1) %v94, align 2
+  %v96 = add i32 %v4, 0
+  %v97 = add i32 %v4, 256
+  %v98 = sdiv i32 %v96, 4
+  %v99 = srem i32 %v96, 4
+  %v100 = mul i32 %v99, 8
+  %v101 = sdiv i32 %v97, 4
+  %v102 = srem i32 %v97, 4
+  %v103 = mul i32 %v102, 8
+  %v104 = mul i32 %v100, 2
+  %v105 = mul i32 %v98, 4
+  %v106 = sdiv i32 %v104, 16
+  %v107 = add i32 %v105, %v106
+  %v108 = sdiv i32 %v107, 8
+  %v109 = srem i32 %v108, 8
+  %v110 = shl i32 %v109, 1
+  %v111 = xor i32 %v109, %v110
+  %v112 = srem i32 %v111, 8
+  %v113 = srem i32 %v107, 8
+  %v114 = xor i32 %v113, %v112
+  %v115 = mul i32 %v108, 128
+  %v116 = mul i32 %v114, 16
+  %v117 = add i32 %v115, %v116
+  %v118 = srem i32 %v104, 16
+  %v119 = add i32 %v117, %v118
+  %v120 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v119
+  store <8 x half> %v85, ptr addrspace(3) %v120, align 2
+  %v121 = mul i32 %v103, 2
+  %v122 = mul i32 %v101, 4
+  %v123 = sdiv i32 %v121, 16
+  %v124 = add i32 %v122, %v123
+  %v125 = sdiv i32 %v124, 8
+  %v126 = srem i32 %v125, 8
+  %v127 = shl i32 %v126, 1
+  %v128 = xor i32 %v126, %v127
+  %v129 = srem i32 %v128, 8
+  %v130 = srem i32 %v124, 8
+  %v131 = xor i32 %v130, %v129
+  %v132 = mul i32 %v125, 128
+  %v133 = mul i32 %v131, 16
+  %v134 = add i32 %v132, %v133
+  %v135 = srem i32 %v121, 16
+  %v136 = add i32 %v134, %v135
+  %v137 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v136
+  store <8 x half> %v95, ptr addrspace(3) %v137, align 2
+  %v138 = add i32 %v4, 0
+  %v139 = sdiv i32 %v138, 16
+  %v140 = mul i32 %v139, 8
+  %v141 = srem i32 %v138, 16
+  %v142 = mul i32 %v141, 2
+  %v143 = add i32 0, %v142
+  %v144 = mul i32 %v143, %arg.n
+  %v145 = add i32 %v3, %v140
+  %v146 = add i32 %v144, %v145
+  %v147 = mul i32 %v146, 2
+  %v148 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v147
+  %v149 = load <8 x half>, ptr addrspace(1) %v148, align 2
+  %v150 = add i32 %v146, %arg.n
+  %v151 = mul i32 %v150, 2
+  %v152 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v151
+  %v153 = load <8 x half>, ptr addrspace(1) %v152, align 2
+  %v154 = add i32 %v4, 0
+  %v155 = sdiv i32 %v154, 16
+  %v156 = mul i32 %v155, 8
+  %v157 = srem i32 %v154, 16
+  %v158 = mul i32 %v157, 2
+  %v159 = extractelement <8 x half> %v149, i32 0
+  %v160 = extractelement <8 x half> %v153, i32 0
+  %v161 = insertelement <2 x half> poison, half %v159, i32 0
+  %v162 = insertelement <2 x half> %v161, half %v160, i32 1
+  %v163 = add i32 %v156, 0
+  %v164 = mul i32 %v158, 2
+  %v165 = mul i32 %v163, 4
+  %v166 = sdiv i32 %v164, 16
+  %v167 = add i32 %v165, %v166
+  %v168 = sdiv i32 %v167, 8
+  %v169 = srem i32 %v168, 8
+  %v170 = shl i32 %v169, 1
+  %v171 = xor i32 %v169, %v170
+  %v172 = srem i32 %v171, 8
+  %v173 = srem i32 %v167, 8
+  %v174 = xor i32 %v173, %v172
+  %v175 = mul i32 %v168, 128
+  %v176 = mul i32 %v174, 16
+  %v177 = add i32 %v175, %v176
+  %v178 = srem i32 %v164, 16
+  %v179 = add i32 %v177, %v178
+  %v180 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v179
+  store <2 x half> %v162, ptr addrspace(3) %v180, align 2
+  %v181 = extractelement <8 x half> %v149, i32 1
+  %v182 = extractelement <8 x half> %v153, i32 1
+  %v183 = insertelement <2 x half> poison, half %v181, i32 0
+  %v184 = insertelement <2 x half> %v183, half %v182, i32 1
+  %v185 = add i32 %v156, 1
+  %v186 = mul i32 %v158, 2
+  %v187 = mul i32 %v185, 4
+  %v188 = sdiv i32 %v186, 16
+  %v189 = add i32 %v187, %v188
+  %v190 = sdiv i32 %v189, 8
+  %v191 = srem i32 %v190, 8
+  %v192 = shl i32 %v191, 1
+  %v193 = xor i32 %v191, %v192
+  %v194 = srem i32 %v193, 8
+  %v195 = srem i32 %v189, 8
+  %v196 = xor i32 %v195, %v194
+  %v197 = mul i32 %v190, 128
+  %v198 = mul i32 %v196, 16
+  %v199 = add i32 %v197, %v198
+  %v200 = srem i32 %v186, 16
+  %v201 = add i32 %v199, %v200
+  %v202 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v201
+  store <2 x half> %v184, ptr addrspace(3) %v202, align 2
+  %v203 = extractelement <8 x half> %v149, i32 2
+  %v204 = extractelement <8 x half> %v153, i32 2
+  %v205 = insertelement <2 x half> poison, half %v203, i32 0
+  %v206 = insertelement <2 x half> %v205, half %v204, i32 1
+  %v207 = add i32 %v156, 2
+  %v208 = mul i32 %v158, 2
+  %v209 = mul i32 %v207, 4
+  %v210 = sdiv i32 %v208, 16
+  %v211 = add i32 %v209, %v210
+  %v212 = sdiv i32 %v211, 8
+  %v213 = srem i32 %v212, 8
+  %v214 = shl i32 %v213, 1
+  %v215 = xor i32 %v213, %v214
+  %v216 = srem i32 %v215, 8
+  %v217 = srem i32 %v211, 8
+  %v218 = xor i32 %v217, %v216
+  %v219 = mul i32 %v212, 128
+  %v220 = mul i32 %v218, 16
+  %v221 = add i32 %v219, %v220
+  %v222 = srem i32 %v208, 16
+  %v223 = add i32 %v221, %v222
+  %v224 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v223
+  store <2 x half> %v206, ptr addrspace(3) %v224, align 2
+  %v225 = extractelement <8 x half> %v149, i32 3
+  %v226 = extractelement <8 x half> %v153, i32 3
+  %v227 = insertelement <2 x half> poison, half %v225, i32 0
+  %v228 = insertelement <2 x half> %v227, half %v226, i32 1
+  %v229 = add i32 %v156, 3
+  %v230 = mul i32 %v158, 2
+  %v231 = mul i32 %v229, 4
+  %v232 = sdiv i32 %v230, 16
+  %v233 = add i32 %v231, %v232
+  %v234 = sdiv i32 %v233, 8
+  %v235 = srem i32 %v234, 8
+  %v236 = shl i32 %v235, 1
+  %v237 = xor i32 %v235, %v236
+  %v238 = srem i32 %v237, 8
+  %v239 = srem i32 %v233, 8
+  %v240 = xor i32 %v239, %v238
+  %v241 = mul i32 %v234, 128
+  %v242 = mul i32 %v240, 16
+  %v243 = add i32 %v241, %v242
+  %v244 = srem i32 %v230, 16
+  %v245 = add i32 %v243, %v244
+  %v246 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v245
+  store <2 x half> %v228, ptr addrspace(3) %v246, align 2
+  %v247 = extractelement <8 x half> %v149, i32 4
+  %v248 = extractelement <8 x half> %v153, i32 4
+  %v249 = insertelement <2 x half> poison, half %v247, i32 0
+  %v250 = insertelement <2 x half> %v249, half %v248, i32 1
+  %v251 = add i32 %v156, 4
+  %v252 = mul i32 %v158, 2
+  %v253 = mul i32 %v251, 4
+  %v254 = sdiv i32 %v252, 16
+  %v255 = add i32 %v253, %v254
+  %v256 = sdiv i32 %v255, 8
+  %v257 = srem i32 %v256, 8
+  %v258 = shl i32 %v257, 1
+  %v259 = xor i32 %v257, %v258
+  %v260 = srem i32 %v259, 8
+  %v261 = srem i32 %v255, 8
+  %v262 = xor i32 %v261, %v260
+  %v263 = mul i32 %v256, 128
+  %v264 = mul i32 %v262, 16
+  %v265 = add i32 %v263, %v264
+  %v266 = srem i32 %v252, 16
+  %v267 = add i32 %v265, %v266
+  %v268 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v267
+  store <2 x half> %v250, ptr addrspace(3) %v268, align 2
+  %v269 = extractelement <8 x half> %v149, i32 5
+  %v270 = extractelement <8 x half> %v153, i32 5
+  %v271 = insertelement <2 x half> poison, half %v269, i32 0
+  %v272 = insertelement <2 x half> %v271, half %v270, i32 1
+  %v273 = add i32 %v156, 5
+  %v274 = mul i32 %v158, 2
+  %v275 = mul i32 %v273, 4
+  %v276 = sdiv i32 %v274, 16
+  %v277 = add i32 %v275, %v276
+  %v278 = sdiv i32 %v277, 8
+  %v279 = srem i32 %v278, 8
+  %v280 = shl i32 %v279, 1
+  %v281 = xor i32 %v279, %v280
+  %v282 = srem i32 %v281, 8
+  %v283 = srem i32 %v277, 8
+  %v284 = xor i32 %v283, %v282
+  %v285 = mul i32 %v278, 128
+  %v286 = mul i32 %v284, 16
+  %v287 = add i32 %v285, %v286
+  %v288 = srem i32 %v274, 16
+  %v289 = add i32 %v287, %v288
+  %v290 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v289
+  store <2 x half> %v272, ptr addrspace(3) %v290, align 2
+  %v291 = extractelement <8 x half> %v149, i32 6
+  %v292 = extractelement <8 x half> %v153, i32 6
+  %v293 = insertelement <2 x half> poison, half %v291, i32 0
+  %v294 = insertelement <2 x half> %v293, half %v292, i32 1
+  %v295 = add i32 %v156, 6
+  %v296 = mul i32 %v158, 2
+  %v297 = mul i32 %v295, 4
+  %v298 = sdiv i32 %v296, 16
+  %v299 = add i32 %v297, %v298
+  %v300 = sdiv i32 %v299, 8
+  %v301 = srem i32 %v300, 8
+  %v302 = shl i32 %v301, 1
+  %v303 = xor i32 %v301, %v302
+  %v304 = srem i32 %v303, 8
+  %v305 = srem i32 %v299, 8
+  %v306 = xor i32 %v305, %v304
+  %v307 = mul i32 %v300, 128
+  %v308 = mul i32 %v306, 16
+  %v309 = add i32 %v307, %v308
+  %v310 = srem i32 %v296, 16
+  %v311 = add i32 %v309, %v310
+  %v312 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v311
+  store <2 x half> %v294, ptr addrspace(3) %v312, align 2
+  %v313 = extractelement <8 x half> %v149, i32 7
+  %v314 = extractelement <8 x half> %v153, i32 7
+  %v315 = insertelement <2 x half> poison, half %v313, i32 0
+  %v316 = insertelement <2 x half> %v315, half %v314, i32 1
+  %v317 = add i32 %v156, 7
+  %v318 = mul i32 %v158, 2
+  %v319 = mul i32 %v317, 4
+  %v320 = sdiv i32 %v318, 16
+  %v321 = add i32 %v319, %v320
+  %v322 = sdiv i32 %v321, 8
+  %v323 = srem i32 %v322, 8
+  %v324 = shl i32 %v323, 1
+  %v325 = xor i32 %v323, %v324
+  %v326 = srem i32 %v325, 8
+  %v327 = srem i32 %v321, 8
+  %v328 = xor i32 %v327, %v326
+  %v329 = mul i32 %v322, 128
+  %v330 = mul i32 %v328, 16
+  %v331 = add i32 %v329, %v330
+  %v332 = srem i32 %v318, 16
+  %v333 = add i32 %v331, %v332
+  %v334 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v333
+  store <2 x half> %v316, ptr addrspace(3) %v334, align 2
+  br label %if.end2
+if.else1:
+  br label %if.end2
+if.end2:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v38 = add i32 %v4, 0
-  %v39 = sdiv i32 %v38, 8
-  %v40 = srem i32 %v38, 8
-  %v41 = mul i32 %v40, 4
-  %v42 = add i32 %v1, %v39
-  %v43 = add i32 %v20, %v41
-  %v44 = icmp slt i32 %v42, %arg.m
-  %v45 = add i32 %v43, 4
-  %v46 = icmp sle i32 %v45, %arg.k
-  %v47 = and i1 %v44, %v46
-  %v48 = mul i32 %v42, %arg.k
-  %v49 = add i32 %v48, %v43
-  %v50 = mul i32 %v49, 2
-  %v51 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v50
-  br i1 %v47, label %if.then3, label %if.else4
-if.then3:
-  %v52 = load <4 x half>, ptr addrspace(1) %v51, align 2
-  br label %if.end5
-if.else4:
-  %v53 = getelementptr inbounds i8, ptr addrspace(1) %v51, i32 0
-  %v54 = add i32 %v43, 0
-  %v55 = icmp slt i32 %v54, %arg.k
-  %v56 = and i1 %v44, %v55
-  br i1 %v56, label %if.then6, label %if.else7
-if.then6:
-  %v57 = load half, ptr addrspace(1) %v53, align 2
-  br label %if.end8
-if.else7:
-  br label %if.end8
-if.end8:
-  %v58 = phi half [ %v57, %if.then6 ], [ 0xH0000, %if.else7 ]
-  %v59 = getelementptr inbounds i8, ptr addrspace(1) %v51, i32 2
-  %v60 = add i32 %v43, 1
-  %v61 = icmp slt i32 %v60, %arg.k
-  %v62 = and i1 %v44, %v61
-  br i1 %v62, label %if.then9, label %if.else10
-if.then9:
-  %v63 = load half, ptr addrspace(1) %v59, align 2
-  br label %if.end11
-if.else10:
-  br label %if.end11
-if.end11:
-  %v64 = phi half [ %v63, %if.then9 ], [ 0xH0000, %if.else10 ]
-  %v65 = getelementptr inbounds i8, ptr addrspace(1) %v51, i32 4
-  %v66 = add i32 %v43, 2
-  %v67 = icmp slt i32 %v66, %arg.k
-  %v68 = and i1 %v44, %v67
-  br i1 %v68, label %if.then12, label %if.else13
+  br label %for.head3
+for.head3:
+  %v335 = phi i32 [ 0, %if.end2 ], [ %v681, %for.body4 ]
+  %v336 = phi <4 x float> [ %v72, %if.end2 ], [ %v442, %for.body4 ]
+  %v337 = phi <4 x float> [ %v72, %if.end2 ], [ %v446, %for.body4 ]
+  %v338 = phi <4 x float> [ %v72, %if.end2 ], [ %v450, %for.body4 ]
+  %v339 = phi <4 x float> [ %v72, %if.end2 ], [ %v454, %for.body4 ]
+  %v340 = phi <4 x float> [ %v72, %if.end2 ], [ %v443, %for.body4 ]
+  %v341 = phi <4 x float> [ %v72, %if.end2 ], [ %v447, %for.body4 ]
+  %v342 = phi <4 x float> [ %v72, %if.end2 ], [ %v451, %for.body4 ]
+  %v343 = phi <4 x float> [ %v72, %if.end2 ], [ %v455, %for.body4 ]
+  %v344 = phi <4 x float> [ %v72, %if.end2 ], [ %v444, %for.body4 ]
+  %v345 = phi <4 x float> [ %v72, %if.end2 ], [ %v448, %for.body4 ]
+  %v346 = phi <4 x float> [ %v72, %if.end2 ], [ %v452, %for.body4 ]
+  %v347 = phi <4 x float> [ %v72, %if.end2 ], [ %v456, %for.body4 ]
+  %v348 = phi <4 x float> [ %v72, %if.end2 ], [ %v445, %for.body4 ]
+  %v349 = phi <4 x float> [ %v72, %if.end2 ], [ %v449, %for.body4 ]
+  %v350 = phi <4 x float> [ %v72, %if.end2 ], [ %v453, %for.body4 ]
+  %v351 = phi <4 x float> [ %v72, %if.end2 ], [ %v457, %for.body4 ]
+  %v352 = icmp slt i32 %v335, %v68
+  br i1 %v352, label %for.body4, label %for.exit5
+for.body4:
+  %v353 = add i32 %v335, 32
+  %v354 = sub i32 %v68, 32
+  %v355 = call i32 @llvm.smin.i32(i32 %v353, i32 %v354)
+  %v356 = add i32 %v4, 0
+  %v357 = add i32 %v4, 256
+  %v358 = sdiv i32 %v356, 4
+  %v359 = srem i32 %v356, 4
+  %v360 = mul i32 %v359, 8
+  %v361 = add i32 %v1, %v358
+  %v362 = mul i32 %v361, %arg.k
+  %v363 = add i32 %v355, %v360
+  %v364 = add i32 %v362, %v363
+  %v365 = mul i32 %v364, 2
+  %v366 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v365
+  %v367 = load <8 x half>, ptr addrspace(1) %v366, align 2
+  %v368 = sdiv i32 %v357, 4
+  %v369 = srem i32 %v357, 4
+  %v370 = mul i32 %v369, 8
+  %v371 = add i32 %v1, %v368
+  %v372 = mul i32 %v371, %arg.k
+  %v373 = add i32 %v355, %v370
+  %v374 = add i32 %v372, %v373
+  %v375 = mul i32 %v374, 2
+  %v376 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v375
+  %v377 = load <8 x half>, ptr addrspace(1) %v376, align 2
+  %v378 = add i32 %v4, 0
+  %v379 = sdiv i32 %v378, 16
+  %v380 = mul i32 %v379, 8
+  %v381 = srem i32 %v378, 16
+  %v382 = mul i32 %v381, 2
+  %v383 = add i32 %v355, %v382
+  %v384 = mul i32 %v383, %arg.n
+  %v385 = add i32 %v3, %v380
+  %v386 = add i32 %v384, %v385
+  %v387 = mul i32 %v386, 2
+  %v388 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v387
+  %v389 = load <8 x half>, ptr addrspace(1) %v388, align 2
+  %v390 = add i32 %v386, %arg.n
+  %v391 = mul i32 %v390, 2
+  %v392 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v391
+  %v393 = load <8 x half>, ptr addrspace(1) %v392, align 2
+  %v394 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v35
+  %v395 = load <8 x half>, ptr addrspace(3) %v394, align 2
+  %v396 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v397 = load <8 x half>, ptr addrspace(3) %v396, align 2
+  %v398 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v399 = load <8 x half>, ptr addrspace(3) %v398, align 2
+  %v400 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v38
+  %v401 = load <8 x half>, ptr addrspace(3) %v400, align 2
+  %v402 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v57
+  %v403 = load <8 x half>, ptr addrspace(3) %v402, align 2
+  %v404 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v58
+  %v405 = load <8 x half>, ptr addrspace(3) %v404, align 2
+  %v406 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v59
+  %v407 = load <8 x half>, ptr addrspace(3) %v406, align 2
+  %v408 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v60
+  %v409 = load <8 x half>, ptr addrspace(3) %v408, align 2
+  %v410 = shufflevector <8 x half> %v395, <8 x half> %v395, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v411 = shufflevector <8 x half> %v397, <8 x half> %v397, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v412 = shufflevector <8 x half> %v399, <8 x half> %v399, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v413 = shufflevector <8 x half> %v401, <8 x half> %v401, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v414 = shufflevector <8 x half> %v403, <8 x half> %v403, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v415 = shufflevector <8 x half> %v405, <8 x half> %v405, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v416 = shufflevector <8 x half> %v407, <8 x half> %v407, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v417 = shufflevector <8 x half> %v409, <8 x half> %v409, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v418 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v414, <4 x half> %v410, <4 x float> %v336, i32 0, i32 0, i32 0)
+  %v419 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v414, <4 x half> %v411, <4 x float> %v340, i32 0, i32 0, i32 0)
+  %v420 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v414, <4 x half> %v412, <4 x float> %v344, i32 0, i32 0, i32 0)
+  %v421 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v414, <4 x half> %v413, <4 x float> %v348, i32 0, i32 0, i32 0)
+  %v422 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v415, <4 x half> %v410, <4 x float> %v337, i32 0, i32 0, i32 0)
+  %v423 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v415, <4 x half> %v411, <4 x float> %v341, i32 0, i32 0, i32 0)
+  %v424 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v415, <4 x half> %v412, <4 x float> %v345, i32 0, i32 0, i32 0)
+  %v425 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v415, <4 x half> %v413, <4 x float> %v349, i32 0, i32 0, i32 0)
+  %v426 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v416, <4 x half> %v410, <4 x float> %v338, i32 0, i32 0, i32 0)
+  %v427 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v416, <4 x half> %v411, <4 x float> %v342, i32 0, i32 0, i32 0)
+  %v428 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v416, <4 x half> %v412, <4 x float> %v346, i32 0, i32 0, i32 0)
+  %v429 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v416, <4 x half> %v413, <4 x float> %v350, i32 0, i32 0, i32 0)
+  %v430 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v417, <4 x half> %v410, <4 x float> %v339, i32 0, i32 0, i32 0)
+  %v431 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v417, <4 x half> %v411, <4 x float> %v343, i32 0, i32 0, i32 0)
+  %v432 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v417, <4 x half> %v412, <4 x float> %v347, i32 0, i32 0, i32 0)
+  %v433 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v417, <4 x half> %v413, <4 x float> %v351, i32 0, i32 0, i32 0)
+  %v434 = shufflevector <8 x half> %v395, <8 x half> %v395, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v435 = shufflevector <8 x half> %v397, <8 x half> %v397, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v436 = shufflevector <8 x half> %v399, <8 x half> %v399, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v437 = shufflevector <8 x half> %v401, <8 x half> %v401, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v438 = shufflevector <8 x half> %v403, <8 x half> %v403, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v439 = shufflevector <8 x half> %v405, <8 x half> %v405, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v440 = shufflevector <8 x half> %v407, <8 x half> %v407, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v441 = shufflevector <8 x half> %v409, <8 x half> %v409, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v442 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v438, <4 x half> %v434, <4 x float> %v418, i32 0, i32 0, i32 0)
+  %v443 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v438, <4 x half> %v435, <4 x float> %v419, i32 0, i32 0, i32 0)
+  %v444 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v438, <4 x half> %v436, <4 x float> %v420, i32 0, i32 0, i32 0)
+  %v445 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v438, <4 x half> %v437, <4 x float> %v421, i32 0, i32 0, i32 0)
+  %v446 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v439, <4 x half> %v434, <4 x float> %v422, i32 0, i32 0, i32 0)
+  %v447 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v439, <4 x half> %v435, <4 x float> %v423, i32 0, i32 0, i32 0)
+  %v448 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v439, <4 x half> %v436, <4 x float> %v424, i32 0, i32 0, i32 0)
+  %v449 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v439, <4 x half> %v437, <4 x float> %v425, i32 0, i32 0, i32 0)
+  %v450 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v440, <4 x half> %v434, <4 x float> %v426, i32 0, i32 0, i32 0)
+  %v451 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v440, <4 x half> %v435, <4 x float> %v427, i32 0, i32 0, i32 0)
+  %v452 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v440, <4 x half> %v436, <4 x float> %v428, i32 0, i32 0, i32 0)
+  %v453 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v440, <4 x half> %v437, <4 x float> %v429, i32 0, i32 0, i32 0)
+  %v454 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v441, <4 x half> %v434, <4 x float> %v430, i32 0, i32 0, i32 0)
+  %v455 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v441, <4 x half> %v435, <4 x float> %v431, i32 0, i32 0, i32 0)
+  %v456 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v441, <4 x half> %v436, <4 x float> %v432, i32 0, i32 0, i32 0)
+  %v457 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v441, <4 x half> %v437, <4 x float> %v433, i32 0, i32 0, i32 0)
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+  %v458 = add i32 %v4, 0
+  %v459 = add i32 %v4, 256
+  %v460 = sdiv i32 %v458, 4
+  %v461 = srem i32 %v458, 4
+  %v462 = mul i32 %v461, 8
+  %v463 = sdiv i32 %v459, 4
+  %v464 = srem i32 %v459, 4
+  %v465 = mul i32 %v464, 8
+  %v466 = mul i32 %v462, 2
+  %v467 = mul i32 %v460, 4
+  %v468 = sdiv i32 %v466, 16
+  %v469 = add i32 %v467, %v468
+  %v470 = sdiv i32 %v469, 8
+  %v471 = srem i32 %v470, 8
+  %v472 = shl i32 %v471, 1
+  %v473 = xor i32 %v471, %v472
+  %v474 = srem i32 %v473, 8
+  %v475 = srem i32 %v469, 8
+  %v476 = xor i32 %v475, %v474
+  %v477 = mul i32 %v470, 128
+  %v478 = mul i32 %v476, 16
+  %v479 = add i32 %v477, %v478
+  %v480 = srem i32 %v466, 16
+  %v481 = add i32 %v479, %v480
+  %v482 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v481
+  store <8 x half> %v367, ptr addrspace(3) %v482, align 2
+  %v483 = mul i32 %v465, 2
+  %v484 = mul i32 %v463, 4
+  %v485 = sdiv i32 %v483, 16
+  %v486 = add i32 %v484, %v485
+  %v487 = sdiv i32 %v486, 8
+  %v488 = srem i32 %v487, 8
+  %v489 = shl i32 %v488, 1
+  %v490 = xor i32 %v488, %v489
+  %v491 = srem i32 %v490, 8
+  %v492 = srem i32 %v486, 8
+  %v493 = xor i32 %v492, %v491
+  %v494 = mul i32 %v487, 128
+  %v495 = mul i32 %v493, 16
+  %v496 = add i32 %v494, %v495
+  %v497 = srem i32 %v483, 16
+  %v498 = add i32 %v496, %v497
+  %v499 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v498
+  store <8 x half> %v377, ptr addrspace(3) %v499, align 2
+  %v500 = add i32 %v4, 0
+  %v501 = sdiv i32 %v500, 16
+  %v502 = mul i32 %v501, 8
+  %v503 = srem i32 %v500, 16
+  %v504 = mul i32 %v503, 2
+  %v505 = extractelement <8 x half> %v389, i32 0
+  %v506 = extractelement <8 x half> %v393, i32 0
+  %v507 = insertelement <2 x half> poison, half %v505, i32 0
+  %v508 = insertelement <2 x half> %v507, half %v506, i32 1
+  %v509 = add i32 %v502, 0
+  %v510 = mul i32 %v504, 2
+  %v511 = mul i32 %v509, 4
+  %v512 = sdiv i32 %v510, 16
+  %v513 = add i32 %v511, %v512
+  %v514 = sdiv i32 %v513, 8
+  %v515 = srem i32 %v514, 8
+  %v516 = shl i32 %v515, 1
+  %v517 = xor i32 %v515, %v516
+  %v518 = srem i32 %v517, 8
+  %v519 = srem i32 %v513, 8
+  %v520 = xor i32 %v519, %v518
+  %v521 = mul i32 %v514, 128
+  %v522 = mul i32 %v520, 16
+  %v523 = add i32 %v521, %v522
+  %v524 = srem i32 %v510, 16
+  %v525 = add i32 %v523, %v524
+  %v526 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v525
+  store <2 x half> %v508, ptr addrspace(3) %v526, align 2
+  %v527 = extractelement <8 x half> %v389, i32 1
+  %v528 = extractelement <8 x half> %v393, i32 1
+  %v529 = insertelement <2 x half> poison, half %v527, i32 0
+  %v530 = insertelement <2 x half> %v529, half %v528, i32 1
+  %v531 = add i32 %v502, 1
+  %v532 = mul i32 %v504, 2
+  %v533 = mul i32 %v531, 4
+  %v534 = sdiv i32 %v532, 16
+  %v535 = add i32 %v533, %v534
+  %v536 = sdiv i32 %v535, 8
+  %v537 = srem i32 %v536, 8
+  %v538 = shl i32 %v537, 1
+  %v539 = xor i32 %v537, %v538
+  %v540 = srem i32 %v539, 8
+  %v541 = srem i32 %v535, 8
+  %v542 = xor i32 %v541, %v540
+  %v543 = mul i32 %v536, 128
+  %v544 = mul i32 %v542, 16
+  %v545 = add i32 %v543, %v544
+  %v546 = srem i32 %v532, 16
+  %v547 = add i32 %v545, %v546
+  %v548 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v547
+  store <2 x half> %v530, ptr addrspace(3) %v548, align 2
+  %v549 = extractelement <8 x half> %v389, i32 2
+  %v550 = extractelement <8 x half> %v393, i32 2
+  %v551 = insertelement <2 x half> poison, half %v549, i32 0
+  %v552 = insertelement <2 x half> %v551, half %v550, i32 1
+  %v553 = add i32 %v502, 2
+  %v554 = mul i32 %v504, 2
+  %v555 = mul i32 %v553, 4
+  %v556 = sdiv i32 %v554, 16
+  %v557 = add i32 %v555, %v556
+  %v558 = sdiv i32 %v557, 8
+  %v559 = srem i32 %v558, 8
+  %v560 = shl i32 %v559, 1
+  %v561 = xor i32 %v559, %v560
+  %v562 = srem i32 %v561, 8
+  %v563 = srem i32 %v557, 8
+  %v564 = xor i32 %v563, %v562
+  %v565 = mul i32 %v558, 128
+  %v566 = mul i32 %v564, 16
+  %v567 = add i32 %v565, %v566
+  %v568 = srem i32 %v554, 16
+  %v569 = add i32 %v567, %v568
+  %v570 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v569
+  store <2 x half> %v552, ptr addrspace(3) %v570, align 2
+  %v571 = extractelement <8 x half> %v389, i32 3
+  %v572 = extractelement <8 x half> %v393, i32 3
+  %v573 = insertelement <2 x half> poison, half %v571, i32 0
+  %v574 = insertelement <2 x half> %v573, half %v572, i32 1
+  %v575 = add i32 %v502, 3
+  %v576 = mul i32 %v504, 2
+  %v577 = mul i32 %v575, 4
+  %v578 = sdiv i32 %v576, 16
+  %v579 = add i32 %v577, %v578
+  %v580 = sdiv i32 %v579, 8
+  %v581 = srem i32 %v580, 8
+  %v582 = shl i32 %v581, 1
+  %v583 = xor i32 %v581, %v582
+  %v584 = srem i32 %v583, 8
+  %v585 = srem i32 %v579, 8
+  %v586 = xor i32 %v585, %v584
+  %v587 = mul i32 %v580, 128
+  %v588 = mul i32 %v586, 16
+  %v589 = add i32 %v587, %v588
+  %v590 = srem i32 %v576, 16
+  %v591 = add i32 %v589, %v590
+  %v592 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v591
+  store <2 x half> %v574, ptr addrspace(3) %v592, align 2
+  %v593 = extractelement <8 x half> %v389, i32 4
+  %v594 = extractelement <8 x half> %v393, i32 4
+  %v595 = insertelement <2 x half> poison, half %v593, i32 0
+  %v596 = insertelement <2 x half> %v595, half %v594, i32 1
+  %v597 = add i32 %v502, 4
+  %v598 = mul i32 %v504, 2
+  %v599 = mul i32 %v597, 4
+  %v600 = sdiv i32 %v598, 16
+  %v601 = add i32 %v599, %v600
+  %v602 = sdiv i32 %v601, 8
+  %v603 = srem i32 %v602, 8
+  %v604 = shl i32 %v603, 1
+  %v605 = xor i32 %v603, %v604
+  %v606 = srem i32 %v605, 8
+  %v607 = srem i32 %v601, 8
+  %v608 = xor i32 %v607, %v606
+  %v609 = mul i32 %v602, 128
+  %v610 = mul i32 %v608, 16
+  %v611 = add i32 %v609, %v610
+  %v612 = srem i32 %v598, 16
+  %v613 = add i32 %v611, %v612
+  %v614 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v613
+  store <2 x half> %v596, ptr addrspace(3) %v614, align 2
+  %v615 = extractelement <8 x half> %v389, i32 5
+  %v616 = extractelement <8 x half> %v393, i32 5
+  %v617 = insertelement <2 x half> poison, half %v615, i32 0
+  %v618 = insertelement <2 x half> %v617, half %v616, i32 1
+  %v619 = add i32 %v502, 5
+  %v620 = mul i32 %v504, 2
+  %v621 = mul i32 %v619, 4
+  %v622 = sdiv i32 %v620, 16
+  %v623 = add i32 %v621, %v622
+  %v624 = sdiv i32 %v623, 8
+  %v625 = srem i32 %v624, 8
+  %v626 = shl i32 %v625, 1
+  %v627 = xor i32 %v625, %v626
+  %v628 = srem i32 %v627, 8
+  %v629 = srem i32 %v623, 8
+  %v630 = xor i32 %v629, %v628
+  %v631 = mul i32 %v624, 128
+  %v632 = mul i32 %v630, 16
+  %v633 = add i32 %v631, %v632
+  %v634 = srem i32 %v620, 16
+  %v635 = add i32 %v633, %v634
+  %v636 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v635
+  store <2 x half> %v618, ptr addrspace(3) %v636, align 2
+  %v637 = extractelement <8 x half> %v389, i32 6
+  %v638 = extractelement <8 x half> %v393, i32 6
+  %v639 = insertelement <2 x half> poison, half %v637, i32 0
+  %v640 = insertelement <2 x half> %v639, half %v638, i32 1
+  %v641 = add i32 %v502, 6
+  %v642 = mul i32 %v504, 2
+  %v643 = mul i32 %v641, 4
+  %v644 = sdiv i32 %v642, 16
+  %v645 = add i32 %v643, %v644
+  %v646 = sdiv i32 %v645, 8
+  %v647 = srem i32 %v646, 8
+  %v648 = shl i32 %v647, 1
+  %v649 = xor i32 %v647, %v648
+  %v650 = srem i32 %v649, 8
+  %v651 = srem i32 %v645, 8
+  %v652 = xor i32 %v651, %v650
+  %v653 = mul i32 %v646, 128
+  %v654 = mul i32 %v652, 16
+  %v655 = add i32 %v653, %v654
+  %v656 = srem i32 %v642, 16
+  %v657 = add i32 %v655, %v656
+  %v658 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v657
+  store <2 x half> %v640, ptr addrspace(3) %v658, align 2
+  %v659 = extractelement <8 x half> %v389, i32 7
+  %v660 = extractelement <8 x half> %v393, i32 7
+  %v661 = insertelement <2 x half> poison, half %v659, i32 0
+  %v662 = insertelement <2 x half> %v661, half %v660, i32 1
+  %v663 = add i32 %v502, 7
+  %v664 = mul i32 %v504, 2
+  %v665 = mul i32 %v663, 4
+  %v666 = sdiv i32 %v664, 16
+  %v667 = add i32 %v665, %v666
+  %v668 = sdiv i32 %v667, 8
+  %v669 = srem i32 %v668, 8
+  %v670 = shl i32 %v669, 1
+  %v671 = xor i32 %v669, %v670
+  %v672 = srem i32 %v671, 8
+  %v673 = srem i32 %v667, 8
+  %v674 = xor i32 %v673, %v672
+  %v675 = mul i32 %v668, 128
+  %v676 = mul i32 %v674, 16
+  %v677 = add i32 %v675, %v676
+  %v678 = srem i32 %v664, 16
+  %v679 = add i32 %v677, %v678
+  %v680 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v679
+  store <2 x half> %v662, ptr addrspace(3) %v680, align 2
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+  %v681 = add i32 %v335, 32
+  br label %for.head3
+for.exit5:
+  br label %for.head6
+for.head6:
+  %v682 = phi i32 [ %v68, %for.exit5 ], [ %v834, %for.exit17 ]
+  %v683 = phi <4 x float> [ %v336, %for.exit5 ], [ %v818, %for.exit17 ]
+  %v684 = phi <4 x float> [ %v337, %for.exit5 ], [ %v822, %for.exit17 ]
+  %v685 = phi <4 x float> [ %v338, %for.exit5 ], [ %v826, %for.exit17 ]
+  %v686 = phi <4 x float> [ %v339, %for.exit5 ], [ %v830, %for.exit17 ]
+  %v687 = phi <4 x float> [ %v340, %for.exit5 ], [ %v819, %for.exit17 ]
+  %v688 = phi <4 x float> [ %v341, %for.exit5 ], [ %v823, %for.exit17 ]
+  %v689 = phi <4 x float> [ %v342, %for.exit5 ], [ %v827, %for.exit17 ]
+  %v690 = phi <4 x float> [ %v343, %for.exit5 ], [ %v831, %for.exit17 ]
+  %v691 = phi <4 x float> [ %v344, %for.exit5 ], [ %v820, %for.exit17 ]
+  %v692 = phi <4 x float> [ %v345, %for.exit5 ], [ %v824, %for.exit17 ]
+  %v693 = phi <4 x float> [ %v346, %for.exit5 ], [ %v828, %for.exit17 ]
+  %v694 = phi <4 x float> [ %v347, %for.exit5 ], [ %v832, %for.exit17 ]
+  %v695 = phi <4 x float> [ %v348, %for.exit5 ], [ %v821, %for.exit17 ]
+  %v696 = phi <4 x float> [ %v349, %for.exit5 ], [ %v825, %for.exit17 ]
+  %v697 = phi <4 x float> [ %v350, %for.exit5 ], [ %v829, %for.exit17 ]
+  %v698 = phi <4 x float> [ %v351, %for.exit5 ], [ %v833, %for.exit17 ]
+  %v699 = icmp slt i32 %v682, %arg.k
+  br i1 %v699, label %for.body7, label %for.exit8
+for.body7:
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+  br label %for.head9
+for.head9:
+  %v700 = phi i32 [ %v4, %for.body7 ], [ %v734, %if.end14 ]
+  %v701 = icmp slt i32 %v700, 4096
+  br i1 %v701, label %for.body10, label %for.exit11
+for.body10:
+  %v702 = sdiv i32 %v700, 32
+  %v703 = srem i32 %v700, 32
+  %v704 = add i32 %v1, %v702
+  %v705 = mul i32 %v704, %arg.k
+  %v706 = add i32 %v682, %v703
+  %v707 = add i32 %v705, %v706
+  %v708 = add i32 %v1, %v702
+  %v709 = icmp slt i32 %v708, %arg.m
+  %v710 = add i32 %v682, %v703
+  %v711 = icmp slt i32 %v710, %arg.k
+  %v712 = and i1 %v709, %v711
+  br i1 %v712, label %if.then12, label %if.else13
 if.then12:
-  %v69 = load half, ptr addrspace(1) %v65, align 2
+  %v713 = mul i32 %v707, 2
+  %v714 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v713
+  %v715 = load half, ptr addrspace(1) %v714, align 2
   br label %if.end14
 if.else13:
   br label %if.end14
 if.end14:
-  %v70 = phi half [ %v69, %if.then12 ], [ 0xH0000, %if.else13 ]
-  %v71 = getelementptr inbounds i8, ptr addrspace(1) %v51, i32 6
-  %v72 = add i32 %v43, 3
-  %v73 = icmp slt i32 %v72, %arg.k
-  %v74 = and i1 %v44, %v73
-  br i1 %v74, label %if.then15, label %if.else16
-if.then15:
-  %v75 = load half, ptr addrspace(1) %v71, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v76 = phi half [ %v75, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v77 = insertelement <4 x half> poison, half %v58, i32 0
-  %v78 = insertelement <4 x half> %v77, half %v64, i32 1
-  %v79 = insertelement <4 x half> %v78, half %v70, i32 2
-  %v80 = insertelement <4 x half> %v79, half %v76, i32 3
-  br label %if.end5
-if.end5:
-  %v81 = phi <4 x half> [ %v52, %if.then3 ], [ %v80, %if.end17 ]
-  %v82 = mul i32 %v39, 32
-  %v83 = add i32 %v82, %v41
-  %v84 = mul i32 %v83, 2
-  %v85 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v84
-  store <4 x half> %v81, ptr addrspace(3) %v85, align 2
-  %v86 = add i32 %v4, 256
-  %v87 = sdiv i32 %v86, 8
-  %v88 = srem i32 %v86, 8
-  %v89 = mul i32 %v88, 4
-  %v90 = add i32 %v1, %v87
-  %v91 = add i32 %v20, %v89
-  %v92 = icmp slt i32 %v90, %arg.m
-  %v93 = add i32 %v91, 4
-  %v94 = icmp sle i32 %v93, %arg.k
-  %v95 = and i1 %v92, %v94
-  %v96 = mul i32 %v90, %arg.k
-  %v97 = add i32 %v96, %v91
-  %v98 = mul i32 %v97, 2
-  %v99 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v98
-  br i1 %v95, label %if.then18, label %if.else19
+  %v716 = phi half [ %v715, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v717 = mul i32 %v703, 2
+  %v718 = mul i32 %v702, 4
+  %v719 = sdiv i32 %v717, 16
+  %v720 = add i32 %v718, %v719
+  %v721 = sdiv i32 %v720, 8
+  %v722 = srem i32 %v721, 8
+  %v723 = shl i32 %v722, 1
+  %v724 = xor i32 %v722, %v723
+  %v725 = srem i32 %v724, 8
+  %v726 = srem i32 %v720, 8
+  %v727 = xor i32 %v726, %v725
+  %v728 = mul i32 %v721, 128
+  %v729 = mul i32 %v727, 16
+  %v730 = add i32 %v728, %v729
+  %v731 = srem i32 %v717, 16
+  %v732 = add i32 %v730, %v731
+  %v733 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v732
+  store half %v716, ptr addrspace(3) %v733, align 2
+  %v734 = add i32 %v700, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v735 = phi i32 [ %v4, %for.exit11 ], [ %v769, %if.end20 ]
+  %v736 = icmp slt i32 %v735, 4096
+  br i1 %v736, label %for.body16, label %for.exit17
+for.body16:
+  %v737 = sdiv i32 %v735, 128
+  %v738 = srem i32 %v735, 128
+  %v739 = add i32 %v682, %v737
+  %v740 = mul i32 %v739, %arg.n
+  %v741 = add i32 %v3, %v738
+  %v742 = add i32 %v740, %v741
+  %v743 = add i32 %v3, %v738
+  %v744 = icmp slt i32 %v743, %arg.n
+  %v745 = add i32 %v682, %v737
+  %v746 = icmp slt i32 %v745, %arg.k
+  %v747 = and i1 %v744, %v746
+  br i1 %v747, label %if.then18, label %if.else19
 if.then18:
-  %v100 = load <4 x half>, ptr addrspace(1) %v99, align 2
+  %v748 = mul i32 %v742, 2
+  %v749 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v748
+  %v750 = load half, ptr addrspace(1) %v749, align 2
   br label %if.end20
 if.else19:
-  %v101 = getelementptr inbounds i8, ptr addrspace(1) %v99, i32 0
-  %v102 = add i32 %v91, 0
-  %v103 = icmp slt i32 %v102, %arg.k
-  %v104 = and i1 %v92, %v103
-  br i1 %v104, label %if.then21, label %if.else22
+  br label %if.end20
+if.end20:
+  %v751 = phi half [ %v750, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v752 = mul i32 %v737, 2
+  %v753 = mul i32 %v738, 4
+  %v754 = sdiv i32 %v752, 16
+  %v755 = add i32 %v753, %v754
+  %v756 = sdiv i32 %v755, 8
+  %v757 = srem i32 %v756, 8
+  %v758 = shl i32 %v757, 1
+  %v759 = xor i32 %v757, %v758
+  %v760 = srem i32 %v759, 8
+  %v761 = srem i32 %v755, 8
+  %v762 = xor i32 %v761, %v760
+  %v763 = mul i32 %v756, 128
+  %v764 = mul i32 %v762, 16
+  %v765 = add i32 %v763, %v764
+  %v766 = srem i32 %v752, 16
+  %v767 = add i32 %v765, %v766
+  %v768 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v767
+  store half %v751, ptr addrspace(3) %v768, align 2
+  %v769 = add i32 %v735, 256
+  br label %for.head15
+for.exit17:
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+  %v770 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v35
+  %v771 = load <8 x half>, ptr addrspace(3) %v770, align 2
+  %v772 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v773 = load <8 x half>, ptr addrspace(3) %v772, align 2
+  %v774 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v775 = load <8 x half>, ptr addrspace(3) %v774, align 2
+  %v776 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v38
+  %v777 = load <8 x half>, ptr addrspace(3) %v776, align 2
+  %v778 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v57
+  %v779 = load <8 x half>, ptr addrspace(3) %v778, align 2
+  %v780 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v58
+  %v781 = load <8 x half>, ptr addrspace(3) %v780, align 2
+  %v782 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v59
+  %v783 = load <8 x half>, ptr addrspace(3) %v782, align 2
+  %v784 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v60
+  %v785 = load <8 x half>, ptr addrspace(3) %v784, align 2
+  %v786 = shufflevector <8 x half> %v771, <8 x half> %v771, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v787 = shufflevector <8 x half> %v773, <8 x half> %v773, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v788 = shufflevector <8 x half> %v775, <8 x half> %v775, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v789 = shufflevector <8 x half> %v777, <8 x half> %v777, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v790 = shufflevector <8 x half> %v779, <8 x half> %v779, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v791 = shufflevector <8 x half> %v781, <8 x half> %v781, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v792 = shufflevector <8 x half> %v783, <8 x half> %v783, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v793 = shufflevector <8 x half> %v785, <8 x half> %v785, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v794 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v790, <4 x half> %v786, <4 x float> %v683, i32 0, i32 0, i32 0)
+  %v795 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v790, <4 x half> %v787, <4 x float> %v687, i32 0, i32 0, i32 0)
+  %v796 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v790, <4 x half> %v788, <4 x float> %v691, i32 0, i32 0, i32 0)
+  %v797 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v790, <4 x half> %v789, <4 x float> %v695, i32 0, i32 0, i32 0)
+  %v798 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v791, <4 x half> %v786, <4 x float> %v684, i32 0, i32 0, i32 0)
+  %v799 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v791, <4 x half> %v787, <4 x float> %v688, i32 0, i32 0, i32 0)
+  %v800 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v791, <4 x half> %v788, <4 x float> %v692, i32 0, i32 0, i32 0)
+  %v801 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v791, <4 x half> %v789, <4 x float> %v696, i32 0, i32 0, i32 0)
+  %v802 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v792, <4 x half> %v786, <4 x float> %v685, i32 0, i32 0, i32 0)
+  %v803 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v792, <4 x half> %v787, <4 x float> %v689, i32 0, i32 0, i32 0)
+  %v804 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v792, <4 x half> %v788, <4 x float> %v693, i32 0, i32 0, i32 0)
+  %v805 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v792, <4 x half> %v789, <4 x float> %v697, i32 0, i32 0, i32 0)
+  %v806 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v793, <4 x half> %v786, <4 x float> %v686, i32 0, i32 0, i32 0)
+  %v807 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v793, <4 x half> %v787, <4 x float> %v690, i32 0, i32 0, i32 0)
+  %v808 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v793, <4 x half> %v788, <4 x float> %v694, i32 0, i32 0, i32 0)
+  %v809 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v793, <4 x half> %v789, <4 x float> %v698, i32 0, i32 0, i32 0)
+  %v810 = shufflevector <8 x half> %v771, <8 x half> %v771, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v811 = shufflevector <8 x half> %v773, <8 x half> %v773, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v812 = shufflevector <8 x half> %v775, <8 x half> %v775, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v813 = shufflevector <8 x half> %v777, <8 x half> %v777, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v814 = shufflevector <8 x half> %v779, <8 x half> %v779, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v815 = shufflevector <8 x half> %v781, <8 x half> %v781, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v816 = shufflevector <8 x half> %v783, <8 x half> %v783, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v817 = shufflevector <8 x half> %v785, <8 x half> %v785, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v818 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v814, <4 x half> %v810, <4 x float> %v794, i32 0, i32 0, i32 0)
+  %v819 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v814, <4 x half> %v811, <4 x float> %v795, i32 0, i32 0, i32 0)
+  %v820 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v814, <4 x half> %v812, <4 x float> %v796, i32 0, i32 0, i32 0)
+  %v821 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v814, <4 x half> %v813, <4 x float> %v797, i32 0, i32 0, i32 0)
+  %v822 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v815, <4 x half> %v810, <4 x float> %v798, i32 0, i32 0, i32 0)
+  %v823 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v815, <4 x half> %v811, <4 x float> %v799, i32 0, i32 0, i32 0)
+  %v824 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v815, <4 x half> %v812, <4 x float> %v800, i32 0, i32 0, i32 0)
+  %v825 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v815, <4 x half> %v813, <4 x float> %v801, i32 0, i32 0, i32 0)
+  %v826 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v816, <4 x half> %v810, <4 x float> %v802, i32 0, i32 0, i32 0)
+  %v827 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v816, <4 x half> %v811, <4 x float> %v803, i32 0, i32 0, i32 0)
+  %v828 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v816, <4 x half> %v812, <4 x float> %v804, i32 0, i32 0, i32 0)
+  %v829 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v816, <4 x half> %v813, <4 x float> %v805, i32 0, i32 0, i32 0)
+  %v830 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v817, <4 x half> %v810, <4 x float> %v806, i32 0, i32 0, i32 0)
+  %v831 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v817, <4 x half> %v811, <4 x float> %v807, i32 0, i32 0, i32 0)
+  %v832 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v817, <4 x half> %v812, <4 x float> %v808, i32 0, i32 0, i32 0)
+  %v833 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v817, <4 x half> %v813, <4 x float> %v809, i32 0, i32 0, i32 0)
+  %v834 = add i32 %v682, 32
+  br label %for.head6
+for.exit8:
+  %v835 = sdiv i32 %v6, 16
+  %v836 = mul i32 %v835, 4
+  %v837 = add i32 %v836, 0
+  %v838 = srem i32 %v6, 16
+  %v839 = add i32 %v9, 0
+  %v840 = add i32 %v839, %v838
+  %v841 = add i32 %v11, 0
+  %v842 = add i32 %v841, %v837
+  %v843 = extractelement <4 x float> %v683, i32 0
+  %v844 = extractelement <4 x float> %v683, i32 1
+  %v845 = extractelement <4 x float> %v683, i32 2
+  %v846 = extractelement <4 x float> %v683, i32 3
+  %v847 = sdiv i32 %v6, 16
+  %v848 = mul i32 %v847, 4
+  %v849 = add i32 %v848, 0
+  %v850 = srem i32 %v6, 16
+  %v851 = add i32 %v9, 0
+  %v852 = add i32 %v851, %v850
+  %v853 = add i32 %v11, 16
+  %v854 = add i32 %v853, %v849
+  %v855 = extractelement <4 x float> %v684, i32 0
+  %v856 = extractelement <4 x float> %v684, i32 1
+  %v857 = extractelement <4 x float> %v684, i32 2
+  %v858 = extractelement <4 x float> %v684, i32 3
+  %v859 = sdiv i32 %v6, 16
+  %v860 = mul i32 %v859, 4
+  %v861 = add i32 %v860, 0
+  %v862 = srem i32 %v6, 16
+  %v863 = add i32 %v9, 0
+  %v864 = add i32 %v863, %v862
+  %v865 = add i32 %v11, 32
+  %v866 = add i32 %v865, %v861
+  %v867 = extractelement <4 x float> %v685, i32 0
+  %v868 = extractelement <4 x float> %v685, i32 1
+  %v869 = extractelement <4 x float> %v685, i32 2
+  %v870 = extractelement <4 x float> %v685, i32 3
+  %v871 = sdiv i32 %v6, 16
+  %v872 = mul i32 %v871, 4
+  %v873 = add i32 %v872, 0
+  %v874 = srem i32 %v6, 16
+  %v875 = add i32 %v9, 0
+  %v876 = add i32 %v875, %v874
+  %v877 = add i32 %v11, 48
+  %v878 = add i32 %v877, %v873
+  %v879 = extractelement <4 x float> %v686, i32 0
+  %v880 = extractelement <4 x float> %v686, i32 1
+  %v881 = extractelement <4 x float> %v686, i32 2
+  %v882 = extractelement <4 x float> %v686, i32 3
+  %v883 = sdiv i32 %v6, 16
+  %v884 = mul i32 %v883, 4
+  %v885 = add i32 %v884, 0
+  %v886 = srem i32 %v6, 16
+  %v887 = add i32 %v9, 16
+  %v888 = add i32 %v887, %v886
+  %v889 = add i32 %v11, 0
+  %v890 = add i32 %v889, %v885
+  %v891 = extractelement <4 x float> %v687, i32 0
+  %v892 = extractelement <4 x float> %v687, i32 1
+  %v893 = extractelement <4 x float> %v687, i32 2
+  %v894 = extractelement <4 x float> %v687, i32 3
+  %v895 = sdiv i32 %v6, 16
+  %v896 = mul i32 %v895, 4
+  %v897 = add i32 %v896, 0
+  %v898 = srem i32 %v6, 16
+  %v899 = add i32 %v9, 16
+  %v900 = add i32 %v899, %v898
+  %v901 = add i32 %v11, 16
+  %v902 = add i32 %v901, %v897
+  %v903 = extractelement <4 x float> %v688, i32 0
+  %v904 = extractelement <4 x float> %v688, i32 1
+  %v905 = extractelement <4 x float> %v688, i32 2
+  %v906 = extractelement <4 x float> %v688, i32 3
+  %v907 = sdiv i32 %v6, 16
+  %v908 = mul i32 %v907, 4
+  %v909 = add i32 %v908, 0
+  %v910 = srem i32 %v6, 16
+  %v911 = add i32 %v9, 16
+  %v912 = add i32 %v911, %v910
+  %v913 = add i32 %v11, 32
+  %v914 = add i32 %v913, %v909
+  %v915 = extractelement <4 x float> %v689, i32 0
+  %v916 = extractelement <4 x float> %v689, i32 1
+  %v917 = extractelement <4 x float> %v689, i32 2
+  %v918 = extractelement <4 x float> %v689, i32 3
+  %v919 = sdiv i32 %v6, 16
+  %v920 = mul i32 %v919, 4
+  %v921 = add i32 %v920, 0
+  %v922 = srem i32 %v6, 16
+  %v923 = add i32 %v9, 16
+  %v924 = add i32 %v923, %v922
+  %v925 = add i32 %v11, 48
+  %v926 = add i32 %v925, %v921
+  %v927 = extractelement <4 x float> %v690, i32 0
+  %v928 = extractelement <4 x float> %v690, i32 1
+  %v929 = extractelement <4 x float> %v690, i32 2
+  %v930 = extractelement <4 x float> %v690, i32 3
+  %v931 = sdiv i32 %v6, 16
+  %v932 = mul i32 %v931, 4
+  %v933 = add i32 %v932, 0
+  %v934 = srem i32 %v6, 16
+  %v935 = add i32 %v9, 32
+  %v936 = add i32 %v935, %v934
+  %v937 = add i32 %v11, 0
+  %v938 = add i32 %v937, %v933
+  %v939 = extractelement <4 x float> %v691, i32 0
+  %v940 = extractelement <4 x float> %v691, i32 1
+  %v941 = extractelement <4 x float> %v691, i32 2
+  %v942 = extractelement <4 x float> %v691, i32 3
+  %v943 = sdiv i32 %v6, 16
+  %v944 = mul i32 %v943, 4
+  %v945 = add i32 %v944, 0
+  %v946 = srem i32 %v6, 16
+  %v947 = add i32 %v9, 32
+  %v948 = add i32 %v947, %v946
+  %v949 = add i32 %v11, 16
+  %v950 = add i32 %v949, %v945
+  %v951 = extractelement <4 x float> %v692, i32 0
+  %v952 = extractelement <4 x float> %v692, i32 1
+  %v953 = extractelement <4 x float> %v692, i32 2
+  %v954 = extractelement <4 x float> %v692, i32 3
+  %v955 = sdiv i32 %v6, 16
+  %v956 = mul i32 %v955, 4
+  %v957 = add i32 %v956, 0
+  %v958 = srem i32 %v6, 16
+  %v959 = add i32 %v9, 32
+  %v960 = add i32 %v959, %v958
+  %v961 = add i32 %v11, 32
+  %v962 = add i32 %v961, %v957
+  %v963 = extractelement <4 x float> %v693, i32 0
+  %v964 = extractelement <4 x float> %v693, i32 1
+  %v965 = extractelement <4 x float> %v693, i32 2
+  %v966 = extractelement <4 x float> %v693, i32 3
+  %v967 = sdiv i32 %v6, 16
+  %v968 = mul i32 %v967, 4
+  %v969 = add i32 %v968, 0
+  %v970 = srem i32 %v6, 16
+  %v971 = add i32 %v9, 32
+  %v972 = add i32 %v971, %v970
+  %v973 = add i32 %v11, 48
+  %v974 = add i32 %v973, %v969
+  %v975 = extractelement <4 x float> %v694, i32 0
+  %v976 = extractelement <4 x float> %v694, i32 1
+  %v977 = extractelement <4 x float> %v694, i32 2
+  %v978 = extractelement <4 x float> %v694, i32 3
+  %v979 = sdiv i32 %v6, 16
+  %v980 = mul i32 %v979, 4
+  %v981 = add i32 %v980, 0
+  %v982 = srem i32 %v6, 16
+  %v983 = add i32 %v9, 48
+  %v984 = add i32 %v983, %v982
+  %v985 = add i32 %v11, 0
+  %v986 = add i32 %v985, %v981
+  %v987 = extractelement <4 x float> %v695, i32 0
+  %v988 = extractelement <4 x float> %v695, i32 1
+  %v989 = extractelement <4 x float> %v695, i32 2
+  %v990 = extractelement <4 x float> %v695, i32 3
+  %v991 = sdiv i32 %v6, 16
+  %v992 = mul i32 %v991, 4
+  %v993 = add i32 %v992, 0
+  %v994 = srem i32 %v6, 16
+  %v995 = add i32 %v9, 48
+  %v996 = add i32 %v995, %v994
+  %v997 = add i32 %v11, 16
+  %v998 = add i32 %v997, %v993
+  %v999 = extractelement <4 x float> %v696, i32 0
+  %v1000 = extractelement <4 x float> %v696, i32 1
+  %v1001 = extractelement <4 x float> %v696, i32 2
+  %v1002 = extractelement <4 x float> %v696, i32 3
+  %v1003 = sdiv i32 %v6, 16
+  %v1004 = mul i32 %v1003, 4
+  %v1005 = add i32 %v1004, 0
+  %v1006 = srem i32 %v6, 16
+  %v1007 = add i32 %v9, 48
+  %v1008 = add i32 %v1007, %v1006
+  %v1009 = add i32 %v11, 32
+  %v1010 = add i32 %v1009, %v1005
+  %v1011 = extractelement <4 x float> %v697, i32 0
+  %v1012 = extractelement <4 x float> %v697, i32 1
+  %v1013 = extractelement <4 x float> %v697, i32 2
+  %v1014 = extractelement <4 x float> %v697, i32 3
+  %v1015 = sdiv i32 %v6, 16
+  %v1016 = mul i32 %v1015, 4
+  %v1017 = add i32 %v1016, 0
+  %v1018 = srem i32 %v6, 16
+  %v1019 = add i32 %v9, 48
+  %v1020 = add i32 %v1019, %v1018
+  %v1021 = add i32 %v11, 48
+  %v1022 = add i32 %v1021, %v1017
+  %v1023 = extractelement <4 x float> %v698, i32 0
+  %v1024 = extractelement <4 x float> %v698, i32 1
+  %v1025 = extractelement <4 x float> %v698, i32 2
+  %v1026 = extractelement <4 x float> %v698, i32 3
+  br i1 %v65, label %if.then21, label %if.else22
 if.then21:
-  %v105 = load half, ptr addrspace(1) %v101, align 2
+  %v1027 = add i32 %v1, %v840
+  %v1028 = add i32 %v3, %v842
+  %v1029 = mul i32 %v1027, %arg.n
+  %v1030 = add i32 %v1029, %v1028
+  %v1031 = mul i32 %v1030, 2
+  %v1032 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1031
+  %v1033 = fptrunc float %v843 to half
+  %v1034 = fptrunc float %v844 to half
+  %v1035 = fptrunc float %v845 to half
+  %v1036 = fptrunc float %v846 to half
+  %v1037 = insertelement <4 x half> poison, half %v1033, i32 0
+  %v1038 = insertelement <4 x half> %v1037, half %v1034, i32 1
+  %v1039 = insertelement <4 x half> %v1038, half %v1035, i32 2
+  %v1040 = insertelement <4 x half> %v1039, half %v1036, i32 3
+  store <4 x half> %v1040, ptr addrspace(1) %v1032, align 2
+  %v1041 = add i32 %v1, %v852
+  %v1042 = add i32 %v3, %v854
+  %v1043 = mul i32 %v1041, %arg.n
+  %v1044 = add i32 %v1043, %v1042
+  %v1045 = mul i32 %v1044, 2
+  %v1046 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1045
+  %v1047 = fptrunc float %v855 to half
+  %v1048 = fptrunc float %v856 to half
+  %v1049 = fptrunc float %v857 to half
+  %v1050 = fptrunc float %v858 to half
+  %v1051 = insertelement <4 x half> poison, half %v1047, i32 0
+  %v1052 = insertelement <4 x half> %v1051, half %v1048, i32 1
+  %v1053 = insertelement <4 x half> %v1052, half %v1049, i32 2
+  %v1054 = insertelement <4 x half> %v1053, half %v1050, i32 3
+  store <4 x half> %v1054, ptr addrspace(1) %v1046, align 2
+  %v1055 = add i32 %v1, %v864
+  %v1056 = add i32 %v3, %v866
+  %v1057 = mul i32 %v1055, %arg.n
+  %v1058 = add i32 %v1057, %v1056
+  %v1059 = mul i32 %v1058, 2
+  %v1060 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1059
+  %v1061 = fptrunc float %v867 to half
+  %v1062 = fptrunc float %v868 to half
+  %v1063 = fptrunc float %v869 to half
+  %v1064 = fptrunc float %v870 to half
+  %v1065 = insertelement <4 x half> poison, half %v1061, i32 0
+  %v1066 = insertelement <4 x half> %v1065, half %v1062, i32 1
+  %v1067 = insertelement <4 x half> %v1066, half %v1063, i32 2
+  %v1068 = insertelement <4 x half> %v1067, half %v1064, i32 3
+  store <4 x half> %v1068, ptr addrspace(1) %v1060, align 2
+  %v1069 = add i32 %v1, %v876
+  %v1070 = add i32 %v3, %v878
+  %v1071 = mul i32 %v1069, %arg.n
+  %v1072 = add i32 %v1071, %v1070
+  %v1073 = mul i32 %v1072, 2
+  %v1074 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1073
+  %v1075 = fptrunc float %v879 to half
+  %v1076 = fptrunc float %v880 to half
+  %v1077 = fptrunc float %v881 to half
+  %v1078 = fptrunc float %v882 to half
+  %v1079 = insertelement <4 x half> poison, half %v1075, i32 0
+  %v1080 = insertelement <4 x half> %v1079, half %v1076, i32 1
+  %v1081 = insertelement <4 x half> %v1080, half %v1077, i32 2
+  %v1082 = insertelement <4 x half> %v1081, half %v1078, i32 3
+  store <4 x half> %v1082, ptr addrspace(1) %v1074, align 2
+  %v1083 = add i32 %v1, %v888
+  %v1084 = add i32 %v3, %v890
+  %v1085 = mul i32 %v1083, %arg.n
+  %v1086 = add i32 %v1085, %v1084
+  %v1087 = mul i32 %v1086, 2
+  %v1088 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1087
+  %v1089 = fptrunc float %v891 to half
+  %v1090 = fptrunc float %v892 to half
+  %v1091 = fptrunc float %v893 to half
+  %v1092 = fptrunc float %v894 to half
+  %v1093 = insertelement <4 x half> poison, half %v1089, i32 0
+  %v1094 = insertelement <4 x half> %v1093, half %v1090, i32 1
+  %v1095 = insertelement <4 x half> %v1094, half %v1091, i32 2
+  %v1096 = insertelement <4 x half> %v1095, half %v1092, i32 3
+  store <4 x half> %v1096, ptr addrspace(1) %v1088, align 2
+  %v1097 = add i32 %v1, %v900
+  %v1098 = add i32 %v3, %v902
+  %v1099 = mul i32 %v1097, %arg.n
+  %v1100 = add i32 %v1099, %v1098
+  %v1101 = mul i32 %v1100, 2
+  %v1102 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1101
+  %v1103 = fptrunc float %v903 to half
+  %v1104 = fptrunc float %v904 to half
+  %v1105 = fptrunc float %v905 to half
+  %v1106 = fptrunc float %v906 to half
+  %v1107 = insertelement <4 x half> poison, half %v1103, i32 0
+  %v1108 = insertelement <4 x half> %v1107, half %v1104, i32 1
+  %v1109 = insertelement <4 x half> %v1108, half %v1105, i32 2
+  %v1110 = insertelement <4 x half> %v1109, half %v1106, i32 3
+  store <4 x half> %v1110, ptr addrspace(1) %v1102, align 2
+  %v1111 = add i32 %v1, %v912
+  %v1112 = add i32 %v3, %v914
+  %v1113 = mul i32 %v1111, %arg.n
+  %v1114 = add i32 %v1113, %v1112
+  %v1115 = mul i32 %v1114, 2
+  %v1116 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1115
+  %v1117 = fptrunc float %v915 to half
+  %v1118 = fptrunc float %v916 to half
+  %v1119 = fptrunc float %v917 to half
+  %v1120 = fptrunc float %v918 to half
+  %v1121 = insertelement <4 x half> poison, half %v1117, i32 0
+  %v1122 = insertelement <4 x half> %v1121, half %v1118, i32 1
+  %v1123 = insertelement <4 x half> %v1122, half %v1119, i32 2
+  %v1124 = insertelement <4 x half> %v1123, half %v1120, i32 3
+  store <4 x half> %v1124, ptr addrspace(1) %v1116, align 2
+  %v1125 = add i32 %v1, %v924
+  %v1126 = add i32 %v3, %v926
+  %v1127 = mul i32 %v1125, %arg.n
+  %v1128 = add i32 %v1127, %v1126
+  %v1129 = mul i32 %v1128, 2
+  %v1130 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1129
+  %v1131 = fptrunc float %v927 to half
+  %v1132 = fptrunc float %v928 to half
+  %v1133 = fptrunc float %v929 to half
+  %v1134 = fptrunc float %v930 to half
+  %v1135 = insertelement <4 x half> poison, half %v1131, i32 0
+  %v1136 = insertelement <4 x half> %v1135, half %v1132, i32 1
+  %v1137 = insertelement <4 x half> %v1136, half %v1133, i32 2
+  %v1138 = insertelement <4 x half> %v1137, half %v1134, i32 3
+  store <4 x half> %v1138, ptr addrspace(1) %v1130, align 2
+  %v1139 = add i32 %v1, %v936
+  %v1140 = add i32 %v3, %v938
+  %v1141 = mul i32 %v1139, %arg.n
+  %v1142 = add i32 %v1141, %v1140
+  %v1143 = mul i32 %v1142, 2
+  %v1144 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1143
+  %v1145 = fptrunc float %v939 to half
+  %v1146 = fptrunc float %v940 to half
+  %v1147 = fptrunc float %v941 to half
+  %v1148 = fptrunc float %v942 to half
+  %v1149 = insertelement <4 x half> poison, half %v1145, i32 0
+  %v1150 = insertelement <4 x half> %v1149, half %v1146, i32 1
+  %v1151 = insertelement <4 x half> %v1150, half %v1147, i32 2
+  %v1152 = insertelement <4 x half> %v1151, half %v1148, i32 3
+  store <4 x half> %v1152, ptr addrspace(1) %v1144, align 2
+  %v1153 = add i32 %v1, %v948
+  %v1154 = add i32 %v3, %v950
+  %v1155 = mul i32 %v1153, %arg.n
+  %v1156 = add i32 %v1155, %v1154
+  %v1157 = mul i32 %v1156, 2
+  %v1158 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1157
+  %v1159 = fptrunc float %v951 to half
+  %v1160 = fptrunc float %v952 to half
+  %v1161 = fptrunc float %v953 to half
+  %v1162 = fptrunc float %v954 to half
+  %v1163 = insertelement <4 x half> poison, half %v1159, i32 0
+  %v1164 = insertelement <4 x half> %v1163, half %v1160, i32 1
+  %v1165 = insertelement <4 x half> %v1164, half %v1161, i32 2
+  %v1166 = insertelement <4 x half> %v1165, half %v1162, i32 3
+  store <4 x half> %v1166, ptr addrspace(1) %v1158, align 2
+  %v1167 = add i32 %v1, %v960
+  %v1168 = add i32 %v3, %v962
+  %v1169 = mul i32 %v1167, %arg.n
+  %v1170 = add i32 %v1169, %v1168
+  %v1171 = mul i32 %v1170, 2
+  %v1172 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1171
+  %v1173 = fptrunc float %v963 to half
+  %v1174 = fptrunc float %v964 to half
+  %v1175 = fptrunc float %v965 to half
+  %v1176 = fptrunc float %v966 to half
+  %v1177 = insertelement <4 x half> poison, half %v1173, i32 0
+  %v1178 = insertelement <4 x half> %v1177, half %v1174, i32 1
+  %v1179 = insertelement <4 x half> %v1178, half %v1175, i32 2
+  %v1180 = insertelement <4 x half> %v1179, half %v1176, i32 3
+  store <4 x half> %v1180, ptr addrspace(1) %v1172, align 2
+  %v1181 = add i32 %v1, %v972
+  %v1182 = add i32 %v3, %v974
+  %v1183 = mul i32 %v1181, %arg.n
+  %v1184 = add i32 %v1183, %v1182
+  %v1185 = mul i32 %v1184, 2
+  %v1186 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1185
+  %v1187 = fptrunc float %v975 to half
+  %v1188 = fptrunc float %v976 to half
+  %v1189 = fptrunc float %v977 to half
+  %v1190 = fptrunc float %v978 to half
+  %v1191 = insertelement <4 x half> poison, half %v1187, i32 0
+  %v1192 = insertelement <4 x half> %v1191, half %v1188, i32 1
+  %v1193 = insertelement <4 x half> %v1192, half %v1189, i32 2
+  %v1194 = insertelement <4 x half> %v1193, half %v1190, i32 3
+  store <4 x half> %v1194, ptr addrspace(1) %v1186, align 2
+  %v1195 = add i32 %v1, %v984
+  %v1196 = add i32 %v3, %v986
+  %v1197 = mul i32 %v1195, %arg.n
+  %v1198 = add i32 %v1197, %v1196
+  %v1199 = mul i32 %v1198, 2
+  %v1200 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1199
+  %v1201 = fptrunc float %v987 to half
+  %v1202 = fptrunc float %v988 to half
+  %v1203 = fptrunc float %v989 to half
+  %v1204 = fptrunc float %v990 to half
+  %v1205 = insertelement <4 x half> poison, half %v1201, i32 0
+  %v1206 = insertelement <4 x half> %v1205, half %v1202, i32 1
+  %v1207 = insertelement <4 x half> %v1206, half %v1203, i32 2
+  %v1208 = insertelement <4 x half> %v1207, half %v1204, i32 3
+  store <4 x half> %v1208, ptr addrspace(1) %v1200, align 2
+  %v1209 = add i32 %v1, %v996
+  %v1210 = add i32 %v3, %v998
+  %v1211 = mul i32 %v1209, %arg.n
+  %v1212 = add i32 %v1211, %v1210
+  %v1213 = mul i32 %v1212, 2
+  %v1214 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1213
+  %v1215 = fptrunc float %v999 to half
+  %v1216 = fptrunc float %v1000 to half
+  %v1217 = fptrunc float %v1001 to half
+  %v1218 = fptrunc float %v1002 to half
+  %v1219 = insertelement <4 x half> poison, half %v1215, i32 0
+  %v1220 = insertelement <4 x half> %v1219, half %v1216, i32 1
+  %v1221 = insertelement <4 x half> %v1220, half %v1217, i32 2
+  %v1222 = insertelement <4 x half> %v1221, half %v1218, i32 3
+  store <4 x half> %v1222, ptr addrspace(1) %v1214, align 2
+  %v1223 = add i32 %v1, %v1008
+  %v1224 = add i32 %v3, %v1010
+  %v1225 = mul i32 %v1223, %arg.n
+  %v1226 = add i32 %v1225, %v1224
+  %v1227 = mul i32 %v1226, 2
+  %v1228 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1227
+  %v1229 = fptrunc float %v1011 to half
+  %v1230 = fptrunc float %v1012 to half
+  %v1231 = fptrunc float %v1013 to half
+  %v1232 = fptrunc float %v1014 to half
+  %v1233 = insertelement <4 x half> poison, half %v1229, i32 0
+  %v1234 = insertelement <4 x half> %v1233, half %v1230, i32 1
+  %v1235 = insertelement <4 x half> %v1234, half %v1231, i32 2
+  %v1236 = insertelement <4 x half> %v1235, half %v1232, i32 3
+  store <4 x half> %v1236, ptr addrspace(1) %v1228, align 2
+  %v1237 = add i32 %v1, %v1020
+  %v1238 = add i32 %v3, %v1022
+  %v1239 = mul i32 %v1237, %arg.n
+  %v1240 = add i32 %v1239, %v1238
+  %v1241 = mul i32 %v1240, 2
+  %v1242 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1241
+  %v1243 = fptrunc float %v1023 to half
+  %v1244 = fptrunc float %v1024 to half
+  %v1245 = fptrunc float %v1025 to half
+  %v1246 = fptrunc float %v1026 to half
+  %v1247 = insertelement <4 x half> poison, half %v1243, i32 0
+  %v1248 = insertelement <4 x half> %v1247, half %v1244, i32 1
+  %v1249 = insertelement <4 x half> %v1248, half %v1245, i32 2
+  %v1250 = insertelement <4 x half> %v1249, half %v1246, i32 3
+  store <4 x half> %v1250, ptr addrspace(1) %v1242, align 2
   br label %if.end23
 if.else22:
-  br label %if.end23
-if.end23:
-  %v106 = phi half [ %v105, %if.then21 ], [ 0xH0000, %if.else22 ]
-  %v107 = getelementptr inbounds i8, ptr addrspace(1) %v99, i32 2
-  %v108 = add i32 %v91, 1
-  %v109 = icmp slt i32 %v108, %arg.k
-  %v110 = and i1 %v92, %v109
-  br i1 %v110, label %if.then24, label %if.else25
+  %v1251 = add i32 %v1, %v840
+  %v1252 = add i32 %v3, %v842
+  %v1253 = add i32 %v1252, 0
+  %v1254 = icmp slt i32 %v1251, %arg.m
+  %v1255 = icmp slt i32 %v1253, %arg.n
+  %v1256 = and i1 %v1254, %v1255
+  br i1 %v1256, label %if.then24, label %if.else25
 if.then24:
-  %v111 = load half, ptr addrspace(1) %v107, align 2
+  %v1257 = mul i32 %v1251, %arg.n
+  %v1258 = add i32 %v1257, %v1253
+  %v1259 = mul i32 %v1258, 2
+  %v1260 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1259
+  %v1261 = fptrunc float %v843 to half
+  store half %v1261, ptr addrspace(1) %v1260, align 2
   br label %if.end26
 if.else25:
   br label %if.end26
 if.end26:
-  %v112 = phi half [ %v111, %if.then24 ], [ 0xH0000, %if.else25 ]
-  %v113 = getelementptr inbounds i8, ptr addrspace(1) %v99, i32 4
-  %v114 = add i32 %v91, 2
-  %v115 = icmp slt i32 %v114, %arg.k
-  %v116 = and i1 %v92, %v115
-  br i1 %v116, label %if.then27, label %if.else28
+  %v1262 = add i32 %v3, %v842
+  %v1263 = add i32 %v1262, 1
+  %v1264 = icmp slt i32 %v1251, %arg.m
+  %v1265 = icmp slt i32 %v1263, %arg.n
+  %v1266 = and i1 %v1264, %v1265
+  br i1 %v1266, label %if.then27, label %if.else28
 if.then27:
-  %v117 = load half, ptr addrspace(1) %v113, align 2
+  %v1267 = mul i32 %v1251, %arg.n
+  %v1268 = add i32 %v1267, %v1263
+  %v1269 = mul i32 %v1268, 2
+  %v1270 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1269
+  %v1271 = fptrunc float %v844 to half
+  store half %v1271, ptr addrspace(1) %v1270, align 2
   br label %if.end29
 if.else28:
   br label %if.end29
 if.end29:
-  %v118 = phi half [ %v117, %if.then27 ], [ 0xH0000, %if.else28 ]
-  %v119 = getelementptr inbounds i8, ptr addrspace(1) %v99, i32 6
-  %v120 = add i32 %v91, 3
-  %v121 = icmp slt i32 %v120, %arg.k
-  %v122 = and i1 %v92, %v121
-  br i1 %v122, label %if.then30, label %if.else31
+  %v1272 = add i32 %v3, %v842
+  %v1273 = add i32 %v1272, 2
+  %v1274 = icmp slt i32 %v1251, %arg.m
+  %v1275 = icmp slt i32 %v1273, %arg.n
+  %v1276 = and i1 %v1274, %v1275
+  br i1 %v1276, label %if.then30, label %if.else31
 if.then30:
-  %v123 = load half, ptr addrspace(1) %v119, align 2
+  %v1277 = mul i32 %v1251, %arg.n
+  %v1278 = add i32 %v1277, %v1273
+  %v1279 = mul i32 %v1278, 2
+  %v1280 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1279
+  %v1281 = fptrunc float %v845 to half
+  store half %v1281, ptr addrspace(1) %v1280, align 2
   br label %if.end32
 if.else31:
   br label %if.end32
 if.end32:
-  %v124 = phi half [ %v123, %if.then30 ], [ 0xH0000, %if.else31 ]
-  %v125 = insertelement <4 x half> poison, half %v106, i32 0
-  %v126 = insertelement <4 x half> %v125, half %v112, i32 1
-  %v127 = insertelement <4 x half> %v126, half %v118, i32 2
-  %v128 = insertelement <4 x half> %v127, half %v124, i32 3
-  br label %if.end20
-if.end20:
-  %v129 = phi <4 x half> [ %v100, %if.then18 ], [ %v128, %if.end32 ]
-  %v130 = mul i32 %v87, 32
-  %v131 = add i32 %v130, %v89
-  %v132 = mul i32 %v131, 2
-  %v133 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v132
-  store <4 x half> %v129, ptr addrspace(3) %v133, align 2
-  %v134 = add i32 %v4, 512
-  %v135 = sdiv i32 %v134, 8
-  %v136 = srem i32 %v134, 8
-  %v137 = mul i32 %v136, 4
-  %v138 = add i32 %v1, %v135
-  %v139 = add i32 %v20, %v137
-  %v140 = icmp slt i32 %v138, %arg.m
-  %v141 = add i32 %v139, 4
-  %v142 = icmp sle i32 %v141, %arg.k
-  %v143 = and i1 %v140, %v142
-  %v144 = mul i32 %v138, %arg.k
-  %v145 = add i32 %v144, %v139
-  %v146 = mul i32 %v145, 2
-  %v147 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v146
-  br i1 %v143, label %if.then33, label %if.else34
+  %v1282 = add i32 %v3, %v842
+  %v1283 = add i32 %v1282, 3
+  %v1284 = icmp slt i32 %v1251, %arg.m
+  %v1285 = icmp slt i32 %v1283, %arg.n
+  %v1286 = and i1 %v1284, %v1285
+  br i1 %v1286, label %if.then33, label %if.else34
 if.then33:
-  %v148 = load <4 x half>, ptr addrspace(1) %v147, align 2
+  %v1287 = mul i32 %v1251, %arg.n
+  %v1288 = add i32 %v1287, %v1283
+  %v1289 = mul i32 %v1288, 2
+  %v1290 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1289
+  %v1291 = fptrunc float %v846 to half
+  store half %v1291, ptr addrspace(1) %v1290, align 2
   br label %if.end35
 if.else34:
-  %v149 = getelementptr inbounds i8, ptr addrspace(1) %v147, i32 0
-  %v150 = add i32 %v139, 0
-  %v151 = icmp slt i32 %v150, %arg.k
-  %v152 = and i1 %v140, %v151
-  br i1 %v152, label %if.then36, label %if.else37
+  br label %if.end35
+if.end35:
+  %v1292 = add i32 %v1, %v852
+  %v1293 = add i32 %v3, %v854
+  %v1294 = add i32 %v1293, 0
+  %v1295 = icmp slt i32 %v1292, %arg.m
+  %v1296 = icmp slt i32 %v1294, %arg.n
+  %v1297 = and i1 %v1295, %v1296
+  br i1 %v1297, label %if.then36, label %if.else37
 if.then36:
-  %v153 = load half, ptr addrspace(1) %v149, align 2
+  %v1298 = mul i32 %v1292, %arg.n
+  %v1299 = add i32 %v1298, %v1294
+  %v1300 = mul i32 %v1299, 2
+  %v1301 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1300
+  %v1302 = fptrunc float %v855 to half
+  store half %v1302, ptr addrspace(1) %v1301, align 2
   br label %if.end38
 if.else37:
   br label %if.end38
 if.end38:
-  %v154 = phi half [ %v153, %if.then36 ], [ 0xH0000, %if.else37 ]
-  %v155 = getelementptr inbounds i8, ptr addrspace(1) %v147, i32 2
-  %v156 = add i32 %v139, 1
-  %v157 = icmp slt i32 %v156, %arg.k
-  %v158 = and i1 %v140, %v157
-  br i1 %v158, label %if.then39, label %if.else40
+  %v1303 = add i32 %v3, %v854
+  %v1304 = add i32 %v1303, 1
+  %v1305 = icmp slt i32 %v1292, %arg.m
+  %v1306 = icmp slt i32 %v1304, %arg.n
+  %v1307 = and i1 %v1305, %v1306
+  br i1 %v1307, label %if.then39, label %if.else40
 if.then39:
-  %v159 = load half, ptr addrspace(1) %v155, align 2
+  %v1308 = mul i32 %v1292, %arg.n
+  %v1309 = add i32 %v1308, %v1304
+  %v1310 = mul i32 %v1309, 2
+  %v1311 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1310
+  %v1312 = fptrunc float %v856 to half
+  store half %v1312, ptr addrspace(1) %v1311, align 2
   br label %if.end41
 if.else40:
   br label %if.end41
 if.end41:
-  %v160 = phi half [ %v159, %if.then39 ], [ 0xH0000, %if.else40 ]
-  %v161 = getelementptr inbounds i8, ptr addrspace(1) %v147, i32 4
-  %v162 = add i32 %v139, 2
-  %v163 = icmp slt i32 %v162, %arg.k
-  %v164 = and i1 %v140, %v163
-  br i1 %v164, label %if.then42, label %if.else43
+  %v1313 = add i32 %v3, %v854
+  %v1314 = add i32 %v1313, 2
+  %v1315 = icmp slt i32 %v1292, %arg.m
+  %v1316 = icmp slt i32 %v1314, %arg.n
+  %v1317 = and i1 %v1315, %v1316
+  br i1 %v1317, label %if.then42, label %if.else43
 if.then42:
-  %v165 = load half, ptr addrspace(1) %v161, align 2
+  %v1318 = mul i32 %v1292, %arg.n
+  %v1319 = add i32 %v1318, %v1314
+  %v1320 = mul i32 %v1319, 2
+  %v1321 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1320
+  %v1322 = fptrunc float %v857 to half
+  store half %v1322, ptr addrspace(1) %v1321, align 2
   br label %if.end44
 if.else43:
   br label %if.end44
 if.end44:
-  %v166 = phi half [ %v165, %if.then42 ], [ 0xH0000, %if.else43 ]
-  %v167 = getelementptr inbounds i8, ptr addrspace(1) %v147, i32 6
-  %v168 = add i32 %v139, 3
-  %v169 = icmp slt i32 %v168, %arg.k
-  %v170 = and i1 %v140, %v169
-  br i1 %v170, label %if.then45, label %if.else46
+  %v1323 = add i32 %v3, %v854
+  %v1324 = add i32 %v1323, 3
+  %v1325 = icmp slt i32 %v1292, %arg.m
+  %v1326 = icmp slt i32 %v1324, %arg.n
+  %v1327 = and i1 %v1325, %v1326
+  br i1 %v1327, label %if.then45, label %if.else46
 if.then45:
-  %v171 = load half, ptr addrspace(1) %v167, align 2
+  %v1328 = mul i32 %v1292, %arg.n
+  %v1329 = add i32 %v1328, %v1324
+  %v1330 = mul i32 %v1329, 2
+  %v1331 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1330
+  %v1332 = fptrunc float %v858 to half
+  store half %v1332, ptr addrspace(1) %v1331, align 2
   br label %if.end47
 if.else46:
   br label %if.end47
 if.end47:
-  %v172 = phi half [ %v171, %if.then45 ], [ 0xH0000, %if.else46 ]
-  %v173 = insertelement <4 x half> poison, half %v154, i32 0
-  %v174 = insertelement <4 x half> %v173, half %v160, i32 1
-  %v175 = insertelement <4 x half> %v174, half %v166, i32 2
-  %v176 = insertelement <4 x half> %v175, half %v172, i32 3
-  br label %if.end35
-if.end35:
-  %v177 = phi <4 x half> [ %v148, %if.then33 ], [ %v176, %if.end47 ]
-  %v178 = mul i32 %v135, 32
-  %v179 = add i32 %v178, %v137
-  %v180 = mul i32 %v179, 2
-  %v181 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v180
-  store <4 x half> %v177, ptr addrspace(3) %v181, align 2
-  %v182 = add i32 %v4, 768
-  %v183 = sdiv i32 %v182, 8
-  %v184 = srem i32 %v182, 8
-  %v185 = mul i32 %v184, 4
-  %v186 = add i32 %v1, %v183
-  %v187 = add i32 %v20, %v185
-  %v188 = icmp slt i32 %v186, %arg.m
-  %v189 = add i32 %v187, 4
-  %v190 = icmp sle i32 %v189, %arg.k
-  %v191 = and i1 %v188, %v190
-  %v192 = mul i32 %v186, %arg.k
-  %v193 = add i32 %v192, %v187
-  %v194 = mul i32 %v193, 2
-  %v195 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v194
-  br i1 %v191, label %if.then48, label %if.else49
+  %v1333 = add i32 %v1, %v864
+  %v1334 = add i32 %v3, %v866
+  %v1335 = add i32 %v1334, 0
+  %v1336 = icmp slt i32 %v1333, %arg.m
+  %v1337 = icmp slt i32 %v1335, %arg.n
+  %v1338 = and i1 %v1336, %v1337
+  br i1 %v1338, label %if.then48, label %if.else49
 if.then48:
-  %v196 = load <4 x half>, ptr addrspace(1) %v195, align 2
+  %v1339 = mul i32 %v1333, %arg.n
+  %v1340 = add i32 %v1339, %v1335
+  %v1341 = mul i32 %v1340, 2
+  %v1342 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1341
+  %v1343 = fptrunc float %v867 to half
+  store half %v1343, ptr addrspace(1) %v1342, align 2
   br label %if.end50
 if.else49:
-  %v197 = getelementptr inbounds i8, ptr addrspace(1) %v195, i32 0
-  %v198 = add i32 %v187, 0
-  %v199 = icmp slt i32 %v198, %arg.k
-  %v200 = and i1 %v188, %v199
-  br i1 %v200, label %if.then51, label %if.else52
+  br label %if.end50
+if.end50:
+  %v1344 = add i32 %v3, %v866
+  %v1345 = add i32 %v1344, 1
+  %v1346 = icmp slt i32 %v1333, %arg.m
+  %v1347 = icmp slt i32 %v1345, %arg.n
+  %v1348 = and i1 %v1346, %v1347
+  br i1 %v1348, label %if.then51, label %if.else52
 if.then51:
-  %v201 = load half, ptr addrspace(1) %v197, align 2
+  %v1349 = mul i32 %v1333, %arg.n
+  %v1350 = add i32 %v1349, %v1345
+  %v1351 = mul i32 %v1350, 2
+  %v1352 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1351
+  %v1353 = fptrunc float %v868 to half
+  store half %v1353, ptr addrspace(1) %v1352, align 2
   br label %if.end53
 if.else52:
   br label %if.end53
 if.end53:
-  %v202 = phi half [ %v201, %if.then51 ], [ 0xH0000, %if.else52 ]
-  %v203 = getelementptr inbounds i8, ptr addrspace(1) %v195, i32 2
-  %v204 = add i32 %v187, 1
-  %v205 = icmp slt i32 %v204, %arg.k
-  %v206 = and i1 %v188, %v205
-  br i1 %v206, label %if.then54, label %if.else55
+  %v1354 = add i32 %v3, %v866
+  %v1355 = add i32 %v1354, 2
+  %v1356 = icmp slt i32 %v1333, %arg.m
+  %v1357 = icmp slt i32 %v1355, %arg.n
+  %v1358 = and i1 %v1356, %v1357
+  br i1 %v1358, label %if.then54, label %if.else55
 if.then54:
-  %v207 = load half, ptr addrspace(1) %v203, align 2
+  %v1359 = mul i32 %v1333, %arg.n
+  %v1360 = add i32 %v1359, %v1355
+  %v1361 = mul i32 %v1360, 2
+  %v1362 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1361
+  %v1363 = fptrunc float %v869 to half
+  store half %v1363, ptr addrspace(1) %v1362, align 2
   br label %if.end56
 if.else55:
   br label %if.end56
 if.end56:
-  %v208 = phi half [ %v207, %if.then54 ], [ 0xH0000, %if.else55 ]
-  %v209 = getelementptr inbounds i8, ptr addrspace(1) %v195, i32 4
-  %v210 = add i32 %v187, 2
-  %v211 = icmp slt i32 %v210, %arg.k
-  %v212 = and i1 %v188, %v211
-  br i1 %v212, label %if.then57, label %if.else58
+  %v1364 = add i32 %v3, %v866
+  %v1365 = add i32 %v1364, 3
+  %v1366 = icmp slt i32 %v1333, %arg.m
+  %v1367 = icmp slt i32 %v1365, %arg.n
+  %v1368 = and i1 %v1366, %v1367
+  br i1 %v1368, label %if.then57, label %if.else58
 if.then57:
-  %v213 = load half, ptr addrspace(1) %v209, align 2
+  %v1369 = mul i32 %v1333, %arg.n
+  %v1370 = add i32 %v1369, %v1365
+  %v1371 = mul i32 %v1370, 2
+  %v1372 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1371
+  %v1373 = fptrunc float %v870 to half
+  store half %v1373, ptr addrspace(1) %v1372, align 2
   br label %if.end59
 if.else58:
   br label %if.end59
 if.end59:
-  %v214 = phi half [ %v213, %if.then57 ], [ 0xH0000, %if.else58 ]
-  %v215 = getelementptr inbounds i8, ptr addrspace(1) %v195, i32 6
-  %v216 = add i32 %v187, 3
-  %v217 = icmp slt i32 %v216, %arg.k
-  %v218 = and i1 %v188, %v217
-  br i1 %v218, label %if.then60, label %if.else61
+  %v1374 = add i32 %v1, %v876
+  %v1375 = add i32 %v3, %v878
+  %v1376 = add i32 %v1375, 0
+  %v1377 = icmp slt i32 %v1374, %arg.m
+  %v1378 = icmp slt i32 %v1376, %arg.n
+  %v1379 = and i1 %v1377, %v1378
+  br i1 %v1379, label %if.then60, label %if.else61
 if.then60:
-  %v219 = load half, ptr addrspace(1) %v215, align 2
+  %v1380 = mul i32 %v1374, %arg.n
+  %v1381 = add i32 %v1380, %v1376
+  %v1382 = mul i32 %v1381, 2
+  %v1383 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1382
+  %v1384 = fptrunc float %v879 to half
+  store half %v1384, ptr addrspace(1) %v1383, align 2
   br label %if.end62
 if.else61:
   br label %if.end62
 if.end62:
-  %v220 = phi half [ %v219, %if.then60 ], [ 0xH0000, %if.else61 ]
-  %v221 = insertelement <4 x half> poison, half %v202, i32 0
-  %v222 = insertelement <4 x half> %v221, half %v208, i32 1
-  %v223 = insertelement <4 x half> %v222, half %v214, i32 2
-  %v224 = insertelement <4 x half> %v223, half %v220, i32 3
-  br label %if.end50
-if.end50:
-  %v225 = phi <4 x half> [ %v196, %if.then48 ], [ %v224, %if.end62 ]
-  %v226 = mul i32 %v183, 32
-  %v227 = add i32 %v226, %v185
-  %v228 = mul i32 %v227, 2
-  %v229 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v228
-  store <4 x half> %v225, ptr addrspace(3) %v229, align 2
-  %v230 = add i32 %v4, 0
-  %v231 = sdiv i32 %v230, 32
-  %v232 = srem i32 %v230, 32
-  %v233 = mul i32 %v232, 4
-  %v234 = add i32 %v20, %v231
-  %v235 = add i32 %v3, %v233
-  %v236 = icmp slt i32 %v234, %arg.k
-  %v237 = add i32 %v235, 4
-  %v238 = icmp sle i32 %v237, %arg.n
-  %v239 = and i1 %v236, %v238
-  %v240 = mul i32 %v234, %arg.n
-  %v241 = add i32 %v240, %v235
-  %v242 = mul i32 %v241, 2
-  %v243 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v242
-  br i1 %v239, label %if.then63, label %if.else64
+  %v1385 = add i32 %v3, %v878
+  %v1386 = add i32 %v1385, 1
+  %v1387 = icmp slt i32 %v1374, %arg.m
+  %v1388 = icmp slt i32 %v1386, %arg.n
+  %v1389 = and i1 %v1387, %v1388
+  br i1 %v1389, label %if.then63, label %if.else64
 if.then63:
-  %v244 = load <4 x half>, ptr addrspace(1) %v243, align 2
+  %v1390 = mul i32 %v1374, %arg.n
+  %v1391 = add i32 %v1390, %v1386
+  %v1392 = mul i32 %v1391, 2
+  %v1393 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1392
+  %v1394 = fptrunc float %v880 to half
+  store half %v1394, ptr addrspace(1) %v1393, align 2
   br label %if.end65
 if.else64:
-  %v245 = getelementptr inbounds i8, ptr addrspace(1) %v243, i32 0
-  %v246 = add i32 %v235, 0
-  %v247 = icmp slt i32 %v246, %arg.n
-  %v248 = and i1 %v236, %v247
-  br i1 %v248, label %if.then66, label %if.else67
+  br label %if.end65
+if.end65:
+  %v1395 = add i32 %v3, %v878
+  %v1396 = add i32 %v1395, 2
+  %v1397 = icmp slt i32 %v1374, %arg.m
+  %v1398 = icmp slt i32 %v1396, %arg.n
+  %v1399 = and i1 %v1397, %v1398
+  br i1 %v1399, label %if.then66, label %if.else67
 if.then66:
-  %v249 = load half, ptr addrspace(1) %v245, align 2
+  %v1400 = mul i32 %v1374, %arg.n
+  %v1401 = add i32 %v1400, %v1396
+  %v1402 = mul i32 %v1401, 2
+  %v1403 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1402
+  %v1404 = fptrunc float %v881 to half
+  store half %v1404, ptr addrspace(1) %v1403, align 2
   br label %if.end68
 if.else67:
   br label %if.end68
 if.end68:
-  %v250 = phi half [ %v249, %if.then66 ], [ 0xH0000, %if.else67 ]
-  %v251 = getelementptr inbounds i8, ptr addrspace(1) %v243, i32 2
-  %v252 = add i32 %v235, 1
-  %v253 = icmp slt i32 %v252, %arg.n
-  %v254 = and i1 %v236, %v253
-  br i1 %v254, label %if.then69, label %if.else70
+  %v1405 = add i32 %v3, %v878
+  %v1406 = add i32 %v1405, 3
+  %v1407 = icmp slt i32 %v1374, %arg.m
+  %v1408 = icmp slt i32 %v1406, %arg.n
+  %v1409 = and i1 %v1407, %v1408
+  br i1 %v1409, label %if.then69, label %if.else70
 if.then69:
-  %v255 = load half, ptr addrspace(1) %v251, align 2
+  %v1410 = mul i32 %v1374, %arg.n
+  %v1411 = add i32 %v1410, %v1406
+  %v1412 = mul i32 %v1411, 2
+  %v1413 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1412
+  %v1414 = fptrunc float %v882 to half
+  store half %v1414, ptr addrspace(1) %v1413, align 2
   br label %if.end71
 if.else70:
   br label %if.end71
 if.end71:
-  %v256 = phi half [ %v255, %if.then69 ], [ 0xH0000, %if.else70 ]
-  %v257 = getelementptr inbounds i8, ptr addrspace(1) %v243, i32 4
-  %v258 = add i32 %v235, 2
-  %v259 = icmp slt i32 %v258, %arg.n
-  %v260 = and i1 %v236, %v259
-  br i1 %v260, label %if.then72, label %if.else73
+  %v1415 = add i32 %v1, %v888
+  %v1416 = add i32 %v3, %v890
+  %v1417 = add i32 %v1416, 0
+  %v1418 = icmp slt i32 %v1415, %arg.m
+  %v1419 = icmp slt i32 %v1417, %arg.n
+  %v1420 = and i1 %v1418, %v1419
+  br i1 %v1420, label %if.then72, label %if.else73
 if.then72:
-  %v261 = load half, ptr addrspace(1) %v257, align 2
+  %v1421 = mul i32 %v1415, %arg.n
+  %v1422 = add i32 %v1421, %v1417
+  %v1423 = mul i32 %v1422, 2
+  %v1424 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1423
+  %v1425 = fptrunc float %v891 to half
+  store half %v1425, ptr addrspace(1) %v1424, align 2
   br label %if.end74
 if.else73:
   br label %if.end74
 if.end74:
-  %v262 = phi half [ %v261, %if.then72 ], [ 0xH0000, %if.else73 ]
-  %v263 = getelementptr inbounds i8, ptr addrspace(1) %v243, i32 6
-  %v264 = add i32 %v235, 3
-  %v265 = icmp slt i32 %v264, %arg.n
-  %v266 = and i1 %v236, %v265
-  br i1 %v266, label %if.then75, label %if.else76
+  %v1426 = add i32 %v3, %v890
+  %v1427 = add i32 %v1426, 1
+  %v1428 = icmp slt i32 %v1415, %arg.m
+  %v1429 = icmp slt i32 %v1427, %arg.n
+  %v1430 = and i1 %v1428, %v1429
+  br i1 %v1430, label %if.then75, label %if.else76
 if.then75:
-  %v267 = load half, ptr addrspace(1) %v263, align 2
+  %v1431 = mul i32 %v1415, %arg.n
+  %v1432 = add i32 %v1431, %v1427
+  %v1433 = mul i32 %v1432, 2
+  %v1434 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1433
+  %v1435 = fptrunc float %v892 to half
+  store half %v1435, ptr addrspace(1) %v1434, align 2
   br label %if.end77
 if.else76:
   br label %if.end77
 if.end77:
-  %v268 = phi half [ %v267, %if.then75 ], [ 0xH0000, %if.else76 ]
-  %v269 = insertelement <4 x half> poison, half %v250, i32 0
-  %v270 = insertelement <4 x half> %v269, half %v256, i32 1
-  %v271 = insertelement <4 x half> %v270, half %v262, i32 2
-  %v272 = insertelement <4 x half> %v271, half %v268, i32 3
-  br label %if.end65
-if.end65:
-  %v273 = phi <4 x half> [ %v244, %if.then63 ], [ %v272, %if.end77 ]
-  %v274 = mul i32 %v231, 128
-  %v275 = add i32 %v274, %v233
-  %v276 = mul i32 %v275, 2
-  %v277 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v276
-  store <4 x half> %v273, ptr addrspace(3) %v277, align 2
-  %v278 = add i32 %v4, 256
-  %v279 = sdiv i32 %v278, 32
-  %v280 = srem i32 %v278, 32
-  %v281 = mul i32 %v280, 4
-  %v282 = add i32 %v20, %v279
-  %v283 = add i32 %v3, %v281
-  %v284 = icmp slt i32 %v282, %arg.k
-  %v285 = add i32 %v283, 4
-  %v286 = icmp sle i32 %v285, %arg.n
-  %v287 = and i1 %v284, %v286
-  %v288 = mul i32 %v282, %arg.n
-  %v289 = add i32 %v288, %v283
-  %v290 = mul i32 %v289, 2
-  %v291 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v290
-  br i1 %v287, label %if.then78, label %if.else79
+  %v1436 = add i32 %v3, %v890
+  %v1437 = add i32 %v1436, 2
+  %v1438 = icmp slt i32 %v1415, %arg.m
+  %v1439 = icmp slt i32 %v1437, %arg.n
+  %v1440 = and i1 %v1438, %v1439
+  br i1 %v1440, label %if.then78, label %if.else79
 if.then78:
-  %v292 = load <4 x half>, ptr addrspace(1) %v291, align 2
+  %v1441 = mul i32 %v1415, %arg.n
+  %v1442 = add i32 %v1441, %v1437
+  %v1443 = mul i32 %v1442, 2
+  %v1444 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1443
+  %v1445 = fptrunc float %v893 to half
+  store half %v1445, ptr addrspace(1) %v1444, align 2
   br label %if.end80
 if.else79:
-  %v293 = getelementptr inbounds i8, ptr addrspace(1) %v291, i32 0
-  %v294 = add i32 %v283, 0
-  %v295 = icmp slt i32 %v294, %arg.n
-  %v296 = and i1 %v284, %v295
-  br i1 %v296, label %if.then81, label %if.else82
+  br label %if.end80
+if.end80:
+  %v1446 = add i32 %v3, %v890
+  %v1447 = add i32 %v1446, 3
+  %v1448 = icmp slt i32 %v1415, %arg.m
+  %v1449 = icmp slt i32 %v1447, %arg.n
+  %v1450 = and i1 %v1448, %v1449
+  br i1 %v1450, label %if.then81, label %if.else82
 if.then81:
-  %v297 = load half, ptr addrspace(1) %v293, align 2
+  %v1451 = mul i32 %v1415, %arg.n
+  %v1452 = add i32 %v1451, %v1447
+  %v1453 = mul i32 %v1452, 2
+  %v1454 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1453
+  %v1455 = fptrunc float %v894 to half
+  store half %v1455, ptr addrspace(1) %v1454, align 2
   br label %if.end83
 if.else82:
   br label %if.end83
 if.end83:
-  %v298 = phi half [ %v297, %if.then81 ], [ 0xH0000, %if.else82 ]
-  %v299 = getelementptr inbounds i8, ptr addrspace(1) %v291, i32 2
-  %v300 = add i32 %v283, 1
-  %v301 = icmp slt i32 %v300, %arg.n
-  %v302 = and i1 %v284, %v301
-  br i1 %v302, label %if.then84, label %if.else85
+  %v1456 = add i32 %v1, %v900
+  %v1457 = add i32 %v3, %v902
+  %v1458 = add i32 %v1457, 0
+  %v1459 = icmp slt i32 %v1456, %arg.m
+  %v1460 = icmp slt i32 %v1458, %arg.n
+  %v1461 = and i1 %v1459, %v1460
+  br i1 %v1461, label %if.then84, label %if.else85
 if.then84:
-  %v303 = load half, ptr addrspace(1) %v299, align 2
+  %v1462 = mul i32 %v1456, %arg.n
+  %v1463 = add i32 %v1462, %v1458
+  %v1464 = mul i32 %v1463, 2
+  %v1465 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1464
+  %v1466 = fptrunc float %v903 to half
+  store half %v1466, ptr addrspace(1) %v1465, align 2
   br label %if.end86
 if.else85:
   br label %if.end86
 if.end86:
-  %v304 = phi half [ %v303, %if.then84 ], [ 0xH0000, %if.else85 ]
-  %v305 = getelementptr inbounds i8, ptr addrspace(1) %v291, i32 4
-  %v306 = add i32 %v283, 2
-  %v307 = icmp slt i32 %v306, %arg.n
-  %v308 = and i1 %v284, %v307
-  br i1 %v308, label %if.then87, label %if.else88
+  %v1467 = add i32 %v3, %v902
+  %v1468 = add i32 %v1467, 1
+  %v1469 = icmp slt i32 %v1456, %arg.m
+  %v1470 = icmp slt i32 %v1468, %arg.n
+  %v1471 = and i1 %v1469, %v1470
+  br i1 %v1471, label %if.then87, label %if.else88
 if.then87:
-  %v309 = load half, ptr addrspace(1) %v305, align 2
+  %v1472 = mul i32 %v1456, %arg.n
+  %v1473 = add i32 %v1472, %v1468
+  %v1474 = mul i32 %v1473, 2
+  %v1475 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1474
+  %v1476 = fptrunc float %v904 to half
+  store half %v1476, ptr addrspace(1) %v1475, align 2
   br label %if.end89
 if.else88:
   br label %if.end89
 if.end89:
-  %v310 = phi half [ %v309, %if.then87 ], [ 0xH0000, %if.else88 ]
-  %v311 = getelementptr inbounds i8, ptr addrspace(1) %v291, i32 6
-  %v312 = add i32 %v283, 3
-  %v313 = icmp slt i32 %v312, %arg.n
-  %v314 = and i1 %v284, %v313
-  br i1 %v314, label %if.then90, label %if.else91
+  %v1477 = add i32 %v3, %v902
+  %v1478 = add i32 %v1477, 2
+  %v1479 = icmp slt i32 %v1456, %arg.m
+  %v1480 = icmp slt i32 %v1478, %arg.n
+  %v1481 = and i1 %v1479, %v1480
+  br i1 %v1481, label %if.then90, label %if.else91
 if.then90:
-  %v315 = load half, ptr addrspace(1) %v311, align 2
+  %v1482 = mul i32 %v1456, %arg.n
+  %v1483 = add i32 %v1482, %v1478
+  %v1484 = mul i32 %v1483, 2
+  %v1485 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1484
+  %v1486 = fptrunc float %v905 to half
+  store half %v1486, ptr addrspace(1) %v1485, align 2
   br label %if.end92
 if.else91:
   br label %if.end92
 if.end92:
-  %v316 = phi half [ %v315, %if.then90 ], [ 0xH0000, %if.else91 ]
-  %v317 = insertelement <4 x half> poison, half %v298, i32 0
-  %v318 = insertelement <4 x half> %v317, half %v304, i32 1
-  %v319 = insertelement <4 x half> %v318, half %v310, i32 2
-  %v320 = insertelement <4 x half> %v319, half %v316, i32 3
-  br label %if.end80
-if.end80:
-  %v321 = phi <4 x half> [ %v292, %if.then78 ], [ %v320, %if.end92 ]
-  %v322 = mul i32 %v279, 128
-  %v323 = add i32 %v322, %v281
-  %v324 = mul i32 %v323, 2
-  %v325 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v324
-  store <4 x half> %v321, ptr addrspace(3) %v325, align 2
-  %v326 = add i32 %v4, 512
-  %v327 = sdiv i32 %v326, 32
-  %v328 = srem i32 %v326, 32
-  %v329 = mul i32 %v328, 4
-  %v330 = add i32 %v20, %v327
-  %v331 = add i32 %v3, %v329
-  %v332 = icmp slt i32 %v330, %arg.k
-  %v333 = add i32 %v331, 4
-  %v334 = icmp sle i32 %v333, %arg.n
-  %v335 = and i1 %v332, %v334
-  %v336 = mul i32 %v330, %arg.n
-  %v337 = add i32 %v336, %v331
-  %v338 = mul i32 %v337, 2
-  %v339 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v338
-  br i1 %v335, label %if.then93, label %if.else94
+  %v1487 = add i32 %v3, %v902
+  %v1488 = add i32 %v1487, 3
+  %v1489 = icmp slt i32 %v1456, %arg.m
+  %v1490 = icmp slt i32 %v1488, %arg.n
+  %v1491 = and i1 %v1489, %v1490
+  br i1 %v1491, label %if.then93, label %if.else94
 if.then93:
-  %v340 = load <4 x half>, ptr addrspace(1) %v339, align 2
+  %v1492 = mul i32 %v1456, %arg.n
+  %v1493 = add i32 %v1492, %v1488
+  %v1494 = mul i32 %v1493, 2
+  %v1495 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1494
+  %v1496 = fptrunc float %v906 to half
+  store half %v1496, ptr addrspace(1) %v1495, align 2
   br label %if.end95
 if.else94:
-  %v341 = getelementptr inbounds i8, ptr addrspace(1) %v339, i32 0
-  %v342 = add i32 %v331, 0
-  %v343 = icmp slt i32 %v342, %arg.n
-  %v344 = and i1 %v332, %v343
-  br i1 %v344, label %if.then96, label %if.else97
+  br label %if.end95
+if.end95:
+  %v1497 = add i32 %v1, %v912
+  %v1498 = add i32 %v3, %v914
+  %v1499 = add i32 %v1498, 0
+  %v1500 = icmp slt i32 %v1497, %arg.m
+  %v1501 = icmp slt i32 %v1499, %arg.n
+  %v1502 = and i1 %v1500, %v1501
+  br i1 %v1502, label %if.then96, label %if.else97
 if.then96:
-  %v345 = load half, ptr addrspace(1) %v341, align 2
+  %v1503 = mul i32 %v1497, %arg.n
+  %v1504 = add i32 %v1503, %v1499
+  %v1505 = mul i32 %v1504, 2
+  %v1506 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1505
+  %v1507 = fptrunc float %v915 to half
+  store half %v1507, ptr addrspace(1) %v1506, align 2
   br label %if.end98
 if.else97:
   br label %if.end98
 if.end98:
-  %v346 = phi half [ %v345, %if.then96 ], [ 0xH0000, %if.else97 ]
-  %v347 = getelementptr inbounds i8, ptr addrspace(1) %v339, i32 2
-  %v348 = add i32 %v331, 1
-  %v349 = icmp slt i32 %v348, %arg.n
-  %v350 = and i1 %v332, %v349
-  br i1 %v350, label %if.then99, label %if.else100
+  %v1508 = add i32 %v3, %v914
+  %v1509 = add i32 %v1508, 1
+  %v1510 = icmp slt i32 %v1497, %arg.m
+  %v1511 = icmp slt i32 %v1509, %arg.n
+  %v1512 = and i1 %v1510, %v1511
+  br i1 %v1512, label %if.then99, label %if.else100
 if.then99:
-  %v351 = load half, ptr addrspace(1) %v347, align 2
+  %v1513 = mul i32 %v1497, %arg.n
+  %v1514 = add i32 %v1513, %v1509
+  %v1515 = mul i32 %v1514, 2
+  %v1516 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1515
+  %v1517 = fptrunc float %v916 to half
+  store half %v1517, ptr addrspace(1) %v1516, align 2
   br label %if.end101
 if.else100:
   br label %if.end101
 if.end101:
-  %v352 = phi half [ %v351, %if.then99 ], [ 0xH0000, %if.else100 ]
-  %v353 = getelementptr inbounds i8, ptr addrspace(1) %v339, i32 4
-  %v354 = add i32 %v331, 2
-  %v355 = icmp slt i32 %v354, %arg.n
-  %v356 = and i1 %v332, %v355
-  br i1 %v356, label %if.then102, label %if.else103
+  %v1518 = add i32 %v3, %v914
+  %v1519 = add i32 %v1518, 2
+  %v1520 = icmp slt i32 %v1497, %arg.m
+  %v1521 = icmp slt i32 %v1519, %arg.n
+  %v1522 = and i1 %v1520, %v1521
+  br i1 %v1522, label %if.then102, label %if.else103
 if.then102:
-  %v357 = load half, ptr addrspace(1) %v353, align 2
+  %v1523 = mul i32 %v1497, %arg.n
+  %v1524 = add i32 %v1523, %v1519
+  %v1525 = mul i32 %v1524, 2
+  %v1526 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1525
+  %v1527 = fptrunc float %v917 to half
+  store half %v1527, ptr addrspace(1) %v1526, align 2
   br label %if.end104
 if.else103:
   br label %if.end104
 if.end104:
-  %v358 = phi half [ %v357, %if.then102 ], [ 0xH0000, %if.else103 ]
-  %v359 = getelementptr inbounds i8, ptr addrspace(1) %v339, i32 6
-  %v360 = add i32 %v331, 3
-  %v361 = icmp slt i32 %v360, %arg.n
-  %v362 = and i1 %v332, %v361
-  br i1 %v362, label %if.then105, label %if.else106
+  %v1528 = add i32 %v3, %v914
+  %v1529 = add i32 %v1528, 3
+  %v1530 = icmp slt i32 %v1497, %arg.m
+  %v1531 = icmp slt i32 %v1529, %arg.n
+  %v1532 = and i1 %v1530, %v1531
+  br i1 %v1532, label %if.then105, label %if.else106
 if.then105:
-  %v363 = load half, ptr addrspace(1) %v359, align 2
+  %v1533 = mul i32 %v1497, %arg.n
+  %v1534 = add i32 %v1533, %v1529
+  %v1535 = mul i32 %v1534, 2
+  %v1536 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1535
+  %v1537 = fptrunc float %v918 to half
+  store half %v1537, ptr addrspace(1) %v1536, align 2
   br label %if.end107
 if.else106:
   br label %if.end107
 if.end107:
-  %v364 = phi half [ %v363, %if.then105 ], [ 0xH0000, %if.else106 ]
-  %v365 = insertelement <4 x half> poison, half %v346, i32 0
-  %v366 = insertelement <4 x half> %v365, half %v352, i32 1
-  %v367 = insertelement <4 x half> %v366, half %v358, i32 2
-  %v368 = insertelement <4 x half> %v367, half %v364, i32 3
-  br label %if.end95
-if.end95:
-  %v369 = phi <4 x half> [ %v340, %if.then93 ], [ %v368, %if.end107 ]
-  %v370 = mul i32 %v327, 128
-  %v371 = add i32 %v370, %v329
-  %v372 = mul i32 %v371, 2
-  %v373 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v372
-  store <4 x half> %v369, ptr addrspace(3) %v373, align 2
-  %v374 = add i32 %v4, 768
-  %v375 = sdiv i32 %v374, 32
-  %v376 = srem i32 %v374, 32
-  %v377 = mul i32 %v376, 4
-  %v378 = add i32 %v20, %v375
-  %v379 = add i32 %v3, %v377
-  %v380 = icmp slt i32 %v378, %arg.k
-  %v381 = add i32 %v379, 4
-  %v382 = icmp sle i32 %v381, %arg.n
-  %v383 = and i1 %v380, %v382
-  %v384 = mul i32 %v378, %arg.n
-  %v385 = add i32 %v384, %v379
-  %v386 = mul i32 %v385, 2
-  %v387 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v386
-  br i1 %v383, label %if.then108, label %if.else109
+  %v1538 = add i32 %v1, %v924
+  %v1539 = add i32 %v3, %v926
+  %v1540 = add i32 %v1539, 0
+  %v1541 = icmp slt i32 %v1538, %arg.m
+  %v1542 = icmp slt i32 %v1540, %arg.n
+  %v1543 = and i1 %v1541, %v1542
+  br i1 %v1543, label %if.then108, label %if.else109
 if.then108:
-  %v388 = load <4 x half>, ptr addrspace(1) %v387, align 2
+  %v1544 = mul i32 %v1538, %arg.n
+  %v1545 = add i32 %v1544, %v1540
+  %v1546 = mul i32 %v1545, 2
+  %v1547 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1546
+  %v1548 = fptrunc float %v927 to half
+  store half %v1548, ptr addrspace(1) %v1547, align 2
   br label %if.end110
 if.else109:
-  %v389 = getelementptr inbounds i8, ptr addrspace(1) %v387, i32 0
-  %v390 = add i32 %v379, 0
-  %v391 = icmp slt i32 %v390, %arg.n
-  %v392 = and i1 %v380, %v391
-  br i1 %v392, label %if.then111, label %if.else112
+  br label %if.end110
+if.end110:
+  %v1549 = add i32 %v3, %v926
+  %v1550 = add i32 %v1549, 1
+  %v1551 = icmp slt i32 %v1538, %arg.m
+  %v1552 = icmp slt i32 %v1550, %arg.n
+  %v1553 = and i1 %v1551, %v1552
+  br i1 %v1553, label %if.then111, label %if.else112
 if.then111:
-  %v393 = load half, ptr addrspace(1) %v389, align 2
+  %v1554 = mul i32 %v1538, %arg.n
+  %v1555 = add i32 %v1554, %v1550
+  %v1556 = mul i32 %v1555, 2
+  %v1557 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1556
+  %v1558 = fptrunc float %v928 to half
+  store half %v1558, ptr addrspace(1) %v1557, align 2
   br label %if.end113
 if.else112:
   br label %if.end113
 if.end113:
-  %v394 = phi half [ %v393, %if.then111 ], [ 0xH0000, %if.else112 ]
-  %v395 = getelementptr inbounds i8, ptr addrspace(1) %v387, i32 2
-  %v396 = add i32 %v379, 1
-  %v397 = icmp slt i32 %v396, %arg.n
-  %v398 = and i1 %v380, %v397
-  br i1 %v398, label %if.then114, label %if.else115
+  %v1559 = add i32 %v3, %v926
+  %v1560 = add i32 %v1559, 2
+  %v1561 = icmp slt i32 %v1538, %arg.m
+  %v1562 = icmp slt i32 %v1560, %arg.n
+  %v1563 = and i1 %v1561, %v1562
+  br i1 %v1563, label %if.then114, label %if.else115
 if.then114:
-  %v399 = load half, ptr addrspace(1) %v395, align 2
+  %v1564 = mul i32 %v1538, %arg.n
+  %v1565 = add i32 %v1564, %v1560
+  %v1566 = mul i32 %v1565, 2
+  %v1567 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1566
+  %v1568 = fptrunc float %v929 to half
+  store half %v1568, ptr addrspace(1) %v1567, align 2
   br label %if.end116
 if.else115:
   br label %if.end116
 if.end116:
-  %v400 = phi half [ %v399, %if.then114 ], [ 0xH0000, %if.else115 ]
-  %v401 = getelementptr inbounds i8, ptr addrspace(1) %v387, i32 4
-  %v402 = add i32 %v379, 2
-  %v403 = icmp slt i32 %v402, %arg.n
-  %v404 = and i1 %v380, %v403
-  br i1 %v404, label %if.then117, label %if.else118
+  %v1569 = add i32 %v3, %v926
+  %v1570 = add i32 %v1569, 3
+  %v1571 = icmp slt i32 %v1538, %arg.m
+  %v1572 = icmp slt i32 %v1570, %arg.n
+  %v1573 = and i1 %v1571, %v1572
+  br i1 %v1573, label %if.then117, label %if.else118
 if.then117:
-  %v405 = load half, ptr addrspace(1) %v401, align 2
+  %v1574 = mul i32 %v1538, %arg.n
+  %v1575 = add i32 %v1574, %v1570
+  %v1576 = mul i32 %v1575, 2
+  %v1577 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1576
+  %v1578 = fptrunc float %v930 to half
+  store half %v1578, ptr addrspace(1) %v1577, align 2
   br label %if.end119
 if.else118:
   br label %if.end119
 if.end119:
-  %v406 = phi half [ %v405, %if.then117 ], [ 0xH0000, %if.else118 ]
-  %v407 = getelementptr inbounds i8, ptr addrspace(1) %v387, i32 6
-  %v408 = add i32 %v379, 3
-  %v409 = icmp slt i32 %v408, %arg.n
-  %v410 = and i1 %v380, %v409
-  br i1 %v410, label %if.then120, label %if.else121
+  %v1579 = add i32 %v1, %v936
+  %v1580 = add i32 %v3, %v938
+  %v1581 = add i32 %v1580, 0
+  %v1582 = icmp slt i32 %v1579, %arg.m
+  %v1583 = icmp slt i32 %v1581, %arg.n
+  %v1584 = and i1 %v1582, %v1583
+  br i1 %v1584, label %if.then120, label %if.else121
 if.then120:
-  %v411 = load half, ptr addrspace(1) %v407, align 2
+  %v1585 = mul i32 %v1579, %arg.n
+  %v1586 = add i32 %v1585, %v1581
+  %v1587 = mul i32 %v1586, 2
+  %v1588 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1587
+  %v1589 = fptrunc float %v939 to half
+  store half %v1589, ptr addrspace(1) %v1588, align 2
   br label %if.end122
 if.else121:
   br label %if.end122
 if.end122:
-  %v412 = phi half [ %v411, %if.then120 ], [ 0xH0000, %if.else121 ]
-  %v413 = insertelement <4 x half> poison, half %v394, i32 0
-  %v414 = insertelement <4 x half> %v413, half %v400, i32 1
-  %v415 = insertelement <4 x half> %v414, half %v406, i32 2
-  %v416 = insertelement <4 x half> %v415, half %v412, i32 3
-  br label %if.end110
-if.end110:
-  %v417 = phi <4 x half> [ %v388, %if.then108 ], [ %v416, %if.end122 ]
-  %v418 = mul i32 %v375, 128
-  %v419 = add i32 %v418, %v377
-  %v420 = mul i32 %v419, 2
-  %v421 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v420
-  store <4 x half> %v417, ptr addrspace(3) %v421, align 2
-  fence syncscope("workgroup") release
-  call void @llvm.amdgcn.s.barrier()
-  fence syncscope("workgroup") acquire
-  %v422 = add i32 %v19, 0
-  %v423 = add i32 %v9, 0
-  %v424 = add i32 %v423, %v16
-  %v425 = mul i32 %v424, 32
-  %v426 = add i32 %v425, %v422
-  %v427 = mul i32 %v426, 2
-  %v428 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v427
-  %v429 = load <4 x half>, ptr addrspace(3) %v428, align 2
-  %v430 = add i32 %v9, 16
-  %v431 = add i32 %v430, %v16
-  %v432 = mul i32 %v431, 32
-  %v433 = add i32 %v432, %v422
-  %v434 = mul i32 %v433, 2
-  %v435 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v434
-  %v436 = load <4 x half>, ptr addrspace(3) %v435, align 2
-  %v437 = add i32 %v9, 32
-  %v438 = add i32 %v437, %v16
-  %v439 = mul i32 %v438, 32
-  %v440 = add i32 %v439, %v422
-  %v441 = mul i32 %v440, 2
-  %v442 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v441
-  %v443 = load <4 x half>, ptr addrspace(3) %v442, align 2
-  %v444 = add i32 %v9, 48
-  %v445 = add i32 %v444, %v16
-  %v446 = mul i32 %v445, 32
-  %v447 = add i32 %v446, %v422
-  %v448 = mul i32 %v447, 2
-  %v449 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v448
-  %v450 = load <4 x half>, ptr addrspace(3) %v449, align 2
-  %v451 = add i32 %v11, 0
-  %v452 = add i32 %v451, %v16
-  %v453 = add i32 %v422, 0
-  %v454 = mul i32 %v453, 128
-  %v455 = add i32 %v454, %v452
-  %v456 = mul i32 %v455, 2
-  %v457 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v456
-  %v458 = load half, ptr addrspace(3) %v457, align 2
-  %v459 = add i32 %v422, 1
-  %v460 = mul i32 %v459, 128
-  %v461 = add i32 %v460, %v452
-  %v462 = mul i32 %v461, 2
-  %v463 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v462
-  %v464 = load half, ptr addrspace(3) %v463, align 2
-  %v465 = add i32 %v422, 2
-  %v466 = mul i32 %v465, 128
-  %v467 = add i32 %v466, %v452
-  %v468 = mul i32 %v467, 2
-  %v469 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v468
-  %v470 = load half, ptr addrspace(3) %v469, align 2
-  %v471 = add i32 %v422, 3
-  %v472 = mul i32 %v471, 128
-  %v473 = add i32 %v472, %v452
-  %v474 = mul i32 %v473, 2
-  %v475 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v474
-  %v476 = load half, ptr addrspace(3) %v475, align 2
-  %v477 = insertelement <4 x half> poison, half %v458, i32 0
-  %v478 = insertelement <4 x half> %v477, half %v464, i32 1
-  %v479 = insertelement <4 x half> %v478, half %v470, i32 2
-  %v480 = insertelement <4 x half> %v479, half %v476, i32 3
-  %v481 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v429, <4 x half> %v480, <4 x float> %v21, i32 0, i32 0, i32 0)
-  %v482 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v436, <4 x half> %v480, <4 x float> %v25, i32 0, i32 0, i32 0)
-  %v483 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v443, <4 x half> %v480, <4 x float> %v29, i32 0, i32 0, i32 0)
-  %v484 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v450, <4 x half> %v480, <4 x float> %v33, i32 0, i32 0, i32 0)
-  %v485 = add i32 %v11, 16
-  %v486 = add i32 %v485, %v16
-  %v487 = add i32 %v422, 0
-  %v488 = mul i32 %v487, 128
-  %v489 = add i32 %v488, %v486
-  %v490 = mul i32 %v489, 2
-  %v491 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v490
-  %v492 = load half, ptr addrspace(3) %v491, align 2
-  %v493 = add i32 %v422, 1
-  %v494 = mul i32 %v493, 128
-  %v495 = add i32 %v494, %v486
-  %v496 = mul i32 %v495, 2
-  %v497 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v496
-  %v498 = load half, ptr addrspace(3) %v497, align 2
-  %v499 = add i32 %v422, 2
-  %v500 = mul i32 %v499, 128
-  %v501 = add i32 %v500, %v486
-  %v502 = mul i32 %v501, 2
-  %v503 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v502
-  %v504 = load half, ptr addrspace(3) %v503, align 2
-  %v505 = add i32 %v422, 3
-  %v506 = mul i32 %v505, 128
-  %v507 = add i32 %v506, %v486
-  %v508 = mul i32 %v507, 2
-  %v509 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v508
-  %v510 = load half, ptr addrspace(3) %v509, align 2
-  %v511 = insertelement <4 x half> poison, half %v492, i32 0
-  %v512 = insertelement <4 x half> %v511, half %v498, i32 1
-  %v513 = insertelement <4 x half> %v512, half %v504, i32 2
-  %v514 = insertelement <4 x half> %v513, half %v510, i32 3
-  %v515 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v429, <4 x half> %v514, <4 x float> %v22, i32 0, i32 0, i32 0)
-  %v516 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v436, <4 x half> %v514, <4 x float> %v26, i32 0, i32 0, i32 0)
-  %v517 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v443, <4 x half> %v514, <4 x float> %v30, i32 0, i32 0, i32 0)
-  %v518 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v450, <4 x half> %v514, <4 x float> %v34, i32 0, i32 0, i32 0)
-  %v519 = add i32 %v11, 32
-  %v520 = add i32 %v519, %v16
-  %v521 = add i32 %v422, 0
-  %v522 = mul i32 %v521, 128
-  %v523 = add i32 %v522, %v520
-  %v524 = mul i32 %v523, 2
-  %v525 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v524
-  %v526 = load half, ptr addrspace(3) %v525, align 2
-  %v527 = add i32 %v422, 1
-  %v528 = mul i32 %v527, 128
-  %v529 = add i32 %v528, %v520
-  %v530 = mul i32 %v529, 2
-  %v531 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v530
-  %v532 = load half, ptr addrspace(3) %v531, align 2
-  %v533 = add i32 %v422, 2
-  %v534 = mul i32 %v533, 128
-  %v535 = add i32 %v534, %v520
-  %v536 = mul i32 %v535, 2
-  %v537 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v536
-  %v538 = load half, ptr addrspace(3) %v537, align 2
-  %v539 = add i32 %v422, 3
-  %v540 = mul i32 %v539, 128
-  %v541 = add i32 %v540, %v520
-  %v542 = mul i32 %v541, 2
-  %v543 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v542
-  %v544 = load half, ptr addrspace(3) %v543, align 2
-  %v545 = insertelement <4 x half> poison, half %v526, i32 0
-  %v546 = insertelement <4 x half> %v545, half %v532, i32 1
-  %v547 = insertelement <4 x half> %v546, half %v538, i32 2
-  %v548 = insertelement <4 x half> %v547, half %v544, i32 3
-  %v549 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v429, <4 x half> %v548, <4 x float> %v23, i32 0, i32 0, i32 0)
-  %v550 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v436, <4 x half> %v548, <4 x float> %v27, i32 0, i32 0, i32 0)
-  %v551 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v443, <4 x half> %v548, <4 x float> %v31, i32 0, i32 0, i32 0)
-  %v552 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v450, <4 x half> %v548, <4 x float> %v35, i32 0, i32 0, i32 0)
-  %v553 = add i32 %v11, 48
-  %v554 = add i32 %v553, %v16
-  %v555 = add i32 %v422, 0
-  %v556 = mul i32 %v555, 128
-  %v557 = add i32 %v556, %v554
-  %v558 = mul i32 %v557, 2
-  %v559 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v558
-  %v560 = load half, ptr addrspace(3) %v559, align 2
-  %v561 = add i32 %v422, 1
-  %v562 = mul i32 %v561, 128
-  %v563 = add i32 %v562, %v554
-  %v564 = mul i32 %v563, 2
-  %v565 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v564
-  %v566 = load half, ptr addrspace(3) %v565, align 2
-  %v567 = add i32 %v422, 2
-  %v568 = mul i32 %v567, 128
-  %v569 = add i32 %v568, %v554
-  %v570 = mul i32 %v569, 2
-  %v571 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v570
-  %v572 = load half, ptr addrspace(3) %v571, align 2
-  %v573 = add i32 %v422, 3
-  %v574 = mul i32 %v573, 128
-  %v575 = add i32 %v574, %v554
-  %v576 = mul i32 %v575, 2
-  %v577 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v576
-  %v578 = load half, ptr addrspace(3) %v577, align 2
-  %v579 = insertelement <4 x half> poison, half %v560, i32 0
-  %v580 = insertelement <4 x half> %v579, half %v566, i32 1
-  %v581 = insertelement <4 x half> %v580, half %v572, i32 2
-  %v582 = insertelement <4 x half> %v581, half %v578, i32 3
-  %v583 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v429, <4 x half> %v582, <4 x float> %v24, i32 0, i32 0, i32 0)
-  %v584 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v436, <4 x half> %v582, <4 x float> %v28, i32 0, i32 0, i32 0)
-  %v585 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v443, <4 x half> %v582, <4 x float> %v32, i32 0, i32 0, i32 0)
-  %v586 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v450, <4 x half> %v582, <4 x float> %v36, i32 0, i32 0, i32 0)
-  %v587 = add i32 %v19, 16
-  %v588 = add i32 %v9, 0
-  %v589 = add i32 %v588, %v16
-  %v590 = mul i32 %v589, 32
-  %v591 = add i32 %v590, %v587
-  %v592 = mul i32 %v591, 2
-  %v593 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v592
-  %v594 = load <4 x half>, ptr addrspace(3) %v593, align 2
-  %v595 = add i32 %v9, 16
-  %v596 = add i32 %v595, %v16
-  %v597 = mul i32 %v596, 32
-  %v598 = add i32 %v597, %v587
-  %v599 = mul i32 %v598, 2
-  %v600 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v599
-  %v601 = load <4 x half>, ptr addrspace(3) %v600, align 2
-  %v602 = add i32 %v9, 32
-  %v603 = add i32 %v602, %v16
-  %v604 = mul i32 %v603, 32
-  %v605 = add i32 %v604, %v587
-  %v606 = mul i32 %v605, 2
-  %v607 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v606
-  %v608 = load <4 x half>, ptr addrspace(3) %v607, align 2
-  %v609 = add i32 %v9, 48
-  %v610 = add i32 %v609, %v16
-  %v611 = mul i32 %v610, 32
-  %v612 = add i32 %v611, %v587
-  %v613 = mul i32 %v612, 2
-  %v614 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v613
-  %v615 = load <4 x half>, ptr addrspace(3) %v614, align 2
-  %v616 = add i32 %v11, 0
-  %v617 = add i32 %v616, %v16
-  %v618 = add i32 %v587, 0
-  %v619 = mul i32 %v618, 128
-  %v620 = add i32 %v619, %v617
-  %v621 = mul i32 %v620, 2
-  %v622 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v621
-  %v623 = load half, ptr addrspace(3) %v622, align 2
-  %v624 = add i32 %v587, 1
-  %v625 = mul i32 %v624, 128
-  %v626 = add i32 %v625, %v617
-  %v627 = mul i32 %v626, 2
-  %v628 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v627
-  %v629 = load half, ptr addrspace(3) %v628, align 2
-  %v630 = add i32 %v587, 2
-  %v631 = mul i32 %v630, 128
-  %v632 = add i32 %v631, %v617
-  %v633 = mul i32 %v632, 2
-  %v634 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v633
-  %v635 = load half, ptr addrspace(3) %v634, align 2
-  %v636 = add i32 %v587, 3
-  %v637 = mul i32 %v636, 128
-  %v638 = add i32 %v637, %v617
-  %v639 = mul i32 %v638, 2
-  %v640 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v639
-  %v641 = load half, ptr addrspace(3) %v640, align 2
-  %v642 = insertelement <4 x half> poison, half %v623, i32 0
-  %v643 = insertelement <4 x half> %v642, half %v629, i32 1
-  %v644 = insertelement <4 x half> %v643, half %v635, i32 2
-  %v645 = insertelement <4 x half> %v644, half %v641, i32 3
-  %v646 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v594, <4 x half> %v645, <4 x float> %v481, i32 0, i32 0, i32 0)
-  %v647 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v601, <4 x half> %v645, <4 x float> %v482, i32 0, i32 0, i32 0)
-  %v648 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v608, <4 x half> %v645, <4 x float> %v483, i32 0, i32 0, i32 0)
-  %v649 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v615, <4 x half> %v645, <4 x float> %v484, i32 0, i32 0, i32 0)
-  %v650 = add i32 %v11, 16
-  %v651 = add i32 %v650, %v16
-  %v652 = add i32 %v587, 0
-  %v653 = mul i32 %v652, 128
-  %v654 = add i32 %v653, %v651
-  %v655 = mul i32 %v654, 2
-  %v656 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v655
-  %v657 = load half, ptr addrspace(3) %v656, align 2
-  %v658 = add i32 %v587, 1
-  %v659 = mul i32 %v658, 128
-  %v660 = add i32 %v659, %v651
-  %v661 = mul i32 %v660, 2
-  %v662 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v661
-  %v663 = load half, ptr addrspace(3) %v662, align 2
-  %v664 = add i32 %v587, 2
-  %v665 = mul i32 %v664, 128
-  %v666 = add i32 %v665, %v651
-  %v667 = mul i32 %v666, 2
-  %v668 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v667
-  %v669 = load half, ptr addrspace(3) %v668, align 2
-  %v670 = add i32 %v587, 3
-  %v671 = mul i32 %v670, 128
-  %v672 = add i32 %v671, %v651
-  %v673 = mul i32 %v672, 2
-  %v674 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v673
-  %v675 = load half, ptr addrspace(3) %v674, align 2
-  %v676 = insertelement <4 x half> poison, half %v657, i32 0
-  %v677 = insertelement <4 x half> %v676, half %v663, i32 1
-  %v678 = insertelement <4 x half> %v677, half %v669, i32 2
-  %v679 = insertelement <4 x half> %v678, half %v675, i32 3
-  %v680 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v594, <4 x half> %v679, <4 x float> %v515, i32 0, i32 0, i32 0)
-  %v681 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v601, <4 x half> %v679, <4 x float> %v516, i32 0, i32 0, i32 0)
-  %v682 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v608, <4 x half> %v679, <4 x float> %v517, i32 0, i32 0, i32 0)
-  %v683 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v615, <4 x half> %v679, <4 x float> %v518, i32 0, i32 0, i32 0)
-  %v684 = add i32 %v11, 32
-  %v685 = add i32 %v684, %v16
-  %v686 = add i32 %v587, 0
-  %v687 = mul i32 %v686, 128
-  %v688 = add i32 %v687, %v685
-  %v689 = mul i32 %v688, 2
-  %v690 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v689
-  %v691 = load half, ptr addrspace(3) %v690, align 2
-  %v692 = add i32 %v587, 1
-  %v693 = mul i32 %v692, 128
-  %v694 = add i32 %v693, %v685
-  %v695 = mul i32 %v694, 2
-  %v696 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v695
-  %v697 = load half, ptr addrspace(3) %v696, align 2
-  %v698 = add i32 %v587, 2
-  %v699 = mul i32 %v698, 128
-  %v700 = add i32 %v699, %v685
-  %v701 = mul i32 %v700, 2
-  %v702 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v701
-  %v703 = load half, ptr addrspace(3) %v702, align 2
-  %v704 = add i32 %v587, 3
-  %v705 = mul i32 %v704, 128
-  %v706 = add i32 %v705, %v685
-  %v707 = mul i32 %v706, 2
-  %v708 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v707
-  %v709 = load half, ptr addrspace(3) %v708, align 2
-  %v710 = insertelement <4 x half> poison, half %v691, i32 0
-  %v711 = insertelement <4 x half> %v710, half %v697, i32 1
-  %v712 = insertelement <4 x half> %v711, half %v703, i32 2
-  %v713 = insertelement <4 x half> %v712, half %v709, i32 3
-  %v714 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v594, <4 x half> %v713, <4 x float> %v549, i32 0, i32 0, i32 0)
-  %v715 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v601, <4 x half> %v713, <4 x float> %v550, i32 0, i32 0, i32 0)
-  %v716 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v608, <4 x half> %v713, <4 x float> %v551, i32 0, i32 0, i32 0)
-  %v717 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v615, <4 x half> %v713, <4 x float> %v552, i32 0, i32 0, i32 0)
-  %v718 = add i32 %v11, 48
-  %v719 = add i32 %v718, %v16
-  %v720 = add i32 %v587, 0
-  %v721 = mul i32 %v720, 128
-  %v722 = add i32 %v721, %v719
-  %v723 = mul i32 %v722, 2
-  %v724 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v723
-  %v725 = load half, ptr addrspace(3) %v724, align 2
-  %v726 = add i32 %v587, 1
-  %v727 = mul i32 %v726, 128
-  %v728 = add i32 %v727, %v719
-  %v729 = mul i32 %v728, 2
-  %v730 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v729
-  %v731 = load half, ptr addrspace(3) %v730, align 2
-  %v732 = add i32 %v587, 2
-  %v733 = mul i32 %v732, 128
-  %v734 = add i32 %v733, %v719
-  %v735 = mul i32 %v734, 2
-  %v736 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v735
-  %v737 = load half, ptr addrspace(3) %v736, align 2
-  %v738 = add i32 %v587, 3
-  %v739 = mul i32 %v738, 128
-  %v740 = add i32 %v739, %v719
-  %v741 = mul i32 %v740, 2
-  %v742 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v741
-  %v743 = load half, ptr addrspace(3) %v742, align 2
-  %v744 = insertelement <4 x half> poison, half %v725, i32 0
-  %v745 = insertelement <4 x half> %v744, half %v731, i32 1
-  %v746 = insertelement <4 x half> %v745, half %v737, i32 2
-  %v747 = insertelement <4 x half> %v746, half %v743, i32 3
-  %v748 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v594, <4 x half> %v747, <4 x float> %v583, i32 0, i32 0, i32 0)
-  %v749 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v601, <4 x half> %v747, <4 x float> %v584, i32 0, i32 0, i32 0)
-  %v750 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v608, <4 x half> %v747, <4 x float> %v585, i32 0, i32 0, i32 0)
-  %v751 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v615, <4 x half> %v747, <4 x float> %v586, i32 0, i32 0, i32 0)
-  %v752 = add i32 %v20, 32
-  br label %for.head0
-for.exit2:
-  %v753 = sdiv i32 %v6, 16
-  %v754 = mul i32 %v753, 4
-  %v755 = add i32 %v754, 0
-  %v756 = srem i32 %v6, 16
-  %v757 = add i32 %v9, 0
-  %v758 = add i32 %v757, %v755
-  %v759 = add i32 %v11, 0
-  %v760 = add i32 %v759, %v756
-  %v761 = extractelement <4 x float> %v21, i32 0
-  %v762 = add i32 %v1, %v758
-  %v763 = add i32 %v3, %v760
-  %v764 = icmp slt i32 %v762, %arg.m
-  %v765 = icmp slt i32 %v763, %arg.n
-  %v766 = and i1 %v764, %v765
-  br i1 %v766, label %if.then123, label %if.else124
+  %v1590 = add i32 %v3, %v938
+  %v1591 = add i32 %v1590, 1
+  %v1592 = icmp slt i32 %v1579, %arg.m
+  %v1593 = icmp slt i32 %v1591, %arg.n
+  %v1594 = and i1 %v1592, %v1593
+  br i1 %v1594, label %if.then123, label %if.else124
 if.then123:
-  %v767 = mul i32 %v762, %arg.n
-  %v768 = add i32 %v767, %v763
-  %v769 = mul i32 %v768, 2
-  %v770 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v769
-  %v771 = fptrunc float %v761 to half
-  store half %v771, ptr addrspace(1) %v770, align 2
+  %v1595 = mul i32 %v1579, %arg.n
+  %v1596 = add i32 %v1595, %v1591
+  %v1597 = mul i32 %v1596, 2
+  %v1598 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1597
+  %v1599 = fptrunc float %v940 to half
+  store half %v1599, ptr addrspace(1) %v1598, align 2
   br label %if.end125
 if.else124:
   br label %if.end125
 if.end125:
-  %v772 = sdiv i32 %v6, 16
-  %v773 = mul i32 %v772, 4
-  %v774 = add i32 %v773, 1
-  %v775 = srem i32 %v6, 16
-  %v776 = add i32 %v9, 0
-  %v777 = add i32 %v776, %v774
-  %v778 = add i32 %v11, 0
-  %v779 = add i32 %v778, %v775
-  %v780 = extractelement <4 x float> %v21, i32 1
-  %v781 = add i32 %v1, %v777
-  %v782 = add i32 %v3, %v779
-  %v783 = icmp slt i32 %v781, %arg.m
-  %v784 = icmp slt i32 %v782, %arg.n
-  %v785 = and i1 %v783, %v784
-  br i1 %v785, label %if.then126, label %if.else127
+  %v1600 = add i32 %v3, %v938
+  %v1601 = add i32 %v1600, 2
+  %v1602 = icmp slt i32 %v1579, %arg.m
+  %v1603 = icmp slt i32 %v1601, %arg.n
+  %v1604 = and i1 %v1602, %v1603
+  br i1 %v1604, label %if.then126, label %if.else127
 if.then126:
-  %v786 = mul i32 %v781, %arg.n
-  %v787 = add i32 %v786, %v782
-  %v788 = mul i32 %v787, 2
-  %v789 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v788
-  %v790 = fptrunc float %v780 to half
-  store half %v790, ptr addrspace(1) %v789, align 2
+  %v1605 = mul i32 %v1579, %arg.n
+  %v1606 = add i32 %v1605, %v1601
+  %v1607 = mul i32 %v1606, 2
+  %v1608 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1607
+  %v1609 = fptrunc float %v941 to half
+  store half %v1609, ptr addrspace(1) %v1608, align 2
   br label %if.end128
 if.else127:
   br label %if.end128
 if.end128:
-  %v791 = sdiv i32 %v6, 16
-  %v792 = mul i32 %v791, 4
-  %v793 = add i32 %v792, 2
-  %v794 = srem i32 %v6, 16
-  %v795 = add i32 %v9, 0
-  %v796 = add i32 %v795, %v793
-  %v797 = add i32 %v11, 0
-  %v798 = add i32 %v797, %v794
-  %v799 = extractelement <4 x float> %v21, i32 2
-  %v800 = add i32 %v1, %v796
-  %v801 = add i32 %v3, %v798
-  %v802 = icmp slt i32 %v800, %arg.m
-  %v803 = icmp slt i32 %v801, %arg.n
-  %v804 = and i1 %v802, %v803
-  br i1 %v804, label %if.then129, label %if.else130
+  %v1610 = add i32 %v3, %v938
+  %v1611 = add i32 %v1610, 3
+  %v1612 = icmp slt i32 %v1579, %arg.m
+  %v1613 = icmp slt i32 %v1611, %arg.n
+  %v1614 = and i1 %v1612, %v1613
+  br i1 %v1614, label %if.then129, label %if.else130
 if.then129:
-  %v805 = mul i32 %v800, %arg.n
-  %v806 = add i32 %v805, %v801
-  %v807 = mul i32 %v806, 2
-  %v808 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v807
-  %v809 = fptrunc float %v799 to half
-  store half %v809, ptr addrspace(1) %v808, align 2
+  %v1615 = mul i32 %v1579, %arg.n
+  %v1616 = add i32 %v1615, %v1611
+  %v1617 = mul i32 %v1616, 2
+  %v1618 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1617
+  %v1619 = fptrunc float %v942 to half
+  store half %v1619, ptr addrspace(1) %v1618, align 2
   br label %if.end131
 if.else130:
   br label %if.end131
 if.end131:
-  %v810 = sdiv i32 %v6, 16
-  %v811 = mul i32 %v810, 4
-  %v812 = add i32 %v811, 3
-  %v813 = srem i32 %v6, 16
-  %v814 = add i32 %v9, 0
-  %v815 = add i32 %v814, %v812
-  %v816 = add i32 %v11, 0
-  %v817 = add i32 %v816, %v813
-  %v818 = extractelement <4 x float> %v21, i32 3
-  %v819 = add i32 %v1, %v815
-  %v820 = add i32 %v3, %v817
-  %v821 = icmp slt i32 %v819, %arg.m
-  %v822 = icmp slt i32 %v820, %arg.n
-  %v823 = and i1 %v821, %v822
-  br i1 %v823, label %if.then132, label %if.else133
+  %v1620 = add i32 %v1, %v948
+  %v1621 = add i32 %v3, %v950
+  %v1622 = add i32 %v1621, 0
+  %v1623 = icmp slt i32 %v1620, %arg.m
+  %v1624 = icmp slt i32 %v1622, %arg.n
+  %v1625 = and i1 %v1623, %v1624
+  br i1 %v1625, label %if.then132, label %if.else133
 if.then132:
-  %v824 = mul i32 %v819, %arg.n
-  %v825 = add i32 %v824, %v820
-  %v826 = mul i32 %v825, 2
-  %v827 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v826
-  %v828 = fptrunc float %v818 to half
-  store half %v828, ptr addrspace(1) %v827, align 2
+  %v1626 = mul i32 %v1620, %arg.n
+  %v1627 = add i32 %v1626, %v1622
+  %v1628 = mul i32 %v1627, 2
+  %v1629 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1628
+  %v1630 = fptrunc float %v951 to half
+  store half %v1630, ptr addrspace(1) %v1629, align 2
   br label %if.end134
 if.else133:
   br label %if.end134
 if.end134:
-  %v829 = sdiv i32 %v6, 16
-  %v830 = mul i32 %v829, 4
-  %v831 = add i32 %v830, 0
-  %v832 = srem i32 %v6, 16
-  %v833 = add i32 %v9, 0
-  %v834 = add i32 %v833, %v831
-  %v835 = add i32 %v11, 16
-  %v836 = add i32 %v835, %v832
-  %v837 = extractelement <4 x float> %v22, i32 0
-  %v838 = add i32 %v1, %v834
-  %v839 = add i32 %v3, %v836
-  %v840 = icmp slt i32 %v838, %arg.m
-  %v841 = icmp slt i32 %v839, %arg.n
-  %v842 = and i1 %v840, %v841
-  br i1 %v842, label %if.then135, label %if.else136
+  %v1631 = add i32 %v3, %v950
+  %v1632 = add i32 %v1631, 1
+  %v1633 = icmp slt i32 %v1620, %arg.m
+  %v1634 = icmp slt i32 %v1632, %arg.n
+  %v1635 = and i1 %v1633, %v1634
+  br i1 %v1635, label %if.then135, label %if.else136
 if.then135:
-  %v843 = mul i32 %v838, %arg.n
-  %v844 = add i32 %v843, %v839
-  %v845 = mul i32 %v844, 2
-  %v846 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v845
-  %v847 = fptrunc float %v837 to half
-  store half %v847, ptr addrspace(1) %v846, align 2
+  %v1636 = mul i32 %v1620, %arg.n
+  %v1637 = add i32 %v1636, %v1632
+  %v1638 = mul i32 %v1637, 2
+  %v1639 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1638
+  %v1640 = fptrunc float %v952 to half
+  store half %v1640, ptr addrspace(1) %v1639, align 2
   br label %if.end137
 if.else136:
   br label %if.end137
 if.end137:
-  %v848 = sdiv i32 %v6, 16
-  %v849 = mul i32 %v848, 4
-  %v850 = add i32 %v849, 1
-  %v851 = srem i32 %v6, 16
-  %v852 = add i32 %v9, 0
-  %v853 = add i32 %v852, %v850
-  %v854 = add i32 %v11, 16
-  %v855 = add i32 %v854, %v851
-  %v856 = extractelement <4 x float> %v22, i32 1
-  %v857 = add i32 %v1, %v853
-  %v858 = add i32 %v3, %v855
-  %v859 = icmp slt i32 %v857, %arg.m
-  %v860 = icmp slt i32 %v858, %arg.n
-  %v861 = and i1 %v859, %v860
-  br i1 %v861, label %if.then138, label %if.else139
+  %v1641 = add i32 %v3, %v950
+  %v1642 = add i32 %v1641, 2
+  %v1643 = icmp slt i32 %v1620, %arg.m
+  %v1644 = icmp slt i32 %v1642, %arg.n
+  %v1645 = and i1 %v1643, %v1644
+  br i1 %v1645, label %if.then138, label %if.else139
 if.then138:
-  %v862 = mul i32 %v857, %arg.n
-  %v863 = add i32 %v862, %v858
-  %v864 = mul i32 %v863, 2
-  %v865 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v864
-  %v866 = fptrunc float %v856 to half
-  store half %v866, ptr addrspace(1) %v865, align 2
+  %v1646 = mul i32 %v1620, %arg.n
+  %v1647 = add i32 %v1646, %v1642
+  %v1648 = mul i32 %v1647, 2
+  %v1649 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1648
+  %v1650 = fptrunc float %v953 to half
+  store half %v1650, ptr addrspace(1) %v1649, align 2
   br label %if.end140
 if.else139:
   br label %if.end140
 if.end140:
-  %v867 = sdiv i32 %v6, 16
-  %v868 = mul i32 %v867, 4
-  %v869 = add i32 %v868, 2
-  %v870 = srem i32 %v6, 16
-  %v871 = add i32 %v9, 0
-  %v872 = add i32 %v871, %v869
-  %v873 = add i32 %v11, 16
-  %v874 = add i32 %v873, %v870
-  %v875 = extractelement <4 x float> %v22, i32 2
-  %v876 = add i32 %v1, %v872
-  %v877 = add i32 %v3, %v874
-  %v878 = icmp slt i32 %v876, %arg.m
-  %v879 = icmp slt i32 %v877, %arg.n
-  %v880 = and i1 %v878, %v879
-  br i1 %v880, label %if.then141, label %if.else142
+  %v1651 = add i32 %v3, %v950
+  %v1652 = add i32 %v1651, 3
+  %v1653 = icmp slt i32 %v1620, %arg.m
+  %v1654 = icmp slt i32 %v1652, %arg.n
+  %v1655 = and i1 %v1653, %v1654
+  br i1 %v1655, label %if.then141, label %if.else142
 if.then141:
-  %v881 = mul i32 %v876, %arg.n
-  %v882 = add i32 %v881, %v877
-  %v883 = mul i32 %v882, 2
-  %v884 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v883
-  %v885 = fptrunc float %v875 to half
-  store half %v885, ptr addrspace(1) %v884, align 2
+  %v1656 = mul i32 %v1620, %arg.n
+  %v1657 = add i32 %v1656, %v1652
+  %v1658 = mul i32 %v1657, 2
+  %v1659 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1658
+  %v1660 = fptrunc float %v954 to half
+  store half %v1660, ptr addrspace(1) %v1659, align 2
   br label %if.end143
 if.else142:
   br label %if.end143
 if.end143:
-  %v886 = sdiv i32 %v6, 16
-  %v887 = mul i32 %v886, 4
-  %v888 = add i32 %v887, 3
-  %v889 = srem i32 %v6, 16
-  %v890 = add i32 %v9, 0
-  %v891 = add i32 %v890, %v888
-  %v892 = add i32 %v11, 16
-  %v893 = add i32 %v892, %v889
-  %v894 = extractelement <4 x float> %v22, i32 3
-  %v895 = add i32 %v1, %v891
-  %v896 = add i32 %v3, %v893
-  %v897 = icmp slt i32 %v895, %arg.m
-  %v898 = icmp slt i32 %v896, %arg.n
-  %v899 = and i1 %v897, %v898
-  br i1 %v899, label %if.then144, label %if.else145
+  %v1661 = add i32 %v1, %v960
+  %v1662 = add i32 %v3, %v962
+  %v1663 = add i32 %v1662, 0
+  %v1664 = icmp slt i32 %v1661, %arg.m
+  %v1665 = icmp slt i32 %v1663, %arg.n
+  %v1666 = and i1 %v1664, %v1665
+  br i1 %v1666, label %if.then144, label %if.else145
 if.then144:
-  %v900 = mul i32 %v895, %arg.n
-  %v901 = add i32 %v900, %v896
-  %v902 = mul i32 %v901, 2
-  %v903 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v902
-  %v904 = fptrunc float %v894 to half
-  store half %v904, ptr addrspace(1) %v903, align 2
+  %v1667 = mul i32 %v1661, %arg.n
+  %v1668 = add i32 %v1667, %v1663
+  %v1669 = mul i32 %v1668, 2
+  %v1670 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1669
+  %v1671 = fptrunc float %v963 to half
+  store half %v1671, ptr addrspace(1) %v1670, align 2
   br label %if.end146
 if.else145:
   br label %if.end146
 if.end146:
-  %v905 = sdiv i32 %v6, 16
-  %v906 = mul i32 %v905, 4
-  %v907 = add i32 %v906, 0
-  %v908 = srem i32 %v6, 16
-  %v909 = add i32 %v9, 0
-  %v910 = add i32 %v909, %v907
-  %v911 = add i32 %v11, 32
-  %v912 = add i32 %v911, %v908
-  %v913 = extractelement <4 x float> %v23, i32 0
-  %v914 = add i32 %v1, %v910
-  %v915 = add i32 %v3, %v912
-  %v916 = icmp slt i32 %v914, %arg.m
-  %v917 = icmp slt i32 %v915, %arg.n
-  %v918 = and i1 %v916, %v917
-  br i1 %v918, label %if.then147, label %if.else148
+  %v1672 = add i32 %v3, %v962
+  %v1673 = add i32 %v1672, 1
+  %v1674 = icmp slt i32 %v1661, %arg.m
+  %v1675 = icmp slt i32 %v1673, %arg.n
+  %v1676 = and i1 %v1674, %v1675
+  br i1 %v1676, label %if.then147, label %if.else148
 if.then147:
-  %v919 = mul i32 %v914, %arg.n
-  %v920 = add i32 %v919, %v915
-  %v921 = mul i32 %v920, 2
-  %v922 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v921
-  %v923 = fptrunc float %v913 to half
-  store half %v923, ptr addrspace(1) %v922, align 2
+  %v1677 = mul i32 %v1661, %arg.n
+  %v1678 = add i32 %v1677, %v1673
+  %v1679 = mul i32 %v1678, 2
+  %v1680 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1679
+  %v1681 = fptrunc float %v964 to half
+  store half %v1681, ptr addrspace(1) %v1680, align 2
   br label %if.end149
 if.else148:
   br label %if.end149
 if.end149:
-  %v924 = sdiv i32 %v6, 16
-  %v925 = mul i32 %v924, 4
-  %v926 = add i32 %v925, 1
-  %v927 = srem i32 %v6, 16
-  %v928 = add i32 %v9, 0
-  %v929 = add i32 %v928, %v926
-  %v930 = add i32 %v11, 32
-  %v931 = add i32 %v930, %v927
-  %v932 = extractelement <4 x float> %v23, i32 1
-  %v933 = add i32 %v1, %v929
-  %v934 = add i32 %v3, %v931
-  %v935 = icmp slt i32 %v933, %arg.m
-  %v936 = icmp slt i32 %v934, %arg.n
-  %v937 = and i1 %v935, %v936
-  br i1 %v937, label %if.then150, label %if.else151
+  %v1682 = add i32 %v3, %v962
+  %v1683 = add i32 %v1682, 2
+  %v1684 = icmp slt i32 %v1661, %arg.m
+  %v1685 = icmp slt i32 %v1683, %arg.n
+  %v1686 = and i1 %v1684, %v1685
+  br i1 %v1686, label %if.then150, label %if.else151
 if.then150:
-  %v938 = mul i32 %v933, %arg.n
-  %v939 = add i32 %v938, %v934
-  %v940 = mul i32 %v939, 2
-  %v941 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v940
-  %v942 = fptrunc float %v932 to half
-  store half %v942, ptr addrspace(1) %v941, align 2
+  %v1687 = mul i32 %v1661, %arg.n
+  %v1688 = add i32 %v1687, %v1683
+  %v1689 = mul i32 %v1688, 2
+  %v1690 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1689
+  %v1691 = fptrunc float %v965 to half
+  store half %v1691, ptr addrspace(1) %v1690, align 2
   br label %if.end152
 if.else151:
   br label %if.end152
 if.end152:
-  %v943 = sdiv i32 %v6, 16
-  %v944 = mul i32 %v943, 4
-  %v945 = add i32 %v944, 2
-  %v946 = srem i32 %v6, 16
-  %v947 = add i32 %v9, 0
-  %v948 = add i32 %v947, %v945
-  %v949 = add i32 %v11, 32
-  %v950 = add i32 %v949, %v946
-  %v951 = extractelement <4 x float> %v23, i32 2
-  %v952 = add i32 %v1, %v948
-  %v953 = add i32 %v3, %v950
-  %v954 = icmp slt i32 %v952, %arg.m
-  %v955 = icmp slt i32 %v953, %arg.n
-  %v956 = and i1 %v954, %v955
-  br i1 %v956, label %if.then153, label %if.else154
+  %v1692 = add i32 %v3, %v962
+  %v1693 = add i32 %v1692, 3
+  %v1694 = icmp slt i32 %v1661, %arg.m
+  %v1695 = icmp slt i32 %v1693, %arg.n
+  %v1696 = and i1 %v1694, %v1695
+  br i1 %v1696, label %if.then153, label %if.else154
 if.then153:
-  %v957 = mul i32 %v952, %arg.n
-  %v958 = add i32 %v957, %v953
-  %v959 = mul i32 %v958, 2
-  %v960 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v959
-  %v961 = fptrunc float %v951 to half
-  store half %v961, ptr addrspace(1) %v960, align 2
+  %v1697 = mul i32 %v1661, %arg.n
+  %v1698 = add i32 %v1697, %v1693
+  %v1699 = mul i32 %v1698, 2
+  %v1700 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1699
+  %v1701 = fptrunc float %v966 to half
+  store half %v1701, ptr addrspace(1) %v1700, align 2
   br label %if.end155
 if.else154:
   br label %if.end155
 if.end155:
-  %v962 = sdiv i32 %v6, 16
-  %v963 = mul i32 %v962, 4
-  %v964 = add i32 %v963, 3
-  %v965 = srem i32 %v6, 16
-  %v966 = add i32 %v9, 0
-  %v967 = add i32 %v966, %v964
-  %v968 = add i32 %v11, 32
-  %v969 = add i32 %v968, %v965
-  %v970 = extractelement <4 x float> %v23, i32 3
-  %v971 = add i32 %v1, %v967
-  %v972 = add i32 %v3, %v969
-  %v973 = icmp slt i32 %v971, %arg.m
-  %v974 = icmp slt i32 %v972, %arg.n
-  %v975 = and i1 %v973, %v974
-  br i1 %v975, label %if.then156, label %if.else157
+  %v1702 = add i32 %v1, %v972
+  %v1703 = add i32 %v3, %v974
+  %v1704 = add i32 %v1703, 0
+  %v1705 = icmp slt i32 %v1702, %arg.m
+  %v1706 = icmp slt i32 %v1704, %arg.n
+  %v1707 = and i1 %v1705, %v1706
+  br i1 %v1707, label %if.then156, label %if.else157
 if.then156:
-  %v976 = mul i32 %v971, %arg.n
-  %v977 = add i32 %v976, %v972
-  %v978 = mul i32 %v977, 2
-  %v979 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v978
-  %v980 = fptrunc float %v970 to half
-  store half %v980, ptr addrspace(1) %v979, align 2
+  %v1708 = mul i32 %v1702, %arg.n
+  %v1709 = add i32 %v1708, %v1704
+  %v1710 = mul i32 %v1709, 2
+  %v1711 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1710
+  %v1712 = fptrunc float %v975 to half
+  store half %v1712, ptr addrspace(1) %v1711, align 2
   br label %if.end158
 if.else157:
   br label %if.end158
 if.end158:
-  %v981 = sdiv i32 %v6, 16
-  %v982 = mul i32 %v981, 4
-  %v983 = add i32 %v982, 0
-  %v984 = srem i32 %v6, 16
-  %v985 = add i32 %v9, 0
-  %v986 = add i32 %v985, %v983
-  %v987 = add i32 %v11, 48
-  %v988 = add i32 %v987, %v984
-  %v989 = extractelement <4 x float> %v24, i32 0
-  %v990 = add i32 %v1, %v986
-  %v991 = add i32 %v3, %v988
-  %v992 = icmp slt i32 %v990, %arg.m
-  %v993 = icmp slt i32 %v991, %arg.n
-  %v994 = and i1 %v992, %v993
-  br i1 %v994, label %if.then159, label %if.else160
+  %v1713 = add i32 %v3, %v974
+  %v1714 = add i32 %v1713, 1
+  %v1715 = icmp slt i32 %v1702, %arg.m
+  %v1716 = icmp slt i32 %v1714, %arg.n
+  %v1717 = and i1 %v1715, %v1716
+  br i1 %v1717, label %if.then159, label %if.else160
 if.then159:
-  %v995 = mul i32 %v990, %arg.n
-  %v996 = add i32 %v995, %v991
-  %v997 = mul i32 %v996, 2
-  %v998 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v997
-  %v999 = fptrunc float %v989 to half
-  store half %v999, ptr addrspace(1) %v998, align 2
+  %v1718 = mul i32 %v1702, %arg.n
+  %v1719 = add i32 %v1718, %v1714
+  %v1720 = mul i32 %v1719, 2
+  %v1721 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1720
+  %v1722 = fptrunc float %v976 to half
+  store half %v1722, ptr addrspace(1) %v1721, align 2
   br label %if.end161
 if.else160:
   br label %if.end161
 if.end161:
-  %v1000 = sdiv i32 %v6, 16
-  %v1001 = mul i32 %v1000, 4
-  %v1002 = add i32 %v1001, 1
-  %v1003 = srem i32 %v6, 16
-  %v1004 = add i32 %v9, 0
-  %v1005 = add i32 %v1004, %v1002
-  %v1006 = add i32 %v11, 48
-  %v1007 = add i32 %v1006, %v1003
-  %v1008 = extractelement <4 x float> %v24, i32 1
-  %v1009 = add i32 %v1, %v1005
-  %v1010 = add i32 %v3, %v1007
-  %v1011 = icmp slt i32 %v1009, %arg.m
-  %v1012 = icmp slt i32 %v1010, %arg.n
-  %v1013 = and i1 %v1011, %v1012
-  br i1 %v1013, label %if.then162, label %if.else163
+  %v1723 = add i32 %v3, %v974
+  %v1724 = add i32 %v1723, 2
+  %v1725 = icmp slt i32 %v1702, %arg.m
+  %v1726 = icmp slt i32 %v1724, %arg.n
+  %v1727 = and i1 %v1725, %v1726
+  br i1 %v1727, label %if.then162, label %if.else163
 if.then162:
-  %v1014 = mul i32 %v1009, %arg.n
-  %v1015 = add i32 %v1014, %v1010
-  %v1016 = mul i32 %v1015, 2
-  %v1017 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1016
-  %v1018 = fptrunc float %v1008 to half
-  store half %v1018, ptr addrspace(1) %v1017, align 2
+  %v1728 = mul i32 %v1702, %arg.n
+  %v1729 = add i32 %v1728, %v1724
+  %v1730 = mul i32 %v1729, 2
+  %v1731 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1730
+  %v1732 = fptrunc float %v977 to half
+  store half %v1732, ptr addrspace(1) %v1731, align 2
   br label %if.end164
 if.else163:
   br label %if.end164
 if.end164:
-  %v1019 = sdiv i32 %v6, 16
-  %v1020 = mul i32 %v1019, 4
-  %v1021 = add i32 %v1020, 2
-  %v1022 = srem i32 %v6, 16
-  %v1023 = add i32 %v9, 0
-  %v1024 = add i32 %v1023, %v1021
-  %v1025 = add i32 %v11, 48
-  %v1026 = add i32 %v1025, %v1022
-  %v1027 = extractelement <4 x float> %v24, i32 2
-  %v1028 = add i32 %v1, %v1024
-  %v1029 = add i32 %v3, %v1026
-  %v1030 = icmp slt i32 %v1028, %arg.m
-  %v1031 = icmp slt i32 %v1029, %arg.n
-  %v1032 = and i1 %v1030, %v1031
-  br i1 %v1032, label %if.then165, label %if.else166
+  %v1733 = add i32 %v3, %v974
+  %v1734 = add i32 %v1733, 3
+  %v1735 = icmp slt i32 %v1702, %arg.m
+  %v1736 = icmp slt i32 %v1734, %arg.n
+  %v1737 = and i1 %v1735, %v1736
+  br i1 %v1737, label %if.then165, label %if.else166
 if.then165:
-  %v1033 = mul i32 %v1028, %arg.n
-  %v1034 = add i32 %v1033, %v1029
-  %v1035 = mul i32 %v1034, 2
-  %v1036 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1035
-  %v1037 = fptrunc float %v1027 to half
-  store half %v1037, ptr addrspace(1) %v1036, align 2
+  %v1738 = mul i32 %v1702, %arg.n
+  %v1739 = add i32 %v1738, %v1734
+  %v1740 = mul i32 %v1739, 2
+  %v1741 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1740
+  %v1742 = fptrunc float %v978 to half
+  store half %v1742, ptr addrspace(1) %v1741, align 2
   br label %if.end167
 if.else166:
   br label %if.end167
 if.end167:
-  %v1038 = sdiv i32 %v6, 16
-  %v1039 = mul i32 %v1038, 4
-  %v1040 = add i32 %v1039, 3
-  %v1041 = srem i32 %v6, 16
-  %v1042 = add i32 %v9, 0
-  %v1043 = add i32 %v1042, %v1040
-  %v1044 = add i32 %v11, 48
-  %v1045 = add i32 %v1044, %v1041
-  %v1046 = extractelement <4 x float> %v24, i32 3
-  %v1047 = add i32 %v1, %v1043
-  %v1048 = add i32 %v3, %v1045
-  %v1049 = icmp slt i32 %v1047, %arg.m
-  %v1050 = icmp slt i32 %v1048, %arg.n
-  %v1051 = and i1 %v1049, %v1050
-  br i1 %v1051, label %if.then168, label %if.else169
+  %v1743 = add i32 %v1, %v984
+  %v1744 = add i32 %v3, %v986
+  %v1745 = add i32 %v1744, 0
+  %v1746 = icmp slt i32 %v1743, %arg.m
+  %v1747 = icmp slt i32 %v1745, %arg.n
+  %v1748 = and i1 %v1746, %v1747
+  br i1 %v1748, label %if.then168, label %if.else169
 if.then168:
-  %v1052 = mul i32 %v1047, %arg.n
-  %v1053 = add i32 %v1052, %v1048
-  %v1054 = mul i32 %v1053, 2
-  %v1055 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1054
-  %v1056 = fptrunc float %v1046 to half
-  store half %v1056, ptr addrspace(1) %v1055, align 2
+  %v1749 = mul i32 %v1743, %arg.n
+  %v1750 = add i32 %v1749, %v1745
+  %v1751 = mul i32 %v1750, 2
+  %v1752 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1751
+  %v1753 = fptrunc float %v987 to half
+  store half %v1753, ptr addrspace(1) %v1752, align 2
   br label %if.end170
 if.else169:
   br label %if.end170
 if.end170:
-  %v1057 = sdiv i32 %v6, 16
-  %v1058 = mul i32 %v1057, 4
-  %v1059 = add i32 %v1058, 0
-  %v1060 = srem i32 %v6, 16
-  %v1061 = add i32 %v9, 16
-  %v1062 = add i32 %v1061, %v1059
-  %v1063 = add i32 %v11, 0
-  %v1064 = add i32 %v1063, %v1060
-  %v1065 = extractelement <4 x float> %v25, i32 0
-  %v1066 = add i32 %v1, %v1062
-  %v1067 = add i32 %v3, %v1064
-  %v1068 = icmp slt i32 %v1066, %arg.m
-  %v1069 = icmp slt i32 %v1067, %arg.n
-  %v1070 = and i1 %v1068, %v1069
-  br i1 %v1070, label %if.then171, label %if.else172
+  %v1754 = add i32 %v3, %v986
+  %v1755 = add i32 %v1754, 1
+  %v1756 = icmp slt i32 %v1743, %arg.m
+  %v1757 = icmp slt i32 %v1755, %arg.n
+  %v1758 = and i1 %v1756, %v1757
+  br i1 %v1758, label %if.then171, label %if.else172
 if.then171:
-  %v1071 = mul i32 %v1066, %arg.n
-  %v1072 = add i32 %v1071, %v1067
-  %v1073 = mul i32 %v1072, 2
-  %v1074 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1073
-  %v1075 = fptrunc float %v1065 to half
-  store half %v1075, ptr addrspace(1) %v1074, align 2
+  %v1759 = mul i32 %v1743, %arg.n
+  %v1760 = add i32 %v1759, %v1755
+  %v1761 = mul i32 %v1760, 2
+  %v1762 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1761
+  %v1763 = fptrunc float %v988 to half
+  store half %v1763, ptr addrspace(1) %v1762, align 2
   br label %if.end173
 if.else172:
   br label %if.end173
 if.end173:
-  %v1076 = sdiv i32 %v6, 16
-  %v1077 = mul i32 %v1076, 4
-  %v1078 = add i32 %v1077, 1
-  %v1079 = srem i32 %v6, 16
-  %v1080 = add i32 %v9, 16
-  %v1081 = add i32 %v1080, %v1078
-  %v1082 = add i32 %v11, 0
-  %v1083 = add i32 %v1082, %v1079
-  %v1084 = extractelement <4 x float> %v25, i32 1
-  %v1085 = add i32 %v1, %v1081
-  %v1086 = add i32 %v3, %v1083
-  %v1087 = icmp slt i32 %v1085, %arg.m
-  %v1088 = icmp slt i32 %v1086, %arg.n
-  %v1089 = and i1 %v1087, %v1088
-  br i1 %v1089, label %if.then174, label %if.else175
+  %v1764 = add i32 %v3, %v986
+  %v1765 = add i32 %v1764, 2
+  %v1766 = icmp slt i32 %v1743, %arg.m
+  %v1767 = icmp slt i32 %v1765, %arg.n
+  %v1768 = and i1 %v1766, %v1767
+  br i1 %v1768, label %if.then174, label %if.else175
 if.then174:
-  %v1090 = mul i32 %v1085, %arg.n
-  %v1091 = add i32 %v1090, %v1086
-  %v1092 = mul i32 %v1091, 2
-  %v1093 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1092
-  %v1094 = fptrunc float %v1084 to half
-  store half %v1094, ptr addrspace(1) %v1093, align 2
+  %v1769 = mul i32 %v1743, %arg.n
+  %v1770 = add i32 %v1769, %v1765
+  %v1771 = mul i32 %v1770, 2
+  %v1772 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1771
+  %v1773 = fptrunc float %v989 to half
+  store half %v1773, ptr addrspace(1) %v1772, align 2
   br label %if.end176
 if.else175:
   br label %if.end176
 if.end176:
-  %v1095 = sdiv i32 %v6, 16
-  %v1096 = mul i32 %v1095, 4
-  %v1097 = add i32 %v1096, 2
-  %v1098 = srem i32 %v6, 16
-  %v1099 = add i32 %v9, 16
-  %v1100 = add i32 %v1099, %v1097
-  %v1101 = add i32 %v11, 0
-  %v1102 = add i32 %v1101, %v1098
-  %v1103 = extractelement <4 x float> %v25, i32 2
-  %v1104 = add i32 %v1, %v1100
-  %v1105 = add i32 %v3, %v1102
-  %v1106 = icmp slt i32 %v1104, %arg.m
-  %v1107 = icmp slt i32 %v1105, %arg.n
-  %v1108 = and i1 %v1106, %v1107
-  br i1 %v1108, label %if.then177, label %if.else178
+  %v1774 = add i32 %v3, %v986
+  %v1775 = add i32 %v1774, 3
+  %v1776 = icmp slt i32 %v1743, %arg.m
+  %v1777 = icmp slt i32 %v1775, %arg.n
+  %v1778 = and i1 %v1776, %v1777
+  br i1 %v1778, label %if.then177, label %if.else178
 if.then177:
-  %v1109 = mul i32 %v1104, %arg.n
-  %v1110 = add i32 %v1109, %v1105
-  %v1111 = mul i32 %v1110, 2
-  %v1112 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1111
-  %v1113 = fptrunc float %v1103 to half
-  store half %v1113, ptr addrspace(1) %v1112, align 2
+  %v1779 = mul i32 %v1743, %arg.n
+  %v1780 = add i32 %v1779, %v1775
+  %v1781 = mul i32 %v1780, 2
+  %v1782 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1781
+  %v1783 = fptrunc float %v990 to half
+  store half %v1783, ptr addrspace(1) %v1782, align 2
   br label %if.end179
 if.else178:
   br label %if.end179
 if.end179:
-  %v1114 = sdiv i32 %v6, 16
-  %v1115 = mul i32 %v1114, 4
-  %v1116 = add i32 %v1115, 3
-  %v1117 = srem i32 %v6, 16
-  %v1118 = add i32 %v9, 16
-  %v1119 = add i32 %v1118, %v1116
-  %v1120 = add i32 %v11, 0
-  %v1121 = add i32 %v1120, %v1117
-  %v1122 = extractelement <4 x float> %v25, i32 3
-  %v1123 = add i32 %v1, %v1119
-  %v1124 = add i32 %v3, %v1121
-  %v1125 = icmp slt i32 %v1123, %arg.m
-  %v1126 = icmp slt i32 %v1124, %arg.n
-  %v1127 = and i1 %v1125, %v1126
-  br i1 %v1127, label %if.then180, label %if.else181
+  %v1784 = add i32 %v1, %v996
+  %v1785 = add i32 %v3, %v998
+  %v1786 = add i32 %v1785, 0
+  %v1787 = icmp slt i32 %v1784, %arg.m
+  %v1788 = icmp slt i32 %v1786, %arg.n
+  %v1789 = and i1 %v1787, %v1788
+  br i1 %v1789, label %if.then180, label %if.else181
 if.then180:
-  %v1128 = mul i32 %v1123, %arg.n
-  %v1129 = add i32 %v1128, %v1124
-  %v1130 = mul i32 %v1129, 2
-  %v1131 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1130
-  %v1132 = fptrunc float %v1122 to half
-  store half %v1132, ptr addrspace(1) %v1131, align 2
+  %v1790 = mul i32 %v1784, %arg.n
+  %v1791 = add i32 %v1790, %v1786
+  %v1792 = mul i32 %v1791, 2
+  %v1793 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1792
+  %v1794 = fptrunc float %v999 to half
+  store half %v1794, ptr addrspace(1) %v1793, align 2
   br label %if.end182
 if.else181:
   br label %if.end182
 if.end182:
-  %v1133 = sdiv i32 %v6, 16
-  %v1134 = mul i32 %v1133, 4
-  %v1135 = add i32 %v1134, 0
-  %v1136 = srem i32 %v6, 16
-  %v1137 = add i32 %v9, 16
-  %v1138 = add i32 %v1137, %v1135
-  %v1139 = add i32 %v11, 16
-  %v1140 = add i32 %v1139, %v1136
-  %v1141 = extractelement <4 x float> %v26, i32 0
-  %v1142 = add i32 %v1, %v1138
-  %v1143 = add i32 %v3, %v1140
-  %v1144 = icmp slt i32 %v1142, %arg.m
-  %v1145 = icmp slt i32 %v1143, %arg.n
-  %v1146 = and i1 %v1144, %v1145
-  br i1 %v1146, label %if.then183, label %if.else184
+  %v1795 = add i32 %v3, %v998
+  %v1796 = add i32 %v1795, 1
+  %v1797 = icmp slt i32 %v1784, %arg.m
+  %v1798 = icmp slt i32 %v1796, %arg.n
+  %v1799 = and i1 %v1797, %v1798
+  br i1 %v1799, label %if.then183, label %if.else184
 if.then183:
-  %v1147 = mul i32 %v1142, %arg.n
-  %v1148 = add i32 %v1147, %v1143
-  %v1149 = mul i32 %v1148, 2
-  %v1150 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1149
-  %v1151 = fptrunc float %v1141 to half
-  store half %v1151, ptr addrspace(1) %v1150, align 2
+  %v1800 = mul i32 %v1784, %arg.n
+  %v1801 = add i32 %v1800, %v1796
+  %v1802 = mul i32 %v1801, 2
+  %v1803 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1802
+  %v1804 = fptrunc float %v1000 to half
+  store half %v1804, ptr addrspace(1) %v1803, align 2
   br label %if.end185
 if.else184:
   br label %if.end185
 if.end185:
-  %v1152 = sdiv i32 %v6, 16
-  %v1153 = mul i32 %v1152, 4
-  %v1154 = add i32 %v1153, 1
-  %v1155 = srem i32 %v6, 16
-  %v1156 = add i32 %v9, 16
-  %v1157 = add i32 %v1156, %v1154
-  %v1158 = add i32 %v11, 16
-  %v1159 = add i32 %v1158, %v1155
-  %v1160 = extractelement <4 x float> %v26, i32 1
-  %v1161 = add i32 %v1, %v1157
-  %v1162 = add i32 %v3, %v1159
-  %v1163 = icmp slt i32 %v1161, %arg.m
-  %v1164 = icmp slt i32 %v1162, %arg.n
-  %v1165 = and i1 %v1163, %v1164
-  br i1 %v1165, label %if.then186, label %if.else187
+  %v1805 = add i32 %v3, %v998
+  %v1806 = add i32 %v1805, 2
+  %v1807 = icmp slt i32 %v1784, %arg.m
+  %v1808 = icmp slt i32 %v1806, %arg.n
+  %v1809 = and i1 %v1807, %v1808
+  br i1 %v1809, label %if.then186, label %if.else187
 if.then186:
-  %v1166 = mul i32 %v1161, %arg.n
-  %v1167 = add i32 %v1166, %v1162
-  %v1168 = mul i32 %v1167, 2
-  %v1169 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1168
-  %v1170 = fptrunc float %v1160 to half
-  store half %v1170, ptr addrspace(1) %v1169, align 2
+  %v1810 = mul i32 %v1784, %arg.n
+  %v1811 = add i32 %v1810, %v1806
+  %v1812 = mul i32 %v1811, 2
+  %v1813 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1812
+  %v1814 = fptrunc float %v1001 to half
+  store half %v1814, ptr addrspace(1) %v1813, align 2
   br label %if.end188
 if.else187:
   br label %if.end188
 if.end188:
-  %v1171 = sdiv i32 %v6, 16
-  %v1172 = mul i32 %v1171, 4
-  %v1173 = add i32 %v1172, 2
-  %v1174 = srem i32 %v6, 16
-  %v1175 = add i32 %v9, 16
-  %v1176 = add i32 %v1175, %v1173
-  %v1177 = add i32 %v11, 16
-  %v1178 = add i32 %v1177, %v1174
-  %v1179 = extractelement <4 x float> %v26, i32 2
-  %v1180 = add i32 %v1, %v1176
-  %v1181 = add i32 %v3, %v1178
-  %v1182 = icmp slt i32 %v1180, %arg.m
-  %v1183 = icmp slt i32 %v1181, %arg.n
-  %v1184 = and i1 %v1182, %v1183
-  br i1 %v1184, label %if.then189, label %if.else190
+  %v1815 = add i32 %v3, %v998
+  %v1816 = add i32 %v1815, 3
+  %v1817 = icmp slt i32 %v1784, %arg.m
+  %v1818 = icmp slt i32 %v1816, %arg.n
+  %v1819 = and i1 %v1817, %v1818
+  br i1 %v1819, label %if.then189, label %if.else190
 if.then189:
-  %v1185 = mul i32 %v1180, %arg.n
-  %v1186 = add i32 %v1185, %v1181
-  %v1187 = mul i32 %v1186, 2
-  %v1188 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1187
-  %v1189 = fptrunc float %v1179 to half
-  store half %v1189, ptr addrspace(1) %v1188, align 2
+  %v1820 = mul i32 %v1784, %arg.n
+  %v1821 = add i32 %v1820, %v1816
+  %v1822 = mul i32 %v1821, 2
+  %v1823 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1822
+  %v1824 = fptrunc float %v1002 to half
+  store half %v1824, ptr addrspace(1) %v1823, align 2
   br label %if.end191
 if.else190:
   br label %if.end191
 if.end191:
-  %v1190 = sdiv i32 %v6, 16
-  %v1191 = mul i32 %v1190, 4
-  %v1192 = add i32 %v1191, 3
-  %v1193 = srem i32 %v6, 16
-  %v1194 = add i32 %v9, 16
-  %v1195 = add i32 %v1194, %v1192
-  %v1196 = add i32 %v11, 16
-  %v1197 = add i32 %v1196, %v1193
-  %v1198 = extractelement <4 x float> %v26, i32 3
-  %v1199 = add i32 %v1, %v1195
-  %v1200 = add i32 %v3, %v1197
-  %v1201 = icmp slt i32 %v1199, %arg.m
-  %v1202 = icmp slt i32 %v1200, %arg.n
-  %v1203 = and i1 %v1201, %v1202
-  br i1 %v1203, label %if.then192, label %if.else193
+  %v1825 = add i32 %v1, %v1008
+  %v1826 = add i32 %v3, %v1010
+  %v1827 = add i32 %v1826, 0
+  %v1828 = icmp slt i32 %v1825, %arg.m
+  %v1829 = icmp slt i32 %v1827, %arg.n
+  %v1830 = and i1 %v1828, %v1829
+  br i1 %v1830, label %if.then192, label %if.else193
 if.then192:
-  %v1204 = mul i32 %v1199, %arg.n
-  %v1205 = add i32 %v1204, %v1200
-  %v1206 = mul i32 %v1205, 2
-  %v1207 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1206
-  %v1208 = fptrunc float %v1198 to half
-  store half %v1208, ptr addrspace(1) %v1207, align 2
+  %v1831 = mul i32 %v1825, %arg.n
+  %v1832 = add i32 %v1831, %v1827
+  %v1833 = mul i32 %v1832, 2
+  %v1834 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1833
+  %v1835 = fptrunc float %v1011 to half
+  store half %v1835, ptr addrspace(1) %v1834, align 2
   br label %if.end194
 if.else193:
   br label %if.end194
 if.end194:
-  %v1209 = sdiv i32 %v6, 16
-  %v1210 = mul i32 %v1209, 4
-  %v1211 = add i32 %v1210, 0
-  %v1212 = srem i32 %v6, 16
-  %v1213 = add i32 %v9, 16
-  %v1214 = add i32 %v1213, %v1211
-  %v1215 = add i32 %v11, 32
-  %v1216 = add i32 %v1215, %v1212
-  %v1217 = extractelement <4 x float> %v27, i32 0
-  %v1218 = add i32 %v1, %v1214
-  %v1219 = add i32 %v3, %v1216
-  %v1220 = icmp slt i32 %v1218, %arg.m
-  %v1221 = icmp slt i32 %v1219, %arg.n
-  %v1222 = and i1 %v1220, %v1221
-  br i1 %v1222, label %if.then195, label %if.else196
+  %v1836 = add i32 %v3, %v1010
+  %v1837 = add i32 %v1836, 1
+  %v1838 = icmp slt i32 %v1825, %arg.m
+  %v1839 = icmp slt i32 %v1837, %arg.n
+  %v1840 = and i1 %v1838, %v1839
+  br i1 %v1840, label %if.then195, label %if.else196
 if.then195:
-  %v1223 = mul i32 %v1218, %arg.n
-  %v1224 = add i32 %v1223, %v1219
-  %v1225 = mul i32 %v1224, 2
-  %v1226 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1225
-  %v1227 = fptrunc float %v1217 to half
-  store half %v1227, ptr addrspace(1) %v1226, align 2
+  %v1841 = mul i32 %v1825, %arg.n
+  %v1842 = add i32 %v1841, %v1837
+  %v1843 = mul i32 %v1842, 2
+  %v1844 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1843
+  %v1845 = fptrunc float %v1012 to half
+  store half %v1845, ptr addrspace(1) %v1844, align 2
   br label %if.end197
 if.else196:
   br label %if.end197
 if.end197:
-  %v1228 = sdiv i32 %v6, 16
-  %v1229 = mul i32 %v1228, 4
-  %v1230 = add i32 %v1229, 1
-  %v1231 = srem i32 %v6, 16
-  %v1232 = add i32 %v9, 16
-  %v1233 = add i32 %v1232, %v1230
-  %v1234 = add i32 %v11, 32
-  %v1235 = add i32 %v1234, %v1231
-  %v1236 = extractelement <4 x float> %v27, i32 1
-  %v1237 = add i32 %v1, %v1233
-  %v1238 = add i32 %v3, %v1235
-  %v1239 = icmp slt i32 %v1237, %arg.m
-  %v1240 = icmp slt i32 %v1238, %arg.n
-  %v1241 = and i1 %v1239, %v1240
-  br i1 %v1241, label %if.then198, label %if.else199
+  %v1846 = add i32 %v3, %v1010
+  %v1847 = add i32 %v1846, 2
+  %v1848 = icmp slt i32 %v1825, %arg.m
+  %v1849 = icmp slt i32 %v1847, %arg.n
+  %v1850 = and i1 %v1848, %v1849
+  br i1 %v1850, label %if.then198, label %if.else199
 if.then198:
-  %v1242 = mul i32 %v1237, %arg.n
-  %v1243 = add i32 %v1242, %v1238
-  %v1244 = mul i32 %v1243, 2
-  %v1245 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1244
-  %v1246 = fptrunc float %v1236 to half
-  store half %v1246, ptr addrspace(1) %v1245, align 2
+  %v1851 = mul i32 %v1825, %arg.n
+  %v1852 = add i32 %v1851, %v1847
+  %v1853 = mul i32 %v1852, 2
+  %v1854 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1853
+  %v1855 = fptrunc float %v1013 to half
+  store half %v1855, ptr addrspace(1) %v1854, align 2
   br label %if.end200
 if.else199:
   br label %if.end200
 if.end200:
-  %v1247 = sdiv i32 %v6, 16
-  %v1248 = mul i32 %v1247, 4
-  %v1249 = add i32 %v1248, 2
-  %v1250 = srem i32 %v6, 16
-  %v1251 = add i32 %v9, 16
-  %v1252 = add i32 %v1251, %v1249
-  %v1253 = add i32 %v11, 32
-  %v1254 = add i32 %v1253, %v1250
-  %v1255 = extractelement <4 x float> %v27, i32 2
-  %v1256 = add i32 %v1, %v1252
-  %v1257 = add i32 %v3, %v1254
-  %v1258 = icmp slt i32 %v1256, %arg.m
-  %v1259 = icmp slt i32 %v1257, %arg.n
-  %v1260 = and i1 %v1258, %v1259
-  br i1 %v1260, label %if.then201, label %if.else202
+  %v1856 = add i32 %v3, %v1010
+  %v1857 = add i32 %v1856, 3
+  %v1858 = icmp slt i32 %v1825, %arg.m
+  %v1859 = icmp slt i32 %v1857, %arg.n
+  %v1860 = and i1 %v1858, %v1859
+  br i1 %v1860, label %if.then201, label %if.else202
 if.then201:
-  %v1261 = mul i32 %v1256, %arg.n
-  %v1262 = add i32 %v1261, %v1257
-  %v1263 = mul i32 %v1262, 2
-  %v1264 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1263
-  %v1265 = fptrunc float %v1255 to half
-  store half %v1265, ptr addrspace(1) %v1264, align 2
+  %v1861 = mul i32 %v1825, %arg.n
+  %v1862 = add i32 %v1861, %v1857
+  %v1863 = mul i32 %v1862, 2
+  %v1864 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1863
+  %v1865 = fptrunc float %v1014 to half
+  store half %v1865, ptr addrspace(1) %v1864, align 2
   br label %if.end203
 if.else202:
   br label %if.end203
 if.end203:
-  %v1266 = sdiv i32 %v6, 16
-  %v1267 = mul i32 %v1266, 4
-  %v1268 = add i32 %v1267, 3
-  %v1269 = srem i32 %v6, 16
-  %v1270 = add i32 %v9, 16
-  %v1271 = add i32 %v1270, %v1268
-  %v1272 = add i32 %v11, 32
-  %v1273 = add i32 %v1272, %v1269
-  %v1274 = extractelement <4 x float> %v27, i32 3
-  %v1275 = add i32 %v1, %v1271
-  %v1276 = add i32 %v3, %v1273
-  %v1277 = icmp slt i32 %v1275, %arg.m
-  %v1278 = icmp slt i32 %v1276, %arg.n
-  %v1279 = and i1 %v1277, %v1278
-  br i1 %v1279, label %if.then204, label %if.else205
+  %v1866 = add i32 %v1, %v1020
+  %v1867 = add i32 %v3, %v1022
+  %v1868 = add i32 %v1867, 0
+  %v1869 = icmp slt i32 %v1866, %arg.m
+  %v1870 = icmp slt i32 %v1868, %arg.n
+  %v1871 = and i1 %v1869, %v1870
+  br i1 %v1871, label %if.then204, label %if.else205
 if.then204:
-  %v1280 = mul i32 %v1275, %arg.n
-  %v1281 = add i32 %v1280, %v1276
-  %v1282 = mul i32 %v1281, 2
-  %v1283 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1282
-  %v1284 = fptrunc float %v1274 to half
-  store half %v1284, ptr addrspace(1) %v1283, align 2
+  %v1872 = mul i32 %v1866, %arg.n
+  %v1873 = add i32 %v1872, %v1868
+  %v1874 = mul i32 %v1873, 2
+  %v1875 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1874
+  %v1876 = fptrunc float %v1023 to half
+  store half %v1876, ptr addrspace(1) %v1875, align 2
   br label %if.end206
 if.else205:
   br label %if.end206
 if.end206:
-  %v1285 = sdiv i32 %v6, 16
-  %v1286 = mul i32 %v1285, 4
-  %v1287 = add i32 %v1286, 0
-  %v1288 = srem i32 %v6, 16
-  %v1289 = add i32 %v9, 16
-  %v1290 = add i32 %v1289, %v1287
-  %v1291 = add i32 %v11, 48
-  %v1292 = add i32 %v1291, %v1288
-  %v1293 = extractelement <4 x float> %v28, i32 0
-  %v1294 = add i32 %v1, %v1290
-  %v1295 = add i32 %v3, %v1292
-  %v1296 = icmp slt i32 %v1294, %arg.m
-  %v1297 = icmp slt i32 %v1295, %arg.n
-  %v1298 = and i1 %v1296, %v1297
-  br i1 %v1298, label %if.then207, label %if.else208
+  %v1877 = add i32 %v3, %v1022
+  %v1878 = add i32 %v1877, 1
+  %v1879 = icmp slt i32 %v1866, %arg.m
+  %v1880 = icmp slt i32 %v1878, %arg.n
+  %v1881 = and i1 %v1879, %v1880
+  br i1 %v1881, label %if.then207, label %if.else208
 if.then207:
-  %v1299 = mul i32 %v1294, %arg.n
-  %v1300 = add i32 %v1299, %v1295
-  %v1301 = mul i32 %v1300, 2
-  %v1302 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1301
-  %v1303 = fptrunc float %v1293 to half
-  store half %v1303, ptr addrspace(1) %v1302, align 2
+  %v1882 = mul i32 %v1866, %arg.n
+  %v1883 = add i32 %v1882, %v1878
+  %v1884 = mul i32 %v1883, 2
+  %v1885 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1884
+  %v1886 = fptrunc float %v1024 to half
+  store half %v1886, ptr addrspace(1) %v1885, align 2
   br label %if.end209
 if.else208:
   br label %if.end209
 if.end209:
-  %v1304 = sdiv i32 %v6, 16
-  %v1305 = mul i32 %v1304, 4
-  %v1306 = add i32 %v1305, 1
-  %v1307 = srem i32 %v6, 16
-  %v1308 = add i32 %v9, 16
-  %v1309 = add i32 %v1308, %v1306
-  %v1310 = add i32 %v11, 48
-  %v1311 = add i32 %v1310, %v1307
-  %v1312 = extractelement <4 x float> %v28, i32 1
-  %v1313 = add i32 %v1, %v1309
-  %v1314 = add i32 %v3, %v1311
-  %v1315 = icmp slt i32 %v1313, %arg.m
-  %v1316 = icmp slt i32 %v1314, %arg.n
-  %v1317 = and i1 %v1315, %v1316
-  br i1 %v1317, label %if.then210, label %if.else211
+  %v1887 = add i32 %v3, %v1022
+  %v1888 = add i32 %v1887, 2
+  %v1889 = icmp slt i32 %v1866, %arg.m
+  %v1890 = icmp slt i32 %v1888, %arg.n
+  %v1891 = and i1 %v1889, %v1890
+  br i1 %v1891, label %if.then210, label %if.else211
 if.then210:
-  %v1318 = mul i32 %v1313, %arg.n
-  %v1319 = add i32 %v1318, %v1314
-  %v1320 = mul i32 %v1319, 2
-  %v1321 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1320
-  %v1322 = fptrunc float %v1312 to half
-  store half %v1322, ptr addrspace(1) %v1321, align 2
+  %v1892 = mul i32 %v1866, %arg.n
+  %v1893 = add i32 %v1892, %v1888
+  %v1894 = mul i32 %v1893, 2
+  %v1895 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1894
+  %v1896 = fptrunc float %v1025 to half
+  store half %v1896, ptr addrspace(1) %v1895, align 2
   br label %if.end212
 if.else211:
   br label %if.end212
 if.end212:
-  %v1323 = sdiv i32 %v6, 16
-  %v1324 = mul i32 %v1323, 4
-  %v1325 = add i32 %v1324, 2
-  %v1326 = srem i32 %v6, 16
-  %v1327 = add i32 %v9, 16
-  %v1328 = add i32 %v1327, %v1325
-  %v1329 = add i32 %v11, 48
-  %v1330 = add i32 %v1329, %v1326
-  %v1331 = extractelement <4 x float> %v28, i32 2
-  %v1332 = add i32 %v1, %v1328
-  %v1333 = add i32 %v3, %v1330
-  %v1334 = icmp slt i32 %v1332, %arg.m
-  %v1335 = icmp slt i32 %v1333, %arg.n
-  %v1336 = and i1 %v1334, %v1335
-  br i1 %v1336, label %if.then213, label %if.else214
+  %v1897 = add i32 %v3, %v1022
+  %v1898 = add i32 %v1897, 3
+  %v1899 = icmp slt i32 %v1866, %arg.m
+  %v1900 = icmp slt i32 %v1898, %arg.n
+  %v1901 = and i1 %v1899, %v1900
+  br i1 %v1901, label %if.then213, label %if.else214
 if.then213:
-  %v1337 = mul i32 %v1332, %arg.n
-  %v1338 = add i32 %v1337, %v1333
-  %v1339 = mul i32 %v1338, 2
-  %v1340 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1339
-  %v1341 = fptrunc float %v1331 to half
-  store half %v1341, ptr addrspace(1) %v1340, align 2
+  %v1902 = mul i32 %v1866, %arg.n
+  %v1903 = add i32 %v1902, %v1898
+  %v1904 = mul i32 %v1903, 2
+  %v1905 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1904
+  %v1906 = fptrunc float %v1026 to half
+  store half %v1906, ptr addrspace(1) %v1905, align 2
   br label %if.end215
 if.else214:
   br label %if.end215
 if.end215:
-  %v1342 = sdiv i32 %v6, 16
-  %v1343 = mul i32 %v1342, 4
-  %v1344 = add i32 %v1343, 3
-  %v1345 = srem i32 %v6, 16
-  %v1346 = add i32 %v9, 16
-  %v1347 = add i32 %v1346, %v1344
-  %v1348 = add i32 %v11, 48
-  %v1349 = add i32 %v1348, %v1345
-  %v1350 = extractelement <4 x float> %v28, i32 3
-  %v1351 = add i32 %v1, %v1347
-  %v1352 = add i32 %v3, %v1349
-  %v1353 = icmp slt i32 %v1351, %arg.m
-  %v1354 = icmp slt i32 %v1352, %arg.n
-  %v1355 = and i1 %v1353, %v1354
-  br i1 %v1355, label %if.then216, label %if.else217
-if.then216:
-  %v1356 = mul i32 %v1351, %arg.n
-  %v1357 = add i32 %v1356, %v1352
-  %v1358 = mul i32 %v1357, 2
-  %v1359 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1358
-  %v1360 = fptrunc float %v1350 to half
-  store half %v1360, ptr addrspace(1) %v1359, align 2
-  br label %if.end218
-if.else217:
-  br label %if.end218
-if.end218:
-  %v1361 = sdiv i32 %v6, 16
-  %v1362 = mul i32 %v1361, 4
-  %v1363 = add i32 %v1362, 0
-  %v1364 = srem i32 %v6, 16
-  %v1365 = add i32 %v9, 32
-  %v1366 = add i32 %v1365, %v1363
-  %v1367 = add i32 %v11, 0
-  %v1368 = add i32 %v1367, %v1364
-  %v1369 = extractelement <4 x float> %v29, i32 0
-  %v1370 = add i32 %v1, %v1366
-  %v1371 = add i32 %v3, %v1368
-  %v1372 = icmp slt i32 %v1370, %arg.m
-  %v1373 = icmp slt i32 %v1371, %arg.n
-  %v1374 = and i1 %v1372, %v1373
-  br i1 %v1374, label %if.then219, label %if.else220
-if.then219:
-  %v1375 = mul i32 %v1370, %arg.n
-  %v1376 = add i32 %v1375, %v1371
-  %v1377 = mul i32 %v1376, 2
-  %v1378 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1377
-  %v1379 = fptrunc float %v1369 to half
-  store half %v1379, ptr addrspace(1) %v1378, align 2
-  br label %if.end221
-if.else220:
-  br label %if.end221
-if.end221:
-  %v1380 = sdiv i32 %v6, 16
-  %v1381 = mul i32 %v1380, 4
-  %v1382 = add i32 %v1381, 1
-  %v1383 = srem i32 %v6, 16
-  %v1384 = add i32 %v9, 32
-  %v1385 = add i32 %v1384, %v1382
-  %v1386 = add i32 %v11, 0
-  %v1387 = add i32 %v1386, %v1383
-  %v1388 = extractelement <4 x float> %v29, i32 1
-  %v1389 = add i32 %v1, %v1385
-  %v1390 = add i32 %v3, %v1387
-  %v1391 = icmp slt i32 %v1389, %arg.m
-  %v1392 = icmp slt i32 %v1390, %arg.n
-  %v1393 = and i1 %v1391, %v1392
-  br i1 %v1393, label %if.then222, label %if.else223
-if.then222:
-  %v1394 = mul i32 %v1389, %arg.n
-  %v1395 = add i32 %v1394, %v1390
-  %v1396 = mul i32 %v1395, 2
-  %v1397 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1396
-  %v1398 = fptrunc float %v1388 to half
-  store half %v1398, ptr addrspace(1) %v1397, align 2
-  br label %if.end224
-if.else223:
-  br label %if.end224
-if.end224:
-  %v1399 = sdiv i32 %v6, 16
-  %v1400 = mul i32 %v1399, 4
-  %v1401 = add i32 %v1400, 2
-  %v1402 = srem i32 %v6, 16
-  %v1403 = add i32 %v9, 32
-  %v1404 = add i32 %v1403, %v1401
-  %v1405 = add i32 %v11, 0
-  %v1406 = add i32 %v1405, %v1402
-  %v1407 = extractelement <4 x float> %v29, i32 2
-  %v1408 = add i32 %v1, %v1404
-  %v1409 = add i32 %v3, %v1406
-  %v1410 = icmp slt i32 %v1408, %arg.m
-  %v1411 = icmp slt i32 %v1409, %arg.n
-  %v1412 = and i1 %v1410, %v1411
-  br i1 %v1412, label %if.then225, label %if.else226
-if.then225:
-  %v1413 = mul i32 %v1408, %arg.n
-  %v1414 = add i32 %v1413, %v1409
-  %v1415 = mul i32 %v1414, 2
-  %v1416 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1415
-  %v1417 = fptrunc float %v1407 to half
-  store half %v1417, ptr addrspace(1) %v1416, align 2
-  br label %if.end227
-if.else226:
-  br label %if.end227
-if.end227:
-  %v1418 = sdiv i32 %v6, 16
-  %v1419 = mul i32 %v1418, 4
-  %v1420 = add i32 %v1419, 3
-  %v1421 = srem i32 %v6, 16
-  %v1422 = add i32 %v9, 32
-  %v1423 = add i32 %v1422, %v1420
-  %v1424 = add i32 %v11, 0
-  %v1425 = add i32 %v1424, %v1421
-  %v1426 = extractelement <4 x float> %v29, i32 3
-  %v1427 = add i32 %v1, %v1423
-  %v1428 = add i32 %v3, %v1425
-  %v1429 = icmp slt i32 %v1427, %arg.m
-  %v1430 = icmp slt i32 %v1428, %arg.n
-  %v1431 = and i1 %v1429, %v1430
-  br i1 %v1431, label %if.then228, label %if.else229
-if.then228:
-  %v1432 = mul i32 %v1427, %arg.n
-  %v1433 = add i32 %v1432, %v1428
-  %v1434 = mul i32 %v1433, 2
-  %v1435 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1434
-  %v1436 = fptrunc float %v1426 to half
-  store half %v1436, ptr addrspace(1) %v1435, align 2
-  br label %if.end230
-if.else229:
-  br label %if.end230
-if.end230:
-  %v1437 = sdiv i32 %v6, 16
-  %v1438 = mul i32 %v1437, 4
-  %v1439 = add i32 %v1438, 0
-  %v1440 = srem i32 %v6, 16
-  %v1441 = add i32 %v9, 32
-  %v1442 = add i32 %v1441, %v1439
-  %v1443 = add i32 %v11, 16
-  %v1444 = add i32 %v1443, %v1440
-  %v1445 = extractelement <4 x float> %v30, i32 0
-  %v1446 = add i32 %v1, %v1442
-  %v1447 = add i32 %v3, %v1444
-  %v1448 = icmp slt i32 %v1446, %arg.m
-  %v1449 = icmp slt i32 %v1447, %arg.n
-  %v1450 = and i1 %v1448, %v1449
-  br i1 %v1450, label %if.then231, label %if.else232
-if.then231:
-  %v1451 = mul i32 %v1446, %arg.n
-  %v1452 = add i32 %v1451, %v1447
-  %v1453 = mul i32 %v1452, 2
-  %v1454 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1453
-  %v1455 = fptrunc float %v1445 to half
-  store half %v1455, ptr addrspace(1) %v1454, align 2
-  br label %if.end233
-if.else232:
-  br label %if.end233
-if.end233:
-  %v1456 = sdiv i32 %v6, 16
-  %v1457 = mul i32 %v1456, 4
-  %v1458 = add i32 %v1457, 1
-  %v1459 = srem i32 %v6, 16
-  %v1460 = add i32 %v9, 32
-  %v1461 = add i32 %v1460, %v1458
-  %v1462 = add i32 %v11, 16
-  %v1463 = add i32 %v1462, %v1459
-  %v1464 = extractelement <4 x float> %v30, i32 1
-  %v1465 = add i32 %v1, %v1461
-  %v1466 = add i32 %v3, %v1463
-  %v1467 = icmp slt i32 %v1465, %arg.m
-  %v1468 = icmp slt i32 %v1466, %arg.n
-  %v1469 = and i1 %v1467, %v1468
-  br i1 %v1469, label %if.then234, label %if.else235
-if.then234:
-  %v1470 = mul i32 %v1465, %arg.n
-  %v1471 = add i32 %v1470, %v1466
-  %v1472 = mul i32 %v1471, 2
-  %v1473 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1472
-  %v1474 = fptrunc float %v1464 to half
-  store half %v1474, ptr addrspace(1) %v1473, align 2
-  br label %if.end236
-if.else235:
-  br label %if.end236
-if.end236:
-  %v1475 = sdiv i32 %v6, 16
-  %v1476 = mul i32 %v1475, 4
-  %v1477 = add i32 %v1476, 2
-  %v1478 = srem i32 %v6, 16
-  %v1479 = add i32 %v9, 32
-  %v1480 = add i32 %v1479, %v1477
-  %v1481 = add i32 %v11, 16
-  %v1482 = add i32 %v1481, %v1478
-  %v1483 = extractelement <4 x float> %v30, i32 2
-  %v1484 = add i32 %v1, %v1480
-  %v1485 = add i32 %v3, %v1482
-  %v1486 = icmp slt i32 %v1484, %arg.m
-  %v1487 = icmp slt i32 %v1485, %arg.n
-  %v1488 = and i1 %v1486, %v1487
-  br i1 %v1488, label %if.then237, label %if.else238
-if.then237:
-  %v1489 = mul i32 %v1484, %arg.n
-  %v1490 = add i32 %v1489, %v1485
-  %v1491 = mul i32 %v1490, 2
-  %v1492 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1491
-  %v1493 = fptrunc float %v1483 to half
-  store half %v1493, ptr addrspace(1) %v1492, align 2
-  br label %if.end239
-if.else238:
-  br label %if.end239
-if.end239:
-  %v1494 = sdiv i32 %v6, 16
-  %v1495 = mul i32 %v1494, 4
-  %v1496 = add i32 %v1495, 3
-  %v1497 = srem i32 %v6, 16
-  %v1498 = add i32 %v9, 32
-  %v1499 = add i32 %v1498, %v1496
-  %v1500 = add i32 %v11, 16
-  %v1501 = add i32 %v1500, %v1497
-  %v1502 = extractelement <4 x float> %v30, i32 3
-  %v1503 = add i32 %v1, %v1499
-  %v1504 = add i32 %v3, %v1501
-  %v1505 = icmp slt i32 %v1503, %arg.m
-  %v1506 = icmp slt i32 %v1504, %arg.n
-  %v1507 = and i1 %v1505, %v1506
-  br i1 %v1507, label %if.then240, label %if.else241
-if.then240:
-  %v1508 = mul i32 %v1503, %arg.n
-  %v1509 = add i32 %v1508, %v1504
-  %v1510 = mul i32 %v1509, 2
-  %v1511 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1510
-  %v1512 = fptrunc float %v1502 to half
-  store half %v1512, ptr addrspace(1) %v1511, align 2
-  br label %if.end242
-if.else241:
-  br label %if.end242
-if.end242:
-  %v1513 = sdiv i32 %v6, 16
-  %v1514 = mul i32 %v1513, 4
-  %v1515 = add i32 %v1514, 0
-  %v1516 = srem i32 %v6, 16
-  %v1517 = add i32 %v9, 32
-  %v1518 = add i32 %v1517, %v1515
-  %v1519 = add i32 %v11, 32
-  %v1520 = add i32 %v1519, %v1516
-  %v1521 = extractelement <4 x float> %v31, i32 0
-  %v1522 = add i32 %v1, %v1518
-  %v1523 = add i32 %v3, %v1520
-  %v1524 = icmp slt i32 %v1522, %arg.m
-  %v1525 = icmp slt i32 %v1523, %arg.n
-  %v1526 = and i1 %v1524, %v1525
-  br i1 %v1526, label %if.then243, label %if.else244
-if.then243:
-  %v1527 = mul i32 %v1522, %arg.n
-  %v1528 = add i32 %v1527, %v1523
-  %v1529 = mul i32 %v1528, 2
-  %v1530 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1529
-  %v1531 = fptrunc float %v1521 to half
-  store half %v1531, ptr addrspace(1) %v1530, align 2
-  br label %if.end245
-if.else244:
-  br label %if.end245
-if.end245:
-  %v1532 = sdiv i32 %v6, 16
-  %v1533 = mul i32 %v1532, 4
-  %v1534 = add i32 %v1533, 1
-  %v1535 = srem i32 %v6, 16
-  %v1536 = add i32 %v9, 32
-  %v1537 = add i32 %v1536, %v1534
-  %v1538 = add i32 %v11, 32
-  %v1539 = add i32 %v1538, %v1535
-  %v1540 = extractelement <4 x float> %v31, i32 1
-  %v1541 = add i32 %v1, %v1537
-  %v1542 = add i32 %v3, %v1539
-  %v1543 = icmp slt i32 %v1541, %arg.m
-  %v1544 = icmp slt i32 %v1542, %arg.n
-  %v1545 = and i1 %v1543, %v1544
-  br i1 %v1545, label %if.then246, label %if.else247
-if.then246:
-  %v1546 = mul i32 %v1541, %arg.n
-  %v1547 = add i32 %v1546, %v1542
-  %v1548 = mul i32 %v1547, 2
-  %v1549 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1548
-  %v1550 = fptrunc float %v1540 to half
-  store half %v1550, ptr addrspace(1) %v1549, align 2
-  br label %if.end248
-if.else247:
-  br label %if.end248
-if.end248:
-  %v1551 = sdiv i32 %v6, 16
-  %v1552 = mul i32 %v1551, 4
-  %v1553 = add i32 %v1552, 2
-  %v1554 = srem i32 %v6, 16
-  %v1555 = add i32 %v9, 32
-  %v1556 = add i32 %v1555, %v1553
-  %v1557 = add i32 %v11, 32
-  %v1558 = add i32 %v1557, %v1554
-  %v1559 = extractelement <4 x float> %v31, i32 2
-  %v1560 = add i32 %v1, %v1556
-  %v1561 = add i32 %v3, %v1558
-  %v1562 = icmp slt i32 %v1560, %arg.m
-  %v1563 = icmp slt i32 %v1561, %arg.n
-  %v1564 = and i1 %v1562, %v1563
-  br i1 %v1564, label %if.then249, label %if.else250
-if.then249:
-  %v1565 = mul i32 %v1560, %arg.n
-  %v1566 = add i32 %v1565, %v1561
-  %v1567 = mul i32 %v1566, 2
-  %v1568 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1567
-  %v1569 = fptrunc float %v1559 to half
-  store half %v1569, ptr addrspace(1) %v1568, align 2
-  br label %if.end251
-if.else250:
-  br label %if.end251
-if.end251:
-  %v1570 = sdiv i32 %v6, 16
-  %v1571 = mul i32 %v1570, 4
-  %v1572 = add i32 %v1571, 3
-  %v1573 = srem i32 %v6, 16
-  %v1574 = add i32 %v9, 32
-  %v1575 = add i32 %v1574, %v1572
-  %v1576 = add i32 %v11, 32
-  %v1577 = add i32 %v1576, %v1573
-  %v1578 = extractelement <4 x float> %v31, i32 3
-  %v1579 = add i32 %v1, %v1575
-  %v1580 = add i32 %v3, %v1577
-  %v1581 = icmp slt i32 %v1579, %arg.m
-  %v1582 = icmp slt i32 %v1580, %arg.n
-  %v1583 = and i1 %v1581, %v1582
-  br i1 %v1583, label %if.then252, label %if.else253
-if.then252:
-  %v1584 = mul i32 %v1579, %arg.n
-  %v1585 = add i32 %v1584, %v1580
-  %v1586 = mul i32 %v1585, 2
-  %v1587 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1586
-  %v1588 = fptrunc float %v1578 to half
-  store half %v1588, ptr addrspace(1) %v1587, align 2
-  br label %if.end254
-if.else253:
-  br label %if.end254
-if.end254:
-  %v1589 = sdiv i32 %v6, 16
-  %v1590 = mul i32 %v1589, 4
-  %v1591 = add i32 %v1590, 0
-  %v1592 = srem i32 %v6, 16
-  %v1593 = add i32 %v9, 32
-  %v1594 = add i32 %v1593, %v1591
-  %v1595 = add i32 %v11, 48
-  %v1596 = add i32 %v1595, %v1592
-  %v1597 = extractelement <4 x float> %v32, i32 0
-  %v1598 = add i32 %v1, %v1594
-  %v1599 = add i32 %v3, %v1596
-  %v1600 = icmp slt i32 %v1598, %arg.m
-  %v1601 = icmp slt i32 %v1599, %arg.n
-  %v1602 = and i1 %v1600, %v1601
-  br i1 %v1602, label %if.then255, label %if.else256
-if.then255:
-  %v1603 = mul i32 %v1598, %arg.n
-  %v1604 = add i32 %v1603, %v1599
-  %v1605 = mul i32 %v1604, 2
-  %v1606 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1605
-  %v1607 = fptrunc float %v1597 to half
-  store half %v1607, ptr addrspace(1) %v1606, align 2
-  br label %if.end257
-if.else256:
-  br label %if.end257
-if.end257:
-  %v1608 = sdiv i32 %v6, 16
-  %v1609 = mul i32 %v1608, 4
-  %v1610 = add i32 %v1609, 1
-  %v1611 = srem i32 %v6, 16
-  %v1612 = add i32 %v9, 32
-  %v1613 = add i32 %v1612, %v1610
-  %v1614 = add i32 %v11, 48
-  %v1615 = add i32 %v1614, %v1611
-  %v1616 = extractelement <4 x float> %v32, i32 1
-  %v1617 = add i32 %v1, %v1613
-  %v1618 = add i32 %v3, %v1615
-  %v1619 = icmp slt i32 %v1617, %arg.m
-  %v1620 = icmp slt i32 %v1618, %arg.n
-  %v1621 = and i1 %v1619, %v1620
-  br i1 %v1621, label %if.then258, label %if.else259
-if.then258:
-  %v1622 = mul i32 %v1617, %arg.n
-  %v1623 = add i32 %v1622, %v1618
-  %v1624 = mul i32 %v1623, 2
-  %v1625 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1624
-  %v1626 = fptrunc float %v1616 to half
-  store half %v1626, ptr addrspace(1) %v1625, align 2
-  br label %if.end260
-if.else259:
-  br label %if.end260
-if.end260:
-  %v1627 = sdiv i32 %v6, 16
-  %v1628 = mul i32 %v1627, 4
-  %v1629 = add i32 %v1628, 2
-  %v1630 = srem i32 %v6, 16
-  %v1631 = add i32 %v9, 32
-  %v1632 = add i32 %v1631, %v1629
-  %v1633 = add i32 %v11, 48
-  %v1634 = add i32 %v1633, %v1630
-  %v1635 = extractelement <4 x float> %v32, i32 2
-  %v1636 = add i32 %v1, %v1632
-  %v1637 = add i32 %v3, %v1634
-  %v1638 = icmp slt i32 %v1636, %arg.m
-  %v1639 = icmp slt i32 %v1637, %arg.n
-  %v1640 = and i1 %v1638, %v1639
-  br i1 %v1640, label %if.then261, label %if.else262
-if.then261:
-  %v1641 = mul i32 %v1636, %arg.n
-  %v1642 = add i32 %v1641, %v1637
-  %v1643 = mul i32 %v1642, 2
-  %v1644 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1643
-  %v1645 = fptrunc float %v1635 to half
-  store half %v1645, ptr addrspace(1) %v1644, align 2
-  br label %if.end263
-if.else262:
-  br label %if.end263
-if.end263:
-  %v1646 = sdiv i32 %v6, 16
-  %v1647 = mul i32 %v1646, 4
-  %v1648 = add i32 %v1647, 3
-  %v1649 = srem i32 %v6, 16
-  %v1650 = add i32 %v9, 32
-  %v1651 = add i32 %v1650, %v1648
-  %v1652 = add i32 %v11, 48
-  %v1653 = add i32 %v1652, %v1649
-  %v1654 = extractelement <4 x float> %v32, i32 3
-  %v1655 = add i32 %v1, %v1651
-  %v1656 = add i32 %v3, %v1653
-  %v1657 = icmp slt i32 %v1655, %arg.m
-  %v1658 = icmp slt i32 %v1656, %arg.n
-  %v1659 = and i1 %v1657, %v1658
-  br i1 %v1659, label %if.then264, label %if.else265
-if.then264:
-  %v1660 = mul i32 %v1655, %arg.n
-  %v1661 = add i32 %v1660, %v1656
-  %v1662 = mul i32 %v1661, 2
-  %v1663 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1662
-  %v1664 = fptrunc float %v1654 to half
-  store half %v1664, ptr addrspace(1) %v1663, align 2
-  br label %if.end266
-if.else265:
-  br label %if.end266
-if.end266:
-  %v1665 = sdiv i32 %v6, 16
-  %v1666 = mul i32 %v1665, 4
-  %v1667 = add i32 %v1666, 0
-  %v1668 = srem i32 %v6, 16
-  %v1669 = add i32 %v9, 48
-  %v1670 = add i32 %v1669, %v1667
-  %v1671 = add i32 %v11, 0
-  %v1672 = add i32 %v1671, %v1668
-  %v1673 = extractelement <4 x float> %v33, i32 0
-  %v1674 = add i32 %v1, %v1670
-  %v1675 = add i32 %v3, %v1672
-  %v1676 = icmp slt i32 %v1674, %arg.m
-  %v1677 = icmp slt i32 %v1675, %arg.n
-  %v1678 = and i1 %v1676, %v1677
-  br i1 %v1678, label %if.then267, label %if.else268
-if.then267:
-  %v1679 = mul i32 %v1674, %arg.n
-  %v1680 = add i32 %v1679, %v1675
-  %v1681 = mul i32 %v1680, 2
-  %v1682 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1681
-  %v1683 = fptrunc float %v1673 to half
-  store half %v1683, ptr addrspace(1) %v1682, align 2
-  br label %if.end269
-if.else268:
-  br label %if.end269
-if.end269:
-  %v1684 = sdiv i32 %v6, 16
-  %v1685 = mul i32 %v1684, 4
-  %v1686 = add i32 %v1685, 1
-  %v1687 = srem i32 %v6, 16
-  %v1688 = add i32 %v9, 48
-  %v1689 = add i32 %v1688, %v1686
-  %v1690 = add i32 %v11, 0
-  %v1691 = add i32 %v1690, %v1687
-  %v1692 = extractelement <4 x float> %v33, i32 1
-  %v1693 = add i32 %v1, %v1689
-  %v1694 = add i32 %v3, %v1691
-  %v1695 = icmp slt i32 %v1693, %arg.m
-  %v1696 = icmp slt i32 %v1694, %arg.n
-  %v1697 = and i1 %v1695, %v1696
-  br i1 %v1697, label %if.then270, label %if.else271
-if.then270:
-  %v1698 = mul i32 %v1693, %arg.n
-  %v1699 = add i32 %v1698, %v1694
-  %v1700 = mul i32 %v1699, 2
-  %v1701 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1700
-  %v1702 = fptrunc float %v1692 to half
-  store half %v1702, ptr addrspace(1) %v1701, align 2
-  br label %if.end272
-if.else271:
-  br label %if.end272
-if.end272:
-  %v1703 = sdiv i32 %v6, 16
-  %v1704 = mul i32 %v1703, 4
-  %v1705 = add i32 %v1704, 2
-  %v1706 = srem i32 %v6, 16
-  %v1707 = add i32 %v9, 48
-  %v1708 = add i32 %v1707, %v1705
-  %v1709 = add i32 %v11, 0
-  %v1710 = add i32 %v1709, %v1706
-  %v1711 = extractelement <4 x float> %v33, i32 2
-  %v1712 = add i32 %v1, %v1708
-  %v1713 = add i32 %v3, %v1710
-  %v1714 = icmp slt i32 %v1712, %arg.m
-  %v1715 = icmp slt i32 %v1713, %arg.n
-  %v1716 = and i1 %v1714, %v1715
-  br i1 %v1716, label %if.then273, label %if.else274
-if.then273:
-  %v1717 = mul i32 %v1712, %arg.n
-  %v1718 = add i32 %v1717, %v1713
-  %v1719 = mul i32 %v1718, 2
-  %v1720 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1719
-  %v1721 = fptrunc float %v1711 to half
-  store half %v1721, ptr addrspace(1) %v1720, align 2
-  br label %if.end275
-if.else274:
-  br label %if.end275
-if.end275:
-  %v1722 = sdiv i32 %v6, 16
-  %v1723 = mul i32 %v1722, 4
-  %v1724 = add i32 %v1723, 3
-  %v1725 = srem i32 %v6, 16
-  %v1726 = add i32 %v9, 48
-  %v1727 = add i32 %v1726, %v1724
-  %v1728 = add i32 %v11, 0
-  %v1729 = add i32 %v1728, %v1725
-  %v1730 = extractelement <4 x float> %v33, i32 3
-  %v1731 = add i32 %v1, %v1727
-  %v1732 = add i32 %v3, %v1729
-  %v1733 = icmp slt i32 %v1731, %arg.m
-  %v1734 = icmp slt i32 %v1732, %arg.n
-  %v1735 = and i1 %v1733, %v1734
-  br i1 %v1735, label %if.then276, label %if.else277
-if.then276:
-  %v1736 = mul i32 %v1731, %arg.n
-  %v1737 = add i32 %v1736, %v1732
-  %v1738 = mul i32 %v1737, 2
-  %v1739 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1738
-  %v1740 = fptrunc float %v1730 to half
-  store half %v1740, ptr addrspace(1) %v1739, align 2
-  br label %if.end278
-if.else277:
-  br label %if.end278
-if.end278:
-  %v1741 = sdiv i32 %v6, 16
-  %v1742 = mul i32 %v1741, 4
-  %v1743 = add i32 %v1742, 0
-  %v1744 = srem i32 %v6, 16
-  %v1745 = add i32 %v9, 48
-  %v1746 = add i32 %v1745, %v1743
-  %v1747 = add i32 %v11, 16
-  %v1748 = add i32 %v1747, %v1744
-  %v1749 = extractelement <4 x float> %v34, i32 0
-  %v1750 = add i32 %v1, %v1746
-  %v1751 = add i32 %v3, %v1748
-  %v1752 = icmp slt i32 %v1750, %arg.m
-  %v1753 = icmp slt i32 %v1751, %arg.n
-  %v1754 = and i1 %v1752, %v1753
-  br i1 %v1754, label %if.then279, label %if.else280
-if.then279:
-  %v1755 = mul i32 %v1750, %arg.n
-  %v1756 = add i32 %v1755, %v1751
-  %v1757 = mul i32 %v1756, 2
-  %v1758 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1757
-  %v1759 = fptrunc float %v1749 to half
-  store half %v1759, ptr addrspace(1) %v1758, align 2
-  br label %if.end281
-if.else280:
-  br label %if.end281
-if.end281:
-  %v1760 = sdiv i32 %v6, 16
-  %v1761 = mul i32 %v1760, 4
-  %v1762 = add i32 %v1761, 1
-  %v1763 = srem i32 %v6, 16
-  %v1764 = add i32 %v9, 48
-  %v1765 = add i32 %v1764, %v1762
-  %v1766 = add i32 %v11, 16
-  %v1767 = add i32 %v1766, %v1763
-  %v1768 = extractelement <4 x float> %v34, i32 1
-  %v1769 = add i32 %v1, %v1765
-  %v1770 = add i32 %v3, %v1767
-  %v1771 = icmp slt i32 %v1769, %arg.m
-  %v1772 = icmp slt i32 %v1770, %arg.n
-  %v1773 = and i1 %v1771, %v1772
-  br i1 %v1773, label %if.then282, label %if.else283
-if.then282:
-  %v1774 = mul i32 %v1769, %arg.n
-  %v1775 = add i32 %v1774, %v1770
-  %v1776 = mul i32 %v1775, 2
-  %v1777 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1776
-  %v1778 = fptrunc float %v1768 to half
-  store half %v1778, ptr addrspace(1) %v1777, align 2
-  br label %if.end284
-if.else283:
-  br label %if.end284
-if.end284:
-  %v1779 = sdiv i32 %v6, 16
-  %v1780 = mul i32 %v1779, 4
-  %v1781 = add i32 %v1780, 2
-  %v1782 = srem i32 %v6, 16
-  %v1783 = add i32 %v9, 48
-  %v1784 = add i32 %v1783, %v1781
-  %v1785 = add i32 %v11, 16
-  %v1786 = add i32 %v1785, %v1782
-  %v1787 = extractelement <4 x float> %v34, i32 2
-  %v1788 = add i32 %v1, %v1784
-  %v1789 = add i32 %v3, %v1786
-  %v1790 = icmp slt i32 %v1788, %arg.m
-  %v1791 = icmp slt i32 %v1789, %arg.n
-  %v1792 = and i1 %v1790, %v1791
-  br i1 %v1792, label %if.then285, label %if.else286
-if.then285:
-  %v1793 = mul i32 %v1788, %arg.n
-  %v1794 = add i32 %v1793, %v1789
-  %v1795 = mul i32 %v1794, 2
-  %v1796 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1795
-  %v1797 = fptrunc float %v1787 to half
-  store half %v1797, ptr addrspace(1) %v1796, align 2
-  br label %if.end287
-if.else286:
-  br label %if.end287
-if.end287:
-  %v1798 = sdiv i32 %v6, 16
-  %v1799 = mul i32 %v1798, 4
-  %v1800 = add i32 %v1799, 3
-  %v1801 = srem i32 %v6, 16
-  %v1802 = add i32 %v9, 48
-  %v1803 = add i32 %v1802, %v1800
-  %v1804 = add i32 %v11, 16
-  %v1805 = add i32 %v1804, %v1801
-  %v1806 = extractelement <4 x float> %v34, i32 3
-  %v1807 = add i32 %v1, %v1803
-  %v1808 = add i32 %v3, %v1805
-  %v1809 = icmp slt i32 %v1807, %arg.m
-  %v1810 = icmp slt i32 %v1808, %arg.n
-  %v1811 = and i1 %v1809, %v1810
-  br i1 %v1811, label %if.then288, label %if.else289
-if.then288:
-  %v1812 = mul i32 %v1807, %arg.n
-  %v1813 = add i32 %v1812, %v1808
-  %v1814 = mul i32 %v1813, 2
-  %v1815 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1814
-  %v1816 = fptrunc float %v1806 to half
-  store half %v1816, ptr addrspace(1) %v1815, align 2
-  br label %if.end290
-if.else289:
-  br label %if.end290
-if.end290:
-  %v1817 = sdiv i32 %v6, 16
-  %v1818 = mul i32 %v1817, 4
-  %v1819 = add i32 %v1818, 0
-  %v1820 = srem i32 %v6, 16
-  %v1821 = add i32 %v9, 48
-  %v1822 = add i32 %v1821, %v1819
-  %v1823 = add i32 %v11, 32
-  %v1824 = add i32 %v1823, %v1820
-  %v1825 = extractelement <4 x float> %v35, i32 0
-  %v1826 = add i32 %v1, %v1822
-  %v1827 = add i32 %v3, %v1824
-  %v1828 = icmp slt i32 %v1826, %arg.m
-  %v1829 = icmp slt i32 %v1827, %arg.n
-  %v1830 = and i1 %v1828, %v1829
-  br i1 %v1830, label %if.then291, label %if.else292
-if.then291:
-  %v1831 = mul i32 %v1826, %arg.n
-  %v1832 = add i32 %v1831, %v1827
-  %v1833 = mul i32 %v1832, 2
-  %v1834 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1833
-  %v1835 = fptrunc float %v1825 to half
-  store half %v1835, ptr addrspace(1) %v1834, align 2
-  br label %if.end293
-if.else292:
-  br label %if.end293
-if.end293:
-  %v1836 = sdiv i32 %v6, 16
-  %v1837 = mul i32 %v1836, 4
-  %v1838 = add i32 %v1837, 1
-  %v1839 = srem i32 %v6, 16
-  %v1840 = add i32 %v9, 48
-  %v1841 = add i32 %v1840, %v1838
-  %v1842 = add i32 %v11, 32
-  %v1843 = add i32 %v1842, %v1839
-  %v1844 = extractelement <4 x float> %v35, i32 1
-  %v1845 = add i32 %v1, %v1841
-  %v1846 = add i32 %v3, %v1843
-  %v1847 = icmp slt i32 %v1845, %arg.m
-  %v1848 = icmp slt i32 %v1846, %arg.n
-  %v1849 = and i1 %v1847, %v1848
-  br i1 %v1849, label %if.then294, label %if.else295
-if.then294:
-  %v1850 = mul i32 %v1845, %arg.n
-  %v1851 = add i32 %v1850, %v1846
-  %v1852 = mul i32 %v1851, 2
-  %v1853 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1852
-  %v1854 = fptrunc float %v1844 to half
-  store half %v1854, ptr addrspace(1) %v1853, align 2
-  br label %if.end296
-if.else295:
-  br label %if.end296
-if.end296:
-  %v1855 = sdiv i32 %v6, 16
-  %v1856 = mul i32 %v1855, 4
-  %v1857 = add i32 %v1856, 2
-  %v1858 = srem i32 %v6, 16
-  %v1859 = add i32 %v9, 48
-  %v1860 = add i32 %v1859, %v1857
-  %v1861 = add i32 %v11, 32
-  %v1862 = add i32 %v1861, %v1858
-  %v1863 = extractelement <4 x float> %v35, i32 2
-  %v1864 = add i32 %v1, %v1860
-  %v1865 = add i32 %v3, %v1862
-  %v1866 = icmp slt i32 %v1864, %arg.m
-  %v1867 = icmp slt i32 %v1865, %arg.n
-  %v1868 = and i1 %v1866, %v1867
-  br i1 %v1868, label %if.then297, label %if.else298
-if.then297:
-  %v1869 = mul i32 %v1864, %arg.n
-  %v1870 = add i32 %v1869, %v1865
-  %v1871 = mul i32 %v1870, 2
-  %v1872 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1871
-  %v1873 = fptrunc float %v1863 to half
-  store half %v1873, ptr addrspace(1) %v1872, align 2
-  br label %if.end299
-if.else298:
-  br label %if.end299
-if.end299:
-  %v1874 = sdiv i32 %v6, 16
-  %v1875 = mul i32 %v1874, 4
-  %v1876 = add i32 %v1875, 3
-  %v1877 = srem i32 %v6, 16
-  %v1878 = add i32 %v9, 48
-  %v1879 = add i32 %v1878, %v1876
-  %v1880 = add i32 %v11, 32
-  %v1881 = add i32 %v1880, %v1877
-  %v1882 = extractelement <4 x float> %v35, i32 3
-  %v1883 = add i32 %v1, %v1879
-  %v1884 = add i32 %v3, %v1881
-  %v1885 = icmp slt i32 %v1883, %arg.m
-  %v1886 = icmp slt i32 %v1884, %arg.n
-  %v1887 = and i1 %v1885, %v1886
-  br i1 %v1887, label %if.then300, label %if.else301
-if.then300:
-  %v1888 = mul i32 %v1883, %arg.n
-  %v1889 = add i32 %v1888, %v1884
-  %v1890 = mul i32 %v1889, 2
-  %v1891 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1890
-  %v1892 = fptrunc float %v1882 to half
-  store half %v1892, ptr addrspace(1) %v1891, align 2
-  br label %if.end302
-if.else301:
-  br label %if.end302
-if.end302:
-  %v1893 = sdiv i32 %v6, 16
-  %v1894 = mul i32 %v1893, 4
-  %v1895 = add i32 %v1894, 0
-  %v1896 = srem i32 %v6, 16
-  %v1897 = add i32 %v9, 48
-  %v1898 = add i32 %v1897, %v1895
-  %v1899 = add i32 %v11, 48
-  %v1900 = add i32 %v1899, %v1896
-  %v1901 = extractelement <4 x float> %v36, i32 0
-  %v1902 = add i32 %v1, %v1898
-  %v1903 = add i32 %v3, %v1900
-  %v1904 = icmp slt i32 %v1902, %arg.m
-  %v1905 = icmp slt i32 %v1903, %arg.n
-  %v1906 = and i1 %v1904, %v1905
-  br i1 %v1906, label %if.then303, label %if.else304
-if.then303:
-  %v1907 = mul i32 %v1902, %arg.n
-  %v1908 = add i32 %v1907, %v1903
-  %v1909 = mul i32 %v1908, 2
-  %v1910 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1909
-  %v1911 = fptrunc float %v1901 to half
-  store half %v1911, ptr addrspace(1) %v1910, align 2
-  br label %if.end305
-if.else304:
-  br label %if.end305
-if.end305:
-  %v1912 = sdiv i32 %v6, 16
-  %v1913 = mul i32 %v1912, 4
-  %v1914 = add i32 %v1913, 1
-  %v1915 = srem i32 %v6, 16
-  %v1916 = add i32 %v9, 48
-  %v1917 = add i32 %v1916, %v1914
-  %v1918 = add i32 %v11, 48
-  %v1919 = add i32 %v1918, %v1915
-  %v1920 = extractelement <4 x float> %v36, i32 1
-  %v1921 = add i32 %v1, %v1917
-  %v1922 = add i32 %v3, %v1919
-  %v1923 = icmp slt i32 %v1921, %arg.m
-  %v1924 = icmp slt i32 %v1922, %arg.n
-  %v1925 = and i1 %v1923, %v1924
-  br i1 %v1925, label %if.then306, label %if.else307
-if.then306:
-  %v1926 = mul i32 %v1921, %arg.n
-  %v1927 = add i32 %v1926, %v1922
-  %v1928 = mul i32 %v1927, 2
-  %v1929 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1928
-  %v1930 = fptrunc float %v1920 to half
-  store half %v1930, ptr addrspace(1) %v1929, align 2
-  br label %if.end308
-if.else307:
-  br label %if.end308
-if.end308:
-  %v1931 = sdiv i32 %v6, 16
-  %v1932 = mul i32 %v1931, 4
-  %v1933 = add i32 %v1932, 2
-  %v1934 = srem i32 %v6, 16
-  %v1935 = add i32 %v9, 48
-  %v1936 = add i32 %v1935, %v1933
-  %v1937 = add i32 %v11, 48
-  %v1938 = add i32 %v1937, %v1934
-  %v1939 = extractelement <4 x float> %v36, i32 2
-  %v1940 = add i32 %v1, %v1936
-  %v1941 = add i32 %v3, %v1938
-  %v1942 = icmp slt i32 %v1940, %arg.m
-  %v1943 = icmp slt i32 %v1941, %arg.n
-  %v1944 = and i1 %v1942, %v1943
-  br i1 %v1944, label %if.then309, label %if.else310
-if.then309:
-  %v1945 = mul i32 %v1940, %arg.n
-  %v1946 = add i32 %v1945, %v1941
-  %v1947 = mul i32 %v1946, 2
-  %v1948 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1947
-  %v1949 = fptrunc float %v1939 to half
-  store half %v1949, ptr addrspace(1) %v1948, align 2
-  br label %if.end311
-if.else310:
-  br label %if.end311
-if.end311:
-  %v1950 = sdiv i32 %v6, 16
-  %v1951 = mul i32 %v1950, 4
-  %v1952 = add i32 %v1951, 3
-  %v1953 = srem i32 %v6, 16
-  %v1954 = add i32 %v9, 48
-  %v1955 = add i32 %v1954, %v1952
-  %v1956 = add i32 %v11, 48
-  %v1957 = add i32 %v1956, %v1953
-  %v1958 = extractelement <4 x float> %v36, i32 3
-  %v1959 = add i32 %v1, %v1955
-  %v1960 = add i32 %v3, %v1957
-  %v1961 = icmp slt i32 %v1959, %arg.m
-  %v1962 = icmp slt i32 %v1960, %arg.n
-  %v1963 = and i1 %v1961, %v1962
-  br i1 %v1963, label %if.then312, label %if.else313
-if.then312:
-  %v1964 = mul i32 %v1959, %arg.n
-  %v1965 = add i32 %v1964, %v1960
-  %v1966 = mul i32 %v1965, 2
-  %v1967 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1966
-  %v1968 = fptrunc float %v1958 to half
-  store half %v1968, ptr addrspace(1) %v1967, align 2
-  br label %if.end314
-if.else313:
-  br label %if.end314
-if.end314:
+  br label %if.end23
+if.end23:
   ret void
 }
 
@@ -2695,6 +2474,7 @@ declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.smin.i32(i32, i32)
 
 attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx942" "uniform-work-group-size"="true" }
 

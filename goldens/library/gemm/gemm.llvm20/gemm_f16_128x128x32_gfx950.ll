@@ -20,2628 +20,2406 @@ entry:
   %v9 = mul i32 %v8, 64
   %v10 = srem i32 %v7, 2
   %v11 = mul i32 %v10, 64
-  %v12 = insertelement <4 x float> poison, float 0x0000000000000000, i32 0
-  %v13 = insertelement <4 x float> %v12, float 0x0000000000000000, i32 1
-  %v14 = insertelement <4 x float> %v13, float 0x0000000000000000, i32 2
-  %v15 = insertelement <4 x float> %v14, float 0x0000000000000000, i32 3
-  %v16 = srem i32 %v6, 16
-  %v17 = sdiv i32 %v6, 16
-  %v18 = srem i32 %v17, 4
-  %v19 = mul i32 %v18, 8
-  br label %for.head0
-for.head0:
-  %v20 = phi i32 [ 0, %entry ], [ %v699, %if.end110 ]
-  %v21 = phi <4 x float> [ %v15, %entry ], [ %v509, %if.end110 ]
-  %v22 = phi <4 x float> [ %v15, %entry ], [ %v571, %if.end110 ]
-  %v23 = phi <4 x float> [ %v15, %entry ], [ %v633, %if.end110 ]
-  %v24 = phi <4 x float> [ %v15, %entry ], [ %v695, %if.end110 ]
-  %v25 = phi <4 x float> [ %v15, %entry ], [ %v510, %if.end110 ]
-  %v26 = phi <4 x float> [ %v15, %entry ], [ %v572, %if.end110 ]
-  %v27 = phi <4 x float> [ %v15, %entry ], [ %v634, %if.end110 ]
-  %v28 = phi <4 x float> [ %v15, %entry ], [ %v696, %if.end110 ]
-  %v29 = phi <4 x float> [ %v15, %entry ], [ %v511, %if.end110 ]
-  %v30 = phi <4 x float> [ %v15, %entry ], [ %v573, %if.end110 ]
-  %v31 = phi <4 x float> [ %v15, %entry ], [ %v635, %if.end110 ]
-  %v32 = phi <4 x float> [ %v15, %entry ], [ %v697, %if.end110 ]
-  %v33 = phi <4 x float> [ %v15, %entry ], [ %v512, %if.end110 ]
-  %v34 = phi <4 x float> [ %v15, %entry ], [ %v574, %if.end110 ]
-  %v35 = phi <4 x float> [ %v15, %entry ], [ %v636, %if.end110 ]
-  %v36 = phi <4 x float> [ %v15, %entry ], [ %v698, %if.end110 ]
-  %v37 = icmp slt i32 %v20, %arg.k
-  br i1 %v37, label %for.body1, label %for.exit2
-for.body1:
+  %v12 = srem i32 %v6, 32
+  %v13 = sdiv i32 %v6, 32
+  %v14 = srem i32 %v13, 2
+  %v15 = mul i32 %v14, 8
+  %v16 = add i32 %v15, 0
+  %v17 = add i32 %v15, 16
+  %v18 = add i32 %v9, %v12
+  %v19 = add i32 %v16, 0
+  %v20 = mul i32 %v19, 2
+  %v21 = mul i32 %v18, 4
+  %v22 = sdiv i32 %v20, 16
+  %v23 = add i32 %v21, %v22
+  %v24 = sdiv i32 %v23, 16
+  %v25 = srem i32 %v24, 8
+  %v26 = shl i32 %v25, 1
+  %v27 = xor i32 %v25, %v26
+  %v28 = srem i32 %v27, 16
+  %v29 = srem i32 %v23, 16
+  %v30 = xor i32 %v29, %v28
+  %v31 = mul i32 %v24, 256
+  %v32 = mul i32 %v30, 16
+  %v33 = add i32 %v31, %v32
+  %v34 = srem i32 %v20, 16
+  %v35 = add i32 %v33, %v34
+  %v36 = add i32 %v35, 0
+  %v37 = add i32 %v35, 2048
+  %v38 = add i32 %v9, %v12
+  %v39 = add i32 %v17, 0
+  %v40 = mul i32 %v39, 2
+  %v41 = mul i32 %v38, 4
+  %v42 = sdiv i32 %v40, 16
+  %v43 = add i32 %v41, %v42
+  %v44 = sdiv i32 %v43, 16
+  %v45 = srem i32 %v44, 8
+  %v46 = shl i32 %v45, 1
+  %v47 = xor i32 %v45, %v46
+  %v48 = srem i32 %v47, 16
+  %v49 = srem i32 %v43, 16
+  %v50 = xor i32 %v49, %v48
+  %v51 = mul i32 %v44, 256
+  %v52 = mul i32 %v50, 16
+  %v53 = add i32 %v51, %v52
+  %v54 = srem i32 %v40, 16
+  %v55 = add i32 %v53, %v54
+  %v56 = add i32 %v55, 0
+  %v57 = add i32 %v55, 2048
+  %v58 = add i32 %v11, %v12
+  %v59 = add i32 %v16, 0
+  %v60 = mul i32 %v59, 2
+  %v61 = mul i32 %v58, 4
+  %v62 = sdiv i32 %v60, 16
+  %v63 = add i32 %v61, %v62
+  %v64 = sdiv i32 %v63, 16
+  %v65 = srem i32 %v64, 8
+  %v66 = shl i32 %v65, 1
+  %v67 = xor i32 %v65, %v66
+  %v68 = srem i32 %v67, 16
+  %v69 = srem i32 %v63, 16
+  %v70 = xor i32 %v69, %v68
+  %v71 = mul i32 %v64, 256
+  %v72 = mul i32 %v70, 16
+  %v73 = add i32 %v71, %v72
+  %v74 = srem i32 %v60, 16
+  %v75 = add i32 %v73, %v74
+  %v76 = add i32 %v75, 0
+  %v77 = add i32 %v75, 2048
+  %v78 = add i32 %v11, %v12
+  %v79 = add i32 %v17, 0
+  %v80 = mul i32 %v79, 2
+  %v81 = mul i32 %v78, 4
+  %v82 = sdiv i32 %v80, 16
+  %v83 = add i32 %v81, %v82
+  %v84 = sdiv i32 %v83, 16
+  %v85 = srem i32 %v84, 8
+  %v86 = shl i32 %v85, 1
+  %v87 = xor i32 %v85, %v86
+  %v88 = srem i32 %v87, 16
+  %v89 = srem i32 %v83, 16
+  %v90 = xor i32 %v89, %v88
+  %v91 = mul i32 %v84, 256
+  %v92 = mul i32 %v90, 16
+  %v93 = add i32 %v91, %v92
+  %v94 = srem i32 %v80, 16
+  %v95 = add i32 %v93, %v94
+  %v96 = add i32 %v95, 0
+  %v97 = add i32 %v95, 2048
+  %v98 = add i32 %v1, 128
+  %v99 = icmp sle i32 %v98, %arg.m
+  %v100 = add i32 %v3, 128
+  %v101 = icmp sle i32 %v100, %arg.n
+  %v102 = and i1 %v99, %v101
+  %v103 = srem i32 %arg.k, 32
+  %v104 = sub i32 %arg.k, %v103
+  %v105 = select i1 %v102, i32 %v104, i32 0
+  %v106 = insertelement <16 x float> poison, float 0x0000000000000000, i32 0
+  %v107 = insertelement <16 x float> %v106, float 0x0000000000000000, i32 1
+  %v108 = insertelement <16 x float> %v107, float 0x0000000000000000, i32 2
+  %v109 = insertelement <16 x float> %v108, float 0x0000000000000000, i32 3
+  %v110 = insertelement <16 x float> %v109, float 0x0000000000000000, i32 4
+  %v111 = insertelement <16 x float> %v110, float 0x0000000000000000, i32 5
+  %v112 = insertelement <16 x float> %v111, float 0x0000000000000000, i32 6
+  %v113 = insertelement <16 x float> %v112, float 0x0000000000000000, i32 7
+  %v114 = insertelement <16 x float> %v113, float 0x0000000000000000, i32 8
+  %v115 = insertelement <16 x float> %v114, float 0x0000000000000000, i32 9
+  %v116 = insertelement <16 x float> %v115, float 0x0000000000000000, i32 10
+  %v117 = insertelement <16 x float> %v116, float 0x0000000000000000, i32 11
+  %v118 = insertelement <16 x float> %v117, float 0x0000000000000000, i32 12
+  %v119 = insertelement <16 x float> %v118, float 0x0000000000000000, i32 13
+  %v120 = insertelement <16 x float> %v119, float 0x0000000000000000, i32 14
+  %v121 = insertelement <16 x float> %v120, float 0x0000000000000000, i32 15
+  %v122 = icmp sgt i32 %v105, 0
+  br i1 %v122, label %if.then0, label %if.else1
+if.then0:
+  %v123 = add i32 %v4, 0
+  %v124 = add i32 %v4, 256
+  %v125 = sdiv i32 %v123, 4
+  %v126 = srem i32 %v123, 4
+  %v127 = mul i32 %v126, 8
+  %v128 = add i32 %v1, %v125
+  %v129 = mul i32 %v128, %arg.k
+  %v130 = add i32 0, %v127
+  %v131 = add i32 %v129, %v130
+  %v132 = mul i32 %v131, 2
+  %v133 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v132
+  %v134 = load <8 x half>, ptr addrspace(1) %v133, align 2
+  %v135 = sdiv i32 %v124, 4
+  %v136 = srem i32 %v124, 4
+  %v137 = mul i32 %v136, 8
+  %v138 = add i32 %v1, %v135
+  %v139 = mul i32 %v138, %arg.k
+  %v140 = add i32 0, %v137
+  %v141 = add i32 %v139, %v140
+  %v142 = mul i32 %v141, 2
+  %v143 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v142
+  %v144 = load <8 x half>, ptr addrspace(1) %v143, align 2
+  %v145 = add i32 %v4, 0
+  %v146 = add i32 %v4, 256
+  %v147 = sdiv i32 %v145, 4
+  %v148 = srem i32 %v145, 4
+  %v149 = mul i32 %v148, 8
+  %v150 = sdiv i32 %v146, 4
+  %v151 = srem i32 %v146, 4
+  %v152 = mul i32 %v151, 8
+  %v153 = mul i32 %v149, 2
+  %v154 = mul i32 %v147, 4
+  %v155 = sdiv i32 %v153, 16
+  %v156 = add i32 %v154, %v155
+  %v157 = sdiv i32 %v156, 16
+  %v158 = srem i32 %v157, 8
+  %v159 = shl i32 %v158, 1
+  %v160 = xor i32 %v158, %v159
+  %v161 = srem i32 %v160, 16
+  %v162 = srem i32 %v156, 16
+  %v163 = xor i32 %v162, %v161
+  %v164 = mul i32 %v157, 256
+  %v165 = mul i32 %v163, 16
+  %v166 = add i32 %v164, %v165
+  %v167 = srem i32 %v153, 16
+  %v168 = add i32 %v166, %v167
+  %v169 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v168
+  store <8 x half> %v134, ptr addrspace(3) %v169, align 2
+  %v170 = mul i32 %v152, 2
+  %v171 = mul i32 %v150, 4
+  %v172 = sdiv i32 %v170, 16
+  %v173 = add i32 %v171, %v172
+  %v174 = sdiv i32 %v173, 16
+  %v175 = srem i32 %v174, 8
+  %v176 = shl i32 %v175, 1
+  %v177 = xor i32 %v175, %v176
+  %v178 = srem i32 %v177, 16
+  %v179 = srem i32 %v173, 16
+  %v180 = xor i32 %v179, %v178
+  %v181 = mul i32 %v174, 256
+  %v182 = mul i32 %v180, 16
+  %v183 = add i32 %v181, %v182
+  %v184 = srem i32 %v170, 16
+  %v185 = add i32 %v183, %v184
+  %v186 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v185
+  store <8 x half> %v144, ptr addrspace(3) %v186, align 2
+  %v187 = add i32 %v4, 0
+  %v188 = sdiv i32 %v187, 16
+  %v189 = mul i32 %v188, 8
+  %v190 = srem i32 %v187, 16
+  %v191 = mul i32 %v190, 2
+  %v192 = add i32 0, %v191
+  %v193 = mul i32 %v192, %arg.n
+  %v194 = add i32 %v3, %v189
+  %v195 = add i32 %v193, %v194
+  %v196 = mul i32 %v195, 2
+  %v197 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v196
+  %v198 = load <8 x half>, ptr addrspace(1) %v197, align 2
+  %v199 = add i32 %v195, %arg.n
+  %v200 = mul i32 %v199, 2
+  %v201 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v200
+  %v202 = load <8 x half>, ptr addrspace(1) %v201, align 2
+  %v203 = add i32 %v4, 0
+  %v204 = sdiv i32 %v203, 16
+  %v205 = mul i32 %v204, 8
+  %v206 = srem i32 %v203, 16
+  %v207 = mul i32 %v206, 2
+  %v208 = extractelement <8 x half> %v198, i32 0
+  %v209 = extractelement <8 x half> %v202, i32 0
+  %v210 = insertelement <2 x half> poison, half %v208, i32 0
+  %v211 = insertelement <2 x half> %v210, half %v209, i32 1
+  %v212 = add i32 %v205, 0
+  %v213 = mul i32 %v207, 2
+  %v214 = mul i32 %v212, 4
+  %v215 = sdiv i32 %v213, 16
+  %v216 = add i32 %v214, %v215
+  %v217 = sdiv i32 %v216, 16
+  %v218 = srem i32 %v217, 8
+  %v219 = shl i32 %v218, 1
+  %v220 = xor i32 %v218, %v219
+  %v221 = srem i32 %v220, 16
+  %v222 = srem i32 %v216, 16
+  %v223 = xor i32 %v222, %v221
+  %v224 = mul i32 %v217, 256
+  %v225 = mul i32 %v223, 16
+  %v226 = add i32 %v224, %v225
+  %v227 = srem i32 %v213, 16
+  %v228 = add i32 %v226, %v227
+  %v229 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v228
+  store <2 x half> %v211, ptr addrspace(3) %v229, align 2
+  %v230 = extractelement <8 x half> %v198, i32 1
+  %v231 = extractelement <8 x half> %v202, i32 1
+  %v232 = insertelement <2 x half> poison, half %v230, i32 0
+  %v233 = insertelement <2 x half> %v232, half %v231, i32 1
+  %v234 = add i32 %v205, 1
+  %v235 = mul i32 %v207, 2
+  %v236 = mul i32 %v234, 4
+  %v237 = sdiv i32 %v235, 16
+  %v238 = add i32 %v236, %v237
+  %v239 = sdiv i32 %v238, 16
+  %v240 = srem i32 %v239, 8
+  %v241 = shl i32 %v240, 1
+  %v242 = xor i32 %v240, %v241
+  %v243 = srem i32 %v242, 16
+  %v244 = srem i32 %v238, 16
+  %v245 = xor i32 %v244, %v243
+  %v246 = mul i32 %v239, 256
+  %v247 = mul i32 %v245, 16
+  %v248 = add i32 %v246, %v247
+  %v249 = srem i32 %v235, 16
+  %v250 = add i32 %v248, %v249
+  %v251 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v250
+  store <2 x half> %v233, ptr addrspace(3) %v251, align 2
+  %v252 = extractelement <8 x half> %v198, i32 2
+  %v253 = extractelement <8 x half> %v202, i32 2
+  %v254 = insertelement <2 x half> poison, half %v252, i32 0
+  %v255 = insertelement <2 x half> %v254, half %v253, i32 1
+  %v256 = add i32 %v205, 2
+  %v257 = mul i32 %v207, 2
+  %v258 = mul i32 %v256, 4
+  %v259 = sdiv i32 %v257, 16
+  %v260 = add i32 %v258, %v259
+  %v261 = sdiv i32 %v260, 16
+  %v262 = srem i32 %v261, 8
+  %v263 = shl i32 %v262, 1
+  %v264 = xor i32 %v262, %v263
+  %v265 = srem i32 %v264, 16
+  %v266 = srem i32 %v260, 16
+  %v267 = xor i32 %v266, %v265
+  %v268 = mul i32 %v261, 256
+  %v269 = mul i32 %v267, 16
+  %v270 = add i32 %v268, %v269
+  %v271 = srem i32 %v257, 16
+  %v272 = add i32 %v270, %v271
+  %v273 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v272
+  store <2 x half> %v255, ptr addrspace(3) %v273, align 2
+  %v274 = extractelement <8 x half> %v198, i32 3
+  %v275 = extractelement <8 x half> %v202, i32 3
+  %v276 = insertelement <2 x half> poison, half %v274, i32 0
+  %v277 = insertelement <2 x half> %v276, half %v275, i32 1
+  %v278 = add i32 %v205, 3
+  %v279 = mul i32 %v207, 2
+  %v280 = mul i32 %v278, 4
+  %v281 = sdiv i32 %v279, 16
+  %v282 = add i32 %v280, %v281
+  %v283 = sdiv i32 %v282, 16
+  %v284 = srem i32 %v283, 8
+  %v285 = shl i32 %v284, 1
+  %v286 = xor i32 %v284, %v285
+  %v287 = srem i32 %v286, 16
+  %v288 = srem i32 %v282, 16
+  %v289 = xor i32 %v288, %v287
+  %v290 = mul i32 %v283, 256
+  %v291 = mul i32 %v289, 16
+  %v292 = add i32 %v290, %v291
+  %v293 = srem i32 %v279, 16
+  %v294 = add i32 %v292, %v293
+  %v295 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v294
+  store <2 x half> %v277, ptr addrspace(3) %v295, align 2
+  %v296 = extractelement <8 x half> %v198, i32 4
+  %v297 = extractelement <8 x half> %v202, i32 4
+  %v298 = insertelement <2 x half> poison, half %v296, i32 0
+  %v299 = insertelement <2 x half> %v298, half %v297, i32 1
+  %v300 = add i32 %v205, 4
+  %v301 = mul i32 %v207, 2
+  %v302 = mul i32 %v300, 4
+  %v303 = sdiv i32 %v301, 16
+  %v304 = add i32 %v302, %v303
+  %v305 = sdiv i32 %v304, 16
+  %v306 = srem i32 %v305, 8
+  %v307 = shl i32 %v306, 1
+  %v308 = xor i32 %v306, %v307
+  %v309 = srem i32 %v308, 16
+  %v310 = srem i32 %v304, 16
+  %v311 = xor i32 %v310, %v309
+  %v312 = mul i32 %v305, 256
+  %v313 = mul i32 %v311, 16
+  %v314 = add i32 %v312, %v313
+  %v315 = srem i32 %v301, 16
+  %v316 = add i32 %v314, %v315
+  %v317 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v316
+  store <2 x half> %v299, ptr addrspace(3) %v317, align 2
+  %v318 = extractelement <8 x half> %v198, i32 5
+  %v319 = extractelement <8 x half> %v202, i32 5
+  %v320 = insertelement <2 x half> poison, half %v318, i32 0
+  %v321 = insertelement <2 x half> %v320, half %v319, i32 1
+  %v322 = add i32 %v205, 5
+  %v323 = mul i32 %v207, 2
+  %v324 = mul i32 %v322, 4
+  %v325 = sdiv i32 %v323, 16
+  %v326 = add i32 %v324, %v325
+  %v327 = sdiv i32 %v326, 16
+  %v328 = srem i32 %v327, 8
+  %v329 = shl i32 %v328, 1
+  %v330 = xor i32 %v328, %v329
+  %v331 = srem i32 %v330, 16
+  %v332 = srem i32 %v326, 16
+  %v333 = xor i32 %v332, %v331
+  %v334 = mul i32 %v327, 256
+  %v335 = mul i32 %v333, 16
+  %v336 = add i32 %v334, %v335
+  %v337 = srem i32 %v323, 16
+  %v338 = add i32 %v336, %v337
+  %v339 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v338
+  store <2 x half> %v321, ptr addrspace(3) %v339, align 2
+  %v340 = extractelement <8 x half> %v198, i32 6
+  %v341 = extractelement <8 x half> %v202, i32 6
+  %v342 = insertelement <2 x half> poison, half %v340, i32 0
+  %v343 = insertelement <2 x half> %v342, half %v341, i32 1
+  %v344 = add i32 %v205, 6
+  %v345 = mul i32 %v207, 2
+  %v346 = mul i32 %v344, 4
+  %v347 = sdiv i32 %v345, 16
+  %v348 = add i32 %v346, %v347
+  %v349 = sdiv i32 %v348, 16
+  %v350 = srem i32 %v349, 8
+  %v351 = shl i32 %v350, 1
+  %v352 = xor i32 %v350, %v351
+  %v353 = srem i32 %v352, 16
+  %v354 = srem i32 %v348, 16
+  %v355 = xor i32 %v354, %v353
+  %v356 = mul i32 %v349, 256
+  %v357 = mul i32 %v355, 16
+  %v358 = add i32 %v356, %v357
+  %v359 = srem i32 %v345, 16
+  %v360 = add i32 %v358, %v359
+  %v361 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v360
+  store <2 x half> %v343, ptr addrspace(3) %v361, align 2
+  %v362 = extractelement <8 x half> %v198, i32 7
+  %v363 = extractelement <8 x half> %v202, i32 7
+  %v364 = insertelement <2 x half> poison, half %v362, i32 0
+  %v365 = insertelement <2 x half> %v364, half %v363, i32 1
+  %v366 = add i32 %v205, 7
+  %v367 = mul i32 %v207, 2
+  %v368 = mul i32 %v366, 4
+  %v369 = sdiv i32 %v367, 16
+  %v370 = add i32 %v368, %v369
+  %v371 = sdiv i32 %v370, 16
+  %v372 = srem i32 %v371, 8
+  %v373 = shl i32 %v372, 1
+  %v374 = xor i32 %v372, %v373
+  %v375 = srem i32 %v374, 16
+  %v376 = srem i32 %v370, 16
+  %v377 = xor i32 %v376, %v375
+  %v378 = mul i32 %v371, 256
+  %v379 = mul i32 %v377, 16
+  %v380 = add i32 %v378, %v379
+  %v381 = srem i32 %v367, 16
+  %v382 = add i32 %v380, %v381
+  %v383 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v382
+  store <2 x half> %v365, ptr addrspace(3) %v383, align 2
+  br label %if.end2
+if.else1:
+  br label %if.end2
+if.end2:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v38 = add i32 %v4, 0
-  %v39 = sdiv i32 %v38, 8
-  %v40 = srem i32 %v38, 8
-  %v41 = mul i32 %v40, 4
-  %v42 = add i32 %v1, %v39
-  %v43 = add i32 %v20, %v41
-  %v44 = icmp slt i32 %v42, %arg.m
-  %v45 = add i32 %v43, 4
-  %v46 = icmp sle i32 %v45, %arg.k
-  %v47 = and i1 %v44, %v46
-  %v48 = mul i32 %v42, %arg.k
-  %v49 = add i32 %v48, %v43
-  %v50 = mul i32 %v49, 2
-  %v51 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v50
-  br i1 %v47, label %if.then3, label %if.else4
-if.then3:
-  %v52 = load <4 x half>, ptr addrspace(1) %v51, align 2
-  br label %if.end5
-if.else4:
-  %v53 = getelementptr inbounds i8, ptr addrspace(1) %v51, i32 0
-  %v54 = add i32 %v43, 0
-  %v55 = icmp slt i32 %v54, %arg.k
-  %v56 = and i1 %v44, %v55
-  br i1 %v56, label %if.then6, label %if.else7
-if.then6:
-  %v57 = load half, ptr addrspace(1) %v53, align 2
-  br label %if.end8
-if.else7:
-  br label %if.end8
-if.end8:
-  %v58 = phi half [ %v57, %if.then6 ], [ 0xH0000, %if.else7 ]
-  %v59 = getelementptr inbounds i8, ptr addrspace(1) %v51, i32 2
-  %v60 = add i32 %v43, 1
-  %v61 = icmp slt i32 %v60, %arg.k
-  %v62 = and i1 %v44, %v61
-  br i1 %v62, label %if.then9, label %if.else10
-if.then9:
-  %v63 = load half, ptr addrspace(1) %v59, align 2
-  br label %if.end11
-if.else10:
-  br label %if.end11
-if.end11:
-  %v64 = phi half [ %v63, %if.then9 ], [ 0xH0000, %if.else10 ]
-  %v65 = getelementptr inbounds i8, ptr addrspace(1) %v51, i32 4
-  %v66 = add i32 %v43, 2
-  %v67 = icmp slt i32 %v66, %arg.k
-  %v68 = and i1 %v44, %v67
-  br i1 %v68, label %if.then12, label %if.else13
+  br label %for.head3
+for.head3:
+  %v384 = phi i32 [ 0, %if.end2 ], [ %v678, %for.body4 ]
+  %v385 = phi <16 x float> [ %v121, %if.end2 ], [ %v451, %for.body4 ]
+  %v386 = phi <16 x float> [ %v121, %if.end2 ], [ %v453, %for.body4 ]
+  %v387 = phi <16 x float> [ %v121, %if.end2 ], [ %v452, %for.body4 ]
+  %v388 = phi <16 x float> [ %v121, %if.end2 ], [ %v454, %for.body4 ]
+  %v389 = icmp slt i32 %v384, %v105
+  br i1 %v389, label %for.body4, label %for.exit5
+for.body4:
+  %v390 = add i32 %v384, 32
+  %v391 = sub i32 %v105, 32
+  %v392 = call i32 @llvm.smin.i32(i32 %v390, i32 %v391)
+  %v393 = add i32 %v4, 0
+  %v394 = add i32 %v4, 256
+  %v395 = sdiv i32 %v393, 4
+  %v396 = srem i32 %v393, 4
+  %v397 = mul i32 %v396, 8
+  %v398 = add i32 %v1, %v395
+  %v399 = mul i32 %v398, %arg.k
+  %v400 = add i32 %v392, %v397
+  %v401 = add i32 %v399, %v400
+  %v402 = mul i32 %v401, 2
+  %v403 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v402
+  %v404 = load <8 x half>, ptr addrspace(1) %v403, align 2
+  %v405 = sdiv i32 %v394, 4
+  %v406 = srem i32 %v394, 4
+  %v407 = mul i32 %v406, 8
+  %v408 = add i32 %v1, %v405
+  %v409 = mul i32 %v408, %arg.k
+  %v410 = add i32 %v392, %v407
+  %v411 = add i32 %v409, %v410
+  %v412 = mul i32 %v411, 2
+  %v413 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v412
+  %v414 = load <8 x half>, ptr addrspace(1) %v413, align 2
+  %v415 = add i32 %v4, 0
+  %v416 = sdiv i32 %v415, 16
+  %v417 = mul i32 %v416, 8
+  %v418 = srem i32 %v415, 16
+  %v419 = mul i32 %v418, 2
+  %v420 = add i32 %v392, %v419
+  %v421 = mul i32 %v420, %arg.n
+  %v422 = add i32 %v3, %v417
+  %v423 = add i32 %v421, %v422
+  %v424 = mul i32 %v423, 2
+  %v425 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v424
+  %v426 = load <8 x half>, ptr addrspace(1) %v425, align 2
+  %v427 = add i32 %v423, %arg.n
+  %v428 = mul i32 %v427, 2
+  %v429 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v428
+  %v430 = load <8 x half>, ptr addrspace(1) %v429, align 2
+  %v431 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v432 = load <8 x half>, ptr addrspace(3) %v431, align 2
+  %v433 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v434 = load <8 x half>, ptr addrspace(3) %v433, align 2
+  %v435 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v76
+  %v436 = load <8 x half>, ptr addrspace(3) %v435, align 2
+  %v437 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
+  %v438 = load <8 x half>, ptr addrspace(3) %v437, align 2
+  %v439 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v436, <8 x half> %v432, <16 x float> %v385, i32 0, i32 0, i32 0)
+  %v440 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v436, <8 x half> %v434, <16 x float> %v387, i32 0, i32 0, i32 0)
+  %v441 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v438, <8 x half> %v432, <16 x float> %v386, i32 0, i32 0, i32 0)
+  %v442 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v438, <8 x half> %v434, <16 x float> %v388, i32 0, i32 0, i32 0)
+  %v443 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
+  %v444 = load <8 x half>, ptr addrspace(3) %v443, align 2
+  %v445 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
+  %v446 = load <8 x half>, ptr addrspace(3) %v445, align 2
+  %v447 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v96
+  %v448 = load <8 x half>, ptr addrspace(3) %v447, align 2
+  %v449 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v97
+  %v450 = load <8 x half>, ptr addrspace(3) %v449, align 2
+  %v451 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v448, <8 x half> %v444, <16 x float> %v439, i32 0, i32 0, i32 0)
+  %v452 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v448, <8 x half> %v446, <16 x float> %v440, i32 0, i32 0, i32 0)
+  %v453 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v450, <8 x half> %v444, <16 x float> %v441, i32 0, i32 0, i32 0)
+  %v454 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v450, <8 x half> %v446, <16 x float> %v442, i32 0, i32 0, i32 0)
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+  %v455 = add i32 %v4, 0
+  %v456 = add i32 %v4, 256
+  %v457 = sdiv i32 %v455, 4
+  %v458 = srem i32 %v455, 4
+  %v459 = mul i32 %v458, 8
+  %v460 = sdiv i32 %v456, 4
+  %v461 = srem i32 %v456, 4
+  %v462 = mul i32 %v461, 8
+  %v463 = mul i32 %v459, 2
+  %v464 = mul i32 %v457, 4
+  %v465 = sdiv i32 %v463, 16
+  %v466 = add i32 %v464, %v465
+  %v467 = sdiv i32 %v466, 16
+  %v468 = srem i32 %v467, 8
+  %v469 = shl i32 %v468, 1
+  %v470 = xor i32 %v468, %v469
+  %v471 = srem i32 %v470, 16
+  %v472 = srem i32 %v466, 16
+  %v473 = xor i32 %v472, %v471
+  %v474 = mul i32 %v467, 256
+  %v475 = mul i32 %v473, 16
+  %v476 = add i32 %v474, %v475
+  %v477 = srem i32 %v463, 16
+  %v478 = add i32 %v476, %v477
+  %v479 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v478
+  store <8 x half> %v404, ptr addrspace(3) %v479, align 2
+  %v480 = mul i32 %v462, 2
+  %v481 = mul i32 %v460, 4
+  %v482 = sdiv i32 %v480, 16
+  %v483 = add i32 %v481, %v482
+  %v484 = sdiv i32 %v483, 16
+  %v485 = srem i32 %v484, 8
+  %v486 = shl i32 %v485, 1
+  %v487 = xor i32 %v485, %v486
+  %v488 = srem i32 %v487, 16
+  %v489 = srem i32 %v483, 16
+  %v490 = xor i32 %v489, %v488
+  %v491 = mul i32 %v484, 256
+  %v492 = mul i32 %v490, 16
+  %v493 = add i32 %v491, %v492
+  %v494 = srem i32 %v480, 16
+  %v495 = add i32 %v493, %v494
+  %v496 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v495
+  store <8 x half> %v414, ptr addrspace(3) %v496, align 2
+  %v497 = add i32 %v4, 0
+  %v498 = sdiv i32 %v497, 16
+  %v499 = mul i32 %v498, 8
+  %v500 = srem i32 %v497, 16
+  %v501 = mul i32 %v500, 2
+  %v502 = extractelement <8 x half> %v426, i32 0
+  %v503 = extractelement <8 x half> %v430, i32 0
+  %v504 = insertelement <2 x half> poison, half %v502, i32 0
+  %v505 = insertelement <2 x half> %v504, half %v503, i32 1
+  %v506 = add i32 %v499, 0
+  %v507 = mul i32 %v501, 2
+  %v508 = mul i32 %v506, 4
+  %v509 = sdiv i32 %v507, 16
+  %v510 = add i32 %v508, %v509
+  %v511 = sdiv i32 %v510, 16
+  %v512 = srem i32 %v511, 8
+  %v513 = shl i32 %v512, 1
+  %v514 = xor i32 %v512, %v513
+  %v515 = srem i32 %v514, 16
+  %v516 = srem i32 %v510, 16
+  %v517 = xor i32 %v516, %v515
+  %v518 = mul i32 %v511, 256
+  %v519 = mul i32 %v517, 16
+  %v520 = add i32 %v518, %v519
+  %v521 = srem i32 %v507, 16
+  %v522 = add i32 %v520, %v521
+  %v523 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v522
+  store <2 x half> %v505, ptr addrspace(3) %v523, align 2
+  %v524 = extractelement <8 x half> %v426, i32 1
+  %v525 = extractelement <8 x half> %v430, i32 1
+  %v526 = insertelement <2 x half> poison, half %v524, i32 0
+  %v527 = insertelement <2 x half> %v526, half %v525, i32 1
+  %v528 = add i32 %v499, 1
+  %v529 = mul i32 %v501, 2
+  %v530 = mul i32 %v528, 4
+  %v531 = sdiv i32 %v529, 16
+  %v532 = add i32 %v530, %v531
+  %v533 = sdiv i32 %v532, 16
+  %v534 = srem i32 %v533, 8
+  %v535 = shl i32 %v534, 1
+  %v536 = xor i32 %v534, %v535
+  %v537 = srem i32 %v536, 16
+  %v538 = srem i32 %v532, 16
+  %v539 = xor i32 %v538, %v537
+  %v540 = mul i32 %v533, 256
+  %v541 = mul i32 %v539, 16
+  %v542 = add i32 %v540, %v541
+  %v543 = srem i32 %v529, 16
+  %v544 = add i32 %v542, %v543
+  %v545 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v544
+  store <2 x half> %v527, ptr addrspace(3) %v545, align 2
+  %v546 = extractelement <8 x half> %v426, i32 2
+  %v547 = extractelement <8 x half> %v430, i32 2
+  %v548 = insertelement <2 x half> poison, half %v546, i32 0
+  %v549 = insertelement <2 x half> %v548, half %v547, i32 1
+  %v550 = add i32 %v499, 2
+  %v551 = mul i32 %v501, 2
+  %v552 = mul i32 %v550, 4
+  %v553 = sdiv i32 %v551, 16
+  %v554 = add i32 %v552, %v553
+  %v555 = sdiv i32 %v554, 16
+  %v556 = srem i32 %v555, 8
+  %v557 = shl i32 %v556, 1
+  %v558 = xor i32 %v556, %v557
+  %v559 = srem i32 %v558, 16
+  %v560 = srem i32 %v554, 16
+  %v561 = xor i32 %v560, %v559
+  %v562 = mul i32 %v555, 256
+  %v563 = mul i32 %v561, 16
+  %v564 = add i32 %v562, %v563
+  %v565 = srem i32 %v551, 16
+  %v566 = add i32 %v564, %v565
+  %v567 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v566
+  store <2 x half> %v549, ptr addrspace(3) %v567, align 2
+  %v568 = extractelement <8 x half> %v426, i32 3
+  %v569 = extractelement <8 x half> %v430, i32 3
+  %v570 = insertelement <2 x half> poison, half %v568, i32 0
+  %v571 = insertelement <2 x half> %v570, half %v569, i32 1
+  %v572 = add i32 %v499, 3
+  %v573 = mul i32 %v501, 2
+  %v574 = mul i32 %v572, 4
+  %v575 = sdiv i32 %v573, 16
+  %v576 = add i32 %v574, %v575
+  %v577 = sdiv i32 %v576, 16
+  %v578 = srem i32 %v577, 8
+  %v579 = shl i32 %v578, 1
+  %v580 = xor i32 %v578, %v579
+  %v581 = srem i32 %v580, 16
+  %v582 = srem i32 %v576, 16
+  %v583 = xor i32 %v582, %v581
+  %v584 = mul i32 %v577, 256
+  %v585 = mul i32 %v583, 16
+  %v586 = add i32 %v584, %v585
+  %v587 = srem i32 %v573, 16
+  %v588 = add i32 %v586, %v587
+  %v589 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v588
+  store <2 x half> %v571, ptr addrspace(3) %v589, align 2
+  %v590 = extractelement <8 x half> %v426, i32 4
+  %v591 = extractelement <8 x half> %v430, i32 4
+  %v592 = insertelement <2 x half> poison, half %v590, i32 0
+  %v593 = insertelement <2 x half> %v592, half %v591, i32 1
+  %v594 = add i32 %v499, 4
+  %v595 = mul i32 %v501, 2
+  %v596 = mul i32 %v594, 4
+  %v597 = sdiv i32 %v595, 16
+  %v598 = add i32 %v596, %v597
+  %v599 = sdiv i32 %v598, 16
+  %v600 = srem i32 %v599, 8
+  %v601 = shl i32 %v600, 1
+  %v602 = xor i32 %v600, %v601
+  %v603 = srem i32 %v602, 16
+  %v604 = srem i32 %v598, 16
+  %v605 = xor i32 %v604, %v603
+  %v606 = mul i32 %v599, 256
+  %v607 = mul i32 %v605, 16
+  %v608 = add i32 %v606, %v607
+  %v609 = srem i32 %v595, 16
+  %v610 = add i32 %v608, %v609
+  %v611 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v610
+  store <2 x half> %v593, ptr addrspace(3) %v611, align 2
+  %v612 = extractelement <8 x half> %v426, i32 5
+  %v613 = extractelement <8 x half> %v430, i32 5
+  %v614 = insertelement <2 x half> poison, half %v612, i32 0
+  %v615 = insertelement <2 x half> %v614, half %v613, i32 1
+  %v616 = add i32 %v499, 5
+  %v617 = mul i32 %v501, 2
+  %v618 = mul i32 %v616, 4
+  %v619 = sdiv i32 %v617, 16
+  %v620 = add i32 %v618, %v619
+  %v621 = sdiv i32 %v620, 16
+  %v622 = srem i32 %v621, 8
+  %v623 = shl i32 %v622, 1
+  %v624 = xor i32 %v622, %v623
+  %v625 = srem i32 %v624, 16
+  %v626 = srem i32 %v620, 16
+  %v627 = xor i32 %v626, %v625
+  %v628 = mul i32 %v621, 256
+  %v629 = mul i32 %v627, 16
+  %v630 = add i32 %v628, %v629
+  %v631 = srem i32 %v617, 16
+  %v632 = add i32 %v630, %v631
+  %v633 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v632
+  store <2 x half> %v615, ptr addrspace(3) %v633, align 2
+  %v634 = extractelement <8 x half> %v426, i32 6
+  %v635 = extractelement <8 x half> %v430, i32 6
+  %v636 = insertelement <2 x half> poison, half %v634, i32 0
+  %v637 = insertelement <2 x half> %v636, half %v635, i32 1
+  %v638 = add i32 %v499, 6
+  %v639 = mul i32 %v501, 2
+  %v640 = mul i32 %v638, 4
+  %v641 = sdiv i32 %v639, 16
+  %v642 = add i32 %v640, %v641
+  %v643 = sdiv i32 %v642, 16
+  %v644 = srem i32 %v643, 8
+  %v645 = shl i32 %v644, 1
+  %v646 = xor i32 %v644, %v645
+  %v647 = srem i32 %v646, 16
+  %v648 = srem i32 %v642, 16
+  %v649 = xor i32 %v648, %v647
+  %v650 = mul i32 %v643, 256
+  %v651 = mul i32 %v649, 16
+  %v652 = add i32 %v650, %v651
+  %v653 = srem i32 %v639, 16
+  %v654 = add i32 %v652, %v653
+  %v655 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v654
+  store <2 x half> %v637, ptr addrspace(3) %v655, align 2
+  %v656 = extractelement <8 x half> %v426, i32 7
+  %v657 = extractelement <8 x half> %v430, i32 7
+  %v658 = insertelement <2 x half> poison, half %v656, i32 0
+  %v659 = insertelement <2 x half> %v658, half %v657, i32 1
+  %v660 = add i32 %v499, 7
+  %v661 = mul i32 %v501, 2
+  %v662 = mul i32 %v660, 4
+  %v663 = sdiv i32 %v661, 16
+  %v664 = add i32 %v662, %v663
+  %v665 = sdiv i32 %v664, 16
+  %v666 = srem i32 %v665, 8
+  %v667 = shl i32 %v666, 1
+  %v668 = xor i32 %v666, %v667
+  %v669 = srem i32 %v668, 16
+  %v670 = srem i32 %v664, 16
+  %v671 = xor i32 %v670, %v669
+  %v672 = mul i32 %v665, 256
+  %v673 = mul i32 %v671, 16
+  %v674 = add i32 %v672, %v673
+  %v675 = srem i32 %v661, 16
+  %v676 = add i32 %v674, %v675
+  %v677 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v676
+  store <2 x half> %v659, ptr addrspace(3) %v677, align 2
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+  %v678 = add i32 %v384, 32
+  br label %for.head3
+for.exit5:
+  br label %for.head6
+for.head6:
+  %v679 = phi i32 [ %v105, %for.exit5 ], [ %v779, %for.exit17 ]
+  %v680 = phi <16 x float> [ %v385, %for.exit5 ], [ %v775, %for.exit17 ]
+  %v681 = phi <16 x float> [ %v386, %for.exit5 ], [ %v777, %for.exit17 ]
+  %v682 = phi <16 x float> [ %v387, %for.exit5 ], [ %v776, %for.exit17 ]
+  %v683 = phi <16 x float> [ %v388, %for.exit5 ], [ %v778, %for.exit17 ]
+  %v684 = icmp slt i32 %v679, %arg.k
+  br i1 %v684, label %for.body7, label %for.exit8
+for.body7:
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+  br label %for.head9
+for.head9:
+  %v685 = phi i32 [ %v4, %for.body7 ], [ %v719, %if.end14 ]
+  %v686 = icmp slt i32 %v685, 4096
+  br i1 %v686, label %for.body10, label %for.exit11
+for.body10:
+  %v687 = sdiv i32 %v685, 32
+  %v688 = srem i32 %v685, 32
+  %v689 = add i32 %v1, %v687
+  %v690 = mul i32 %v689, %arg.k
+  %v691 = add i32 %v679, %v688
+  %v692 = add i32 %v690, %v691
+  %v693 = add i32 %v1, %v687
+  %v694 = icmp slt i32 %v693, %arg.m
+  %v695 = add i32 %v679, %v688
+  %v696 = icmp slt i32 %v695, %arg.k
+  %v697 = and i1 %v694, %v696
+  br i1 %v697, label %if.then12, label %if.else13
 if.then12:
-  %v69 = load half, ptr addrspace(1) %v65, align 2
+  %v698 = mul i32 %v692, 2
+  %v699 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v698
+  %v700 = load half, ptr addrspace(1) %v699, align 2
   br label %if.end14
 if.else13:
   br label %if.end14
 if.end14:
-  %v70 = phi half [ %v69, %if.then12 ], [ 0xH0000, %if.else13 ]
-  %v71 = getelementptr inbounds i8, ptr addrspace(1) %v51, i32 6
-  %v72 = add i32 %v43, 3
-  %v73 = icmp slt i32 %v72, %arg.k
-  %v74 = and i1 %v44, %v73
-  br i1 %v74, label %if.then15, label %if.else16
-if.then15:
-  %v75 = load half, ptr addrspace(1) %v71, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v76 = phi half [ %v75, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v77 = insertelement <4 x half> poison, half %v58, i32 0
-  %v78 = insertelement <4 x half> %v77, half %v64, i32 1
-  %v79 = insertelement <4 x half> %v78, half %v70, i32 2
-  %v80 = insertelement <4 x half> %v79, half %v76, i32 3
-  br label %if.end5
-if.end5:
-  %v81 = phi <4 x half> [ %v52, %if.then3 ], [ %v80, %if.end17 ]
-  %v82 = mul i32 %v39, 32
-  %v83 = add i32 %v82, %v41
-  %v84 = mul i32 %v83, 2
-  %v85 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v84
-  store <4 x half> %v81, ptr addrspace(3) %v85, align 2
-  %v86 = add i32 %v4, 256
-  %v87 = sdiv i32 %v86, 8
-  %v88 = srem i32 %v86, 8
-  %v89 = mul i32 %v88, 4
-  %v90 = add i32 %v1, %v87
-  %v91 = add i32 %v20, %v89
-  %v92 = icmp slt i32 %v90, %arg.m
-  %v93 = add i32 %v91, 4
-  %v94 = icmp sle i32 %v93, %arg.k
-  %v95 = and i1 %v92, %v94
-  %v96 = mul i32 %v90, %arg.k
-  %v97 = add i32 %v96, %v91
-  %v98 = mul i32 %v97, 2
-  %v99 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v98
-  br i1 %v95, label %if.then18, label %if.else19
+  %v701 = phi half [ %v700, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v702 = mul i32 %v688, 2
+  %v703 = mul i32 %v687, 4
+  %v704 = sdiv i32 %v702, 16
+  %v705 = add i32 %v703, %v704
+  %v706 = sdiv i32 %v705, 16
+  %v707 = srem i32 %v706, 8
+  %v708 = shl i32 %v707, 1
+  %v709 = xor i32 %v707, %v708
+  %v710 = srem i32 %v709, 16
+  %v711 = srem i32 %v705, 16
+  %v712 = xor i32 %v711, %v710
+  %v713 = mul i32 %v706, 256
+  %v714 = mul i32 %v712, 16
+  %v715 = add i32 %v713, %v714
+  %v716 = srem i32 %v702, 16
+  %v717 = add i32 %v715, %v716
+  %v718 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v717
+  store half %v701, ptr addrspace(3) %v718, align 2
+  %v719 = add i32 %v685, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v720 = phi i32 [ %v4, %for.exit11 ], [ %v754, %if.end20 ]
+  %v721 = icmp slt i32 %v720, 4096
+  br i1 %v721, label %for.body16, label %for.exit17
+for.body16:
+  %v722 = sdiv i32 %v720, 128
+  %v723 = srem i32 %v720, 128
+  %v724 = add i32 %v679, %v722
+  %v725 = mul i32 %v724, %arg.n
+  %v726 = add i32 %v3, %v723
+  %v727 = add i32 %v725, %v726
+  %v728 = add i32 %v3, %v723
+  %v729 = icmp slt i32 %v728, %arg.n
+  %v730 = add i32 %v679, %v722
+  %v731 = icmp slt i32 %v730, %arg.k
+  %v732 = and i1 %v729, %v731
+  br i1 %v732, label %if.then18, label %if.else19
 if.then18:
-  %v100 = load <4 x half>, ptr addrspace(1) %v99, align 2
+  %v733 = mul i32 %v727, 2
+  %v734 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v733
+  %v735 = load half, ptr addrspace(1) %v734, align 2
   br label %if.end20
 if.else19:
-  %v101 = getelementptr inbounds i8, ptr addrspace(1) %v99, i32 0
-  %v102 = add i32 %v91, 0
-  %v103 = icmp slt i32 %v102, %arg.k
-  %v104 = and i1 %v92, %v103
-  br i1 %v104, label %if.then21, label %if.else22
+  br label %if.end20
+if.end20:
+  %v736 = phi half [ %v735, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v737 = mul i32 %v722, 2
+  %v738 = mul i32 %v723, 4
+  %v739 = sdiv i32 %v737, 16
+  %v740 = add i32 %v738, %v739
+  %v741 = sdiv i32 %v740, 16
+  %v742 = srem i32 %v741, 8
+  %v743 = shl i32 %v742, 1
+  %v744 = xor i32 %v742, %v743
+  %v745 = srem i32 %v744, 16
+  %v746 = srem i32 %v740, 16
+  %v747 = xor i32 %v746, %v745
+  %v748 = mul i32 %v741, 256
+  %v749 = mul i32 %v747, 16
+  %v750 = add i32 %v748, %v749
+  %v751 = srem i32 %v737, 16
+  %v752 = add i32 %v750, %v751
+  %v753 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v752
+  store half %v736, ptr addrspace(3) %v753, align 2
+  %v754 = add i32 %v720, 256
+  br label %for.head15
+for.exit17:
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+  %v755 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v756 = load <8 x half>, ptr addrspace(3) %v755, align 2
+  %v757 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v758 = load <8 x half>, ptr addrspace(3) %v757, align 2
+  %v759 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v76
+  %v760 = load <8 x half>, ptr addrspace(3) %v759, align 2
+  %v761 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
+  %v762 = load <8 x half>, ptr addrspace(3) %v761, align 2
+  %v763 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v760, <8 x half> %v756, <16 x float> %v680, i32 0, i32 0, i32 0)
+  %v764 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v760, <8 x half> %v758, <16 x float> %v682, i32 0, i32 0, i32 0)
+  %v765 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v762, <8 x half> %v756, <16 x float> %v681, i32 0, i32 0, i32 0)
+  %v766 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v762, <8 x half> %v758, <16 x float> %v683, i32 0, i32 0, i32 0)
+  %v767 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
+  %v768 = load <8 x half>, ptr addrspace(3) %v767, align 2
+  %v769 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
+  %v770 = load <8 x half>, ptr addrspace(3) %v769, align 2
+  %v771 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v96
+  %v772 = load <8 x half>, ptr addrspace(3) %v771, align 2
+  %v773 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v97
+  %v774 = load <8 x half>, ptr addrspace(3) %v773, align 2
+  %v775 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v772, <8 x half> %v768, <16 x float> %v763, i32 0, i32 0, i32 0)
+  %v776 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v772, <8 x half> %v770, <16 x float> %v764, i32 0, i32 0, i32 0)
+  %v777 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v774, <8 x half> %v768, <16 x float> %v765, i32 0, i32 0, i32 0)
+  %v778 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v774, <8 x half> %v770, <16 x float> %v766, i32 0, i32 0, i32 0)
+  %v779 = add i32 %v679, 32
+  br label %for.head6
+for.exit8:
+  %v780 = sdiv i32 %v6, 32
+  %v781 = mul i32 %v780, 4
+  %v782 = add i32 %v781, 0
+  %v783 = srem i32 %v6, 32
+  %v784 = add i32 %v9, 0
+  %v785 = add i32 %v784, %v783
+  %v786 = add i32 %v11, 0
+  %v787 = add i32 %v786, %v782
+  %v788 = extractelement <16 x float> %v680, i32 0
+  %v789 = extractelement <16 x float> %v680, i32 1
+  %v790 = extractelement <16 x float> %v680, i32 2
+  %v791 = extractelement <16 x float> %v680, i32 3
+  %v792 = sdiv i32 %v6, 32
+  %v793 = mul i32 %v792, 4
+  %v794 = add i32 %v793, 8
+  %v795 = srem i32 %v6, 32
+  %v796 = add i32 %v9, 0
+  %v797 = add i32 %v796, %v795
+  %v798 = add i32 %v11, 0
+  %v799 = add i32 %v798, %v794
+  %v800 = extractelement <16 x float> %v680, i32 4
+  %v801 = extractelement <16 x float> %v680, i32 5
+  %v802 = extractelement <16 x float> %v680, i32 6
+  %v803 = extractelement <16 x float> %v680, i32 7
+  %v804 = sdiv i32 %v6, 32
+  %v805 = mul i32 %v804, 4
+  %v806 = add i32 %v805, 16
+  %v807 = srem i32 %v6, 32
+  %v808 = add i32 %v9, 0
+  %v809 = add i32 %v808, %v807
+  %v810 = add i32 %v11, 0
+  %v811 = add i32 %v810, %v806
+  %v812 = extractelement <16 x float> %v680, i32 8
+  %v813 = extractelement <16 x float> %v680, i32 9
+  %v814 = extractelement <16 x float> %v680, i32 10
+  %v815 = extractelement <16 x float> %v680, i32 11
+  %v816 = sdiv i32 %v6, 32
+  %v817 = mul i32 %v816, 4
+  %v818 = add i32 %v817, 24
+  %v819 = srem i32 %v6, 32
+  %v820 = add i32 %v9, 0
+  %v821 = add i32 %v820, %v819
+  %v822 = add i32 %v11, 0
+  %v823 = add i32 %v822, %v818
+  %v824 = extractelement <16 x float> %v680, i32 12
+  %v825 = extractelement <16 x float> %v680, i32 13
+  %v826 = extractelement <16 x float> %v680, i32 14
+  %v827 = extractelement <16 x float> %v680, i32 15
+  %v828 = sdiv i32 %v6, 32
+  %v829 = mul i32 %v828, 4
+  %v830 = add i32 %v829, 0
+  %v831 = srem i32 %v6, 32
+  %v832 = add i32 %v9, 0
+  %v833 = add i32 %v832, %v831
+  %v834 = add i32 %v11, 32
+  %v835 = add i32 %v834, %v830
+  %v836 = extractelement <16 x float> %v681, i32 0
+  %v837 = extractelement <16 x float> %v681, i32 1
+  %v838 = extractelement <16 x float> %v681, i32 2
+  %v839 = extractelement <16 x float> %v681, i32 3
+  %v840 = sdiv i32 %v6, 32
+  %v841 = mul i32 %v840, 4
+  %v842 = add i32 %v841, 8
+  %v843 = srem i32 %v6, 32
+  %v844 = add i32 %v9, 0
+  %v845 = add i32 %v844, %v843
+  %v846 = add i32 %v11, 32
+  %v847 = add i32 %v846, %v842
+  %v848 = extractelement <16 x float> %v681, i32 4
+  %v849 = extractelement <16 x float> %v681, i32 5
+  %v850 = extractelement <16 x float> %v681, i32 6
+  %v851 = extractelement <16 x float> %v681, i32 7
+  %v852 = sdiv i32 %v6, 32
+  %v853 = mul i32 %v852, 4
+  %v854 = add i32 %v853, 16
+  %v855 = srem i32 %v6, 32
+  %v856 = add i32 %v9, 0
+  %v857 = add i32 %v856, %v855
+  %v858 = add i32 %v11, 32
+  %v859 = add i32 %v858, %v854
+  %v860 = extractelement <16 x float> %v681, i32 8
+  %v861 = extractelement <16 x float> %v681, i32 9
+  %v862 = extractelement <16 x float> %v681, i32 10
+  %v863 = extractelement <16 x float> %v681, i32 11
+  %v864 = sdiv i32 %v6, 32
+  %v865 = mul i32 %v864, 4
+  %v866 = add i32 %v865, 24
+  %v867 = srem i32 %v6, 32
+  %v868 = add i32 %v9, 0
+  %v869 = add i32 %v868, %v867
+  %v870 = add i32 %v11, 32
+  %v871 = add i32 %v870, %v866
+  %v872 = extractelement <16 x float> %v681, i32 12
+  %v873 = extractelement <16 x float> %v681, i32 13
+  %v874 = extractelement <16 x float> %v681, i32 14
+  %v875 = extractelement <16 x float> %v681, i32 15
+  %v876 = sdiv i32 %v6, 32
+  %v877 = mul i32 %v876, 4
+  %v878 = add i32 %v877, 0
+  %v879 = srem i32 %v6, 32
+  %v880 = add i32 %v9, 32
+  %v881 = add i32 %v880, %v879
+  %v882 = add i32 %v11, 0
+  %v883 = add i32 %v882, %v878
+  %v884 = extractelement <16 x float> %v682, i32 0
+  %v885 = extractelement <16 x float> %v682, i32 1
+  %v886 = extractelement <16 x float> %v682, i32 2
+  %v887 = extractelement <16 x float> %v682, i32 3
+  %v888 = sdiv i32 %v6, 32
+  %v889 = mul i32 %v888, 4
+  %v890 = add i32 %v889, 8
+  %v891 = srem i32 %v6, 32
+  %v892 = add i32 %v9, 32
+  %v893 = add i32 %v892, %v891
+  %v894 = add i32 %v11, 0
+  %v895 = add i32 %v894, %v890
+  %v896 = extractelement <16 x float> %v682, i32 4
+  %v897 = extractelement <16 x float> %v682, i32 5
+  %v898 = extractelement <16 x float> %v682, i32 6
+  %v899 = extractelement <16 x float> %v682, i32 7
+  %v900 = sdiv i32 %v6, 32
+  %v901 = mul i32 %v900, 4
+  %v902 = add i32 %v901, 16
+  %v903 = srem i32 %v6, 32
+  %v904 = add i32 %v9, 32
+  %v905 = add i32 %v904, %v903
+  %v906 = add i32 %v11, 0
+  %v907 = add i32 %v906, %v902
+  %v908 = extractelement <16 x float> %v682, i32 8
+  %v909 = extractelement <16 x float> %v682, i32 9
+  %v910 = extractelement <16 x float> %v682, i32 10
+  %v911 = extractelement <16 x float> %v682, i32 11
+  %v912 = sdiv i32 %v6, 32
+  %v913 = mul i32 %v912, 4
+  %v914 = add i32 %v913, 24
+  %v915 = srem i32 %v6, 32
+  %v916 = add i32 %v9, 32
+  %v917 = add i32 %v916, %v915
+  %v918 = add i32 %v11, 0
+  %v919 = add i32 %v918, %v914
+  %v920 = extractelement <16 x float> %v682, i32 12
+  %v921 = extractelement <16 x float> %v682, i32 13
+  %v922 = extractelement <16 x float> %v682, i32 14
+  %v923 = extractelement <16 x float> %v682, i32 15
+  %v924 = sdiv i32 %v6, 32
+  %v925 = mul i32 %v924, 4
+  %v926 = add i32 %v925, 0
+  %v927 = srem i32 %v6, 32
+  %v928 = add i32 %v9, 32
+  %v929 = add i32 %v928, %v927
+  %v930 = add i32 %v11, 32
+  %v931 = add i32 %v930, %v926
+  %v932 = extractelement <16 x float> %v683, i32 0
+  %v933 = extractelement <16 x float> %v683, i32 1
+  %v934 = extractelement <16 x float> %v683, i32 2
+  %v935 = extractelement <16 x float> %v683, i32 3
+  %v936 = sdiv i32 %v6, 32
+  %v937 = mul i32 %v936, 4
+  %v938 = add i32 %v937, 8
+  %v939 = srem i32 %v6, 32
+  %v940 = add i32 %v9, 32
+  %v941 = add i32 %v940, %v939
+  %v942 = add i32 %v11, 32
+  %v943 = add i32 %v942, %v938
+  %v944 = extractelement <16 x float> %v683, i32 4
+  %v945 = extractelement <16 x float> %v683, i32 5
+  %v946 = extractelement <16 x float> %v683, i32 6
+  %v947 = extractelement <16 x float> %v683, i32 7
+  %v948 = sdiv i32 %v6, 32
+  %v949 = mul i32 %v948, 4
+  %v950 = add i32 %v949, 16
+  %v951 = srem i32 %v6, 32
+  %v952 = add i32 %v9, 32
+  %v953 = add i32 %v952, %v951
+  %v954 = add i32 %v11, 32
+  %v955 = add i32 %v954, %v950
+  %v956 = extractelement <16 x float> %v683, i32 8
+  %v957 = extractelement <16 x float> %v683, i32 9
+  %v958 = extractelement <16 x float> %v683, i32 10
+  %v959 = extractelement <16 x float> %v683, i32 11
+  %v960 = sdiv i32 %v6, 32
+  %v961 = mul i32 %v960, 4
+  %v962 = add i32 %v961, 24
+  %v963 = srem i32 %v6, 32
+  %v964 = add i32 %v9, 32
+  %v965 = add i32 %v964, %v963
+  %v966 = add i32 %v11, 32
+  %v967 = add i32 %v966, %v962
+  %v968 = extractelement <16 x float> %v683, i32 12
+  %v969 = extractelement <16 x float> %v683, i32 13
+  %v970 = extractelement <16 x float> %v683, i32 14
+  %v971 = extractelement <16 x float> %v683, i32 15
+  br i1 %v102, label %if.then21, label %if.else22
 if.then21:
-  %v105 = load half, ptr addrspace(1) %v101, align 2
+  %v972 = add i32 %v1, %v785
+  %v973 = add i32 %v3, %v787
+  %v974 = mul i32 %v972, %arg.n
+  %v975 = add i32 %v974, %v973
+  %v976 = mul i32 %v975, 2
+  %v977 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v976
+  %v978 = fptrunc float %v788 to half
+  %v979 = fptrunc float %v789 to half
+  %v980 = fptrunc float %v790 to half
+  %v981 = fptrunc float %v791 to half
+  %v982 = insertelement <4 x half> poison, half %v978, i32 0
+  %v983 = insertelement <4 x half> %v982, half %v979, i32 1
+  %v984 = insertelement <4 x half> %v983, half %v980, i32 2
+  %v985 = insertelement <4 x half> %v984, half %v981, i32 3
+  store <4 x half> %v985, ptr addrspace(1) %v977, align 2
+  %v986 = add i32 %v1, %v797
+  %v987 = add i32 %v3, %v799
+  %v988 = mul i32 %v986, %arg.n
+  %v989 = add i32 %v988, %v987
+  %v990 = mul i32 %v989, 2
+  %v991 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v990
+  %v992 = fptrunc float %v800 to half
+  %v993 = fptrunc float %v801 to half
+  %v994 = fptrunc float %v802 to half
+  %v995 = fptrunc float %v803 to half
+  %v996 = insertelement <4 x half> poison, half %v992, i32 0
+  %v997 = insertelement <4 x half> %v996, half %v993, i32 1
+  %v998 = insertelement <4 x half> %v997, half %v994, i32 2
+  %v999 = insertelement <4 x half> %v998, half %v995, i32 3
+  store <4 x half> %v999, ptr addrspace(1) %v991, align 2
+  %v1000 = add i32 %v1, %v809
+  %v1001 = add i32 %v3, %v811
+  %v1002 = mul i32 %v1000, %arg.n
+  %v1003 = add i32 %v1002, %v1001
+  %v1004 = mul i32 %v1003, 2
+  %v1005 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1004
+  %v1006 = fptrunc float %v812 to half
+  %v1007 = fptrunc float %v813 to half
+  %v1008 = fptrunc float %v814 to half
+  %v1009 = fptrunc float %v815 to half
+  %v1010 = insertelement <4 x half> poison, half %v1006, i32 0
+  %v1011 = insertelement <4 x half> %v1010, half %v1007, i32 1
+  %v1012 = insertelement <4 x half> %v1011, half %v1008, i32 2
+  %v1013 = insertelement <4 x half> %v1012, half %v1009, i32 3
+  store <4 x half> %v1013, ptr addrspace(1) %v1005, align 2
+  %v1014 = add i32 %v1, %v821
+  %v1015 = add i32 %v3, %v823
+  %v1016 = mul i32 %v1014, %arg.n
+  %v1017 = add i32 %v1016, %v1015
+  %v1018 = mul i32 %v1017, 2
+  %v1019 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1018
+  %v1020 = fptrunc float %v824 to half
+  %v1021 = fptrunc float %v825 to half
+  %v1022 = fptrunc float %v826 to half
+  %v1023 = fptrunc float %v827 to half
+  %v1024 = insertelement <4 x half> poison, half %v1020, i32 0
+  %v1025 = insertelement <4 x half> %v1024, half %v1021, i32 1
+  %v1026 = insertelement <4 x half> %v1025, half %v1022, i32 2
+  %v1027 = insertelement <4 x half> %v1026, half %v1023, i32 3
+  store <4 x half> %v1027, ptr addrspace(1) %v1019, align 2
+  %v1028 = add i32 %v1, %v833
+  %v1029 = add i32 %v3, %v835
+  %v1030 = mul i32 %v1028, %arg.n
+  %v1031 = add i32 %v1030, %v1029
+  %v1032 = mul i32 %v1031, 2
+  %v1033 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1032
+  %v1034 = fptrunc float %v836 to half
+  %v1035 = fptrunc float %v837 to half
+  %v1036 = fptrunc float %v838 to half
+  %v1037 = fptrunc float %v839 to half
+  %v1038 = insertelement <4 x half> poison, half %v1034, i32 0
+  %v1039 = insertelement <4 x half> %v1038, half %v1035, i32 1
+  %v1040 = insertelement <4 x half> %v1039, half %v1036, i32 2
+  %v1041 = insertelement <4 x half> %v1040, half %v1037, i32 3
+  store <4 x half> %v1041, ptr addrspace(1) %v1033, align 2
+  %v1042 = add i32 %v1, %v845
+  %v1043 = add i32 %v3, %v847
+  %v1044 = mul i32 %v1042, %arg.n
+  %v1045 = add i32 %v1044, %v1043
+  %v1046 = mul i32 %v1045, 2
+  %v1047 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1046
+  %v1048 = fptrunc float %v848 to half
+  %v1049 = fptrunc float %v849 to half
+  %v1050 = fptrunc float %v850 to half
+  %v1051 = fptrunc float %v851 to half
+  %v1052 = insertelement <4 x half> poison, half %v1048, i32 0
+  %v1053 = insertelement <4 x half> %v1052, half %v1049, i32 1
+  %v1054 = insertelement <4 x half> %v1053, half %v1050, i32 2
+  %v1055 = insertelement <4 x half> %v1054, half %v1051, i32 3
+  store <4 x half> %v1055, ptr addrspace(1) %v1047, align 2
+  %v1056 = add i32 %v1, %v857
+  %v1057 = add i32 %v3, %v859
+  %v1058 = mul i32 %v1056, %arg.n
+  %v1059 = add i32 %v1058, %v1057
+  %v1060 = mul i32 %v1059, 2
+  %v1061 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1060
+  %v1062 = fptrunc float %v860 to half
+  %v1063 = fptrunc float %v861 to half
+  %v1064 = fptrunc float %v862 to half
+  %v1065 = fptrunc float %v863 to half
+  %v1066 = insertelement <4 x half> poison, half %v1062, i32 0
+  %v1067 = insertelement <4 x half> %v1066, half %v1063, i32 1
+  %v1068 = insertelement <4 x half> %v1067, half %v1064, i32 2
+  %v1069 = insertelement <4 x half> %v1068, half %v1065, i32 3
+  store <4 x half> %v1069, ptr addrspace(1) %v1061, align 2
+  %v1070 = add i32 %v1, %v869
+  %v1071 = add i32 %v3, %v871
+  %v1072 = mul i32 %v1070, %arg.n
+  %v1073 = add i32 %v1072, %v1071
+  %v1074 = mul i32 %v1073, 2
+  %v1075 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1074
+  %v1076 = fptrunc float %v872 to half
+  %v1077 = fptrunc float %v873 to half
+  %v1078 = fptrunc float %v874 to half
+  %v1079 = fptrunc float %v875 to half
+  %v1080 = insertelement <4 x half> poison, half %v1076, i32 0
+  %v1081 = insertelement <4 x half> %v1080, half %v1077, i32 1
+  %v1082 = insertelement <4 x half> %v1081, half %v1078, i32 2
+  %v1083 = insertelement <4 x half> %v1082, half %v1079, i32 3
+  store <4 x half> %v1083, ptr addrspace(1) %v1075, align 2
+  %v1084 = add i32 %v1, %v881
+  %v1085 = add i32 %v3, %v883
+  %v1086 = mul i32 %v1084, %arg.n
+  %v1087 = add i32 %v1086, %v1085
+  %v1088 = mul i32 %v1087, 2
+  %v1089 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1088
+  %v1090 = fptrunc float %v884 to half
+  %v1091 = fptrunc float %v885 to half
+  %v1092 = fptrunc float %v886 to half
+  %v1093 = fptrunc float %v887 to half
+  %v1094 = insertelement <4 x half> poison, half %v1090, i32 0
+  %v1095 = insertelement <4 x half> %v1094, half %v1091, i32 1
+  %v1096 = insertelement <4 x half> %v1095, half %v1092, i32 2
+  %v1097 = insertelement <4 x half> %v1096, half %v1093, i32 3
+  store <4 x half> %v1097, ptr addrspace(1) %v1089, align 2
+  %v1098 = add i32 %v1, %v893
+  %v1099 = add i32 %v3, %v895
+  %v1100 = mul i32 %v1098, %arg.n
+  %v1101 = add i32 %v1100, %v1099
+  %v1102 = mul i32 %v1101, 2
+  %v1103 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1102
+  %v1104 = fptrunc float %v896 to half
+  %v1105 = fptrunc float %v897 to half
+  %v1106 = fptrunc float %v898 to half
+  %v1107 = fptrunc float %v899 to half
+  %v1108 = insertelement <4 x half> poison, half %v1104, i32 0
+  %v1109 = insertelement <4 x half> %v1108, half %v1105, i32 1
+  %v1110 = insertelement <4 x half> %v1109, half %v1106, i32 2
+  %v1111 = insertelement <4 x half> %v1110, half %v1107, i32 3
+  store <4 x half> %v1111, ptr addrspace(1) %v1103, align 2
+  %v1112 = add i32 %v1, %v905
+  %v1113 = add i32 %v3, %v907
+  %v1114 = mul i32 %v1112, %arg.n
+  %v1115 = add i32 %v1114, %v1113
+  %v1116 = mul i32 %v1115, 2
+  %v1117 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1116
+  %v1118 = fptrunc float %v908 to half
+  %v1119 = fptrunc float %v909 to half
+  %v1120 = fptrunc float %v910 to half
+  %v1121 = fptrunc float %v911 to half
+  %v1122 = insertelement <4 x half> poison, half %v1118, i32 0
+  %v1123 = insertelement <4 x half> %v1122, half %v1119, i32 1
+  %v1124 = insertelement <4 x half> %v1123, half %v1120, i32 2
+  %v1125 = insertelement <4 x half> %v1124, half %v1121, i32 3
+  store <4 x half> %v1125, ptr addrspace(1) %v1117, align 2
+  %v1126 = add i32 %v1, %v917
+  %v1127 = add i32 %v3, %v919
+  %v1128 = mul i32 %v1126, %arg.n
+  %v1129 = add i32 %v1128, %v1127
+  %v1130 = mul i32 %v1129, 2
+  %v1131 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1130
+  %v1132 = fptrunc float %v920 to half
+  %v1133 = fptrunc float %v921 to half
+  %v1134 = fptrunc float %v922 to half
+  %v1135 = fptrunc float %v923 to half
+  %v1136 = insertelement <4 x half> poison, half %v1132, i32 0
+  %v1137 = insertelement <4 x half> %v1136, half %v1133, i32 1
+  %v1138 = insertelement <4 x half> %v1137, half %v1134, i32 2
+  %v1139 = insertelement <4 x half> %v1138, half %v1135, i32 3
+  store <4 x half> %v1139, ptr addrspace(1) %v1131, align 2
+  %v1140 = add i32 %v1, %v929
+  %v1141 = add i32 %v3, %v931
+  %v1142 = mul i32 %v1140, %arg.n
+  %v1143 = add i32 %v1142, %v1141
+  %v1144 = mul i32 %v1143, 2
+  %v1145 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1144
+  %v1146 = fptrunc float %v932 to half
+  %v1147 = fptrunc float %v933 to half
+  %v1148 = fptrunc float %v934 to half
+  %v1149 = fptrunc float %v935 to half
+  %v1150 = insertelement <4 x half> poison, half %v1146, i32 0
+  %v1151 = insertelement <4 x half> %v1150, half %v1147, i32 1
+  %v1152 = insertelement <4 x half> %v1151, half %v1148, i32 2
+  %v1153 = insertelement <4 x half> %v1152, half %v1149, i32 3
+  store <4 x half> %v1153, ptr addrspace(1) %v1145, align 2
+  %v1154 = add i32 %v1, %v941
+  %v1155 = add i32 %v3, %v943
+  %v1156 = mul i32 %v1154, %arg.n
+  %v1157 = add i32 %v1156, %v1155
+  %v1158 = mul i32 %v1157, 2
+  %v1159 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1158
+  %v1160 = fptrunc float %v944 to half
+  %v1161 = fptrunc float %v945 to half
+  %v1162 = fptrunc float %v946 to half
+  %v1163 = fptrunc float %v947 to half
+  %v1164 = insertelement <4 x half> poison, half %v1160, i32 0
+  %v1165 = insertelement <4 x half> %v1164, half %v1161, i32 1
+  %v1166 = insertelement <4 x half> %v1165, half %v1162, i32 2
+  %v1167 = insertelement <4 x half> %v1166, half %v1163, i32 3
+  store <4 x half> %v1167, ptr addrspace(1) %v1159, align 2
+  %v1168 = add i32 %v1, %v953
+  %v1169 = add i32 %v3, %v955
+  %v1170 = mul i32 %v1168, %arg.n
+  %v1171 = add i32 %v1170, %v1169
+  %v1172 = mul i32 %v1171, 2
+  %v1173 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1172
+  %v1174 = fptrunc float %v956 to half
+  %v1175 = fptrunc float %v957 to half
+  %v1176 = fptrunc float %v958 to half
+  %v1177 = fptrunc float %v959 to half
+  %v1178 = insertelement <4 x half> poison, half %v1174, i32 0
+  %v1179 = insertelement <4 x half> %v1178, half %v1175, i32 1
+  %v1180 = insertelement <4 x half> %v1179, half %v1176, i32 2
+  %v1181 = insertelement <4 x half> %v1180, half %v1177, i32 3
+  store <4 x half> %v1181, ptr addrspace(1) %v1173, align 2
+  %v1182 = add i32 %v1, %v965
+  %v1183 = add i32 %v3, %v967
+  %v1184 = mul i32 %v1182, %arg.n
+  %v1185 = add i32 %v1184, %v1183
+  %v1186 = mul i32 %v1185, 2
+  %v1187 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1186
+  %v1188 = fptrunc float %v968 to half
+  %v1189 = fptrunc float %v969 to half
+  %v1190 = fptrunc float %v970 to half
+  %v1191 = fptrunc float %v971 to half
+  %v1192 = insertelement <4 x half> poison, half %v1188, i32 0
+  %v1193 = insertelement <4 x half> %v1192, half %v1189, i32 1
+  %v1194 = insertelement <4 x half> %v1193, half %v1190, i32 2
+  %v1195 = insertelement <4 x half> %v1194, half %v1191, i32 3
+  store <4 x half> %v1195, ptr addrspace(1) %v1187, align 2
   br label %if.end23
 if.else22:
-  br label %if.end23
-if.end23:
-  %v106 = phi half [ %v105, %if.then21 ], [ 0xH0000, %if.else22 ]
-  %v107 = getelementptr inbounds i8, ptr addrspace(1) %v99, i32 2
-  %v108 = add i32 %v91, 1
-  %v109 = icmp slt i32 %v108, %arg.k
-  %v110 = and i1 %v92, %v109
-  br i1 %v110, label %if.then24, label %if.else25
+  %v1196 = add i32 %v1, %v785
+  %v1197 = add i32 %v3, %v787
+  %v1198 = add i32 %v1197, 0
+  %v1199 = icmp slt i32 %v1196, %arg.m
+  %v1200 = icmp slt i32 %v1198, %arg.n
+  %v1201 = and i1 %v1199, %v1200
+  br i1 %v1201, label %if.then24, label %if.else25
 if.then24:
-  %v111 = load half, ptr addrspace(1) %v107, align 2
+  %v1202 = mul i32 %v1196, %arg.n
+  %v1203 = add i32 %v1202, %v1198
+  %v1204 = mul i32 %v1203, 2
+  %v1205 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1204
+  %v1206 = fptrunc float %v788 to half
+  store half %v1206, ptr addrspace(1) %v1205, align 2
   br label %if.end26
 if.else25:
   br label %if.end26
 if.end26:
-  %v112 = phi half [ %v111, %if.then24 ], [ 0xH0000, %if.else25 ]
-  %v113 = getelementptr inbounds i8, ptr addrspace(1) %v99, i32 4
-  %v114 = add i32 %v91, 2
-  %v115 = icmp slt i32 %v114, %arg.k
-  %v116 = and i1 %v92, %v115
-  br i1 %v116, label %if.then27, label %if.else28
+  %v1207 = add i32 %v3, %v787
+  %v1208 = add i32 %v1207, 1
+  %v1209 = icmp slt i32 %v1196, %arg.m
+  %v1210 = icmp slt i32 %v1208, %arg.n
+  %v1211 = and i1 %v1209, %v1210
+  br i1 %v1211, label %if.then27, label %if.else28
 if.then27:
-  %v117 = load half, ptr addrspace(1) %v113, align 2
+  %v1212 = mul i32 %v1196, %arg.n
+  %v1213 = add i32 %v1212, %v1208
+  %v1214 = mul i32 %v1213, 2
+  %v1215 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1214
+  %v1216 = fptrunc float %v789 to half
+  store half %v1216, ptr addrspace(1) %v1215, align 2
   br label %if.end29
 if.else28:
   br label %if.end29
 if.end29:
-  %v118 = phi half [ %v117, %if.then27 ], [ 0xH0000, %if.else28 ]
-  %v119 = getelementptr inbounds i8, ptr addrspace(1) %v99, i32 6
-  %v120 = add i32 %v91, 3
-  %v121 = icmp slt i32 %v120, %arg.k
-  %v122 = and i1 %v92, %v121
-  br i1 %v122, label %if.then30, label %if.else31
+  %v1217 = add i32 %v3, %v787
+  %v1218 = add i32 %v1217, 2
+  %v1219 = icmp slt i32 %v1196, %arg.m
+  %v1220 = icmp slt i32 %v1218, %arg.n
+  %v1221 = and i1 %v1219, %v1220
+  br i1 %v1221, label %if.then30, label %if.else31
 if.then30:
-  %v123 = load half, ptr addrspace(1) %v119, align 2
+  %v1222 = mul i32 %v1196, %arg.n
+  %v1223 = add i32 %v1222, %v1218
+  %v1224 = mul i32 %v1223, 2
+  %v1225 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1224
+  %v1226 = fptrunc float %v790 to half
+  store half %v1226, ptr addrspace(1) %v1225, align 2
   br label %if.end32
 if.else31:
   br label %if.end32
 if.end32:
-  %v124 = phi half [ %v123, %if.then30 ], [ 0xH0000, %if.else31 ]
-  %v125 = insertelement <4 x half> poison, half %v106, i32 0
-  %v126 = insertelement <4 x half> %v125, half %v112, i32 1
-  %v127 = insertelement <4 x half> %v126, half %v118, i32 2
-  %v128 = insertelement <4 x half> %v127, half %v124, i32 3
-  br label %if.end20
-if.end20:
-  %v129 = phi <4 x half> [ %v100, %if.then18 ], [ %v128, %if.end32 ]
-  %v130 = mul i32 %v87, 32
-  %v131 = add i32 %v130, %v89
-  %v132 = mul i32 %v131, 2
-  %v133 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v132
-  store <4 x half> %v129, ptr addrspace(3) %v133, align 2
-  %v134 = add i32 %v4, 512
-  %v135 = sdiv i32 %v134, 8
-  %v136 = srem i32 %v134, 8
-  %v137 = mul i32 %v136, 4
-  %v138 = add i32 %v1, %v135
-  %v139 = add i32 %v20, %v137
-  %v140 = icmp slt i32 %v138, %arg.m
-  %v141 = add i32 %v139, 4
-  %v142 = icmp sle i32 %v141, %arg.k
-  %v143 = and i1 %v140, %v142
-  %v144 = mul i32 %v138, %arg.k
-  %v145 = add i32 %v144, %v139
-  %v146 = mul i32 %v145, 2
-  %v147 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v146
-  br i1 %v143, label %if.then33, label %if.else34
+  %v1227 = add i32 %v3, %v787
+  %v1228 = add i32 %v1227, 3
+  %v1229 = icmp slt i32 %v1196, %arg.m
+  %v1230 = icmp slt i32 %v1228, %arg.n
+  %v1231 = and i1 %v1229, %v1230
+  br i1 %v1231, label %if.then33, label %if.else34
 if.then33:
-  %v148 = load <4 x half>, ptr addrspace(1) %v147, align 2
+  %v1232 = mul i32 %v1196, %arg.n
+  %v1233 = add i32 %v1232, %v1228
+  %v1234 = mul i32 %v1233, 2
+  %v1235 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1234
+  %v1236 = fptrunc float %v791 to half
+  store half %v1236, ptr addrspace(1) %v1235, align 2
   br label %if.end35
 if.else34:
-  %v149 = getelementptr inbounds i8, ptr addrspace(1) %v147, i32 0
-  %v150 = add i32 %v139, 0
-  %v151 = icmp slt i32 %v150, %arg.k
-  %v152 = and i1 %v140, %v151
-  br i1 %v152, label %if.then36, label %if.else37
+  br label %if.end35
+if.end35:
+  %v1237 = add i32 %v1, %v797
+  %v1238 = add i32 %v3, %v799
+  %v1239 = add i32 %v1238, 0
+  %v1240 = icmp slt i32 %v1237, %arg.m
+  %v1241 = icmp slt i32 %v1239, %arg.n
+  %v1242 = and i1 %v1240, %v1241
+  br i1 %v1242, label %if.then36, label %if.else37
 if.then36:
-  %v153 = load half, ptr addrspace(1) %v149, align 2
+  %v1243 = mul i32 %v1237, %arg.n
+  %v1244 = add i32 %v1243, %v1239
+  %v1245 = mul i32 %v1244, 2
+  %v1246 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1245
+  %v1247 = fptrunc float %v800 to half
+  store half %v1247, ptr addrspace(1) %v1246, align 2
   br label %if.end38
 if.else37:
   br label %if.end38
 if.end38:
-  %v154 = phi half [ %v153, %if.then36 ], [ 0xH0000, %if.else37 ]
-  %v155 = getelementptr inbounds i8, ptr addrspace(1) %v147, i32 2
-  %v156 = add i32 %v139, 1
-  %v157 = icmp slt i32 %v156, %arg.k
-  %v158 = and i1 %v140, %v157
-  br i1 %v158, label %if.then39, label %if.else40
+  %v1248 = add i32 %v3, %v799
+  %v1249 = add i32 %v1248, 1
+  %v1250 = icmp slt i32 %v1237, %arg.m
+  %v1251 = icmp slt i32 %v1249, %arg.n
+  %v1252 = and i1 %v1250, %v1251
+  br i1 %v1252, label %if.then39, label %if.else40
 if.then39:
-  %v159 = load half, ptr addrspace(1) %v155, align 2
+  %v1253 = mul i32 %v1237, %arg.n
+  %v1254 = add i32 %v1253, %v1249
+  %v1255 = mul i32 %v1254, 2
+  %v1256 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1255
+  %v1257 = fptrunc float %v801 to half
+  store half %v1257, ptr addrspace(1) %v1256, align 2
   br label %if.end41
 if.else40:
   br label %if.end41
 if.end41:
-  %v160 = phi half [ %v159, %if.then39 ], [ 0xH0000, %if.else40 ]
-  %v161 = getelementptr inbounds i8, ptr addrspace(1) %v147, i32 4
-  %v162 = add i32 %v139, 2
-  %v163 = icmp slt i32 %v162, %arg.k
-  %v164 = and i1 %v140, %v163
-  br i1 %v164, label %if.then42, label %if.else43
+  %v1258 = add i32 %v3, %v799
+  %v1259 = add i32 %v1258, 2
+  %v1260 = icmp slt i32 %v1237, %arg.m
+  %v1261 = icmp slt i32 %v1259, %arg.n
+  %v1262 = and i1 %v1260, %v1261
+  br i1 %v1262, label %if.then42, label %if.else43
 if.then42:
-  %v165 = load half, ptr addrspace(1) %v161, align 2
+  %v1263 = mul i32 %v1237, %arg.n
+  %v1264 = add i32 %v1263, %v1259
+  %v1265 = mul i32 %v1264, 2
+  %v1266 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1265
+  %v1267 = fptrunc float %v802 to half
+  store half %v1267, ptr addrspace(1) %v1266, align 2
   br label %if.end44
 if.else43:
   br label %if.end44
 if.end44:
-  %v166 = phi half [ %v165, %if.then42 ], [ 0xH0000, %if.else43 ]
-  %v167 = getelementptr inbounds i8, ptr addrspace(1) %v147, i32 6
-  %v168 = add i32 %v139, 3
-  %v169 = icmp slt i32 %v168, %arg.k
-  %v170 = and i1 %v140, %v169
-  br i1 %v170, label %if.then45, label %if.else46
+  %v1268 = add i32 %v3, %v799
+  %v1269 = add i32 %v1268, 3
+  %v1270 = icmp slt i32 %v1237, %arg.m
+  %v1271 = icmp slt i32 %v1269, %arg.n
+  %v1272 = and i1 %v1270, %v1271
+  br i1 %v1272, label %if.then45, label %if.else46
 if.then45:
-  %v171 = load half, ptr addrspace(1) %v167, align 2
+  %v1273 = mul i32 %v1237, %arg.n
+  %v1274 = add i32 %v1273, %v1269
+  %v1275 = mul i32 %v1274, 2
+  %v1276 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1275
+  %v1277 = fptrunc float %v803 to half
+  store half %v1277, ptr addrspace(1) %v1276, align 2
   br label %if.end47
 if.else46:
   br label %if.end47
 if.end47:
-  %v172 = phi half [ %v171, %if.then45 ], [ 0xH0000, %if.else46 ]
-  %v173 = insertelement <4 x half> poison, half %v154, i32 0
-  %v174 = insertelement <4 x half> %v173, half %v160, i32 1
-  %v175 = insertelement <4 x half> %v174, half %v166, i32 2
-  %v176 = insertelement <4 x half> %v175, half %v172, i32 3
-  br label %if.end35
-if.end35:
-  %v177 = phi <4 x half> [ %v148, %if.then33 ], [ %v176, %if.end47 ]
-  %v178 = mul i32 %v135, 32
-  %v179 = add i32 %v178, %v137
-  %v180 = mul i32 %v179, 2
-  %v181 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v180
-  store <4 x half> %v177, ptr addrspace(3) %v181, align 2
-  %v182 = add i32 %v4, 768
-  %v183 = sdiv i32 %v182, 8
-  %v184 = srem i32 %v182, 8
-  %v185 = mul i32 %v184, 4
-  %v186 = add i32 %v1, %v183
-  %v187 = add i32 %v20, %v185
-  %v188 = icmp slt i32 %v186, %arg.m
-  %v189 = add i32 %v187, 4
-  %v190 = icmp sle i32 %v189, %arg.k
-  %v191 = and i1 %v188, %v190
-  %v192 = mul i32 %v186, %arg.k
-  %v193 = add i32 %v192, %v187
-  %v194 = mul i32 %v193, 2
-  %v195 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v194
-  br i1 %v191, label %if.then48, label %if.else49
+  %v1278 = add i32 %v1, %v809
+  %v1279 = add i32 %v3, %v811
+  %v1280 = add i32 %v1279, 0
+  %v1281 = icmp slt i32 %v1278, %arg.m
+  %v1282 = icmp slt i32 %v1280, %arg.n
+  %v1283 = and i1 %v1281, %v1282
+  br i1 %v1283, label %if.then48, label %if.else49
 if.then48:
-  %v196 = load <4 x half>, ptr addrspace(1) %v195, align 2
+  %v1284 = mul i32 %v1278, %arg.n
+  %v1285 = add i32 %v1284, %v1280
+  %v1286 = mul i32 %v1285, 2
+  %v1287 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1286
+  %v1288 = fptrunc float %v812 to half
+  store half %v1288, ptr addrspace(1) %v1287, align 2
   br label %if.end50
 if.else49:
-  %v197 = getelementptr inbounds i8, ptr addrspace(1) %v195, i32 0
-  %v198 = add i32 %v187, 0
-  %v199 = icmp slt i32 %v198, %arg.k
-  %v200 = and i1 %v188, %v199
-  br i1 %v200, label %if.then51, label %if.else52
+  br label %if.end50
+if.end50:
+  %v1289 = add i32 %v3, %v811
+  %v1290 = add i32 %v1289, 1
+  %v1291 = icmp slt i32 %v1278, %arg.m
+  %v1292 = icmp slt i32 %v1290, %arg.n
+  %v1293 = and i1 %v1291, %v1292
+  br i1 %v1293, label %if.then51, label %if.else52
 if.then51:
-  %v201 = load half, ptr addrspace(1) %v197, align 2
+  %v1294 = mul i32 %v1278, %arg.n
+  %v1295 = add i32 %v1294, %v1290
+  %v1296 = mul i32 %v1295, 2
+  %v1297 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1296
+  %v1298 = fptrunc float %v813 to half
+  store half %v1298, ptr addrspace(1) %v1297, align 2
   br label %if.end53
 if.else52:
   br label %if.end53
 if.end53:
-  %v202 = phi half [ %v201, %if.then51 ], [ 0xH0000, %if.else52 ]
-  %v203 = getelementptr inbounds i8, ptr addrspace(1) %v195, i32 2
-  %v204 = add i32 %v187, 1
-  %v205 = icmp slt i32 %v204, %arg.k
-  %v206 = and i1 %v188, %v205
-  br i1 %v206, label %if.then54, label %if.else55
+  %v1299 = add i32 %v3, %v811
+  %v1300 = add i32 %v1299, 2
+  %v1301 = icmp slt i32 %v1278, %arg.m
+  %v1302 = icmp slt i32 %v1300, %arg.n
+  %v1303 = and i1 %v1301, %v1302
+  br i1 %v1303, label %if.then54, label %if.else55
 if.then54:
-  %v207 = load half, ptr addrspace(1) %v203, align 2
+  %v1304 = mul i32 %v1278, %arg.n
+  %v1305 = add i32 %v1304, %v1300
+  %v1306 = mul i32 %v1305, 2
+  %v1307 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1306
+  %v1308 = fptrunc float %v814 to half
+  store half %v1308, ptr addrspace(1) %v1307, align 2
   br label %if.end56
 if.else55:
   br label %if.end56
 if.end56:
-  %v208 = phi half [ %v207, %if.then54 ], [ 0xH0000, %if.else55 ]
-  %v209 = getelementptr inbounds i8, ptr addrspace(1) %v195, i32 4
-  %v210 = add i32 %v187, 2
-  %v211 = icmp slt i32 %v210, %arg.k
-  %v212 = and i1 %v188, %v211
-  br i1 %v212, label %if.then57, label %if.else58
+  %v1309 = add i32 %v3, %v811
+  %v1310 = add i32 %v1309, 3
+  %v1311 = icmp slt i32 %v1278, %arg.m
+  %v1312 = icmp slt i32 %v1310, %arg.n
+  %v1313 = and i1 %v1311, %v1312
+  br i1 %v1313, label %if.then57, label %if.else58
 if.then57:
-  %v213 = load half, ptr addrspace(1) %v209, align 2
+  %v1314 = mul i32 %v1278, %arg.n
+  %v1315 = add i32 %v1314, %v1310
+  %v1316 = mul i32 %v1315, 2
+  %v1317 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1316
+  %v1318 = fptrunc float %v815 to half
+  store half %v1318, ptr addrspace(1) %v1317, align 2
   br label %if.end59
 if.else58:
   br label %if.end59
 if.end59:
-  %v214 = phi half [ %v213, %if.then57 ], [ 0xH0000, %if.else58 ]
-  %v215 = getelementptr inbounds i8, ptr addrspace(1) %v195, i32 6
-  %v216 = add i32 %v187, 3
-  %v217 = icmp slt i32 %v216, %arg.k
-  %v218 = and i1 %v188, %v217
-  br i1 %v218, label %if.then60, label %if.else61
+  %v1319 = add i32 %v1, %v821
+  %v1320 = add i32 %v3, %v823
+  %v1321 = add i32 %v1320, 0
+  %v1322 = icmp slt i32 %v1319, %arg.m
+  %v1323 = icmp slt i32 %v1321, %arg.n
+  %v1324 = and i1 %v1322, %v1323
+  br i1 %v1324, label %if.then60, label %if.else61
 if.then60:
-  %v219 = load half, ptr addrspace(1) %v215, align 2
+  %v1325 = mul i32 %v1319, %arg.n
+  %v1326 = add i32 %v1325, %v1321
+  %v1327 = mul i32 %v1326, 2
+  %v1328 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1327
+  %v1329 = fptrunc float %v824 to half
+  store half %v1329, ptr addrspace(1) %v1328, align 2
   br label %if.end62
 if.else61:
   br label %if.end62
 if.end62:
-  %v220 = phi half [ %v219, %if.then60 ], [ 0xH0000, %if.else61 ]
-  %v221 = insertelement <4 x half> poison, half %v202, i32 0
-  %v222 = insertelement <4 x half> %v221, half %v208, i32 1
-  %v223 = insertelement <4 x half> %v222, half %v214, i32 2
-  %v224 = insertelement <4 x half> %v223, half %v220, i32 3
-  br label %if.end50
-if.end50:
-  %v225 = phi <4 x half> [ %v196, %if.then48 ], [ %v224, %if.end62 ]
-  %v226 = mul i32 %v183, 32
-  %v227 = add i32 %v226, %v185
-  %v228 = mul i32 %v227, 2
-  %v229 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v228
-  store <4 x half> %v225, ptr addrspace(3) %v229, align 2
-  %v230 = add i32 %v4, 0
-  %v231 = sdiv i32 %v230, 32
-  %v232 = srem i32 %v230, 32
-  %v233 = mul i32 %v232, 4
-  %v234 = add i32 %v20, %v231
-  %v235 = add i32 %v3, %v233
-  %v236 = icmp slt i32 %v234, %arg.k
-  %v237 = add i32 %v235, 4
-  %v238 = icmp sle i32 %v237, %arg.n
-  %v239 = and i1 %v236, %v238
-  %v240 = mul i32 %v234, %arg.n
-  %v241 = add i32 %v240, %v235
-  %v242 = mul i32 %v241, 2
-  %v243 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v242
-  br i1 %v239, label %if.then63, label %if.else64
+  %v1330 = add i32 %v3, %v823
+  %v1331 = add i32 %v1330, 1
+  %v1332 = icmp slt i32 %v1319, %arg.m
+  %v1333 = icmp slt i32 %v1331, %arg.n
+  %v1334 = and i1 %v1332, %v1333
+  br i1 %v1334, label %if.then63, label %if.else64
 if.then63:
-  %v244 = load <4 x half>, ptr addrspace(1) %v243, align 2
+  %v1335 = mul i32 %v1319, %arg.n
+  %v1336 = add i32 %v1335, %v1331
+  %v1337 = mul i32 %v1336, 2
+  %v1338 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1337
+  %v1339 = fptrunc float %v825 to half
+  store half %v1339, ptr addrspace(1) %v1338, align 2
   br label %if.end65
 if.else64:
-  %v245 = getelementptr inbounds i8, ptr addrspace(1) %v243, i32 0
-  %v246 = add i32 %v235, 0
-  %v247 = icmp slt i32 %v246, %arg.n
-  %v248 = and i1 %v236, %v247
-  br i1 %v248, label %if.then66, label %if.else67
+  br label %if.end65
+if.end65:
+  %v1340 = add i32 %v3, %v823
+  %v1341 = add i32 %v1340, 2
+  %v1342 = icmp slt i32 %v1319, %arg.m
+  %v1343 = icmp slt i32 %v1341, %arg.n
+  %v1344 = and i1 %v1342, %v1343
+  br i1 %v1344, label %if.then66, label %if.else67
 if.then66:
-  %v249 = load half, ptr addrspace(1) %v245, align 2
+  %v1345 = mul i32 %v1319, %arg.n
+  %v1346 = add i32 %v1345, %v1341
+  %v1347 = mul i32 %v1346, 2
+  %v1348 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1347
+  %v1349 = fptrunc float %v826 to half
+  store half %v1349, ptr addrspace(1) %v1348, align 2
   br label %if.end68
 if.else67:
   br label %if.end68
 if.end68:
-  %v250 = phi half [ %v249, %if.then66 ], [ 0xH0000, %if.else67 ]
-  %v251 = getelementptr inbounds i8, ptr addrspace(1) %v243, i32 2
-  %v252 = add i32 %v235, 1
-  %v253 = icmp slt i32 %v252, %arg.n
-  %v254 = and i1 %v236, %v253
-  br i1 %v254, label %if.then69, label %if.else70
+  %v1350 = add i32 %v3, %v823
+  %v1351 = add i32 %v1350, 3
+  %v1352 = icmp slt i32 %v1319, %arg.m
+  %v1353 = icmp slt i32 %v1351, %arg.n
+  %v1354 = and i1 %v1352, %v1353
+  br i1 %v1354, label %if.then69, label %if.else70
 if.then69:
-  %v255 = load half, ptr addrspace(1) %v251, align 2
+  %v1355 = mul i32 %v1319, %arg.n
+  %v1356 = add i32 %v1355, %v1351
+  %v1357 = mul i32 %v1356, 2
+  %v1358 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1357
+  %v1359 = fptrunc float %v827 to half
+  store half %v1359, ptr addrspace(1) %v1358, align 2
   br label %if.end71
 if.else70:
   br label %if.end71
 if.end71:
-  %v256 = phi half [ %v255, %if.then69 ], [ 0xH0000, %if.else70 ]
-  %v257 = getelementptr inbounds i8, ptr addrspace(1) %v243, i32 4
-  %v258 = add i32 %v235, 2
-  %v259 = icmp slt i32 %v258, %arg.n
-  %v260 = and i1 %v236, %v259
-  br i1 %v260, label %if.then72, label %if.else73
+  %v1360 = add i32 %v1, %v833
+  %v1361 = add i32 %v3, %v835
+  %v1362 = add i32 %v1361, 0
+  %v1363 = icmp slt i32 %v1360, %arg.m
+  %v1364 = icmp slt i32 %v1362, %arg.n
+  %v1365 = and i1 %v1363, %v1364
+  br i1 %v1365, label %if.then72, label %if.else73
 if.then72:
-  %v261 = load half, ptr addrspace(1) %v257, align 2
+  %v1366 = mul i32 %v1360, %arg.n
+  %v1367 = add i32 %v1366, %v1362
+  %v1368 = mul i32 %v1367, 2
+  %v1369 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1368
+  %v1370 = fptrunc float %v836 to half
+  store half %v1370, ptr addrspace(1) %v1369, align 2
   br label %if.end74
 if.else73:
   br label %if.end74
 if.end74:
-  %v262 = phi half [ %v261, %if.then72 ], [ 0xH0000, %if.else73 ]
-  %v263 = getelementptr inbounds i8, ptr addrspace(1) %v243, i32 6
-  %v264 = add i32 %v235, 3
-  %v265 = icmp slt i32 %v264, %arg.n
-  %v266 = and i1 %v236, %v265
-  br i1 %v266, label %if.then75, label %if.else76
+  %v1371 = add i32 %v3, %v835
+  %v1372 = add i32 %v1371, 1
+  %v1373 = icmp slt i32 %v1360, %arg.m
+  %v1374 = icmp slt i32 %v1372, %arg.n
+  %v1375 = and i1 %v1373, %v1374
+  br i1 %v1375, label %if.then75, label %if.else76
 if.then75:
-  %v267 = load half, ptr addrspace(1) %v263, align 2
+  %v1376 = mul i32 %v1360, %arg.n
+  %v1377 = add i32 %v1376, %v1372
+  %v1378 = mul i32 %v1377, 2
+  %v1379 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1378
+  %v1380 = fptrunc float %v837 to half
+  store half %v1380, ptr addrspace(1) %v1379, align 2
   br label %if.end77
 if.else76:
   br label %if.end77
 if.end77:
-  %v268 = phi half [ %v267, %if.then75 ], [ 0xH0000, %if.else76 ]
-  %v269 = insertelement <4 x half> poison, half %v250, i32 0
-  %v270 = insertelement <4 x half> %v269, half %v256, i32 1
-  %v271 = insertelement <4 x half> %v270, half %v262, i32 2
-  %v272 = insertelement <4 x half> %v271, half %v268, i32 3
-  br label %if.end65
-if.end65:
-  %v273 = phi <4 x half> [ %v244, %if.then63 ], [ %v272, %if.end77 ]
-  %v274 = mul i32 %v231, 128
-  %v275 = add i32 %v274, %v233
-  %v276 = mul i32 %v275, 2
-  %v277 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v276
-  store <4 x half> %v273, ptr addrspace(3) %v277, align 2
-  %v278 = add i32 %v4, 256
-  %v279 = sdiv i32 %v278, 32
-  %v280 = srem i32 %v278, 32
-  %v281 = mul i32 %v280, 4
-  %v282 = add i32 %v20, %v279
-  %v283 = add i32 %v3, %v281
-  %v284 = icmp slt i32 %v282, %arg.k
-  %v285 = add i32 %v283, 4
-  %v286 = icmp sle i32 %v285, %arg.n
-  %v287 = and i1 %v284, %v286
-  %v288 = mul i32 %v282, %arg.n
-  %v289 = add i32 %v288, %v283
-  %v290 = mul i32 %v289, 2
-  %v291 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v290
-  br i1 %v287, label %if.then78, label %if.else79
+  %v1381 = add i32 %v3, %v835
+  %v1382 = add i32 %v1381, 2
+  %v1383 = icmp slt i32 %v1360, %arg.m
+  %v1384 = icmp slt i32 %v1382, %arg.n
+  %v1385 = and i1 %v1383, %v1384
+  br i1 %v1385, label %if.then78, label %if.else79
 if.then78:
-  %v292 = load <4 x half>, ptr addrspace(1) %v291, align 2
+  %v1386 = mul i32 %v1360, %arg.n
+  %v1387 = add i32 %v1386, %v1382
+  %v1388 = mul i32 %v1387, 2
+  %v1389 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1388
+  %v1390 = fptrunc float %v838 to half
+  store half %v1390, ptr addrspace(1) %v1389, align 2
   br label %if.end80
 if.else79:
-  %v293 = getelementptr inbounds i8, ptr addrspace(1) %v291, i32 0
-  %v294 = add i32 %v283, 0
-  %v295 = icmp slt i32 %v294, %arg.n
-  %v296 = and i1 %v284, %v295
-  br i1 %v296, label %if.then81, label %if.else82
+  br label %if.end80
+if.end80:
+  %v1391 = add i32 %v3, %v835
+  %v1392 = add i32 %v1391, 3
+  %v1393 = icmp slt i32 %v1360, %arg.m
+  %v1394 = icmp slt i32 %v1392, %arg.n
+  %v1395 = and i1 %v1393, %v1394
+  br i1 %v1395, label %if.then81, label %if.else82
 if.then81:
-  %v297 = load half, ptr addrspace(1) %v293, align 2
+  %v1396 = mul i32 %v1360, %arg.n
+  %v1397 = add i32 %v1396, %v1392
+  %v1398 = mul i32 %v1397, 2
+  %v1399 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1398
+  %v1400 = fptrunc float %v839 to half
+  store half %v1400, ptr addrspace(1) %v1399, align 2
   br label %if.end83
 if.else82:
   br label %if.end83
 if.end83:
-  %v298 = phi half [ %v297, %if.then81 ], [ 0xH0000, %if.else82 ]
-  %v299 = getelementptr inbounds i8, ptr addrspace(1) %v291, i32 2
-  %v300 = add i32 %v283, 1
-  %v301 = icmp slt i32 %v300, %arg.n
-  %v302 = and i1 %v284, %v301
-  br i1 %v302, label %if.then84, label %if.else85
+  %v1401 = add i32 %v1, %v845
+  %v1402 = add i32 %v3, %v847
+  %v1403 = add i32 %v1402, 0
+  %v1404 = icmp slt i32 %v1401, %arg.m
+  %v1405 = icmp slt i32 %v1403, %arg.n
+  %v1406 = and i1 %v1404, %v1405
+  br i1 %v1406, label %if.then84, label %if.else85
 if.then84:
-  %v303 = load half, ptr addrspace(1) %v299, align 2
+  %v1407 = mul i32 %v1401, %arg.n
+  %v1408 = add i32 %v1407, %v1403
+  %v1409 = mul i32 %v1408, 2
+  %v1410 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1409
+  %v1411 = fptrunc float %v848 to half
+  store half %v1411, ptr addrspace(1) %v1410, align 2
   br label %if.end86
 if.else85:
   br label %if.end86
 if.end86:
-  %v304 = phi half [ %v303, %if.then84 ], [ 0xH0000, %if.else85 ]
-  %v305 = getelementptr inbounds i8, ptr addrspace(1) %v291, i32 4
-  %v306 = add i32 %v283, 2
-  %v307 = icmp slt i32 %v306, %arg.n
-  %v308 = and i1 %v284, %v307
-  br i1 %v308, label %if.then87, label %if.else88
+  %v1412 = add i32 %v3, %v847
+  %v1413 = add i32 %v1412, 1
+  %v1414 = icmp slt i32 %v1401, %arg.m
+  %v1415 = icmp slt i32 %v1413, %arg.n
+  %v1416 = and i1 %v1414, %v1415
+  br i1 %v1416, label %if.then87, label %if.else88
 if.then87:
-  %v309 = load half, ptr addrspace(1) %v305, align 2
+  %v1417 = mul i32 %v1401, %arg.n
+  %v1418 = add i32 %v1417, %v1413
+  %v1419 = mul i32 %v1418, 2
+  %v1420 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1419
+  %v1421 = fptrunc float %v849 to half
+  store half %v1421, ptr addrspace(1) %v1420, align 2
   br label %if.end89
 if.else88:
   br label %if.end89
 if.end89:
-  %v310 = phi half [ %v309, %if.then87 ], [ 0xH0000, %if.else88 ]
-  %v311 = getelementptr inbounds i8, ptr addrspace(1) %v291, i32 6
-  %v312 = add i32 %v283, 3
-  %v313 = icmp slt i32 %v312, %arg.n
-  %v314 = and i1 %v284, %v313
-  br i1 %v314, label %if.then90, label %if.else91
+  %v1422 = add i32 %v3, %v847
+  %v1423 = add i32 %v1422, 2
+  %v1424 = icmp slt i32 %v1401, %arg.m
+  %v1425 = icmp slt i32 %v1423, %arg.n
+  %v1426 = and i1 %v1424, %v1425
+  br i1 %v1426, label %if.then90, label %if.else91
 if.then90:
-  %v315 = load half, ptr addrspace(1) %v311, align 2
+  %v1427 = mul i32 %v1401, %arg.n
+  %v1428 = add i32 %v1427, %v1423
+  %v1429 = mul i32 %v1428, 2
+  %v1430 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1429
+  %v1431 = fptrunc float %v850 to half
+  store half %v1431, ptr addrspace(1) %v1430, align 2
   br label %if.end92
 if.else91:
   br label %if.end92
 if.end92:
-  %v316 = phi half [ %v315, %if.then90 ], [ 0xH0000, %if.else91 ]
-  %v317 = insertelement <4 x half> poison, half %v298, i32 0
-  %v318 = insertelement <4 x half> %v317, half %v304, i32 1
-  %v319 = insertelement <4 x half> %v318, half %v310, i32 2
-  %v320 = insertelement <4 x half> %v319, half %v316, i32 3
-  br label %if.end80
-if.end80:
-  %v321 = phi <4 x half> [ %v292, %if.then78 ], [ %v320, %if.end92 ]
-  %v322 = mul i32 %v279, 128
-  %v323 = add i32 %v322, %v281
-  %v324 = mul i32 %v323, 2
-  %v325 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v324
-  store <4 x half> %v321, ptr addrspace(3) %v325, align 2
-  %v326 = add i32 %v4, 512
-  %v327 = sdiv i32 %v326, 32
-  %v328 = srem i32 %v326, 32
-  %v329 = mul i32 %v328, 4
-  %v330 = add i32 %v20, %v327
-  %v331 = add i32 %v3, %v329
-  %v332 = icmp slt i32 %v330, %arg.k
-  %v333 = add i32 %v331, 4
-  %v334 = icmp sle i32 %v333, %arg.n
-  %v335 = and i1 %v332, %v334
-  %v336 = mul i32 %v330, %arg.n
-  %v337 = add i32 %v336, %v331
-  %v338 = mul i32 %v337, 2
-  %v339 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v338
-  br i1 %v335, label %if.then93, label %if.else94
+  %v1432 = add i32 %v3, %v847
+  %v1433 = add i32 %v1432, 3
+  %v1434 = icmp slt i32 %v1401, %arg.m
+  %v1435 = icmp slt i32 %v1433, %arg.n
+  %v1436 = and i1 %v1434, %v1435
+  br i1 %v1436, label %if.then93, label %if.else94
 if.then93:
-  %v340 = load <4 x half>, ptr addrspace(1) %v339, align 2
+  %v1437 = mul i32 %v1401, %arg.n
+  %v1438 = add i32 %v1437, %v1433
+  %v1439 = mul i32 %v1438, 2
+  %v1440 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1439
+  %v1441 = fptrunc float %v851 to half
+  store half %v1441, ptr addrspace(1) %v1440, align 2
   br label %if.end95
 if.else94:
-  %v341 = getelementptr inbounds i8, ptr addrspace(1) %v339, i32 0
-  %v342 = add i32 %v331, 0
-  %v343 = icmp slt i32 %v342, %arg.n
-  %v344 = and i1 %v332, %v343
-  br i1 %v344, label %if.then96, label %if.else97
+  br label %if.end95
+if.end95:
+  %v1442 = add i32 %v1, %v857
+  %v1443 = add i32 %v3, %v859
+  %v1444 = add i32 %v1443, 0
+  %v1445 = icmp slt i32 %v1442, %arg.m
+  %v1446 = icmp slt i32 %v1444, %arg.n
+  %v1447 = and i1 %v1445, %v1446
+  br i1 %v1447, label %if.then96, label %if.else97
 if.then96:
-  %v345 = load half, ptr addrspace(1) %v341, align 2
+  %v1448 = mul i32 %v1442, %arg.n
+  %v1449 = add i32 %v1448, %v1444
+  %v1450 = mul i32 %v1449, 2
+  %v1451 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1450
+  %v1452 = fptrunc float %v860 to half
+  store half %v1452, ptr addrspace(1) %v1451, align 2
   br label %if.end98
 if.else97:
   br label %if.end98
 if.end98:
-  %v346 = phi half [ %v345, %if.then96 ], [ 0xH0000, %if.else97 ]
-  %v347 = getelementptr inbounds i8, ptr addrspace(1) %v339, i32 2
-  %v348 = add i32 %v331, 1
-  %v349 = icmp slt i32 %v348, %arg.n
-  %v350 = and i1 %v332, %v349
-  br i1 %v350, label %if.then99, label %if.else100
+  %v1453 = add i32 %v3, %v859
+  %v1454 = add i32 %v1453, 1
+  %v1455 = icmp slt i32 %v1442, %arg.m
+  %v1456 = icmp slt i32 %v1454, %arg.n
+  %v1457 = and i1 %v1455, %v1456
+  br i1 %v1457, label %if.then99, label %if.else100
 if.then99:
-  %v351 = load half, ptr addrspace(1) %v347, align 2
+  %v1458 = mul i32 %v1442, %arg.n
+  %v1459 = add i32 %v1458, %v1454
+  %v1460 = mul i32 %v1459, 2
+  %v1461 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1460
+  %v1462 = fptrunc float %v861 to half
+  store half %v1462, ptr addrspace(1) %v1461, align 2
   br label %if.end101
 if.else100:
   br label %if.end101
 if.end101:
-  %v352 = phi half [ %v351, %if.then99 ], [ 0xH0000, %if.else100 ]
-  %v353 = getelementptr inbounds i8, ptr addrspace(1) %v339, i32 4
-  %v354 = add i32 %v331, 2
-  %v355 = icmp slt i32 %v354, %arg.n
-  %v356 = and i1 %v332, %v355
-  br i1 %v356, label %if.then102, label %if.else103
+  %v1463 = add i32 %v3, %v859
+  %v1464 = add i32 %v1463, 2
+  %v1465 = icmp slt i32 %v1442, %arg.m
+  %v1466 = icmp slt i32 %v1464, %arg.n
+  %v1467 = and i1 %v1465, %v1466
+  br i1 %v1467, label %if.then102, label %if.else103
 if.then102:
-  %v357 = load half, ptr addrspace(1) %v353, align 2
+  %v1468 = mul i32 %v1442, %arg.n
+  %v1469 = add i32 %v1468, %v1464
+  %v1470 = mul i32 %v1469, 2
+  %v1471 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1470
+  %v1472 = fptrunc float %v862 to half
+  store half %v1472, ptr addrspace(1) %v1471, align 2
   br label %if.end104
 if.else103:
   br label %if.end104
 if.end104:
-  %v358 = phi half [ %v357, %if.then102 ], [ 0xH0000, %if.else103 ]
-  %v359 = getelementptr inbounds i8, ptr addrspace(1) %v339, i32 6
-  %v360 = add i32 %v331, 3
-  %v361 = icmp slt i32 %v360, %arg.n
-  %v362 = and i1 %v332, %v361
-  br i1 %v362, label %if.then105, label %if.else106
+  %v1473 = add i32 %v3, %v859
+  %v1474 = add i32 %v1473, 3
+  %v1475 = icmp slt i32 %v1442, %arg.m
+  %v1476 = icmp slt i32 %v1474, %arg.n
+  %v1477 = and i1 %v1475, %v1476
+  br i1 %v1477, label %if.then105, label %if.else106
 if.then105:
-  %v363 = load half, ptr addrspace(1) %v359, align 2
+  %v1478 = mul i32 %v1442, %arg.n
+  %v1479 = add i32 %v1478, %v1474
+  %v1480 = mul i32 %v1479, 2
+  %v1481 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1480
+  %v1482 = fptrunc float %v863 to half
+  store half %v1482, ptr addrspace(1) %v1481, align 2
   br label %if.end107
 if.else106:
   br label %if.end107
 if.end107:
-  %v364 = phi half [ %v363, %if.then105 ], [ 0xH0000, %if.else106 ]
-  %v365 = insertelement <4 x half> poison, half %v346, i32 0
-  %v366 = insertelement <4 x half> %v365, half %v352, i32 1
-  %v367 = insertelement <4 x half> %v366, half %v358, i32 2
-  %v368 = insertelement <4 x half> %v367, half %v364, i32 3
-  br label %if.end95
-if.end95:
-  %v369 = phi <4 x half> [ %v340, %if.then93 ], [ %v368, %if.end107 ]
-  %v370 = mul i32 %v327, 128
-  %v371 = add i32 %v370, %v329
-  %v372 = mul i32 %v371, 2
-  %v373 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v372
-  store <4 x half> %v369, ptr addrspace(3) %v373, align 2
-  %v374 = add i32 %v4, 768
-  %v375 = sdiv i32 %v374, 32
-  %v376 = srem i32 %v374, 32
-  %v377 = mul i32 %v376, 4
-  %v378 = add i32 %v20, %v375
-  %v379 = add i32 %v3, %v377
-  %v380 = icmp slt i32 %v378, %arg.k
-  %v381 = add i32 %v379, 4
-  %v382 = icmp sle i32 %v381, %arg.n
-  %v383 = and i1 %v380, %v382
-  %v384 = mul i32 %v378, %arg.n
-  %v385 = add i32 %v384, %v379
-  %v386 = mul i32 %v385, 2
-  %v387 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v386
-  br i1 %v383, label %if.then108, label %if.else109
+  %v1483 = add i32 %v1, %v869
+  %v1484 = add i32 %v3, %v871
+  %v1485 = add i32 %v1484, 0
+  %v1486 = icmp slt i32 %v1483, %arg.m
+  %v1487 = icmp slt i32 %v1485, %arg.n
+  %v1488 = and i1 %v1486, %v1487
+  br i1 %v1488, label %if.then108, label %if.else109
 if.then108:
-  %v388 = load <4 x half>, ptr addrspace(1) %v387, align 2
+  %v1489 = mul i32 %v1483, %arg.n
+  %v1490 = add i32 %v1489, %v1485
+  %v1491 = mul i32 %v1490, 2
+  %v1492 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1491
+  %v1493 = fptrunc float %v872 to half
+  store half %v1493, ptr addrspace(1) %v1492, align 2
   br label %if.end110
 if.else109:
-  %v389 = getelementptr inbounds i8, ptr addrspace(1) %v387, i32 0
-  %v390 = add i32 %v379, 0
-  %v391 = icmp slt i32 %v390, %arg.n
-  %v392 = and i1 %v380, %v391
-  br i1 %v392, label %if.then111, label %if.else112
+  br label %if.end110
+if.end110:
+  %v1494 = add i32 %v3, %v871
+  %v1495 = add i32 %v1494, 1
+  %v1496 = icmp slt i32 %v1483, %arg.m
+  %v1497 = icmp slt i32 %v1495, %arg.n
+  %v1498 = and i1 %v1496, %v1497
+  br i1 %v1498, label %if.then111, label %if.else112
 if.then111:
-  %v393 = load half, ptr addrspace(1) %v389, align 2
+  %v1499 = mul i32 %v1483, %arg.n
+  %v1500 = add i32 %v1499, %v1495
+  %v1501 = mul i32 %v1500, 2
+  %v1502 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1501
+  %v1503 = fptrunc float %v873 to half
+  store half %v1503, ptr addrspace(1) %v1502, align 2
   br label %if.end113
 if.else112:
   br label %if.end113
 if.end113:
-  %v394 = phi half [ %v393, %if.then111 ], [ 0xH0000, %if.else112 ]
-  %v395 = getelementptr inbounds i8, ptr addrspace(1) %v387, i32 2
-  %v396 = add i32 %v379, 1
-  %v397 = icmp slt i32 %v396, %arg.n
-  %v398 = and i1 %v380, %v397
-  br i1 %v398, label %if.then114, label %if.else115
+  %v1504 = add i32 %v3, %v871
+  %v1505 = add i32 %v1504, 2
+  %v1506 = icmp slt i32 %v1483, %arg.m
+  %v1507 = icmp slt i32 %v1505, %arg.n
+  %v1508 = and i1 %v1506, %v1507
+  br i1 %v1508, label %if.then114, label %if.else115
 if.then114:
-  %v399 = load half, ptr addrspace(1) %v395, align 2
+  %v1509 = mul i32 %v1483, %arg.n
+  %v1510 = add i32 %v1509, %v1505
+  %v1511 = mul i32 %v1510, 2
+  %v1512 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1511
+  %v1513 = fptrunc float %v874 to half
+  store half %v1513, ptr addrspace(1) %v1512, align 2
   br label %if.end116
 if.else115:
   br label %if.end116
 if.end116:
-  %v400 = phi half [ %v399, %if.then114 ], [ 0xH0000, %if.else115 ]
-  %v401 = getelementptr inbounds i8, ptr addrspace(1) %v387, i32 4
-  %v402 = add i32 %v379, 2
-  %v403 = icmp slt i32 %v402, %arg.n
-  %v404 = and i1 %v380, %v403
-  br i1 %v404, label %if.then117, label %if.else118
+  %v1514 = add i32 %v3, %v871
+  %v1515 = add i32 %v1514, 3
+  %v1516 = icmp slt i32 %v1483, %arg.m
+  %v1517 = icmp slt i32 %v1515, %arg.n
+  %v1518 = and i1 %v1516, %v1517
+  br i1 %v1518, label %if.then117, label %if.else118
 if.then117:
-  %v405 = load half, ptr addrspace(1) %v401, align 2
+  %v1519 = mul i32 %v1483, %arg.n
+  %v1520 = add i32 %v1519, %v1515
+  %v1521 = mul i32 %v1520, 2
+  %v1522 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1521
+  %v1523 = fptrunc float %v875 to half
+  store half %v1523, ptr addrspace(1) %v1522, align 2
   br label %if.end119
 if.else118:
   br label %if.end119
 if.end119:
-  %v406 = phi half [ %v405, %if.then117 ], [ 0xH0000, %if.else118 ]
-  %v407 = getelementptr inbounds i8, ptr addrspace(1) %v387, i32 6
-  %v408 = add i32 %v379, 3
-  %v409 = icmp slt i32 %v408, %arg.n
-  %v410 = and i1 %v380, %v409
-  br i1 %v410, label %if.then120, label %if.else121
+  %v1524 = add i32 %v1, %v881
+  %v1525 = add i32 %v3, %v883
+  %v1526 = add i32 %v1525, 0
+  %v1527 = icmp slt i32 %v1524, %arg.m
+  %v1528 = icmp slt i32 %v1526, %arg.n
+  %v1529 = and i1 %v1527, %v1528
+  br i1 %v1529, label %if.then120, label %if.else121
 if.then120:
-  %v411 = load half, ptr addrspace(1) %v407, align 2
+  %v1530 = mul i32 %v1524, %arg.n
+  %v1531 = add i32 %v1530, %v1526
+  %v1532 = mul i32 %v1531, 2
+  %v1533 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1532
+  %v1534 = fptrunc float %v884 to half
+  store half %v1534, ptr addrspace(1) %v1533, align 2
   br label %if.end122
 if.else121:
   br label %if.end122
 if.end122:
-  %v412 = phi half [ %v411, %if.then120 ], [ 0xH0000, %if.else121 ]
-  %v413 = insertelement <4 x half> poison, half %v394, i32 0
-  %v414 = insertelement <4 x half> %v413, half %v400, i32 1
-  %v415 = insertelement <4 x half> %v414, half %v406, i32 2
-  %v416 = insertelement <4 x half> %v415, half %v412, i32 3
-  br label %if.end110
-if.end110:
-  %v417 = phi <4 x half> [ %v388, %if.then108 ], [ %v416, %if.end122 ]
-  %v418 = mul i32 %v375, 128
-  %v419 = add i32 %v418, %v377
-  %v420 = mul i32 %v419, 2
-  %v421 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v420
-  store <4 x half> %v417, ptr addrspace(3) %v421, align 2
-  fence syncscope("workgroup") release
-  call void @llvm.amdgcn.s.barrier()
-  fence syncscope("workgroup") acquire
-  %v422 = add i32 %v19, 0
-  %v423 = add i32 %v9, 0
-  %v424 = add i32 %v423, %v16
-  %v425 = mul i32 %v424, 32
-  %v426 = add i32 %v425, %v422
-  %v427 = mul i32 %v426, 2
-  %v428 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v427
-  %v429 = load <8 x half>, ptr addrspace(3) %v428, align 2
-  %v430 = add i32 %v9, 16
-  %v431 = add i32 %v430, %v16
-  %v432 = mul i32 %v431, 32
-  %v433 = add i32 %v432, %v422
-  %v434 = mul i32 %v433, 2
-  %v435 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v434
-  %v436 = load <8 x half>, ptr addrspace(3) %v435, align 2
-  %v437 = add i32 %v9, 32
-  %v438 = add i32 %v437, %v16
-  %v439 = mul i32 %v438, 32
-  %v440 = add i32 %v439, %v422
-  %v441 = mul i32 %v440, 2
-  %v442 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v441
-  %v443 = load <8 x half>, ptr addrspace(3) %v442, align 2
-  %v444 = add i32 %v9, 48
-  %v445 = add i32 %v444, %v16
-  %v446 = mul i32 %v445, 32
-  %v447 = add i32 %v446, %v422
-  %v448 = mul i32 %v447, 2
-  %v449 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v448
-  %v450 = load <8 x half>, ptr addrspace(3) %v449, align 2
-  %v451 = add i32 %v11, 0
-  %v452 = add i32 %v451, %v16
-  %v453 = add i32 %v422, 0
-  %v454 = mul i32 %v453, 128
-  %v455 = add i32 %v454, %v452
-  %v456 = mul i32 %v455, 2
-  %v457 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v456
-  %v458 = load half, ptr addrspace(3) %v457, align 2
-  %v459 = add i32 %v422, 1
-  %v460 = mul i32 %v459, 128
-  %v461 = add i32 %v460, %v452
-  %v462 = mul i32 %v461, 2
-  %v463 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v462
-  %v464 = load half, ptr addrspace(3) %v463, align 2
-  %v465 = add i32 %v422, 2
-  %v466 = mul i32 %v465, 128
-  %v467 = add i32 %v466, %v452
-  %v468 = mul i32 %v467, 2
-  %v469 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v468
-  %v470 = load half, ptr addrspace(3) %v469, align 2
-  %v471 = add i32 %v422, 3
-  %v472 = mul i32 %v471, 128
-  %v473 = add i32 %v472, %v452
-  %v474 = mul i32 %v473, 2
-  %v475 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v474
-  %v476 = load half, ptr addrspace(3) %v475, align 2
-  %v477 = add i32 %v422, 4
-  %v478 = mul i32 %v477, 128
-  %v479 = add i32 %v478, %v452
-  %v480 = mul i32 %v479, 2
-  %v481 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v480
-  %v482 = load half, ptr addrspace(3) %v481, align 2
-  %v483 = add i32 %v422, 5
-  %v484 = mul i32 %v483, 128
-  %v485 = add i32 %v484, %v452
-  %v486 = mul i32 %v485, 2
-  %v487 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v486
-  %v488 = load half, ptr addrspace(3) %v487, align 2
-  %v489 = add i32 %v422, 6
-  %v490 = mul i32 %v489, 128
-  %v491 = add i32 %v490, %v452
-  %v492 = mul i32 %v491, 2
-  %v493 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v492
-  %v494 = load half, ptr addrspace(3) %v493, align 2
-  %v495 = add i32 %v422, 7
-  %v496 = mul i32 %v495, 128
-  %v497 = add i32 %v496, %v452
-  %v498 = mul i32 %v497, 2
-  %v499 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v498
-  %v500 = load half, ptr addrspace(3) %v499, align 2
-  %v501 = insertelement <8 x half> poison, half %v458, i32 0
-  %v502 = insertelement <8 x half> %v501, half %v464, i32 1
-  %v503 = insertelement <8 x half> %v502, half %v470, i32 2
-  %v504 = insertelement <8 x half> %v503, half %v476, i32 3
-  %v505 = insertelement <8 x half> %v504, half %v482, i32 4
-  %v506 = insertelement <8 x half> %v505, half %v488, i32 5
-  %v507 = insertelement <8 x half> %v506, half %v494, i32 6
-  %v508 = insertelement <8 x half> %v507, half %v500, i32 7
-  %v509 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v429, <8 x half> %v508, <4 x float> %v21, i32 0, i32 0, i32 0)
-  %v510 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v436, <8 x half> %v508, <4 x float> %v25, i32 0, i32 0, i32 0)
-  %v511 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v443, <8 x half> %v508, <4 x float> %v29, i32 0, i32 0, i32 0)
-  %v512 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v450, <8 x half> %v508, <4 x float> %v33, i32 0, i32 0, i32 0)
-  %v513 = add i32 %v11, 16
-  %v514 = add i32 %v513, %v16
-  %v515 = add i32 %v422, 0
-  %v516 = mul i32 %v515, 128
-  %v517 = add i32 %v516, %v514
-  %v518 = mul i32 %v517, 2
-  %v519 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v518
-  %v520 = load half, ptr addrspace(3) %v519, align 2
-  %v521 = add i32 %v422, 1
-  %v522 = mul i32 %v521, 128
-  %v523 = add i32 %v522, %v514
-  %v524 = mul i32 %v523, 2
-  %v525 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v524
-  %v526 = load half, ptr addrspace(3) %v525, align 2
-  %v527 = add i32 %v422, 2
-  %v528 = mul i32 %v527, 128
-  %v529 = add i32 %v528, %v514
-  %v530 = mul i32 %v529, 2
-  %v531 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v530
-  %v532 = load half, ptr addrspace(3) %v531, align 2
-  %v533 = add i32 %v422, 3
-  %v534 = mul i32 %v533, 128
-  %v535 = add i32 %v534, %v514
-  %v536 = mul i32 %v535, 2
-  %v537 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v536
-  %v538 = load half, ptr addrspace(3) %v537, align 2
-  %v539 = add i32 %v422, 4
-  %v540 = mul i32 %v539, 128
-  %v541 = add i32 %v540, %v514
-  %v542 = mul i32 %v541, 2
-  %v543 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v542
-  %v544 = load half, ptr addrspace(3) %v543, align 2
-  %v545 = add i32 %v422, 5
-  %v546 = mul i32 %v545, 128
-  %v547 = add i32 %v546, %v514
-  %v548 = mul i32 %v547, 2
-  %v549 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v548
-  %v550 = load half, ptr addrspace(3) %v549, align 2
-  %v551 = add i32 %v422, 6
-  %v552 = mul i32 %v551, 128
-  %v553 = add i32 %v552, %v514
-  %v554 = mul i32 %v553, 2
-  %v555 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v554
-  %v556 = load half, ptr addrspace(3) %v555, align 2
-  %v557 = add i32 %v422, 7
-  %v558 = mul i32 %v557, 128
-  %v559 = add i32 %v558, %v514
-  %v560 = mul i32 %v559, 2
-  %v561 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v560
-  %v562 = load half, ptr addrspace(3) %v561, align 2
-  %v563 = insertelement <8 x half> poison, half %v520, i32 0
-  %v564 = insertelement <8 x half> %v563, half %v526, i32 1
-  %v565 = insertelement <8 x half> %v564, half %v532, i32 2
-  %v566 = insertelement <8 x half> %v565, half %v538, i32 3
-  %v567 = insertelement <8 x half> %v566, half %v544, i32 4
-  %v568 = insertelement <8 x half> %v567, half %v550, i32 5
-  %v569 = insertelement <8 x half> %v568, half %v556, i32 6
-  %v570 = insertelement <8 x half> %v569, half %v562, i32 7
-  %v571 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v429, <8 x half> %v570, <4 x float> %v22, i32 0, i32 0, i32 0)
-  %v572 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v436, <8 x half> %v570, <4 x float> %v26, i32 0, i32 0, i32 0)
-  %v573 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v443, <8 x half> %v570, <4 x float> %v30, i32 0, i32 0, i32 0)
-  %v574 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v450, <8 x half> %v570, <4 x float> %v34, i32 0, i32 0, i32 0)
-  %v575 = add i32 %v11, 32
-  %v576 = add i32 %v575, %v16
-  %v577 = add i32 %v422, 0
-  %v578 = mul i32 %v577, 128
-  %v579 = add i32 %v578, %v576
-  %v580 = mul i32 %v579, 2
-  %v581 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v580
-  %v582 = load half, ptr addrspace(3) %v581, align 2
-  %v583 = add i32 %v422, 1
-  %v584 = mul i32 %v583, 128
-  %v585 = add i32 %v584, %v576
-  %v586 = mul i32 %v585, 2
-  %v587 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v586
-  %v588 = load half, ptr addrspace(3) %v587, align 2
-  %v589 = add i32 %v422, 2
-  %v590 = mul i32 %v589, 128
-  %v591 = add i32 %v590, %v576
-  %v592 = mul i32 %v591, 2
-  %v593 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v592
-  %v594 = load half, ptr addrspace(3) %v593, align 2
-  %v595 = add i32 %v422, 3
-  %v596 = mul i32 %v595, 128
-  %v597 = add i32 %v596, %v576
-  %v598 = mul i32 %v597, 2
-  %v599 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v598
-  %v600 = load half, ptr addrspace(3) %v599, align 2
-  %v601 = add i32 %v422, 4
-  %v602 = mul i32 %v601, 128
-  %v603 = add i32 %v602, %v576
-  %v604 = mul i32 %v603, 2
-  %v605 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v604
-  %v606 = load half, ptr addrspace(3) %v605, align 2
-  %v607 = add i32 %v422, 5
-  %v608 = mul i32 %v607, 128
-  %v609 = add i32 %v608, %v576
-  %v610 = mul i32 %v609, 2
-  %v611 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v610
-  %v612 = load half, ptr addrspace(3) %v611, align 2
-  %v613 = add i32 %v422, 6
-  %v614 = mul i32 %v613, 128
-  %v615 = add i32 %v614, %v576
-  %v616 = mul i32 %v615, 2
-  %v617 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v616
-  %v618 = load half, ptr addrspace(3) %v617, align 2
-  %v619 = add i32 %v422, 7
-  %v620 = mul i32 %v619, 128
-  %v621 = add i32 %v620, %v576
-  %v622 = mul i32 %v621, 2
-  %v623 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v622
-  %v624 = load half, ptr addrspace(3) %v623, align 2
-  %v625 = insertelement <8 x half> poison, half %v582, i32 0
-  %v626 = insertelement <8 x half> %v625, half %v588, i32 1
-  %v627 = insertelement <8 x half> %v626, half %v594, i32 2
-  %v628 = insertelement <8 x half> %v627, half %v600, i32 3
-  %v629 = insertelement <8 x half> %v628, half %v606, i32 4
-  %v630 = insertelement <8 x half> %v629, half %v612, i32 5
-  %v631 = insertelement <8 x half> %v630, half %v618, i32 6
-  %v632 = insertelement <8 x half> %v631, half %v624, i32 7
-  %v633 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v429, <8 x half> %v632, <4 x float> %v23, i32 0, i32 0, i32 0)
-  %v634 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v436, <8 x half> %v632, <4 x float> %v27, i32 0, i32 0, i32 0)
-  %v635 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v443, <8 x half> %v632, <4 x float> %v31, i32 0, i32 0, i32 0)
-  %v636 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v450, <8 x half> %v632, <4 x float> %v35, i32 0, i32 0, i32 0)
-  %v637 = add i32 %v11, 48
-  %v638 = add i32 %v637, %v16
-  %v639 = add i32 %v422, 0
-  %v640 = mul i32 %v639, 128
-  %v641 = add i32 %v640, %v638
-  %v642 = mul i32 %v641, 2
-  %v643 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v642
-  %v644 = load half, ptr addrspace(3) %v643, align 2
-  %v645 = add i32 %v422, 1
-  %v646 = mul i32 %v645, 128
-  %v647 = add i32 %v646, %v638
-  %v648 = mul i32 %v647, 2
-  %v649 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v648
-  %v650 = load half, ptr addrspace(3) %v649, align 2
-  %v651 = add i32 %v422, 2
-  %v652 = mul i32 %v651, 128
-  %v653 = add i32 %v652, %v638
-  %v654 = mul i32 %v653, 2
-  %v655 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v654
-  %v656 = load half, ptr addrspace(3) %v655, align 2
-  %v657 = add i32 %v422, 3
-  %v658 = mul i32 %v657, 128
-  %v659 = add i32 %v658, %v638
-  %v660 = mul i32 %v659, 2
-  %v661 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v660
-  %v662 = load half, ptr addrspace(3) %v661, align 2
-  %v663 = add i32 %v422, 4
-  %v664 = mul i32 %v663, 128
-  %v665 = add i32 %v664, %v638
-  %v666 = mul i32 %v665, 2
-  %v667 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v666
-  %v668 = load half, ptr addrspace(3) %v667, align 2
-  %v669 = add i32 %v422, 5
-  %v670 = mul i32 %v669, 128
-  %v671 = add i32 %v670, %v638
-  %v672 = mul i32 %v671, 2
-  %v673 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v672
-  %v674 = load half, ptr addrspace(3) %v673, align 2
-  %v675 = add i32 %v422, 6
-  %v676 = mul i32 %v675, 128
-  %v677 = add i32 %v676, %v638
-  %v678 = mul i32 %v677, 2
-  %v679 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v678
-  %v680 = load half, ptr addrspace(3) %v679, align 2
-  %v681 = add i32 %v422, 7
-  %v682 = mul i32 %v681, 128
-  %v683 = add i32 %v682, %v638
-  %v684 = mul i32 %v683, 2
-  %v685 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v684
-  %v686 = load half, ptr addrspace(3) %v685, align 2
-  %v687 = insertelement <8 x half> poison, half %v644, i32 0
-  %v688 = insertelement <8 x half> %v687, half %v650, i32 1
-  %v689 = insertelement <8 x half> %v688, half %v656, i32 2
-  %v690 = insertelement <8 x half> %v689, half %v662, i32 3
-  %v691 = insertelement <8 x half> %v690, half %v668, i32 4
-  %v692 = insertelement <8 x half> %v691, half %v674, i32 5
-  %v693 = insertelement <8 x half> %v692, half %v680, i32 6
-  %v694 = insertelement <8 x half> %v693, half %v686, i32 7
-  %v695 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v429, <8 x half> %v694, <4 x float> %v24, i32 0, i32 0, i32 0)
-  %v696 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v436, <8 x half> %v694, <4 x float> %v28, i32 0, i32 0, i32 0)
-  %v697 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v443, <8 x half> %v694, <4 x float> %v32, i32 0, i32 0, i32 0)
-  %v698 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half> %v450, <8 x half> %v694, <4 x float> %v36, i32 0, i32 0, i32 0)
-  %v699 = add i32 %v20, 32
-  br label %for.head0
-for.exit2:
-  %v700 = sdiv i32 %v6, 16
-  %v701 = mul i32 %v700, 4
-  %v702 = add i32 %v701, 0
-  %v703 = srem i32 %v6, 16
-  %v704 = add i32 %v9, 0
-  %v705 = add i32 %v704, %v702
-  %v706 = add i32 %v11, 0
-  %v707 = add i32 %v706, %v703
-  %v708 = extractelement <4 x float> %v21, i32 0
-  %v709 = add i32 %v1, %v705
-  %v710 = add i32 %v3, %v707
-  %v711 = icmp slt i32 %v709, %arg.m
-  %v712 = icmp slt i32 %v710, %arg.n
-  %v713 = and i1 %v711, %v712
-  br i1 %v713, label %if.then123, label %if.else124
+  %v1535 = add i32 %v3, %v883
+  %v1536 = add i32 %v1535, 1
+  %v1537 = icmp slt i32 %v1524, %arg.m
+  %v1538 = icmp slt i32 %v1536, %arg.n
+  %v1539 = and i1 %v1537, %v1538
+  br i1 %v1539, label %if.then123, label %if.else124
 if.then123:
-  %v714 = mul i32 %v709, %arg.n
-  %v715 = add i32 %v714, %v710
-  %v716 = mul i32 %v715, 2
-  %v717 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v716
-  %v718 = fptrunc float %v708 to half
-  store half %v718, ptr addrspace(1) %v717, align 2
+  %v1540 = mul i32 %v1524, %arg.n
+  %v1541 = add i32 %v1540, %v1536
+  %v1542 = mul i32 %v1541, 2
+  %v1543 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1542
+  %v1544 = fptrunc float %v885 to half
+  store half %v1544, ptr addrspace(1) %v1543, align 2
   br label %if.end125
 if.else124:
   br label %if.end125
 if.end125:
-  %v719 = sdiv i32 %v6, 16
-  %v720 = mul i32 %v719, 4
-  %v721 = add i32 %v720, 1
-  %v722 = srem i32 %v6, 16
-  %v723 = add i32 %v9, 0
-  %v724 = add i32 %v723, %v721
-  %v725 = add i32 %v11, 0
-  %v726 = add i32 %v725, %v722
-  %v727 = extractelement <4 x float> %v21, i32 1
-  %v728 = add i32 %v1, %v724
-  %v729 = add i32 %v3, %v726
-  %v730 = icmp slt i32 %v728, %arg.m
-  %v731 = icmp slt i32 %v729, %arg.n
-  %v732 = and i1 %v730, %v731
-  br i1 %v732, label %if.then126, label %if.else127
+  %v1545 = add i32 %v3, %v883
+  %v1546 = add i32 %v1545, 2
+  %v1547 = icmp slt i32 %v1524, %arg.m
+  %v1548 = icmp slt i32 %v1546, %arg.n
+  %v1549 = and i1 %v1547, %v1548
+  br i1 %v1549, label %if.then126, label %if.else127
 if.then126:
-  %v733 = mul i32 %v728, %arg.n
-  %v734 = add i32 %v733, %v729
-  %v735 = mul i32 %v734, 2
-  %v736 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v735
-  %v737 = fptrunc float %v727 to half
-  store half %v737, ptr addrspace(1) %v736, align 2
+  %v1550 = mul i32 %v1524, %arg.n
+  %v1551 = add i32 %v1550, %v1546
+  %v1552 = mul i32 %v1551, 2
+  %v1553 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1552
+  %v1554 = fptrunc float %v886 to half
+  store half %v1554, ptr addrspace(1) %v1553, align 2
   br label %if.end128
 if.else127:
   br label %if.end128
 if.end128:
-  %v738 = sdiv i32 %v6, 16
-  %v739 = mul i32 %v738, 4
-  %v740 = add i32 %v739, 2
-  %v741 = srem i32 %v6, 16
-  %v742 = add i32 %v9, 0
-  %v743 = add i32 %v742, %v740
-  %v744 = add i32 %v11, 0
-  %v745 = add i32 %v744, %v741
-  %v746 = extractelement <4 x float> %v21, i32 2
-  %v747 = add i32 %v1, %v743
-  %v748 = add i32 %v3, %v745
-  %v749 = icmp slt i32 %v747, %arg.m
-  %v750 = icmp slt i32 %v748, %arg.n
-  %v751 = and i1 %v749, %v750
-  br i1 %v751, label %if.then129, label %if.else130
+  %v1555 = add i32 %v3, %v883
+  %v1556 = add i32 %v1555, 3
+  %v1557 = icmp slt i32 %v1524, %arg.m
+  %v1558 = icmp slt i32 %v1556, %arg.n
+  %v1559 = and i1 %v1557, %v1558
+  br i1 %v1559, label %if.then129, label %if.else130
 if.then129:
-  %v752 = mul i32 %v747, %arg.n
-  %v753 = add i32 %v752, %v748
-  %v754 = mul i32 %v753, 2
-  %v755 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v754
-  %v756 = fptrunc float %v746 to half
-  store half %v756, ptr addrspace(1) %v755, align 2
+  %v1560 = mul i32 %v1524, %arg.n
+  %v1561 = add i32 %v1560, %v1556
+  %v1562 = mul i32 %v1561, 2
+  %v1563 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1562
+  %v1564 = fptrunc float %v887 to half
+  store half %v1564, ptr addrspace(1) %v1563, align 2
   br label %if.end131
 if.else130:
   br label %if.end131
 if.end131:
-  %v757 = sdiv i32 %v6, 16
-  %v758 = mul i32 %v757, 4
-  %v759 = add i32 %v758, 3
-  %v760 = srem i32 %v6, 16
-  %v761 = add i32 %v9, 0
-  %v762 = add i32 %v761, %v759
-  %v763 = add i32 %v11, 0
-  %v764 = add i32 %v763, %v760
-  %v765 = extractelement <4 x float> %v21, i32 3
-  %v766 = add i32 %v1, %v762
-  %v767 = add i32 %v3, %v764
-  %v768 = icmp slt i32 %v766, %arg.m
-  %v769 = icmp slt i32 %v767, %arg.n
-  %v770 = and i1 %v768, %v769
-  br i1 %v770, label %if.then132, label %if.else133
+  %v1565 = add i32 %v1, %v893
+  %v1566 = add i32 %v3, %v895
+  %v1567 = add i32 %v1566, 0
+  %v1568 = icmp slt i32 %v1565, %arg.m
+  %v1569 = icmp slt i32 %v1567, %arg.n
+  %v1570 = and i1 %v1568, %v1569
+  br i1 %v1570, label %if.then132, label %if.else133
 if.then132:
-  %v771 = mul i32 %v766, %arg.n
-  %v772 = add i32 %v771, %v767
-  %v773 = mul i32 %v772, 2
-  %v774 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v773
-  %v775 = fptrunc float %v765 to half
-  store half %v775, ptr addrspace(1) %v774, align 2
+  %v1571 = mul i32 %v1565, %arg.n
+  %v1572 = add i32 %v1571, %v1567
+  %v1573 = mul i32 %v1572, 2
+  %v1574 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1573
+  %v1575 = fptrunc float %v896 to half
+  store half %v1575, ptr addrspace(1) %v1574, align 2
   br label %if.end134
 if.else133:
   br label %if.end134
 if.end134:
-  %v776 = sdiv i32 %v6, 16
-  %v777 = mul i32 %v776, 4
-  %v778 = add i32 %v777, 0
-  %v779 = srem i32 %v6, 16
-  %v780 = add i32 %v9, 0
-  %v781 = add i32 %v780, %v778
-  %v782 = add i32 %v11, 16
-  %v783 = add i32 %v782, %v779
-  %v784 = extractelement <4 x float> %v22, i32 0
-  %v785 = add i32 %v1, %v781
-  %v786 = add i32 %v3, %v783
-  %v787 = icmp slt i32 %v785, %arg.m
-  %v788 = icmp slt i32 %v786, %arg.n
-  %v789 = and i1 %v787, %v788
-  br i1 %v789, label %if.then135, label %if.else136
+  %v1576 = add i32 %v3, %v895
+  %v1577 = add i32 %v1576, 1
+  %v1578 = icmp slt i32 %v1565, %arg.m
+  %v1579 = icmp slt i32 %v1577, %arg.n
+  %v1580 = and i1 %v1578, %v1579
+  br i1 %v1580, label %if.then135, label %if.else136
 if.then135:
-  %v790 = mul i32 %v785, %arg.n
-  %v791 = add i32 %v790, %v786
-  %v792 = mul i32 %v791, 2
-  %v793 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v792
-  %v794 = fptrunc float %v784 to half
-  store half %v794, ptr addrspace(1) %v793, align 2
+  %v1581 = mul i32 %v1565, %arg.n
+  %v1582 = add i32 %v1581, %v1577
+  %v1583 = mul i32 %v1582, 2
+  %v1584 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1583
+  %v1585 = fptrunc float %v897 to half
+  store half %v1585, ptr addrspace(1) %v1584, align 2
   br label %if.end137
 if.else136:
   br label %if.end137
 if.end137:
-  %v795 = sdiv i32 %v6, 16
-  %v796 = mul i32 %v795, 4
-  %v797 = add i32 %v796, 1
-  %v798 = srem i32 %v6, 16
-  %v799 = add i32 %v9, 0
-  %v800 = add i32 %v799, %v797
-  %v801 = add i32 %v11, 16
-  %v802 = add i32 %v801, %v798
-  %v803 = extractelement <4 x float> %v22, i32 1
-  %v804 = add i32 %v1, %v800
-  %v805 = add i32 %v3, %v802
-  %v806 = icmp slt i32 %v804, %arg.m
-  %v807 = icmp slt i32 %v805, %arg.n
-  %v808 = and i1 %v806, %v807
-  br i1 %v808, label %if.then138, label %if.else139
+  %v1586 = add i32 %v3, %v895
+  %v1587 = add i32 %v1586, 2
+  %v1588 = icmp slt i32 %v1565, %arg.m
+  %v1589 = icmp slt i32 %v1587, %arg.n
+  %v1590 = and i1 %v1588, %v1589
+  br i1 %v1590, label %if.then138, label %if.else139
 if.then138:
-  %v809 = mul i32 %v804, %arg.n
-  %v810 = add i32 %v809, %v805
-  %v811 = mul i32 %v810, 2
-  %v812 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v811
-  %v813 = fptrunc float %v803 to half
-  store half %v813, ptr addrspace(1) %v812, align 2
+  %v1591 = mul i32 %v1565, %arg.n
+  %v1592 = add i32 %v1591, %v1587
+  %v1593 = mul i32 %v1592, 2
+  %v1594 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1593
+  %v1595 = fptrunc float %v898 to half
+  store half %v1595, ptr addrspace(1) %v1594, align 2
   br label %if.end140
 if.else139:
   br label %if.end140
 if.end140:
-  %v814 = sdiv i32 %v6, 16
-  %v815 = mul i32 %v814, 4
-  %v816 = add i32 %v815, 2
-  %v817 = srem i32 %v6, 16
-  %v818 = add i32 %v9, 0
-  %v819 = add i32 %v818, %v816
-  %v820 = add i32 %v11, 16
-  %v821 = add i32 %v820, %v817
-  %v822 = extractelement <4 x float> %v22, i32 2
-  %v823 = add i32 %v1, %v819
-  %v824 = add i32 %v3, %v821
-  %v825 = icmp slt i32 %v823, %arg.m
-  %v826 = icmp slt i32 %v824, %arg.n
-  %v827 = and i1 %v825, %v826
-  br i1 %v827, label %if.then141, label %if.else142
+  %v1596 = add i32 %v3, %v895
+  %v1597 = add i32 %v1596, 3
+  %v1598 = icmp slt i32 %v1565, %arg.m
+  %v1599 = icmp slt i32 %v1597, %arg.n
+  %v1600 = and i1 %v1598, %v1599
+  br i1 %v1600, label %if.then141, label %if.else142
 if.then141:
-  %v828 = mul i32 %v823, %arg.n
-  %v829 = add i32 %v828, %v824
-  %v830 = mul i32 %v829, 2
-  %v831 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v830
-  %v832 = fptrunc float %v822 to half
-  store half %v832, ptr addrspace(1) %v831, align 2
+  %v1601 = mul i32 %v1565, %arg.n
+  %v1602 = add i32 %v1601, %v1597
+  %v1603 = mul i32 %v1602, 2
+  %v1604 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1603
+  %v1605 = fptrunc float %v899 to half
+  store half %v1605, ptr addrspace(1) %v1604, align 2
   br label %if.end143
 if.else142:
   br label %if.end143
 if.end143:
-  %v833 = sdiv i32 %v6, 16
-  %v834 = mul i32 %v833, 4
-  %v835 = add i32 %v834, 3
-  %v836 = srem i32 %v6, 16
-  %v837 = add i32 %v9, 0
-  %v838 = add i32 %v837, %v835
-  %v839 = add i32 %v11, 16
-  %v840 = add i32 %v839, %v836
-  %v841 = extractelement <4 x float> %v22, i32 3
-  %v842 = add i32 %v1, %v838
-  %v843 = add i32 %v3, %v840
-  %v844 = icmp slt i32 %v842, %arg.m
-  %v845 = icmp slt i32 %v843, %arg.n
-  %v846 = and i1 %v844, %v845
-  br i1 %v846, label %if.then144, label %if.else145
+  %v1606 = add i32 %v1, %v905
+  %v1607 = add i32 %v3, %v907
+  %v1608 = add i32 %v1607, 0
+  %v1609 = icmp slt i32 %v1606, %arg.m
+  %v1610 = icmp slt i32 %v1608, %arg.n
+  %v1611 = and i1 %v1609, %v1610
+  br i1 %v1611, label %if.then144, label %if.else145
 if.then144:
-  %v847 = mul i32 %v842, %arg.n
-  %v848 = add i32 %v847, %v843
-  %v849 = mul i32 %v848, 2
-  %v850 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v849
-  %v851 = fptrunc float %v841 to half
-  store half %v851, ptr addrspace(1) %v850, align 2
+  %v1612 = mul i32 %v1606, %arg.n
+  %v1613 = add i32 %v1612, %v1608
+  %v1614 = mul i32 %v1613, 2
+  %v1615 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1614
+  %v1616 = fptrunc float %v908 to half
+  store half %v1616, ptr addrspace(1) %v1615, align 2
   br label %if.end146
 if.else145:
   br label %if.end146
 if.end146:
-  %v852 = sdiv i32 %v6, 16
-  %v853 = mul i32 %v852, 4
-  %v854 = add i32 %v853, 0
-  %v855 = srem i32 %v6, 16
-  %v856 = add i32 %v9, 0
-  %v857 = add i32 %v856, %v854
-  %v858 = add i32 %v11, 32
-  %v859 = add i32 %v858, %v855
-  %v860 = extractelement <4 x float> %v23, i32 0
-  %v861 = add i32 %v1, %v857
-  %v862 = add i32 %v3, %v859
-  %v863 = icmp slt i32 %v861, %arg.m
-  %v864 = icmp slt i32 %v862, %arg.n
-  %v865 = and i1 %v863, %v864
-  br i1 %v865, label %if.then147, label %if.else148
+  %v1617 = add i32 %v3, %v907
+  %v1618 = add i32 %v1617, 1
+  %v1619 = icmp slt i32 %v1606, %arg.m
+  %v1620 = icmp slt i32 %v1618, %arg.n
+  %v1621 = and i1 %v1619, %v1620
+  br i1 %v1621, label %if.then147, label %if.else148
 if.then147:
-  %v866 = mul i32 %v861, %arg.n
-  %v867 = add i32 %v866, %v862
-  %v868 = mul i32 %v867, 2
-  %v869 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v868
-  %v870 = fptrunc float %v860 to half
-  store half %v870, ptr addrspace(1) %v869, align 2
+  %v1622 = mul i32 %v1606, %arg.n
+  %v1623 = add i32 %v1622, %v1618
+  %v1624 = mul i32 %v1623, 2
+  %v1625 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1624
+  %v1626 = fptrunc float %v909 to half
+  store half %v1626, ptr addrspace(1) %v1625, align 2
   br label %if.end149
 if.else148:
   br label %if.end149
 if.end149:
-  %v871 = sdiv i32 %v6, 16
-  %v872 = mul i32 %v871, 4
-  %v873 = add i32 %v872, 1
-  %v874 = srem i32 %v6, 16
-  %v875 = add i32 %v9, 0
-  %v876 = add i32 %v875, %v873
-  %v877 = add i32 %v11, 32
-  %v878 = add i32 %v877, %v874
-  %v879 = extractelement <4 x float> %v23, i32 1
-  %v880 = add i32 %v1, %v876
-  %v881 = add i32 %v3, %v878
-  %v882 = icmp slt i32 %v880, %arg.m
-  %v883 = icmp slt i32 %v881, %arg.n
-  %v884 = and i1 %v882, %v883
-  br i1 %v884, label %if.then150, label %if.else151
+  %v1627 = add i32 %v3, %v907
+  %v1628 = add i32 %v1627, 2
+  %v1629 = icmp slt i32 %v1606, %arg.m
+  %v1630 = icmp slt i32 %v1628, %arg.n
+  %v1631 = and i1 %v1629, %v1630
+  br i1 %v1631, label %if.then150, label %if.else151
 if.then150:
-  %v885 = mul i32 %v880, %arg.n
-  %v886 = add i32 %v885, %v881
-  %v887 = mul i32 %v886, 2
-  %v888 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v887
-  %v889 = fptrunc float %v879 to half
-  store half %v889, ptr addrspace(1) %v888, align 2
+  %v1632 = mul i32 %v1606, %arg.n
+  %v1633 = add i32 %v1632, %v1628
+  %v1634 = mul i32 %v1633, 2
+  %v1635 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1634
+  %v1636 = fptrunc float %v910 to half
+  store half %v1636, ptr addrspace(1) %v1635, align 2
   br label %if.end152
 if.else151:
   br label %if.end152
 if.end152:
-  %v890 = sdiv i32 %v6, 16
-  %v891 = mul i32 %v890, 4
-  %v892 = add i32 %v891, 2
-  %v893 = srem i32 %v6, 16
-  %v894 = add i32 %v9, 0
-  %v895 = add i32 %v894, %v892
-  %v896 = add i32 %v11, 32
-  %v897 = add i32 %v896, %v893
-  %v898 = extractelement <4 x float> %v23, i32 2
-  %v899 = add i32 %v1, %v895
-  %v900 = add i32 %v3, %v897
-  %v901 = icmp slt i32 %v899, %arg.m
-  %v902 = icmp slt i32 %v900, %arg.n
-  %v903 = and i1 %v901, %v902
-  br i1 %v903, label %if.then153, label %if.else154
+  %v1637 = add i32 %v3, %v907
+  %v1638 = add i32 %v1637, 3
+  %v1639 = icmp slt i32 %v1606, %arg.m
+  %v1640 = icmp slt i32 %v1638, %arg.n
+  %v1641 = and i1 %v1639, %v1640
+  br i1 %v1641, label %if.then153, label %if.else154
 if.then153:
-  %v904 = mul i32 %v899, %arg.n
-  %v905 = add i32 %v904, %v900
-  %v906 = mul i32 %v905, 2
-  %v907 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v906
-  %v908 = fptrunc float %v898 to half
-  store half %v908, ptr addrspace(1) %v907, align 2
+  %v1642 = mul i32 %v1606, %arg.n
+  %v1643 = add i32 %v1642, %v1638
+  %v1644 = mul i32 %v1643, 2
+  %v1645 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1644
+  %v1646 = fptrunc float %v911 to half
+  store half %v1646, ptr addrspace(1) %v1645, align 2
   br label %if.end155
 if.else154:
   br label %if.end155
 if.end155:
-  %v909 = sdiv i32 %v6, 16
-  %v910 = mul i32 %v909, 4
-  %v911 = add i32 %v910, 3
-  %v912 = srem i32 %v6, 16
-  %v913 = add i32 %v9, 0
-  %v914 = add i32 %v913, %v911
-  %v915 = add i32 %v11, 32
-  %v916 = add i32 %v915, %v912
-  %v917 = extractelement <4 x float> %v23, i32 3
-  %v918 = add i32 %v1, %v914
-  %v919 = add i32 %v3, %v916
-  %v920 = icmp slt i32 %v918, %arg.m
-  %v921 = icmp slt i32 %v919, %arg.n
-  %v922 = and i1 %v920, %v921
-  br i1 %v922, label %if.then156, label %if.else157
+  %v1647 = add i32 %v1, %v917
+  %v1648 = add i32 %v3, %v919
+  %v1649 = add i32 %v1648, 0
+  %v1650 = icmp slt i32 %v1647, %arg.m
+  %v1651 = icmp slt i32 %v1649, %arg.n
+  %v1652 = and i1 %v1650, %v1651
+  br i1 %v1652, label %if.then156, label %if.else157
 if.then156:
-  %v923 = mul i32 %v918, %arg.n
-  %v924 = add i32 %v923, %v919
-  %v925 = mul i32 %v924, 2
-  %v926 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v925
-  %v927 = fptrunc float %v917 to half
-  store half %v927, ptr addrspace(1) %v926, align 2
+  %v1653 = mul i32 %v1647, %arg.n
+  %v1654 = add i32 %v1653, %v1649
+  %v1655 = mul i32 %v1654, 2
+  %v1656 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1655
+  %v1657 = fptrunc float %v920 to half
+  store half %v1657, ptr addrspace(1) %v1656, align 2
   br label %if.end158
 if.else157:
   br label %if.end158
 if.end158:
-  %v928 = sdiv i32 %v6, 16
-  %v929 = mul i32 %v928, 4
-  %v930 = add i32 %v929, 0
-  %v931 = srem i32 %v6, 16
-  %v932 = add i32 %v9, 0
-  %v933 = add i32 %v932, %v930
-  %v934 = add i32 %v11, 48
-  %v935 = add i32 %v934, %v931
-  %v936 = extractelement <4 x float> %v24, i32 0
-  %v937 = add i32 %v1, %v933
-  %v938 = add i32 %v3, %v935
-  %v939 = icmp slt i32 %v937, %arg.m
-  %v940 = icmp slt i32 %v938, %arg.n
-  %v941 = and i1 %v939, %v940
-  br i1 %v941, label %if.then159, label %if.else160
+  %v1658 = add i32 %v3, %v919
+  %v1659 = add i32 %v1658, 1
+  %v1660 = icmp slt i32 %v1647, %arg.m
+  %v1661 = icmp slt i32 %v1659, %arg.n
+  %v1662 = and i1 %v1660, %v1661
+  br i1 %v1662, label %if.then159, label %if.else160
 if.then159:
-  %v942 = mul i32 %v937, %arg.n
-  %v943 = add i32 %v942, %v938
-  %v944 = mul i32 %v943, 2
-  %v945 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v944
-  %v946 = fptrunc float %v936 to half
-  store half %v946, ptr addrspace(1) %v945, align 2
+  %v1663 = mul i32 %v1647, %arg.n
+  %v1664 = add i32 %v1663, %v1659
+  %v1665 = mul i32 %v1664, 2
+  %v1666 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1665
+  %v1667 = fptrunc float %v921 to half
+  store half %v1667, ptr addrspace(1) %v1666, align 2
   br label %if.end161
 if.else160:
   br label %if.end161
 if.end161:
-  %v947 = sdiv i32 %v6, 16
-  %v948 = mul i32 %v947, 4
-  %v949 = add i32 %v948, 1
-  %v950 = srem i32 %v6, 16
-  %v951 = add i32 %v9, 0
-  %v952 = add i32 %v951, %v949
-  %v953 = add i32 %v11, 48
-  %v954 = add i32 %v953, %v950
-  %v955 = extractelement <4 x float> %v24, i32 1
-  %v956 = add i32 %v1, %v952
-  %v957 = add i32 %v3, %v954
-  %v958 = icmp slt i32 %v956, %arg.m
-  %v959 = icmp slt i32 %v957, %arg.n
-  %v960 = and i1 %v958, %v959
-  br i1 %v960, label %if.then162, label %if.else163
+  %v1668 = add i32 %v3, %v919
+  %v1669 = add i32 %v1668, 2
+  %v1670 = icmp slt i32 %v1647, %arg.m
+  %v1671 = icmp slt i32 %v1669, %arg.n
+  %v1672 = and i1 %v1670, %v1671
+  br i1 %v1672, label %if.then162, label %if.else163
 if.then162:
-  %v961 = mul i32 %v956, %arg.n
-  %v962 = add i32 %v961, %v957
-  %v963 = mul i32 %v962, 2
-  %v964 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v963
-  %v965 = fptrunc float %v955 to half
-  store half %v965, ptr addrspace(1) %v964, align 2
+  %v1673 = mul i32 %v1647, %arg.n
+  %v1674 = add i32 %v1673, %v1669
+  %v1675 = mul i32 %v1674, 2
+  %v1676 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1675
+  %v1677 = fptrunc float %v922 to half
+  store half %v1677, ptr addrspace(1) %v1676, align 2
   br label %if.end164
 if.else163:
   br label %if.end164
 if.end164:
-  %v966 = sdiv i32 %v6, 16
-  %v967 = mul i32 %v966, 4
-  %v968 = add i32 %v967, 2
-  %v969 = srem i32 %v6, 16
-  %v970 = add i32 %v9, 0
-  %v971 = add i32 %v970, %v968
-  %v972 = add i32 %v11, 48
-  %v973 = add i32 %v972, %v969
-  %v974 = extractelement <4 x float> %v24, i32 2
-  %v975 = add i32 %v1, %v971
-  %v976 = add i32 %v3, %v973
-  %v977 = icmp slt i32 %v975, %arg.m
-  %v978 = icmp slt i32 %v976, %arg.n
-  %v979 = and i1 %v977, %v978
-  br i1 %v979, label %if.then165, label %if.else166
+  %v1678 = add i32 %v3, %v919
+  %v1679 = add i32 %v1678, 3
+  %v1680 = icmp slt i32 %v1647, %arg.m
+  %v1681 = icmp slt i32 %v1679, %arg.n
+  %v1682 = and i1 %v1680, %v1681
+  br i1 %v1682, label %if.then165, label %if.else166
 if.then165:
-  %v980 = mul i32 %v975, %arg.n
-  %v981 = add i32 %v980, %v976
-  %v982 = mul i32 %v981, 2
-  %v983 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v982
-  %v984 = fptrunc float %v974 to half
-  store half %v984, ptr addrspace(1) %v983, align 2
+  %v1683 = mul i32 %v1647, %arg.n
+  %v1684 = add i32 %v1683, %v1679
+  %v1685 = mul i32 %v1684, 2
+  %v1686 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1685
+  %v1687 = fptrunc float %v923 to half
+  store half %v1687, ptr addrspace(1) %v1686, align 2
   br label %if.end167
 if.else166:
   br label %if.end167
 if.end167:
-  %v985 = sdiv i32 %v6, 16
-  %v986 = mul i32 %v985, 4
-  %v987 = add i32 %v986, 3
-  %v988 = srem i32 %v6, 16
-  %v989 = add i32 %v9, 0
-  %v990 = add i32 %v989, %v987
-  %v991 = add i32 %v11, 48
-  %v992 = add i32 %v991, %v988
-  %v993 = extractelement <4 x float> %v24, i32 3
-  %v994 = add i32 %v1, %v990
-  %v995 = add i32 %v3, %v992
-  %v996 = icmp slt i32 %v994, %arg.m
-  %v997 = icmp slt i32 %v995, %arg.n
-  %v998 = and i1 %v996, %v997
-  br i1 %v998, label %if.then168, label %if.else169
+  %v1688 = add i32 %v1, %v929
+  %v1689 = add i32 %v3, %v931
+  %v1690 = add i32 %v1689, 0
+  %v1691 = icmp slt i32 %v1688, %arg.m
+  %v1692 = icmp slt i32 %v1690, %arg.n
+  %v1693 = and i1 %v1691, %v1692
+  br i1 %v1693, label %if.then168, label %if.else169
 if.then168:
-  %v999 = mul i32 %v994, %arg.n
-  %v1000 = add i32 %v999, %v995
-  %v1001 = mul i32 %v1000, 2
-  %v1002 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1001
-  %v1003 = fptrunc float %v993 to half
-  store half %v1003, ptr addrspace(1) %v1002, align 2
+  %v1694 = mul i32 %v1688, %arg.n
+  %v1695 = add i32 %v1694, %v1690
+  %v1696 = mul i32 %v1695, 2
+  %v1697 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1696
+  %v1698 = fptrunc float %v932 to half
+  store half %v1698, ptr addrspace(1) %v1697, align 2
   br label %if.end170
 if.else169:
   br label %if.end170
 if.end170:
-  %v1004 = sdiv i32 %v6, 16
-  %v1005 = mul i32 %v1004, 4
-  %v1006 = add i32 %v1005, 0
-  %v1007 = srem i32 %v6, 16
-  %v1008 = add i32 %v9, 16
-  %v1009 = add i32 %v1008, %v1006
-  %v1010 = add i32 %v11, 0
-  %v1011 = add i32 %v1010, %v1007
-  %v1012 = extractelement <4 x float> %v25, i32 0
-  %v1013 = add i32 %v1, %v1009
-  %v1014 = add i32 %v3, %v1011
-  %v1015 = icmp slt i32 %v1013, %arg.m
-  %v1016 = icmp slt i32 %v1014, %arg.n
-  %v1017 = and i1 %v1015, %v1016
-  br i1 %v1017, label %if.then171, label %if.else172
+  %v1699 = add i32 %v3, %v931
+  %v1700 = add i32 %v1699, 1
+  %v1701 = icmp slt i32 %v1688, %arg.m
+  %v1702 = icmp slt i32 %v1700, %arg.n
+  %v1703 = and i1 %v1701, %v1702
+  br i1 %v1703, label %if.then171, label %if.else172
 if.then171:
-  %v1018 = mul i32 %v1013, %arg.n
-  %v1019 = add i32 %v1018, %v1014
-  %v1020 = mul i32 %v1019, 2
-  %v1021 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1020
-  %v1022 = fptrunc float %v1012 to half
-  store half %v1022, ptr addrspace(1) %v1021, align 2
+  %v1704 = mul i32 %v1688, %arg.n
+  %v1705 = add i32 %v1704, %v1700
+  %v1706 = mul i32 %v1705, 2
+  %v1707 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1706
+  %v1708 = fptrunc float %v933 to half
+  store half %v1708, ptr addrspace(1) %v1707, align 2
   br label %if.end173
 if.else172:
   br label %if.end173
 if.end173:
-  %v1023 = sdiv i32 %v6, 16
-  %v1024 = mul i32 %v1023, 4
-  %v1025 = add i32 %v1024, 1
-  %v1026 = srem i32 %v6, 16
-  %v1027 = add i32 %v9, 16
-  %v1028 = add i32 %v1027, %v1025
-  %v1029 = add i32 %v11, 0
-  %v1030 = add i32 %v1029, %v1026
-  %v1031 = extractelement <4 x float> %v25, i32 1
-  %v1032 = add i32 %v1, %v1028
-  %v1033 = add i32 %v3, %v1030
-  %v1034 = icmp slt i32 %v1032, %arg.m
-  %v1035 = icmp slt i32 %v1033, %arg.n
-  %v1036 = and i1 %v1034, %v1035
-  br i1 %v1036, label %if.then174, label %if.else175
+  %v1709 = add i32 %v3, %v931
+  %v1710 = add i32 %v1709, 2
+  %v1711 = icmp slt i32 %v1688, %arg.m
+  %v1712 = icmp slt i32 %v1710, %arg.n
+  %v1713 = and i1 %v1711, %v1712
+  br i1 %v1713, label %if.then174, label %if.else175
 if.then174:
-  %v1037 = mul i32 %v1032, %arg.n
-  %v1038 = add i32 %v1037, %v1033
-  %v1039 = mul i32 %v1038, 2
-  %v1040 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1039
-  %v1041 = fptrunc float %v1031 to half
-  store half %v1041, ptr addrspace(1) %v1040, align 2
+  %v1714 = mul i32 %v1688, %arg.n
+  %v1715 = add i32 %v1714, %v1710
+  %v1716 = mul i32 %v1715, 2
+  %v1717 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1716
+  %v1718 = fptrunc float %v934 to half
+  store half %v1718, ptr addrspace(1) %v1717, align 2
   br label %if.end176
 if.else175:
   br label %if.end176
 if.end176:
-  %v1042 = sdiv i32 %v6, 16
-  %v1043 = mul i32 %v1042, 4
-  %v1044 = add i32 %v1043, 2
-  %v1045 = srem i32 %v6, 16
-  %v1046 = add i32 %v9, 16
-  %v1047 = add i32 %v1046, %v1044
-  %v1048 = add i32 %v11, 0
-  %v1049 = add i32 %v1048, %v1045
-  %v1050 = extractelement <4 x float> %v25, i32 2
-  %v1051 = add i32 %v1, %v1047
-  %v1052 = add i32 %v3, %v1049
-  %v1053 = icmp slt i32 %v1051, %arg.m
-  %v1054 = icmp slt i32 %v1052, %arg.n
-  %v1055 = and i1 %v1053, %v1054
-  br i1 %v1055, label %if.then177, label %if.else178
+  %v1719 = add i32 %v3, %v931
+  %v1720 = add i32 %v1719, 3
+  %v1721 = icmp slt i32 %v1688, %arg.m
+  %v1722 = icmp slt i32 %v1720, %arg.n
+  %v1723 = and i1 %v1721, %v1722
+  br i1 %v1723, label %if.then177, label %if.else178
 if.then177:
-  %v1056 = mul i32 %v1051, %arg.n
-  %v1057 = add i32 %v1056, %v1052
-  %v1058 = mul i32 %v1057, 2
-  %v1059 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1058
-  %v1060 = fptrunc float %v1050 to half
-  store half %v1060, ptr addrspace(1) %v1059, align 2
+  %v1724 = mul i32 %v1688, %arg.n
+  %v1725 = add i32 %v1724, %v1720
+  %v1726 = mul i32 %v1725, 2
+  %v1727 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1726
+  %v1728 = fptrunc float %v935 to half
+  store half %v1728, ptr addrspace(1) %v1727, align 2
   br label %if.end179
 if.else178:
   br label %if.end179
 if.end179:
-  %v1061 = sdiv i32 %v6, 16
-  %v1062 = mul i32 %v1061, 4
-  %v1063 = add i32 %v1062, 3
-  %v1064 = srem i32 %v6, 16
-  %v1065 = add i32 %v9, 16
-  %v1066 = add i32 %v1065, %v1063
-  %v1067 = add i32 %v11, 0
-  %v1068 = add i32 %v1067, %v1064
-  %v1069 = extractelement <4 x float> %v25, i32 3
-  %v1070 = add i32 %v1, %v1066
-  %v1071 = add i32 %v3, %v1068
-  %v1072 = icmp slt i32 %v1070, %arg.m
-  %v1073 = icmp slt i32 %v1071, %arg.n
-  %v1074 = and i1 %v1072, %v1073
-  br i1 %v1074, label %if.then180, label %if.else181
+  %v1729 = add i32 %v1, %v941
+  %v1730 = add i32 %v3, %v943
+  %v1731 = add i32 %v1730, 0
+  %v1732 = icmp slt i32 %v1729, %arg.m
+  %v1733 = icmp slt i32 %v1731, %arg.n
+  %v1734 = and i1 %v1732, %v1733
+  br i1 %v1734, label %if.then180, label %if.else181
 if.then180:
-  %v1075 = mul i32 %v1070, %arg.n
-  %v1076 = add i32 %v1075, %v1071
-  %v1077 = mul i32 %v1076, 2
-  %v1078 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1077
-  %v1079 = fptrunc float %v1069 to half
-  store half %v1079, ptr addrspace(1) %v1078, align 2
+  %v1735 = mul i32 %v1729, %arg.n
+  %v1736 = add i32 %v1735, %v1731
+  %v1737 = mul i32 %v1736, 2
+  %v1738 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1737
+  %v1739 = fptrunc float %v944 to half
+  store half %v1739, ptr addrspace(1) %v1738, align 2
   br label %if.end182
 if.else181:
   br label %if.end182
 if.end182:
-  %v1080 = sdiv i32 %v6, 16
-  %v1081 = mul i32 %v1080, 4
-  %v1082 = add i32 %v1081, 0
-  %v1083 = srem i32 %v6, 16
-  %v1084 = add i32 %v9, 16
-  %v1085 = add i32 %v1084, %v1082
-  %v1086 = add i32 %v11, 16
-  %v1087 = add i32 %v1086, %v1083
-  %v1088 = extractelement <4 x float> %v26, i32 0
-  %v1089 = add i32 %v1, %v1085
-  %v1090 = add i32 %v3, %v1087
-  %v1091 = icmp slt i32 %v1089, %arg.m
-  %v1092 = icmp slt i32 %v1090, %arg.n
-  %v1093 = and i1 %v1091, %v1092
-  br i1 %v1093, label %if.then183, label %if.else184
+  %v1740 = add i32 %v3, %v943
+  %v1741 = add i32 %v1740, 1
+  %v1742 = icmp slt i32 %v1729, %arg.m
+  %v1743 = icmp slt i32 %v1741, %arg.n
+  %v1744 = and i1 %v1742, %v1743
+  br i1 %v1744, label %if.then183, label %if.else184
 if.then183:
-  %v1094 = mul i32 %v1089, %arg.n
-  %v1095 = add i32 %v1094, %v1090
-  %v1096 = mul i32 %v1095, 2
-  %v1097 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1096
-  %v1098 = fptrunc float %v1088 to half
-  store half %v1098, ptr addrspace(1) %v1097, align 2
+  %v1745 = mul i32 %v1729, %arg.n
+  %v1746 = add i32 %v1745, %v1741
+  %v1747 = mul i32 %v1746, 2
+  %v1748 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1747
+  %v1749 = fptrunc float %v945 to half
+  store half %v1749, ptr addrspace(1) %v1748, align 2
   br label %if.end185
 if.else184:
   br label %if.end185
 if.end185:
-  %v1099 = sdiv i32 %v6, 16
-  %v1100 = mul i32 %v1099, 4
-  %v1101 = add i32 %v1100, 1
-  %v1102 = srem i32 %v6, 16
-  %v1103 = add i32 %v9, 16
-  %v1104 = add i32 %v1103, %v1101
-  %v1105 = add i32 %v11, 16
-  %v1106 = add i32 %v1105, %v1102
-  %v1107 = extractelement <4 x float> %v26, i32 1
-  %v1108 = add i32 %v1, %v1104
-  %v1109 = add i32 %v3, %v1106
-  %v1110 = icmp slt i32 %v1108, %arg.m
-  %v1111 = icmp slt i32 %v1109, %arg.n
-  %v1112 = and i1 %v1110, %v1111
-  br i1 %v1112, label %if.then186, label %if.else187
+  %v1750 = add i32 %v3, %v943
+  %v1751 = add i32 %v1750, 2
+  %v1752 = icmp slt i32 %v1729, %arg.m
+  %v1753 = icmp slt i32 %v1751, %arg.n
+  %v1754 = and i1 %v1752, %v1753
+  br i1 %v1754, label %if.then186, label %if.else187
 if.then186:
-  %v1113 = mul i32 %v1108, %arg.n
-  %v1114 = add i32 %v1113, %v1109
-  %v1115 = mul i32 %v1114, 2
-  %v1116 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1115
-  %v1117 = fptrunc float %v1107 to half
-  store half %v1117, ptr addrspace(1) %v1116, align 2
+  %v1755 = mul i32 %v1729, %arg.n
+  %v1756 = add i32 %v1755, %v1751
+  %v1757 = mul i32 %v1756, 2
+  %v1758 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1757
+  %v1759 = fptrunc float %v946 to half
+  store half %v1759, ptr addrspace(1) %v1758, align 2
   br label %if.end188
 if.else187:
   br label %if.end188
 if.end188:
-  %v1118 = sdiv i32 %v6, 16
-  %v1119 = mul i32 %v1118, 4
-  %v1120 = add i32 %v1119, 2
-  %v1121 = srem i32 %v6, 16
-  %v1122 = add i32 %v9, 16
-  %v1123 = add i32 %v1122, %v1120
-  %v1124 = add i32 %v11, 16
-  %v1125 = add i32 %v1124, %v1121
-  %v1126 = extractelement <4 x float> %v26, i32 2
-  %v1127 = add i32 %v1, %v1123
-  %v1128 = add i32 %v3, %v1125
-  %v1129 = icmp slt i32 %v1127, %arg.m
-  %v1130 = icmp slt i32 %v1128, %arg.n
-  %v1131 = and i1 %v1129, %v1130
-  br i1 %v1131, label %if.then189, label %if.else190
+  %v1760 = add i32 %v3, %v943
+  %v1761 = add i32 %v1760, 3
+  %v1762 = icmp slt i32 %v1729, %arg.m
+  %v1763 = icmp slt i32 %v1761, %arg.n
+  %v1764 = and i1 %v1762, %v1763
+  br i1 %v1764, label %if.then189, label %if.else190
 if.then189:
-  %v1132 = mul i32 %v1127, %arg.n
-  %v1133 = add i32 %v1132, %v1128
-  %v1134 = mul i32 %v1133, 2
-  %v1135 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1134
-  %v1136 = fptrunc float %v1126 to half
-  store half %v1136, ptr addrspace(1) %v1135, align 2
+  %v1765 = mul i32 %v1729, %arg.n
+  %v1766 = add i32 %v1765, %v1761
+  %v1767 = mul i32 %v1766, 2
+  %v1768 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1767
+  %v1769 = fptrunc float %v947 to half
+  store half %v1769, ptr addrspace(1) %v1768, align 2
   br label %if.end191
 if.else190:
   br label %if.end191
 if.end191:
-  %v1137 = sdiv i32 %v6, 16
-  %v1138 = mul i32 %v1137, 4
-  %v1139 = add i32 %v1138, 3
-  %v1140 = srem i32 %v6, 16
-  %v1141 = add i32 %v9, 16
-  %v1142 = add i32 %v1141, %v1139
-  %v1143 = add i32 %v11, 16
-  %v1144 = add i32 %v1143, %v1140
-  %v1145 = extractelement <4 x float> %v26, i32 3
-  %v1146 = add i32 %v1, %v1142
-  %v1147 = add i32 %v3, %v1144
-  %v1148 = icmp slt i32 %v1146, %arg.m
-  %v1149 = icmp slt i32 %v1147, %arg.n
-  %v1150 = and i1 %v1148, %v1149
-  br i1 %v1150, label %if.then192, label %if.else193
+  %v1770 = add i32 %v1, %v953
+  %v1771 = add i32 %v3, %v955
+  %v1772 = add i32 %v1771, 0
+  %v1773 = icmp slt i32 %v1770, %arg.m
+  %v1774 = icmp slt i32 %v1772, %arg.n
+  %v1775 = and i1 %v1773, %v1774
+  br i1 %v1775, label %if.then192, label %if.else193
 if.then192:
-  %v1151 = mul i32 %v1146, %arg.n
-  %v1152 = add i32 %v1151, %v1147
-  %v1153 = mul i32 %v1152, 2
-  %v1154 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1153
-  %v1155 = fptrunc float %v1145 to half
-  store half %v1155, ptr addrspace(1) %v1154, align 2
+  %v1776 = mul i32 %v1770, %arg.n
+  %v1777 = add i32 %v1776, %v1772
+  %v1778 = mul i32 %v1777, 2
+  %v1779 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1778
+  %v1780 = fptrunc float %v956 to half
+  store half %v1780, ptr addrspace(1) %v1779, align 2
   br label %if.end194
 if.else193:
   br label %if.end194
 if.end194:
-  %v1156 = sdiv i32 %v6, 16
-  %v1157 = mul i32 %v1156, 4
-  %v1158 = add i32 %v1157, 0
-  %v1159 = srem i32 %v6, 16
-  %v1160 = add i32 %v9, 16
-  %v1161 = add i32 %v1160, %v1158
-  %v1162 = add i32 %v11, 32
-  %v1163 = add i32 %v1162, %v1159
-  %v1164 = extractelement <4 x float> %v27, i32 0
-  %v1165 = add i32 %v1, %v1161
-  %v1166 = add i32 %v3, %v1163
-  %v1167 = icmp slt i32 %v1165, %arg.m
-  %v1168 = icmp slt i32 %v1166, %arg.n
-  %v1169 = and i1 %v1167, %v1168
-  br i1 %v1169, label %if.then195, label %if.else196
+  %v1781 = add i32 %v3, %v955
+  %v1782 = add i32 %v1781, 1
+  %v1783 = icmp slt i32 %v1770, %arg.m
+  %v1784 = icmp slt i32 %v1782, %arg.n
+  %v1785 = and i1 %v1783, %v1784
+  br i1 %v1785, label %if.then195, label %if.else196
 if.then195:
-  %v1170 = mul i32 %v1165, %arg.n
-  %v1171 = add i32 %v1170, %v1166
-  %v1172 = mul i32 %v1171, 2
-  %v1173 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1172
-  %v1174 = fptrunc float %v1164 to half
-  store half %v1174, ptr addrspace(1) %v1173, align 2
+  %v1786 = mul i32 %v1770, %arg.n
+  %v1787 = add i32 %v1786, %v1782
+  %v1788 = mul i32 %v1787, 2
+  %v1789 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1788
+  %v1790 = fptrunc float %v957 to half
+  store half %v1790, ptr addrspace(1) %v1789, align 2
   br label %if.end197
 if.else196:
   br label %if.end197
 if.end197:
-  %v1175 = sdiv i32 %v6, 16
-  %v1176 = mul i32 %v1175, 4
-  %v1177 = add i32 %v1176, 1
-  %v1178 = srem i32 %v6, 16
-  %v1179 = add i32 %v9, 16
-  %v1180 = add i32 %v1179, %v1177
-  %v1181 = add i32 %v11, 32
-  %v1182 = add i32 %v1181, %v1178
-  %v1183 = extractelement <4 x float> %v27, i32 1
-  %v1184 = add i32 %v1, %v1180
-  %v1185 = add i32 %v3, %v1182
-  %v1186 = icmp slt i32 %v1184, %arg.m
-  %v1187 = icmp slt i32 %v1185, %arg.n
-  %v1188 = and i1 %v1186, %v1187
-  br i1 %v1188, label %if.then198, label %if.else199
+  %v1791 = add i32 %v3, %v955
+  %v1792 = add i32 %v1791, 2
+  %v1793 = icmp slt i32 %v1770, %arg.m
+  %v1794 = icmp slt i32 %v1792, %arg.n
+  %v1795 = and i1 %v1793, %v1794
+  br i1 %v1795, label %if.then198, label %if.else199
 if.then198:
-  %v1189 = mul i32 %v1184, %arg.n
-  %v1190 = add i32 %v1189, %v1185
-  %v1191 = mul i32 %v1190, 2
-  %v1192 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1191
-  %v1193 = fptrunc float %v1183 to half
-  store half %v1193, ptr addrspace(1) %v1192, align 2
+  %v1796 = mul i32 %v1770, %arg.n
+  %v1797 = add i32 %v1796, %v1792
+  %v1798 = mul i32 %v1797, 2
+  %v1799 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1798
+  %v1800 = fptrunc float %v958 to half
+  store half %v1800, ptr addrspace(1) %v1799, align 2
   br label %if.end200
 if.else199:
   br label %if.end200
 if.end200:
-  %v1194 = sdiv i32 %v6, 16
-  %v1195 = mul i32 %v1194, 4
-  %v1196 = add i32 %v1195, 2
-  %v1197 = srem i32 %v6, 16
-  %v1198 = add i32 %v9, 16
-  %v1199 = add i32 %v1198, %v1196
-  %v1200 = add i32 %v11, 32
-  %v1201 = add i32 %v1200, %v1197
-  %v1202 = extractelement <4 x float> %v27, i32 2
-  %v1203 = add i32 %v1, %v1199
-  %v1204 = add i32 %v3, %v1201
-  %v1205 = icmp slt i32 %v1203, %arg.m
-  %v1206 = icmp slt i32 %v1204, %arg.n
-  %v1207 = and i1 %v1205, %v1206
-  br i1 %v1207, label %if.then201, label %if.else202
+  %v1801 = add i32 %v3, %v955
+  %v1802 = add i32 %v1801, 3
+  %v1803 = icmp slt i32 %v1770, %arg.m
+  %v1804 = icmp slt i32 %v1802, %arg.n
+  %v1805 = and i1 %v1803, %v1804
+  br i1 %v1805, label %if.then201, label %if.else202
 if.then201:
-  %v1208 = mul i32 %v1203, %arg.n
-  %v1209 = add i32 %v1208, %v1204
-  %v1210 = mul i32 %v1209, 2
-  %v1211 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1210
-  %v1212 = fptrunc float %v1202 to half
-  store half %v1212, ptr addrspace(1) %v1211, align 2
+  %v1806 = mul i32 %v1770, %arg.n
+  %v1807 = add i32 %v1806, %v1802
+  %v1808 = mul i32 %v1807, 2
+  %v1809 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1808
+  %v1810 = fptrunc float %v959 to half
+  store half %v1810, ptr addrspace(1) %v1809, align 2
   br label %if.end203
 if.else202:
   br label %if.end203
 if.end203:
-  %v1213 = sdiv i32 %v6, 16
-  %v1214 = mul i32 %v1213, 4
-  %v1215 = add i32 %v1214, 3
-  %v1216 = srem i32 %v6, 16
-  %v1217 = add i32 %v9, 16
-  %v1218 = add i32 %v1217, %v1215
-  %v1219 = add i32 %v11, 32
-  %v1220 = add i32 %v1219, %v1216
-  %v1221 = extractelement <4 x float> %v27, i32 3
-  %v1222 = add i32 %v1, %v1218
-  %v1223 = add i32 %v3, %v1220
-  %v1224 = icmp slt i32 %v1222, %arg.m
-  %v1225 = icmp slt i32 %v1223, %arg.n
-  %v1226 = and i1 %v1224, %v1225
-  br i1 %v1226, label %if.then204, label %if.else205
+  %v1811 = add i32 %v1, %v965
+  %v1812 = add i32 %v3, %v967
+  %v1813 = add i32 %v1812, 0
+  %v1814 = icmp slt i32 %v1811, %arg.m
+  %v1815 = icmp slt i32 %v1813, %arg.n
+  %v1816 = and i1 %v1814, %v1815
+  br i1 %v1816, label %if.then204, label %if.else205
 if.then204:
-  %v1227 = mul i32 %v1222, %arg.n
-  %v1228 = add i32 %v1227, %v1223
-  %v1229 = mul i32 %v1228, 2
-  %v1230 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1229
-  %v1231 = fptrunc float %v1221 to half
-  store half %v1231, ptr addrspace(1) %v1230, align 2
+  %v1817 = mul i32 %v1811, %arg.n
+  %v1818 = add i32 %v1817, %v1813
+  %v1819 = mul i32 %v1818, 2
+  %v1820 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1819
+  %v1821 = fptrunc float %v968 to half
+  store half %v1821, ptr addrspace(1) %v1820, align 2
   br label %if.end206
 if.else205:
   br label %if.end206
 if.end206:
-  %v1232 = sdiv i32 %v6, 16
-  %v1233 = mul i32 %v1232, 4
-  %v1234 = add i32 %v1233, 0
-  %v1235 = srem i32 %v6, 16
-  %v1236 = add i32 %v9, 16
-  %v1237 = add i32 %v1236, %v1234
-  %v1238 = add i32 %v11, 48
-  %v1239 = add i32 %v1238, %v1235
-  %v1240 = extractelement <4 x float> %v28, i32 0
-  %v1241 = add i32 %v1, %v1237
-  %v1242 = add i32 %v3, %v1239
-  %v1243 = icmp slt i32 %v1241, %arg.m
-  %v1244 = icmp slt i32 %v1242, %arg.n
-  %v1245 = and i1 %v1243, %v1244
-  br i1 %v1245, label %if.then207, label %if.else208
+  %v1822 = add i32 %v3, %v967
+  %v1823 = add i32 %v1822, 1
+  %v1824 = icmp slt i32 %v1811, %arg.m
+  %v1825 = icmp slt i32 %v1823, %arg.n
+  %v1826 = and i1 %v1824, %v1825
+  br i1 %v1826, label %if.then207, label %if.else208
 if.then207:
-  %v1246 = mul i32 %v1241, %arg.n
-  %v1247 = add i32 %v1246, %v1242
-  %v1248 = mul i32 %v1247, 2
-  %v1249 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1248
-  %v1250 = fptrunc float %v1240 to half
-  store half %v1250, ptr addrspace(1) %v1249, align 2
+  %v1827 = mul i32 %v1811, %arg.n
+  %v1828 = add i32 %v1827, %v1823
+  %v1829 = mul i32 %v1828, 2
+  %v1830 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1829
+  %v1831 = fptrunc float %v969 to half
+  store half %v1831, ptr addrspace(1) %v1830, align 2
   br label %if.end209
 if.else208:
   br label %if.end209
 if.end209:
-  %v1251 = sdiv i32 %v6, 16
-  %v1252 = mul i32 %v1251, 4
-  %v1253 = add i32 %v1252, 1
-  %v1254 = srem i32 %v6, 16
-  %v1255 = add i32 %v9, 16
-  %v1256 = add i32 %v1255, %v1253
-  %v1257 = add i32 %v11, 48
-  %v1258 = add i32 %v1257, %v1254
-  %v1259 = extractelement <4 x float> %v28, i32 1
-  %v1260 = add i32 %v1, %v1256
-  %v1261 = add i32 %v3, %v1258
-  %v1262 = icmp slt i32 %v1260, %arg.m
-  %v1263 = icmp slt i32 %v1261, %arg.n
-  %v1264 = and i1 %v1262, %v1263
-  br i1 %v1264, label %if.then210, label %if.else211
+  %v1832 = add i32 %v3, %v967
+  %v1833 = add i32 %v1832, 2
+  %v1834 = icmp slt i32 %v1811, %arg.m
+  %v1835 = icmp slt i32 %v1833, %arg.n
+  %v1836 = and i1 %v1834, %v1835
+  br i1 %v1836, label %if.then210, label %if.else211
 if.then210:
-  %v1265 = mul i32 %v1260, %arg.n
-  %v1266 = add i32 %v1265, %v1261
-  %v1267 = mul i32 %v1266, 2
-  %v1268 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1267
-  %v1269 = fptrunc float %v1259 to half
-  store half %v1269, ptr addrspace(1) %v1268, align 2
+  %v1837 = mul i32 %v1811, %arg.n
+  %v1838 = add i32 %v1837, %v1833
+  %v1839 = mul i32 %v1838, 2
+  %v1840 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1839
+  %v1841 = fptrunc float %v970 to half
+  store half %v1841, ptr addrspace(1) %v1840, align 2
   br label %if.end212
 if.else211:
   br label %if.end212
 if.end212:
-  %v1270 = sdiv i32 %v6, 16
-  %v1271 = mul i32 %v1270, 4
-  %v1272 = add i32 %v1271, 2
-  %v1273 = srem i32 %v6, 16
-  %v1274 = add i32 %v9, 16
-  %v1275 = add i32 %v1274, %v1272
-  %v1276 = add i32 %v11, 48
-  %v1277 = add i32 %v1276, %v1273
-  %v1278 = extractelement <4 x float> %v28, i32 2
-  %v1279 = add i32 %v1, %v1275
-  %v1280 = add i32 %v3, %v1277
-  %v1281 = icmp slt i32 %v1279, %arg.m
-  %v1282 = icmp slt i32 %v1280, %arg.n
-  %v1283 = and i1 %v1281, %v1282
-  br i1 %v1283, label %if.then213, label %if.else214
+  %v1842 = add i32 %v3, %v967
+  %v1843 = add i32 %v1842, 3
+  %v1844 = icmp slt i32 %v1811, %arg.m
+  %v1845 = icmp slt i32 %v1843, %arg.n
+  %v1846 = and i1 %v1844, %v1845
+  br i1 %v1846, label %if.then213, label %if.else214
 if.then213:
-  %v1284 = mul i32 %v1279, %arg.n
-  %v1285 = add i32 %v1284, %v1280
-  %v1286 = mul i32 %v1285, 2
-  %v1287 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1286
-  %v1288 = fptrunc float %v1278 to half
-  store half %v1288, ptr addrspace(1) %v1287, align 2
+  %v1847 = mul i32 %v1811, %arg.n
+  %v1848 = add i32 %v1847, %v1843
+  %v1849 = mul i32 %v1848, 2
+  %v1850 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1849
+  %v1851 = fptrunc float %v971 to half
+  store half %v1851, ptr addrspace(1) %v1850, align 2
   br label %if.end215
 if.else214:
   br label %if.end215
 if.end215:
-  %v1289 = sdiv i32 %v6, 16
-  %v1290 = mul i32 %v1289, 4
-  %v1291 = add i32 %v1290, 3
-  %v1292 = srem i32 %v6, 16
-  %v1293 = add i32 %v9, 16
-  %v1294 = add i32 %v1293, %v1291
-  %v1295 = add i32 %v11, 48
-  %v1296 = add i32 %v1295, %v1292
-  %v1297 = extractelement <4 x float> %v28, i32 3
-  %v1298 = add i32 %v1, %v1294
-  %v1299 = add i32 %v3, %v1296
-  %v1300 = icmp slt i32 %v1298, %arg.m
-  %v1301 = icmp slt i32 %v1299, %arg.n
-  %v1302 = and i1 %v1300, %v1301
-  br i1 %v1302, label %if.then216, label %if.else217
-if.then216:
-  %v1303 = mul i32 %v1298, %arg.n
-  %v1304 = add i32 %v1303, %v1299
-  %v1305 = mul i32 %v1304, 2
-  %v1306 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1305
-  %v1307 = fptrunc float %v1297 to half
-  store half %v1307, ptr addrspace(1) %v1306, align 2
-  br label %if.end218
-if.else217:
-  br label %if.end218
-if.end218:
-  %v1308 = sdiv i32 %v6, 16
-  %v1309 = mul i32 %v1308, 4
-  %v1310 = add i32 %v1309, 0
-  %v1311 = srem i32 %v6, 16
-  %v1312 = add i32 %v9, 32
-  %v1313 = add i32 %v1312, %v1310
-  %v1314 = add i32 %v11, 0
-  %v1315 = add i32 %v1314, %v1311
-  %v1316 = extractelement <4 x float> %v29, i32 0
-  %v1317 = add i32 %v1, %v1313
-  %v1318 = add i32 %v3, %v1315
-  %v1319 = icmp slt i32 %v1317, %arg.m
-  %v1320 = icmp slt i32 %v1318, %arg.n
-  %v1321 = and i1 %v1319, %v1320
-  br i1 %v1321, label %if.then219, label %if.else220
-if.then219:
-  %v1322 = mul i32 %v1317, %arg.n
-  %v1323 = add i32 %v1322, %v1318
-  %v1324 = mul i32 %v1323, 2
-  %v1325 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1324
-  %v1326 = fptrunc float %v1316 to half
-  store half %v1326, ptr addrspace(1) %v1325, align 2
-  br label %if.end221
-if.else220:
-  br label %if.end221
-if.end221:
-  %v1327 = sdiv i32 %v6, 16
-  %v1328 = mul i32 %v1327, 4
-  %v1329 = add i32 %v1328, 1
-  %v1330 = srem i32 %v6, 16
-  %v1331 = add i32 %v9, 32
-  %v1332 = add i32 %v1331, %v1329
-  %v1333 = add i32 %v11, 0
-  %v1334 = add i32 %v1333, %v1330
-  %v1335 = extractelement <4 x float> %v29, i32 1
-  %v1336 = add i32 %v1, %v1332
-  %v1337 = add i32 %v3, %v1334
-  %v1338 = icmp slt i32 %v1336, %arg.m
-  %v1339 = icmp slt i32 %v1337, %arg.n
-  %v1340 = and i1 %v1338, %v1339
-  br i1 %v1340, label %if.then222, label %if.else223
-if.then222:
-  %v1341 = mul i32 %v1336, %arg.n
-  %v1342 = add i32 %v1341, %v1337
-  %v1343 = mul i32 %v1342, 2
-  %v1344 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1343
-  %v1345 = fptrunc float %v1335 to half
-  store half %v1345, ptr addrspace(1) %v1344, align 2
-  br label %if.end224
-if.else223:
-  br label %if.end224
-if.end224:
-  %v1346 = sdiv i32 %v6, 16
-  %v1347 = mul i32 %v1346, 4
-  %v1348 = add i32 %v1347, 2
-  %v1349 = srem i32 %v6, 16
-  %v1350 = add i32 %v9, 32
-  %v1351 = add i32 %v1350, %v1348
-  %v1352 = add i32 %v11, 0
-  %v1353 = add i32 %v1352, %v1349
-  %v1354 = extractelement <4 x float> %v29, i32 2
-  %v1355 = add i32 %v1, %v1351
-  %v1356 = add i32 %v3, %v1353
-  %v1357 = icmp slt i32 %v1355, %arg.m
-  %v1358 = icmp slt i32 %v1356, %arg.n
-  %v1359 = and i1 %v1357, %v1358
-  br i1 %v1359, label %if.then225, label %if.else226
-if.then225:
-  %v1360 = mul i32 %v1355, %arg.n
-  %v1361 = add i32 %v1360, %v1356
-  %v1362 = mul i32 %v1361, 2
-  %v1363 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1362
-  %v1364 = fptrunc float %v1354 to half
-  store half %v1364, ptr addrspace(1) %v1363, align 2
-  br label %if.end227
-if.else226:
-  br label %if.end227
-if.end227:
-  %v1365 = sdiv i32 %v6, 16
-  %v1366 = mul i32 %v1365, 4
-  %v1367 = add i32 %v1366, 3
-  %v1368 = srem i32 %v6, 16
-  %v1369 = add i32 %v9, 32
-  %v1370 = add i32 %v1369, %v1367
-  %v1371 = add i32 %v11, 0
-  %v1372 = add i32 %v1371, %v1368
-  %v1373 = extractelement <4 x float> %v29, i32 3
-  %v1374 = add i32 %v1, %v1370
-  %v1375 = add i32 %v3, %v1372
-  %v1376 = icmp slt i32 %v1374, %arg.m
-  %v1377 = icmp slt i32 %v1375, %arg.n
-  %v1378 = and i1 %v1376, %v1377
-  br i1 %v1378, label %if.then228, label %if.else229
-if.then228:
-  %v1379 = mul i32 %v1374, %arg.n
-  %v1380 = add i32 %v1379, %v1375
-  %v1381 = mul i32 %v1380, 2
-  %v1382 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1381
-  %v1383 = fptrunc float %v1373 to half
-  store half %v1383, ptr addrspace(1) %v1382, align 2
-  br label %if.end230
-if.else229:
-  br label %if.end230
-if.end230:
-  %v1384 = sdiv i32 %v6, 16
-  %v1385 = mul i32 %v1384, 4
-  %v1386 = add i32 %v1385, 0
-  %v1387 = srem i32 %v6, 16
-  %v1388 = add i32 %v9, 32
-  %v1389 = add i32 %v1388, %v1386
-  %v1390 = add i32 %v11, 16
-  %v1391 = add i32 %v1390, %v1387
-  %v1392 = extractelement <4 x float> %v30, i32 0
-  %v1393 = add i32 %v1, %v1389
-  %v1394 = add i32 %v3, %v1391
-  %v1395 = icmp slt i32 %v1393, %arg.m
-  %v1396 = icmp slt i32 %v1394, %arg.n
-  %v1397 = and i1 %v1395, %v1396
-  br i1 %v1397, label %if.then231, label %if.else232
-if.then231:
-  %v1398 = mul i32 %v1393, %arg.n
-  %v1399 = add i32 %v1398, %v1394
-  %v1400 = mul i32 %v1399, 2
-  %v1401 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1400
-  %v1402 = fptrunc float %v1392 to half
-  store half %v1402, ptr addrspace(1) %v1401, align 2
-  br label %if.end233
-if.else232:
-  br label %if.end233
-if.end233:
-  %v1403 = sdiv i32 %v6, 16
-  %v1404 = mul i32 %v1403, 4
-  %v1405 = add i32 %v1404, 1
-  %v1406 = srem i32 %v6, 16
-  %v1407 = add i32 %v9, 32
-  %v1408 = add i32 %v1407, %v1405
-  %v1409 = add i32 %v11, 16
-  %v1410 = add i32 %v1409, %v1406
-  %v1411 = extractelement <4 x float> %v30, i32 1
-  %v1412 = add i32 %v1, %v1408
-  %v1413 = add i32 %v3, %v1410
-  %v1414 = icmp slt i32 %v1412, %arg.m
-  %v1415 = icmp slt i32 %v1413, %arg.n
-  %v1416 = and i1 %v1414, %v1415
-  br i1 %v1416, label %if.then234, label %if.else235
-if.then234:
-  %v1417 = mul i32 %v1412, %arg.n
-  %v1418 = add i32 %v1417, %v1413
-  %v1419 = mul i32 %v1418, 2
-  %v1420 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1419
-  %v1421 = fptrunc float %v1411 to half
-  store half %v1421, ptr addrspace(1) %v1420, align 2
-  br label %if.end236
-if.else235:
-  br label %if.end236
-if.end236:
-  %v1422 = sdiv i32 %v6, 16
-  %v1423 = mul i32 %v1422, 4
-  %v1424 = add i32 %v1423, 2
-  %v1425 = srem i32 %v6, 16
-  %v1426 = add i32 %v9, 32
-  %v1427 = add i32 %v1426, %v1424
-  %v1428 = add i32 %v11, 16
-  %v1429 = add i32 %v1428, %v1425
-  %v1430 = extractelement <4 x float> %v30, i32 2
-  %v1431 = add i32 %v1, %v1427
-  %v1432 = add i32 %v3, %v1429
-  %v1433 = icmp slt i32 %v1431, %arg.m
-  %v1434 = icmp slt i32 %v1432, %arg.n
-  %v1435 = and i1 %v1433, %v1434
-  br i1 %v1435, label %if.then237, label %if.else238
-if.then237:
-  %v1436 = mul i32 %v1431, %arg.n
-  %v1437 = add i32 %v1436, %v1432
-  %v1438 = mul i32 %v1437, 2
-  %v1439 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1438
-  %v1440 = fptrunc float %v1430 to half
-  store half %v1440, ptr addrspace(1) %v1439, align 2
-  br label %if.end239
-if.else238:
-  br label %if.end239
-if.end239:
-  %v1441 = sdiv i32 %v6, 16
-  %v1442 = mul i32 %v1441, 4
-  %v1443 = add i32 %v1442, 3
-  %v1444 = srem i32 %v6, 16
-  %v1445 = add i32 %v9, 32
-  %v1446 = add i32 %v1445, %v1443
-  %v1447 = add i32 %v11, 16
-  %v1448 = add i32 %v1447, %v1444
-  %v1449 = extractelement <4 x float> %v30, i32 3
-  %v1450 = add i32 %v1, %v1446
-  %v1451 = add i32 %v3, %v1448
-  %v1452 = icmp slt i32 %v1450, %arg.m
-  %v1453 = icmp slt i32 %v1451, %arg.n
-  %v1454 = and i1 %v1452, %v1453
-  br i1 %v1454, label %if.then240, label %if.else241
-if.then240:
-  %v1455 = mul i32 %v1450, %arg.n
-  %v1456 = add i32 %v1455, %v1451
-  %v1457 = mul i32 %v1456, 2
-  %v1458 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1457
-  %v1459 = fptrunc float %v1449 to half
-  store half %v1459, ptr addrspace(1) %v1458, align 2
-  br label %if.end242
-if.else241:
-  br label %if.end242
-if.end242:
-  %v1460 = sdiv i32 %v6, 16
-  %v1461 = mul i32 %v1460, 4
-  %v1462 = add i32 %v1461, 0
-  %v1463 = srem i32 %v6, 16
-  %v1464 = add i32 %v9, 32
-  %v1465 = add i32 %v1464, %v1462
-  %v1466 = add i32 %v11, 32
-  %v1467 = add i32 %v1466, %v1463
-  %v1468 = extractelement <4 x float> %v31, i32 0
-  %v1469 = add i32 %v1, %v1465
-  %v1470 = add i32 %v3, %v1467
-  %v1471 = icmp slt i32 %v1469, %arg.m
-  %v1472 = icmp slt i32 %v1470, %arg.n
-  %v1473 = and i1 %v1471, %v1472
-  br i1 %v1473, label %if.then243, label %if.else244
-if.then243:
-  %v1474 = mul i32 %v1469, %arg.n
-  %v1475 = add i32 %v1474, %v1470
-  %v1476 = mul i32 %v1475, 2
-  %v1477 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1476
-  %v1478 = fptrunc float %v1468 to half
-  store half %v1478, ptr addrspace(1) %v1477, align 2
-  br label %if.end245
-if.else244:
-  br label %if.end245
-if.end245:
-  %v1479 = sdiv i32 %v6, 16
-  %v1480 = mul i32 %v1479, 4
-  %v1481 = add i32 %v1480, 1
-  %v1482 = srem i32 %v6, 16
-  %v1483 = add i32 %v9, 32
-  %v1484 = add i32 %v1483, %v1481
-  %v1485 = add i32 %v11, 32
-  %v1486 = add i32 %v1485, %v1482
-  %v1487 = extractelement <4 x float> %v31, i32 1
-  %v1488 = add i32 %v1, %v1484
-  %v1489 = add i32 %v3, %v1486
-  %v1490 = icmp slt i32 %v1488, %arg.m
-  %v1491 = icmp slt i32 %v1489, %arg.n
-  %v1492 = and i1 %v1490, %v1491
-  br i1 %v1492, label %if.then246, label %if.else247
-if.then246:
-  %v1493 = mul i32 %v1488, %arg.n
-  %v1494 = add i32 %v1493, %v1489
-  %v1495 = mul i32 %v1494, 2
-  %v1496 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1495
-  %v1497 = fptrunc float %v1487 to half
-  store half %v1497, ptr addrspace(1) %v1496, align 2
-  br label %if.end248
-if.else247:
-  br label %if.end248
-if.end248:
-  %v1498 = sdiv i32 %v6, 16
-  %v1499 = mul i32 %v1498, 4
-  %v1500 = add i32 %v1499, 2
-  %v1501 = srem i32 %v6, 16
-  %v1502 = add i32 %v9, 32
-  %v1503 = add i32 %v1502, %v1500
-  %v1504 = add i32 %v11, 32
-  %v1505 = add i32 %v1504, %v1501
-  %v1506 = extractelement <4 x float> %v31, i32 2
-  %v1507 = add i32 %v1, %v1503
-  %v1508 = add i32 %v3, %v1505
-  %v1509 = icmp slt i32 %v1507, %arg.m
-  %v1510 = icmp slt i32 %v1508, %arg.n
-  %v1511 = and i1 %v1509, %v1510
-  br i1 %v1511, label %if.then249, label %if.else250
-if.then249:
-  %v1512 = mul i32 %v1507, %arg.n
-  %v1513 = add i32 %v1512, %v1508
-  %v1514 = mul i32 %v1513, 2
-  %v1515 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1514
-  %v1516 = fptrunc float %v1506 to half
-  store half %v1516, ptr addrspace(1) %v1515, align 2
-  br label %if.end251
-if.else250:
-  br label %if.end251
-if.end251:
-  %v1517 = sdiv i32 %v6, 16
-  %v1518 = mul i32 %v1517, 4
-  %v1519 = add i32 %v1518, 3
-  %v1520 = srem i32 %v6, 16
-  %v1521 = add i32 %v9, 32
-  %v1522 = add i32 %v1521, %v1519
-  %v1523 = add i32 %v11, 32
-  %v1524 = add i32 %v1523, %v1520
-  %v1525 = extractelement <4 x float> %v31, i32 3
-  %v1526 = add i32 %v1, %v1522
-  %v1527 = add i32 %v3, %v1524
-  %v1528 = icmp slt i32 %v1526, %arg.m
-  %v1529 = icmp slt i32 %v1527, %arg.n
-  %v1530 = and i1 %v1528, %v1529
-  br i1 %v1530, label %if.then252, label %if.else253
-if.then252:
-  %v1531 = mul i32 %v1526, %arg.n
-  %v1532 = add i32 %v1531, %v1527
-  %v1533 = mul i32 %v1532, 2
-  %v1534 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1533
-  %v1535 = fptrunc float %v1525 to half
-  store half %v1535, ptr addrspace(1) %v1534, align 2
-  br label %if.end254
-if.else253:
-  br label %if.end254
-if.end254:
-  %v1536 = sdiv i32 %v6, 16
-  %v1537 = mul i32 %v1536, 4
-  %v1538 = add i32 %v1537, 0
-  %v1539 = srem i32 %v6, 16
-  %v1540 = add i32 %v9, 32
-  %v1541 = add i32 %v1540, %v1538
-  %v1542 = add i32 %v11, 48
-  %v1543 = add i32 %v1542, %v1539
-  %v1544 = extractelement <4 x float> %v32, i32 0
-  %v1545 = add i32 %v1, %v1541
-  %v1546 = add i32 %v3, %v1543
-  %v1547 = icmp slt i32 %v1545, %arg.m
-  %v1548 = icmp slt i32 %v1546, %arg.n
-  %v1549 = and i1 %v1547, %v1548
-  br i1 %v1549, label %if.then255, label %if.else256
-if.then255:
-  %v1550 = mul i32 %v1545, %arg.n
-  %v1551 = add i32 %v1550, %v1546
-  %v1552 = mul i32 %v1551, 2
-  %v1553 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1552
-  %v1554 = fptrunc float %v1544 to half
-  store half %v1554, ptr addrspace(1) %v1553, align 2
-  br label %if.end257
-if.else256:
-  br label %if.end257
-if.end257:
-  %v1555 = sdiv i32 %v6, 16
-  %v1556 = mul i32 %v1555, 4
-  %v1557 = add i32 %v1556, 1
-  %v1558 = srem i32 %v6, 16
-  %v1559 = add i32 %v9, 32
-  %v1560 = add i32 %v1559, %v1557
-  %v1561 = add i32 %v11, 48
-  %v1562 = add i32 %v1561, %v1558
-  %v1563 = extractelement <4 x float> %v32, i32 1
-  %v1564 = add i32 %v1, %v1560
-  %v1565 = add i32 %v3, %v1562
-  %v1566 = icmp slt i32 %v1564, %arg.m
-  %v1567 = icmp slt i32 %v1565, %arg.n
-  %v1568 = and i1 %v1566, %v1567
-  br i1 %v1568, label %if.then258, label %if.else259
-if.then258:
-  %v1569 = mul i32 %v1564, %arg.n
-  %v1570 = add i32 %v1569, %v1565
-  %v1571 = mul i32 %v1570, 2
-  %v1572 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1571
-  %v1573 = fptrunc float %v1563 to half
-  store half %v1573, ptr addrspace(1) %v1572, align 2
-  br label %if.end260
-if.else259:
-  br label %if.end260
-if.end260:
-  %v1574 = sdiv i32 %v6, 16
-  %v1575 = mul i32 %v1574, 4
-  %v1576 = add i32 %v1575, 2
-  %v1577 = srem i32 %v6, 16
-  %v1578 = add i32 %v9, 32
-  %v1579 = add i32 %v1578, %v1576
-  %v1580 = add i32 %v11, 48
-  %v1581 = add i32 %v1580, %v1577
-  %v1582 = extractelement <4 x float> %v32, i32 2
-  %v1583 = add i32 %v1, %v1579
-  %v1584 = add i32 %v3, %v1581
-  %v1585 = icmp slt i32 %v1583, %arg.m
-  %v1586 = icmp slt i32 %v1584, %arg.n
-  %v1587 = and i1 %v1585, %v1586
-  br i1 %v1587, label %if.then261, label %if.else262
-if.then261:
-  %v1588 = mul i32 %v1583, %arg.n
-  %v1589 = add i32 %v1588, %v1584
-  %v1590 = mul i32 %v1589, 2
-  %v1591 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1590
-  %v1592 = fptrunc float %v1582 to half
-  store half %v1592, ptr addrspace(1) %v1591, align 2
-  br label %if.end263
-if.else262:
-  br label %if.end263
-if.end263:
-  %v1593 = sdiv i32 %v6, 16
-  %v1594 = mul i32 %v1593, 4
-  %v1595 = add i32 %v1594, 3
-  %v1596 = srem i32 %v6, 16
-  %v1597 = add i32 %v9, 32
-  %v1598 = add i32 %v1597, %v1595
-  %v1599 = add i32 %v11, 48
-  %v1600 = add i32 %v1599, %v1596
-  %v1601 = extractelement <4 x float> %v32, i32 3
-  %v1602 = add i32 %v1, %v1598
-  %v1603 = add i32 %v3, %v1600
-  %v1604 = icmp slt i32 %v1602, %arg.m
-  %v1605 = icmp slt i32 %v1603, %arg.n
-  %v1606 = and i1 %v1604, %v1605
-  br i1 %v1606, label %if.then264, label %if.else265
-if.then264:
-  %v1607 = mul i32 %v1602, %arg.n
-  %v1608 = add i32 %v1607, %v1603
-  %v1609 = mul i32 %v1608, 2
-  %v1610 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1609
-  %v1611 = fptrunc float %v1601 to half
-  store half %v1611, ptr addrspace(1) %v1610, align 2
-  br label %if.end266
-if.else265:
-  br label %if.end266
-if.end266:
-  %v1612 = sdiv i32 %v6, 16
-  %v1613 = mul i32 %v1612, 4
-  %v1614 = add i32 %v1613, 0
-  %v1615 = srem i32 %v6, 16
-  %v1616 = add i32 %v9, 48
-  %v1617 = add i32 %v1616, %v1614
-  %v1618 = add i32 %v11, 0
-  %v1619 = add i32 %v1618, %v1615
-  %v1620 = extractelement <4 x float> %v33, i32 0
-  %v1621 = add i32 %v1, %v1617
-  %v1622 = add i32 %v3, %v1619
-  %v1623 = icmp slt i32 %v1621, %arg.m
-  %v1624 = icmp slt i32 %v1622, %arg.n
-  %v1625 = and i1 %v1623, %v1624
-  br i1 %v1625, label %if.then267, label %if.else268
-if.then267:
-  %v1626 = mul i32 %v1621, %arg.n
-  %v1627 = add i32 %v1626, %v1622
-  %v1628 = mul i32 %v1627, 2
-  %v1629 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1628
-  %v1630 = fptrunc float %v1620 to half
-  store half %v1630, ptr addrspace(1) %v1629, align 2
-  br label %if.end269
-if.else268:
-  br label %if.end269
-if.end269:
-  %v1631 = sdiv i32 %v6, 16
-  %v1632 = mul i32 %v1631, 4
-  %v1633 = add i32 %v1632, 1
-  %v1634 = srem i32 %v6, 16
-  %v1635 = add i32 %v9, 48
-  %v1636 = add i32 %v1635, %v1633
-  %v1637 = add i32 %v11, 0
-  %v1638 = add i32 %v1637, %v1634
-  %v1639 = extractelement <4 x float> %v33, i32 1
-  %v1640 = add i32 %v1, %v1636
-  %v1641 = add i32 %v3, %v1638
-  %v1642 = icmp slt i32 %v1640, %arg.m
-  %v1643 = icmp slt i32 %v1641, %arg.n
-  %v1644 = and i1 %v1642, %v1643
-  br i1 %v1644, label %if.then270, label %if.else271
-if.then270:
-  %v1645 = mul i32 %v1640, %arg.n
-  %v1646 = add i32 %v1645, %v1641
-  %v1647 = mul i32 %v1646, 2
-  %v1648 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1647
-  %v1649 = fptrunc float %v1639 to half
-  store half %v1649, ptr addrspace(1) %v1648, align 2
-  br label %if.end272
-if.else271:
-  br label %if.end272
-if.end272:
-  %v1650 = sdiv i32 %v6, 16
-  %v1651 = mul i32 %v1650, 4
-  %v1652 = add i32 %v1651, 2
-  %v1653 = srem i32 %v6, 16
-  %v1654 = add i32 %v9, 48
-  %v1655 = add i32 %v1654, %v1652
-  %v1656 = add i32 %v11, 0
-  %v1657 = add i32 %v1656, %v1653
-  %v1658 = extractelement <4 x float> %v33, i32 2
-  %v1659 = add i32 %v1, %v1655
-  %v1660 = add i32 %v3, %v1657
-  %v1661 = icmp slt i32 %v1659, %arg.m
-  %v1662 = icmp slt i32 %v1660, %arg.n
-  %v1663 = and i1 %v1661, %v1662
-  br i1 %v1663, label %if.then273, label %if.else274
-if.then273:
-  %v1664 = mul i32 %v1659, %arg.n
-  %v1665 = add i32 %v1664, %v1660
-  %v1666 = mul i32 %v1665, 2
-  %v1667 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1666
-  %v1668 = fptrunc float %v1658 to half
-  store half %v1668, ptr addrspace(1) %v1667, align 2
-  br label %if.end275
-if.else274:
-  br label %if.end275
-if.end275:
-  %v1669 = sdiv i32 %v6, 16
-  %v1670 = mul i32 %v1669, 4
-  %v1671 = add i32 %v1670, 3
-  %v1672 = srem i32 %v6, 16
-  %v1673 = add i32 %v9, 48
-  %v1674 = add i32 %v1673, %v1671
-  %v1675 = add i32 %v11, 0
-  %v1676 = add i32 %v1675, %v1672
-  %v1677 = extractelement <4 x float> %v33, i32 3
-  %v1678 = add i32 %v1, %v1674
-  %v1679 = add i32 %v3, %v1676
-  %v1680 = icmp slt i32 %v1678, %arg.m
-  %v1681 = icmp slt i32 %v1679, %arg.n
-  %v1682 = and i1 %v1680, %v1681
-  br i1 %v1682, label %if.then276, label %if.else277
-if.then276:
-  %v1683 = mul i32 %v1678, %arg.n
-  %v1684 = add i32 %v1683, %v1679
-  %v1685 = mul i32 %v1684, 2
-  %v1686 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1685
-  %v1687 = fptrunc float %v1677 to half
-  store half %v1687, ptr addrspace(1) %v1686, align 2
-  br label %if.end278
-if.else277:
-  br label %if.end278
-if.end278:
-  %v1688 = sdiv i32 %v6, 16
-  %v1689 = mul i32 %v1688, 4
-  %v1690 = add i32 %v1689, 0
-  %v1691 = srem i32 %v6, 16
-  %v1692 = add i32 %v9, 48
-  %v1693 = add i32 %v1692, %v1690
-  %v1694 = add i32 %v11, 16
-  %v1695 = add i32 %v1694, %v1691
-  %v1696 = extractelement <4 x float> %v34, i32 0
-  %v1697 = add i32 %v1, %v1693
-  %v1698 = add i32 %v3, %v1695
-  %v1699 = icmp slt i32 %v1697, %arg.m
-  %v1700 = icmp slt i32 %v1698, %arg.n
-  %v1701 = and i1 %v1699, %v1700
-  br i1 %v1701, label %if.then279, label %if.else280
-if.then279:
-  %v1702 = mul i32 %v1697, %arg.n
-  %v1703 = add i32 %v1702, %v1698
-  %v1704 = mul i32 %v1703, 2
-  %v1705 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1704
-  %v1706 = fptrunc float %v1696 to half
-  store half %v1706, ptr addrspace(1) %v1705, align 2
-  br label %if.end281
-if.else280:
-  br label %if.end281
-if.end281:
-  %v1707 = sdiv i32 %v6, 16
-  %v1708 = mul i32 %v1707, 4
-  %v1709 = add i32 %v1708, 1
-  %v1710 = srem i32 %v6, 16
-  %v1711 = add i32 %v9, 48
-  %v1712 = add i32 %v1711, %v1709
-  %v1713 = add i32 %v11, 16
-  %v1714 = add i32 %v1713, %v1710
-  %v1715 = extractelement <4 x float> %v34, i32 1
-  %v1716 = add i32 %v1, %v1712
-  %v1717 = add i32 %v3, %v1714
-  %v1718 = icmp slt i32 %v1716, %arg.m
-  %v1719 = icmp slt i32 %v1717, %arg.n
-  %v1720 = and i1 %v1718, %v1719
-  br i1 %v1720, label %if.then282, label %if.else283
-if.then282:
-  %v1721 = mul i32 %v1716, %arg.n
-  %v1722 = add i32 %v1721, %v1717
-  %v1723 = mul i32 %v1722, 2
-  %v1724 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1723
-  %v1725 = fptrunc float %v1715 to half
-  store half %v1725, ptr addrspace(1) %v1724, align 2
-  br label %if.end284
-if.else283:
-  br label %if.end284
-if.end284:
-  %v1726 = sdiv i32 %v6, 16
-  %v1727 = mul i32 %v1726, 4
-  %v1728 = add i32 %v1727, 2
-  %v1729 = srem i32 %v6, 16
-  %v1730 = add i32 %v9, 48
-  %v1731 = add i32 %v1730, %v1728
-  %v1732 = add i32 %v11, 16
-  %v1733 = add i32 %v1732, %v1729
-  %v1734 = extractelement <4 x float> %v34, i32 2
-  %v1735 = add i32 %v1, %v1731
-  %v1736 = add i32 %v3, %v1733
-  %v1737 = icmp slt i32 %v1735, %arg.m
-  %v1738 = icmp slt i32 %v1736, %arg.n
-  %v1739 = and i1 %v1737, %v1738
-  br i1 %v1739, label %if.then285, label %if.else286
-if.then285:
-  %v1740 = mul i32 %v1735, %arg.n
-  %v1741 = add i32 %v1740, %v1736
-  %v1742 = mul i32 %v1741, 2
-  %v1743 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1742
-  %v1744 = fptrunc float %v1734 to half
-  store half %v1744, ptr addrspace(1) %v1743, align 2
-  br label %if.end287
-if.else286:
-  br label %if.end287
-if.end287:
-  %v1745 = sdiv i32 %v6, 16
-  %v1746 = mul i32 %v1745, 4
-  %v1747 = add i32 %v1746, 3
-  %v1748 = srem i32 %v6, 16
-  %v1749 = add i32 %v9, 48
-  %v1750 = add i32 %v1749, %v1747
-  %v1751 = add i32 %v11, 16
-  %v1752 = add i32 %v1751, %v1748
-  %v1753 = extractelement <4 x float> %v34, i32 3
-  %v1754 = add i32 %v1, %v1750
-  %v1755 = add i32 %v3, %v1752
-  %v1756 = icmp slt i32 %v1754, %arg.m
-  %v1757 = icmp slt i32 %v1755, %arg.n
-  %v1758 = and i1 %v1756, %v1757
-  br i1 %v1758, label %if.then288, label %if.else289
-if.then288:
-  %v1759 = mul i32 %v1754, %arg.n
-  %v1760 = add i32 %v1759, %v1755
-  %v1761 = mul i32 %v1760, 2
-  %v1762 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1761
-  %v1763 = fptrunc float %v1753 to half
-  store half %v1763, ptr addrspace(1) %v1762, align 2
-  br label %if.end290
-if.else289:
-  br label %if.end290
-if.end290:
-  %v1764 = sdiv i32 %v6, 16
-  %v1765 = mul i32 %v1764, 4
-  %v1766 = add i32 %v1765, 0
-  %v1767 = srem i32 %v6, 16
-  %v1768 = add i32 %v9, 48
-  %v1769 = add i32 %v1768, %v1766
-  %v1770 = add i32 %v11, 32
-  %v1771 = add i32 %v1770, %v1767
-  %v1772 = extractelement <4 x float> %v35, i32 0
-  %v1773 = add i32 %v1, %v1769
-  %v1774 = add i32 %v3, %v1771
-  %v1775 = icmp slt i32 %v1773, %arg.m
-  %v1776 = icmp slt i32 %v1774, %arg.n
-  %v1777 = and i1 %v1775, %v1776
-  br i1 %v1777, label %if.then291, label %if.else292
-if.then291:
-  %v1778 = mul i32 %v1773, %arg.n
-  %v1779 = add i32 %v1778, %v1774
-  %v1780 = mul i32 %v1779, 2
-  %v1781 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1780
-  %v1782 = fptrunc float %v1772 to half
-  store half %v1782, ptr addrspace(1) %v1781, align 2
-  br label %if.end293
-if.else292:
-  br label %if.end293
-if.end293:
-  %v1783 = sdiv i32 %v6, 16
-  %v1784 = mul i32 %v1783, 4
-  %v1785 = add i32 %v1784, 1
-  %v1786 = srem i32 %v6, 16
-  %v1787 = add i32 %v9, 48
-  %v1788 = add i32 %v1787, %v1785
-  %v1789 = add i32 %v11, 32
-  %v1790 = add i32 %v1789, %v1786
-  %v1791 = extractelement <4 x float> %v35, i32 1
-  %v1792 = add i32 %v1, %v1788
-  %v1793 = add i32 %v3, %v1790
-  %v1794 = icmp slt i32 %v1792, %arg.m
-  %v1795 = icmp slt i32 %v1793, %arg.n
-  %v1796 = and i1 %v1794, %v1795
-  br i1 %v1796, label %if.then294, label %if.else295
-if.then294:
-  %v1797 = mul i32 %v1792, %arg.n
-  %v1798 = add i32 %v1797, %v1793
-  %v1799 = mul i32 %v1798, 2
-  %v1800 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1799
-  %v1801 = fptrunc float %v1791 to half
-  store half %v1801, ptr addrspace(1) %v1800, align 2
-  br label %if.end296
-if.else295:
-  br label %if.end296
-if.end296:
-  %v1802 = sdiv i32 %v6, 16
-  %v1803 = mul i32 %v1802, 4
-  %v1804 = add i32 %v1803, 2
-  %v1805 = srem i32 %v6, 16
-  %v1806 = add i32 %v9, 48
-  %v1807 = add i32 %v1806, %v1804
-  %v1808 = add i32 %v11, 32
-  %v1809 = add i32 %v1808, %v1805
-  %v1810 = extractelement <4 x float> %v35, i32 2
-  %v1811 = add i32 %v1, %v1807
-  %v1812 = add i32 %v3, %v1809
-  %v1813 = icmp slt i32 %v1811, %arg.m
-  %v1814 = icmp slt i32 %v1812, %arg.n
-  %v1815 = and i1 %v1813, %v1814
-  br i1 %v1815, label %if.then297, label %if.else298
-if.then297:
-  %v1816 = mul i32 %v1811, %arg.n
-  %v1817 = add i32 %v1816, %v1812
-  %v1818 = mul i32 %v1817, 2
-  %v1819 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1818
-  %v1820 = fptrunc float %v1810 to half
-  store half %v1820, ptr addrspace(1) %v1819, align 2
-  br label %if.end299
-if.else298:
-  br label %if.end299
-if.end299:
-  %v1821 = sdiv i32 %v6, 16
-  %v1822 = mul i32 %v1821, 4
-  %v1823 = add i32 %v1822, 3
-  %v1824 = srem i32 %v6, 16
-  %v1825 = add i32 %v9, 48
-  %v1826 = add i32 %v1825, %v1823
-  %v1827 = add i32 %v11, 32
-  %v1828 = add i32 %v1827, %v1824
-  %v1829 = extractelement <4 x float> %v35, i32 3
-  %v1830 = add i32 %v1, %v1826
-  %v1831 = add i32 %v3, %v1828
-  %v1832 = icmp slt i32 %v1830, %arg.m
-  %v1833 = icmp slt i32 %v1831, %arg.n
-  %v1834 = and i1 %v1832, %v1833
-  br i1 %v1834, label %if.then300, label %if.else301
-if.then300:
-  %v1835 = mul i32 %v1830, %arg.n
-  %v1836 = add i32 %v1835, %v1831
-  %v1837 = mul i32 %v1836, 2
-  %v1838 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1837
-  %v1839 = fptrunc float %v1829 to half
-  store half %v1839, ptr addrspace(1) %v1838, align 2
-  br label %if.end302
-if.else301:
-  br label %if.end302
-if.end302:
-  %v1840 = sdiv i32 %v6, 16
-  %v1841 = mul i32 %v1840, 4
-  %v1842 = add i32 %v1841, 0
-  %v1843 = srem i32 %v6, 16
-  %v1844 = add i32 %v9, 48
-  %v1845 = add i32 %v1844, %v1842
-  %v1846 = add i32 %v11, 48
-  %v1847 = add i32 %v1846, %v1843
-  %v1848 = extractelement <4 x float> %v36, i32 0
-  %v1849 = add i32 %v1, %v1845
-  %v1850 = add i32 %v3, %v1847
-  %v1851 = icmp slt i32 %v1849, %arg.m
-  %v1852 = icmp slt i32 %v1850, %arg.n
-  %v1853 = and i1 %v1851, %v1852
-  br i1 %v1853, label %if.then303, label %if.else304
-if.then303:
-  %v1854 = mul i32 %v1849, %arg.n
-  %v1855 = add i32 %v1854, %v1850
-  %v1856 = mul i32 %v1855, 2
-  %v1857 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1856
-  %v1858 = fptrunc float %v1848 to half
-  store half %v1858, ptr addrspace(1) %v1857, align 2
-  br label %if.end305
-if.else304:
-  br label %if.end305
-if.end305:
-  %v1859 = sdiv i32 %v6, 16
-  %v1860 = mul i32 %v1859, 4
-  %v1861 = add i32 %v1860, 1
-  %v1862 = srem i32 %v6, 16
-  %v1863 = add i32 %v9, 48
-  %v1864 = add i32 %v1863, %v1861
-  %v1865 = add i32 %v11, 48
-  %v1866 = add i32 %v1865, %v1862
-  %v1867 = extractelement <4 x float> %v36, i32 1
-  %v1868 = add i32 %v1, %v1864
-  %v1869 = add i32 %v3, %v1866
-  %v1870 = icmp slt i32 %v1868, %arg.m
-  %v1871 = icmp slt i32 %v1869, %arg.n
-  %v1872 = and i1 %v1870, %v1871
-  br i1 %v1872, label %if.then306, label %if.else307
-if.then306:
-  %v1873 = mul i32 %v1868, %arg.n
-  %v1874 = add i32 %v1873, %v1869
-  %v1875 = mul i32 %v1874, 2
-  %v1876 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1875
-  %v1877 = fptrunc float %v1867 to half
-  store half %v1877, ptr addrspace(1) %v1876, align 2
-  br label %if.end308
-if.else307:
-  br label %if.end308
-if.end308:
-  %v1878 = sdiv i32 %v6, 16
-  %v1879 = mul i32 %v1878, 4
-  %v1880 = add i32 %v1879, 2
-  %v1881 = srem i32 %v6, 16
-  %v1882 = add i32 %v9, 48
-  %v1883 = add i32 %v1882, %v1880
-  %v1884 = add i32 %v11, 48
-  %v1885 = add i32 %v1884, %v1881
-  %v1886 = extractelement <4 x float> %v36, i32 2
-  %v1887 = add i32 %v1, %v1883
-  %v1888 = add i32 %v3, %v1885
-  %v1889 = icmp slt i32 %v1887, %arg.m
-  %v1890 = icmp slt i32 %v1888, %arg.n
-  %v1891 = and i1 %v1889, %v1890
-  br i1 %v1891, label %if.then309, label %if.else310
-if.then309:
-  %v1892 = mul i32 %v1887, %arg.n
-  %v1893 = add i32 %v1892, %v1888
-  %v1894 = mul i32 %v1893, 2
-  %v1895 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1894
-  %v1896 = fptrunc float %v1886 to half
-  store half %v1896, ptr addrspace(1) %v1895, align 2
-  br label %if.end311
-if.else310:
-  br label %if.end311
-if.end311:
-  %v1897 = sdiv i32 %v6, 16
-  %v1898 = mul i32 %v1897, 4
-  %v1899 = add i32 %v1898, 3
-  %v1900 = srem i32 %v6, 16
-  %v1901 = add i32 %v9, 48
-  %v1902 = add i32 %v1901, %v1899
-  %v1903 = add i32 %v11, 48
-  %v1904 = add i32 %v1903, %v1900
-  %v1905 = extractelement <4 x float> %v36, i32 3
-  %v1906 = add i32 %v1, %v1902
-  %v1907 = add i32 %v3, %v1904
-  %v1908 = icmp slt i32 %v1906, %arg.m
-  %v1909 = icmp slt i32 %v1907, %arg.n
-  %v1910 = and i1 %v1908, %v1909
-  br i1 %v1910, label %if.then312, label %if.else313
-if.then312:
-  %v1911 = mul i32 %v1906, %arg.n
-  %v1912 = add i32 %v1911, %v1907
-  %v1913 = mul i32 %v1912, 2
-  %v1914 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1913
-  %v1915 = fptrunc float %v1905 to half
-  store half %v1915, ptr addrspace(1) %v1914, align 2
-  br label %if.end314
-if.else313:
-  br label %if.end314
-if.end314:
+  br label %if.end23
+if.end23:
   ret void
 }
 
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
-declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half>, <8 x half>, <4 x float>, i32, i32, i32)
+declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, <16 x float>, i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.smin.i32(i32, i32)
 
 attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx950" "uniform-work-group-size"="true" }
 

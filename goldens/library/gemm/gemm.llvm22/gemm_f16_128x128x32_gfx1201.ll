@@ -19,2645 +19,2308 @@ entry:
   %v8 = mul i32 %v7, 64
   %v9 = srem i32 %v6, 4
   %v10 = mul i32 %v9, 32
-  %v11 = insertelement <8 x float> poison, float 0x0000000000000000, i32 0
-  %v12 = insertelement <8 x float> %v11, float 0x0000000000000000, i32 1
-  %v13 = insertelement <8 x float> %v12, float 0x0000000000000000, i32 2
-  %v14 = insertelement <8 x float> %v13, float 0x0000000000000000, i32 3
-  %v15 = insertelement <8 x float> %v14, float 0x0000000000000000, i32 4
-  %v16 = insertelement <8 x float> %v15, float 0x0000000000000000, i32 5
-  %v17 = insertelement <8 x float> %v16, float 0x0000000000000000, i32 6
-  %v18 = insertelement <8 x float> %v17, float 0x0000000000000000, i32 7
-  %v19 = srem i32 %v5, 16
-  %v20 = sdiv i32 %v5, 16
-  %v21 = srem i32 %v20, 2
-  %v22 = mul i32 %v21, 8
-  br label %for.head0
-for.head0:
-  %v23 = phi i32 [ 0, %entry ], [ %v723, %if.end110 ]
-  %v24 = phi <8 x float> [ %v18, %entry ], [ %v657, %if.end110 ]
-  %v25 = phi <8 x float> [ %v18, %entry ], [ %v719, %if.end110 ]
-  %v26 = phi <8 x float> [ %v18, %entry ], [ %v658, %if.end110 ]
-  %v27 = phi <8 x float> [ %v18, %entry ], [ %v720, %if.end110 ]
-  %v28 = phi <8 x float> [ %v18, %entry ], [ %v659, %if.end110 ]
-  %v29 = phi <8 x float> [ %v18, %entry ], [ %v721, %if.end110 ]
-  %v30 = phi <8 x float> [ %v18, %entry ], [ %v660, %if.end110 ]
-  %v31 = phi <8 x float> [ %v18, %entry ], [ %v722, %if.end110 ]
-  %v32 = icmp slt i32 %v23, %arg.k
-  br i1 %v32, label %for.body1, label %for.exit2
-for.body1:
+  %v11 = srem i32 %v5, 16
+  %v12 = sdiv i32 %v5, 16
+  %v13 = srem i32 %v12, 2
+  %v14 = mul i32 %v13, 8
+  %v15 = add i32 %v14, 0
+  %v16 = add i32 %v14, 16
+  %v17 = add i32 %v8, %v11
+  %v18 = add i32 %v15, 0
+  %v19 = mul i32 %v18, 2
+  %v20 = mul i32 %v17, 4
+  %v21 = sdiv i32 %v19, 16
+  %v22 = add i32 %v20, %v21
+  %v23 = sdiv i32 %v22, 8
+  %v24 = srem i32 %v23, 8
+  %v25 = shl i32 %v24, 1
+  %v26 = xor i32 %v24, %v25
+  %v27 = srem i32 %v26, 8
+  %v28 = srem i32 %v22, 8
+  %v29 = xor i32 %v28, %v27
+  %v30 = mul i32 %v23, 128
+  %v31 = mul i32 %v29, 16
+  %v32 = add i32 %v30, %v31
+  %v33 = srem i32 %v19, 16
+  %v34 = add i32 %v32, %v33
+  %v35 = add i32 %v34, 0
+  %v36 = add i32 %v34, 1024
+  %v37 = add i32 %v34, 2048
+  %v38 = add i32 %v34, 3072
+  %v39 = add i32 %v8, %v11
+  %v40 = add i32 %v16, 0
+  %v41 = mul i32 %v40, 2
+  %v42 = mul i32 %v39, 4
+  %v43 = sdiv i32 %v41, 16
+  %v44 = add i32 %v42, %v43
+  %v45 = sdiv i32 %v44, 8
+  %v46 = srem i32 %v45, 8
+  %v47 = shl i32 %v46, 1
+  %v48 = xor i32 %v46, %v47
+  %v49 = srem i32 %v48, 8
+  %v50 = srem i32 %v44, 8
+  %v51 = xor i32 %v50, %v49
+  %v52 = mul i32 %v45, 128
+  %v53 = mul i32 %v51, 16
+  %v54 = add i32 %v52, %v53
+  %v55 = srem i32 %v41, 16
+  %v56 = add i32 %v54, %v55
+  %v57 = add i32 %v56, 0
+  %v58 = add i32 %v56, 1024
+  %v59 = add i32 %v56, 2048
+  %v60 = add i32 %v56, 3072
+  %v61 = add i32 %v10, %v11
+  %v62 = add i32 %v15, 0
+  %v63 = mul i32 %v62, 2
+  %v64 = mul i32 %v61, 4
+  %v65 = sdiv i32 %v63, 16
+  %v66 = add i32 %v64, %v65
+  %v67 = sdiv i32 %v66, 8
+  %v68 = srem i32 %v67, 8
+  %v69 = shl i32 %v68, 1
+  %v70 = xor i32 %v68, %v69
+  %v71 = srem i32 %v70, 8
+  %v72 = srem i32 %v66, 8
+  %v73 = xor i32 %v72, %v71
+  %v74 = mul i32 %v67, 128
+  %v75 = mul i32 %v73, 16
+  %v76 = add i32 %v74, %v75
+  %v77 = srem i32 %v63, 16
+  %v78 = add i32 %v76, %v77
+  %v79 = add i32 %v78, 0
+  %v80 = add i32 %v78, 1024
+  %v81 = add i32 %v10, %v11
+  %v82 = add i32 %v16, 0
+  %v83 = mul i32 %v82, 2
+  %v84 = mul i32 %v81, 4
+  %v85 = sdiv i32 %v83, 16
+  %v86 = add i32 %v84, %v85
+  %v87 = sdiv i32 %v86, 8
+  %v88 = srem i32 %v87, 8
+  %v89 = shl i32 %v88, 1
+  %v90 = xor i32 %v88, %v89
+  %v91 = srem i32 %v90, 8
+  %v92 = srem i32 %v86, 8
+  %v93 = xor i32 %v92, %v91
+  %v94 = mul i32 %v87, 128
+  %v95 = mul i32 %v93, 16
+  %v96 = add i32 %v94, %v95
+  %v97 = srem i32 %v83, 16
+  %v98 = add i32 %v96, %v97
+  %v99 = add i32 %v98, 0
+  %v100 = add i32 %v98, 1024
+  %v101 = add i32 %v1, 128
+  %v102 = icmp sle i32 %v101, %arg.m
+  %v103 = add i32 %v3, 128
+  %v104 = icmp sle i32 %v103, %arg.n
+  %v105 = and i1 %v102, %v104
+  %v106 = srem i32 %arg.k, 32
+  %v107 = sub i32 %arg.k, %v106
+  %v108 = select i1 %v105, i32 %v107, i32 0
+  %v109 = insertelement <8 x float> poison, float 0x0000000000000000, i32 0
+  %v110 = insertelement <8 x float> %v109, float 0x0000000000000000, i32 1
+  %v111 = insertelement <8 x float> %v110, float 0x0000000000000000, i32 2
+  %v112 = insertelement <8 x float> %v111, float 0x0000000000000000, i32 3
+  %v113 = insertelement <8 x float> %v112, float 0x0000000000000000, i32 4
+  %v114 = insertelement <8 x float> %v113, float 0x0000000000000000, i32 5
+  %v115 = insertelement <8 x float> %v114, float 0x0000000000000000, i32 6
+  %v116 = insertelement <8 x float> %v115, float 0x0000000000000000, i32 7
+  %v117 = icmp sgt i32 %v108, 0
+  br i1 %v117, label %if.then0, label %if.else1
+if.then0:
+  %v118 = add i32 %v4, 0
+  %v119 = add i32 %v4, 256
+  %v120 = sdiv i32 %v118, 4
+  %v121 = srem i32 %v118, 4
+  %v122 = mul i32 %v121, 8
+  %v123 = add i32 %v1, %v120
+  %v124 = mul i32 %v123, %arg.k
+  %v125 = add i32 0, %v122
+  %v126 = add i32 %v124, %v125
+  %v127 = mul i32 %v126, 2
+  %v128 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v127
+  %v129 = load <8 x half>, ptr addrspace(1) %v128, align 2
+  %v130 = sdiv i32 %v119, 4
+  %v131 = srem i32 %v119, 4
+  %v132 = mul i32 %v131, 8
+  %v133 = add i32 %v1, %v130
+  %v134 = mul i32 %v133, %arg.k
+  %v135 = add i32 0, %v132
+  %v136 = add i32 %v134, %v135
+  %v137 = mul i32 %v136, 2
+  %v138 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v137
+  %v139 = load <8 x half>, ptr addrspace(1) %v138, align 2
+  %v140 = add i32 %v4, 0
+  %v141 = add i32 %v4, 256
+  %v142 = sdiv i32 %v140, 4
+  %v143 = srem i32 %v140, 4
+  %v144 = mul i32 %v143, 8
+  %v145 = sdiv i32 %v141, 4
+  %v146 = srem i32 %v141, 4
+  %v147 = mul i32 %v146, 8
+  %v148 = mul i32 %v144, 2
+  %v149 = mul i32 %v142, 4
+  %v150 = sdiv i32 %v148, 16
+  %v151 = add i32 %v149, %v150
+  %v152 = sdiv i32 %v151, 8
+  %v153 = srem i32 %v152, 8
+  %v154 = shl i32 %v153, 1
+  %v155 = xor i32 %v153, %v154
+  %v156 = srem i32 %v155, 8
+  %v157 = srem i32 %v151, 8
+  %v158 = xor i32 %v157, %v156
+  %v159 = mul i32 %v152, 128
+  %v160 = mul i32 %v158, 16
+  %v161 = add i32 %v159, %v160
+  %v162 = srem i32 %v148, 16
+  %v163 = add i32 %v161, %v162
+  %v164 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v163
+  store <8 x half> %v129, ptr addrspace(3) %v164, align 2
+  %v165 = mul i32 %v147, 2
+  %v166 = mul i32 %v145, 4
+  %v167 = sdiv i32 %v165, 16
+  %v168 = add i32 %v166, %v167
+  %v169 = sdiv i32 %v168, 8
+  %v170 = srem i32 %v169, 8
+  %v171 = shl i32 %v170, 1
+  %v172 = xor i32 %v170, %v171
+  %v173 = srem i32 %v172, 8
+  %v174 = srem i32 %v168, 8
+  %v175 = xor i32 %v174, %v173
+  %v176 = mul i32 %v169, 128
+  %v177 = mul i32 %v175, 16
+  %v178 = add i32 %v176, %v177
+  %v179 = srem i32 %v165, 16
+  %v180 = add i32 %v178, %v179
+  %v181 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v180
+  store <8 x half> %v139, ptr addrspace(3) %v181, align 2
+  %v182 = add i32 %v4, 0
+  %v183 = sdiv i32 %v182, 16
+  %v184 = mul i32 %v183, 8
+  %v185 = srem i32 %v182, 16
+  %v186 = mul i32 %v185, 2
+  %v187 = add i32 0, %v186
+  %v188 = mul i32 %v187, %arg.n
+  %v189 = add i32 %v3, %v184
+  %v190 = add i32 %v188, %v189
+  %v191 = mul i32 %v190, 2
+  %v192 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v191
+  %v193 = load <8 x half>, ptr addrspace(1) %v192, align 2
+  %v194 = add i32 %v190, %arg.n
+  %v195 = mul i32 %v194, 2
+  %v196 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v195
+  %v197 = load <8 x half>, ptr addrspace(1) %v196, align 2
+  %v198 = add i32 %v4, 0
+  %v199 = sdiv i32 %v198, 16
+  %v200 = mul i32 %v199, 8
+  %v201 = srem i32 %v198, 16
+  %v202 = mul i32 %v201, 2
+  %v203 = extractelement <8 x half> %v193, i32 0
+  %v204 = extractelement <8 x half> %v197, i32 0
+  %v205 = insertelement <2 x half> poison, half %v203, i32 0
+  %v206 = insertelement <2 x half> %v205, half %v204, i32 1
+  %v207 = add i32 %v200, 0
+  %v208 = mul i32 %v202, 2
+  %v209 = mul i32 %v207, 4
+  %v210 = sdiv i32 %v208, 16
+  %v211 = add i32 %v209, %v210
+  %v212 = sdiv i32 %v211, 8
+  %v213 = srem i32 %v212, 8
+  %v214 = shl i32 %v213, 1
+  %v215 = xor i32 %v213, %v214
+  %v216 = srem i32 %v215, 8
+  %v217 = srem i32 %v211, 8
+  %v218 = xor i32 %v217, %v216
+  %v219 = mul i32 %v212, 128
+  %v220 = mul i32 %v218, 16
+  %v221 = add i32 %v219, %v220
+  %v222 = srem i32 %v208, 16
+  %v223 = add i32 %v221, %v222
+  %v224 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v223
+  store <2 x half> %v206, ptr addrspace(3) %v224, align 2
+  %v225 = extractelement <8 x half> %v193, i32 1
+  %v226 = extractelement <8 x half> %v197, i32 1
+  %v227 = insertelement <2 x half> poison, half %v225, i32 0
+  %v228 = insertelement <2 x half> %v227, half %v226, i32 1
+  %v229 = add i32 %v200, 1
+  %v230 = mul i32 %v202, 2
+  %v231 = mul i32 %v229, 4
+  %v232 = sdiv i32 %v230, 16
+  %v233 = add i32 %v231, %v232
+  %v234 = sdiv i32 %v233, 8
+  %v235 = srem i32 %v234, 8
+  %v236 = shl i32 %v235, 1
+  %v237 = xor i32 %v235, %v236
+  %v238 = srem i32 %v237, 8
+  %v239 = srem i32 %v233, 8
+  %v240 = xor i32 %v239, %v238
+  %v241 = mul i32 %v234, 128
+  %v242 = mul i32 %v240, 16
+  %v243 = add i32 %v241, %v242
+  %v244 = srem i32 %v230, 16
+  %v245 = add i32 %v243, %v244
+  %v246 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v245
+  store <2 x half> %v228, ptr addrspace(3) %v246, align 2
+  %v247 = extractelement <8 x half> %v193, i32 2
+  %v248 = extractelement <8 x half> %v197, i32 2
+  %v249 = insertelement <2 x half> poison, half %v247, i32 0
+  %v250 = insertelement <2 x half> %v249, half %v248, i32 1
+  %v251 = add i32 %v200, 2
+  %v252 = mul i32 %v202, 2
+  %v253 = mul i32 %v251, 4
+  %v254 = sdiv i32 %v252, 16
+  %v255 = add i32 %v253, %v254
+  %v256 = sdiv i32 %v255, 8
+  %v257 = srem i32 %v256, 8
+  %v258 = shl i32 %v257, 1
+  %v259 = xor i32 %v257, %v258
+  %v260 = srem i32 %v259, 8
+  %v261 = srem i32 %v255, 8
+  %v262 = xor i32 %v261, %v260
+  %v263 = mul i32 %v256, 128
+  %v264 = mul i32 %v262, 16
+  %v265 = add i32 %v263, %v264
+  %v266 = srem i32 %v252, 16
+  %v267 = add i32 %v265, %v266
+  %v268 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v267
+  store <2 x half> %v250, ptr addrspace(3) %v268, align 2
+  %v269 = extractelement <8 x half> %v193, i32 3
+  %v270 = extractelement <8 x half> %v197, i32 3
+  %v271 = insertelement <2 x half> poison, half %v269, i32 0
+  %v272 = insertelement <2 x half> %v271, half %v270, i32 1
+  %v273 = add i32 %v200, 3
+  %v274 = mul i32 %v202, 2
+  %v275 = mul i32 %v273, 4
+  %v276 = sdiv i32 %v274, 16
+  %v277 = add i32 %v275, %v276
+  %v278 = sdiv i32 %v277, 8
+  %v279 = srem i32 %v278, 8
+  %v280 = shl i32 %v279, 1
+  %v281 = xor i32 %v279, %v280
+  %v282 = srem i32 %v281, 8
+  %v283 = srem i32 %v277, 8
+  %v284 = xor i32 %v283, %v282
+  %v285 = mul i32 %v278, 128
+  %v286 = mul i32 %v284, 16
+  %v287 = add i32 %v285, %v286
+  %v288 = srem i32 %v274, 16
+  %v289 = add i32 %v287, %v288
+  %v290 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v289
+  store <2 x half> %v272, ptr addrspace(3) %v290, align 2
+  %v291 = extractelement <8 x half> %v193, i32 4
+  %v292 = extractelement <8 x half> %v197, i32 4
+  %v293 = insertelement <2 x half> poison, half %v291, i32 0
+  %v294 = insertelement <2 x half> %v293, half %v292, i32 1
+  %v295 = add i32 %v200, 4
+  %v296 = mul i32 %v202, 2
+  %v297 = mul i32 %v295, 4
+  %v298 = sdiv i32 %v296, 16
+  %v299 = add i32 %v297, %v298
+  %v300 = sdiv i32 %v299, 8
+  %v301 = srem i32 %v300, 8
+  %v302 = shl i32 %v301, 1
+  %v303 = xor i32 %v301, %v302
+  %v304 = srem i32 %v303, 8
+  %v305 = srem i32 %v299, 8
+  %v306 = xor i32 %v305, %v304
+  %v307 = mul i32 %v300, 128
+  %v308 = mul i32 %v306, 16
+  %v309 = add i32 %v307, %v308
+  %v310 = srem i32 %v296, 16
+  %v311 = add i32 %v309, %v310
+  %v312 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v311
+  store <2 x half> %v294, ptr addrspace(3) %v312, align 2
+  %v313 = extractelement <8 x half> %v193, i32 5
+  %v314 = extractelement <8 x half> %v197, i32 5
+  %v315 = insertelement <2 x half> poison, half %v313, i32 0
+  %v316 = insertelement <2 x half> %v315, half %v314, i32 1
+  %v317 = add i32 %v200, 5
+  %v318 = mul i32 %v202, 2
+  %v319 = mul i32 %v317, 4
+  %v320 = sdiv i32 %v318, 16
+  %v321 = add i32 %v319, %v320
+  %v322 = sdiv i32 %v321, 8
+  %v323 = srem i32 %v322, 8
+  %v324 = shl i32 %v323, 1
+  %v325 = xor i32 %v323, %v324
+  %v326 = srem i32 %v325, 8
+  %v327 = srem i32 %v321, 8
+  %v328 = xor i32 %v327, %v326
+  %v329 = mul i32 %v322, 128
+  %v330 = mul i32 %v328, 16
+  %v331 = add i32 %v329, %v330
+  %v332 = srem i32 %v318, 16
+  %v333 = add i32 %v331, %v332
+  %v334 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v333
+  store <2 x half> %v316, ptr addrspace(3) %v334, align 2
+  %v335 = extractelement <8 x half> %v193, i32 6
+  %v336 = extractelement <8 x half> %v197, i32 6
+  %v337 = insertelement <2 x half> poison, half %v335, i32 0
+  %v338 = insertelement <2 x half> %v337, half %v336, i32 1
+  %v339 = add i32 %v200, 6
+  %v340 = mul i32 %v202, 2
+  %v341 = mul i32 %v339, 4
+  %v342 = sdiv i32 %v340, 16
+  %v343 = add i32 %v341, %v342
+  %v344 = sdiv i32 %v343, 8
+  %v345 = srem i32 %v344, 8
+  %v346 = shl i32 %v345, 1
+  %v347 = xor i32 %v345, %v346
+  %v348 = srem i32 %v347, 8
+  %v349 = srem i32 %v343, 8
+  %v350 = xor i32 %v349, %v348
+  %v351 = mul i32 %v344, 128
+  %v352 = mul i32 %v350, 16
+  %v353 = add i32 %v351, %v352
+  %v354 = srem i32 %v340, 16
+  %v355 = add i32 %v353, %v354
+  %v356 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v355
+  store <2 x half> %v338, ptr addrspace(3) %v356, align 2
+  %v357 = extractelement <8 x half> %v193, i32 7
+  %v358 = extractelement <8 x half> %v197, i32 7
+  %v359 = insertelement <2 x half> poison, half %v357, i32 0
+  %v360 = insertelement <2 x half> %v359, half %v358, i32 1
+  %v361 = add i32 %v200, 7
+  %v362 = mul i32 %v202, 2
+  %v363 = mul i32 %v361, 4
+  %v364 = sdiv i32 %v362, 16
+  %v365 = add i32 %v363, %v364
+  %v366 = sdiv i32 %v365, 8
+  %v367 = srem i32 %v366, 8
+  %v368 = shl i32 %v367, 1
+  %v369 = xor i32 %v367, %v368
+  %v370 = srem i32 %v369, 8
+  %v371 = srem i32 %v365, 8
+  %v372 = xor i32 %v371, %v370
+  %v373 = mul i32 %v366, 128
+  %v374 = mul i32 %v372, 16
+  %v375 = add i32 %v373, %v374
+  %v376 = srem i32 %v362, 16
+  %v377 = add i32 %v375, %v376
+  %v378 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v377
+  store <2 x half> %v360, ptr addrspace(3) %v378, align 2
+  br label %if.end2
+if.else1:
+  br label %if.end2
+if.end2:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v33 = add i32 %v4, 0
-  %v34 = sdiv i32 %v33, 8
-  %v35 = srem i32 %v33, 8
-  %v36 = mul i32 %v35, 4
-  %v37 = add i32 %v1, %v34
-  %v38 = add i32 %v23, %v36
-  %v39 = icmp slt i32 %v37, %arg.m
-  %v40 = add i32 %v38, 4
-  %v41 = icmp sle i32 %v40, %arg.k
-  %v42 = and i1 %v39, %v41
-  %v43 = mul i32 %v37, %arg.k
-  %v44 = add i32 %v43, %v38
-  %v45 = mul i32 %v44, 2
-  %v46 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v45
-  br i1 %v42, label %if.then3, label %if.else4
-if.then3:
-  %v47 = load <4 x half>, ptr addrspace(1) %v46, align 2
-  br label %if.end5
-if.else4:
-  %v48 = getelementptr inbounds i8, ptr addrspace(1) %v46, i32 0
-  %v49 = add i32 %v38, 0
-  %v50 = icmp slt i32 %v49, %arg.k
-  %v51 = and i1 %v39, %v50
-  br i1 %v51, label %if.then6, label %if.else7
-if.then6:
-  %v52 = load half, ptr addrspace(1) %v48, align 2
-  br label %if.end8
-if.else7:
-  br label %if.end8
-if.end8:
-  %v53 = phi half [ %v52, %if.then6 ], [ 0xH0000, %if.else7 ]
-  %v54 = getelementptr inbounds i8, ptr addrspace(1) %v46, i32 2
-  %v55 = add i32 %v38, 1
-  %v56 = icmp slt i32 %v55, %arg.k
-  %v57 = and i1 %v39, %v56
-  br i1 %v57, label %if.then9, label %if.else10
-if.then9:
-  %v58 = load half, ptr addrspace(1) %v54, align 2
-  br label %if.end11
-if.else10:
-  br label %if.end11
-if.end11:
-  %v59 = phi half [ %v58, %if.then9 ], [ 0xH0000, %if.else10 ]
-  %v60 = getelementptr inbounds i8, ptr addrspace(1) %v46, i32 4
-  %v61 = add i32 %v38, 2
-  %v62 = icmp slt i32 %v61, %arg.k
-  %v63 = and i1 %v39, %v62
-  br i1 %v63, label %if.then12, label %if.else13
+  br label %for.head3
+for.head3:
+  %v379 = phi i32 [ 0, %if.end2 ], [ %v693, %for.body4 ]
+  %v380 = phi <8 x float> [ %v116, %if.end2 ], [ %v462, %for.body4 ]
+  %v381 = phi <8 x float> [ %v116, %if.end2 ], [ %v466, %for.body4 ]
+  %v382 = phi <8 x float> [ %v116, %if.end2 ], [ %v463, %for.body4 ]
+  %v383 = phi <8 x float> [ %v116, %if.end2 ], [ %v467, %for.body4 ]
+  %v384 = phi <8 x float> [ %v116, %if.end2 ], [ %v464, %for.body4 ]
+  %v385 = phi <8 x float> [ %v116, %if.end2 ], [ %v468, %for.body4 ]
+  %v386 = phi <8 x float> [ %v116, %if.end2 ], [ %v465, %for.body4 ]
+  %v387 = phi <8 x float> [ %v116, %if.end2 ], [ %v469, %for.body4 ]
+  %v388 = icmp slt i32 %v379, %v108
+  br i1 %v388, label %for.body4, label %for.exit5
+for.body4:
+  %v389 = add i32 %v379, 32
+  %v390 = sub i32 %v108, 32
+  %v391 = call i32 @llvm.smin.i32(i32 %v389, i32 %v390)
+  %v392 = add i32 %v4, 0
+  %v393 = add i32 %v4, 256
+  %v394 = sdiv i32 %v392, 4
+  %v395 = srem i32 %v392, 4
+  %v396 = mul i32 %v395, 8
+  %v397 = add i32 %v1, %v394
+  %v398 = mul i32 %v397, %arg.k
+  %v399 = add i32 %v391, %v396
+  %v400 = add i32 %v398, %v399
+  %v401 = mul i32 %v400, 2
+  %v402 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v401
+  %v403 = load <8 x half>, ptr addrspace(1) %v402, align 2
+  %v404 = sdiv i32 %v393, 4
+  %v405 = srem i32 %v393, 4
+  %v406 = mul i32 %v405, 8
+  %v407 = add i32 %v1, %v404
+  %v408 = mul i32 %v407, %arg.k
+  %v409 = add i32 %v391, %v406
+  %v410 = add i32 %v408, %v409
+  %v411 = mul i32 %v410, 2
+  %v412 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v411
+  %v413 = load <8 x half>, ptr addrspace(1) %v412, align 2
+  %v414 = add i32 %v4, 0
+  %v415 = sdiv i32 %v414, 16
+  %v416 = mul i32 %v415, 8
+  %v417 = srem i32 %v414, 16
+  %v418 = mul i32 %v417, 2
+  %v419 = add i32 %v391, %v418
+  %v420 = mul i32 %v419, %arg.n
+  %v421 = add i32 %v3, %v416
+  %v422 = add i32 %v420, %v421
+  %v423 = mul i32 %v422, 2
+  %v424 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v423
+  %v425 = load <8 x half>, ptr addrspace(1) %v424, align 2
+  %v426 = add i32 %v422, %arg.n
+  %v427 = mul i32 %v426, 2
+  %v428 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v427
+  %v429 = load <8 x half>, ptr addrspace(1) %v428, align 2
+  %v430 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v35
+  %v431 = load <8 x half>, ptr addrspace(3) %v430, align 2
+  %v432 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v433 = load <8 x half>, ptr addrspace(3) %v432, align 2
+  %v434 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v435 = load <8 x half>, ptr addrspace(3) %v434, align 2
+  %v436 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v38
+  %v437 = load <8 x half>, ptr addrspace(3) %v436, align 2
+  %v438 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
+  %v439 = load <8 x half>, ptr addrspace(3) %v438, align 2
+  %v440 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
+  %v441 = load <8 x half>, ptr addrspace(3) %v440, align 2
+  %v442 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v439, <8 x half> %v431, <8 x float> %v380)
+  %v443 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v439, <8 x half> %v433, <8 x float> %v382)
+  %v444 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v439, <8 x half> %v435, <8 x float> %v384)
+  %v445 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v439, <8 x half> %v437, <8 x float> %v386)
+  %v446 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v441, <8 x half> %v431, <8 x float> %v381)
+  %v447 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v441, <8 x half> %v433, <8 x float> %v383)
+  %v448 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v441, <8 x half> %v435, <8 x float> %v385)
+  %v449 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v441, <8 x half> %v437, <8 x float> %v387)
+  %v450 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
+  %v451 = load <8 x half>, ptr addrspace(3) %v450, align 2
+  %v452 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v58
+  %v453 = load <8 x half>, ptr addrspace(3) %v452, align 2
+  %v454 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v59
+  %v455 = load <8 x half>, ptr addrspace(3) %v454, align 2
+  %v456 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v60
+  %v457 = load <8 x half>, ptr addrspace(3) %v456, align 2
+  %v458 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v99
+  %v459 = load <8 x half>, ptr addrspace(3) %v458, align 2
+  %v460 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v100
+  %v461 = load <8 x half>, ptr addrspace(3) %v460, align 2
+  %v462 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v459, <8 x half> %v451, <8 x float> %v442)
+  %v463 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v459, <8 x half> %v453, <8 x float> %v443)
+  %v464 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v459, <8 x half> %v455, <8 x float> %v444)
+  %v465 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v459, <8 x half> %v457, <8 x float> %v445)
+  %v466 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v461, <8 x half> %v451, <8 x float> %v446)
+  %v467 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v461, <8 x half> %v453, <8 x float> %v447)
+  %v468 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v461, <8 x half> %v455, <8 x float> %v448)
+  %v469 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v461, <8 x half> %v457, <8 x float> %v449)
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier.signal(i32 -1)
+  call void @llvm.amdgcn.s.barrier.wait(i16 -1)
+  fence syncscope("workgroup") acquire
+  %v470 = add i32 %v4, 0
+  %v471 = add i32 %v4, 256
+  %v472 = sdiv i32 %v470, 4
+  %v473 = srem i32 %v470, 4
+  %v474 = mul i32 %v473, 8
+  %v475 = sdiv i32 %v471, 4
+  %v476 = srem i32 %v471, 4
+  %v477 = mul i32 %v476, 8
+  %v478 = mul i32 %v474, 2
+  %v479 = mul i32 %v472, 4
+  %v480 = sdiv i32 %v478, 16
+  %v481 = add i32 %v479, %v480
+  %v482 = sdiv i32 %v481, 8
+  %v483 = srem i32 %v482, 8
+  %v484 = shl i32 %v483, 1
+  %v485 = xor i32 %v483, %v484
+  %v486 = srem i32 %v485, 8
+  %v487 = srem i32 %v481, 8
+  %v488 = xor i32 %v487, %v486
+  %v489 = mul i32 %v482, 128
+  %v490 = mul i32 %v488, 16
+  %v491 = add i32 %v489, %v490
+  %v492 = srem i32 %v478, 16
+  %v493 = add i32 %v491, %v492
+  %v494 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v493
+  store <8 x half> %v403, ptr addrspace(3) %v494, align 2
+  %v495 = mul i32 %v477, 2
+  %v496 = mul i32 %v475, 4
+  %v497 = sdiv i32 %v495, 16
+  %v498 = add i32 %v496, %v497
+  %v499 = sdiv i32 %v498, 8
+  %v500 = srem i32 %v499, 8
+  %v501 = shl i32 %v500, 1
+  %v502 = xor i32 %v500, %v501
+  %v503 = srem i32 %v502, 8
+  %v504 = srem i32 %v498, 8
+  %v505 = xor i32 %v504, %v503
+  %v506 = mul i32 %v499, 128
+  %v507 = mul i32 %v505, 16
+  %v508 = add i32 %v506, %v507
+  %v509 = srem i32 %v495, 16
+  %v510 = add i32 %v508, %v509
+  %v511 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v510
+  store <8 x half> %v413, ptr addrspace(3) %v511, align 2
+  %v512 = add i32 %v4, 0
+  %v513 = sdiv i32 %v512, 16
+  %v514 = mul i32 %v513, 8
+  %v515 = srem i32 %v512, 16
+  %v516 = mul i32 %v515, 2
+  %v517 = extractelement <8 x half> %v425, i32 0
+  %v518 = extractelement <8 x half> %v429, i32 0
+  %v519 = insertelement <2 x half> poison, half %v517, i32 0
+  %v520 = insertelement <2 x half> %v519, half %v518, i32 1
+  %v521 = add i32 %v514, 0
+  %v522 = mul i32 %v516, 2
+  %v523 = mul i32 %v521, 4
+  %v524 = sdiv i32 %v522, 16
+  %v525 = add i32 %v523, %v524
+  %v526 = sdiv i32 %v525, 8
+  %v527 = srem i32 %v526, 8
+  %v528 = shl i32 %v527, 1
+  %v529 = xor i32 %v527, %v528
+  %v530 = srem i32 %v529, 8
+  %v531 = srem i32 %v525, 8
+  %v532 = xor i32 %v531, %v530
+  %v533 = mul i32 %v526, 128
+  %v534 = mul i32 %v532, 16
+  %v535 = add i32 %v533, %v534
+  %v536 = srem i32 %v522, 16
+  %v537 = add i32 %v535, %v536
+  %v538 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v537
+  store <2 x half> %v520, ptr addrspace(3) %v538, align 2
+  %v539 = extractelement <8 x half> %v425, i32 1
+  %v540 = extractelement <8 x half> %v429, i32 1
+  %v541 = insertelement <2 x half> poison, half %v539, i32 0
+  %v542 = insertelement <2 x half> %v541, half %v540, i32 1
+  %v543 = add i32 %v514, 1
+  %v544 = mul i32 %v516, 2
+  %v545 = mul i32 %v543, 4
+  %v546 = sdiv i32 %v544, 16
+  %v547 = add i32 %v545, %v546
+  %v548 = sdiv i32 %v547, 8
+  %v549 = srem i32 %v548, 8
+  %v550 = shl i32 %v549, 1
+  %v551 = xor i32 %v549, %v550
+  %v552 = srem i32 %v551, 8
+  %v553 = srem i32 %v547, 8
+  %v554 = xor i32 %v553, %v552
+  %v555 = mul i32 %v548, 128
+  %v556 = mul i32 %v554, 16
+  %v557 = add i32 %v555, %v556
+  %v558 = srem i32 %v544, 16
+  %v559 = add i32 %v557, %v558
+  %v560 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v559
+  store <2 x half> %v542, ptr addrspace(3) %v560, align 2
+  %v561 = extractelement <8 x half> %v425, i32 2
+  %v562 = extractelement <8 x half> %v429, i32 2
+  %v563 = insertelement <2 x half> poison, half %v561, i32 0
+  %v564 = insertelement <2 x half> %v563, half %v562, i32 1
+  %v565 = add i32 %v514, 2
+  %v566 = mul i32 %v516, 2
+  %v567 = mul i32 %v565, 4
+  %v568 = sdiv i32 %v566, 16
+  %v569 = add i32 %v567, %v568
+  %v570 = sdiv i32 %v569, 8
+  %v571 = srem i32 %v570, 8
+  %v572 = shl i32 %v571, 1
+  %v573 = xor i32 %v571, %v572
+  %v574 = srem i32 %v573, 8
+  %v575 = srem i32 %v569, 8
+  %v576 = xor i32 %v575, %v574
+  %v577 = mul i32 %v570, 128
+  %v578 = mul i32 %v576, 16
+  %v579 = add i32 %v577, %v578
+  %v580 = srem i32 %v566, 16
+  %v581 = add i32 %v579, %v580
+  %v582 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v581
+  store <2 x half> %v564, ptr addrspace(3) %v582, align 2
+  %v583 = extractelement <8 x half> %v425, i32 3
+  %v584 = extractelement <8 x half> %v429, i32 3
+  %v585 = insertelement <2 x half> poison, half %v583, i32 0
+  %v586 = insertelement <2 x half> %v585, half %v584, i32 1
+  %v587 = add i32 %v514, 3
+  %v588 = mul i32 %v516, 2
+  %v589 = mul i32 %v587, 4
+  %v590 = sdiv i32 %v588, 16
+  %v591 = add i32 %v589, %v590
+  %v592 = sdiv i32 %v591, 8
+  %v593 = srem i32 %v592, 8
+  %v594 = shl i32 %v593, 1
+  %v595 = xor i32 %v593, %v594
+  %v596 = srem i32 %v595, 8
+  %v597 = srem i32 %v591, 8
+  %v598 = xor i32 %v597, %v596
+  %v599 = mul i32 %v592, 128
+  %v600 = mul i32 %v598, 16
+  %v601 = add i32 %v599, %v600
+  %v602 = srem i32 %v588, 16
+  %v603 = add i32 %v601, %v602
+  %v604 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v603
+  store <2 x half> %v586, ptr addrspace(3) %v604, align 2
+  %v605 = extractelement <8 x half> %v425, i32 4
+  %v606 = extractelement <8 x half> %v429, i32 4
+  %v607 = insertelement <2 x half> poison, half %v605, i32 0
+  %v608 = insertelement <2 x half> %v607, half %v606, i32 1
+  %v609 = add i32 %v514, 4
+  %v610 = mul i32 %v516, 2
+  %v611 = mul i32 %v609, 4
+  %v612 = sdiv i32 %v610, 16
+  %v613 = add i32 %v611, %v612
+  %v614 = sdiv i32 %v613, 8
+  %v615 = srem i32 %v614, 8
+  %v616 = shl i32 %v615, 1
+  %v617 = xor i32 %v615, %v616
+  %v618 = srem i32 %v617, 8
+  %v619 = srem i32 %v613, 8
+  %v620 = xor i32 %v619, %v618
+  %v621 = mul i32 %v614, 128
+  %v622 = mul i32 %v620, 16
+  %v623 = add i32 %v621, %v622
+  %v624 = srem i32 %v610, 16
+  %v625 = add i32 %v623, %v624
+  %v626 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v625
+  store <2 x half> %v608, ptr addrspace(3) %v626, align 2
+  %v627 = extractelement <8 x half> %v425, i32 5
+  %v628 = extractelement <8 x half> %v429, i32 5
+  %v629 = insertelement <2 x half> poison, half %v627, i32 0
+  %v630 = insertelement <2 x half> %v629, half %v628, i32 1
+  %v631 = add i32 %v514, 5
+  %v632 = mul i32 %v516, 2
+  %v633 = mul i32 %v631, 4
+  %v634 = sdiv i32 %v632, 16
+  %v635 = add i32 %v633, %v634
+  %v636 = sdiv i32 %v635, 8
+  %v637 = srem i32 %v636, 8
+  %v638 = shl i32 %v637, 1
+  %v639 = xor i32 %v637, %v638
+  %v640 = srem i32 %v639, 8
+  %v641 = srem i32 %v635, 8
+  %v642 = xor i32 %v641, %v640
+  %v643 = mul i32 %v636, 128
+  %v644 = mul i32 %v642, 16
+  %v645 = add i32 %v643, %v644
+  %v646 = srem i32 %v632, 16
+  %v647 = add i32 %v645, %v646
+  %v648 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v647
+  store <2 x half> %v630, ptr addrspace(3) %v648, align 2
+  %v649 = extractelement <8 x half> %v425, i32 6
+  %v650 = extractelement <8 x half> %v429, i32 6
+  %v651 = insertelement <2 x half> poison, half %v649, i32 0
+  %v652 = insertelement <2 x half> %v651, half %v650, i32 1
+  %v653 = add i32 %v514, 6
+  %v654 = mul i32 %v516, 2
+  %v655 = mul i32 %v653, 4
+  %v656 = sdiv i32 %v654, 16
+  %v657 = add i32 %v655, %v656
+  %v658 = sdiv i32 %v657, 8
+  %v659 = srem i32 %v658, 8
+  %v660 = shl i32 %v659, 1
+  %v661 = xor i32 %v659, %v660
+  %v662 = srem i32 %v661, 8
+  %v663 = srem i32 %v657, 8
+  %v664 = xor i32 %v663, %v662
+  %v665 = mul i32 %v658, 128
+  %v666 = mul i32 %v664, 16
+  %v667 = add i32 %v665, %v666
+  %v668 = srem i32 %v654, 16
+  %v669 = add i32 %v667, %v668
+  %v670 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v669
+  store <2 x half> %v652, ptr addrspace(3) %v670, align 2
+  %v671 = extractelement <8 x half> %v425, i32 7
+  %v672 = extractelement <8 x half> %v429, i32 7
+  %v673 = insertelement <2 x half> poison, half %v671, i32 0
+  %v674 = insertelement <2 x half> %v673, half %v672, i32 1
+  %v675 = add i32 %v514, 7
+  %v676 = mul i32 %v516, 2
+  %v677 = mul i32 %v675, 4
+  %v678 = sdiv i32 %v676, 16
+  %v679 = add i32 %v677, %v678
+  %v680 = sdiv i32 %v679, 8
+  %v681 = srem i32 %v680, 8
+  %v682 = shl i32 %v681, 1
+  %v683 = xor i32 %v681, %v682
+  %v684 = srem i32 %v683, 8
+  %v685 = srem i32 %v679, 8
+  %v686 = xor i32 %v685, %v684
+  %v687 = mul i32 %v680, 128
+  %v688 = mul i32 %v686, 16
+  %v689 = add i32 %v687, %v688
+  %v690 = srem i32 %v676, 16
+  %v691 = add i32 %v689, %v690
+  %v692 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v691
+  store <2 x half> %v674, ptr addrspace(3) %v692, align 2
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier.signal(i32 -1)
+  call void @llvm.amdgcn.s.barrier.wait(i16 -1)
+  fence syncscope("workgroup") acquire
+  %v693 = add i32 %v379, 32
+  br label %for.head3
+for.exit5:
+  br label %for.head6
+for.head6:
+  %v694 = phi i32 [ %v108, %for.exit5 ], [ %v814, %for.exit17 ]
+  %v695 = phi <8 x float> [ %v380, %for.exit5 ], [ %v806, %for.exit17 ]
+  %v696 = phi <8 x float> [ %v381, %for.exit5 ], [ %v810, %for.exit17 ]
+  %v697 = phi <8 x float> [ %v382, %for.exit5 ], [ %v807, %for.exit17 ]
+  %v698 = phi <8 x float> [ %v383, %for.exit5 ], [ %v811, %for.exit17 ]
+  %v699 = phi <8 x float> [ %v384, %for.exit5 ], [ %v808, %for.exit17 ]
+  %v700 = phi <8 x float> [ %v385, %for.exit5 ], [ %v812, %for.exit17 ]
+  %v701 = phi <8 x float> [ %v386, %for.exit5 ], [ %v809, %for.exit17 ]
+  %v702 = phi <8 x float> [ %v387, %for.exit5 ], [ %v813, %for.exit17 ]
+  %v703 = icmp slt i32 %v694, %arg.k
+  br i1 %v703, label %for.body7, label %for.exit8
+for.body7:
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier.signal(i32 -1)
+  call void @llvm.amdgcn.s.barrier.wait(i16 -1)
+  fence syncscope("workgroup") acquire
+  br label %for.head9
+for.head9:
+  %v704 = phi i32 [ %v4, %for.body7 ], [ %v738, %if.end14 ]
+  %v705 = icmp slt i32 %v704, 4096
+  br i1 %v705, label %for.body10, label %for.exit11
+for.body10:
+  %v706 = sdiv i32 %v704, 32
+  %v707 = srem i32 %v704, 32
+  %v708 = add i32 %v1, %v706
+  %v709 = mul i32 %v708, %arg.k
+  %v710 = add i32 %v694, %v707
+  %v711 = add i32 %v709, %v710
+  %v712 = add i32 %v1, %v706
+  %v713 = icmp slt i32 %v712, %arg.m
+  %v714 = add i32 %v694, %v707
+  %v715 = icmp slt i32 %v714, %arg.k
+  %v716 = and i1 %v713, %v715
+  br i1 %v716, label %if.then12, label %if.else13
 if.then12:
-  %v64 = load half, ptr addrspace(1) %v60, align 2
+  %v717 = mul i32 %v711, 2
+  %v718 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v717
+  %v719 = load half, ptr addrspace(1) %v718, align 2
   br label %if.end14
 if.else13:
   br label %if.end14
 if.end14:
-  %v65 = phi half [ %v64, %if.then12 ], [ 0xH0000, %if.else13 ]
-  %v66 = getelementptr inbounds i8, ptr addrspace(1) %v46, i32 6
-  %v67 = add i32 %v38, 3
-  %v68 = icmp slt i32 %v67, %arg.k
-  %v69 = and i1 %v39, %v68
-  br i1 %v69, label %if.then15, label %if.else16
-if.then15:
-  %v70 = load half, ptr addrspace(1) %v66, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v71 = phi half [ %v70, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v72 = insertelement <4 x half> poison, half %v53, i32 0
-  %v73 = insertelement <4 x half> %v72, half %v59, i32 1
-  %v74 = insertelement <4 x half> %v73, half %v65, i32 2
-  %v75 = insertelement <4 x half> %v74, half %v71, i32 3
-  br label %if.end5
-if.end5:
-  %v76 = phi <4 x half> [ %v47, %if.then3 ], [ %v75, %if.end17 ]
-  %v77 = mul i32 %v34, 32
-  %v78 = add i32 %v77, %v36
-  %v79 = mul i32 %v78, 2
-  %v80 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v79
-  store <4 x half> %v76, ptr addrspace(3) %v80, align 2
-  %v81 = add i32 %v4, 256
-  %v82 = sdiv i32 %v81, 8
-  %v83 = srem i32 %v81, 8
-  %v84 = mul i32 %v83, 4
-  %v85 = add i32 %v1, %v82
-  %v86 = add i32 %v23, %v84
-  %v87 = icmp slt i32 %v85, %arg.m
-  %v88 = add i32 %v86, 4
-  %v89 = icmp sle i32 %v88, %arg.k
-  %v90 = and i1 %v87, %v89
-  %v91 = mul i32 %v85, %arg.k
-  %v92 = add i32 %v91, %v86
-  %v93 = mul i32 %v92, 2
-  %v94 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v93
-  br i1 %v90, label %if.then18, label %if.else19
+  %v720 = phi half [ %v719, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v721 = mul i32 %v707, 2
+  %v722 = mul i32 %v706, 4
+  %v723 = sdiv i32 %v721, 16
+  %v724 = add i32 %v722, %v723
+  %v725 = sdiv i32 %v724, 8
+  %v726 = srem i32 %v725, 8
+  %v727 = shl i32 %v726, 1
+  %v728 = xor i32 %v726, %v727
+  %v729 = srem i32 %v728, 8
+  %v730 = srem i32 %v724, 8
+  %v731 = xor i32 %v730, %v729
+  %v732 = mul i32 %v725, 128
+  %v733 = mul i32 %v731, 16
+  %v734 = add i32 %v732, %v733
+  %v735 = srem i32 %v721, 16
+  %v736 = add i32 %v734, %v735
+  %v737 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v736
+  store half %v720, ptr addrspace(3) %v737, align 2
+  %v738 = add i32 %v704, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v739 = phi i32 [ %v4, %for.exit11 ], [ %v773, %if.end20 ]
+  %v740 = icmp slt i32 %v739, 4096
+  br i1 %v740, label %for.body16, label %for.exit17
+for.body16:
+  %v741 = sdiv i32 %v739, 128
+  %v742 = srem i32 %v739, 128
+  %v743 = add i32 %v694, %v741
+  %v744 = mul i32 %v743, %arg.n
+  %v745 = add i32 %v3, %v742
+  %v746 = add i32 %v744, %v745
+  %v747 = add i32 %v3, %v742
+  %v748 = icmp slt i32 %v747, %arg.n
+  %v749 = add i32 %v694, %v741
+  %v750 = icmp slt i32 %v749, %arg.k
+  %v751 = and i1 %v748, %v750
+  br i1 %v751, label %if.then18, label %if.else19
 if.then18:
-  %v95 = load <4 x half>, ptr addrspace(1) %v94, align 2
+  %v752 = mul i32 %v746, 2
+  %v753 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v752
+  %v754 = load half, ptr addrspace(1) %v753, align 2
   br label %if.end20
 if.else19:
-  %v96 = getelementptr inbounds i8, ptr addrspace(1) %v94, i32 0
-  %v97 = add i32 %v86, 0
-  %v98 = icmp slt i32 %v97, %arg.k
-  %v99 = and i1 %v87, %v98
-  br i1 %v99, label %if.then21, label %if.else22
-if.then21:
-  %v100 = load half, ptr addrspace(1) %v96, align 2
-  br label %if.end23
-if.else22:
-  br label %if.end23
-if.end23:
-  %v101 = phi half [ %v100, %if.then21 ], [ 0xH0000, %if.else22 ]
-  %v102 = getelementptr inbounds i8, ptr addrspace(1) %v94, i32 2
-  %v103 = add i32 %v86, 1
-  %v104 = icmp slt i32 %v103, %arg.k
-  %v105 = and i1 %v87, %v104
-  br i1 %v105, label %if.then24, label %if.else25
-if.then24:
-  %v106 = load half, ptr addrspace(1) %v102, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
-  %v107 = phi half [ %v106, %if.then24 ], [ 0xH0000, %if.else25 ]
-  %v108 = getelementptr inbounds i8, ptr addrspace(1) %v94, i32 4
-  %v109 = add i32 %v86, 2
-  %v110 = icmp slt i32 %v109, %arg.k
-  %v111 = and i1 %v87, %v110
-  br i1 %v111, label %if.then27, label %if.else28
-if.then27:
-  %v112 = load half, ptr addrspace(1) %v108, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v113 = phi half [ %v112, %if.then27 ], [ 0xH0000, %if.else28 ]
-  %v114 = getelementptr inbounds i8, ptr addrspace(1) %v94, i32 6
-  %v115 = add i32 %v86, 3
-  %v116 = icmp slt i32 %v115, %arg.k
-  %v117 = and i1 %v87, %v116
-  br i1 %v117, label %if.then30, label %if.else31
-if.then30:
-  %v118 = load half, ptr addrspace(1) %v114, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v119 = phi half [ %v118, %if.then30 ], [ 0xH0000, %if.else31 ]
-  %v120 = insertelement <4 x half> poison, half %v101, i32 0
-  %v121 = insertelement <4 x half> %v120, half %v107, i32 1
-  %v122 = insertelement <4 x half> %v121, half %v113, i32 2
-  %v123 = insertelement <4 x half> %v122, half %v119, i32 3
   br label %if.end20
 if.end20:
-  %v124 = phi <4 x half> [ %v95, %if.then18 ], [ %v123, %if.end32 ]
-  %v125 = mul i32 %v82, 32
-  %v126 = add i32 %v125, %v84
-  %v127 = mul i32 %v126, 2
-  %v128 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v127
-  store <4 x half> %v124, ptr addrspace(3) %v128, align 2
-  %v129 = add i32 %v4, 512
-  %v130 = sdiv i32 %v129, 8
-  %v131 = srem i32 %v129, 8
-  %v132 = mul i32 %v131, 4
-  %v133 = add i32 %v1, %v130
-  %v134 = add i32 %v23, %v132
-  %v135 = icmp slt i32 %v133, %arg.m
-  %v136 = add i32 %v134, 4
-  %v137 = icmp sle i32 %v136, %arg.k
-  %v138 = and i1 %v135, %v137
-  %v139 = mul i32 %v133, %arg.k
-  %v140 = add i32 %v139, %v134
-  %v141 = mul i32 %v140, 2
-  %v142 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v141
-  br i1 %v138, label %if.then33, label %if.else34
-if.then33:
-  %v143 = load <4 x half>, ptr addrspace(1) %v142, align 2
-  br label %if.end35
-if.else34:
-  %v144 = getelementptr inbounds i8, ptr addrspace(1) %v142, i32 0
-  %v145 = add i32 %v134, 0
-  %v146 = icmp slt i32 %v145, %arg.k
-  %v147 = and i1 %v135, %v146
-  br i1 %v147, label %if.then36, label %if.else37
-if.then36:
-  %v148 = load half, ptr addrspace(1) %v144, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
-  %v149 = phi half [ %v148, %if.then36 ], [ 0xH0000, %if.else37 ]
-  %v150 = getelementptr inbounds i8, ptr addrspace(1) %v142, i32 2
-  %v151 = add i32 %v134, 1
-  %v152 = icmp slt i32 %v151, %arg.k
-  %v153 = and i1 %v135, %v152
-  br i1 %v153, label %if.then39, label %if.else40
-if.then39:
-  %v154 = load half, ptr addrspace(1) %v150, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v155 = phi half [ %v154, %if.then39 ], [ 0xH0000, %if.else40 ]
-  %v156 = getelementptr inbounds i8, ptr addrspace(1) %v142, i32 4
-  %v157 = add i32 %v134, 2
-  %v158 = icmp slt i32 %v157, %arg.k
-  %v159 = and i1 %v135, %v158
-  br i1 %v159, label %if.then42, label %if.else43
-if.then42:
-  %v160 = load half, ptr addrspace(1) %v156, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v161 = phi half [ %v160, %if.then42 ], [ 0xH0000, %if.else43 ]
-  %v162 = getelementptr inbounds i8, ptr addrspace(1) %v142, i32 6
-  %v163 = add i32 %v134, 3
-  %v164 = icmp slt i32 %v163, %arg.k
-  %v165 = and i1 %v135, %v164
-  br i1 %v165, label %if.then45, label %if.else46
-if.then45:
-  %v166 = load half, ptr addrspace(1) %v162, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v167 = phi half [ %v166, %if.then45 ], [ 0xH0000, %if.else46 ]
-  %v168 = insertelement <4 x half> poison, half %v149, i32 0
-  %v169 = insertelement <4 x half> %v168, half %v155, i32 1
-  %v170 = insertelement <4 x half> %v169, half %v161, i32 2
-  %v171 = insertelement <4 x half> %v170, half %v167, i32 3
-  br label %if.end35
-if.end35:
-  %v172 = phi <4 x half> [ %v143, %if.then33 ], [ %v171, %if.end47 ]
-  %v173 = mul i32 %v130, 32
-  %v174 = add i32 %v173, %v132
-  %v175 = mul i32 %v174, 2
-  %v176 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v175
-  store <4 x half> %v172, ptr addrspace(3) %v176, align 2
-  %v177 = add i32 %v4, 768
-  %v178 = sdiv i32 %v177, 8
-  %v179 = srem i32 %v177, 8
-  %v180 = mul i32 %v179, 4
-  %v181 = add i32 %v1, %v178
-  %v182 = add i32 %v23, %v180
-  %v183 = icmp slt i32 %v181, %arg.m
-  %v184 = add i32 %v182, 4
-  %v185 = icmp sle i32 %v184, %arg.k
-  %v186 = and i1 %v183, %v185
-  %v187 = mul i32 %v181, %arg.k
-  %v188 = add i32 %v187, %v182
-  %v189 = mul i32 %v188, 2
-  %v190 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v189
-  br i1 %v186, label %if.then48, label %if.else49
-if.then48:
-  %v191 = load <4 x half>, ptr addrspace(1) %v190, align 2
-  br label %if.end50
-if.else49:
-  %v192 = getelementptr inbounds i8, ptr addrspace(1) %v190, i32 0
-  %v193 = add i32 %v182, 0
-  %v194 = icmp slt i32 %v193, %arg.k
-  %v195 = and i1 %v183, %v194
-  br i1 %v195, label %if.then51, label %if.else52
-if.then51:
-  %v196 = load half, ptr addrspace(1) %v192, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v197 = phi half [ %v196, %if.then51 ], [ 0xH0000, %if.else52 ]
-  %v198 = getelementptr inbounds i8, ptr addrspace(1) %v190, i32 2
-  %v199 = add i32 %v182, 1
-  %v200 = icmp slt i32 %v199, %arg.k
-  %v201 = and i1 %v183, %v200
-  br i1 %v201, label %if.then54, label %if.else55
-if.then54:
-  %v202 = load half, ptr addrspace(1) %v198, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v203 = phi half [ %v202, %if.then54 ], [ 0xH0000, %if.else55 ]
-  %v204 = getelementptr inbounds i8, ptr addrspace(1) %v190, i32 4
-  %v205 = add i32 %v182, 2
-  %v206 = icmp slt i32 %v205, %arg.k
-  %v207 = and i1 %v183, %v206
-  br i1 %v207, label %if.then57, label %if.else58
-if.then57:
-  %v208 = load half, ptr addrspace(1) %v204, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v209 = phi half [ %v208, %if.then57 ], [ 0xH0000, %if.else58 ]
-  %v210 = getelementptr inbounds i8, ptr addrspace(1) %v190, i32 6
-  %v211 = add i32 %v182, 3
-  %v212 = icmp slt i32 %v211, %arg.k
-  %v213 = and i1 %v183, %v212
-  br i1 %v213, label %if.then60, label %if.else61
-if.then60:
-  %v214 = load half, ptr addrspace(1) %v210, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v215 = phi half [ %v214, %if.then60 ], [ 0xH0000, %if.else61 ]
-  %v216 = insertelement <4 x half> poison, half %v197, i32 0
-  %v217 = insertelement <4 x half> %v216, half %v203, i32 1
-  %v218 = insertelement <4 x half> %v217, half %v209, i32 2
-  %v219 = insertelement <4 x half> %v218, half %v215, i32 3
-  br label %if.end50
-if.end50:
-  %v220 = phi <4 x half> [ %v191, %if.then48 ], [ %v219, %if.end62 ]
-  %v221 = mul i32 %v178, 32
-  %v222 = add i32 %v221, %v180
-  %v223 = mul i32 %v222, 2
-  %v224 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v223
-  store <4 x half> %v220, ptr addrspace(3) %v224, align 2
-  %v225 = add i32 %v4, 0
-  %v226 = sdiv i32 %v225, 32
-  %v227 = srem i32 %v225, 32
-  %v228 = mul i32 %v227, 4
-  %v229 = add i32 %v23, %v226
-  %v230 = add i32 %v3, %v228
-  %v231 = icmp slt i32 %v229, %arg.k
-  %v232 = add i32 %v230, 4
-  %v233 = icmp sle i32 %v232, %arg.n
-  %v234 = and i1 %v231, %v233
-  %v235 = mul i32 %v229, %arg.n
-  %v236 = add i32 %v235, %v230
-  %v237 = mul i32 %v236, 2
-  %v238 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v237
-  br i1 %v234, label %if.then63, label %if.else64
-if.then63:
-  %v239 = load <4 x half>, ptr addrspace(1) %v238, align 2
-  br label %if.end65
-if.else64:
-  %v240 = getelementptr inbounds i8, ptr addrspace(1) %v238, i32 0
-  %v241 = add i32 %v230, 0
-  %v242 = icmp slt i32 %v241, %arg.n
-  %v243 = and i1 %v231, %v242
-  br i1 %v243, label %if.then66, label %if.else67
-if.then66:
-  %v244 = load half, ptr addrspace(1) %v240, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v245 = phi half [ %v244, %if.then66 ], [ 0xH0000, %if.else67 ]
-  %v246 = getelementptr inbounds i8, ptr addrspace(1) %v238, i32 2
-  %v247 = add i32 %v230, 1
-  %v248 = icmp slt i32 %v247, %arg.n
-  %v249 = and i1 %v231, %v248
-  br i1 %v249, label %if.then69, label %if.else70
-if.then69:
-  %v250 = load half, ptr addrspace(1) %v246, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v251 = phi half [ %v250, %if.then69 ], [ 0xH0000, %if.else70 ]
-  %v252 = getelementptr inbounds i8, ptr addrspace(1) %v238, i32 4
-  %v253 = add i32 %v230, 2
-  %v254 = icmp slt i32 %v253, %arg.n
-  %v255 = and i1 %v231, %v254
-  br i1 %v255, label %if.then72, label %if.else73
-if.then72:
-  %v256 = load half, ptr addrspace(1) %v252, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v257 = phi half [ %v256, %if.then72 ], [ 0xH0000, %if.else73 ]
-  %v258 = getelementptr inbounds i8, ptr addrspace(1) %v238, i32 6
-  %v259 = add i32 %v230, 3
-  %v260 = icmp slt i32 %v259, %arg.n
-  %v261 = and i1 %v231, %v260
-  br i1 %v261, label %if.then75, label %if.else76
-if.then75:
-  %v262 = load half, ptr addrspace(1) %v258, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v263 = phi half [ %v262, %if.then75 ], [ 0xH0000, %if.else76 ]
-  %v264 = insertelement <4 x half> poison, half %v245, i32 0
-  %v265 = insertelement <4 x half> %v264, half %v251, i32 1
-  %v266 = insertelement <4 x half> %v265, half %v257, i32 2
-  %v267 = insertelement <4 x half> %v266, half %v263, i32 3
-  br label %if.end65
-if.end65:
-  %v268 = phi <4 x half> [ %v239, %if.then63 ], [ %v267, %if.end77 ]
-  %v269 = mul i32 %v226, 128
-  %v270 = add i32 %v269, %v228
-  %v271 = mul i32 %v270, 2
-  %v272 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v271
-  store <4 x half> %v268, ptr addrspace(3) %v272, align 2
-  %v273 = add i32 %v4, 256
-  %v274 = sdiv i32 %v273, 32
-  %v275 = srem i32 %v273, 32
-  %v276 = mul i32 %v275, 4
-  %v277 = add i32 %v23, %v274
-  %v278 = add i32 %v3, %v276
-  %v279 = icmp slt i32 %v277, %arg.k
-  %v280 = add i32 %v278, 4
-  %v281 = icmp sle i32 %v280, %arg.n
-  %v282 = and i1 %v279, %v281
-  %v283 = mul i32 %v277, %arg.n
-  %v284 = add i32 %v283, %v278
-  %v285 = mul i32 %v284, 2
-  %v286 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v285
-  br i1 %v282, label %if.then78, label %if.else79
-if.then78:
-  %v287 = load <4 x half>, ptr addrspace(1) %v286, align 2
-  br label %if.end80
-if.else79:
-  %v288 = getelementptr inbounds i8, ptr addrspace(1) %v286, i32 0
-  %v289 = add i32 %v278, 0
-  %v290 = icmp slt i32 %v289, %arg.n
-  %v291 = and i1 %v279, %v290
-  br i1 %v291, label %if.then81, label %if.else82
-if.then81:
-  %v292 = load half, ptr addrspace(1) %v288, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v293 = phi half [ %v292, %if.then81 ], [ 0xH0000, %if.else82 ]
-  %v294 = getelementptr inbounds i8, ptr addrspace(1) %v286, i32 2
-  %v295 = add i32 %v278, 1
-  %v296 = icmp slt i32 %v295, %arg.n
-  %v297 = and i1 %v279, %v296
-  br i1 %v297, label %if.then84, label %if.else85
-if.then84:
-  %v298 = load half, ptr addrspace(1) %v294, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v299 = phi half [ %v298, %if.then84 ], [ 0xH0000, %if.else85 ]
-  %v300 = getelementptr inbounds i8, ptr addrspace(1) %v286, i32 4
-  %v301 = add i32 %v278, 2
-  %v302 = icmp slt i32 %v301, %arg.n
-  %v303 = and i1 %v279, %v302
-  br i1 %v303, label %if.then87, label %if.else88
-if.then87:
-  %v304 = load half, ptr addrspace(1) %v300, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v305 = phi half [ %v304, %if.then87 ], [ 0xH0000, %if.else88 ]
-  %v306 = getelementptr inbounds i8, ptr addrspace(1) %v286, i32 6
-  %v307 = add i32 %v278, 3
-  %v308 = icmp slt i32 %v307, %arg.n
-  %v309 = and i1 %v279, %v308
-  br i1 %v309, label %if.then90, label %if.else91
-if.then90:
-  %v310 = load half, ptr addrspace(1) %v306, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v311 = phi half [ %v310, %if.then90 ], [ 0xH0000, %if.else91 ]
-  %v312 = insertelement <4 x half> poison, half %v293, i32 0
-  %v313 = insertelement <4 x half> %v312, half %v299, i32 1
-  %v314 = insertelement <4 x half> %v313, half %v305, i32 2
-  %v315 = insertelement <4 x half> %v314, half %v311, i32 3
-  br label %if.end80
-if.end80:
-  %v316 = phi <4 x half> [ %v287, %if.then78 ], [ %v315, %if.end92 ]
-  %v317 = mul i32 %v274, 128
-  %v318 = add i32 %v317, %v276
-  %v319 = mul i32 %v318, 2
-  %v320 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v319
-  store <4 x half> %v316, ptr addrspace(3) %v320, align 2
-  %v321 = add i32 %v4, 512
-  %v322 = sdiv i32 %v321, 32
-  %v323 = srem i32 %v321, 32
-  %v324 = mul i32 %v323, 4
-  %v325 = add i32 %v23, %v322
-  %v326 = add i32 %v3, %v324
-  %v327 = icmp slt i32 %v325, %arg.k
-  %v328 = add i32 %v326, 4
-  %v329 = icmp sle i32 %v328, %arg.n
-  %v330 = and i1 %v327, %v329
-  %v331 = mul i32 %v325, %arg.n
-  %v332 = add i32 %v331, %v326
-  %v333 = mul i32 %v332, 2
-  %v334 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v333
-  br i1 %v330, label %if.then93, label %if.else94
-if.then93:
-  %v335 = load <4 x half>, ptr addrspace(1) %v334, align 2
-  br label %if.end95
-if.else94:
-  %v336 = getelementptr inbounds i8, ptr addrspace(1) %v334, i32 0
-  %v337 = add i32 %v326, 0
-  %v338 = icmp slt i32 %v337, %arg.n
-  %v339 = and i1 %v327, %v338
-  br i1 %v339, label %if.then96, label %if.else97
-if.then96:
-  %v340 = load half, ptr addrspace(1) %v336, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v341 = phi half [ %v340, %if.then96 ], [ 0xH0000, %if.else97 ]
-  %v342 = getelementptr inbounds i8, ptr addrspace(1) %v334, i32 2
-  %v343 = add i32 %v326, 1
-  %v344 = icmp slt i32 %v343, %arg.n
-  %v345 = and i1 %v327, %v344
-  br i1 %v345, label %if.then99, label %if.else100
-if.then99:
-  %v346 = load half, ptr addrspace(1) %v342, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v347 = phi half [ %v346, %if.then99 ], [ 0xH0000, %if.else100 ]
-  %v348 = getelementptr inbounds i8, ptr addrspace(1) %v334, i32 4
-  %v349 = add i32 %v326, 2
-  %v350 = icmp slt i32 %v349, %arg.n
-  %v351 = and i1 %v327, %v350
-  br i1 %v351, label %if.then102, label %if.else103
-if.then102:
-  %v352 = load half, ptr addrspace(1) %v348, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v353 = phi half [ %v352, %if.then102 ], [ 0xH0000, %if.else103 ]
-  %v354 = getelementptr inbounds i8, ptr addrspace(1) %v334, i32 6
-  %v355 = add i32 %v326, 3
-  %v356 = icmp slt i32 %v355, %arg.n
-  %v357 = and i1 %v327, %v356
-  br i1 %v357, label %if.then105, label %if.else106
-if.then105:
-  %v358 = load half, ptr addrspace(1) %v354, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v359 = phi half [ %v358, %if.then105 ], [ 0xH0000, %if.else106 ]
-  %v360 = insertelement <4 x half> poison, half %v341, i32 0
-  %v361 = insertelement <4 x half> %v360, half %v347, i32 1
-  %v362 = insertelement <4 x half> %v361, half %v353, i32 2
-  %v363 = insertelement <4 x half> %v362, half %v359, i32 3
-  br label %if.end95
-if.end95:
-  %v364 = phi <4 x half> [ %v335, %if.then93 ], [ %v363, %if.end107 ]
-  %v365 = mul i32 %v322, 128
-  %v366 = add i32 %v365, %v324
-  %v367 = mul i32 %v366, 2
-  %v368 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v367
-  store <4 x half> %v364, ptr addrspace(3) %v368, align 2
-  %v369 = add i32 %v4, 768
-  %v370 = sdiv i32 %v369, 32
-  %v371 = srem i32 %v369, 32
-  %v372 = mul i32 %v371, 4
-  %v373 = add i32 %v23, %v370
-  %v374 = add i32 %v3, %v372
-  %v375 = icmp slt i32 %v373, %arg.k
-  %v376 = add i32 %v374, 4
-  %v377 = icmp sle i32 %v376, %arg.n
-  %v378 = and i1 %v375, %v377
-  %v379 = mul i32 %v373, %arg.n
-  %v380 = add i32 %v379, %v374
-  %v381 = mul i32 %v380, 2
-  %v382 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v381
-  br i1 %v378, label %if.then108, label %if.else109
-if.then108:
-  %v383 = load <4 x half>, ptr addrspace(1) %v382, align 2
-  br label %if.end110
-if.else109:
-  %v384 = getelementptr inbounds i8, ptr addrspace(1) %v382, i32 0
-  %v385 = add i32 %v374, 0
-  %v386 = icmp slt i32 %v385, %arg.n
-  %v387 = and i1 %v375, %v386
-  br i1 %v387, label %if.then111, label %if.else112
-if.then111:
-  %v388 = load half, ptr addrspace(1) %v384, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v389 = phi half [ %v388, %if.then111 ], [ 0xH0000, %if.else112 ]
-  %v390 = getelementptr inbounds i8, ptr addrspace(1) %v382, i32 2
-  %v391 = add i32 %v374, 1
-  %v392 = icmp slt i32 %v391, %arg.n
-  %v393 = and i1 %v375, %v392
-  br i1 %v393, label %if.then114, label %if.else115
-if.then114:
-  %v394 = load half, ptr addrspace(1) %v390, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v395 = phi half [ %v394, %if.then114 ], [ 0xH0000, %if.else115 ]
-  %v396 = getelementptr inbounds i8, ptr addrspace(1) %v382, i32 4
-  %v397 = add i32 %v374, 2
-  %v398 = icmp slt i32 %v397, %arg.n
-  %v399 = and i1 %v375, %v398
-  br i1 %v399, label %if.then117, label %if.else118
-if.then117:
-  %v400 = load half, ptr addrspace(1) %v396, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
-  %v401 = phi half [ %v400, %if.then117 ], [ 0xH0000, %if.else118 ]
-  %v402 = getelementptr inbounds i8, ptr addrspace(1) %v382, i32 6
-  %v403 = add i32 %v374, 3
-  %v404 = icmp slt i32 %v403, %arg.n
-  %v405 = and i1 %v375, %v404
-  br i1 %v405, label %if.then120, label %if.else121
-if.then120:
-  %v406 = load half, ptr addrspace(1) %v402, align 2
-  br label %if.end122
-if.else121:
-  br label %if.end122
-if.end122:
-  %v407 = phi half [ %v406, %if.then120 ], [ 0xH0000, %if.else121 ]
-  %v408 = insertelement <4 x half> poison, half %v389, i32 0
-  %v409 = insertelement <4 x half> %v408, half %v395, i32 1
-  %v410 = insertelement <4 x half> %v409, half %v401, i32 2
-  %v411 = insertelement <4 x half> %v410, half %v407, i32 3
-  br label %if.end110
-if.end110:
-  %v412 = phi <4 x half> [ %v383, %if.then108 ], [ %v411, %if.end122 ]
-  %v413 = mul i32 %v370, 128
-  %v414 = add i32 %v413, %v372
-  %v415 = mul i32 %v414, 2
-  %v416 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v415
-  store <4 x half> %v412, ptr addrspace(3) %v416, align 2
+  %v755 = phi half [ %v754, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v756 = mul i32 %v741, 2
+  %v757 = mul i32 %v742, 4
+  %v758 = sdiv i32 %v756, 16
+  %v759 = add i32 %v757, %v758
+  %v760 = sdiv i32 %v759, 8
+  %v761 = srem i32 %v760, 8
+  %v762 = shl i32 %v761, 1
+  %v763 = xor i32 %v761, %v762
+  %v764 = srem i32 %v763, 8
+  %v765 = srem i32 %v759, 8
+  %v766 = xor i32 %v765, %v764
+  %v767 = mul i32 %v760, 128
+  %v768 = mul i32 %v766, 16
+  %v769 = add i32 %v767, %v768
+  %v770 = srem i32 %v756, 16
+  %v771 = add i32 %v769, %v770
+  %v772 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v771
+  store half %v755, ptr addrspace(3) %v772, align 2
+  %v773 = add i32 %v739, 256
+  br label %for.head15
+for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v417 = add i32 %v22, 0
-  %v418 = add i32 %v8, 0
-  %v419 = add i32 %v418, %v19
-  %v420 = mul i32 %v419, 32
-  %v421 = add i32 %v420, %v417
-  %v422 = mul i32 %v421, 2
-  %v423 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v422
-  %v424 = load <8 x half>, ptr addrspace(3) %v423, align 2
-  %v425 = add i32 %v8, 16
-  %v426 = add i32 %v425, %v19
-  %v427 = mul i32 %v426, 32
-  %v428 = add i32 %v427, %v417
-  %v429 = mul i32 %v428, 2
-  %v430 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v429
-  %v431 = load <8 x half>, ptr addrspace(3) %v430, align 2
-  %v432 = add i32 %v8, 32
-  %v433 = add i32 %v432, %v19
-  %v434 = mul i32 %v433, 32
-  %v435 = add i32 %v434, %v417
-  %v436 = mul i32 %v435, 2
-  %v437 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v436
-  %v438 = load <8 x half>, ptr addrspace(3) %v437, align 2
-  %v439 = add i32 %v8, 48
-  %v440 = add i32 %v439, %v19
-  %v441 = mul i32 %v440, 32
-  %v442 = add i32 %v441, %v417
-  %v443 = mul i32 %v442, 2
-  %v444 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v443
-  %v445 = load <8 x half>, ptr addrspace(3) %v444, align 2
-  %v446 = add i32 %v10, 0
-  %v447 = add i32 %v446, %v19
-  %v448 = add i32 %v417, 0
-  %v449 = mul i32 %v448, 128
-  %v450 = add i32 %v449, %v447
-  %v451 = mul i32 %v450, 2
-  %v452 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v451
-  %v453 = load half, ptr addrspace(3) %v452, align 2
-  %v454 = add i32 %v417, 1
-  %v455 = mul i32 %v454, 128
-  %v456 = add i32 %v455, %v447
-  %v457 = mul i32 %v456, 2
-  %v458 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v457
-  %v459 = load half, ptr addrspace(3) %v458, align 2
-  %v460 = add i32 %v417, 2
-  %v461 = mul i32 %v460, 128
-  %v462 = add i32 %v461, %v447
-  %v463 = mul i32 %v462, 2
-  %v464 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v463
-  %v465 = load half, ptr addrspace(3) %v464, align 2
-  %v466 = add i32 %v417, 3
-  %v467 = mul i32 %v466, 128
-  %v468 = add i32 %v467, %v447
-  %v469 = mul i32 %v468, 2
-  %v470 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v469
-  %v471 = load half, ptr addrspace(3) %v470, align 2
-  %v472 = add i32 %v417, 4
-  %v473 = mul i32 %v472, 128
-  %v474 = add i32 %v473, %v447
-  %v475 = mul i32 %v474, 2
-  %v476 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v475
-  %v477 = load half, ptr addrspace(3) %v476, align 2
-  %v478 = add i32 %v417, 5
-  %v479 = mul i32 %v478, 128
-  %v480 = add i32 %v479, %v447
-  %v481 = mul i32 %v480, 2
-  %v482 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v481
-  %v483 = load half, ptr addrspace(3) %v482, align 2
-  %v484 = add i32 %v417, 6
-  %v485 = mul i32 %v484, 128
-  %v486 = add i32 %v485, %v447
-  %v487 = mul i32 %v486, 2
-  %v488 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v487
-  %v489 = load half, ptr addrspace(3) %v488, align 2
-  %v490 = add i32 %v417, 7
-  %v491 = mul i32 %v490, 128
-  %v492 = add i32 %v491, %v447
-  %v493 = mul i32 %v492, 2
-  %v494 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v493
-  %v495 = load half, ptr addrspace(3) %v494, align 2
-  %v496 = insertelement <8 x half> poison, half %v453, i32 0
-  %v497 = insertelement <8 x half> %v496, half %v459, i32 1
-  %v498 = insertelement <8 x half> %v497, half %v465, i32 2
-  %v499 = insertelement <8 x half> %v498, half %v471, i32 3
-  %v500 = insertelement <8 x half> %v499, half %v477, i32 4
-  %v501 = insertelement <8 x half> %v500, half %v483, i32 5
-  %v502 = insertelement <8 x half> %v501, half %v489, i32 6
-  %v503 = insertelement <8 x half> %v502, half %v495, i32 7
-  %v504 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v424, <8 x half> %v503, <8 x float> %v24)
-  %v505 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v431, <8 x half> %v503, <8 x float> %v26)
-  %v506 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v438, <8 x half> %v503, <8 x float> %v28)
-  %v507 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v445, <8 x half> %v503, <8 x float> %v30)
-  %v508 = add i32 %v10, 16
-  %v509 = add i32 %v508, %v19
-  %v510 = add i32 %v417, 0
-  %v511 = mul i32 %v510, 128
-  %v512 = add i32 %v511, %v509
-  %v513 = mul i32 %v512, 2
-  %v514 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v513
-  %v515 = load half, ptr addrspace(3) %v514, align 2
-  %v516 = add i32 %v417, 1
-  %v517 = mul i32 %v516, 128
-  %v518 = add i32 %v517, %v509
-  %v519 = mul i32 %v518, 2
-  %v520 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v519
-  %v521 = load half, ptr addrspace(3) %v520, align 2
-  %v522 = add i32 %v417, 2
-  %v523 = mul i32 %v522, 128
-  %v524 = add i32 %v523, %v509
-  %v525 = mul i32 %v524, 2
-  %v526 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v525
-  %v527 = load half, ptr addrspace(3) %v526, align 2
-  %v528 = add i32 %v417, 3
-  %v529 = mul i32 %v528, 128
-  %v530 = add i32 %v529, %v509
-  %v531 = mul i32 %v530, 2
-  %v532 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v531
-  %v533 = load half, ptr addrspace(3) %v532, align 2
-  %v534 = add i32 %v417, 4
-  %v535 = mul i32 %v534, 128
-  %v536 = add i32 %v535, %v509
-  %v537 = mul i32 %v536, 2
-  %v538 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v537
-  %v539 = load half, ptr addrspace(3) %v538, align 2
-  %v540 = add i32 %v417, 5
-  %v541 = mul i32 %v540, 128
-  %v542 = add i32 %v541, %v509
-  %v543 = mul i32 %v542, 2
-  %v544 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v543
-  %v545 = load half, ptr addrspace(3) %v544, align 2
-  %v546 = add i32 %v417, 6
-  %v547 = mul i32 %v546, 128
-  %v548 = add i32 %v547, %v509
-  %v549 = mul i32 %v548, 2
-  %v550 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v549
-  %v551 = load half, ptr addrspace(3) %v550, align 2
-  %v552 = add i32 %v417, 7
-  %v553 = mul i32 %v552, 128
-  %v554 = add i32 %v553, %v509
-  %v555 = mul i32 %v554, 2
-  %v556 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v555
-  %v557 = load half, ptr addrspace(3) %v556, align 2
-  %v558 = insertelement <8 x half> poison, half %v515, i32 0
-  %v559 = insertelement <8 x half> %v558, half %v521, i32 1
-  %v560 = insertelement <8 x half> %v559, half %v527, i32 2
-  %v561 = insertelement <8 x half> %v560, half %v533, i32 3
-  %v562 = insertelement <8 x half> %v561, half %v539, i32 4
-  %v563 = insertelement <8 x half> %v562, half %v545, i32 5
-  %v564 = insertelement <8 x half> %v563, half %v551, i32 6
-  %v565 = insertelement <8 x half> %v564, half %v557, i32 7
-  %v566 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v424, <8 x half> %v565, <8 x float> %v25)
-  %v567 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v431, <8 x half> %v565, <8 x float> %v27)
-  %v568 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v438, <8 x half> %v565, <8 x float> %v29)
-  %v569 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v445, <8 x half> %v565, <8 x float> %v31)
-  %v570 = add i32 %v22, 16
-  %v571 = add i32 %v8, 0
-  %v572 = add i32 %v571, %v19
-  %v573 = mul i32 %v572, 32
-  %v574 = add i32 %v573, %v570
-  %v575 = mul i32 %v574, 2
-  %v576 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v575
-  %v577 = load <8 x half>, ptr addrspace(3) %v576, align 2
-  %v578 = add i32 %v8, 16
-  %v579 = add i32 %v578, %v19
-  %v580 = mul i32 %v579, 32
-  %v581 = add i32 %v580, %v570
-  %v582 = mul i32 %v581, 2
-  %v583 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v582
-  %v584 = load <8 x half>, ptr addrspace(3) %v583, align 2
-  %v585 = add i32 %v8, 32
-  %v586 = add i32 %v585, %v19
-  %v587 = mul i32 %v586, 32
-  %v588 = add i32 %v587, %v570
-  %v589 = mul i32 %v588, 2
-  %v590 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v589
-  %v591 = load <8 x half>, ptr addrspace(3) %v590, align 2
-  %v592 = add i32 %v8, 48
-  %v593 = add i32 %v592, %v19
-  %v594 = mul i32 %v593, 32
-  %v595 = add i32 %v594, %v570
-  %v596 = mul i32 %v595, 2
-  %v597 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v596
-  %v598 = load <8 x half>, ptr addrspace(3) %v597, align 2
-  %v599 = add i32 %v10, 0
-  %v600 = add i32 %v599, %v19
-  %v601 = add i32 %v570, 0
-  %v602 = mul i32 %v601, 128
-  %v603 = add i32 %v602, %v600
-  %v604 = mul i32 %v603, 2
-  %v605 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v604
-  %v606 = load half, ptr addrspace(3) %v605, align 2
-  %v607 = add i32 %v570, 1
-  %v608 = mul i32 %v607, 128
-  %v609 = add i32 %v608, %v600
-  %v610 = mul i32 %v609, 2
-  %v611 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v610
-  %v612 = load half, ptr addrspace(3) %v611, align 2
-  %v613 = add i32 %v570, 2
-  %v614 = mul i32 %v613, 128
-  %v615 = add i32 %v614, %v600
-  %v616 = mul i32 %v615, 2
-  %v617 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v616
-  %v618 = load half, ptr addrspace(3) %v617, align 2
-  %v619 = add i32 %v570, 3
-  %v620 = mul i32 %v619, 128
-  %v621 = add i32 %v620, %v600
-  %v622 = mul i32 %v621, 2
-  %v623 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v622
-  %v624 = load half, ptr addrspace(3) %v623, align 2
-  %v625 = add i32 %v570, 4
-  %v626 = mul i32 %v625, 128
-  %v627 = add i32 %v626, %v600
-  %v628 = mul i32 %v627, 2
-  %v629 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v628
-  %v630 = load half, ptr addrspace(3) %v629, align 2
-  %v631 = add i32 %v570, 5
-  %v632 = mul i32 %v631, 128
-  %v633 = add i32 %v632, %v600
-  %v634 = mul i32 %v633, 2
-  %v635 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v634
-  %v636 = load half, ptr addrspace(3) %v635, align 2
-  %v637 = add i32 %v570, 6
-  %v638 = mul i32 %v637, 128
-  %v639 = add i32 %v638, %v600
-  %v640 = mul i32 %v639, 2
-  %v641 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v640
-  %v642 = load half, ptr addrspace(3) %v641, align 2
-  %v643 = add i32 %v570, 7
-  %v644 = mul i32 %v643, 128
-  %v645 = add i32 %v644, %v600
-  %v646 = mul i32 %v645, 2
-  %v647 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v646
-  %v648 = load half, ptr addrspace(3) %v647, align 2
-  %v649 = insertelement <8 x half> poison, half %v606, i32 0
-  %v650 = insertelement <8 x half> %v649, half %v612, i32 1
-  %v651 = insertelement <8 x half> %v650, half %v618, i32 2
-  %v652 = insertelement <8 x half> %v651, half %v624, i32 3
-  %v653 = insertelement <8 x half> %v652, half %v630, i32 4
-  %v654 = insertelement <8 x half> %v653, half %v636, i32 5
-  %v655 = insertelement <8 x half> %v654, half %v642, i32 6
-  %v656 = insertelement <8 x half> %v655, half %v648, i32 7
-  %v657 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v577, <8 x half> %v656, <8 x float> %v504)
-  %v658 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v584, <8 x half> %v656, <8 x float> %v505)
-  %v659 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v591, <8 x half> %v656, <8 x float> %v506)
-  %v660 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v598, <8 x half> %v656, <8 x float> %v507)
-  %v661 = add i32 %v10, 16
-  %v662 = add i32 %v661, %v19
-  %v663 = add i32 %v570, 0
-  %v664 = mul i32 %v663, 128
-  %v665 = add i32 %v664, %v662
-  %v666 = mul i32 %v665, 2
-  %v667 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v666
-  %v668 = load half, ptr addrspace(3) %v667, align 2
-  %v669 = add i32 %v570, 1
-  %v670 = mul i32 %v669, 128
-  %v671 = add i32 %v670, %v662
-  %v672 = mul i32 %v671, 2
-  %v673 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v672
-  %v674 = load half, ptr addrspace(3) %v673, align 2
-  %v675 = add i32 %v570, 2
-  %v676 = mul i32 %v675, 128
-  %v677 = add i32 %v676, %v662
-  %v678 = mul i32 %v677, 2
-  %v679 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v678
-  %v680 = load half, ptr addrspace(3) %v679, align 2
-  %v681 = add i32 %v570, 3
-  %v682 = mul i32 %v681, 128
-  %v683 = add i32 %v682, %v662
-  %v684 = mul i32 %v683, 2
-  %v685 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v684
-  %v686 = load half, ptr addrspace(3) %v685, align 2
-  %v687 = add i32 %v570, 4
-  %v688 = mul i32 %v687, 128
-  %v689 = add i32 %v688, %v662
-  %v690 = mul i32 %v689, 2
-  %v691 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v690
-  %v692 = load half, ptr addrspace(3) %v691, align 2
-  %v693 = add i32 %v570, 5
-  %v694 = mul i32 %v693, 128
-  %v695 = add i32 %v694, %v662
-  %v696 = mul i32 %v695, 2
-  %v697 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v696
-  %v698 = load half, ptr addrspace(3) %v697, align 2
-  %v699 = add i32 %v570, 6
-  %v700 = mul i32 %v699, 128
-  %v701 = add i32 %v700, %v662
-  %v702 = mul i32 %v701, 2
-  %v703 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v702
-  %v704 = load half, ptr addrspace(3) %v703, align 2
-  %v705 = add i32 %v570, 7
-  %v706 = mul i32 %v705, 128
-  %v707 = add i32 %v706, %v662
-  %v708 = mul i32 %v707, 2
-  %v709 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v708
-  %v710 = load half, ptr addrspace(3) %v709, align 2
-  %v711 = insertelement <8 x half> poison, half %v668, i32 0
-  %v712 = insertelement <8 x half> %v711, half %v674, i32 1
-  %v713 = insertelement <8 x half> %v712, half %v680, i32 2
-  %v714 = insertelement <8 x half> %v713, half %v686, i32 3
-  %v715 = insertelement <8 x half> %v714, half %v692, i32 4
-  %v716 = insertelement <8 x half> %v715, half %v698, i32 5
-  %v717 = insertelement <8 x half> %v716, half %v704, i32 6
-  %v718 = insertelement <8 x half> %v717, half %v710, i32 7
-  %v719 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v577, <8 x half> %v718, <8 x float> %v566)
-  %v720 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v584, <8 x half> %v718, <8 x float> %v567)
-  %v721 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v591, <8 x half> %v718, <8 x float> %v568)
-  %v722 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v598, <8 x half> %v718, <8 x float> %v569)
-  %v723 = add i32 %v23, 32
-  br label %for.head0
-for.exit2:
-  %v724 = sdiv i32 %v5, 16
-  %v725 = mul i32 %v724, 8
-  %v726 = add i32 %v725, 0
-  %v727 = srem i32 %v5, 16
-  %v728 = add i32 %v8, 0
-  %v729 = add i32 %v728, %v726
-  %v730 = add i32 %v10, 0
-  %v731 = add i32 %v730, %v727
-  %v732 = extractelement <8 x float> %v24, i32 0
-  %v733 = add i32 %v1, %v729
-  %v734 = add i32 %v3, %v731
-  %v735 = icmp slt i32 %v733, %arg.m
-  %v736 = icmp slt i32 %v734, %arg.n
-  %v737 = and i1 %v735, %v736
-  br i1 %v737, label %if.then123, label %if.else124
+  %v774 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v35
+  %v775 = load <8 x half>, ptr addrspace(3) %v774, align 2
+  %v776 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v777 = load <8 x half>, ptr addrspace(3) %v776, align 2
+  %v778 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v779 = load <8 x half>, ptr addrspace(3) %v778, align 2
+  %v780 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v38
+  %v781 = load <8 x half>, ptr addrspace(3) %v780, align 2
+  %v782 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
+  %v783 = load <8 x half>, ptr addrspace(3) %v782, align 2
+  %v784 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
+  %v785 = load <8 x half>, ptr addrspace(3) %v784, align 2
+  %v786 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v783, <8 x half> %v775, <8 x float> %v695)
+  %v787 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v783, <8 x half> %v777, <8 x float> %v697)
+  %v788 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v783, <8 x half> %v779, <8 x float> %v699)
+  %v789 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v783, <8 x half> %v781, <8 x float> %v701)
+  %v790 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v785, <8 x half> %v775, <8 x float> %v696)
+  %v791 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v785, <8 x half> %v777, <8 x float> %v698)
+  %v792 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v785, <8 x half> %v779, <8 x float> %v700)
+  %v793 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v785, <8 x half> %v781, <8 x float> %v702)
+  %v794 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
+  %v795 = load <8 x half>, ptr addrspace(3) %v794, align 2
+  %v796 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v58
+  %v797 = load <8 x half>, ptr addrspace(3) %v796, align 2
+  %v798 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v59
+  %v799 = load <8 x half>, ptr addrspace(3) %v798, align 2
+  %v800 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v60
+  %v801 = load <8 x half>, ptr addrspace(3) %v800, align 2
+  %v802 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v99
+  %v803 = load <8 x half>, ptr addrspace(3) %v802, align 2
+  %v804 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v100
+  %v805 = load <8 x half>, ptr addrspace(3) %v804, align 2
+  %v806 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v803, <8 x half> %v795, <8 x float> %v786)
+  %v807 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v803, <8 x half> %v797, <8 x float> %v787)
+  %v808 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v803, <8 x half> %v799, <8 x float> %v788)
+  %v809 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v803, <8 x half> %v801, <8 x float> %v789)
+  %v810 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v805, <8 x half> %v795, <8 x float> %v790)
+  %v811 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v805, <8 x half> %v797, <8 x float> %v791)
+  %v812 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v805, <8 x half> %v799, <8 x float> %v792)
+  %v813 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v805, <8 x half> %v801, <8 x float> %v793)
+  %v814 = add i32 %v694, 32
+  br label %for.head6
+for.exit8:
+  %v815 = sdiv i32 %v5, 16
+  %v816 = mul i32 %v815, 8
+  %v817 = add i32 %v816, 0
+  %v818 = srem i32 %v5, 16
+  %v819 = add i32 %v8, 0
+  %v820 = add i32 %v819, %v818
+  %v821 = add i32 %v10, 0
+  %v822 = add i32 %v821, %v817
+  %v823 = extractelement <8 x float> %v695, i32 0
+  %v824 = extractelement <8 x float> %v695, i32 1
+  %v825 = extractelement <8 x float> %v695, i32 2
+  %v826 = extractelement <8 x float> %v695, i32 3
+  %v827 = extractelement <8 x float> %v695, i32 4
+  %v828 = extractelement <8 x float> %v695, i32 5
+  %v829 = extractelement <8 x float> %v695, i32 6
+  %v830 = extractelement <8 x float> %v695, i32 7
+  %v831 = sdiv i32 %v5, 16
+  %v832 = mul i32 %v831, 8
+  %v833 = add i32 %v832, 0
+  %v834 = srem i32 %v5, 16
+  %v835 = add i32 %v8, 0
+  %v836 = add i32 %v835, %v834
+  %v837 = add i32 %v10, 16
+  %v838 = add i32 %v837, %v833
+  %v839 = extractelement <8 x float> %v696, i32 0
+  %v840 = extractelement <8 x float> %v696, i32 1
+  %v841 = extractelement <8 x float> %v696, i32 2
+  %v842 = extractelement <8 x float> %v696, i32 3
+  %v843 = extractelement <8 x float> %v696, i32 4
+  %v844 = extractelement <8 x float> %v696, i32 5
+  %v845 = extractelement <8 x float> %v696, i32 6
+  %v846 = extractelement <8 x float> %v696, i32 7
+  %v847 = sdiv i32 %v5, 16
+  %v848 = mul i32 %v847, 8
+  %v849 = add i32 %v848, 0
+  %v850 = srem i32 %v5, 16
+  %v851 = add i32 %v8, 16
+  %v852 = add i32 %v851, %v850
+  %v853 = add i32 %v10, 0
+  %v854 = add i32 %v853, %v849
+  %v855 = extractelement <8 x float> %v697, i32 0
+  %v856 = extractelement <8 x float> %v697, i32 1
+  %v857 = extractelement <8 x float> %v697, i32 2
+  %v858 = extractelement <8 x float> %v697, i32 3
+  %v859 = extractelement <8 x float> %v697, i32 4
+  %v860 = extractelement <8 x float> %v697, i32 5
+  %v861 = extractelement <8 x float> %v697, i32 6
+  %v862 = extractelement <8 x float> %v697, i32 7
+  %v863 = sdiv i32 %v5, 16
+  %v864 = mul i32 %v863, 8
+  %v865 = add i32 %v864, 0
+  %v866 = srem i32 %v5, 16
+  %v867 = add i32 %v8, 16
+  %v868 = add i32 %v867, %v866
+  %v869 = add i32 %v10, 16
+  %v870 = add i32 %v869, %v865
+  %v871 = extractelement <8 x float> %v698, i32 0
+  %v872 = extractelement <8 x float> %v698, i32 1
+  %v873 = extractelement <8 x float> %v698, i32 2
+  %v874 = extractelement <8 x float> %v698, i32 3
+  %v875 = extractelement <8 x float> %v698, i32 4
+  %v876 = extractelement <8 x float> %v698, i32 5
+  %v877 = extractelement <8 x float> %v698, i32 6
+  %v878 = extractelement <8 x float> %v698, i32 7
+  %v879 = sdiv i32 %v5, 16
+  %v880 = mul i32 %v879, 8
+  %v881 = add i32 %v880, 0
+  %v882 = srem i32 %v5, 16
+  %v883 = add i32 %v8, 32
+  %v884 = add i32 %v883, %v882
+  %v885 = add i32 %v10, 0
+  %v886 = add i32 %v885, %v881
+  %v887 = extractelement <8 x float> %v699, i32 0
+  %v888 = extractelement <8 x float> %v699, i32 1
+  %v889 = extractelement <8 x float> %v699, i32 2
+  %v890 = extractelement <8 x float> %v699, i32 3
+  %v891 = extractelement <8 x float> %v699, i32 4
+  %v892 = extractelement <8 x float> %v699, i32 5
+  %v893 = extractelement <8 x float> %v699, i32 6
+  %v894 = extractelement <8 x float> %v699, i32 7
+  %v895 = sdiv i32 %v5, 16
+  %v896 = mul i32 %v895, 8
+  %v897 = add i32 %v896, 0
+  %v898 = srem i32 %v5, 16
+  %v899 = add i32 %v8, 32
+  %v900 = add i32 %v899, %v898
+  %v901 = add i32 %v10, 16
+  %v902 = add i32 %v901, %v897
+  %v903 = extractelement <8 x float> %v700, i32 0
+  %v904 = extractelement <8 x float> %v700, i32 1
+  %v905 = extractelement <8 x float> %v700, i32 2
+  %v906 = extractelement <8 x float> %v700, i32 3
+  %v907 = extractelement <8 x float> %v700, i32 4
+  %v908 = extractelement <8 x float> %v700, i32 5
+  %v909 = extractelement <8 x float> %v700, i32 6
+  %v910 = extractelement <8 x float> %v700, i32 7
+  %v911 = sdiv i32 %v5, 16
+  %v912 = mul i32 %v911, 8
+  %v913 = add i32 %v912, 0
+  %v914 = srem i32 %v5, 16
+  %v915 = add i32 %v8, 48
+  %v916 = add i32 %v915, %v914
+  %v917 = add i32 %v10, 0
+  %v918 = add i32 %v917, %v913
+  %v919 = extractelement <8 x float> %v701, i32 0
+  %v920 = extractelement <8 x float> %v701, i32 1
+  %v921 = extractelement <8 x float> %v701, i32 2
+  %v922 = extractelement <8 x float> %v701, i32 3
+  %v923 = extractelement <8 x float> %v701, i32 4
+  %v924 = extractelement <8 x float> %v701, i32 5
+  %v925 = extractelement <8 x float> %v701, i32 6
+  %v926 = extractelement <8 x float> %v701, i32 7
+  %v927 = sdiv i32 %v5, 16
+  %v928 = mul i32 %v927, 8
+  %v929 = add i32 %v928, 0
+  %v930 = srem i32 %v5, 16
+  %v931 = add i32 %v8, 48
+  %v932 = add i32 %v931, %v930
+  %v933 = add i32 %v10, 16
+  %v934 = add i32 %v933, %v929
+  %v935 = extractelement <8 x float> %v702, i32 0
+  %v936 = extractelement <8 x float> %v702, i32 1
+  %v937 = extractelement <8 x float> %v702, i32 2
+  %v938 = extractelement <8 x float> %v702, i32 3
+  %v939 = extractelement <8 x float> %v702, i32 4
+  %v940 = extractelement <8 x float> %v702, i32 5
+  %v941 = extractelement <8 x float> %v702, i32 6
+  %v942 = extractelement <8 x float> %v702, i32 7
+  br i1 %v105, label %if.then21, label %if.else22
+if.then21:
+  %v943 = add i32 %v1, %v820
+  %v944 = add i32 %v3, %v822
+  %v945 = mul i32 %v943, %arg.n
+  %v946 = add i32 %v945, %v944
+  %v947 = mul i32 %v946, 2
+  %v948 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v947
+  %v949 = fptrunc float %v823 to half
+  %v950 = fptrunc float %v824 to half
+  %v951 = fptrunc float %v825 to half
+  %v952 = fptrunc float %v826 to half
+  %v953 = fptrunc float %v827 to half
+  %v954 = fptrunc float %v828 to half
+  %v955 = fptrunc float %v829 to half
+  %v956 = fptrunc float %v830 to half
+  %v957 = insertelement <8 x half> poison, half %v949, i32 0
+  %v958 = insertelement <8 x half> %v957, half %v950, i32 1
+  %v959 = insertelement <8 x half> %v958, half %v951, i32 2
+  %v960 = insertelement <8 x half> %v959, half %v952, i32 3
+  %v961 = insertelement <8 x half> %v960, half %v953, i32 4
+  %v962 = insertelement <8 x half> %v961, half %v954, i32 5
+  %v963 = insertelement <8 x half> %v962, half %v955, i32 6
+  %v964 = insertelement <8 x half> %v963, half %v956, i32 7
+  store <8 x half> %v964, ptr addrspace(1) %v948, align 2
+  %v965 = add i32 %v1, %v836
+  %v966 = add i32 %v3, %v838
+  %v967 = mul i32 %v965, %arg.n
+  %v968 = add i32 %v967, %v966
+  %v969 = mul i32 %v968, 2
+  %v970 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v969
+  %v971 = fptrunc float %v839 to half
+  %v972 = fptrunc float %v840 to half
+  %v973 = fptrunc float %v841 to half
+  %v974 = fptrunc float %v842 to half
+  %v975 = fptrunc float %v843 to half
+  %v976 = fptrunc float %v844 to half
+  %v977 = fptrunc float %v845 to half
+  %v978 = fptrunc float %v846 to half
+  %v979 = insertelement <8 x half> poison, half %v971, i32 0
+  %v980 = insertelement <8 x half> %v979, half %v972, i32 1
+  %v981 = insertelement <8 x half> %v980, half %v973, i32 2
+  %v982 = insertelement <8 x half> %v981, half %v974, i32 3
+  %v983 = insertelement <8 x half> %v982, half %v975, i32 4
+  %v984 = insertelement <8 x half> %v983, half %v976, i32 5
+  %v985 = insertelement <8 x half> %v984, half %v977, i32 6
+  %v986 = insertelement <8 x half> %v985, half %v978, i32 7
+  store <8 x half> %v986, ptr addrspace(1) %v970, align 2
+  %v987 = add i32 %v1, %v852
+  %v988 = add i32 %v3, %v854
+  %v989 = mul i32 %v987, %arg.n
+  %v990 = add i32 %v989, %v988
+  %v991 = mul i32 %v990, 2
+  %v992 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v991
+  %v993 = fptrunc float %v855 to half
+  %v994 = fptrunc float %v856 to half
+  %v995 = fptrunc float %v857 to half
+  %v996 = fptrunc float %v858 to half
+  %v997 = fptrunc float %v859 to half
+  %v998 = fptrunc float %v860 to half
+  %v999 = fptrunc float %v861 to half
+  %v1000 = fptrunc float %v862 to half
+  %v1001 = insertelement <8 x half> poison, half %v993, i32 0
+  %v1002 = insertelement <8 x half> %v1001, half %v994, i32 1
+  %v1003 = insertelement <8 x half> %v1002, half %v995, i32 2
+  %v1004 = insertelement <8 x half> %v1003, half %v996, i32 3
+  %v1005 = insertelement <8 x half> %v1004, half %v997, i32 4
+  %v1006 = insertelement <8 x half> %v1005, half %v998, i32 5
+  %v1007 = insertelement <8 x half> %v1006, half %v999, i32 6
+  %v1008 = insertelement <8 x half> %v1007, half %v1000, i32 7
+  store <8 x half> %v1008, ptr addrspace(1) %v992, align 2
+  %v1009 = add i32 %v1, %v868
+  %v1010 = add i32 %v3, %v870
+  %v1011 = mul i32 %v1009, %arg.n
+  %v1012 = add i32 %v1011, %v1010
+  %v1013 = mul i32 %v1012, 2
+  %v1014 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1013
+  %v1015 = fptrunc float %v871 to half
+  %v1016 = fptrunc float %v872 to half
+  %v1017 = fptrunc float %v873 to half
+  %v1018 = fptrunc float %v874 to half
+  %v1019 = fptrunc float %v875 to half
+  %v1020 = fptrunc float %v876 to half
+  %v1021 = fptrunc float %v877 to half
+  %v1022 = fptrunc float %v878 to half
+  %v1023 = insertelement <8 x half> poison, half %v1015, i32 0
+  %v1024 = insertelement <8 x half> %v1023, half %v1016, i32 1
+  %v1025 = insertelement <8 x half> %v1024, half %v1017, i32 2
+  %v1026 = insertelement <8 x half> %v1025, half %v1018, i32 3
+  %v1027 = insertelement <8 x half> %v1026, half %v1019, i32 4
+  %v1028 = insertelement <8 x half> %v1027, half %v1020, i32 5
+  %v1029 = insertelement <8 x half> %v1028, half %v1021, i32 6
+  %v1030 = insertelement <8 x half> %v1029, half %v1022, i32 7
+  store <8 x half> %v1030, ptr addrspace(1) %v1014, align 2
+  %v1031 = add i32 %v1, %v884
+  %v1032 = add i32 %v3, %v886
+  %v1033 = mul i32 %v1031, %arg.n
+  %v1034 = add i32 %v1033, %v1032
+  %v1035 = mul i32 %v1034, 2
+  %v1036 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1035
+  %v1037 = fptrunc float %v887 to half
+  %v1038 = fptrunc float %v888 to half
+  %v1039 = fptrunc float %v889 to half
+  %v1040 = fptrunc float %v890 to half
+  %v1041 = fptrunc float %v891 to half
+  %v1042 = fptrunc float %v892 to half
+  %v1043 = fptrunc float %v893 to half
+  %v1044 = fptrunc float %v894 to half
+  %v1045 = insertelement <8 x half> poison, half %v1037, i32 0
+  %v1046 = insertelement <8 x half> %v1045, half %v1038, i32 1
+  %v1047 = insertelement <8 x half> %v1046, half %v1039, i32 2
+  %v1048 = insertelement <8 x half> %v1047, half %v1040, i32 3
+  %v1049 = insertelement <8 x half> %v1048, half %v1041, i32 4
+  %v1050 = insertelement <8 x half> %v1049, half %v1042, i32 5
+  %v1051 = insertelement <8 x half> %v1050, half %v1043, i32 6
+  %v1052 = insertelement <8 x half> %v1051, half %v1044, i32 7
+  store <8 x half> %v1052, ptr addrspace(1) %v1036, align 2
+  %v1053 = add i32 %v1, %v900
+  %v1054 = add i32 %v3, %v902
+  %v1055 = mul i32 %v1053, %arg.n
+  %v1056 = add i32 %v1055, %v1054
+  %v1057 = mul i32 %v1056, 2
+  %v1058 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1057
+  %v1059 = fptrunc float %v903 to half
+  %v1060 = fptrunc float %v904 to half
+  %v1061 = fptrunc float %v905 to half
+  %v1062 = fptrunc float %v906 to half
+  %v1063 = fptrunc float %v907 to half
+  %v1064 = fptrunc float %v908 to half
+  %v1065 = fptrunc float %v909 to half
+  %v1066 = fptrunc float %v910 to half
+  %v1067 = insertelement <8 x half> poison, half %v1059, i32 0
+  %v1068 = insertelement <8 x half> %v1067, half %v1060, i32 1
+  %v1069 = insertelement <8 x half> %v1068, half %v1061, i32 2
+  %v1070 = insertelement <8 x half> %v1069, half %v1062, i32 3
+  %v1071 = insertelement <8 x half> %v1070, half %v1063, i32 4
+  %v1072 = insertelement <8 x half> %v1071, half %v1064, i32 5
+  %v1073 = insertelement <8 x half> %v1072, half %v1065, i32 6
+  %v1074 = insertelement <8 x half> %v1073, half %v1066, i32 7
+  store <8 x half> %v1074, ptr addrspace(1) %v1058, align 2
+  %v1075 = add i32 %v1, %v916
+  %v1076 = add i32 %v3, %v918
+  %v1077 = mul i32 %v1075, %arg.n
+  %v1078 = add i32 %v1077, %v1076
+  %v1079 = mul i32 %v1078, 2
+  %v1080 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1079
+  %v1081 = fptrunc float %v919 to half
+  %v1082 = fptrunc float %v920 to half
+  %v1083 = fptrunc float %v921 to half
+  %v1084 = fptrunc float %v922 to half
+  %v1085 = fptrunc float %v923 to half
+  %v1086 = fptrunc float %v924 to half
+  %v1087 = fptrunc float %v925 to half
+  %v1088 = fptrunc float %v926 to half
+  %v1089 = insertelement <8 x half> poison, half %v1081, i32 0
+  %v1090 = insertelement <8 x half> %v1089, half %v1082, i32 1
+  %v1091 = insertelement <8 x half> %v1090, half %v1083, i32 2
+  %v1092 = insertelement <8 x half> %v1091, half %v1084, i32 3
+  %v1093 = insertelement <8 x half> %v1092, half %v1085, i32 4
+  %v1094 = insertelement <8 x half> %v1093, half %v1086, i32 5
+  %v1095 = insertelement <8 x half> %v1094, half %v1087, i32 6
+  %v1096 = insertelement <8 x half> %v1095, half %v1088, i32 7
+  store <8 x half> %v1096, ptr addrspace(1) %v1080, align 2
+  %v1097 = add i32 %v1, %v932
+  %v1098 = add i32 %v3, %v934
+  %v1099 = mul i32 %v1097, %arg.n
+  %v1100 = add i32 %v1099, %v1098
+  %v1101 = mul i32 %v1100, 2
+  %v1102 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1101
+  %v1103 = fptrunc float %v935 to half
+  %v1104 = fptrunc float %v936 to half
+  %v1105 = fptrunc float %v937 to half
+  %v1106 = fptrunc float %v938 to half
+  %v1107 = fptrunc float %v939 to half
+  %v1108 = fptrunc float %v940 to half
+  %v1109 = fptrunc float %v941 to half
+  %v1110 = fptrunc float %v942 to half
+  %v1111 = insertelement <8 x half> poison, half %v1103, i32 0
+  %v1112 = insertelement <8 x half> %v1111, half %v1104, i32 1
+  %v1113 = insertelement <8 x half> %v1112, half %v1105, i32 2
+  %v1114 = insertelement <8 x half> %v1113, half %v1106, i32 3
+  %v1115 = insertelement <8 x half> %v1114, half %v1107, i32 4
+  %v1116 = insertelement <8 x half> %v1115, half %v1108, i32 5
+  %v1117 = insertelement <8 x half> %v1116, half %v1109, i32 6
+  %v1118 = insertelement <8 x half> %v1117, half %v1110, i32 7
+  store <8 x half> %v1118, ptr addrspace(1) %v1102, align 2
+  br label %if.end23
+if.else22:
+  %v1119 = add i32 %v1, %v820
+  %v1120 = add i32 %v3, %v822
+  %v1121 = add i32 %v1120, 0
+  %v1122 = icmp slt i32 %v1119, %arg.m
+  %v1123 = icmp slt i32 %v1121, %arg.n
+  %v1124 = and i1 %v1122, %v1123
+  br i1 %v1124, label %if.then24, label %if.else25
+if.then24:
+  %v1125 = mul i32 %v1119, %arg.n
+  %v1126 = add i32 %v1125, %v1121
+  %v1127 = mul i32 %v1126, 2
+  %v1128 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1127
+  %v1129 = fptrunc float %v823 to half
+  store half %v1129, ptr addrspace(1) %v1128, align 2
+  br label %if.end26
+if.else25:
+  br label %if.end26
+if.end26:
+  %v1130 = add i32 %v3, %v822
+  %v1131 = add i32 %v1130, 1
+  %v1132 = icmp slt i32 %v1119, %arg.m
+  %v1133 = icmp slt i32 %v1131, %arg.n
+  %v1134 = and i1 %v1132, %v1133
+  br i1 %v1134, label %if.then27, label %if.else28
+if.then27:
+  %v1135 = mul i32 %v1119, %arg.n
+  %v1136 = add i32 %v1135, %v1131
+  %v1137 = mul i32 %v1136, 2
+  %v1138 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1137
+  %v1139 = fptrunc float %v824 to half
+  store half %v1139, ptr addrspace(1) %v1138, align 2
+  br label %if.end29
+if.else28:
+  br label %if.end29
+if.end29:
+  %v1140 = add i32 %v3, %v822
+  %v1141 = add i32 %v1140, 2
+  %v1142 = icmp slt i32 %v1119, %arg.m
+  %v1143 = icmp slt i32 %v1141, %arg.n
+  %v1144 = and i1 %v1142, %v1143
+  br i1 %v1144, label %if.then30, label %if.else31
+if.then30:
+  %v1145 = mul i32 %v1119, %arg.n
+  %v1146 = add i32 %v1145, %v1141
+  %v1147 = mul i32 %v1146, 2
+  %v1148 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1147
+  %v1149 = fptrunc float %v825 to half
+  store half %v1149, ptr addrspace(1) %v1148, align 2
+  br label %if.end32
+if.else31:
+  br label %if.end32
+if.end32:
+  %v1150 = add i32 %v3, %v822
+  %v1151 = add i32 %v1150, 3
+  %v1152 = icmp slt i32 %v1119, %arg.m
+  %v1153 = icmp slt i32 %v1151, %arg.n
+  %v1154 = and i1 %v1152, %v1153
+  br i1 %v1154, label %if.then33, label %if.else34
+if.then33:
+  %v1155 = mul i32 %v1119, %arg.n
+  %v1156 = add i32 %v1155, %v1151
+  %v1157 = mul i32 %v1156, 2
+  %v1158 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1157
+  %v1159 = fptrunc float %v826 to half
+  store half %v1159, ptr addrspace(1) %v1158, align 2
+  br label %if.end35
+if.else34:
+  br label %if.end35
+if.end35:
+  %v1160 = add i32 %v3, %v822
+  %v1161 = add i32 %v1160, 4
+  %v1162 = icmp slt i32 %v1119, %arg.m
+  %v1163 = icmp slt i32 %v1161, %arg.n
+  %v1164 = and i1 %v1162, %v1163
+  br i1 %v1164, label %if.then36, label %if.else37
+if.then36:
+  %v1165 = mul i32 %v1119, %arg.n
+  %v1166 = add i32 %v1165, %v1161
+  %v1167 = mul i32 %v1166, 2
+  %v1168 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1167
+  %v1169 = fptrunc float %v827 to half
+  store half %v1169, ptr addrspace(1) %v1168, align 2
+  br label %if.end38
+if.else37:
+  br label %if.end38
+if.end38:
+  %v1170 = add i32 %v3, %v822
+  %v1171 = add i32 %v1170, 5
+  %v1172 = icmp slt i32 %v1119, %arg.m
+  %v1173 = icmp slt i32 %v1171, %arg.n
+  %v1174 = and i1 %v1172, %v1173
+  br i1 %v1174, label %if.then39, label %if.else40
+if.then39:
+  %v1175 = mul i32 %v1119, %arg.n
+  %v1176 = add i32 %v1175, %v1171
+  %v1177 = mul i32 %v1176, 2
+  %v1178 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1177
+  %v1179 = fptrunc float %v828 to half
+  store half %v1179, ptr addrspace(1) %v1178, align 2
+  br label %if.end41
+if.else40:
+  br label %if.end41
+if.end41:
+  %v1180 = add i32 %v3, %v822
+  %v1181 = add i32 %v1180, 6
+  %v1182 = icmp slt i32 %v1119, %arg.m
+  %v1183 = icmp slt i32 %v1181, %arg.n
+  %v1184 = and i1 %v1182, %v1183
+  br i1 %v1184, label %if.then42, label %if.else43
+if.then42:
+  %v1185 = mul i32 %v1119, %arg.n
+  %v1186 = add i32 %v1185, %v1181
+  %v1187 = mul i32 %v1186, 2
+  %v1188 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1187
+  %v1189 = fptrunc float %v829 to half
+  store half %v1189, ptr addrspace(1) %v1188, align 2
+  br label %if.end44
+if.else43:
+  br label %if.end44
+if.end44:
+  %v1190 = add i32 %v3, %v822
+  %v1191 = add i32 %v1190, 7
+  %v1192 = icmp slt i32 %v1119, %arg.m
+  %v1193 = icmp slt i32 %v1191, %arg.n
+  %v1194 = and i1 %v1192, %v1193
+  br i1 %v1194, label %if.then45, label %if.else46
+if.then45:
+  %v1195 = mul i32 %v1119, %arg.n
+  %v1196 = add i32 %v1195, %v1191
+  %v1197 = mul i32 %v1196, 2
+  %v1198 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1197
+  %v1199 = fptrunc float %v830 to half
+  store half %v1199, ptr addrspace(1) %v1198, align 2
+  br label %if.end47
+if.else46:
+  br label %if.end47
+if.end47:
+  %v1200 = add i32 %v1, %v836
+  %v1201 = add i32 %v3, %v838
+  %v1202 = add i32 %v1201, 0
+  %v1203 = icmp slt i32 %v1200, %arg.m
+  %v1204 = icmp slt i32 %v1202, %arg.n
+  %v1205 = and i1 %v1203, %v1204
+  br i1 %v1205, label %if.then48, label %if.else49
+if.then48:
+  %v1206 = mul i32 %v1200, %arg.n
+  %v1207 = add i32 %v1206, %v1202
+  %v1208 = mul i32 %v1207, 2
+  %v1209 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1208
+  %v1210 = fptrunc float %v839 to half
+  store half %v1210, ptr addrspace(1) %v1209, align 2
+  br label %if.end50
+if.else49:
+  br label %if.end50
+if.end50:
+  %v1211 = add i32 %v3, %v838
+  %v1212 = add i32 %v1211, 1
+  %v1213 = icmp slt i32 %v1200, %arg.m
+  %v1214 = icmp slt i32 %v1212, %arg.n
+  %v1215 = and i1 %v1213, %v1214
+  br i1 %v1215, label %if.then51, label %if.else52
+if.then51:
+  %v1216 = mul i32 %v1200, %arg.n
+  %v1217 = add i32 %v1216, %v1212
+  %v1218 = mul i32 %v1217, 2
+  %v1219 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1218
+  %v1220 = fptrunc float %v840 to half
+  store half %v1220, ptr addrspace(1) %v1219, align 2
+  br label %if.end53
+if.else52:
+  br label %if.end53
+if.end53:
+  %v1221 = add i32 %v3, %v838
+  %v1222 = add i32 %v1221, 2
+  %v1223 = icmp slt i32 %v1200, %arg.m
+  %v1224 = icmp slt i32 %v1222, %arg.n
+  %v1225 = and i1 %v1223, %v1224
+  br i1 %v1225, label %if.then54, label %if.else55
+if.then54:
+  %v1226 = mul i32 %v1200, %arg.n
+  %v1227 = add i32 %v1226, %v1222
+  %v1228 = mul i32 %v1227, 2
+  %v1229 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1228
+  %v1230 = fptrunc float %v841 to half
+  store half %v1230, ptr addrspace(1) %v1229, align 2
+  br label %if.end56
+if.else55:
+  br label %if.end56
+if.end56:
+  %v1231 = add i32 %v3, %v838
+  %v1232 = add i32 %v1231, 3
+  %v1233 = icmp slt i32 %v1200, %arg.m
+  %v1234 = icmp slt i32 %v1232, %arg.n
+  %v1235 = and i1 %v1233, %v1234
+  br i1 %v1235, label %if.then57, label %if.else58
+if.then57:
+  %v1236 = mul i32 %v1200, %arg.n
+  %v1237 = add i32 %v1236, %v1232
+  %v1238 = mul i32 %v1237, 2
+  %v1239 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1238
+  %v1240 = fptrunc float %v842 to half
+  store half %v1240, ptr addrspace(1) %v1239, align 2
+  br label %if.end59
+if.else58:
+  br label %if.end59
+if.end59:
+  %v1241 = add i32 %v3, %v838
+  %v1242 = add i32 %v1241, 4
+  %v1243 = icmp slt i32 %v1200, %arg.m
+  %v1244 = icmp slt i32 %v1242, %arg.n
+  %v1245 = and i1 %v1243, %v1244
+  br i1 %v1245, label %if.then60, label %if.else61
+if.then60:
+  %v1246 = mul i32 %v1200, %arg.n
+  %v1247 = add i32 %v1246, %v1242
+  %v1248 = mul i32 %v1247, 2
+  %v1249 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1248
+  %v1250 = fptrunc float %v843 to half
+  store half %v1250, ptr addrspace(1) %v1249, align 2
+  br label %if.end62
+if.else61:
+  br label %if.end62
+if.end62:
+  %v1251 = add i32 %v3, %v838
+  %v1252 = add i32 %v1251, 5
+  %v1253 = icmp slt i32 %v1200, %arg.m
+  %v1254 = icmp slt i32 %v1252, %arg.n
+  %v1255 = and i1 %v1253, %v1254
+  br i1 %v1255, label %if.then63, label %if.else64
+if.then63:
+  %v1256 = mul i32 %v1200, %arg.n
+  %v1257 = add i32 %v1256, %v1252
+  %v1258 = mul i32 %v1257, 2
+  %v1259 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1258
+  %v1260 = fptrunc float %v844 to half
+  store half %v1260, ptr addrspace(1) %v1259, align 2
+  br label %if.end65
+if.else64:
+  br label %if.end65
+if.end65:
+  %v1261 = add i32 %v3, %v838
+  %v1262 = add i32 %v1261, 6
+  %v1263 = icmp slt i32 %v1200, %arg.m
+  %v1264 = icmp slt i32 %v1262, %arg.n
+  %v1265 = and i1 %v1263, %v1264
+  br i1 %v1265, label %if.then66, label %if.else67
+if.then66:
+  %v1266 = mul i32 %v1200, %arg.n
+  %v1267 = add i32 %v1266, %v1262
+  %v1268 = mul i32 %v1267, 2
+  %v1269 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1268
+  %v1270 = fptrunc float %v845 to half
+  store half %v1270, ptr addrspace(1) %v1269, align 2
+  br label %if.end68
+if.else67:
+  br label %if.end68
+if.end68:
+  %v1271 = add i32 %v3, %v838
+  %v1272 = add i32 %v1271, 7
+  %v1273 = icmp slt i32 %v1200, %arg.m
+  %v1274 = icmp slt i32 %v1272, %arg.n
+  %v1275 = and i1 %v1273, %v1274
+  br i1 %v1275, label %if.then69, label %if.else70
+if.then69:
+  %v1276 = mul i32 %v1200, %arg.n
+  %v1277 = add i32 %v1276, %v1272
+  %v1278 = mul i32 %v1277, 2
+  %v1279 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1278
+  %v1280 = fptrunc float %v846 to half
+  store half %v1280, ptr addrspace(1) %v1279, align 2
+  br label %if.end71
+if.else70:
+  br label %if.end71
+if.end71:
+  %v1281 = add i32 %v1, %v852
+  %v1282 = add i32 %v3, %v854
+  %v1283 = add i32 %v1282, 0
+  %v1284 = icmp slt i32 %v1281, %arg.m
+  %v1285 = icmp slt i32 %v1283, %arg.n
+  %v1286 = and i1 %v1284, %v1285
+  br i1 %v1286, label %if.then72, label %if.else73
+if.then72:
+  %v1287 = mul i32 %v1281, %arg.n
+  %v1288 = add i32 %v1287, %v1283
+  %v1289 = mul i32 %v1288, 2
+  %v1290 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1289
+  %v1291 = fptrunc float %v855 to half
+  store half %v1291, ptr addrspace(1) %v1290, align 2
+  br label %if.end74
+if.else73:
+  br label %if.end74
+if.end74:
+  %v1292 = add i32 %v3, %v854
+  %v1293 = add i32 %v1292, 1
+  %v1294 = icmp slt i32 %v1281, %arg.m
+  %v1295 = icmp slt i32 %v1293, %arg.n
+  %v1296 = and i1 %v1294, %v1295
+  br i1 %v1296, label %if.then75, label %if.else76
+if.then75:
+  %v1297 = mul i32 %v1281, %arg.n
+  %v1298 = add i32 %v1297, %v1293
+  %v1299 = mul i32 %v1298, 2
+  %v1300 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1299
+  %v1301 = fptrunc float %v856 to half
+  store half %v1301, ptr addrspace(1) %v1300, align 2
+  br label %if.end77
+if.else76:
+  br label %if.end77
+if.end77:
+  %v1302 = add i32 %v3, %v854
+  %v1303 = add i32 %v1302, 2
+  %v1304 = icmp slt i32 %v1281, %arg.m
+  %v1305 = icmp slt i32 %v1303, %arg.n
+  %v1306 = and i1 %v1304, %v1305
+  br i1 %v1306, label %if.then78, label %if.else79
+if.then78:
+  %v1307 = mul i32 %v1281, %arg.n
+  %v1308 = add i32 %v1307, %v1303
+  %v1309 = mul i32 %v1308, 2
+  %v1310 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1309
+  %v1311 = fptrunc float %v857 to half
+  store half %v1311, ptr addrspace(1) %v1310, align 2
+  br label %if.end80
+if.else79:
+  br label %if.end80
+if.end80:
+  %v1312 = add i32 %v3, %v854
+  %v1313 = add i32 %v1312, 3
+  %v1314 = icmp slt i32 %v1281, %arg.m
+  %v1315 = icmp slt i32 %v1313, %arg.n
+  %v1316 = and i1 %v1314, %v1315
+  br i1 %v1316, label %if.then81, label %if.else82
+if.then81:
+  %v1317 = mul i32 %v1281, %arg.n
+  %v1318 = add i32 %v1317, %v1313
+  %v1319 = mul i32 %v1318, 2
+  %v1320 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1319
+  %v1321 = fptrunc float %v858 to half
+  store half %v1321, ptr addrspace(1) %v1320, align 2
+  br label %if.end83
+if.else82:
+  br label %if.end83
+if.end83:
+  %v1322 = add i32 %v3, %v854
+  %v1323 = add i32 %v1322, 4
+  %v1324 = icmp slt i32 %v1281, %arg.m
+  %v1325 = icmp slt i32 %v1323, %arg.n
+  %v1326 = and i1 %v1324, %v1325
+  br i1 %v1326, label %if.then84, label %if.else85
+if.then84:
+  %v1327 = mul i32 %v1281, %arg.n
+  %v1328 = add i32 %v1327, %v1323
+  %v1329 = mul i32 %v1328, 2
+  %v1330 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1329
+  %v1331 = fptrunc float %v859 to half
+  store half %v1331, ptr addrspace(1) %v1330, align 2
+  br label %if.end86
+if.else85:
+  br label %if.end86
+if.end86:
+  %v1332 = add i32 %v3, %v854
+  %v1333 = add i32 %v1332, 5
+  %v1334 = icmp slt i32 %v1281, %arg.m
+  %v1335 = icmp slt i32 %v1333, %arg.n
+  %v1336 = and i1 %v1334, %v1335
+  br i1 %v1336, label %if.then87, label %if.else88
+if.then87:
+  %v1337 = mul i32 %v1281, %arg.n
+  %v1338 = add i32 %v1337, %v1333
+  %v1339 = mul i32 %v1338, 2
+  %v1340 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1339
+  %v1341 = fptrunc float %v860 to half
+  store half %v1341, ptr addrspace(1) %v1340, align 2
+  br label %if.end89
+if.else88:
+  br label %if.end89
+if.end89:
+  %v1342 = add i32 %v3, %v854
+  %v1343 = add i32 %v1342, 6
+  %v1344 = icmp slt i32 %v1281, %arg.m
+  %v1345 = icmp slt i32 %v1343, %arg.n
+  %v1346 = and i1 %v1344, %v1345
+  br i1 %v1346, label %if.then90, label %if.else91
+if.then90:
+  %v1347 = mul i32 %v1281, %arg.n
+  %v1348 = add i32 %v1347, %v1343
+  %v1349 = mul i32 %v1348, 2
+  %v1350 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1349
+  %v1351 = fptrunc float %v861 to half
+  store half %v1351, ptr addrspace(1) %v1350, align 2
+  br label %if.end92
+if.else91:
+  br label %if.end92
+if.end92:
+  %v1352 = add i32 %v3, %v854
+  %v1353 = add i32 %v1352, 7
+  %v1354 = icmp slt i32 %v1281, %arg.m
+  %v1355 = icmp slt i32 %v1353, %arg.n
+  %v1356 = and i1 %v1354, %v1355
+  br i1 %v1356, label %if.then93, label %if.else94
+if.then93:
+  %v1357 = mul i32 %v1281, %arg.n
+  %v1358 = add i32 %v1357, %v1353
+  %v1359 = mul i32 %v1358, 2
+  %v1360 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1359
+  %v1361 = fptrunc float %v862 to half
+  store half %v1361, ptr addrspace(1) %v1360, align 2
+  br label %if.end95
+if.else94:
+  br label %if.end95
+if.end95:
+  %v1362 = add i32 %v1, %v868
+  %v1363 = add i32 %v3, %v870
+  %v1364 = add i32 %v1363, 0
+  %v1365 = icmp slt i32 %v1362, %arg.m
+  %v1366 = icmp slt i32 %v1364, %arg.n
+  %v1367 = and i1 %v1365, %v1366
+  br i1 %v1367, label %if.then96, label %if.else97
+if.then96:
+  %v1368 = mul i32 %v1362, %arg.n
+  %v1369 = add i32 %v1368, %v1364
+  %v1370 = mul i32 %v1369, 2
+  %v1371 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1370
+  %v1372 = fptrunc float %v871 to half
+  store half %v1372, ptr addrspace(1) %v1371, align 2
+  br label %if.end98
+if.else97:
+  br label %if.end98
+if.end98:
+  %v1373 = add i32 %v3, %v870
+  %v1374 = add i32 %v1373, 1
+  %v1375 = icmp slt i32 %v1362, %arg.m
+  %v1376 = icmp slt i32 %v1374, %arg.n
+  %v1377 = and i1 %v1375, %v1376
+  br i1 %v1377, label %if.then99, label %if.else100
+if.then99:
+  %v1378 = mul i32 %v1362, %arg.n
+  %v1379 = add i32 %v1378, %v1374
+  %v1380 = mul i32 %v1379, 2
+  %v1381 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1380
+  %v1382 = fptrunc float %v872 to half
+  store half %v1382, ptr addrspace(1) %v1381, align 2
+  br label %if.end101
+if.else100:
+  br label %if.end101
+if.end101:
+  %v1383 = add i32 %v3, %v870
+  %v1384 = add i32 %v1383, 2
+  %v1385 = icmp slt i32 %v1362, %arg.m
+  %v1386 = icmp slt i32 %v1384, %arg.n
+  %v1387 = and i1 %v1385, %v1386
+  br i1 %v1387, label %if.then102, label %if.else103
+if.then102:
+  %v1388 = mul i32 %v1362, %arg.n
+  %v1389 = add i32 %v1388, %v1384
+  %v1390 = mul i32 %v1389, 2
+  %v1391 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1390
+  %v1392 = fptrunc float %v873 to half
+  store half %v1392, ptr addrspace(1) %v1391, align 2
+  br label %if.end104
+if.else103:
+  br label %if.end104
+if.end104:
+  %v1393 = add i32 %v3, %v870
+  %v1394 = add i32 %v1393, 3
+  %v1395 = icmp slt i32 %v1362, %arg.m
+  %v1396 = icmp slt i32 %v1394, %arg.n
+  %v1397 = and i1 %v1395, %v1396
+  br i1 %v1397, label %if.then105, label %if.else106
+if.then105:
+  %v1398 = mul i32 %v1362, %arg.n
+  %v1399 = add i32 %v1398, %v1394
+  %v1400 = mul i32 %v1399, 2
+  %v1401 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1400
+  %v1402 = fptrunc float %v874 to half
+  store half %v1402, ptr addrspace(1) %v1401, align 2
+  br label %if.end107
+if.else106:
+  br label %if.end107
+if.end107:
+  %v1403 = add i32 %v3, %v870
+  %v1404 = add i32 %v1403, 4
+  %v1405 = icmp slt i32 %v1362, %arg.m
+  %v1406 = icmp slt i32 %v1404, %arg.n
+  %v1407 = and i1 %v1405, %v1406
+  br i1 %v1407, label %if.then108, label %if.else109
+if.then108:
+  %v1408 = mul i32 %v1362, %arg.n
+  %v1409 = add i32 %v1408, %v1404
+  %v1410 = mul i32 %v1409, 2
+  %v1411 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1410
+  %v1412 = fptrunc float %v875 to half
+  store half %v1412, ptr addrspace(1) %v1411, align 2
+  br label %if.end110
+if.else109:
+  br label %if.end110
+if.end110:
+  %v1413 = add i32 %v3, %v870
+  %v1414 = add i32 %v1413, 5
+  %v1415 = icmp slt i32 %v1362, %arg.m
+  %v1416 = icmp slt i32 %v1414, %arg.n
+  %v1417 = and i1 %v1415, %v1416
+  br i1 %v1417, label %if.then111, label %if.else112
+if.then111:
+  %v1418 = mul i32 %v1362, %arg.n
+  %v1419 = add i32 %v1418, %v1414
+  %v1420 = mul i32 %v1419, 2
+  %v1421 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1420
+  %v1422 = fptrunc float %v876 to half
+  store half %v1422, ptr addrspace(1) %v1421, align 2
+  br label %if.end113
+if.else112:
+  br label %if.end113
+if.end113:
+  %v1423 = add i32 %v3, %v870
+  %v1424 = add i32 %v1423, 6
+  %v1425 = icmp slt i32 %v1362, %arg.m
+  %v1426 = icmp slt i32 %v1424, %arg.n
+  %v1427 = and i1 %v1425, %v1426
+  br i1 %v1427, label %if.then114, label %if.else115
+if.then114:
+  %v1428 = mul i32 %v1362, %arg.n
+  %v1429 = add i32 %v1428, %v1424
+  %v1430 = mul i32 %v1429, 2
+  %v1431 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1430
+  %v1432 = fptrunc float %v877 to half
+  store half %v1432, ptr addrspace(1) %v1431, align 2
+  br label %if.end116
+if.else115:
+  br label %if.end116
+if.end116:
+  %v1433 = add i32 %v3, %v870
+  %v1434 = add i32 %v1433, 7
+  %v1435 = icmp slt i32 %v1362, %arg.m
+  %v1436 = icmp slt i32 %v1434, %arg.n
+  %v1437 = and i1 %v1435, %v1436
+  br i1 %v1437, label %if.then117, label %if.else118
+if.then117:
+  %v1438 = mul i32 %v1362, %arg.n
+  %v1439 = add i32 %v1438, %v1434
+  %v1440 = mul i32 %v1439, 2
+  %v1441 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1440
+  %v1442 = fptrunc float %v878 to half
+  store half %v1442, ptr addrspace(1) %v1441, align 2
+  br label %if.end119
+if.else118:
+  br label %if.end119
+if.end119:
+  %v1443 = add i32 %v1, %v884
+  %v1444 = add i32 %v3, %v886
+  %v1445 = add i32 %v1444, 0
+  %v1446 = icmp slt i32 %v1443, %arg.m
+  %v1447 = icmp slt i32 %v1445, %arg.n
+  %v1448 = and i1 %v1446, %v1447
+  br i1 %v1448, label %if.then120, label %if.else121
+if.then120:
+  %v1449 = mul i32 %v1443, %arg.n
+  %v1450 = add i32 %v1449, %v1445
+  %v1451 = mul i32 %v1450, 2
+  %v1452 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1451
+  %v1453 = fptrunc float %v887 to half
+  store half %v1453, ptr addrspace(1) %v1452, align 2
+  br label %if.end122
+if.else121:
+  br label %if.end122
+if.end122:
+  %v1454 = add i32 %v3, %v886
+  %v1455 = add i32 %v1454, 1
+  %v1456 = icmp slt i32 %v1443, %arg.m
+  %v1457 = icmp slt i32 %v1455, %arg.n
+  %v1458 = and i1 %v1456, %v1457
+  br i1 %v1458, label %if.then123, label %if.else124
 if.then123:
-  %v738 = mul i32 %v733, %arg.n
-  %v739 = add i32 %v738, %v734
-  %v740 = mul i32 %v739, 2
-  %v741 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v740
-  %v742 = fptrunc float %v732 to half
-  store half %v742, ptr addrspace(1) %v741, align 2
+  %v1459 = mul i32 %v1443, %arg.n
+  %v1460 = add i32 %v1459, %v1455
+  %v1461 = mul i32 %v1460, 2
+  %v1462 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1461
+  %v1463 = fptrunc float %v888 to half
+  store half %v1463, ptr addrspace(1) %v1462, align 2
   br label %if.end125
 if.else124:
   br label %if.end125
 if.end125:
-  %v743 = sdiv i32 %v5, 16
-  %v744 = mul i32 %v743, 8
-  %v745 = add i32 %v744, 1
-  %v746 = srem i32 %v5, 16
-  %v747 = add i32 %v8, 0
-  %v748 = add i32 %v747, %v745
-  %v749 = add i32 %v10, 0
-  %v750 = add i32 %v749, %v746
-  %v751 = extractelement <8 x float> %v24, i32 1
-  %v752 = add i32 %v1, %v748
-  %v753 = add i32 %v3, %v750
-  %v754 = icmp slt i32 %v752, %arg.m
-  %v755 = icmp slt i32 %v753, %arg.n
-  %v756 = and i1 %v754, %v755
-  br i1 %v756, label %if.then126, label %if.else127
+  %v1464 = add i32 %v3, %v886
+  %v1465 = add i32 %v1464, 2
+  %v1466 = icmp slt i32 %v1443, %arg.m
+  %v1467 = icmp slt i32 %v1465, %arg.n
+  %v1468 = and i1 %v1466, %v1467
+  br i1 %v1468, label %if.then126, label %if.else127
 if.then126:
-  %v757 = mul i32 %v752, %arg.n
-  %v758 = add i32 %v757, %v753
-  %v759 = mul i32 %v758, 2
-  %v760 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v759
-  %v761 = fptrunc float %v751 to half
-  store half %v761, ptr addrspace(1) %v760, align 2
+  %v1469 = mul i32 %v1443, %arg.n
+  %v1470 = add i32 %v1469, %v1465
+  %v1471 = mul i32 %v1470, 2
+  %v1472 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1471
+  %v1473 = fptrunc float %v889 to half
+  store half %v1473, ptr addrspace(1) %v1472, align 2
   br label %if.end128
 if.else127:
   br label %if.end128
 if.end128:
-  %v762 = sdiv i32 %v5, 16
-  %v763 = mul i32 %v762, 8
-  %v764 = add i32 %v763, 2
-  %v765 = srem i32 %v5, 16
-  %v766 = add i32 %v8, 0
-  %v767 = add i32 %v766, %v764
-  %v768 = add i32 %v10, 0
-  %v769 = add i32 %v768, %v765
-  %v770 = extractelement <8 x float> %v24, i32 2
-  %v771 = add i32 %v1, %v767
-  %v772 = add i32 %v3, %v769
-  %v773 = icmp slt i32 %v771, %arg.m
-  %v774 = icmp slt i32 %v772, %arg.n
-  %v775 = and i1 %v773, %v774
-  br i1 %v775, label %if.then129, label %if.else130
+  %v1474 = add i32 %v3, %v886
+  %v1475 = add i32 %v1474, 3
+  %v1476 = icmp slt i32 %v1443, %arg.m
+  %v1477 = icmp slt i32 %v1475, %arg.n
+  %v1478 = and i1 %v1476, %v1477
+  br i1 %v1478, label %if.then129, label %if.else130
 if.then129:
-  %v776 = mul i32 %v771, %arg.n
-  %v777 = add i32 %v776, %v772
-  %v778 = mul i32 %v777, 2
-  %v779 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v778
-  %v780 = fptrunc float %v770 to half
-  store half %v780, ptr addrspace(1) %v779, align 2
+  %v1479 = mul i32 %v1443, %arg.n
+  %v1480 = add i32 %v1479, %v1475
+  %v1481 = mul i32 %v1480, 2
+  %v1482 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1481
+  %v1483 = fptrunc float %v890 to half
+  store half %v1483, ptr addrspace(1) %v1482, align 2
   br label %if.end131
 if.else130:
   br label %if.end131
 if.end131:
-  %v781 = sdiv i32 %v5, 16
-  %v782 = mul i32 %v781, 8
-  %v783 = add i32 %v782, 3
-  %v784 = srem i32 %v5, 16
-  %v785 = add i32 %v8, 0
-  %v786 = add i32 %v785, %v783
-  %v787 = add i32 %v10, 0
-  %v788 = add i32 %v787, %v784
-  %v789 = extractelement <8 x float> %v24, i32 3
-  %v790 = add i32 %v1, %v786
-  %v791 = add i32 %v3, %v788
-  %v792 = icmp slt i32 %v790, %arg.m
-  %v793 = icmp slt i32 %v791, %arg.n
-  %v794 = and i1 %v792, %v793
-  br i1 %v794, label %if.then132, label %if.else133
+  %v1484 = add i32 %v3, %v886
+  %v1485 = add i32 %v1484, 4
+  %v1486 = icmp slt i32 %v1443, %arg.m
+  %v1487 = icmp slt i32 %v1485, %arg.n
+  %v1488 = and i1 %v1486, %v1487
+  br i1 %v1488, label %if.then132, label %if.else133
 if.then132:
-  %v795 = mul i32 %v790, %arg.n
-  %v796 = add i32 %v795, %v791
-  %v797 = mul i32 %v796, 2
-  %v798 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v797
-  %v799 = fptrunc float %v789 to half
-  store half %v799, ptr addrspace(1) %v798, align 2
+  %v1489 = mul i32 %v1443, %arg.n
+  %v1490 = add i32 %v1489, %v1485
+  %v1491 = mul i32 %v1490, 2
+  %v1492 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1491
+  %v1493 = fptrunc float %v891 to half
+  store half %v1493, ptr addrspace(1) %v1492, align 2
   br label %if.end134
 if.else133:
   br label %if.end134
 if.end134:
-  %v800 = sdiv i32 %v5, 16
-  %v801 = mul i32 %v800, 8
-  %v802 = add i32 %v801, 4
-  %v803 = srem i32 %v5, 16
-  %v804 = add i32 %v8, 0
-  %v805 = add i32 %v804, %v802
-  %v806 = add i32 %v10, 0
-  %v807 = add i32 %v806, %v803
-  %v808 = extractelement <8 x float> %v24, i32 4
-  %v809 = add i32 %v1, %v805
-  %v810 = add i32 %v3, %v807
-  %v811 = icmp slt i32 %v809, %arg.m
-  %v812 = icmp slt i32 %v810, %arg.n
-  %v813 = and i1 %v811, %v812
-  br i1 %v813, label %if.then135, label %if.else136
+  %v1494 = add i32 %v3, %v886
+  %v1495 = add i32 %v1494, 5
+  %v1496 = icmp slt i32 %v1443, %arg.m
+  %v1497 = icmp slt i32 %v1495, %arg.n
+  %v1498 = and i1 %v1496, %v1497
+  br i1 %v1498, label %if.then135, label %if.else136
 if.then135:
-  %v814 = mul i32 %v809, %arg.n
-  %v815 = add i32 %v814, %v810
-  %v816 = mul i32 %v815, 2
-  %v817 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v816
-  %v818 = fptrunc float %v808 to half
-  store half %v818, ptr addrspace(1) %v817, align 2
+  %v1499 = mul i32 %v1443, %arg.n
+  %v1500 = add i32 %v1499, %v1495
+  %v1501 = mul i32 %v1500, 2
+  %v1502 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1501
+  %v1503 = fptrunc float %v892 to half
+  store half %v1503, ptr addrspace(1) %v1502, align 2
   br label %if.end137
 if.else136:
   br label %if.end137
 if.end137:
-  %v819 = sdiv i32 %v5, 16
-  %v820 = mul i32 %v819, 8
-  %v821 = add i32 %v820, 5
-  %v822 = srem i32 %v5, 16
-  %v823 = add i32 %v8, 0
-  %v824 = add i32 %v823, %v821
-  %v825 = add i32 %v10, 0
-  %v826 = add i32 %v825, %v822
-  %v827 = extractelement <8 x float> %v24, i32 5
-  %v828 = add i32 %v1, %v824
-  %v829 = add i32 %v3, %v826
-  %v830 = icmp slt i32 %v828, %arg.m
-  %v831 = icmp slt i32 %v829, %arg.n
-  %v832 = and i1 %v830, %v831
-  br i1 %v832, label %if.then138, label %if.else139
+  %v1504 = add i32 %v3, %v886
+  %v1505 = add i32 %v1504, 6
+  %v1506 = icmp slt i32 %v1443, %arg.m
+  %v1507 = icmp slt i32 %v1505, %arg.n
+  %v1508 = and i1 %v1506, %v1507
+  br i1 %v1508, label %if.then138, label %if.else139
 if.then138:
-  %v833 = mul i32 %v828, %arg.n
-  %v834 = add i32 %v833, %v829
-  %v835 = mul i32 %v834, 2
-  %v836 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v835
-  %v837 = fptrunc float %v827 to half
-  store half %v837, ptr addrspace(1) %v836, align 2
+  %v1509 = mul i32 %v1443, %arg.n
+  %v1510 = add i32 %v1509, %v1505
+  %v1511 = mul i32 %v1510, 2
+  %v1512 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1511
+  %v1513 = fptrunc float %v893 to half
+  store half %v1513, ptr addrspace(1) %v1512, align 2
   br label %if.end140
 if.else139:
   br label %if.end140
 if.end140:
-  %v838 = sdiv i32 %v5, 16
-  %v839 = mul i32 %v838, 8
-  %v840 = add i32 %v839, 6
-  %v841 = srem i32 %v5, 16
-  %v842 = add i32 %v8, 0
-  %v843 = add i32 %v842, %v840
-  %v844 = add i32 %v10, 0
-  %v845 = add i32 %v844, %v841
-  %v846 = extractelement <8 x float> %v24, i32 6
-  %v847 = add i32 %v1, %v843
-  %v848 = add i32 %v3, %v845
-  %v849 = icmp slt i32 %v847, %arg.m
-  %v850 = icmp slt i32 %v848, %arg.n
-  %v851 = and i1 %v849, %v850
-  br i1 %v851, label %if.then141, label %if.else142
+  %v1514 = add i32 %v3, %v886
+  %v1515 = add i32 %v1514, 7
+  %v1516 = icmp slt i32 %v1443, %arg.m
+  %v1517 = icmp slt i32 %v1515, %arg.n
+  %v1518 = and i1 %v1516, %v1517
+  br i1 %v1518, label %if.then141, label %if.else142
 if.then141:
-  %v852 = mul i32 %v847, %arg.n
-  %v853 = add i32 %v852, %v848
-  %v854 = mul i32 %v853, 2
-  %v855 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v854
-  %v856 = fptrunc float %v846 to half
-  store half %v856, ptr addrspace(1) %v855, align 2
+  %v1519 = mul i32 %v1443, %arg.n
+  %v1520 = add i32 %v1519, %v1515
+  %v1521 = mul i32 %v1520, 2
+  %v1522 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1521
+  %v1523 = fptrunc float %v894 to half
+  store half %v1523, ptr addrspace(1) %v1522, align 2
   br label %if.end143
 if.else142:
   br label %if.end143
 if.end143:
-  %v857 = sdiv i32 %v5, 16
-  %v858 = mul i32 %v857, 8
-  %v859 = add i32 %v858, 7
-  %v860 = srem i32 %v5, 16
-  %v861 = add i32 %v8, 0
-  %v862 = add i32 %v861, %v859
-  %v863 = add i32 %v10, 0
-  %v864 = add i32 %v863, %v860
-  %v865 = extractelement <8 x float> %v24, i32 7
-  %v866 = add i32 %v1, %v862
-  %v867 = add i32 %v3, %v864
-  %v868 = icmp slt i32 %v866, %arg.m
-  %v869 = icmp slt i32 %v867, %arg.n
-  %v870 = and i1 %v868, %v869
-  br i1 %v870, label %if.then144, label %if.else145
+  %v1524 = add i32 %v1, %v900
+  %v1525 = add i32 %v3, %v902
+  %v1526 = add i32 %v1525, 0
+  %v1527 = icmp slt i32 %v1524, %arg.m
+  %v1528 = icmp slt i32 %v1526, %arg.n
+  %v1529 = and i1 %v1527, %v1528
+  br i1 %v1529, label %if.then144, label %if.else145
 if.then144:
-  %v871 = mul i32 %v866, %arg.n
-  %v872 = add i32 %v871, %v867
-  %v873 = mul i32 %v872, 2
-  %v874 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v873
-  %v875 = fptrunc float %v865 to half
-  store half %v875, ptr addrspace(1) %v874, align 2
+  %v1530 = mul i32 %v1524, %arg.n
+  %v1531 = add i32 %v1530, %v1526
+  %v1532 = mul i32 %v1531, 2
+  %v1533 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1532
+  %v1534 = fptrunc float %v903 to half
+  store half %v1534, ptr addrspace(1) %v1533, align 2
   br label %if.end146
 if.else145:
   br label %if.end146
 if.end146:
-  %v876 = sdiv i32 %v5, 16
-  %v877 = mul i32 %v876, 8
-  %v878 = add i32 %v877, 0
-  %v879 = srem i32 %v5, 16
-  %v880 = add i32 %v8, 0
-  %v881 = add i32 %v880, %v878
-  %v882 = add i32 %v10, 16
-  %v883 = add i32 %v882, %v879
-  %v884 = extractelement <8 x float> %v25, i32 0
-  %v885 = add i32 %v1, %v881
-  %v886 = add i32 %v3, %v883
-  %v887 = icmp slt i32 %v885, %arg.m
-  %v888 = icmp slt i32 %v886, %arg.n
-  %v889 = and i1 %v887, %v888
-  br i1 %v889, label %if.then147, label %if.else148
+  %v1535 = add i32 %v3, %v902
+  %v1536 = add i32 %v1535, 1
+  %v1537 = icmp slt i32 %v1524, %arg.m
+  %v1538 = icmp slt i32 %v1536, %arg.n
+  %v1539 = and i1 %v1537, %v1538
+  br i1 %v1539, label %if.then147, label %if.else148
 if.then147:
-  %v890 = mul i32 %v885, %arg.n
-  %v891 = add i32 %v890, %v886
-  %v892 = mul i32 %v891, 2
-  %v893 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v892
-  %v894 = fptrunc float %v884 to half
-  store half %v894, ptr addrspace(1) %v893, align 2
+  %v1540 = mul i32 %v1524, %arg.n
+  %v1541 = add i32 %v1540, %v1536
+  %v1542 = mul i32 %v1541, 2
+  %v1543 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1542
+  %v1544 = fptrunc float %v904 to half
+  store half %v1544, ptr addrspace(1) %v1543, align 2
   br label %if.end149
 if.else148:
   br label %if.end149
 if.end149:
-  %v895 = sdiv i32 %v5, 16
-  %v896 = mul i32 %v895, 8
-  %v897 = add i32 %v896, 1
-  %v898 = srem i32 %v5, 16
-  %v899 = add i32 %v8, 0
-  %v900 = add i32 %v899, %v897
-  %v901 = add i32 %v10, 16
-  %v902 = add i32 %v901, %v898
-  %v903 = extractelement <8 x float> %v25, i32 1
-  %v904 = add i32 %v1, %v900
-  %v905 = add i32 %v3, %v902
-  %v906 = icmp slt i32 %v904, %arg.m
-  %v907 = icmp slt i32 %v905, %arg.n
-  %v908 = and i1 %v906, %v907
-  br i1 %v908, label %if.then150, label %if.else151
+  %v1545 = add i32 %v3, %v902
+  %v1546 = add i32 %v1545, 2
+  %v1547 = icmp slt i32 %v1524, %arg.m
+  %v1548 = icmp slt i32 %v1546, %arg.n
+  %v1549 = and i1 %v1547, %v1548
+  br i1 %v1549, label %if.then150, label %if.else151
 if.then150:
-  %v909 = mul i32 %v904, %arg.n
-  %v910 = add i32 %v909, %v905
-  %v911 = mul i32 %v910, 2
-  %v912 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v911
-  %v913 = fptrunc float %v903 to half
-  store half %v913, ptr addrspace(1) %v912, align 2
+  %v1550 = mul i32 %v1524, %arg.n
+  %v1551 = add i32 %v1550, %v1546
+  %v1552 = mul i32 %v1551, 2
+  %v1553 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1552
+  %v1554 = fptrunc float %v905 to half
+  store half %v1554, ptr addrspace(1) %v1553, align 2
   br label %if.end152
 if.else151:
   br label %if.end152
 if.end152:
-  %v914 = sdiv i32 %v5, 16
-  %v915 = mul i32 %v914, 8
-  %v916 = add i32 %v915, 2
-  %v917 = srem i32 %v5, 16
-  %v918 = add i32 %v8, 0
-  %v919 = add i32 %v918, %v916
-  %v920 = add i32 %v10, 16
-  %v921 = add i32 %v920, %v917
-  %v922 = extractelement <8 x float> %v25, i32 2
-  %v923 = add i32 %v1, %v919
-  %v924 = add i32 %v3, %v921
-  %v925 = icmp slt i32 %v923, %arg.m
-  %v926 = icmp slt i32 %v924, %arg.n
-  %v927 = and i1 %v925, %v926
-  br i1 %v927, label %if.then153, label %if.else154
+  %v1555 = add i32 %v3, %v902
+  %v1556 = add i32 %v1555, 3
+  %v1557 = icmp slt i32 %v1524, %arg.m
+  %v1558 = icmp slt i32 %v1556, %arg.n
+  %v1559 = and i1 %v1557, %v1558
+  br i1 %v1559, label %if.then153, label %if.else154
 if.then153:
-  %v928 = mul i32 %v923, %arg.n
-  %v929 = add i32 %v928, %v924
-  %v930 = mul i32 %v929, 2
-  %v931 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v930
-  %v932 = fptrunc float %v922 to half
-  store half %v932, ptr addrspace(1) %v931, align 2
+  %v1560 = mul i32 %v1524, %arg.n
+  %v1561 = add i32 %v1560, %v1556
+  %v1562 = mul i32 %v1561, 2
+  %v1563 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1562
+  %v1564 = fptrunc float %v906 to half
+  store half %v1564, ptr addrspace(1) %v1563, align 2
   br label %if.end155
 if.else154:
   br label %if.end155
 if.end155:
-  %v933 = sdiv i32 %v5, 16
-  %v934 = mul i32 %v933, 8
-  %v935 = add i32 %v934, 3
-  %v936 = srem i32 %v5, 16
-  %v937 = add i32 %v8, 0
-  %v938 = add i32 %v937, %v935
-  %v939 = add i32 %v10, 16
-  %v940 = add i32 %v939, %v936
-  %v941 = extractelement <8 x float> %v25, i32 3
-  %v942 = add i32 %v1, %v938
-  %v943 = add i32 %v3, %v940
-  %v944 = icmp slt i32 %v942, %arg.m
-  %v945 = icmp slt i32 %v943, %arg.n
-  %v946 = and i1 %v944, %v945
-  br i1 %v946, label %if.then156, label %if.else157
+  %v1565 = add i32 %v3, %v902
+  %v1566 = add i32 %v1565, 4
+  %v1567 = icmp slt i32 %v1524, %arg.m
+  %v1568 = icmp slt i32 %v1566, %arg.n
+  %v1569 = and i1 %v1567, %v1568
+  br i1 %v1569, label %if.then156, label %if.else157
 if.then156:
-  %v947 = mul i32 %v942, %arg.n
-  %v948 = add i32 %v947, %v943
-  %v949 = mul i32 %v948, 2
-  %v950 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v949
-  %v951 = fptrunc float %v941 to half
-  store half %v951, ptr addrspace(1) %v950, align 2
+  %v1570 = mul i32 %v1524, %arg.n
+  %v1571 = add i32 %v1570, %v1566
+  %v1572 = mul i32 %v1571, 2
+  %v1573 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1572
+  %v1574 = fptrunc float %v907 to half
+  store half %v1574, ptr addrspace(1) %v1573, align 2
   br label %if.end158
 if.else157:
   br label %if.end158
 if.end158:
-  %v952 = sdiv i32 %v5, 16
-  %v953 = mul i32 %v952, 8
-  %v954 = add i32 %v953, 4
-  %v955 = srem i32 %v5, 16
-  %v956 = add i32 %v8, 0
-  %v957 = add i32 %v956, %v954
-  %v958 = add i32 %v10, 16
-  %v959 = add i32 %v958, %v955
-  %v960 = extractelement <8 x float> %v25, i32 4
-  %v961 = add i32 %v1, %v957
-  %v962 = add i32 %v3, %v959
-  %v963 = icmp slt i32 %v961, %arg.m
-  %v964 = icmp slt i32 %v962, %arg.n
-  %v965 = and i1 %v963, %v964
-  br i1 %v965, label %if.then159, label %if.else160
+  %v1575 = add i32 %v3, %v902
+  %v1576 = add i32 %v1575, 5
+  %v1577 = icmp slt i32 %v1524, %arg.m
+  %v1578 = icmp slt i32 %v1576, %arg.n
+  %v1579 = and i1 %v1577, %v1578
+  br i1 %v1579, label %if.then159, label %if.else160
 if.then159:
-  %v966 = mul i32 %v961, %arg.n
-  %v967 = add i32 %v966, %v962
-  %v968 = mul i32 %v967, 2
-  %v969 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v968
-  %v970 = fptrunc float %v960 to half
-  store half %v970, ptr addrspace(1) %v969, align 2
+  %v1580 = mul i32 %v1524, %arg.n
+  %v1581 = add i32 %v1580, %v1576
+  %v1582 = mul i32 %v1581, 2
+  %v1583 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1582
+  %v1584 = fptrunc float %v908 to half
+  store half %v1584, ptr addrspace(1) %v1583, align 2
   br label %if.end161
 if.else160:
   br label %if.end161
 if.end161:
-  %v971 = sdiv i32 %v5, 16
-  %v972 = mul i32 %v971, 8
-  %v973 = add i32 %v972, 5
-  %v974 = srem i32 %v5, 16
-  %v975 = add i32 %v8, 0
-  %v976 = add i32 %v975, %v973
-  %v977 = add i32 %v10, 16
-  %v978 = add i32 %v977, %v974
-  %v979 = extractelement <8 x float> %v25, i32 5
-  %v980 = add i32 %v1, %v976
-  %v981 = add i32 %v3, %v978
-  %v982 = icmp slt i32 %v980, %arg.m
-  %v983 = icmp slt i32 %v981, %arg.n
-  %v984 = and i1 %v982, %v983
-  br i1 %v984, label %if.then162, label %if.else163
+  %v1585 = add i32 %v3, %v902
+  %v1586 = add i32 %v1585, 6
+  %v1587 = icmp slt i32 %v1524, %arg.m
+  %v1588 = icmp slt i32 %v1586, %arg.n
+  %v1589 = and i1 %v1587, %v1588
+  br i1 %v1589, label %if.then162, label %if.else163
 if.then162:
-  %v985 = mul i32 %v980, %arg.n
-  %v986 = add i32 %v985, %v981
-  %v987 = mul i32 %v986, 2
-  %v988 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v987
-  %v989 = fptrunc float %v979 to half
-  store half %v989, ptr addrspace(1) %v988, align 2
+  %v1590 = mul i32 %v1524, %arg.n
+  %v1591 = add i32 %v1590, %v1586
+  %v1592 = mul i32 %v1591, 2
+  %v1593 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1592
+  %v1594 = fptrunc float %v909 to half
+  store half %v1594, ptr addrspace(1) %v1593, align 2
   br label %if.end164
 if.else163:
   br label %if.end164
 if.end164:
-  %v990 = sdiv i32 %v5, 16
-  %v991 = mul i32 %v990, 8
-  %v992 = add i32 %v991, 6
-  %v993 = srem i32 %v5, 16
-  %v994 = add i32 %v8, 0
-  %v995 = add i32 %v994, %v992
-  %v996 = add i32 %v10, 16
-  %v997 = add i32 %v996, %v993
-  %v998 = extractelement <8 x float> %v25, i32 6
-  %v999 = add i32 %v1, %v995
-  %v1000 = add i32 %v3, %v997
-  %v1001 = icmp slt i32 %v999, %arg.m
-  %v1002 = icmp slt i32 %v1000, %arg.n
-  %v1003 = and i1 %v1001, %v1002
-  br i1 %v1003, label %if.then165, label %if.else166
+  %v1595 = add i32 %v3, %v902
+  %v1596 = add i32 %v1595, 7
+  %v1597 = icmp slt i32 %v1524, %arg.m
+  %v1598 = icmp slt i32 %v1596, %arg.n
+  %v1599 = and i1 %v1597, %v1598
+  br i1 %v1599, label %if.then165, label %if.else166
 if.then165:
-  %v1004 = mul i32 %v999, %arg.n
-  %v1005 = add i32 %v1004, %v1000
-  %v1006 = mul i32 %v1005, 2
-  %v1007 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1006
-  %v1008 = fptrunc float %v998 to half
-  store half %v1008, ptr addrspace(1) %v1007, align 2
+  %v1600 = mul i32 %v1524, %arg.n
+  %v1601 = add i32 %v1600, %v1596
+  %v1602 = mul i32 %v1601, 2
+  %v1603 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1602
+  %v1604 = fptrunc float %v910 to half
+  store half %v1604, ptr addrspace(1) %v1603, align 2
   br label %if.end167
 if.else166:
   br label %if.end167
 if.end167:
-  %v1009 = sdiv i32 %v5, 16
-  %v1010 = mul i32 %v1009, 8
-  %v1011 = add i32 %v1010, 7
-  %v1012 = srem i32 %v5, 16
-  %v1013 = add i32 %v8, 0
-  %v1014 = add i32 %v1013, %v1011
-  %v1015 = add i32 %v10, 16
-  %v1016 = add i32 %v1015, %v1012
-  %v1017 = extractelement <8 x float> %v25, i32 7
-  %v1018 = add i32 %v1, %v1014
-  %v1019 = add i32 %v3, %v1016
-  %v1020 = icmp slt i32 %v1018, %arg.m
-  %v1021 = icmp slt i32 %v1019, %arg.n
-  %v1022 = and i1 %v1020, %v1021
-  br i1 %v1022, label %if.then168, label %if.else169
+  %v1605 = add i32 %v1, %v916
+  %v1606 = add i32 %v3, %v918
+  %v1607 = add i32 %v1606, 0
+  %v1608 = icmp slt i32 %v1605, %arg.m
+  %v1609 = icmp slt i32 %v1607, %arg.n
+  %v1610 = and i1 %v1608, %v1609
+  br i1 %v1610, label %if.then168, label %if.else169
 if.then168:
-  %v1023 = mul i32 %v1018, %arg.n
-  %v1024 = add i32 %v1023, %v1019
-  %v1025 = mul i32 %v1024, 2
-  %v1026 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1025
-  %v1027 = fptrunc float %v1017 to half
-  store half %v1027, ptr addrspace(1) %v1026, align 2
+  %v1611 = mul i32 %v1605, %arg.n
+  %v1612 = add i32 %v1611, %v1607
+  %v1613 = mul i32 %v1612, 2
+  %v1614 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1613
+  %v1615 = fptrunc float %v919 to half
+  store half %v1615, ptr addrspace(1) %v1614, align 2
   br label %if.end170
 if.else169:
   br label %if.end170
 if.end170:
-  %v1028 = sdiv i32 %v5, 16
-  %v1029 = mul i32 %v1028, 8
-  %v1030 = add i32 %v1029, 0
-  %v1031 = srem i32 %v5, 16
-  %v1032 = add i32 %v8, 16
-  %v1033 = add i32 %v1032, %v1030
-  %v1034 = add i32 %v10, 0
-  %v1035 = add i32 %v1034, %v1031
-  %v1036 = extractelement <8 x float> %v26, i32 0
-  %v1037 = add i32 %v1, %v1033
-  %v1038 = add i32 %v3, %v1035
-  %v1039 = icmp slt i32 %v1037, %arg.m
-  %v1040 = icmp slt i32 %v1038, %arg.n
-  %v1041 = and i1 %v1039, %v1040
-  br i1 %v1041, label %if.then171, label %if.else172
+  %v1616 = add i32 %v3, %v918
+  %v1617 = add i32 %v1616, 1
+  %v1618 = icmp slt i32 %v1605, %arg.m
+  %v1619 = icmp slt i32 %v1617, %arg.n
+  %v1620 = and i1 %v1618, %v1619
+  br i1 %v1620, label %if.then171, label %if.else172
 if.then171:
-  %v1042 = mul i32 %v1037, %arg.n
-  %v1043 = add i32 %v1042, %v1038
-  %v1044 = mul i32 %v1043, 2
-  %v1045 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1044
-  %v1046 = fptrunc float %v1036 to half
-  store half %v1046, ptr addrspace(1) %v1045, align 2
+  %v1621 = mul i32 %v1605, %arg.n
+  %v1622 = add i32 %v1621, %v1617
+  %v1623 = mul i32 %v1622, 2
+  %v1624 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1623
+  %v1625 = fptrunc float %v920 to half
+  store half %v1625, ptr addrspace(1) %v1624, align 2
   br label %if.end173
 if.else172:
   br label %if.end173
 if.end173:
-  %v1047 = sdiv i32 %v5, 16
-  %v1048 = mul i32 %v1047, 8
-  %v1049 = add i32 %v1048, 1
-  %v1050 = srem i32 %v5, 16
-  %v1051 = add i32 %v8, 16
-  %v1052 = add i32 %v1051, %v1049
-  %v1053 = add i32 %v10, 0
-  %v1054 = add i32 %v1053, %v1050
-  %v1055 = extractelement <8 x float> %v26, i32 1
-  %v1056 = add i32 %v1, %v1052
-  %v1057 = add i32 %v3, %v1054
-  %v1058 = icmp slt i32 %v1056, %arg.m
-  %v1059 = icmp slt i32 %v1057, %arg.n
-  %v1060 = and i1 %v1058, %v1059
-  br i1 %v1060, label %if.then174, label %if.else175
+  %v1626 = add i32 %v3, %v918
+  %v1627 = add i32 %v1626, 2
+  %v1628 = icmp slt i32 %v1605, %arg.m
+  %v1629 = icmp slt i32 %v1627, %arg.n
+  %v1630 = and i1 %v1628, %v1629
+  br i1 %v1630, label %if.then174, label %if.else175
 if.then174:
-  %v1061 = mul i32 %v1056, %arg.n
-  %v1062 = add i32 %v1061, %v1057
-  %v1063 = mul i32 %v1062, 2
-  %v1064 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1063
-  %v1065 = fptrunc float %v1055 to half
-  store half %v1065, ptr addrspace(1) %v1064, align 2
+  %v1631 = mul i32 %v1605, %arg.n
+  %v1632 = add i32 %v1631, %v1627
+  %v1633 = mul i32 %v1632, 2
+  %v1634 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1633
+  %v1635 = fptrunc float %v921 to half
+  store half %v1635, ptr addrspace(1) %v1634, align 2
   br label %if.end176
 if.else175:
   br label %if.end176
 if.end176:
-  %v1066 = sdiv i32 %v5, 16
-  %v1067 = mul i32 %v1066, 8
-  %v1068 = add i32 %v1067, 2
-  %v1069 = srem i32 %v5, 16
-  %v1070 = add i32 %v8, 16
-  %v1071 = add i32 %v1070, %v1068
-  %v1072 = add i32 %v10, 0
-  %v1073 = add i32 %v1072, %v1069
-  %v1074 = extractelement <8 x float> %v26, i32 2
-  %v1075 = add i32 %v1, %v1071
-  %v1076 = add i32 %v3, %v1073
-  %v1077 = icmp slt i32 %v1075, %arg.m
-  %v1078 = icmp slt i32 %v1076, %arg.n
-  %v1079 = and i1 %v1077, %v1078
-  br i1 %v1079, label %if.then177, label %if.else178
+  %v1636 = add i32 %v3, %v918
+  %v1637 = add i32 %v1636, 3
+  %v1638 = icmp slt i32 %v1605, %arg.m
+  %v1639 = icmp slt i32 %v1637, %arg.n
+  %v1640 = and i1 %v1638, %v1639
+  br i1 %v1640, label %if.then177, label %if.else178
 if.then177:
-  %v1080 = mul i32 %v1075, %arg.n
-  %v1081 = add i32 %v1080, %v1076
-  %v1082 = mul i32 %v1081, 2
-  %v1083 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1082
-  %v1084 = fptrunc float %v1074 to half
-  store half %v1084, ptr addrspace(1) %v1083, align 2
+  %v1641 = mul i32 %v1605, %arg.n
+  %v1642 = add i32 %v1641, %v1637
+  %v1643 = mul i32 %v1642, 2
+  %v1644 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1643
+  %v1645 = fptrunc float %v922 to half
+  store half %v1645, ptr addrspace(1) %v1644, align 2
   br label %if.end179
 if.else178:
   br label %if.end179
 if.end179:
-  %v1085 = sdiv i32 %v5, 16
-  %v1086 = mul i32 %v1085, 8
-  %v1087 = add i32 %v1086, 3
-  %v1088 = srem i32 %v5, 16
-  %v1089 = add i32 %v8, 16
-  %v1090 = add i32 %v1089, %v1087
-  %v1091 = add i32 %v10, 0
-  %v1092 = add i32 %v1091, %v1088
-  %v1093 = extractelement <8 x float> %v26, i32 3
-  %v1094 = add i32 %v1, %v1090
-  %v1095 = add i32 %v3, %v1092
-  %v1096 = icmp slt i32 %v1094, %arg.m
-  %v1097 = icmp slt i32 %v1095, %arg.n
-  %v1098 = and i1 %v1096, %v1097
-  br i1 %v1098, label %if.then180, label %if.else181
+  %v1646 = add i32 %v3, %v918
+  %v1647 = add i32 %v1646, 4
+  %v1648 = icmp slt i32 %v1605, %arg.m
+  %v1649 = icmp slt i32 %v1647, %arg.n
+  %v1650 = and i1 %v1648, %v1649
+  br i1 %v1650, label %if.then180, label %if.else181
 if.then180:
-  %v1099 = mul i32 %v1094, %arg.n
-  %v1100 = add i32 %v1099, %v1095
-  %v1101 = mul i32 %v1100, 2
-  %v1102 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1101
-  %v1103 = fptrunc float %v1093 to half
-  store half %v1103, ptr addrspace(1) %v1102, align 2
+  %v1651 = mul i32 %v1605, %arg.n
+  %v1652 = add i32 %v1651, %v1647
+  %v1653 = mul i32 %v1652, 2
+  %v1654 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1653
+  %v1655 = fptrunc float %v923 to half
+  store half %v1655, ptr addrspace(1) %v1654, align 2
   br label %if.end182
 if.else181:
   br label %if.end182
 if.end182:
-  %v1104 = sdiv i32 %v5, 16
-  %v1105 = mul i32 %v1104, 8
-  %v1106 = add i32 %v1105, 4
-  %v1107 = srem i32 %v5, 16
-  %v1108 = add i32 %v8, 16
-  %v1109 = add i32 %v1108, %v1106
-  %v1110 = add i32 %v10, 0
-  %v1111 = add i32 %v1110, %v1107
-  %v1112 = extractelement <8 x float> %v26, i32 4
-  %v1113 = add i32 %v1, %v1109
-  %v1114 = add i32 %v3, %v1111
-  %v1115 = icmp slt i32 %v1113, %arg.m
-  %v1116 = icmp slt i32 %v1114, %arg.n
-  %v1117 = and i1 %v1115, %v1116
-  br i1 %v1117, label %if.then183, label %if.else184
+  %v1656 = add i32 %v3, %v918
+  %v1657 = add i32 %v1656, 5
+  %v1658 = icmp slt i32 %v1605, %arg.m
+  %v1659 = icmp slt i32 %v1657, %arg.n
+  %v1660 = and i1 %v1658, %v1659
+  br i1 %v1660, label %if.then183, label %if.else184
 if.then183:
-  %v1118 = mul i32 %v1113, %arg.n
-  %v1119 = add i32 %v1118, %v1114
-  %v1120 = mul i32 %v1119, 2
-  %v1121 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1120
-  %v1122 = fptrunc float %v1112 to half
-  store half %v1122, ptr addrspace(1) %v1121, align 2
+  %v1661 = mul i32 %v1605, %arg.n
+  %v1662 = add i32 %v1661, %v1657
+  %v1663 = mul i32 %v1662, 2
+  %v1664 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1663
+  %v1665 = fptrunc float %v924 to half
+  store half %v1665, ptr addrspace(1) %v1664, align 2
   br label %if.end185
 if.else184:
   br label %if.end185
 if.end185:
-  %v1123 = sdiv i32 %v5, 16
-  %v1124 = mul i32 %v1123, 8
-  %v1125 = add i32 %v1124, 5
-  %v1126 = srem i32 %v5, 16
-  %v1127 = add i32 %v8, 16
-  %v1128 = add i32 %v1127, %v1125
-  %v1129 = add i32 %v10, 0
-  %v1130 = add i32 %v1129, %v1126
-  %v1131 = extractelement <8 x float> %v26, i32 5
-  %v1132 = add i32 %v1, %v1128
-  %v1133 = add i32 %v3, %v1130
-  %v1134 = icmp slt i32 %v1132, %arg.m
-  %v1135 = icmp slt i32 %v1133, %arg.n
-  %v1136 = and i1 %v1134, %v1135
-  br i1 %v1136, label %if.then186, label %if.else187
+  %v1666 = add i32 %v3, %v918
+  %v1667 = add i32 %v1666, 6
+  %v1668 = icmp slt i32 %v1605, %arg.m
+  %v1669 = icmp slt i32 %v1667, %arg.n
+  %v1670 = and i1 %v1668, %v1669
+  br i1 %v1670, label %if.then186, label %if.else187
 if.then186:
-  %v1137 = mul i32 %v1132, %arg.n
-  %v1138 = add i32 %v1137, %v1133
-  %v1139 = mul i32 %v1138, 2
-  %v1140 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1139
-  %v1141 = fptrunc float %v1131 to half
-  store half %v1141, ptr addrspace(1) %v1140, align 2
+  %v1671 = mul i32 %v1605, %arg.n
+  %v1672 = add i32 %v1671, %v1667
+  %v1673 = mul i32 %v1672, 2
+  %v1674 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1673
+  %v1675 = fptrunc float %v925 to half
+  store half %v1675, ptr addrspace(1) %v1674, align 2
   br label %if.end188
 if.else187:
   br label %if.end188
 if.end188:
-  %v1142 = sdiv i32 %v5, 16
-  %v1143 = mul i32 %v1142, 8
-  %v1144 = add i32 %v1143, 6
-  %v1145 = srem i32 %v5, 16
-  %v1146 = add i32 %v8, 16
-  %v1147 = add i32 %v1146, %v1144
-  %v1148 = add i32 %v10, 0
-  %v1149 = add i32 %v1148, %v1145
-  %v1150 = extractelement <8 x float> %v26, i32 6
-  %v1151 = add i32 %v1, %v1147
-  %v1152 = add i32 %v3, %v1149
-  %v1153 = icmp slt i32 %v1151, %arg.m
-  %v1154 = icmp slt i32 %v1152, %arg.n
-  %v1155 = and i1 %v1153, %v1154
-  br i1 %v1155, label %if.then189, label %if.else190
+  %v1676 = add i32 %v3, %v918
+  %v1677 = add i32 %v1676, 7
+  %v1678 = icmp slt i32 %v1605, %arg.m
+  %v1679 = icmp slt i32 %v1677, %arg.n
+  %v1680 = and i1 %v1678, %v1679
+  br i1 %v1680, label %if.then189, label %if.else190
 if.then189:
-  %v1156 = mul i32 %v1151, %arg.n
-  %v1157 = add i32 %v1156, %v1152
-  %v1158 = mul i32 %v1157, 2
-  %v1159 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1158
-  %v1160 = fptrunc float %v1150 to half
-  store half %v1160, ptr addrspace(1) %v1159, align 2
+  %v1681 = mul i32 %v1605, %arg.n
+  %v1682 = add i32 %v1681, %v1677
+  %v1683 = mul i32 %v1682, 2
+  %v1684 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1683
+  %v1685 = fptrunc float %v926 to half
+  store half %v1685, ptr addrspace(1) %v1684, align 2
   br label %if.end191
 if.else190:
   br label %if.end191
 if.end191:
-  %v1161 = sdiv i32 %v5, 16
-  %v1162 = mul i32 %v1161, 8
-  %v1163 = add i32 %v1162, 7
-  %v1164 = srem i32 %v5, 16
-  %v1165 = add i32 %v8, 16
-  %v1166 = add i32 %v1165, %v1163
-  %v1167 = add i32 %v10, 0
-  %v1168 = add i32 %v1167, %v1164
-  %v1169 = extractelement <8 x float> %v26, i32 7
-  %v1170 = add i32 %v1, %v1166
-  %v1171 = add i32 %v3, %v1168
-  %v1172 = icmp slt i32 %v1170, %arg.m
-  %v1173 = icmp slt i32 %v1171, %arg.n
-  %v1174 = and i1 %v1172, %v1173
-  br i1 %v1174, label %if.then192, label %if.else193
+  %v1686 = add i32 %v1, %v932
+  %v1687 = add i32 %v3, %v934
+  %v1688 = add i32 %v1687, 0
+  %v1689 = icmp slt i32 %v1686, %arg.m
+  %v1690 = icmp slt i32 %v1688, %arg.n
+  %v1691 = and i1 %v1689, %v1690
+  br i1 %v1691, label %if.then192, label %if.else193
 if.then192:
-  %v1175 = mul i32 %v1170, %arg.n
-  %v1176 = add i32 %v1175, %v1171
-  %v1177 = mul i32 %v1176, 2
-  %v1178 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1177
-  %v1179 = fptrunc float %v1169 to half
-  store half %v1179, ptr addrspace(1) %v1178, align 2
+  %v1692 = mul i32 %v1686, %arg.n
+  %v1693 = add i32 %v1692, %v1688
+  %v1694 = mul i32 %v1693, 2
+  %v1695 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1694
+  %v1696 = fptrunc float %v935 to half
+  store half %v1696, ptr addrspace(1) %v1695, align 2
   br label %if.end194
 if.else193:
   br label %if.end194
 if.end194:
-  %v1180 = sdiv i32 %v5, 16
-  %v1181 = mul i32 %v1180, 8
-  %v1182 = add i32 %v1181, 0
-  %v1183 = srem i32 %v5, 16
-  %v1184 = add i32 %v8, 16
-  %v1185 = add i32 %v1184, %v1182
-  %v1186 = add i32 %v10, 16
-  %v1187 = add i32 %v1186, %v1183
-  %v1188 = extractelement <8 x float> %v27, i32 0
-  %v1189 = add i32 %v1, %v1185
-  %v1190 = add i32 %v3, %v1187
-  %v1191 = icmp slt i32 %v1189, %arg.m
-  %v1192 = icmp slt i32 %v1190, %arg.n
-  %v1193 = and i1 %v1191, %v1192
-  br i1 %v1193, label %if.then195, label %if.else196
+  %v1697 = add i32 %v3, %v934
+  %v1698 = add i32 %v1697, 1
+  %v1699 = icmp slt i32 %v1686, %arg.m
+  %v1700 = icmp slt i32 %v1698, %arg.n
+  %v1701 = and i1 %v1699, %v1700
+  br i1 %v1701, label %if.then195, label %if.else196
 if.then195:
-  %v1194 = mul i32 %v1189, %arg.n
-  %v1195 = add i32 %v1194, %v1190
-  %v1196 = mul i32 %v1195, 2
-  %v1197 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1196
-  %v1198 = fptrunc float %v1188 to half
-  store half %v1198, ptr addrspace(1) %v1197, align 2
+  %v1702 = mul i32 %v1686, %arg.n
+  %v1703 = add i32 %v1702, %v1698
+  %v1704 = mul i32 %v1703, 2
+  %v1705 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1704
+  %v1706 = fptrunc float %v936 to half
+  store half %v1706, ptr addrspace(1) %v1705, align 2
   br label %if.end197
 if.else196:
   br label %if.end197
 if.end197:
-  %v1199 = sdiv i32 %v5, 16
-  %v1200 = mul i32 %v1199, 8
-  %v1201 = add i32 %v1200, 1
-  %v1202 = srem i32 %v5, 16
-  %v1203 = add i32 %v8, 16
-  %v1204 = add i32 %v1203, %v1201
-  %v1205 = add i32 %v10, 16
-  %v1206 = add i32 %v1205, %v1202
-  %v1207 = extractelement <8 x float> %v27, i32 1
-  %v1208 = add i32 %v1, %v1204
-  %v1209 = add i32 %v3, %v1206
-  %v1210 = icmp slt i32 %v1208, %arg.m
-  %v1211 = icmp slt i32 %v1209, %arg.n
-  %v1212 = and i1 %v1210, %v1211
-  br i1 %v1212, label %if.then198, label %if.else199
+  %v1707 = add i32 %v3, %v934
+  %v1708 = add i32 %v1707, 2
+  %v1709 = icmp slt i32 %v1686, %arg.m
+  %v1710 = icmp slt i32 %v1708, %arg.n
+  %v1711 = and i1 %v1709, %v1710
+  br i1 %v1711, label %if.then198, label %if.else199
 if.then198:
-  %v1213 = mul i32 %v1208, %arg.n
-  %v1214 = add i32 %v1213, %v1209
-  %v1215 = mul i32 %v1214, 2
-  %v1216 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1215
-  %v1217 = fptrunc float %v1207 to half
-  store half %v1217, ptr addrspace(1) %v1216, align 2
+  %v1712 = mul i32 %v1686, %arg.n
+  %v1713 = add i32 %v1712, %v1708
+  %v1714 = mul i32 %v1713, 2
+  %v1715 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1714
+  %v1716 = fptrunc float %v937 to half
+  store half %v1716, ptr addrspace(1) %v1715, align 2
   br label %if.end200
 if.else199:
   br label %if.end200
 if.end200:
-  %v1218 = sdiv i32 %v5, 16
-  %v1219 = mul i32 %v1218, 8
-  %v1220 = add i32 %v1219, 2
-  %v1221 = srem i32 %v5, 16
-  %v1222 = add i32 %v8, 16
-  %v1223 = add i32 %v1222, %v1220
-  %v1224 = add i32 %v10, 16
-  %v1225 = add i32 %v1224, %v1221
-  %v1226 = extractelement <8 x float> %v27, i32 2
-  %v1227 = add i32 %v1, %v1223
-  %v1228 = add i32 %v3, %v1225
-  %v1229 = icmp slt i32 %v1227, %arg.m
-  %v1230 = icmp slt i32 %v1228, %arg.n
-  %v1231 = and i1 %v1229, %v1230
-  br i1 %v1231, label %if.then201, label %if.else202
+  %v1717 = add i32 %v3, %v934
+  %v1718 = add i32 %v1717, 3
+  %v1719 = icmp slt i32 %v1686, %arg.m
+  %v1720 = icmp slt i32 %v1718, %arg.n
+  %v1721 = and i1 %v1719, %v1720
+  br i1 %v1721, label %if.then201, label %if.else202
 if.then201:
-  %v1232 = mul i32 %v1227, %arg.n
-  %v1233 = add i32 %v1232, %v1228
-  %v1234 = mul i32 %v1233, 2
-  %v1235 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1234
-  %v1236 = fptrunc float %v1226 to half
-  store half %v1236, ptr addrspace(1) %v1235, align 2
+  %v1722 = mul i32 %v1686, %arg.n
+  %v1723 = add i32 %v1722, %v1718
+  %v1724 = mul i32 %v1723, 2
+  %v1725 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1724
+  %v1726 = fptrunc float %v938 to half
+  store half %v1726, ptr addrspace(1) %v1725, align 2
   br label %if.end203
 if.else202:
   br label %if.end203
 if.end203:
-  %v1237 = sdiv i32 %v5, 16
-  %v1238 = mul i32 %v1237, 8
-  %v1239 = add i32 %v1238, 3
-  %v1240 = srem i32 %v5, 16
-  %v1241 = add i32 %v8, 16
-  %v1242 = add i32 %v1241, %v1239
-  %v1243 = add i32 %v10, 16
-  %v1244 = add i32 %v1243, %v1240
-  %v1245 = extractelement <8 x float> %v27, i32 3
-  %v1246 = add i32 %v1, %v1242
-  %v1247 = add i32 %v3, %v1244
-  %v1248 = icmp slt i32 %v1246, %arg.m
-  %v1249 = icmp slt i32 %v1247, %arg.n
-  %v1250 = and i1 %v1248, %v1249
-  br i1 %v1250, label %if.then204, label %if.else205
+  %v1727 = add i32 %v3, %v934
+  %v1728 = add i32 %v1727, 4
+  %v1729 = icmp slt i32 %v1686, %arg.m
+  %v1730 = icmp slt i32 %v1728, %arg.n
+  %v1731 = and i1 %v1729, %v1730
+  br i1 %v1731, label %if.then204, label %if.else205
 if.then204:
-  %v1251 = mul i32 %v1246, %arg.n
-  %v1252 = add i32 %v1251, %v1247
-  %v1253 = mul i32 %v1252, 2
-  %v1254 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1253
-  %v1255 = fptrunc float %v1245 to half
-  store half %v1255, ptr addrspace(1) %v1254, align 2
+  %v1732 = mul i32 %v1686, %arg.n
+  %v1733 = add i32 %v1732, %v1728
+  %v1734 = mul i32 %v1733, 2
+  %v1735 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1734
+  %v1736 = fptrunc float %v939 to half
+  store half %v1736, ptr addrspace(1) %v1735, align 2
   br label %if.end206
 if.else205:
   br label %if.end206
 if.end206:
-  %v1256 = sdiv i32 %v5, 16
-  %v1257 = mul i32 %v1256, 8
-  %v1258 = add i32 %v1257, 4
-  %v1259 = srem i32 %v5, 16
-  %v1260 = add i32 %v8, 16
-  %v1261 = add i32 %v1260, %v1258
-  %v1262 = add i32 %v10, 16
-  %v1263 = add i32 %v1262, %v1259
-  %v1264 = extractelement <8 x float> %v27, i32 4
-  %v1265 = add i32 %v1, %v1261
-  %v1266 = add i32 %v3, %v1263
-  %v1267 = icmp slt i32 %v1265, %arg.m
-  %v1268 = icmp slt i32 %v1266, %arg.n
-  %v1269 = and i1 %v1267, %v1268
-  br i1 %v1269, label %if.then207, label %if.else208
+  %v1737 = add i32 %v3, %v934
+  %v1738 = add i32 %v1737, 5
+  %v1739 = icmp slt i32 %v1686, %arg.m
+  %v1740 = icmp slt i32 %v1738, %arg.n
+  %v1741 = and i1 %v1739, %v1740
+  br i1 %v1741, label %if.then207, label %if.else208
 if.then207:
-  %v1270 = mul i32 %v1265, %arg.n
-  %v1271 = add i32 %v1270, %v1266
-  %v1272 = mul i32 %v1271, 2
-  %v1273 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1272
-  %v1274 = fptrunc float %v1264 to half
-  store half %v1274, ptr addrspace(1) %v1273, align 2
+  %v1742 = mul i32 %v1686, %arg.n
+  %v1743 = add i32 %v1742, %v1738
+  %v1744 = mul i32 %v1743, 2
+  %v1745 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1744
+  %v1746 = fptrunc float %v940 to half
+  store half %v1746, ptr addrspace(1) %v1745, align 2
   br label %if.end209
 if.else208:
   br label %if.end209
 if.end209:
-  %v1275 = sdiv i32 %v5, 16
-  %v1276 = mul i32 %v1275, 8
-  %v1277 = add i32 %v1276, 5
-  %v1278 = srem i32 %v5, 16
-  %v1279 = add i32 %v8, 16
-  %v1280 = add i32 %v1279, %v1277
-  %v1281 = add i32 %v10, 16
-  %v1282 = add i32 %v1281, %v1278
-  %v1283 = extractelement <8 x float> %v27, i32 5
-  %v1284 = add i32 %v1, %v1280
-  %v1285 = add i32 %v3, %v1282
-  %v1286 = icmp slt i32 %v1284, %arg.m
-  %v1287 = icmp slt i32 %v1285, %arg.n
-  %v1288 = and i1 %v1286, %v1287
-  br i1 %v1288, label %if.then210, label %if.else211
+  %v1747 = add i32 %v3, %v934
+  %v1748 = add i32 %v1747, 6
+  %v1749 = icmp slt i32 %v1686, %arg.m
+  %v1750 = icmp slt i32 %v1748, %arg.n
+  %v1751 = and i1 %v1749, %v1750
+  br i1 %v1751, label %if.then210, label %if.else211
 if.then210:
-  %v1289 = mul i32 %v1284, %arg.n
-  %v1290 = add i32 %v1289, %v1285
-  %v1291 = mul i32 %v1290, 2
-  %v1292 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1291
-  %v1293 = fptrunc float %v1283 to half
-  store half %v1293, ptr addrspace(1) %v1292, align 2
+  %v1752 = mul i32 %v1686, %arg.n
+  %v1753 = add i32 %v1752, %v1748
+  %v1754 = mul i32 %v1753, 2
+  %v1755 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1754
+  %v1756 = fptrunc float %v941 to half
+  store half %v1756, ptr addrspace(1) %v1755, align 2
   br label %if.end212
 if.else211:
   br label %if.end212
 if.end212:
-  %v1294 = sdiv i32 %v5, 16
-  %v1295 = mul i32 %v1294, 8
-  %v1296 = add i32 %v1295, 6
-  %v1297 = srem i32 %v5, 16
-  %v1298 = add i32 %v8, 16
-  %v1299 = add i32 %v1298, %v1296
-  %v1300 = add i32 %v10, 16
-  %v1301 = add i32 %v1300, %v1297
-  %v1302 = extractelement <8 x float> %v27, i32 6
-  %v1303 = add i32 %v1, %v1299
-  %v1304 = add i32 %v3, %v1301
-  %v1305 = icmp slt i32 %v1303, %arg.m
-  %v1306 = icmp slt i32 %v1304, %arg.n
-  %v1307 = and i1 %v1305, %v1306
-  br i1 %v1307, label %if.then213, label %if.else214
+  %v1757 = add i32 %v3, %v934
+  %v1758 = add i32 %v1757, 7
+  %v1759 = icmp slt i32 %v1686, %arg.m
+  %v1760 = icmp slt i32 %v1758, %arg.n
+  %v1761 = and i1 %v1759, %v1760
+  br i1 %v1761, label %if.then213, label %if.else214
 if.then213:
-  %v1308 = mul i32 %v1303, %arg.n
-  %v1309 = add i32 %v1308, %v1304
-  %v1310 = mul i32 %v1309, 2
-  %v1311 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1310
-  %v1312 = fptrunc float %v1302 to half
-  store half %v1312, ptr addrspace(1) %v1311, align 2
+  %v1762 = mul i32 %v1686, %arg.n
+  %v1763 = add i32 %v1762, %v1758
+  %v1764 = mul i32 %v1763, 2
+  %v1765 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1764
+  %v1766 = fptrunc float %v942 to half
+  store half %v1766, ptr addrspace(1) %v1765, align 2
   br label %if.end215
 if.else214:
   br label %if.end215
 if.end215:
-  %v1313 = sdiv i32 %v5, 16
-  %v1314 = mul i32 %v1313, 8
-  %v1315 = add i32 %v1314, 7
-  %v1316 = srem i32 %v5, 16
-  %v1317 = add i32 %v8, 16
-  %v1318 = add i32 %v1317, %v1315
-  %v1319 = add i32 %v10, 16
-  %v1320 = add i32 %v1319, %v1316
-  %v1321 = extractelement <8 x float> %v27, i32 7
-  %v1322 = add i32 %v1, %v1318
-  %v1323 = add i32 %v3, %v1320
-  %v1324 = icmp slt i32 %v1322, %arg.m
-  %v1325 = icmp slt i32 %v1323, %arg.n
-  %v1326 = and i1 %v1324, %v1325
-  br i1 %v1326, label %if.then216, label %if.else217
-if.then216:
-  %v1327 = mul i32 %v1322, %arg.n
-  %v1328 = add i32 %v1327, %v1323
-  %v1329 = mul i32 %v1328, 2
-  %v1330 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1329
-  %v1331 = fptrunc float %v1321 to half
-  store half %v1331, ptr addrspace(1) %v1330, align 2
-  br label %if.end218
-if.else217:
-  br label %if.end218
-if.end218:
-  %v1332 = sdiv i32 %v5, 16
-  %v1333 = mul i32 %v1332, 8
-  %v1334 = add i32 %v1333, 0
-  %v1335 = srem i32 %v5, 16
-  %v1336 = add i32 %v8, 32
-  %v1337 = add i32 %v1336, %v1334
-  %v1338 = add i32 %v10, 0
-  %v1339 = add i32 %v1338, %v1335
-  %v1340 = extractelement <8 x float> %v28, i32 0
-  %v1341 = add i32 %v1, %v1337
-  %v1342 = add i32 %v3, %v1339
-  %v1343 = icmp slt i32 %v1341, %arg.m
-  %v1344 = icmp slt i32 %v1342, %arg.n
-  %v1345 = and i1 %v1343, %v1344
-  br i1 %v1345, label %if.then219, label %if.else220
-if.then219:
-  %v1346 = mul i32 %v1341, %arg.n
-  %v1347 = add i32 %v1346, %v1342
-  %v1348 = mul i32 %v1347, 2
-  %v1349 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1348
-  %v1350 = fptrunc float %v1340 to half
-  store half %v1350, ptr addrspace(1) %v1349, align 2
-  br label %if.end221
-if.else220:
-  br label %if.end221
-if.end221:
-  %v1351 = sdiv i32 %v5, 16
-  %v1352 = mul i32 %v1351, 8
-  %v1353 = add i32 %v1352, 1
-  %v1354 = srem i32 %v5, 16
-  %v1355 = add i32 %v8, 32
-  %v1356 = add i32 %v1355, %v1353
-  %v1357 = add i32 %v10, 0
-  %v1358 = add i32 %v1357, %v1354
-  %v1359 = extractelement <8 x float> %v28, i32 1
-  %v1360 = add i32 %v1, %v1356
-  %v1361 = add i32 %v3, %v1358
-  %v1362 = icmp slt i32 %v1360, %arg.m
-  %v1363 = icmp slt i32 %v1361, %arg.n
-  %v1364 = and i1 %v1362, %v1363
-  br i1 %v1364, label %if.then222, label %if.else223
-if.then222:
-  %v1365 = mul i32 %v1360, %arg.n
-  %v1366 = add i32 %v1365, %v1361
-  %v1367 = mul i32 %v1366, 2
-  %v1368 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1367
-  %v1369 = fptrunc float %v1359 to half
-  store half %v1369, ptr addrspace(1) %v1368, align 2
-  br label %if.end224
-if.else223:
-  br label %if.end224
-if.end224:
-  %v1370 = sdiv i32 %v5, 16
-  %v1371 = mul i32 %v1370, 8
-  %v1372 = add i32 %v1371, 2
-  %v1373 = srem i32 %v5, 16
-  %v1374 = add i32 %v8, 32
-  %v1375 = add i32 %v1374, %v1372
-  %v1376 = add i32 %v10, 0
-  %v1377 = add i32 %v1376, %v1373
-  %v1378 = extractelement <8 x float> %v28, i32 2
-  %v1379 = add i32 %v1, %v1375
-  %v1380 = add i32 %v3, %v1377
-  %v1381 = icmp slt i32 %v1379, %arg.m
-  %v1382 = icmp slt i32 %v1380, %arg.n
-  %v1383 = and i1 %v1381, %v1382
-  br i1 %v1383, label %if.then225, label %if.else226
-if.then225:
-  %v1384 = mul i32 %v1379, %arg.n
-  %v1385 = add i32 %v1384, %v1380
-  %v1386 = mul i32 %v1385, 2
-  %v1387 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1386
-  %v1388 = fptrunc float %v1378 to half
-  store half %v1388, ptr addrspace(1) %v1387, align 2
-  br label %if.end227
-if.else226:
-  br label %if.end227
-if.end227:
-  %v1389 = sdiv i32 %v5, 16
-  %v1390 = mul i32 %v1389, 8
-  %v1391 = add i32 %v1390, 3
-  %v1392 = srem i32 %v5, 16
-  %v1393 = add i32 %v8, 32
-  %v1394 = add i32 %v1393, %v1391
-  %v1395 = add i32 %v10, 0
-  %v1396 = add i32 %v1395, %v1392
-  %v1397 = extractelement <8 x float> %v28, i32 3
-  %v1398 = add i32 %v1, %v1394
-  %v1399 = add i32 %v3, %v1396
-  %v1400 = icmp slt i32 %v1398, %arg.m
-  %v1401 = icmp slt i32 %v1399, %arg.n
-  %v1402 = and i1 %v1400, %v1401
-  br i1 %v1402, label %if.then228, label %if.else229
-if.then228:
-  %v1403 = mul i32 %v1398, %arg.n
-  %v1404 = add i32 %v1403, %v1399
-  %v1405 = mul i32 %v1404, 2
-  %v1406 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1405
-  %v1407 = fptrunc float %v1397 to half
-  store half %v1407, ptr addrspace(1) %v1406, align 2
-  br label %if.end230
-if.else229:
-  br label %if.end230
-if.end230:
-  %v1408 = sdiv i32 %v5, 16
-  %v1409 = mul i32 %v1408, 8
-  %v1410 = add i32 %v1409, 4
-  %v1411 = srem i32 %v5, 16
-  %v1412 = add i32 %v8, 32
-  %v1413 = add i32 %v1412, %v1410
-  %v1414 = add i32 %v10, 0
-  %v1415 = add i32 %v1414, %v1411
-  %v1416 = extractelement <8 x float> %v28, i32 4
-  %v1417 = add i32 %v1, %v1413
-  %v1418 = add i32 %v3, %v1415
-  %v1419 = icmp slt i32 %v1417, %arg.m
-  %v1420 = icmp slt i32 %v1418, %arg.n
-  %v1421 = and i1 %v1419, %v1420
-  br i1 %v1421, label %if.then231, label %if.else232
-if.then231:
-  %v1422 = mul i32 %v1417, %arg.n
-  %v1423 = add i32 %v1422, %v1418
-  %v1424 = mul i32 %v1423, 2
-  %v1425 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1424
-  %v1426 = fptrunc float %v1416 to half
-  store half %v1426, ptr addrspace(1) %v1425, align 2
-  br label %if.end233
-if.else232:
-  br label %if.end233
-if.end233:
-  %v1427 = sdiv i32 %v5, 16
-  %v1428 = mul i32 %v1427, 8
-  %v1429 = add i32 %v1428, 5
-  %v1430 = srem i32 %v5, 16
-  %v1431 = add i32 %v8, 32
-  %v1432 = add i32 %v1431, %v1429
-  %v1433 = add i32 %v10, 0
-  %v1434 = add i32 %v1433, %v1430
-  %v1435 = extractelement <8 x float> %v28, i32 5
-  %v1436 = add i32 %v1, %v1432
-  %v1437 = add i32 %v3, %v1434
-  %v1438 = icmp slt i32 %v1436, %arg.m
-  %v1439 = icmp slt i32 %v1437, %arg.n
-  %v1440 = and i1 %v1438, %v1439
-  br i1 %v1440, label %if.then234, label %if.else235
-if.then234:
-  %v1441 = mul i32 %v1436, %arg.n
-  %v1442 = add i32 %v1441, %v1437
-  %v1443 = mul i32 %v1442, 2
-  %v1444 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1443
-  %v1445 = fptrunc float %v1435 to half
-  store half %v1445, ptr addrspace(1) %v1444, align 2
-  br label %if.end236
-if.else235:
-  br label %if.end236
-if.end236:
-  %v1446 = sdiv i32 %v5, 16
-  %v1447 = mul i32 %v1446, 8
-  %v1448 = add i32 %v1447, 6
-  %v1449 = srem i32 %v5, 16
-  %v1450 = add i32 %v8, 32
-  %v1451 = add i32 %v1450, %v1448
-  %v1452 = add i32 %v10, 0
-  %v1453 = add i32 %v1452, %v1449
-  %v1454 = extractelement <8 x float> %v28, i32 6
-  %v1455 = add i32 %v1, %v1451
-  %v1456 = add i32 %v3, %v1453
-  %v1457 = icmp slt i32 %v1455, %arg.m
-  %v1458 = icmp slt i32 %v1456, %arg.n
-  %v1459 = and i1 %v1457, %v1458
-  br i1 %v1459, label %if.then237, label %if.else238
-if.then237:
-  %v1460 = mul i32 %v1455, %arg.n
-  %v1461 = add i32 %v1460, %v1456
-  %v1462 = mul i32 %v1461, 2
-  %v1463 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1462
-  %v1464 = fptrunc float %v1454 to half
-  store half %v1464, ptr addrspace(1) %v1463, align 2
-  br label %if.end239
-if.else238:
-  br label %if.end239
-if.end239:
-  %v1465 = sdiv i32 %v5, 16
-  %v1466 = mul i32 %v1465, 8
-  %v1467 = add i32 %v1466, 7
-  %v1468 = srem i32 %v5, 16
-  %v1469 = add i32 %v8, 32
-  %v1470 = add i32 %v1469, %v1467
-  %v1471 = add i32 %v10, 0
-  %v1472 = add i32 %v1471, %v1468
-  %v1473 = extractelement <8 x float> %v28, i32 7
-  %v1474 = add i32 %v1, %v1470
-  %v1475 = add i32 %v3, %v1472
-  %v1476 = icmp slt i32 %v1474, %arg.m
-  %v1477 = icmp slt i32 %v1475, %arg.n
-  %v1478 = and i1 %v1476, %v1477
-  br i1 %v1478, label %if.then240, label %if.else241
-if.then240:
-  %v1479 = mul i32 %v1474, %arg.n
-  %v1480 = add i32 %v1479, %v1475
-  %v1481 = mul i32 %v1480, 2
-  %v1482 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1481
-  %v1483 = fptrunc float %v1473 to half
-  store half %v1483, ptr addrspace(1) %v1482, align 2
-  br label %if.end242
-if.else241:
-  br label %if.end242
-if.end242:
-  %v1484 = sdiv i32 %v5, 16
-  %v1485 = mul i32 %v1484, 8
-  %v1486 = add i32 %v1485, 0
-  %v1487 = srem i32 %v5, 16
-  %v1488 = add i32 %v8, 32
-  %v1489 = add i32 %v1488, %v1486
-  %v1490 = add i32 %v10, 16
-  %v1491 = add i32 %v1490, %v1487
-  %v1492 = extractelement <8 x float> %v29, i32 0
-  %v1493 = add i32 %v1, %v1489
-  %v1494 = add i32 %v3, %v1491
-  %v1495 = icmp slt i32 %v1493, %arg.m
-  %v1496 = icmp slt i32 %v1494, %arg.n
-  %v1497 = and i1 %v1495, %v1496
-  br i1 %v1497, label %if.then243, label %if.else244
-if.then243:
-  %v1498 = mul i32 %v1493, %arg.n
-  %v1499 = add i32 %v1498, %v1494
-  %v1500 = mul i32 %v1499, 2
-  %v1501 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1500
-  %v1502 = fptrunc float %v1492 to half
-  store half %v1502, ptr addrspace(1) %v1501, align 2
-  br label %if.end245
-if.else244:
-  br label %if.end245
-if.end245:
-  %v1503 = sdiv i32 %v5, 16
-  %v1504 = mul i32 %v1503, 8
-  %v1505 = add i32 %v1504, 1
-  %v1506 = srem i32 %v5, 16
-  %v1507 = add i32 %v8, 32
-  %v1508 = add i32 %v1507, %v1505
-  %v1509 = add i32 %v10, 16
-  %v1510 = add i32 %v1509, %v1506
-  %v1511 = extractelement <8 x float> %v29, i32 1
-  %v1512 = add i32 %v1, %v1508
-  %v1513 = add i32 %v3, %v1510
-  %v1514 = icmp slt i32 %v1512, %arg.m
-  %v1515 = icmp slt i32 %v1513, %arg.n
-  %v1516 = and i1 %v1514, %v1515
-  br i1 %v1516, label %if.then246, label %if.else247
-if.then246:
-  %v1517 = mul i32 %v1512, %arg.n
-  %v1518 = add i32 %v1517, %v1513
-  %v1519 = mul i32 %v1518, 2
-  %v1520 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1519
-  %v1521 = fptrunc float %v1511 to half
-  store half %v1521, ptr addrspace(1) %v1520, align 2
-  br label %if.end248
-if.else247:
-  br label %if.end248
-if.end248:
-  %v1522 = sdiv i32 %v5, 16
-  %v1523 = mul i32 %v1522, 8
-  %v1524 = add i32 %v1523, 2
-  %v1525 = srem i32 %v5, 16
-  %v1526 = add i32 %v8, 32
-  %v1527 = add i32 %v1526, %v1524
-  %v1528 = add i32 %v10, 16
-  %v1529 = add i32 %v1528, %v1525
-  %v1530 = extractelement <8 x float> %v29, i32 2
-  %v1531 = add i32 %v1, %v1527
-  %v1532 = add i32 %v3, %v1529
-  %v1533 = icmp slt i32 %v1531, %arg.m
-  %v1534 = icmp slt i32 %v1532, %arg.n
-  %v1535 = and i1 %v1533, %v1534
-  br i1 %v1535, label %if.then249, label %if.else250
-if.then249:
-  %v1536 = mul i32 %v1531, %arg.n
-  %v1537 = add i32 %v1536, %v1532
-  %v1538 = mul i32 %v1537, 2
-  %v1539 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1538
-  %v1540 = fptrunc float %v1530 to half
-  store half %v1540, ptr addrspace(1) %v1539, align 2
-  br label %if.end251
-if.else250:
-  br label %if.end251
-if.end251:
-  %v1541 = sdiv i32 %v5, 16
-  %v1542 = mul i32 %v1541, 8
-  %v1543 = add i32 %v1542, 3
-  %v1544 = srem i32 %v5, 16
-  %v1545 = add i32 %v8, 32
-  %v1546 = add i32 %v1545, %v1543
-  %v1547 = add i32 %v10, 16
-  %v1548 = add i32 %v1547, %v1544
-  %v1549 = extractelement <8 x float> %v29, i32 3
-  %v1550 = add i32 %v1, %v1546
-  %v1551 = add i32 %v3, %v1548
-  %v1552 = icmp slt i32 %v1550, %arg.m
-  %v1553 = icmp slt i32 %v1551, %arg.n
-  %v1554 = and i1 %v1552, %v1553
-  br i1 %v1554, label %if.then252, label %if.else253
-if.then252:
-  %v1555 = mul i32 %v1550, %arg.n
-  %v1556 = add i32 %v1555, %v1551
-  %v1557 = mul i32 %v1556, 2
-  %v1558 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1557
-  %v1559 = fptrunc float %v1549 to half
-  store half %v1559, ptr addrspace(1) %v1558, align 2
-  br label %if.end254
-if.else253:
-  br label %if.end254
-if.end254:
-  %v1560 = sdiv i32 %v5, 16
-  %v1561 = mul i32 %v1560, 8
-  %v1562 = add i32 %v1561, 4
-  %v1563 = srem i32 %v5, 16
-  %v1564 = add i32 %v8, 32
-  %v1565 = add i32 %v1564, %v1562
-  %v1566 = add i32 %v10, 16
-  %v1567 = add i32 %v1566, %v1563
-  %v1568 = extractelement <8 x float> %v29, i32 4
-  %v1569 = add i32 %v1, %v1565
-  %v1570 = add i32 %v3, %v1567
-  %v1571 = icmp slt i32 %v1569, %arg.m
-  %v1572 = icmp slt i32 %v1570, %arg.n
-  %v1573 = and i1 %v1571, %v1572
-  br i1 %v1573, label %if.then255, label %if.else256
-if.then255:
-  %v1574 = mul i32 %v1569, %arg.n
-  %v1575 = add i32 %v1574, %v1570
-  %v1576 = mul i32 %v1575, 2
-  %v1577 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1576
-  %v1578 = fptrunc float %v1568 to half
-  store half %v1578, ptr addrspace(1) %v1577, align 2
-  br label %if.end257
-if.else256:
-  br label %if.end257
-if.end257:
-  %v1579 = sdiv i32 %v5, 16
-  %v1580 = mul i32 %v1579, 8
-  %v1581 = add i32 %v1580, 5
-  %v1582 = srem i32 %v5, 16
-  %v1583 = add i32 %v8, 32
-  %v1584 = add i32 %v1583, %v1581
-  %v1585 = add i32 %v10, 16
-  %v1586 = add i32 %v1585, %v1582
-  %v1587 = extractelement <8 x float> %v29, i32 5
-  %v1588 = add i32 %v1, %v1584
-  %v1589 = add i32 %v3, %v1586
-  %v1590 = icmp slt i32 %v1588, %arg.m
-  %v1591 = icmp slt i32 %v1589, %arg.n
-  %v1592 = and i1 %v1590, %v1591
-  br i1 %v1592, label %if.then258, label %if.else259
-if.then258:
-  %v1593 = mul i32 %v1588, %arg.n
-  %v1594 = add i32 %v1593, %v1589
-  %v1595 = mul i32 %v1594, 2
-  %v1596 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1595
-  %v1597 = fptrunc float %v1587 to half
-  store half %v1597, ptr addrspace(1) %v1596, align 2
-  br label %if.end260
-if.else259:
-  br label %if.end260
-if.end260:
-  %v1598 = sdiv i32 %v5, 16
-  %v1599 = mul i32 %v1598, 8
-  %v1600 = add i32 %v1599, 6
-  %v1601 = srem i32 %v5, 16
-  %v1602 = add i32 %v8, 32
-  %v1603 = add i32 %v1602, %v1600
-  %v1604 = add i32 %v10, 16
-  %v1605 = add i32 %v1604, %v1601
-  %v1606 = extractelement <8 x float> %v29, i32 6
-  %v1607 = add i32 %v1, %v1603
-  %v1608 = add i32 %v3, %v1605
-  %v1609 = icmp slt i32 %v1607, %arg.m
-  %v1610 = icmp slt i32 %v1608, %arg.n
-  %v1611 = and i1 %v1609, %v1610
-  br i1 %v1611, label %if.then261, label %if.else262
-if.then261:
-  %v1612 = mul i32 %v1607, %arg.n
-  %v1613 = add i32 %v1612, %v1608
-  %v1614 = mul i32 %v1613, 2
-  %v1615 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1614
-  %v1616 = fptrunc float %v1606 to half
-  store half %v1616, ptr addrspace(1) %v1615, align 2
-  br label %if.end263
-if.else262:
-  br label %if.end263
-if.end263:
-  %v1617 = sdiv i32 %v5, 16
-  %v1618 = mul i32 %v1617, 8
-  %v1619 = add i32 %v1618, 7
-  %v1620 = srem i32 %v5, 16
-  %v1621 = add i32 %v8, 32
-  %v1622 = add i32 %v1621, %v1619
-  %v1623 = add i32 %v10, 16
-  %v1624 = add i32 %v1623, %v1620
-  %v1625 = extractelement <8 x float> %v29, i32 7
-  %v1626 = add i32 %v1, %v1622
-  %v1627 = add i32 %v3, %v1624
-  %v1628 = icmp slt i32 %v1626, %arg.m
-  %v1629 = icmp slt i32 %v1627, %arg.n
-  %v1630 = and i1 %v1628, %v1629
-  br i1 %v1630, label %if.then264, label %if.else265
-if.then264:
-  %v1631 = mul i32 %v1626, %arg.n
-  %v1632 = add i32 %v1631, %v1627
-  %v1633 = mul i32 %v1632, 2
-  %v1634 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1633
-  %v1635 = fptrunc float %v1625 to half
-  store half %v1635, ptr addrspace(1) %v1634, align 2
-  br label %if.end266
-if.else265:
-  br label %if.end266
-if.end266:
-  %v1636 = sdiv i32 %v5, 16
-  %v1637 = mul i32 %v1636, 8
-  %v1638 = add i32 %v1637, 0
-  %v1639 = srem i32 %v5, 16
-  %v1640 = add i32 %v8, 48
-  %v1641 = add i32 %v1640, %v1638
-  %v1642 = add i32 %v10, 0
-  %v1643 = add i32 %v1642, %v1639
-  %v1644 = extractelement <8 x float> %v30, i32 0
-  %v1645 = add i32 %v1, %v1641
-  %v1646 = add i32 %v3, %v1643
-  %v1647 = icmp slt i32 %v1645, %arg.m
-  %v1648 = icmp slt i32 %v1646, %arg.n
-  %v1649 = and i1 %v1647, %v1648
-  br i1 %v1649, label %if.then267, label %if.else268
-if.then267:
-  %v1650 = mul i32 %v1645, %arg.n
-  %v1651 = add i32 %v1650, %v1646
-  %v1652 = mul i32 %v1651, 2
-  %v1653 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1652
-  %v1654 = fptrunc float %v1644 to half
-  store half %v1654, ptr addrspace(1) %v1653, align 2
-  br label %if.end269
-if.else268:
-  br label %if.end269
-if.end269:
-  %v1655 = sdiv i32 %v5, 16
-  %v1656 = mul i32 %v1655, 8
-  %v1657 = add i32 %v1656, 1
-  %v1658 = srem i32 %v5, 16
-  %v1659 = add i32 %v8, 48
-  %v1660 = add i32 %v1659, %v1657
-  %v1661 = add i32 %v10, 0
-  %v1662 = add i32 %v1661, %v1658
-  %v1663 = extractelement <8 x float> %v30, i32 1
-  %v1664 = add i32 %v1, %v1660
-  %v1665 = add i32 %v3, %v1662
-  %v1666 = icmp slt i32 %v1664, %arg.m
-  %v1667 = icmp slt i32 %v1665, %arg.n
-  %v1668 = and i1 %v1666, %v1667
-  br i1 %v1668, label %if.then270, label %if.else271
-if.then270:
-  %v1669 = mul i32 %v1664, %arg.n
-  %v1670 = add i32 %v1669, %v1665
-  %v1671 = mul i32 %v1670, 2
-  %v1672 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1671
-  %v1673 = fptrunc float %v1663 to half
-  store half %v1673, ptr addrspace(1) %v1672, align 2
-  br label %if.end272
-if.else271:
-  br label %if.end272
-if.end272:
-  %v1674 = sdiv i32 %v5, 16
-  %v1675 = mul i32 %v1674, 8
-  %v1676 = add i32 %v1675, 2
-  %v1677 = srem i32 %v5, 16
-  %v1678 = add i32 %v8, 48
-  %v1679 = add i32 %v1678, %v1676
-  %v1680 = add i32 %v10, 0
-  %v1681 = add i32 %v1680, %v1677
-  %v1682 = extractelement <8 x float> %v30, i32 2
-  %v1683 = add i32 %v1, %v1679
-  %v1684 = add i32 %v3, %v1681
-  %v1685 = icmp slt i32 %v1683, %arg.m
-  %v1686 = icmp slt i32 %v1684, %arg.n
-  %v1687 = and i1 %v1685, %v1686
-  br i1 %v1687, label %if.then273, label %if.else274
-if.then273:
-  %v1688 = mul i32 %v1683, %arg.n
-  %v1689 = add i32 %v1688, %v1684
-  %v1690 = mul i32 %v1689, 2
-  %v1691 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1690
-  %v1692 = fptrunc float %v1682 to half
-  store half %v1692, ptr addrspace(1) %v1691, align 2
-  br label %if.end275
-if.else274:
-  br label %if.end275
-if.end275:
-  %v1693 = sdiv i32 %v5, 16
-  %v1694 = mul i32 %v1693, 8
-  %v1695 = add i32 %v1694, 3
-  %v1696 = srem i32 %v5, 16
-  %v1697 = add i32 %v8, 48
-  %v1698 = add i32 %v1697, %v1695
-  %v1699 = add i32 %v10, 0
-  %v1700 = add i32 %v1699, %v1696
-  %v1701 = extractelement <8 x float> %v30, i32 3
-  %v1702 = add i32 %v1, %v1698
-  %v1703 = add i32 %v3, %v1700
-  %v1704 = icmp slt i32 %v1702, %arg.m
-  %v1705 = icmp slt i32 %v1703, %arg.n
-  %v1706 = and i1 %v1704, %v1705
-  br i1 %v1706, label %if.then276, label %if.else277
-if.then276:
-  %v1707 = mul i32 %v1702, %arg.n
-  %v1708 = add i32 %v1707, %v1703
-  %v1709 = mul i32 %v1708, 2
-  %v1710 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1709
-  %v1711 = fptrunc float %v1701 to half
-  store half %v1711, ptr addrspace(1) %v1710, align 2
-  br label %if.end278
-if.else277:
-  br label %if.end278
-if.end278:
-  %v1712 = sdiv i32 %v5, 16
-  %v1713 = mul i32 %v1712, 8
-  %v1714 = add i32 %v1713, 4
-  %v1715 = srem i32 %v5, 16
-  %v1716 = add i32 %v8, 48
-  %v1717 = add i32 %v1716, %v1714
-  %v1718 = add i32 %v10, 0
-  %v1719 = add i32 %v1718, %v1715
-  %v1720 = extractelement <8 x float> %v30, i32 4
-  %v1721 = add i32 %v1, %v1717
-  %v1722 = add i32 %v3, %v1719
-  %v1723 = icmp slt i32 %v1721, %arg.m
-  %v1724 = icmp slt i32 %v1722, %arg.n
-  %v1725 = and i1 %v1723, %v1724
-  br i1 %v1725, label %if.then279, label %if.else280
-if.then279:
-  %v1726 = mul i32 %v1721, %arg.n
-  %v1727 = add i32 %v1726, %v1722
-  %v1728 = mul i32 %v1727, 2
-  %v1729 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1728
-  %v1730 = fptrunc float %v1720 to half
-  store half %v1730, ptr addrspace(1) %v1729, align 2
-  br label %if.end281
-if.else280:
-  br label %if.end281
-if.end281:
-  %v1731 = sdiv i32 %v5, 16
-  %v1732 = mul i32 %v1731, 8
-  %v1733 = add i32 %v1732, 5
-  %v1734 = srem i32 %v5, 16
-  %v1735 = add i32 %v8, 48
-  %v1736 = add i32 %v1735, %v1733
-  %v1737 = add i32 %v10, 0
-  %v1738 = add i32 %v1737, %v1734
-  %v1739 = extractelement <8 x float> %v30, i32 5
-  %v1740 = add i32 %v1, %v1736
-  %v1741 = add i32 %v3, %v1738
-  %v1742 = icmp slt i32 %v1740, %arg.m
-  %v1743 = icmp slt i32 %v1741, %arg.n
-  %v1744 = and i1 %v1742, %v1743
-  br i1 %v1744, label %if.then282, label %if.else283
-if.then282:
-  %v1745 = mul i32 %v1740, %arg.n
-  %v1746 = add i32 %v1745, %v1741
-  %v1747 = mul i32 %v1746, 2
-  %v1748 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1747
-  %v1749 = fptrunc float %v1739 to half
-  store half %v1749, ptr addrspace(1) %v1748, align 2
-  br label %if.end284
-if.else283:
-  br label %if.end284
-if.end284:
-  %v1750 = sdiv i32 %v5, 16
-  %v1751 = mul i32 %v1750, 8
-  %v1752 = add i32 %v1751, 6
-  %v1753 = srem i32 %v5, 16
-  %v1754 = add i32 %v8, 48
-  %v1755 = add i32 %v1754, %v1752
-  %v1756 = add i32 %v10, 0
-  %v1757 = add i32 %v1756, %v1753
-  %v1758 = extractelement <8 x float> %v30, i32 6
-  %v1759 = add i32 %v1, %v1755
-  %v1760 = add i32 %v3, %v1757
-  %v1761 = icmp slt i32 %v1759, %arg.m
-  %v1762 = icmp slt i32 %v1760, %arg.n
-  %v1763 = and i1 %v1761, %v1762
-  br i1 %v1763, label %if.then285, label %if.else286
-if.then285:
-  %v1764 = mul i32 %v1759, %arg.n
-  %v1765 = add i32 %v1764, %v1760
-  %v1766 = mul i32 %v1765, 2
-  %v1767 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1766
-  %v1768 = fptrunc float %v1758 to half
-  store half %v1768, ptr addrspace(1) %v1767, align 2
-  br label %if.end287
-if.else286:
-  br label %if.end287
-if.end287:
-  %v1769 = sdiv i32 %v5, 16
-  %v1770 = mul i32 %v1769, 8
-  %v1771 = add i32 %v1770, 7
-  %v1772 = srem i32 %v5, 16
-  %v1773 = add i32 %v8, 48
-  %v1774 = add i32 %v1773, %v1771
-  %v1775 = add i32 %v10, 0
-  %v1776 = add i32 %v1775, %v1772
-  %v1777 = extractelement <8 x float> %v30, i32 7
-  %v1778 = add i32 %v1, %v1774
-  %v1779 = add i32 %v3, %v1776
-  %v1780 = icmp slt i32 %v1778, %arg.m
-  %v1781 = icmp slt i32 %v1779, %arg.n
-  %v1782 = and i1 %v1780, %v1781
-  br i1 %v1782, label %if.then288, label %if.else289
-if.then288:
-  %v1783 = mul i32 %v1778, %arg.n
-  %v1784 = add i32 %v1783, %v1779
-  %v1785 = mul i32 %v1784, 2
-  %v1786 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1785
-  %v1787 = fptrunc float %v1777 to half
-  store half %v1787, ptr addrspace(1) %v1786, align 2
-  br label %if.end290
-if.else289:
-  br label %if.end290
-if.end290:
-  %v1788 = sdiv i32 %v5, 16
-  %v1789 = mul i32 %v1788, 8
-  %v1790 = add i32 %v1789, 0
-  %v1791 = srem i32 %v5, 16
-  %v1792 = add i32 %v8, 48
-  %v1793 = add i32 %v1792, %v1790
-  %v1794 = add i32 %v10, 16
-  %v1795 = add i32 %v1794, %v1791
-  %v1796 = extractelement <8 x float> %v31, i32 0
-  %v1797 = add i32 %v1, %v1793
-  %v1798 = add i32 %v3, %v1795
-  %v1799 = icmp slt i32 %v1797, %arg.m
-  %v1800 = icmp slt i32 %v1798, %arg.n
-  %v1801 = and i1 %v1799, %v1800
-  br i1 %v1801, label %if.then291, label %if.else292
-if.then291:
-  %v1802 = mul i32 %v1797, %arg.n
-  %v1803 = add i32 %v1802, %v1798
-  %v1804 = mul i32 %v1803, 2
-  %v1805 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1804
-  %v1806 = fptrunc float %v1796 to half
-  store half %v1806, ptr addrspace(1) %v1805, align 2
-  br label %if.end293
-if.else292:
-  br label %if.end293
-if.end293:
-  %v1807 = sdiv i32 %v5, 16
-  %v1808 = mul i32 %v1807, 8
-  %v1809 = add i32 %v1808, 1
-  %v1810 = srem i32 %v5, 16
-  %v1811 = add i32 %v8, 48
-  %v1812 = add i32 %v1811, %v1809
-  %v1813 = add i32 %v10, 16
-  %v1814 = add i32 %v1813, %v1810
-  %v1815 = extractelement <8 x float> %v31, i32 1
-  %v1816 = add i32 %v1, %v1812
-  %v1817 = add i32 %v3, %v1814
-  %v1818 = icmp slt i32 %v1816, %arg.m
-  %v1819 = icmp slt i32 %v1817, %arg.n
-  %v1820 = and i1 %v1818, %v1819
-  br i1 %v1820, label %if.then294, label %if.else295
-if.then294:
-  %v1821 = mul i32 %v1816, %arg.n
-  %v1822 = add i32 %v1821, %v1817
-  %v1823 = mul i32 %v1822, 2
-  %v1824 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1823
-  %v1825 = fptrunc float %v1815 to half
-  store half %v1825, ptr addrspace(1) %v1824, align 2
-  br label %if.end296
-if.else295:
-  br label %if.end296
-if.end296:
-  %v1826 = sdiv i32 %v5, 16
-  %v1827 = mul i32 %v1826, 8
-  %v1828 = add i32 %v1827, 2
-  %v1829 = srem i32 %v5, 16
-  %v1830 = add i32 %v8, 48
-  %v1831 = add i32 %v1830, %v1828
-  %v1832 = add i32 %v10, 16
-  %v1833 = add i32 %v1832, %v1829
-  %v1834 = extractelement <8 x float> %v31, i32 2
-  %v1835 = add i32 %v1, %v1831
-  %v1836 = add i32 %v3, %v1833
-  %v1837 = icmp slt i32 %v1835, %arg.m
-  %v1838 = icmp slt i32 %v1836, %arg.n
-  %v1839 = and i1 %v1837, %v1838
-  br i1 %v1839, label %if.then297, label %if.else298
-if.then297:
-  %v1840 = mul i32 %v1835, %arg.n
-  %v1841 = add i32 %v1840, %v1836
-  %v1842 = mul i32 %v1841, 2
-  %v1843 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1842
-  %v1844 = fptrunc float %v1834 to half
-  store half %v1844, ptr addrspace(1) %v1843, align 2
-  br label %if.end299
-if.else298:
-  br label %if.end299
-if.end299:
-  %v1845 = sdiv i32 %v5, 16
-  %v1846 = mul i32 %v1845, 8
-  %v1847 = add i32 %v1846, 3
-  %v1848 = srem i32 %v5, 16
-  %v1849 = add i32 %v8, 48
-  %v1850 = add i32 %v1849, %v1847
-  %v1851 = add i32 %v10, 16
-  %v1852 = add i32 %v1851, %v1848
-  %v1853 = extractelement <8 x float> %v31, i32 3
-  %v1854 = add i32 %v1, %v1850
-  %v1855 = add i32 %v3, %v1852
-  %v1856 = icmp slt i32 %v1854, %arg.m
-  %v1857 = icmp slt i32 %v1855, %arg.n
-  %v1858 = and i1 %v1856, %v1857
-  br i1 %v1858, label %if.then300, label %if.else301
-if.then300:
-  %v1859 = mul i32 %v1854, %arg.n
-  %v1860 = add i32 %v1859, %v1855
-  %v1861 = mul i32 %v1860, 2
-  %v1862 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1861
-  %v1863 = fptrunc float %v1853 to half
-  store half %v1863, ptr addrspace(1) %v1862, align 2
-  br label %if.end302
-if.else301:
-  br label %if.end302
-if.end302:
-  %v1864 = sdiv i32 %v5, 16
-  %v1865 = mul i32 %v1864, 8
-  %v1866 = add i32 %v1865, 4
-  %v1867 = srem i32 %v5, 16
-  %v1868 = add i32 %v8, 48
-  %v1869 = add i32 %v1868, %v1866
-  %v1870 = add i32 %v10, 16
-  %v1871 = add i32 %v1870, %v1867
-  %v1872 = extractelement <8 x float> %v31, i32 4
-  %v1873 = add i32 %v1, %v1869
-  %v1874 = add i32 %v3, %v1871
-  %v1875 = icmp slt i32 %v1873, %arg.m
-  %v1876 = icmp slt i32 %v1874, %arg.n
-  %v1877 = and i1 %v1875, %v1876
-  br i1 %v1877, label %if.then303, label %if.else304
-if.then303:
-  %v1878 = mul i32 %v1873, %arg.n
-  %v1879 = add i32 %v1878, %v1874
-  %v1880 = mul i32 %v1879, 2
-  %v1881 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1880
-  %v1882 = fptrunc float %v1872 to half
-  store half %v1882, ptr addrspace(1) %v1881, align 2
-  br label %if.end305
-if.else304:
-  br label %if.end305
-if.end305:
-  %v1883 = sdiv i32 %v5, 16
-  %v1884 = mul i32 %v1883, 8
-  %v1885 = add i32 %v1884, 5
-  %v1886 = srem i32 %v5, 16
-  %v1887 = add i32 %v8, 48
-  %v1888 = add i32 %v1887, %v1885
-  %v1889 = add i32 %v10, 16
-  %v1890 = add i32 %v1889, %v1886
-  %v1891 = extractelement <8 x float> %v31, i32 5
-  %v1892 = add i32 %v1, %v1888
-  %v1893 = add i32 %v3, %v1890
-  %v1894 = icmp slt i32 %v1892, %arg.m
-  %v1895 = icmp slt i32 %v1893, %arg.n
-  %v1896 = and i1 %v1894, %v1895
-  br i1 %v1896, label %if.then306, label %if.else307
-if.then306:
-  %v1897 = mul i32 %v1892, %arg.n
-  %v1898 = add i32 %v1897, %v1893
-  %v1899 = mul i32 %v1898, 2
-  %v1900 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1899
-  %v1901 = fptrunc float %v1891 to half
-  store half %v1901, ptr addrspace(1) %v1900, align 2
-  br label %if.end308
-if.else307:
-  br label %if.end308
-if.end308:
-  %v1902 = sdiv i32 %v5, 16
-  %v1903 = mul i32 %v1902, 8
-  %v1904 = add i32 %v1903, 6
-  %v1905 = srem i32 %v5, 16
-  %v1906 = add i32 %v8, 48
-  %v1907 = add i32 %v1906, %v1904
-  %v1908 = add i32 %v10, 16
-  %v1909 = add i32 %v1908, %v1905
-  %v1910 = extractelement <8 x float> %v31, i32 6
-  %v1911 = add i32 %v1, %v1907
-  %v1912 = add i32 %v3, %v1909
-  %v1913 = icmp slt i32 %v1911, %arg.m
-  %v1914 = icmp slt i32 %v1912, %arg.n
-  %v1915 = and i1 %v1913, %v1914
-  br i1 %v1915, label %if.then309, label %if.else310
-if.then309:
-  %v1916 = mul i32 %v1911, %arg.n
-  %v1917 = add i32 %v1916, %v1912
-  %v1918 = mul i32 %v1917, 2
-  %v1919 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1918
-  %v1920 = fptrunc float %v1910 to half
-  store half %v1920, ptr addrspace(1) %v1919, align 2
-  br label %if.end311
-if.else310:
-  br label %if.end311
-if.end311:
-  %v1921 = sdiv i32 %v5, 16
-  %v1922 = mul i32 %v1921, 8
-  %v1923 = add i32 %v1922, 7
-  %v1924 = srem i32 %v5, 16
-  %v1925 = add i32 %v8, 48
-  %v1926 = add i32 %v1925, %v1923
-  %v1927 = add i32 %v10, 16
-  %v1928 = add i32 %v1927, %v1924
-  %v1929 = extractelement <8 x float> %v31, i32 7
-  %v1930 = add i32 %v1, %v1926
-  %v1931 = add i32 %v3, %v1928
-  %v1932 = icmp slt i32 %v1930, %arg.m
-  %v1933 = icmp slt i32 %v1931, %arg.n
-  %v1934 = and i1 %v1932, %v1933
-  br i1 %v1934, label %if.then312, label %if.else313
-if.then312:
-  %v1935 = mul i32 %v1930, %arg.n
-  %v1936 = add i32 %v1935, %v1931
-  %v1937 = mul i32 %v1936, 2
-  %v1938 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1937
-  %v1939 = fptrunc float %v1929 to half
-  store half %v1939, ptr addrspace(1) %v1938, align 2
-  br label %if.end314
-if.else313:
-  br label %if.end314
-if.end314:
+  br label %if.end23
+if.end23:
   ret void
 }
 
@@ -2668,6 +2331,7 @@ declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half>, <
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.smin.i32(i32, i32)
 
 attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx1201" "uniform-work-group-size"="true" }
 

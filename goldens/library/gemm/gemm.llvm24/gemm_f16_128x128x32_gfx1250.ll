@@ -19,2616 +19,2399 @@ entry:
   %v8 = mul i32 %v7, 64
   %v9 = srem i32 %v6, 4
   %v10 = mul i32 %v9, 32
-  %v11 = insertelement <8 x float> poison, float 0x0000000000000000, i32 0
-  %v12 = insertelement <8 x float> %v11, float 0x0000000000000000, i32 1
-  %v13 = insertelement <8 x float> %v12, float 0x0000000000000000, i32 2
-  %v14 = insertelement <8 x float> %v13, float 0x0000000000000000, i32 3
-  %v15 = insertelement <8 x float> %v14, float 0x0000000000000000, i32 4
-  %v16 = insertelement <8 x float> %v15, float 0x0000000000000000, i32 5
-  %v17 = insertelement <8 x float> %v16, float 0x0000000000000000, i32 6
-  %v18 = insertelement <8 x float> %v17, float 0x0000000000000000, i32 7
-  %v19 = srem i32 %v5, 16
-  %v20 = sdiv i32 %v5, 16
-  %v21 = srem i32 %v20, 2
-  %v22 = mul i32 %v21, 16
-  br label %for.head0
-for.head0:
-  %v23 = phi i32 [ 0, %entry ], [ %v694, %if.end110 ]
-  %v24 = phi <8 x float> [ %v18, %entry ], [ %v572, %if.end110 ]
-  %v25 = phi <8 x float> [ %v18, %entry ], [ %v690, %if.end110 ]
-  %v26 = phi <8 x float> [ %v18, %entry ], [ %v573, %if.end110 ]
-  %v27 = phi <8 x float> [ %v18, %entry ], [ %v691, %if.end110 ]
-  %v28 = phi <8 x float> [ %v18, %entry ], [ %v574, %if.end110 ]
-  %v29 = phi <8 x float> [ %v18, %entry ], [ %v692, %if.end110 ]
-  %v30 = phi <8 x float> [ %v18, %entry ], [ %v575, %if.end110 ]
-  %v31 = phi <8 x float> [ %v18, %entry ], [ %v693, %if.end110 ]
-  %v32 = icmp slt i32 %v23, %arg.k
-  br i1 %v32, label %for.body1, label %for.exit2
-for.body1:
+  %v11 = srem i32 %v5, 16
+  %v12 = sdiv i32 %v5, 16
+  %v13 = srem i32 %v12, 2
+  %v14 = mul i32 %v13, 16
+  %v15 = add i32 %v14, 0
+  %v16 = add i32 %v8, %v11
+  %v17 = add i32 %v15, 0
+  %v18 = mul i32 %v17, 2
+  %v19 = mul i32 %v16, 4
+  %v20 = sdiv i32 %v18, 16
+  %v21 = add i32 %v19, %v20
+  %v22 = sdiv i32 %v21, 16
+  %v23 = srem i32 %v22, 8
+  %v24 = shl i32 %v23, 1
+  %v25 = xor i32 %v23, %v24
+  %v26 = srem i32 %v25, 16
+  %v27 = srem i32 %v21, 16
+  %v28 = xor i32 %v27, %v26
+  %v29 = mul i32 %v22, 256
+  %v30 = mul i32 %v28, 16
+  %v31 = add i32 %v29, %v30
+  %v32 = srem i32 %v18, 16
+  %v33 = add i32 %v31, %v32
+  %v34 = add i32 %v33, 0
+  %v35 = add i32 %v16, 16
+  %v36 = mul i32 %v17, 2
+  %v37 = mul i32 %v35, 4
+  %v38 = sdiv i32 %v36, 16
+  %v39 = add i32 %v37, %v38
+  %v40 = sdiv i32 %v39, 16
+  %v41 = srem i32 %v40, 8
+  %v42 = shl i32 %v41, 1
+  %v43 = xor i32 %v41, %v42
+  %v44 = srem i32 %v43, 16
+  %v45 = srem i32 %v39, 16
+  %v46 = xor i32 %v45, %v44
+  %v47 = mul i32 %v40, 256
+  %v48 = mul i32 %v46, 16
+  %v49 = add i32 %v47, %v48
+  %v50 = srem i32 %v36, 16
+  %v51 = add i32 %v49, %v50
+  %v52 = add i32 %v33, 2048
+  %v53 = add i32 %v16, 48
+  %v54 = mul i32 %v17, 2
+  %v55 = mul i32 %v53, 4
+  %v56 = sdiv i32 %v54, 16
+  %v57 = add i32 %v55, %v56
+  %v58 = sdiv i32 %v57, 16
+  %v59 = srem i32 %v58, 8
+  %v60 = shl i32 %v59, 1
+  %v61 = xor i32 %v59, %v60
+  %v62 = srem i32 %v61, 16
+  %v63 = srem i32 %v57, 16
+  %v64 = xor i32 %v63, %v62
+  %v65 = mul i32 %v58, 256
+  %v66 = mul i32 %v64, 16
+  %v67 = add i32 %v65, %v66
+  %v68 = srem i32 %v54, 16
+  %v69 = add i32 %v67, %v68
+  %v70 = add i32 %v8, %v11
+  %v71 = add i32 %v15, 8
+  %v72 = mul i32 %v71, 2
+  %v73 = mul i32 %v70, 4
+  %v74 = sdiv i32 %v72, 16
+  %v75 = add i32 %v73, %v74
+  %v76 = sdiv i32 %v75, 16
+  %v77 = srem i32 %v76, 8
+  %v78 = shl i32 %v77, 1
+  %v79 = xor i32 %v77, %v78
+  %v80 = srem i32 %v79, 16
+  %v81 = srem i32 %v75, 16
+  %v82 = xor i32 %v81, %v80
+  %v83 = mul i32 %v76, 256
+  %v84 = mul i32 %v82, 16
+  %v85 = add i32 %v83, %v84
+  %v86 = srem i32 %v72, 16
+  %v87 = add i32 %v85, %v86
+  %v88 = add i32 %v87, 0
+  %v89 = add i32 %v70, 16
+  %v90 = mul i32 %v71, 2
+  %v91 = mul i32 %v89, 4
+  %v92 = sdiv i32 %v90, 16
+  %v93 = add i32 %v91, %v92
+  %v94 = sdiv i32 %v93, 16
+  %v95 = srem i32 %v94, 8
+  %v96 = shl i32 %v95, 1
+  %v97 = xor i32 %v95, %v96
+  %v98 = srem i32 %v97, 16
+  %v99 = srem i32 %v93, 16
+  %v100 = xor i32 %v99, %v98
+  %v101 = mul i32 %v94, 256
+  %v102 = mul i32 %v100, 16
+  %v103 = add i32 %v101, %v102
+  %v104 = srem i32 %v90, 16
+  %v105 = add i32 %v103, %v104
+  %v106 = add i32 %v87, 2048
+  %v107 = add i32 %v70, 48
+  %v108 = mul i32 %v71, 2
+  %v109 = mul i32 %v107, 4
+  %v110 = sdiv i32 %v108, 16
+  %v111 = add i32 %v109, %v110
+  %v112 = sdiv i32 %v111, 16
+  %v113 = srem i32 %v112, 8
+  %v114 = shl i32 %v113, 1
+  %v115 = xor i32 %v113, %v114
+  %v116 = srem i32 %v115, 16
+  %v117 = srem i32 %v111, 16
+  %v118 = xor i32 %v117, %v116
+  %v119 = mul i32 %v112, 256
+  %v120 = mul i32 %v118, 16
+  %v121 = add i32 %v119, %v120
+  %v122 = srem i32 %v108, 16
+  %v123 = add i32 %v121, %v122
+  %v124 = add i32 %v10, %v11
+  %v125 = add i32 %v15, 0
+  %v126 = mul i32 %v125, 2
+  %v127 = mul i32 %v124, 4
+  %v128 = sdiv i32 %v126, 16
+  %v129 = add i32 %v127, %v128
+  %v130 = sdiv i32 %v129, 16
+  %v131 = srem i32 %v130, 8
+  %v132 = shl i32 %v131, 1
+  %v133 = xor i32 %v131, %v132
+  %v134 = srem i32 %v133, 16
+  %v135 = srem i32 %v129, 16
+  %v136 = xor i32 %v135, %v134
+  %v137 = mul i32 %v130, 256
+  %v138 = mul i32 %v136, 16
+  %v139 = add i32 %v137, %v138
+  %v140 = srem i32 %v126, 16
+  %v141 = add i32 %v139, %v140
+  %v142 = add i32 %v141, 0
+  %v143 = add i32 %v124, 16
+  %v144 = mul i32 %v125, 2
+  %v145 = mul i32 %v143, 4
+  %v146 = sdiv i32 %v144, 16
+  %v147 = add i32 %v145, %v146
+  %v148 = sdiv i32 %v147, 16
+  %v149 = srem i32 %v148, 8
+  %v150 = shl i32 %v149, 1
+  %v151 = xor i32 %v149, %v150
+  %v152 = srem i32 %v151, 16
+  %v153 = srem i32 %v147, 16
+  %v154 = xor i32 %v153, %v152
+  %v155 = mul i32 %v148, 256
+  %v156 = mul i32 %v154, 16
+  %v157 = add i32 %v155, %v156
+  %v158 = srem i32 %v144, 16
+  %v159 = add i32 %v157, %v158
+  %v160 = add i32 %v10, %v11
+  %v161 = add i32 %v15, 8
+  %v162 = mul i32 %v161, 2
+  %v163 = mul i32 %v160, 4
+  %v164 = sdiv i32 %v162, 16
+  %v165 = add i32 %v163, %v164
+  %v166 = sdiv i32 %v165, 16
+  %v167 = srem i32 %v166, 8
+  %v168 = shl i32 %v167, 1
+  %v169 = xor i32 %v167, %v168
+  %v170 = srem i32 %v169, 16
+  %v171 = srem i32 %v165, 16
+  %v172 = xor i32 %v171, %v170
+  %v173 = mul i32 %v166, 256
+  %v174 = mul i32 %v172, 16
+  %v175 = add i32 %v173, %v174
+  %v176 = srem i32 %v162, 16
+  %v177 = add i32 %v175, %v176
+  %v178 = add i32 %v177, 0
+  %v179 = add i32 %v160, 16
+  %v180 = mul i32 %v161, 2
+  %v181 = mul i32 %v179, 4
+  %v182 = sdiv i32 %v180, 16
+  %v183 = add i32 %v181, %v182
+  %v184 = sdiv i32 %v183, 16
+  %v185 = srem i32 %v184, 8
+  %v186 = shl i32 %v185, 1
+  %v187 = xor i32 %v185, %v186
+  %v188 = srem i32 %v187, 16
+  %v189 = srem i32 %v183, 16
+  %v190 = xor i32 %v189, %v188
+  %v191 = mul i32 %v184, 256
+  %v192 = mul i32 %v190, 16
+  %v193 = add i32 %v191, %v192
+  %v194 = srem i32 %v180, 16
+  %v195 = add i32 %v193, %v194
+  %v196 = add i32 %v1, 128
+  %v197 = icmp sle i32 %v196, %arg.m
+  %v198 = add i32 %v3, 128
+  %v199 = icmp sle i32 %v198, %arg.n
+  %v200 = and i1 %v197, %v199
+  %v201 = srem i32 %arg.k, 32
+  %v202 = sub i32 %arg.k, %v201
+  %v203 = select i1 %v200, i32 %v202, i32 0
+  %v204 = insertelement <8 x float> poison, float 0x0000000000000000, i32 0
+  %v205 = insertelement <8 x float> %v204, float 0x0000000000000000, i32 1
+  %v206 = insertelement <8 x float> %v205, float 0x0000000000000000, i32 2
+  %v207 = insertelement <8 x float> %v206, float 0x0000000000000000, i32 3
+  %v208 = insertelement <8 x float> %v207, float 0x0000000000000000, i32 4
+  %v209 = insertelement <8 x float> %v208, float 0x0000000000000000, i32 5
+  %v210 = insertelement <8 x float> %v209, float 0x0000000000000000, i32 6
+  %v211 = insertelement <8 x float> %v210, float 0x0000000000000000, i32 7
+  %v212 = icmp sgt i32 %v203, 0
+  br i1 %v212, label %if.then0, label %if.else1
+if.then0:
+  %v213 = add i32 %v4, 0
+  %v214 = add i32 %v4, 256
+  %v215 = sdiv i32 %v213, 4
+  %v216 = srem i32 %v213, 4
+  %v217 = mul i32 %v216, 8
+  %v218 = add i32 %v1, %v215
+  %v219 = mul i32 %v218, %arg.k
+  %v220 = add i32 0, %v217
+  %v221 = add i32 %v219, %v220
+  %v222 = mul i32 %v221, 2
+  %v223 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v222
+  %v224 = load <8 x half>, ptr addrspace(1) %v223, align 2
+  %v225 = sdiv i32 %v214, 4
+  %v226 = srem i32 %v214, 4
+  %v227 = mul i32 %v226, 8
+  %v228 = add i32 %v1, %v225
+  %v229 = mul i32 %v228, %arg.k
+  %v230 = add i32 0, %v227
+  %v231 = add i32 %v229, %v230
+  %v232 = mul i32 %v231, 2
+  %v233 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v232
+  %v234 = load <8 x half>, ptr addrspace(1) %v233, align 2
+  %v235 = add i32 %v4, 0
+  %v236 = add i32 %v4, 256
+  %v237 = sdiv i32 %v235, 4
+  %v238 = srem i32 %v235, 4
+  %v239 = mul i32 %v238, 8
+  %v240 = sdiv i32 %v236, 4
+  %v241 = srem i32 %v236, 4
+  %v242 = mul i32 %v241, 8
+  %v243 = mul i32 %v239, 2
+  %v244 = mul i32 %v237, 4
+  %v245 = sdiv i32 %v243, 16
+  %v246 = add i32 %v244, %v245
+  %v247 = sdiv i32 %v246, 16
+  %v248 = srem i32 %v247, 8
+  %v249 = shl i32 %v248, 1
+  %v250 = xor i32 %v248, %v249
+  %v251 = srem i32 %v250, 16
+  %v252 = srem i32 %v246, 16
+  %v253 = xor i32 %v252, %v251
+  %v254 = mul i32 %v247, 256
+  %v255 = mul i32 %v253, 16
+  %v256 = add i32 %v254, %v255
+  %v257 = srem i32 %v243, 16
+  %v258 = add i32 %v256, %v257
+  %v259 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v258
+  store <8 x half> %v224, ptr addrspace(3) %v259, align 2
+  %v260 = mul i32 %v242, 2
+  %v261 = mul i32 %v240, 4
+  %v262 = sdiv i32 %v260, 16
+  %v263 = add i32 %v261, %v262
+  %v264 = sdiv i32 %v263, 16
+  %v265 = srem i32 %v264, 8
+  %v266 = shl i32 %v265, 1
+  %v267 = xor i32 %v265, %v266
+  %v268 = srem i32 %v267, 16
+  %v269 = srem i32 %v263, 16
+  %v270 = xor i32 %v269, %v268
+  %v271 = mul i32 %v264, 256
+  %v272 = mul i32 %v270, 16
+  %v273 = add i32 %v271, %v272
+  %v274 = srem i32 %v260, 16
+  %v275 = add i32 %v273, %v274
+  %v276 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v275
+  store <8 x half> %v234, ptr addrspace(3) %v276, align 2
+  %v277 = add i32 %v4, 0
+  %v278 = sdiv i32 %v277, 16
+  %v279 = mul i32 %v278, 8
+  %v280 = srem i32 %v277, 16
+  %v281 = mul i32 %v280, 2
+  %v282 = add i32 0, %v281
+  %v283 = mul i32 %v282, %arg.n
+  %v284 = add i32 %v3, %v279
+  %v285 = add i32 %v283, %v284
+  %v286 = mul i32 %v285, 2
+  %v287 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v286
+  %v288 = load <8 x half>, ptr addrspace(1) %v287, align 2
+  %v289 = add i32 %v285, %arg.n
+  %v290 = mul i32 %v289, 2
+  %v291 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v290
+  %v292 = load <8 x half>, ptr addrspace(1) %v291, align 2
+  %v293 = add i32 %v4, 0
+  %v294 = sdiv i32 %v293, 16
+  %v295 = mul i32 %v294, 8
+  %v296 = srem i32 %v293, 16
+  %v297 = mul i32 %v296, 2
+  %v298 = extractelement <8 x half> %v288, i32 0
+  %v299 = extractelement <8 x half> %v292, i32 0
+  %v300 = insertelement <2 x half> poison, half %v298, i32 0
+  %v301 = insertelement <2 x half> %v300, half %v299, i32 1
+  %v302 = add i32 %v295, 0
+  %v303 = mul i32 %v297, 2
+  %v304 = mul i32 %v302, 4
+  %v305 = sdiv i32 %v303, 16
+  %v306 = add i32 %v304, %v305
+  %v307 = sdiv i32 %v306, 16
+  %v308 = srem i32 %v307, 8
+  %v309 = shl i32 %v308, 1
+  %v310 = xor i32 %v308, %v309
+  %v311 = srem i32 %v310, 16
+  %v312 = srem i32 %v306, 16
+  %v313 = xor i32 %v312, %v311
+  %v314 = mul i32 %v307, 256
+  %v315 = mul i32 %v313, 16
+  %v316 = add i32 %v314, %v315
+  %v317 = srem i32 %v303, 16
+  %v318 = add i32 %v316, %v317
+  %v319 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v318
+  store <2 x half> %v301, ptr addrspace(3) %v319, align 2
+  %v320 = extractelement <8 x half> %v288, i32 1
+  %v321 = extractelement <8 x half> %v292, i32 1
+  %v322 = insertelement <2 x half> poison, half %v320, i32 0
+  %v323 = insertelement <2 x half> %v322, half %v321, i32 1
+  %v324 = add i32 %v295, 1
+  %v325 = mul i32 %v297, 2
+  %v326 = mul i32 %v324, 4
+  %v327 = sdiv i32 %v325, 16
+  %v328 = add i32 %v326, %v327
+  %v329 = sdiv i32 %v328, 16
+  %v330 = srem i32 %v329, 8
+  %v331 = shl i32 %v330, 1
+  %v332 = xor i32 %v330, %v331
+  %v333 = srem i32 %v332, 16
+  %v334 = srem i32 %v328, 16
+  %v335 = xor i32 %v334, %v333
+  %v336 = mul i32 %v329, 256
+  %v337 = mul i32 %v335, 16
+  %v338 = add i32 %v336, %v337
+  %v339 = srem i32 %v325, 16
+  %v340 = add i32 %v338, %v339
+  %v341 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v340
+  store <2 x half> %v323, ptr addrspace(3) %v341, align 2
+  %v342 = extractelement <8 x half> %v288, i32 2
+  %v343 = extractelement <8 x half> %v292, i32 2
+  %v344 = insertelement <2 x half> poison, half %v342, i32 0
+  %v345 = insertelement <2 x half> %v344, half %v343, i32 1
+  %v346 = add i32 %v295, 2
+  %v347 = mul i32 %v297, 2
+  %v348 = mul i32 %v346, 4
+  %v349 = sdiv i32 %v347, 16
+  %v350 = add i32 %v348, %v349
+  %v351 = sdiv i32 %v350, 16
+  %v352 = srem i32 %v351, 8
+  %v353 = shl i32 %v352, 1
+  %v354 = xor i32 %v352, %v353
+  %v355 = srem i32 %v354, 16
+  %v356 = srem i32 %v350, 16
+  %v357 = xor i32 %v356, %v355
+  %v358 = mul i32 %v351, 256
+  %v359 = mul i32 %v357, 16
+  %v360 = add i32 %v358, %v359
+  %v361 = srem i32 %v347, 16
+  %v362 = add i32 %v360, %v361
+  %v363 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v362
+  store <2 x half> %v345, ptr addrspace(3) %v363, align 2
+  %v364 = extractelement <8 x half> %v288, i32 3
+  %v365 = extractelement <8 x half> %v292, i32 3
+  %v366 = insertelement <2 x half> poison, half %v364, i32 0
+  %v367 = insertelement <2 x half> %v366, half %v365, i32 1
+  %v368 = add i32 %v295, 3
+  %v369 = mul i32 %v297, 2
+  %v370 = mul i32 %v368, 4
+  %v371 = sdiv i32 %v369, 16
+  %v372 = add i32 %v370, %v371
+  %v373 = sdiv i32 %v372, 16
+  %v374 = srem i32 %v373, 8
+  %v375 = shl i32 %v374, 1
+  %v376 = xor i32 %v374, %v375
+  %v377 = srem i32 %v376, 16
+  %v378 = srem i32 %v372, 16
+  %v379 = xor i32 %v378, %v377
+  %v380 = mul i32 %v373, 256
+  %v381 = mul i32 %v379, 16
+  %v382 = add i32 %v380, %v381
+  %v383 = srem i32 %v369, 16
+  %v384 = add i32 %v382, %v383
+  %v385 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v384
+  store <2 x half> %v367, ptr addrspace(3) %v385, align 2
+  %v386 = extractelement <8 x half> %v288, i32 4
+  %v387 = extractelement <8 x half> %v292, i32 4
+  %v388 = insertelement <2 x half> poison, half %v386, i32 0
+  %v389 = insertelement <2 x half> %v388, half %v387, i32 1
+  %v390 = add i32 %v295, 4
+  %v391 = mul i32 %v297, 2
+  %v392 = mul i32 %v390, 4
+  %v393 = sdiv i32 %v391, 16
+  %v394 = add i32 %v392, %v393
+  %v395 = sdiv i32 %v394, 16
+  %v396 = srem i32 %v395, 8
+  %v397 = shl i32 %v396, 1
+  %v398 = xor i32 %v396, %v397
+  %v399 = srem i32 %v398, 16
+  %v400 = srem i32 %v394, 16
+  %v401 = xor i32 %v400, %v399
+  %v402 = mul i32 %v395, 256
+  %v403 = mul i32 %v401, 16
+  %v404 = add i32 %v402, %v403
+  %v405 = srem i32 %v391, 16
+  %v406 = add i32 %v404, %v405
+  %v407 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v406
+  store <2 x half> %v389, ptr addrspace(3) %v407, align 2
+  %v408 = extractelement <8 x half> %v288, i32 5
+  %v409 = extractelement <8 x half> %v292, i32 5
+  %v410 = insertelement <2 x half> poison, half %v408, i32 0
+  %v411 = insertelement <2 x half> %v410, half %v409, i32 1
+  %v412 = add i32 %v295, 5
+  %v413 = mul i32 %v297, 2
+  %v414 = mul i32 %v412, 4
+  %v415 = sdiv i32 %v413, 16
+  %v416 = add i32 %v414, %v415
+  %v417 = sdiv i32 %v416, 16
+  %v418 = srem i32 %v417, 8
+  %v419 = shl i32 %v418, 1
+  %v420 = xor i32 %v418, %v419
+  %v421 = srem i32 %v420, 16
+  %v422 = srem i32 %v416, 16
+  %v423 = xor i32 %v422, %v421
+  %v424 = mul i32 %v417, 256
+  %v425 = mul i32 %v423, 16
+  %v426 = add i32 %v424, %v425
+  %v427 = srem i32 %v413, 16
+  %v428 = add i32 %v426, %v427
+  %v429 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v428
+  store <2 x half> %v411, ptr addrspace(3) %v429, align 2
+  %v430 = extractelement <8 x half> %v288, i32 6
+  %v431 = extractelement <8 x half> %v292, i32 6
+  %v432 = insertelement <2 x half> poison, half %v430, i32 0
+  %v433 = insertelement <2 x half> %v432, half %v431, i32 1
+  %v434 = add i32 %v295, 6
+  %v435 = mul i32 %v297, 2
+  %v436 = mul i32 %v434, 4
+  %v437 = sdiv i32 %v435, 16
+  %v438 = add i32 %v436, %v437
+  %v439 = sdiv i32 %v438, 16
+  %v440 = srem i32 %v439, 8
+  %v441 = shl i32 %v440, 1
+  %v442 = xor i32 %v440, %v441
+  %v443 = srem i32 %v442, 16
+  %v444 = srem i32 %v438, 16
+  %v445 = xor i32 %v444, %v443
+  %v446 = mul i32 %v439, 256
+  %v447 = mul i32 %v445, 16
+  %v448 = add i32 %v446, %v447
+  %v449 = srem i32 %v435, 16
+  %v450 = add i32 %v448, %v449
+  %v451 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v450
+  store <2 x half> %v433, ptr addrspace(3) %v451, align 2
+  %v452 = extractelement <8 x half> %v288, i32 7
+  %v453 = extractelement <8 x half> %v292, i32 7
+  %v454 = insertelement <2 x half> poison, half %v452, i32 0
+  %v455 = insertelement <2 x half> %v454, half %v453, i32 1
+  %v456 = add i32 %v295, 7
+  %v457 = mul i32 %v297, 2
+  %v458 = mul i32 %v456, 4
+  %v459 = sdiv i32 %v457, 16
+  %v460 = add i32 %v458, %v459
+  %v461 = sdiv i32 %v460, 16
+  %v462 = srem i32 %v461, 8
+  %v463 = shl i32 %v462, 1
+  %v464 = xor i32 %v462, %v463
+  %v465 = srem i32 %v464, 16
+  %v466 = srem i32 %v460, 16
+  %v467 = xor i32 %v466, %v465
+  %v468 = mul i32 %v461, 256
+  %v469 = mul i32 %v467, 16
+  %v470 = add i32 %v468, %v469
+  %v471 = srem i32 %v457, 16
+  %v472 = add i32 %v470, %v471
+  %v473 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v472
+  store <2 x half> %v455, ptr addrspace(3) %v473, align 2
+  br label %if.end2
+if.else1:
+  br label %if.end2
+if.end2:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v33 = add i32 %v4, 0
-  %v34 = sdiv i32 %v33, 8
-  %v35 = srem i32 %v33, 8
-  %v36 = mul i32 %v35, 4
-  %v37 = add i32 %v1, %v34
-  %v38 = add i32 %v23, %v36
-  %v39 = icmp slt i32 %v37, %arg.m
-  %v40 = add i32 %v38, 4
-  %v41 = icmp sle i32 %v40, %arg.k
-  %v42 = and i1 %v39, %v41
-  %v43 = mul i32 %v37, %arg.k
-  %v44 = add i32 %v43, %v38
-  %v45 = mul i32 %v44, 2
-  %v46 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v45
-  br i1 %v42, label %if.then3, label %if.else4
-if.then3:
-  %v47 = load <4 x half>, ptr addrspace(1) %v46, align 2
-  br label %if.end5
-if.else4:
-  %v48 = getelementptr inbounds i8, ptr addrspace(1) %v46, i32 0
-  %v49 = add i32 %v38, 0
-  %v50 = icmp slt i32 %v49, %arg.k
-  %v51 = and i1 %v39, %v50
-  br i1 %v51, label %if.then6, label %if.else7
-if.then6:
-  %v52 = load half, ptr addrspace(1) %v48, align 2
-  br label %if.end8
-if.else7:
-  br label %if.end8
-if.end8:
-  %v53 = phi half [ %v52, %if.then6 ], [ 0xH0000, %if.else7 ]
-  %v54 = getelementptr inbounds i8, ptr addrspace(1) %v46, i32 2
-  %v55 = add i32 %v38, 1
-  %v56 = icmp slt i32 %v55, %arg.k
-  %v57 = and i1 %v39, %v56
-  br i1 %v57, label %if.then9, label %if.else10
-if.then9:
-  %v58 = load half, ptr addrspace(1) %v54, align 2
-  br label %if.end11
-if.else10:
-  br label %if.end11
-if.end11:
-  %v59 = phi half [ %v58, %if.then9 ], [ 0xH0000, %if.else10 ]
-  %v60 = getelementptr inbounds i8, ptr addrspace(1) %v46, i32 4
-  %v61 = add i32 %v38, 2
-  %v62 = icmp slt i32 %v61, %arg.k
-  %v63 = and i1 %v39, %v62
-  br i1 %v63, label %if.then12, label %if.else13
+  br label %for.head3
+for.head3:
+  %v474 = phi i32 [ 0, %if.end2 ], [ %v786, %for.body4 ]
+  %v475 = phi <8 x float> [ %v211, %if.end2 ], [ %v555, %for.body4 ]
+  %v476 = phi <8 x float> [ %v211, %if.end2 ], [ %v559, %for.body4 ]
+  %v477 = phi <8 x float> [ %v211, %if.end2 ], [ %v556, %for.body4 ]
+  %v478 = phi <8 x float> [ %v211, %if.end2 ], [ %v560, %for.body4 ]
+  %v479 = phi <8 x float> [ %v211, %if.end2 ], [ %v557, %for.body4 ]
+  %v480 = phi <8 x float> [ %v211, %if.end2 ], [ %v561, %for.body4 ]
+  %v481 = phi <8 x float> [ %v211, %if.end2 ], [ %v558, %for.body4 ]
+  %v482 = phi <8 x float> [ %v211, %if.end2 ], [ %v562, %for.body4 ]
+  %v483 = icmp slt i32 %v474, %v203
+  br i1 %v483, label %for.body4, label %for.exit5
+for.body4:
+  %v484 = add i32 %v474, 32
+  %v485 = sub i32 %v203, 32
+  %v486 = call i32 @llvm.smin.i32(i32 %v484, i32 %v485)
+  %v487 = add i32 %v4, 0
+  %v488 = add i32 %v4, 256
+  %v489 = sdiv i32 %v487, 4
+  %v490 = srem i32 %v487, 4
+  %v491 = mul i32 %v490, 8
+  %v492 = add i32 %v1, %v489
+  %v493 = mul i32 %v492, %arg.k
+  %v494 = add i32 %v486, %v491
+  %v495 = add i32 %v493, %v494
+  %v496 = mul i32 %v495, 2
+  %v497 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v496
+  %v498 = load <8 x half>, ptr addrspace(1) %v497, align 2
+  %v499 = sdiv i32 %v488, 4
+  %v500 = srem i32 %v488, 4
+  %v501 = mul i32 %v500, 8
+  %v502 = add i32 %v1, %v499
+  %v503 = mul i32 %v502, %arg.k
+  %v504 = add i32 %v486, %v501
+  %v505 = add i32 %v503, %v504
+  %v506 = mul i32 %v505, 2
+  %v507 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v506
+  %v508 = load <8 x half>, ptr addrspace(1) %v507, align 2
+  %v509 = add i32 %v4, 0
+  %v510 = sdiv i32 %v509, 16
+  %v511 = mul i32 %v510, 8
+  %v512 = srem i32 %v509, 16
+  %v513 = mul i32 %v512, 2
+  %v514 = add i32 %v486, %v513
+  %v515 = mul i32 %v514, %arg.n
+  %v516 = add i32 %v3, %v511
+  %v517 = add i32 %v515, %v516
+  %v518 = mul i32 %v517, 2
+  %v519 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v518
+  %v520 = load <8 x half>, ptr addrspace(1) %v519, align 2
+  %v521 = add i32 %v517, %arg.n
+  %v522 = mul i32 %v521, 2
+  %v523 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v522
+  %v524 = load <8 x half>, ptr addrspace(1) %v523, align 2
+  %v525 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v34
+  %v526 = load <8 x half>, ptr addrspace(3) %v525, align 2
+  %v527 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v88
+  %v528 = load <8 x half>, ptr addrspace(3) %v527, align 2
+  %v529 = shufflevector <8 x half> %v526, <8 x half> %v528, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v530 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v51
+  %v531 = load <8 x half>, ptr addrspace(3) %v530, align 2
+  %v532 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v105
+  %v533 = load <8 x half>, ptr addrspace(3) %v532, align 2
+  %v534 = shufflevector <8 x half> %v531, <8 x half> %v533, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v535 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v52
+  %v536 = load <8 x half>, ptr addrspace(3) %v535, align 2
+  %v537 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v106
+  %v538 = load <8 x half>, ptr addrspace(3) %v537, align 2
+  %v539 = shufflevector <8 x half> %v536, <8 x half> %v538, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v540 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v69
+  %v541 = load <8 x half>, ptr addrspace(3) %v540, align 2
+  %v542 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v123
+  %v543 = load <8 x half>, ptr addrspace(3) %v542, align 2
+  %v544 = shufflevector <8 x half> %v541, <8 x half> %v543, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v545 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v142
+  %v546 = load <8 x half>, ptr addrspace(3) %v545, align 2
+  %v547 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v178
+  %v548 = load <8 x half>, ptr addrspace(3) %v547, align 2
+  %v549 = shufflevector <8 x half> %v546, <8 x half> %v548, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v550 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v159
+  %v551 = load <8 x half>, ptr addrspace(3) %v550, align 2
+  %v552 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v195
+  %v553 = load <8 x half>, ptr addrspace(3) %v552, align 2
+  %v554 = shufflevector <8 x half> %v551, <8 x half> %v553, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v555 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v549, <16 x half> %v529, i16 0, <8 x float> %v475, i1 false, i1 false)
+  %v556 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v549, <16 x half> %v534, i16 0, <8 x float> %v477, i1 false, i1 false)
+  %v557 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v549, <16 x half> %v539, i16 0, <8 x float> %v479, i1 false, i1 false)
+  %v558 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v549, <16 x half> %v544, i16 0, <8 x float> %v481, i1 false, i1 false)
+  %v559 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v554, <16 x half> %v529, i16 0, <8 x float> %v476, i1 false, i1 false)
+  %v560 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v554, <16 x half> %v534, i16 0, <8 x float> %v478, i1 false, i1 false)
+  %v561 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v554, <16 x half> %v539, i16 0, <8 x float> %v480, i1 false, i1 false)
+  %v562 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v554, <16 x half> %v544, i16 0, <8 x float> %v482, i1 false, i1 false)
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier.signal(i32 -1)
+  call void @llvm.amdgcn.s.barrier.wait(i16 -1)
+  fence syncscope("workgroup") acquire
+  %v563 = add i32 %v4, 0
+  %v564 = add i32 %v4, 256
+  %v565 = sdiv i32 %v563, 4
+  %v566 = srem i32 %v563, 4
+  %v567 = mul i32 %v566, 8
+  %v568 = sdiv i32 %v564, 4
+  %v569 = srem i32 %v564, 4
+  %v570 = mul i32 %v569, 8
+  %v571 = mul i32 %v567, 2
+  %v572 = mul i32 %v565, 4
+  %v573 = sdiv i32 %v571, 16
+  %v574 = add i32 %v572, %v573
+  %v575 = sdiv i32 %v574, 16
+  %v576 = srem i32 %v575, 8
+  %v577 = shl i32 %v576, 1
+  %v578 = xor i32 %v576, %v577
+  %v579 = srem i32 %v578, 16
+  %v580 = srem i32 %v574, 16
+  %v581 = xor i32 %v580, %v579
+  %v582 = mul i32 %v575, 256
+  %v583 = mul i32 %v581, 16
+  %v584 = add i32 %v582, %v583
+  %v585 = srem i32 %v571, 16
+  %v586 = add i32 %v584, %v585
+  %v587 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v586
+  store <8 x half> %v498, ptr addrspace(3) %v587, align 2
+  %v588 = mul i32 %v570, 2
+  %v589 = mul i32 %v568, 4
+  %v590 = sdiv i32 %v588, 16
+  %v591 = add i32 %v589, %v590
+  %v592 = sdiv i32 %v591, 16
+  %v593 = srem i32 %v592, 8
+  %v594 = shl i32 %v593, 1
+  %v595 = xor i32 %v593, %v594
+  %v596 = srem i32 %v595, 16
+  %v597 = srem i32 %v591, 16
+  %v598 = xor i32 %v597, %v596
+  %v599 = mul i32 %v592, 256
+  %v600 = mul i32 %v598, 16
+  %v601 = add i32 %v599, %v600
+  %v602 = srem i32 %v588, 16
+  %v603 = add i32 %v601, %v602
+  %v604 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v603
+  store <8 x half> %v508, ptr addrspace(3) %v604, align 2
+  %v605 = add i32 %v4, 0
+  %v606 = sdiv i32 %v605, 16
+  %v607 = mul i32 %v606, 8
+  %v608 = srem i32 %v605, 16
+  %v609 = mul i32 %v608, 2
+  %v610 = extractelement <8 x half> %v520, i32 0
+  %v611 = extractelement <8 x half> %v524, i32 0
+  %v612 = insertelement <2 x half> poison, half %v610, i32 0
+  %v613 = insertelement <2 x half> %v612, half %v611, i32 1
+  %v614 = add i32 %v607, 0
+  %v615 = mul i32 %v609, 2
+  %v616 = mul i32 %v614, 4
+  %v617 = sdiv i32 %v615, 16
+  %v618 = add i32 %v616, %v617
+  %v619 = sdiv i32 %v618, 16
+  %v620 = srem i32 %v619, 8
+  %v621 = shl i32 %v620, 1
+  %v622 = xor i32 %v620, %v621
+  %v623 = srem i32 %v622, 16
+  %v624 = srem i32 %v618, 16
+  %v625 = xor i32 %v624, %v623
+  %v626 = mul i32 %v619, 256
+  %v627 = mul i32 %v625, 16
+  %v628 = add i32 %v626, %v627
+  %v629 = srem i32 %v615, 16
+  %v630 = add i32 %v628, %v629
+  %v631 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v630
+  store <2 x half> %v613, ptr addrspace(3) %v631, align 2
+  %v632 = extractelement <8 x half> %v520, i32 1
+  %v633 = extractelement <8 x half> %v524, i32 1
+  %v634 = insertelement <2 x half> poison, half %v632, i32 0
+  %v635 = insertelement <2 x half> %v634, half %v633, i32 1
+  %v636 = add i32 %v607, 1
+  %v637 = mul i32 %v609, 2
+  %v638 = mul i32 %v636, 4
+  %v639 = sdiv i32 %v637, 16
+  %v640 = add i32 %v638, %v639
+  %v641 = sdiv i32 %v640, 16
+  %v642 = srem i32 %v641, 8
+  %v643 = shl i32 %v642, 1
+  %v644 = xor i32 %v642, %v643
+  %v645 = srem i32 %v644, 16
+  %v646 = srem i32 %v640, 16
+  %v647 = xor i32 %v646, %v645
+  %v648 = mul i32 %v641, 256
+  %v649 = mul i32 %v647, 16
+  %v650 = add i32 %v648, %v649
+  %v651 = srem i32 %v637, 16
+  %v652 = add i32 %v650, %v651
+  %v653 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v652
+  store <2 x half> %v635, ptr addrspace(3) %v653, align 2
+  %v654 = extractelement <8 x half> %v520, i32 2
+  %v655 = extractelement <8 x half> %v524, i32 2
+  %v656 = insertelement <2 x half> poison, half %v654, i32 0
+  %v657 = insertelement <2 x half> %v656, half %v655, i32 1
+  %v658 = add i32 %v607, 2
+  %v659 = mul i32 %v609, 2
+  %v660 = mul i32 %v658, 4
+  %v661 = sdiv i32 %v659, 16
+  %v662 = add i32 %v660, %v661
+  %v663 = sdiv i32 %v662, 16
+  %v664 = srem i32 %v663, 8
+  %v665 = shl i32 %v664, 1
+  %v666 = xor i32 %v664, %v665
+  %v667 = srem i32 %v666, 16
+  %v668 = srem i32 %v662, 16
+  %v669 = xor i32 %v668, %v667
+  %v670 = mul i32 %v663, 256
+  %v671 = mul i32 %v669, 16
+  %v672 = add i32 %v670, %v671
+  %v673 = srem i32 %v659, 16
+  %v674 = add i32 %v672, %v673
+  %v675 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v674
+  store <2 x half> %v657, ptr addrspace(3) %v675, align 2
+  %v676 = extractelement <8 x half> %v520, i32 3
+  %v677 = extractelement <8 x half> %v524, i32 3
+  %v678 = insertelement <2 x half> poison, half %v676, i32 0
+  %v679 = insertelement <2 x half> %v678, half %v677, i32 1
+  %v680 = add i32 %v607, 3
+  %v681 = mul i32 %v609, 2
+  %v682 = mul i32 %v680, 4
+  %v683 = sdiv i32 %v681, 16
+  %v684 = add i32 %v682, %v683
+  %v685 = sdiv i32 %v684, 16
+  %v686 = srem i32 %v685, 8
+  %v687 = shl i32 %v686, 1
+  %v688 = xor i32 %v686, %v687
+  %v689 = srem i32 %v688, 16
+  %v690 = srem i32 %v684, 16
+  %v691 = xor i32 %v690, %v689
+  %v692 = mul i32 %v685, 256
+  %v693 = mul i32 %v691, 16
+  %v694 = add i32 %v692, %v693
+  %v695 = srem i32 %v681, 16
+  %v696 = add i32 %v694, %v695
+  %v697 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v696
+  store <2 x half> %v679, ptr addrspace(3) %v697, align 2
+  %v698 = extractelement <8 x half> %v520, i32 4
+  %v699 = extractelement <8 x half> %v524, i32 4
+  %v700 = insertelement <2 x half> poison, half %v698, i32 0
+  %v701 = insertelement <2 x half> %v700, half %v699, i32 1
+  %v702 = add i32 %v607, 4
+  %v703 = mul i32 %v609, 2
+  %v704 = mul i32 %v702, 4
+  %v705 = sdiv i32 %v703, 16
+  %v706 = add i32 %v704, %v705
+  %v707 = sdiv i32 %v706, 16
+  %v708 = srem i32 %v707, 8
+  %v709 = shl i32 %v708, 1
+  %v710 = xor i32 %v708, %v709
+  %v711 = srem i32 %v710, 16
+  %v712 = srem i32 %v706, 16
+  %v713 = xor i32 %v712, %v711
+  %v714 = mul i32 %v707, 256
+  %v715 = mul i32 %v713, 16
+  %v716 = add i32 %v714, %v715
+  %v717 = srem i32 %v703, 16
+  %v718 = add i32 %v716, %v717
+  %v719 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v718
+  store <2 x half> %v701, ptr addrspace(3) %v719, align 2
+  %v720 = extractelement <8 x half> %v520, i32 5
+  %v721 = extractelement <8 x half> %v524, i32 5
+  %v722 = insertelement <2 x half> poison, half %v720, i32 0
+  %v723 = insertelement <2 x half> %v722, half %v721, i32 1
+  %v724 = add i32 %v607, 5
+  %v725 = mul i32 %v609, 2
+  %v726 = mul i32 %v724, 4
+  %v727 = sdiv i32 %v725, 16
+  %v728 = add i32 %v726, %v727
+  %v729 = sdiv i32 %v728, 16
+  %v730 = srem i32 %v729, 8
+  %v731 = shl i32 %v730, 1
+  %v732 = xor i32 %v730, %v731
+  %v733 = srem i32 %v732, 16
+  %v734 = srem i32 %v728, 16
+  %v735 = xor i32 %v734, %v733
+  %v736 = mul i32 %v729, 256
+  %v737 = mul i32 %v735, 16
+  %v738 = add i32 %v736, %v737
+  %v739 = srem i32 %v725, 16
+  %v740 = add i32 %v738, %v739
+  %v741 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v740
+  store <2 x half> %v723, ptr addrspace(3) %v741, align 2
+  %v742 = extractelement <8 x half> %v520, i32 6
+  %v743 = extractelement <8 x half> %v524, i32 6
+  %v744 = insertelement <2 x half> poison, half %v742, i32 0
+  %v745 = insertelement <2 x half> %v744, half %v743, i32 1
+  %v746 = add i32 %v607, 6
+  %v747 = mul i32 %v609, 2
+  %v748 = mul i32 %v746, 4
+  %v749 = sdiv i32 %v747, 16
+  %v750 = add i32 %v748, %v749
+  %v751 = sdiv i32 %v750, 16
+  %v752 = srem i32 %v751, 8
+  %v753 = shl i32 %v752, 1
+  %v754 = xor i32 %v752, %v753
+  %v755 = srem i32 %v754, 16
+  %v756 = srem i32 %v750, 16
+  %v757 = xor i32 %v756, %v755
+  %v758 = mul i32 %v751, 256
+  %v759 = mul i32 %v757, 16
+  %v760 = add i32 %v758, %v759
+  %v761 = srem i32 %v747, 16
+  %v762 = add i32 %v760, %v761
+  %v763 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v762
+  store <2 x half> %v745, ptr addrspace(3) %v763, align 2
+  %v764 = extractelement <8 x half> %v520, i32 7
+  %v765 = extractelement <8 x half> %v524, i32 7
+  %v766 = insertelement <2 x half> poison, half %v764, i32 0
+  %v767 = insertelement <2 x half> %v766, half %v765, i32 1
+  %v768 = add i32 %v607, 7
+  %v769 = mul i32 %v609, 2
+  %v770 = mul i32 %v768, 4
+  %v771 = sdiv i32 %v769, 16
+  %v772 = add i32 %v770, %v771
+  %v773 = sdiv i32 %v772, 16
+  %v774 = srem i32 %v773, 8
+  %v775 = shl i32 %v774, 1
+  %v776 = xor i32 %v774, %v775
+  %v777 = srem i32 %v776, 16
+  %v778 = srem i32 %v772, 16
+  %v779 = xor i32 %v778, %v777
+  %v780 = mul i32 %v773, 256
+  %v781 = mul i32 %v779, 16
+  %v782 = add i32 %v780, %v781
+  %v783 = srem i32 %v769, 16
+  %v784 = add i32 %v782, %v783
+  %v785 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v784
+  store <2 x half> %v767, ptr addrspace(3) %v785, align 2
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier.signal(i32 -1)
+  call void @llvm.amdgcn.s.barrier.wait(i16 -1)
+  fence syncscope("workgroup") acquire
+  %v786 = add i32 %v474, 32
+  br label %for.head3
+for.exit5:
+  br label %for.head6
+for.head6:
+  %v787 = phi i32 [ %v203, %for.exit5 ], [ %v905, %for.exit17 ]
+  %v788 = phi <8 x float> [ %v475, %for.exit5 ], [ %v897, %for.exit17 ]
+  %v789 = phi <8 x float> [ %v476, %for.exit5 ], [ %v901, %for.exit17 ]
+  %v790 = phi <8 x float> [ %v477, %for.exit5 ], [ %v898, %for.exit17 ]
+  %v791 = phi <8 x float> [ %v478, %for.exit5 ], [ %v902, %for.exit17 ]
+  %v792 = phi <8 x float> [ %v479, %for.exit5 ], [ %v899, %for.exit17 ]
+  %v793 = phi <8 x float> [ %v480, %for.exit5 ], [ %v903, %for.exit17 ]
+  %v794 = phi <8 x float> [ %v481, %for.exit5 ], [ %v900, %for.exit17 ]
+  %v795 = phi <8 x float> [ %v482, %for.exit5 ], [ %v904, %for.exit17 ]
+  %v796 = icmp slt i32 %v787, %arg.k
+  br i1 %v796, label %for.body7, label %for.exit8
+for.body7:
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier.signal(i32 -1)
+  call void @llvm.amdgcn.s.barrier.wait(i16 -1)
+  fence syncscope("workgroup") acquire
+  br label %for.head9
+for.head9:
+  %v797 = phi i32 [ %v4, %for.body7 ], [ %v831, %if.end14 ]
+  %v798 = icmp slt i32 %v797, 4096
+  br i1 %v798, label %for.body10, label %for.exit11
+for.body10:
+  %v799 = sdiv i32 %v797, 32
+  %v800 = srem i32 %v797, 32
+  %v801 = add i32 %v1, %v799
+  %v802 = mul i32 %v801, %arg.k
+  %v803 = add i32 %v787, %v800
+  %v804 = add i32 %v802, %v803
+  %v805 = add i32 %v1, %v799
+  %v806 = icmp slt i32 %v805, %arg.m
+  %v807 = add i32 %v787, %v800
+  %v808 = icmp slt i32 %v807, %arg.k
+  %v809 = and i1 %v806, %v808
+  br i1 %v809, label %if.then12, label %if.else13
 if.then12:
-  %v64 = load half, ptr addrspace(1) %v60, align 2
+  %v810 = mul i32 %v804, 2
+  %v811 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v810
+  %v812 = load half, ptr addrspace(1) %v811, align 2
   br label %if.end14
 if.else13:
   br label %if.end14
 if.end14:
-  %v65 = phi half [ %v64, %if.then12 ], [ 0xH0000, %if.else13 ]
-  %v66 = getelementptr inbounds i8, ptr addrspace(1) %v46, i32 6
-  %v67 = add i32 %v38, 3
-  %v68 = icmp slt i32 %v67, %arg.k
-  %v69 = and i1 %v39, %v68
-  br i1 %v69, label %if.then15, label %if.else16
-if.then15:
-  %v70 = load half, ptr addrspace(1) %v66, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v71 = phi half [ %v70, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v72 = insertelement <4 x half> poison, half %v53, i32 0
-  %v73 = insertelement <4 x half> %v72, half %v59, i32 1
-  %v74 = insertelement <4 x half> %v73, half %v65, i32 2
-  %v75 = insertelement <4 x half> %v74, half %v71, i32 3
-  br label %if.end5
-if.end5:
-  %v76 = phi <4 x half> [ %v47, %if.then3 ], [ %v75, %if.end17 ]
-  %v77 = mul i32 %v34, 32
-  %v78 = add i32 %v77, %v36
-  %v79 = mul i32 %v78, 2
-  %v80 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v79
-  store <4 x half> %v76, ptr addrspace(3) %v80, align 2
-  %v81 = add i32 %v4, 256
-  %v82 = sdiv i32 %v81, 8
-  %v83 = srem i32 %v81, 8
-  %v84 = mul i32 %v83, 4
-  %v85 = add i32 %v1, %v82
-  %v86 = add i32 %v23, %v84
-  %v87 = icmp slt i32 %v85, %arg.m
-  %v88 = add i32 %v86, 4
-  %v89 = icmp sle i32 %v88, %arg.k
-  %v90 = and i1 %v87, %v89
-  %v91 = mul i32 %v85, %arg.k
-  %v92 = add i32 %v91, %v86
-  %v93 = mul i32 %v92, 2
-  %v94 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v93
-  br i1 %v90, label %if.then18, label %if.else19
+  %v813 = phi half [ %v812, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v814 = mul i32 %v800, 2
+  %v815 = mul i32 %v799, 4
+  %v816 = sdiv i32 %v814, 16
+  %v817 = add i32 %v815, %v816
+  %v818 = sdiv i32 %v817, 16
+  %v819 = srem i32 %v818, 8
+  %v820 = shl i32 %v819, 1
+  %v821 = xor i32 %v819, %v820
+  %v822 = srem i32 %v821, 16
+  %v823 = srem i32 %v817, 16
+  %v824 = xor i32 %v823, %v822
+  %v825 = mul i32 %v818, 256
+  %v826 = mul i32 %v824, 16
+  %v827 = add i32 %v825, %v826
+  %v828 = srem i32 %v814, 16
+  %v829 = add i32 %v827, %v828
+  %v830 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v829
+  store half %v813, ptr addrspace(3) %v830, align 2
+  %v831 = add i32 %v797, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v832 = phi i32 [ %v4, %for.exit11 ], [ %v866, %if.end20 ]
+  %v833 = icmp slt i32 %v832, 4096
+  br i1 %v833, label %for.body16, label %for.exit17
+for.body16:
+  %v834 = sdiv i32 %v832, 128
+  %v835 = srem i32 %v832, 128
+  %v836 = add i32 %v787, %v834
+  %v837 = mul i32 %v836, %arg.n
+  %v838 = add i32 %v3, %v835
+  %v839 = add i32 %v837, %v838
+  %v840 = add i32 %v3, %v835
+  %v841 = icmp slt i32 %v840, %arg.n
+  %v842 = add i32 %v787, %v834
+  %v843 = icmp slt i32 %v842, %arg.k
+  %v844 = and i1 %v841, %v843
+  br i1 %v844, label %if.then18, label %if.else19
 if.then18:
-  %v95 = load <4 x half>, ptr addrspace(1) %v94, align 2
+  %v845 = mul i32 %v839, 2
+  %v846 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v845
+  %v847 = load half, ptr addrspace(1) %v846, align 2
   br label %if.end20
 if.else19:
-  %v96 = getelementptr inbounds i8, ptr addrspace(1) %v94, i32 0
-  %v97 = add i32 %v86, 0
-  %v98 = icmp slt i32 %v97, %arg.k
-  %v99 = and i1 %v87, %v98
-  br i1 %v99, label %if.then21, label %if.else22
-if.then21:
-  %v100 = load half, ptr addrspace(1) %v96, align 2
-  br label %if.end23
-if.else22:
-  br label %if.end23
-if.end23:
-  %v101 = phi half [ %v100, %if.then21 ], [ 0xH0000, %if.else22 ]
-  %v102 = getelementptr inbounds i8, ptr addrspace(1) %v94, i32 2
-  %v103 = add i32 %v86, 1
-  %v104 = icmp slt i32 %v103, %arg.k
-  %v105 = and i1 %v87, %v104
-  br i1 %v105, label %if.then24, label %if.else25
-if.then24:
-  %v106 = load half, ptr addrspace(1) %v102, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
-  %v107 = phi half [ %v106, %if.then24 ], [ 0xH0000, %if.else25 ]
-  %v108 = getelementptr inbounds i8, ptr addrspace(1) %v94, i32 4
-  %v109 = add i32 %v86, 2
-  %v110 = icmp slt i32 %v109, %arg.k
-  %v111 = and i1 %v87, %v110
-  br i1 %v111, label %if.then27, label %if.else28
-if.then27:
-  %v112 = load half, ptr addrspace(1) %v108, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v113 = phi half [ %v112, %if.then27 ], [ 0xH0000, %if.else28 ]
-  %v114 = getelementptr inbounds i8, ptr addrspace(1) %v94, i32 6
-  %v115 = add i32 %v86, 3
-  %v116 = icmp slt i32 %v115, %arg.k
-  %v117 = and i1 %v87, %v116
-  br i1 %v117, label %if.then30, label %if.else31
-if.then30:
-  %v118 = load half, ptr addrspace(1) %v114, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v119 = phi half [ %v118, %if.then30 ], [ 0xH0000, %if.else31 ]
-  %v120 = insertelement <4 x half> poison, half %v101, i32 0
-  %v121 = insertelement <4 x half> %v120, half %v107, i32 1
-  %v122 = insertelement <4 x half> %v121, half %v113, i32 2
-  %v123 = insertelement <4 x half> %v122, half %v119, i32 3
   br label %if.end20
 if.end20:
-  %v124 = phi <4 x half> [ %v95, %if.then18 ], [ %v123, %if.end32 ]
-  %v125 = mul i32 %v82, 32
-  %v126 = add i32 %v125, %v84
-  %v127 = mul i32 %v126, 2
-  %v128 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v127
-  store <4 x half> %v124, ptr addrspace(3) %v128, align 2
-  %v129 = add i32 %v4, 512
-  %v130 = sdiv i32 %v129, 8
-  %v131 = srem i32 %v129, 8
-  %v132 = mul i32 %v131, 4
-  %v133 = add i32 %v1, %v130
-  %v134 = add i32 %v23, %v132
-  %v135 = icmp slt i32 %v133, %arg.m
-  %v136 = add i32 %v134, 4
-  %v137 = icmp sle i32 %v136, %arg.k
-  %v138 = and i1 %v135, %v137
-  %v139 = mul i32 %v133, %arg.k
-  %v140 = add i32 %v139, %v134
-  %v141 = mul i32 %v140, 2
-  %v142 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v141
-  br i1 %v138, label %if.then33, label %if.else34
-if.then33:
-  %v143 = load <4 x half>, ptr addrspace(1) %v142, align 2
-  br label %if.end35
-if.else34:
-  %v144 = getelementptr inbounds i8, ptr addrspace(1) %v142, i32 0
-  %v145 = add i32 %v134, 0
-  %v146 = icmp slt i32 %v145, %arg.k
-  %v147 = and i1 %v135, %v146
-  br i1 %v147, label %if.then36, label %if.else37
-if.then36:
-  %v148 = load half, ptr addrspace(1) %v144, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
-  %v149 = phi half [ %v148, %if.then36 ], [ 0xH0000, %if.else37 ]
-  %v150 = getelementptr inbounds i8, ptr addrspace(1) %v142, i32 2
-  %v151 = add i32 %v134, 1
-  %v152 = icmp slt i32 %v151, %arg.k
-  %v153 = and i1 %v135, %v152
-  br i1 %v153, label %if.then39, label %if.else40
-if.then39:
-  %v154 = load half, ptr addrspace(1) %v150, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v155 = phi half [ %v154, %if.then39 ], [ 0xH0000, %if.else40 ]
-  %v156 = getelementptr inbounds i8, ptr addrspace(1) %v142, i32 4
-  %v157 = add i32 %v134, 2
-  %v158 = icmp slt i32 %v157, %arg.k
-  %v159 = and i1 %v135, %v158
-  br i1 %v159, label %if.then42, label %if.else43
-if.then42:
-  %v160 = load half, ptr addrspace(1) %v156, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v161 = phi half [ %v160, %if.then42 ], [ 0xH0000, %if.else43 ]
-  %v162 = getelementptr inbounds i8, ptr addrspace(1) %v142, i32 6
-  %v163 = add i32 %v134, 3
-  %v164 = icmp slt i32 %v163, %arg.k
-  %v165 = and i1 %v135, %v164
-  br i1 %v165, label %if.then45, label %if.else46
-if.then45:
-  %v166 = load half, ptr addrspace(1) %v162, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v167 = phi half [ %v166, %if.then45 ], [ 0xH0000, %if.else46 ]
-  %v168 = insertelement <4 x half> poison, half %v149, i32 0
-  %v169 = insertelement <4 x half> %v168, half %v155, i32 1
-  %v170 = insertelement <4 x half> %v169, half %v161, i32 2
-  %v171 = insertelement <4 x half> %v170, half %v167, i32 3
-  br label %if.end35
-if.end35:
-  %v172 = phi <4 x half> [ %v143, %if.then33 ], [ %v171, %if.end47 ]
-  %v173 = mul i32 %v130, 32
-  %v174 = add i32 %v173, %v132
-  %v175 = mul i32 %v174, 2
-  %v176 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v175
-  store <4 x half> %v172, ptr addrspace(3) %v176, align 2
-  %v177 = add i32 %v4, 768
-  %v178 = sdiv i32 %v177, 8
-  %v179 = srem i32 %v177, 8
-  %v180 = mul i32 %v179, 4
-  %v181 = add i32 %v1, %v178
-  %v182 = add i32 %v23, %v180
-  %v183 = icmp slt i32 %v181, %arg.m
-  %v184 = add i32 %v182, 4
-  %v185 = icmp sle i32 %v184, %arg.k
-  %v186 = and i1 %v183, %v185
-  %v187 = mul i32 %v181, %arg.k
-  %v188 = add i32 %v187, %v182
-  %v189 = mul i32 %v188, 2
-  %v190 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v189
-  br i1 %v186, label %if.then48, label %if.else49
-if.then48:
-  %v191 = load <4 x half>, ptr addrspace(1) %v190, align 2
-  br label %if.end50
-if.else49:
-  %v192 = getelementptr inbounds i8, ptr addrspace(1) %v190, i32 0
-  %v193 = add i32 %v182, 0
-  %v194 = icmp slt i32 %v193, %arg.k
-  %v195 = and i1 %v183, %v194
-  br i1 %v195, label %if.then51, label %if.else52
-if.then51:
-  %v196 = load half, ptr addrspace(1) %v192, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v197 = phi half [ %v196, %if.then51 ], [ 0xH0000, %if.else52 ]
-  %v198 = getelementptr inbounds i8, ptr addrspace(1) %v190, i32 2
-  %v199 = add i32 %v182, 1
-  %v200 = icmp slt i32 %v199, %arg.k
-  %v201 = and i1 %v183, %v200
-  br i1 %v201, label %if.then54, label %if.else55
-if.then54:
-  %v202 = load half, ptr addrspace(1) %v198, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v203 = phi half [ %v202, %if.then54 ], [ 0xH0000, %if.else55 ]
-  %v204 = getelementptr inbounds i8, ptr addrspace(1) %v190, i32 4
-  %v205 = add i32 %v182, 2
-  %v206 = icmp slt i32 %v205, %arg.k
-  %v207 = and i1 %v183, %v206
-  br i1 %v207, label %if.then57, label %if.else58
-if.then57:
-  %v208 = load half, ptr addrspace(1) %v204, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v209 = phi half [ %v208, %if.then57 ], [ 0xH0000, %if.else58 ]
-  %v210 = getelementptr inbounds i8, ptr addrspace(1) %v190, i32 6
-  %v211 = add i32 %v182, 3
-  %v212 = icmp slt i32 %v211, %arg.k
-  %v213 = and i1 %v183, %v212
-  br i1 %v213, label %if.then60, label %if.else61
-if.then60:
-  %v214 = load half, ptr addrspace(1) %v210, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v215 = phi half [ %v214, %if.then60 ], [ 0xH0000, %if.else61 ]
-  %v216 = insertelement <4 x half> poison, half %v197, i32 0
-  %v217 = insertelement <4 x half> %v216, half %v203, i32 1
-  %v218 = insertelement <4 x half> %v217, half %v209, i32 2
-  %v219 = insertelement <4 x half> %v218, half %v215, i32 3
-  br label %if.end50
-if.end50:
-  %v220 = phi <4 x half> [ %v191, %if.then48 ], [ %v219, %if.end62 ]
-  %v221 = mul i32 %v178, 32
-  %v222 = add i32 %v221, %v180
-  %v223 = mul i32 %v222, 2
-  %v224 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v223
-  store <4 x half> %v220, ptr addrspace(3) %v224, align 2
-  %v225 = add i32 %v4, 0
-  %v226 = sdiv i32 %v225, 32
-  %v227 = srem i32 %v225, 32
-  %v228 = mul i32 %v227, 4
-  %v229 = add i32 %v23, %v226
-  %v230 = add i32 %v3, %v228
-  %v231 = icmp slt i32 %v229, %arg.k
-  %v232 = add i32 %v230, 4
-  %v233 = icmp sle i32 %v232, %arg.n
-  %v234 = and i1 %v231, %v233
-  %v235 = mul i32 %v229, %arg.n
-  %v236 = add i32 %v235, %v230
-  %v237 = mul i32 %v236, 2
-  %v238 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v237
-  br i1 %v234, label %if.then63, label %if.else64
-if.then63:
-  %v239 = load <4 x half>, ptr addrspace(1) %v238, align 2
-  br label %if.end65
-if.else64:
-  %v240 = getelementptr inbounds i8, ptr addrspace(1) %v238, i32 0
-  %v241 = add i32 %v230, 0
-  %v242 = icmp slt i32 %v241, %arg.n
-  %v243 = and i1 %v231, %v242
-  br i1 %v243, label %if.then66, label %if.else67
-if.then66:
-  %v244 = load half, ptr addrspace(1) %v240, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v245 = phi half [ %v244, %if.then66 ], [ 0xH0000, %if.else67 ]
-  %v246 = getelementptr inbounds i8, ptr addrspace(1) %v238, i32 2
-  %v247 = add i32 %v230, 1
-  %v248 = icmp slt i32 %v247, %arg.n
-  %v249 = and i1 %v231, %v248
-  br i1 %v249, label %if.then69, label %if.else70
-if.then69:
-  %v250 = load half, ptr addrspace(1) %v246, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v251 = phi half [ %v250, %if.then69 ], [ 0xH0000, %if.else70 ]
-  %v252 = getelementptr inbounds i8, ptr addrspace(1) %v238, i32 4
-  %v253 = add i32 %v230, 2
-  %v254 = icmp slt i32 %v253, %arg.n
-  %v255 = and i1 %v231, %v254
-  br i1 %v255, label %if.then72, label %if.else73
-if.then72:
-  %v256 = load half, ptr addrspace(1) %v252, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v257 = phi half [ %v256, %if.then72 ], [ 0xH0000, %if.else73 ]
-  %v258 = getelementptr inbounds i8, ptr addrspace(1) %v238, i32 6
-  %v259 = add i32 %v230, 3
-  %v260 = icmp slt i32 %v259, %arg.n
-  %v261 = and i1 %v231, %v260
-  br i1 %v261, label %if.then75, label %if.else76
-if.then75:
-  %v262 = load half, ptr addrspace(1) %v258, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v263 = phi half [ %v262, %if.then75 ], [ 0xH0000, %if.else76 ]
-  %v264 = insertelement <4 x half> poison, half %v245, i32 0
-  %v265 = insertelement <4 x half> %v264, half %v251, i32 1
-  %v266 = insertelement <4 x half> %v265, half %v257, i32 2
-  %v267 = insertelement <4 x half> %v266, half %v263, i32 3
-  br label %if.end65
-if.end65:
-  %v268 = phi <4 x half> [ %v239, %if.then63 ], [ %v267, %if.end77 ]
-  %v269 = mul i32 %v226, 128
-  %v270 = add i32 %v269, %v228
-  %v271 = mul i32 %v270, 2
-  %v272 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v271
-  store <4 x half> %v268, ptr addrspace(3) %v272, align 2
-  %v273 = add i32 %v4, 256
-  %v274 = sdiv i32 %v273, 32
-  %v275 = srem i32 %v273, 32
-  %v276 = mul i32 %v275, 4
-  %v277 = add i32 %v23, %v274
-  %v278 = add i32 %v3, %v276
-  %v279 = icmp slt i32 %v277, %arg.k
-  %v280 = add i32 %v278, 4
-  %v281 = icmp sle i32 %v280, %arg.n
-  %v282 = and i1 %v279, %v281
-  %v283 = mul i32 %v277, %arg.n
-  %v284 = add i32 %v283, %v278
-  %v285 = mul i32 %v284, 2
-  %v286 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v285
-  br i1 %v282, label %if.then78, label %if.else79
-if.then78:
-  %v287 = load <4 x half>, ptr addrspace(1) %v286, align 2
-  br label %if.end80
-if.else79:
-  %v288 = getelementptr inbounds i8, ptr addrspace(1) %v286, i32 0
-  %v289 = add i32 %v278, 0
-  %v290 = icmp slt i32 %v289, %arg.n
-  %v291 = and i1 %v279, %v290
-  br i1 %v291, label %if.then81, label %if.else82
-if.then81:
-  %v292 = load half, ptr addrspace(1) %v288, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v293 = phi half [ %v292, %if.then81 ], [ 0xH0000, %if.else82 ]
-  %v294 = getelementptr inbounds i8, ptr addrspace(1) %v286, i32 2
-  %v295 = add i32 %v278, 1
-  %v296 = icmp slt i32 %v295, %arg.n
-  %v297 = and i1 %v279, %v296
-  br i1 %v297, label %if.then84, label %if.else85
-if.then84:
-  %v298 = load half, ptr addrspace(1) %v294, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v299 = phi half [ %v298, %if.then84 ], [ 0xH0000, %if.else85 ]
-  %v300 = getelementptr inbounds i8, ptr addrspace(1) %v286, i32 4
-  %v301 = add i32 %v278, 2
-  %v302 = icmp slt i32 %v301, %arg.n
-  %v303 = and i1 %v279, %v302
-  br i1 %v303, label %if.then87, label %if.else88
-if.then87:
-  %v304 = load half, ptr addrspace(1) %v300, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v305 = phi half [ %v304, %if.then87 ], [ 0xH0000, %if.else88 ]
-  %v306 = getelementptr inbounds i8, ptr addrspace(1) %v286, i32 6
-  %v307 = add i32 %v278, 3
-  %v308 = icmp slt i32 %v307, %arg.n
-  %v309 = and i1 %v279, %v308
-  br i1 %v309, label %if.then90, label %if.else91
-if.then90:
-  %v310 = load half, ptr addrspace(1) %v306, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v311 = phi half [ %v310, %if.then90 ], [ 0xH0000, %if.else91 ]
-  %v312 = insertelement <4 x half> poison, half %v293, i32 0
-  %v313 = insertelement <4 x half> %v312, half %v299, i32 1
-  %v314 = insertelement <4 x half> %v313, half %v305, i32 2
-  %v315 = insertelement <4 x half> %v314, half %v311, i32 3
-  br label %if.end80
-if.end80:
-  %v316 = phi <4 x half> [ %v287, %if.then78 ], [ %v315, %if.end92 ]
-  %v317 = mul i32 %v274, 128
-  %v318 = add i32 %v317, %v276
-  %v319 = mul i32 %v318, 2
-  %v320 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v319
-  store <4 x half> %v316, ptr addrspace(3) %v320, align 2
-  %v321 = add i32 %v4, 512
-  %v322 = sdiv i32 %v321, 32
-  %v323 = srem i32 %v321, 32
-  %v324 = mul i32 %v323, 4
-  %v325 = add i32 %v23, %v322
-  %v326 = add i32 %v3, %v324
-  %v327 = icmp slt i32 %v325, %arg.k
-  %v328 = add i32 %v326, 4
-  %v329 = icmp sle i32 %v328, %arg.n
-  %v330 = and i1 %v327, %v329
-  %v331 = mul i32 %v325, %arg.n
-  %v332 = add i32 %v331, %v326
-  %v333 = mul i32 %v332, 2
-  %v334 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v333
-  br i1 %v330, label %if.then93, label %if.else94
-if.then93:
-  %v335 = load <4 x half>, ptr addrspace(1) %v334, align 2
-  br label %if.end95
-if.else94:
-  %v336 = getelementptr inbounds i8, ptr addrspace(1) %v334, i32 0
-  %v337 = add i32 %v326, 0
-  %v338 = icmp slt i32 %v337, %arg.n
-  %v339 = and i1 %v327, %v338
-  br i1 %v339, label %if.then96, label %if.else97
-if.then96:
-  %v340 = load half, ptr addrspace(1) %v336, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v341 = phi half [ %v340, %if.then96 ], [ 0xH0000, %if.else97 ]
-  %v342 = getelementptr inbounds i8, ptr addrspace(1) %v334, i32 2
-  %v343 = add i32 %v326, 1
-  %v344 = icmp slt i32 %v343, %arg.n
-  %v345 = and i1 %v327, %v344
-  br i1 %v345, label %if.then99, label %if.else100
-if.then99:
-  %v346 = load half, ptr addrspace(1) %v342, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v347 = phi half [ %v346, %if.then99 ], [ 0xH0000, %if.else100 ]
-  %v348 = getelementptr inbounds i8, ptr addrspace(1) %v334, i32 4
-  %v349 = add i32 %v326, 2
-  %v350 = icmp slt i32 %v349, %arg.n
-  %v351 = and i1 %v327, %v350
-  br i1 %v351, label %if.then102, label %if.else103
-if.then102:
-  %v352 = load half, ptr addrspace(1) %v348, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v353 = phi half [ %v352, %if.then102 ], [ 0xH0000, %if.else103 ]
-  %v354 = getelementptr inbounds i8, ptr addrspace(1) %v334, i32 6
-  %v355 = add i32 %v326, 3
-  %v356 = icmp slt i32 %v355, %arg.n
-  %v357 = and i1 %v327, %v356
-  br i1 %v357, label %if.then105, label %if.else106
-if.then105:
-  %v358 = load half, ptr addrspace(1) %v354, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v359 = phi half [ %v358, %if.then105 ], [ 0xH0000, %if.else106 ]
-  %v360 = insertelement <4 x half> poison, half %v341, i32 0
-  %v361 = insertelement <4 x half> %v360, half %v347, i32 1
-  %v362 = insertelement <4 x half> %v361, half %v353, i32 2
-  %v363 = insertelement <4 x half> %v362, half %v359, i32 3
-  br label %if.end95
-if.end95:
-  %v364 = phi <4 x half> [ %v335, %if.then93 ], [ %v363, %if.end107 ]
-  %v365 = mul i32 %v322, 128
-  %v366 = add i32 %v365, %v324
-  %v367 = mul i32 %v366, 2
-  %v368 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v367
-  store <4 x half> %v364, ptr addrspace(3) %v368, align 2
-  %v369 = add i32 %v4, 768
-  %v370 = sdiv i32 %v369, 32
-  %v371 = srem i32 %v369, 32
-  %v372 = mul i32 %v371, 4
-  %v373 = add i32 %v23, %v370
-  %v374 = add i32 %v3, %v372
-  %v375 = icmp slt i32 %v373, %arg.k
-  %v376 = add i32 %v374, 4
-  %v377 = icmp sle i32 %v376, %arg.n
-  %v378 = and i1 %v375, %v377
-  %v379 = mul i32 %v373, %arg.n
-  %v380 = add i32 %v379, %v374
-  %v381 = mul i32 %v380, 2
-  %v382 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v381
-  br i1 %v378, label %if.then108, label %if.else109
-if.then108:
-  %v383 = load <4 x half>, ptr addrspace(1) %v382, align 2
-  br label %if.end110
-if.else109:
-  %v384 = getelementptr inbounds i8, ptr addrspace(1) %v382, i32 0
-  %v385 = add i32 %v374, 0
-  %v386 = icmp slt i32 %v385, %arg.n
-  %v387 = and i1 %v375, %v386
-  br i1 %v387, label %if.then111, label %if.else112
-if.then111:
-  %v388 = load half, ptr addrspace(1) %v384, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v389 = phi half [ %v388, %if.then111 ], [ 0xH0000, %if.else112 ]
-  %v390 = getelementptr inbounds i8, ptr addrspace(1) %v382, i32 2
-  %v391 = add i32 %v374, 1
-  %v392 = icmp slt i32 %v391, %arg.n
-  %v393 = and i1 %v375, %v392
-  br i1 %v393, label %if.then114, label %if.else115
-if.then114:
-  %v394 = load half, ptr addrspace(1) %v390, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v395 = phi half [ %v394, %if.then114 ], [ 0xH0000, %if.else115 ]
-  %v396 = getelementptr inbounds i8, ptr addrspace(1) %v382, i32 4
-  %v397 = add i32 %v374, 2
-  %v398 = icmp slt i32 %v397, %arg.n
-  %v399 = and i1 %v375, %v398
-  br i1 %v399, label %if.then117, label %if.else118
-if.then117:
-  %v400 = load half, ptr addrspace(1) %v396, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
-  %v401 = phi half [ %v400, %if.then117 ], [ 0xH0000, %if.else118 ]
-  %v402 = getelementptr inbounds i8, ptr addrspace(1) %v382, i32 6
-  %v403 = add i32 %v374, 3
-  %v404 = icmp slt i32 %v403, %arg.n
-  %v405 = and i1 %v375, %v404
-  br i1 %v405, label %if.then120, label %if.else121
-if.then120:
-  %v406 = load half, ptr addrspace(1) %v402, align 2
-  br label %if.end122
-if.else121:
-  br label %if.end122
-if.end122:
-  %v407 = phi half [ %v406, %if.then120 ], [ 0xH0000, %if.else121 ]
-  %v408 = insertelement <4 x half> poison, half %v389, i32 0
-  %v409 = insertelement <4 x half> %v408, half %v395, i32 1
-  %v410 = insertelement <4 x half> %v409, half %v401, i32 2
-  %v411 = insertelement <4 x half> %v410, half %v407, i32 3
-  br label %if.end110
-if.end110:
-  %v412 = phi <4 x half> [ %v383, %if.then108 ], [ %v411, %if.end122 ]
-  %v413 = mul i32 %v370, 128
-  %v414 = add i32 %v413, %v372
-  %v415 = mul i32 %v414, 2
-  %v416 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v415
-  store <4 x half> %v412, ptr addrspace(3) %v416, align 2
+  %v848 = phi half [ %v847, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v849 = mul i32 %v834, 2
+  %v850 = mul i32 %v835, 4
+  %v851 = sdiv i32 %v849, 16
+  %v852 = add i32 %v850, %v851
+  %v853 = sdiv i32 %v852, 16
+  %v854 = srem i32 %v853, 8
+  %v855 = shl i32 %v854, 1
+  %v856 = xor i32 %v854, %v855
+  %v857 = srem i32 %v856, 16
+  %v858 = srem i32 %v852, 16
+  %v859 = xor i32 %v858, %v857
+  %v860 = mul i32 %v853, 256
+  %v861 = mul i32 %v859, 16
+  %v862 = add i32 %v860, %v861
+  %v863 = srem i32 %v849, 16
+  %v864 = add i32 %v862, %v863
+  %v865 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v864
+  store half %v848, ptr addrspace(3) %v865, align 2
+  %v866 = add i32 %v832, 256
+  br label %for.head15
+for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v417 = add i32 %v22, 0
-  %v418 = add i32 %v8, 0
-  %v419 = add i32 %v418, %v19
-  %v420 = mul i32 %v419, 32
-  %v421 = add i32 %v420, %v417
-  %v422 = mul i32 %v421, 2
-  %v423 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v422
-  %v424 = load <8 x half>, ptr addrspace(3) %v423, align 2
-  %v425 = getelementptr inbounds i8, ptr addrspace(3) %v423, i32 16
-  %v426 = load <8 x half>, ptr addrspace(3) %v425, align 2
-  %v427 = shufflevector <8 x half> %v424, <8 x half> %v426, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v428 = add i32 %v8, 16
-  %v429 = add i32 %v428, %v19
-  %v430 = mul i32 %v429, 32
-  %v431 = add i32 %v430, %v417
-  %v432 = mul i32 %v431, 2
-  %v433 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v432
-  %v434 = load <8 x half>, ptr addrspace(3) %v433, align 2
-  %v435 = getelementptr inbounds i8, ptr addrspace(3) %v433, i32 16
-  %v436 = load <8 x half>, ptr addrspace(3) %v435, align 2
-  %v437 = shufflevector <8 x half> %v434, <8 x half> %v436, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v438 = add i32 %v8, 32
-  %v439 = add i32 %v438, %v19
-  %v440 = mul i32 %v439, 32
-  %v441 = add i32 %v440, %v417
-  %v442 = mul i32 %v441, 2
-  %v443 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v442
-  %v444 = load <8 x half>, ptr addrspace(3) %v443, align 2
-  %v445 = getelementptr inbounds i8, ptr addrspace(3) %v443, i32 16
-  %v446 = load <8 x half>, ptr addrspace(3) %v445, align 2
-  %v447 = shufflevector <8 x half> %v444, <8 x half> %v446, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v448 = add i32 %v8, 48
-  %v449 = add i32 %v448, %v19
-  %v450 = mul i32 %v449, 32
-  %v451 = add i32 %v450, %v417
-  %v452 = mul i32 %v451, 2
-  %v453 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v452
-  %v454 = load <8 x half>, ptr addrspace(3) %v453, align 2
-  %v455 = getelementptr inbounds i8, ptr addrspace(3) %v453, i32 16
-  %v456 = load <8 x half>, ptr addrspace(3) %v455, align 2
-  %v457 = shufflevector <8 x half> %v454, <8 x half> %v456, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v458 = add i32 %v10, 0
-  %v459 = add i32 %v458, %v19
-  %v460 = add i32 %v417, 0
-  %v461 = mul i32 %v460, 128
-  %v462 = add i32 %v461, %v459
-  %v463 = mul i32 %v462, 2
-  %v464 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v463
-  %v465 = load half, ptr addrspace(3) %v464, align 2
-  %v466 = add i32 %v417, 1
-  %v467 = mul i32 %v466, 128
-  %v468 = add i32 %v467, %v459
-  %v469 = mul i32 %v468, 2
-  %v470 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v469
-  %v471 = load half, ptr addrspace(3) %v470, align 2
-  %v472 = add i32 %v417, 2
-  %v473 = mul i32 %v472, 128
-  %v474 = add i32 %v473, %v459
-  %v475 = mul i32 %v474, 2
-  %v476 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v475
-  %v477 = load half, ptr addrspace(3) %v476, align 2
-  %v478 = add i32 %v417, 3
-  %v479 = mul i32 %v478, 128
-  %v480 = add i32 %v479, %v459
-  %v481 = mul i32 %v480, 2
-  %v482 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v481
-  %v483 = load half, ptr addrspace(3) %v482, align 2
-  %v484 = add i32 %v417, 4
-  %v485 = mul i32 %v484, 128
-  %v486 = add i32 %v485, %v459
-  %v487 = mul i32 %v486, 2
-  %v488 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v487
-  %v489 = load half, ptr addrspace(3) %v488, align 2
-  %v490 = add i32 %v417, 5
-  %v491 = mul i32 %v490, 128
-  %v492 = add i32 %v491, %v459
-  %v493 = mul i32 %v492, 2
-  %v494 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v493
-  %v495 = load half, ptr addrspace(3) %v494, align 2
-  %v496 = add i32 %v417, 6
-  %v497 = mul i32 %v496, 128
-  %v498 = add i32 %v497, %v459
-  %v499 = mul i32 %v498, 2
-  %v500 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v499
-  %v501 = load half, ptr addrspace(3) %v500, align 2
-  %v502 = add i32 %v417, 7
-  %v503 = mul i32 %v502, 128
-  %v504 = add i32 %v503, %v459
-  %v505 = mul i32 %v504, 2
-  %v506 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v505
-  %v507 = load half, ptr addrspace(3) %v506, align 2
-  %v508 = add i32 %v417, 8
-  %v509 = mul i32 %v508, 128
-  %v510 = add i32 %v509, %v459
-  %v511 = mul i32 %v510, 2
-  %v512 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v511
-  %v513 = load half, ptr addrspace(3) %v512, align 2
-  %v514 = add i32 %v417, 9
-  %v515 = mul i32 %v514, 128
-  %v516 = add i32 %v515, %v459
-  %v517 = mul i32 %v516, 2
-  %v518 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v517
-  %v519 = load half, ptr addrspace(3) %v518, align 2
-  %v520 = add i32 %v417, 10
-  %v521 = mul i32 %v520, 128
-  %v522 = add i32 %v521, %v459
-  %v523 = mul i32 %v522, 2
-  %v524 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v523
-  %v525 = load half, ptr addrspace(3) %v524, align 2
-  %v526 = add i32 %v417, 11
-  %v527 = mul i32 %v526, 128
-  %v528 = add i32 %v527, %v459
-  %v529 = mul i32 %v528, 2
-  %v530 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v529
-  %v531 = load half, ptr addrspace(3) %v530, align 2
-  %v532 = add i32 %v417, 12
-  %v533 = mul i32 %v532, 128
-  %v534 = add i32 %v533, %v459
-  %v535 = mul i32 %v534, 2
-  %v536 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v535
-  %v537 = load half, ptr addrspace(3) %v536, align 2
-  %v538 = add i32 %v417, 13
-  %v539 = mul i32 %v538, 128
-  %v540 = add i32 %v539, %v459
-  %v541 = mul i32 %v540, 2
-  %v542 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v541
-  %v543 = load half, ptr addrspace(3) %v542, align 2
-  %v544 = add i32 %v417, 14
-  %v545 = mul i32 %v544, 128
-  %v546 = add i32 %v545, %v459
-  %v547 = mul i32 %v546, 2
-  %v548 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v547
-  %v549 = load half, ptr addrspace(3) %v548, align 2
-  %v550 = add i32 %v417, 15
-  %v551 = mul i32 %v550, 128
-  %v552 = add i32 %v551, %v459
-  %v553 = mul i32 %v552, 2
-  %v554 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v553
-  %v555 = load half, ptr addrspace(3) %v554, align 2
-  %v556 = insertelement <16 x half> poison, half %v465, i32 0
-  %v557 = insertelement <16 x half> %v556, half %v471, i32 1
-  %v558 = insertelement <16 x half> %v557, half %v477, i32 2
-  %v559 = insertelement <16 x half> %v558, half %v483, i32 3
-  %v560 = insertelement <16 x half> %v559, half %v489, i32 4
-  %v561 = insertelement <16 x half> %v560, half %v495, i32 5
-  %v562 = insertelement <16 x half> %v561, half %v501, i32 6
-  %v563 = insertelement <16 x half> %v562, half %v507, i32 7
-  %v564 = insertelement <16 x half> %v563, half %v513, i32 8
-  %v565 = insertelement <16 x half> %v564, half %v519, i32 9
-  %v566 = insertelement <16 x half> %v565, half %v525, i32 10
-  %v567 = insertelement <16 x half> %v566, half %v531, i32 11
-  %v568 = insertelement <16 x half> %v567, half %v537, i32 12
-  %v569 = insertelement <16 x half> %v568, half %v543, i32 13
-  %v570 = insertelement <16 x half> %v569, half %v549, i32 14
-  %v571 = insertelement <16 x half> %v570, half %v555, i32 15
-  %v572 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v427, <16 x half> %v571, i16 0, <8 x float> %v24, i1 false, i1 false)
-  %v573 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v437, <16 x half> %v571, i16 0, <8 x float> %v26, i1 false, i1 false)
-  %v574 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v447, <16 x half> %v571, i16 0, <8 x float> %v28, i1 false, i1 false)
-  %v575 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v457, <16 x half> %v571, i16 0, <8 x float> %v30, i1 false, i1 false)
-  %v576 = add i32 %v10, 16
-  %v577 = add i32 %v576, %v19
-  %v578 = add i32 %v417, 0
-  %v579 = mul i32 %v578, 128
-  %v580 = add i32 %v579, %v577
-  %v581 = mul i32 %v580, 2
-  %v582 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v581
-  %v583 = load half, ptr addrspace(3) %v582, align 2
-  %v584 = add i32 %v417, 1
-  %v585 = mul i32 %v584, 128
-  %v586 = add i32 %v585, %v577
-  %v587 = mul i32 %v586, 2
-  %v588 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v587
-  %v589 = load half, ptr addrspace(3) %v588, align 2
-  %v590 = add i32 %v417, 2
-  %v591 = mul i32 %v590, 128
-  %v592 = add i32 %v591, %v577
-  %v593 = mul i32 %v592, 2
-  %v594 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v593
-  %v595 = load half, ptr addrspace(3) %v594, align 2
-  %v596 = add i32 %v417, 3
-  %v597 = mul i32 %v596, 128
-  %v598 = add i32 %v597, %v577
-  %v599 = mul i32 %v598, 2
-  %v600 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v599
-  %v601 = load half, ptr addrspace(3) %v600, align 2
-  %v602 = add i32 %v417, 4
-  %v603 = mul i32 %v602, 128
-  %v604 = add i32 %v603, %v577
-  %v605 = mul i32 %v604, 2
-  %v606 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v605
-  %v607 = load half, ptr addrspace(3) %v606, align 2
-  %v608 = add i32 %v417, 5
-  %v609 = mul i32 %v608, 128
-  %v610 = add i32 %v609, %v577
-  %v611 = mul i32 %v610, 2
-  %v612 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v611
-  %v613 = load half, ptr addrspace(3) %v612, align 2
-  %v614 = add i32 %v417, 6
-  %v615 = mul i32 %v614, 128
-  %v616 = add i32 %v615, %v577
-  %v617 = mul i32 %v616, 2
-  %v618 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v617
-  %v619 = load half, ptr addrspace(3) %v618, align 2
-  %v620 = add i32 %v417, 7
-  %v621 = mul i32 %v620, 128
-  %v622 = add i32 %v621, %v577
-  %v623 = mul i32 %v622, 2
-  %v624 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v623
-  %v625 = load half, ptr addrspace(3) %v624, align 2
-  %v626 = add i32 %v417, 8
-  %v627 = mul i32 %v626, 128
-  %v628 = add i32 %v627, %v577
-  %v629 = mul i32 %v628, 2
-  %v630 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v629
-  %v631 = load half, ptr addrspace(3) %v630, align 2
-  %v632 = add i32 %v417, 9
-  %v633 = mul i32 %v632, 128
-  %v634 = add i32 %v633, %v577
-  %v635 = mul i32 %v634, 2
-  %v636 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v635
-  %v637 = load half, ptr addrspace(3) %v636, align 2
-  %v638 = add i32 %v417, 10
-  %v639 = mul i32 %v638, 128
-  %v640 = add i32 %v639, %v577
-  %v641 = mul i32 %v640, 2
-  %v642 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v641
-  %v643 = load half, ptr addrspace(3) %v642, align 2
-  %v644 = add i32 %v417, 11
-  %v645 = mul i32 %v644, 128
-  %v646 = add i32 %v645, %v577
-  %v647 = mul i32 %v646, 2
-  %v648 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v647
-  %v649 = load half, ptr addrspace(3) %v648, align 2
-  %v650 = add i32 %v417, 12
-  %v651 = mul i32 %v650, 128
-  %v652 = add i32 %v651, %v577
-  %v653 = mul i32 %v652, 2
-  %v654 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v653
-  %v655 = load half, ptr addrspace(3) %v654, align 2
-  %v656 = add i32 %v417, 13
-  %v657 = mul i32 %v656, 128
-  %v658 = add i32 %v657, %v577
-  %v659 = mul i32 %v658, 2
-  %v660 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v659
-  %v661 = load half, ptr addrspace(3) %v660, align 2
-  %v662 = add i32 %v417, 14
-  %v663 = mul i32 %v662, 128
-  %v664 = add i32 %v663, %v577
-  %v665 = mul i32 %v664, 2
-  %v666 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v665
-  %v667 = load half, ptr addrspace(3) %v666, align 2
-  %v668 = add i32 %v417, 15
-  %v669 = mul i32 %v668, 128
-  %v670 = add i32 %v669, %v577
-  %v671 = mul i32 %v670, 2
-  %v672 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v671
-  %v673 = load half, ptr addrspace(3) %v672, align 2
-  %v674 = insertelement <16 x half> poison, half %v583, i32 0
-  %v675 = insertelement <16 x half> %v674, half %v589, i32 1
-  %v676 = insertelement <16 x half> %v675, half %v595, i32 2
-  %v677 = insertelement <16 x half> %v676, half %v601, i32 3
-  %v678 = insertelement <16 x half> %v677, half %v607, i32 4
-  %v679 = insertelement <16 x half> %v678, half %v613, i32 5
-  %v680 = insertelement <16 x half> %v679, half %v619, i32 6
-  %v681 = insertelement <16 x half> %v680, half %v625, i32 7
-  %v682 = insertelement <16 x half> %v681, half %v631, i32 8
-  %v683 = insertelement <16 x half> %v682, half %v637, i32 9
-  %v684 = insertelement <16 x half> %v683, half %v643, i32 10
-  %v685 = insertelement <16 x half> %v684, half %v649, i32 11
-  %v686 = insertelement <16 x half> %v685, half %v655, i32 12
-  %v687 = insertelement <16 x half> %v686, half %v661, i32 13
-  %v688 = insertelement <16 x half> %v687, half %v667, i32 14
-  %v689 = insertelement <16 x half> %v688, half %v673, i32 15
-  %v690 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v427, <16 x half> %v689, i16 0, <8 x float> %v25, i1 false, i1 false)
-  %v691 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v437, <16 x half> %v689, i16 0, <8 x float> %v27, i1 false, i1 false)
-  %v692 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v447, <16 x half> %v689, i16 0, <8 x float> %v29, i1 false, i1 false)
-  %v693 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v457, <16 x half> %v689, i16 0, <8 x float> %v31, i1 false, i1 false)
-  %v694 = add i32 %v23, 32
-  br label %for.head0
-for.exit2:
-  %v695 = sdiv i32 %v5, 16
-  %v696 = mul i32 %v695, 8
-  %v697 = add i32 %v696, 0
-  %v698 = srem i32 %v5, 16
-  %v699 = add i32 %v8, 0
-  %v700 = add i32 %v699, %v697
-  %v701 = add i32 %v10, 0
-  %v702 = add i32 %v701, %v698
-  %v703 = extractelement <8 x float> %v24, i32 0
-  %v704 = add i32 %v1, %v700
-  %v705 = add i32 %v3, %v702
-  %v706 = icmp slt i32 %v704, %arg.m
-  %v707 = icmp slt i32 %v705, %arg.n
-  %v708 = and i1 %v706, %v707
-  br i1 %v708, label %if.then123, label %if.else124
+  %v867 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v34
+  %v868 = load <8 x half>, ptr addrspace(3) %v867, align 2
+  %v869 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v88
+  %v870 = load <8 x half>, ptr addrspace(3) %v869, align 2
+  %v871 = shufflevector <8 x half> %v868, <8 x half> %v870, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v872 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v51
+  %v873 = load <8 x half>, ptr addrspace(3) %v872, align 2
+  %v874 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v105
+  %v875 = load <8 x half>, ptr addrspace(3) %v874, align 2
+  %v876 = shufflevector <8 x half> %v873, <8 x half> %v875, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v877 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v52
+  %v878 = load <8 x half>, ptr addrspace(3) %v877, align 2
+  %v879 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v106
+  %v880 = load <8 x half>, ptr addrspace(3) %v879, align 2
+  %v881 = shufflevector <8 x half> %v878, <8 x half> %v880, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v882 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v69
+  %v883 = load <8 x half>, ptr addrspace(3) %v882, align 2
+  %v884 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v123
+  %v885 = load <8 x half>, ptr addrspace(3) %v884, align 2
+  %v886 = shufflevector <8 x half> %v883, <8 x half> %v885, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v887 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v142
+  %v888 = load <8 x half>, ptr addrspace(3) %v887, align 2
+  %v889 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v178
+  %v890 = load <8 x half>, ptr addrspace(3) %v889, align 2
+  %v891 = shufflevector <8 x half> %v888, <8 x half> %v890, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v892 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v159
+  %v893 = load <8 x half>, ptr addrspace(3) %v892, align 2
+  %v894 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v195
+  %v895 = load <8 x half>, ptr addrspace(3) %v894, align 2
+  %v896 = shufflevector <8 x half> %v893, <8 x half> %v895, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v897 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v891, <16 x half> %v871, i16 0, <8 x float> %v788, i1 false, i1 false)
+  %v898 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v891, <16 x half> %v876, i16 0, <8 x float> %v790, i1 false, i1 false)
+  %v899 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v891, <16 x half> %v881, i16 0, <8 x float> %v792, i1 false, i1 false)
+  %v900 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v891, <16 x half> %v886, i16 0, <8 x float> %v794, i1 false, i1 false)
+  %v901 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v896, <16 x half> %v871, i16 0, <8 x float> %v789, i1 false, i1 false)
+  %v902 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v896, <16 x half> %v876, i16 0, <8 x float> %v791, i1 false, i1 false)
+  %v903 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v896, <16 x half> %v881, i16 0, <8 x float> %v793, i1 false, i1 false)
+  %v904 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v896, <16 x half> %v886, i16 0, <8 x float> %v795, i1 false, i1 false)
+  %v905 = add i32 %v787, 32
+  br label %for.head6
+for.exit8:
+  %v906 = sdiv i32 %v5, 16
+  %v907 = mul i32 %v906, 8
+  %v908 = add i32 %v907, 0
+  %v909 = srem i32 %v5, 16
+  %v910 = add i32 %v8, 0
+  %v911 = add i32 %v910, %v909
+  %v912 = add i32 %v10, 0
+  %v913 = add i32 %v912, %v908
+  %v914 = extractelement <8 x float> %v788, i32 0
+  %v915 = extractelement <8 x float> %v788, i32 1
+  %v916 = extractelement <8 x float> %v788, i32 2
+  %v917 = extractelement <8 x float> %v788, i32 3
+  %v918 = extractelement <8 x float> %v788, i32 4
+  %v919 = extractelement <8 x float> %v788, i32 5
+  %v920 = extractelement <8 x float> %v788, i32 6
+  %v921 = extractelement <8 x float> %v788, i32 7
+  %v922 = sdiv i32 %v5, 16
+  %v923 = mul i32 %v922, 8
+  %v924 = add i32 %v923, 0
+  %v925 = srem i32 %v5, 16
+  %v926 = add i32 %v8, 0
+  %v927 = add i32 %v926, %v925
+  %v928 = add i32 %v10, 16
+  %v929 = add i32 %v928, %v924
+  %v930 = extractelement <8 x float> %v789, i32 0
+  %v931 = extractelement <8 x float> %v789, i32 1
+  %v932 = extractelement <8 x float> %v789, i32 2
+  %v933 = extractelement <8 x float> %v789, i32 3
+  %v934 = extractelement <8 x float> %v789, i32 4
+  %v935 = extractelement <8 x float> %v789, i32 5
+  %v936 = extractelement <8 x float> %v789, i32 6
+  %v937 = extractelement <8 x float> %v789, i32 7
+  %v938 = sdiv i32 %v5, 16
+  %v939 = mul i32 %v938, 8
+  %v940 = add i32 %v939, 0
+  %v941 = srem i32 %v5, 16
+  %v942 = add i32 %v8, 16
+  %v943 = add i32 %v942, %v941
+  %v944 = add i32 %v10, 0
+  %v945 = add i32 %v944, %v940
+  %v946 = extractelement <8 x float> %v790, i32 0
+  %v947 = extractelement <8 x float> %v790, i32 1
+  %v948 = extractelement <8 x float> %v790, i32 2
+  %v949 = extractelement <8 x float> %v790, i32 3
+  %v950 = extractelement <8 x float> %v790, i32 4
+  %v951 = extractelement <8 x float> %v790, i32 5
+  %v952 = extractelement <8 x float> %v790, i32 6
+  %v953 = extractelement <8 x float> %v790, i32 7
+  %v954 = sdiv i32 %v5, 16
+  %v955 = mul i32 %v954, 8
+  %v956 = add i32 %v955, 0
+  %v957 = srem i32 %v5, 16
+  %v958 = add i32 %v8, 16
+  %v959 = add i32 %v958, %v957
+  %v960 = add i32 %v10, 16
+  %v961 = add i32 %v960, %v956
+  %v962 = extractelement <8 x float> %v791, i32 0
+  %v963 = extractelement <8 x float> %v791, i32 1
+  %v964 = extractelement <8 x float> %v791, i32 2
+  %v965 = extractelement <8 x float> %v791, i32 3
+  %v966 = extractelement <8 x float> %v791, i32 4
+  %v967 = extractelement <8 x float> %v791, i32 5
+  %v968 = extractelement <8 x float> %v791, i32 6
+  %v969 = extractelement <8 x float> %v791, i32 7
+  %v970 = sdiv i32 %v5, 16
+  %v971 = mul i32 %v970, 8
+  %v972 = add i32 %v971, 0
+  %v973 = srem i32 %v5, 16
+  %v974 = add i32 %v8, 32
+  %v975 = add i32 %v974, %v973
+  %v976 = add i32 %v10, 0
+  %v977 = add i32 %v976, %v972
+  %v978 = extractelement <8 x float> %v792, i32 0
+  %v979 = extractelement <8 x float> %v792, i32 1
+  %v980 = extractelement <8 x float> %v792, i32 2
+  %v981 = extractelement <8 x float> %v792, i32 3
+  %v982 = extractelement <8 x float> %v792, i32 4
+  %v983 = extractelement <8 x float> %v792, i32 5
+  %v984 = extractelement <8 x float> %v792, i32 6
+  %v985 = extractelement <8 x float> %v792, i32 7
+  %v986 = sdiv i32 %v5, 16
+  %v987 = mul i32 %v986, 8
+  %v988 = add i32 %v987, 0
+  %v989 = srem i32 %v5, 16
+  %v990 = add i32 %v8, 32
+  %v991 = add i32 %v990, %v989
+  %v992 = add i32 %v10, 16
+  %v993 = add i32 %v992, %v988
+  %v994 = extractelement <8 x float> %v793, i32 0
+  %v995 = extractelement <8 x float> %v793, i32 1
+  %v996 = extractelement <8 x float> %v793, i32 2
+  %v997 = extractelement <8 x float> %v793, i32 3
+  %v998 = extractelement <8 x float> %v793, i32 4
+  %v999 = extractelement <8 x float> %v793, i32 5
+  %v1000 = extractelement <8 x float> %v793, i32 6
+  %v1001 = extractelement <8 x float> %v793, i32 7
+  %v1002 = sdiv i32 %v5, 16
+  %v1003 = mul i32 %v1002, 8
+  %v1004 = add i32 %v1003, 0
+  %v1005 = srem i32 %v5, 16
+  %v1006 = add i32 %v8, 48
+  %v1007 = add i32 %v1006, %v1005
+  %v1008 = add i32 %v10, 0
+  %v1009 = add i32 %v1008, %v1004
+  %v1010 = extractelement <8 x float> %v794, i32 0
+  %v1011 = extractelement <8 x float> %v794, i32 1
+  %v1012 = extractelement <8 x float> %v794, i32 2
+  %v1013 = extractelement <8 x float> %v794, i32 3
+  %v1014 = extractelement <8 x float> %v794, i32 4
+  %v1015 = extractelement <8 x float> %v794, i32 5
+  %v1016 = extractelement <8 x float> %v794, i32 6
+  %v1017 = extractelement <8 x float> %v794, i32 7
+  %v1018 = sdiv i32 %v5, 16
+  %v1019 = mul i32 %v1018, 8
+  %v1020 = add i32 %v1019, 0
+  %v1021 = srem i32 %v5, 16
+  %v1022 = add i32 %v8, 48
+  %v1023 = add i32 %v1022, %v1021
+  %v1024 = add i32 %v10, 16
+  %v1025 = add i32 %v1024, %v1020
+  %v1026 = extractelement <8 x float> %v795, i32 0
+  %v1027 = extractelement <8 x float> %v795, i32 1
+  %v1028 = extractelement <8 x float> %v795, i32 2
+  %v1029 = extractelement <8 x float> %v795, i32 3
+  %v1030 = extractelement <8 x float> %v795, i32 4
+  %v1031 = extractelement <8 x float> %v795, i32 5
+  %v1032 = extractelement <8 x float> %v795, i32 6
+  %v1033 = extractelement <8 x float> %v795, i32 7
+  br i1 %v200, label %if.then21, label %if.else22
+if.then21:
+  %v1034 = add i32 %v1, %v911
+  %v1035 = add i32 %v3, %v913
+  %v1036 = mul i32 %v1034, %arg.n
+  %v1037 = add i32 %v1036, %v1035
+  %v1038 = mul i32 %v1037, 2
+  %v1039 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1038
+  %v1040 = fptrunc float %v914 to half
+  %v1041 = fptrunc float %v915 to half
+  %v1042 = fptrunc float %v916 to half
+  %v1043 = fptrunc float %v917 to half
+  %v1044 = fptrunc float %v918 to half
+  %v1045 = fptrunc float %v919 to half
+  %v1046 = fptrunc float %v920 to half
+  %v1047 = fptrunc float %v921 to half
+  %v1048 = insertelement <8 x half> poison, half %v1040, i32 0
+  %v1049 = insertelement <8 x half> %v1048, half %v1041, i32 1
+  %v1050 = insertelement <8 x half> %v1049, half %v1042, i32 2
+  %v1051 = insertelement <8 x half> %v1050, half %v1043, i32 3
+  %v1052 = insertelement <8 x half> %v1051, half %v1044, i32 4
+  %v1053 = insertelement <8 x half> %v1052, half %v1045, i32 5
+  %v1054 = insertelement <8 x half> %v1053, half %v1046, i32 6
+  %v1055 = insertelement <8 x half> %v1054, half %v1047, i32 7
+  store <8 x half> %v1055, ptr addrspace(1) %v1039, align 2
+  %v1056 = add i32 %v1, %v927
+  %v1057 = add i32 %v3, %v929
+  %v1058 = mul i32 %v1056, %arg.n
+  %v1059 = add i32 %v1058, %v1057
+  %v1060 = mul i32 %v1059, 2
+  %v1061 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1060
+  %v1062 = fptrunc float %v930 to half
+  %v1063 = fptrunc float %v931 to half
+  %v1064 = fptrunc float %v932 to half
+  %v1065 = fptrunc float %v933 to half
+  %v1066 = fptrunc float %v934 to half
+  %v1067 = fptrunc float %v935 to half
+  %v1068 = fptrunc float %v936 to half
+  %v1069 = fptrunc float %v937 to half
+  %v1070 = insertelement <8 x half> poison, half %v1062, i32 0
+  %v1071 = insertelement <8 x half> %v1070, half %v1063, i32 1
+  %v1072 = insertelement <8 x half> %v1071, half %v1064, i32 2
+  %v1073 = insertelement <8 x half> %v1072, half %v1065, i32 3
+  %v1074 = insertelement <8 x half> %v1073, half %v1066, i32 4
+  %v1075 = insertelement <8 x half> %v1074, half %v1067, i32 5
+  %v1076 = insertelement <8 x half> %v1075, half %v1068, i32 6
+  %v1077 = insertelement <8 x half> %v1076, half %v1069, i32 7
+  store <8 x half> %v1077, ptr addrspace(1) %v1061, align 2
+  %v1078 = add i32 %v1, %v943
+  %v1079 = add i32 %v3, %v945
+  %v1080 = mul i32 %v1078, %arg.n
+  %v1081 = add i32 %v1080, %v1079
+  %v1082 = mul i32 %v1081, 2
+  %v1083 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1082
+  %v1084 = fptrunc float %v946 to half
+  %v1085 = fptrunc float %v947 to half
+  %v1086 = fptrunc float %v948 to half
+  %v1087 = fptrunc float %v949 to half
+  %v1088 = fptrunc float %v950 to half
+  %v1089 = fptrunc float %v951 to half
+  %v1090 = fptrunc float %v952 to half
+  %v1091 = fptrunc float %v953 to half
+  %v1092 = insertelement <8 x half> poison, half %v1084, i32 0
+  %v1093 = insertelement <8 x half> %v1092, half %v1085, i32 1
+  %v1094 = insertelement <8 x half> %v1093, half %v1086, i32 2
+  %v1095 = insertelement <8 x half> %v1094, half %v1087, i32 3
+  %v1096 = insertelement <8 x half> %v1095, half %v1088, i32 4
+  %v1097 = insertelement <8 x half> %v1096, half %v1089, i32 5
+  %v1098 = insertelement <8 x half> %v1097, half %v1090, i32 6
+  %v1099 = insertelement <8 x half> %v1098, half %v1091, i32 7
+  store <8 x half> %v1099, ptr addrspace(1) %v1083, align 2
+  %v1100 = add i32 %v1, %v959
+  %v1101 = add i32 %v3, %v961
+  %v1102 = mul i32 %v1100, %arg.n
+  %v1103 = add i32 %v1102, %v1101
+  %v1104 = mul i32 %v1103, 2
+  %v1105 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1104
+  %v1106 = fptrunc float %v962 to half
+  %v1107 = fptrunc float %v963 to half
+  %v1108 = fptrunc float %v964 to half
+  %v1109 = fptrunc float %v965 to half
+  %v1110 = fptrunc float %v966 to half
+  %v1111 = fptrunc float %v967 to half
+  %v1112 = fptrunc float %v968 to half
+  %v1113 = fptrunc float %v969 to half
+  %v1114 = insertelement <8 x half> poison, half %v1106, i32 0
+  %v1115 = insertelement <8 x half> %v1114, half %v1107, i32 1
+  %v1116 = insertelement <8 x half> %v1115, half %v1108, i32 2
+  %v1117 = insertelement <8 x half> %v1116, half %v1109, i32 3
+  %v1118 = insertelement <8 x half> %v1117, half %v1110, i32 4
+  %v1119 = insertelement <8 x half> %v1118, half %v1111, i32 5
+  %v1120 = insertelement <8 x half> %v1119, half %v1112, i32 6
+  %v1121 = insertelement <8 x half> %v1120, half %v1113, i32 7
+  store <8 x half> %v1121, ptr addrspace(1) %v1105, align 2
+  %v1122 = add i32 %v1, %v975
+  %v1123 = add i32 %v3, %v977
+  %v1124 = mul i32 %v1122, %arg.n
+  %v1125 = add i32 %v1124, %v1123
+  %v1126 = mul i32 %v1125, 2
+  %v1127 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1126
+  %v1128 = fptrunc float %v978 to half
+  %v1129 = fptrunc float %v979 to half
+  %v1130 = fptrunc float %v980 to half
+  %v1131 = fptrunc float %v981 to half
+  %v1132 = fptrunc float %v982 to half
+  %v1133 = fptrunc float %v983 to half
+  %v1134 = fptrunc float %v984 to half
+  %v1135 = fptrunc float %v985 to half
+  %v1136 = insertelement <8 x half> poison, half %v1128, i32 0
+  %v1137 = insertelement <8 x half> %v1136, half %v1129, i32 1
+  %v1138 = insertelement <8 x half> %v1137, half %v1130, i32 2
+  %v1139 = insertelement <8 x half> %v1138, half %v1131, i32 3
+  %v1140 = insertelement <8 x half> %v1139, half %v1132, i32 4
+  %v1141 = insertelement <8 x half> %v1140, half %v1133, i32 5
+  %v1142 = insertelement <8 x half> %v1141, half %v1134, i32 6
+  %v1143 = insertelement <8 x half> %v1142, half %v1135, i32 7
+  store <8 x half> %v1143, ptr addrspace(1) %v1127, align 2
+  %v1144 = add i32 %v1, %v991
+  %v1145 = add i32 %v3, %v993
+  %v1146 = mul i32 %v1144, %arg.n
+  %v1147 = add i32 %v1146, %v1145
+  %v1148 = mul i32 %v1147, 2
+  %v1149 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1148
+  %v1150 = fptrunc float %v994 to half
+  %v1151 = fptrunc float %v995 to half
+  %v1152 = fptrunc float %v996 to half
+  %v1153 = fptrunc float %v997 to half
+  %v1154 = fptrunc float %v998 to half
+  %v1155 = fptrunc float %v999 to half
+  %v1156 = fptrunc float %v1000 to half
+  %v1157 = fptrunc float %v1001 to half
+  %v1158 = insertelement <8 x half> poison, half %v1150, i32 0
+  %v1159 = insertelement <8 x half> %v1158, half %v1151, i32 1
+  %v1160 = insertelement <8 x half> %v1159, half %v1152, i32 2
+  %v1161 = insertelement <8 x half> %v1160, half %v1153, i32 3
+  %v1162 = insertelement <8 x half> %v1161, half %v1154, i32 4
+  %v1163 = insertelement <8 x half> %v1162, half %v1155, i32 5
+  %v1164 = insertelement <8 x half> %v1163, half %v1156, i32 6
+  %v1165 = insertelement <8 x half> %v1164, half %v1157, i32 7
+  store <8 x half> %v1165, ptr addrspace(1) %v1149, align 2
+  %v1166 = add i32 %v1, %v1007
+  %v1167 = add i32 %v3, %v1009
+  %v1168 = mul i32 %v1166, %arg.n
+  %v1169 = add i32 %v1168, %v1167
+  %v1170 = mul i32 %v1169, 2
+  %v1171 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1170
+  %v1172 = fptrunc float %v1010 to half
+  %v1173 = fptrunc float %v1011 to half
+  %v1174 = fptrunc float %v1012 to half
+  %v1175 = fptrunc float %v1013 to half
+  %v1176 = fptrunc float %v1014 to half
+  %v1177 = fptrunc float %v1015 to half
+  %v1178 = fptrunc float %v1016 to half
+  %v1179 = fptrunc float %v1017 to half
+  %v1180 = insertelement <8 x half> poison, half %v1172, i32 0
+  %v1181 = insertelement <8 x half> %v1180, half %v1173, i32 1
+  %v1182 = insertelement <8 x half> %v1181, half %v1174, i32 2
+  %v1183 = insertelement <8 x half> %v1182, half %v1175, i32 3
+  %v1184 = insertelement <8 x half> %v1183, half %v1176, i32 4
+  %v1185 = insertelement <8 x half> %v1184, half %v1177, i32 5
+  %v1186 = insertelement <8 x half> %v1185, half %v1178, i32 6
+  %v1187 = insertelement <8 x half> %v1186, half %v1179, i32 7
+  store <8 x half> %v1187, ptr addrspace(1) %v1171, align 2
+  %v1188 = add i32 %v1, %v1023
+  %v1189 = add i32 %v3, %v1025
+  %v1190 = mul i32 %v1188, %arg.n
+  %v1191 = add i32 %v1190, %v1189
+  %v1192 = mul i32 %v1191, 2
+  %v1193 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1192
+  %v1194 = fptrunc float %v1026 to half
+  %v1195 = fptrunc float %v1027 to half
+  %v1196 = fptrunc float %v1028 to half
+  %v1197 = fptrunc float %v1029 to half
+  %v1198 = fptrunc float %v1030 to half
+  %v1199 = fptrunc float %v1031 to half
+  %v1200 = fptrunc float %v1032 to half
+  %v1201 = fptrunc float %v1033 to half
+  %v1202 = insertelement <8 x half> poison, half %v1194, i32 0
+  %v1203 = insertelement <8 x half> %v1202, half %v1195, i32 1
+  %v1204 = insertelement <8 x half> %v1203, half %v1196, i32 2
+  %v1205 = insertelement <8 x half> %v1204, half %v1197, i32 3
+  %v1206 = insertelement <8 x half> %v1205, half %v1198, i32 4
+  %v1207 = insertelement <8 x half> %v1206, half %v1199, i32 5
+  %v1208 = insertelement <8 x half> %v1207, half %v1200, i32 6
+  %v1209 = insertelement <8 x half> %v1208, half %v1201, i32 7
+  store <8 x half> %v1209, ptr addrspace(1) %v1193, align 2
+  br label %if.end23
+if.else22:
+  %v1210 = add i32 %v1, %v911
+  %v1211 = add i32 %v3, %v913
+  %v1212 = add i32 %v1211, 0
+  %v1213 = icmp slt i32 %v1210, %arg.m
+  %v1214 = icmp slt i32 %v1212, %arg.n
+  %v1215 = and i1 %v1213, %v1214
+  br i1 %v1215, label %if.then24, label %if.else25
+if.then24:
+  %v1216 = mul i32 %v1210, %arg.n
+  %v1217 = add i32 %v1216, %v1212
+  %v1218 = mul i32 %v1217, 2
+  %v1219 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1218
+  %v1220 = fptrunc float %v914 to half
+  store half %v1220, ptr addrspace(1) %v1219, align 2
+  br label %if.end26
+if.else25:
+  br label %if.end26
+if.end26:
+  %v1221 = add i32 %v3, %v913
+  %v1222 = add i32 %v1221, 1
+  %v1223 = icmp slt i32 %v1210, %arg.m
+  %v1224 = icmp slt i32 %v1222, %arg.n
+  %v1225 = and i1 %v1223, %v1224
+  br i1 %v1225, label %if.then27, label %if.else28
+if.then27:
+  %v1226 = mul i32 %v1210, %arg.n
+  %v1227 = add i32 %v1226, %v1222
+  %v1228 = mul i32 %v1227, 2
+  %v1229 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1228
+  %v1230 = fptrunc float %v915 to half
+  store half %v1230, ptr addrspace(1) %v1229, align 2
+  br label %if.end29
+if.else28:
+  br label %if.end29
+if.end29:
+  %v1231 = add i32 %v3, %v913
+  %v1232 = add i32 %v1231, 2
+  %v1233 = icmp slt i32 %v1210, %arg.m
+  %v1234 = icmp slt i32 %v1232, %arg.n
+  %v1235 = and i1 %v1233, %v1234
+  br i1 %v1235, label %if.then30, label %if.else31
+if.then30:
+  %v1236 = mul i32 %v1210, %arg.n
+  %v1237 = add i32 %v1236, %v1232
+  %v1238 = mul i32 %v1237, 2
+  %v1239 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1238
+  %v1240 = fptrunc float %v916 to half
+  store half %v1240, ptr addrspace(1) %v1239, align 2
+  br label %if.end32
+if.else31:
+  br label %if.end32
+if.end32:
+  %v1241 = add i32 %v3, %v913
+  %v1242 = add i32 %v1241, 3
+  %v1243 = icmp slt i32 %v1210, %arg.m
+  %v1244 = icmp slt i32 %v1242, %arg.n
+  %v1245 = and i1 %v1243, %v1244
+  br i1 %v1245, label %if.then33, label %if.else34
+if.then33:
+  %v1246 = mul i32 %v1210, %arg.n
+  %v1247 = add i32 %v1246, %v1242
+  %v1248 = mul i32 %v1247, 2
+  %v1249 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1248
+  %v1250 = fptrunc float %v917 to half
+  store half %v1250, ptr addrspace(1) %v1249, align 2
+  br label %if.end35
+if.else34:
+  br label %if.end35
+if.end35:
+  %v1251 = add i32 %v3, %v913
+  %v1252 = add i32 %v1251, 4
+  %v1253 = icmp slt i32 %v1210, %arg.m
+  %v1254 = icmp slt i32 %v1252, %arg.n
+  %v1255 = and i1 %v1253, %v1254
+  br i1 %v1255, label %if.then36, label %if.else37
+if.then36:
+  %v1256 = mul i32 %v1210, %arg.n
+  %v1257 = add i32 %v1256, %v1252
+  %v1258 = mul i32 %v1257, 2
+  %v1259 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1258
+  %v1260 = fptrunc float %v918 to half
+  store half %v1260, ptr addrspace(1) %v1259, align 2
+  br label %if.end38
+if.else37:
+  br label %if.end38
+if.end38:
+  %v1261 = add i32 %v3, %v913
+  %v1262 = add i32 %v1261, 5
+  %v1263 = icmp slt i32 %v1210, %arg.m
+  %v1264 = icmp slt i32 %v1262, %arg.n
+  %v1265 = and i1 %v1263, %v1264
+  br i1 %v1265, label %if.then39, label %if.else40
+if.then39:
+  %v1266 = mul i32 %v1210, %arg.n
+  %v1267 = add i32 %v1266, %v1262
+  %v1268 = mul i32 %v1267, 2
+  %v1269 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1268
+  %v1270 = fptrunc float %v919 to half
+  store half %v1270, ptr addrspace(1) %v1269, align 2
+  br label %if.end41
+if.else40:
+  br label %if.end41
+if.end41:
+  %v1271 = add i32 %v3, %v913
+  %v1272 = add i32 %v1271, 6
+  %v1273 = icmp slt i32 %v1210, %arg.m
+  %v1274 = icmp slt i32 %v1272, %arg.n
+  %v1275 = and i1 %v1273, %v1274
+  br i1 %v1275, label %if.then42, label %if.else43
+if.then42:
+  %v1276 = mul i32 %v1210, %arg.n
+  %v1277 = add i32 %v1276, %v1272
+  %v1278 = mul i32 %v1277, 2
+  %v1279 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1278
+  %v1280 = fptrunc float %v920 to half
+  store half %v1280, ptr addrspace(1) %v1279, align 2
+  br label %if.end44
+if.else43:
+  br label %if.end44
+if.end44:
+  %v1281 = add i32 %v3, %v913
+  %v1282 = add i32 %v1281, 7
+  %v1283 = icmp slt i32 %v1210, %arg.m
+  %v1284 = icmp slt i32 %v1282, %arg.n
+  %v1285 = and i1 %v1283, %v1284
+  br i1 %v1285, label %if.then45, label %if.else46
+if.then45:
+  %v1286 = mul i32 %v1210, %arg.n
+  %v1287 = add i32 %v1286, %v1282
+  %v1288 = mul i32 %v1287, 2
+  %v1289 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1288
+  %v1290 = fptrunc float %v921 to half
+  store half %v1290, ptr addrspace(1) %v1289, align 2
+  br label %if.end47
+if.else46:
+  br label %if.end47
+if.end47:
+  %v1291 = add i32 %v1, %v927
+  %v1292 = add i32 %v3, %v929
+  %v1293 = add i32 %v1292, 0
+  %v1294 = icmp slt i32 %v1291, %arg.m
+  %v1295 = icmp slt i32 %v1293, %arg.n
+  %v1296 = and i1 %v1294, %v1295
+  br i1 %v1296, label %if.then48, label %if.else49
+if.then48:
+  %v1297 = mul i32 %v1291, %arg.n
+  %v1298 = add i32 %v1297, %v1293
+  %v1299 = mul i32 %v1298, 2
+  %v1300 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1299
+  %v1301 = fptrunc float %v930 to half
+  store half %v1301, ptr addrspace(1) %v1300, align 2
+  br label %if.end50
+if.else49:
+  br label %if.end50
+if.end50:
+  %v1302 = add i32 %v3, %v929
+  %v1303 = add i32 %v1302, 1
+  %v1304 = icmp slt i32 %v1291, %arg.m
+  %v1305 = icmp slt i32 %v1303, %arg.n
+  %v1306 = and i1 %v1304, %v1305
+  br i1 %v1306, label %if.then51, label %if.else52
+if.then51:
+  %v1307 = mul i32 %v1291, %arg.n
+  %v1308 = add i32 %v1307, %v1303
+  %v1309 = mul i32 %v1308, 2
+  %v1310 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1309
+  %v1311 = fptrunc float %v931 to half
+  store half %v1311, ptr addrspace(1) %v1310, align 2
+  br label %if.end53
+if.else52:
+  br label %if.end53
+if.end53:
+  %v1312 = add i32 %v3, %v929
+  %v1313 = add i32 %v1312, 2
+  %v1314 = icmp slt i32 %v1291, %arg.m
+  %v1315 = icmp slt i32 %v1313, %arg.n
+  %v1316 = and i1 %v1314, %v1315
+  br i1 %v1316, label %if.then54, label %if.else55
+if.then54:
+  %v1317 = mul i32 %v1291, %arg.n
+  %v1318 = add i32 %v1317, %v1313
+  %v1319 = mul i32 %v1318, 2
+  %v1320 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1319
+  %v1321 = fptrunc float %v932 to half
+  store half %v1321, ptr addrspace(1) %v1320, align 2
+  br label %if.end56
+if.else55:
+  br label %if.end56
+if.end56:
+  %v1322 = add i32 %v3, %v929
+  %v1323 = add i32 %v1322, 3
+  %v1324 = icmp slt i32 %v1291, %arg.m
+  %v1325 = icmp slt i32 %v1323, %arg.n
+  %v1326 = and i1 %v1324, %v1325
+  br i1 %v1326, label %if.then57, label %if.else58
+if.then57:
+  %v1327 = mul i32 %v1291, %arg.n
+  %v1328 = add i32 %v1327, %v1323
+  %v1329 = mul i32 %v1328, 2
+  %v1330 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1329
+  %v1331 = fptrunc float %v933 to half
+  store half %v1331, ptr addrspace(1) %v1330, align 2
+  br label %if.end59
+if.else58:
+  br label %if.end59
+if.end59:
+  %v1332 = add i32 %v3, %v929
+  %v1333 = add i32 %v1332, 4
+  %v1334 = icmp slt i32 %v1291, %arg.m
+  %v1335 = icmp slt i32 %v1333, %arg.n
+  %v1336 = and i1 %v1334, %v1335
+  br i1 %v1336, label %if.then60, label %if.else61
+if.then60:
+  %v1337 = mul i32 %v1291, %arg.n
+  %v1338 = add i32 %v1337, %v1333
+  %v1339 = mul i32 %v1338, 2
+  %v1340 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1339
+  %v1341 = fptrunc float %v934 to half
+  store half %v1341, ptr addrspace(1) %v1340, align 2
+  br label %if.end62
+if.else61:
+  br label %if.end62
+if.end62:
+  %v1342 = add i32 %v3, %v929
+  %v1343 = add i32 %v1342, 5
+  %v1344 = icmp slt i32 %v1291, %arg.m
+  %v1345 = icmp slt i32 %v1343, %arg.n
+  %v1346 = and i1 %v1344, %v1345
+  br i1 %v1346, label %if.then63, label %if.else64
+if.then63:
+  %v1347 = mul i32 %v1291, %arg.n
+  %v1348 = add i32 %v1347, %v1343
+  %v1349 = mul i32 %v1348, 2
+  %v1350 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1349
+  %v1351 = fptrunc float %v935 to half
+  store half %v1351, ptr addrspace(1) %v1350, align 2
+  br label %if.end65
+if.else64:
+  br label %if.end65
+if.end65:
+  %v1352 = add i32 %v3, %v929
+  %v1353 = add i32 %v1352, 6
+  %v1354 = icmp slt i32 %v1291, %arg.m
+  %v1355 = icmp slt i32 %v1353, %arg.n
+  %v1356 = and i1 %v1354, %v1355
+  br i1 %v1356, label %if.then66, label %if.else67
+if.then66:
+  %v1357 = mul i32 %v1291, %arg.n
+  %v1358 = add i32 %v1357, %v1353
+  %v1359 = mul i32 %v1358, 2
+  %v1360 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1359
+  %v1361 = fptrunc float %v936 to half
+  store half %v1361, ptr addrspace(1) %v1360, align 2
+  br label %if.end68
+if.else67:
+  br label %if.end68
+if.end68:
+  %v1362 = add i32 %v3, %v929
+  %v1363 = add i32 %v1362, 7
+  %v1364 = icmp slt i32 %v1291, %arg.m
+  %v1365 = icmp slt i32 %v1363, %arg.n
+  %v1366 = and i1 %v1364, %v1365
+  br i1 %v1366, label %if.then69, label %if.else70
+if.then69:
+  %v1367 = mul i32 %v1291, %arg.n
+  %v1368 = add i32 %v1367, %v1363
+  %v1369 = mul i32 %v1368, 2
+  %v1370 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1369
+  %v1371 = fptrunc float %v937 to half
+  store half %v1371, ptr addrspace(1) %v1370, align 2
+  br label %if.end71
+if.else70:
+  br label %if.end71
+if.end71:
+  %v1372 = add i32 %v1, %v943
+  %v1373 = add i32 %v3, %v945
+  %v1374 = add i32 %v1373, 0
+  %v1375 = icmp slt i32 %v1372, %arg.m
+  %v1376 = icmp slt i32 %v1374, %arg.n
+  %v1377 = and i1 %v1375, %v1376
+  br i1 %v1377, label %if.then72, label %if.else73
+if.then72:
+  %v1378 = mul i32 %v1372, %arg.n
+  %v1379 = add i32 %v1378, %v1374
+  %v1380 = mul i32 %v1379, 2
+  %v1381 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1380
+  %v1382 = fptrunc float %v946 to half
+  store half %v1382, ptr addrspace(1) %v1381, align 2
+  br label %if.end74
+if.else73:
+  br label %if.end74
+if.end74:
+  %v1383 = add i32 %v3, %v945
+  %v1384 = add i32 %v1383, 1
+  %v1385 = icmp slt i32 %v1372, %arg.m
+  %v1386 = icmp slt i32 %v1384, %arg.n
+  %v1387 = and i1 %v1385, %v1386
+  br i1 %v1387, label %if.then75, label %if.else76
+if.then75:
+  %v1388 = mul i32 %v1372, %arg.n
+  %v1389 = add i32 %v1388, %v1384
+  %v1390 = mul i32 %v1389, 2
+  %v1391 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1390
+  %v1392 = fptrunc float %v947 to half
+  store half %v1392, ptr addrspace(1) %v1391, align 2
+  br label %if.end77
+if.else76:
+  br label %if.end77
+if.end77:
+  %v1393 = add i32 %v3, %v945
+  %v1394 = add i32 %v1393, 2
+  %v1395 = icmp slt i32 %v1372, %arg.m
+  %v1396 = icmp slt i32 %v1394, %arg.n
+  %v1397 = and i1 %v1395, %v1396
+  br i1 %v1397, label %if.then78, label %if.else79
+if.then78:
+  %v1398 = mul i32 %v1372, %arg.n
+  %v1399 = add i32 %v1398, %v1394
+  %v1400 = mul i32 %v1399, 2
+  %v1401 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1400
+  %v1402 = fptrunc float %v948 to half
+  store half %v1402, ptr addrspace(1) %v1401, align 2
+  br label %if.end80
+if.else79:
+  br label %if.end80
+if.end80:
+  %v1403 = add i32 %v3, %v945
+  %v1404 = add i32 %v1403, 3
+  %v1405 = icmp slt i32 %v1372, %arg.m
+  %v1406 = icmp slt i32 %v1404, %arg.n
+  %v1407 = and i1 %v1405, %v1406
+  br i1 %v1407, label %if.then81, label %if.else82
+if.then81:
+  %v1408 = mul i32 %v1372, %arg.n
+  %v1409 = add i32 %v1408, %v1404
+  %v1410 = mul i32 %v1409, 2
+  %v1411 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1410
+  %v1412 = fptrunc float %v949 to half
+  store half %v1412, ptr addrspace(1) %v1411, align 2
+  br label %if.end83
+if.else82:
+  br label %if.end83
+if.end83:
+  %v1413 = add i32 %v3, %v945
+  %v1414 = add i32 %v1413, 4
+  %v1415 = icmp slt i32 %v1372, %arg.m
+  %v1416 = icmp slt i32 %v1414, %arg.n
+  %v1417 = and i1 %v1415, %v1416
+  br i1 %v1417, label %if.then84, label %if.else85
+if.then84:
+  %v1418 = mul i32 %v1372, %arg.n
+  %v1419 = add i32 %v1418, %v1414
+  %v1420 = mul i32 %v1419, 2
+  %v1421 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1420
+  %v1422 = fptrunc float %v950 to half
+  store half %v1422, ptr addrspace(1) %v1421, align 2
+  br label %if.end86
+if.else85:
+  br label %if.end86
+if.end86:
+  %v1423 = add i32 %v3, %v945
+  %v1424 = add i32 %v1423, 5
+  %v1425 = icmp slt i32 %v1372, %arg.m
+  %v1426 = icmp slt i32 %v1424, %arg.n
+  %v1427 = and i1 %v1425, %v1426
+  br i1 %v1427, label %if.then87, label %if.else88
+if.then87:
+  %v1428 = mul i32 %v1372, %arg.n
+  %v1429 = add i32 %v1428, %v1424
+  %v1430 = mul i32 %v1429, 2
+  %v1431 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1430
+  %v1432 = fptrunc float %v951 to half
+  store half %v1432, ptr addrspace(1) %v1431, align 2
+  br label %if.end89
+if.else88:
+  br label %if.end89
+if.end89:
+  %v1433 = add i32 %v3, %v945
+  %v1434 = add i32 %v1433, 6
+  %v1435 = icmp slt i32 %v1372, %arg.m
+  %v1436 = icmp slt i32 %v1434, %arg.n
+  %v1437 = and i1 %v1435, %v1436
+  br i1 %v1437, label %if.then90, label %if.else91
+if.then90:
+  %v1438 = mul i32 %v1372, %arg.n
+  %v1439 = add i32 %v1438, %v1434
+  %v1440 = mul i32 %v1439, 2
+  %v1441 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1440
+  %v1442 = fptrunc float %v952 to half
+  store half %v1442, ptr addrspace(1) %v1441, align 2
+  br label %if.end92
+if.else91:
+  br label %if.end92
+if.end92:
+  %v1443 = add i32 %v3, %v945
+  %v1444 = add i32 %v1443, 7
+  %v1445 = icmp slt i32 %v1372, %arg.m
+  %v1446 = icmp slt i32 %v1444, %arg.n
+  %v1447 = and i1 %v1445, %v1446
+  br i1 %v1447, label %if.then93, label %if.else94
+if.then93:
+  %v1448 = mul i32 %v1372, %arg.n
+  %v1449 = add i32 %v1448, %v1444
+  %v1450 = mul i32 %v1449, 2
+  %v1451 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1450
+  %v1452 = fptrunc float %v953 to half
+  store half %v1452, ptr addrspace(1) %v1451, align 2
+  br label %if.end95
+if.else94:
+  br label %if.end95
+if.end95:
+  %v1453 = add i32 %v1, %v959
+  %v1454 = add i32 %v3, %v961
+  %v1455 = add i32 %v1454, 0
+  %v1456 = icmp slt i32 %v1453, %arg.m
+  %v1457 = icmp slt i32 %v1455, %arg.n
+  %v1458 = and i1 %v1456, %v1457
+  br i1 %v1458, label %if.then96, label %if.else97
+if.then96:
+  %v1459 = mul i32 %v1453, %arg.n
+  %v1460 = add i32 %v1459, %v1455
+  %v1461 = mul i32 %v1460, 2
+  %v1462 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1461
+  %v1463 = fptrunc float %v962 to half
+  store half %v1463, ptr addrspace(1) %v1462, align 2
+  br label %if.end98
+if.else97:
+  br label %if.end98
+if.end98:
+  %v1464 = add i32 %v3, %v961
+  %v1465 = add i32 %v1464, 1
+  %v1466 = icmp slt i32 %v1453, %arg.m
+  %v1467 = icmp slt i32 %v1465, %arg.n
+  %v1468 = and i1 %v1466, %v1467
+  br i1 %v1468, label %if.then99, label %if.else100
+if.then99:
+  %v1469 = mul i32 %v1453, %arg.n
+  %v1470 = add i32 %v1469, %v1465
+  %v1471 = mul i32 %v1470, 2
+  %v1472 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1471
+  %v1473 = fptrunc float %v963 to half
+  store half %v1473, ptr addrspace(1) %v1472, align 2
+  br label %if.end101
+if.else100:
+  br label %if.end101
+if.end101:
+  %v1474 = add i32 %v3, %v961
+  %v1475 = add i32 %v1474, 2
+  %v1476 = icmp slt i32 %v1453, %arg.m
+  %v1477 = icmp slt i32 %v1475, %arg.n
+  %v1478 = and i1 %v1476, %v1477
+  br i1 %v1478, label %if.then102, label %if.else103
+if.then102:
+  %v1479 = mul i32 %v1453, %arg.n
+  %v1480 = add i32 %v1479, %v1475
+  %v1481 = mul i32 %v1480, 2
+  %v1482 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1481
+  %v1483 = fptrunc float %v964 to half
+  store half %v1483, ptr addrspace(1) %v1482, align 2
+  br label %if.end104
+if.else103:
+  br label %if.end104
+if.end104:
+  %v1484 = add i32 %v3, %v961
+  %v1485 = add i32 %v1484, 3
+  %v1486 = icmp slt i32 %v1453, %arg.m
+  %v1487 = icmp slt i32 %v1485, %arg.n
+  %v1488 = and i1 %v1486, %v1487
+  br i1 %v1488, label %if.then105, label %if.else106
+if.then105:
+  %v1489 = mul i32 %v1453, %arg.n
+  %v1490 = add i32 %v1489, %v1485
+  %v1491 = mul i32 %v1490, 2
+  %v1492 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1491
+  %v1493 = fptrunc float %v965 to half
+  store half %v1493, ptr addrspace(1) %v1492, align 2
+  br label %if.end107
+if.else106:
+  br label %if.end107
+if.end107:
+  %v1494 = add i32 %v3, %v961
+  %v1495 = add i32 %v1494, 4
+  %v1496 = icmp slt i32 %v1453, %arg.m
+  %v1497 = icmp slt i32 %v1495, %arg.n
+  %v1498 = and i1 %v1496, %v1497
+  br i1 %v1498, label %if.then108, label %if.else109
+if.then108:
+  %v1499 = mul i32 %v1453, %arg.n
+  %v1500 = add i32 %v1499, %v1495
+  %v1501 = mul i32 %v1500, 2
+  %v1502 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1501
+  %v1503 = fptrunc float %v966 to half
+  store half %v1503, ptr addrspace(1) %v1502, align 2
+  br label %if.end110
+if.else109:
+  br label %if.end110
+if.end110:
+  %v1504 = add i32 %v3, %v961
+  %v1505 = add i32 %v1504, 5
+  %v1506 = icmp slt i32 %v1453, %arg.m
+  %v1507 = icmp slt i32 %v1505, %arg.n
+  %v1508 = and i1 %v1506, %v1507
+  br i1 %v1508, label %if.then111, label %if.else112
+if.then111:
+  %v1509 = mul i32 %v1453, %arg.n
+  %v1510 = add i32 %v1509, %v1505
+  %v1511 = mul i32 %v1510, 2
+  %v1512 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1511
+  %v1513 = fptrunc float %v967 to half
+  store half %v1513, ptr addrspace(1) %v1512, align 2
+  br label %if.end113
+if.else112:
+  br label %if.end113
+if.end113:
+  %v1514 = add i32 %v3, %v961
+  %v1515 = add i32 %v1514, 6
+  %v1516 = icmp slt i32 %v1453, %arg.m
+  %v1517 = icmp slt i32 %v1515, %arg.n
+  %v1518 = and i1 %v1516, %v1517
+  br i1 %v1518, label %if.then114, label %if.else115
+if.then114:
+  %v1519 = mul i32 %v1453, %arg.n
+  %v1520 = add i32 %v1519, %v1515
+  %v1521 = mul i32 %v1520, 2
+  %v1522 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1521
+  %v1523 = fptrunc float %v968 to half
+  store half %v1523, ptr addrspace(1) %v1522, align 2
+  br label %if.end116
+if.else115:
+  br label %if.end116
+if.end116:
+  %v1524 = add i32 %v3, %v961
+  %v1525 = add i32 %v1524, 7
+  %v1526 = icmp slt i32 %v1453, %arg.m
+  %v1527 = icmp slt i32 %v1525, %arg.n
+  %v1528 = and i1 %v1526, %v1527
+  br i1 %v1528, label %if.then117, label %if.else118
+if.then117:
+  %v1529 = mul i32 %v1453, %arg.n
+  %v1530 = add i32 %v1529, %v1525
+  %v1531 = mul i32 %v1530, 2
+  %v1532 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1531
+  %v1533 = fptrunc float %v969 to half
+  store half %v1533, ptr addrspace(1) %v1532, align 2
+  br label %if.end119
+if.else118:
+  br label %if.end119
+if.end119:
+  %v1534 = add i32 %v1, %v975
+  %v1535 = add i32 %v3, %v977
+  %v1536 = add i32 %v1535, 0
+  %v1537 = icmp slt i32 %v1534, %arg.m
+  %v1538 = icmp slt i32 %v1536, %arg.n
+  %v1539 = and i1 %v1537, %v1538
+  br i1 %v1539, label %if.then120, label %if.else121
+if.then120:
+  %v1540 = mul i32 %v1534, %arg.n
+  %v1541 = add i32 %v1540, %v1536
+  %v1542 = mul i32 %v1541, 2
+  %v1543 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1542
+  %v1544 = fptrunc float %v978 to half
+  store half %v1544, ptr addrspace(1) %v1543, align 2
+  br label %if.end122
+if.else121:
+  br label %if.end122
+if.end122:
+  %v1545 = add i32 %v3, %v977
+  %v1546 = add i32 %v1545, 1
+  %v1547 = icmp slt i32 %v1534, %arg.m
+  %v1548 = icmp slt i32 %v1546, %arg.n
+  %v1549 = and i1 %v1547, %v1548
+  br i1 %v1549, label %if.then123, label %if.else124
 if.then123:
-  %v709 = mul i32 %v704, %arg.n
-  %v710 = add i32 %v709, %v705
-  %v711 = mul i32 %v710, 2
-  %v712 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v711
-  %v713 = fptrunc float %v703 to half
-  store half %v713, ptr addrspace(1) %v712, align 2
+  %v1550 = mul i32 %v1534, %arg.n
+  %v1551 = add i32 %v1550, %v1546
+  %v1552 = mul i32 %v1551, 2
+  %v1553 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1552
+  %v1554 = fptrunc float %v979 to half
+  store half %v1554, ptr addrspace(1) %v1553, align 2
   br label %if.end125
 if.else124:
   br label %if.end125
 if.end125:
-  %v714 = sdiv i32 %v5, 16
-  %v715 = mul i32 %v714, 8
-  %v716 = add i32 %v715, 1
-  %v717 = srem i32 %v5, 16
-  %v718 = add i32 %v8, 0
-  %v719 = add i32 %v718, %v716
-  %v720 = add i32 %v10, 0
-  %v721 = add i32 %v720, %v717
-  %v722 = extractelement <8 x float> %v24, i32 1
-  %v723 = add i32 %v1, %v719
-  %v724 = add i32 %v3, %v721
-  %v725 = icmp slt i32 %v723, %arg.m
-  %v726 = icmp slt i32 %v724, %arg.n
-  %v727 = and i1 %v725, %v726
-  br i1 %v727, label %if.then126, label %if.else127
+  %v1555 = add i32 %v3, %v977
+  %v1556 = add i32 %v1555, 2
+  %v1557 = icmp slt i32 %v1534, %arg.m
+  %v1558 = icmp slt i32 %v1556, %arg.n
+  %v1559 = and i1 %v1557, %v1558
+  br i1 %v1559, label %if.then126, label %if.else127
 if.then126:
-  %v728 = mul i32 %v723, %arg.n
-  %v729 = add i32 %v728, %v724
-  %v730 = mul i32 %v729, 2
-  %v731 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v730
-  %v732 = fptrunc float %v722 to half
-  store half %v732, ptr addrspace(1) %v731, align 2
+  %v1560 = mul i32 %v1534, %arg.n
+  %v1561 = add i32 %v1560, %v1556
+  %v1562 = mul i32 %v1561, 2
+  %v1563 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1562
+  %v1564 = fptrunc float %v980 to half
+  store half %v1564, ptr addrspace(1) %v1563, align 2
   br label %if.end128
 if.else127:
   br label %if.end128
 if.end128:
-  %v733 = sdiv i32 %v5, 16
-  %v734 = mul i32 %v733, 8
-  %v735 = add i32 %v734, 2
-  %v736 = srem i32 %v5, 16
-  %v737 = add i32 %v8, 0
-  %v738 = add i32 %v737, %v735
-  %v739 = add i32 %v10, 0
-  %v740 = add i32 %v739, %v736
-  %v741 = extractelement <8 x float> %v24, i32 2
-  %v742 = add i32 %v1, %v738
-  %v743 = add i32 %v3, %v740
-  %v744 = icmp slt i32 %v742, %arg.m
-  %v745 = icmp slt i32 %v743, %arg.n
-  %v746 = and i1 %v744, %v745
-  br i1 %v746, label %if.then129, label %if.else130
+  %v1565 = add i32 %v3, %v977
+  %v1566 = add i32 %v1565, 3
+  %v1567 = icmp slt i32 %v1534, %arg.m
+  %v1568 = icmp slt i32 %v1566, %arg.n
+  %v1569 = and i1 %v1567, %v1568
+  br i1 %v1569, label %if.then129, label %if.else130
 if.then129:
-  %v747 = mul i32 %v742, %arg.n
-  %v748 = add i32 %v747, %v743
-  %v749 = mul i32 %v748, 2
-  %v750 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v749
-  %v751 = fptrunc float %v741 to half
-  store half %v751, ptr addrspace(1) %v750, align 2
+  %v1570 = mul i32 %v1534, %arg.n
+  %v1571 = add i32 %v1570, %v1566
+  %v1572 = mul i32 %v1571, 2
+  %v1573 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1572
+  %v1574 = fptrunc float %v981 to half
+  store half %v1574, ptr addrspace(1) %v1573, align 2
   br label %if.end131
 if.else130:
   br label %if.end131
 if.end131:
-  %v752 = sdiv i32 %v5, 16
-  %v753 = mul i32 %v752, 8
-  %v754 = add i32 %v753, 3
-  %v755 = srem i32 %v5, 16
-  %v756 = add i32 %v8, 0
-  %v757 = add i32 %v756, %v754
-  %v758 = add i32 %v10, 0
-  %v759 = add i32 %v758, %v755
-  %v760 = extractelement <8 x float> %v24, i32 3
-  %v761 = add i32 %v1, %v757
-  %v762 = add i32 %v3, %v759
-  %v763 = icmp slt i32 %v761, %arg.m
-  %v764 = icmp slt i32 %v762, %arg.n
-  %v765 = and i1 %v763, %v764
-  br i1 %v765, label %if.then132, label %if.else133
+  %v1575 = add i32 %v3, %v977
+  %v1576 = add i32 %v1575, 4
+  %v1577 = icmp slt i32 %v1534, %arg.m
+  %v1578 = icmp slt i32 %v1576, %arg.n
+  %v1579 = and i1 %v1577, %v1578
+  br i1 %v1579, label %if.then132, label %if.else133
 if.then132:
-  %v766 = mul i32 %v761, %arg.n
-  %v767 = add i32 %v766, %v762
-  %v768 = mul i32 %v767, 2
-  %v769 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v768
-  %v770 = fptrunc float %v760 to half
-  store half %v770, ptr addrspace(1) %v769, align 2
+  %v1580 = mul i32 %v1534, %arg.n
+  %v1581 = add i32 %v1580, %v1576
+  %v1582 = mul i32 %v1581, 2
+  %v1583 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1582
+  %v1584 = fptrunc float %v982 to half
+  store half %v1584, ptr addrspace(1) %v1583, align 2
   br label %if.end134
 if.else133:
   br label %if.end134
 if.end134:
-  %v771 = sdiv i32 %v5, 16
-  %v772 = mul i32 %v771, 8
-  %v773 = add i32 %v772, 4
-  %v774 = srem i32 %v5, 16
-  %v775 = add i32 %v8, 0
-  %v776 = add i32 %v775, %v773
-  %v777 = add i32 %v10, 0
-  %v778 = add i32 %v777, %v774
-  %v779 = extractelement <8 x float> %v24, i32 4
-  %v780 = add i32 %v1, %v776
-  %v781 = add i32 %v3, %v778
-  %v782 = icmp slt i32 %v780, %arg.m
-  %v783 = icmp slt i32 %v781, %arg.n
-  %v784 = and i1 %v782, %v783
-  br i1 %v784, label %if.then135, label %if.else136
+  %v1585 = add i32 %v3, %v977
+  %v1586 = add i32 %v1585, 5
+  %v1587 = icmp slt i32 %v1534, %arg.m
+  %v1588 = icmp slt i32 %v1586, %arg.n
+  %v1589 = and i1 %v1587, %v1588
+  br i1 %v1589, label %if.then135, label %if.else136
 if.then135:
-  %v785 = mul i32 %v780, %arg.n
-  %v786 = add i32 %v785, %v781
-  %v787 = mul i32 %v786, 2
-  %v788 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v787
-  %v789 = fptrunc float %v779 to half
-  store half %v789, ptr addrspace(1) %v788, align 2
+  %v1590 = mul i32 %v1534, %arg.n
+  %v1591 = add i32 %v1590, %v1586
+  %v1592 = mul i32 %v1591, 2
+  %v1593 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1592
+  %v1594 = fptrunc float %v983 to half
+  store half %v1594, ptr addrspace(1) %v1593, align 2
   br label %if.end137
 if.else136:
   br label %if.end137
 if.end137:
-  %v790 = sdiv i32 %v5, 16
-  %v791 = mul i32 %v790, 8
-  %v792 = add i32 %v791, 5
-  %v793 = srem i32 %v5, 16
-  %v794 = add i32 %v8, 0
-  %v795 = add i32 %v794, %v792
-  %v796 = add i32 %v10, 0
-  %v797 = add i32 %v796, %v793
-  %v798 = extractelement <8 x float> %v24, i32 5
-  %v799 = add i32 %v1, %v795
-  %v800 = add i32 %v3, %v797
-  %v801 = icmp slt i32 %v799, %arg.m
-  %v802 = icmp slt i32 %v800, %arg.n
-  %v803 = and i1 %v801, %v802
-  br i1 %v803, label %if.then138, label %if.else139
+  %v1595 = add i32 %v3, %v977
+  %v1596 = add i32 %v1595, 6
+  %v1597 = icmp slt i32 %v1534, %arg.m
+  %v1598 = icmp slt i32 %v1596, %arg.n
+  %v1599 = and i1 %v1597, %v1598
+  br i1 %v1599, label %if.then138, label %if.else139
 if.then138:
-  %v804 = mul i32 %v799, %arg.n
-  %v805 = add i32 %v804, %v800
-  %v806 = mul i32 %v805, 2
-  %v807 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v806
-  %v808 = fptrunc float %v798 to half
-  store half %v808, ptr addrspace(1) %v807, align 2
+  %v1600 = mul i32 %v1534, %arg.n
+  %v1601 = add i32 %v1600, %v1596
+  %v1602 = mul i32 %v1601, 2
+  %v1603 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1602
+  %v1604 = fptrunc float %v984 to half
+  store half %v1604, ptr addrspace(1) %v1603, align 2
   br label %if.end140
 if.else139:
   br label %if.end140
 if.end140:
-  %v809 = sdiv i32 %v5, 16
-  %v810 = mul i32 %v809, 8
-  %v811 = add i32 %v810, 6
-  %v812 = srem i32 %v5, 16
-  %v813 = add i32 %v8, 0
-  %v814 = add i32 %v813, %v811
-  %v815 = add i32 %v10, 0
-  %v816 = add i32 %v815, %v812
-  %v817 = extractelement <8 x float> %v24, i32 6
-  %v818 = add i32 %v1, %v814
-  %v819 = add i32 %v3, %v816
-  %v820 = icmp slt i32 %v818, %arg.m
-  %v821 = icmp slt i32 %v819, %arg.n
-  %v822 = and i1 %v820, %v821
-  br i1 %v822, label %if.then141, label %if.else142
+  %v1605 = add i32 %v3, %v977
+  %v1606 = add i32 %v1605, 7
+  %v1607 = icmp slt i32 %v1534, %arg.m
+  %v1608 = icmp slt i32 %v1606, %arg.n
+  %v1609 = and i1 %v1607, %v1608
+  br i1 %v1609, label %if.then141, label %if.else142
 if.then141:
-  %v823 = mul i32 %v818, %arg.n
-  %v824 = add i32 %v823, %v819
-  %v825 = mul i32 %v824, 2
-  %v826 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v825
-  %v827 = fptrunc float %v817 to half
-  store half %v827, ptr addrspace(1) %v826, align 2
+  %v1610 = mul i32 %v1534, %arg.n
+  %v1611 = add i32 %v1610, %v1606
+  %v1612 = mul i32 %v1611, 2
+  %v1613 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1612
+  %v1614 = fptrunc float %v985 to half
+  store half %v1614, ptr addrspace(1) %v1613, align 2
   br label %if.end143
 if.else142:
   br label %if.end143
 if.end143:
-  %v828 = sdiv i32 %v5, 16
-  %v829 = mul i32 %v828, 8
-  %v830 = add i32 %v829, 7
-  %v831 = srem i32 %v5, 16
-  %v832 = add i32 %v8, 0
-  %v833 = add i32 %v832, %v830
-  %v834 = add i32 %v10, 0
-  %v835 = add i32 %v834, %v831
-  %v836 = extractelement <8 x float> %v24, i32 7
-  %v837 = add i32 %v1, %v833
-  %v838 = add i32 %v3, %v835
-  %v839 = icmp slt i32 %v837, %arg.m
-  %v840 = icmp slt i32 %v838, %arg.n
-  %v841 = and i1 %v839, %v840
-  br i1 %v841, label %if.then144, label %if.else145
+  %v1615 = add i32 %v1, %v991
+  %v1616 = add i32 %v3, %v993
+  %v1617 = add i32 %v1616, 0
+  %v1618 = icmp slt i32 %v1615, %arg.m
+  %v1619 = icmp slt i32 %v1617, %arg.n
+  %v1620 = and i1 %v1618, %v1619
+  br i1 %v1620, label %if.then144, label %if.else145
 if.then144:
-  %v842 = mul i32 %v837, %arg.n
-  %v843 = add i32 %v842, %v838
-  %v844 = mul i32 %v843, 2
-  %v845 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v844
-  %v846 = fptrunc float %v836 to half
-  store half %v846, ptr addrspace(1) %v845, align 2
+  %v1621 = mul i32 %v1615, %arg.n
+  %v1622 = add i32 %v1621, %v1617
+  %v1623 = mul i32 %v1622, 2
+  %v1624 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1623
+  %v1625 = fptrunc float %v994 to half
+  store half %v1625, ptr addrspace(1) %v1624, align 2
   br label %if.end146
 if.else145:
   br label %if.end146
 if.end146:
-  %v847 = sdiv i32 %v5, 16
-  %v848 = mul i32 %v847, 8
-  %v849 = add i32 %v848, 0
-  %v850 = srem i32 %v5, 16
-  %v851 = add i32 %v8, 0
-  %v852 = add i32 %v851, %v849
-  %v853 = add i32 %v10, 16
-  %v854 = add i32 %v853, %v850
-  %v855 = extractelement <8 x float> %v25, i32 0
-  %v856 = add i32 %v1, %v852
-  %v857 = add i32 %v3, %v854
-  %v858 = icmp slt i32 %v856, %arg.m
-  %v859 = icmp slt i32 %v857, %arg.n
-  %v860 = and i1 %v858, %v859
-  br i1 %v860, label %if.then147, label %if.else148
+  %v1626 = add i32 %v3, %v993
+  %v1627 = add i32 %v1626, 1
+  %v1628 = icmp slt i32 %v1615, %arg.m
+  %v1629 = icmp slt i32 %v1627, %arg.n
+  %v1630 = and i1 %v1628, %v1629
+  br i1 %v1630, label %if.then147, label %if.else148
 if.then147:
-  %v861 = mul i32 %v856, %arg.n
-  %v862 = add i32 %v861, %v857
-  %v863 = mul i32 %v862, 2
-  %v864 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v863
-  %v865 = fptrunc float %v855 to half
-  store half %v865, ptr addrspace(1) %v864, align 2
+  %v1631 = mul i32 %v1615, %arg.n
+  %v1632 = add i32 %v1631, %v1627
+  %v1633 = mul i32 %v1632, 2
+  %v1634 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1633
+  %v1635 = fptrunc float %v995 to half
+  store half %v1635, ptr addrspace(1) %v1634, align 2
   br label %if.end149
 if.else148:
   br label %if.end149
 if.end149:
-  %v866 = sdiv i32 %v5, 16
-  %v867 = mul i32 %v866, 8
-  %v868 = add i32 %v867, 1
-  %v869 = srem i32 %v5, 16
-  %v870 = add i32 %v8, 0
-  %v871 = add i32 %v870, %v868
-  %v872 = add i32 %v10, 16
-  %v873 = add i32 %v872, %v869
-  %v874 = extractelement <8 x float> %v25, i32 1
-  %v875 = add i32 %v1, %v871
-  %v876 = add i32 %v3, %v873
-  %v877 = icmp slt i32 %v875, %arg.m
-  %v878 = icmp slt i32 %v876, %arg.n
-  %v879 = and i1 %v877, %v878
-  br i1 %v879, label %if.then150, label %if.else151
+  %v1636 = add i32 %v3, %v993
+  %v1637 = add i32 %v1636, 2
+  %v1638 = icmp slt i32 %v1615, %arg.m
+  %v1639 = icmp slt i32 %v1637, %arg.n
+  %v1640 = and i1 %v1638, %v1639
+  br i1 %v1640, label %if.then150, label %if.else151
 if.then150:
-  %v880 = mul i32 %v875, %arg.n
-  %v881 = add i32 %v880, %v876
-  %v882 = mul i32 %v881, 2
-  %v883 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v882
-  %v884 = fptrunc float %v874 to half
-  store half %v884, ptr addrspace(1) %v883, align 2
+  %v1641 = mul i32 %v1615, %arg.n
+  %v1642 = add i32 %v1641, %v1637
+  %v1643 = mul i32 %v1642, 2
+  %v1644 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1643
+  %v1645 = fptrunc float %v996 to half
+  store half %v1645, ptr addrspace(1) %v1644, align 2
   br label %if.end152
 if.else151:
   br label %if.end152
 if.end152:
-  %v885 = sdiv i32 %v5, 16
-  %v886 = mul i32 %v885, 8
-  %v887 = add i32 %v886, 2
-  %v888 = srem i32 %v5, 16
-  %v889 = add i32 %v8, 0
-  %v890 = add i32 %v889, %v887
-  %v891 = add i32 %v10, 16
-  %v892 = add i32 %v891, %v888
-  %v893 = extractelement <8 x float> %v25, i32 2
-  %v894 = add i32 %v1, %v890
-  %v895 = add i32 %v3, %v892
-  %v896 = icmp slt i32 %v894, %arg.m
-  %v897 = icmp slt i32 %v895, %arg.n
-  %v898 = and i1 %v896, %v897
-  br i1 %v898, label %if.then153, label %if.else154
+  %v1646 = add i32 %v3, %v993
+  %v1647 = add i32 %v1646, 3
+  %v1648 = icmp slt i32 %v1615, %arg.m
+  %v1649 = icmp slt i32 %v1647, %arg.n
+  %v1650 = and i1 %v1648, %v1649
+  br i1 %v1650, label %if.then153, label %if.else154
 if.then153:
-  %v899 = mul i32 %v894, %arg.n
-  %v900 = add i32 %v899, %v895
-  %v901 = mul i32 %v900, 2
-  %v902 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v901
-  %v903 = fptrunc float %v893 to half
-  store half %v903, ptr addrspace(1) %v902, align 2
+  %v1651 = mul i32 %v1615, %arg.n
+  %v1652 = add i32 %v1651, %v1647
+  %v1653 = mul i32 %v1652, 2
+  %v1654 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1653
+  %v1655 = fptrunc float %v997 to half
+  store half %v1655, ptr addrspace(1) %v1654, align 2
   br label %if.end155
 if.else154:
   br label %if.end155
 if.end155:
-  %v904 = sdiv i32 %v5, 16
-  %v905 = mul i32 %v904, 8
-  %v906 = add i32 %v905, 3
-  %v907 = srem i32 %v5, 16
-  %v908 = add i32 %v8, 0
-  %v909 = add i32 %v908, %v906
-  %v910 = add i32 %v10, 16
-  %v911 = add i32 %v910, %v907
-  %v912 = extractelement <8 x float> %v25, i32 3
-  %v913 = add i32 %v1, %v909
-  %v914 = add i32 %v3, %v911
-  %v915 = icmp slt i32 %v913, %arg.m
-  %v916 = icmp slt i32 %v914, %arg.n
-  %v917 = and i1 %v915, %v916
-  br i1 %v917, label %if.then156, label %if.else157
+  %v1656 = add i32 %v3, %v993
+  %v1657 = add i32 %v1656, 4
+  %v1658 = icmp slt i32 %v1615, %arg.m
+  %v1659 = icmp slt i32 %v1657, %arg.n
+  %v1660 = and i1 %v1658, %v1659
+  br i1 %v1660, label %if.then156, label %if.else157
 if.then156:
-  %v918 = mul i32 %v913, %arg.n
-  %v919 = add i32 %v918, %v914
-  %v920 = mul i32 %v919, 2
-  %v921 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v920
-  %v922 = fptrunc float %v912 to half
-  store half %v922, ptr addrspace(1) %v921, align 2
+  %v1661 = mul i32 %v1615, %arg.n
+  %v1662 = add i32 %v1661, %v1657
+  %v1663 = mul i32 %v1662, 2
+  %v1664 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1663
+  %v1665 = fptrunc float %v998 to half
+  store half %v1665, ptr addrspace(1) %v1664, align 2
   br label %if.end158
 if.else157:
   br label %if.end158
 if.end158:
-  %v923 = sdiv i32 %v5, 16
-  %v924 = mul i32 %v923, 8
-  %v925 = add i32 %v924, 4
-  %v926 = srem i32 %v5, 16
-  %v927 = add i32 %v8, 0
-  %v928 = add i32 %v927, %v925
-  %v929 = add i32 %v10, 16
-  %v930 = add i32 %v929, %v926
-  %v931 = extractelement <8 x float> %v25, i32 4
-  %v932 = add i32 %v1, %v928
-  %v933 = add i32 %v3, %v930
-  %v934 = icmp slt i32 %v932, %arg.m
-  %v935 = icmp slt i32 %v933, %arg.n
-  %v936 = and i1 %v934, %v935
-  br i1 %v936, label %if.then159, label %if.else160
+  %v1666 = add i32 %v3, %v993
+  %v1667 = add i32 %v1666, 5
+  %v1668 = icmp slt i32 %v1615, %arg.m
+  %v1669 = icmp slt i32 %v1667, %arg.n
+  %v1670 = and i1 %v1668, %v1669
+  br i1 %v1670, label %if.then159, label %if.else160
 if.then159:
-  %v937 = mul i32 %v932, %arg.n
-  %v938 = add i32 %v937, %v933
-  %v939 = mul i32 %v938, 2
-  %v940 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v939
-  %v941 = fptrunc float %v931 to half
-  store half %v941, ptr addrspace(1) %v940, align 2
+  %v1671 = mul i32 %v1615, %arg.n
+  %v1672 = add i32 %v1671, %v1667
+  %v1673 = mul i32 %v1672, 2
+  %v1674 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1673
+  %v1675 = fptrunc float %v999 to half
+  store half %v1675, ptr addrspace(1) %v1674, align 2
   br label %if.end161
 if.else160:
   br label %if.end161
 if.end161:
-  %v942 = sdiv i32 %v5, 16
-  %v943 = mul i32 %v942, 8
-  %v944 = add i32 %v943, 5
-  %v945 = srem i32 %v5, 16
-  %v946 = add i32 %v8, 0
-  %v947 = add i32 %v946, %v944
-  %v948 = add i32 %v10, 16
-  %v949 = add i32 %v948, %v945
-  %v950 = extractelement <8 x float> %v25, i32 5
-  %v951 = add i32 %v1, %v947
-  %v952 = add i32 %v3, %v949
-  %v953 = icmp slt i32 %v951, %arg.m
-  %v954 = icmp slt i32 %v952, %arg.n
-  %v955 = and i1 %v953, %v954
-  br i1 %v955, label %if.then162, label %if.else163
+  %v1676 = add i32 %v3, %v993
+  %v1677 = add i32 %v1676, 6
+  %v1678 = icmp slt i32 %v1615, %arg.m
+  %v1679 = icmp slt i32 %v1677, %arg.n
+  %v1680 = and i1 %v1678, %v1679
+  br i1 %v1680, label %if.then162, label %if.else163
 if.then162:
-  %v956 = mul i32 %v951, %arg.n
-  %v957 = add i32 %v956, %v952
-  %v958 = mul i32 %v957, 2
-  %v959 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v958
-  %v960 = fptrunc float %v950 to half
-  store half %v960, ptr addrspace(1) %v959, align 2
+  %v1681 = mul i32 %v1615, %arg.n
+  %v1682 = add i32 %v1681, %v1677
+  %v1683 = mul i32 %v1682, 2
+  %v1684 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1683
+  %v1685 = fptrunc float %v1000 to half
+  store half %v1685, ptr addrspace(1) %v1684, align 2
   br label %if.end164
 if.else163:
   br label %if.end164
 if.end164:
-  %v961 = sdiv i32 %v5, 16
-  %v962 = mul i32 %v961, 8
-  %v963 = add i32 %v962, 6
-  %v964 = srem i32 %v5, 16
-  %v965 = add i32 %v8, 0
-  %v966 = add i32 %v965, %v963
-  %v967 = add i32 %v10, 16
-  %v968 = add i32 %v967, %v964
-  %v969 = extractelement <8 x float> %v25, i32 6
-  %v970 = add i32 %v1, %v966
-  %v971 = add i32 %v3, %v968
-  %v972 = icmp slt i32 %v970, %arg.m
-  %v973 = icmp slt i32 %v971, %arg.n
-  %v974 = and i1 %v972, %v973
-  br i1 %v974, label %if.then165, label %if.else166
+  %v1686 = add i32 %v3, %v993
+  %v1687 = add i32 %v1686, 7
+  %v1688 = icmp slt i32 %v1615, %arg.m
+  %v1689 = icmp slt i32 %v1687, %arg.n
+  %v1690 = and i1 %v1688, %v1689
+  br i1 %v1690, label %if.then165, label %if.else166
 if.then165:
-  %v975 = mul i32 %v970, %arg.n
-  %v976 = add i32 %v975, %v971
-  %v977 = mul i32 %v976, 2
-  %v978 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v977
-  %v979 = fptrunc float %v969 to half
-  store half %v979, ptr addrspace(1) %v978, align 2
+  %v1691 = mul i32 %v1615, %arg.n
+  %v1692 = add i32 %v1691, %v1687
+  %v1693 = mul i32 %v1692, 2
+  %v1694 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1693
+  %v1695 = fptrunc float %v1001 to half
+  store half %v1695, ptr addrspace(1) %v1694, align 2
   br label %if.end167
 if.else166:
   br label %if.end167
 if.end167:
-  %v980 = sdiv i32 %v5, 16
-  %v981 = mul i32 %v980, 8
-  %v982 = add i32 %v981, 7
-  %v983 = srem i32 %v5, 16
-  %v984 = add i32 %v8, 0
-  %v985 = add i32 %v984, %v982
-  %v986 = add i32 %v10, 16
-  %v987 = add i32 %v986, %v983
-  %v988 = extractelement <8 x float> %v25, i32 7
-  %v989 = add i32 %v1, %v985
-  %v990 = add i32 %v3, %v987
-  %v991 = icmp slt i32 %v989, %arg.m
-  %v992 = icmp slt i32 %v990, %arg.n
-  %v993 = and i1 %v991, %v992
-  br i1 %v993, label %if.then168, label %if.else169
+  %v1696 = add i32 %v1, %v1007
+  %v1697 = add i32 %v3, %v1009
+  %v1698 = add i32 %v1697, 0
+  %v1699 = icmp slt i32 %v1696, %arg.m
+  %v1700 = icmp slt i32 %v1698, %arg.n
+  %v1701 = and i1 %v1699, %v1700
+  br i1 %v1701, label %if.then168, label %if.else169
 if.then168:
-  %v994 = mul i32 %v989, %arg.n
-  %v995 = add i32 %v994, %v990
-  %v996 = mul i32 %v995, 2
-  %v997 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v996
-  %v998 = fptrunc float %v988 to half
-  store half %v998, ptr addrspace(1) %v997, align 2
+  %v1702 = mul i32 %v1696, %arg.n
+  %v1703 = add i32 %v1702, %v1698
+  %v1704 = mul i32 %v1703, 2
+  %v1705 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1704
+  %v1706 = fptrunc float %v1010 to half
+  store half %v1706, ptr addrspace(1) %v1705, align 2
   br label %if.end170
 if.else169:
   br label %if.end170
 if.end170:
-  %v999 = sdiv i32 %v5, 16
-  %v1000 = mul i32 %v999, 8
-  %v1001 = add i32 %v1000, 0
-  %v1002 = srem i32 %v5, 16
-  %v1003 = add i32 %v8, 16
-  %v1004 = add i32 %v1003, %v1001
-  %v1005 = add i32 %v10, 0
-  %v1006 = add i32 %v1005, %v1002
-  %v1007 = extractelement <8 x float> %v26, i32 0
-  %v1008 = add i32 %v1, %v1004
-  %v1009 = add i32 %v3, %v1006
-  %v1010 = icmp slt i32 %v1008, %arg.m
-  %v1011 = icmp slt i32 %v1009, %arg.n
-  %v1012 = and i1 %v1010, %v1011
-  br i1 %v1012, label %if.then171, label %if.else172
+  %v1707 = add i32 %v3, %v1009
+  %v1708 = add i32 %v1707, 1
+  %v1709 = icmp slt i32 %v1696, %arg.m
+  %v1710 = icmp slt i32 %v1708, %arg.n
+  %v1711 = and i1 %v1709, %v1710
+  br i1 %v1711, label %if.then171, label %if.else172
 if.then171:
-  %v1013 = mul i32 %v1008, %arg.n
-  %v1014 = add i32 %v1013, %v1009
-  %v1015 = mul i32 %v1014, 2
-  %v1016 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1015
-  %v1017 = fptrunc float %v1007 to half
-  store half %v1017, ptr addrspace(1) %v1016, align 2
+  %v1712 = mul i32 %v1696, %arg.n
+  %v1713 = add i32 %v1712, %v1708
+  %v1714 = mul i32 %v1713, 2
+  %v1715 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1714
+  %v1716 = fptrunc float %v1011 to half
+  store half %v1716, ptr addrspace(1) %v1715, align 2
   br label %if.end173
 if.else172:
   br label %if.end173
 if.end173:
-  %v1018 = sdiv i32 %v5, 16
-  %v1019 = mul i32 %v1018, 8
-  %v1020 = add i32 %v1019, 1
-  %v1021 = srem i32 %v5, 16
-  %v1022 = add i32 %v8, 16
-  %v1023 = add i32 %v1022, %v1020
-  %v1024 = add i32 %v10, 0
-  %v1025 = add i32 %v1024, %v1021
-  %v1026 = extractelement <8 x float> %v26, i32 1
-  %v1027 = add i32 %v1, %v1023
-  %v1028 = add i32 %v3, %v1025
-  %v1029 = icmp slt i32 %v1027, %arg.m
-  %v1030 = icmp slt i32 %v1028, %arg.n
-  %v1031 = and i1 %v1029, %v1030
-  br i1 %v1031, label %if.then174, label %if.else175
+  %v1717 = add i32 %v3, %v1009
+  %v1718 = add i32 %v1717, 2
+  %v1719 = icmp slt i32 %v1696, %arg.m
+  %v1720 = icmp slt i32 %v1718, %arg.n
+  %v1721 = and i1 %v1719, %v1720
+  br i1 %v1721, label %if.then174, label %if.else175
 if.then174:
-  %v1032 = mul i32 %v1027, %arg.n
-  %v1033 = add i32 %v1032, %v1028
-  %v1034 = mul i32 %v1033, 2
-  %v1035 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1034
-  %v1036 = fptrunc float %v1026 to half
-  store half %v1036, ptr addrspace(1) %v1035, align 2
+  %v1722 = mul i32 %v1696, %arg.n
+  %v1723 = add i32 %v1722, %v1718
+  %v1724 = mul i32 %v1723, 2
+  %v1725 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1724
+  %v1726 = fptrunc float %v1012 to half
+  store half %v1726, ptr addrspace(1) %v1725, align 2
   br label %if.end176
 if.else175:
   br label %if.end176
 if.end176:
-  %v1037 = sdiv i32 %v5, 16
-  %v1038 = mul i32 %v1037, 8
-  %v1039 = add i32 %v1038, 2
-  %v1040 = srem i32 %v5, 16
-  %v1041 = add i32 %v8, 16
-  %v1042 = add i32 %v1041, %v1039
-  %v1043 = add i32 %v10, 0
-  %v1044 = add i32 %v1043, %v1040
-  %v1045 = extractelement <8 x float> %v26, i32 2
-  %v1046 = add i32 %v1, %v1042
-  %v1047 = add i32 %v3, %v1044
-  %v1048 = icmp slt i32 %v1046, %arg.m
-  %v1049 = icmp slt i32 %v1047, %arg.n
-  %v1050 = and i1 %v1048, %v1049
-  br i1 %v1050, label %if.then177, label %if.else178
+  %v1727 = add i32 %v3, %v1009
+  %v1728 = add i32 %v1727, 3
+  %v1729 = icmp slt i32 %v1696, %arg.m
+  %v1730 = icmp slt i32 %v1728, %arg.n
+  %v1731 = and i1 %v1729, %v1730
+  br i1 %v1731, label %if.then177, label %if.else178
 if.then177:
-  %v1051 = mul i32 %v1046, %arg.n
-  %v1052 = add i32 %v1051, %v1047
-  %v1053 = mul i32 %v1052, 2
-  %v1054 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1053
-  %v1055 = fptrunc float %v1045 to half
-  store half %v1055, ptr addrspace(1) %v1054, align 2
+  %v1732 = mul i32 %v1696, %arg.n
+  %v1733 = add i32 %v1732, %v1728
+  %v1734 = mul i32 %v1733, 2
+  %v1735 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1734
+  %v1736 = fptrunc float %v1013 to half
+  store half %v1736, ptr addrspace(1) %v1735, align 2
   br label %if.end179
 if.else178:
   br label %if.end179
 if.end179:
-  %v1056 = sdiv i32 %v5, 16
-  %v1057 = mul i32 %v1056, 8
-  %v1058 = add i32 %v1057, 3
-  %v1059 = srem i32 %v5, 16
-  %v1060 = add i32 %v8, 16
-  %v1061 = add i32 %v1060, %v1058
-  %v1062 = add i32 %v10, 0
-  %v1063 = add i32 %v1062, %v1059
-  %v1064 = extractelement <8 x float> %v26, i32 3
-  %v1065 = add i32 %v1, %v1061
-  %v1066 = add i32 %v3, %v1063
-  %v1067 = icmp slt i32 %v1065, %arg.m
-  %v1068 = icmp slt i32 %v1066, %arg.n
-  %v1069 = and i1 %v1067, %v1068
-  br i1 %v1069, label %if.then180, label %if.else181
+  %v1737 = add i32 %v3, %v1009
+  %v1738 = add i32 %v1737, 4
+  %v1739 = icmp slt i32 %v1696, %arg.m
+  %v1740 = icmp slt i32 %v1738, %arg.n
+  %v1741 = and i1 %v1739, %v1740
+  br i1 %v1741, label %if.then180, label %if.else181
 if.then180:
-  %v1070 = mul i32 %v1065, %arg.n
-  %v1071 = add i32 %v1070, %v1066
-  %v1072 = mul i32 %v1071, 2
-  %v1073 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1072
-  %v1074 = fptrunc float %v1064 to half
-  store half %v1074, ptr addrspace(1) %v1073, align 2
+  %v1742 = mul i32 %v1696, %arg.n
+  %v1743 = add i32 %v1742, %v1738
+  %v1744 = mul i32 %v1743, 2
+  %v1745 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1744
+  %v1746 = fptrunc float %v1014 to half
+  store half %v1746, ptr addrspace(1) %v1745, align 2
   br label %if.end182
 if.else181:
   br label %if.end182
 if.end182:
-  %v1075 = sdiv i32 %v5, 16
-  %v1076 = mul i32 %v1075, 8
-  %v1077 = add i32 %v1076, 4
-  %v1078 = srem i32 %v5, 16
-  %v1079 = add i32 %v8, 16
-  %v1080 = add i32 %v1079, %v1077
-  %v1081 = add i32 %v10, 0
-  %v1082 = add i32 %v1081, %v1078
-  %v1083 = extractelement <8 x float> %v26, i32 4
-  %v1084 = add i32 %v1, %v1080
-  %v1085 = add i32 %v3, %v1082
-  %v1086 = icmp slt i32 %v1084, %arg.m
-  %v1087 = icmp slt i32 %v1085, %arg.n
-  %v1088 = and i1 %v1086, %v1087
-  br i1 %v1088, label %if.then183, label %if.else184
+  %v1747 = add i32 %v3, %v1009
+  %v1748 = add i32 %v1747, 5
+  %v1749 = icmp slt i32 %v1696, %arg.m
+  %v1750 = icmp slt i32 %v1748, %arg.n
+  %v1751 = and i1 %v1749, %v1750
+  br i1 %v1751, label %if.then183, label %if.else184
 if.then183:
-  %v1089 = mul i32 %v1084, %arg.n
-  %v1090 = add i32 %v1089, %v1085
-  %v1091 = mul i32 %v1090, 2
-  %v1092 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1091
-  %v1093 = fptrunc float %v1083 to half
-  store half %v1093, ptr addrspace(1) %v1092, align 2
+  %v1752 = mul i32 %v1696, %arg.n
+  %v1753 = add i32 %v1752, %v1748
+  %v1754 = mul i32 %v1753, 2
+  %v1755 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1754
+  %v1756 = fptrunc float %v1015 to half
+  store half %v1756, ptr addrspace(1) %v1755, align 2
   br label %if.end185
 if.else184:
   br label %if.end185
 if.end185:
-  %v1094 = sdiv i32 %v5, 16
-  %v1095 = mul i32 %v1094, 8
-  %v1096 = add i32 %v1095, 5
-  %v1097 = srem i32 %v5, 16
-  %v1098 = add i32 %v8, 16
-  %v1099 = add i32 %v1098, %v1096
-  %v1100 = add i32 %v10, 0
-  %v1101 = add i32 %v1100, %v1097
-  %v1102 = extractelement <8 x float> %v26, i32 5
-  %v1103 = add i32 %v1, %v1099
-  %v1104 = add i32 %v3, %v1101
-  %v1105 = icmp slt i32 %v1103, %arg.m
-  %v1106 = icmp slt i32 %v1104, %arg.n
-  %v1107 = and i1 %v1105, %v1106
-  br i1 %v1107, label %if.then186, label %if.else187
+  %v1757 = add i32 %v3, %v1009
+  %v1758 = add i32 %v1757, 6
+  %v1759 = icmp slt i32 %v1696, %arg.m
+  %v1760 = icmp slt i32 %v1758, %arg.n
+  %v1761 = and i1 %v1759, %v1760
+  br i1 %v1761, label %if.then186, label %if.else187
 if.then186:
-  %v1108 = mul i32 %v1103, %arg.n
-  %v1109 = add i32 %v1108, %v1104
-  %v1110 = mul i32 %v1109, 2
-  %v1111 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1110
-  %v1112 = fptrunc float %v1102 to half
-  store half %v1112, ptr addrspace(1) %v1111, align 2
+  %v1762 = mul i32 %v1696, %arg.n
+  %v1763 = add i32 %v1762, %v1758
+  %v1764 = mul i32 %v1763, 2
+  %v1765 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1764
+  %v1766 = fptrunc float %v1016 to half
+  store half %v1766, ptr addrspace(1) %v1765, align 2
   br label %if.end188
 if.else187:
   br label %if.end188
 if.end188:
-  %v1113 = sdiv i32 %v5, 16
-  %v1114 = mul i32 %v1113, 8
-  %v1115 = add i32 %v1114, 6
-  %v1116 = srem i32 %v5, 16
-  %v1117 = add i32 %v8, 16
-  %v1118 = add i32 %v1117, %v1115
-  %v1119 = add i32 %v10, 0
-  %v1120 = add i32 %v1119, %v1116
-  %v1121 = extractelement <8 x float> %v26, i32 6
-  %v1122 = add i32 %v1, %v1118
-  %v1123 = add i32 %v3, %v1120
-  %v1124 = icmp slt i32 %v1122, %arg.m
-  %v1125 = icmp slt i32 %v1123, %arg.n
-  %v1126 = and i1 %v1124, %v1125
-  br i1 %v1126, label %if.then189, label %if.else190
+  %v1767 = add i32 %v3, %v1009
+  %v1768 = add i32 %v1767, 7
+  %v1769 = icmp slt i32 %v1696, %arg.m
+  %v1770 = icmp slt i32 %v1768, %arg.n
+  %v1771 = and i1 %v1769, %v1770
+  br i1 %v1771, label %if.then189, label %if.else190
 if.then189:
-  %v1127 = mul i32 %v1122, %arg.n
-  %v1128 = add i32 %v1127, %v1123
-  %v1129 = mul i32 %v1128, 2
-  %v1130 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1129
-  %v1131 = fptrunc float %v1121 to half
-  store half %v1131, ptr addrspace(1) %v1130, align 2
+  %v1772 = mul i32 %v1696, %arg.n
+  %v1773 = add i32 %v1772, %v1768
+  %v1774 = mul i32 %v1773, 2
+  %v1775 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1774
+  %v1776 = fptrunc float %v1017 to half
+  store half %v1776, ptr addrspace(1) %v1775, align 2
   br label %if.end191
 if.else190:
   br label %if.end191
 if.end191:
-  %v1132 = sdiv i32 %v5, 16
-  %v1133 = mul i32 %v1132, 8
-  %v1134 = add i32 %v1133, 7
-  %v1135 = srem i32 %v5, 16
-  %v1136 = add i32 %v8, 16
-  %v1137 = add i32 %v1136, %v1134
-  %v1138 = add i32 %v10, 0
-  %v1139 = add i32 %v1138, %v1135
-  %v1140 = extractelement <8 x float> %v26, i32 7
-  %v1141 = add i32 %v1, %v1137
-  %v1142 = add i32 %v3, %v1139
-  %v1143 = icmp slt i32 %v1141, %arg.m
-  %v1144 = icmp slt i32 %v1142, %arg.n
-  %v1145 = and i1 %v1143, %v1144
-  br i1 %v1145, label %if.then192, label %if.else193
+  %v1777 = add i32 %v1, %v1023
+  %v1778 = add i32 %v3, %v1025
+  %v1779 = add i32 %v1778, 0
+  %v1780 = icmp slt i32 %v1777, %arg.m
+  %v1781 = icmp slt i32 %v1779, %arg.n
+  %v1782 = and i1 %v1780, %v1781
+  br i1 %v1782, label %if.then192, label %if.else193
 if.then192:
-  %v1146 = mul i32 %v1141, %arg.n
-  %v1147 = add i32 %v1146, %v1142
-  %v1148 = mul i32 %v1147, 2
-  %v1149 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1148
-  %v1150 = fptrunc float %v1140 to half
-  store half %v1150, ptr addrspace(1) %v1149, align 2
+  %v1783 = mul i32 %v1777, %arg.n
+  %v1784 = add i32 %v1783, %v1779
+  %v1785 = mul i32 %v1784, 2
+  %v1786 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1785
+  %v1787 = fptrunc float %v1026 to half
+  store half %v1787, ptr addrspace(1) %v1786, align 2
   br label %if.end194
 if.else193:
   br label %if.end194
 if.end194:
-  %v1151 = sdiv i32 %v5, 16
-  %v1152 = mul i32 %v1151, 8
-  %v1153 = add i32 %v1152, 0
-  %v1154 = srem i32 %v5, 16
-  %v1155 = add i32 %v8, 16
-  %v1156 = add i32 %v1155, %v1153
-  %v1157 = add i32 %v10, 16
-  %v1158 = add i32 %v1157, %v1154
-  %v1159 = extractelement <8 x float> %v27, i32 0
-  %v1160 = add i32 %v1, %v1156
-  %v1161 = add i32 %v3, %v1158
-  %v1162 = icmp slt i32 %v1160, %arg.m
-  %v1163 = icmp slt i32 %v1161, %arg.n
-  %v1164 = and i1 %v1162, %v1163
-  br i1 %v1164, label %if.then195, label %if.else196
+  %v1788 = add i32 %v3, %v1025
+  %v1789 = add i32 %v1788, 1
+  %v1790 = icmp slt i32 %v1777, %arg.m
+  %v1791 = icmp slt i32 %v1789, %arg.n
+  %v1792 = and i1 %v1790, %v1791
+  br i1 %v1792, label %if.then195, label %if.else196
 if.then195:
-  %v1165 = mul i32 %v1160, %arg.n
-  %v1166 = add i32 %v1165, %v1161
-  %v1167 = mul i32 %v1166, 2
-  %v1168 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1167
-  %v1169 = fptrunc float %v1159 to half
-  store half %v1169, ptr addrspace(1) %v1168, align 2
+  %v1793 = mul i32 %v1777, %arg.n
+  %v1794 = add i32 %v1793, %v1789
+  %v1795 = mul i32 %v1794, 2
+  %v1796 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1795
+  %v1797 = fptrunc float %v1027 to half
+  store half %v1797, ptr addrspace(1) %v1796, align 2
   br label %if.end197
 if.else196:
   br label %if.end197
 if.end197:
-  %v1170 = sdiv i32 %v5, 16
-  %v1171 = mul i32 %v1170, 8
-  %v1172 = add i32 %v1171, 1
-  %v1173 = srem i32 %v5, 16
-  %v1174 = add i32 %v8, 16
-  %v1175 = add i32 %v1174, %v1172
-  %v1176 = add i32 %v10, 16
-  %v1177 = add i32 %v1176, %v1173
-  %v1178 = extractelement <8 x float> %v27, i32 1
-  %v1179 = add i32 %v1, %v1175
-  %v1180 = add i32 %v3, %v1177
-  %v1181 = icmp slt i32 %v1179, %arg.m
-  %v1182 = icmp slt i32 %v1180, %arg.n
-  %v1183 = and i1 %v1181, %v1182
-  br i1 %v1183, label %if.then198, label %if.else199
+  %v1798 = add i32 %v3, %v1025
+  %v1799 = add i32 %v1798, 2
+  %v1800 = icmp slt i32 %v1777, %arg.m
+  %v1801 = icmp slt i32 %v1799, %arg.n
+  %v1802 = and i1 %v1800, %v1801
+  br i1 %v1802, label %if.then198, label %if.else199
 if.then198:
-  %v1184 = mul i32 %v1179, %arg.n
-  %v1185 = add i32 %v1184, %v1180
-  %v1186 = mul i32 %v1185, 2
-  %v1187 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1186
-  %v1188 = fptrunc float %v1178 to half
-  store half %v1188, ptr addrspace(1) %v1187, align 2
+  %v1803 = mul i32 %v1777, %arg.n
+  %v1804 = add i32 %v1803, %v1799
+  %v1805 = mul i32 %v1804, 2
+  %v1806 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1805
+  %v1807 = fptrunc float %v1028 to half
+  store half %v1807, ptr addrspace(1) %v1806, align 2
   br label %if.end200
 if.else199:
   br label %if.end200
 if.end200:
-  %v1189 = sdiv i32 %v5, 16
-  %v1190 = mul i32 %v1189, 8
-  %v1191 = add i32 %v1190, 2
-  %v1192 = srem i32 %v5, 16
-  %v1193 = add i32 %v8, 16
-  %v1194 = add i32 %v1193, %v1191
-  %v1195 = add i32 %v10, 16
-  %v1196 = add i32 %v1195, %v1192
-  %v1197 = extractelement <8 x float> %v27, i32 2
-  %v1198 = add i32 %v1, %v1194
-  %v1199 = add i32 %v3, %v1196
-  %v1200 = icmp slt i32 %v1198, %arg.m
-  %v1201 = icmp slt i32 %v1199, %arg.n
-  %v1202 = and i1 %v1200, %v1201
-  br i1 %v1202, label %if.then201, label %if.else202
+  %v1808 = add i32 %v3, %v1025
+  %v1809 = add i32 %v1808, 3
+  %v1810 = icmp slt i32 %v1777, %arg.m
+  %v1811 = icmp slt i32 %v1809, %arg.n
+  %v1812 = and i1 %v1810, %v1811
+  br i1 %v1812, label %if.then201, label %if.else202
 if.then201:
-  %v1203 = mul i32 %v1198, %arg.n
-  %v1204 = add i32 %v1203, %v1199
-  %v1205 = mul i32 %v1204, 2
-  %v1206 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1205
-  %v1207 = fptrunc float %v1197 to half
-  store half %v1207, ptr addrspace(1) %v1206, align 2
+  %v1813 = mul i32 %v1777, %arg.n
+  %v1814 = add i32 %v1813, %v1809
+  %v1815 = mul i32 %v1814, 2
+  %v1816 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1815
+  %v1817 = fptrunc float %v1029 to half
+  store half %v1817, ptr addrspace(1) %v1816, align 2
   br label %if.end203
 if.else202:
   br label %if.end203
 if.end203:
-  %v1208 = sdiv i32 %v5, 16
-  %v1209 = mul i32 %v1208, 8
-  %v1210 = add i32 %v1209, 3
-  %v1211 = srem i32 %v5, 16
-  %v1212 = add i32 %v8, 16
-  %v1213 = add i32 %v1212, %v1210
-  %v1214 = add i32 %v10, 16
-  %v1215 = add i32 %v1214, %v1211
-  %v1216 = extractelement <8 x float> %v27, i32 3
-  %v1217 = add i32 %v1, %v1213
-  %v1218 = add i32 %v3, %v1215
-  %v1219 = icmp slt i32 %v1217, %arg.m
-  %v1220 = icmp slt i32 %v1218, %arg.n
-  %v1221 = and i1 %v1219, %v1220
-  br i1 %v1221, label %if.then204, label %if.else205
+  %v1818 = add i32 %v3, %v1025
+  %v1819 = add i32 %v1818, 4
+  %v1820 = icmp slt i32 %v1777, %arg.m
+  %v1821 = icmp slt i32 %v1819, %arg.n
+  %v1822 = and i1 %v1820, %v1821
+  br i1 %v1822, label %if.then204, label %if.else205
 if.then204:
-  %v1222 = mul i32 %v1217, %arg.n
-  %v1223 = add i32 %v1222, %v1218
-  %v1224 = mul i32 %v1223, 2
-  %v1225 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1224
-  %v1226 = fptrunc float %v1216 to half
-  store half %v1226, ptr addrspace(1) %v1225, align 2
+  %v1823 = mul i32 %v1777, %arg.n
+  %v1824 = add i32 %v1823, %v1819
+  %v1825 = mul i32 %v1824, 2
+  %v1826 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1825
+  %v1827 = fptrunc float %v1030 to half
+  store half %v1827, ptr addrspace(1) %v1826, align 2
   br label %if.end206
 if.else205:
   br label %if.end206
 if.end206:
-  %v1227 = sdiv i32 %v5, 16
-  %v1228 = mul i32 %v1227, 8
-  %v1229 = add i32 %v1228, 4
-  %v1230 = srem i32 %v5, 16
-  %v1231 = add i32 %v8, 16
-  %v1232 = add i32 %v1231, %v1229
-  %v1233 = add i32 %v10, 16
-  %v1234 = add i32 %v1233, %v1230
-  %v1235 = extractelement <8 x float> %v27, i32 4
-  %v1236 = add i32 %v1, %v1232
-  %v1237 = add i32 %v3, %v1234
-  %v1238 = icmp slt i32 %v1236, %arg.m
-  %v1239 = icmp slt i32 %v1237, %arg.n
-  %v1240 = and i1 %v1238, %v1239
-  br i1 %v1240, label %if.then207, label %if.else208
+  %v1828 = add i32 %v3, %v1025
+  %v1829 = add i32 %v1828, 5
+  %v1830 = icmp slt i32 %v1777, %arg.m
+  %v1831 = icmp slt i32 %v1829, %arg.n
+  %v1832 = and i1 %v1830, %v1831
+  br i1 %v1832, label %if.then207, label %if.else208
 if.then207:
-  %v1241 = mul i32 %v1236, %arg.n
-  %v1242 = add i32 %v1241, %v1237
-  %v1243 = mul i32 %v1242, 2
-  %v1244 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1243
-  %v1245 = fptrunc float %v1235 to half
-  store half %v1245, ptr addrspace(1) %v1244, align 2
+  %v1833 = mul i32 %v1777, %arg.n
+  %v1834 = add i32 %v1833, %v1829
+  %v1835 = mul i32 %v1834, 2
+  %v1836 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1835
+  %v1837 = fptrunc float %v1031 to half
+  store half %v1837, ptr addrspace(1) %v1836, align 2
   br label %if.end209
 if.else208:
   br label %if.end209
 if.end209:
-  %v1246 = sdiv i32 %v5, 16
-  %v1247 = mul i32 %v1246, 8
-  %v1248 = add i32 %v1247, 5
-  %v1249 = srem i32 %v5, 16
-  %v1250 = add i32 %v8, 16
-  %v1251 = add i32 %v1250, %v1248
-  %v1252 = add i32 %v10, 16
-  %v1253 = add i32 %v1252, %v1249
-  %v1254 = extractelement <8 x float> %v27, i32 5
-  %v1255 = add i32 %v1, %v1251
-  %v1256 = add i32 %v3, %v1253
-  %v1257 = icmp slt i32 %v1255, %arg.m
-  %v1258 = icmp slt i32 %v1256, %arg.n
-  %v1259 = and i1 %v1257, %v1258
-  br i1 %v1259, label %if.then210, label %if.else211
+  %v1838 = add i32 %v3, %v1025
+  %v1839 = add i32 %v1838, 6
+  %v1840 = icmp slt i32 %v1777, %arg.m
+  %v1841 = icmp slt i32 %v1839, %arg.n
+  %v1842 = and i1 %v1840, %v1841
+  br i1 %v1842, label %if.then210, label %if.else211
 if.then210:
-  %v1260 = mul i32 %v1255, %arg.n
-  %v1261 = add i32 %v1260, %v1256
-  %v1262 = mul i32 %v1261, 2
-  %v1263 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1262
-  %v1264 = fptrunc float %v1254 to half
-  store half %v1264, ptr addrspace(1) %v1263, align 2
+  %v1843 = mul i32 %v1777, %arg.n
+  %v1844 = add i32 %v1843, %v1839
+  %v1845 = mul i32 %v1844, 2
+  %v1846 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1845
+  %v1847 = fptrunc float %v1032 to half
+  store half %v1847, ptr addrspace(1) %v1846, align 2
   br label %if.end212
 if.else211:
   br label %if.end212
 if.end212:
-  %v1265 = sdiv i32 %v5, 16
-  %v1266 = mul i32 %v1265, 8
-  %v1267 = add i32 %v1266, 6
-  %v1268 = srem i32 %v5, 16
-  %v1269 = add i32 %v8, 16
-  %v1270 = add i32 %v1269, %v1267
-  %v1271 = add i32 %v10, 16
-  %v1272 = add i32 %v1271, %v1268
-  %v1273 = extractelement <8 x float> %v27, i32 6
-  %v1274 = add i32 %v1, %v1270
-  %v1275 = add i32 %v3, %v1272
-  %v1276 = icmp slt i32 %v1274, %arg.m
-  %v1277 = icmp slt i32 %v1275, %arg.n
-  %v1278 = and i1 %v1276, %v1277
-  br i1 %v1278, label %if.then213, label %if.else214
+  %v1848 = add i32 %v3, %v1025
+  %v1849 = add i32 %v1848, 7
+  %v1850 = icmp slt i32 %v1777, %arg.m
+  %v1851 = icmp slt i32 %v1849, %arg.n
+  %v1852 = and i1 %v1850, %v1851
+  br i1 %v1852, label %if.then213, label %if.else214
 if.then213:
-  %v1279 = mul i32 %v1274, %arg.n
-  %v1280 = add i32 %v1279, %v1275
-  %v1281 = mul i32 %v1280, 2
-  %v1282 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1281
-  %v1283 = fptrunc float %v1273 to half
-  store half %v1283, ptr addrspace(1) %v1282, align 2
+  %v1853 = mul i32 %v1777, %arg.n
+  %v1854 = add i32 %v1853, %v1849
+  %v1855 = mul i32 %v1854, 2
+  %v1856 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1855
+  %v1857 = fptrunc float %v1033 to half
+  store half %v1857, ptr addrspace(1) %v1856, align 2
   br label %if.end215
 if.else214:
   br label %if.end215
 if.end215:
-  %v1284 = sdiv i32 %v5, 16
-  %v1285 = mul i32 %v1284, 8
-  %v1286 = add i32 %v1285, 7
-  %v1287 = srem i32 %v5, 16
-  %v1288 = add i32 %v8, 16
-  %v1289 = add i32 %v1288, %v1286
-  %v1290 = add i32 %v10, 16
-  %v1291 = add i32 %v1290, %v1287
-  %v1292 = extractelement <8 x float> %v27, i32 7
-  %v1293 = add i32 %v1, %v1289
-  %v1294 = add i32 %v3, %v1291
-  %v1295 = icmp slt i32 %v1293, %arg.m
-  %v1296 = icmp slt i32 %v1294, %arg.n
-  %v1297 = and i1 %v1295, %v1296
-  br i1 %v1297, label %if.then216, label %if.else217
-if.then216:
-  %v1298 = mul i32 %v1293, %arg.n
-  %v1299 = add i32 %v1298, %v1294
-  %v1300 = mul i32 %v1299, 2
-  %v1301 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1300
-  %v1302 = fptrunc float %v1292 to half
-  store half %v1302, ptr addrspace(1) %v1301, align 2
-  br label %if.end218
-if.else217:
-  br label %if.end218
-if.end218:
-  %v1303 = sdiv i32 %v5, 16
-  %v1304 = mul i32 %v1303, 8
-  %v1305 = add i32 %v1304, 0
-  %v1306 = srem i32 %v5, 16
-  %v1307 = add i32 %v8, 32
-  %v1308 = add i32 %v1307, %v1305
-  %v1309 = add i32 %v10, 0
-  %v1310 = add i32 %v1309, %v1306
-  %v1311 = extractelement <8 x float> %v28, i32 0
-  %v1312 = add i32 %v1, %v1308
-  %v1313 = add i32 %v3, %v1310
-  %v1314 = icmp slt i32 %v1312, %arg.m
-  %v1315 = icmp slt i32 %v1313, %arg.n
-  %v1316 = and i1 %v1314, %v1315
-  br i1 %v1316, label %if.then219, label %if.else220
-if.then219:
-  %v1317 = mul i32 %v1312, %arg.n
-  %v1318 = add i32 %v1317, %v1313
-  %v1319 = mul i32 %v1318, 2
-  %v1320 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1319
-  %v1321 = fptrunc float %v1311 to half
-  store half %v1321, ptr addrspace(1) %v1320, align 2
-  br label %if.end221
-if.else220:
-  br label %if.end221
-if.end221:
-  %v1322 = sdiv i32 %v5, 16
-  %v1323 = mul i32 %v1322, 8
-  %v1324 = add i32 %v1323, 1
-  %v1325 = srem i32 %v5, 16
-  %v1326 = add i32 %v8, 32
-  %v1327 = add i32 %v1326, %v1324
-  %v1328 = add i32 %v10, 0
-  %v1329 = add i32 %v1328, %v1325
-  %v1330 = extractelement <8 x float> %v28, i32 1
-  %v1331 = add i32 %v1, %v1327
-  %v1332 = add i32 %v3, %v1329
-  %v1333 = icmp slt i32 %v1331, %arg.m
-  %v1334 = icmp slt i32 %v1332, %arg.n
-  %v1335 = and i1 %v1333, %v1334
-  br i1 %v1335, label %if.then222, label %if.else223
-if.then222:
-  %v1336 = mul i32 %v1331, %arg.n
-  %v1337 = add i32 %v1336, %v1332
-  %v1338 = mul i32 %v1337, 2
-  %v1339 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1338
-  %v1340 = fptrunc float %v1330 to half
-  store half %v1340, ptr addrspace(1) %v1339, align 2
-  br label %if.end224
-if.else223:
-  br label %if.end224
-if.end224:
-  %v1341 = sdiv i32 %v5, 16
-  %v1342 = mul i32 %v1341, 8
-  %v1343 = add i32 %v1342, 2
-  %v1344 = srem i32 %v5, 16
-  %v1345 = add i32 %v8, 32
-  %v1346 = add i32 %v1345, %v1343
-  %v1347 = add i32 %v10, 0
-  %v1348 = add i32 %v1347, %v1344
-  %v1349 = extractelement <8 x float> %v28, i32 2
-  %v1350 = add i32 %v1, %v1346
-  %v1351 = add i32 %v3, %v1348
-  %v1352 = icmp slt i32 %v1350, %arg.m
-  %v1353 = icmp slt i32 %v1351, %arg.n
-  %v1354 = and i1 %v1352, %v1353
-  br i1 %v1354, label %if.then225, label %if.else226
-if.then225:
-  %v1355 = mul i32 %v1350, %arg.n
-  %v1356 = add i32 %v1355, %v1351
-  %v1357 = mul i32 %v1356, 2
-  %v1358 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1357
-  %v1359 = fptrunc float %v1349 to half
-  store half %v1359, ptr addrspace(1) %v1358, align 2
-  br label %if.end227
-if.else226:
-  br label %if.end227
-if.end227:
-  %v1360 = sdiv i32 %v5, 16
-  %v1361 = mul i32 %v1360, 8
-  %v1362 = add i32 %v1361, 3
-  %v1363 = srem i32 %v5, 16
-  %v1364 = add i32 %v8, 32
-  %v1365 = add i32 %v1364, %v1362
-  %v1366 = add i32 %v10, 0
-  %v1367 = add i32 %v1366, %v1363
-  %v1368 = extractelement <8 x float> %v28, i32 3
-  %v1369 = add i32 %v1, %v1365
-  %v1370 = add i32 %v3, %v1367
-  %v1371 = icmp slt i32 %v1369, %arg.m
-  %v1372 = icmp slt i32 %v1370, %arg.n
-  %v1373 = and i1 %v1371, %v1372
-  br i1 %v1373, label %if.then228, label %if.else229
-if.then228:
-  %v1374 = mul i32 %v1369, %arg.n
-  %v1375 = add i32 %v1374, %v1370
-  %v1376 = mul i32 %v1375, 2
-  %v1377 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1376
-  %v1378 = fptrunc float %v1368 to half
-  store half %v1378, ptr addrspace(1) %v1377, align 2
-  br label %if.end230
-if.else229:
-  br label %if.end230
-if.end230:
-  %v1379 = sdiv i32 %v5, 16
-  %v1380 = mul i32 %v1379, 8
-  %v1381 = add i32 %v1380, 4
-  %v1382 = srem i32 %v5, 16
-  %v1383 = add i32 %v8, 32
-  %v1384 = add i32 %v1383, %v1381
-  %v1385 = add i32 %v10, 0
-  %v1386 = add i32 %v1385, %v1382
-  %v1387 = extractelement <8 x float> %v28, i32 4
-  %v1388 = add i32 %v1, %v1384
-  %v1389 = add i32 %v3, %v1386
-  %v1390 = icmp slt i32 %v1388, %arg.m
-  %v1391 = icmp slt i32 %v1389, %arg.n
-  %v1392 = and i1 %v1390, %v1391
-  br i1 %v1392, label %if.then231, label %if.else232
-if.then231:
-  %v1393 = mul i32 %v1388, %arg.n
-  %v1394 = add i32 %v1393, %v1389
-  %v1395 = mul i32 %v1394, 2
-  %v1396 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1395
-  %v1397 = fptrunc float %v1387 to half
-  store half %v1397, ptr addrspace(1) %v1396, align 2
-  br label %if.end233
-if.else232:
-  br label %if.end233
-if.end233:
-  %v1398 = sdiv i32 %v5, 16
-  %v1399 = mul i32 %v1398, 8
-  %v1400 = add i32 %v1399, 5
-  %v1401 = srem i32 %v5, 16
-  %v1402 = add i32 %v8, 32
-  %v1403 = add i32 %v1402, %v1400
-  %v1404 = add i32 %v10, 0
-  %v1405 = add i32 %v1404, %v1401
-  %v1406 = extractelement <8 x float> %v28, i32 5
-  %v1407 = add i32 %v1, %v1403
-  %v1408 = add i32 %v3, %v1405
-  %v1409 = icmp slt i32 %v1407, %arg.m
-  %v1410 = icmp slt i32 %v1408, %arg.n
-  %v1411 = and i1 %v1409, %v1410
-  br i1 %v1411, label %if.then234, label %if.else235
-if.then234:
-  %v1412 = mul i32 %v1407, %arg.n
-  %v1413 = add i32 %v1412, %v1408
-  %v1414 = mul i32 %v1413, 2
-  %v1415 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1414
-  %v1416 = fptrunc float %v1406 to half
-  store half %v1416, ptr addrspace(1) %v1415, align 2
-  br label %if.end236
-if.else235:
-  br label %if.end236
-if.end236:
-  %v1417 = sdiv i32 %v5, 16
-  %v1418 = mul i32 %v1417, 8
-  %v1419 = add i32 %v1418, 6
-  %v1420 = srem i32 %v5, 16
-  %v1421 = add i32 %v8, 32
-  %v1422 = add i32 %v1421, %v1419
-  %v1423 = add i32 %v10, 0
-  %v1424 = add i32 %v1423, %v1420
-  %v1425 = extractelement <8 x float> %v28, i32 6
-  %v1426 = add i32 %v1, %v1422
-  %v1427 = add i32 %v3, %v1424
-  %v1428 = icmp slt i32 %v1426, %arg.m
-  %v1429 = icmp slt i32 %v1427, %arg.n
-  %v1430 = and i1 %v1428, %v1429
-  br i1 %v1430, label %if.then237, label %if.else238
-if.then237:
-  %v1431 = mul i32 %v1426, %arg.n
-  %v1432 = add i32 %v1431, %v1427
-  %v1433 = mul i32 %v1432, 2
-  %v1434 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1433
-  %v1435 = fptrunc float %v1425 to half
-  store half %v1435, ptr addrspace(1) %v1434, align 2
-  br label %if.end239
-if.else238:
-  br label %if.end239
-if.end239:
-  %v1436 = sdiv i32 %v5, 16
-  %v1437 = mul i32 %v1436, 8
-  %v1438 = add i32 %v1437, 7
-  %v1439 = srem i32 %v5, 16
-  %v1440 = add i32 %v8, 32
-  %v1441 = add i32 %v1440, %v1438
-  %v1442 = add i32 %v10, 0
-  %v1443 = add i32 %v1442, %v1439
-  %v1444 = extractelement <8 x float> %v28, i32 7
-  %v1445 = add i32 %v1, %v1441
-  %v1446 = add i32 %v3, %v1443
-  %v1447 = icmp slt i32 %v1445, %arg.m
-  %v1448 = icmp slt i32 %v1446, %arg.n
-  %v1449 = and i1 %v1447, %v1448
-  br i1 %v1449, label %if.then240, label %if.else241
-if.then240:
-  %v1450 = mul i32 %v1445, %arg.n
-  %v1451 = add i32 %v1450, %v1446
-  %v1452 = mul i32 %v1451, 2
-  %v1453 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1452
-  %v1454 = fptrunc float %v1444 to half
-  store half %v1454, ptr addrspace(1) %v1453, align 2
-  br label %if.end242
-if.else241:
-  br label %if.end242
-if.end242:
-  %v1455 = sdiv i32 %v5, 16
-  %v1456 = mul i32 %v1455, 8
-  %v1457 = add i32 %v1456, 0
-  %v1458 = srem i32 %v5, 16
-  %v1459 = add i32 %v8, 32
-  %v1460 = add i32 %v1459, %v1457
-  %v1461 = add i32 %v10, 16
-  %v1462 = add i32 %v1461, %v1458
-  %v1463 = extractelement <8 x float> %v29, i32 0
-  %v1464 = add i32 %v1, %v1460
-  %v1465 = add i32 %v3, %v1462
-  %v1466 = icmp slt i32 %v1464, %arg.m
-  %v1467 = icmp slt i32 %v1465, %arg.n
-  %v1468 = and i1 %v1466, %v1467
-  br i1 %v1468, label %if.then243, label %if.else244
-if.then243:
-  %v1469 = mul i32 %v1464, %arg.n
-  %v1470 = add i32 %v1469, %v1465
-  %v1471 = mul i32 %v1470, 2
-  %v1472 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1471
-  %v1473 = fptrunc float %v1463 to half
-  store half %v1473, ptr addrspace(1) %v1472, align 2
-  br label %if.end245
-if.else244:
-  br label %if.end245
-if.end245:
-  %v1474 = sdiv i32 %v5, 16
-  %v1475 = mul i32 %v1474, 8
-  %v1476 = add i32 %v1475, 1
-  %v1477 = srem i32 %v5, 16
-  %v1478 = add i32 %v8, 32
-  %v1479 = add i32 %v1478, %v1476
-  %v1480 = add i32 %v10, 16
-  %v1481 = add i32 %v1480, %v1477
-  %v1482 = extractelement <8 x float> %v29, i32 1
-  %v1483 = add i32 %v1, %v1479
-  %v1484 = add i32 %v3, %v1481
-  %v1485 = icmp slt i32 %v1483, %arg.m
-  %v1486 = icmp slt i32 %v1484, %arg.n
-  %v1487 = and i1 %v1485, %v1486
-  br i1 %v1487, label %if.then246, label %if.else247
-if.then246:
-  %v1488 = mul i32 %v1483, %arg.n
-  %v1489 = add i32 %v1488, %v1484
-  %v1490 = mul i32 %v1489, 2
-  %v1491 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1490
-  %v1492 = fptrunc float %v1482 to half
-  store half %v1492, ptr addrspace(1) %v1491, align 2
-  br label %if.end248
-if.else247:
-  br label %if.end248
-if.end248:
-  %v1493 = sdiv i32 %v5, 16
-  %v1494 = mul i32 %v1493, 8
-  %v1495 = add i32 %v1494, 2
-  %v1496 = srem i32 %v5, 16
-  %v1497 = add i32 %v8, 32
-  %v1498 = add i32 %v1497, %v1495
-  %v1499 = add i32 %v10, 16
-  %v1500 = add i32 %v1499, %v1496
-  %v1501 = extractelement <8 x float> %v29, i32 2
-  %v1502 = add i32 %v1, %v1498
-  %v1503 = add i32 %v3, %v1500
-  %v1504 = icmp slt i32 %v1502, %arg.m
-  %v1505 = icmp slt i32 %v1503, %arg.n
-  %v1506 = and i1 %v1504, %v1505
-  br i1 %v1506, label %if.then249, label %if.else250
-if.then249:
-  %v1507 = mul i32 %v1502, %arg.n
-  %v1508 = add i32 %v1507, %v1503
-  %v1509 = mul i32 %v1508, 2
-  %v1510 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1509
-  %v1511 = fptrunc float %v1501 to half
-  store half %v1511, ptr addrspace(1) %v1510, align 2
-  br label %if.end251
-if.else250:
-  br label %if.end251
-if.end251:
-  %v1512 = sdiv i32 %v5, 16
-  %v1513 = mul i32 %v1512, 8
-  %v1514 = add i32 %v1513, 3
-  %v1515 = srem i32 %v5, 16
-  %v1516 = add i32 %v8, 32
-  %v1517 = add i32 %v1516, %v1514
-  %v1518 = add i32 %v10, 16
-  %v1519 = add i32 %v1518, %v1515
-  %v1520 = extractelement <8 x float> %v29, i32 3
-  %v1521 = add i32 %v1, %v1517
-  %v1522 = add i32 %v3, %v1519
-  %v1523 = icmp slt i32 %v1521, %arg.m
-  %v1524 = icmp slt i32 %v1522, %arg.n
-  %v1525 = and i1 %v1523, %v1524
-  br i1 %v1525, label %if.then252, label %if.else253
-if.then252:
-  %v1526 = mul i32 %v1521, %arg.n
-  %v1527 = add i32 %v1526, %v1522
-  %v1528 = mul i32 %v1527, 2
-  %v1529 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1528
-  %v1530 = fptrunc float %v1520 to half
-  store half %v1530, ptr addrspace(1) %v1529, align 2
-  br label %if.end254
-if.else253:
-  br label %if.end254
-if.end254:
-  %v1531 = sdiv i32 %v5, 16
-  %v1532 = mul i32 %v1531, 8
-  %v1533 = add i32 %v1532, 4
-  %v1534 = srem i32 %v5, 16
-  %v1535 = add i32 %v8, 32
-  %v1536 = add i32 %v1535, %v1533
-  %v1537 = add i32 %v10, 16
-  %v1538 = add i32 %v1537, %v1534
-  %v1539 = extractelement <8 x float> %v29, i32 4
-  %v1540 = add i32 %v1, %v1536
-  %v1541 = add i32 %v3, %v1538
-  %v1542 = icmp slt i32 %v1540, %arg.m
-  %v1543 = icmp slt i32 %v1541, %arg.n
-  %v1544 = and i1 %v1542, %v1543
-  br i1 %v1544, label %if.then255, label %if.else256
-if.then255:
-  %v1545 = mul i32 %v1540, %arg.n
-  %v1546 = add i32 %v1545, %v1541
-  %v1547 = mul i32 %v1546, 2
-  %v1548 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1547
-  %v1549 = fptrunc float %v1539 to half
-  store half %v1549, ptr addrspace(1) %v1548, align 2
-  br label %if.end257
-if.else256:
-  br label %if.end257
-if.end257:
-  %v1550 = sdiv i32 %v5, 16
-  %v1551 = mul i32 %v1550, 8
-  %v1552 = add i32 %v1551, 5
-  %v1553 = srem i32 %v5, 16
-  %v1554 = add i32 %v8, 32
-  %v1555 = add i32 %v1554, %v1552
-  %v1556 = add i32 %v10, 16
-  %v1557 = add i32 %v1556, %v1553
-  %v1558 = extractelement <8 x float> %v29, i32 5
-  %v1559 = add i32 %v1, %v1555
-  %v1560 = add i32 %v3, %v1557
-  %v1561 = icmp slt i32 %v1559, %arg.m
-  %v1562 = icmp slt i32 %v1560, %arg.n
-  %v1563 = and i1 %v1561, %v1562
-  br i1 %v1563, label %if.then258, label %if.else259
-if.then258:
-  %v1564 = mul i32 %v1559, %arg.n
-  %v1565 = add i32 %v1564, %v1560
-  %v1566 = mul i32 %v1565, 2
-  %v1567 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1566
-  %v1568 = fptrunc float %v1558 to half
-  store half %v1568, ptr addrspace(1) %v1567, align 2
-  br label %if.end260
-if.else259:
-  br label %if.end260
-if.end260:
-  %v1569 = sdiv i32 %v5, 16
-  %v1570 = mul i32 %v1569, 8
-  %v1571 = add i32 %v1570, 6
-  %v1572 = srem i32 %v5, 16
-  %v1573 = add i32 %v8, 32
-  %v1574 = add i32 %v1573, %v1571
-  %v1575 = add i32 %v10, 16
-  %v1576 = add i32 %v1575, %v1572
-  %v1577 = extractelement <8 x float> %v29, i32 6
-  %v1578 = add i32 %v1, %v1574
-  %v1579 = add i32 %v3, %v1576
-  %v1580 = icmp slt i32 %v1578, %arg.m
-  %v1581 = icmp slt i32 %v1579, %arg.n
-  %v1582 = and i1 %v1580, %v1581
-  br i1 %v1582, label %if.then261, label %if.else262
-if.then261:
-  %v1583 = mul i32 %v1578, %arg.n
-  %v1584 = add i32 %v1583, %v1579
-  %v1585 = mul i32 %v1584, 2
-  %v1586 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1585
-  %v1587 = fptrunc float %v1577 to half
-  store half %v1587, ptr addrspace(1) %v1586, align 2
-  br label %if.end263
-if.else262:
-  br label %if.end263
-if.end263:
-  %v1588 = sdiv i32 %v5, 16
-  %v1589 = mul i32 %v1588, 8
-  %v1590 = add i32 %v1589, 7
-  %v1591 = srem i32 %v5, 16
-  %v1592 = add i32 %v8, 32
-  %v1593 = add i32 %v1592, %v1590
-  %v1594 = add i32 %v10, 16
-  %v1595 = add i32 %v1594, %v1591
-  %v1596 = extractelement <8 x float> %v29, i32 7
-  %v1597 = add i32 %v1, %v1593
-  %v1598 = add i32 %v3, %v1595
-  %v1599 = icmp slt i32 %v1597, %arg.m
-  %v1600 = icmp slt i32 %v1598, %arg.n
-  %v1601 = and i1 %v1599, %v1600
-  br i1 %v1601, label %if.then264, label %if.else265
-if.then264:
-  %v1602 = mul i32 %v1597, %arg.n
-  %v1603 = add i32 %v1602, %v1598
-  %v1604 = mul i32 %v1603, 2
-  %v1605 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1604
-  %v1606 = fptrunc float %v1596 to half
-  store half %v1606, ptr addrspace(1) %v1605, align 2
-  br label %if.end266
-if.else265:
-  br label %if.end266
-if.end266:
-  %v1607 = sdiv i32 %v5, 16
-  %v1608 = mul i32 %v1607, 8
-  %v1609 = add i32 %v1608, 0
-  %v1610 = srem i32 %v5, 16
-  %v1611 = add i32 %v8, 48
-  %v1612 = add i32 %v1611, %v1609
-  %v1613 = add i32 %v10, 0
-  %v1614 = add i32 %v1613, %v1610
-  %v1615 = extractelement <8 x float> %v30, i32 0
-  %v1616 = add i32 %v1, %v1612
-  %v1617 = add i32 %v3, %v1614
-  %v1618 = icmp slt i32 %v1616, %arg.m
-  %v1619 = icmp slt i32 %v1617, %arg.n
-  %v1620 = and i1 %v1618, %v1619
-  br i1 %v1620, label %if.then267, label %if.else268
-if.then267:
-  %v1621 = mul i32 %v1616, %arg.n
-  %v1622 = add i32 %v1621, %v1617
-  %v1623 = mul i32 %v1622, 2
-  %v1624 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1623
-  %v1625 = fptrunc float %v1615 to half
-  store half %v1625, ptr addrspace(1) %v1624, align 2
-  br label %if.end269
-if.else268:
-  br label %if.end269
-if.end269:
-  %v1626 = sdiv i32 %v5, 16
-  %v1627 = mul i32 %v1626, 8
-  %v1628 = add i32 %v1627, 1
-  %v1629 = srem i32 %v5, 16
-  %v1630 = add i32 %v8, 48
-  %v1631 = add i32 %v1630, %v1628
-  %v1632 = add i32 %v10, 0
-  %v1633 = add i32 %v1632, %v1629
-  %v1634 = extractelement <8 x float> %v30, i32 1
-  %v1635 = add i32 %v1, %v1631
-  %v1636 = add i32 %v3, %v1633
-  %v1637 = icmp slt i32 %v1635, %arg.m
-  %v1638 = icmp slt i32 %v1636, %arg.n
-  %v1639 = and i1 %v1637, %v1638
-  br i1 %v1639, label %if.then270, label %if.else271
-if.then270:
-  %v1640 = mul i32 %v1635, %arg.n
-  %v1641 = add i32 %v1640, %v1636
-  %v1642 = mul i32 %v1641, 2
-  %v1643 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1642
-  %v1644 = fptrunc float %v1634 to half
-  store half %v1644, ptr addrspace(1) %v1643, align 2
-  br label %if.end272
-if.else271:
-  br label %if.end272
-if.end272:
-  %v1645 = sdiv i32 %v5, 16
-  %v1646 = mul i32 %v1645, 8
-  %v1647 = add i32 %v1646, 2
-  %v1648 = srem i32 %v5, 16
-  %v1649 = add i32 %v8, 48
-  %v1650 = add i32 %v1649, %v1647
-  %v1651 = add i32 %v10, 0
-  %v1652 = add i32 %v1651, %v1648
-  %v1653 = extractelement <8 x float> %v30, i32 2
-  %v1654 = add i32 %v1, %v1650
-  %v1655 = add i32 %v3, %v1652
-  %v1656 = icmp slt i32 %v1654, %arg.m
-  %v1657 = icmp slt i32 %v1655, %arg.n
-  %v1658 = and i1 %v1656, %v1657
-  br i1 %v1658, label %if.then273, label %if.else274
-if.then273:
-  %v1659 = mul i32 %v1654, %arg.n
-  %v1660 = add i32 %v1659, %v1655
-  %v1661 = mul i32 %v1660, 2
-  %v1662 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1661
-  %v1663 = fptrunc float %v1653 to half
-  store half %v1663, ptr addrspace(1) %v1662, align 2
-  br label %if.end275
-if.else274:
-  br label %if.end275
-if.end275:
-  %v1664 = sdiv i32 %v5, 16
-  %v1665 = mul i32 %v1664, 8
-  %v1666 = add i32 %v1665, 3
-  %v1667 = srem i32 %v5, 16
-  %v1668 = add i32 %v8, 48
-  %v1669 = add i32 %v1668, %v1666
-  %v1670 = add i32 %v10, 0
-  %v1671 = add i32 %v1670, %v1667
-  %v1672 = extractelement <8 x float> %v30, i32 3
-  %v1673 = add i32 %v1, %v1669
-  %v1674 = add i32 %v3, %v1671
-  %v1675 = icmp slt i32 %v1673, %arg.m
-  %v1676 = icmp slt i32 %v1674, %arg.n
-  %v1677 = and i1 %v1675, %v1676
-  br i1 %v1677, label %if.then276, label %if.else277
-if.then276:
-  %v1678 = mul i32 %v1673, %arg.n
-  %v1679 = add i32 %v1678, %v1674
-  %v1680 = mul i32 %v1679, 2
-  %v1681 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1680
-  %v1682 = fptrunc float %v1672 to half
-  store half %v1682, ptr addrspace(1) %v1681, align 2
-  br label %if.end278
-if.else277:
-  br label %if.end278
-if.end278:
-  %v1683 = sdiv i32 %v5, 16
-  %v1684 = mul i32 %v1683, 8
-  %v1685 = add i32 %v1684, 4
-  %v1686 = srem i32 %v5, 16
-  %v1687 = add i32 %v8, 48
-  %v1688 = add i32 %v1687, %v1685
-  %v1689 = add i32 %v10, 0
-  %v1690 = add i32 %v1689, %v1686
-  %v1691 = extractelement <8 x float> %v30, i32 4
-  %v1692 = add i32 %v1, %v1688
-  %v1693 = add i32 %v3, %v1690
-  %v1694 = icmp slt i32 %v1692, %arg.m
-  %v1695 = icmp slt i32 %v1693, %arg.n
-  %v1696 = and i1 %v1694, %v1695
-  br i1 %v1696, label %if.then279, label %if.else280
-if.then279:
-  %v1697 = mul i32 %v1692, %arg.n
-  %v1698 = add i32 %v1697, %v1693
-  %v1699 = mul i32 %v1698, 2
-  %v1700 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1699
-  %v1701 = fptrunc float %v1691 to half
-  store half %v1701, ptr addrspace(1) %v1700, align 2
-  br label %if.end281
-if.else280:
-  br label %if.end281
-if.end281:
-  %v1702 = sdiv i32 %v5, 16
-  %v1703 = mul i32 %v1702, 8
-  %v1704 = add i32 %v1703, 5
-  %v1705 = srem i32 %v5, 16
-  %v1706 = add i32 %v8, 48
-  %v1707 = add i32 %v1706, %v1704
-  %v1708 = add i32 %v10, 0
-  %v1709 = add i32 %v1708, %v1705
-  %v1710 = extractelement <8 x float> %v30, i32 5
-  %v1711 = add i32 %v1, %v1707
-  %v1712 = add i32 %v3, %v1709
-  %v1713 = icmp slt i32 %v1711, %arg.m
-  %v1714 = icmp slt i32 %v1712, %arg.n
-  %v1715 = and i1 %v1713, %v1714
-  br i1 %v1715, label %if.then282, label %if.else283
-if.then282:
-  %v1716 = mul i32 %v1711, %arg.n
-  %v1717 = add i32 %v1716, %v1712
-  %v1718 = mul i32 %v1717, 2
-  %v1719 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1718
-  %v1720 = fptrunc float %v1710 to half
-  store half %v1720, ptr addrspace(1) %v1719, align 2
-  br label %if.end284
-if.else283:
-  br label %if.end284
-if.end284:
-  %v1721 = sdiv i32 %v5, 16
-  %v1722 = mul i32 %v1721, 8
-  %v1723 = add i32 %v1722, 6
-  %v1724 = srem i32 %v5, 16
-  %v1725 = add i32 %v8, 48
-  %v1726 = add i32 %v1725, %v1723
-  %v1727 = add i32 %v10, 0
-  %v1728 = add i32 %v1727, %v1724
-  %v1729 = extractelement <8 x float> %v30, i32 6
-  %v1730 = add i32 %v1, %v1726
-  %v1731 = add i32 %v3, %v1728
-  %v1732 = icmp slt i32 %v1730, %arg.m
-  %v1733 = icmp slt i32 %v1731, %arg.n
-  %v1734 = and i1 %v1732, %v1733
-  br i1 %v1734, label %if.then285, label %if.else286
-if.then285:
-  %v1735 = mul i32 %v1730, %arg.n
-  %v1736 = add i32 %v1735, %v1731
-  %v1737 = mul i32 %v1736, 2
-  %v1738 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1737
-  %v1739 = fptrunc float %v1729 to half
-  store half %v1739, ptr addrspace(1) %v1738, align 2
-  br label %if.end287
-if.else286:
-  br label %if.end287
-if.end287:
-  %v1740 = sdiv i32 %v5, 16
-  %v1741 = mul i32 %v1740, 8
-  %v1742 = add i32 %v1741, 7
-  %v1743 = srem i32 %v5, 16
-  %v1744 = add i32 %v8, 48
-  %v1745 = add i32 %v1744, %v1742
-  %v1746 = add i32 %v10, 0
-  %v1747 = add i32 %v1746, %v1743
-  %v1748 = extractelement <8 x float> %v30, i32 7
-  %v1749 = add i32 %v1, %v1745
-  %v1750 = add i32 %v3, %v1747
-  %v1751 = icmp slt i32 %v1749, %arg.m
-  %v1752 = icmp slt i32 %v1750, %arg.n
-  %v1753 = and i1 %v1751, %v1752
-  br i1 %v1753, label %if.then288, label %if.else289
-if.then288:
-  %v1754 = mul i32 %v1749, %arg.n
-  %v1755 = add i32 %v1754, %v1750
-  %v1756 = mul i32 %v1755, 2
-  %v1757 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1756
-  %v1758 = fptrunc float %v1748 to half
-  store half %v1758, ptr addrspace(1) %v1757, align 2
-  br label %if.end290
-if.else289:
-  br label %if.end290
-if.end290:
-  %v1759 = sdiv i32 %v5, 16
-  %v1760 = mul i32 %v1759, 8
-  %v1761 = add i32 %v1760, 0
-  %v1762 = srem i32 %v5, 16
-  %v1763 = add i32 %v8, 48
-  %v1764 = add i32 %v1763, %v1761
-  %v1765 = add i32 %v10, 16
-  %v1766 = add i32 %v1765, %v1762
-  %v1767 = extractelement <8 x float> %v31, i32 0
-  %v1768 = add i32 %v1, %v1764
-  %v1769 = add i32 %v3, %v1766
-  %v1770 = icmp slt i32 %v1768, %arg.m
-  %v1771 = icmp slt i32 %v1769, %arg.n
-  %v1772 = and i1 %v1770, %v1771
-  br i1 %v1772, label %if.then291, label %if.else292
-if.then291:
-  %v1773 = mul i32 %v1768, %arg.n
-  %v1774 = add i32 %v1773, %v1769
-  %v1775 = mul i32 %v1774, 2
-  %v1776 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1775
-  %v1777 = fptrunc float %v1767 to half
-  store half %v1777, ptr addrspace(1) %v1776, align 2
-  br label %if.end293
-if.else292:
-  br label %if.end293
-if.end293:
-  %v1778 = sdiv i32 %v5, 16
-  %v1779 = mul i32 %v1778, 8
-  %v1780 = add i32 %v1779, 1
-  %v1781 = srem i32 %v5, 16
-  %v1782 = add i32 %v8, 48
-  %v1783 = add i32 %v1782, %v1780
-  %v1784 = add i32 %v10, 16
-  %v1785 = add i32 %v1784, %v1781
-  %v1786 = extractelement <8 x float> %v31, i32 1
-  %v1787 = add i32 %v1, %v1783
-  %v1788 = add i32 %v3, %v1785
-  %v1789 = icmp slt i32 %v1787, %arg.m
-  %v1790 = icmp slt i32 %v1788, %arg.n
-  %v1791 = and i1 %v1789, %v1790
-  br i1 %v1791, label %if.then294, label %if.else295
-if.then294:
-  %v1792 = mul i32 %v1787, %arg.n
-  %v1793 = add i32 %v1792, %v1788
-  %v1794 = mul i32 %v1793, 2
-  %v1795 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1794
-  %v1796 = fptrunc float %v1786 to half
-  store half %v1796, ptr addrspace(1) %v1795, align 2
-  br label %if.end296
-if.else295:
-  br label %if.end296
-if.end296:
-  %v1797 = sdiv i32 %v5, 16
-  %v1798 = mul i32 %v1797, 8
-  %v1799 = add i32 %v1798, 2
-  %v1800 = srem i32 %v5, 16
-  %v1801 = add i32 %v8, 48
-  %v1802 = add i32 %v1801, %v1799
-  %v1803 = add i32 %v10, 16
-  %v1804 = add i32 %v1803, %v1800
-  %v1805 = extractelement <8 x float> %v31, i32 2
-  %v1806 = add i32 %v1, %v1802
-  %v1807 = add i32 %v3, %v1804
-  %v1808 = icmp slt i32 %v1806, %arg.m
-  %v1809 = icmp slt i32 %v1807, %arg.n
-  %v1810 = and i1 %v1808, %v1809
-  br i1 %v1810, label %if.then297, label %if.else298
-if.then297:
-  %v1811 = mul i32 %v1806, %arg.n
-  %v1812 = add i32 %v1811, %v1807
-  %v1813 = mul i32 %v1812, 2
-  %v1814 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1813
-  %v1815 = fptrunc float %v1805 to half
-  store half %v1815, ptr addrspace(1) %v1814, align 2
-  br label %if.end299
-if.else298:
-  br label %if.end299
-if.end299:
-  %v1816 = sdiv i32 %v5, 16
-  %v1817 = mul i32 %v1816, 8
-  %v1818 = add i32 %v1817, 3
-  %v1819 = srem i32 %v5, 16
-  %v1820 = add i32 %v8, 48
-  %v1821 = add i32 %v1820, %v1818
-  %v1822 = add i32 %v10, 16
-  %v1823 = add i32 %v1822, %v1819
-  %v1824 = extractelement <8 x float> %v31, i32 3
-  %v1825 = add i32 %v1, %v1821
-  %v1826 = add i32 %v3, %v1823
-  %v1827 = icmp slt i32 %v1825, %arg.m
-  %v1828 = icmp slt i32 %v1826, %arg.n
-  %v1829 = and i1 %v1827, %v1828
-  br i1 %v1829, label %if.then300, label %if.else301
-if.then300:
-  %v1830 = mul i32 %v1825, %arg.n
-  %v1831 = add i32 %v1830, %v1826
-  %v1832 = mul i32 %v1831, 2
-  %v1833 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1832
-  %v1834 = fptrunc float %v1824 to half
-  store half %v1834, ptr addrspace(1) %v1833, align 2
-  br label %if.end302
-if.else301:
-  br label %if.end302
-if.end302:
-  %v1835 = sdiv i32 %v5, 16
-  %v1836 = mul i32 %v1835, 8
-  %v1837 = add i32 %v1836, 4
-  %v1838 = srem i32 %v5, 16
-  %v1839 = add i32 %v8, 48
-  %v1840 = add i32 %v1839, %v1837
-  %v1841 = add i32 %v10, 16
-  %v1842 = add i32 %v1841, %v1838
-  %v1843 = extractelement <8 x float> %v31, i32 4
-  %v1844 = add i32 %v1, %v1840
-  %v1845 = add i32 %v3, %v1842
-  %v1846 = icmp slt i32 %v1844, %arg.m
-  %v1847 = icmp slt i32 %v1845, %arg.n
-  %v1848 = and i1 %v1846, %v1847
-  br i1 %v1848, label %if.then303, label %if.else304
-if.then303:
-  %v1849 = mul i32 %v1844, %arg.n
-  %v1850 = add i32 %v1849, %v1845
-  %v1851 = mul i32 %v1850, 2
-  %v1852 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1851
-  %v1853 = fptrunc float %v1843 to half
-  store half %v1853, ptr addrspace(1) %v1852, align 2
-  br label %if.end305
-if.else304:
-  br label %if.end305
-if.end305:
-  %v1854 = sdiv i32 %v5, 16
-  %v1855 = mul i32 %v1854, 8
-  %v1856 = add i32 %v1855, 5
-  %v1857 = srem i32 %v5, 16
-  %v1858 = add i32 %v8, 48
-  %v1859 = add i32 %v1858, %v1856
-  %v1860 = add i32 %v10, 16
-  %v1861 = add i32 %v1860, %v1857
-  %v1862 = extractelement <8 x float> %v31, i32 5
-  %v1863 = add i32 %v1, %v1859
-  %v1864 = add i32 %v3, %v1861
-  %v1865 = icmp slt i32 %v1863, %arg.m
-  %v1866 = icmp slt i32 %v1864, %arg.n
-  %v1867 = and i1 %v1865, %v1866
-  br i1 %v1867, label %if.then306, label %if.else307
-if.then306:
-  %v1868 = mul i32 %v1863, %arg.n
-  %v1869 = add i32 %v1868, %v1864
-  %v1870 = mul i32 %v1869, 2
-  %v1871 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1870
-  %v1872 = fptrunc float %v1862 to half
-  store half %v1872, ptr addrspace(1) %v1871, align 2
-  br label %if.end308
-if.else307:
-  br label %if.end308
-if.end308:
-  %v1873 = sdiv i32 %v5, 16
-  %v1874 = mul i32 %v1873, 8
-  %v1875 = add i32 %v1874, 6
-  %v1876 = srem i32 %v5, 16
-  %v1877 = add i32 %v8, 48
-  %v1878 = add i32 %v1877, %v1875
-  %v1879 = add i32 %v10, 16
-  %v1880 = add i32 %v1879, %v1876
-  %v1881 = extractelement <8 x float> %v31, i32 6
-  %v1882 = add i32 %v1, %v1878
-  %v1883 = add i32 %v3, %v1880
-  %v1884 = icmp slt i32 %v1882, %arg.m
-  %v1885 = icmp slt i32 %v1883, %arg.n
-  %v1886 = and i1 %v1884, %v1885
-  br i1 %v1886, label %if.then309, label %if.else310
-if.then309:
-  %v1887 = mul i32 %v1882, %arg.n
-  %v1888 = add i32 %v1887, %v1883
-  %v1889 = mul i32 %v1888, 2
-  %v1890 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1889
-  %v1891 = fptrunc float %v1881 to half
-  store half %v1891, ptr addrspace(1) %v1890, align 2
-  br label %if.end311
-if.else310:
-  br label %if.end311
-if.end311:
-  %v1892 = sdiv i32 %v5, 16
-  %v1893 = mul i32 %v1892, 8
-  %v1894 = add i32 %v1893, 7
-  %v1895 = srem i32 %v5, 16
-  %v1896 = add i32 %v8, 48
-  %v1897 = add i32 %v1896, %v1894
-  %v1898 = add i32 %v10, 16
-  %v1899 = add i32 %v1898, %v1895
-  %v1900 = extractelement <8 x float> %v31, i32 7
-  %v1901 = add i32 %v1, %v1897
-  %v1902 = add i32 %v3, %v1899
-  %v1903 = icmp slt i32 %v1901, %arg.m
-  %v1904 = icmp slt i32 %v1902, %arg.n
-  %v1905 = and i1 %v1903, %v1904
-  br i1 %v1905, label %if.then312, label %if.else313
-if.then312:
-  %v1906 = mul i32 %v1901, %arg.n
-  %v1907 = add i32 %v1906, %v1902
-  %v1908 = mul i32 %v1907, 2
-  %v1909 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1908
-  %v1910 = fptrunc float %v1900 to half
-  store half %v1910, ptr addrspace(1) %v1909, align 2
-  br label %if.end314
-if.else313:
-  br label %if.end314
-if.end314:
+  br label %if.end23
+if.end23:
   ret void
 }
 
@@ -2639,6 +2422,7 @@ declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half>,
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.smin.i32(i32, i32)
 
 attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx1250" "uniform-work-group-size"="true" }
 
