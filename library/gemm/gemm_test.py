@@ -32,6 +32,10 @@ def test_coverage_archs_layouts_outputs_bias_edges_and_fp8():
         for dim in ("m", "n", "k"):  # an edge tile in each dimension, on each arch
             block = {"m": "block_m", "n": "block_n", "k": "block_k"}[dim]
             assert any(getattr(s, dim) % getattr(s, block) for s in mine), (arch, dim)
+        # A block wholly inside C (the fast loop and vector stores) with a k tail, with bias, and in each layout.
+        whole = [s for s in mine if s.m >= s.block_m and s.n >= s.block_n]
+        assert any(s.k % s.block_k and s.bias_relu for s in whole), arch
+        assert {s.layout_a for s in whole} == {s.layout_b for s in whole} == {"row", "col"}, arch
     assert {c.arch for c in FAMILY.cases if c.spec.dtype == "fp8"} == {"gfx950"}
     assert {s.dtype for s in specs} == {"f16", "bf16", "fp8"}
     assert any(s.grid()[0] > 1 for s in specs) and any(s.grid()[1] > 1 for s in specs)
