@@ -127,7 +127,7 @@ def host(x, elem):
 
 
 # gemm_example's output is in its input type, and fp8 cannot hold these sums
-# exactly: operands_test runs the fp8 tile GEMM (f32 out) against numpy.
+# exactly: fp8_test runs the fp8 tile GEMM (f32 out) against numpy.
 GEMM_TABLES = [t for t in TABLES if M.shape(t.op).a in (T.F16, T.BF16)]
 
 
