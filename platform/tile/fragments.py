@@ -78,9 +78,8 @@ def _load(path):
     return by_id, tuple(raw["inputs"])
 
 
-# Layout id -> Fragment, and the element types the tile's GEMM takes: it
-# converts f16 and bf16 inputs only, so the fp8 MFMA has a placement (its
-# layout's) but no tile GEMM.
+# Layout id -> Fragment, and the element types the tile's GEMM takes (fp8 is
+# f8e4m3; the copy moves its bytes as i8, since fp8 is storage-only).
 BY_ID, INPUTS = _load(PATH)
 
 # (op id, arch family) -> Fragment, for the forms the tile's GEMM can use. A

@@ -127,7 +127,12 @@ def host(x, elem):
     return (x.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
 
 
-@pytest.mark.parametrize("table", TABLES, ids=str)
+# gemm_example's output is in its input type, and fp8 cannot hold these sums
+# exactly: fp8_test runs the fp8 tile GEMM (f32 out) against numpy.
+GEMM_TABLES = [t for t in TABLES if M.shape(t.op).a in (T.F16, T.BF16)]
+
+
+@pytest.mark.parametrize("table", GEMM_TABLES, ids=str)
 @pytest.mark.parametrize("k_steps", [1, 2])  # 2: the main loop may read two mma steps' k at once
 def test_tile_gemm_is_exact_on_an_interpreter_driven_by_amd_tables(table, k_steps, monkeypatch):
     monkeypatch.setitem(interp.LAYOUTS, (table.op, table.family), amd_layout(table))

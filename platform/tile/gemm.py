@@ -39,6 +39,9 @@ LAYOUTS = ("row", "col")
 # Operand layout -> which dimension of the copied tile is contiguous in memory.
 _A_CONTIGUOUS = {"row": "k", "col": "rows"}
 _B_CONTIGUOUS = {"row": "rows", "col": "k"}
+# fp8 is storage-only (it cannot be a loop-carried or yielded value): the
+# copies move its bytes as i8; the fragment reads from LDS take it as fp8.
+_BITS = {T.F8E4M3: T.I8, T.F8E5M2: T.I8}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,8 +110,9 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     lay_a = KMajor(cfg.block_m, cfg.block_k, elem.nbytes, banks.count * banks.bytes)
     lay_b = KMajor(cfg.block_n, cfg.block_k, elem.nbytes, banks.count * banks.bytes)
     lds_a, lds_b = b.lds_alloc(lay_a.nbytes), b.lds_alloc(lay_b.nbytes)
-    copy_a = TileCopy(ops.a, ops.lda, _A_CONTIGUOUS[ops.a_layout], lay_a, elem, threads)
-    copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, elem, threads)
+    bits = _BITS.get(elem, elem)
+    copy_a = TileCopy(ops.a, ops.lda, _A_CONTIGUOUS[ops.a_layout], lay_a, bits, threads)
+    copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, bits, threads)
 
     steps = cfg.block_k // s.k
     merge = _merge(steps, frag.per_lane, elem.nbytes)

@@ -5,7 +5,8 @@
     rocke emit conv.direct_fwd --case 2d_nhwc_f16_3x3_gfx942 --out k.hsaco
 
 FAMILY is a module of the family registry (library/rocke_families.py): the
-module that defines FAMILY, as its rocke_family's `module` says.
+module that defines FAMILY, as its rocke_family's `module` says, or that
+family's name (conv_direct_fwd, gemm).
 With --out NAME.hsaco the IR is verified, compiled for the case's arch and
 linked by that flavor's real LLVM, and the resource figures are printed.
 """
@@ -26,7 +27,7 @@ HELP = "emit a family case as LLVM IR or a linked code object"
 
 
 def add_arguments(parser):
-    parser.add_argument("family", help="the family's module, e.g. conv.direct_fwd")
+    parser.add_argument("family", help="the family's module or name, e.g. conv.direct_fwd or gemm")
     parser.add_argument("--list", action="store_true", help="list the family's cases and stop")
     parser.add_argument("--case", help="the case id (see --list)")
     parser.add_argument("--flavor", default="llvm23", choices=sorted(FLAVORS))
@@ -67,14 +68,20 @@ def _write(out, data):
     return path
 
 
-def load_family(module):
-    """The Family of registry module `module`; Refused names what the registry offers."""
-    if module not in rocke_families.FAMILIES:
-        offered = ", ".join(rocke_families.FAMILIES) or "none (this build's registry is empty)"
-        close = difflib.get_close_matches(module, rocke_families.FAMILIES, n=1)
-        hint = f" Did you mean {close[0]}?" if close else ""
-        raise Refused(f"expected a family of the registry, got {module!r}; the registry offers: {offered}.{hint}")
-    return families.load(module)
+def load_family(name):
+    """The Family of registry module `name` (conv.direct_fwd) or of the
+    registered family called `name` (conv_direct_fwd); Refused names what the
+    registry offers."""
+    if name in rocke_families.FAMILIES:
+        return families.load(name)
+    # A family's own name (Family.name) works too: load each to learn it.
+    by_name = {families.load(module).name: module for module in rocke_families.FAMILIES}
+    if name in by_name:
+        return families.load(by_name[name])
+    offered = ", ".join(rocke_families.FAMILIES) or "none (this build's registry is empty)"
+    close = difflib.get_close_matches(name, [*rocke_families.FAMILIES, *by_name], n=1)
+    hint = f" Did you mean {close[0]}?" if close else ""
+    raise Refused(f"expected a family of the registry, got {name!r}; the registry offers: {offered}.{hint}")
 
 
 def list_cases(fam):

@@ -101,6 +101,13 @@ def test_list_is_emits_list(capsys):
     assert capsys.readouterr().out.splitlines() == [f"{c.id}  {c.arch}" for c in families.load(FIRST).cases]
 
 
+def test_a_family_is_named_by_its_module_or_its_own_name(capsys):
+    name = families.load(FIRST).name
+    assert name != FIRST  # the module path and the family's name differ (conv.direct_fwd, conv_direct_fwd)
+    assert rocke.main(["isa", name, "--list"]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"{c.id}  {c.arch}" for c in families.load(FIRST).cases]
+
+
 def test_no_case_points_at_list(capsys):
     assert rocke.main(["isa", FIRST]) == 2
     assert capsys.readouterr().err == f"rocke isa: expected a case of {families.load(FIRST).name}, got None. See --list.\n"

@@ -1,0 +1,39 @@
+"""The cases of the gemm family: problems x target archs, each with its
+arch's tile (gemm.tiles).
+
+Every problem but the fp8 ones runs on each of gfx942, gfx950 (CDNA3/4),
+gfx1201 (RDNA4) and gfx1250; llvm20 does not know gfx1250, so those cases
+are its expected rejections. fp8 (f8e4m3) has a matrix op on gfx950 only.
+Case ids are stable: they name golden entries.
+"""
+
+from family.family import Case
+from gemm.tiles import spec_for
+
+ARCHS = ("gfx942", "gfx950", "gfx1201", "gfx1250")
+
+# name -> (archs, m, n, k, dtype, out, options). Small shapes (the interpreter
+# runs every one): the 128x128x32 tile on a problem of two k steps; then
+# problems whose blocks lie wholly inside C (the tile's fast loop, a k tail
+# after it where k is not a multiple of 32, vector stores, bias included)
+# beside edge blocks (m or n past a multiple of 128: every access checked),
+# and small problems of edge blocks only; every layout pair, every output
+# type, bias and relu.
+PROBLEMS = {
+    "gemm_f16_128x128x32": (ARCHS, 128, 128, 64, "f16", "f16", {}),
+    "gemm_bf16_edge_f32": (ARCHS, 100, 72, 40, "bf16", "f32", {}),
+    "gemm_f16_acol_bias": (ARCHS, 200, 256, 72, "f16", "f16", {"layout_a": "col", "bias_relu": True}),
+    "gemm_f16_bcol_bf16": (ARCHS, 256, 136, 100, "f16", "bf16", {"layout_b": "col"}),
+    "gemm_bf16_acol_bcol_bias_f32": (ARCHS, 64, 50, 33, "bf16", "f32", {"layout_a": "col", "layout_b": "col", "bias_relu": True}),
+    "gemm_fp8_f32": (("gfx950",), 256, 128, 80, "fp8", "f32", {}),
+    "gemm_fp8_acol_bcol_bias_f16": (("gfx950",), 136, 256, 64, "fp8", "f16", {"layout_a": "col", "layout_b": "col", "bias_relu": True}),
+    "gemm_fp8_bcol_bf16": (("gfx950",), 33, 47, 100, "fp8", "bf16", {"layout_b": "col"}),
+}
+
+
+def cases():
+    return tuple(
+        Case(f"{name}_{arch}", arch, spec_for(arch, m, n, k, dtype, out, **options))
+        for name, (archs, m, n, k, dtype, out, options) in PROBLEMS.items()
+        for arch in archs
+    )

@@ -1,0 +1,111 @@
+"""gemm: C = A @ B on matrix cores, built from platform/tile.
+
+One workgroup per block of C (the spec's tile): tile.gemm.mainloop copies
+A and B (row- or column-major, fp8 as its bytes) into LDS a k step at a time
+and issues the matrix ops, accumulating in f32; tile.gemm.epilogue adds the
+bias, applies relu and stores the block in the output type (a block wholly
+inside C with vector stores, an edge block element by element). The kernel takes m, n and k at run time:
+
+    gemm_<case id>(a, b, c, [bias,] m: i32, n: i32, k: i32)
+
+so one kernel serves every problem with its types, layouts and tile; the
+spec's m, n and k are the problem the numeric gate runs (and its grid,
+GemmSpec.grid()).
+"""
+
+import math
+
+import numpy as np
+
+from arch import arch as archs
+from arch.mma_forms import FORMS
+from family.family import Family, Problem
+from gemm.cases import cases
+from gemm.spec import SpecError, mma_shapes
+from interp.numerics import fp8_decode, fp8_encode, round_bf16
+from ir import types as T
+from ir.builder import KernelBuilder
+from tile.gemm import GemmConfig, Operands, epilogue, mainloop
+
+ELEM = {"f16": T.F16, "bf16": T.BF16, "fp8": T.F8E4M3, "f32": T.F32}
+
+
+def _form(spec, arch):
+    """The matrix op's form on `arch`; SpecError if the arch lacks it."""
+    have = mma_shapes(spec.dtype, arch)
+    if spec.mma not in have:
+        raise SpecError(
+            f"GemmSpec.mma: expected a matrix-core shape {arch} has for {spec.dtype} inputs "
+            f"({', '.join(have) or 'none'}), got {spec.mma!r}; take {arch}'s tile from library/gemm/tiles.py"
+        )
+    return FORMS[(spec.op, archs.get(arch).family)]
+
+
+def build(case):
+    spec = case.spec
+    form = _form(spec, case.arch)
+    cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
+    b = KernelBuilder("gemm_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave)
+    a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
+    bias = b.arg("bias", T.GLOBAL) if spec.bias_relu else None
+    m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
+    lda = {"row": k, "col": m}[spec.layout_a]
+    ldb = {"row": n, "col": k}[spec.layout_b]
+    ops = Operands(a, bm, m, n, k, lda, ldb, a_layout=spec.layout_a, b_layout=spec.layout_b)
+    row0, col0 = b.mul(b.block_id(1), spec.block_m), b.mul(b.block_id(0), spec.block_n)
+    acc = mainloop(b, cfg, ops, ELEM[spec.dtype], row0, col0)
+    activation = "relu" if spec.bias_relu else "none"
+    epilogue(b, acc.runs(b), c, n, m, n, row0, col0, ELEM[spec.out], bias=bias, activation=activation, inside=acc.inside)
+    return b.finish()
+
+
+# -- numbers --------------------------------------------------------------------------
+
+# (rtol, atol) per output type: one rounding of an f32 sum to that type (the
+# f32 sums differ from numpy's float64 only in order).
+TOLERANCE = {"f32": (1e-5, 1e-5), "f16": (2.0**-10, 1e-3), "bf16": (2.0**-7, 1e-3)}
+
+# A NaN of each output type: every element the kernel fails to write fails the check.
+POISON = {"f32": (np.float32, np.nan), "f16": (np.float16, np.nan), "bf16": (np.uint16, 0x7FC0)}
+
+
+def encode(x, dtype):
+    """float data -> what the kernel reads (f16, bf16 bits, f8e4m3 codes), and its exact values."""
+    if dtype == "f16":
+        h = x.astype(np.float16)
+        return h, h.astype(np.float64)
+    if dtype == "bf16":
+        r = round_bf16(x.astype(np.float32))
+        return (r.view(np.uint32) >> 16).astype(np.uint16), r.astype(np.float64)
+    codes = fp8_encode(x, "f8e4m3")
+    return codes, fp8_decode(codes, "f8e4m3").astype(np.float64)
+
+
+def decode(y, out):
+    if out == "bf16":
+        return (y.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    return y.astype(np.float64)
+
+
+def reference(a, b, bias):
+    """A @ B in float64, then bias and relu if given."""
+    c = a @ b
+    return c if bias is None else np.maximum(c + bias, 0)
+
+
+def problem(case, rng):
+    spec = case.spec
+    a, a64 = encode(rng.standard_normal((spec.m, spec.k)), spec.dtype)
+    b, b64 = encode(rng.standard_normal((spec.k, spec.n)) / math.sqrt(spec.k), spec.dtype)
+    store_type, poison = POISON[spec.out]
+    c = np.full((spec.m, spec.n), poison, store_type)
+    args = [a if spec.layout_a == "row" else np.ascontiguousarray(a.T), b if spec.layout_b == "row" else np.ascontiguousarray(b.T), c]
+    bias = None
+    if spec.bias_relu:
+        bias = rng.standard_normal(spec.n).astype(np.float32)
+        args.append(bias)
+    rtol, atol = TOLERANCE[spec.out]
+    return Problem(args + [spec.m, spec.n, spec.k], spec.grid(), {2: reference(a64, b64, bias)}, lambda v: decode(v, spec.out), rtol, atol)
+
+
+FAMILY = Family("gemm", cases(), build, problem)

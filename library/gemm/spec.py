@@ -1,0 +1,143 @@
+"""The GEMM problem and its tile: a frozen spec validated on construction.
+
+C[m x n] = A[m x k] @ B[k x n], f32 accumulate, C row-major in `out`.
+A and B hold `dtype` (fp8 is f8e4m3) and are each "row" (row-major: A as
+m rows of k, B as k rows of n) or "col" (column-major: A as k rows of m,
+B as n rows of k), packed (leading dimension k or m for A, n or k for B).
+With bias_relu the kernel adds n f32 bias values (one per column) and
+clamps at zero before converting to `out`.
+
+The tile is part of the spec: the matrix-core shape `mma` ("MxNxK"), the
+block a workgroup computes (block_m x block_n, block_k per step) and its
+waves (waves_m x waves_n). library/gemm/tiles.py picks them per arch.
+
+A spec is also JSON (the case lists both engines read, platform/family/
+cases_json.py): to_json() gives every field, from_json() reads it back to an
+equal spec. Int fields accept any integer (numpy ints included), stored as
+plain ints, so such specs compare equal.
+"""
+
+import dataclasses
+import operator
+
+from arch.mma_forms import FORMS
+
+DTYPES = ("f16", "bf16", "fp8")
+OUTS = ("f16", "bf16", "f32")
+LAYOUTS = ("row", "col")
+
+
+
+def mma_shapes(dtype, arch=None):
+    """The "MxNxK" shapes of the f32-accumulating matrix ops on `dtype`
+    inputs that `arch` has (any arch if None), from mma_forms.json, smallest
+    first."""
+    shapes = {(f.shape.m, f.shape.n, f.shape.k) for f in FORMS.values() if (f.shape.a, f.shape.c) == (dtype, "f32") and (arch is None or arch in f.archs)}
+    return ["x".join(map(str, shape)) for shape in sorted(shapes)]
+
+
+class SpecError(ValueError):
+    """A GEMM spec field is invalid: names the field, the value and what is allowed."""
+
+
+def _fail(field, value, allowed):
+    raise SpecError(f"GemmSpec.{field}: expected {allowed}, got {value!r}")
+
+
+def _plain_int(value):
+    """value as a plain int if it is an integer of any kind (not a bool), else unchanged."""
+    if isinstance(value, bool):  # an int subclass, but not a number here
+        return value
+    try:
+        return operator.index(value)
+    except TypeError:
+        return value
+
+
+_INT_FIELDS = ("m", "n", "k", "block_m", "block_n", "block_k", "waves_m", "waves_n")
+_CHOICES = (("dtype", DTYPES), ("out", OUTS), ("layout_a", LAYOUTS), ("layout_b", LAYOUTS))
+
+
+@dataclasses.dataclass(frozen=True)
+class GemmSpec:
+    m: int
+    n: int
+    k: int
+    dtype: str
+    out: str
+    mma: str  # "MxNxK", e.g. "16x16x16"
+    block_m: int
+    block_n: int
+    block_k: int
+    waves_m: int
+    waves_n: int
+    layout_a: str = "row"
+    layout_b: str = "row"
+    bias_relu: bool = False
+
+    def __post_init__(self):
+        for field in _INT_FIELDS:
+            value = _plain_int(getattr(self, field))
+            object.__setattr__(self, field, value)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                _fail(field, value, "a positive int")
+        for field, allowed in _CHOICES:
+            if getattr(self, field) not in allowed:
+                _fail(field, getattr(self, field), f"one of {', '.join(allowed)}")
+        if not isinstance(self.bias_relu, bool):
+            _fail("bias_relu", self.bias_relu, "True or False")
+        shapes = mma_shapes(self.dtype)
+        if self.mma not in shapes:
+            _fail("mma", self.mma, f"a matrix-core shape of {self.dtype} inputs: one of {', '.join(shapes)}")
+        mm, mn, mk = self.mma_shape
+        for field, size, part, why in (
+            ("block_m", self.block_m, self.waves_m * mm, f"waves_m ({self.waves_m}) x the mma's M ({mm})"),
+            ("block_n", self.block_n, self.waves_n * mn, f"waves_n ({self.waves_n}) x the mma's N ({mn})"),
+            ("block_k", self.block_k, mk, f"the mma's K ({mk})"),
+        ):
+            if size % part:
+                _fail(field, size, f"a multiple of {why} = {part}")
+
+    def to_json(self):
+        """Every field as a JSON value."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, obj):
+        """The spec of a JSON object as to_json writes it (unset optional fields take their defaults)."""
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        if not isinstance(obj, dict):
+            raise SpecError(f"GemmSpec: expected a JSON object with the fields {', '.join(fields)}, got {obj!r}")
+        for key in obj:
+            if key not in fields:
+                raise SpecError(f"GemmSpec.{key}: expected one of the fields {', '.join(fields)}, got the unknown field {key!r}")
+        for name, f in fields.items():
+            if name not in obj and f.default is dataclasses.MISSING:
+                raise SpecError(f"GemmSpec.{name}: expected a value (the field is required), got none")
+        return cls(**obj)
+
+    @property
+    def mma_shape(self):
+        """(M, N, K) of the matrix-core op."""
+        return tuple(int(x) for x in self.mma.split("x"))
+
+    @property
+    def op(self):
+        """The matrix op id (platform/arch/mma_forms.json)."""
+        return f"mma_{self.mma}_{self.dtype}_f32"
+
+    @property
+    def waves(self):
+        return self.waves_m * self.waves_n
+
+    def a_shape(self):
+        """The shape A is stored in."""
+        return (self.m, self.k) if self.layout_a == "row" else (self.k, self.m)
+
+    def b_shape(self):
+        """The shape B is stored in."""
+        return (self.k, self.n) if self.layout_b == "row" else (self.n, self.k)
+
+    def grid(self):
+        """Workgroups: block columns across x, block rows across y."""
+        return (-(-self.n // self.block_n), -(-self.m // self.block_m), 1)

@@ -1,0 +1,55 @@
+"""The tile each arch runs a GEMM with: one table, one row per arch and input type.
+
+A row is the matrix-core shape and the workgroup's block and waves; a spec
+(gemm.spec.GemmSpec) carries them, so a case names its tile. Every row is a
+128 x 128 block with a 32-deep k step (the tile rocke is measured on against
+Triton, issue 9): 4 waves of 64 lanes on CDNA, 8 of 32 on RDNA4 and gfx1250.
+The matrix op is each arch's best for the type, by `rocke isa` on llvm23:
+gfx950's 32x32x16 (122 VGPRs, occupancy 4, against 138 and 3 with its
+16x16x32), and for fp8 (f8e4m3, gfx950 only) its one op, 16x16x32;
+gfx1250's 16x16x32; 16x16x16 on gfx942 and gfx1201.
+"""
+
+import dataclasses
+
+from gemm.spec import GemmSpec
+
+
+@dataclasses.dataclass(frozen=True)
+class Tile:
+    mma: str
+    block_m: int
+    block_n: int
+    block_k: int
+    waves_m: int
+    waves_n: int
+
+
+_CDNA = dict(block_m=128, block_n=128, block_k=32, waves_m=2, waves_n=2)
+_WAVE32 = dict(block_m=128, block_n=128, block_k=32, waves_m=2, waves_n=4)
+
+# (arch, input type) -> Tile.
+TILES = {
+    ("gfx942", "f16"): Tile("16x16x16", **_CDNA),
+    ("gfx942", "bf16"): Tile("16x16x16", **_CDNA),
+    ("gfx950", "f16"): Tile("32x32x16", **_CDNA),
+    ("gfx950", "bf16"): Tile("32x32x16", **_CDNA),
+    ("gfx950", "fp8"): Tile("16x16x32", **_CDNA),
+    ("gfx1201", "f16"): Tile("16x16x16", **_WAVE32),
+    ("gfx1201", "bf16"): Tile("16x16x16", **_WAVE32),
+    ("gfx1250", "f16"): Tile("16x16x32", **_WAVE32),
+    ("gfx1250", "bf16"): Tile("16x16x32", **_WAVE32),
+}
+
+
+class TileError(ValueError):
+    """No tile for the arch and input type asked for."""
+
+
+def spec_for(arch, m, n, k, dtype, out, **options):
+    """The GemmSpec of a problem on `arch` with the table's tile for it;
+    `options` are GemmSpec's optional fields (layout_a, layout_b, bias_relu)."""
+    if (arch, dtype) not in TILES:
+        offered = ", ".join(f"{a} {d}" for a, d in TILES)
+        raise TileError(f"gemm tiles: expected an arch and input type with a tile ({offered}), got {arch} {dtype}; add a row to library/gemm/tiles.py")
+    return GemmSpec(m, n, k, dtype, out, **dataclasses.asdict(TILES[(arch, dtype)]), **options)
