@@ -34,6 +34,16 @@ std::string tuple_repr(const std::string_view (&table)[N]) {
   return out + ")";
 }
 
+// fp8 is storage-only (it cannot be a loop-carried or yielded value): the
+// copies move its bytes as i8; the fragment reads from LDS take it as fp8
+// (gemm._BITS).
+const ir::Type* bits_of(const ir::Type* elem) {
+  for (std::string_view fp8 : {"f8e4m3", "f8e5m2"}) {
+    if (elem == ir::scalar(fp8)) return ir::scalar("i8");
+  }
+  return elem;
+}
+
 // Operand layout -> which dimension of the copied tile is contiguous in memory.
 std::string a_contiguous(const std::string& layout) { return layout == "row" ? "k" : "rows"; }
 std::string b_contiguous(const std::string& layout) { return layout == "row" ? "rows" : "k"; }
@@ -149,8 +159,9 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   const KMajor lay_b(cfg.block_n, cfg.block_k, eb, banks.count * banks.bytes);
   Value* lds_a = b.lds_alloc(lay_a.nbytes());
   Value* lds_b = b.lds_alloc(lay_b.nbytes());
-  const TileCopy copy_a(ops.a, ops.lda, a_contiguous(ops.a_layout), lay_a, elem, threads);
-  const TileCopy copy_b(ops.b, ops.ldb, b_contiguous(ops.b_layout), lay_b, elem, threads);
+  const ir::Type* bits = bits_of(elem);
+  const TileCopy copy_a(ops.a, ops.lda, a_contiguous(ops.a_layout), lay_a, bits, threads);
+  const TileCopy copy_b(ops.b, ops.ldb, b_contiguous(ops.b_layout), lay_b, bits, threads);
 
   const int steps = cfg.block_k / s.k;
   const int merge = merge_steps(steps, frag.per_lane, eb);

@@ -55,7 +55,7 @@ json::Object errors() {
   auto check = [](GemmConfig cfg, std::string_view family) { return error([&] { cfg.check(family); }); };
   const std::vector<Run> none;
   return {
-      {"check_fp8", check({"mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2}, "gfx9")},
+      {"check_fp8_family", check({"mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2}, "gfx12")},
       {"check_family", check({"mma_16x16x32_f16_f32", 32, 32, 32, 2, 2}, "gfx11")},
       {"check_unknown_op", check({"mma_8x8x8_f16_f32", 32, 32, 32, 2, 2}, "gfx9")},
       {"check_block_m", check({"mma_16x16x16_f16_f32", 48, 32, 16, 2, 2}, "gfx9")},
@@ -104,6 +104,15 @@ int main() {
         const std::vector<std::string_view> oldest = dtype == "f16" ? std::vector<std::string_view>{a.min_llvm}
                                                                     : std::vector<std::string_view>{};
         kernels[key] = tile::text([&] { return tile::example::variant_kernel(a.name, dtype, mode); }, llvm, key, oldest);
+      }
+    }
+  }
+  for (const arch::Arch& a : arch::all()) {
+    for (std::string la : {"row", "col"}) {
+      for (std::string lb : {"row", "col"}) {
+        const std::string key = std::string(a.name) + "/fp8/" + la + "_" + lb;
+        const auto& lowered = la == "row" && lb == "row" ? a.flavors : std::vector<std::string_view>{};
+        kernels[key] = tile::text([&] { return tile::example::fp8_kernel(a.name, la, lb); }, llvm, key, lowered);
       }
     }
   }

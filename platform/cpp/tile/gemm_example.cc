@@ -106,4 +106,26 @@ std::unique_ptr<ir::Kernel> variant_kernel(std::string_view arch, std::string_vi
   return b.finish();
 }
 
+std::unique_ptr<ir::Kernel> fp8_kernel(std::string_view arch, const std::string& a_layout, const std::string& b_layout) {
+  const GemmConfig cfg{"mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2};
+  ir::KernelBuilder b("g", arch, {cfg.threads(64), 1, 1});
+  const ir::Type* global = ir::ptr("global");
+  const ir::Type* i32 = ir::scalar("i32");
+  Value* a = b.arg("a", global);
+  Value* bm = b.arg("b", global);
+  Value* c = b.arg("c", global);
+  Value* m = b.arg("m", i32);
+  Value* n = b.arg("n", i32);
+  Value* k = b.arg("k", i32);
+  Value* by = b.block_id(1);
+  Value* row0 = b.mul(by, cfg.block_m);
+  Value* bx = b.block_id(0);
+  Value* col0 = b.mul(bx, cfg.block_n);
+  const Operands ops(a, bm, m, n, k, a_layout == "row" ? k : m, b_layout == "row" ? n : k, a_layout, b_layout);
+  const Accumulators acc = mainloop(b, cfg, ops, ir::scalar("f8e4m3"), row0, col0);
+  const std::vector<Run> runs = acc.runs(b);
+  epilogue(b, runs, c, n, m, n, row0, col0, ir::scalar("f32"), {.inside = acc.inside});
+  return b.finish();
+}
+
 }  // namespace rocke::tile::example

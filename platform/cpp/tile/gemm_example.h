@@ -28,4 +28,8 @@ std::unique_ptr<ir::Kernel> gemm_kernel(std::string_view arch, std::string_view 
 // "fma" (gemm_parity_test.py's _variant says what each is).
 std::unique_ptr<ir::Kernel> variant_kernel(std::string_view arch, std::string_view dtype, std::string_view mode);
 
+// platform/tile/fp8_test.py's kernel: f8e4m3 inputs through the 16x16x32
+// MFMA, 32x32x32 blocks, f32 output.
+std::unique_ptr<ir::Kernel> fp8_kernel(std::string_view arch, const std::string& a_layout, const std::string& b_layout);
+
 }  // namespace rocke::tile::example

@@ -28,8 +28,8 @@ ROCKE_TEST(fragments_by_layout_and_by_form) {
   // mma_forms.json gives (op, family) its layout id.
   CHECK(fragment("mma_16x16x16_f16_f32", "gfx12") == by_id("wmma_gfx12_16x16x16"));
   CHECK(fragment("mma_16x16x32_bf16_f32", "gfx1250") == by_id("wmma_gfx1250_16x16x32"));
-  // fp8 has a layout but is not an input of the tile's GEMM; no form, no fragment.
-  CHECK(fragment("mma_16x16x32_fp8_f32", "gfx9") == nullptr);
+  CHECK(fragment("mma_16x16x32_fp8_f32", "gfx9") == by_id("mfma_16x16x32"));
+  // No form, no fragment.
   CHECK(fragment("mma_16x16x32_f16_f32", "gfx11") == nullptr);
 }
 
