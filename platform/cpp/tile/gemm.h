@@ -25,6 +25,8 @@
 
 namespace rocke::tile {
 
+// gemm.GemmConfig, without its `vec` (unused in Python since the copies move
+// whole 16-byte units; kept there so old configs construct).
 struct GemmConfig {
   std::optional<std::string> op;  // matrix op id, or nullopt for the FMA fallback
   int block_m;
