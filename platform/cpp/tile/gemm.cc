@@ -141,6 +141,8 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
                       Value* col0) {
   const std::string_view family = b.arch().family;
   cfg.check(family);
+  // Python fails here with an AttributeError (no twin to word it as).
+  if (!cfg.op) throw std::invalid_argument("mainloop: expected a GemmConfig with a matrix op, got none; use fma_mainloop");
   const ir::mma::Shape s = *ir::mma::shape(*cfg.op);
   const Fragment& frag = *fragment(*cfg.op, family);
   const ir::Type* c_t = ir::mma::fragment_types(*cfg.op, family).c;

@@ -74,6 +74,15 @@ ROCKE_TEST(config_threads_and_errors) {
                "GemmConfig: expected block_m to be a multiple of 32, got 48");
 }
 
+ROCKE_TEST(mainloop_without_an_op_names_fma_mainloop) {
+  ir::KernelBuilder b("t", "gfx942", {64, 1, 1});
+  ir::Value* p = b.arg("p", ir::ptr("global"));
+  ir::Value* i = b.arg("i", ir::scalar("i32"));
+  const Operands ops(p, p, i, i, i, i, i);
+  CHECK_THROWS(std::invalid_argument, mainloop(b, GemmConfig{std::nullopt, 8, 8, 1}, ops, ir::scalar("f16"), i, i),
+               "mainloop: expected a GemmConfig with a matrix op, got none; use fma_mainloop");
+}
+
 ROCKE_TEST(copy_and_operand_errors) {
   ir::KernelBuilder b("t", "gfx942", {64, 1, 1});
   ir::Value* p = b.arg("p", ir::ptr("global"));
