@@ -9,12 +9,13 @@ rocke_family is missing from this tuple or an entry names no rocke_family.
 
 FAMILIES = (
     "conv.direct_fwd",
+    "conv.igemm_fwd",
     "conv.img2col",
     "gemm.gemm",
 )
 
 # The registry families that have no C++ engine yet, so no byte-identity
-# gate (their rocke_family passes no cpp_engine): gemm's builder stands on
-# platform/tile, which has no C++ mirror. library/engine:engines_test
-# compares the two engines on every other family.
-PYTHON_ONLY = ("gemm.gemm",)
+# gate (their rocke_family passes no cpp_engine): gemm's and conv_igemm_fwd's
+# builders stand on platform/tile, which has no C++ mirror.
+# library/engine:engines_test compares the two engines on every other family.
+PYTHON_ONLY = ("conv.igemm_fwd", "gemm.gemm")
