@@ -14,6 +14,7 @@ IgemmSpec is a ConvSpec (the problem) with this tile; it is JSON as well
 """
 
 import dataclasses
+import math
 import operator
 
 from arch.mma_forms import FORMS
@@ -46,6 +47,8 @@ TILES = {
 }
 
 DTYPES = ("f16", "bf16")
+# The kernel's byte offsets are i32: every tensor must stay below 2 GiB.
+MAX_TENSOR_BYTES = 2**31 - 1
 _TILE_FIELDS = tuple(f.name for f in dataclasses.fields(Tile))
 
 
@@ -66,6 +69,13 @@ class IgemmSpec:
             raise IgemmSpecError(f"IgemmSpec.conv: expected a ConvSpec, got {self.conv!r}")
         if self.conv.dtype not in DTYPES:
             raise IgemmSpecError(f"IgemmSpec.conv.dtype: expected one of {', '.join(DTYPES)} (matrix cores), got {self.conv.dtype!r}; conv_direct_fwd and conv_img2col take f32")
+        for what, shape in (("input", self.conv.input_shape()), ("weights", self.conv.weight_shape()), ("output", self.conv.output_shape())):
+            nbytes = 2 * math.prod(shape)  # f16 or bf16
+            if nbytes > MAX_TENSOR_BYTES:
+                raise IgemmSpecError(
+                    f"IgemmSpec.conv: expected every tensor under 2 GiB ({MAX_TENSOR_BYTES} bytes: the kernel's offsets are 32-bit), "
+                    f"got {what} {shape} of {nbytes} bytes; split the batch (ConvSpec.n) into launches"
+                )
         for field in _TILE_FIELDS[1:]:
             value = getattr(self, field)
             if not isinstance(value, bool):
