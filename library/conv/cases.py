@@ -45,7 +45,10 @@ IMG2COL = {
 # pixels and K/groups >= 64 filters), the vector gather (NHWC, C/groups a
 # multiple of 8) and the per-element one, grids in x, y and z.
 IGEMM_FWD = {
-    # ResNet: 1x1, 3x3 (two 128-pixel blocks wholly inside, a k tail of 16), strided.
+    # ResNet: res2's 3x3 with its channels (C = K = 64, k = 576: 18 k steps) on 28x28, the
+    # case `rocke isa` is measured on; then 1x1, 3x3 (two 128-pixel blocks wholly inside, a
+    # k tail of 16), strided.
+    "resnet50_3x3_c64": ConvSpec(1, 64, 64, (28, 28), (3, 3), pad=(1, 1)),
     "resnet_1x1_f16": ConvSpec(2, 32, 64, (8, 8), (1, 1)),
     "resnet_3x3_f16": ConvSpec(2, 16, 64, (8, 8), (3, 3), pad=(1, 1)),
     "resnet_3x3_stride2_bf16": ConvSpec(2, 16, 32, (9, 9), (3, 3), stride=(2, 2), pad=(1, 1), dtype="bf16"),
