@@ -2,7 +2,7 @@
 
 An implicit-GEMM convolution is a GEMM of output pixels (N x output spatial)
 by output channels per group, so its shape differs from a square GEMM's:
-rows are many (a ResNet-50 layer has 6,272 to 100,352 pixels at batch 32)
+rows are many (a ResNet-50 layer has 1,568 to 401,408 output pixels at batch 32)
 and columns few (64 to 512 filters, a few per group in ResNeXt). The table
 keeps library/gemm's 32-deep k step and matrix op per arch, with a
 128 x 64 block: a K=64 layer fills its columns, and the 128 pixel rows
@@ -15,10 +15,9 @@ IgemmSpec is a ConvSpec (the problem) with this tile; it is JSON as well
 
 import dataclasses
 import math
-import operator
 
 from arch.mma_forms import FORMS
-from conv.spec import ConvSpec, SpecError
+from conv.spec import ConvSpec, SpecError, _plain_int  # conv's own normaliser: JSON and numpy ints alike
 
 
 class IgemmSpecError(SpecError):
@@ -77,13 +76,9 @@ class IgemmSpec:
                     f"got {what} {shape} of {nbytes} bytes; split the batch (ConvSpec.n) into launches"
                 )
         for field in _TILE_FIELDS[1:]:
-            value = getattr(self, field)
-            if not isinstance(value, bool):
-                try:
-                    object.__setattr__(self, field, operator.index(value))
-                except TypeError:
-                    pass
-            if not isinstance(getattr(self, field), int) or isinstance(getattr(self, field), bool) or getattr(self, field) < 1:
+            value = _plain_int(getattr(self, field))
+            object.__setattr__(self, field, value)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise IgemmSpecError(f"IgemmSpec.{field}: expected a positive int, got {value!r}")
         ops = sorted({"x".join(map(str, (f.shape.m, f.shape.n, f.shape.k))) for f in FORMS.values() if (f.shape.a, f.shape.c) == (self.conv.dtype, "f32")})
         if self.mma not in ops:
