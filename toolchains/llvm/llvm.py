@@ -122,9 +122,9 @@ class _Worker:
 
     def _new_stderr(self):
         self.stderr.seek(self.read_to)
-        text = self.stderr.read().decode(errors="replace")
-        self.read_to += len(text.encode(errors="replace"))
-        return text
+        data = self.stderr.read()
+        self.read_to += len(data)
+        return data.decode(errors="replace")
 
     def request(self, op, **fields):
         """(result, stderr text) of one request; LlvmError if LLVM refused or ended the worker."""
