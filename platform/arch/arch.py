@@ -59,7 +59,25 @@ class LdsBanks:
 # the C++ arch table mirrors Arch field by field (platform/cpp/arch and its
 # parity test) and these as its own lds_banks(). Read them with lds_banks(name).
 _BANK_FIELDS = {"lds_banks": "count", "lds_bank_bytes": "bytes"}
-_FIELDS = ({f.name for f in dataclasses.fields(Arch)} - {"name", "matrix", "flavors", "min_llvm"}) | set(_BANK_FIELDS)
+
+
+@dataclasses.dataclass(frozen=True)
+class Registers:
+    """What bounds how many waves of a kernel share a SIMD (occupancy.py);
+    outside Arch for the same reason as LdsBanks."""
+
+    vgpr_granule: dict  # wave size -> VGPRs per lane are allocated in multiples of this
+    vgpr_file: dict  # wave size -> VGPRs per lane one SIMD holds for all its waves
+    sgpr_file: int  # SGPRs one SIMD holds; None: SGPRs never bound occupancy (gfx10 on)
+    sgpr_granule: int  # SGPRs are allocated in multiples of this (None with sgpr_file)
+    eus_per_cu: int  # SIMDs per CU (per WGP in gfx10+'s default WGP mode)
+    lds_per_cu: int  # LDS bytes the workgroups on one CU (WGP) share
+    barriers_per_cu: int  # workgroups of more than one wave a CU holds at once
+    lds_granule_by_llvm: dict  # flavor -> bytes its occupancy rounds a kernel's LDS up to (1: none)
+
+
+_REGISTER_FIELDS = tuple(f.name for f in dataclasses.fields(Registers))
+_FIELDS = ({f.name for f in dataclasses.fields(Arch)} - {"name", "matrix", "flavors", "min_llvm"}) | set(_BANK_FIELDS) | set(_REGISTER_FIELDS)
 
 
 def _matrix(path, raw, forms_path):
@@ -113,6 +131,9 @@ def _load(path, forms_path=mma_forms.PATH, facts_path=flavor_facts.PATH):
                 raise ValueError(f"{path}: {name}.{key}: expected a positive integer, got {value!r}")
     matrix = _matrix(path, raw, forms_path)
     known = _flavors(path, raw, facts_path)
+    for name, entry in sorted(raw.items()):
+        if sorted(entry["lds_granule_by_llvm"]) != sorted(known[name]):
+            raise ValueError(f"{path}: {name}.lds_granule_by_llvm: expected an entry for each flavor that knows it, {sorted(known[name])}, got {sorted(entry['lds_granule_by_llvm'])}")
     table = {}
     for name, entry in sorted(raw.items()):
         table[name] = Arch(
@@ -131,11 +152,37 @@ def _load(path, forms_path=mma_forms.PATH, facts_path=flavor_facts.PATH):
             min_llvm=known[name][0],
         )
     banks = {name: LdsBanks(**{field: entry[key] for key, field in _BANK_FIELDS.items()}) for name, entry in sorted(raw.items())}
-    return types.MappingProxyType(table), types.MappingProxyType(banks)
+    registers = {name: _registers(path, name, entry) for name, entry in sorted(raw.items())}
+    return types.MappingProxyType(table), types.MappingProxyType(banks), types.MappingProxyType(registers)
+
+
+def _registers(path, name, entry):
+    def positive(value):
+        return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+    waves = sorted(str(w) for w in entry["wave_sizes"])
+    for key in ("vgpr_granule", "vgpr_file"):
+        value = entry[key]
+        if not isinstance(value, dict) or sorted(value) != waves or not all(positive(v) for v in value.values()):
+            raise ValueError(f"{path}: {name}.{key}: expected a positive integer per wave size {waves}, got {value!r}")
+    sgpr = (entry["sgpr_file"], entry["sgpr_granule"])
+    if sgpr != (None, None) and not all(positive(v) for v in sgpr):
+        raise ValueError(f"{path}: {name}.sgpr_file, sgpr_granule: expected two positive integers or both null, got {sgpr!r}")
+    for key in ("eus_per_cu", "lds_per_cu", "barriers_per_cu"):
+        if not positive(entry[key]):
+            raise ValueError(f"{path}: {name}.{key}: expected a positive integer, got {entry[key]!r}")
+    granules = entry["lds_granule_by_llvm"]
+    if not isinstance(granules, dict) or not all(positive(v) for v in granules.values()):
+        raise ValueError(f"{path}: {name}.lds_granule_by_llvm: expected a positive integer per flavor, got {granules!r}")
+    fields = {key: entry[key] for key in _REGISTER_FIELDS}
+    fields["lds_granule_by_llvm"] = types.MappingProxyType(dict(granules))
+    for key in ("vgpr_granule", "vgpr_file"):
+        fields[key] = types.MappingProxyType({int(w): v for w, v in entry[key].items()})
+    return Registers(**fields)
 
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "archs.json")
-ARCHS, _BANKS = _load(PATH)
+ARCHS, _BANKS, _REGISTERS = _load(PATH)
 
 
 def get(name):
@@ -151,6 +198,12 @@ def lds_banks(name):
     """The LdsBanks of arch `name` (SOURCES.md says where they are from)."""
     get(name)
     return _BANKS[name]
+
+
+def registers(name):
+    """The Registers of arch `name` (SOURCES.md says where they are from)."""
+    get(name)
+    return _REGISTERS[name]
 
 
 def knows(flavor, name):

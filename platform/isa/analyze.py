@@ -18,10 +18,9 @@ def report(kernel, tc):
     """The metrics of IR `kernel` compiled by Toolchain `tc`, JSON-ready."""
     cpu = kernel.attrs["arch"]
     ir = lower(kernel, tc.flavor)
-    tc.verify(ir)
-    compiled = tc.compile(ir, cpu)
+    compiled = tc.compile(ir, cpu)  # verifies too
     text = tc.disassemble(tc.link(compiled.obj), cpu)
-    figures = resources(compiled.asm)
+    figures = resources(compiled)
     size, wave = figures["workgroup_size"], figures["wave_size"]
     figures["waves_per_workgroup"] = -(-size // wave) if size and wave else None
     lds = arch.lds_banks(cpu)

@@ -51,7 +51,7 @@ def test_triple_spelling(tc, facts, triple):
             tc.compile(probe("t_notriple.ll"), "gfx950", triple=triple)
         return
     out = tc.compile(probe("t_notriple.ll"), "gfx950", triple=triple)
-    assert "s_endpgm" in out.asm
+    assert "s_endpgm" in tc.disassemble(tc.link(out.obj), "gfx950")
     warned = "deprecated" in out.warnings
     assert warned == (expected == "warn"), out.warnings
 
@@ -70,7 +70,7 @@ def test_cpu_compiles_and_links_exactly_where_known(tc, facts, cpu):
         return
     out = tc.compile(ir, cpu, triple="amdgcn-amd-amdhsa")
     # The CPU reached the target machine: the object is not tagged gfx700.
-    assert re.search(rf"\.amdgcn_target \"amdgcn-amd-amdhsa-+(unknown-)?{cpu}", out.asm), out.asm[:400]
+    assert re.fullmatch(rf"(amdgcn|amdgpu[\d.]+)-amd-amdhsa-+(unknown-)?{cpu}", out.target), out.target
     hsaco = tc.link(out.obj)
     assert hsaco[:4] == b"\x7fELF"
     assert cpu.encode() in hsaco
@@ -87,17 +87,18 @@ def test_unknown_intrinsic_is_caught(tc):
 def test_known_intrinsic_has_no_indirect_call(tc):
     out = tc.compile(probe("q4_mfma_16x16x16f16.ll"), "gfx942")
     assert not out.has_indirect_call
-    assert "v_mfma_f32_16x16x16" in out.asm
-    tc.link(out.obj)
+    assert "v_mfma_f32_16x16x16" in tc.disassemble(tc.link(out.obj), "gfx942")
 
 
-def test_resource_figures(tc, facts):
-    figures = resources(tc.compile(probe("q4_wmma_gfx12_w32.ll"), "gfx1201").asm)
+def test_resource_figures(tc):
+    figures = resources(tc.compile(probe("q4_wmma_gfx12_w32.ll"), "gfx1201"))
     assert figures["wave_size"] == 32
     assert figures["vgpr"] > 0 and figures["sgpr"] > 0
     assert figures["lds"] == 0 and figures["scratch"] == 0
     assert figures["vgpr_spill"] == 0
-    assert (figures["occupancy"] is not None) == facts.reports_occupancy
+    # Computed from the arch table for every flavor (occupancy_test.py
+    # checks the formula against llc's printed figure).
+    assert figures["occupancy"] == 16
 
 
 def test_invalid_ir_is_rejected_by_verify(tc):

@@ -5,6 +5,8 @@ whose versions //platform/arch:flavor_facts_test checks against LLVM_FLAVORS."""
 # version: what the tool must report; anything else fails toolchain setup.
 # package: the Debian package (its pinned version is in toolchains/sysroot/manifest).
 # wheel: the PyPI wheel (its pinned version is in toolchains/llvm/llvmlite.lock).
+# library: the package's shared libLLVM, which llvm.py compiles with in-process
+#   (capi.py), in the pinned root.
 LLVM_FLAVORS = {
     "20": {
         "version": "20.1.8",
@@ -15,9 +17,9 @@ LLVM_FLAVORS = {
         # llvmlite has no linker; LLVM 20 objects link with lld 22.
         "lld": "/usr/lib/llvm-22/bin/ld.lld",
     },
-    "22": {"version": "22.1.8", "kind": "llc", "package": "llvm-22", "bin": "/usr/lib/llvm-22/bin"},
-    "23": {"version": "23.1.4", "kind": "llc", "package": "llvm-23", "bin": "/usr/lib/llvm-23/bin"},
-    "24": {"version": "24.0.0", "kind": "llc", "package": "llvm-24", "bin": "/usr/lib/llvm-24/bin"},
+    "22": {"version": "22.1.8", "kind": "llc", "package": "llvm-22", "bin": "/usr/lib/llvm-22/bin", "library": "/usr/lib/x86_64-linux-gnu/libLLVM.so.22.1"},
+    "23": {"version": "23.1.4", "kind": "llc", "package": "llvm-23", "bin": "/usr/lib/llvm-23/bin", "library": "/usr/lib/x86_64-linux-gnu/libLLVM.so.23.1"},
+    "24": {"version": "24.0.0", "kind": "llc", "package": "llvm-24", "bin": "/usr/lib/llvm-24/bin", "library": "/usr/lib/x86_64-linux-gnu/libLLVM.so.24.0"},
 }
 
 LLVM_VERSIONS = sorted(LLVM_FLAVORS.keys())

@@ -5,66 +5,100 @@ wrote (extensions.bzl, setup.py). Rules and tests reach the toolchain of the
 current --//toolchains/llvm:version through the ROCKE_LLVM environment variable,
 which names that file in the runfiles (see defs.bzl).
 
-Every call runs the real LLVM in a subprocess: Debian's llc/opt for 22-24, and
-llvmlite_driver.py in the llvm20 environment for 20 (whose LLVM aborts the
-process on some inputs).
+Compiling (parse and verify, -O2, codegen to an object in memory) runs
+- for LLVM 22-24, in this process, through the C API of the root's
+  libLLVM.so.NN (capi.py; toolchain.json names the library), for the CPUs the
+  flavor facts list. Other CPUs, and a Toolchain made with isolated=True (for
+  probes that may make LLVM end its process: LLVM aborts on what it cannot
+  select), take the subprocess path, `opt -O2 | llc -filetype=obj`;
+- for LLVM 20, in a worker process running llvmlite_driver.py in the llvm20
+  environment (LLVM 20 aborts its process on some inputs), kept for the next
+  kernel; a worker LLVM ended is that kernel's error, and the next kernel
+  gets a fresh one.
+Linking is one ld.lld run. The resource figures come from the object's
+AMDGPU metadata note (codeobject.py); occupancy from the arch table
+(platform/arch/occupancy.py).
 """
 
 import base64
 import dataclasses
+import functools
 import json
 import os
 import re
 import subprocess
 import tempfile
+import threading
+
+from arch import flavor_facts, occupancy
+from arch import arch as archs
+from toolchains.llvm import capi, codeobject
+from toolchains.llvm.errors import LlvmError
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _LLVMLITE_DRIVER = os.path.join(_HERE, "llvmlite_driver.py")
 _LINK_BATCH = 256  # modules per llvm-link run in verify_many
 
-
-class LlvmError(Exception):
-    """The real LLVM rejected its input. The message carries LLVM's own words."""
+__all__ = ["Compiled", "LlvmError", "Toolchain", "resources"]
 
 
 @dataclasses.dataclass(frozen=True)
 class Compiled:
+    flavor: str
     cpu: str
     obj: bytes
-    asm: str
-    warnings: str  # what LLVM wrote to stderr on success
+    warnings: str  # what LLVM reported besides the object (warnings, errors it survived)
+
+    @functools.cached_property
+    def metadata(self):
+        """The object's AMDGPU metadata map (amdhsa.target, amdhsa.kernels, ...)."""
+        return codeobject.metadata(self.obj)
+
+    @property
+    def target(self):
+        """The target the object is for, e.g. amdgcn-amd-amdhsa--gfx942."""
+        return self.metadata["amdhsa.target"]
+
+    @property
+    def code_object_version(self):
+        """The code object version (4, 5, 6), from the ELF header's ABI version."""
+        return codeobject.code_object_version(self.obj)
 
     @property
     def has_indirect_call(self):
         # An intrinsic name this LLVM does not know compiles to a call through
-        # a pointer; the resource symbols then report has_indirect_call, 1.
-        return re.search(r"\.set \S*has_indirect_call, 1\b", self.asm) is not None
+        # a pointer to a symbol of that name, which the object leaves undefined.
+        return bool(codeobject.undefined_symbols(self.obj))
+
+    @property
+    def resources(self):
+        return resources(self)
 
 
-# Resource figure -> regex over the assembly. The amdhsa metadata carries all
-# but occupancy, which only llc's "; Occupancy:" comment reports (llvmlite's
-# assembly has no comments).
+# Resource figure -> the field of the metadata's kernel entry.
 _RESOURCES = {
-    "vgpr": r"\.vgpr_count:\s+(\d+)",
-    "agpr": r"\.agpr_count:\s+(\d+)",
-    "sgpr": r"\.sgpr_count:\s+(\d+)",
-    "lds": r"\.group_segment_fixed_size:\s+(\d+)",
-    "scratch": r"\.private_segment_fixed_size:\s+(\d+)",
-    "vgpr_spill": r"\.vgpr_spill_count:\s+(\d+)",
-    "sgpr_spill": r"\.sgpr_spill_count:\s+(\d+)",
-    "wave_size": r"\.wavefront_size:\s+(\d+)",
+    "vgpr": ".vgpr_count",  # VGPRs and AGPRs together, as occupancy counts them
+    "agpr": ".agpr_count",
+    "sgpr": ".sgpr_count",
+    "lds": ".group_segment_fixed_size",
+    "scratch": ".private_segment_fixed_size",
+    "vgpr_spill": ".vgpr_spill_count",
+    "sgpr_spill": ".sgpr_spill_count",
+    "wave_size": ".wavefront_size",
     # The lowering states the kernel's size as amdgpu-flat-work-group-size="1,N".
-    "workgroup_size": r"\.max_flat_workgroup_size:\s+(\d+)",
-    "occupancy": r"; Occupancy:\s+(\d+)",
+    "workgroup_size": ".max_flat_workgroup_size",
 }
 
 
-def resources(asm):
-    """Resource figures of the first kernel in `asm`; None where not reported."""
-    figures = {}
-    for name, pattern in _RESOURCES.items():
-        match = re.search(pattern, asm)
-        figures[name] = int(match.group(1)) if match else None
+def resources(compiled):
+    """Resource figures of the first kernel of Compiled `compiled`; None where
+    not reported. Occupancy (waves per SIMD) is computed from the arch table,
+    None for a CPU the table does not know."""
+    (kernel, *_) = compiled.metadata["amdhsa.kernels"]
+    figures = {name: kernel.get(field) for name, field in _RESOURCES.items()}
+    figures["occupancy"] = None
+    if compiled.cpu in archs.ARCHS and compiled.flavor in archs.get(compiled.cpu).flavors and None not in (figures["vgpr"], figures["sgpr"], figures["lds"], figures["wave_size"], figures["workgroup_size"]):
+        figures["occupancy"] = occupancy.waves_per_simd(compiled.cpu, compiled.flavor, figures["wave_size"], figures["vgpr"], figures["sgpr"], figures["lds"], figures["workgroup_size"])
     return figures
 
 
@@ -77,8 +111,57 @@ def _run(argv, stdin=None, what=""):
     return proc.stdout, stderr
 
 
+class _Worker:
+    """A llvmlite_driver.py process serving requests one at a time."""
+
+    def __init__(self, python, version):
+        self.version = version
+        self.stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([python, _LLVMLITE_DRIVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
+        self.read_to = 0
+
+    def _new_stderr(self):
+        self.stderr.seek(self.read_to)
+        data = self.stderr.read()
+        self.read_to += len(data)
+        return data.decode(errors="replace")
+
+    def request(self, op, **fields):
+        """(result, stderr text) of one request; LlvmError if LLVM refused or ended the worker."""
+        try:
+            self.proc.stdin.write((json.dumps(dict(fields, op=op)) + "\n").encode())
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except BrokenPipeError:
+            line = b""
+        if not line:
+            code = self.proc.wait()
+            reason = f"killed by signal {-code}" if code < 0 else f"exit {code}"
+            raise _WorkerDied(f"LLVM {self.version} (llvmlite) {op} ended its worker process ({reason}): {self._new_stderr().strip()}")
+        response = json.loads(line)
+        err = self._new_stderr()
+        if "error" in response:
+            raise LlvmError(f"LLVM {self.version} (llvmlite) {op} failed: {(err + response['error']).strip()}")
+        return response["result"], err
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            self.proc.wait()
+        self.stderr.close()
+
+
+class _WorkerDied(LlvmError):
+    pass
+
+
+_WORKERS = {}  # python -> _Worker: one per process, reused across Toolchains
+_WORKERS_LOCK = threading.Lock()
+
+
 class Toolchain:
-    def __init__(self, config):
+    def __init__(self, config, isolated=False):
+        self.isolated = isolated  # LLVM 22-24 in subprocesses (see the module doc)
         self.flavor = config["flavor"]
         self.version = config["version"]
         self.source = config["source"]
@@ -90,9 +173,9 @@ class Toolchain:
         self.objdump = os.path.join(os.path.dirname(self.lld), "llvm-objdump")
 
     @classmethod
-    def from_file(cls, path):
+    def from_file(cls, path, isolated=False):
         with open(path) as f:
-            return cls(json.load(f))
+            return cls(json.load(f), isolated)
 
     @classmethod
     def current(cls):
@@ -110,15 +193,29 @@ class Toolchain:
     def _bin(self, tool):
         return os.path.join(self.tools["bin"], tool)
 
+    def _library(self, cpu):
+        """The in-process LLVM for `cpu`, or None where the subprocess path runs:
+        an isolated Toolchain, or a CPU outside the flavor facts' list (LLVM
+        aborts its process on an unknown CPU: "Cannot select")."""
+        if self.isolated or "library" not in self.tools or cpu not in flavor_facts.FLAVORS[self.flavor].cpus:
+            return None
+        return capi.load(self.tools["library"])
+
     # -- the llvmlite flavor ---------------------------------------------------
 
-    def _llvmlite(self, op, ir="", **flags):
-        argv = [self.tools["python"], _LLVMLITE_DRIVER, op]
-        for key, value in flags.items():
-            if value:
-                argv += [f"--{key}", value]
-        out, err = _run(argv, ir.encode(), what=f"LLVM {self.version} (llvmlite) {op}")
-        return json.loads(out), err
+    def _llvmlite(self, op, ir="", **fields):
+        """(result, stderr) of one request to this process's LLVM 20 worker."""
+        python = self.tools["python"]
+        with _WORKERS_LOCK:
+            worker = _WORKERS.get(python)
+            if worker is None or worker.proc.poll() is not None:
+                worker = _WORKERS[python] = _Worker(python, self.version)
+            try:
+                return worker.request(op, text=ir, **fields)
+            except _WorkerDied:
+                worker.close()
+                del _WORKERS[python]
+                raise
 
     # -- the interface ---------------------------------------------------------
 
@@ -130,9 +227,12 @@ class Toolchain:
         return re.search(r"LLVM version (\S+)", out.decode()).group(1)
 
     def verify(self, ir):
-        """Parse and verify `ir`; raise LlvmError with LLVM's message if invalid."""
+        """Parse and verify `ir`; raise LlvmError with LLVM's message if invalid.
+        compile() verifies too: call this only where nothing is compiled."""
         if self.kind == "llvmlite":
             self._llvmlite("verify", ir)
+        elif not self.isolated and "library" in self.tools:
+            capi.load(self.tools["library"]).verify(ir, what=f"LLVM {self.version}")
         else:
             _run([self._bin("opt"), "-passes=verify", "-disable-output", "-"], ir.encode(), what="opt -passes=verify")
 
@@ -149,8 +249,8 @@ class Toolchain:
         """Verify each module of `irs` on its own, many per process (for fuzzing).
 
         Returns one entry per module: None if LLVM accepts it, else LLVM's
-        message. LLVM 20: llvmlite_driver.py's verify_many parses and verifies
-        each module in turn. The others: llvm-link with
+        message. LLVM 20: the worker parses and verifies each module in turn
+        (one that ends it is judged by that, and a fresh worker goes on). The others: llvm-link with
         --disable-debug-info-type-map verifies every input module before it
         links it (--only-needed: modules may define the same names) and stops
         at the first broken one; that module's verdict is then
@@ -191,29 +291,30 @@ class Toolchain:
         return None
 
     def _llvmlite_verify_many(self, irs):
-        argv = [self.tools["python"], _LLVMLITE_DRIVER, "verify_many"]
-        proc = subprocess.run(argv, input=json.dumps(irs).encode(), capture_output=True, timeout=600)
-        if proc.returncode == 0:
-            return json.loads(proc.stdout)
-        # LLVM 20 ended the process (it aborts on some inputs): one module per process.
+        # One worker serves them all; a module that ends it is judged by that
+        # (its message) and the next module gets a fresh worker.
         return [self._verify_message(ir) for ir in irs]
 
     def compile(self, ir, cpu, triple=None):
-        """Optimise (-O2) and compile `ir` for `cpu`, which always reaches the target machine.
+        """Parse, verify, optimise (-O2) and compile `ir` for `cpu` to an object.
+        `cpu` always reaches the target machine; `triple` replaces the module's.
+        LlvmError carries LLVM's words, a verifier failure's included.
 
         The middle end runs first, as in every real compiler: LLVM 20's
         codegen alone cannot select the control-flow intrinsics it inserts
         for divergent branches.
         """
         if self.kind == "llvmlite":
-            out, err = self._llvmlite("compile", ir, cpu=cpu, triple=triple)
-            return Compiled(cpu, base64.b64decode(out["obj"]), out["asm"], err)
+            out, err = self._llvmlite("compile", ir, cpu=cpu, triple=triple or "")
+            return Compiled(self.flavor, cpu, base64.b64decode(out["obj"]), err)
+        library = self._library(cpu)
+        if library is not None:
+            obj, notes = library.compile(ir, cpu, triple, what=f"LLVM {self.version}")
+            return Compiled(self.flavor, cpu, obj, notes)
         target = [f"-mcpu={cpu}"] + ([f"-mtriple={triple}"] if triple else [])
         bitcode, opt_err = _run([self._bin("opt"), "-O2", *target, "-o", "-", "-"], ir.encode(), what=f"opt -O2 -mcpu={cpu}")
-        argv = [self._bin("llc"), "-O2", *target]
-        asm, err = _run(argv + ["-filetype=asm", "-o", "-", "-"], bitcode, what=f"llc -mcpu={cpu}")
-        obj, _ = _run(argv + ["-filetype=obj", "-o", "-", "-"], bitcode, what=f"llc -mcpu={cpu}")
-        return Compiled(cpu, obj, asm.decode(), opt_err + err)
+        obj, err = _run([self._bin("llc"), "-O2", *target, "-filetype=obj", "-o", "-", "-"], bitcode, what=f"llc -mcpu={cpu}")
+        return Compiled(self.flavor, cpu, obj, opt_err + err)
 
     def link(self, obj):
         """Link an object into a code object (.hsaco); undefined symbols fail."""

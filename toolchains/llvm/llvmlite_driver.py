@@ -1,30 +1,22 @@
-"""LLVM 20 through llvmlite, one operation per process.
+"""LLVM 20 through llvmlite: a worker process that serves many requests.
 
 LLVM 20 aborts the whole process on some inputs (an unknown CPU ends in
-"LLVM ERROR: Cannot select"), so toolchains/llvm/llvm.py runs this file in a
-fresh interpreter (the llvm20 environment) for every call. It reads IR on
-stdin and writes one JSON object on stdout.
+"LLVM ERROR: Cannot select"), so toolchains/llvm/llvm.py runs this file in
+the llvm20 environment as a separate process, and keeps it for the next
+request; when LLVM ends it, that request fails with LLVM's words and the next
+one starts a fresh worker.
 
-  llvmlite_driver.py verify
-  llvmlite_driver.py verify_many   (stdin: a JSON list of modules; stdout: a
-                                   list of null or the error of each)
-  llvmlite_driver.py compile --cpu CPU [--triple TRIPLE]
-  llvmlite_driver.py datalayout --cpu CPU --triple TRIPLE
-  llvmlite_driver.py reprint
-  llvmlite_driver.py version
+The protocol: one JSON object per line each way.
+  request   {"op": OP, "text": IR, "cpu": CPU, "triple": TRIPLE}
+  response  {"result": ...} or {"error": LLVM's message}
+OP is verify, compile ({"obj": base64}), datalayout, reprint or version.
 """
 
-import argparse
 import base64
 import json
 import sys
 
 import llvmlite.binding as llvm
-
-
-def init():
-    llvm.initialize_all_targets()
-    llvm.initialize_all_asmprinters()
 
 
 def parse(text):
@@ -39,71 +31,52 @@ def target_machine(triple, cpu):
     return llvm.Target.from_triple(triple).create_target_machine(cpu=cpu, opt=2, reloc="pic", codemodel="default")
 
 
-def op_verify(args, text):
-    parse(text)
+def op_verify(request):
+    parse(request["text"])
     return {}
 
 
-def op_verify_many(args, text):
-    verdicts = []
-    for module in json.loads(text):
-        try:
-            parse(module)
-        except RuntimeError as e:
-            verdicts.append(str(e))
-        else:
-            verdicts.append(None)
-    return verdicts
+def op_compile(request):
+    # One parse, one -O2 middle end (as opt -O2 runs for the other flavors:
+    # LLVM 20's codegen alone cannot select the control-flow intrinsics it
+    # inserts for divergent branches), one codegen to an object.
+    module = parse(request["text"])
+    if request.get("triple"):
+        module.triple = request["triple"]
+    tm = target_machine(module.triple, request["cpu"])
+    builder = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=2))
+    builder.getModulePassManager().run(module, builder)
+    return {"obj": base64.b64encode(tm.emit_object(module)).decode()}
 
 
-def op_compile(args, text):
-    def optimised():
-        # Codegen rewrites the module it runs on (divergent branches become
-        # llvm.amdgcn.if calls), so assembly and object each get a fresh one.
-        module = parse(text)
-        if args.triple:
-            module.triple = args.triple
-        # The -O2 middle end first, as llvm.py does with opt for the other flavors.
-        builder = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=2))
-        builder.getModulePassManager().run(module, builder)
-        return module
-
-    tm = target_machine(args.triple or parse(text).triple, args.cpu)
-    asm = tm.emit_assembly(optimised())
-    obj = tm.emit_object(optimised())
-    return {"asm": asm, "obj": base64.b64encode(obj).decode()}
-
-
-def op_reprint(args, text):
+def op_reprint(request):
     # Parsing runs LLVM's AutoUpgrade, as llvm-as does.
-    return {"ir": str(parse(text))}
+    return {"ir": str(parse(request["text"]))}
 
 
-def op_datalayout(args, text):
-    return {"datalayout": str(target_machine(args.triple, args.cpu).target_data)}
+def op_datalayout(request):
+    return {"datalayout": str(target_machine(request["triple"], request["cpu"]).target_data)}
 
 
-def op_version(args, text):
+def op_version(request):
     return {"version": ".".join(map(str, llvm.llvm_version_info))}
 
 
-OPS = {"verify": op_verify, "verify_many": op_verify_many, "compile": op_compile, "reprint": op_reprint, "datalayout": op_datalayout, "version": op_version}
+OPS = {"verify": op_verify, "compile": op_compile, "reprint": op_reprint, "datalayout": op_datalayout, "version": op_version}
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("op", choices=sorted(OPS))
-    parser.add_argument("--cpu", default="")
-    parser.add_argument("--triple", default="")
-    args = parser.parse_args()
-    init()
-    text = sys.stdin.read() if args.op in ("verify", "verify_many", "compile", "reprint") else ""
-    try:
-        result = OPS[args.op](args, text)
-    except RuntimeError as e:
-        print(str(e), file=sys.stderr)
-        return 1
-    json.dump(result, sys.stdout)
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            response = {"result": OPS[request["op"]](request)}
+        except RuntimeError as e:
+            response = {"error": str(e)}
+        sys.stderr.flush()  # its warnings belong to this request
+        sys.stdout.write(json.dumps(response) + "\n")
+        sys.stdout.flush()
     return 0
 
 

@@ -7,6 +7,7 @@ tool is not the LLVM it is declared to be.
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -40,6 +41,14 @@ def reported_version(facts):
     if proc.returncode != 0 or not match:
         raise SetupError(f"{' '.join(argv)} exited {proc.returncode} without a version: {proc.stderr.strip()}")
     return match.group(1)
+
+
+def check_library(flavor, facts):
+    """The shared libLLVM llvm.py compiles with in-process, where the flavor has one."""
+    path = facts.get("library")
+    if path is not None and not os.path.isfile(path):
+        raise SetupError(f"llvm{flavor}: expected the shared library {path} (package {facts['package']}), found none; rebuild the root or fix flavors.bzl")
+    return path
 
 
 def check_version(flavor, facts):
@@ -80,6 +89,7 @@ def main(argv):
     with open(args.manifest) as m, open(args.llvmlite_lock) as lock, open(args.root_stamp) as stamp:
         manifest_text, lock_text, root_key = m.read(), lock.read(), stamp.readline().split()[1]
     try:
+        check_library(args.flavor, facts)
         config = {
             "flavor": "llvm" + args.flavor,
             "version": check_version(args.flavor, facts),
@@ -87,7 +97,7 @@ def main(argv):
             "kind": facts["kind"],
             # Tools live in the pinned root; its key makes a new root a new input.
             "root": root_key,
-            "tools": {k: v for k, v in facts.items() if k in ("bin", "python", "lld")},
+            "tools": {k: v for k, v in facts.items() if k in ("bin", "python", "lld", "library")},
         }
     except SetupError as e:
         print(e, file=sys.stderr)

@@ -52,3 +52,14 @@ def test_sources_name_package_or_wheel_with_version():
     assert setup.source(FLAVORS["22"], manifest, lock) == "Debian package llvm-22 1:22.1.8-3 (sid)"
     assert setup.source(FLAVORS["24"], manifest, lock).startswith("Debian package llvm-24 1:24~++")
     assert setup.source(FLAVORS["20"], manifest, lock) == "PyPI wheel llvmlite==0.47.0"
+
+
+def test_each_llc_flavor_names_its_shared_library():
+    for flavor, facts in sorted(FLAVORS.items()):
+        if facts["kind"] == "llc":
+            assert setup.check_library(flavor, facts) == facts["library"]
+
+
+def test_missing_library_is_a_setup_error():
+    with pytest.raises(setup.SetupError, match="expected the shared library /nonexistent/libLLVM.so"):
+        setup.check_library("22", dict(FLAVORS["22"], library="/nonexistent/libLLVM.so"))

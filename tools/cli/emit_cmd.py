@@ -130,13 +130,12 @@ def _emit_file(args, case, ir):
         return _fail(f"expected --out to end in .ll or .hsaco, got {args.out!r}")
     tc = next(t for t in configs() if t.flavor == args.flavor)
     try:
-        tc.verify(ir)
         compiled = tc.compile(ir, case.arch)
         if compiled.has_indirect_call:
             return _fail(f"{args.flavor} compiled an unknown intrinsic into an indirect call for {case.id}")
         path = _write(args.out, tc.link(compiled.obj))
     except LlvmError as e:
         return _fail(str(e))
-    figures = ", ".join(f"{k} {v}" for k, v in resources(compiled.asm).items() if v is not None)
+    figures = ", ".join(f"{k} {v}" for k, v in resources(compiled).items() if v is not None)
     print(f"rocke emit: wrote {path} ({case.arch}, {tc.flavor} {tc.version}): {figures}", file=sys.stderr)
     return 0

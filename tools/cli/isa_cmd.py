@@ -20,8 +20,9 @@ borrows, and the report says so). Reported:
                  exec-mask writes, barriers (platform/isa/counts.py)
   LDS banks      a static model of bank conflicts of every LDS access of the
                  kernel IR (platform/isa/banks.py states what it can know)
-  resources      the figures llc reports (toolchains/llvm/llvm.py), and waves
-                 per workgroup
+  resources      the figures of the code object's AMDGPU metadata, occupancy
+                 computed from the arch table (toolchains/llvm/llvm.py,
+                 platform/arch/occupancy.py), and waves per workgroup
 
 --json prints one canonical JSON object (sorted keys, no whitespace).
 """

@@ -42,12 +42,15 @@ def run(args):
                 status |= found != tc.version
             except LlvmError as e:
                 reported, status = f"BUT THE TOOL FAILED: {e}", 1
-        occupancy = "yes" if flavor_facts.FLAVORS[tc.flavor].reports_occupancy else "no (llvmlite prints no asm comments)"
+        printed = "llc prints the same" if flavor_facts.FLAVORS[tc.flavor].reports_occupancy else "llvmlite prints none"
+        occupancy = f"computed from the arch table ({printed})"
+        compiles = f"in this process ({tc.tools['library']})" if "library" in tc.tools else f"in a reused worker process ({tc.tools['python']})"
         print(f"{tc.flavor}")
         print(f"  version    {tc.version} ({reported})")
         print(f"  source     {tc.source}")
         print(f"  linker     {tc.lld}")
         print(f"  abilities  {_ABILITIES}")
+        print(f"  compiles   {compiles}")
         print(f"  occupancy  {occupancy}")
         print(f"  cpus       {', '.join(flavor_facts.FLAVORS[tc.flavor].cpus)}")
     return status
