@@ -27,10 +27,10 @@ MATRIX_INSTRUCTION = {"gfx942": "v_mfma_f32_16x16x16", "gfx950": "v_mfma_f32_32x
 def test_layer_compiles_without_spills(layer, arch):
     case = Case(f"{layer}_{arch}", arch, spec_for(arch, LAYERS[layer]))
     ir = lower(build(case), TC.flavor)
-    TC.verify(ir)
-    out = TC.compile(ir, arch)
+    out = TC.compile(ir, arch)  # parses and verifies first
     assert not out.has_indirect_call
-    assert MATRIX_INSTRUCTION[arch] in out.asm
-    figures = resources(out.asm)
+    figures = resources(out)
     assert not overruns(figures, arch), f"{case.id} with {TC.flavor}: " + "; ".join(overruns(figures, arch))
-    assert TC.link(out.obj)[:4] == b"\x7fELF"
+    code_object = TC.link(out.obj)
+    assert code_object[:4] == b"\x7fELF"
+    assert MATRIX_INSTRUCTION[arch] in TC.disassemble(code_object, arch)

@@ -11,7 +11,7 @@ from ir.strategies import cases
 from toolchains.llvm.llvm import Toolchain
 
 TC = Toolchain.current()
-EXAMPLES = 2000
+EXAMPLES = 3000
 
 
 def test_every_kernel_that_verifies_is_accepted_by_llvm():
