@@ -39,7 +39,7 @@ CONV_FWD = (
 )
 
 # Workgroup size of both conv families (conv/common.py, one output per lane).
-_CONV_CONFIG = "one output per lane, 256 lanes per workgroup"
+_CONV_CONFIG = "1 output per lane, 256 lanes"
 
 
 def _conv_fwd(problem, arch):

@@ -20,6 +20,11 @@ class Job:
     arch: str
     choice: object  # choose.Choice
 
+    @classmethod
+    def of(cls, problem, arch):
+        """The Job of `problem` on `arch`; EntryError when no family builds it."""
+        return cls(problem, arch, choose(problem, arch))
+
     @property
     def path(self):
         """The code object's path inside the catalog."""
@@ -35,10 +40,10 @@ def plan(problems, archs):
         refused = []
         for arch in archs:
             try:
-                jobs.append(Job(problem, arch, choose(problem, arch)))
+                jobs.append(Job.of(problem, arch))
             except EntryError as e:
                 refused.append(e)
-        if len(refused) == len(archs) and len({str(e) for e in refused}) == 1:
+        if len(refused) == len(archs) and len({(e.field, e.message) for e in refused}) == 1:
             refused[0].arch = None
             refused = refused[:1]
         errors += refused

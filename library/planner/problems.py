@@ -34,9 +34,12 @@ class EntryError(ValueError):
     """One entry of the problems file is bad: names it, its field, what was given and what is allowed."""
 
     def __init__(self, index, field, message, arch=None):
-        where = f"problems[{index}]" + (f".{field}" if field else "")
-        super().__init__(f"{where}: {message}")
-        self.index, self.field, self.arch = index, field, arch
+        super().__init__(index, field, message, arch)
+        self.index, self.field, self.message, self.arch = index, field, message, arch
+
+    def __str__(self):
+        where = f"problems[{self.index}]" + (f".{self.field}" if self.field else "")
+        return f"{where}{f' on {self.arch}' if self.arch else ''}: {self.message}"
 
 
 def spec_error(index, error, arch=None):
@@ -66,9 +69,9 @@ def read(doc):
         got = sorted(doc) if isinstance(doc, dict) else type(doc).__name__
         raise FileError(f'expected a JSON object {{"problems": [entry, ...]}} and nothing else, got {got}')
     problems, errors = [], []
-    for index, entry in enumerate(doc["problems"]):
+    for index, obj in enumerate(doc["problems"]):
         try:
-            problems.append(_entry(index, entry))
+            problems.append(entry(index, obj))
         except EntryError as e:
             errors.append(e)
     seen = {}
@@ -80,10 +83,11 @@ def read(doc):
     return [p for p in problems if p.index not in bad], sorted(errors, key=lambda e: e.index)
 
 
-def _entry(index, entry):
-    if not isinstance(entry, dict):
-        raise EntryError(index, None, f"expected a JSON object with an \"op\" and its fields, got {entry!r}")
-    fields = dict(entry)
+def entry(index, obj):
+    """The Problem of entry `index` of a problems file (a parsed JSON object); EntryError if bad."""
+    if not isinstance(obj, dict):
+        raise EntryError(index, None, f"expected a JSON object with an \"op\" and its fields, got {obj!r}")
+    fields = dict(obj)
     op = fields.pop("op", None)
     if op not in OPS:
         raise EntryError(index, "op", f"expected one of {', '.join(OPS)}, got {op!r}")
