@@ -135,7 +135,8 @@ def run(args):
     error_rows = [{"problem": e.index, "arch": e.arch, "message": str(e)} for e in errors]
     progress = Progress(len(jobs), sys.stderr)
     start = time.monotonic()
-    for job, row, code_object, failure, took in _results(jobs, args.jobs, _planner_name(), toolchain):
+    how, results = _results(jobs, args.jobs, _planner_name(), toolchain)
+    for job, row, code_object, failure, took in results:
         what = f"problems[{job.problem.index}] {job.problem.name} on {job.arch}"
         if failure:
             error_rows.append({"problem": job.problem.index, "arch": job.arch, "message": failure})
@@ -152,7 +153,7 @@ def run(args):
         return _fail(str(e))
     sys.stdout.write(index.table(rows, seconds))
     rate = f", {len(rows) / wall:.1f} kernels/s" if wall > 0 and rows else ""
-    print(f"{len(rows)} kernels, {len(error_rows)} errors, {wall:.1f} s with {args.jobs} workers{rate}; wrote {out}")
+    print(f"{len(rows)} kernels, {len(error_rows)} errors, {wall:.1f} s in {how}{rate}; wrote {out}")
     return 1 if error_rows else 0
 
 
@@ -160,16 +161,33 @@ def _planner_name():
     return rocke_families.PLANNER
 
 
+def _pool(workers, planner, toolchain):
+    """(executor, what it is): worker processes, or threads where the OS gives
+    no POSIX semaphores (no /dev/shm, as in Bazel's sandbox); LLVM runs in
+    subprocesses either way, so threads still use the cores."""
+    context = multiprocessing.get_context("fork")
+    try:
+        context.Lock()
+    except OSError:
+        _init(planner, toolchain)
+        return concurrent.futures.ThreadPoolExecutor(workers), f"{workers} worker threads (no POSIX semaphores for processes)"
+    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_init, initargs=(planner, toolchain))
+    return pool, f"{workers} worker processes"
+
+
 def _results(jobs, workers, planner, toolchain):
-    """(job, row, code object, failure, seconds) per job, as they finish."""
+    """(how they are built, an iterator of (job, row, code object, failure,
+    seconds) per job as they finish)."""
     if workers == 1 or len(jobs) < 2:
         _init(planner, toolchain)
-        yield from map(_build, jobs)
-        return
-    context = multiprocessing.get_context("fork")
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_init, initargs=(planner, toolchain)) as pool:
-        futures = [pool.submit(_build, job) for job in jobs]
-        for future in concurrent.futures.as_completed(futures):
+        return "1 process", map(_build, jobs)
+    pool, how = _pool(workers, planner, toolchain)
+    return how, _finished(pool, jobs)
+
+
+def _finished(pool, jobs):
+    with pool:
+        for future in concurrent.futures.as_completed([pool.submit(_build, job) for job in jobs]):
             yield future.result()
 
 
