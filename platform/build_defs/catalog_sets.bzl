@@ -1,7 +1,7 @@
 """@rocke_catalog_sets: the problem sets of the catalog, readable by macros.
 
-A macro cannot read a file, yet rocke_catalog needs each problem of a set to
-make its action. This repository rule reads the sets' JSON files (each stays
+A macro cannot read a file, yet the library's rocke_catalog
+(library/planner/catalog.bzl) needs each problem of a set to make its action. This repository rule reads the sets' JSON files (each stays
 the one home of its problems, which `rocke build --problems` reads too) and
 writes sets.bzl:
 
