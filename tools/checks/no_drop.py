@@ -4,7 +4,9 @@ Fails when a test target carries `manual` (test_suites and the layering
 probes aside: they are not test rules, or are meant to fail); when a family
 of the registry lacks a golden or validity test for a flavor its cases claim
 (a flavor whose LLVM knows a case's arch); when the registry and the
-rocke_family targets disagree; and when a file under goldens/ belongs to no
+rocke_family targets disagree; when a family's golden test has no
+byte-identity twin although the family is not in the registry's PYTHON_ONLY
+(or has one although it is); and when a file under goldens/ belongs to no
 live golden target (an orphan: its gate was dropped, so nothing reads it).
 
     no_drop.py --queries DIR --checkout DIR
@@ -12,7 +14,7 @@ live golden target (an orphan: its gate was dropped, so nothing reads it).
 DIR holds the outputs of the `bazel query` calls no_drop.sh makes (one label
 per line): manual_tests.txt, unwrapped_manual_tests.txt (manual tests that
 no other test runs), golden_tests.txt, validity_tests.txt,
-and emitters.txt ("LABEL MODULE" per rocke_family emit genrule).
+identity_tests.txt, and emitters.txt ("LABEL MODULE" per rocke_family emit genrule).
 Prints "PASS name" / "FAIL name: ..." and "checks: P passed, F failed".
 """
 
@@ -56,6 +58,21 @@ def registry_mismatch(registry, emitter_modules):
     return sorted(set(registry) - set(emitter_modules)), sorted(set(emitter_modules) - set(registry))
 
 
+def identity_mismatch(modules, golden, identity, python_only, registry):
+    """Byte-identity tests that should exist and do not, or exist for a
+    family the registry says has no C++ engine; and PYTHON_ONLY entries that
+    name no registered family. modules: {(pkg, name): module}."""
+    problems = [f"PYTHON_ONLY names {m}, which is not in FAMILIES" for m in python_only if m not in registry]
+    for (pkg, name), module in sorted(modules.items()):
+        for label in sorted(g for g in golden if g.startswith(f"//{pkg}:{name}_golden_")):
+            twin = label.replace("_golden_", "_byte_identity_")
+            if module in python_only and twin in identity:
+                problems.append(f"{twin} exists, but PYTHON_ONLY lists {module}: drop it from PYTHON_ONLY")
+            elif module not in python_only and twin not in identity:
+                problems.append(f"{twin} is missing: give the rocke_family a cpp_engine, or list {module} in PYTHON_ONLY")
+    return problems
+
+
 def _lines(folder, name):
     with open(os.path.join(folder, name)) as f:
         return {line.strip() for line in f if line.strip()}
@@ -82,6 +99,7 @@ def main(argv=None):
 
     golden, validity = _lines(args.queries, "golden_tests.txt"), _lines(args.queries, "validity_tests.txt")
     manual = _lines(args.queries, "manual_tests.txt")
+    identity = _lines(args.queries, "identity_tests.txt") - manual
     golden, validity = golden - manual, validity - manual
     modules = {}
     for line in _lines(args.queries, "emitters.txt"):
@@ -101,6 +119,7 @@ def main(argv=None):
         ("no test target is tagged manual, unless another test runs it", sorted(_lines(args.queries, "unwrapped_manual_tests.txt")), "remove the manual tag (or make it a test_suite)"),
         ("registry and rocke_family targets agree", [f"in the registry, no rocke_family: {m}" for m in unregistered] + [f"a rocke_family not in library/rocke_families.py: {m}" for m in unbuilt], "add the family to both"),
         ("every family has golden and validity tests for every flavor its cases claim", missing_gates(_claimed(modules), golden, validity), "give its rocke_family those flavors"),
+        ("every golden test has its byte-identity twin, unless PYTHON_ONLY says the family has no C++ engine", identity_mismatch(modules, golden, identity, rocke_families.PYTHON_ONLY, rocke_families.FAMILIES), "keep PYTHON_ONLY and the cpp_engine arguments in step"),
         ("no golden file is an orphan", orphans(golden_files, golden), "delete it, or restore the golden test that reads it"),
     ]
     failed = 0

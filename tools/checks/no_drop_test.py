@@ -31,3 +31,19 @@ def test_orphans_are_golden_files_no_live_golden_test_reads():
 def test_registry_mismatch_both_ways():
     assert no_drop.registry_mismatch(("conv.a", "conv.b"), {"conv.b", "conv.c"}) == (["conv.a"], ["conv.c"])
     assert no_drop.registry_mismatch(("conv.a",), {"conv.a"}) == ([], [])
+
+
+def test_identity_mismatch_follows_python_only_both_ways():
+    modules = {("library/conv", "conv_x"): "conv.x", ("library/gemm", "gemm"): "gemm.gemm"}
+    golden = {"//library/conv:conv_x_golden_llvm22", "//library/conv:conv_x_golden_llvm23", "//library/gemm:gemm_golden_llvm22"}
+    identity = {"//library/conv:conv_x_byte_identity_llvm22"}
+    registry = ("conv.x", "gemm.gemm")
+    assert no_drop.identity_mismatch(modules, golden, identity, ("gemm.gemm",), registry) == [
+        "//library/conv:conv_x_byte_identity_llvm23 is missing: give the rocke_family a cpp_engine, or list conv.x in PYTHON_ONLY"
+    ]
+    identity |= {"//library/conv:conv_x_byte_identity_llvm23", "//library/gemm:gemm_byte_identity_llvm22"}
+    assert no_drop.identity_mismatch(modules, golden, identity, ("gemm.gemm", "conv.gone"), registry) == [
+        "PYTHON_ONLY names conv.gone, which is not in FAMILIES",
+        "//library/gemm:gemm_byte_identity_llvm22 exists, but PYTHON_ONLY lists gemm.gemm: drop it from PYTHON_ONLY",
+    ]
+    assert no_drop.identity_mismatch(modules, golden, identity, (), registry) == []
