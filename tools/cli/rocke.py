@@ -10,12 +10,8 @@
 explains each command, with its examples.
 """
 
-import argparse
-
-from absl import app, flags
-from absl.flags import argparse_flags
-
 from tools.cli import build_cmd, emit_cmd, isa_cmd, toolchains_cmd
+from tools.entry import entry
 
 # subcommand -> module with HELP, a docstring (its --help, examples first),
 # add_arguments(parser) and run(args) -> exit status.
@@ -28,24 +24,12 @@ COMMANDS = {
 
 
 def parser():
-    """The command line's parser: absl's argparse-compatible one, with a
-    subparser per command; help texts keep their line breaks (one example
-    per line). absl's own flags (logging) are not offered: rocke logs nothing."""
-    top = argparse_flags.ArgumentParser(
-        prog="rocke", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, inherited_absl_flags=None
-    )
+    """The command line's parser, a subparser per command."""
+    top = entry.parser(prog="rocke", description=__doc__)
     sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, module in COMMANDS.items():
-        p = sub.add_parser(name, help=module.HELP, description=module.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, inherited_absl_flags=None)
-        module.add_arguments(p)
+        module.add_arguments(entry.subparser(sub, name, help=module.HELP, description=module.__doc__))
     return top
-
-
-def parse(argv):
-    """absl.app's flags_parser: argv (program name first) -> parsed args."""
-    args = parser().parse_args(argv[1:])
-    flags.FLAGS.mark_as_parsed()  # app.run insists; no absl flag is defined here
-    return args
 
 
 def run(args):
@@ -58,4 +42,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    app.run(run, flags_parser=parse)
+    entry.main(parser, run)
