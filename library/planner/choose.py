@@ -71,7 +71,7 @@ def _gemm(problem, arch):
     config = f"mma {spec.mma}, block {spec.block_m}x{spec.block_n}x{spec.block_k}, waves {spec.waves_m}x{spec.waves_n}"
     reasons = (
         f"gemm: the one GEMM family; its tile for {arch} {dtype} (library/gemm/tiles.py): {config}",
-        f"workgroups: {groups} blocks of C on {num_cus(arch)} CUs",
+        f"workgroups: {groups} block{'s' if groups != 1 else ''} of C on {num_cus(arch)} CUs",
         f"split-K: the planner (select_split_k) picks {split}" + ("" if split == 1 else "; the gemm family has no split-K yet, so the kernel runs unsplit"),
     )
     return Choice("gemm", "gemm.gemm", spec, config, reasons)
