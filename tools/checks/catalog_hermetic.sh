@@ -48,7 +48,9 @@ else fail "catalog: a second build of $target is fully cached" "${processes:-no 
 bin=$(./bazel info bazel-bin "$@" 2>/dev/null)
 clone=/var/cache/rocke/ci/catalog-clone
 rm -rf "$clone" && git clone --quiet --no-hardlinks . "$clone"
-out=$(cd "$clone" && ./bazel build --disk_cache= "$target" "$@" 2>&1)
+# clean: the clone's output base outlives the clone (it is keyed by the path),
+# and its action cache would answer instead of running the actions.
+out=$(cd "$clone" && ./bazel clean >/dev/null 2>&1 && ./bazel build --disk_cache= "$target" "$@" 2>&1)
 status=$?
 clone_bin=$(cd "$clone" && ./bazel info bazel-bin "$@" 2>/dev/null)
 (cd "$clone" && ./bazel shutdown >/dev/null 2>&1)
