@@ -20,6 +20,9 @@ flavor's real LLVM compiles and links it. OUT then holds:
   timings.json      each kernel's build time in seconds (the one file that
                     differs between two builds: times are measurements)
 
+A code object an earlier build into OUT listed and this one does not is
+removed, so OUT ends as a build into an empty folder leaves it.
+
 and the table, with build times, goes to stdout. A bad entry is one line
 naming it and its field (problems[3].stride: ...); the others still build
 and the exit status is 1. Progress goes to stderr: one line rewritten in
@@ -28,6 +31,7 @@ worker processes (default: the machine's cores, at most 8).
 """
 
 import concurrent.futures
+import contextlib
 import importlib
 import json
 import multiprocessing
@@ -198,13 +202,32 @@ def _makedirs(folder):
         raise OutputError(f"cannot create the folder {folder}: {e.strerror}; choose another --out") from None
 
 
+def _previous(out):
+    """The code objects the folder's index.json (an earlier build's) names."""
+    try:
+        with open(os.path.join(out, "index.json")) as f:
+            doc = json.load(f)
+        return {r["path"] for r in doc["kernels"]} if doc.get("format") == index.FORMAT else set()
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()
+
+
 def _write(out, objects, rows, errors, seconds):
     """Every file of the catalog, each atomically; index.json last, so it
-    never names a code object that is not there yet."""
+    never names a code object that is not there yet. Then the code objects
+    an earlier build's index named and this one does not are removed, so the
+    folder is what a build into an empty one makes."""
     _makedirs(out)
+    stale = _previous(out) - set(objects)
     for path, data in sorted(objects.items()):
         _makedirs(os.path.dirname(os.path.join(out, path)))
         write_atomic(os.path.join(out, path), data)
     write_atomic(os.path.join(out, "index.csv"), index.index_csv(rows))
     write_atomic(os.path.join(out, "timings.json"), index.timings_json(seconds))
     write_atomic(os.path.join(out, "index.json"), index.index_json(rows, errors))
+    for path in sorted(stale):
+        # Only what the old index named, inside the folder: never a stranger's file.
+        target = os.path.realpath(os.path.join(out, path))
+        if path.endswith(".hsaco") and target.startswith(os.path.realpath(out) + os.sep):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(target)

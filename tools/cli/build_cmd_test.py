@@ -84,6 +84,17 @@ def test_a_second_build_gives_the_same_bytes_whatever_the_workers_and_hash_seed(
     assert files(tmp_path) == files(first) and len(files(first)) == 2 + len(GOOD) * len(ARCHS)
 
 
+def test_a_rebuild_with_fewer_problems_removes_the_code_objects_no_longer_listed(problems, tmp_path):
+    assert _build(problems, tmp_path, "--jobs", "1") == 1
+    stranger = tmp_path / "gfx942" / "mine.hsaco"
+    stranger.write_bytes(b"not the catalog's")
+    fewer = tmp_path / "fewer.json"
+    fewer.write_text(json.dumps({"problems": PROBLEMS[:1]}))
+    assert rocke.main(["build", "--problems", str(fewer), "--arch", "gfx942", "--out", str(tmp_path)]) == 0
+    kept = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.hsaco"))
+    assert kept == ["gfx942/mine.hsaco", "gfx942/pointwise.hsaco"]  # the other kernels are gone, the stranger stays
+
+
 def test_explain_prints_why_for_each_kernel(problems, tmp_path, capsys):
     _build(problems, tmp_path, "--explain", "--jobs", "1")
     out = capsys.readouterr().out
