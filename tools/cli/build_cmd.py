@@ -45,7 +45,7 @@ from catalog.kernel import KernelError
 from catalog.progress import Progress
 from files.atomic import OutputError, write_atomic
 from lower.flavors import FLAVORS
-from tools.cli.emit_cmd import Refused, _out_path
+from tools.cli.emit_cmd import Refused, out_path
 from tools.cli.toolchains_cmd import configs
 
 HELP = "build the kernels of a problems file for some archs: code objects and a cost table"
@@ -111,35 +111,45 @@ def _build(job):
     return job, row, code_object, None, time.monotonic() - start
 
 
+def _explain(jobs):
+    for job in jobs:
+        print(f"problems[{job.problem.index}] {job.problem.name} on {job.arch}: {job.choice.family}, {job.choice.config}")
+        for reason in job.choice.reasons:
+            print(f"    {reason}")
+
+
+def _plan(args):
+    """(planner module, jobs, errors, out folder) of the command line; Refused
+    for anything that stops the whole build."""
+    planner = _planner()
+    arch_list = _archs(args.arch, args.flavor)
+    doc = _read(os.path.join(os.environ.get("BUILD_WORKING_DIRECTORY", ""), args.problems))
+    out = out_path(args.out)
+    try:
+        problems, errors = planner.read(doc)
+    except planner.FileError as e:
+        raise Refused(f"--problems {args.problems}: {e}") from None
+    jobs, refused = planner.plan(problems, arch_list)
+    return planner, jobs, [*errors, *refused], out
+
+
 def run(args):
     if args.jobs < 1:
         return _fail(f"expected --jobs to be a positive number, got {args.jobs}")
     try:
-        planner = _planner()
-        arch_list = _archs(args.arch, args.flavor)
-        doc = _read(os.path.join(os.environ.get("BUILD_WORKING_DIRECTORY", ""), args.problems))
-        out = _out_path(args.out)
-        try:
-            problems, errors = planner.read(doc)
-        except planner.FileError as e:
-            raise Refused(f"--problems {args.problems}: {e}") from None
+        planner, jobs, errors, out = _plan(args)
     except Refused as e:
         return _fail(str(e))
-    jobs, refused = planner.plan(problems, arch_list)
-    errors = [*errors, *refused]
     for e in errors:
         print(f"rocke build: {e}", file=sys.stderr)
     if args.explain:
-        for job in jobs:
-            print(f"problems[{job.problem.index}] {job.problem.name} on {job.arch}: {job.choice.family}, {job.choice.config}")
-            for reason in job.choice.reasons:
-                print(f"    {reason}")
+        _explain(jobs)
     toolchain = next(t for t in configs() if t.flavor == args.flavor)
     rows, seconds, objects = [], {}, {}
     error_rows = [{"problem": e.index, "arch": e.arch, "message": str(e)} for e in errors]
     progress = Progress(len(jobs), sys.stderr)
     start = time.monotonic()
-    how, results = _results(jobs, args.jobs, _planner_name(), toolchain)
+    how, results = _results(jobs, args.jobs, planner.__name__, toolchain)
     for job, row, code_object, failure, took in results:
         what = f"problems[{job.problem.index}] {job.problem.name} on {job.arch}"
         if failure:
@@ -159,10 +169,6 @@ def run(args):
     rate = f", {len(rows) / wall:.1f} kernels/s" if wall > 0 and rows else ""
     print(f"{len(rows)} kernels, {len(error_rows)} errors, {wall:.1f} s in {how}{rate}; wrote {out}")
     return 1 if error_rows else 0
-
-
-def _planner_name():
-    return rocke_families.PLANNER
 
 
 def _pool(workers, planner, toolchain):
