@@ -1,6 +1,7 @@
 """rocke_catalog: a kernel catalog as Bazel targets, one action per kernel."""
 
 load("@rocke_catalog_sets//:sets.bzl", "SETS")
+load("//toolchains/llvm:flavors.bzl", "LLVM_VERSIONS")
 
 _KernelInfo = provider(
     doc = "One kernel of a catalog.",
@@ -94,6 +95,9 @@ def rocke_catalog(name, problems, archs, flavor = "llvm23"):
       archs: target archs, e.g. ["gfx942", "gfx950"].
       flavor: the LLVM flavor, e.g. "llvm23".
     """
+    flavors = ["llvm" + v for v in LLVM_VERSIONS]
+    if flavor not in flavors:
+        fail("rocke_catalog {}: expected a flavor of {}, got {}".format(name, ", ".join(flavors), repr(flavor)))
     key = native.package_name() + "/" + problems
     if key not in SETS:
         fail("rocke_catalog {}: {} is not a set of @rocke_catalog_sets; add //{}:{} to catalog_sets' files in MODULE.bazel".format(
