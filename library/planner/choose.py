@@ -58,7 +58,7 @@ def _no_family(problem, arch):
 
 def _gemm(problem, arch):
     fields = dict(problem.spec)
-    if (arch, fields["dtype"]) not in TILES:
+    if not isinstance(fields["dtype"], str) or (arch, fields["dtype"]) not in TILES:
         offered = ", ".join(sorted({d for a, d in TILES if a == arch})) or "none"
         raise EntryError(problem.index, "dtype", f"expected an input type the gemm family has a tile for on {arch} ({offered}), got {fields['dtype']!r}", arch)
     m, n, k, dtype, out = (fields.pop(f) for f in ("m", "n", "k", "dtype", "out"))

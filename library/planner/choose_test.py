@@ -74,3 +74,19 @@ def test_a_bad_gemm_field_is_named_by_the_spec():
         "problems[0].n: expected a positive int, got 0",
         "problems[1].layout_a: expected one of row, col, got 'diag'",
     ]
+
+
+def test_fields_of_the_wrong_json_type_are_named_not_a_crash():
+    problems, errors = read({"problems": [
+        {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": ["f16"]},
+        {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16", "layout_a": 5},
+        {"op": "gemm", "m": 64.0, "n": 64, "k": 64, "dtype": "f16"},
+    ]})
+    assert errors == []
+    jobs, errors = plan(problems, ["gfx942"])
+    assert jobs == []
+    assert [str(e) for e in errors] == [
+        "problems[0].dtype: expected an input type the gemm family has a tile for on gfx942 (bf16, f16), got ['f16']",
+        "problems[1].layout_a: expected one of row, col, got 5",
+        "problems[2].m: expected a positive int, got 64.0",
+    ]

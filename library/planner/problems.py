@@ -130,6 +130,6 @@ def conv_name(op, spec):
 
 def gemm_name(fields):
     """A short name from a GEMM's fields."""
-    layouts = fields.get("layout_a", "row")[0] + fields.get("layout_b", "row")[0]
+    layouts = str(fields.get("layout_a", "row"))[:1] + str(fields.get("layout_b", "row"))[:1]  # checked later, by GemmSpec
     parts = ["gemm", f"{fields['m']}x{fields['n']}x{fields['k']}", str(fields["dtype"]), layouts, str(fields["out"])]
     return "_".join(parts + (["bias_relu"] if fields.get("bias_relu") else []))
