@@ -14,10 +14,9 @@ FAMILIES = (
 )
 
 # The registry families that have no C++ engine yet, so no byte-identity
-# gate (their rocke_family passes no cpp_engine): gemm's builder stands on
-# platform/tile, which has no C++ mirror. library/engine:engines_test
-# compares the two engines on every other family.
-PYTHON_ONLY = ("gemm.gemm",)
+# gate (their rocke_family passes no cpp_engine); none now. library/engine:
+# engines_test compares the two engines on every other family.
+PYTHON_ONLY = ()
 
 # The module that reads problems files and picks a family and config per
 # (problem, arch) for `rocke build` and the rocke_catalog actions

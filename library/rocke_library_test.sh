@@ -1,7 +1,7 @@
 #!/bin/sh
 # librocke_library.a holds every C++ family's registration (one object per
 # family, linked whole so the registration runs) and what the families need
-# to build a case by name: ConvSpec, the registry and the builder.
+# to build a case by name: ConvSpec, GemmSpec, the registry and the builder.
 archive=$1
 shift
 case $archive in */librocke_library.a) ;; *) echo "rocke_library_test: expected librocke_library.a, got $archive"; exit 1 ;; esac
@@ -15,7 +15,7 @@ for family in "$@"; do
     status=1
   fi
 done
-for entry in 'rocke::conv::ConvSpec::from_json(' 'rocke::family::get(' 'rocke::ir::KernelBuilder::finish('; do
+for entry in 'rocke::conv::ConvSpec::from_json(' 'rocke::gemm::GemmSpec::from_json(' 'rocke::family::get(' 'rocke::ir::KernelBuilder::finish('; do
   if ! echo "$symbols" | grep -q " T $entry"; then
     echo "rocke_library_test: $archive does not define $entry"
     status=1

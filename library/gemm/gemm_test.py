@@ -1,6 +1,8 @@
 """The gemm family's cases, tiles and kernels: what the issue asks them to
 cover, the errors a user can cause, and that the numeric check can fail."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -95,3 +97,11 @@ def test_unwritten_outputs_fail_the_check():
     case = CASES["gemm_f16_bcol_bf16_gfx942"]
     p = problem(case, np.random.default_rng(1))
     assert np.isnan(p.decode(p.args[2])).all()  # the output starts as NaN of its type
+
+
+def test_a_second_row_for_an_arch_and_input_type_fails_naming_it(tmp_path):
+    row = {"arch": "gfx942", "dtype": "f16", "mma": "16x16x16", "block_m": 64, "block_n": 64, "block_k": 16, "waves_m": 2, "waves_n": 2}
+    path = tmp_path / "tiles.json"
+    path.write_text(json.dumps({"tiles": [row, row]}))
+    with pytest.raises(ValueError, match="expected one row per arch and input type, got a second gfx942 f16"):
+        tiles._load(str(path))

@@ -8,11 +8,18 @@ The matrix op is each arch's best for the type, by `rocke isa` on llvm23:
 gfx950's 32x32x16 (122 VGPRs, occupancy 4, against 138 and 3 with its
 16x16x32), and for fp8 (f8e4m3, gfx950 only) its one op, 16x16x32;
 gfx1250's 16x16x32; 16x16x16 on gfx942 and gfx1201.
+
+The rows are data, tiles.json beside this file, in the order errors list
+them; the C++ mirror (library/gemm/cpp) reads the same file.
 """
 
 import dataclasses
+import json
+import os
 
 from gemm.spec import GemmSpec
+
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tiles.json")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -25,21 +32,22 @@ class Tile:
     waves_n: int
 
 
-_CDNA = dict(block_m=128, block_n=128, block_k=32, waves_m=2, waves_n=2)
-_WAVE32 = dict(block_m=128, block_n=128, block_k=32, waves_m=2, waves_n=4)
+def _load(path):
+    """(arch, input type) -> Tile, in the file's order."""
+    with open(path, encoding="utf-8") as f:
+        rows = json.load(f)["tiles"]
+    fields = [f.name for f in dataclasses.fields(Tile)]
+    table = {}
+    for row in rows:
+        key = (row["arch"], row["dtype"])
+        if key in table:
+            raise ValueError(f"{path}: expected one row per arch and input type, got a second {key[0]} {key[1]}")
+        table[key] = Tile(**{name: row[name] for name in fields})
+    return table
+
 
 # (arch, input type) -> Tile.
-TILES = {
-    ("gfx942", "f16"): Tile("16x16x16", **_CDNA),
-    ("gfx942", "bf16"): Tile("16x16x16", **_CDNA),
-    ("gfx950", "f16"): Tile("32x32x16", **_CDNA),
-    ("gfx950", "bf16"): Tile("32x32x16", **_CDNA),
-    ("gfx950", "fp8"): Tile("16x16x32", **_CDNA),
-    ("gfx1201", "f16"): Tile("16x16x16", **_WAVE32),
-    ("gfx1201", "bf16"): Tile("16x16x16", **_WAVE32),
-    ("gfx1250", "f16"): Tile("16x16x32", **_WAVE32),
-    ("gfx1250", "bf16"): Tile("16x16x32", **_WAVE32),
-}
+TILES = _load(PATH)
 
 
 class TileError(ValueError):
@@ -51,5 +59,5 @@ def spec_for(arch, m, n, k, dtype, out, **options):
     `options` are GemmSpec's optional fields (layout_a, layout_b, bias_relu)."""
     if (arch, dtype) not in TILES:
         offered = ", ".join(f"{a} {d}" for a, d in TILES)
-        raise TileError(f"gemm tiles: expected an arch and input type with a tile ({offered}), got {arch} {dtype}; add a row to library/gemm/tiles.py")
+        raise TileError(f"gemm tiles: expected an arch and input type with a tile ({offered}), got {arch} {dtype}; add a row to library/gemm/tiles.json")
     return GemmSpec(m, n, k, dtype, out, **dataclasses.asdict(TILES[(arch, dtype)]), **options)

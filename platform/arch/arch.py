@@ -57,7 +57,7 @@ class LdsBanks:
 
 # The LDS bank facts sit in archs.json beside the Arch fields but outside Arch:
 # the C++ arch table mirrors Arch field by field (platform/cpp/arch and its
-# parity test) and does not carry them yet. Read them with lds_banks(name).
+# parity test) and these as its own lds_banks(). Read them with lds_banks(name).
 _BANK_FIELDS = {"lds_banks": "count", "lds_bank_bytes": "bytes"}
 _FIELDS = ({f.name for f in dataclasses.fields(Arch)} - {"name", "matrix", "flavors", "min_llvm"}) | set(_BANK_FIELDS)
 

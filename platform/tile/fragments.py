@@ -17,11 +17,18 @@ GEMM computes C transposed, and one vector store).
 
 Placements are keyed by the layout id of platform/arch/mma_forms.json, which
 says which (op id, arch family) uses which; FRAGMENTS is built from that file.
+The numbers of each placement, the name of its C formula and the input types
+are data, fragments.json beside this file, which the C++ mirror
+(platform/cpp/tile) reads too; the C formulas are code in both, one per name.
 """
 
 import dataclasses
+import json
+import os
 
 from arch.mma_forms import FORMS
+
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fragments.json")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,20 +63,25 @@ def _c_gfx12(b, l, v):
     return b.add(b.mul(b.div(l, 16), 8), v), b.rem(l, 16)
 
 
-# Layout id -> Fragment.
-BY_ID = {
-    "mfma_16x16x16": Fragment(16, 4, 4, _c_gfx9_16, 4),
-    "mfma_32x32x8": Fragment(32, 2, 4, _c_gfx9_32, 4),
-    "mfma_16x16x32": Fragment(16, 4, 8, _c_gfx9_16, 4),
-    "mfma_32x32x16": Fragment(32, 2, 8, _c_gfx9_32, 4),
-    "wmma_gfx11_16x16x16": Fragment(16, 1, 16, _c_gfx11, 1),
-    "wmma_gfx12_16x16x16": Fragment(16, 2, 8, _c_gfx12, 8),
-    "wmma_gfx1250_16x16x32": Fragment(16, 2, 16, _c_gfx12, 8),
-}
+# C formula name (fragments.json) -> formula.
+C = {"gfx9_16": _c_gfx9_16, "gfx9_32": _c_gfx9_32, "gfx11": _c_gfx11, "gfx12": _c_gfx12}
 
-# The element types the tile's GEMM takes (fp8 is f8e4m3; the copy moves
-# its bytes as i8, since fp8 is storage-only).
-INPUTS = ("f16", "bf16", "fp8")
 
-# (op id, arch family) -> Fragment, for the forms the tile's GEMM can use.
+def _load(path):
+    with open(path, encoding="utf-8") as f:
+        raw = json.load(f)
+    by_id = {}
+    for layout, entry in sorted(raw["layouts"].items()):
+        if entry["c"] not in C:
+            raise ValueError(f"{path}: layouts.{layout}.c: expected one of {sorted(C)}, got {entry['c']!r}")
+        by_id[layout] = Fragment(entry["rows"], entry["groups"], entry["per_lane"], C[entry["c"]], entry["c_run"])
+    return by_id, tuple(raw["inputs"])
+
+
+# Layout id -> Fragment, and the element types the tile's GEMM takes (fp8 is
+# f8e4m3; the copy moves its bytes as i8, since fp8 is storage-only).
+BY_ID, INPUTS = _load(PATH)
+
+# (op id, arch family) -> Fragment, for the forms the tile's GEMM can use. A
+# layout id without a Fragment fails here, at import.
 FRAGMENTS = {key: BY_ID[form.layout] for key, form in FORMS.items() if form.shape.a in INPUTS}

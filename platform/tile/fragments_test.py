@@ -19,6 +19,7 @@ from interp.layouts import NOT_IN_AMD_TABLES, Layout
 from ir import mma as M
 from ir import types as T
 from ir.builder import KernelBuilder
+from tile import fragments
 from tile.fragments import BY_ID, FRAGMENTS, INPUTS
 from tile.gemm import GemmConfig
 from tile.gemm_example import gemm_kernel
@@ -145,3 +146,10 @@ def test_tile_gemm_is_exact_on_an_interpreter_driven_by_amd_tables(table, k_step
     run(kernel, grid(m, n), [device(a, s.a), device(b, s.a), c, m, n, k])
     got = host(c, s.a)
     assert np.array_equal(got, a @ b), f"{table}: max error {np.abs(got - a @ b).max()}"
+
+
+def test_a_placement_naming_an_unknown_c_formula_fails_naming_it(tmp_path):
+    path = tmp_path / "fragments.json"
+    path.write_text('{"inputs": ["f16"], "layouts": {"x": {"rows": 16, "groups": 4, "per_lane": 4, "c": "gfx8", "c_run": 4}}}')
+    with pytest.raises(ValueError, match=r"layouts\.x\.c: expected one of \['gfx11', 'gfx12', 'gfx9_16', 'gfx9_32'\], got 'gfx8'"):
+        fragments._load(str(path))

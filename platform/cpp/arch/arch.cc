@@ -63,4 +63,12 @@ const Arch& get(std::string_view name) {
   throw UnknownArchError("arch: expected one of " + known + ", got " + py::repr(name) + "." + hint);
 }
 
+LdsBanks lds_banks(std::string_view name) {
+  get(name);
+  for (const auto& r : data::archs::kArchs) {
+    if (r.name == name) return LdsBanks{r.lds_banks, r.lds_bank_bytes};
+  }
+  throw std::logic_error("arch table and archs.json disagree on " + std::string(name));
+}
+
 }  // namespace rocke::arch

@@ -43,10 +43,20 @@ struct Arch {
   std::string_view min_llvm;              // the first of them
 };
 
+// An arch's LDS banks (arch.LdsBanks), from archs.json beside the Arch
+// fields but outside Arch, as in Python.
+struct LdsBanks {
+  int count;  // banks an LDS access is spread over
+  int bytes;  // bytes each bank serves per cycle
+};
+
 // Every arch, sorted by name (the order of Python's arch.ARCHS).
 const std::vector<Arch>& all();
 
 // The Arch called `name`; UnknownArchError, worded as Python's, otherwise.
 const Arch& get(std::string_view name);
+
+// The LdsBanks of arch `name` (arch.lds_banks); get()'s error otherwise.
+LdsBanks lds_banks(std::string_view name);
 
 }  // namespace rocke::arch

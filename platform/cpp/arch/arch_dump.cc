@@ -1,4 +1,5 @@
-// Prints {"archs": {name: {field: value}}, "errors": {probe: message}} for
+// Prints {"archs": {name: {field: value}}, "banks": {name: {count, bytes}},
+// "errors": {probe: message}} for
 // arch_parity_test: the C++ table as JSON, and get()'s error for each
 // argument.
 #include <iostream>
@@ -51,6 +52,12 @@ int main(int argc, char** argv) {
   std::string out = "{\"archs\": {";
   for (const auto& a : rocke::arch::all()) {
     out += (out.back() == '{' ? "" : ", ") + quote(a.name) + ": " + arch(a);
+  }
+  out += "}, \"banks\": {";
+  for (const auto& a : rocke::arch::all()) {
+    const rocke::arch::LdsBanks banks = rocke::arch::lds_banks(a.name);
+    out += (out.back() == '{' ? "" : ", ") + quote(a.name) + ": {\"count\": " + std::to_string(banks.count) +
+           ", \"bytes\": " + std::to_string(banks.bytes) + "}";
   }
   out += "}, \"errors\": {";
   for (int i = 1; i < argc; ++i) {

@@ -29,6 +29,10 @@ def test_every_arch_every_field(dump):
         assert dump["archs"][name] == python[name], name
 
 
+def test_every_arch_lds_banks(dump):
+    assert dump["banks"] == {name: dataclasses.asdict(arch.lds_banks(name)) for name in arch.ARCHS}
+
+
 def test_errors_worded_as_python(dump):
     for probe in PROBES:
         with pytest.raises(arch.UnknownArchError) as e:

@@ -1,0 +1,88 @@
+// gemm, mirroring library/gemm/gemm.py: C = A @ B on matrix cores, built
+// from the tile blocks (platform/cpp/tile), one workgroup per block of C.
+// The kernel takes m, n and k at run time:
+//
+//     gemm_<case id>(a, b, c, [bias,] m: i32, n: i32, k: i32)
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "library/gemm/cpp/spec.h"
+#include "platform/cpp/arch/arch.h"
+#include "platform/cpp/family/family.h"
+#include "platform/cpp/ir/builder.h"
+#include "platform/cpp/py/repr.h"
+#include "platform/cpp/tile/gemm.h"
+#include "platform/cpp/types/types.h"
+
+namespace rocke::gemm {
+namespace {
+
+using ir::Value;
+
+// gemm.ELEM: a spec's type name -> IR type (fp8 is f8e4m3).
+const ir::Type* elem(std::string_view name) {
+  constexpr std::pair<std::string_view, std::string_view> kElem[] = {
+      {"f16", "f16"}, {"bf16", "bf16"}, {"fp8", "f8e4m3"}, {"f32", "f32"}};
+  for (const auto& [token, type] : kElem) {
+    if (token == name) return ir::scalar(type);
+  }
+  throw std::logic_error("gemm ELEM has no type " + std::string(name));  // the spec allows only these
+}
+
+// The matrix op's wave size on `arch` (its form's); SpecError if the arch lacks it.
+int form_wave(const GemmSpec& spec, std::string_view arch) {
+  const std::vector<std::string> have = mma_shapes(spec.dtype, arch);
+  if (std::find(have.begin(), have.end(), spec.mma) == have.end()) {
+    std::string list;
+    for (const std::string& s : have) list += (list.empty() ? "" : ", ") + s;
+    throw family::SpecError("GemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " + spec.dtype +
+                            " inputs (" + (list.empty() ? "none" : list) + "), got " + py::repr(spec.mma) + "; take " +
+                            std::string(arch) + "'s tile from library/gemm/tiles.py");
+  }
+  for (const arch::MatrixOp& op : arch::get(arch).matrix) {
+    if (op.op == spec.op()) return op.wave;
+  }
+  throw std::logic_error("arch table and mma_forms.json disagree on " + spec.op());
+}
+
+std::unique_ptr<ir::Kernel> build(const family::Case& c) {
+  const GemmSpec spec = GemmSpec::from_json(c.spec);
+  const int wave = form_wave(spec, c.arch);
+  const tile::GemmConfig cfg{spec.op(), static_cast<int>(spec.block_m), static_cast<int>(spec.block_n),
+                             static_cast<int>(spec.block_k), static_cast<int>(spec.waves_m), static_cast<int>(spec.waves_n)};
+  ir::KernelBuilder b("gemm_" + c.id, c.arch, {cfg.threads(wave), 1, 1}, wave);
+  const ir::Type* global = ir::ptr("global");
+  const ir::Type* i32 = ir::scalar("i32");
+  Value* a = b.arg("a", global);
+  Value* bm = b.arg("b", global);
+  Value* out = b.arg("c", global);
+  Value* bias = spec.bias_relu ? b.arg("bias", global) : nullptr;
+  Value* m = b.arg("m", i32);
+  Value* n = b.arg("n", i32);
+  Value* k = b.arg("k", i32);
+  Value* lda = spec.layout_a == "row" ? k : m;
+  Value* ldb = spec.layout_b == "row" ? n : k;
+  const tile::Operands ops(a, bm, m, n, k, lda, ldb, spec.layout_a, spec.layout_b);
+  Value* by = b.block_id(1);
+  Value* row0 = b.mul(by, spec.block_m);
+  Value* bx = b.block_id(0);
+  Value* col0 = b.mul(bx, spec.block_n);
+  const tile::Accumulators acc = tile::mainloop(b, cfg, ops, elem(spec.dtype), row0, col0);
+  const std::vector<tile::Run> runs = acc.runs(b);
+  epilogue(b, runs, out, n, m, n, row0, col0, elem(spec.out),
+           {.bias = bias, .activation = spec.bias_relu ? "relu" : "none", .inside = acc.inside});
+  return b.finish();
+}
+
+const family::Registration kRegistration({
+    .name = "gemm",
+    .build = &build,
+    .spec_json = &normalised,
+});
+
+}  // namespace
+}  // namespace rocke::gemm

@@ -1,0 +1,155 @@
+#include "library/gemm/cpp/spec.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "platform/cpp/arch/mma_forms_data.h"
+#include "platform/cpp/family/family.h"
+#include "platform/cpp/py/repr.h"
+
+namespace rocke::gemm {
+namespace {
+
+using family::SpecError;
+
+// spec.py's DTYPES, OUTS and LAYOUTS, in Python's order (messages list them).
+constexpr std::array<std::string_view, 3> kDtypes = {"f16", "bf16", "fp8"};
+constexpr std::array<std::string_view, 3> kOuts = {"f16", "bf16", "f32"};
+constexpr std::array<std::string_view, 2> kLayouts = {"row", "col"};
+
+// The dataclass fields in declaration order; the first 11 have no default.
+constexpr std::array<std::string_view, 14> kFields = {
+    "m",       "n",       "k",       "dtype",   "out",      "mma",      "block_m",
+    "block_n", "block_k", "waves_m", "waves_n", "layout_a", "layout_b", "bias_relu",
+};
+constexpr std::size_t kRequired = 11;
+
+template <std::size_t N>
+std::string joined(const std::array<std::string_view, N>& names, std::size_t count = N) {
+  std::string out;
+  for (std::size_t i = 0; i < count; ++i) out += (out.empty() ? "" : ", ") + std::string(names[i]);
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+[[noreturn]] void fail(std::string_view field, const json::Value& value, std::string_view allowed) {
+  throw SpecError("GemmSpec." + std::string(field) + ": expected " + std::string(allowed) + ", got " + json::repr(value));
+}
+
+template <std::size_t N>
+std::string choice(std::string_view field, const json::Value& v, const std::array<std::string_view, N>& allowed) {
+  if (!v.is_str() || std::find(allowed.begin(), allowed.end(), v.as_str()) == allowed.end()) {
+    fail(field, v, "one of " + joined(allowed));
+  }
+  return v.as_str();
+}
+
+}  // namespace
+
+std::vector<std::string> mma_shapes(std::string_view dtype, std::optional<std::string_view> arch) {
+  std::set<std::tuple<int, int, int>> shapes;  // sorted as Python's sorted(tuples)
+  for (const auto& f : data::mma_forms::kForms) {
+    if (f.a != dtype || f.c != "f32") continue;
+    if (arch && std::find(f.archs.begin(), f.archs.end(), *arch) == f.archs.end()) continue;
+    shapes.emplace(f.m, f.n, f.k);
+  }
+  std::vector<std::string> out;
+  for (const auto& [m, n, k] : shapes) out.push_back(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+  return out;
+}
+
+GemmSpec GemmSpec::from_json(const json::Value& obj) {
+  if (!obj.is_object()) {
+    throw SpecError("GemmSpec: expected a JSON object with the fields " + joined(kFields) + ", got " + json::repr(obj));
+  }
+  const json::Object& fields = obj.as_object();
+  // Python walks the keys in the object's order; json::Object is sorted, as
+  // the canonical case lists are, so the first unknown key is the same there.
+  for (const auto& [key, value] : fields) {
+    if (std::find(kFields.begin(), kFields.end(), key) == kFields.end()) {
+      throw SpecError("GemmSpec." + key + ": expected one of the fields " + joined(kFields) +
+                      ", got the unknown field " + py::repr(key));
+    }
+  }
+  for (std::size_t i = 0; i < kRequired; ++i) {
+    if (!fields.contains(kFields[i])) {
+      throw SpecError("GemmSpec." + std::string(kFields[i]) + ": expected a value (the field is required), got none");
+    }
+  }
+  auto field = [&](std::string_view name, json::Value fallback) {
+    auto it = fields.find(name);
+    return it == fields.end() ? fallback : it->second;
+  };
+  // __post_init__, in its order.
+  GemmSpec s;
+  for (auto [name, slot] : {std::pair{"m", &s.m}, std::pair{"n", &s.n}, std::pair{"k", &s.k}, std::pair{"block_m", &s.block_m},
+                            std::pair{"block_n", &s.block_n}, std::pair{"block_k", &s.block_k},
+                            std::pair{"waves_m", &s.waves_m}, std::pair{"waves_n", &s.waves_n}}) {
+    const json::Value v = field(name, nullptr);
+    if (!v.is_int() || v.as_int() < 1) fail(name, v, "a positive int");
+    *slot = v.as_int();
+  }
+  s.dtype = choice("dtype", field("dtype", nullptr), kDtypes);
+  s.out = choice("out", field("out", nullptr), kOuts);
+  s.layout_a = choice("layout_a", field("layout_a", "row"), kLayouts);
+  s.layout_b = choice("layout_b", field("layout_b", "row"), kLayouts);
+  const json::Value bias_relu = field("bias_relu", false);
+  if (!bias_relu.is_bool()) fail("bias_relu", bias_relu, "True or False");
+  s.bias_relu = bias_relu.as_bool();
+  const std::vector<std::string> shapes = mma_shapes(s.dtype);
+  const json::Value mma = field("mma", nullptr);
+  if (!mma.is_str() || std::find(shapes.begin(), shapes.end(), mma.as_str()) == shapes.end()) {
+    fail("mma", mma, "a matrix-core shape of " + s.dtype + " inputs: one of " + joined(shapes));
+  }
+  s.mma = mma.as_str();
+  const auto [mm, mn, mk] = s.mma_shape();
+  const std::tuple<const char*, std::int64_t, std::int64_t, std::string> parts[] = {
+      {"block_m", s.block_m, s.waves_m * mm, "waves_m (" + std::to_string(s.waves_m) + ") x the mma's M (" + std::to_string(mm) + ")"},
+      {"block_n", s.block_n, s.waves_n * mn, "waves_n (" + std::to_string(s.waves_n) + ") x the mma's N (" + std::to_string(mn) + ")"},
+      {"block_k", s.block_k, mk, "the mma's K (" + std::to_string(mk) + ")"},
+  };
+  for (const auto& [name, size, part, why] : parts) {
+    if (size % part) fail(name, json::Value(size), "a multiple of " + why + " = " + std::to_string(part));
+  }
+  return s;
+}
+
+std::array<int, 3> GemmSpec::mma_shape() const {
+  std::array<int, 3> out{};
+  std::size_t at = 0;
+  for (int& x : out) {
+    const std::size_t end = std::min(mma.find('x', at), mma.size());
+    x = std::stoi(mma.substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
+}
+
+json::Value GemmSpec::to_json() const {
+  return json::Object{
+      {"m", m},
+      {"n", n},
+      {"k", k},
+      {"dtype", dtype},
+      {"out", out},
+      {"mma", mma},
+      {"block_m", block_m},
+      {"block_n", block_n},
+      {"block_k", block_k},
+      {"waves_m", waves_m},
+      {"waves_n", waves_n},
+      {"layout_a", layout_a},
+      {"layout_b", layout_b},
+      {"bias_relu", bias_relu},
+  };
+}
+
+json::Value normalised(const json::Value& spec) { return GemmSpec::from_json(spec).to_json(); }
+
+}  // namespace rocke::gemm

@@ -1,0 +1,108 @@
+"""GemmSpec and the tile table in C++ (spec_dump) against Python's
+GemmSpec.from_json and tiles.spec_for on the same JSON: every message byte
+for byte, every accepted spec's to_json equal."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from gemm import tiles
+from gemm.cases import cases
+from gemm.spec import GemmSpec, SpecError
+
+DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spec_dump")
+
+BASE = {"m": 100, "n": 72, "k": 40, "dtype": "f16", "out": "f32", "mma": "16x16x16", "block_m": 128, "block_n": 128,
+        "block_k": 32, "waves_m": 2, "waves_n": 2}
+
+
+def _with(**fields):
+    return {**BASE, **fields}
+
+
+def _without(name):
+    return {k: v for k, v in BASE.items() if k != name}
+
+
+# One spec per check __post_init__ and from_json make, in their order, and
+# values whose repr differs by type (True vs 1, None, lists, quotes).
+BAD = [
+    [1, 2], "x", None, 3, True,
+    _with(mmas="16x16x16"), _with(**{"it's": 1}),
+    *(_without(name) for name in ("m", "n", "k", "dtype", "out", "mma", "block_m", "block_n", "block_k", "waves_m", "waves_n")),
+    _with(m=0), _with(n=True), _with(k="40"), _with(block_m=-1), _with(block_n=None), _with(block_k=[32]),
+    _with(waves_m=0, dtype="f64"), _with(waves_n={"a": 1}),
+    _with(dtype="f64"), _with(dtype=None), _with(dtype="F16"), _with(out="fp8"), _with(out=32),
+    _with(layout_a="column"), _with(layout_b=None), _with(layout_a='say "x"'),
+    _with(bias_relu=0), _with(bias_relu="true"), _with(bias_relu=None),
+    _with(mma="16x16x8"), _with(mma=None), _with(mma=["16x16x16"]), _with(dtype="fp8"), _with(dtype="bf16", mma="16x16x64"),
+    _with(block_m=80), _with(block_n=40, waves_n=1), _with(block_k=24), _with(mma="32x32x16", block_m=64, waves_m=4),
+]
+GOOD = [
+    BASE,
+    _with(layout_a="col", layout_b="col", bias_relu=True, out="bf16"),
+    _with(dtype="fp8", mma="16x16x32", block_k=64),
+    _with(mma="32x32x8", block_m=64, block_n=32, waves_n=1, block_k=8),
+    *(c.spec.to_json() for c in cases()),
+]
+# spec_for: every row, an arch or type without a row, options, and a bad problem.
+TILES = [
+    *([a, 300, 200, 64, d, "f32", {}] for a, d in tiles.TILES),
+    ["gfx90a", 16, 16, 16, "f16", "f16", {}],
+    ["gfx942", 16, 16, 16, "fp8", "f32", {}],
+    ["gfx9999", 16, 16, 16, "f16", "f16", {}],
+    ["gfx950", 64, 64, 64, "bf16", "f16", {"layout_a": "col", "bias_relu": True}],
+    ["gfx1201", 64, 64, 64, "f16", "f16", {"layout_b": "cols"}],
+    ["gfx1250", 0, 64, 64, "f16", "f16", {}],
+]
+
+
+def _python(request):
+    try:
+        if "spec" in request:
+            return ["ok", GemmSpec.from_json(request["spec"]).to_json()]
+        arch, m, n, k, dtype, out, options = request["tile"]
+        return ["ok", tiles.spec_for(arch, m, n, k, dtype, out, **options).to_json()]
+    except tiles.TileError as e:
+        return ["TileError", str(e)]
+    except SpecError as e:
+        return ["SpecError", str(e)]
+
+
+REQUESTS = [{"spec": s} for s in BAD + GOOD] + [{"tile": t} for t in TILES]
+
+
+@pytest.fixture(scope="module")
+def cpp(tmp_path_factory):
+    path = tmp_path_factory.mktemp("specs") / "specs.jsonl"
+    path.write_text("".join(json.dumps(obj, sort_keys=True) + "\n" for obj in REQUESTS))
+    out = subprocess.run([DUMP, str(path)], capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    assert len(lines) == len(REQUESTS)
+    return [json.loads(line) for line in lines]
+
+
+def test_every_bad_spec_is_refused_with_pythons_message(cpp):
+    for obj, got in zip(BAD, cpp):
+        want = _python({"spec": obj})
+        assert want[0] == "SpecError", obj  # the list above holds only bad specs
+        assert got == want, obj
+
+
+def test_every_good_spec_reads_back_as_python_writes_it(cpp):
+    for obj, got in zip(GOOD, cpp[len(BAD):]):
+        want = _python({"spec": obj})
+        assert want[0] == "ok", obj
+        assert got == want, obj
+
+
+def test_every_tile_lookup_as_python(cpp):
+    results = cpp[len(BAD) + len(GOOD):]
+    kinds = set()
+    for request, got in zip(TILES, results):
+        want = _python({"tile": request})
+        kinds.add(want[0])
+        assert got == want, request
+    assert kinds == {"ok", "TileError", "SpecError"}  # the list reaches every outcome

@@ -1,0 +1,45 @@
+// The tile each arch runs a GEMM with, mirroring library/gemm/tiles.py: one
+// row per arch and input type, read from library/gemm/tiles.json (the file
+// tiles.py reads) through a generated header.
+//
+//   GemmSpec s = rocke::gemm::spec_for("gfx942", 256, 256, 64, "f16", "f16");
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "library/gemm/cpp/spec.h"
+
+namespace rocke::gemm {
+
+struct Tile {
+  std::string_view arch;
+  std::string_view dtype;
+  std::string_view mma;
+  int block_m, block_n, block_k, waves_m, waves_n;
+};
+
+// No tile for the arch and input type asked for (tiles.TileError).
+class TileError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Every row, in the file's order.
+const std::vector<Tile>& tiles();
+
+// GemmSpec's optional fields.
+struct Options {
+  std::string layout_a = "row";
+  std::string layout_b = "row";
+  bool bias_relu = false;
+};
+
+// tiles.spec_for: the GemmSpec of a problem on `arch` with the table's tile
+// (TileError worded as Python's; SpecError for a bad problem).
+GemmSpec spec_for(std::string_view arch, std::int64_t m, std::int64_t n, std::int64_t k, std::string_view dtype,
+                  std::string_view out, const Options& options = {});
+
+}  // namespace rocke::gemm

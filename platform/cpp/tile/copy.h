@@ -1,0 +1,55 @@
+// Cooperative copies of a GEMM operand tile from global memory to LDS,
+// mirroring platform/tile/copy.py op for op (copy.py says what the two paths
+// are for): `load` then `store` for a whole tile, `guarded` for an edge tile.
+//
+//   TileCopy copy(a, lda, "k", KMajor(128, 32, 2, 128), scalar("f16"), 256);
+//   auto regs = copy.load(b, row0, 0, tid);
+//   copy.store(b, lds, regs, tid);
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "platform/cpp/ir/builder.h"
+#include "platform/cpp/ir/core.h"
+#include "platform/cpp/tile/lds.h"
+
+namespace rocke::tile {
+
+class TileCopy {
+ public:
+  // `contiguous`: "k" or "rows", which dimension is contiguous in global
+  // memory. std::invalid_argument, worded as Python's ValueError, for a bad
+  // one or a tile the threads cannot share.
+  TileCopy(ir::Value* src, ir::Operand ld, std::string contiguous, KMajor layout, const ir::Type* elem, int threads);
+
+  // Registers holding the whole tile at (row0, k0) of the source: 16-byte
+  // loads, unguarded.
+  std::vector<ir::Value*> load(ir::KernelBuilder& b, ir::Operand row0, ir::Operand k0, ir::Value* tid) const;
+  // The types of load()'s registers.
+  std::vector<const ir::Type*> reg_types() const;
+  // Registers of load()'s types, all zero.
+  std::vector<ir::Value*> zeros(ir::KernelBuilder& b) const;
+  // Writes load()'s registers to LDS in the K-major layout.
+  void store(ir::KernelBuilder& b, ir::Value* lds, const std::vector<ir::Value*>& regs, ir::Value* tid) const;
+  // Copies the tile at (row0, k0) element by element; zero outside rows x ks.
+  void guarded(ir::KernelBuilder& b, ir::Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows, ir::Operand ks,
+               ir::Value* tid) const;
+
+ private:
+  int count() const;
+  std::vector<ir::Value*> lane_moves(ir::KernelBuilder& b, ir::Value* tid) const;
+  std::pair<ir::Value*, ir::Value*> move(ir::KernelBuilder& b, ir::Value* q) const;
+  const ir::Type* vector_type() const;
+  ir::Value* zero(ir::KernelBuilder& b) const;
+
+  ir::Value* src_;
+  ir::Operand ld_;
+  std::string contiguous_;
+  KMajor layout_;
+  const ir::Type* elem_;
+  int threads_;
+};
+
+}  // namespace rocke::tile

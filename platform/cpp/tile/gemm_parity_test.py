@@ -1,0 +1,157 @@
+"""platform/cpp/tile against platform/tile: gemm_dump builds gemm_example.py's
+kernels in C++ (every arch, f16 and bf16, the small and the 128x128x32
+configs, row- and column-major operands), fp8_test.py's fp8 kernel on every
+arch (an error where the arch lacks the op) and the epilogue's other paths
+(bias and relu, atomic, per-element stores, the FMA main loop); their .rk
+text and, for f16 and fp8 with row-major operands, their LLVM IR for every flavor that knows
+the arch must equal Python's byte for byte, and the tile's errors Python's
+word for word."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from arch import arch
+from ir import types as T
+from ir.builder import KernelBuilder
+from ir.printer import print_kernel
+from ir.verifier import VerifyError
+from lower.llvm import lower
+from tile.copy import TileCopy
+from tile.gemm import GemmConfig, Operands, epilogue, fma_mainloop, mainloop
+from tile.gemm_example import CONFIGS, ELEMS, TILES_128, gemm_kernel
+from tile.lds import KMajor
+
+DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gemm_dump")
+MODES = ("bias_relu", "atomic", "elements", "fma")
+# Probes that are good input (the rest must fail): the FMA config checks nothing.
+GOOD = {"check_fma"}
+
+
+def _variant(arch_name, dtype, mode):
+    """gemm_example's kernel with another epilogue: bias and relu on the
+    wide path, atomic f32 accumulation, per-element guarded stores
+    (_Accumulators.elements), or the FMA main loop."""
+    elem, info = ELEMS[dtype], arch.get(arch_name)
+    cfg = GemmConfig(None, 8, 8, 1) if mode == "fma" else CONFIGS.get(arch_name, CONFIGS[info.family])(dtype)
+    b = KernelBuilder(f"gemm_{mode}_{dtype}_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(info.wave_sizes[0]), 1, 1))
+    a, bm, c, bias = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL), b.arg("bias", T.GLOBAL)
+    m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
+    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    ops = Operands(a, bm, m, n, k, lda=k, ldb=n)
+    if mode == "fma":
+        epilogue(b, fma_mainloop(b, cfg, ops, elem, row0, col0), c, n, m, n, row0, col0, elem, bias=bias, activation="relu")
+        return b.finish()
+    acc = mainloop(b, cfg, ops, elem, row0, col0)
+    if mode == "bias_relu":
+        epilogue(b, acc.runs(b), c, n, m, n, row0, col0, elem, bias=bias, activation="relu", inside=acc.inside)
+    elif mode == "atomic":
+        epilogue(b, acc.runs(b), c, n, m, n, row0, col0, T.F32, bias=bias, atomic=True, inside=acc.inside)
+    else:
+        epilogue(b, acc.elements(b), c, n, m, n, row0, col0, elem, activation="relu")
+    return b.finish()
+
+
+def _fp8(arch_name, a_layout, b_layout):
+    """fp8_test.py's kernel (fp8 in, f32 out) on `arch_name`."""
+    cfg = GemmConfig("mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2)
+    b = KernelBuilder("g", arch=arch_name, workgroup_size=(cfg.threads(64), 1, 1))
+    a, bm, c = (b.arg(x, T.GLOBAL) for x in "abc")
+    m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
+    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    lda, ldb = {"row": k, "col": m}[a_layout], {"row": n, "col": k}[b_layout]
+    acc = mainloop(b, cfg, Operands(a, bm, m, n, k, lda, ldb, a_layout=a_layout, b_layout=b_layout), T.F8E4M3, row0, col0)
+    epilogue(b, acc.runs(b), c, n, m, n, row0, col0, T.F32, inside=acc.inside)
+    return b.finish()
+
+
+def _kernels():
+    """name -> (build, flavors to lower with), as gemm_dump names them."""
+    out = {}
+    for name, info in arch.ARCHS.items():
+        for dtype in ("f16", "bf16"):
+            flavors = info.flavors if dtype == "f16" else ()
+            for la in ("row", "col"):
+                for lb in ("row", "col"):
+                    lowered = flavors if la == lb == "row" else ()
+                    key = f"{name}/{dtype}/{la}_{lb}"
+                    out[key + "/small"] = (lambda n=name, d=dtype, x=la, y=lb: gemm_kernel(n, d, None, x, y)[0], lowered)
+                    if name in TILES_128:
+                        out[key + "/128"] = (lambda n=name, d=dtype, x=la, y=lb: gemm_kernel(n, d, TILES_128[n](d), x, y)[0], lowered)
+            for mode in MODES:
+                out[f"{name}/{dtype}/{mode}"] = (lambda n=name, d=dtype, m=mode: _variant(n, d, m), (info.min_llvm,) if dtype == "f16" else ())
+        for la in ("row", "col"):
+            for lb in ("row", "col"):
+                flavors = info.flavors if la == lb == "row" else ()
+                out[f"{name}/fp8/{la}_{lb}"] = (lambda n=name, x=la, y=lb: _fp8(n, x, y), flavors)
+    return out
+
+
+KERNELS = _kernels()
+
+
+def _error(probe):
+    try:
+        probe()
+    except (ValueError, VerifyError) as e:
+        return str(e)
+    return "(no error)"
+
+
+def _probes():
+    b = KernelBuilder("probe", arch="gfx942", workgroup_size=(256, 1, 1))
+    p, i = b.arg("p", T.GLOBAL), b.arg("i", T.I32)
+    return {
+        "check_fp8_family": lambda: GemmConfig("mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2).check("gfx12"),
+        "check_family": lambda: GemmConfig("mma_16x16x32_f16_f32", 32, 32, 32, 2, 2).check("gfx11"),
+        "check_unknown_op": lambda: GemmConfig("mma_8x8x8_f16_f32", 32, 32, 32, 2, 2).check("gfx9"),
+        "check_block_m": lambda: GemmConfig("mma_16x16x16_f16_f32", 48, 32, 16, 2, 2).check("gfx9"),
+        "check_block_n": lambda: GemmConfig("mma_16x16x16_f16_f32", 32, 16, 16, 2, 2).check("gfx12"),
+        "check_block_k": lambda: GemmConfig("mma_32x32x16_bf16_f32", 64, 64, 24, 2, 2).check("gfx9"),
+        "check_fma": lambda: GemmConfig(None, 3, 5, 1).check("gfx9"),
+        "operands_a": lambda: Operands(p, p, i, i, i, i, i, a_layout="diag"),
+        "operands_b": lambda: Operands(p, p, i, i, i, i, i, b_layout="Row"),
+        "epilogue_activation": lambda: epilogue(b, [], p, i, i, i, i, i, T.F16, activation="gelu"),
+        "epilogue_atomic": lambda: epilogue(b, [], p, i, i, i, i, i, T.F16, atomic=True),
+        "kmajor_row": lambda: KMajor(64, 3, 2, 128),
+        "kmajor_line": lambda: KMajor(64, 32, 2, 96),
+        "kmajor_unit": lambda: KMajor(64, 32, 2, 120),
+        "copy_contiguous": lambda: TileCopy(p, i, "cols", KMajor(64, 32, 2, 128), T.F16, 256),
+        "copy_rows": lambda: TileCopy(p, i, "rows", KMajor(12, 32, 2, 128), T.F16, 256),
+        "copy_threads": lambda: TileCopy(p, i, "k", KMajor(16, 16, 2, 128), T.F16, 48),
+    }
+
+
+@pytest.fixture(scope="module")
+def cpp():
+    return json.loads(subprocess.run([DUMP], capture_output=True, text=True, check=True).stdout)
+
+
+def test_the_dump_has_every_kernel_and_probe(cpp):
+    assert sorted(cpp["kernels"]) == sorted(KERNELS)
+    # A kernel that fails to build is not lowered (test_same_kernel checks Python fails alike).
+    built = [name for name in KERNELS if not cpp["kernels"][name].startswith("error: ")]
+    assert sorted(cpp["llvm"]) == sorted(f"{name}@{flavor}" for name in built for flavor in KERNELS[name][1])
+    assert sorted(cpp["errors"]) == sorted(_probes())
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_same_kernel(cpp, name):
+    build, flavors = KERNELS[name]
+    try:
+        kernel = build()
+    except (ValueError, VerifyError) as e:
+        assert cpp["kernels"][name] == f"error: {e}"
+        return
+    assert cpp["kernels"][name] == print_kernel(kernel)
+    for flavor in flavors:
+        assert cpp["llvm"][f"{name}@{flavor}"] == lower(kernel, flavor), flavor
+
+
+@pytest.mark.parametrize("probe", sorted(_probes()))
+def test_same_error(cpp, probe):
+    message = _error(_probes()[probe])
+    assert (message == "(no error)") == (probe in GOOD), message
+    assert cpp["errors"][probe] == message

@@ -1,0 +1,48 @@
+// The LDS layout of a GEMM operand tile, mirroring platform/tile/lds.py:
+// K-major, XOR-swizzled by 16-byte units (lds.py says how and why).
+//
+//   KMajor lay(128, 32, 2, 128);      // rows, k, element bytes, line bytes
+//   Value* at = lay.offset(b, row, k);
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "platform/cpp/ir/builder.h"
+#include "platform/cpp/ir/core.h"
+
+namespace rocke::tile {
+
+inline constexpr int kUnit = 16;  // bytes: the widest LDS access (ds_read_b128); lds.UNIT
+
+class KMajor {
+ public:
+  // std::invalid_argument, worded as Python's ValueError, unless rows are
+  // whole units and a line a power of two units.
+  KMajor(int rows, int k, int elem_bytes, int line_bytes);
+
+  int rows() const { return rows_; }
+  int k() const { return k_; }
+  int elem_bytes() const { return elem_bytes_; }
+  int line_bytes() const { return line_bytes_; }
+  std::int64_t nbytes() const { return std::int64_t{rows_} * k_ * elem_bytes_; }
+  int unit_elems() const { return kUnit / elem_bytes_; }
+  // Rows after which the swizzle repeats.
+  int period_rows() const;
+
+  // Byte offsets of (row + d, k) for each d in `steps`, as i32 values: one
+  // computation, plus a constant for every d that is a multiple of the period.
+  std::vector<ir::Value*> offsets(ir::KernelBuilder& b, ir::Value* row, ir::Operand k, const std::vector<int>& steps) const;
+  // Byte offset of element (row, k), as an i32 value; `k` an IR value or an int.
+  ir::Value* offset(ir::KernelBuilder& b, ir::Value* row, ir::Operand k) const;
+
+ private:
+  int units_row() const { return k_ * elem_bytes_ / kUnit; }
+  int units_line() const { return line_bytes_ / kUnit; }
+  int period_lines() const;
+  ir::Value* swizzle(ir::KernelBuilder& b, ir::Value* line) const;
+
+  int rows_, k_, elem_bytes_, line_bytes_;
+};
+
+}  // namespace rocke::tile
