@@ -24,31 +24,35 @@ class Choice:
     reasons: tuple  # why: one line per family considered or parameter picked
 
 
-# conv_fwd: (family, module, condition (spec, arch) -> (accepted, why)), best first.
-CONV_FWD = (
-    (
-        "conv_img2col",
-        "conv.img2col",
-        lambda spec, arch: (spec.groups == 1, "groups == 1: the problem is one GEMM over the im2col matrix" if spec.groups == 1 else f"groups = {spec.groups}: the im2col GEMM needs groups == 1"),
-    ),
-    (
-        "conv_direct_fwd",
-        "conv.direct_fwd",
-        lambda spec, arch: (True, f"groups = {spec.groups}: direct convolution computes any groups, depthwise included"),
-    ),
-)
+# Workgroup size of the one-output-per-lane conv families (conv/common.py).
+_LANES_CONFIG = "1 output per lane, 256 lanes"
 
-# Workgroup size of both conv families (conv/common.py, one output per lane).
-_CONV_CONFIG = "1 output per lane, 256 lanes"
+
+def _img2col(spec, arch):
+    if spec.groups != 1:
+        return None, f"groups = {spec.groups}: the im2col GEMM needs groups == 1"
+    return (spec, _LANES_CONFIG), "groups == 1: the problem is one GEMM over the im2col matrix"
+
+
+def _direct(spec, arch):
+    return (spec, _LANES_CONFIG), f"groups = {spec.groups}: direct convolution computes any groups, depthwise included"
+
+
+# conv_fwd: (family, module, accept (conv spec, arch) -> ((family spec, config) or None, why)), best first.
+CONV_FWD = (
+    ("conv_img2col", "conv.img2col", _img2col),
+    ("conv_direct_fwd", "conv.direct_fwd", _direct),
+)
 
 
 def _conv_fwd(problem, arch):
     reasons = []
-    for family, module, condition in CONV_FWD:
-        accepted, why = condition(problem.spec, arch)
+    for family, module, accept in CONV_FWD:
+        accepted, why = accept(problem.spec, arch)
         reasons.append(f"{family}: {'chosen' if accepted else 'passed over'}, {why}")
         if accepted:
-            return Choice(family, module, problem.spec, _CONV_CONFIG, tuple(reasons))
+            spec, config = accepted
+            return Choice(family, module, spec, config, tuple(reasons))
     raise EntryError(problem.index, None, "no conv_fwd family accepts it: " + "; ".join(reasons), arch)
 
 
