@@ -39,6 +39,38 @@ IMG2COL = {
 }
 
 
+# Layer shapes of real networks, scaled down so the interpreter runs them,
+# then edge shapes. Each names what it covers in conv_igemm_fwd: blocks
+# wholly inside the GEMM (the tile's fast loop and vector stores, M >= 128
+# pixels and K/groups >= 64 filters), the vector gather (NHWC, C/groups a
+# multiple of 8) and the per-element one, grids in x, y and z.
+IGEMM_FWD = {
+    # ResNet: res2's 3x3 with its channels (C = K = 64, k = 576: 18 k steps) on 28x28, the
+    # case `rocke isa` is measured on; then 1x1, 3x3 (two 128-pixel blocks wholly inside, a
+    # k tail of 16), strided.
+    "resnet50_3x3_c64": ConvSpec(1, 64, 64, (28, 28), (3, 3), pad=(1, 1)),
+    "resnet_1x1_f16": ConvSpec(2, 32, 64, (8, 8), (1, 1)),
+    "resnet_3x3_f16": ConvSpec(2, 16, 64, (8, 8), (3, 3), pad=(1, 1)),
+    "resnet_3x3_stride2_bf16": ConvSpec(2, 16, 32, (9, 9), (3, 3), stride=(2, 2), pad=(1, 1), dtype="bf16"),
+    "resnet_1x1_stride2_bias": ConvSpec(1, 32, 72, (8, 8), (1, 1), stride=(2, 2), bias_relu=True),
+    # ResNeXt: grouped 3x3, 8 channels per group (vector gather) and 4 (per element).
+    "resnext_grouped_f16": ConvSpec(1, 32, 32, (6, 6), (3, 3), pad=(1, 1), groups=4),
+    "resnext_grouped_c4_bf16_bias": ConvSpec(1, 32, 16, (5, 5), (3, 3), pad=(1, 1), groups=8, dtype="bf16", bias_relu=True),
+    # UNet: 3x3 with C and K not multiples of the tile (12 and 20), bias + relu; a dilated one.
+    "unet_3x3_odd_bias": ConvSpec(1, 12, 20, (10, 10), (3, 3), pad=(1, 1), bias_relu=True),
+    "unet_dilated_bf16": ConvSpec(1, 16, 16, (9, 9), (3, 3), pad=(2, 2), dilation=(2, 2), dtype="bf16"),
+    # 3-D video: 3x3x3, and a (1, 2, 2)-strided one with bias.
+    "video_3d_f16": ConvSpec(1, 8, 16, (4, 6, 6), (3, 3, 3), pad=(1, 1, 1)),
+    "video_3d_stride_bf16_bias": ConvSpec(1, 16, 8, (3, 7, 7), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1), dtype="bf16", bias_relu=True),
+    # Edges: one output pixel; a filter as large as the padded input.
+    "single_pixel": ConvSpec(1, 16, 8, (3, 3), (3, 3)),
+    "filter_fills_padded_input_bf16": ConvSpec(1, 8, 8, (5, 5), (7, 7), pad=(1, 1), dtype="bf16"),
+    # Channels-first (per-element gather and stores), 2-D and 3-D.
+    "nchw_3x3_bias": ConvSpec(1, 8, 12, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", bias_relu=True),
+    "ncdhw_grouped_bf16": ConvSpec(1, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), groups=2, layout="NCHW", dtype="bf16"),
+}
+
+
 def _cases(problems):
     return tuple(Case(f"{name}_{arch}", arch, spec) for name, spec in problems.items() for arch in ARCHS)
 
@@ -49,3 +81,10 @@ def direct_cases():
 
 def img2col_cases():
     return _cases(IMG2COL)
+
+
+def igemm_fwd_cases():
+    """Each problem on each arch, with that arch's tile (conv.igemm_tiles)."""
+    from conv.igemm_tiles import spec_for  # the tile table imports the spec, as this module does
+
+    return tuple(Case(f"{name}_{arch}", arch, spec_for(arch, spec)) for name, spec in IGEMM_FWD.items() for arch in ARCHS)

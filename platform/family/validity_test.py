@@ -1,8 +1,9 @@
 """Validity gate: every case's IR through the real LLVM of one flavor.
 
 Verify, compile for the case's arch, reject an indirect call (an intrinsic the
-LLVM does not know), link with --no-undefined, and record the resource
-figures (written to resources.json among the test's outputs).
+LLVM does not know), link with --no-undefined, record the resource figures
+(written to resources.json among the test's outputs), and fail a case that
+spills or declares more registers than its arch has (budget.py).
 """
 
 import json
@@ -11,6 +12,7 @@ import os
 import pytest
 
 from family import manifest
+from family.budget import overruns
 from toolchains.llvm.llvm import Toolchain, resources
 
 TC = Toolchain.current()
@@ -42,4 +44,6 @@ def test_case_verifies_compiles_and_links(case_id):
     out = TC.compile(ir, arch)
     assert not out.has_indirect_call, f"{case_id}: an intrinsic {TC.flavor} does not know became an indirect call"
     assert TC.link(out.obj)[:4] == b"\x7fELF"
-    FIGURES[case_id] = dict(resources(out.asm), arch=arch)
+    figures = resources(out.asm)
+    FIGURES[case_id] = dict(figures, arch=arch)
+    assert not overruns(figures, arch), f"{case_id} on {arch} with {TC.flavor}: " + "; ".join(overruns(figures, arch))

@@ -32,6 +32,7 @@ from ir import mma as M
 from ir import types as T
 from tile.copy import TileCopy
 from tile.fragments import FRAGMENTS
+from tile.gather import GatherCopy
 from tile.lds import UNIT, KMajor
 
 ACTIVATIONS = ("none", "relu")
@@ -72,7 +73,9 @@ class GemmConfig:
 @dataclasses.dataclass
 class Operands:
     """Where the problem lives: pointers, sizes (i32 values), leading dims,
-    and each operand's layout: "row" (row-major, the default) or "col"."""
+    and each operand's layout: "row" (row-major, the default) or "col".
+    With `a_gather` (a tile.gather.Gather), A is gathered: its addresses
+    come from that callback and `lda` and `a_layout` are unused."""
 
     a: object
     b: object
@@ -83,6 +86,7 @@ class Operands:
     ldb: object
     a_layout: str = "row"
     b_layout: str = "row"
+    a_gather: object = None
 
     def __post_init__(self):
         for name in ("a_layout", "b_layout"):
@@ -111,7 +115,10 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     lay_b = KMajor(cfg.block_n, cfg.block_k, elem.nbytes, banks.count * banks.bytes)
     lds_a, lds_b = b.lds_alloc(lay_a.nbytes), b.lds_alloc(lay_b.nbytes)
     bits = _BITS.get(elem, elem)
-    copy_a = TileCopy(ops.a, ops.lda, _A_CONTIGUOUS[ops.a_layout], lay_a, bits, threads)
+    if ops.a_gather is None:
+        copy_a = TileCopy(ops.a, ops.lda, _A_CONTIGUOUS[ops.a_layout], lay_a, bits, threads)
+    else:
+        copy_a = GatherCopy(ops.a, 0, "k", lay_a, bits, threads, gather=ops.a_gather)
     copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, bits, threads)
 
     steps = cfg.block_k // s.k

@@ -1,0 +1,132 @@
+"""conv_igemm_fwd's cases, tiles, refusals and kernels: what the issue asks
+the cases to cover, the errors a user can cause, and that the numeric check
+can fail."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from conv import igemm_fwd
+from conv.igemm_fwd import FAMILY, build, problem
+from conv.igemm_tiles import MAX_TENSOR_BYTES, TILES, IgemmSpec, IgemmSpecError, spec_for
+from conv.spec import ConvSpec, SpecError
+from family.family import Case
+from interp.interp import run
+
+CASES = {c.id: c for c in FAMILY.cases}
+ARCHS = {"gfx942", "gfx950", "gfx1201", "gfx1250"}
+
+
+def test_at_least_ten_problems_on_each_arch():
+    assert len(CASES) >= 40
+    for arch in ARCHS:
+        assert sum(c.arch == arch for c in FAMILY.cases) >= 10, arch
+
+
+def test_coverage_of_the_problem_fields():
+    for arch in ARCHS:
+        convs = [c.spec.conv for c in FAMILY.cases if c.arch == arch]
+        assert {c.dims for c in convs} == {2, 3}, arch
+        assert {c.layout for c in convs} == {"NHWC", "NCHW"}, arch
+        assert {c.dtype for c in convs} == {"f16", "bf16"}, arch
+        assert any(max(c.stride) > 1 for c in convs) and any(max(c.dilation) > 1 for c in convs) and any(max(c.pad) > 0 for c in convs), arch
+        assert any(c.groups > 1 and c.layout == "NHWC" for c in convs) and any(c.groups > 1 and c.layout == "NCHW" for c in convs), arch
+        assert any(c.bias_relu for c in convs) and any(not c.bias_relu for c in convs), arch
+
+
+def test_edge_shapes():
+    specs = [c.spec for c in FAMILY.cases if c.arch == "gfx942"]
+    m_n_k = [s.gemm for s in specs]
+    assert any(n % s.block_n for s, (_, n, _) in zip(specs, m_n_k))  # K not a multiple of the tile
+    assert any(k % s.block_k for s, (_, _, k) in zip(specs, m_n_k))  # C x taps not a multiple of the k step
+    assert any(s.conv.c_per_group % 8 for s in specs)  # C/groups off the 16-byte unit: per-element gather
+    assert any(s.conv.filter == (1, 1) and s.conv.stride == (2, 2) for s in specs)  # 1x1 stride 2
+    assert any(math.prod(s.conv.output) == 1 and s.conv.n == 1 for s in specs)  # a single output pixel
+    # A filter as large as the padded input.
+    assert any(all(f == x + 2 * p for f, x, p in zip(s.conv.filter, s.conv.spatial, s.conv.pad)) for s in specs)
+
+
+def test_blocks_wholly_inside_and_the_vector_gather_are_exercised():
+    for arch in ARCHS:
+        mine = [c.spec for c in FAMILY.cases if c.arch == arch]
+        whole = [s for s in mine if s.gemm[0] >= s.block_m and s.gemm[1] >= s.block_n]
+        assert any(s.gemm[2] % s.block_k for s in whole), arch  # the fast loop, then a k tail
+        assert any(igemm_fwd._gather(s, 0).runs for s in whole), arch
+        assert any(not igemm_fwd._gather(s, 0).runs for s in mine), arch
+        assert any(s.grid()[2] > 1 for s in mine) and any(s.grid()[1] > 1 for s in mine) and any(s.grid()[0] > 1 for s in mine), arch
+
+
+def test_vector_gather_only_for_channels_last_whole_units():
+    nhwc = spec_for("gfx942", ConvSpec(1, 16, 8, (4, 4), (3, 3)))
+    assert igemm_fwd._gather(nhwc, 0).runs
+    assert not igemm_fwd._gather(spec_for("gfx942", dataclasses.replace(nhwc.conv, c=12)), 0).runs
+    assert not igemm_fwd._gather(spec_for("gfx942", dataclasses.replace(nhwc.conv, layout="NCHW")), 0).runs
+
+
+def test_every_case_has_its_archs_tile_and_workgroup():
+    for case in FAMILY.cases:
+        s = case.spec
+        assert (s.mma, s.block_m, s.block_n, s.block_k, s.waves_m, s.waves_n) == dataclasses.astuple(TILES[case.arch]), case.id
+    kernel = build(CASES["resnet_3x3_f16_gfx1201"])
+    assert kernel.attrs["workgroup_size"] == [256, 1, 1] and kernel.name == "conv_igemm_fwd_resnet_3x3_f16_gfx1201"
+    assert [a.name for a in kernel.args] == ["x", "w", "y"]
+    assert [a.name for a in build(CASES["unet_3x3_odd_bias_gfx942"]).args] == ["x", "w", "y", "bias"]
+
+
+def test_spec_json_round_trip_and_errors():
+    spec = CASES["ncdhw_grouped_bf16_gfx950"].spec
+    assert IgemmSpec.from_json(spec.to_json()) == spec
+    with pytest.raises(IgemmSpecError, match=r"IgemmSpec: expected a JSON object with exactly the fields conv, mma, .*, got \{'conv'"):
+        IgemmSpec.from_json({"conv": spec.conv.to_json()})
+    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.conv.dtype: expected one of f16, bf16 \(matrix cores\), got 'f32'; conv_direct_fwd and conv_img2col take f32"):
+        spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), dtype="f32"))
+    with pytest.raises(IgemmSpecError, match=r"expected an arch with a tile \(gfx942, gfx950, gfx1201, gfx1250\), got 'gfx90a'; add a row"):
+        spec_for("gfx90a", spec.conv)
+    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.mma: expected a matrix-core shape of bf16 inputs \(16x16x16, 16x16x32, 32x32x16, 32x32x8\), got '8x8x8'"):
+        dataclasses.replace(spec, mma="8x8x8")
+    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.block_k: expected a positive int, got 0"):
+        dataclasses.replace(spec, block_k=0)
+    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'"):
+        build(Case("x", "gfx942", spec))
+    assert issubclass(IgemmSpecError, SpecError)
+
+
+def test_tensors_up_to_two_gib_are_taken_and_larger_refused():
+    # NHWC inputs of 1 x 1024 x 1023 x 1024 f16 (just under 2^31 bytes) and 1 x 1024 x 1024 x 1024 (2^31).
+    under = ConvSpec(1, 1024, 8, (1024, 1023), (1, 1))  # 2 * 1024 * 1023 * 1024 bytes < 2^31
+    assert 2 * math.prod(under.input_shape()) <= MAX_TENSOR_BYTES
+    spec_for("gfx942", under)
+    over = dataclasses.replace(under, spatial=(1024, 1024))  # exactly 2^31 bytes
+    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.conv: expected every tensor under 2 GiB \(2147483647 bytes: .*\), got input \(1, 1024, 1024, 1024\) of 2147483648 bytes; split the batch"):
+        spec_for("gfx942", over)
+
+
+def _run(case, args_from):
+    """The case's kernel run on the problem of case `args_from`; (got, want, problem)."""
+    p = problem(args_from, np.random.default_rng(1))
+    run(build(case), p.grid, p.args)
+    return p.decode(p.args[2]), p.expected[2], p
+
+
+def test_the_numeric_check_sees_padding_and_dilation():
+    # 3x3, pad 2, dilation 2 and 3x3, pad 1, dilation 1 give the same output shape: only the taps differ.
+    dilated = CASES["unet_dilated_bf16_gfx942"]
+    plain = Case("plain", "gfx942", spec_for("gfx942", dataclasses.replace(dilated.spec.conv, pad=(1, 1), dilation=(1, 1))))
+    got, want, p = _run(plain, dilated)
+    assert not np.allclose(got, want, rtol=p.rtol, atol=p.atol)
+    got, want, p = _run(dilated, dilated)
+    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
+
+
+def test_relu_clips_some_outputs_and_keeps_others():
+    got, want, p = _run(CASES["unet_3x3_odd_bias_gfx1250"], CASES["unet_3x3_odd_bias_gfx1250"])
+    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
+    assert (want == 0).mean() > 0.2 and (want > 0).mean() > 0.2
+
+
+def test_unwritten_outputs_fail_the_check():
+    for name in ("resnet_1x1_f16_gfx942", "resnet_3x3_stride2_bf16_gfx1201"):
+        p = problem(CASES[name], np.random.default_rng(1))
+        assert np.isnan(p.decode(p.args[2])).all()

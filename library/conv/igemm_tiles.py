@@ -1,0 +1,121 @@
+"""The tile each arch runs conv_igemm_fwd with, and the spec that carries it.
+
+An implicit-GEMM convolution is a GEMM of output pixels (N x output spatial)
+by output channels per group, so its shape differs from a square GEMM's:
+rows are many (a ResNet-50 layer has 1,568 to 401,408 output pixels at batch 32)
+and columns few (64 to 512 filters, a few per group in ResNeXt). The table
+keeps library/gemm's 32-deep k step and matrix op per arch, with a
+128 x 64 block: a K=64 layer fills its columns, and the 128 pixel rows
+reuse each B tile twice as often as they reuse A. CDNA runs 4 waves of 64
+lanes (2 x 2), RDNA4 and gfx1250 8 waves of 32 (4 x 2).
+
+IgemmSpec is a ConvSpec (the problem) with this tile; it is JSON as well
+(the case lists both engines read).
+"""
+
+import dataclasses
+import math
+
+from arch.mma_forms import FORMS
+from conv.spec import ConvSpec, SpecError, _plain_int  # conv's own normaliser: JSON and numpy ints alike
+
+
+class IgemmSpecError(SpecError):
+    """conv_igemm_fwd cannot take this spec: names the field, what it takes, and the family that can."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Tile:
+    mma: str  # "MxNxK"
+    block_m: int
+    block_n: int
+    block_k: int
+    waves_m: int
+    waves_n: int
+
+
+_CDNA = dict(block_m=128, block_n=64, block_k=32, waves_m=2, waves_n=2)
+_WAVE32 = dict(block_m=128, block_n=64, block_k=32, waves_m=4, waves_n=2)
+
+# arch -> Tile, for both f16 and bf16 (every arch has the same ops for both).
+TILES = {
+    "gfx942": Tile("16x16x16", **_CDNA),
+    "gfx950": Tile("32x32x16", **_CDNA),
+    "gfx1201": Tile("16x16x16", **_WAVE32),
+    "gfx1250": Tile("16x16x32", **_WAVE32),
+}
+
+DTYPES = ("f16", "bf16")
+# The kernel's byte offsets are i32: every tensor must stay below 2 GiB.
+MAX_TENSOR_BYTES = 2**31 - 1
+_TILE_FIELDS = tuple(f.name for f in dataclasses.fields(Tile))
+
+
+@dataclasses.dataclass(frozen=True)
+class IgemmSpec:
+    conv: ConvSpec
+    mma: str
+    block_m: int
+    block_n: int
+    block_k: int
+    waves_m: int
+    waves_n: int
+
+    def __post_init__(self):
+        if isinstance(self.conv, dict):
+            object.__setattr__(self, "conv", ConvSpec.from_json(self.conv))
+        if not isinstance(self.conv, ConvSpec):
+            raise IgemmSpecError(f"IgemmSpec.conv: expected a ConvSpec, got {self.conv!r}")
+        if self.conv.dtype not in DTYPES:
+            raise IgemmSpecError(f"IgemmSpec.conv.dtype: expected one of {', '.join(DTYPES)} (matrix cores), got {self.conv.dtype!r}; conv_direct_fwd and conv_img2col take f32")
+        for what, shape in (("input", self.conv.input_shape()), ("weights", self.conv.weight_shape()), ("output", self.conv.output_shape())):
+            nbytes = 2 * math.prod(shape)  # f16 or bf16
+            if nbytes > MAX_TENSOR_BYTES:
+                raise IgemmSpecError(
+                    f"IgemmSpec.conv: expected every tensor under 2 GiB ({MAX_TENSOR_BYTES} bytes: the kernel's offsets are 32-bit), "
+                    f"got {what} {shape} of {nbytes} bytes; split the batch (ConvSpec.n) into launches"
+                )
+        for field in _TILE_FIELDS[1:]:
+            value = _plain_int(getattr(self, field))
+            object.__setattr__(self, field, value)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise IgemmSpecError(f"IgemmSpec.{field}: expected a positive int, got {value!r}")
+        ops = sorted({"x".join(map(str, (f.shape.m, f.shape.n, f.shape.k))) for f in FORMS.values() if (f.shape.a, f.shape.c) == (self.conv.dtype, "f32")})
+        if self.mma not in ops:
+            raise IgemmSpecError(f"IgemmSpec.mma: expected a matrix-core shape of {self.conv.dtype} inputs ({', '.join(ops)}), got {self.mma!r}")
+
+    @property
+    def op(self):
+        """The matrix op id (platform/arch/mma_forms.json)."""
+        return f"mma_{self.mma}_{self.conv.dtype}_f32"
+
+    @property
+    def gemm(self):
+        """(M, N, K) of each group's GEMM: output pixels, filters per group, C/groups x filter taps."""
+        c = self.conv
+        pixels, taps = c.n, 1
+        for o, f in zip(c.output, c.filter):
+            pixels, taps = pixels * o, taps * f
+        return pixels, c.k_per_group, c.c_per_group * taps
+
+    def grid(self):
+        """Workgroups: filter blocks across x, pixel blocks across y, groups across z."""
+        m, n, _ = self.gemm
+        return (-(-n // self.block_n), -(-m // self.block_m), self.conv.groups)
+
+    def to_json(self):
+        return {"conv": self.conv.to_json(), **{f: getattr(self, f) for f in _TILE_FIELDS}}
+
+    @classmethod
+    def from_json(cls, obj):
+        fields = ("conv",) + _TILE_FIELDS
+        if not isinstance(obj, dict) or sorted(obj) != sorted(fields):
+            raise IgemmSpecError(f"IgemmSpec: expected a JSON object with exactly the fields {', '.join(fields)}, got {obj!r}")
+        return cls(**obj)
+
+
+def spec_for(arch, conv):
+    """The IgemmSpec of `conv` on `arch`, with the table's tile."""
+    if arch not in TILES:
+        raise IgemmSpecError(f"conv_igemm_fwd tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to library/conv/igemm_tiles.py")
+    return IgemmSpec(conv, **dataclasses.asdict(TILES[arch]))

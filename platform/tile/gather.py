@@ -1,0 +1,78 @@
+"""A GEMM operand tile gathered from global memory: addresses from a callback.
+
+An implicit GEMM (a convolution's A, whose rows are output pixels and whose
+k runs over channels and filter taps) has no leading dimension: element
+(row, k) lives wherever the problem says, or nowhere (the padding, which
+reads as zero). `Gather.address(b, row, k)` gives the element index of
+(row, k) in the source (i32) and an i1 that is false where the element is
+padding (None: never). The tile lands in LDS K-major (lds.KMajor), like
+copy.TileCopy's k-contiguous tiles, whose moves and LDS writes it reuses.
+
+`Gather.runs` says whether every aligned run of one 16-byte unit of k
+(k a multiple of the unit's elements) is consecutive in memory and padding
+or not as a whole: then `load` issues one 16-byte load per unit, at the
+run's first address, zeroed where it is padding; otherwise one load per
+element, each with its own mask. Both `load` (a tile inside rows x k) and
+`guarded` (an edge tile) keep the padding mask: a gathered tile is never
+unguarded.
+"""
+
+import dataclasses
+from typing import Callable
+
+from tile.copy import TileCopy
+
+
+@dataclasses.dataclass(frozen=True)
+class Gather:
+    address: Callable  # (builder, row value, k value) -> (element index i32, valid i1 or None)
+    runs: bool  # aligned 16-byte runs of k are consecutive in memory and share their validity
+
+
+@dataclasses.dataclass(frozen=True)
+class GatherCopy(TileCopy):
+    """TileCopy's k-contiguous moves and LDS writes; global addresses from `gather`."""
+
+    gather: Gather = None
+
+    def __post_init__(self):
+        if not isinstance(self.gather, Gather):
+            raise ValueError(f"GatherCopy: expected a tile.gather.Gather, got {self.gather!r}")
+        if self.contiguous != "k":
+            raise ValueError(f"GatherCopy: expected contiguous 'k' (the tile is gathered by k runs), got {self.contiguous!r}")
+        super().__post_init__()
+
+    def _element(self, b, row, k, type_):
+        """The value at (row, k), zero where it is padding: a load from a safe address (index 0) there."""
+        index, valid = self.gather.address(b, row, k)
+        if valid is None:
+            return b.load(b.offset(self.src, b.mul(index, self.elem.nbytes)), type_)
+        value = b.load(b.offset(self.src, b.mul(b.select(valid, index, 0), self.elem.nbytes)), type_)
+        zero = b.const(0.0 if self.elem.is_float else 0, self.elem)
+        return b.select(valid, value, zero if type_ is self.elem else b.build([zero] * type_.n))
+
+    def load(self, b, row0, k0, tid):
+        """Registers holding the tile at (row0, k0), which lies inside the problem; padding reads zero."""
+        regs = []
+        for row, k in self._moves(b, tid):
+            r, kk = b.add(row0, row), b.add(k0, k)
+            if self.gather.runs:
+                regs.append(self._element(b, r, kk, self._vector))
+            else:
+                regs.append(b.build([self._element(b, r, b.add(kk, j), self.elem) for j in range(self.layout.unit_elems)]))
+        return regs
+
+    def guarded(self, b, lds, row0, k0, rows, ks, tid):
+        """Copy the tile at (row0, k0) element by element; zero outside rows x ks and in the padding."""
+        n_rows, n_k = self.layout.rows, self.layout.k
+        zero = b.const(0.0 if self.elem.is_float else 0, self.elem)
+        with b.for_range(tid, n_rows * n_k, self.threads) as loop:
+            row, k = b.div(loop.iv, n_k), b.rem(loop.iv, n_k)
+            r, kk = b.add(row0, row), b.add(k0, k)
+            inside = b.and_(b.cmp("lt", r, rows), b.cmp("lt", kk, ks))
+            br = b.if_(inside, [self.elem])
+            with br.then_():
+                b.yield_(self._element(b, r, kk, self.elem))
+            with br.else_():
+                b.yield_(zero)
+            b.store(b.offset(lds, self.layout.offset(b, row, k)), br.results[0])
