@@ -9,6 +9,8 @@ Choice's reasons (what `rocke build --explain` prints).
 
 import dataclasses
 
+from conv import igemm_tiles
+from conv.split_k import select_split_k_fwd
 from gemm.spec import SpecError as GemmSpecError
 from gemm.tiles import TILES, TileError, spec_for
 from helpers.helpers import num_cus, select_split_k
@@ -28,6 +30,27 @@ class Choice:
 _LANES_CONFIG = "1 output per lane, 256 lanes"
 
 
+# conv_igemm_fwd's columns are a group's filters: fewer than one matrix op's
+# N (16 on every arch's tile) leaves most of each op idle (depthwise: 1 of 16).
+_IGEMM_MIN_FILTERS = 16
+
+
+def _igemm(spec, arch):
+    """conv_igemm_fwd: matrix cores, where the arch has its tile, the type is
+    f16 or bf16 and each group has filters enough to fill the tile's columns."""
+    if spec.k_per_group < _IGEMM_MIN_FILTERS:
+        return None, f"k / groups = {spec.k_per_group}: a group's filters would fill {spec.k_per_group} of a matrix op's {_IGEMM_MIN_FILTERS} columns"
+    try:
+        igemm = igemm_tiles.spec_for(arch, spec)
+    except igemm_tiles.IgemmSpecError as e:
+        return None, str(e)
+    tile = f"mma {igemm.mma}, block {igemm.block_m}x{igemm.block_n}x{igemm.block_k}, waves {igemm.waves_m}x{igemm.waves_n}"
+    m, n, k = igemm.gemm
+    split = select_split_k_fwd(igemm, arch)
+    unsplit = "" if split == 1 else ", which conv_igemm_fwd cannot do yet (no reduce pass): the kernel runs unsplit"
+    return (igemm, tile), f"matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (library/conv/igemm_tiles.py); split-K: the planner (select_split_k_fwd) picks {split}{unsplit}"
+
+
 def _img2col(spec, arch):
     if spec.groups != 1:
         return None, f"groups = {spec.groups}: the im2col GEMM needs groups == 1"
@@ -40,6 +63,7 @@ def _direct(spec, arch):
 
 # conv_fwd: (family, module, accept (conv spec, arch) -> ((family spec, config) or None, why)), best first.
 CONV_FWD = (
+    ("conv_igemm_fwd", "conv.igemm_fwd", _igemm),
     ("conv_img2col", "conv.img2col", _img2col),
     ("conv_direct_fwd", "conv.direct_fwd", _direct),
 )

@@ -19,10 +19,13 @@ def conv(**fields):
 
 # (entry, arch) -> family chosen.
 TABLE = [
-    (conv(), "gfx942", "conv_img2col"),
-    (conv(), "gfx1201", "conv_img2col"),
+    (conv(), "gfx942", "conv_igemm_fwd"),
+    (conv(dtype="bf16"), "gfx1201", "conv_igemm_fwd"),
+    (conv(groups=2), "gfx1250", "conv_igemm_fwd"),  # 16 filters per group
+    (conv(dtype="f32"), "gfx942", "conv_img2col"),  # no matrix-core f32 tile
+    (conv(), "gfx1151", "conv_img2col"),  # no igemm tile for this arch
     (conv(groups=32), "gfx942", "conv_direct_fwd"),  # depthwise
-    (conv(groups=4), "gfx950", "conv_direct_fwd"),
+    (conv(groups=4), "gfx950", "conv_direct_fwd"),  # 8 filters per group
     ({"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "bf16"}, "gfx1250", "gemm"),
 ]
 
@@ -33,9 +36,21 @@ def test_the_table(entry, arch, family):
     assert errors == [] and [j.choice.family for j in jobs] == [family]
 
 
+def test_igemm_takes_its_archs_tile_and_explains_the_gemm():
+    (job,), _ = _jobs(conv(), archs=("gfx950",))
+    assert job.choice.config == "mma 32x32x16, block 128x64x32, waves 2x2"
+    assert job.choice.spec.conv.k == 32
+    # 784 pixels x 32 filters: 7 x 1 workgroups of 128 x 64 on 256 CUs; 288 = 9 k steps of 32, so at most a 4-way split.
+    assert job.choice.reasons == (
+        "conv_igemm_fwd: chosen, matrix cores: a 784x32x288 implicit GEMM per group; its tile for gfx950 (library/conv/igemm_tiles.py); "
+        "split-K: the planner (select_split_k_fwd) picks 4, which conv_igemm_fwd cannot do yet (no reduce pass): the kernel runs unsplit",
+    )
+
+
 def test_explain_says_why_img2col_was_passed_over_for_depthwise():
     (job,), _ = _jobs(conv(groups=32))
     assert job.choice.reasons == (
+        "conv_igemm_fwd: passed over, k / groups = 1: a group's filters would fill 1 of a matrix op's 16 columns",
         "conv_img2col: passed over, groups = 32: the im2col GEMM needs groups == 1",
         "conv_direct_fwd: chosen, groups = 32: direct convolution computes any groups, depthwise included",
     )

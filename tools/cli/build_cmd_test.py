@@ -13,15 +13,16 @@ import rocke_families
 
 from tools.cli import rocke
 
-# Small shapes (fast to compile), one per family and a bad entry between them.
+# Small shapes (fast to compile), one per family, and bad entries between them.
 PROBLEMS = [
     {"op": "conv_fwd", "name": "pointwise", "n": 1, "c": 16, "k": 32, "spatial": [8, 8], "filter": [1, 1]},
     {"op": "conv_fwd", "name": "bad_stride", "n": 1, "c": 16, "k": 32, "spatial": [8, 8], "filter": [3, 3], "stride": [0, 1]},
     {"op": "conv_fwd", "name": "depthwise", "n": 1, "c": 16, "k": 16, "spatial": [8, 8], "filter": [3, 3], "pad": [1, 1], "groups": 16},
     {"op": "conv_dgrad", "n": 1, "c": 16, "k": 16, "spatial": [8, 8], "filter": [3, 3]},
     {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16", "layout_b": "col"},
+    {"op": "conv_fwd", "name": "pointwise_f32", "n": 1, "c": 16, "k": 32, "spatial": [8, 8], "filter": [1, 1], "dtype": "f32"},
 ]
-GOOD = {0: "conv_img2col", 2: "conv_direct_fwd", 4: "gemm"}
+GOOD = {0: "conv_igemm_fwd", 2: "conv_direct_fwd", 4: "gemm", 5: "conv_img2col"}
 ARCHS = ["gfx942", "gfx1201"]
 
 
@@ -98,7 +99,11 @@ def test_a_rebuild_with_fewer_problems_removes_the_code_objects_no_longer_listed
 def test_explain_prints_why_for_each_kernel(problems, tmp_path, capsys):
     _build(problems, tmp_path, "--explain", "--jobs", "1")
     out = capsys.readouterr().out
-    assert "problems[2] depthwise on gfx942: conv_direct_fwd, 1 output per lane, 256 lanes\n    conv_img2col: passed over, groups = 16: the im2col GEMM needs groups == 1\n" in out
+    assert (
+        "problems[2] depthwise on gfx942: conv_direct_fwd, 1 output per lane, 256 lanes\n"
+        "    conv_igemm_fwd: passed over, k / groups = 1: a group's filters would fill 1 of a matrix op's 16 columns\n"
+        "    conv_img2col: passed over, groups = 16: the im2col GEMM needs groups == 1\n"
+    ) in out
     assert "problems[4] gemm_64x64x64_f16_rc_f16 on gfx1201: gemm, mma 16x16x16, block 128x128x32, waves 2x4\n" in out
 
 
