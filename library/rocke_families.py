@@ -20,3 +20,8 @@ FAMILIES = (
 # (platform/tile/gather.py) has no C++ mirror yet. library/engine:
 # engines_test compares the two engines on every other family.
 PYTHON_ONLY = ("conv.igemm_fwd",)
+
+# The module that reads problems files and picks a family and config per
+# (problem, arch) for `rocke build` and the rocke_catalog actions
+# (library/planner/jobs.py). A registry without it offers no `rocke build`.
+PLANNER = "planner.jobs"

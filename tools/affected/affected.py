@@ -1,6 +1,8 @@
 """affected: the tests that a git diff affects, one label per line.
 
-    ./bazel run //tools:affected -- [--explain] [--repo DIR] BASE [HEAD]
+    ./bazel run //tools:affected -- origin/main
+    ./bazel run //tools:affected -- --explain origin/main HEAD
+    ./bazel run //tools:affected -- --repo ../other origin/main
 
 Lists the files changed between BASE and HEAD (default HEAD) since they
 parted (git diff BASE...HEAD, in the git repository DIR, by default the
@@ -21,13 +23,13 @@ Labels go to stdout, sorted; progress and --explain go to stderr:
     ./bazel test --target_pattern_file=affected.txt
 """
 
-import argparse
 import os
 import subprocess
 import sys
 
 from tools.affected import plan
 from tools.bazel_cmd import bazel_cmd
+from tools.entry import entry
 
 def tests_of(expr):
     """The query for the tests of query set `expr` that `bazel test` would
@@ -159,13 +161,16 @@ def affected(ws, repo, base, head, want_explain):
     return tests
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="affected", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--explain", action="store_true", help="say on stderr what each changed file selected, and why")
-    parser.add_argument("--repo", metavar="DIR", help="the git repository to diff (default: the checkout)")
-    parser.add_argument("base", metavar="BASE", help="the commit the changes start from, e.g. origin/main")
-    parser.add_argument("head", metavar="HEAD", nargs="?", default="HEAD", help="the commit they end at (default HEAD)")
-    args = parser.parse_args(argv)
+def parser():
+    p = entry.parser(prog="affected", description=__doc__)
+    p.add_argument("--explain", action="store_true", help="say on stderr what each changed file selected, and why")
+    p.add_argument("--repo", metavar="DIR", help="the git repository to diff (default: the checkout)")
+    p.add_argument("base", metavar="BASE", help="the commit the changes start from, e.g. origin/main")
+    p.add_argument("head", metavar="HEAD", nargs="?", default="HEAD", help="the commit they end at (default HEAD)")
+    return p
+
+
+def run(args):
     ws = os.environ.get("BUILD_WORKSPACE_DIRECTORY")
     if not ws:
         print("affected: run me through Bazel: ./bazel run //tools:affected -- BASE [HEAD]", file=sys.stderr)
@@ -184,4 +189,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry.main(parser, run)

@@ -1,6 +1,10 @@
 """bless: re-bless the goldens of the families under some Bazel patterns.
 
-    ./bazel run //tools:bless -- [--check] [PATTERN...]      (default //...)
+    ./bazel run //tools:bless -- //library/conv/...
+    ./bazel run //tools:bless -- --check //...
+    ./bazel run //tools:bless
+
+(PATTERN... defaults to //...)
 
 Finds the golden tests under the patterns with `bazel query` (tag golden),
 builds their emit targets, and writes each family's NAME.FLAVOR.golden and
@@ -22,7 +26,6 @@ change, 2 something could not be read or built (under --check this includes
 a corrupt golden; plain bless replaces it).
 """
 
-import argparse
 import contextlib
 import fcntl
 import json
@@ -33,6 +36,7 @@ import traceback
 from family import manifest
 from files.atomic import OutputError, sync_folder, write_atomic
 from tools.bazel_cmd import bazel_cmd
+from tools.entry import entry
 
 TEMP_PREFIX = ".bless-"
 
@@ -167,11 +171,14 @@ def bless_one(ws, writer, label):
     return [name, flavor, golden_file, changed, added, missing, len(new) - changed - added, ir_changes]
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="bless", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="report what would change; write nothing")
-    parser.add_argument("patterns", nargs="*", default=["//..."])
-    args = parser.parse_args(argv)
+def parser():
+    p = entry.parser(prog="bless", description=__doc__)
+    p.add_argument("--check", action="store_true", help="report what would change; write nothing")
+    p.add_argument("patterns", nargs="*", default=["//..."])
+    return p
+
+
+def blessed(args):
     ws = os.environ.get("BUILD_WORKSPACE_DIRECTORY")
     if not ws:
         print("bless: run me through Bazel: ./bazel run //tools:bless -- PATTERN...", file=sys.stderr)
@@ -201,9 +208,14 @@ def main(argv=None):
 
 
 def run(argv=None):
-    """main, except that a bug exits 2 as well: 1 means "would change"."""
+    """bless with `argv` (without the program name); its exit status."""
+    return guarded(parser().parse_args(argv))
+
+
+def guarded(args):
+    """blessed, except that a bug exits 2 as well: 1 means "would change"."""
     try:
-        return main(argv)
+        return blessed(args)
     except Exception:
         traceback.print_exc()
         log("internal error: the traceback above is a bug in bless")
@@ -211,4 +223,4 @@ def run(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(run())
+    entry.main(parser, guarded)

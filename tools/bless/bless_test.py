@@ -196,5 +196,5 @@ def test_refuses_to_write_outside_goldens(ws):
 
 def test_needs_bazel_run(monkeypatch, capsys):
     monkeypatch.delenv("BUILD_WORKSPACE_DIRECTORY", raising=False)
-    assert bless.main([]) == 2
+    assert bless.run([]) == 2
     assert "./bazel run //tools:bless" in capsys.readouterr().err

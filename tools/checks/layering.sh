@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The library/platform wall, for every path (BUILD.bazel at the top explains
-# the sinks). Fails when:
+# the sinks; catalog/, the library's example catalogs, is library code). Fails when:
 #   - any platform or toolchain target reaches library code by any path;
 #   - a sink (a non-library target that depends on library code) has no probe
 #     in tools/layering_probe, so nothing proves it is walled off;
@@ -27,7 +27,7 @@ err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 
 # 1. No path from platform or toolchains to library (offline, no --keep_going).
-if path=$(query 'somepath(//platform/... + //toolchains/..., //library/...)' "$@"); then
+if path=$(query 'somepath(//platform/... + //toolchains/..., //library/... + //catalog/...)' "$@"); then
   if [[ -z $path ]]; then pass "layering: no path from //platform or //toolchains to //library"
   else fail "layering: no path from //platform or //toolchains to //library: found" "$path"; fi
 else
@@ -36,7 +36,7 @@ fi
 
 # 2. Every sink has a probe.
 probes=//tools/layering_probe:all
-if sinks=$(query "rdeps(//..., //library/...) except filter('^//(library|goldens/library|tools/layering_probe)[/:]', rdeps(//..., //library/...))" "$@") &&
+if sinks=$(query "rdeps(//..., //library/...) except filter('^//(library|goldens/library|catalog|tools/layering_probe)[/:]', rdeps(//..., //library/...))" "$@") &&
   probed=$(query --noimplicit_deps "deps($probes, 1) except $probes" "$@"); then
   unprobed=$(comm -23 <(sort <<<"$sinks") <(sort <<<"$probed"))
   if [[ -n $sinks && -z $unprobed ]]; then pass "layering: every sink ($(wc -l <<<"$sinks")) has a probe in tools/layering_probe"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A copy of the checkout without library/ and goldens/library/ still builds
+# A copy of the checkout without library/, goldens/library/ and catalog/ (the
+# library's example catalogs) still builds
 # and gates green, with the family registry flag pointed at the empty one:
 # platform never needs library, for any target.
 #
@@ -16,10 +17,10 @@ name="platform-only copy (no library/, empty registry) builds and tests green"
 rm -rf "$copy" && mkdir -p "$copy"
 # Tracked and new files alike (what the tests here would see), minus library.
 git ls-files -z --cached --others --exclude-standard |
-  grep -zv -e '^library/' -e '^goldens/library/' |
+  grep -zv -e '^library/' -e '^goldens/library/' -e '^catalog/' |
   xargs -0 cp --parents -t "$copy" 2>/dev/null
-missing=$(git ls-files --cached --others --exclude-standard | grep -v -e '^library/' -e '^goldens/library/' | while read -r f; do [[ -e $copy/$f || ! -e $f ]] || echo "$f"; done)
-if [[ -n $missing || -e $copy/library || -e $copy/goldens/library ]]; then
+missing=$(git ls-files --cached --others --exclude-standard | grep -v -e '^library/' -e '^goldens/library/' -e '^catalog/' | while read -r f; do [[ -e $copy/$f || ! -e $f ]] || echo "$f"; done)
+if [[ -n $missing || -e $copy/library || -e $copy/goldens/library || -e $copy/catalog ]]; then
   echo "FAIL $name: the copy at $copy is not what it should be (missing: ${missing:-none})"
   echo "checks: 0 passed, 1 failed"
   exit 1

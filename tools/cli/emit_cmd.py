@@ -43,7 +43,7 @@ class Refused(Exception):
     """A request the command refuses; the message is the one line it prints."""
 
 
-def _out_path(out):
+def out_path(out):
     """Where --out really writes: relative to where `bazel run` was started,
     symlinks resolved, and inside the checkout (the only host folder the
     pinned root shares for outputs)."""
@@ -60,7 +60,7 @@ def _out_path(out):
 
 
 def _write(out, data):
-    path = _out_path(out)
+    path = out_path(out)
     try:
         write_atomic(path, data)
     except OutputError as e:

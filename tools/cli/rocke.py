@@ -1,34 +1,45 @@
 """rocke: the command line of the kernel engine.
 
-  bazel run //tools:rocke -- toolchains            the LLVM toolchains, versions, sources, abilities
-  bazel run //tools:rocke -- emit FAMILY --list    a family's cases
-  bazel run //tools:rocke -- emit FAMILY --case ID [--flavor F] [--out K.hsaco]
-                                                   a case's IR, or its linked code object
-  bazel run //tools:rocke -- isa FAMILY --list | --case ID [--flavor F] [--json]
-                                                   a case's ISA metrics: main loop, LDS banks, resources
+  rocke build --problems catalog/resnet50.json --arch gfx942 --out resnet50
+  rocke toolchains
+  rocke emit conv.direct_fwd --list
+  rocke emit conv.direct_fwd --case 2d_nhwc_f16_3x3_gfx942 --flavor llvm22 --out k.hsaco
+  rocke isa conv.img2col --case 2d_nhwc_f16_3x3_gfx942 --json
+
+(through Bazel: ./bazel run //tools:rocke -- build ...). `rocke COMMAND --help`
+explains each command, with its examples.
 """
 
-import argparse
-import sys
+from tools.cli import build_cmd, emit_cmd, isa_cmd, toolchains_cmd
+from tools.entry import entry
 
-from tools.cli import emit_cmd, isa_cmd, toolchains_cmd
-
-# subcommand -> (module with help, add_arguments(parser), run(args) -> exit status)
+# subcommand -> module with HELP, a docstring (its --help, examples first),
+# add_arguments(parser) and run(args) -> exit status.
 COMMANDS = {
+    "build": build_cmd,
     "toolchains": toolchains_cmd,
     "emit": emit_cmd,
     "isa": isa_cmd,
 }
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="rocke", description="rocke, a kernel engine for AMD GPUs.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+def parser():
+    """The command line's parser, a subparser per command."""
+    top = entry.parser(prog="rocke", description=__doc__)
+    sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, module in COMMANDS.items():
-        module.add_arguments(sub.add_parser(name, help=module.HELP, description=module.__doc__))
-    args = parser.parse_args(argv)
+        module.add_arguments(entry.subparser(sub, name, help=module.HELP, description=module.__doc__))
+    return top
+
+
+def run(args):
     return COMMANDS[args.command].run(args)
 
 
+def main(argv=None):
+    """Parse `argv` (without the program name) and run the command; its exit status."""
+    return run(parser().parse_args(argv))
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry.main(parser, run)

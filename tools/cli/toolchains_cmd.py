@@ -1,5 +1,9 @@
 """Lists every LLVM toolchain: the version its tool reports, where it came
-from, and what it can do for rocke."""
+from, and what it can do for rocke.
+
+    rocke toolchains
+    rocke toolchains --no-probe
+"""
 
 import glob
 import os

@@ -1,0 +1,44 @@
+"""//catalog:resnet50 as Bazel built it: a tar laid out as `rocke build --out`
+lays out a folder, with nothing of the build machine in it (no absolute path,
+owner or date), and an index row per problem whose sha256 is its code object's."""
+
+import hashlib
+import json
+import os
+import tarfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "resnet50.json")) as f:
+    PROBLEMS = json.load(f)["problems"]
+with tarfile.open(os.path.join(HERE, "resnet50.tar")) as tar:
+    MEMBERS = tar.getmembers()
+    FILES = {m.name: tar.extractfile(m).read() for m in MEMBERS}
+with open(os.path.join(HERE, "resnet50.index.json"), "rb") as f:
+    INDEX = f.read()
+
+
+def test_the_tar_holds_the_index_and_a_code_object_per_problem_and_nothing_else():
+    expected = {"index.json", "index.csv"} | {f"gfx942/{p['name']}.hsaco" for p in PROBLEMS}
+    assert set(FILES) == expected and len(PROBLEMS) == 23
+    assert FILES["index.json"] == INDEX
+
+
+def test_members_are_sorted_and_carry_no_owner_date_or_odd_mode():
+    assert [m.name for m in MEMBERS] == sorted(FILES)
+    for m in MEMBERS:
+        assert (m.mtime, m.uid, m.gid, m.uname, m.gname, m.mode) == (0, 0, 0, "", "", 0o644), m.name
+
+
+def test_every_row_is_its_problems_kernel_with_the_code_objects_sha256():
+    rows = json.loads(INDEX)["kernels"]
+    assert [(r["problem"], r["name"], r["arch"], r["flavor"]) for r in rows] == [(i, p["name"], "gfx942", "llvm23") for i, p in enumerate(PROBLEMS)]
+    for r in rows:
+        assert hashlib.sha256(FILES[r["path"]]).hexdigest() == r["sha256"]
+        assert r["kernel"].encode() in FILES[r["path"]]
+    assert len(FILES["index.csv"].splitlines()) == 1 + len(rows)
+
+
+def test_no_output_names_a_path_of_the_build_machine():
+    for name, data in FILES.items():
+        for leak in (b"/work/", b"/var/cache", b"/tmp/", b"execroot", b"sandbox", b"bazel-out", os.getcwd().encode()):
+            assert leak not in data, f"{name} holds {leak!r}"

@@ -1,0 +1,1 @@
+"""The planner: problems in, a family and config per (problem, arch) out."""

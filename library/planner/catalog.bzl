@@ -1,0 +1,132 @@
+"""rocke_catalog: a kernel catalog as Bazel targets, one action per kernel."""
+
+load("@rocke_catalog_sets//:sets.bzl", "SETS")
+load("//toolchains/llvm:flavors.bzl", "LLVM_VERSIONS")
+
+_KernelInfo = provider(
+    doc = "One kernel of a catalog.",
+    fields = {"code_object": "File: its .hsaco", "row": "File: its index row, JSON"},
+)
+
+def _kernel_impl(ctx):
+    toolchain = ctx.file.toolchain
+    args = ctx.actions.args()
+    args.add("--entry", ctx.attr.entry)
+    args.add("--index", str(ctx.attr.index))
+    args.add("--arch", ctx.attr.arch)
+    args.add("--toolchain", toolchain)
+    args.add("--code-object", ctx.outputs.code_object)
+    args.add("--row", ctx.outputs.row)
+    ctx.actions.run(
+        executable = ctx.executable._tool,
+        arguments = [args],
+        inputs = [toolchain],
+        outputs = [ctx.outputs.code_object, ctx.outputs.row],
+        mnemonic = "RockeKernel",
+        progress_message = "rocke kernel %{label}",
+    )
+    return [
+        DefaultInfo(files = depset([ctx.outputs.code_object, ctx.outputs.row])),
+        _KernelInfo(code_object = ctx.outputs.code_object, row = ctx.outputs.row),
+    ]
+
+_kernel = rule(
+    implementation = _kernel_impl,
+    doc = "One problem on one arch: its code object and its index row (JSON).",
+    attrs = {
+        "entry": attr.string(mandatory = True, doc = "the problem, as JSON"),
+        "index": attr.int(mandatory = True, doc = "its index in the set"),
+        "arch": attr.string(mandatory = True),
+        "toolchain": attr.label(mandatory = True, allow_single_file = [".json"], doc = "the flavor's toolchain.json"),
+        "code_object": attr.output(mandatory = True),
+        "row": attr.output(mandatory = True),
+        "_tool": attr.label(default = "//library/planner:kernel_main", executable = True, cfg = "exec"),
+    },
+)
+
+def _archive_impl(ctx):
+    files = []
+    for kernel in ctx.attr.kernels:
+        files += [kernel[_KernelInfo].row, kernel[_KernelInfo].code_object]
+    args = ctx.actions.args()
+    args.add("--out", ctx.outputs.tar)
+    args.add("--index", ctx.outputs.index)
+    args.add_all(files)
+    ctx.actions.run(
+        executable = ctx.executable._tool,
+        arguments = [args],
+        inputs = files,
+        outputs = [ctx.outputs.tar, ctx.outputs.index],
+        mnemonic = "RockeCatalog",
+        progress_message = "rocke catalog %{label}",
+    )
+    return [DefaultInfo(files = depset([ctx.outputs.tar, ctx.outputs.index]))]
+
+_archive = rule(
+    implementation = _archive_impl,
+    doc = "The catalog's tar (index.json, index.csv, ARCH/NAME.hsaco) and its index.json.",
+    attrs = {
+        "kernels": attr.label_list(mandatory = True, providers = [_KernelInfo]),
+        "tar": attr.output(mandatory = True),
+        "index": attr.output(mandatory = True),
+        "_tool": attr.label(default = "//library/planner:archive_main", executable = True, cfg = "exec"),
+    },
+)
+
+def rocke_catalog(name, problems, archs, flavor = "llvm23"):
+    """The kernels of a problem set for some archs, one Bazel action each.
+
+    `problems` is a JSON problems file of this package (as `rocke build
+    --problems` reads), listed in @rocke_catalog_sets (MODULE.bazel), which
+    lets this macro see its entries. Each action gets its entry as an
+    argument, not the file, so editing one problem reruns only its actions.
+
+    Creates:
+      name + "_NNN_ARCH" for each entry NNN (its index, 3 digits) and arch:
+          the kernel: NAME_kernels/NNN_ARCH.hsaco and NNN_ARCH.row.json
+          (its index row); built by //library/planner:kernel_main with the
+          flavor's toolchain.json as its one input besides the tool.
+      name: the catalog: NAME.tar (index.json, index.csv, ARCH/NAME.hsaco,
+          as `rocke build --out` lays them out) and NAME.index.json.
+
+    Args:
+      name: the catalog's name.
+      problems: the problems file, e.g. "resnet50.json".
+      archs: target archs, e.g. ["gfx942", "gfx950"].
+      flavor: the LLVM flavor, e.g. "llvm23".
+    """
+    flavors = ["llvm" + v for v in LLVM_VERSIONS]
+    if flavor not in flavors:
+        fail("rocke_catalog {}: expected a flavor of {}, got {}".format(name, ", ".join(flavors), repr(flavor)))
+    key = native.package_name() + "/" + problems
+    if key not in SETS:
+        fail("rocke_catalog {}: {} is not a set of @rocke_catalog_sets; add //{}:{} to catalog_sets' files in MODULE.bazel".format(
+            name,
+            key,
+            native.package_name(),
+            problems,
+        ))
+    kernels = []
+    for index, entry in enumerate(SETS[key]):
+        for arch in archs:
+            stem = "{}_{}".format(_pad(index), arch)
+            _kernel(
+                name = "{}_{}".format(name, stem),
+                entry = json.encode(entry),
+                index = index,
+                arch = arch,
+                toolchain = "@{}//:toolchain.json".format(flavor),
+                code_object = "{}_kernels/{}.hsaco".format(name, stem),
+                row = "{}_kernels/{}.row.json".format(name, stem),
+            )
+            kernels.append(":{}_{}".format(name, stem))
+    _archive(
+        name = name,
+        kernels = kernels,
+        tar = name + ".tar",
+        index = name + ".index.json",
+    )
+
+def _pad(index):
+    """index as 3 digits (Starlark has no format widths)."""
+    return ("00" + str(index))[-3:] if index < 1000 else str(index)

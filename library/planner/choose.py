@@ -1,0 +1,118 @@
+"""Which family and config build a problem for an arch, and why.
+
+One table per op: CHOOSERS maps the op to a function (problem, arch) ->
+Choice, or EntryError when no family can build it. The conv_fwd table lists
+the families in order of preference with the condition each needs; the first
+that accepts the problem wins, and every family passed over says why in the
+Choice's reasons (what `rocke build --explain` prints).
+"""
+
+import dataclasses
+
+from conv import igemm_tiles
+from conv.split_k import select_split_k_fwd
+from gemm.spec import SpecError as GemmSpecError
+from gemm.tiles import TILES, TileError, spec_for
+from helpers.helpers import num_cus, select_split_k
+from planner.problems import EntryError, spec_error
+
+
+@dataclasses.dataclass(frozen=True)
+class Choice:
+    family: str  # the Family's name
+    module: str  # its module in the registry, which builds the kernel
+    spec: object  # the family's spec for this problem and arch
+    config: str  # the family's config in a few words
+    reasons: tuple  # why: one line per family considered or parameter picked
+
+
+# Workgroup size of the one-output-per-lane conv families (conv/common.py).
+_LANES_CONFIG = "1 output per lane, 256 lanes"
+
+
+# conv_igemm_fwd's columns are a group's filters: fewer than one matrix op's
+# N (16 on every arch's tile) leaves most of each op idle (depthwise: 1 of 16).
+_IGEMM_MIN_FILTERS = 16
+
+
+def _igemm(spec, arch):
+    """conv_igemm_fwd: matrix cores, where the arch has its tile, the type is
+    f16 or bf16 and each group has filters enough to fill the tile's columns."""
+    if spec.k_per_group < _IGEMM_MIN_FILTERS:
+        return None, f"k / groups = {spec.k_per_group}: a group's filters would fill {spec.k_per_group} of a matrix op's {_IGEMM_MIN_FILTERS} columns"
+    try:
+        igemm = igemm_tiles.spec_for(arch, spec)
+    except igemm_tiles.IgemmSpecError as e:
+        return None, str(e)
+    tile = f"mma {igemm.mma}, block {igemm.block_m}x{igemm.block_n}x{igemm.block_k}, waves {igemm.waves_m}x{igemm.waves_n}"
+    m, n, k = igemm.gemm
+    split = select_split_k_fwd(igemm, arch)
+    unsplit = "" if split == 1 else ", which conv_igemm_fwd cannot do yet (no reduce pass): the kernel runs unsplit"
+    return (igemm, tile), f"matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (library/conv/igemm_tiles.py); split-K: the planner (select_split_k_fwd) picks {split}{unsplit}"
+
+
+def _img2col(spec, arch):
+    if spec.groups != 1:
+        return None, f"groups = {spec.groups}: the im2col GEMM needs groups == 1"
+    return (spec, _LANES_CONFIG), "groups == 1: the problem is one GEMM over the im2col matrix"
+
+
+def _direct(spec, arch):
+    return (spec, _LANES_CONFIG), f"groups = {spec.groups}: direct convolution computes any groups, depthwise included"
+
+
+# conv_fwd: (family, module, accept (conv spec, arch) -> ((family spec, config) or None, why)), best first.
+CONV_FWD = (
+    ("conv_igemm_fwd", "conv.igemm_fwd", _igemm),
+    ("conv_img2col", "conv.img2col", _img2col),
+    ("conv_direct_fwd", "conv.direct_fwd", _direct),
+)
+
+
+def _conv_fwd(problem, arch):
+    reasons = []
+    for family, module, accept in CONV_FWD:
+        accepted, why = accept(problem.spec, arch)
+        reasons.append(f"{family}: {'chosen' if accepted else 'passed over'}, {why}")
+        if accepted:
+            spec, config = accepted
+            return Choice(family, module, spec, config, tuple(reasons))
+    raise EntryError(problem.index, None, "no conv_fwd family accepts it: " + "; ".join(reasons), arch)
+
+
+def _no_family(problem, arch):
+    raise EntryError(problem.index, "op", f"no family computes {problem.op} yet (issue 10); conv_fwd and gemm can be built", arch)
+
+
+def _gemm(problem, arch):
+    fields = dict(problem.spec)
+    if not isinstance(fields["dtype"], str) or (arch, fields["dtype"]) not in TILES:
+        offered = ", ".join(sorted({d for a, d in TILES if a == arch})) or "none"
+        raise EntryError(problem.index, "dtype", f"expected an input type the gemm family has a tile for on {arch} ({offered}), got {fields['dtype']!r}", arch)
+    m, n, k, dtype, out = (fields.pop(f) for f in ("m", "n", "k", "dtype", "out"))
+    try:
+        spec = spec_for(arch, m, n, k, dtype, out, **fields)
+    except (GemmSpecError, TileError) as e:
+        raise spec_error(problem.index, e, arch) from None
+    split = select_split_k(spec.m, spec.n, spec.k, arch, spec.block_m, spec.block_n, spec.block_k)
+    groups = spec.grid()[0] * spec.grid()[1]
+    config = f"mma {spec.mma}, block {spec.block_m}x{spec.block_n}x{spec.block_k}, waves {spec.waves_m}x{spec.waves_n}"
+    reasons = (
+        f"gemm: the one GEMM family; its tile for {arch} {dtype} (library/gemm/tiles.py): {config}",
+        f"workgroups: {groups} block{'s' if groups != 1 else ''} of C on {num_cus(arch)} CUs",
+        f"split-K: the planner (select_split_k) picks {split}" + ("" if split == 1 else "; the gemm family has no split-K yet, so the kernel runs unsplit"),
+    )
+    return Choice("gemm", "gemm.gemm", spec, config, reasons)
+
+
+CHOOSERS = {
+    "conv_fwd": _conv_fwd,
+    "conv_dgrad": _no_family,
+    "conv_wgrad": _no_family,
+    "gemm": _gemm,
+}
+
+
+def choose(problem, arch):
+    """The Choice for `problem` on `arch`; EntryError (with .arch) when none."""
+    return CHOOSERS[problem.op](problem, arch)

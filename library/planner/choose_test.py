@@ -1,0 +1,107 @@
+"""The selection table: which family and config each op gets on each arch, and why."""
+
+import pytest
+
+from gemm.tiles import TILES
+from planner.jobs import plan
+from planner.problems import read
+
+
+def _jobs(*entries, archs=("gfx942",)):
+    problems, errors = read({"problems": list(entries)})
+    assert errors == []
+    return plan(problems, list(archs))
+
+
+def conv(**fields):
+    return dict({"op": "conv_fwd", "n": 1, "c": 32, "k": 32, "spatial": [28, 28], "filter": [3, 3], "pad": [1, 1]}, **fields)
+
+
+# (entry, arch) -> family chosen.
+TABLE = [
+    (conv(), "gfx942", "conv_igemm_fwd"),
+    (conv(dtype="bf16"), "gfx1201", "conv_igemm_fwd"),
+    (conv(groups=2), "gfx1250", "conv_igemm_fwd"),  # 16 filters per group
+    (conv(dtype="f32"), "gfx942", "conv_img2col"),  # no matrix-core f32 tile
+    (conv(), "gfx1151", "conv_img2col"),  # no igemm tile for this arch
+    (conv(groups=32), "gfx942", "conv_direct_fwd"),  # depthwise
+    (conv(groups=4), "gfx950", "conv_direct_fwd"),  # 8 filters per group
+    ({"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "bf16"}, "gfx1250", "gemm"),
+]
+
+
+@pytest.mark.parametrize("entry,arch,family", TABLE)
+def test_the_table(entry, arch, family):
+    jobs, errors = _jobs(entry, archs=(arch,))
+    assert errors == [] and [j.choice.family for j in jobs] == [family]
+
+
+def test_igemm_takes_its_archs_tile_and_explains_the_gemm():
+    (job,), _ = _jobs(conv(), archs=("gfx950",))
+    assert job.choice.config == "mma 32x32x16, block 128x64x32, waves 2x2"
+    assert job.choice.spec.conv.k == 32
+    # 784 pixels x 32 filters: 7 x 1 workgroups of 128 x 64 on 256 CUs; 288 = 9 k steps of 32, so at most a 4-way split.
+    assert job.choice.reasons == (
+        "conv_igemm_fwd: chosen, matrix cores: a 784x32x288 implicit GEMM per group; its tile for gfx950 (library/conv/igemm_tiles.py); "
+        "split-K: the planner (select_split_k_fwd) picks 4, which conv_igemm_fwd cannot do yet (no reduce pass): the kernel runs unsplit",
+    )
+
+
+def test_explain_says_why_img2col_was_passed_over_for_depthwise():
+    (job,), _ = _jobs(conv(groups=32))
+    assert job.choice.reasons == (
+        "conv_igemm_fwd: passed over, k / groups = 1: a group's filters would fill 1 of a matrix op's 16 columns",
+        "conv_img2col: passed over, groups = 32: the im2col GEMM needs groups == 1",
+        "conv_direct_fwd: chosen, groups = 32: direct convolution computes any groups, depthwise included",
+    )
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx950", "gfx1201"])
+def test_gemm_takes_its_archs_tile_and_the_planners_split(arch):
+    (job,), _ = _jobs({"op": "gemm", "m": 128, "n": 128, "k": 4096, "dtype": "f16"}, archs=(arch,))
+    tile = TILES[(arch, "f16")]
+    assert (job.choice.spec.mma, job.choice.spec.block_m, job.choice.spec.waves_n) == (tile.mma, tile.block_m, tile.waves_n)
+    assert job.choice.config == f"mma {tile.mma}, block 128x128x32, waves {tile.waves_m}x{tile.waves_n}"
+    # One 128x128 block on a machine of dozens of CUs: the planner would split k.
+    assert job.choice.reasons[2] == "split-K: the planner (select_split_k) picks 16; the gemm family has no split-K yet, so the kernel runs unsplit"
+
+
+@pytest.mark.parametrize("op", ["conv_dgrad", "conv_wgrad"])
+def test_no_family_computes_the_backward_convs_yet(op):
+    problems, _ = read({"problems": [conv(op=op)]})
+    jobs, errors = plan(problems, ["gfx942", "gfx950"])
+    assert jobs == []
+    assert [str(e) for e in errors] == [f"problems[0].op: no family computes {op} yet (issue 10); conv_fwd and gemm can be built"]
+
+
+def test_an_entry_refused_on_one_arch_still_builds_on_the_others():
+    problems, _ = read({"problems": [{"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "fp8"}]})
+    jobs, errors = plan(problems, ["gfx942", "gfx950"])
+    assert [j.arch for j in jobs] == ["gfx950"]
+    assert [str(e) for e in errors] == ["problems[0].dtype on gfx942: expected an input type the gemm family has a tile for on gfx942 (bf16, f16), got 'fp8'"]
+
+
+def test_a_bad_gemm_field_is_named_by_the_spec():
+    problems, _ = read({"problems": [{"op": "gemm", "m": 64, "n": 0, "k": 64, "dtype": "f16"}, {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16", "layout_a": "diag"}]})
+    jobs, errors = plan(problems, ["gfx942", "gfx950"])
+    assert jobs == []
+    assert [str(e) for e in errors] == [
+        "problems[0].n: expected a positive int, got 0",
+        "problems[1].layout_a: expected one of row, col, got 'diag'",
+    ]
+
+
+def test_fields_of_the_wrong_json_type_are_named_not_a_crash():
+    problems, errors = read({"problems": [
+        {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": ["f16"]},
+        {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16", "layout_a": 5},
+        {"op": "gemm", "m": 64.0, "n": 64, "k": 64, "dtype": "f16"},
+    ]})
+    assert errors == []
+    jobs, errors = plan(problems, ["gfx942"])
+    assert jobs == []
+    assert [str(e) for e in errors] == [
+        "problems[0].dtype: expected an input type the gemm family has a tile for on gfx942 (bf16, f16), got ['f16']",
+        "problems[1].layout_a: expected one of row, col, got 5",
+        "problems[2].m: expected a positive int, got 64.0",
+    ]

@@ -1,0 +1,43 @@
+"""One rocke_catalog action: one problem on one arch -> its code object and index row.
+
+    kernel_main --entry '{"op": "conv_fwd", ...}' --index 3 --arch gfx942 \
+        --toolchain external/llvm23/toolchain.json --code-object K.hsaco --row K.row.json
+
+The entry is the problem itself (not the file it comes from), so that editing
+one problem of a set reruns only its own actions. Exit status 1 with one line
+naming the entry when it is bad or no family builds it.
+"""
+
+import argparse
+import json
+import sys
+
+from catalog.kernel import KernelError
+from files.atomic import OutputError, write_atomic
+from planner import jobs
+from planner.problems import EntryError, entry
+from toolchains.llvm.llvm import Toolchain
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--entry", required=True, help="the problem, as JSON")
+    parser.add_argument("--index", type=int, required=True, help="its index in the problems file")
+    parser.add_argument("--arch", required=True)
+    parser.add_argument("--toolchain", required=True, help="the flavor's toolchain.json")
+    parser.add_argument("--code-object", required=True)
+    parser.add_argument("--row", required=True)
+    args = parser.parse_args(argv)
+    try:
+        job = jobs.Job.of(entry(args.index, json.loads(args.entry)), args.arch)
+        row, code_object = jobs.build(job, Toolchain.from_file(args.toolchain))
+        write_atomic(args.code_object, code_object)
+        write_atomic(args.row, (json.dumps(row, sort_keys=True) + "\n").encode())
+    except (EntryError, KernelError, OutputError) as e:
+        print(f"rocke catalog: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

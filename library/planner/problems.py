@@ -1,0 +1,135 @@
+"""A problems file: {"problems": [entry, ...]}, each entry an op and its fields.
+
+    {"op": "conv_fwd", "n": 1, "c": 64, "k": 64, "spatial": [56, 56], "filter": [3, 3], "pad": [1, 1]}
+    {"op": "gemm", "m": 128, "n": 2304, "k": 768, "dtype": "f16", "layout_b": "col"}
+
+conv_fwd, conv_dgrad and conv_wgrad take ConvSpec's fields (conv/spec.py),
+gemm takes GemmSpec's problem fields (gemm/spec.py: m, n, k, dtype, out,
+layout_a, layout_b, bias_relu; the tile is the planner's choice). Optional
+fields take the spec's defaults; gemm's `out` defaults to its input type
+(f32 for fp8, which has no output type). Any entry may carry a "name" (the
+layer's published name); one is made from its fields otherwise. The specs
+validate every field and normalise JSON lists and numpy ints.
+
+A bad entry is an EntryError naming it and its field, e.g.
+"problems[3].stride: expected ints >= 1, got (0, 1)"; the others still read.
+"""
+
+import dataclasses
+import re
+
+from conv.spec import ConvSpec
+from conv.spec import SpecError as ConvSpecError
+from gemm.spec import SpecError as GemmSpecError
+
+CONV_OPS = ("conv_fwd", "conv_dgrad", "conv_wgrad")
+GEMM_FIELDS = ("m", "n", "k", "dtype", "out", "layout_a", "layout_b", "bias_relu")
+GEMM_REQUIRED = ("m", "n", "k", "dtype")
+OPS = (*CONV_OPS, "gemm")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+_SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec)\.(\w+): (.*)$", re.S)
+
+
+class EntryError(ValueError):
+    """One entry of the problems file is bad: names it, its field, what was given and what is allowed."""
+
+    def __init__(self, index, field, message, arch=None):
+        super().__init__(index, field, message, arch)
+        self.index, self.field, self.message, self.arch = index, field, message, arch
+
+    def __str__(self):
+        where = f"problems[{self.index}]" + (f".{self.field}" if self.field else "")
+        return f"{where}{f' on {self.arch}' if self.arch else ''}: {self.message}"
+
+
+def spec_error(index, error, arch=None):
+    """An EntryError from a spec's SpecError ("GemmSpec.k: expected ..."), naming the entry."""
+    match = _SPEC_FIELD.match(str(error))
+    field, message = match.groups() if match else (None, str(error))
+    return EntryError(index, field, message, arch)
+
+
+@dataclasses.dataclass(frozen=True)
+class Problem:
+    index: int
+    name: str
+    op: str
+    spec: object  # ConvSpec for conv ops; for gemm, the dict of GEMM_FIELDS given (the tile is per arch)
+
+
+class FileError(ValueError):
+    """The problems file as a whole is unusable (not the expected JSON object)."""
+
+
+def read(doc):
+    """(problems, errors) of a parsed problems file: every good entry as a
+    Problem, every bad one as an EntryError. FileError if `doc` is not
+    {"problems": [...]}."""
+    if not isinstance(doc, dict) or set(doc) != {"problems"} or not isinstance(doc["problems"], list):
+        got = sorted(doc) if isinstance(doc, dict) else type(doc).__name__
+        raise FileError(f'expected a JSON object {{"problems": [entry, ...]}} and nothing else, got {got}')
+    problems, errors = [], []
+    for index, obj in enumerate(doc["problems"]):
+        try:
+            problems.append(entry(index, obj))
+        except EntryError as e:
+            errors.append(e)
+    seen = {}
+    for p in problems:
+        if p.name in seen:
+            errors.append(EntryError(p.index, "name", f"expected a name no other entry has, got {p.name!r} (problems[{seen[p.name]}] has it too; give one a \"name\")"))
+        seen.setdefault(p.name, p.index)
+    bad = {e.index for e in errors}
+    return [p for p in problems if p.index not in bad], sorted(errors, key=lambda e: e.index)
+
+
+def entry(index, obj):
+    """The Problem of entry `index` of a problems file (a parsed JSON object); EntryError if bad."""
+    if not isinstance(obj, dict):
+        raise EntryError(index, None, f"expected a JSON object with an \"op\" and its fields, got {obj!r}")
+    fields = dict(obj)
+    op = fields.pop("op", None)
+    if op not in OPS:
+        raise EntryError(index, "op", f"expected one of {', '.join(OPS)}, got {op!r}")
+    name = fields.pop("name", None)
+    if name is not None and (not isinstance(name, str) or not _NAME.fullmatch(name)):
+        raise EntryError(index, "name", f"expected letters, digits and _ (not first a digit, at most 64), got {name!r}")
+    if op in CONV_OPS:
+        try:
+            spec = ConvSpec.from_json(fields)
+        except ConvSpecError as e:
+            raise spec_error(index, e) from None
+        return Problem(index, name or conv_name(op, spec), op, spec)
+    for key in fields:
+        if key not in GEMM_FIELDS:
+            raise EntryError(index, key, f"expected one of the fields op, name, {', '.join(GEMM_FIELDS)}, got the unknown field {key!r}")
+    for key in GEMM_REQUIRED:
+        if key not in fields:
+            raise EntryError(index, key, "expected a value (the field is required), got none")
+    if "out" not in fields:
+        fields["out"] = "f32" if fields["dtype"] == "fp8" else fields["dtype"]
+    return Problem(index, name or gemm_name(fields), op, fields)
+
+
+def _dims(values):
+    return "x".join(str(v) for v in values)
+
+
+def conv_name(op, spec):
+    """A short name from a conv spec's fields: sizes, then each field that is not its default."""
+    parts = [op, f"n{spec.n}c{spec.c}_{_dims(spec.spatial)}", f"k{spec.k}", f"f{_dims(spec.filter)}"]
+    for tag, field, default in (("s", "stride", 1), ("p", "pad", 0), ("d", "dilation", 1)):
+        values = getattr(spec, field)
+        if any(v != default for v in values):
+            parts.append(tag + _dims(values))
+    if spec.groups != 1:
+        parts.append(f"g{spec.groups}")
+    parts += [spec.layout.lower(), spec.dtype] + (["bias_relu"] if spec.bias_relu else [])
+    return "_".join(parts)
+
+
+def gemm_name(fields):
+    """A short name from a GEMM's fields."""
+    layouts = str(fields.get("layout_a", "row"))[:1] + str(fields.get("layout_b", "row"))[:1]  # checked later, by GemmSpec
+    parts = ["gemm", f"{fields['m']}x{fields['n']}x{fields['k']}", str(fields["dtype"]), layouts, str(fields["out"])]
+    return "_".join(parts + (["bias_relu"] if fields.get("bias_relu") else []))

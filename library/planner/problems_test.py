@@ -1,0 +1,72 @@
+"""Reading a problems file: good entries become Problems, each bad one is one
+error naming its index and field, and the specs normalise JSON and numpy."""
+
+import json
+
+import numpy as np
+import pytest
+
+from conv.spec import ConvSpec
+from planner.problems import FileError, read
+
+GOOD_CONV = {"op": "conv_fwd", "n": 1, "c": 64, "k": 64, "spatial": [56, 56], "filter": [3, 3], "pad": [1, 1]}
+GOOD_GEMM = {"op": "gemm", "m": 128, "n": 768, "k": 768, "dtype": "f16", "layout_b": "col"}
+
+
+def test_one_bad_entry_among_good_ones_is_named_and_the_others_read():
+    bad = dict(GOOD_CONV, stride=[0, 1])
+    problems, errors = read({"problems": [GOOD_CONV, GOOD_GEMM, bad, dict(GOOD_CONV, k=128)]})
+    assert [p.index for p in problems] == [0, 1, 3]
+    assert [str(e) for e in errors] == ["problems[2].stride: expected ints >= 1, got (0, 1)"]
+    assert errors[0].index == 2 and errors[0].field == "stride"
+
+
+@pytest.mark.parametrize("entry,message", [
+    ({"op": "conv_bwd"}, "problems[0].op: expected one of conv_fwd, conv_dgrad, conv_wgrad, gemm, got 'conv_bwd'"),
+    ([1, 2], "problems[0]: expected a JSON object with an \"op\" and its fields, got [1, 2]"),
+    (dict(GOOD_CONV, spatial=[56]), "problems[0].spatial: expected (H, W) or (D, H, W), got (56,)"),
+    (dict(GOOD_CONV, strides=[2, 2]), "problems[0].strides: expected one of the fields"),
+    ({k: v for k, v in GOOD_CONV.items() if k != "c"}, "problems[0].c: expected a value (the field is required), got none"),
+    (dict(GOOD_GEMM, lda=3), "problems[0].lda: expected one of the fields op, name, m, n, k, dtype, out"),
+    ({"op": "gemm", "m": 1, "n": 2}, "problems[0].k: expected a value (the field is required), got none"),
+    (dict(GOOD_GEMM, name="3x"), "problems[0].name: expected letters, digits and _"),
+])
+def test_each_bad_field_is_named(entry, message):
+    problems, errors = read({"problems": [entry]})
+    assert problems == [] and len(errors) == 1
+    assert str(errors[0]).startswith(message)
+
+
+def test_optional_fields_take_the_spec_defaults_and_lists_and_numpy_ints_normalise():
+    problems, errors = read({"problems": [GOOD_CONV, {"op": "conv_fwd", "n": np.int64(1), "c": np.int32(64), "k": 64, "spatial": (56, np.int16(56)), "filter": [3, 3], "pad": [1, 1]}]})
+    assert errors[0].field == "name"  # the same problem twice: the same made-up name
+    assert problems[0].spec == ConvSpec(1, 64, 64, (56, 56), (3, 3), pad=(1, 1), stride=(1, 1), dilation=(1, 1), groups=1, layout="NHWC", dtype="f16")
+
+
+def test_names_come_from_the_entry_or_its_fields_and_must_be_unique():
+    problems, errors = read({"problems": [dict(GOOD_CONV, name="res2a_branch2b"), GOOD_CONV, GOOD_GEMM, dict(GOOD_GEMM, dtype="bf16")]})
+    assert errors == []
+    assert [p.name for p in problems] == ["res2a_branch2b", "conv_fwd_n1c64_56x56_k64_f3x3_p1x1_nhwc_f16", "gemm_128x768x768_f16_rc_f16", "gemm_128x768x768_bf16_rc_bf16"]
+    _, errors = read({"problems": [dict(GOOD_CONV, name="x"), dict(GOOD_GEMM, name="x")]})
+    assert [str(e) for e in errors] == ["problems[1].name: expected a name no other entry has, got 'x' (problems[0] has it too; give one a \"name\")"]
+
+
+def test_gemm_out_defaults_to_the_input_type_and_f32_for_fp8():
+    problems, _ = read({"problems": [GOOD_GEMM, dict(GOOD_GEMM, dtype="fp8")]})
+    assert [p.spec["out"] for p in problems] == ["f16", "f32"]
+
+
+@pytest.mark.parametrize("doc", [[], {"problem": []}, {"problems": {}}, {"problems": [], "extra": 1}])
+def test_a_file_that_is_not_a_problems_object_is_refused_whole(doc):
+    with pytest.raises(FileError, match=r'expected a JSON object \{"problems": \[entry, ...\]\}'):
+        read(doc)
+
+
+def test_the_example_sets_read_without_error():
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name, count in (("resnet50", 23), ("bert_base", 6), ("mobilenet_v2", 29)):
+        with open(os.path.join(here, "..", "..", "catalog", name + ".json")) as f:
+            problems, errors = read(json.load(f))
+        assert errors == [] and len(problems) == count, name

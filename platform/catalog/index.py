@@ -1,0 +1,104 @@
+"""A catalog's index: one row per kernel, as canonical JSON, CSV and a table.
+
+A row is what an integrator needs to pick and load a kernel: which problem
+and arch it serves, which family and config made it, its code object (path
+relative to the catalog and sha256), and what it costs on the machine
+(registers, LDS, scratch, spills, occupancy, waves per workgroup).
+
+index.json and index.csv hold no build times, so that the same inputs give
+the same bytes (a second build, another checkout, a Bazel action); times are
+measurements and go to the table on stdout and to timings.json (write_timings).
+Entries that could not be built are listed under "errors" in index.json,
+each with the problem's index, the arch (null when the entry itself is bad)
+and the one-line message.
+"""
+
+import csv
+import io
+import json
+
+from catalog.kernel import FIGURES
+
+FORMAT = "rocke-catalog-index 1"
+
+# Column -> what it holds. The order is the order of every output.
+COLUMNS = {
+    "problem": "the entry's index in the problems file",
+    "name": "the problem's short name (its \"name\", or one made from its fields)",
+    "op": "conv_fwd, conv_dgrad, conv_wgrad or gemm",
+    "arch": "the target arch",
+    "flavor": "the LLVM flavor that compiled it",
+    "family": "the kernel family chosen",
+    "config": "the family's config for this problem and arch",
+    "kernel": "the kernel's symbol in the code object",
+    "path": "the code object, relative to the catalog",
+    "sha256": "the code object's sha256",
+    **{figure: "resource figure (null where the flavor reports none)" for figure in FIGURES},
+}
+
+
+def row(problem, name, op, arch, flavor, family, config, kernel, path, built):
+    """The row of one built kernel (catalog.kernel.Built)."""
+    values = dict(problem=problem, name=name, op=op, arch=arch, flavor=flavor, family=family, config=config, kernel=kernel, path=path, sha256=built.sha256)
+    values.update(built.figures)
+    return {column: values[column] for column in COLUMNS}
+
+
+def _order(rows):
+    return sorted(rows, key=lambda r: (r["problem"], r["arch"]))
+
+
+def index_json(rows, errors):
+    """index.json's bytes: rows by (problem, arch), errors by (problem, arch), sorted keys."""
+    errors = sorted(errors, key=lambda e: (e["problem"], e["arch"] or ""))
+    doc = {"format": FORMAT, "columns": list(COLUMNS), "kernels": _order(rows), "errors": errors}
+    return (json.dumps(doc, indent=1, sort_keys=True) + "\n").encode()
+
+
+def index_csv(rows):
+    """index.csv's bytes: a header of COLUMNS, one line per row; empty cells for null."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for r in _order(rows):
+        writer.writerow("" if r[c] is None else r[c] for c in COLUMNS)
+    return out.getvalue().encode()
+
+
+def timings_json(seconds):
+    """timings.json's bytes: {"<problem>/<arch>": seconds} (this file alone differs between builds)."""
+    return (json.dumps({f"{p}/{a}": round(s, 3) for (p, a), s in sorted(seconds.items())}, indent=1) + "\n").encode()
+
+
+# The stdout table: (header, column or function of the row, width is computed).
+_TABLE = (
+    ("#", "problem"),
+    ("name", "name"),
+    ("arch", "arch"),
+    ("family", "family"),
+    ("config", "config"),
+    ("VGPR", "vgpr"),
+    ("AGPR", "agpr"),
+    ("SGPR", "sgpr"),
+    ("LDS", "lds"),
+    ("scratch", "scratch"),
+    ("spills", lambda r: f"{r['vgpr_spill']}/{r['sgpr_spill']}"),
+    ("occ", "occupancy"),
+    ("waves", "waves"),
+)
+
+
+def table(rows, seconds):
+    """A readable table of the rows, with each kernel's build time (`seconds`:
+    (problem, arch) -> s). Spills are VGPR/SGPR; occ is waves per SIMD."""
+    header = [h for h, _ in _TABLE] + ["time s"]
+    lines = []
+    for r in _order(rows):
+        cells = [c(r) if callable(c) else r[c] for _, c in _TABLE]
+        cells.append(f"{seconds[(r['problem'], r['arch'])]:.2f}" if (r["problem"], r["arch"]) in seconds else "-")
+        lines.append(["-" if v is None else str(v) for v in cells])
+    widths = [max(len(x) for x in col) for col in zip(header, *lines)]
+    text_columns = {0, 1, 2, 3, 4}  # left-aligned; figures right-aligned
+    def fmt(cells):
+        return "  ".join(c.ljust(w) if i in text_columns else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    return "\n".join([fmt(header)] + [fmt(line) for line in lines]) + "\n"

@@ -1,0 +1,67 @@
+"""The index's formats: every column in its order, canonical bytes whatever
+the order rows arrive in, nulls where a flavor reports nothing, and a table
+a person can read."""
+
+import csv
+import hashlib
+import io
+import json
+
+from catalog import index
+from catalog.kernel import FIGURES, Built
+
+FIGS = dict(vgpr=20, agpr=0, sgpr=18, lds=0, scratch=0, vgpr_spill=0, sgpr_spill=0, occupancy=8, waves=4)
+
+
+def _row(problem, arch, occupancy=8):
+    built = Built(b"\x7fELF" + bytes([problem]), dict(FIGS, occupancy=occupancy))
+    return index.row(problem, f"p{problem}", "conv_fwd", arch, "llvm23", "conv_img2col", "1 output per lane, 256 lanes", f"conv_img2col_p{problem}_{arch}", f"{arch}/p{problem}.hsaco", built)
+
+
+def test_the_columns_are_the_issues_list_in_order():
+    assert list(index.COLUMNS) == [
+        "problem", "name", "op", "arch", "flavor", "family", "config", "kernel", "path", "sha256",
+        "vgpr", "agpr", "sgpr", "lds", "scratch", "vgpr_spill", "sgpr_spill", "occupancy", "waves",
+    ]
+    assert tuple(list(index.COLUMNS)[-len(FIGURES):]) == FIGURES
+
+
+def test_a_row_carries_the_code_objects_sha256():
+    row = _row(3, "gfx942")
+    assert row["sha256"] == hashlib.sha256(b"\x7fELF\x03").hexdigest()
+
+
+def test_json_is_the_same_bytes_whatever_the_order_rows_come_in():
+    rows = [_row(p, a) for p in (2, 0, 1) for a in ("gfx950", "gfx942")]
+    errors = [{"problem": 5, "arch": None, "message": "problems[5].op: ..."}, {"problem": 4, "arch": "gfx942", "message": "x"}]
+    first = index.index_json(rows, errors)
+    assert index.index_json(rows[::-1], errors[::-1]) == first
+    doc = json.loads(first)
+    assert doc["format"] == index.FORMAT and doc["columns"] == list(index.COLUMNS)
+    assert [(r["problem"], r["arch"]) for r in doc["kernels"]] == [(p, a) for p in (0, 1, 2) for a in ("gfx942", "gfx950")]
+    assert [e["problem"] for e in doc["errors"]] == [4, 5]
+    assert first.endswith(b"}\n") and b"time" not in first  # no build time: same inputs, same bytes
+
+
+def test_csv_has_the_header_and_an_empty_cell_for_null():
+    text = index.index_csv([_row(1, "gfx942", occupancy=None), _row(0, "gfx942")]).decode()
+    lines = list(csv.reader(io.StringIO(text)))
+    assert lines[0] == list(index.COLUMNS)
+    assert [line[0] for line in lines[1:]] == ["0", "1"]
+    assert lines[2][list(index.COLUMNS).index("occupancy")] == ""
+    assert lines[1][list(index.COLUMNS).index("occupancy")] == "8"
+
+
+def test_the_table_aligns_columns_and_shows_each_kernels_time():
+    rows = [_row(0, "gfx942"), _row(12, "gfx942", occupancy=None)]
+    text = index.table(rows, {(0, "gfx942"): 0.314, (12, "gfx942"): 1.5})
+    header, first, second = text.splitlines()
+    assert header.split() == ["#", "name", "arch", "family", "config", "VGPR", "AGPR", "SGPR", "LDS", "scratch", "spills", "occ", "waves", "time", "s"]
+    assert first.endswith("0.31") and second.endswith("1.50")
+    assert "  0/0  " in first and "  -  " in second  # spills VGPR/SGPR; no occupancy reported
+    # Right-aligned figures end in the same column.
+    assert header.index("VGPR") + 4 == first.index("20") + 2 == second.index("20") + 2
+
+
+def test_timings_are_their_own_file_keyed_by_problem_and_arch():
+    assert json.loads(index.timings_json({(1, "gfx942"): 0.12345, (0, "gfx950"): 2.0})) == {"0/gfx950": 2.0, "1/gfx942": 0.123}

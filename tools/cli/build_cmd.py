@@ -1,0 +1,239 @@
+"""Builds a kernel catalog: problems in, code objects and a cost table out.
+
+    rocke build --problems catalog/resnet50.json --arch gfx942 --out resnet50
+    rocke build --problems catalog/bert_base.json --arch gfx942,gfx950 --flavor llvm22 --out bert
+    rocke build --problems catalog/mobilenet_v2.json --arch gfx1201 --out mnv2 --explain
+
+The problems file is {"problems": [...]}; each entry is an op (conv_fwd,
+conv_dgrad, conv_wgrad, gemm) and its fields (library/planner/problems.py).
+For every (problem, arch) the registry's planner picks a family and its
+config (--explain prints why), the family builds the kernel and the
+flavor's real LLVM compiles and links it. OUT then holds:
+
+  ARCH/NAME.hsaco   one code object per (problem, arch)
+  index.json        a row per kernel (problem, arch, flavor, family, config,
+                    kernel name, code object path and sha256, VGPR, AGPR,
+                    SGPR, LDS, scratch, spills, occupancy, waves per
+                    workgroup) and the entries that failed; same inputs,
+                    same bytes
+  index.csv         the rows as CSV
+  timings.json      each kernel's build time in seconds (the one file that
+                    differs between two builds: times are measurements)
+
+A code object an earlier build into OUT listed and this one does not is
+removed, so OUT ends as a build into an empty folder leaves it.
+
+and the table, with build times, goes to stdout. A bad entry is one line
+naming it and its field (problems[3].stride: ...); the others still build
+and the exit status is 1. Progress goes to stderr: one line rewritten in
+place on a terminal, a line per kernel otherwise. Kernels build in --jobs
+worker processes (default: the machine's cores, at most 8).
+"""
+
+import concurrent.futures
+import contextlib
+import importlib
+import json
+import multiprocessing
+import os
+import sys
+import time
+
+import rocke_families
+from catalog import index
+from catalog.kernel import KernelError
+from catalog.progress import Progress
+from files.atomic import OutputError, write_atomic
+from lower.flavors import FLAVORS
+from tools.cli.emit_cmd import Refused, out_path
+from tools.cli.toolchains_cmd import configs
+
+HELP = "build the kernels of a problems file for some archs: code objects and a cost table"
+
+
+def add_arguments(parser):
+    parser.add_argument("--problems", required=True, help='a JSON file {"problems": [...]} (see catalog/*.json)')
+    parser.add_argument("--arch", required=True, help="comma-separated target archs, e.g. gfx942,gfx950")
+    parser.add_argument("--flavor", default="llvm23", choices=sorted(FLAVORS))
+    parser.add_argument("--out", required=True, help="the catalog folder (created), inside the checkout")
+    parser.add_argument("--explain", action="store_true", help="print why each family and config was chosen")
+    parser.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 8), help="worker processes")
+
+
+def _fail(message, status=2):
+    print(f"rocke build: {message}", file=sys.stderr)
+    return status
+
+
+def _archs(text, flavor):
+    """The --arch list, each known to the flavor; Refused names what is allowed."""
+    given = [a for a in text.split(",") if a]
+    allowed = FLAVORS[flavor].cpus
+    for a in given:
+        if a not in allowed:
+            raise Refused(f"expected --arch to list archs {flavor} knows ({', '.join(allowed)}), got {a!r}")
+    if not given or len(set(given)) != len(given):
+        raise Refused(f"expected --arch to list distinct archs, e.g. gfx942,gfx950, got {text!r}")
+    return given
+
+
+def _planner():
+    name = getattr(rocke_families, "PLANNER", None)
+    if name is None:
+        raise Refused("this build's family registry has no planner (a platform-only copy); build with the library's registry")
+    return importlib.import_module(name)
+
+
+def _read(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as e:
+        raise Refused(f"cannot read --problems {path}: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise Refused(f"--problems {path} is not JSON: {e}") from None
+
+
+# Each worker process keeps its planner and toolchain.
+_WORKER = {}
+
+
+def _init(planner, toolchain):
+    _WORKER.update(planner=importlib.import_module(planner), toolchain=toolchain)
+
+
+def _build(job):
+    start = time.monotonic()
+    try:
+        row, code_object = _WORKER["planner"].build(job, _WORKER["toolchain"])
+    except KernelError as e:
+        return job, None, None, str(e), time.monotonic() - start
+    return job, row, code_object, None, time.monotonic() - start
+
+
+def _explain(jobs):
+    for job in jobs:
+        print(f"problems[{job.problem.index}] {job.problem.name} on {job.arch}: {job.choice.family}, {job.choice.config}")
+        for reason in job.choice.reasons:
+            print(f"    {reason}")
+
+
+def _plan(args):
+    """(planner module, jobs, errors, out folder) of the command line; Refused
+    for anything that stops the whole build."""
+    planner = _planner()
+    arch_list = _archs(args.arch, args.flavor)
+    doc = _read(os.path.join(os.environ.get("BUILD_WORKING_DIRECTORY", ""), args.problems))
+    out = out_path(args.out)
+    try:
+        problems, errors = planner.read(doc)
+    except planner.FileError as e:
+        raise Refused(f"--problems {args.problems}: {e}") from None
+    jobs, refused = planner.plan(problems, arch_list)
+    return planner, jobs, [*errors, *refused], out
+
+
+def run(args):
+    if args.jobs < 1:
+        return _fail(f"expected --jobs to be a positive number, got {args.jobs}")
+    try:
+        planner, jobs, errors, out = _plan(args)
+    except Refused as e:
+        return _fail(str(e))
+    for e in errors:
+        print(f"rocke build: {e}", file=sys.stderr)
+    if args.explain:
+        _explain(jobs)
+    toolchain = next(t for t in configs() if t.flavor == args.flavor)
+    rows, seconds, objects = [], {}, {}
+    error_rows = [{"problem": e.index, "arch": e.arch, "message": str(e)} for e in errors]
+    progress = Progress(len(jobs), sys.stderr)
+    start = time.monotonic()
+    how, results = _results(jobs, args.jobs, planner.__name__, toolchain)
+    for job, row, code_object, failure, took in results:
+        what = f"problems[{job.problem.index}] {job.problem.name} on {job.arch}"
+        if failure:
+            error_rows.append({"problem": job.problem.index, "arch": job.arch, "message": failure})
+            print(f"rocke build: {what}: {failure}", file=sys.stderr)
+        else:
+            rows.append(row)
+            objects[job.path] = code_object
+            seconds[(job.problem.index, job.arch)] = took
+        progress.step(f"{what}{' FAILED' if failure else ''} ({took:.2f} s)")
+    wall = time.monotonic() - start
+    try:
+        _write(out, objects, rows, error_rows, seconds)
+    except OutputError as e:
+        return _fail(str(e))
+    sys.stdout.write(index.table(rows, seconds))
+    rate = f", {len(rows) / wall:.1f} kernels/s" if wall > 0 and rows else ""
+    print(f"{len(rows)} kernels, {len(error_rows)} errors, {wall:.1f} s in {how}{rate}; wrote {out}")
+    return 1 if error_rows else 0
+
+
+def _pool(workers, planner, toolchain):
+    """(executor, what it is): worker processes, or threads where the OS gives
+    no POSIX semaphores (no /dev/shm, as in Bazel's sandbox); LLVM runs in
+    subprocesses either way, so threads still use the cores."""
+    context = multiprocessing.get_context("fork")
+    try:
+        context.Lock()
+    except OSError:
+        _init(planner, toolchain)
+        return concurrent.futures.ThreadPoolExecutor(workers), f"{workers} worker threads (no POSIX semaphores for processes)"
+    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_init, initargs=(planner, toolchain))
+    return pool, f"{workers} worker processes"
+
+
+def _results(jobs, workers, planner, toolchain):
+    """(how they are built, an iterator of (job, row, code object, failure,
+    seconds) per job as they finish)."""
+    if workers == 1 or len(jobs) < 2:
+        _init(planner, toolchain)
+        return "1 process", map(_build, jobs)
+    pool, how = _pool(workers, planner, toolchain)
+    return how, _finished(pool, jobs)
+
+
+def _finished(pool, jobs):
+    with pool:
+        for future in concurrent.futures.as_completed([pool.submit(_build, job) for job in jobs]):
+            yield future.result()
+
+
+def _makedirs(folder):
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot create the folder {folder}: {e.strerror}; choose another --out") from None
+
+
+def _previous(out):
+    """The code objects the folder's index.json (an earlier build's) names."""
+    try:
+        with open(os.path.join(out, "index.json")) as f:
+            doc = json.load(f)
+        return {r["path"] for r in doc["kernels"]} if doc.get("format") == index.FORMAT else set()
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()
+
+
+def _write(out, objects, rows, errors, seconds):
+    """Every file of the catalog, each atomically; index.json last, so it
+    never names a code object that is not there yet. Then the code objects
+    an earlier build's index named and this one does not are removed, so the
+    folder is what a build into an empty one makes."""
+    _makedirs(out)
+    stale = _previous(out) - set(objects)
+    for path, data in sorted(objects.items()):
+        _makedirs(os.path.dirname(os.path.join(out, path)))
+        write_atomic(os.path.join(out, path), data)
+    write_atomic(os.path.join(out, "index.csv"), index.index_csv(rows))
+    write_atomic(os.path.join(out, "timings.json"), index.timings_json(seconds))
+    write_atomic(os.path.join(out, "index.json"), index.index_json(rows, errors))
+    for path in sorted(stale):
+        # Only what the old index named, inside the folder: never a stranger's file.
+        target = os.path.realpath(os.path.join(out, path))
+        if path.endswith(".hsaco") and target.startswith(os.path.realpath(out) + os.sep):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(target)
