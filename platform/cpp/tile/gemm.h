@@ -22,6 +22,7 @@
 #include "platform/cpp/ir/core.h"
 #include "platform/cpp/ir/mma.h"
 #include "platform/cpp/tile/fragments.h"
+#include "platform/cpp/tile/gather.h"
 
 namespace rocke::tile {
 
@@ -42,11 +43,12 @@ struct GemmConfig {
 };
 
 // Where the problem lives: pointers, sizes (i32 values), leading dimensions
-// (values or numbers) and each operand's layout, "row" or "col".
+// (values or numbers) and each operand's layout, "row" or "col". With
+// `a_gather`, A is gathered (gather.h): `lda` and `a_layout` are unused.
 struct Operands {
   // std::invalid_argument, worded as Python's, for a layout not in gemm.LAYOUTS.
   Operands(ir::Value* a, ir::Value* b, ir::Value* m, ir::Value* n, ir::Value* k, ir::Operand lda, ir::Operand ldb,
-           std::string a_layout = "row", std::string b_layout = "row");
+           std::string a_layout = "row", std::string b_layout = "row", std::optional<Gather> a_gather = std::nullopt);
 
   ir::Value* a;
   ir::Value* b;
@@ -57,6 +59,7 @@ struct Operands {
   ir::Operand ldb;
   std::string a_layout;
   std::string b_layout;
+  std::optional<Gather> a_gather;
 };
 
 // Output values at (row, col) of the block: one value, or a run of values in
