@@ -139,13 +139,17 @@ std::vector<Run> Accumulators::runs(KernelBuilder& b) const {
 
 std::vector<Run> Accumulators::elements(KernelBuilder& b) const {
   std::vector<Run> out;
+  each_element(b, [&](const Run& r) { out.push_back(r); });
+  return out;
+}
+
+void Accumulators::each_element(KernelBuilder& b, const std::function<void(const Run&)>& fn) const {
   each_run(*this, b, [&](const Run& r) {
     for (std::size_t j = 0; j < r.values.size(); ++j) {
       Value* col = b.add(r.col, static_cast<int>(j));
-      out.push_back(Run{r.row, col, {r.values[j]}});
+      fn(Run{r.row, col, {r.values[j]}});
     }
   });
-  return out;
 }
 
 Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& ops, const ir::Type* elem, Value* row0,

@@ -13,6 +13,7 @@
 // the ops come out in the same order.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -86,6 +87,9 @@ struct Accumulators {
   std::vector<Run> runs(ir::KernelBuilder& b) const;
   // (row, col, one f32 value) of every accumulator element, within the block.
   std::vector<Run> elements(ir::KernelBuilder& b) const;
+  // elements() as Python's generator is consumed by a loop that makes ops of
+  // its own: each element's ops, then fn's for it, element after element.
+  void each_element(ir::KernelBuilder& b, const std::function<void(const Run&)>& fn) const;
 };
 
 // Accumulators (f32 fragments, one per m x n sub-tile of this wave) for the
