@@ -36,8 +36,8 @@ class TileCopy {
   // Writes load()'s registers to LDS in the K-major layout.
   void store(ir::KernelBuilder& b, ir::Value* lds, const std::vector<ir::Value*>& regs, ir::Value* tid) const;
   // Copies the tile at (row0, k0) element by element; zero outside rows x ks.
-  virtual void guarded(ir::KernelBuilder& b, ir::Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows, ir::Operand ks,
-               ir::Value* tid) const;
+  virtual void guarded(ir::KernelBuilder& b, ir::Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows,
+                       ir::Operand ks, ir::Value* tid) const;
 
  protected:
   int count() const;
