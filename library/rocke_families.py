@@ -16,10 +16,10 @@ FAMILIES = (
 
 # The registry families that have no C++ engine yet, so no byte-identity
 # gate (their rocke_family passes no cpp_engine), kept in step with those
-# arguments by tools/checks/no_drop.sh: conv_igemm_fwd's gathered A operand
-# (platform/tile/gather.py) has no C++ mirror yet. library/engine:
-# engines_test compares the two engines on every other family.
-PYTHON_ONLY = ("conv.igemm_fwd",)
+# arguments by tools/checks/no_drop.sh. None: every family has a C++ mirror
+# (library/*/cpp) and a byte-identity gate per flavor. library/engine:
+# engines_test compares the two engines on every family not listed here.
+PYTHON_ONLY = ()
 
 # The module that reads problems files and picks a family and config per
 # (problem, arch) for `rocke build` and the rocke_catalog actions

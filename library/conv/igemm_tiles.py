@@ -10,11 +10,15 @@ reuse each B tile twice as often as they reuse A. CDNA runs 4 waves of 64
 lanes (2 x 2), RDNA4 and gfx1250 8 waves of 32 (4 x 2).
 
 IgemmSpec is a ConvSpec (the problem) with this tile; it is JSON as well
-(the case lists both engines read).
+(the case lists both engines read). The rows are data, igemm_tiles.json
+beside this file, in the order errors list them; the C++ mirror
+(library/conv/cpp) reads the same file.
 """
 
 import dataclasses
+import json
 import math
+import os
 
 from arch.mma_forms import FORMS
 from conv.spec import ConvSpec, SpecError, _plain_int  # conv's own normaliser: JSON and numpy ints alike
@@ -34,16 +38,24 @@ class Tile:
     waves_n: int
 
 
-_CDNA = dict(block_m=128, block_n=64, block_k=32, waves_m=2, waves_n=2)
-_WAVE32 = dict(block_m=128, block_n=64, block_k=32, waves_m=4, waves_n=2)
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "igemm_tiles.json")
+
+
+def _load(path):
+    """arch -> Tile, in the file's order."""
+    with open(path, encoding="utf-8") as f:
+        rows = json.load(f)["tiles"]
+    fields = [f.name for f in dataclasses.fields(Tile)]
+    table = {}
+    for row in rows:
+        if row["arch"] in table:
+            raise ValueError(f"{path}: expected one row per arch, got a second {row['arch']}")
+        table[row["arch"]] = Tile(**{name: row[name] for name in fields})
+    return table
+
 
 # arch -> Tile, for both f16 and bf16 (every arch has the same ops for both).
-TILES = {
-    "gfx942": Tile("16x16x16", **_CDNA),
-    "gfx950": Tile("32x32x16", **_CDNA),
-    "gfx1201": Tile("16x16x16", **_WAVE32),
-    "gfx1250": Tile("16x16x32", **_WAVE32),
-}
+TILES = _load(PATH)
 
 DTYPES = ("f16", "bf16")
 # The kernel's byte offsets are i32: every tensor must stay below 2 GiB.
@@ -117,5 +129,5 @@ class IgemmSpec:
 def spec_for(arch, conv):
     """The IgemmSpec of `conv` on `arch`, with the table's tile."""
     if arch not in TILES:
-        raise IgemmSpecError(f"conv_igemm_fwd tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to library/conv/igemm_tiles.py")
+        raise IgemmSpecError(f"conv_igemm_fwd tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to library/conv/igemm_tiles.json")
     return IgemmSpec(conv, **dataclasses.asdict(TILES[arch]))

@@ -23,10 +23,12 @@ class TileCopy {
   // memory. std::invalid_argument, worded as Python's ValueError, for a bad
   // one or a tile the threads cannot share.
   TileCopy(ir::Value* src, ir::Operand ld, std::string contiguous, KMajor layout, const ir::Type* elem, int threads);
+  virtual ~TileCopy() = default;
 
   // Registers holding the whole tile at (row0, k0) of the source: 16-byte
   // loads, unguarded.
-  std::vector<ir::Value*> load(ir::KernelBuilder& b, ir::Operand row0, ir::Operand k0, ir::Value* tid) const;
+  // Virtual: a GatherCopy (gather.h) loads through its address callback.
+  virtual std::vector<ir::Value*> load(ir::KernelBuilder& b, ir::Operand row0, ir::Operand k0, ir::Value* tid) const;
   // The types of load()'s registers.
   std::vector<const ir::Type*> reg_types() const;
   // Registers of load()'s types, all zero.
@@ -34,10 +36,10 @@ class TileCopy {
   // Writes load()'s registers to LDS in the K-major layout.
   void store(ir::KernelBuilder& b, ir::Value* lds, const std::vector<ir::Value*>& regs, ir::Value* tid) const;
   // Copies the tile at (row0, k0) element by element; zero outside rows x ks.
-  void guarded(ir::KernelBuilder& b, ir::Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows, ir::Operand ks,
-               ir::Value* tid) const;
+  virtual void guarded(ir::KernelBuilder& b, ir::Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows,
+                       ir::Operand ks, ir::Value* tid) const;
 
- private:
+ protected:
   int count() const;
   std::vector<ir::Value*> lane_moves(ir::KernelBuilder& b, ir::Value* tid) const;
   std::pair<ir::Value*, ir::Value*> move(ir::KernelBuilder& b, ir::Value* q) const;

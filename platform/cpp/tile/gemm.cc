@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
 #include "platform/cpp/arch/arch.h"
 #include "platform/cpp/py/repr.h"
 #include "platform/cpp/tile/copy.h"
+#include "platform/cpp/tile/gather.h"
 #include "platform/cpp/tile/lds.h"
 #include "platform/cpp/types/types.h"
 
@@ -110,8 +112,17 @@ void GemmConfig::check(std::string_view family) const {
 }
 
 Operands::Operands(Value* a_, Value* b_, Value* m_, Value* n_, Value* k_, ir::Operand lda_, ir::Operand ldb_,
-                   std::string a_layout_, std::string b_layout_)
-    : a(a_), b(b_), m(m_), n(n_), k(k_), lda(lda_), ldb(ldb_), a_layout(std::move(a_layout_)), b_layout(std::move(b_layout_)) {
+                   std::string a_layout_, std::string b_layout_, std::optional<Gather> a_gather_)
+    : a(a_),
+      b(b_),
+      m(m_),
+      n(n_),
+      k(k_),
+      lda(lda_),
+      ldb(ldb_),
+      a_layout(std::move(a_layout_)),
+      b_layout(std::move(b_layout_)),
+      a_gather(std::move(a_gather_)) {
   for (const auto& [name, value] : {std::pair{"a_layout", &a_layout}, std::pair{"b_layout", &b_layout}}) {
     if (!among(*value, kLayouts)) {
       throw std::invalid_argument("Operands: expected " + std::string(name) + " in " + tuple_repr(kLayouts) + ", got " +
@@ -128,13 +139,17 @@ std::vector<Run> Accumulators::runs(KernelBuilder& b) const {
 
 std::vector<Run> Accumulators::elements(KernelBuilder& b) const {
   std::vector<Run> out;
+  each_element(b, [&](const Run& r) { out.push_back(r); });
+  return out;
+}
+
+void Accumulators::each_element(KernelBuilder& b, const std::function<void(const Run&)>& fn) const {
   each_run(*this, b, [&](const Run& r) {
     for (std::size_t j = 0; j < r.values.size(); ++j) {
       Value* col = b.add(r.col, static_cast<int>(j));
-      out.push_back(Run{r.row, col, {r.values[j]}});
+      fn(Run{r.row, col, {r.values[j]}});
     }
   });
-  return out;
 }
 
 Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& ops, const ir::Type* elem, Value* row0,
@@ -162,7 +177,12 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   Value* lds_a = b.lds_alloc(lay_a.nbytes());
   Value* lds_b = b.lds_alloc(lay_b.nbytes());
   const ir::Type* bits = bits_of(elem);
-  const TileCopy copy_a(ops.a, ops.lda, a_contiguous(ops.a_layout), lay_a, bits, threads);
+  std::unique_ptr<const TileCopy> copy_a;
+  if (ops.a_gather) {
+    copy_a = std::make_unique<const GatherCopy>(ops.a, 0, "k", lay_a, bits, threads, ops.a_gather);
+  } else {
+    copy_a = std::make_unique<const TileCopy>(ops.a, ops.lda, a_contiguous(ops.a_layout), lay_a, bits, threads);
+  }
   const TileCopy copy_b(ops.b, ops.ldb, b_contiguous(ops.b_layout), lay_b, bits, threads);
 
   const int steps = cfg.block_k / s.k;
@@ -242,8 +262,8 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
 
   Value* any_fast = b.cmp("gt", k_fast, 0);
   b.if_(any_fast, {}, [&] {
-    const std::vector<Value*> regs_a = copy_a.load(b, row0, 0, tid);
-    copy_a.store(b, lds_a, regs_a, tid);
+    const std::vector<Value*> regs_a = copy_a->load(b, row0, 0, tid);
+    copy_a->store(b, lds_a, regs_a, tid);
     const std::vector<Value*> regs_b = copy_b.load(b, col0, 0, tid);
     copy_b.store(b, lds_b, regs_b, tid);
   });
@@ -254,18 +274,18 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
     Value* after = b.add(loop.iv, cfg.block_k);
     Value* last = b.sub(k_fast, cfg.block_k);
     Value* nxt = b.min(after, last);  // the last step reloads itself: no branch
-    const std::vector<Value*> regs_a = copy_a.load(b, row0, nxt, tid);
+    const std::vector<Value*> regs_a = copy_a->load(b, row0, nxt, tid);
     const std::vector<Value*> regs_b = copy_b.load(b, col0, nxt, tid);
     const std::vector<Value*> sums = multiply(loop.iters);
     b.barrier();  // every wave is done reading this step's tiles
-    copy_a.store(b, lds_a, regs_a, tid);
+    copy_a->store(b, lds_a, regs_a, tid);
     copy_b.store(b, lds_b, regs_b, tid);
     b.barrier();
     b.yield_(sums);
   });
   const std::vector<Value*> edge = b.for_range(k_fast, ops.k, cfg.block_k, fast, [&](const ir::Loop& loop) {
     b.barrier();
-    copy_a.guarded(b, lds_a, row0, loop.iv, ops.m, ops.k, tid);
+    copy_a->guarded(b, lds_a, row0, loop.iv, ops.m, ops.k, tid);
     copy_b.guarded(b, lds_b, col0, loop.iv, ops.n, ops.k, tid);
     b.barrier();
     b.yield_(multiply(loop.iters));

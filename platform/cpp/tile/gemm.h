@@ -13,6 +13,7 @@
 // the ops come out in the same order.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,7 @@
 #include "platform/cpp/ir/core.h"
 #include "platform/cpp/ir/mma.h"
 #include "platform/cpp/tile/fragments.h"
+#include "platform/cpp/tile/gather.h"
 
 namespace rocke::tile {
 
@@ -42,11 +44,12 @@ struct GemmConfig {
 };
 
 // Where the problem lives: pointers, sizes (i32 values), leading dimensions
-// (values or numbers) and each operand's layout, "row" or "col".
+// (values or numbers) and each operand's layout, "row" or "col". With
+// `a_gather`, A is gathered (gather.h): `lda` and `a_layout` are unused.
 struct Operands {
   // std::invalid_argument, worded as Python's, for a layout not in gemm.LAYOUTS.
   Operands(ir::Value* a, ir::Value* b, ir::Value* m, ir::Value* n, ir::Value* k, ir::Operand lda, ir::Operand ldb,
-           std::string a_layout = "row", std::string b_layout = "row");
+           std::string a_layout = "row", std::string b_layout = "row", std::optional<Gather> a_gather = std::nullopt);
 
   ir::Value* a;
   ir::Value* b;
@@ -57,6 +60,7 @@ struct Operands {
   ir::Operand ldb;
   std::string a_layout;
   std::string b_layout;
+  std::optional<Gather> a_gather;
 };
 
 // Output values at (row, col) of the block: one value, or a run of values in
@@ -83,6 +87,9 @@ struct Accumulators {
   std::vector<Run> runs(ir::KernelBuilder& b) const;
   // (row, col, one f32 value) of every accumulator element, within the block.
   std::vector<Run> elements(ir::KernelBuilder& b) const;
+  // elements() as Python's generator is consumed by a loop that makes ops of
+  // its own: each element's ops, then fn's for it, element after element.
+  void each_element(ir::KernelBuilder& b, const std::function<void(const Run&)>& fn) const;
 };
 
 // Accumulators (f32 fragments, one per m x n sub-tile of this wave) for the

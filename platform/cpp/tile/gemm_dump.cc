@@ -3,6 +3,7 @@
 // gemm_parity_test.py builds every kernel with gemm_example.py (or the same
 // tile.gemm calls) and makes every probe in Python; a kernel that fails to
 // build is its error's text, so both must fail alike too.
+#include <array>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "platform/cpp/json/json.h"
 #include "platform/cpp/lower/lower.h"
 #include "platform/cpp/tile/copy.h"
+#include "platform/cpp/tile/gather.h"
 #include "platform/cpp/tile/gemm.h"
 #include "platform/cpp/tile/gemm_example.h"
 #include "platform/cpp/tile/lds.h"
@@ -54,6 +56,7 @@ json::Object errors() {
   const ir::Type* f16 = ir::scalar("f16");
   auto check = [](GemmConfig cfg, std::string_view family) { return error([&] { cfg.check(family); }); };
   const std::vector<Run> none;
+  auto gather_rows = [](ir::KernelBuilder&, ir::Value* row, ir::Value*) { return std::pair<ir::Value*, ir::Value*>{row, nullptr}; };
   return {
       {"check_fp8_family", check({"mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2}, "gfx12")},
       {"check_family", check({"mma_16x16x32_f16_f32", 32, 32, 32, 2, 2}, "gfx11")},
@@ -72,6 +75,10 @@ json::Object errors() {
       {"copy_contiguous", error([&] { TileCopy(p, i, "cols", KMajor(64, 32, 2, 128), f16, 256); })},
       {"copy_rows", error([&] { TileCopy(p, i, "rows", KMajor(12, 32, 2, 128), f16, 256); })},
       {"copy_threads", error([&] { TileCopy(p, i, "k", KMajor(16, 16, 2, 128), f16, 48); })},
+      {"gather_none", error([&] { GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), f16, 256, std::nullopt); })},
+      {"gather_rows", error([&] { GatherCopy(p, 0, "rows", KMajor(64, 32, 2, 128), f16, 256, Gather{gather_rows, true}); })},
+      {"gather_threads",
+       error([&] { GatherCopy(p, 0, "k", KMajor(16, 16, 2, 128), f16, 48, Gather{gather_rows, true}); })},
   };
 }
 
@@ -113,6 +120,22 @@ int main() {
         const std::string key = std::string(a.name) + "/fp8/" + la + "_" + lb;
         const auto& lowered = la == "row" && lb == "row" ? a.flavors : std::vector<std::string_view>{};
         kernels[key] = tile::text([&] { return tile::example::fp8_kernel(a.name, la, lb); }, llvm, key, lowered);
+      }
+    }
+  }
+  // gather_test.py's kernels: each arch and type it runs, both shapes, both load paths.
+  const std::vector<std::pair<std::string_view, std::string>> gathered = {
+      {"gfx942", "f16"}, {"gfx950", "bf16"}, {"gfx1201", "bf16"}, {"gfx1250", "f16"}};
+  const std::vector<std::array<int, 3>> shapes = {{200, 130, 72}, {37, 45, 29}};
+  for (const auto& [arch_name, dtype] : gathered) {
+    const arch::Arch& a = arch::get(arch_name);
+    for (const auto& [m, n, k] : shapes) {
+      for (bool runs : {true, false}) {
+        const std::string key = std::string(arch_name) + "/" + dtype + "/gather/" + std::to_string(m) + "x" +
+                                std::to_string(n) + "x" + std::to_string(k) + (runs ? "/runs" : "/elements");
+        const std::vector<std::string_view> lowered = {a.min_llvm};
+        kernels[key] = tile::text([&] { return tile::example::gather_kernel(arch_name, dtype, m, n, k, runs); }, llvm,
+                                  key, lowered);
       }
     }
   }

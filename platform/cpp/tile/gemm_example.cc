@@ -128,4 +128,43 @@ std::unique_ptr<ir::Kernel> fp8_kernel(std::string_view arch, const std::string&
   return b.finish();
 }
 
+std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k, bool runs) {
+  const ir::Type* elem = elem_of(dtype);
+  const GemmConfig cfg = *tile_128(arch, dtype);
+  ir::KernelBuilder b("gather_" + std::string(arch), arch, {cfg.threads(arch::get(arch).wave_sizes[0]), 1, 1});
+  const ir::Type* global = ir::ptr("global");
+  const ir::Type* i32 = ir::scalar("i32");
+  Value* a = b.arg("a", global);
+  Value* bm = b.arg("b", global);
+  Value* c = b.arg("c", global);
+  constexpr int kStride = 7;  // gather_test.STRIDE
+  auto address = [m, k, runs](ir::KernelBuilder& b, Value* row, Value* kk) -> std::pair<Value*, Value*> {
+    Value* third = b.rem(row, 3);
+    Value* valid = b.cmp("ne", third, 0);  // every third row of A is "padding"
+    if (runs) {  // A's rows permuted: a 16-byte run of k stays one run
+      Value* moved = b.mul(row, kStride);
+      Value* stored = b.rem(moved, m);
+      Value* line = b.mul(stored, k);
+      return {b.add(line, kk), valid};
+    }
+    Value* line = b.mul(kk, m);  // A stored transposed; k = 5j masked too
+    Value* index = b.add(line, row);
+    Value* fifth = b.rem(kk, 5);
+    Value* kept = b.cmp("ne", fifth, 0);
+    return {index, b.and_(valid, kept)};
+  };
+  Value* mv = b.const_(m, i32);
+  Value* nv = b.const_(n, i32);
+  Value* kv = b.const_(k, i32);
+  const Operands ops(a, bm, mv, nv, kv, 0, n, "row", "row", Gather{address, runs});
+  Value* by = b.block_id(1);
+  Value* row0 = b.mul(by, cfg.block_m);
+  Value* bx = b.block_id(0);
+  Value* col0 = b.mul(bx, cfg.block_n);
+  const Accumulators acc = mainloop(b, cfg, ops, elem, row0, col0);
+  const std::vector<Run> out = acc.runs(b);
+  epilogue(b, out, c, n, ops.m, ops.n, row0, col0, elem, {.inside = acc.inside});
+  return b.finish();
+}
+
 }  // namespace rocke::tile::example

@@ -32,4 +32,9 @@ std::unique_ptr<ir::Kernel> variant_kernel(std::string_view arch, std::string_vi
 // MFMA, 32x32x32 blocks, f32 output.
 std::unique_ptr<ir::Kernel> fp8_kernel(std::string_view arch, const std::string& a_layout, const std::string& b_layout);
 
+// platform/tile/gather_test.py's kernel: A gathered through an address
+// callback (rows permuted when `runs`, else A transposed with every fifth k
+// masked; every third row padding), the 128 tile, m, n, k constants.
+std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k, bool runs);
+
 }  // namespace rocke::tile::example

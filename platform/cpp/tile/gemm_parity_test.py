@@ -5,7 +5,8 @@ arch (an error where the arch lacks the op) and the epilogue's other paths
 (bias and relu, atomic, per-element stores, the FMA main loop); their .rk
 text and, for f16 and fp8 with row-major operands, their LLVM IR for every flavor that knows
 the arch must equal Python's byte for byte, and the tile's errors Python's
-word for word."""
+word for word. gather_test.py's gathered GEMMs (A through tile.gather, both
+load paths) are compared too, lowered with each arch's oldest flavor."""
 
 import json
 import os
@@ -20,6 +21,7 @@ from ir.printer import print_kernel
 from ir.verifier import VerifyError
 from lower.llvm import lower
 from tile.copy import TileCopy
+from tile.gather import Gather, GatherCopy
 from tile.gemm import GemmConfig, Operands, epilogue, fma_mainloop, mainloop
 from tile.gemm_example import CONFIGS, ELEMS, TILES_128, gemm_kernel
 from tile.lds import KMajor
@@ -67,6 +69,33 @@ def _fp8(arch_name, a_layout, b_layout):
     return b.finish()
 
 
+# gather_test.py's arch and type pairs, and its shapes (m, n, k).
+GATHERED = (("gfx942", "f16"), ("gfx950", "bf16"), ("gfx1201", "bf16"), ("gfx1250", "f16"))
+GATHER_SHAPES = ((200, 130, 72), (37, 45, 29))
+STRIDE = 7  # gather_test.STRIDE
+
+
+def _gather(arch_name, dtype, m, n, k, runs):
+    """gather_test.py's kernel: A gathered, every third row padding; rows
+    permuted (runs) or A transposed with every fifth k masked."""
+    cfg = TILES_128[arch_name](dtype)
+    elem = ELEMS[dtype]
+    b = KernelBuilder(f"gather_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(arch.get(arch_name).wave_sizes[0]), 1, 1))
+    a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
+
+    def address(b, row, kk):
+        valid = b.cmp("ne", b.rem(row, 3), 0)
+        if runs:
+            return b.add(b.mul(b.rem(b.mul(row, STRIDE), m), k), kk), valid
+        return b.add(b.mul(kk, m), row), b.and_(valid, b.cmp("ne", b.rem(kk, 5), 0))
+
+    ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), 0, n, a_gather=Gather(address, runs))
+    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    acc = mainloop(b, cfg, ops, elem, row0, col0)
+    epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
+    return b.finish()
+
+
 def _kernels():
     """name -> (build, flavors to lower with), as gemm_dump names them."""
     out = {}
@@ -86,6 +115,11 @@ def _kernels():
             for lb in ("row", "col"):
                 flavors = info.flavors if la == lb == "row" else ()
                 out[f"{name}/fp8/{la}_{lb}"] = (lambda n=name, x=la, y=lb: _fp8(n, x, y), flavors)
+    for name, dtype in GATHERED:
+        for m, n, k in GATHER_SHAPES:
+            for runs in (True, False):
+                key = f"{name}/{dtype}/gather/{m}x{n}x{k}/{'runs' if runs else 'elements'}"
+                out[key] = (lambda a=name, d=dtype, s=(m, n, k), r=runs: _gather(a, d, *s, r), (arch.get(name).min_llvm,))
     return out
 
 
@@ -121,6 +155,9 @@ def _probes():
         "copy_contiguous": lambda: TileCopy(p, i, "cols", KMajor(64, 32, 2, 128), T.F16, 256),
         "copy_rows": lambda: TileCopy(p, i, "rows", KMajor(12, 32, 2, 128), T.F16, 256),
         "copy_threads": lambda: TileCopy(p, i, "k", KMajor(16, 16, 2, 128), T.F16, 48),
+        "gather_none": lambda: GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), T.F16, 256),
+        "gather_rows": lambda: GatherCopy(p, 0, "rows", KMajor(64, 32, 2, 128), T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True)),
+        "gather_threads": lambda: GatherCopy(p, 0, "k", KMajor(16, 16, 2, 128), T.F16, 48, gather=Gather(lambda b, r, k: (r, None), True)),
     }
 
 

@@ -1,0 +1,196 @@
+// conv_igemm_fwd, mirroring library/conv/igemm_fwd.py op for op: forward
+// convolution as an implicit GEMM on the matrix cores, one GEMM per group
+// (grid z), from the tile blocks (platform/cpp/tile). igemm_fwd.py's
+// docstring says how rows, columns and the reduction map onto the
+// convolution. A is the im2col matrix, never written: a tile::Gather
+// computes each element's input address, with a mask for the padding.
+//
+//     conv_igemm_fwd_<case id>(x, w, y, [bias])
+//
+// ORDER (platform/cpp/ir/builder.h): every builder call is its own
+// statement, in Python's order.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "library/conv/cpp/common.h"
+#include "library/conv/cpp/igemm_spec.h"
+#include "library/conv/cpp/spec.h"
+#include "platform/cpp/arch/arch.h"
+#include "platform/cpp/family/family.h"
+#include "platform/cpp/ir/builder.h"
+#include "platform/cpp/py/repr.h"
+#include "platform/cpp/tile/gather.h"
+#include "platform/cpp/tile/gemm.h"
+#include "platform/cpp/types/types.h"
+
+namespace rocke::conv {
+namespace {
+
+using ir::Value;
+
+constexpr int kUnitBytes = 16;  // a 16-byte unit of k: what tile::GatherCopy's vector loads take
+
+// The matrix op's wave size on `arch` (_form); SpecError if the arch lacks the op.
+int form_wave(const IgemmSpec& spec, std::string_view arch) {
+  for (const arch::MatrixOp& op : arch::get(arch).matrix) {
+    if (op.op == spec.op()) return op.wave;
+  }
+  throw family::SpecError("IgemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
+                          spec.conv.dtype + ", got " + py::repr(spec.mma) + "; take " + std::string(arch) +
+                          "'s tile from library/conv/igemm_tiles.py");
+}
+
+// The im2col matrix of `group` as a tile::Gather over the input (_gather).
+tile::Gather gather(const IgemmSpec& spec, Value* group) {
+  const ConvSpec& c = spec.conv;
+  const std::int64_t taps = product(c.filter);
+  const std::int64_t cpg = c.c_per_group();
+  auto address = [&c, taps, cpg, group](ir::KernelBuilder& b, Value* row, Value* k) -> std::pair<Value*, Value*> {
+    Shape sizes = {c.n};
+    const Shape out = c.output();
+    sizes.insert(sizes.end(), out.begin(), out.end());
+    const std::vector<Value*> parts = unflatten(b, row, sizes);
+    Value* n = parts[0];
+    const std::vector<Value*> o(parts.begin() + 1, parts.end());
+    Value* tap;
+    Value* ch;
+    if (c.channels_last()) {
+      tap = b.div(k, cpg);
+      ch = b.rem(k, cpg);
+    } else {
+      ch = b.div(k, taps);
+      tap = b.rem(k, taps);
+    }
+    const std::vector<Value*> t = unflatten(b, tap, c.filter);
+    std::vector<Value*> pos;
+    Value* valid = nullptr;
+    const std::size_t dims = std::min({o.size(), t.size(), c.spatial.size()});  // zip
+    for (std::size_t i = 0; i < dims; ++i) {
+      Value* strided = b.mul(o[i], c.stride[i]);
+      Value* dilated = b.mul(t[i], c.dilation[i]);
+      Value* shifted = b.sub(dilated, c.pad[i]);
+      Value* x = b.add(strided, shifted);
+      Value* low = b.cmp("ge", x, 0);
+      Value* high = b.cmp("lt", x, c.spatial[i]);
+      Value* ok = b.and_(low, high);
+      valid = valid == nullptr ? ok : b.and_(valid, ok);
+      pos.push_back(x);
+    }
+    Value* first = b.mul(group, cpg);
+    Value* channel = b.add(first, ch);
+    std::vector<Value*> at = {n};
+    if (c.channels_last()) {
+      at.insert(at.end(), pos.begin(), pos.end());
+      at.push_back(channel);
+    } else {
+      at.push_back(channel);
+      at.insert(at.end(), pos.begin(), pos.end());
+    }
+    return {flatten(b, at, c.input_shape()), valid};
+  };
+  const int elem_bytes = ir::scalar(c.dtype)->nbytes();
+  return tile::Gather{address, c.channels_last() && cpg % (kUnitBytes / elem_bytes) == 0};
+}
+
+// Channels-first output: y[n, g*K/g + col, pixel], element by element (_store_nchw).
+void store_nchw(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumulators& acc, Value* y, Value* bias,
+                Value* group, Value* row0, Value* col0) {
+  const ConvSpec& c = spec.conv;
+  const auto [m, kpg, unused] = spec.gemm();
+  const std::int64_t pixels = product(c.output());
+  const ir::Type* elem = ir::scalar(c.dtype);
+  acc.each_element(b, [&](const tile::Run& e) {
+    Value* gr = b.add(row0, e.row);
+    Value* gc = b.add(col0, e.col);
+    Value* in_rows = b.cmp("lt", gr, m);
+    Value* in_cols = b.cmp("lt", gc, kpg);
+    Value* inside = b.and_(in_rows, in_cols);
+    b.if_(inside, {}, [&] {
+      Value* first = b.mul(group, kpg);
+      Value* channel = b.add(first, gc);
+      Value* value = e.values[0];
+      if (bias != nullptr) {
+        Value* at = b.mul(channel, 4);
+        Value* p = b.offset(bias, at);
+        Value* bv = b.load(p, ir::scalar("f32"));
+        Value* sum = b.add(value, bv);
+        value = b.max(sum, 0.0);
+      }
+      Value* image = b.div(gr, pixels);
+      Value* image_k = b.mul(image, c.k);
+      Value* plane = b.add(image_k, channel);
+      Value* base = b.mul(plane, pixels);
+      Value* pixel = b.rem(gr, pixels);
+      Value* index = b.add(base, pixel);
+      Value* bytes = b.mul(index, elem->nbytes());
+      Value* p = b.offset(y, bytes);
+      Value* out = b.convert(value, elem);
+      b.store(p, out);
+    });
+  });
+}
+
+std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
+  const IgemmSpec spec = IgemmSpec::from_json(cs.spec);
+  const ConvSpec& c = spec.conv;
+  const int wave = form_wave(spec, cs.arch);
+  const tile::GemmConfig cfg{spec.op(),
+                             static_cast<int>(spec.block_m),
+                             static_cast<int>(spec.block_n),
+                             static_cast<int>(spec.block_k),
+                             static_cast<int>(spec.waves_m),
+                             static_cast<int>(spec.waves_n)};
+  ir::KernelBuilder b("conv_igemm_fwd_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1}, wave);
+  const ir::Type* global = ir::ptr("global");
+  const ir::Type* i32 = ir::scalar("i32");
+  Value* x = b.arg("x", global);
+  Value* w = b.arg("w", global);
+  Value* y = b.arg("y", global);
+  Value* bias = c.bias_relu ? b.arg("bias", global) : nullptr;
+  const ir::Type* elem = ir::scalar(c.dtype);
+  const auto [m, n, k] = spec.gemm();
+  Value* group = b.block_id(2);
+  // This group's filters: K/g rows of k weights each.
+  Value* filters = b.mul(group, n * k);
+  Value* w_bytes = b.mul(filters, elem->nbytes());
+  Value* w_group = b.offset(w, w_bytes);
+  Value* mv = b.const_(m, i32);
+  Value* nv = b.const_(n, i32);
+  Value* kv = b.const_(k, i32);
+  const tile::Operands ops(x, w_group, mv, nv, kv, 0, k, "row", "col", gather(spec, group));
+  Value* by = b.block_id(1);
+  Value* row0 = b.mul(by, spec.block_m);
+  Value* bx = b.block_id(0);
+  Value* col0 = b.mul(bx, spec.block_n);
+  const tile::Accumulators acc = tile::mainloop(b, cfg, ops, elem, row0, col0);
+  const std::string activation = c.bias_relu ? "relu" : "none";
+  if (c.channels_last()) {
+    Value* first = b.mul(group, n);
+    Value* y_bytes = b.mul(first, elem->nbytes());
+    Value* y_group = b.offset(y, y_bytes);
+    Value* bias_group = nullptr;
+    if (bias != nullptr) {
+      Value* bias_first = b.mul(group, n);
+      Value* bias_bytes = b.mul(bias_first, 4);
+      bias_group = b.offset(bias, bias_bytes);
+    }
+    const std::vector<tile::Run> runs = acc.runs(b);
+    tile::epilogue(b, runs, y_group, c.k, ops.m, ops.n, row0, col0, elem,
+                   {.bias = bias_group, .activation = activation, .inside = acc.inside});
+  } else {
+    store_nchw(b, spec, acc, y, bias, group, row0, col0);
+  }
+  return b.finish();
+}
+
+const family::Registration kRegistration({
+    .name = "conv_igemm_fwd",
+    .build = &build,
+    .spec_json = &igemm_normalised,
+});
+
+}  // namespace
+}  // namespace rocke::conv

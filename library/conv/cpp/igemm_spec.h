@@ -1,0 +1,41 @@
+// conv_igemm_fwd's spec, mirroring IgemmSpec of library/conv/igemm_tiles.py:
+// a ConvSpec (the problem) with a matrix-core tile, read from its JSON
+// (IgemmSpec.from_json), validated in Python's order with Python's messages
+// (rocke::family::SpecError, Python's IgemmSpecError), and written back.
+//
+//   IgemmSpec s = IgemmSpec::from_json(json::parse(R"({"conv": {...}, "mma": "16x16x16", "block_m": 128, ...})"));
+//   s.op()     // "mma_16x16x16_f16_f32"
+//   s.gemm()   // {output pixels, filters per group, C/groups x taps}
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "library/conv/cpp/spec.h"
+#include "platform/cpp/json/json.h"
+
+namespace rocke::conv {
+
+struct IgemmSpec {
+  ConvSpec conv;
+  std::string mma;  // "MxNxK"
+  std::int64_t block_m = 0, block_n = 0, block_k = 0;
+  std::int64_t waves_m = 0, waves_n = 0;
+
+  // IgemmSpec.from_json(obj): SpecError worded as Python's IgemmSpecError
+  // (or ConvSpec's, for a bad conv).
+  static IgemmSpec from_json(const json::Value& obj);
+  // IgemmSpec.to_json(): the conv's JSON and the tile.
+  json::Value to_json() const;
+
+  // The matrix op id (platform/arch/mma_forms.json).
+  std::string op() const { return "mma_" + mma + "_" + conv.dtype + "_f32"; }
+  // (M, N, K) of each group's GEMM.
+  std::array<std::int64_t, 3> gemm() const;
+};
+
+// IgemmSpec.from_json(spec).to_json(): the family's spec_json.
+json::Value igemm_normalised(const json::Value& spec);
+
+}  // namespace rocke::conv

@@ -1,0 +1,48 @@
+// For igemm_spec_parity_test: each line of the file argv[1] is a JSON
+// object, {"spec": S} (IgemmSpec::from_json(S)) or {"tile": [arch, conv]}
+// (igemm_spec_for); print one canonical JSON line per input: ["ok",
+// to_json()] or ["SpecError", message].
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "library/conv/cpp/igemm_spec.h"
+#include "library/conv/cpp/igemm_tiles.h"
+#include "library/conv/cpp/spec.h"
+#include "platform/cpp/family/family.h"
+#include "platform/cpp/json/json.h"
+
+namespace {
+
+using namespace rocke;
+
+json::Value run(const json::Value& request) {
+  const json::Object& r = request.as_object();
+  if (const auto it = r.find("spec"); it != r.end()) return conv::IgemmSpec::from_json(it->second).to_json();
+  const json::Array& t = r.at("tile").as_array();
+  return conv::igemm_spec_for(t[0].as_str(), conv::ConvSpec::from_json(t[1])).to_json();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: igemm_spec_dump FILE (one JSON request per line)\n";
+    return 2;
+  }
+  std::ifstream in(argv[1]);
+  if (!in) {
+    std::cerr << "igemm_spec_dump: cannot read " << argv[1] << "\n";
+    return 2;
+  }
+  for (std::string line; std::getline(in, line);) {
+    json::Array out;
+    try {
+      out = {"ok", run(json::parse(line))};
+    } catch (const family::SpecError& e) {
+      out = {"SpecError", e.what()};
+    }
+    std::cout << json::canonical(out) << "\n";
+  }
+  return 0;
+}

@@ -1,0 +1,106 @@
+"""IgemmSpec and conv_igemm_fwd's tile table in C++ (igemm_spec_dump)
+against Python's IgemmSpec.from_json and igemm_tiles.spec_for on the same
+JSON: every message byte for byte, every accepted spec's to_json equal."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from conv import igemm_tiles
+from conv.cases import igemm_fwd_cases
+from conv.igemm_tiles import IgemmSpec
+from conv.spec import ConvSpec, SpecError
+
+DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "igemm_spec_dump")
+
+CONV = {"n": 2, "c": 16, "k": 32, "spatial": [9, 9], "filter": [3, 3], "pad": [1, 1], "dtype": "f16"}
+BASE = {"conv": CONV, "mma": "16x16x16", "block_m": 128, "block_n": 64, "block_k": 32, "waves_m": 2, "waves_n": 2}
+
+
+def _with(**fields):
+    return {**BASE, **fields}
+
+
+def _conv(**fields):
+    return _with(conv={**CONV, **fields})
+
+
+# One spec per check from_json and __post_init__ make, in their order, and
+# values whose repr differs by type (True vs 1, None, lists, quotes).
+BAD = [
+    [1, 2], "x", None, 3, True, {},
+    {k: v for k, v in BASE.items() if k != "waves_n"}, _with(mmas="16x16x16"), _with(**{"it's": 1}),
+    _with(conv=None), _with(conv=[1, 2]), _with(conv="NHWC"),
+    _conv(n=0), _conv(groups=3), _conv(extra=1),
+    _conv(dtype="f32"), _conv(dtype="f32", n=0),
+    _conv(n=40000, c=64, spatial=[224, 224]), _conv(k=8192, c=8192, filter=[7, 7], spatial=[7, 7], pad=[3, 3]),
+    _conv(n=8000, c=1, k=512, spatial=[512, 512], filter=[1, 1], pad=[0, 0]),
+    _with(block_m=0), _with(block_n=True), _with(block_k="32"), _with(waves_m=None), _with(waves_n=[2]), _with(block_m=-1, mma="x"),
+    _with(mma="16x16x8"), _with(mma=None), _with(mma=["16x16x16"]), _with(mma=16), _conv(dtype="bf16") | {"mma": "32x32x32"},
+]
+GOOD = [
+    BASE,
+    _with(mma="32x32x16", block_m=7, block_n=3, block_k=5, waves_m=1, waves_n=9),
+    _conv(layout="NCHW", dtype="bf16", bias_relu=True, groups=4, stride=[2, 1], dilation=[1, 2]),
+    _conv(spatial=[4, 5, 6], filter=[1, 3, 3], pad=[0, 1, 1]) | {"mma": "16x16x32"},
+    *(c.spec.to_json() for c in igemm_fwd_cases()),
+]
+# spec_for: every row, an arch without a row, and a conv the spec refuses.
+TILES = [
+    *([arch, CONV] for arch in igemm_tiles.TILES),
+    ["gfx90a", CONV],
+    ["gfx9999", {**CONV, "dtype": "bf16"}],
+    ["gfx942", {**CONV, "dtype": "f32"}],
+]
+
+
+def _python(request):
+    # As the dump reads it: sorted JSON, as every case list is. Python's repr
+    # of a whole object keeps its key order, the C++ object is sorted.
+    request = json.loads(json.dumps(request, sort_keys=True))
+    try:
+        if "spec" in request:
+            return ["ok", IgemmSpec.from_json(request["spec"]).to_json()]
+        arch, conv = request["tile"]
+        return ["ok", igemm_tiles.spec_for(arch, ConvSpec.from_json(conv)).to_json()]
+    except SpecError as e:
+        return ["SpecError", str(e)]
+
+
+REQUESTS = [{"spec": s} for s in BAD + GOOD] + [{"tile": t} for t in TILES]
+
+
+@pytest.fixture(scope="module")
+def cpp(tmp_path_factory):
+    path = tmp_path_factory.mktemp("specs") / "specs.jsonl"
+    path.write_text("".join(json.dumps(obj, sort_keys=True) + "\n" for obj in REQUESTS))
+    out = subprocess.run([DUMP, str(path)], capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    assert len(lines) == len(REQUESTS)
+    return [json.loads(line) for line in lines]
+
+
+@pytest.mark.parametrize("i", range(len(BAD)))
+def test_every_bad_spec_is_refused_with_pythons_message(cpp, i):
+    want = _python({"spec": BAD[i]})
+    assert want[0] == "SpecError", BAD[i]  # the list above holds only bad specs
+    assert cpp[i] == want, BAD[i]
+
+
+def test_every_good_spec_reads_back_as_python_writes_it(cpp):
+    for obj, got in zip(GOOD, cpp[len(BAD):]):
+        want = _python({"spec": obj})
+        assert want[0] == "ok", obj
+        assert got == want, obj
+
+
+def test_every_tile_lookup_as_python(cpp):
+    results = cpp[len(BAD) + len(GOOD):]
+    kinds = set()
+    for request, got in zip(TILES, results):
+        want = _python({"tile": request})
+        kinds.add(want[0])
+        assert got == want, request
+    assert kinds == {"ok", "SpecError"}  # the list reaches both outcomes

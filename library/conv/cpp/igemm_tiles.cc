@@ -1,0 +1,46 @@
+#include "library/conv/cpp/igemm_tiles.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "library/conv/cpp/igemm_tiles_data.h"
+#include "platform/cpp/family/family.h"
+#include "platform/cpp/py/repr.h"
+
+namespace rocke::conv {
+
+const std::vector<IgemmTile>& igemm_tiles() {
+  static const std::vector<IgemmTile> table = [] {
+    std::vector<IgemmTile> out;
+    for (const auto& r : data::igemm_tiles::kTiles) {
+      for (const IgemmTile& t : out) {
+        // igemm_tiles.py refuses such a file at import; this only guards.
+        if (t.arch == r.arch) throw std::logic_error("igemm_tiles.json: a second row for " + std::string(r.arch));
+      }
+      out.push_back(IgemmTile{r.arch, r.mma, r.block_m, r.block_n, r.block_k, r.waves_m, r.waves_n});
+    }
+    return out;
+  }();
+  return table;
+}
+
+IgemmSpec igemm_spec_for(std::string_view arch, const ConvSpec& conv) {
+  for (const IgemmTile& t : igemm_tiles()) {
+    if (t.arch != arch) continue;
+    return IgemmSpec::from_json(json::Object{
+        {"conv", conv.to_json()},
+        {"mma", std::string(t.mma)},
+        {"block_m", t.block_m},
+        {"block_n", t.block_n},
+        {"block_k", t.block_k},
+        {"waves_m", t.waves_m},
+        {"waves_n", t.waves_n},
+    });
+  }
+  std::string offered;
+  for (const IgemmTile& t : igemm_tiles()) offered += (offered.empty() ? "" : ", ") + std::string(t.arch);
+  throw family::SpecError("conv_igemm_fwd tiles: expected an arch with a tile (" + offered + "), got " + py::repr(arch) +
+                          "; add a row to library/conv/igemm_tiles.json");
+}
+
+}  // namespace rocke::conv

@@ -1,0 +1,91 @@
+#include "platform/cpp/tile/gather.h"
+
+#include <stdexcept>
+
+#include "platform/cpp/py/repr.h"
+
+namespace rocke::tile {
+
+namespace {
+
+using ir::KernelBuilder;
+using ir::Value;
+
+// GatherCopy.__post_init__'s own checks, which Python makes before
+// TileCopy's: run from the base's initialiser, so they come first here too.
+std::string checked(const std::optional<Gather>& gather, std::string contiguous) {
+  if (!gather || !gather->address) {
+    throw std::invalid_argument("GatherCopy: expected a tile.gather.Gather, got None");
+  }
+  if (contiguous != "k") {
+    throw std::invalid_argument("GatherCopy: expected contiguous 'k' (the tile is gathered by k runs), got " +
+                                py::repr(contiguous));
+  }
+  return contiguous;
+}
+
+}  // namespace
+
+GatherCopy::GatherCopy(Value* src, ir::Operand ld, std::string contiguous, KMajor layout, const ir::Type* elem,
+                       int threads, std::optional<Gather> gather)
+    : TileCopy(src, ld, checked(gather, std::move(contiguous)), layout, elem, threads), gather_(*gather) {}
+
+// The value at (row, k), zero where it is padding: a load from a safe address (index 0) there.
+Value* GatherCopy::element(KernelBuilder& b, Value* row, Value* k, const ir::Type* type) const {
+  const auto [index, valid] = gather_.address(b, row, k);
+  if (valid == nullptr) {
+    Value* bytes = b.mul(index, elem_->nbytes());
+    Value* p = b.offset(src_, bytes);
+    return b.load(p, type);
+  }
+  Value* safe = b.select(valid, index, 0);
+  Value* bytes = b.mul(safe, elem_->nbytes());
+  Value* p = b.offset(src_, bytes);
+  Value* value = b.load(p, type);
+  Value* z = zero(b);
+  if (type == elem_) return b.select(valid, value, z);
+  Value* zeros = b.build(std::vector<Value*>(type->lanes(), z));
+  return b.select(valid, value, zeros);
+}
+
+std::vector<Value*> GatherCopy::load(KernelBuilder& b, ir::Operand row0, ir::Operand k0, Value* tid) const {
+  std::vector<Value*> regs;
+  for (Value* q : lane_moves(b, tid)) {
+    const auto [row, k] = move(b, q);
+    Value* r = b.add(row0, row);
+    Value* kk = b.add(k0, k);
+    if (gather_.runs) {
+      regs.push_back(element(b, r, kk, vector_type()));
+    } else {
+      std::vector<Value*> elems;
+      for (int j = 0; j < layout_.unit_elems(); ++j) {
+        Value* kj = b.add(kk, j);
+        elems.push_back(element(b, r, kj, elem_));
+      }
+      regs.push_back(b.build(elems));
+    }
+  }
+  return regs;
+}
+
+void GatherCopy::guarded(KernelBuilder& b, Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows,
+                         ir::Operand ks, Value* tid) const {
+  const int n_rows = layout_.rows(), n_k = layout_.k();
+  Value* z = zero(b);
+  b.for_range(tid, n_rows * n_k, threads_, {}, [&](const ir::Loop& loop) {
+    Value* row = b.div(loop.iv, n_k);
+    Value* k = b.rem(loop.iv, n_k);
+    Value* r = b.add(row0, row);
+    Value* kk = b.add(k0, k);
+    Value* in_rows = b.cmp("lt", r, rows);
+    Value* in_k = b.cmp("lt", kk, ks);
+    Value* inside = b.and_(in_rows, in_k);
+    const std::vector<Value*> got = b.if_(
+        inside, {elem_}, [&] { b.yield_({element(b, r, kk, elem_)}); }, [&] { b.yield_({z}); });
+    Value* to = layout_.offset(b, row, k);
+    Value* p = b.offset(lds, to);
+    b.store(p, got[0]);
+  });
+}
+
+}  // namespace rocke::tile

@@ -1,0 +1,52 @@
+// A GEMM operand tile gathered from global memory, its addresses from a
+// callback, mirroring platform/tile/gather.py op for op (gather.py says what
+// the two load paths are for and why a gathered tile is never unguarded).
+//
+//   Gather g{[&](KernelBuilder& b, Value* row, Value* k) { ...; return std::pair{index, valid}; }, true};
+//   GatherCopy copy(src, "k", KMajor(128, 32, 2, 128), scalar("f16"), 256, g);
+//
+// ORDER (platform/cpp/ir/builder.h): the callback makes its ops in Python's
+// order, each builder call its own statement.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "platform/cpp/ir/builder.h"
+#include "platform/cpp/ir/core.h"
+#include "platform/cpp/tile/copy.h"
+#include "platform/cpp/tile/lds.h"
+
+namespace rocke::tile {
+
+// gather.Gather. `address` gives (element index i32, valid i1), valid
+// nullptr where no element is padding (Python's None).
+struct Gather {
+  std::function<std::pair<ir::Value*, ir::Value*>(ir::KernelBuilder&, ir::Value* row, ir::Value* k)> address;
+  bool runs;  // aligned 16-byte runs of k are consecutive in memory and share their validity
+};
+
+// gather.GatherCopy: TileCopy's k-contiguous moves and LDS writes; global
+// addresses from `gather`. std::invalid_argument, worded as Python's, for
+// no gather (Python's None), a contiguous other than "k", or TileCopy's own.
+class GatherCopy : public TileCopy {
+ public:
+  GatherCopy(ir::Value* src, ir::Operand ld, std::string contiguous, KMajor layout, const ir::Type* elem, int threads,
+             std::optional<Gather> gather);
+
+  // Registers holding the tile at (row0, k0), which lies inside the problem; padding reads zero.
+  std::vector<ir::Value*> load(ir::KernelBuilder& b, ir::Operand row0, ir::Operand k0, ir::Value* tid) const override;
+  // Copies the tile at (row0, k0) element by element; zero outside rows x ks and in the padding.
+  void guarded(ir::KernelBuilder& b, ir::Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows, ir::Operand ks,
+               ir::Value* tid) const override;
+
+ private:
+  ir::Value* element(ir::KernelBuilder& b, ir::Value* row, ir::Value* k, const ir::Type* type) const;
+
+  Gather gather_;
+};
+
+}  // namespace rocke::tile
