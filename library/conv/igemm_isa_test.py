@@ -18,10 +18,16 @@ KNOWN = [arch for arch in TILES if arch in flavors.get(TC.flavor).cpus]
 MATRIX = {"gfx942": ("v_mfma_f32_16x16x16", 4 * 2 * 2), "gfx950": ("v_mfma_f32_32x32x16", 2 * 1 * 2), "gfx1201": ("v_wmma_f32_16x16x16", 2 * 2 * 2), "gfx1250": ("v_wmma_f32_16x16x32", 2 * 2 * 1)}
 
 
+def test_the_flavor_knows_some_tile_arch():
+    assert KNOWN, f"{TC.flavor} knows none of {sorted(TILES)}"
+
+
 @pytest.fixture(scope="module", params=KNOWN)
 def measured(request):
     arch = request.param
-    return arch, analyze.report(FAMILY.build(CASES[f"resnet50_3x3_c64_{arch}"]), TC)
+    report = analyze.report(FAMILY.build(CASES[f"resnet50_3x3_c64_{arch}"]), TC)
+    assert report["main_loop"] is not None, f"no main loop found in resnet50_3x3_c64_{arch} with {TC.flavor}"
+    return arch, report
 
 
 def test_main_loop_is_the_matrix_loop(measured):

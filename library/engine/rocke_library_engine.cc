@@ -6,7 +6,8 @@
 //   rk, ll = rocke_library_engine.emit("conv_direct_fwd", case_json, "llvm23")
 //   rocke_library_engine.families()       # ["conv_direct_fwd", ...]
 //
-// Errors arrive as the Python engine's classes (platform/cpp/engine/errors.h).
+// Verifier and lowering errors arrive as the Python engine's classes; spec
+// and family errors as ValueError (platform/cpp/engine/errors.h).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 

@@ -7,7 +7,7 @@ relative to the catalog and sha256), and what it costs on the machine
 
 index.json and index.csv hold no build times, so that the same inputs give
 the same bytes (a second build, another checkout, a Bazel action); times are
-measurements and go to the table on stdout and to timings.json (write_timings).
+measurements and go to the table on stdout and to timings.json (timings_json).
 Entries that could not be built are listed under "errors" in index.json,
 each with the problem's index, the arch (null when the entry itself is bad)
 and the one-line message.

@@ -14,6 +14,7 @@ for entry in 'rocke::arch::get(' 'rocke::arch::all()' 'rocke::ops::schema(' 'roc
   'rocke::json::parse(' 'rocke::json::canonical(' \
   'rocke::family::get(' 'rocke::family::read_cases(' 'rocke::family::read_case(' 'rocke::family::representatives(' \
   'rocke::files::write_atomic(' 'rocke::llvm::compile_and_link(' \
+  'rocke::engine::emit_case(' 'rocke_emit' 'rocke_compile' 'rocke_families' \
   'rocke::tile::fragment(' 'rocke::tile::KMajor::offset(' 'rocke::tile::TileCopy::load(' \
   'rocke::tile::mainloop(' 'rocke::tile::fma_mainloop(' 'rocke::tile::epilogue(' 'rocke::tile::GemmConfig::check('; do
   if ! echo "$symbols" | grep -q " T $entry"; then

@@ -28,7 +28,9 @@ def test_the_flavor_knows_some_tile_arch():
 def measured(request):
     arch = request.param
     kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
-    return arch, kernel, analyze.report(kernel, TC)
+    report = analyze.report(kernel, TC)
+    assert report["main_loop"] is not None, f"no main loop found in the {arch} tile with {TC.flavor}"
+    return arch, kernel, report
 
 
 def rows(kind):

@@ -45,8 +45,7 @@ from catalog.kernel import KernelError
 from catalog.progress import Progress
 from files.atomic import OutputError, write_atomic
 from lower.flavors import FLAVORS
-from tools.cli.emit_cmd import Refused, out_path
-from tools.cli.toolchains_cmd import configs
+from tools.cli.emit_cmd import Refused, out_path, toolchain_for
 
 HELP = "build the kernels of a problems file for some archs: code objects and a cost table"
 
@@ -108,6 +107,8 @@ def _build(job):
         row, code_object = _WORKER["planner"].build(job, _WORKER["toolchain"])
     except KernelError as e:
         return job, None, None, str(e), time.monotonic() - start
+    except Exception as e:  # a builder's own error: this entry fails, the others still build
+        return job, None, None, f"{type(e).__name__}: {e}", time.monotonic() - start
     return job, row, code_object, None, time.monotonic() - start
 
 
@@ -144,7 +145,10 @@ def run(args):
         print(f"rocke build: {e}", file=sys.stderr)
     if args.explain:
         _explain(jobs)
-    toolchain = next(t for t in configs() if t.flavor == args.flavor)
+    try:
+        toolchain = toolchain_for(args.flavor)
+    except Refused as e:
+        return _fail(str(e))
     rows, seconds, objects = [], {}, {}
     error_rows = [{"problem": e.index, "arch": e.arch, "message": str(e)} for e in errors]
     progress = Progress(len(jobs), sys.stderr)

@@ -84,6 +84,15 @@ def load_family(name):
     raise Refused(f"expected a family of the registry, got {name!r}; the registry offers: {offered}.{hint}")
 
 
+def toolchain_for(flavor):
+    """The Toolchain of `flavor` this program was given; Refused names the ones it has."""
+    found = [t for t in configs() if t.flavor == flavor]
+    if not found:
+        have = ", ".join(sorted(t.flavor for t in configs())) or "none"
+        raise Refused(f"expected the {flavor} toolchain among this program's, got only: {have}; run it through ./bazel run //tools:rocke, which gives it all four")
+    return found[0]
+
+
 def list_cases(fam):
     """Print every case of `fam` with its arch (what --list does); exit status 0."""
     for c in fam.cases:
@@ -128,7 +137,7 @@ def _emit_file(args, case, ir):
         return 0
     if not args.out.endswith(".hsaco"):
         return _fail(f"expected --out to end in .ll or .hsaco, got {args.out!r}")
-    tc = next(t for t in configs() if t.flavor == args.flavor)
+    tc = toolchain_for(args.flavor)
     try:
         compiled = tc.compile(ir, case.arch)
         if compiled.has_indirect_call:

@@ -34,8 +34,7 @@ from isa import analyze
 from isa.objdump import ObjdumpError
 from lower.flavors import FLAVORS, ArchDomainError
 from toolchains.llvm.llvm import LlvmError
-from tools.cli.emit_cmd import Refused, find_case, list_cases, load_family
-from tools.cli.toolchains_cmd import configs
+from tools.cli.emit_cmd import Refused, find_case, list_cases, load_family, toolchain_for
 
 HELP = "compile a family case and report its ISA metrics (main loop, LDS banks, resources)"
 
@@ -58,7 +57,7 @@ def report(fam, case_id, flavor):
     anything a user can cause."""
     case = find_case(fam, case_id)
     kernel = fam.build(case)
-    tc = next(t for t in configs() if t.flavor == flavor)
+    tc = toolchain_for(flavor)
     try:
         figures = analyze.report(kernel, tc)
     except (ArchDomainError, LlvmError, ObjdumpError) as e:

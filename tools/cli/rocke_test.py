@@ -49,3 +49,14 @@ def test_isa_refuses_a_family_outside_the_registry_in_one_line(capsys):
     err = capsys.readouterr().err
     offered = ", ".join(rocke_families.FAMILIES) or "none (this build's registry is empty)"
     assert err == f"rocke isa: expected a family of the registry, got 'no.such.family'; the registry offers: {offered}.\n"
+
+
+def test_a_flavor_without_a_toolchain_is_refused_naming_the_ones_there_are():
+    from tools.cli import emit_cmd
+
+    with pytest.raises(emit_cmd.Refused) as e:
+        emit_cmd.toolchain_for("llvm99")
+    assert str(e.value) == (
+        f"expected the llvm99 toolchain among this program's, got only: {', '.join(sorted(FLAVORS))}; "
+        "run it through ./bazel run //tools:rocke, which gives it all four"
+    )

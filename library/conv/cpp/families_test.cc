@@ -1,4 +1,5 @@
-// The two conv families as the C++ registry sees them: registered by linking,
+// conv_direct_fwd and conv_img2col as the C++ registry sees them (conv_igemm_fwd
+// has its own spec parity test): registered by linking,
 // their specs read as Python reads them, the kernel's frame as common.py
 // makes it. The kernels' ops are checked byte for byte against Python by
 // NAME_byte_identity_llvmNN (library/conv/BUILD.bazel).

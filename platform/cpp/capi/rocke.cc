@@ -17,10 +17,9 @@ namespace {
 
 char* copy(std::string_view s) {
   char* p = static_cast<char*>(std::malloc(s.size() + 1));
-  if (p) {
-    std::memcpy(p, s.data(), s.size());
-    p[s.size()] = '\0';
-  }
+  if (!p) throw std::bad_alloc();  // guarded reports it: never a success with a NULL output
+  std::memcpy(p, s.data(), s.size());
+  p[s.size()] = '\0';
   return p;
 }
 
@@ -75,10 +74,15 @@ int rocke_compile(const char* ll, const char* flavor, const char* llvm_bin, cons
     require(flavor, "a flavor name");
     require(llvm_bin, "the bin folder of an LLVM");
     require(out_path, "an output path");
-    if (std::string_view(flavor) == "llvm20") {
+    const std::string_view f(flavor);
+    if (f == "llvm20") {
       throw rocke::llvm::LlvmError(
           "rocke_compile: expected llvm22, llvm23 or llvm24, got llvm20 (llvm20 is llvmlite, a Python package, with no "
           "tools to run); emit for llvm20 and compile with the Python engine, or pick a newer flavor");
+    }
+    if (f != "llvm22" && f != "llvm23" && f != "llvm24") {
+      throw rocke::llvm::LlvmError("rocke_compile: expected llvm22, llvm23 or llvm24, got " + std::string(f) +
+                                   "; pass the flavor the IR was emitted for");
     }
     rocke::files::write_atomic(out_path, rocke::llvm::compile_and_link(ll, llvm_bin));
   });

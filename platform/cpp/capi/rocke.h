@@ -11,9 +11,12 @@
  * The families are those linked into the program: link the library archive
  * (//library:rocke_library, librocke_library.a) and the core
  * (//platform/cpp:rocke_core, librocke_core.a) or depend on their Bazel
- * targets. Every function returns 0 on success; on failure it returns
- * non-zero and sets *error to one line saying what was received, what is
- * allowed and how to fix it. Every string it returns is malloc'd and
+ * targets. Link librocke_library.a whole (-Wl,--whole-archive): nothing
+ * names a family's registration, so a plain link drops them all. Every
+ * function returns 0 on success; on failure it returns non-zero and sets
+ * *error to a message saying what was received, what is allowed and how to
+ * fix it (one line, except that a compile error carries the LLVM tool's own
+ * message). Every string it returns is malloc'd and
  * NUL-terminated: release it with rocke_free. No function prints, exits or
  * throws.
  */

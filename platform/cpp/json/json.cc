@@ -172,7 +172,7 @@ class Parser {
   void utf8(std::string& out) {
     const auto b = [&](size_t k) { return static_cast<unsigned char>(s_[i_ + k]); };
     const unsigned char lead = b(0);
-    const int len = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 && lead <= 0xDF ? 2 : 0;
+    const int len = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 && lead <= 0xEF ? 3 : lead >= 0xC2 && lead <= 0xDF ? 2 : 0;
     bool ok = len != 0 && i_ + len <= s_.size();
     for (int k = 1; ok && k < len; ++k) ok = (b(k) & 0xC0) == 0x80;
     if (ok && len == 3) ok = !(lead == 0xE0 && b(1) < 0xA0) && !(lead == 0xED && b(1) >= 0xA0);

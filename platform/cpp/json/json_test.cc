@@ -80,6 +80,8 @@ ROCKE_TEST(errors_name_the_byte_offset) {
   CHECK_THROWS(ParseError, parse("\"\\x\""), "JSON byte 1: expected one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX, got '\\x'");
   CHECK_THROWS(ParseError, parse("\"\\udc00\""), "JSON byte 1: expected a character, not a lone low surrogate, got \\udc00");
   CHECK_THROWS(ParseError, parse("\"\xff\""), "JSON byte 1: expected UTF-8 text, got the byte 0xff");
+  // 0xF5-0xFF lead no sequence, even with continuation bytes after them.
+  CHECK_THROWS(ParseError, parse("\"\xf8\x80\x80\""), "JSON byte 1: expected UTF-8 text, got the byte 0xf8");
   CHECK_THROWS(ParseError, parse("\"\xed\xa0\x80\""), "JSON byte 1: expected UTF-8 text, got the byte 0xed");
   CHECK_THROWS(ParseError, parse(""), "JSON byte 0: expected a value, got the end of the text");
   CHECK_THROWS(ParseError, parse(std::string(600, '[')), "JSON byte 513: expected at most 512 nested arrays and objects, got more");

@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -82,6 +84,13 @@ std::string run(const std::vector<std::string>& argv, std::string_view input, st
   // output pipe before reading all its input would otherwise deadlock.
   std::string stdout_text, stderr_text;
   std::size_t fed = 0;
+  // A tool that exits before reading all its input must give this write
+  // EPIPE, not kill the program with SIGPIPE: block it in this thread while
+  // feeding, then discard one that arrived (the C interface never exits).
+  sigset_t pipe_signal, old_mask;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &old_mask);
   if (input.empty()) in.close_end(1);
   while (out.fd[0] >= 0 || err.fd[0] >= 0) {
     pollfd fds[3];
@@ -112,6 +121,10 @@ std::string run(const std::vector<std::string>& argv, std::string_view input, st
     }
   }
   in.close_end(1);
+  const timespec no_wait{0, 0};
+  while (sigtimedwait(&pipe_signal, nullptr, &no_wait) > 0) {
+  }
+  pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
