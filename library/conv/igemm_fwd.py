@@ -49,7 +49,7 @@ UNIT_BYTES = 16  # a 16-byte unit of k: what tile.gather's vector loads take
 def _form(spec, arch):
     form = FORMS.get((spec.op, archs.get(arch).family))
     if form is None or arch not in form.archs:
-        raise IgemmSpecError(f"IgemmSpec.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.mma!r}; take {arch}'s tile from library/conv/igemm_tiles.py")
+        raise IgemmSpecError(f"IgemmSpec.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.mma!r}; take {arch}'s tile from library/conv/igemm_tiles.json")
     return form
 
 

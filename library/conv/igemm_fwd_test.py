@@ -88,7 +88,7 @@ def test_spec_json_round_trip_and_errors():
         dataclasses.replace(spec, mma="8x8x8")
     with pytest.raises(IgemmSpecError, match=r"IgemmSpec.block_k: expected a positive int, got 0"):
         dataclasses.replace(spec, block_k=0)
-    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'"):
+    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'; take gfx942's tile from library/conv/igemm_tiles\.json"):
         build(Case("x", "gfx942", spec))
     assert issubclass(IgemmSpecError, SpecError)
 

@@ -36,7 +36,7 @@ def _form(spec, arch):
     if spec.mma not in have:
         raise SpecError(
             f"GemmSpec.mma: expected a matrix-core shape {arch} has for {spec.dtype} inputs "
-            f"({', '.join(have) or 'none'}), got {spec.mma!r}; take {arch}'s tile from library/gemm/tiles.py"
+            f"({', '.join(have) or 'none'}), got {spec.mma!r}; take {arch}'s tile from library/gemm/tiles.json"
         )
     return FORMS[(spec.op, archs.get(arch).family)]
 

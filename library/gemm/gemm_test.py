@@ -63,7 +63,7 @@ def test_unknown_arch_and_an_op_the_arch_lacks():
     with pytest.raises(tiles.TileError, match=r"got gfx942 fp8; add a row"):
         tiles.spec_for("gfx942", 16, 16, 16, "fp8", "f32")
     fp8 = CASES["gemm_fp8_f32_gfx950"]
-    with pytest.raises(SpecError, match=r"GemmSpec.mma: expected a matrix-core shape gfx942 has for fp8 inputs \(none\), got '16x16x32'"):
+    with pytest.raises(SpecError, match=r"GemmSpec.mma: expected a matrix-core shape gfx942 has for fp8 inputs \(none\), got '16x16x32'; take gfx942's tile from library/gemm/tiles\.json"):
         build(families.Case("x", "gfx942", fp8.spec))
     with pytest.raises(SpecError, match=r"gfx942 has for f16 inputs \(16x16x16, 32x32x8\), got '32x32x16'"):
         build(families.Case("x", "gfx942", CASES["gemm_f16_128x128x32_gfx950"].spec))

@@ -48,7 +48,7 @@ def _igemm(spec, arch):
     m, n, k = igemm.gemm
     split = select_split_k_fwd(igemm, arch)
     unsplit = "" if split == 1 else ", which conv_igemm_fwd cannot do yet (no reduce pass): the kernel runs unsplit"
-    return (igemm, tile), f"matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (library/conv/igemm_tiles.py); split-K: the planner (select_split_k_fwd) picks {split}{unsplit}"
+    return (igemm, tile), f"matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (library/conv/igemm_tiles.json); split-K: the planner (select_split_k_fwd) picks {split}{unsplit}"
 
 
 def _img2col(spec, arch):
@@ -98,7 +98,7 @@ def _gemm(problem, arch):
     groups = spec.grid()[0] * spec.grid()[1]
     config = f"mma {spec.mma}, block {spec.block_m}x{spec.block_n}x{spec.block_k}, waves {spec.waves_m}x{spec.waves_n}"
     reasons = (
-        f"gemm: the one GEMM family; its tile for {arch} {dtype} (library/gemm/tiles.py): {config}",
+        f"gemm: the one GEMM family; its tile for {arch} {dtype} (library/gemm/tiles.json): {config}",
         f"workgroups: {groups} block{'s' if groups != 1 else ''} of C on {num_cus(arch)} CUs",
         f"split-K: the planner (select_split_k) picks {split}" + ("" if split == 1 else "; the gemm family has no split-K yet, so the kernel runs unsplit"),
     )

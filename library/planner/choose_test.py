@@ -42,7 +42,7 @@ def test_igemm_takes_its_archs_tile_and_explains_the_gemm():
     assert job.choice.spec.conv.k == 32
     # 784 pixels x 32 filters: 7 x 1 workgroups of 128 x 64 on 256 CUs; 288 = 9 k steps of 32, so at most a 4-way split.
     assert job.choice.reasons == (
-        "conv_igemm_fwd: chosen, matrix cores: a 784x32x288 implicit GEMM per group; its tile for gfx950 (library/conv/igemm_tiles.py); "
+        "conv_igemm_fwd: chosen, matrix cores: a 784x32x288 implicit GEMM per group; its tile for gfx950 (library/conv/igemm_tiles.json); "
         "split-K: the planner (select_split_k_fwd) picks 4, which conv_igemm_fwd cannot do yet (no reduce pass): the kernel runs unsplit",
     )
 

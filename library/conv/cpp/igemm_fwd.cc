@@ -40,7 +40,7 @@ int form_wave(const IgemmSpec& spec, std::string_view arch) {
   }
   throw family::SpecError("IgemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
                           spec.conv.dtype + ", got " + py::repr(spec.mma) + "; take " + std::string(arch) +
-                          "'s tile from library/conv/igemm_tiles.py");
+                          "'s tile from library/conv/igemm_tiles.json");
 }
 
 // The im2col matrix of `group` as a tile::Gather over the input (_gather).

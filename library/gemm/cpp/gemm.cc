@@ -41,7 +41,7 @@ int form_wave(const GemmSpec& spec, std::string_view arch) {
     for (const std::string& s : have) list += (list.empty() ? "" : ", ") + s;
     throw family::SpecError("GemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " + spec.dtype +
                             " inputs (" + (list.empty() ? "none" : list) + "), got " + py::repr(spec.mma) + "; take " +
-                            std::string(arch) + "'s tile from library/gemm/tiles.py");
+                            std::string(arch) + "'s tile from library/gemm/tiles.json");
   }
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
     if (op.op == spec.op()) return op.wave;
