@@ -21,7 +21,8 @@ import math
 import os
 
 from arch.mma_forms import FORMS
-from conv.spec import ConvSpec, SpecError, _plain_int  # conv's own normaliser: JSON and numpy ints alike
+from conv.spec import ConvSpec, SpecError
+from family.cases_json import plain_int
 
 
 class IgemmSpecError(SpecError):
@@ -88,7 +89,7 @@ class IgemmSpec:
                     f"got {what} {shape} of {nbytes} bytes; split the batch (ConvSpec.n) into launches"
                 )
         for field in _TILE_FIELDS[1:]:
-            value = _plain_int(getattr(self, field))
+            value = plain_int(getattr(self, field))
             object.__setattr__(self, field, value)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise IgemmSpecError(f"IgemmSpec.{field}: expected a positive int, got {value!r}")

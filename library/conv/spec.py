@@ -16,7 +16,8 @@ stored as plain ints and tuples, so such specs compare equal.
 
 import dataclasses
 import math
-import operator
+
+from family import cases_json
 
 LAYOUTS = ("NHWC", "NCHW")
 DTYPES = ("f32", "f16", "bf16")
@@ -43,16 +44,6 @@ def _tuple(field, value, dims, minimum):
             _fail(field, value, f"ints >= {minimum}")
 
 
-def _plain_int(value):
-    """value as a plain int if it is an integer of any kind (not a bool), else unchanged."""
-    if isinstance(value, bool):  # an int subclass, but not a number here
-        return value
-    try:
-        return operator.index(value)
-    except TypeError:
-        return value
-
-
 _INT_FIELDS = ("n", "c", "k", "groups")
 _TUPLE_FIELDS = ("spatial", "filter", "stride", "pad", "dilation")
 
@@ -75,10 +66,10 @@ class ConvSpec:
     def __post_init__(self):
         # Normalise first (JSON lists, numpy ints), so that equal problems are equal specs.
         for field in _INT_FIELDS:
-            object.__setattr__(self, field, _plain_int(getattr(self, field)))
+            object.__setattr__(self, field, cases_json.plain_int(getattr(self, field)))
         for field in _TUPLE_FIELDS:
             if isinstance(getattr(self, field), list | tuple):
-                object.__setattr__(self, field, tuple(_plain_int(v) for v in getattr(self, field)))
+                object.__setattr__(self, field, tuple(cases_json.plain_int(v) for v in getattr(self, field)))
         for field in _INT_FIELDS:
             _positive_int(field, getattr(self, field))
         if not isinstance(self.spatial, tuple) or len(self.spatial) not in (2, 3):
@@ -112,16 +103,7 @@ class ConvSpec:
     @classmethod
     def from_json(cls, obj):
         """The spec of a JSON object as to_json writes it (unset optional fields take their defaults)."""
-        fields = {f.name: f for f in dataclasses.fields(cls)}
-        if not isinstance(obj, dict):
-            raise SpecError(f"ConvSpec: expected a JSON object with the fields {', '.join(fields)}, got {obj!r}")
-        for key in obj:
-            if key not in fields:
-                raise SpecError(f"ConvSpec.{key}: expected one of the fields {', '.join(fields)}, got the unknown field {key!r}")
-        for name, f in fields.items():
-            if name not in obj and f.default is dataclasses.MISSING:
-                raise SpecError(f"ConvSpec.{name}: expected a value (the field is required), got none")
-        return cls(**obj)
+        return cls(**cases_json.spec_fields(cls, obj, SpecError))
 
     @property
     def dims(self):

@@ -18,9 +18,9 @@ plain ints, so such specs compare equal.
 """
 
 import dataclasses
-import operator
 
 from arch.mma_forms import FORMS
+from family import cases_json
 
 DTYPES = ("f16", "bf16", "fp8")
 OUTS = ("f16", "bf16", "f32")
@@ -42,16 +42,6 @@ class SpecError(ValueError):
 
 def _fail(field, value, allowed):
     raise SpecError(f"GemmSpec.{field}: expected {allowed}, got {value!r}")
-
-
-def _plain_int(value):
-    """value as a plain int if it is an integer of any kind (not a bool), else unchanged."""
-    if isinstance(value, bool):  # an int subclass, but not a number here
-        return value
-    try:
-        return operator.index(value)
-    except TypeError:
-        return value
 
 
 _INT_FIELDS = ("m", "n", "k", "block_m", "block_n", "block_k", "waves_m", "waves_n")
@@ -77,7 +67,7 @@ class GemmSpec:
 
     def __post_init__(self):
         for field in _INT_FIELDS:
-            value = _plain_int(getattr(self, field))
+            value = cases_json.plain_int(getattr(self, field))
             object.__setattr__(self, field, value)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 _fail(field, value, "a positive int")
@@ -105,16 +95,7 @@ class GemmSpec:
     @classmethod
     def from_json(cls, obj):
         """The spec of a JSON object as to_json writes it (unset optional fields take their defaults)."""
-        fields = {f.name: f for f in dataclasses.fields(cls)}
-        if not isinstance(obj, dict):
-            raise SpecError(f"GemmSpec: expected a JSON object with the fields {', '.join(fields)}, got {obj!r}")
-        for key in obj:
-            if key not in fields:
-                raise SpecError(f"GemmSpec.{key}: expected one of the fields {', '.join(fields)}, got the unknown field {key!r}")
-        for name, f in fields.items():
-            if name not in obj and f.default is dataclasses.MISSING:
-                raise SpecError(f"GemmSpec.{name}: expected a value (the field is required), got none")
-        return cls(**obj)
+        return cls(**cases_json.spec_fields(cls, obj, SpecError))
 
     @property
     def mma_shape(self):

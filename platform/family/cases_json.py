@@ -13,7 +13,9 @@ one through rocke::family::read_cases (platform/cpp/family), which refuses
 the same shapes in the same words.
 """
 
+import dataclasses
 import json
+import operator
 
 from family.family import Case
 
@@ -120,3 +122,33 @@ def read(text, fam):
         seen.add(case.id)
         cases.append(case)
     return cases
+
+
+def plain_int(value):
+    """value as a plain int if it is an integer of any kind (numpy ints
+    included, bools not), else unchanged: specs normalise their int fields
+    with it, so that equal problems are equal specs."""
+    if isinstance(value, bool):  # an int subclass, but not a number here
+        return value
+    try:
+        return operator.index(value)
+    except TypeError:
+        return value
+
+
+def spec_fields(cls, obj, error):
+    """The fields of dataclass spec `cls` that the JSON object `obj` spells,
+    for cls(**...): refuses with `error` (the spec's error class) anything
+    but an object of cls's fields with every required one present. A
+    spec's from_json is cls(**spec_fields(cls, obj, SpecError))."""
+    name = cls.__name__
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    if not isinstance(obj, dict):
+        raise error(f"{name}: expected a JSON object with the fields {', '.join(fields)}, got {obj!r}")
+    for key in obj:
+        if key not in fields:
+            raise error(f"{name}.{key}: expected one of the fields {', '.join(fields)}, got the unknown field {key!r}")
+    for field, f in fields.items():
+        if field not in obj and f.default is dataclasses.MISSING:
+            raise error(f"{name}.{field}: expected a value (the field is required), got none")
+    return obj
