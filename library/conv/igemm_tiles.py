@@ -17,7 +17,6 @@ beside this file, in the order errors list them; the C++ mirror
 
 import dataclasses
 import json
-import math
 import os
 
 from arch.mma_forms import FORMS
@@ -59,8 +58,6 @@ def _load(path):
 TILES = _load(PATH)
 
 DTYPES = ("f16", "bf16")
-# The kernel's byte offsets are i32: every tensor must stay below 2 GiB.
-MAX_TENSOR_BYTES = 2**31 - 1
 _TILE_FIELDS = tuple(f.name for f in dataclasses.fields(Tile))
 
 
@@ -81,13 +78,6 @@ class IgemmSpec:
             raise IgemmSpecError(f"IgemmSpec.conv: expected a ConvSpec, got {self.conv!r}")
         if self.conv.dtype not in DTYPES:
             raise IgemmSpecError(f"IgemmSpec.conv.dtype: expected one of {', '.join(DTYPES)} (matrix cores), got {self.conv.dtype!r}; conv_direct_fwd and conv_img2col take f32")
-        for what, shape in (("input", self.conv.input_shape()), ("weights", self.conv.weight_shape()), ("output", self.conv.output_shape())):
-            nbytes = 2 * math.prod(shape)  # f16 or bf16
-            if nbytes > MAX_TENSOR_BYTES:
-                raise IgemmSpecError(
-                    f"IgemmSpec.conv: expected every tensor under 2 GiB ({MAX_TENSOR_BYTES} bytes: the kernel's offsets are 32-bit), "
-                    f"got {what} {shape} of {nbytes} bytes; split the batch (ConvSpec.n) into launches"
-                )
         for field in _TILE_FIELDS[1:]:
             value = plain_int(getattr(self, field))
             object.__setattr__(self, field, value)

@@ -18,8 +18,6 @@ using family::SpecError;
 
 // igemm_tiles.DTYPES, in Python's order (the message lists them).
 constexpr std::array<std::string_view, 2> kDtypes = {"f16", "bf16"};
-// The kernel's byte offsets are i32: every tensor must stay below 2 GiB.
-constexpr std::int64_t kMaxTensorBytes = (std::int64_t{1} << 31) - 1;
 // ("conv",) + igemm_tiles._TILE_FIELDS, in declaration order.
 constexpr std::array<std::string_view, 7> kFields = {"conv", "mma", "block_m", "block_n", "block_k", "waves_m", "waves_n"};
 
@@ -28,13 +26,6 @@ std::string joined(const std::array<std::string_view, N>& names) {
   std::string out;
   for (std::string_view name : names) out += (out.empty() ? "" : ", ") + std::string(name);
   return out;
-}
-
-// repr() of a shape tuple.
-std::string tuple_repr(const Shape& shape) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + (shape.size() == 1 ? ",)" : ")");
 }
 
 // The "MxNxK" shapes of the f32-accumulating matrix ops on `dtype` inputs,
@@ -69,16 +60,6 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
   if (std::find(kDtypes.begin(), kDtypes.end(), s.conv.dtype) == kDtypes.end()) {
     throw SpecError("IgemmSpec.conv.dtype: expected one of " + joined(kDtypes) + " (matrix cores), got " + py::repr(s.conv.dtype) +
                     "; conv_direct_fwd and conv_img2col take f32");
-  }
-  const std::pair<const char*, Shape> tensors[] = {
-      {"input", s.conv.input_shape()}, {"weights", s.conv.weight_shape()}, {"output", s.conv.output_shape()}};
-  for (const auto& [what, shape] : tensors) {
-    const __int128 nbytes = static_cast<__int128>(2) * product(shape);  // f16 or bf16
-    if (nbytes > kMaxTensorBytes) {
-      throw SpecError("IgemmSpec.conv: expected every tensor under 2 GiB (" + std::to_string(kMaxTensorBytes) +
-                      " bytes: the kernel's offsets are 32-bit), got " + what + " " + tuple_repr(shape) + " of " +
-                      std::to_string(static_cast<std::int64_t>(nbytes)) + " bytes; split the batch (ConvSpec.n) into launches");
-    }
   }
   const std::pair<const char*, std::int64_t*> tile[] = {{"block_m", &s.block_m}, {"block_n", &s.block_n},
                                                         {"block_k", &s.block_k}, {"waves_m", &s.waves_m},
