@@ -22,10 +22,14 @@ import os
 from arch.mma_forms import FORMS
 from conv.spec import ConvSpec, SpecError
 from family.cases_json import plain_int
+from family.family import Refusal
 
 
-class IgemmSpecError(SpecError):
-    """conv_igemm_fwd cannot take this spec: names the field, what it takes, and the family that can."""
+class IgemmSpecError(SpecError, Refusal):
+    """conv_igemm_fwd cannot take this spec: names the field, what it takes,
+    and the family that can. Raised by build() (an arch without the tile's
+    matrix op) it is an expected rejection for the gates; raised by the spec
+    (a bad tile field) it stops the case list being read."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -14,8 +14,6 @@
 namespace rocke::conv {
 namespace {
 
-using family::SpecError;
-
 // igemm_tiles.DTYPES, in Python's order (the message lists them).
 constexpr std::array<std::string_view, 2> kDtypes = {"f16", "bf16"};
 // ("conv",) + igemm_tiles._TILE_FIELDS, in declaration order.
@@ -48,17 +46,17 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
     for (std::string_view f : kFields) exact = exact && obj.as_object().contains(f);
   }
   if (!exact) {
-    throw SpecError("IgemmSpec: expected a JSON object with exactly the fields " + joined(kFields) + ", got " +
+    throw IgemmSpecError("IgemmSpec: expected a JSON object with exactly the fields " + joined(kFields) + ", got " +
                     json::repr(obj));
   }
   const json::Object& fields = obj.as_object();
   const json::Value& conv = fields.at("conv");
   // __post_init__, in its order: only a dict becomes a ConvSpec.
-  if (!conv.is_object()) throw SpecError("IgemmSpec.conv: expected a ConvSpec, got " + json::repr(conv));
+  if (!conv.is_object()) throw IgemmSpecError("IgemmSpec.conv: expected a ConvSpec, got " + json::repr(conv));
   IgemmSpec s;
   s.conv = ConvSpec::from_json(conv);
   if (std::find(kDtypes.begin(), kDtypes.end(), s.conv.dtype) == kDtypes.end()) {
-    throw SpecError("IgemmSpec.conv.dtype: expected one of " + joined(kDtypes) + " (matrix cores), got " + py::repr(s.conv.dtype) +
+    throw IgemmSpecError("IgemmSpec.conv.dtype: expected one of " + joined(kDtypes) + " (matrix cores), got " + py::repr(s.conv.dtype) +
                     "; conv_direct_fwd and conv_img2col take f32");
   }
   const std::pair<const char*, std::int64_t*> tile[] = {{"block_m", &s.block_m}, {"block_n", &s.block_n},
@@ -67,7 +65,7 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
   for (const auto& [name, slot] : tile) {
     const json::Value& v = fields.at(name);
     if (!v.is_int() || v.as_int() < 1) {
-      throw SpecError("IgemmSpec." + std::string(name) + ": expected a positive int, got " + json::repr(v));
+      throw IgemmSpecError("IgemmSpec." + std::string(name) + ": expected a positive int, got " + json::repr(v));
     }
     *slot = v.as_int();
   }
@@ -76,7 +74,7 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
   if (!mma.is_str() || std::find(ops.begin(), ops.end(), mma.as_str()) == ops.end()) {
     std::string list;
     for (const std::string& op : ops) list += (list.empty() ? "" : ", ") + op;
-    throw SpecError("IgemmSpec.mma: expected a matrix-core shape of " + s.conv.dtype + " inputs (" + list + "), got " +
+    throw IgemmSpecError("IgemmSpec.mma: expected a matrix-core shape of " + s.conv.dtype + " inputs (" + list + "), got " +
                     json::repr(mma));
   }
   s.mma = mma.as_str();
