@@ -62,6 +62,9 @@ def _load(path):
 TILES = _load(PATH)
 
 DTYPES = ("f16", "bf16")
+# The tile's sizes are i32 in the kernel (and int in the C++ engine's tile
+# config): each at most MAX_TILE, so no product of two passes 64 bits either.
+MAX_TILE = 2**31 - 1
 _TILE_FIELDS = tuple(f.name for f in dataclasses.fields(Tile))
 
 
@@ -87,6 +90,8 @@ class IgemmSpec:
             object.__setattr__(self, field, value)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise IgemmSpecError(f"IgemmSpec.{field}: expected a positive int, got {value!r}")
+            if value > MAX_TILE:
+                raise IgemmSpecError(f"IgemmSpec.{field}: expected a positive int at most {MAX_TILE} (2**31 - 1: a tile size is an i32), got {value!r}")
         ops = sorted({"x".join(map(str, (f.shape.m, f.shape.n, f.shape.k))) for f in FORMS.values() if (f.shape.a, f.shape.c) == (self.conv.dtype, "f32")})
         if self.mma not in ops:
             raise IgemmSpecError(f"IgemmSpec.mma: expected a matrix-core shape of {self.conv.dtype} inputs ({', '.join(ops)}), got {self.mma!r}")

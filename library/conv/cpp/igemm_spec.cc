@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <set>
 #include <string_view>
 #include <utility>
@@ -16,6 +17,9 @@ namespace {
 
 // igemm_tiles.DTYPES, in Python's order (the message lists them).
 constexpr std::array<std::string_view, 2> kDtypes = {"f16", "bf16"};
+// igemm_tiles.MAX_TILE: the tile's sizes are int in tile::GemmConfig (and
+// i32 in the kernel), and no product of two of them passes 64 bits.
+constexpr std::int64_t kMaxTile = INT32_MAX;
 // ("conv",) + igemm_tiles._TILE_FIELDS, in declaration order.
 constexpr std::array<std::string_view, 7> kFields = {"conv", "mma", "block_m", "block_n", "block_k", "waves_m", "waves_n"};
 
@@ -66,6 +70,10 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
     const json::Value& v = fields.at(name);
     if (!v.is_int() || v.as_int() < 1) {
       throw IgemmSpecError("IgemmSpec." + std::string(name) + ": expected a positive int, got " + json::repr(v));
+    }
+    if (v.as_int() > kMaxTile) {
+      throw IgemmSpecError("IgemmSpec." + std::string(name) + ": expected a positive int at most " +
+                           std::to_string(kMaxTile) + " (2**31 - 1: a tile size is an i32), got " + json::repr(v));
     }
     *slot = v.as_int();
   }
