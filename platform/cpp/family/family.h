@@ -74,14 +74,18 @@ struct Family {
   std::function<json::Value(const json::Value&)> spec_json;
 };
 
-// Registers a family at static-initialisation time.
+// Registers a family at static-initialisation time. It never throws (that
+// would end the program before main): a family registered twice, or without
+// a name, build or spec_json, is recorded, and get() and names() throw
+// FamilyError naming it.
 struct Registration {
   explicit Registration(Family family);
 };
 
-// The family called `name`; FamilyError naming the registered ones otherwise.
+// The family called `name`; FamilyError naming the registered ones otherwise
+// (or naming a failed registration).
 const Family& get(std::string_view name);
-// Every registered family's name, sorted.
+// Every registered family's name, sorted (FamilyError after a failed registration).
 std::vector<std::string> names();
 
 // The cases of a case list (cases_json.render's text) for `family`;
