@@ -19,10 +19,11 @@ with SpecError naming the tensor, its bytes, the limit and the fix (the
 largest batch that fits). Why refuse rather than widen: every conv kernel
 (direct, img2col, the implicit GEMMs and what is built on them) computes
 element indices and byte offsets in i32, which stay exact for any tensor
-below 2**31 bytes and wrap above it. Widening them to i64 would double the
-VGPRs of every address, slow every kernel for problems a caller can split
-(a batch of launches computes the same outputs), and leave every other i32
-in the frame (the lane id, the GEMM's M) to audit. Refusing at the spec
+below 2**31 bytes and wrap above it. Widening them to i64 would put 64-bit
+multiplies and a second VGPR into every offset computation of every
+kernel, for problems a caller can split (a batch of launches computes the
+same outputs), and leave every other i32 in the frame (the lane id, the
+GEMM's M) to audit. Refusing at the spec
 means every conv family, the later ones included, inherits the limit;
 check_tensor_bytes states it for a family's own buffers (a split-K
 workspace) with the same message.
@@ -53,7 +54,7 @@ def check_tensor_bytes(owner, what, shape, elem_bytes, fix):
     if nbytes > MAX_TENSOR_BYTES:
         raise SpecError(
             f"{owner}: expected every tensor at most {MAX_TENSOR_BYTES} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
-            f"got the {what} {shape} of {nbytes} bytes; {fix}"
+            f"got the {what} {tuple(shape)} of {nbytes} bytes; {fix}"
         )
 
 

@@ -179,3 +179,13 @@ def test_grouped_weights_count_only_a_groups_channels():
     with pytest.raises(SpecError, match=f"got the weights \\({k}, 1, 1, 32768\\) of {2 * 2**15 * k} bytes"):
         ConvSpec(1, 2**15, k, (1, 1), (1, 1), dtype="f16")
     assert ConvSpec(1, 2**15, k, (1, 1), (1, 1), groups=2, dtype="f16").weight_shape() == (k, 1, 1, 2**14)
+
+
+def test_check_tensor_bytes_words_a_familys_own_buffer_alike():
+    # What a split-K family states for its f32 workspace: the same limit and words.
+    from conv.spec import check_tensor_bytes
+
+    check_tensor_bytes("SplitK", "workspace", [LIMIT // 4], 4, "fewer splits")
+    with pytest.raises(SpecError) as err:
+        check_tensor_bytes("SplitK", "workspace", [LIMIT // 4 + 1], 4, "fewer splits")
+    assert str(err.value) == _refusal("workspace", (LIMIT // 4 + 1,), 2**31, "fewer splits").replace("ConvSpec", "SplitK")
