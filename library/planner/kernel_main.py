@@ -1,7 +1,8 @@
 """One rocke_catalog action: one problem on one arch -> its code object and index row.
 
     kernel_main --entry '{"op": "conv_fwd", ...}' --index 3 --arch gfx942 \
-        --toolchain external/llvm23/toolchain.json --code-object K.hsaco --row K.row.json
+        --toolchain external/llvm23/toolchain.json --code-object K.hsaco --row K.row.json \
+        [--engine cpp|python]
 
 The entry is the problem itself (not the file it comes from), so that editing
 one problem of a set reruns only its own actions. Exit status 1 with one line
@@ -27,10 +28,11 @@ def main(argv=None):
     parser.add_argument("--toolchain", required=True, help="the flavor's toolchain.json")
     parser.add_argument("--code-object", required=True)
     parser.add_argument("--row", required=True)
+    parser.add_argument("--engine", choices=jobs.ENGINES, default=jobs.ENGINES[0], help="which engine builds and lowers the kernel (the same bytes)")
     args = parser.parse_args(argv)
     try:
         job = jobs.Job.of(entry(args.index, json.loads(args.entry)), args.arch)
-        row, code_object = jobs.build(job, Toolchain.from_file(args.toolchain))
+        row, code_object = jobs.build(job, Toolchain.from_file(args.toolchain), args.engine)
         write_atomic(args.code_object, code_object)
         write_atomic(args.row, (json.dumps(row, sort_keys=True) + "\n").encode())
     except (EntryError, KernelError, OutputError) as e:

@@ -31,7 +31,7 @@ COLUMNS = {
     "family": "the kernel family chosen",
     "config": "the family's config for this problem and arch",
     "kernel": "the kernel's symbol in the code object",
-    "path": "the code object, relative to the catalog",
+    "path": "the code object, relative to the catalog; rows of one kernel (the same IR but for its name: same family, spec and arch) name the same one",
     "sha256": "the code object's sha256",
     **{figure: "resource figure (null where the flavor reports none)" for figure in FIGURES},
 }

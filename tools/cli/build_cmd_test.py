@@ -115,6 +115,36 @@ def test_explain_prints_why_for_each_kernel(problems, tmp_path, capsys):
     assert "problems[4] gemm_64x64x64_f16_rc_f16 on gfx1201: gemm, mma 16x16x16, block 128x128x32, waves 2x4\n" in out
 
 
+# Three GEMMs that differ in m, n and k (run-time values: one kernel) and a
+# fourth with B row-major (another kernel), as in BERT.
+SAME_KERNEL = [
+    {"op": "gemm", "name": "qkv", "m": 128, "n": 2304, "k": 768, "dtype": "f16", "layout_b": "col"},
+    {"op": "gemm", "name": "context", "m": 128, "n": 64, "k": 128, "dtype": "f16"},
+    {"op": "gemm", "name": "ffn_up", "m": 128, "n": 3072, "k": 768, "dtype": "f16", "layout_b": "col"},
+    {"op": "gemm", "name": "scores", "m": 128, "n": 128, "k": 64, "dtype": "f16", "layout_b": "col"},
+]
+
+
+@pytest.mark.parametrize("engine", ["cpp", "python"])
+def test_identical_kernels_are_built_once_and_their_rows_share_the_code_object(tmp_path, capsys, engine):
+    (tmp_path / "p.json").write_text(json.dumps({"problems": SAME_KERNEL}))
+    out = tmp_path / "o"
+    argv = ["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(out), "--jobs", "2", "--engine", engine]
+    assert rocke.main(argv) == 0
+    rows = json.loads((out / "index.json").read_text())["kernels"]
+    assert [(r["problem"], r["name"], r["path"], r["kernel"]) for r in rows] == [
+        (0, "qkv", "gfx942/qkv.hsaco", "gemm_qkv_gfx942"),
+        (1, "context", "gfx942/context.hsaco", "gemm_context_gfx942"),
+        (2, "ffn_up", "gfx942/qkv.hsaco", "gemm_qkv_gfx942"),
+        (3, "scores", "gfx942/qkv.hsaco", "gemm_qkv_gfx942"),
+    ]
+    assert len({r["sha256"] for r in rows}) == 2 and rows[0]["sha256"] == rows[2]["sha256"] == rows[3]["sha256"]
+    assert {r["vgpr"] for r in rows[2:]} == {rows[0]["vgpr"]}
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*.hsaco")) == ["gfx942/context.hsaco", "gfx942/qkv.hsaco"]
+    assert sorted(json.loads((out / "timings.json").read_text())) == ["0/gfx942", "1/gfx942"]  # only what was built
+    assert "4 kernels (2 distinct built), 0 errors" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("flags,message", [
     (["--arch", "gfx942,gfx9000"], "rocke build: expected --arch to list archs llvm23 knows ("),
     (["--arch", "gfx942,gfx942"], "rocke build: expected --arch to list distinct archs"),
