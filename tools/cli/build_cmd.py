@@ -159,14 +159,20 @@ def _plan(args):
     return planner, jobs, [*errors, *refused], out
 
 
-def _distinct(lowered):
-    """{job: the job whose code object serves it}: jobs whose kernels lower
-    to the same IR but for the name (catalog.kernel.identity) are served by
-    the first of them, by problem then arch; every other job by itself."""
-    first = {}
-    for job in sorted(lowered, key=lambda j: (j.problem.index, j.arch)):
-        first.setdefault(lowered[job].identity, job)
-    return {job: first[low.identity] for job, low in lowered.items()}
+def _key(job):
+    return job.problem.index, job.arch
+
+
+def _served(lowered):
+    """{job key: [the jobs its code object serves]}, for the first job of each
+    kernel: jobs whose kernels lower to the same IR but for the name
+    (catalog.kernel.identity) are served by the first of them, by problem
+    then arch. `lowered` is [(job, Lowered)]."""
+    first, served = {}, {}
+    for job, low in sorted(lowered, key=lambda jl: _key(jl[0])):
+        by = first.setdefault(low.identity, job)
+        served.setdefault(_key(by), []).append(job)
+    return served
 
 
 def run(args):
@@ -200,26 +206,24 @@ def run(args):
             if failure:
                 failed(job, failure, took)
             else:
-                lowered[job], lower_took[job] = low, took
-        served_by = _distinct(lowered)
-        served = {}
-        for job, by in served_by.items():
-            served.setdefault(by, []).append(job)
-        for job, result, failure, took in results(_compile, [(job, lowered[job]) for job in served]):
-            took += lower_took[job]
+                lowered[_key(job)], lower_took[_key(job)] = (job, low), took
+        served = _served(lowered.values())
+        for job, result, failure, took in results(_compile, [lowered[key] for key in served]):
+            took += lower_took[_key(job)]
+            others = [same for same in served[_key(job)] if _key(same) != _key(job)]
             if failure:
-                for each in served[job]:
-                    failed(each, failure if each == job else f"the same kernel as {_what(job)}: {failure}", took)
+                failed(job, failure, took)
+                for same in others:
+                    failed(same, f"the same kernel as {_what(job)}: {failure}", 0.0)
                 continue
             row, built = result
             rows.append(row)
             objects[job.path] = built.code_object
-            seconds[(job.problem.index, job.arch)] = took
+            seconds[_key(job)] = took
             progress.step(f"{_what(job)} ({took:.2f} s)")
-            for same in served[job]:
-                if same != job:
-                    rows.append(planner.compile_row(same, lowered[job], toolchain, built, job.path)[0])
-                    progress.step(f"{_what(same)}: the same kernel as problems[{job.problem.index}]")
+            for same in others:
+                rows.append(planner.compile_row(same, lowered[_key(job)][1], toolchain, built, job.path)[0])
+                progress.step(f"{_what(same)}: the same kernel as problems[{job.problem.index}]")
     wall = time.monotonic() - start
     try:
         _write(out, objects, rows, error_rows, seconds)
