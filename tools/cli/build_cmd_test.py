@@ -142,7 +142,10 @@ def test_identical_kernels_are_built_once_and_their_rows_share_the_code_object(t
     assert {r["vgpr"] for r in rows[2:]} == {rows[0]["vgpr"]}
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*.hsaco")) == ["gfx942/context.hsaco", "gfx942/qkv.hsaco"]
     assert sorted(json.loads((out / "timings.json").read_text())) == ["0/gfx942", "1/gfx942"]  # only what was built
-    assert "4 kernels (2 distinct built), 0 errors" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "4 kernels (2 distinct built), 0 errors" in text
+    table = {line.split()[1]: line for line in text.splitlines()[1:5]}
+    assert table["ffn_up"].endswith("= #0") and table["scores"].endswith("= #0") and not table["context"].endswith("#0")
 
 
 @pytest.mark.parametrize("flags,message", [
