@@ -6,7 +6,8 @@ Lowering (build and lower the kernel for the flavor) takes the C++ engine
 by default (engine="cpp": every family has a C++ mirror, and the
 byte-identity gates prove it makes the Python engine's bytes, about 20x
 faster); engine="python" takes the Python builders. A family the C++ engine
-does not register falls back to Python.
+does not register, or a program built without the engine module
+(//library/engine), falls back to Python.
 """
 
 import dataclasses

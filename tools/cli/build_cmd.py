@@ -113,7 +113,7 @@ def _init(planner, toolchain, engine):
     _WORKER.update(planner=importlib.import_module(planner), toolchain=toolchain, engine=engine)
 
 
-def _guarded(step, job):
+def _guarded(step):
     """(result, failure, seconds) of step(); a KernelError or a builder's own
     error fails this entry, and the others still build."""
     start = time.monotonic()
@@ -128,13 +128,13 @@ def _guarded(step, job):
 
 def _lower(job):
     w = _WORKER
-    return (job, *_guarded(lambda: w["planner"].lower(job, w["toolchain"].flavor, w["engine"]), job))
+    return (job, *_guarded(lambda: w["planner"].lower(job, w["toolchain"].flavor, w["engine"]))
 
 
 def _compile(item):
     job, lowered = item
     w = _WORKER
-    return (job, *_guarded(lambda: w["planner"].compile_row(job, lowered, w["toolchain"]), job))
+    return (job, *_guarded(lambda: w["planner"].compile_row(job, lowered, w["toolchain"]))
 
 
 def _explain(jobs):
@@ -241,7 +241,9 @@ def _what(job):
 
 def _pool(workers, initargs):
     """(executor, what it is): worker processes, or threads where the OS gives
-    no POSIX semaphores (no /dev/shm, as in Bazel's sandbox)."""
+    no POSIX semaphores (no /dev/shm, as in Bazel's sandbox); threads compile
+    one kernel at a time (the in-process LLVM takes one compile at a time)
+    and link in parallel."""
     context = multiprocessing.get_context("fork")
     try:
         context.Lock()
