@@ -128,13 +128,13 @@ def _guarded(step):
 
 def _lower(job):
     w = _WORKER
-    return (job, *_guarded(lambda: w["planner"].lower(job, w["toolchain"].flavor, w["engine"]))
+    return (job, *_guarded(lambda: w["planner"].lower(job, w["toolchain"].flavor, w["engine"])))
 
 
 def _compile(item):
     job, lowered = item
     w = _WORKER
-    return (job, *_guarded(lambda: w["planner"].compile_row(job, lowered, w["toolchain"]))
+    return (job, *_guarded(lambda: w["planner"].compile_row(job, lowered, w["toolchain"])))
 
 
 def _explain(jobs):
