@@ -68,4 +68,4 @@ def build(ll, arch, name, toolchain):
     found = resources(compiled)
     size, wave = found["workgroup_size"], found["wave_size"]
     found["waves"] = -(-size // wave) if size and wave else None
-    return Built(code_object, {name: found[name] for name in FIGURES})
+    return Built(code_object, {figure: found[figure] for figure in FIGURES})
