@@ -52,13 +52,16 @@ std::vector<std::string> shapes_of(std::string_view dtype) {
 }  // namespace
 
 IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
-  bool exact = obj.is_object() && obj.as_object().size() == kFields.size();
+  // Exactly kFields, and split_k (optional: the JSON of an unsplit spec predates it).
+  bool exact = obj.is_object();
   if (exact) {
+    const std::size_t optional = obj.as_object().contains("split_k") ? 1 : 0;
+    exact = obj.as_object().size() == kFields.size() + optional;
     for (std::string_view f : kFields) exact = exact && obj.as_object().contains(f);
   }
   if (!exact) {
-    throw SpecError("IgemmSpec: expected a JSON object with exactly the fields " + joined(kFields) + ", got " +
-                    json::repr(obj));
+    throw SpecError("IgemmSpec: expected a JSON object with exactly the fields " + joined(kFields) +
+                    " (and optionally split_k), got " + json::repr(obj));
   }
   const json::Object& fields = obj.as_object();
   const json::Value& conv = fields.at("conv");
@@ -99,14 +102,34 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
                     json::repr(mma));
   }
   s.mma = mma.as_str();
+  if (fields.contains("split_k")) {
+    const json::Value& v = fields.at("split_k");
+    const std::int64_t steps = s.k_steps();
+    if (!v.is_int() || v.as_int() < 1 || v.as_int() > steps) {
+      throw SpecError("IgemmSpec.split_k: expected an int from 1 to " + std::to_string(steps) + " (the reduction's " +
+                      std::to_string(s.gemm()[2]) + " in k steps of " + std::to_string(s.block_k) +
+                      ": each split reduces whole steps), got " + json::repr(v) +
+                      "; take a split in that range (conv.split_k.select_split_k_fwd picks one)");
+    }
+    s.split_k = v.as_int();
+  }
+  const __int128 workspace = s.split_k > 1 ? static_cast<__int128>(4) * s.split_k * product(s.conv.output_shape()) : 0;
+  if (workspace > kMaxTensorBytes) {
+    throw SpecError("IgemmSpec.split_k: expected an f32 workspace under 2 GiB (" + std::to_string(kMaxTensorBytes) +
+                    " bytes: the kernel's offsets are 32-bit), got " + std::to_string(s.split_k) + " x " +
+                    tuple_repr(s.conv.output_shape()) + " of " + std::to_string(static_cast<std::int64_t>(workspace)) +
+                    " bytes; take a smaller split");
+  }
   return s;
 }
 
 json::Value IgemmSpec::to_json() const {
-  return json::Object{
+  json::Object out{
       {"conv", conv.to_json()}, {"mma", mma},         {"block_m", block_m}, {"block_n", block_n},
       {"block_k", block_k},     {"waves_m", waves_m}, {"waves_n", waves_n},
   };
+  if (split_k != 1) out.emplace("split_k", split_k);  // only a split spec spells it (Python's to_json)
+  return out;
 }
 
 std::array<std::int64_t, 3> IgemmSpec::gemm() const {
