@@ -30,13 +30,6 @@ std::string joined(const std::array<std::string_view, N>& names) {
   return out;
 }
 
-// repr() of a shape tuple.
-std::string tuple_repr(const Shape& shape) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + (shape.size() == 1 ? ",)" : ")");
-}
-
 // The "MxNxK" shapes of the f32-accumulating matrix ops on `dtype` inputs,
 // sorted as Python sorts the strings.
 std::vector<std::string> shapes_of(std::string_view dtype) {
@@ -79,7 +72,7 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
     const __int128 nbytes = static_cast<__int128>(2) * product(shape);  // f16 or bf16
     if (nbytes > kMaxTensorBytes) {
       throw SpecError("IgemmSpec.conv: expected every tensor under 2 GiB (" + std::to_string(kMaxTensorBytes) +
-                      " bytes: the kernel's offsets are 32-bit), got " + what + " " + tuple_repr(shape) + " of " +
+                      " bytes: the kernel's offsets are 32-bit), got " + what + " " + shape_repr(shape) + " of " +
                       std::to_string(static_cast<std::int64_t>(nbytes)) + " bytes; split the batch (ConvSpec.n) into launches");
     }
   }
@@ -117,7 +110,7 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
   if (workspace > kMaxTensorBytes) {
     throw SpecError("IgemmSpec.split_k: expected an f32 workspace under 2 GiB (" + std::to_string(kMaxTensorBytes) +
                     " bytes: the kernel's offsets are 32-bit), got " + std::to_string(s.split_k) + " x " +
-                    tuple_repr(s.conv.output_shape()) + " of " + std::to_string(static_cast<std::int64_t>(workspace)) +
+                    shape_repr(s.conv.output_shape()) + " of " + std::to_string(static_cast<std::int64_t>(workspace)) +
                     " bytes; take a smaller split");
   }
   return s;

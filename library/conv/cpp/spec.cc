@@ -222,6 +222,12 @@ std::int64_t product(const Shape& sizes) {
   return static_cast<std::int64_t>(out);
 }
 
+std::string shape_repr(const Shape& shape) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + (shape.size() == 1 ? ",)" : ")");
+}
+
 Shape ConvSpec::output() const {
   Shape out;
   for (__int128 size : output_sizes(*this)) out.push_back(narrow(size));

@@ -57,4 +57,7 @@ json::Value normalised(const json::Value& spec);
 // math.prod(sizes); SpecError if it needs more than 64 bits.
 std::int64_t product(const Shape& sizes);
 
+// repr() of a shape tuple, as messages print output_shape(): (1, 8, 8, 4), (3,).
+std::string shape_repr(const Shape& shape);
+
 }  // namespace rocke::conv
