@@ -36,20 +36,18 @@ import numpy as np
 
 from conv import common
 from conv.cases import reduce_cases
-from conv.spec import ConvSpec, SpecError
+from conv.spec import ConvSpec, SpecError, check_tensor_bytes
 from family.cases_json import plain_int
-from family.family import Family, Problem
+from family.family import Family, Problem, Refusal
 from ir import types as T
 from ir.builder import KernelBuilder
 
 WORKGROUP = 256
 VECTORS = (4, 2, 1)  # lane vector widths, widest first
-# The kernel's byte offsets are i32: the workspace must stay below 2 GiB.
-MAX_WORKSPACE_BYTES = 2**31 - 1
 
 
-class ReduceSpecError(SpecError):
-    """conv_fwd_split_k_reduce cannot take this spec: names the field, what it takes, and the fix."""
+class ReduceSpecError(SpecError, Refusal):
+    """conv_fwd_split_k_reduce cannot take this spec: names the field, what it takes, and the family that can."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,12 +133,7 @@ class ReduceSpec:
         object.__setattr__(self, "split_k", split)
         if not isinstance(split, int) or isinstance(split, bool) or split < 2:
             raise ReduceSpecError(f"ReduceSpec.split_k: expected an int of at least 2, got {split!r}; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)")
-        nbytes = 4 * split * self.elements
-        if nbytes > MAX_WORKSPACE_BYTES:
-            raise ReduceSpecError(
-                f"ReduceSpec.split_k: expected an f32 workspace under 2 GiB ({MAX_WORKSPACE_BYTES} bytes: the kernel's offsets are 32-bit), "
-                f"got {split} x {self.conv.output_shape()} of {nbytes} bytes; take a smaller split"
-            )
+        check_tensor_bytes("ReduceSpec.split_k", "f32 workspace", (split, *self.conv.output_shape()), 4, "take a smaller split")
 
     @property
     def elements(self):

@@ -58,10 +58,10 @@ def _igemm(spec, arch):
     why = f"matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (library/conv/igemm_tiles.json); split-K: the planner (select_split_k_fwd) picks {split}"
     if split == 1:
         return (igemm, tile), why
-    try:
-        igemm = dataclasses.replace(igemm, split_k=split)
-    except igemm_tiles.IgemmSpecError as e:  # the workspace would pass 2 GiB
-        return (igemm, tile), f"{why}, but {e}: the kernel runs unsplit"
+    # A split launch holds fewer workgroups than the CUs (a few hundred blocks
+    # of 128 x 64 outputs): its workspace, 16 slices at most, is far under
+    # the 2 GiB IgemmSpec allows.
+    igemm = dataclasses.replace(igemm, split_k=split)
     why += (
         f": the kernel reduces 1/{split} of the k steps per workgroup into an f32 workspace of {split} slices, "
         f"then conv_fwd_split_k_reduce (stage reduce, its own code object NAME.reduce.hsaco and index row) adds them"

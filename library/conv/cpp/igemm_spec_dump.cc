@@ -2,7 +2,8 @@
 // the file argv[1] is a JSON object, {"spec": S} (IgemmSpec::from_json(S)),
 // {"tile": [arch, conv]} (igemm_spec_for) or {"reduce": S}
 // (ReduceSpec::from_json(S)); print one canonical JSON line per input:
-// ["ok", to_json()] or ["SpecError", message].
+// ["ok", to_json()] or [the error's Python class name (SpecError,
+// IgemmSpecError, ReduceSpecError), message].
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
     try {
       out = {"ok", run(json::parse(line))};
     } catch (const family::SpecError& e) {
-      out = {"SpecError", e.what()};
+      out = {e.class_name(), e.what()};
     }
     std::cout << json::canonical(out) << "\n";
   }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "platform/cpp/json/json.h"
@@ -50,14 +51,24 @@ struct ConvSpec {
   std::int64_t outputs() const;
 };
 
+// spec.py's MAX_TENSOR_BYTES: every tensor of a conv kernel is at most this
+// many bytes, because the kernels' offsets are i32 (spec.py says why the
+// spec refuses rather than widen them). ConvSpec::from_json checks the
+// input, weights and output.
+constexpr std::int64_t kMaxTensorBytes = (std::int64_t{1} << 31) - 1;
+
+// spec.check_tensor_bytes: SpecError if tensor `what` of `shape` (elements
+// of `elem_bytes`) is over the limit, worded as Python's; `owner` names the
+// spec class, `fix` says what to do. For a family's own buffers (a split-K
+// workspace).
+void check_tensor_bytes(std::string_view owner, std::string_view what, const Shape& shape, std::int64_t elem_bytes,
+                        std::string_view fix);
+
 // ConvSpec.from_json(spec).to_json(): what a conv family gives the registry
 // as its spec_json.
 json::Value normalised(const json::Value& spec);
 
 // math.prod(sizes); SpecError if it needs more than 64 bits.
 std::int64_t product(const Shape& sizes);
-
-// repr() of a shape tuple, as messages print output_shape(): (1, 8, 8, 4), (3,).
-std::string shape_repr(const Shape& shape);
 
 }  // namespace rocke::conv

@@ -21,8 +21,6 @@ using ir::Value;
 
 constexpr int kWorkgroup = 256;
 constexpr std::array<int, 3> kVectors = {4, 2, 1};  // widest first
-// The kernel's byte offsets are i32: the workspace must stay below 2 GiB.
-constexpr std::int64_t kMaxWorkspaceBytes = (std::int64_t{1} << 31) - 1;
 
 // v f32 values at p: one load, its elements (_load).
 std::vector<Value*> load(ir::KernelBuilder& b, Value* p, int v) {
@@ -139,28 +137,24 @@ ReduceSpec ReduceSpec::from_json(const json::Value& obj) {
   const bool exact = obj.is_object() && obj.as_object().size() == 2 && obj.as_object().contains("conv") &&
                      obj.as_object().contains("split_k");
   if (!exact) {
-    throw family::SpecError("ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got " +
+    throw ReduceSpecError("ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got " +
                             json::repr(obj));
   }
   const json::Object& fields = obj.as_object();
   const json::Value& conv = fields.at("conv");
   // __post_init__, in its order: only a dict becomes a ConvSpec.
-  if (!conv.is_object()) throw family::SpecError("ReduceSpec.conv: expected a ConvSpec, got " + json::repr(conv));
+  if (!conv.is_object()) throw ReduceSpecError("ReduceSpec.conv: expected a ConvSpec, got " + json::repr(conv));
   ReduceSpec s;
   s.conv = ConvSpec::from_json(conv);
   const json::Value& split = fields.at("split_k");
   if (!split.is_int() || split.as_int() < 2) {
-    throw family::SpecError("ReduceSpec.split_k: expected an int of at least 2, got " + json::repr(split) +
+    throw ReduceSpecError("ReduceSpec.split_k: expected an int of at least 2, got " + json::repr(split) +
                             "; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)");
   }
   s.split_k = split.as_int();
-  const __int128 nbytes = static_cast<__int128>(4) * s.split_k * s.elements();
-  if (nbytes > kMaxWorkspaceBytes) {
-    throw family::SpecError("ReduceSpec.split_k: expected an f32 workspace under 2 GiB (" +
-                            std::to_string(kMaxWorkspaceBytes) + " bytes: the kernel's offsets are 32-bit), got " +
-                            std::to_string(s.split_k) + " x " + shape_repr(s.conv.output_shape()) + " of " +
-                            std::to_string(static_cast<std::int64_t>(nbytes)) + " bytes; take a smaller split");
-  }
+  Shape workspace = s.conv.output_shape();
+  workspace.insert(workspace.begin(), s.split_k);
+  check_tensor_bytes("ReduceSpec.split_k", "f32 workspace", workspace, 4, "take a smaller split");
   return s;
 }
 

@@ -16,10 +16,18 @@
 #include <string_view>
 
 #include "library/conv/cpp/spec.h"
+#include "platform/cpp/family/family.h"
 #include "platform/cpp/ir/core.h"
 #include "platform/cpp/json/json.h"
 
 namespace rocke::conv {
+
+// Python's ReduceSpecError, a family::Refusal: every error of ReduceSpec but
+// its conv's (ConvSpec's) and the workspace size (check_tensor_bytes).
+class ReduceSpecError : public family::Refusal {
+ public:
+  explicit ReduceSpecError(const std::string& message) : family::Refusal("conv.split_k_reduce.ReduceSpecError", message) {}
+};
 
 // Where element e's bias is: bias[(e / inner) % count] (split_k_reduce.Channels).
 struct Channels {
@@ -44,8 +52,8 @@ struct ReduceSpec {
   ConvSpec conv;
   std::int64_t split_k = 0;
 
-  // ReduceSpec.from_json(obj): SpecError worded as Python's ReduceSpecError
-  // (or ConvSpec's, for a bad conv).
+  // ReduceSpec.from_json(obj): ReduceSpecError worded as Python's (or
+  // ConvSpec's SpecError, for a bad conv or workspace).
   static ReduceSpec from_json(const json::Value& obj);
   json::Value to_json() const;
   std::int64_t elements() const { return product(conv.output_shape()); }
