@@ -34,20 +34,20 @@ def _jobs(name, archs):
 def test_both_engines_lower_every_job_of_the_sets_to_the_same_ir(name):
     for job in _jobs(name, ["gfx942", "gfx1201"]):
         cpp, py = jobs.lower(job, "llvm23", "cpp"), jobs.lower(job, "llvm23", "python")
-        assert (cpp.engine, py.engine) == ("cpp", "python")
-        assert cpp.ll == py.ll and cpp.name == py.name and cpp.identity == py.identity, (name, job.problem.name, job.arch)
+        assert {c.engine for c in cpp} == {"cpp"} and {p.engine for p in py} == {"python"}
+        assert [(c.ll, c.name, c.identity, c.path) for c in cpp] == [(p.ll, p.name, p.identity, p.path) for p in py], (name, job.problem.name, job.arch)
 
 
 def test_both_engines_give_resnet50_the_same_code_objects():
     toolchain = Toolchain.current()
     sums = {}
     for engine in jobs.ENGINES:
-        sums[engine] = [jobs.build(job, toolchain, engine)[0]["sha256"] for job in _jobs("resnet50", ["gfx942"])]
-    assert len(sums["cpp"]) == 23 and sums["cpp"] == sums["python"]
+        sums[engine] = [row["sha256"] for job in _jobs("resnet50", ["gfx942"]) for row, _ in jobs.build(job, toolchain, engine)]
+    assert len(sums["cpp"]) >= 23 and sums["cpp"] == sums["python"]
 
 
 def test_bert_has_two_kernels_one_per_layout_of_b():
-    lowered = [jobs.lower(job, "llvm23") for job in _jobs("bert_base", ["gfx942"])]
+    lowered = [kernel for job in _jobs("bert_base", ["gfx942"]) for kernel in jobs.lower(job, "llvm23")]
     layouts = [job.choice.spec.layout_b for job in _jobs("bert_base", ["gfx942"])]
     kinds = {}
     for low, layout in zip(lowered, layouts):

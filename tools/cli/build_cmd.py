@@ -10,13 +10,15 @@ For every (problem, arch) the registry's planner picks a family and its
 config (--explain prints why), the family builds and lowers the kernel
 (--engine: the C++ engine by default, the Python one on request; the same
 bytes) and the flavor's real LLVM compiles and links it. Identical kernels
-are built once: jobs whose LLVM IR is the same but for the kernel's name
+are built once: kernels whose LLVM IR is the same but for the kernel's name
 (same family, spec and arch, such as GEMMs that differ only in m, n and k,
 which the kernel takes at run time) share the code object of the first of
 them, by problem then arch: their rows name its path, symbol and sha256.
 OUT then holds:
 
-  ARCH/NAME.hsaco   one code object per (problem, arch)
+  ARCH/NAME.hsaco   one code object per (problem, arch); a problem the
+                    planner splits (split-K) also has ARCH/NAME.reduce.hsaco,
+                    the kernel that adds the partial sums, with its own row
   index.json        a row per kernel (problem, arch, flavor, family, config,
                     kernel name, code object path and sha256, VGPR, AGPR,
                     SGPR, LDS, scratch, spills, occupancy, waves per
@@ -132,9 +134,9 @@ def _lower(job):
 
 
 def _compile(item):
-    job, lowered = item
+    job, lowered, i = item
     w = _WORKER
-    return (job, *_guarded(lambda: w["planner"].compile_row(job, lowered, w["toolchain"])))
+    return ((job, i), *_guarded(lambda: w["planner"].compile_row(job, lowered, w["toolchain"])))
 
 
 def _explain(jobs):
@@ -142,6 +144,10 @@ def _explain(jobs):
         print(f"problems[{job.problem.index}] {job.problem.name} on {job.arch}: {job.choice.family}, {job.choice.config}")
         for reason in job.choice.reasons:
             print(f"    {reason}")
+        for then in job.choice.then:  # the kernels run after it (a split's reduce): rows of their own
+            print(f"  then {then.stage}: {then.family}, {then.config}")
+            for reason in then.reasons:
+                print(f"    {reason}")
 
 
 def _plan(args):
@@ -163,16 +169,17 @@ def _key(job):
     return job.problem.index, job.arch
 
 
-def _served(lowered):
-    """{job key: [the jobs its code object serves]}, for the first job of each
-    kernel: jobs whose kernels lower to the same IR but for the name
-    (catalog.kernel.identity) are served by the first of them, by problem
-    then arch. `lowered` is [(job, Lowered)]."""
-    first, served = {}, {}
-    for job, low in sorted(lowered, key=lambda jl: _key(jl[0])):
-        by = first.setdefault(low.identity, job)
-        served.setdefault(_key(by), []).append(job)
-    return served
+def _distinct(lowered):
+    """{(job key, i): (job key, i) of the kernel whose code object serves it}
+    over the i-th Lowered kernel of every job: kernels that lower to the same
+    IR but for the name (catalog.kernel.identity) are served by the first of
+    them, by problem, arch and order in the job. `lowered`: {job key: (job,
+    [Lowered])}."""
+    first, served_by = {}, {}
+    for key in sorted(lowered):
+        for i, low in enumerate(lowered[key][1]):
+            served_by[(key, i)] = first.setdefault(low.identity, (key, i))
+    return served_by
 
 
 def run(args):
@@ -192,38 +199,44 @@ def run(args):
         return _fail(str(e))
     rows, seconds, objects = [], {}, {}
     error_rows = [{"problem": e.index, "arch": e.arch, "message": str(e)} for e in errors]
-    progress = Progress(len(jobs), sys.stderr)
     start = time.monotonic()
 
-    def failed(job, failure, took):
+    def failed(job, failure):
         error_rows.append({"problem": job.problem.index, "arch": job.arch, "message": failure})
         print(f"rocke build: {_what(job)}: {failure}", file=sys.stderr)
-        progress.step(f"{_what(job)} FAILED ({took:.2f} s)")
 
     with _workers(jobs, args.jobs, planner.__name__, toolchain, args.engine) as (how, results):
-        lowered, lower_took = {}, {}
-        for job, low, failure, took in results(_lower, jobs):
+        lowered, took = {}, {}
+        for job, low, failure, spent in results(_lower, jobs):
             if failure:
-                failed(job, failure, took)
+                failed(job, failure)
             else:
-                lowered[_key(job)], lower_took[_key(job)] = (job, low), took
-        served = _served(lowered.values())
-        for job, result, failure, took in results(_compile, [lowered[key] for key in served]):
-            took += lower_took[_key(job)]
-            others = [same for same in served[_key(job)] if _key(same) != _key(job)]
-            if failure:
-                failed(job, failure, took)
-                for same in others:
-                    failed(same, f"the same kernel as {_what(job)}: {failure}", 0.0)
-                continue
-            row, built = result
+                lowered[_key(job)], took[_key(job)] = (job, low), spent
+        served_by = _distinct(lowered)
+        distinct = sorted(set(served_by.values()))
+        progress = Progress(len(distinct), sys.stderr)
+        built = {}  # (job key, i) -> Built or the failure's message, for each distinct kernel
+        work = [(lowered[key][0], lowered[key][1][i], i) for key, i in distinct]
+        for (job, i), result, failure, spent in results(_compile, work):
+            built[(_key(job), i)] = failure or result[1]
+            took[_key(job)] += spent
+            progress.step(f"{_what(job)}{f' kernel {i + 1}' if i else ''}{' FAILED' if failure else ''} ({spent:.2f} s)")
+    for key in sorted(lowered):
+        job, kernels = lowered[key]
+        served = [served_by[(key, i)] for i in range(len(kernels))]
+        failing = [s for s in served if isinstance(built[s], str)]
+        if failing:
+            (index_, arch), _ = failing[0]
+            same = "" if (index_, arch) == key else f"the same kernel as problems[{index_}] on {arch}: "
+            failed(job, same + built[failing[0]])
+            continue
+        for low, (by_key, by_i) in zip(kernels, served):
+            by = lowered[by_key][1][by_i]
+            row, one = planner.compile_row(job, low, toolchain, built[(by_key, by_i)], by)
             rows.append(row)
-            objects[job.path] = built.code_object
-            seconds[_key(job)] = took
-            progress.step(f"{_what(job)} ({took:.2f} s)")
-            for same in others:
-                rows.append(planner.compile_row(same, lowered[_key(job)][1], toolchain, built, job.path)[0])
-                progress.step(f"{_what(same)}: the same kernel as problems[{job.problem.index}]")
+            objects[row["path"]] = one.code_object
+        if any(by_key == key for by_key, _ in served):
+            seconds[key] = took[key]
     wall = time.monotonic() - start
     try:
         _write(out, objects, rows, error_rows, seconds)
