@@ -80,9 +80,9 @@ IGEMM_FWD = {
 # the per-element one, grids in x, y and z.
 IGEMM_DGRAD = {
     # ResNet: a res4-like 3x3 (C = K = 64, k = 576: a whole block and an edge one);
-    # 1x1 (whole block, one k step); 3x3 bf16 (k tail of 16).
+    # 1x1 (C = 96: a whole column block and an edge one, one k step); 3x3 bf16 (k tail of 16).
     "resnet50_3x3_c64": ConvSpec(1, 64, 64, (14, 14), (3, 3), pad=(1, 1)),
-    "resnet_1x1_f16": ConvSpec(2, 64, 32, (8, 8), (1, 1)),
+    "resnet_1x1_f16": ConvSpec(2, 96, 32, (8, 8), (1, 1)),
     "resnet_3x3_bf16": ConvSpec(2, 64, 16, (8, 8), (3, 3), pad=(1, 1), dtype="bf16"),
     # Strided: ResNet's 3x3 stride 2 (a whole block) and 1x1 stride 2 (odd pixels get
     # zero); the stem's 7x7 stride 2 with C = 3; an input whose last pixel no output
