@@ -32,9 +32,12 @@ per 16-byte unit and the vector gather survives. The cost is work: with
 stride s in d dimensions only 1 / s^d of the reduction is non-zero, and the
 matrix cores multiply the zeros. A stride-phase decomposition (one GEMM per
 phase i mod s, each over only its own taps) skips them, but needs s^d
-kernels or a phase grid axis with a different tap set per phase; the
-layers that have stride > 1 are few (4 of ResNet-50's 53 convolutions),
-so this family keeps one GEMM and correctness by masking.
+kernels or a phase grid axis with a different tap set per phase, each
+phase a GEMM of its own M, k and edge blocks. Stride > 1 layers are few (7
+of ResNet-50's 53 convolutions: the stem, three 3x3 and three 1x1
+downsamples), so this family keeps one GEMM, correct by masking, and
+leaves the phase split as the known speed-up for those layers (for a 1x1
+stride-2 layer, 4 x fewer matrix ops).
 
 NHWC and NCHW are both supported. NHWC dx is the GEMM's C (row-major,
 ld = C, the group's columns at g x C/groups) through tile.epilogue (vector
