@@ -25,8 +25,9 @@ few KB, cache-resident) is the gathered one, element by element
 in NCHW.
 
 Stride > 1 is masking in A's gather: input pixel i takes dy[o] through tap
-t only where i + pad - t*dilation is >= 0, a multiple of the stride, and
-its quotient o lies inside the output; every other (pixel, tap) reads zero.
+t only where i + pad - t*dilation is a multiple of the stride whose
+quotient o lies inside the output (the remainder and o's distance from its
+clamp into the output, or'ed, are zero); every other (pixel, tap) reads zero.
 The validity depends on (pixel, tap) alone, never on k, so it is one mask
 per 16-byte unit and the vector gather survives. The cost is work: with
 stride s in d dimensions only 1 / s^d of the reduction is non-zero, and the
@@ -89,9 +90,10 @@ def _split(b, r, kpg):
     return b.div(r, kpg), b.rem(r, kpg)
 
 
-def _dy_gather(spec, group):
-    """A: dy[n, o, g K/g + k] for input pixel `row` and reduction r = (tap, k); zero
-    where no output pixel reaches this input pixel through the tap."""
+def _dy_gather(spec):
+    """A: the group's dy[n, o, k] for input pixel `row` and reduction r = (tap, k)
+    (an index from the group's first channel); zero where no output pixel
+    reaches this input pixel through the tap."""
     c = spec.conv
     kpg = c.k_per_group
 
@@ -99,35 +101,38 @@ def _dy_gather(spec, group):
         n, *i = common.unflatten(b, row, (c.n, *c.spatial))
         tap, k = _split(b, r, kpg)
         t = common.unflatten(b, tap, c.filter)
-        pos, valid = [], None
+        # Every miss is an integer that is non-zero where (pixel, tap) reaches no
+        # output: one compare per element at the end, not three per dimension
+        # (on wave64 each i1 is an SGPR pair; llvm22 spilled SGPRs with them).
+        pos, miss = [], None
         for ii, ti, out, stride, pad, dil in zip(i, t, c.output, c.stride, c.pad, c.dilation):
-            num = b.sub(b.add(ii, pad), b.mul(ti, dil))  # o * stride
-            ok = b.cmp("ge", num, 0)
+            o = b.sub(b.add(ii, pad), b.mul(ti, dil))  # o * stride, where it is an output pixel
+            between = None
             if stride > 1:
-                ok = b.and_(ok, b.cmp("eq", b.rem(num, stride), 0))
-                num = b.div(num, stride)
-            ok = b.and_(ok, b.cmp("lt", num, out))
-            valid = ok if valid is None else b.and_(valid, ok)
-            pos.append(num)
-        channel = b.add(b.mul(group, kpg), k)
-        dims = [n, *pos, channel] if c.channels_last else [n, channel, *pos]
+                between = b.rem(o, stride)  # non-zero: between two output pixels (or before the first)
+                o = b.div(o, stride)
+            off = b.sub(o, b.min(b.max(o, 0), out - 1))  # non-zero: outside the output
+            part = off if between is None else b.or_(off, between)
+            miss = part if miss is None else b.or_(miss, part)
+            pos.append(o)
+        valid = b.cmp("eq", miss, 0)
+        dims = [n, *pos, k] if c.channels_last else [n, k, *pos]
         return common.flatten(b, dims, c.output_shape()), valid
 
     elem_bytes = common.ELEM[c.dtype].nbytes
     return Gather(address, runs=c.channels_last and kpg % (UNIT_BYTES // elem_bytes) == 0)
 
 
-def _w_gather(spec, group):
-    """B: w[g K/g + k, tap, col] (NHWC) or w[g K/g + k, col, tap] (NCHW), one element at a time."""
+def _w_gather(spec):
+    """B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW), one element at a time."""
     c = spec.conv
     kpg, cpg, taps = c.k_per_group, c.c_per_group, math.prod(c.filter)
 
     def address(b, col, r):
         tap, k = _split(b, r, kpg)
-        filt = b.add(b.mul(group, kpg), k)
         if c.channels_last:
-            return b.add(b.mul(b.add(b.mul(filt, taps), tap), cpg), col), None
-        return b.add(b.mul(b.add(b.mul(filt, cpg), col), taps), tap), None
+            return b.add(b.mul(b.add(b.mul(k, taps), tap), cpg), col), None
+        return b.add(b.mul(b.add(b.mul(k, cpg), col), taps), tap), None
 
     return Gather(address, runs=False)
 
@@ -157,7 +162,12 @@ def build(case):
     elem = common.ELEM[c.dtype]
     m, n, k = gemm(spec)
     group = b.block_id(2)
-    ops = Operands(dy, w, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), 0, 0, a_gather=_dy_gather(spec, group), b_gather=_w_gather(spec, group))
+    # The group's first dy channel and first filter (K is w's outermost dimension).
+    # The gathers index from there: no group term in every element's address.
+    channel_stride = 1 if c.channels_last else math.prod(c.output)
+    dy_group = b.offset(dy, b.mul(b.mul(group, c.k_per_group * channel_stride), elem.nbytes))
+    w_group = b.offset(w, b.mul(b.mul(group, c.k_per_group * n * math.prod(c.filter)), elem.nbytes))
+    ops = Operands(dy_group, w_group, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), 0, 0, a_gather=_dy_gather(spec), b_gather=_w_gather(spec))
     row0, col0 = b.mul(b.block_id(1), spec.block_m), b.mul(b.block_id(0), spec.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     if c.channels_last:

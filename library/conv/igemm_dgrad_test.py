@@ -68,19 +68,19 @@ def test_blocks_wholly_inside_and_both_dy_gathers_are_exercised():
         mine = _on(arch)
         whole = [s for s in mine if gemm(s)[0] >= s.block_m and gemm(s)[1] >= s.block_n]
         assert any(gemm(s)[2] % s.block_k for s in whole), arch  # the fast loop, then a k tail
-        assert any(igemm_dgrad._dy_gather(s, 0).runs for s in whole), arch
-        assert any(max(s.conv.stride) > 1 and igemm_dgrad._dy_gather(s, 0).runs for s in whole), arch
-        assert any(not igemm_dgrad._dy_gather(s, 0).runs for s in mine), arch
+        assert any(igemm_dgrad._dy_gather(s).runs for s in whole), arch
+        assert any(max(s.conv.stride) > 1 and igemm_dgrad._dy_gather(s).runs for s in whole), arch
+        assert any(not igemm_dgrad._dy_gather(s).runs for s in mine), arch
         assert all(g > 1 for g in (max(grid(s)[i] for s in mine) for i in range(3))), arch
 
 
 def test_vector_dy_gather_only_for_channels_last_whole_units():
     # Tap-major reduction: the unit's 8 r are 8 filters of one tap, whatever the filter size.
     nhwc = spec_for("gfx942", ConvSpec(1, 8, 16, (4, 4), (3, 3), stride=(2, 2), pad=(1, 1)))
-    assert igemm_dgrad._dy_gather(nhwc, 0).runs
-    assert not igemm_dgrad._dy_gather(spec_for("gfx942", dataclasses.replace(nhwc.conv, k=12)), 0).runs
-    assert not igemm_dgrad._dy_gather(spec_for("gfx942", dataclasses.replace(nhwc.conv, layout="NCHW")), 0).runs
-    assert not igemm_dgrad._w_gather(nhwc, 0).runs
+    assert igemm_dgrad._dy_gather(nhwc).runs
+    assert not igemm_dgrad._dy_gather(spec_for("gfx942", dataclasses.replace(nhwc.conv, k=12))).runs
+    assert not igemm_dgrad._dy_gather(spec_for("gfx942", dataclasses.replace(nhwc.conv, layout="NCHW"))).runs
+    assert not igemm_dgrad._w_gather(nhwc).runs
 
 
 def test_every_case_has_its_archs_tile_and_kernel_signature():

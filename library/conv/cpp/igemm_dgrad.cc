@@ -61,12 +61,12 @@ void check(const IgemmSpec& spec) {
   }
 }
 
-// A: dy[n, o, g K/g + k] for input pixel `row` and reduction r = (tap, k),
+// A: the group's dy[n, o, k] for input pixel `row` and reduction r = (tap, k),
 // zero where no output pixel reaches the input pixel through the tap (_dy_gather).
-tile::Gather dy_gather(const IgemmSpec& spec, Value* group) {
+tile::Gather dy_gather(const IgemmSpec& spec) {
   const ConvSpec& c = spec.conv;
   const std::int64_t kpg = c.k_per_group();
-  auto address = [&c, kpg, group](ir::KernelBuilder& b, Value* row, Value* r) -> std::pair<Value*, Value*> {
+  auto address = [&c, kpg](ir::KernelBuilder& b, Value* row, Value* r) -> std::pair<Value*, Value*> {
     Shape sizes = {c.n};
     sizes.insert(sizes.end(), c.spatial.begin(), c.spatial.end());
     const std::vector<Value*> parts = unflatten(b, row, sizes);
@@ -76,32 +76,33 @@ tile::Gather dy_gather(const IgemmSpec& spec, Value* group) {
     Value* k = b.rem(r, kpg);
     const std::vector<Value*> t = unflatten(b, tap, c.filter);
     const Shape out = c.output();
+    // Every miss is an integer, non-zero where (pixel, tap) reaches no output:
+    // one compare per element at the end (igemm_dgrad.py says why).
     std::vector<Value*> pos;
-    Value* valid = nullptr;
+    Value* miss = nullptr;
     for (std::size_t d = 0; d < c.spatial.size(); ++d) {
       Value* padded = b.add(i[d], c.pad[d]);
       Value* dilated = b.mul(t[d], c.dilation[d]);
-      Value* num = b.sub(padded, dilated);  // o * stride
-      Value* ok = b.cmp("ge", num, 0);
+      Value* o = b.sub(padded, dilated);  // o * stride, where it is an output pixel
+      Value* between = nullptr;
       if (c.stride[d] > 1) {
-        Value* phase = b.rem(num, c.stride[d]);
-        Value* aligned = b.cmp("eq", phase, 0);
-        ok = b.and_(ok, aligned);
-        num = b.div(num, c.stride[d]);
+        between = b.rem(o, c.stride[d]);  // non-zero: between two output pixels (or before the first)
+        o = b.div(o, c.stride[d]);
       }
-      Value* inside = b.cmp("lt", num, out[d]);
-      ok = b.and_(ok, inside);
-      valid = valid == nullptr ? ok : b.and_(valid, ok);
-      pos.push_back(num);
+      Value* low = b.max(o, 0);
+      Value* clamped = b.min(low, out[d] - 1);
+      Value* off = b.sub(o, clamped);  // non-zero: outside the output
+      Value* part = between == nullptr ? off : b.or_(off, between);
+      miss = miss == nullptr ? part : b.or_(miss, part);
+      pos.push_back(o);
     }
-    Value* first = b.mul(group, kpg);
-    Value* channel = b.add(first, k);
+    Value* valid = b.cmp("eq", miss, 0);
     std::vector<Value*> at = {n};
     if (c.channels_last()) {
       at.insert(at.end(), pos.begin(), pos.end());
-      at.push_back(channel);
+      at.push_back(k);
     } else {
-      at.push_back(channel);
+      at.push_back(k);
       at.insert(at.end(), pos.begin(), pos.end());
     }
     return {flatten(b, at, c.output_shape()), valid};
@@ -110,24 +111,22 @@ tile::Gather dy_gather(const IgemmSpec& spec, Value* group) {
   return tile::Gather{address, c.channels_last() && kpg % (kUnitBytes / elem_bytes) == 0};
 }
 
-// B: w[g K/g + k, tap, col] (NHWC) or w[g K/g + k, col, tap] (NCHW), one
-// element at a time (_w_gather).
-tile::Gather w_gather(const IgemmSpec& spec, Value* group) {
+// B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW), one element
+// at a time (_w_gather).
+tile::Gather w_gather(const IgemmSpec& spec) {
   const ConvSpec& c = spec.conv;
   const std::int64_t kpg = c.k_per_group(), cpg = c.c_per_group(), taps = product(c.filter);
   const bool last = c.channels_last();
-  auto address = [kpg, cpg, taps, last, group](ir::KernelBuilder& b, Value* col, Value* r) -> std::pair<Value*, Value*> {
+  auto address = [kpg, cpg, taps, last](ir::KernelBuilder& b, Value* col, Value* r) -> std::pair<Value*, Value*> {
     Value* tap = b.div(r, kpg);
     Value* k = b.rem(r, kpg);
-    Value* first = b.mul(group, kpg);
-    Value* filt = b.add(first, k);
     if (last) {
-      Value* rows = b.mul(filt, taps);
+      Value* rows = b.mul(k, taps);
       Value* row = b.add(rows, tap);
       Value* base = b.mul(row, cpg);
       return {b.add(base, col), nullptr};
     }
-    Value* rows = b.mul(filt, cpg);
+    Value* rows = b.mul(k, cpg);
     Value* row = b.add(rows, col);
     Value* base = b.mul(row, taps);
     return {b.add(base, tap), nullptr};
@@ -185,10 +184,18 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   const ir::Type* elem = ir::scalar(c.dtype);
   const auto [m, n, k] = dgrad_gemm(spec);
   Value* group = b.block_id(2);
+  // The group's first dy channel and first filter (K is w's outermost dimension).
+  const std::int64_t channel_stride = c.channels_last() ? 1 : product(c.output());
+  Value* dy_first = b.mul(group, c.k_per_group() * channel_stride);
+  Value* dy_bytes = b.mul(dy_first, elem->nbytes());
+  Value* dy_group = b.offset(dy, dy_bytes);
+  Value* w_first = b.mul(group, c.k_per_group() * n * product(c.filter));
+  Value* w_bytes = b.mul(w_first, elem->nbytes());
+  Value* w_group = b.offset(w, w_bytes);
   Value* mv = b.const_(m, i32);
   Value* nv = b.const_(n, i32);
   Value* kv = b.const_(k, i32);
-  const tile::Operands ops(dy, w, mv, nv, kv, 0, 0, "row", "row", dy_gather(spec, group), w_gather(spec, group));
+  const tile::Operands ops(dy_group, w_group, mv, nv, kv, 0, 0, "row", "row", dy_gather(spec), w_gather(spec));
   Value* by = b.block_id(1);
   Value* row0 = b.mul(by, spec.block_m);
   Value* bx = b.block_id(0);
