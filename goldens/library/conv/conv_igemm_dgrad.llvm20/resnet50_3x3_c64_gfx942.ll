@@ -9,352 +9,340 @@ target triple = "amdgcn-amd-amdhsa"
 define amdgpu_kernel void @conv_igemm_dgrad_resnet50_3x3_c64_gfx942(ptr addrspace(1) noundef %arg.dy, ptr addrspace(1) noundef %arg.w, ptr addrspace(1) noundef %arg.dx) #0 {
 entry:
   %v0 = call i32 @llvm.amdgcn.workgroup.id.z()
-  %v1 = call i32 @llvm.amdgcn.workgroup.id.y()
-  %v2 = mul i32 %v1, 128
-  %v3 = call i32 @llvm.amdgcn.workgroup.id.x()
-  %v4 = mul i32 %v3, 64
-  %v5 = call i32 @llvm.amdgcn.workitem.id.x()
-  %v6 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
-  %v7 = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %v6)
-  %v8 = sdiv i32 %v5, 64
-  %v9 = sdiv i32 %v8, 2
+  %v1 = mul i32 %v0, 64
+  %v2 = mul i32 %v1, 2
+  %v3 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v2
+  %v4 = mul i32 %v0, 36864
+  %v5 = mul i32 %v4, 2
+  %v6 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v5
+  %v7 = call i32 @llvm.amdgcn.workgroup.id.y()
+  %v8 = mul i32 %v7, 128
+  %v9 = call i32 @llvm.amdgcn.workgroup.id.x()
   %v10 = mul i32 %v9, 64
-  %v11 = srem i32 %v8, 2
-  %v12 = mul i32 %v11, 32
-  %v13 = srem i32 %v7, 16
-  %v14 = sdiv i32 %v7, 16
-  %v15 = srem i32 %v14, 4
-  %v16 = mul i32 %v15, 8
-  %v17 = add i32 %v16, 0
-  %v18 = add i32 %v10, %v13
-  %v19 = add i32 %v17, 0
-  %v20 = mul i32 %v19, 2
-  %v21 = mul i32 %v18, 4
-  %v22 = sdiv i32 %v20, 16
-  %v23 = add i32 %v21, %v22
-  %v24 = sdiv i32 %v23, 8
-  %v25 = srem i32 %v24, 8
-  %v26 = shl i32 %v25, 1
-  %v27 = xor i32 %v25, %v26
-  %v28 = srem i32 %v27, 8
-  %v29 = srem i32 %v23, 8
-  %v30 = xor i32 %v29, %v28
-  %v31 = mul i32 %v24, 128
-  %v32 = mul i32 %v30, 16
-  %v33 = add i32 %v31, %v32
-  %v34 = srem i32 %v20, 16
-  %v35 = add i32 %v33, %v34
-  %v36 = add i32 %v35, 0
-  %v37 = add i32 %v35, 1024
-  %v38 = add i32 %v35, 2048
-  %v39 = add i32 %v35, 3072
-  %v40 = add i32 %v12, %v13
-  %v41 = add i32 %v17, 0
-  %v42 = mul i32 %v41, 2
-  %v43 = mul i32 %v40, 4
-  %v44 = sdiv i32 %v42, 16
-  %v45 = add i32 %v43, %v44
-  %v46 = sdiv i32 %v45, 8
-  %v47 = srem i32 %v46, 8
-  %v48 = shl i32 %v47, 1
-  %v49 = xor i32 %v47, %v48
-  %v50 = srem i32 %v49, 8
-  %v51 = srem i32 %v45, 8
-  %v52 = xor i32 %v51, %v50
-  %v53 = mul i32 %v46, 128
-  %v54 = mul i32 %v52, 16
-  %v55 = add i32 %v53, %v54
-  %v56 = srem i32 %v42, 16
-  %v57 = add i32 %v55, %v56
-  %v58 = add i32 %v57, 0
-  %v59 = add i32 %v57, 1024
-  %v60 = add i32 %v2, 128
-  %v61 = icmp sle i32 %v60, 196
-  %v62 = add i32 %v4, 64
-  %v63 = icmp sle i32 %v62, 64
-  %v64 = and i1 %v61, %v63
-  %v65 = srem i32 576, 32
-  %v66 = sub i32 576, %v65
-  %v67 = select i1 %v64, i32 %v66, i32 0
-  %v68 = insertelement <4 x float> poison, float 0x0000000000000000, i32 0
-  %v69 = insertelement <4 x float> %v68, float 0x0000000000000000, i32 1
-  %v70 = insertelement <4 x float> %v69, float 0x0000000000000000, i32 2
-  %v71 = insertelement <4 x float> %v70, float 0x0000000000000000, i32 3
-  %v72 = icmp sgt i32 %v67, 0
-  br i1 %v72, label %if.then0, label %if.else1
+  %v11 = call i32 @llvm.amdgcn.workitem.id.x()
+  %v12 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %v13 = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %v12)
+  %v14 = sdiv i32 %v11, 64
+  %v15 = sdiv i32 %v14, 2
+  %v16 = mul i32 %v15, 64
+  %v17 = srem i32 %v14, 2
+  %v18 = mul i32 %v17, 32
+  %v19 = srem i32 %v13, 16
+  %v20 = sdiv i32 %v13, 16
+  %v21 = srem i32 %v20, 4
+  %v22 = mul i32 %v21, 8
+  %v23 = add i32 %v22, 0
+  %v24 = add i32 %v16, %v19
+  %v25 = add i32 %v23, 0
+  %v26 = mul i32 %v25, 2
+  %v27 = mul i32 %v24, 4
+  %v28 = sdiv i32 %v26, 16
+  %v29 = add i32 %v27, %v28
+  %v30 = sdiv i32 %v29, 8
+  %v31 = srem i32 %v30, 8
+  %v32 = shl i32 %v31, 1
+  %v33 = xor i32 %v31, %v32
+  %v34 = srem i32 %v33, 8
+  %v35 = srem i32 %v29, 8
+  %v36 = xor i32 %v35, %v34
+  %v37 = mul i32 %v30, 128
+  %v38 = mul i32 %v36, 16
+  %v39 = add i32 %v37, %v38
+  %v40 = srem i32 %v26, 16
+  %v41 = add i32 %v39, %v40
+  %v42 = add i32 %v41, 0
+  %v43 = add i32 %v41, 1024
+  %v44 = add i32 %v41, 2048
+  %v45 = add i32 %v41, 3072
+  %v46 = add i32 %v18, %v19
+  %v47 = add i32 %v23, 0
+  %v48 = mul i32 %v47, 2
+  %v49 = mul i32 %v46, 4
+  %v50 = sdiv i32 %v48, 16
+  %v51 = add i32 %v49, %v50
+  %v52 = sdiv i32 %v51, 8
+  %v53 = srem i32 %v52, 8
+  %v54 = shl i32 %v53, 1
+  %v55 = xor i32 %v53, %v54
+  %v56 = srem i32 %v55, 8
+  %v57 = srem i32 %v51, 8
+  %v58 = xor i32 %v57, %v56
+  %v59 = mul i32 %v52, 128
+  %v60 = mul i32 %v58, 16
+  %v61 = add i32 %v59, %v60
+  %v62 = srem i32 %v48, 16
+  %v63 = add i32 %v61, %v62
+  %v64 = add i32 %v63, 0
+  %v65 = add i32 %v63, 1024
+  %v66 = add i32 %v8, 128
+  %v67 = icmp sle i32 %v66, 196
+  %v68 = add i32 %v10, 64
+  %v69 = icmp sle i32 %v68, 64
+  %v70 = and i1 %v67, %v69
+  %v71 = srem i32 576, 32
+  %v72 = sub i32 576, %v71
+  %v73 = select i1 %v70, i32 %v72, i32 0
+  %v74 = insertelement <4 x float> poison, float 0x0000000000000000, i32 0
+  %v75 = insertelement <4 x float> %v74, float 0x0000000000000000, i32 1
+  %v76 = insertelement <4 x float> %v75, float 0x0000000000000000, i32 2
+  %v77 = insertelement <4 x float> %v76, float 0x0000000000000000, i32 3
+  %v78 = icmp sgt i32 %v73, 0
+  br i1 %v78, label %if.then0, label %if.else1
 if.then0:
-  %v73 = add i32 %v5, 0
-  %v74 = add i32 %v5, 256
-  %v75 = sdiv i32 %v73, 4
-  %v76 = srem i32 %v73, 4
-  %v77 = mul i32 %v76, 8
-  %v78 = add i32 %v2, %v75
-  %v79 = add i32 0, %v77
-  %v80 = srem i32 %v78, 14
-  %v81 = sdiv i32 %v78, 14
-  %v82 = srem i32 %v81, 14
-  %v83 = sdiv i32 %v81, 14
-  %v84 = sdiv i32 %v79, 64
-  %v85 = srem i32 %v79, 64
-  %v86 = srem i32 %v84, 3
-  %v87 = sdiv i32 %v84, 3
-  %v88 = add i32 %v82, 1
-  %v89 = mul i32 %v87, 1
-  %v90 = sub i32 %v88, %v89
-  %v91 = icmp sge i32 %v90, 0
-  %v92 = icmp slt i32 %v90, 14
-  %v93 = and i1 %v91, %v92
-  %v94 = add i32 %v80, 1
-  %v95 = mul i32 %v86, 1
+  %v79 = add i32 %v11, 0
+  %v80 = add i32 %v11, 256
+  %v81 = sdiv i32 %v79, 4
+  %v82 = srem i32 %v79, 4
+  %v83 = mul i32 %v82, 8
+  %v84 = add i32 %v8, %v81
+  %v85 = add i32 0, %v83
+  %v86 = srem i32 %v84, 14
+  %v87 = sdiv i32 %v84, 14
+  %v88 = srem i32 %v87, 14
+  %v89 = sdiv i32 %v87, 14
+  %v90 = sdiv i32 %v85, 64
+  %v91 = srem i32 %v85, 64
+  %v92 = srem i32 %v90, 3
+  %v93 = sdiv i32 %v90, 3
+  %v94 = add i32 %v88, 1
+  %v95 = mul i32 %v93, 1
   %v96 = sub i32 %v94, %v95
-  %v97 = icmp sge i32 %v96, 0
-  %v98 = icmp slt i32 %v96, 14
-  %v99 = and i1 %v97, %v98
-  %v100 = and i1 %v93, %v99
-  %v101 = mul i32 %v0, 64
-  %v102 = add i32 %v101, %v85
-  %v103 = mul i32 %v83, 14
-  %v104 = add i32 %v103, %v90
-  %v105 = mul i32 %v104, 14
-  %v106 = add i32 %v105, %v96
-  %v107 = mul i32 %v106, 64
-  %v108 = add i32 %v107, %v102
-  %v109 = select i1 %v100, i32 %v108, i32 0
-  %v110 = mul i32 %v109, 2
-  %v111 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v110
-  %v112 = load <8 x half>, ptr addrspace(1) %v111, align 2
-  %v113 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v114 = insertelement <8 x half> %v113, half 0xH0000, i32 1
-  %v115 = insertelement <8 x half> %v114, half 0xH0000, i32 2
-  %v116 = insertelement <8 x half> %v115, half 0xH0000, i32 3
-  %v117 = insertelement <8 x half> %v116, half 0xH0000, i32 4
-  %v118 = insertelement <8 x half> %v117, half 0xH0000, i32 5
-  %v119 = insertelement <8 x half> %v118, half 0xH0000, i32 6
-  %v120 = insertelement <8 x half> %v119, half 0xH0000, i32 7
-  %v121 = select i1 %v100, <8 x half> %v112, <8 x half> %v120
-  %v122 = sdiv i32 %v74, 4
-  %v123 = srem i32 %v74, 4
-  %v124 = mul i32 %v123, 8
-  %v125 = add i32 %v2, %v122
-  %v126 = add i32 0, %v124
-  %v127 = srem i32 %v125, 14
-  %v128 = sdiv i32 %v125, 14
-  %v129 = srem i32 %v128, 14
-  %v130 = sdiv i32 %v128, 14
-  %v131 = sdiv i32 %v126, 64
-  %v132 = srem i32 %v126, 64
-  %v133 = srem i32 %v131, 3
-  %v134 = sdiv i32 %v131, 3
-  %v135 = add i32 %v129, 1
-  %v136 = mul i32 %v134, 1
-  %v137 = sub i32 %v135, %v136
-  %v138 = icmp sge i32 %v137, 0
-  %v139 = icmp slt i32 %v137, 14
-  %v140 = and i1 %v138, %v139
-  %v141 = add i32 %v127, 1
-  %v142 = mul i32 %v133, 1
-  %v143 = sub i32 %v141, %v142
-  %v144 = icmp sge i32 %v143, 0
-  %v145 = icmp slt i32 %v143, 14
-  %v146 = and i1 %v144, %v145
-  %v147 = and i1 %v140, %v146
-  %v148 = mul i32 %v0, 64
-  %v149 = add i32 %v148, %v132
-  %v150 = mul i32 %v130, 14
-  %v151 = add i32 %v150, %v137
-  %v152 = mul i32 %v151, 14
-  %v153 = add i32 %v152, %v143
-  %v154 = mul i32 %v153, 64
-  %v155 = add i32 %v154, %v149
-  %v156 = select i1 %v147, i32 %v155, i32 0
-  %v157 = mul i32 %v156, 2
-  %v158 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v157
-  %v159 = load <8 x half>, ptr addrspace(1) %v158, align 2
-  %v160 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v161 = insertelement <8 x half> %v160, half 0xH0000, i32 1
-  %v162 = insertelement <8 x half> %v161, half 0xH0000, i32 2
-  %v163 = insertelement <8 x half> %v162, half 0xH0000, i32 3
-  %v164 = insertelement <8 x half> %v163, half 0xH0000, i32 4
-  %v165 = insertelement <8 x half> %v164, half 0xH0000, i32 5
-  %v166 = insertelement <8 x half> %v165, half 0xH0000, i32 6
-  %v167 = insertelement <8 x half> %v166, half 0xH0000, i32 7
-  %v168 = select i1 %v147, <8 x half> %v159, <8 x half> %v167
-  %v169 = add i32 %v5, 0
-  %v170 = add i32 %v5, 256
-  %v171 = sdiv i32 %v169, 4
-  %v172 = srem i32 %v169, 4
-  %v173 = mul i32 %v172, 8
-  %v174 = sdiv i32 %v170, 4
-  %v175 = srem i32 %v170, 4
-  %v176 = mul i32 %v175, 8
-  %v177 = mul i32 %v173, 2
-  %v178 = mul i32 %v171, 4
-  %v179 = sdiv i32 %v177, 16
-  %v180 = add i32 %v178, %v179
-  %v181 = sdiv i32 %v180, 8
-  %v182 = srem i32 %v181, 8
-  %v183 = shl i32 %v182, 1
-  %v184 = xor i32 %v182, %v183
-  %v185 = srem i32 %v184, 8
-  %v186 = srem i32 %v180, 8
-  %v187 = xor i32 %v186, %v185
-  %v188 = mul i32 %v181, 128
-  %v189 = mul i32 %v187, 16
-  %v190 = add i32 %v188, %v189
-  %v191 = srem i32 %v177, 16
-  %v192 = add i32 %v190, %v191
-  %v193 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v192
-  store <8 x half> %v121, ptr addrspace(3) %v193, align 2
-  %v194 = mul i32 %v176, 2
-  %v195 = mul i32 %v174, 4
-  %v196 = sdiv i32 %v194, 16
-  %v197 = add i32 %v195, %v196
-  %v198 = sdiv i32 %v197, 8
-  %v199 = srem i32 %v198, 8
-  %v200 = shl i32 %v199, 1
-  %v201 = xor i32 %v199, %v200
-  %v202 = srem i32 %v201, 8
-  %v203 = srem i32 %v197, 8
-  %v204 = xor i32 %v203, %v202
-  %v205 = mul i32 %v198, 128
-  %v206 = mul i32 %v204, 16
-  %v207 = add i32 %v205, %v206
-  %v208 = srem i32 %v194, 16
-  %v209 = add i32 %v207, %v208
-  %v210 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v209
-  store <8 x half> %v168, ptr addrspace(3) %v210, align 2
-  %v211 = add i32 %v5, 0
-  %v212 = sdiv i32 %v211, 4
-  %v213 = srem i32 %v211, 4
-  %v214 = mul i32 %v213, 8
-  %v215 = add i32 %v4, %v212
-  %v216 = add i32 0, %v214
-  %v217 = add i32 %v216, 0
-  %v218 = sdiv i32 %v217, 64
-  %v219 = srem i32 %v217, 64
-  %v220 = mul i32 %v0, 64
-  %v221 = add i32 %v220, %v219
-  %v222 = mul i32 %v221, 9
-  %v223 = add i32 %v222, %v218
-  %v224 = mul i32 %v223, 64
-  %v225 = add i32 %v224, %v215
-  %v226 = mul i32 %v225, 2
-  %v227 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v226
-  %v228 = load half, ptr addrspace(1) %v227, align 2
-  %v229 = add i32 %v216, 1
-  %v230 = sdiv i32 %v229, 64
-  %v231 = srem i32 %v229, 64
-  %v232 = mul i32 %v0, 64
-  %v233 = add i32 %v232, %v231
+  %v97 = call i32 @llvm.smax.i32(i32 %v96, i32 0)
+  %v98 = call i32 @llvm.smin.i32(i32 %v97, i32 13)
+  %v99 = sub i32 %v96, %v98
+  %v100 = add i32 %v86, 1
+  %v101 = mul i32 %v92, 1
+  %v102 = sub i32 %v100, %v101
+  %v103 = call i32 @llvm.smax.i32(i32 %v102, i32 0)
+  %v104 = call i32 @llvm.smin.i32(i32 %v103, i32 13)
+  %v105 = sub i32 %v102, %v104
+  %v106 = or i32 %v99, %v105
+  %v107 = icmp eq i32 %v106, 0
+  %v108 = mul i32 %v89, 14
+  %v109 = add i32 %v108, %v96
+  %v110 = mul i32 %v109, 14
+  %v111 = add i32 %v110, %v102
+  %v112 = mul i32 %v111, 64
+  %v113 = add i32 %v112, %v91
+  %v114 = select i1 %v107, i32 %v113, i32 0
+  %v115 = mul i32 %v114, 2
+  %v116 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v115
+  %v117 = load <8 x half>, ptr addrspace(1) %v116, align 2
+  %v118 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v119 = insertelement <8 x half> %v118, half 0xH0000, i32 1
+  %v120 = insertelement <8 x half> %v119, half 0xH0000, i32 2
+  %v121 = insertelement <8 x half> %v120, half 0xH0000, i32 3
+  %v122 = insertelement <8 x half> %v121, half 0xH0000, i32 4
+  %v123 = insertelement <8 x half> %v122, half 0xH0000, i32 5
+  %v124 = insertelement <8 x half> %v123, half 0xH0000, i32 6
+  %v125 = insertelement <8 x half> %v124, half 0xH0000, i32 7
+  %v126 = select i1 %v107, <8 x half> %v117, <8 x half> %v125
+  %v127 = sdiv i32 %v80, 4
+  %v128 = srem i32 %v80, 4
+  %v129 = mul i32 %v128, 8
+  %v130 = add i32 %v8, %v127
+  %v131 = add i32 0, %v129
+  %v132 = srem i32 %v130, 14
+  %v133 = sdiv i32 %v130, 14
+  %v134 = srem i32 %v133, 14
+  %v135 = sdiv i32 %v133, 14
+  %v136 = sdiv i32 %v131, 64
+  %v137 = srem i32 %v131, 64
+  %v138 = srem i32 %v136, 3
+  %v139 = sdiv i32 %v136, 3
+  %v140 = add i32 %v134, 1
+  %v141 = mul i32 %v139, 1
+  %v142 = sub i32 %v140, %v141
+  %v143 = call i32 @llvm.smax.i32(i32 %v142, i32 0)
+  %v144 = call i32 @llvm.smin.i32(i32 %v143, i32 13)
+  %v145 = sub i32 %v142, %v144
+  %v146 = add i32 %v132, 1
+  %v147 = mul i32 %v138, 1
+  %v148 = sub i32 %v146, %v147
+  %v149 = call i32 @llvm.smax.i32(i32 %v148, i32 0)
+  %v150 = call i32 @llvm.smin.i32(i32 %v149, i32 13)
+  %v151 = sub i32 %v148, %v150
+  %v152 = or i32 %v145, %v151
+  %v153 = icmp eq i32 %v152, 0
+  %v154 = mul i32 %v135, 14
+  %v155 = add i32 %v154, %v142
+  %v156 = mul i32 %v155, 14
+  %v157 = add i32 %v156, %v148
+  %v158 = mul i32 %v157, 64
+  %v159 = add i32 %v158, %v137
+  %v160 = select i1 %v153, i32 %v159, i32 0
+  %v161 = mul i32 %v160, 2
+  %v162 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v161
+  %v163 = load <8 x half>, ptr addrspace(1) %v162, align 2
+  %v164 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v165 = insertelement <8 x half> %v164, half 0xH0000, i32 1
+  %v166 = insertelement <8 x half> %v165, half 0xH0000, i32 2
+  %v167 = insertelement <8 x half> %v166, half 0xH0000, i32 3
+  %v168 = insertelement <8 x half> %v167, half 0xH0000, i32 4
+  %v169 = insertelement <8 x half> %v168, half 0xH0000, i32 5
+  %v170 = insertelement <8 x half> %v169, half 0xH0000, i32 6
+  %v171 = insertelement <8 x half> %v170, half 0xH0000, i32 7
+  %v172 = select i1 %v153, <8 x half> %v163, <8 x half> %v171
+  %v173 = add i32 %v11, 0
+  %v174 = add i32 %v11, 256
+  %v175 = sdiv i32 %v173, 4
+  %v176 = srem i32 %v173, 4
+  %v177 = mul i32 %v176, 8
+  %v178 = sdiv i32 %v174, 4
+  %v179 = srem i32 %v174, 4
+  %v180 = mul i32 %v179, 8
+  %v181 = mul i32 %v177, 2
+  %v182 = mul i32 %v175, 4
+  %v183 = sdiv i32 %v181, 16
+  %v184 = add i32 %v182, %v183
+  %v185 = sdiv i32 %v184, 8
+  %v186 = srem i32 %v185, 8
+  %v187 = shl i32 %v186, 1
+  %v188 = xor i32 %v186, %v187
+  %v189 = srem i32 %v188, 8
+  %v190 = srem i32 %v184, 8
+  %v191 = xor i32 %v190, %v189
+  %v192 = mul i32 %v185, 128
+  %v193 = mul i32 %v191, 16
+  %v194 = add i32 %v192, %v193
+  %v195 = srem i32 %v181, 16
+  %v196 = add i32 %v194, %v195
+  %v197 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v196
+  store <8 x half> %v126, ptr addrspace(3) %v197, align 2
+  %v198 = mul i32 %v180, 2
+  %v199 = mul i32 %v178, 4
+  %v200 = sdiv i32 %v198, 16
+  %v201 = add i32 %v199, %v200
+  %v202 = sdiv i32 %v201, 8
+  %v203 = srem i32 %v202, 8
+  %v204 = shl i32 %v203, 1
+  %v205 = xor i32 %v203, %v204
+  %v206 = srem i32 %v205, 8
+  %v207 = srem i32 %v201, 8
+  %v208 = xor i32 %v207, %v206
+  %v209 = mul i32 %v202, 128
+  %v210 = mul i32 %v208, 16
+  %v211 = add i32 %v209, %v210
+  %v212 = srem i32 %v198, 16
+  %v213 = add i32 %v211, %v212
+  %v214 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v213
+  store <8 x half> %v172, ptr addrspace(3) %v214, align 2
+  %v215 = add i32 %v11, 0
+  %v216 = sdiv i32 %v215, 4
+  %v217 = srem i32 %v215, 4
+  %v218 = mul i32 %v217, 8
+  %v219 = add i32 %v10, %v216
+  %v220 = add i32 0, %v218
+  %v221 = add i32 %v220, 0
+  %v222 = sdiv i32 %v221, 64
+  %v223 = srem i32 %v221, 64
+  %v224 = mul i32 %v223, 9
+  %v225 = add i32 %v224, %v222
+  %v226 = mul i32 %v225, 64
+  %v227 = add i32 %v226, %v219
+  %v228 = mul i32 %v227, 2
+  %v229 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v228
+  %v230 = load half, ptr addrspace(1) %v229, align 2
+  %v231 = add i32 %v220, 1
+  %v232 = sdiv i32 %v231, 64
+  %v233 = srem i32 %v231, 64
   %v234 = mul i32 %v233, 9
-  %v235 = add i32 %v234, %v230
+  %v235 = add i32 %v234, %v232
   %v236 = mul i32 %v235, 64
-  %v237 = add i32 %v236, %v215
+  %v237 = add i32 %v236, %v219
   %v238 = mul i32 %v237, 2
-  %v239 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v238
+  %v239 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v238
   %v240 = load half, ptr addrspace(1) %v239, align 2
-  %v241 = add i32 %v216, 2
+  %v241 = add i32 %v220, 2
   %v242 = sdiv i32 %v241, 64
   %v243 = srem i32 %v241, 64
-  %v244 = mul i32 %v0, 64
-  %v245 = add i32 %v244, %v243
-  %v246 = mul i32 %v245, 9
-  %v247 = add i32 %v246, %v242
-  %v248 = mul i32 %v247, 64
-  %v249 = add i32 %v248, %v215
-  %v250 = mul i32 %v249, 2
-  %v251 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v250
-  %v252 = load half, ptr addrspace(1) %v251, align 2
-  %v253 = add i32 %v216, 3
-  %v254 = sdiv i32 %v253, 64
-  %v255 = srem i32 %v253, 64
-  %v256 = mul i32 %v0, 64
-  %v257 = add i32 %v256, %v255
-  %v258 = mul i32 %v257, 9
-  %v259 = add i32 %v258, %v254
-  %v260 = mul i32 %v259, 64
-  %v261 = add i32 %v260, %v215
-  %v262 = mul i32 %v261, 2
-  %v263 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v262
-  %v264 = load half, ptr addrspace(1) %v263, align 2
-  %v265 = add i32 %v216, 4
-  %v266 = sdiv i32 %v265, 64
-  %v267 = srem i32 %v265, 64
-  %v268 = mul i32 %v0, 64
-  %v269 = add i32 %v268, %v267
-  %v270 = mul i32 %v269, 9
-  %v271 = add i32 %v270, %v266
-  %v272 = mul i32 %v271, 64
-  %v273 = add i32 %v272, %v215
-  %v274 = mul i32 %v273, 2
-  %v275 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v274
-  %v276 = load half, ptr addrspace(1) %v275, align 2
-  %v277 = add i32 %v216, 5
-  %v278 = sdiv i32 %v277, 64
-  %v279 = srem i32 %v277, 64
-  %v280 = mul i32 %v0, 64
-  %v281 = add i32 %v280, %v279
-  %v282 = mul i32 %v281, 9
-  %v283 = add i32 %v282, %v278
-  %v284 = mul i32 %v283, 64
-  %v285 = add i32 %v284, %v215
-  %v286 = mul i32 %v285, 2
-  %v287 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v286
-  %v288 = load half, ptr addrspace(1) %v287, align 2
-  %v289 = add i32 %v216, 6
-  %v290 = sdiv i32 %v289, 64
-  %v291 = srem i32 %v289, 64
-  %v292 = mul i32 %v0, 64
-  %v293 = add i32 %v292, %v291
+  %v244 = mul i32 %v243, 9
+  %v245 = add i32 %v244, %v242
+  %v246 = mul i32 %v245, 64
+  %v247 = add i32 %v246, %v219
+  %v248 = mul i32 %v247, 2
+  %v249 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v248
+  %v250 = load half, ptr addrspace(1) %v249, align 2
+  %v251 = add i32 %v220, 3
+  %v252 = sdiv i32 %v251, 64
+  %v253 = srem i32 %v251, 64
+  %v254 = mul i32 %v253, 9
+  %v255 = add i32 %v254, %v252
+  %v256 = mul i32 %v255, 64
+  %v257 = add i32 %v256, %v219
+  %v258 = mul i32 %v257, 2
+  %v259 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v258
+  %v260 = load half, ptr addrspace(1) %v259, align 2
+  %v261 = add i32 %v220, 4
+  %v262 = sdiv i32 %v261, 64
+  %v263 = srem i32 %v261, 64
+  %v264 = mul i32 %v263, 9
+  %v265 = add i32 %v264, %v262
+  %v266 = mul i32 %v265, 64
+  %v267 = add i32 %v266, %v219
+  %v268 = mul i32 %v267, 2
+  %v269 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v268
+  %v270 = load half, ptr addrspace(1) %v269, align 2
+  %v271 = add i32 %v220, 5
+  %v272 = sdiv i32 %v271, 64
+  %v273 = srem i32 %v271, 64
+  %v274 = mul i32 %v273, 9
+  %v275 = add i32 %v274, %v272
+  %v276 = mul i32 %v275, 64
+  %v277 = add i32 %v276, %v219
+  %v278 = mul i32 %v277, 2
+  %v279 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v278
+  %v280 = load half, ptr addrspace(1) %v279, align 2
+  %v281 = add i32 %v220, 6
+  %v282 = sdiv i32 %v281, 64
+  %v283 = srem i32 %v281, 64
+  %v284 = mul i32 %v283, 9
+  %v285 = add i32 %v284, %v282
+  %v286 = mul i32 %v285, 64
+  %v287 = add i32 %v286, %v219
+  %v288 = mul i32 %v287, 2
+  %v289 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v288
+  %v290 = load half, ptr addrspace(1) %v289, align 2
+  %v291 = add i32 %v220, 7
+  %v292 = sdiv i32 %v291, 64
+  %v293 = srem i32 %v291, 64
   %v294 = mul i32 %v293, 9
-  %v295 = add i32 %v294, %v290
+  %v295 = add i32 %v294, %v292
   %v296 = mul i32 %v295, 64
-  %v297 = add i32 %v296, %v215
+  %v297 = add i32 %v296, %v219
   %v298 = mul i32 %v297, 2
-  %v299 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v298
+  %v299 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v298
   %v300 = load half, ptr addrspace(1) %v299, align 2
-  %v301 = add i32 %v216, 7
-  %v302 = sdiv i32 %v301, 64
-  %v303 = srem i32 %v301, 64
-  %v304 = mul i32 %v0, 64
-  %v305 = add i32 %v304, %v303
-  %v306 = mul i32 %v305, 9
-  %v307 = add i32 %v306, %v302
-  %v308 = mul i32 %v307, 64
-  %v309 = add i32 %v308, %v215
-  %v310 = mul i32 %v309, 2
-  %v311 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v310
-  %v312 = load half, ptr addrspace(1) %v311, align 2
-  %v313 = insertelement <8 x half> poison, half %v228, i32 0
-  %v314 = insertelement <8 x half> %v313, half %v240, i32 1
-  %v315 = insertelement <8 x half> %v314, half %v252, i32 2
-  %v316 = insertelement <8 x half> %v315, half %v264, i32 3
-  %v317 = insertelement <8 x half> %v316, half %v276, i32 4
-  %v318 = insertelement <8 x half> %v317, half %v288, i32 5
-  %v319 = insertelement <8 x half> %v318, half %v300, i32 6
-  %v320 = insertelement <8 x half> %v319, half %v312, i32 7
-  %v321 = add i32 %v5, 0
-  %v322 = sdiv i32 %v321, 4
-  %v323 = srem i32 %v321, 4
-  %v324 = mul i32 %v323, 8
-  %v325 = mul i32 %v324, 2
-  %v326 = mul i32 %v322, 4
-  %v327 = sdiv i32 %v325, 16
+  %v301 = insertelement <8 x half> poison, half %v230, i32 0
+  %v302 = insertelement <8 x half> %v301, half %v240, i32 1
+  %v303 = insertelement <8 x half> %v302, half %v250, i32 2
+  %v304 = insertelement <8 x half> %v303, half %v260, i32 3
+  %v305 = insertelement <8 x half> %v304, half %v270, i32 4
+  %v306 = insertelement <8 x half> %v305, half %v280, i32 5
+  %v307 = insertelement <8 x half> %v306, half %v290, i32 6
+  %v308 = insertelement <8 x half> %v307, half %v300, i32 7
+  %v309 = add i32 %v11, 0
+  %v310 = sdiv i32 %v309, 4
+  %v311 = srem i32 %v309, 4
+  %v312 = mul i32 %v311, 8
+  %v313 = mul i32 %v312, 2
+  %v314 = mul i32 %v310, 4
+  %v315 = sdiv i32 %v313, 16
+  %v316 = add i32 %v314, %v315
+  %v317 = sdiv i32 %v316, 8
+  %v318 = srem i32 %v317, 8
+  %v319 = shl i32 %v318, 1
+  %v320 = xor i32 %v318, %v319
+  %v321 = srem i32 %v320, 8
+  %v322 = srem i32 %v316, 8
+  %v323 = xor i32 %v322, %v321
+  %v324 = mul i32 %v317, 128
+  %v325 = mul i32 %v323, 16
+  %v326 = add i32 %v324, %v325
+  %v327 = srem i32 %v313, 16
   %v328 = add i32 %v326, %v327
-  %v329 = sdiv i32 %v328, 8
-  %v330 = srem i32 %v329, 8
-  %v331 = shl i32 %v330, 1
-  %v332 = xor i32 %v330, %v331
-  %v333 = srem i32 %v332, 8
-  %v334 = srem i32 %v328, 8
-  %v335 = xor i32 %v334, %v333
-  %v336 = mul i32 %v329, 128
-  %v337 = mul i32 %v335, 16
-  %v338 = add i32 %v336, %v337
-  %v339 = srem i32 %v325, 16
-  %v340 = add i32 %v338, %v339
-  %v341 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v340
-  store <8 x half> %v320, ptr addrspace(3) %v341, align 2
+  %v329 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v328
+  store <8 x half> %v308, ptr addrspace(3) %v329, align 2
   br label %if.end2
 if.else1:
   br label %if.end2
@@ -364,1303 +352,1282 @@ if.end2:
   fence syncscope("workgroup") acquire
   br label %for.head3
 for.head3:
-  %v342 = phi i32 [ 0, %if.end2 ], [ %v664, %for.body4 ]
-  %v343 = phi <4 x float> [ %v71, %if.end2 ], [ %v593, %for.body4 ]
-  %v344 = phi <4 x float> [ %v71, %if.end2 ], [ %v597, %for.body4 ]
-  %v345 = phi <4 x float> [ %v71, %if.end2 ], [ %v594, %for.body4 ]
-  %v346 = phi <4 x float> [ %v71, %if.end2 ], [ %v598, %for.body4 ]
-  %v347 = phi <4 x float> [ %v71, %if.end2 ], [ %v595, %for.body4 ]
-  %v348 = phi <4 x float> [ %v71, %if.end2 ], [ %v599, %for.body4 ]
-  %v349 = phi <4 x float> [ %v71, %if.end2 ], [ %v596, %for.body4 ]
-  %v350 = phi <4 x float> [ %v71, %if.end2 ], [ %v600, %for.body4 ]
-  %v351 = icmp slt i32 %v342, %v67
-  br i1 %v351, label %for.body4, label %for.exit5
+  %v330 = phi i32 [ 0, %if.end2 ], [ %v634, %for.body4 ]
+  %v331 = phi <4 x float> [ %v77, %if.end2 ], [ %v563, %for.body4 ]
+  %v332 = phi <4 x float> [ %v77, %if.end2 ], [ %v567, %for.body4 ]
+  %v333 = phi <4 x float> [ %v77, %if.end2 ], [ %v564, %for.body4 ]
+  %v334 = phi <4 x float> [ %v77, %if.end2 ], [ %v568, %for.body4 ]
+  %v335 = phi <4 x float> [ %v77, %if.end2 ], [ %v565, %for.body4 ]
+  %v336 = phi <4 x float> [ %v77, %if.end2 ], [ %v569, %for.body4 ]
+  %v337 = phi <4 x float> [ %v77, %if.end2 ], [ %v566, %for.body4 ]
+  %v338 = phi <4 x float> [ %v77, %if.end2 ], [ %v570, %for.body4 ]
+  %v339 = icmp slt i32 %v330, %v73
+  br i1 %v339, label %for.body4, label %for.exit5
 for.body4:
-  %v352 = add i32 %v342, 32
-  %v353 = sub i32 %v67, 32
-  %v354 = call i32 @llvm.smin.i32(i32 %v352, i32 %v353)
-  %v355 = add i32 %v5, 0
-  %v356 = add i32 %v5, 256
-  %v357 = sdiv i32 %v355, 4
-  %v358 = srem i32 %v355, 4
-  %v359 = mul i32 %v358, 8
-  %v360 = add i32 %v2, %v357
-  %v361 = add i32 %v354, %v359
-  %v362 = srem i32 %v360, 14
-  %v363 = sdiv i32 %v360, 14
-  %v364 = srem i32 %v363, 14
-  %v365 = sdiv i32 %v363, 14
-  %v366 = sdiv i32 %v361, 64
-  %v367 = srem i32 %v361, 64
-  %v368 = srem i32 %v366, 3
-  %v369 = sdiv i32 %v366, 3
-  %v370 = add i32 %v364, 1
-  %v371 = mul i32 %v369, 1
-  %v372 = sub i32 %v370, %v371
-  %v373 = icmp sge i32 %v372, 0
-  %v374 = icmp slt i32 %v372, 14
-  %v375 = and i1 %v373, %v374
-  %v376 = add i32 %v362, 1
-  %v377 = mul i32 %v368, 1
-  %v378 = sub i32 %v376, %v377
-  %v379 = icmp sge i32 %v378, 0
-  %v380 = icmp slt i32 %v378, 14
-  %v381 = and i1 %v379, %v380
-  %v382 = and i1 %v375, %v381
-  %v383 = mul i32 %v0, 64
-  %v384 = add i32 %v383, %v367
-  %v385 = mul i32 %v365, 14
-  %v386 = add i32 %v385, %v372
-  %v387 = mul i32 %v386, 14
-  %v388 = add i32 %v387, %v378
-  %v389 = mul i32 %v388, 64
-  %v390 = add i32 %v389, %v384
-  %v391 = select i1 %v382, i32 %v390, i32 0
-  %v392 = mul i32 %v391, 2
-  %v393 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v392
-  %v394 = load <8 x half>, ptr addrspace(1) %v393, align 2
-  %v395 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v396 = insertelement <8 x half> %v395, half 0xH0000, i32 1
-  %v397 = insertelement <8 x half> %v396, half 0xH0000, i32 2
-  %v398 = insertelement <8 x half> %v397, half 0xH0000, i32 3
-  %v399 = insertelement <8 x half> %v398, half 0xH0000, i32 4
-  %v400 = insertelement <8 x half> %v399, half 0xH0000, i32 5
-  %v401 = insertelement <8 x half> %v400, half 0xH0000, i32 6
-  %v402 = insertelement <8 x half> %v401, half 0xH0000, i32 7
-  %v403 = select i1 %v382, <8 x half> %v394, <8 x half> %v402
-  %v404 = sdiv i32 %v356, 4
-  %v405 = srem i32 %v356, 4
-  %v406 = mul i32 %v405, 8
-  %v407 = add i32 %v2, %v404
-  %v408 = add i32 %v354, %v406
-  %v409 = srem i32 %v407, 14
-  %v410 = sdiv i32 %v407, 14
-  %v411 = srem i32 %v410, 14
-  %v412 = sdiv i32 %v410, 14
-  %v413 = sdiv i32 %v408, 64
-  %v414 = srem i32 %v408, 64
-  %v415 = srem i32 %v413, 3
-  %v416 = sdiv i32 %v413, 3
-  %v417 = add i32 %v411, 1
-  %v418 = mul i32 %v416, 1
-  %v419 = sub i32 %v417, %v418
-  %v420 = icmp sge i32 %v419, 0
-  %v421 = icmp slt i32 %v419, 14
-  %v422 = and i1 %v420, %v421
-  %v423 = add i32 %v409, 1
-  %v424 = mul i32 %v415, 1
-  %v425 = sub i32 %v423, %v424
-  %v426 = icmp sge i32 %v425, 0
-  %v427 = icmp slt i32 %v425, 14
-  %v428 = and i1 %v426, %v427
-  %v429 = and i1 %v422, %v428
-  %v430 = mul i32 %v0, 64
-  %v431 = add i32 %v430, %v414
-  %v432 = mul i32 %v412, 14
-  %v433 = add i32 %v432, %v419
-  %v434 = mul i32 %v433, 14
-  %v435 = add i32 %v434, %v425
-  %v436 = mul i32 %v435, 64
-  %v437 = add i32 %v436, %v431
-  %v438 = select i1 %v429, i32 %v437, i32 0
-  %v439 = mul i32 %v438, 2
-  %v440 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v439
-  %v441 = load <8 x half>, ptr addrspace(1) %v440, align 2
-  %v442 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v443 = insertelement <8 x half> %v442, half 0xH0000, i32 1
-  %v444 = insertelement <8 x half> %v443, half 0xH0000, i32 2
-  %v445 = insertelement <8 x half> %v444, half 0xH0000, i32 3
-  %v446 = insertelement <8 x half> %v445, half 0xH0000, i32 4
-  %v447 = insertelement <8 x half> %v446, half 0xH0000, i32 5
-  %v448 = insertelement <8 x half> %v447, half 0xH0000, i32 6
-  %v449 = insertelement <8 x half> %v448, half 0xH0000, i32 7
-  %v450 = select i1 %v429, <8 x half> %v441, <8 x half> %v449
-  %v451 = add i32 %v5, 0
-  %v452 = sdiv i32 %v451, 4
-  %v453 = srem i32 %v451, 4
-  %v454 = mul i32 %v453, 8
-  %v455 = add i32 %v4, %v452
-  %v456 = add i32 %v354, %v454
-  %v457 = add i32 %v456, 0
-  %v458 = sdiv i32 %v457, 64
-  %v459 = srem i32 %v457, 64
-  %v460 = mul i32 %v0, 64
-  %v461 = add i32 %v460, %v459
-  %v462 = mul i32 %v461, 9
-  %v463 = add i32 %v462, %v458
-  %v464 = mul i32 %v463, 64
-  %v465 = add i32 %v464, %v455
-  %v466 = mul i32 %v465, 2
-  %v467 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v466
-  %v468 = load half, ptr addrspace(1) %v467, align 2
-  %v469 = add i32 %v456, 1
-  %v470 = sdiv i32 %v469, 64
-  %v471 = srem i32 %v469, 64
-  %v472 = mul i32 %v0, 64
-  %v473 = add i32 %v472, %v471
-  %v474 = mul i32 %v473, 9
-  %v475 = add i32 %v474, %v470
-  %v476 = mul i32 %v475, 64
-  %v477 = add i32 %v476, %v455
-  %v478 = mul i32 %v477, 2
-  %v479 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v478
-  %v480 = load half, ptr addrspace(1) %v479, align 2
-  %v481 = add i32 %v456, 2
-  %v482 = sdiv i32 %v481, 64
-  %v483 = srem i32 %v481, 64
-  %v484 = mul i32 %v0, 64
-  %v485 = add i32 %v484, %v483
+  %v340 = add i32 %v330, 32
+  %v341 = sub i32 %v73, 32
+  %v342 = call i32 @llvm.smin.i32(i32 %v340, i32 %v341)
+  %v343 = add i32 %v11, 0
+  %v344 = add i32 %v11, 256
+  %v345 = sdiv i32 %v343, 4
+  %v346 = srem i32 %v343, 4
+  %v347 = mul i32 %v346, 8
+  %v348 = add i32 %v8, %v345
+  %v349 = add i32 %v342, %v347
+  %v350 = srem i32 %v348, 14
+  %v351 = sdiv i32 %v348, 14
+  %v352 = srem i32 %v351, 14
+  %v353 = sdiv i32 %v351, 14
+  %v354 = sdiv i32 %v349, 64
+  %v355 = srem i32 %v349, 64
+  %v356 = srem i32 %v354, 3
+  %v357 = sdiv i32 %v354, 3
+  %v358 = add i32 %v352, 1
+  %v359 = mul i32 %v357, 1
+  %v360 = sub i32 %v358, %v359
+  %v361 = call i32 @llvm.smax.i32(i32 %v360, i32 0)
+  %v362 = call i32 @llvm.smin.i32(i32 %v361, i32 13)
+  %v363 = sub i32 %v360, %v362
+  %v364 = add i32 %v350, 1
+  %v365 = mul i32 %v356, 1
+  %v366 = sub i32 %v364, %v365
+  %v367 = call i32 @llvm.smax.i32(i32 %v366, i32 0)
+  %v368 = call i32 @llvm.smin.i32(i32 %v367, i32 13)
+  %v369 = sub i32 %v366, %v368
+  %v370 = or i32 %v363, %v369
+  %v371 = icmp eq i32 %v370, 0
+  %v372 = mul i32 %v353, 14
+  %v373 = add i32 %v372, %v360
+  %v374 = mul i32 %v373, 14
+  %v375 = add i32 %v374, %v366
+  %v376 = mul i32 %v375, 64
+  %v377 = add i32 %v376, %v355
+  %v378 = select i1 %v371, i32 %v377, i32 0
+  %v379 = mul i32 %v378, 2
+  %v380 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v379
+  %v381 = load <8 x half>, ptr addrspace(1) %v380, align 2
+  %v382 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v383 = insertelement <8 x half> %v382, half 0xH0000, i32 1
+  %v384 = insertelement <8 x half> %v383, half 0xH0000, i32 2
+  %v385 = insertelement <8 x half> %v384, half 0xH0000, i32 3
+  %v386 = insertelement <8 x half> %v385, half 0xH0000, i32 4
+  %v387 = insertelement <8 x half> %v386, half 0xH0000, i32 5
+  %v388 = insertelement <8 x half> %v387, half 0xH0000, i32 6
+  %v389 = insertelement <8 x half> %v388, half 0xH0000, i32 7
+  %v390 = select i1 %v371, <8 x half> %v381, <8 x half> %v389
+  %v391 = sdiv i32 %v344, 4
+  %v392 = srem i32 %v344, 4
+  %v393 = mul i32 %v392, 8
+  %v394 = add i32 %v8, %v391
+  %v395 = add i32 %v342, %v393
+  %v396 = srem i32 %v394, 14
+  %v397 = sdiv i32 %v394, 14
+  %v398 = srem i32 %v397, 14
+  %v399 = sdiv i32 %v397, 14
+  %v400 = sdiv i32 %v395, 64
+  %v401 = srem i32 %v395, 64
+  %v402 = srem i32 %v400, 3
+  %v403 = sdiv i32 %v400, 3
+  %v404 = add i32 %v398, 1
+  %v405 = mul i32 %v403, 1
+  %v406 = sub i32 %v404, %v405
+  %v407 = call i32 @llvm.smax.i32(i32 %v406, i32 0)
+  %v408 = call i32 @llvm.smin.i32(i32 %v407, i32 13)
+  %v409 = sub i32 %v406, %v408
+  %v410 = add i32 %v396, 1
+  %v411 = mul i32 %v402, 1
+  %v412 = sub i32 %v410, %v411
+  %v413 = call i32 @llvm.smax.i32(i32 %v412, i32 0)
+  %v414 = call i32 @llvm.smin.i32(i32 %v413, i32 13)
+  %v415 = sub i32 %v412, %v414
+  %v416 = or i32 %v409, %v415
+  %v417 = icmp eq i32 %v416, 0
+  %v418 = mul i32 %v399, 14
+  %v419 = add i32 %v418, %v406
+  %v420 = mul i32 %v419, 14
+  %v421 = add i32 %v420, %v412
+  %v422 = mul i32 %v421, 64
+  %v423 = add i32 %v422, %v401
+  %v424 = select i1 %v417, i32 %v423, i32 0
+  %v425 = mul i32 %v424, 2
+  %v426 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v425
+  %v427 = load <8 x half>, ptr addrspace(1) %v426, align 2
+  %v428 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v429 = insertelement <8 x half> %v428, half 0xH0000, i32 1
+  %v430 = insertelement <8 x half> %v429, half 0xH0000, i32 2
+  %v431 = insertelement <8 x half> %v430, half 0xH0000, i32 3
+  %v432 = insertelement <8 x half> %v431, half 0xH0000, i32 4
+  %v433 = insertelement <8 x half> %v432, half 0xH0000, i32 5
+  %v434 = insertelement <8 x half> %v433, half 0xH0000, i32 6
+  %v435 = insertelement <8 x half> %v434, half 0xH0000, i32 7
+  %v436 = select i1 %v417, <8 x half> %v427, <8 x half> %v435
+  %v437 = add i32 %v11, 0
+  %v438 = sdiv i32 %v437, 4
+  %v439 = srem i32 %v437, 4
+  %v440 = mul i32 %v439, 8
+  %v441 = add i32 %v10, %v438
+  %v442 = add i32 %v342, %v440
+  %v443 = add i32 %v442, 0
+  %v444 = sdiv i32 %v443, 64
+  %v445 = srem i32 %v443, 64
+  %v446 = mul i32 %v445, 9
+  %v447 = add i32 %v446, %v444
+  %v448 = mul i32 %v447, 64
+  %v449 = add i32 %v448, %v441
+  %v450 = mul i32 %v449, 2
+  %v451 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v450
+  %v452 = load half, ptr addrspace(1) %v451, align 2
+  %v453 = add i32 %v442, 1
+  %v454 = sdiv i32 %v453, 64
+  %v455 = srem i32 %v453, 64
+  %v456 = mul i32 %v455, 9
+  %v457 = add i32 %v456, %v454
+  %v458 = mul i32 %v457, 64
+  %v459 = add i32 %v458, %v441
+  %v460 = mul i32 %v459, 2
+  %v461 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v460
+  %v462 = load half, ptr addrspace(1) %v461, align 2
+  %v463 = add i32 %v442, 2
+  %v464 = sdiv i32 %v463, 64
+  %v465 = srem i32 %v463, 64
+  %v466 = mul i32 %v465, 9
+  %v467 = add i32 %v466, %v464
+  %v468 = mul i32 %v467, 64
+  %v469 = add i32 %v468, %v441
+  %v470 = mul i32 %v469, 2
+  %v471 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v470
+  %v472 = load half, ptr addrspace(1) %v471, align 2
+  %v473 = add i32 %v442, 3
+  %v474 = sdiv i32 %v473, 64
+  %v475 = srem i32 %v473, 64
+  %v476 = mul i32 %v475, 9
+  %v477 = add i32 %v476, %v474
+  %v478 = mul i32 %v477, 64
+  %v479 = add i32 %v478, %v441
+  %v480 = mul i32 %v479, 2
+  %v481 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v480
+  %v482 = load half, ptr addrspace(1) %v481, align 2
+  %v483 = add i32 %v442, 4
+  %v484 = sdiv i32 %v483, 64
+  %v485 = srem i32 %v483, 64
   %v486 = mul i32 %v485, 9
-  %v487 = add i32 %v486, %v482
+  %v487 = add i32 %v486, %v484
   %v488 = mul i32 %v487, 64
-  %v489 = add i32 %v488, %v455
+  %v489 = add i32 %v488, %v441
   %v490 = mul i32 %v489, 2
-  %v491 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v490
+  %v491 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v490
   %v492 = load half, ptr addrspace(1) %v491, align 2
-  %v493 = add i32 %v456, 3
+  %v493 = add i32 %v442, 5
   %v494 = sdiv i32 %v493, 64
   %v495 = srem i32 %v493, 64
-  %v496 = mul i32 %v0, 64
-  %v497 = add i32 %v496, %v495
-  %v498 = mul i32 %v497, 9
-  %v499 = add i32 %v498, %v494
-  %v500 = mul i32 %v499, 64
-  %v501 = add i32 %v500, %v455
-  %v502 = mul i32 %v501, 2
-  %v503 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v502
-  %v504 = load half, ptr addrspace(1) %v503, align 2
-  %v505 = add i32 %v456, 4
-  %v506 = sdiv i32 %v505, 64
-  %v507 = srem i32 %v505, 64
-  %v508 = mul i32 %v0, 64
-  %v509 = add i32 %v508, %v507
-  %v510 = mul i32 %v509, 9
-  %v511 = add i32 %v510, %v506
-  %v512 = mul i32 %v511, 64
-  %v513 = add i32 %v512, %v455
-  %v514 = mul i32 %v513, 2
-  %v515 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v514
-  %v516 = load half, ptr addrspace(1) %v515, align 2
-  %v517 = add i32 %v456, 5
-  %v518 = sdiv i32 %v517, 64
-  %v519 = srem i32 %v517, 64
-  %v520 = mul i32 %v0, 64
-  %v521 = add i32 %v520, %v519
-  %v522 = mul i32 %v521, 9
-  %v523 = add i32 %v522, %v518
-  %v524 = mul i32 %v523, 64
-  %v525 = add i32 %v524, %v455
-  %v526 = mul i32 %v525, 2
-  %v527 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v526
-  %v528 = load half, ptr addrspace(1) %v527, align 2
-  %v529 = add i32 %v456, 6
-  %v530 = sdiv i32 %v529, 64
-  %v531 = srem i32 %v529, 64
-  %v532 = mul i32 %v0, 64
-  %v533 = add i32 %v532, %v531
-  %v534 = mul i32 %v533, 9
-  %v535 = add i32 %v534, %v530
-  %v536 = mul i32 %v535, 64
-  %v537 = add i32 %v536, %v455
-  %v538 = mul i32 %v537, 2
-  %v539 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v538
-  %v540 = load half, ptr addrspace(1) %v539, align 2
-  %v541 = add i32 %v456, 7
-  %v542 = sdiv i32 %v541, 64
-  %v543 = srem i32 %v541, 64
-  %v544 = mul i32 %v0, 64
-  %v545 = add i32 %v544, %v543
-  %v546 = mul i32 %v545, 9
-  %v547 = add i32 %v546, %v542
-  %v548 = mul i32 %v547, 64
-  %v549 = add i32 %v548, %v455
-  %v550 = mul i32 %v549, 2
-  %v551 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v550
-  %v552 = load half, ptr addrspace(1) %v551, align 2
-  %v553 = insertelement <8 x half> poison, half %v468, i32 0
-  %v554 = insertelement <8 x half> %v553, half %v480, i32 1
-  %v555 = insertelement <8 x half> %v554, half %v492, i32 2
-  %v556 = insertelement <8 x half> %v555, half %v504, i32 3
-  %v557 = insertelement <8 x half> %v556, half %v516, i32 4
-  %v558 = insertelement <8 x half> %v557, half %v528, i32 5
-  %v559 = insertelement <8 x half> %v558, half %v540, i32 6
-  %v560 = insertelement <8 x half> %v559, half %v552, i32 7
-  %v561 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
-  %v562 = load <8 x half>, ptr addrspace(3) %v561, align 2
-  %v563 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v564 = load <8 x half>, ptr addrspace(3) %v563, align 2
-  %v565 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v38
-  %v566 = load <8 x half>, ptr addrspace(3) %v565, align 2
-  %v567 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v39
-  %v568 = load <8 x half>, ptr addrspace(3) %v567, align 2
-  %v569 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v58
-  %v570 = load <8 x half>, ptr addrspace(3) %v569, align 2
-  %v571 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v59
-  %v572 = load <8 x half>, ptr addrspace(3) %v571, align 2
-  %v573 = shufflevector <8 x half> %v562, <8 x half> %v562, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v574 = shufflevector <8 x half> %v564, <8 x half> %v564, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v575 = shufflevector <8 x half> %v566, <8 x half> %v566, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v576 = shufflevector <8 x half> %v568, <8 x half> %v568, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v577 = shufflevector <8 x half> %v570, <8 x half> %v570, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v578 = shufflevector <8 x half> %v572, <8 x half> %v572, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v579 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v577, <4 x half> %v573, <4 x float> %v343, i32 0, i32 0, i32 0)
-  %v580 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v577, <4 x half> %v574, <4 x float> %v345, i32 0, i32 0, i32 0)
-  %v581 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v577, <4 x half> %v575, <4 x float> %v347, i32 0, i32 0, i32 0)
-  %v582 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v577, <4 x half> %v576, <4 x float> %v349, i32 0, i32 0, i32 0)
-  %v583 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v578, <4 x half> %v573, <4 x float> %v344, i32 0, i32 0, i32 0)
-  %v584 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v578, <4 x half> %v574, <4 x float> %v346, i32 0, i32 0, i32 0)
-  %v585 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v578, <4 x half> %v575, <4 x float> %v348, i32 0, i32 0, i32 0)
-  %v586 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v578, <4 x half> %v576, <4 x float> %v350, i32 0, i32 0, i32 0)
-  %v587 = shufflevector <8 x half> %v562, <8 x half> %v562, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v588 = shufflevector <8 x half> %v564, <8 x half> %v564, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v589 = shufflevector <8 x half> %v566, <8 x half> %v566, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v590 = shufflevector <8 x half> %v568, <8 x half> %v568, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v591 = shufflevector <8 x half> %v570, <8 x half> %v570, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v592 = shufflevector <8 x half> %v572, <8 x half> %v572, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v593 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v591, <4 x half> %v587, <4 x float> %v579, i32 0, i32 0, i32 0)
-  %v594 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v591, <4 x half> %v588, <4 x float> %v580, i32 0, i32 0, i32 0)
-  %v595 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v591, <4 x half> %v589, <4 x float> %v581, i32 0, i32 0, i32 0)
-  %v596 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v591, <4 x half> %v590, <4 x float> %v582, i32 0, i32 0, i32 0)
-  %v597 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v592, <4 x half> %v587, <4 x float> %v583, i32 0, i32 0, i32 0)
-  %v598 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v592, <4 x half> %v588, <4 x float> %v584, i32 0, i32 0, i32 0)
-  %v599 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v592, <4 x half> %v589, <4 x float> %v585, i32 0, i32 0, i32 0)
-  %v600 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v592, <4 x half> %v590, <4 x float> %v586, i32 0, i32 0, i32 0)
+  %v496 = mul i32 %v495, 9
+  %v497 = add i32 %v496, %v494
+  %v498 = mul i32 %v497, 64
+  %v499 = add i32 %v498, %v441
+  %v500 = mul i32 %v499, 2
+  %v501 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v500
+  %v502 = load half, ptr addrspace(1) %v501, align 2
+  %v503 = add i32 %v442, 6
+  %v504 = sdiv i32 %v503, 64
+  %v505 = srem i32 %v503, 64
+  %v506 = mul i32 %v505, 9
+  %v507 = add i32 %v506, %v504
+  %v508 = mul i32 %v507, 64
+  %v509 = add i32 %v508, %v441
+  %v510 = mul i32 %v509, 2
+  %v511 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v510
+  %v512 = load half, ptr addrspace(1) %v511, align 2
+  %v513 = add i32 %v442, 7
+  %v514 = sdiv i32 %v513, 64
+  %v515 = srem i32 %v513, 64
+  %v516 = mul i32 %v515, 9
+  %v517 = add i32 %v516, %v514
+  %v518 = mul i32 %v517, 64
+  %v519 = add i32 %v518, %v441
+  %v520 = mul i32 %v519, 2
+  %v521 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v520
+  %v522 = load half, ptr addrspace(1) %v521, align 2
+  %v523 = insertelement <8 x half> poison, half %v452, i32 0
+  %v524 = insertelement <8 x half> %v523, half %v462, i32 1
+  %v525 = insertelement <8 x half> %v524, half %v472, i32 2
+  %v526 = insertelement <8 x half> %v525, half %v482, i32 3
+  %v527 = insertelement <8 x half> %v526, half %v492, i32 4
+  %v528 = insertelement <8 x half> %v527, half %v502, i32 5
+  %v529 = insertelement <8 x half> %v528, half %v512, i32 6
+  %v530 = insertelement <8 x half> %v529, half %v522, i32 7
+  %v531 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v42
+  %v532 = load <8 x half>, ptr addrspace(3) %v531, align 2
+  %v533 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v43
+  %v534 = load <8 x half>, ptr addrspace(3) %v533, align 2
+  %v535 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v44
+  %v536 = load <8 x half>, ptr addrspace(3) %v535, align 2
+  %v537 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v45
+  %v538 = load <8 x half>, ptr addrspace(3) %v537, align 2
+  %v539 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v64
+  %v540 = load <8 x half>, ptr addrspace(3) %v539, align 2
+  %v541 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v65
+  %v542 = load <8 x half>, ptr addrspace(3) %v541, align 2
+  %v543 = shufflevector <8 x half> %v532, <8 x half> %v532, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v544 = shufflevector <8 x half> %v534, <8 x half> %v534, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v545 = shufflevector <8 x half> %v536, <8 x half> %v536, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v546 = shufflevector <8 x half> %v538, <8 x half> %v538, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v547 = shufflevector <8 x half> %v540, <8 x half> %v540, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v548 = shufflevector <8 x half> %v542, <8 x half> %v542, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v549 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v547, <4 x half> %v543, <4 x float> %v331, i32 0, i32 0, i32 0)
+  %v550 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v547, <4 x half> %v544, <4 x float> %v333, i32 0, i32 0, i32 0)
+  %v551 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v547, <4 x half> %v545, <4 x float> %v335, i32 0, i32 0, i32 0)
+  %v552 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v547, <4 x half> %v546, <4 x float> %v337, i32 0, i32 0, i32 0)
+  %v553 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v548, <4 x half> %v543, <4 x float> %v332, i32 0, i32 0, i32 0)
+  %v554 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v548, <4 x half> %v544, <4 x float> %v334, i32 0, i32 0, i32 0)
+  %v555 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v548, <4 x half> %v545, <4 x float> %v336, i32 0, i32 0, i32 0)
+  %v556 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v548, <4 x half> %v546, <4 x float> %v338, i32 0, i32 0, i32 0)
+  %v557 = shufflevector <8 x half> %v532, <8 x half> %v532, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v558 = shufflevector <8 x half> %v534, <8 x half> %v534, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v559 = shufflevector <8 x half> %v536, <8 x half> %v536, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v560 = shufflevector <8 x half> %v538, <8 x half> %v538, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v561 = shufflevector <8 x half> %v540, <8 x half> %v540, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v562 = shufflevector <8 x half> %v542, <8 x half> %v542, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v563 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v561, <4 x half> %v557, <4 x float> %v549, i32 0, i32 0, i32 0)
+  %v564 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v561, <4 x half> %v558, <4 x float> %v550, i32 0, i32 0, i32 0)
+  %v565 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v561, <4 x half> %v559, <4 x float> %v551, i32 0, i32 0, i32 0)
+  %v566 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v561, <4 x half> %v560, <4 x float> %v552, i32 0, i32 0, i32 0)
+  %v567 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v562, <4 x half> %v557, <4 x float> %v553, i32 0, i32 0, i32 0)
+  %v568 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v562, <4 x half> %v558, <4 x float> %v554, i32 0, i32 0, i32 0)
+  %v569 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v562, <4 x half> %v559, <4 x float> %v555, i32 0, i32 0, i32 0)
+  %v570 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v562, <4 x half> %v560, <4 x float> %v556, i32 0, i32 0, i32 0)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v601 = add i32 %v5, 0
-  %v602 = add i32 %v5, 256
-  %v603 = sdiv i32 %v601, 4
-  %v604 = srem i32 %v601, 4
-  %v605 = mul i32 %v604, 8
-  %v606 = sdiv i32 %v602, 4
-  %v607 = srem i32 %v602, 4
-  %v608 = mul i32 %v607, 8
-  %v609 = mul i32 %v605, 2
-  %v610 = mul i32 %v603, 4
-  %v611 = sdiv i32 %v609, 16
-  %v612 = add i32 %v610, %v611
-  %v613 = sdiv i32 %v612, 8
-  %v614 = srem i32 %v613, 8
-  %v615 = shl i32 %v614, 1
-  %v616 = xor i32 %v614, %v615
-  %v617 = srem i32 %v616, 8
-  %v618 = srem i32 %v612, 8
-  %v619 = xor i32 %v618, %v617
-  %v620 = mul i32 %v613, 128
-  %v621 = mul i32 %v619, 16
-  %v622 = add i32 %v620, %v621
-  %v623 = srem i32 %v609, 16
-  %v624 = add i32 %v622, %v623
-  %v625 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v624
-  store <8 x half> %v403, ptr addrspace(3) %v625, align 2
-  %v626 = mul i32 %v608, 2
-  %v627 = mul i32 %v606, 4
-  %v628 = sdiv i32 %v626, 16
-  %v629 = add i32 %v627, %v628
-  %v630 = sdiv i32 %v629, 8
-  %v631 = srem i32 %v630, 8
-  %v632 = shl i32 %v631, 1
-  %v633 = xor i32 %v631, %v632
-  %v634 = srem i32 %v633, 8
-  %v635 = srem i32 %v629, 8
-  %v636 = xor i32 %v635, %v634
-  %v637 = mul i32 %v630, 128
-  %v638 = mul i32 %v636, 16
-  %v639 = add i32 %v637, %v638
-  %v640 = srem i32 %v626, 16
-  %v641 = add i32 %v639, %v640
-  %v642 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v641
-  store <8 x half> %v450, ptr addrspace(3) %v642, align 2
-  %v643 = add i32 %v5, 0
-  %v644 = sdiv i32 %v643, 4
-  %v645 = srem i32 %v643, 4
-  %v646 = mul i32 %v645, 8
-  %v647 = mul i32 %v646, 2
-  %v648 = mul i32 %v644, 4
-  %v649 = sdiv i32 %v647, 16
-  %v650 = add i32 %v648, %v649
-  %v651 = sdiv i32 %v650, 8
-  %v652 = srem i32 %v651, 8
-  %v653 = shl i32 %v652, 1
-  %v654 = xor i32 %v652, %v653
-  %v655 = srem i32 %v654, 8
-  %v656 = srem i32 %v650, 8
-  %v657 = xor i32 %v656, %v655
-  %v658 = mul i32 %v651, 128
-  %v659 = mul i32 %v657, 16
-  %v660 = add i32 %v658, %v659
-  %v661 = srem i32 %v647, 16
-  %v662 = add i32 %v660, %v661
-  %v663 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v662
-  store <8 x half> %v560, ptr addrspace(3) %v663, align 2
+  %v571 = add i32 %v11, 0
+  %v572 = add i32 %v11, 256
+  %v573 = sdiv i32 %v571, 4
+  %v574 = srem i32 %v571, 4
+  %v575 = mul i32 %v574, 8
+  %v576 = sdiv i32 %v572, 4
+  %v577 = srem i32 %v572, 4
+  %v578 = mul i32 %v577, 8
+  %v579 = mul i32 %v575, 2
+  %v580 = mul i32 %v573, 4
+  %v581 = sdiv i32 %v579, 16
+  %v582 = add i32 %v580, %v581
+  %v583 = sdiv i32 %v582, 8
+  %v584 = srem i32 %v583, 8
+  %v585 = shl i32 %v584, 1
+  %v586 = xor i32 %v584, %v585
+  %v587 = srem i32 %v586, 8
+  %v588 = srem i32 %v582, 8
+  %v589 = xor i32 %v588, %v587
+  %v590 = mul i32 %v583, 128
+  %v591 = mul i32 %v589, 16
+  %v592 = add i32 %v590, %v591
+  %v593 = srem i32 %v579, 16
+  %v594 = add i32 %v592, %v593
+  %v595 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v594
+  store <8 x half> %v390, ptr addrspace(3) %v595, align 2
+  %v596 = mul i32 %v578, 2
+  %v597 = mul i32 %v576, 4
+  %v598 = sdiv i32 %v596, 16
+  %v599 = add i32 %v597, %v598
+  %v600 = sdiv i32 %v599, 8
+  %v601 = srem i32 %v600, 8
+  %v602 = shl i32 %v601, 1
+  %v603 = xor i32 %v601, %v602
+  %v604 = srem i32 %v603, 8
+  %v605 = srem i32 %v599, 8
+  %v606 = xor i32 %v605, %v604
+  %v607 = mul i32 %v600, 128
+  %v608 = mul i32 %v606, 16
+  %v609 = add i32 %v607, %v608
+  %v610 = srem i32 %v596, 16
+  %v611 = add i32 %v609, %v610
+  %v612 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v611
+  store <8 x half> %v436, ptr addrspace(3) %v612, align 2
+  %v613 = add i32 %v11, 0
+  %v614 = sdiv i32 %v613, 4
+  %v615 = srem i32 %v613, 4
+  %v616 = mul i32 %v615, 8
+  %v617 = mul i32 %v616, 2
+  %v618 = mul i32 %v614, 4
+  %v619 = sdiv i32 %v617, 16
+  %v620 = add i32 %v618, %v619
+  %v621 = sdiv i32 %v620, 8
+  %v622 = srem i32 %v621, 8
+  %v623 = shl i32 %v622, 1
+  %v624 = xor i32 %v622, %v623
+  %v625 = srem i32 %v624, 8
+  %v626 = srem i32 %v620, 8
+  %v627 = xor i32 %v626, %v625
+  %v628 = mul i32 %v621, 128
+  %v629 = mul i32 %v627, 16
+  %v630 = add i32 %v628, %v629
+  %v631 = srem i32 %v617, 16
+  %v632 = add i32 %v630, %v631
+  %v633 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v632
+  store <8 x half> %v530, ptr addrspace(3) %v633, align 2
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v664 = add i32 %v342, 32
+  %v634 = add i32 %v330, 32
   br label %for.head3
 for.exit5:
   br label %for.head6
 for.head6:
-  %v665 = phi i32 [ %v67, %for.exit5 ], [ %v816, %for.exit17 ]
-  %v666 = phi <4 x float> [ %v343, %for.exit5 ], [ %v808, %for.exit17 ]
-  %v667 = phi <4 x float> [ %v344, %for.exit5 ], [ %v812, %for.exit17 ]
-  %v668 = phi <4 x float> [ %v345, %for.exit5 ], [ %v809, %for.exit17 ]
-  %v669 = phi <4 x float> [ %v346, %for.exit5 ], [ %v813, %for.exit17 ]
-  %v670 = phi <4 x float> [ %v347, %for.exit5 ], [ %v810, %for.exit17 ]
-  %v671 = phi <4 x float> [ %v348, %for.exit5 ], [ %v814, %for.exit17 ]
-  %v672 = phi <4 x float> [ %v349, %for.exit5 ], [ %v811, %for.exit17 ]
-  %v673 = phi <4 x float> [ %v350, %for.exit5 ], [ %v815, %for.exit17 ]
-  %v674 = icmp slt i32 %v665, 576
-  br i1 %v674, label %for.body7, label %for.exit8
+  %v635 = phi i32 [ %v73, %for.exit5 ], [ %v783, %for.exit17 ]
+  %v636 = phi <4 x float> [ %v331, %for.exit5 ], [ %v775, %for.exit17 ]
+  %v637 = phi <4 x float> [ %v332, %for.exit5 ], [ %v779, %for.exit17 ]
+  %v638 = phi <4 x float> [ %v333, %for.exit5 ], [ %v776, %for.exit17 ]
+  %v639 = phi <4 x float> [ %v334, %for.exit5 ], [ %v780, %for.exit17 ]
+  %v640 = phi <4 x float> [ %v335, %for.exit5 ], [ %v777, %for.exit17 ]
+  %v641 = phi <4 x float> [ %v336, %for.exit5 ], [ %v781, %for.exit17 ]
+  %v642 = phi <4 x float> [ %v337, %for.exit5 ], [ %v778, %for.exit17 ]
+  %v643 = phi <4 x float> [ %v338, %for.exit5 ], [ %v782, %for.exit17 ]
+  %v644 = icmp slt i32 %v635, 576
+  br i1 %v644, label %for.body7, label %for.exit8
 for.body7:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
   br label %for.head9
 for.head9:
-  %v675 = phi i32 [ %v5, %for.body7 ], [ %v736, %if.end14 ]
-  %v676 = icmp slt i32 %v675, 4096
-  br i1 %v676, label %for.body10, label %for.exit11
+  %v645 = phi i32 [ %v11, %for.body7 ], [ %v705, %if.end14 ]
+  %v646 = icmp slt i32 %v645, 4096
+  br i1 %v646, label %for.body10, label %for.exit11
 for.body10:
-  %v677 = sdiv i32 %v675, 32
-  %v678 = srem i32 %v675, 32
-  %v679 = add i32 %v2, %v677
-  %v680 = add i32 %v665, %v678
-  %v681 = icmp slt i32 %v679, 196
-  %v682 = icmp slt i32 %v680, 576
-  %v683 = and i1 %v681, %v682
-  br i1 %v683, label %if.then12, label %if.else13
+  %v647 = sdiv i32 %v645, 32
+  %v648 = srem i32 %v645, 32
+  %v649 = add i32 %v8, %v647
+  %v650 = add i32 %v635, %v648
+  %v651 = icmp slt i32 %v649, 196
+  %v652 = icmp slt i32 %v650, 576
+  %v653 = and i1 %v651, %v652
+  br i1 %v653, label %if.then12, label %if.else13
 if.then12:
-  %v684 = srem i32 %v679, 14
-  %v685 = sdiv i32 %v679, 14
-  %v686 = srem i32 %v685, 14
-  %v687 = sdiv i32 %v685, 14
-  %v688 = sdiv i32 %v680, 64
-  %v689 = srem i32 %v680, 64
-  %v690 = srem i32 %v688, 3
-  %v691 = sdiv i32 %v688, 3
-  %v692 = add i32 %v686, 1
-  %v693 = mul i32 %v691, 1
-  %v694 = sub i32 %v692, %v693
-  %v695 = icmp sge i32 %v694, 0
-  %v696 = icmp slt i32 %v694, 14
-  %v697 = and i1 %v695, %v696
-  %v698 = add i32 %v684, 1
-  %v699 = mul i32 %v690, 1
-  %v700 = sub i32 %v698, %v699
-  %v701 = icmp sge i32 %v700, 0
-  %v702 = icmp slt i32 %v700, 14
-  %v703 = and i1 %v701, %v702
-  %v704 = and i1 %v697, %v703
-  %v705 = mul i32 %v0, 64
-  %v706 = add i32 %v705, %v689
-  %v707 = mul i32 %v687, 14
-  %v708 = add i32 %v707, %v694
-  %v709 = mul i32 %v708, 14
-  %v710 = add i32 %v709, %v700
-  %v711 = mul i32 %v710, 64
-  %v712 = add i32 %v711, %v706
-  %v713 = select i1 %v704, i32 %v712, i32 0
-  %v714 = mul i32 %v713, 2
-  %v715 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v714
-  %v716 = load half, ptr addrspace(1) %v715, align 2
-  %v717 = select i1 %v704, half %v716, half 0xH0000
+  %v654 = srem i32 %v649, 14
+  %v655 = sdiv i32 %v649, 14
+  %v656 = srem i32 %v655, 14
+  %v657 = sdiv i32 %v655, 14
+  %v658 = sdiv i32 %v650, 64
+  %v659 = srem i32 %v650, 64
+  %v660 = srem i32 %v658, 3
+  %v661 = sdiv i32 %v658, 3
+  %v662 = add i32 %v656, 1
+  %v663 = mul i32 %v661, 1
+  %v664 = sub i32 %v662, %v663
+  %v665 = call i32 @llvm.smax.i32(i32 %v664, i32 0)
+  %v666 = call i32 @llvm.smin.i32(i32 %v665, i32 13)
+  %v667 = sub i32 %v664, %v666
+  %v668 = add i32 %v654, 1
+  %v669 = mul i32 %v660, 1
+  %v670 = sub i32 %v668, %v669
+  %v671 = call i32 @llvm.smax.i32(i32 %v670, i32 0)
+  %v672 = call i32 @llvm.smin.i32(i32 %v671, i32 13)
+  %v673 = sub i32 %v670, %v672
+  %v674 = or i32 %v667, %v673
+  %v675 = icmp eq i32 %v674, 0
+  %v676 = mul i32 %v657, 14
+  %v677 = add i32 %v676, %v664
+  %v678 = mul i32 %v677, 14
+  %v679 = add i32 %v678, %v670
+  %v680 = mul i32 %v679, 64
+  %v681 = add i32 %v680, %v659
+  %v682 = select i1 %v675, i32 %v681, i32 0
+  %v683 = mul i32 %v682, 2
+  %v684 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v683
+  %v685 = load half, ptr addrspace(1) %v684, align 2
+  %v686 = select i1 %v675, half %v685, half 0xH0000
   br label %if.end14
 if.else13:
   br label %if.end14
 if.end14:
-  %v718 = phi half [ %v717, %if.then12 ], [ 0xH0000, %if.else13 ]
-  %v719 = mul i32 %v678, 2
-  %v720 = mul i32 %v677, 4
-  %v721 = sdiv i32 %v719, 16
-  %v722 = add i32 %v720, %v721
-  %v723 = sdiv i32 %v722, 8
-  %v724 = srem i32 %v723, 8
-  %v725 = shl i32 %v724, 1
-  %v726 = xor i32 %v724, %v725
-  %v727 = srem i32 %v726, 8
-  %v728 = srem i32 %v722, 8
-  %v729 = xor i32 %v728, %v727
-  %v730 = mul i32 %v723, 128
-  %v731 = mul i32 %v729, 16
-  %v732 = add i32 %v730, %v731
-  %v733 = srem i32 %v719, 16
-  %v734 = add i32 %v732, %v733
-  %v735 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v734
-  store half %v718, ptr addrspace(3) %v735, align 2
-  %v736 = add i32 %v675, 256
+  %v687 = phi half [ %v686, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v688 = mul i32 %v648, 2
+  %v689 = mul i32 %v647, 4
+  %v690 = sdiv i32 %v688, 16
+  %v691 = add i32 %v689, %v690
+  %v692 = sdiv i32 %v691, 8
+  %v693 = srem i32 %v692, 8
+  %v694 = shl i32 %v693, 1
+  %v695 = xor i32 %v693, %v694
+  %v696 = srem i32 %v695, 8
+  %v697 = srem i32 %v691, 8
+  %v698 = xor i32 %v697, %v696
+  %v699 = mul i32 %v692, 128
+  %v700 = mul i32 %v698, 16
+  %v701 = add i32 %v699, %v700
+  %v702 = srem i32 %v688, 16
+  %v703 = add i32 %v701, %v702
+  %v704 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v703
+  store half %v687, ptr addrspace(3) %v704, align 2
+  %v705 = add i32 %v645, 256
   br label %for.head9
 for.exit11:
   br label %for.head15
 for.head15:
-  %v737 = phi i32 [ %v5, %for.exit11 ], [ %v775, %if.end20 ]
-  %v738 = icmp slt i32 %v737, 2048
-  br i1 %v738, label %for.body16, label %for.exit17
+  %v706 = phi i32 [ %v11, %for.exit11 ], [ %v742, %if.end20 ]
+  %v707 = icmp slt i32 %v706, 2048
+  br i1 %v707, label %for.body16, label %for.exit17
 for.body16:
-  %v739 = sdiv i32 %v737, 32
-  %v740 = srem i32 %v737, 32
-  %v741 = add i32 %v4, %v739
-  %v742 = add i32 %v665, %v740
-  %v743 = icmp slt i32 %v741, 64
-  %v744 = icmp slt i32 %v742, 576
-  %v745 = and i1 %v743, %v744
-  br i1 %v745, label %if.then18, label %if.else19
+  %v708 = sdiv i32 %v706, 32
+  %v709 = srem i32 %v706, 32
+  %v710 = add i32 %v10, %v708
+  %v711 = add i32 %v635, %v709
+  %v712 = icmp slt i32 %v710, 64
+  %v713 = icmp slt i32 %v711, 576
+  %v714 = and i1 %v712, %v713
+  br i1 %v714, label %if.then18, label %if.else19
 if.then18:
-  %v746 = sdiv i32 %v742, 64
-  %v747 = srem i32 %v742, 64
-  %v748 = mul i32 %v0, 64
-  %v749 = add i32 %v748, %v747
-  %v750 = mul i32 %v749, 9
-  %v751 = add i32 %v750, %v746
-  %v752 = mul i32 %v751, 64
-  %v753 = add i32 %v752, %v741
-  %v754 = mul i32 %v753, 2
-  %v755 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v754
-  %v756 = load half, ptr addrspace(1) %v755, align 2
+  %v715 = sdiv i32 %v711, 64
+  %v716 = srem i32 %v711, 64
+  %v717 = mul i32 %v716, 9
+  %v718 = add i32 %v717, %v715
+  %v719 = mul i32 %v718, 64
+  %v720 = add i32 %v719, %v710
+  %v721 = mul i32 %v720, 2
+  %v722 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v721
+  %v723 = load half, ptr addrspace(1) %v722, align 2
   br label %if.end20
 if.else19:
   br label %if.end20
 if.end20:
-  %v757 = phi half [ %v756, %if.then18 ], [ 0xH0000, %if.else19 ]
-  %v758 = mul i32 %v740, 2
-  %v759 = mul i32 %v739, 4
-  %v760 = sdiv i32 %v758, 16
-  %v761 = add i32 %v759, %v760
-  %v762 = sdiv i32 %v761, 8
-  %v763 = srem i32 %v762, 8
-  %v764 = shl i32 %v763, 1
-  %v765 = xor i32 %v763, %v764
-  %v766 = srem i32 %v765, 8
-  %v767 = srem i32 %v761, 8
-  %v768 = xor i32 %v767, %v766
-  %v769 = mul i32 %v762, 128
-  %v770 = mul i32 %v768, 16
-  %v771 = add i32 %v769, %v770
-  %v772 = srem i32 %v758, 16
-  %v773 = add i32 %v771, %v772
-  %v774 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v773
-  store half %v757, ptr addrspace(3) %v774, align 2
-  %v775 = add i32 %v737, 256
+  %v724 = phi half [ %v723, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v725 = mul i32 %v709, 2
+  %v726 = mul i32 %v708, 4
+  %v727 = sdiv i32 %v725, 16
+  %v728 = add i32 %v726, %v727
+  %v729 = sdiv i32 %v728, 8
+  %v730 = srem i32 %v729, 8
+  %v731 = shl i32 %v730, 1
+  %v732 = xor i32 %v730, %v731
+  %v733 = srem i32 %v732, 8
+  %v734 = srem i32 %v728, 8
+  %v735 = xor i32 %v734, %v733
+  %v736 = mul i32 %v729, 128
+  %v737 = mul i32 %v735, 16
+  %v738 = add i32 %v736, %v737
+  %v739 = srem i32 %v725, 16
+  %v740 = add i32 %v738, %v739
+  %v741 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v740
+  store half %v724, ptr addrspace(3) %v741, align 2
+  %v742 = add i32 %v706, 256
   br label %for.head15
 for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v776 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
-  %v777 = load <8 x half>, ptr addrspace(3) %v776, align 2
-  %v778 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v779 = load <8 x half>, ptr addrspace(3) %v778, align 2
-  %v780 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v38
-  %v781 = load <8 x half>, ptr addrspace(3) %v780, align 2
-  %v782 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v39
-  %v783 = load <8 x half>, ptr addrspace(3) %v782, align 2
-  %v784 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v58
-  %v785 = load <8 x half>, ptr addrspace(3) %v784, align 2
-  %v786 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v59
-  %v787 = load <8 x half>, ptr addrspace(3) %v786, align 2
-  %v788 = shufflevector <8 x half> %v777, <8 x half> %v777, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v789 = shufflevector <8 x half> %v779, <8 x half> %v779, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v790 = shufflevector <8 x half> %v781, <8 x half> %v781, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v791 = shufflevector <8 x half> %v783, <8 x half> %v783, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v792 = shufflevector <8 x half> %v785, <8 x half> %v785, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v793 = shufflevector <8 x half> %v787, <8 x half> %v787, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v794 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v792, <4 x half> %v788, <4 x float> %v666, i32 0, i32 0, i32 0)
-  %v795 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v792, <4 x half> %v789, <4 x float> %v668, i32 0, i32 0, i32 0)
-  %v796 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v792, <4 x half> %v790, <4 x float> %v670, i32 0, i32 0, i32 0)
-  %v797 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v792, <4 x half> %v791, <4 x float> %v672, i32 0, i32 0, i32 0)
-  %v798 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v793, <4 x half> %v788, <4 x float> %v667, i32 0, i32 0, i32 0)
-  %v799 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v793, <4 x half> %v789, <4 x float> %v669, i32 0, i32 0, i32 0)
-  %v800 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v793, <4 x half> %v790, <4 x float> %v671, i32 0, i32 0, i32 0)
-  %v801 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v793, <4 x half> %v791, <4 x float> %v673, i32 0, i32 0, i32 0)
-  %v802 = shufflevector <8 x half> %v777, <8 x half> %v777, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v803 = shufflevector <8 x half> %v779, <8 x half> %v779, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v804 = shufflevector <8 x half> %v781, <8 x half> %v781, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v805 = shufflevector <8 x half> %v783, <8 x half> %v783, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v806 = shufflevector <8 x half> %v785, <8 x half> %v785, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v807 = shufflevector <8 x half> %v787, <8 x half> %v787, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v808 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v806, <4 x half> %v802, <4 x float> %v794, i32 0, i32 0, i32 0)
-  %v809 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v806, <4 x half> %v803, <4 x float> %v795, i32 0, i32 0, i32 0)
-  %v810 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v806, <4 x half> %v804, <4 x float> %v796, i32 0, i32 0, i32 0)
-  %v811 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v806, <4 x half> %v805, <4 x float> %v797, i32 0, i32 0, i32 0)
-  %v812 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v807, <4 x half> %v802, <4 x float> %v798, i32 0, i32 0, i32 0)
-  %v813 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v807, <4 x half> %v803, <4 x float> %v799, i32 0, i32 0, i32 0)
-  %v814 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v807, <4 x half> %v804, <4 x float> %v800, i32 0, i32 0, i32 0)
-  %v815 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v807, <4 x half> %v805, <4 x float> %v801, i32 0, i32 0, i32 0)
-  %v816 = add i32 %v665, 32
+  %v743 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v42
+  %v744 = load <8 x half>, ptr addrspace(3) %v743, align 2
+  %v745 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v43
+  %v746 = load <8 x half>, ptr addrspace(3) %v745, align 2
+  %v747 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v44
+  %v748 = load <8 x half>, ptr addrspace(3) %v747, align 2
+  %v749 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v45
+  %v750 = load <8 x half>, ptr addrspace(3) %v749, align 2
+  %v751 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v64
+  %v752 = load <8 x half>, ptr addrspace(3) %v751, align 2
+  %v753 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v65
+  %v754 = load <8 x half>, ptr addrspace(3) %v753, align 2
+  %v755 = shufflevector <8 x half> %v744, <8 x half> %v744, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v756 = shufflevector <8 x half> %v746, <8 x half> %v746, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v757 = shufflevector <8 x half> %v748, <8 x half> %v748, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v758 = shufflevector <8 x half> %v750, <8 x half> %v750, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v759 = shufflevector <8 x half> %v752, <8 x half> %v752, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v760 = shufflevector <8 x half> %v754, <8 x half> %v754, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v761 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v759, <4 x half> %v755, <4 x float> %v636, i32 0, i32 0, i32 0)
+  %v762 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v759, <4 x half> %v756, <4 x float> %v638, i32 0, i32 0, i32 0)
+  %v763 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v759, <4 x half> %v757, <4 x float> %v640, i32 0, i32 0, i32 0)
+  %v764 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v759, <4 x half> %v758, <4 x float> %v642, i32 0, i32 0, i32 0)
+  %v765 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v760, <4 x half> %v755, <4 x float> %v637, i32 0, i32 0, i32 0)
+  %v766 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v760, <4 x half> %v756, <4 x float> %v639, i32 0, i32 0, i32 0)
+  %v767 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v760, <4 x half> %v757, <4 x float> %v641, i32 0, i32 0, i32 0)
+  %v768 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v760, <4 x half> %v758, <4 x float> %v643, i32 0, i32 0, i32 0)
+  %v769 = shufflevector <8 x half> %v744, <8 x half> %v744, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v770 = shufflevector <8 x half> %v746, <8 x half> %v746, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v771 = shufflevector <8 x half> %v748, <8 x half> %v748, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v772 = shufflevector <8 x half> %v750, <8 x half> %v750, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v773 = shufflevector <8 x half> %v752, <8 x half> %v752, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v774 = shufflevector <8 x half> %v754, <8 x half> %v754, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v775 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v773, <4 x half> %v769, <4 x float> %v761, i32 0, i32 0, i32 0)
+  %v776 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v773, <4 x half> %v770, <4 x float> %v762, i32 0, i32 0, i32 0)
+  %v777 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v773, <4 x half> %v771, <4 x float> %v763, i32 0, i32 0, i32 0)
+  %v778 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v773, <4 x half> %v772, <4 x float> %v764, i32 0, i32 0, i32 0)
+  %v779 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v774, <4 x half> %v769, <4 x float> %v765, i32 0, i32 0, i32 0)
+  %v780 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v774, <4 x half> %v770, <4 x float> %v766, i32 0, i32 0, i32 0)
+  %v781 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v774, <4 x half> %v771, <4 x float> %v767, i32 0, i32 0, i32 0)
+  %v782 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v774, <4 x half> %v772, <4 x float> %v768, i32 0, i32 0, i32 0)
+  %v783 = add i32 %v635, 32
   br label %for.head6
 for.exit8:
-  %v817 = mul i32 %v0, 64
-  %v818 = mul i32 %v817, 2
-  %v819 = getelementptr inbounds i8, ptr addrspace(1) %arg.dx, i32 %v818
-  %v820 = sdiv i32 %v7, 16
-  %v821 = mul i32 %v820, 4
-  %v822 = add i32 %v821, 0
-  %v823 = srem i32 %v7, 16
-  %v824 = add i32 %v10, 0
-  %v825 = add i32 %v824, %v823
-  %v826 = add i32 %v12, 0
-  %v827 = add i32 %v826, %v822
-  %v828 = extractelement <4 x float> %v666, i32 0
-  %v829 = extractelement <4 x float> %v666, i32 1
-  %v830 = extractelement <4 x float> %v666, i32 2
-  %v831 = extractelement <4 x float> %v666, i32 3
-  %v832 = sdiv i32 %v7, 16
-  %v833 = mul i32 %v832, 4
-  %v834 = add i32 %v833, 0
-  %v835 = srem i32 %v7, 16
-  %v836 = add i32 %v10, 0
-  %v837 = add i32 %v836, %v835
-  %v838 = add i32 %v12, 16
-  %v839 = add i32 %v838, %v834
-  %v840 = extractelement <4 x float> %v667, i32 0
-  %v841 = extractelement <4 x float> %v667, i32 1
-  %v842 = extractelement <4 x float> %v667, i32 2
-  %v843 = extractelement <4 x float> %v667, i32 3
-  %v844 = sdiv i32 %v7, 16
-  %v845 = mul i32 %v844, 4
-  %v846 = add i32 %v845, 0
-  %v847 = srem i32 %v7, 16
-  %v848 = add i32 %v10, 16
-  %v849 = add i32 %v848, %v847
-  %v850 = add i32 %v12, 0
-  %v851 = add i32 %v850, %v846
-  %v852 = extractelement <4 x float> %v668, i32 0
-  %v853 = extractelement <4 x float> %v668, i32 1
-  %v854 = extractelement <4 x float> %v668, i32 2
-  %v855 = extractelement <4 x float> %v668, i32 3
-  %v856 = sdiv i32 %v7, 16
-  %v857 = mul i32 %v856, 4
-  %v858 = add i32 %v857, 0
-  %v859 = srem i32 %v7, 16
-  %v860 = add i32 %v10, 16
-  %v861 = add i32 %v860, %v859
-  %v862 = add i32 %v12, 16
-  %v863 = add i32 %v862, %v858
-  %v864 = extractelement <4 x float> %v669, i32 0
-  %v865 = extractelement <4 x float> %v669, i32 1
-  %v866 = extractelement <4 x float> %v669, i32 2
-  %v867 = extractelement <4 x float> %v669, i32 3
-  %v868 = sdiv i32 %v7, 16
-  %v869 = mul i32 %v868, 4
-  %v870 = add i32 %v869, 0
-  %v871 = srem i32 %v7, 16
-  %v872 = add i32 %v10, 32
-  %v873 = add i32 %v872, %v871
-  %v874 = add i32 %v12, 0
-  %v875 = add i32 %v874, %v870
-  %v876 = extractelement <4 x float> %v670, i32 0
-  %v877 = extractelement <4 x float> %v670, i32 1
-  %v878 = extractelement <4 x float> %v670, i32 2
-  %v879 = extractelement <4 x float> %v670, i32 3
-  %v880 = sdiv i32 %v7, 16
-  %v881 = mul i32 %v880, 4
-  %v882 = add i32 %v881, 0
-  %v883 = srem i32 %v7, 16
-  %v884 = add i32 %v10, 32
-  %v885 = add i32 %v884, %v883
-  %v886 = add i32 %v12, 16
-  %v887 = add i32 %v886, %v882
-  %v888 = extractelement <4 x float> %v671, i32 0
-  %v889 = extractelement <4 x float> %v671, i32 1
-  %v890 = extractelement <4 x float> %v671, i32 2
-  %v891 = extractelement <4 x float> %v671, i32 3
-  %v892 = sdiv i32 %v7, 16
-  %v893 = mul i32 %v892, 4
-  %v894 = add i32 %v893, 0
-  %v895 = srem i32 %v7, 16
-  %v896 = add i32 %v10, 48
-  %v897 = add i32 %v896, %v895
-  %v898 = add i32 %v12, 0
-  %v899 = add i32 %v898, %v894
-  %v900 = extractelement <4 x float> %v672, i32 0
-  %v901 = extractelement <4 x float> %v672, i32 1
-  %v902 = extractelement <4 x float> %v672, i32 2
-  %v903 = extractelement <4 x float> %v672, i32 3
-  %v904 = sdiv i32 %v7, 16
-  %v905 = mul i32 %v904, 4
-  %v906 = add i32 %v905, 0
-  %v907 = srem i32 %v7, 16
-  %v908 = add i32 %v10, 48
-  %v909 = add i32 %v908, %v907
-  %v910 = add i32 %v12, 16
-  %v911 = add i32 %v910, %v906
-  %v912 = extractelement <4 x float> %v673, i32 0
-  %v913 = extractelement <4 x float> %v673, i32 1
-  %v914 = extractelement <4 x float> %v673, i32 2
-  %v915 = extractelement <4 x float> %v673, i32 3
-  br i1 %v64, label %if.then21, label %if.else22
+  %v784 = mul i32 %v0, 64
+  %v785 = mul i32 %v784, 2
+  %v786 = getelementptr inbounds i8, ptr addrspace(1) %arg.dx, i32 %v785
+  %v787 = sdiv i32 %v13, 16
+  %v788 = mul i32 %v787, 4
+  %v789 = add i32 %v788, 0
+  %v790 = srem i32 %v13, 16
+  %v791 = add i32 %v16, 0
+  %v792 = add i32 %v791, %v790
+  %v793 = add i32 %v18, 0
+  %v794 = add i32 %v793, %v789
+  %v795 = extractelement <4 x float> %v636, i32 0
+  %v796 = extractelement <4 x float> %v636, i32 1
+  %v797 = extractelement <4 x float> %v636, i32 2
+  %v798 = extractelement <4 x float> %v636, i32 3
+  %v799 = sdiv i32 %v13, 16
+  %v800 = mul i32 %v799, 4
+  %v801 = add i32 %v800, 0
+  %v802 = srem i32 %v13, 16
+  %v803 = add i32 %v16, 0
+  %v804 = add i32 %v803, %v802
+  %v805 = add i32 %v18, 16
+  %v806 = add i32 %v805, %v801
+  %v807 = extractelement <4 x float> %v637, i32 0
+  %v808 = extractelement <4 x float> %v637, i32 1
+  %v809 = extractelement <4 x float> %v637, i32 2
+  %v810 = extractelement <4 x float> %v637, i32 3
+  %v811 = sdiv i32 %v13, 16
+  %v812 = mul i32 %v811, 4
+  %v813 = add i32 %v812, 0
+  %v814 = srem i32 %v13, 16
+  %v815 = add i32 %v16, 16
+  %v816 = add i32 %v815, %v814
+  %v817 = add i32 %v18, 0
+  %v818 = add i32 %v817, %v813
+  %v819 = extractelement <4 x float> %v638, i32 0
+  %v820 = extractelement <4 x float> %v638, i32 1
+  %v821 = extractelement <4 x float> %v638, i32 2
+  %v822 = extractelement <4 x float> %v638, i32 3
+  %v823 = sdiv i32 %v13, 16
+  %v824 = mul i32 %v823, 4
+  %v825 = add i32 %v824, 0
+  %v826 = srem i32 %v13, 16
+  %v827 = add i32 %v16, 16
+  %v828 = add i32 %v827, %v826
+  %v829 = add i32 %v18, 16
+  %v830 = add i32 %v829, %v825
+  %v831 = extractelement <4 x float> %v639, i32 0
+  %v832 = extractelement <4 x float> %v639, i32 1
+  %v833 = extractelement <4 x float> %v639, i32 2
+  %v834 = extractelement <4 x float> %v639, i32 3
+  %v835 = sdiv i32 %v13, 16
+  %v836 = mul i32 %v835, 4
+  %v837 = add i32 %v836, 0
+  %v838 = srem i32 %v13, 16
+  %v839 = add i32 %v16, 32
+  %v840 = add i32 %v839, %v838
+  %v841 = add i32 %v18, 0
+  %v842 = add i32 %v841, %v837
+  %v843 = extractelement <4 x float> %v640, i32 0
+  %v844 = extractelement <4 x float> %v640, i32 1
+  %v845 = extractelement <4 x float> %v640, i32 2
+  %v846 = extractelement <4 x float> %v640, i32 3
+  %v847 = sdiv i32 %v13, 16
+  %v848 = mul i32 %v847, 4
+  %v849 = add i32 %v848, 0
+  %v850 = srem i32 %v13, 16
+  %v851 = add i32 %v16, 32
+  %v852 = add i32 %v851, %v850
+  %v853 = add i32 %v18, 16
+  %v854 = add i32 %v853, %v849
+  %v855 = extractelement <4 x float> %v641, i32 0
+  %v856 = extractelement <4 x float> %v641, i32 1
+  %v857 = extractelement <4 x float> %v641, i32 2
+  %v858 = extractelement <4 x float> %v641, i32 3
+  %v859 = sdiv i32 %v13, 16
+  %v860 = mul i32 %v859, 4
+  %v861 = add i32 %v860, 0
+  %v862 = srem i32 %v13, 16
+  %v863 = add i32 %v16, 48
+  %v864 = add i32 %v863, %v862
+  %v865 = add i32 %v18, 0
+  %v866 = add i32 %v865, %v861
+  %v867 = extractelement <4 x float> %v642, i32 0
+  %v868 = extractelement <4 x float> %v642, i32 1
+  %v869 = extractelement <4 x float> %v642, i32 2
+  %v870 = extractelement <4 x float> %v642, i32 3
+  %v871 = sdiv i32 %v13, 16
+  %v872 = mul i32 %v871, 4
+  %v873 = add i32 %v872, 0
+  %v874 = srem i32 %v13, 16
+  %v875 = add i32 %v16, 48
+  %v876 = add i32 %v875, %v874
+  %v877 = add i32 %v18, 16
+  %v878 = add i32 %v877, %v873
+  %v879 = extractelement <4 x float> %v643, i32 0
+  %v880 = extractelement <4 x float> %v643, i32 1
+  %v881 = extractelement <4 x float> %v643, i32 2
+  %v882 = extractelement <4 x float> %v643, i32 3
+  br i1 %v70, label %if.then21, label %if.else22
 if.then21:
-  %v916 = add i32 %v2, %v825
-  %v917 = add i32 %v4, %v827
-  %v918 = mul i32 %v916, 64
-  %v919 = add i32 %v918, %v917
-  %v920 = mul i32 %v919, 2
-  %v921 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v920
-  %v922 = fptrunc float %v828 to half
-  %v923 = fptrunc float %v829 to half
-  %v924 = fptrunc float %v830 to half
-  %v925 = fptrunc float %v831 to half
-  %v926 = insertelement <4 x half> poison, half %v922, i32 0
-  %v927 = insertelement <4 x half> %v926, half %v923, i32 1
-  %v928 = insertelement <4 x half> %v927, half %v924, i32 2
-  %v929 = insertelement <4 x half> %v928, half %v925, i32 3
-  store <4 x half> %v929, ptr addrspace(1) %v921, align 2
-  %v930 = add i32 %v2, %v837
-  %v931 = add i32 %v4, %v839
-  %v932 = mul i32 %v930, 64
-  %v933 = add i32 %v932, %v931
-  %v934 = mul i32 %v933, 2
-  %v935 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v934
-  %v936 = fptrunc float %v840 to half
-  %v937 = fptrunc float %v841 to half
-  %v938 = fptrunc float %v842 to half
-  %v939 = fptrunc float %v843 to half
-  %v940 = insertelement <4 x half> poison, half %v936, i32 0
-  %v941 = insertelement <4 x half> %v940, half %v937, i32 1
-  %v942 = insertelement <4 x half> %v941, half %v938, i32 2
-  %v943 = insertelement <4 x half> %v942, half %v939, i32 3
-  store <4 x half> %v943, ptr addrspace(1) %v935, align 2
-  %v944 = add i32 %v2, %v849
-  %v945 = add i32 %v4, %v851
-  %v946 = mul i32 %v944, 64
-  %v947 = add i32 %v946, %v945
-  %v948 = mul i32 %v947, 2
-  %v949 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v948
-  %v950 = fptrunc float %v852 to half
-  %v951 = fptrunc float %v853 to half
-  %v952 = fptrunc float %v854 to half
-  %v953 = fptrunc float %v855 to half
-  %v954 = insertelement <4 x half> poison, half %v950, i32 0
-  %v955 = insertelement <4 x half> %v954, half %v951, i32 1
-  %v956 = insertelement <4 x half> %v955, half %v952, i32 2
-  %v957 = insertelement <4 x half> %v956, half %v953, i32 3
-  store <4 x half> %v957, ptr addrspace(1) %v949, align 2
-  %v958 = add i32 %v2, %v861
-  %v959 = add i32 %v4, %v863
-  %v960 = mul i32 %v958, 64
-  %v961 = add i32 %v960, %v959
-  %v962 = mul i32 %v961, 2
-  %v963 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v962
-  %v964 = fptrunc float %v864 to half
-  %v965 = fptrunc float %v865 to half
-  %v966 = fptrunc float %v866 to half
-  %v967 = fptrunc float %v867 to half
-  %v968 = insertelement <4 x half> poison, half %v964, i32 0
-  %v969 = insertelement <4 x half> %v968, half %v965, i32 1
-  %v970 = insertelement <4 x half> %v969, half %v966, i32 2
-  %v971 = insertelement <4 x half> %v970, half %v967, i32 3
-  store <4 x half> %v971, ptr addrspace(1) %v963, align 2
-  %v972 = add i32 %v2, %v873
-  %v973 = add i32 %v4, %v875
-  %v974 = mul i32 %v972, 64
-  %v975 = add i32 %v974, %v973
-  %v976 = mul i32 %v975, 2
-  %v977 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v976
-  %v978 = fptrunc float %v876 to half
-  %v979 = fptrunc float %v877 to half
-  %v980 = fptrunc float %v878 to half
-  %v981 = fptrunc float %v879 to half
-  %v982 = insertelement <4 x half> poison, half %v978, i32 0
-  %v983 = insertelement <4 x half> %v982, half %v979, i32 1
-  %v984 = insertelement <4 x half> %v983, half %v980, i32 2
-  %v985 = insertelement <4 x half> %v984, half %v981, i32 3
-  store <4 x half> %v985, ptr addrspace(1) %v977, align 2
-  %v986 = add i32 %v2, %v885
-  %v987 = add i32 %v4, %v887
-  %v988 = mul i32 %v986, 64
-  %v989 = add i32 %v988, %v987
-  %v990 = mul i32 %v989, 2
-  %v991 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v990
-  %v992 = fptrunc float %v888 to half
-  %v993 = fptrunc float %v889 to half
-  %v994 = fptrunc float %v890 to half
-  %v995 = fptrunc float %v891 to half
-  %v996 = insertelement <4 x half> poison, half %v992, i32 0
-  %v997 = insertelement <4 x half> %v996, half %v993, i32 1
-  %v998 = insertelement <4 x half> %v997, half %v994, i32 2
-  %v999 = insertelement <4 x half> %v998, half %v995, i32 3
-  store <4 x half> %v999, ptr addrspace(1) %v991, align 2
-  %v1000 = add i32 %v2, %v897
-  %v1001 = add i32 %v4, %v899
-  %v1002 = mul i32 %v1000, 64
-  %v1003 = add i32 %v1002, %v1001
-  %v1004 = mul i32 %v1003, 2
-  %v1005 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1004
-  %v1006 = fptrunc float %v900 to half
-  %v1007 = fptrunc float %v901 to half
-  %v1008 = fptrunc float %v902 to half
-  %v1009 = fptrunc float %v903 to half
-  %v1010 = insertelement <4 x half> poison, half %v1006, i32 0
-  %v1011 = insertelement <4 x half> %v1010, half %v1007, i32 1
-  %v1012 = insertelement <4 x half> %v1011, half %v1008, i32 2
-  %v1013 = insertelement <4 x half> %v1012, half %v1009, i32 3
-  store <4 x half> %v1013, ptr addrspace(1) %v1005, align 2
-  %v1014 = add i32 %v2, %v909
-  %v1015 = add i32 %v4, %v911
-  %v1016 = mul i32 %v1014, 64
-  %v1017 = add i32 %v1016, %v1015
-  %v1018 = mul i32 %v1017, 2
-  %v1019 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1018
-  %v1020 = fptrunc float %v912 to half
-  %v1021 = fptrunc float %v913 to half
-  %v1022 = fptrunc float %v914 to half
-  %v1023 = fptrunc float %v915 to half
-  %v1024 = insertelement <4 x half> poison, half %v1020, i32 0
-  %v1025 = insertelement <4 x half> %v1024, half %v1021, i32 1
-  %v1026 = insertelement <4 x half> %v1025, half %v1022, i32 2
-  %v1027 = insertelement <4 x half> %v1026, half %v1023, i32 3
-  store <4 x half> %v1027, ptr addrspace(1) %v1019, align 2
+  %v883 = add i32 %v8, %v792
+  %v884 = add i32 %v10, %v794
+  %v885 = mul i32 %v883, 64
+  %v886 = add i32 %v885, %v884
+  %v887 = mul i32 %v886, 2
+  %v888 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v887
+  %v889 = fptrunc float %v795 to half
+  %v890 = fptrunc float %v796 to half
+  %v891 = fptrunc float %v797 to half
+  %v892 = fptrunc float %v798 to half
+  %v893 = insertelement <4 x half> poison, half %v889, i32 0
+  %v894 = insertelement <4 x half> %v893, half %v890, i32 1
+  %v895 = insertelement <4 x half> %v894, half %v891, i32 2
+  %v896 = insertelement <4 x half> %v895, half %v892, i32 3
+  store <4 x half> %v896, ptr addrspace(1) %v888, align 2
+  %v897 = add i32 %v8, %v804
+  %v898 = add i32 %v10, %v806
+  %v899 = mul i32 %v897, 64
+  %v900 = add i32 %v899, %v898
+  %v901 = mul i32 %v900, 2
+  %v902 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v901
+  %v903 = fptrunc float %v807 to half
+  %v904 = fptrunc float %v808 to half
+  %v905 = fptrunc float %v809 to half
+  %v906 = fptrunc float %v810 to half
+  %v907 = insertelement <4 x half> poison, half %v903, i32 0
+  %v908 = insertelement <4 x half> %v907, half %v904, i32 1
+  %v909 = insertelement <4 x half> %v908, half %v905, i32 2
+  %v910 = insertelement <4 x half> %v909, half %v906, i32 3
+  store <4 x half> %v910, ptr addrspace(1) %v902, align 2
+  %v911 = add i32 %v8, %v816
+  %v912 = add i32 %v10, %v818
+  %v913 = mul i32 %v911, 64
+  %v914 = add i32 %v913, %v912
+  %v915 = mul i32 %v914, 2
+  %v916 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v915
+  %v917 = fptrunc float %v819 to half
+  %v918 = fptrunc float %v820 to half
+  %v919 = fptrunc float %v821 to half
+  %v920 = fptrunc float %v822 to half
+  %v921 = insertelement <4 x half> poison, half %v917, i32 0
+  %v922 = insertelement <4 x half> %v921, half %v918, i32 1
+  %v923 = insertelement <4 x half> %v922, half %v919, i32 2
+  %v924 = insertelement <4 x half> %v923, half %v920, i32 3
+  store <4 x half> %v924, ptr addrspace(1) %v916, align 2
+  %v925 = add i32 %v8, %v828
+  %v926 = add i32 %v10, %v830
+  %v927 = mul i32 %v925, 64
+  %v928 = add i32 %v927, %v926
+  %v929 = mul i32 %v928, 2
+  %v930 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v929
+  %v931 = fptrunc float %v831 to half
+  %v932 = fptrunc float %v832 to half
+  %v933 = fptrunc float %v833 to half
+  %v934 = fptrunc float %v834 to half
+  %v935 = insertelement <4 x half> poison, half %v931, i32 0
+  %v936 = insertelement <4 x half> %v935, half %v932, i32 1
+  %v937 = insertelement <4 x half> %v936, half %v933, i32 2
+  %v938 = insertelement <4 x half> %v937, half %v934, i32 3
+  store <4 x half> %v938, ptr addrspace(1) %v930, align 2
+  %v939 = add i32 %v8, %v840
+  %v940 = add i32 %v10, %v842
+  %v941 = mul i32 %v939, 64
+  %v942 = add i32 %v941, %v940
+  %v943 = mul i32 %v942, 2
+  %v944 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v943
+  %v945 = fptrunc float %v843 to half
+  %v946 = fptrunc float %v844 to half
+  %v947 = fptrunc float %v845 to half
+  %v948 = fptrunc float %v846 to half
+  %v949 = insertelement <4 x half> poison, half %v945, i32 0
+  %v950 = insertelement <4 x half> %v949, half %v946, i32 1
+  %v951 = insertelement <4 x half> %v950, half %v947, i32 2
+  %v952 = insertelement <4 x half> %v951, half %v948, i32 3
+  store <4 x half> %v952, ptr addrspace(1) %v944, align 2
+  %v953 = add i32 %v8, %v852
+  %v954 = add i32 %v10, %v854
+  %v955 = mul i32 %v953, 64
+  %v956 = add i32 %v955, %v954
+  %v957 = mul i32 %v956, 2
+  %v958 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v957
+  %v959 = fptrunc float %v855 to half
+  %v960 = fptrunc float %v856 to half
+  %v961 = fptrunc float %v857 to half
+  %v962 = fptrunc float %v858 to half
+  %v963 = insertelement <4 x half> poison, half %v959, i32 0
+  %v964 = insertelement <4 x half> %v963, half %v960, i32 1
+  %v965 = insertelement <4 x half> %v964, half %v961, i32 2
+  %v966 = insertelement <4 x half> %v965, half %v962, i32 3
+  store <4 x half> %v966, ptr addrspace(1) %v958, align 2
+  %v967 = add i32 %v8, %v864
+  %v968 = add i32 %v10, %v866
+  %v969 = mul i32 %v967, 64
+  %v970 = add i32 %v969, %v968
+  %v971 = mul i32 %v970, 2
+  %v972 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v971
+  %v973 = fptrunc float %v867 to half
+  %v974 = fptrunc float %v868 to half
+  %v975 = fptrunc float %v869 to half
+  %v976 = fptrunc float %v870 to half
+  %v977 = insertelement <4 x half> poison, half %v973, i32 0
+  %v978 = insertelement <4 x half> %v977, half %v974, i32 1
+  %v979 = insertelement <4 x half> %v978, half %v975, i32 2
+  %v980 = insertelement <4 x half> %v979, half %v976, i32 3
+  store <4 x half> %v980, ptr addrspace(1) %v972, align 2
+  %v981 = add i32 %v8, %v876
+  %v982 = add i32 %v10, %v878
+  %v983 = mul i32 %v981, 64
+  %v984 = add i32 %v983, %v982
+  %v985 = mul i32 %v984, 2
+  %v986 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v985
+  %v987 = fptrunc float %v879 to half
+  %v988 = fptrunc float %v880 to half
+  %v989 = fptrunc float %v881 to half
+  %v990 = fptrunc float %v882 to half
+  %v991 = insertelement <4 x half> poison, half %v987, i32 0
+  %v992 = insertelement <4 x half> %v991, half %v988, i32 1
+  %v993 = insertelement <4 x half> %v992, half %v989, i32 2
+  %v994 = insertelement <4 x half> %v993, half %v990, i32 3
+  store <4 x half> %v994, ptr addrspace(1) %v986, align 2
   br label %if.end23
 if.else22:
-  %v1028 = add i32 %v2, %v825
-  %v1029 = add i32 %v4, %v827
-  %v1030 = add i32 %v1029, 0
-  %v1031 = icmp slt i32 %v1028, 196
-  %v1032 = icmp slt i32 %v1030, 64
-  %v1033 = and i1 %v1031, %v1032
-  br i1 %v1033, label %if.then24, label %if.else25
+  %v995 = add i32 %v8, %v792
+  %v996 = add i32 %v10, %v794
+  %v997 = add i32 %v996, 0
+  %v998 = icmp slt i32 %v995, 196
+  %v999 = icmp slt i32 %v997, 64
+  %v1000 = and i1 %v998, %v999
+  br i1 %v1000, label %if.then24, label %if.else25
 if.then24:
-  %v1034 = mul i32 %v1028, 64
-  %v1035 = add i32 %v1034, %v1030
-  %v1036 = mul i32 %v1035, 2
-  %v1037 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1036
-  %v1038 = fptrunc float %v828 to half
-  store half %v1038, ptr addrspace(1) %v1037, align 2
+  %v1001 = mul i32 %v995, 64
+  %v1002 = add i32 %v1001, %v997
+  %v1003 = mul i32 %v1002, 2
+  %v1004 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1003
+  %v1005 = fptrunc float %v795 to half
+  store half %v1005, ptr addrspace(1) %v1004, align 2
   br label %if.end26
 if.else25:
   br label %if.end26
 if.end26:
-  %v1039 = add i32 %v4, %v827
-  %v1040 = add i32 %v1039, 1
-  %v1041 = icmp slt i32 %v1028, 196
-  %v1042 = icmp slt i32 %v1040, 64
-  %v1043 = and i1 %v1041, %v1042
-  br i1 %v1043, label %if.then27, label %if.else28
+  %v1006 = add i32 %v10, %v794
+  %v1007 = add i32 %v1006, 1
+  %v1008 = icmp slt i32 %v995, 196
+  %v1009 = icmp slt i32 %v1007, 64
+  %v1010 = and i1 %v1008, %v1009
+  br i1 %v1010, label %if.then27, label %if.else28
 if.then27:
-  %v1044 = mul i32 %v1028, 64
-  %v1045 = add i32 %v1044, %v1040
-  %v1046 = mul i32 %v1045, 2
-  %v1047 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1046
-  %v1048 = fptrunc float %v829 to half
-  store half %v1048, ptr addrspace(1) %v1047, align 2
+  %v1011 = mul i32 %v995, 64
+  %v1012 = add i32 %v1011, %v1007
+  %v1013 = mul i32 %v1012, 2
+  %v1014 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1013
+  %v1015 = fptrunc float %v796 to half
+  store half %v1015, ptr addrspace(1) %v1014, align 2
   br label %if.end29
 if.else28:
   br label %if.end29
 if.end29:
-  %v1049 = add i32 %v4, %v827
-  %v1050 = add i32 %v1049, 2
-  %v1051 = icmp slt i32 %v1028, 196
-  %v1052 = icmp slt i32 %v1050, 64
-  %v1053 = and i1 %v1051, %v1052
-  br i1 %v1053, label %if.then30, label %if.else31
+  %v1016 = add i32 %v10, %v794
+  %v1017 = add i32 %v1016, 2
+  %v1018 = icmp slt i32 %v995, 196
+  %v1019 = icmp slt i32 %v1017, 64
+  %v1020 = and i1 %v1018, %v1019
+  br i1 %v1020, label %if.then30, label %if.else31
 if.then30:
-  %v1054 = mul i32 %v1028, 64
-  %v1055 = add i32 %v1054, %v1050
-  %v1056 = mul i32 %v1055, 2
-  %v1057 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1056
-  %v1058 = fptrunc float %v830 to half
-  store half %v1058, ptr addrspace(1) %v1057, align 2
+  %v1021 = mul i32 %v995, 64
+  %v1022 = add i32 %v1021, %v1017
+  %v1023 = mul i32 %v1022, 2
+  %v1024 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1023
+  %v1025 = fptrunc float %v797 to half
+  store half %v1025, ptr addrspace(1) %v1024, align 2
   br label %if.end32
 if.else31:
   br label %if.end32
 if.end32:
-  %v1059 = add i32 %v4, %v827
-  %v1060 = add i32 %v1059, 3
-  %v1061 = icmp slt i32 %v1028, 196
-  %v1062 = icmp slt i32 %v1060, 64
-  %v1063 = and i1 %v1061, %v1062
-  br i1 %v1063, label %if.then33, label %if.else34
+  %v1026 = add i32 %v10, %v794
+  %v1027 = add i32 %v1026, 3
+  %v1028 = icmp slt i32 %v995, 196
+  %v1029 = icmp slt i32 %v1027, 64
+  %v1030 = and i1 %v1028, %v1029
+  br i1 %v1030, label %if.then33, label %if.else34
 if.then33:
-  %v1064 = mul i32 %v1028, 64
-  %v1065 = add i32 %v1064, %v1060
-  %v1066 = mul i32 %v1065, 2
-  %v1067 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1066
-  %v1068 = fptrunc float %v831 to half
-  store half %v1068, ptr addrspace(1) %v1067, align 2
+  %v1031 = mul i32 %v995, 64
+  %v1032 = add i32 %v1031, %v1027
+  %v1033 = mul i32 %v1032, 2
+  %v1034 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1033
+  %v1035 = fptrunc float %v798 to half
+  store half %v1035, ptr addrspace(1) %v1034, align 2
   br label %if.end35
 if.else34:
   br label %if.end35
 if.end35:
-  %v1069 = add i32 %v2, %v837
-  %v1070 = add i32 %v4, %v839
-  %v1071 = add i32 %v1070, 0
-  %v1072 = icmp slt i32 %v1069, 196
-  %v1073 = icmp slt i32 %v1071, 64
-  %v1074 = and i1 %v1072, %v1073
-  br i1 %v1074, label %if.then36, label %if.else37
+  %v1036 = add i32 %v8, %v804
+  %v1037 = add i32 %v10, %v806
+  %v1038 = add i32 %v1037, 0
+  %v1039 = icmp slt i32 %v1036, 196
+  %v1040 = icmp slt i32 %v1038, 64
+  %v1041 = and i1 %v1039, %v1040
+  br i1 %v1041, label %if.then36, label %if.else37
 if.then36:
-  %v1075 = mul i32 %v1069, 64
-  %v1076 = add i32 %v1075, %v1071
-  %v1077 = mul i32 %v1076, 2
-  %v1078 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1077
-  %v1079 = fptrunc float %v840 to half
-  store half %v1079, ptr addrspace(1) %v1078, align 2
+  %v1042 = mul i32 %v1036, 64
+  %v1043 = add i32 %v1042, %v1038
+  %v1044 = mul i32 %v1043, 2
+  %v1045 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1044
+  %v1046 = fptrunc float %v807 to half
+  store half %v1046, ptr addrspace(1) %v1045, align 2
   br label %if.end38
 if.else37:
   br label %if.end38
 if.end38:
-  %v1080 = add i32 %v4, %v839
-  %v1081 = add i32 %v1080, 1
-  %v1082 = icmp slt i32 %v1069, 196
-  %v1083 = icmp slt i32 %v1081, 64
-  %v1084 = and i1 %v1082, %v1083
-  br i1 %v1084, label %if.then39, label %if.else40
+  %v1047 = add i32 %v10, %v806
+  %v1048 = add i32 %v1047, 1
+  %v1049 = icmp slt i32 %v1036, 196
+  %v1050 = icmp slt i32 %v1048, 64
+  %v1051 = and i1 %v1049, %v1050
+  br i1 %v1051, label %if.then39, label %if.else40
 if.then39:
-  %v1085 = mul i32 %v1069, 64
-  %v1086 = add i32 %v1085, %v1081
-  %v1087 = mul i32 %v1086, 2
-  %v1088 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1087
-  %v1089 = fptrunc float %v841 to half
-  store half %v1089, ptr addrspace(1) %v1088, align 2
+  %v1052 = mul i32 %v1036, 64
+  %v1053 = add i32 %v1052, %v1048
+  %v1054 = mul i32 %v1053, 2
+  %v1055 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1054
+  %v1056 = fptrunc float %v808 to half
+  store half %v1056, ptr addrspace(1) %v1055, align 2
   br label %if.end41
 if.else40:
   br label %if.end41
 if.end41:
-  %v1090 = add i32 %v4, %v839
-  %v1091 = add i32 %v1090, 2
-  %v1092 = icmp slt i32 %v1069, 196
-  %v1093 = icmp slt i32 %v1091, 64
-  %v1094 = and i1 %v1092, %v1093
-  br i1 %v1094, label %if.then42, label %if.else43
+  %v1057 = add i32 %v10, %v806
+  %v1058 = add i32 %v1057, 2
+  %v1059 = icmp slt i32 %v1036, 196
+  %v1060 = icmp slt i32 %v1058, 64
+  %v1061 = and i1 %v1059, %v1060
+  br i1 %v1061, label %if.then42, label %if.else43
 if.then42:
-  %v1095 = mul i32 %v1069, 64
-  %v1096 = add i32 %v1095, %v1091
-  %v1097 = mul i32 %v1096, 2
-  %v1098 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1097
-  %v1099 = fptrunc float %v842 to half
-  store half %v1099, ptr addrspace(1) %v1098, align 2
+  %v1062 = mul i32 %v1036, 64
+  %v1063 = add i32 %v1062, %v1058
+  %v1064 = mul i32 %v1063, 2
+  %v1065 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1064
+  %v1066 = fptrunc float %v809 to half
+  store half %v1066, ptr addrspace(1) %v1065, align 2
   br label %if.end44
 if.else43:
   br label %if.end44
 if.end44:
-  %v1100 = add i32 %v4, %v839
-  %v1101 = add i32 %v1100, 3
-  %v1102 = icmp slt i32 %v1069, 196
-  %v1103 = icmp slt i32 %v1101, 64
-  %v1104 = and i1 %v1102, %v1103
-  br i1 %v1104, label %if.then45, label %if.else46
+  %v1067 = add i32 %v10, %v806
+  %v1068 = add i32 %v1067, 3
+  %v1069 = icmp slt i32 %v1036, 196
+  %v1070 = icmp slt i32 %v1068, 64
+  %v1071 = and i1 %v1069, %v1070
+  br i1 %v1071, label %if.then45, label %if.else46
 if.then45:
-  %v1105 = mul i32 %v1069, 64
-  %v1106 = add i32 %v1105, %v1101
-  %v1107 = mul i32 %v1106, 2
-  %v1108 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1107
-  %v1109 = fptrunc float %v843 to half
-  store half %v1109, ptr addrspace(1) %v1108, align 2
+  %v1072 = mul i32 %v1036, 64
+  %v1073 = add i32 %v1072, %v1068
+  %v1074 = mul i32 %v1073, 2
+  %v1075 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1074
+  %v1076 = fptrunc float %v810 to half
+  store half %v1076, ptr addrspace(1) %v1075, align 2
   br label %if.end47
 if.else46:
   br label %if.end47
 if.end47:
-  %v1110 = add i32 %v2, %v849
-  %v1111 = add i32 %v4, %v851
-  %v1112 = add i32 %v1111, 0
-  %v1113 = icmp slt i32 %v1110, 196
-  %v1114 = icmp slt i32 %v1112, 64
-  %v1115 = and i1 %v1113, %v1114
-  br i1 %v1115, label %if.then48, label %if.else49
+  %v1077 = add i32 %v8, %v816
+  %v1078 = add i32 %v10, %v818
+  %v1079 = add i32 %v1078, 0
+  %v1080 = icmp slt i32 %v1077, 196
+  %v1081 = icmp slt i32 %v1079, 64
+  %v1082 = and i1 %v1080, %v1081
+  br i1 %v1082, label %if.then48, label %if.else49
 if.then48:
-  %v1116 = mul i32 %v1110, 64
-  %v1117 = add i32 %v1116, %v1112
-  %v1118 = mul i32 %v1117, 2
-  %v1119 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1118
-  %v1120 = fptrunc float %v852 to half
-  store half %v1120, ptr addrspace(1) %v1119, align 2
+  %v1083 = mul i32 %v1077, 64
+  %v1084 = add i32 %v1083, %v1079
+  %v1085 = mul i32 %v1084, 2
+  %v1086 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1085
+  %v1087 = fptrunc float %v819 to half
+  store half %v1087, ptr addrspace(1) %v1086, align 2
   br label %if.end50
 if.else49:
   br label %if.end50
 if.end50:
-  %v1121 = add i32 %v4, %v851
-  %v1122 = add i32 %v1121, 1
-  %v1123 = icmp slt i32 %v1110, 196
-  %v1124 = icmp slt i32 %v1122, 64
-  %v1125 = and i1 %v1123, %v1124
-  br i1 %v1125, label %if.then51, label %if.else52
+  %v1088 = add i32 %v10, %v818
+  %v1089 = add i32 %v1088, 1
+  %v1090 = icmp slt i32 %v1077, 196
+  %v1091 = icmp slt i32 %v1089, 64
+  %v1092 = and i1 %v1090, %v1091
+  br i1 %v1092, label %if.then51, label %if.else52
 if.then51:
-  %v1126 = mul i32 %v1110, 64
-  %v1127 = add i32 %v1126, %v1122
-  %v1128 = mul i32 %v1127, 2
-  %v1129 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1128
-  %v1130 = fptrunc float %v853 to half
-  store half %v1130, ptr addrspace(1) %v1129, align 2
+  %v1093 = mul i32 %v1077, 64
+  %v1094 = add i32 %v1093, %v1089
+  %v1095 = mul i32 %v1094, 2
+  %v1096 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1095
+  %v1097 = fptrunc float %v820 to half
+  store half %v1097, ptr addrspace(1) %v1096, align 2
   br label %if.end53
 if.else52:
   br label %if.end53
 if.end53:
-  %v1131 = add i32 %v4, %v851
-  %v1132 = add i32 %v1131, 2
-  %v1133 = icmp slt i32 %v1110, 196
-  %v1134 = icmp slt i32 %v1132, 64
-  %v1135 = and i1 %v1133, %v1134
-  br i1 %v1135, label %if.then54, label %if.else55
+  %v1098 = add i32 %v10, %v818
+  %v1099 = add i32 %v1098, 2
+  %v1100 = icmp slt i32 %v1077, 196
+  %v1101 = icmp slt i32 %v1099, 64
+  %v1102 = and i1 %v1100, %v1101
+  br i1 %v1102, label %if.then54, label %if.else55
 if.then54:
-  %v1136 = mul i32 %v1110, 64
-  %v1137 = add i32 %v1136, %v1132
-  %v1138 = mul i32 %v1137, 2
-  %v1139 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1138
-  %v1140 = fptrunc float %v854 to half
-  store half %v1140, ptr addrspace(1) %v1139, align 2
+  %v1103 = mul i32 %v1077, 64
+  %v1104 = add i32 %v1103, %v1099
+  %v1105 = mul i32 %v1104, 2
+  %v1106 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1105
+  %v1107 = fptrunc float %v821 to half
+  store half %v1107, ptr addrspace(1) %v1106, align 2
   br label %if.end56
 if.else55:
   br label %if.end56
 if.end56:
-  %v1141 = add i32 %v4, %v851
-  %v1142 = add i32 %v1141, 3
-  %v1143 = icmp slt i32 %v1110, 196
-  %v1144 = icmp slt i32 %v1142, 64
-  %v1145 = and i1 %v1143, %v1144
-  br i1 %v1145, label %if.then57, label %if.else58
+  %v1108 = add i32 %v10, %v818
+  %v1109 = add i32 %v1108, 3
+  %v1110 = icmp slt i32 %v1077, 196
+  %v1111 = icmp slt i32 %v1109, 64
+  %v1112 = and i1 %v1110, %v1111
+  br i1 %v1112, label %if.then57, label %if.else58
 if.then57:
-  %v1146 = mul i32 %v1110, 64
-  %v1147 = add i32 %v1146, %v1142
-  %v1148 = mul i32 %v1147, 2
-  %v1149 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1148
-  %v1150 = fptrunc float %v855 to half
-  store half %v1150, ptr addrspace(1) %v1149, align 2
+  %v1113 = mul i32 %v1077, 64
+  %v1114 = add i32 %v1113, %v1109
+  %v1115 = mul i32 %v1114, 2
+  %v1116 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1115
+  %v1117 = fptrunc float %v822 to half
+  store half %v1117, ptr addrspace(1) %v1116, align 2
   br label %if.end59
 if.else58:
   br label %if.end59
 if.end59:
-  %v1151 = add i32 %v2, %v861
-  %v1152 = add i32 %v4, %v863
-  %v1153 = add i32 %v1152, 0
-  %v1154 = icmp slt i32 %v1151, 196
-  %v1155 = icmp slt i32 %v1153, 64
-  %v1156 = and i1 %v1154, %v1155
-  br i1 %v1156, label %if.then60, label %if.else61
+  %v1118 = add i32 %v8, %v828
+  %v1119 = add i32 %v10, %v830
+  %v1120 = add i32 %v1119, 0
+  %v1121 = icmp slt i32 %v1118, 196
+  %v1122 = icmp slt i32 %v1120, 64
+  %v1123 = and i1 %v1121, %v1122
+  br i1 %v1123, label %if.then60, label %if.else61
 if.then60:
-  %v1157 = mul i32 %v1151, 64
-  %v1158 = add i32 %v1157, %v1153
-  %v1159 = mul i32 %v1158, 2
-  %v1160 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1159
-  %v1161 = fptrunc float %v864 to half
-  store half %v1161, ptr addrspace(1) %v1160, align 2
+  %v1124 = mul i32 %v1118, 64
+  %v1125 = add i32 %v1124, %v1120
+  %v1126 = mul i32 %v1125, 2
+  %v1127 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1126
+  %v1128 = fptrunc float %v831 to half
+  store half %v1128, ptr addrspace(1) %v1127, align 2
   br label %if.end62
 if.else61:
   br label %if.end62
 if.end62:
-  %v1162 = add i32 %v4, %v863
-  %v1163 = add i32 %v1162, 1
-  %v1164 = icmp slt i32 %v1151, 196
-  %v1165 = icmp slt i32 %v1163, 64
-  %v1166 = and i1 %v1164, %v1165
-  br i1 %v1166, label %if.then63, label %if.else64
+  %v1129 = add i32 %v10, %v830
+  %v1130 = add i32 %v1129, 1
+  %v1131 = icmp slt i32 %v1118, 196
+  %v1132 = icmp slt i32 %v1130, 64
+  %v1133 = and i1 %v1131, %v1132
+  br i1 %v1133, label %if.then63, label %if.else64
 if.then63:
-  %v1167 = mul i32 %v1151, 64
-  %v1168 = add i32 %v1167, %v1163
-  %v1169 = mul i32 %v1168, 2
-  %v1170 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1169
-  %v1171 = fptrunc float %v865 to half
-  store half %v1171, ptr addrspace(1) %v1170, align 2
+  %v1134 = mul i32 %v1118, 64
+  %v1135 = add i32 %v1134, %v1130
+  %v1136 = mul i32 %v1135, 2
+  %v1137 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1136
+  %v1138 = fptrunc float %v832 to half
+  store half %v1138, ptr addrspace(1) %v1137, align 2
   br label %if.end65
 if.else64:
   br label %if.end65
 if.end65:
-  %v1172 = add i32 %v4, %v863
-  %v1173 = add i32 %v1172, 2
-  %v1174 = icmp slt i32 %v1151, 196
-  %v1175 = icmp slt i32 %v1173, 64
-  %v1176 = and i1 %v1174, %v1175
-  br i1 %v1176, label %if.then66, label %if.else67
+  %v1139 = add i32 %v10, %v830
+  %v1140 = add i32 %v1139, 2
+  %v1141 = icmp slt i32 %v1118, 196
+  %v1142 = icmp slt i32 %v1140, 64
+  %v1143 = and i1 %v1141, %v1142
+  br i1 %v1143, label %if.then66, label %if.else67
 if.then66:
-  %v1177 = mul i32 %v1151, 64
-  %v1178 = add i32 %v1177, %v1173
-  %v1179 = mul i32 %v1178, 2
-  %v1180 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1179
-  %v1181 = fptrunc float %v866 to half
-  store half %v1181, ptr addrspace(1) %v1180, align 2
+  %v1144 = mul i32 %v1118, 64
+  %v1145 = add i32 %v1144, %v1140
+  %v1146 = mul i32 %v1145, 2
+  %v1147 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1146
+  %v1148 = fptrunc float %v833 to half
+  store half %v1148, ptr addrspace(1) %v1147, align 2
   br label %if.end68
 if.else67:
   br label %if.end68
 if.end68:
-  %v1182 = add i32 %v4, %v863
-  %v1183 = add i32 %v1182, 3
-  %v1184 = icmp slt i32 %v1151, 196
-  %v1185 = icmp slt i32 %v1183, 64
-  %v1186 = and i1 %v1184, %v1185
-  br i1 %v1186, label %if.then69, label %if.else70
+  %v1149 = add i32 %v10, %v830
+  %v1150 = add i32 %v1149, 3
+  %v1151 = icmp slt i32 %v1118, 196
+  %v1152 = icmp slt i32 %v1150, 64
+  %v1153 = and i1 %v1151, %v1152
+  br i1 %v1153, label %if.then69, label %if.else70
 if.then69:
-  %v1187 = mul i32 %v1151, 64
-  %v1188 = add i32 %v1187, %v1183
-  %v1189 = mul i32 %v1188, 2
-  %v1190 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1189
-  %v1191 = fptrunc float %v867 to half
-  store half %v1191, ptr addrspace(1) %v1190, align 2
+  %v1154 = mul i32 %v1118, 64
+  %v1155 = add i32 %v1154, %v1150
+  %v1156 = mul i32 %v1155, 2
+  %v1157 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1156
+  %v1158 = fptrunc float %v834 to half
+  store half %v1158, ptr addrspace(1) %v1157, align 2
   br label %if.end71
 if.else70:
   br label %if.end71
 if.end71:
-  %v1192 = add i32 %v2, %v873
-  %v1193 = add i32 %v4, %v875
-  %v1194 = add i32 %v1193, 0
-  %v1195 = icmp slt i32 %v1192, 196
-  %v1196 = icmp slt i32 %v1194, 64
-  %v1197 = and i1 %v1195, %v1196
-  br i1 %v1197, label %if.then72, label %if.else73
+  %v1159 = add i32 %v8, %v840
+  %v1160 = add i32 %v10, %v842
+  %v1161 = add i32 %v1160, 0
+  %v1162 = icmp slt i32 %v1159, 196
+  %v1163 = icmp slt i32 %v1161, 64
+  %v1164 = and i1 %v1162, %v1163
+  br i1 %v1164, label %if.then72, label %if.else73
 if.then72:
-  %v1198 = mul i32 %v1192, 64
-  %v1199 = add i32 %v1198, %v1194
-  %v1200 = mul i32 %v1199, 2
-  %v1201 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1200
-  %v1202 = fptrunc float %v876 to half
-  store half %v1202, ptr addrspace(1) %v1201, align 2
+  %v1165 = mul i32 %v1159, 64
+  %v1166 = add i32 %v1165, %v1161
+  %v1167 = mul i32 %v1166, 2
+  %v1168 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1167
+  %v1169 = fptrunc float %v843 to half
+  store half %v1169, ptr addrspace(1) %v1168, align 2
   br label %if.end74
 if.else73:
   br label %if.end74
 if.end74:
-  %v1203 = add i32 %v4, %v875
-  %v1204 = add i32 %v1203, 1
-  %v1205 = icmp slt i32 %v1192, 196
-  %v1206 = icmp slt i32 %v1204, 64
-  %v1207 = and i1 %v1205, %v1206
-  br i1 %v1207, label %if.then75, label %if.else76
+  %v1170 = add i32 %v10, %v842
+  %v1171 = add i32 %v1170, 1
+  %v1172 = icmp slt i32 %v1159, 196
+  %v1173 = icmp slt i32 %v1171, 64
+  %v1174 = and i1 %v1172, %v1173
+  br i1 %v1174, label %if.then75, label %if.else76
 if.then75:
-  %v1208 = mul i32 %v1192, 64
-  %v1209 = add i32 %v1208, %v1204
-  %v1210 = mul i32 %v1209, 2
-  %v1211 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1210
-  %v1212 = fptrunc float %v877 to half
-  store half %v1212, ptr addrspace(1) %v1211, align 2
+  %v1175 = mul i32 %v1159, 64
+  %v1176 = add i32 %v1175, %v1171
+  %v1177 = mul i32 %v1176, 2
+  %v1178 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1177
+  %v1179 = fptrunc float %v844 to half
+  store half %v1179, ptr addrspace(1) %v1178, align 2
   br label %if.end77
 if.else76:
   br label %if.end77
 if.end77:
-  %v1213 = add i32 %v4, %v875
-  %v1214 = add i32 %v1213, 2
-  %v1215 = icmp slt i32 %v1192, 196
-  %v1216 = icmp slt i32 %v1214, 64
-  %v1217 = and i1 %v1215, %v1216
-  br i1 %v1217, label %if.then78, label %if.else79
+  %v1180 = add i32 %v10, %v842
+  %v1181 = add i32 %v1180, 2
+  %v1182 = icmp slt i32 %v1159, 196
+  %v1183 = icmp slt i32 %v1181, 64
+  %v1184 = and i1 %v1182, %v1183
+  br i1 %v1184, label %if.then78, label %if.else79
 if.then78:
-  %v1218 = mul i32 %v1192, 64
-  %v1219 = add i32 %v1218, %v1214
-  %v1220 = mul i32 %v1219, 2
-  %v1221 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1220
-  %v1222 = fptrunc float %v878 to half
-  store half %v1222, ptr addrspace(1) %v1221, align 2
+  %v1185 = mul i32 %v1159, 64
+  %v1186 = add i32 %v1185, %v1181
+  %v1187 = mul i32 %v1186, 2
+  %v1188 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1187
+  %v1189 = fptrunc float %v845 to half
+  store half %v1189, ptr addrspace(1) %v1188, align 2
   br label %if.end80
 if.else79:
   br label %if.end80
 if.end80:
-  %v1223 = add i32 %v4, %v875
-  %v1224 = add i32 %v1223, 3
-  %v1225 = icmp slt i32 %v1192, 196
-  %v1226 = icmp slt i32 %v1224, 64
-  %v1227 = and i1 %v1225, %v1226
-  br i1 %v1227, label %if.then81, label %if.else82
+  %v1190 = add i32 %v10, %v842
+  %v1191 = add i32 %v1190, 3
+  %v1192 = icmp slt i32 %v1159, 196
+  %v1193 = icmp slt i32 %v1191, 64
+  %v1194 = and i1 %v1192, %v1193
+  br i1 %v1194, label %if.then81, label %if.else82
 if.then81:
-  %v1228 = mul i32 %v1192, 64
-  %v1229 = add i32 %v1228, %v1224
-  %v1230 = mul i32 %v1229, 2
-  %v1231 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1230
-  %v1232 = fptrunc float %v879 to half
-  store half %v1232, ptr addrspace(1) %v1231, align 2
+  %v1195 = mul i32 %v1159, 64
+  %v1196 = add i32 %v1195, %v1191
+  %v1197 = mul i32 %v1196, 2
+  %v1198 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1197
+  %v1199 = fptrunc float %v846 to half
+  store half %v1199, ptr addrspace(1) %v1198, align 2
   br label %if.end83
 if.else82:
   br label %if.end83
 if.end83:
-  %v1233 = add i32 %v2, %v885
-  %v1234 = add i32 %v4, %v887
-  %v1235 = add i32 %v1234, 0
-  %v1236 = icmp slt i32 %v1233, 196
-  %v1237 = icmp slt i32 %v1235, 64
-  %v1238 = and i1 %v1236, %v1237
-  br i1 %v1238, label %if.then84, label %if.else85
+  %v1200 = add i32 %v8, %v852
+  %v1201 = add i32 %v10, %v854
+  %v1202 = add i32 %v1201, 0
+  %v1203 = icmp slt i32 %v1200, 196
+  %v1204 = icmp slt i32 %v1202, 64
+  %v1205 = and i1 %v1203, %v1204
+  br i1 %v1205, label %if.then84, label %if.else85
 if.then84:
-  %v1239 = mul i32 %v1233, 64
-  %v1240 = add i32 %v1239, %v1235
-  %v1241 = mul i32 %v1240, 2
-  %v1242 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1241
-  %v1243 = fptrunc float %v888 to half
-  store half %v1243, ptr addrspace(1) %v1242, align 2
+  %v1206 = mul i32 %v1200, 64
+  %v1207 = add i32 %v1206, %v1202
+  %v1208 = mul i32 %v1207, 2
+  %v1209 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1208
+  %v1210 = fptrunc float %v855 to half
+  store half %v1210, ptr addrspace(1) %v1209, align 2
   br label %if.end86
 if.else85:
   br label %if.end86
 if.end86:
-  %v1244 = add i32 %v4, %v887
-  %v1245 = add i32 %v1244, 1
-  %v1246 = icmp slt i32 %v1233, 196
-  %v1247 = icmp slt i32 %v1245, 64
-  %v1248 = and i1 %v1246, %v1247
-  br i1 %v1248, label %if.then87, label %if.else88
+  %v1211 = add i32 %v10, %v854
+  %v1212 = add i32 %v1211, 1
+  %v1213 = icmp slt i32 %v1200, 196
+  %v1214 = icmp slt i32 %v1212, 64
+  %v1215 = and i1 %v1213, %v1214
+  br i1 %v1215, label %if.then87, label %if.else88
 if.then87:
-  %v1249 = mul i32 %v1233, 64
-  %v1250 = add i32 %v1249, %v1245
-  %v1251 = mul i32 %v1250, 2
-  %v1252 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1251
-  %v1253 = fptrunc float %v889 to half
-  store half %v1253, ptr addrspace(1) %v1252, align 2
+  %v1216 = mul i32 %v1200, 64
+  %v1217 = add i32 %v1216, %v1212
+  %v1218 = mul i32 %v1217, 2
+  %v1219 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1218
+  %v1220 = fptrunc float %v856 to half
+  store half %v1220, ptr addrspace(1) %v1219, align 2
   br label %if.end89
 if.else88:
   br label %if.end89
 if.end89:
-  %v1254 = add i32 %v4, %v887
-  %v1255 = add i32 %v1254, 2
-  %v1256 = icmp slt i32 %v1233, 196
-  %v1257 = icmp slt i32 %v1255, 64
-  %v1258 = and i1 %v1256, %v1257
-  br i1 %v1258, label %if.then90, label %if.else91
+  %v1221 = add i32 %v10, %v854
+  %v1222 = add i32 %v1221, 2
+  %v1223 = icmp slt i32 %v1200, 196
+  %v1224 = icmp slt i32 %v1222, 64
+  %v1225 = and i1 %v1223, %v1224
+  br i1 %v1225, label %if.then90, label %if.else91
 if.then90:
-  %v1259 = mul i32 %v1233, 64
-  %v1260 = add i32 %v1259, %v1255
-  %v1261 = mul i32 %v1260, 2
-  %v1262 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1261
-  %v1263 = fptrunc float %v890 to half
-  store half %v1263, ptr addrspace(1) %v1262, align 2
+  %v1226 = mul i32 %v1200, 64
+  %v1227 = add i32 %v1226, %v1222
+  %v1228 = mul i32 %v1227, 2
+  %v1229 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1228
+  %v1230 = fptrunc float %v857 to half
+  store half %v1230, ptr addrspace(1) %v1229, align 2
   br label %if.end92
 if.else91:
   br label %if.end92
 if.end92:
-  %v1264 = add i32 %v4, %v887
-  %v1265 = add i32 %v1264, 3
-  %v1266 = icmp slt i32 %v1233, 196
-  %v1267 = icmp slt i32 %v1265, 64
-  %v1268 = and i1 %v1266, %v1267
-  br i1 %v1268, label %if.then93, label %if.else94
+  %v1231 = add i32 %v10, %v854
+  %v1232 = add i32 %v1231, 3
+  %v1233 = icmp slt i32 %v1200, 196
+  %v1234 = icmp slt i32 %v1232, 64
+  %v1235 = and i1 %v1233, %v1234
+  br i1 %v1235, label %if.then93, label %if.else94
 if.then93:
-  %v1269 = mul i32 %v1233, 64
-  %v1270 = add i32 %v1269, %v1265
-  %v1271 = mul i32 %v1270, 2
-  %v1272 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1271
-  %v1273 = fptrunc float %v891 to half
-  store half %v1273, ptr addrspace(1) %v1272, align 2
+  %v1236 = mul i32 %v1200, 64
+  %v1237 = add i32 %v1236, %v1232
+  %v1238 = mul i32 %v1237, 2
+  %v1239 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1238
+  %v1240 = fptrunc float %v858 to half
+  store half %v1240, ptr addrspace(1) %v1239, align 2
   br label %if.end95
 if.else94:
   br label %if.end95
 if.end95:
-  %v1274 = add i32 %v2, %v897
-  %v1275 = add i32 %v4, %v899
-  %v1276 = add i32 %v1275, 0
-  %v1277 = icmp slt i32 %v1274, 196
-  %v1278 = icmp slt i32 %v1276, 64
-  %v1279 = and i1 %v1277, %v1278
-  br i1 %v1279, label %if.then96, label %if.else97
+  %v1241 = add i32 %v8, %v864
+  %v1242 = add i32 %v10, %v866
+  %v1243 = add i32 %v1242, 0
+  %v1244 = icmp slt i32 %v1241, 196
+  %v1245 = icmp slt i32 %v1243, 64
+  %v1246 = and i1 %v1244, %v1245
+  br i1 %v1246, label %if.then96, label %if.else97
 if.then96:
-  %v1280 = mul i32 %v1274, 64
-  %v1281 = add i32 %v1280, %v1276
-  %v1282 = mul i32 %v1281, 2
-  %v1283 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1282
-  %v1284 = fptrunc float %v900 to half
-  store half %v1284, ptr addrspace(1) %v1283, align 2
+  %v1247 = mul i32 %v1241, 64
+  %v1248 = add i32 %v1247, %v1243
+  %v1249 = mul i32 %v1248, 2
+  %v1250 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1249
+  %v1251 = fptrunc float %v867 to half
+  store half %v1251, ptr addrspace(1) %v1250, align 2
   br label %if.end98
 if.else97:
   br label %if.end98
 if.end98:
-  %v1285 = add i32 %v4, %v899
-  %v1286 = add i32 %v1285, 1
-  %v1287 = icmp slt i32 %v1274, 196
-  %v1288 = icmp slt i32 %v1286, 64
-  %v1289 = and i1 %v1287, %v1288
-  br i1 %v1289, label %if.then99, label %if.else100
+  %v1252 = add i32 %v10, %v866
+  %v1253 = add i32 %v1252, 1
+  %v1254 = icmp slt i32 %v1241, 196
+  %v1255 = icmp slt i32 %v1253, 64
+  %v1256 = and i1 %v1254, %v1255
+  br i1 %v1256, label %if.then99, label %if.else100
 if.then99:
-  %v1290 = mul i32 %v1274, 64
-  %v1291 = add i32 %v1290, %v1286
-  %v1292 = mul i32 %v1291, 2
-  %v1293 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1292
-  %v1294 = fptrunc float %v901 to half
-  store half %v1294, ptr addrspace(1) %v1293, align 2
+  %v1257 = mul i32 %v1241, 64
+  %v1258 = add i32 %v1257, %v1253
+  %v1259 = mul i32 %v1258, 2
+  %v1260 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1259
+  %v1261 = fptrunc float %v868 to half
+  store half %v1261, ptr addrspace(1) %v1260, align 2
   br label %if.end101
 if.else100:
   br label %if.end101
 if.end101:
-  %v1295 = add i32 %v4, %v899
-  %v1296 = add i32 %v1295, 2
-  %v1297 = icmp slt i32 %v1274, 196
-  %v1298 = icmp slt i32 %v1296, 64
-  %v1299 = and i1 %v1297, %v1298
-  br i1 %v1299, label %if.then102, label %if.else103
+  %v1262 = add i32 %v10, %v866
+  %v1263 = add i32 %v1262, 2
+  %v1264 = icmp slt i32 %v1241, 196
+  %v1265 = icmp slt i32 %v1263, 64
+  %v1266 = and i1 %v1264, %v1265
+  br i1 %v1266, label %if.then102, label %if.else103
 if.then102:
-  %v1300 = mul i32 %v1274, 64
-  %v1301 = add i32 %v1300, %v1296
-  %v1302 = mul i32 %v1301, 2
-  %v1303 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1302
-  %v1304 = fptrunc float %v902 to half
-  store half %v1304, ptr addrspace(1) %v1303, align 2
+  %v1267 = mul i32 %v1241, 64
+  %v1268 = add i32 %v1267, %v1263
+  %v1269 = mul i32 %v1268, 2
+  %v1270 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1269
+  %v1271 = fptrunc float %v869 to half
+  store half %v1271, ptr addrspace(1) %v1270, align 2
   br label %if.end104
 if.else103:
   br label %if.end104
 if.end104:
-  %v1305 = add i32 %v4, %v899
-  %v1306 = add i32 %v1305, 3
-  %v1307 = icmp slt i32 %v1274, 196
-  %v1308 = icmp slt i32 %v1306, 64
-  %v1309 = and i1 %v1307, %v1308
-  br i1 %v1309, label %if.then105, label %if.else106
+  %v1272 = add i32 %v10, %v866
+  %v1273 = add i32 %v1272, 3
+  %v1274 = icmp slt i32 %v1241, 196
+  %v1275 = icmp slt i32 %v1273, 64
+  %v1276 = and i1 %v1274, %v1275
+  br i1 %v1276, label %if.then105, label %if.else106
 if.then105:
-  %v1310 = mul i32 %v1274, 64
-  %v1311 = add i32 %v1310, %v1306
-  %v1312 = mul i32 %v1311, 2
-  %v1313 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1312
-  %v1314 = fptrunc float %v903 to half
-  store half %v1314, ptr addrspace(1) %v1313, align 2
+  %v1277 = mul i32 %v1241, 64
+  %v1278 = add i32 %v1277, %v1273
+  %v1279 = mul i32 %v1278, 2
+  %v1280 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1279
+  %v1281 = fptrunc float %v870 to half
+  store half %v1281, ptr addrspace(1) %v1280, align 2
   br label %if.end107
 if.else106:
   br label %if.end107
 if.end107:
-  %v1315 = add i32 %v2, %v909
-  %v1316 = add i32 %v4, %v911
-  %v1317 = add i32 %v1316, 0
-  %v1318 = icmp slt i32 %v1315, 196
-  %v1319 = icmp slt i32 %v1317, 64
-  %v1320 = and i1 %v1318, %v1319
-  br i1 %v1320, label %if.then108, label %if.else109
+  %v1282 = add i32 %v8, %v876
+  %v1283 = add i32 %v10, %v878
+  %v1284 = add i32 %v1283, 0
+  %v1285 = icmp slt i32 %v1282, 196
+  %v1286 = icmp slt i32 %v1284, 64
+  %v1287 = and i1 %v1285, %v1286
+  br i1 %v1287, label %if.then108, label %if.else109
 if.then108:
-  %v1321 = mul i32 %v1315, 64
-  %v1322 = add i32 %v1321, %v1317
-  %v1323 = mul i32 %v1322, 2
-  %v1324 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1323
-  %v1325 = fptrunc float %v912 to half
-  store half %v1325, ptr addrspace(1) %v1324, align 2
+  %v1288 = mul i32 %v1282, 64
+  %v1289 = add i32 %v1288, %v1284
+  %v1290 = mul i32 %v1289, 2
+  %v1291 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1290
+  %v1292 = fptrunc float %v879 to half
+  store half %v1292, ptr addrspace(1) %v1291, align 2
   br label %if.end110
 if.else109:
   br label %if.end110
 if.end110:
-  %v1326 = add i32 %v4, %v911
-  %v1327 = add i32 %v1326, 1
-  %v1328 = icmp slt i32 %v1315, 196
-  %v1329 = icmp slt i32 %v1327, 64
-  %v1330 = and i1 %v1328, %v1329
-  br i1 %v1330, label %if.then111, label %if.else112
+  %v1293 = add i32 %v10, %v878
+  %v1294 = add i32 %v1293, 1
+  %v1295 = icmp slt i32 %v1282, 196
+  %v1296 = icmp slt i32 %v1294, 64
+  %v1297 = and i1 %v1295, %v1296
+  br i1 %v1297, label %if.then111, label %if.else112
 if.then111:
-  %v1331 = mul i32 %v1315, 64
-  %v1332 = add i32 %v1331, %v1327
-  %v1333 = mul i32 %v1332, 2
-  %v1334 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1333
-  %v1335 = fptrunc float %v913 to half
-  store half %v1335, ptr addrspace(1) %v1334, align 2
+  %v1298 = mul i32 %v1282, 64
+  %v1299 = add i32 %v1298, %v1294
+  %v1300 = mul i32 %v1299, 2
+  %v1301 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1300
+  %v1302 = fptrunc float %v880 to half
+  store half %v1302, ptr addrspace(1) %v1301, align 2
   br label %if.end113
 if.else112:
   br label %if.end113
 if.end113:
-  %v1336 = add i32 %v4, %v911
-  %v1337 = add i32 %v1336, 2
-  %v1338 = icmp slt i32 %v1315, 196
-  %v1339 = icmp slt i32 %v1337, 64
-  %v1340 = and i1 %v1338, %v1339
-  br i1 %v1340, label %if.then114, label %if.else115
+  %v1303 = add i32 %v10, %v878
+  %v1304 = add i32 %v1303, 2
+  %v1305 = icmp slt i32 %v1282, 196
+  %v1306 = icmp slt i32 %v1304, 64
+  %v1307 = and i1 %v1305, %v1306
+  br i1 %v1307, label %if.then114, label %if.else115
 if.then114:
-  %v1341 = mul i32 %v1315, 64
-  %v1342 = add i32 %v1341, %v1337
-  %v1343 = mul i32 %v1342, 2
-  %v1344 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1343
-  %v1345 = fptrunc float %v914 to half
-  store half %v1345, ptr addrspace(1) %v1344, align 2
+  %v1308 = mul i32 %v1282, 64
+  %v1309 = add i32 %v1308, %v1304
+  %v1310 = mul i32 %v1309, 2
+  %v1311 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1310
+  %v1312 = fptrunc float %v881 to half
+  store half %v1312, ptr addrspace(1) %v1311, align 2
   br label %if.end116
 if.else115:
   br label %if.end116
 if.end116:
-  %v1346 = add i32 %v4, %v911
-  %v1347 = add i32 %v1346, 3
-  %v1348 = icmp slt i32 %v1315, 196
-  %v1349 = icmp slt i32 %v1347, 64
-  %v1350 = and i1 %v1348, %v1349
-  br i1 %v1350, label %if.then117, label %if.else118
+  %v1313 = add i32 %v10, %v878
+  %v1314 = add i32 %v1313, 3
+  %v1315 = icmp slt i32 %v1282, 196
+  %v1316 = icmp slt i32 %v1314, 64
+  %v1317 = and i1 %v1315, %v1316
+  br i1 %v1317, label %if.then117, label %if.else118
 if.then117:
-  %v1351 = mul i32 %v1315, 64
-  %v1352 = add i32 %v1351, %v1347
-  %v1353 = mul i32 %v1352, 2
-  %v1354 = getelementptr inbounds i8, ptr addrspace(1) %v819, i32 %v1353
-  %v1355 = fptrunc float %v915 to half
-  store half %v1355, ptr addrspace(1) %v1354, align 2
+  %v1318 = mul i32 %v1282, 64
+  %v1319 = add i32 %v1318, %v1314
+  %v1320 = mul i32 %v1319, 2
+  %v1321 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1320
+  %v1322 = fptrunc float %v882 to half
+  store half %v1322, ptr addrspace(1) %v1321, align 2
   br label %if.end119
 if.else118:
   br label %if.end119
@@ -1678,6 +1645,7 @@ declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workgroup.id.z()
 declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.smax.i32(i32, i32)
 declare i32 @llvm.smin.i32(i32, i32)
 
 attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx942" "uniform-work-group-size"="true" }

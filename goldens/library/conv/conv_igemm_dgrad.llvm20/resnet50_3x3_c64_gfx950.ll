@@ -9,401 +9,389 @@ target triple = "amdgcn-amd-amdhsa"
 define amdgpu_kernel void @conv_igemm_dgrad_resnet50_3x3_c64_gfx950(ptr addrspace(1) noundef %arg.dy, ptr addrspace(1) noundef %arg.w, ptr addrspace(1) noundef %arg.dx) #0 {
 entry:
   %v0 = call i32 @llvm.amdgcn.workgroup.id.z()
-  %v1 = call i32 @llvm.amdgcn.workgroup.id.y()
-  %v2 = mul i32 %v1, 128
-  %v3 = call i32 @llvm.amdgcn.workgroup.id.x()
-  %v4 = mul i32 %v3, 64
-  %v5 = call i32 @llvm.amdgcn.workitem.id.x()
-  %v6 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
-  %v7 = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %v6)
-  %v8 = sdiv i32 %v5, 64
-  %v9 = sdiv i32 %v8, 2
+  %v1 = mul i32 %v0, 64
+  %v2 = mul i32 %v1, 2
+  %v3 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v2
+  %v4 = mul i32 %v0, 36864
+  %v5 = mul i32 %v4, 2
+  %v6 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v5
+  %v7 = call i32 @llvm.amdgcn.workgroup.id.y()
+  %v8 = mul i32 %v7, 128
+  %v9 = call i32 @llvm.amdgcn.workgroup.id.x()
   %v10 = mul i32 %v9, 64
-  %v11 = srem i32 %v8, 2
-  %v12 = mul i32 %v11, 32
-  %v13 = srem i32 %v7, 32
-  %v14 = sdiv i32 %v7, 32
-  %v15 = srem i32 %v14, 2
-  %v16 = mul i32 %v15, 8
-  %v17 = add i32 %v16, 0
-  %v18 = add i32 %v16, 16
-  %v19 = add i32 %v10, %v13
-  %v20 = add i32 %v17, 0
-  %v21 = mul i32 %v20, 2
-  %v22 = mul i32 %v19, 4
-  %v23 = sdiv i32 %v21, 16
-  %v24 = add i32 %v22, %v23
-  %v25 = sdiv i32 %v24, 16
-  %v26 = srem i32 %v25, 8
-  %v27 = shl i32 %v26, 1
-  %v28 = xor i32 %v26, %v27
-  %v29 = srem i32 %v28, 16
-  %v30 = srem i32 %v24, 16
-  %v31 = xor i32 %v30, %v29
-  %v32 = mul i32 %v25, 256
-  %v33 = mul i32 %v31, 16
-  %v34 = add i32 %v32, %v33
-  %v35 = srem i32 %v21, 16
-  %v36 = add i32 %v34, %v35
-  %v37 = add i32 %v36, 0
-  %v38 = add i32 %v36, 2048
-  %v39 = add i32 %v10, %v13
-  %v40 = add i32 %v18, 0
-  %v41 = mul i32 %v40, 2
-  %v42 = mul i32 %v39, 4
-  %v43 = sdiv i32 %v41, 16
-  %v44 = add i32 %v42, %v43
-  %v45 = sdiv i32 %v44, 16
-  %v46 = srem i32 %v45, 8
-  %v47 = shl i32 %v46, 1
-  %v48 = xor i32 %v46, %v47
-  %v49 = srem i32 %v48, 16
-  %v50 = srem i32 %v44, 16
-  %v51 = xor i32 %v50, %v49
-  %v52 = mul i32 %v45, 256
-  %v53 = mul i32 %v51, 16
-  %v54 = add i32 %v52, %v53
-  %v55 = srem i32 %v41, 16
-  %v56 = add i32 %v54, %v55
-  %v57 = add i32 %v56, 0
-  %v58 = add i32 %v56, 2048
-  %v59 = add i32 %v12, %v13
-  %v60 = add i32 %v17, 0
-  %v61 = mul i32 %v60, 2
-  %v62 = mul i32 %v59, 4
-  %v63 = sdiv i32 %v61, 16
-  %v64 = add i32 %v62, %v63
-  %v65 = sdiv i32 %v64, 16
-  %v66 = srem i32 %v65, 8
-  %v67 = shl i32 %v66, 1
-  %v68 = xor i32 %v66, %v67
-  %v69 = srem i32 %v68, 16
-  %v70 = srem i32 %v64, 16
-  %v71 = xor i32 %v70, %v69
-  %v72 = mul i32 %v65, 256
-  %v73 = mul i32 %v71, 16
-  %v74 = add i32 %v72, %v73
-  %v75 = srem i32 %v61, 16
-  %v76 = add i32 %v74, %v75
-  %v77 = add i32 %v76, 0
-  %v78 = add i32 %v12, %v13
-  %v79 = add i32 %v18, 0
-  %v80 = mul i32 %v79, 2
-  %v81 = mul i32 %v78, 4
-  %v82 = sdiv i32 %v80, 16
-  %v83 = add i32 %v81, %v82
-  %v84 = sdiv i32 %v83, 16
-  %v85 = srem i32 %v84, 8
-  %v86 = shl i32 %v85, 1
-  %v87 = xor i32 %v85, %v86
-  %v88 = srem i32 %v87, 16
-  %v89 = srem i32 %v83, 16
-  %v90 = xor i32 %v89, %v88
-  %v91 = mul i32 %v84, 256
-  %v92 = mul i32 %v90, 16
-  %v93 = add i32 %v91, %v92
-  %v94 = srem i32 %v80, 16
-  %v95 = add i32 %v93, %v94
-  %v96 = add i32 %v95, 0
-  %v97 = add i32 %v2, 128
-  %v98 = icmp sle i32 %v97, 196
-  %v99 = add i32 %v4, 64
-  %v100 = icmp sle i32 %v99, 64
-  %v101 = and i1 %v98, %v100
-  %v102 = srem i32 576, 32
-  %v103 = sub i32 576, %v102
-  %v104 = select i1 %v101, i32 %v103, i32 0
-  %v105 = insertelement <16 x float> poison, float 0x0000000000000000, i32 0
-  %v106 = insertelement <16 x float> %v105, float 0x0000000000000000, i32 1
-  %v107 = insertelement <16 x float> %v106, float 0x0000000000000000, i32 2
-  %v108 = insertelement <16 x float> %v107, float 0x0000000000000000, i32 3
-  %v109 = insertelement <16 x float> %v108, float 0x0000000000000000, i32 4
-  %v110 = insertelement <16 x float> %v109, float 0x0000000000000000, i32 5
-  %v111 = insertelement <16 x float> %v110, float 0x0000000000000000, i32 6
-  %v112 = insertelement <16 x float> %v111, float 0x0000000000000000, i32 7
-  %v113 = insertelement <16 x float> %v112, float 0x0000000000000000, i32 8
-  %v114 = insertelement <16 x float> %v113, float 0x0000000000000000, i32 9
-  %v115 = insertelement <16 x float> %v114, float 0x0000000000000000, i32 10
-  %v116 = insertelement <16 x float> %v115, float 0x0000000000000000, i32 11
-  %v117 = insertelement <16 x float> %v116, float 0x0000000000000000, i32 12
-  %v118 = insertelement <16 x float> %v117, float 0x0000000000000000, i32 13
-  %v119 = insertelement <16 x float> %v118, float 0x0000000000000000, i32 14
-  %v120 = insertelement <16 x float> %v119, float 0x0000000000000000, i32 15
-  %v121 = icmp sgt i32 %v104, 0
-  br i1 %v121, label %if.then0, label %if.else1
+  %v11 = call i32 @llvm.amdgcn.workitem.id.x()
+  %v12 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %v13 = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %v12)
+  %v14 = sdiv i32 %v11, 64
+  %v15 = sdiv i32 %v14, 2
+  %v16 = mul i32 %v15, 64
+  %v17 = srem i32 %v14, 2
+  %v18 = mul i32 %v17, 32
+  %v19 = srem i32 %v13, 32
+  %v20 = sdiv i32 %v13, 32
+  %v21 = srem i32 %v20, 2
+  %v22 = mul i32 %v21, 8
+  %v23 = add i32 %v22, 0
+  %v24 = add i32 %v22, 16
+  %v25 = add i32 %v16, %v19
+  %v26 = add i32 %v23, 0
+  %v27 = mul i32 %v26, 2
+  %v28 = mul i32 %v25, 4
+  %v29 = sdiv i32 %v27, 16
+  %v30 = add i32 %v28, %v29
+  %v31 = sdiv i32 %v30, 16
+  %v32 = srem i32 %v31, 8
+  %v33 = shl i32 %v32, 1
+  %v34 = xor i32 %v32, %v33
+  %v35 = srem i32 %v34, 16
+  %v36 = srem i32 %v30, 16
+  %v37 = xor i32 %v36, %v35
+  %v38 = mul i32 %v31, 256
+  %v39 = mul i32 %v37, 16
+  %v40 = add i32 %v38, %v39
+  %v41 = srem i32 %v27, 16
+  %v42 = add i32 %v40, %v41
+  %v43 = add i32 %v42, 0
+  %v44 = add i32 %v42, 2048
+  %v45 = add i32 %v16, %v19
+  %v46 = add i32 %v24, 0
+  %v47 = mul i32 %v46, 2
+  %v48 = mul i32 %v45, 4
+  %v49 = sdiv i32 %v47, 16
+  %v50 = add i32 %v48, %v49
+  %v51 = sdiv i32 %v50, 16
+  %v52 = srem i32 %v51, 8
+  %v53 = shl i32 %v52, 1
+  %v54 = xor i32 %v52, %v53
+  %v55 = srem i32 %v54, 16
+  %v56 = srem i32 %v50, 16
+  %v57 = xor i32 %v56, %v55
+  %v58 = mul i32 %v51, 256
+  %v59 = mul i32 %v57, 16
+  %v60 = add i32 %v58, %v59
+  %v61 = srem i32 %v47, 16
+  %v62 = add i32 %v60, %v61
+  %v63 = add i32 %v62, 0
+  %v64 = add i32 %v62, 2048
+  %v65 = add i32 %v18, %v19
+  %v66 = add i32 %v23, 0
+  %v67 = mul i32 %v66, 2
+  %v68 = mul i32 %v65, 4
+  %v69 = sdiv i32 %v67, 16
+  %v70 = add i32 %v68, %v69
+  %v71 = sdiv i32 %v70, 16
+  %v72 = srem i32 %v71, 8
+  %v73 = shl i32 %v72, 1
+  %v74 = xor i32 %v72, %v73
+  %v75 = srem i32 %v74, 16
+  %v76 = srem i32 %v70, 16
+  %v77 = xor i32 %v76, %v75
+  %v78 = mul i32 %v71, 256
+  %v79 = mul i32 %v77, 16
+  %v80 = add i32 %v78, %v79
+  %v81 = srem i32 %v67, 16
+  %v82 = add i32 %v80, %v81
+  %v83 = add i32 %v82, 0
+  %v84 = add i32 %v18, %v19
+  %v85 = add i32 %v24, 0
+  %v86 = mul i32 %v85, 2
+  %v87 = mul i32 %v84, 4
+  %v88 = sdiv i32 %v86, 16
+  %v89 = add i32 %v87, %v88
+  %v90 = sdiv i32 %v89, 16
+  %v91 = srem i32 %v90, 8
+  %v92 = shl i32 %v91, 1
+  %v93 = xor i32 %v91, %v92
+  %v94 = srem i32 %v93, 16
+  %v95 = srem i32 %v89, 16
+  %v96 = xor i32 %v95, %v94
+  %v97 = mul i32 %v90, 256
+  %v98 = mul i32 %v96, 16
+  %v99 = add i32 %v97, %v98
+  %v100 = srem i32 %v86, 16
+  %v101 = add i32 %v99, %v100
+  %v102 = add i32 %v101, 0
+  %v103 = add i32 %v8, 128
+  %v104 = icmp sle i32 %v103, 196
+  %v105 = add i32 %v10, 64
+  %v106 = icmp sle i32 %v105, 64
+  %v107 = and i1 %v104, %v106
+  %v108 = srem i32 576, 32
+  %v109 = sub i32 576, %v108
+  %v110 = select i1 %v107, i32 %v109, i32 0
+  %v111 = insertelement <16 x float> poison, float 0x0000000000000000, i32 0
+  %v112 = insertelement <16 x float> %v111, float 0x0000000000000000, i32 1
+  %v113 = insertelement <16 x float> %v112, float 0x0000000000000000, i32 2
+  %v114 = insertelement <16 x float> %v113, float 0x0000000000000000, i32 3
+  %v115 = insertelement <16 x float> %v114, float 0x0000000000000000, i32 4
+  %v116 = insertelement <16 x float> %v115, float 0x0000000000000000, i32 5
+  %v117 = insertelement <16 x float> %v116, float 0x0000000000000000, i32 6
+  %v118 = insertelement <16 x float> %v117, float 0x0000000000000000, i32 7
+  %v119 = insertelement <16 x float> %v118, float 0x0000000000000000, i32 8
+  %v120 = insertelement <16 x float> %v119, float 0x0000000000000000, i32 9
+  %v121 = insertelement <16 x float> %v120, float 0x0000000000000000, i32 10
+  %v122 = insertelement <16 x float> %v121, float 0x0000000000000000, i32 11
+  %v123 = insertelement <16 x float> %v122, float 0x0000000000000000, i32 12
+  %v124 = insertelement <16 x float> %v123, float 0x0000000000000000, i32 13
+  %v125 = insertelement <16 x float> %v124, float 0x0000000000000000, i32 14
+  %v126 = insertelement <16 x float> %v125, float 0x0000000000000000, i32 15
+  %v127 = icmp sgt i32 %v110, 0
+  br i1 %v127, label %if.then0, label %if.else1
 if.then0:
-  %v122 = add i32 %v5, 0
-  %v123 = add i32 %v5, 256
-  %v124 = sdiv i32 %v122, 4
-  %v125 = srem i32 %v122, 4
-  %v126 = mul i32 %v125, 8
-  %v127 = add i32 %v2, %v124
-  %v128 = add i32 0, %v126
-  %v129 = srem i32 %v127, 14
-  %v130 = sdiv i32 %v127, 14
-  %v131 = srem i32 %v130, 14
-  %v132 = sdiv i32 %v130, 14
-  %v133 = sdiv i32 %v128, 64
-  %v134 = srem i32 %v128, 64
-  %v135 = srem i32 %v133, 3
-  %v136 = sdiv i32 %v133, 3
-  %v137 = add i32 %v131, 1
-  %v138 = mul i32 %v136, 1
-  %v139 = sub i32 %v137, %v138
-  %v140 = icmp sge i32 %v139, 0
-  %v141 = icmp slt i32 %v139, 14
-  %v142 = and i1 %v140, %v141
-  %v143 = add i32 %v129, 1
-  %v144 = mul i32 %v135, 1
+  %v128 = add i32 %v11, 0
+  %v129 = add i32 %v11, 256
+  %v130 = sdiv i32 %v128, 4
+  %v131 = srem i32 %v128, 4
+  %v132 = mul i32 %v131, 8
+  %v133 = add i32 %v8, %v130
+  %v134 = add i32 0, %v132
+  %v135 = srem i32 %v133, 14
+  %v136 = sdiv i32 %v133, 14
+  %v137 = srem i32 %v136, 14
+  %v138 = sdiv i32 %v136, 14
+  %v139 = sdiv i32 %v134, 64
+  %v140 = srem i32 %v134, 64
+  %v141 = srem i32 %v139, 3
+  %v142 = sdiv i32 %v139, 3
+  %v143 = add i32 %v137, 1
+  %v144 = mul i32 %v142, 1
   %v145 = sub i32 %v143, %v144
-  %v146 = icmp sge i32 %v145, 0
-  %v147 = icmp slt i32 %v145, 14
-  %v148 = and i1 %v146, %v147
-  %v149 = and i1 %v142, %v148
-  %v150 = mul i32 %v0, 64
-  %v151 = add i32 %v150, %v134
-  %v152 = mul i32 %v132, 14
-  %v153 = add i32 %v152, %v139
-  %v154 = mul i32 %v153, 14
-  %v155 = add i32 %v154, %v145
-  %v156 = mul i32 %v155, 64
-  %v157 = add i32 %v156, %v151
-  %v158 = select i1 %v149, i32 %v157, i32 0
-  %v159 = mul i32 %v158, 2
-  %v160 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v159
-  %v161 = load <8 x half>, ptr addrspace(1) %v160, align 2
-  %v162 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v163 = insertelement <8 x half> %v162, half 0xH0000, i32 1
-  %v164 = insertelement <8 x half> %v163, half 0xH0000, i32 2
-  %v165 = insertelement <8 x half> %v164, half 0xH0000, i32 3
-  %v166 = insertelement <8 x half> %v165, half 0xH0000, i32 4
-  %v167 = insertelement <8 x half> %v166, half 0xH0000, i32 5
-  %v168 = insertelement <8 x half> %v167, half 0xH0000, i32 6
-  %v169 = insertelement <8 x half> %v168, half 0xH0000, i32 7
-  %v170 = select i1 %v149, <8 x half> %v161, <8 x half> %v169
-  %v171 = sdiv i32 %v123, 4
-  %v172 = srem i32 %v123, 4
-  %v173 = mul i32 %v172, 8
-  %v174 = add i32 %v2, %v171
-  %v175 = add i32 0, %v173
-  %v176 = srem i32 %v174, 14
-  %v177 = sdiv i32 %v174, 14
-  %v178 = srem i32 %v177, 14
-  %v179 = sdiv i32 %v177, 14
-  %v180 = sdiv i32 %v175, 64
-  %v181 = srem i32 %v175, 64
-  %v182 = srem i32 %v180, 3
-  %v183 = sdiv i32 %v180, 3
-  %v184 = add i32 %v178, 1
-  %v185 = mul i32 %v183, 1
-  %v186 = sub i32 %v184, %v185
-  %v187 = icmp sge i32 %v186, 0
-  %v188 = icmp slt i32 %v186, 14
-  %v189 = and i1 %v187, %v188
-  %v190 = add i32 %v176, 1
-  %v191 = mul i32 %v182, 1
-  %v192 = sub i32 %v190, %v191
-  %v193 = icmp sge i32 %v192, 0
-  %v194 = icmp slt i32 %v192, 14
-  %v195 = and i1 %v193, %v194
-  %v196 = and i1 %v189, %v195
-  %v197 = mul i32 %v0, 64
-  %v198 = add i32 %v197, %v181
-  %v199 = mul i32 %v179, 14
-  %v200 = add i32 %v199, %v186
-  %v201 = mul i32 %v200, 14
-  %v202 = add i32 %v201, %v192
-  %v203 = mul i32 %v202, 64
-  %v204 = add i32 %v203, %v198
-  %v205 = select i1 %v196, i32 %v204, i32 0
-  %v206 = mul i32 %v205, 2
-  %v207 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v206
-  %v208 = load <8 x half>, ptr addrspace(1) %v207, align 2
-  %v209 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v210 = insertelement <8 x half> %v209, half 0xH0000, i32 1
-  %v211 = insertelement <8 x half> %v210, half 0xH0000, i32 2
-  %v212 = insertelement <8 x half> %v211, half 0xH0000, i32 3
-  %v213 = insertelement <8 x half> %v212, half 0xH0000, i32 4
-  %v214 = insertelement <8 x half> %v213, half 0xH0000, i32 5
-  %v215 = insertelement <8 x half> %v214, half 0xH0000, i32 6
-  %v216 = insertelement <8 x half> %v215, half 0xH0000, i32 7
-  %v217 = select i1 %v196, <8 x half> %v208, <8 x half> %v216
-  %v218 = add i32 %v5, 0
-  %v219 = add i32 %v5, 256
-  %v220 = sdiv i32 %v218, 4
-  %v221 = srem i32 %v218, 4
-  %v222 = mul i32 %v221, 8
-  %v223 = sdiv i32 %v219, 4
-  %v224 = srem i32 %v219, 4
-  %v225 = mul i32 %v224, 8
-  %v226 = mul i32 %v222, 2
-  %v227 = mul i32 %v220, 4
-  %v228 = sdiv i32 %v226, 16
-  %v229 = add i32 %v227, %v228
-  %v230 = sdiv i32 %v229, 16
-  %v231 = srem i32 %v230, 8
-  %v232 = shl i32 %v231, 1
-  %v233 = xor i32 %v231, %v232
-  %v234 = srem i32 %v233, 16
-  %v235 = srem i32 %v229, 16
-  %v236 = xor i32 %v235, %v234
-  %v237 = mul i32 %v230, 256
-  %v238 = mul i32 %v236, 16
-  %v239 = add i32 %v237, %v238
-  %v240 = srem i32 %v226, 16
-  %v241 = add i32 %v239, %v240
-  %v242 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v241
-  store <8 x half> %v170, ptr addrspace(3) %v242, align 2
-  %v243 = mul i32 %v225, 2
-  %v244 = mul i32 %v223, 4
-  %v245 = sdiv i32 %v243, 16
-  %v246 = add i32 %v244, %v245
-  %v247 = sdiv i32 %v246, 16
-  %v248 = srem i32 %v247, 8
-  %v249 = shl i32 %v248, 1
-  %v250 = xor i32 %v248, %v249
-  %v251 = srem i32 %v250, 16
-  %v252 = srem i32 %v246, 16
-  %v253 = xor i32 %v252, %v251
-  %v254 = mul i32 %v247, 256
-  %v255 = mul i32 %v253, 16
-  %v256 = add i32 %v254, %v255
-  %v257 = srem i32 %v243, 16
-  %v258 = add i32 %v256, %v257
-  %v259 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v258
-  store <8 x half> %v217, ptr addrspace(3) %v259, align 2
-  %v260 = add i32 %v5, 0
-  %v261 = sdiv i32 %v260, 4
-  %v262 = srem i32 %v260, 4
-  %v263 = mul i32 %v262, 8
-  %v264 = add i32 %v4, %v261
-  %v265 = add i32 0, %v263
-  %v266 = add i32 %v265, 0
-  %v267 = sdiv i32 %v266, 64
-  %v268 = srem i32 %v266, 64
-  %v269 = mul i32 %v0, 64
-  %v270 = add i32 %v269, %v268
-  %v271 = mul i32 %v270, 9
-  %v272 = add i32 %v271, %v267
-  %v273 = mul i32 %v272, 64
-  %v274 = add i32 %v273, %v264
-  %v275 = mul i32 %v274, 2
-  %v276 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v275
-  %v277 = load half, ptr addrspace(1) %v276, align 2
-  %v278 = add i32 %v265, 1
-  %v279 = sdiv i32 %v278, 64
-  %v280 = srem i32 %v278, 64
-  %v281 = mul i32 %v0, 64
-  %v282 = add i32 %v281, %v280
+  %v146 = call i32 @llvm.smax.i32(i32 %v145, i32 0)
+  %v147 = call i32 @llvm.smin.i32(i32 %v146, i32 13)
+  %v148 = sub i32 %v145, %v147
+  %v149 = add i32 %v135, 1
+  %v150 = mul i32 %v141, 1
+  %v151 = sub i32 %v149, %v150
+  %v152 = call i32 @llvm.smax.i32(i32 %v151, i32 0)
+  %v153 = call i32 @llvm.smin.i32(i32 %v152, i32 13)
+  %v154 = sub i32 %v151, %v153
+  %v155 = or i32 %v148, %v154
+  %v156 = icmp eq i32 %v155, 0
+  %v157 = mul i32 %v138, 14
+  %v158 = add i32 %v157, %v145
+  %v159 = mul i32 %v158, 14
+  %v160 = add i32 %v159, %v151
+  %v161 = mul i32 %v160, 64
+  %v162 = add i32 %v161, %v140
+  %v163 = select i1 %v156, i32 %v162, i32 0
+  %v164 = mul i32 %v163, 2
+  %v165 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v164
+  %v166 = load <8 x half>, ptr addrspace(1) %v165, align 2
+  %v167 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v168 = insertelement <8 x half> %v167, half 0xH0000, i32 1
+  %v169 = insertelement <8 x half> %v168, half 0xH0000, i32 2
+  %v170 = insertelement <8 x half> %v169, half 0xH0000, i32 3
+  %v171 = insertelement <8 x half> %v170, half 0xH0000, i32 4
+  %v172 = insertelement <8 x half> %v171, half 0xH0000, i32 5
+  %v173 = insertelement <8 x half> %v172, half 0xH0000, i32 6
+  %v174 = insertelement <8 x half> %v173, half 0xH0000, i32 7
+  %v175 = select i1 %v156, <8 x half> %v166, <8 x half> %v174
+  %v176 = sdiv i32 %v129, 4
+  %v177 = srem i32 %v129, 4
+  %v178 = mul i32 %v177, 8
+  %v179 = add i32 %v8, %v176
+  %v180 = add i32 0, %v178
+  %v181 = srem i32 %v179, 14
+  %v182 = sdiv i32 %v179, 14
+  %v183 = srem i32 %v182, 14
+  %v184 = sdiv i32 %v182, 14
+  %v185 = sdiv i32 %v180, 64
+  %v186 = srem i32 %v180, 64
+  %v187 = srem i32 %v185, 3
+  %v188 = sdiv i32 %v185, 3
+  %v189 = add i32 %v183, 1
+  %v190 = mul i32 %v188, 1
+  %v191 = sub i32 %v189, %v190
+  %v192 = call i32 @llvm.smax.i32(i32 %v191, i32 0)
+  %v193 = call i32 @llvm.smin.i32(i32 %v192, i32 13)
+  %v194 = sub i32 %v191, %v193
+  %v195 = add i32 %v181, 1
+  %v196 = mul i32 %v187, 1
+  %v197 = sub i32 %v195, %v196
+  %v198 = call i32 @llvm.smax.i32(i32 %v197, i32 0)
+  %v199 = call i32 @llvm.smin.i32(i32 %v198, i32 13)
+  %v200 = sub i32 %v197, %v199
+  %v201 = or i32 %v194, %v200
+  %v202 = icmp eq i32 %v201, 0
+  %v203 = mul i32 %v184, 14
+  %v204 = add i32 %v203, %v191
+  %v205 = mul i32 %v204, 14
+  %v206 = add i32 %v205, %v197
+  %v207 = mul i32 %v206, 64
+  %v208 = add i32 %v207, %v186
+  %v209 = select i1 %v202, i32 %v208, i32 0
+  %v210 = mul i32 %v209, 2
+  %v211 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v210
+  %v212 = load <8 x half>, ptr addrspace(1) %v211, align 2
+  %v213 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v214 = insertelement <8 x half> %v213, half 0xH0000, i32 1
+  %v215 = insertelement <8 x half> %v214, half 0xH0000, i32 2
+  %v216 = insertelement <8 x half> %v215, half 0xH0000, i32 3
+  %v217 = insertelement <8 x half> %v216, half 0xH0000, i32 4
+  %v218 = insertelement <8 x half> %v217, half 0xH0000, i32 5
+  %v219 = insertelement <8 x half> %v218, half 0xH0000, i32 6
+  %v220 = insertelement <8 x half> %v219, half 0xH0000, i32 7
+  %v221 = select i1 %v202, <8 x half> %v212, <8 x half> %v220
+  %v222 = add i32 %v11, 0
+  %v223 = add i32 %v11, 256
+  %v224 = sdiv i32 %v222, 4
+  %v225 = srem i32 %v222, 4
+  %v226 = mul i32 %v225, 8
+  %v227 = sdiv i32 %v223, 4
+  %v228 = srem i32 %v223, 4
+  %v229 = mul i32 %v228, 8
+  %v230 = mul i32 %v226, 2
+  %v231 = mul i32 %v224, 4
+  %v232 = sdiv i32 %v230, 16
+  %v233 = add i32 %v231, %v232
+  %v234 = sdiv i32 %v233, 16
+  %v235 = srem i32 %v234, 8
+  %v236 = shl i32 %v235, 1
+  %v237 = xor i32 %v235, %v236
+  %v238 = srem i32 %v237, 16
+  %v239 = srem i32 %v233, 16
+  %v240 = xor i32 %v239, %v238
+  %v241 = mul i32 %v234, 256
+  %v242 = mul i32 %v240, 16
+  %v243 = add i32 %v241, %v242
+  %v244 = srem i32 %v230, 16
+  %v245 = add i32 %v243, %v244
+  %v246 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v245
+  store <8 x half> %v175, ptr addrspace(3) %v246, align 2
+  %v247 = mul i32 %v229, 2
+  %v248 = mul i32 %v227, 4
+  %v249 = sdiv i32 %v247, 16
+  %v250 = add i32 %v248, %v249
+  %v251 = sdiv i32 %v250, 16
+  %v252 = srem i32 %v251, 8
+  %v253 = shl i32 %v252, 1
+  %v254 = xor i32 %v252, %v253
+  %v255 = srem i32 %v254, 16
+  %v256 = srem i32 %v250, 16
+  %v257 = xor i32 %v256, %v255
+  %v258 = mul i32 %v251, 256
+  %v259 = mul i32 %v257, 16
+  %v260 = add i32 %v258, %v259
+  %v261 = srem i32 %v247, 16
+  %v262 = add i32 %v260, %v261
+  %v263 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v262
+  store <8 x half> %v221, ptr addrspace(3) %v263, align 2
+  %v264 = add i32 %v11, 0
+  %v265 = sdiv i32 %v264, 4
+  %v266 = srem i32 %v264, 4
+  %v267 = mul i32 %v266, 8
+  %v268 = add i32 %v10, %v265
+  %v269 = add i32 0, %v267
+  %v270 = add i32 %v269, 0
+  %v271 = sdiv i32 %v270, 64
+  %v272 = srem i32 %v270, 64
+  %v273 = mul i32 %v272, 9
+  %v274 = add i32 %v273, %v271
+  %v275 = mul i32 %v274, 64
+  %v276 = add i32 %v275, %v268
+  %v277 = mul i32 %v276, 2
+  %v278 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v277
+  %v279 = load half, ptr addrspace(1) %v278, align 2
+  %v280 = add i32 %v269, 1
+  %v281 = sdiv i32 %v280, 64
+  %v282 = srem i32 %v280, 64
   %v283 = mul i32 %v282, 9
-  %v284 = add i32 %v283, %v279
+  %v284 = add i32 %v283, %v281
   %v285 = mul i32 %v284, 64
-  %v286 = add i32 %v285, %v264
+  %v286 = add i32 %v285, %v268
   %v287 = mul i32 %v286, 2
-  %v288 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v287
+  %v288 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v287
   %v289 = load half, ptr addrspace(1) %v288, align 2
-  %v290 = add i32 %v265, 2
+  %v290 = add i32 %v269, 2
   %v291 = sdiv i32 %v290, 64
   %v292 = srem i32 %v290, 64
-  %v293 = mul i32 %v0, 64
-  %v294 = add i32 %v293, %v292
-  %v295 = mul i32 %v294, 9
-  %v296 = add i32 %v295, %v291
-  %v297 = mul i32 %v296, 64
-  %v298 = add i32 %v297, %v264
-  %v299 = mul i32 %v298, 2
-  %v300 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v299
-  %v301 = load half, ptr addrspace(1) %v300, align 2
-  %v302 = add i32 %v265, 3
-  %v303 = sdiv i32 %v302, 64
-  %v304 = srem i32 %v302, 64
-  %v305 = mul i32 %v0, 64
-  %v306 = add i32 %v305, %v304
-  %v307 = mul i32 %v306, 9
-  %v308 = add i32 %v307, %v303
-  %v309 = mul i32 %v308, 64
-  %v310 = add i32 %v309, %v264
-  %v311 = mul i32 %v310, 2
-  %v312 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v311
-  %v313 = load half, ptr addrspace(1) %v312, align 2
-  %v314 = add i32 %v265, 4
-  %v315 = sdiv i32 %v314, 64
-  %v316 = srem i32 %v314, 64
-  %v317 = mul i32 %v0, 64
-  %v318 = add i32 %v317, %v316
-  %v319 = mul i32 %v318, 9
-  %v320 = add i32 %v319, %v315
-  %v321 = mul i32 %v320, 64
-  %v322 = add i32 %v321, %v264
-  %v323 = mul i32 %v322, 2
-  %v324 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v323
-  %v325 = load half, ptr addrspace(1) %v324, align 2
-  %v326 = add i32 %v265, 5
-  %v327 = sdiv i32 %v326, 64
-  %v328 = srem i32 %v326, 64
-  %v329 = mul i32 %v0, 64
-  %v330 = add i32 %v329, %v328
-  %v331 = mul i32 %v330, 9
-  %v332 = add i32 %v331, %v327
-  %v333 = mul i32 %v332, 64
-  %v334 = add i32 %v333, %v264
-  %v335 = mul i32 %v334, 2
-  %v336 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v335
-  %v337 = load half, ptr addrspace(1) %v336, align 2
-  %v338 = add i32 %v265, 6
-  %v339 = sdiv i32 %v338, 64
-  %v340 = srem i32 %v338, 64
-  %v341 = mul i32 %v0, 64
-  %v342 = add i32 %v341, %v340
+  %v293 = mul i32 %v292, 9
+  %v294 = add i32 %v293, %v291
+  %v295 = mul i32 %v294, 64
+  %v296 = add i32 %v295, %v268
+  %v297 = mul i32 %v296, 2
+  %v298 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v297
+  %v299 = load half, ptr addrspace(1) %v298, align 2
+  %v300 = add i32 %v269, 3
+  %v301 = sdiv i32 %v300, 64
+  %v302 = srem i32 %v300, 64
+  %v303 = mul i32 %v302, 9
+  %v304 = add i32 %v303, %v301
+  %v305 = mul i32 %v304, 64
+  %v306 = add i32 %v305, %v268
+  %v307 = mul i32 %v306, 2
+  %v308 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v307
+  %v309 = load half, ptr addrspace(1) %v308, align 2
+  %v310 = add i32 %v269, 4
+  %v311 = sdiv i32 %v310, 64
+  %v312 = srem i32 %v310, 64
+  %v313 = mul i32 %v312, 9
+  %v314 = add i32 %v313, %v311
+  %v315 = mul i32 %v314, 64
+  %v316 = add i32 %v315, %v268
+  %v317 = mul i32 %v316, 2
+  %v318 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v317
+  %v319 = load half, ptr addrspace(1) %v318, align 2
+  %v320 = add i32 %v269, 5
+  %v321 = sdiv i32 %v320, 64
+  %v322 = srem i32 %v320, 64
+  %v323 = mul i32 %v322, 9
+  %v324 = add i32 %v323, %v321
+  %v325 = mul i32 %v324, 64
+  %v326 = add i32 %v325, %v268
+  %v327 = mul i32 %v326, 2
+  %v328 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v327
+  %v329 = load half, ptr addrspace(1) %v328, align 2
+  %v330 = add i32 %v269, 6
+  %v331 = sdiv i32 %v330, 64
+  %v332 = srem i32 %v330, 64
+  %v333 = mul i32 %v332, 9
+  %v334 = add i32 %v333, %v331
+  %v335 = mul i32 %v334, 64
+  %v336 = add i32 %v335, %v268
+  %v337 = mul i32 %v336, 2
+  %v338 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v337
+  %v339 = load half, ptr addrspace(1) %v338, align 2
+  %v340 = add i32 %v269, 7
+  %v341 = sdiv i32 %v340, 64
+  %v342 = srem i32 %v340, 64
   %v343 = mul i32 %v342, 9
-  %v344 = add i32 %v343, %v339
+  %v344 = add i32 %v343, %v341
   %v345 = mul i32 %v344, 64
-  %v346 = add i32 %v345, %v264
+  %v346 = add i32 %v345, %v268
   %v347 = mul i32 %v346, 2
-  %v348 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v347
+  %v348 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v347
   %v349 = load half, ptr addrspace(1) %v348, align 2
-  %v350 = add i32 %v265, 7
-  %v351 = sdiv i32 %v350, 64
-  %v352 = srem i32 %v350, 64
-  %v353 = mul i32 %v0, 64
-  %v354 = add i32 %v353, %v352
-  %v355 = mul i32 %v354, 9
-  %v356 = add i32 %v355, %v351
-  %v357 = mul i32 %v356, 64
-  %v358 = add i32 %v357, %v264
-  %v359 = mul i32 %v358, 2
-  %v360 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v359
-  %v361 = load half, ptr addrspace(1) %v360, align 2
-  %v362 = insertelement <8 x half> poison, half %v277, i32 0
-  %v363 = insertelement <8 x half> %v362, half %v289, i32 1
-  %v364 = insertelement <8 x half> %v363, half %v301, i32 2
-  %v365 = insertelement <8 x half> %v364, half %v313, i32 3
-  %v366 = insertelement <8 x half> %v365, half %v325, i32 4
-  %v367 = insertelement <8 x half> %v366, half %v337, i32 5
-  %v368 = insertelement <8 x half> %v367, half %v349, i32 6
-  %v369 = insertelement <8 x half> %v368, half %v361, i32 7
-  %v370 = add i32 %v5, 0
-  %v371 = sdiv i32 %v370, 4
-  %v372 = srem i32 %v370, 4
-  %v373 = mul i32 %v372, 8
-  %v374 = mul i32 %v373, 2
-  %v375 = mul i32 %v371, 4
-  %v376 = sdiv i32 %v374, 16
+  %v350 = insertelement <8 x half> poison, half %v279, i32 0
+  %v351 = insertelement <8 x half> %v350, half %v289, i32 1
+  %v352 = insertelement <8 x half> %v351, half %v299, i32 2
+  %v353 = insertelement <8 x half> %v352, half %v309, i32 3
+  %v354 = insertelement <8 x half> %v353, half %v319, i32 4
+  %v355 = insertelement <8 x half> %v354, half %v329, i32 5
+  %v356 = insertelement <8 x half> %v355, half %v339, i32 6
+  %v357 = insertelement <8 x half> %v356, half %v349, i32 7
+  %v358 = add i32 %v11, 0
+  %v359 = sdiv i32 %v358, 4
+  %v360 = srem i32 %v358, 4
+  %v361 = mul i32 %v360, 8
+  %v362 = mul i32 %v361, 2
+  %v363 = mul i32 %v359, 4
+  %v364 = sdiv i32 %v362, 16
+  %v365 = add i32 %v363, %v364
+  %v366 = sdiv i32 %v365, 16
+  %v367 = srem i32 %v366, 8
+  %v368 = shl i32 %v367, 1
+  %v369 = xor i32 %v367, %v368
+  %v370 = srem i32 %v369, 16
+  %v371 = srem i32 %v365, 16
+  %v372 = xor i32 %v371, %v370
+  %v373 = mul i32 %v366, 256
+  %v374 = mul i32 %v372, 16
+  %v375 = add i32 %v373, %v374
+  %v376 = srem i32 %v362, 16
   %v377 = add i32 %v375, %v376
-  %v378 = sdiv i32 %v377, 16
-  %v379 = srem i32 %v378, 8
-  %v380 = shl i32 %v379, 1
-  %v381 = xor i32 %v379, %v380
-  %v382 = srem i32 %v381, 16
-  %v383 = srem i32 %v377, 16
-  %v384 = xor i32 %v383, %v382
-  %v385 = mul i32 %v378, 256
-  %v386 = mul i32 %v384, 16
-  %v387 = add i32 %v385, %v386
-  %v388 = srem i32 %v374, 16
-  %v389 = add i32 %v387, %v388
-  %v390 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v389
-  store <8 x half> %v369, ptr addrspace(3) %v390, align 2
+  %v378 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v377
+  store <8 x half> %v357, ptr addrspace(3) %v378, align 2
   br label %if.end2
 if.else1:
   br label %if.end2
@@ -413,1243 +401,1222 @@ if.end2:
   fence syncscope("workgroup") acquire
   br label %for.head3
 for.head3:
-  %v391 = phi i32 [ 0, %if.end2 ], [ %v683, %for.body4 ]
-  %v392 = phi <16 x float> [ %v120, %if.end2 ], [ %v618, %for.body4 ]
-  %v393 = phi <16 x float> [ %v120, %if.end2 ], [ %v619, %for.body4 ]
-  %v394 = icmp slt i32 %v391, %v104
-  br i1 %v394, label %for.body4, label %for.exit5
+  %v379 = phi i32 [ 0, %if.end2 ], [ %v653, %for.body4 ]
+  %v380 = phi <16 x float> [ %v126, %if.end2 ], [ %v588, %for.body4 ]
+  %v381 = phi <16 x float> [ %v126, %if.end2 ], [ %v589, %for.body4 ]
+  %v382 = icmp slt i32 %v379, %v110
+  br i1 %v382, label %for.body4, label %for.exit5
 for.body4:
-  %v395 = add i32 %v391, 32
-  %v396 = sub i32 %v104, 32
-  %v397 = call i32 @llvm.smin.i32(i32 %v395, i32 %v396)
-  %v398 = add i32 %v5, 0
-  %v399 = add i32 %v5, 256
-  %v400 = sdiv i32 %v398, 4
-  %v401 = srem i32 %v398, 4
-  %v402 = mul i32 %v401, 8
-  %v403 = add i32 %v2, %v400
-  %v404 = add i32 %v397, %v402
-  %v405 = srem i32 %v403, 14
-  %v406 = sdiv i32 %v403, 14
-  %v407 = srem i32 %v406, 14
-  %v408 = sdiv i32 %v406, 14
-  %v409 = sdiv i32 %v404, 64
-  %v410 = srem i32 %v404, 64
-  %v411 = srem i32 %v409, 3
-  %v412 = sdiv i32 %v409, 3
-  %v413 = add i32 %v407, 1
-  %v414 = mul i32 %v412, 1
-  %v415 = sub i32 %v413, %v414
-  %v416 = icmp sge i32 %v415, 0
-  %v417 = icmp slt i32 %v415, 14
-  %v418 = and i1 %v416, %v417
-  %v419 = add i32 %v405, 1
-  %v420 = mul i32 %v411, 1
-  %v421 = sub i32 %v419, %v420
-  %v422 = icmp sge i32 %v421, 0
-  %v423 = icmp slt i32 %v421, 14
-  %v424 = and i1 %v422, %v423
-  %v425 = and i1 %v418, %v424
-  %v426 = mul i32 %v0, 64
-  %v427 = add i32 %v426, %v410
-  %v428 = mul i32 %v408, 14
-  %v429 = add i32 %v428, %v415
-  %v430 = mul i32 %v429, 14
-  %v431 = add i32 %v430, %v421
-  %v432 = mul i32 %v431, 64
-  %v433 = add i32 %v432, %v427
-  %v434 = select i1 %v425, i32 %v433, i32 0
-  %v435 = mul i32 %v434, 2
-  %v436 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v435
-  %v437 = load <8 x half>, ptr addrspace(1) %v436, align 2
-  %v438 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v439 = insertelement <8 x half> %v438, half 0xH0000, i32 1
-  %v440 = insertelement <8 x half> %v439, half 0xH0000, i32 2
-  %v441 = insertelement <8 x half> %v440, half 0xH0000, i32 3
-  %v442 = insertelement <8 x half> %v441, half 0xH0000, i32 4
-  %v443 = insertelement <8 x half> %v442, half 0xH0000, i32 5
-  %v444 = insertelement <8 x half> %v443, half 0xH0000, i32 6
-  %v445 = insertelement <8 x half> %v444, half 0xH0000, i32 7
-  %v446 = select i1 %v425, <8 x half> %v437, <8 x half> %v445
-  %v447 = sdiv i32 %v399, 4
-  %v448 = srem i32 %v399, 4
-  %v449 = mul i32 %v448, 8
-  %v450 = add i32 %v2, %v447
-  %v451 = add i32 %v397, %v449
-  %v452 = srem i32 %v450, 14
-  %v453 = sdiv i32 %v450, 14
-  %v454 = srem i32 %v453, 14
-  %v455 = sdiv i32 %v453, 14
-  %v456 = sdiv i32 %v451, 64
-  %v457 = srem i32 %v451, 64
-  %v458 = srem i32 %v456, 3
-  %v459 = sdiv i32 %v456, 3
-  %v460 = add i32 %v454, 1
-  %v461 = mul i32 %v459, 1
-  %v462 = sub i32 %v460, %v461
-  %v463 = icmp sge i32 %v462, 0
-  %v464 = icmp slt i32 %v462, 14
-  %v465 = and i1 %v463, %v464
-  %v466 = add i32 %v452, 1
-  %v467 = mul i32 %v458, 1
-  %v468 = sub i32 %v466, %v467
-  %v469 = icmp sge i32 %v468, 0
-  %v470 = icmp slt i32 %v468, 14
-  %v471 = and i1 %v469, %v470
-  %v472 = and i1 %v465, %v471
-  %v473 = mul i32 %v0, 64
-  %v474 = add i32 %v473, %v457
-  %v475 = mul i32 %v455, 14
-  %v476 = add i32 %v475, %v462
-  %v477 = mul i32 %v476, 14
-  %v478 = add i32 %v477, %v468
-  %v479 = mul i32 %v478, 64
-  %v480 = add i32 %v479, %v474
-  %v481 = select i1 %v472, i32 %v480, i32 0
-  %v482 = mul i32 %v481, 2
-  %v483 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v482
-  %v484 = load <8 x half>, ptr addrspace(1) %v483, align 2
-  %v485 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v486 = insertelement <8 x half> %v485, half 0xH0000, i32 1
-  %v487 = insertelement <8 x half> %v486, half 0xH0000, i32 2
-  %v488 = insertelement <8 x half> %v487, half 0xH0000, i32 3
-  %v489 = insertelement <8 x half> %v488, half 0xH0000, i32 4
-  %v490 = insertelement <8 x half> %v489, half 0xH0000, i32 5
-  %v491 = insertelement <8 x half> %v490, half 0xH0000, i32 6
-  %v492 = insertelement <8 x half> %v491, half 0xH0000, i32 7
-  %v493 = select i1 %v472, <8 x half> %v484, <8 x half> %v492
-  %v494 = add i32 %v5, 0
-  %v495 = sdiv i32 %v494, 4
-  %v496 = srem i32 %v494, 4
-  %v497 = mul i32 %v496, 8
-  %v498 = add i32 %v4, %v495
-  %v499 = add i32 %v397, %v497
-  %v500 = add i32 %v499, 0
-  %v501 = sdiv i32 %v500, 64
-  %v502 = srem i32 %v500, 64
-  %v503 = mul i32 %v0, 64
-  %v504 = add i32 %v503, %v502
-  %v505 = mul i32 %v504, 9
-  %v506 = add i32 %v505, %v501
-  %v507 = mul i32 %v506, 64
-  %v508 = add i32 %v507, %v498
-  %v509 = mul i32 %v508, 2
-  %v510 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v509
-  %v511 = load half, ptr addrspace(1) %v510, align 2
-  %v512 = add i32 %v499, 1
-  %v513 = sdiv i32 %v512, 64
-  %v514 = srem i32 %v512, 64
-  %v515 = mul i32 %v0, 64
-  %v516 = add i32 %v515, %v514
-  %v517 = mul i32 %v516, 9
-  %v518 = add i32 %v517, %v513
-  %v519 = mul i32 %v518, 64
-  %v520 = add i32 %v519, %v498
-  %v521 = mul i32 %v520, 2
-  %v522 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v521
-  %v523 = load half, ptr addrspace(1) %v522, align 2
-  %v524 = add i32 %v499, 2
-  %v525 = sdiv i32 %v524, 64
-  %v526 = srem i32 %v524, 64
-  %v527 = mul i32 %v0, 64
-  %v528 = add i32 %v527, %v526
+  %v383 = add i32 %v379, 32
+  %v384 = sub i32 %v110, 32
+  %v385 = call i32 @llvm.smin.i32(i32 %v383, i32 %v384)
+  %v386 = add i32 %v11, 0
+  %v387 = add i32 %v11, 256
+  %v388 = sdiv i32 %v386, 4
+  %v389 = srem i32 %v386, 4
+  %v390 = mul i32 %v389, 8
+  %v391 = add i32 %v8, %v388
+  %v392 = add i32 %v385, %v390
+  %v393 = srem i32 %v391, 14
+  %v394 = sdiv i32 %v391, 14
+  %v395 = srem i32 %v394, 14
+  %v396 = sdiv i32 %v394, 14
+  %v397 = sdiv i32 %v392, 64
+  %v398 = srem i32 %v392, 64
+  %v399 = srem i32 %v397, 3
+  %v400 = sdiv i32 %v397, 3
+  %v401 = add i32 %v395, 1
+  %v402 = mul i32 %v400, 1
+  %v403 = sub i32 %v401, %v402
+  %v404 = call i32 @llvm.smax.i32(i32 %v403, i32 0)
+  %v405 = call i32 @llvm.smin.i32(i32 %v404, i32 13)
+  %v406 = sub i32 %v403, %v405
+  %v407 = add i32 %v393, 1
+  %v408 = mul i32 %v399, 1
+  %v409 = sub i32 %v407, %v408
+  %v410 = call i32 @llvm.smax.i32(i32 %v409, i32 0)
+  %v411 = call i32 @llvm.smin.i32(i32 %v410, i32 13)
+  %v412 = sub i32 %v409, %v411
+  %v413 = or i32 %v406, %v412
+  %v414 = icmp eq i32 %v413, 0
+  %v415 = mul i32 %v396, 14
+  %v416 = add i32 %v415, %v403
+  %v417 = mul i32 %v416, 14
+  %v418 = add i32 %v417, %v409
+  %v419 = mul i32 %v418, 64
+  %v420 = add i32 %v419, %v398
+  %v421 = select i1 %v414, i32 %v420, i32 0
+  %v422 = mul i32 %v421, 2
+  %v423 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v422
+  %v424 = load <8 x half>, ptr addrspace(1) %v423, align 2
+  %v425 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v426 = insertelement <8 x half> %v425, half 0xH0000, i32 1
+  %v427 = insertelement <8 x half> %v426, half 0xH0000, i32 2
+  %v428 = insertelement <8 x half> %v427, half 0xH0000, i32 3
+  %v429 = insertelement <8 x half> %v428, half 0xH0000, i32 4
+  %v430 = insertelement <8 x half> %v429, half 0xH0000, i32 5
+  %v431 = insertelement <8 x half> %v430, half 0xH0000, i32 6
+  %v432 = insertelement <8 x half> %v431, half 0xH0000, i32 7
+  %v433 = select i1 %v414, <8 x half> %v424, <8 x half> %v432
+  %v434 = sdiv i32 %v387, 4
+  %v435 = srem i32 %v387, 4
+  %v436 = mul i32 %v435, 8
+  %v437 = add i32 %v8, %v434
+  %v438 = add i32 %v385, %v436
+  %v439 = srem i32 %v437, 14
+  %v440 = sdiv i32 %v437, 14
+  %v441 = srem i32 %v440, 14
+  %v442 = sdiv i32 %v440, 14
+  %v443 = sdiv i32 %v438, 64
+  %v444 = srem i32 %v438, 64
+  %v445 = srem i32 %v443, 3
+  %v446 = sdiv i32 %v443, 3
+  %v447 = add i32 %v441, 1
+  %v448 = mul i32 %v446, 1
+  %v449 = sub i32 %v447, %v448
+  %v450 = call i32 @llvm.smax.i32(i32 %v449, i32 0)
+  %v451 = call i32 @llvm.smin.i32(i32 %v450, i32 13)
+  %v452 = sub i32 %v449, %v451
+  %v453 = add i32 %v439, 1
+  %v454 = mul i32 %v445, 1
+  %v455 = sub i32 %v453, %v454
+  %v456 = call i32 @llvm.smax.i32(i32 %v455, i32 0)
+  %v457 = call i32 @llvm.smin.i32(i32 %v456, i32 13)
+  %v458 = sub i32 %v455, %v457
+  %v459 = or i32 %v452, %v458
+  %v460 = icmp eq i32 %v459, 0
+  %v461 = mul i32 %v442, 14
+  %v462 = add i32 %v461, %v449
+  %v463 = mul i32 %v462, 14
+  %v464 = add i32 %v463, %v455
+  %v465 = mul i32 %v464, 64
+  %v466 = add i32 %v465, %v444
+  %v467 = select i1 %v460, i32 %v466, i32 0
+  %v468 = mul i32 %v467, 2
+  %v469 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v468
+  %v470 = load <8 x half>, ptr addrspace(1) %v469, align 2
+  %v471 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v472 = insertelement <8 x half> %v471, half 0xH0000, i32 1
+  %v473 = insertelement <8 x half> %v472, half 0xH0000, i32 2
+  %v474 = insertelement <8 x half> %v473, half 0xH0000, i32 3
+  %v475 = insertelement <8 x half> %v474, half 0xH0000, i32 4
+  %v476 = insertelement <8 x half> %v475, half 0xH0000, i32 5
+  %v477 = insertelement <8 x half> %v476, half 0xH0000, i32 6
+  %v478 = insertelement <8 x half> %v477, half 0xH0000, i32 7
+  %v479 = select i1 %v460, <8 x half> %v470, <8 x half> %v478
+  %v480 = add i32 %v11, 0
+  %v481 = sdiv i32 %v480, 4
+  %v482 = srem i32 %v480, 4
+  %v483 = mul i32 %v482, 8
+  %v484 = add i32 %v10, %v481
+  %v485 = add i32 %v385, %v483
+  %v486 = add i32 %v485, 0
+  %v487 = sdiv i32 %v486, 64
+  %v488 = srem i32 %v486, 64
+  %v489 = mul i32 %v488, 9
+  %v490 = add i32 %v489, %v487
+  %v491 = mul i32 %v490, 64
+  %v492 = add i32 %v491, %v484
+  %v493 = mul i32 %v492, 2
+  %v494 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v493
+  %v495 = load half, ptr addrspace(1) %v494, align 2
+  %v496 = add i32 %v485, 1
+  %v497 = sdiv i32 %v496, 64
+  %v498 = srem i32 %v496, 64
+  %v499 = mul i32 %v498, 9
+  %v500 = add i32 %v499, %v497
+  %v501 = mul i32 %v500, 64
+  %v502 = add i32 %v501, %v484
+  %v503 = mul i32 %v502, 2
+  %v504 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v503
+  %v505 = load half, ptr addrspace(1) %v504, align 2
+  %v506 = add i32 %v485, 2
+  %v507 = sdiv i32 %v506, 64
+  %v508 = srem i32 %v506, 64
+  %v509 = mul i32 %v508, 9
+  %v510 = add i32 %v509, %v507
+  %v511 = mul i32 %v510, 64
+  %v512 = add i32 %v511, %v484
+  %v513 = mul i32 %v512, 2
+  %v514 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v513
+  %v515 = load half, ptr addrspace(1) %v514, align 2
+  %v516 = add i32 %v485, 3
+  %v517 = sdiv i32 %v516, 64
+  %v518 = srem i32 %v516, 64
+  %v519 = mul i32 %v518, 9
+  %v520 = add i32 %v519, %v517
+  %v521 = mul i32 %v520, 64
+  %v522 = add i32 %v521, %v484
+  %v523 = mul i32 %v522, 2
+  %v524 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v523
+  %v525 = load half, ptr addrspace(1) %v524, align 2
+  %v526 = add i32 %v485, 4
+  %v527 = sdiv i32 %v526, 64
+  %v528 = srem i32 %v526, 64
   %v529 = mul i32 %v528, 9
-  %v530 = add i32 %v529, %v525
+  %v530 = add i32 %v529, %v527
   %v531 = mul i32 %v530, 64
-  %v532 = add i32 %v531, %v498
+  %v532 = add i32 %v531, %v484
   %v533 = mul i32 %v532, 2
-  %v534 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v533
+  %v534 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v533
   %v535 = load half, ptr addrspace(1) %v534, align 2
-  %v536 = add i32 %v499, 3
+  %v536 = add i32 %v485, 5
   %v537 = sdiv i32 %v536, 64
   %v538 = srem i32 %v536, 64
-  %v539 = mul i32 %v0, 64
-  %v540 = add i32 %v539, %v538
-  %v541 = mul i32 %v540, 9
-  %v542 = add i32 %v541, %v537
-  %v543 = mul i32 %v542, 64
-  %v544 = add i32 %v543, %v498
-  %v545 = mul i32 %v544, 2
-  %v546 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v545
-  %v547 = load half, ptr addrspace(1) %v546, align 2
-  %v548 = add i32 %v499, 4
-  %v549 = sdiv i32 %v548, 64
-  %v550 = srem i32 %v548, 64
-  %v551 = mul i32 %v0, 64
-  %v552 = add i32 %v551, %v550
-  %v553 = mul i32 %v552, 9
-  %v554 = add i32 %v553, %v549
-  %v555 = mul i32 %v554, 64
-  %v556 = add i32 %v555, %v498
-  %v557 = mul i32 %v556, 2
-  %v558 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v557
-  %v559 = load half, ptr addrspace(1) %v558, align 2
-  %v560 = add i32 %v499, 5
-  %v561 = sdiv i32 %v560, 64
-  %v562 = srem i32 %v560, 64
-  %v563 = mul i32 %v0, 64
-  %v564 = add i32 %v563, %v562
-  %v565 = mul i32 %v564, 9
-  %v566 = add i32 %v565, %v561
-  %v567 = mul i32 %v566, 64
-  %v568 = add i32 %v567, %v498
-  %v569 = mul i32 %v568, 2
-  %v570 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v569
-  %v571 = load half, ptr addrspace(1) %v570, align 2
-  %v572 = add i32 %v499, 6
-  %v573 = sdiv i32 %v572, 64
-  %v574 = srem i32 %v572, 64
-  %v575 = mul i32 %v0, 64
-  %v576 = add i32 %v575, %v574
-  %v577 = mul i32 %v576, 9
-  %v578 = add i32 %v577, %v573
-  %v579 = mul i32 %v578, 64
-  %v580 = add i32 %v579, %v498
-  %v581 = mul i32 %v580, 2
-  %v582 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v581
-  %v583 = load half, ptr addrspace(1) %v582, align 2
-  %v584 = add i32 %v499, 7
-  %v585 = sdiv i32 %v584, 64
-  %v586 = srem i32 %v584, 64
-  %v587 = mul i32 %v0, 64
-  %v588 = add i32 %v587, %v586
-  %v589 = mul i32 %v588, 9
-  %v590 = add i32 %v589, %v585
-  %v591 = mul i32 %v590, 64
-  %v592 = add i32 %v591, %v498
-  %v593 = mul i32 %v592, 2
-  %v594 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v593
-  %v595 = load half, ptr addrspace(1) %v594, align 2
-  %v596 = insertelement <8 x half> poison, half %v511, i32 0
-  %v597 = insertelement <8 x half> %v596, half %v523, i32 1
-  %v598 = insertelement <8 x half> %v597, half %v535, i32 2
-  %v599 = insertelement <8 x half> %v598, half %v547, i32 3
-  %v600 = insertelement <8 x half> %v599, half %v559, i32 4
-  %v601 = insertelement <8 x half> %v600, half %v571, i32 5
-  %v602 = insertelement <8 x half> %v601, half %v583, i32 6
-  %v603 = insertelement <8 x half> %v602, half %v595, i32 7
-  %v604 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v605 = load <8 x half>, ptr addrspace(3) %v604, align 2
-  %v606 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v38
-  %v607 = load <8 x half>, ptr addrspace(3) %v606, align 2
-  %v608 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
-  %v609 = load <8 x half>, ptr addrspace(3) %v608, align 2
-  %v610 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v609, <8 x half> %v605, <16 x float> %v392, i32 0, i32 0, i32 0)
-  %v611 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v609, <8 x half> %v607, <16 x float> %v393, i32 0, i32 0, i32 0)
-  %v612 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
-  %v613 = load <8 x half>, ptr addrspace(3) %v612, align 2
-  %v614 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v58
-  %v615 = load <8 x half>, ptr addrspace(3) %v614, align 2
-  %v616 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v96
-  %v617 = load <8 x half>, ptr addrspace(3) %v616, align 2
-  %v618 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v617, <8 x half> %v613, <16 x float> %v610, i32 0, i32 0, i32 0)
-  %v619 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v617, <8 x half> %v615, <16 x float> %v611, i32 0, i32 0, i32 0)
+  %v539 = mul i32 %v538, 9
+  %v540 = add i32 %v539, %v537
+  %v541 = mul i32 %v540, 64
+  %v542 = add i32 %v541, %v484
+  %v543 = mul i32 %v542, 2
+  %v544 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v543
+  %v545 = load half, ptr addrspace(1) %v544, align 2
+  %v546 = add i32 %v485, 6
+  %v547 = sdiv i32 %v546, 64
+  %v548 = srem i32 %v546, 64
+  %v549 = mul i32 %v548, 9
+  %v550 = add i32 %v549, %v547
+  %v551 = mul i32 %v550, 64
+  %v552 = add i32 %v551, %v484
+  %v553 = mul i32 %v552, 2
+  %v554 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v553
+  %v555 = load half, ptr addrspace(1) %v554, align 2
+  %v556 = add i32 %v485, 7
+  %v557 = sdiv i32 %v556, 64
+  %v558 = srem i32 %v556, 64
+  %v559 = mul i32 %v558, 9
+  %v560 = add i32 %v559, %v557
+  %v561 = mul i32 %v560, 64
+  %v562 = add i32 %v561, %v484
+  %v563 = mul i32 %v562, 2
+  %v564 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v563
+  %v565 = load half, ptr addrspace(1) %v564, align 2
+  %v566 = insertelement <8 x half> poison, half %v495, i32 0
+  %v567 = insertelement <8 x half> %v566, half %v505, i32 1
+  %v568 = insertelement <8 x half> %v567, half %v515, i32 2
+  %v569 = insertelement <8 x half> %v568, half %v525, i32 3
+  %v570 = insertelement <8 x half> %v569, half %v535, i32 4
+  %v571 = insertelement <8 x half> %v570, half %v545, i32 5
+  %v572 = insertelement <8 x half> %v571, half %v555, i32 6
+  %v573 = insertelement <8 x half> %v572, half %v565, i32 7
+  %v574 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v43
+  %v575 = load <8 x half>, ptr addrspace(3) %v574, align 2
+  %v576 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v44
+  %v577 = load <8 x half>, ptr addrspace(3) %v576, align 2
+  %v578 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v83
+  %v579 = load <8 x half>, ptr addrspace(3) %v578, align 2
+  %v580 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v579, <8 x half> %v575, <16 x float> %v380, i32 0, i32 0, i32 0)
+  %v581 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v579, <8 x half> %v577, <16 x float> %v381, i32 0, i32 0, i32 0)
+  %v582 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v63
+  %v583 = load <8 x half>, ptr addrspace(3) %v582, align 2
+  %v584 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v64
+  %v585 = load <8 x half>, ptr addrspace(3) %v584, align 2
+  %v586 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
+  %v587 = load <8 x half>, ptr addrspace(3) %v586, align 2
+  %v588 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v587, <8 x half> %v583, <16 x float> %v580, i32 0, i32 0, i32 0)
+  %v589 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v587, <8 x half> %v585, <16 x float> %v581, i32 0, i32 0, i32 0)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v620 = add i32 %v5, 0
-  %v621 = add i32 %v5, 256
-  %v622 = sdiv i32 %v620, 4
-  %v623 = srem i32 %v620, 4
-  %v624 = mul i32 %v623, 8
-  %v625 = sdiv i32 %v621, 4
-  %v626 = srem i32 %v621, 4
-  %v627 = mul i32 %v626, 8
-  %v628 = mul i32 %v624, 2
-  %v629 = mul i32 %v622, 4
-  %v630 = sdiv i32 %v628, 16
-  %v631 = add i32 %v629, %v630
-  %v632 = sdiv i32 %v631, 16
-  %v633 = srem i32 %v632, 8
-  %v634 = shl i32 %v633, 1
-  %v635 = xor i32 %v633, %v634
-  %v636 = srem i32 %v635, 16
-  %v637 = srem i32 %v631, 16
-  %v638 = xor i32 %v637, %v636
-  %v639 = mul i32 %v632, 256
-  %v640 = mul i32 %v638, 16
-  %v641 = add i32 %v639, %v640
-  %v642 = srem i32 %v628, 16
-  %v643 = add i32 %v641, %v642
-  %v644 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v643
-  store <8 x half> %v446, ptr addrspace(3) %v644, align 2
-  %v645 = mul i32 %v627, 2
-  %v646 = mul i32 %v625, 4
-  %v647 = sdiv i32 %v645, 16
-  %v648 = add i32 %v646, %v647
-  %v649 = sdiv i32 %v648, 16
-  %v650 = srem i32 %v649, 8
-  %v651 = shl i32 %v650, 1
-  %v652 = xor i32 %v650, %v651
-  %v653 = srem i32 %v652, 16
-  %v654 = srem i32 %v648, 16
-  %v655 = xor i32 %v654, %v653
-  %v656 = mul i32 %v649, 256
-  %v657 = mul i32 %v655, 16
-  %v658 = add i32 %v656, %v657
-  %v659 = srem i32 %v645, 16
-  %v660 = add i32 %v658, %v659
-  %v661 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v660
-  store <8 x half> %v493, ptr addrspace(3) %v661, align 2
-  %v662 = add i32 %v5, 0
-  %v663 = sdiv i32 %v662, 4
-  %v664 = srem i32 %v662, 4
-  %v665 = mul i32 %v664, 8
-  %v666 = mul i32 %v665, 2
-  %v667 = mul i32 %v663, 4
-  %v668 = sdiv i32 %v666, 16
-  %v669 = add i32 %v667, %v668
-  %v670 = sdiv i32 %v669, 16
-  %v671 = srem i32 %v670, 8
-  %v672 = shl i32 %v671, 1
-  %v673 = xor i32 %v671, %v672
-  %v674 = srem i32 %v673, 16
-  %v675 = srem i32 %v669, 16
-  %v676 = xor i32 %v675, %v674
-  %v677 = mul i32 %v670, 256
-  %v678 = mul i32 %v676, 16
-  %v679 = add i32 %v677, %v678
-  %v680 = srem i32 %v666, 16
-  %v681 = add i32 %v679, %v680
-  %v682 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v681
-  store <8 x half> %v603, ptr addrspace(3) %v682, align 2
+  %v590 = add i32 %v11, 0
+  %v591 = add i32 %v11, 256
+  %v592 = sdiv i32 %v590, 4
+  %v593 = srem i32 %v590, 4
+  %v594 = mul i32 %v593, 8
+  %v595 = sdiv i32 %v591, 4
+  %v596 = srem i32 %v591, 4
+  %v597 = mul i32 %v596, 8
+  %v598 = mul i32 %v594, 2
+  %v599 = mul i32 %v592, 4
+  %v600 = sdiv i32 %v598, 16
+  %v601 = add i32 %v599, %v600
+  %v602 = sdiv i32 %v601, 16
+  %v603 = srem i32 %v602, 8
+  %v604 = shl i32 %v603, 1
+  %v605 = xor i32 %v603, %v604
+  %v606 = srem i32 %v605, 16
+  %v607 = srem i32 %v601, 16
+  %v608 = xor i32 %v607, %v606
+  %v609 = mul i32 %v602, 256
+  %v610 = mul i32 %v608, 16
+  %v611 = add i32 %v609, %v610
+  %v612 = srem i32 %v598, 16
+  %v613 = add i32 %v611, %v612
+  %v614 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v613
+  store <8 x half> %v433, ptr addrspace(3) %v614, align 2
+  %v615 = mul i32 %v597, 2
+  %v616 = mul i32 %v595, 4
+  %v617 = sdiv i32 %v615, 16
+  %v618 = add i32 %v616, %v617
+  %v619 = sdiv i32 %v618, 16
+  %v620 = srem i32 %v619, 8
+  %v621 = shl i32 %v620, 1
+  %v622 = xor i32 %v620, %v621
+  %v623 = srem i32 %v622, 16
+  %v624 = srem i32 %v618, 16
+  %v625 = xor i32 %v624, %v623
+  %v626 = mul i32 %v619, 256
+  %v627 = mul i32 %v625, 16
+  %v628 = add i32 %v626, %v627
+  %v629 = srem i32 %v615, 16
+  %v630 = add i32 %v628, %v629
+  %v631 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v630
+  store <8 x half> %v479, ptr addrspace(3) %v631, align 2
+  %v632 = add i32 %v11, 0
+  %v633 = sdiv i32 %v632, 4
+  %v634 = srem i32 %v632, 4
+  %v635 = mul i32 %v634, 8
+  %v636 = mul i32 %v635, 2
+  %v637 = mul i32 %v633, 4
+  %v638 = sdiv i32 %v636, 16
+  %v639 = add i32 %v637, %v638
+  %v640 = sdiv i32 %v639, 16
+  %v641 = srem i32 %v640, 8
+  %v642 = shl i32 %v641, 1
+  %v643 = xor i32 %v641, %v642
+  %v644 = srem i32 %v643, 16
+  %v645 = srem i32 %v639, 16
+  %v646 = xor i32 %v645, %v644
+  %v647 = mul i32 %v640, 256
+  %v648 = mul i32 %v646, 16
+  %v649 = add i32 %v647, %v648
+  %v650 = srem i32 %v636, 16
+  %v651 = add i32 %v649, %v650
+  %v652 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v651
+  store <8 x half> %v573, ptr addrspace(3) %v652, align 2
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v683 = add i32 %v391, 32
+  %v653 = add i32 %v379, 32
   br label %for.head3
 for.exit5:
   br label %for.head6
 for.head6:
-  %v684 = phi i32 [ %v104, %for.exit5 ], [ %v805, %for.exit17 ]
-  %v685 = phi <16 x float> [ %v392, %for.exit5 ], [ %v803, %for.exit17 ]
-  %v686 = phi <16 x float> [ %v393, %for.exit5 ], [ %v804, %for.exit17 ]
-  %v687 = icmp slt i32 %v684, 576
-  br i1 %v687, label %for.body7, label %for.exit8
+  %v654 = phi i32 [ %v110, %for.exit5 ], [ %v772, %for.exit17 ]
+  %v655 = phi <16 x float> [ %v380, %for.exit5 ], [ %v770, %for.exit17 ]
+  %v656 = phi <16 x float> [ %v381, %for.exit5 ], [ %v771, %for.exit17 ]
+  %v657 = icmp slt i32 %v654, 576
+  br i1 %v657, label %for.body7, label %for.exit8
 for.body7:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
   br label %for.head9
 for.head9:
-  %v688 = phi i32 [ %v5, %for.body7 ], [ %v749, %if.end14 ]
-  %v689 = icmp slt i32 %v688, 4096
-  br i1 %v689, label %for.body10, label %for.exit11
+  %v658 = phi i32 [ %v11, %for.body7 ], [ %v718, %if.end14 ]
+  %v659 = icmp slt i32 %v658, 4096
+  br i1 %v659, label %for.body10, label %for.exit11
 for.body10:
-  %v690 = sdiv i32 %v688, 32
-  %v691 = srem i32 %v688, 32
-  %v692 = add i32 %v2, %v690
-  %v693 = add i32 %v684, %v691
-  %v694 = icmp slt i32 %v692, 196
-  %v695 = icmp slt i32 %v693, 576
-  %v696 = and i1 %v694, %v695
-  br i1 %v696, label %if.then12, label %if.else13
+  %v660 = sdiv i32 %v658, 32
+  %v661 = srem i32 %v658, 32
+  %v662 = add i32 %v8, %v660
+  %v663 = add i32 %v654, %v661
+  %v664 = icmp slt i32 %v662, 196
+  %v665 = icmp slt i32 %v663, 576
+  %v666 = and i1 %v664, %v665
+  br i1 %v666, label %if.then12, label %if.else13
 if.then12:
-  %v697 = srem i32 %v692, 14
-  %v698 = sdiv i32 %v692, 14
-  %v699 = srem i32 %v698, 14
-  %v700 = sdiv i32 %v698, 14
-  %v701 = sdiv i32 %v693, 64
-  %v702 = srem i32 %v693, 64
-  %v703 = srem i32 %v701, 3
-  %v704 = sdiv i32 %v701, 3
-  %v705 = add i32 %v699, 1
-  %v706 = mul i32 %v704, 1
-  %v707 = sub i32 %v705, %v706
-  %v708 = icmp sge i32 %v707, 0
-  %v709 = icmp slt i32 %v707, 14
-  %v710 = and i1 %v708, %v709
-  %v711 = add i32 %v697, 1
-  %v712 = mul i32 %v703, 1
-  %v713 = sub i32 %v711, %v712
-  %v714 = icmp sge i32 %v713, 0
-  %v715 = icmp slt i32 %v713, 14
-  %v716 = and i1 %v714, %v715
-  %v717 = and i1 %v710, %v716
-  %v718 = mul i32 %v0, 64
-  %v719 = add i32 %v718, %v702
-  %v720 = mul i32 %v700, 14
-  %v721 = add i32 %v720, %v707
-  %v722 = mul i32 %v721, 14
-  %v723 = add i32 %v722, %v713
-  %v724 = mul i32 %v723, 64
-  %v725 = add i32 %v724, %v719
-  %v726 = select i1 %v717, i32 %v725, i32 0
-  %v727 = mul i32 %v726, 2
-  %v728 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v727
-  %v729 = load half, ptr addrspace(1) %v728, align 2
-  %v730 = select i1 %v717, half %v729, half 0xH0000
+  %v667 = srem i32 %v662, 14
+  %v668 = sdiv i32 %v662, 14
+  %v669 = srem i32 %v668, 14
+  %v670 = sdiv i32 %v668, 14
+  %v671 = sdiv i32 %v663, 64
+  %v672 = srem i32 %v663, 64
+  %v673 = srem i32 %v671, 3
+  %v674 = sdiv i32 %v671, 3
+  %v675 = add i32 %v669, 1
+  %v676 = mul i32 %v674, 1
+  %v677 = sub i32 %v675, %v676
+  %v678 = call i32 @llvm.smax.i32(i32 %v677, i32 0)
+  %v679 = call i32 @llvm.smin.i32(i32 %v678, i32 13)
+  %v680 = sub i32 %v677, %v679
+  %v681 = add i32 %v667, 1
+  %v682 = mul i32 %v673, 1
+  %v683 = sub i32 %v681, %v682
+  %v684 = call i32 @llvm.smax.i32(i32 %v683, i32 0)
+  %v685 = call i32 @llvm.smin.i32(i32 %v684, i32 13)
+  %v686 = sub i32 %v683, %v685
+  %v687 = or i32 %v680, %v686
+  %v688 = icmp eq i32 %v687, 0
+  %v689 = mul i32 %v670, 14
+  %v690 = add i32 %v689, %v677
+  %v691 = mul i32 %v690, 14
+  %v692 = add i32 %v691, %v683
+  %v693 = mul i32 %v692, 64
+  %v694 = add i32 %v693, %v672
+  %v695 = select i1 %v688, i32 %v694, i32 0
+  %v696 = mul i32 %v695, 2
+  %v697 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v696
+  %v698 = load half, ptr addrspace(1) %v697, align 2
+  %v699 = select i1 %v688, half %v698, half 0xH0000
   br label %if.end14
 if.else13:
   br label %if.end14
 if.end14:
-  %v731 = phi half [ %v730, %if.then12 ], [ 0xH0000, %if.else13 ]
-  %v732 = mul i32 %v691, 2
-  %v733 = mul i32 %v690, 4
-  %v734 = sdiv i32 %v732, 16
-  %v735 = add i32 %v733, %v734
-  %v736 = sdiv i32 %v735, 16
-  %v737 = srem i32 %v736, 8
-  %v738 = shl i32 %v737, 1
-  %v739 = xor i32 %v737, %v738
-  %v740 = srem i32 %v739, 16
-  %v741 = srem i32 %v735, 16
-  %v742 = xor i32 %v741, %v740
-  %v743 = mul i32 %v736, 256
-  %v744 = mul i32 %v742, 16
-  %v745 = add i32 %v743, %v744
-  %v746 = srem i32 %v732, 16
-  %v747 = add i32 %v745, %v746
-  %v748 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v747
-  store half %v731, ptr addrspace(3) %v748, align 2
-  %v749 = add i32 %v688, 256
+  %v700 = phi half [ %v699, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v701 = mul i32 %v661, 2
+  %v702 = mul i32 %v660, 4
+  %v703 = sdiv i32 %v701, 16
+  %v704 = add i32 %v702, %v703
+  %v705 = sdiv i32 %v704, 16
+  %v706 = srem i32 %v705, 8
+  %v707 = shl i32 %v706, 1
+  %v708 = xor i32 %v706, %v707
+  %v709 = srem i32 %v708, 16
+  %v710 = srem i32 %v704, 16
+  %v711 = xor i32 %v710, %v709
+  %v712 = mul i32 %v705, 256
+  %v713 = mul i32 %v711, 16
+  %v714 = add i32 %v712, %v713
+  %v715 = srem i32 %v701, 16
+  %v716 = add i32 %v714, %v715
+  %v717 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v716
+  store half %v700, ptr addrspace(3) %v717, align 2
+  %v718 = add i32 %v658, 256
   br label %for.head9
 for.exit11:
   br label %for.head15
 for.head15:
-  %v750 = phi i32 [ %v5, %for.exit11 ], [ %v788, %if.end20 ]
-  %v751 = icmp slt i32 %v750, 2048
-  br i1 %v751, label %for.body16, label %for.exit17
+  %v719 = phi i32 [ %v11, %for.exit11 ], [ %v755, %if.end20 ]
+  %v720 = icmp slt i32 %v719, 2048
+  br i1 %v720, label %for.body16, label %for.exit17
 for.body16:
-  %v752 = sdiv i32 %v750, 32
-  %v753 = srem i32 %v750, 32
-  %v754 = add i32 %v4, %v752
-  %v755 = add i32 %v684, %v753
-  %v756 = icmp slt i32 %v754, 64
-  %v757 = icmp slt i32 %v755, 576
-  %v758 = and i1 %v756, %v757
-  br i1 %v758, label %if.then18, label %if.else19
+  %v721 = sdiv i32 %v719, 32
+  %v722 = srem i32 %v719, 32
+  %v723 = add i32 %v10, %v721
+  %v724 = add i32 %v654, %v722
+  %v725 = icmp slt i32 %v723, 64
+  %v726 = icmp slt i32 %v724, 576
+  %v727 = and i1 %v725, %v726
+  br i1 %v727, label %if.then18, label %if.else19
 if.then18:
-  %v759 = sdiv i32 %v755, 64
-  %v760 = srem i32 %v755, 64
-  %v761 = mul i32 %v0, 64
-  %v762 = add i32 %v761, %v760
-  %v763 = mul i32 %v762, 9
-  %v764 = add i32 %v763, %v759
-  %v765 = mul i32 %v764, 64
-  %v766 = add i32 %v765, %v754
-  %v767 = mul i32 %v766, 2
-  %v768 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v767
-  %v769 = load half, ptr addrspace(1) %v768, align 2
+  %v728 = sdiv i32 %v724, 64
+  %v729 = srem i32 %v724, 64
+  %v730 = mul i32 %v729, 9
+  %v731 = add i32 %v730, %v728
+  %v732 = mul i32 %v731, 64
+  %v733 = add i32 %v732, %v723
+  %v734 = mul i32 %v733, 2
+  %v735 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v734
+  %v736 = load half, ptr addrspace(1) %v735, align 2
   br label %if.end20
 if.else19:
   br label %if.end20
 if.end20:
-  %v770 = phi half [ %v769, %if.then18 ], [ 0xH0000, %if.else19 ]
-  %v771 = mul i32 %v753, 2
-  %v772 = mul i32 %v752, 4
-  %v773 = sdiv i32 %v771, 16
-  %v774 = add i32 %v772, %v773
-  %v775 = sdiv i32 %v774, 16
-  %v776 = srem i32 %v775, 8
-  %v777 = shl i32 %v776, 1
-  %v778 = xor i32 %v776, %v777
-  %v779 = srem i32 %v778, 16
-  %v780 = srem i32 %v774, 16
-  %v781 = xor i32 %v780, %v779
-  %v782 = mul i32 %v775, 256
-  %v783 = mul i32 %v781, 16
-  %v784 = add i32 %v782, %v783
-  %v785 = srem i32 %v771, 16
-  %v786 = add i32 %v784, %v785
-  %v787 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v786
-  store half %v770, ptr addrspace(3) %v787, align 2
-  %v788 = add i32 %v750, 256
+  %v737 = phi half [ %v736, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v738 = mul i32 %v722, 2
+  %v739 = mul i32 %v721, 4
+  %v740 = sdiv i32 %v738, 16
+  %v741 = add i32 %v739, %v740
+  %v742 = sdiv i32 %v741, 16
+  %v743 = srem i32 %v742, 8
+  %v744 = shl i32 %v743, 1
+  %v745 = xor i32 %v743, %v744
+  %v746 = srem i32 %v745, 16
+  %v747 = srem i32 %v741, 16
+  %v748 = xor i32 %v747, %v746
+  %v749 = mul i32 %v742, 256
+  %v750 = mul i32 %v748, 16
+  %v751 = add i32 %v749, %v750
+  %v752 = srem i32 %v738, 16
+  %v753 = add i32 %v751, %v752
+  %v754 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v753
+  store half %v737, ptr addrspace(3) %v754, align 2
+  %v755 = add i32 %v719, 256
   br label %for.head15
 for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v789 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v790 = load <8 x half>, ptr addrspace(3) %v789, align 2
-  %v791 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v38
-  %v792 = load <8 x half>, ptr addrspace(3) %v791, align 2
-  %v793 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
-  %v794 = load <8 x half>, ptr addrspace(3) %v793, align 2
-  %v795 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v794, <8 x half> %v790, <16 x float> %v685, i32 0, i32 0, i32 0)
-  %v796 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v794, <8 x half> %v792, <16 x float> %v686, i32 0, i32 0, i32 0)
-  %v797 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
-  %v798 = load <8 x half>, ptr addrspace(3) %v797, align 2
-  %v799 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v58
-  %v800 = load <8 x half>, ptr addrspace(3) %v799, align 2
-  %v801 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v96
-  %v802 = load <8 x half>, ptr addrspace(3) %v801, align 2
-  %v803 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v802, <8 x half> %v798, <16 x float> %v795, i32 0, i32 0, i32 0)
-  %v804 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v802, <8 x half> %v800, <16 x float> %v796, i32 0, i32 0, i32 0)
-  %v805 = add i32 %v684, 32
+  %v756 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v43
+  %v757 = load <8 x half>, ptr addrspace(3) %v756, align 2
+  %v758 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v44
+  %v759 = load <8 x half>, ptr addrspace(3) %v758, align 2
+  %v760 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v83
+  %v761 = load <8 x half>, ptr addrspace(3) %v760, align 2
+  %v762 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v761, <8 x half> %v757, <16 x float> %v655, i32 0, i32 0, i32 0)
+  %v763 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v761, <8 x half> %v759, <16 x float> %v656, i32 0, i32 0, i32 0)
+  %v764 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v63
+  %v765 = load <8 x half>, ptr addrspace(3) %v764, align 2
+  %v766 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v64
+  %v767 = load <8 x half>, ptr addrspace(3) %v766, align 2
+  %v768 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
+  %v769 = load <8 x half>, ptr addrspace(3) %v768, align 2
+  %v770 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v769, <8 x half> %v765, <16 x float> %v762, i32 0, i32 0, i32 0)
+  %v771 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v769, <8 x half> %v767, <16 x float> %v763, i32 0, i32 0, i32 0)
+  %v772 = add i32 %v654, 32
   br label %for.head6
 for.exit8:
-  %v806 = mul i32 %v0, 64
-  %v807 = mul i32 %v806, 2
-  %v808 = getelementptr inbounds i8, ptr addrspace(1) %arg.dx, i32 %v807
-  %v809 = sdiv i32 %v7, 32
-  %v810 = mul i32 %v809, 4
-  %v811 = add i32 %v810, 0
-  %v812 = srem i32 %v7, 32
-  %v813 = add i32 %v10, 0
-  %v814 = add i32 %v813, %v812
-  %v815 = add i32 %v12, 0
-  %v816 = add i32 %v815, %v811
-  %v817 = extractelement <16 x float> %v685, i32 0
-  %v818 = extractelement <16 x float> %v685, i32 1
-  %v819 = extractelement <16 x float> %v685, i32 2
-  %v820 = extractelement <16 x float> %v685, i32 3
-  %v821 = sdiv i32 %v7, 32
-  %v822 = mul i32 %v821, 4
-  %v823 = add i32 %v822, 8
-  %v824 = srem i32 %v7, 32
-  %v825 = add i32 %v10, 0
-  %v826 = add i32 %v825, %v824
-  %v827 = add i32 %v12, 0
-  %v828 = add i32 %v827, %v823
-  %v829 = extractelement <16 x float> %v685, i32 4
-  %v830 = extractelement <16 x float> %v685, i32 5
-  %v831 = extractelement <16 x float> %v685, i32 6
-  %v832 = extractelement <16 x float> %v685, i32 7
-  %v833 = sdiv i32 %v7, 32
-  %v834 = mul i32 %v833, 4
-  %v835 = add i32 %v834, 16
-  %v836 = srem i32 %v7, 32
-  %v837 = add i32 %v10, 0
-  %v838 = add i32 %v837, %v836
-  %v839 = add i32 %v12, 0
-  %v840 = add i32 %v839, %v835
-  %v841 = extractelement <16 x float> %v685, i32 8
-  %v842 = extractelement <16 x float> %v685, i32 9
-  %v843 = extractelement <16 x float> %v685, i32 10
-  %v844 = extractelement <16 x float> %v685, i32 11
-  %v845 = sdiv i32 %v7, 32
-  %v846 = mul i32 %v845, 4
-  %v847 = add i32 %v846, 24
-  %v848 = srem i32 %v7, 32
-  %v849 = add i32 %v10, 0
-  %v850 = add i32 %v849, %v848
-  %v851 = add i32 %v12, 0
-  %v852 = add i32 %v851, %v847
-  %v853 = extractelement <16 x float> %v685, i32 12
-  %v854 = extractelement <16 x float> %v685, i32 13
-  %v855 = extractelement <16 x float> %v685, i32 14
-  %v856 = extractelement <16 x float> %v685, i32 15
-  %v857 = sdiv i32 %v7, 32
-  %v858 = mul i32 %v857, 4
-  %v859 = add i32 %v858, 0
-  %v860 = srem i32 %v7, 32
-  %v861 = add i32 %v10, 32
-  %v862 = add i32 %v861, %v860
-  %v863 = add i32 %v12, 0
-  %v864 = add i32 %v863, %v859
-  %v865 = extractelement <16 x float> %v686, i32 0
-  %v866 = extractelement <16 x float> %v686, i32 1
-  %v867 = extractelement <16 x float> %v686, i32 2
-  %v868 = extractelement <16 x float> %v686, i32 3
-  %v869 = sdiv i32 %v7, 32
-  %v870 = mul i32 %v869, 4
-  %v871 = add i32 %v870, 8
-  %v872 = srem i32 %v7, 32
-  %v873 = add i32 %v10, 32
-  %v874 = add i32 %v873, %v872
-  %v875 = add i32 %v12, 0
-  %v876 = add i32 %v875, %v871
-  %v877 = extractelement <16 x float> %v686, i32 4
-  %v878 = extractelement <16 x float> %v686, i32 5
-  %v879 = extractelement <16 x float> %v686, i32 6
-  %v880 = extractelement <16 x float> %v686, i32 7
-  %v881 = sdiv i32 %v7, 32
-  %v882 = mul i32 %v881, 4
-  %v883 = add i32 %v882, 16
-  %v884 = srem i32 %v7, 32
-  %v885 = add i32 %v10, 32
-  %v886 = add i32 %v885, %v884
-  %v887 = add i32 %v12, 0
-  %v888 = add i32 %v887, %v883
-  %v889 = extractelement <16 x float> %v686, i32 8
-  %v890 = extractelement <16 x float> %v686, i32 9
-  %v891 = extractelement <16 x float> %v686, i32 10
-  %v892 = extractelement <16 x float> %v686, i32 11
-  %v893 = sdiv i32 %v7, 32
-  %v894 = mul i32 %v893, 4
-  %v895 = add i32 %v894, 24
-  %v896 = srem i32 %v7, 32
-  %v897 = add i32 %v10, 32
-  %v898 = add i32 %v897, %v896
-  %v899 = add i32 %v12, 0
-  %v900 = add i32 %v899, %v895
-  %v901 = extractelement <16 x float> %v686, i32 12
-  %v902 = extractelement <16 x float> %v686, i32 13
-  %v903 = extractelement <16 x float> %v686, i32 14
-  %v904 = extractelement <16 x float> %v686, i32 15
-  br i1 %v101, label %if.then21, label %if.else22
+  %v773 = mul i32 %v0, 64
+  %v774 = mul i32 %v773, 2
+  %v775 = getelementptr inbounds i8, ptr addrspace(1) %arg.dx, i32 %v774
+  %v776 = sdiv i32 %v13, 32
+  %v777 = mul i32 %v776, 4
+  %v778 = add i32 %v777, 0
+  %v779 = srem i32 %v13, 32
+  %v780 = add i32 %v16, 0
+  %v781 = add i32 %v780, %v779
+  %v782 = add i32 %v18, 0
+  %v783 = add i32 %v782, %v778
+  %v784 = extractelement <16 x float> %v655, i32 0
+  %v785 = extractelement <16 x float> %v655, i32 1
+  %v786 = extractelement <16 x float> %v655, i32 2
+  %v787 = extractelement <16 x float> %v655, i32 3
+  %v788 = sdiv i32 %v13, 32
+  %v789 = mul i32 %v788, 4
+  %v790 = add i32 %v789, 8
+  %v791 = srem i32 %v13, 32
+  %v792 = add i32 %v16, 0
+  %v793 = add i32 %v792, %v791
+  %v794 = add i32 %v18, 0
+  %v795 = add i32 %v794, %v790
+  %v796 = extractelement <16 x float> %v655, i32 4
+  %v797 = extractelement <16 x float> %v655, i32 5
+  %v798 = extractelement <16 x float> %v655, i32 6
+  %v799 = extractelement <16 x float> %v655, i32 7
+  %v800 = sdiv i32 %v13, 32
+  %v801 = mul i32 %v800, 4
+  %v802 = add i32 %v801, 16
+  %v803 = srem i32 %v13, 32
+  %v804 = add i32 %v16, 0
+  %v805 = add i32 %v804, %v803
+  %v806 = add i32 %v18, 0
+  %v807 = add i32 %v806, %v802
+  %v808 = extractelement <16 x float> %v655, i32 8
+  %v809 = extractelement <16 x float> %v655, i32 9
+  %v810 = extractelement <16 x float> %v655, i32 10
+  %v811 = extractelement <16 x float> %v655, i32 11
+  %v812 = sdiv i32 %v13, 32
+  %v813 = mul i32 %v812, 4
+  %v814 = add i32 %v813, 24
+  %v815 = srem i32 %v13, 32
+  %v816 = add i32 %v16, 0
+  %v817 = add i32 %v816, %v815
+  %v818 = add i32 %v18, 0
+  %v819 = add i32 %v818, %v814
+  %v820 = extractelement <16 x float> %v655, i32 12
+  %v821 = extractelement <16 x float> %v655, i32 13
+  %v822 = extractelement <16 x float> %v655, i32 14
+  %v823 = extractelement <16 x float> %v655, i32 15
+  %v824 = sdiv i32 %v13, 32
+  %v825 = mul i32 %v824, 4
+  %v826 = add i32 %v825, 0
+  %v827 = srem i32 %v13, 32
+  %v828 = add i32 %v16, 32
+  %v829 = add i32 %v828, %v827
+  %v830 = add i32 %v18, 0
+  %v831 = add i32 %v830, %v826
+  %v832 = extractelement <16 x float> %v656, i32 0
+  %v833 = extractelement <16 x float> %v656, i32 1
+  %v834 = extractelement <16 x float> %v656, i32 2
+  %v835 = extractelement <16 x float> %v656, i32 3
+  %v836 = sdiv i32 %v13, 32
+  %v837 = mul i32 %v836, 4
+  %v838 = add i32 %v837, 8
+  %v839 = srem i32 %v13, 32
+  %v840 = add i32 %v16, 32
+  %v841 = add i32 %v840, %v839
+  %v842 = add i32 %v18, 0
+  %v843 = add i32 %v842, %v838
+  %v844 = extractelement <16 x float> %v656, i32 4
+  %v845 = extractelement <16 x float> %v656, i32 5
+  %v846 = extractelement <16 x float> %v656, i32 6
+  %v847 = extractelement <16 x float> %v656, i32 7
+  %v848 = sdiv i32 %v13, 32
+  %v849 = mul i32 %v848, 4
+  %v850 = add i32 %v849, 16
+  %v851 = srem i32 %v13, 32
+  %v852 = add i32 %v16, 32
+  %v853 = add i32 %v852, %v851
+  %v854 = add i32 %v18, 0
+  %v855 = add i32 %v854, %v850
+  %v856 = extractelement <16 x float> %v656, i32 8
+  %v857 = extractelement <16 x float> %v656, i32 9
+  %v858 = extractelement <16 x float> %v656, i32 10
+  %v859 = extractelement <16 x float> %v656, i32 11
+  %v860 = sdiv i32 %v13, 32
+  %v861 = mul i32 %v860, 4
+  %v862 = add i32 %v861, 24
+  %v863 = srem i32 %v13, 32
+  %v864 = add i32 %v16, 32
+  %v865 = add i32 %v864, %v863
+  %v866 = add i32 %v18, 0
+  %v867 = add i32 %v866, %v862
+  %v868 = extractelement <16 x float> %v656, i32 12
+  %v869 = extractelement <16 x float> %v656, i32 13
+  %v870 = extractelement <16 x float> %v656, i32 14
+  %v871 = extractelement <16 x float> %v656, i32 15
+  br i1 %v107, label %if.then21, label %if.else22
 if.then21:
-  %v905 = add i32 %v2, %v814
-  %v906 = add i32 %v4, %v816
-  %v907 = mul i32 %v905, 64
-  %v908 = add i32 %v907, %v906
-  %v909 = mul i32 %v908, 2
-  %v910 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v909
-  %v911 = fptrunc float %v817 to half
-  %v912 = fptrunc float %v818 to half
-  %v913 = fptrunc float %v819 to half
-  %v914 = fptrunc float %v820 to half
-  %v915 = insertelement <4 x half> poison, half %v911, i32 0
-  %v916 = insertelement <4 x half> %v915, half %v912, i32 1
-  %v917 = insertelement <4 x half> %v916, half %v913, i32 2
-  %v918 = insertelement <4 x half> %v917, half %v914, i32 3
-  store <4 x half> %v918, ptr addrspace(1) %v910, align 2
-  %v919 = add i32 %v2, %v826
-  %v920 = add i32 %v4, %v828
-  %v921 = mul i32 %v919, 64
-  %v922 = add i32 %v921, %v920
-  %v923 = mul i32 %v922, 2
-  %v924 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v923
-  %v925 = fptrunc float %v829 to half
-  %v926 = fptrunc float %v830 to half
-  %v927 = fptrunc float %v831 to half
-  %v928 = fptrunc float %v832 to half
-  %v929 = insertelement <4 x half> poison, half %v925, i32 0
-  %v930 = insertelement <4 x half> %v929, half %v926, i32 1
-  %v931 = insertelement <4 x half> %v930, half %v927, i32 2
-  %v932 = insertelement <4 x half> %v931, half %v928, i32 3
-  store <4 x half> %v932, ptr addrspace(1) %v924, align 2
-  %v933 = add i32 %v2, %v838
-  %v934 = add i32 %v4, %v840
-  %v935 = mul i32 %v933, 64
-  %v936 = add i32 %v935, %v934
-  %v937 = mul i32 %v936, 2
-  %v938 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v937
-  %v939 = fptrunc float %v841 to half
-  %v940 = fptrunc float %v842 to half
-  %v941 = fptrunc float %v843 to half
-  %v942 = fptrunc float %v844 to half
-  %v943 = insertelement <4 x half> poison, half %v939, i32 0
-  %v944 = insertelement <4 x half> %v943, half %v940, i32 1
-  %v945 = insertelement <4 x half> %v944, half %v941, i32 2
-  %v946 = insertelement <4 x half> %v945, half %v942, i32 3
-  store <4 x half> %v946, ptr addrspace(1) %v938, align 2
-  %v947 = add i32 %v2, %v850
-  %v948 = add i32 %v4, %v852
-  %v949 = mul i32 %v947, 64
-  %v950 = add i32 %v949, %v948
-  %v951 = mul i32 %v950, 2
-  %v952 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v951
-  %v953 = fptrunc float %v853 to half
-  %v954 = fptrunc float %v854 to half
-  %v955 = fptrunc float %v855 to half
-  %v956 = fptrunc float %v856 to half
-  %v957 = insertelement <4 x half> poison, half %v953, i32 0
-  %v958 = insertelement <4 x half> %v957, half %v954, i32 1
-  %v959 = insertelement <4 x half> %v958, half %v955, i32 2
-  %v960 = insertelement <4 x half> %v959, half %v956, i32 3
-  store <4 x half> %v960, ptr addrspace(1) %v952, align 2
-  %v961 = add i32 %v2, %v862
-  %v962 = add i32 %v4, %v864
-  %v963 = mul i32 %v961, 64
-  %v964 = add i32 %v963, %v962
-  %v965 = mul i32 %v964, 2
-  %v966 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v965
-  %v967 = fptrunc float %v865 to half
-  %v968 = fptrunc float %v866 to half
-  %v969 = fptrunc float %v867 to half
-  %v970 = fptrunc float %v868 to half
-  %v971 = insertelement <4 x half> poison, half %v967, i32 0
-  %v972 = insertelement <4 x half> %v971, half %v968, i32 1
-  %v973 = insertelement <4 x half> %v972, half %v969, i32 2
-  %v974 = insertelement <4 x half> %v973, half %v970, i32 3
-  store <4 x half> %v974, ptr addrspace(1) %v966, align 2
-  %v975 = add i32 %v2, %v874
-  %v976 = add i32 %v4, %v876
-  %v977 = mul i32 %v975, 64
-  %v978 = add i32 %v977, %v976
-  %v979 = mul i32 %v978, 2
-  %v980 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v979
-  %v981 = fptrunc float %v877 to half
-  %v982 = fptrunc float %v878 to half
-  %v983 = fptrunc float %v879 to half
-  %v984 = fptrunc float %v880 to half
-  %v985 = insertelement <4 x half> poison, half %v981, i32 0
-  %v986 = insertelement <4 x half> %v985, half %v982, i32 1
-  %v987 = insertelement <4 x half> %v986, half %v983, i32 2
-  %v988 = insertelement <4 x half> %v987, half %v984, i32 3
-  store <4 x half> %v988, ptr addrspace(1) %v980, align 2
-  %v989 = add i32 %v2, %v886
-  %v990 = add i32 %v4, %v888
-  %v991 = mul i32 %v989, 64
-  %v992 = add i32 %v991, %v990
-  %v993 = mul i32 %v992, 2
-  %v994 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v993
-  %v995 = fptrunc float %v889 to half
-  %v996 = fptrunc float %v890 to half
-  %v997 = fptrunc float %v891 to half
-  %v998 = fptrunc float %v892 to half
-  %v999 = insertelement <4 x half> poison, half %v995, i32 0
-  %v1000 = insertelement <4 x half> %v999, half %v996, i32 1
-  %v1001 = insertelement <4 x half> %v1000, half %v997, i32 2
-  %v1002 = insertelement <4 x half> %v1001, half %v998, i32 3
-  store <4 x half> %v1002, ptr addrspace(1) %v994, align 2
-  %v1003 = add i32 %v2, %v898
-  %v1004 = add i32 %v4, %v900
-  %v1005 = mul i32 %v1003, 64
-  %v1006 = add i32 %v1005, %v1004
-  %v1007 = mul i32 %v1006, 2
-  %v1008 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1007
-  %v1009 = fptrunc float %v901 to half
-  %v1010 = fptrunc float %v902 to half
-  %v1011 = fptrunc float %v903 to half
-  %v1012 = fptrunc float %v904 to half
-  %v1013 = insertelement <4 x half> poison, half %v1009, i32 0
-  %v1014 = insertelement <4 x half> %v1013, half %v1010, i32 1
-  %v1015 = insertelement <4 x half> %v1014, half %v1011, i32 2
-  %v1016 = insertelement <4 x half> %v1015, half %v1012, i32 3
-  store <4 x half> %v1016, ptr addrspace(1) %v1008, align 2
+  %v872 = add i32 %v8, %v781
+  %v873 = add i32 %v10, %v783
+  %v874 = mul i32 %v872, 64
+  %v875 = add i32 %v874, %v873
+  %v876 = mul i32 %v875, 2
+  %v877 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v876
+  %v878 = fptrunc float %v784 to half
+  %v879 = fptrunc float %v785 to half
+  %v880 = fptrunc float %v786 to half
+  %v881 = fptrunc float %v787 to half
+  %v882 = insertelement <4 x half> poison, half %v878, i32 0
+  %v883 = insertelement <4 x half> %v882, half %v879, i32 1
+  %v884 = insertelement <4 x half> %v883, half %v880, i32 2
+  %v885 = insertelement <4 x half> %v884, half %v881, i32 3
+  store <4 x half> %v885, ptr addrspace(1) %v877, align 2
+  %v886 = add i32 %v8, %v793
+  %v887 = add i32 %v10, %v795
+  %v888 = mul i32 %v886, 64
+  %v889 = add i32 %v888, %v887
+  %v890 = mul i32 %v889, 2
+  %v891 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v890
+  %v892 = fptrunc float %v796 to half
+  %v893 = fptrunc float %v797 to half
+  %v894 = fptrunc float %v798 to half
+  %v895 = fptrunc float %v799 to half
+  %v896 = insertelement <4 x half> poison, half %v892, i32 0
+  %v897 = insertelement <4 x half> %v896, half %v893, i32 1
+  %v898 = insertelement <4 x half> %v897, half %v894, i32 2
+  %v899 = insertelement <4 x half> %v898, half %v895, i32 3
+  store <4 x half> %v899, ptr addrspace(1) %v891, align 2
+  %v900 = add i32 %v8, %v805
+  %v901 = add i32 %v10, %v807
+  %v902 = mul i32 %v900, 64
+  %v903 = add i32 %v902, %v901
+  %v904 = mul i32 %v903, 2
+  %v905 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v904
+  %v906 = fptrunc float %v808 to half
+  %v907 = fptrunc float %v809 to half
+  %v908 = fptrunc float %v810 to half
+  %v909 = fptrunc float %v811 to half
+  %v910 = insertelement <4 x half> poison, half %v906, i32 0
+  %v911 = insertelement <4 x half> %v910, half %v907, i32 1
+  %v912 = insertelement <4 x half> %v911, half %v908, i32 2
+  %v913 = insertelement <4 x half> %v912, half %v909, i32 3
+  store <4 x half> %v913, ptr addrspace(1) %v905, align 2
+  %v914 = add i32 %v8, %v817
+  %v915 = add i32 %v10, %v819
+  %v916 = mul i32 %v914, 64
+  %v917 = add i32 %v916, %v915
+  %v918 = mul i32 %v917, 2
+  %v919 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v918
+  %v920 = fptrunc float %v820 to half
+  %v921 = fptrunc float %v821 to half
+  %v922 = fptrunc float %v822 to half
+  %v923 = fptrunc float %v823 to half
+  %v924 = insertelement <4 x half> poison, half %v920, i32 0
+  %v925 = insertelement <4 x half> %v924, half %v921, i32 1
+  %v926 = insertelement <4 x half> %v925, half %v922, i32 2
+  %v927 = insertelement <4 x half> %v926, half %v923, i32 3
+  store <4 x half> %v927, ptr addrspace(1) %v919, align 2
+  %v928 = add i32 %v8, %v829
+  %v929 = add i32 %v10, %v831
+  %v930 = mul i32 %v928, 64
+  %v931 = add i32 %v930, %v929
+  %v932 = mul i32 %v931, 2
+  %v933 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v932
+  %v934 = fptrunc float %v832 to half
+  %v935 = fptrunc float %v833 to half
+  %v936 = fptrunc float %v834 to half
+  %v937 = fptrunc float %v835 to half
+  %v938 = insertelement <4 x half> poison, half %v934, i32 0
+  %v939 = insertelement <4 x half> %v938, half %v935, i32 1
+  %v940 = insertelement <4 x half> %v939, half %v936, i32 2
+  %v941 = insertelement <4 x half> %v940, half %v937, i32 3
+  store <4 x half> %v941, ptr addrspace(1) %v933, align 2
+  %v942 = add i32 %v8, %v841
+  %v943 = add i32 %v10, %v843
+  %v944 = mul i32 %v942, 64
+  %v945 = add i32 %v944, %v943
+  %v946 = mul i32 %v945, 2
+  %v947 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v946
+  %v948 = fptrunc float %v844 to half
+  %v949 = fptrunc float %v845 to half
+  %v950 = fptrunc float %v846 to half
+  %v951 = fptrunc float %v847 to half
+  %v952 = insertelement <4 x half> poison, half %v948, i32 0
+  %v953 = insertelement <4 x half> %v952, half %v949, i32 1
+  %v954 = insertelement <4 x half> %v953, half %v950, i32 2
+  %v955 = insertelement <4 x half> %v954, half %v951, i32 3
+  store <4 x half> %v955, ptr addrspace(1) %v947, align 2
+  %v956 = add i32 %v8, %v853
+  %v957 = add i32 %v10, %v855
+  %v958 = mul i32 %v956, 64
+  %v959 = add i32 %v958, %v957
+  %v960 = mul i32 %v959, 2
+  %v961 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v960
+  %v962 = fptrunc float %v856 to half
+  %v963 = fptrunc float %v857 to half
+  %v964 = fptrunc float %v858 to half
+  %v965 = fptrunc float %v859 to half
+  %v966 = insertelement <4 x half> poison, half %v962, i32 0
+  %v967 = insertelement <4 x half> %v966, half %v963, i32 1
+  %v968 = insertelement <4 x half> %v967, half %v964, i32 2
+  %v969 = insertelement <4 x half> %v968, half %v965, i32 3
+  store <4 x half> %v969, ptr addrspace(1) %v961, align 2
+  %v970 = add i32 %v8, %v865
+  %v971 = add i32 %v10, %v867
+  %v972 = mul i32 %v970, 64
+  %v973 = add i32 %v972, %v971
+  %v974 = mul i32 %v973, 2
+  %v975 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v974
+  %v976 = fptrunc float %v868 to half
+  %v977 = fptrunc float %v869 to half
+  %v978 = fptrunc float %v870 to half
+  %v979 = fptrunc float %v871 to half
+  %v980 = insertelement <4 x half> poison, half %v976, i32 0
+  %v981 = insertelement <4 x half> %v980, half %v977, i32 1
+  %v982 = insertelement <4 x half> %v981, half %v978, i32 2
+  %v983 = insertelement <4 x half> %v982, half %v979, i32 3
+  store <4 x half> %v983, ptr addrspace(1) %v975, align 2
   br label %if.end23
 if.else22:
-  %v1017 = add i32 %v2, %v814
-  %v1018 = add i32 %v4, %v816
-  %v1019 = add i32 %v1018, 0
-  %v1020 = icmp slt i32 %v1017, 196
-  %v1021 = icmp slt i32 %v1019, 64
-  %v1022 = and i1 %v1020, %v1021
-  br i1 %v1022, label %if.then24, label %if.else25
+  %v984 = add i32 %v8, %v781
+  %v985 = add i32 %v10, %v783
+  %v986 = add i32 %v985, 0
+  %v987 = icmp slt i32 %v984, 196
+  %v988 = icmp slt i32 %v986, 64
+  %v989 = and i1 %v987, %v988
+  br i1 %v989, label %if.then24, label %if.else25
 if.then24:
-  %v1023 = mul i32 %v1017, 64
-  %v1024 = add i32 %v1023, %v1019
-  %v1025 = mul i32 %v1024, 2
-  %v1026 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1025
-  %v1027 = fptrunc float %v817 to half
-  store half %v1027, ptr addrspace(1) %v1026, align 2
+  %v990 = mul i32 %v984, 64
+  %v991 = add i32 %v990, %v986
+  %v992 = mul i32 %v991, 2
+  %v993 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v992
+  %v994 = fptrunc float %v784 to half
+  store half %v994, ptr addrspace(1) %v993, align 2
   br label %if.end26
 if.else25:
   br label %if.end26
 if.end26:
-  %v1028 = add i32 %v4, %v816
-  %v1029 = add i32 %v1028, 1
-  %v1030 = icmp slt i32 %v1017, 196
-  %v1031 = icmp slt i32 %v1029, 64
-  %v1032 = and i1 %v1030, %v1031
-  br i1 %v1032, label %if.then27, label %if.else28
+  %v995 = add i32 %v10, %v783
+  %v996 = add i32 %v995, 1
+  %v997 = icmp slt i32 %v984, 196
+  %v998 = icmp slt i32 %v996, 64
+  %v999 = and i1 %v997, %v998
+  br i1 %v999, label %if.then27, label %if.else28
 if.then27:
-  %v1033 = mul i32 %v1017, 64
-  %v1034 = add i32 %v1033, %v1029
-  %v1035 = mul i32 %v1034, 2
-  %v1036 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1035
-  %v1037 = fptrunc float %v818 to half
-  store half %v1037, ptr addrspace(1) %v1036, align 2
+  %v1000 = mul i32 %v984, 64
+  %v1001 = add i32 %v1000, %v996
+  %v1002 = mul i32 %v1001, 2
+  %v1003 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1002
+  %v1004 = fptrunc float %v785 to half
+  store half %v1004, ptr addrspace(1) %v1003, align 2
   br label %if.end29
 if.else28:
   br label %if.end29
 if.end29:
-  %v1038 = add i32 %v4, %v816
-  %v1039 = add i32 %v1038, 2
-  %v1040 = icmp slt i32 %v1017, 196
-  %v1041 = icmp slt i32 %v1039, 64
-  %v1042 = and i1 %v1040, %v1041
-  br i1 %v1042, label %if.then30, label %if.else31
+  %v1005 = add i32 %v10, %v783
+  %v1006 = add i32 %v1005, 2
+  %v1007 = icmp slt i32 %v984, 196
+  %v1008 = icmp slt i32 %v1006, 64
+  %v1009 = and i1 %v1007, %v1008
+  br i1 %v1009, label %if.then30, label %if.else31
 if.then30:
-  %v1043 = mul i32 %v1017, 64
-  %v1044 = add i32 %v1043, %v1039
-  %v1045 = mul i32 %v1044, 2
-  %v1046 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1045
-  %v1047 = fptrunc float %v819 to half
-  store half %v1047, ptr addrspace(1) %v1046, align 2
+  %v1010 = mul i32 %v984, 64
+  %v1011 = add i32 %v1010, %v1006
+  %v1012 = mul i32 %v1011, 2
+  %v1013 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1012
+  %v1014 = fptrunc float %v786 to half
+  store half %v1014, ptr addrspace(1) %v1013, align 2
   br label %if.end32
 if.else31:
   br label %if.end32
 if.end32:
-  %v1048 = add i32 %v4, %v816
-  %v1049 = add i32 %v1048, 3
-  %v1050 = icmp slt i32 %v1017, 196
-  %v1051 = icmp slt i32 %v1049, 64
-  %v1052 = and i1 %v1050, %v1051
-  br i1 %v1052, label %if.then33, label %if.else34
+  %v1015 = add i32 %v10, %v783
+  %v1016 = add i32 %v1015, 3
+  %v1017 = icmp slt i32 %v984, 196
+  %v1018 = icmp slt i32 %v1016, 64
+  %v1019 = and i1 %v1017, %v1018
+  br i1 %v1019, label %if.then33, label %if.else34
 if.then33:
-  %v1053 = mul i32 %v1017, 64
-  %v1054 = add i32 %v1053, %v1049
-  %v1055 = mul i32 %v1054, 2
-  %v1056 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1055
-  %v1057 = fptrunc float %v820 to half
-  store half %v1057, ptr addrspace(1) %v1056, align 2
+  %v1020 = mul i32 %v984, 64
+  %v1021 = add i32 %v1020, %v1016
+  %v1022 = mul i32 %v1021, 2
+  %v1023 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1022
+  %v1024 = fptrunc float %v787 to half
+  store half %v1024, ptr addrspace(1) %v1023, align 2
   br label %if.end35
 if.else34:
   br label %if.end35
 if.end35:
-  %v1058 = add i32 %v2, %v826
-  %v1059 = add i32 %v4, %v828
-  %v1060 = add i32 %v1059, 0
-  %v1061 = icmp slt i32 %v1058, 196
-  %v1062 = icmp slt i32 %v1060, 64
-  %v1063 = and i1 %v1061, %v1062
-  br i1 %v1063, label %if.then36, label %if.else37
+  %v1025 = add i32 %v8, %v793
+  %v1026 = add i32 %v10, %v795
+  %v1027 = add i32 %v1026, 0
+  %v1028 = icmp slt i32 %v1025, 196
+  %v1029 = icmp slt i32 %v1027, 64
+  %v1030 = and i1 %v1028, %v1029
+  br i1 %v1030, label %if.then36, label %if.else37
 if.then36:
-  %v1064 = mul i32 %v1058, 64
-  %v1065 = add i32 %v1064, %v1060
-  %v1066 = mul i32 %v1065, 2
-  %v1067 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1066
-  %v1068 = fptrunc float %v829 to half
-  store half %v1068, ptr addrspace(1) %v1067, align 2
+  %v1031 = mul i32 %v1025, 64
+  %v1032 = add i32 %v1031, %v1027
+  %v1033 = mul i32 %v1032, 2
+  %v1034 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1033
+  %v1035 = fptrunc float %v796 to half
+  store half %v1035, ptr addrspace(1) %v1034, align 2
   br label %if.end38
 if.else37:
   br label %if.end38
 if.end38:
-  %v1069 = add i32 %v4, %v828
-  %v1070 = add i32 %v1069, 1
-  %v1071 = icmp slt i32 %v1058, 196
-  %v1072 = icmp slt i32 %v1070, 64
-  %v1073 = and i1 %v1071, %v1072
-  br i1 %v1073, label %if.then39, label %if.else40
+  %v1036 = add i32 %v10, %v795
+  %v1037 = add i32 %v1036, 1
+  %v1038 = icmp slt i32 %v1025, 196
+  %v1039 = icmp slt i32 %v1037, 64
+  %v1040 = and i1 %v1038, %v1039
+  br i1 %v1040, label %if.then39, label %if.else40
 if.then39:
-  %v1074 = mul i32 %v1058, 64
-  %v1075 = add i32 %v1074, %v1070
-  %v1076 = mul i32 %v1075, 2
-  %v1077 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1076
-  %v1078 = fptrunc float %v830 to half
-  store half %v1078, ptr addrspace(1) %v1077, align 2
+  %v1041 = mul i32 %v1025, 64
+  %v1042 = add i32 %v1041, %v1037
+  %v1043 = mul i32 %v1042, 2
+  %v1044 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1043
+  %v1045 = fptrunc float %v797 to half
+  store half %v1045, ptr addrspace(1) %v1044, align 2
   br label %if.end41
 if.else40:
   br label %if.end41
 if.end41:
-  %v1079 = add i32 %v4, %v828
-  %v1080 = add i32 %v1079, 2
-  %v1081 = icmp slt i32 %v1058, 196
-  %v1082 = icmp slt i32 %v1080, 64
-  %v1083 = and i1 %v1081, %v1082
-  br i1 %v1083, label %if.then42, label %if.else43
+  %v1046 = add i32 %v10, %v795
+  %v1047 = add i32 %v1046, 2
+  %v1048 = icmp slt i32 %v1025, 196
+  %v1049 = icmp slt i32 %v1047, 64
+  %v1050 = and i1 %v1048, %v1049
+  br i1 %v1050, label %if.then42, label %if.else43
 if.then42:
-  %v1084 = mul i32 %v1058, 64
-  %v1085 = add i32 %v1084, %v1080
-  %v1086 = mul i32 %v1085, 2
-  %v1087 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1086
-  %v1088 = fptrunc float %v831 to half
-  store half %v1088, ptr addrspace(1) %v1087, align 2
+  %v1051 = mul i32 %v1025, 64
+  %v1052 = add i32 %v1051, %v1047
+  %v1053 = mul i32 %v1052, 2
+  %v1054 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1053
+  %v1055 = fptrunc float %v798 to half
+  store half %v1055, ptr addrspace(1) %v1054, align 2
   br label %if.end44
 if.else43:
   br label %if.end44
 if.end44:
-  %v1089 = add i32 %v4, %v828
-  %v1090 = add i32 %v1089, 3
-  %v1091 = icmp slt i32 %v1058, 196
-  %v1092 = icmp slt i32 %v1090, 64
-  %v1093 = and i1 %v1091, %v1092
-  br i1 %v1093, label %if.then45, label %if.else46
+  %v1056 = add i32 %v10, %v795
+  %v1057 = add i32 %v1056, 3
+  %v1058 = icmp slt i32 %v1025, 196
+  %v1059 = icmp slt i32 %v1057, 64
+  %v1060 = and i1 %v1058, %v1059
+  br i1 %v1060, label %if.then45, label %if.else46
 if.then45:
-  %v1094 = mul i32 %v1058, 64
-  %v1095 = add i32 %v1094, %v1090
-  %v1096 = mul i32 %v1095, 2
-  %v1097 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1096
-  %v1098 = fptrunc float %v832 to half
-  store half %v1098, ptr addrspace(1) %v1097, align 2
+  %v1061 = mul i32 %v1025, 64
+  %v1062 = add i32 %v1061, %v1057
+  %v1063 = mul i32 %v1062, 2
+  %v1064 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1063
+  %v1065 = fptrunc float %v799 to half
+  store half %v1065, ptr addrspace(1) %v1064, align 2
   br label %if.end47
 if.else46:
   br label %if.end47
 if.end47:
-  %v1099 = add i32 %v2, %v838
-  %v1100 = add i32 %v4, %v840
-  %v1101 = add i32 %v1100, 0
-  %v1102 = icmp slt i32 %v1099, 196
-  %v1103 = icmp slt i32 %v1101, 64
-  %v1104 = and i1 %v1102, %v1103
-  br i1 %v1104, label %if.then48, label %if.else49
+  %v1066 = add i32 %v8, %v805
+  %v1067 = add i32 %v10, %v807
+  %v1068 = add i32 %v1067, 0
+  %v1069 = icmp slt i32 %v1066, 196
+  %v1070 = icmp slt i32 %v1068, 64
+  %v1071 = and i1 %v1069, %v1070
+  br i1 %v1071, label %if.then48, label %if.else49
 if.then48:
-  %v1105 = mul i32 %v1099, 64
-  %v1106 = add i32 %v1105, %v1101
-  %v1107 = mul i32 %v1106, 2
-  %v1108 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1107
-  %v1109 = fptrunc float %v841 to half
-  store half %v1109, ptr addrspace(1) %v1108, align 2
+  %v1072 = mul i32 %v1066, 64
+  %v1073 = add i32 %v1072, %v1068
+  %v1074 = mul i32 %v1073, 2
+  %v1075 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1074
+  %v1076 = fptrunc float %v808 to half
+  store half %v1076, ptr addrspace(1) %v1075, align 2
   br label %if.end50
 if.else49:
   br label %if.end50
 if.end50:
-  %v1110 = add i32 %v4, %v840
-  %v1111 = add i32 %v1110, 1
-  %v1112 = icmp slt i32 %v1099, 196
-  %v1113 = icmp slt i32 %v1111, 64
-  %v1114 = and i1 %v1112, %v1113
-  br i1 %v1114, label %if.then51, label %if.else52
+  %v1077 = add i32 %v10, %v807
+  %v1078 = add i32 %v1077, 1
+  %v1079 = icmp slt i32 %v1066, 196
+  %v1080 = icmp slt i32 %v1078, 64
+  %v1081 = and i1 %v1079, %v1080
+  br i1 %v1081, label %if.then51, label %if.else52
 if.then51:
-  %v1115 = mul i32 %v1099, 64
-  %v1116 = add i32 %v1115, %v1111
-  %v1117 = mul i32 %v1116, 2
-  %v1118 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1117
-  %v1119 = fptrunc float %v842 to half
-  store half %v1119, ptr addrspace(1) %v1118, align 2
+  %v1082 = mul i32 %v1066, 64
+  %v1083 = add i32 %v1082, %v1078
+  %v1084 = mul i32 %v1083, 2
+  %v1085 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1084
+  %v1086 = fptrunc float %v809 to half
+  store half %v1086, ptr addrspace(1) %v1085, align 2
   br label %if.end53
 if.else52:
   br label %if.end53
 if.end53:
-  %v1120 = add i32 %v4, %v840
-  %v1121 = add i32 %v1120, 2
-  %v1122 = icmp slt i32 %v1099, 196
-  %v1123 = icmp slt i32 %v1121, 64
-  %v1124 = and i1 %v1122, %v1123
-  br i1 %v1124, label %if.then54, label %if.else55
+  %v1087 = add i32 %v10, %v807
+  %v1088 = add i32 %v1087, 2
+  %v1089 = icmp slt i32 %v1066, 196
+  %v1090 = icmp slt i32 %v1088, 64
+  %v1091 = and i1 %v1089, %v1090
+  br i1 %v1091, label %if.then54, label %if.else55
 if.then54:
-  %v1125 = mul i32 %v1099, 64
-  %v1126 = add i32 %v1125, %v1121
-  %v1127 = mul i32 %v1126, 2
-  %v1128 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1127
-  %v1129 = fptrunc float %v843 to half
-  store half %v1129, ptr addrspace(1) %v1128, align 2
+  %v1092 = mul i32 %v1066, 64
+  %v1093 = add i32 %v1092, %v1088
+  %v1094 = mul i32 %v1093, 2
+  %v1095 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1094
+  %v1096 = fptrunc float %v810 to half
+  store half %v1096, ptr addrspace(1) %v1095, align 2
   br label %if.end56
 if.else55:
   br label %if.end56
 if.end56:
-  %v1130 = add i32 %v4, %v840
-  %v1131 = add i32 %v1130, 3
-  %v1132 = icmp slt i32 %v1099, 196
-  %v1133 = icmp slt i32 %v1131, 64
-  %v1134 = and i1 %v1132, %v1133
-  br i1 %v1134, label %if.then57, label %if.else58
+  %v1097 = add i32 %v10, %v807
+  %v1098 = add i32 %v1097, 3
+  %v1099 = icmp slt i32 %v1066, 196
+  %v1100 = icmp slt i32 %v1098, 64
+  %v1101 = and i1 %v1099, %v1100
+  br i1 %v1101, label %if.then57, label %if.else58
 if.then57:
-  %v1135 = mul i32 %v1099, 64
-  %v1136 = add i32 %v1135, %v1131
-  %v1137 = mul i32 %v1136, 2
-  %v1138 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1137
-  %v1139 = fptrunc float %v844 to half
-  store half %v1139, ptr addrspace(1) %v1138, align 2
+  %v1102 = mul i32 %v1066, 64
+  %v1103 = add i32 %v1102, %v1098
+  %v1104 = mul i32 %v1103, 2
+  %v1105 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1104
+  %v1106 = fptrunc float %v811 to half
+  store half %v1106, ptr addrspace(1) %v1105, align 2
   br label %if.end59
 if.else58:
   br label %if.end59
 if.end59:
-  %v1140 = add i32 %v2, %v850
-  %v1141 = add i32 %v4, %v852
-  %v1142 = add i32 %v1141, 0
-  %v1143 = icmp slt i32 %v1140, 196
-  %v1144 = icmp slt i32 %v1142, 64
-  %v1145 = and i1 %v1143, %v1144
-  br i1 %v1145, label %if.then60, label %if.else61
+  %v1107 = add i32 %v8, %v817
+  %v1108 = add i32 %v10, %v819
+  %v1109 = add i32 %v1108, 0
+  %v1110 = icmp slt i32 %v1107, 196
+  %v1111 = icmp slt i32 %v1109, 64
+  %v1112 = and i1 %v1110, %v1111
+  br i1 %v1112, label %if.then60, label %if.else61
 if.then60:
-  %v1146 = mul i32 %v1140, 64
-  %v1147 = add i32 %v1146, %v1142
-  %v1148 = mul i32 %v1147, 2
-  %v1149 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1148
-  %v1150 = fptrunc float %v853 to half
-  store half %v1150, ptr addrspace(1) %v1149, align 2
+  %v1113 = mul i32 %v1107, 64
+  %v1114 = add i32 %v1113, %v1109
+  %v1115 = mul i32 %v1114, 2
+  %v1116 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1115
+  %v1117 = fptrunc float %v820 to half
+  store half %v1117, ptr addrspace(1) %v1116, align 2
   br label %if.end62
 if.else61:
   br label %if.end62
 if.end62:
-  %v1151 = add i32 %v4, %v852
-  %v1152 = add i32 %v1151, 1
-  %v1153 = icmp slt i32 %v1140, 196
-  %v1154 = icmp slt i32 %v1152, 64
-  %v1155 = and i1 %v1153, %v1154
-  br i1 %v1155, label %if.then63, label %if.else64
+  %v1118 = add i32 %v10, %v819
+  %v1119 = add i32 %v1118, 1
+  %v1120 = icmp slt i32 %v1107, 196
+  %v1121 = icmp slt i32 %v1119, 64
+  %v1122 = and i1 %v1120, %v1121
+  br i1 %v1122, label %if.then63, label %if.else64
 if.then63:
-  %v1156 = mul i32 %v1140, 64
-  %v1157 = add i32 %v1156, %v1152
-  %v1158 = mul i32 %v1157, 2
-  %v1159 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1158
-  %v1160 = fptrunc float %v854 to half
-  store half %v1160, ptr addrspace(1) %v1159, align 2
+  %v1123 = mul i32 %v1107, 64
+  %v1124 = add i32 %v1123, %v1119
+  %v1125 = mul i32 %v1124, 2
+  %v1126 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1125
+  %v1127 = fptrunc float %v821 to half
+  store half %v1127, ptr addrspace(1) %v1126, align 2
   br label %if.end65
 if.else64:
   br label %if.end65
 if.end65:
-  %v1161 = add i32 %v4, %v852
-  %v1162 = add i32 %v1161, 2
-  %v1163 = icmp slt i32 %v1140, 196
-  %v1164 = icmp slt i32 %v1162, 64
-  %v1165 = and i1 %v1163, %v1164
-  br i1 %v1165, label %if.then66, label %if.else67
+  %v1128 = add i32 %v10, %v819
+  %v1129 = add i32 %v1128, 2
+  %v1130 = icmp slt i32 %v1107, 196
+  %v1131 = icmp slt i32 %v1129, 64
+  %v1132 = and i1 %v1130, %v1131
+  br i1 %v1132, label %if.then66, label %if.else67
 if.then66:
-  %v1166 = mul i32 %v1140, 64
-  %v1167 = add i32 %v1166, %v1162
-  %v1168 = mul i32 %v1167, 2
-  %v1169 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1168
-  %v1170 = fptrunc float %v855 to half
-  store half %v1170, ptr addrspace(1) %v1169, align 2
+  %v1133 = mul i32 %v1107, 64
+  %v1134 = add i32 %v1133, %v1129
+  %v1135 = mul i32 %v1134, 2
+  %v1136 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1135
+  %v1137 = fptrunc float %v822 to half
+  store half %v1137, ptr addrspace(1) %v1136, align 2
   br label %if.end68
 if.else67:
   br label %if.end68
 if.end68:
-  %v1171 = add i32 %v4, %v852
-  %v1172 = add i32 %v1171, 3
-  %v1173 = icmp slt i32 %v1140, 196
-  %v1174 = icmp slt i32 %v1172, 64
-  %v1175 = and i1 %v1173, %v1174
-  br i1 %v1175, label %if.then69, label %if.else70
+  %v1138 = add i32 %v10, %v819
+  %v1139 = add i32 %v1138, 3
+  %v1140 = icmp slt i32 %v1107, 196
+  %v1141 = icmp slt i32 %v1139, 64
+  %v1142 = and i1 %v1140, %v1141
+  br i1 %v1142, label %if.then69, label %if.else70
 if.then69:
-  %v1176 = mul i32 %v1140, 64
-  %v1177 = add i32 %v1176, %v1172
-  %v1178 = mul i32 %v1177, 2
-  %v1179 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1178
-  %v1180 = fptrunc float %v856 to half
-  store half %v1180, ptr addrspace(1) %v1179, align 2
+  %v1143 = mul i32 %v1107, 64
+  %v1144 = add i32 %v1143, %v1139
+  %v1145 = mul i32 %v1144, 2
+  %v1146 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1145
+  %v1147 = fptrunc float %v823 to half
+  store half %v1147, ptr addrspace(1) %v1146, align 2
   br label %if.end71
 if.else70:
   br label %if.end71
 if.end71:
-  %v1181 = add i32 %v2, %v862
-  %v1182 = add i32 %v4, %v864
-  %v1183 = add i32 %v1182, 0
-  %v1184 = icmp slt i32 %v1181, 196
-  %v1185 = icmp slt i32 %v1183, 64
-  %v1186 = and i1 %v1184, %v1185
-  br i1 %v1186, label %if.then72, label %if.else73
+  %v1148 = add i32 %v8, %v829
+  %v1149 = add i32 %v10, %v831
+  %v1150 = add i32 %v1149, 0
+  %v1151 = icmp slt i32 %v1148, 196
+  %v1152 = icmp slt i32 %v1150, 64
+  %v1153 = and i1 %v1151, %v1152
+  br i1 %v1153, label %if.then72, label %if.else73
 if.then72:
-  %v1187 = mul i32 %v1181, 64
-  %v1188 = add i32 %v1187, %v1183
-  %v1189 = mul i32 %v1188, 2
-  %v1190 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1189
-  %v1191 = fptrunc float %v865 to half
-  store half %v1191, ptr addrspace(1) %v1190, align 2
+  %v1154 = mul i32 %v1148, 64
+  %v1155 = add i32 %v1154, %v1150
+  %v1156 = mul i32 %v1155, 2
+  %v1157 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1156
+  %v1158 = fptrunc float %v832 to half
+  store half %v1158, ptr addrspace(1) %v1157, align 2
   br label %if.end74
 if.else73:
   br label %if.end74
 if.end74:
-  %v1192 = add i32 %v4, %v864
-  %v1193 = add i32 %v1192, 1
-  %v1194 = icmp slt i32 %v1181, 196
-  %v1195 = icmp slt i32 %v1193, 64
-  %v1196 = and i1 %v1194, %v1195
-  br i1 %v1196, label %if.then75, label %if.else76
+  %v1159 = add i32 %v10, %v831
+  %v1160 = add i32 %v1159, 1
+  %v1161 = icmp slt i32 %v1148, 196
+  %v1162 = icmp slt i32 %v1160, 64
+  %v1163 = and i1 %v1161, %v1162
+  br i1 %v1163, label %if.then75, label %if.else76
 if.then75:
-  %v1197 = mul i32 %v1181, 64
-  %v1198 = add i32 %v1197, %v1193
-  %v1199 = mul i32 %v1198, 2
-  %v1200 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1199
-  %v1201 = fptrunc float %v866 to half
-  store half %v1201, ptr addrspace(1) %v1200, align 2
+  %v1164 = mul i32 %v1148, 64
+  %v1165 = add i32 %v1164, %v1160
+  %v1166 = mul i32 %v1165, 2
+  %v1167 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1166
+  %v1168 = fptrunc float %v833 to half
+  store half %v1168, ptr addrspace(1) %v1167, align 2
   br label %if.end77
 if.else76:
   br label %if.end77
 if.end77:
-  %v1202 = add i32 %v4, %v864
-  %v1203 = add i32 %v1202, 2
-  %v1204 = icmp slt i32 %v1181, 196
-  %v1205 = icmp slt i32 %v1203, 64
-  %v1206 = and i1 %v1204, %v1205
-  br i1 %v1206, label %if.then78, label %if.else79
+  %v1169 = add i32 %v10, %v831
+  %v1170 = add i32 %v1169, 2
+  %v1171 = icmp slt i32 %v1148, 196
+  %v1172 = icmp slt i32 %v1170, 64
+  %v1173 = and i1 %v1171, %v1172
+  br i1 %v1173, label %if.then78, label %if.else79
 if.then78:
-  %v1207 = mul i32 %v1181, 64
-  %v1208 = add i32 %v1207, %v1203
-  %v1209 = mul i32 %v1208, 2
-  %v1210 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1209
-  %v1211 = fptrunc float %v867 to half
-  store half %v1211, ptr addrspace(1) %v1210, align 2
+  %v1174 = mul i32 %v1148, 64
+  %v1175 = add i32 %v1174, %v1170
+  %v1176 = mul i32 %v1175, 2
+  %v1177 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1176
+  %v1178 = fptrunc float %v834 to half
+  store half %v1178, ptr addrspace(1) %v1177, align 2
   br label %if.end80
 if.else79:
   br label %if.end80
 if.end80:
-  %v1212 = add i32 %v4, %v864
-  %v1213 = add i32 %v1212, 3
-  %v1214 = icmp slt i32 %v1181, 196
-  %v1215 = icmp slt i32 %v1213, 64
-  %v1216 = and i1 %v1214, %v1215
-  br i1 %v1216, label %if.then81, label %if.else82
+  %v1179 = add i32 %v10, %v831
+  %v1180 = add i32 %v1179, 3
+  %v1181 = icmp slt i32 %v1148, 196
+  %v1182 = icmp slt i32 %v1180, 64
+  %v1183 = and i1 %v1181, %v1182
+  br i1 %v1183, label %if.then81, label %if.else82
 if.then81:
-  %v1217 = mul i32 %v1181, 64
-  %v1218 = add i32 %v1217, %v1213
-  %v1219 = mul i32 %v1218, 2
-  %v1220 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1219
-  %v1221 = fptrunc float %v868 to half
-  store half %v1221, ptr addrspace(1) %v1220, align 2
+  %v1184 = mul i32 %v1148, 64
+  %v1185 = add i32 %v1184, %v1180
+  %v1186 = mul i32 %v1185, 2
+  %v1187 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1186
+  %v1188 = fptrunc float %v835 to half
+  store half %v1188, ptr addrspace(1) %v1187, align 2
   br label %if.end83
 if.else82:
   br label %if.end83
 if.end83:
-  %v1222 = add i32 %v2, %v874
-  %v1223 = add i32 %v4, %v876
-  %v1224 = add i32 %v1223, 0
-  %v1225 = icmp slt i32 %v1222, 196
-  %v1226 = icmp slt i32 %v1224, 64
-  %v1227 = and i1 %v1225, %v1226
-  br i1 %v1227, label %if.then84, label %if.else85
+  %v1189 = add i32 %v8, %v841
+  %v1190 = add i32 %v10, %v843
+  %v1191 = add i32 %v1190, 0
+  %v1192 = icmp slt i32 %v1189, 196
+  %v1193 = icmp slt i32 %v1191, 64
+  %v1194 = and i1 %v1192, %v1193
+  br i1 %v1194, label %if.then84, label %if.else85
 if.then84:
-  %v1228 = mul i32 %v1222, 64
-  %v1229 = add i32 %v1228, %v1224
-  %v1230 = mul i32 %v1229, 2
-  %v1231 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1230
-  %v1232 = fptrunc float %v877 to half
-  store half %v1232, ptr addrspace(1) %v1231, align 2
+  %v1195 = mul i32 %v1189, 64
+  %v1196 = add i32 %v1195, %v1191
+  %v1197 = mul i32 %v1196, 2
+  %v1198 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1197
+  %v1199 = fptrunc float %v844 to half
+  store half %v1199, ptr addrspace(1) %v1198, align 2
   br label %if.end86
 if.else85:
   br label %if.end86
 if.end86:
-  %v1233 = add i32 %v4, %v876
-  %v1234 = add i32 %v1233, 1
-  %v1235 = icmp slt i32 %v1222, 196
-  %v1236 = icmp slt i32 %v1234, 64
-  %v1237 = and i1 %v1235, %v1236
-  br i1 %v1237, label %if.then87, label %if.else88
+  %v1200 = add i32 %v10, %v843
+  %v1201 = add i32 %v1200, 1
+  %v1202 = icmp slt i32 %v1189, 196
+  %v1203 = icmp slt i32 %v1201, 64
+  %v1204 = and i1 %v1202, %v1203
+  br i1 %v1204, label %if.then87, label %if.else88
 if.then87:
-  %v1238 = mul i32 %v1222, 64
-  %v1239 = add i32 %v1238, %v1234
-  %v1240 = mul i32 %v1239, 2
-  %v1241 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1240
-  %v1242 = fptrunc float %v878 to half
-  store half %v1242, ptr addrspace(1) %v1241, align 2
+  %v1205 = mul i32 %v1189, 64
+  %v1206 = add i32 %v1205, %v1201
+  %v1207 = mul i32 %v1206, 2
+  %v1208 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1207
+  %v1209 = fptrunc float %v845 to half
+  store half %v1209, ptr addrspace(1) %v1208, align 2
   br label %if.end89
 if.else88:
   br label %if.end89
 if.end89:
-  %v1243 = add i32 %v4, %v876
-  %v1244 = add i32 %v1243, 2
-  %v1245 = icmp slt i32 %v1222, 196
-  %v1246 = icmp slt i32 %v1244, 64
-  %v1247 = and i1 %v1245, %v1246
-  br i1 %v1247, label %if.then90, label %if.else91
+  %v1210 = add i32 %v10, %v843
+  %v1211 = add i32 %v1210, 2
+  %v1212 = icmp slt i32 %v1189, 196
+  %v1213 = icmp slt i32 %v1211, 64
+  %v1214 = and i1 %v1212, %v1213
+  br i1 %v1214, label %if.then90, label %if.else91
 if.then90:
-  %v1248 = mul i32 %v1222, 64
-  %v1249 = add i32 %v1248, %v1244
-  %v1250 = mul i32 %v1249, 2
-  %v1251 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1250
-  %v1252 = fptrunc float %v879 to half
-  store half %v1252, ptr addrspace(1) %v1251, align 2
+  %v1215 = mul i32 %v1189, 64
+  %v1216 = add i32 %v1215, %v1211
+  %v1217 = mul i32 %v1216, 2
+  %v1218 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1217
+  %v1219 = fptrunc float %v846 to half
+  store half %v1219, ptr addrspace(1) %v1218, align 2
   br label %if.end92
 if.else91:
   br label %if.end92
 if.end92:
-  %v1253 = add i32 %v4, %v876
-  %v1254 = add i32 %v1253, 3
-  %v1255 = icmp slt i32 %v1222, 196
-  %v1256 = icmp slt i32 %v1254, 64
-  %v1257 = and i1 %v1255, %v1256
-  br i1 %v1257, label %if.then93, label %if.else94
+  %v1220 = add i32 %v10, %v843
+  %v1221 = add i32 %v1220, 3
+  %v1222 = icmp slt i32 %v1189, 196
+  %v1223 = icmp slt i32 %v1221, 64
+  %v1224 = and i1 %v1222, %v1223
+  br i1 %v1224, label %if.then93, label %if.else94
 if.then93:
-  %v1258 = mul i32 %v1222, 64
-  %v1259 = add i32 %v1258, %v1254
-  %v1260 = mul i32 %v1259, 2
-  %v1261 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1260
-  %v1262 = fptrunc float %v880 to half
-  store half %v1262, ptr addrspace(1) %v1261, align 2
+  %v1225 = mul i32 %v1189, 64
+  %v1226 = add i32 %v1225, %v1221
+  %v1227 = mul i32 %v1226, 2
+  %v1228 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1227
+  %v1229 = fptrunc float %v847 to half
+  store half %v1229, ptr addrspace(1) %v1228, align 2
   br label %if.end95
 if.else94:
   br label %if.end95
 if.end95:
-  %v1263 = add i32 %v2, %v886
-  %v1264 = add i32 %v4, %v888
-  %v1265 = add i32 %v1264, 0
-  %v1266 = icmp slt i32 %v1263, 196
-  %v1267 = icmp slt i32 %v1265, 64
-  %v1268 = and i1 %v1266, %v1267
-  br i1 %v1268, label %if.then96, label %if.else97
+  %v1230 = add i32 %v8, %v853
+  %v1231 = add i32 %v10, %v855
+  %v1232 = add i32 %v1231, 0
+  %v1233 = icmp slt i32 %v1230, 196
+  %v1234 = icmp slt i32 %v1232, 64
+  %v1235 = and i1 %v1233, %v1234
+  br i1 %v1235, label %if.then96, label %if.else97
 if.then96:
-  %v1269 = mul i32 %v1263, 64
-  %v1270 = add i32 %v1269, %v1265
-  %v1271 = mul i32 %v1270, 2
-  %v1272 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1271
-  %v1273 = fptrunc float %v889 to half
-  store half %v1273, ptr addrspace(1) %v1272, align 2
+  %v1236 = mul i32 %v1230, 64
+  %v1237 = add i32 %v1236, %v1232
+  %v1238 = mul i32 %v1237, 2
+  %v1239 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1238
+  %v1240 = fptrunc float %v856 to half
+  store half %v1240, ptr addrspace(1) %v1239, align 2
   br label %if.end98
 if.else97:
   br label %if.end98
 if.end98:
-  %v1274 = add i32 %v4, %v888
-  %v1275 = add i32 %v1274, 1
-  %v1276 = icmp slt i32 %v1263, 196
-  %v1277 = icmp slt i32 %v1275, 64
-  %v1278 = and i1 %v1276, %v1277
-  br i1 %v1278, label %if.then99, label %if.else100
+  %v1241 = add i32 %v10, %v855
+  %v1242 = add i32 %v1241, 1
+  %v1243 = icmp slt i32 %v1230, 196
+  %v1244 = icmp slt i32 %v1242, 64
+  %v1245 = and i1 %v1243, %v1244
+  br i1 %v1245, label %if.then99, label %if.else100
 if.then99:
-  %v1279 = mul i32 %v1263, 64
-  %v1280 = add i32 %v1279, %v1275
-  %v1281 = mul i32 %v1280, 2
-  %v1282 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1281
-  %v1283 = fptrunc float %v890 to half
-  store half %v1283, ptr addrspace(1) %v1282, align 2
+  %v1246 = mul i32 %v1230, 64
+  %v1247 = add i32 %v1246, %v1242
+  %v1248 = mul i32 %v1247, 2
+  %v1249 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1248
+  %v1250 = fptrunc float %v857 to half
+  store half %v1250, ptr addrspace(1) %v1249, align 2
   br label %if.end101
 if.else100:
   br label %if.end101
 if.end101:
-  %v1284 = add i32 %v4, %v888
-  %v1285 = add i32 %v1284, 2
-  %v1286 = icmp slt i32 %v1263, 196
-  %v1287 = icmp slt i32 %v1285, 64
-  %v1288 = and i1 %v1286, %v1287
-  br i1 %v1288, label %if.then102, label %if.else103
+  %v1251 = add i32 %v10, %v855
+  %v1252 = add i32 %v1251, 2
+  %v1253 = icmp slt i32 %v1230, 196
+  %v1254 = icmp slt i32 %v1252, 64
+  %v1255 = and i1 %v1253, %v1254
+  br i1 %v1255, label %if.then102, label %if.else103
 if.then102:
-  %v1289 = mul i32 %v1263, 64
-  %v1290 = add i32 %v1289, %v1285
-  %v1291 = mul i32 %v1290, 2
-  %v1292 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1291
-  %v1293 = fptrunc float %v891 to half
-  store half %v1293, ptr addrspace(1) %v1292, align 2
+  %v1256 = mul i32 %v1230, 64
+  %v1257 = add i32 %v1256, %v1252
+  %v1258 = mul i32 %v1257, 2
+  %v1259 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1258
+  %v1260 = fptrunc float %v858 to half
+  store half %v1260, ptr addrspace(1) %v1259, align 2
   br label %if.end104
 if.else103:
   br label %if.end104
 if.end104:
-  %v1294 = add i32 %v4, %v888
-  %v1295 = add i32 %v1294, 3
-  %v1296 = icmp slt i32 %v1263, 196
-  %v1297 = icmp slt i32 %v1295, 64
-  %v1298 = and i1 %v1296, %v1297
-  br i1 %v1298, label %if.then105, label %if.else106
+  %v1261 = add i32 %v10, %v855
+  %v1262 = add i32 %v1261, 3
+  %v1263 = icmp slt i32 %v1230, 196
+  %v1264 = icmp slt i32 %v1262, 64
+  %v1265 = and i1 %v1263, %v1264
+  br i1 %v1265, label %if.then105, label %if.else106
 if.then105:
-  %v1299 = mul i32 %v1263, 64
-  %v1300 = add i32 %v1299, %v1295
-  %v1301 = mul i32 %v1300, 2
-  %v1302 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1301
-  %v1303 = fptrunc float %v892 to half
-  store half %v1303, ptr addrspace(1) %v1302, align 2
+  %v1266 = mul i32 %v1230, 64
+  %v1267 = add i32 %v1266, %v1262
+  %v1268 = mul i32 %v1267, 2
+  %v1269 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1268
+  %v1270 = fptrunc float %v859 to half
+  store half %v1270, ptr addrspace(1) %v1269, align 2
   br label %if.end107
 if.else106:
   br label %if.end107
 if.end107:
-  %v1304 = add i32 %v2, %v898
-  %v1305 = add i32 %v4, %v900
-  %v1306 = add i32 %v1305, 0
-  %v1307 = icmp slt i32 %v1304, 196
-  %v1308 = icmp slt i32 %v1306, 64
-  %v1309 = and i1 %v1307, %v1308
-  br i1 %v1309, label %if.then108, label %if.else109
+  %v1271 = add i32 %v8, %v865
+  %v1272 = add i32 %v10, %v867
+  %v1273 = add i32 %v1272, 0
+  %v1274 = icmp slt i32 %v1271, 196
+  %v1275 = icmp slt i32 %v1273, 64
+  %v1276 = and i1 %v1274, %v1275
+  br i1 %v1276, label %if.then108, label %if.else109
 if.then108:
-  %v1310 = mul i32 %v1304, 64
-  %v1311 = add i32 %v1310, %v1306
-  %v1312 = mul i32 %v1311, 2
-  %v1313 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1312
-  %v1314 = fptrunc float %v901 to half
-  store half %v1314, ptr addrspace(1) %v1313, align 2
+  %v1277 = mul i32 %v1271, 64
+  %v1278 = add i32 %v1277, %v1273
+  %v1279 = mul i32 %v1278, 2
+  %v1280 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1279
+  %v1281 = fptrunc float %v868 to half
+  store half %v1281, ptr addrspace(1) %v1280, align 2
   br label %if.end110
 if.else109:
   br label %if.end110
 if.end110:
-  %v1315 = add i32 %v4, %v900
-  %v1316 = add i32 %v1315, 1
-  %v1317 = icmp slt i32 %v1304, 196
-  %v1318 = icmp slt i32 %v1316, 64
-  %v1319 = and i1 %v1317, %v1318
-  br i1 %v1319, label %if.then111, label %if.else112
+  %v1282 = add i32 %v10, %v867
+  %v1283 = add i32 %v1282, 1
+  %v1284 = icmp slt i32 %v1271, 196
+  %v1285 = icmp slt i32 %v1283, 64
+  %v1286 = and i1 %v1284, %v1285
+  br i1 %v1286, label %if.then111, label %if.else112
 if.then111:
-  %v1320 = mul i32 %v1304, 64
-  %v1321 = add i32 %v1320, %v1316
-  %v1322 = mul i32 %v1321, 2
-  %v1323 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1322
-  %v1324 = fptrunc float %v902 to half
-  store half %v1324, ptr addrspace(1) %v1323, align 2
+  %v1287 = mul i32 %v1271, 64
+  %v1288 = add i32 %v1287, %v1283
+  %v1289 = mul i32 %v1288, 2
+  %v1290 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1289
+  %v1291 = fptrunc float %v869 to half
+  store half %v1291, ptr addrspace(1) %v1290, align 2
   br label %if.end113
 if.else112:
   br label %if.end113
 if.end113:
-  %v1325 = add i32 %v4, %v900
-  %v1326 = add i32 %v1325, 2
-  %v1327 = icmp slt i32 %v1304, 196
-  %v1328 = icmp slt i32 %v1326, 64
-  %v1329 = and i1 %v1327, %v1328
-  br i1 %v1329, label %if.then114, label %if.else115
+  %v1292 = add i32 %v10, %v867
+  %v1293 = add i32 %v1292, 2
+  %v1294 = icmp slt i32 %v1271, 196
+  %v1295 = icmp slt i32 %v1293, 64
+  %v1296 = and i1 %v1294, %v1295
+  br i1 %v1296, label %if.then114, label %if.else115
 if.then114:
-  %v1330 = mul i32 %v1304, 64
-  %v1331 = add i32 %v1330, %v1326
-  %v1332 = mul i32 %v1331, 2
-  %v1333 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1332
-  %v1334 = fptrunc float %v903 to half
-  store half %v1334, ptr addrspace(1) %v1333, align 2
+  %v1297 = mul i32 %v1271, 64
+  %v1298 = add i32 %v1297, %v1293
+  %v1299 = mul i32 %v1298, 2
+  %v1300 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1299
+  %v1301 = fptrunc float %v870 to half
+  store half %v1301, ptr addrspace(1) %v1300, align 2
   br label %if.end116
 if.else115:
   br label %if.end116
 if.end116:
-  %v1335 = add i32 %v4, %v900
-  %v1336 = add i32 %v1335, 3
-  %v1337 = icmp slt i32 %v1304, 196
-  %v1338 = icmp slt i32 %v1336, 64
-  %v1339 = and i1 %v1337, %v1338
-  br i1 %v1339, label %if.then117, label %if.else118
+  %v1302 = add i32 %v10, %v867
+  %v1303 = add i32 %v1302, 3
+  %v1304 = icmp slt i32 %v1271, 196
+  %v1305 = icmp slt i32 %v1303, 64
+  %v1306 = and i1 %v1304, %v1305
+  br i1 %v1306, label %if.then117, label %if.else118
 if.then117:
-  %v1340 = mul i32 %v1304, 64
-  %v1341 = add i32 %v1340, %v1336
-  %v1342 = mul i32 %v1341, 2
-  %v1343 = getelementptr inbounds i8, ptr addrspace(1) %v808, i32 %v1342
-  %v1344 = fptrunc float %v904 to half
-  store half %v1344, ptr addrspace(1) %v1343, align 2
+  %v1307 = mul i32 %v1271, 64
+  %v1308 = add i32 %v1307, %v1303
+  %v1309 = mul i32 %v1308, 2
+  %v1310 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1309
+  %v1311 = fptrunc float %v871 to half
+  store half %v1311, ptr addrspace(1) %v1310, align 2
   br label %if.end119
 if.else118:
   br label %if.end119
@@ -1667,6 +1634,7 @@ declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workgroup.id.z()
 declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.smax.i32(i32, i32)
 declare i32 @llvm.smin.i32(i32, i32)
 
 attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx950" "uniform-work-group-size"="true" }

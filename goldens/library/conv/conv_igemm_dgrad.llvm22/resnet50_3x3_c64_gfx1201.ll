@@ -9,394 +9,382 @@ target triple = "amdgcn-amd-amdhsa"
 define amdgpu_kernel void @conv_igemm_dgrad_resnet50_3x3_c64_gfx1201(ptr addrspace(1) noundef %arg.dy, ptr addrspace(1) noundef %arg.w, ptr addrspace(1) noundef %arg.dx) #0 {
 entry:
   %v0 = call i32 @llvm.amdgcn.workgroup.id.z()
-  %v1 = call i32 @llvm.amdgcn.workgroup.id.y()
-  %v2 = mul i32 %v1, 128
-  %v3 = call i32 @llvm.amdgcn.workgroup.id.x()
-  %v4 = mul i32 %v3, 64
-  %v5 = call i32 @llvm.amdgcn.workitem.id.x()
-  %v6 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
-  %v7 = sdiv i32 %v5, 32
-  %v8 = sdiv i32 %v7, 2
-  %v9 = mul i32 %v8, 32
-  %v10 = srem i32 %v7, 2
-  %v11 = mul i32 %v10, 32
-  %v12 = srem i32 %v6, 16
-  %v13 = sdiv i32 %v6, 16
-  %v14 = srem i32 %v13, 2
-  %v15 = mul i32 %v14, 8
-  %v16 = add i32 %v15, 0
-  %v17 = add i32 %v15, 16
-  %v18 = add i32 %v9, %v12
-  %v19 = add i32 %v16, 0
-  %v20 = mul i32 %v19, 2
-  %v21 = mul i32 %v18, 4
-  %v22 = sdiv i32 %v20, 16
-  %v23 = add i32 %v21, %v22
-  %v24 = sdiv i32 %v23, 8
-  %v25 = srem i32 %v24, 8
-  %v26 = shl i32 %v25, 1
-  %v27 = xor i32 %v25, %v26
-  %v28 = srem i32 %v27, 8
-  %v29 = srem i32 %v23, 8
-  %v30 = xor i32 %v29, %v28
-  %v31 = mul i32 %v24, 128
-  %v32 = mul i32 %v30, 16
-  %v33 = add i32 %v31, %v32
-  %v34 = srem i32 %v20, 16
-  %v35 = add i32 %v33, %v34
-  %v36 = add i32 %v35, 0
-  %v37 = add i32 %v35, 1024
-  %v38 = add i32 %v9, %v12
-  %v39 = add i32 %v17, 0
-  %v40 = mul i32 %v39, 2
-  %v41 = mul i32 %v38, 4
-  %v42 = sdiv i32 %v40, 16
-  %v43 = add i32 %v41, %v42
-  %v44 = sdiv i32 %v43, 8
-  %v45 = srem i32 %v44, 8
-  %v46 = shl i32 %v45, 1
-  %v47 = xor i32 %v45, %v46
-  %v48 = srem i32 %v47, 8
-  %v49 = srem i32 %v43, 8
-  %v50 = xor i32 %v49, %v48
-  %v51 = mul i32 %v44, 128
-  %v52 = mul i32 %v50, 16
-  %v53 = add i32 %v51, %v52
-  %v54 = srem i32 %v40, 16
-  %v55 = add i32 %v53, %v54
-  %v56 = add i32 %v55, 0
-  %v57 = add i32 %v55, 1024
-  %v58 = add i32 %v11, %v12
-  %v59 = add i32 %v16, 0
-  %v60 = mul i32 %v59, 2
-  %v61 = mul i32 %v58, 4
-  %v62 = sdiv i32 %v60, 16
-  %v63 = add i32 %v61, %v62
-  %v64 = sdiv i32 %v63, 8
-  %v65 = srem i32 %v64, 8
-  %v66 = shl i32 %v65, 1
-  %v67 = xor i32 %v65, %v66
-  %v68 = srem i32 %v67, 8
-  %v69 = srem i32 %v63, 8
-  %v70 = xor i32 %v69, %v68
-  %v71 = mul i32 %v64, 128
-  %v72 = mul i32 %v70, 16
-  %v73 = add i32 %v71, %v72
-  %v74 = srem i32 %v60, 16
-  %v75 = add i32 %v73, %v74
-  %v76 = add i32 %v75, 0
-  %v77 = add i32 %v75, 1024
-  %v78 = add i32 %v11, %v12
-  %v79 = add i32 %v17, 0
-  %v80 = mul i32 %v79, 2
-  %v81 = mul i32 %v78, 4
-  %v82 = sdiv i32 %v80, 16
-  %v83 = add i32 %v81, %v82
-  %v84 = sdiv i32 %v83, 8
-  %v85 = srem i32 %v84, 8
-  %v86 = shl i32 %v85, 1
-  %v87 = xor i32 %v85, %v86
-  %v88 = srem i32 %v87, 8
-  %v89 = srem i32 %v83, 8
-  %v90 = xor i32 %v89, %v88
-  %v91 = mul i32 %v84, 128
-  %v92 = mul i32 %v90, 16
-  %v93 = add i32 %v91, %v92
-  %v94 = srem i32 %v80, 16
-  %v95 = add i32 %v93, %v94
-  %v96 = add i32 %v95, 0
-  %v97 = add i32 %v95, 1024
-  %v98 = add i32 %v2, 128
-  %v99 = icmp sle i32 %v98, 196
-  %v100 = add i32 %v4, 64
-  %v101 = icmp sle i32 %v100, 64
-  %v102 = and i1 %v99, %v101
-  %v103 = srem i32 576, 32
-  %v104 = sub i32 576, %v103
-  %v105 = select i1 %v102, i32 %v104, i32 0
-  %v106 = insertelement <8 x float> poison, float 0x0000000000000000, i32 0
-  %v107 = insertelement <8 x float> %v106, float 0x0000000000000000, i32 1
-  %v108 = insertelement <8 x float> %v107, float 0x0000000000000000, i32 2
-  %v109 = insertelement <8 x float> %v108, float 0x0000000000000000, i32 3
-  %v110 = insertelement <8 x float> %v109, float 0x0000000000000000, i32 4
-  %v111 = insertelement <8 x float> %v110, float 0x0000000000000000, i32 5
-  %v112 = insertelement <8 x float> %v111, float 0x0000000000000000, i32 6
-  %v113 = insertelement <8 x float> %v112, float 0x0000000000000000, i32 7
-  %v114 = icmp sgt i32 %v105, 0
-  br i1 %v114, label %if.then0, label %if.else1
+  %v1 = mul i32 %v0, 64
+  %v2 = mul i32 %v1, 2
+  %v3 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v2
+  %v4 = mul i32 %v0, 36864
+  %v5 = mul i32 %v4, 2
+  %v6 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v5
+  %v7 = call i32 @llvm.amdgcn.workgroup.id.y()
+  %v8 = mul i32 %v7, 128
+  %v9 = call i32 @llvm.amdgcn.workgroup.id.x()
+  %v10 = mul i32 %v9, 64
+  %v11 = call i32 @llvm.amdgcn.workitem.id.x()
+  %v12 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %v13 = sdiv i32 %v11, 32
+  %v14 = sdiv i32 %v13, 2
+  %v15 = mul i32 %v14, 32
+  %v16 = srem i32 %v13, 2
+  %v17 = mul i32 %v16, 32
+  %v18 = srem i32 %v12, 16
+  %v19 = sdiv i32 %v12, 16
+  %v20 = srem i32 %v19, 2
+  %v21 = mul i32 %v20, 8
+  %v22 = add i32 %v21, 0
+  %v23 = add i32 %v21, 16
+  %v24 = add i32 %v15, %v18
+  %v25 = add i32 %v22, 0
+  %v26 = mul i32 %v25, 2
+  %v27 = mul i32 %v24, 4
+  %v28 = sdiv i32 %v26, 16
+  %v29 = add i32 %v27, %v28
+  %v30 = sdiv i32 %v29, 8
+  %v31 = srem i32 %v30, 8
+  %v32 = shl i32 %v31, 1
+  %v33 = xor i32 %v31, %v32
+  %v34 = srem i32 %v33, 8
+  %v35 = srem i32 %v29, 8
+  %v36 = xor i32 %v35, %v34
+  %v37 = mul i32 %v30, 128
+  %v38 = mul i32 %v36, 16
+  %v39 = add i32 %v37, %v38
+  %v40 = srem i32 %v26, 16
+  %v41 = add i32 %v39, %v40
+  %v42 = add i32 %v41, 0
+  %v43 = add i32 %v41, 1024
+  %v44 = add i32 %v15, %v18
+  %v45 = add i32 %v23, 0
+  %v46 = mul i32 %v45, 2
+  %v47 = mul i32 %v44, 4
+  %v48 = sdiv i32 %v46, 16
+  %v49 = add i32 %v47, %v48
+  %v50 = sdiv i32 %v49, 8
+  %v51 = srem i32 %v50, 8
+  %v52 = shl i32 %v51, 1
+  %v53 = xor i32 %v51, %v52
+  %v54 = srem i32 %v53, 8
+  %v55 = srem i32 %v49, 8
+  %v56 = xor i32 %v55, %v54
+  %v57 = mul i32 %v50, 128
+  %v58 = mul i32 %v56, 16
+  %v59 = add i32 %v57, %v58
+  %v60 = srem i32 %v46, 16
+  %v61 = add i32 %v59, %v60
+  %v62 = add i32 %v61, 0
+  %v63 = add i32 %v61, 1024
+  %v64 = add i32 %v17, %v18
+  %v65 = add i32 %v22, 0
+  %v66 = mul i32 %v65, 2
+  %v67 = mul i32 %v64, 4
+  %v68 = sdiv i32 %v66, 16
+  %v69 = add i32 %v67, %v68
+  %v70 = sdiv i32 %v69, 8
+  %v71 = srem i32 %v70, 8
+  %v72 = shl i32 %v71, 1
+  %v73 = xor i32 %v71, %v72
+  %v74 = srem i32 %v73, 8
+  %v75 = srem i32 %v69, 8
+  %v76 = xor i32 %v75, %v74
+  %v77 = mul i32 %v70, 128
+  %v78 = mul i32 %v76, 16
+  %v79 = add i32 %v77, %v78
+  %v80 = srem i32 %v66, 16
+  %v81 = add i32 %v79, %v80
+  %v82 = add i32 %v81, 0
+  %v83 = add i32 %v81, 1024
+  %v84 = add i32 %v17, %v18
+  %v85 = add i32 %v23, 0
+  %v86 = mul i32 %v85, 2
+  %v87 = mul i32 %v84, 4
+  %v88 = sdiv i32 %v86, 16
+  %v89 = add i32 %v87, %v88
+  %v90 = sdiv i32 %v89, 8
+  %v91 = srem i32 %v90, 8
+  %v92 = shl i32 %v91, 1
+  %v93 = xor i32 %v91, %v92
+  %v94 = srem i32 %v93, 8
+  %v95 = srem i32 %v89, 8
+  %v96 = xor i32 %v95, %v94
+  %v97 = mul i32 %v90, 128
+  %v98 = mul i32 %v96, 16
+  %v99 = add i32 %v97, %v98
+  %v100 = srem i32 %v86, 16
+  %v101 = add i32 %v99, %v100
+  %v102 = add i32 %v101, 0
+  %v103 = add i32 %v101, 1024
+  %v104 = add i32 %v8, 128
+  %v105 = icmp sle i32 %v104, 196
+  %v106 = add i32 %v10, 64
+  %v107 = icmp sle i32 %v106, 64
+  %v108 = and i1 %v105, %v107
+  %v109 = srem i32 576, 32
+  %v110 = sub i32 576, %v109
+  %v111 = select i1 %v108, i32 %v110, i32 0
+  %v112 = insertelement <8 x float> poison, float 0x0000000000000000, i32 0
+  %v113 = insertelement <8 x float> %v112, float 0x0000000000000000, i32 1
+  %v114 = insertelement <8 x float> %v113, float 0x0000000000000000, i32 2
+  %v115 = insertelement <8 x float> %v114, float 0x0000000000000000, i32 3
+  %v116 = insertelement <8 x float> %v115, float 0x0000000000000000, i32 4
+  %v117 = insertelement <8 x float> %v116, float 0x0000000000000000, i32 5
+  %v118 = insertelement <8 x float> %v117, float 0x0000000000000000, i32 6
+  %v119 = insertelement <8 x float> %v118, float 0x0000000000000000, i32 7
+  %v120 = icmp sgt i32 %v111, 0
+  br i1 %v120, label %if.then0, label %if.else1
 if.then0:
-  %v115 = add i32 %v5, 0
-  %v116 = add i32 %v5, 256
-  %v117 = sdiv i32 %v115, 4
-  %v118 = srem i32 %v115, 4
-  %v119 = mul i32 %v118, 8
-  %v120 = add i32 %v2, %v117
-  %v121 = add i32 0, %v119
-  %v122 = srem i32 %v120, 14
-  %v123 = sdiv i32 %v120, 14
-  %v124 = srem i32 %v123, 14
-  %v125 = sdiv i32 %v123, 14
-  %v126 = sdiv i32 %v121, 64
-  %v127 = srem i32 %v121, 64
-  %v128 = srem i32 %v126, 3
-  %v129 = sdiv i32 %v126, 3
-  %v130 = add i32 %v124, 1
-  %v131 = mul i32 %v129, 1
-  %v132 = sub i32 %v130, %v131
-  %v133 = icmp sge i32 %v132, 0
-  %v134 = icmp slt i32 %v132, 14
-  %v135 = and i1 %v133, %v134
-  %v136 = add i32 %v122, 1
-  %v137 = mul i32 %v128, 1
+  %v121 = add i32 %v11, 0
+  %v122 = add i32 %v11, 256
+  %v123 = sdiv i32 %v121, 4
+  %v124 = srem i32 %v121, 4
+  %v125 = mul i32 %v124, 8
+  %v126 = add i32 %v8, %v123
+  %v127 = add i32 0, %v125
+  %v128 = srem i32 %v126, 14
+  %v129 = sdiv i32 %v126, 14
+  %v130 = srem i32 %v129, 14
+  %v131 = sdiv i32 %v129, 14
+  %v132 = sdiv i32 %v127, 64
+  %v133 = srem i32 %v127, 64
+  %v134 = srem i32 %v132, 3
+  %v135 = sdiv i32 %v132, 3
+  %v136 = add i32 %v130, 1
+  %v137 = mul i32 %v135, 1
   %v138 = sub i32 %v136, %v137
-  %v139 = icmp sge i32 %v138, 0
-  %v140 = icmp slt i32 %v138, 14
-  %v141 = and i1 %v139, %v140
-  %v142 = and i1 %v135, %v141
-  %v143 = mul i32 %v0, 64
-  %v144 = add i32 %v143, %v127
-  %v145 = mul i32 %v125, 14
-  %v146 = add i32 %v145, %v132
-  %v147 = mul i32 %v146, 14
-  %v148 = add i32 %v147, %v138
-  %v149 = mul i32 %v148, 64
-  %v150 = add i32 %v149, %v144
-  %v151 = select i1 %v142, i32 %v150, i32 0
-  %v152 = mul i32 %v151, 2
-  %v153 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v152
-  %v154 = load <8 x half>, ptr addrspace(1) %v153, align 2
-  %v155 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v156 = insertelement <8 x half> %v155, half 0xH0000, i32 1
-  %v157 = insertelement <8 x half> %v156, half 0xH0000, i32 2
-  %v158 = insertelement <8 x half> %v157, half 0xH0000, i32 3
-  %v159 = insertelement <8 x half> %v158, half 0xH0000, i32 4
-  %v160 = insertelement <8 x half> %v159, half 0xH0000, i32 5
-  %v161 = insertelement <8 x half> %v160, half 0xH0000, i32 6
-  %v162 = insertelement <8 x half> %v161, half 0xH0000, i32 7
-  %v163 = select i1 %v142, <8 x half> %v154, <8 x half> %v162
-  %v164 = sdiv i32 %v116, 4
-  %v165 = srem i32 %v116, 4
-  %v166 = mul i32 %v165, 8
-  %v167 = add i32 %v2, %v164
-  %v168 = add i32 0, %v166
-  %v169 = srem i32 %v167, 14
-  %v170 = sdiv i32 %v167, 14
-  %v171 = srem i32 %v170, 14
-  %v172 = sdiv i32 %v170, 14
-  %v173 = sdiv i32 %v168, 64
-  %v174 = srem i32 %v168, 64
-  %v175 = srem i32 %v173, 3
-  %v176 = sdiv i32 %v173, 3
-  %v177 = add i32 %v171, 1
-  %v178 = mul i32 %v176, 1
-  %v179 = sub i32 %v177, %v178
-  %v180 = icmp sge i32 %v179, 0
-  %v181 = icmp slt i32 %v179, 14
-  %v182 = and i1 %v180, %v181
-  %v183 = add i32 %v169, 1
-  %v184 = mul i32 %v175, 1
-  %v185 = sub i32 %v183, %v184
-  %v186 = icmp sge i32 %v185, 0
-  %v187 = icmp slt i32 %v185, 14
-  %v188 = and i1 %v186, %v187
-  %v189 = and i1 %v182, %v188
-  %v190 = mul i32 %v0, 64
-  %v191 = add i32 %v190, %v174
-  %v192 = mul i32 %v172, 14
-  %v193 = add i32 %v192, %v179
-  %v194 = mul i32 %v193, 14
-  %v195 = add i32 %v194, %v185
-  %v196 = mul i32 %v195, 64
-  %v197 = add i32 %v196, %v191
-  %v198 = select i1 %v189, i32 %v197, i32 0
-  %v199 = mul i32 %v198, 2
-  %v200 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v199
-  %v201 = load <8 x half>, ptr addrspace(1) %v200, align 2
-  %v202 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v203 = insertelement <8 x half> %v202, half 0xH0000, i32 1
-  %v204 = insertelement <8 x half> %v203, half 0xH0000, i32 2
-  %v205 = insertelement <8 x half> %v204, half 0xH0000, i32 3
-  %v206 = insertelement <8 x half> %v205, half 0xH0000, i32 4
-  %v207 = insertelement <8 x half> %v206, half 0xH0000, i32 5
-  %v208 = insertelement <8 x half> %v207, half 0xH0000, i32 6
-  %v209 = insertelement <8 x half> %v208, half 0xH0000, i32 7
-  %v210 = select i1 %v189, <8 x half> %v201, <8 x half> %v209
-  %v211 = add i32 %v5, 0
-  %v212 = add i32 %v5, 256
-  %v213 = sdiv i32 %v211, 4
-  %v214 = srem i32 %v211, 4
-  %v215 = mul i32 %v214, 8
-  %v216 = sdiv i32 %v212, 4
-  %v217 = srem i32 %v212, 4
-  %v218 = mul i32 %v217, 8
-  %v219 = mul i32 %v215, 2
-  %v220 = mul i32 %v213, 4
-  %v221 = sdiv i32 %v219, 16
-  %v222 = add i32 %v220, %v221
-  %v223 = sdiv i32 %v222, 8
-  %v224 = srem i32 %v223, 8
-  %v225 = shl i32 %v224, 1
-  %v226 = xor i32 %v224, %v225
-  %v227 = srem i32 %v226, 8
-  %v228 = srem i32 %v222, 8
-  %v229 = xor i32 %v228, %v227
-  %v230 = mul i32 %v223, 128
-  %v231 = mul i32 %v229, 16
-  %v232 = add i32 %v230, %v231
-  %v233 = srem i32 %v219, 16
-  %v234 = add i32 %v232, %v233
-  %v235 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v234
-  store <8 x half> %v163, ptr addrspace(3) %v235, align 2
-  %v236 = mul i32 %v218, 2
-  %v237 = mul i32 %v216, 4
-  %v238 = sdiv i32 %v236, 16
-  %v239 = add i32 %v237, %v238
-  %v240 = sdiv i32 %v239, 8
-  %v241 = srem i32 %v240, 8
-  %v242 = shl i32 %v241, 1
-  %v243 = xor i32 %v241, %v242
-  %v244 = srem i32 %v243, 8
-  %v245 = srem i32 %v239, 8
-  %v246 = xor i32 %v245, %v244
-  %v247 = mul i32 %v240, 128
-  %v248 = mul i32 %v246, 16
-  %v249 = add i32 %v247, %v248
-  %v250 = srem i32 %v236, 16
-  %v251 = add i32 %v249, %v250
-  %v252 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v251
-  store <8 x half> %v210, ptr addrspace(3) %v252, align 2
-  %v253 = add i32 %v5, 0
-  %v254 = sdiv i32 %v253, 4
-  %v255 = srem i32 %v253, 4
-  %v256 = mul i32 %v255, 8
-  %v257 = add i32 %v4, %v254
-  %v258 = add i32 0, %v256
-  %v259 = add i32 %v258, 0
-  %v260 = sdiv i32 %v259, 64
-  %v261 = srem i32 %v259, 64
-  %v262 = mul i32 %v0, 64
-  %v263 = add i32 %v262, %v261
-  %v264 = mul i32 %v263, 9
-  %v265 = add i32 %v264, %v260
-  %v266 = mul i32 %v265, 64
-  %v267 = add i32 %v266, %v257
-  %v268 = mul i32 %v267, 2
-  %v269 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v268
-  %v270 = load half, ptr addrspace(1) %v269, align 2
-  %v271 = add i32 %v258, 1
-  %v272 = sdiv i32 %v271, 64
-  %v273 = srem i32 %v271, 64
-  %v274 = mul i32 %v0, 64
-  %v275 = add i32 %v274, %v273
+  %v139 = call i32 @llvm.smax.i32(i32 %v138, i32 0)
+  %v140 = call i32 @llvm.smin.i32(i32 %v139, i32 13)
+  %v141 = sub i32 %v138, %v140
+  %v142 = add i32 %v128, 1
+  %v143 = mul i32 %v134, 1
+  %v144 = sub i32 %v142, %v143
+  %v145 = call i32 @llvm.smax.i32(i32 %v144, i32 0)
+  %v146 = call i32 @llvm.smin.i32(i32 %v145, i32 13)
+  %v147 = sub i32 %v144, %v146
+  %v148 = or i32 %v141, %v147
+  %v149 = icmp eq i32 %v148, 0
+  %v150 = mul i32 %v131, 14
+  %v151 = add i32 %v150, %v138
+  %v152 = mul i32 %v151, 14
+  %v153 = add i32 %v152, %v144
+  %v154 = mul i32 %v153, 64
+  %v155 = add i32 %v154, %v133
+  %v156 = select i1 %v149, i32 %v155, i32 0
+  %v157 = mul i32 %v156, 2
+  %v158 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v157
+  %v159 = load <8 x half>, ptr addrspace(1) %v158, align 2
+  %v160 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v161 = insertelement <8 x half> %v160, half 0xH0000, i32 1
+  %v162 = insertelement <8 x half> %v161, half 0xH0000, i32 2
+  %v163 = insertelement <8 x half> %v162, half 0xH0000, i32 3
+  %v164 = insertelement <8 x half> %v163, half 0xH0000, i32 4
+  %v165 = insertelement <8 x half> %v164, half 0xH0000, i32 5
+  %v166 = insertelement <8 x half> %v165, half 0xH0000, i32 6
+  %v167 = insertelement <8 x half> %v166, half 0xH0000, i32 7
+  %v168 = select i1 %v149, <8 x half> %v159, <8 x half> %v167
+  %v169 = sdiv i32 %v122, 4
+  %v170 = srem i32 %v122, 4
+  %v171 = mul i32 %v170, 8
+  %v172 = add i32 %v8, %v169
+  %v173 = add i32 0, %v171
+  %v174 = srem i32 %v172, 14
+  %v175 = sdiv i32 %v172, 14
+  %v176 = srem i32 %v175, 14
+  %v177 = sdiv i32 %v175, 14
+  %v178 = sdiv i32 %v173, 64
+  %v179 = srem i32 %v173, 64
+  %v180 = srem i32 %v178, 3
+  %v181 = sdiv i32 %v178, 3
+  %v182 = add i32 %v176, 1
+  %v183 = mul i32 %v181, 1
+  %v184 = sub i32 %v182, %v183
+  %v185 = call i32 @llvm.smax.i32(i32 %v184, i32 0)
+  %v186 = call i32 @llvm.smin.i32(i32 %v185, i32 13)
+  %v187 = sub i32 %v184, %v186
+  %v188 = add i32 %v174, 1
+  %v189 = mul i32 %v180, 1
+  %v190 = sub i32 %v188, %v189
+  %v191 = call i32 @llvm.smax.i32(i32 %v190, i32 0)
+  %v192 = call i32 @llvm.smin.i32(i32 %v191, i32 13)
+  %v193 = sub i32 %v190, %v192
+  %v194 = or i32 %v187, %v193
+  %v195 = icmp eq i32 %v194, 0
+  %v196 = mul i32 %v177, 14
+  %v197 = add i32 %v196, %v184
+  %v198 = mul i32 %v197, 14
+  %v199 = add i32 %v198, %v190
+  %v200 = mul i32 %v199, 64
+  %v201 = add i32 %v200, %v179
+  %v202 = select i1 %v195, i32 %v201, i32 0
+  %v203 = mul i32 %v202, 2
+  %v204 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v203
+  %v205 = load <8 x half>, ptr addrspace(1) %v204, align 2
+  %v206 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v207 = insertelement <8 x half> %v206, half 0xH0000, i32 1
+  %v208 = insertelement <8 x half> %v207, half 0xH0000, i32 2
+  %v209 = insertelement <8 x half> %v208, half 0xH0000, i32 3
+  %v210 = insertelement <8 x half> %v209, half 0xH0000, i32 4
+  %v211 = insertelement <8 x half> %v210, half 0xH0000, i32 5
+  %v212 = insertelement <8 x half> %v211, half 0xH0000, i32 6
+  %v213 = insertelement <8 x half> %v212, half 0xH0000, i32 7
+  %v214 = select i1 %v195, <8 x half> %v205, <8 x half> %v213
+  %v215 = add i32 %v11, 0
+  %v216 = add i32 %v11, 256
+  %v217 = sdiv i32 %v215, 4
+  %v218 = srem i32 %v215, 4
+  %v219 = mul i32 %v218, 8
+  %v220 = sdiv i32 %v216, 4
+  %v221 = srem i32 %v216, 4
+  %v222 = mul i32 %v221, 8
+  %v223 = mul i32 %v219, 2
+  %v224 = mul i32 %v217, 4
+  %v225 = sdiv i32 %v223, 16
+  %v226 = add i32 %v224, %v225
+  %v227 = sdiv i32 %v226, 8
+  %v228 = srem i32 %v227, 8
+  %v229 = shl i32 %v228, 1
+  %v230 = xor i32 %v228, %v229
+  %v231 = srem i32 %v230, 8
+  %v232 = srem i32 %v226, 8
+  %v233 = xor i32 %v232, %v231
+  %v234 = mul i32 %v227, 128
+  %v235 = mul i32 %v233, 16
+  %v236 = add i32 %v234, %v235
+  %v237 = srem i32 %v223, 16
+  %v238 = add i32 %v236, %v237
+  %v239 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v238
+  store <8 x half> %v168, ptr addrspace(3) %v239, align 2
+  %v240 = mul i32 %v222, 2
+  %v241 = mul i32 %v220, 4
+  %v242 = sdiv i32 %v240, 16
+  %v243 = add i32 %v241, %v242
+  %v244 = sdiv i32 %v243, 8
+  %v245 = srem i32 %v244, 8
+  %v246 = shl i32 %v245, 1
+  %v247 = xor i32 %v245, %v246
+  %v248 = srem i32 %v247, 8
+  %v249 = srem i32 %v243, 8
+  %v250 = xor i32 %v249, %v248
+  %v251 = mul i32 %v244, 128
+  %v252 = mul i32 %v250, 16
+  %v253 = add i32 %v251, %v252
+  %v254 = srem i32 %v240, 16
+  %v255 = add i32 %v253, %v254
+  %v256 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v255
+  store <8 x half> %v214, ptr addrspace(3) %v256, align 2
+  %v257 = add i32 %v11, 0
+  %v258 = sdiv i32 %v257, 4
+  %v259 = srem i32 %v257, 4
+  %v260 = mul i32 %v259, 8
+  %v261 = add i32 %v10, %v258
+  %v262 = add i32 0, %v260
+  %v263 = add i32 %v262, 0
+  %v264 = sdiv i32 %v263, 64
+  %v265 = srem i32 %v263, 64
+  %v266 = mul i32 %v265, 9
+  %v267 = add i32 %v266, %v264
+  %v268 = mul i32 %v267, 64
+  %v269 = add i32 %v268, %v261
+  %v270 = mul i32 %v269, 2
+  %v271 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v270
+  %v272 = load half, ptr addrspace(1) %v271, align 2
+  %v273 = add i32 %v262, 1
+  %v274 = sdiv i32 %v273, 64
+  %v275 = srem i32 %v273, 64
   %v276 = mul i32 %v275, 9
-  %v277 = add i32 %v276, %v272
+  %v277 = add i32 %v276, %v274
   %v278 = mul i32 %v277, 64
-  %v279 = add i32 %v278, %v257
+  %v279 = add i32 %v278, %v261
   %v280 = mul i32 %v279, 2
-  %v281 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v280
+  %v281 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v280
   %v282 = load half, ptr addrspace(1) %v281, align 2
-  %v283 = add i32 %v258, 2
+  %v283 = add i32 %v262, 2
   %v284 = sdiv i32 %v283, 64
   %v285 = srem i32 %v283, 64
-  %v286 = mul i32 %v0, 64
-  %v287 = add i32 %v286, %v285
-  %v288 = mul i32 %v287, 9
-  %v289 = add i32 %v288, %v284
-  %v290 = mul i32 %v289, 64
-  %v291 = add i32 %v290, %v257
-  %v292 = mul i32 %v291, 2
-  %v293 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v292
-  %v294 = load half, ptr addrspace(1) %v293, align 2
-  %v295 = add i32 %v258, 3
-  %v296 = sdiv i32 %v295, 64
-  %v297 = srem i32 %v295, 64
-  %v298 = mul i32 %v0, 64
-  %v299 = add i32 %v298, %v297
-  %v300 = mul i32 %v299, 9
-  %v301 = add i32 %v300, %v296
-  %v302 = mul i32 %v301, 64
-  %v303 = add i32 %v302, %v257
-  %v304 = mul i32 %v303, 2
-  %v305 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v304
-  %v306 = load half, ptr addrspace(1) %v305, align 2
-  %v307 = add i32 %v258, 4
-  %v308 = sdiv i32 %v307, 64
-  %v309 = srem i32 %v307, 64
-  %v310 = mul i32 %v0, 64
-  %v311 = add i32 %v310, %v309
-  %v312 = mul i32 %v311, 9
-  %v313 = add i32 %v312, %v308
-  %v314 = mul i32 %v313, 64
-  %v315 = add i32 %v314, %v257
-  %v316 = mul i32 %v315, 2
-  %v317 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v316
-  %v318 = load half, ptr addrspace(1) %v317, align 2
-  %v319 = add i32 %v258, 5
-  %v320 = sdiv i32 %v319, 64
-  %v321 = srem i32 %v319, 64
-  %v322 = mul i32 %v0, 64
-  %v323 = add i32 %v322, %v321
-  %v324 = mul i32 %v323, 9
-  %v325 = add i32 %v324, %v320
-  %v326 = mul i32 %v325, 64
-  %v327 = add i32 %v326, %v257
-  %v328 = mul i32 %v327, 2
-  %v329 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v328
-  %v330 = load half, ptr addrspace(1) %v329, align 2
-  %v331 = add i32 %v258, 6
-  %v332 = sdiv i32 %v331, 64
-  %v333 = srem i32 %v331, 64
-  %v334 = mul i32 %v0, 64
-  %v335 = add i32 %v334, %v333
+  %v286 = mul i32 %v285, 9
+  %v287 = add i32 %v286, %v284
+  %v288 = mul i32 %v287, 64
+  %v289 = add i32 %v288, %v261
+  %v290 = mul i32 %v289, 2
+  %v291 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v290
+  %v292 = load half, ptr addrspace(1) %v291, align 2
+  %v293 = add i32 %v262, 3
+  %v294 = sdiv i32 %v293, 64
+  %v295 = srem i32 %v293, 64
+  %v296 = mul i32 %v295, 9
+  %v297 = add i32 %v296, %v294
+  %v298 = mul i32 %v297, 64
+  %v299 = add i32 %v298, %v261
+  %v300 = mul i32 %v299, 2
+  %v301 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v300
+  %v302 = load half, ptr addrspace(1) %v301, align 2
+  %v303 = add i32 %v262, 4
+  %v304 = sdiv i32 %v303, 64
+  %v305 = srem i32 %v303, 64
+  %v306 = mul i32 %v305, 9
+  %v307 = add i32 %v306, %v304
+  %v308 = mul i32 %v307, 64
+  %v309 = add i32 %v308, %v261
+  %v310 = mul i32 %v309, 2
+  %v311 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v310
+  %v312 = load half, ptr addrspace(1) %v311, align 2
+  %v313 = add i32 %v262, 5
+  %v314 = sdiv i32 %v313, 64
+  %v315 = srem i32 %v313, 64
+  %v316 = mul i32 %v315, 9
+  %v317 = add i32 %v316, %v314
+  %v318 = mul i32 %v317, 64
+  %v319 = add i32 %v318, %v261
+  %v320 = mul i32 %v319, 2
+  %v321 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v320
+  %v322 = load half, ptr addrspace(1) %v321, align 2
+  %v323 = add i32 %v262, 6
+  %v324 = sdiv i32 %v323, 64
+  %v325 = srem i32 %v323, 64
+  %v326 = mul i32 %v325, 9
+  %v327 = add i32 %v326, %v324
+  %v328 = mul i32 %v327, 64
+  %v329 = add i32 %v328, %v261
+  %v330 = mul i32 %v329, 2
+  %v331 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v330
+  %v332 = load half, ptr addrspace(1) %v331, align 2
+  %v333 = add i32 %v262, 7
+  %v334 = sdiv i32 %v333, 64
+  %v335 = srem i32 %v333, 64
   %v336 = mul i32 %v335, 9
-  %v337 = add i32 %v336, %v332
+  %v337 = add i32 %v336, %v334
   %v338 = mul i32 %v337, 64
-  %v339 = add i32 %v338, %v257
+  %v339 = add i32 %v338, %v261
   %v340 = mul i32 %v339, 2
-  %v341 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v340
+  %v341 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v340
   %v342 = load half, ptr addrspace(1) %v341, align 2
-  %v343 = add i32 %v258, 7
-  %v344 = sdiv i32 %v343, 64
-  %v345 = srem i32 %v343, 64
-  %v346 = mul i32 %v0, 64
-  %v347 = add i32 %v346, %v345
-  %v348 = mul i32 %v347, 9
-  %v349 = add i32 %v348, %v344
-  %v350 = mul i32 %v349, 64
-  %v351 = add i32 %v350, %v257
-  %v352 = mul i32 %v351, 2
-  %v353 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v352
-  %v354 = load half, ptr addrspace(1) %v353, align 2
-  %v355 = insertelement <8 x half> poison, half %v270, i32 0
-  %v356 = insertelement <8 x half> %v355, half %v282, i32 1
-  %v357 = insertelement <8 x half> %v356, half %v294, i32 2
-  %v358 = insertelement <8 x half> %v357, half %v306, i32 3
-  %v359 = insertelement <8 x half> %v358, half %v318, i32 4
-  %v360 = insertelement <8 x half> %v359, half %v330, i32 5
-  %v361 = insertelement <8 x half> %v360, half %v342, i32 6
-  %v362 = insertelement <8 x half> %v361, half %v354, i32 7
-  %v363 = add i32 %v5, 0
-  %v364 = sdiv i32 %v363, 4
-  %v365 = srem i32 %v363, 4
-  %v366 = mul i32 %v365, 8
-  %v367 = mul i32 %v366, 2
-  %v368 = mul i32 %v364, 4
-  %v369 = sdiv i32 %v367, 16
+  %v343 = insertelement <8 x half> poison, half %v272, i32 0
+  %v344 = insertelement <8 x half> %v343, half %v282, i32 1
+  %v345 = insertelement <8 x half> %v344, half %v292, i32 2
+  %v346 = insertelement <8 x half> %v345, half %v302, i32 3
+  %v347 = insertelement <8 x half> %v346, half %v312, i32 4
+  %v348 = insertelement <8 x half> %v347, half %v322, i32 5
+  %v349 = insertelement <8 x half> %v348, half %v332, i32 6
+  %v350 = insertelement <8 x half> %v349, half %v342, i32 7
+  %v351 = add i32 %v11, 0
+  %v352 = sdiv i32 %v351, 4
+  %v353 = srem i32 %v351, 4
+  %v354 = mul i32 %v353, 8
+  %v355 = mul i32 %v354, 2
+  %v356 = mul i32 %v352, 4
+  %v357 = sdiv i32 %v355, 16
+  %v358 = add i32 %v356, %v357
+  %v359 = sdiv i32 %v358, 8
+  %v360 = srem i32 %v359, 8
+  %v361 = shl i32 %v360, 1
+  %v362 = xor i32 %v360, %v361
+  %v363 = srem i32 %v362, 8
+  %v364 = srem i32 %v358, 8
+  %v365 = xor i32 %v364, %v363
+  %v366 = mul i32 %v359, 128
+  %v367 = mul i32 %v365, 16
+  %v368 = add i32 %v366, %v367
+  %v369 = srem i32 %v355, 16
   %v370 = add i32 %v368, %v369
-  %v371 = sdiv i32 %v370, 8
-  %v372 = srem i32 %v371, 8
-  %v373 = shl i32 %v372, 1
-  %v374 = xor i32 %v372, %v373
-  %v375 = srem i32 %v374, 8
-  %v376 = srem i32 %v370, 8
-  %v377 = xor i32 %v376, %v375
-  %v378 = mul i32 %v371, 128
-  %v379 = mul i32 %v377, 16
-  %v380 = add i32 %v378, %v379
-  %v381 = srem i32 %v367, 16
-  %v382 = add i32 %v380, %v381
-  %v383 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v382
-  store <8 x half> %v362, ptr addrspace(3) %v383, align 2
+  %v371 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v370
+  store <8 x half> %v350, ptr addrspace(3) %v371, align 2
   br label %if.end2
 if.else1:
   br label %if.end2
@@ -407,333 +395,315 @@ if.end2:
   fence syncscope("workgroup") acquire
   br label %for.head3
 for.head3:
-  %v384 = phi i32 [ 0, %if.end2 ], [ %v686, %for.body4 ]
-  %v385 = phi <8 x float> [ %v113, %if.end2 ], [ %v619, %for.body4 ]
-  %v386 = phi <8 x float> [ %v113, %if.end2 ], [ %v621, %for.body4 ]
-  %v387 = phi <8 x float> [ %v113, %if.end2 ], [ %v620, %for.body4 ]
-  %v388 = phi <8 x float> [ %v113, %if.end2 ], [ %v622, %for.body4 ]
-  %v389 = icmp slt i32 %v384, %v105
-  br i1 %v389, label %for.body4, label %for.exit5
+  %v372 = phi i32 [ 0, %if.end2 ], [ %v656, %for.body4 ]
+  %v373 = phi <8 x float> [ %v119, %if.end2 ], [ %v589, %for.body4 ]
+  %v374 = phi <8 x float> [ %v119, %if.end2 ], [ %v591, %for.body4 ]
+  %v375 = phi <8 x float> [ %v119, %if.end2 ], [ %v590, %for.body4 ]
+  %v376 = phi <8 x float> [ %v119, %if.end2 ], [ %v592, %for.body4 ]
+  %v377 = icmp slt i32 %v372, %v111
+  br i1 %v377, label %for.body4, label %for.exit5
 for.body4:
-  %v390 = add i32 %v384, 32
-  %v391 = sub i32 %v105, 32
-  %v392 = call i32 @llvm.smin.i32(i32 %v390, i32 %v391)
-  %v393 = add i32 %v5, 0
-  %v394 = add i32 %v5, 256
-  %v395 = sdiv i32 %v393, 4
-  %v396 = srem i32 %v393, 4
-  %v397 = mul i32 %v396, 8
-  %v398 = add i32 %v2, %v395
-  %v399 = add i32 %v392, %v397
-  %v400 = srem i32 %v398, 14
-  %v401 = sdiv i32 %v398, 14
-  %v402 = srem i32 %v401, 14
-  %v403 = sdiv i32 %v401, 14
-  %v404 = sdiv i32 %v399, 64
-  %v405 = srem i32 %v399, 64
-  %v406 = srem i32 %v404, 3
-  %v407 = sdiv i32 %v404, 3
-  %v408 = add i32 %v402, 1
-  %v409 = mul i32 %v407, 1
-  %v410 = sub i32 %v408, %v409
-  %v411 = icmp sge i32 %v410, 0
-  %v412 = icmp slt i32 %v410, 14
-  %v413 = and i1 %v411, %v412
-  %v414 = add i32 %v400, 1
-  %v415 = mul i32 %v406, 1
-  %v416 = sub i32 %v414, %v415
-  %v417 = icmp sge i32 %v416, 0
-  %v418 = icmp slt i32 %v416, 14
-  %v419 = and i1 %v417, %v418
-  %v420 = and i1 %v413, %v419
-  %v421 = mul i32 %v0, 64
-  %v422 = add i32 %v421, %v405
-  %v423 = mul i32 %v403, 14
-  %v424 = add i32 %v423, %v410
-  %v425 = mul i32 %v424, 14
-  %v426 = add i32 %v425, %v416
-  %v427 = mul i32 %v426, 64
-  %v428 = add i32 %v427, %v422
-  %v429 = select i1 %v420, i32 %v428, i32 0
-  %v430 = mul i32 %v429, 2
-  %v431 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v430
-  %v432 = load <8 x half>, ptr addrspace(1) %v431, align 2
-  %v433 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v434 = insertelement <8 x half> %v433, half 0xH0000, i32 1
-  %v435 = insertelement <8 x half> %v434, half 0xH0000, i32 2
-  %v436 = insertelement <8 x half> %v435, half 0xH0000, i32 3
-  %v437 = insertelement <8 x half> %v436, half 0xH0000, i32 4
-  %v438 = insertelement <8 x half> %v437, half 0xH0000, i32 5
-  %v439 = insertelement <8 x half> %v438, half 0xH0000, i32 6
-  %v440 = insertelement <8 x half> %v439, half 0xH0000, i32 7
-  %v441 = select i1 %v420, <8 x half> %v432, <8 x half> %v440
-  %v442 = sdiv i32 %v394, 4
-  %v443 = srem i32 %v394, 4
-  %v444 = mul i32 %v443, 8
-  %v445 = add i32 %v2, %v442
-  %v446 = add i32 %v392, %v444
-  %v447 = srem i32 %v445, 14
-  %v448 = sdiv i32 %v445, 14
-  %v449 = srem i32 %v448, 14
-  %v450 = sdiv i32 %v448, 14
-  %v451 = sdiv i32 %v446, 64
-  %v452 = srem i32 %v446, 64
-  %v453 = srem i32 %v451, 3
-  %v454 = sdiv i32 %v451, 3
-  %v455 = add i32 %v449, 1
-  %v456 = mul i32 %v454, 1
-  %v457 = sub i32 %v455, %v456
-  %v458 = icmp sge i32 %v457, 0
-  %v459 = icmp slt i32 %v457, 14
-  %v460 = and i1 %v458, %v459
-  %v461 = add i32 %v447, 1
-  %v462 = mul i32 %v453, 1
-  %v463 = sub i32 %v461, %v462
-  %v464 = icmp sge i32 %v463, 0
-  %v465 = icmp slt i32 %v463, 14
-  %v466 = and i1 %v464, %v465
-  %v467 = and i1 %v460, %v466
-  %v468 = mul i32 %v0, 64
-  %v469 = add i32 %v468, %v452
-  %v470 = mul i32 %v450, 14
-  %v471 = add i32 %v470, %v457
-  %v472 = mul i32 %v471, 14
-  %v473 = add i32 %v472, %v463
-  %v474 = mul i32 %v473, 64
-  %v475 = add i32 %v474, %v469
-  %v476 = select i1 %v467, i32 %v475, i32 0
-  %v477 = mul i32 %v476, 2
-  %v478 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v477
-  %v479 = load <8 x half>, ptr addrspace(1) %v478, align 2
-  %v480 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v481 = insertelement <8 x half> %v480, half 0xH0000, i32 1
-  %v482 = insertelement <8 x half> %v481, half 0xH0000, i32 2
-  %v483 = insertelement <8 x half> %v482, half 0xH0000, i32 3
-  %v484 = insertelement <8 x half> %v483, half 0xH0000, i32 4
-  %v485 = insertelement <8 x half> %v484, half 0xH0000, i32 5
-  %v486 = insertelement <8 x half> %v485, half 0xH0000, i32 6
-  %v487 = insertelement <8 x half> %v486, half 0xH0000, i32 7
-  %v488 = select i1 %v467, <8 x half> %v479, <8 x half> %v487
-  %v489 = add i32 %v5, 0
-  %v490 = sdiv i32 %v489, 4
-  %v491 = srem i32 %v489, 4
-  %v492 = mul i32 %v491, 8
-  %v493 = add i32 %v4, %v490
-  %v494 = add i32 %v392, %v492
-  %v495 = add i32 %v494, 0
-  %v496 = sdiv i32 %v495, 64
-  %v497 = srem i32 %v495, 64
-  %v498 = mul i32 %v0, 64
-  %v499 = add i32 %v498, %v497
-  %v500 = mul i32 %v499, 9
-  %v501 = add i32 %v500, %v496
-  %v502 = mul i32 %v501, 64
-  %v503 = add i32 %v502, %v493
-  %v504 = mul i32 %v503, 2
-  %v505 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v504
-  %v506 = load half, ptr addrspace(1) %v505, align 2
-  %v507 = add i32 %v494, 1
-  %v508 = sdiv i32 %v507, 64
-  %v509 = srem i32 %v507, 64
-  %v510 = mul i32 %v0, 64
-  %v511 = add i32 %v510, %v509
-  %v512 = mul i32 %v511, 9
-  %v513 = add i32 %v512, %v508
-  %v514 = mul i32 %v513, 64
-  %v515 = add i32 %v514, %v493
-  %v516 = mul i32 %v515, 2
-  %v517 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v516
-  %v518 = load half, ptr addrspace(1) %v517, align 2
-  %v519 = add i32 %v494, 2
-  %v520 = sdiv i32 %v519, 64
-  %v521 = srem i32 %v519, 64
-  %v522 = mul i32 %v0, 64
-  %v523 = add i32 %v522, %v521
+  %v378 = add i32 %v372, 32
+  %v379 = sub i32 %v111, 32
+  %v380 = call i32 @llvm.smin.i32(i32 %v378, i32 %v379)
+  %v381 = add i32 %v11, 0
+  %v382 = add i32 %v11, 256
+  %v383 = sdiv i32 %v381, 4
+  %v384 = srem i32 %v381, 4
+  %v385 = mul i32 %v384, 8
+  %v386 = add i32 %v8, %v383
+  %v387 = add i32 %v380, %v385
+  %v388 = srem i32 %v386, 14
+  %v389 = sdiv i32 %v386, 14
+  %v390 = srem i32 %v389, 14
+  %v391 = sdiv i32 %v389, 14
+  %v392 = sdiv i32 %v387, 64
+  %v393 = srem i32 %v387, 64
+  %v394 = srem i32 %v392, 3
+  %v395 = sdiv i32 %v392, 3
+  %v396 = add i32 %v390, 1
+  %v397 = mul i32 %v395, 1
+  %v398 = sub i32 %v396, %v397
+  %v399 = call i32 @llvm.smax.i32(i32 %v398, i32 0)
+  %v400 = call i32 @llvm.smin.i32(i32 %v399, i32 13)
+  %v401 = sub i32 %v398, %v400
+  %v402 = add i32 %v388, 1
+  %v403 = mul i32 %v394, 1
+  %v404 = sub i32 %v402, %v403
+  %v405 = call i32 @llvm.smax.i32(i32 %v404, i32 0)
+  %v406 = call i32 @llvm.smin.i32(i32 %v405, i32 13)
+  %v407 = sub i32 %v404, %v406
+  %v408 = or i32 %v401, %v407
+  %v409 = icmp eq i32 %v408, 0
+  %v410 = mul i32 %v391, 14
+  %v411 = add i32 %v410, %v398
+  %v412 = mul i32 %v411, 14
+  %v413 = add i32 %v412, %v404
+  %v414 = mul i32 %v413, 64
+  %v415 = add i32 %v414, %v393
+  %v416 = select i1 %v409, i32 %v415, i32 0
+  %v417 = mul i32 %v416, 2
+  %v418 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v417
+  %v419 = load <8 x half>, ptr addrspace(1) %v418, align 2
+  %v420 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v421 = insertelement <8 x half> %v420, half 0xH0000, i32 1
+  %v422 = insertelement <8 x half> %v421, half 0xH0000, i32 2
+  %v423 = insertelement <8 x half> %v422, half 0xH0000, i32 3
+  %v424 = insertelement <8 x half> %v423, half 0xH0000, i32 4
+  %v425 = insertelement <8 x half> %v424, half 0xH0000, i32 5
+  %v426 = insertelement <8 x half> %v425, half 0xH0000, i32 6
+  %v427 = insertelement <8 x half> %v426, half 0xH0000, i32 7
+  %v428 = select i1 %v409, <8 x half> %v419, <8 x half> %v427
+  %v429 = sdiv i32 %v382, 4
+  %v430 = srem i32 %v382, 4
+  %v431 = mul i32 %v430, 8
+  %v432 = add i32 %v8, %v429
+  %v433 = add i32 %v380, %v431
+  %v434 = srem i32 %v432, 14
+  %v435 = sdiv i32 %v432, 14
+  %v436 = srem i32 %v435, 14
+  %v437 = sdiv i32 %v435, 14
+  %v438 = sdiv i32 %v433, 64
+  %v439 = srem i32 %v433, 64
+  %v440 = srem i32 %v438, 3
+  %v441 = sdiv i32 %v438, 3
+  %v442 = add i32 %v436, 1
+  %v443 = mul i32 %v441, 1
+  %v444 = sub i32 %v442, %v443
+  %v445 = call i32 @llvm.smax.i32(i32 %v444, i32 0)
+  %v446 = call i32 @llvm.smin.i32(i32 %v445, i32 13)
+  %v447 = sub i32 %v444, %v446
+  %v448 = add i32 %v434, 1
+  %v449 = mul i32 %v440, 1
+  %v450 = sub i32 %v448, %v449
+  %v451 = call i32 @llvm.smax.i32(i32 %v450, i32 0)
+  %v452 = call i32 @llvm.smin.i32(i32 %v451, i32 13)
+  %v453 = sub i32 %v450, %v452
+  %v454 = or i32 %v447, %v453
+  %v455 = icmp eq i32 %v454, 0
+  %v456 = mul i32 %v437, 14
+  %v457 = add i32 %v456, %v444
+  %v458 = mul i32 %v457, 14
+  %v459 = add i32 %v458, %v450
+  %v460 = mul i32 %v459, 64
+  %v461 = add i32 %v460, %v439
+  %v462 = select i1 %v455, i32 %v461, i32 0
+  %v463 = mul i32 %v462, 2
+  %v464 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v463
+  %v465 = load <8 x half>, ptr addrspace(1) %v464, align 2
+  %v466 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v467 = insertelement <8 x half> %v466, half 0xH0000, i32 1
+  %v468 = insertelement <8 x half> %v467, half 0xH0000, i32 2
+  %v469 = insertelement <8 x half> %v468, half 0xH0000, i32 3
+  %v470 = insertelement <8 x half> %v469, half 0xH0000, i32 4
+  %v471 = insertelement <8 x half> %v470, half 0xH0000, i32 5
+  %v472 = insertelement <8 x half> %v471, half 0xH0000, i32 6
+  %v473 = insertelement <8 x half> %v472, half 0xH0000, i32 7
+  %v474 = select i1 %v455, <8 x half> %v465, <8 x half> %v473
+  %v475 = add i32 %v11, 0
+  %v476 = sdiv i32 %v475, 4
+  %v477 = srem i32 %v475, 4
+  %v478 = mul i32 %v477, 8
+  %v479 = add i32 %v10, %v476
+  %v480 = add i32 %v380, %v478
+  %v481 = add i32 %v480, 0
+  %v482 = sdiv i32 %v481, 64
+  %v483 = srem i32 %v481, 64
+  %v484 = mul i32 %v483, 9
+  %v485 = add i32 %v484, %v482
+  %v486 = mul i32 %v485, 64
+  %v487 = add i32 %v486, %v479
+  %v488 = mul i32 %v487, 2
+  %v489 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v488
+  %v490 = load half, ptr addrspace(1) %v489, align 2
+  %v491 = add i32 %v480, 1
+  %v492 = sdiv i32 %v491, 64
+  %v493 = srem i32 %v491, 64
+  %v494 = mul i32 %v493, 9
+  %v495 = add i32 %v494, %v492
+  %v496 = mul i32 %v495, 64
+  %v497 = add i32 %v496, %v479
+  %v498 = mul i32 %v497, 2
+  %v499 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v498
+  %v500 = load half, ptr addrspace(1) %v499, align 2
+  %v501 = add i32 %v480, 2
+  %v502 = sdiv i32 %v501, 64
+  %v503 = srem i32 %v501, 64
+  %v504 = mul i32 %v503, 9
+  %v505 = add i32 %v504, %v502
+  %v506 = mul i32 %v505, 64
+  %v507 = add i32 %v506, %v479
+  %v508 = mul i32 %v507, 2
+  %v509 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v508
+  %v510 = load half, ptr addrspace(1) %v509, align 2
+  %v511 = add i32 %v480, 3
+  %v512 = sdiv i32 %v511, 64
+  %v513 = srem i32 %v511, 64
+  %v514 = mul i32 %v513, 9
+  %v515 = add i32 %v514, %v512
+  %v516 = mul i32 %v515, 64
+  %v517 = add i32 %v516, %v479
+  %v518 = mul i32 %v517, 2
+  %v519 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v518
+  %v520 = load half, ptr addrspace(1) %v519, align 2
+  %v521 = add i32 %v480, 4
+  %v522 = sdiv i32 %v521, 64
+  %v523 = srem i32 %v521, 64
   %v524 = mul i32 %v523, 9
-  %v525 = add i32 %v524, %v520
+  %v525 = add i32 %v524, %v522
   %v526 = mul i32 %v525, 64
-  %v527 = add i32 %v526, %v493
+  %v527 = add i32 %v526, %v479
   %v528 = mul i32 %v527, 2
-  %v529 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v528
+  %v529 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v528
   %v530 = load half, ptr addrspace(1) %v529, align 2
-  %v531 = add i32 %v494, 3
+  %v531 = add i32 %v480, 5
   %v532 = sdiv i32 %v531, 64
   %v533 = srem i32 %v531, 64
-  %v534 = mul i32 %v0, 64
-  %v535 = add i32 %v534, %v533
-  %v536 = mul i32 %v535, 9
-  %v537 = add i32 %v536, %v532
-  %v538 = mul i32 %v537, 64
-  %v539 = add i32 %v538, %v493
-  %v540 = mul i32 %v539, 2
-  %v541 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v540
-  %v542 = load half, ptr addrspace(1) %v541, align 2
-  %v543 = add i32 %v494, 4
-  %v544 = sdiv i32 %v543, 64
-  %v545 = srem i32 %v543, 64
-  %v546 = mul i32 %v0, 64
-  %v547 = add i32 %v546, %v545
-  %v548 = mul i32 %v547, 9
-  %v549 = add i32 %v548, %v544
-  %v550 = mul i32 %v549, 64
-  %v551 = add i32 %v550, %v493
-  %v552 = mul i32 %v551, 2
-  %v553 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v552
-  %v554 = load half, ptr addrspace(1) %v553, align 2
-  %v555 = add i32 %v494, 5
-  %v556 = sdiv i32 %v555, 64
-  %v557 = srem i32 %v555, 64
-  %v558 = mul i32 %v0, 64
-  %v559 = add i32 %v558, %v557
-  %v560 = mul i32 %v559, 9
-  %v561 = add i32 %v560, %v556
-  %v562 = mul i32 %v561, 64
-  %v563 = add i32 %v562, %v493
-  %v564 = mul i32 %v563, 2
-  %v565 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v564
-  %v566 = load half, ptr addrspace(1) %v565, align 2
-  %v567 = add i32 %v494, 6
-  %v568 = sdiv i32 %v567, 64
-  %v569 = srem i32 %v567, 64
-  %v570 = mul i32 %v0, 64
-  %v571 = add i32 %v570, %v569
-  %v572 = mul i32 %v571, 9
-  %v573 = add i32 %v572, %v568
-  %v574 = mul i32 %v573, 64
-  %v575 = add i32 %v574, %v493
-  %v576 = mul i32 %v575, 2
-  %v577 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v576
-  %v578 = load half, ptr addrspace(1) %v577, align 2
-  %v579 = add i32 %v494, 7
-  %v580 = sdiv i32 %v579, 64
-  %v581 = srem i32 %v579, 64
-  %v582 = mul i32 %v0, 64
-  %v583 = add i32 %v582, %v581
-  %v584 = mul i32 %v583, 9
-  %v585 = add i32 %v584, %v580
-  %v586 = mul i32 %v585, 64
-  %v587 = add i32 %v586, %v493
-  %v588 = mul i32 %v587, 2
-  %v589 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v588
-  %v590 = load half, ptr addrspace(1) %v589, align 2
-  %v591 = insertelement <8 x half> poison, half %v506, i32 0
-  %v592 = insertelement <8 x half> %v591, half %v518, i32 1
-  %v593 = insertelement <8 x half> %v592, half %v530, i32 2
-  %v594 = insertelement <8 x half> %v593, half %v542, i32 3
-  %v595 = insertelement <8 x half> %v594, half %v554, i32 4
-  %v596 = insertelement <8 x half> %v595, half %v566, i32 5
-  %v597 = insertelement <8 x half> %v596, half %v578, i32 6
-  %v598 = insertelement <8 x half> %v597, half %v590, i32 7
-  %v599 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
-  %v600 = load <8 x half>, ptr addrspace(3) %v599, align 2
-  %v601 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v602 = load <8 x half>, ptr addrspace(3) %v601, align 2
-  %v603 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v76
-  %v604 = load <8 x half>, ptr addrspace(3) %v603, align 2
-  %v605 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
-  %v606 = load <8 x half>, ptr addrspace(3) %v605, align 2
-  %v607 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v604, <8 x half> %v600, <8 x float> %v385)
-  %v608 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v604, <8 x half> %v602, <8 x float> %v387)
-  %v609 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v606, <8 x half> %v600, <8 x float> %v386)
-  %v610 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v606, <8 x half> %v602, <8 x float> %v388)
-  %v611 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
-  %v612 = load <8 x half>, ptr addrspace(3) %v611, align 2
-  %v613 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
-  %v614 = load <8 x half>, ptr addrspace(3) %v613, align 2
-  %v615 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v96
-  %v616 = load <8 x half>, ptr addrspace(3) %v615, align 2
-  %v617 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v97
-  %v618 = load <8 x half>, ptr addrspace(3) %v617, align 2
-  %v619 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v616, <8 x half> %v612, <8 x float> %v607)
-  %v620 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v616, <8 x half> %v614, <8 x float> %v608)
-  %v621 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v618, <8 x half> %v612, <8 x float> %v609)
-  %v622 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v618, <8 x half> %v614, <8 x float> %v610)
+  %v534 = mul i32 %v533, 9
+  %v535 = add i32 %v534, %v532
+  %v536 = mul i32 %v535, 64
+  %v537 = add i32 %v536, %v479
+  %v538 = mul i32 %v537, 2
+  %v539 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v538
+  %v540 = load half, ptr addrspace(1) %v539, align 2
+  %v541 = add i32 %v480, 6
+  %v542 = sdiv i32 %v541, 64
+  %v543 = srem i32 %v541, 64
+  %v544 = mul i32 %v543, 9
+  %v545 = add i32 %v544, %v542
+  %v546 = mul i32 %v545, 64
+  %v547 = add i32 %v546, %v479
+  %v548 = mul i32 %v547, 2
+  %v549 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v548
+  %v550 = load half, ptr addrspace(1) %v549, align 2
+  %v551 = add i32 %v480, 7
+  %v552 = sdiv i32 %v551, 64
+  %v553 = srem i32 %v551, 64
+  %v554 = mul i32 %v553, 9
+  %v555 = add i32 %v554, %v552
+  %v556 = mul i32 %v555, 64
+  %v557 = add i32 %v556, %v479
+  %v558 = mul i32 %v557, 2
+  %v559 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v558
+  %v560 = load half, ptr addrspace(1) %v559, align 2
+  %v561 = insertelement <8 x half> poison, half %v490, i32 0
+  %v562 = insertelement <8 x half> %v561, half %v500, i32 1
+  %v563 = insertelement <8 x half> %v562, half %v510, i32 2
+  %v564 = insertelement <8 x half> %v563, half %v520, i32 3
+  %v565 = insertelement <8 x half> %v564, half %v530, i32 4
+  %v566 = insertelement <8 x half> %v565, half %v540, i32 5
+  %v567 = insertelement <8 x half> %v566, half %v550, i32 6
+  %v568 = insertelement <8 x half> %v567, half %v560, i32 7
+  %v569 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v42
+  %v570 = load <8 x half>, ptr addrspace(3) %v569, align 2
+  %v571 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v43
+  %v572 = load <8 x half>, ptr addrspace(3) %v571, align 2
+  %v573 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v82
+  %v574 = load <8 x half>, ptr addrspace(3) %v573, align 2
+  %v575 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v83
+  %v576 = load <8 x half>, ptr addrspace(3) %v575, align 2
+  %v577 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v574, <8 x half> %v570, <8 x float> %v373)
+  %v578 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v574, <8 x half> %v572, <8 x float> %v375)
+  %v579 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v576, <8 x half> %v570, <8 x float> %v374)
+  %v580 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v576, <8 x half> %v572, <8 x float> %v376)
+  %v581 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v62
+  %v582 = load <8 x half>, ptr addrspace(3) %v581, align 2
+  %v583 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v63
+  %v584 = load <8 x half>, ptr addrspace(3) %v583, align 2
+  %v585 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
+  %v586 = load <8 x half>, ptr addrspace(3) %v585, align 2
+  %v587 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v103
+  %v588 = load <8 x half>, ptr addrspace(3) %v587, align 2
+  %v589 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v586, <8 x half> %v582, <8 x float> %v577)
+  %v590 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v586, <8 x half> %v584, <8 x float> %v578)
+  %v591 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v588, <8 x half> %v582, <8 x float> %v579)
+  %v592 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v588, <8 x half> %v584, <8 x float> %v580)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v623 = add i32 %v5, 0
-  %v624 = add i32 %v5, 256
-  %v625 = sdiv i32 %v623, 4
-  %v626 = srem i32 %v623, 4
-  %v627 = mul i32 %v626, 8
-  %v628 = sdiv i32 %v624, 4
-  %v629 = srem i32 %v624, 4
-  %v630 = mul i32 %v629, 8
-  %v631 = mul i32 %v627, 2
-  %v632 = mul i32 %v625, 4
-  %v633 = sdiv i32 %v631, 16
-  %v634 = add i32 %v632, %v633
-  %v635 = sdiv i32 %v634, 8
-  %v636 = srem i32 %v635, 8
-  %v637 = shl i32 %v636, 1
-  %v638 = xor i32 %v636, %v637
-  %v639 = srem i32 %v638, 8
-  %v640 = srem i32 %v634, 8
-  %v641 = xor i32 %v640, %v639
-  %v642 = mul i32 %v635, 128
-  %v643 = mul i32 %v641, 16
-  %v644 = add i32 %v642, %v643
-  %v645 = srem i32 %v631, 16
-  %v646 = add i32 %v644, %v645
-  %v647 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v646
-  store <8 x half> %v441, ptr addrspace(3) %v647, align 2
-  %v648 = mul i32 %v630, 2
-  %v649 = mul i32 %v628, 4
-  %v650 = sdiv i32 %v648, 16
-  %v651 = add i32 %v649, %v650
-  %v652 = sdiv i32 %v651, 8
-  %v653 = srem i32 %v652, 8
-  %v654 = shl i32 %v653, 1
-  %v655 = xor i32 %v653, %v654
-  %v656 = srem i32 %v655, 8
-  %v657 = srem i32 %v651, 8
-  %v658 = xor i32 %v657, %v656
-  %v659 = mul i32 %v652, 128
-  %v660 = mul i32 %v658, 16
-  %v661 = add i32 %v659, %v660
-  %v662 = srem i32 %v648, 16
-  %v663 = add i32 %v661, %v662
-  %v664 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v663
-  store <8 x half> %v488, ptr addrspace(3) %v664, align 2
-  %v665 = add i32 %v5, 0
-  %v666 = sdiv i32 %v665, 4
-  %v667 = srem i32 %v665, 4
-  %v668 = mul i32 %v667, 8
-  %v669 = mul i32 %v668, 2
-  %v670 = mul i32 %v666, 4
-  %v671 = sdiv i32 %v669, 16
-  %v672 = add i32 %v670, %v671
-  %v673 = sdiv i32 %v672, 8
-  %v674 = srem i32 %v673, 8
-  %v675 = shl i32 %v674, 1
-  %v676 = xor i32 %v674, %v675
-  %v677 = srem i32 %v676, 8
-  %v678 = srem i32 %v672, 8
-  %v679 = xor i32 %v678, %v677
-  %v680 = mul i32 %v673, 128
-  %v681 = mul i32 %v679, 16
-  %v682 = add i32 %v680, %v681
-  %v683 = srem i32 %v669, 16
-  %v684 = add i32 %v682, %v683
-  %v685 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v684
-  store <8 x half> %v598, ptr addrspace(3) %v685, align 2
+  %v593 = add i32 %v11, 0
+  %v594 = add i32 %v11, 256
+  %v595 = sdiv i32 %v593, 4
+  %v596 = srem i32 %v593, 4
+  %v597 = mul i32 %v596, 8
+  %v598 = sdiv i32 %v594, 4
+  %v599 = srem i32 %v594, 4
+  %v600 = mul i32 %v599, 8
+  %v601 = mul i32 %v597, 2
+  %v602 = mul i32 %v595, 4
+  %v603 = sdiv i32 %v601, 16
+  %v604 = add i32 %v602, %v603
+  %v605 = sdiv i32 %v604, 8
+  %v606 = srem i32 %v605, 8
+  %v607 = shl i32 %v606, 1
+  %v608 = xor i32 %v606, %v607
+  %v609 = srem i32 %v608, 8
+  %v610 = srem i32 %v604, 8
+  %v611 = xor i32 %v610, %v609
+  %v612 = mul i32 %v605, 128
+  %v613 = mul i32 %v611, 16
+  %v614 = add i32 %v612, %v613
+  %v615 = srem i32 %v601, 16
+  %v616 = add i32 %v614, %v615
+  %v617 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v616
+  store <8 x half> %v428, ptr addrspace(3) %v617, align 2
+  %v618 = mul i32 %v600, 2
+  %v619 = mul i32 %v598, 4
+  %v620 = sdiv i32 %v618, 16
+  %v621 = add i32 %v619, %v620
+  %v622 = sdiv i32 %v621, 8
+  %v623 = srem i32 %v622, 8
+  %v624 = shl i32 %v623, 1
+  %v625 = xor i32 %v623, %v624
+  %v626 = srem i32 %v625, 8
+  %v627 = srem i32 %v621, 8
+  %v628 = xor i32 %v627, %v626
+  %v629 = mul i32 %v622, 128
+  %v630 = mul i32 %v628, 16
+  %v631 = add i32 %v629, %v630
+  %v632 = srem i32 %v618, 16
+  %v633 = add i32 %v631, %v632
+  %v634 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v633
+  store <8 x half> %v474, ptr addrspace(3) %v634, align 2
+  %v635 = add i32 %v11, 0
+  %v636 = sdiv i32 %v635, 4
+  %v637 = srem i32 %v635, 4
+  %v638 = mul i32 %v637, 8
+  %v639 = mul i32 %v638, 2
+  %v640 = mul i32 %v636, 4
+  %v641 = sdiv i32 %v639, 16
+  %v642 = add i32 %v640, %v641
+  %v643 = sdiv i32 %v642, 8
+  %v644 = srem i32 %v643, 8
+  %v645 = shl i32 %v644, 1
+  %v646 = xor i32 %v644, %v645
+  %v647 = srem i32 %v646, 8
+  %v648 = srem i32 %v642, 8
+  %v649 = xor i32 %v648, %v647
+  %v650 = mul i32 %v643, 128
+  %v651 = mul i32 %v649, 16
+  %v652 = add i32 %v650, %v651
+  %v653 = srem i32 %v639, 16
+  %v654 = add i32 %v652, %v653
+  %v655 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v654
+  store <8 x half> %v568, ptr addrspace(3) %v655, align 2
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v686 = add i32 %v384, 32
+  %v656 = add i32 %v372, 32
   br label %for.head3
 for.exit5:
   br label %for.head6
 for.head6:
-  %v687 = phi i32 [ %v105, %for.exit5 ], [ %v818, %for.exit17 ]
-  %v688 = phi <8 x float> [ %v385, %for.exit5 ], [ %v814, %for.exit17 ]
-  %v689 = phi <8 x float> [ %v386, %for.exit5 ], [ %v816, %for.exit17 ]
-  %v690 = phi <8 x float> [ %v387, %for.exit5 ], [ %v815, %for.exit17 ]
-  %v691 = phi <8 x float> [ %v388, %for.exit5 ], [ %v817, %for.exit17 ]
-  %v692 = icmp slt i32 %v687, 576
-  br i1 %v692, label %for.body7, label %for.exit8
+  %v657 = phi i32 [ %v111, %for.exit5 ], [ %v785, %for.exit17 ]
+  %v658 = phi <8 x float> [ %v373, %for.exit5 ], [ %v781, %for.exit17 ]
+  %v659 = phi <8 x float> [ %v374, %for.exit5 ], [ %v783, %for.exit17 ]
+  %v660 = phi <8 x float> [ %v375, %for.exit5 ], [ %v782, %for.exit17 ]
+  %v661 = phi <8 x float> [ %v376, %for.exit5 ], [ %v784, %for.exit17 ]
+  %v662 = icmp slt i32 %v657, 576
+  br i1 %v662, label %for.body7, label %for.exit8
 for.body7:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
@@ -741,869 +711,866 @@ for.body7:
   fence syncscope("workgroup") acquire
   br label %for.head9
 for.head9:
-  %v693 = phi i32 [ %v5, %for.body7 ], [ %v754, %if.end14 ]
-  %v694 = icmp slt i32 %v693, 4096
-  br i1 %v694, label %for.body10, label %for.exit11
+  %v663 = phi i32 [ %v11, %for.body7 ], [ %v723, %if.end14 ]
+  %v664 = icmp slt i32 %v663, 4096
+  br i1 %v664, label %for.body10, label %for.exit11
 for.body10:
-  %v695 = sdiv i32 %v693, 32
-  %v696 = srem i32 %v693, 32
-  %v697 = add i32 %v2, %v695
-  %v698 = add i32 %v687, %v696
-  %v699 = icmp slt i32 %v697, 196
-  %v700 = icmp slt i32 %v698, 576
-  %v701 = and i1 %v699, %v700
-  br i1 %v701, label %if.then12, label %if.else13
+  %v665 = sdiv i32 %v663, 32
+  %v666 = srem i32 %v663, 32
+  %v667 = add i32 %v8, %v665
+  %v668 = add i32 %v657, %v666
+  %v669 = icmp slt i32 %v667, 196
+  %v670 = icmp slt i32 %v668, 576
+  %v671 = and i1 %v669, %v670
+  br i1 %v671, label %if.then12, label %if.else13
 if.then12:
-  %v702 = srem i32 %v697, 14
-  %v703 = sdiv i32 %v697, 14
-  %v704 = srem i32 %v703, 14
-  %v705 = sdiv i32 %v703, 14
-  %v706 = sdiv i32 %v698, 64
-  %v707 = srem i32 %v698, 64
-  %v708 = srem i32 %v706, 3
-  %v709 = sdiv i32 %v706, 3
-  %v710 = add i32 %v704, 1
-  %v711 = mul i32 %v709, 1
-  %v712 = sub i32 %v710, %v711
-  %v713 = icmp sge i32 %v712, 0
-  %v714 = icmp slt i32 %v712, 14
-  %v715 = and i1 %v713, %v714
-  %v716 = add i32 %v702, 1
-  %v717 = mul i32 %v708, 1
-  %v718 = sub i32 %v716, %v717
-  %v719 = icmp sge i32 %v718, 0
-  %v720 = icmp slt i32 %v718, 14
-  %v721 = and i1 %v719, %v720
-  %v722 = and i1 %v715, %v721
-  %v723 = mul i32 %v0, 64
-  %v724 = add i32 %v723, %v707
-  %v725 = mul i32 %v705, 14
-  %v726 = add i32 %v725, %v712
-  %v727 = mul i32 %v726, 14
-  %v728 = add i32 %v727, %v718
-  %v729 = mul i32 %v728, 64
-  %v730 = add i32 %v729, %v724
-  %v731 = select i1 %v722, i32 %v730, i32 0
-  %v732 = mul i32 %v731, 2
-  %v733 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v732
-  %v734 = load half, ptr addrspace(1) %v733, align 2
-  %v735 = select i1 %v722, half %v734, half 0xH0000
+  %v672 = srem i32 %v667, 14
+  %v673 = sdiv i32 %v667, 14
+  %v674 = srem i32 %v673, 14
+  %v675 = sdiv i32 %v673, 14
+  %v676 = sdiv i32 %v668, 64
+  %v677 = srem i32 %v668, 64
+  %v678 = srem i32 %v676, 3
+  %v679 = sdiv i32 %v676, 3
+  %v680 = add i32 %v674, 1
+  %v681 = mul i32 %v679, 1
+  %v682 = sub i32 %v680, %v681
+  %v683 = call i32 @llvm.smax.i32(i32 %v682, i32 0)
+  %v684 = call i32 @llvm.smin.i32(i32 %v683, i32 13)
+  %v685 = sub i32 %v682, %v684
+  %v686 = add i32 %v672, 1
+  %v687 = mul i32 %v678, 1
+  %v688 = sub i32 %v686, %v687
+  %v689 = call i32 @llvm.smax.i32(i32 %v688, i32 0)
+  %v690 = call i32 @llvm.smin.i32(i32 %v689, i32 13)
+  %v691 = sub i32 %v688, %v690
+  %v692 = or i32 %v685, %v691
+  %v693 = icmp eq i32 %v692, 0
+  %v694 = mul i32 %v675, 14
+  %v695 = add i32 %v694, %v682
+  %v696 = mul i32 %v695, 14
+  %v697 = add i32 %v696, %v688
+  %v698 = mul i32 %v697, 64
+  %v699 = add i32 %v698, %v677
+  %v700 = select i1 %v693, i32 %v699, i32 0
+  %v701 = mul i32 %v700, 2
+  %v702 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v701
+  %v703 = load half, ptr addrspace(1) %v702, align 2
+  %v704 = select i1 %v693, half %v703, half 0xH0000
   br label %if.end14
 if.else13:
   br label %if.end14
 if.end14:
-  %v736 = phi half [ %v735, %if.then12 ], [ 0xH0000, %if.else13 ]
-  %v737 = mul i32 %v696, 2
-  %v738 = mul i32 %v695, 4
-  %v739 = sdiv i32 %v737, 16
-  %v740 = add i32 %v738, %v739
-  %v741 = sdiv i32 %v740, 8
-  %v742 = srem i32 %v741, 8
-  %v743 = shl i32 %v742, 1
-  %v744 = xor i32 %v742, %v743
-  %v745 = srem i32 %v744, 8
-  %v746 = srem i32 %v740, 8
-  %v747 = xor i32 %v746, %v745
-  %v748 = mul i32 %v741, 128
-  %v749 = mul i32 %v747, 16
-  %v750 = add i32 %v748, %v749
-  %v751 = srem i32 %v737, 16
-  %v752 = add i32 %v750, %v751
-  %v753 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v752
-  store half %v736, ptr addrspace(3) %v753, align 2
-  %v754 = add i32 %v693, 256
+  %v705 = phi half [ %v704, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v706 = mul i32 %v666, 2
+  %v707 = mul i32 %v665, 4
+  %v708 = sdiv i32 %v706, 16
+  %v709 = add i32 %v707, %v708
+  %v710 = sdiv i32 %v709, 8
+  %v711 = srem i32 %v710, 8
+  %v712 = shl i32 %v711, 1
+  %v713 = xor i32 %v711, %v712
+  %v714 = srem i32 %v713, 8
+  %v715 = srem i32 %v709, 8
+  %v716 = xor i32 %v715, %v714
+  %v717 = mul i32 %v710, 128
+  %v718 = mul i32 %v716, 16
+  %v719 = add i32 %v717, %v718
+  %v720 = srem i32 %v706, 16
+  %v721 = add i32 %v719, %v720
+  %v722 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v721
+  store half %v705, ptr addrspace(3) %v722, align 2
+  %v723 = add i32 %v663, 256
   br label %for.head9
 for.exit11:
   br label %for.head15
 for.head15:
-  %v755 = phi i32 [ %v5, %for.exit11 ], [ %v793, %if.end20 ]
-  %v756 = icmp slt i32 %v755, 2048
-  br i1 %v756, label %for.body16, label %for.exit17
+  %v724 = phi i32 [ %v11, %for.exit11 ], [ %v760, %if.end20 ]
+  %v725 = icmp slt i32 %v724, 2048
+  br i1 %v725, label %for.body16, label %for.exit17
 for.body16:
-  %v757 = sdiv i32 %v755, 32
-  %v758 = srem i32 %v755, 32
-  %v759 = add i32 %v4, %v757
-  %v760 = add i32 %v687, %v758
-  %v761 = icmp slt i32 %v759, 64
-  %v762 = icmp slt i32 %v760, 576
-  %v763 = and i1 %v761, %v762
-  br i1 %v763, label %if.then18, label %if.else19
+  %v726 = sdiv i32 %v724, 32
+  %v727 = srem i32 %v724, 32
+  %v728 = add i32 %v10, %v726
+  %v729 = add i32 %v657, %v727
+  %v730 = icmp slt i32 %v728, 64
+  %v731 = icmp slt i32 %v729, 576
+  %v732 = and i1 %v730, %v731
+  br i1 %v732, label %if.then18, label %if.else19
 if.then18:
-  %v764 = sdiv i32 %v760, 64
-  %v765 = srem i32 %v760, 64
-  %v766 = mul i32 %v0, 64
-  %v767 = add i32 %v766, %v765
-  %v768 = mul i32 %v767, 9
-  %v769 = add i32 %v768, %v764
-  %v770 = mul i32 %v769, 64
-  %v771 = add i32 %v770, %v759
-  %v772 = mul i32 %v771, 2
-  %v773 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v772
-  %v774 = load half, ptr addrspace(1) %v773, align 2
+  %v733 = sdiv i32 %v729, 64
+  %v734 = srem i32 %v729, 64
+  %v735 = mul i32 %v734, 9
+  %v736 = add i32 %v735, %v733
+  %v737 = mul i32 %v736, 64
+  %v738 = add i32 %v737, %v728
+  %v739 = mul i32 %v738, 2
+  %v740 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v739
+  %v741 = load half, ptr addrspace(1) %v740, align 2
   br label %if.end20
 if.else19:
   br label %if.end20
 if.end20:
-  %v775 = phi half [ %v774, %if.then18 ], [ 0xH0000, %if.else19 ]
-  %v776 = mul i32 %v758, 2
-  %v777 = mul i32 %v757, 4
-  %v778 = sdiv i32 %v776, 16
-  %v779 = add i32 %v777, %v778
-  %v780 = sdiv i32 %v779, 8
-  %v781 = srem i32 %v780, 8
-  %v782 = shl i32 %v781, 1
-  %v783 = xor i32 %v781, %v782
-  %v784 = srem i32 %v783, 8
-  %v785 = srem i32 %v779, 8
-  %v786 = xor i32 %v785, %v784
-  %v787 = mul i32 %v780, 128
-  %v788 = mul i32 %v786, 16
-  %v789 = add i32 %v787, %v788
-  %v790 = srem i32 %v776, 16
-  %v791 = add i32 %v789, %v790
-  %v792 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v791
-  store half %v775, ptr addrspace(3) %v792, align 2
-  %v793 = add i32 %v755, 256
+  %v742 = phi half [ %v741, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v743 = mul i32 %v727, 2
+  %v744 = mul i32 %v726, 4
+  %v745 = sdiv i32 %v743, 16
+  %v746 = add i32 %v744, %v745
+  %v747 = sdiv i32 %v746, 8
+  %v748 = srem i32 %v747, 8
+  %v749 = shl i32 %v748, 1
+  %v750 = xor i32 %v748, %v749
+  %v751 = srem i32 %v750, 8
+  %v752 = srem i32 %v746, 8
+  %v753 = xor i32 %v752, %v751
+  %v754 = mul i32 %v747, 128
+  %v755 = mul i32 %v753, 16
+  %v756 = add i32 %v754, %v755
+  %v757 = srem i32 %v743, 16
+  %v758 = add i32 %v756, %v757
+  %v759 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v758
+  store half %v742, ptr addrspace(3) %v759, align 2
+  %v760 = add i32 %v724, 256
   br label %for.head15
 for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v794 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
-  %v795 = load <8 x half>, ptr addrspace(3) %v794, align 2
-  %v796 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v797 = load <8 x half>, ptr addrspace(3) %v796, align 2
-  %v798 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v76
-  %v799 = load <8 x half>, ptr addrspace(3) %v798, align 2
-  %v800 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
-  %v801 = load <8 x half>, ptr addrspace(3) %v800, align 2
-  %v802 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v799, <8 x half> %v795, <8 x float> %v688)
-  %v803 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v799, <8 x half> %v797, <8 x float> %v690)
-  %v804 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v801, <8 x half> %v795, <8 x float> %v689)
-  %v805 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v801, <8 x half> %v797, <8 x float> %v691)
-  %v806 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
-  %v807 = load <8 x half>, ptr addrspace(3) %v806, align 2
-  %v808 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
-  %v809 = load <8 x half>, ptr addrspace(3) %v808, align 2
-  %v810 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v96
-  %v811 = load <8 x half>, ptr addrspace(3) %v810, align 2
-  %v812 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v97
-  %v813 = load <8 x half>, ptr addrspace(3) %v812, align 2
-  %v814 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v811, <8 x half> %v807, <8 x float> %v802)
-  %v815 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v811, <8 x half> %v809, <8 x float> %v803)
-  %v816 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v813, <8 x half> %v807, <8 x float> %v804)
-  %v817 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v813, <8 x half> %v809, <8 x float> %v805)
-  %v818 = add i32 %v687, 32
+  %v761 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v42
+  %v762 = load <8 x half>, ptr addrspace(3) %v761, align 2
+  %v763 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v43
+  %v764 = load <8 x half>, ptr addrspace(3) %v763, align 2
+  %v765 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v82
+  %v766 = load <8 x half>, ptr addrspace(3) %v765, align 2
+  %v767 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v83
+  %v768 = load <8 x half>, ptr addrspace(3) %v767, align 2
+  %v769 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v766, <8 x half> %v762, <8 x float> %v658)
+  %v770 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v766, <8 x half> %v764, <8 x float> %v660)
+  %v771 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v768, <8 x half> %v762, <8 x float> %v659)
+  %v772 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v768, <8 x half> %v764, <8 x float> %v661)
+  %v773 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v62
+  %v774 = load <8 x half>, ptr addrspace(3) %v773, align 2
+  %v775 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v63
+  %v776 = load <8 x half>, ptr addrspace(3) %v775, align 2
+  %v777 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
+  %v778 = load <8 x half>, ptr addrspace(3) %v777, align 2
+  %v779 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v103
+  %v780 = load <8 x half>, ptr addrspace(3) %v779, align 2
+  %v781 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v778, <8 x half> %v774, <8 x float> %v769)
+  %v782 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v778, <8 x half> %v776, <8 x float> %v770)
+  %v783 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v780, <8 x half> %v774, <8 x float> %v771)
+  %v784 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v780, <8 x half> %v776, <8 x float> %v772)
+  %v785 = add i32 %v657, 32
   br label %for.head6
 for.exit8:
-  %v819 = mul i32 %v0, 64
-  %v820 = mul i32 %v819, 2
-  %v821 = getelementptr inbounds i8, ptr addrspace(1) %arg.dx, i32 %v820
-  %v822 = sdiv i32 %v6, 16
-  %v823 = mul i32 %v822, 8
-  %v824 = add i32 %v823, 0
-  %v825 = srem i32 %v6, 16
-  %v826 = add i32 %v9, 0
-  %v827 = add i32 %v826, %v825
-  %v828 = add i32 %v11, 0
-  %v829 = add i32 %v828, %v824
-  %v830 = extractelement <8 x float> %v688, i32 0
-  %v831 = extractelement <8 x float> %v688, i32 1
-  %v832 = extractelement <8 x float> %v688, i32 2
-  %v833 = extractelement <8 x float> %v688, i32 3
-  %v834 = extractelement <8 x float> %v688, i32 4
-  %v835 = extractelement <8 x float> %v688, i32 5
-  %v836 = extractelement <8 x float> %v688, i32 6
-  %v837 = extractelement <8 x float> %v688, i32 7
-  %v838 = sdiv i32 %v6, 16
-  %v839 = mul i32 %v838, 8
-  %v840 = add i32 %v839, 0
-  %v841 = srem i32 %v6, 16
-  %v842 = add i32 %v9, 0
-  %v843 = add i32 %v842, %v841
-  %v844 = add i32 %v11, 16
-  %v845 = add i32 %v844, %v840
-  %v846 = extractelement <8 x float> %v689, i32 0
-  %v847 = extractelement <8 x float> %v689, i32 1
-  %v848 = extractelement <8 x float> %v689, i32 2
-  %v849 = extractelement <8 x float> %v689, i32 3
-  %v850 = extractelement <8 x float> %v689, i32 4
-  %v851 = extractelement <8 x float> %v689, i32 5
-  %v852 = extractelement <8 x float> %v689, i32 6
-  %v853 = extractelement <8 x float> %v689, i32 7
-  %v854 = sdiv i32 %v6, 16
-  %v855 = mul i32 %v854, 8
-  %v856 = add i32 %v855, 0
-  %v857 = srem i32 %v6, 16
-  %v858 = add i32 %v9, 16
-  %v859 = add i32 %v858, %v857
-  %v860 = add i32 %v11, 0
-  %v861 = add i32 %v860, %v856
-  %v862 = extractelement <8 x float> %v690, i32 0
-  %v863 = extractelement <8 x float> %v690, i32 1
-  %v864 = extractelement <8 x float> %v690, i32 2
-  %v865 = extractelement <8 x float> %v690, i32 3
-  %v866 = extractelement <8 x float> %v690, i32 4
-  %v867 = extractelement <8 x float> %v690, i32 5
-  %v868 = extractelement <8 x float> %v690, i32 6
-  %v869 = extractelement <8 x float> %v690, i32 7
-  %v870 = sdiv i32 %v6, 16
-  %v871 = mul i32 %v870, 8
-  %v872 = add i32 %v871, 0
-  %v873 = srem i32 %v6, 16
-  %v874 = add i32 %v9, 16
-  %v875 = add i32 %v874, %v873
-  %v876 = add i32 %v11, 16
-  %v877 = add i32 %v876, %v872
-  %v878 = extractelement <8 x float> %v691, i32 0
-  %v879 = extractelement <8 x float> %v691, i32 1
-  %v880 = extractelement <8 x float> %v691, i32 2
-  %v881 = extractelement <8 x float> %v691, i32 3
-  %v882 = extractelement <8 x float> %v691, i32 4
-  %v883 = extractelement <8 x float> %v691, i32 5
-  %v884 = extractelement <8 x float> %v691, i32 6
-  %v885 = extractelement <8 x float> %v691, i32 7
-  br i1 %v102, label %if.then21, label %if.else22
+  %v786 = mul i32 %v0, 64
+  %v787 = mul i32 %v786, 2
+  %v788 = getelementptr inbounds i8, ptr addrspace(1) %arg.dx, i32 %v787
+  %v789 = sdiv i32 %v12, 16
+  %v790 = mul i32 %v789, 8
+  %v791 = add i32 %v790, 0
+  %v792 = srem i32 %v12, 16
+  %v793 = add i32 %v15, 0
+  %v794 = add i32 %v793, %v792
+  %v795 = add i32 %v17, 0
+  %v796 = add i32 %v795, %v791
+  %v797 = extractelement <8 x float> %v658, i32 0
+  %v798 = extractelement <8 x float> %v658, i32 1
+  %v799 = extractelement <8 x float> %v658, i32 2
+  %v800 = extractelement <8 x float> %v658, i32 3
+  %v801 = extractelement <8 x float> %v658, i32 4
+  %v802 = extractelement <8 x float> %v658, i32 5
+  %v803 = extractelement <8 x float> %v658, i32 6
+  %v804 = extractelement <8 x float> %v658, i32 7
+  %v805 = sdiv i32 %v12, 16
+  %v806 = mul i32 %v805, 8
+  %v807 = add i32 %v806, 0
+  %v808 = srem i32 %v12, 16
+  %v809 = add i32 %v15, 0
+  %v810 = add i32 %v809, %v808
+  %v811 = add i32 %v17, 16
+  %v812 = add i32 %v811, %v807
+  %v813 = extractelement <8 x float> %v659, i32 0
+  %v814 = extractelement <8 x float> %v659, i32 1
+  %v815 = extractelement <8 x float> %v659, i32 2
+  %v816 = extractelement <8 x float> %v659, i32 3
+  %v817 = extractelement <8 x float> %v659, i32 4
+  %v818 = extractelement <8 x float> %v659, i32 5
+  %v819 = extractelement <8 x float> %v659, i32 6
+  %v820 = extractelement <8 x float> %v659, i32 7
+  %v821 = sdiv i32 %v12, 16
+  %v822 = mul i32 %v821, 8
+  %v823 = add i32 %v822, 0
+  %v824 = srem i32 %v12, 16
+  %v825 = add i32 %v15, 16
+  %v826 = add i32 %v825, %v824
+  %v827 = add i32 %v17, 0
+  %v828 = add i32 %v827, %v823
+  %v829 = extractelement <8 x float> %v660, i32 0
+  %v830 = extractelement <8 x float> %v660, i32 1
+  %v831 = extractelement <8 x float> %v660, i32 2
+  %v832 = extractelement <8 x float> %v660, i32 3
+  %v833 = extractelement <8 x float> %v660, i32 4
+  %v834 = extractelement <8 x float> %v660, i32 5
+  %v835 = extractelement <8 x float> %v660, i32 6
+  %v836 = extractelement <8 x float> %v660, i32 7
+  %v837 = sdiv i32 %v12, 16
+  %v838 = mul i32 %v837, 8
+  %v839 = add i32 %v838, 0
+  %v840 = srem i32 %v12, 16
+  %v841 = add i32 %v15, 16
+  %v842 = add i32 %v841, %v840
+  %v843 = add i32 %v17, 16
+  %v844 = add i32 %v843, %v839
+  %v845 = extractelement <8 x float> %v661, i32 0
+  %v846 = extractelement <8 x float> %v661, i32 1
+  %v847 = extractelement <8 x float> %v661, i32 2
+  %v848 = extractelement <8 x float> %v661, i32 3
+  %v849 = extractelement <8 x float> %v661, i32 4
+  %v850 = extractelement <8 x float> %v661, i32 5
+  %v851 = extractelement <8 x float> %v661, i32 6
+  %v852 = extractelement <8 x float> %v661, i32 7
+  br i1 %v108, label %if.then21, label %if.else22
 if.then21:
-  %v886 = add i32 %v2, %v827
-  %v887 = add i32 %v4, %v829
-  %v888 = mul i32 %v886, 64
-  %v889 = add i32 %v888, %v887
-  %v890 = mul i32 %v889, 2
-  %v891 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v890
-  %v892 = fptrunc float %v830 to half
-  %v893 = fptrunc float %v831 to half
-  %v894 = fptrunc float %v832 to half
-  %v895 = fptrunc float %v833 to half
-  %v896 = fptrunc float %v834 to half
-  %v897 = fptrunc float %v835 to half
-  %v898 = fptrunc float %v836 to half
-  %v899 = fptrunc float %v837 to half
-  %v900 = insertelement <8 x half> poison, half %v892, i32 0
-  %v901 = insertelement <8 x half> %v900, half %v893, i32 1
-  %v902 = insertelement <8 x half> %v901, half %v894, i32 2
-  %v903 = insertelement <8 x half> %v902, half %v895, i32 3
-  %v904 = insertelement <8 x half> %v903, half %v896, i32 4
-  %v905 = insertelement <8 x half> %v904, half %v897, i32 5
-  %v906 = insertelement <8 x half> %v905, half %v898, i32 6
-  %v907 = insertelement <8 x half> %v906, half %v899, i32 7
-  store <8 x half> %v907, ptr addrspace(1) %v891, align 2
-  %v908 = add i32 %v2, %v843
-  %v909 = add i32 %v4, %v845
-  %v910 = mul i32 %v908, 64
-  %v911 = add i32 %v910, %v909
-  %v912 = mul i32 %v911, 2
-  %v913 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v912
-  %v914 = fptrunc float %v846 to half
-  %v915 = fptrunc float %v847 to half
-  %v916 = fptrunc float %v848 to half
-  %v917 = fptrunc float %v849 to half
-  %v918 = fptrunc float %v850 to half
-  %v919 = fptrunc float %v851 to half
-  %v920 = fptrunc float %v852 to half
-  %v921 = fptrunc float %v853 to half
-  %v922 = insertelement <8 x half> poison, half %v914, i32 0
-  %v923 = insertelement <8 x half> %v922, half %v915, i32 1
-  %v924 = insertelement <8 x half> %v923, half %v916, i32 2
-  %v925 = insertelement <8 x half> %v924, half %v917, i32 3
-  %v926 = insertelement <8 x half> %v925, half %v918, i32 4
-  %v927 = insertelement <8 x half> %v926, half %v919, i32 5
-  %v928 = insertelement <8 x half> %v927, half %v920, i32 6
-  %v929 = insertelement <8 x half> %v928, half %v921, i32 7
-  store <8 x half> %v929, ptr addrspace(1) %v913, align 2
-  %v930 = add i32 %v2, %v859
-  %v931 = add i32 %v4, %v861
-  %v932 = mul i32 %v930, 64
-  %v933 = add i32 %v932, %v931
-  %v934 = mul i32 %v933, 2
-  %v935 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v934
-  %v936 = fptrunc float %v862 to half
-  %v937 = fptrunc float %v863 to half
-  %v938 = fptrunc float %v864 to half
-  %v939 = fptrunc float %v865 to half
-  %v940 = fptrunc float %v866 to half
-  %v941 = fptrunc float %v867 to half
-  %v942 = fptrunc float %v868 to half
-  %v943 = fptrunc float %v869 to half
-  %v944 = insertelement <8 x half> poison, half %v936, i32 0
-  %v945 = insertelement <8 x half> %v944, half %v937, i32 1
-  %v946 = insertelement <8 x half> %v945, half %v938, i32 2
-  %v947 = insertelement <8 x half> %v946, half %v939, i32 3
-  %v948 = insertelement <8 x half> %v947, half %v940, i32 4
-  %v949 = insertelement <8 x half> %v948, half %v941, i32 5
-  %v950 = insertelement <8 x half> %v949, half %v942, i32 6
-  %v951 = insertelement <8 x half> %v950, half %v943, i32 7
-  store <8 x half> %v951, ptr addrspace(1) %v935, align 2
-  %v952 = add i32 %v2, %v875
-  %v953 = add i32 %v4, %v877
-  %v954 = mul i32 %v952, 64
-  %v955 = add i32 %v954, %v953
-  %v956 = mul i32 %v955, 2
-  %v957 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v956
-  %v958 = fptrunc float %v878 to half
-  %v959 = fptrunc float %v879 to half
-  %v960 = fptrunc float %v880 to half
-  %v961 = fptrunc float %v881 to half
-  %v962 = fptrunc float %v882 to half
-  %v963 = fptrunc float %v883 to half
-  %v964 = fptrunc float %v884 to half
-  %v965 = fptrunc float %v885 to half
-  %v966 = insertelement <8 x half> poison, half %v958, i32 0
-  %v967 = insertelement <8 x half> %v966, half %v959, i32 1
-  %v968 = insertelement <8 x half> %v967, half %v960, i32 2
-  %v969 = insertelement <8 x half> %v968, half %v961, i32 3
-  %v970 = insertelement <8 x half> %v969, half %v962, i32 4
-  %v971 = insertelement <8 x half> %v970, half %v963, i32 5
-  %v972 = insertelement <8 x half> %v971, half %v964, i32 6
-  %v973 = insertelement <8 x half> %v972, half %v965, i32 7
-  store <8 x half> %v973, ptr addrspace(1) %v957, align 2
+  %v853 = add i32 %v8, %v794
+  %v854 = add i32 %v10, %v796
+  %v855 = mul i32 %v853, 64
+  %v856 = add i32 %v855, %v854
+  %v857 = mul i32 %v856, 2
+  %v858 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v857
+  %v859 = fptrunc float %v797 to half
+  %v860 = fptrunc float %v798 to half
+  %v861 = fptrunc float %v799 to half
+  %v862 = fptrunc float %v800 to half
+  %v863 = fptrunc float %v801 to half
+  %v864 = fptrunc float %v802 to half
+  %v865 = fptrunc float %v803 to half
+  %v866 = fptrunc float %v804 to half
+  %v867 = insertelement <8 x half> poison, half %v859, i32 0
+  %v868 = insertelement <8 x half> %v867, half %v860, i32 1
+  %v869 = insertelement <8 x half> %v868, half %v861, i32 2
+  %v870 = insertelement <8 x half> %v869, half %v862, i32 3
+  %v871 = insertelement <8 x half> %v870, half %v863, i32 4
+  %v872 = insertelement <8 x half> %v871, half %v864, i32 5
+  %v873 = insertelement <8 x half> %v872, half %v865, i32 6
+  %v874 = insertelement <8 x half> %v873, half %v866, i32 7
+  store <8 x half> %v874, ptr addrspace(1) %v858, align 2
+  %v875 = add i32 %v8, %v810
+  %v876 = add i32 %v10, %v812
+  %v877 = mul i32 %v875, 64
+  %v878 = add i32 %v877, %v876
+  %v879 = mul i32 %v878, 2
+  %v880 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v879
+  %v881 = fptrunc float %v813 to half
+  %v882 = fptrunc float %v814 to half
+  %v883 = fptrunc float %v815 to half
+  %v884 = fptrunc float %v816 to half
+  %v885 = fptrunc float %v817 to half
+  %v886 = fptrunc float %v818 to half
+  %v887 = fptrunc float %v819 to half
+  %v888 = fptrunc float %v820 to half
+  %v889 = insertelement <8 x half> poison, half %v881, i32 0
+  %v890 = insertelement <8 x half> %v889, half %v882, i32 1
+  %v891 = insertelement <8 x half> %v890, half %v883, i32 2
+  %v892 = insertelement <8 x half> %v891, half %v884, i32 3
+  %v893 = insertelement <8 x half> %v892, half %v885, i32 4
+  %v894 = insertelement <8 x half> %v893, half %v886, i32 5
+  %v895 = insertelement <8 x half> %v894, half %v887, i32 6
+  %v896 = insertelement <8 x half> %v895, half %v888, i32 7
+  store <8 x half> %v896, ptr addrspace(1) %v880, align 2
+  %v897 = add i32 %v8, %v826
+  %v898 = add i32 %v10, %v828
+  %v899 = mul i32 %v897, 64
+  %v900 = add i32 %v899, %v898
+  %v901 = mul i32 %v900, 2
+  %v902 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v901
+  %v903 = fptrunc float %v829 to half
+  %v904 = fptrunc float %v830 to half
+  %v905 = fptrunc float %v831 to half
+  %v906 = fptrunc float %v832 to half
+  %v907 = fptrunc float %v833 to half
+  %v908 = fptrunc float %v834 to half
+  %v909 = fptrunc float %v835 to half
+  %v910 = fptrunc float %v836 to half
+  %v911 = insertelement <8 x half> poison, half %v903, i32 0
+  %v912 = insertelement <8 x half> %v911, half %v904, i32 1
+  %v913 = insertelement <8 x half> %v912, half %v905, i32 2
+  %v914 = insertelement <8 x half> %v913, half %v906, i32 3
+  %v915 = insertelement <8 x half> %v914, half %v907, i32 4
+  %v916 = insertelement <8 x half> %v915, half %v908, i32 5
+  %v917 = insertelement <8 x half> %v916, half %v909, i32 6
+  %v918 = insertelement <8 x half> %v917, half %v910, i32 7
+  store <8 x half> %v918, ptr addrspace(1) %v902, align 2
+  %v919 = add i32 %v8, %v842
+  %v920 = add i32 %v10, %v844
+  %v921 = mul i32 %v919, 64
+  %v922 = add i32 %v921, %v920
+  %v923 = mul i32 %v922, 2
+  %v924 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v923
+  %v925 = fptrunc float %v845 to half
+  %v926 = fptrunc float %v846 to half
+  %v927 = fptrunc float %v847 to half
+  %v928 = fptrunc float %v848 to half
+  %v929 = fptrunc float %v849 to half
+  %v930 = fptrunc float %v850 to half
+  %v931 = fptrunc float %v851 to half
+  %v932 = fptrunc float %v852 to half
+  %v933 = insertelement <8 x half> poison, half %v925, i32 0
+  %v934 = insertelement <8 x half> %v933, half %v926, i32 1
+  %v935 = insertelement <8 x half> %v934, half %v927, i32 2
+  %v936 = insertelement <8 x half> %v935, half %v928, i32 3
+  %v937 = insertelement <8 x half> %v936, half %v929, i32 4
+  %v938 = insertelement <8 x half> %v937, half %v930, i32 5
+  %v939 = insertelement <8 x half> %v938, half %v931, i32 6
+  %v940 = insertelement <8 x half> %v939, half %v932, i32 7
+  store <8 x half> %v940, ptr addrspace(1) %v924, align 2
   br label %if.end23
 if.else22:
-  %v974 = add i32 %v2, %v827
-  %v975 = add i32 %v4, %v829
-  %v976 = add i32 %v975, 0
-  %v977 = icmp slt i32 %v974, 196
-  %v978 = icmp slt i32 %v976, 64
-  %v979 = and i1 %v977, %v978
-  br i1 %v979, label %if.then24, label %if.else25
+  %v941 = add i32 %v8, %v794
+  %v942 = add i32 %v10, %v796
+  %v943 = add i32 %v942, 0
+  %v944 = icmp slt i32 %v941, 196
+  %v945 = icmp slt i32 %v943, 64
+  %v946 = and i1 %v944, %v945
+  br i1 %v946, label %if.then24, label %if.else25
 if.then24:
-  %v980 = mul i32 %v974, 64
-  %v981 = add i32 %v980, %v976
-  %v982 = mul i32 %v981, 2
-  %v983 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v982
-  %v984 = fptrunc float %v830 to half
-  store half %v984, ptr addrspace(1) %v983, align 2
+  %v947 = mul i32 %v941, 64
+  %v948 = add i32 %v947, %v943
+  %v949 = mul i32 %v948, 2
+  %v950 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v949
+  %v951 = fptrunc float %v797 to half
+  store half %v951, ptr addrspace(1) %v950, align 2
   br label %if.end26
 if.else25:
   br label %if.end26
 if.end26:
-  %v985 = add i32 %v4, %v829
-  %v986 = add i32 %v985, 1
-  %v987 = icmp slt i32 %v974, 196
-  %v988 = icmp slt i32 %v986, 64
-  %v989 = and i1 %v987, %v988
-  br i1 %v989, label %if.then27, label %if.else28
+  %v952 = add i32 %v10, %v796
+  %v953 = add i32 %v952, 1
+  %v954 = icmp slt i32 %v941, 196
+  %v955 = icmp slt i32 %v953, 64
+  %v956 = and i1 %v954, %v955
+  br i1 %v956, label %if.then27, label %if.else28
 if.then27:
-  %v990 = mul i32 %v974, 64
-  %v991 = add i32 %v990, %v986
-  %v992 = mul i32 %v991, 2
-  %v993 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v992
-  %v994 = fptrunc float %v831 to half
-  store half %v994, ptr addrspace(1) %v993, align 2
+  %v957 = mul i32 %v941, 64
+  %v958 = add i32 %v957, %v953
+  %v959 = mul i32 %v958, 2
+  %v960 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v959
+  %v961 = fptrunc float %v798 to half
+  store half %v961, ptr addrspace(1) %v960, align 2
   br label %if.end29
 if.else28:
   br label %if.end29
 if.end29:
-  %v995 = add i32 %v4, %v829
-  %v996 = add i32 %v995, 2
-  %v997 = icmp slt i32 %v974, 196
-  %v998 = icmp slt i32 %v996, 64
-  %v999 = and i1 %v997, %v998
-  br i1 %v999, label %if.then30, label %if.else31
+  %v962 = add i32 %v10, %v796
+  %v963 = add i32 %v962, 2
+  %v964 = icmp slt i32 %v941, 196
+  %v965 = icmp slt i32 %v963, 64
+  %v966 = and i1 %v964, %v965
+  br i1 %v966, label %if.then30, label %if.else31
 if.then30:
-  %v1000 = mul i32 %v974, 64
-  %v1001 = add i32 %v1000, %v996
-  %v1002 = mul i32 %v1001, 2
-  %v1003 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1002
-  %v1004 = fptrunc float %v832 to half
-  store half %v1004, ptr addrspace(1) %v1003, align 2
+  %v967 = mul i32 %v941, 64
+  %v968 = add i32 %v967, %v963
+  %v969 = mul i32 %v968, 2
+  %v970 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v969
+  %v971 = fptrunc float %v799 to half
+  store half %v971, ptr addrspace(1) %v970, align 2
   br label %if.end32
 if.else31:
   br label %if.end32
 if.end32:
-  %v1005 = add i32 %v4, %v829
-  %v1006 = add i32 %v1005, 3
-  %v1007 = icmp slt i32 %v974, 196
-  %v1008 = icmp slt i32 %v1006, 64
-  %v1009 = and i1 %v1007, %v1008
-  br i1 %v1009, label %if.then33, label %if.else34
+  %v972 = add i32 %v10, %v796
+  %v973 = add i32 %v972, 3
+  %v974 = icmp slt i32 %v941, 196
+  %v975 = icmp slt i32 %v973, 64
+  %v976 = and i1 %v974, %v975
+  br i1 %v976, label %if.then33, label %if.else34
 if.then33:
-  %v1010 = mul i32 %v974, 64
-  %v1011 = add i32 %v1010, %v1006
-  %v1012 = mul i32 %v1011, 2
-  %v1013 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1012
-  %v1014 = fptrunc float %v833 to half
-  store half %v1014, ptr addrspace(1) %v1013, align 2
+  %v977 = mul i32 %v941, 64
+  %v978 = add i32 %v977, %v973
+  %v979 = mul i32 %v978, 2
+  %v980 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v979
+  %v981 = fptrunc float %v800 to half
+  store half %v981, ptr addrspace(1) %v980, align 2
   br label %if.end35
 if.else34:
   br label %if.end35
 if.end35:
-  %v1015 = add i32 %v4, %v829
-  %v1016 = add i32 %v1015, 4
-  %v1017 = icmp slt i32 %v974, 196
-  %v1018 = icmp slt i32 %v1016, 64
-  %v1019 = and i1 %v1017, %v1018
-  br i1 %v1019, label %if.then36, label %if.else37
+  %v982 = add i32 %v10, %v796
+  %v983 = add i32 %v982, 4
+  %v984 = icmp slt i32 %v941, 196
+  %v985 = icmp slt i32 %v983, 64
+  %v986 = and i1 %v984, %v985
+  br i1 %v986, label %if.then36, label %if.else37
 if.then36:
-  %v1020 = mul i32 %v974, 64
-  %v1021 = add i32 %v1020, %v1016
-  %v1022 = mul i32 %v1021, 2
-  %v1023 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1022
-  %v1024 = fptrunc float %v834 to half
-  store half %v1024, ptr addrspace(1) %v1023, align 2
+  %v987 = mul i32 %v941, 64
+  %v988 = add i32 %v987, %v983
+  %v989 = mul i32 %v988, 2
+  %v990 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v989
+  %v991 = fptrunc float %v801 to half
+  store half %v991, ptr addrspace(1) %v990, align 2
   br label %if.end38
 if.else37:
   br label %if.end38
 if.end38:
-  %v1025 = add i32 %v4, %v829
-  %v1026 = add i32 %v1025, 5
-  %v1027 = icmp slt i32 %v974, 196
-  %v1028 = icmp slt i32 %v1026, 64
-  %v1029 = and i1 %v1027, %v1028
-  br i1 %v1029, label %if.then39, label %if.else40
+  %v992 = add i32 %v10, %v796
+  %v993 = add i32 %v992, 5
+  %v994 = icmp slt i32 %v941, 196
+  %v995 = icmp slt i32 %v993, 64
+  %v996 = and i1 %v994, %v995
+  br i1 %v996, label %if.then39, label %if.else40
 if.then39:
-  %v1030 = mul i32 %v974, 64
-  %v1031 = add i32 %v1030, %v1026
-  %v1032 = mul i32 %v1031, 2
-  %v1033 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1032
-  %v1034 = fptrunc float %v835 to half
-  store half %v1034, ptr addrspace(1) %v1033, align 2
+  %v997 = mul i32 %v941, 64
+  %v998 = add i32 %v997, %v993
+  %v999 = mul i32 %v998, 2
+  %v1000 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v999
+  %v1001 = fptrunc float %v802 to half
+  store half %v1001, ptr addrspace(1) %v1000, align 2
   br label %if.end41
 if.else40:
   br label %if.end41
 if.end41:
-  %v1035 = add i32 %v4, %v829
-  %v1036 = add i32 %v1035, 6
-  %v1037 = icmp slt i32 %v974, 196
-  %v1038 = icmp slt i32 %v1036, 64
-  %v1039 = and i1 %v1037, %v1038
-  br i1 %v1039, label %if.then42, label %if.else43
+  %v1002 = add i32 %v10, %v796
+  %v1003 = add i32 %v1002, 6
+  %v1004 = icmp slt i32 %v941, 196
+  %v1005 = icmp slt i32 %v1003, 64
+  %v1006 = and i1 %v1004, %v1005
+  br i1 %v1006, label %if.then42, label %if.else43
 if.then42:
-  %v1040 = mul i32 %v974, 64
-  %v1041 = add i32 %v1040, %v1036
-  %v1042 = mul i32 %v1041, 2
-  %v1043 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1042
-  %v1044 = fptrunc float %v836 to half
-  store half %v1044, ptr addrspace(1) %v1043, align 2
+  %v1007 = mul i32 %v941, 64
+  %v1008 = add i32 %v1007, %v1003
+  %v1009 = mul i32 %v1008, 2
+  %v1010 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1009
+  %v1011 = fptrunc float %v803 to half
+  store half %v1011, ptr addrspace(1) %v1010, align 2
   br label %if.end44
 if.else43:
   br label %if.end44
 if.end44:
-  %v1045 = add i32 %v4, %v829
-  %v1046 = add i32 %v1045, 7
-  %v1047 = icmp slt i32 %v974, 196
-  %v1048 = icmp slt i32 %v1046, 64
-  %v1049 = and i1 %v1047, %v1048
-  br i1 %v1049, label %if.then45, label %if.else46
+  %v1012 = add i32 %v10, %v796
+  %v1013 = add i32 %v1012, 7
+  %v1014 = icmp slt i32 %v941, 196
+  %v1015 = icmp slt i32 %v1013, 64
+  %v1016 = and i1 %v1014, %v1015
+  br i1 %v1016, label %if.then45, label %if.else46
 if.then45:
-  %v1050 = mul i32 %v974, 64
-  %v1051 = add i32 %v1050, %v1046
-  %v1052 = mul i32 %v1051, 2
-  %v1053 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1052
-  %v1054 = fptrunc float %v837 to half
-  store half %v1054, ptr addrspace(1) %v1053, align 2
+  %v1017 = mul i32 %v941, 64
+  %v1018 = add i32 %v1017, %v1013
+  %v1019 = mul i32 %v1018, 2
+  %v1020 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1019
+  %v1021 = fptrunc float %v804 to half
+  store half %v1021, ptr addrspace(1) %v1020, align 2
   br label %if.end47
 if.else46:
   br label %if.end47
 if.end47:
-  %v1055 = add i32 %v2, %v843
-  %v1056 = add i32 %v4, %v845
-  %v1057 = add i32 %v1056, 0
-  %v1058 = icmp slt i32 %v1055, 196
-  %v1059 = icmp slt i32 %v1057, 64
-  %v1060 = and i1 %v1058, %v1059
-  br i1 %v1060, label %if.then48, label %if.else49
+  %v1022 = add i32 %v8, %v810
+  %v1023 = add i32 %v10, %v812
+  %v1024 = add i32 %v1023, 0
+  %v1025 = icmp slt i32 %v1022, 196
+  %v1026 = icmp slt i32 %v1024, 64
+  %v1027 = and i1 %v1025, %v1026
+  br i1 %v1027, label %if.then48, label %if.else49
 if.then48:
-  %v1061 = mul i32 %v1055, 64
-  %v1062 = add i32 %v1061, %v1057
-  %v1063 = mul i32 %v1062, 2
-  %v1064 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1063
-  %v1065 = fptrunc float %v846 to half
-  store half %v1065, ptr addrspace(1) %v1064, align 2
+  %v1028 = mul i32 %v1022, 64
+  %v1029 = add i32 %v1028, %v1024
+  %v1030 = mul i32 %v1029, 2
+  %v1031 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1030
+  %v1032 = fptrunc float %v813 to half
+  store half %v1032, ptr addrspace(1) %v1031, align 2
   br label %if.end50
 if.else49:
   br label %if.end50
 if.end50:
-  %v1066 = add i32 %v4, %v845
-  %v1067 = add i32 %v1066, 1
-  %v1068 = icmp slt i32 %v1055, 196
-  %v1069 = icmp slt i32 %v1067, 64
-  %v1070 = and i1 %v1068, %v1069
-  br i1 %v1070, label %if.then51, label %if.else52
+  %v1033 = add i32 %v10, %v812
+  %v1034 = add i32 %v1033, 1
+  %v1035 = icmp slt i32 %v1022, 196
+  %v1036 = icmp slt i32 %v1034, 64
+  %v1037 = and i1 %v1035, %v1036
+  br i1 %v1037, label %if.then51, label %if.else52
 if.then51:
-  %v1071 = mul i32 %v1055, 64
-  %v1072 = add i32 %v1071, %v1067
-  %v1073 = mul i32 %v1072, 2
-  %v1074 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1073
-  %v1075 = fptrunc float %v847 to half
-  store half %v1075, ptr addrspace(1) %v1074, align 2
+  %v1038 = mul i32 %v1022, 64
+  %v1039 = add i32 %v1038, %v1034
+  %v1040 = mul i32 %v1039, 2
+  %v1041 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1040
+  %v1042 = fptrunc float %v814 to half
+  store half %v1042, ptr addrspace(1) %v1041, align 2
   br label %if.end53
 if.else52:
   br label %if.end53
 if.end53:
-  %v1076 = add i32 %v4, %v845
-  %v1077 = add i32 %v1076, 2
-  %v1078 = icmp slt i32 %v1055, 196
-  %v1079 = icmp slt i32 %v1077, 64
-  %v1080 = and i1 %v1078, %v1079
-  br i1 %v1080, label %if.then54, label %if.else55
+  %v1043 = add i32 %v10, %v812
+  %v1044 = add i32 %v1043, 2
+  %v1045 = icmp slt i32 %v1022, 196
+  %v1046 = icmp slt i32 %v1044, 64
+  %v1047 = and i1 %v1045, %v1046
+  br i1 %v1047, label %if.then54, label %if.else55
 if.then54:
-  %v1081 = mul i32 %v1055, 64
-  %v1082 = add i32 %v1081, %v1077
-  %v1083 = mul i32 %v1082, 2
-  %v1084 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1083
-  %v1085 = fptrunc float %v848 to half
-  store half %v1085, ptr addrspace(1) %v1084, align 2
+  %v1048 = mul i32 %v1022, 64
+  %v1049 = add i32 %v1048, %v1044
+  %v1050 = mul i32 %v1049, 2
+  %v1051 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1050
+  %v1052 = fptrunc float %v815 to half
+  store half %v1052, ptr addrspace(1) %v1051, align 2
   br label %if.end56
 if.else55:
   br label %if.end56
 if.end56:
-  %v1086 = add i32 %v4, %v845
-  %v1087 = add i32 %v1086, 3
-  %v1088 = icmp slt i32 %v1055, 196
-  %v1089 = icmp slt i32 %v1087, 64
-  %v1090 = and i1 %v1088, %v1089
-  br i1 %v1090, label %if.then57, label %if.else58
+  %v1053 = add i32 %v10, %v812
+  %v1054 = add i32 %v1053, 3
+  %v1055 = icmp slt i32 %v1022, 196
+  %v1056 = icmp slt i32 %v1054, 64
+  %v1057 = and i1 %v1055, %v1056
+  br i1 %v1057, label %if.then57, label %if.else58
 if.then57:
-  %v1091 = mul i32 %v1055, 64
-  %v1092 = add i32 %v1091, %v1087
-  %v1093 = mul i32 %v1092, 2
-  %v1094 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1093
-  %v1095 = fptrunc float %v849 to half
-  store half %v1095, ptr addrspace(1) %v1094, align 2
+  %v1058 = mul i32 %v1022, 64
+  %v1059 = add i32 %v1058, %v1054
+  %v1060 = mul i32 %v1059, 2
+  %v1061 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1060
+  %v1062 = fptrunc float %v816 to half
+  store half %v1062, ptr addrspace(1) %v1061, align 2
   br label %if.end59
 if.else58:
   br label %if.end59
 if.end59:
-  %v1096 = add i32 %v4, %v845
-  %v1097 = add i32 %v1096, 4
-  %v1098 = icmp slt i32 %v1055, 196
-  %v1099 = icmp slt i32 %v1097, 64
-  %v1100 = and i1 %v1098, %v1099
-  br i1 %v1100, label %if.then60, label %if.else61
+  %v1063 = add i32 %v10, %v812
+  %v1064 = add i32 %v1063, 4
+  %v1065 = icmp slt i32 %v1022, 196
+  %v1066 = icmp slt i32 %v1064, 64
+  %v1067 = and i1 %v1065, %v1066
+  br i1 %v1067, label %if.then60, label %if.else61
 if.then60:
-  %v1101 = mul i32 %v1055, 64
-  %v1102 = add i32 %v1101, %v1097
-  %v1103 = mul i32 %v1102, 2
-  %v1104 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1103
-  %v1105 = fptrunc float %v850 to half
-  store half %v1105, ptr addrspace(1) %v1104, align 2
+  %v1068 = mul i32 %v1022, 64
+  %v1069 = add i32 %v1068, %v1064
+  %v1070 = mul i32 %v1069, 2
+  %v1071 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1070
+  %v1072 = fptrunc float %v817 to half
+  store half %v1072, ptr addrspace(1) %v1071, align 2
   br label %if.end62
 if.else61:
   br label %if.end62
 if.end62:
-  %v1106 = add i32 %v4, %v845
-  %v1107 = add i32 %v1106, 5
-  %v1108 = icmp slt i32 %v1055, 196
-  %v1109 = icmp slt i32 %v1107, 64
-  %v1110 = and i1 %v1108, %v1109
-  br i1 %v1110, label %if.then63, label %if.else64
+  %v1073 = add i32 %v10, %v812
+  %v1074 = add i32 %v1073, 5
+  %v1075 = icmp slt i32 %v1022, 196
+  %v1076 = icmp slt i32 %v1074, 64
+  %v1077 = and i1 %v1075, %v1076
+  br i1 %v1077, label %if.then63, label %if.else64
 if.then63:
-  %v1111 = mul i32 %v1055, 64
-  %v1112 = add i32 %v1111, %v1107
-  %v1113 = mul i32 %v1112, 2
-  %v1114 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1113
-  %v1115 = fptrunc float %v851 to half
-  store half %v1115, ptr addrspace(1) %v1114, align 2
+  %v1078 = mul i32 %v1022, 64
+  %v1079 = add i32 %v1078, %v1074
+  %v1080 = mul i32 %v1079, 2
+  %v1081 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1080
+  %v1082 = fptrunc float %v818 to half
+  store half %v1082, ptr addrspace(1) %v1081, align 2
   br label %if.end65
 if.else64:
   br label %if.end65
 if.end65:
-  %v1116 = add i32 %v4, %v845
-  %v1117 = add i32 %v1116, 6
-  %v1118 = icmp slt i32 %v1055, 196
-  %v1119 = icmp slt i32 %v1117, 64
-  %v1120 = and i1 %v1118, %v1119
-  br i1 %v1120, label %if.then66, label %if.else67
+  %v1083 = add i32 %v10, %v812
+  %v1084 = add i32 %v1083, 6
+  %v1085 = icmp slt i32 %v1022, 196
+  %v1086 = icmp slt i32 %v1084, 64
+  %v1087 = and i1 %v1085, %v1086
+  br i1 %v1087, label %if.then66, label %if.else67
 if.then66:
-  %v1121 = mul i32 %v1055, 64
-  %v1122 = add i32 %v1121, %v1117
-  %v1123 = mul i32 %v1122, 2
-  %v1124 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1123
-  %v1125 = fptrunc float %v852 to half
-  store half %v1125, ptr addrspace(1) %v1124, align 2
+  %v1088 = mul i32 %v1022, 64
+  %v1089 = add i32 %v1088, %v1084
+  %v1090 = mul i32 %v1089, 2
+  %v1091 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1090
+  %v1092 = fptrunc float %v819 to half
+  store half %v1092, ptr addrspace(1) %v1091, align 2
   br label %if.end68
 if.else67:
   br label %if.end68
 if.end68:
-  %v1126 = add i32 %v4, %v845
-  %v1127 = add i32 %v1126, 7
-  %v1128 = icmp slt i32 %v1055, 196
-  %v1129 = icmp slt i32 %v1127, 64
-  %v1130 = and i1 %v1128, %v1129
-  br i1 %v1130, label %if.then69, label %if.else70
+  %v1093 = add i32 %v10, %v812
+  %v1094 = add i32 %v1093, 7
+  %v1095 = icmp slt i32 %v1022, 196
+  %v1096 = icmp slt i32 %v1094, 64
+  %v1097 = and i1 %v1095, %v1096
+  br i1 %v1097, label %if.then69, label %if.else70
 if.then69:
-  %v1131 = mul i32 %v1055, 64
-  %v1132 = add i32 %v1131, %v1127
-  %v1133 = mul i32 %v1132, 2
-  %v1134 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1133
-  %v1135 = fptrunc float %v853 to half
-  store half %v1135, ptr addrspace(1) %v1134, align 2
+  %v1098 = mul i32 %v1022, 64
+  %v1099 = add i32 %v1098, %v1094
+  %v1100 = mul i32 %v1099, 2
+  %v1101 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1100
+  %v1102 = fptrunc float %v820 to half
+  store half %v1102, ptr addrspace(1) %v1101, align 2
   br label %if.end71
 if.else70:
   br label %if.end71
 if.end71:
-  %v1136 = add i32 %v2, %v859
-  %v1137 = add i32 %v4, %v861
-  %v1138 = add i32 %v1137, 0
-  %v1139 = icmp slt i32 %v1136, 196
-  %v1140 = icmp slt i32 %v1138, 64
-  %v1141 = and i1 %v1139, %v1140
-  br i1 %v1141, label %if.then72, label %if.else73
+  %v1103 = add i32 %v8, %v826
+  %v1104 = add i32 %v10, %v828
+  %v1105 = add i32 %v1104, 0
+  %v1106 = icmp slt i32 %v1103, 196
+  %v1107 = icmp slt i32 %v1105, 64
+  %v1108 = and i1 %v1106, %v1107
+  br i1 %v1108, label %if.then72, label %if.else73
 if.then72:
-  %v1142 = mul i32 %v1136, 64
-  %v1143 = add i32 %v1142, %v1138
-  %v1144 = mul i32 %v1143, 2
-  %v1145 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1144
-  %v1146 = fptrunc float %v862 to half
-  store half %v1146, ptr addrspace(1) %v1145, align 2
+  %v1109 = mul i32 %v1103, 64
+  %v1110 = add i32 %v1109, %v1105
+  %v1111 = mul i32 %v1110, 2
+  %v1112 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1111
+  %v1113 = fptrunc float %v829 to half
+  store half %v1113, ptr addrspace(1) %v1112, align 2
   br label %if.end74
 if.else73:
   br label %if.end74
 if.end74:
-  %v1147 = add i32 %v4, %v861
-  %v1148 = add i32 %v1147, 1
-  %v1149 = icmp slt i32 %v1136, 196
-  %v1150 = icmp slt i32 %v1148, 64
-  %v1151 = and i1 %v1149, %v1150
-  br i1 %v1151, label %if.then75, label %if.else76
+  %v1114 = add i32 %v10, %v828
+  %v1115 = add i32 %v1114, 1
+  %v1116 = icmp slt i32 %v1103, 196
+  %v1117 = icmp slt i32 %v1115, 64
+  %v1118 = and i1 %v1116, %v1117
+  br i1 %v1118, label %if.then75, label %if.else76
 if.then75:
-  %v1152 = mul i32 %v1136, 64
-  %v1153 = add i32 %v1152, %v1148
-  %v1154 = mul i32 %v1153, 2
-  %v1155 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1154
-  %v1156 = fptrunc float %v863 to half
-  store half %v1156, ptr addrspace(1) %v1155, align 2
+  %v1119 = mul i32 %v1103, 64
+  %v1120 = add i32 %v1119, %v1115
+  %v1121 = mul i32 %v1120, 2
+  %v1122 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1121
+  %v1123 = fptrunc float %v830 to half
+  store half %v1123, ptr addrspace(1) %v1122, align 2
   br label %if.end77
 if.else76:
   br label %if.end77
 if.end77:
-  %v1157 = add i32 %v4, %v861
-  %v1158 = add i32 %v1157, 2
-  %v1159 = icmp slt i32 %v1136, 196
-  %v1160 = icmp slt i32 %v1158, 64
-  %v1161 = and i1 %v1159, %v1160
-  br i1 %v1161, label %if.then78, label %if.else79
+  %v1124 = add i32 %v10, %v828
+  %v1125 = add i32 %v1124, 2
+  %v1126 = icmp slt i32 %v1103, 196
+  %v1127 = icmp slt i32 %v1125, 64
+  %v1128 = and i1 %v1126, %v1127
+  br i1 %v1128, label %if.then78, label %if.else79
 if.then78:
-  %v1162 = mul i32 %v1136, 64
-  %v1163 = add i32 %v1162, %v1158
-  %v1164 = mul i32 %v1163, 2
-  %v1165 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1164
-  %v1166 = fptrunc float %v864 to half
-  store half %v1166, ptr addrspace(1) %v1165, align 2
+  %v1129 = mul i32 %v1103, 64
+  %v1130 = add i32 %v1129, %v1125
+  %v1131 = mul i32 %v1130, 2
+  %v1132 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1131
+  %v1133 = fptrunc float %v831 to half
+  store half %v1133, ptr addrspace(1) %v1132, align 2
   br label %if.end80
 if.else79:
   br label %if.end80
 if.end80:
-  %v1167 = add i32 %v4, %v861
-  %v1168 = add i32 %v1167, 3
-  %v1169 = icmp slt i32 %v1136, 196
-  %v1170 = icmp slt i32 %v1168, 64
-  %v1171 = and i1 %v1169, %v1170
-  br i1 %v1171, label %if.then81, label %if.else82
+  %v1134 = add i32 %v10, %v828
+  %v1135 = add i32 %v1134, 3
+  %v1136 = icmp slt i32 %v1103, 196
+  %v1137 = icmp slt i32 %v1135, 64
+  %v1138 = and i1 %v1136, %v1137
+  br i1 %v1138, label %if.then81, label %if.else82
 if.then81:
-  %v1172 = mul i32 %v1136, 64
-  %v1173 = add i32 %v1172, %v1168
-  %v1174 = mul i32 %v1173, 2
-  %v1175 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1174
-  %v1176 = fptrunc float %v865 to half
-  store half %v1176, ptr addrspace(1) %v1175, align 2
+  %v1139 = mul i32 %v1103, 64
+  %v1140 = add i32 %v1139, %v1135
+  %v1141 = mul i32 %v1140, 2
+  %v1142 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1141
+  %v1143 = fptrunc float %v832 to half
+  store half %v1143, ptr addrspace(1) %v1142, align 2
   br label %if.end83
 if.else82:
   br label %if.end83
 if.end83:
-  %v1177 = add i32 %v4, %v861
-  %v1178 = add i32 %v1177, 4
-  %v1179 = icmp slt i32 %v1136, 196
-  %v1180 = icmp slt i32 %v1178, 64
-  %v1181 = and i1 %v1179, %v1180
-  br i1 %v1181, label %if.then84, label %if.else85
+  %v1144 = add i32 %v10, %v828
+  %v1145 = add i32 %v1144, 4
+  %v1146 = icmp slt i32 %v1103, 196
+  %v1147 = icmp slt i32 %v1145, 64
+  %v1148 = and i1 %v1146, %v1147
+  br i1 %v1148, label %if.then84, label %if.else85
 if.then84:
-  %v1182 = mul i32 %v1136, 64
-  %v1183 = add i32 %v1182, %v1178
-  %v1184 = mul i32 %v1183, 2
-  %v1185 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1184
-  %v1186 = fptrunc float %v866 to half
-  store half %v1186, ptr addrspace(1) %v1185, align 2
+  %v1149 = mul i32 %v1103, 64
+  %v1150 = add i32 %v1149, %v1145
+  %v1151 = mul i32 %v1150, 2
+  %v1152 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1151
+  %v1153 = fptrunc float %v833 to half
+  store half %v1153, ptr addrspace(1) %v1152, align 2
   br label %if.end86
 if.else85:
   br label %if.end86
 if.end86:
-  %v1187 = add i32 %v4, %v861
-  %v1188 = add i32 %v1187, 5
-  %v1189 = icmp slt i32 %v1136, 196
-  %v1190 = icmp slt i32 %v1188, 64
-  %v1191 = and i1 %v1189, %v1190
-  br i1 %v1191, label %if.then87, label %if.else88
+  %v1154 = add i32 %v10, %v828
+  %v1155 = add i32 %v1154, 5
+  %v1156 = icmp slt i32 %v1103, 196
+  %v1157 = icmp slt i32 %v1155, 64
+  %v1158 = and i1 %v1156, %v1157
+  br i1 %v1158, label %if.then87, label %if.else88
 if.then87:
-  %v1192 = mul i32 %v1136, 64
-  %v1193 = add i32 %v1192, %v1188
-  %v1194 = mul i32 %v1193, 2
-  %v1195 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1194
-  %v1196 = fptrunc float %v867 to half
-  store half %v1196, ptr addrspace(1) %v1195, align 2
+  %v1159 = mul i32 %v1103, 64
+  %v1160 = add i32 %v1159, %v1155
+  %v1161 = mul i32 %v1160, 2
+  %v1162 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1161
+  %v1163 = fptrunc float %v834 to half
+  store half %v1163, ptr addrspace(1) %v1162, align 2
   br label %if.end89
 if.else88:
   br label %if.end89
 if.end89:
-  %v1197 = add i32 %v4, %v861
-  %v1198 = add i32 %v1197, 6
-  %v1199 = icmp slt i32 %v1136, 196
-  %v1200 = icmp slt i32 %v1198, 64
-  %v1201 = and i1 %v1199, %v1200
-  br i1 %v1201, label %if.then90, label %if.else91
+  %v1164 = add i32 %v10, %v828
+  %v1165 = add i32 %v1164, 6
+  %v1166 = icmp slt i32 %v1103, 196
+  %v1167 = icmp slt i32 %v1165, 64
+  %v1168 = and i1 %v1166, %v1167
+  br i1 %v1168, label %if.then90, label %if.else91
 if.then90:
-  %v1202 = mul i32 %v1136, 64
-  %v1203 = add i32 %v1202, %v1198
-  %v1204 = mul i32 %v1203, 2
-  %v1205 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1204
-  %v1206 = fptrunc float %v868 to half
-  store half %v1206, ptr addrspace(1) %v1205, align 2
+  %v1169 = mul i32 %v1103, 64
+  %v1170 = add i32 %v1169, %v1165
+  %v1171 = mul i32 %v1170, 2
+  %v1172 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1171
+  %v1173 = fptrunc float %v835 to half
+  store half %v1173, ptr addrspace(1) %v1172, align 2
   br label %if.end92
 if.else91:
   br label %if.end92
 if.end92:
-  %v1207 = add i32 %v4, %v861
-  %v1208 = add i32 %v1207, 7
-  %v1209 = icmp slt i32 %v1136, 196
-  %v1210 = icmp slt i32 %v1208, 64
-  %v1211 = and i1 %v1209, %v1210
-  br i1 %v1211, label %if.then93, label %if.else94
+  %v1174 = add i32 %v10, %v828
+  %v1175 = add i32 %v1174, 7
+  %v1176 = icmp slt i32 %v1103, 196
+  %v1177 = icmp slt i32 %v1175, 64
+  %v1178 = and i1 %v1176, %v1177
+  br i1 %v1178, label %if.then93, label %if.else94
 if.then93:
-  %v1212 = mul i32 %v1136, 64
-  %v1213 = add i32 %v1212, %v1208
-  %v1214 = mul i32 %v1213, 2
-  %v1215 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1214
-  %v1216 = fptrunc float %v869 to half
-  store half %v1216, ptr addrspace(1) %v1215, align 2
+  %v1179 = mul i32 %v1103, 64
+  %v1180 = add i32 %v1179, %v1175
+  %v1181 = mul i32 %v1180, 2
+  %v1182 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1181
+  %v1183 = fptrunc float %v836 to half
+  store half %v1183, ptr addrspace(1) %v1182, align 2
   br label %if.end95
 if.else94:
   br label %if.end95
 if.end95:
-  %v1217 = add i32 %v2, %v875
-  %v1218 = add i32 %v4, %v877
-  %v1219 = add i32 %v1218, 0
-  %v1220 = icmp slt i32 %v1217, 196
-  %v1221 = icmp slt i32 %v1219, 64
-  %v1222 = and i1 %v1220, %v1221
-  br i1 %v1222, label %if.then96, label %if.else97
+  %v1184 = add i32 %v8, %v842
+  %v1185 = add i32 %v10, %v844
+  %v1186 = add i32 %v1185, 0
+  %v1187 = icmp slt i32 %v1184, 196
+  %v1188 = icmp slt i32 %v1186, 64
+  %v1189 = and i1 %v1187, %v1188
+  br i1 %v1189, label %if.then96, label %if.else97
 if.then96:
-  %v1223 = mul i32 %v1217, 64
-  %v1224 = add i32 %v1223, %v1219
-  %v1225 = mul i32 %v1224, 2
-  %v1226 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1225
-  %v1227 = fptrunc float %v878 to half
-  store half %v1227, ptr addrspace(1) %v1226, align 2
+  %v1190 = mul i32 %v1184, 64
+  %v1191 = add i32 %v1190, %v1186
+  %v1192 = mul i32 %v1191, 2
+  %v1193 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1192
+  %v1194 = fptrunc float %v845 to half
+  store half %v1194, ptr addrspace(1) %v1193, align 2
   br label %if.end98
 if.else97:
   br label %if.end98
 if.end98:
-  %v1228 = add i32 %v4, %v877
-  %v1229 = add i32 %v1228, 1
-  %v1230 = icmp slt i32 %v1217, 196
-  %v1231 = icmp slt i32 %v1229, 64
-  %v1232 = and i1 %v1230, %v1231
-  br i1 %v1232, label %if.then99, label %if.else100
+  %v1195 = add i32 %v10, %v844
+  %v1196 = add i32 %v1195, 1
+  %v1197 = icmp slt i32 %v1184, 196
+  %v1198 = icmp slt i32 %v1196, 64
+  %v1199 = and i1 %v1197, %v1198
+  br i1 %v1199, label %if.then99, label %if.else100
 if.then99:
-  %v1233 = mul i32 %v1217, 64
-  %v1234 = add i32 %v1233, %v1229
-  %v1235 = mul i32 %v1234, 2
-  %v1236 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1235
-  %v1237 = fptrunc float %v879 to half
-  store half %v1237, ptr addrspace(1) %v1236, align 2
+  %v1200 = mul i32 %v1184, 64
+  %v1201 = add i32 %v1200, %v1196
+  %v1202 = mul i32 %v1201, 2
+  %v1203 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1202
+  %v1204 = fptrunc float %v846 to half
+  store half %v1204, ptr addrspace(1) %v1203, align 2
   br label %if.end101
 if.else100:
   br label %if.end101
 if.end101:
-  %v1238 = add i32 %v4, %v877
-  %v1239 = add i32 %v1238, 2
-  %v1240 = icmp slt i32 %v1217, 196
-  %v1241 = icmp slt i32 %v1239, 64
-  %v1242 = and i1 %v1240, %v1241
-  br i1 %v1242, label %if.then102, label %if.else103
+  %v1205 = add i32 %v10, %v844
+  %v1206 = add i32 %v1205, 2
+  %v1207 = icmp slt i32 %v1184, 196
+  %v1208 = icmp slt i32 %v1206, 64
+  %v1209 = and i1 %v1207, %v1208
+  br i1 %v1209, label %if.then102, label %if.else103
 if.then102:
-  %v1243 = mul i32 %v1217, 64
-  %v1244 = add i32 %v1243, %v1239
-  %v1245 = mul i32 %v1244, 2
-  %v1246 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1245
-  %v1247 = fptrunc float %v880 to half
-  store half %v1247, ptr addrspace(1) %v1246, align 2
+  %v1210 = mul i32 %v1184, 64
+  %v1211 = add i32 %v1210, %v1206
+  %v1212 = mul i32 %v1211, 2
+  %v1213 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1212
+  %v1214 = fptrunc float %v847 to half
+  store half %v1214, ptr addrspace(1) %v1213, align 2
   br label %if.end104
 if.else103:
   br label %if.end104
 if.end104:
-  %v1248 = add i32 %v4, %v877
-  %v1249 = add i32 %v1248, 3
-  %v1250 = icmp slt i32 %v1217, 196
-  %v1251 = icmp slt i32 %v1249, 64
-  %v1252 = and i1 %v1250, %v1251
-  br i1 %v1252, label %if.then105, label %if.else106
+  %v1215 = add i32 %v10, %v844
+  %v1216 = add i32 %v1215, 3
+  %v1217 = icmp slt i32 %v1184, 196
+  %v1218 = icmp slt i32 %v1216, 64
+  %v1219 = and i1 %v1217, %v1218
+  br i1 %v1219, label %if.then105, label %if.else106
 if.then105:
-  %v1253 = mul i32 %v1217, 64
-  %v1254 = add i32 %v1253, %v1249
-  %v1255 = mul i32 %v1254, 2
-  %v1256 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1255
-  %v1257 = fptrunc float %v881 to half
-  store half %v1257, ptr addrspace(1) %v1256, align 2
+  %v1220 = mul i32 %v1184, 64
+  %v1221 = add i32 %v1220, %v1216
+  %v1222 = mul i32 %v1221, 2
+  %v1223 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1222
+  %v1224 = fptrunc float %v848 to half
+  store half %v1224, ptr addrspace(1) %v1223, align 2
   br label %if.end107
 if.else106:
   br label %if.end107
 if.end107:
-  %v1258 = add i32 %v4, %v877
-  %v1259 = add i32 %v1258, 4
-  %v1260 = icmp slt i32 %v1217, 196
-  %v1261 = icmp slt i32 %v1259, 64
-  %v1262 = and i1 %v1260, %v1261
-  br i1 %v1262, label %if.then108, label %if.else109
+  %v1225 = add i32 %v10, %v844
+  %v1226 = add i32 %v1225, 4
+  %v1227 = icmp slt i32 %v1184, 196
+  %v1228 = icmp slt i32 %v1226, 64
+  %v1229 = and i1 %v1227, %v1228
+  br i1 %v1229, label %if.then108, label %if.else109
 if.then108:
-  %v1263 = mul i32 %v1217, 64
-  %v1264 = add i32 %v1263, %v1259
-  %v1265 = mul i32 %v1264, 2
-  %v1266 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1265
-  %v1267 = fptrunc float %v882 to half
-  store half %v1267, ptr addrspace(1) %v1266, align 2
+  %v1230 = mul i32 %v1184, 64
+  %v1231 = add i32 %v1230, %v1226
+  %v1232 = mul i32 %v1231, 2
+  %v1233 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1232
+  %v1234 = fptrunc float %v849 to half
+  store half %v1234, ptr addrspace(1) %v1233, align 2
   br label %if.end110
 if.else109:
   br label %if.end110
 if.end110:
-  %v1268 = add i32 %v4, %v877
-  %v1269 = add i32 %v1268, 5
-  %v1270 = icmp slt i32 %v1217, 196
-  %v1271 = icmp slt i32 %v1269, 64
-  %v1272 = and i1 %v1270, %v1271
-  br i1 %v1272, label %if.then111, label %if.else112
+  %v1235 = add i32 %v10, %v844
+  %v1236 = add i32 %v1235, 5
+  %v1237 = icmp slt i32 %v1184, 196
+  %v1238 = icmp slt i32 %v1236, 64
+  %v1239 = and i1 %v1237, %v1238
+  br i1 %v1239, label %if.then111, label %if.else112
 if.then111:
-  %v1273 = mul i32 %v1217, 64
-  %v1274 = add i32 %v1273, %v1269
-  %v1275 = mul i32 %v1274, 2
-  %v1276 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1275
-  %v1277 = fptrunc float %v883 to half
-  store half %v1277, ptr addrspace(1) %v1276, align 2
+  %v1240 = mul i32 %v1184, 64
+  %v1241 = add i32 %v1240, %v1236
+  %v1242 = mul i32 %v1241, 2
+  %v1243 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1242
+  %v1244 = fptrunc float %v850 to half
+  store half %v1244, ptr addrspace(1) %v1243, align 2
   br label %if.end113
 if.else112:
   br label %if.end113
 if.end113:
-  %v1278 = add i32 %v4, %v877
-  %v1279 = add i32 %v1278, 6
-  %v1280 = icmp slt i32 %v1217, 196
-  %v1281 = icmp slt i32 %v1279, 64
-  %v1282 = and i1 %v1280, %v1281
-  br i1 %v1282, label %if.then114, label %if.else115
+  %v1245 = add i32 %v10, %v844
+  %v1246 = add i32 %v1245, 6
+  %v1247 = icmp slt i32 %v1184, 196
+  %v1248 = icmp slt i32 %v1246, 64
+  %v1249 = and i1 %v1247, %v1248
+  br i1 %v1249, label %if.then114, label %if.else115
 if.then114:
-  %v1283 = mul i32 %v1217, 64
-  %v1284 = add i32 %v1283, %v1279
-  %v1285 = mul i32 %v1284, 2
-  %v1286 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1285
-  %v1287 = fptrunc float %v884 to half
-  store half %v1287, ptr addrspace(1) %v1286, align 2
+  %v1250 = mul i32 %v1184, 64
+  %v1251 = add i32 %v1250, %v1246
+  %v1252 = mul i32 %v1251, 2
+  %v1253 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1252
+  %v1254 = fptrunc float %v851 to half
+  store half %v1254, ptr addrspace(1) %v1253, align 2
   br label %if.end116
 if.else115:
   br label %if.end116
 if.end116:
-  %v1288 = add i32 %v4, %v877
-  %v1289 = add i32 %v1288, 7
-  %v1290 = icmp slt i32 %v1217, 196
-  %v1291 = icmp slt i32 %v1289, 64
-  %v1292 = and i1 %v1290, %v1291
-  br i1 %v1292, label %if.then117, label %if.else118
+  %v1255 = add i32 %v10, %v844
+  %v1256 = add i32 %v1255, 7
+  %v1257 = icmp slt i32 %v1184, 196
+  %v1258 = icmp slt i32 %v1256, 64
+  %v1259 = and i1 %v1257, %v1258
+  br i1 %v1259, label %if.then117, label %if.else118
 if.then117:
-  %v1293 = mul i32 %v1217, 64
-  %v1294 = add i32 %v1293, %v1289
-  %v1295 = mul i32 %v1294, 2
-  %v1296 = getelementptr inbounds i8, ptr addrspace(1) %v821, i32 %v1295
-  %v1297 = fptrunc float %v885 to half
-  store half %v1297, ptr addrspace(1) %v1296, align 2
+  %v1260 = mul i32 %v1184, 64
+  %v1261 = add i32 %v1260, %v1256
+  %v1262 = mul i32 %v1261, 2
+  %v1263 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1262
+  %v1264 = fptrunc float %v852 to half
+  store half %v1264, ptr addrspace(1) %v1263, align 2
   br label %if.end119
 if.else118:
   br label %if.end119
@@ -1621,6 +1588,7 @@ declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workgroup.id.z()
 declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.smax.i32(i32, i32)
 declare i32 @llvm.smin.i32(i32, i32)
 
 attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx1201" "uniform-work-group-size"="true" }

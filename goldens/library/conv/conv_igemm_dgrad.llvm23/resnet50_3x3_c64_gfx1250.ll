@@ -9,457 +9,445 @@ target triple = "amdgcn-amd-amdhsa"
 define amdgpu_kernel void @conv_igemm_dgrad_resnet50_3x3_c64_gfx1250(ptr addrspace(1) noundef %arg.dy, ptr addrspace(1) noundef %arg.w, ptr addrspace(1) noundef %arg.dx) #0 {
 entry:
   %v0 = call i32 @llvm.amdgcn.workgroup.id.z()
-  %v1 = call i32 @llvm.amdgcn.workgroup.id.y()
-  %v2 = mul i32 %v1, 128
-  %v3 = call i32 @llvm.amdgcn.workgroup.id.x()
-  %v4 = mul i32 %v3, 64
-  %v5 = call i32 @llvm.amdgcn.workitem.id.x()
-  %v6 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
-  %v7 = sdiv i32 %v5, 32
-  %v8 = sdiv i32 %v7, 2
-  %v9 = mul i32 %v8, 32
-  %v10 = srem i32 %v7, 2
-  %v11 = mul i32 %v10, 32
-  %v12 = srem i32 %v6, 16
-  %v13 = sdiv i32 %v6, 16
-  %v14 = srem i32 %v13, 2
-  %v15 = mul i32 %v14, 16
-  %v16 = add i32 %v15, 0
-  %v17 = add i32 %v9, %v12
-  %v18 = add i32 %v16, 0
-  %v19 = mul i32 %v18, 2
-  %v20 = mul i32 %v17, 4
-  %v21 = sdiv i32 %v19, 16
-  %v22 = add i32 %v20, %v21
-  %v23 = sdiv i32 %v22, 16
-  %v24 = srem i32 %v23, 8
-  %v25 = shl i32 %v24, 1
-  %v26 = xor i32 %v24, %v25
-  %v27 = srem i32 %v26, 16
-  %v28 = srem i32 %v22, 16
-  %v29 = xor i32 %v28, %v27
-  %v30 = mul i32 %v23, 256
-  %v31 = mul i32 %v29, 16
-  %v32 = add i32 %v30, %v31
-  %v33 = srem i32 %v19, 16
-  %v34 = add i32 %v32, %v33
-  %v35 = add i32 %v34, 0
-  %v36 = add i32 %v17, 16
-  %v37 = mul i32 %v18, 2
-  %v38 = mul i32 %v36, 4
-  %v39 = sdiv i32 %v37, 16
+  %v1 = mul i32 %v0, 64
+  %v2 = mul i32 %v1, 2
+  %v3 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v2
+  %v4 = mul i32 %v0, 36864
+  %v5 = mul i32 %v4, 2
+  %v6 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v5
+  %v7 = call i32 @llvm.amdgcn.workgroup.id.y()
+  %v8 = mul i32 %v7, 128
+  %v9 = call i32 @llvm.amdgcn.workgroup.id.x()
+  %v10 = mul i32 %v9, 64
+  %v11 = call i32 @llvm.amdgcn.workitem.id.x()
+  %v12 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %v13 = sdiv i32 %v11, 32
+  %v14 = sdiv i32 %v13, 2
+  %v15 = mul i32 %v14, 32
+  %v16 = srem i32 %v13, 2
+  %v17 = mul i32 %v16, 32
+  %v18 = srem i32 %v12, 16
+  %v19 = sdiv i32 %v12, 16
+  %v20 = srem i32 %v19, 2
+  %v21 = mul i32 %v20, 16
+  %v22 = add i32 %v21, 0
+  %v23 = add i32 %v15, %v18
+  %v24 = add i32 %v22, 0
+  %v25 = mul i32 %v24, 2
+  %v26 = mul i32 %v23, 4
+  %v27 = sdiv i32 %v25, 16
+  %v28 = add i32 %v26, %v27
+  %v29 = sdiv i32 %v28, 16
+  %v30 = srem i32 %v29, 8
+  %v31 = shl i32 %v30, 1
+  %v32 = xor i32 %v30, %v31
+  %v33 = srem i32 %v32, 16
+  %v34 = srem i32 %v28, 16
+  %v35 = xor i32 %v34, %v33
+  %v36 = mul i32 %v29, 256
+  %v37 = mul i32 %v35, 16
+  %v38 = add i32 %v36, %v37
+  %v39 = srem i32 %v25, 16
   %v40 = add i32 %v38, %v39
-  %v41 = sdiv i32 %v40, 16
-  %v42 = srem i32 %v41, 8
-  %v43 = shl i32 %v42, 1
-  %v44 = xor i32 %v42, %v43
-  %v45 = srem i32 %v44, 16
-  %v46 = srem i32 %v40, 16
-  %v47 = xor i32 %v46, %v45
-  %v48 = mul i32 %v41, 256
-  %v49 = mul i32 %v47, 16
-  %v50 = add i32 %v48, %v49
-  %v51 = srem i32 %v37, 16
-  %v52 = add i32 %v50, %v51
-  %v53 = add i32 %v9, %v12
-  %v54 = add i32 %v16, 8
-  %v55 = mul i32 %v54, 2
-  %v56 = mul i32 %v53, 4
-  %v57 = sdiv i32 %v55, 16
+  %v41 = add i32 %v40, 0
+  %v42 = add i32 %v23, 16
+  %v43 = mul i32 %v24, 2
+  %v44 = mul i32 %v42, 4
+  %v45 = sdiv i32 %v43, 16
+  %v46 = add i32 %v44, %v45
+  %v47 = sdiv i32 %v46, 16
+  %v48 = srem i32 %v47, 8
+  %v49 = shl i32 %v48, 1
+  %v50 = xor i32 %v48, %v49
+  %v51 = srem i32 %v50, 16
+  %v52 = srem i32 %v46, 16
+  %v53 = xor i32 %v52, %v51
+  %v54 = mul i32 %v47, 256
+  %v55 = mul i32 %v53, 16
+  %v56 = add i32 %v54, %v55
+  %v57 = srem i32 %v43, 16
   %v58 = add i32 %v56, %v57
-  %v59 = sdiv i32 %v58, 16
-  %v60 = srem i32 %v59, 8
-  %v61 = shl i32 %v60, 1
-  %v62 = xor i32 %v60, %v61
-  %v63 = srem i32 %v62, 16
-  %v64 = srem i32 %v58, 16
-  %v65 = xor i32 %v64, %v63
-  %v66 = mul i32 %v59, 256
-  %v67 = mul i32 %v65, 16
-  %v68 = add i32 %v66, %v67
-  %v69 = srem i32 %v55, 16
-  %v70 = add i32 %v68, %v69
-  %v71 = add i32 %v70, 0
-  %v72 = add i32 %v53, 16
-  %v73 = mul i32 %v54, 2
-  %v74 = mul i32 %v72, 4
-  %v75 = sdiv i32 %v73, 16
+  %v59 = add i32 %v15, %v18
+  %v60 = add i32 %v22, 8
+  %v61 = mul i32 %v60, 2
+  %v62 = mul i32 %v59, 4
+  %v63 = sdiv i32 %v61, 16
+  %v64 = add i32 %v62, %v63
+  %v65 = sdiv i32 %v64, 16
+  %v66 = srem i32 %v65, 8
+  %v67 = shl i32 %v66, 1
+  %v68 = xor i32 %v66, %v67
+  %v69 = srem i32 %v68, 16
+  %v70 = srem i32 %v64, 16
+  %v71 = xor i32 %v70, %v69
+  %v72 = mul i32 %v65, 256
+  %v73 = mul i32 %v71, 16
+  %v74 = add i32 %v72, %v73
+  %v75 = srem i32 %v61, 16
   %v76 = add i32 %v74, %v75
-  %v77 = sdiv i32 %v76, 16
-  %v78 = srem i32 %v77, 8
-  %v79 = shl i32 %v78, 1
-  %v80 = xor i32 %v78, %v79
-  %v81 = srem i32 %v80, 16
-  %v82 = srem i32 %v76, 16
-  %v83 = xor i32 %v82, %v81
-  %v84 = mul i32 %v77, 256
-  %v85 = mul i32 %v83, 16
-  %v86 = add i32 %v84, %v85
-  %v87 = srem i32 %v73, 16
-  %v88 = add i32 %v86, %v87
-  %v89 = add i32 %v11, %v12
-  %v90 = add i32 %v16, 0
-  %v91 = mul i32 %v90, 2
-  %v92 = mul i32 %v89, 4
-  %v93 = sdiv i32 %v91, 16
+  %v77 = add i32 %v76, 0
+  %v78 = add i32 %v59, 16
+  %v79 = mul i32 %v60, 2
+  %v80 = mul i32 %v78, 4
+  %v81 = sdiv i32 %v79, 16
+  %v82 = add i32 %v80, %v81
+  %v83 = sdiv i32 %v82, 16
+  %v84 = srem i32 %v83, 8
+  %v85 = shl i32 %v84, 1
+  %v86 = xor i32 %v84, %v85
+  %v87 = srem i32 %v86, 16
+  %v88 = srem i32 %v82, 16
+  %v89 = xor i32 %v88, %v87
+  %v90 = mul i32 %v83, 256
+  %v91 = mul i32 %v89, 16
+  %v92 = add i32 %v90, %v91
+  %v93 = srem i32 %v79, 16
   %v94 = add i32 %v92, %v93
-  %v95 = sdiv i32 %v94, 16
-  %v96 = srem i32 %v95, 8
-  %v97 = shl i32 %v96, 1
-  %v98 = xor i32 %v96, %v97
-  %v99 = srem i32 %v98, 16
-  %v100 = srem i32 %v94, 16
-  %v101 = xor i32 %v100, %v99
-  %v102 = mul i32 %v95, 256
-  %v103 = mul i32 %v101, 16
-  %v104 = add i32 %v102, %v103
-  %v105 = srem i32 %v91, 16
-  %v106 = add i32 %v104, %v105
-  %v107 = add i32 %v106, 0
-  %v108 = add i32 %v89, 16
-  %v109 = mul i32 %v90, 2
-  %v110 = mul i32 %v108, 4
-  %v111 = sdiv i32 %v109, 16
+  %v95 = add i32 %v17, %v18
+  %v96 = add i32 %v22, 0
+  %v97 = mul i32 %v96, 2
+  %v98 = mul i32 %v95, 4
+  %v99 = sdiv i32 %v97, 16
+  %v100 = add i32 %v98, %v99
+  %v101 = sdiv i32 %v100, 16
+  %v102 = srem i32 %v101, 8
+  %v103 = shl i32 %v102, 1
+  %v104 = xor i32 %v102, %v103
+  %v105 = srem i32 %v104, 16
+  %v106 = srem i32 %v100, 16
+  %v107 = xor i32 %v106, %v105
+  %v108 = mul i32 %v101, 256
+  %v109 = mul i32 %v107, 16
+  %v110 = add i32 %v108, %v109
+  %v111 = srem i32 %v97, 16
   %v112 = add i32 %v110, %v111
-  %v113 = sdiv i32 %v112, 16
-  %v114 = srem i32 %v113, 8
-  %v115 = shl i32 %v114, 1
-  %v116 = xor i32 %v114, %v115
-  %v117 = srem i32 %v116, 16
-  %v118 = srem i32 %v112, 16
-  %v119 = xor i32 %v118, %v117
-  %v120 = mul i32 %v113, 256
-  %v121 = mul i32 %v119, 16
-  %v122 = add i32 %v120, %v121
-  %v123 = srem i32 %v109, 16
-  %v124 = add i32 %v122, %v123
-  %v125 = add i32 %v11, %v12
-  %v126 = add i32 %v16, 8
-  %v127 = mul i32 %v126, 2
-  %v128 = mul i32 %v125, 4
-  %v129 = sdiv i32 %v127, 16
+  %v113 = add i32 %v112, 0
+  %v114 = add i32 %v95, 16
+  %v115 = mul i32 %v96, 2
+  %v116 = mul i32 %v114, 4
+  %v117 = sdiv i32 %v115, 16
+  %v118 = add i32 %v116, %v117
+  %v119 = sdiv i32 %v118, 16
+  %v120 = srem i32 %v119, 8
+  %v121 = shl i32 %v120, 1
+  %v122 = xor i32 %v120, %v121
+  %v123 = srem i32 %v122, 16
+  %v124 = srem i32 %v118, 16
+  %v125 = xor i32 %v124, %v123
+  %v126 = mul i32 %v119, 256
+  %v127 = mul i32 %v125, 16
+  %v128 = add i32 %v126, %v127
+  %v129 = srem i32 %v115, 16
   %v130 = add i32 %v128, %v129
-  %v131 = sdiv i32 %v130, 16
-  %v132 = srem i32 %v131, 8
-  %v133 = shl i32 %v132, 1
-  %v134 = xor i32 %v132, %v133
-  %v135 = srem i32 %v134, 16
-  %v136 = srem i32 %v130, 16
-  %v137 = xor i32 %v136, %v135
-  %v138 = mul i32 %v131, 256
-  %v139 = mul i32 %v137, 16
-  %v140 = add i32 %v138, %v139
-  %v141 = srem i32 %v127, 16
-  %v142 = add i32 %v140, %v141
-  %v143 = add i32 %v142, 0
-  %v144 = add i32 %v125, 16
-  %v145 = mul i32 %v126, 2
-  %v146 = mul i32 %v144, 4
-  %v147 = sdiv i32 %v145, 16
+  %v131 = add i32 %v17, %v18
+  %v132 = add i32 %v22, 8
+  %v133 = mul i32 %v132, 2
+  %v134 = mul i32 %v131, 4
+  %v135 = sdiv i32 %v133, 16
+  %v136 = add i32 %v134, %v135
+  %v137 = sdiv i32 %v136, 16
+  %v138 = srem i32 %v137, 8
+  %v139 = shl i32 %v138, 1
+  %v140 = xor i32 %v138, %v139
+  %v141 = srem i32 %v140, 16
+  %v142 = srem i32 %v136, 16
+  %v143 = xor i32 %v142, %v141
+  %v144 = mul i32 %v137, 256
+  %v145 = mul i32 %v143, 16
+  %v146 = add i32 %v144, %v145
+  %v147 = srem i32 %v133, 16
   %v148 = add i32 %v146, %v147
-  %v149 = sdiv i32 %v148, 16
-  %v150 = srem i32 %v149, 8
-  %v151 = shl i32 %v150, 1
-  %v152 = xor i32 %v150, %v151
-  %v153 = srem i32 %v152, 16
-  %v154 = srem i32 %v148, 16
-  %v155 = xor i32 %v154, %v153
-  %v156 = mul i32 %v149, 256
-  %v157 = mul i32 %v155, 16
-  %v158 = add i32 %v156, %v157
-  %v159 = srem i32 %v145, 16
-  %v160 = add i32 %v158, %v159
-  %v161 = add i32 %v2, 128
-  %v162 = icmp sle i32 %v161, 196
-  %v163 = add i32 %v4, 64
-  %v164 = icmp sle i32 %v163, 64
-  %v165 = and i1 %v162, %v164
-  %v166 = srem i32 576, 32
-  %v167 = sub i32 576, %v166
-  %v168 = select i1 %v165, i32 %v167, i32 0
-  %v169 = insertelement <8 x float> poison, float 0x0000000000000000, i32 0
-  %v170 = insertelement <8 x float> %v169, float 0x0000000000000000, i32 1
-  %v171 = insertelement <8 x float> %v170, float 0x0000000000000000, i32 2
-  %v172 = insertelement <8 x float> %v171, float 0x0000000000000000, i32 3
-  %v173 = insertelement <8 x float> %v172, float 0x0000000000000000, i32 4
-  %v174 = insertelement <8 x float> %v173, float 0x0000000000000000, i32 5
-  %v175 = insertelement <8 x float> %v174, float 0x0000000000000000, i32 6
-  %v176 = insertelement <8 x float> %v175, float 0x0000000000000000, i32 7
-  %v177 = icmp sgt i32 %v168, 0
-  br i1 %v177, label %if.then0, label %if.else1
+  %v149 = add i32 %v148, 0
+  %v150 = add i32 %v131, 16
+  %v151 = mul i32 %v132, 2
+  %v152 = mul i32 %v150, 4
+  %v153 = sdiv i32 %v151, 16
+  %v154 = add i32 %v152, %v153
+  %v155 = sdiv i32 %v154, 16
+  %v156 = srem i32 %v155, 8
+  %v157 = shl i32 %v156, 1
+  %v158 = xor i32 %v156, %v157
+  %v159 = srem i32 %v158, 16
+  %v160 = srem i32 %v154, 16
+  %v161 = xor i32 %v160, %v159
+  %v162 = mul i32 %v155, 256
+  %v163 = mul i32 %v161, 16
+  %v164 = add i32 %v162, %v163
+  %v165 = srem i32 %v151, 16
+  %v166 = add i32 %v164, %v165
+  %v167 = add i32 %v8, 128
+  %v168 = icmp sle i32 %v167, 196
+  %v169 = add i32 %v10, 64
+  %v170 = icmp sle i32 %v169, 64
+  %v171 = and i1 %v168, %v170
+  %v172 = srem i32 576, 32
+  %v173 = sub i32 576, %v172
+  %v174 = select i1 %v171, i32 %v173, i32 0
+  %v175 = insertelement <8 x float> poison, float 0x0000000000000000, i32 0
+  %v176 = insertelement <8 x float> %v175, float 0x0000000000000000, i32 1
+  %v177 = insertelement <8 x float> %v176, float 0x0000000000000000, i32 2
+  %v178 = insertelement <8 x float> %v177, float 0x0000000000000000, i32 3
+  %v179 = insertelement <8 x float> %v178, float 0x0000000000000000, i32 4
+  %v180 = insertelement <8 x float> %v179, float 0x0000000000000000, i32 5
+  %v181 = insertelement <8 x float> %v180, float 0x0000000000000000, i32 6
+  %v182 = insertelement <8 x float> %v181, float 0x0000000000000000, i32 7
+  %v183 = icmp sgt i32 %v174, 0
+  br i1 %v183, label %if.then0, label %if.else1
 if.then0:
-  %v178 = add i32 %v5, 0
-  %v179 = add i32 %v5, 256
-  %v180 = sdiv i32 %v178, 4
-  %v181 = srem i32 %v178, 4
-  %v182 = mul i32 %v181, 8
-  %v183 = add i32 %v2, %v180
-  %v184 = add i32 0, %v182
-  %v185 = srem i32 %v183, 14
-  %v186 = sdiv i32 %v183, 14
-  %v187 = srem i32 %v186, 14
-  %v188 = sdiv i32 %v186, 14
-  %v189 = sdiv i32 %v184, 64
-  %v190 = srem i32 %v184, 64
-  %v191 = srem i32 %v189, 3
-  %v192 = sdiv i32 %v189, 3
-  %v193 = add i32 %v187, 1
-  %v194 = mul i32 %v192, 1
-  %v195 = sub i32 %v193, %v194
-  %v196 = icmp sge i32 %v195, 0
-  %v197 = icmp slt i32 %v195, 14
-  %v198 = and i1 %v196, %v197
-  %v199 = add i32 %v185, 1
-  %v200 = mul i32 %v191, 1
+  %v184 = add i32 %v11, 0
+  %v185 = add i32 %v11, 256
+  %v186 = sdiv i32 %v184, 4
+  %v187 = srem i32 %v184, 4
+  %v188 = mul i32 %v187, 8
+  %v189 = add i32 %v8, %v186
+  %v190 = add i32 0, %v188
+  %v191 = srem i32 %v189, 14
+  %v192 = sdiv i32 %v189, 14
+  %v193 = srem i32 %v192, 14
+  %v194 = sdiv i32 %v192, 14
+  %v195 = sdiv i32 %v190, 64
+  %v196 = srem i32 %v190, 64
+  %v197 = srem i32 %v195, 3
+  %v198 = sdiv i32 %v195, 3
+  %v199 = add i32 %v193, 1
+  %v200 = mul i32 %v198, 1
   %v201 = sub i32 %v199, %v200
-  %v202 = icmp sge i32 %v201, 0
-  %v203 = icmp slt i32 %v201, 14
-  %v204 = and i1 %v202, %v203
-  %v205 = and i1 %v198, %v204
-  %v206 = mul i32 %v0, 64
-  %v207 = add i32 %v206, %v190
-  %v208 = mul i32 %v188, 14
-  %v209 = add i32 %v208, %v195
-  %v210 = mul i32 %v209, 14
-  %v211 = add i32 %v210, %v201
-  %v212 = mul i32 %v211, 64
-  %v213 = add i32 %v212, %v207
-  %v214 = select i1 %v205, i32 %v213, i32 0
-  %v215 = mul i32 %v214, 2
-  %v216 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v215
-  %v217 = load <8 x half>, ptr addrspace(1) %v216, align 2
-  %v218 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v219 = insertelement <8 x half> %v218, half 0xH0000, i32 1
-  %v220 = insertelement <8 x half> %v219, half 0xH0000, i32 2
-  %v221 = insertelement <8 x half> %v220, half 0xH0000, i32 3
-  %v222 = insertelement <8 x half> %v221, half 0xH0000, i32 4
-  %v223 = insertelement <8 x half> %v222, half 0xH0000, i32 5
-  %v224 = insertelement <8 x half> %v223, half 0xH0000, i32 6
-  %v225 = insertelement <8 x half> %v224, half 0xH0000, i32 7
-  %v226 = select i1 %v205, <8 x half> %v217, <8 x half> %v225
-  %v227 = sdiv i32 %v179, 4
-  %v228 = srem i32 %v179, 4
-  %v229 = mul i32 %v228, 8
-  %v230 = add i32 %v2, %v227
-  %v231 = add i32 0, %v229
-  %v232 = srem i32 %v230, 14
-  %v233 = sdiv i32 %v230, 14
-  %v234 = srem i32 %v233, 14
-  %v235 = sdiv i32 %v233, 14
-  %v236 = sdiv i32 %v231, 64
-  %v237 = srem i32 %v231, 64
-  %v238 = srem i32 %v236, 3
-  %v239 = sdiv i32 %v236, 3
-  %v240 = add i32 %v234, 1
-  %v241 = mul i32 %v239, 1
-  %v242 = sub i32 %v240, %v241
-  %v243 = icmp sge i32 %v242, 0
-  %v244 = icmp slt i32 %v242, 14
-  %v245 = and i1 %v243, %v244
-  %v246 = add i32 %v232, 1
-  %v247 = mul i32 %v238, 1
-  %v248 = sub i32 %v246, %v247
-  %v249 = icmp sge i32 %v248, 0
-  %v250 = icmp slt i32 %v248, 14
-  %v251 = and i1 %v249, %v250
-  %v252 = and i1 %v245, %v251
-  %v253 = mul i32 %v0, 64
-  %v254 = add i32 %v253, %v237
-  %v255 = mul i32 %v235, 14
-  %v256 = add i32 %v255, %v242
-  %v257 = mul i32 %v256, 14
-  %v258 = add i32 %v257, %v248
-  %v259 = mul i32 %v258, 64
-  %v260 = add i32 %v259, %v254
-  %v261 = select i1 %v252, i32 %v260, i32 0
-  %v262 = mul i32 %v261, 2
-  %v263 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v262
-  %v264 = load <8 x half>, ptr addrspace(1) %v263, align 2
-  %v265 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v266 = insertelement <8 x half> %v265, half 0xH0000, i32 1
-  %v267 = insertelement <8 x half> %v266, half 0xH0000, i32 2
-  %v268 = insertelement <8 x half> %v267, half 0xH0000, i32 3
-  %v269 = insertelement <8 x half> %v268, half 0xH0000, i32 4
-  %v270 = insertelement <8 x half> %v269, half 0xH0000, i32 5
-  %v271 = insertelement <8 x half> %v270, half 0xH0000, i32 6
-  %v272 = insertelement <8 x half> %v271, half 0xH0000, i32 7
-  %v273 = select i1 %v252, <8 x half> %v264, <8 x half> %v272
-  %v274 = add i32 %v5, 0
-  %v275 = add i32 %v5, 256
-  %v276 = sdiv i32 %v274, 4
-  %v277 = srem i32 %v274, 4
-  %v278 = mul i32 %v277, 8
-  %v279 = sdiv i32 %v275, 4
-  %v280 = srem i32 %v275, 4
-  %v281 = mul i32 %v280, 8
-  %v282 = mul i32 %v278, 2
-  %v283 = mul i32 %v276, 4
-  %v284 = sdiv i32 %v282, 16
-  %v285 = add i32 %v283, %v284
-  %v286 = sdiv i32 %v285, 16
-  %v287 = srem i32 %v286, 8
-  %v288 = shl i32 %v287, 1
-  %v289 = xor i32 %v287, %v288
-  %v290 = srem i32 %v289, 16
-  %v291 = srem i32 %v285, 16
-  %v292 = xor i32 %v291, %v290
-  %v293 = mul i32 %v286, 256
-  %v294 = mul i32 %v292, 16
-  %v295 = add i32 %v293, %v294
-  %v296 = srem i32 %v282, 16
-  %v297 = add i32 %v295, %v296
-  %v298 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v297
-  store <8 x half> %v226, ptr addrspace(3) %v298, align 2
-  %v299 = mul i32 %v281, 2
-  %v300 = mul i32 %v279, 4
-  %v301 = sdiv i32 %v299, 16
-  %v302 = add i32 %v300, %v301
-  %v303 = sdiv i32 %v302, 16
-  %v304 = srem i32 %v303, 8
-  %v305 = shl i32 %v304, 1
-  %v306 = xor i32 %v304, %v305
-  %v307 = srem i32 %v306, 16
-  %v308 = srem i32 %v302, 16
-  %v309 = xor i32 %v308, %v307
-  %v310 = mul i32 %v303, 256
-  %v311 = mul i32 %v309, 16
-  %v312 = add i32 %v310, %v311
-  %v313 = srem i32 %v299, 16
-  %v314 = add i32 %v312, %v313
-  %v315 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v314
-  store <8 x half> %v273, ptr addrspace(3) %v315, align 2
-  %v316 = add i32 %v5, 0
-  %v317 = sdiv i32 %v316, 4
-  %v318 = srem i32 %v316, 4
-  %v319 = mul i32 %v318, 8
-  %v320 = add i32 %v4, %v317
-  %v321 = add i32 0, %v319
-  %v322 = add i32 %v321, 0
-  %v323 = sdiv i32 %v322, 64
-  %v324 = srem i32 %v322, 64
-  %v325 = mul i32 %v0, 64
-  %v326 = add i32 %v325, %v324
-  %v327 = mul i32 %v326, 9
-  %v328 = add i32 %v327, %v323
-  %v329 = mul i32 %v328, 64
-  %v330 = add i32 %v329, %v320
-  %v331 = mul i32 %v330, 2
-  %v332 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v331
-  %v333 = load half, ptr addrspace(1) %v332, align 2
-  %v334 = add i32 %v321, 1
-  %v335 = sdiv i32 %v334, 64
-  %v336 = srem i32 %v334, 64
-  %v337 = mul i32 %v0, 64
-  %v338 = add i32 %v337, %v336
+  %v202 = call i32 @llvm.smax.i32(i32 %v201, i32 0)
+  %v203 = call i32 @llvm.smin.i32(i32 %v202, i32 13)
+  %v204 = sub i32 %v201, %v203
+  %v205 = add i32 %v191, 1
+  %v206 = mul i32 %v197, 1
+  %v207 = sub i32 %v205, %v206
+  %v208 = call i32 @llvm.smax.i32(i32 %v207, i32 0)
+  %v209 = call i32 @llvm.smin.i32(i32 %v208, i32 13)
+  %v210 = sub i32 %v207, %v209
+  %v211 = or i32 %v204, %v210
+  %v212 = icmp eq i32 %v211, 0
+  %v213 = mul i32 %v194, 14
+  %v214 = add i32 %v213, %v201
+  %v215 = mul i32 %v214, 14
+  %v216 = add i32 %v215, %v207
+  %v217 = mul i32 %v216, 64
+  %v218 = add i32 %v217, %v196
+  %v219 = select i1 %v212, i32 %v218, i32 0
+  %v220 = mul i32 %v219, 2
+  %v221 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v220
+  %v222 = load <8 x half>, ptr addrspace(1) %v221, align 2
+  %v223 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v224 = insertelement <8 x half> %v223, half 0xH0000, i32 1
+  %v225 = insertelement <8 x half> %v224, half 0xH0000, i32 2
+  %v226 = insertelement <8 x half> %v225, half 0xH0000, i32 3
+  %v227 = insertelement <8 x half> %v226, half 0xH0000, i32 4
+  %v228 = insertelement <8 x half> %v227, half 0xH0000, i32 5
+  %v229 = insertelement <8 x half> %v228, half 0xH0000, i32 6
+  %v230 = insertelement <8 x half> %v229, half 0xH0000, i32 7
+  %v231 = select i1 %v212, <8 x half> %v222, <8 x half> %v230
+  %v232 = sdiv i32 %v185, 4
+  %v233 = srem i32 %v185, 4
+  %v234 = mul i32 %v233, 8
+  %v235 = add i32 %v8, %v232
+  %v236 = add i32 0, %v234
+  %v237 = srem i32 %v235, 14
+  %v238 = sdiv i32 %v235, 14
+  %v239 = srem i32 %v238, 14
+  %v240 = sdiv i32 %v238, 14
+  %v241 = sdiv i32 %v236, 64
+  %v242 = srem i32 %v236, 64
+  %v243 = srem i32 %v241, 3
+  %v244 = sdiv i32 %v241, 3
+  %v245 = add i32 %v239, 1
+  %v246 = mul i32 %v244, 1
+  %v247 = sub i32 %v245, %v246
+  %v248 = call i32 @llvm.smax.i32(i32 %v247, i32 0)
+  %v249 = call i32 @llvm.smin.i32(i32 %v248, i32 13)
+  %v250 = sub i32 %v247, %v249
+  %v251 = add i32 %v237, 1
+  %v252 = mul i32 %v243, 1
+  %v253 = sub i32 %v251, %v252
+  %v254 = call i32 @llvm.smax.i32(i32 %v253, i32 0)
+  %v255 = call i32 @llvm.smin.i32(i32 %v254, i32 13)
+  %v256 = sub i32 %v253, %v255
+  %v257 = or i32 %v250, %v256
+  %v258 = icmp eq i32 %v257, 0
+  %v259 = mul i32 %v240, 14
+  %v260 = add i32 %v259, %v247
+  %v261 = mul i32 %v260, 14
+  %v262 = add i32 %v261, %v253
+  %v263 = mul i32 %v262, 64
+  %v264 = add i32 %v263, %v242
+  %v265 = select i1 %v258, i32 %v264, i32 0
+  %v266 = mul i32 %v265, 2
+  %v267 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v266
+  %v268 = load <8 x half>, ptr addrspace(1) %v267, align 2
+  %v269 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v270 = insertelement <8 x half> %v269, half 0xH0000, i32 1
+  %v271 = insertelement <8 x half> %v270, half 0xH0000, i32 2
+  %v272 = insertelement <8 x half> %v271, half 0xH0000, i32 3
+  %v273 = insertelement <8 x half> %v272, half 0xH0000, i32 4
+  %v274 = insertelement <8 x half> %v273, half 0xH0000, i32 5
+  %v275 = insertelement <8 x half> %v274, half 0xH0000, i32 6
+  %v276 = insertelement <8 x half> %v275, half 0xH0000, i32 7
+  %v277 = select i1 %v258, <8 x half> %v268, <8 x half> %v276
+  %v278 = add i32 %v11, 0
+  %v279 = add i32 %v11, 256
+  %v280 = sdiv i32 %v278, 4
+  %v281 = srem i32 %v278, 4
+  %v282 = mul i32 %v281, 8
+  %v283 = sdiv i32 %v279, 4
+  %v284 = srem i32 %v279, 4
+  %v285 = mul i32 %v284, 8
+  %v286 = mul i32 %v282, 2
+  %v287 = mul i32 %v280, 4
+  %v288 = sdiv i32 %v286, 16
+  %v289 = add i32 %v287, %v288
+  %v290 = sdiv i32 %v289, 16
+  %v291 = srem i32 %v290, 8
+  %v292 = shl i32 %v291, 1
+  %v293 = xor i32 %v291, %v292
+  %v294 = srem i32 %v293, 16
+  %v295 = srem i32 %v289, 16
+  %v296 = xor i32 %v295, %v294
+  %v297 = mul i32 %v290, 256
+  %v298 = mul i32 %v296, 16
+  %v299 = add i32 %v297, %v298
+  %v300 = srem i32 %v286, 16
+  %v301 = add i32 %v299, %v300
+  %v302 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v301
+  store <8 x half> %v231, ptr addrspace(3) %v302, align 2
+  %v303 = mul i32 %v285, 2
+  %v304 = mul i32 %v283, 4
+  %v305 = sdiv i32 %v303, 16
+  %v306 = add i32 %v304, %v305
+  %v307 = sdiv i32 %v306, 16
+  %v308 = srem i32 %v307, 8
+  %v309 = shl i32 %v308, 1
+  %v310 = xor i32 %v308, %v309
+  %v311 = srem i32 %v310, 16
+  %v312 = srem i32 %v306, 16
+  %v313 = xor i32 %v312, %v311
+  %v314 = mul i32 %v307, 256
+  %v315 = mul i32 %v313, 16
+  %v316 = add i32 %v314, %v315
+  %v317 = srem i32 %v303, 16
+  %v318 = add i32 %v316, %v317
+  %v319 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v318
+  store <8 x half> %v277, ptr addrspace(3) %v319, align 2
+  %v320 = add i32 %v11, 0
+  %v321 = sdiv i32 %v320, 4
+  %v322 = srem i32 %v320, 4
+  %v323 = mul i32 %v322, 8
+  %v324 = add i32 %v10, %v321
+  %v325 = add i32 0, %v323
+  %v326 = add i32 %v325, 0
+  %v327 = sdiv i32 %v326, 64
+  %v328 = srem i32 %v326, 64
+  %v329 = mul i32 %v328, 9
+  %v330 = add i32 %v329, %v327
+  %v331 = mul i32 %v330, 64
+  %v332 = add i32 %v331, %v324
+  %v333 = mul i32 %v332, 2
+  %v334 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v333
+  %v335 = load half, ptr addrspace(1) %v334, align 2
+  %v336 = add i32 %v325, 1
+  %v337 = sdiv i32 %v336, 64
+  %v338 = srem i32 %v336, 64
   %v339 = mul i32 %v338, 9
-  %v340 = add i32 %v339, %v335
+  %v340 = add i32 %v339, %v337
   %v341 = mul i32 %v340, 64
-  %v342 = add i32 %v341, %v320
+  %v342 = add i32 %v341, %v324
   %v343 = mul i32 %v342, 2
-  %v344 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v343
+  %v344 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v343
   %v345 = load half, ptr addrspace(1) %v344, align 2
-  %v346 = add i32 %v321, 2
+  %v346 = add i32 %v325, 2
   %v347 = sdiv i32 %v346, 64
   %v348 = srem i32 %v346, 64
-  %v349 = mul i32 %v0, 64
-  %v350 = add i32 %v349, %v348
-  %v351 = mul i32 %v350, 9
-  %v352 = add i32 %v351, %v347
-  %v353 = mul i32 %v352, 64
-  %v354 = add i32 %v353, %v320
-  %v355 = mul i32 %v354, 2
-  %v356 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v355
-  %v357 = load half, ptr addrspace(1) %v356, align 2
-  %v358 = add i32 %v321, 3
-  %v359 = sdiv i32 %v358, 64
-  %v360 = srem i32 %v358, 64
-  %v361 = mul i32 %v0, 64
-  %v362 = add i32 %v361, %v360
-  %v363 = mul i32 %v362, 9
-  %v364 = add i32 %v363, %v359
-  %v365 = mul i32 %v364, 64
-  %v366 = add i32 %v365, %v320
-  %v367 = mul i32 %v366, 2
-  %v368 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v367
-  %v369 = load half, ptr addrspace(1) %v368, align 2
-  %v370 = add i32 %v321, 4
-  %v371 = sdiv i32 %v370, 64
-  %v372 = srem i32 %v370, 64
-  %v373 = mul i32 %v0, 64
-  %v374 = add i32 %v373, %v372
-  %v375 = mul i32 %v374, 9
-  %v376 = add i32 %v375, %v371
-  %v377 = mul i32 %v376, 64
-  %v378 = add i32 %v377, %v320
-  %v379 = mul i32 %v378, 2
-  %v380 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v379
-  %v381 = load half, ptr addrspace(1) %v380, align 2
-  %v382 = add i32 %v321, 5
-  %v383 = sdiv i32 %v382, 64
-  %v384 = srem i32 %v382, 64
-  %v385 = mul i32 %v0, 64
-  %v386 = add i32 %v385, %v384
-  %v387 = mul i32 %v386, 9
-  %v388 = add i32 %v387, %v383
-  %v389 = mul i32 %v388, 64
-  %v390 = add i32 %v389, %v320
-  %v391 = mul i32 %v390, 2
-  %v392 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v391
-  %v393 = load half, ptr addrspace(1) %v392, align 2
-  %v394 = add i32 %v321, 6
-  %v395 = sdiv i32 %v394, 64
-  %v396 = srem i32 %v394, 64
-  %v397 = mul i32 %v0, 64
-  %v398 = add i32 %v397, %v396
+  %v349 = mul i32 %v348, 9
+  %v350 = add i32 %v349, %v347
+  %v351 = mul i32 %v350, 64
+  %v352 = add i32 %v351, %v324
+  %v353 = mul i32 %v352, 2
+  %v354 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v353
+  %v355 = load half, ptr addrspace(1) %v354, align 2
+  %v356 = add i32 %v325, 3
+  %v357 = sdiv i32 %v356, 64
+  %v358 = srem i32 %v356, 64
+  %v359 = mul i32 %v358, 9
+  %v360 = add i32 %v359, %v357
+  %v361 = mul i32 %v360, 64
+  %v362 = add i32 %v361, %v324
+  %v363 = mul i32 %v362, 2
+  %v364 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v363
+  %v365 = load half, ptr addrspace(1) %v364, align 2
+  %v366 = add i32 %v325, 4
+  %v367 = sdiv i32 %v366, 64
+  %v368 = srem i32 %v366, 64
+  %v369 = mul i32 %v368, 9
+  %v370 = add i32 %v369, %v367
+  %v371 = mul i32 %v370, 64
+  %v372 = add i32 %v371, %v324
+  %v373 = mul i32 %v372, 2
+  %v374 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v373
+  %v375 = load half, ptr addrspace(1) %v374, align 2
+  %v376 = add i32 %v325, 5
+  %v377 = sdiv i32 %v376, 64
+  %v378 = srem i32 %v376, 64
+  %v379 = mul i32 %v378, 9
+  %v380 = add i32 %v379, %v377
+  %v381 = mul i32 %v380, 64
+  %v382 = add i32 %v381, %v324
+  %v383 = mul i32 %v382, 2
+  %v384 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v383
+  %v385 = load half, ptr addrspace(1) %v384, align 2
+  %v386 = add i32 %v325, 6
+  %v387 = sdiv i32 %v386, 64
+  %v388 = srem i32 %v386, 64
+  %v389 = mul i32 %v388, 9
+  %v390 = add i32 %v389, %v387
+  %v391 = mul i32 %v390, 64
+  %v392 = add i32 %v391, %v324
+  %v393 = mul i32 %v392, 2
+  %v394 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v393
+  %v395 = load half, ptr addrspace(1) %v394, align 2
+  %v396 = add i32 %v325, 7
+  %v397 = sdiv i32 %v396, 64
+  %v398 = srem i32 %v396, 64
   %v399 = mul i32 %v398, 9
-  %v400 = add i32 %v399, %v395
+  %v400 = add i32 %v399, %v397
   %v401 = mul i32 %v400, 64
-  %v402 = add i32 %v401, %v320
+  %v402 = add i32 %v401, %v324
   %v403 = mul i32 %v402, 2
-  %v404 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v403
+  %v404 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v403
   %v405 = load half, ptr addrspace(1) %v404, align 2
-  %v406 = add i32 %v321, 7
-  %v407 = sdiv i32 %v406, 64
-  %v408 = srem i32 %v406, 64
-  %v409 = mul i32 %v0, 64
-  %v410 = add i32 %v409, %v408
-  %v411 = mul i32 %v410, 9
-  %v412 = add i32 %v411, %v407
-  %v413 = mul i32 %v412, 64
-  %v414 = add i32 %v413, %v320
-  %v415 = mul i32 %v414, 2
-  %v416 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v415
-  %v417 = load half, ptr addrspace(1) %v416, align 2
-  %v418 = insertelement <8 x half> poison, half %v333, i32 0
-  %v419 = insertelement <8 x half> %v418, half %v345, i32 1
-  %v420 = insertelement <8 x half> %v419, half %v357, i32 2
-  %v421 = insertelement <8 x half> %v420, half %v369, i32 3
-  %v422 = insertelement <8 x half> %v421, half %v381, i32 4
-  %v423 = insertelement <8 x half> %v422, half %v393, i32 5
-  %v424 = insertelement <8 x half> %v423, half %v405, i32 6
-  %v425 = insertelement <8 x half> %v424, half %v417, i32 7
-  %v426 = add i32 %v5, 0
-  %v427 = sdiv i32 %v426, 4
-  %v428 = srem i32 %v426, 4
-  %v429 = mul i32 %v428, 8
-  %v430 = mul i32 %v429, 2
-  %v431 = mul i32 %v427, 4
-  %v432 = sdiv i32 %v430, 16
+  %v406 = insertelement <8 x half> poison, half %v335, i32 0
+  %v407 = insertelement <8 x half> %v406, half %v345, i32 1
+  %v408 = insertelement <8 x half> %v407, half %v355, i32 2
+  %v409 = insertelement <8 x half> %v408, half %v365, i32 3
+  %v410 = insertelement <8 x half> %v409, half %v375, i32 4
+  %v411 = insertelement <8 x half> %v410, half %v385, i32 5
+  %v412 = insertelement <8 x half> %v411, half %v395, i32 6
+  %v413 = insertelement <8 x half> %v412, half %v405, i32 7
+  %v414 = add i32 %v11, 0
+  %v415 = sdiv i32 %v414, 4
+  %v416 = srem i32 %v414, 4
+  %v417 = mul i32 %v416, 8
+  %v418 = mul i32 %v417, 2
+  %v419 = mul i32 %v415, 4
+  %v420 = sdiv i32 %v418, 16
+  %v421 = add i32 %v419, %v420
+  %v422 = sdiv i32 %v421, 16
+  %v423 = srem i32 %v422, 8
+  %v424 = shl i32 %v423, 1
+  %v425 = xor i32 %v423, %v424
+  %v426 = srem i32 %v425, 16
+  %v427 = srem i32 %v421, 16
+  %v428 = xor i32 %v427, %v426
+  %v429 = mul i32 %v422, 256
+  %v430 = mul i32 %v428, 16
+  %v431 = add i32 %v429, %v430
+  %v432 = srem i32 %v418, 16
   %v433 = add i32 %v431, %v432
-  %v434 = sdiv i32 %v433, 16
-  %v435 = srem i32 %v434, 8
-  %v436 = shl i32 %v435, 1
-  %v437 = xor i32 %v435, %v436
-  %v438 = srem i32 %v437, 16
-  %v439 = srem i32 %v433, 16
-  %v440 = xor i32 %v439, %v438
-  %v441 = mul i32 %v434, 256
-  %v442 = mul i32 %v440, 16
-  %v443 = add i32 %v441, %v442
-  %v444 = srem i32 %v430, 16
-  %v445 = add i32 %v443, %v444
-  %v446 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v445
-  store <8 x half> %v425, ptr addrspace(3) %v446, align 2
+  %v434 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v433
+  store <8 x half> %v413, ptr addrspace(3) %v434, align 2
   br label %if.end2
 if.else1:
   br label %if.end2
@@ -470,333 +458,315 @@ if.end2:
   fence syncscope("workgroup") acquire
   br label %for.head3
 for.head3:
-  %v447 = phi i32 [ 0, %if.end2 ], [ %v749, %for.body4 ]
-  %v448 = phi <8 x float> [ %v176, %if.end2 ], [ %v682, %for.body4 ]
-  %v449 = phi <8 x float> [ %v176, %if.end2 ], [ %v684, %for.body4 ]
-  %v450 = phi <8 x float> [ %v176, %if.end2 ], [ %v683, %for.body4 ]
-  %v451 = phi <8 x float> [ %v176, %if.end2 ], [ %v685, %for.body4 ]
-  %v452 = icmp slt i32 %v447, %v168
-  br i1 %v452, label %for.body4, label %for.exit5
+  %v435 = phi i32 [ 0, %if.end2 ], [ %v719, %for.body4 ]
+  %v436 = phi <8 x float> [ %v182, %if.end2 ], [ %v652, %for.body4 ]
+  %v437 = phi <8 x float> [ %v182, %if.end2 ], [ %v654, %for.body4 ]
+  %v438 = phi <8 x float> [ %v182, %if.end2 ], [ %v653, %for.body4 ]
+  %v439 = phi <8 x float> [ %v182, %if.end2 ], [ %v655, %for.body4 ]
+  %v440 = icmp slt i32 %v435, %v174
+  br i1 %v440, label %for.body4, label %for.exit5
 for.body4:
-  %v453 = add i32 %v447, 32
-  %v454 = sub i32 %v168, 32
-  %v455 = call i32 @llvm.smin.i32(i32 %v453, i32 %v454)
-  %v456 = add i32 %v5, 0
-  %v457 = add i32 %v5, 256
-  %v458 = sdiv i32 %v456, 4
-  %v459 = srem i32 %v456, 4
-  %v460 = mul i32 %v459, 8
-  %v461 = add i32 %v2, %v458
-  %v462 = add i32 %v455, %v460
-  %v463 = srem i32 %v461, 14
-  %v464 = sdiv i32 %v461, 14
-  %v465 = srem i32 %v464, 14
-  %v466 = sdiv i32 %v464, 14
-  %v467 = sdiv i32 %v462, 64
-  %v468 = srem i32 %v462, 64
-  %v469 = srem i32 %v467, 3
-  %v470 = sdiv i32 %v467, 3
-  %v471 = add i32 %v465, 1
-  %v472 = mul i32 %v470, 1
-  %v473 = sub i32 %v471, %v472
-  %v474 = icmp sge i32 %v473, 0
-  %v475 = icmp slt i32 %v473, 14
-  %v476 = and i1 %v474, %v475
-  %v477 = add i32 %v463, 1
-  %v478 = mul i32 %v469, 1
-  %v479 = sub i32 %v477, %v478
-  %v480 = icmp sge i32 %v479, 0
-  %v481 = icmp slt i32 %v479, 14
-  %v482 = and i1 %v480, %v481
-  %v483 = and i1 %v476, %v482
-  %v484 = mul i32 %v0, 64
-  %v485 = add i32 %v484, %v468
-  %v486 = mul i32 %v466, 14
-  %v487 = add i32 %v486, %v473
-  %v488 = mul i32 %v487, 14
-  %v489 = add i32 %v488, %v479
-  %v490 = mul i32 %v489, 64
-  %v491 = add i32 %v490, %v485
-  %v492 = select i1 %v483, i32 %v491, i32 0
-  %v493 = mul i32 %v492, 2
-  %v494 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v493
-  %v495 = load <8 x half>, ptr addrspace(1) %v494, align 2
-  %v496 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v497 = insertelement <8 x half> %v496, half 0xH0000, i32 1
-  %v498 = insertelement <8 x half> %v497, half 0xH0000, i32 2
-  %v499 = insertelement <8 x half> %v498, half 0xH0000, i32 3
-  %v500 = insertelement <8 x half> %v499, half 0xH0000, i32 4
-  %v501 = insertelement <8 x half> %v500, half 0xH0000, i32 5
-  %v502 = insertelement <8 x half> %v501, half 0xH0000, i32 6
-  %v503 = insertelement <8 x half> %v502, half 0xH0000, i32 7
-  %v504 = select i1 %v483, <8 x half> %v495, <8 x half> %v503
-  %v505 = sdiv i32 %v457, 4
-  %v506 = srem i32 %v457, 4
-  %v507 = mul i32 %v506, 8
-  %v508 = add i32 %v2, %v505
-  %v509 = add i32 %v455, %v507
-  %v510 = srem i32 %v508, 14
-  %v511 = sdiv i32 %v508, 14
-  %v512 = srem i32 %v511, 14
-  %v513 = sdiv i32 %v511, 14
-  %v514 = sdiv i32 %v509, 64
-  %v515 = srem i32 %v509, 64
-  %v516 = srem i32 %v514, 3
-  %v517 = sdiv i32 %v514, 3
-  %v518 = add i32 %v512, 1
-  %v519 = mul i32 %v517, 1
-  %v520 = sub i32 %v518, %v519
-  %v521 = icmp sge i32 %v520, 0
-  %v522 = icmp slt i32 %v520, 14
-  %v523 = and i1 %v521, %v522
-  %v524 = add i32 %v510, 1
-  %v525 = mul i32 %v516, 1
-  %v526 = sub i32 %v524, %v525
-  %v527 = icmp sge i32 %v526, 0
-  %v528 = icmp slt i32 %v526, 14
-  %v529 = and i1 %v527, %v528
-  %v530 = and i1 %v523, %v529
-  %v531 = mul i32 %v0, 64
-  %v532 = add i32 %v531, %v515
-  %v533 = mul i32 %v513, 14
-  %v534 = add i32 %v533, %v520
-  %v535 = mul i32 %v534, 14
-  %v536 = add i32 %v535, %v526
-  %v537 = mul i32 %v536, 64
-  %v538 = add i32 %v537, %v532
-  %v539 = select i1 %v530, i32 %v538, i32 0
-  %v540 = mul i32 %v539, 2
-  %v541 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v540
-  %v542 = load <8 x half>, ptr addrspace(1) %v541, align 2
-  %v543 = insertelement <8 x half> poison, half 0xH0000, i32 0
-  %v544 = insertelement <8 x half> %v543, half 0xH0000, i32 1
-  %v545 = insertelement <8 x half> %v544, half 0xH0000, i32 2
-  %v546 = insertelement <8 x half> %v545, half 0xH0000, i32 3
-  %v547 = insertelement <8 x half> %v546, half 0xH0000, i32 4
-  %v548 = insertelement <8 x half> %v547, half 0xH0000, i32 5
-  %v549 = insertelement <8 x half> %v548, half 0xH0000, i32 6
-  %v550 = insertelement <8 x half> %v549, half 0xH0000, i32 7
-  %v551 = select i1 %v530, <8 x half> %v542, <8 x half> %v550
-  %v552 = add i32 %v5, 0
-  %v553 = sdiv i32 %v552, 4
-  %v554 = srem i32 %v552, 4
-  %v555 = mul i32 %v554, 8
-  %v556 = add i32 %v4, %v553
-  %v557 = add i32 %v455, %v555
-  %v558 = add i32 %v557, 0
-  %v559 = sdiv i32 %v558, 64
-  %v560 = srem i32 %v558, 64
-  %v561 = mul i32 %v0, 64
-  %v562 = add i32 %v561, %v560
-  %v563 = mul i32 %v562, 9
-  %v564 = add i32 %v563, %v559
-  %v565 = mul i32 %v564, 64
-  %v566 = add i32 %v565, %v556
-  %v567 = mul i32 %v566, 2
-  %v568 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v567
-  %v569 = load half, ptr addrspace(1) %v568, align 2
-  %v570 = add i32 %v557, 1
-  %v571 = sdiv i32 %v570, 64
-  %v572 = srem i32 %v570, 64
-  %v573 = mul i32 %v0, 64
-  %v574 = add i32 %v573, %v572
-  %v575 = mul i32 %v574, 9
-  %v576 = add i32 %v575, %v571
-  %v577 = mul i32 %v576, 64
-  %v578 = add i32 %v577, %v556
-  %v579 = mul i32 %v578, 2
-  %v580 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v579
-  %v581 = load half, ptr addrspace(1) %v580, align 2
-  %v582 = add i32 %v557, 2
-  %v583 = sdiv i32 %v582, 64
-  %v584 = srem i32 %v582, 64
-  %v585 = mul i32 %v0, 64
-  %v586 = add i32 %v585, %v584
+  %v441 = add i32 %v435, 32
+  %v442 = sub i32 %v174, 32
+  %v443 = call i32 @llvm.smin.i32(i32 %v441, i32 %v442)
+  %v444 = add i32 %v11, 0
+  %v445 = add i32 %v11, 256
+  %v446 = sdiv i32 %v444, 4
+  %v447 = srem i32 %v444, 4
+  %v448 = mul i32 %v447, 8
+  %v449 = add i32 %v8, %v446
+  %v450 = add i32 %v443, %v448
+  %v451 = srem i32 %v449, 14
+  %v452 = sdiv i32 %v449, 14
+  %v453 = srem i32 %v452, 14
+  %v454 = sdiv i32 %v452, 14
+  %v455 = sdiv i32 %v450, 64
+  %v456 = srem i32 %v450, 64
+  %v457 = srem i32 %v455, 3
+  %v458 = sdiv i32 %v455, 3
+  %v459 = add i32 %v453, 1
+  %v460 = mul i32 %v458, 1
+  %v461 = sub i32 %v459, %v460
+  %v462 = call i32 @llvm.smax.i32(i32 %v461, i32 0)
+  %v463 = call i32 @llvm.smin.i32(i32 %v462, i32 13)
+  %v464 = sub i32 %v461, %v463
+  %v465 = add i32 %v451, 1
+  %v466 = mul i32 %v457, 1
+  %v467 = sub i32 %v465, %v466
+  %v468 = call i32 @llvm.smax.i32(i32 %v467, i32 0)
+  %v469 = call i32 @llvm.smin.i32(i32 %v468, i32 13)
+  %v470 = sub i32 %v467, %v469
+  %v471 = or i32 %v464, %v470
+  %v472 = icmp eq i32 %v471, 0
+  %v473 = mul i32 %v454, 14
+  %v474 = add i32 %v473, %v461
+  %v475 = mul i32 %v474, 14
+  %v476 = add i32 %v475, %v467
+  %v477 = mul i32 %v476, 64
+  %v478 = add i32 %v477, %v456
+  %v479 = select i1 %v472, i32 %v478, i32 0
+  %v480 = mul i32 %v479, 2
+  %v481 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v480
+  %v482 = load <8 x half>, ptr addrspace(1) %v481, align 2
+  %v483 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v484 = insertelement <8 x half> %v483, half 0xH0000, i32 1
+  %v485 = insertelement <8 x half> %v484, half 0xH0000, i32 2
+  %v486 = insertelement <8 x half> %v485, half 0xH0000, i32 3
+  %v487 = insertelement <8 x half> %v486, half 0xH0000, i32 4
+  %v488 = insertelement <8 x half> %v487, half 0xH0000, i32 5
+  %v489 = insertelement <8 x half> %v488, half 0xH0000, i32 6
+  %v490 = insertelement <8 x half> %v489, half 0xH0000, i32 7
+  %v491 = select i1 %v472, <8 x half> %v482, <8 x half> %v490
+  %v492 = sdiv i32 %v445, 4
+  %v493 = srem i32 %v445, 4
+  %v494 = mul i32 %v493, 8
+  %v495 = add i32 %v8, %v492
+  %v496 = add i32 %v443, %v494
+  %v497 = srem i32 %v495, 14
+  %v498 = sdiv i32 %v495, 14
+  %v499 = srem i32 %v498, 14
+  %v500 = sdiv i32 %v498, 14
+  %v501 = sdiv i32 %v496, 64
+  %v502 = srem i32 %v496, 64
+  %v503 = srem i32 %v501, 3
+  %v504 = sdiv i32 %v501, 3
+  %v505 = add i32 %v499, 1
+  %v506 = mul i32 %v504, 1
+  %v507 = sub i32 %v505, %v506
+  %v508 = call i32 @llvm.smax.i32(i32 %v507, i32 0)
+  %v509 = call i32 @llvm.smin.i32(i32 %v508, i32 13)
+  %v510 = sub i32 %v507, %v509
+  %v511 = add i32 %v497, 1
+  %v512 = mul i32 %v503, 1
+  %v513 = sub i32 %v511, %v512
+  %v514 = call i32 @llvm.smax.i32(i32 %v513, i32 0)
+  %v515 = call i32 @llvm.smin.i32(i32 %v514, i32 13)
+  %v516 = sub i32 %v513, %v515
+  %v517 = or i32 %v510, %v516
+  %v518 = icmp eq i32 %v517, 0
+  %v519 = mul i32 %v500, 14
+  %v520 = add i32 %v519, %v507
+  %v521 = mul i32 %v520, 14
+  %v522 = add i32 %v521, %v513
+  %v523 = mul i32 %v522, 64
+  %v524 = add i32 %v523, %v502
+  %v525 = select i1 %v518, i32 %v524, i32 0
+  %v526 = mul i32 %v525, 2
+  %v527 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v526
+  %v528 = load <8 x half>, ptr addrspace(1) %v527, align 2
+  %v529 = insertelement <8 x half> poison, half 0xH0000, i32 0
+  %v530 = insertelement <8 x half> %v529, half 0xH0000, i32 1
+  %v531 = insertelement <8 x half> %v530, half 0xH0000, i32 2
+  %v532 = insertelement <8 x half> %v531, half 0xH0000, i32 3
+  %v533 = insertelement <8 x half> %v532, half 0xH0000, i32 4
+  %v534 = insertelement <8 x half> %v533, half 0xH0000, i32 5
+  %v535 = insertelement <8 x half> %v534, half 0xH0000, i32 6
+  %v536 = insertelement <8 x half> %v535, half 0xH0000, i32 7
+  %v537 = select i1 %v518, <8 x half> %v528, <8 x half> %v536
+  %v538 = add i32 %v11, 0
+  %v539 = sdiv i32 %v538, 4
+  %v540 = srem i32 %v538, 4
+  %v541 = mul i32 %v540, 8
+  %v542 = add i32 %v10, %v539
+  %v543 = add i32 %v443, %v541
+  %v544 = add i32 %v543, 0
+  %v545 = sdiv i32 %v544, 64
+  %v546 = srem i32 %v544, 64
+  %v547 = mul i32 %v546, 9
+  %v548 = add i32 %v547, %v545
+  %v549 = mul i32 %v548, 64
+  %v550 = add i32 %v549, %v542
+  %v551 = mul i32 %v550, 2
+  %v552 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v551
+  %v553 = load half, ptr addrspace(1) %v552, align 2
+  %v554 = add i32 %v543, 1
+  %v555 = sdiv i32 %v554, 64
+  %v556 = srem i32 %v554, 64
+  %v557 = mul i32 %v556, 9
+  %v558 = add i32 %v557, %v555
+  %v559 = mul i32 %v558, 64
+  %v560 = add i32 %v559, %v542
+  %v561 = mul i32 %v560, 2
+  %v562 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v561
+  %v563 = load half, ptr addrspace(1) %v562, align 2
+  %v564 = add i32 %v543, 2
+  %v565 = sdiv i32 %v564, 64
+  %v566 = srem i32 %v564, 64
+  %v567 = mul i32 %v566, 9
+  %v568 = add i32 %v567, %v565
+  %v569 = mul i32 %v568, 64
+  %v570 = add i32 %v569, %v542
+  %v571 = mul i32 %v570, 2
+  %v572 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v571
+  %v573 = load half, ptr addrspace(1) %v572, align 2
+  %v574 = add i32 %v543, 3
+  %v575 = sdiv i32 %v574, 64
+  %v576 = srem i32 %v574, 64
+  %v577 = mul i32 %v576, 9
+  %v578 = add i32 %v577, %v575
+  %v579 = mul i32 %v578, 64
+  %v580 = add i32 %v579, %v542
+  %v581 = mul i32 %v580, 2
+  %v582 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v581
+  %v583 = load half, ptr addrspace(1) %v582, align 2
+  %v584 = add i32 %v543, 4
+  %v585 = sdiv i32 %v584, 64
+  %v586 = srem i32 %v584, 64
   %v587 = mul i32 %v586, 9
-  %v588 = add i32 %v587, %v583
+  %v588 = add i32 %v587, %v585
   %v589 = mul i32 %v588, 64
-  %v590 = add i32 %v589, %v556
+  %v590 = add i32 %v589, %v542
   %v591 = mul i32 %v590, 2
-  %v592 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v591
+  %v592 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v591
   %v593 = load half, ptr addrspace(1) %v592, align 2
-  %v594 = add i32 %v557, 3
+  %v594 = add i32 %v543, 5
   %v595 = sdiv i32 %v594, 64
   %v596 = srem i32 %v594, 64
-  %v597 = mul i32 %v0, 64
-  %v598 = add i32 %v597, %v596
-  %v599 = mul i32 %v598, 9
-  %v600 = add i32 %v599, %v595
-  %v601 = mul i32 %v600, 64
-  %v602 = add i32 %v601, %v556
-  %v603 = mul i32 %v602, 2
-  %v604 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v603
-  %v605 = load half, ptr addrspace(1) %v604, align 2
-  %v606 = add i32 %v557, 4
-  %v607 = sdiv i32 %v606, 64
-  %v608 = srem i32 %v606, 64
-  %v609 = mul i32 %v0, 64
-  %v610 = add i32 %v609, %v608
-  %v611 = mul i32 %v610, 9
-  %v612 = add i32 %v611, %v607
-  %v613 = mul i32 %v612, 64
-  %v614 = add i32 %v613, %v556
-  %v615 = mul i32 %v614, 2
-  %v616 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v615
-  %v617 = load half, ptr addrspace(1) %v616, align 2
-  %v618 = add i32 %v557, 5
-  %v619 = sdiv i32 %v618, 64
-  %v620 = srem i32 %v618, 64
-  %v621 = mul i32 %v0, 64
-  %v622 = add i32 %v621, %v620
-  %v623 = mul i32 %v622, 9
-  %v624 = add i32 %v623, %v619
-  %v625 = mul i32 %v624, 64
-  %v626 = add i32 %v625, %v556
-  %v627 = mul i32 %v626, 2
-  %v628 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v627
-  %v629 = load half, ptr addrspace(1) %v628, align 2
-  %v630 = add i32 %v557, 6
-  %v631 = sdiv i32 %v630, 64
-  %v632 = srem i32 %v630, 64
-  %v633 = mul i32 %v0, 64
-  %v634 = add i32 %v633, %v632
-  %v635 = mul i32 %v634, 9
-  %v636 = add i32 %v635, %v631
-  %v637 = mul i32 %v636, 64
-  %v638 = add i32 %v637, %v556
-  %v639 = mul i32 %v638, 2
-  %v640 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v639
-  %v641 = load half, ptr addrspace(1) %v640, align 2
-  %v642 = add i32 %v557, 7
-  %v643 = sdiv i32 %v642, 64
-  %v644 = srem i32 %v642, 64
-  %v645 = mul i32 %v0, 64
-  %v646 = add i32 %v645, %v644
-  %v647 = mul i32 %v646, 9
-  %v648 = add i32 %v647, %v643
-  %v649 = mul i32 %v648, 64
-  %v650 = add i32 %v649, %v556
-  %v651 = mul i32 %v650, 2
-  %v652 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v651
-  %v653 = load half, ptr addrspace(1) %v652, align 2
-  %v654 = insertelement <8 x half> poison, half %v569, i32 0
-  %v655 = insertelement <8 x half> %v654, half %v581, i32 1
-  %v656 = insertelement <8 x half> %v655, half %v593, i32 2
-  %v657 = insertelement <8 x half> %v656, half %v605, i32 3
-  %v658 = insertelement <8 x half> %v657, half %v617, i32 4
-  %v659 = insertelement <8 x half> %v658, half %v629, i32 5
-  %v660 = insertelement <8 x half> %v659, half %v641, i32 6
-  %v661 = insertelement <8 x half> %v660, half %v653, i32 7
-  %v662 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v35
-  %v663 = load <8 x half>, ptr addrspace(3) %v662, align 2
-  %v664 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v71
-  %v665 = load <8 x half>, ptr addrspace(3) %v664, align 2
-  %v666 = shufflevector <8 x half> %v663, <8 x half> %v665, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v667 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v52
-  %v668 = load <8 x half>, ptr addrspace(3) %v667, align 2
-  %v669 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v88
-  %v670 = load <8 x half>, ptr addrspace(3) %v669, align 2
-  %v671 = shufflevector <8 x half> %v668, <8 x half> %v670, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v672 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v107
-  %v673 = load <8 x half>, ptr addrspace(3) %v672, align 2
-  %v674 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v143
-  %v675 = load <8 x half>, ptr addrspace(3) %v674, align 2
-  %v676 = shufflevector <8 x half> %v673, <8 x half> %v675, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v677 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v124
-  %v678 = load <8 x half>, ptr addrspace(3) %v677, align 2
-  %v679 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v160
-  %v680 = load <8 x half>, ptr addrspace(3) %v679, align 2
-  %v681 = shufflevector <8 x half> %v678, <8 x half> %v680, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v682 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v676, <16 x half> %v666, i16 0, <8 x float> %v448, i1 false, i1 false)
-  %v683 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v676, <16 x half> %v671, i16 0, <8 x float> %v450, i1 false, i1 false)
-  %v684 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v681, <16 x half> %v666, i16 0, <8 x float> %v449, i1 false, i1 false)
-  %v685 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v681, <16 x half> %v671, i16 0, <8 x float> %v451, i1 false, i1 false)
+  %v597 = mul i32 %v596, 9
+  %v598 = add i32 %v597, %v595
+  %v599 = mul i32 %v598, 64
+  %v600 = add i32 %v599, %v542
+  %v601 = mul i32 %v600, 2
+  %v602 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v601
+  %v603 = load half, ptr addrspace(1) %v602, align 2
+  %v604 = add i32 %v543, 6
+  %v605 = sdiv i32 %v604, 64
+  %v606 = srem i32 %v604, 64
+  %v607 = mul i32 %v606, 9
+  %v608 = add i32 %v607, %v605
+  %v609 = mul i32 %v608, 64
+  %v610 = add i32 %v609, %v542
+  %v611 = mul i32 %v610, 2
+  %v612 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v611
+  %v613 = load half, ptr addrspace(1) %v612, align 2
+  %v614 = add i32 %v543, 7
+  %v615 = sdiv i32 %v614, 64
+  %v616 = srem i32 %v614, 64
+  %v617 = mul i32 %v616, 9
+  %v618 = add i32 %v617, %v615
+  %v619 = mul i32 %v618, 64
+  %v620 = add i32 %v619, %v542
+  %v621 = mul i32 %v620, 2
+  %v622 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v621
+  %v623 = load half, ptr addrspace(1) %v622, align 2
+  %v624 = insertelement <8 x half> poison, half %v553, i32 0
+  %v625 = insertelement <8 x half> %v624, half %v563, i32 1
+  %v626 = insertelement <8 x half> %v625, half %v573, i32 2
+  %v627 = insertelement <8 x half> %v626, half %v583, i32 3
+  %v628 = insertelement <8 x half> %v627, half %v593, i32 4
+  %v629 = insertelement <8 x half> %v628, half %v603, i32 5
+  %v630 = insertelement <8 x half> %v629, half %v613, i32 6
+  %v631 = insertelement <8 x half> %v630, half %v623, i32 7
+  %v632 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v41
+  %v633 = load <8 x half>, ptr addrspace(3) %v632, align 2
+  %v634 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v77
+  %v635 = load <8 x half>, ptr addrspace(3) %v634, align 2
+  %v636 = shufflevector <8 x half> %v633, <8 x half> %v635, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v637 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v58
+  %v638 = load <8 x half>, ptr addrspace(3) %v637, align 2
+  %v639 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v94
+  %v640 = load <8 x half>, ptr addrspace(3) %v639, align 2
+  %v641 = shufflevector <8 x half> %v638, <8 x half> %v640, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v642 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v113
+  %v643 = load <8 x half>, ptr addrspace(3) %v642, align 2
+  %v644 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v149
+  %v645 = load <8 x half>, ptr addrspace(3) %v644, align 2
+  %v646 = shufflevector <8 x half> %v643, <8 x half> %v645, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v647 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v130
+  %v648 = load <8 x half>, ptr addrspace(3) %v647, align 2
+  %v649 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v166
+  %v650 = load <8 x half>, ptr addrspace(3) %v649, align 2
+  %v651 = shufflevector <8 x half> %v648, <8 x half> %v650, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v652 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v646, <16 x half> %v636, i16 0, <8 x float> %v436, i1 false, i1 false)
+  %v653 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v646, <16 x half> %v641, i16 0, <8 x float> %v438, i1 false, i1 false)
+  %v654 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v651, <16 x half> %v636, i16 0, <8 x float> %v437, i1 false, i1 false)
+  %v655 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v651, <16 x half> %v641, i16 0, <8 x float> %v439, i1 false, i1 false)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v686 = add i32 %v5, 0
-  %v687 = add i32 %v5, 256
-  %v688 = sdiv i32 %v686, 4
-  %v689 = srem i32 %v686, 4
-  %v690 = mul i32 %v689, 8
-  %v691 = sdiv i32 %v687, 4
-  %v692 = srem i32 %v687, 4
-  %v693 = mul i32 %v692, 8
-  %v694 = mul i32 %v690, 2
-  %v695 = mul i32 %v688, 4
-  %v696 = sdiv i32 %v694, 16
-  %v697 = add i32 %v695, %v696
-  %v698 = sdiv i32 %v697, 16
-  %v699 = srem i32 %v698, 8
-  %v700 = shl i32 %v699, 1
-  %v701 = xor i32 %v699, %v700
-  %v702 = srem i32 %v701, 16
-  %v703 = srem i32 %v697, 16
-  %v704 = xor i32 %v703, %v702
-  %v705 = mul i32 %v698, 256
-  %v706 = mul i32 %v704, 16
-  %v707 = add i32 %v705, %v706
-  %v708 = srem i32 %v694, 16
-  %v709 = add i32 %v707, %v708
-  %v710 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v709
-  store <8 x half> %v504, ptr addrspace(3) %v710, align 2
-  %v711 = mul i32 %v693, 2
-  %v712 = mul i32 %v691, 4
-  %v713 = sdiv i32 %v711, 16
-  %v714 = add i32 %v712, %v713
-  %v715 = sdiv i32 %v714, 16
-  %v716 = srem i32 %v715, 8
-  %v717 = shl i32 %v716, 1
-  %v718 = xor i32 %v716, %v717
-  %v719 = srem i32 %v718, 16
-  %v720 = srem i32 %v714, 16
-  %v721 = xor i32 %v720, %v719
-  %v722 = mul i32 %v715, 256
-  %v723 = mul i32 %v721, 16
-  %v724 = add i32 %v722, %v723
-  %v725 = srem i32 %v711, 16
-  %v726 = add i32 %v724, %v725
-  %v727 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v726
-  store <8 x half> %v551, ptr addrspace(3) %v727, align 2
-  %v728 = add i32 %v5, 0
-  %v729 = sdiv i32 %v728, 4
-  %v730 = srem i32 %v728, 4
-  %v731 = mul i32 %v730, 8
-  %v732 = mul i32 %v731, 2
-  %v733 = mul i32 %v729, 4
-  %v734 = sdiv i32 %v732, 16
-  %v735 = add i32 %v733, %v734
-  %v736 = sdiv i32 %v735, 16
-  %v737 = srem i32 %v736, 8
-  %v738 = shl i32 %v737, 1
-  %v739 = xor i32 %v737, %v738
-  %v740 = srem i32 %v739, 16
-  %v741 = srem i32 %v735, 16
-  %v742 = xor i32 %v741, %v740
-  %v743 = mul i32 %v736, 256
-  %v744 = mul i32 %v742, 16
-  %v745 = add i32 %v743, %v744
-  %v746 = srem i32 %v732, 16
-  %v747 = add i32 %v745, %v746
-  %v748 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v747
-  store <8 x half> %v661, ptr addrspace(3) %v748, align 2
+  %v656 = add i32 %v11, 0
+  %v657 = add i32 %v11, 256
+  %v658 = sdiv i32 %v656, 4
+  %v659 = srem i32 %v656, 4
+  %v660 = mul i32 %v659, 8
+  %v661 = sdiv i32 %v657, 4
+  %v662 = srem i32 %v657, 4
+  %v663 = mul i32 %v662, 8
+  %v664 = mul i32 %v660, 2
+  %v665 = mul i32 %v658, 4
+  %v666 = sdiv i32 %v664, 16
+  %v667 = add i32 %v665, %v666
+  %v668 = sdiv i32 %v667, 16
+  %v669 = srem i32 %v668, 8
+  %v670 = shl i32 %v669, 1
+  %v671 = xor i32 %v669, %v670
+  %v672 = srem i32 %v671, 16
+  %v673 = srem i32 %v667, 16
+  %v674 = xor i32 %v673, %v672
+  %v675 = mul i32 %v668, 256
+  %v676 = mul i32 %v674, 16
+  %v677 = add i32 %v675, %v676
+  %v678 = srem i32 %v664, 16
+  %v679 = add i32 %v677, %v678
+  %v680 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v679
+  store <8 x half> %v491, ptr addrspace(3) %v680, align 2
+  %v681 = mul i32 %v663, 2
+  %v682 = mul i32 %v661, 4
+  %v683 = sdiv i32 %v681, 16
+  %v684 = add i32 %v682, %v683
+  %v685 = sdiv i32 %v684, 16
+  %v686 = srem i32 %v685, 8
+  %v687 = shl i32 %v686, 1
+  %v688 = xor i32 %v686, %v687
+  %v689 = srem i32 %v688, 16
+  %v690 = srem i32 %v684, 16
+  %v691 = xor i32 %v690, %v689
+  %v692 = mul i32 %v685, 256
+  %v693 = mul i32 %v691, 16
+  %v694 = add i32 %v692, %v693
+  %v695 = srem i32 %v681, 16
+  %v696 = add i32 %v694, %v695
+  %v697 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v696
+  store <8 x half> %v537, ptr addrspace(3) %v697, align 2
+  %v698 = add i32 %v11, 0
+  %v699 = sdiv i32 %v698, 4
+  %v700 = srem i32 %v698, 4
+  %v701 = mul i32 %v700, 8
+  %v702 = mul i32 %v701, 2
+  %v703 = mul i32 %v699, 4
+  %v704 = sdiv i32 %v702, 16
+  %v705 = add i32 %v703, %v704
+  %v706 = sdiv i32 %v705, 16
+  %v707 = srem i32 %v706, 8
+  %v708 = shl i32 %v707, 1
+  %v709 = xor i32 %v707, %v708
+  %v710 = srem i32 %v709, 16
+  %v711 = srem i32 %v705, 16
+  %v712 = xor i32 %v711, %v710
+  %v713 = mul i32 %v706, 256
+  %v714 = mul i32 %v712, 16
+  %v715 = add i32 %v713, %v714
+  %v716 = srem i32 %v702, 16
+  %v717 = add i32 %v715, %v716
+  %v718 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v717
+  store <8 x half> %v631, ptr addrspace(3) %v718, align 2
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v749 = add i32 %v447, 32
+  %v719 = add i32 %v435, 32
   br label %for.head3
 for.exit5:
   br label %for.head6
 for.head6:
-  %v750 = phi i32 [ %v168, %for.exit5 ], [ %v881, %for.exit17 ]
-  %v751 = phi <8 x float> [ %v448, %for.exit5 ], [ %v877, %for.exit17 ]
-  %v752 = phi <8 x float> [ %v449, %for.exit5 ], [ %v879, %for.exit17 ]
-  %v753 = phi <8 x float> [ %v450, %for.exit5 ], [ %v878, %for.exit17 ]
-  %v754 = phi <8 x float> [ %v451, %for.exit5 ], [ %v880, %for.exit17 ]
-  %v755 = icmp slt i32 %v750, 576
-  br i1 %v755, label %for.body7, label %for.exit8
+  %v720 = phi i32 [ %v174, %for.exit5 ], [ %v848, %for.exit17 ]
+  %v721 = phi <8 x float> [ %v436, %for.exit5 ], [ %v844, %for.exit17 ]
+  %v722 = phi <8 x float> [ %v437, %for.exit5 ], [ %v846, %for.exit17 ]
+  %v723 = phi <8 x float> [ %v438, %for.exit5 ], [ %v845, %for.exit17 ]
+  %v724 = phi <8 x float> [ %v439, %for.exit5 ], [ %v847, %for.exit17 ]
+  %v725 = icmp slt i32 %v720, 576
+  br i1 %v725, label %for.body7, label %for.exit8
 for.body7:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
@@ -804,869 +774,866 @@ for.body7:
   fence syncscope("workgroup") acquire
   br label %for.head9
 for.head9:
-  %v756 = phi i32 [ %v5, %for.body7 ], [ %v817, %if.end14 ]
-  %v757 = icmp slt i32 %v756, 4096
-  br i1 %v757, label %for.body10, label %for.exit11
+  %v726 = phi i32 [ %v11, %for.body7 ], [ %v786, %if.end14 ]
+  %v727 = icmp slt i32 %v726, 4096
+  br i1 %v727, label %for.body10, label %for.exit11
 for.body10:
-  %v758 = sdiv i32 %v756, 32
-  %v759 = srem i32 %v756, 32
-  %v760 = add i32 %v2, %v758
-  %v761 = add i32 %v750, %v759
-  %v762 = icmp slt i32 %v760, 196
-  %v763 = icmp slt i32 %v761, 576
-  %v764 = and i1 %v762, %v763
-  br i1 %v764, label %if.then12, label %if.else13
+  %v728 = sdiv i32 %v726, 32
+  %v729 = srem i32 %v726, 32
+  %v730 = add i32 %v8, %v728
+  %v731 = add i32 %v720, %v729
+  %v732 = icmp slt i32 %v730, 196
+  %v733 = icmp slt i32 %v731, 576
+  %v734 = and i1 %v732, %v733
+  br i1 %v734, label %if.then12, label %if.else13
 if.then12:
-  %v765 = srem i32 %v760, 14
-  %v766 = sdiv i32 %v760, 14
-  %v767 = srem i32 %v766, 14
-  %v768 = sdiv i32 %v766, 14
-  %v769 = sdiv i32 %v761, 64
-  %v770 = srem i32 %v761, 64
-  %v771 = srem i32 %v769, 3
-  %v772 = sdiv i32 %v769, 3
-  %v773 = add i32 %v767, 1
-  %v774 = mul i32 %v772, 1
-  %v775 = sub i32 %v773, %v774
-  %v776 = icmp sge i32 %v775, 0
-  %v777 = icmp slt i32 %v775, 14
-  %v778 = and i1 %v776, %v777
-  %v779 = add i32 %v765, 1
-  %v780 = mul i32 %v771, 1
-  %v781 = sub i32 %v779, %v780
-  %v782 = icmp sge i32 %v781, 0
-  %v783 = icmp slt i32 %v781, 14
-  %v784 = and i1 %v782, %v783
-  %v785 = and i1 %v778, %v784
-  %v786 = mul i32 %v0, 64
-  %v787 = add i32 %v786, %v770
-  %v788 = mul i32 %v768, 14
-  %v789 = add i32 %v788, %v775
-  %v790 = mul i32 %v789, 14
-  %v791 = add i32 %v790, %v781
-  %v792 = mul i32 %v791, 64
-  %v793 = add i32 %v792, %v787
-  %v794 = select i1 %v785, i32 %v793, i32 0
-  %v795 = mul i32 %v794, 2
-  %v796 = getelementptr inbounds i8, ptr addrspace(1) %arg.dy, i32 %v795
-  %v797 = load half, ptr addrspace(1) %v796, align 2
-  %v798 = select i1 %v785, half %v797, half 0xH0000
+  %v735 = srem i32 %v730, 14
+  %v736 = sdiv i32 %v730, 14
+  %v737 = srem i32 %v736, 14
+  %v738 = sdiv i32 %v736, 14
+  %v739 = sdiv i32 %v731, 64
+  %v740 = srem i32 %v731, 64
+  %v741 = srem i32 %v739, 3
+  %v742 = sdiv i32 %v739, 3
+  %v743 = add i32 %v737, 1
+  %v744 = mul i32 %v742, 1
+  %v745 = sub i32 %v743, %v744
+  %v746 = call i32 @llvm.smax.i32(i32 %v745, i32 0)
+  %v747 = call i32 @llvm.smin.i32(i32 %v746, i32 13)
+  %v748 = sub i32 %v745, %v747
+  %v749 = add i32 %v735, 1
+  %v750 = mul i32 %v741, 1
+  %v751 = sub i32 %v749, %v750
+  %v752 = call i32 @llvm.smax.i32(i32 %v751, i32 0)
+  %v753 = call i32 @llvm.smin.i32(i32 %v752, i32 13)
+  %v754 = sub i32 %v751, %v753
+  %v755 = or i32 %v748, %v754
+  %v756 = icmp eq i32 %v755, 0
+  %v757 = mul i32 %v738, 14
+  %v758 = add i32 %v757, %v745
+  %v759 = mul i32 %v758, 14
+  %v760 = add i32 %v759, %v751
+  %v761 = mul i32 %v760, 64
+  %v762 = add i32 %v761, %v740
+  %v763 = select i1 %v756, i32 %v762, i32 0
+  %v764 = mul i32 %v763, 2
+  %v765 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v764
+  %v766 = load half, ptr addrspace(1) %v765, align 2
+  %v767 = select i1 %v756, half %v766, half 0xH0000
   br label %if.end14
 if.else13:
   br label %if.end14
 if.end14:
-  %v799 = phi half [ %v798, %if.then12 ], [ 0xH0000, %if.else13 ]
-  %v800 = mul i32 %v759, 2
-  %v801 = mul i32 %v758, 4
-  %v802 = sdiv i32 %v800, 16
-  %v803 = add i32 %v801, %v802
-  %v804 = sdiv i32 %v803, 16
-  %v805 = srem i32 %v804, 8
-  %v806 = shl i32 %v805, 1
-  %v807 = xor i32 %v805, %v806
-  %v808 = srem i32 %v807, 16
-  %v809 = srem i32 %v803, 16
-  %v810 = xor i32 %v809, %v808
-  %v811 = mul i32 %v804, 256
-  %v812 = mul i32 %v810, 16
-  %v813 = add i32 %v811, %v812
-  %v814 = srem i32 %v800, 16
-  %v815 = add i32 %v813, %v814
-  %v816 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v815
-  store half %v799, ptr addrspace(3) %v816, align 2
-  %v817 = add i32 %v756, 256
+  %v768 = phi half [ %v767, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v769 = mul i32 %v729, 2
+  %v770 = mul i32 %v728, 4
+  %v771 = sdiv i32 %v769, 16
+  %v772 = add i32 %v770, %v771
+  %v773 = sdiv i32 %v772, 16
+  %v774 = srem i32 %v773, 8
+  %v775 = shl i32 %v774, 1
+  %v776 = xor i32 %v774, %v775
+  %v777 = srem i32 %v776, 16
+  %v778 = srem i32 %v772, 16
+  %v779 = xor i32 %v778, %v777
+  %v780 = mul i32 %v773, 256
+  %v781 = mul i32 %v779, 16
+  %v782 = add i32 %v780, %v781
+  %v783 = srem i32 %v769, 16
+  %v784 = add i32 %v782, %v783
+  %v785 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v784
+  store half %v768, ptr addrspace(3) %v785, align 2
+  %v786 = add i32 %v726, 256
   br label %for.head9
 for.exit11:
   br label %for.head15
 for.head15:
-  %v818 = phi i32 [ %v5, %for.exit11 ], [ %v856, %if.end20 ]
-  %v819 = icmp slt i32 %v818, 2048
-  br i1 %v819, label %for.body16, label %for.exit17
+  %v787 = phi i32 [ %v11, %for.exit11 ], [ %v823, %if.end20 ]
+  %v788 = icmp slt i32 %v787, 2048
+  br i1 %v788, label %for.body16, label %for.exit17
 for.body16:
-  %v820 = sdiv i32 %v818, 32
-  %v821 = srem i32 %v818, 32
-  %v822 = add i32 %v4, %v820
-  %v823 = add i32 %v750, %v821
-  %v824 = icmp slt i32 %v822, 64
-  %v825 = icmp slt i32 %v823, 576
-  %v826 = and i1 %v824, %v825
-  br i1 %v826, label %if.then18, label %if.else19
+  %v789 = sdiv i32 %v787, 32
+  %v790 = srem i32 %v787, 32
+  %v791 = add i32 %v10, %v789
+  %v792 = add i32 %v720, %v790
+  %v793 = icmp slt i32 %v791, 64
+  %v794 = icmp slt i32 %v792, 576
+  %v795 = and i1 %v793, %v794
+  br i1 %v795, label %if.then18, label %if.else19
 if.then18:
-  %v827 = sdiv i32 %v823, 64
-  %v828 = srem i32 %v823, 64
-  %v829 = mul i32 %v0, 64
-  %v830 = add i32 %v829, %v828
-  %v831 = mul i32 %v830, 9
-  %v832 = add i32 %v831, %v827
-  %v833 = mul i32 %v832, 64
-  %v834 = add i32 %v833, %v822
-  %v835 = mul i32 %v834, 2
-  %v836 = getelementptr inbounds i8, ptr addrspace(1) %arg.w, i32 %v835
-  %v837 = load half, ptr addrspace(1) %v836, align 2
+  %v796 = sdiv i32 %v792, 64
+  %v797 = srem i32 %v792, 64
+  %v798 = mul i32 %v797, 9
+  %v799 = add i32 %v798, %v796
+  %v800 = mul i32 %v799, 64
+  %v801 = add i32 %v800, %v791
+  %v802 = mul i32 %v801, 2
+  %v803 = getelementptr inbounds i8, ptr addrspace(1) %v6, i32 %v802
+  %v804 = load half, ptr addrspace(1) %v803, align 2
   br label %if.end20
 if.else19:
   br label %if.end20
 if.end20:
-  %v838 = phi half [ %v837, %if.then18 ], [ 0xH0000, %if.else19 ]
-  %v839 = mul i32 %v821, 2
-  %v840 = mul i32 %v820, 4
-  %v841 = sdiv i32 %v839, 16
-  %v842 = add i32 %v840, %v841
-  %v843 = sdiv i32 %v842, 16
-  %v844 = srem i32 %v843, 8
-  %v845 = shl i32 %v844, 1
-  %v846 = xor i32 %v844, %v845
-  %v847 = srem i32 %v846, 16
-  %v848 = srem i32 %v842, 16
-  %v849 = xor i32 %v848, %v847
-  %v850 = mul i32 %v843, 256
-  %v851 = mul i32 %v849, 16
-  %v852 = add i32 %v850, %v851
-  %v853 = srem i32 %v839, 16
-  %v854 = add i32 %v852, %v853
-  %v855 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v854
-  store half %v838, ptr addrspace(3) %v855, align 2
-  %v856 = add i32 %v818, 256
+  %v805 = phi half [ %v804, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v806 = mul i32 %v790, 2
+  %v807 = mul i32 %v789, 4
+  %v808 = sdiv i32 %v806, 16
+  %v809 = add i32 %v807, %v808
+  %v810 = sdiv i32 %v809, 16
+  %v811 = srem i32 %v810, 8
+  %v812 = shl i32 %v811, 1
+  %v813 = xor i32 %v811, %v812
+  %v814 = srem i32 %v813, 16
+  %v815 = srem i32 %v809, 16
+  %v816 = xor i32 %v815, %v814
+  %v817 = mul i32 %v810, 256
+  %v818 = mul i32 %v816, 16
+  %v819 = add i32 %v817, %v818
+  %v820 = srem i32 %v806, 16
+  %v821 = add i32 %v819, %v820
+  %v822 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v821
+  store half %v805, ptr addrspace(3) %v822, align 2
+  %v823 = add i32 %v787, 256
   br label %for.head15
 for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v857 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v35
-  %v858 = load <8 x half>, ptr addrspace(3) %v857, align 2
-  %v859 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v71
-  %v860 = load <8 x half>, ptr addrspace(3) %v859, align 2
-  %v861 = shufflevector <8 x half> %v858, <8 x half> %v860, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v862 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v52
-  %v863 = load <8 x half>, ptr addrspace(3) %v862, align 2
-  %v864 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v88
-  %v865 = load <8 x half>, ptr addrspace(3) %v864, align 2
-  %v866 = shufflevector <8 x half> %v863, <8 x half> %v865, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v867 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v107
-  %v868 = load <8 x half>, ptr addrspace(3) %v867, align 2
-  %v869 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v143
-  %v870 = load <8 x half>, ptr addrspace(3) %v869, align 2
-  %v871 = shufflevector <8 x half> %v868, <8 x half> %v870, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v872 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v124
-  %v873 = load <8 x half>, ptr addrspace(3) %v872, align 2
-  %v874 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v160
-  %v875 = load <8 x half>, ptr addrspace(3) %v874, align 2
-  %v876 = shufflevector <8 x half> %v873, <8 x half> %v875, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v877 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v871, <16 x half> %v861, i16 0, <8 x float> %v751, i1 false, i1 false)
-  %v878 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v871, <16 x half> %v866, i16 0, <8 x float> %v753, i1 false, i1 false)
-  %v879 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v876, <16 x half> %v861, i16 0, <8 x float> %v752, i1 false, i1 false)
-  %v880 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v876, <16 x half> %v866, i16 0, <8 x float> %v754, i1 false, i1 false)
-  %v881 = add i32 %v750, 32
+  %v824 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v41
+  %v825 = load <8 x half>, ptr addrspace(3) %v824, align 2
+  %v826 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v77
+  %v827 = load <8 x half>, ptr addrspace(3) %v826, align 2
+  %v828 = shufflevector <8 x half> %v825, <8 x half> %v827, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v829 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v58
+  %v830 = load <8 x half>, ptr addrspace(3) %v829, align 2
+  %v831 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v94
+  %v832 = load <8 x half>, ptr addrspace(3) %v831, align 2
+  %v833 = shufflevector <8 x half> %v830, <8 x half> %v832, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v834 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v113
+  %v835 = load <8 x half>, ptr addrspace(3) %v834, align 2
+  %v836 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v149
+  %v837 = load <8 x half>, ptr addrspace(3) %v836, align 2
+  %v838 = shufflevector <8 x half> %v835, <8 x half> %v837, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v839 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v130
+  %v840 = load <8 x half>, ptr addrspace(3) %v839, align 2
+  %v841 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v166
+  %v842 = load <8 x half>, ptr addrspace(3) %v841, align 2
+  %v843 = shufflevector <8 x half> %v840, <8 x half> %v842, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v844 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v838, <16 x half> %v828, i16 0, <8 x float> %v721, i1 false, i1 false)
+  %v845 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v838, <16 x half> %v833, i16 0, <8 x float> %v723, i1 false, i1 false)
+  %v846 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v843, <16 x half> %v828, i16 0, <8 x float> %v722, i1 false, i1 false)
+  %v847 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v843, <16 x half> %v833, i16 0, <8 x float> %v724, i1 false, i1 false)
+  %v848 = add i32 %v720, 32
   br label %for.head6
 for.exit8:
-  %v882 = mul i32 %v0, 64
-  %v883 = mul i32 %v882, 2
-  %v884 = getelementptr inbounds i8, ptr addrspace(1) %arg.dx, i32 %v883
-  %v885 = sdiv i32 %v6, 16
-  %v886 = mul i32 %v885, 8
-  %v887 = add i32 %v886, 0
-  %v888 = srem i32 %v6, 16
-  %v889 = add i32 %v9, 0
-  %v890 = add i32 %v889, %v888
-  %v891 = add i32 %v11, 0
-  %v892 = add i32 %v891, %v887
-  %v893 = extractelement <8 x float> %v751, i32 0
-  %v894 = extractelement <8 x float> %v751, i32 1
-  %v895 = extractelement <8 x float> %v751, i32 2
-  %v896 = extractelement <8 x float> %v751, i32 3
-  %v897 = extractelement <8 x float> %v751, i32 4
-  %v898 = extractelement <8 x float> %v751, i32 5
-  %v899 = extractelement <8 x float> %v751, i32 6
-  %v900 = extractelement <8 x float> %v751, i32 7
-  %v901 = sdiv i32 %v6, 16
-  %v902 = mul i32 %v901, 8
-  %v903 = add i32 %v902, 0
-  %v904 = srem i32 %v6, 16
-  %v905 = add i32 %v9, 0
-  %v906 = add i32 %v905, %v904
-  %v907 = add i32 %v11, 16
-  %v908 = add i32 %v907, %v903
-  %v909 = extractelement <8 x float> %v752, i32 0
-  %v910 = extractelement <8 x float> %v752, i32 1
-  %v911 = extractelement <8 x float> %v752, i32 2
-  %v912 = extractelement <8 x float> %v752, i32 3
-  %v913 = extractelement <8 x float> %v752, i32 4
-  %v914 = extractelement <8 x float> %v752, i32 5
-  %v915 = extractelement <8 x float> %v752, i32 6
-  %v916 = extractelement <8 x float> %v752, i32 7
-  %v917 = sdiv i32 %v6, 16
-  %v918 = mul i32 %v917, 8
-  %v919 = add i32 %v918, 0
-  %v920 = srem i32 %v6, 16
-  %v921 = add i32 %v9, 16
-  %v922 = add i32 %v921, %v920
-  %v923 = add i32 %v11, 0
-  %v924 = add i32 %v923, %v919
-  %v925 = extractelement <8 x float> %v753, i32 0
-  %v926 = extractelement <8 x float> %v753, i32 1
-  %v927 = extractelement <8 x float> %v753, i32 2
-  %v928 = extractelement <8 x float> %v753, i32 3
-  %v929 = extractelement <8 x float> %v753, i32 4
-  %v930 = extractelement <8 x float> %v753, i32 5
-  %v931 = extractelement <8 x float> %v753, i32 6
-  %v932 = extractelement <8 x float> %v753, i32 7
-  %v933 = sdiv i32 %v6, 16
-  %v934 = mul i32 %v933, 8
-  %v935 = add i32 %v934, 0
-  %v936 = srem i32 %v6, 16
-  %v937 = add i32 %v9, 16
-  %v938 = add i32 %v937, %v936
-  %v939 = add i32 %v11, 16
-  %v940 = add i32 %v939, %v935
-  %v941 = extractelement <8 x float> %v754, i32 0
-  %v942 = extractelement <8 x float> %v754, i32 1
-  %v943 = extractelement <8 x float> %v754, i32 2
-  %v944 = extractelement <8 x float> %v754, i32 3
-  %v945 = extractelement <8 x float> %v754, i32 4
-  %v946 = extractelement <8 x float> %v754, i32 5
-  %v947 = extractelement <8 x float> %v754, i32 6
-  %v948 = extractelement <8 x float> %v754, i32 7
-  br i1 %v165, label %if.then21, label %if.else22
+  %v849 = mul i32 %v0, 64
+  %v850 = mul i32 %v849, 2
+  %v851 = getelementptr inbounds i8, ptr addrspace(1) %arg.dx, i32 %v850
+  %v852 = sdiv i32 %v12, 16
+  %v853 = mul i32 %v852, 8
+  %v854 = add i32 %v853, 0
+  %v855 = srem i32 %v12, 16
+  %v856 = add i32 %v15, 0
+  %v857 = add i32 %v856, %v855
+  %v858 = add i32 %v17, 0
+  %v859 = add i32 %v858, %v854
+  %v860 = extractelement <8 x float> %v721, i32 0
+  %v861 = extractelement <8 x float> %v721, i32 1
+  %v862 = extractelement <8 x float> %v721, i32 2
+  %v863 = extractelement <8 x float> %v721, i32 3
+  %v864 = extractelement <8 x float> %v721, i32 4
+  %v865 = extractelement <8 x float> %v721, i32 5
+  %v866 = extractelement <8 x float> %v721, i32 6
+  %v867 = extractelement <8 x float> %v721, i32 7
+  %v868 = sdiv i32 %v12, 16
+  %v869 = mul i32 %v868, 8
+  %v870 = add i32 %v869, 0
+  %v871 = srem i32 %v12, 16
+  %v872 = add i32 %v15, 0
+  %v873 = add i32 %v872, %v871
+  %v874 = add i32 %v17, 16
+  %v875 = add i32 %v874, %v870
+  %v876 = extractelement <8 x float> %v722, i32 0
+  %v877 = extractelement <8 x float> %v722, i32 1
+  %v878 = extractelement <8 x float> %v722, i32 2
+  %v879 = extractelement <8 x float> %v722, i32 3
+  %v880 = extractelement <8 x float> %v722, i32 4
+  %v881 = extractelement <8 x float> %v722, i32 5
+  %v882 = extractelement <8 x float> %v722, i32 6
+  %v883 = extractelement <8 x float> %v722, i32 7
+  %v884 = sdiv i32 %v12, 16
+  %v885 = mul i32 %v884, 8
+  %v886 = add i32 %v885, 0
+  %v887 = srem i32 %v12, 16
+  %v888 = add i32 %v15, 16
+  %v889 = add i32 %v888, %v887
+  %v890 = add i32 %v17, 0
+  %v891 = add i32 %v890, %v886
+  %v892 = extractelement <8 x float> %v723, i32 0
+  %v893 = extractelement <8 x float> %v723, i32 1
+  %v894 = extractelement <8 x float> %v723, i32 2
+  %v895 = extractelement <8 x float> %v723, i32 3
+  %v896 = extractelement <8 x float> %v723, i32 4
+  %v897 = extractelement <8 x float> %v723, i32 5
+  %v898 = extractelement <8 x float> %v723, i32 6
+  %v899 = extractelement <8 x float> %v723, i32 7
+  %v900 = sdiv i32 %v12, 16
+  %v901 = mul i32 %v900, 8
+  %v902 = add i32 %v901, 0
+  %v903 = srem i32 %v12, 16
+  %v904 = add i32 %v15, 16
+  %v905 = add i32 %v904, %v903
+  %v906 = add i32 %v17, 16
+  %v907 = add i32 %v906, %v902
+  %v908 = extractelement <8 x float> %v724, i32 0
+  %v909 = extractelement <8 x float> %v724, i32 1
+  %v910 = extractelement <8 x float> %v724, i32 2
+  %v911 = extractelement <8 x float> %v724, i32 3
+  %v912 = extractelement <8 x float> %v724, i32 4
+  %v913 = extractelement <8 x float> %v724, i32 5
+  %v914 = extractelement <8 x float> %v724, i32 6
+  %v915 = extractelement <8 x float> %v724, i32 7
+  br i1 %v171, label %if.then21, label %if.else22
 if.then21:
-  %v949 = add i32 %v2, %v890
-  %v950 = add i32 %v4, %v892
-  %v951 = mul i32 %v949, 64
-  %v952 = add i32 %v951, %v950
-  %v953 = mul i32 %v952, 2
-  %v954 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v953
-  %v955 = fptrunc float %v893 to half
-  %v956 = fptrunc float %v894 to half
-  %v957 = fptrunc float %v895 to half
-  %v958 = fptrunc float %v896 to half
-  %v959 = fptrunc float %v897 to half
-  %v960 = fptrunc float %v898 to half
-  %v961 = fptrunc float %v899 to half
-  %v962 = fptrunc float %v900 to half
-  %v963 = insertelement <8 x half> poison, half %v955, i32 0
-  %v964 = insertelement <8 x half> %v963, half %v956, i32 1
-  %v965 = insertelement <8 x half> %v964, half %v957, i32 2
-  %v966 = insertelement <8 x half> %v965, half %v958, i32 3
-  %v967 = insertelement <8 x half> %v966, half %v959, i32 4
-  %v968 = insertelement <8 x half> %v967, half %v960, i32 5
-  %v969 = insertelement <8 x half> %v968, half %v961, i32 6
-  %v970 = insertelement <8 x half> %v969, half %v962, i32 7
-  store <8 x half> %v970, ptr addrspace(1) %v954, align 2
-  %v971 = add i32 %v2, %v906
-  %v972 = add i32 %v4, %v908
-  %v973 = mul i32 %v971, 64
-  %v974 = add i32 %v973, %v972
-  %v975 = mul i32 %v974, 2
-  %v976 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v975
-  %v977 = fptrunc float %v909 to half
-  %v978 = fptrunc float %v910 to half
-  %v979 = fptrunc float %v911 to half
-  %v980 = fptrunc float %v912 to half
-  %v981 = fptrunc float %v913 to half
-  %v982 = fptrunc float %v914 to half
-  %v983 = fptrunc float %v915 to half
-  %v984 = fptrunc float %v916 to half
-  %v985 = insertelement <8 x half> poison, half %v977, i32 0
-  %v986 = insertelement <8 x half> %v985, half %v978, i32 1
-  %v987 = insertelement <8 x half> %v986, half %v979, i32 2
-  %v988 = insertelement <8 x half> %v987, half %v980, i32 3
-  %v989 = insertelement <8 x half> %v988, half %v981, i32 4
-  %v990 = insertelement <8 x half> %v989, half %v982, i32 5
-  %v991 = insertelement <8 x half> %v990, half %v983, i32 6
-  %v992 = insertelement <8 x half> %v991, half %v984, i32 7
-  store <8 x half> %v992, ptr addrspace(1) %v976, align 2
-  %v993 = add i32 %v2, %v922
-  %v994 = add i32 %v4, %v924
-  %v995 = mul i32 %v993, 64
-  %v996 = add i32 %v995, %v994
-  %v997 = mul i32 %v996, 2
-  %v998 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v997
-  %v999 = fptrunc float %v925 to half
-  %v1000 = fptrunc float %v926 to half
-  %v1001 = fptrunc float %v927 to half
-  %v1002 = fptrunc float %v928 to half
-  %v1003 = fptrunc float %v929 to half
-  %v1004 = fptrunc float %v930 to half
-  %v1005 = fptrunc float %v931 to half
-  %v1006 = fptrunc float %v932 to half
-  %v1007 = insertelement <8 x half> poison, half %v999, i32 0
-  %v1008 = insertelement <8 x half> %v1007, half %v1000, i32 1
-  %v1009 = insertelement <8 x half> %v1008, half %v1001, i32 2
-  %v1010 = insertelement <8 x half> %v1009, half %v1002, i32 3
-  %v1011 = insertelement <8 x half> %v1010, half %v1003, i32 4
-  %v1012 = insertelement <8 x half> %v1011, half %v1004, i32 5
-  %v1013 = insertelement <8 x half> %v1012, half %v1005, i32 6
-  %v1014 = insertelement <8 x half> %v1013, half %v1006, i32 7
-  store <8 x half> %v1014, ptr addrspace(1) %v998, align 2
-  %v1015 = add i32 %v2, %v938
-  %v1016 = add i32 %v4, %v940
-  %v1017 = mul i32 %v1015, 64
-  %v1018 = add i32 %v1017, %v1016
-  %v1019 = mul i32 %v1018, 2
-  %v1020 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1019
-  %v1021 = fptrunc float %v941 to half
-  %v1022 = fptrunc float %v942 to half
-  %v1023 = fptrunc float %v943 to half
-  %v1024 = fptrunc float %v944 to half
-  %v1025 = fptrunc float %v945 to half
-  %v1026 = fptrunc float %v946 to half
-  %v1027 = fptrunc float %v947 to half
-  %v1028 = fptrunc float %v948 to half
-  %v1029 = insertelement <8 x half> poison, half %v1021, i32 0
-  %v1030 = insertelement <8 x half> %v1029, half %v1022, i32 1
-  %v1031 = insertelement <8 x half> %v1030, half %v1023, i32 2
-  %v1032 = insertelement <8 x half> %v1031, half %v1024, i32 3
-  %v1033 = insertelement <8 x half> %v1032, half %v1025, i32 4
-  %v1034 = insertelement <8 x half> %v1033, half %v1026, i32 5
-  %v1035 = insertelement <8 x half> %v1034, half %v1027, i32 6
-  %v1036 = insertelement <8 x half> %v1035, half %v1028, i32 7
-  store <8 x half> %v1036, ptr addrspace(1) %v1020, align 2
+  %v916 = add i32 %v8, %v857
+  %v917 = add i32 %v10, %v859
+  %v918 = mul i32 %v916, 64
+  %v919 = add i32 %v918, %v917
+  %v920 = mul i32 %v919, 2
+  %v921 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v920
+  %v922 = fptrunc float %v860 to half
+  %v923 = fptrunc float %v861 to half
+  %v924 = fptrunc float %v862 to half
+  %v925 = fptrunc float %v863 to half
+  %v926 = fptrunc float %v864 to half
+  %v927 = fptrunc float %v865 to half
+  %v928 = fptrunc float %v866 to half
+  %v929 = fptrunc float %v867 to half
+  %v930 = insertelement <8 x half> poison, half %v922, i32 0
+  %v931 = insertelement <8 x half> %v930, half %v923, i32 1
+  %v932 = insertelement <8 x half> %v931, half %v924, i32 2
+  %v933 = insertelement <8 x half> %v932, half %v925, i32 3
+  %v934 = insertelement <8 x half> %v933, half %v926, i32 4
+  %v935 = insertelement <8 x half> %v934, half %v927, i32 5
+  %v936 = insertelement <8 x half> %v935, half %v928, i32 6
+  %v937 = insertelement <8 x half> %v936, half %v929, i32 7
+  store <8 x half> %v937, ptr addrspace(1) %v921, align 2
+  %v938 = add i32 %v8, %v873
+  %v939 = add i32 %v10, %v875
+  %v940 = mul i32 %v938, 64
+  %v941 = add i32 %v940, %v939
+  %v942 = mul i32 %v941, 2
+  %v943 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v942
+  %v944 = fptrunc float %v876 to half
+  %v945 = fptrunc float %v877 to half
+  %v946 = fptrunc float %v878 to half
+  %v947 = fptrunc float %v879 to half
+  %v948 = fptrunc float %v880 to half
+  %v949 = fptrunc float %v881 to half
+  %v950 = fptrunc float %v882 to half
+  %v951 = fptrunc float %v883 to half
+  %v952 = insertelement <8 x half> poison, half %v944, i32 0
+  %v953 = insertelement <8 x half> %v952, half %v945, i32 1
+  %v954 = insertelement <8 x half> %v953, half %v946, i32 2
+  %v955 = insertelement <8 x half> %v954, half %v947, i32 3
+  %v956 = insertelement <8 x half> %v955, half %v948, i32 4
+  %v957 = insertelement <8 x half> %v956, half %v949, i32 5
+  %v958 = insertelement <8 x half> %v957, half %v950, i32 6
+  %v959 = insertelement <8 x half> %v958, half %v951, i32 7
+  store <8 x half> %v959, ptr addrspace(1) %v943, align 2
+  %v960 = add i32 %v8, %v889
+  %v961 = add i32 %v10, %v891
+  %v962 = mul i32 %v960, 64
+  %v963 = add i32 %v962, %v961
+  %v964 = mul i32 %v963, 2
+  %v965 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v964
+  %v966 = fptrunc float %v892 to half
+  %v967 = fptrunc float %v893 to half
+  %v968 = fptrunc float %v894 to half
+  %v969 = fptrunc float %v895 to half
+  %v970 = fptrunc float %v896 to half
+  %v971 = fptrunc float %v897 to half
+  %v972 = fptrunc float %v898 to half
+  %v973 = fptrunc float %v899 to half
+  %v974 = insertelement <8 x half> poison, half %v966, i32 0
+  %v975 = insertelement <8 x half> %v974, half %v967, i32 1
+  %v976 = insertelement <8 x half> %v975, half %v968, i32 2
+  %v977 = insertelement <8 x half> %v976, half %v969, i32 3
+  %v978 = insertelement <8 x half> %v977, half %v970, i32 4
+  %v979 = insertelement <8 x half> %v978, half %v971, i32 5
+  %v980 = insertelement <8 x half> %v979, half %v972, i32 6
+  %v981 = insertelement <8 x half> %v980, half %v973, i32 7
+  store <8 x half> %v981, ptr addrspace(1) %v965, align 2
+  %v982 = add i32 %v8, %v905
+  %v983 = add i32 %v10, %v907
+  %v984 = mul i32 %v982, 64
+  %v985 = add i32 %v984, %v983
+  %v986 = mul i32 %v985, 2
+  %v987 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v986
+  %v988 = fptrunc float %v908 to half
+  %v989 = fptrunc float %v909 to half
+  %v990 = fptrunc float %v910 to half
+  %v991 = fptrunc float %v911 to half
+  %v992 = fptrunc float %v912 to half
+  %v993 = fptrunc float %v913 to half
+  %v994 = fptrunc float %v914 to half
+  %v995 = fptrunc float %v915 to half
+  %v996 = insertelement <8 x half> poison, half %v988, i32 0
+  %v997 = insertelement <8 x half> %v996, half %v989, i32 1
+  %v998 = insertelement <8 x half> %v997, half %v990, i32 2
+  %v999 = insertelement <8 x half> %v998, half %v991, i32 3
+  %v1000 = insertelement <8 x half> %v999, half %v992, i32 4
+  %v1001 = insertelement <8 x half> %v1000, half %v993, i32 5
+  %v1002 = insertelement <8 x half> %v1001, half %v994, i32 6
+  %v1003 = insertelement <8 x half> %v1002, half %v995, i32 7
+  store <8 x half> %v1003, ptr addrspace(1) %v987, align 2
   br label %if.end23
 if.else22:
-  %v1037 = add i32 %v2, %v890
-  %v1038 = add i32 %v4, %v892
-  %v1039 = add i32 %v1038, 0
-  %v1040 = icmp slt i32 %v1037, 196
-  %v1041 = icmp slt i32 %v1039, 64
-  %v1042 = and i1 %v1040, %v1041
-  br i1 %v1042, label %if.then24, label %if.else25
+  %v1004 = add i32 %v8, %v857
+  %v1005 = add i32 %v10, %v859
+  %v1006 = add i32 %v1005, 0
+  %v1007 = icmp slt i32 %v1004, 196
+  %v1008 = icmp slt i32 %v1006, 64
+  %v1009 = and i1 %v1007, %v1008
+  br i1 %v1009, label %if.then24, label %if.else25
 if.then24:
-  %v1043 = mul i32 %v1037, 64
-  %v1044 = add i32 %v1043, %v1039
-  %v1045 = mul i32 %v1044, 2
-  %v1046 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1045
-  %v1047 = fptrunc float %v893 to half
-  store half %v1047, ptr addrspace(1) %v1046, align 2
+  %v1010 = mul i32 %v1004, 64
+  %v1011 = add i32 %v1010, %v1006
+  %v1012 = mul i32 %v1011, 2
+  %v1013 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1012
+  %v1014 = fptrunc float %v860 to half
+  store half %v1014, ptr addrspace(1) %v1013, align 2
   br label %if.end26
 if.else25:
   br label %if.end26
 if.end26:
-  %v1048 = add i32 %v4, %v892
-  %v1049 = add i32 %v1048, 1
-  %v1050 = icmp slt i32 %v1037, 196
-  %v1051 = icmp slt i32 %v1049, 64
-  %v1052 = and i1 %v1050, %v1051
-  br i1 %v1052, label %if.then27, label %if.else28
+  %v1015 = add i32 %v10, %v859
+  %v1016 = add i32 %v1015, 1
+  %v1017 = icmp slt i32 %v1004, 196
+  %v1018 = icmp slt i32 %v1016, 64
+  %v1019 = and i1 %v1017, %v1018
+  br i1 %v1019, label %if.then27, label %if.else28
 if.then27:
-  %v1053 = mul i32 %v1037, 64
-  %v1054 = add i32 %v1053, %v1049
-  %v1055 = mul i32 %v1054, 2
-  %v1056 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1055
-  %v1057 = fptrunc float %v894 to half
-  store half %v1057, ptr addrspace(1) %v1056, align 2
+  %v1020 = mul i32 %v1004, 64
+  %v1021 = add i32 %v1020, %v1016
+  %v1022 = mul i32 %v1021, 2
+  %v1023 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1022
+  %v1024 = fptrunc float %v861 to half
+  store half %v1024, ptr addrspace(1) %v1023, align 2
   br label %if.end29
 if.else28:
   br label %if.end29
 if.end29:
-  %v1058 = add i32 %v4, %v892
-  %v1059 = add i32 %v1058, 2
-  %v1060 = icmp slt i32 %v1037, 196
-  %v1061 = icmp slt i32 %v1059, 64
-  %v1062 = and i1 %v1060, %v1061
-  br i1 %v1062, label %if.then30, label %if.else31
+  %v1025 = add i32 %v10, %v859
+  %v1026 = add i32 %v1025, 2
+  %v1027 = icmp slt i32 %v1004, 196
+  %v1028 = icmp slt i32 %v1026, 64
+  %v1029 = and i1 %v1027, %v1028
+  br i1 %v1029, label %if.then30, label %if.else31
 if.then30:
-  %v1063 = mul i32 %v1037, 64
-  %v1064 = add i32 %v1063, %v1059
-  %v1065 = mul i32 %v1064, 2
-  %v1066 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1065
-  %v1067 = fptrunc float %v895 to half
-  store half %v1067, ptr addrspace(1) %v1066, align 2
+  %v1030 = mul i32 %v1004, 64
+  %v1031 = add i32 %v1030, %v1026
+  %v1032 = mul i32 %v1031, 2
+  %v1033 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1032
+  %v1034 = fptrunc float %v862 to half
+  store half %v1034, ptr addrspace(1) %v1033, align 2
   br label %if.end32
 if.else31:
   br label %if.end32
 if.end32:
-  %v1068 = add i32 %v4, %v892
-  %v1069 = add i32 %v1068, 3
-  %v1070 = icmp slt i32 %v1037, 196
-  %v1071 = icmp slt i32 %v1069, 64
-  %v1072 = and i1 %v1070, %v1071
-  br i1 %v1072, label %if.then33, label %if.else34
+  %v1035 = add i32 %v10, %v859
+  %v1036 = add i32 %v1035, 3
+  %v1037 = icmp slt i32 %v1004, 196
+  %v1038 = icmp slt i32 %v1036, 64
+  %v1039 = and i1 %v1037, %v1038
+  br i1 %v1039, label %if.then33, label %if.else34
 if.then33:
-  %v1073 = mul i32 %v1037, 64
-  %v1074 = add i32 %v1073, %v1069
-  %v1075 = mul i32 %v1074, 2
-  %v1076 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1075
-  %v1077 = fptrunc float %v896 to half
-  store half %v1077, ptr addrspace(1) %v1076, align 2
+  %v1040 = mul i32 %v1004, 64
+  %v1041 = add i32 %v1040, %v1036
+  %v1042 = mul i32 %v1041, 2
+  %v1043 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1042
+  %v1044 = fptrunc float %v863 to half
+  store half %v1044, ptr addrspace(1) %v1043, align 2
   br label %if.end35
 if.else34:
   br label %if.end35
 if.end35:
-  %v1078 = add i32 %v4, %v892
-  %v1079 = add i32 %v1078, 4
-  %v1080 = icmp slt i32 %v1037, 196
-  %v1081 = icmp slt i32 %v1079, 64
-  %v1082 = and i1 %v1080, %v1081
-  br i1 %v1082, label %if.then36, label %if.else37
+  %v1045 = add i32 %v10, %v859
+  %v1046 = add i32 %v1045, 4
+  %v1047 = icmp slt i32 %v1004, 196
+  %v1048 = icmp slt i32 %v1046, 64
+  %v1049 = and i1 %v1047, %v1048
+  br i1 %v1049, label %if.then36, label %if.else37
 if.then36:
-  %v1083 = mul i32 %v1037, 64
-  %v1084 = add i32 %v1083, %v1079
-  %v1085 = mul i32 %v1084, 2
-  %v1086 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1085
-  %v1087 = fptrunc float %v897 to half
-  store half %v1087, ptr addrspace(1) %v1086, align 2
+  %v1050 = mul i32 %v1004, 64
+  %v1051 = add i32 %v1050, %v1046
+  %v1052 = mul i32 %v1051, 2
+  %v1053 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1052
+  %v1054 = fptrunc float %v864 to half
+  store half %v1054, ptr addrspace(1) %v1053, align 2
   br label %if.end38
 if.else37:
   br label %if.end38
 if.end38:
-  %v1088 = add i32 %v4, %v892
-  %v1089 = add i32 %v1088, 5
-  %v1090 = icmp slt i32 %v1037, 196
-  %v1091 = icmp slt i32 %v1089, 64
-  %v1092 = and i1 %v1090, %v1091
-  br i1 %v1092, label %if.then39, label %if.else40
+  %v1055 = add i32 %v10, %v859
+  %v1056 = add i32 %v1055, 5
+  %v1057 = icmp slt i32 %v1004, 196
+  %v1058 = icmp slt i32 %v1056, 64
+  %v1059 = and i1 %v1057, %v1058
+  br i1 %v1059, label %if.then39, label %if.else40
 if.then39:
-  %v1093 = mul i32 %v1037, 64
-  %v1094 = add i32 %v1093, %v1089
-  %v1095 = mul i32 %v1094, 2
-  %v1096 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1095
-  %v1097 = fptrunc float %v898 to half
-  store half %v1097, ptr addrspace(1) %v1096, align 2
+  %v1060 = mul i32 %v1004, 64
+  %v1061 = add i32 %v1060, %v1056
+  %v1062 = mul i32 %v1061, 2
+  %v1063 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1062
+  %v1064 = fptrunc float %v865 to half
+  store half %v1064, ptr addrspace(1) %v1063, align 2
   br label %if.end41
 if.else40:
   br label %if.end41
 if.end41:
-  %v1098 = add i32 %v4, %v892
-  %v1099 = add i32 %v1098, 6
-  %v1100 = icmp slt i32 %v1037, 196
-  %v1101 = icmp slt i32 %v1099, 64
-  %v1102 = and i1 %v1100, %v1101
-  br i1 %v1102, label %if.then42, label %if.else43
+  %v1065 = add i32 %v10, %v859
+  %v1066 = add i32 %v1065, 6
+  %v1067 = icmp slt i32 %v1004, 196
+  %v1068 = icmp slt i32 %v1066, 64
+  %v1069 = and i1 %v1067, %v1068
+  br i1 %v1069, label %if.then42, label %if.else43
 if.then42:
-  %v1103 = mul i32 %v1037, 64
-  %v1104 = add i32 %v1103, %v1099
-  %v1105 = mul i32 %v1104, 2
-  %v1106 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1105
-  %v1107 = fptrunc float %v899 to half
-  store half %v1107, ptr addrspace(1) %v1106, align 2
+  %v1070 = mul i32 %v1004, 64
+  %v1071 = add i32 %v1070, %v1066
+  %v1072 = mul i32 %v1071, 2
+  %v1073 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1072
+  %v1074 = fptrunc float %v866 to half
+  store half %v1074, ptr addrspace(1) %v1073, align 2
   br label %if.end44
 if.else43:
   br label %if.end44
 if.end44:
-  %v1108 = add i32 %v4, %v892
-  %v1109 = add i32 %v1108, 7
-  %v1110 = icmp slt i32 %v1037, 196
-  %v1111 = icmp slt i32 %v1109, 64
-  %v1112 = and i1 %v1110, %v1111
-  br i1 %v1112, label %if.then45, label %if.else46
+  %v1075 = add i32 %v10, %v859
+  %v1076 = add i32 %v1075, 7
+  %v1077 = icmp slt i32 %v1004, 196
+  %v1078 = icmp slt i32 %v1076, 64
+  %v1079 = and i1 %v1077, %v1078
+  br i1 %v1079, label %if.then45, label %if.else46
 if.then45:
-  %v1113 = mul i32 %v1037, 64
-  %v1114 = add i32 %v1113, %v1109
-  %v1115 = mul i32 %v1114, 2
-  %v1116 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1115
-  %v1117 = fptrunc float %v900 to half
-  store half %v1117, ptr addrspace(1) %v1116, align 2
+  %v1080 = mul i32 %v1004, 64
+  %v1081 = add i32 %v1080, %v1076
+  %v1082 = mul i32 %v1081, 2
+  %v1083 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1082
+  %v1084 = fptrunc float %v867 to half
+  store half %v1084, ptr addrspace(1) %v1083, align 2
   br label %if.end47
 if.else46:
   br label %if.end47
 if.end47:
-  %v1118 = add i32 %v2, %v906
-  %v1119 = add i32 %v4, %v908
-  %v1120 = add i32 %v1119, 0
-  %v1121 = icmp slt i32 %v1118, 196
-  %v1122 = icmp slt i32 %v1120, 64
-  %v1123 = and i1 %v1121, %v1122
-  br i1 %v1123, label %if.then48, label %if.else49
+  %v1085 = add i32 %v8, %v873
+  %v1086 = add i32 %v10, %v875
+  %v1087 = add i32 %v1086, 0
+  %v1088 = icmp slt i32 %v1085, 196
+  %v1089 = icmp slt i32 %v1087, 64
+  %v1090 = and i1 %v1088, %v1089
+  br i1 %v1090, label %if.then48, label %if.else49
 if.then48:
-  %v1124 = mul i32 %v1118, 64
-  %v1125 = add i32 %v1124, %v1120
-  %v1126 = mul i32 %v1125, 2
-  %v1127 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1126
-  %v1128 = fptrunc float %v909 to half
-  store half %v1128, ptr addrspace(1) %v1127, align 2
+  %v1091 = mul i32 %v1085, 64
+  %v1092 = add i32 %v1091, %v1087
+  %v1093 = mul i32 %v1092, 2
+  %v1094 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1093
+  %v1095 = fptrunc float %v876 to half
+  store half %v1095, ptr addrspace(1) %v1094, align 2
   br label %if.end50
 if.else49:
   br label %if.end50
 if.end50:
-  %v1129 = add i32 %v4, %v908
-  %v1130 = add i32 %v1129, 1
-  %v1131 = icmp slt i32 %v1118, 196
-  %v1132 = icmp slt i32 %v1130, 64
-  %v1133 = and i1 %v1131, %v1132
-  br i1 %v1133, label %if.then51, label %if.else52
+  %v1096 = add i32 %v10, %v875
+  %v1097 = add i32 %v1096, 1
+  %v1098 = icmp slt i32 %v1085, 196
+  %v1099 = icmp slt i32 %v1097, 64
+  %v1100 = and i1 %v1098, %v1099
+  br i1 %v1100, label %if.then51, label %if.else52
 if.then51:
-  %v1134 = mul i32 %v1118, 64
-  %v1135 = add i32 %v1134, %v1130
-  %v1136 = mul i32 %v1135, 2
-  %v1137 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1136
-  %v1138 = fptrunc float %v910 to half
-  store half %v1138, ptr addrspace(1) %v1137, align 2
+  %v1101 = mul i32 %v1085, 64
+  %v1102 = add i32 %v1101, %v1097
+  %v1103 = mul i32 %v1102, 2
+  %v1104 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1103
+  %v1105 = fptrunc float %v877 to half
+  store half %v1105, ptr addrspace(1) %v1104, align 2
   br label %if.end53
 if.else52:
   br label %if.end53
 if.end53:
-  %v1139 = add i32 %v4, %v908
-  %v1140 = add i32 %v1139, 2
-  %v1141 = icmp slt i32 %v1118, 196
-  %v1142 = icmp slt i32 %v1140, 64
-  %v1143 = and i1 %v1141, %v1142
-  br i1 %v1143, label %if.then54, label %if.else55
+  %v1106 = add i32 %v10, %v875
+  %v1107 = add i32 %v1106, 2
+  %v1108 = icmp slt i32 %v1085, 196
+  %v1109 = icmp slt i32 %v1107, 64
+  %v1110 = and i1 %v1108, %v1109
+  br i1 %v1110, label %if.then54, label %if.else55
 if.then54:
-  %v1144 = mul i32 %v1118, 64
-  %v1145 = add i32 %v1144, %v1140
-  %v1146 = mul i32 %v1145, 2
-  %v1147 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1146
-  %v1148 = fptrunc float %v911 to half
-  store half %v1148, ptr addrspace(1) %v1147, align 2
+  %v1111 = mul i32 %v1085, 64
+  %v1112 = add i32 %v1111, %v1107
+  %v1113 = mul i32 %v1112, 2
+  %v1114 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1113
+  %v1115 = fptrunc float %v878 to half
+  store half %v1115, ptr addrspace(1) %v1114, align 2
   br label %if.end56
 if.else55:
   br label %if.end56
 if.end56:
-  %v1149 = add i32 %v4, %v908
-  %v1150 = add i32 %v1149, 3
-  %v1151 = icmp slt i32 %v1118, 196
-  %v1152 = icmp slt i32 %v1150, 64
-  %v1153 = and i1 %v1151, %v1152
-  br i1 %v1153, label %if.then57, label %if.else58
+  %v1116 = add i32 %v10, %v875
+  %v1117 = add i32 %v1116, 3
+  %v1118 = icmp slt i32 %v1085, 196
+  %v1119 = icmp slt i32 %v1117, 64
+  %v1120 = and i1 %v1118, %v1119
+  br i1 %v1120, label %if.then57, label %if.else58
 if.then57:
-  %v1154 = mul i32 %v1118, 64
-  %v1155 = add i32 %v1154, %v1150
-  %v1156 = mul i32 %v1155, 2
-  %v1157 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1156
-  %v1158 = fptrunc float %v912 to half
-  store half %v1158, ptr addrspace(1) %v1157, align 2
+  %v1121 = mul i32 %v1085, 64
+  %v1122 = add i32 %v1121, %v1117
+  %v1123 = mul i32 %v1122, 2
+  %v1124 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1123
+  %v1125 = fptrunc float %v879 to half
+  store half %v1125, ptr addrspace(1) %v1124, align 2
   br label %if.end59
 if.else58:
   br label %if.end59
 if.end59:
-  %v1159 = add i32 %v4, %v908
-  %v1160 = add i32 %v1159, 4
-  %v1161 = icmp slt i32 %v1118, 196
-  %v1162 = icmp slt i32 %v1160, 64
-  %v1163 = and i1 %v1161, %v1162
-  br i1 %v1163, label %if.then60, label %if.else61
+  %v1126 = add i32 %v10, %v875
+  %v1127 = add i32 %v1126, 4
+  %v1128 = icmp slt i32 %v1085, 196
+  %v1129 = icmp slt i32 %v1127, 64
+  %v1130 = and i1 %v1128, %v1129
+  br i1 %v1130, label %if.then60, label %if.else61
 if.then60:
-  %v1164 = mul i32 %v1118, 64
-  %v1165 = add i32 %v1164, %v1160
-  %v1166 = mul i32 %v1165, 2
-  %v1167 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1166
-  %v1168 = fptrunc float %v913 to half
-  store half %v1168, ptr addrspace(1) %v1167, align 2
+  %v1131 = mul i32 %v1085, 64
+  %v1132 = add i32 %v1131, %v1127
+  %v1133 = mul i32 %v1132, 2
+  %v1134 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1133
+  %v1135 = fptrunc float %v880 to half
+  store half %v1135, ptr addrspace(1) %v1134, align 2
   br label %if.end62
 if.else61:
   br label %if.end62
 if.end62:
-  %v1169 = add i32 %v4, %v908
-  %v1170 = add i32 %v1169, 5
-  %v1171 = icmp slt i32 %v1118, 196
-  %v1172 = icmp slt i32 %v1170, 64
-  %v1173 = and i1 %v1171, %v1172
-  br i1 %v1173, label %if.then63, label %if.else64
+  %v1136 = add i32 %v10, %v875
+  %v1137 = add i32 %v1136, 5
+  %v1138 = icmp slt i32 %v1085, 196
+  %v1139 = icmp slt i32 %v1137, 64
+  %v1140 = and i1 %v1138, %v1139
+  br i1 %v1140, label %if.then63, label %if.else64
 if.then63:
-  %v1174 = mul i32 %v1118, 64
-  %v1175 = add i32 %v1174, %v1170
-  %v1176 = mul i32 %v1175, 2
-  %v1177 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1176
-  %v1178 = fptrunc float %v914 to half
-  store half %v1178, ptr addrspace(1) %v1177, align 2
+  %v1141 = mul i32 %v1085, 64
+  %v1142 = add i32 %v1141, %v1137
+  %v1143 = mul i32 %v1142, 2
+  %v1144 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1143
+  %v1145 = fptrunc float %v881 to half
+  store half %v1145, ptr addrspace(1) %v1144, align 2
   br label %if.end65
 if.else64:
   br label %if.end65
 if.end65:
-  %v1179 = add i32 %v4, %v908
-  %v1180 = add i32 %v1179, 6
-  %v1181 = icmp slt i32 %v1118, 196
-  %v1182 = icmp slt i32 %v1180, 64
-  %v1183 = and i1 %v1181, %v1182
-  br i1 %v1183, label %if.then66, label %if.else67
+  %v1146 = add i32 %v10, %v875
+  %v1147 = add i32 %v1146, 6
+  %v1148 = icmp slt i32 %v1085, 196
+  %v1149 = icmp slt i32 %v1147, 64
+  %v1150 = and i1 %v1148, %v1149
+  br i1 %v1150, label %if.then66, label %if.else67
 if.then66:
-  %v1184 = mul i32 %v1118, 64
-  %v1185 = add i32 %v1184, %v1180
-  %v1186 = mul i32 %v1185, 2
-  %v1187 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1186
-  %v1188 = fptrunc float %v915 to half
-  store half %v1188, ptr addrspace(1) %v1187, align 2
+  %v1151 = mul i32 %v1085, 64
+  %v1152 = add i32 %v1151, %v1147
+  %v1153 = mul i32 %v1152, 2
+  %v1154 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1153
+  %v1155 = fptrunc float %v882 to half
+  store half %v1155, ptr addrspace(1) %v1154, align 2
   br label %if.end68
 if.else67:
   br label %if.end68
 if.end68:
-  %v1189 = add i32 %v4, %v908
-  %v1190 = add i32 %v1189, 7
-  %v1191 = icmp slt i32 %v1118, 196
-  %v1192 = icmp slt i32 %v1190, 64
-  %v1193 = and i1 %v1191, %v1192
-  br i1 %v1193, label %if.then69, label %if.else70
+  %v1156 = add i32 %v10, %v875
+  %v1157 = add i32 %v1156, 7
+  %v1158 = icmp slt i32 %v1085, 196
+  %v1159 = icmp slt i32 %v1157, 64
+  %v1160 = and i1 %v1158, %v1159
+  br i1 %v1160, label %if.then69, label %if.else70
 if.then69:
-  %v1194 = mul i32 %v1118, 64
-  %v1195 = add i32 %v1194, %v1190
-  %v1196 = mul i32 %v1195, 2
-  %v1197 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1196
-  %v1198 = fptrunc float %v916 to half
-  store half %v1198, ptr addrspace(1) %v1197, align 2
+  %v1161 = mul i32 %v1085, 64
+  %v1162 = add i32 %v1161, %v1157
+  %v1163 = mul i32 %v1162, 2
+  %v1164 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1163
+  %v1165 = fptrunc float %v883 to half
+  store half %v1165, ptr addrspace(1) %v1164, align 2
   br label %if.end71
 if.else70:
   br label %if.end71
 if.end71:
-  %v1199 = add i32 %v2, %v922
-  %v1200 = add i32 %v4, %v924
-  %v1201 = add i32 %v1200, 0
-  %v1202 = icmp slt i32 %v1199, 196
-  %v1203 = icmp slt i32 %v1201, 64
-  %v1204 = and i1 %v1202, %v1203
-  br i1 %v1204, label %if.then72, label %if.else73
+  %v1166 = add i32 %v8, %v889
+  %v1167 = add i32 %v10, %v891
+  %v1168 = add i32 %v1167, 0
+  %v1169 = icmp slt i32 %v1166, 196
+  %v1170 = icmp slt i32 %v1168, 64
+  %v1171 = and i1 %v1169, %v1170
+  br i1 %v1171, label %if.then72, label %if.else73
 if.then72:
-  %v1205 = mul i32 %v1199, 64
-  %v1206 = add i32 %v1205, %v1201
-  %v1207 = mul i32 %v1206, 2
-  %v1208 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1207
-  %v1209 = fptrunc float %v925 to half
-  store half %v1209, ptr addrspace(1) %v1208, align 2
+  %v1172 = mul i32 %v1166, 64
+  %v1173 = add i32 %v1172, %v1168
+  %v1174 = mul i32 %v1173, 2
+  %v1175 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1174
+  %v1176 = fptrunc float %v892 to half
+  store half %v1176, ptr addrspace(1) %v1175, align 2
   br label %if.end74
 if.else73:
   br label %if.end74
 if.end74:
-  %v1210 = add i32 %v4, %v924
-  %v1211 = add i32 %v1210, 1
-  %v1212 = icmp slt i32 %v1199, 196
-  %v1213 = icmp slt i32 %v1211, 64
-  %v1214 = and i1 %v1212, %v1213
-  br i1 %v1214, label %if.then75, label %if.else76
+  %v1177 = add i32 %v10, %v891
+  %v1178 = add i32 %v1177, 1
+  %v1179 = icmp slt i32 %v1166, 196
+  %v1180 = icmp slt i32 %v1178, 64
+  %v1181 = and i1 %v1179, %v1180
+  br i1 %v1181, label %if.then75, label %if.else76
 if.then75:
-  %v1215 = mul i32 %v1199, 64
-  %v1216 = add i32 %v1215, %v1211
-  %v1217 = mul i32 %v1216, 2
-  %v1218 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1217
-  %v1219 = fptrunc float %v926 to half
-  store half %v1219, ptr addrspace(1) %v1218, align 2
+  %v1182 = mul i32 %v1166, 64
+  %v1183 = add i32 %v1182, %v1178
+  %v1184 = mul i32 %v1183, 2
+  %v1185 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1184
+  %v1186 = fptrunc float %v893 to half
+  store half %v1186, ptr addrspace(1) %v1185, align 2
   br label %if.end77
 if.else76:
   br label %if.end77
 if.end77:
-  %v1220 = add i32 %v4, %v924
-  %v1221 = add i32 %v1220, 2
-  %v1222 = icmp slt i32 %v1199, 196
-  %v1223 = icmp slt i32 %v1221, 64
-  %v1224 = and i1 %v1222, %v1223
-  br i1 %v1224, label %if.then78, label %if.else79
+  %v1187 = add i32 %v10, %v891
+  %v1188 = add i32 %v1187, 2
+  %v1189 = icmp slt i32 %v1166, 196
+  %v1190 = icmp slt i32 %v1188, 64
+  %v1191 = and i1 %v1189, %v1190
+  br i1 %v1191, label %if.then78, label %if.else79
 if.then78:
-  %v1225 = mul i32 %v1199, 64
-  %v1226 = add i32 %v1225, %v1221
-  %v1227 = mul i32 %v1226, 2
-  %v1228 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1227
-  %v1229 = fptrunc float %v927 to half
-  store half %v1229, ptr addrspace(1) %v1228, align 2
+  %v1192 = mul i32 %v1166, 64
+  %v1193 = add i32 %v1192, %v1188
+  %v1194 = mul i32 %v1193, 2
+  %v1195 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1194
+  %v1196 = fptrunc float %v894 to half
+  store half %v1196, ptr addrspace(1) %v1195, align 2
   br label %if.end80
 if.else79:
   br label %if.end80
 if.end80:
-  %v1230 = add i32 %v4, %v924
-  %v1231 = add i32 %v1230, 3
-  %v1232 = icmp slt i32 %v1199, 196
-  %v1233 = icmp slt i32 %v1231, 64
-  %v1234 = and i1 %v1232, %v1233
-  br i1 %v1234, label %if.then81, label %if.else82
+  %v1197 = add i32 %v10, %v891
+  %v1198 = add i32 %v1197, 3
+  %v1199 = icmp slt i32 %v1166, 196
+  %v1200 = icmp slt i32 %v1198, 64
+  %v1201 = and i1 %v1199, %v1200
+  br i1 %v1201, label %if.then81, label %if.else82
 if.then81:
-  %v1235 = mul i32 %v1199, 64
-  %v1236 = add i32 %v1235, %v1231
-  %v1237 = mul i32 %v1236, 2
-  %v1238 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1237
-  %v1239 = fptrunc float %v928 to half
-  store half %v1239, ptr addrspace(1) %v1238, align 2
+  %v1202 = mul i32 %v1166, 64
+  %v1203 = add i32 %v1202, %v1198
+  %v1204 = mul i32 %v1203, 2
+  %v1205 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1204
+  %v1206 = fptrunc float %v895 to half
+  store half %v1206, ptr addrspace(1) %v1205, align 2
   br label %if.end83
 if.else82:
   br label %if.end83
 if.end83:
-  %v1240 = add i32 %v4, %v924
-  %v1241 = add i32 %v1240, 4
-  %v1242 = icmp slt i32 %v1199, 196
-  %v1243 = icmp slt i32 %v1241, 64
-  %v1244 = and i1 %v1242, %v1243
-  br i1 %v1244, label %if.then84, label %if.else85
+  %v1207 = add i32 %v10, %v891
+  %v1208 = add i32 %v1207, 4
+  %v1209 = icmp slt i32 %v1166, 196
+  %v1210 = icmp slt i32 %v1208, 64
+  %v1211 = and i1 %v1209, %v1210
+  br i1 %v1211, label %if.then84, label %if.else85
 if.then84:
-  %v1245 = mul i32 %v1199, 64
-  %v1246 = add i32 %v1245, %v1241
-  %v1247 = mul i32 %v1246, 2
-  %v1248 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1247
-  %v1249 = fptrunc float %v929 to half
-  store half %v1249, ptr addrspace(1) %v1248, align 2
+  %v1212 = mul i32 %v1166, 64
+  %v1213 = add i32 %v1212, %v1208
+  %v1214 = mul i32 %v1213, 2
+  %v1215 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1214
+  %v1216 = fptrunc float %v896 to half
+  store half %v1216, ptr addrspace(1) %v1215, align 2
   br label %if.end86
 if.else85:
   br label %if.end86
 if.end86:
-  %v1250 = add i32 %v4, %v924
-  %v1251 = add i32 %v1250, 5
-  %v1252 = icmp slt i32 %v1199, 196
-  %v1253 = icmp slt i32 %v1251, 64
-  %v1254 = and i1 %v1252, %v1253
-  br i1 %v1254, label %if.then87, label %if.else88
+  %v1217 = add i32 %v10, %v891
+  %v1218 = add i32 %v1217, 5
+  %v1219 = icmp slt i32 %v1166, 196
+  %v1220 = icmp slt i32 %v1218, 64
+  %v1221 = and i1 %v1219, %v1220
+  br i1 %v1221, label %if.then87, label %if.else88
 if.then87:
-  %v1255 = mul i32 %v1199, 64
-  %v1256 = add i32 %v1255, %v1251
-  %v1257 = mul i32 %v1256, 2
-  %v1258 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1257
-  %v1259 = fptrunc float %v930 to half
-  store half %v1259, ptr addrspace(1) %v1258, align 2
+  %v1222 = mul i32 %v1166, 64
+  %v1223 = add i32 %v1222, %v1218
+  %v1224 = mul i32 %v1223, 2
+  %v1225 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1224
+  %v1226 = fptrunc float %v897 to half
+  store half %v1226, ptr addrspace(1) %v1225, align 2
   br label %if.end89
 if.else88:
   br label %if.end89
 if.end89:
-  %v1260 = add i32 %v4, %v924
-  %v1261 = add i32 %v1260, 6
-  %v1262 = icmp slt i32 %v1199, 196
-  %v1263 = icmp slt i32 %v1261, 64
-  %v1264 = and i1 %v1262, %v1263
-  br i1 %v1264, label %if.then90, label %if.else91
+  %v1227 = add i32 %v10, %v891
+  %v1228 = add i32 %v1227, 6
+  %v1229 = icmp slt i32 %v1166, 196
+  %v1230 = icmp slt i32 %v1228, 64
+  %v1231 = and i1 %v1229, %v1230
+  br i1 %v1231, label %if.then90, label %if.else91
 if.then90:
-  %v1265 = mul i32 %v1199, 64
-  %v1266 = add i32 %v1265, %v1261
-  %v1267 = mul i32 %v1266, 2
-  %v1268 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1267
-  %v1269 = fptrunc float %v931 to half
-  store half %v1269, ptr addrspace(1) %v1268, align 2
+  %v1232 = mul i32 %v1166, 64
+  %v1233 = add i32 %v1232, %v1228
+  %v1234 = mul i32 %v1233, 2
+  %v1235 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1234
+  %v1236 = fptrunc float %v898 to half
+  store half %v1236, ptr addrspace(1) %v1235, align 2
   br label %if.end92
 if.else91:
   br label %if.end92
 if.end92:
-  %v1270 = add i32 %v4, %v924
-  %v1271 = add i32 %v1270, 7
-  %v1272 = icmp slt i32 %v1199, 196
-  %v1273 = icmp slt i32 %v1271, 64
-  %v1274 = and i1 %v1272, %v1273
-  br i1 %v1274, label %if.then93, label %if.else94
+  %v1237 = add i32 %v10, %v891
+  %v1238 = add i32 %v1237, 7
+  %v1239 = icmp slt i32 %v1166, 196
+  %v1240 = icmp slt i32 %v1238, 64
+  %v1241 = and i1 %v1239, %v1240
+  br i1 %v1241, label %if.then93, label %if.else94
 if.then93:
-  %v1275 = mul i32 %v1199, 64
-  %v1276 = add i32 %v1275, %v1271
-  %v1277 = mul i32 %v1276, 2
-  %v1278 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1277
-  %v1279 = fptrunc float %v932 to half
-  store half %v1279, ptr addrspace(1) %v1278, align 2
+  %v1242 = mul i32 %v1166, 64
+  %v1243 = add i32 %v1242, %v1238
+  %v1244 = mul i32 %v1243, 2
+  %v1245 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1244
+  %v1246 = fptrunc float %v899 to half
+  store half %v1246, ptr addrspace(1) %v1245, align 2
   br label %if.end95
 if.else94:
   br label %if.end95
 if.end95:
-  %v1280 = add i32 %v2, %v938
-  %v1281 = add i32 %v4, %v940
-  %v1282 = add i32 %v1281, 0
-  %v1283 = icmp slt i32 %v1280, 196
-  %v1284 = icmp slt i32 %v1282, 64
-  %v1285 = and i1 %v1283, %v1284
-  br i1 %v1285, label %if.then96, label %if.else97
+  %v1247 = add i32 %v8, %v905
+  %v1248 = add i32 %v10, %v907
+  %v1249 = add i32 %v1248, 0
+  %v1250 = icmp slt i32 %v1247, 196
+  %v1251 = icmp slt i32 %v1249, 64
+  %v1252 = and i1 %v1250, %v1251
+  br i1 %v1252, label %if.then96, label %if.else97
 if.then96:
-  %v1286 = mul i32 %v1280, 64
-  %v1287 = add i32 %v1286, %v1282
-  %v1288 = mul i32 %v1287, 2
-  %v1289 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1288
-  %v1290 = fptrunc float %v941 to half
-  store half %v1290, ptr addrspace(1) %v1289, align 2
+  %v1253 = mul i32 %v1247, 64
+  %v1254 = add i32 %v1253, %v1249
+  %v1255 = mul i32 %v1254, 2
+  %v1256 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1255
+  %v1257 = fptrunc float %v908 to half
+  store half %v1257, ptr addrspace(1) %v1256, align 2
   br label %if.end98
 if.else97:
   br label %if.end98
 if.end98:
-  %v1291 = add i32 %v4, %v940
-  %v1292 = add i32 %v1291, 1
-  %v1293 = icmp slt i32 %v1280, 196
-  %v1294 = icmp slt i32 %v1292, 64
-  %v1295 = and i1 %v1293, %v1294
-  br i1 %v1295, label %if.then99, label %if.else100
+  %v1258 = add i32 %v10, %v907
+  %v1259 = add i32 %v1258, 1
+  %v1260 = icmp slt i32 %v1247, 196
+  %v1261 = icmp slt i32 %v1259, 64
+  %v1262 = and i1 %v1260, %v1261
+  br i1 %v1262, label %if.then99, label %if.else100
 if.then99:
-  %v1296 = mul i32 %v1280, 64
-  %v1297 = add i32 %v1296, %v1292
-  %v1298 = mul i32 %v1297, 2
-  %v1299 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1298
-  %v1300 = fptrunc float %v942 to half
-  store half %v1300, ptr addrspace(1) %v1299, align 2
+  %v1263 = mul i32 %v1247, 64
+  %v1264 = add i32 %v1263, %v1259
+  %v1265 = mul i32 %v1264, 2
+  %v1266 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1265
+  %v1267 = fptrunc float %v909 to half
+  store half %v1267, ptr addrspace(1) %v1266, align 2
   br label %if.end101
 if.else100:
   br label %if.end101
 if.end101:
-  %v1301 = add i32 %v4, %v940
-  %v1302 = add i32 %v1301, 2
-  %v1303 = icmp slt i32 %v1280, 196
-  %v1304 = icmp slt i32 %v1302, 64
-  %v1305 = and i1 %v1303, %v1304
-  br i1 %v1305, label %if.then102, label %if.else103
+  %v1268 = add i32 %v10, %v907
+  %v1269 = add i32 %v1268, 2
+  %v1270 = icmp slt i32 %v1247, 196
+  %v1271 = icmp slt i32 %v1269, 64
+  %v1272 = and i1 %v1270, %v1271
+  br i1 %v1272, label %if.then102, label %if.else103
 if.then102:
-  %v1306 = mul i32 %v1280, 64
-  %v1307 = add i32 %v1306, %v1302
-  %v1308 = mul i32 %v1307, 2
-  %v1309 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1308
-  %v1310 = fptrunc float %v943 to half
-  store half %v1310, ptr addrspace(1) %v1309, align 2
+  %v1273 = mul i32 %v1247, 64
+  %v1274 = add i32 %v1273, %v1269
+  %v1275 = mul i32 %v1274, 2
+  %v1276 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1275
+  %v1277 = fptrunc float %v910 to half
+  store half %v1277, ptr addrspace(1) %v1276, align 2
   br label %if.end104
 if.else103:
   br label %if.end104
 if.end104:
-  %v1311 = add i32 %v4, %v940
-  %v1312 = add i32 %v1311, 3
-  %v1313 = icmp slt i32 %v1280, 196
-  %v1314 = icmp slt i32 %v1312, 64
-  %v1315 = and i1 %v1313, %v1314
-  br i1 %v1315, label %if.then105, label %if.else106
+  %v1278 = add i32 %v10, %v907
+  %v1279 = add i32 %v1278, 3
+  %v1280 = icmp slt i32 %v1247, 196
+  %v1281 = icmp slt i32 %v1279, 64
+  %v1282 = and i1 %v1280, %v1281
+  br i1 %v1282, label %if.then105, label %if.else106
 if.then105:
-  %v1316 = mul i32 %v1280, 64
-  %v1317 = add i32 %v1316, %v1312
-  %v1318 = mul i32 %v1317, 2
-  %v1319 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1318
-  %v1320 = fptrunc float %v944 to half
-  store half %v1320, ptr addrspace(1) %v1319, align 2
+  %v1283 = mul i32 %v1247, 64
+  %v1284 = add i32 %v1283, %v1279
+  %v1285 = mul i32 %v1284, 2
+  %v1286 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1285
+  %v1287 = fptrunc float %v911 to half
+  store half %v1287, ptr addrspace(1) %v1286, align 2
   br label %if.end107
 if.else106:
   br label %if.end107
 if.end107:
-  %v1321 = add i32 %v4, %v940
-  %v1322 = add i32 %v1321, 4
-  %v1323 = icmp slt i32 %v1280, 196
-  %v1324 = icmp slt i32 %v1322, 64
-  %v1325 = and i1 %v1323, %v1324
-  br i1 %v1325, label %if.then108, label %if.else109
+  %v1288 = add i32 %v10, %v907
+  %v1289 = add i32 %v1288, 4
+  %v1290 = icmp slt i32 %v1247, 196
+  %v1291 = icmp slt i32 %v1289, 64
+  %v1292 = and i1 %v1290, %v1291
+  br i1 %v1292, label %if.then108, label %if.else109
 if.then108:
-  %v1326 = mul i32 %v1280, 64
-  %v1327 = add i32 %v1326, %v1322
-  %v1328 = mul i32 %v1327, 2
-  %v1329 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1328
-  %v1330 = fptrunc float %v945 to half
-  store half %v1330, ptr addrspace(1) %v1329, align 2
+  %v1293 = mul i32 %v1247, 64
+  %v1294 = add i32 %v1293, %v1289
+  %v1295 = mul i32 %v1294, 2
+  %v1296 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1295
+  %v1297 = fptrunc float %v912 to half
+  store half %v1297, ptr addrspace(1) %v1296, align 2
   br label %if.end110
 if.else109:
   br label %if.end110
 if.end110:
-  %v1331 = add i32 %v4, %v940
-  %v1332 = add i32 %v1331, 5
-  %v1333 = icmp slt i32 %v1280, 196
-  %v1334 = icmp slt i32 %v1332, 64
-  %v1335 = and i1 %v1333, %v1334
-  br i1 %v1335, label %if.then111, label %if.else112
+  %v1298 = add i32 %v10, %v907
+  %v1299 = add i32 %v1298, 5
+  %v1300 = icmp slt i32 %v1247, 196
+  %v1301 = icmp slt i32 %v1299, 64
+  %v1302 = and i1 %v1300, %v1301
+  br i1 %v1302, label %if.then111, label %if.else112
 if.then111:
-  %v1336 = mul i32 %v1280, 64
-  %v1337 = add i32 %v1336, %v1332
-  %v1338 = mul i32 %v1337, 2
-  %v1339 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1338
-  %v1340 = fptrunc float %v946 to half
-  store half %v1340, ptr addrspace(1) %v1339, align 2
+  %v1303 = mul i32 %v1247, 64
+  %v1304 = add i32 %v1303, %v1299
+  %v1305 = mul i32 %v1304, 2
+  %v1306 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1305
+  %v1307 = fptrunc float %v913 to half
+  store half %v1307, ptr addrspace(1) %v1306, align 2
   br label %if.end113
 if.else112:
   br label %if.end113
 if.end113:
-  %v1341 = add i32 %v4, %v940
-  %v1342 = add i32 %v1341, 6
-  %v1343 = icmp slt i32 %v1280, 196
-  %v1344 = icmp slt i32 %v1342, 64
-  %v1345 = and i1 %v1343, %v1344
-  br i1 %v1345, label %if.then114, label %if.else115
+  %v1308 = add i32 %v10, %v907
+  %v1309 = add i32 %v1308, 6
+  %v1310 = icmp slt i32 %v1247, 196
+  %v1311 = icmp slt i32 %v1309, 64
+  %v1312 = and i1 %v1310, %v1311
+  br i1 %v1312, label %if.then114, label %if.else115
 if.then114:
-  %v1346 = mul i32 %v1280, 64
-  %v1347 = add i32 %v1346, %v1342
-  %v1348 = mul i32 %v1347, 2
-  %v1349 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1348
-  %v1350 = fptrunc float %v947 to half
-  store half %v1350, ptr addrspace(1) %v1349, align 2
+  %v1313 = mul i32 %v1247, 64
+  %v1314 = add i32 %v1313, %v1309
+  %v1315 = mul i32 %v1314, 2
+  %v1316 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1315
+  %v1317 = fptrunc float %v914 to half
+  store half %v1317, ptr addrspace(1) %v1316, align 2
   br label %if.end116
 if.else115:
   br label %if.end116
 if.end116:
-  %v1351 = add i32 %v4, %v940
-  %v1352 = add i32 %v1351, 7
-  %v1353 = icmp slt i32 %v1280, 196
-  %v1354 = icmp slt i32 %v1352, 64
-  %v1355 = and i1 %v1353, %v1354
-  br i1 %v1355, label %if.then117, label %if.else118
+  %v1318 = add i32 %v10, %v907
+  %v1319 = add i32 %v1318, 7
+  %v1320 = icmp slt i32 %v1247, 196
+  %v1321 = icmp slt i32 %v1319, 64
+  %v1322 = and i1 %v1320, %v1321
+  br i1 %v1322, label %if.then117, label %if.else118
 if.then117:
-  %v1356 = mul i32 %v1280, 64
-  %v1357 = add i32 %v1356, %v1352
-  %v1358 = mul i32 %v1357, 2
-  %v1359 = getelementptr inbounds i8, ptr addrspace(1) %v884, i32 %v1358
-  %v1360 = fptrunc float %v948 to half
-  store half %v1360, ptr addrspace(1) %v1359, align 2
+  %v1323 = mul i32 %v1247, 64
+  %v1324 = add i32 %v1323, %v1319
+  %v1325 = mul i32 %v1324, 2
+  %v1326 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1325
+  %v1327 = fptrunc float %v915 to half
+  store half %v1327, ptr addrspace(1) %v1326, align 2
   br label %if.end119
 if.else118:
   br label %if.end119
@@ -1684,6 +1651,7 @@ declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workgroup.id.z()
 declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.smax.i32(i32, i32)
 declare i32 @llvm.smin.i32(i32, i32)
 
 attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx1250" "uniform-work-group-size"="true" }
