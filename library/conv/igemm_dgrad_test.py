@@ -12,7 +12,7 @@ from conv import igemm_dgrad
 from conv.igemm_dgrad import FAMILY, build, gemm, grid, problem
 from conv.igemm_tiles import TILES, IgemmSpecError, spec_for
 from conv.spec import ConvSpec, SpecError
-from family.family import Case
+from family.family import Case, Refusal
 from interp.interp import run
 
 CASES = {c.id: c for c in FAMILY.cases}
@@ -105,7 +105,7 @@ def test_bias_relu_and_bad_tiles_are_refused_with_named_errors():
     bf16 = spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), dtype="bf16"))
     with pytest.raises(IgemmSpecError, match=r"IgemmSpec.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'"):
         build(Case("x", "gfx942", dataclasses.replace(bf16, mma="32x32x16")))
-    assert issubclass(IgemmSpecError, SpecError)
+    assert issubclass(IgemmSpecError, SpecError) and issubclass(IgemmSpecError, Refusal)  # the gates record it as an expected rejection
 
 
 def _run(case, args_from):

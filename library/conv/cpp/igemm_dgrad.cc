@@ -36,12 +36,12 @@ using ir::Value;
 constexpr int kUnitBytes = 16;  // igemm_fwd.UNIT_BYTES: a 16-byte unit of k
 
 // The matrix op's wave size on `arch` (igemm_fwd._form, which dgrad imports);
-// SpecError if the arch lacks the op.
+// IgemmSpecError (a family::Refusal) if the arch lacks the op.
 int form_wave(const IgemmSpec& spec, std::string_view arch) {
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
     if (op.op == spec.op()) return op.wave;
   }
-  throw family::SpecError("IgemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
+  throw IgemmSpecError("IgemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
                           spec.conv.dtype + ", got " + py::repr(spec.mma) + "; take " + std::string(arch) +
                           "'s tile from library/conv/igemm_tiles.json");
 }
@@ -55,7 +55,7 @@ std::array<std::int64_t, 3> dgrad_gemm(const IgemmSpec& spec) {
 // _check: a gradient has no bias or activation.
 void check(const IgemmSpec& spec) {
   if (spec.conv.bias_relu) {
-    throw family::SpecError(
+    throw IgemmSpecError(
         "conv_igemm_dgrad: ConvSpec.bias_relu: expected False (a data gradient has no bias or activation), got True; "
         "conv_igemm_fwd takes bias_relu");
   }
