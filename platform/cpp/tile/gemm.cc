@@ -112,7 +112,8 @@ void GemmConfig::check(std::string_view family) const {
 }
 
 Operands::Operands(Value* a_, Value* b_, Value* m_, Value* n_, Value* k_, ir::Operand lda_, ir::Operand ldb_,
-                   std::string a_layout_, std::string b_layout_, std::optional<Gather> a_gather_)
+                   std::string a_layout_, std::string b_layout_, std::optional<Gather> a_gather_,
+                   std::optional<Gather> b_gather_)
     : a(a_),
       b(b_),
       m(m_),
@@ -122,7 +123,8 @@ Operands::Operands(Value* a_, Value* b_, Value* m_, Value* n_, Value* k_, ir::Op
       ldb(ldb_),
       a_layout(std::move(a_layout_)),
       b_layout(std::move(b_layout_)),
-      a_gather(std::move(a_gather_)) {
+      a_gather(std::move(a_gather_)),
+      b_gather(std::move(b_gather_)) {
   for (const auto& [name, value] : {std::pair{"a_layout", &a_layout}, std::pair{"b_layout", &b_layout}}) {
     if (!among(*value, kLayouts)) {
       throw std::invalid_argument("Operands: expected " + std::string(name) + " in " + tuple_repr(kLayouts) + ", got " +
@@ -183,7 +185,12 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   } else {
     copy_a = std::make_unique<const TileCopy>(ops.a, ops.lda, a_contiguous(ops.a_layout), lay_a, bits, threads);
   }
-  const TileCopy copy_b(ops.b, ops.ldb, b_contiguous(ops.b_layout), lay_b, bits, threads);
+  std::unique_ptr<const TileCopy> copy_b;
+  if (ops.b_gather) {
+    copy_b = std::make_unique<const GatherCopy>(ops.b, 0, "k", lay_b, bits, threads, ops.b_gather);
+  } else {
+    copy_b = std::make_unique<const TileCopy>(ops.b, ops.ldb, b_contiguous(ops.b_layout), lay_b, bits, threads);
+  }
 
   const int steps = cfg.block_k / s.k;
   const int merge = merge_steps(steps, frag.per_lane, eb);
@@ -264,8 +271,8 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   b.if_(any_fast, {}, [&] {
     const std::vector<Value*> regs_a = copy_a->load(b, row0, 0, tid);
     copy_a->store(b, lds_a, regs_a, tid);
-    const std::vector<Value*> regs_b = copy_b.load(b, col0, 0, tid);
-    copy_b.store(b, lds_b, regs_b, tid);
+    const std::vector<Value*> regs_b = copy_b->load(b, col0, 0, tid);
+    copy_b->store(b, lds_b, regs_b, tid);
   });
   b.barrier();
   const std::vector<Value*> fast = b.for_range(0, k_fast, cfg.block_k, acc, [&](const ir::Loop& loop) {
@@ -275,18 +282,18 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
     Value* last = b.sub(k_fast, cfg.block_k);
     Value* nxt = b.min(after, last);  // the last step reloads itself: no branch
     const std::vector<Value*> regs_a = copy_a->load(b, row0, nxt, tid);
-    const std::vector<Value*> regs_b = copy_b.load(b, col0, nxt, tid);
+    const std::vector<Value*> regs_b = copy_b->load(b, col0, nxt, tid);
     const std::vector<Value*> sums = multiply(loop.iters);
     b.barrier();  // every wave is done reading this step's tiles
     copy_a->store(b, lds_a, regs_a, tid);
-    copy_b.store(b, lds_b, regs_b, tid);
+    copy_b->store(b, lds_b, regs_b, tid);
     b.barrier();
     b.yield_(sums);
   });
   const std::vector<Value*> edge = b.for_range(k_fast, ops.k, cfg.block_k, fast, [&](const ir::Loop& loop) {
     b.barrier();
     copy_a->guarded(b, lds_a, row0, loop.iv, ops.m, ops.k, tid);
-    copy_b.guarded(b, lds_b, col0, loop.iv, ops.n, ops.k, tid);
+    copy_b->guarded(b, lds_b, col0, loop.iv, ops.n, ops.k, tid);
     b.barrier();
     b.yield_(multiply(loop.iters));
   });
