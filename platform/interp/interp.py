@@ -297,8 +297,12 @@ def _barrier(c, op, mask):
     divergent = np.flatnonzero((per_wg > 0) & (per_wg < size))
     if divergent.size:
         missing = np.flatnonzero(~mask & (c.wg_index == divergent[0]))[0]
-        raise InterpError(f"gpu.barrier: expected every lane of a workgroup to reach the barrier, got a divergent barrier: {int(per_wg[divergent[0]])} of {size} lanes arrive; missing: {c.lane(missing)}")
+        raise InterpError(f"{op.name}: expected every lane of a workgroup to reach the barrier, got a divergent barrier: {int(per_wg[divergent[0]])} of {size} lanes arrive; missing: {c.lane(missing)}")
     return []
+
+
+def _sched_barrier(c, op, mask):
+    return []  # a hint to LLVM's scheduler: nothing to compute
 
 
 def _readfirstlane(c, op, mask):
@@ -514,6 +518,8 @@ EXEC = {
     "gpu.grid_dim": _grid_dim,
     "gpu.lane_id": _lane_id,
     "gpu.barrier": _barrier,
+    "gpu.lds_barrier": _barrier,  # lanes run in lockstep: LDS is ordered as by gpu.barrier
+    "gpu.sched_barrier": _sched_barrier,
     "lane.readfirstlane": _readfirstlane,
     "lane.bpermute": _bpermute,
     "mem.lds_alloc": _lds_alloc,

@@ -192,6 +192,18 @@ class KernelBuilder:
     def barrier(self):
         self.emit("gpu.barrier", [], [])
 
+    def lds_barrier(self):
+        """A workgroup barrier that orders LDS accesses only: global loads
+        in flight may stay in flight across it (gpu.barrier waits for them
+        on gfx12)."""
+        self.emit("gpu.lds_barrier", [], [])
+
+    def sched_barrier(self):
+        """No effect on what the kernel computes: LLVM's scheduler moves no
+        instruction across this point (to keep loads issued before the
+        matrix work that follows)."""
+        self.emit("gpu.sched_barrier", [], [])
+
     def bpermute(self, addr, v):
         return self._value("lane.bpermute", [self._coerce(addr, T.I32), v], v.type)
 

@@ -355,6 +355,8 @@ MAKERS = {
     **{f"gpu.{m}": _gpu_id(m) for m in ("thread_id", "block_id", "block_dim", "grid_dim")},
     "gpu.lane_id": lambda g, pool: [g.b.lane_id()],
     "gpu.barrier": lambda g, pool: g.b.barrier(),
+    "gpu.lds_barrier": lambda g, pool: g.b.lds_barrier(),
+    "gpu.sched_barrier": lambda g, pool: g.b.sched_barrier(),
     "lane.readfirstlane": _unary("readfirstlane"),
     "lane.bpermute": _bpermute,
     "mem.lds_alloc": _lds_alloc,

@@ -31,7 +31,9 @@ def every_op(arch):
     bits = b.min(b.max(bits, 0), n)  # integer min and max lower to intrinsics too (llvm.smin, llvm.smax)
     lds = b.lds_alloc(256 * 4)
     b.store(b.offset(lds, b.mul(tid, 4)), bits)
+    b.sched_barrier()
     b.barrier()
+    b.lds_barrier()
     with b.for_range(0, n, 1, [b.const(0, T.I32)]) as loop:
         b.yield_(b.add(loop.iters[0], b.load(b.offset(lds, b.mul(b.rem(loop.iv, 64), 4)), T.I32)))
     cond = b.cmp("lt", i, b.grid_dim(0))

@@ -162,3 +162,24 @@ def test_float_constants_have_one_spelling_per_type():
     assert re.search(r"fadd half %v\d+, 0xH3C00\n", text) and re.search(r"fadd bfloat %v\d+, 0xRC000\n", text)
     # No decimal float anywhere (the fp8 encoder's NaN test included).
     assert not re.search(r"\b\d+\.\d", text), re.search(r".*\b\d+\.\d.*", text).group()
+
+
+def _barriers(arch, *kinds):
+    b = KernelBuilder("barriers", arch=arch, workgroup_size=(64, 1, 1))
+    for kind in kinds:
+        getattr(b, kind)()
+    return lower(b.finish(), "llvm23")
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1201"])
+def test_lds_barrier_fences_synchronize_lds_only(arch):
+    text = _barriers(arch, "lds_barrier")
+    fences = re.findall(r"^  fence .*$", text, re.M)
+    assert fences == ['  fence syncscope("workgroup") release, !mmra !1', '  fence syncscope("workgroup") acquire, !mmra !1'], fences
+    assert text.endswith('!0 = !{i32 1, !"amdhsa_code_object_version", i32 600}\n!1 = !{!"amdgpu-synchronize-as", !"local"}\n')
+
+
+def test_the_lds_only_node_is_emitted_only_when_a_fence_uses_it():
+    text = _barriers("gfx1201", "barrier", "sched_barrier")
+    assert "!mmra" not in text and "amdgpu-synchronize-as" not in text
+    assert "  call void @llvm.amdgcn.sched.barrier(i32 0)\n" in text

@@ -4,9 +4,11 @@ beside Triton's are tools/bench/tile_bench.py's.)"""
 
 import pytest
 
-from isa import analyze, counts, objdump
+from arch import arch as archs
+from isa import analyze, counts, loops, objdump
 from lower import flavors
 from lower.llvm import lower
+from tile.gemm import PREFETCH_FIRST
 from tile.gemm_example import TILES_128, gemm_kernel
 from toolchains.llvm.llvm import Toolchain
 
@@ -42,9 +44,26 @@ def test_main_loop_issues_four_16_byte_loads_and_one_branch(measured):
     loop = report["main_loop"]
     assert loop["global_loads"]["count"] == 4 and {b for _, _, b in rows(loop["global_loads"])} == {16}, rows(loop["global_loads"])
     assert loop["branches"] == 1 and loop["exec_writes"] == 0, (loop["branches"], loop["exec_writes"])
-    # gfx9: the one wait is before the LDS writes. gfx12's workgroup barrier
-    # (its release fence) also waits for every load, beside the writes' own.
-    assert loop["waits"]["vmcnt0"] <= (1 if arch.startswith("gfx9") else 2), loop["waits"]
+    # The one wait is before the LDS writes (on gfx12 only because the loop's
+    # barriers order LDS alone: gemm.PREFETCH_FIRST).
+    assert loop["waits"]["vmcnt0"] == 1, loop["waits"]
+
+
+def test_where_the_loop_pins_its_prefetch_the_loads_issue_before_the_matrix_work(measured):
+    # On gemm.PREFETCH_FIRST's families, every global load of the main loop
+    # (a single block, run from its header) comes before its first matrix
+    # instruction. (gfx9 keeps LLVM's order: on gfx942 llvm20 and llvm22 put
+    # some loads after the first MFMA, which still overlap the others.)
+    arch, kernel, _ = measured
+    if archs.get(arch).family not in PREFETCH_FIRST:
+        pytest.skip(f"{arch}'s family does not pin its prefetch (gemm.PREFETCH_FIRST)")
+    compiled = TC.compile(lower(kernel, TC.flavor), arch)
+    insts = objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name]
+    loop = loops.main_loop(insts, counts.is_matrix)
+    order = [i.mnemonic for i in loop.instructions]
+    first_matrix = next(n for n, m in enumerate(order) if counts.is_matrix(m))
+    late = [m for m in order[first_matrix:] if m.startswith("global_load")]
+    assert not late, f"{arch}: {len(late)} global loads after the first matrix instruction of the main loop"
 
 
 def test_every_fragment_is_one_16_byte_read(measured):

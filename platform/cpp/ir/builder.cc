@@ -254,6 +254,8 @@ Value* KernelBuilder::block_dim(int dim) { return emit("gpu.block_dim", {}, {i32
 Value* KernelBuilder::grid_dim(int dim) { return emit("gpu.grid_dim", {}, {i32()}, {{"dim", dim}}).results[0]; }
 Value* KernelBuilder::lane_id() { return emit("gpu.lane_id", {}, {i32()}).results[0]; }
 void KernelBuilder::barrier() { emit("gpu.barrier", {}, {}); }
+void KernelBuilder::lds_barrier() { emit("gpu.lds_barrier", {}, {}); }
+void KernelBuilder::sched_barrier() { emit("gpu.sched_barrier", {}, {}); }
 
 Value* KernelBuilder::bpermute(Operand addr, Value* v) {
   Value* a = coerce(*this, addr, i32());

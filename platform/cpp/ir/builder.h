@@ -109,6 +109,10 @@ class KernelBuilder {
   Value* grid_dim(int dim);
   Value* lane_id();
   void barrier();
+  // A barrier that orders LDS accesses only (builder.py's lds_barrier).
+  void lds_barrier();
+  // LLVM's scheduler moves no instruction across this point (sched_barrier).
+  void sched_barrier();
   Value* bpermute(Operand addr, Value* v);
 
   // -- memory --

@@ -88,6 +88,8 @@ ROCKE_TEST(builds_every_op) {
   v = b.insert(v, e, 0);
   v = b.shuffle(v, v, {0, 1, 4, 5});
   b.barrier();
+  b.lds_barrier();
+  b.sched_barrier();
   Value* moved = b.bpermute(0, f);
   Value* lds = b.lds_alloc(1024);
   Value* q = b.offset(lds, 16);

@@ -57,6 +57,19 @@ ROCKE_TEST(gfx1250_splits_the_barrier) {
   CHECK(lowered("gfx1100", "  gpu.barrier()\n", "llvm23").find("call void @llvm.amdgcn.s.barrier()\n") != std::string::npos);
 }
 
+ROCKE_TEST(lds_barrier_fences_synchronize_lds_only) {
+  std::string out = lowered("gfx1201", "  gpu.lds_barrier()\n  gpu.sched_barrier()\n", "llvm23");
+  CHECK(out.find("  fence syncscope(\"workgroup\") release, !mmra !1\n"
+                 "  call void @llvm.amdgcn.s.barrier.signal(i32 -1)\n"
+                 "  call void @llvm.amdgcn.s.barrier.wait(i16 -1)\n"
+                 "  fence syncscope(\"workgroup\") acquire, !mmra !1\n"
+                 "  call void @llvm.amdgcn.sched.barrier(i32 0)\n") != std::string::npos);
+  const std::string tail = "!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 600}\n!1 = !{!\"amdgpu-synchronize-as\", !\"local\"}\n";
+  CHECK(out.size() > tail.size() && out.compare(out.size() - tail.size(), tail.size(), tail) == 0);
+  // Without a gpu.lds_barrier there is no such node.
+  CHECK(lowered("gfx1201", "  gpu.barrier()\n", "llvm23").find("amdgpu-synchronize-as") == std::string::npos);
+}
+
 ROCKE_TEST(refusals_are_worded_as_python) {
   // flavors.get and flavors.check_arch.
   CHECK_THROWS(lower::ArchDomainError, lowered("gfx942", "", "llvm19"), "flavor: expected one of llvm20, llvm22, llvm23, llvm24, got 'llvm19'");

@@ -46,6 +46,13 @@ const ir::Type* bits_of(const ir::Type* elem) {
   return elem;
 }
 
+// Families whose fast loop pins the prefetch before the matrix work
+// (gemm.PREFETCH_FIRST, which says why): there the loads end with a
+// gpu.sched_barrier and the loop's barriers order LDS only.
+constexpr std::string_view kPrefetchFirst[] = {"gfx12", "gfx1250"};
+
+bool prefetch_first(std::string_view family) { return among(family, kPrefetchFirst); }
+
 // Operand layout -> which dimension of the copied tile is contiguous in memory.
 std::string a_contiguous(const std::string& layout) { return layout == "row" ? "k" : "rows"; }
 std::string b_contiguous(const std::string& layout) { return layout == "row" ? "rows" : "k"; }
@@ -276,11 +283,14 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
     Value* nxt = b.min(after, last);  // the last step reloads itself: no branch
     const std::vector<Value*> regs_a = copy_a->load(b, row0, nxt, tid);
     const std::vector<Value*> regs_b = copy_b.load(b, col0, nxt, tid);
+    const bool ordered = prefetch_first(family);
+    if (ordered) b.sched_barrier();
     const std::vector<Value*> sums = multiply(loop.iters);
-    b.barrier();  // every wave is done reading this step's tiles
+    const auto barrier = [&] { ordered ? b.lds_barrier() : b.barrier(); };
+    barrier();  // every wave is done reading this step's tiles
     copy_a->store(b, lds_a, regs_a, tid);
     copy_b.store(b, lds_b, regs_b, tid);
-    b.barrier();
+    barrier();
     b.yield_(sums);
   });
   const std::vector<Value*> edge = b.for_range(k_fast, ops.k, cfg.block_k, fast, [&](const ir::Loop& loop) {
