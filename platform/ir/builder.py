@@ -221,6 +221,19 @@ class KernelBuilder:
     def store(self, p, v):
         self.emit("mem.store", [p, v], [])
 
+    def load_transpose(self, p, elem):
+        """ds_read_b64_tr_b16 (gfx950): each lane of a 16-lane group names 8
+        bytes of LDS; lane i of the group gets element i % 4 of the 8 bytes
+        lanes 4j + i // 4 named, for j = 0..3 (a 4 x 16 tile read by rows
+        comes back by columns). A vector<4 x elem>, elem a 16-bit type."""
+        return self._value("mem.load_transpose", [p], T.vector(elem, 4))
+
+    def load_to_lds(self, src, dst):
+        """global_load_lds_dwordx4 (gfx950): lane L of each wave copies the 16
+        bytes at its `src` to LDS at `dst` + 16 * L, `dst` the same in every
+        lane of the wave. Asynchronous: a barrier orders it before reads."""
+        self.emit("mem.load_to_lds", [src, dst], [])
+
     def load_wide(self, p, vtype):
         """A vector load of any width, as loads of at most 16 bytes joined by shuffles."""
         if vtype.nbytes <= 16:

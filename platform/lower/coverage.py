@@ -3,6 +3,7 @@ flavors_test compiles and that the availability probes take their
 intrinsic calls from."""
 
 from arch import arch as archs
+from arch.lds_ops import LDS_OPS
 from ir import mma as M
 from ir import types as T
 from ir.builder import KernelBuilder
@@ -67,6 +68,20 @@ def mma_kernel(arch, op_id):
     return b.finish()
 
 
+def lds_ops_kernel(arch):
+    """The arch-limited memory ops (arch/lds_ops.json), for an arch that has them all."""
+    b = KernelBuilder("lds_ops", arch=arch, workgroup_size=(64, 1, 1))
+    p = b.arg("p", T.GLOBAL)
+    tid = b.thread_id(0)
+    lds = b.lds_alloc(1024)
+    b.load_to_lds(b.offset(p, b.mul(tid, 16)), lds)
+    b.barrier()
+    for elem in (T.F16, T.BF16, T.I16):
+        b.store(b.offset(p, b.mul(tid, 8)), b.load_transpose(b.offset(lds, b.mul(tid, 8)), elem))
+    return b.finish()
+
+
 def corpus(arch):
     """Every coverage kernel for `arch`."""
-    return [every_op(arch)] + [mma_kernel(arch, m.op) for m in archs.get(arch).matrix]
+    limited = [lds_ops_kernel(arch)] if all(arch in op.archs for op in LDS_OPS.values()) else []
+    return [every_op(arch)] + limited + [mma_kernel(arch, m.op) for m in archs.get(arch).matrix]

@@ -11,6 +11,7 @@ LLVM ever runs.
 """
 
 from arch import arch as archs
+from arch.lds_ops import LDS_OPS
 from ir import types as T
 from ir.core import Kernel
 from ir.verifier import verify
@@ -302,6 +303,27 @@ def _lds_barrier(e, op):
     return _barrier(e, op, f", !mmra !{LDS_ONLY_MMRA}")
 
 
+def _lds_op(e, op):
+    """The intrinsic of an arch-limited memory op (arch/lds_ops.json), or
+    ArchDomainError where the arch has no such instruction (LLVM would end
+    in "Cannot select")."""
+    entry = LDS_OPS[op.name]
+    if e.arch.name not in entry.archs:
+        e.domain_error(op, f"no instruction for {entry.intrinsic}", ", ".join(entry.archs))
+    return entry.intrinsic
+
+
+def _load_transpose(e, op):
+    t = op.results[0].type
+    return [e.call(ltype(t), f"{_lds_op(e, op)}.{suffix(t)}", [e.arg(op.operands[0])])]
+
+
+def _load_to_lds(e, op):
+    # 16 bytes per lane; no immediate offset; aux 0 (default cache policy).
+    e.call("void", _lds_op(e, op), [e.arg(op.operands[0]), e.arg(op.operands[1]), "i32 16", "i32 0", "i32 0"])
+    return []
+
+
 def _sched_barrier(e, op):
     e.call("void", "llvm.amdgcn.sched.barrier", ["i32 0"])  # mask 0: no instruction crosses
     return []
@@ -489,6 +511,8 @@ LOWER = {
     "mem.offset": _offset,
     "mem.load": _load,
     "mem.store": _store,
+    "mem.load_transpose": _load_transpose,
+    "mem.load_to_lds": _load_to_lds,
     "mem.atomic_add": _atomic_add,
     "buffer.rsrc": _rsrc,
     "buffer.load": _buffer_load,

@@ -278,6 +278,10 @@ Value* KernelBuilder::load(Value* p, const Type* type) { return emit("mem.load",
 
 void KernelBuilder::store(Value* p, Value* v) { emit("mem.store", {p, v}, {}); }
 
+Value* KernelBuilder::load_transpose(Value* p, const Type* elem) { return emit("mem.load_transpose", {p}, {vector(elem, 4)}).results[0]; }
+
+void KernelBuilder::load_to_lds(Value* src, Value* dst) { emit("mem.load_to_lds", {src, dst}, {}); }
+
 // A vector load of any width, as loads of at most 16 bytes joined by
 // shuffles: the low half, then the offset, then the high half (Python's
 // left-to-right order).

@@ -120,6 +120,10 @@ class KernelBuilder {
   Value* offset(Value* p, Operand byte_offset);
   Value* load(Value* p, const Type* type);
   void store(Value* p, Value* v);
+  // ds_read_b64_tr_b16 (builder.py's load_transpose): a vector<4 x elem>.
+  Value* load_transpose(Value* p, const Type* elem);
+  // global_load_lds_dwordx4 (builder.py's load_to_lds).
+  void load_to_lds(Value* src, Value* dst);
   Value* load_wide(Value* p, const Type* vtype);
   void store_wide(Value* p, Value* v);
   Value* atomic_add(Value* p, Value* v);

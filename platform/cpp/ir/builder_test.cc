@@ -94,6 +94,8 @@ ROCKE_TEST(builds_every_op) {
   Value* lds = b.lds_alloc(1024);
   Value* q = b.offset(lds, 16);
   b.store(q, moved);
+  b.load_to_lds(x, lds);
+  b.store(x, b.load_transpose(q, S("f16")));
   Value* wide = b.load_wide(x, V("f32", 8));
   b.store_wide(x, wide);
   b.atomic_add(x, f);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <vector>
 
 #include "platform/cpp/arch/arch.h"
@@ -11,6 +12,7 @@
 #include "platform/cpp/lower/flavors.h"
 #include "platform/cpp/lower/floats.h"
 #include "platform/cpp/lower/fp8_ir.h"
+#include "platform/cpp/lower/lds_ops_data.h"
 #include "platform/cpp/lower/spelling.h"
 #include "platform/cpp/py/repr.h"
 #include "platform/cpp/types/types.h"
@@ -260,6 +262,33 @@ Names lower_lds_barrier(Emitter& e, const Op&) {
   return barrier(e, ", !mmra !" + std::to_string(kLdsOnlyMmra));
 }
 
+// The intrinsic of an arch-limited memory op (lds_ops.json), or
+// ArchDomainError where the arch has no such instruction (LLVM would end in
+// "Cannot select"). llvm.py's _lds_op.
+std::string lds_op(const Emitter& e, const Op& op) {
+  for (const auto& row : rocke::data::lds_ops::kOps) {
+    if (row.name != op.name) continue;
+    Names archs;
+    for (std::string_view a : row.archs) archs.push_back(std::string(a));
+    if (std::find(row.archs.begin(), row.archs.end(), e.arch.name) == row.archs.end()) {
+      domain_error(e, op, "no instruction for " + std::string(row.intrinsic), join(archs, ", "));
+    }
+    return std::string(row.intrinsic);
+  }
+  throw std::logic_error("lds_ops.json has no entry for " + op.name);
+}
+
+Names lower_load_transpose(Emitter& e, const Op& op) {
+  const Type* t = op.results[0]->type;
+  return {e.call(ltype(t), lds_op(e, op) + "." + suffix(t), {e.arg(op.operands[0])})};
+}
+
+Names lower_load_to_lds(Emitter& e, const Op& op) {
+  // 16 bytes per lane; no immediate offset; aux 0 (default cache policy).
+  e.call("void", lds_op(e, op), {e.arg(op.operands[0]), e.arg(op.operands[1]), "i32 16", "i32 0", "i32 0"});
+  return {};
+}
+
 Names lower_sched_barrier(Emitter& e, const Op&) {
   e.call("void", "llvm.amdgcn.sched.barrier", {"i32 0"});  // mask 0: no instruction crosses
   return {};
@@ -473,6 +502,8 @@ const std::map<std::string, Lowering, std::less<>>& lowerings() {
       {"mem.offset", lower_offset},
       {"mem.load", lower_load},
       {"mem.store", lower_store},
+      {"mem.load_transpose", lower_load_transpose},
+      {"mem.load_to_lds", lower_load_to_lds},
       {"mem.atomic_add", lower_atomic_add},
       {"buffer.rsrc", lower_rsrc},
       {"buffer.load", lower_buffer_load},
