@@ -74,7 +74,9 @@ def lds_ops_kernel(arch):
     p = b.arg("p", T.GLOBAL)
     tid = b.thread_id(0)
     lds = b.lds_alloc(1024)
-    b.load_to_lds(b.offset(p, b.mul(tid, 16)), lds)
+    # The destination is each wave's own 1 KiB (an offset, not the
+    # allocation itself, so the probes load it like any other operand).
+    b.load_to_lds(b.offset(p, b.mul(tid, 16)), b.offset(lds, b.mul(b.div(tid, 64), 1024)))
     b.barrier()
     for elem in (T.F16, T.BF16, T.I16):
         b.store(b.offset(p, b.mul(tid, 8)), b.load_transpose(b.offset(lds, b.mul(tid, 8)), elem))
