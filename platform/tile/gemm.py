@@ -168,9 +168,9 @@ def mainloop(b, cfg, ops, elem, row0, col0):
         # Lane q of a 16-lane group names row k + q // 4 (+ 4j), columns
         # 4(q % 4) .. + 3 from the group's first column: the group reads a
         # 4 x 16 tile by rows, and each lane gets its own column's 4 k.
-        q = b.rem(lane, TRANSPOSE_GROUP)
-        col = b.add(b.add(wave_col, b.sub(lane_row, q)), b.mul(b.rem(q, 4), 4))
-        tr_offsets = [[lay_b.offset(b, b.add(k, b.add(b.div(q, 4), 4 * j)), col) for j in range(span // 4)] for k in ks]
+        lane_q = b.rem(lane, TRANSPOSE_GROUP)
+        col = b.add(b.add(wave_col, b.sub(lane_row, lane_q)), b.mul(b.rem(lane_q, 4), 4))
+        tr_offsets = [[lay_b.offset(b, b.add(k, b.add(b.div(lane_q, 4), 4 * j)), col) for j in range(span // 4)] for k in ks]
     else:
         offsets_b = [[lay_b.offsets(b, b.add(wave_col, lane_row), b.add(k, i), range(0, tiles_n * s.n, s.n)) for i in range(0, span, lay_b.unit_elems)] for k in ks]
 
