@@ -11,6 +11,7 @@ FAMILIES = (
     "conv.direct_fwd",
     "conv.igemm_fwd",
     "conv.img2col",
+    "conv.split_k_reduce",
     "gemm.gemm",
 )
 

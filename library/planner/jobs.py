@@ -11,7 +11,11 @@ from family.family import Case
 from planner.choose import choose
 from planner.problems import EntryError, FileError, read
 
-__all__ = ("EntryError", "FileError", "Job", "build", "plan", "read")
+__all__ = ("EntryError", "FileError", "Job", "ROWS", "build", "plan", "read")
+
+# A catalog action's folder (kernel_main, archive_main): this file lists its
+# rows, beside the code objects at the rows' paths.
+ROWS = "rows.json"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,6 +33,14 @@ class Job:
     def path(self):
         """The code object's path inside the catalog."""
         return f"{self.arch}/{self.problem.name}.hsaco"
+
+    def kernels(self):
+        """(choice, case id, code object path) of every kernel the problem
+        needs, in the order they run: the chosen one, then its Choice.then
+        (a split's reduce: case id and file name take the stage)."""
+        name, arch = self.problem.name, self.arch
+        first = [(self.choice, f"{name}_{arch}", self.path)]
+        return first + [(c, f"{name}_{arch}_{c.stage}", f"{arch}/{name}.{c.stage}.hsaco") for c in self.choice.then]
 
 
 def plan(problems, archs):
@@ -51,11 +63,13 @@ def plan(problems, archs):
 
 
 def build(job, toolchain):
-    """(row, code object) of a job: its family builds the kernel, the
-    toolchain compiles and links it (catalog.kernel.KernelError if LLVM refuses)."""
-    case = Case(f"{job.problem.name}_{job.arch}", job.arch, job.choice.spec)
-    ir_kernel = families.load(job.choice.module).build(case)
-    built = kernel.build(ir_kernel, toolchain)
+    """[(row, code object)] of a job, one per kernel (Job.kernels): its
+    families build them, the toolchain compiles and links each
+    (catalog.kernel.KernelError if LLVM refuses)."""
+    out = []
     p = job.problem
-    row = index.row(p.index, p.name, p.op, job.arch, toolchain.flavor, job.choice.family, job.choice.config, ir_kernel.name, job.path, built)
-    return row, built.code_object
+    for choice, case_id, path in job.kernels():
+        ir_kernel = families.load(choice.module).build(Case(case_id, job.arch, choice.spec))
+        built = kernel.build(ir_kernel, toolchain)
+        out.append((index.row(p.index, p.name, p.op, job.arch, toolchain.flavor, choice.family, choice.config, ir_kernel.name, path, built), built.code_object))
+    return out

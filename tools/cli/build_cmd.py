@@ -10,7 +10,9 @@ For every (problem, arch) the registry's planner picks a family and its
 config (--explain prints why), the family builds the kernel and the
 flavor's real LLVM compiles and links it. OUT then holds:
 
-  ARCH/NAME.hsaco   one code object per (problem, arch)
+  ARCH/NAME.hsaco   one code object per (problem, arch); a problem the
+                    planner splits (split-K) also has ARCH/NAME.reduce.hsaco,
+                    the kernel that adds the partial sums, with its own row
   index.json        a row per kernel (problem, arch, flavor, family, config,
                     kernel name, code object path and sha256, VGPR, AGPR,
                     SGPR, LDS, scratch, spills, occupancy, waves per
@@ -104,12 +106,12 @@ def _init(planner, toolchain):
 def _build(job):
     start = time.monotonic()
     try:
-        row, code_object = _WORKER["planner"].build(job, _WORKER["toolchain"])
+        kernels = _WORKER["planner"].build(job, _WORKER["toolchain"])
     except KernelError as e:
-        return job, None, None, str(e), time.monotonic() - start
+        return job, None, str(e), time.monotonic() - start
     except Exception as e:  # a builder's own error: this entry fails, the others still build
-        return job, None, None, f"{type(e).__name__}: {e}", time.monotonic() - start
-    return job, row, code_object, None, time.monotonic() - start
+        return job, None, f"{type(e).__name__}: {e}", time.monotonic() - start
+    return job, kernels, None, time.monotonic() - start
 
 
 def _explain(jobs):
@@ -117,6 +119,10 @@ def _explain(jobs):
         print(f"problems[{job.problem.index}] {job.problem.name} on {job.arch}: {job.choice.family}, {job.choice.config}")
         for reason in job.choice.reasons:
             print(f"    {reason}")
+        for then in job.choice.then:  # the kernels run after it (a split's reduce): rows of their own
+            print(f"  then {then.stage}: {then.family}, {then.config}")
+            for reason in then.reasons:
+                print(f"    {reason}")
 
 
 def _plan(args):
@@ -154,14 +160,15 @@ def run(args):
     progress = Progress(len(jobs), sys.stderr)
     start = time.monotonic()
     how, results = _results(jobs, args.jobs, planner.__name__, toolchain)
-    for job, row, code_object, failure, took in results:
+    for job, kernels, failure, took in results:
         what = f"problems[{job.problem.index}] {job.problem.name} on {job.arch}"
         if failure:
             error_rows.append({"problem": job.problem.index, "arch": job.arch, "message": failure})
             print(f"rocke build: {what}: {failure}", file=sys.stderr)
         else:
-            rows.append(row)
-            objects[job.path] = code_object
+            for row, code_object in kernels:  # in the job's order: index rows keep it
+                rows.append(row)
+                objects[row["path"]] = code_object
             seconds[(job.problem.index, job.arch)] = took
         progress.step(f"{what}{' FAILED' if failure else ''} ({took:.2f} s)")
     wall = time.monotonic() - start
@@ -190,8 +197,8 @@ def _pool(workers, planner, toolchain):
 
 
 def _results(jobs, workers, planner, toolchain):
-    """(how they are built, an iterator of (job, row, code object, failure,
-    seconds) per job as they finish)."""
+    """(how they are built, an iterator of (job, [(row, code object)] per
+    kernel, failure, seconds) per job as they finish)."""
     if workers == 1 or len(jobs) < 2:
         _init(planner, toolchain)
         return "1 process", map(_build, jobs)

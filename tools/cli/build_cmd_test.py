@@ -115,6 +115,27 @@ def test_explain_prints_why_for_each_kernel(problems, tmp_path, capsys):
     assert "problems[4] gemm_64x64x64_f16_rc_f16 on gfx1201: gemm, mma 16x16x16, block 128x128x32, waves 2x4\n" in out
 
 
+def test_a_split_layer_builds_its_conv_then_its_reduce_each_with_a_row(tmp_path, capsys):
+    # 784 pixels x 32 filters: 7 workgroups on gfx942's 304 CUs, so the planner splits the 288-long reduction.
+    layer = {"op": "conv_fwd", "name": "late", "n": 1, "c": 32, "k": 32, "spatial": [28, 28], "filter": [3, 3], "pad": [1, 1], "bias_relu": True}
+    path = tmp_path / "split.json"
+    path.write_text(json.dumps({"problems": [layer]}))
+    assert rocke.main(["build", "--problems", str(path), "--arch", "gfx942", "--out", str(tmp_path / "o"), "--explain", "--jobs", "1"]) == 0
+    rows = json.loads((tmp_path / "o" / "index.json").read_text())["kernels"]
+    assert [(r["problem"], r["family"], r["path"], r["kernel"]) for r in rows] == [
+        (0, "conv_igemm_fwd", "gfx942/late.hsaco", "conv_igemm_fwd_late_gfx942"),
+        (0, "conv_fwd_split_k_reduce", "gfx942/late.reduce.hsaco", "conv_fwd_split_k_reduce_late_gfx942_reduce"),
+    ]
+    for row in rows:
+        data = (tmp_path / "o" / row["path"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == row["sha256"] and row["kernel"].encode() in data
+    assert rows[0]["config"].endswith(", split-K 4") and rows[1]["config"] == "4 f32 slices, 4 elements per lane"
+    out = capsys.readouterr().out
+    assert "\n  then reduce: conv_fwd_split_k_reduce, 4 f32 slices, 4 elements per lane\n" in out
+    table = [line for line in out.splitlines() if line.startswith("0 ")]
+    assert len(table) == 2 and "conv_igemm_fwd" in table[0] and "conv_fwd_split_k_reduce" in table[1]
+
+
 @pytest.mark.parametrize("flags,message", [
     (["--arch", "gfx942,gfx9000"], "rocke build: expected --arch to list archs llvm23 knows ("),
     (["--arch", "gfx942,gfx942"], "rocke build: expected --arch to list distinct archs"),
