@@ -594,6 +594,7 @@ for.body4:
   %v566 = insertelement <8 x half> %v565, half %v540, i32 5
   %v567 = insertelement <8 x half> %v566, half %v550, i32 6
   %v568 = insertelement <8 x half> %v567, half %v560, i32 7
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v569 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v42
   %v570 = load <8 x half>, ptr addrspace(3) %v569, align 2
   %v571 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v43
@@ -618,10 +619,10 @@ for.body4:
   %v590 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v586, <8 x half> %v584, <8 x float> %v578)
   %v591 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v588, <8 x half> %v582, <8 x float> %v579)
   %v592 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v588, <8 x half> %v584, <8 x float> %v580)
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v593 = add i32 %v11, 0
   %v594 = add i32 %v11, 256
   %v595 = sdiv i32 %v593, 4
@@ -688,10 +689,10 @@ for.body4:
   %v654 = add i32 %v652, %v653
   %v655 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v654
   store <8 x half> %v568, ptr addrspace(3) %v655, align 2
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v656 = add i32 %v372, 32
   br label %for.head3
 for.exit5:
@@ -1583,6 +1584,7 @@ if.end23:
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half>, <8 x half>, <8 x float>)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
@@ -1595,3 +1597,4 @@ attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx1201" "
 
 !llvm.module.flags = !{!0}
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 600}
+!1 = !{!"amdgpu-synchronize-as", !"local"}

@@ -657,6 +657,7 @@ for.body4:
   %v629 = insertelement <8 x half> %v628, half %v603, i32 5
   %v630 = insertelement <8 x half> %v629, half %v613, i32 6
   %v631 = insertelement <8 x half> %v630, half %v623, i32 7
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v632 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v41
   %v633 = load <8 x half>, ptr addrspace(3) %v632, align 2
   %v634 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v77
@@ -681,10 +682,10 @@ for.body4:
   %v653 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v646, <16 x half> %v641, i16 0, <8 x float> %v438, i1 false, i1 false)
   %v654 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v651, <16 x half> %v636, i16 0, <8 x float> %v437, i1 false, i1 false)
   %v655 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v651, <16 x half> %v641, i16 0, <8 x float> %v439, i1 false, i1 false)
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v656 = add i32 %v11, 0
   %v657 = add i32 %v11, 256
   %v658 = sdiv i32 %v656, 4
@@ -751,10 +752,10 @@ for.body4:
   %v717 = add i32 %v715, %v716
   %v718 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v717
   store <8 x half> %v631, ptr addrspace(3) %v718, align 2
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v719 = add i32 %v435, 32
   br label %for.head3
 for.exit5:
@@ -1646,6 +1647,7 @@ if.end23:
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half>, <16 x half>, i16, <8 x float>, i1, i1)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
@@ -1658,3 +1660,4 @@ attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx1250" "
 
 !llvm.module.flags = !{!0}
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 600}
+!1 = !{!"amdgpu-synchronize-as", !"local"}
