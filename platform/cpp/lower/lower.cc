@@ -87,14 +87,15 @@ Names block(Emitter& e, const ir::Block& block) {
 
 Names lower_const(Emitter&, const Op& op) { return {literal(op.attrs.at("value"), op.results[0]->type)}; }
 
-// int_op/float_op: the instruction ("" for none); the intrinsics, when given, are called instead.
+// int_op/float_op: the instruction ("" for none); the intrinsics (keys of
+// flavor_facts.json "intrinsics"), when given, are called instead.
 Lowering arith(std::string int_op, std::string float_op, std::string int_intrinsic = "", std::string float_intrinsic = "") {
   return [=](Emitter& e, const Op& op) -> Names {
     const Type* t = op.results[0]->type;
     std::string a = e.values.at(op.operands[0]), b = e.values.at(op.operands[1]);
     std::string lt = ltype(t);
     const std::string& intrinsic = t->is_float() ? float_intrinsic : int_intrinsic;
-    if (!intrinsic.empty()) return {e.call(lt, intrinsic + "." + suffix(t), {lt + " " + a, lt + " " + b})};
+    if (!intrinsic.empty()) return {e.call(lt, lower::intrinsic(intrinsic, suffix(t)), {lt + " " + a, lt + " " + b})};
     return {e.inst((t->is_float() ? float_op : int_op) + " " + lt + " " + a + ", " + b)};
   };
 }
@@ -185,7 +186,7 @@ Lowering math(std::string intrinsic) {
     const Type* t = op.results[0]->type;
     Names args;
     for (const Value* v : op.operands) args.push_back(e.arg(v));
-    return {e.call(ltype(t), intrinsic + "." + suffix(t), args)};
+    return {e.call(ltype(t), lower::intrinsic(intrinsic, suffix(t)), args)};
   };
 }
 
@@ -227,24 +228,24 @@ Names lower_block_dim(Emitter& e, const Op& op) {
 Names lower_grid_dim(Emitter& e, const Op& op) {
   // hidden_block_count_{x,y,z}: the first three i32 of the implicit
   // arguments in code object v5 and later.
-  std::string base = e.call("ptr addrspace(4)", "llvm.amdgcn.implicitarg.ptr", {});
+  std::string base = e.call("ptr addrspace(4)", intrinsic("implicitarg_ptr"), {});
   std::string p = e.inst("getelementptr inbounds i8, ptr addrspace(4) " + base + ", i64 " + std::to_string(4 * attr_int(op, "dim")));
   return {e.inst("load i32, ptr addrspace(4) " + p + ", align 4")};
 }
 
 Names lower_lane_id(Emitter& e, const Op&) {
-  std::string lo = e.call("i32", "llvm.amdgcn.mbcnt.lo", {"i32 -1", "i32 0"});
+  std::string lo = e.call("i32", intrinsic("mbcnt_lo"), {"i32 -1", "i32 0"});
   if (e.kernel.attrs.at("wave_size").as_int() == 32) return {lo};
-  return {e.call("i32", "llvm.amdgcn.mbcnt.hi", {"i32 -1", "i32 " + lo})};
+  return {e.call("i32", intrinsic("mbcnt_hi"), {"i32 -1", "i32 " + lo})};
 }
 
 Names lower_barrier(Emitter& e, const Op&) {
   e.emit("fence syncscope(\"workgroup\") release");
   if (family(e.arch.family).split_barrier) {
-    e.call("void", "llvm.amdgcn.s.barrier.signal", {"i32 -1"});
-    e.call("void", "llvm.amdgcn.s.barrier.wait", {"i16 -1"});
+    e.call("void", intrinsic("barrier_signal"), {"i32 -1"});
+    e.call("void", intrinsic("barrier_wait"), {"i16 -1"});
   } else {
-    e.call("void", "llvm.amdgcn.s.barrier", {});
+    e.call("void", intrinsic("barrier"), {});
   }
   e.emit("fence syncscope(\"workgroup\") acquire");
   return {};
@@ -252,7 +253,7 @@ Names lower_barrier(Emitter& e, const Op&) {
 
 Names lower_readfirstlane(Emitter& e, const Op& op) {
   const Type* t = op.results[0]->type;
-  return {e.call(ltype(t), "llvm.amdgcn.readfirstlane." + suffix(t), {e.arg(op.operands[0])})};
+  return {e.call(ltype(t), intrinsic("readfirstlane", suffix(t)), {e.arg(op.operands[0])})};
 }
 
 Names lower_bpermute(Emitter& e, const Op& op) {
@@ -261,7 +262,7 @@ Names lower_bpermute(Emitter& e, const Op& op) {
   bool f32 = v->type == ir::scalar("f32");
   std::string x = e.values.at(v);
   if (f32) x = e.inst("bitcast float " + x + " to i32");
-  std::string r = e.call("i32", "llvm.amdgcn.ds.bpermute", {"i32 " + e.values.at(addr), "i32 " + x});
+  std::string r = e.call("i32", intrinsic("bpermute"), {"i32 " + e.values.at(addr), "i32 " + x});
   return {f32 ? e.inst("bitcast i32 " + r + " to float") : r};
 }
 
@@ -315,7 +316,7 @@ Names lower_buffer_load(Emitter& e, const Op& op) {
   const Type* t = op.results[0]->type;
   Access a = access(t);
   std::string raw(a.type);
-  std::string r = e.call(raw, "llvm.amdgcn.raw.ptr.buffer.load." + std::string(a.suffix),
+  std::string r = e.call(raw, intrinsic("buffer_load", a.suffix),
                          {e.arg(op.operands[0]), e.arg(op.operands[1]), "i32 0", "i32 0"});
   return {raw == ltype(t) ? r : e.inst("bitcast " + raw + " " + r + " to " + ltype(t))};
 }
@@ -325,7 +326,7 @@ Names lower_buffer_store(Emitter& e, const Op& op) {
   Access a = access(v->type);
   std::string raw(a.type);
   std::string x = raw == ltype(v->type) ? e.values.at(v) : e.inst("bitcast " + e.arg(v) + " to " + raw);
-  e.call("void", "llvm.amdgcn.raw.ptr.buffer.store." + std::string(a.suffix),
+  e.call("void", intrinsic("buffer_store", a.suffix),
          {raw + " " + x, e.arg(op.operands[0]), e.arg(op.operands[1]), "i32 0", "i32 0"});
   return {};
 }
@@ -423,8 +424,8 @@ const std::map<std::string, Lowering, std::less<>>& lowerings() {
       {"arith.mul", arith("mul", "fmul")},
       {"arith.div", arith("sdiv", "fdiv")},
       {"arith.rem", arith("srem", "frem")},
-      {"arith.min", arith("", "", "llvm.smin", "llvm.minnum")},
-      {"arith.max", arith("", "", "llvm.smax", "llvm.maxnum")},
+      {"arith.min", arith("", "", "smin", "minnum")},
+      {"arith.max", arith("", "", "smax", "maxnum")},
       {"arith.and", arith("and", "")},
       {"arith.or", arith("or", "")},
       {"arith.xor", arith("xor", "")},
@@ -435,11 +436,11 @@ const std::map<std::string, Lowering, std::less<>>& lowerings() {
       {"arith.select", lower_select},
       {"arith.convert", lower_convert},
       {"arith.bitcast", lower_bitcast},
-      {"math.exp", math("llvm.exp")},
-      {"math.log", math("llvm.log")},
-      {"math.sqrt", math("llvm.sqrt")},
-      {"math.rsqrt", math("llvm.amdgcn.rsq")},
-      {"math.fma", math("llvm.fma")},
+      {"math.exp", math("exp")},
+      {"math.log", math("log")},
+      {"math.sqrt", math("sqrt")},
+      {"math.rsqrt", math("rsq")},
+      {"math.fma", math("fma")},
       {"vector.build", lower_build},
       {"vector.extract", lower_extract},
       {"vector.insert", lower_insert},
