@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -20,8 +21,33 @@ namespace rocke::lower {
 // within a kind, by key: lds by its number, fp8 tables by format name.
 enum class GlobalKind { kLds = 0, kFp8Table = 1 };
 
+// Each IR value's LLVM name: the kernel's own values in a vector by
+// Value::index (the lowering names every value, and a hash map of pointers
+// was a large part of its time), any other in a map.
+class ValueNames {
+ public:
+  explicit ValueNames(const ir::Kernel& kernel) : kernel_(kernel), own_(kernel.values.size()), set_(kernel.values.size(), 0) {}
+  std::string& operator[](const ir::Value* v) {
+    if (!kernel_.owns(v)) return other_[v];
+    set_[v->index] = 1;
+    return own_[v->index];
+  }
+  // std::out_of_range for a value not named yet, as unordered_map::at.
+  const std::string& at(const ir::Value* v) const {
+    if (!kernel_.owns(v)) return other_.at(v);
+    if (!set_[v->index]) throw std::out_of_range("lower: a value used before it is named");
+    return own_[v->index];
+  }
+
+ private:
+  const ir::Kernel& kernel_;
+  std::vector<std::string> own_;
+  std::vector<char> set_;
+  std::unordered_map<const ir::Value*, std::string> other_;
+};
+
 struct Emitter {
-  Emitter(const ir::Kernel& kernel, const Flavor& flavor, const arch::Arch& arch) : kernel(kernel), flavor(flavor), arch(arch) {
+  Emitter(const ir::Kernel& kernel, const Flavor& flavor, const arch::Arch& arch) : kernel(kernel), flavor(flavor), arch(arch), values(kernel) {
     for (const ir::Value* a : kernel.args) values[a] = "%arg." + a->name;
   }
 
@@ -29,7 +55,7 @@ struct Emitter {
   const Flavor& flavor;
   const arch::Arch& arch;
   std::vector<std::string> lines;
-  std::unordered_map<const ir::Value*, std::string> values;
+  ValueNames values;
   int next_value = 0;
   int next_label = 0;
   int next_lds = 0;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "platform/cpp/arch/arch.h"
@@ -44,7 +46,7 @@ std::string Emitter::call(const std::string& ret, const std::string& name, const
 namespace {
 
 using Lowering = std::function<Names(Emitter&, const Op&)>;
-const std::map<std::string, Lowering, std::less<>>& lowerings();
+const std::unordered_map<std::string_view, Lowering>& lowerings();
 
 std::string join(const std::vector<std::string>& parts, const std::string& sep) {
   std::string out;
@@ -416,8 +418,9 @@ Names lower_if(Emitter& e, const Op& op) {
   return out;
 }
 
-const std::map<std::string, Lowering, std::less<>>& lowerings() {
-  static const std::map<std::string, Lowering, std::less<>> table = {
+// Op name -> its lowering; hashed, as it is looked up for every op.
+const std::unordered_map<std::string_view, Lowering>& lowerings() {
+  static const std::unordered_map<std::string_view, Lowering> table = {
       {"arith.const", lower_const},
       {"arith.add", arith("add", "fadd")},
       {"arith.sub", arith("sub", "fsub")},
@@ -502,26 +505,41 @@ std::string module(Emitter& e) {
   return join(out, "\n");
 }
 
-}  // namespace
-
-std::string lower(const ir::Kernel& kernel, std::string_view flavor_name) {
-  const Flavor* flavor = find_flavor(flavor_name);
+// The flavor called `name`; ArchDomainError naming the flavors otherwise.
+const Flavor& flavor_named(std::string_view name) {
+  const Flavor* flavor = find_flavor(name);
   if (!flavor) {
     Names names;
     for (const Flavor& f : flavors()) names.push_back(std::string(f.name));
-    throw ArchDomainError("flavor: expected one of " + join(names, ", ") + ", got " + py::repr(flavor_name));
+    throw ArchDomainError("flavor: expected one of " + join(names, ", ") + ", got " + py::repr(name));
   }
-  ir::verify(kernel);
+  return *flavor;
+}
+
+// lower() after its verification: the arch check, then the module.
+std::string lower_checked(const ir::Kernel& kernel, const Flavor& flavor) {
   const arch::Arch& arch = arch::get(kernel.arch());
-  if (!flavor->knows(arch.name)) {
+  if (!flavor.knows(arch.name)) {
     Names names;
     for (std::string_view f : supporting(arch.name)) names.push_back(std::string(f));
-    throw ArchDomainError("kernel @" + kernel.name + ": " + std::string(arch.name) + " is not known to " + std::string(flavor->name) +
+    throw ArchDomainError("kernel @" + kernel.name + ": " + std::string(arch.name) + " is not known to " + std::string(flavor.name) +
                           "; flavors that support it: " + (names.empty() ? "none" : join(names, ", ")) +
                           ". Lower for one of those, or pick another arch.");
   }
-  Emitter e{kernel, *flavor, arch};
+  Emitter e{kernel, flavor, arch};
   return module(e);
+}
+
+}  // namespace
+
+std::string lower(const ir::Kernel& kernel, std::string_view flavor_name) {
+  const Flavor& flavor = flavor_named(flavor_name);
+  ir::verify(kernel);
+  return lower_checked(kernel, flavor);
+}
+
+std::string lower_verified(const ir::Kernel& kernel, std::string_view flavor_name) {
+  return lower_checked(kernel, flavor_named(flavor_name));
 }
 
 }  // namespace rocke::lower
