@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -65,15 +66,27 @@ struct Emitter {
 
   std::string fresh() { return "%v" + std::to_string(next_value++); }
   std::string new_label(const std::string& stem) { return stem + std::to_string(next_label++); }
-  void emit(const std::string& text) { lines.push_back("  " + text); }
+  void emit(std::string_view text) { lines.push_back(indented("", text)); }
   void start_block(const std::string& name) {
     lines.push_back(name + ":");
     label = name;
   }
-  std::string inst(const std::string& text) {
+  std::string inst(std::string_view text) {
     std::string name = fresh();
-    emit(name + " = " + text);
+    lines.push_back(indented(name, text));
     return name;
+  }
+  // "  NAME = TEXT", or "  TEXT" without a name, built in place.
+  static std::string indented(std::string_view name, std::string_view text) {
+    std::string line;
+    line.reserve(name.size() + text.size() + 5);
+    line += "  ";
+    if (!name.empty()) {
+      line += name;
+      line += " = ";
+    }
+    line += text;
+    return line;
   }
   // "TYPE NAME" of an IR value.
   std::string arg(const ir::Value* v);

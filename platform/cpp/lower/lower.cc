@@ -80,7 +80,7 @@ Names block(Emitter& e, const ir::Block& block) {
       return out;
     }
     Names results = lowerings().at(op->name)(e, *op);
-    for (size_t i = 0; i < op->results.size() && i < results.size(); ++i) e.values[op->results[i]] = results[i];
+    for (size_t i = 0; i < op->results.size() && i < results.size(); ++i) e.values[op->results[i]] = std::move(results[i]);
   }
   return {};
 }
@@ -94,8 +94,9 @@ Names lower_const(Emitter&, const Op& op) { return {literal(op.attrs.at("value")
 Lowering arith(std::string int_op, std::string float_op, std::string int_intrinsic = "", std::string float_intrinsic = "") {
   return [=](Emitter& e, const Op& op) -> Names {
     const Type* t = op.results[0]->type;
-    std::string a = e.values.at(op.operands[0]), b = e.values.at(op.operands[1]);
-    std::string lt = ltype(t);
+    const std::string& a = e.values.at(op.operands[0]);
+    const std::string& b = e.values.at(op.operands[1]);
+    const std::string& lt = ltype(t);
     const std::string& intrinsic = t->is_float() ? float_intrinsic : int_intrinsic;
     if (!intrinsic.empty()) return {e.call(lt, lower::intrinsic(intrinsic, suffix(t)), {lt + " " + a, lt + " " + b})};
     return {e.inst((t->is_float() ? float_op : int_op) + " " + lt + " " + a + ", " + b)};
@@ -486,23 +487,37 @@ std::string module(Emitter& e) {
   }
   if (k.attrs.at("wave_size").as_int() == 64 && e.arch.wave_sizes[0] == 32) fn_attrs.push_back("\"target-features\"=\"+wavefrontsize64\"");
   std::sort(fn_attrs.begin(), fn_attrs.end());
-  Names out = {
-      "; rocke kernel " + k.name + " for " + std::string(e.arch.name) + ", lowered for " + std::string(e.flavor.name),
-      "target datalayout = \"" + std::string(e.flavor.datalayout) + "\"",
-      "target triple = \"" + e.flavor.triple(e.arch.name) + "\"",
-      "",
+  // The module's lines joined by newlines, appended to one string (the body
+  // is most of a module: copying its lines into a list first cost a copy of each).
+  std::size_t bytes = 4096;
+  for (const std::string& line : e.lines) bytes += line.size() + 1;
+  for (const auto& [key, definition] : e.globals) bytes += definition.size() + 1;
+  std::string out;
+  out.reserve(bytes);
+  const auto line = [&out](std::string_view text) {
+    out += text;
+    out += '\n';
   };
-  for (const auto& [key, definition] : e.globals) out.push_back(definition);
-  if (!e.globals.empty()) out.push_back("");
-  out.push_back("define amdgpu_kernel void @" + k.name + "(" + join(params, ", ") + ") #0 {");
-  out.push_back("entry:");
-  out.insert(out.end(), e.lines.begin(), e.lines.end());
-  out.insert(out.end(), {"  ret void", "}", ""});
-  for (const auto& [name, declaration] : e.declares) out.push_back(declaration);
-  out.insert(out.end(), {"", "attributes #0 = { " + join(fn_attrs, " ") + " }", ""});
-  out.insert(out.end(), {"!llvm.module.flags = !{!0}",
-                         "!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 " + std::to_string(e.flavor.code_object_version) + "}", ""});
-  return join(out, "\n");
+  line("; rocke kernel " + k.name + " for " + std::string(e.arch.name) + ", lowered for " + std::string(e.flavor.name));
+  line("target datalayout = \"" + std::string(e.flavor.datalayout) + "\"");
+  line("target triple = \"" + e.flavor.triple(e.arch.name) + "\"");
+  line("");
+  for (const auto& [key, definition] : e.globals) line(definition);
+  if (!e.globals.empty()) line("");
+  line("define amdgpu_kernel void @" + k.name + "(" + join(params, ", ") + ") #0 {");
+  line("entry:");
+  for (const std::string& l : e.lines) line(l);
+  line("  ret void");
+  line("}");
+  line("");
+  for (const auto& [name, declaration] : e.declares) line(declaration);
+  line("");
+  line("attributes #0 = { " + join(fn_attrs, " ") + " }");
+  line("");
+  line("!llvm.module.flags = !{!0}");
+  line("!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 " + std::to_string(e.flavor.code_object_version) + "}");
+  // The last line, "", has no newline after it (join's output).
+  return out;
 }
 
 // The flavor called `name`; ArchDomainError naming the flavors otherwise.
