@@ -21,7 +21,10 @@ PROBLEMS = [
     {"op": "conv_dgrad", "n": 1, "c": 16, "k": 16, "spatial": [8, 8], "filter": [3, 3]},
     {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16", "layout_b": "col"},
     {"op": "conv_fwd", "name": "pointwise_f32", "n": 1, "c": 16, "k": 32, "spatial": [8, 8], "filter": [1, 1], "dtype": "f32"},
+    # The issue's layer: batch 256 of 224x224x64 f32, a 3.3 GB input (i32 offsets reach 2**31 - 1 bytes).
+    {"op": "conv_fwd", "name": "too_big", "n": 256, "c": 64, "k": 64, "spatial": [224, 224], "filter": [3, 3], "pad": [1, 1], "dtype": "f32"},
 ]
+TOO_BIG = 4 * 224 * 224 * 64  # bytes per sample of its input (and output)
 GOOD = {0: "conv_igemm_fwd", 2: "conv_direct_fwd", 4: "gemm", 5: "conv_img2col"}
 ARCHS = ["gfx942", "gfx1201"]
 
@@ -52,6 +55,11 @@ def test_bad_entries_are_named_the_others_build_and_the_status_is_1(built, capsy
     assert doc["errors"] == [
         {"problem": 1, "arch": None, "message": "problems[1].stride: expected ints >= 1, got (0, 1)"},
         {"problem": 3, "arch": None, "message": "problems[3].op: no family computes conv_dgrad yet (issue 10); conv_fwd and gemm can be built"},
+        {"problem": 6, "arch": None, "message": (
+            f"problems[6]: expected every tensor at most {2**31 - 1} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
+            f"got the input (256, 224, 224, 64) of {256 * TOO_BIG} bytes; use a smaller batch (n at most {(2**31 - 1) // TOO_BIG}), "
+            f"or split the batch into launches of at most {(2**31 - 1) // TOO_BIG}"
+        )},
     ]
 
 
