@@ -18,7 +18,7 @@ from ir.verifier import verify
 from lower import flavors, fp8_ir
 from lower.flavors import ArchDomainError
 from lower.spelling import literal, ltype, suffix
-from lower.intrinsics import BUFFER_FLAGS, BUFFER_SUFFIX, BUFFER_TYPES, MMA, SPLIT_BARRIER_FAMILIES, WORKGROUP_ID, WORKITEM_ID
+from lower.intrinsics import BUFFER_FLAGS, BUFFER_SUFFIX, BUFFER_TYPES, MMA, SPLIT_BARRIER_FAMILIES, WORKGROUP_ID, WORKITEM_ID, spell
 
 # The module's globals, in the order they are emitted; within a kind, by key:
 #   lds:       @rocke.lds.N, the N-th mem.lds_alloc in program order (key N, an int);
@@ -139,15 +139,17 @@ def _const(e, op):
 
 
 def _arith(int_op, float_op, int_intrinsic=None, float_intrinsic=None):
+    """int_op/float_op: the instruction; the intrinsics (keys of
+    flavor_facts.json "intrinsics"), when given, are called instead."""
     def lower(e, op):
         t = op.results[0].type
         a, b = (e.values[v] for v in op.operands)
         if t.is_float:
             if float_intrinsic:
-                return [e.call(ltype(t), f"{float_intrinsic}.{suffix(t)}", [f"{ltype(t)} {a}", f"{ltype(t)} {b}"])]
+                return [e.call(ltype(t), spell(float_intrinsic, suffix(t)), [f"{ltype(t)} {a}", f"{ltype(t)} {b}"])]
             return [e.inst(f"{float_op} {ltype(t)} {a}, {b}")]
         if int_intrinsic:
-            return [e.call(ltype(t), f"{int_intrinsic}.{suffix(t)}", [f"{ltype(t)} {a}", f"{ltype(t)} {b}"])]
+            return [e.call(ltype(t), spell(int_intrinsic, suffix(t)), [f"{ltype(t)} {a}", f"{ltype(t)} {b}"])]
         return [e.inst(f"{int_op} {ltype(t)} {a}, {b}")]
 
     return lower
@@ -230,7 +232,7 @@ def _bitcast(e, op):
 def _math(intrinsic):
     def lower(e, op):
         t = op.results[0].type
-        return [e.call(ltype(t), f"{intrinsic}.{suffix(t)}", [e.arg(v) for v in op.operands])]
+        return [e.call(ltype(t), spell(intrinsic, suffix(t)), [e.arg(v) for v in op.operands])]
 
     return lower
 
@@ -272,25 +274,25 @@ def _block_dim(e, op):
 def _grid_dim(e, op):
     # hidden_block_count_{x,y,z}: the first three i32 of the implicit
     # arguments in code object v5 and later.
-    base = e.call("ptr addrspace(4)", "llvm.amdgcn.implicitarg.ptr", [])
+    base = e.call("ptr addrspace(4)", spell("implicitarg_ptr"), [])
     p = e.inst(f"getelementptr inbounds i8, ptr addrspace(4) {base}, i64 {4 * op.attrs['dim']}")
     return [e.inst(f"load i32, ptr addrspace(4) {p}, align 4")]
 
 
 def _lane_id(e, op):
-    lo = e.call("i32", "llvm.amdgcn.mbcnt.lo", ["i32 -1", "i32 0"])
+    lo = e.call("i32", spell("mbcnt_lo"), ["i32 -1", "i32 0"])
     if e.kernel.attrs["wave_size"] == 32:
         return [lo]
-    return [e.call("i32", "llvm.amdgcn.mbcnt.hi", ["i32 -1", f"i32 {lo}"])]
+    return [e.call("i32", spell("mbcnt_hi"), ["i32 -1", f"i32 {lo}"])]
 
 
 def _barrier(e, op, fence_tail=""):
     e.emit(f'fence syncscope("workgroup") release{fence_tail}')
     if e.arch.family in SPLIT_BARRIER_FAMILIES:
-        e.call("void", "llvm.amdgcn.s.barrier.signal", ["i32 -1"])
-        e.call("void", "llvm.amdgcn.s.barrier.wait", ["i16 -1"])
+        e.call("void", spell("barrier_signal"), ["i32 -1"])
+        e.call("void", spell("barrier_wait"), ["i16 -1"])
     else:
-        e.call("void", "llvm.amdgcn.s.barrier", [])
+        e.call("void", spell("barrier"), [])
     e.emit(f'fence syncscope("workgroup") acquire{fence_tail}')
     return []
 
@@ -325,13 +327,13 @@ def _load_to_lds(e, op):
 
 
 def _sched_barrier(e, op):
-    e.call("void", "llvm.amdgcn.sched.barrier", ["i32 0"])  # mask 0: no instruction crosses
+    e.call("void", spell("sched_barrier"), ["i32 0"])  # mask 0: no instruction crosses
     return []
 
 
 def _readfirstlane(e, op):
     t = op.results[0].type
-    return [e.call(ltype(t), f"llvm.amdgcn.readfirstlane.{suffix(t)}", [e.arg(op.operands[0])])]
+    return [e.call(ltype(t), spell("readfirstlane", suffix(t)), [e.arg(op.operands[0])])]
 
 
 def _bpermute(e, op):
@@ -339,7 +341,7 @@ def _bpermute(e, op):
     x = e.values[v]
     if v.type is T.F32:
         x = e.inst(f"bitcast float {x} to i32")
-    r = e.call("i32", "llvm.amdgcn.ds.bpermute", [f"i32 {e.values[addr]}", f"i32 {x}"])
+    r = e.call("i32", spell("bpermute"), [f"i32 {e.values[addr]}", f"i32 {x}"])
     return [e.inst(f"bitcast i32 {r} to float") if v.type is T.F32 else r]
 
 
@@ -389,7 +391,7 @@ def _buffer_load(e, op):
     rsrc, off = op.operands
     t = op.results[0].type
     raw = BUFFER_TYPES[t.nbytes]
-    r = e.call(raw, f"llvm.amdgcn.raw.ptr.buffer.load.{BUFFER_SUFFIX[raw]}", [e.arg(rsrc), e.arg(off), "i32 0", "i32 0"])
+    r = e.call(raw, spell("buffer_load", BUFFER_SUFFIX[raw]), [e.arg(rsrc), e.arg(off), "i32 0", "i32 0"])
     return [r if raw == ltype(t) else e.inst(f"bitcast {raw} {r} to {ltype(t)}")]
 
 
@@ -397,7 +399,7 @@ def _buffer_store(e, op):
     rsrc, off, v = op.operands
     raw = BUFFER_TYPES[v.type.nbytes]
     x = e.values[v] if raw == ltype(v.type) else e.inst(f"bitcast {e.arg(v)} to {raw}")
-    e.call("void", f"llvm.amdgcn.raw.ptr.buffer.store.{BUFFER_SUFFIX[raw]}", [f"{raw} {x}", e.arg(rsrc), e.arg(off), "i32 0", "i32 0"])
+    e.call("void", spell("buffer_store", BUFFER_SUFFIX[raw]), [f"{raw} {x}", e.arg(rsrc), e.arg(off), "i32 0", "i32 0"])
     return []
 
 
@@ -476,8 +478,8 @@ LOWER = {
     "arith.mul": _arith("mul", "fmul"),
     "arith.div": _arith("sdiv", "fdiv"),
     "arith.rem": _arith("srem", "frem"),
-    "arith.min": _arith(None, None, "llvm.smin", "llvm.minnum"),
-    "arith.max": _arith(None, None, "llvm.smax", "llvm.maxnum"),
+    "arith.min": _arith(None, None, "smin", "minnum"),
+    "arith.max": _arith(None, None, "smax", "maxnum"),
     "arith.and": _arith("and", None),
     "arith.or": _arith("or", None),
     "arith.xor": _arith("xor", None),
@@ -488,11 +490,11 @@ LOWER = {
     "arith.select": _select,
     "arith.convert": _convert,
     "arith.bitcast": _bitcast,
-    "math.exp": _math("llvm.exp"),
-    "math.log": _math("llvm.log"),
-    "math.sqrt": _math("llvm.sqrt"),
-    "math.rsqrt": _math("llvm.amdgcn.rsq"),
-    "math.fma": _math("llvm.fma"),
+    "math.exp": _math("exp"),
+    "math.log": _math("log"),
+    "math.sqrt": _math("sqrt"),
+    "math.rsqrt": _math("rsq"),
+    "math.fma": _math("fma"),
     "vector.build": _build,
     "vector.extract": _extract,
     "vector.insert": _insert,

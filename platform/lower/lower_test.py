@@ -122,6 +122,47 @@ def test_the_mma_table_is_the_forms_and_gfx1250_wmma_has_one_operand_form_per_ll
     assert len(got) == 3 and all(len(forms) == 1 and forms <= {"wmma6", "wmma8"} for forms in got.values()), got
 
 
+def _declared(arch, flavor):
+    from lower.coverage import corpus
+
+    return {m for k in corpus(arch) for m in re.findall(r"^declare .*? @([\w.]+)\(", lower(k, flavor), re.M)}
+
+
+def test_every_intrinsic_called_is_spelled_by_the_data_files():
+    # Each declared name comes from one table of flavor_facts.json or
+    # mma_forms.json (none is written in llvm.py), and every "intrinsics"
+    # entry is called by the coverage corpus somewhere (none is dead).
+    from arch import arch as archs
+    from arch.flavor_facts import FLAVORS, IDS, INTRINSICS
+    from lower.intrinsics import MMA
+
+    stems = {i.name for i in INTRINSICS.values() if i.overloaded}
+    plain = {i.name for i in INTRINSICS.values() if not i.overloaded}
+    used = set()
+    for arch in sorted(archs.ARCHS):
+        flavor = flavors.supporting(arch)[-1]
+        tables = plain | set(IDS["workitem"]) | set(IDS["workgroup"]) | {FLAVORS[flavor].rsrc_intrinsic}
+        tables |= {form.for_flavor(flavor).intrinsic for key, form in MMA.items() if key[1] == archs.get(arch).family}
+        for name in _declared(arch, flavor):
+            stem = name.rsplit(".", 1)[0]
+            assert name in tables or stem in stems, f"{name} ({arch}, {flavor}) is spelled outside the data files"
+            used.add(name if name in plain else stem)
+    assert used >= plain | stems, sorted((plain | stems) - used)
+
+
+def test_spell_checks_the_form():
+    from lower.intrinsics import spell
+
+    assert spell("buffer_store", "v4i32") == "llvm.amdgcn.raw.ptr.buffer.store.v4i32"
+    assert spell("mbcnt_hi") == "llvm.amdgcn.mbcnt.hi"
+    with pytest.raises(ValueError, match=r"^intrinsic 'fma' \(llvm.fma\): expected an overload suffix, got None$"):
+        spell("fma")
+    with pytest.raises(ValueError, match=r"^intrinsic 'bpermute' \(llvm.amdgcn.ds.bpermute\): expected no overload suffix, got 'i32'$"):
+        spell("bpermute", "i32")
+    with pytest.raises(LookupError, match=r"flavor_facts.json: intrinsics: expected an entry 's_sleep', got none; add it"):
+        spell("s_sleep")
+
+
 def test_unknown_flavor():
     with pytest.raises(ArchDomainError, match="expected one of llvm20, llvm22, llvm23, llvm24, got 'llvm21'"):
         lower(tiny("gfx942"), "llvm21")

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "platform/cpp/ir/parser.h"
+#include "platform/cpp/ir/verifier.h"
 #include "platform/cpp/lower/flavors.h"
 #include "platform/cpp/testing/check.h"
 
@@ -89,6 +90,22 @@ ROCKE_TEST(refusals_are_worded_as_python) {
   // flavors.get and flavors.check_arch.
   CHECK_THROWS(lower::ArchDomainError, lowered("gfx942", "", "llvm19"), "flavor: expected one of llvm20, llvm22, llvm23, llvm24, got 'llvm19'");
   CHECK_THROWS(lower::ArchDomainError, lowered("gfx1250", "", "llvm20"),
+               "kernel @k: gfx1250 is not known to llvm20; flavors that support it: llvm22, llvm23, llvm24. Lower for one of those, or pick "
+               "another arch.");
+}
+
+ROCKE_TEST(lower_verified_is_lower_without_the_second_verify) {
+  const std::string text =
+      "kernel @k(%out: ptr<global>) {arch = \"gfx942\", wave_size = 64, workgroup_size = [64, 1, 1]} {\n"
+      "  %0 = gpu.lane_id() : i32\n  %1 = arith.max(%0, %0) : i32\n  mem.store(%out, %1)\n  gpu.barrier()\n}\n";
+  const auto kernel = ir::parse(text);
+  ir::verify(*kernel);
+  for (const lower::Flavor& f : lower::flavors()) CHECK_EQ(lower::lower_verified(*kernel, f.name), lower::lower(*kernel, f.name));
+  // Its own checks stay: the flavor, and the arch against the flavor.
+  CHECK_THROWS(lower::ArchDomainError, lower::lower_verified(*kernel, "llvm19"),
+               "flavor: expected one of llvm20, llvm22, llvm23, llvm24, got 'llvm19'");
+  const auto gfx1250 = ir::parse("kernel @k() {arch = \"gfx1250\", wave_size = 32, workgroup_size = [32, 1, 1]} {\n}\n");
+  CHECK_THROWS(lower::ArchDomainError, lower::lower_verified(*gfx1250, "llvm20"),
                "kernel @k: gfx1250 is not known to llvm20; flavors that support it: llvm22, llvm23, llvm24. Lower for one of those, or pick "
                "another arch.");
 }
