@@ -75,7 +75,9 @@ class Operands:
     """Where the problem lives: pointers, sizes (i32 values), leading dims,
     and each operand's layout: "row" (row-major, the default) or "col".
     With `a_gather` (a tile.gather.Gather), A is gathered: its addresses
-    come from that callback and `lda` and `a_layout` are unused."""
+    come from that callback and `lda` and `a_layout` are unused. Likewise
+    `b_gather` for B, its callback called with (column, k): a convolution's
+    weight gradient gathers its input as B."""
 
     a: object
     b: object
@@ -87,6 +89,7 @@ class Operands:
     a_layout: str = "row"
     b_layout: str = "row"
     a_gather: object = None
+    b_gather: object = None
 
     def __post_init__(self):
         for name in ("a_layout", "b_layout"):
@@ -119,7 +122,10 @@ def mainloop(b, cfg, ops, elem, row0, col0):
         copy_a = TileCopy(ops.a, ops.lda, _A_CONTIGUOUS[ops.a_layout], lay_a, bits, threads)
     else:
         copy_a = GatherCopy(ops.a, 0, "k", lay_a, bits, threads, gather=ops.a_gather)
-    copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, bits, threads)
+    if ops.b_gather is None:
+        copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, bits, threads)
+    else:
+        copy_b = GatherCopy(ops.b, 0, "k", lay_b, bits, threads, gather=ops.b_gather)
 
     steps = cfg.block_k // s.k
     merge = _merge(steps, frag.per_lane, elem.nbytes)

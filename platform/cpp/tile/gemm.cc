@@ -112,7 +112,8 @@ void GemmConfig::check(std::string_view family) const {
 }
 
 Operands::Operands(Value* a_, Value* b_, Value* m_, Value* n_, Value* k_, ir::Operand lda_, ir::Operand ldb_,
-                   std::string a_layout_, std::string b_layout_, std::optional<Gather> a_gather_)
+                   std::string a_layout_, std::string b_layout_, std::optional<Gather> a_gather_,
+                   std::optional<Gather> b_gather_)
     : a(a_),
       b(b_),
       m(m_),
@@ -122,7 +123,8 @@ Operands::Operands(Value* a_, Value* b_, Value* m_, Value* n_, Value* k_, ir::Op
       ldb(ldb_),
       a_layout(std::move(a_layout_)),
       b_layout(std::move(b_layout_)),
-      a_gather(std::move(a_gather_)) {
+      a_gather(std::move(a_gather_)),
+      b_gather(std::move(b_gather_)) {
   for (const auto& [name, value] : {std::pair{"a_layout", &a_layout}, std::pair{"b_layout", &b_layout}}) {
     if (!among(*value, kLayouts)) {
       throw std::invalid_argument("Operands: expected " + std::string(name) + " in " + tuple_repr(kLayouts) + ", got " +
@@ -183,7 +185,13 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   } else {
     copy_a = std::make_unique<const TileCopy>(ops.a, ops.lda, a_contiguous(ops.a_layout), lay_a, bits, threads);
   }
-  const TileCopy copy_b(ops.b, ops.ldb, b_contiguous(ops.b_layout), lay_b, bits, threads);
+  std::unique_ptr<const TileCopy> copy_b_owner;
+  if (ops.b_gather) {
+    copy_b_owner = std::make_unique<const GatherCopy>(ops.b, 0, "k", lay_b, bits, threads, ops.b_gather);
+  } else {
+    copy_b_owner = std::make_unique<const TileCopy>(ops.b, ops.ldb, b_contiguous(ops.b_layout), lay_b, bits, threads);
+  }
+  const TileCopy& copy_b = *copy_b_owner;
 
   const int steps = cfg.block_k / s.k;
   const int merge = merge_steps(steps, frag.per_lane, eb);

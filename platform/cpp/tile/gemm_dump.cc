@@ -139,6 +139,19 @@ int main() {
       }
     }
   }
+  // gather_test.py's B-gathered kernels (A column-major): its arch and type pairs and shapes.
+  const std::vector<std::pair<std::string_view, std::string>> b_gathered = {{"gfx942", "bf16"}, {"gfx1201", "f16"}};
+  const std::vector<std::array<int, 3>> b_shapes = {{136, 140, 72}, {37, 45, 29}};
+  for (const auto& [arch_name, dtype] : b_gathered) {
+    const arch::Arch& a = arch::get(arch_name);
+    for (const auto& [m, n, k] : b_shapes) {
+      const std::string key = std::string(arch_name) + "/" + dtype + "/gather_b/" + std::to_string(m) + "x" +
+                              std::to_string(n) + "x" + std::to_string(k);
+      const std::vector<std::string_view> lowered = {a.min_llvm};
+      kernels[key] =
+          tile::text([&] { return tile::example::gather_b_kernel(arch_name, dtype, m, n, k); }, llvm, key, lowered);
+    }
+  }
   json::Object out = {{"kernels", std::move(kernels)}, {"llvm", std::move(llvm)}, {"errors", tile::errors()}};
   std::cout << json::canonical(out) << "\n";
   return 0;

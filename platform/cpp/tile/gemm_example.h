@@ -36,5 +36,8 @@ std::unique_ptr<ir::Kernel> fp8_kernel(std::string_view arch, const std::string&
 // callback (rows permuted when `runs`, else A transposed with every fifth k
 // masked; every third row padding), the 128 tile, m, n, k constants.
 std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k, bool runs);
+// platform/tile/gather_test.py's B-gathered kernel: A column-major, B
+// gathered with its k rows permuted and every third column padding.
+std::unique_ptr<ir::Kernel> gather_b_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k);
 
 }  // namespace rocke::tile::example
