@@ -118,6 +118,8 @@ def test_spec_json_round_trip_and_errors():
     with pytest.raises(WgradSpecError, match=r"WgradSpec.split: expected the f32 output under 2 GiB \(2147483647 bytes: the kernel's offsets are 32-bit\), got 603979776 elements of 2415919104 bytes with mode 'two_stage'; take a smaller split"):
         spec_for("gfx942", big, 128, "two_stage")
     assert issubclass(WgradSpecError, SpecError)
+    with pytest.raises(WgradSpecError, match=r"ConvSpec.dtype: expected one of f16, bf16 \(conv_igemm_wgrad runs on matrix cores\), got 'f32'; no family computes an f32 weight gradient"):
+        spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), dtype="f32"))
     with pytest.raises(WgradSpecError, match=r"conv_igemm_wgrad tiles: expected an arch with a tile \(gfx942, gfx950, gfx1201, gfx1250\), got 'gfx90a'; add a row"):
         spec_for("gfx90a", conv)
 

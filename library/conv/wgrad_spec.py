@@ -30,7 +30,7 @@ The IgemmSpec is validated as conv_igemm_fwd's (dtype, sizes, tile, op);
 import dataclasses
 import math
 
-from conv.igemm_tiles import MAX_TENSOR_BYTES, IgemmSpec, Tile
+from conv.igemm_tiles import DTYPES, MAX_TENSOR_BYTES, IgemmSpec, Tile
 from conv.spec import SpecError
 from family.cases_json import plain_int
 
@@ -137,4 +137,6 @@ def spec_for(arch, conv, split=1, mode="none"):
     """The WgradSpec of `conv` on `arch`, with the table's tile."""
     if arch not in TILES:
         raise WgradSpecError(f"conv_igemm_wgrad tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to TILES in library/conv/wgrad_spec.py")
+    if conv.dtype not in DTYPES:  # before IgemmSpec's own check, whose fix names forward families
+        raise WgradSpecError(f"ConvSpec.dtype: expected one of {', '.join(DTYPES)} (conv_igemm_wgrad runs on matrix cores), got {conv.dtype!r}; no family computes an f32 weight gradient")
     return WgradSpec(IgemmSpec(conv, **dataclasses.asdict(TILES[arch])), split, mode)
