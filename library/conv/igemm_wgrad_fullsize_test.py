@@ -3,7 +3,8 @@ layer, with the split the planner picks (select_split_k_wgrad), build, lower
 and compile (never run) with the flavor under test, with no spill and within
 each arch's registers (platform/family/budget.py), on every arch of the tile
 table the flavor knows (llvm20 does not know gfx1250). The acceptance layer
-also compiles unsplit and atomic, so every mode is compiled at full size.
+also compiles unsplit and atomic, so every mode is compiled at full size,
+and the atomic one adds with the arch's f32 atomic add instruction.
 """
 
 import pytest
@@ -44,4 +45,7 @@ def test_layer_compiles_without_spills(layer, arch):
         assert not overruns(figures, arch), f"{case.id} with {TC.flavor}: " + "; ".join(overruns(figures, arch))
         code_object = TC.link(out.obj)
         assert code_object[:4] == b"\x7fELF"
-        assert MATRIX_INSTRUCTION[arch] in TC.disassemble(code_object, arch)
+        text = TC.disassemble(code_object, arch)
+        assert MATRIX_INSTRUCTION[arch] in text
+        if spec.mode == "atomic":  # the f32 atomic add is the arch's own instruction, not a compare-and-swap loop
+            assert "global_atomic_add_f32" in text and "cmpswap" not in text
