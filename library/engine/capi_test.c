@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   char *names = NULL, *rk = NULL, *ll = NULL, *error = NULL;
 
   CHECK(rocke_families(&names, &error) == 0);
-  CHECK(names && strcmp(names, "conv_direct_fwd\nconv_igemm_fwd\nconv_img2col\ngemm\n") == 0);
+  CHECK(names && strcmp(names, "conv_direct_fwd\nconv_igemm_fwd\nconv_igemm_wgrad\nconv_img2col\ngemm\n") == 0);
   rocke_free(names);
 
   CHECK(rocke_emit("conv_direct_fwd", kCase, "llvm23", &rk, &ll, &error) == 0);
