@@ -113,7 +113,7 @@ def _conv_wgrad(problem, arch):
 
 
 def _no_family(problem, arch):
-    raise EntryError(problem.index, "op", f"no family computes {problem.op} yet (issue 10); conv_fwd and gemm can be built", arch)
+    raise EntryError(problem.index, "op", f"no family computes {problem.op} yet (issue 10); conv_fwd, conv_wgrad and gemm can be built", arch)
 
 
 def _gemm(problem, arch):

@@ -71,7 +71,7 @@ def test_no_family_computes_the_backward_convs_yet(op):
     problems, _ = read({"problems": [conv(op=op)]})
     jobs, errors = plan(problems, ["gfx942", "gfx950"])
     assert jobs == []
-    assert [str(e) for e in errors] == [f"problems[0].op: no family computes {op} yet (issue 10); conv_fwd and gemm can be built"]
+    assert [str(e) for e in errors] == [f"problems[0].op: no family computes {op} yet (issue 10); conv_fwd, conv_wgrad and gemm can be built"]
 
 
 def test_an_entry_refused_on_one_arch_still_builds_on_the_others():

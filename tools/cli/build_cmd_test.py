@@ -21,8 +21,9 @@ PROBLEMS = [
     {"op": "conv_dgrad", "n": 1, "c": 16, "k": 16, "spatial": [8, 8], "filter": [3, 3]},
     {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16", "layout_b": "col"},
     {"op": "conv_fwd", "name": "pointwise_f32", "n": 1, "c": 16, "k": 32, "spatial": [8, 8], "filter": [1, 1], "dtype": "f32"},
+    {"op": "conv_wgrad", "name": "wgrad_3x3", "n": 2, "c": 16, "k": 32, "spatial": [8, 8], "filter": [3, 3], "pad": [1, 1]},
 ]
-GOOD = {0: "conv_igemm_fwd", 2: "conv_direct_fwd", 4: "gemm", 5: "conv_img2col"}
+GOOD = {0: "conv_igemm_fwd", 2: "conv_direct_fwd", 4: "gemm", 5: "conv_img2col", 6: "conv_igemm_wgrad"}
 ARCHS = ["gfx942", "gfx1201"]
 
 
@@ -51,7 +52,7 @@ def test_bad_entries_are_named_the_others_build_and_the_status_is_1(built, capsy
     assert sorted((r["problem"], r["arch"], r["family"]) for r in doc["kernels"]) == sorted((p, a, f) for p, f in GOOD.items() for a in ARCHS)
     assert doc["errors"] == [
         {"problem": 1, "arch": None, "message": "problems[1].stride: expected ints >= 1, got (0, 1)"},
-        {"problem": 3, "arch": None, "message": "problems[3].op: no family computes conv_dgrad yet (issue 10); conv_fwd and gemm can be built"},
+        {"problem": 3, "arch": None, "message": "problems[3].op: no family computes conv_dgrad yet (issue 10); conv_fwd, conv_wgrad and gemm can be built"},
     ]
 
 
@@ -105,6 +106,12 @@ def test_explain_prints_why_for_each_kernel(problems, tmp_path, capsys):
         "    conv_img2col: passed over, groups = 16: the im2col GEMM needs groups == 1\n"
     ) in out
     assert "problems[4] gemm_64x64x64_f16_rc_f16 on gfx1201: gemm, mma 16x16x16, block 128x128x32, waves 2x4\n" in out
+    # wgrad: 32 x 144 weights in one block, a reduction of 128 = 4 k steps: split twice, atomic in a one-kernel entry.
+    assert (
+        "problems[6] wgrad_3x3 on gfx942: conv_igemm_wgrad, mma 16x16x16, block 64x64x32, waves 2x2, split 2 atomic\n"
+        "    conv_igemm_wgrad: the one wgrad family; matrix cores: a 32x144x128 implicit GEMM per group; its tile for gfx942 (conv.wgrad_spec.TILES): "
+        "mma 16x16x16, block 64x64x32, waves 2x2, split 2 atomic\n"
+    ) in out
 
 
 @pytest.mark.parametrize("flags,message", [
