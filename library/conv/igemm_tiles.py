@@ -17,16 +17,19 @@ beside this file, in the order errors list them; the C++ mirror
 
 import dataclasses
 import json
-import math
 import os
 
 from arch.mma_forms import FORMS
 from conv.spec import ConvSpec, SpecError
 from family.cases_json import plain_int
+from family.family import Refusal
 
 
-class IgemmSpecError(SpecError):
-    """conv_igemm_fwd cannot take this spec: names the field, what it takes, and the family that can."""
+class IgemmSpecError(SpecError, Refusal):
+    """conv_igemm_fwd cannot take this spec: names the field, what it takes,
+    and the family that can. Raised by build() (an arch without the tile's
+    matrix op) it is an expected rejection for the gates; raised by the spec
+    (a bad tile field) it stops the case list being read."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,8 +62,9 @@ def _load(path):
 TILES = _load(PATH)
 
 DTYPES = ("f16", "bf16")
-# The kernel's byte offsets are i32: every tensor must stay below 2 GiB.
-MAX_TENSOR_BYTES = 2**31 - 1
+# The tile's sizes are i32 in the kernel (and int in the C++ engine's tile
+# config): each at most MAX_TILE, so no product of two passes 64 bits either.
+MAX_TILE = 2**31 - 1
 _TILE_FIELDS = tuple(f.name for f in dataclasses.fields(Tile))
 
 
@@ -81,18 +85,13 @@ class IgemmSpec:
             raise IgemmSpecError(f"IgemmSpec.conv: expected a ConvSpec, got {self.conv!r}")
         if self.conv.dtype not in DTYPES:
             raise IgemmSpecError(f"IgemmSpec.conv.dtype: expected one of {', '.join(DTYPES)} (matrix cores), got {self.conv.dtype!r}; conv_direct_fwd and conv_img2col take f32")
-        for what, shape in (("input", self.conv.input_shape()), ("weights", self.conv.weight_shape()), ("output", self.conv.output_shape())):
-            nbytes = 2 * math.prod(shape)  # f16 or bf16
-            if nbytes > MAX_TENSOR_BYTES:
-                raise IgemmSpecError(
-                    f"IgemmSpec.conv: expected every tensor under 2 GiB ({MAX_TENSOR_BYTES} bytes: the kernel's offsets are 32-bit), "
-                    f"got {what} {shape} of {nbytes} bytes; split the batch (ConvSpec.n) into launches"
-                )
         for field in _TILE_FIELDS[1:]:
             value = plain_int(getattr(self, field))
             object.__setattr__(self, field, value)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise IgemmSpecError(f"IgemmSpec.{field}: expected a positive int, got {value!r}")
+            if value > MAX_TILE:
+                raise IgemmSpecError(f"IgemmSpec.{field}: expected a positive int at most {MAX_TILE} (2**31 - 1: a tile size is an i32), got {value!r}")
         ops = sorted({"x".join(map(str, (f.shape.m, f.shape.n, f.shape.k))) for f in FORMS.values() if (f.shape.a, f.shape.c) == (self.conv.dtype, "f32")})
         if self.mma not in ops:
             raise IgemmSpecError(f"IgemmSpec.mma: expected a matrix-core shape of {self.conv.dtype} inputs ({', '.join(ops)}), got {self.mma!r}")

@@ -33,12 +33,12 @@ using ir::Value;
 
 constexpr int kUnitBytes = 16;  // a 16-byte unit of k: what tile::GatherCopy's vector loads take
 
-// The matrix op's wave size on `arch` (_form); SpecError if the arch lacks the op.
+// The matrix op's wave size on `arch` (_form); IgemmSpecError if the arch lacks the op.
 int form_wave(const IgemmSpec& spec, std::string_view arch) {
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
     if (op.op == spec.op()) return op.wave;
   }
-  throw family::SpecError("IgemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
+  throw IgemmSpecError("IgemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
                           spec.conv.dtype + ", got " + py::repr(spec.mma) + "; take " + std::string(arch) +
                           "'s tile from library/conv/igemm_tiles.json");
 }

@@ -13,9 +13,17 @@
 #include <string>
 
 #include "library/conv/cpp/spec.h"
+#include "platform/cpp/family/family.h"
 #include "platform/cpp/json/json.h"
 
 namespace rocke::conv {
+
+// Python's IgemmSpecError, a family::Refusal: every error of IgemmSpec (but
+// its conv's, which are ConvSpec's), spec_for and the build's arch check.
+class IgemmSpecError : public family::Refusal {
+ public:
+  explicit IgemmSpecError(const std::string& message) : family::Refusal("conv.igemm_tiles.IgemmSpecError", message) {}
+};
 
 struct IgemmSpec {
   ConvSpec conv;
@@ -23,8 +31,8 @@ struct IgemmSpec {
   std::int64_t block_m = 0, block_n = 0, block_k = 0;
   std::int64_t waves_m = 0, waves_n = 0;
 
-  // IgemmSpec.from_json(obj): SpecError worded as Python's IgemmSpecError
-  // (or ConvSpec's, for a bad conv).
+  // IgemmSpec.from_json(obj): IgemmSpecError worded as Python's (or
+  // ConvSpec's SpecError, for a bad conv).
   static IgemmSpec from_json(const json::Value& obj);
   // IgemmSpec.to_json(): the conv's JSON and the tile.
   json::Value to_json() const;

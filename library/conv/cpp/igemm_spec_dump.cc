@@ -1,7 +1,7 @@
 // For igemm_spec_parity_test: each line of the file argv[1] is a JSON
 // object, {"spec": S} (IgemmSpec::from_json(S)) or {"tile": [arch, conv]}
 // (igemm_spec_for); print one canonical JSON line per input: ["ok",
-// to_json()] or ["SpecError", message].
+// to_json()] or [the error's Python class name (SpecError, IgemmSpecError), message].
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     try {
       out = {"ok", run(json::parse(line))};
     } catch (const family::SpecError& e) {
-      out = {"SpecError", e.what()};
+      out = {e.class_name(), e.what()};
     }
     std::cout << json::canonical(out) << "\n";
   }
