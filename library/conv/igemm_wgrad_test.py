@@ -115,7 +115,7 @@ def test_spec_json_round_trip_and_errors():
     # The two-stage workspace must fit 32-bit offsets: 1024 x 4608 x 4 bytes x 128 slices is 2.4 GB.
     big = ConvSpec(64, 512, 1024, (32, 32), (3, 3), pad=(1, 1))
     assert spec_for("gfx942", big, 64, "two_stage").out_elements == 64 * 1024 * 512 * 9
-    with pytest.raises(WgradSpecError, match=r"WgradSpec.split: expected the f32 output under 2 GiB \(2147483647 bytes: the kernel's offsets are 32-bit\), got 603979776 elements of 2415919104 bytes with mode 'two_stage'; take a smaller split"):
+    with pytest.raises(WgradSpecError, match=r"WgradSpec: expected every tensor at most 2147483647 bytes \(2\*\*31 - 1: the kernels' offsets are 32-bit\), got the f32 workspace \(128, 1024, 3, 3, 512\) of 2415919104 bytes; take a smaller split"):
         spec_for("gfx942", big, 128, "two_stage")
     assert issubclass(WgradSpecError, SpecError)
     with pytest.raises(WgradSpecError, match=r"ConvSpec.dtype: expected one of f16, bf16 \(conv_igemm_wgrad runs on matrix cores\), got 'f32'; no family computes an f32 weight gradient"):

@@ -29,7 +29,7 @@ below: the same selector, and a choice of variant (its docstring).
 
 import dataclasses
 
-from conv.igemm_tiles import MAX_TENSOR_BYTES
+from conv.spec import MAX_TENSOR_BYTES
 from helpers.helpers import num_cus, select_split_k
 
 MAX_SPLIT = 16

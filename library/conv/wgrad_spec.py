@@ -30,8 +30,8 @@ The IgemmSpec is validated as conv_igemm_fwd's (dtype, sizes, tile, op);
 import dataclasses
 import math
 
-from conv.igemm_tiles import DTYPES, MAX_TENSOR_BYTES, IgemmSpec, Tile
-from conv.spec import SpecError
+from conv.igemm_tiles import DTYPES, IgemmSpec, Tile
+from conv.spec import SpecError, check_tensor_bytes
 from family.cases_json import plain_int
 
 MODES = ("none", "two_stage", "atomic")
@@ -73,12 +73,12 @@ class WgradSpec:
             raise WgradSpecError(
                 f"WgradSpec.split: expected at most {self.steps} (one {self.igemm.block_k}-deep k step of the {self.gemm[2]}-long reduction per split), got {split}; take a smaller split"
             )
-        nbytes = self.out_elements * F32_BYTES
-        if self.mode != "none" and nbytes > MAX_TENSOR_BYTES:
-            raise WgradSpecError(
-                f"WgradSpec.split: expected the f32 output under 2 GiB ({MAX_TENSOR_BYTES} bytes: the kernel's offsets are 32-bit), "
-                f"got {self.out_elements} elements of {nbytes} bytes with mode {self.mode!r}; take a smaller split"
-            )
+        if self.mode != "none":  # the split modes' f32 output: dw, or the workspace of S of them
+            what, shape = ("f32 workspace", (split, *self.conv.weight_shape())) if self.mode == "two_stage" else ("f32 dw", self.conv.weight_shape())
+            try:
+                check_tensor_bytes("WgradSpec", what, shape, F32_BYTES, "take a smaller split" if self.mode == "two_stage" else "split the filters (k) into launches")
+            except SpecError as e:
+                raise WgradSpecError(str(e)) from None
 
     @property
     def conv(self):

@@ -16,8 +16,6 @@ using family::SpecError;
 constexpr std::array<std::string_view, 3> kModes = {"none", "two_stage", "atomic"};
 // from_json's fields, in Python's order.
 constexpr std::array<std::string_view, 3> kFields = {"igemm", "split", "mode"};
-// The kernel's byte offsets are i32 (igemm_tiles.MAX_TENSOR_BYTES).
-constexpr std::int64_t kMaxTensorBytes = (std::int64_t{1} << 31) - 1;
 constexpr std::int64_t kF32Bytes = 4;
 
 template <std::size_t N>
@@ -65,12 +63,15 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
                     std::to_string(s.igemm.block_k) + "-deep k step of the " + std::to_string(s.gemm()[2]) +
                     "-long reduction per split), got " + std::to_string(s.split) + "; take a smaller split");
   }
-  const std::int64_t nbytes = s.out_elements() * kF32Bytes;
-  if (s.mode != "none" && nbytes > kMaxTensorBytes) {
-    throw SpecError("WgradSpec.split: expected the f32 output under 2 GiB (" + std::to_string(kMaxTensorBytes) +
-                    " bytes: the kernel's offsets are 32-bit), got " + std::to_string(s.out_elements()) +
-                    " elements of " + std::to_string(nbytes) + " bytes with mode " + py::repr(s.mode) +
-                    "; take a smaller split");
+  if (s.mode != "none") {  // the split modes' f32 output: dw, or the workspace of S of them
+    if (s.mode == "two_stage") {
+      Shape shape = {s.split};
+      const Shape dw = s.conv().weight_shape();
+      shape.insert(shape.end(), dw.begin(), dw.end());
+      check_tensor_bytes("WgradSpec", "f32 workspace", shape, kF32Bytes, "take a smaller split");
+    } else {
+      check_tensor_bytes("WgradSpec", "f32 dw", s.conv().weight_shape(), kF32Bytes, "split the filters (k) into launches");
+    }
   }
   return s;
 }
