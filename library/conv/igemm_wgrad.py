@@ -17,7 +17,12 @@ filters; in NCHW ([N, K, pixels]) it is gathered (tile.gather), with
 (pixels a multiple of 8). B is the im2col matrix of x, never written: a
 tile.gather (Operands.b_gather) computes each element's input address from
 (channel, tap, n, pixel), zero in the padding. Consecutive k are output
-pixels, never consecutive in memory, so B is gathered element by element.
+pixels, never consecutive in memory, but consecutive columns are
+consecutive channels: in NHWC, when C/groups is a multiple of 8, the 8
+columns of a 16-byte unit are 8 channels of one input pixel, so the gather
+runs along rows (Gather.contiguous = "rows"): one vector load per unit,
+zeroed in the padding, transposed into LDS by the copy. Otherwise (and in
+NCHW) one load per element, along k.
 The columns follow dw's own layout (tap-major, channel fastest, in NHWC;
 channel-major in NCHW), so dw is the GEMM's C, row-major with ld = C/groups
 x taps, the group's rows at g x K/groups: stored by tile.epilogue.
@@ -95,7 +100,9 @@ def _input_gather(spec, group, first):
         dims = [n, *pos, channel] if c.channels_last else [n, channel, *pos]
         return common.flatten(b, dims, c.input_shape()), valid
 
-    return Gather(address, runs=False)
+    elem_bytes = common.ELEM[c.dtype].nbytes
+    runs = c.channels_last and cpg % (UNIT_BYTES // elem_bytes) == 0
+    return Gather(address, runs=runs, contiguous="rows" if runs else "k")
 
 
 def _dy_gather(spec, group, first):

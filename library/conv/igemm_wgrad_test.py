@@ -62,6 +62,9 @@ def test_fast_loop_tails_gathers_and_grids_are_exercised():
         assert any(s.mode != "none" for s in whole), arch  # a split through the fast loop
         nchw = [s for s in mine if not s.conv.channels_last]
         assert any(igemm_wgrad._dy_gather(s, 0, None).runs for s in nchw) and any(not igemm_wgrad._dy_gather(s, 0, None).runs for s in nchw), arch
+        # x: vector loads along rows (C/groups a multiple of 8, NHWC), through the fast loop; per element otherwise.
+        assert any(igemm_wgrad._input_gather(s, 0, None).contiguous == "rows" for s in whole), arch
+        assert any(igemm_wgrad._input_gather(s, 0, None).contiguous == "k" and not igemm_wgrad._input_gather(s, 0, None).runs for s in mine), arch
         assert any(s.grid()[0] > 1 for s in mine) and any(s.grid()[1] > 1 for s in mine) and any(s.grid()[2] > 1 for s in mine), arch
 
 

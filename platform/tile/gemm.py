@@ -121,11 +121,11 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     if ops.a_gather is None:
         copy_a = TileCopy(ops.a, ops.lda, _A_CONTIGUOUS[ops.a_layout], lay_a, bits, threads)
     else:
-        copy_a = GatherCopy(ops.a, 0, "k", lay_a, bits, threads, gather=ops.a_gather)
+        copy_a = GatherCopy(ops.a, 0, ops.a_gather.contiguous, lay_a, bits, threads, gather=ops.a_gather)
     if ops.b_gather is None:
         copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, bits, threads)
     else:
-        copy_b = GatherCopy(ops.b, 0, "k", lay_b, bits, threads, gather=ops.b_gather)
+        copy_b = GatherCopy(ops.b, 0, ops.b_gather.contiguous, lay_b, bits, threads, gather=ops.b_gather)
 
     steps = cfg.block_k // s.k
     merge = _merge(steps, frag.per_lane, elem.nbytes)

@@ -100,7 +100,9 @@ tile::Gather input_gather(const WgradSpec& spec, Value* group, Value* first) {
     }
     return {flatten(b, at, c.input_shape()), valid};
   };
-  return tile::Gather{address, false};
+  const int elem_bytes = ir::scalar(c.dtype)->nbytes();
+  const bool runs = c.channels_last() && cpg % (kUnitBytes / elem_bytes) == 0;
+  return tile::Gather{address, runs, runs ? "rows" : "k"};
 }
 
 // A in NCHW: dy[n, g*K/g + row, pixel] at (row, k: reduction row first + k) (_dy_gather).

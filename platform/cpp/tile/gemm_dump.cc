@@ -77,6 +77,8 @@ json::Object errors() {
       {"copy_threads", error([&] { TileCopy(p, i, "k", KMajor(16, 16, 2, 128), f16, 48); })},
       {"gather_none", error([&] { GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), f16, 256, std::nullopt); })},
       {"gather_rows", error([&] { GatherCopy(p, 0, "rows", KMajor(64, 32, 2, 128), f16, 256, Gather{gather_rows, true}); })},
+      {"gather_k",
+       error([&] { GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), f16, 256, Gather{gather_rows, true, "rows"}); })},
       {"gather_threads",
        error([&] { GatherCopy(p, 0, "k", KMajor(16, 16, 2, 128), f16, 48, Gather{gather_rows, true}); })},
   };
@@ -141,15 +143,20 @@ int main() {
   }
   // gather_test.py's B-gathered kernels (A column-major): its arch and type pairs and shapes.
   const std::vector<std::pair<std::string_view, std::string>> b_gathered = {{"gfx942", "bf16"}, {"gfx1201", "f16"}};
-  const std::vector<std::array<int, 3>> b_shapes = {{136, 140, 72}, {37, 45, 29}};
+  const std::vector<std::array<int, 3>> b_shapes = {{136, 144, 72}, {37, 45, 29}};
+  const std::vector<std::pair<std::string, bool>> b_gathers = {{"k", false}, {"rows", false}, {"rows", true}};
   for (const auto& [arch_name, dtype] : b_gathered) {
     const arch::Arch& a = arch::get(arch_name);
     for (const auto& [m, n, k] : b_shapes) {
-      const std::string key = std::string(arch_name) + "/" + dtype + "/gather_b/" + std::to_string(m) + "x" +
-                              std::to_string(n) + "x" + std::to_string(k);
-      const std::vector<std::string_view> lowered = {a.min_llvm};
-      kernels[key] =
-          tile::text([&] { return tile::example::gather_b_kernel(arch_name, dtype, m, n, k); }, llvm, key, lowered);
+      for (const auto& [contiguous, runs] : b_gathers) {
+        const std::string key = std::string(arch_name) + "/" + dtype + "/gather_b/" + std::to_string(m) + "x" +
+                                std::to_string(n) + "x" + std::to_string(k) + "/" + contiguous +
+                                (runs ? "_runs" : "_elements");
+        const std::vector<std::string_view> lowered = {a.min_llvm};
+        kernels[key] = tile::text(
+            [&] { return tile::example::gather_b_kernel(arch_name, dtype, m, n, k, contiguous, runs); }, llvm, key,
+            lowered);
+      }
     }
   }
   json::Object out = {{"kernels", std::move(kernels)}, {"llvm", std::move(llvm)}, {"errors", tile::errors()}};

@@ -37,7 +37,9 @@ std::unique_ptr<ir::Kernel> fp8_kernel(std::string_view arch, const std::string&
 // masked; every third row padding), the 128 tile, m, n, k constants.
 std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k, bool runs);
 // platform/tile/gather_test.py's B-gathered kernel: A column-major, B
-// gathered with its k rows permuted and every third column padding.
-std::unique_ptr<ir::Kernel> gather_b_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k);
+// gathered with its k rows permuted and every third column (every third
+// 8-column run, with `runs`) padding; `contiguous` the gather's.
+std::unique_ptr<ir::Kernel> gather_b_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k,
+                                            const std::string& contiguous, bool runs);
 
 }  // namespace rocke::tile::example

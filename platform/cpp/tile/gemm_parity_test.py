@@ -98,21 +98,22 @@ def _gather(arch_name, dtype, m, n, k, runs):
 
 # gather_test.py's B-gathered kernels: arch and type pairs, shapes.
 B_GATHERED = (("gfx942", "bf16"), ("gfx1201", "f16"))
-B_GATHER_SHAPES = ((136, 140, 72), (37, 45, 29))
+B_GATHER_SHAPES = ((136, 144, 72), (37, 45, 29))
+B_GATHERS = (("k", False), ("rows", False), ("rows", True))  # gather_test.B_GATHERS
 
 
-def _gather_b(arch_name, dtype, m, n, k):
+def _gather_b(arch_name, dtype, m, n, k, contiguous, runs):
     """gather_test.py's B-gathered kernel: A column-major, B's k rows
-    permuted, every third column padding."""
+    permuted, every third column (or 8-column run) padding."""
     cfg = TILES_128[arch_name](dtype)
     elem = ELEMS[dtype]
     b = KernelBuilder(f"gather_b_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(arch.get(arch_name).wave_sizes[0]), 1, 1))
     a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
 
     def address(b, col, kk):
-        return b.add(b.mul(b.rem(b.mul(kk, STRIDE), k), n), col), b.cmp("ne", b.rem(col, 3), 0)
+        return b.add(b.mul(b.rem(b.mul(kk, STRIDE), k), n), col), b.cmp("ne", b.rem(b.div(col, 8) if runs else col, 3), 0)
 
-    ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), m, 0, a_layout="col", b_gather=Gather(address, False))
+    ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), m, 0, a_layout="col", b_gather=Gather(address, runs, contiguous))
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
@@ -145,7 +146,9 @@ def _kernels():
                 out[key] = (lambda a=name, d=dtype, s=(m, n, k), r=runs: _gather(a, d, *s, r), (arch.get(name).min_llvm,))
     for name, dtype in B_GATHERED:
         for m, n, k in B_GATHER_SHAPES:
-            out[f"{name}/{dtype}/gather_b/{m}x{n}x{k}"] = (lambda a=name, d=dtype, s=(m, n, k): _gather_b(a, d, *s), (arch.get(name).min_llvm,))
+            for contiguous, runs in B_GATHERS:
+                key = f"{name}/{dtype}/gather_b/{m}x{n}x{k}/{contiguous}_{'runs' if runs else 'elements'}"
+                out[key] = (lambda a=name, d=dtype, s=(m, n, k), c=contiguous, r=runs: _gather_b(a, d, *s, c, r), (arch.get(name).min_llvm,))
     return out
 
 
@@ -183,6 +186,7 @@ def _probes():
         "copy_threads": lambda: TileCopy(p, i, "k", KMajor(16, 16, 2, 128), T.F16, 48),
         "gather_none": lambda: GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), T.F16, 256),
         "gather_rows": lambda: GatherCopy(p, 0, "rows", KMajor(64, 32, 2, 128), T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True)),
+        "gather_k": lambda: GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True, "rows")),
         "gather_threads": lambda: GatherCopy(p, 0, "k", KMajor(16, 16, 2, 128), T.F16, 48, gather=Gather(lambda b, r, k: (r, None), True)),
     }
 
