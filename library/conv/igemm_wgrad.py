@@ -23,6 +23,7 @@ columns of a 16-byte unit are 8 channels of one input pixel, so the gather
 runs along rows (Gather.contiguous = "rows"): one vector load per unit,
 zeroed in the padding, transposed into LDS by the copy. Otherwise (and in
 NCHW) one load per element, along k.
+
 The columns follow dw's own layout (tap-major, channel fastest, in NHWC;
 channel-major in NCHW), so dw is the GEMM's C, row-major with ld = C/groups
 x taps, the group's rows at g x K/groups: stored by tile.epilogue.
@@ -64,7 +65,7 @@ from ir.builder import KernelBuilder
 from tile.gather import Gather
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
 
-UNIT_BYTES = 16  # a 16-byte unit of k: what tile.gather's vector loads take
+UNIT_BYTES = 16  # a 16-byte unit (of k for dy, of rows for x): what tile.gather's vector loads take
 # The kernel's third argument, by mode.
 OUTPUT = {"none": "dw", "two_stage": "workspace", "atomic": "dw"}
 

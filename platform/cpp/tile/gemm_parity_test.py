@@ -98,7 +98,7 @@ def _gather(arch_name, dtype, m, n, k, runs):
 
 # gather_test.py's B-gathered kernels: arch and type pairs, shapes.
 B_GATHERED = (("gfx942", "bf16"), ("gfx1201", "f16"))
-B_GATHER_SHAPES = ((136, 144, 72), (37, 45, 29))
+B_GATHER_SHAPES = ((136, 144, 72),)  # gather_test's first: fast loop, k tail and edge blocks (one keeps this test small)
 B_GATHERS = (("k", False), ("rows", False), ("rows", True))  # gather_test.B_GATHERS
 
 
