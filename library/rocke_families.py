@@ -12,6 +12,7 @@ FAMILIES = (
     "conv.igemm_fwd",
     "conv.igemm_wgrad",
     "conv.img2col",
+    "conv.split_k_reduce",
     "gemm.gemm",
 )
 

@@ -1,6 +1,8 @@
 """conv_igemm_wgrad's cases, spec, refusals and kernels: what the issue asks
 the cases to cover, the errors a user can cause, that each split owns its
-own rows of the reduction, and that the numeric check can fail."""
+own rows of the reduction, that the numeric check can fail, and the
+two-stage split end to end (the split kernel, then conv_fwd_split_k_reduce's
+kernel) against reference.wgrad."""
 
 import math
 
@@ -11,6 +13,8 @@ from conv import common, igemm_wgrad, reference
 from conv.igemm_tiles import IgemmSpecError
 from conv.igemm_wgrad import FAMILY, build, problem
 from conv.spec import ConvSpec, SpecError
+from conv.split_k_reduce import grid as reduce_grid
+from conv.split_k_reduce import reduce_kernel
 from conv.wgrad_spec import MODES, TILES, WgradSpec, WgradSpecError, spec_for
 from interp.interp import run
 from ir.printer import print_kernel
@@ -156,3 +160,22 @@ def test_atomic_adds_to_what_dw_holds():
     p.args[2][...] = 1.0
     run(build(case), p.grid, p.args)
     np.testing.assert_allclose(p.args[2].astype(np.float64), p.expected[2] + 1.0, rtol=p.rtol, atol=p.atol)
+
+
+@pytest.mark.parametrize("name", ["resnet_3x3_c64_two_stage", "resnext_grouped_two_stage_bf16", "nchw_two_stage"])
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1201"])
+def test_two_stage_then_reduce_gives_dw(name, arch):
+    # The split kernel's workspace, summed and converted by conv_fwd_split_k_reduce's kernel,
+    # is dw in the input type: reference.wgrad of the whole reduction, to the input type's tolerance.
+    case = CASES[f"{name}_{arch}"]
+    spec, c = case.spec, case.spec.conv
+    p = problem(case, np.random.default_rng(1))
+    run(build(case), p.grid, p.args)
+    store_type, poison = igemm_wgrad.POISON[c.dtype]
+    dw = np.full(c.weight_shape(), poison, store_type)
+    reduce = reduce_kernel(f"reduce_{case.id}", arch, spec.elements, spec.split, c.dtype)
+    run(reduce, reduce_grid(spec.elements), [p.args[2], dw])
+    x64 = common.decode(p.args[0], c.dtype).reshape(c.input_shape())
+    dy64 = common.decode(p.args[1], c.dtype).reshape(c.output_shape())
+    rtol, atol = common.TOLERANCE[c.dtype]
+    np.testing.assert_allclose(common.decode(dw, c.dtype), reference.wgrad(c, x64, dy64), rtol=rtol, atol=atol)

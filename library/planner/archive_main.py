@@ -1,7 +1,10 @@
 """A rocke_catalog's archive: every kernel's row and code object -> index.json,
 index.csv and one tar of them all, byte for byte the same from the same inputs.
 
-    archive_main --out CATALOG.tar --index CATALOG.index.json K1.row.json K1.hsaco K2.row.json K2.hsaco ...
+    archive_main --out CATALOG.tar --index CATALOG.index.json K1 K2 ...
+
+Each K is a kernel_main action's folder: rows.json (its rows) and each
+row's code object at the row's path.
 
 The tar holds index.json, index.csv and each code object at its row's path
 (ARCH/NAME.hsaco), as `rocke build` lays out a catalog folder; its members
@@ -12,11 +15,13 @@ checkout or clock leaks into it.
 import argparse
 import io
 import json
+import os
 import sys
 import tarfile
 
 from catalog import index
 from files.atomic import OutputError, write_atomic
+from planner.jobs import ROWS
 
 
 def _member(tar, path, data):
@@ -48,14 +53,15 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", required=True, help="the tar to write")
     parser.add_argument("--index", required=True, help="index.json, also written beside the tar")
-    parser.add_argument("files", nargs="*", help="ROW.json CODE.hsaco pairs")
+    parser.add_argument("folders", nargs="*", help="kernel_main output folders")
     args = parser.parse_args(argv)
-    if len(args.files) % 2:
-        parser.error(f"expected ROW.json CODE.hsaco pairs, got {len(args.files)} files")
     pairs = []
-    for row_path, code_path in zip(args.files[::2], args.files[1::2]):
-        with open(row_path) as r, open(code_path, "rb") as c:
-            pairs.append((json.load(r), c.read()))
+    for folder in args.folders:
+        with open(os.path.join(folder, ROWS)) as r:
+            rows = json.load(r)
+        for row in rows:
+            with open(os.path.join(folder, row["path"]), "rb") as c:
+                pairs.append((row, c.read()))
     try:
         tar, index_json = archive(pairs)
         write_atomic(args.out, tar)

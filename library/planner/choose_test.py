@@ -38,13 +38,41 @@ def test_the_table(entry, arch, family):
 
 def test_igemm_takes_its_archs_tile_and_explains_the_gemm():
     (job,), _ = _jobs(conv(), archs=("gfx950",))
-    assert job.choice.config == "mma 32x32x16, block 128x64x32, waves 2x2"
-    assert job.choice.spec.conv.k == 32
+    assert job.choice.config == "mma 32x32x16, block 128x64x32, waves 2x2, split-K 4"
+    assert job.choice.spec.conv.k == 32 and job.choice.spec.split_k == 4
     # 784 pixels x 32 filters: 7 x 1 workgroups of 128 x 64 on 256 CUs; 288 = 9 k steps of 32, so at most a 4-way split.
     assert job.choice.reasons == (
         "conv_igemm_fwd: chosen, matrix cores: a 784x32x288 implicit GEMM per group; its tile for gfx950 (library/conv/igemm_tiles.json); "
-        "split-K: the planner (select_split_k_fwd) picks 4, which conv_igemm_fwd cannot do yet (no reduce pass): the kernel runs unsplit",
+        "split-K: the planner (select_split_k_fwd) picks 4: the kernel reduces 1/4 of the k steps per workgroup into an f32 workspace of 4 slices, "
+        "then conv_fwd_split_k_reduce (stage reduce, its own code object NAME.reduce.hsaco and index row) adds them into the f16 output",
     )
+
+
+def test_a_split_conv_is_two_kernels_the_reduce_after_the_split():
+    (job,), _ = _jobs(conv(name="late", bias_relu=True), archs=("gfx942",))
+    (reduce,) = job.choice.then
+    assert (reduce.family, reduce.module, reduce.stage) == ("conv_fwd_split_k_reduce", "conv.split_k_reduce", "reduce")
+    assert reduce.spec.split_k == job.choice.spec.split_k > 1 and reduce.spec.conv == job.choice.spec.conv
+    assert reduce.config == f"{reduce.spec.split_k} f32 slices, 4 elements per lane"  # 784 x 32 outputs
+    assert ", bias and relu into the f16 output" in job.choice.reasons[0]
+    assert [(c.family, case, path) for c, case, path in job.kernels()] == [
+        ("conv_igemm_fwd", "late_gfx942", "gfx942/late.hsaco"),
+        ("conv_fwd_split_k_reduce", "late_gfx942_reduce", "gfx942/late.reduce.hsaco"),
+    ]
+
+
+def test_a_layer_that_fills_the_machine_is_one_kernel():
+    (job,), _ = _jobs(conv(n=32, spatial=[56, 56]), archs=("gfx942",))
+    assert job.choice.family == "conv_igemm_fwd" and job.choice.spec.split_k == 1 and job.choice.then == ()
+    assert "picks 1" in job.choice.reasons[0] and "reduce" not in job.choice.reasons[0]
+    assert [path for _, _, path in job.kernels()] == [job.path]
+
+
+def test_only_conv_igemm_fwd_has_a_follow_up():
+    # img2col and direct never split: one kernel each.
+    for entry, arch in ((conv(dtype="f32"), "gfx942"), (conv(groups=32), "gfx942")):
+        (job,), _ = _jobs(entry, archs=(arch,))
+        assert job.choice.then == () and len(job.kernels()) == 1
 
 
 def test_explain_says_why_img2col_was_passed_over_for_depthwise():

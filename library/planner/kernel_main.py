@@ -1,7 +1,13 @@
-"""One rocke_catalog action: one problem on one arch -> its code object and index row.
+"""One rocke_catalog action: one problem on one arch -> its code objects and index rows.
 
     kernel_main --entry '{"op": "conv_fwd", ...}' --index 3 --arch gfx942 \
-        --toolchain external/llvm23/toolchain.json --code-object K.hsaco --row K.row.json
+        --toolchain external/llvm23/toolchain.json --out K [--engine cpp|python]
+
+K (a folder, the action's one output) then holds rows.json (the problem's
+index rows, a JSON list in the order its kernels run) and each row's code
+object at its path (ARCH/NAME.hsaco, and ARCH/NAME.reduce.hsaco when the
+planner splits the problem): how many kernels a problem needs is the
+planner's choice, which Bazel cannot know before running it.
 
 The entry is the problem itself (not the file it comes from), so that editing
 one problem of a set reruns only its own actions. Exit status 1 with one line
@@ -10,6 +16,7 @@ naming the entry when it is bad or no family builds it.
 
 import argparse
 import json
+import os
 import sys
 
 from catalog.kernel import KernelError
@@ -25,14 +32,17 @@ def main(argv=None):
     parser.add_argument("--index", type=int, required=True, help="its index in the problems file")
     parser.add_argument("--arch", required=True)
     parser.add_argument("--toolchain", required=True, help="the flavor's toolchain.json")
-    parser.add_argument("--code-object", required=True)
-    parser.add_argument("--row", required=True)
+    parser.add_argument("--out", required=True, help="the folder for rows.json and the code objects")
+    parser.add_argument("--engine", choices=jobs.ENGINES, default=jobs.ENGINES[0], help="which engine builds and lowers the kernels (the same bytes)")
     args = parser.parse_args(argv)
     try:
         job = jobs.Job.of(entry(args.index, json.loads(args.entry)), args.arch)
-        row, code_object = jobs.build(job, Toolchain.from_file(args.toolchain))
-        write_atomic(args.code_object, code_object)
-        write_atomic(args.row, (json.dumps(row, sort_keys=True) + "\n").encode())
+        kernels = jobs.build(job, Toolchain.from_file(args.toolchain), args.engine)
+        for row, code_object in kernels:
+            path = os.path.join(args.out, row["path"])
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            write_atomic(path, code_object)
+        write_atomic(os.path.join(args.out, jobs.ROWS), (json.dumps([row for row, _ in kernels], sort_keys=True) + "\n").encode())
     except (EntryError, KernelError, OutputError) as e:
         print(f"rocke catalog: {e}", file=sys.stderr)
         return 1

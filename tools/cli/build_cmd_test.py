@@ -122,6 +122,60 @@ def test_explain_prints_why_for_each_kernel(problems, tmp_path, capsys):
     ) in out
 
 
+# Three GEMMs that differ in m, n and k (run-time values: one kernel) and a
+# fourth with B row-major (another kernel), as in BERT.
+SAME_KERNEL = [
+    {"op": "gemm", "name": "qkv", "m": 128, "n": 2304, "k": 768, "dtype": "f16", "layout_b": "col"},
+    {"op": "gemm", "name": "context", "m": 128, "n": 64, "k": 128, "dtype": "f16"},
+    {"op": "gemm", "name": "ffn_up", "m": 128, "n": 3072, "k": 768, "dtype": "f16", "layout_b": "col"},
+    {"op": "gemm", "name": "scores", "m": 128, "n": 128, "k": 64, "dtype": "f16", "layout_b": "col"},
+]
+
+
+@pytest.mark.parametrize("engine", ["cpp", "python"])
+def test_identical_kernels_are_built_once_and_their_rows_share_the_code_object(tmp_path, capsys, engine):
+    (tmp_path / "p.json").write_text(json.dumps({"problems": SAME_KERNEL}))
+    out = tmp_path / "o"
+    argv = ["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(out), "--jobs", "2", "--engine", engine]
+    assert rocke.main(argv) == 0
+    rows = json.loads((out / "index.json").read_text())["kernels"]
+    assert [(r["problem"], r["name"], r["path"], r["kernel"]) for r in rows] == [
+        (0, "qkv", "gfx942/qkv.hsaco", "gemm_qkv_gfx942"),
+        (1, "context", "gfx942/context.hsaco", "gemm_context_gfx942"),
+        (2, "ffn_up", "gfx942/qkv.hsaco", "gemm_qkv_gfx942"),
+        (3, "scores", "gfx942/qkv.hsaco", "gemm_qkv_gfx942"),
+    ]
+    assert len({r["sha256"] for r in rows}) == 2 and rows[0]["sha256"] == rows[2]["sha256"] == rows[3]["sha256"]
+    assert {r["vgpr"] for r in rows[2:]} == {rows[0]["vgpr"]}
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*.hsaco")) == ["gfx942/context.hsaco", "gfx942/qkv.hsaco"]
+    assert sorted(json.loads((out / "timings.json").read_text())) == ["0/gfx942", "1/gfx942"]  # only what was built
+    text = capsys.readouterr().out
+    assert "4 kernels (2 distinct built), 0 errors" in text
+    table = {line.split()[1]: line for line in text.splitlines()[1:5]}
+    assert table["ffn_up"].endswith("= #0") and table["scores"].endswith("= #0") and not table["context"].endswith("#0")
+
+
+def test_a_split_layer_builds_its_conv_then_its_reduce_each_with_a_row(tmp_path, capsys):
+    # 784 pixels x 32 filters: 7 workgroups on gfx942's 304 CUs, so the planner splits the 288-long reduction.
+    layer = {"op": "conv_fwd", "name": "late", "n": 1, "c": 32, "k": 32, "spatial": [28, 28], "filter": [3, 3], "pad": [1, 1], "bias_relu": True}
+    path = tmp_path / "split.json"
+    path.write_text(json.dumps({"problems": [layer]}))
+    assert rocke.main(["build", "--problems", str(path), "--arch", "gfx942", "--out", str(tmp_path / "o"), "--explain", "--jobs", "1"]) == 0
+    rows = json.loads((tmp_path / "o" / "index.json").read_text())["kernels"]
+    assert [(r["problem"], r["family"], r["path"], r["kernel"]) for r in rows] == [
+        (0, "conv_igemm_fwd", "gfx942/late.hsaco", "conv_igemm_fwd_late_gfx942"),
+        (0, "conv_fwd_split_k_reduce", "gfx942/late.reduce.hsaco", "conv_fwd_split_k_reduce_late_gfx942_reduce"),
+    ]
+    for row in rows:
+        data = (tmp_path / "o" / row["path"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == row["sha256"] and row["kernel"].encode() in data
+    assert rows[0]["config"].endswith(", split-K 4") and rows[1]["config"] == "4 f32 slices, 4 elements per lane"
+    out = capsys.readouterr().out
+    assert "\n  then reduce: conv_fwd_split_k_reduce, 4 f32 slices, 4 elements per lane\n" in out
+    table = [line for line in out.splitlines() if line.startswith("0 ")]
+    assert len(table) == 2 and "conv_igemm_fwd" in table[0] and "conv_fwd_split_k_reduce" in table[1]
+
+
 @pytest.mark.parametrize("flags,message", [
     (["--arch", "gfx942,gfx9000"], "rocke build: expected --arch to list archs llvm23 knows ("),
     (["--arch", "gfx942,gfx942"], "rocke build: expected --arch to list distinct archs"),

@@ -45,13 +45,16 @@ std::vector<std::string> shapes_of(std::string_view dtype) {
 }  // namespace
 
 IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
-  bool exact = obj.is_object() && obj.as_object().size() == kFields.size();
+  // Exactly kFields, and split_k (optional: the JSON of an unsplit spec predates it).
+  bool exact = obj.is_object();
   if (exact) {
+    const std::size_t optional = obj.as_object().contains("split_k") ? 1 : 0;
+    exact = obj.as_object().size() == kFields.size() + optional;
     for (std::string_view f : kFields) exact = exact && obj.as_object().contains(f);
   }
   if (!exact) {
-    throw IgemmSpecError("IgemmSpec: expected a JSON object with exactly the fields " + joined(kFields) + ", got " +
-                    json::repr(obj));
+    throw IgemmSpecError("IgemmSpec: expected a JSON object with exactly the fields " + joined(kFields) +
+                         " (and optionally split_k), got " + json::repr(obj));
   }
   const json::Object& fields = obj.as_object();
   const json::Value& conv = fields.at("conv");
@@ -86,14 +89,32 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
                     json::repr(mma));
   }
   s.mma = mma.as_str();
+  if (fields.contains("split_k")) {
+    const json::Value& v = fields.at("split_k");
+    const std::int64_t steps = s.k_steps();
+    if (!v.is_int() || v.as_int() < 1 || v.as_int() > steps) {
+      throw IgemmSpecError("IgemmSpec.split_k: expected an int from 1 to " + std::to_string(steps) + " (the reduction's " +
+                      std::to_string(s.gemm()[2]) + " in k steps of " + std::to_string(s.block_k) +
+                      ": each split reduces whole steps), got " + json::repr(v) +
+                      "; take a split in that range (conv.split_k.select_split_k_fwd picks one)");
+    }
+    s.split_k = v.as_int();
+  }
+  if (s.split_k > 1) {
+    Shape workspace = s.conv.output_shape();
+    workspace.insert(workspace.begin(), s.split_k);
+    check_tensor_bytes("IgemmSpec.split_k", "f32 workspace", workspace, 4, "take a smaller split");
+  }
   return s;
 }
 
 json::Value IgemmSpec::to_json() const {
-  return json::Object{
+  json::Object out{
       {"conv", conv.to_json()}, {"mma", mma},         {"block_m", block_m}, {"block_n", block_n},
       {"block_k", block_k},     {"waves_m", waves_m}, {"waves_n", waves_n},
   };
+  if (split_k != 1) out.emplace("split_k", split_k);  // only a split spec spells it (Python's to_json)
+  return out;
 }
 
 std::array<std::int64_t, 3> IgemmSpec::gemm() const {

@@ -41,9 +41,14 @@ BAD = [
     _with(mma="16x16x8"), _with(mma=None), _with(mma=["16x16x16"]), _with(mma=16), _conv(dtype="bf16") | {"mma": "32x32x32"},
     # Tile sizes past an i32 (C++ would truncate them to int, or overflow a product).
     _with(block_m=2**31), _with(waves_n=2**62), _with(block_k=2**63 - 1),
+    # split_k: not a positive int, more splits than k steps (144 = 5 steps of 32), a workspace past 2 GiB.
+    _with(split_k=0), _with(split_k=True), _with(split_k="2"), _with(split_k=None), _with(split_k=6),
+    _conv(n=1, k=1024, spatial=[512, 1024]) | {"split_k": 2},
 ]
 GOOD = [
     BASE,
+    _with(split_k=1),  # written back without the field, as an unsplit spec always was
+    _with(split_k=5),
     _with(mma="32x32x16", block_m=7, block_n=3, block_k=5, waves_m=1, waves_n=9),
     _with(block_m=2**31 - 1, waves_n=2**31 - 1),  # the largest tile sizes the spec takes
     _conv(layout="NCHW", dtype="bf16", bias_relu=True, groups=4, stride=[2, 1], dilation=[1, 2]),
