@@ -9,6 +9,7 @@ rocke_family is missing from this tuple or an entry names no rocke_family.
 
 FAMILIES = (
     "conv.direct_fwd",
+    "conv.igemm_dgrad",
     "conv.igemm_fwd",
     "conv.igemm_wgrad",
     "conv.img2col",

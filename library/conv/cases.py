@@ -89,6 +89,53 @@ IGEMM_FWD_SPLIT = {
 }
 
 
+# conv_igemm_dgrad's problems (the GEMM: input pixels x C/groups, reduced over
+# K/groups x taps). Real layers scaled down, then stride > 1 in every form the
+# gather's mask must get right (stride 2 and 3, with padding and dilation,
+# 1x1, rectangular, 3-D, input pixels no output reaches), then edges. Each
+# names what it covers: blocks wholly inside the GEMM (M >= 128 input pixels,
+# C/groups >= 64), the vector dy gather (NHWC, K/groups a multiple of 8) and
+# the per-element one, grids in x, y and z.
+IGEMM_DGRAD = {
+    # ResNet: a res4-like 3x3 (C = K = 64, k = 576: a whole block and an edge one);
+    # 1x1 (C = 96: a whole column block and an edge one, one k step); 3x3 bf16 (k tail of 16).
+    "resnet50_3x3_c64": ConvSpec(1, 64, 64, (14, 14), (3, 3), pad=(1, 1)),
+    "resnet_1x1_f16": ConvSpec(2, 96, 32, (8, 8), (1, 1)),
+    "resnet_3x3_bf16": ConvSpec(2, 64, 16, (8, 8), (3, 3), pad=(1, 1), dtype="bf16"),
+    # Strided: ResNet's 3x3 stride 2 (a whole block) and 1x1 stride 2 (odd pixels get
+    # zero); the stem's 7x7 stride 2 with C = 3; an input whose last pixel no output
+    # reaches; stride 3 with padding and dilation; 5x5 stride 3; a 2 x 3 stride;
+    # UNet's 4x4 stride-2 downsampling.
+    "resnet_3x3_stride2": ConvSpec(2, 64, 32, (10, 10), (3, 3), stride=(2, 2), pad=(1, 1)),
+    "resnet_1x1_stride2_bf16": ConvSpec(2, 64, 32, (8, 8), (1, 1), stride=(2, 2), dtype="bf16"),
+    "resnet_stem_7x7_stride2": ConvSpec(1, 3, 16, (16, 16), (7, 7), stride=(2, 2), pad=(3, 3)),
+    "stride2_uncovered_edge": ConvSpec(1, 16, 24, (10, 11), (3, 3), stride=(2, 2)),
+    "stride3_pad_dilation_bf16": ConvSpec(1, 8, 16, (13, 12), (3, 3), stride=(3, 3), pad=(2, 1), dilation=(2, 2), dtype="bf16"),
+    "stride3_5x5": ConvSpec(1, 16, 8, (11, 11), (5, 5), stride=(3, 3), pad=(2, 2)),
+    "stride_2x3_rect_bf16": ConvSpec(2, 8, 8, (8, 9), (2, 3), stride=(2, 3), pad=(0, 1), dtype="bf16"),
+    "unet_down_4x4_stride2": ConvSpec(1, 24, 16, (12, 12), (4, 4), stride=(2, 2), pad=(1, 1)),
+    # ResNeXt: grouped 3x3, 8 filters per group (vector gather) and 4 strided (per element).
+    "resnext_grouped_f16": ConvSpec(1, 32, 32, (6, 6), (3, 3), pad=(1, 1), groups=4),
+    "resnext_grouped_stride2_bf16": ConvSpec(1, 32, 32, (8, 8), (3, 3), stride=(2, 2), pad=(1, 1), groups=8, dtype="bf16"),
+    # UNet: C and K not multiples of the tile (20 and 12: per-element dy), a dilated one.
+    "unet_3x3_odd": ConvSpec(1, 20, 12, (10, 10), (3, 3), pad=(1, 1)),
+    "unet_dilated_bf16": ConvSpec(1, 16, 16, (9, 9), (3, 3), pad=(2, 2), dilation=(2, 2), dtype="bf16"),
+    # 3-D video: 3x3x3; (1, 2, 2)-strided; 1x1x1 with stride 2 everywhere.
+    "video_3d_f16": ConvSpec(1, 16, 8, (4, 6, 6), (3, 3, 3), pad=(1, 1, 1)),
+    "video_3d_stride_bf16": ConvSpec(1, 8, 16, (3, 7, 7), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1), dtype="bf16"),
+    "video_3d_1x1_stride2": ConvSpec(1, 8, 8, (5, 5, 5), (1, 1, 1), stride=(2, 2, 2)),
+    # Edges: a single input pixel; a single output pixel spread over 9 input pixels; a
+    # filter as large as the padded input.
+    "single_pixel": ConvSpec(1, 8, 16, (1, 1), (1, 1)),
+    "single_output_pixel": ConvSpec(1, 8, 16, (3, 3), (3, 3)),
+    "filter_fills_padded_input_bf16": ConvSpec(1, 8, 8, (5, 5), (7, 7), pad=(1, 1), dtype="bf16"),
+    # Channels-first (per-element gathers and stores), 2-D, strided, 3-D grouped strided.
+    "nchw_3x3": ConvSpec(1, 12, 8, (6, 6), (3, 3), pad=(1, 1), layout="NCHW"),
+    "nchw_stride2_bf16": ConvSpec(1, 8, 8, (7, 7), (3, 3), stride=(2, 2), pad=(1, 1), layout="NCHW", dtype="bf16"),
+    "ncdhw_grouped_stride": ConvSpec(1, 8, 8, (3, 6, 6), (2, 3, 3), stride=(1, 2, 2), pad=(0, 1, 1), groups=2, layout="NCHW"),
+}
+
+
 def _cases(problems):
     return tuple(Case(f"{name}_{arch}", arch, spec) for name, spec in problems.items() for arch in ARCHS)
 
@@ -189,3 +236,10 @@ def igemm_wgrad_cases():
     from conv.wgrad_spec import spec_for  # the spec module imports the tile table, which imports the spec
 
     return tuple(Case(f"{name}_{arch}", arch, spec_for(arch, conv, split, mode)) for name, (conv, split, mode) in IGEMM_WGRAD.items() for arch in ARCHS)
+
+
+def igemm_dgrad_cases():
+    """Each dgrad problem on each arch, with conv_igemm_fwd's tile table (conv.igemm_tiles)."""
+    from conv.igemm_tiles import spec_for
+
+    return tuple(Case(f"{name}_{arch}", arch, spec_for(arch, spec)) for name, spec in IGEMM_DGRAD.items() for arch in ARCHS)

@@ -2,7 +2,8 @@
 
 One table per op: CHOOSERS maps the op to a function (problem, arch) ->
 Choice, or EntryError when no family can build it. The conv_fwd table lists
-the families in order of preference with the condition each needs; the first
+the families in order of preference with the condition each needs (conv_dgrad
+has CONV_DGRAD likewise); the first
 that accepts the problem wins, and every family passed over says why in the
 Choice's reasons (what `rocke build --explain` prints).
 
@@ -13,8 +14,9 @@ built and indexed after it (jobs.Job.kernels).
 """
 
 import dataclasses
+import math
 
-from conv import igemm_tiles, wgrad_spec
+from conv import igemm_dgrad, igemm_tiles, wgrad_spec
 from conv.spec import SpecError as ConvSpecError
 from conv.split_k import select_split_k_fwd, select_split_k_wgrad
 from conv.split_k_reduce import ReduceSpec, vector_width
@@ -109,15 +111,47 @@ CONV_FWD = (
 )
 
 
-def _conv_fwd(problem, arch):
+def _first_accepting(op, table, problem, arch):
+    """The Choice of the first family of `table` that accepts the problem; every one tried says why."""
     reasons = []
-    for family, module, accept in CONV_FWD:
+    for family, module, accept in table:
         accepted, why = accept(problem.spec, arch)
         reasons.append(f"{family}: {'chosen' if accepted else 'passed over'}, {why}")
         if accepted:
             spec, config = accepted
             return Choice(family, module, spec, config, tuple(reasons), FOLLOW_UPS.get(family, _no_follow_up)(spec, arch))
-    raise EntryError(problem.index, None, "no conv_fwd family accepts it: " + "; ".join(reasons), arch)
+    raise EntryError(problem.index, None, f"no {op} family accepts it: " + "; ".join(reasons), arch)
+
+
+def _conv_fwd(problem, arch):
+    return _first_accepting("conv_fwd", CONV_FWD, problem, arch)
+
+
+def _igemm_dgrad(spec, arch):
+    """conv_igemm_dgrad: matrix cores, where the arch has its tile and the
+    type is f16 or bf16, for a gradient (no bias) whose groups have input
+    channels enough to fill the tile's columns (its GEMM's columns are C/groups)."""
+    if spec.bias_relu:
+        return None, "bias_relu = True: a data gradient has no bias or activation; drop bias_relu from the entry"
+    if spec.c_per_group < _IGEMM_MIN_FILTERS:
+        return None, f"c / groups = {spec.c_per_group}: a group's channels would fill {spec.c_per_group} of a matrix op's {_IGEMM_MIN_FILTERS} columns"
+    try:
+        igemm = igemm_tiles.spec_for(arch, spec)
+    except igemm_tiles.IgemmSpecError as e:
+        return None, str(e)
+    tile = f"mma {igemm.mma}, block {igemm.block_m}x{igemm.block_n}x{igemm.block_k}, waves {igemm.waves_m}x{igemm.waves_n}"
+    m, n, k = igemm_dgrad.gemm(igemm)
+    work = math.prod(spec.stride)
+    stride = "" if work == 1 else f"; stride {'x'.join(map(str, spec.stride))} is masked in dy's gather: {work} x the matrix work of the non-zero terms"
+    return (igemm, tile), f"matrix cores: a {m}x{n}x{k} implicit GEMM per group (input pixels x C/groups x K/groups taps); its tile for {arch} (library/conv/igemm_tiles.json){stride}"
+
+
+# conv_dgrad: the families that compute a data gradient, best first (as CONV_FWD).
+CONV_DGRAD = (("conv_igemm_dgrad", "conv.igemm_dgrad", _igemm_dgrad),)
+
+
+def _conv_dgrad(problem, arch):
+    return _first_accepting("conv_dgrad", CONV_DGRAD, problem, arch)
 
 
 # rocke build makes one kernel per entry, and the two-stage split is two (the
@@ -151,10 +185,6 @@ def _conv_wgrad(problem, arch):
     return Choice("conv_igemm_wgrad", "conv.igemm_wgrad", spec, config, reasons)
 
 
-def _no_family(problem, arch):
-    raise EntryError(problem.index, "op", f"no family computes {problem.op} yet (issue 10); conv_fwd, conv_wgrad and gemm can be built", arch)
-
-
 def _gemm(problem, arch):
     fields = dict(problem.spec)
     if not isinstance(fields["dtype"], str) or (arch, fields["dtype"]) not in TILES:
@@ -178,7 +208,7 @@ def _gemm(problem, arch):
 
 CHOOSERS = {
     "conv_fwd": _conv_fwd,
-    "conv_dgrad": _no_family,
+    "conv_dgrad": _conv_dgrad,
     "conv_wgrad": _conv_wgrad,
     "gemm": _gemm,
 }

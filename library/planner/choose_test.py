@@ -2,6 +2,7 @@
 
 import pytest
 
+from conv import igemm_tiles
 from gemm.tiles import TILES
 from planner.jobs import plan
 from planner.problems import read
@@ -27,6 +28,8 @@ TABLE = [
     (conv(groups=32), "gfx942", "conv_direct_fwd"),  # depthwise
     (conv(groups=4), "gfx950", "conv_direct_fwd"),  # 8 filters per group
     ({"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "bf16"}, "gfx1250", "gemm"),
+    (conv(op="conv_dgrad"), "gfx942", "conv_igemm_dgrad"),
+    (conv(op="conv_dgrad", groups=2, stride=[2, 2]), "gfx1201", "conv_igemm_dgrad"),  # 16 channels per group
 ]
 
 
@@ -94,12 +97,39 @@ def test_gemm_takes_its_archs_tile_and_the_planners_split(arch):
     assert job.choice.reasons[2] == "split-K: the planner (select_split_k) picks 16; the gemm family has no split-K yet, so the kernel runs unsplit"
 
 
-@pytest.mark.parametrize("op", ["conv_dgrad"])
-def test_no_family_computes_the_backward_convs_yet(op):
-    problems, _ = read({"problems": [conv(op=op)]})
-    jobs, errors = plan(problems, ["gfx942", "gfx950"])
+@pytest.mark.parametrize("arch", ["gfx942", "gfx950", "gfx1201", "gfx1250"])
+def test_dgrad_takes_conv_igemm_dgrad_with_its_archs_tile(arch):
+    (job,), errors = _jobs(conv(op="conv_dgrad", dtype="bf16"), archs=(arch,))
+    assert errors == [] and job.choice.family == "conv_igemm_dgrad" and job.choice.module == "conv.igemm_dgrad"
+    tile = igemm_tiles.TILES[arch]
+    assert job.choice.config == f"mma {tile.mma}, block {tile.block_m}x{tile.block_n}x{tile.block_k}, waves {tile.waves_m}x{tile.waves_n}"
+    assert job.choice.spec.conv.dtype == "bf16" and job.choice.spec.mma == tile.mma
+
+
+def test_dgrad_explains_the_gemm_and_the_stride():
+    (job,), _ = _jobs(conv(op="conv_dgrad", stride=[2, 2]), archs=("gfx950",))
+    # 28 x 28 input pixels x 32 channels, reduced over 32 filters x 9 taps; stride 2 x 2: 4 x the work.
+    assert job.choice.reasons == (
+        "conv_igemm_dgrad: chosen, matrix cores: a 784x32x288 implicit GEMM per group (input pixels x C/groups x K/groups taps); "
+        "its tile for gfx950 (library/conv/igemm_tiles.json); stride 2x2 is masked in dy's gather: 4 x the matrix work of the non-zero terms",
+    )
+    (job,), _ = _jobs(conv(op="conv_dgrad"), archs=("gfx942",))
+    assert job.choice.reasons[0].endswith("its tile for gfx942 (library/conv/igemm_tiles.json)")
+
+
+@pytest.mark.parametrize(
+    "fields,arch,why",
+    [
+        ({"groups": 32}, "gfx942", "conv_igemm_dgrad: passed over, c / groups = 1: a group's channels would fill 1 of a matrix op's 16 columns"),
+        ({"bias_relu": True}, "gfx942", "conv_igemm_dgrad: passed over, bias_relu = True: a data gradient has no bias or activation; drop bias_relu from the entry"),
+        ({"dtype": "f32"}, "gfx1201", "conv_igemm_dgrad: passed over, IgemmSpec.conv.dtype: expected one of f16, bf16 (matrix cores), got 'f32'; conv_direct_fwd and conv_img2col take f32"),
+    ],
+)
+def test_dgrad_refusals_name_why(fields, arch, why):
+    problems, _ = read({"problems": [conv(op="conv_dgrad", **fields)]})
+    jobs, errors = plan(problems, [arch])
     assert jobs == []
-    assert [str(e) for e in errors] == [f"problems[0].op: no family computes {op} yet (issue 10); conv_fwd, conv_wgrad and gemm can be built"]
+    assert [str(e) for e in errors] == [f"problems[0]: no conv_dgrad family accepts it: {why}"]
 
 
 def test_an_entry_refused_on_one_arch_still_builds_on_the_others():

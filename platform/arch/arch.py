@@ -103,7 +103,7 @@ def _flavors(path, raw, facts_path):
     """Arch name -> the flavors whose CPU list names it; every CPU a flavor
     lists is an arch of archs.json, every arch is known to some flavor, and
     every family has its lowering facts."""
-    flavors, families, _, _ = flavor_facts.load(facts_path)
+    flavors, families, *_ = flavor_facts.load(facts_path)
     for f in flavors.values():
         for cpu in f.cpus:
             if cpu not in raw:

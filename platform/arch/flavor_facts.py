@@ -7,6 +7,7 @@ says why it lives here, its schema and its canonical form.
     f.version, f.cpus, f.triple("gfx950")      # "24.0.0", (...), "amdgpu9.50-amd-amdhsa"
     flavor_facts.FAMILIES["gfx12"].barrier      # "split"
     flavor_facts.BUFFER_ACCESS[8]               # Access(type="<2 x i32>", suffix="v2i32")
+    flavor_facts.INTRINSICS["smin"]             # Intrinsic(name="llvm.smin", overloaded=True)
 
 toolchains/llvm:conformance_test asserts every measured fact against the real
 LLVM of each flavor; the lowering (platform/lower) emits from these tables.
@@ -73,12 +74,21 @@ class Access:
     suffix: str  # the intrinsic's overload suffix for it
 
 
-_TOP_KEYS = ("buffer_access", "families", "flavors", "ids")
+@dataclasses.dataclass(frozen=True)
+class Intrinsic:
+    name: str  # the spelling, or its stem when overloaded
+    # Whether LLVM overloads it on a type: then the called name is
+    # NAME.SUFFIX, SUFFIX the overload's type (lower.intrinsics.spell).
+    overloaded: bool
+
+
+_TOP_KEYS = ("buffer_access", "families", "flavors", "ids", "intrinsics")
 _FLAVOR_KEYS = ("code_object_version", "cpus", "datalayout", "reports_occupancy", "rsrc", "triple", "triples", "version")
 _RSRC_KEYS = ("count_type", "intrinsic")
 _FAMILY_KEYS = ("barrier", "buffer_flags")
 _ACCESS_KEYS = ("suffix", "type")
 _ID_KEYS = ("workgroup", "workitem")
+_INTRINSIC_KEYS = ("name", "overloaded")
 
 
 _S = Schema(FlavorFactsError, "platform/arch/FLAVOR_FACTS.md")
@@ -126,8 +136,16 @@ def _access(size, raw, where):
     return int(size), Access(raw["type"], raw["suffix"])
 
 
+def _intrinsic(key, raw, where):
+    _check(re.fullmatch(r"[a-z][a-z0-9_]*", key), where, "a key of lower-case letters, digits and _", key)
+    _keys(raw, _INTRINSIC_KEYS, where)
+    _check(isinstance(raw["name"], str) and re.fullmatch(r"llvm(\.[a-z0-9_]+)+", raw["name"]), f"{where}.name", "an intrinsic name llvm.WORD.WORD...", raw["name"])
+    _check(isinstance(raw["overloaded"], bool), f"{where}.overloaded", "true or false", raw["overloaded"])
+    return key, Intrinsic(raw["name"], raw["overloaded"])
+
+
 def load(path=PATH):
-    """(FLAVORS, FAMILIES, BUFFER_ACCESS, IDS), read-only. FlavorFactsError
+    """(FLAVORS, FAMILIES, BUFFER_ACCESS, IDS, INTRINSICS), read-only. FlavorFactsError
     names the file and the entry on bad data."""
     try:
         with open(path) as f:
@@ -161,14 +179,18 @@ def load(path=PATH):
         for n in names:
             _name(n, f"{where}.{key}")
         ids[key] = tuple(names)
+    where = f"{path}: intrinsics"
+    _check(isinstance(raw["intrinsics"], dict) and raw["intrinsics"], where, "a non-empty object key -> intrinsic", raw["intrinsics"])
+    intrinsics = dict(sorted(_intrinsic(key, entry, f"{where}.{key}") for key, entry in raw["intrinsics"].items()))
     return (
         types.MappingProxyType({f.name: f for f in flavors}),
         types.MappingProxyType(families),
         types.MappingProxyType(access),
         types.MappingProxyType(ids),
+        types.MappingProxyType(intrinsics),
     )
 
 
-FLAVORS, FAMILIES, BUFFER_ACCESS, IDS = load()
+FLAVORS, FAMILIES, BUFFER_ACCESS, IDS, INTRINSICS = load()
 # The flavor names, oldest LLVM first.
 NAMES = tuple(FLAVORS)

@@ -33,7 +33,7 @@ def test_starlark_states_the_same_flavors_and_versions():
 def test_names_are_oldest_first_and_the_tables_read_only():
     assert flavor_facts.NAMES == tuple(sorted(flavor_facts.NAMES, key=lambda n: int(n.removeprefix("llvm"))))
     assert len(flavor_facts.NAMES) == len(RAW["flavors"]) > 0
-    for table in (flavor_facts.FLAVORS, flavor_facts.FAMILIES, flavor_facts.BUFFER_ACCESS, flavor_facts.IDS):
+    for table in (flavor_facts.FLAVORS, flavor_facts.FAMILIES, flavor_facts.BUFFER_ACCESS, flavor_facts.IDS, flavor_facts.INTRINSICS):
         with pytest.raises(TypeError):
             table["x"] = None
 
@@ -85,6 +85,11 @@ MALFORMED = {
     "flags beyond 32 bits": (set_at(("families", "gfx9", "buffer_flags"), 2**32), "families.gfx9.buffer_flags", "an integer in [0, 4294967295]"),
     "access size not decimal": (_rename_access("8", "08"), "buffer_access.08", "a byte count spelled in decimal"),
     "access without suffix": (delete_at(("buffer_access", "4", "suffix")), "buffer_access.4", "exactly the keys"),
+    "no intrinsics": (set_at(("intrinsics",), {}), "intrinsics", "a non-empty object key -> intrinsic"),
+    "intrinsic key with a dot": (set_at(("intrinsics", "s.min"), {"name": "llvm.smin", "overloaded": True}), "intrinsics.s.min", "a key of lower-case letters"),
+    "intrinsic without its form": (delete_at(("intrinsics", "smin", "overloaded")), "intrinsics.smin", "exactly the keys"),
+    "intrinsic name not llvm.": (set_at(("intrinsics", "smin", "name"), "smin"), "intrinsics.smin.name", "an intrinsic name llvm.WORD.WORD..."),
+    "overloaded as a string": (set_at(("intrinsics", "smin", "overloaded"), "yes"), "intrinsics.smin.overloaded", "true or false"),
     "two workitem axes": (set_at(("ids", "workitem"), ["llvm.amdgcn.workitem.id.x", "llvm.amdgcn.workitem.id.y"]), "ids.workitem", "a list of 3 intrinsics"),
 }
 

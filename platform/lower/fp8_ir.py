@@ -2,6 +2,7 @@
 
 from ir import types as T
 from lower import floats
+from lower.intrinsics import spell
 from lower.spelling import literal
 
 
@@ -24,10 +25,10 @@ def encode(e, x, fmt):
     sign = e.inst(f"and i32 {sign}, 128")
     absbits = e.inst(f"and i32 {bits}, 2147483647")
     a = e.inst(f"bitcast i32 {absbits} to float")
-    a = e.call("float", "llvm.minnum.f32", [f"float {a}", f"float {literal(floats.decode_fp8(f.max_code, fmt), T.F32)}"])
+    a = e.call("float", spell("minnum", "f32"), [f"float {a}", f"float {literal(floats.decode_fp8(f.max_code, fmt), T.F32)}"])
     # Subnormal: round a / smallest-step to nearest even.
     sub = e.inst(f"fmul float {a}, {literal(2.0 ** (f.bias - 1 + f.man_bits), T.F32)}")
-    sub = e.call("float", "llvm.rint.f32", [f"float {sub}"])
+    sub = e.call("float", spell("rint", "f32"), [f"float {sub}"])
     sub = e.inst(f"fptoui float {sub} to i32")
     # Normal: round the f32 mantissa to man_bits bits, rebias the exponent.
     abits = e.inst(f"bitcast float {a} to i32")
@@ -37,7 +38,7 @@ def encode(e, x, fmt):
     rounded = e.inst(f"add i32 {rounded}, {odd}")
     rounded = e.inst(f"lshr i32 {rounded}, {shift}")
     normal = e.inst(f"sub i32 {rounded}, {(127 - f.bias) << f.man_bits}")
-    normal = e.call("i32", "llvm.umin.i32", [f"i32 {normal}", f"i32 {f.max_code}"])
+    normal = e.call("i32", spell("umin", "i32"), [f"i32 {normal}", f"i32 {f.max_code}"])
     tiny = e.inst(f"fcmp olt float {a}, {literal(2.0 ** (1 - f.bias), T.F32)}")
     code = e.inst(f"select i1 {tiny}, i32 {sub}, i32 {normal}")
     code = e.inst(f"or i32 {code}, {sign}")

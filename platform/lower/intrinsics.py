@@ -6,7 +6,7 @@ Every name here is probed against each flavor's real LLVM at build time
 lowering emits nothing its flavor's table lacks.
 """
 
-from arch.flavor_facts import BUFFER_ACCESS, FAMILIES, IDS
+from arch.flavor_facts import BUFFER_ACCESS, FAMILIES, IDS, INTRINSICS, PATH
 from arch.mma_forms import FORMS
 
 # (op id, arch family) -> arch.mma_forms.Llvm: the intrinsic, its LLVM types,
@@ -28,3 +28,16 @@ SPLIT_BARRIER_FAMILIES = tuple(family for family, f in FAMILIES.items() if f.bar
 
 WORKITEM_ID = IDS["workitem"]
 WORKGROUP_ID = IDS["workgroup"]
+
+
+def spell(key, suffix=None):
+    """The called name of intrinsic `key` (flavor_facts.json "intrinsics"):
+    its name, plus ".SUFFIX" (the overload's type, e.g. f32, v2i32) exactly
+    when it is overloaded."""
+    entry = INTRINSICS.get(key)
+    if entry is None:
+        raise LookupError(f"{PATH}: intrinsics: expected an entry {key!r}, got none; add it (schema in platform/arch/FLAVOR_FACTS.md)")
+    if entry.overloaded != (suffix is not None):
+        form = "an overload suffix" if entry.overloaded else "no overload suffix"
+        raise ValueError(f"intrinsic {key!r} ({entry.name}): expected {form}, got {suffix!r}")
+    return f"{entry.name}.{suffix}" if entry.overloaded else entry.name

@@ -11,18 +11,21 @@ LLVM ever runs.
 """
 
 from arch import arch as archs
+from arch.lds_ops import LDS_OPS
 from ir import types as T
 from ir.core import Kernel
 from ir.verifier import verify
 from lower import flavors, fp8_ir
 from lower.flavors import ArchDomainError
 from lower.spelling import literal, ltype, suffix
-from lower.intrinsics import BUFFER_FLAGS, BUFFER_SUFFIX, BUFFER_TYPES, MMA, SPLIT_BARRIER_FAMILIES, WORKGROUP_ID, WORKITEM_ID
+from lower.intrinsics import BUFFER_FLAGS, BUFFER_SUFFIX, BUFFER_TYPES, MMA, SPLIT_BARRIER_FAMILIES, WORKGROUP_ID, WORKITEM_ID, spell
 
 # The module's globals, in the order they are emitted; within a kind, by key:
 #   lds:       @rocke.lds.N, the N-th mem.lds_alloc in program order (key N, an int);
 #   fp8_table: @rocke.FMT.values, the decode table of fp8 format FMT (key FMT).
 GLOBAL_KINDS = ("lds", "fp8_table")
+# The metadata node of gpu.lds_barrier's fences (!0 is the module flag).
+LDS_ONLY_MMRA = 1
 
 
 class _Emitter:
@@ -38,6 +41,7 @@ class _Emitter:
         self.declares = {}
         self.globals = {}  # (rank of kind in GLOBAL_KINDS, key) -> definition
         self.next_lds = 0
+        self.lds_only_fences = False  # a gpu.lds_barrier needs its metadata node
 
     # -- plumbing ---------------------------------------------------------------
 
@@ -120,7 +124,10 @@ class _Emitter:
         out += ["  ret void", "}", ""]
         out += [self.declares[key] for key in sorted(self.declares)]
         out += ["", f"attributes #0 = {{ {' '.join(sorted(fn_attrs))} }}", ""]
-        out += ["!llvm.module.flags = !{!0}", f'!0 = !{{i32 1, !"amdhsa_code_object_version", i32 {self.flavor.code_object_version}}}', ""]
+        out += ["!llvm.module.flags = !{!0}", f'!0 = !{{i32 1, !"amdhsa_code_object_version", i32 {self.flavor.code_object_version}}}']
+        if self.lds_only_fences:
+            out.append(f'!{LDS_ONLY_MMRA} = !{{!"amdgpu-synchronize-as", !"local"}}')
+        out.append("")
         return "\n".join(out)
 
 
@@ -132,15 +139,17 @@ def _const(e, op):
 
 
 def _arith(int_op, float_op, int_intrinsic=None, float_intrinsic=None):
+    """int_op/float_op: the instruction; the intrinsics (keys of
+    flavor_facts.json "intrinsics"), when given, are called instead."""
     def lower(e, op):
         t = op.results[0].type
         a, b = (e.values[v] for v in op.operands)
         if t.is_float:
             if float_intrinsic:
-                return [e.call(ltype(t), f"{float_intrinsic}.{suffix(t)}", [f"{ltype(t)} {a}", f"{ltype(t)} {b}"])]
+                return [e.call(ltype(t), spell(float_intrinsic, suffix(t)), [f"{ltype(t)} {a}", f"{ltype(t)} {b}"])]
             return [e.inst(f"{float_op} {ltype(t)} {a}, {b}")]
         if int_intrinsic:
-            return [e.call(ltype(t), f"{int_intrinsic}.{suffix(t)}", [f"{ltype(t)} {a}", f"{ltype(t)} {b}"])]
+            return [e.call(ltype(t), spell(int_intrinsic, suffix(t)), [f"{ltype(t)} {a}", f"{ltype(t)} {b}"])]
         return [e.inst(f"{int_op} {ltype(t)} {a}, {b}")]
 
     return lower
@@ -223,7 +232,7 @@ def _bitcast(e, op):
 def _math(intrinsic):
     def lower(e, op):
         t = op.results[0].type
-        return [e.call(ltype(t), f"{intrinsic}.{suffix(t)}", [e.arg(v) for v in op.operands])]
+        return [e.call(ltype(t), spell(intrinsic, suffix(t)), [e.arg(v) for v in op.operands])]
 
     return lower
 
@@ -265,32 +274,66 @@ def _block_dim(e, op):
 def _grid_dim(e, op):
     # hidden_block_count_{x,y,z}: the first three i32 of the implicit
     # arguments in code object v5 and later.
-    base = e.call("ptr addrspace(4)", "llvm.amdgcn.implicitarg.ptr", [])
+    base = e.call("ptr addrspace(4)", spell("implicitarg_ptr"), [])
     p = e.inst(f"getelementptr inbounds i8, ptr addrspace(4) {base}, i64 {4 * op.attrs['dim']}")
     return [e.inst(f"load i32, ptr addrspace(4) {p}, align 4")]
 
 
 def _lane_id(e, op):
-    lo = e.call("i32", "llvm.amdgcn.mbcnt.lo", ["i32 -1", "i32 0"])
+    lo = e.call("i32", spell("mbcnt_lo"), ["i32 -1", "i32 0"])
     if e.kernel.attrs["wave_size"] == 32:
         return [lo]
-    return [e.call("i32", "llvm.amdgcn.mbcnt.hi", ["i32 -1", f"i32 {lo}"])]
+    return [e.call("i32", spell("mbcnt_hi"), ["i32 -1", f"i32 {lo}"])]
 
 
-def _barrier(e, op):
-    e.emit('fence syncscope("workgroup") release')
+def _barrier(e, op, fence_tail=""):
+    e.emit(f'fence syncscope("workgroup") release{fence_tail}')
     if e.arch.family in SPLIT_BARRIER_FAMILIES:
-        e.call("void", "llvm.amdgcn.s.barrier.signal", ["i32 -1"])
-        e.call("void", "llvm.amdgcn.s.barrier.wait", ["i16 -1"])
+        e.call("void", spell("barrier_signal"), ["i32 -1"])
+        e.call("void", spell("barrier_wait"), ["i16 -1"])
     else:
-        e.call("void", "llvm.amdgcn.s.barrier", [])
-    e.emit('fence syncscope("workgroup") acquire')
+        e.call("void", spell("barrier"), [])
+    e.emit(f'fence syncscope("workgroup") acquire{fence_tail}')
+    return []
+
+
+def _lds_barrier(e, op):
+    # The fences carry AMDGPU's memory-model relaxation annotation "only LDS
+    # is synchronized": on gfx12 the release then waits for LDS accesses
+    # alone, not for global loads still in flight (measured: LLVM 20-24).
+    e.lds_only_fences = True
+    return _barrier(e, op, f", !mmra !{LDS_ONLY_MMRA}")
+
+
+def _lds_op(e, op):
+    """The intrinsic of an arch-limited memory op (arch/lds_ops.json), or
+    ArchDomainError where the arch has no such instruction (LLVM would end
+    in "Cannot select")."""
+    entry = LDS_OPS[op.name]
+    if e.arch.name not in entry.archs:
+        e.domain_error(op, f"no instruction for {entry.intrinsic}", ", ".join(entry.archs))
+    return entry.intrinsic
+
+
+def _load_transpose(e, op):
+    t = op.results[0].type
+    return [e.call(ltype(t), f"{_lds_op(e, op)}.{suffix(t)}", [e.arg(op.operands[0])])]
+
+
+def _load_to_lds(e, op):
+    # 16 bytes per lane; no immediate offset; aux 0 (default cache policy).
+    e.call("void", _lds_op(e, op), [e.arg(op.operands[0]), e.arg(op.operands[1]), "i32 16", "i32 0", "i32 0"])
+    return []
+
+
+def _sched_barrier(e, op):
+    e.call("void", spell("sched_barrier"), ["i32 0"])  # mask 0: no instruction crosses
     return []
 
 
 def _readfirstlane(e, op):
     t = op.results[0].type
-    return [e.call(ltype(t), f"llvm.amdgcn.readfirstlane.{suffix(t)}", [e.arg(op.operands[0])])]
+    return [e.call(ltype(t), spell("readfirstlane", suffix(t)), [e.arg(op.operands[0])])]
 
 
 def _bpermute(e, op):
@@ -298,7 +341,7 @@ def _bpermute(e, op):
     x = e.values[v]
     if v.type is T.F32:
         x = e.inst(f"bitcast float {x} to i32")
-    r = e.call("i32", "llvm.amdgcn.ds.bpermute", [f"i32 {e.values[addr]}", f"i32 {x}"])
+    r = e.call("i32", spell("bpermute"), [f"i32 {e.values[addr]}", f"i32 {x}"])
     return [e.inst(f"bitcast i32 {r} to float") if v.type is T.F32 else r]
 
 
@@ -348,7 +391,7 @@ def _buffer_load(e, op):
     rsrc, off = op.operands
     t = op.results[0].type
     raw = BUFFER_TYPES[t.nbytes]
-    r = e.call(raw, f"llvm.amdgcn.raw.ptr.buffer.load.{BUFFER_SUFFIX[raw]}", [e.arg(rsrc), e.arg(off), "i32 0", "i32 0"])
+    r = e.call(raw, spell("buffer_load", BUFFER_SUFFIX[raw]), [e.arg(rsrc), e.arg(off), "i32 0", "i32 0"])
     return [r if raw == ltype(t) else e.inst(f"bitcast {raw} {r} to {ltype(t)}")]
 
 
@@ -356,7 +399,7 @@ def _buffer_store(e, op):
     rsrc, off, v = op.operands
     raw = BUFFER_TYPES[v.type.nbytes]
     x = e.values[v] if raw == ltype(v.type) else e.inst(f"bitcast {e.arg(v)} to {raw}")
-    e.call("void", f"llvm.amdgcn.raw.ptr.buffer.store.{BUFFER_SUFFIX[raw]}", [f"{raw} {x}", e.arg(rsrc), e.arg(off), "i32 0", "i32 0"])
+    e.call("void", spell("buffer_store", BUFFER_SUFFIX[raw]), [f"{raw} {x}", e.arg(rsrc), e.arg(off), "i32 0", "i32 0"])
     return []
 
 
@@ -435,8 +478,8 @@ LOWER = {
     "arith.mul": _arith("mul", "fmul"),
     "arith.div": _arith("sdiv", "fdiv"),
     "arith.rem": _arith("srem", "frem"),
-    "arith.min": _arith(None, None, "llvm.smin", "llvm.minnum"),
-    "arith.max": _arith(None, None, "llvm.smax", "llvm.maxnum"),
+    "arith.min": _arith(None, None, "smin", "minnum"),
+    "arith.max": _arith(None, None, "smax", "maxnum"),
     "arith.and": _arith("and", None),
     "arith.or": _arith("or", None),
     "arith.xor": _arith("xor", None),
@@ -447,11 +490,11 @@ LOWER = {
     "arith.select": _select,
     "arith.convert": _convert,
     "arith.bitcast": _bitcast,
-    "math.exp": _math("llvm.exp"),
-    "math.log": _math("llvm.log"),
-    "math.sqrt": _math("llvm.sqrt"),
-    "math.rsqrt": _math("llvm.amdgcn.rsq"),
-    "math.fma": _math("llvm.fma"),
+    "math.exp": _math("exp"),
+    "math.log": _math("log"),
+    "math.sqrt": _math("sqrt"),
+    "math.rsqrt": _math("rsq"),
+    "math.fma": _math("fma"),
     "vector.build": _build,
     "vector.extract": _extract,
     "vector.insert": _insert,
@@ -462,12 +505,16 @@ LOWER = {
     "gpu.grid_dim": _grid_dim,
     "gpu.lane_id": _lane_id,
     "gpu.barrier": _barrier,
+    "gpu.lds_barrier": _lds_barrier,
+    "gpu.sched_barrier": _sched_barrier,
     "lane.readfirstlane": _readfirstlane,
     "lane.bpermute": _bpermute,
     "mem.lds_alloc": _lds_alloc,
     "mem.offset": _offset,
     "mem.load": _load,
     "mem.store": _store,
+    "mem.load_transpose": _load_transpose,
+    "mem.load_to_lds": _load_to_lds,
     "mem.atomic_add": _atomic_add,
     "buffer.rsrc": _rsrc,
     "buffer.load": _buffer_load,

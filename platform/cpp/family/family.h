@@ -67,7 +67,9 @@ class FamilyError : public std::invalid_argument {
 
 struct Family {
   std::string name;  // Family.name in Python: conv_direct_fwd
-  // The case's kernel (SpecError for a bad spec, ir::VerifyError for a bad kernel).
+  // The case's kernel, as KernelBuilder::finish returns it: verified, so the
+  // engine lowers it without verifying it again (SpecError for a bad spec,
+  // ir::VerifyError for a bad kernel).
   std::function<std::unique_ptr<ir::Kernel>(const Case&)> build;
   // The spec read and written back (Python's Spec.from_json(s).to_json()):
   // defaults filled in, every field validated (SpecError).

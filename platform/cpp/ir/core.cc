@@ -12,7 +12,7 @@ Value* Op::result() const {
 }
 
 Value* Kernel::new_value(const Type* type, std::string name) {
-  values.push_back(std::make_unique<Value>(Value{type, std::move(name)}));
+  values.push_back(std::make_unique<Value>(Value{type, std::move(name), values.size()}));
   return values.back().get();
 }
 

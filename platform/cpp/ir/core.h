@@ -7,6 +7,7 @@
 // ops.json's attribute kinds allow (platform/ir/OPS.md).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -64,6 +65,10 @@ using Attrs = std::map<std::string, AttrValue, std::less<>>;
 struct Value {
   const Type* type;
   std::string name;  // kept for kernel arguments; others are numbered when printed
+  // Its position in its kernel's `values` (set by Kernel::new_value), so a
+  // pass over one kernel keeps per-value facts in a vector indexed by it
+  // rather than in a hash map of pointers (Kernel::owns first).
+  std::size_t index = 0;
 };
 
 struct Op;
@@ -93,6 +98,9 @@ struct Kernel {
   std::vector<std::unique_ptr<Value>> values;
 
   Value* new_value(const Type* type, std::string name = "");
+  // Whether `v` is one of this kernel's values (false for nullptr or a value
+  // of another kernel): then values[v->index] is v.
+  bool owns(const Value* v) const { return v != nullptr && v->index < values.size() && values[v->index].get() == v; }
   const std::string& arch() const { return attrs.at("arch").as_str(); }
 };
 

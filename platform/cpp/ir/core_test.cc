@@ -29,6 +29,23 @@ ROCKE_TEST(new_value_is_owned_and_named) {
   CHECK(k.values[1].get() == b);
 }
 
+ROCKE_TEST(owns_only_its_own_values) {
+  // Value::index is the value's place in `values`; owns() is what makes a
+  // vector indexed by it safe for a value of another kernel.
+  Kernel k, other;
+  Value* a = k.new_value(scalar("i32"));
+  Value* b = k.new_value(scalar("i32"));
+  Value* stranger = other.new_value(scalar("i32"));  // index 0, as a's
+  CHECK_EQ(a->index, 0u);
+  CHECK_EQ(b->index, 1u);
+  CHECK_EQ(stranger->index, 0u);
+  CHECK(k.owns(a) && k.owns(b));
+  CHECK(!k.owns(stranger));
+  CHECK(!k.owns(nullptr));
+  Value beyond{scalar("i32"), "", 7};
+  CHECK(!k.owns(&beyond));
+}
+
 ROCKE_TEST(result_needs_exactly_one) {
   Kernel k;
   Value* v = k.new_value(scalar("i32"));

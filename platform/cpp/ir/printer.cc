@@ -50,19 +50,35 @@ void format_attrs(std::string& out, const Attrs& attrs) {
 
 class Printer {
  public:
-  explicit Printer(const Kernel& kernel) : args_(kernel.args.begin(), kernel.args.end()) {}
+  explicit Printer(const Kernel& kernel) : kernel_(kernel), numbers_(kernel.values.size(), kUnnumbered) {
+    for (const Value* a : kernel.args) {
+      if (kernel.owns(a)) {
+        numbers_[a->index] = kArgument;
+      } else {
+        other_args_.insert(a);
+      }
+    }
+  }
 
   // Kernel arguments keep their names; every other value is numbered when
-  // the text first names it.
+  // the text first names it. The kernel's own values are looked up by
+  // Value::index; a value it does not own (an unverified kernel) in a map.
   void name(const Value* value) {
     out_ += '%';
-    if (args_.contains(value)) {
+    int* number;
+    if (kernel_.owns(value)) {
+      number = &numbers_[value->index];
+    } else if (other_args_.contains(value)) {
+      number = nullptr;
+    } else {
+      number = &other_numbers_.try_emplace(value, kUnnumbered).first->second;
+    }
+    if (number == nullptr || *number == kArgument) {
       out_ += value->name;
       return;
     }
-    auto it = numbers_.find(value);
-    if (it == numbers_.end()) it = numbers_.emplace(value, counter_++).first;
-    out_ += std::to_string(it->second);
+    if (*number == kUnnumbered) *number = counter_++;
+    out_ += std::to_string(*number);
   }
 
   void block(const Block& block, int indent) {
@@ -134,8 +150,12 @@ class Printer {
     }
   }
 
-  std::unordered_set<const Value*> args_;
-  std::unordered_map<const Value*, int> numbers_;
+  static constexpr int kUnnumbered = -1;
+  static constexpr int kArgument = -2;
+  const Kernel& kernel_;
+  std::vector<int> numbers_;  // by Value::index: a number, kUnnumbered or kArgument
+  std::unordered_set<const Value*> other_args_;
+  std::unordered_map<const Value*, int> other_numbers_;
   int counter_ = 0;
   std::string out_;
 };

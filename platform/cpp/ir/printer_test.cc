@@ -65,4 +65,25 @@ ROCKE_TEST(a_built_kernel_prints_as_the_format_states) {
   CHECK_EQ(print_kernel(k), testing::kText);
 }
 
+ROCKE_TEST(values_of_another_kernel_are_numbered_too) {
+  // An unverified kernel may name values it does not own: they are numbered
+  // in order of appearance with its own (as Python's printer does), and an
+  // argument it does not own keeps its name.
+  Kernel k, other;
+  k.name = "k";
+  Value* own_arg = k.new_value(scalar("i32"), "n");
+  Value* foreign_arg = other.new_value(scalar("i32"), "m");
+  k.args = {own_arg, foreign_arg};
+  Value* foreign = other.new_value(scalar("i32"));
+  Value* mine = k.new_value(scalar("i32"));
+  Value* mine2 = k.new_value(scalar("i32"));
+  k.body.ops.push_back(op("arith.add", {foreign, own_arg}, {mine}));
+  k.body.ops.push_back(op("arith.add", {foreign_arg, foreign}, {mine2}));
+  CHECK_EQ(print_kernel(k),
+           "kernel @k(%n: i32, %m: i32) {\n"
+           "  %0 = arith.add(%1, %n) : i32\n"
+           "  %2 = arith.add(%m, %1) : i32\n"
+           "}\n");
+}
+
 int main() { return rocke::testing::run_all(); }

@@ -171,6 +171,17 @@ ROCKE_TEST(ops_and_scoping) {
                "arith.add: expected operand 0 defined before use in an enclosing block, got Value(" +
                    std::to_string(reinterpret_cast<std::uintptr_t>(inner)) + ": i32)");
 
+  // A value of another kernel is never in scope, even where one of this
+  // kernel's visible values has its index.
+  k = kernel();
+  Value* mine = k->new_value(S("i32"), "mine");
+  k->args.push_back(mine);
+  auto other = kernel();
+  Value* theirs = other->new_value(S("i32"), "theirs");
+  CHECK_EQ(theirs->index, mine->index);
+  add(*k, k->body, "arith.neg", {theirs}, {S("i32")});
+  CHECK_THROWS(VerifyError, verify(*k), "arith.neg: expected operand 0 defined before use in an enclosing block, got Value(theirs: i32)");
+
   k = kernel();
   add(*k, k->body, "gpu.lane_id", {nullptr}, {S("i32")});
   CHECK_THROWS(VerifyError, verify(*k), "gpu.lane_id: expected operand 0 defined before use in an enclosing block, got None");

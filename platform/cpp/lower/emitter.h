@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -20,8 +22,36 @@ namespace rocke::lower {
 // within a kind, by key: lds by its number, fp8 tables by format name.
 enum class GlobalKind { kLds = 0, kFp8Table = 1 };
 
+// The metadata node of gpu.lds_barrier's fences (!0 is the module flag).
+inline constexpr int kLdsOnlyMmra = 1;
+
+// Each IR value's LLVM name: the kernel's own values in a vector by
+// Value::index (the lowering names every value, and a hash map of pointers
+// was a large part of its time), any other in a map.
+class ValueNames {
+ public:
+  explicit ValueNames(const ir::Kernel& kernel) : kernel_(kernel), own_(kernel.values.size()), set_(kernel.values.size(), 0) {}
+  std::string& operator[](const ir::Value* v) {
+    if (!kernel_.owns(v)) return other_[v];
+    set_[v->index] = 1;
+    return own_[v->index];
+  }
+  // std::out_of_range for a value not named yet, as unordered_map::at.
+  const std::string& at(const ir::Value* v) const {
+    if (!kernel_.owns(v)) return other_.at(v);
+    if (!set_[v->index]) throw std::out_of_range("lower: a value used before it is named");
+    return own_[v->index];
+  }
+
+ private:
+  const ir::Kernel& kernel_;
+  std::vector<std::string> own_;
+  std::vector<char> set_;
+  std::unordered_map<const ir::Value*, std::string> other_;
+};
+
 struct Emitter {
-  Emitter(const ir::Kernel& kernel, const Flavor& flavor, const arch::Arch& arch) : kernel(kernel), flavor(flavor), arch(arch) {
+  Emitter(const ir::Kernel& kernel, const Flavor& flavor, const arch::Arch& arch) : kernel(kernel), flavor(flavor), arch(arch), values(kernel) {
     for (const ir::Value* a : kernel.args) values[a] = "%arg." + a->name;
   }
 
@@ -29,25 +59,38 @@ struct Emitter {
   const Flavor& flavor;
   const arch::Arch& arch;
   std::vector<std::string> lines;
-  std::unordered_map<const ir::Value*, std::string> values;
+  ValueNames values;
   int next_value = 0;
   int next_label = 0;
   int next_lds = 0;
+  bool lds_only_fences = false;  // a gpu.lds_barrier needs its metadata node
   std::string label = "entry";
   std::map<std::string, std::string> declares;  // intrinsic name -> declaration
   std::map<std::tuple<int, std::int64_t, std::string>, std::string> globals;
 
   std::string fresh() { return "%v" + std::to_string(next_value++); }
   std::string new_label(const std::string& stem) { return stem + std::to_string(next_label++); }
-  void emit(const std::string& text) { lines.push_back("  " + text); }
+  void emit(std::string_view text) { lines.push_back(indented("", text)); }
   void start_block(const std::string& name) {
     lines.push_back(name + ":");
     label = name;
   }
-  std::string inst(const std::string& text) {
+  std::string inst(std::string_view text) {
     std::string name = fresh();
-    emit(name + " = " + text);
+    lines.push_back(indented(name, text));
     return name;
+  }
+  // "  NAME = TEXT", or "  TEXT" without a name, built in place.
+  static std::string indented(std::string_view name, std::string_view text) {
+    std::string line;
+    line.reserve(name.size() + text.size() + 5);
+    line += "  ";
+    if (!name.empty()) {
+      line += name;
+      line += " = ";
+    }
+    line += text;
+    return line;
   }
   // "TYPE NAME" of an IR value.
   std::string arg(const ir::Value* v);

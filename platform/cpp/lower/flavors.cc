@@ -94,6 +94,19 @@ std::string_view id_intrinsic(std::string_view kind, int dim) {
   throw std::out_of_range("ids: " + std::string(kind) + " is not in flavor_facts.json");
 }
 
+std::string intrinsic(std::string_view key, std::string_view suffix) {
+  for (const auto& row : facts::kIntrinsics) {
+    if (row.key != key) continue;
+    if (row.overloaded == suffix.empty()) {
+      throw std::logic_error("intrinsic '" + std::string(key) + "' (" + std::string(row.name) + "): expected " +
+                             (row.overloaded ? "an overload suffix" : "no overload suffix") + ", got '" + std::string(suffix) + "'");
+    }
+    return row.overloaded ? std::string(row.name) + "." + std::string(suffix) : std::string(row.name);
+  }
+  throw std::logic_error("platform/arch/flavor_facts.json: intrinsics: expected an entry '" + std::string(key) +
+                         "', got none; add it (schema in platform/arch/FLAVOR_FACTS.md)");
+}
+
 std::optional<MmaLowering> mma(std::string_view op, std::string_view family, std::string_view flavor) {
   for (const auto& f : mmad::kForms) {
     if (f.op != op || f.family != family) continue;

@@ -51,6 +51,12 @@ std::optional<Access> buffer_access(int bytes);
 // The id intrinsics of axis `dim` (0..2): "workitem" or "workgroup" (intrinsics.IDS).
 std::string_view id_intrinsic(std::string_view kind, int dim);
 
+// The called name of intrinsic `key` (flavor_facts.json "intrinsics";
+// intrinsics.spell): its name, plus "." + `suffix` (the overload's type, e.g.
+// f32, v2i32) exactly when it is overloaded. std::logic_error for a key the
+// file lacks, or a suffix given to a plain name or missing for an overloaded one.
+std::string intrinsic(std::string_view key, std::string_view suffix = {});
+
 // One matrix op's LLVM lowering as flavor `flavor` declares it
 // (mma_forms.Llvm.for_flavor).
 struct MmaLowering {

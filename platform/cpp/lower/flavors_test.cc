@@ -2,6 +2,7 @@
 // the examples platform/arch/flavor_facts.py and mma_forms.py document.
 #include "platform/cpp/lower/flavors.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "platform/cpp/testing/check.h"
@@ -38,6 +39,20 @@ ROCKE_TEST(families_and_accesses) {
   CHECK_EQ(buffer_access(8)->suffix, "v2i32");
   CHECK(!buffer_access(3));
   CHECK_EQ(id_intrinsic("workgroup", 1), "llvm.amdgcn.workgroup.id.y");
+}
+
+ROCKE_TEST(intrinsic_spellings) {
+  // flavor_facts.json "intrinsics": a plain name as is, an overloaded one with its suffix.
+  CHECK_EQ(intrinsic("mbcnt_lo"), "llvm.amdgcn.mbcnt.lo");
+  CHECK_EQ(intrinsic("buffer_load", "v2i32"), "llvm.amdgcn.raw.ptr.buffer.load.v2i32");
+  CHECK_EQ(intrinsic("rsq", "f16"), "llvm.amdgcn.rsq.f16");
+  CHECK_THROWS(std::logic_error, intrinsic("smin"),
+               "intrinsic 'smin' (llvm.smin): expected an overload suffix, got ''");
+  CHECK_THROWS(std::logic_error, intrinsic("barrier", "i32"),
+               "intrinsic 'barrier' (llvm.amdgcn.s.barrier): expected no overload suffix, got 'i32'");
+  CHECK_THROWS(std::logic_error, intrinsic("s_sleep"),
+               "platform/arch/flavor_facts.json: intrinsics: expected an entry 's_sleep', got none; add it (schema in "
+               "platform/arch/FLAVOR_FACTS.md)");
 }
 
 ROCKE_TEST(mma_overrides_apply_per_flavor) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "platform/cpp/lower/flavors.h"
 #include "platform/cpp/lower/spelling.h"
 #include "platform/cpp/types/types.h"
 
@@ -31,10 +32,10 @@ std::string fp8_encode(Emitter& e, const std::string& x, const Fp8& f) {
   sign = e.inst("and i32 " + sign + ", 128");
   std::string absbits = e.inst("and i32 " + bits + ", 2147483647");
   std::string a = e.inst("bitcast i32 " + absbits + " to float");
-  a = e.call("float", "llvm.minnum.f32", {"float " + a, "float " + f32(decode_fp8(f.max_code, f))});
+  a = e.call("float", intrinsic("minnum", "f32"), {"float " + a, "float " + f32(decode_fp8(f.max_code, f))});
   // Subnormal: round a / smallest-step to nearest even.
   std::string sub = e.inst("fmul float " + a + ", " + f32(std::ldexp(1.0, f.bias - 1 + f.man_bits)));
-  sub = e.call("float", "llvm.rint.f32", {"float " + sub});
+  sub = e.call("float", intrinsic("rint", "f32"), {"float " + sub});
   sub = e.inst("fptoui float " + sub + " to i32");
   // Normal: round the f32 mantissa to man_bits bits, rebias the exponent.
   std::string abits = e.inst("bitcast float " + a + " to i32");
@@ -44,7 +45,7 @@ std::string fp8_encode(Emitter& e, const std::string& x, const Fp8& f) {
   rounded = e.inst("add i32 " + rounded + ", " + odd);
   rounded = e.inst("lshr i32 " + rounded + ", " + std::to_string(shift));
   std::string normal = e.inst("sub i32 " + rounded + ", " + std::to_string((127 - f.bias) << f.man_bits));
-  normal = e.call("i32", "llvm.umin.i32", {"i32 " + normal, "i32 " + std::to_string(f.max_code)});
+  normal = e.call("i32", intrinsic("umin", "i32"), {"i32 " + normal, "i32 " + std::to_string(f.max_code)});
   std::string tiny = e.inst("fcmp olt float " + a + ", " + f32(std::ldexp(1.0, 1 - f.bias)));
   std::string code = e.inst("select i1 " + tiny + ", i32 " + sub + ", i32 " + normal);
   code = e.inst("or i32 " + code + ", " + sign);

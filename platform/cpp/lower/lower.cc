@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "platform/cpp/arch/arch.h"
@@ -11,6 +14,7 @@
 #include "platform/cpp/lower/flavors.h"
 #include "platform/cpp/lower/floats.h"
 #include "platform/cpp/lower/fp8_ir.h"
+#include "platform/cpp/lower/lds_ops_data.h"
 #include "platform/cpp/lower/spelling.h"
 #include "platform/cpp/py/repr.h"
 #include "platform/cpp/types/types.h"
@@ -44,7 +48,7 @@ std::string Emitter::call(const std::string& ret, const std::string& name, const
 namespace {
 
 using Lowering = std::function<Names(Emitter&, const Op&)>;
-const std::map<std::string, Lowering, std::less<>>& lowerings();
+const std::unordered_map<std::string_view, Lowering>& lowerings();
 
 std::string join(const std::vector<std::string>& parts, const std::string& sep) {
   std::string out;
@@ -78,7 +82,7 @@ Names block(Emitter& e, const ir::Block& block) {
       return out;
     }
     Names results = lowerings().at(op->name)(e, *op);
-    for (size_t i = 0; i < op->results.size() && i < results.size(); ++i) e.values[op->results[i]] = results[i];
+    for (size_t i = 0; i < op->results.size() && i < results.size(); ++i) e.values[op->results[i]] = std::move(results[i]);
   }
   return {};
 }
@@ -87,14 +91,16 @@ Names block(Emitter& e, const ir::Block& block) {
 
 Names lower_const(Emitter&, const Op& op) { return {literal(op.attrs.at("value"), op.results[0]->type)}; }
 
-// int_op/float_op: the instruction ("" for none); the intrinsics, when given, are called instead.
+// int_op/float_op: the instruction ("" for none); the intrinsics (keys of
+// flavor_facts.json "intrinsics"), when given, are called instead.
 Lowering arith(std::string int_op, std::string float_op, std::string int_intrinsic = "", std::string float_intrinsic = "") {
   return [=](Emitter& e, const Op& op) -> Names {
     const Type* t = op.results[0]->type;
-    std::string a = e.values.at(op.operands[0]), b = e.values.at(op.operands[1]);
-    std::string lt = ltype(t);
+    const std::string& a = e.values.at(op.operands[0]);
+    const std::string& b = e.values.at(op.operands[1]);
+    const std::string& lt = ltype(t);
     const std::string& intrinsic = t->is_float() ? float_intrinsic : int_intrinsic;
-    if (!intrinsic.empty()) return {e.call(lt, intrinsic + "." + suffix(t), {lt + " " + a, lt + " " + b})};
+    if (!intrinsic.empty()) return {e.call(lt, lower::intrinsic(intrinsic, suffix(t)), {lt + " " + a, lt + " " + b})};
     return {e.inst((t->is_float() ? float_op : int_op) + " " + lt + " " + a + ", " + b)};
   };
 }
@@ -185,7 +191,7 @@ Lowering math(std::string intrinsic) {
     const Type* t = op.results[0]->type;
     Names args;
     for (const Value* v : op.operands) args.push_back(e.arg(v));
-    return {e.call(ltype(t), intrinsic + "." + suffix(t), args)};
+    return {e.call(ltype(t), lower::intrinsic(intrinsic, suffix(t)), args)};
   };
 }
 
@@ -227,32 +233,74 @@ Names lower_block_dim(Emitter& e, const Op& op) {
 Names lower_grid_dim(Emitter& e, const Op& op) {
   // hidden_block_count_{x,y,z}: the first three i32 of the implicit
   // arguments in code object v5 and later.
-  std::string base = e.call("ptr addrspace(4)", "llvm.amdgcn.implicitarg.ptr", {});
+  std::string base = e.call("ptr addrspace(4)", intrinsic("implicitarg_ptr"), {});
   std::string p = e.inst("getelementptr inbounds i8, ptr addrspace(4) " + base + ", i64 " + std::to_string(4 * attr_int(op, "dim")));
   return {e.inst("load i32, ptr addrspace(4) " + p + ", align 4")};
 }
 
 Names lower_lane_id(Emitter& e, const Op&) {
-  std::string lo = e.call("i32", "llvm.amdgcn.mbcnt.lo", {"i32 -1", "i32 0"});
+  std::string lo = e.call("i32", intrinsic("mbcnt_lo"), {"i32 -1", "i32 0"});
   if (e.kernel.attrs.at("wave_size").as_int() == 32) return {lo};
-  return {e.call("i32", "llvm.amdgcn.mbcnt.hi", {"i32 -1", "i32 " + lo})};
+  return {e.call("i32", intrinsic("mbcnt_hi"), {"i32 -1", "i32 " + lo})};
 }
 
-Names lower_barrier(Emitter& e, const Op&) {
-  e.emit("fence syncscope(\"workgroup\") release");
+Names barrier(Emitter& e, const std::string& fence_tail) {
+  e.emit("fence syncscope(\"workgroup\") release" + fence_tail);
   if (family(e.arch.family).split_barrier) {
-    e.call("void", "llvm.amdgcn.s.barrier.signal", {"i32 -1"});
-    e.call("void", "llvm.amdgcn.s.barrier.wait", {"i16 -1"});
+    e.call("void", intrinsic("barrier_signal"), {"i32 -1"});
+    e.call("void", intrinsic("barrier_wait"), {"i16 -1"});
   } else {
-    e.call("void", "llvm.amdgcn.s.barrier", {});
+    e.call("void", intrinsic("barrier"), {});
   }
-  e.emit("fence syncscope(\"workgroup\") acquire");
+  e.emit("fence syncscope(\"workgroup\") acquire" + fence_tail);
+  return {};
+}
+
+Names lower_barrier(Emitter& e, const Op&) { return barrier(e, ""); }
+
+// The fences carry AMDGPU's memory-model relaxation annotation "only LDS is
+// synchronized": on gfx12 the release then waits for LDS accesses alone, not
+// for global loads still in flight (measured: LLVM 20-24).
+Names lower_lds_barrier(Emitter& e, const Op&) {
+  e.lds_only_fences = true;
+  return barrier(e, ", !mmra !" + std::to_string(kLdsOnlyMmra));
+}
+
+// The intrinsic of an arch-limited memory op (lds_ops.json), or
+// ArchDomainError where the arch has no such instruction (LLVM would end in
+// "Cannot select"). llvm.py's _lds_op.
+std::string lds_op(const Emitter& e, const Op& op) {
+  for (const auto& row : rocke::data::lds_ops::kOps) {
+    if (row.name != op.name) continue;
+    Names archs;
+    for (std::string_view a : row.archs) archs.push_back(std::string(a));
+    if (std::find(row.archs.begin(), row.archs.end(), e.arch.name) == row.archs.end()) {
+      domain_error(e, op, "no instruction for " + std::string(row.intrinsic), join(archs, ", "));
+    }
+    return std::string(row.intrinsic);
+  }
+  throw std::logic_error("lds_ops.json has no entry for " + op.name);
+}
+
+Names lower_load_transpose(Emitter& e, const Op& op) {
+  const Type* t = op.results[0]->type;
+  return {e.call(ltype(t), lds_op(e, op) + "." + suffix(t), {e.arg(op.operands[0])})};
+}
+
+Names lower_load_to_lds(Emitter& e, const Op& op) {
+  // 16 bytes per lane; no immediate offset; aux 0 (default cache policy).
+  e.call("void", lds_op(e, op), {e.arg(op.operands[0]), e.arg(op.operands[1]), "i32 16", "i32 0", "i32 0"});
+  return {};
+}
+
+Names lower_sched_barrier(Emitter& e, const Op&) {
+  e.call("void", intrinsic("sched_barrier"), {"i32 0"});  // mask 0: no instruction crosses
   return {};
 }
 
 Names lower_readfirstlane(Emitter& e, const Op& op) {
   const Type* t = op.results[0]->type;
-  return {e.call(ltype(t), "llvm.amdgcn.readfirstlane." + suffix(t), {e.arg(op.operands[0])})};
+  return {e.call(ltype(t), intrinsic("readfirstlane", suffix(t)), {e.arg(op.operands[0])})};
 }
 
 Names lower_bpermute(Emitter& e, const Op& op) {
@@ -261,7 +309,7 @@ Names lower_bpermute(Emitter& e, const Op& op) {
   bool f32 = v->type == ir::scalar("f32");
   std::string x = e.values.at(v);
   if (f32) x = e.inst("bitcast float " + x + " to i32");
-  std::string r = e.call("i32", "llvm.amdgcn.ds.bpermute", {"i32 " + e.values.at(addr), "i32 " + x});
+  std::string r = e.call("i32", intrinsic("bpermute"), {"i32 " + e.values.at(addr), "i32 " + x});
   return {f32 ? e.inst("bitcast i32 " + r + " to float") : r};
 }
 
@@ -315,7 +363,7 @@ Names lower_buffer_load(Emitter& e, const Op& op) {
   const Type* t = op.results[0]->type;
   Access a = access(t);
   std::string raw(a.type);
-  std::string r = e.call(raw, "llvm.amdgcn.raw.ptr.buffer.load." + std::string(a.suffix),
+  std::string r = e.call(raw, intrinsic("buffer_load", a.suffix),
                          {e.arg(op.operands[0]), e.arg(op.operands[1]), "i32 0", "i32 0"});
   return {raw == ltype(t) ? r : e.inst("bitcast " + raw + " " + r + " to " + ltype(t))};
 }
@@ -325,7 +373,7 @@ Names lower_buffer_store(Emitter& e, const Op& op) {
   Access a = access(v->type);
   std::string raw(a.type);
   std::string x = raw == ltype(v->type) ? e.values.at(v) : e.inst("bitcast " + e.arg(v) + " to " + raw);
-  e.call("void", "llvm.amdgcn.raw.ptr.buffer.store." + std::string(a.suffix),
+  e.call("void", intrinsic("buffer_store", a.suffix),
          {raw + " " + x, e.arg(op.operands[0]), e.arg(op.operands[1]), "i32 0", "i32 0"});
   return {};
 }
@@ -415,16 +463,17 @@ Names lower_if(Emitter& e, const Op& op) {
   return out;
 }
 
-const std::map<std::string, Lowering, std::less<>>& lowerings() {
-  static const std::map<std::string, Lowering, std::less<>> table = {
+// Op name -> its lowering; hashed, as it is looked up for every op.
+const std::unordered_map<std::string_view, Lowering>& lowerings() {
+  static const std::unordered_map<std::string_view, Lowering> table = {
       {"arith.const", lower_const},
       {"arith.add", arith("add", "fadd")},
       {"arith.sub", arith("sub", "fsub")},
       {"arith.mul", arith("mul", "fmul")},
       {"arith.div", arith("sdiv", "fdiv")},
       {"arith.rem", arith("srem", "frem")},
-      {"arith.min", arith("", "", "llvm.smin", "llvm.minnum")},
-      {"arith.max", arith("", "", "llvm.smax", "llvm.maxnum")},
+      {"arith.min", arith("", "", "smin", "minnum")},
+      {"arith.max", arith("", "", "smax", "maxnum")},
       {"arith.and", arith("and", "")},
       {"arith.or", arith("or", "")},
       {"arith.xor", arith("xor", "")},
@@ -435,11 +484,11 @@ const std::map<std::string, Lowering, std::less<>>& lowerings() {
       {"arith.select", lower_select},
       {"arith.convert", lower_convert},
       {"arith.bitcast", lower_bitcast},
-      {"math.exp", math("llvm.exp")},
-      {"math.log", math("llvm.log")},
-      {"math.sqrt", math("llvm.sqrt")},
-      {"math.rsqrt", math("llvm.amdgcn.rsq")},
-      {"math.fma", math("llvm.fma")},
+      {"math.exp", math("exp")},
+      {"math.log", math("log")},
+      {"math.sqrt", math("sqrt")},
+      {"math.rsqrt", math("rsq")},
+      {"math.fma", math("fma")},
       {"vector.build", lower_build},
       {"vector.extract", lower_extract},
       {"vector.insert", lower_insert},
@@ -450,12 +499,16 @@ const std::map<std::string, Lowering, std::less<>>& lowerings() {
       {"gpu.grid_dim", lower_grid_dim},
       {"gpu.lane_id", lower_lane_id},
       {"gpu.barrier", lower_barrier},
+      {"gpu.lds_barrier", lower_lds_barrier},
+      {"gpu.sched_barrier", lower_sched_barrier},
       {"lane.readfirstlane", lower_readfirstlane},
       {"lane.bpermute", lower_bpermute},
       {"mem.lds_alloc", lower_lds_alloc},
       {"mem.offset", lower_offset},
       {"mem.load", lower_load},
       {"mem.store", lower_store},
+      {"mem.load_transpose", lower_load_transpose},
+      {"mem.load_to_lds", lower_load_to_lds},
       {"mem.atomic_add", lower_atomic_add},
       {"buffer.rsrc", lower_rsrc},
       {"buffer.load", lower_buffer_load},
@@ -482,45 +535,75 @@ std::string module(Emitter& e) {
   }
   if (k.attrs.at("wave_size").as_int() == 64 && e.arch.wave_sizes[0] == 32) fn_attrs.push_back("\"target-features\"=\"+wavefrontsize64\"");
   std::sort(fn_attrs.begin(), fn_attrs.end());
-  Names out = {
-      "; rocke kernel " + k.name + " for " + std::string(e.arch.name) + ", lowered for " + std::string(e.flavor.name),
-      "target datalayout = \"" + std::string(e.flavor.datalayout) + "\"",
-      "target triple = \"" + e.flavor.triple(e.arch.name) + "\"",
-      "",
+  // The module's lines joined by newlines, appended to one string (the body
+  // is most of a module: copying its lines into a list first cost a copy of each).
+  std::size_t bytes = 4096;
+  for (const std::string& line : e.lines) bytes += line.size() + 1;
+  for (const auto& [key, definition] : e.globals) bytes += definition.size() + 1;
+  std::string out;
+  out.reserve(bytes);
+  const auto line = [&out](std::string_view text) {
+    out += text;
+    out += '\n';
   };
-  for (const auto& [key, definition] : e.globals) out.push_back(definition);
-  if (!e.globals.empty()) out.push_back("");
-  out.push_back("define amdgpu_kernel void @" + k.name + "(" + join(params, ", ") + ") #0 {");
-  out.push_back("entry:");
-  out.insert(out.end(), e.lines.begin(), e.lines.end());
-  out.insert(out.end(), {"  ret void", "}", ""});
-  for (const auto& [name, declaration] : e.declares) out.push_back(declaration);
-  out.insert(out.end(), {"", "attributes #0 = { " + join(fn_attrs, " ") + " }", ""});
-  out.insert(out.end(), {"!llvm.module.flags = !{!0}",
-                         "!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 " + std::to_string(e.flavor.code_object_version) + "}", ""});
-  return join(out, "\n");
+  line("; rocke kernel " + k.name + " for " + std::string(e.arch.name) + ", lowered for " + std::string(e.flavor.name));
+  line("target datalayout = \"" + std::string(e.flavor.datalayout) + "\"");
+  line("target triple = \"" + e.flavor.triple(e.arch.name) + "\"");
+  line("");
+  for (const auto& [key, definition] : e.globals) line(definition);
+  if (!e.globals.empty()) line("");
+  line("define amdgpu_kernel void @" + k.name + "(" + join(params, ", ") + ") #0 {");
+  line("entry:");
+  for (const std::string& l : e.lines) line(l);
+  line("  ret void");
+  line("}");
+  line("");
+  for (const auto& [name, declaration] : e.declares) line(declaration);
+  line("");
+  line("attributes #0 = { " + join(fn_attrs, " ") + " }");
+  line("");
+  line("!llvm.module.flags = !{!0}");
+  line("!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 " + std::to_string(e.flavor.code_object_version) + "}");
+  if (e.lds_only_fences) line("!" + std::to_string(kLdsOnlyMmra) + " = !{!\"amdgpu-synchronize-as\", !\"local\"}");
+  // The last line, "", has no newline after it (join's output).
+  return out;
+}
+
+// The flavor called `name`; ArchDomainError naming the flavors otherwise.
+const Flavor& flavor_named(std::string_view name) {
+  const Flavor* flavor = find_flavor(name);
+  if (!flavor) {
+    Names names;
+    for (const Flavor& f : flavors()) names.push_back(std::string(f.name));
+    throw ArchDomainError("flavor: expected one of " + join(names, ", ") + ", got " + py::repr(name));
+  }
+  return *flavor;
+}
+
+// lower() after its verification: the arch check, then the module.
+std::string lower_checked(const ir::Kernel& kernel, const Flavor& flavor) {
+  const arch::Arch& arch = arch::get(kernel.arch());
+  if (!flavor.knows(arch.name)) {
+    Names names;
+    for (std::string_view f : supporting(arch.name)) names.push_back(std::string(f));
+    throw ArchDomainError("kernel @" + kernel.name + ": " + std::string(arch.name) + " is not known to " + std::string(flavor.name) +
+                          "; flavors that support it: " + (names.empty() ? "none" : join(names, ", ")) +
+                          ". Lower for one of those, or pick another arch.");
+  }
+  Emitter e{kernel, flavor, arch};
+  return module(e);
 }
 
 }  // namespace
 
 std::string lower(const ir::Kernel& kernel, std::string_view flavor_name) {
-  const Flavor* flavor = find_flavor(flavor_name);
-  if (!flavor) {
-    Names names;
-    for (const Flavor& f : flavors()) names.push_back(std::string(f.name));
-    throw ArchDomainError("flavor: expected one of " + join(names, ", ") + ", got " + py::repr(flavor_name));
-  }
+  const Flavor& flavor = flavor_named(flavor_name);
   ir::verify(kernel);
-  const arch::Arch& arch = arch::get(kernel.arch());
-  if (!flavor->knows(arch.name)) {
-    Names names;
-    for (std::string_view f : supporting(arch.name)) names.push_back(std::string(f));
-    throw ArchDomainError("kernel @" + kernel.name + ": " + std::string(arch.name) + " is not known to " + std::string(flavor->name) +
-                          "; flavors that support it: " + (names.empty() ? "none" : join(names, ", ")) +
-                          ". Lower for one of those, or pick another arch.");
-  }
-  Emitter e{kernel, *flavor, arch};
-  return module(e);
+  return lower_checked(kernel, flavor);
+}
+
+std::string lower_verified(const ir::Kernel& kernel, std::string_view flavor_name) {
+  return lower_checked(kernel, flavor_named(flavor_name));
 }
 
 }  // namespace rocke::lower

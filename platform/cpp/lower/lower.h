@@ -21,4 +21,10 @@ class ArchDomainError : public std::invalid_argument {
 // Verifies the kernel first (ir::VerifyError).
 std::string lower(const ir::Kernel& kernel, std::string_view flavor);
 
+// The same for a kernel that ir::verify has passed and that has not changed
+// since, such as the one KernelBuilder::finish returns (a family's build, in
+// engine::emit): the same text, without verifying the kernel a second time
+// (verification was a third of the C++ engine's time per kernel).
+std::string lower_verified(const ir::Kernel& kernel, std::string_view flavor);
+
 }  // namespace rocke::lower

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "platform/cpp/ir/parser.h"
+#include "platform/cpp/ir/verifier.h"
 #include "platform/cpp/lower/flavors.h"
 #include "platform/cpp/testing/check.h"
 
@@ -14,7 +15,7 @@ using namespace rocke;
 namespace {
 
 std::string lowered(const std::string& arch, const std::string& body, std::string_view flavor) {
-  std::string text = "kernel @k(%out: ptr<global>) {arch = \"" + arch + "\", wave_size = " + (arch == "gfx942" ? "64" : "32") +
+  std::string text = "kernel @k(%out: ptr<global>) {arch = \"" + arch + "\", wave_size = " + (arch.rfind("gfx9", 0) == 0 ? "64" : "32") +
                      ", workgroup_size = [64, 1, 1]} {\n" + body + "}\n";
   return lower::lower(*ir::parse(text), flavor);
 }
@@ -57,10 +58,54 @@ ROCKE_TEST(gfx1250_splits_the_barrier) {
   CHECK(lowered("gfx1100", "  gpu.barrier()\n", "llvm23").find("call void @llvm.amdgcn.s.barrier()\n") != std::string::npos);
 }
 
+ROCKE_TEST(lds_barrier_fences_synchronize_lds_only) {
+  std::string out = lowered("gfx1201", "  gpu.lds_barrier()\n  gpu.sched_barrier()\n", "llvm23");
+  CHECK(out.find("  fence syncscope(\"workgroup\") release, !mmra !1\n"
+                 "  call void @llvm.amdgcn.s.barrier.signal(i32 -1)\n"
+                 "  call void @llvm.amdgcn.s.barrier.wait(i16 -1)\n"
+                 "  fence syncscope(\"workgroup\") acquire, !mmra !1\n"
+                 "  call void @llvm.amdgcn.sched.barrier(i32 0)\n") != std::string::npos);
+  const std::string tail = "!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 600}\n!1 = !{!\"amdgpu-synchronize-as\", !\"local\"}\n";
+  CHECK(out.size() > tail.size() && out.compare(out.size() - tail.size(), tail.size(), tail) == 0);
+  // Without a gpu.lds_barrier there is no such node.
+  CHECK(lowered("gfx1201", "  gpu.barrier()\n", "llvm23").find("amdgpu-synchronize-as") == std::string::npos);
+}
+
+ROCKE_TEST(gfx950_memory_ops_and_their_refusal_elsewhere) {
+  const std::string body =
+      "  %0 = mem.lds_alloc() {align = 16, bytes = 1024} : ptr<lds>\n"
+      "  mem.load_to_lds(%out, %0)\n"
+      "  %1 = mem.load_transpose(%0) : vector<4xi16>\n"
+      "  mem.store(%out, %1)\n";
+  std::string out = lowered("gfx950", body, "llvm22");
+  CHECK(out.find("  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %arg.out, ptr addrspace(3) @rocke.lds.0, i32 16, i32 0, i32 0)\n") !=
+        std::string::npos);
+  CHECK(out.find("  %v0 = call <4 x i16> @llvm.amdgcn.ds.read.tr16.b64.v4i16(ptr addrspace(3) @rocke.lds.0)\n") != std::string::npos);
+  CHECK_THROWS(lower::ArchDomainError, lowered("gfx1201", body, "llvm22"),
+               "mem.load_to_lds: no instruction for llvm.amdgcn.global.load.lds on gfx1201 with llvm22; supported on: gfx950. Choose a "
+               "supported arch, or a different op for this one.");
+}
+
 ROCKE_TEST(refusals_are_worded_as_python) {
   // flavors.get and flavors.check_arch.
   CHECK_THROWS(lower::ArchDomainError, lowered("gfx942", "", "llvm19"), "flavor: expected one of llvm20, llvm22, llvm23, llvm24, got 'llvm19'");
   CHECK_THROWS(lower::ArchDomainError, lowered("gfx1250", "", "llvm20"),
+               "kernel @k: gfx1250 is not known to llvm20; flavors that support it: llvm22, llvm23, llvm24. Lower for one of those, or pick "
+               "another arch.");
+}
+
+ROCKE_TEST(lower_verified_is_lower_without_the_second_verify) {
+  const std::string text =
+      "kernel @k(%out: ptr<global>) {arch = \"gfx942\", wave_size = 64, workgroup_size = [64, 1, 1]} {\n"
+      "  %0 = gpu.lane_id() : i32\n  %1 = arith.max(%0, %0) : i32\n  mem.store(%out, %1)\n  gpu.barrier()\n}\n";
+  const auto kernel = ir::parse(text);
+  ir::verify(*kernel);
+  for (const lower::Flavor& f : lower::flavors()) CHECK_EQ(lower::lower_verified(*kernel, f.name), lower::lower(*kernel, f.name));
+  // Its own checks stay: the flavor, and the arch against the flavor.
+  CHECK_THROWS(lower::ArchDomainError, lower::lower_verified(*kernel, "llvm19"),
+               "flavor: expected one of llvm20, llvm22, llvm23, llvm24, got 'llvm19'");
+  const auto gfx1250 = ir::parse("kernel @k() {arch = \"gfx1250\", wave_size = 32, workgroup_size = [32, 1, 1]} {\n}\n");
+  CHECK_THROWS(lower::ArchDomainError, lower::lower_verified(*gfx1250, "llvm20"),
                "kernel @k: gfx1250 is not known to llvm20; flavors that support it: llvm22, llvm23, llvm24. Lower for one of those, or pick "
                "another arch.");
 }

@@ -46,7 +46,8 @@ struct GemmConfig {
 // Where the problem lives: pointers, sizes (i32 values), leading dimensions
 // (values or numbers) and each operand's layout, "row" or "col". With
 // `a_gather`, A is gathered (gather.h): `lda` and `a_layout` are unused;
-// likewise `b_gather` for B, its callback called with (column, k).
+// with `b_gather`, B is (its callback takes (column, k)): `ldb` and
+// `b_layout` are unused.
 struct Operands {
   // std::invalid_argument, worded as Python's, for a layout not in gemm.LAYOUTS.
   Operands(ir::Value* a, ir::Value* b, ir::Value* m, ir::Value* n, ir::Value* k, ir::Operand lda, ir::Operand ldb,

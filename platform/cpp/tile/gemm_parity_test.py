@@ -5,8 +5,9 @@ arch (an error where the arch lacks the op) and the epilogue's other paths
 (bias and relu, atomic, per-element stores, the FMA main loop); their .rk
 text and, for f16 and fp8 with row-major operands, their LLVM IR for every flavor that knows
 the arch must equal Python's byte for byte, and the tile's errors Python's
-word for word. gather_test.py's gathered GEMMs (A through tile.gather, both
-load paths) are compared too, lowered with each arch's oldest flavor."""
+word for word. gather_test.py's gathered GEMMs (A, or B, through
+tile.gather, both load paths) are compared too, lowered with each arch's
+oldest flavor."""
 
 import json
 import os
