@@ -779,6 +779,7 @@ for.body4:
   %v738 = insertelement <8 x half> %v737, half 0xH0000, i32 6
   %v739 = insertelement <8 x half> %v738, half 0xH0000, i32 7
   %v740 = select i1 %v719, <8 x half> %v731, <8 x half> %v739
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v741 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v39
   %v742 = load <8 x half>, ptr addrspace(3) %v741, align 2
   %v743 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v58
@@ -796,10 +797,10 @@ for.body4:
   %v755 = shufflevector <8 x half> %v752, <8 x half> %v754, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
   %v756 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v750, i1 false, <16 x half> %v745, i16 0, <8 x float> %v623, i1 false, i1 false)
   %v757 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v755, i1 false, <16 x half> %v745, i16 0, <8 x float> %v624, i1 false, i1 false)
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v758 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
   %v759 = sdiv i32 %v758, 16
   %v760 = mul i32 %v759, 8
@@ -1178,10 +1179,10 @@ for.body4:
   %v1118 = add i32 %v1116, %v1117
   %v1119 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1118
   store <2 x half> %v1101, ptr addrspace(3) %v1119, align 2
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v1120 = add i32 %v622, 32
   br label %for.head3
 for.exit5:
@@ -1712,6 +1713,7 @@ if.end23:
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1, <16 x half>, i1, <16 x half>, i16, <8 x float>, i1, i1)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
@@ -1723,3 +1725,4 @@ attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx1250" "
 
 !llvm.module.flags = !{!0}
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 600}
+!1 = !{!"amdgpu-synchronize-as", !"local"}

@@ -748,6 +748,7 @@ for.body4:
   %v707 = insertelement <8 x half> %v706, half 0xH0000, i32 6
   %v708 = insertelement <8 x half> %v707, half 0xH0000, i32 7
   %v709 = select i1 %v688, <8 x half> %v700, <8 x half> %v708
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v710 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v40
   %v711 = load <8 x half>, ptr addrspace(3) %v710, align 2
   %v712 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v78
@@ -764,10 +765,10 @@ for.body4:
   %v723 = load <8 x half>, ptr addrspace(3) %v722, align 2
   %v724 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v721, <8 x half> %v719, <8 x float> %v716)
   %v725 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v723, <8 x half> %v719, <8 x float> %v717)
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v726 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
   %v727 = sdiv i32 %v726, 16
   %v728 = mul i32 %v727, 8
@@ -1146,10 +1147,10 @@ for.body4:
   %v1086 = add i32 %v1084, %v1085
   %v1087 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1086
   store <2 x half> %v1069, ptr addrspace(3) %v1087, align 2
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v1088 = add i32 %v591, 32
   br label %for.head3
 for.exit5:
@@ -1679,6 +1680,7 @@ if.end23:
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half>, <8 x half>, <8 x float>)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
@@ -1690,3 +1692,4 @@ attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx1201" "
 
 !llvm.module.flags = !{!0}
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 600}
+!1 = !{!"amdgpu-synchronize-as", !"local"}
