@@ -11,6 +11,7 @@ FAMILIES = (
     "conv.direct_fwd",
     "conv.igemm_dgrad",
     "conv.igemm_fwd",
+    "conv.igemm_wgrad",
     "conv.img2col",
     "conv.split_k_reduce",
     "gemm.gemm",

@@ -192,6 +192,52 @@ def reduce_cases():
     return tuple(Case(f"{name}_{arch}", arch, ReduceSpec(conv, s)) for name, (conv, s) in REDUCE.items() for arch in ARCHS)
 
 
+# conv_igemm_wgrad: name -> (spec, split, mode). Layer shapes of real networks
+# scaled down (the reduction, N x output pixels, kept to a few hundred so the
+# interpreter runs them), then edge shapes, then split-K. Each names what it
+# covers: blocks wholly inside the GEMM (the fast loop, M = K/groups >= 64
+# and N = C/groups x taps >= 64), k tails, column-major A (NHWC) and the
+# gathered one (NCHW), grids in x, y and z.
+IGEMM_WGRAD = {
+    # ResNet: res2's 3x3 (C = K = 64: 9 column blocks wholly inside, 6 k steps and a tail of 4); 1x1; strided.
+    "resnet_3x3_c64": (ConvSpec(1, 64, 64, (14, 14), (3, 3), pad=(1, 1)), 1, "none"),
+    "resnet_1x1_f16": (ConvSpec(2, 64, 64, (8, 8), (1, 1)), 1, "none"),
+    "resnet_3x3_stride2_bf16": (ConvSpec(2, 16, 32, (9, 9), (3, 3), stride=(2, 2), pad=(1, 1), dtype="bf16"), 1, "none"),
+    # 1x1 stride 2 with K = 72: two filter blocks, the second partial.
+    "resnet_1x1_stride2_k72_bf16": (ConvSpec(1, 64, 72, (8, 8), (1, 1), stride=(2, 2), dtype="bf16"), 1, "none"),
+    # ResNeXt: grouped 3x3, 8 and 4 channels per group.
+    "resnext_grouped_f16": (ConvSpec(2, 32, 32, (6, 6), (3, 3), pad=(1, 1), groups=4), 1, "none"),
+    "resnext_grouped_c4_bf16": (ConvSpec(1, 32, 16, (5, 5), (3, 3), pad=(1, 1), groups=8, dtype="bf16"), 1, "none"),
+    # UNet: C and K not multiples of the tile (12 and 20); a dilated one.
+    "unet_3x3_odd": (ConvSpec(1, 12, 20, (10, 10), (3, 3), pad=(1, 1)), 1, "none"),
+    "unet_dilated_bf16": (ConvSpec(1, 16, 16, (9, 9), (3, 3), pad=(2, 2), dilation=(2, 2), dtype="bf16"), 1, "none"),
+    # 3-D video: 3x3x3, and a (1, 2, 2)-strided one.
+    "video_3d_f16": (ConvSpec(1, 8, 16, (4, 6, 6), (3, 3, 3), pad=(1, 1, 1)), 1, "none"),
+    "video_3d_stride_bf16": (ConvSpec(1, 16, 8, (3, 7, 7), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1), dtype="bf16"), 1, "none"),
+    # Edges: one output pixel (a reduction of 1); a filter as large as the padded input.
+    "single_pixel": (ConvSpec(1, 16, 8, (3, 3), (3, 3)), 1, "none"),
+    "filter_fills_padded_input_bf16": (ConvSpec(1, 8, 8, (5, 5), (7, 7), pad=(1, 1), dtype="bf16"), 1, "none"),
+    # Channels-first: dy gathered element by element (36 pixels) and in 16-byte units (32 pixels).
+    "nchw_3x3": (ConvSpec(1, 8, 12, (6, 6), (3, 3), pad=(1, 1), layout="NCHW"), 1, "none"),
+    "ncdhw_grouped_bf16": (ConvSpec(2, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), groups=2, layout="NCHW", dtype="bf16"), 1, "none"),
+    # Split-K. Two-stage: 7 k steps over 4 splits (1, 2, 2, 2; the last with the k tail) in
+    # blocks wholly inside; grouped (z = groups x splits); channels-first.
+    "resnet_3x3_c64_two_stage": (ConvSpec(2, 64, 64, (10, 10), (3, 3), pad=(1, 1)), 4, "two_stage"),
+    "resnext_grouped_two_stage_bf16": (ConvSpec(2, 32, 32, (6, 6), (3, 3), pad=(1, 1), groups=4, dtype="bf16"), 2, "two_stage"),
+    "nchw_two_stage": (ConvSpec(4, 8, 12, (4, 4), (3, 3), pad=(1, 1), layout="NCHW"), 2, "two_stage"),
+    # Atomic: 1x1 stride 2 over 2 splits; 3-D over 3 (5 k steps: 1, 2, 2).
+    "resnet_1x1_stride2_atomic_bf16": (ConvSpec(2, 64, 72, (12, 12), (1, 1), stride=(2, 2), dtype="bf16"), 2, "atomic"),
+    "video_3d_atomic": (ConvSpec(1, 8, 16, (4, 6, 6), (3, 3, 3), pad=(1, 1, 1)), 3, "atomic"),
+}
+
+
+def igemm_wgrad_cases():
+    """Each problem on each arch, with that arch's tile (conv.wgrad_spec)."""
+    from conv.wgrad_spec import spec_for  # the spec module imports the tile table, which imports the spec
+
+    return tuple(Case(f"{name}_{arch}", arch, spec_for(arch, conv, split, mode)) for name, (conv, split, mode) in IGEMM_WGRAD.items() for arch in ARCHS)
+
+
 def igemm_dgrad_cases():
     """Each dgrad problem on each arch, with conv_igemm_fwd's tile table (conv.igemm_tiles)."""
     from conv.igemm_tiles import spec_for

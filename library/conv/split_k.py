@@ -23,8 +23,14 @@ more of the machine. Starting from 1, the split doubles while
   - every split still reduces at least two k steps (k // split >= 2 x
     block_k), so the main loop keeps its prefetch pipeline busy.
 A launch that already fills the CUs is not split.
+
+conv_igemm_wgrad's planner, select_split_k_wgrad -> WgradSplitPolicy, is
+below: the same selector, and a choice of variant (its docstring).
 """
 
+import dataclasses
+
+from conv.spec import MAX_TENSOR_BYTES
 from helpers.helpers import num_cus, select_split_k
 
 MAX_SPLIT = 16
@@ -38,3 +44,62 @@ def select_split_k_fwd(spec, arch, max_split=MAX_SPLIT):
     # give it the launch's rows (pixel blocks of every group) in whole tiles.
     rows = blocks_y * groups * spec.block_m
     return select_split_k(rows, n, k, arch, spec.block_m, spec.block_n, spec.block_k, max_split)
+
+
+# -- conv_igemm_wgrad -------------------------------------------------------------------
+
+WGRAD_MAX_SPLIT = 64
+WORKSPACE_BYTES = 64 * 2**20
+_F32_BYTES = 4
+
+
+@dataclasses.dataclass(frozen=True)
+class WgradSplitPolicy:
+    """How conv_igemm_wgrad runs a layer: mode (conv.wgrad_spec.MODES) and split S."""
+
+    mode: str
+    split: int
+
+    def apply(self, spec):
+        """The WgradSpec `spec` with this split."""
+        return dataclasses.replace(spec, split=self.split, mode=self.mode)
+
+
+def select_split_k_wgrad(spec, arch, max_split=WGRAD_MAX_SPLIT, workspace_bytes=WORKSPACE_BYTES):
+    """The WgradSplitPolicy of WgradSpec `spec` (its split ignored) on `arch`.
+
+    A weight gradient's GEMM (conv.wgrad_spec.WgradSpec.gemm) is the forward's
+    turned around: its rows and columns are the weights (K/groups x C/groups x
+    taps), few blocks, and its reduction is the batch's output pixels, long.
+    ResNet-50's res2 3x3 at batch 32 is 64 x 576: 9 workgroups of 64 x 64 for
+    a 304-CU MI300X, each over a 100,352-long reduction. Only a split fills
+    the machine, so every wgrad layer but the widest is split.
+
+    How many ways: platform/helpers' generic GEMM selector (helpers.select_split_k)
+    on the whole launch (the filter blocks of every group, as rows), with the
+    rules select_split_k_fwd documents: double while the launch (workgroups x
+    split) is below the CU count (so never more workgroups than fill the CUs
+    twice), every split keeps two k steps or more, and at most
+    WGRAD_MAX_SPLIT = 64 ways. The cap is higher than the forward's 16 because
+    the reduction is: at 64 ways res2's splits still run 49 k steps each.
+
+    Which variant (WgradSplitPolicy.mode):
+      - "none" when the selector says 1 (the launch fills the CUs alone);
+      - "two_stage" when the workspace, S x dw's elements in f32, fits
+        WORKSPACE_BYTES (64 MiB): its result is the same bits every run (the
+        reduce kernel adds the slices in a fixed order), and the reduce pass
+        reads a workspace that small in a fraction of the GEMM's time;
+      - "atomic" when it does not: no workspace (dw itself is the f32
+        accumulator, zeroed first), at the price of a run-to-run order of
+        addition; S is the same.
+    A layer whose f32 dw would not fit the kernel's 32-bit offsets runs "none".
+    """
+    m, n, k = spec.gemm
+    tile = spec.igemm
+    rows = -(-m // tile.block_m) * spec.conv.groups * tile.block_m
+    split = select_split_k(rows, n, k, arch, tile.block_m, tile.block_n, tile.block_k, max_split)
+    if split == 1 or spec.elements * _F32_BYTES > MAX_TENSOR_BYTES:
+        return WgradSplitPolicy("none", 1)
+    if split * spec.elements * _F32_BYTES <= workspace_bytes:
+        return WgradSplitPolicy("two_stage", split)
+    return WgradSplitPolicy("atomic", split)

@@ -1,15 +1,17 @@
-"""select_split_k_fwd on real layer shapes (ResNet-50 at batch 32 and 1,
-the video layer, grouped layers) and as properties over random layers."""
+"""select_split_k_fwd and select_split_k_wgrad on real layer shapes
+(ResNet-50 at batch 32 and 1, the video layer, grouped layers) and as
+properties over random layers."""
 
 import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conv import networks
+from conv import networks, wgrad_spec
 from conv.igemm_tiles import TILES, spec_for
 from conv.spec import ConvSpec
 from conv.split_k import MAX_SPLIT, select_split_k_fwd
+from conv.split_k import WGRAD_MAX_SPLIT, WORKSPACE_BYTES, WgradSplitPolicy, select_split_k_wgrad
 from helpers.helpers import num_cus
 
 
@@ -86,3 +88,77 @@ def test_rules_hold_for_random_layers(arch, n, c, k, groups, size, f, stride):
     conv = ConvSpec(n, c * groups, k * groups, (size, size), (f, f), stride=(stride, stride), pad=(f // 2, f // 2), groups=groups)
     spec = spec_for(arch, conv)
     _check_rules(spec, arch, select_split_k_fwd(spec, arch))
+
+
+# -- select_split_k_wgrad --------------------------------------------------------------
+
+
+def _check_wgrad_rules(spec, arch, policy, budget=WORKSPACE_BYTES):
+    """select_split_k_wgrad's docstring, each rule an assertion."""
+    wg, cus, split = _workgroups(spec), num_cus(arch), policy.split
+    assert spec.split == 1 and policy.mode in wgrad_spec.MODES
+    assert split >= 1 and split & (split - 1) == 0 and split <= WGRAD_MAX_SPLIT
+    assert (policy.mode == "none") == (split == 1)
+    if wg >= cus:
+        assert split == 1  # a launch that fills the CUs is not split
+    if split > 1:
+        assert wg * split < 2 * cus  # never more workgroups than fill the CUs twice
+        assert spec.gemm[2] // split >= 2 * spec.igemm.block_k  # every split keeps two k steps
+        workspace = split * spec.elements * 4
+        assert (policy.mode == "two_stage") == (workspace <= budget)
+        # The launch rule bounds the workspace whatever the layer: S x E <= S x workgroups x one block < 2 x CUs x one block.
+        assert workspace < 2 * cus * spec.igemm.block_m * spec.igemm.block_n * 4
+    # The policy's spec is valid (every split owns rows) and its splits cover the reduction.
+    split_spec = policy.apply(spec)
+    assert split_spec.rows(split - 1)[1] == spec.gemm[2] and all(split_spec.rows(s)[0] < split_spec.rows(s)[1] for s in range(split))
+    # Determinism: the same answer for an equal spec built afresh.
+    assert select_split_k_wgrad(wgrad_spec.WgradSpec.from_json(spec.to_json()), arch, workspace_bytes=budget) == policy
+
+
+def test_wgrad_resnet50_at_batch_32_splits_its_narrow_layers():
+    for arch in wgrad_spec.TILES:
+        policies = {}
+        for name, conv in {**networks.RESNET50, **networks.VIDEO}.items():
+            spec = wgrad_spec.spec_for(arch, conv)
+            policies[name] = select_split_k_wgrad(spec, arch)
+            _check_wgrad_rules(spec, arch, policies[name])
+        # res2's 3x3 is 64 x 576: 9 workgroups over a 100,352-long reduction. Doubling runs to
+        # 9 x 64 = 576 workgroups on 304 CUs (the cap), 9 x 32 on 256, 9 x 8 on gfx1201's 64.
+        assert policies["res2_3x3"] == WgradSplitPolicy("two_stage", {"gfx942": 64, "gfx950": 32, "gfx1201": 8, "gfx1250": 32}[arch]), arch
+        # res5's 3x3 is 512 x 4,608: 576 workgroups fill every arch unsplit.
+        assert policies["res5_3x3"] == WgradSplitPolicy("none", 1), arch
+
+
+def test_wgrad_atomic_when_the_workspace_budget_is_small():
+    spec = wgrad_spec.spec_for("gfx942", networks.RESNET50["res2_3x3"])
+    assert select_split_k_wgrad(spec, "gfx942", workspace_bytes=0) == WgradSplitPolicy("atomic", 64)
+    # 64 slices of 64 x 576 f32: exactly 9,437,184 bytes fit, one byte fewer does not.
+    assert select_split_k_wgrad(spec, "gfx942", workspace_bytes=64 * 64 * 576 * 4).mode == "two_stage"
+    assert select_split_k_wgrad(spec, "gfx942", workspace_bytes=64 * 64 * 576 * 4 - 1).mode == "atomic"
+
+
+def test_wgrad_groups_count_as_workgroups():
+    one = wgrad_spec.spec_for("gfx942", ConvSpec(8, 128, 128, (14, 14), (3, 3), pad=(1, 1)))
+    grouped = wgrad_spec.spec_for("gfx942", ConvSpec(8, 128 * 32, 128 * 32, (14, 14), (3, 3), pad=(1, 1), groups=32))
+    assert one.gemm == grouped.gemm
+    # 2 x 18 = 36 workgroups: 36 x 8 = 288 < 304, so 16; grouped, 1,152 workgroups fill the CUs.
+    assert select_split_k_wgrad(one, "gfx942") == WgradSplitPolicy("two_stage", 16)
+    assert select_split_k_wgrad(grouped, "gfx942") == WgradSplitPolicy("none", 1)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    arch=st.sampled_from(sorted(wgrad_spec.TILES)),
+    n=st.integers(1, 64),
+    c=st.integers(1, 64),
+    k=st.integers(1, 64),
+    groups=st.sampled_from([1, 2, 4, 32]),
+    size=st.integers(1, 64),
+    f=st.sampled_from([1, 3, 5, 7]),
+    stride=st.integers(1, 2),
+    budget=st.sampled_from([0, 2**20, WORKSPACE_BYTES]),
+)
+def test_wgrad_rules_hold_for_random_layers(arch, n, c, k, groups, size, f, stride, budget):
+    conv = ConvSpec(n, c * groups, k * groups, (size, size), (f, f), stride=(stride, stride), pad=(f // 2, f // 2), groups=groups)
+    spec = wgrad_spec.spec_for(arch, conv)
+    _check_wgrad_rules(spec, arch, select_split_k_wgrad(spec, arch, workspace_bytes=budget), budget)

@@ -16,8 +16,9 @@ built and indexed after it (jobs.Job.kernels).
 import dataclasses
 import math
 
-from conv import igemm_dgrad, igemm_tiles
-from conv.split_k import select_split_k_fwd
+from conv import igemm_dgrad, igemm_tiles, wgrad_spec
+from conv.spec import SpecError as ConvSpecError
+from conv.split_k import select_split_k_fwd, select_split_k_wgrad
 from conv.split_k_reduce import ReduceSpec, vector_width
 from gemm.spec import SpecError as GemmSpecError
 from gemm.tiles import TILES, TileError, spec_for
@@ -153,8 +154,35 @@ def _conv_dgrad(problem, arch):
     return _first_accepting("conv_dgrad", CONV_DGRAD, problem, arch)
 
 
-def _no_family(problem, arch):
-    raise EntryError(problem.index, "op", f"no family computes {problem.op} yet (issue 10); conv_fwd and gemm can be built", arch)
+# rocke build makes one kernel per entry, and the two-stage split is two (the
+# split kernel, then conv_fwd_split_k_reduce): the wgrad planner runs with no
+# workspace, so a layer it splits takes the atomic variant.
+_WGRAD_WORKSPACE_BYTES = 0
+_WGRAD_SPLIT_WHY = {
+    "none": "the launch fills the CUs unsplit (or the reduction is too short to split): dw in the input type",
+    "atomic": "one kernel per entry leaves no workspace for the two-stage variant, so the splits add atomically into an f32 dw the caller zeroes first",
+}
+
+
+def _conv_wgrad(problem, arch):
+    """conv_igemm_wgrad, the one wgrad family, split as select_split_k_wgrad says."""
+    try:
+        unsplit = wgrad_spec.spec_for(arch, problem.spec)
+    except ConvSpecError as e:
+        raise spec_error(problem.index, e, arch) from None
+    policy = select_split_k_wgrad(unsplit, arch, workspace_bytes=_WGRAD_WORKSPACE_BYTES)
+    spec = policy.apply(unsplit)
+    t = spec.igemm
+    m, n, k = spec.gemm
+    blocks = spec.grid()[0] * spec.grid()[1] * spec.conv.groups
+    split = "" if policy.split == 1 else f", split {policy.split} {policy.mode}"
+    config = f"mma {t.mma}, block {t.block_m}x{t.block_n}x{t.block_k}, waves {t.waves_m}x{t.waves_n}{split}"
+    reasons = (
+        f"conv_igemm_wgrad: the one wgrad family; matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (conv.wgrad_spec.TILES): {config}",
+        f"workgroups: {blocks} block{'s' if blocks != 1 else ''} of dw on {num_cus(arch)} CUs",
+        f"split-K: the planner (select_split_k_wgrad) picks {policy.split}, {policy.mode}: {_WGRAD_SPLIT_WHY[policy.mode]}",
+    )
+    return Choice("conv_igemm_wgrad", "conv.igemm_wgrad", spec, config, reasons)
 
 
 def _gemm(problem, arch):
@@ -181,7 +209,7 @@ def _gemm(problem, arch):
 CHOOSERS = {
     "conv_fwd": _conv_fwd,
     "conv_dgrad": _conv_dgrad,
-    "conv_wgrad": _no_family,
+    "conv_wgrad": _conv_wgrad,
     "gemm": _gemm,
 }
 

@@ -97,13 +97,6 @@ def test_gemm_takes_its_archs_tile_and_the_planners_split(arch):
     assert job.choice.reasons[2] == "split-K: the planner (select_split_k) picks 16; the gemm family has no split-K yet, so the kernel runs unsplit"
 
 
-def test_no_family_computes_the_weight_gradient_yet():
-    problems, _ = read({"problems": [conv(op="conv_wgrad")]})
-    jobs, errors = plan(problems, ["gfx942", "gfx950"])
-    assert jobs == []
-    assert [str(e) for e in errors] == ["problems[0].op: no family computes conv_wgrad yet (issue 10); conv_fwd and gemm can be built"]
-
-
 @pytest.mark.parametrize("arch", ["gfx942", "gfx950", "gfx1201", "gfx1250"])
 def test_dgrad_takes_conv_igemm_dgrad_with_its_archs_tile(arch):
     (job,), errors = _jobs(conv(op="conv_dgrad", dtype="bf16"), archs=(arch,))
@@ -169,4 +162,37 @@ def test_fields_of_the_wrong_json_type_are_named_not_a_crash():
         "problems[0].dtype: expected an input type the gemm family has a tile for on gfx942 (bf16, f16), got ['f16']",
         "problems[1].layout_a: expected one of row, col, got 5",
         "problems[2].m: expected a positive int, got 64.0",
+    ]
+
+
+def test_wgrad_takes_its_tile_and_the_planners_split_as_atomic():
+    # ResNet-50's res2 3x3 at batch 32: 64 x 576 weights are 9 blocks on 304 CUs, the reduction
+    # 32 x 56 x 56 = 100,352 long: select_split_k_wgrad splits 64 ways, atomic in a one-kernel entry.
+    (job,), _ = _jobs(conv(op="conv_wgrad", n=32, c=64, k=64, spatial=[56, 56]))
+    assert job.choice.family == "conv_igemm_wgrad" and (job.choice.spec.split, job.choice.spec.mode) == (64, "atomic")
+    assert job.choice.config == "mma 16x16x16, block 64x64x32, waves 2x2, split 64 atomic"
+    assert job.choice.reasons == (
+        "conv_igemm_wgrad: the one wgrad family; matrix cores: a 64x576x100352 implicit GEMM per group; its tile for gfx942 (conv.wgrad_spec.TILES): "
+        "mma 16x16x16, block 64x64x32, waves 2x2, split 64 atomic",
+        "workgroups: 9 blocks of dw on 304 CUs",
+        "split-K: the planner (select_split_k_wgrad) picks 64, atomic: one kernel per entry leaves no workspace for the two-stage variant, "
+        "so the splits add atomically into an f32 dw the caller zeroes first",
+    )
+
+
+def test_wgrad_unsplit_when_the_launch_fills_the_cus():
+    # 512 x 4,608 weights: 576 blocks of 64 x 64.
+    (job,), _ = _jobs(conv(op="conv_wgrad", n=1, c=512, k=512, spatial=[7, 7], dtype="bf16"), archs=("gfx1201",))
+    assert (job.choice.spec.split, job.choice.spec.mode, job.choice.spec.out_dtype) == (1, "none", "bf16")
+    assert job.choice.config == "mma 16x16x16, block 64x64x32, waves 4x2"
+    assert job.choice.reasons[2] == "split-K: the planner (select_split_k_wgrad) picks 1, none: the launch fills the CUs unsplit (or the reduction is too short to split): dw in the input type"
+
+
+def test_wgrad_refusals_are_named():
+    problems, _ = read({"problems": [conv(op="conv_wgrad", dtype="f32")]})
+    jobs, errors = plan(problems, ["gfx942", "gfx1151"])
+    assert jobs == []
+    assert [str(e) for e in errors] == [
+        "problems[0].dtype on gfx942: expected one of f16, bf16 (conv_igemm_wgrad runs on matrix cores), got 'f32'; no family computes an f32 weight gradient",
+        "problems[0] on gfx1151: conv_igemm_wgrad tiles: expected an arch with a tile (gfx942, gfx950, gfx1201, gfx1250), got 'gfx1151'; add a row to TILES in library/conv/wgrad_spec.py",
     ]

@@ -8,10 +8,15 @@ reads as zero). `Gather.address(b, row, k)` gives the element index of
 padding (None: never). The tile lands in LDS K-major (lds.KMajor), like
 copy.TileCopy's k-contiguous tiles, whose moves and LDS writes it reuses.
 
-`Gather.runs` says whether every aligned run of one 16-byte unit of k
-(k a multiple of the unit's elements) is consecutive in memory and padding
-or not as a whole: then `load` issues one 16-byte load per unit, at the
-run's first address, zeroed where it is padding; otherwise one load per
+`Gather.contiguous` says which index a run follows: "k" (the default; the
+copy's moves are 16-byte units of k, as copy.TileCopy's k-contiguous ones)
+or "rows" (units of rows, two k at a time, transposed on the way to LDS as
+TileCopy's rows-contiguous ones: a convolution's weight gradient gathers
+its input as B, whose consecutive columns are consecutive channels).
+`Gather.runs` says whether every aligned run of one 16-byte unit along it
+(the index a multiple of the unit's elements) is consecutive in memory and
+padding or not as a whole: then `load` issues one 16-byte load per unit, at
+the run's first address, zeroed where it is padding; otherwise one load per
 element, each with its own mask. Both `load` (a tile inside rows x k) and
 `guarded` (an edge tile) keep the padding mask: a gathered tile is never
 unguarded.
@@ -26,20 +31,21 @@ from tile.copy import TileCopy
 @dataclasses.dataclass(frozen=True)
 class Gather:
     address: Callable  # (builder, row value, k value) -> (element index i32, valid i1 or None)
-    runs: bool  # aligned 16-byte runs of k are consecutive in memory and share their validity
+    runs: bool  # aligned 16-byte runs along `contiguous` are consecutive in memory and share their validity
+    contiguous: str = "k"  # the index runs follow: "k" or "rows"
 
 
 @dataclasses.dataclass(frozen=True)
 class GatherCopy(TileCopy):
-    """TileCopy's k-contiguous moves and LDS writes; global addresses from `gather`."""
+    """TileCopy's moves and LDS writes (k- or rows-contiguous, as the gather's runs); global addresses from `gather`."""
 
     gather: Gather = None
 
     def __post_init__(self):
         if not isinstance(self.gather, Gather):
             raise ValueError(f"GatherCopy: expected a tile.gather.Gather, got {self.gather!r}")
-        if self.contiguous != "k":
-            raise ValueError(f"GatherCopy: expected contiguous 'k' (the tile is gathered by k runs), got {self.contiguous!r}")
+        if self.contiguous != self.gather.contiguous:
+            raise ValueError(f"GatherCopy: expected contiguous {self.gather.contiguous!r} (the tile is gathered by {self.gather.contiguous} runs), got {self.contiguous!r}")
         super().__post_init__()
 
     def _element(self, b, row, k, type_):
@@ -51,15 +57,23 @@ class GatherCopy(TileCopy):
         zero = b.const(0.0 if self.elem.is_float else 0, self.elem)
         return b.select(valid, value, zero if type_ is self.elem else b.build([zero] * type_.n))
 
+    def _unit(self, b, row, k):
+        """One 16-byte unit from (row, k) on, along `contiguous`."""
+        if self.gather.runs:
+            return self._element(b, row, k, self._vector)
+        if self.contiguous == "k":
+            return b.build([self._element(b, row, b.add(k, j), self.elem) for j in range(self.layout.unit_elems)])
+        return b.build([self._element(b, b.add(row, j), k, self.elem) for j in range(self.layout.unit_elems)])
+
     def load(self, b, row0, k0, tid):
-        """Registers holding the tile at (row0, k0), which lies inside the problem; padding reads zero."""
+        """Registers holding the tile at (row0, k0), which lies inside the problem; padding reads zero.
+        Rows-contiguous: two units per move, k and k + 1, as TileCopy.store takes them."""
         regs = []
         for row, k in self._moves(b, tid):
             r, kk = b.add(row0, row), b.add(k0, k)
-            if self.gather.runs:
-                regs.append(self._element(b, r, kk, self._vector))
-            else:
-                regs.append(b.build([self._element(b, r, b.add(kk, j), self.elem) for j in range(self.layout.unit_elems)]))
+            regs.append(self._unit(b, r, kk))
+            if self.contiguous == "rows":
+                regs.append(self._unit(b, r, b.add(kk, 1)))
         return regs
 
     def guarded(self, b, lds, row0, k0, rows, ks, tid):

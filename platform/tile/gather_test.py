@@ -122,3 +122,49 @@ def test_gather_copy_errors():
         GatherCopy(None, 0, "k", lay, T.F16, 256)
     with pytest.raises(ValueError, match=r"GatherCopy: expected contiguous 'k' \(the tile is gathered by k runs\), got 'rows'"):
         GatherCopy(None, 0, "rows", lay, T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True))
+    with pytest.raises(ValueError, match=r"GatherCopy: expected contiguous 'rows' \(the tile is gathered by rows runs\), got 'k'"):
+        GatherCopy(None, 0, "k", lay, T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True, "rows"))
+
+
+# B gathers: (contiguous, runs). Element by element along k or along rows; 16-byte runs of rows.
+B_GATHERS = [("k", False), ("rows", False), ("rows", True)]
+
+
+def _b_valid(b, col, runs):
+    """Column col of B is padding every third column, or every third 8-column run (runs share their validity)."""
+    return b.cmp("ne", b.rem(b.div(col, 8) if runs else col, 3), 0)
+
+
+def _b_gathered_kernel(arch, dtype, m, n, k, contiguous, runs):
+    """C = A @ B with A column-major (ld = m) and B gathered: B[kk, col] is
+    stored at row kk * STRIDE mod k of a k x n matrix, masked per _b_valid
+    (a weight gradient's padding, in the input it gathers)."""
+    cfg = TILES_128[arch](dtype)
+    elem = {"f16": T.F16, "bf16": T.BF16}[dtype]
+    b = KernelBuilder(f"gather_b_{arch}", arch=arch, workgroup_size=(cfg.threads(archs.get(arch).wave_sizes[0]), 1, 1))
+    a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
+
+    def address(b, col, kk):
+        return b.add(b.mul(b.rem(b.mul(kk, STRIDE), k), n), col), _b_valid(b, col, runs)
+
+    ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), m, 0, a_layout="col", b_gather=Gather(address, runs, contiguous))
+    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    acc = mainloop(b, cfg, ops, elem, row0, col0)
+    epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
+    return b.finish(), (-(-n // cfg.block_n), -(-m // cfg.block_m), 1)
+
+
+@pytest.mark.parametrize("contiguous,runs", B_GATHERS)
+@pytest.mark.parametrize("m,n,k", [(136, 144, 72), (37, 45, 29)])  # a block wholly inside (fast loop, k tail), edges
+@pytest.mark.parametrize("arch,dtype", [("gfx942", "bf16"), ("gfx1201", "f16")])
+def test_gathered_b_with_column_major_a_matches_numpy(arch, dtype, m, n, k, contiguous, runs):
+    rng = np.random.default_rng(m * n + k)
+    a, a64 = as_device(rng.standard_normal((m, k)), dtype)
+    bm, b64 = as_device(rng.standard_normal((k, n)) / np.sqrt(k), dtype)
+    gathered = b64[np.arange(k) * STRIDE % k]
+    gathered[:, (np.arange(n) // 8 if runs else np.arange(n)) % 3 == 0] = 0
+    c = np.full((m, n), np.nan, np.float16) if dtype == "f16" else np.full((m, n), 0x7FC0, np.uint16)
+    kernel, grid = _b_gathered_kernel(arch, dtype, m, n, k, contiguous, runs)
+    run(kernel, grid, [np.ascontiguousarray(a.T), bm, c])
+    rtol, atol = TOLERANCE[dtype]
+    np.testing.assert_allclose(from_device(c, dtype), a64 @ gathered, rtol=rtol, atol=atol)

@@ -151,7 +151,7 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     if ops.a_gather is None:
         copy_a = TileCopy(ops.a, ops.lda, _A_CONTIGUOUS[ops.a_layout], lay_a, bits, threads)
     else:
-        copy_a = GatherCopy(ops.a, 0, "k", lay_a, bits, threads, gather=ops.a_gather)
+        copy_a = GatherCopy(ops.a, 0, ops.a_gather.contiguous, lay_a, bits, threads, gather=ops.a_gather)
     steps = cfg.block_k // s.k
     merge = _merge(steps, frag.per_lane, elem.nbytes)
     span = frag.per_lane * merge  # consecutive k per lane and read
@@ -160,7 +160,7 @@ def mainloop(b, cfg, ops, elem, row0, col0):
         lay_b = Padded(cfg.block_k, cfg.block_n, elem.nbytes, TRANSPOSE_PAD)
         copy_b = TileCopy(ops.b, ops.ldb, "k", lay_b, bits, threads)
     elif ops.b_gather is not None:
-        copy_b = GatherCopy(ops.b, 0, "k", lay_b, bits, threads, gather=ops.b_gather)
+        copy_b = GatherCopy(ops.b, 0, ops.b_gather.contiguous, lay_b, bits, threads, gather=ops.b_gather)
     else:
         copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, bits, threads)
     lds_b = b.lds_alloc(lay_b.nbytes)

@@ -23,9 +23,10 @@ PROBLEMS = [
     {"op": "conv_fwd", "name": "pointwise_f32", "n": 1, "c": 16, "k": 32, "spatial": [8, 8], "filter": [1, 1], "dtype": "f32"},
     # The issue's layer: batch 256 of 224x224x64 f32, a 3.3 GB input (i32 offsets reach 2**31 - 1 bytes).
     {"op": "conv_fwd", "name": "too_big", "n": 256, "c": 64, "k": 64, "spatial": [224, 224], "filter": [3, 3], "pad": [1, 1], "dtype": "f32"},
+    {"op": "conv_wgrad", "name": "wgrad_3x3", "n": 2, "c": 16, "k": 32, "spatial": [8, 8], "filter": [3, 3], "pad": [1, 1]},
 ]
 TOO_BIG = 4 * 224 * 224 * 64  # bytes per sample of its input (and output)
-GOOD = {0: "conv_igemm_fwd", 2: "conv_direct_fwd", 4: "gemm", 5: "conv_img2col"}
+GOOD = {0: "conv_igemm_fwd", 2: "conv_direct_fwd", 3: "conv_igemm_dgrad", 4: "gemm", 5: "conv_img2col", 7: "conv_igemm_wgrad"}
 ARCHS = ["gfx942", "gfx1201"]
 
 
@@ -54,7 +55,6 @@ def test_bad_entries_are_named_the_others_build_and_the_status_is_1(built, capsy
     assert sorted((r["problem"], r["arch"], r["family"]) for r in doc["kernels"]) == sorted((p, a, f) for p, f in GOOD.items() for a in ARCHS)
     assert doc["errors"] == [
         {"problem": 1, "arch": None, "message": "problems[1].stride: expected ints >= 1, got (0, 1)"},
-        {"problem": 3, "arch": None, "message": "problems[3].op: no family computes conv_dgrad yet (issue 10); conv_fwd and gemm can be built"},
         {"problem": 6, "arch": None, "message": (
             f"problems[6]: expected every tensor at most {2**31 - 1} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
             f"got the input (256, 224, 224, 64) of {256 * TOO_BIG} bytes; use a smaller batch (n at most {(2**31 - 1) // TOO_BIG}), "
@@ -113,6 +113,12 @@ def test_explain_prints_why_for_each_kernel(problems, tmp_path, capsys):
         "    conv_img2col: passed over, groups = 16: the im2col GEMM needs groups == 1\n"
     ) in out
     assert "problems[4] gemm_64x64x64_f16_rc_f16 on gfx1201: gemm, mma 16x16x16, block 128x128x32, waves 2x4\n" in out
+    # wgrad: 32 x 144 weights in one block, a reduction of 128 = 4 k steps: split twice, atomic in a one-kernel entry.
+    assert (
+        "problems[7] wgrad_3x3 on gfx942: conv_igemm_wgrad, mma 16x16x16, block 64x64x32, waves 2x2, split 2 atomic\n"
+        "    conv_igemm_wgrad: the one wgrad family; matrix cores: a 32x144x128 implicit GEMM per group; its tile for gfx942 (conv.wgrad_spec.TILES): "
+        "mma 16x16x16, block 64x64x32, waves 2x2, split 2 atomic\n"
+    ) in out
 
 
 # Three GEMMs that differ in m, n and k (run-time values: one kernel) and a

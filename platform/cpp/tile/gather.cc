@@ -17,8 +17,9 @@ std::string checked(const std::optional<Gather>& gather, std::string contiguous)
   if (!gather || !gather->address) {
     throw std::invalid_argument("GatherCopy: expected a tile.gather.Gather, got None");
   }
-  if (contiguous != "k") {
-    throw std::invalid_argument("GatherCopy: expected contiguous 'k' (the tile is gathered by k runs), got " +
+  if (contiguous != gather->contiguous) {
+    throw std::invalid_argument("GatherCopy: expected contiguous " + py::repr(gather->contiguous) +
+                                " (the tile is gathered by " + gather->contiguous + " runs), got " +
                                 py::repr(contiguous));
   }
   return contiguous;
@@ -48,21 +49,31 @@ Value* GatherCopy::element(KernelBuilder& b, Value* row, Value* k, const ir::Typ
   return b.select(valid, value, zeros);
 }
 
+Value* GatherCopy::unit(KernelBuilder& b, Value* row, Value* k) const {
+  if (gather_.runs) return element(b, row, k, vector_type());
+  std::vector<Value*> elems;
+  for (int j = 0; j < layout_.unit_elems(); ++j) {
+    if (contiguous_ == "k") {
+      Value* kj = b.add(k, j);
+      elems.push_back(element(b, row, kj, elem_));
+    } else {
+      Value* rj = b.add(row, j);
+      elems.push_back(element(b, rj, k, elem_));
+    }
+  }
+  return b.build(elems);
+}
+
 std::vector<Value*> GatherCopy::load(KernelBuilder& b, ir::Operand row0, ir::Operand k0, Value* tid) const {
   std::vector<Value*> regs;
   for (Value* q : lane_moves(b, tid)) {
     const auto [row, k] = move(b, q);
     Value* r = b.add(row0, row);
     Value* kk = b.add(k0, k);
-    if (gather_.runs) {
-      regs.push_back(element(b, r, kk, vector_type()));
-    } else {
-      std::vector<Value*> elems;
-      for (int j = 0; j < layout_.unit_elems(); ++j) {
-        Value* kj = b.add(kk, j);
-        elems.push_back(element(b, r, kj, elem_));
-      }
-      regs.push_back(b.build(elems));
+    regs.push_back(unit(b, r, kk));
+    if (contiguous_ == "rows") {  // two units per move, k and k + 1, as TileCopy::store takes them
+      Value* next = b.add(kk, 1);
+      regs.push_back(unit(b, r, next));
     }
   }
   return regs;

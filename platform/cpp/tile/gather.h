@@ -26,12 +26,14 @@ namespace rocke::tile {
 // nullptr where no element is padding (Python's None).
 struct Gather {
   std::function<std::pair<ir::Value*, ir::Value*>(ir::KernelBuilder&, ir::Value* row, ir::Value* k)> address;
-  bool runs;  // aligned 16-byte runs of k are consecutive in memory and share their validity
+  bool runs;  // aligned 16-byte runs along `contiguous` are consecutive in memory and share their validity
+  std::string contiguous = "k";  // the index runs follow: "k" or "rows"
 };
 
-// gather.GatherCopy: TileCopy's k-contiguous moves and LDS writes; global
-// addresses from `gather`. std::invalid_argument, worded as Python's, for
-// no gather (Python's None), a contiguous other than "k", or TileCopy's own.
+// gather.GatherCopy: TileCopy's moves and LDS writes (k- or rows-contiguous,
+// as the gather's runs); global addresses from `gather`.
+// std::invalid_argument, worded as Python's, for no gather (Python's None),
+// a contiguous other than the gather's, or TileCopy's own.
 class GatherCopy : public TileCopy {
  public:
   GatherCopy(ir::Value* src, ir::Operand ld, std::string contiguous, KMajor layout, const ir::Type* elem, int threads,
@@ -45,6 +47,8 @@ class GatherCopy : public TileCopy {
 
  private:
   ir::Value* element(ir::KernelBuilder& b, ir::Value* row, ir::Value* k, const ir::Type* type) const;
+  // One 16-byte unit from (row, k) on, along `contiguous` (_unit).
+  ir::Value* unit(ir::KernelBuilder& b, ir::Value* row, ir::Value* k) const;
 
   Gather gather_;
 };

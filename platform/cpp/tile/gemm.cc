@@ -212,7 +212,7 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   const ir::Type* bits = bits_of(elem);
   std::unique_ptr<const TileCopy> copy_a;
   if (ops.a_gather) {
-    copy_a = std::make_unique<const GatherCopy>(ops.a, 0, "k", lay_a, bits, threads, ops.a_gather);
+    copy_a = std::make_unique<const GatherCopy>(ops.a, 0, ops.a_gather->contiguous, lay_a, bits, threads, ops.a_gather);
   } else {
     copy_a = std::make_unique<const TileCopy>(ops.a, ops.lda, a_contiguous(ops.a_layout), lay_a, bits, threads);
   }
@@ -220,7 +220,7 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   if (tr_b) {
     copy_b = std::make_unique<const TileCopy>(ops.b, ops.ldb, "k", lay_b_rows, bits, threads);
   } else if (ops.b_gather) {
-    copy_b = std::make_unique<const GatherCopy>(ops.b, 0, "k", lay_b, bits, threads, ops.b_gather);
+    copy_b = std::make_unique<const GatherCopy>(ops.b, 0, ops.b_gather->contiguous, lay_b, bits, threads, ops.b_gather);
   } else {
     copy_b = std::make_unique<const TileCopy>(ops.b, ops.ldb, b_contiguous(ops.b_layout), lay_b, bits, threads);
   }

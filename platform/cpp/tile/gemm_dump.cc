@@ -77,6 +77,8 @@ json::Object errors() {
       {"copy_threads", error([&] { TileCopy(p, i, "k", KMajor(16, 16, 2, 128), f16, 48); })},
       {"gather_none", error([&] { GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), f16, 256, std::nullopt); })},
       {"gather_rows", error([&] { GatherCopy(p, 0, "rows", KMajor(64, 32, 2, 128), f16, 256, Gather{gather_rows, true}); })},
+      {"gather_k",
+       error([&] { GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), f16, 256, Gather{gather_rows, true, "rows"}); })},
       {"gather_threads",
        error([&] { GatherCopy(p, 0, "k", KMajor(16, 16, 2, 128), f16, 48, Gather{gather_rows, true}); })},
   };
@@ -139,17 +141,21 @@ int main() {
       }
     }
   }
-  // gather_test.py's gathered-B kernels: its two arch and type pairs, both shapes, both load paths.
-  const std::vector<std::pair<std::string_view, std::string>> gathered_b = {{"gfx942", "bf16"}, {"gfx1201", "f16"}};
-  for (const auto& [arch_name, dtype] : gathered_b) {
+  // gather_test.py's B-gathered kernels (A column-major): its arch and type pairs and shapes.
+  const std::vector<std::pair<std::string_view, std::string>> b_gathered = {{"gfx942", "bf16"}, {"gfx1201", "f16"}};
+  const std::vector<std::array<int, 3>> b_shapes = {{136, 144, 72}};
+  const std::vector<std::pair<std::string, bool>> b_gathers = {{"k", false}, {"rows", false}, {"rows", true}};
+  for (const auto& [arch_name, dtype] : b_gathered) {
     const arch::Arch& a = arch::get(arch_name);
-    for (const auto& [m, n, k] : shapes) {
-      for (bool runs : {true, false}) {
+    for (const auto& [m, n, k] : b_shapes) {
+      for (const auto& [contiguous, runs] : b_gathers) {
         const std::string key = std::string(arch_name) + "/" + dtype + "/gather_b/" + std::to_string(m) + "x" +
-                                std::to_string(n) + "x" + std::to_string(k) + (runs ? "/runs" : "/elements");
+                                std::to_string(n) + "x" + std::to_string(k) + "/" + contiguous +
+                                (runs ? "_runs" : "_elements");
         const std::vector<std::string_view> lowered = {a.min_llvm};
-        kernels[key] = tile::text([&] { return tile::example::gather_b_kernel(arch_name, dtype, m, n, k, runs); },
-                                  llvm, key, lowered);
+        kernels[key] = tile::text(
+            [&] { return tile::example::gather_b_kernel(arch_name, dtype, m, n, k, contiguous, runs); }, llvm, key,
+            lowered);
       }
     }
   }

@@ -168,7 +168,7 @@ std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_vie
 }
 
 std::unique_ptr<ir::Kernel> gather_b_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k,
-                                            bool runs) {
+                                            const std::string& contiguous, bool runs) {
   const ir::Type* elem = elem_of(dtype);
   const GemmConfig cfg = *tile_128(arch, dtype);
   ir::KernelBuilder b("gather_b_" + std::string(arch), arch, {cfg.threads(arch::get(arch).wave_sizes[0]), 1, 1});
@@ -177,20 +177,20 @@ std::unique_ptr<ir::Kernel> gather_b_kernel(std::string_view arch, std::string_v
   Value* a = b.arg("a", global);
   Value* bm = b.arg("b", global);
   Value* c = b.arg("c", global);
+  constexpr int kStride = 7;  // gather_test.STRIDE
   auto address = [n, k, runs](ir::KernelBuilder& b, Value* col, Value* kk) -> std::pair<Value*, Value*> {
-    if (runs) {  // B stored transposed: each column's k consecutive
-      Value* line = b.mul(col, k);
-      return {b.add(line, kk), nullptr};
-    }
-    Value* line = b.mul(kk, n);  // B stored k-major; k = 7j masked
+    Value* moved = b.mul(kk, kStride);
+    Value* stored = b.rem(moved, k);
+    Value* line = b.mul(stored, n);
     Value* index = b.add(line, col);
-    Value* seventh = b.rem(kk, 7);
-    return {index, b.cmp("ne", seventh, 0)};
+    Value* block = runs ? b.div(col, 8) : col;  // runs share their validity
+    Value* third = b.rem(block, 3);
+    return {index, b.cmp("ne", third, 0)};  // every third column (or run) of B is "padding"
   };
   Value* mv = b.const_(m, i32);
   Value* nv = b.const_(n, i32);
   Value* kv = b.const_(k, i32);
-  const Operands ops(a, bm, mv, nv, kv, k, 0, "row", "row", std::nullopt, Gather{address, runs});
+  const Operands ops(a, bm, mv, nv, kv, m, 0, "col", "row", std::nullopt, Gather{address, runs, contiguous});
   Value* by = b.block_id(1);
   Value* row0 = b.mul(by, cfg.block_m);
   Value* bx = b.block_id(0);

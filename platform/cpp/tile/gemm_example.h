@@ -36,11 +36,10 @@ std::unique_ptr<ir::Kernel> fp8_kernel(std::string_view arch, const std::string&
 // callback (rows permuted when `runs`, else A transposed with every fifth k
 // masked; every third row padding), the 128 tile, m, n, k constants.
 std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k, bool runs);
-
-// platform/tile/gather_test.py's gathered-B kernel: A row-major, B through an
-// address callback (stored transposed when `runs`, else k-major with every
-// seventh k masked), the 128 tile, m, n, k constants.
+// platform/tile/gather_test.py's B-gathered kernel: A column-major, B
+// gathered with its k rows permuted and every third column (every third
+// 8-column run, with `runs`) padding; `contiguous` the gather's.
 std::unique_ptr<ir::Kernel> gather_b_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k,
-                                            bool runs);
+                                            const std::string& contiguous, bool runs);
 
 }  // namespace rocke::tile::example

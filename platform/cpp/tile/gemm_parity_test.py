@@ -97,29 +97,29 @@ def _gather(arch_name, dtype, m, n, k, runs):
     return b.finish()
 
 
+# gather_test.py's B-gathered kernels: arch and type pairs, shapes.
+B_GATHERED = (("gfx942", "bf16"), ("gfx1201", "f16"))
+B_GATHER_SHAPES = ((136, 144, 72),)  # gather_test's first: fast loop, k tail and edge blocks (one keeps this test small)
+B_GATHERS = (("k", False), ("rows", False), ("rows", True))  # gather_test.B_GATHERS
 
-# gather_test.py's gathered-B arch and type pairs.
-GATHERED_B = (("gfx942", "bf16"), ("gfx1201", "f16"))
 
-
-def _gather_b(arch_name, dtype, m, n, k, runs):
-    """gather_test.py's gathered-B kernel: A row-major; B stored transposed
-    (runs) or k-major with every seventh k masked (per element)."""
+def _gather_b(arch_name, dtype, m, n, k, contiguous, runs):
+    """gather_test.py's B-gathered kernel: A column-major, B's k rows
+    permuted, every third column (or 8-column run) padding."""
     cfg = TILES_128[arch_name](dtype)
     elem = ELEMS[dtype]
     b = KernelBuilder(f"gather_b_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(arch.get(arch_name).wave_sizes[0]), 1, 1))
     a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
 
     def address(b, col, kk):
-        if runs:
-            return b.add(b.mul(col, k), kk), None
-        return b.add(b.mul(kk, n), col), b.cmp("ne", b.rem(kk, 7), 0)
+        return b.add(b.mul(b.rem(b.mul(kk, STRIDE), k), n), col), b.cmp("ne", b.rem(b.div(col, 8) if runs else col, 3), 0)
 
-    ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), k, 0, b_gather=Gather(address, runs))
+    ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), m, 0, a_layout="col", b_gather=Gather(address, runs, contiguous))
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
     return b.finish()
+
 
 def _kernels():
     """name -> (build, flavors to lower with), as gemm_dump names them."""
@@ -145,11 +145,11 @@ def _kernels():
             for runs in (True, False):
                 key = f"{name}/{dtype}/gather/{m}x{n}x{k}/{'runs' if runs else 'elements'}"
                 out[key] = (lambda a=name, d=dtype, s=(m, n, k), r=runs: _gather(a, d, *s, r), (arch.get(name).min_llvm,))
-    for name, dtype in GATHERED_B:
-        for m, n, k in GATHER_SHAPES:
-            for runs in (True, False):
-                key = f"{name}/{dtype}/gather_b/{m}x{n}x{k}/{'runs' if runs else 'elements'}"
-                out[key] = (lambda a=name, d=dtype, s=(m, n, k), r=runs: _gather_b(a, d, *s, r), (arch.get(name).min_llvm,))
+    for name, dtype in B_GATHERED:
+        for m, n, k in B_GATHER_SHAPES:
+            for contiguous, runs in B_GATHERS:
+                key = f"{name}/{dtype}/gather_b/{m}x{n}x{k}/{contiguous}_{'runs' if runs else 'elements'}"
+                out[key] = (lambda a=name, d=dtype, s=(m, n, k), c=contiguous, r=runs: _gather_b(a, d, *s, c, r), (arch.get(name).min_llvm,))
     return out
 
 
@@ -187,6 +187,7 @@ def _probes():
         "copy_threads": lambda: TileCopy(p, i, "k", KMajor(16, 16, 2, 128), T.F16, 48),
         "gather_none": lambda: GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), T.F16, 256),
         "gather_rows": lambda: GatherCopy(p, 0, "rows", KMajor(64, 32, 2, 128), T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True)),
+        "gather_k": lambda: GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True, "rows")),
         "gather_threads": lambda: GatherCopy(p, 0, "k", KMajor(16, 16, 2, 128), T.F16, 48, gather=Gather(lambda b, r, k: (r, None), True)),
     }
 

@@ -1,0 +1,227 @@
+// conv_igemm_wgrad, mirroring library/conv/igemm_wgrad.py op for op: the
+// weight gradient dw from x and dy as an implicit GEMM per group on the
+// matrix cores, from the tile blocks (platform/cpp/tile), unsplit or
+// split-K (two-stage into an f32 workspace, or atomic into an f32 dw).
+// igemm_wgrad.py's docstring says how rows, columns and the reduction map
+// onto the convolution, and each mode's output type.
+//
+//     conv_igemm_wgrad_<case id>(x, dy, dw | workspace)
+//
+// ORDER (platform/cpp/ir/builder.h): every builder call is its own
+// statement, in Python's order.
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "library/conv/cpp/common.h"
+#include "library/conv/cpp/spec.h"
+#include "library/conv/cpp/wgrad_spec.h"
+#include "platform/cpp/arch/arch.h"
+#include "platform/cpp/family/family.h"
+#include "platform/cpp/ir/builder.h"
+#include "platform/cpp/py/repr.h"
+#include "platform/cpp/tile/gather.h"
+#include "platform/cpp/tile/gemm.h"
+#include "platform/cpp/types/types.h"
+
+namespace rocke::conv {
+namespace {
+
+using ir::Value;
+
+constexpr int kUnitBytes = 16;  // a 16-byte unit of k: what tile::GatherCopy's vector loads take
+
+// The kernel's third argument, by mode (igemm_wgrad.OUTPUT).
+const std::map<std::string, std::string>& outputs() {
+  static const std::map<std::string, std::string> table = {{"none", "dw"}, {"two_stage", "workspace"}, {"atomic", "dw"}};
+  return table;
+}
+
+// The matrix op's wave size on `arch` (_form); SpecError if the arch lacks the op.
+int form_wave(const WgradSpec& spec, std::string_view arch) {
+  for (const arch::MatrixOp& op : arch::get(arch).matrix) {
+    if (op.op == spec.igemm.op()) return op.wave;
+  }
+  throw family::SpecError("WgradSpec.igemm.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
+                          spec.conv().dtype + ", got " + py::repr(spec.igemm.mma) + "; take " + std::string(arch) +
+                          "'s tile from conv.wgrad_spec.TILES");
+}
+
+// B: x at (column: channel and tap, k: reduction row first + k) (_input_gather).
+tile::Gather input_gather(const WgradSpec& spec, Value* group, Value* first) {
+  const ConvSpec& c = spec.conv();
+  const std::int64_t taps = product(c.filter);
+  const std::int64_t cpg = c.c_per_group();
+  auto address = [&c, taps, cpg, group, first](ir::KernelBuilder& b, Value* col, Value* k) -> std::pair<Value*, Value*> {
+    Value* row = k;
+    if (first != nullptr) row = b.add(first, k);
+    Shape sizes = {c.n};
+    const Shape out = c.output();
+    sizes.insert(sizes.end(), out.begin(), out.end());
+    const std::vector<Value*> parts = unflatten(b, row, sizes);
+    Value* n = parts[0];
+    const std::vector<Value*> o(parts.begin() + 1, parts.end());
+    Value* tap;
+    Value* ch;
+    if (c.channels_last()) {
+      tap = b.div(col, cpg);
+      ch = b.rem(col, cpg);
+    } else {
+      ch = b.div(col, taps);
+      tap = b.rem(col, taps);
+    }
+    const std::vector<Value*> t = unflatten(b, tap, c.filter);
+    std::vector<Value*> pos;
+    Value* valid = nullptr;
+    const std::size_t dims = std::min({o.size(), t.size(), c.spatial.size()});  // zip
+    for (std::size_t i = 0; i < dims; ++i) {
+      Value* strided = b.mul(o[i], c.stride[i]);
+      Value* dilated = b.mul(t[i], c.dilation[i]);
+      Value* shifted = b.sub(dilated, c.pad[i]);
+      Value* x = b.add(strided, shifted);
+      Value* low = b.cmp("ge", x, 0);
+      Value* high = b.cmp("lt", x, c.spatial[i]);
+      Value* ok = b.and_(low, high);
+      valid = valid == nullptr ? ok : b.and_(valid, ok);
+      pos.push_back(x);
+    }
+    Value* channel_first = b.mul(group, cpg);
+    Value* channel = b.add(channel_first, ch);
+    std::vector<Value*> at = {n};
+    if (c.channels_last()) {
+      at.insert(at.end(), pos.begin(), pos.end());
+      at.push_back(channel);
+    } else {
+      at.push_back(channel);
+      at.insert(at.end(), pos.begin(), pos.end());
+    }
+    return {flatten(b, at, c.input_shape()), valid};
+  };
+  const int elem_bytes = ir::scalar(c.dtype)->nbytes();
+  const bool runs = c.channels_last() && cpg % (kUnitBytes / elem_bytes) == 0;
+  return tile::Gather{address, runs, runs ? "rows" : "k"};
+}
+
+// A in NCHW: dy[n, g*K/g + row, pixel] at (row, k: reduction row first + k) (_dy_gather).
+tile::Gather dy_gather(const WgradSpec& spec, Value* group, Value* first) {
+  const ConvSpec& c = spec.conv();
+  const std::int64_t pixels = product(c.output());
+  const std::int64_t kpg = c.k_per_group();
+  auto address = [&c, pixels, kpg, group, first](ir::KernelBuilder& b, Value* row, Value* k) -> std::pair<Value*, Value*> {
+    Value* r = k;
+    if (first != nullptr) r = b.add(first, k);
+    Value* n = b.div(r, pixels);
+    Value* p = b.rem(r, pixels);
+    Value* channel_first = b.mul(group, kpg);
+    Value* channel = b.add(channel_first, row);
+    Value* image = b.mul(n, c.k);
+    Value* plane = b.add(image, channel);
+    Value* base = b.mul(plane, pixels);
+    return {b.add(base, p), nullptr};
+  };
+  const int elem_bytes = ir::scalar(c.dtype)->nbytes();
+  return tile::Gather{address, pixels % (kUnitBytes / elem_bytes) == 0};
+}
+
+// (group, first reduction row or nullptr, reduction length, output element offset) of workgroup z (_split).
+struct Split {
+  Value* group;
+  Value* first;
+  Value* length;
+  Value* offset;
+};
+
+Split split_of(ir::KernelBuilder& b, const WgradSpec& spec, Value* z) {
+  const ConvSpec& c = spec.conv();
+  const auto [m, n, r] = spec.gemm();
+  if (spec.split == 1) {
+    Value* length = b.const_(r, ir::scalar("i32"));
+    Value* offset = b.mul(z, m * n);
+    return {z, nullptr, length, offset};
+  }
+  Value* group = b.rem(z, c.groups);
+  Value* part = b.div(z, c.groups);
+  const std::int64_t step = spec.igemm.block_k;
+  const std::int64_t steps = spec.steps();
+  Value* first_steps = b.mul(part, steps);
+  Value* first_share = b.div(first_steps, spec.split);
+  Value* first = b.mul(first_share, step);  // WgradSpec.rows
+  Value* next = b.add(part, 1);
+  Value* end_steps = b.mul(next, steps);
+  Value* end_share = b.div(end_steps, spec.split);
+  Value* end_rows = b.mul(end_share, step);
+  Value* end = b.min(end_rows, r);
+  Value* offset = b.mul(group, m * n);
+  if (spec.mode == "two_stage") {
+    Value* slice = b.mul(part, spec.elements());
+    offset = b.add(slice, offset);
+  }
+  Value* length = b.sub(end, first);
+  return {group, first, length, offset};
+}
+
+std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
+  const WgradSpec spec = WgradSpec::from_json(cs.spec);
+  const ConvSpec& c = spec.conv();
+  const IgemmSpec& t = spec.igemm;
+  const int wave = form_wave(spec, cs.arch);
+  const tile::GemmConfig cfg{t.op(),
+                             static_cast<int>(t.block_m),
+                             static_cast<int>(t.block_n),
+                             static_cast<int>(t.block_k),
+                             static_cast<int>(t.waves_m),
+                             static_cast<int>(t.waves_n)};
+  ir::KernelBuilder b("conv_igemm_wgrad_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1}, wave);
+  const ir::Type* global = ir::ptr("global");
+  const ir::Type* i32 = ir::scalar("i32");
+  Value* x = b.arg("x", global);
+  Value* dy = b.arg("dy", global);
+  Value* out = b.arg(outputs().at(spec.mode), global);
+  const ir::Type* elem = ir::scalar(c.dtype);
+  const ir::Type* out_elem = ir::scalar(spec.out_dtype());
+  const auto [m, n, unused] = spec.gemm();
+  Value* z = b.block_id(2);
+  const Split s = split_of(b, spec, z);
+  Value* mv = b.const_(m, i32);
+  Value* nv = b.const_(n, i32);
+  std::optional<tile::Operands> ops;
+  if (c.channels_last()) {
+    Value* rows;
+    if (s.first == nullptr) {
+      rows = b.mul(s.group, m);
+    } else {
+      Value* passed = b.mul(s.first, c.k);
+      Value* filters = b.mul(s.group, m);
+      rows = b.add(passed, filters);
+    }
+    Value* a_bytes = b.mul(rows, elem->nbytes());
+    Value* a = b.offset(dy, a_bytes);
+    ops.emplace(a, x, mv, nv, s.length, c.k, 0, "col", "row", std::nullopt, input_gather(spec, s.group, s.first));
+  } else {
+    ops.emplace(dy, x, mv, nv, s.length, 0, 0, "row", "row", dy_gather(spec, s.group, s.first),
+                input_gather(spec, s.group, s.first));
+  }
+  Value* by = b.block_id(1);
+  Value* row0 = b.mul(by, t.block_m);
+  Value* bx = b.block_id(0);
+  Value* col0 = b.mul(bx, t.block_n);
+  const tile::Accumulators acc = tile::mainloop(b, cfg, *ops, elem, row0, col0);
+  Value* dst_bytes = b.mul(s.offset, out_elem->nbytes());
+  Value* dst = b.offset(out, dst_bytes);
+  const std::vector<tile::Run> runs = acc.runs(b);
+  tile::epilogue(b, runs, dst, n, ops->m, ops->n, row0, col0, out_elem,
+                 {.atomic = spec.mode == "atomic", .inside = acc.inside});
+  return b.finish();
+}
+
+const family::Registration kRegistration({
+    .name = "conv_igemm_wgrad",
+    .build = &build,
+    .spec_json = &wgrad_normalised,
+});
+
+}  // namespace
+}  // namespace rocke::conv

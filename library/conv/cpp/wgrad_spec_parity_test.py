@@ -1,0 +1,76 @@
+"""WgradSpec in C++ (wgrad_spec_dump) against Python's WgradSpec.from_json on
+the same JSON: every message byte for byte, every accepted spec's to_json
+equal."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from conv.cases import igemm_wgrad_cases
+from conv.spec import SpecError
+from conv.wgrad_spec import WgradSpec
+
+DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wgrad_spec_dump")
+
+CONV = {"n": 2, "c": 16, "k": 32, "spatial": [9, 9], "filter": [3, 3], "pad": [1, 1], "dtype": "f16"}
+IGEMM = {"conv": CONV, "mma": "16x16x16", "block_m": 64, "block_n": 64, "block_k": 32, "waves_m": 2, "waves_n": 2}
+BASE = {"igemm": IGEMM, "split": 1, "mode": "none"}  # a reduction of 162: 6 k steps
+
+
+def _with(**fields):
+    return {**BASE, **fields}
+
+
+# One spec per check from_json and __post_init__ make, in their order, and
+# values whose repr differs by type (True vs 1, None, lists, quotes).
+BAD = [
+    [1, 2], "x", None, 3, {}, {"igemm": IGEMM, "split": 1}, _with(extra=1),
+    _with(igemm=None), _with(igemm=[1]), _with(igemm="NHWC"), _with(igemm={**IGEMM, "mma": "8x8x8"}),
+    _with(igemm={**IGEMM, "conv": {**CONV, "dtype": "f32"}}),
+    _with(split=0), _with(split=-2), _with(split=True), _with(split="2"), _with(split=None),
+    _with(mode="both"), _with(mode=None), _with(mode=1), _with(mode=["none"]),
+    _with(split=2), _with(mode="atomic"), _with(mode="two_stage"), _with(split=7, mode="atomic"),
+    _with(igemm={**IGEMM, "conv": {**CONV, "n": 64, "c": 512, "k": 1024, "spatial": [32, 32]}}, split=128, mode="two_stage"),
+]
+GOOD = [
+    BASE,
+    _with(split=6, mode="two_stage"),
+    _with(split=2, mode="atomic"),
+    _with(igemm={**IGEMM, "conv": {**CONV, "n": 64, "c": 512, "k": 1024, "spatial": [32, 32]}}, split=64, mode="two_stage"),
+    *(c.spec.to_json() for c in igemm_wgrad_cases()),
+]
+
+
+def _python(obj):
+    # As the dump reads it: sorted JSON, as every case list is.
+    obj = json.loads(json.dumps(obj, sort_keys=True))
+    try:
+        return ["ok", WgradSpec.from_json(obj).to_json()]
+    except SpecError as e:
+        return ["SpecError", str(e)]
+
+
+@pytest.fixture(scope="module")
+def cpp(tmp_path_factory):
+    path = tmp_path_factory.mktemp("specs") / "specs.jsonl"
+    path.write_text("".join(json.dumps(obj, sort_keys=True) + "\n" for obj in BAD + GOOD))
+    out = subprocess.run([DUMP, str(path)], capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    assert len(lines) == len(BAD) + len(GOOD)
+    return [json.loads(line) for line in lines]
+
+
+@pytest.mark.parametrize("i", range(len(BAD)))
+def test_every_bad_spec_is_refused_with_pythons_message(cpp, i):
+    want = _python(BAD[i])
+    assert want[0] == "SpecError", BAD[i]  # the list above holds only bad specs
+    assert cpp[i] == want, BAD[i]
+
+
+def test_every_good_spec_reads_back_as_python_writes_it(cpp):
+    for obj, got in zip(GOOD, cpp[len(BAD):]):
+        want = _python(obj)
+        assert want[0] == "ok", obj
+        assert got == want, obj

@@ -1,0 +1,142 @@
+"""conv_igemm_wgrad's spec and tiles: the problem, the tile, and the split.
+
+A weight gradient is a GEMM per group of filters (K/groups rows) by the
+group's channels x filter taps (columns), reduced over N x output pixels
+(conv.igemm_wgrad says how). Its shape is the forward's turned around: the
+rows and columns are the weights, small (64 x 576 for ResNet-50's res2
+3x3), and the reduction is the whole batch's pixels, long (100,352 at
+batch 32). So the table's block is 64 x 64: a K = 64 layer fills its rows,
+and every block of the grid does a long run of k steps; the reduction is
+what split-K (conv.split_k.select_split_k_wgrad) cuts. Each arch keeps
+conv_igemm_fwd's matrix op and 32-deep k step; CDNA runs 4 waves of 64
+lanes (2 x 2), RDNA4 and gfx1250 8 waves of 32 (4 x 2).
+
+WgradSpec is JSON as well (the case lists both engines read):
+
+    {"igemm": IgemmSpec (the ConvSpec and the tile), "split": S, "mode": M}
+
+The IgemmSpec is validated as conv_igemm_fwd's (dtype, sizes, tile, op);
+`split` and `mode` say how the reduction is split:
+
+    "none"       split 1: dw in the input type, one kernel.
+    "two_stage"  split S >= 2: split s writes its f32 partial sums to
+                 workspace[s * E : (s + 1) * E] (E = dw's elements, in dw's
+                 layout); conv_fwd_split_k_reduce sums the S slices and
+                 converts to the input type.
+    "atomic"     split S >= 2: every split atomically adds its f32 partial
+                 sums into an f32 dw, zeroed before the launch.
+"""
+
+import dataclasses
+import math
+
+from conv.igemm_tiles import DTYPES, IgemmSpec, Tile
+from conv.spec import SpecError, check_tensor_bytes
+from family.cases_json import plain_int
+
+MODES = ("none", "two_stage", "atomic")
+F32_BYTES = 4
+
+# arch -> Tile (the docstring says why 64 x 64).
+TILES = {
+    "gfx942": Tile("16x16x16", 64, 64, 32, 2, 2),
+    "gfx950": Tile("32x32x16", 64, 64, 32, 2, 2),
+    "gfx1201": Tile("16x16x16", 64, 64, 32, 4, 2),
+    "gfx1250": Tile("16x16x32", 64, 64, 32, 4, 2),
+}
+
+
+class WgradSpecError(SpecError):
+    """conv_igemm_wgrad cannot take this spec: names the field, what it takes, and the fix."""
+
+
+@dataclasses.dataclass(frozen=True)
+class WgradSpec:
+    igemm: IgemmSpec
+    split: int = 1
+    mode: str = "none"
+
+    def __post_init__(self):
+        if isinstance(self.igemm, dict):
+            object.__setattr__(self, "igemm", IgemmSpec.from_json(self.igemm))
+        if not isinstance(self.igemm, IgemmSpec):
+            raise WgradSpecError(f"WgradSpec.igemm: expected an IgemmSpec, got {self.igemm!r}")
+        split = plain_int(self.split)
+        object.__setattr__(self, "split", split)
+        if not isinstance(split, int) or isinstance(split, bool) or split < 1:
+            raise WgradSpecError(f"WgradSpec.split: expected a positive int, got {split!r}")
+        if self.mode not in MODES:
+            raise WgradSpecError(f"WgradSpec.mode: expected one of {', '.join(MODES)}, got {self.mode!r}")
+        if (self.mode == "none") != (split == 1):
+            raise WgradSpecError(f"WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split {split} with mode {self.mode!r}")
+        if split > self.steps:
+            raise WgradSpecError(
+                f"WgradSpec.split: expected at most {self.steps} (one {self.igemm.block_k}-deep k step of the {self.gemm[2]}-long reduction per split), got {split}; take a smaller split"
+            )
+        if self.mode != "none":  # the split modes' f32 output: dw, or the workspace of S of them
+            what, shape = ("f32 workspace", (split, *self.conv.weight_shape())) if self.mode == "two_stage" else ("f32 dw", self.conv.weight_shape())
+            try:
+                check_tensor_bytes("WgradSpec", what, shape, F32_BYTES, "take a smaller split" if self.mode == "two_stage" else "split the filters (k) into launches")
+            except SpecError as e:
+                raise WgradSpecError(str(e)) from None
+
+    @property
+    def conv(self):
+        return self.igemm.conv
+
+    @property
+    def gemm(self):
+        """(M, N, K) of each group's GEMM: filters per group, C/groups x filter taps, N x output pixels."""
+        c = self.conv
+        return c.k_per_group, c.c_per_group * math.prod(c.filter), c.n * math.prod(c.output)
+
+    @property
+    def steps(self):
+        """T: the reduction's k steps (the last one partial), dealt out to the splits."""
+        return -(-self.gemm[2] // self.igemm.block_k)
+
+    def rows(self, part):
+        """(first, end) reduction rows split `part` owns: k steps part x T // S up to
+        (part + 1) x T // S, so every split owns one step or more (S <= T) and
+        they differ by one step at most."""
+        step, reduction = self.igemm.block_k, self.gemm[2]
+        return step * (part * self.steps // self.split), min(step * ((part + 1) * self.steps // self.split), reduction)
+
+    @property
+    def elements(self):
+        """E: the elements of dw, one slice of the two-stage workspace."""
+        return math.prod(self.conv.weight_shape())
+
+    @property
+    def out_elements(self):
+        """Elements of what the kernel writes: dw, or the S slices of the workspace."""
+        return self.elements * (self.split if self.mode == "two_stage" else 1)
+
+    @property
+    def out_dtype(self):
+        """The kernel's output type: the input type unsplit; f32 partial sums when split."""
+        return self.conv.dtype if self.mode == "none" else "f32"
+
+    def grid(self):
+        """Workgroups: column blocks across x, filter blocks across y, groups x splits across z (group fastest)."""
+        m, n, _ = self.gemm
+        return (-(-n // self.igemm.block_n), -(-m // self.igemm.block_m), self.conv.groups * self.split)
+
+    def to_json(self):
+        return {"igemm": self.igemm.to_json(), "split": self.split, "mode": self.mode}
+
+    @classmethod
+    def from_json(cls, obj):
+        fields = ("igemm", "split", "mode")
+        if not isinstance(obj, dict) or sorted(obj) != sorted(fields):
+            raise WgradSpecError(f"WgradSpec: expected a JSON object with exactly the fields {', '.join(fields)}, got {obj!r}")
+        return cls(**obj)
+
+
+def spec_for(arch, conv, split=1, mode="none"):
+    """The WgradSpec of `conv` on `arch`, with the table's tile."""
+    if arch not in TILES:
+        raise WgradSpecError(f"conv_igemm_wgrad tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to TILES in library/conv/wgrad_spec.py")
+    if conv.dtype not in DTYPES:  # before IgemmSpec's own check, whose fix names forward families
+        raise WgradSpecError(f"ConvSpec.dtype: expected one of {', '.join(DTYPES)} (conv_igemm_wgrad runs on matrix cores), got {conv.dtype!r}; no family computes an f32 weight gradient")
+    return WgradSpec(IgemmSpec(conv, **dataclasses.asdict(TILES[arch])), split, mode)
