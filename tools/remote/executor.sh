@@ -10,7 +10,8 @@
 #   executor.sh down      stop it: every process it started, and its mounts
 #   executor.sh status    say whether it runs, and where its logs are
 #
-# Port: ROCKE_REMOTE_PORT (default 50052, the one --config=remote names; the
+# Folder: ROCKE_REMOTE_BASE (default /var/cache/rocke/remote; it must lie under
+# /var/cache/rocke, whose roots it stacks on). Port: ROCKE_REMOTE_PORT (default 50052, the one --config=remote names; the
 # database takes the next one). Worker slots: ROCKE_REMOTE_JOBS (default: the
 # number of cores).
 #
@@ -37,7 +38,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 checkout=$(cd "$here/../.." && pwd -P)
-base=/var/cache/rocke/remote
+# Layers and runs (another folder gives a fresh environment, for measuring).
+base=${ROCKE_REMOTE_BASE:-/var/cache/rocke/remote}
 port=${ROCKE_REMOTE_PORT:-50052}
 db_port=$((port + 1))
 jobs=${ROCKE_REMOTE_JOBS:-$(nproc)}
@@ -149,8 +151,16 @@ down() {
     echo "rocke remote: no executor runs on port $port" >&2
     return 0
   fi
-  kill -TERM "$pid"
+  # unshare --fork ignores SIGTERM and passes on no signal: SIGTERM goes to its
+  # child, the namespace's first process (serve.sh), whose end ends the
+  # namespace. SIGKILL to unshare if that takes over 10 s (its --kill-child
+  # then kills the child).
+  local child
+  child=$(cat "/proc/$pid/task/$pid/children" 2>/dev/null) || true
+  [[ -z $child ]] || kill -TERM $child
   for _ in $(seq 100); do [[ -e /proc/$pid ]] || break; sleep 0.1; done
+  [[ ! -e /proc/$pid ]] || kill -KILL "$pid"
+  for _ in $(seq 50); do [[ -e /proc/$pid ]] || break; sleep 0.1; done
   [[ ! -e /proc/$pid ]] || die "the executor (pid $pid) did not stop."
   rm -f "$run_dir/pid"
   # The run's writable folders (database, CAS); its logs stay for reading.

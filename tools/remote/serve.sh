@@ -35,6 +35,9 @@ inner() {
   local run=$1 root_key=$2 port=$3 db_port=$4 jobs=$5
   local logs=$run/logs pg=/var/lib/rocke-remote/pg
   local db=postgresql://bgd@127.0.0.1:$db_port/bgd
+  # As PID 1 this shell ignores SIGTERM unless it handles it; ending it ends
+  # every process of the namespace.
+  trap 'echo "serve: stopping" && exit 0' TERM
   echo "serve: PostgreSQL on 127.0.0.1:$db_port"
   mkdir -p "$pg"
   # PostgreSQL runs as its own user, which must own its data and its log.
