@@ -72,7 +72,7 @@ fi
 timed "remote build of $target" "$scratch/remote.log" ./bazel "--output_base=$scratch/output-base" build --config=remote \
   "--remote_executor=grpc://127.0.0.1:$ROCKE_REMOTE_PORT" --noremote_accept_cached "$@" "$target"
 status=$?
-kernels=$(./bazel query "kind('_kernel rule', deps($target))" "$@" 2>/dev/null | grep -c .)
+kernels=$(./bazel query "kind('_kernel rule', deps($target))" 2>/dev/null | grep -c .)
 summary=$(grep -E '^INFO: [0-9]+ process' "$scratch/remote.log")
 remote=$(grep -oE '[0-9]+ remote' <<<"$summary" | cut -d' ' -f1)
 others=$(sed -E 's/^INFO: [0-9]+ process(es)?: //; s/[0-9]+ (internal|remote)[,.]? ?//g' <<<"$summary")
