@@ -11,7 +11,7 @@ from family.family import Case
 from planner.choose import choose
 from planner.problems import EntryError, FileError, read
 
-__all__ = ("EntryError", "FileError", "Job", "build", "plan", "read")
+__all__ = ("EntryError", "FileError", "Job", "build", "merged", "plan", "read")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,11 +43,18 @@ def plan(problems, archs):
                 jobs.append(Job.of(problem, arch))
             except EntryError as e:
                 refused.append(e)
-        if len(refused) == len(archs) and len({(e.field, e.message) for e in refused}) == 1:
-            refused[0].arch = None
-            refused = refused[:1]
-        errors += refused
+        errors += merged(refused, archs)
     return jobs, errors
+
+
+def merged(refused, archs):
+    """The errors of one problem from its refusals (EntryError, one per arch
+    refused): one error without an arch when every arch of `archs` refused it
+    alike, else each as it is. Used by plan and by the Bazel catalog's
+    archive, so both list a problem's refusals the same way."""
+    if len(refused) == len(archs) and len({(e.field, e.message) for e in refused}) == 1:
+        return [EntryError(refused[0].index, refused[0].field, refused[0].message)]
+    return list(refused)
 
 
 def build(job, toolchain):

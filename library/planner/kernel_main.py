@@ -4,8 +4,14 @@
         --toolchain external/llvm23/toolchain.json --code-object K.hsaco --row K.row.json
 
 The entry is the problem itself (not the file it comes from), so that editing
-one problem of a set reruns only its own actions. Exit status 1 with one line
-naming the entry when it is bad or no family builds it.
+one problem of a set reruns only its own actions.
+
+An entry that is bad, or that no family builds on this arch, is a refusal,
+not a failed action: the row file then holds {"refused": {"problem", "arch",
+"field", "message"}, "name": its name, or null when the entry itself is bad},
+the code object is empty, and the message goes to stderr; the archive lists
+the refusal under index.json's "errors", as `rocke build` does. Exit status
+1 only when an output cannot be written or LLVM fails on the chosen kernel.
 """
 
 import argparse
@@ -29,14 +35,26 @@ def main(argv=None):
     parser.add_argument("--row", required=True)
     args = parser.parse_args(argv)
     try:
-        job = jobs.Job.of(entry(args.index, json.loads(args.entry)), args.arch)
-        row, code_object = jobs.build(job, Toolchain.from_file(args.toolchain))
+        row, code_object = _kernel(args)
         write_atomic(args.code_object, code_object)
         write_atomic(args.row, (json.dumps(row, sort_keys=True) + "\n").encode())
-    except (EntryError, KernelError, OutputError) as e:
+    except (KernelError, OutputError) as e:
         print(f"rocke catalog: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def _kernel(args):
+    """(row, code object) of the action's entry on its arch; for a refusal,
+    (its record, b"")."""
+    problem = None
+    try:
+        problem = entry(args.index, json.loads(args.entry))
+        return jobs.build(jobs.Job.of(problem, args.arch), Toolchain.from_file(args.toolchain))
+    except EntryError as e:
+        print(f"rocke catalog: refused, recorded in the catalog's errors: {e}", file=sys.stderr)
+        refused = {"problem": e.index, "arch": e.arch, "field": e.field, "message": e.message}
+        return {"refused": refused, "name": problem and problem.name}, b""
 
 
 if __name__ == "__main__":

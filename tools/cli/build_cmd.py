@@ -150,14 +150,14 @@ def run(args):
     except Refused as e:
         return _fail(str(e))
     rows, seconds, objects = [], {}, {}
-    error_rows = [{"problem": e.index, "arch": e.arch, "message": str(e)} for e in errors]
+    error_rows = [index.error(e.index, e.arch, str(e)) for e in errors]
     progress = Progress(len(jobs), sys.stderr)
     start = time.monotonic()
     how, results = _results(jobs, args.jobs, planner.__name__, toolchain)
     for job, row, code_object, failure, took in results:
         what = f"problems[{job.problem.index}] {job.problem.name} on {job.arch}"
         if failure:
-            error_rows.append({"problem": job.problem.index, "arch": job.arch, "message": failure})
+            error_rows.append(index.error(job.problem.index, job.arch, failure))
             print(f"rocke build: {what}: {failure}", file=sys.stderr)
         else:
             rows.append(row)
