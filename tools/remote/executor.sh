@@ -41,6 +41,8 @@ checkout=$(cd "$here/../.." && pwd -P)
 # Layers and runs (another folder gives a fresh environment, for measuring).
 base=${ROCKE_REMOTE_BASE:-/var/cache/rocke/remote}
 port=${ROCKE_REMOTE_PORT:-50052}
+[[ $port =~ ^[1-9][0-9]{0,4}$ && $port -lt 65535 ]] ||
+  { echo "rocke remote: ROCKE_REMOTE_PORT must be a TCP port below 65535 (the database takes the next one), got '$port'." >&2 && exit 1; }
 db_port=$((port + 1))
 jobs=${ROCKE_REMOTE_JOBS:-$(nproc)}
 run_dir=$base/run/$port
@@ -96,6 +98,12 @@ ensure_env() {
   exec 8>&-
 }
 
+# Whether process PID runs (a child that ended stays a zombie until reaped).
+alive() {
+  local state
+  state=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) && [[ $state != Z ]]
+}
+
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # The pid of this port's running executor (its unshare), if any.
@@ -134,7 +142,7 @@ up() {
   # Ready when the worker's bot session is open (it then polls for jobs).
   pid=$!
   until grep -qs 'Bot Session created' "$run_dir/logs/worker.log"; do
-    if [[ ! -e /proc/$pid ]]; then
+    if ! alive "$pid"; then
       die "the executor stopped while starting. Last lines of $run_dir/logs/serve.log:" "$(tail -n 15 "$run_dir/logs/serve.log" | sed 's/^/    /')"
     fi
     ((waited < 120)) || { down >/dev/null; die "the executor did not become ready in 120 s; its logs are in $run_dir/logs"; }
