@@ -3,7 +3,8 @@
 # real REAPI executor of tools/remote/executor.sh (BuildGrid, PostgreSQL and
 # buildbox-worker in the pinned root plus their own layer) on a private port,
 # then checks that
-#   1. building its environment left the pinned root's key and files as they were;
+#   1. building its environment left the pinned root's key and files as they were,
+#      and its layer replaces or hides no file of the root's system folders;
 #   2. //catalog:resnet50 built with --config=remote and --noremote_accept_cached
 #      (a fresh output base, so no action is answered by a cache) runs every
 #      kernel action and the archive remotely: Bazel's process summary counts
@@ -61,6 +62,14 @@ if timed "executor environment (built if new)" "$scratch/env.log" tools/remote/e
 else
   fail "remote: the executor environment leaves the pinned root whole and its key unchanged" "$(tail -n 5 "$scratch/env.log")" "${problem:-}"
 fi
+
+# The layer may add files, never replace or hide one the actions run (their
+# tools, interpreters and libraries): a worker then runs the root's own.
+layer=$(tools/remote/executor.sh env 2>/dev/null)
+shadowed=$(cd "$layer" 2>/dev/null && find usr opt bin sbin lib lib64 \( -type f -o -type l -o -type c \) 2>/dev/null |
+  while read -r f; do [[ -e $root/$f || -L $root/$f ]] && echo "$f"; done | head -n 5)
+if [[ -d $layer && -z $shadowed ]]; then pass "remote: the executor's layer replaces or hides no file of the root's usr, opt, bin, sbin, lib"
+else fail "remote: the executor's layer replaces or hides no file of the root's usr, opt, bin, sbin, lib" "${shadowed:-no layer at '$layer'}"; fi
 
 if ! timed "executor up" "$scratch/up.log" tools/remote/executor.sh up; then
   fail "remote: the executor starts on port $ROCKE_REMOTE_PORT" "$(tail -n 10 "$scratch/up.log")"
