@@ -11,7 +11,9 @@
 #      them as "remote" and nothing ran locally;
 #   3. the worker ran them: its log has as many runner exits with code 0, and none
 #      other;
-#   4. the remote tar and index.json are the bytes a local build gives.
+#   4. the remote tar and index.json are the bytes a local build gives;
+#   5. a job asking for another root's key is not run (the rocke-root property
+#      routes jobs; the worker offers only its own root's).
 #
 #   tools/checks/remote_execution.sh [BAZEL_FLAG...]
 #
@@ -99,6 +101,22 @@ if [[ $ok -eq ${remote:-0} && $ok -gt 0 && -z $bad ]]; then
   pass "remote: buildbox-worker ran $ok actions, each exiting 0 ($run_dir/logs/worker.log)"
 else
   fail "remote: buildbox-worker ran the ${remote:-0} remote actions, each exiting 0 (its log: $ok exits with code 0)" "$bad"
+fi
+
+# 5. Routing: a job for another root (//tools/remote:unmatched_root) waits,
+# unrun, however long: Bazel shows it queued at the executor ("[Sched]") until
+# Ctrl-C (SIGINT) cancels the build.
+before=$(grep -c 'Runner exited' "$run_dir/logs/worker.log")
+timeout -s INT 40 ./bazel "--output_base=$scratch/output-base" build "--remote_executor=grpc://127.0.0.1:$ROCKE_REMOTE_PORT" \
+  --spawn_strategy=remote --disk_cache= --noremote_accept_cached --extra_execution_platforms=//tools/remote:unmatched_root \
+  --curses=no --show_progress_rate_limit=5 \
+  "${target}_000_gfx942" >"$scratch/unmatched.log" 2>&1
+status=$?
+after=$(grep -c 'Runner exited' "$run_dir/logs/worker.log")
+if [[ $status -ne 0 && $after -eq $before ]] && grep -q "^\[.*\] \[Sched\] rocke kernel ${target}_000_gfx942; [1-9][0-9]s" "$scratch/unmatched.log"; then
+  pass "remote: a job asking for another root (rocke-root=no-such-root) is not run by this root's worker (waited 40 s; bazel exit $status)"
+else
+  fail "remote: a job asking for another root is not run by this root's worker (bazel exit $status; runner exits $before -> $after)" "$(tail -n 3 "$scratch/unmatched.log")"
 fi
 
 # 4. Remote bytes = local bytes.
