@@ -10,10 +10,10 @@
 #   executor.sh down      stop it: every process it started, and its mounts
 #   executor.sh status    say whether it runs, and where its logs are
 #
-# Folder: ROCKE_REMOTE_BASE (default /var/cache/rocke/remote; it must lie under
-# /var/cache/rocke, whose roots it stacks on). Port: ROCKE_REMOTE_PORT (default 50052, the one --config=remote names; the
-# database takes the next one). Worker slots: ROCKE_REMOTE_JOBS (default: the
-# number of cores).
+# Folder: ROCKE_REMOTE_BASE (default /var/cache/rocke/remote; another one builds
+# a fresh environment, for measuring). Port: ROCKE_REMOTE_PORT (default 50052,
+# the one --config=remote names; the database takes the next one). Worker
+# slots: ROCKE_REMOTE_JOBS (default: the number of cores).
 #
 # The environment: the pinned root (toolchains/sysroot, read-only) as the lower
 # folder of an overlay, under a layer that adds ./packages and a BuildGrid venv
@@ -31,14 +31,13 @@
 # Each run keeps its state in /var/cache/rocke/remote/run/<port>: pid, the
 # BuildGrid config, logs/ (postgres.log, bgd.log, worker.log, serve.log) and
 # the run's own writable overlay folder (database, CAS), emptied on every `up`.
-# All of it runs in one PID namespace whose first process is tied to the
-# `unshare` whose pid is recorded: `down` ends that one process, and the kernel
-# ends the rest; the mounts vanish with the namespace.
+# All of it runs in one PID namespace made by the `unshare` whose pid is
+# recorded: `down` ends the namespace's first process (serve.sh), and the
+# kernel ends the rest; the mounts vanish with the namespace.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 checkout=$(cd "$here/../.." && pwd -P)
-# Layers and runs (another folder gives a fresh environment, for measuring).
 base=${ROCKE_REMOTE_BASE:-/var/cache/rocke/remote}
 port=${ROCKE_REMOTE_PORT:-50052}
 [[ $port =~ ^[1-9][0-9]{0,4}$ && $port -lt 65535 ]] ||
