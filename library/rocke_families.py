@@ -9,8 +9,10 @@ rocke_family is missing from this tuple or an entry names no rocke_family.
 
 FAMILIES = (
     "conv.direct_fwd",
+    "conv.igemm_dgrad",
     "conv.igemm_fwd",
     "conv.img2col",
+    "conv.split_k_reduce",
     "gemm.gemm",
 )
 

@@ -70,6 +70,71 @@ IGEMM_FWD = {
     "ncdhw_grouped_bf16": ConvSpec(1, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), groups=2, layout="NCHW", dtype="bf16"),
 }
 
+# Split-K (IgemmSpec.split_k = S): name -> (problem, S). Each kernel writes S
+# f32 partial sums; the reductions mostly do not divide evenly: into whole k
+# steps (a partial last step) nor the steps into S (slices of unequal steps).
+IGEMM_FWD_SPLIT = {
+    # res5-like 3x3 (few pixels, long reduction): 18 steps in 4 slices of 4-5, vector gather.
+    "splitk_resnet_3x3_s4": (ConvSpec(1, 64, 64, (7, 7), (3, 3), pad=(1, 1)), 4),
+    # Channels-first with bias (the reduce applies it): k = 108, 4 steps (the last 12 deep) in 3.
+    "splitk_nchw_odd_bias_s3": (ConvSpec(1, 12, 20, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", bias_relu=True), 3),
+    # Grouped (z = split x groups + group): k = 144, 5 steps in 2 slices of 2 and 3.
+    "splitk_grouped_bf16_s2": (ConvSpec(1, 32, 32, (5, 5), (3, 3), pad=(1, 1), groups=2, dtype="bf16"), 2),
+    # 3-D: k = 216, 7 steps in 4.
+    "splitk_video_3d_s4": (ConvSpec(1, 8, 16, (3, 4, 4), (3, 3, 3), pad=(1, 1, 1)), 4),
+    # A single output pixel split as far as it goes: one k step per split, the last partial.
+    "splitk_single_pixel_s5": (ConvSpec(1, 16, 8, (3, 3), (3, 3)), 5),
+    # Channels-first 1x1, bf16, batch 2: 2 whole steps in 2.
+    "splitk_nchw_1x1_bf16_s2": (ConvSpec(2, 64, 32, (4, 4), (1, 1), layout="NCHW", dtype="bf16"), 2),
+}
+
+
+# conv_igemm_dgrad's problems (the GEMM: input pixels x C/groups, reduced over
+# K/groups x taps). Real layers scaled down, then stride > 1 in every form the
+# gather's mask must get right (stride 2 and 3, with padding and dilation,
+# 1x1, rectangular, 3-D, input pixels no output reaches), then edges. Each
+# names what it covers: blocks wholly inside the GEMM (M >= 128 input pixels,
+# C/groups >= 64), the vector dy gather (NHWC, K/groups a multiple of 8) and
+# the per-element one, grids in x, y and z.
+IGEMM_DGRAD = {
+    # ResNet: a res4-like 3x3 (C = K = 64, k = 576: a whole block and an edge one);
+    # 1x1 (C = 96: a whole column block and an edge one, one k step); 3x3 bf16 (k tail of 16).
+    "resnet50_3x3_c64": ConvSpec(1, 64, 64, (14, 14), (3, 3), pad=(1, 1)),
+    "resnet_1x1_f16": ConvSpec(2, 96, 32, (8, 8), (1, 1)),
+    "resnet_3x3_bf16": ConvSpec(2, 64, 16, (8, 8), (3, 3), pad=(1, 1), dtype="bf16"),
+    # Strided: ResNet's 3x3 stride 2 (a whole block) and 1x1 stride 2 (odd pixels get
+    # zero); the stem's 7x7 stride 2 with C = 3; an input whose last pixel no output
+    # reaches; stride 3 with padding and dilation; 5x5 stride 3; a 2 x 3 stride;
+    # UNet's 4x4 stride-2 downsampling.
+    "resnet_3x3_stride2": ConvSpec(2, 64, 32, (10, 10), (3, 3), stride=(2, 2), pad=(1, 1)),
+    "resnet_1x1_stride2_bf16": ConvSpec(2, 64, 32, (8, 8), (1, 1), stride=(2, 2), dtype="bf16"),
+    "resnet_stem_7x7_stride2": ConvSpec(1, 3, 16, (16, 16), (7, 7), stride=(2, 2), pad=(3, 3)),
+    "stride2_uncovered_edge": ConvSpec(1, 16, 24, (10, 11), (3, 3), stride=(2, 2)),
+    "stride3_pad_dilation_bf16": ConvSpec(1, 8, 16, (13, 12), (3, 3), stride=(3, 3), pad=(2, 1), dilation=(2, 2), dtype="bf16"),
+    "stride3_5x5": ConvSpec(1, 16, 8, (11, 11), (5, 5), stride=(3, 3), pad=(2, 2)),
+    "stride_2x3_rect_bf16": ConvSpec(2, 8, 8, (8, 9), (2, 3), stride=(2, 3), pad=(0, 1), dtype="bf16"),
+    "unet_down_4x4_stride2": ConvSpec(1, 24, 16, (12, 12), (4, 4), stride=(2, 2), pad=(1, 1)),
+    # ResNeXt: grouped 3x3, 8 filters per group (vector gather) and 4 strided (per element).
+    "resnext_grouped_f16": ConvSpec(1, 32, 32, (6, 6), (3, 3), pad=(1, 1), groups=4),
+    "resnext_grouped_stride2_bf16": ConvSpec(1, 32, 32, (8, 8), (3, 3), stride=(2, 2), pad=(1, 1), groups=8, dtype="bf16"),
+    # UNet: C and K not multiples of the tile (20 and 12: per-element dy), a dilated one.
+    "unet_3x3_odd": ConvSpec(1, 20, 12, (10, 10), (3, 3), pad=(1, 1)),
+    "unet_dilated_bf16": ConvSpec(1, 16, 16, (9, 9), (3, 3), pad=(2, 2), dilation=(2, 2), dtype="bf16"),
+    # 3-D video: 3x3x3; (1, 2, 2)-strided; 1x1x1 with stride 2 everywhere.
+    "video_3d_f16": ConvSpec(1, 16, 8, (4, 6, 6), (3, 3, 3), pad=(1, 1, 1)),
+    "video_3d_stride_bf16": ConvSpec(1, 8, 16, (3, 7, 7), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1), dtype="bf16"),
+    "video_3d_1x1_stride2": ConvSpec(1, 8, 8, (5, 5, 5), (1, 1, 1), stride=(2, 2, 2)),
+    # Edges: a single input pixel; a single output pixel spread over 9 input pixels; a
+    # filter as large as the padded input.
+    "single_pixel": ConvSpec(1, 8, 16, (1, 1), (1, 1)),
+    "single_output_pixel": ConvSpec(1, 8, 16, (3, 3), (3, 3)),
+    "filter_fills_padded_input_bf16": ConvSpec(1, 8, 8, (5, 5), (7, 7), pad=(1, 1), dtype="bf16"),
+    # Channels-first (per-element gathers and stores), 2-D, strided, 3-D grouped strided.
+    "nchw_3x3": ConvSpec(1, 12, 8, (6, 6), (3, 3), pad=(1, 1), layout="NCHW"),
+    "nchw_stride2_bf16": ConvSpec(1, 8, 8, (7, 7), (3, 3), stride=(2, 2), pad=(1, 1), layout="NCHW", dtype="bf16"),
+    "ncdhw_grouped_stride": ConvSpec(1, 8, 8, (3, 6, 6), (2, 3, 3), stride=(1, 2, 2), pad=(0, 1, 1), groups=2, layout="NCHW"),
+}
+
 
 def _cases(problems):
     return tuple(Case(f"{name}_{arch}", arch, spec) for name, spec in problems.items() for arch in ARCHS)
@@ -85,6 +150,50 @@ def img2col_cases():
 
 def igemm_fwd_cases():
     """Each problem on each arch, with that arch's tile (conv.igemm_tiles)."""
+    import dataclasses
+
     from conv.igemm_tiles import spec_for  # the tile table imports the spec, as this module does
 
-    return tuple(Case(f"{name}_{arch}", arch, spec_for(arch, spec)) for name, spec in IGEMM_FWD.items() for arch in ARCHS)
+    plain = tuple(Case(f"{name}_{arch}", arch, spec_for(arch, spec)) for name, spec in IGEMM_FWD.items() for arch in ARCHS)
+    split = tuple(Case(f"{name}_{arch}", arch, dataclasses.replace(spec_for(arch, spec), split_k=s)) for name, (spec, s) in IGEMM_FWD_SPLIT.items() for arch in ARCHS)
+    return plain + split
+
+
+# conv_fwd_split_k_reduce: name -> (layer, S). The output's elements E pick
+# the lane vector (4, 2 or 1 wide) and the bias path (wide, one channel per
+# vector, per element); S from 2 to 16; every output type and layout.
+REDUCE = {
+    "resnet_3x3_f16_s4": (ConvSpec(1, 64, 64, (7, 7), (3, 3), pad=(1, 1)), 4),
+    # NHWC bias, K a multiple of 4: one wide bias load; E = two whole workgroups.
+    "resnet_1x1_bias_f16_s2": (ConvSpec(2, 32, 64, (8, 8), (1, 1), bias_relu=True), 2),
+    # NCHW bias, 36 pixels: a vector's 4 elements share one channel.
+    "nchw_bias_bf16_s3": (ConvSpec(1, 12, 20, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", dtype="bf16", bias_relu=True), 3),
+    # NCHW bias, 25 pixels: a vector can cross channels, one bias load per element.
+    "nchw_odd_pixels_bias_f16_s2": (ConvSpec(1, 8, 12, (5, 5), (3, 3), pad=(1, 1), layout="NCHW", bias_relu=True), 2),
+    # NHWC bias, K = 6: a vector can cross channels.
+    "nhwc_k6_bias_bf16_s4": (ConvSpec(1, 8, 6, (4, 4), (3, 3), pad=(1, 1), dtype="bf16", bias_relu=True), 4),
+    # E = 125, odd: one element per lane, 16 slices, f32 out (no conversion).
+    "odd_elements_f32_s16": (ConvSpec(1, 4, 5, (5, 5), (3, 3), pad=(1, 1), dtype="f32"), 16),
+    # E = 54: two elements per lane, bias on two consecutive channels.
+    "two_wide_bias_f32_s2": (ConvSpec(1, 4, 6, (3, 3), (1, 1), dtype="f32", bias_relu=True), 2),
+    "video_3d_f16_s8": (ConvSpec(1, 8, 16, (3, 4, 4), (3, 3, 3), pad=(1, 1, 1)), 8),
+    "ncdhw_bias_bf16_s2": (ConvSpec(1, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), layout="NCHW", dtype="bf16", bias_relu=True), 2),
+    # E = 8: two lanes of one workgroup.
+    "single_pixel_f16_s5": (ConvSpec(1, 16, 8, (3, 3), (3, 3)), 5),
+    # E = 1296: a whole workgroup then a partial one.
+    "partial_workgroup_bf16_s2": (ConvSpec(1, 16, 36, (6, 6), (3, 3), pad=(1, 1), dtype="bf16"), 2),
+    "nchw_f32_s3": (ConvSpec(2, 4, 4, (6, 6), (3, 3), layout="NCHW", dtype="f32"), 3),
+}
+
+
+def reduce_cases():
+    from conv.split_k_reduce import ReduceSpec  # it imports this module for its cases
+
+    return tuple(Case(f"{name}_{arch}", arch, ReduceSpec(conv, s)) for name, (conv, s) in REDUCE.items() for arch in ARCHS)
+
+
+def igemm_dgrad_cases():
+    """Each dgrad problem on each arch, with conv_igemm_fwd's tile table (conv.igemm_tiles)."""
+    from conv.igemm_tiles import spec_for
+
+    return tuple(Case(f"{name}_{arch}", arch, spec_for(arch, spec)) for name, spec in IGEMM_DGRAD.items() for arch in ARCHS)

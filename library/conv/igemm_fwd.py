@@ -26,6 +26,17 @@ constants of the spec: the kernel is
     conv_igemm_fwd_<case id>(x, w, y, [bias])
 
 run over IgemmSpec.grid().
+
+Split-K (IgemmSpec.split_k = S > 1): grid z covers groups x S (z = split x
+groups + group) and a workgroup reduces only its split's k slice
+(IgemmSpec.k_slices: whole k steps), by offsetting B and the gather's k by
+the slice's start. It writes f32 partial sums, never the output:
+
+    conv_igemm_fwd_<case id>(x, w, ws)
+
+ws holds S slices of E = output elements (slice s at element s x E), each in
+the output's own layout, with no bias, relu or conversion: the reduce kernel
+(conv.split_k_reduce) adds them up, then applies those.
 """
 
 import math
@@ -53,14 +64,17 @@ def _form(spec, arch):
     return form
 
 
-def _gather(spec, group):
-    """The im2col matrix of `group` as a tile.gather.Gather over the input."""
+def _gather(spec, group, k_begin=None):
+    """The im2col matrix of `group` as a tile.gather.Gather over the input;
+    with `k_begin` (split-K), its columns start at that k of the reduction."""
     c = spec.conv
     taps = math.prod(c.filter)
     cpg = c.c_per_group
 
     def address(b, row, k):
         n, *o = common.unflatten(b, row, (c.n, *c.output))
+        if k_begin is not None:
+            k = b.add(k, k_begin)
         if c.channels_last:
             tap, ch = b.div(k, cpg), b.rem(k, cpg)
         else:
@@ -80,12 +94,11 @@ def _gather(spec, group):
     return Gather(address, runs=c.channels_last and cpg % (UNIT_BYTES // elem_bytes) == 0)
 
 
-def _store_nchw(b, spec, acc, y, bias, group, row0, col0):
-    """Channels-first output: y[n, g*K/g + col, pixel], element by element."""
+def _store_nchw(b, spec, acc, y, bias, group, row0, col0, elem):
+    """Channels-first output: y[n, g*K/g + col, pixel] as `elem`, element by element."""
     c = spec.conv
     m, kpg, _ = spec.gemm
     pixels = math.prod(c.output)
-    elem = common.ELEM[c.dtype]
     for row, col, value in acc.elements(b):
         gr, gc = b.add(row0, row), b.add(col0, col)
         with b.if_(b.and_(b.cmp("lt", gr, m), b.cmp("lt", gc, kpg))):
@@ -102,24 +115,56 @@ def build(case):
     form = _form(spec, case.arch)
     cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
     b = KernelBuilder("conv_igemm_fwd_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave)
-    x, w, y = b.arg("x", T.GLOBAL), b.arg("w", T.GLOBAL), b.arg("y", T.GLOBAL)
-    bias = b.arg("bias", T.GLOBAL) if c.bias_relu else None
+    x, w, y = b.arg("x", T.GLOBAL), b.arg("w", T.GLOBAL), b.arg("y" if spec.split_k == 1 else "ws", T.GLOBAL)
+    bias = b.arg("bias", T.GLOBAL) if c.bias_relu and spec.split_k == 1 else None
     elem = common.ELEM[c.dtype]
     m, n, k = spec.gemm
-    group = b.block_id(2)
-    # This group's filters: K/g rows of k weights each.
-    w_group = b.offset(w, b.mul(b.mul(group, n * k), elem.nbytes))
-    ops = Operands(x, w_group, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), 0, k, b_layout="col", a_gather=_gather(spec, group))
+    if spec.split_k == 1:
+        group, k_begin, k_len = b.block_id(2), None, None
+        # This group's filters: K/g rows of k weights each.
+        w_group = b.offset(w, b.mul(b.mul(group, n * k), elem.nbytes))
+    else:
+        split, group, k_begin, k_len = _split(b, spec)
+        # This group's filters from the slice's first k on (B keeps ld = k).
+        w_group = b.offset(w, b.mul(b.add(b.mul(group, n * k), k_begin), elem.nbytes))
+    ops = Operands(x, w_group, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32) if k_len is None else k_len, 0, k, b_layout="col", a_gather=_gather(spec, group, k_begin))
     row0, col0 = b.mul(b.block_id(1), spec.block_m), b.mul(b.block_id(0), spec.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
+    if spec.split_k > 1:
+        _store_partial(b, spec, acc, y, split, group, ops, row0, col0)
+        return b.finish()
     activation = "relu" if c.bias_relu else "none"
     if c.channels_last:
         y_group = b.offset(y, b.mul(b.mul(group, n), elem.nbytes))
         bias_group = None if bias is None else b.offset(bias, b.mul(b.mul(group, n), 4))
         epilogue(b, acc.runs(b), y_group, c.k, ops.m, ops.n, row0, col0, elem, bias=bias_group, activation=activation, inside=acc.inside)
     else:
-        _store_nchw(b, spec, acc, y, bias, group, row0, col0)
+        _store_nchw(b, spec, acc, y, bias, group, row0, col0, elem)
     return b.finish()
+
+
+def _split(b, spec):
+    """(split, group, k_begin, k_len) of this workgroup, as IR values: grid z
+    is split x groups + group; the split's slice is IgemmSpec.k_slices's."""
+    k, steps, parts = spec.gemm[2], spec.k_steps, spec.split_k
+    z = b.block_id(2)
+    split, group = b.div(z, spec.conv.groups), b.rem(z, spec.conv.groups)
+    k_begin = b.mul(b.div(b.mul(split, steps), parts), spec.block_k)
+    k_end = b.min(b.mul(b.div(b.mul(b.add(split, 1), steps), parts), spec.block_k), k)
+    return split, group, k_begin, b.sub(k_end, k_begin)
+
+
+def _store_partial(b, spec, acc, ws, split, group, ops, row0, col0):
+    """This split's f32 partial sums into workspace slice `split` (element
+    offset split x E), in the output's layout, unconverted, no bias or relu."""
+    c = spec.conv
+    n = spec.gemm[1]
+    elements = math.prod(c.output_shape())
+    if c.channels_last:
+        first = b.add(b.mul(split, elements), b.mul(group, n))
+        epilogue(b, acc.runs(b), b.offset(ws, b.mul(first, 4)), c.k, ops.m, ops.n, row0, col0, T.F32, inside=acc.inside)
+    else:
+        _store_nchw(b, spec, acc, b.offset(ws, b.mul(b.mul(split, elements), 4)), None, group, row0, col0, T.F32)
 
 
 # -- numbers --------------------------------------------------------------------------
@@ -128,10 +173,33 @@ def build(case):
 POISON = {"f16": (np.float16, np.nan), "bf16": (np.uint16, 0x7FC0)}
 
 
+def slice_weights(spec, w64, begin, end):
+    """The weights with every reduction index outside [begin, end) zeroed.
+    Each filter's weights, flattened in their layout ([K, taps, C/g] or
+    [K, C/g, taps]), are its GEMM column in reduction order (module
+    docstring), so the forward convolution of these weights is the partial
+    sum of a split that owns [begin, end)."""
+    rows = w64.reshape(spec.conv.k, -1).copy()
+    rows[:, :begin] = 0
+    rows[:, end:] = 0
+    return rows.reshape(w64.shape)
+
+
+def partial_sums(spec, x64, w64):
+    """The workspace a split kernel writes, from numpy's forward convolution
+    (common.reference) on each split's slice of the reduction: S x output."""
+    return np.stack([common.reference(spec.conv, x64, slice_weights(spec, w64, begin, end), None) for begin, end in spec.k_slices()])
+
+
 def problem(case, rng):
     c = case.spec.conv
     x, x64 = common.encode(rng.standard_normal(c.input_shape()), c.dtype)
     w, w64 = common.encode(rng.standard_normal(c.weight_shape()) / math.sqrt(c.c_per_group * math.prod(c.filter)), c.dtype)
+    if case.spec.split_k > 1:
+        # f32 partial sums, NaN until written: sums of exact products, so f32's tolerance.
+        ws = np.full((case.spec.split_k, *c.output_shape()), np.nan, np.float32)
+        rtol, atol = common.TOLERANCE["f32"]
+        return Problem([x, w, ws], case.spec.grid(), {2: partial_sums(case.spec, x64, w64)}, lambda v: v.astype(np.float64), rtol, atol)
     store_type, poison = POISON[c.dtype]
     y = np.full(c.output_shape(), poison, store_type)
     args = [x, w, y]

@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from conv import igemm_fwd
+from conv import common, igemm_fwd
 from conv.igemm_fwd import FAMILY, build, problem
-from conv.igemm_tiles import MAX_TENSOR_BYTES, TILES, IgemmSpec, IgemmSpecError, spec_for
-from conv.spec import ConvSpec, SpecError
+from conv.igemm_tiles import TILES, IgemmSpec, IgemmSpecError, spec_for
+from conv.spec import MAX_TENSOR_BYTES, ConvSpec, SpecError
 from family.family import Case
 from interp.interp import run
 
@@ -93,14 +93,13 @@ def test_spec_json_round_trip_and_errors():
     assert issubclass(IgemmSpecError, SpecError)
 
 
-def test_tensors_up_to_two_gib_are_taken_and_larger_refused():
-    # NHWC inputs of 1 x 1024 x 1023 x 1024 f16 (just under 2^31 bytes) and 1 x 1024 x 1024 x 1024 (2^31).
-    under = ConvSpec(1, 1024, 8, (1024, 1023), (1, 1))  # 2 * 1024 * 1023 * 1024 bytes < 2^31
-    assert 2 * math.prod(under.input_shape()) <= MAX_TENSOR_BYTES
-    spec_for("gfx942", under)
-    over = dataclasses.replace(under, spatial=(1024, 1024))  # exactly 2^31 bytes
-    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.conv: expected every tensor under 2 GiB \(2147483647 bytes: .*\), got input \(1, 1024, 1024, 1024\) of 2147483648 bytes; split the batch"):
-        spec_for("gfx942", over)
+def test_the_largest_batch_conv_spec_takes_gets_its_tile():
+    # ConvSpec refuses tensors over MAX_TENSOR_BYTES (spec_test checks both
+    # sides); the largest batch it takes must still get a tile and a grid.
+    per_sample = 2 * 56 * 56 * 64  # f16 NHWC input and output of a 3x3 pad-1 layer
+    spec = spec_for("gfx942", ConvSpec(MAX_TENSOR_BYTES // per_sample, 64, 64, (56, 56), (3, 3), pad=(1, 1)))
+    assert 2 * math.prod(spec.conv.input_shape()) <= MAX_TENSOR_BYTES
+    assert spec.grid()[1] == -(-spec.gemm[0] // spec.block_m)
 
 
 def _run(case, args_from):
@@ -130,3 +129,80 @@ def test_unwritten_outputs_fail_the_check():
     for name in ("resnet_1x1_f16_gfx942", "resnet_3x3_stride2_bf16_gfx1201"):
         p = problem(CASES[name], np.random.default_rng(1))
         assert np.isnan(p.decode(p.args[2])).all()
+
+
+# -- split-K ------------------------------------------------------------------------
+
+SPLIT = [c for c in FAMILY.cases if c.spec.split_k > 1]
+
+
+def test_split_cases_cover_archs_layouts_and_uneven_reductions():
+    for arch in ARCHS:
+        mine = [c.spec for c in SPLIT if c.arch == arch]
+        assert len(mine) >= 5, arch
+        assert {s.conv.layout for s in mine} == {"NHWC", "NCHW"}, arch
+        assert {s.conv.dtype for s in mine} == {"f16", "bf16"}, arch
+        assert any(s.gemm[2] % s.block_k for s in mine), arch  # a partial last k step
+        assert any(s.k_steps % s.split_k for s in mine), arch  # slices of unequal steps
+        assert any(s.split_k == s.k_steps for s in mine), arch  # one step per split
+        assert any(s.conv.groups > 1 for s in mine) and any(s.conv.dims == 3 for s in mine), arch
+
+
+def test_k_slices_are_contiguous_whole_steps_covering_the_reduction():
+    for case in SPLIT:
+        s = case.spec
+        slices = s.k_slices()
+        assert len(slices) == s.split_k and slices[0][0] == 0 and slices[-1][1] == s.gemm[2], case.id
+        for (_, end), (begin, _) in zip(slices, slices[1:]):
+            assert end == begin and begin % s.block_k == 0, case.id
+        assert all(end > begin for begin, end in slices), case.id
+        sizes = [-(-(end - begin) // s.block_k) for begin, end in slices]
+        assert max(sizes) - min(sizes) <= 1, case.id  # balanced
+
+
+def test_a_split_kernel_writes_the_workspace_over_groups_times_splits():
+    case = CASES["splitk_grouped_bf16_s2_gfx1201"]
+    kernel = build(case)
+    assert [a.name for a in kernel.args] == ["x", "w", "ws"]
+    assert case.spec.grid()[2] == 2 * 2
+    # A bias + relu layer's split kernel has no bias: the reduce kernel adds it.
+    assert [a.name for a in build(CASES["splitk_nchw_odd_bias_s3_gfx942"]).args] == ["x", "w", "ws"]
+
+
+def test_the_partial_sums_add_up_to_the_forward_convolution():
+    # The slice reference (restricted weights) against the whole one: no slice lost or counted twice.
+    for name in ("splitk_resnet_3x3_s4_gfx942", "splitk_nchw_odd_bias_s3_gfx942", "splitk_grouped_bf16_s2_gfx942"):
+        p = problem(CASES[name], np.random.default_rng(2))
+        c = CASES[name].spec.conv
+        x64, w64 = common.decode(p.args[0], c.dtype), common.decode(p.args[1], c.dtype)
+        np.testing.assert_allclose(p.expected[2].sum(axis=0), common.reference(c, x64, w64, None), rtol=1e-12, atol=1e-12)
+
+
+def test_the_split_numeric_check_fails_on_wrong_slices():
+    case = CASES["splitk_resnet_3x3_s4_gfx950"]
+    got, want, p = _run(case, case)
+    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
+    assert not np.allclose(got[::-1], want, rtol=p.rtol, atol=p.atol)  # slices in the wrong order
+    # Equal (unbalanced) slices of the reduction are not the kernel's.
+    k, block_k = case.spec.gemm[2], case.spec.block_k
+    equal = dataclasses.replace(case.spec, split_k=1)
+    x64, w64 = common.decode(p.args[0], "f16"), common.decode(p.args[1], "f16")
+    cut = [0, k // 4 // block_k * block_k, k // 2, 3 * k // 4, k]
+    wrong = np.stack([common.reference(equal.conv, x64, igemm_fwd.slice_weights(case.spec, w64, a, b), None) for a, b in zip(cut, cut[1:])])
+    assert not np.allclose(got, wrong, rtol=p.rtol, atol=p.atol)
+    # An unwritten workspace is NaN.
+    assert np.isnan(problem(case, np.random.default_rng(1)).args[2]).all()
+
+
+def test_split_spec_json_and_errors():
+    spec = CASES["splitk_video_3d_s4_gfx1250"].spec
+    assert spec.to_json()["split_k"] == 4 and IgemmSpec.from_json(spec.to_json()) == spec
+    assert "split_k" not in spec_for("gfx942", spec.conv).to_json()  # an unsplit spec's JSON is as before the field
+    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.split_k: expected an int from 1 to 7 \(the reduction's 216 in k steps of 32: each split reduces whole steps\), got 8; take a split in that range"):
+        dataclasses.replace(spec, split_k=8)
+    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.split_k: expected an int from 1 to 7 .*, got 0"):
+        dataclasses.replace(spec, split_k=0)
+    assert dataclasses.replace(spec, split_k=np.int64(2)).split_k == 2
+    big = ConvSpec(1, 16, 1024, (512, 1024), (3, 3), pad=(1, 1))
+    with pytest.raises(SpecError, match=r"IgemmSpec.split_k: expected every tensor at most 2147483647 bytes .*, got the f32 workspace \(2, 1, 512, 1024, 1024\) of 4294967296 bytes; take a smaller split"):
+        dataclasses.replace(spec_for("gfx942", big), split_k=2)

@@ -17,16 +17,19 @@ beside this file, in the order errors list them; the C++ mirror
 
 import dataclasses
 import json
-import math
 import os
 
 from arch.mma_forms import FORMS
-from conv.spec import ConvSpec, SpecError
+from conv.spec import ConvSpec, SpecError, check_tensor_bytes
 from family.cases_json import plain_int
+from family.family import Refusal
 
 
-class IgemmSpecError(SpecError):
-    """conv_igemm_fwd cannot take this spec: names the field, what it takes, and the family that can."""
+class IgemmSpecError(SpecError, Refusal):
+    """conv_igemm_fwd cannot take this spec: names the field, what it takes,
+    and the family that can. Raised by build() (an arch without the tile's
+    matrix op) it is an expected rejection for the gates; raised by the spec
+    (a bad tile field) it stops the case list being read."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,8 +62,9 @@ def _load(path):
 TILES = _load(PATH)
 
 DTYPES = ("f16", "bf16")
-# The kernel's byte offsets are i32: every tensor must stay below 2 GiB.
-MAX_TENSOR_BYTES = 2**31 - 1
+# The tile's sizes are i32 in the kernel (and int in the C++ engine's tile
+# config): each at most MAX_TILE, so no product of two passes 64 bits either.
+MAX_TILE = 2**31 - 1
 _TILE_FIELDS = tuple(f.name for f in dataclasses.fields(Tile))
 
 
@@ -73,6 +77,9 @@ class IgemmSpec:
     block_k: int
     waves_m: int
     waves_n: int
+    # Ways the reduction is split (split-K): 1 writes the output; S > 1 writes
+    # S f32 partial sums to a workspace (k_slices, conv_fwd_split_k_reduce).
+    split_k: int = 1
 
     def __post_init__(self):
         if isinstance(self.conv, dict):
@@ -81,21 +88,26 @@ class IgemmSpec:
             raise IgemmSpecError(f"IgemmSpec.conv: expected a ConvSpec, got {self.conv!r}")
         if self.conv.dtype not in DTYPES:
             raise IgemmSpecError(f"IgemmSpec.conv.dtype: expected one of {', '.join(DTYPES)} (matrix cores), got {self.conv.dtype!r}; conv_direct_fwd and conv_img2col take f32")
-        for what, shape in (("input", self.conv.input_shape()), ("weights", self.conv.weight_shape()), ("output", self.conv.output_shape())):
-            nbytes = 2 * math.prod(shape)  # f16 or bf16
-            if nbytes > MAX_TENSOR_BYTES:
-                raise IgemmSpecError(
-                    f"IgemmSpec.conv: expected every tensor under 2 GiB ({MAX_TENSOR_BYTES} bytes: the kernel's offsets are 32-bit), "
-                    f"got {what} {shape} of {nbytes} bytes; split the batch (ConvSpec.n) into launches"
-                )
         for field in _TILE_FIELDS[1:]:
             value = plain_int(getattr(self, field))
             object.__setattr__(self, field, value)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise IgemmSpecError(f"IgemmSpec.{field}: expected a positive int, got {value!r}")
+            if value > MAX_TILE:
+                raise IgemmSpecError(f"IgemmSpec.{field}: expected a positive int at most {MAX_TILE} (2**31 - 1: a tile size is an i32), got {value!r}")
         ops = sorted({"x".join(map(str, (f.shape.m, f.shape.n, f.shape.k))) for f in FORMS.values() if (f.shape.a, f.shape.c) == (self.conv.dtype, "f32")})
         if self.mma not in ops:
             raise IgemmSpecError(f"IgemmSpec.mma: expected a matrix-core shape of {self.conv.dtype} inputs ({', '.join(ops)}), got {self.mma!r}")
+        split = plain_int(self.split_k)
+        object.__setattr__(self, "split_k", split)
+        steps = self.k_steps
+        if not isinstance(split, int) or isinstance(split, bool) or not 1 <= split <= steps:
+            raise IgemmSpecError(
+                f"IgemmSpec.split_k: expected an int from 1 to {steps} (the reduction's {self.gemm[2]} in k steps of {self.block_k}: "
+                f"each split reduces whole steps), got {split!r}; take a split in that range (conv.split_k.select_split_k_fwd picks one)"
+            )
+        if split > 1:
+            check_tensor_bytes("IgemmSpec.split_k", "f32 workspace", (split, *self.conv.output_shape()), 4, "take a smaller split")
 
     @property
     def op(self):
@@ -111,19 +123,34 @@ class IgemmSpec:
             pixels, taps = pixels * o, taps * f
         return pixels, c.k_per_group, c.c_per_group * taps
 
+    @property
+    def k_steps(self):
+        """The reduction's k steps of block_k (the last one may be partial)."""
+        return -(-self.gemm[2] // self.block_k)
+
+    def k_slices(self):
+        """[begin, end) of the reduction each split owns, in split order:
+        contiguous runs of whole k steps, split s taking steps
+        [s * steps // S, (s + 1) * steps // S) (never empty, as S <= steps),
+        the last one ending at the reduction's end."""
+        k, steps, split = self.gemm[2], self.k_steps, self.split_k
+        return [(s * steps // split * self.block_k, min((s + 1) * steps // split * self.block_k, k)) for s in range(split)]
+
     def grid(self):
-        """Workgroups: filter blocks across x, pixel blocks across y, groups across z."""
+        """Workgroups: filter blocks across x, pixel blocks across y, groups x splits across z (z = split x groups + group)."""
         m, n, _ = self.gemm
-        return (-(-n // self.block_n), -(-m // self.block_m), self.conv.groups)
+        return (-(-n // self.block_n), -(-m // self.block_m), self.conv.groups * self.split_k)
 
     def to_json(self):
-        return {"conv": self.conv.to_json(), **{f: getattr(self, f) for f in _TILE_FIELDS}}
+        """The conv and the tile; split_k only when the spec splits (the JSON of an unsplit spec predates the field)."""
+        split = {"split_k": self.split_k} if self.split_k != 1 else {}
+        return {"conv": self.conv.to_json(), **{f: getattr(self, f) for f in _TILE_FIELDS}, **split}
 
     @classmethod
     def from_json(cls, obj):
         fields = ("conv",) + _TILE_FIELDS
-        if not isinstance(obj, dict) or sorted(obj) != sorted(fields):
-            raise IgemmSpecError(f"IgemmSpec: expected a JSON object with exactly the fields {', '.join(fields)}, got {obj!r}")
+        if not isinstance(obj, dict) or sorted(set(obj) - {"split_k"}) != sorted(fields):
+            raise IgemmSpecError(f"IgemmSpec: expected a JSON object with exactly the fields {', '.join(fields)} (and optionally split_k), got {obj!r}")
         return cls(**obj)
 
 

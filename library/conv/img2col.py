@@ -11,14 +11,19 @@ import math
 
 from conv import common
 from conv.cases import img2col_cases
-from family.family import Family
+from conv.spec import SpecError
+from family.family import Family, Refusal
 from ir import types as T
+
+
+class Img2colSpecError(SpecError, Refusal):
+    """conv_img2col cannot take this spec: names the field and the families that can."""
 
 
 def build(case):
     spec = case.spec
     if spec.groups != 1:
-        raise ValueError(f"conv_img2col: expected groups=1, got {spec.groups} (use conv_direct_fwd)")
+        raise Img2colSpecError(f"conv_img2col: groups={spec.groups} is not supported (one GEMM needs groups=1); conv_direct_fwd or conv_igemm_fwd take grouped layers")
     fr = common.Frame("conv_img2col_" + case.id, spec, case.arch)
     b = fr.b
     taps = math.prod(spec.filter)

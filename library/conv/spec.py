@@ -12,19 +12,68 @@ cases_json.py): to_json() gives every field, tuples as lists, and
 from_json() reads that back to an equal spec. Int fields accept any integer
 (numpy ints included) and tuple fields any list or tuple of them; both are
 stored as plain ints and tuples, so such specs compare equal.
+
+Every tensor of the problem (input, weights, output, in the spec's dtype)
+must be at most MAX_TENSOR_BYTES = 2**31 - 1 bytes, or the spec is refused
+with SpecError naming the tensor, its bytes, the limit and the fix (the
+largest batch that fits). Why refuse rather than widen: every conv kernel
+(direct, img2col, the implicit GEMMs and what is built on them) computes
+element indices and byte offsets in i32, which stay exact for any tensor
+below 2**31 bytes and wrap above it. Widening them to i64 would put 64-bit
+multiplies and a second VGPR into every offset computation of every
+kernel, for problems a caller can split (a batch of launches computes the
+same outputs), and leave every other i32 in the frame (the lane id, the
+GEMM's M) to audit. Refusing at the spec
+means every conv family, the later ones included, inherits the limit;
+check_tensor_bytes states it for a family's own buffers (a split-K
+workspace) with the same message.
 """
 
 import dataclasses
 import math
 
 from family import cases_json
+from ir import types as T
 
 LAYOUTS = ("NHWC", "NCHW")
 DTYPES = ("f32", "f16", "bf16")
 
 
+# The kernels' element indices and byte offsets are i32 (the docstring says why).
+MAX_TENSOR_BYTES = 2**31 - 1
+
+
 class SpecError(ValueError):
     """A conv spec field is invalid: names the field, the value and what is allowed."""
+
+
+def check_tensor_bytes(owner, what, shape, elem_bytes, fix):
+    """SpecError if tensor `what` of `shape` (elements of `elem_bytes`) is over
+    MAX_TENSOR_BYTES; `owner` names the spec class, `fix` says what to do."""
+    nbytes = elem_bytes * math.prod(shape)
+    if nbytes > MAX_TENSOR_BYTES:
+        raise SpecError(
+            f"{owner}: expected every tensor at most {MAX_TENSOR_BYTES} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
+            f"got the {what} {tuple(shape)} of {nbytes} bytes; {fix}"
+        )
+
+
+def _tensor_limits(spec):
+    """check_tensor_bytes for the input, weights and output."""
+    elem = T.SCALARS[spec.dtype].nbytes
+    # The input and output scale with the batch: the largest n that keeps both under the limit.
+    per_sample = max(elem * math.prod(spec.input_shape()[1:]), elem * math.prod(spec.output_shape()[1:]))
+    max_n = MAX_TENSOR_BYTES // per_sample
+    if max_n >= 1:
+        batch_fix = f"use a smaller batch (n at most {max_n}), or split the batch into launches of at most {max_n}"
+    else:
+        batch_fix = "even one sample is over the limit: split the spatial extent or the channels into launches"
+    for what, shape, fix in (
+        ("input", spec.input_shape(), batch_fix),
+        ("weights", spec.weight_shape(), "split the filters (k) into launches"),
+        ("output", spec.output_shape(), batch_fix),
+    ):
+        check_tensor_bytes("ConvSpec", what, shape, elem, fix)
 
 
 def _fail(field, value, allowed):
@@ -95,6 +144,7 @@ class ConvSpec:
         for i, size in enumerate(self.output):
             if size < 1:
                 _fail("filter", self.filter, f"a dilated filter that fits the padded input in dimension {i} (output size {size})")
+        _tensor_limits(self)
 
     def to_json(self):
         """Every field as a JSON value: tuples as lists."""

@@ -1,12 +1,13 @@
 """ConvSpec validation: every bad field is named, with the value and what is allowed."""
 
 import json
+import math
 
 import numpy as np
 import pytest
 
 from conv.cases import direct_cases, img2col_cases
-from conv.spec import ConvSpec, SpecError
+from conv.spec import MAX_TENSOR_BYTES, ConvSpec, SpecError
 
 
 def test_defaults_and_output_size():
@@ -92,3 +93,99 @@ def test_a_bad_json_field_is_named(obj, message):
     with pytest.raises(SpecError) as err:
         ConvSpec.from_json(obj)
     assert str(err.value) == message
+
+
+# -- the 2**31-byte limit on every tensor ----------------------------------------------
+
+LIMIT = 2**31 - 1  # the largest byte count an i32 offset reaches
+BYTES = {"f32": 4, "f16": 2, "bf16": 2}
+
+
+def _refusal(what, shape, nbytes, fix):
+    return (
+        f"ConvSpec: expected every tensor at most {LIMIT} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
+        f"got the {what} {shape} of {nbytes} bytes; {fix}"
+    )
+
+
+def test_the_limit_is_what_an_i32_offset_reaches():
+    assert MAX_TENSOR_BYTES == LIMIT
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f16"])
+def test_a_tensor_of_2_31_bytes_is_refused_and_the_largest_below_is_taken(dtype):
+    elem = BYTES[dtype]
+    # 2**30 - 1 = 9 * 7 * 11 * 31 * 151 * 331 elements: f16 2**31 - 2 bytes, the largest under the limit.
+    # f32 takes 2**29 - 1 = 233 * 1103 * 2089 elements: 2**31 - 4 bytes.
+    spatial, c = ((693, 4681), 331) if dtype == "f16" else ((1103, 2089), 233)
+    largest = ConvSpec(1, c, c, spatial, (1, 1), dtype=dtype)
+    assert elem * math.prod(largest.input_shape()) == (2**31 - 2 if dtype == "f16" else 2**31 - 4)
+    # 2**31 bytes exactly: the smallest tensor an i32 offset cannot cover (offsets run to bytes - elem).
+    h = 2**31 // (elem * 1024 * 1024)
+    with pytest.raises(SpecError) as err:
+        ConvSpec(1, 1024, 1, (h, 1024), (1, 1), dtype=dtype)
+    shape = (1, h, 1024, 1024)
+    assert elem * math.prod(shape) == 2**31
+    assert str(err.value) == _refusal("input", shape, 2**31, "even one sample is over the limit: split the spatial extent or the channels into launches")
+
+
+@pytest.mark.parametrize("layout", ["NHWC", "NCHW"])
+def test_the_largest_batch_is_taken_and_one_more_is_refused_naming_that_batch(layout):
+    # The issue's layer: 224x224x64 f32, 3x3 pad 1 (output as large as the input).
+    def spec(n):
+        return ConvSpec(n, 64, 64, (224, 224), (3, 3), pad=(1, 1), layout=layout, dtype="f32")
+
+    per_sample = 4 * 224 * 224 * 64
+    largest = LIMIT // per_sample
+    assert spec(largest).n == largest
+    with pytest.raises(SpecError) as err:
+        spec(largest + 1)
+    shape = (largest + 1, 224, 224, 64) if layout == "NHWC" else (largest + 1, 64, 224, 224)
+    fix = f"use a smaller batch (n at most {largest}), or split the batch into launches of at most {largest}"
+    assert str(err.value) == _refusal("input", shape, per_sample * (largest + 1), fix)
+    # The issue's batch of 256: 3.3 GB.
+    with pytest.raises(SpecError, match=f"of {256 * per_sample} bytes; use a smaller batch"):
+        spec(256)
+
+
+def test_the_output_bounds_the_batch_when_it_is_the_larger():
+    # c=8 in, k=128 out: the output is 16 times the input per sample.
+    out_per_sample = 2 * 64 * 64 * 128
+    largest = LIMIT // out_per_sample
+
+    def spec(n):
+        return ConvSpec(n, 8, 128, (64, 64), (1, 1))
+
+    spec(largest)
+    with pytest.raises(SpecError) as err:
+        spec(largest + 1)
+    fix = f"use a smaller batch (n at most {largest}), or split the batch into launches of at most {largest}"
+    assert str(err.value) == _refusal("output", (largest + 1, 64, 64, 128), out_per_sample * (largest + 1), fix)
+
+
+def test_weights_over_the_limit_are_refused_naming_the_filters():
+    # 1x1 filters over c=2**15 channels, bf16: k * 2**16 bytes.
+    largest = LIMIT // (2 * 2**15)
+    ConvSpec(1, 2**15, largest, (1, 1), (1, 1), dtype="bf16")
+    with pytest.raises(SpecError) as err:
+        ConvSpec(1, 2**15, largest + 1, (1, 1), (1, 1), dtype="bf16")
+    assert str(err.value) == _refusal("weights", (largest + 1, 1, 1, 2**15), 2 * 2**15 * (largest + 1), "split the filters (k) into launches")
+
+
+def test_grouped_weights_count_only_a_groups_channels():
+    # groups=2 halves each filter's channels: k filters over 2**15 channels
+    # that do not fit at groups=1 fit at groups=2.
+    k = 2 * (LIMIT // (2 * 2**14) // 2)  # even, the most f16 filters of 2**14 channels that fit
+    with pytest.raises(SpecError, match=f"got the weights \\({k}, 1, 1, 32768\\) of {2 * 2**15 * k} bytes"):
+        ConvSpec(1, 2**15, k, (1, 1), (1, 1), dtype="f16")
+    assert ConvSpec(1, 2**15, k, (1, 1), (1, 1), groups=2, dtype="f16").weight_shape() == (k, 1, 1, 2**14)
+
+
+def test_check_tensor_bytes_words_a_familys_own_buffer_alike():
+    # What a split-K family states for its f32 workspace: the same limit and words.
+    from conv.spec import check_tensor_bytes
+
+    check_tensor_bytes("SplitK", "workspace", [LIMIT // 4], 4, "fewer splits")
+    with pytest.raises(SpecError) as err:
+        check_tensor_bytes("SplitK", "workspace", [LIMIT // 4 + 1], 4, "fewer splits")
+    assert str(err.value) == _refusal("workspace", (LIMIT // 4 + 1,), 2**31, "fewer splits").replace("ConvSpec", "SplitK")

@@ -7,8 +7,9 @@ C/groups x filter taps. Late ResNet layers at small batch have few output
 pixels and so few workgroups: res5's 3x3 at batch 1 is 49 pixels x 512
 filters, 8 workgroups of 128 x 64 on a 304-CU MI300X, and each runs a
 4,608-long reduction alone. Splitting that reduction S ways runs S times
-as many workgroups, each over 1/S of it, their partial sums added after
-(conv_fwd_split_k_reduce, not built yet).
+as many workgroups, each over 1/S of it (IgemmSpec.split_k), their f32
+partial sums added after by a second kernel (conv.split_k_reduce); the
+planner (library/planner/choose.py) builds both when this picks S > 1.
 
 The rules are platform/helpers' generic GEMM selector's (helpers.select_split_k),
 applied to the whole launch: its workgroups are the pixel blocks x filter

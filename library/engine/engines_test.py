@@ -39,3 +39,20 @@ def test_both_engines_agree_on_every_case_and_flavor(fam):
                 refused += 1
     assert compared > 0
     assert compared + refused == len(fam.cases) * len(FLAVORS)
+
+
+def test_a_familys_refusal_is_its_own_class_and_words_in_both_engines():
+    # A grouped layer: conv_img2col refuses it (conv.img2col.Img2colSpecError,
+    # through the engine's error mapping for C++).
+    from conv import img2col
+    from conv.spec import ConvSpec
+    from family.family import Case
+
+    case = Case("g4_gfx942", "gfx942", ConvSpec(1, 8, 8, (6, 6), (3, 3), groups=4))
+    got = {}
+    for engine in ("python", "cpp"):
+        with pytest.raises(img2col.Img2colSpecError) as err:
+            lower_family(img2col.FAMILY, case, "llvm22", engine=engine)
+        got[engine] = (type(err.value), str(err.value))
+    assert got["cpp"] == got["python"]
+    assert "conv_img2col: groups=4 is not supported" in got["cpp"][1]

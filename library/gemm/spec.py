@@ -27,7 +27,6 @@ OUTS = ("f16", "bf16", "f32")
 LAYOUTS = ("row", "col")
 
 
-
 def mma_shapes(dtype, arch=None):
     """The "MxNxK" shapes of the f32-accumulating matrix ops on `dtype`
     inputs that `arch` has (any arch if None), from mma_forms.json, smallest
@@ -45,6 +44,11 @@ def _fail(field, value, allowed):
 
 
 _INT_FIELDS = ("m", "n", "k", "block_m", "block_n", "block_k", "waves_m", "waves_n")
+# The tile's sizes are i32 in the kernel (and int in the C++ engine's tile
+# config): each at most MAX_TILE, so no product of two (waves x the mma's
+# size, waves_m x waves_n x a wave) passes 64 bits either.
+_TILE_FIELDS = _INT_FIELDS[3:]
+MAX_TILE = 2**31 - 1
 _CHOICES = (("dtype", DTYPES), ("out", OUTS), ("layout_a", LAYOUTS), ("layout_b", LAYOUTS))
 
 
@@ -71,6 +75,8 @@ class GemmSpec:
             object.__setattr__(self, field, value)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 _fail(field, value, "a positive int")
+            if field in _TILE_FIELDS and value > MAX_TILE:
+                _fail(field, value, f"a positive int at most {MAX_TILE} (2**31 - 1: a tile size is an i32)")
         for field, allowed in _CHOICES:
             if getattr(self, field) not in allowed:
                 _fail(field, getattr(self, field), f"one of {', '.join(allowed)}")

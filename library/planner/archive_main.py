@@ -1,8 +1,10 @@
 """A rocke_catalog's archive: every kernel's row and code object -> index.json,
 index.csv and one tar of them all, byte for byte the same from the same inputs.
 
-    archive_main --out CATALOG.tar --index CATALOG.index.json --archs gfx942,gfx950 \
-        K1.row.json K1.hsaco K2.row.json K2.hsaco ...
+    archive_main --out CATALOG.tar --index CATALOG.index.json --archs gfx942,gfx950 K1 K2 ...
+
+Each K is a kernel_main action's folder: rows.json (its rows, or the record
+of a refusal) and each row's code object at the row's path.
 
 The tar holds index.json, index.csv and each code object at its row's path
 (ARCH/NAME.hsaco), as `rocke build` lays out a catalog folder; its members
@@ -19,12 +21,14 @@ out, as `rocke build` builds none of them.
 import argparse
 import io
 import json
+import os
 import sys
 import tarfile
 
 from catalog import index
 from files.atomic import OutputError, write_atomic
 from planner import jobs, problems
+from planner.jobs import ROWS
 
 
 def _member(tar, path, data):
@@ -37,7 +41,8 @@ def _member(tar, path, data):
 
 def archive(records, archs):
     """(tar bytes, index.json bytes) of (record, code object) pairs, a record
-    being a kernel's row or a refusal (kernel_main), for a catalog of `archs`."""
+    being a kernel's row or a refusal (kernel_main's, with no code object),
+    for a catalog of `archs`."""
     named = [(r["problem"], r["name"]) for r, _ in records if "refused" not in r]
     named += [(r["refused"]["problem"], r["name"]) for r, _ in records if "refused" in r and r["name"] is not None]
     errors = problems.duplicate_names(named)
@@ -47,8 +52,8 @@ def archive(records, archs):
         if "refused" in r and r["refused"]["problem"] not in dropped:
             e = r["refused"]
             refused.setdefault(e["problem"], []).append(problems.EntryError(e["problem"], e["field"], e["message"], e["arch"]))
-    for index_of in sorted(refused):
-        errors += jobs.merged(sorted(refused[index_of], key=lambda e: e.arch or ""), archs)
+    for problem in sorted(refused):
+        errors += jobs.merged(sorted(refused[problem], key=lambda e: e.arch or ""), archs)
     kept = [(r, code) for r, code in records if "refused" not in r and r["problem"] not in dropped]
     rows = [r for r, _ in kept]
     index_json = index.index_json(rows, [index.error(e.index, e.arch, str(e)) for e in errors])
@@ -66,14 +71,18 @@ def main(argv=None):
     parser.add_argument("--out", required=True, help="the tar to write")
     parser.add_argument("--index", required=True, help="index.json, also written beside the tar")
     parser.add_argument("--archs", required=True, help="the catalog's archs, comma-separated")
-    parser.add_argument("files", nargs="*", help="ROW.json CODE.hsaco pairs")
+    parser.add_argument("folders", nargs="*", help="kernel_main output folders")
     args = parser.parse_args(argv)
-    if len(args.files) % 2:
-        parser.error(f"expected ROW.json CODE.hsaco pairs, got {len(args.files)} files")
     pairs = []
-    for row_path, code_path in zip(args.files[::2], args.files[1::2]):
-        with open(row_path) as r, open(code_path, "rb") as c:
-            pairs.append((json.load(r), c.read()))
+    for folder in args.folders:
+        with open(os.path.join(folder, ROWS)) as r:
+            rows = json.load(r)
+        for row in rows:
+            if "refused" in row:
+                pairs.append((row, None))
+                continue
+            with open(os.path.join(folder, row["path"]), "rb") as c:
+                pairs.append((row, c.read()))
     try:
         tar, index_json = archive(pairs, args.archs.split(","))
         write_atomic(args.out, tar)

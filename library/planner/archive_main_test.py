@@ -19,10 +19,10 @@ with open(os.path.join(HERE, "testdata", "refusals.json")) as f:
     DOC = json.load(f)
 
 
-def _fake_build(job, toolchain):
+def _fake_build(job, toolchain, engine):
     row = dict.fromkeys(index.COLUMNS)
     row.update(problem=job.problem.index, name=job.problem.name, op=job.problem.op, arch=job.arch, path=job.path)
-    return row, f"code of {job.path}".encode()
+    return [(row, f"code of {job.path}".encode())]
 
 
 @pytest.fixture
@@ -33,10 +33,12 @@ def records(tmp_path, monkeypatch):
     out = []
     for i, obj in enumerate(DOC["problems"]):
         for arch in ARCHS:
-            code, row = tmp_path / f"{i}_{arch}.hsaco", tmp_path / f"{i}_{arch}.row.json"
-            argv = ["--entry", json.dumps(obj), "--index", str(i), "--arch", arch, "--toolchain", "unused.json", "--code-object", str(code), "--row", str(row)]
+            folder = tmp_path / f"{i}_{arch}"
+            folder.mkdir()  # as Bazel does for the action's output folder
+            argv = ["--entry", json.dumps(obj), "--index", str(i), "--arch", arch, "--toolchain", "unused.json", "--out", str(folder)]
             assert kernel_main.main(argv) == 0
-            out.append((json.loads(row.read_text()), code.read_bytes()))
+            for row in json.loads((folder / jobs.ROWS).read_text()):
+                out.append((row, None if "refused" in row else (folder / row["path"]).read_bytes()))
     return out
 
 

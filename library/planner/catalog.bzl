@@ -4,59 +4,58 @@ load("@rocke_catalog_sets//:sets.bzl", "SETS")
 load("//toolchains/llvm:flavors.bzl", "LLVM_VERSIONS")
 
 _KernelInfo = provider(
-    doc = "One kernel of a catalog.",
-    fields = {"code_object": "File: its .hsaco", "row": "File: its index row, JSON"},
+    doc = "One problem of a catalog on one arch.",
+    fields = {"folder": "File (a folder): rows.json and the code objects at the rows' paths"},
 )
 
 def _kernel_impl(ctx):
     toolchain = ctx.file.toolchain
+
+    # A folder, not fixed files: how many kernels a problem needs (a split
+    # conv adds its reduce) is the planner's choice, made when the action runs.
+    folder = ctx.actions.declare_directory(ctx.label.name)
     args = ctx.actions.args()
     args.add("--entry", ctx.attr.entry)
     args.add("--index", str(ctx.attr.index))
     args.add("--arch", ctx.attr.arch)
     args.add("--toolchain", toolchain)
-    args.add("--code-object", ctx.outputs.code_object)
-    args.add("--row", ctx.outputs.row)
+    args.add("--out", folder.path)
     ctx.actions.run(
         executable = ctx.executable._tool,
         arguments = [args],
         inputs = [toolchain],
-        outputs = [ctx.outputs.code_object, ctx.outputs.row],
+        outputs = [folder],
         mnemonic = "RockeKernel",
         progress_message = "rocke kernel %{label}",
     )
     return [
-        DefaultInfo(files = depset([ctx.outputs.code_object, ctx.outputs.row])),
-        _KernelInfo(code_object = ctx.outputs.code_object, row = ctx.outputs.row),
+        DefaultInfo(files = depset([folder])),
+        _KernelInfo(folder = folder),
     ]
 
 _kernel = rule(
     implementation = _kernel_impl,
-    doc = "One problem on one arch: its code object and its index row (JSON).",
+    doc = "One problem on one arch: a folder of its code objects and index rows (rows.json).",
     attrs = {
         "entry": attr.string(mandatory = True, doc = "the problem, as JSON"),
         "index": attr.int(mandatory = True, doc = "its index in the set"),
         "arch": attr.string(mandatory = True),
         "toolchain": attr.label(mandatory = True, allow_single_file = [".json"], doc = "the flavor's toolchain.json"),
-        "code_object": attr.output(mandatory = True),
-        "row": attr.output(mandatory = True),
         "_tool": attr.label(default = "//library/planner:kernel_main", executable = True, cfg = "exec"),
     },
 )
 
 def _archive_impl(ctx):
-    files = []
-    for kernel in ctx.attr.kernels:
-        files += [kernel[_KernelInfo].row, kernel[_KernelInfo].code_object]
+    folders = [kernel[_KernelInfo].folder for kernel in ctx.attr.kernels]
     args = ctx.actions.args()
     args.add("--out", ctx.outputs.tar)
     args.add("--index", ctx.outputs.index)
     args.add_joined("--archs", ctx.attr.archs, join_with = ",")
-    args.add_all(files)
+    args.add_all(folders, expand_directories = False)
     ctx.actions.run(
         executable = ctx.executable._tool,
         arguments = [args],
-        inputs = files,
+        inputs = folders,
         outputs = [ctx.outputs.tar, ctx.outputs.index],
         mnemonic = "RockeCatalog",
         progress_message = "rocke catalog %{label}",
@@ -85,12 +84,12 @@ def rocke_catalog(name, problems, archs, flavor = "llvm23"):
 
     Creates:
       name + "_NNN_ARCH" for each entry NNN (its index, 3 digits) and arch:
-          the kernel: NAME_kernels/NNN_ARCH.hsaco and NNN_ARCH.row.json
-          (its index row); built by //library/planner:kernel_main with the
+          the folder NAME_NNN_ARCH/ of its kernels: rows.json (its index
+          rows) and ARCH/NAME.hsaco (plus ARCH/NAME.reduce.hsaco for a
+          split conv); built by //library/planner:kernel_main with the
           flavor's toolchain.json as its one input besides the tool. An
           entry that is bad or that no family builds on the arch does not
-          fail the action: its row file records the refusal (and its
-          .hsaco is empty).
+          fail the action: rows.json records the refusal.
       name: the catalog: NAME.tar (index.json, index.csv, ARCH/NAME.hsaco,
           as `rocke build --out` lays them out) and NAME.index.json, whose
           "errors" list the refusals and duplicate names as `rocke build`
@@ -123,8 +122,6 @@ def rocke_catalog(name, problems, archs, flavor = "llvm23"):
                 index = index,
                 arch = arch,
                 toolchain = "@{}//:toolchain.json".format(flavor),
-                code_object = "{}_kernels/{}.hsaco".format(name, stem),
-                row = "{}_kernels/{}.row.json".format(name, stem),
             )
             kernels.append(":{}_{}".format(name, stem))
     _archive(

@@ -2,15 +2,23 @@
 
 One table per op: CHOOSERS maps the op to a function (problem, arch) ->
 Choice, or EntryError when no family can build it. The conv_fwd table lists
-the families in order of preference with the condition each needs; the first
+the families in order of preference with the condition each needs (conv_dgrad
+has CONV_DGRAD likewise); the first
 that accepts the problem wins, and every family passed over says why in the
 Choice's reasons (what `rocke build --explain` prints).
+
+A problem may need more than one kernel: a split-K conv_igemm_fwd leaves
+f32 partial sums that conv_fwd_split_k_reduce turns into the output. The
+Choice then lists those kernels in `then` (each a Choice with its `stage`),
+built and indexed after it (jobs.Job.kernels).
 """
 
 import dataclasses
+import math
 
-from conv import igemm_tiles
+from conv import igemm_dgrad, igemm_tiles
 from conv.split_k import select_split_k_fwd
+from conv.split_k_reduce import ReduceSpec, vector_width
 from gemm.spec import SpecError as GemmSpecError
 from gemm.tiles import TILES, TileError, spec_for
 from helpers.helpers import num_cus, select_split_k
@@ -24,6 +32,8 @@ class Choice:
     spec: object  # the family's spec for this problem and arch
     config: str  # the family's config in a few words
     reasons: tuple  # why: one line per family considered or parameter picked
+    then: tuple = ()  # the kernels run after this one for the same problem (Choices), e.g. a split's reduce
+    stage: str = ""  # a follow-up kernel's stage name ("reduce"): its code object is NAME.STAGE.hsaco
 
 
 # Workgroup size of the one-output-per-lane conv families (conv/common.py).
@@ -47,8 +57,34 @@ def _igemm(spec, arch):
     tile = f"mma {igemm.mma}, block {igemm.block_m}x{igemm.block_n}x{igemm.block_k}, waves {igemm.waves_m}x{igemm.waves_n}"
     m, n, k = igemm.gemm
     split = select_split_k_fwd(igemm, arch)
-    unsplit = "" if split == 1 else ", which conv_igemm_fwd cannot do yet (no reduce pass): the kernel runs unsplit"
-    return (igemm, tile), f"matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (library/conv/igemm_tiles.json); split-K: the planner (select_split_k_fwd) picks {split}{unsplit}"
+    why = f"matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (library/conv/igemm_tiles.json); split-K: the planner (select_split_k_fwd) picks {split}"
+    if split == 1:
+        return (igemm, tile), why
+    # A split launch holds fewer workgroups than the CUs (a few hundred blocks
+    # of 128 x 64 outputs): its workspace, 16 slices at most, is far under
+    # the 2 GiB IgemmSpec allows.
+    igemm = dataclasses.replace(igemm, split_k=split)
+    why += (
+        f": the kernel reduces 1/{split} of the k steps per workgroup into an f32 workspace of {split} slices, "
+        f"then conv_fwd_split_k_reduce (stage reduce, its own code object NAME.reduce.hsaco and index row) adds them"
+        + (", bias and relu" if spec.bias_relu else "")
+        + f" into the {spec.dtype} output"
+    )
+    return (igemm, f"{tile}, split-K {split}"), why
+
+
+def _fwd_reduce(igemm, arch):
+    """The reduce kernel a split conv_igemm_fwd needs (none unsplit)."""
+    if igemm.split_k == 1:
+        return ()
+    reduce = ReduceSpec(igemm.conv, igemm.split_k)
+    config = f"{reduce.split_k} f32 slices, {vector_width(reduce.elements)} elements per lane"
+    why = f"conv_fwd_split_k_reduce: the sum of conv_igemm_fwd's {reduce.split_k} partial sums, converted to {reduce.conv.dtype}"
+    return (Choice("conv_fwd_split_k_reduce", "conv.split_k_reduce", reduce, config, (why,), stage="reduce"),)
+
+
+def _no_follow_up(spec, arch):
+    return ()
 
 
 def _img2col(spec, arch):
@@ -61,6 +97,11 @@ def _direct(spec, arch):
     return (spec, _LANES_CONFIG), f"groups = {spec.groups}: direct convolution computes any groups, depthwise included"
 
 
+# The kernels a family's chosen spec needs after its own (Choice.then): family -> (spec, arch) -> Choices.
+FOLLOW_UPS = {
+    "conv_igemm_fwd": _fwd_reduce,
+}
+
 # conv_fwd: (family, module, accept (conv spec, arch) -> ((family spec, config) or None, why)), best first.
 CONV_FWD = (
     ("conv_igemm_fwd", "conv.igemm_fwd", _igemm),
@@ -69,15 +110,47 @@ CONV_FWD = (
 )
 
 
-def _conv_fwd(problem, arch):
+def _first_accepting(op, table, problem, arch):
+    """The Choice of the first family of `table` that accepts the problem; every one tried says why."""
     reasons = []
-    for family, module, accept in CONV_FWD:
+    for family, module, accept in table:
         accepted, why = accept(problem.spec, arch)
         reasons.append(f"{family}: {'chosen' if accepted else 'passed over'}, {why}")
         if accepted:
             spec, config = accepted
-            return Choice(family, module, spec, config, tuple(reasons))
-    raise EntryError(problem.index, None, "no conv_fwd family accepts it: " + "; ".join(reasons), arch)
+            return Choice(family, module, spec, config, tuple(reasons), FOLLOW_UPS.get(family, _no_follow_up)(spec, arch))
+    raise EntryError(problem.index, None, f"no {op} family accepts it: " + "; ".join(reasons), arch)
+
+
+def _conv_fwd(problem, arch):
+    return _first_accepting("conv_fwd", CONV_FWD, problem, arch)
+
+
+def _igemm_dgrad(spec, arch):
+    """conv_igemm_dgrad: matrix cores, where the arch has its tile and the
+    type is f16 or bf16, for a gradient (no bias) whose groups have input
+    channels enough to fill the tile's columns (its GEMM's columns are C/groups)."""
+    if spec.bias_relu:
+        return None, "bias_relu = True: a data gradient has no bias or activation; drop bias_relu from the entry"
+    if spec.c_per_group < _IGEMM_MIN_FILTERS:
+        return None, f"c / groups = {spec.c_per_group}: a group's channels would fill {spec.c_per_group} of a matrix op's {_IGEMM_MIN_FILTERS} columns"
+    try:
+        igemm = igemm_tiles.spec_for(arch, spec)
+    except igemm_tiles.IgemmSpecError as e:
+        return None, str(e)
+    tile = f"mma {igemm.mma}, block {igemm.block_m}x{igemm.block_n}x{igemm.block_k}, waves {igemm.waves_m}x{igemm.waves_n}"
+    m, n, k = igemm_dgrad.gemm(igemm)
+    work = math.prod(spec.stride)
+    stride = "" if work == 1 else f"; stride {'x'.join(map(str, spec.stride))} is masked in dy's gather: {work} x the matrix work of the non-zero terms"
+    return (igemm, tile), f"matrix cores: a {m}x{n}x{k} implicit GEMM per group (input pixels x C/groups x K/groups taps); its tile for {arch} (library/conv/igemm_tiles.json){stride}"
+
+
+# conv_dgrad: the families that compute a data gradient, best first (as CONV_FWD).
+CONV_DGRAD = (("conv_igemm_dgrad", "conv.igemm_dgrad", _igemm_dgrad),)
+
+
+def _conv_dgrad(problem, arch):
+    return _first_accepting("conv_dgrad", CONV_DGRAD, problem, arch)
 
 
 def _no_family(problem, arch):
@@ -107,7 +180,7 @@ def _gemm(problem, arch):
 
 CHOOSERS = {
     "conv_fwd": _conv_fwd,
-    "conv_dgrad": _no_family,
+    "conv_dgrad": _conv_dgrad,
     "conv_wgrad": _no_family,
     "gemm": _gemm,
 }

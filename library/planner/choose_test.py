@@ -2,6 +2,7 @@
 
 import pytest
 
+from conv import igemm_tiles
 from gemm.tiles import TILES
 from planner.jobs import plan
 from planner.problems import read
@@ -27,6 +28,8 @@ TABLE = [
     (conv(groups=32), "gfx942", "conv_direct_fwd"),  # depthwise
     (conv(groups=4), "gfx950", "conv_direct_fwd"),  # 8 filters per group
     ({"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "bf16"}, "gfx1250", "gemm"),
+    (conv(op="conv_dgrad"), "gfx942", "conv_igemm_dgrad"),
+    (conv(op="conv_dgrad", groups=2, stride=[2, 2]), "gfx1201", "conv_igemm_dgrad"),  # 16 channels per group
 ]
 
 
@@ -38,13 +41,41 @@ def test_the_table(entry, arch, family):
 
 def test_igemm_takes_its_archs_tile_and_explains_the_gemm():
     (job,), _ = _jobs(conv(), archs=("gfx950",))
-    assert job.choice.config == "mma 32x32x16, block 128x64x32, waves 2x2"
-    assert job.choice.spec.conv.k == 32
+    assert job.choice.config == "mma 32x32x16, block 128x64x32, waves 2x2, split-K 4"
+    assert job.choice.spec.conv.k == 32 and job.choice.spec.split_k == 4
     # 784 pixels x 32 filters: 7 x 1 workgroups of 128 x 64 on 256 CUs; 288 = 9 k steps of 32, so at most a 4-way split.
     assert job.choice.reasons == (
         "conv_igemm_fwd: chosen, matrix cores: a 784x32x288 implicit GEMM per group; its tile for gfx950 (library/conv/igemm_tiles.json); "
-        "split-K: the planner (select_split_k_fwd) picks 4, which conv_igemm_fwd cannot do yet (no reduce pass): the kernel runs unsplit",
+        "split-K: the planner (select_split_k_fwd) picks 4: the kernel reduces 1/4 of the k steps per workgroup into an f32 workspace of 4 slices, "
+        "then conv_fwd_split_k_reduce (stage reduce, its own code object NAME.reduce.hsaco and index row) adds them into the f16 output",
     )
+
+
+def test_a_split_conv_is_two_kernels_the_reduce_after_the_split():
+    (job,), _ = _jobs(conv(name="late", bias_relu=True), archs=("gfx942",))
+    (reduce,) = job.choice.then
+    assert (reduce.family, reduce.module, reduce.stage) == ("conv_fwd_split_k_reduce", "conv.split_k_reduce", "reduce")
+    assert reduce.spec.split_k == job.choice.spec.split_k > 1 and reduce.spec.conv == job.choice.spec.conv
+    assert reduce.config == f"{reduce.spec.split_k} f32 slices, 4 elements per lane"  # 784 x 32 outputs
+    assert ", bias and relu into the f16 output" in job.choice.reasons[0]
+    assert [(c.family, case, path) for c, case, path in job.kernels()] == [
+        ("conv_igemm_fwd", "late_gfx942", "gfx942/late.hsaco"),
+        ("conv_fwd_split_k_reduce", "late_gfx942_reduce", "gfx942/late.reduce.hsaco"),
+    ]
+
+
+def test_a_layer_that_fills_the_machine_is_one_kernel():
+    (job,), _ = _jobs(conv(n=32, spatial=[56, 56]), archs=("gfx942",))
+    assert job.choice.family == "conv_igemm_fwd" and job.choice.spec.split_k == 1 and job.choice.then == ()
+    assert "picks 1" in job.choice.reasons[0] and "reduce" not in job.choice.reasons[0]
+    assert [path for _, _, path in job.kernels()] == [job.path]
+
+
+def test_only_conv_igemm_fwd_has_a_follow_up():
+    # img2col and direct never split: one kernel each.
+    for entry, arch in ((conv(dtype="f32"), "gfx942"), (conv(groups=32), "gfx942")):
+        (job,), _ = _jobs(entry, archs=(arch,))
+        assert job.choice.then == () and len(job.kernels()) == 1
 
 
 def test_explain_says_why_img2col_was_passed_over_for_depthwise():
@@ -66,12 +97,46 @@ def test_gemm_takes_its_archs_tile_and_the_planners_split(arch):
     assert job.choice.reasons[2] == "split-K: the planner (select_split_k) picks 16; the gemm family has no split-K yet, so the kernel runs unsplit"
 
 
-@pytest.mark.parametrize("op", ["conv_dgrad", "conv_wgrad"])
-def test_no_family_computes_the_backward_convs_yet(op):
-    problems, _ = read({"problems": [conv(op=op)]})
+def test_no_family_computes_the_weight_gradient_yet():
+    problems, _ = read({"problems": [conv(op="conv_wgrad")]})
     jobs, errors = plan(problems, ["gfx942", "gfx950"])
     assert jobs == []
-    assert [str(e) for e in errors] == [f"problems[0].op: no family computes {op} yet (issue 10); conv_fwd and gemm can be built"]
+    assert [str(e) for e in errors] == ["problems[0].op: no family computes conv_wgrad yet (issue 10); conv_fwd and gemm can be built"]
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx950", "gfx1201", "gfx1250"])
+def test_dgrad_takes_conv_igemm_dgrad_with_its_archs_tile(arch):
+    (job,), errors = _jobs(conv(op="conv_dgrad", dtype="bf16"), archs=(arch,))
+    assert errors == [] and job.choice.family == "conv_igemm_dgrad" and job.choice.module == "conv.igemm_dgrad"
+    tile = igemm_tiles.TILES[arch]
+    assert job.choice.config == f"mma {tile.mma}, block {tile.block_m}x{tile.block_n}x{tile.block_k}, waves {tile.waves_m}x{tile.waves_n}"
+    assert job.choice.spec.conv.dtype == "bf16" and job.choice.spec.mma == tile.mma
+
+
+def test_dgrad_explains_the_gemm_and_the_stride():
+    (job,), _ = _jobs(conv(op="conv_dgrad", stride=[2, 2]), archs=("gfx950",))
+    # 28 x 28 input pixels x 32 channels, reduced over 32 filters x 9 taps; stride 2 x 2: 4 x the work.
+    assert job.choice.reasons == (
+        "conv_igemm_dgrad: chosen, matrix cores: a 784x32x288 implicit GEMM per group (input pixels x C/groups x K/groups taps); "
+        "its tile for gfx950 (library/conv/igemm_tiles.json); stride 2x2 is masked in dy's gather: 4 x the matrix work of the non-zero terms",
+    )
+    (job,), _ = _jobs(conv(op="conv_dgrad"), archs=("gfx942",))
+    assert job.choice.reasons[0].endswith("its tile for gfx942 (library/conv/igemm_tiles.json)")
+
+
+@pytest.mark.parametrize(
+    "fields,arch,why",
+    [
+        ({"groups": 32}, "gfx942", "conv_igemm_dgrad: passed over, c / groups = 1: a group's channels would fill 1 of a matrix op's 16 columns"),
+        ({"bias_relu": True}, "gfx942", "conv_igemm_dgrad: passed over, bias_relu = True: a data gradient has no bias or activation; drop bias_relu from the entry"),
+        ({"dtype": "f32"}, "gfx1201", "conv_igemm_dgrad: passed over, IgemmSpec.conv.dtype: expected one of f16, bf16 (matrix cores), got 'f32'; conv_direct_fwd and conv_img2col take f32"),
+    ],
+)
+def test_dgrad_refusals_name_why(fields, arch, why):
+    problems, _ = read({"problems": [conv(op="conv_dgrad", **fields)]})
+    jobs, errors = plan(problems, [arch])
+    assert jobs == []
+    assert [str(e) for e in errors] == [f"problems[0]: no conv_dgrad family accepts it: {why}"]
 
 
 def test_an_entry_refused_on_one_arch_still_builds_on_the_others():

@@ -1,17 +1,34 @@
 """The planner's face to the rocke command line and the catalog actions
 (the registry names this module as PLANNER): read a problems file, plan a
-job per (problem, arch), and build a job's kernel into a catalog row.
+job per (problem, arch), lower a job's kernels, and compile each into a
+catalog row.
+
+Lowering (build and lower a kernel for the flavor) takes the C++ engine
+by default (engine="cpp": every family has a C++ mirror, and the
+byte-identity gates prove it makes the Python engine's bytes, about 20x
+faster); engine="python" takes the Python builders. A family the C++ engine
+does not register, or a program built without the engine module
+(//library/engine), falls back to Python.
 """
 
 import dataclasses
+import importlib
 
 from catalog import index, kernel
 from family import family as families
+from family.engines import CPP_MODULE, lower_family
 from family.family import Case
+from lower.flavors import ArchDomainError
 from planner.choose import choose
 from planner.problems import EntryError, FileError, read
 
-__all__ = ("EntryError", "FileError", "Job", "build", "merged", "plan", "read")
+__all__ = ("ENGINES", "EntryError", "FileError", "Job", "Lowered", "ROWS", "build", "compile_row", "lower", "merged", "plan", "read")
+
+ENGINES = ("cpp", "python")  # the first is the default
+
+# A catalog action's folder (kernel_main, archive_main): this file lists its
+# rows, beside the code objects at the rows' paths.
+ROWS = "rows.json"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,6 +46,14 @@ class Job:
     def path(self):
         """The code object's path inside the catalog."""
         return f"{self.arch}/{self.problem.name}.hsaco"
+
+    def kernels(self):
+        """(choice, case id, code object path) of every kernel the problem
+        needs, in the order they run: the chosen one, then its Choice.then
+        (a split's reduce: case id and file name take the stage)."""
+        name, arch = self.problem.name, self.arch
+        first = [(self.choice, f"{name}_{arch}", self.path)]
+        return first + [(c, f"{name}_{arch}_{c.stage}", f"{arch}/{name}.{c.stage}.hsaco") for c in self.choice.then]
 
 
 def plan(problems, archs):
@@ -57,12 +82,63 @@ def merged(refused, archs):
     return list(refused)
 
 
-def build(job, toolchain):
-    """(row, code object) of a job: its family builds the kernel, the
-    toolchain compiles and links it (catalog.kernel.KernelError if LLVM refuses)."""
-    case = Case(f"{job.problem.name}_{job.arch}", job.arch, job.choice.spec)
-    ir_kernel = families.load(job.choice.module).build(case)
-    built = kernel.build(ir_kernel, toolchain)
-    p = job.problem
-    row = index.row(p.index, p.name, p.op, job.arch, toolchain.flavor, job.choice.family, job.choice.config, ir_kernel.name, job.path, built)
-    return row, built.code_object
+@dataclasses.dataclass(frozen=True)
+class Lowered:
+    """One of a job's kernels (Job.kernels), lowered for a flavor."""
+
+    choice: object  # choose.Choice: the family and config that built it
+    path: str  # its code object's path inside the catalog
+    name: str  # the kernel's symbol
+    ll: str  # its LLVM IR
+    identity: str  # catalog.kernel.identity: equal for kernels one code object serves
+    engine: str  # the engine that lowered it
+
+
+def _cpp_families():
+    """The families the C++ engine registers (empty without the module)."""
+    try:
+        return frozenset(importlib.import_module(CPP_MODULE).families())
+    except ImportError:
+        return frozenset()
+
+
+def lower(job, flavor, engine=ENGINES[0]):
+    """[Lowered] of a job's kernels for `flavor`, in the order they run, by
+    `engine` (see the module doc); catalog.kernel.KernelError if the flavor
+    cannot target the arch."""
+    if engine not in ENGINES:
+        raise ValueError(f"expected engine to be one of {', '.join(ENGINES)}, got {engine!r}")
+    out = []
+    for choice, case_id, path in job.kernels():
+        fam = families.load(choice.module)
+        used = "python" if engine == "cpp" and fam.name not in _cpp_families() else engine
+        try:
+            emitted = lower_family(fam, Case(case_id, job.arch, choice.spec), flavor, engine=used)
+        except ArchDomainError as e:
+            raise kernel.KernelError(f"{case_id} on {job.arch}: {e}") from None
+        out.append(Lowered(choice, path, kernel.kernel_name(emitted.rk), emitted.ll, kernel.identity(emitted.rk, emitted.ll), used))
+    return out
+
+
+def compile_row(job, lowered, toolchain, built=None, served_by=None):
+    """(row, Built) of one Lowered kernel of a job: the toolchain compiles and
+    links it (catalog.kernel.KernelError if LLVM refuses). A kernel another
+    kernel's code object serves passes that one's Built and Lowered as
+    `built` and `served_by`: nothing is compiled, and its row names that
+    code object's path and symbol."""
+    if built is None:
+        built = kernel.build(lowered.ll, job.arch, lowered.name, toolchain)
+    by = served_by or lowered
+    p, c = job.problem, lowered.choice
+    row = index.row(p.index, p.name, p.op, job.arch, toolchain.flavor, c.family, c.config, by.name, by.path, built)
+    return row, built
+
+
+def build(job, toolchain, engine=ENGINES[0]):
+    """[(row, code object)] of a job, one per kernel (Job.kernels), lowered
+    by `engine`, compiled and linked."""
+    out = []
+    for lowered in lower(job, toolchain.flavor, engine):
+        row, built = compile_row(job, lowered, toolchain)
+        out.append((row, built.code_object))
+    return out

@@ -1,21 +1,29 @@
-"""One rocke_catalog action: one problem on one arch -> its code object and index row.
+"""One rocke_catalog action: one problem on one arch -> its code objects and index rows.
 
     kernel_main --entry '{"op": "conv_fwd", ...}' --index 3 --arch gfx942 \
-        --toolchain external/llvm23/toolchain.json --code-object K.hsaco --row K.row.json
+        --toolchain external/llvm23/toolchain.json --out K [--engine cpp|python]
+
+K (a folder, the action's one output) then holds rows.json (the problem's
+index rows, a JSON list in the order its kernels run) and each row's code
+object at its path (ARCH/NAME.hsaco, and ARCH/NAME.reduce.hsaco when the
+planner splits the problem): how many kernels a problem needs is the
+planner's choice, which Bazel cannot know before running it.
 
 The entry is the problem itself (not the file it comes from), so that editing
 one problem of a set reruns only its own actions.
 
 An entry that is bad, or that no family builds on this arch, is a refusal,
-not a failed action: the row file then holds {"refused": {"problem", "arch",
-"field", "message"}, "name": its name, or null when the entry itself is bad},
-the code object is empty, and the message goes to stderr; the archive lists
-the refusal under index.json's "errors", as `rocke build` does. Exit status
-1 only when an output cannot be written or LLVM fails on the chosen kernel.
+not a failed action: rows.json then holds one record, {"refused":
+{"problem", "arch", "field", "message"}, "name": its name, or null when the
+entry itself is bad}, and no code object; the message goes to stderr, and
+the archive lists the refusal under index.json's "errors", as `rocke build`
+does. Exit status 1 only when an output cannot be written or LLVM fails on
+the chosen kernel.
 """
 
 import argparse
 import json
+import os
 import sys
 
 from catalog.kernel import KernelError
@@ -31,30 +39,35 @@ def main(argv=None):
     parser.add_argument("--index", type=int, required=True, help="its index in the problems file")
     parser.add_argument("--arch", required=True)
     parser.add_argument("--toolchain", required=True, help="the flavor's toolchain.json")
-    parser.add_argument("--code-object", required=True)
-    parser.add_argument("--row", required=True)
+    parser.add_argument("--out", required=True, help="the folder for rows.json and the code objects")
+    parser.add_argument("--engine", choices=jobs.ENGINES, default=jobs.ENGINES[0], help="which engine builds and lowers the kernels (the same bytes)")
     args = parser.parse_args(argv)
     try:
-        row, code_object = _kernel(args)
-        write_atomic(args.code_object, code_object)
-        write_atomic(args.row, (json.dumps(row, sort_keys=True) + "\n").encode())
+        kernels = _kernels(args)
+        for row, code_object in kernels:
+            if code_object is None:
+                continue
+            path = os.path.join(args.out, row["path"])
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            write_atomic(path, code_object)
+        write_atomic(os.path.join(args.out, jobs.ROWS), (json.dumps([row for row, _ in kernels], sort_keys=True) + "\n").encode())
     except (KernelError, OutputError) as e:
         print(f"rocke catalog: {e}", file=sys.stderr)
         return 1
     return 0
 
 
-def _kernel(args):
-    """(row, code object) of the action's entry on its arch; for a refusal,
-    (its record, b"")."""
+def _kernels(args):
+    """[(row, code object)] of the action's entry on its arch; for a
+    refusal, [(its record, None)]."""
     problem = None
     try:
         problem = entry(args.index, json.loads(args.entry))
-        return jobs.build(jobs.Job.of(problem, args.arch), Toolchain.from_file(args.toolchain))
+        return jobs.build(jobs.Job.of(problem, args.arch), Toolchain.from_file(args.toolchain), args.engine)
     except EntryError as e:
         print(f"rocke catalog: refused, recorded in the catalog's errors: {e}", file=sys.stderr)
         refused = {"problem": e.index, "arch": e.arch, "field": e.field, "message": e.message}
-        return {"refused": refused, "name": problem and problem.name}, b""
+        return [({"refused": refused, "name": problem and problem.name}, None)]
 
 
 if __name__ == "__main__":

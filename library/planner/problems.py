@@ -27,7 +27,7 @@ GEMM_FIELDS = ("m", "n", "k", "dtype", "out", "layout_a", "layout_b", "bias_relu
 GEMM_REQUIRED = ("m", "n", "k", "dtype")
 OPS = (*CONV_OPS, "gemm")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-_SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec)\.(\w+): (.*)$", re.S)
+_SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec)(?:\.(\w+))?: (.*)$", re.S)
 
 
 class EntryError(ValueError):
@@ -43,7 +43,8 @@ class EntryError(ValueError):
 
 
 def spec_error(index, error, arch=None):
-    """An EntryError from a spec's SpecError ("GemmSpec.k: expected ..."), naming the entry."""
+    """An EntryError from a spec's SpecError ("GemmSpec.k: expected ...", or
+    "ConvSpec: expected ..." for a limit of no one field), naming the entry."""
     match = _SPEC_FIELD.match(str(error))
     field, message = match.groups() if match else (None, str(error))
     return EntryError(index, field, message, arch)

@@ -31,7 +31,7 @@ COLUMNS = {
     "family": "the kernel family chosen",
     "config": "the family's config for this problem and arch",
     "kernel": "the kernel's symbol in the code object",
-    "path": "the code object, relative to the catalog",
+    "path": "the code object, relative to the catalog; rows of one kernel (the same IR but for its name: same family, spec and arch) name the same one",
     "sha256": "the code object's sha256",
     **{figure: "resource figure (null where the flavor reports none)" for figure in FIGURES},
 }
@@ -97,12 +97,18 @@ _TABLE = (
 
 def table(rows, seconds):
     """A readable table of the rows, with each kernel's build time (`seconds`:
-    (problem, arch) -> s). Spills are VGPR/SGPR; occ is waves per SIMD."""
+    (problem, arch) -> s). Spills are VGPR/SGPR; occ is waves per SIMD. A
+    row whose code object an earlier row's kernel is (built once) shows
+    `= #P`, P that row's problem, for its time."""
     header = [h for h, _ in _TABLE] + ["time s"]
-    lines = []
+    lines, first_of_path = [], {}
     for r in _order(rows):
         cells = [c(r) if callable(c) else r[c] for _, c in _TABLE]
-        cells.append(f"{seconds[(r['problem'], r['arch'])]:.2f}" if (r["problem"], r["arch"]) in seconds else "-")
+        first = first_of_path.setdefault(r["path"], r)
+        if first is not r:
+            cells.append(f"= #{first['problem']}")
+        else:
+            cells.append(f"{seconds[(r['problem'], r['arch'])]:.2f}" if (r["problem"], r["arch"]) in seconds else "-")
         lines.append(["-" if v is None else str(v) for v in cells])
     widths = [max(len(x) for x in col) for col in zip(header, *lines)]
     text_columns = {0, 1, 2, 3, 4}  # left-aligned; figures right-aligned

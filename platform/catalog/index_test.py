@@ -63,5 +63,13 @@ def test_the_table_aligns_columns_and_shows_each_kernels_time():
     assert header.index("VGPR") + 4 == first.index("20") + 2 == second.index("20") + 2
 
 
+def test_rows_of_one_code_object_show_which_row_built_it():
+    built = _row(3, "gfx942")
+    same = dict(_row(7, "gfx942"), path=built["path"], kernel=built["kernel"], sha256=built["sha256"])
+    lines = index.table([same, built, _row(5, "gfx942")], {(3, "gfx942"): 0.5, (5, "gfx942"): 0.25}).splitlines()
+    assert [line.split()[0] for line in lines[1:]] == ["3", "5", "7"]
+    assert lines[1].endswith("0.50") and lines[2].endswith("0.25") and lines[3].endswith("= #3")
+
+
 def test_timings_are_their_own_file_keyed_by_problem_and_arch():
     assert json.loads(index.timings_json({(1, "gfx942"): 0.12345, (0, "gfx950"): 2.0})) == {"0/gfx950": 2.0, "1/gfx942": 0.123}

@@ -1,16 +1,17 @@
-"""One kernel of a catalog: IR kernel in, linked code object and its cost out.
+"""One kernel of a catalog: LLVM IR in, linked code object and its cost out.
 
-The same steps as `rocke emit --out` (lower for the flavor, compile for the
-kernel's arch, which parses and verifies first, link with --no-undefined), and the resource figures a
-catalog row carries. Both `rocke build` and the rocke_catalog actions call
-build(); nothing here knows a family.
+The same steps as `rocke emit --out` after lowering (compile for the
+kernel's arch, which parses and verifies first, link with --no-undefined),
+and the resource figures a catalog row carries. Both `rocke build` and the
+rocke_catalog actions call build() on IR that either engine lowered (the
+Python one, or the C++ one, which makes the same bytes); nothing here knows
+a family.
 """
 
 import dataclasses
 import hashlib
+import re
 
-from lower.flavors import ArchDomainError
-from lower.llvm import lower
 from toolchains.llvm.llvm import LlvmError, resources
 
 
@@ -33,20 +34,38 @@ class Built:
 # workgroup size over wave size.
 FIGURES = ("vgpr", "agpr", "sgpr", "lds", "scratch", "vgpr_spill", "sgpr_spill", "occupancy", "waves")
 
+# The first line of a kernel's .rk text (ir/printer.py): `kernel @NAME(...`.
+_RK_NAME = re.compile(r"kernel @([^(\s]+)\(")
 
-def build(kernel, toolchain):
-    """Lower, compile (parsing and verifying) and link IR `kernel` (its attrs name the arch)
-    with Toolchain `toolchain`; KernelError says what LLVM refused."""
-    arch = kernel.attrs["arch"]
+
+def kernel_name(rk):
+    """The kernel's name, from its .rk text; ValueError if it names none."""
+    found = _RK_NAME.match(rk)
+    if found is None:
+        raise ValueError(f"expected .rk text starting `kernel @NAME(`, got {rk[:60]!r}")
+    return found.group(1)
+
+
+def identity(rk, ll):
+    """What makes two kernels the same kernel: the sha256 of their LLVM IR with
+    the kernel's name taken out. Two problems whose family, spec (but for the
+    values the kernel takes at run time) and arch agree lower to one IR but
+    for that name (a gemm's m, n and k, say), and one code object serves both."""
+    name = kernel_name(rk)
+    return hashlib.sha256(ll.replace(name, "\0").encode()).hexdigest()
+
+
+def build(ll, arch, name, toolchain):
+    """Compile (parsing and verifying) and link LLVM IR `ll` of the kernel
+    `name` for `arch` with Toolchain `toolchain`; KernelError says what LLVM refused."""
     try:
-        ir = lower(kernel, toolchain.flavor)
-        compiled = toolchain.compile(ir, arch)
+        compiled = toolchain.compile(ll, arch)
         if compiled.has_indirect_call:
-            raise KernelError(f"{toolchain.flavor} compiled an intrinsic it does not know into an indirect call in {kernel.name}")
+            raise KernelError(f"{toolchain.flavor} compiled an intrinsic it does not know into an indirect call in {name}")
         code_object = toolchain.link(compiled.obj)
-    except (ArchDomainError, LlvmError) as e:
-        raise KernelError(f"{kernel.name} on {arch}: {e}") from None
+    except LlvmError as e:
+        raise KernelError(f"{name} on {arch}: {e}") from None
     found = resources(compiled)
     size, wave = found["workgroup_size"], found["wave_size"]
     found["waves"] = -(-size // wave) if size and wave else None
-    return Built(code_object, {name: found[name] for name in FIGURES})
+    return Built(code_object, {figure: found[figure] for figure in FIGURES})

@@ -10,8 +10,9 @@ builds from too, and writes three files, byte for byte what rocke-emit
 writes: the LLVM IR of every lowered case and the .rk text of every built
 kernel (JSON objects id -> text, canonical), and the manifest (manifest.py),
 whose representatives (family.representatives) are marked `ir=kept`. A case
-whose arch the flavor cannot express is recorded as an expected rejection
-with its error class; any other failure stops with one line naming the case.
+the family refuses (family.Refusal, raised by its build) or whose arch the
+flavor cannot express is recorded as an expected rejection with its error
+class; any other failure stops with one line naming the case.
 
 With --cases-json it writes only the family's case list, as canonical JSON.
 """
@@ -37,7 +38,11 @@ def emit(fam, cases, flavor):
     irs, rks, entries, emitted = {}, {}, [], []
     for case in cases:
         try:
-            kernel = fam.build(case)
+            try:
+                kernel = fam.build(case)
+            except families.Refusal as e:
+                entries.append(manifest.Entry(case.id, case.arch, error=type(e).__name__))
+                continue
             rks[case.id] = print_kernel(kernel)
             try:
                 irs[case.id] = lower(kernel, flavor)

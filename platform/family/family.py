@@ -12,6 +12,18 @@ from typing import Callable
 from arch import arch
 
 
+class Refusal(ValueError):
+    """A family cannot take a problem that is valid, and another family can.
+
+    A family's error type subclasses Refusal as well as its spec's error
+    (conv_img2col's Img2colSpecError is a conv SpecError), and build() raises
+    it naming the field, the value and the family that takes it. The gates
+    record it as an expected rejection, as they record ArchDomainError: the
+    manifest line `reject ID arch=ARCH error=CLASS` (emit.py), and no IR.
+    The C++ engine throws rocke::family::Refusal carrying the same class.
+    """
+
+
 @dataclasses.dataclass(frozen=True)
 class Case:
     id: str  # stable and unique within the family; names golden entries

@@ -297,8 +297,12 @@ def _barrier(c, op, mask):
     divergent = np.flatnonzero((per_wg > 0) & (per_wg < size))
     if divergent.size:
         missing = np.flatnonzero(~mask & (c.wg_index == divergent[0]))[0]
-        raise InterpError(f"gpu.barrier: expected every lane of a workgroup to reach the barrier, got a divergent barrier: {int(per_wg[divergent[0]])} of {size} lanes arrive; missing: {c.lane(missing)}")
+        raise InterpError(f"{op.name}: expected every lane of a workgroup to reach the barrier, got a divergent barrier: {int(per_wg[divergent[0]])} of {size} lanes arrive; missing: {c.lane(missing)}")
     return []
+
+
+def _sched_barrier(c, op, mask):
+    return []  # a hint to LLVM's scheduler: nothing to compute
 
 
 def _readfirstlane(c, op, mask):
@@ -339,6 +343,43 @@ def _load(c, op, mask):
 def _store(c, op, mask):
     t = op.operands[1].type
     c.scatter(op, c.v(op.operands[0]), _as_raw(c.v(op.operands[1]), t), mask)
+    return []
+
+
+# ds_read_b64_tr_b16 exchanges data within groups of this many lanes of a wave.
+_TRANSPOSE_GROUP = 16
+
+
+def _whole_groups(c, op, mask, size):
+    """Lanes exchange data in groups of `size` lanes of a wave: all or none active."""
+    start = np.arange(c.lanes) - c.lane_in_wave % size
+    active = np.bincount(start, weights=mask, minlength=c.lanes)
+    partial = np.flatnonzero((active > 0) & (active < size))
+    if partial.size:
+        raise InterpError(f"{op.name}: expected all or none of each group of {size} lanes active (they exchange data), got {int(active[partial[0]])} of {size} active, from {c.lane(partial[0])}")
+    return start
+
+
+def _load_transpose(c, op, mask):
+    # Lane i of a 16-lane group gets element i % 4 of the 8 bytes lanes
+    # 4j + i // 4 of its group named, j = 0..3 (builder.load_transpose).
+    t = op.results[0].type
+    start = _whole_groups(c, op, mask, _TRANSPOSE_GROUP)
+    raw = c.gather(op, c.v(op.operands[0]), t.nbytes, mask).view(np.uint16)
+    i = c.lane_in_wave % _TRANSPOSE_GROUP
+    out = np.stack([raw[start + 4 * j + i // 4, i % 4] for j in range(t.n)], axis=1)
+    return [_from_raw(np.ascontiguousarray(out).view(np.uint8), t)]
+
+
+def _load_to_lds(c, op, mask):
+    src, dst = (c.v(v) for v in op.operands)
+    for w in np.unique(c.wave_of_lane[mask]):
+        lanes = np.flatnonzero((c.wave_of_lane == w) & mask)
+        if np.unique(dst[lanes]).size > 1:
+            other = lanes[np.flatnonzero(dst[lanes] != dst[lanes[0]])[0]]
+            raise InterpError(f"{op.name}: expected the LDS destination the same in every lane of a wave, got two in the wave of {c.lane(lanes[0])} and {c.lane(other)}")
+    raw = c.gather(op, src, 16, mask)
+    c.scatter(op, dst + 16 * c.lane_in_wave.astype(np.int64), raw, mask)
     return []
 
 
@@ -514,12 +555,16 @@ EXEC = {
     "gpu.grid_dim": _grid_dim,
     "gpu.lane_id": _lane_id,
     "gpu.barrier": _barrier,
+    "gpu.lds_barrier": _barrier,  # lanes run in lockstep: LDS is ordered as by gpu.barrier
+    "gpu.sched_barrier": _sched_barrier,
     "lane.readfirstlane": _readfirstlane,
     "lane.bpermute": _bpermute,
     "mem.lds_alloc": _lds_alloc,
     "mem.offset": _offset,
     "mem.load": _load,
     "mem.store": _store,
+    "mem.load_transpose": _load_transpose,
+    "mem.load_to_lds": _load_to_lds,
     "mem.atomic_add": _atomic_add,
     "buffer.rsrc": _rsrc,
     "buffer.load": _buffer_load,

@@ -245,3 +245,63 @@ def test_an_out_of_range_constant_stops_at_the_verifier_not_numpy():
     text = 'kernel @k() {arch = "gfx942", wave_size = 64, workgroup_size = [64, 1, 1]} {\n  %0 = arith.const() {value = 4294967295} : i32\n}\n'
     with pytest.raises(VerifyError, match="for i32, got 4294967295"):
         run(parse(text), (1, 1, 1), [])
+
+
+def _transpose_kernel(active=64):
+    # A 4 x 64 f16 tile, row-major in LDS (128 bytes a row). Each 16-lane group
+    # g reads its 4 x 16 slice by rows (lane q: row q // 4, columns 16g + 4(q % 4)
+    # .. + 3) and gets it back by columns.
+    b = builder(arch="gfx950")
+    x, out = b.arg("x", T.GLOBAL), b.arg("out", T.GLOBAL)
+    tid = b.thread_id(0)
+    lds = b.lds_alloc(4 * 128)
+    for r in range(4):
+        b.store(b.offset(lds, b.add(b.mul(tid, 2), 128 * r)), b.load(b.offset(x, b.add(b.mul(tid, 2), 128 * r)), T.F16))
+    b.barrier()
+    q, g = b.rem(tid, 16), b.div(tid, 16)
+    at = b.add(b.mul(b.div(q, 4), 128), b.mul(b.add(b.mul(g, 16), b.mul(b.rem(q, 4), 4)), 2))
+    with b.if_(b.cmp("lt", tid, active)):
+        b.store(b.offset(out, b.mul(tid, 8)), b.load_transpose(b.offset(lds, at), T.F16))
+    return b.finish()
+
+
+def test_load_transpose_gives_each_lane_a_column_of_its_groups_tile():
+    X = np.arange(4 * 64, dtype=np.float16).reshape(4, 64) * np.float16(0.5) - 3
+    out = np.zeros((64, 4), np.float16)
+    run(_transpose_kernel(), (1, 1, 1), [X, out])
+    np.testing.assert_array_equal(out, X.T)
+
+
+def test_load_transpose_needs_whole_groups_of_16_lanes():
+    X, out = np.zeros((4, 64), np.float16), np.zeros((64, 4), np.float16)
+    with pytest.raises(InterpError, match=r"mem.load_transpose: expected all or none of each group of 16 lanes active \(they exchange data\), got 4 of 16 active, from lane 16 of its wave"):
+        run(_transpose_kernel(active=20), (1, 1, 1), [X, out])
+
+
+def _to_lds_kernel(uniform=True):
+    # Two waves; lane L of wave w copies 16-byte unit perm[64w + L] of x to
+    # LDS unit 64w + L; then every lane reads its LDS unit back out.
+    b = builder(wg=128, arch="gfx950")
+    x, perm, out = b.arg("x", T.GLOBAL), b.arg("perm", T.GLOBAL), b.arg("out", T.GLOBAL)
+    tid = b.thread_id(0)
+    lds = b.lds_alloc(128 * 16)
+    src = b.offset(x, b.mul(b.load(b.offset(perm, b.mul(tid, 4)), T.I32), 16))
+    base = b.mul(b.div(tid, 64), 1024) if uniform else b.mul(tid, 16)
+    b.load_to_lds(src, b.offset(lds, base))
+    b.barrier()
+    b.store(b.offset(out, b.mul(tid, 16)), b.load(b.offset(lds, b.mul(tid, 16)), T.vector(T.I32, 4)))
+    return b.finish()
+
+
+def test_load_to_lds_writes_lane_l_16_bytes_at_the_waves_destination_plus_16_l():
+    X = np.arange(128 * 4, dtype=np.int32).reshape(128, 4)
+    perm = np.random.default_rng(7).permutation(128).astype(np.int32)
+    out = np.zeros((128, 4), np.int32)
+    run(_to_lds_kernel(), (1, 1, 1), [X, perm, out])
+    np.testing.assert_array_equal(out, X[perm])
+
+
+def test_load_to_lds_needs_one_destination_per_wave():
+    X, perm, out = np.zeros((128, 4), np.int32), np.arange(128, dtype=np.int32), np.zeros((128, 4), np.int32)
+    with pytest.raises(InterpError, match=r"mem.load_to_lds: expected the LDS destination the same in every lane of a wave, got two in the wave of lane 0 of its wave, .* and lane 1 of its wave"):
+        run(_to_lds_kernel(uniform=False), (1, 1, 1), [X, perm, out])

@@ -192,6 +192,18 @@ class KernelBuilder:
     def barrier(self):
         self.emit("gpu.barrier", [], [])
 
+    def lds_barrier(self):
+        """A workgroup barrier that orders LDS accesses only: global loads
+        in flight may stay in flight across it (gpu.barrier waits for them
+        on gfx12)."""
+        self.emit("gpu.lds_barrier", [], [])
+
+    def sched_barrier(self):
+        """No effect on what the kernel computes: LLVM's scheduler moves no
+        instruction across this point (to keep loads issued before the
+        matrix work that follows)."""
+        self.emit("gpu.sched_barrier", [], [])
+
     def bpermute(self, addr, v):
         return self._value("lane.bpermute", [self._coerce(addr, T.I32), v], v.type)
 
@@ -208,6 +220,19 @@ class KernelBuilder:
 
     def store(self, p, v):
         self.emit("mem.store", [p, v], [])
+
+    def load_transpose(self, p, elem):
+        """ds_read_b64_tr_b16 (gfx950): each lane of a 16-lane group names 8
+        bytes of LDS; lane i of the group gets element i % 4 of the 8 bytes
+        lanes 4j + i // 4 named, for j = 0..3 (a 4 x 16 tile read by rows
+        comes back by columns). A vector<4 x elem>, elem a 16-bit type."""
+        return self._value("mem.load_transpose", [p], T.vector(elem, 4))
+
+    def load_to_lds(self, src, dst):
+        """global_load_lds_dwordx4 (gfx950): lane L of each wave copies the 16
+        bytes at its `src` to LDS at `dst` + 16 * L, `dst` the same in every
+        lane of the wave. Asynchronous: a barrier orders it before reads."""
+        self.emit("mem.load_to_lds", [src, dst], [])
 
     def load_wide(self, p, vtype):
         """A vector load of any width, as loads of at most 16 bytes joined by shuffles."""

@@ -34,6 +34,7 @@ class Tally:
     examples: int = 0
     rejected: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     domain: int = 0
+    domain_by: collections.Counter = dataclasses.field(default_factory=collections.Counter)  # what each ArchDomainError names: an op, or "kernel"
     accepted: int = 0
     bugs: list = dataclasses.field(default_factory=list)  # (kernel text, LLVM's message)
     accepted_ops: set = dataclasses.field(default_factory=set)
@@ -48,8 +49,9 @@ class Tally:
             return
         try:
             self.pending.append((case.kernel, lower(case.kernel, self.flavor)))
-        except ArchDomainError:
+        except ArchDomainError as e:
             self.domain += 1
+            self.domain_by[str(e).split(":")[0].split(" @")[0]] += 1
 
     def judge(self, toolchain):
         """LLVM's verdict on every pending module, in one batch."""

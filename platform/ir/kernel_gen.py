@@ -22,6 +22,7 @@ import math
 import random
 
 from arch import arch as archs
+from arch.lds_ops import LDS_OPS
 from ir import mma
 from ir import types as T
 from ir.builder import KernelBuilder
@@ -282,6 +283,26 @@ def _store(g, pool):
     g.b.store(g.value(pool, g.src.choice(POINTERS)), g.value(pool, g.numeric()))
 
 
+def _arch_limited(g, name):
+    """Arch-limited ops appear where the arch has them, elsewhere only as a fault
+    (the lowering refuses them: ArchDomainError)."""
+    if g.b.arch.name not in LDS_OPS[name].archs and not g.fault():
+        raise _Skip(f"no {name} on this arch")
+
+
+def _load_transpose(g, pool):
+    _arch_limited(g, "mem.load_transpose")
+    if g.fault():
+        return [g.b.emit("mem.load_transpose", [g.value(pool, g.src.choice(POINTERS))], [g.numeric()]).results[0]]
+    return [g.b.load_transpose(g.value(pool, T.LDS), g.src.choice((T.F16, T.BF16, T.I16)))]
+
+
+def _load_to_lds(g, pool):
+    _arch_limited(g, "mem.load_to_lds")
+    src, dst = (g.src.choice(POINTERS), g.src.choice(POINTERS)) if g.fault() else (T.GLOBAL, T.LDS)
+    g.b.load_to_lds(g.value(pool, src), g.value(pool, dst))
+
+
 def _atomic_add(g, pool):
     p = g.value(pool, g.src.choice(POINTERS))
     return [g.b.atomic_add(p, g.value(pool, g.numeric() if g.fault() else g.src.choice((T.I32, T.F32))))]
@@ -355,12 +376,16 @@ MAKERS = {
     **{f"gpu.{m}": _gpu_id(m) for m in ("thread_id", "block_id", "block_dim", "grid_dim")},
     "gpu.lane_id": lambda g, pool: [g.b.lane_id()],
     "gpu.barrier": lambda g, pool: g.b.barrier(),
+    "gpu.lds_barrier": lambda g, pool: g.b.lds_barrier(),
+    "gpu.sched_barrier": lambda g, pool: g.b.sched_barrier(),
     "lane.readfirstlane": _unary("readfirstlane"),
     "lane.bpermute": _bpermute,
     "mem.lds_alloc": _lds_alloc,
     "mem.offset": _offset,
     "mem.load": _load,
     "mem.store": _store,
+    "mem.load_transpose": _load_transpose,
+    "mem.load_to_lds": _load_to_lds,
     "mem.atomic_add": _atomic_add,
     "buffer.rsrc": _rsrc,
     "buffer.load": _buffer_load,

@@ -263,6 +263,24 @@ def _store(op):
     access(op, op.operands[1].type, TABLES["store_spaces"], op.operands[0].type)
 
 
+# mem.load_transpose's results: 4 16-bit elements (ds_read_b64_tr_b16).
+TRANSPOSE_TYPES = tuple(T.vector(e, 4) for e in (T.F16, T.BF16, T.I16))
+
+
+@register("mem.load_transpose")
+def _load_transpose(op):
+    p = op.operands[0].type
+    expect(p is T.LDS, op, "a ptr<lds> operand", p)
+    expect(op.result.type in TRANSPOSE_TYPES, op, f"a result of type {', '.join(map(str, TRANSPOSE_TYPES))}", op.result.type)
+
+
+@register("mem.load_to_lds")
+def _load_to_lds(op):
+    src, dst = op.operands
+    expect(src.type is T.GLOBAL, op, "a ptr<global> source", src.type)
+    expect(dst.type is T.LDS, op, "a ptr<lds> destination", dst.type)
+
+
 @register("mem.atomic_add")
 def _atomic_add(op):
     p, v = op.operands

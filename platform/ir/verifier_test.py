@@ -235,3 +235,27 @@ def test_nesting_deeper_than_the_parser_reads_is_rejected():
     assert print_kernel(parse(print_kernel(kernel))) == print_kernel(kernel)
     with pytest.raises(VerifyError, match=f"region: expected regions nested at most {MAX_NESTING} deep, got a region at depth {MAX_NESTING + 1}"):
         verify(_nested_ifs(MAX_NESTING + 1))
+
+
+# -- gfx950's memory ops ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("operands,result,message", [
+    ([T.GLOBAL], T.vector(T.F16, 4), "mem.load_transpose: expected a ptr<lds> operand, got ptr<global>"),
+    ([T.LDS], T.vector(T.F16, 8), "mem.load_transpose: expected a result of type vector<4xf16>, vector<4xbf16>, vector<4xi16>, got vector<8xf16>"),
+])
+def test_load_transpose_takes_lds_and_gives_four_16_bit_elements(operands, result, message):
+    b = builder(arch="gfx950")
+    with pytest.raises(VerifyError, match=f"^{message}$"):
+        b.emit("mem.load_transpose", [b.lds_alloc(64) if t is T.LDS else b.arg("p", t) for t in operands], [result])
+
+
+@pytest.mark.parametrize("src,dst,message", [
+    (T.LDS, T.LDS, "mem.load_to_lds: expected a ptr<global> source, got ptr<lds>"),
+    (T.GLOBAL, T.GLOBAL, "mem.load_to_lds: expected a ptr<lds> destination, got ptr<global>"),
+])
+def test_load_to_lds_copies_global_to_lds(src, dst, message):
+    b = builder(arch="gfx950")
+    values = {T.LDS: b.lds_alloc(1024), T.GLOBAL: b.arg("p", T.GLOBAL)}
+    with pytest.raises(VerifyError, match=f"^{message}$"):
+        b.load_to_lds(values[src], values[dst])

@@ -23,7 +23,9 @@ every lane to another bank alike and changes nothing. Lanes an scf.if with a
 lane-known condition disables take no part; under a condition the model
 cannot evaluate, every lane is assumed active (the access says so). The IR's
 accesses are modelled before LLVM merges or splits them (ds_read2_*, ...);
-the ISA counts show what LLVM made of them. Real hardware groups lanes
+the ISA counts show what LLVM made of them. A transposed read
+(mem.load_transpose) counts as the 8-byte read each lane names: the
+exchange between lanes happens after the banks. Real hardware groups lanes
 differently for some instructions (gfx942's ds_read_b128 pairs quarter-wave
 halves), so these figures are a model, not a measurement.
 """
@@ -61,7 +63,7 @@ _BINARY = {
 _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
 # Ops whose result the model computes from their operands' lane values.
 _PROPAGATING = set(_BINARY) | {"mem.offset", "arith.cmp", "arith.select", "arith.convert"}
-_ACCESSES = {"mem.load": "read", "mem.store": "write", "mem.atomic_add": "write"}
+_ACCESSES = {"mem.load": "read", "mem.load_transpose": "read", "mem.store": "write", "mem.atomic_add": "write"}
 
 
 def _is_int(t):
@@ -89,7 +91,7 @@ class _Model:
         index = self.index
         self.index += 1
         if op.name in _ACCESSES and op.operands[0].type is T.LDS:
-            data = op.results[0] if op.name == "mem.load" else op.operands[1]
+            data = op.results[0] if op.name in ("mem.load", "mem.load_transpose") else op.operands[1]
             self.accesses.append(self.access(index, _ACCESSES[op.name], data.type.nbytes, self.env[op.operands[0]], mask, mask_known, depth))
         if op.name == "scf.if":
             cond = self.env[op.operands[0]]

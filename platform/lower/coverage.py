@@ -3,6 +3,7 @@ flavors_test compiles and that the availability probes take their
 intrinsic calls from."""
 
 from arch import arch as archs
+from arch.lds_ops import LDS_OPS
 from ir import mma as M
 from ir import types as T
 from ir.builder import KernelBuilder
@@ -31,7 +32,9 @@ def every_op(arch):
     bits = b.min(b.max(bits, 0), n)  # integer min and max lower to intrinsics too (llvm.smin, llvm.smax)
     lds = b.lds_alloc(256 * 4)
     b.store(b.offset(lds, b.mul(tid, 4)), bits)
+    b.sched_barrier()
     b.barrier()
+    b.lds_barrier()
     with b.for_range(0, n, 1, [b.const(0, T.I32)]) as loop:
         b.yield_(b.add(loop.iters[0], b.load(b.offset(lds, b.mul(b.rem(loop.iv, 64), 4)), T.I32)))
     cond = b.cmp("lt", i, b.grid_dim(0))
@@ -65,6 +68,22 @@ def mma_kernel(arch, op_id):
     return b.finish()
 
 
+def lds_ops_kernel(arch):
+    """The arch-limited memory ops (arch/lds_ops.json), for an arch that has them all."""
+    b = KernelBuilder("lds_ops", arch=arch, workgroup_size=(64, 1, 1))
+    p = b.arg("p", T.GLOBAL)
+    tid = b.thread_id(0)
+    lds = b.lds_alloc(1024)
+    # The destination is each wave's own 1 KiB (an offset, not the
+    # allocation itself, so the probes load it like any other operand).
+    b.load_to_lds(b.offset(p, b.mul(tid, 16)), b.offset(lds, b.mul(b.div(tid, 64), 1024)))
+    b.barrier()
+    for elem in (T.F16, T.BF16, T.I16):
+        b.store(b.offset(p, b.mul(tid, 8)), b.load_transpose(b.offset(lds, b.mul(tid, 8)), elem))
+    return b.finish()
+
+
 def corpus(arch):
     """Every coverage kernel for `arch`."""
-    return [every_op(arch)] + [mma_kernel(arch, m.op) for m in archs.get(arch).matrix]
+    limited = [lds_ops_kernel(arch)] if all(arch in op.archs for op in LDS_OPS.values()) else []
+    return [every_op(arch)] + limited + [mma_kernel(arch, m.op) for m in archs.get(arch).matrix]

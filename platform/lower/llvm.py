@@ -11,6 +11,7 @@ LLVM ever runs.
 """
 
 from arch import arch as archs
+from arch.lds_ops import LDS_OPS
 from ir import types as T
 from ir.core import Kernel
 from ir.verifier import verify
@@ -23,6 +24,8 @@ from lower.intrinsics import BUFFER_FLAGS, BUFFER_SUFFIX, BUFFER_TYPES, MMA, SPL
 #   lds:       @rocke.lds.N, the N-th mem.lds_alloc in program order (key N, an int);
 #   fp8_table: @rocke.FMT.values, the decode table of fp8 format FMT (key FMT).
 GLOBAL_KINDS = ("lds", "fp8_table")
+# The metadata node of gpu.lds_barrier's fences (!0 is the module flag).
+LDS_ONLY_MMRA = 1
 
 
 class _Emitter:
@@ -38,6 +41,7 @@ class _Emitter:
         self.declares = {}
         self.globals = {}  # (rank of kind in GLOBAL_KINDS, key) -> definition
         self.next_lds = 0
+        self.lds_only_fences = False  # a gpu.lds_barrier needs its metadata node
 
     # -- plumbing ---------------------------------------------------------------
 
@@ -120,7 +124,10 @@ class _Emitter:
         out += ["  ret void", "}", ""]
         out += [self.declares[key] for key in sorted(self.declares)]
         out += ["", f"attributes #0 = {{ {' '.join(sorted(fn_attrs))} }}", ""]
-        out += ["!llvm.module.flags = !{!0}", f'!0 = !{{i32 1, !"amdhsa_code_object_version", i32 {self.flavor.code_object_version}}}', ""]
+        out += ["!llvm.module.flags = !{!0}", f'!0 = !{{i32 1, !"amdhsa_code_object_version", i32 {self.flavor.code_object_version}}}']
+        if self.lds_only_fences:
+            out.append(f'!{LDS_ONLY_MMRA} = !{{!"amdgpu-synchronize-as", !"local"}}')
+        out.append("")
         return "\n".join(out)
 
 
@@ -277,14 +284,48 @@ def _lane_id(e, op):
     return [e.call("i32", "llvm.amdgcn.mbcnt.hi", ["i32 -1", f"i32 {lo}"])]
 
 
-def _barrier(e, op):
-    e.emit('fence syncscope("workgroup") release')
+def _barrier(e, op, fence_tail=""):
+    e.emit(f'fence syncscope("workgroup") release{fence_tail}')
     if e.arch.family in SPLIT_BARRIER_FAMILIES:
         e.call("void", "llvm.amdgcn.s.barrier.signal", ["i32 -1"])
         e.call("void", "llvm.amdgcn.s.barrier.wait", ["i16 -1"])
     else:
         e.call("void", "llvm.amdgcn.s.barrier", [])
-    e.emit('fence syncscope("workgroup") acquire')
+    e.emit(f'fence syncscope("workgroup") acquire{fence_tail}')
+    return []
+
+
+def _lds_barrier(e, op):
+    # The fences carry AMDGPU's memory-model relaxation annotation "only LDS
+    # is synchronized": on gfx12 the release then waits for LDS accesses
+    # alone, not for global loads still in flight (measured: LLVM 20-24).
+    e.lds_only_fences = True
+    return _barrier(e, op, f", !mmra !{LDS_ONLY_MMRA}")
+
+
+def _lds_op(e, op):
+    """The intrinsic of an arch-limited memory op (arch/lds_ops.json), or
+    ArchDomainError where the arch has no such instruction (LLVM would end
+    in "Cannot select")."""
+    entry = LDS_OPS[op.name]
+    if e.arch.name not in entry.archs:
+        e.domain_error(op, f"no instruction for {entry.intrinsic}", ", ".join(entry.archs))
+    return entry.intrinsic
+
+
+def _load_transpose(e, op):
+    t = op.results[0].type
+    return [e.call(ltype(t), f"{_lds_op(e, op)}.{suffix(t)}", [e.arg(op.operands[0])])]
+
+
+def _load_to_lds(e, op):
+    # 16 bytes per lane; no immediate offset; aux 0 (default cache policy).
+    e.call("void", _lds_op(e, op), [e.arg(op.operands[0]), e.arg(op.operands[1]), "i32 16", "i32 0", "i32 0"])
+    return []
+
+
+def _sched_barrier(e, op):
+    e.call("void", "llvm.amdgcn.sched.barrier", ["i32 0"])  # mask 0: no instruction crosses
     return []
 
 
@@ -462,12 +503,16 @@ LOWER = {
     "gpu.grid_dim": _grid_dim,
     "gpu.lane_id": _lane_id,
     "gpu.barrier": _barrier,
+    "gpu.lds_barrier": _lds_barrier,
+    "gpu.sched_barrier": _sched_barrier,
     "lane.readfirstlane": _readfirstlane,
     "lane.bpermute": _bpermute,
     "mem.lds_alloc": _lds_alloc,
     "mem.offset": _offset,
     "mem.load": _load,
     "mem.store": _store,
+    "mem.load_transpose": _load_transpose,
+    "mem.load_to_lds": _load_to_lds,
     "mem.atomic_add": _atomic_add,
     "buffer.rsrc": _rsrc,
     "buffer.load": _buffer_load,

@@ -162,3 +162,48 @@ def test_float_constants_have_one_spelling_per_type():
     assert re.search(r"fadd half %v\d+, 0xH3C00\n", text) and re.search(r"fadd bfloat %v\d+, 0xRC000\n", text)
     # No decimal float anywhere (the fp8 encoder's NaN test included).
     assert not re.search(r"\b\d+\.\d", text), re.search(r".*\b\d+\.\d.*", text).group()
+
+
+def _barriers(arch, *kinds):
+    b = KernelBuilder("barriers", arch=arch, workgroup_size=(64, 1, 1))
+    for kind in kinds:
+        getattr(b, kind)()
+    return lower(b.finish(), "llvm23")
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1201"])
+def test_lds_barrier_fences_synchronize_lds_only(arch):
+    text = _barriers(arch, "lds_barrier")
+    fences = re.findall(r"^  fence .*$", text, re.M)
+    assert fences == ['  fence syncscope("workgroup") release, !mmra !1', '  fence syncscope("workgroup") acquire, !mmra !1'], fences
+    assert text.endswith('!0 = !{i32 1, !"amdhsa_code_object_version", i32 600}\n!1 = !{!"amdgpu-synchronize-as", !"local"}\n')
+
+
+def test_the_lds_only_node_is_emitted_only_when_a_fence_uses_it():
+    text = _barriers("gfx1201", "barrier", "sched_barrier")
+    assert "!mmra" not in text and "amdgpu-synchronize-as" not in text
+    assert "  call void @llvm.amdgcn.sched.barrier(i32 0)\n" in text
+
+
+def _lds_ops(arch):
+    b = KernelBuilder("lds_ops", arch=arch, workgroup_size=(64, 1, 1))
+    src = b.arg("src", T.GLOBAL)
+    lds = b.lds_alloc(1024)
+    b.load_to_lds(b.offset(src, b.mul(b.thread_id(0), 16)), lds)
+    b.barrier()
+    b.store(src, b.load_transpose(b.offset(lds, b.mul(b.thread_id(0), 8)), T.BF16))
+    return b.finish()
+
+
+@pytest.mark.parametrize("flavor", flavors.FLAVORS)
+def test_gfx950_memory_ops_lower_to_their_intrinsics(flavor):
+    text = lower(_lds_ops("gfx950"), flavor)
+    assert "call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v2, ptr addrspace(3) @rocke.lds.0, i32 16, i32 0, i32 0)" in text
+    assert re.search(r"= call <4 x bfloat> @llvm\.amdgcn\.ds\.read\.tr16\.b64\.v4bf16\(ptr addrspace\(3\) %v\d+\)", text)
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1201", "gfx1250"])
+def test_memory_ops_an_arch_lacks_are_refused_before_llvm(arch):
+    # LLVM itself would abort ("Cannot select") on these archs.
+    with pytest.raises(ArchDomainError, match=rf"^mem.load_to_lds: no instruction for llvm.amdgcn.global.load.lds on {arch} with llvm23; supported on: gfx950\. Choose a supported arch"):
+        lower(_lds_ops(arch), "llvm23")

@@ -1,4 +1,4 @@
-"""tile.gather: a GEMM whose A is gathered through an address callback, with
+"""tile.gather: a GEMM whose A (or B) is gathered through an address callback, with
 masked elements, run by the interpreter against numpy; and GatherCopy's
 errors. The A of the GEMM is a permutation of the stored rows (or the
 stored matrix transposed), with every element that the mask drops reading
@@ -76,6 +76,44 @@ def test_gathered_gemm_matches_numpy(arch, dtype, m, n, k, runs):
     run(kernel, grid, [stored, bm, c])
     rtol, atol = TOLERANCE[dtype]
     np.testing.assert_allclose(from_device(c, dtype), gathered @ b64, rtol=rtol, atol=atol)
+
+
+def _b_kernel(arch, dtype, m, n, k, runs):
+    """A row-major; B gathered: stored as B transposed ([n, k], runs: each
+    column's k consecutive) or k-major with every seventh k masked (per element)."""
+    cfg = TILES_128[arch](dtype)
+    elem = {"f16": T.F16, "bf16": T.BF16}[dtype]
+    b = KernelBuilder(f"gather_b_{arch}", arch=arch, workgroup_size=(cfg.threads(archs.get(arch).wave_sizes[0]), 1, 1))
+    a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
+
+    def address(b, col, kk):
+        if runs:
+            return b.add(b.mul(col, k), kk), None
+        return b.add(b.mul(kk, n), col), b.cmp("ne", b.rem(kk, 7), 0)
+
+    ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), k, 0, b_gather=Gather(address, runs))
+    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    acc = mainloop(b, cfg, ops, elem, row0, col0)
+    epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
+    return b.finish(), (-(-n // cfg.block_n), -(-m // cfg.block_m), 1)
+
+
+@pytest.mark.parametrize("runs", [True, False])
+@pytest.mark.parametrize("m,n,k", SHAPES)
+@pytest.mark.parametrize("arch,dtype", [("gfx942", "bf16"), ("gfx1201", "f16")])
+def test_gathered_b_matches_numpy(arch, dtype, m, n, k, runs):
+    rng = np.random.default_rng(m * n + k)
+    a, a64 = as_device(rng.standard_normal((m, k)), dtype)
+    bm, b64 = as_device(rng.standard_normal((k, n)) / np.sqrt(k), dtype)
+    gathered = b64.copy()
+    if not runs:
+        gathered[np.arange(k) % 7 == 0] = 0
+    stored = np.ascontiguousarray(bm.T) if runs else bm
+    c = np.full((m, n), np.nan, np.float16) if dtype == "f16" else np.full((m, n), 0x7FC0, np.uint16)
+    kernel, grid = _b_kernel(arch, dtype, m, n, k, runs)
+    run(kernel, grid, [a, stored, c])
+    rtol, atol = TOLERANCE[dtype]
+    np.testing.assert_allclose(from_device(c, dtype), a64 @ gathered, rtol=rtol, atol=atol)
 
 
 def test_gather_copy_errors():

@@ -15,7 +15,10 @@ The matrix-core main loop:
     loop issues all global loads of tile k+1 into registers, multiplies
     tile k out of LDS while they fly, then writes them to LDS (the one wait).
   - LDS: both tiles are K-major and swizzled (lds.py); B is transposed by the
-    copy, so every fragment is one 16-byte read per lane.
+    copy, so every fragment is one 16-byte read per lane. On gfx950 a
+    row-major B instead stays as it is (k-rows, padded: lds.Padded) and its
+    fragments are transposed by the read (mem.load_transpose,
+    ds_read_b64_tr_b16): no transposing writes, two 8-byte reads a fragment.
   - k order: a lane reads `per_lane * merge` consecutive k at once, `merge`
     mma k steps' fragments in one read (16 bytes at most). This orders K
     differently from the hardware, alike for A and B, which leaves the sum
@@ -28,18 +31,37 @@ The matrix-core main loop:
 import dataclasses
 
 from arch import arch as archs
+from arch.lds_ops import LDS_OPS
 from ir import mma as M
 from ir import types as T
 from tile.copy import TileCopy
 from tile.fragments import FRAGMENTS
 from tile.gather import GatherCopy
-from tile.lds import UNIT, KMajor
+from tile.lds import UNIT, KMajor, Padded
 
 ACTIVATIONS = ("none", "relu")
 LAYOUTS = ("row", "col")
 # Operand layout -> which dimension of the copied tile is contiguous in memory.
 _A_CONTIGUOUS = {"row": "k", "col": "rows"}
 _B_CONTIGUOUS = {"row": "rows", "col": "k"}
+# Families whose fast loop pins the prefetch before the matrix work. On gfx12
+# and gfx1250 LLVM otherwise schedules tile k+1's loads after (some of) the
+# WMMAs, chasing occupancy, and the workgroup barrier's release fence then
+# waits for every load in flight: little or no overlap (gfx1201: 2 vmcnt(0)
+# per iteration). There the loop ends its loads with gpu.sched_barrier, and
+# its barriers order LDS only (gpu.lds_barrier: they guard LDS alone).
+# Measured with llvm20-24 on the 128x128x32 tiles: gfx1201 goes to 1
+# vmcnt(0), 114 -> 138 VGPRs (occupancy 12 -> 10), gfx1250 149 -> 160 VGPRs
+# (occupancy 6 either way). On gfx9 the loads already come first and the
+# barrier does not wait for them; there it would only cost VGPRs (gfx950
+# 122 -> 126, above Triton's 124), so gfx9 keeps gpu.barrier.
+PREFETCH_FIRST = ("gfx12", "gfx1250")
+# gfx950's transposed B reads (ds_read_b64_tr_b16) exchange data in groups of
+# this many lanes; the B tile's k-rows are padded by this many bytes so that
+# a group's 4 rows (and the 4 rows of the group beside it) fall on distinct
+# banks: measured by platform/isa/banks.py, zero conflicts (gemm_banks_test).
+TRANSPOSE_GROUP = 16
+TRANSPOSE_PAD = 64
 # fp8 is storage-only (it cannot be a loop-carried or yielded value): the
 # copies move its bytes as i8; the fragment reads from LDS take it as fp8.
 _BITS = {T.F8E4M3: T.I8, T.F8E5M2: T.I8}
@@ -75,7 +97,9 @@ class Operands:
     """Where the problem lives: pointers, sizes (i32 values), leading dims,
     and each operand's layout: "row" (row-major, the default) or "col".
     With `a_gather` (a tile.gather.Gather), A is gathered: its addresses
-    come from that callback and `lda` and `a_layout` are unused."""
+    come from that callback and `lda` and `a_layout` are unused. `b_gather`
+    does the same for B (its callback takes (column, k)): `ldb` and
+    `b_layout` are unused."""
 
     a: object
     b: object
@@ -87,11 +111,20 @@ class Operands:
     a_layout: str = "row"
     b_layout: str = "row"
     a_gather: object = None
+    b_gather: object = None
 
     def __post_init__(self):
         for name in ("a_layout", "b_layout"):
             if getattr(self, name) not in LAYOUTS:
                 raise ValueError(f"Operands: expected {name} in {LAYOUTS}, got {getattr(self, name)!r}")
+
+
+def _transpose_b(arch, ops, elem, frag, span):
+    """Whether B's fragments are read transposed (mem.load_transpose): B
+    row-major and not gathered (so the copy moves it as it is, no transposing writes), 16-bit
+    elements, an arch with the instruction, fragments of whole 16-lane
+    groups and whole 4-k reads."""
+    return arch in LDS_OPS["mem.load_transpose"].archs and ops.b_gather is None and ops.b_layout == "row" and elem.nbytes == 2 and frag.rows % TRANSPOSE_GROUP == 0 and span % 4 == 0
 
 
 def _merge(steps, per_lane, elem_bytes):
@@ -113,36 +146,61 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     banks = archs.lds_banks(b.kernel.attrs["arch"])
     lay_a = KMajor(cfg.block_m, cfg.block_k, elem.nbytes, banks.count * banks.bytes)
     lay_b = KMajor(cfg.block_n, cfg.block_k, elem.nbytes, banks.count * banks.bytes)
-    lds_a, lds_b = b.lds_alloc(lay_a.nbytes), b.lds_alloc(lay_b.nbytes)
+    lds_a = b.lds_alloc(lay_a.nbytes)
     bits = _BITS.get(elem, elem)
     if ops.a_gather is None:
         copy_a = TileCopy(ops.a, ops.lda, _A_CONTIGUOUS[ops.a_layout], lay_a, bits, threads)
     else:
         copy_a = GatherCopy(ops.a, 0, "k", lay_a, bits, threads, gather=ops.a_gather)
-    copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, bits, threads)
-
     steps = cfg.block_k // s.k
     merge = _merge(steps, frag.per_lane, elem.nbytes)
     span = frag.per_lane * merge  # consecutive k per lane and read
+    transpose_b = _transpose_b(b.kernel.attrs["arch"], ops, elem, frag, span)
+    if transpose_b:  # B as it is in memory: k-rows of block_n contiguous elements
+        lay_b = Padded(cfg.block_k, cfg.block_n, elem.nbytes, TRANSPOSE_PAD)
+        copy_b = TileCopy(ops.b, ops.ldb, "k", lay_b, bits, threads)
+    elif ops.b_gather is not None:
+        copy_b = GatherCopy(ops.b, 0, "k", lay_b, bits, threads, gather=ops.b_gather)
+    else:
+        copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, bits, threads)
+    lds_b = b.lds_alloc(lay_b.nbytes)
+    b_at = (lambda kk: (kk, col0)) if transpose_b else (lambda kk: (col0, kk))  # B's tile at k step kk, as (row, k) of its copy
     lane_row, lane_k = frag.origin(b, lane, span)
     # Every fragment read's LDS offset, computed once for both loops: [u][tile].
     ks = [b.add(lane_k, u * frag.groups * span) for u in range(steps // merge)]
     offsets_a = [[lay_a.offsets(b, b.add(wave_row, lane_row), b.add(k, i), range(0, tiles_m * s.m, s.m)) for i in range(0, span, lay_a.unit_elems)] for k in ks]
-    offsets_b = [[lay_b.offsets(b, b.add(wave_col, lane_row), b.add(k, i), range(0, tiles_n * s.n, s.n)) for i in range(0, span, lay_b.unit_elems)] for k in ks]
+    if transpose_b:
+        # Lane q of a 16-lane group names row k + q // 4 (+ 4j), columns
+        # 4(q % 4) .. + 3 from the group's first column: the group reads a
+        # 4 x 16 tile by rows, and each lane gets its own column's 4 k.
+        lane_q = b.rem(lane, TRANSPOSE_GROUP)
+        col = b.add(b.add(wave_col, b.sub(lane_row, lane_q)), b.mul(b.rem(lane_q, 4), 4))
+        tr_offsets = [[lay_b.offset(b, b.add(k, b.add(b.div(lane_q, 4), 4 * j)), col) for j in range(span // 4)] for k in ks]
+    else:
+        offsets_b = [[lay_b.offsets(b, b.add(wave_col, lane_row), b.add(k, i), range(0, tiles_n * s.n, s.n)) for i in range(0, span, lay_b.unit_elems)] for k in ks]
+
+    def read_b(u, nt):
+        """B's fragment of tile nt at k step u: as A's, or by transposed reads of 4 k each."""
+        if not transpose_b:
+            return read(lds_b, offsets_b[u], nt)
+        return join([b.load_transpose(b.offset(lds_b, b.add(at, nt * s.n * elem.nbytes)), elem) for at in tr_offsets[u]])
+
+    def join(loaded):
+        """Reads joined pairwise by shuffles into one vector."""
+        while len(loaded) > 1:
+            loaded = [b.shuffle(x, y, list(range(2 * x.type.n))) for x, y in zip(loaded[::2], loaded[1::2])]
+        return loaded[0]
 
     def read(lds, parts, tile):
         """A lane's `span` consecutive k of one tile's row: one read per 16-byte unit, joined."""
         per = min(span, lay_a.unit_elems)  # both tiles hold `elem`: the same unit
-        loaded = [b.load(b.offset(lds, part[tile]), T.vector(elem, per)) for part in parts]
-        while len(loaded) > 1:
-            loaded = [b.shuffle(x, y, list(range(2 * x.type.n))) for x, y in zip(loaded[::2], loaded[1::2])]
-        return loaded[0]
+        return join([b.load(b.offset(lds, part[tile]), T.vector(elem, per)) for part in parts])
 
     def multiply(acc):
         acc = list(acc)
         for u in b.unroll(steps // merge):
             a_reads = [read(lds_a, offsets_a[u], mt) for mt in range(tiles_m)]
-            b_reads = [read(lds_b, offsets_b[u], nt) for nt in range(tiles_n)]
+            b_reads = [read_b(u, nt) for nt in range(tiles_n)]
             for q in range(merge):
                 pick = list(range(q * frag.per_lane, (q + 1) * frag.per_lane))
                 a_frags = [x if merge == 1 else b.shuffle(x, x, pick) for x in a_reads]
@@ -160,23 +218,27 @@ def mainloop(b, cfg, ops, elem, row0, col0):
 
     with b.if_(b.cmp("gt", k_fast, 0)):
         copy_a.store(b, lds_a, copy_a.load(b, row0, 0, tid), tid)
-        copy_b.store(b, lds_b, copy_b.load(b, col0, 0, tid), tid)
+        copy_b.store(b, lds_b, copy_b.load(b, *b_at(0), tid), tid)
     b.barrier()
     with b.for_range(0, k_fast, cfg.block_k, acc) as fast:
         # LDS holds this step's tiles. The next step's loads come first and
         # fly during the matrix work; only the LDS writes after it wait.
         nxt = b.min(b.add(fast.iv, cfg.block_k), b.sub(k_fast, cfg.block_k))  # the last step reloads itself: no branch
-        regs_a, regs_b = copy_a.load(b, row0, nxt, tid), copy_b.load(b, col0, nxt, tid)
+        regs_a, regs_b = copy_a.load(b, row0, nxt, tid), copy_b.load(b, *b_at(nxt), tid)
+        ordered = b.arch.family in PREFETCH_FIRST
+        if ordered:
+            b.sched_barrier()
         acc = multiply(fast.iters)
-        b.barrier()  # every wave is done reading this step's tiles
+        barrier = b.lds_barrier if ordered else b.barrier
+        barrier()  # every wave is done reading this step's tiles
         copy_a.store(b, lds_a, regs_a, tid)
         copy_b.store(b, lds_b, regs_b, tid)
-        b.barrier()
+        barrier()
         b.yield_(*acc)
     with b.for_range(k_fast, ops.k, cfg.block_k, fast.results) as edge:
         b.barrier()
         copy_a.guarded(b, lds_a, row0, edge.iv, ops.m, ops.k, tid)
-        copy_b.guarded(b, lds_b, col0, edge.iv, ops.n, ops.k, tid)
+        copy_b.guarded(b, lds_b, *b_at(edge.iv), *((ops.k, ops.n) if transpose_b else (ops.n, ops.k)), tid)
         b.barrier()
         b.yield_(*multiply(edge.iters))
     return _Accumulators(edge.results, wave_row, wave_col, tiles_n, s, frag, lane, inside)

@@ -4,17 +4,23 @@ beside Triton's are tools/bench/tile_bench.py's.)"""
 
 import pytest
 
-from isa import analyze, counts, objdump
+from arch import arch as archs
+from isa import analyze, counts, loops, objdump
 from lower import flavors
 from lower.llvm import lower
+from tile.gemm import PREFETCH_FIRST
 from tile.gemm_example import TILES_128, gemm_kernel
 from toolchains.llvm.llvm import Toolchain
 
 TC = Toolchain.current()
 KNOWN = sorted(a for a in TILES_128 if a in flavors.get(TC.flavor).cpus)
-# One 16-byte LDS read per A and B fragment of a wave per k step (gfx942 reads
-# two mma k steps' fragments at once): A tiles + B tiles of the wave.
-FRAGMENT_READS = {"gfx942": 4 + 4, "gfx950": 2 * 2 + 2 * 2, "gfx1201": 4 * 2 + 2 * 2, "gfx1250": 4 * 2 + 2 * 2}
+# The tile archs whose main loop pins its prefetch (gemm.PREFETCH_FIRST).
+PINNED = [a for a in KNOWN if archs.get(a).family in PREFETCH_FIRST]
+# LDS fragment reads per iteration, by bytes per lane: one 16-byte read per A
+# and B fragment of a wave per k step (gfx942 reads two mma k steps'
+# fragments at once): A tiles + B tiles of the wave; on gfx950 each B
+# fragment is two 8-byte transposed reads (ds_read_b64_tr_b16).
+FRAGMENT_READS = {"gfx942": {16: 4 + 4}, "gfx950": {16: 2 * 2, 8: 2 * 2 * 2}, "gfx1201": {16: 4 * 2 + 2 * 2}, "gfx1250": {16: 4 * 2 + 2 * 2}}
 # Epilogue vector stores per lane where the block is inside: one per run of
 # consecutive columns (4 f16 on gfx9, 8 on gfx12).
 WIDE_STORES = {"gfx942": 16, "gfx950": 16, "gfx1201": 8, "gfx1250": 8}
@@ -22,6 +28,7 @@ WIDE_STORES = {"gfx942": 16, "gfx950": 16, "gfx1201": 8, "gfx1250": 8}
 
 def test_the_flavor_knows_some_tile_arch():
     assert KNOWN, f"{TC.flavor} knows none of {sorted(TILES_128)}"
+    assert PINNED, f"{TC.flavor} knows no tile arch of {PREFETCH_FIRST}"
 
 
 @pytest.fixture(scope="module", params=KNOWN)
@@ -42,15 +49,33 @@ def test_main_loop_issues_four_16_byte_loads_and_one_branch(measured):
     loop = report["main_loop"]
     assert loop["global_loads"]["count"] == 4 and {b for _, _, b in rows(loop["global_loads"])} == {16}, rows(loop["global_loads"])
     assert loop["branches"] == 1 and loop["exec_writes"] == 0, (loop["branches"], loop["exec_writes"])
-    # gfx9: the one wait is before the LDS writes. gfx12's workgroup barrier
-    # (its release fence) also waits for every load, beside the writes' own.
-    assert loop["waits"]["vmcnt0"] <= (1 if arch.startswith("gfx9") else 2), loop["waits"]
+    # The one wait is before the LDS writes (on gfx12 only because the loop's
+    # barriers order LDS alone: gemm.PREFETCH_FIRST).
+    assert loop["waits"]["vmcnt0"] == 1, loop["waits"]
 
 
-def test_every_fragment_is_one_16_byte_read(measured):
+@pytest.mark.parametrize("arch", PINNED)
+def test_where_the_loop_pins_its_prefetch_the_loads_issue_before_the_matrix_work(arch):
+    # On gemm.PREFETCH_FIRST's families, every global load of the main loop
+    # (a single block, run from its header) comes before its first matrix
+    # instruction. (gfx9 keeps LLVM's order: on gfx942 llvm20 and llvm22 put
+    # some loads after the first MFMA, which still overlap the others.)
+    kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
+    compiled = TC.compile(lower(kernel, TC.flavor), arch)
+    insts = objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name]
+    loop = loops.main_loop(insts, counts.is_matrix)
+    order = [i.mnemonic for i in loop.instructions]
+    first_matrix = next(n for n, m in enumerate(order) if counts.is_matrix(m))
+    late = [m for m in order[first_matrix:] if m.startswith("global_load")]
+    assert not late, f"{arch}: {len(late)} global loads after the first matrix instruction of the main loop"
+
+
+def test_every_fragment_is_one_16_byte_read_or_two_transposed_8_byte_reads(measured):
     arch, _, report = measured
-    reads = report["main_loop"]["lds_reads"]
-    assert reads["count"] == FRAGMENT_READS[arch] and {b for _, _, b in rows(reads)} == {16}, rows(reads)
+    by_width = {}
+    for _, count, width in rows(report["main_loop"]["lds_reads"]):
+        by_width[width] = by_width.get(width, 0) + count
+    assert by_width == FRAGMENT_READS[arch], rows(report["main_loop"]["lds_reads"])
 
 
 def test_no_spills_and_no_modelled_bank_conflicts(measured):

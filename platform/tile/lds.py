@@ -85,3 +85,29 @@ class KMajor:
         swizzle = self._swizzle(b, line)
         inside = b.xor(b.rem(unit, units_line), swizzle)
         return b.add(b.add(b.mul(line, self.line_bytes), b.mul(inside, UNIT)), b.rem(byte_k, UNIT))
+
+
+@dataclasses.dataclass(frozen=True)
+class Padded:
+    """Rows of `k` contiguous elements, each row followed by `pad` bytes (the
+    B tile k-rows x n for transposed fragment reads)."""
+
+    rows: int
+    k: int
+    elem_bytes: int
+    pad: int
+
+    @property
+    def pitch(self):
+        return self.k * self.elem_bytes + self.pad
+
+    @property
+    def nbytes(self):
+        return self.rows * self.pitch
+
+    @property
+    def unit_elems(self):
+        return UNIT // self.elem_bytes
+
+    def offset(self, b, row, k):
+        return b.add(b.mul(row, self.pitch), b.mul(k, self.elem_bytes))

@@ -7,10 +7,18 @@
 The problems file is {"problems": [...]}; each entry is an op (conv_fwd,
 conv_dgrad, conv_wgrad, gemm) and its fields (library/planner/problems.py).
 For every (problem, arch) the registry's planner picks a family and its
-config (--explain prints why), the family builds the kernel and the
-flavor's real LLVM compiles and links it. OUT then holds:
+config (--explain prints why), the family builds and lowers the kernel
+(--engine: the C++ engine by default, the Python one on request; the same
+bytes) and the flavor's real LLVM compiles and links it. Identical kernels
+are built once: kernels whose LLVM IR is the same but for the kernel's name
+(same family, spec and arch, such as GEMMs that differ only in m, n and k,
+which the kernel takes at run time) share the code object of the first of
+them, by problem then arch: their rows name its path, symbol and sha256.
+OUT then holds:
 
-  ARCH/NAME.hsaco   one code object per (problem, arch)
+  ARCH/NAME.hsaco   one code object per (problem, arch); a problem the
+                    planner splits (split-K) also has ARCH/NAME.reduce.hsaco,
+                    the kernel that adds the partial sums, with its own row
   index.json        a row per kernel (problem, arch, flavor, family, config,
                     kernel name, code object path and sha256, VGPR, AGPR,
                     SGPR, LDS, scratch, spills, occupancy, waves per
@@ -27,7 +35,8 @@ and the table, with build times, goes to stdout. A bad entry is one line
 naming it and its field (problems[3].stride: ...); the others still build
 and the exit status is 1. Progress goes to stderr: one line rewritten in
 place on a terminal, a line per kernel otherwise. Kernels build in --jobs
-worker processes (default: the machine's cores, at most 8).
+worker processes (default: the machine's cores, at most 8). The last line
+counts the kernels, the distinct ones built and the errors.
 """
 
 import concurrent.futures
@@ -47,6 +56,10 @@ from files.atomic import OutputError, write_atomic
 from lower.flavors import FLAVORS
 from tools.cli.emit_cmd import Refused, out_path, toolchain_for
 
+# The planner's engines (planner.jobs.ENGINES), here for the flags: a
+# registry without a planner still gets --help.
+ENGINES = ("cpp", "python")
+
 HELP = "build the kernels of a problems file for some archs: code objects and a cost table"
 
 
@@ -57,6 +70,7 @@ def add_arguments(parser):
     parser.add_argument("--out", required=True, help="the catalog folder (created), inside the checkout")
     parser.add_argument("--explain", action="store_true", help="print why each family and config was chosen")
     parser.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 8), help="worker processes")
+    parser.add_argument("--engine", choices=ENGINES, default=ENGINES[0], help="which engine builds and lowers the kernels: the C++ one (about 20x faster) or the Python one; the same bytes")
 
 
 def _fail(message, status=2):
@@ -93,23 +107,36 @@ def _read(path):
         raise Refused(f"--problems {path} is not JSON: {e}") from None
 
 
-# Each worker process keeps its planner and toolchain.
+# Each worker process keeps its planner, toolchain and engine.
 _WORKER = {}
 
 
-def _init(planner, toolchain):
-    _WORKER.update(planner=importlib.import_module(planner), toolchain=toolchain)
+def _init(planner, toolchain, engine):
+    _WORKER.update(planner=importlib.import_module(planner), toolchain=toolchain, engine=engine)
 
 
-def _build(job):
+def _guarded(step):
+    """(result, failure, seconds) of step(); a KernelError or a builder's own
+    error fails this entry, and the others still build."""
     start = time.monotonic()
     try:
-        row, code_object = _WORKER["planner"].build(job, _WORKER["toolchain"])
+        result = step()
     except KernelError as e:
-        return job, None, None, str(e), time.monotonic() - start
-    except Exception as e:  # a builder's own error: this entry fails, the others still build
-        return job, None, None, f"{type(e).__name__}: {e}", time.monotonic() - start
-    return job, row, code_object, None, time.monotonic() - start
+        return None, str(e), time.monotonic() - start
+    except Exception as e:
+        return None, f"{type(e).__name__}: {e}", time.monotonic() - start
+    return result, None, time.monotonic() - start
+
+
+def _lower(job):
+    w = _WORKER
+    return (job, *_guarded(lambda: w["planner"].lower(job, w["toolchain"].flavor, w["engine"])))
+
+
+def _compile(item):
+    job, lowered, i = item
+    w = _WORKER
+    return ((job, i), *_guarded(lambda: w["planner"].compile_row(job, lowered, w["toolchain"])))
 
 
 def _explain(jobs):
@@ -117,6 +144,10 @@ def _explain(jobs):
         print(f"problems[{job.problem.index}] {job.problem.name} on {job.arch}: {job.choice.family}, {job.choice.config}")
         for reason in job.choice.reasons:
             print(f"    {reason}")
+        for then in job.choice.then:  # the kernels run after it (a split's reduce): rows of their own
+            print(f"  then {then.stage}: {then.family}, {then.config}")
+            for reason in then.reasons:
+                print(f"    {reason}")
 
 
 def _plan(args):
@@ -132,6 +163,23 @@ def _plan(args):
         raise Refused(f"--problems {args.problems}: {e}") from None
     jobs, refused = planner.plan(problems, arch_list)
     return planner, jobs, [*errors, *refused], out
+
+
+def _key(job):
+    return job.problem.index, job.arch
+
+
+def _distinct(lowered):
+    """{(job key, i): (job key, i) of the kernel whose code object serves it}
+    over the i-th Lowered kernel of every job: kernels that lower to the same
+    IR but for the name (catalog.kernel.identity) are served by the first of
+    them, by problem, arch and order in the job. `lowered`: {job key: (job,
+    [Lowered])}."""
+    first, served_by = {}, {}
+    for key in sorted(lowered):
+        for i, low in enumerate(lowered[key][1]):
+            served_by[(key, i)] = first.setdefault(low.identity, (key, i))
+    return served_by
 
 
 def run(args):
@@ -151,19 +199,44 @@ def run(args):
         return _fail(str(e))
     rows, seconds, objects = [], {}, {}
     error_rows = [index.error(e.index, e.arch, str(e)) for e in errors]
-    progress = Progress(len(jobs), sys.stderr)
     start = time.monotonic()
-    how, results = _results(jobs, args.jobs, planner.__name__, toolchain)
-    for job, row, code_object, failure, took in results:
-        what = f"problems[{job.problem.index}] {job.problem.name} on {job.arch}"
-        if failure:
-            error_rows.append(index.error(job.problem.index, job.arch, failure))
-            print(f"rocke build: {what}: {failure}", file=sys.stderr)
-        else:
+
+    def failed(job, failure):
+        error_rows.append(index.error(job.problem.index, job.arch, failure))
+        print(f"rocke build: {_what(job)}: {failure}", file=sys.stderr)
+
+    with _workers(jobs, args.jobs, planner.__name__, toolchain, args.engine) as (how, results):
+        lowered, took = {}, {}
+        for job, low, failure, spent in results(_lower, jobs):
+            if failure:
+                failed(job, failure)
+            else:
+                lowered[_key(job)], took[_key(job)] = (job, low), spent
+        served_by = _distinct(lowered)
+        distinct = sorted(set(served_by.values()))
+        progress = Progress(len(distinct), sys.stderr)
+        built = {}  # (job key, i) -> Built or the failure's message, for each distinct kernel
+        work = [(lowered[key][0], lowered[key][1][i], i) for key, i in distinct]
+        for (job, i), result, failure, spent in results(_compile, work):
+            built[(_key(job), i)] = failure or result[1]
+            took[_key(job)] += spent
+            progress.step(f"{_what(job)}{f' kernel {i + 1}' if i else ''}{' FAILED' if failure else ''} ({spent:.2f} s)")
+    for key in sorted(lowered):
+        job, kernels = lowered[key]
+        served = [served_by[(key, i)] for i in range(len(kernels))]
+        failing = [s for s in served if isinstance(built[s], str)]
+        if failing:
+            (index_, arch), _ = failing[0]
+            same = "" if (index_, arch) == key else f"the same kernel as problems[{index_}] on {arch}: "
+            failed(job, same + built[failing[0]])
+            continue
+        for low, (by_key, by_i) in zip(kernels, served):
+            by = lowered[by_key][1][by_i]
+            row, one = planner.compile_row(job, low, toolchain, built[(by_key, by_i)], by)
             rows.append(row)
-            objects[job.path] = code_object
-            seconds[(job.problem.index, job.arch)] = took
-        progress.step(f"{what}{' FAILED' if failure else ''} ({took:.2f} s)")
+            objects[row["path"]] = one.code_object
+        if any(by_key == key for by_key, _ in served):
+            seconds[key] = took[key]
     wall = time.monotonic() - start
     try:
         _write(out, objects, rows, error_rows, seconds)
@@ -171,38 +244,46 @@ def run(args):
         return _fail(str(e))
     sys.stdout.write(index.table(rows, seconds))
     rate = f", {len(rows) / wall:.1f} kernels/s" if wall > 0 and rows else ""
-    print(f"{len(rows)} kernels, {len(error_rows)} errors, {wall:.1f} s in {how}{rate}; wrote {out}")
+    print(f"{len(rows)} kernels ({len(objects)} distinct built), {len(error_rows)} errors, {wall:.1f} s in {how}{rate}; wrote {out}")
     return 1 if error_rows else 0
 
 
-def _pool(workers, planner, toolchain):
+def _what(job):
+    return f"problems[{job.problem.index}] {job.problem.name} on {job.arch}"
+
+
+def _pool(workers, initargs):
     """(executor, what it is): worker processes, or threads where the OS gives
-    no POSIX semaphores (no /dev/shm, as in Bazel's sandbox); LLVM runs in
-    subprocesses either way, so threads still use the cores."""
+    no POSIX semaphores (no /dev/shm, as in Bazel's sandbox); threads compile
+    one kernel at a time (the in-process LLVM takes one compile at a time)
+    and link in parallel."""
     context = multiprocessing.get_context("fork")
     try:
         context.Lock()
     except OSError:
-        _init(planner, toolchain)
+        _init(*initargs)
         return concurrent.futures.ThreadPoolExecutor(workers), f"{workers} worker threads (no POSIX semaphores for processes)"
-    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_init, initargs=(planner, toolchain))
+    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_init, initargs=initargs)
     return pool, f"{workers} worker processes"
 
 
-def _results(jobs, workers, planner, toolchain):
-    """(how they are built, an iterator of (job, row, code object, failure,
-    seconds) per job as they finish)."""
+@contextlib.contextmanager
+def _workers(jobs, workers, planner, toolchain, engine):
+    """(how kernels are built, results(fn, items): an iterator of fn(item)
+    per item as they finish), in this process or in a pool kept for every call."""
+    initargs = (planner, toolchain, engine)
     if workers == 1 or len(jobs) < 2:
-        _init(planner, toolchain)
-        return "1 process", map(_build, jobs)
-    pool, how = _pool(workers, planner, toolchain)
-    return how, _finished(pool, jobs)
-
-
-def _finished(pool, jobs):
+        _init(*initargs)
+        yield "1 process", lambda fn, items: map(fn, items)
+        return
+    pool, how = _pool(workers, initargs)
     with pool:
-        for future in concurrent.futures.as_completed([pool.submit(_build, job) for job in jobs]):
-            yield future.result()
+
+        def results(fn, items):
+            for future in concurrent.futures.as_completed([pool.submit(fn, item) for item in items]):
+                yield future.result()
+
+        yield how, results
 
 
 def _makedirs(folder):

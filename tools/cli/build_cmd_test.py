@@ -21,7 +21,10 @@ PROBLEMS = [
     {"op": "conv_dgrad", "n": 1, "c": 16, "k": 16, "spatial": [8, 8], "filter": [3, 3]},
     {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16", "layout_b": "col"},
     {"op": "conv_fwd", "name": "pointwise_f32", "n": 1, "c": 16, "k": 32, "spatial": [8, 8], "filter": [1, 1], "dtype": "f32"},
+    # The issue's layer: batch 256 of 224x224x64 f32, a 3.3 GB input (i32 offsets reach 2**31 - 1 bytes).
+    {"op": "conv_fwd", "name": "too_big", "n": 256, "c": 64, "k": 64, "spatial": [224, 224], "filter": [3, 3], "pad": [1, 1], "dtype": "f32"},
 ]
+TOO_BIG = 4 * 224 * 224 * 64  # bytes per sample of its input (and output)
 GOOD = {0: "conv_igemm_fwd", 2: "conv_direct_fwd", 4: "gemm", 5: "conv_img2col"}
 ARCHS = ["gfx942", "gfx1201"]
 
@@ -52,6 +55,11 @@ def test_bad_entries_are_named_the_others_build_and_the_status_is_1(built, capsy
     assert doc["errors"] == [
         {"problem": 1, "arch": None, "message": "problems[1].stride: expected ints >= 1, got (0, 1)"},
         {"problem": 3, "arch": None, "message": "problems[3].op: no family computes conv_dgrad yet (issue 10); conv_fwd and gemm can be built"},
+        {"problem": 6, "arch": None, "message": (
+            f"problems[6]: expected every tensor at most {2**31 - 1} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
+            f"got the input (256, 224, 224, 64) of {256 * TOO_BIG} bytes; use a smaller batch (n at most {(2**31 - 1) // TOO_BIG}), "
+            f"or split the batch into launches of at most {(2**31 - 1) // TOO_BIG}"
+        )},
     ]
 
 
@@ -105,6 +113,60 @@ def test_explain_prints_why_for_each_kernel(problems, tmp_path, capsys):
         "    conv_img2col: passed over, groups = 16: the im2col GEMM needs groups == 1\n"
     ) in out
     assert "problems[4] gemm_64x64x64_f16_rc_f16 on gfx1201: gemm, mma 16x16x16, block 128x128x32, waves 2x4\n" in out
+
+
+# Three GEMMs that differ in m, n and k (run-time values: one kernel) and a
+# fourth with B row-major (another kernel), as in BERT.
+SAME_KERNEL = [
+    {"op": "gemm", "name": "qkv", "m": 128, "n": 2304, "k": 768, "dtype": "f16", "layout_b": "col"},
+    {"op": "gemm", "name": "context", "m": 128, "n": 64, "k": 128, "dtype": "f16"},
+    {"op": "gemm", "name": "ffn_up", "m": 128, "n": 3072, "k": 768, "dtype": "f16", "layout_b": "col"},
+    {"op": "gemm", "name": "scores", "m": 128, "n": 128, "k": 64, "dtype": "f16", "layout_b": "col"},
+]
+
+
+@pytest.mark.parametrize("engine", ["cpp", "python"])
+def test_identical_kernels_are_built_once_and_their_rows_share_the_code_object(tmp_path, capsys, engine):
+    (tmp_path / "p.json").write_text(json.dumps({"problems": SAME_KERNEL}))
+    out = tmp_path / "o"
+    argv = ["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(out), "--jobs", "2", "--engine", engine]
+    assert rocke.main(argv) == 0
+    rows = json.loads((out / "index.json").read_text())["kernels"]
+    assert [(r["problem"], r["name"], r["path"], r["kernel"]) for r in rows] == [
+        (0, "qkv", "gfx942/qkv.hsaco", "gemm_qkv_gfx942"),
+        (1, "context", "gfx942/context.hsaco", "gemm_context_gfx942"),
+        (2, "ffn_up", "gfx942/qkv.hsaco", "gemm_qkv_gfx942"),
+        (3, "scores", "gfx942/qkv.hsaco", "gemm_qkv_gfx942"),
+    ]
+    assert len({r["sha256"] for r in rows}) == 2 and rows[0]["sha256"] == rows[2]["sha256"] == rows[3]["sha256"]
+    assert {r["vgpr"] for r in rows[2:]} == {rows[0]["vgpr"]}
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*.hsaco")) == ["gfx942/context.hsaco", "gfx942/qkv.hsaco"]
+    assert sorted(json.loads((out / "timings.json").read_text())) == ["0/gfx942", "1/gfx942"]  # only what was built
+    text = capsys.readouterr().out
+    assert "4 kernels (2 distinct built), 0 errors" in text
+    table = {line.split()[1]: line for line in text.splitlines()[1:5]}
+    assert table["ffn_up"].endswith("= #0") and table["scores"].endswith("= #0") and not table["context"].endswith("#0")
+
+
+def test_a_split_layer_builds_its_conv_then_its_reduce_each_with_a_row(tmp_path, capsys):
+    # 784 pixels x 32 filters: 7 workgroups on gfx942's 304 CUs, so the planner splits the 288-long reduction.
+    layer = {"op": "conv_fwd", "name": "late", "n": 1, "c": 32, "k": 32, "spatial": [28, 28], "filter": [3, 3], "pad": [1, 1], "bias_relu": True}
+    path = tmp_path / "split.json"
+    path.write_text(json.dumps({"problems": [layer]}))
+    assert rocke.main(["build", "--problems", str(path), "--arch", "gfx942", "--out", str(tmp_path / "o"), "--explain", "--jobs", "1"]) == 0
+    rows = json.loads((tmp_path / "o" / "index.json").read_text())["kernels"]
+    assert [(r["problem"], r["family"], r["path"], r["kernel"]) for r in rows] == [
+        (0, "conv_igemm_fwd", "gfx942/late.hsaco", "conv_igemm_fwd_late_gfx942"),
+        (0, "conv_fwd_split_k_reduce", "gfx942/late.reduce.hsaco", "conv_fwd_split_k_reduce_late_gfx942_reduce"),
+    ]
+    for row in rows:
+        data = (tmp_path / "o" / row["path"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == row["sha256"] and row["kernel"].encode() in data
+    assert rows[0]["config"].endswith(", split-K 4") and rows[1]["config"] == "4 f32 slices, 4 elements per lane"
+    out = capsys.readouterr().out
+    assert "\n  then reduce: conv_fwd_split_k_reduce, 4 f32 slices, 4 elements per lane\n" in out
+    table = [line for line in out.splitlines() if line.startswith("0 ")]
+    assert len(table) == 2 and "conv_igemm_fwd" in table[0] and "conv_fwd_split_k_reduce" in table[1]
 
 
 @pytest.mark.parametrize("flags,message", [

@@ -32,10 +32,20 @@ ROCKE_TEST(spec_json_fills_the_defaults) {
 }
 
 ROCKE_TEST(img2col_refuses_groups_as_python_does) {
-  CHECK_THROWS(family::SpecError,
-               family::get("conv_img2col")
-                   .build(conv_case(R"({"n":1,"c":8,"k":4,"spatial":[7,9],"filter":[3,3],"groups":2})")),
-               "conv_img2col: expected groups=1, got 2 (use conv_direct_fwd)");
+  const family::Case grouped = conv_case(R"({"n":1,"c":8,"k":4,"spatial":[7,9],"filter":[3,3],"groups":2})");
+  CHECK_THROWS(family::Refusal, family::get("conv_img2col").build(grouped),
+               "conv_img2col: groups=2 is not supported (one GEMM needs groups=1); conv_direct_fwd or conv_igemm_fwd "
+               "take grouped layers");
+  // The Python class the engines raise and the manifest names.
+  std::string python_class, class_name;
+  try {
+    family::get("conv_img2col").build(grouped);
+  } catch (const family::Refusal& e) {
+    python_class = e.python_class();
+    class_name = e.class_name();
+  }
+  CHECK_EQ(python_class, std::string("conv.img2col.Img2colSpecError"));
+  CHECK_EQ(class_name, std::string("Img2colSpecError"));
 }
 
 ROCKE_TEST(the_frame_names_the_kernel_and_its_arguments) {

@@ -7,6 +7,11 @@
 //
 //     conv_igemm_fwd_<case id>(x, w, y, [bias])
 //
+// or, split S ways (IgemmSpec::split_k > 1), f32 partial sums into the
+// workspace, slice s at element s x E in the output's layout:
+//
+//     conv_igemm_fwd_<case id>(x, w, ws)
+//
 // ORDER (platform/cpp/ir/builder.h): every builder call is its own
 // statement, in Python's order.
 #include <algorithm>
@@ -33,28 +38,30 @@ using ir::Value;
 
 constexpr int kUnitBytes = 16;  // a 16-byte unit of k: what tile::GatherCopy's vector loads take
 
-// The matrix op's wave size on `arch` (_form); SpecError if the arch lacks the op.
+// The matrix op's wave size on `arch` (_form); IgemmSpecError if the arch lacks the op.
 int form_wave(const IgemmSpec& spec, std::string_view arch) {
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
     if (op.op == spec.op()) return op.wave;
   }
-  throw family::SpecError("IgemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
+  throw IgemmSpecError("IgemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
                           spec.conv.dtype + ", got " + py::repr(spec.mma) + "; take " + std::string(arch) +
                           "'s tile from library/conv/igemm_tiles.json");
 }
 
-// The im2col matrix of `group` as a tile::Gather over the input (_gather).
-tile::Gather gather(const IgemmSpec& spec, Value* group) {
+// The im2col matrix of `group` as a tile::Gather over the input (_gather);
+// with `k_begin` (split-K), its columns start at that k of the reduction.
+tile::Gather gather(const IgemmSpec& spec, Value* group, Value* k_begin) {
   const ConvSpec& c = spec.conv;
   const std::int64_t taps = product(c.filter);
   const std::int64_t cpg = c.c_per_group();
-  auto address = [&c, taps, cpg, group](ir::KernelBuilder& b, Value* row, Value* k) -> std::pair<Value*, Value*> {
+  auto address = [&c, taps, cpg, group, k_begin](ir::KernelBuilder& b, Value* row, Value* k) -> std::pair<Value*, Value*> {
     Shape sizes = {c.n};
     const Shape out = c.output();
     sizes.insert(sizes.end(), out.begin(), out.end());
     const std::vector<Value*> parts = unflatten(b, row, sizes);
     Value* n = parts[0];
     const std::vector<Value*> o(parts.begin() + 1, parts.end());
+    if (k_begin != nullptr) k = b.add(k, k_begin);
     Value* tap;
     Value* ch;
     if (c.channels_last()) {
@@ -95,13 +102,12 @@ tile::Gather gather(const IgemmSpec& spec, Value* group) {
   return tile::Gather{address, c.channels_last() && cpg % (kUnitBytes / elem_bytes) == 0};
 }
 
-// Channels-first output: y[n, g*K/g + col, pixel], element by element (_store_nchw).
+// Channels-first output: y[n, g*K/g + col, pixel] as `elem`, element by element (_store_nchw).
 void store_nchw(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumulators& acc, Value* y, Value* bias,
-                Value* group, Value* row0, Value* col0) {
+                Value* group, Value* row0, Value* col0, const ir::Type* elem) {
   const ConvSpec& c = spec.conv;
   const auto [m, kpg, unused] = spec.gemm();
   const std::int64_t pixels = product(c.output());
-  const ir::Type* elem = ir::scalar(c.dtype);
   acc.each_element(b, [&](const tile::Run& e) {
     Value* gr = b.add(row0, e.row);
     Value* gc = b.add(col0, e.col);
@@ -133,6 +139,58 @@ void store_nchw(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumul
   });
 }
 
+// This workgroup's split: grid z = split x groups + group, its slice of the
+// reduction whole k steps (IgemmSpec.k_slices) (_split).
+struct Split {
+  Value* split;
+  Value* group;
+  Value* k_begin;
+  Value* k_len;
+};
+
+Split split_of(ir::KernelBuilder& b, const IgemmSpec& spec) {
+  const std::int64_t k = spec.gemm()[2];
+  const std::int64_t steps = spec.k_steps();
+  const std::int64_t parts = spec.split_k;
+  Value* z = b.block_id(2);
+  Value* split = b.div(z, spec.conv.groups);
+  Value* group = b.rem(z, spec.conv.groups);
+  Value* first_steps = b.mul(split, steps);
+  Value* first = b.div(first_steps, parts);
+  Value* k_begin = b.mul(first, spec.block_k);
+  Value* next = b.add(split, 1);
+  Value* last_steps = b.mul(next, steps);
+  Value* last = b.div(last_steps, parts);
+  Value* last_k = b.mul(last, spec.block_k);
+  Value* k_end = b.min(last_k, k);
+  Value* k_len = b.sub(k_end, k_begin);
+  return {split, group, k_begin, k_len};
+}
+
+// This split's f32 partial sums into workspace slice `split` (element offset
+// split x E), in the output's layout, unconverted, no bias or relu (_store_partial).
+void store_partial(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumulators& acc, Value* ws,
+                   const Split& sp, const tile::Operands& ops, Value* row0, Value* col0) {
+  const ConvSpec& c = spec.conv;
+  const std::int64_t n = spec.gemm()[1];
+  const std::int64_t elements = product(c.output_shape());
+  const ir::Type* f32 = ir::scalar("f32");
+  if (c.channels_last()) {
+    Value* slice = b.mul(sp.split, elements);
+    Value* columns = b.mul(sp.group, n);
+    Value* first = b.add(slice, columns);
+    Value* bytes = b.mul(first, 4);
+    Value* out = b.offset(ws, bytes);
+    const std::vector<tile::Run> runs = acc.runs(b);
+    tile::epilogue(b, runs, out, c.k, ops.m, ops.n, row0, col0, f32, {.inside = acc.inside});
+  } else {
+    Value* slice = b.mul(sp.split, elements);
+    Value* bytes = b.mul(slice, 4);
+    Value* out = b.offset(ws, bytes);
+    store_nchw(b, spec, acc, out, nullptr, sp.group, row0, col0, f32);
+  }
+}
+
 std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   const IgemmSpec spec = IgemmSpec::from_json(cs.spec);
   const ConvSpec& c = spec.conv;
@@ -148,24 +206,41 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   const ir::Type* i32 = ir::scalar("i32");
   Value* x = b.arg("x", global);
   Value* w = b.arg("w", global);
-  Value* y = b.arg("y", global);
-  Value* bias = c.bias_relu ? b.arg("bias", global) : nullptr;
+  const bool split = spec.split_k > 1;
+  Value* y = b.arg(split ? "ws" : "y", global);
+  Value* bias = c.bias_relu && !split ? b.arg("bias", global) : nullptr;
   const ir::Type* elem = ir::scalar(c.dtype);
   const auto [m, n, k] = spec.gemm();
-  Value* group = b.block_id(2);
-  // This group's filters: K/g rows of k weights each.
-  Value* filters = b.mul(group, n * k);
-  Value* w_bytes = b.mul(filters, elem->nbytes());
-  Value* w_group = b.offset(w, w_bytes);
+  Split sp{};
+  Value* w_group;
+  if (!split) {
+    sp.group = b.block_id(2);
+    // This group's filters: K/g rows of k weights each.
+    Value* filters = b.mul(sp.group, n * k);
+    Value* w_bytes = b.mul(filters, elem->nbytes());
+    w_group = b.offset(w, w_bytes);
+  } else {
+    sp = split_of(b, spec);
+    // This group's filters from the slice's first k on (B keeps ld = k).
+    Value* filters = b.mul(sp.group, n * k);
+    Value* first = b.add(filters, sp.k_begin);
+    Value* w_bytes = b.mul(first, elem->nbytes());
+    w_group = b.offset(w, w_bytes);
+  }
+  Value* group = sp.group;
   Value* mv = b.const_(m, i32);
   Value* nv = b.const_(n, i32);
-  Value* kv = b.const_(k, i32);
-  const tile::Operands ops(x, w_group, mv, nv, kv, 0, k, "row", "col", gather(spec, group));
+  Value* kv = split ? sp.k_len : b.const_(k, i32);
+  const tile::Operands ops(x, w_group, mv, nv, kv, 0, k, "row", "col", gather(spec, group, sp.k_begin));
   Value* by = b.block_id(1);
   Value* row0 = b.mul(by, spec.block_m);
   Value* bx = b.block_id(0);
   Value* col0 = b.mul(bx, spec.block_n);
   const tile::Accumulators acc = tile::mainloop(b, cfg, ops, elem, row0, col0);
+  if (split) {
+    store_partial(b, spec, acc, y, sp, ops, row0, col0);
+    return b.finish();
+  }
   const std::string activation = c.bias_relu ? "relu" : "none";
   if (c.channels_last()) {
     Value* first = b.mul(group, n);
@@ -181,7 +256,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
     tile::epilogue(b, runs, y_group, c.k, ops.m, ops.n, row0, col0, elem,
                    {.bias = bias_group, .activation = activation, .inside = acc.inside});
   } else {
-    store_nchw(b, spec, acc, y, bias, group, row0, col0);
+    store_nchw(b, spec, acc, y, bias, group, row0, col0, elem);
   }
   return b.finish();
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <set>
 #include <string_view>
 #include <utility>
@@ -14,12 +15,11 @@
 namespace rocke::conv {
 namespace {
 
-using family::SpecError;
-
 // igemm_tiles.DTYPES, in Python's order (the message lists them).
 constexpr std::array<std::string_view, 2> kDtypes = {"f16", "bf16"};
-// The kernel's byte offsets are i32: every tensor must stay below 2 GiB.
-constexpr std::int64_t kMaxTensorBytes = (std::int64_t{1} << 31) - 1;
+// igemm_tiles.MAX_TILE: the tile's sizes are int in tile::GemmConfig (and
+// i32 in the kernel), and no product of two of them passes 64 bits.
+constexpr std::int64_t kMaxTile = INT32_MAX;
 // ("conv",) + igemm_tiles._TILE_FIELDS, in declaration order.
 constexpr std::array<std::string_view, 7> kFields = {"conv", "mma", "block_m", "block_n", "block_k", "waves_m", "waves_n"};
 
@@ -28,13 +28,6 @@ std::string joined(const std::array<std::string_view, N>& names) {
   std::string out;
   for (std::string_view name : names) out += (out.empty() ? "" : ", ") + std::string(name);
   return out;
-}
-
-// repr() of a shape tuple.
-std::string tuple_repr(const Shape& shape) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + (shape.size() == 1 ? ",)" : ")");
 }
 
 // The "MxNxK" shapes of the f32-accumulating matrix ops on `dtype` inputs,
@@ -52,33 +45,26 @@ std::vector<std::string> shapes_of(std::string_view dtype) {
 }  // namespace
 
 IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
-  bool exact = obj.is_object() && obj.as_object().size() == kFields.size();
+  // Exactly kFields, and split_k (optional: the JSON of an unsplit spec predates it).
+  bool exact = obj.is_object();
   if (exact) {
+    const std::size_t optional = obj.as_object().contains("split_k") ? 1 : 0;
+    exact = obj.as_object().size() == kFields.size() + optional;
     for (std::string_view f : kFields) exact = exact && obj.as_object().contains(f);
   }
   if (!exact) {
-    throw SpecError("IgemmSpec: expected a JSON object with exactly the fields " + joined(kFields) + ", got " +
-                    json::repr(obj));
+    throw IgemmSpecError("IgemmSpec: expected a JSON object with exactly the fields " + joined(kFields) +
+                         " (and optionally split_k), got " + json::repr(obj));
   }
   const json::Object& fields = obj.as_object();
   const json::Value& conv = fields.at("conv");
   // __post_init__, in its order: only a dict becomes a ConvSpec.
-  if (!conv.is_object()) throw SpecError("IgemmSpec.conv: expected a ConvSpec, got " + json::repr(conv));
+  if (!conv.is_object()) throw IgemmSpecError("IgemmSpec.conv: expected a ConvSpec, got " + json::repr(conv));
   IgemmSpec s;
   s.conv = ConvSpec::from_json(conv);
   if (std::find(kDtypes.begin(), kDtypes.end(), s.conv.dtype) == kDtypes.end()) {
-    throw SpecError("IgemmSpec.conv.dtype: expected one of " + joined(kDtypes) + " (matrix cores), got " + py::repr(s.conv.dtype) +
+    throw IgemmSpecError("IgemmSpec.conv.dtype: expected one of " + joined(kDtypes) + " (matrix cores), got " + py::repr(s.conv.dtype) +
                     "; conv_direct_fwd and conv_img2col take f32");
-  }
-  const std::pair<const char*, Shape> tensors[] = {
-      {"input", s.conv.input_shape()}, {"weights", s.conv.weight_shape()}, {"output", s.conv.output_shape()}};
-  for (const auto& [what, shape] : tensors) {
-    const __int128 nbytes = static_cast<__int128>(2) * product(shape);  // f16 or bf16
-    if (nbytes > kMaxTensorBytes) {
-      throw SpecError("IgemmSpec.conv: expected every tensor under 2 GiB (" + std::to_string(kMaxTensorBytes) +
-                      " bytes: the kernel's offsets are 32-bit), got " + what + " " + tuple_repr(shape) + " of " +
-                      std::to_string(static_cast<std::int64_t>(nbytes)) + " bytes; split the batch (ConvSpec.n) into launches");
-    }
   }
   const std::pair<const char*, std::int64_t*> tile[] = {{"block_m", &s.block_m}, {"block_n", &s.block_n},
                                                         {"block_k", &s.block_k}, {"waves_m", &s.waves_m},
@@ -86,7 +72,11 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
   for (const auto& [name, slot] : tile) {
     const json::Value& v = fields.at(name);
     if (!v.is_int() || v.as_int() < 1) {
-      throw SpecError("IgemmSpec." + std::string(name) + ": expected a positive int, got " + json::repr(v));
+      throw IgemmSpecError("IgemmSpec." + std::string(name) + ": expected a positive int, got " + json::repr(v));
+    }
+    if (v.as_int() > kMaxTile) {
+      throw IgemmSpecError("IgemmSpec." + std::string(name) + ": expected a positive int at most " +
+                           std::to_string(kMaxTile) + " (2**31 - 1: a tile size is an i32), got " + json::repr(v));
     }
     *slot = v.as_int();
   }
@@ -95,18 +85,36 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
   if (!mma.is_str() || std::find(ops.begin(), ops.end(), mma.as_str()) == ops.end()) {
     std::string list;
     for (const std::string& op : ops) list += (list.empty() ? "" : ", ") + op;
-    throw SpecError("IgemmSpec.mma: expected a matrix-core shape of " + s.conv.dtype + " inputs (" + list + "), got " +
+    throw IgemmSpecError("IgemmSpec.mma: expected a matrix-core shape of " + s.conv.dtype + " inputs (" + list + "), got " +
                     json::repr(mma));
   }
   s.mma = mma.as_str();
+  if (fields.contains("split_k")) {
+    const json::Value& v = fields.at("split_k");
+    const std::int64_t steps = s.k_steps();
+    if (!v.is_int() || v.as_int() < 1 || v.as_int() > steps) {
+      throw IgemmSpecError("IgemmSpec.split_k: expected an int from 1 to " + std::to_string(steps) + " (the reduction's " +
+                      std::to_string(s.gemm()[2]) + " in k steps of " + std::to_string(s.block_k) +
+                      ": each split reduces whole steps), got " + json::repr(v) +
+                      "; take a split in that range (conv.split_k.select_split_k_fwd picks one)");
+    }
+    s.split_k = v.as_int();
+  }
+  if (s.split_k > 1) {
+    Shape workspace = s.conv.output_shape();
+    workspace.insert(workspace.begin(), s.split_k);
+    check_tensor_bytes("IgemmSpec.split_k", "f32 workspace", workspace, 4, "take a smaller split");
+  }
   return s;
 }
 
 json::Value IgemmSpec::to_json() const {
-  return json::Object{
+  json::Object out{
       {"conv", conv.to_json()}, {"mma", mma},         {"block_m", block_m}, {"block_n", block_n},
       {"block_k", block_k},     {"waves_m", waves_m}, {"waves_n", waves_n},
   };
+  if (split_k != 1) out.emplace("split_k", split_k);  // only a split spec spells it (Python's to_json)
+  return out;
 }
 
 std::array<std::int64_t, 3> IgemmSpec::gemm() const {

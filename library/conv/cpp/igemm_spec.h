@@ -13,18 +13,29 @@
 #include <string>
 
 #include "library/conv/cpp/spec.h"
+#include "platform/cpp/family/family.h"
 #include "platform/cpp/json/json.h"
 
 namespace rocke::conv {
+
+// Python's IgemmSpecError, a family::Refusal: every error of IgemmSpec (but
+// its conv's, which are ConvSpec's), spec_for and the build's arch check.
+class IgemmSpecError : public family::Refusal {
+ public:
+  explicit IgemmSpecError(const std::string& message) : family::Refusal("conv.igemm_tiles.IgemmSpecError", message) {}
+};
 
 struct IgemmSpec {
   ConvSpec conv;
   std::string mma;  // "MxNxK"
   std::int64_t block_m = 0, block_n = 0, block_k = 0;
   std::int64_t waves_m = 0, waves_n = 0;
+  // Ways the reduction is split (split-K); 1 writes the output, S > 1 f32
+  // partial sums to a workspace.
+  std::int64_t split_k = 1;
 
-  // IgemmSpec.from_json(obj): SpecError worded as Python's IgemmSpecError
-  // (or ConvSpec's, for a bad conv).
+  // IgemmSpec.from_json(obj): IgemmSpecError worded as Python's (or
+  // ConvSpec's SpecError, for a bad conv).
   static IgemmSpec from_json(const json::Value& obj);
   // IgemmSpec.to_json(): the conv's JSON and the tile.
   json::Value to_json() const;
@@ -33,6 +44,8 @@ struct IgemmSpec {
   std::string op() const { return "mma_" + mma + "_" + conv.dtype + "_f32"; }
   // (M, N, K) of each group's GEMM.
   std::array<std::int64_t, 3> gemm() const;
+  // The reduction's k steps of block_k (the last one may be partial).
+  std::int64_t k_steps() const { return (gemm()[2] + block_k - 1) / block_k; }
 };
 
 // IgemmSpec.from_json(spec).to_json(): the family's spec_json.

@@ -1,7 +1,9 @@
-// For igemm_spec_parity_test: each line of the file argv[1] is a JSON
-// object, {"spec": S} (IgemmSpec::from_json(S)) or {"tile": [arch, conv]}
-// (igemm_spec_for); print one canonical JSON line per input: ["ok",
-// to_json()] or ["SpecError", message].
+// For igemm_spec_parity_test and split_k_reduce_parity_test: each line of
+// the file argv[1] is a JSON object, {"spec": S} (IgemmSpec::from_json(S)),
+// {"tile": [arch, conv]} (igemm_spec_for) or {"reduce": S}
+// (ReduceSpec::from_json(S)); print one canonical JSON line per input:
+// ["ok", to_json()] or [the error's Python class name (SpecError,
+// IgemmSpecError, ReduceSpecError), message].
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -9,6 +11,7 @@
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
+#include "library/conv/cpp/split_k_reduce.h"
 #include "platform/cpp/family/family.h"
 #include "platform/cpp/json/json.h"
 
@@ -19,6 +22,7 @@ using namespace rocke;
 json::Value run(const json::Value& request) {
   const json::Object& r = request.as_object();
   if (const auto it = r.find("spec"); it != r.end()) return conv::IgemmSpec::from_json(it->second).to_json();
+  if (const auto it = r.find("reduce"); it != r.end()) return conv::ReduceSpec::from_json(it->second).to_json();
   const json::Array& t = r.at("tile").as_array();
   return conv::igemm_spec_for(t[0].as_str(), conv::ConvSpec::from_json(t[1])).to_json();
 }
@@ -40,7 +44,7 @@ int main(int argc, char** argv) {
     try {
       out = {"ok", run(json::parse(line))};
     } catch (const family::SpecError& e) {
-      out = {"SpecError", e.what()};
+      out = {e.class_name(), e.what()};
     }
     std::cout << json::canonical(out) << "\n";
   }

@@ -24,7 +24,7 @@ struct IgemmTile {
 const std::vector<IgemmTile>& igemm_tiles();
 
 // igemm_tiles.spec_for: the IgemmSpec of `conv` on `arch` with the table's
-// tile (family::SpecError worded as Python's IgemmSpecError).
+// tile (IgemmSpecError worded as Python's).
 IgemmSpec igemm_spec_for(std::string_view arch, const ConvSpec& conv);
 
 }  // namespace rocke::conv

@@ -3,7 +3,8 @@
 // of an (N*O) x K GEMM: the dot product of the input patch behind it (a row
 // of the im2col matrix, gathered on the fly) with filter k, one contiguous
 // row of C*R*S weights in either layout. A single run-time loop walks that
-// reduction index and decomposes it into the channel and tap. groups must be 1.
+// reduction index and decomposes it into the channel and tap. groups must be
+// 1: a grouped layer is a Refusal of Python's class Img2colSpecError.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -21,8 +22,9 @@ using ir::Value;
 std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   const ConvSpec spec = ConvSpec::from_json(c.spec);
   if (spec.groups != 1) {
-    throw family::SpecError("conv_img2col: expected groups=1, got " + std::to_string(spec.groups) +
-                            " (use conv_direct_fwd)");
+    throw family::Refusal("conv.img2col.Img2colSpecError",
+                          "conv_img2col: groups=" + std::to_string(spec.groups) +
+                              " is not supported (one GEMM needs groups=1); conv_direct_fwd or conv_igemm_fwd take grouped layers");
   }
   Frame fr("conv_img2col_" + c.id, spec, c.arch);
   ir::KernelBuilder& b = fr.b;

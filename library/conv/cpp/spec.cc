@@ -1,10 +1,12 @@
 #include "library/conv/cpp/spec.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
 #include "platform/cpp/family/family.h"
 #include "platform/cpp/py/repr.h"
+#include "platform/cpp/types/types.h"
 
 namespace rocke::conv {
 namespace {
@@ -100,27 +102,113 @@ std::vector<__int128> output_sizes(const ConvSpec& s) {
   return out;
 }
 
-// A size, or a product of sizes, of the C++ spec: one that needs more than 64
-// bits cannot be built (Python's builder refuses any above 2**31 - 1 anyway,
-// as a constant out of i32's range).
-std::int64_t narrow(__int128 v) {
+using Wide = std::vector<__int128>;
+
+Wide widen(const Shape& shape) { return Wide(shape.begin(), shape.end()); }
+
+// repr() of a shape tuple.
+std::string tuple_repr(const Wide& shape) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + decimal(shape[i]);
+  return out + (shape.size() == 1 ? ",)" : ")");
+}
+
+// str(math.prod(factors)), however many bits it needs (Python prints the
+// exact value): base-10**9 limbs. Factors are below 2**66 in magnitude.
+std::string decimal_product(const Wide& factors) {
+  constexpr std::uint64_t kBase = 1000000000;
+  std::vector<std::uint64_t> limbs = {1};  // least significant first
+  bool negative = false;
+  for (__int128 f : factors) {
+    negative = negative != (f < 0);
+    const unsigned __int128 magnitude = f < 0 ? -f : f;
+    unsigned __int128 carry = 0;
+    for (std::uint64_t& limb : limbs) {
+      const unsigned __int128 v = magnitude * limb + carry;
+      limb = static_cast<std::uint64_t>(v % kBase);
+      carry = v / kBase;
+    }
+    for (; carry; carry /= kBase) limbs.push_back(static_cast<std::uint64_t>(carry % kBase));
+  }
+  while (limbs.size() > 1 && limbs.back() == 0) limbs.pop_back();
+  std::string out = std::to_string(limbs.back());
+  for (auto it = limbs.rbegin() + 1; it != limbs.rend(); ++it) {
+    const std::string digits = std::to_string(*it);
+    out += std::string(9 - digits.size(), '0') + digits;
+  }
+  return (negative && out != "0" ? "-" : "") + out;
+}
+
+// A size of the C++ spec (`what`, for the message): one that needs more
+// than 64 bits cannot be built. from_json refuses any spec with a tensor
+// over kMaxTensorBytes, so only a ConvSpec made by hand gets here.
+std::int64_t narrow(__int128 v, const std::string& what) {
   if (v > INT64_MAX || v < INT64_MIN) {
-    throw SpecError("ConvSpec: expected sizes and products of sizes below 2**63 (the C++ engine's int64 limit), "
-                    "got a larger one; use smaller sizes");
+    throw SpecError("ConvSpec: expected " + what + " below 2**63 (the C++ engine's int64 limit), got " + decimal(v) +
+                    "; use smaller sizes");
   }
   return static_cast<std::int64_t>(v);
+}
+
+// (outer, *spatial, channels) channels-last, (outer, channels, *spatial) channels-first.
+template <class T>
+std::vector<T> laid_out(bool channels_last, T outer, const std::vector<T>& spatial, T channels) {
+  std::vector<T> out = {outer};
+  if (!channels_last) out.push_back(channels);
+  out.insert(out.end(), spatial.begin(), spatial.end());
+  if (channels_last) out.push_back(channels);
+  return out;
+}
+
+// math.prod(factors) of positive factors, or -1 past kMaxTensorBytes (there
+// the exact value is only printed, by decimal_product).
+std::int64_t bounded_product(const Wide& factors) {
+  __int128 out = 1;
+  for (__int128 f : factors) {
+    out *= f;
+    if (out > kMaxTensorBytes) return -1;
+  }
+  return static_cast<std::int64_t>(out);
+}
+
+// check_tensor_bytes on 128-bit sizes (an output size can pass 2**63).
+void check_wide_tensor(std::string_view owner, std::string_view what, const Wide& shape, std::int64_t elem_bytes,
+                       std::string_view fix) {
+  Wide factors = shape;
+  factors.push_back(elem_bytes);
+  if (bounded_product(factors) >= 0) return;
+  throw SpecError(std::string(owner) + ": expected every tensor at most " + std::to_string(kMaxTensorBytes) +
+                  " bytes (2**31 - 1: the kernels' offsets are 32-bit), got the " + std::string(what) + " " +
+                  tuple_repr(shape) + " of " + decimal_product(factors) + " bytes; " + std::string(fix));
+}
+
+// spec.py's _tensor_limits: the input, weights and output, in that order.
+void check_tensor_limits(const ConvSpec& s) {
+  const std::int64_t elem = ir::scalar(s.dtype)->nbytes();
+  const bool last = s.channels_last();
+  const Wide input = laid_out<__int128>(last, s.n, widen(s.spatial), s.c);
+  const Wide weights = laid_out<__int128>(last, s.k, widen(s.filter), s.c_per_group());
+  const Wide output = laid_out<__int128>(last, s.n, output_sizes(s), s.k);
+  // The input and output scale with the batch: the largest n that keeps both under the limit.
+  auto sample = [&](const Wide& shape) {
+    Wide factors(shape.begin() + 1, shape.end());
+    factors.push_back(elem);
+    return bounded_product(factors);
+  };
+  const std::int64_t in = sample(input), out = sample(output);
+  const std::int64_t max_n = (in < 0 || out < 0) ? 0 : kMaxTensorBytes / std::max(in, out);
+  const std::string batch_fix =
+      max_n >= 1 ? "use a smaller batch (n at most " + std::to_string(max_n) + "), or split the batch into launches of at most " +
+                       std::to_string(max_n)
+                 : std::string("even one sample is over the limit: split the spatial extent or the channels into launches");
+  check_wide_tensor("ConvSpec", "input", input, elem, batch_fix);
+  check_wide_tensor("ConvSpec", "weights", weights, elem, "split the filters (k) into launches");
+  check_wide_tensor("ConvSpec", "output", output, elem, batch_fix);
 }
 
 json::Value list(const Shape& shape) {
   json::Array out;
   for (std::int64_t v : shape) out.emplace_back(v);
-  return out;
-}
-
-Shape concat(std::initializer_list<std::int64_t> head, const Shape& mid, std::initializer_list<std::int64_t> tail) {
-  Shape out(head);
-  out.insert(out.end(), mid.begin(), mid.end());
-  out.insert(out.end(), tail);
   return out;
 }
 
@@ -194,7 +282,13 @@ ConvSpec ConvSpec::from_json(const json::Value& obj) {
                decimal(sizes[i]) + ")");
     }
   }
+  check_tensor_limits(s);
   return s;
+}
+
+void check_tensor_bytes(std::string_view owner, std::string_view what, const Shape& shape, std::int64_t elem_bytes,
+                        std::string_view fix) {
+  check_wide_tensor(owner, what, widen(shape), elem_bytes, fix);
 }
 
 json::Value ConvSpec::to_json() const {
@@ -218,27 +312,29 @@ json::Value normalised(const json::Value& spec) { return ConvSpec::from_json(spe
 
 std::int64_t product(const Shape& sizes) {
   __int128 out = 1;
-  for (std::int64_t size : sizes) out = narrow(out * size);
+  for (std::int64_t size : sizes) {
+    out *= size;  // both below 2**63 in magnitude: no 128-bit overflow
+    if (out > INT64_MAX || out < INT64_MIN) {
+      throw SpecError("ConvSpec: expected the product of " + tuple_repr(widen(sizes)) +
+                      " below 2**63 (the C++ engine's int64 limit), got " + decimal_product(widen(sizes)) +
+                      "; use smaller sizes");
+    }
+  }
   return static_cast<std::int64_t>(out);
 }
 
 Shape ConvSpec::output() const {
+  const Wide sizes = output_sizes(*this);
   Shape out;
-  for (__int128 size : output_sizes(*this)) out.push_back(narrow(size));
+  for (std::size_t i = 0; i < sizes.size(); ++i) out.push_back(narrow(sizes[i], "the output size of dimension " + std::to_string(i)));
   return out;
 }
 
-Shape ConvSpec::input_shape() const {
-  return channels_last() ? concat({n}, spatial, {c}) : concat({n, c}, spatial, {});
-}
+Shape ConvSpec::input_shape() const { return laid_out(channels_last(), n, spatial, c); }
 
-Shape ConvSpec::output_shape() const {
-  return channels_last() ? concat({n}, output(), {k}) : concat({n, k}, output(), {});
-}
+Shape ConvSpec::output_shape() const { return laid_out(channels_last(), n, output(), k); }
 
-Shape ConvSpec::weight_shape() const {
-  return channels_last() ? concat({k}, filter, {c_per_group()}) : concat({k, c_per_group()}, filter, {});
-}
+Shape ConvSpec::weight_shape() const { return laid_out(channels_last(), k, filter, c_per_group()); }
 
 std::int64_t ConvSpec::outputs() const { return product(output_shape()); }
 

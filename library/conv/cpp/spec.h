@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "platform/cpp/json/json.h"
@@ -49,6 +50,19 @@ struct ConvSpec {
   // and outputs() throw SpecError for a size of 2**63 or more.
   std::int64_t outputs() const;
 };
+
+// spec.py's MAX_TENSOR_BYTES: every tensor of a conv kernel is at most this
+// many bytes, because the kernels' offsets are i32 (spec.py says why the
+// spec refuses rather than widen them). ConvSpec::from_json checks the
+// input, weights and output.
+constexpr std::int64_t kMaxTensorBytes = (std::int64_t{1} << 31) - 1;
+
+// spec.check_tensor_bytes: SpecError if tensor `what` of `shape` (elements
+// of `elem_bytes`) is over the limit, worded as Python's; `owner` names the
+// spec class, `fix` says what to do. For a family's own buffers (a split-K
+// workspace).
+void check_tensor_bytes(std::string_view owner, std::string_view what, const Shape& shape, std::int64_t elem_bytes,
+                        std::string_view fix);
 
 // ConvSpec.from_json(spec).to_json(): what a conv family gives the registry
 // as its spec_json.

@@ -44,12 +44,24 @@ BAD = [
     _with(spatial=[5, 5], filter=[3, 3], dilation=[3, 1]),
     # An output size far below -2**63: Python's ints do not overflow.
     _with(filter=[2**62, 3], dilation=[2**62, 1]),
+    # Tensors over 2**31 - 1 bytes: the batch, the output, the weights, one
+    # sample too large, and sizes past 2**63 and 2**127 (the exact byte count).
+    _with(n=256, c=64, k=64, spatial=[224, 224], filter=[3, 3], pad=[1, 1], dtype="f32"),
+    _with(n=2**31 // (2 * 64 * 64 * 128) + 1, c=8, k=128, spatial=[64, 64], filter=[1, 1], layout="NCHW"),
+    _with(c=2**15, k=2**15, spatial=[1, 1], filter=[1, 1], dtype="bf16"),
+    _with(c=1024, k=1, spatial=[1024, 1024], filter=[1, 1]),
+    _with(pad=[2**62, 0]),
+    _with(n=2**62, c=2**62, k=2**62, spatial=[2**62, 2**62, 2**62], filter=[1, 1, 1], dtype="f32"),
 ]
 GOOD = [
     BASE,
     _with(spatial=[1, 1], filter=[1, 1], stride=[2, 2], pad=[0, 0]),
     _with(layout="NCHW", dtype="bf16", bias_relu=True, groups=4, stride=[2, 1], pad=[1, 0], dilation=[1, 2]),
     _with(spatial=[4, 5, 6], filter=[1, 2, 3], stride=None, pad=None, dilation=None, dtype="f32"),
+    # The largest batch of the layer under 2**31 bytes, and the largest f16 and f32 tensors.
+    _with(n=(2**31 - 1) // (4 * 224 * 224 * 64), c=64, k=64, spatial=[224, 224], filter=[3, 3], pad=[1, 1], dtype="f32"),
+    _with(c=331, k=331, spatial=[693, 4681], filter=[1, 1]),
+    _with(c=233, k=233, spatial=[1103, 2089], filter=[1, 1], dtype="f32"),
     *(c.spec.to_json() for c in direct_cases() + img2col_cases()),
 ]
 

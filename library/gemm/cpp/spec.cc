@@ -1,6 +1,7 @@
 #include "library/gemm/cpp/spec.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 #include <tuple>
 
@@ -24,6 +25,9 @@ constexpr std::array<std::string_view, 14> kFields = {
     "block_n", "block_k", "waves_m", "waves_n", "layout_a", "layout_b", "bias_relu",
 };
 constexpr std::size_t kRequired = 11;
+// spec.py's MAX_TILE: the tile's sizes are int in tile::GemmConfig (and i32
+// in the kernel), and no product of two of them passes 64 bits.
+constexpr std::int64_t kMaxTile = INT32_MAX;
 
 template <std::size_t N>
 std::string joined(const std::array<std::string_view, N>& names, std::size_t count = N) {
@@ -93,6 +97,9 @@ GemmSpec GemmSpec::from_json(const json::Value& obj) {
                             std::pair{"waves_m", &s.waves_m}, std::pair{"waves_n", &s.waves_n}}) {
     const json::Value v = field(name, nullptr);
     if (!v.is_int() || v.as_int() < 1) fail(name, v, "a positive int");
+    if (slot != &s.m && slot != &s.n && slot != &s.k && v.as_int() > kMaxTile) {
+      fail(name, v, "a positive int at most " + std::to_string(kMaxTile) + " (2**31 - 1: a tile size is an i32)");
+    }
     *slot = v.as_int();
   }
   s.dtype = choice("dtype", field("dtype", nullptr), kDtypes);

@@ -39,12 +39,15 @@ BAD = [
     _with(bias_relu=0), _with(bias_relu="true"), _with(bias_relu=None),
     _with(mma="16x16x8"), _with(mma=None), _with(mma=["16x16x16"]), _with(dtype="fp8"), _with(dtype="bf16", mma="16x16x64"),
     _with(block_m=80), _with(block_n=40, waves_n=1), _with(block_k=24), _with(mma="32x32x16", block_m=64, waves_m=4),
+    # Tile sizes past an i32: C++ truncated them to int, and waves x the mma's size overflowed int64.
+    _with(block_m=2**31 * 16), _with(waves_m=2**62), _with(waves_n=2**31), _with(block_k=2**63 - 1),
 ]
 GOOD = [
     BASE,
     _with(layout_a="col", layout_b="col", bias_relu=True, out="bf16"),
     _with(dtype="fp8", mma="16x16x32", block_k=64),
     _with(mma="32x32x8", block_m=64, block_n=32, waves_n=1, block_k=8),
+    _with(block_m=(2**31 - 1) // 16 * 16, waves_m=1, block_n=16 * 3, waves_n=3),  # a block_m just under 2**31
     *(c.spec.to_json() for c in cases()),
 ]
 # spec_for: every row, an arch or type without a row, options, and a bad problem.

@@ -3,7 +3,9 @@
 #include <pybind11/pybind11.h>
 
 #include <stdexcept>
+#include <string>
 
+#include "platform/cpp/family/family.h"
 #include "platform/cpp/ir/core.h"
 #include "platform/cpp/lower/lower.h"
 
@@ -21,6 +23,16 @@ void translate_errors() {
     } catch (const lower::ArchDomainError& e) {
       py::object cls = py::module_::import("lower.flavors").attr("ArchDomainError");
       PyErr_SetObject(cls.ptr(), py::str(e.what()).ptr());
+    } catch (const family::SpecError& e) {
+      // The family's own Python class (a Refusal among them), else ValueError as before.
+      const std::string& path = e.python_class();
+      if (path.empty()) {
+        PyErr_SetString(PyExc_ValueError, e.what());
+      } else {
+        const std::size_t dot = path.rfind('.');
+        py::object cls = py::module_::import(path.substr(0, dot).c_str()).attr(path.substr(dot + 1).c_str());
+        PyErr_SetObject(cls.ptr(), py::str(e.what()).ptr());
+      }
     } catch (const std::invalid_argument& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     }

@@ -97,8 +97,8 @@ std::string failed(const Family& fam, const Case& c, std::string_view error_clas
 }
 
 // emit.emit: build, print and lower every case in the list's order; the
-// cases the flavor cannot express are rejections, the rest are covered by
-// size and digest, representatives marked.
+// cases the family refuses (Refusal) or the flavor cannot express are
+// rejections, the rest are covered by size and digest, representatives marked.
 int emit(const std::map<std::string, std::string>& flags) {
   const Family& fam = get(flags.at("--family"));
   const std::string flavor = flags.at("--flavor");
@@ -111,12 +111,18 @@ int emit(const std::map<std::string, std::string>& flags) {
     try {
       c.spec = fam.spec_json(c.spec);
     } catch (const SpecError& e) {
-      throw std::runtime_error(failed(fam, c, "SpecError", e));
+      throw std::runtime_error(failed(fam, c, e.class_name(), e));
     }
   }
   for (Case& c : cases) {
     try {
-      const std::unique_ptr<ir::Kernel> kernel = fam.build(c);
+      std::unique_ptr<ir::Kernel> kernel;
+      try {
+        kernel = fam.build(c);
+      } catch (const Refusal& e) {
+        entries.push_back(manifest::Entry{c.id, c.arch, "", 0, "", e.class_name(), false});
+        continue;
+      }
       rks[c.id] = ir::print_kernel(*kernel);
       try {
         irs[c.id] = lower::lower(*kernel, flavor);
@@ -126,7 +132,7 @@ int emit(const std::map<std::string, std::string>& flags) {
       }
       emitted.emplace_back(&c, kernel->name);
     } catch (const SpecError& e) {
-      throw std::runtime_error(failed(fam, c, "SpecError", e));
+      throw std::runtime_error(failed(fam, c, e.class_name(), e));
     } catch (const ir::VerifyError& e) {
       throw std::runtime_error(failed(fam, c, "VerifyError", e));
     } catch (const std::exception& e) {

@@ -12,9 +12,24 @@ namespace {
 
 // Filled during static initialisation by each family's Registration; a
 // function-local static, so it exists before the first of them runs.
-std::map<std::string, Family, std::less<>>& registry() {
-  static std::map<std::string, Family, std::less<>> families;
-  return families;
+struct Registry {
+  std::map<std::string, Family, std::less<>> families;
+  // What went wrong registering (a family registered twice): a throw during
+  // static initialisation would end the program before main, so each is
+  // kept here and get() and names() report them.
+  std::vector<std::string> errors;
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+// FamilyError naming every failed registration, if there was one.
+void check_registrations() {
+  std::string all;
+  for (const std::string& e : registry().errors) all += (all.empty() ? "" : "; ") + e;
+  if (!all.empty()) throw FamilyError(all);
 }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -39,21 +54,29 @@ bool has_exactly(const json::Object& o, const std::vector<std::string_view>& key
 
 }  // namespace
 
+std::string SpecError::class_name() const {
+  return python_class_.empty() ? "SpecError" : python_class_.substr(python_class_.rfind('.') + 1);
+}
+
 Registration::Registration(Family family) {
   if (family.name.empty() || !family.build || !family.spec_json) {
-    throw FamilyError("family registration: expected a name, build and spec_json, got name " + py::repr(family.name) +
-                      (family.build ? "" : " without build") + (family.spec_json ? "" : " without spec_json"));
+    registry().errors.push_back("family registration: expected a name, build and spec_json, got name " +
+                                py::repr(family.name) + (family.build ? "" : " without build") +
+                                (family.spec_json ? "" : " without spec_json"));
+    return;
   }
-  auto [it, added] = registry().try_emplace(family.name, family);
-  if (!added) {
-    throw FamilyError("family " + py::repr(family.name) +
-                      ": expected each family registered once, got a second registration; link its library only once");
+  const std::string name = family.name;
+  if (!registry().families.try_emplace(name, std::move(family)).second) {
+    registry().errors.push_back("family " + py::repr(name) +
+                                ": expected each family registered once, got a second registration; link its library "
+                                "only once");
   }
 }
 
 const Family& get(std::string_view name) {
-  const auto it = registry().find(name);
-  if (it != registry().end()) return it->second;
+  check_registrations();
+  const auto it = registry().families.find(name);
+  if (it != registry().families.end()) return it->second;
   const std::vector<std::string> known = names();
   if (known.empty()) {
     throw FamilyError("family " + py::repr(name) +
@@ -66,8 +89,9 @@ const Family& get(std::string_view name) {
 }
 
 std::vector<std::string> names() {
+  check_registrations();
   std::vector<std::string> out;
-  for (const auto& entry : registry()) out.push_back(entry.first);
+  for (const auto& entry : registry().families) out.push_back(entry.first);
   return out;
 }
 

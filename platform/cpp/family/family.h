@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "platform/cpp/ir/core.h"
@@ -32,10 +33,30 @@ struct Case {
 };
 
 // A spec the family refuses; worded as the Python spec class's error
-// (e.g. "ConvSpec.groups: expected ..., got 3").
+// (e.g. "ConvSpec.groups: expected ..., got 3"). python_class is that
+// error's class path ("conv.igemm_tiles.IgemmSpecError"), which the pybind
+// engines raise and the emitter names; empty for one that C++ reports as
+// SpecError (and the engines as ValueError).
 class SpecError : public std::invalid_argument {
  public:
-  using std::invalid_argument::invalid_argument;
+  explicit SpecError(const std::string& message) : std::invalid_argument(message) {}
+  SpecError(std::string python_class, const std::string& message)
+      : std::invalid_argument(message), python_class_(std::move(python_class)) {}
+  const std::string& python_class() const { return python_class_; }
+  // type(e).__name__ in Python: the class path's last name, or "SpecError".
+  std::string class_name() const;
+
+ private:
+  std::string python_class_;
+};
+
+// A family's refusal of a valid problem another family takes (Python's
+// family.family.Refusal, which that family's error class subclasses): the
+// message names the field and the family that takes it, and the emitter
+// records it as an expected rejection, `reject ID arch=ARCH error=CLASS`.
+class Refusal : public SpecError {
+ public:
+  Refusal(std::string python_class, const std::string& message) : SpecError(std::move(python_class), message) {}
 };
 
 // An unknown family name, a malformed case list, or a family registered twice.
@@ -53,14 +74,18 @@ struct Family {
   std::function<json::Value(const json::Value&)> spec_json;
 };
 
-// Registers a family at static-initialisation time.
+// Registers a family at static-initialisation time. It never throws (that
+// would end the program before main): a family registered twice, or without
+// a name, build or spec_json, is recorded, and get() and names() throw
+// FamilyError naming it.
 struct Registration {
   explicit Registration(Family family);
 };
 
-// The family called `name`; FamilyError naming the registered ones otherwise.
+// The family called `name`; FamilyError naming the registered ones otherwise
+// (or naming a failed registration).
 const Family& get(std::string_view name);
-// Every registered family's name, sorted.
+// Every registered family's name, sorted (FamilyError after a failed registration).
 std::vector<std::string> names();
 
 // The cases of a case list (cases_json.render's text) for `family`;

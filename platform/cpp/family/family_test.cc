@@ -65,11 +65,6 @@ ROCKE_TEST(an_unknown_family_names_the_registered_ones) {
   CHECK_THROWS(FamilyError, rocke::family::get("conv"), "family 'conv': expected one of the registered families toy_alpha, toy_beta");
 }
 
-ROCKE_TEST(a_second_registration_is_refused) {
-  CHECK_THROWS(FamilyError, Registration(toy("toy_beta")),
-               "family 'toy_beta': expected each family registered once, got a second registration; link its library only once");
-}
-
 ROCKE_TEST(read_cases_gives_the_cases_in_order) {
   const auto got = read_cases(
       "{\"cases\":[{\"arch\":\"gfx942\",\"id\":\"b\",\"spec\":{\"n\":[2,3]}},{\"arch\":\"gfx950\",\"id\":\"a\",\"spec\":1}],"

@@ -254,6 +254,8 @@ Value* KernelBuilder::block_dim(int dim) { return emit("gpu.block_dim", {}, {i32
 Value* KernelBuilder::grid_dim(int dim) { return emit("gpu.grid_dim", {}, {i32()}, {{"dim", dim}}).results[0]; }
 Value* KernelBuilder::lane_id() { return emit("gpu.lane_id", {}, {i32()}).results[0]; }
 void KernelBuilder::barrier() { emit("gpu.barrier", {}, {}); }
+void KernelBuilder::lds_barrier() { emit("gpu.lds_barrier", {}, {}); }
+void KernelBuilder::sched_barrier() { emit("gpu.sched_barrier", {}, {}); }
 
 Value* KernelBuilder::bpermute(Operand addr, Value* v) {
   Value* a = coerce(*this, addr, i32());
@@ -275,6 +277,10 @@ Value* KernelBuilder::offset(Value* p, Operand byte_offset) {
 Value* KernelBuilder::load(Value* p, const Type* type) { return emit("mem.load", {p}, {type}).results[0]; }
 
 void KernelBuilder::store(Value* p, Value* v) { emit("mem.store", {p, v}, {}); }
+
+Value* KernelBuilder::load_transpose(Value* p, const Type* elem) { return emit("mem.load_transpose", {p}, {vector(elem, 4)}).results[0]; }
+
+void KernelBuilder::load_to_lds(Value* src, Value* dst) { emit("mem.load_to_lds", {src, dst}, {}); }
 
 // A vector load of any width, as loads of at most 16 bytes joined by
 // shuffles: the low half, then the offset, then the high half (Python's

@@ -109,6 +109,10 @@ class KernelBuilder {
   Value* grid_dim(int dim);
   Value* lane_id();
   void barrier();
+  // A barrier that orders LDS accesses only (builder.py's lds_barrier).
+  void lds_barrier();
+  // LLVM's scheduler moves no instruction across this point (sched_barrier).
+  void sched_barrier();
   Value* bpermute(Operand addr, Value* v);
 
   // -- memory --
@@ -116,6 +120,10 @@ class KernelBuilder {
   Value* offset(Value* p, Operand byte_offset);
   Value* load(Value* p, const Type* type);
   void store(Value* p, Value* v);
+  // ds_read_b64_tr_b16 (builder.py's load_transpose): a vector<4 x elem>.
+  Value* load_transpose(Value* p, const Type* elem);
+  // global_load_lds_dwordx4 (builder.py's load_to_lds).
+  void load_to_lds(Value* src, Value* dst);
   Value* load_wide(Value* p, const Type* vtype);
   void store_wide(Value* p, Value* v);
   Value* atomic_add(Value* p, Value* v);

@@ -88,10 +88,14 @@ ROCKE_TEST(builds_every_op) {
   v = b.insert(v, e, 0);
   v = b.shuffle(v, v, {0, 1, 4, 5});
   b.barrier();
+  b.lds_barrier();
+  b.sched_barrier();
   Value* moved = b.bpermute(0, f);
   Value* lds = b.lds_alloc(1024);
   Value* q = b.offset(lds, 16);
   b.store(q, moved);
+  b.load_to_lds(x, lds);
+  b.store(x, b.load_transpose(q, S("f16")));
   Value* wide = b.load_wide(x, V("f32", 8));
   b.store_wide(x, wide);
   b.atomic_add(x, f);

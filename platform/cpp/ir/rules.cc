@@ -293,6 +293,30 @@ void load_rule(const Op& op) { access(op, op.result()->type, *table("load_spaces
 
 void store_rule(const Op& op) { access(op, op.operands[1]->type, *table("store_spaces").strs, op.operands[0]->type); }
 
+// mem.load_transpose's results: 4 16-bit elements (ops.TRANSPOSE_TYPES).
+std::vector<const Type*> transpose_types() {
+  std::vector<const Type*> out;
+  for (std::string_view e : {"f16", "bf16", "i16"}) out.push_back(vector(scalar(e), 4));
+  return out;
+}
+
+void load_transpose_rule(const Op& op) {
+  const Type* p = op.operands[0]->type;
+  EXPECT(p == T().lds, op, "a ptr<lds> operand", p->str());
+  static const std::vector<const Type*> allowed = transpose_types();
+  std::vector<std::string> names;
+  for (const Type* t : allowed) names.push_back(t->str());
+  const Type* r = op.result()->type;
+  EXPECT(std::find(allowed.begin(), allowed.end(), r) != allowed.end(), op, "a result of type " + join(names, ", "), r->str());
+}
+
+void load_to_lds_rule(const Op& op) {
+  const Type* src = op.operands[0]->type;
+  const Type* dst = op.operands[1]->type;
+  EXPECT(src == T().global, op, "a ptr<global> source", src->str());
+  EXPECT(dst == T().lds, op, "a ptr<lds> destination", dst->str());
+}
+
 void atomic_add_rule(const Op& op) {
   const Type* p = op.operands[0]->type;
   const Type* v = op.operands[1]->type;
@@ -419,6 +443,8 @@ const std::map<std::string_view, Rule>& rules() {
       {"mem.offset", offset_rule},
       {"mem.load", load_rule},
       {"mem.store", store_rule},
+      {"mem.load_transpose", load_transpose_rule},
+      {"mem.load_to_lds", load_to_lds_rule},
       {"mem.atomic_add", atomic_add_rule},
       {"buffer.rsrc", rsrc_rule},
       {"buffer.load", buffer_load_rule},

@@ -186,6 +186,13 @@ ROCKE_TEST(memory_rules) {
   BAD((OpSpec{"mem.load", {P("global")}, {V("f32", 3)}}), "mem.load: expected an access of 1, 2, 4, 8, 16 bytes, got vector<3xf32> (12 bytes)");
   BAD((OpSpec{"mem.store", {P("constant"), S("f32")}, {}}), "mem.store: expected a pointer to global or lds or private, got ptr<constant>");
   BAD((OpSpec{"mem.lds_alloc", {}, {P("global")}, {{"bytes", 4}, {"align", 4}}}), "mem.lds_alloc: expected a ptr<lds> result, got ptr<global>");
+  BAD((OpSpec{"mem.load_transpose", {P("global")}, {V("f16", 4)}}), "mem.load_transpose: expected a ptr<lds> operand, got ptr<global>");
+  BAD((OpSpec{"mem.load_transpose", {P("lds")}, {V("f16", 8)}}),
+      "mem.load_transpose: expected a result of type vector<4xf16>, vector<4xbf16>, vector<4xi16>, got vector<8xf16>");
+  GOOD((OpSpec{"mem.load_transpose", {P("lds")}, {V("bf16", 4)}}));
+  BAD((OpSpec{"mem.load_to_lds", {P("lds"), P("lds")}, {}}), "mem.load_to_lds: expected a ptr<global> source, got ptr<lds>");
+  BAD((OpSpec{"mem.load_to_lds", {P("global"), P("global")}, {}}), "mem.load_to_lds: expected a ptr<lds> destination, got ptr<global>");
+  GOOD((OpSpec{"mem.load_to_lds", {P("global"), P("lds")}, {}}));
   BAD((OpSpec{"mem.offset", {P("buffer"), S("i32")}, {P("buffer")}}), "mem.offset: expected a non-buffer pointer, got ptr<buffer>");
   BAD((OpSpec{"mem.offset", {P("global"), S("i16")}, {P("global")}}), "mem.offset: expected an i32 or i64 byte offset, got i16");
   BAD((OpSpec{"mem.offset", {P("global"), S("i64")}, {P("lds")}}), "mem.offset: expected result ptr<global>, got ptr<lds>");

@@ -20,6 +20,9 @@ namespace rocke::lower {
 // within a kind, by key: lds by its number, fp8 tables by format name.
 enum class GlobalKind { kLds = 0, kFp8Table = 1 };
 
+// The metadata node of gpu.lds_barrier's fences (!0 is the module flag).
+inline constexpr int kLdsOnlyMmra = 1;
+
 struct Emitter {
   Emitter(const ir::Kernel& kernel, const Flavor& flavor, const arch::Arch& arch) : kernel(kernel), flavor(flavor), arch(arch) {
     for (const ir::Value* a : kernel.args) values[a] = "%arg." + a->name;
@@ -33,6 +36,7 @@ struct Emitter {
   int next_value = 0;
   int next_label = 0;
   int next_lds = 0;
+  bool lds_only_fences = false;  // a gpu.lds_barrier needs its metadata node
   std::string label = "entry";
   std::map<std::string, std::string> declares;  // intrinsic name -> declaration
   std::map<std::tuple<int, std::int64_t, std::string>, std::string> globals;

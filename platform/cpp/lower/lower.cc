@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <vector>
 
 #include "platform/cpp/arch/arch.h"
@@ -11,6 +12,7 @@
 #include "platform/cpp/lower/flavors.h"
 #include "platform/cpp/lower/floats.h"
 #include "platform/cpp/lower/fp8_ir.h"
+#include "platform/cpp/lower/lds_ops_data.h"
 #include "platform/cpp/lower/spelling.h"
 #include "platform/cpp/py/repr.h"
 #include "platform/cpp/types/types.h"
@@ -238,15 +240,57 @@ Names lower_lane_id(Emitter& e, const Op&) {
   return {e.call("i32", "llvm.amdgcn.mbcnt.hi", {"i32 -1", "i32 " + lo})};
 }
 
-Names lower_barrier(Emitter& e, const Op&) {
-  e.emit("fence syncscope(\"workgroup\") release");
+Names barrier(Emitter& e, const std::string& fence_tail) {
+  e.emit("fence syncscope(\"workgroup\") release" + fence_tail);
   if (family(e.arch.family).split_barrier) {
     e.call("void", "llvm.amdgcn.s.barrier.signal", {"i32 -1"});
     e.call("void", "llvm.amdgcn.s.barrier.wait", {"i16 -1"});
   } else {
     e.call("void", "llvm.amdgcn.s.barrier", {});
   }
-  e.emit("fence syncscope(\"workgroup\") acquire");
+  e.emit("fence syncscope(\"workgroup\") acquire" + fence_tail);
+  return {};
+}
+
+Names lower_barrier(Emitter& e, const Op&) { return barrier(e, ""); }
+
+// The fences carry AMDGPU's memory-model relaxation annotation "only LDS is
+// synchronized": on gfx12 the release then waits for LDS accesses alone, not
+// for global loads still in flight (measured: LLVM 20-24).
+Names lower_lds_barrier(Emitter& e, const Op&) {
+  e.lds_only_fences = true;
+  return barrier(e, ", !mmra !" + std::to_string(kLdsOnlyMmra));
+}
+
+// The intrinsic of an arch-limited memory op (lds_ops.json), or
+// ArchDomainError where the arch has no such instruction (LLVM would end in
+// "Cannot select"). llvm.py's _lds_op.
+std::string lds_op(const Emitter& e, const Op& op) {
+  for (const auto& row : rocke::data::lds_ops::kOps) {
+    if (row.name != op.name) continue;
+    Names archs;
+    for (std::string_view a : row.archs) archs.push_back(std::string(a));
+    if (std::find(row.archs.begin(), row.archs.end(), e.arch.name) == row.archs.end()) {
+      domain_error(e, op, "no instruction for " + std::string(row.intrinsic), join(archs, ", "));
+    }
+    return std::string(row.intrinsic);
+  }
+  throw std::logic_error("lds_ops.json has no entry for " + op.name);
+}
+
+Names lower_load_transpose(Emitter& e, const Op& op) {
+  const Type* t = op.results[0]->type;
+  return {e.call(ltype(t), lds_op(e, op) + "." + suffix(t), {e.arg(op.operands[0])})};
+}
+
+Names lower_load_to_lds(Emitter& e, const Op& op) {
+  // 16 bytes per lane; no immediate offset; aux 0 (default cache policy).
+  e.call("void", lds_op(e, op), {e.arg(op.operands[0]), e.arg(op.operands[1]), "i32 16", "i32 0", "i32 0"});
+  return {};
+}
+
+Names lower_sched_barrier(Emitter& e, const Op&) {
+  e.call("void", "llvm.amdgcn.sched.barrier", {"i32 0"});  // mask 0: no instruction crosses
   return {};
 }
 
@@ -450,12 +494,16 @@ const std::map<std::string, Lowering, std::less<>>& lowerings() {
       {"gpu.grid_dim", lower_grid_dim},
       {"gpu.lane_id", lower_lane_id},
       {"gpu.barrier", lower_barrier},
+      {"gpu.lds_barrier", lower_lds_barrier},
+      {"gpu.sched_barrier", lower_sched_barrier},
       {"lane.readfirstlane", lower_readfirstlane},
       {"lane.bpermute", lower_bpermute},
       {"mem.lds_alloc", lower_lds_alloc},
       {"mem.offset", lower_offset},
       {"mem.load", lower_load},
       {"mem.store", lower_store},
+      {"mem.load_transpose", lower_load_transpose},
+      {"mem.load_to_lds", lower_load_to_lds},
       {"mem.atomic_add", lower_atomic_add},
       {"buffer.rsrc", lower_rsrc},
       {"buffer.load", lower_buffer_load},
@@ -497,7 +545,9 @@ std::string module(Emitter& e) {
   for (const auto& [name, declaration] : e.declares) out.push_back(declaration);
   out.insert(out.end(), {"", "attributes #0 = { " + join(fn_attrs, " ") + " }", ""});
   out.insert(out.end(), {"!llvm.module.flags = !{!0}",
-                         "!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 " + std::to_string(e.flavor.code_object_version) + "}", ""});
+                         "!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 " + std::to_string(e.flavor.code_object_version) + "}"});
+  if (e.lds_only_fences) out.push_back("!" + std::to_string(kLdsOnlyMmra) + " = !{!\"amdgpu-synchronize-as\", !\"local\"}");
+  out.push_back("");
   return join(out, "\n");
 }
 

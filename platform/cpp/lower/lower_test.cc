@@ -14,7 +14,7 @@ using namespace rocke;
 namespace {
 
 std::string lowered(const std::string& arch, const std::string& body, std::string_view flavor) {
-  std::string text = "kernel @k(%out: ptr<global>) {arch = \"" + arch + "\", wave_size = " + (arch == "gfx942" ? "64" : "32") +
+  std::string text = "kernel @k(%out: ptr<global>) {arch = \"" + arch + "\", wave_size = " + (arch.rfind("gfx9", 0) == 0 ? "64" : "32") +
                      ", workgroup_size = [64, 1, 1]} {\n" + body + "}\n";
   return lower::lower(*ir::parse(text), flavor);
 }
@@ -55,6 +55,34 @@ ROCKE_TEST(gfx1250_splits_the_barrier) {
                  "  fence syncscope(\"workgroup\") acquire\n") != std::string::npos);
   CHECK(lowered("gfx1201", "  gpu.barrier()\n", "llvm23").find("@llvm.amdgcn.s.barrier.signal") != std::string::npos);
   CHECK(lowered("gfx1100", "  gpu.barrier()\n", "llvm23").find("call void @llvm.amdgcn.s.barrier()\n") != std::string::npos);
+}
+
+ROCKE_TEST(lds_barrier_fences_synchronize_lds_only) {
+  std::string out = lowered("gfx1201", "  gpu.lds_barrier()\n  gpu.sched_barrier()\n", "llvm23");
+  CHECK(out.find("  fence syncscope(\"workgroup\") release, !mmra !1\n"
+                 "  call void @llvm.amdgcn.s.barrier.signal(i32 -1)\n"
+                 "  call void @llvm.amdgcn.s.barrier.wait(i16 -1)\n"
+                 "  fence syncscope(\"workgroup\") acquire, !mmra !1\n"
+                 "  call void @llvm.amdgcn.sched.barrier(i32 0)\n") != std::string::npos);
+  const std::string tail = "!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 600}\n!1 = !{!\"amdgpu-synchronize-as\", !\"local\"}\n";
+  CHECK(out.size() > tail.size() && out.compare(out.size() - tail.size(), tail.size(), tail) == 0);
+  // Without a gpu.lds_barrier there is no such node.
+  CHECK(lowered("gfx1201", "  gpu.barrier()\n", "llvm23").find("amdgpu-synchronize-as") == std::string::npos);
+}
+
+ROCKE_TEST(gfx950_memory_ops_and_their_refusal_elsewhere) {
+  const std::string body =
+      "  %0 = mem.lds_alloc() {align = 16, bytes = 1024} : ptr<lds>\n"
+      "  mem.load_to_lds(%out, %0)\n"
+      "  %1 = mem.load_transpose(%0) : vector<4xi16>\n"
+      "  mem.store(%out, %1)\n";
+  std::string out = lowered("gfx950", body, "llvm22");
+  CHECK(out.find("  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %arg.out, ptr addrspace(3) @rocke.lds.0, i32 16, i32 0, i32 0)\n") !=
+        std::string::npos);
+  CHECK(out.find("  %v0 = call <4 x i16> @llvm.amdgcn.ds.read.tr16.b64.v4i16(ptr addrspace(3) @rocke.lds.0)\n") != std::string::npos);
+  CHECK_THROWS(lower::ArchDomainError, lowered("gfx1201", body, "llvm22"),
+               "mem.load_to_lds: no instruction for llvm.amdgcn.global.load.lds on gfx1201 with llvm22; supported on: gfx950. Choose a "
+               "supported arch, or a different op for this one.");
 }
 
 ROCKE_TEST(refusals_are_worded_as_python) {

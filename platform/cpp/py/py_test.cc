@@ -16,6 +16,11 @@ ROCKE_TEST(repr_quotes_and_escapes) {
   CHECK_EQ(repr("'\""), std::string("'\\'\"'"));
   CHECK_EQ(repr("a\\b\t\n\r"), std::string("'a\\\\b\\t\\n\\r'"));
   CHECK_EQ(repr(std::string_view("\x01\x7f", 2)), std::string("'\\x01\\x7f'"));
+  // Non-printable non-ASCII characters, as CPython escapes them: NBSP, EN
+  // QUAD, ZERO WIDTH SPACE, a private-use character; printable ones pass.
+  CHECK_EQ(repr("a\u00a0b\u2000c\u200b\ue000"), std::string("'a\\xa0b\\u2000c\\u200b\\ue000'"));
+  CHECK_EQ(repr("\U000F0000"), std::string("'\\U000f0000'"));
+  CHECK_EQ(repr("\u00e9\u4e2d"), std::string("'\u00e9\u4e2d'"));
 }
 
 ROCKE_TEST(close_match_like_difflib) {

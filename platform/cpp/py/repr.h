@@ -9,8 +9,10 @@ namespace rocke::py {
 
 // repr(s) for a str: single quotes unless s has a ' and no ", backslash
 // escapes for \\, the quote, \t \n \r, \xNN for other control bytes.
-// Bytes >= 0x80 pass through: for valid UTF-8 of printable characters that
-// is what Python prints; non-printable non-ASCII characters would differ.
+// Non-ASCII characters (valid UTF-8) Python deems non-printable are escaped
+// as \xNN, \uNNNN or \UNNNNNNNN (separators, format and private-use
+// characters, C1 controls; not unassigned code points); other bytes >= 0x80
+// pass through, which for printable characters is what Python prints.
 std::string repr(std::string_view s);
 
 // difflib.get_close_matches(word, candidates, n=1)[0] (cutoff 0.6), or "" if

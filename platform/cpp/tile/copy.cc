@@ -23,7 +23,7 @@ std::string tuple_repr() {
 
 }  // namespace
 
-TileCopy::TileCopy(Value* src, ir::Operand ld, std::string contiguous, KMajor layout, const ir::Type* elem, int threads)
+TileCopy::TileCopy(Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem, int threads)
     : src_(src), ld_(ld), contiguous_(std::move(contiguous)), layout_(layout), elem_(elem), threads_(threads) {
   if (contiguous_ != kContiguous[0] && contiguous_ != kContiguous[1]) {
     throw std::invalid_argument("TileCopy: expected contiguous in " + tuple_repr() + ", got " + py::repr(contiguous_));

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "platform/cpp/arch/arch.h"
+#include "platform/cpp/lower/lds_ops_data.h"
 #include "platform/cpp/py/repr.h"
 #include "platform/cpp/tile/copy.h"
 #include "platform/cpp/tile/gather.h"
@@ -44,6 +45,31 @@ const ir::Type* bits_of(const ir::Type* elem) {
     if (elem == ir::scalar(fp8)) return ir::scalar("i8");
   }
   return elem;
+}
+
+// Families whose fast loop pins the prefetch before the matrix work
+// (gemm.PREFETCH_FIRST, which says why): there the loads end with a
+// gpu.sched_barrier and the loop's barriers order LDS only.
+constexpr std::string_view kPrefetchFirst[] = {"gfx12", "gfx1250"};
+
+bool prefetch_first(std::string_view family) { return among(family, kPrefetchFirst); }
+
+// gfx950's transposed B fragment reads (gemm.py's transpose_b): lanes
+// exchange data in groups of this many, and the B tile's k-rows are padded by
+// this many bytes so the reads of a group's 4 rows fall on distinct banks.
+constexpr int kTransposeGroup = 16;
+constexpr int kTransposePad = 64;
+
+// Whether B's fragments are read transposed (gemm._transpose_b): B
+// row-major and not gathered, 16-bit elements, an arch with mem.load_transpose, and fragments
+// of whole 16-lane groups and whole 4-k reads.
+bool transpose_b(std::string_view arch, const Operands& ops, int elem_bytes, const Fragment& frag, int span) {
+  for (const auto& row : rocke::data::lds_ops::kOps) {
+    if (row.name != "mem.load_transpose") continue;
+    const bool has = std::find(row.archs.begin(), row.archs.end(), arch) != row.archs.end();
+    return has && !ops.b_gather && ops.b_layout == "row" && elem_bytes == 2 && frag.rows % kTransposeGroup == 0 && span % 4 == 0;
+  }
+  return false;
 }
 
 // Operand layout -> which dimension of the copied tile is contiguous in memory.
@@ -112,7 +138,8 @@ void GemmConfig::check(std::string_view family) const {
 }
 
 Operands::Operands(Value* a_, Value* b_, Value* m_, Value* n_, Value* k_, ir::Operand lda_, ir::Operand ldb_,
-                   std::string a_layout_, std::string b_layout_, std::optional<Gather> a_gather_)
+                   std::string a_layout_, std::string b_layout_, std::optional<Gather> a_gather_,
+                   std::optional<Gather> b_gather_)
     : a(a_),
       b(b_),
       m(m_),
@@ -122,7 +149,8 @@ Operands::Operands(Value* a_, Value* b_, Value* m_, Value* n_, Value* k_, ir::Op
       ldb(ldb_),
       a_layout(std::move(a_layout_)),
       b_layout(std::move(b_layout_)),
-      a_gather(std::move(a_gather_)) {
+      a_gather(std::move(a_gather_)),
+      b_gather(std::move(b_gather_)) {
   for (const auto& [name, value] : {std::pair{"a_layout", &a_layout}, std::pair{"b_layout", &b_layout}}) {
     if (!among(*value, kLayouts)) {
       throw std::invalid_argument("Operands: expected " + std::string(name) + " in " + tuple_repr(kLayouts) + ", got " +
@@ -174,8 +202,13 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   const int eb = elem->nbytes();
   const KMajor lay_a(cfg.block_m, cfg.block_k, eb, banks.count * banks.bytes);
   const KMajor lay_b(cfg.block_n, cfg.block_k, eb, banks.count * banks.bytes);
+  const int steps = cfg.block_k / s.k;
+  const int merge = merge_steps(steps, frag.per_lane, eb);
+  const int span = frag.per_lane * merge;  // consecutive k per lane and read
+  const bool tr_b = transpose_b(b.arch().name, ops, eb, frag, span);
+  const Padded lay_b_rows(cfg.block_k, cfg.block_n, eb, kTransposePad);
   Value* lds_a = b.lds_alloc(lay_a.nbytes());
-  Value* lds_b = b.lds_alloc(lay_b.nbytes());
+  Value* lds_b = b.lds_alloc(tr_b ? lay_b_rows.nbytes() : lay_b.nbytes());
   const ir::Type* bits = bits_of(elem);
   std::unique_ptr<const TileCopy> copy_a;
   if (ops.a_gather) {
@@ -183,11 +216,17 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   } else {
     copy_a = std::make_unique<const TileCopy>(ops.a, ops.lda, a_contiguous(ops.a_layout), lay_a, bits, threads);
   }
-  const TileCopy copy_b(ops.b, ops.ldb, b_contiguous(ops.b_layout), lay_b, bits, threads);
-
-  const int steps = cfg.block_k / s.k;
-  const int merge = merge_steps(steps, frag.per_lane, eb);
-  const int span = frag.per_lane * merge;  // consecutive k per lane and read
+  std::unique_ptr<const TileCopy> copy_b;
+  if (tr_b) {
+    copy_b = std::make_unique<const TileCopy>(ops.b, ops.ldb, "k", lay_b_rows, bits, threads);
+  } else if (ops.b_gather) {
+    copy_b = std::make_unique<const GatherCopy>(ops.b, 0, "k", lay_b, bits, threads, ops.b_gather);
+  } else {
+    copy_b = std::make_unique<const TileCopy>(ops.b, ops.ldb, b_contiguous(ops.b_layout), lay_b, bits, threads);
+  }
+  // Where B's tile at k step kk starts in the copy's (row, k) terms.
+  auto b_row0 = [&](ir::Operand kk) { return tr_b ? kk : ir::Operand(col0); };
+  auto b_k0 = [&](ir::Operand kk) { return tr_b ? ir::Operand(col0) : kk; };
   const auto [lane_row, lane_k] = frag.origin(b, lane, span);
   // Every fragment read's LDS offset, computed once for both loops: [u][part][tile].
   std::vector<Value*> ks;
@@ -207,16 +246,34 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
     return out;
   };
   const std::vector<Parts> offsets_a = offsets(lay_a, wave_row, tiles_m, s.m);
-  const std::vector<Parts> offsets_b = offsets(lay_b, wave_col, tiles_n, s.n);
+  // B by transposed reads: per k step, the offset of each 4-k read of the
+  // lane's 16-lane group (gemm.py says how the group's lanes address it).
+  std::vector<Parts> offsets_b;
+  std::vector<std::vector<Value*>> tr_offsets;
+  if (tr_b) {
+    Value* q = b.rem(lane, kTransposeGroup);
+    Value* first = b.sub(lane_row, q);
+    Value* group_col = b.add(wave_col, first);
+    Value* quad = b.rem(q, 4);
+    Value* quad_col = b.mul(quad, 4);
+    Value* col = b.add(group_col, quad_col);
+    for (Value* k : ks) {
+      std::vector<Value*> reads;
+      for (int j = 0; j < span / 4; ++j) {
+        Value* row_in = b.div(q, 4);
+        Value* row_j = b.add(row_in, 4 * j);
+        Value* row = b.add(k, row_j);
+        reads.push_back(lay_b_rows.offset(b, row, col));
+      }
+      tr_offsets.push_back(std::move(reads));
+    }
+  } else {
+    offsets_b = offsets(lay_b, wave_col, tiles_n, s.n);
+  }
 
   // A lane's `span` consecutive k of one tile's row: one read per 16-byte unit, joined.
-  auto read = [&](Value* lds, const Parts& parts, int tile) {
-    const int per = std::min(span, lay_a.unit_elems());  // both tiles hold `elem`: the same unit
-    std::vector<Value*> loaded;
-    for (const auto& part : parts) {
-      Value* p = b.offset(lds, part[tile]);
-      loaded.push_back(b.load(p, ir::vector(elem, per)));
-    }
+  // Reads joined pairwise by shuffles into one vector.
+  auto join = [&](std::vector<Value*> loaded) {
     while (loaded.size() > 1) {
       std::vector<Value*> joined;
       for (std::size_t i = 0; i + 1 < loaded.size(); i += 2) {
@@ -227,11 +284,32 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
     return loaded[0];
   };
 
+  auto read = [&](Value* lds, const Parts& parts, int tile) {
+    const int per = std::min(span, lay_a.unit_elems());  // both tiles hold `elem`: the same unit
+    std::vector<Value*> loaded;
+    for (const auto& part : parts) {
+      Value* p = b.offset(lds, part[tile]);
+      loaded.push_back(b.load(p, ir::vector(elem, per)));
+    }
+    return join(loaded);
+  };
+
+  auto read_b = [&](int u, int nt) {
+    if (!tr_b) return read(lds_b, offsets_b[u], nt);
+    std::vector<Value*> loaded;
+    for (Value* at : tr_offsets[u]) {
+      Value* shifted = b.add(at, nt * s.n * eb);
+      Value* p = b.offset(lds_b, shifted);
+      loaded.push_back(b.load_transpose(p, elem));
+    }
+    return join(loaded);
+  };
+
   auto multiply = [&](std::vector<Value*> acc) {
     for (int u = 0; u < steps / merge; ++u) {
       std::vector<Value*> a_reads, b_reads;
       for (int mt = 0; mt < tiles_m; ++mt) a_reads.push_back(read(lds_a, offsets_a[u], mt));
-      for (int nt = 0; nt < tiles_n; ++nt) b_reads.push_back(read(lds_b, offsets_b[u], nt));
+      for (int nt = 0; nt < tiles_n; ++nt) b_reads.push_back(read_b(u, nt));
       for (int q = 0; q < merge; ++q) {
         const std::vector<int> pick = range(q * frag.per_lane, (q + 1) * frag.per_lane, 1);
         std::vector<Value*> a_frags, b_frags;
@@ -264,8 +342,8 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   b.if_(any_fast, {}, [&] {
     const std::vector<Value*> regs_a = copy_a->load(b, row0, 0, tid);
     copy_a->store(b, lds_a, regs_a, tid);
-    const std::vector<Value*> regs_b = copy_b.load(b, col0, 0, tid);
-    copy_b.store(b, lds_b, regs_b, tid);
+    const std::vector<Value*> regs_b = copy_b->load(b, b_row0(0), b_k0(0), tid);
+    copy_b->store(b, lds_b, regs_b, tid);
   });
   b.barrier();
   const std::vector<Value*> fast = b.for_range(0, k_fast, cfg.block_k, acc, [&](const ir::Loop& loop) {
@@ -275,18 +353,25 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
     Value* last = b.sub(k_fast, cfg.block_k);
     Value* nxt = b.min(after, last);  // the last step reloads itself: no branch
     const std::vector<Value*> regs_a = copy_a->load(b, row0, nxt, tid);
-    const std::vector<Value*> regs_b = copy_b.load(b, col0, nxt, tid);
+    const std::vector<Value*> regs_b = copy_b->load(b, b_row0(nxt), b_k0(nxt), tid);
+    const bool ordered = prefetch_first(family);
+    if (ordered) b.sched_barrier();
     const std::vector<Value*> sums = multiply(loop.iters);
-    b.barrier();  // every wave is done reading this step's tiles
+    const auto barrier = [&] { ordered ? b.lds_barrier() : b.barrier(); };
+    barrier();  // every wave is done reading this step's tiles
     copy_a->store(b, lds_a, regs_a, tid);
-    copy_b.store(b, lds_b, regs_b, tid);
-    b.barrier();
+    copy_b->store(b, lds_b, regs_b, tid);
+    barrier();
     b.yield_(sums);
   });
   const std::vector<Value*> edge = b.for_range(k_fast, ops.k, cfg.block_k, fast, [&](const ir::Loop& loop) {
     b.barrier();
     copy_a->guarded(b, lds_a, row0, loop.iv, ops.m, ops.k, tid);
-    copy_b.guarded(b, lds_b, col0, loop.iv, ops.n, ops.k, tid);
+    if (tr_b) {
+      copy_b->guarded(b, lds_b, loop.iv, col0, ops.k, ops.n, tid);
+    } else {
+      copy_b->guarded(b, lds_b, col0, loop.iv, ops.n, ops.k, tid);
+    }
     b.barrier();
     b.yield_(multiply(loop.iters));
   });

@@ -45,11 +45,14 @@ struct GemmConfig {
 
 // Where the problem lives: pointers, sizes (i32 values), leading dimensions
 // (values or numbers) and each operand's layout, "row" or "col". With
-// `a_gather`, A is gathered (gather.h): `lda` and `a_layout` are unused.
+// `a_gather`, A is gathered (gather.h): `lda` and `a_layout` are unused;
+// with `b_gather`, B is (its callback takes (column, k)): `ldb` and
+// `b_layout` are unused.
 struct Operands {
   // std::invalid_argument, worded as Python's, for a layout not in gemm.LAYOUTS.
   Operands(ir::Value* a, ir::Value* b, ir::Value* m, ir::Value* n, ir::Value* k, ir::Operand lda, ir::Operand ldb,
-           std::string a_layout = "row", std::string b_layout = "row", std::optional<Gather> a_gather = std::nullopt);
+           std::string a_layout = "row", std::string b_layout = "row", std::optional<Gather> a_gather = std::nullopt,
+           std::optional<Gather> b_gather = std::nullopt);
 
   ir::Value* a;
   ir::Value* b;
@@ -61,6 +64,7 @@ struct Operands {
   std::string a_layout;
   std::string b_layout;
   std::optional<Gather> a_gather;
+  std::optional<Gather> b_gather;
 };
 
 // Output values at (row, col) of the block: one value, or a run of values in

@@ -139,6 +139,20 @@ int main() {
       }
     }
   }
+  // gather_test.py's gathered-B kernels: its two arch and type pairs, both shapes, both load paths.
+  const std::vector<std::pair<std::string_view, std::string>> gathered_b = {{"gfx942", "bf16"}, {"gfx1201", "f16"}};
+  for (const auto& [arch_name, dtype] : gathered_b) {
+    const arch::Arch& a = arch::get(arch_name);
+    for (const auto& [m, n, k] : shapes) {
+      for (bool runs : {true, false}) {
+        const std::string key = std::string(arch_name) + "/" + dtype + "/gather_b/" + std::to_string(m) + "x" +
+                                std::to_string(n) + "x" + std::to_string(k) + (runs ? "/runs" : "/elements");
+        const std::vector<std::string_view> lowered = {a.min_llvm};
+        kernels[key] = tile::text([&] { return tile::example::gather_b_kernel(arch_name, dtype, m, n, k, runs); },
+                                  llvm, key, lowered);
+      }
+    }
+  }
   json::Object out = {{"kernels", std::move(kernels)}, {"llvm", std::move(llvm)}, {"errors", tile::errors()}};
   std::cout << json::canonical(out) << "\n";
   return 0;

@@ -167,4 +167,38 @@ std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_vie
   return b.finish();
 }
 
+std::unique_ptr<ir::Kernel> gather_b_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k,
+                                            bool runs) {
+  const ir::Type* elem = elem_of(dtype);
+  const GemmConfig cfg = *tile_128(arch, dtype);
+  ir::KernelBuilder b("gather_b_" + std::string(arch), arch, {cfg.threads(arch::get(arch).wave_sizes[0]), 1, 1});
+  const ir::Type* global = ir::ptr("global");
+  const ir::Type* i32 = ir::scalar("i32");
+  Value* a = b.arg("a", global);
+  Value* bm = b.arg("b", global);
+  Value* c = b.arg("c", global);
+  auto address = [n, k, runs](ir::KernelBuilder& b, Value* col, Value* kk) -> std::pair<Value*, Value*> {
+    if (runs) {  // B stored transposed: each column's k consecutive
+      Value* line = b.mul(col, k);
+      return {b.add(line, kk), nullptr};
+    }
+    Value* line = b.mul(kk, n);  // B stored k-major; k = 7j masked
+    Value* index = b.add(line, col);
+    Value* seventh = b.rem(kk, 7);
+    return {index, b.cmp("ne", seventh, 0)};
+  };
+  Value* mv = b.const_(m, i32);
+  Value* nv = b.const_(n, i32);
+  Value* kv = b.const_(k, i32);
+  const Operands ops(a, bm, mv, nv, kv, k, 0, "row", "row", std::nullopt, Gather{address, runs});
+  Value* by = b.block_id(1);
+  Value* row0 = b.mul(by, cfg.block_m);
+  Value* bx = b.block_id(0);
+  Value* col0 = b.mul(bx, cfg.block_n);
+  const Accumulators acc = mainloop(b, cfg, ops, elem, row0, col0);
+  const std::vector<Run> out = acc.runs(b);
+  epilogue(b, out, c, n, ops.m, ops.n, row0, col0, elem, {.inside = acc.inside});
+  return b.finish();
+}
+
 }  // namespace rocke::tile::example

@@ -37,4 +37,10 @@ std::unique_ptr<ir::Kernel> fp8_kernel(std::string_view arch, const std::string&
 // masked; every third row padding), the 128 tile, m, n, k constants.
 std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k, bool runs);
 
+// platform/tile/gather_test.py's gathered-B kernel: A row-major, B through an
+// address callback (stored transposed when `runs`, else k-major with every
+// seventh k masked), the 128 tile, m, n, k constants.
+std::unique_ptr<ir::Kernel> gather_b_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k,
+                                            bool runs);
+
 }  // namespace rocke::tile::example

@@ -5,8 +5,9 @@ arch (an error where the arch lacks the op) and the epilogue's other paths
 (bias and relu, atomic, per-element stores, the FMA main loop); their .rk
 text and, for f16 and fp8 with row-major operands, their LLVM IR for every flavor that knows
 the arch must equal Python's byte for byte, and the tile's errors Python's
-word for word. gather_test.py's gathered GEMMs (A through tile.gather, both
-load paths) are compared too, lowered with each arch's oldest flavor."""
+word for word. gather_test.py's gathered GEMMs (A, or B, through
+tile.gather, both load paths) are compared too, lowered with each arch's
+oldest flavor."""
 
 import json
 import os
@@ -96,6 +97,30 @@ def _gather(arch_name, dtype, m, n, k, runs):
     return b.finish()
 
 
+
+# gather_test.py's gathered-B arch and type pairs.
+GATHERED_B = (("gfx942", "bf16"), ("gfx1201", "f16"))
+
+
+def _gather_b(arch_name, dtype, m, n, k, runs):
+    """gather_test.py's gathered-B kernel: A row-major; B stored transposed
+    (runs) or k-major with every seventh k masked (per element)."""
+    cfg = TILES_128[arch_name](dtype)
+    elem = ELEMS[dtype]
+    b = KernelBuilder(f"gather_b_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(arch.get(arch_name).wave_sizes[0]), 1, 1))
+    a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
+
+    def address(b, col, kk):
+        if runs:
+            return b.add(b.mul(col, k), kk), None
+        return b.add(b.mul(kk, n), col), b.cmp("ne", b.rem(kk, 7), 0)
+
+    ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), k, 0, b_gather=Gather(address, runs))
+    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    acc = mainloop(b, cfg, ops, elem, row0, col0)
+    epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
+    return b.finish()
+
 def _kernels():
     """name -> (build, flavors to lower with), as gemm_dump names them."""
     out = {}
@@ -120,6 +145,11 @@ def _kernels():
             for runs in (True, False):
                 key = f"{name}/{dtype}/gather/{m}x{n}x{k}/{'runs' if runs else 'elements'}"
                 out[key] = (lambda a=name, d=dtype, s=(m, n, k), r=runs: _gather(a, d, *s, r), (arch.get(name).min_llvm,))
+    for name, dtype in GATHERED_B:
+        for m, n, k in GATHER_SHAPES:
+            for runs in (True, False):
+                key = f"{name}/{dtype}/gather_b/{m}x{n}x{k}/{'runs' if runs else 'elements'}"
+                out[key] = (lambda a=name, d=dtype, s=(m, n, k), r=runs: _gather_b(a, d, *s, r), (arch.get(name).min_llvm,))
     return out
 
 

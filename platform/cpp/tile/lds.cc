@@ -63,4 +63,10 @@ Value* KMajor::offset(ir::KernelBuilder& b, Value* row, ir::Operand k) const {
   return b.add(start, byte);
 }
 
+Value* Padded::offset(ir::KernelBuilder& b, Value* row, ir::Operand k) const {
+  Value* row_at = b.mul(row, pitch());
+  Value* k_at = b.mul(k, elem_bytes_);
+  return b.add(row_at, k_at);
+}
+
 }  // namespace rocke::tile

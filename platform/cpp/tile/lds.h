@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <variant>
 #include <vector>
 
 #include "platform/cpp/ir/builder.h"
@@ -43,6 +44,47 @@ class KMajor {
   ir::Value* swizzle(ir::KernelBuilder& b, ir::Value* line) const;
 
   int rows_, k_, elem_bytes_, line_bytes_;
+};
+
+// Rows of `k` contiguous elements, each followed by `pad` bytes, unswizzled
+// (lds.Padded): the B tile as k-rows x n for transposed fragment reads.
+class Padded {
+ public:
+  Padded(int rows, int k, int elem_bytes, int pad) : rows_(rows), k_(k), elem_bytes_(elem_bytes), pad_(pad) {}
+
+  int rows() const { return rows_; }
+  int k() const { return k_; }
+  int pitch() const { return k_ * elem_bytes_ + pad_; }
+  std::int64_t nbytes() const { return std::int64_t{rows_} * pitch(); }
+  int unit_elems() const { return kUnit / elem_bytes_; }
+  // Byte offset of element (row, k): row * pitch + k * elem_bytes.
+  ir::Value* offset(ir::KernelBuilder& b, ir::Value* row, ir::Operand k) const;
+
+ private:
+  int rows_, k_, elem_bytes_, pad_;
+};
+
+// Either layout, as a TileCopy uses it (copy.py takes any object with these).
+class TileLayout {
+ public:
+  TileLayout(const KMajor& layout) : v_(layout) {}  // NOLINT(google-explicit-constructor): as Python, any layout
+  TileLayout(const Padded& layout) : v_(layout) {}  // NOLINT(google-explicit-constructor)
+
+  int rows() const {
+    return std::visit([](const auto& l) { return l.rows(); }, v_);
+  }
+  int k() const {
+    return std::visit([](const auto& l) { return l.k(); }, v_);
+  }
+  int unit_elems() const {
+    return std::visit([](const auto& l) { return l.unit_elems(); }, v_);
+  }
+  ir::Value* offset(ir::KernelBuilder& b, ir::Value* row, ir::Operand k) const {
+    return std::visit([&](const auto& l) { return l.offset(b, row, k); }, v_);
+  }
+
+ private:
+  std::variant<KMajor, Padded> v_;
 };
 
 }  // namespace rocke::tile

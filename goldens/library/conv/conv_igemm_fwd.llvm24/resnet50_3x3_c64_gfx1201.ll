@@ -437,6 +437,7 @@ for.body4:
   %v409 = mul i32 %v408, 2
   %v410 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v409
   %v411 = load <8 x half>, ptr addrspace(1) %v410, align 2
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v412 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v39
   %v413 = load <8 x half>, ptr addrspace(3) %v412, align 2
   %v414 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v40
@@ -461,10 +462,10 @@ for.body4:
   %v433 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v429, <8 x half> %v427, <8 x float> %v421)
   %v434 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v431, <8 x half> %v425, <8 x float> %v422)
   %v435 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v431, <8 x half> %v427, <8 x float> %v423)
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v436 = add i32 %v8, 0
   %v437 = add i32 %v8, 256
   %v438 = sdiv i32 %v436, 4
@@ -531,10 +532,10 @@ for.body4:
   %v497 = add i32 %v495, %v496
   %v498 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v497
   store <8 x half> %v411, ptr addrspace(3) %v498, align 2
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v499 = add i32 %v292, 32
   br label %for.head3
 for.exit5:
@@ -1427,6 +1428,7 @@ if.end23:
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half>, <8 x half>, <8 x float>)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
@@ -1438,3 +1440,4 @@ attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx1201" "
 
 !llvm.module.flags = !{!0}
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 600}
+!1 = !{!"amdgpu-synchronize-as", !"local"}

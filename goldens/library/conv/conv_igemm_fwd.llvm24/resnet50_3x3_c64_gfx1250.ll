@@ -500,6 +500,7 @@ for.body4:
   %v472 = mul i32 %v471, 2
   %v473 = getelementptr inbounds i8, ptr addrspace(1) %v3, i32 %v472
   %v474 = load <8 x half>, ptr addrspace(1) %v473, align 2
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v475 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v38
   %v476 = load <8 x half>, ptr addrspace(3) %v475, align 2
   %v477 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v74
@@ -524,10 +525,10 @@ for.body4:
   %v496 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v489, <16 x half> %v484, i16 0, <8 x float> %v358, i1 false, i1 false)
   %v497 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v494, <16 x half> %v479, i16 0, <8 x float> %v357, i1 false, i1 false)
   %v498 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v494, <16 x half> %v484, i16 0, <8 x float> %v359, i1 false, i1 false)
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v499 = add i32 %v8, 0
   %v500 = add i32 %v8, 256
   %v501 = sdiv i32 %v499, 4
@@ -594,10 +595,10 @@ for.body4:
   %v560 = add i32 %v558, %v559
   %v561 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v560
   store <8 x half> %v474, ptr addrspace(3) %v561, align 2
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v562 = add i32 %v355, 32
   br label %for.head3
 for.exit5:
@@ -1490,6 +1491,7 @@ if.end23:
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half>, <16 x half>, i16, <8 x float>, i1, i1)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
@@ -1501,3 +1503,4 @@ attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx1250" "
 
 !llvm.module.flags = !{!0}
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 600}
+!1 = !{!"amdgpu-synchronize-as", !"local"}

@@ -557,6 +557,7 @@ for.body4:
   %v522 = mul i32 %v521, 2
   %v523 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v522
   %v524 = load <8 x half>, ptr addrspace(1) %v523, align 2
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v525 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v34
   %v526 = load <8 x half>, ptr addrspace(3) %v525, align 2
   %v527 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v88
@@ -595,10 +596,10 @@ for.body4:
   %v560 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v554, i1 false, <16 x half> %v534, i16 0, <8 x float> %v478, i1 false, i1 false)
   %v561 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v554, i1 false, <16 x half> %v539, i16 0, <8 x float> %v480, i1 false, i1 false)
   %v562 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v554, i1 false, <16 x half> %v544, i16 0, <8 x float> %v482, i1 false, i1 false)
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v563 = add i32 %v4, 0
   %v564 = add i32 %v4, 256
   %v565 = sdiv i32 %v563, 4
@@ -832,10 +833,10 @@ for.body4:
   %v784 = add i32 %v782, %v783
   %v785 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v784
   store <2 x half> %v767, ptr addrspace(3) %v785, align 2
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v786 = add i32 %v474, 32
   br label %for.head3
 for.exit5:
@@ -2418,6 +2419,7 @@ if.end23:
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1, <16 x half>, i1, <16 x half>, i16, <8 x float>, i1, i1)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
@@ -2428,3 +2430,4 @@ attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx1250" "
 
 !llvm.module.flags = !{!0}
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 600}
+!1 = !{!"amdgpu-synchronize-as", !"local"}

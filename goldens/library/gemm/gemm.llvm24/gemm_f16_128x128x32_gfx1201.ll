@@ -462,6 +462,7 @@ for.body4:
   %v427 = mul i32 %v426, 2
   %v428 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v427
   %v429 = load <8 x half>, ptr addrspace(1) %v428, align 2
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v430 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v35
   %v431 = load <8 x half>, ptr addrspace(3) %v430, align 2
   %v432 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
@@ -502,10 +503,10 @@ for.body4:
   %v467 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v461, <8 x half> %v453, <8 x float> %v447)
   %v468 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v461, <8 x half> %v455, <8 x float> %v448)
   %v469 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v461, <8 x half> %v457, <8 x float> %v449)
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v470 = add i32 %v4, 0
   %v471 = add i32 %v4, 256
   %v472 = sdiv i32 %v470, 4
@@ -739,10 +740,10 @@ for.body4:
   %v691 = add i32 %v689, %v690
   %v692 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v691
   store <2 x half> %v674, ptr addrspace(3) %v692, align 2
-  fence syncscope("workgroup") release
+  fence syncscope("workgroup") release, !mmra !1
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
-  fence syncscope("workgroup") acquire
+  fence syncscope("workgroup") acquire, !mmra !1
   %v693 = add i32 %v379, 32
   br label %for.head3
 for.exit5:
@@ -2327,6 +2328,7 @@ if.end23:
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half>, <8 x half>, <8 x float>)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
@@ -2337,3 +2339,4 @@ attributes #0 = { "amdgpu-flat-work-group-size"="1,256" "target-cpu"="gfx1201" "
 
 !llvm.module.flags = !{!0}
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 600}
+!1 = !{!"amdgpu-synchronize-as", !"local"}

@@ -4,7 +4,7 @@ target datalayout = "e-m:e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-
 target triple = "amdgpu9.50-amd-amdhsa"
 
 @rocke.lds.0 = internal addrspace(3) global [8192 x i8] poison, align 16
-@rocke.lds.1 = internal addrspace(3) global [8192 x i8] poison, align 16
+@rocke.lds.1 = internal addrspace(3) global [10240 x i8] poison, align 16
 
 define amdgpu_kernel void @gemm_gemm_f16_128x128x32_gfx950(ptr addrspace(1) noundef %arg.a, ptr addrspace(1) noundef %arg.b, ptr addrspace(1) noundef %arg.c, i32 noundef %arg.m, i32 noundef %arg.n, i32 noundef %arg.k) #0 {
 entry:
@@ -66,77 +66,77 @@ entry:
   %v55 = add i32 %v53, %v54
   %v56 = add i32 %v55, 0
   %v57 = add i32 %v55, 2048
-  %v58 = add i32 %v11, %v12
-  %v59 = add i32 %v16, 0
-  %v60 = mul i32 %v59, 2
-  %v61 = mul i32 %v58, 4
-  %v62 = sdiv i32 %v60, 16
-  %v63 = add i32 %v61, %v62
-  %v64 = sdiv i32 %v63, 16
-  %v65 = srem i32 %v64, 8
-  %v66 = shl i32 %v65, 1
-  %v67 = xor i32 %v65, %v66
-  %v68 = srem i32 %v67, 16
-  %v69 = srem i32 %v63, 16
-  %v70 = xor i32 %v69, %v68
-  %v71 = mul i32 %v64, 256
-  %v72 = mul i32 %v70, 16
-  %v73 = add i32 %v71, %v72
-  %v74 = srem i32 %v60, 16
+  %v58 = srem i32 %v6, 16
+  %v59 = sub i32 %v12, %v58
+  %v60 = add i32 %v11, %v59
+  %v61 = srem i32 %v58, 4
+  %v62 = mul i32 %v61, 4
+  %v63 = add i32 %v60, %v62
+  %v64 = sdiv i32 %v58, 4
+  %v65 = add i32 %v64, 0
+  %v66 = add i32 %v16, %v65
+  %v67 = mul i32 %v66, 320
+  %v68 = mul i32 %v63, 2
+  %v69 = add i32 %v67, %v68
+  %v70 = sdiv i32 %v58, 4
+  %v71 = add i32 %v70, 4
+  %v72 = add i32 %v16, %v71
+  %v73 = mul i32 %v72, 320
+  %v74 = mul i32 %v63, 2
   %v75 = add i32 %v73, %v74
-  %v76 = add i32 %v75, 0
-  %v77 = add i32 %v75, 2048
-  %v78 = add i32 %v11, %v12
-  %v79 = add i32 %v17, 0
-  %v80 = mul i32 %v79, 2
-  %v81 = mul i32 %v78, 4
-  %v82 = sdiv i32 %v80, 16
-  %v83 = add i32 %v81, %v82
-  %v84 = sdiv i32 %v83, 16
-  %v85 = srem i32 %v84, 8
-  %v86 = shl i32 %v85, 1
-  %v87 = xor i32 %v85, %v86
-  %v88 = srem i32 %v87, 16
-  %v89 = srem i32 %v83, 16
-  %v90 = xor i32 %v89, %v88
-  %v91 = mul i32 %v84, 256
-  %v92 = mul i32 %v90, 16
-  %v93 = add i32 %v91, %v92
-  %v94 = srem i32 %v80, 16
-  %v95 = add i32 %v93, %v94
-  %v96 = add i32 %v95, 0
-  %v97 = add i32 %v95, 2048
-  %v98 = add i32 %v1, 128
-  %v99 = icmp sle i32 %v98, %arg.m
-  %v100 = add i32 %v3, 128
-  %v101 = icmp sle i32 %v100, %arg.n
-  %v102 = and i1 %v99, %v101
-  %v103 = srem i32 %arg.k, 32
-  %v104 = sub i32 %arg.k, %v103
-  %v105 = select i1 %v102, i32 %v104, i32 0
-  %v106 = insertelement <16 x float> poison, float 0x0000000000000000, i32 0
-  %v107 = insertelement <16 x float> %v106, float 0x0000000000000000, i32 1
-  %v108 = insertelement <16 x float> %v107, float 0x0000000000000000, i32 2
-  %v109 = insertelement <16 x float> %v108, float 0x0000000000000000, i32 3
-  %v110 = insertelement <16 x float> %v109, float 0x0000000000000000, i32 4
-  %v111 = insertelement <16 x float> %v110, float 0x0000000000000000, i32 5
-  %v112 = insertelement <16 x float> %v111, float 0x0000000000000000, i32 6
-  %v113 = insertelement <16 x float> %v112, float 0x0000000000000000, i32 7
-  %v114 = insertelement <16 x float> %v113, float 0x0000000000000000, i32 8
-  %v115 = insertelement <16 x float> %v114, float 0x0000000000000000, i32 9
-  %v116 = insertelement <16 x float> %v115, float 0x0000000000000000, i32 10
-  %v117 = insertelement <16 x float> %v116, float 0x0000000000000000, i32 11
-  %v118 = insertelement <16 x float> %v117, float 0x0000000000000000, i32 12
-  %v119 = insertelement <16 x float> %v118, float 0x0000000000000000, i32 13
-  %v120 = insertelement <16 x float> %v119, float 0x0000000000000000, i32 14
-  %v121 = insertelement <16 x float> %v120, float 0x0000000000000000, i32 15
-  %v122 = icmp sgt i32 %v105, 0
-  br i1 %v122, label %if.then0, label %if.else1
+  %v76 = sdiv i32 %v58, 4
+  %v77 = add i32 %v76, 0
+  %v78 = add i32 %v17, %v77
+  %v79 = mul i32 %v78, 320
+  %v80 = mul i32 %v63, 2
+  %v81 = add i32 %v79, %v80
+  %v82 = sdiv i32 %v58, 4
+  %v83 = add i32 %v82, 4
+  %v84 = add i32 %v17, %v83
+  %v85 = mul i32 %v84, 320
+  %v86 = mul i32 %v63, 2
+  %v87 = add i32 %v85, %v86
+  %v88 = add i32 %v1, 128
+  %v89 = icmp sle i32 %v88, %arg.m
+  %v90 = add i32 %v3, 128
+  %v91 = icmp sle i32 %v90, %arg.n
+  %v92 = and i1 %v89, %v91
+  %v93 = srem i32 %arg.k, 32
+  %v94 = sub i32 %arg.k, %v93
+  %v95 = select i1 %v92, i32 %v94, i32 0
+  %v96 = insertelement <16 x float> poison, float 0x0000000000000000, i32 0
+  %v97 = insertelement <16 x float> %v96, float 0x0000000000000000, i32 1
+  %v98 = insertelement <16 x float> %v97, float 0x0000000000000000, i32 2
+  %v99 = insertelement <16 x float> %v98, float 0x0000000000000000, i32 3
+  %v100 = insertelement <16 x float> %v99, float 0x0000000000000000, i32 4
+  %v101 = insertelement <16 x float> %v100, float 0x0000000000000000, i32 5
+  %v102 = insertelement <16 x float> %v101, float 0x0000000000000000, i32 6
+  %v103 = insertelement <16 x float> %v102, float 0x0000000000000000, i32 7
+  %v104 = insertelement <16 x float> %v103, float 0x0000000000000000, i32 8
+  %v105 = insertelement <16 x float> %v104, float 0x0000000000000000, i32 9
+  %v106 = insertelement <16 x float> %v105, float 0x0000000000000000, i32 10
+  %v107 = insertelement <16 x float> %v106, float 0x0000000000000000, i32 11
+  %v108 = insertelement <16 x float> %v107, float 0x0000000000000000, i32 12
+  %v109 = insertelement <16 x float> %v108, float 0x0000000000000000, i32 13
+  %v110 = insertelement <16 x float> %v109, float 0x0000000000000000, i32 14
+  %v111 = insertelement <16 x float> %v110, float 0x0000000000000000, i32 15
+  %v112 = icmp sgt i32 %v95, 0
+  br i1 %v112, label %if.then0, label %if.else1
 if.then0:
-  %v123 = add i32 %v4, 0
-  %v124 = add i32 %v4, 256
-  %v125 = sdiv i32 %v123, 4
-  %v126 = srem i32 %v123, 4
+  %v113 = add i32 %v4, 0
+  %v114 = add i32 %v4, 256
+  %v115 = sdiv i32 %v113, 4
+  %v116 = srem i32 %v113, 4
+  %v117 = mul i32 %v116, 8
+  %v118 = add i32 %v1, %v115
+  %v119 = mul i32 %v118, %arg.k
+  %v120 = add i32 0, %v117
+  %v121 = add i32 %v119, %v120
+  %v122 = mul i32 %v121, 2
+  %v123 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v122
+  %v124 = load <8 x half>, ptr addrspace(1) %v123, align 2
+  %v125 = sdiv i32 %v114, 4
+  %v126 = srem i32 %v114, 4
   %v127 = mul i32 %v126, 8
   %v128 = add i32 %v1, %v125
   %v129 = mul i32 %v128, %arg.k
@@ -145,265 +145,90 @@ if.then0:
   %v132 = mul i32 %v131, 2
   %v133 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v132
   %v134 = load <8 x half>, ptr addrspace(1) %v133, align 2
-  %v135 = sdiv i32 %v124, 4
-  %v136 = srem i32 %v124, 4
-  %v137 = mul i32 %v136, 8
-  %v138 = add i32 %v1, %v135
-  %v139 = mul i32 %v138, %arg.k
-  %v140 = add i32 0, %v137
-  %v141 = add i32 %v139, %v140
-  %v142 = mul i32 %v141, 2
-  %v143 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v142
-  %v144 = load <8 x half>, ptr addrspace(1) %v143, align 2
-  %v145 = add i32 %v4, 0
-  %v146 = add i32 %v4, 256
-  %v147 = sdiv i32 %v145, 4
-  %v148 = srem i32 %v145, 4
-  %v149 = mul i32 %v148, 8
-  %v150 = sdiv i32 %v146, 4
-  %v151 = srem i32 %v146, 4
-  %v152 = mul i32 %v151, 8
-  %v153 = mul i32 %v149, 2
-  %v154 = mul i32 %v147, 4
-  %v155 = sdiv i32 %v153, 16
+  %v135 = add i32 %v4, 0
+  %v136 = add i32 %v4, 256
+  %v137 = sdiv i32 %v135, 4
+  %v138 = srem i32 %v135, 4
+  %v139 = mul i32 %v138, 8
+  %v140 = sdiv i32 %v136, 4
+  %v141 = srem i32 %v136, 4
+  %v142 = mul i32 %v141, 8
+  %v143 = mul i32 %v139, 2
+  %v144 = mul i32 %v137, 4
+  %v145 = sdiv i32 %v143, 16
+  %v146 = add i32 %v144, %v145
+  %v147 = sdiv i32 %v146, 16
+  %v148 = srem i32 %v147, 8
+  %v149 = shl i32 %v148, 1
+  %v150 = xor i32 %v148, %v149
+  %v151 = srem i32 %v150, 16
+  %v152 = srem i32 %v146, 16
+  %v153 = xor i32 %v152, %v151
+  %v154 = mul i32 %v147, 256
+  %v155 = mul i32 %v153, 16
   %v156 = add i32 %v154, %v155
-  %v157 = sdiv i32 %v156, 16
-  %v158 = srem i32 %v157, 8
-  %v159 = shl i32 %v158, 1
-  %v160 = xor i32 %v158, %v159
-  %v161 = srem i32 %v160, 16
-  %v162 = srem i32 %v156, 16
-  %v163 = xor i32 %v162, %v161
-  %v164 = mul i32 %v157, 256
-  %v165 = mul i32 %v163, 16
-  %v166 = add i32 %v164, %v165
-  %v167 = srem i32 %v153, 16
-  %v168 = add i32 %v166, %v167
-  %v169 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v168
-  store <8 x half> %v134, ptr addrspace(3) %v169, align 2
-  %v170 = mul i32 %v152, 2
-  %v171 = mul i32 %v150, 4
-  %v172 = sdiv i32 %v170, 16
+  %v157 = srem i32 %v143, 16
+  %v158 = add i32 %v156, %v157
+  %v159 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v158
+  store <8 x half> %v124, ptr addrspace(3) %v159, align 2
+  %v160 = mul i32 %v142, 2
+  %v161 = mul i32 %v140, 4
+  %v162 = sdiv i32 %v160, 16
+  %v163 = add i32 %v161, %v162
+  %v164 = sdiv i32 %v163, 16
+  %v165 = srem i32 %v164, 8
+  %v166 = shl i32 %v165, 1
+  %v167 = xor i32 %v165, %v166
+  %v168 = srem i32 %v167, 16
+  %v169 = srem i32 %v163, 16
+  %v170 = xor i32 %v169, %v168
+  %v171 = mul i32 %v164, 256
+  %v172 = mul i32 %v170, 16
   %v173 = add i32 %v171, %v172
-  %v174 = sdiv i32 %v173, 16
-  %v175 = srem i32 %v174, 8
-  %v176 = shl i32 %v175, 1
-  %v177 = xor i32 %v175, %v176
-  %v178 = srem i32 %v177, 16
-  %v179 = srem i32 %v173, 16
-  %v180 = xor i32 %v179, %v178
-  %v181 = mul i32 %v174, 256
-  %v182 = mul i32 %v180, 16
-  %v183 = add i32 %v181, %v182
-  %v184 = srem i32 %v170, 16
+  %v174 = srem i32 %v160, 16
+  %v175 = add i32 %v173, %v174
+  %v176 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v175
+  store <8 x half> %v134, ptr addrspace(3) %v176, align 2
+  %v177 = add i32 %v4, 0
+  %v178 = add i32 %v4, 256
+  %v179 = sdiv i32 %v177, 16
+  %v180 = srem i32 %v177, 16
+  %v181 = mul i32 %v180, 8
+  %v182 = add i32 0, %v179
+  %v183 = mul i32 %v182, %arg.n
+  %v184 = add i32 %v3, %v181
   %v185 = add i32 %v183, %v184
-  %v186 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v185
-  store <8 x half> %v144, ptr addrspace(3) %v186, align 2
-  %v187 = add i32 %v4, 0
-  %v188 = sdiv i32 %v187, 16
-  %v189 = mul i32 %v188, 8
-  %v190 = srem i32 %v187, 16
-  %v191 = mul i32 %v190, 2
-  %v192 = add i32 0, %v191
+  %v186 = mul i32 %v185, 2
+  %v187 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v186
+  %v188 = load <8 x half>, ptr addrspace(1) %v187, align 2
+  %v189 = sdiv i32 %v178, 16
+  %v190 = srem i32 %v178, 16
+  %v191 = mul i32 %v190, 8
+  %v192 = add i32 0, %v189
   %v193 = mul i32 %v192, %arg.n
-  %v194 = add i32 %v3, %v189
+  %v194 = add i32 %v3, %v191
   %v195 = add i32 %v193, %v194
   %v196 = mul i32 %v195, 2
   %v197 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v196
   %v198 = load <8 x half>, ptr addrspace(1) %v197, align 2
-  %v199 = add i32 %v195, %arg.n
-  %v200 = mul i32 %v199, 2
-  %v201 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v200
-  %v202 = load <8 x half>, ptr addrspace(1) %v201, align 2
-  %v203 = add i32 %v4, 0
-  %v204 = sdiv i32 %v203, 16
-  %v205 = mul i32 %v204, 8
-  %v206 = srem i32 %v203, 16
-  %v207 = mul i32 %v206, 2
-  %v208 = extractelement <8 x half> %v198, i32 0
-  %v209 = extractelement <8 x half> %v202, i32 0
-  %v210 = insertelement <2 x half> poison, half %v208, i32 0
-  %v211 = insertelement <2 x half> %v210, half %v209, i32 1
-  %v212 = add i32 %v205, 0
-  %v213 = mul i32 %v207, 2
-  %v214 = mul i32 %v212, 4
-  %v215 = sdiv i32 %v213, 16
-  %v216 = add i32 %v214, %v215
-  %v217 = sdiv i32 %v216, 16
-  %v218 = srem i32 %v217, 8
-  %v219 = shl i32 %v218, 1
-  %v220 = xor i32 %v218, %v219
-  %v221 = srem i32 %v220, 16
-  %v222 = srem i32 %v216, 16
-  %v223 = xor i32 %v222, %v221
-  %v224 = mul i32 %v217, 256
-  %v225 = mul i32 %v223, 16
-  %v226 = add i32 %v224, %v225
-  %v227 = srem i32 %v213, 16
-  %v228 = add i32 %v226, %v227
-  %v229 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v228
-  store <2 x half> %v211, ptr addrspace(3) %v229, align 2
-  %v230 = extractelement <8 x half> %v198, i32 1
-  %v231 = extractelement <8 x half> %v202, i32 1
-  %v232 = insertelement <2 x half> poison, half %v230, i32 0
-  %v233 = insertelement <2 x half> %v232, half %v231, i32 1
-  %v234 = add i32 %v205, 1
-  %v235 = mul i32 %v207, 2
-  %v236 = mul i32 %v234, 4
-  %v237 = sdiv i32 %v235, 16
-  %v238 = add i32 %v236, %v237
-  %v239 = sdiv i32 %v238, 16
-  %v240 = srem i32 %v239, 8
-  %v241 = shl i32 %v240, 1
-  %v242 = xor i32 %v240, %v241
-  %v243 = srem i32 %v242, 16
-  %v244 = srem i32 %v238, 16
-  %v245 = xor i32 %v244, %v243
-  %v246 = mul i32 %v239, 256
-  %v247 = mul i32 %v245, 16
-  %v248 = add i32 %v246, %v247
-  %v249 = srem i32 %v235, 16
-  %v250 = add i32 %v248, %v249
-  %v251 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v250
-  store <2 x half> %v233, ptr addrspace(3) %v251, align 2
-  %v252 = extractelement <8 x half> %v198, i32 2
-  %v253 = extractelement <8 x half> %v202, i32 2
-  %v254 = insertelement <2 x half> poison, half %v252, i32 0
-  %v255 = insertelement <2 x half> %v254, half %v253, i32 1
-  %v256 = add i32 %v205, 2
-  %v257 = mul i32 %v207, 2
-  %v258 = mul i32 %v256, 4
-  %v259 = sdiv i32 %v257, 16
-  %v260 = add i32 %v258, %v259
-  %v261 = sdiv i32 %v260, 16
-  %v262 = srem i32 %v261, 8
-  %v263 = shl i32 %v262, 1
-  %v264 = xor i32 %v262, %v263
-  %v265 = srem i32 %v264, 16
-  %v266 = srem i32 %v260, 16
-  %v267 = xor i32 %v266, %v265
-  %v268 = mul i32 %v261, 256
-  %v269 = mul i32 %v267, 16
-  %v270 = add i32 %v268, %v269
-  %v271 = srem i32 %v257, 16
-  %v272 = add i32 %v270, %v271
-  %v273 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v272
-  store <2 x half> %v255, ptr addrspace(3) %v273, align 2
-  %v274 = extractelement <8 x half> %v198, i32 3
-  %v275 = extractelement <8 x half> %v202, i32 3
-  %v276 = insertelement <2 x half> poison, half %v274, i32 0
-  %v277 = insertelement <2 x half> %v276, half %v275, i32 1
-  %v278 = add i32 %v205, 3
-  %v279 = mul i32 %v207, 2
-  %v280 = mul i32 %v278, 4
-  %v281 = sdiv i32 %v279, 16
-  %v282 = add i32 %v280, %v281
-  %v283 = sdiv i32 %v282, 16
-  %v284 = srem i32 %v283, 8
-  %v285 = shl i32 %v284, 1
-  %v286 = xor i32 %v284, %v285
-  %v287 = srem i32 %v286, 16
-  %v288 = srem i32 %v282, 16
-  %v289 = xor i32 %v288, %v287
-  %v290 = mul i32 %v283, 256
-  %v291 = mul i32 %v289, 16
-  %v292 = add i32 %v290, %v291
-  %v293 = srem i32 %v279, 16
-  %v294 = add i32 %v292, %v293
-  %v295 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v294
-  store <2 x half> %v277, ptr addrspace(3) %v295, align 2
-  %v296 = extractelement <8 x half> %v198, i32 4
-  %v297 = extractelement <8 x half> %v202, i32 4
-  %v298 = insertelement <2 x half> poison, half %v296, i32 0
-  %v299 = insertelement <2 x half> %v298, half %v297, i32 1
-  %v300 = add i32 %v205, 4
-  %v301 = mul i32 %v207, 2
-  %v302 = mul i32 %v300, 4
-  %v303 = sdiv i32 %v301, 16
-  %v304 = add i32 %v302, %v303
-  %v305 = sdiv i32 %v304, 16
-  %v306 = srem i32 %v305, 8
-  %v307 = shl i32 %v306, 1
-  %v308 = xor i32 %v306, %v307
-  %v309 = srem i32 %v308, 16
-  %v310 = srem i32 %v304, 16
-  %v311 = xor i32 %v310, %v309
-  %v312 = mul i32 %v305, 256
-  %v313 = mul i32 %v311, 16
-  %v314 = add i32 %v312, %v313
-  %v315 = srem i32 %v301, 16
-  %v316 = add i32 %v314, %v315
-  %v317 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v316
-  store <2 x half> %v299, ptr addrspace(3) %v317, align 2
-  %v318 = extractelement <8 x half> %v198, i32 5
-  %v319 = extractelement <8 x half> %v202, i32 5
-  %v320 = insertelement <2 x half> poison, half %v318, i32 0
-  %v321 = insertelement <2 x half> %v320, half %v319, i32 1
-  %v322 = add i32 %v205, 5
-  %v323 = mul i32 %v207, 2
-  %v324 = mul i32 %v322, 4
-  %v325 = sdiv i32 %v323, 16
-  %v326 = add i32 %v324, %v325
-  %v327 = sdiv i32 %v326, 16
-  %v328 = srem i32 %v327, 8
-  %v329 = shl i32 %v328, 1
-  %v330 = xor i32 %v328, %v329
-  %v331 = srem i32 %v330, 16
-  %v332 = srem i32 %v326, 16
-  %v333 = xor i32 %v332, %v331
-  %v334 = mul i32 %v327, 256
-  %v335 = mul i32 %v333, 16
-  %v336 = add i32 %v334, %v335
-  %v337 = srem i32 %v323, 16
-  %v338 = add i32 %v336, %v337
-  %v339 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v338
-  store <2 x half> %v321, ptr addrspace(3) %v339, align 2
-  %v340 = extractelement <8 x half> %v198, i32 6
-  %v341 = extractelement <8 x half> %v202, i32 6
-  %v342 = insertelement <2 x half> poison, half %v340, i32 0
-  %v343 = insertelement <2 x half> %v342, half %v341, i32 1
-  %v344 = add i32 %v205, 6
-  %v345 = mul i32 %v207, 2
-  %v346 = mul i32 %v344, 4
-  %v347 = sdiv i32 %v345, 16
-  %v348 = add i32 %v346, %v347
-  %v349 = sdiv i32 %v348, 16
-  %v350 = srem i32 %v349, 8
-  %v351 = shl i32 %v350, 1
-  %v352 = xor i32 %v350, %v351
-  %v353 = srem i32 %v352, 16
-  %v354 = srem i32 %v348, 16
-  %v355 = xor i32 %v354, %v353
-  %v356 = mul i32 %v349, 256
-  %v357 = mul i32 %v355, 16
-  %v358 = add i32 %v356, %v357
-  %v359 = srem i32 %v345, 16
-  %v360 = add i32 %v358, %v359
-  %v361 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v360
-  store <2 x half> %v343, ptr addrspace(3) %v361, align 2
-  %v362 = extractelement <8 x half> %v198, i32 7
-  %v363 = extractelement <8 x half> %v202, i32 7
-  %v364 = insertelement <2 x half> poison, half %v362, i32 0
-  %v365 = insertelement <2 x half> %v364, half %v363, i32 1
-  %v366 = add i32 %v205, 7
-  %v367 = mul i32 %v207, 2
-  %v368 = mul i32 %v366, 4
-  %v369 = sdiv i32 %v367, 16
-  %v370 = add i32 %v368, %v369
-  %v371 = sdiv i32 %v370, 16
-  %v372 = srem i32 %v371, 8
-  %v373 = shl i32 %v372, 1
-  %v374 = xor i32 %v372, %v373
-  %v375 = srem i32 %v374, 16
-  %v376 = srem i32 %v370, 16
-  %v377 = xor i32 %v376, %v375
-  %v378 = mul i32 %v371, 256
-  %v379 = mul i32 %v377, 16
-  %v380 = add i32 %v378, %v379
-  %v381 = srem i32 %v367, 16
-  %v382 = add i32 %v380, %v381
-  %v383 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v382
-  store <2 x half> %v365, ptr addrspace(3) %v383, align 2
+  %v199 = add i32 %v4, 0
+  %v200 = add i32 %v4, 256
+  %v201 = sdiv i32 %v199, 16
+  %v202 = srem i32 %v199, 16
+  %v203 = mul i32 %v202, 8
+  %v204 = sdiv i32 %v200, 16
+  %v205 = srem i32 %v200, 16
+  %v206 = mul i32 %v205, 8
+  %v207 = mul i32 %v201, 320
+  %v208 = mul i32 %v203, 2
+  %v209 = add i32 %v207, %v208
+  %v210 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v209
+  store <8 x half> %v188, ptr addrspace(3) %v210, align 2
+  %v211 = mul i32 %v204, 320
+  %v212 = mul i32 %v206, 2
+  %v213 = add i32 %v211, %v212
+  %v214 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v213
+  store <8 x half> %v198, ptr addrspace(3) %v214, align 2
   br label %if.end2
 if.else1:
   br label %if.end2
@@ -413,1996 +238,1858 @@ if.end2:
   fence syncscope("workgroup") acquire
   br label %for.head3
 for.head3:
-  %v384 = phi i32 [ 0, %if.end2 ], [ %v678, %for.body4 ]
-  %v385 = phi <16 x float> [ %v121, %if.end2 ], [ %v451, %for.body4 ]
-  %v386 = phi <16 x float> [ %v121, %if.end2 ], [ %v453, %for.body4 ]
-  %v387 = phi <16 x float> [ %v121, %if.end2 ], [ %v452, %for.body4 ]
-  %v388 = phi <16 x float> [ %v121, %if.end2 ], [ %v454, %for.body4 ]
-  %v389 = icmp slt i32 %v384, %v105
-  br i1 %v389, label %for.body4, label %for.exit5
+  %v215 = phi i32 [ 0, %if.end2 ], [ %v370, %for.body4 ]
+  %v216 = phi <16 x float> [ %v111, %if.end2 ], [ %v308, %for.body4 ]
+  %v217 = phi <16 x float> [ %v111, %if.end2 ], [ %v310, %for.body4 ]
+  %v218 = phi <16 x float> [ %v111, %if.end2 ], [ %v309, %for.body4 ]
+  %v219 = phi <16 x float> [ %v111, %if.end2 ], [ %v311, %for.body4 ]
+  %v220 = icmp slt i32 %v215, %v95
+  br i1 %v220, label %for.body4, label %for.exit5
 for.body4:
-  %v390 = add i32 %v384, 32
-  %v391 = sub i32 %v105, 32
-  %v392 = call i32 @llvm.smin.i32(i32 %v390, i32 %v391)
-  %v393 = add i32 %v4, 0
-  %v394 = add i32 %v4, 256
-  %v395 = sdiv i32 %v393, 4
-  %v396 = srem i32 %v393, 4
-  %v397 = mul i32 %v396, 8
-  %v398 = add i32 %v1, %v395
-  %v399 = mul i32 %v398, %arg.k
-  %v400 = add i32 %v392, %v397
-  %v401 = add i32 %v399, %v400
-  %v402 = mul i32 %v401, 2
-  %v403 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v402
-  %v404 = load <8 x half>, ptr addrspace(1) %v403, align 2
-  %v405 = sdiv i32 %v394, 4
-  %v406 = srem i32 %v394, 4
-  %v407 = mul i32 %v406, 8
-  %v408 = add i32 %v1, %v405
-  %v409 = mul i32 %v408, %arg.k
-  %v410 = add i32 %v392, %v407
-  %v411 = add i32 %v409, %v410
-  %v412 = mul i32 %v411, 2
-  %v413 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v412
-  %v414 = load <8 x half>, ptr addrspace(1) %v413, align 2
-  %v415 = add i32 %v4, 0
-  %v416 = sdiv i32 %v415, 16
-  %v417 = mul i32 %v416, 8
-  %v418 = srem i32 %v415, 16
-  %v419 = mul i32 %v418, 2
-  %v420 = add i32 %v392, %v419
-  %v421 = mul i32 %v420, %arg.n
-  %v422 = add i32 %v3, %v417
-  %v423 = add i32 %v421, %v422
-  %v424 = mul i32 %v423, 2
-  %v425 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v424
-  %v426 = load <8 x half>, ptr addrspace(1) %v425, align 2
-  %v427 = add i32 %v423, %arg.n
-  %v428 = mul i32 %v427, 2
-  %v429 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v428
-  %v430 = load <8 x half>, ptr addrspace(1) %v429, align 2
-  %v431 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
-  %v432 = load <8 x half>, ptr addrspace(3) %v431, align 2
-  %v433 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v434 = load <8 x half>, ptr addrspace(3) %v433, align 2
-  %v435 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v76
-  %v436 = load <8 x half>, ptr addrspace(3) %v435, align 2
-  %v437 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
-  %v438 = load <8 x half>, ptr addrspace(3) %v437, align 2
-  %v439 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v436, <8 x half> %v432, <16 x float> %v385, i32 0, i32 0, i32 0)
-  %v440 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v436, <8 x half> %v434, <16 x float> %v387, i32 0, i32 0, i32 0)
-  %v441 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v438, <8 x half> %v432, <16 x float> %v386, i32 0, i32 0, i32 0)
-  %v442 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v438, <8 x half> %v434, <16 x float> %v388, i32 0, i32 0, i32 0)
-  %v443 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
-  %v444 = load <8 x half>, ptr addrspace(3) %v443, align 2
-  %v445 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
-  %v446 = load <8 x half>, ptr addrspace(3) %v445, align 2
-  %v447 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v96
-  %v448 = load <8 x half>, ptr addrspace(3) %v447, align 2
-  %v449 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v97
-  %v450 = load <8 x half>, ptr addrspace(3) %v449, align 2
-  %v451 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v448, <8 x half> %v444, <16 x float> %v439, i32 0, i32 0, i32 0)
-  %v452 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v448, <8 x half> %v446, <16 x float> %v440, i32 0, i32 0, i32 0)
-  %v453 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v450, <8 x half> %v444, <16 x float> %v441, i32 0, i32 0, i32 0)
-  %v454 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v450, <8 x half> %v446, <16 x float> %v442, i32 0, i32 0, i32 0)
+  %v221 = add i32 %v215, 32
+  %v222 = sub i32 %v95, 32
+  %v223 = call i32 @llvm.smin.i32(i32 %v221, i32 %v222)
+  %v224 = add i32 %v4, 0
+  %v225 = add i32 %v4, 256
+  %v226 = sdiv i32 %v224, 4
+  %v227 = srem i32 %v224, 4
+  %v228 = mul i32 %v227, 8
+  %v229 = add i32 %v1, %v226
+  %v230 = mul i32 %v229, %arg.k
+  %v231 = add i32 %v223, %v228
+  %v232 = add i32 %v230, %v231
+  %v233 = mul i32 %v232, 2
+  %v234 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v233
+  %v235 = load <8 x half>, ptr addrspace(1) %v234, align 2
+  %v236 = sdiv i32 %v225, 4
+  %v237 = srem i32 %v225, 4
+  %v238 = mul i32 %v237, 8
+  %v239 = add i32 %v1, %v236
+  %v240 = mul i32 %v239, %arg.k
+  %v241 = add i32 %v223, %v238
+  %v242 = add i32 %v240, %v241
+  %v243 = mul i32 %v242, 2
+  %v244 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v243
+  %v245 = load <8 x half>, ptr addrspace(1) %v244, align 2
+  %v246 = add i32 %v4, 0
+  %v247 = add i32 %v4, 256
+  %v248 = sdiv i32 %v246, 16
+  %v249 = srem i32 %v246, 16
+  %v250 = mul i32 %v249, 8
+  %v251 = add i32 %v223, %v248
+  %v252 = mul i32 %v251, %arg.n
+  %v253 = add i32 %v3, %v250
+  %v254 = add i32 %v252, %v253
+  %v255 = mul i32 %v254, 2
+  %v256 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v255
+  %v257 = load <8 x half>, ptr addrspace(1) %v256, align 2
+  %v258 = sdiv i32 %v247, 16
+  %v259 = srem i32 %v247, 16
+  %v260 = mul i32 %v259, 8
+  %v261 = add i32 %v223, %v258
+  %v262 = mul i32 %v261, %arg.n
+  %v263 = add i32 %v3, %v260
+  %v264 = add i32 %v262, %v263
+  %v265 = mul i32 %v264, 2
+  %v266 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v265
+  %v267 = load <8 x half>, ptr addrspace(1) %v266, align 2
+  %v268 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v269 = load <8 x half>, ptr addrspace(3) %v268, align 2
+  %v270 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v271 = load <8 x half>, ptr addrspace(3) %v270, align 2
+  %v272 = add i32 %v69, 0
+  %v273 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v272
+  %v274 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v273)
+  %v275 = add i32 %v75, 0
+  %v276 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v275
+  %v277 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v276)
+  %v278 = shufflevector <4 x half> %v274, <4 x half> %v277, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v279 = add i32 %v69, 64
+  %v280 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v279
+  %v281 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v280)
+  %v282 = add i32 %v75, 64
+  %v283 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v282
+  %v284 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v283)
+  %v285 = shufflevector <4 x half> %v281, <4 x half> %v284, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v286 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v278, <8 x half> %v269, <16 x float> %v216, i32 0, i32 0, i32 0)
+  %v287 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v278, <8 x half> %v271, <16 x float> %v218, i32 0, i32 0, i32 0)
+  %v288 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v285, <8 x half> %v269, <16 x float> %v217, i32 0, i32 0, i32 0)
+  %v289 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v285, <8 x half> %v271, <16 x float> %v219, i32 0, i32 0, i32 0)
+  %v290 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
+  %v291 = load <8 x half>, ptr addrspace(3) %v290, align 2
+  %v292 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
+  %v293 = load <8 x half>, ptr addrspace(3) %v292, align 2
+  %v294 = add i32 %v81, 0
+  %v295 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v294
+  %v296 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v295)
+  %v297 = add i32 %v87, 0
+  %v298 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v297
+  %v299 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v298)
+  %v300 = shufflevector <4 x half> %v296, <4 x half> %v299, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v301 = add i32 %v81, 64
+  %v302 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v301
+  %v303 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v302)
+  %v304 = add i32 %v87, 64
+  %v305 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v304
+  %v306 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v305)
+  %v307 = shufflevector <4 x half> %v303, <4 x half> %v306, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v308 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v300, <8 x half> %v291, <16 x float> %v286, i32 0, i32 0, i32 0)
+  %v309 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v300, <8 x half> %v293, <16 x float> %v287, i32 0, i32 0, i32 0)
+  %v310 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v307, <8 x half> %v291, <16 x float> %v288, i32 0, i32 0, i32 0)
+  %v311 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v307, <8 x half> %v293, <16 x float> %v289, i32 0, i32 0, i32 0)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v455 = add i32 %v4, 0
-  %v456 = add i32 %v4, 256
-  %v457 = sdiv i32 %v455, 4
-  %v458 = srem i32 %v455, 4
-  %v459 = mul i32 %v458, 8
-  %v460 = sdiv i32 %v456, 4
-  %v461 = srem i32 %v456, 4
-  %v462 = mul i32 %v461, 8
-  %v463 = mul i32 %v459, 2
-  %v464 = mul i32 %v457, 4
-  %v465 = sdiv i32 %v463, 16
-  %v466 = add i32 %v464, %v465
-  %v467 = sdiv i32 %v466, 16
-  %v468 = srem i32 %v467, 8
-  %v469 = shl i32 %v468, 1
-  %v470 = xor i32 %v468, %v469
-  %v471 = srem i32 %v470, 16
-  %v472 = srem i32 %v466, 16
-  %v473 = xor i32 %v472, %v471
-  %v474 = mul i32 %v467, 256
-  %v475 = mul i32 %v473, 16
-  %v476 = add i32 %v474, %v475
-  %v477 = srem i32 %v463, 16
-  %v478 = add i32 %v476, %v477
-  %v479 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v478
-  store <8 x half> %v404, ptr addrspace(3) %v479, align 2
-  %v480 = mul i32 %v462, 2
-  %v481 = mul i32 %v460, 4
-  %v482 = sdiv i32 %v480, 16
-  %v483 = add i32 %v481, %v482
-  %v484 = sdiv i32 %v483, 16
-  %v485 = srem i32 %v484, 8
-  %v486 = shl i32 %v485, 1
-  %v487 = xor i32 %v485, %v486
-  %v488 = srem i32 %v487, 16
-  %v489 = srem i32 %v483, 16
-  %v490 = xor i32 %v489, %v488
-  %v491 = mul i32 %v484, 256
-  %v492 = mul i32 %v490, 16
-  %v493 = add i32 %v491, %v492
-  %v494 = srem i32 %v480, 16
-  %v495 = add i32 %v493, %v494
-  %v496 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v495
-  store <8 x half> %v414, ptr addrspace(3) %v496, align 2
-  %v497 = add i32 %v4, 0
-  %v498 = sdiv i32 %v497, 16
-  %v499 = mul i32 %v498, 8
-  %v500 = srem i32 %v497, 16
-  %v501 = mul i32 %v500, 2
-  %v502 = extractelement <8 x half> %v426, i32 0
-  %v503 = extractelement <8 x half> %v430, i32 0
-  %v504 = insertelement <2 x half> poison, half %v502, i32 0
-  %v505 = insertelement <2 x half> %v504, half %v503, i32 1
-  %v506 = add i32 %v499, 0
-  %v507 = mul i32 %v501, 2
-  %v508 = mul i32 %v506, 4
-  %v509 = sdiv i32 %v507, 16
-  %v510 = add i32 %v508, %v509
-  %v511 = sdiv i32 %v510, 16
-  %v512 = srem i32 %v511, 8
-  %v513 = shl i32 %v512, 1
-  %v514 = xor i32 %v512, %v513
-  %v515 = srem i32 %v514, 16
-  %v516 = srem i32 %v510, 16
-  %v517 = xor i32 %v516, %v515
-  %v518 = mul i32 %v511, 256
-  %v519 = mul i32 %v517, 16
-  %v520 = add i32 %v518, %v519
-  %v521 = srem i32 %v507, 16
-  %v522 = add i32 %v520, %v521
-  %v523 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v522
-  store <2 x half> %v505, ptr addrspace(3) %v523, align 2
-  %v524 = extractelement <8 x half> %v426, i32 1
-  %v525 = extractelement <8 x half> %v430, i32 1
-  %v526 = insertelement <2 x half> poison, half %v524, i32 0
-  %v527 = insertelement <2 x half> %v526, half %v525, i32 1
-  %v528 = add i32 %v499, 1
-  %v529 = mul i32 %v501, 2
-  %v530 = mul i32 %v528, 4
-  %v531 = sdiv i32 %v529, 16
-  %v532 = add i32 %v530, %v531
-  %v533 = sdiv i32 %v532, 16
-  %v534 = srem i32 %v533, 8
-  %v535 = shl i32 %v534, 1
-  %v536 = xor i32 %v534, %v535
-  %v537 = srem i32 %v536, 16
-  %v538 = srem i32 %v532, 16
-  %v539 = xor i32 %v538, %v537
-  %v540 = mul i32 %v533, 256
-  %v541 = mul i32 %v539, 16
-  %v542 = add i32 %v540, %v541
-  %v543 = srem i32 %v529, 16
-  %v544 = add i32 %v542, %v543
-  %v545 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v544
-  store <2 x half> %v527, ptr addrspace(3) %v545, align 2
-  %v546 = extractelement <8 x half> %v426, i32 2
-  %v547 = extractelement <8 x half> %v430, i32 2
-  %v548 = insertelement <2 x half> poison, half %v546, i32 0
-  %v549 = insertelement <2 x half> %v548, half %v547, i32 1
-  %v550 = add i32 %v499, 2
-  %v551 = mul i32 %v501, 2
-  %v552 = mul i32 %v550, 4
-  %v553 = sdiv i32 %v551, 16
-  %v554 = add i32 %v552, %v553
-  %v555 = sdiv i32 %v554, 16
-  %v556 = srem i32 %v555, 8
-  %v557 = shl i32 %v556, 1
-  %v558 = xor i32 %v556, %v557
-  %v559 = srem i32 %v558, 16
-  %v560 = srem i32 %v554, 16
-  %v561 = xor i32 %v560, %v559
-  %v562 = mul i32 %v555, 256
-  %v563 = mul i32 %v561, 16
-  %v564 = add i32 %v562, %v563
-  %v565 = srem i32 %v551, 16
-  %v566 = add i32 %v564, %v565
-  %v567 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v566
-  store <2 x half> %v549, ptr addrspace(3) %v567, align 2
-  %v568 = extractelement <8 x half> %v426, i32 3
-  %v569 = extractelement <8 x half> %v430, i32 3
-  %v570 = insertelement <2 x half> poison, half %v568, i32 0
-  %v571 = insertelement <2 x half> %v570, half %v569, i32 1
-  %v572 = add i32 %v499, 3
-  %v573 = mul i32 %v501, 2
-  %v574 = mul i32 %v572, 4
-  %v575 = sdiv i32 %v573, 16
-  %v576 = add i32 %v574, %v575
-  %v577 = sdiv i32 %v576, 16
-  %v578 = srem i32 %v577, 8
-  %v579 = shl i32 %v578, 1
-  %v580 = xor i32 %v578, %v579
-  %v581 = srem i32 %v580, 16
-  %v582 = srem i32 %v576, 16
-  %v583 = xor i32 %v582, %v581
-  %v584 = mul i32 %v577, 256
-  %v585 = mul i32 %v583, 16
-  %v586 = add i32 %v584, %v585
-  %v587 = srem i32 %v573, 16
-  %v588 = add i32 %v586, %v587
-  %v589 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v588
-  store <2 x half> %v571, ptr addrspace(3) %v589, align 2
-  %v590 = extractelement <8 x half> %v426, i32 4
-  %v591 = extractelement <8 x half> %v430, i32 4
-  %v592 = insertelement <2 x half> poison, half %v590, i32 0
-  %v593 = insertelement <2 x half> %v592, half %v591, i32 1
-  %v594 = add i32 %v499, 4
-  %v595 = mul i32 %v501, 2
-  %v596 = mul i32 %v594, 4
-  %v597 = sdiv i32 %v595, 16
-  %v598 = add i32 %v596, %v597
-  %v599 = sdiv i32 %v598, 16
-  %v600 = srem i32 %v599, 8
-  %v601 = shl i32 %v600, 1
-  %v602 = xor i32 %v600, %v601
-  %v603 = srem i32 %v602, 16
-  %v604 = srem i32 %v598, 16
-  %v605 = xor i32 %v604, %v603
-  %v606 = mul i32 %v599, 256
-  %v607 = mul i32 %v605, 16
-  %v608 = add i32 %v606, %v607
-  %v609 = srem i32 %v595, 16
-  %v610 = add i32 %v608, %v609
-  %v611 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v610
-  store <2 x half> %v593, ptr addrspace(3) %v611, align 2
-  %v612 = extractelement <8 x half> %v426, i32 5
-  %v613 = extractelement <8 x half> %v430, i32 5
-  %v614 = insertelement <2 x half> poison, half %v612, i32 0
-  %v615 = insertelement <2 x half> %v614, half %v613, i32 1
-  %v616 = add i32 %v499, 5
-  %v617 = mul i32 %v501, 2
-  %v618 = mul i32 %v616, 4
-  %v619 = sdiv i32 %v617, 16
-  %v620 = add i32 %v618, %v619
-  %v621 = sdiv i32 %v620, 16
-  %v622 = srem i32 %v621, 8
-  %v623 = shl i32 %v622, 1
-  %v624 = xor i32 %v622, %v623
-  %v625 = srem i32 %v624, 16
-  %v626 = srem i32 %v620, 16
-  %v627 = xor i32 %v626, %v625
-  %v628 = mul i32 %v621, 256
-  %v629 = mul i32 %v627, 16
-  %v630 = add i32 %v628, %v629
-  %v631 = srem i32 %v617, 16
-  %v632 = add i32 %v630, %v631
-  %v633 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v632
-  store <2 x half> %v615, ptr addrspace(3) %v633, align 2
-  %v634 = extractelement <8 x half> %v426, i32 6
-  %v635 = extractelement <8 x half> %v430, i32 6
-  %v636 = insertelement <2 x half> poison, half %v634, i32 0
-  %v637 = insertelement <2 x half> %v636, half %v635, i32 1
-  %v638 = add i32 %v499, 6
-  %v639 = mul i32 %v501, 2
-  %v640 = mul i32 %v638, 4
-  %v641 = sdiv i32 %v639, 16
-  %v642 = add i32 %v640, %v641
-  %v643 = sdiv i32 %v642, 16
-  %v644 = srem i32 %v643, 8
-  %v645 = shl i32 %v644, 1
-  %v646 = xor i32 %v644, %v645
-  %v647 = srem i32 %v646, 16
-  %v648 = srem i32 %v642, 16
-  %v649 = xor i32 %v648, %v647
-  %v650 = mul i32 %v643, 256
-  %v651 = mul i32 %v649, 16
-  %v652 = add i32 %v650, %v651
-  %v653 = srem i32 %v639, 16
-  %v654 = add i32 %v652, %v653
-  %v655 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v654
-  store <2 x half> %v637, ptr addrspace(3) %v655, align 2
-  %v656 = extractelement <8 x half> %v426, i32 7
-  %v657 = extractelement <8 x half> %v430, i32 7
-  %v658 = insertelement <2 x half> poison, half %v656, i32 0
-  %v659 = insertelement <2 x half> %v658, half %v657, i32 1
-  %v660 = add i32 %v499, 7
-  %v661 = mul i32 %v501, 2
-  %v662 = mul i32 %v660, 4
-  %v663 = sdiv i32 %v661, 16
-  %v664 = add i32 %v662, %v663
-  %v665 = sdiv i32 %v664, 16
-  %v666 = srem i32 %v665, 8
-  %v667 = shl i32 %v666, 1
-  %v668 = xor i32 %v666, %v667
-  %v669 = srem i32 %v668, 16
-  %v670 = srem i32 %v664, 16
-  %v671 = xor i32 %v670, %v669
-  %v672 = mul i32 %v665, 256
-  %v673 = mul i32 %v671, 16
-  %v674 = add i32 %v672, %v673
-  %v675 = srem i32 %v661, 16
-  %v676 = add i32 %v674, %v675
-  %v677 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v676
-  store <2 x half> %v659, ptr addrspace(3) %v677, align 2
+  %v312 = add i32 %v4, 0
+  %v313 = add i32 %v4, 256
+  %v314 = sdiv i32 %v312, 4
+  %v315 = srem i32 %v312, 4
+  %v316 = mul i32 %v315, 8
+  %v317 = sdiv i32 %v313, 4
+  %v318 = srem i32 %v313, 4
+  %v319 = mul i32 %v318, 8
+  %v320 = mul i32 %v316, 2
+  %v321 = mul i32 %v314, 4
+  %v322 = sdiv i32 %v320, 16
+  %v323 = add i32 %v321, %v322
+  %v324 = sdiv i32 %v323, 16
+  %v325 = srem i32 %v324, 8
+  %v326 = shl i32 %v325, 1
+  %v327 = xor i32 %v325, %v326
+  %v328 = srem i32 %v327, 16
+  %v329 = srem i32 %v323, 16
+  %v330 = xor i32 %v329, %v328
+  %v331 = mul i32 %v324, 256
+  %v332 = mul i32 %v330, 16
+  %v333 = add i32 %v331, %v332
+  %v334 = srem i32 %v320, 16
+  %v335 = add i32 %v333, %v334
+  %v336 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v335
+  store <8 x half> %v235, ptr addrspace(3) %v336, align 2
+  %v337 = mul i32 %v319, 2
+  %v338 = mul i32 %v317, 4
+  %v339 = sdiv i32 %v337, 16
+  %v340 = add i32 %v338, %v339
+  %v341 = sdiv i32 %v340, 16
+  %v342 = srem i32 %v341, 8
+  %v343 = shl i32 %v342, 1
+  %v344 = xor i32 %v342, %v343
+  %v345 = srem i32 %v344, 16
+  %v346 = srem i32 %v340, 16
+  %v347 = xor i32 %v346, %v345
+  %v348 = mul i32 %v341, 256
+  %v349 = mul i32 %v347, 16
+  %v350 = add i32 %v348, %v349
+  %v351 = srem i32 %v337, 16
+  %v352 = add i32 %v350, %v351
+  %v353 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v352
+  store <8 x half> %v245, ptr addrspace(3) %v353, align 2
+  %v354 = add i32 %v4, 0
+  %v355 = add i32 %v4, 256
+  %v356 = sdiv i32 %v354, 16
+  %v357 = srem i32 %v354, 16
+  %v358 = mul i32 %v357, 8
+  %v359 = sdiv i32 %v355, 16
+  %v360 = srem i32 %v355, 16
+  %v361 = mul i32 %v360, 8
+  %v362 = mul i32 %v356, 320
+  %v363 = mul i32 %v358, 2
+  %v364 = add i32 %v362, %v363
+  %v365 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v364
+  store <8 x half> %v257, ptr addrspace(3) %v365, align 2
+  %v366 = mul i32 %v359, 320
+  %v367 = mul i32 %v361, 2
+  %v368 = add i32 %v366, %v367
+  %v369 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v368
+  store <8 x half> %v267, ptr addrspace(3) %v369, align 2
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v678 = add i32 %v384, 32
+  %v370 = add i32 %v215, 32
   br label %for.head3
 for.exit5:
   br label %for.head6
 for.head6:
-  %v679 = phi i32 [ %v105, %for.exit5 ], [ %v779, %for.exit17 ]
-  %v680 = phi <16 x float> [ %v385, %for.exit5 ], [ %v775, %for.exit17 ]
-  %v681 = phi <16 x float> [ %v386, %for.exit5 ], [ %v777, %for.exit17 ]
-  %v682 = phi <16 x float> [ %v387, %for.exit5 ], [ %v776, %for.exit17 ]
-  %v683 = phi <16 x float> [ %v388, %for.exit5 ], [ %v778, %for.exit17 ]
-  %v684 = icmp slt i32 %v679, %arg.k
-  br i1 %v684, label %for.body7, label %for.exit8
+  %v371 = phi i32 [ %v95, %for.exit5 ], [ %v478, %for.exit17 ]
+  %v372 = phi <16 x float> [ %v216, %for.exit5 ], [ %v474, %for.exit17 ]
+  %v373 = phi <16 x float> [ %v217, %for.exit5 ], [ %v476, %for.exit17 ]
+  %v374 = phi <16 x float> [ %v218, %for.exit5 ], [ %v475, %for.exit17 ]
+  %v375 = phi <16 x float> [ %v219, %for.exit5 ], [ %v477, %for.exit17 ]
+  %v376 = icmp slt i32 %v371, %arg.k
+  br i1 %v376, label %for.body7, label %for.exit8
 for.body7:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
   br label %for.head9
 for.head9:
-  %v685 = phi i32 [ %v4, %for.body7 ], [ %v719, %if.end14 ]
-  %v686 = icmp slt i32 %v685, 4096
-  br i1 %v686, label %for.body10, label %for.exit11
+  %v377 = phi i32 [ %v4, %for.body7 ], [ %v411, %if.end14 ]
+  %v378 = icmp slt i32 %v377, 4096
+  br i1 %v378, label %for.body10, label %for.exit11
 for.body10:
-  %v687 = sdiv i32 %v685, 32
-  %v688 = srem i32 %v685, 32
-  %v689 = add i32 %v1, %v687
-  %v690 = mul i32 %v689, %arg.k
-  %v691 = add i32 %v679, %v688
-  %v692 = add i32 %v690, %v691
-  %v693 = add i32 %v1, %v687
-  %v694 = icmp slt i32 %v693, %arg.m
-  %v695 = add i32 %v679, %v688
-  %v696 = icmp slt i32 %v695, %arg.k
-  %v697 = and i1 %v694, %v696
-  br i1 %v697, label %if.then12, label %if.else13
+  %v379 = sdiv i32 %v377, 32
+  %v380 = srem i32 %v377, 32
+  %v381 = add i32 %v1, %v379
+  %v382 = mul i32 %v381, %arg.k
+  %v383 = add i32 %v371, %v380
+  %v384 = add i32 %v382, %v383
+  %v385 = add i32 %v1, %v379
+  %v386 = icmp slt i32 %v385, %arg.m
+  %v387 = add i32 %v371, %v380
+  %v388 = icmp slt i32 %v387, %arg.k
+  %v389 = and i1 %v386, %v388
+  br i1 %v389, label %if.then12, label %if.else13
 if.then12:
-  %v698 = mul i32 %v692, 2
-  %v699 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v698
-  %v700 = load half, ptr addrspace(1) %v699, align 2
+  %v390 = mul i32 %v384, 2
+  %v391 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v390
+  %v392 = load half, ptr addrspace(1) %v391, align 2
   br label %if.end14
 if.else13:
   br label %if.end14
 if.end14:
-  %v701 = phi half [ %v700, %if.then12 ], [ 0xH0000, %if.else13 ]
-  %v702 = mul i32 %v688, 2
-  %v703 = mul i32 %v687, 4
-  %v704 = sdiv i32 %v702, 16
-  %v705 = add i32 %v703, %v704
-  %v706 = sdiv i32 %v705, 16
-  %v707 = srem i32 %v706, 8
-  %v708 = shl i32 %v707, 1
-  %v709 = xor i32 %v707, %v708
-  %v710 = srem i32 %v709, 16
-  %v711 = srem i32 %v705, 16
-  %v712 = xor i32 %v711, %v710
-  %v713 = mul i32 %v706, 256
-  %v714 = mul i32 %v712, 16
-  %v715 = add i32 %v713, %v714
-  %v716 = srem i32 %v702, 16
-  %v717 = add i32 %v715, %v716
-  %v718 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v717
-  store half %v701, ptr addrspace(3) %v718, align 2
-  %v719 = add i32 %v685, 256
+  %v393 = phi half [ %v392, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v394 = mul i32 %v380, 2
+  %v395 = mul i32 %v379, 4
+  %v396 = sdiv i32 %v394, 16
+  %v397 = add i32 %v395, %v396
+  %v398 = sdiv i32 %v397, 16
+  %v399 = srem i32 %v398, 8
+  %v400 = shl i32 %v399, 1
+  %v401 = xor i32 %v399, %v400
+  %v402 = srem i32 %v401, 16
+  %v403 = srem i32 %v397, 16
+  %v404 = xor i32 %v403, %v402
+  %v405 = mul i32 %v398, 256
+  %v406 = mul i32 %v404, 16
+  %v407 = add i32 %v405, %v406
+  %v408 = srem i32 %v394, 16
+  %v409 = add i32 %v407, %v408
+  %v410 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v409
+  store half %v393, ptr addrspace(3) %v410, align 2
+  %v411 = add i32 %v377, 256
   br label %for.head9
 for.exit11:
   br label %for.head15
 for.head15:
-  %v720 = phi i32 [ %v4, %for.exit11 ], [ %v754, %if.end20 ]
-  %v721 = icmp slt i32 %v720, 4096
-  br i1 %v721, label %for.body16, label %for.exit17
+  %v412 = phi i32 [ %v4, %for.exit11 ], [ %v433, %if.end20 ]
+  %v413 = icmp slt i32 %v412, 4096
+  br i1 %v413, label %for.body16, label %for.exit17
 for.body16:
-  %v722 = sdiv i32 %v720, 128
-  %v723 = srem i32 %v720, 128
-  %v724 = add i32 %v679, %v722
-  %v725 = mul i32 %v724, %arg.n
-  %v726 = add i32 %v3, %v723
-  %v727 = add i32 %v725, %v726
-  %v728 = add i32 %v3, %v723
-  %v729 = icmp slt i32 %v728, %arg.n
-  %v730 = add i32 %v679, %v722
-  %v731 = icmp slt i32 %v730, %arg.k
-  %v732 = and i1 %v729, %v731
-  br i1 %v732, label %if.then18, label %if.else19
+  %v414 = sdiv i32 %v412, 128
+  %v415 = srem i32 %v412, 128
+  %v416 = add i32 %v371, %v414
+  %v417 = mul i32 %v416, %arg.n
+  %v418 = add i32 %v3, %v415
+  %v419 = add i32 %v417, %v418
+  %v420 = add i32 %v371, %v414
+  %v421 = icmp slt i32 %v420, %arg.k
+  %v422 = add i32 %v3, %v415
+  %v423 = icmp slt i32 %v422, %arg.n
+  %v424 = and i1 %v421, %v423
+  br i1 %v424, label %if.then18, label %if.else19
 if.then18:
-  %v733 = mul i32 %v727, 2
-  %v734 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v733
-  %v735 = load half, ptr addrspace(1) %v734, align 2
+  %v425 = mul i32 %v419, 2
+  %v426 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v425
+  %v427 = load half, ptr addrspace(1) %v426, align 2
   br label %if.end20
 if.else19:
   br label %if.end20
 if.end20:
-  %v736 = phi half [ %v735, %if.then18 ], [ 0xH0000, %if.else19 ]
-  %v737 = mul i32 %v722, 2
-  %v738 = mul i32 %v723, 4
-  %v739 = sdiv i32 %v737, 16
-  %v740 = add i32 %v738, %v739
-  %v741 = sdiv i32 %v740, 16
-  %v742 = srem i32 %v741, 8
-  %v743 = shl i32 %v742, 1
-  %v744 = xor i32 %v742, %v743
-  %v745 = srem i32 %v744, 16
-  %v746 = srem i32 %v740, 16
-  %v747 = xor i32 %v746, %v745
-  %v748 = mul i32 %v741, 256
-  %v749 = mul i32 %v747, 16
-  %v750 = add i32 %v748, %v749
-  %v751 = srem i32 %v737, 16
-  %v752 = add i32 %v750, %v751
-  %v753 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v752
-  store half %v736, ptr addrspace(3) %v753, align 2
-  %v754 = add i32 %v720, 256
+  %v428 = phi half [ %v427, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v429 = mul i32 %v414, 320
+  %v430 = mul i32 %v415, 2
+  %v431 = add i32 %v429, %v430
+  %v432 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v431
+  store half %v428, ptr addrspace(3) %v432, align 2
+  %v433 = add i32 %v412, 256
   br label %for.head15
 for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v755 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
-  %v756 = load <8 x half>, ptr addrspace(3) %v755, align 2
-  %v757 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v758 = load <8 x half>, ptr addrspace(3) %v757, align 2
-  %v759 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v76
-  %v760 = load <8 x half>, ptr addrspace(3) %v759, align 2
-  %v761 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
-  %v762 = load <8 x half>, ptr addrspace(3) %v761, align 2
-  %v763 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v760, <8 x half> %v756, <16 x float> %v680, i32 0, i32 0, i32 0)
-  %v764 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v760, <8 x half> %v758, <16 x float> %v682, i32 0, i32 0, i32 0)
-  %v765 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v762, <8 x half> %v756, <16 x float> %v681, i32 0, i32 0, i32 0)
-  %v766 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v762, <8 x half> %v758, <16 x float> %v683, i32 0, i32 0, i32 0)
-  %v767 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
-  %v768 = load <8 x half>, ptr addrspace(3) %v767, align 2
-  %v769 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
-  %v770 = load <8 x half>, ptr addrspace(3) %v769, align 2
-  %v771 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v96
-  %v772 = load <8 x half>, ptr addrspace(3) %v771, align 2
-  %v773 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v97
-  %v774 = load <8 x half>, ptr addrspace(3) %v773, align 2
-  %v775 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v772, <8 x half> %v768, <16 x float> %v763, i32 0, i32 0, i32 0)
-  %v776 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v772, <8 x half> %v770, <16 x float> %v764, i32 0, i32 0, i32 0)
-  %v777 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v774, <8 x half> %v768, <16 x float> %v765, i32 0, i32 0, i32 0)
-  %v778 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v774, <8 x half> %v770, <16 x float> %v766, i32 0, i32 0, i32 0)
-  %v779 = add i32 %v679, 32
+  %v434 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v435 = load <8 x half>, ptr addrspace(3) %v434, align 2
+  %v436 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v437 = load <8 x half>, ptr addrspace(3) %v436, align 2
+  %v438 = add i32 %v69, 0
+  %v439 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v438
+  %v440 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v439)
+  %v441 = add i32 %v75, 0
+  %v442 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v441
+  %v443 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v442)
+  %v444 = shufflevector <4 x half> %v440, <4 x half> %v443, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v445 = add i32 %v69, 64
+  %v446 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v445
+  %v447 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v446)
+  %v448 = add i32 %v75, 64
+  %v449 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v448
+  %v450 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v449)
+  %v451 = shufflevector <4 x half> %v447, <4 x half> %v450, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v452 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v444, <8 x half> %v435, <16 x float> %v372, i32 0, i32 0, i32 0)
+  %v453 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v444, <8 x half> %v437, <16 x float> %v374, i32 0, i32 0, i32 0)
+  %v454 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v451, <8 x half> %v435, <16 x float> %v373, i32 0, i32 0, i32 0)
+  %v455 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v451, <8 x half> %v437, <16 x float> %v375, i32 0, i32 0, i32 0)
+  %v456 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
+  %v457 = load <8 x half>, ptr addrspace(3) %v456, align 2
+  %v458 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
+  %v459 = load <8 x half>, ptr addrspace(3) %v458, align 2
+  %v460 = add i32 %v81, 0
+  %v461 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v460
+  %v462 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v461)
+  %v463 = add i32 %v87, 0
+  %v464 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v463
+  %v465 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v464)
+  %v466 = shufflevector <4 x half> %v462, <4 x half> %v465, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v467 = add i32 %v81, 64
+  %v468 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v467
+  %v469 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v468)
+  %v470 = add i32 %v87, 64
+  %v471 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v470
+  %v472 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v471)
+  %v473 = shufflevector <4 x half> %v469, <4 x half> %v472, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v474 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v466, <8 x half> %v457, <16 x float> %v452, i32 0, i32 0, i32 0)
+  %v475 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v466, <8 x half> %v459, <16 x float> %v453, i32 0, i32 0, i32 0)
+  %v476 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v473, <8 x half> %v457, <16 x float> %v454, i32 0, i32 0, i32 0)
+  %v477 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v473, <8 x half> %v459, <16 x float> %v455, i32 0, i32 0, i32 0)
+  %v478 = add i32 %v371, 32
   br label %for.head6
 for.exit8:
-  %v780 = sdiv i32 %v6, 32
-  %v781 = mul i32 %v780, 4
-  %v782 = add i32 %v781, 0
-  %v783 = srem i32 %v6, 32
-  %v784 = add i32 %v9, 0
-  %v785 = add i32 %v784, %v783
-  %v786 = add i32 %v11, 0
-  %v787 = add i32 %v786, %v782
-  %v788 = extractelement <16 x float> %v680, i32 0
-  %v789 = extractelement <16 x float> %v680, i32 1
-  %v790 = extractelement <16 x float> %v680, i32 2
-  %v791 = extractelement <16 x float> %v680, i32 3
-  %v792 = sdiv i32 %v6, 32
-  %v793 = mul i32 %v792, 4
-  %v794 = add i32 %v793, 8
-  %v795 = srem i32 %v6, 32
-  %v796 = add i32 %v9, 0
-  %v797 = add i32 %v796, %v795
-  %v798 = add i32 %v11, 0
-  %v799 = add i32 %v798, %v794
-  %v800 = extractelement <16 x float> %v680, i32 4
-  %v801 = extractelement <16 x float> %v680, i32 5
-  %v802 = extractelement <16 x float> %v680, i32 6
-  %v803 = extractelement <16 x float> %v680, i32 7
-  %v804 = sdiv i32 %v6, 32
-  %v805 = mul i32 %v804, 4
-  %v806 = add i32 %v805, 16
-  %v807 = srem i32 %v6, 32
-  %v808 = add i32 %v9, 0
-  %v809 = add i32 %v808, %v807
-  %v810 = add i32 %v11, 0
-  %v811 = add i32 %v810, %v806
-  %v812 = extractelement <16 x float> %v680, i32 8
-  %v813 = extractelement <16 x float> %v680, i32 9
-  %v814 = extractelement <16 x float> %v680, i32 10
-  %v815 = extractelement <16 x float> %v680, i32 11
-  %v816 = sdiv i32 %v6, 32
-  %v817 = mul i32 %v816, 4
-  %v818 = add i32 %v817, 24
-  %v819 = srem i32 %v6, 32
-  %v820 = add i32 %v9, 0
-  %v821 = add i32 %v820, %v819
-  %v822 = add i32 %v11, 0
-  %v823 = add i32 %v822, %v818
-  %v824 = extractelement <16 x float> %v680, i32 12
-  %v825 = extractelement <16 x float> %v680, i32 13
-  %v826 = extractelement <16 x float> %v680, i32 14
-  %v827 = extractelement <16 x float> %v680, i32 15
-  %v828 = sdiv i32 %v6, 32
-  %v829 = mul i32 %v828, 4
-  %v830 = add i32 %v829, 0
-  %v831 = srem i32 %v6, 32
-  %v832 = add i32 %v9, 0
-  %v833 = add i32 %v832, %v831
-  %v834 = add i32 %v11, 32
-  %v835 = add i32 %v834, %v830
-  %v836 = extractelement <16 x float> %v681, i32 0
-  %v837 = extractelement <16 x float> %v681, i32 1
-  %v838 = extractelement <16 x float> %v681, i32 2
-  %v839 = extractelement <16 x float> %v681, i32 3
-  %v840 = sdiv i32 %v6, 32
-  %v841 = mul i32 %v840, 4
-  %v842 = add i32 %v841, 8
-  %v843 = srem i32 %v6, 32
-  %v844 = add i32 %v9, 0
-  %v845 = add i32 %v844, %v843
-  %v846 = add i32 %v11, 32
-  %v847 = add i32 %v846, %v842
-  %v848 = extractelement <16 x float> %v681, i32 4
-  %v849 = extractelement <16 x float> %v681, i32 5
-  %v850 = extractelement <16 x float> %v681, i32 6
-  %v851 = extractelement <16 x float> %v681, i32 7
-  %v852 = sdiv i32 %v6, 32
-  %v853 = mul i32 %v852, 4
-  %v854 = add i32 %v853, 16
-  %v855 = srem i32 %v6, 32
-  %v856 = add i32 %v9, 0
-  %v857 = add i32 %v856, %v855
-  %v858 = add i32 %v11, 32
-  %v859 = add i32 %v858, %v854
-  %v860 = extractelement <16 x float> %v681, i32 8
-  %v861 = extractelement <16 x float> %v681, i32 9
-  %v862 = extractelement <16 x float> %v681, i32 10
-  %v863 = extractelement <16 x float> %v681, i32 11
-  %v864 = sdiv i32 %v6, 32
-  %v865 = mul i32 %v864, 4
-  %v866 = add i32 %v865, 24
-  %v867 = srem i32 %v6, 32
-  %v868 = add i32 %v9, 0
-  %v869 = add i32 %v868, %v867
-  %v870 = add i32 %v11, 32
-  %v871 = add i32 %v870, %v866
-  %v872 = extractelement <16 x float> %v681, i32 12
-  %v873 = extractelement <16 x float> %v681, i32 13
-  %v874 = extractelement <16 x float> %v681, i32 14
-  %v875 = extractelement <16 x float> %v681, i32 15
-  %v876 = sdiv i32 %v6, 32
-  %v877 = mul i32 %v876, 4
-  %v878 = add i32 %v877, 0
-  %v879 = srem i32 %v6, 32
-  %v880 = add i32 %v9, 32
-  %v881 = add i32 %v880, %v879
-  %v882 = add i32 %v11, 0
-  %v883 = add i32 %v882, %v878
-  %v884 = extractelement <16 x float> %v682, i32 0
-  %v885 = extractelement <16 x float> %v682, i32 1
-  %v886 = extractelement <16 x float> %v682, i32 2
-  %v887 = extractelement <16 x float> %v682, i32 3
-  %v888 = sdiv i32 %v6, 32
-  %v889 = mul i32 %v888, 4
-  %v890 = add i32 %v889, 8
-  %v891 = srem i32 %v6, 32
-  %v892 = add i32 %v9, 32
-  %v893 = add i32 %v892, %v891
-  %v894 = add i32 %v11, 0
-  %v895 = add i32 %v894, %v890
-  %v896 = extractelement <16 x float> %v682, i32 4
-  %v897 = extractelement <16 x float> %v682, i32 5
-  %v898 = extractelement <16 x float> %v682, i32 6
-  %v899 = extractelement <16 x float> %v682, i32 7
-  %v900 = sdiv i32 %v6, 32
-  %v901 = mul i32 %v900, 4
-  %v902 = add i32 %v901, 16
-  %v903 = srem i32 %v6, 32
-  %v904 = add i32 %v9, 32
-  %v905 = add i32 %v904, %v903
-  %v906 = add i32 %v11, 0
-  %v907 = add i32 %v906, %v902
-  %v908 = extractelement <16 x float> %v682, i32 8
-  %v909 = extractelement <16 x float> %v682, i32 9
-  %v910 = extractelement <16 x float> %v682, i32 10
-  %v911 = extractelement <16 x float> %v682, i32 11
-  %v912 = sdiv i32 %v6, 32
-  %v913 = mul i32 %v912, 4
-  %v914 = add i32 %v913, 24
-  %v915 = srem i32 %v6, 32
-  %v916 = add i32 %v9, 32
-  %v917 = add i32 %v916, %v915
-  %v918 = add i32 %v11, 0
-  %v919 = add i32 %v918, %v914
-  %v920 = extractelement <16 x float> %v682, i32 12
-  %v921 = extractelement <16 x float> %v682, i32 13
-  %v922 = extractelement <16 x float> %v682, i32 14
-  %v923 = extractelement <16 x float> %v682, i32 15
-  %v924 = sdiv i32 %v6, 32
-  %v925 = mul i32 %v924, 4
-  %v926 = add i32 %v925, 0
-  %v927 = srem i32 %v6, 32
-  %v928 = add i32 %v9, 32
-  %v929 = add i32 %v928, %v927
-  %v930 = add i32 %v11, 32
-  %v931 = add i32 %v930, %v926
-  %v932 = extractelement <16 x float> %v683, i32 0
-  %v933 = extractelement <16 x float> %v683, i32 1
-  %v934 = extractelement <16 x float> %v683, i32 2
-  %v935 = extractelement <16 x float> %v683, i32 3
-  %v936 = sdiv i32 %v6, 32
-  %v937 = mul i32 %v936, 4
-  %v938 = add i32 %v937, 8
-  %v939 = srem i32 %v6, 32
-  %v940 = add i32 %v9, 32
-  %v941 = add i32 %v940, %v939
-  %v942 = add i32 %v11, 32
-  %v943 = add i32 %v942, %v938
-  %v944 = extractelement <16 x float> %v683, i32 4
-  %v945 = extractelement <16 x float> %v683, i32 5
-  %v946 = extractelement <16 x float> %v683, i32 6
-  %v947 = extractelement <16 x float> %v683, i32 7
-  %v948 = sdiv i32 %v6, 32
-  %v949 = mul i32 %v948, 4
-  %v950 = add i32 %v949, 16
-  %v951 = srem i32 %v6, 32
-  %v952 = add i32 %v9, 32
-  %v953 = add i32 %v952, %v951
-  %v954 = add i32 %v11, 32
-  %v955 = add i32 %v954, %v950
-  %v956 = extractelement <16 x float> %v683, i32 8
-  %v957 = extractelement <16 x float> %v683, i32 9
-  %v958 = extractelement <16 x float> %v683, i32 10
-  %v959 = extractelement <16 x float> %v683, i32 11
-  %v960 = sdiv i32 %v6, 32
-  %v961 = mul i32 %v960, 4
-  %v962 = add i32 %v961, 24
-  %v963 = srem i32 %v6, 32
-  %v964 = add i32 %v9, 32
-  %v965 = add i32 %v964, %v963
-  %v966 = add i32 %v11, 32
-  %v967 = add i32 %v966, %v962
-  %v968 = extractelement <16 x float> %v683, i32 12
-  %v969 = extractelement <16 x float> %v683, i32 13
-  %v970 = extractelement <16 x float> %v683, i32 14
-  %v971 = extractelement <16 x float> %v683, i32 15
-  br i1 %v102, label %if.then21, label %if.else22
+  %v479 = sdiv i32 %v6, 32
+  %v480 = mul i32 %v479, 4
+  %v481 = add i32 %v480, 0
+  %v482 = srem i32 %v6, 32
+  %v483 = add i32 %v9, 0
+  %v484 = add i32 %v483, %v482
+  %v485 = add i32 %v11, 0
+  %v486 = add i32 %v485, %v481
+  %v487 = extractelement <16 x float> %v372, i32 0
+  %v488 = extractelement <16 x float> %v372, i32 1
+  %v489 = extractelement <16 x float> %v372, i32 2
+  %v490 = extractelement <16 x float> %v372, i32 3
+  %v491 = sdiv i32 %v6, 32
+  %v492 = mul i32 %v491, 4
+  %v493 = add i32 %v492, 8
+  %v494 = srem i32 %v6, 32
+  %v495 = add i32 %v9, 0
+  %v496 = add i32 %v495, %v494
+  %v497 = add i32 %v11, 0
+  %v498 = add i32 %v497, %v493
+  %v499 = extractelement <16 x float> %v372, i32 4
+  %v500 = extractelement <16 x float> %v372, i32 5
+  %v501 = extractelement <16 x float> %v372, i32 6
+  %v502 = extractelement <16 x float> %v372, i32 7
+  %v503 = sdiv i32 %v6, 32
+  %v504 = mul i32 %v503, 4
+  %v505 = add i32 %v504, 16
+  %v506 = srem i32 %v6, 32
+  %v507 = add i32 %v9, 0
+  %v508 = add i32 %v507, %v506
+  %v509 = add i32 %v11, 0
+  %v510 = add i32 %v509, %v505
+  %v511 = extractelement <16 x float> %v372, i32 8
+  %v512 = extractelement <16 x float> %v372, i32 9
+  %v513 = extractelement <16 x float> %v372, i32 10
+  %v514 = extractelement <16 x float> %v372, i32 11
+  %v515 = sdiv i32 %v6, 32
+  %v516 = mul i32 %v515, 4
+  %v517 = add i32 %v516, 24
+  %v518 = srem i32 %v6, 32
+  %v519 = add i32 %v9, 0
+  %v520 = add i32 %v519, %v518
+  %v521 = add i32 %v11, 0
+  %v522 = add i32 %v521, %v517
+  %v523 = extractelement <16 x float> %v372, i32 12
+  %v524 = extractelement <16 x float> %v372, i32 13
+  %v525 = extractelement <16 x float> %v372, i32 14
+  %v526 = extractelement <16 x float> %v372, i32 15
+  %v527 = sdiv i32 %v6, 32
+  %v528 = mul i32 %v527, 4
+  %v529 = add i32 %v528, 0
+  %v530 = srem i32 %v6, 32
+  %v531 = add i32 %v9, 0
+  %v532 = add i32 %v531, %v530
+  %v533 = add i32 %v11, 32
+  %v534 = add i32 %v533, %v529
+  %v535 = extractelement <16 x float> %v373, i32 0
+  %v536 = extractelement <16 x float> %v373, i32 1
+  %v537 = extractelement <16 x float> %v373, i32 2
+  %v538 = extractelement <16 x float> %v373, i32 3
+  %v539 = sdiv i32 %v6, 32
+  %v540 = mul i32 %v539, 4
+  %v541 = add i32 %v540, 8
+  %v542 = srem i32 %v6, 32
+  %v543 = add i32 %v9, 0
+  %v544 = add i32 %v543, %v542
+  %v545 = add i32 %v11, 32
+  %v546 = add i32 %v545, %v541
+  %v547 = extractelement <16 x float> %v373, i32 4
+  %v548 = extractelement <16 x float> %v373, i32 5
+  %v549 = extractelement <16 x float> %v373, i32 6
+  %v550 = extractelement <16 x float> %v373, i32 7
+  %v551 = sdiv i32 %v6, 32
+  %v552 = mul i32 %v551, 4
+  %v553 = add i32 %v552, 16
+  %v554 = srem i32 %v6, 32
+  %v555 = add i32 %v9, 0
+  %v556 = add i32 %v555, %v554
+  %v557 = add i32 %v11, 32
+  %v558 = add i32 %v557, %v553
+  %v559 = extractelement <16 x float> %v373, i32 8
+  %v560 = extractelement <16 x float> %v373, i32 9
+  %v561 = extractelement <16 x float> %v373, i32 10
+  %v562 = extractelement <16 x float> %v373, i32 11
+  %v563 = sdiv i32 %v6, 32
+  %v564 = mul i32 %v563, 4
+  %v565 = add i32 %v564, 24
+  %v566 = srem i32 %v6, 32
+  %v567 = add i32 %v9, 0
+  %v568 = add i32 %v567, %v566
+  %v569 = add i32 %v11, 32
+  %v570 = add i32 %v569, %v565
+  %v571 = extractelement <16 x float> %v373, i32 12
+  %v572 = extractelement <16 x float> %v373, i32 13
+  %v573 = extractelement <16 x float> %v373, i32 14
+  %v574 = extractelement <16 x float> %v373, i32 15
+  %v575 = sdiv i32 %v6, 32
+  %v576 = mul i32 %v575, 4
+  %v577 = add i32 %v576, 0
+  %v578 = srem i32 %v6, 32
+  %v579 = add i32 %v9, 32
+  %v580 = add i32 %v579, %v578
+  %v581 = add i32 %v11, 0
+  %v582 = add i32 %v581, %v577
+  %v583 = extractelement <16 x float> %v374, i32 0
+  %v584 = extractelement <16 x float> %v374, i32 1
+  %v585 = extractelement <16 x float> %v374, i32 2
+  %v586 = extractelement <16 x float> %v374, i32 3
+  %v587 = sdiv i32 %v6, 32
+  %v588 = mul i32 %v587, 4
+  %v589 = add i32 %v588, 8
+  %v590 = srem i32 %v6, 32
+  %v591 = add i32 %v9, 32
+  %v592 = add i32 %v591, %v590
+  %v593 = add i32 %v11, 0
+  %v594 = add i32 %v593, %v589
+  %v595 = extractelement <16 x float> %v374, i32 4
+  %v596 = extractelement <16 x float> %v374, i32 5
+  %v597 = extractelement <16 x float> %v374, i32 6
+  %v598 = extractelement <16 x float> %v374, i32 7
+  %v599 = sdiv i32 %v6, 32
+  %v600 = mul i32 %v599, 4
+  %v601 = add i32 %v600, 16
+  %v602 = srem i32 %v6, 32
+  %v603 = add i32 %v9, 32
+  %v604 = add i32 %v603, %v602
+  %v605 = add i32 %v11, 0
+  %v606 = add i32 %v605, %v601
+  %v607 = extractelement <16 x float> %v374, i32 8
+  %v608 = extractelement <16 x float> %v374, i32 9
+  %v609 = extractelement <16 x float> %v374, i32 10
+  %v610 = extractelement <16 x float> %v374, i32 11
+  %v611 = sdiv i32 %v6, 32
+  %v612 = mul i32 %v611, 4
+  %v613 = add i32 %v612, 24
+  %v614 = srem i32 %v6, 32
+  %v615 = add i32 %v9, 32
+  %v616 = add i32 %v615, %v614
+  %v617 = add i32 %v11, 0
+  %v618 = add i32 %v617, %v613
+  %v619 = extractelement <16 x float> %v374, i32 12
+  %v620 = extractelement <16 x float> %v374, i32 13
+  %v621 = extractelement <16 x float> %v374, i32 14
+  %v622 = extractelement <16 x float> %v374, i32 15
+  %v623 = sdiv i32 %v6, 32
+  %v624 = mul i32 %v623, 4
+  %v625 = add i32 %v624, 0
+  %v626 = srem i32 %v6, 32
+  %v627 = add i32 %v9, 32
+  %v628 = add i32 %v627, %v626
+  %v629 = add i32 %v11, 32
+  %v630 = add i32 %v629, %v625
+  %v631 = extractelement <16 x float> %v375, i32 0
+  %v632 = extractelement <16 x float> %v375, i32 1
+  %v633 = extractelement <16 x float> %v375, i32 2
+  %v634 = extractelement <16 x float> %v375, i32 3
+  %v635 = sdiv i32 %v6, 32
+  %v636 = mul i32 %v635, 4
+  %v637 = add i32 %v636, 8
+  %v638 = srem i32 %v6, 32
+  %v639 = add i32 %v9, 32
+  %v640 = add i32 %v639, %v638
+  %v641 = add i32 %v11, 32
+  %v642 = add i32 %v641, %v637
+  %v643 = extractelement <16 x float> %v375, i32 4
+  %v644 = extractelement <16 x float> %v375, i32 5
+  %v645 = extractelement <16 x float> %v375, i32 6
+  %v646 = extractelement <16 x float> %v375, i32 7
+  %v647 = sdiv i32 %v6, 32
+  %v648 = mul i32 %v647, 4
+  %v649 = add i32 %v648, 16
+  %v650 = srem i32 %v6, 32
+  %v651 = add i32 %v9, 32
+  %v652 = add i32 %v651, %v650
+  %v653 = add i32 %v11, 32
+  %v654 = add i32 %v653, %v649
+  %v655 = extractelement <16 x float> %v375, i32 8
+  %v656 = extractelement <16 x float> %v375, i32 9
+  %v657 = extractelement <16 x float> %v375, i32 10
+  %v658 = extractelement <16 x float> %v375, i32 11
+  %v659 = sdiv i32 %v6, 32
+  %v660 = mul i32 %v659, 4
+  %v661 = add i32 %v660, 24
+  %v662 = srem i32 %v6, 32
+  %v663 = add i32 %v9, 32
+  %v664 = add i32 %v663, %v662
+  %v665 = add i32 %v11, 32
+  %v666 = add i32 %v665, %v661
+  %v667 = extractelement <16 x float> %v375, i32 12
+  %v668 = extractelement <16 x float> %v375, i32 13
+  %v669 = extractelement <16 x float> %v375, i32 14
+  %v670 = extractelement <16 x float> %v375, i32 15
+  br i1 %v92, label %if.then21, label %if.else22
 if.then21:
-  %v972 = add i32 %v1, %v785
-  %v973 = add i32 %v3, %v787
-  %v974 = mul i32 %v972, %arg.n
-  %v975 = add i32 %v974, %v973
-  %v976 = mul i32 %v975, 2
-  %v977 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v976
-  %v978 = fptrunc float %v788 to half
-  %v979 = fptrunc float %v789 to half
-  %v980 = fptrunc float %v790 to half
-  %v981 = fptrunc float %v791 to half
-  %v982 = insertelement <4 x half> poison, half %v978, i32 0
-  %v983 = insertelement <4 x half> %v982, half %v979, i32 1
-  %v984 = insertelement <4 x half> %v983, half %v980, i32 2
-  %v985 = insertelement <4 x half> %v984, half %v981, i32 3
-  store <4 x half> %v985, ptr addrspace(1) %v977, align 2
-  %v986 = add i32 %v1, %v797
-  %v987 = add i32 %v3, %v799
-  %v988 = mul i32 %v986, %arg.n
-  %v989 = add i32 %v988, %v987
-  %v990 = mul i32 %v989, 2
-  %v991 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v990
-  %v992 = fptrunc float %v800 to half
-  %v993 = fptrunc float %v801 to half
-  %v994 = fptrunc float %v802 to half
-  %v995 = fptrunc float %v803 to half
-  %v996 = insertelement <4 x half> poison, half %v992, i32 0
-  %v997 = insertelement <4 x half> %v996, half %v993, i32 1
-  %v998 = insertelement <4 x half> %v997, half %v994, i32 2
-  %v999 = insertelement <4 x half> %v998, half %v995, i32 3
-  store <4 x half> %v999, ptr addrspace(1) %v991, align 2
-  %v1000 = add i32 %v1, %v809
-  %v1001 = add i32 %v3, %v811
-  %v1002 = mul i32 %v1000, %arg.n
-  %v1003 = add i32 %v1002, %v1001
-  %v1004 = mul i32 %v1003, 2
-  %v1005 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1004
-  %v1006 = fptrunc float %v812 to half
-  %v1007 = fptrunc float %v813 to half
-  %v1008 = fptrunc float %v814 to half
-  %v1009 = fptrunc float %v815 to half
-  %v1010 = insertelement <4 x half> poison, half %v1006, i32 0
-  %v1011 = insertelement <4 x half> %v1010, half %v1007, i32 1
-  %v1012 = insertelement <4 x half> %v1011, half %v1008, i32 2
-  %v1013 = insertelement <4 x half> %v1012, half %v1009, i32 3
-  store <4 x half> %v1013, ptr addrspace(1) %v1005, align 2
-  %v1014 = add i32 %v1, %v821
-  %v1015 = add i32 %v3, %v823
-  %v1016 = mul i32 %v1014, %arg.n
-  %v1017 = add i32 %v1016, %v1015
-  %v1018 = mul i32 %v1017, 2
-  %v1019 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1018
-  %v1020 = fptrunc float %v824 to half
-  %v1021 = fptrunc float %v825 to half
-  %v1022 = fptrunc float %v826 to half
-  %v1023 = fptrunc float %v827 to half
-  %v1024 = insertelement <4 x half> poison, half %v1020, i32 0
-  %v1025 = insertelement <4 x half> %v1024, half %v1021, i32 1
-  %v1026 = insertelement <4 x half> %v1025, half %v1022, i32 2
-  %v1027 = insertelement <4 x half> %v1026, half %v1023, i32 3
-  store <4 x half> %v1027, ptr addrspace(1) %v1019, align 2
-  %v1028 = add i32 %v1, %v833
-  %v1029 = add i32 %v3, %v835
-  %v1030 = mul i32 %v1028, %arg.n
-  %v1031 = add i32 %v1030, %v1029
-  %v1032 = mul i32 %v1031, 2
-  %v1033 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1032
-  %v1034 = fptrunc float %v836 to half
-  %v1035 = fptrunc float %v837 to half
-  %v1036 = fptrunc float %v838 to half
-  %v1037 = fptrunc float %v839 to half
-  %v1038 = insertelement <4 x half> poison, half %v1034, i32 0
-  %v1039 = insertelement <4 x half> %v1038, half %v1035, i32 1
-  %v1040 = insertelement <4 x half> %v1039, half %v1036, i32 2
-  %v1041 = insertelement <4 x half> %v1040, half %v1037, i32 3
-  store <4 x half> %v1041, ptr addrspace(1) %v1033, align 2
-  %v1042 = add i32 %v1, %v845
-  %v1043 = add i32 %v3, %v847
-  %v1044 = mul i32 %v1042, %arg.n
-  %v1045 = add i32 %v1044, %v1043
-  %v1046 = mul i32 %v1045, 2
-  %v1047 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1046
-  %v1048 = fptrunc float %v848 to half
-  %v1049 = fptrunc float %v849 to half
-  %v1050 = fptrunc float %v850 to half
-  %v1051 = fptrunc float %v851 to half
-  %v1052 = insertelement <4 x half> poison, half %v1048, i32 0
-  %v1053 = insertelement <4 x half> %v1052, half %v1049, i32 1
-  %v1054 = insertelement <4 x half> %v1053, half %v1050, i32 2
-  %v1055 = insertelement <4 x half> %v1054, half %v1051, i32 3
-  store <4 x half> %v1055, ptr addrspace(1) %v1047, align 2
-  %v1056 = add i32 %v1, %v857
-  %v1057 = add i32 %v3, %v859
-  %v1058 = mul i32 %v1056, %arg.n
-  %v1059 = add i32 %v1058, %v1057
-  %v1060 = mul i32 %v1059, 2
-  %v1061 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1060
-  %v1062 = fptrunc float %v860 to half
-  %v1063 = fptrunc float %v861 to half
-  %v1064 = fptrunc float %v862 to half
-  %v1065 = fptrunc float %v863 to half
-  %v1066 = insertelement <4 x half> poison, half %v1062, i32 0
-  %v1067 = insertelement <4 x half> %v1066, half %v1063, i32 1
-  %v1068 = insertelement <4 x half> %v1067, half %v1064, i32 2
-  %v1069 = insertelement <4 x half> %v1068, half %v1065, i32 3
-  store <4 x half> %v1069, ptr addrspace(1) %v1061, align 2
-  %v1070 = add i32 %v1, %v869
-  %v1071 = add i32 %v3, %v871
-  %v1072 = mul i32 %v1070, %arg.n
-  %v1073 = add i32 %v1072, %v1071
-  %v1074 = mul i32 %v1073, 2
-  %v1075 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1074
-  %v1076 = fptrunc float %v872 to half
-  %v1077 = fptrunc float %v873 to half
-  %v1078 = fptrunc float %v874 to half
-  %v1079 = fptrunc float %v875 to half
-  %v1080 = insertelement <4 x half> poison, half %v1076, i32 0
-  %v1081 = insertelement <4 x half> %v1080, half %v1077, i32 1
-  %v1082 = insertelement <4 x half> %v1081, half %v1078, i32 2
-  %v1083 = insertelement <4 x half> %v1082, half %v1079, i32 3
-  store <4 x half> %v1083, ptr addrspace(1) %v1075, align 2
-  %v1084 = add i32 %v1, %v881
-  %v1085 = add i32 %v3, %v883
-  %v1086 = mul i32 %v1084, %arg.n
-  %v1087 = add i32 %v1086, %v1085
-  %v1088 = mul i32 %v1087, 2
-  %v1089 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1088
-  %v1090 = fptrunc float %v884 to half
-  %v1091 = fptrunc float %v885 to half
-  %v1092 = fptrunc float %v886 to half
-  %v1093 = fptrunc float %v887 to half
-  %v1094 = insertelement <4 x half> poison, half %v1090, i32 0
-  %v1095 = insertelement <4 x half> %v1094, half %v1091, i32 1
-  %v1096 = insertelement <4 x half> %v1095, half %v1092, i32 2
-  %v1097 = insertelement <4 x half> %v1096, half %v1093, i32 3
-  store <4 x half> %v1097, ptr addrspace(1) %v1089, align 2
-  %v1098 = add i32 %v1, %v893
-  %v1099 = add i32 %v3, %v895
-  %v1100 = mul i32 %v1098, %arg.n
-  %v1101 = add i32 %v1100, %v1099
-  %v1102 = mul i32 %v1101, 2
-  %v1103 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1102
-  %v1104 = fptrunc float %v896 to half
-  %v1105 = fptrunc float %v897 to half
-  %v1106 = fptrunc float %v898 to half
-  %v1107 = fptrunc float %v899 to half
-  %v1108 = insertelement <4 x half> poison, half %v1104, i32 0
-  %v1109 = insertelement <4 x half> %v1108, half %v1105, i32 1
-  %v1110 = insertelement <4 x half> %v1109, half %v1106, i32 2
-  %v1111 = insertelement <4 x half> %v1110, half %v1107, i32 3
-  store <4 x half> %v1111, ptr addrspace(1) %v1103, align 2
-  %v1112 = add i32 %v1, %v905
-  %v1113 = add i32 %v3, %v907
-  %v1114 = mul i32 %v1112, %arg.n
-  %v1115 = add i32 %v1114, %v1113
-  %v1116 = mul i32 %v1115, 2
-  %v1117 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1116
-  %v1118 = fptrunc float %v908 to half
-  %v1119 = fptrunc float %v909 to half
-  %v1120 = fptrunc float %v910 to half
-  %v1121 = fptrunc float %v911 to half
-  %v1122 = insertelement <4 x half> poison, half %v1118, i32 0
-  %v1123 = insertelement <4 x half> %v1122, half %v1119, i32 1
-  %v1124 = insertelement <4 x half> %v1123, half %v1120, i32 2
-  %v1125 = insertelement <4 x half> %v1124, half %v1121, i32 3
-  store <4 x half> %v1125, ptr addrspace(1) %v1117, align 2
-  %v1126 = add i32 %v1, %v917
-  %v1127 = add i32 %v3, %v919
-  %v1128 = mul i32 %v1126, %arg.n
-  %v1129 = add i32 %v1128, %v1127
-  %v1130 = mul i32 %v1129, 2
-  %v1131 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1130
-  %v1132 = fptrunc float %v920 to half
-  %v1133 = fptrunc float %v921 to half
-  %v1134 = fptrunc float %v922 to half
-  %v1135 = fptrunc float %v923 to half
-  %v1136 = insertelement <4 x half> poison, half %v1132, i32 0
-  %v1137 = insertelement <4 x half> %v1136, half %v1133, i32 1
-  %v1138 = insertelement <4 x half> %v1137, half %v1134, i32 2
-  %v1139 = insertelement <4 x half> %v1138, half %v1135, i32 3
-  store <4 x half> %v1139, ptr addrspace(1) %v1131, align 2
-  %v1140 = add i32 %v1, %v929
-  %v1141 = add i32 %v3, %v931
-  %v1142 = mul i32 %v1140, %arg.n
-  %v1143 = add i32 %v1142, %v1141
-  %v1144 = mul i32 %v1143, 2
-  %v1145 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1144
-  %v1146 = fptrunc float %v932 to half
-  %v1147 = fptrunc float %v933 to half
-  %v1148 = fptrunc float %v934 to half
-  %v1149 = fptrunc float %v935 to half
-  %v1150 = insertelement <4 x half> poison, half %v1146, i32 0
-  %v1151 = insertelement <4 x half> %v1150, half %v1147, i32 1
-  %v1152 = insertelement <4 x half> %v1151, half %v1148, i32 2
-  %v1153 = insertelement <4 x half> %v1152, half %v1149, i32 3
-  store <4 x half> %v1153, ptr addrspace(1) %v1145, align 2
-  %v1154 = add i32 %v1, %v941
-  %v1155 = add i32 %v3, %v943
-  %v1156 = mul i32 %v1154, %arg.n
-  %v1157 = add i32 %v1156, %v1155
-  %v1158 = mul i32 %v1157, 2
-  %v1159 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1158
-  %v1160 = fptrunc float %v944 to half
-  %v1161 = fptrunc float %v945 to half
-  %v1162 = fptrunc float %v946 to half
-  %v1163 = fptrunc float %v947 to half
-  %v1164 = insertelement <4 x half> poison, half %v1160, i32 0
-  %v1165 = insertelement <4 x half> %v1164, half %v1161, i32 1
-  %v1166 = insertelement <4 x half> %v1165, half %v1162, i32 2
-  %v1167 = insertelement <4 x half> %v1166, half %v1163, i32 3
-  store <4 x half> %v1167, ptr addrspace(1) %v1159, align 2
-  %v1168 = add i32 %v1, %v953
-  %v1169 = add i32 %v3, %v955
-  %v1170 = mul i32 %v1168, %arg.n
-  %v1171 = add i32 %v1170, %v1169
-  %v1172 = mul i32 %v1171, 2
-  %v1173 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1172
-  %v1174 = fptrunc float %v956 to half
-  %v1175 = fptrunc float %v957 to half
-  %v1176 = fptrunc float %v958 to half
-  %v1177 = fptrunc float %v959 to half
-  %v1178 = insertelement <4 x half> poison, half %v1174, i32 0
-  %v1179 = insertelement <4 x half> %v1178, half %v1175, i32 1
-  %v1180 = insertelement <4 x half> %v1179, half %v1176, i32 2
-  %v1181 = insertelement <4 x half> %v1180, half %v1177, i32 3
-  store <4 x half> %v1181, ptr addrspace(1) %v1173, align 2
-  %v1182 = add i32 %v1, %v965
-  %v1183 = add i32 %v3, %v967
-  %v1184 = mul i32 %v1182, %arg.n
-  %v1185 = add i32 %v1184, %v1183
-  %v1186 = mul i32 %v1185, 2
-  %v1187 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1186
-  %v1188 = fptrunc float %v968 to half
-  %v1189 = fptrunc float %v969 to half
-  %v1190 = fptrunc float %v970 to half
-  %v1191 = fptrunc float %v971 to half
-  %v1192 = insertelement <4 x half> poison, half %v1188, i32 0
-  %v1193 = insertelement <4 x half> %v1192, half %v1189, i32 1
-  %v1194 = insertelement <4 x half> %v1193, half %v1190, i32 2
-  %v1195 = insertelement <4 x half> %v1194, half %v1191, i32 3
-  store <4 x half> %v1195, ptr addrspace(1) %v1187, align 2
+  %v671 = add i32 %v1, %v484
+  %v672 = add i32 %v3, %v486
+  %v673 = mul i32 %v671, %arg.n
+  %v674 = add i32 %v673, %v672
+  %v675 = mul i32 %v674, 2
+  %v676 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v675
+  %v677 = fptrunc float %v487 to half
+  %v678 = fptrunc float %v488 to half
+  %v679 = fptrunc float %v489 to half
+  %v680 = fptrunc float %v490 to half
+  %v681 = insertelement <4 x half> poison, half %v677, i32 0
+  %v682 = insertelement <4 x half> %v681, half %v678, i32 1
+  %v683 = insertelement <4 x half> %v682, half %v679, i32 2
+  %v684 = insertelement <4 x half> %v683, half %v680, i32 3
+  store <4 x half> %v684, ptr addrspace(1) %v676, align 2
+  %v685 = add i32 %v1, %v496
+  %v686 = add i32 %v3, %v498
+  %v687 = mul i32 %v685, %arg.n
+  %v688 = add i32 %v687, %v686
+  %v689 = mul i32 %v688, 2
+  %v690 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v689
+  %v691 = fptrunc float %v499 to half
+  %v692 = fptrunc float %v500 to half
+  %v693 = fptrunc float %v501 to half
+  %v694 = fptrunc float %v502 to half
+  %v695 = insertelement <4 x half> poison, half %v691, i32 0
+  %v696 = insertelement <4 x half> %v695, half %v692, i32 1
+  %v697 = insertelement <4 x half> %v696, half %v693, i32 2
+  %v698 = insertelement <4 x half> %v697, half %v694, i32 3
+  store <4 x half> %v698, ptr addrspace(1) %v690, align 2
+  %v699 = add i32 %v1, %v508
+  %v700 = add i32 %v3, %v510
+  %v701 = mul i32 %v699, %arg.n
+  %v702 = add i32 %v701, %v700
+  %v703 = mul i32 %v702, 2
+  %v704 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v703
+  %v705 = fptrunc float %v511 to half
+  %v706 = fptrunc float %v512 to half
+  %v707 = fptrunc float %v513 to half
+  %v708 = fptrunc float %v514 to half
+  %v709 = insertelement <4 x half> poison, half %v705, i32 0
+  %v710 = insertelement <4 x half> %v709, half %v706, i32 1
+  %v711 = insertelement <4 x half> %v710, half %v707, i32 2
+  %v712 = insertelement <4 x half> %v711, half %v708, i32 3
+  store <4 x half> %v712, ptr addrspace(1) %v704, align 2
+  %v713 = add i32 %v1, %v520
+  %v714 = add i32 %v3, %v522
+  %v715 = mul i32 %v713, %arg.n
+  %v716 = add i32 %v715, %v714
+  %v717 = mul i32 %v716, 2
+  %v718 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v717
+  %v719 = fptrunc float %v523 to half
+  %v720 = fptrunc float %v524 to half
+  %v721 = fptrunc float %v525 to half
+  %v722 = fptrunc float %v526 to half
+  %v723 = insertelement <4 x half> poison, half %v719, i32 0
+  %v724 = insertelement <4 x half> %v723, half %v720, i32 1
+  %v725 = insertelement <4 x half> %v724, half %v721, i32 2
+  %v726 = insertelement <4 x half> %v725, half %v722, i32 3
+  store <4 x half> %v726, ptr addrspace(1) %v718, align 2
+  %v727 = add i32 %v1, %v532
+  %v728 = add i32 %v3, %v534
+  %v729 = mul i32 %v727, %arg.n
+  %v730 = add i32 %v729, %v728
+  %v731 = mul i32 %v730, 2
+  %v732 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v731
+  %v733 = fptrunc float %v535 to half
+  %v734 = fptrunc float %v536 to half
+  %v735 = fptrunc float %v537 to half
+  %v736 = fptrunc float %v538 to half
+  %v737 = insertelement <4 x half> poison, half %v733, i32 0
+  %v738 = insertelement <4 x half> %v737, half %v734, i32 1
+  %v739 = insertelement <4 x half> %v738, half %v735, i32 2
+  %v740 = insertelement <4 x half> %v739, half %v736, i32 3
+  store <4 x half> %v740, ptr addrspace(1) %v732, align 2
+  %v741 = add i32 %v1, %v544
+  %v742 = add i32 %v3, %v546
+  %v743 = mul i32 %v741, %arg.n
+  %v744 = add i32 %v743, %v742
+  %v745 = mul i32 %v744, 2
+  %v746 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v745
+  %v747 = fptrunc float %v547 to half
+  %v748 = fptrunc float %v548 to half
+  %v749 = fptrunc float %v549 to half
+  %v750 = fptrunc float %v550 to half
+  %v751 = insertelement <4 x half> poison, half %v747, i32 0
+  %v752 = insertelement <4 x half> %v751, half %v748, i32 1
+  %v753 = insertelement <4 x half> %v752, half %v749, i32 2
+  %v754 = insertelement <4 x half> %v753, half %v750, i32 3
+  store <4 x half> %v754, ptr addrspace(1) %v746, align 2
+  %v755 = add i32 %v1, %v556
+  %v756 = add i32 %v3, %v558
+  %v757 = mul i32 %v755, %arg.n
+  %v758 = add i32 %v757, %v756
+  %v759 = mul i32 %v758, 2
+  %v760 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v759
+  %v761 = fptrunc float %v559 to half
+  %v762 = fptrunc float %v560 to half
+  %v763 = fptrunc float %v561 to half
+  %v764 = fptrunc float %v562 to half
+  %v765 = insertelement <4 x half> poison, half %v761, i32 0
+  %v766 = insertelement <4 x half> %v765, half %v762, i32 1
+  %v767 = insertelement <4 x half> %v766, half %v763, i32 2
+  %v768 = insertelement <4 x half> %v767, half %v764, i32 3
+  store <4 x half> %v768, ptr addrspace(1) %v760, align 2
+  %v769 = add i32 %v1, %v568
+  %v770 = add i32 %v3, %v570
+  %v771 = mul i32 %v769, %arg.n
+  %v772 = add i32 %v771, %v770
+  %v773 = mul i32 %v772, 2
+  %v774 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v773
+  %v775 = fptrunc float %v571 to half
+  %v776 = fptrunc float %v572 to half
+  %v777 = fptrunc float %v573 to half
+  %v778 = fptrunc float %v574 to half
+  %v779 = insertelement <4 x half> poison, half %v775, i32 0
+  %v780 = insertelement <4 x half> %v779, half %v776, i32 1
+  %v781 = insertelement <4 x half> %v780, half %v777, i32 2
+  %v782 = insertelement <4 x half> %v781, half %v778, i32 3
+  store <4 x half> %v782, ptr addrspace(1) %v774, align 2
+  %v783 = add i32 %v1, %v580
+  %v784 = add i32 %v3, %v582
+  %v785 = mul i32 %v783, %arg.n
+  %v786 = add i32 %v785, %v784
+  %v787 = mul i32 %v786, 2
+  %v788 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v787
+  %v789 = fptrunc float %v583 to half
+  %v790 = fptrunc float %v584 to half
+  %v791 = fptrunc float %v585 to half
+  %v792 = fptrunc float %v586 to half
+  %v793 = insertelement <4 x half> poison, half %v789, i32 0
+  %v794 = insertelement <4 x half> %v793, half %v790, i32 1
+  %v795 = insertelement <4 x half> %v794, half %v791, i32 2
+  %v796 = insertelement <4 x half> %v795, half %v792, i32 3
+  store <4 x half> %v796, ptr addrspace(1) %v788, align 2
+  %v797 = add i32 %v1, %v592
+  %v798 = add i32 %v3, %v594
+  %v799 = mul i32 %v797, %arg.n
+  %v800 = add i32 %v799, %v798
+  %v801 = mul i32 %v800, 2
+  %v802 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v801
+  %v803 = fptrunc float %v595 to half
+  %v804 = fptrunc float %v596 to half
+  %v805 = fptrunc float %v597 to half
+  %v806 = fptrunc float %v598 to half
+  %v807 = insertelement <4 x half> poison, half %v803, i32 0
+  %v808 = insertelement <4 x half> %v807, half %v804, i32 1
+  %v809 = insertelement <4 x half> %v808, half %v805, i32 2
+  %v810 = insertelement <4 x half> %v809, half %v806, i32 3
+  store <4 x half> %v810, ptr addrspace(1) %v802, align 2
+  %v811 = add i32 %v1, %v604
+  %v812 = add i32 %v3, %v606
+  %v813 = mul i32 %v811, %arg.n
+  %v814 = add i32 %v813, %v812
+  %v815 = mul i32 %v814, 2
+  %v816 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v815
+  %v817 = fptrunc float %v607 to half
+  %v818 = fptrunc float %v608 to half
+  %v819 = fptrunc float %v609 to half
+  %v820 = fptrunc float %v610 to half
+  %v821 = insertelement <4 x half> poison, half %v817, i32 0
+  %v822 = insertelement <4 x half> %v821, half %v818, i32 1
+  %v823 = insertelement <4 x half> %v822, half %v819, i32 2
+  %v824 = insertelement <4 x half> %v823, half %v820, i32 3
+  store <4 x half> %v824, ptr addrspace(1) %v816, align 2
+  %v825 = add i32 %v1, %v616
+  %v826 = add i32 %v3, %v618
+  %v827 = mul i32 %v825, %arg.n
+  %v828 = add i32 %v827, %v826
+  %v829 = mul i32 %v828, 2
+  %v830 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v829
+  %v831 = fptrunc float %v619 to half
+  %v832 = fptrunc float %v620 to half
+  %v833 = fptrunc float %v621 to half
+  %v834 = fptrunc float %v622 to half
+  %v835 = insertelement <4 x half> poison, half %v831, i32 0
+  %v836 = insertelement <4 x half> %v835, half %v832, i32 1
+  %v837 = insertelement <4 x half> %v836, half %v833, i32 2
+  %v838 = insertelement <4 x half> %v837, half %v834, i32 3
+  store <4 x half> %v838, ptr addrspace(1) %v830, align 2
+  %v839 = add i32 %v1, %v628
+  %v840 = add i32 %v3, %v630
+  %v841 = mul i32 %v839, %arg.n
+  %v842 = add i32 %v841, %v840
+  %v843 = mul i32 %v842, 2
+  %v844 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v843
+  %v845 = fptrunc float %v631 to half
+  %v846 = fptrunc float %v632 to half
+  %v847 = fptrunc float %v633 to half
+  %v848 = fptrunc float %v634 to half
+  %v849 = insertelement <4 x half> poison, half %v845, i32 0
+  %v850 = insertelement <4 x half> %v849, half %v846, i32 1
+  %v851 = insertelement <4 x half> %v850, half %v847, i32 2
+  %v852 = insertelement <4 x half> %v851, half %v848, i32 3
+  store <4 x half> %v852, ptr addrspace(1) %v844, align 2
+  %v853 = add i32 %v1, %v640
+  %v854 = add i32 %v3, %v642
+  %v855 = mul i32 %v853, %arg.n
+  %v856 = add i32 %v855, %v854
+  %v857 = mul i32 %v856, 2
+  %v858 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v857
+  %v859 = fptrunc float %v643 to half
+  %v860 = fptrunc float %v644 to half
+  %v861 = fptrunc float %v645 to half
+  %v862 = fptrunc float %v646 to half
+  %v863 = insertelement <4 x half> poison, half %v859, i32 0
+  %v864 = insertelement <4 x half> %v863, half %v860, i32 1
+  %v865 = insertelement <4 x half> %v864, half %v861, i32 2
+  %v866 = insertelement <4 x half> %v865, half %v862, i32 3
+  store <4 x half> %v866, ptr addrspace(1) %v858, align 2
+  %v867 = add i32 %v1, %v652
+  %v868 = add i32 %v3, %v654
+  %v869 = mul i32 %v867, %arg.n
+  %v870 = add i32 %v869, %v868
+  %v871 = mul i32 %v870, 2
+  %v872 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v871
+  %v873 = fptrunc float %v655 to half
+  %v874 = fptrunc float %v656 to half
+  %v875 = fptrunc float %v657 to half
+  %v876 = fptrunc float %v658 to half
+  %v877 = insertelement <4 x half> poison, half %v873, i32 0
+  %v878 = insertelement <4 x half> %v877, half %v874, i32 1
+  %v879 = insertelement <4 x half> %v878, half %v875, i32 2
+  %v880 = insertelement <4 x half> %v879, half %v876, i32 3
+  store <4 x half> %v880, ptr addrspace(1) %v872, align 2
+  %v881 = add i32 %v1, %v664
+  %v882 = add i32 %v3, %v666
+  %v883 = mul i32 %v881, %arg.n
+  %v884 = add i32 %v883, %v882
+  %v885 = mul i32 %v884, 2
+  %v886 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v885
+  %v887 = fptrunc float %v667 to half
+  %v888 = fptrunc float %v668 to half
+  %v889 = fptrunc float %v669 to half
+  %v890 = fptrunc float %v670 to half
+  %v891 = insertelement <4 x half> poison, half %v887, i32 0
+  %v892 = insertelement <4 x half> %v891, half %v888, i32 1
+  %v893 = insertelement <4 x half> %v892, half %v889, i32 2
+  %v894 = insertelement <4 x half> %v893, half %v890, i32 3
+  store <4 x half> %v894, ptr addrspace(1) %v886, align 2
   br label %if.end23
 if.else22:
-  %v1196 = add i32 %v1, %v785
-  %v1197 = add i32 %v3, %v787
-  %v1198 = add i32 %v1197, 0
-  %v1199 = icmp slt i32 %v1196, %arg.m
-  %v1200 = icmp slt i32 %v1198, %arg.n
-  %v1201 = and i1 %v1199, %v1200
-  br i1 %v1201, label %if.then24, label %if.else25
+  %v895 = add i32 %v1, %v484
+  %v896 = add i32 %v3, %v486
+  %v897 = add i32 %v896, 0
+  %v898 = icmp slt i32 %v895, %arg.m
+  %v899 = icmp slt i32 %v897, %arg.n
+  %v900 = and i1 %v898, %v899
+  br i1 %v900, label %if.then24, label %if.else25
 if.then24:
-  %v1202 = mul i32 %v1196, %arg.n
-  %v1203 = add i32 %v1202, %v1198
-  %v1204 = mul i32 %v1203, 2
-  %v1205 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1204
-  %v1206 = fptrunc float %v788 to half
-  store half %v1206, ptr addrspace(1) %v1205, align 2
+  %v901 = mul i32 %v895, %arg.n
+  %v902 = add i32 %v901, %v897
+  %v903 = mul i32 %v902, 2
+  %v904 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v903
+  %v905 = fptrunc float %v487 to half
+  store half %v905, ptr addrspace(1) %v904, align 2
   br label %if.end26
 if.else25:
   br label %if.end26
 if.end26:
-  %v1207 = add i32 %v3, %v787
-  %v1208 = add i32 %v1207, 1
-  %v1209 = icmp slt i32 %v1196, %arg.m
-  %v1210 = icmp slt i32 %v1208, %arg.n
-  %v1211 = and i1 %v1209, %v1210
-  br i1 %v1211, label %if.then27, label %if.else28
+  %v906 = add i32 %v3, %v486
+  %v907 = add i32 %v906, 1
+  %v908 = icmp slt i32 %v895, %arg.m
+  %v909 = icmp slt i32 %v907, %arg.n
+  %v910 = and i1 %v908, %v909
+  br i1 %v910, label %if.then27, label %if.else28
 if.then27:
-  %v1212 = mul i32 %v1196, %arg.n
-  %v1213 = add i32 %v1212, %v1208
-  %v1214 = mul i32 %v1213, 2
-  %v1215 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1214
-  %v1216 = fptrunc float %v789 to half
-  store half %v1216, ptr addrspace(1) %v1215, align 2
+  %v911 = mul i32 %v895, %arg.n
+  %v912 = add i32 %v911, %v907
+  %v913 = mul i32 %v912, 2
+  %v914 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v913
+  %v915 = fptrunc float %v488 to half
+  store half %v915, ptr addrspace(1) %v914, align 2
   br label %if.end29
 if.else28:
   br label %if.end29
 if.end29:
-  %v1217 = add i32 %v3, %v787
-  %v1218 = add i32 %v1217, 2
-  %v1219 = icmp slt i32 %v1196, %arg.m
-  %v1220 = icmp slt i32 %v1218, %arg.n
-  %v1221 = and i1 %v1219, %v1220
-  br i1 %v1221, label %if.then30, label %if.else31
+  %v916 = add i32 %v3, %v486
+  %v917 = add i32 %v916, 2
+  %v918 = icmp slt i32 %v895, %arg.m
+  %v919 = icmp slt i32 %v917, %arg.n
+  %v920 = and i1 %v918, %v919
+  br i1 %v920, label %if.then30, label %if.else31
 if.then30:
-  %v1222 = mul i32 %v1196, %arg.n
-  %v1223 = add i32 %v1222, %v1218
-  %v1224 = mul i32 %v1223, 2
-  %v1225 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1224
-  %v1226 = fptrunc float %v790 to half
-  store half %v1226, ptr addrspace(1) %v1225, align 2
+  %v921 = mul i32 %v895, %arg.n
+  %v922 = add i32 %v921, %v917
+  %v923 = mul i32 %v922, 2
+  %v924 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v923
+  %v925 = fptrunc float %v489 to half
+  store half %v925, ptr addrspace(1) %v924, align 2
   br label %if.end32
 if.else31:
   br label %if.end32
 if.end32:
-  %v1227 = add i32 %v3, %v787
-  %v1228 = add i32 %v1227, 3
-  %v1229 = icmp slt i32 %v1196, %arg.m
-  %v1230 = icmp slt i32 %v1228, %arg.n
-  %v1231 = and i1 %v1229, %v1230
-  br i1 %v1231, label %if.then33, label %if.else34
+  %v926 = add i32 %v3, %v486
+  %v927 = add i32 %v926, 3
+  %v928 = icmp slt i32 %v895, %arg.m
+  %v929 = icmp slt i32 %v927, %arg.n
+  %v930 = and i1 %v928, %v929
+  br i1 %v930, label %if.then33, label %if.else34
 if.then33:
-  %v1232 = mul i32 %v1196, %arg.n
-  %v1233 = add i32 %v1232, %v1228
-  %v1234 = mul i32 %v1233, 2
-  %v1235 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1234
-  %v1236 = fptrunc float %v791 to half
-  store half %v1236, ptr addrspace(1) %v1235, align 2
+  %v931 = mul i32 %v895, %arg.n
+  %v932 = add i32 %v931, %v927
+  %v933 = mul i32 %v932, 2
+  %v934 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v933
+  %v935 = fptrunc float %v490 to half
+  store half %v935, ptr addrspace(1) %v934, align 2
   br label %if.end35
 if.else34:
   br label %if.end35
 if.end35:
-  %v1237 = add i32 %v1, %v797
-  %v1238 = add i32 %v3, %v799
-  %v1239 = add i32 %v1238, 0
-  %v1240 = icmp slt i32 %v1237, %arg.m
-  %v1241 = icmp slt i32 %v1239, %arg.n
-  %v1242 = and i1 %v1240, %v1241
-  br i1 %v1242, label %if.then36, label %if.else37
+  %v936 = add i32 %v1, %v496
+  %v937 = add i32 %v3, %v498
+  %v938 = add i32 %v937, 0
+  %v939 = icmp slt i32 %v936, %arg.m
+  %v940 = icmp slt i32 %v938, %arg.n
+  %v941 = and i1 %v939, %v940
+  br i1 %v941, label %if.then36, label %if.else37
 if.then36:
-  %v1243 = mul i32 %v1237, %arg.n
-  %v1244 = add i32 %v1243, %v1239
-  %v1245 = mul i32 %v1244, 2
-  %v1246 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1245
-  %v1247 = fptrunc float %v800 to half
-  store half %v1247, ptr addrspace(1) %v1246, align 2
+  %v942 = mul i32 %v936, %arg.n
+  %v943 = add i32 %v942, %v938
+  %v944 = mul i32 %v943, 2
+  %v945 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v944
+  %v946 = fptrunc float %v499 to half
+  store half %v946, ptr addrspace(1) %v945, align 2
   br label %if.end38
 if.else37:
   br label %if.end38
 if.end38:
-  %v1248 = add i32 %v3, %v799
-  %v1249 = add i32 %v1248, 1
-  %v1250 = icmp slt i32 %v1237, %arg.m
-  %v1251 = icmp slt i32 %v1249, %arg.n
-  %v1252 = and i1 %v1250, %v1251
-  br i1 %v1252, label %if.then39, label %if.else40
+  %v947 = add i32 %v3, %v498
+  %v948 = add i32 %v947, 1
+  %v949 = icmp slt i32 %v936, %arg.m
+  %v950 = icmp slt i32 %v948, %arg.n
+  %v951 = and i1 %v949, %v950
+  br i1 %v951, label %if.then39, label %if.else40
 if.then39:
-  %v1253 = mul i32 %v1237, %arg.n
-  %v1254 = add i32 %v1253, %v1249
-  %v1255 = mul i32 %v1254, 2
-  %v1256 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1255
-  %v1257 = fptrunc float %v801 to half
-  store half %v1257, ptr addrspace(1) %v1256, align 2
+  %v952 = mul i32 %v936, %arg.n
+  %v953 = add i32 %v952, %v948
+  %v954 = mul i32 %v953, 2
+  %v955 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v954
+  %v956 = fptrunc float %v500 to half
+  store half %v956, ptr addrspace(1) %v955, align 2
   br label %if.end41
 if.else40:
   br label %if.end41
 if.end41:
-  %v1258 = add i32 %v3, %v799
-  %v1259 = add i32 %v1258, 2
-  %v1260 = icmp slt i32 %v1237, %arg.m
-  %v1261 = icmp slt i32 %v1259, %arg.n
-  %v1262 = and i1 %v1260, %v1261
-  br i1 %v1262, label %if.then42, label %if.else43
+  %v957 = add i32 %v3, %v498
+  %v958 = add i32 %v957, 2
+  %v959 = icmp slt i32 %v936, %arg.m
+  %v960 = icmp slt i32 %v958, %arg.n
+  %v961 = and i1 %v959, %v960
+  br i1 %v961, label %if.then42, label %if.else43
 if.then42:
-  %v1263 = mul i32 %v1237, %arg.n
-  %v1264 = add i32 %v1263, %v1259
-  %v1265 = mul i32 %v1264, 2
-  %v1266 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1265
-  %v1267 = fptrunc float %v802 to half
-  store half %v1267, ptr addrspace(1) %v1266, align 2
+  %v962 = mul i32 %v936, %arg.n
+  %v963 = add i32 %v962, %v958
+  %v964 = mul i32 %v963, 2
+  %v965 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v964
+  %v966 = fptrunc float %v501 to half
+  store half %v966, ptr addrspace(1) %v965, align 2
   br label %if.end44
 if.else43:
   br label %if.end44
 if.end44:
-  %v1268 = add i32 %v3, %v799
-  %v1269 = add i32 %v1268, 3
-  %v1270 = icmp slt i32 %v1237, %arg.m
-  %v1271 = icmp slt i32 %v1269, %arg.n
-  %v1272 = and i1 %v1270, %v1271
-  br i1 %v1272, label %if.then45, label %if.else46
+  %v967 = add i32 %v3, %v498
+  %v968 = add i32 %v967, 3
+  %v969 = icmp slt i32 %v936, %arg.m
+  %v970 = icmp slt i32 %v968, %arg.n
+  %v971 = and i1 %v969, %v970
+  br i1 %v971, label %if.then45, label %if.else46
 if.then45:
-  %v1273 = mul i32 %v1237, %arg.n
-  %v1274 = add i32 %v1273, %v1269
-  %v1275 = mul i32 %v1274, 2
-  %v1276 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1275
-  %v1277 = fptrunc float %v803 to half
-  store half %v1277, ptr addrspace(1) %v1276, align 2
+  %v972 = mul i32 %v936, %arg.n
+  %v973 = add i32 %v972, %v968
+  %v974 = mul i32 %v973, 2
+  %v975 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v974
+  %v976 = fptrunc float %v502 to half
+  store half %v976, ptr addrspace(1) %v975, align 2
   br label %if.end47
 if.else46:
   br label %if.end47
 if.end47:
-  %v1278 = add i32 %v1, %v809
-  %v1279 = add i32 %v3, %v811
-  %v1280 = add i32 %v1279, 0
-  %v1281 = icmp slt i32 %v1278, %arg.m
-  %v1282 = icmp slt i32 %v1280, %arg.n
-  %v1283 = and i1 %v1281, %v1282
-  br i1 %v1283, label %if.then48, label %if.else49
+  %v977 = add i32 %v1, %v508
+  %v978 = add i32 %v3, %v510
+  %v979 = add i32 %v978, 0
+  %v980 = icmp slt i32 %v977, %arg.m
+  %v981 = icmp slt i32 %v979, %arg.n
+  %v982 = and i1 %v980, %v981
+  br i1 %v982, label %if.then48, label %if.else49
 if.then48:
-  %v1284 = mul i32 %v1278, %arg.n
-  %v1285 = add i32 %v1284, %v1280
-  %v1286 = mul i32 %v1285, 2
-  %v1287 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1286
-  %v1288 = fptrunc float %v812 to half
-  store half %v1288, ptr addrspace(1) %v1287, align 2
+  %v983 = mul i32 %v977, %arg.n
+  %v984 = add i32 %v983, %v979
+  %v985 = mul i32 %v984, 2
+  %v986 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v985
+  %v987 = fptrunc float %v511 to half
+  store half %v987, ptr addrspace(1) %v986, align 2
   br label %if.end50
 if.else49:
   br label %if.end50
 if.end50:
-  %v1289 = add i32 %v3, %v811
-  %v1290 = add i32 %v1289, 1
-  %v1291 = icmp slt i32 %v1278, %arg.m
-  %v1292 = icmp slt i32 %v1290, %arg.n
-  %v1293 = and i1 %v1291, %v1292
-  br i1 %v1293, label %if.then51, label %if.else52
+  %v988 = add i32 %v3, %v510
+  %v989 = add i32 %v988, 1
+  %v990 = icmp slt i32 %v977, %arg.m
+  %v991 = icmp slt i32 %v989, %arg.n
+  %v992 = and i1 %v990, %v991
+  br i1 %v992, label %if.then51, label %if.else52
 if.then51:
-  %v1294 = mul i32 %v1278, %arg.n
-  %v1295 = add i32 %v1294, %v1290
-  %v1296 = mul i32 %v1295, 2
-  %v1297 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1296
-  %v1298 = fptrunc float %v813 to half
-  store half %v1298, ptr addrspace(1) %v1297, align 2
+  %v993 = mul i32 %v977, %arg.n
+  %v994 = add i32 %v993, %v989
+  %v995 = mul i32 %v994, 2
+  %v996 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v995
+  %v997 = fptrunc float %v512 to half
+  store half %v997, ptr addrspace(1) %v996, align 2
   br label %if.end53
 if.else52:
   br label %if.end53
 if.end53:
-  %v1299 = add i32 %v3, %v811
-  %v1300 = add i32 %v1299, 2
-  %v1301 = icmp slt i32 %v1278, %arg.m
-  %v1302 = icmp slt i32 %v1300, %arg.n
-  %v1303 = and i1 %v1301, %v1302
-  br i1 %v1303, label %if.then54, label %if.else55
+  %v998 = add i32 %v3, %v510
+  %v999 = add i32 %v998, 2
+  %v1000 = icmp slt i32 %v977, %arg.m
+  %v1001 = icmp slt i32 %v999, %arg.n
+  %v1002 = and i1 %v1000, %v1001
+  br i1 %v1002, label %if.then54, label %if.else55
 if.then54:
-  %v1304 = mul i32 %v1278, %arg.n
-  %v1305 = add i32 %v1304, %v1300
-  %v1306 = mul i32 %v1305, 2
-  %v1307 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1306
-  %v1308 = fptrunc float %v814 to half
-  store half %v1308, ptr addrspace(1) %v1307, align 2
+  %v1003 = mul i32 %v977, %arg.n
+  %v1004 = add i32 %v1003, %v999
+  %v1005 = mul i32 %v1004, 2
+  %v1006 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1005
+  %v1007 = fptrunc float %v513 to half
+  store half %v1007, ptr addrspace(1) %v1006, align 2
   br label %if.end56
 if.else55:
   br label %if.end56
 if.end56:
-  %v1309 = add i32 %v3, %v811
-  %v1310 = add i32 %v1309, 3
-  %v1311 = icmp slt i32 %v1278, %arg.m
-  %v1312 = icmp slt i32 %v1310, %arg.n
-  %v1313 = and i1 %v1311, %v1312
-  br i1 %v1313, label %if.then57, label %if.else58
+  %v1008 = add i32 %v3, %v510
+  %v1009 = add i32 %v1008, 3
+  %v1010 = icmp slt i32 %v977, %arg.m
+  %v1011 = icmp slt i32 %v1009, %arg.n
+  %v1012 = and i1 %v1010, %v1011
+  br i1 %v1012, label %if.then57, label %if.else58
 if.then57:
-  %v1314 = mul i32 %v1278, %arg.n
-  %v1315 = add i32 %v1314, %v1310
-  %v1316 = mul i32 %v1315, 2
-  %v1317 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1316
-  %v1318 = fptrunc float %v815 to half
-  store half %v1318, ptr addrspace(1) %v1317, align 2
+  %v1013 = mul i32 %v977, %arg.n
+  %v1014 = add i32 %v1013, %v1009
+  %v1015 = mul i32 %v1014, 2
+  %v1016 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1015
+  %v1017 = fptrunc float %v514 to half
+  store half %v1017, ptr addrspace(1) %v1016, align 2
   br label %if.end59
 if.else58:
   br label %if.end59
 if.end59:
-  %v1319 = add i32 %v1, %v821
-  %v1320 = add i32 %v3, %v823
-  %v1321 = add i32 %v1320, 0
-  %v1322 = icmp slt i32 %v1319, %arg.m
-  %v1323 = icmp slt i32 %v1321, %arg.n
-  %v1324 = and i1 %v1322, %v1323
-  br i1 %v1324, label %if.then60, label %if.else61
+  %v1018 = add i32 %v1, %v520
+  %v1019 = add i32 %v3, %v522
+  %v1020 = add i32 %v1019, 0
+  %v1021 = icmp slt i32 %v1018, %arg.m
+  %v1022 = icmp slt i32 %v1020, %arg.n
+  %v1023 = and i1 %v1021, %v1022
+  br i1 %v1023, label %if.then60, label %if.else61
 if.then60:
-  %v1325 = mul i32 %v1319, %arg.n
-  %v1326 = add i32 %v1325, %v1321
-  %v1327 = mul i32 %v1326, 2
-  %v1328 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1327
-  %v1329 = fptrunc float %v824 to half
-  store half %v1329, ptr addrspace(1) %v1328, align 2
+  %v1024 = mul i32 %v1018, %arg.n
+  %v1025 = add i32 %v1024, %v1020
+  %v1026 = mul i32 %v1025, 2
+  %v1027 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1026
+  %v1028 = fptrunc float %v523 to half
+  store half %v1028, ptr addrspace(1) %v1027, align 2
   br label %if.end62
 if.else61:
   br label %if.end62
 if.end62:
-  %v1330 = add i32 %v3, %v823
-  %v1331 = add i32 %v1330, 1
-  %v1332 = icmp slt i32 %v1319, %arg.m
-  %v1333 = icmp slt i32 %v1331, %arg.n
-  %v1334 = and i1 %v1332, %v1333
-  br i1 %v1334, label %if.then63, label %if.else64
+  %v1029 = add i32 %v3, %v522
+  %v1030 = add i32 %v1029, 1
+  %v1031 = icmp slt i32 %v1018, %arg.m
+  %v1032 = icmp slt i32 %v1030, %arg.n
+  %v1033 = and i1 %v1031, %v1032
+  br i1 %v1033, label %if.then63, label %if.else64
 if.then63:
-  %v1335 = mul i32 %v1319, %arg.n
-  %v1336 = add i32 %v1335, %v1331
-  %v1337 = mul i32 %v1336, 2
-  %v1338 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1337
-  %v1339 = fptrunc float %v825 to half
-  store half %v1339, ptr addrspace(1) %v1338, align 2
+  %v1034 = mul i32 %v1018, %arg.n
+  %v1035 = add i32 %v1034, %v1030
+  %v1036 = mul i32 %v1035, 2
+  %v1037 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1036
+  %v1038 = fptrunc float %v524 to half
+  store half %v1038, ptr addrspace(1) %v1037, align 2
   br label %if.end65
 if.else64:
   br label %if.end65
 if.end65:
-  %v1340 = add i32 %v3, %v823
-  %v1341 = add i32 %v1340, 2
-  %v1342 = icmp slt i32 %v1319, %arg.m
-  %v1343 = icmp slt i32 %v1341, %arg.n
-  %v1344 = and i1 %v1342, %v1343
-  br i1 %v1344, label %if.then66, label %if.else67
+  %v1039 = add i32 %v3, %v522
+  %v1040 = add i32 %v1039, 2
+  %v1041 = icmp slt i32 %v1018, %arg.m
+  %v1042 = icmp slt i32 %v1040, %arg.n
+  %v1043 = and i1 %v1041, %v1042
+  br i1 %v1043, label %if.then66, label %if.else67
 if.then66:
-  %v1345 = mul i32 %v1319, %arg.n
-  %v1346 = add i32 %v1345, %v1341
-  %v1347 = mul i32 %v1346, 2
-  %v1348 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1347
-  %v1349 = fptrunc float %v826 to half
-  store half %v1349, ptr addrspace(1) %v1348, align 2
+  %v1044 = mul i32 %v1018, %arg.n
+  %v1045 = add i32 %v1044, %v1040
+  %v1046 = mul i32 %v1045, 2
+  %v1047 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1046
+  %v1048 = fptrunc float %v525 to half
+  store half %v1048, ptr addrspace(1) %v1047, align 2
   br label %if.end68
 if.else67:
   br label %if.end68
 if.end68:
-  %v1350 = add i32 %v3, %v823
-  %v1351 = add i32 %v1350, 3
-  %v1352 = icmp slt i32 %v1319, %arg.m
-  %v1353 = icmp slt i32 %v1351, %arg.n
-  %v1354 = and i1 %v1352, %v1353
-  br i1 %v1354, label %if.then69, label %if.else70
+  %v1049 = add i32 %v3, %v522
+  %v1050 = add i32 %v1049, 3
+  %v1051 = icmp slt i32 %v1018, %arg.m
+  %v1052 = icmp slt i32 %v1050, %arg.n
+  %v1053 = and i1 %v1051, %v1052
+  br i1 %v1053, label %if.then69, label %if.else70
 if.then69:
-  %v1355 = mul i32 %v1319, %arg.n
-  %v1356 = add i32 %v1355, %v1351
-  %v1357 = mul i32 %v1356, 2
-  %v1358 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1357
-  %v1359 = fptrunc float %v827 to half
-  store half %v1359, ptr addrspace(1) %v1358, align 2
+  %v1054 = mul i32 %v1018, %arg.n
+  %v1055 = add i32 %v1054, %v1050
+  %v1056 = mul i32 %v1055, 2
+  %v1057 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1056
+  %v1058 = fptrunc float %v526 to half
+  store half %v1058, ptr addrspace(1) %v1057, align 2
   br label %if.end71
 if.else70:
   br label %if.end71
 if.end71:
-  %v1360 = add i32 %v1, %v833
-  %v1361 = add i32 %v3, %v835
-  %v1362 = add i32 %v1361, 0
-  %v1363 = icmp slt i32 %v1360, %arg.m
-  %v1364 = icmp slt i32 %v1362, %arg.n
-  %v1365 = and i1 %v1363, %v1364
-  br i1 %v1365, label %if.then72, label %if.else73
+  %v1059 = add i32 %v1, %v532
+  %v1060 = add i32 %v3, %v534
+  %v1061 = add i32 %v1060, 0
+  %v1062 = icmp slt i32 %v1059, %arg.m
+  %v1063 = icmp slt i32 %v1061, %arg.n
+  %v1064 = and i1 %v1062, %v1063
+  br i1 %v1064, label %if.then72, label %if.else73
 if.then72:
-  %v1366 = mul i32 %v1360, %arg.n
-  %v1367 = add i32 %v1366, %v1362
-  %v1368 = mul i32 %v1367, 2
-  %v1369 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1368
-  %v1370 = fptrunc float %v836 to half
-  store half %v1370, ptr addrspace(1) %v1369, align 2
+  %v1065 = mul i32 %v1059, %arg.n
+  %v1066 = add i32 %v1065, %v1061
+  %v1067 = mul i32 %v1066, 2
+  %v1068 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1067
+  %v1069 = fptrunc float %v535 to half
+  store half %v1069, ptr addrspace(1) %v1068, align 2
   br label %if.end74
 if.else73:
   br label %if.end74
 if.end74:
-  %v1371 = add i32 %v3, %v835
-  %v1372 = add i32 %v1371, 1
-  %v1373 = icmp slt i32 %v1360, %arg.m
-  %v1374 = icmp slt i32 %v1372, %arg.n
-  %v1375 = and i1 %v1373, %v1374
-  br i1 %v1375, label %if.then75, label %if.else76
+  %v1070 = add i32 %v3, %v534
+  %v1071 = add i32 %v1070, 1
+  %v1072 = icmp slt i32 %v1059, %arg.m
+  %v1073 = icmp slt i32 %v1071, %arg.n
+  %v1074 = and i1 %v1072, %v1073
+  br i1 %v1074, label %if.then75, label %if.else76
 if.then75:
-  %v1376 = mul i32 %v1360, %arg.n
-  %v1377 = add i32 %v1376, %v1372
-  %v1378 = mul i32 %v1377, 2
-  %v1379 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1378
-  %v1380 = fptrunc float %v837 to half
-  store half %v1380, ptr addrspace(1) %v1379, align 2
+  %v1075 = mul i32 %v1059, %arg.n
+  %v1076 = add i32 %v1075, %v1071
+  %v1077 = mul i32 %v1076, 2
+  %v1078 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1077
+  %v1079 = fptrunc float %v536 to half
+  store half %v1079, ptr addrspace(1) %v1078, align 2
   br label %if.end77
 if.else76:
   br label %if.end77
 if.end77:
-  %v1381 = add i32 %v3, %v835
-  %v1382 = add i32 %v1381, 2
-  %v1383 = icmp slt i32 %v1360, %arg.m
-  %v1384 = icmp slt i32 %v1382, %arg.n
-  %v1385 = and i1 %v1383, %v1384
-  br i1 %v1385, label %if.then78, label %if.else79
+  %v1080 = add i32 %v3, %v534
+  %v1081 = add i32 %v1080, 2
+  %v1082 = icmp slt i32 %v1059, %arg.m
+  %v1083 = icmp slt i32 %v1081, %arg.n
+  %v1084 = and i1 %v1082, %v1083
+  br i1 %v1084, label %if.then78, label %if.else79
 if.then78:
-  %v1386 = mul i32 %v1360, %arg.n
-  %v1387 = add i32 %v1386, %v1382
-  %v1388 = mul i32 %v1387, 2
-  %v1389 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1388
-  %v1390 = fptrunc float %v838 to half
-  store half %v1390, ptr addrspace(1) %v1389, align 2
+  %v1085 = mul i32 %v1059, %arg.n
+  %v1086 = add i32 %v1085, %v1081
+  %v1087 = mul i32 %v1086, 2
+  %v1088 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1087
+  %v1089 = fptrunc float %v537 to half
+  store half %v1089, ptr addrspace(1) %v1088, align 2
   br label %if.end80
 if.else79:
   br label %if.end80
 if.end80:
-  %v1391 = add i32 %v3, %v835
-  %v1392 = add i32 %v1391, 3
-  %v1393 = icmp slt i32 %v1360, %arg.m
-  %v1394 = icmp slt i32 %v1392, %arg.n
-  %v1395 = and i1 %v1393, %v1394
-  br i1 %v1395, label %if.then81, label %if.else82
+  %v1090 = add i32 %v3, %v534
+  %v1091 = add i32 %v1090, 3
+  %v1092 = icmp slt i32 %v1059, %arg.m
+  %v1093 = icmp slt i32 %v1091, %arg.n
+  %v1094 = and i1 %v1092, %v1093
+  br i1 %v1094, label %if.then81, label %if.else82
 if.then81:
-  %v1396 = mul i32 %v1360, %arg.n
-  %v1397 = add i32 %v1396, %v1392
-  %v1398 = mul i32 %v1397, 2
-  %v1399 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1398
-  %v1400 = fptrunc float %v839 to half
-  store half %v1400, ptr addrspace(1) %v1399, align 2
+  %v1095 = mul i32 %v1059, %arg.n
+  %v1096 = add i32 %v1095, %v1091
+  %v1097 = mul i32 %v1096, 2
+  %v1098 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1097
+  %v1099 = fptrunc float %v538 to half
+  store half %v1099, ptr addrspace(1) %v1098, align 2
   br label %if.end83
 if.else82:
   br label %if.end83
 if.end83:
-  %v1401 = add i32 %v1, %v845
-  %v1402 = add i32 %v3, %v847
-  %v1403 = add i32 %v1402, 0
-  %v1404 = icmp slt i32 %v1401, %arg.m
-  %v1405 = icmp slt i32 %v1403, %arg.n
-  %v1406 = and i1 %v1404, %v1405
-  br i1 %v1406, label %if.then84, label %if.else85
+  %v1100 = add i32 %v1, %v544
+  %v1101 = add i32 %v3, %v546
+  %v1102 = add i32 %v1101, 0
+  %v1103 = icmp slt i32 %v1100, %arg.m
+  %v1104 = icmp slt i32 %v1102, %arg.n
+  %v1105 = and i1 %v1103, %v1104
+  br i1 %v1105, label %if.then84, label %if.else85
 if.then84:
-  %v1407 = mul i32 %v1401, %arg.n
-  %v1408 = add i32 %v1407, %v1403
-  %v1409 = mul i32 %v1408, 2
-  %v1410 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1409
-  %v1411 = fptrunc float %v848 to half
-  store half %v1411, ptr addrspace(1) %v1410, align 2
+  %v1106 = mul i32 %v1100, %arg.n
+  %v1107 = add i32 %v1106, %v1102
+  %v1108 = mul i32 %v1107, 2
+  %v1109 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1108
+  %v1110 = fptrunc float %v547 to half
+  store half %v1110, ptr addrspace(1) %v1109, align 2
   br label %if.end86
 if.else85:
   br label %if.end86
 if.end86:
-  %v1412 = add i32 %v3, %v847
-  %v1413 = add i32 %v1412, 1
-  %v1414 = icmp slt i32 %v1401, %arg.m
-  %v1415 = icmp slt i32 %v1413, %arg.n
-  %v1416 = and i1 %v1414, %v1415
-  br i1 %v1416, label %if.then87, label %if.else88
+  %v1111 = add i32 %v3, %v546
+  %v1112 = add i32 %v1111, 1
+  %v1113 = icmp slt i32 %v1100, %arg.m
+  %v1114 = icmp slt i32 %v1112, %arg.n
+  %v1115 = and i1 %v1113, %v1114
+  br i1 %v1115, label %if.then87, label %if.else88
 if.then87:
-  %v1417 = mul i32 %v1401, %arg.n
-  %v1418 = add i32 %v1417, %v1413
-  %v1419 = mul i32 %v1418, 2
-  %v1420 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1419
-  %v1421 = fptrunc float %v849 to half
-  store half %v1421, ptr addrspace(1) %v1420, align 2
+  %v1116 = mul i32 %v1100, %arg.n
+  %v1117 = add i32 %v1116, %v1112
+  %v1118 = mul i32 %v1117, 2
+  %v1119 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1118
+  %v1120 = fptrunc float %v548 to half
+  store half %v1120, ptr addrspace(1) %v1119, align 2
   br label %if.end89
 if.else88:
   br label %if.end89
 if.end89:
-  %v1422 = add i32 %v3, %v847
-  %v1423 = add i32 %v1422, 2
-  %v1424 = icmp slt i32 %v1401, %arg.m
-  %v1425 = icmp slt i32 %v1423, %arg.n
-  %v1426 = and i1 %v1424, %v1425
-  br i1 %v1426, label %if.then90, label %if.else91
+  %v1121 = add i32 %v3, %v546
+  %v1122 = add i32 %v1121, 2
+  %v1123 = icmp slt i32 %v1100, %arg.m
+  %v1124 = icmp slt i32 %v1122, %arg.n
+  %v1125 = and i1 %v1123, %v1124
+  br i1 %v1125, label %if.then90, label %if.else91
 if.then90:
-  %v1427 = mul i32 %v1401, %arg.n
-  %v1428 = add i32 %v1427, %v1423
-  %v1429 = mul i32 %v1428, 2
-  %v1430 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1429
-  %v1431 = fptrunc float %v850 to half
-  store half %v1431, ptr addrspace(1) %v1430, align 2
+  %v1126 = mul i32 %v1100, %arg.n
+  %v1127 = add i32 %v1126, %v1122
+  %v1128 = mul i32 %v1127, 2
+  %v1129 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1128
+  %v1130 = fptrunc float %v549 to half
+  store half %v1130, ptr addrspace(1) %v1129, align 2
   br label %if.end92
 if.else91:
   br label %if.end92
 if.end92:
-  %v1432 = add i32 %v3, %v847
-  %v1433 = add i32 %v1432, 3
-  %v1434 = icmp slt i32 %v1401, %arg.m
-  %v1435 = icmp slt i32 %v1433, %arg.n
-  %v1436 = and i1 %v1434, %v1435
-  br i1 %v1436, label %if.then93, label %if.else94
+  %v1131 = add i32 %v3, %v546
+  %v1132 = add i32 %v1131, 3
+  %v1133 = icmp slt i32 %v1100, %arg.m
+  %v1134 = icmp slt i32 %v1132, %arg.n
+  %v1135 = and i1 %v1133, %v1134
+  br i1 %v1135, label %if.then93, label %if.else94
 if.then93:
-  %v1437 = mul i32 %v1401, %arg.n
-  %v1438 = add i32 %v1437, %v1433
-  %v1439 = mul i32 %v1438, 2
-  %v1440 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1439
-  %v1441 = fptrunc float %v851 to half
-  store half %v1441, ptr addrspace(1) %v1440, align 2
+  %v1136 = mul i32 %v1100, %arg.n
+  %v1137 = add i32 %v1136, %v1132
+  %v1138 = mul i32 %v1137, 2
+  %v1139 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1138
+  %v1140 = fptrunc float %v550 to half
+  store half %v1140, ptr addrspace(1) %v1139, align 2
   br label %if.end95
 if.else94:
   br label %if.end95
 if.end95:
-  %v1442 = add i32 %v1, %v857
-  %v1443 = add i32 %v3, %v859
-  %v1444 = add i32 %v1443, 0
-  %v1445 = icmp slt i32 %v1442, %arg.m
-  %v1446 = icmp slt i32 %v1444, %arg.n
-  %v1447 = and i1 %v1445, %v1446
-  br i1 %v1447, label %if.then96, label %if.else97
+  %v1141 = add i32 %v1, %v556
+  %v1142 = add i32 %v3, %v558
+  %v1143 = add i32 %v1142, 0
+  %v1144 = icmp slt i32 %v1141, %arg.m
+  %v1145 = icmp slt i32 %v1143, %arg.n
+  %v1146 = and i1 %v1144, %v1145
+  br i1 %v1146, label %if.then96, label %if.else97
 if.then96:
-  %v1448 = mul i32 %v1442, %arg.n
-  %v1449 = add i32 %v1448, %v1444
-  %v1450 = mul i32 %v1449, 2
-  %v1451 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1450
-  %v1452 = fptrunc float %v860 to half
-  store half %v1452, ptr addrspace(1) %v1451, align 2
+  %v1147 = mul i32 %v1141, %arg.n
+  %v1148 = add i32 %v1147, %v1143
+  %v1149 = mul i32 %v1148, 2
+  %v1150 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1149
+  %v1151 = fptrunc float %v559 to half
+  store half %v1151, ptr addrspace(1) %v1150, align 2
   br label %if.end98
 if.else97:
   br label %if.end98
 if.end98:
-  %v1453 = add i32 %v3, %v859
-  %v1454 = add i32 %v1453, 1
-  %v1455 = icmp slt i32 %v1442, %arg.m
-  %v1456 = icmp slt i32 %v1454, %arg.n
-  %v1457 = and i1 %v1455, %v1456
-  br i1 %v1457, label %if.then99, label %if.else100
+  %v1152 = add i32 %v3, %v558
+  %v1153 = add i32 %v1152, 1
+  %v1154 = icmp slt i32 %v1141, %arg.m
+  %v1155 = icmp slt i32 %v1153, %arg.n
+  %v1156 = and i1 %v1154, %v1155
+  br i1 %v1156, label %if.then99, label %if.else100
 if.then99:
-  %v1458 = mul i32 %v1442, %arg.n
-  %v1459 = add i32 %v1458, %v1454
-  %v1460 = mul i32 %v1459, 2
-  %v1461 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1460
-  %v1462 = fptrunc float %v861 to half
-  store half %v1462, ptr addrspace(1) %v1461, align 2
+  %v1157 = mul i32 %v1141, %arg.n
+  %v1158 = add i32 %v1157, %v1153
+  %v1159 = mul i32 %v1158, 2
+  %v1160 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1159
+  %v1161 = fptrunc float %v560 to half
+  store half %v1161, ptr addrspace(1) %v1160, align 2
   br label %if.end101
 if.else100:
   br label %if.end101
 if.end101:
-  %v1463 = add i32 %v3, %v859
-  %v1464 = add i32 %v1463, 2
-  %v1465 = icmp slt i32 %v1442, %arg.m
-  %v1466 = icmp slt i32 %v1464, %arg.n
-  %v1467 = and i1 %v1465, %v1466
-  br i1 %v1467, label %if.then102, label %if.else103
+  %v1162 = add i32 %v3, %v558
+  %v1163 = add i32 %v1162, 2
+  %v1164 = icmp slt i32 %v1141, %arg.m
+  %v1165 = icmp slt i32 %v1163, %arg.n
+  %v1166 = and i1 %v1164, %v1165
+  br i1 %v1166, label %if.then102, label %if.else103
 if.then102:
-  %v1468 = mul i32 %v1442, %arg.n
-  %v1469 = add i32 %v1468, %v1464
-  %v1470 = mul i32 %v1469, 2
-  %v1471 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1470
-  %v1472 = fptrunc float %v862 to half
-  store half %v1472, ptr addrspace(1) %v1471, align 2
+  %v1167 = mul i32 %v1141, %arg.n
+  %v1168 = add i32 %v1167, %v1163
+  %v1169 = mul i32 %v1168, 2
+  %v1170 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1169
+  %v1171 = fptrunc float %v561 to half
+  store half %v1171, ptr addrspace(1) %v1170, align 2
   br label %if.end104
 if.else103:
   br label %if.end104
 if.end104:
-  %v1473 = add i32 %v3, %v859
-  %v1474 = add i32 %v1473, 3
-  %v1475 = icmp slt i32 %v1442, %arg.m
-  %v1476 = icmp slt i32 %v1474, %arg.n
-  %v1477 = and i1 %v1475, %v1476
-  br i1 %v1477, label %if.then105, label %if.else106
+  %v1172 = add i32 %v3, %v558
+  %v1173 = add i32 %v1172, 3
+  %v1174 = icmp slt i32 %v1141, %arg.m
+  %v1175 = icmp slt i32 %v1173, %arg.n
+  %v1176 = and i1 %v1174, %v1175
+  br i1 %v1176, label %if.then105, label %if.else106
 if.then105:
-  %v1478 = mul i32 %v1442, %arg.n
-  %v1479 = add i32 %v1478, %v1474
-  %v1480 = mul i32 %v1479, 2
-  %v1481 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1480
-  %v1482 = fptrunc float %v863 to half
-  store half %v1482, ptr addrspace(1) %v1481, align 2
+  %v1177 = mul i32 %v1141, %arg.n
+  %v1178 = add i32 %v1177, %v1173
+  %v1179 = mul i32 %v1178, 2
+  %v1180 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1179
+  %v1181 = fptrunc float %v562 to half
+  store half %v1181, ptr addrspace(1) %v1180, align 2
   br label %if.end107
 if.else106:
   br label %if.end107
 if.end107:
-  %v1483 = add i32 %v1, %v869
-  %v1484 = add i32 %v3, %v871
-  %v1485 = add i32 %v1484, 0
-  %v1486 = icmp slt i32 %v1483, %arg.m
-  %v1487 = icmp slt i32 %v1485, %arg.n
-  %v1488 = and i1 %v1486, %v1487
-  br i1 %v1488, label %if.then108, label %if.else109
+  %v1182 = add i32 %v1, %v568
+  %v1183 = add i32 %v3, %v570
+  %v1184 = add i32 %v1183, 0
+  %v1185 = icmp slt i32 %v1182, %arg.m
+  %v1186 = icmp slt i32 %v1184, %arg.n
+  %v1187 = and i1 %v1185, %v1186
+  br i1 %v1187, label %if.then108, label %if.else109
 if.then108:
-  %v1489 = mul i32 %v1483, %arg.n
-  %v1490 = add i32 %v1489, %v1485
-  %v1491 = mul i32 %v1490, 2
-  %v1492 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1491
-  %v1493 = fptrunc float %v872 to half
-  store half %v1493, ptr addrspace(1) %v1492, align 2
+  %v1188 = mul i32 %v1182, %arg.n
+  %v1189 = add i32 %v1188, %v1184
+  %v1190 = mul i32 %v1189, 2
+  %v1191 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1190
+  %v1192 = fptrunc float %v571 to half
+  store half %v1192, ptr addrspace(1) %v1191, align 2
   br label %if.end110
 if.else109:
   br label %if.end110
 if.end110:
-  %v1494 = add i32 %v3, %v871
-  %v1495 = add i32 %v1494, 1
-  %v1496 = icmp slt i32 %v1483, %arg.m
-  %v1497 = icmp slt i32 %v1495, %arg.n
-  %v1498 = and i1 %v1496, %v1497
-  br i1 %v1498, label %if.then111, label %if.else112
+  %v1193 = add i32 %v3, %v570
+  %v1194 = add i32 %v1193, 1
+  %v1195 = icmp slt i32 %v1182, %arg.m
+  %v1196 = icmp slt i32 %v1194, %arg.n
+  %v1197 = and i1 %v1195, %v1196
+  br i1 %v1197, label %if.then111, label %if.else112
 if.then111:
-  %v1499 = mul i32 %v1483, %arg.n
-  %v1500 = add i32 %v1499, %v1495
-  %v1501 = mul i32 %v1500, 2
-  %v1502 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1501
-  %v1503 = fptrunc float %v873 to half
-  store half %v1503, ptr addrspace(1) %v1502, align 2
+  %v1198 = mul i32 %v1182, %arg.n
+  %v1199 = add i32 %v1198, %v1194
+  %v1200 = mul i32 %v1199, 2
+  %v1201 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1200
+  %v1202 = fptrunc float %v572 to half
+  store half %v1202, ptr addrspace(1) %v1201, align 2
   br label %if.end113
 if.else112:
   br label %if.end113
 if.end113:
-  %v1504 = add i32 %v3, %v871
-  %v1505 = add i32 %v1504, 2
-  %v1506 = icmp slt i32 %v1483, %arg.m
-  %v1507 = icmp slt i32 %v1505, %arg.n
-  %v1508 = and i1 %v1506, %v1507
-  br i1 %v1508, label %if.then114, label %if.else115
+  %v1203 = add i32 %v3, %v570
+  %v1204 = add i32 %v1203, 2
+  %v1205 = icmp slt i32 %v1182, %arg.m
+  %v1206 = icmp slt i32 %v1204, %arg.n
+  %v1207 = and i1 %v1205, %v1206
+  br i1 %v1207, label %if.then114, label %if.else115
 if.then114:
-  %v1509 = mul i32 %v1483, %arg.n
-  %v1510 = add i32 %v1509, %v1505
-  %v1511 = mul i32 %v1510, 2
-  %v1512 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1511
-  %v1513 = fptrunc float %v874 to half
-  store half %v1513, ptr addrspace(1) %v1512, align 2
+  %v1208 = mul i32 %v1182, %arg.n
+  %v1209 = add i32 %v1208, %v1204
+  %v1210 = mul i32 %v1209, 2
+  %v1211 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1210
+  %v1212 = fptrunc float %v573 to half
+  store half %v1212, ptr addrspace(1) %v1211, align 2
   br label %if.end116
 if.else115:
   br label %if.end116
 if.end116:
-  %v1514 = add i32 %v3, %v871
-  %v1515 = add i32 %v1514, 3
-  %v1516 = icmp slt i32 %v1483, %arg.m
-  %v1517 = icmp slt i32 %v1515, %arg.n
-  %v1518 = and i1 %v1516, %v1517
-  br i1 %v1518, label %if.then117, label %if.else118
+  %v1213 = add i32 %v3, %v570
+  %v1214 = add i32 %v1213, 3
+  %v1215 = icmp slt i32 %v1182, %arg.m
+  %v1216 = icmp slt i32 %v1214, %arg.n
+  %v1217 = and i1 %v1215, %v1216
+  br i1 %v1217, label %if.then117, label %if.else118
 if.then117:
-  %v1519 = mul i32 %v1483, %arg.n
-  %v1520 = add i32 %v1519, %v1515
-  %v1521 = mul i32 %v1520, 2
-  %v1522 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1521
-  %v1523 = fptrunc float %v875 to half
-  store half %v1523, ptr addrspace(1) %v1522, align 2
+  %v1218 = mul i32 %v1182, %arg.n
+  %v1219 = add i32 %v1218, %v1214
+  %v1220 = mul i32 %v1219, 2
+  %v1221 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1220
+  %v1222 = fptrunc float %v574 to half
+  store half %v1222, ptr addrspace(1) %v1221, align 2
   br label %if.end119
 if.else118:
   br label %if.end119
 if.end119:
-  %v1524 = add i32 %v1, %v881
-  %v1525 = add i32 %v3, %v883
-  %v1526 = add i32 %v1525, 0
-  %v1527 = icmp slt i32 %v1524, %arg.m
-  %v1528 = icmp slt i32 %v1526, %arg.n
-  %v1529 = and i1 %v1527, %v1528
-  br i1 %v1529, label %if.then120, label %if.else121
+  %v1223 = add i32 %v1, %v580
+  %v1224 = add i32 %v3, %v582
+  %v1225 = add i32 %v1224, 0
+  %v1226 = icmp slt i32 %v1223, %arg.m
+  %v1227 = icmp slt i32 %v1225, %arg.n
+  %v1228 = and i1 %v1226, %v1227
+  br i1 %v1228, label %if.then120, label %if.else121
 if.then120:
-  %v1530 = mul i32 %v1524, %arg.n
-  %v1531 = add i32 %v1530, %v1526
-  %v1532 = mul i32 %v1531, 2
-  %v1533 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1532
-  %v1534 = fptrunc float %v884 to half
-  store half %v1534, ptr addrspace(1) %v1533, align 2
+  %v1229 = mul i32 %v1223, %arg.n
+  %v1230 = add i32 %v1229, %v1225
+  %v1231 = mul i32 %v1230, 2
+  %v1232 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1231
+  %v1233 = fptrunc float %v583 to half
+  store half %v1233, ptr addrspace(1) %v1232, align 2
   br label %if.end122
 if.else121:
   br label %if.end122
 if.end122:
-  %v1535 = add i32 %v3, %v883
-  %v1536 = add i32 %v1535, 1
-  %v1537 = icmp slt i32 %v1524, %arg.m
-  %v1538 = icmp slt i32 %v1536, %arg.n
-  %v1539 = and i1 %v1537, %v1538
-  br i1 %v1539, label %if.then123, label %if.else124
+  %v1234 = add i32 %v3, %v582
+  %v1235 = add i32 %v1234, 1
+  %v1236 = icmp slt i32 %v1223, %arg.m
+  %v1237 = icmp slt i32 %v1235, %arg.n
+  %v1238 = and i1 %v1236, %v1237
+  br i1 %v1238, label %if.then123, label %if.else124
 if.then123:
-  %v1540 = mul i32 %v1524, %arg.n
-  %v1541 = add i32 %v1540, %v1536
-  %v1542 = mul i32 %v1541, 2
-  %v1543 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1542
-  %v1544 = fptrunc float %v885 to half
-  store half %v1544, ptr addrspace(1) %v1543, align 2
+  %v1239 = mul i32 %v1223, %arg.n
+  %v1240 = add i32 %v1239, %v1235
+  %v1241 = mul i32 %v1240, 2
+  %v1242 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1241
+  %v1243 = fptrunc float %v584 to half
+  store half %v1243, ptr addrspace(1) %v1242, align 2
   br label %if.end125
 if.else124:
   br label %if.end125
 if.end125:
-  %v1545 = add i32 %v3, %v883
-  %v1546 = add i32 %v1545, 2
-  %v1547 = icmp slt i32 %v1524, %arg.m
-  %v1548 = icmp slt i32 %v1546, %arg.n
-  %v1549 = and i1 %v1547, %v1548
-  br i1 %v1549, label %if.then126, label %if.else127
+  %v1244 = add i32 %v3, %v582
+  %v1245 = add i32 %v1244, 2
+  %v1246 = icmp slt i32 %v1223, %arg.m
+  %v1247 = icmp slt i32 %v1245, %arg.n
+  %v1248 = and i1 %v1246, %v1247
+  br i1 %v1248, label %if.then126, label %if.else127
 if.then126:
-  %v1550 = mul i32 %v1524, %arg.n
-  %v1551 = add i32 %v1550, %v1546
-  %v1552 = mul i32 %v1551, 2
-  %v1553 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1552
-  %v1554 = fptrunc float %v886 to half
-  store half %v1554, ptr addrspace(1) %v1553, align 2
+  %v1249 = mul i32 %v1223, %arg.n
+  %v1250 = add i32 %v1249, %v1245
+  %v1251 = mul i32 %v1250, 2
+  %v1252 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1251
+  %v1253 = fptrunc float %v585 to half
+  store half %v1253, ptr addrspace(1) %v1252, align 2
   br label %if.end128
 if.else127:
   br label %if.end128
 if.end128:
-  %v1555 = add i32 %v3, %v883
-  %v1556 = add i32 %v1555, 3
-  %v1557 = icmp slt i32 %v1524, %arg.m
-  %v1558 = icmp slt i32 %v1556, %arg.n
-  %v1559 = and i1 %v1557, %v1558
-  br i1 %v1559, label %if.then129, label %if.else130
+  %v1254 = add i32 %v3, %v582
+  %v1255 = add i32 %v1254, 3
+  %v1256 = icmp slt i32 %v1223, %arg.m
+  %v1257 = icmp slt i32 %v1255, %arg.n
+  %v1258 = and i1 %v1256, %v1257
+  br i1 %v1258, label %if.then129, label %if.else130
 if.then129:
-  %v1560 = mul i32 %v1524, %arg.n
-  %v1561 = add i32 %v1560, %v1556
-  %v1562 = mul i32 %v1561, 2
-  %v1563 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1562
-  %v1564 = fptrunc float %v887 to half
-  store half %v1564, ptr addrspace(1) %v1563, align 2
+  %v1259 = mul i32 %v1223, %arg.n
+  %v1260 = add i32 %v1259, %v1255
+  %v1261 = mul i32 %v1260, 2
+  %v1262 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1261
+  %v1263 = fptrunc float %v586 to half
+  store half %v1263, ptr addrspace(1) %v1262, align 2
   br label %if.end131
 if.else130:
   br label %if.end131
 if.end131:
-  %v1565 = add i32 %v1, %v893
-  %v1566 = add i32 %v3, %v895
-  %v1567 = add i32 %v1566, 0
-  %v1568 = icmp slt i32 %v1565, %arg.m
-  %v1569 = icmp slt i32 %v1567, %arg.n
-  %v1570 = and i1 %v1568, %v1569
-  br i1 %v1570, label %if.then132, label %if.else133
+  %v1264 = add i32 %v1, %v592
+  %v1265 = add i32 %v3, %v594
+  %v1266 = add i32 %v1265, 0
+  %v1267 = icmp slt i32 %v1264, %arg.m
+  %v1268 = icmp slt i32 %v1266, %arg.n
+  %v1269 = and i1 %v1267, %v1268
+  br i1 %v1269, label %if.then132, label %if.else133
 if.then132:
-  %v1571 = mul i32 %v1565, %arg.n
-  %v1572 = add i32 %v1571, %v1567
-  %v1573 = mul i32 %v1572, 2
-  %v1574 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1573
-  %v1575 = fptrunc float %v896 to half
-  store half %v1575, ptr addrspace(1) %v1574, align 2
+  %v1270 = mul i32 %v1264, %arg.n
+  %v1271 = add i32 %v1270, %v1266
+  %v1272 = mul i32 %v1271, 2
+  %v1273 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1272
+  %v1274 = fptrunc float %v595 to half
+  store half %v1274, ptr addrspace(1) %v1273, align 2
   br label %if.end134
 if.else133:
   br label %if.end134
 if.end134:
-  %v1576 = add i32 %v3, %v895
-  %v1577 = add i32 %v1576, 1
-  %v1578 = icmp slt i32 %v1565, %arg.m
-  %v1579 = icmp slt i32 %v1577, %arg.n
-  %v1580 = and i1 %v1578, %v1579
-  br i1 %v1580, label %if.then135, label %if.else136
+  %v1275 = add i32 %v3, %v594
+  %v1276 = add i32 %v1275, 1
+  %v1277 = icmp slt i32 %v1264, %arg.m
+  %v1278 = icmp slt i32 %v1276, %arg.n
+  %v1279 = and i1 %v1277, %v1278
+  br i1 %v1279, label %if.then135, label %if.else136
 if.then135:
-  %v1581 = mul i32 %v1565, %arg.n
-  %v1582 = add i32 %v1581, %v1577
-  %v1583 = mul i32 %v1582, 2
-  %v1584 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1583
-  %v1585 = fptrunc float %v897 to half
-  store half %v1585, ptr addrspace(1) %v1584, align 2
+  %v1280 = mul i32 %v1264, %arg.n
+  %v1281 = add i32 %v1280, %v1276
+  %v1282 = mul i32 %v1281, 2
+  %v1283 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1282
+  %v1284 = fptrunc float %v596 to half
+  store half %v1284, ptr addrspace(1) %v1283, align 2
   br label %if.end137
 if.else136:
   br label %if.end137
 if.end137:
-  %v1586 = add i32 %v3, %v895
-  %v1587 = add i32 %v1586, 2
-  %v1588 = icmp slt i32 %v1565, %arg.m
-  %v1589 = icmp slt i32 %v1587, %arg.n
-  %v1590 = and i1 %v1588, %v1589
-  br i1 %v1590, label %if.then138, label %if.else139
+  %v1285 = add i32 %v3, %v594
+  %v1286 = add i32 %v1285, 2
+  %v1287 = icmp slt i32 %v1264, %arg.m
+  %v1288 = icmp slt i32 %v1286, %arg.n
+  %v1289 = and i1 %v1287, %v1288
+  br i1 %v1289, label %if.then138, label %if.else139
 if.then138:
-  %v1591 = mul i32 %v1565, %arg.n
-  %v1592 = add i32 %v1591, %v1587
-  %v1593 = mul i32 %v1592, 2
-  %v1594 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1593
-  %v1595 = fptrunc float %v898 to half
-  store half %v1595, ptr addrspace(1) %v1594, align 2
+  %v1290 = mul i32 %v1264, %arg.n
+  %v1291 = add i32 %v1290, %v1286
+  %v1292 = mul i32 %v1291, 2
+  %v1293 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1292
+  %v1294 = fptrunc float %v597 to half
+  store half %v1294, ptr addrspace(1) %v1293, align 2
   br label %if.end140
 if.else139:
   br label %if.end140
 if.end140:
-  %v1596 = add i32 %v3, %v895
-  %v1597 = add i32 %v1596, 3
-  %v1598 = icmp slt i32 %v1565, %arg.m
-  %v1599 = icmp slt i32 %v1597, %arg.n
-  %v1600 = and i1 %v1598, %v1599
-  br i1 %v1600, label %if.then141, label %if.else142
+  %v1295 = add i32 %v3, %v594
+  %v1296 = add i32 %v1295, 3
+  %v1297 = icmp slt i32 %v1264, %arg.m
+  %v1298 = icmp slt i32 %v1296, %arg.n
+  %v1299 = and i1 %v1297, %v1298
+  br i1 %v1299, label %if.then141, label %if.else142
 if.then141:
-  %v1601 = mul i32 %v1565, %arg.n
-  %v1602 = add i32 %v1601, %v1597
-  %v1603 = mul i32 %v1602, 2
-  %v1604 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1603
-  %v1605 = fptrunc float %v899 to half
-  store half %v1605, ptr addrspace(1) %v1604, align 2
+  %v1300 = mul i32 %v1264, %arg.n
+  %v1301 = add i32 %v1300, %v1296
+  %v1302 = mul i32 %v1301, 2
+  %v1303 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1302
+  %v1304 = fptrunc float %v598 to half
+  store half %v1304, ptr addrspace(1) %v1303, align 2
   br label %if.end143
 if.else142:
   br label %if.end143
 if.end143:
-  %v1606 = add i32 %v1, %v905
-  %v1607 = add i32 %v3, %v907
-  %v1608 = add i32 %v1607, 0
-  %v1609 = icmp slt i32 %v1606, %arg.m
-  %v1610 = icmp slt i32 %v1608, %arg.n
-  %v1611 = and i1 %v1609, %v1610
-  br i1 %v1611, label %if.then144, label %if.else145
+  %v1305 = add i32 %v1, %v604
+  %v1306 = add i32 %v3, %v606
+  %v1307 = add i32 %v1306, 0
+  %v1308 = icmp slt i32 %v1305, %arg.m
+  %v1309 = icmp slt i32 %v1307, %arg.n
+  %v1310 = and i1 %v1308, %v1309
+  br i1 %v1310, label %if.then144, label %if.else145
 if.then144:
-  %v1612 = mul i32 %v1606, %arg.n
-  %v1613 = add i32 %v1612, %v1608
-  %v1614 = mul i32 %v1613, 2
-  %v1615 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1614
-  %v1616 = fptrunc float %v908 to half
-  store half %v1616, ptr addrspace(1) %v1615, align 2
+  %v1311 = mul i32 %v1305, %arg.n
+  %v1312 = add i32 %v1311, %v1307
+  %v1313 = mul i32 %v1312, 2
+  %v1314 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1313
+  %v1315 = fptrunc float %v607 to half
+  store half %v1315, ptr addrspace(1) %v1314, align 2
   br label %if.end146
 if.else145:
   br label %if.end146
 if.end146:
-  %v1617 = add i32 %v3, %v907
-  %v1618 = add i32 %v1617, 1
-  %v1619 = icmp slt i32 %v1606, %arg.m
-  %v1620 = icmp slt i32 %v1618, %arg.n
-  %v1621 = and i1 %v1619, %v1620
-  br i1 %v1621, label %if.then147, label %if.else148
+  %v1316 = add i32 %v3, %v606
+  %v1317 = add i32 %v1316, 1
+  %v1318 = icmp slt i32 %v1305, %arg.m
+  %v1319 = icmp slt i32 %v1317, %arg.n
+  %v1320 = and i1 %v1318, %v1319
+  br i1 %v1320, label %if.then147, label %if.else148
 if.then147:
-  %v1622 = mul i32 %v1606, %arg.n
-  %v1623 = add i32 %v1622, %v1618
-  %v1624 = mul i32 %v1623, 2
-  %v1625 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1624
-  %v1626 = fptrunc float %v909 to half
-  store half %v1626, ptr addrspace(1) %v1625, align 2
+  %v1321 = mul i32 %v1305, %arg.n
+  %v1322 = add i32 %v1321, %v1317
+  %v1323 = mul i32 %v1322, 2
+  %v1324 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1323
+  %v1325 = fptrunc float %v608 to half
+  store half %v1325, ptr addrspace(1) %v1324, align 2
   br label %if.end149
 if.else148:
   br label %if.end149
 if.end149:
-  %v1627 = add i32 %v3, %v907
-  %v1628 = add i32 %v1627, 2
-  %v1629 = icmp slt i32 %v1606, %arg.m
-  %v1630 = icmp slt i32 %v1628, %arg.n
-  %v1631 = and i1 %v1629, %v1630
-  br i1 %v1631, label %if.then150, label %if.else151
+  %v1326 = add i32 %v3, %v606
+  %v1327 = add i32 %v1326, 2
+  %v1328 = icmp slt i32 %v1305, %arg.m
+  %v1329 = icmp slt i32 %v1327, %arg.n
+  %v1330 = and i1 %v1328, %v1329
+  br i1 %v1330, label %if.then150, label %if.else151
 if.then150:
-  %v1632 = mul i32 %v1606, %arg.n
-  %v1633 = add i32 %v1632, %v1628
-  %v1634 = mul i32 %v1633, 2
-  %v1635 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1634
-  %v1636 = fptrunc float %v910 to half
-  store half %v1636, ptr addrspace(1) %v1635, align 2
+  %v1331 = mul i32 %v1305, %arg.n
+  %v1332 = add i32 %v1331, %v1327
+  %v1333 = mul i32 %v1332, 2
+  %v1334 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1333
+  %v1335 = fptrunc float %v609 to half
+  store half %v1335, ptr addrspace(1) %v1334, align 2
   br label %if.end152
 if.else151:
   br label %if.end152
 if.end152:
-  %v1637 = add i32 %v3, %v907
-  %v1638 = add i32 %v1637, 3
-  %v1639 = icmp slt i32 %v1606, %arg.m
-  %v1640 = icmp slt i32 %v1638, %arg.n
-  %v1641 = and i1 %v1639, %v1640
-  br i1 %v1641, label %if.then153, label %if.else154
+  %v1336 = add i32 %v3, %v606
+  %v1337 = add i32 %v1336, 3
+  %v1338 = icmp slt i32 %v1305, %arg.m
+  %v1339 = icmp slt i32 %v1337, %arg.n
+  %v1340 = and i1 %v1338, %v1339
+  br i1 %v1340, label %if.then153, label %if.else154
 if.then153:
-  %v1642 = mul i32 %v1606, %arg.n
-  %v1643 = add i32 %v1642, %v1638
-  %v1644 = mul i32 %v1643, 2
-  %v1645 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1644
-  %v1646 = fptrunc float %v911 to half
-  store half %v1646, ptr addrspace(1) %v1645, align 2
+  %v1341 = mul i32 %v1305, %arg.n
+  %v1342 = add i32 %v1341, %v1337
+  %v1343 = mul i32 %v1342, 2
+  %v1344 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1343
+  %v1345 = fptrunc float %v610 to half
+  store half %v1345, ptr addrspace(1) %v1344, align 2
   br label %if.end155
 if.else154:
   br label %if.end155
 if.end155:
-  %v1647 = add i32 %v1, %v917
-  %v1648 = add i32 %v3, %v919
-  %v1649 = add i32 %v1648, 0
-  %v1650 = icmp slt i32 %v1647, %arg.m
-  %v1651 = icmp slt i32 %v1649, %arg.n
-  %v1652 = and i1 %v1650, %v1651
-  br i1 %v1652, label %if.then156, label %if.else157
+  %v1346 = add i32 %v1, %v616
+  %v1347 = add i32 %v3, %v618
+  %v1348 = add i32 %v1347, 0
+  %v1349 = icmp slt i32 %v1346, %arg.m
+  %v1350 = icmp slt i32 %v1348, %arg.n
+  %v1351 = and i1 %v1349, %v1350
+  br i1 %v1351, label %if.then156, label %if.else157
 if.then156:
-  %v1653 = mul i32 %v1647, %arg.n
-  %v1654 = add i32 %v1653, %v1649
-  %v1655 = mul i32 %v1654, 2
-  %v1656 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1655
-  %v1657 = fptrunc float %v920 to half
-  store half %v1657, ptr addrspace(1) %v1656, align 2
+  %v1352 = mul i32 %v1346, %arg.n
+  %v1353 = add i32 %v1352, %v1348
+  %v1354 = mul i32 %v1353, 2
+  %v1355 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1354
+  %v1356 = fptrunc float %v619 to half
+  store half %v1356, ptr addrspace(1) %v1355, align 2
   br label %if.end158
 if.else157:
   br label %if.end158
 if.end158:
-  %v1658 = add i32 %v3, %v919
-  %v1659 = add i32 %v1658, 1
-  %v1660 = icmp slt i32 %v1647, %arg.m
-  %v1661 = icmp slt i32 %v1659, %arg.n
-  %v1662 = and i1 %v1660, %v1661
-  br i1 %v1662, label %if.then159, label %if.else160
+  %v1357 = add i32 %v3, %v618
+  %v1358 = add i32 %v1357, 1
+  %v1359 = icmp slt i32 %v1346, %arg.m
+  %v1360 = icmp slt i32 %v1358, %arg.n
+  %v1361 = and i1 %v1359, %v1360
+  br i1 %v1361, label %if.then159, label %if.else160
 if.then159:
-  %v1663 = mul i32 %v1647, %arg.n
-  %v1664 = add i32 %v1663, %v1659
-  %v1665 = mul i32 %v1664, 2
-  %v1666 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1665
-  %v1667 = fptrunc float %v921 to half
-  store half %v1667, ptr addrspace(1) %v1666, align 2
+  %v1362 = mul i32 %v1346, %arg.n
+  %v1363 = add i32 %v1362, %v1358
+  %v1364 = mul i32 %v1363, 2
+  %v1365 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1364
+  %v1366 = fptrunc float %v620 to half
+  store half %v1366, ptr addrspace(1) %v1365, align 2
   br label %if.end161
 if.else160:
   br label %if.end161
 if.end161:
-  %v1668 = add i32 %v3, %v919
-  %v1669 = add i32 %v1668, 2
-  %v1670 = icmp slt i32 %v1647, %arg.m
-  %v1671 = icmp slt i32 %v1669, %arg.n
-  %v1672 = and i1 %v1670, %v1671
-  br i1 %v1672, label %if.then162, label %if.else163
+  %v1367 = add i32 %v3, %v618
+  %v1368 = add i32 %v1367, 2
+  %v1369 = icmp slt i32 %v1346, %arg.m
+  %v1370 = icmp slt i32 %v1368, %arg.n
+  %v1371 = and i1 %v1369, %v1370
+  br i1 %v1371, label %if.then162, label %if.else163
 if.then162:
-  %v1673 = mul i32 %v1647, %arg.n
-  %v1674 = add i32 %v1673, %v1669
-  %v1675 = mul i32 %v1674, 2
-  %v1676 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1675
-  %v1677 = fptrunc float %v922 to half
-  store half %v1677, ptr addrspace(1) %v1676, align 2
+  %v1372 = mul i32 %v1346, %arg.n
+  %v1373 = add i32 %v1372, %v1368
+  %v1374 = mul i32 %v1373, 2
+  %v1375 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1374
+  %v1376 = fptrunc float %v621 to half
+  store half %v1376, ptr addrspace(1) %v1375, align 2
   br label %if.end164
 if.else163:
   br label %if.end164
 if.end164:
-  %v1678 = add i32 %v3, %v919
-  %v1679 = add i32 %v1678, 3
-  %v1680 = icmp slt i32 %v1647, %arg.m
-  %v1681 = icmp slt i32 %v1679, %arg.n
-  %v1682 = and i1 %v1680, %v1681
-  br i1 %v1682, label %if.then165, label %if.else166
+  %v1377 = add i32 %v3, %v618
+  %v1378 = add i32 %v1377, 3
+  %v1379 = icmp slt i32 %v1346, %arg.m
+  %v1380 = icmp slt i32 %v1378, %arg.n
+  %v1381 = and i1 %v1379, %v1380
+  br i1 %v1381, label %if.then165, label %if.else166
 if.then165:
-  %v1683 = mul i32 %v1647, %arg.n
-  %v1684 = add i32 %v1683, %v1679
-  %v1685 = mul i32 %v1684, 2
-  %v1686 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1685
-  %v1687 = fptrunc float %v923 to half
-  store half %v1687, ptr addrspace(1) %v1686, align 2
+  %v1382 = mul i32 %v1346, %arg.n
+  %v1383 = add i32 %v1382, %v1378
+  %v1384 = mul i32 %v1383, 2
+  %v1385 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1384
+  %v1386 = fptrunc float %v622 to half
+  store half %v1386, ptr addrspace(1) %v1385, align 2
   br label %if.end167
 if.else166:
   br label %if.end167
 if.end167:
-  %v1688 = add i32 %v1, %v929
-  %v1689 = add i32 %v3, %v931
-  %v1690 = add i32 %v1689, 0
-  %v1691 = icmp slt i32 %v1688, %arg.m
-  %v1692 = icmp slt i32 %v1690, %arg.n
-  %v1693 = and i1 %v1691, %v1692
-  br i1 %v1693, label %if.then168, label %if.else169
+  %v1387 = add i32 %v1, %v628
+  %v1388 = add i32 %v3, %v630
+  %v1389 = add i32 %v1388, 0
+  %v1390 = icmp slt i32 %v1387, %arg.m
+  %v1391 = icmp slt i32 %v1389, %arg.n
+  %v1392 = and i1 %v1390, %v1391
+  br i1 %v1392, label %if.then168, label %if.else169
 if.then168:
-  %v1694 = mul i32 %v1688, %arg.n
-  %v1695 = add i32 %v1694, %v1690
-  %v1696 = mul i32 %v1695, 2
-  %v1697 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1696
-  %v1698 = fptrunc float %v932 to half
-  store half %v1698, ptr addrspace(1) %v1697, align 2
+  %v1393 = mul i32 %v1387, %arg.n
+  %v1394 = add i32 %v1393, %v1389
+  %v1395 = mul i32 %v1394, 2
+  %v1396 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1395
+  %v1397 = fptrunc float %v631 to half
+  store half %v1397, ptr addrspace(1) %v1396, align 2
   br label %if.end170
 if.else169:
   br label %if.end170
 if.end170:
-  %v1699 = add i32 %v3, %v931
-  %v1700 = add i32 %v1699, 1
-  %v1701 = icmp slt i32 %v1688, %arg.m
-  %v1702 = icmp slt i32 %v1700, %arg.n
-  %v1703 = and i1 %v1701, %v1702
-  br i1 %v1703, label %if.then171, label %if.else172
+  %v1398 = add i32 %v3, %v630
+  %v1399 = add i32 %v1398, 1
+  %v1400 = icmp slt i32 %v1387, %arg.m
+  %v1401 = icmp slt i32 %v1399, %arg.n
+  %v1402 = and i1 %v1400, %v1401
+  br i1 %v1402, label %if.then171, label %if.else172
 if.then171:
-  %v1704 = mul i32 %v1688, %arg.n
-  %v1705 = add i32 %v1704, %v1700
-  %v1706 = mul i32 %v1705, 2
-  %v1707 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1706
-  %v1708 = fptrunc float %v933 to half
-  store half %v1708, ptr addrspace(1) %v1707, align 2
+  %v1403 = mul i32 %v1387, %arg.n
+  %v1404 = add i32 %v1403, %v1399
+  %v1405 = mul i32 %v1404, 2
+  %v1406 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1405
+  %v1407 = fptrunc float %v632 to half
+  store half %v1407, ptr addrspace(1) %v1406, align 2
   br label %if.end173
 if.else172:
   br label %if.end173
 if.end173:
-  %v1709 = add i32 %v3, %v931
-  %v1710 = add i32 %v1709, 2
-  %v1711 = icmp slt i32 %v1688, %arg.m
-  %v1712 = icmp slt i32 %v1710, %arg.n
-  %v1713 = and i1 %v1711, %v1712
-  br i1 %v1713, label %if.then174, label %if.else175
+  %v1408 = add i32 %v3, %v630
+  %v1409 = add i32 %v1408, 2
+  %v1410 = icmp slt i32 %v1387, %arg.m
+  %v1411 = icmp slt i32 %v1409, %arg.n
+  %v1412 = and i1 %v1410, %v1411
+  br i1 %v1412, label %if.then174, label %if.else175
 if.then174:
-  %v1714 = mul i32 %v1688, %arg.n
-  %v1715 = add i32 %v1714, %v1710
-  %v1716 = mul i32 %v1715, 2
-  %v1717 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1716
-  %v1718 = fptrunc float %v934 to half
-  store half %v1718, ptr addrspace(1) %v1717, align 2
+  %v1413 = mul i32 %v1387, %arg.n
+  %v1414 = add i32 %v1413, %v1409
+  %v1415 = mul i32 %v1414, 2
+  %v1416 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1415
+  %v1417 = fptrunc float %v633 to half
+  store half %v1417, ptr addrspace(1) %v1416, align 2
   br label %if.end176
 if.else175:
   br label %if.end176
 if.end176:
-  %v1719 = add i32 %v3, %v931
-  %v1720 = add i32 %v1719, 3
-  %v1721 = icmp slt i32 %v1688, %arg.m
-  %v1722 = icmp slt i32 %v1720, %arg.n
-  %v1723 = and i1 %v1721, %v1722
-  br i1 %v1723, label %if.then177, label %if.else178
+  %v1418 = add i32 %v3, %v630
+  %v1419 = add i32 %v1418, 3
+  %v1420 = icmp slt i32 %v1387, %arg.m
+  %v1421 = icmp slt i32 %v1419, %arg.n
+  %v1422 = and i1 %v1420, %v1421
+  br i1 %v1422, label %if.then177, label %if.else178
 if.then177:
-  %v1724 = mul i32 %v1688, %arg.n
-  %v1725 = add i32 %v1724, %v1720
-  %v1726 = mul i32 %v1725, 2
-  %v1727 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1726
-  %v1728 = fptrunc float %v935 to half
-  store half %v1728, ptr addrspace(1) %v1727, align 2
+  %v1423 = mul i32 %v1387, %arg.n
+  %v1424 = add i32 %v1423, %v1419
+  %v1425 = mul i32 %v1424, 2
+  %v1426 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1425
+  %v1427 = fptrunc float %v634 to half
+  store half %v1427, ptr addrspace(1) %v1426, align 2
   br label %if.end179
 if.else178:
   br label %if.end179
 if.end179:
-  %v1729 = add i32 %v1, %v941
-  %v1730 = add i32 %v3, %v943
-  %v1731 = add i32 %v1730, 0
-  %v1732 = icmp slt i32 %v1729, %arg.m
-  %v1733 = icmp slt i32 %v1731, %arg.n
-  %v1734 = and i1 %v1732, %v1733
-  br i1 %v1734, label %if.then180, label %if.else181
+  %v1428 = add i32 %v1, %v640
+  %v1429 = add i32 %v3, %v642
+  %v1430 = add i32 %v1429, 0
+  %v1431 = icmp slt i32 %v1428, %arg.m
+  %v1432 = icmp slt i32 %v1430, %arg.n
+  %v1433 = and i1 %v1431, %v1432
+  br i1 %v1433, label %if.then180, label %if.else181
 if.then180:
-  %v1735 = mul i32 %v1729, %arg.n
-  %v1736 = add i32 %v1735, %v1731
-  %v1737 = mul i32 %v1736, 2
-  %v1738 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1737
-  %v1739 = fptrunc float %v944 to half
-  store half %v1739, ptr addrspace(1) %v1738, align 2
+  %v1434 = mul i32 %v1428, %arg.n
+  %v1435 = add i32 %v1434, %v1430
+  %v1436 = mul i32 %v1435, 2
+  %v1437 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1436
+  %v1438 = fptrunc float %v643 to half
+  store half %v1438, ptr addrspace(1) %v1437, align 2
   br label %if.end182
 if.else181:
   br label %if.end182
 if.end182:
-  %v1740 = add i32 %v3, %v943
-  %v1741 = add i32 %v1740, 1
-  %v1742 = icmp slt i32 %v1729, %arg.m
-  %v1743 = icmp slt i32 %v1741, %arg.n
-  %v1744 = and i1 %v1742, %v1743
-  br i1 %v1744, label %if.then183, label %if.else184
+  %v1439 = add i32 %v3, %v642
+  %v1440 = add i32 %v1439, 1
+  %v1441 = icmp slt i32 %v1428, %arg.m
+  %v1442 = icmp slt i32 %v1440, %arg.n
+  %v1443 = and i1 %v1441, %v1442
+  br i1 %v1443, label %if.then183, label %if.else184
 if.then183:
-  %v1745 = mul i32 %v1729, %arg.n
-  %v1746 = add i32 %v1745, %v1741
-  %v1747 = mul i32 %v1746, 2
-  %v1748 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1747
-  %v1749 = fptrunc float %v945 to half
-  store half %v1749, ptr addrspace(1) %v1748, align 2
+  %v1444 = mul i32 %v1428, %arg.n
+  %v1445 = add i32 %v1444, %v1440
+  %v1446 = mul i32 %v1445, 2
+  %v1447 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1446
+  %v1448 = fptrunc float %v644 to half
+  store half %v1448, ptr addrspace(1) %v1447, align 2
   br label %if.end185
 if.else184:
   br label %if.end185
 if.end185:
-  %v1750 = add i32 %v3, %v943
-  %v1751 = add i32 %v1750, 2
-  %v1752 = icmp slt i32 %v1729, %arg.m
-  %v1753 = icmp slt i32 %v1751, %arg.n
-  %v1754 = and i1 %v1752, %v1753
-  br i1 %v1754, label %if.then186, label %if.else187
+  %v1449 = add i32 %v3, %v642
+  %v1450 = add i32 %v1449, 2
+  %v1451 = icmp slt i32 %v1428, %arg.m
+  %v1452 = icmp slt i32 %v1450, %arg.n
+  %v1453 = and i1 %v1451, %v1452
+  br i1 %v1453, label %if.then186, label %if.else187
 if.then186:
-  %v1755 = mul i32 %v1729, %arg.n
-  %v1756 = add i32 %v1755, %v1751
-  %v1757 = mul i32 %v1756, 2
-  %v1758 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1757
-  %v1759 = fptrunc float %v946 to half
-  store half %v1759, ptr addrspace(1) %v1758, align 2
+  %v1454 = mul i32 %v1428, %arg.n
+  %v1455 = add i32 %v1454, %v1450
+  %v1456 = mul i32 %v1455, 2
+  %v1457 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1456
+  %v1458 = fptrunc float %v645 to half
+  store half %v1458, ptr addrspace(1) %v1457, align 2
   br label %if.end188
 if.else187:
   br label %if.end188
 if.end188:
-  %v1760 = add i32 %v3, %v943
-  %v1761 = add i32 %v1760, 3
-  %v1762 = icmp slt i32 %v1729, %arg.m
-  %v1763 = icmp slt i32 %v1761, %arg.n
-  %v1764 = and i1 %v1762, %v1763
-  br i1 %v1764, label %if.then189, label %if.else190
+  %v1459 = add i32 %v3, %v642
+  %v1460 = add i32 %v1459, 3
+  %v1461 = icmp slt i32 %v1428, %arg.m
+  %v1462 = icmp slt i32 %v1460, %arg.n
+  %v1463 = and i1 %v1461, %v1462
+  br i1 %v1463, label %if.then189, label %if.else190
 if.then189:
-  %v1765 = mul i32 %v1729, %arg.n
-  %v1766 = add i32 %v1765, %v1761
-  %v1767 = mul i32 %v1766, 2
-  %v1768 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1767
-  %v1769 = fptrunc float %v947 to half
-  store half %v1769, ptr addrspace(1) %v1768, align 2
+  %v1464 = mul i32 %v1428, %arg.n
+  %v1465 = add i32 %v1464, %v1460
+  %v1466 = mul i32 %v1465, 2
+  %v1467 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1466
+  %v1468 = fptrunc float %v646 to half
+  store half %v1468, ptr addrspace(1) %v1467, align 2
   br label %if.end191
 if.else190:
   br label %if.end191
 if.end191:
-  %v1770 = add i32 %v1, %v953
-  %v1771 = add i32 %v3, %v955
-  %v1772 = add i32 %v1771, 0
-  %v1773 = icmp slt i32 %v1770, %arg.m
-  %v1774 = icmp slt i32 %v1772, %arg.n
-  %v1775 = and i1 %v1773, %v1774
-  br i1 %v1775, label %if.then192, label %if.else193
+  %v1469 = add i32 %v1, %v652
+  %v1470 = add i32 %v3, %v654
+  %v1471 = add i32 %v1470, 0
+  %v1472 = icmp slt i32 %v1469, %arg.m
+  %v1473 = icmp slt i32 %v1471, %arg.n
+  %v1474 = and i1 %v1472, %v1473
+  br i1 %v1474, label %if.then192, label %if.else193
 if.then192:
-  %v1776 = mul i32 %v1770, %arg.n
-  %v1777 = add i32 %v1776, %v1772
-  %v1778 = mul i32 %v1777, 2
-  %v1779 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1778
-  %v1780 = fptrunc float %v956 to half
-  store half %v1780, ptr addrspace(1) %v1779, align 2
+  %v1475 = mul i32 %v1469, %arg.n
+  %v1476 = add i32 %v1475, %v1471
+  %v1477 = mul i32 %v1476, 2
+  %v1478 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1477
+  %v1479 = fptrunc float %v655 to half
+  store half %v1479, ptr addrspace(1) %v1478, align 2
   br label %if.end194
 if.else193:
   br label %if.end194
 if.end194:
-  %v1781 = add i32 %v3, %v955
-  %v1782 = add i32 %v1781, 1
-  %v1783 = icmp slt i32 %v1770, %arg.m
-  %v1784 = icmp slt i32 %v1782, %arg.n
-  %v1785 = and i1 %v1783, %v1784
-  br i1 %v1785, label %if.then195, label %if.else196
+  %v1480 = add i32 %v3, %v654
+  %v1481 = add i32 %v1480, 1
+  %v1482 = icmp slt i32 %v1469, %arg.m
+  %v1483 = icmp slt i32 %v1481, %arg.n
+  %v1484 = and i1 %v1482, %v1483
+  br i1 %v1484, label %if.then195, label %if.else196
 if.then195:
-  %v1786 = mul i32 %v1770, %arg.n
-  %v1787 = add i32 %v1786, %v1782
-  %v1788 = mul i32 %v1787, 2
-  %v1789 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1788
-  %v1790 = fptrunc float %v957 to half
-  store half %v1790, ptr addrspace(1) %v1789, align 2
+  %v1485 = mul i32 %v1469, %arg.n
+  %v1486 = add i32 %v1485, %v1481
+  %v1487 = mul i32 %v1486, 2
+  %v1488 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1487
+  %v1489 = fptrunc float %v656 to half
+  store half %v1489, ptr addrspace(1) %v1488, align 2
   br label %if.end197
 if.else196:
   br label %if.end197
 if.end197:
-  %v1791 = add i32 %v3, %v955
-  %v1792 = add i32 %v1791, 2
-  %v1793 = icmp slt i32 %v1770, %arg.m
-  %v1794 = icmp slt i32 %v1792, %arg.n
-  %v1795 = and i1 %v1793, %v1794
-  br i1 %v1795, label %if.then198, label %if.else199
+  %v1490 = add i32 %v3, %v654
+  %v1491 = add i32 %v1490, 2
+  %v1492 = icmp slt i32 %v1469, %arg.m
+  %v1493 = icmp slt i32 %v1491, %arg.n
+  %v1494 = and i1 %v1492, %v1493
+  br i1 %v1494, label %if.then198, label %if.else199
 if.then198:
-  %v1796 = mul i32 %v1770, %arg.n
-  %v1797 = add i32 %v1796, %v1792
-  %v1798 = mul i32 %v1797, 2
-  %v1799 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1798
-  %v1800 = fptrunc float %v958 to half
-  store half %v1800, ptr addrspace(1) %v1799, align 2
+  %v1495 = mul i32 %v1469, %arg.n
+  %v1496 = add i32 %v1495, %v1491
+  %v1497 = mul i32 %v1496, 2
+  %v1498 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1497
+  %v1499 = fptrunc float %v657 to half
+  store half %v1499, ptr addrspace(1) %v1498, align 2
   br label %if.end200
 if.else199:
   br label %if.end200
 if.end200:
-  %v1801 = add i32 %v3, %v955
-  %v1802 = add i32 %v1801, 3
-  %v1803 = icmp slt i32 %v1770, %arg.m
-  %v1804 = icmp slt i32 %v1802, %arg.n
-  %v1805 = and i1 %v1803, %v1804
-  br i1 %v1805, label %if.then201, label %if.else202
+  %v1500 = add i32 %v3, %v654
+  %v1501 = add i32 %v1500, 3
+  %v1502 = icmp slt i32 %v1469, %arg.m
+  %v1503 = icmp slt i32 %v1501, %arg.n
+  %v1504 = and i1 %v1502, %v1503
+  br i1 %v1504, label %if.then201, label %if.else202
 if.then201:
-  %v1806 = mul i32 %v1770, %arg.n
-  %v1807 = add i32 %v1806, %v1802
-  %v1808 = mul i32 %v1807, 2
-  %v1809 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1808
-  %v1810 = fptrunc float %v959 to half
-  store half %v1810, ptr addrspace(1) %v1809, align 2
+  %v1505 = mul i32 %v1469, %arg.n
+  %v1506 = add i32 %v1505, %v1501
+  %v1507 = mul i32 %v1506, 2
+  %v1508 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1507
+  %v1509 = fptrunc float %v658 to half
+  store half %v1509, ptr addrspace(1) %v1508, align 2
   br label %if.end203
 if.else202:
   br label %if.end203
 if.end203:
-  %v1811 = add i32 %v1, %v965
-  %v1812 = add i32 %v3, %v967
-  %v1813 = add i32 %v1812, 0
-  %v1814 = icmp slt i32 %v1811, %arg.m
-  %v1815 = icmp slt i32 %v1813, %arg.n
-  %v1816 = and i1 %v1814, %v1815
-  br i1 %v1816, label %if.then204, label %if.else205
+  %v1510 = add i32 %v1, %v664
+  %v1511 = add i32 %v3, %v666
+  %v1512 = add i32 %v1511, 0
+  %v1513 = icmp slt i32 %v1510, %arg.m
+  %v1514 = icmp slt i32 %v1512, %arg.n
+  %v1515 = and i1 %v1513, %v1514
+  br i1 %v1515, label %if.then204, label %if.else205
 if.then204:
-  %v1817 = mul i32 %v1811, %arg.n
-  %v1818 = add i32 %v1817, %v1813
-  %v1819 = mul i32 %v1818, 2
-  %v1820 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1819
-  %v1821 = fptrunc float %v968 to half
-  store half %v1821, ptr addrspace(1) %v1820, align 2
+  %v1516 = mul i32 %v1510, %arg.n
+  %v1517 = add i32 %v1516, %v1512
+  %v1518 = mul i32 %v1517, 2
+  %v1519 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1518
+  %v1520 = fptrunc float %v667 to half
+  store half %v1520, ptr addrspace(1) %v1519, align 2
   br label %if.end206
 if.else205:
   br label %if.end206
 if.end206:
-  %v1822 = add i32 %v3, %v967
-  %v1823 = add i32 %v1822, 1
-  %v1824 = icmp slt i32 %v1811, %arg.m
-  %v1825 = icmp slt i32 %v1823, %arg.n
-  %v1826 = and i1 %v1824, %v1825
-  br i1 %v1826, label %if.then207, label %if.else208
+  %v1521 = add i32 %v3, %v666
+  %v1522 = add i32 %v1521, 1
+  %v1523 = icmp slt i32 %v1510, %arg.m
+  %v1524 = icmp slt i32 %v1522, %arg.n
+  %v1525 = and i1 %v1523, %v1524
+  br i1 %v1525, label %if.then207, label %if.else208
 if.then207:
-  %v1827 = mul i32 %v1811, %arg.n
-  %v1828 = add i32 %v1827, %v1823
-  %v1829 = mul i32 %v1828, 2
-  %v1830 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1829
-  %v1831 = fptrunc float %v969 to half
-  store half %v1831, ptr addrspace(1) %v1830, align 2
+  %v1526 = mul i32 %v1510, %arg.n
+  %v1527 = add i32 %v1526, %v1522
+  %v1528 = mul i32 %v1527, 2
+  %v1529 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1528
+  %v1530 = fptrunc float %v668 to half
+  store half %v1530, ptr addrspace(1) %v1529, align 2
   br label %if.end209
 if.else208:
   br label %if.end209
 if.end209:
-  %v1832 = add i32 %v3, %v967
-  %v1833 = add i32 %v1832, 2
-  %v1834 = icmp slt i32 %v1811, %arg.m
-  %v1835 = icmp slt i32 %v1833, %arg.n
-  %v1836 = and i1 %v1834, %v1835
-  br i1 %v1836, label %if.then210, label %if.else211
+  %v1531 = add i32 %v3, %v666
+  %v1532 = add i32 %v1531, 2
+  %v1533 = icmp slt i32 %v1510, %arg.m
+  %v1534 = icmp slt i32 %v1532, %arg.n
+  %v1535 = and i1 %v1533, %v1534
+  br i1 %v1535, label %if.then210, label %if.else211
 if.then210:
-  %v1837 = mul i32 %v1811, %arg.n
-  %v1838 = add i32 %v1837, %v1833
-  %v1839 = mul i32 %v1838, 2
-  %v1840 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1839
-  %v1841 = fptrunc float %v970 to half
-  store half %v1841, ptr addrspace(1) %v1840, align 2
+  %v1536 = mul i32 %v1510, %arg.n
+  %v1537 = add i32 %v1536, %v1532
+  %v1538 = mul i32 %v1537, 2
+  %v1539 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1538
+  %v1540 = fptrunc float %v669 to half
+  store half %v1540, ptr addrspace(1) %v1539, align 2
   br label %if.end212
 if.else211:
   br label %if.end212
 if.end212:
-  %v1842 = add i32 %v3, %v967
-  %v1843 = add i32 %v1842, 3
-  %v1844 = icmp slt i32 %v1811, %arg.m
-  %v1845 = icmp slt i32 %v1843, %arg.n
-  %v1846 = and i1 %v1844, %v1845
-  br i1 %v1846, label %if.then213, label %if.else214
+  %v1541 = add i32 %v3, %v666
+  %v1542 = add i32 %v1541, 3
+  %v1543 = icmp slt i32 %v1510, %arg.m
+  %v1544 = icmp slt i32 %v1542, %arg.n
+  %v1545 = and i1 %v1543, %v1544
+  br i1 %v1545, label %if.then213, label %if.else214
 if.then213:
-  %v1847 = mul i32 %v1811, %arg.n
-  %v1848 = add i32 %v1847, %v1843
-  %v1849 = mul i32 %v1848, 2
-  %v1850 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1849
-  %v1851 = fptrunc float %v971 to half
-  store half %v1851, ptr addrspace(1) %v1850, align 2
+  %v1546 = mul i32 %v1510, %arg.n
+  %v1547 = add i32 %v1546, %v1542
+  %v1548 = mul i32 %v1547, 2
+  %v1549 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1548
+  %v1550 = fptrunc float %v670 to half
+  store half %v1550, ptr addrspace(1) %v1549, align 2
   br label %if.end215
 if.else214:
   br label %if.end215
@@ -2412,6 +2099,7 @@ if.end23:
   ret void
 }
 
+declare <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3))
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, <16 x float>, i32, i32, i32)

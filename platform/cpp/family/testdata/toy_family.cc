@@ -1,5 +1,7 @@
 // The C++ twin of toy_family.py, for the emitters' identity test.
+#include <cstdint>
 #include <memory>
+#include <string>
 
 #include "platform/cpp/family/family.h"
 #include "platform/cpp/ir/builder.h"
@@ -15,8 +17,15 @@ json::Value spec_json(const json::Value& spec) {
   return spec;
 }
 
+constexpr std::int64_t kMaxLanes = 1024;  // toy_family.MAX_LANES
+
 std::unique_ptr<ir::Kernel> build(const Case& c) {
-  const int lanes = static_cast<int>(c.spec.as_object().at("lanes").as_int());
+  const std::int64_t wanted = c.spec.as_object().at("lanes").as_int();
+  if (wanted > kMaxLanes) {
+    throw Refusal("toy_family.ToyRefusal", "toy: lanes=" + std::to_string(wanted) + " is not supported (at most " +
+                                               std::to_string(kMaxLanes) + "); no other family takes it");
+  }
+  const int lanes = static_cast<int>(wanted);
   ir::KernelBuilder b("toy_" + c.id, c.arch, {lanes, 1, 1});
   ir::Value* out = b.arg("out", ir::ptr("global"));
   b.barrier();

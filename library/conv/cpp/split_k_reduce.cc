@@ -1,0 +1,163 @@
+// conv_fwd_split_k_reduce, mirroring library/conv/split_k_reduce.py op for op.
+//
+//     conv_fwd_split_k_reduce_<case id>(ws, y, [bias])
+//
+// ORDER (platform/cpp/ir/builder.h): every builder call is its own
+// statement, in Python's order.
+#include "library/conv/cpp/split_k_reduce.h"
+
+#include <array>
+#include <utility>
+#include <vector>
+
+#include "platform/cpp/family/family.h"
+#include "platform/cpp/ir/builder.h"
+#include "platform/cpp/types/types.h"
+
+namespace rocke::conv {
+namespace {
+
+using ir::Value;
+
+constexpr int kWorkgroup = 256;
+constexpr std::array<int, 3> kVectors = {4, 2, 1};  // widest first
+
+// v f32 values at p: one load, its elements (_load).
+std::vector<Value*> load(ir::KernelBuilder& b, Value* p, int v) {
+  const ir::Type* f32 = ir::scalar("f32");
+  if (v == 1) return {b.load(p, f32)};
+  Value* loaded = b.load(p, ir::vector(f32, v));
+  std::vector<Value*> out;
+  for (int j = 0; j < v; ++j) out.push_back(b.extract(loaded, j));
+  return out;
+}
+
+Value* channel(ir::KernelBuilder& b, Value* e, const Channels& ch) {
+  Value* index = ch.inner == 1 ? e : b.div(e, ch.inner);
+  return b.rem(index, ch.count);
+}
+
+// The bias of elements first .. first + v - 1 (_bias).
+std::vector<Value*> bias_of(ir::KernelBuilder& b, Value* bias, Value* first, const Channels& ch, int v) {
+  const ir::Type* f32 = ir::scalar("f32");
+  if (ch.inner == 1 && ch.count % v == 0) {  // v consecutive channels
+    Value* c = channel(b, first, ch);
+    Value* bytes = b.mul(c, 4);
+    Value* p = b.offset(bias, bytes);
+    return load(b, p, v);
+  }
+  if (ch.inner % v == 0) {  // one channel
+    Value* c = channel(b, first, ch);
+    Value* bytes = b.mul(c, 4);
+    Value* p = b.offset(bias, bytes);
+    return std::vector<Value*>(v, b.load(p, f32));
+  }
+  std::vector<Value*> out;
+  for (int j = 0; j < v; ++j) {
+    Value* e = b.add(first, j);
+    Value* c = channel(b, e, ch);
+    Value* bytes = b.mul(c, 4);
+    Value* p = b.offset(bias, bytes);
+    out.push_back(b.load(p, f32));
+  }
+  return out;
+}
+
+std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
+  const ReduceSpec s = ReduceSpec::from_json(cs.spec);
+  std::optional<Channels> ch;
+  if (s.conv.bias_relu) ch = channels_of(s.conv);
+  return reduce_kernel("conv_fwd_split_k_reduce_" + cs.id, cs.arch, s.elements(), s.split_k, s.conv.dtype, ch);
+}
+
+json::Value reduce_normalised(const json::Value& spec) { return ReduceSpec::from_json(spec).to_json(); }
+
+const family::Registration kRegistration({
+    .name = "conv_fwd_split_k_reduce",
+    .build = &build,
+    .spec_json = &reduce_normalised,
+});
+
+}  // namespace
+
+Channels channels_of(const ConvSpec& conv) { return {conv.k, conv.channels_last() ? 1 : product(conv.output())}; }
+
+int vector_width(std::int64_t elements) {
+  for (int v : kVectors) {
+    if (elements % v == 0) return v;
+  }
+  return 1;
+}
+
+std::unique_ptr<ir::Kernel> reduce_kernel(std::string name, std::string_view arch, std::int64_t elements,
+                                          std::int64_t splits, const std::string& dtype,
+                                          std::optional<Channels> channels) {
+  const ir::Type* elem = ir::scalar(dtype);
+  const int v = vector_width(elements);
+  ir::KernelBuilder b(std::move(name), arch, {kWorkgroup, 1, 1});
+  const ir::Type* global = ir::ptr("global");
+  Value* ws = b.arg("ws", global);
+  Value* y = b.arg("y", global);
+  Value* bias = channels ? b.arg("bias", global) : nullptr;
+  Value* block = b.block_id(0);
+  Value* base = b.mul(block, kWorkgroup);
+  Value* tid = b.thread_id(0);
+  Value* lane = b.add(base, tid);
+  Value* first = b.mul(lane, v);
+  Value* inside = b.cmp("lt", first, elements);
+  b.if_(inside, {}, [&] {
+    Value* bytes = b.mul(first, 4);
+    Value* p = b.offset(ws, bytes);
+    std::vector<Value*> total = load(b, p, v);
+    for (std::int64_t s = 1; s < splits; ++s) {
+      Value* e = b.add(first, s * elements);
+      Value* part_bytes = b.mul(e, 4);
+      Value* q = b.offset(ws, part_bytes);
+      const std::vector<Value*> part = load(b, q, v);
+      for (int j = 0; j < v; ++j) total[j] = b.add(total[j], part[j]);
+    }
+    if (bias != nullptr) {
+      const std::vector<Value*> add = bias_of(b, bias, first, *channels, v);
+      for (int j = 0; j < v; ++j) {
+        Value* sum = b.add(total[j], add[j]);
+        total[j] = b.max(sum, 0.0);
+      }
+    }
+    std::vector<Value*> out;
+    for (Value* t : total) out.push_back(b.convert(t, elem));
+    Value* y_bytes = b.mul(first, elem->nbytes());
+    Value* yp = b.offset(y, y_bytes);
+    Value* value = v == 1 ? out[0] : b.build(out);
+    b.store(yp, value);
+  });
+  return b.finish();
+}
+
+ReduceSpec ReduceSpec::from_json(const json::Value& obj) {
+  const bool exact = obj.is_object() && obj.as_object().size() == 2 && obj.as_object().contains("conv") &&
+                     obj.as_object().contains("split_k");
+  if (!exact) {
+    throw ReduceSpecError("ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got " +
+                            json::repr(obj));
+  }
+  const json::Object& fields = obj.as_object();
+  const json::Value& conv = fields.at("conv");
+  // __post_init__, in its order: only a dict becomes a ConvSpec.
+  if (!conv.is_object()) throw ReduceSpecError("ReduceSpec.conv: expected a ConvSpec, got " + json::repr(conv));
+  ReduceSpec s;
+  s.conv = ConvSpec::from_json(conv);
+  const json::Value& split = fields.at("split_k");
+  if (!split.is_int() || split.as_int() < 2) {
+    throw ReduceSpecError("ReduceSpec.split_k: expected an int of at least 2, got " + json::repr(split) +
+                            "; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)");
+  }
+  s.split_k = split.as_int();
+  Shape workspace = s.conv.output_shape();
+  workspace.insert(workspace.begin(), s.split_k);
+  check_tensor_bytes("ReduceSpec.split_k", "f32 workspace", workspace, 4, "take a smaller split");
+  return s;
+}
+
+json::Value ReduceSpec::to_json() const { return json::Object{{"conv", conv.to_json()}, {"split_k", split_k}}; }
+
+}  // namespace rocke::conv

@@ -1,0 +1,62 @@
+// conv_fwd_split_k_reduce, mirroring library/conv/split_k_reduce.py: the
+// second pass of a split-K convolution, y = convert(relu(sum of the f32
+// workspace slices + bias)). split_k_reduce.py's docstring has the workspace
+// convention, the lane vectors and the bias paths.
+//
+// reduce_kernel is the plain builder any split family calls (conv_igemm_wgrad's
+// two-stage split, with no Channels); ReduceSpec is the forward family's spec.
+//
+//   auto k = reduce_kernel("name", "gfx942", elements, 4, "f16", Channels{64, 1});
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "library/conv/cpp/spec.h"
+#include "platform/cpp/family/family.h"
+#include "platform/cpp/ir/core.h"
+#include "platform/cpp/json/json.h"
+
+namespace rocke::conv {
+
+// Python's ReduceSpecError, a family::Refusal: every error of ReduceSpec but
+// its conv's (ConvSpec's) and the workspace size (check_tensor_bytes).
+class ReduceSpecError : public family::Refusal {
+ public:
+  explicit ReduceSpecError(const std::string& message) : family::Refusal("conv.split_k_reduce.ReduceSpecError", message) {}
+};
+
+// Where element e's bias is: bias[(e / inner) % count] (split_k_reduce.Channels).
+struct Channels {
+  std::int64_t count;  // K
+  std::int64_t inner;  // 1 channels-last, output pixels channels-first
+};
+
+// split_k_reduce.channels_of: the Channels of a ConvSpec's output layout.
+Channels channels_of(const ConvSpec& conv);
+
+// V: the widest lane vector (4, 2, 1) that divides `elements`.
+int vector_width(std::int64_t elements);
+
+// The kernel `name`(ws, y, [bias]) on `arch`: y (`dtype`, `elements` of them)
+// from `splits` f32 workspace slices; with `channels`, bias + relu first.
+std::unique_ptr<ir::Kernel> reduce_kernel(std::string name, std::string_view arch, std::int64_t elements,
+                                          std::int64_t splits, const std::string& dtype,
+                                          std::optional<Channels> channels = std::nullopt);
+
+// split_k_reduce.ReduceSpec: a forward layer and its split.
+struct ReduceSpec {
+  ConvSpec conv;
+  std::int64_t split_k = 0;
+
+  // ReduceSpec.from_json(obj): ReduceSpecError worded as Python's (or
+  // ConvSpec's SpecError, for a bad conv or workspace).
+  static ReduceSpec from_json(const json::Value& obj);
+  json::Value to_json() const;
+  std::int64_t elements() const { return product(conv.output_shape()); }
+};
+
+}  // namespace rocke::conv

@@ -1,0 +1,64 @@
+"""ReduceSpec in C++ (igemm_spec_dump's {"reduce": S}) against Python's
+ReduceSpec.from_json on the same JSON: every message byte for byte, every
+accepted spec's to_json equal."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from conv.split_k_reduce import FAMILY, ReduceSpec
+from conv.spec import SpecError
+
+DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "igemm_spec_dump")
+
+CONV = {"n": 2, "c": 16, "k": 32, "spatial": [9, 9], "filter": [3, 3], "pad": [1, 1], "dtype": "f16"}
+BASE = {"conv": CONV, "split_k": 4}
+
+
+def _with(**fields):
+    return {**BASE, **fields}
+
+
+# One spec per check from_json and __post_init__ make, in their order.
+BAD = [
+    [1, 2], "x", None, 3, {}, {"conv": CONV}, _with(mma="16x16x16"),
+    _with(conv=None), _with(conv=[1]), _with(conv={**CONV, "n": 0}), _with(conv={**CONV, "extra": 1}),
+    _with(split_k=1), _with(split_k=0), _with(split_k=-3), _with(split_k=True), _with(split_k="4"), _with(split_k=None), _with(split_k=[4]),
+    _with(conv={**CONV, "n": 1, "k": 1024, "spatial": [512, 1024], "pad": [1, 1]}, split_k=2),  # a 4 GiB workspace
+    _with(conv={**CONV, "n": 1, "c": 8, "k": 8, "spatial": [4096, 4096], "filter": [1, 1], "pad": [0, 0]}, split_k=9),
+]
+GOOD = [BASE, _with(split_k=16), _with(conv={**CONV, "layout": "NCHW", "dtype": "bf16", "bias_relu": True}), *(c.spec.to_json() for c in FAMILY.cases)]
+
+
+def _python(spec):
+    spec = json.loads(json.dumps(spec, sort_keys=True))  # as the dump reads it
+    try:
+        return ["ok", ReduceSpec.from_json(spec).to_json()]
+    except SpecError as e:  # the class too: ReduceSpecError, or SpecError for a bad conv or workspace
+        return [type(e).__name__, str(e)]
+
+
+@pytest.fixture(scope="module")
+def cpp(tmp_path_factory):
+    path = tmp_path_factory.mktemp("specs") / "specs.jsonl"
+    path.write_text("".join(json.dumps({"reduce": s}, sort_keys=True) + "\n" for s in BAD + GOOD))
+    out = subprocess.run([DUMP, str(path)], capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    assert len(lines) == len(BAD + GOOD)
+    return [json.loads(line) for line in lines]
+
+
+@pytest.mark.parametrize("i", range(len(BAD)))
+def test_every_bad_spec_is_refused_with_pythons_message(cpp, i):
+    want = _python(BAD[i])
+    assert want[0] in ("SpecError", "ReduceSpecError"), BAD[i]
+    assert cpp[i] == want, BAD[i]
+
+
+def test_every_good_spec_reads_back_as_python_writes_it(cpp):
+    for spec, got in zip(GOOD, cpp[len(BAD):]):
+        want = _python(spec)
+        assert want[0] == "ok", spec
+        assert got == want, spec

@@ -1,0 +1,143 @@
+"""conv_igemm_dgrad's cases, refusals and kernels: what the issue asks the
+cases to cover (stride > 1 above all), the errors a user can cause, and that
+the numeric check can fail (a stride mask gone wrong, unwritten outputs)."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from conv import igemm_dgrad
+from conv.igemm_dgrad import FAMILY, build, gemm, grid, problem
+from conv.igemm_tiles import TILES, IgemmSpecError, spec_for
+from conv.spec import ConvSpec, SpecError
+from family.family import Case, Refusal
+from interp.interp import run
+
+CASES = {c.id: c for c in FAMILY.cases}
+ARCHS = {"gfx942", "gfx950", "gfx1201", "gfx1250"}
+
+
+def _on(arch):
+    return [c.spec for c in FAMILY.cases if c.arch == arch]
+
+
+def test_at_least_forty_cases_per_flavor():
+    # llvm20 rejects gfx1250: the other three archs alone must give 40.
+    assert sum(c.arch != "gfx1250" for c in FAMILY.cases) >= 40
+    assert {c.arch for c in FAMILY.cases} == ARCHS
+    assert len({len(_on(arch)) for arch in ARCHS}) == 1
+
+
+def test_coverage_of_the_problem_fields():
+    for arch in ARCHS:
+        convs = [s.conv for s in _on(arch)]
+        assert {c.dims for c in convs} == {2, 3}, arch
+        assert {c.layout for c in convs} == {"NHWC", "NCHW"}, arch
+        assert {c.dtype for c in convs} == {"f16", "bf16"}, arch
+        assert any(max(c.dilation) > 1 for c in convs) and any(max(c.pad) > 0 for c in convs), arch
+        assert any(c.groups > 1 and c.layout == "NHWC" for c in convs) and any(c.groups > 1 and c.layout == "NCHW" for c in convs), arch
+
+
+def test_strided_cases_cover_the_trap():
+    convs = [s.conv for s in _on("gfx942")]
+    strided = [c for c in convs if max(c.stride) > 1]
+    assert len(strided) >= 10
+    assert {2, 3} <= {s for c in strided for s in c.stride}
+    assert any(max(c.stride) == 3 and max(c.pad) > 0 and max(c.dilation) > 1 for c in strided)  # stride 3, padding, dilation
+    assert any(c.filter == (1, 1) and c.stride == (2, 2) for c in strided)  # 1x1 stride 2
+    assert any(c.dims == 3 for c in strided) and any(c.layout == "NCHW" for c in strided) and any(c.groups > 1 for c in strided)
+    assert any(len(set(c.stride)) > 1 for c in strided)  # different strides per dimension
+    # An input whose last pixels no output pixel reaches (they must be written as zero).
+    assert any(any((o - 1) * s + (f - 1) * d - p < x - 1 for o, s, f, d, p, x in zip(c.output, c.stride, c.filter, c.dilation, c.pad, c.spatial)) for c in strided)
+
+
+def test_edge_shapes():
+    specs = _on("gfx942")
+    assert any(gemm(s)[1] % s.block_n for s in specs)  # C/groups not a multiple of the tile
+    assert any(gemm(s)[2] % s.block_k for s in specs)  # K/groups x taps not a multiple of the k step
+    assert any(s.conv.k_per_group % 8 for s in specs)  # K/groups off the 16-byte unit: per-element dy
+    assert any(math.prod(s.conv.spatial) == 1 and s.conv.n == 1 for s in specs)  # a single input pixel
+    assert any(math.prod(s.conv.output) == 1 and s.conv.n == 1 for s in specs)  # a single output pixel
+    assert any(all(f == x + 2 * p for f, x, p in zip(s.conv.filter, s.conv.spatial, s.conv.pad)) for s in specs)
+
+
+def test_blocks_wholly_inside_and_both_dy_gathers_are_exercised():
+    for arch in ARCHS:
+        mine = _on(arch)
+        whole = [s for s in mine if gemm(s)[0] >= s.block_m and gemm(s)[1] >= s.block_n]
+        assert any(gemm(s)[2] % s.block_k for s in whole), arch  # the fast loop, then a k tail
+        assert any(igemm_dgrad._dy_gather(s).runs for s in whole), arch
+        assert any(max(s.conv.stride) > 1 and igemm_dgrad._dy_gather(s).runs for s in whole), arch
+        assert any(not igemm_dgrad._dy_gather(s).runs for s in mine), arch
+        assert all(g > 1 for g in (max(grid(s)[i] for s in mine) for i in range(3))), arch
+
+
+def test_vector_dy_gather_only_for_channels_last_whole_units():
+    # Tap-major reduction: the unit's 8 r are 8 filters of one tap, whatever the filter size.
+    nhwc = spec_for("gfx942", ConvSpec(1, 8, 16, (4, 4), (3, 3), stride=(2, 2), pad=(1, 1)))
+    assert igemm_dgrad._dy_gather(nhwc).runs
+    assert not igemm_dgrad._dy_gather(spec_for("gfx942", dataclasses.replace(nhwc.conv, k=12))).runs
+    assert not igemm_dgrad._dy_gather(spec_for("gfx942", dataclasses.replace(nhwc.conv, layout="NCHW"))).runs
+    assert not igemm_dgrad._w_gather(nhwc).runs
+
+
+def test_every_case_has_its_archs_tile_and_kernel_signature():
+    for case in FAMILY.cases:
+        s = case.spec
+        assert (s.mma, s.block_m, s.block_n, s.block_k, s.waves_m, s.waves_n) == dataclasses.astuple(TILES[case.arch]), case.id
+    kernel = build(CASES["resnet_3x3_stride2_gfx1201"])
+    assert kernel.attrs["workgroup_size"] == [256, 1, 1] and kernel.name == "conv_igemm_dgrad_resnet_3x3_stride2_gfx1201"
+    assert [a.name for a in kernel.args] == ["dy", "w", "dx"]
+
+
+def test_gemm_and_grid():
+    spec = spec_for("gfx942", ConvSpec(2, 96, 64, (10, 12), (3, 3), stride=(2, 2), pad=(1, 1), groups=2))
+    assert gemm(spec) == (2 * 10 * 12, 48, 32 * 9)
+    assert grid(spec) == (1, 2, 2)
+
+
+def test_bias_relu_and_bad_tiles_are_refused_with_named_errors():
+    spec = spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), bias_relu=True))
+    with pytest.raises(IgemmSpecError, match=r"^conv_igemm_dgrad: ConvSpec.bias_relu: expected False \(a data gradient has no bias or activation\), got True; conv_igemm_fwd takes bias_relu$"):
+        build(Case("x", "gfx942", spec))
+    bf16 = spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), dtype="bf16"))
+    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'"):
+        build(Case("x", "gfx942", dataclasses.replace(bf16, mma="32x32x16")))
+    assert issubclass(IgemmSpecError, SpecError) and issubclass(IgemmSpecError, Refusal)  # the gates record it as an expected rejection
+
+
+def _run(case, args_from):
+    """The case's kernel run on the problem of case `args_from`; (got, want, problem)."""
+    p = problem(args_from, np.random.default_rng(1))
+    run(build(case), p.grid, p.args)
+    return p.decode(p.args[2]), p.expected[2], p
+
+
+@pytest.mark.parametrize("name", ["resnet_1x1_stride2_bf16_gfx950", "stride3_pad_dilation_bf16_gfx1201", "stride2_uncovered_edge_gfx942"])
+def test_pixels_no_output_reaches_are_exact_zeros(name):
+    # 1x1 stride 2: odd pixels; stride 3 with dilation: most pixels; an uncovered edge:
+    # the last row and column. The kernel must write them (dx starts as NaN) and
+    # write zero: no wrong phase of dy leaks in.
+    got, want, p = _run(CASES[name], CASES[name])
+    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
+    zero = want == 0
+    assert 0.05 < zero.mean() < 0.95
+    np.testing.assert_array_equal(got[zero], 0)
+
+
+def test_the_numeric_check_sees_padding_and_dilation():
+    # 3x3, pad 2, dilation 2 and 3x3, pad 1, dilation 1 give the same dx and dy shapes: only the taps differ.
+    dilated = CASES["unet_dilated_bf16_gfx942"]
+    plain = Case("plain", "gfx942", spec_for("gfx942", dataclasses.replace(dilated.spec.conv, pad=(1, 1), dilation=(1, 1))))
+    got, want, p = _run(plain, dilated)
+    assert not np.allclose(got, want, rtol=p.rtol, atol=p.atol)
+    got, want, p = _run(dilated, dilated)
+    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
+
+
+def test_unwritten_outputs_fail_the_check():
+    for name in ("resnet_1x1_f16_gfx942", "nchw_stride2_bf16_gfx1201"):
+        p = problem(CASES[name], np.random.default_rng(1))
+        assert np.isnan(p.decode(p.args[2])).all()

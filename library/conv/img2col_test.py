@@ -1,0 +1,36 @@
+"""conv_img2col's refusal of grouped layers: its own error type (a conv
+SpecError and a family Refusal) naming the field and the families that take
+them, recorded by the emit gate as an expected rejection."""
+
+import dataclasses
+
+import pytest
+
+from conv import img2col
+from conv.spec import ConvSpec, SpecError
+from family import emit
+from family.family import Case, Family, Refusal
+
+GROUPED = ConvSpec(1, 8, 8, (6, 6), (3, 3), groups=4)
+MESSAGE = "conv_img2col: groups=4 is not supported (one GEMM needs groups=1); conv_direct_fwd or conv_igemm_fwd take grouped layers"
+
+
+def test_a_grouped_layer_is_refused_by_name():
+    with pytest.raises(img2col.Img2colSpecError) as err:
+        img2col.build(Case("g4_gfx942", "gfx942", GROUPED))
+    assert str(err.value) == MESSAGE
+    assert isinstance(err.value, SpecError) and isinstance(err.value, Refusal)
+
+
+def test_the_emit_gate_records_the_refusal_and_emits_the_rest():
+    fam = img2col.FAMILY
+    ok = fam.cases[0]
+    refused = Case("g4_gfx942", "gfx942", GROUPED)
+    irs, rks, entries = emit.emit(Family(fam.name, (ok, refused), fam.build, fam.problem), [ok, refused], "llvm22")
+    assert sorted(irs) == sorted(rks) == [ok.id]
+    lines = [e.line() for e in entries]
+    assert "reject g4_gfx942 arch=gfx942 error=Img2colSpecError" in lines and len(lines) == 2
+
+
+def test_the_same_layer_ungrouped_builds():
+    assert img2col.build(Case("g1_gfx942", "gfx942", dataclasses.replace(GROUPED, groups=1))).name == "conv_img2col_g1_gfx942"

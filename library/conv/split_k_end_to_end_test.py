@@ -1,0 +1,66 @@
+"""Split-K forward end to end: conv_igemm_fwd split S ways writes the f32
+workspace, conv_fwd_split_k_reduce turns it into the output, both run by the
+reference interpreter, against numpy's forward convolution (common.reference)
+of the whole layer, bias and relu included."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from conv import common, igemm_fwd, split_k_reduce
+from conv.igemm_tiles import spec_for
+from conv.spec import ConvSpec
+from family.family import Case
+from interp.interp import run
+
+# Layer shapes (scaled down) with the arch each runs on.
+LAYERS = {
+    "res5_3x3_bias": ("gfx942", ConvSpec(1, 64, 64, (5, 5), (3, 3), pad=(1, 1), bias_relu=True)),
+    "nchw_grouped_bf16_bias": ("gfx1201", ConvSpec(1, 32, 24, (6, 6), (3, 3), pad=(1, 1), groups=2, layout="NCHW", dtype="bf16", bias_relu=True)),
+    "video_3d_stride": ("gfx1250", ConvSpec(1, 16, 8, (3, 6, 6), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1))),
+    "resnet_1x1_stride2_bf16": ("gfx950", ConvSpec(2, 160, 40, (8, 8), (1, 1), stride=(2, 2), dtype="bf16", bias_relu=True)),
+}
+
+
+def _layer(arch, conv, split, rng):
+    """(output, reference, rtol, atol): the two kernels run in turn."""
+    spec = dataclasses.replace(spec_for(arch, conv), split_k=split)
+    x, x64 = common.encode(rng.standard_normal(conv.input_shape()), conv.dtype)
+    w, w64 = common.encode(rng.standard_normal(conv.weight_shape()) / math.sqrt(conv.c_per_group * math.prod(conv.filter)), conv.dtype)
+    bias = rng.standard_normal(conv.k).astype(np.float32) if conv.bias_relu else None
+    elements = math.prod(conv.output_shape())
+    ws = np.full(split * elements, np.nan, np.float32)
+    run(igemm_fwd.build(Case("split", arch, spec)), spec.grid(), [x, w, ws])
+    store_type, poison = igemm_fwd.POISON[conv.dtype]
+    y = np.full(conv.output_shape(), poison, store_type)
+    channels = split_k_reduce.channels_of(conv) if conv.bias_relu else None
+    reduce = split_k_reduce.reduce_kernel("reduce", arch, elements, split, conv.dtype, channels)
+    run(reduce, split_k_reduce.grid(elements), [ws, y] + ([bias] if bias is not None else []))
+    rtol, atol = common.TOLERANCE[conv.dtype]
+    return common.decode(y, conv.dtype), common.reference(conv, x64, w64, bias), rtol, atol
+
+
+@pytest.mark.parametrize("split", [2, 4])
+@pytest.mark.parametrize("name", sorted(LAYERS))
+def test_split_then_reduce_is_the_convolution(name, split):
+    arch, conv = LAYERS[name]
+    got, want, rtol, atol = _layer(arch, conv, split, np.random.default_rng(split))
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+
+
+def test_a_reduce_of_too_few_slices_fails_the_check():
+    # The same pipeline with the reduce told S - 1: the last slice's sums are lost.
+    arch, conv = LAYERS["res5_3x3_bias"]
+    original = split_k_reduce.reduce_kernel
+
+    def short(name, arch, elements, splits, dtype, channels=None):
+        return original(name, arch, elements, splits - 1, dtype, channels)
+
+    split_k_reduce.reduce_kernel = short
+    try:
+        got, want, rtol, atol = _layer(arch, conv, 4, np.random.default_rng(4))
+    finally:
+        split_k_reduce.reduce_kernel = original
+    assert not np.allclose(got, want, rtol=rtol, atol=atol)

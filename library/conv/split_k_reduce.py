@@ -1,0 +1,193 @@
+"""conv_fwd_split_k_reduce: the second pass of a split-K convolution.
+
+A split kernel (conv_igemm_fwd with IgemmSpec.split_k = S, or
+conv_igemm_wgrad's two-stage split) leaves S f32 partial sums in a
+workspace: slice s at element s x E, E the output's elements, each slice in
+the output's own layout. This kernel adds them up and finishes the output:
+
+    y[e] = convert(relu(sum_{s<S} ws[s x E + e] + bias[channel(e)]))
+
+bias and relu only for a layer that has them (ConvSpec.bias_relu), where
+channel(e) follows the output layout: e % K channels-last, (e / pixels) % K
+channels-first (Channels). The sum runs in f32, slice by slice in order.
+
+Each lane reduces V consecutive elements, V the widest of 4, 2, 1 that
+divides E: every slice (at s x E) and the output then stay aligned for it,
+and a lane's V elements are wholly inside or outside, so one bounds check
+per lane's vector. Its loads are one V-wide f32 load per slice (16 bytes at
+V = 4) and one V-wide store of the output type. The bias of V elements is
+one wide load where they are V consecutive channels (channels-last,
+K % V == 0), one load where they share a channel (channels-first,
+pixels % V == 0), else one load each.
+
+reduce_kernel(name, arch, elements, splits, dtype, channels) is the plain
+builder, for any split family (wgrad calls it with channels=None); this
+module's FAMILY builds it for a forward layer (ReduceSpec):
+
+    conv_fwd_split_k_reduce_<case id>(ws, y, [bias])
+
+run over grid(E).
+"""
+
+import dataclasses
+import math
+
+import numpy as np
+
+from conv import common
+from conv.cases import reduce_cases
+from conv.spec import ConvSpec, SpecError, check_tensor_bytes
+from family.cases_json import plain_int
+from family.family import Family, Problem, Refusal
+from ir import types as T
+from ir.builder import KernelBuilder
+
+WORKGROUP = 256
+VECTORS = (4, 2, 1)  # lane vector widths, widest first
+
+
+class ReduceSpecError(SpecError, Refusal):
+    """conv_fwd_split_k_reduce cannot take this spec: names the field, what it takes, and the family that can."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Channels:
+    """Where element e's bias is: bias[(e / inner) % count]."""
+
+    count: int  # K
+    inner: int  # elements per channel run: 1 channels-last, output pixels channels-first
+
+
+def channels_of(conv):
+    """The Channels of a ConvSpec's output layout."""
+    return Channels(conv.k, 1 if conv.channels_last else math.prod(conv.output))
+
+
+def vector_width(elements):
+    """V: the widest lane vector that divides `elements`."""
+    return next(v for v in VECTORS if elements % v == 0)
+
+
+def grid(elements):
+    return (-(-elements // (WORKGROUP * vector_width(elements))), 1, 1)
+
+
+def _load(b, ptr, v):
+    """v f32 values at ptr: one load, its elements."""
+    if v == 1:
+        return [b.load(ptr, T.F32)]
+    loaded = b.load(ptr, T.vector(T.F32, v))
+    return [b.extract(loaded, j) for j in range(v)]
+
+
+def _channel(b, e, channels):
+    index = e if channels.inner == 1 else b.div(e, channels.inner)
+    return b.rem(index, channels.count)
+
+
+def _bias(b, bias, first, channels, v):
+    """The bias of elements first .. first + v - 1, as f32 values."""
+    if channels.inner == 1 and channels.count % v == 0:  # v consecutive channels
+        return _load(b, b.offset(bias, b.mul(_channel(b, first, channels), 4)), v)
+    if channels.inner % v == 0:  # one channel
+        return [b.load(b.offset(bias, b.mul(_channel(b, first, channels), 4)), T.F32)] * v
+    return [b.load(b.offset(bias, b.mul(_channel(b, b.add(first, j), channels), 4)), T.F32) for j in range(v)]
+
+
+def reduce_kernel(name, arch, elements, splits, dtype, channels=None):
+    """The reduce kernel `name`(ws, y, [bias]) on `arch`: y (`dtype`, E =
+    `elements`) from `splits` f32 slices of ws; with `channels` (a Channels),
+    bias[channel] is added and relu applied before the conversion."""
+    elem = common.ELEM[dtype]
+    v = vector_width(elements)
+    b = KernelBuilder(name, arch=arch, workgroup_size=(WORKGROUP, 1, 1))
+    ws, y = b.arg("ws", T.GLOBAL), b.arg("y", T.GLOBAL)
+    bias = b.arg("bias", T.GLOBAL) if channels is not None else None
+    first = b.mul(b.add(b.mul(b.block_id(0), WORKGROUP), b.thread_id(0)), v)
+    with b.if_(b.cmp("lt", first, elements)):
+        total = _load(b, b.offset(ws, b.mul(first, 4)), v)
+        for s in range(1, splits):
+            part = _load(b, b.offset(ws, b.mul(b.add(first, s * elements), 4)), v)
+            total = [b.add(t, p) for t, p in zip(total, part)]
+        if bias is not None:
+            total = [b.max(b.add(t, c), 0.0) for t, c in zip(total, _bias(b, bias, first, channels, v))]
+        out = [b.convert(t, elem) for t in total]
+        b.store(b.offset(y, b.mul(first, elem.nbytes)), out[0] if v == 1 else b.build(out))
+    return b.finish()
+
+
+@dataclasses.dataclass(frozen=True)
+class ReduceSpec:
+    """The reduce of a split forward layer: the layer (its output's shape,
+    layout, type, bias_relu) and the split."""
+
+    conv: ConvSpec
+    split_k: int
+
+    def __post_init__(self):
+        if isinstance(self.conv, dict):
+            object.__setattr__(self, "conv", ConvSpec.from_json(self.conv))
+        if not isinstance(self.conv, ConvSpec):
+            raise ReduceSpecError(f"ReduceSpec.conv: expected a ConvSpec, got {self.conv!r}")
+        split = plain_int(self.split_k)
+        object.__setattr__(self, "split_k", split)
+        if not isinstance(split, int) or isinstance(split, bool) or split < 2:
+            raise ReduceSpecError(f"ReduceSpec.split_k: expected an int of at least 2, got {split!r}; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)")
+        check_tensor_bytes("ReduceSpec.split_k", "f32 workspace", (split, *self.conv.output_shape()), 4, "take a smaller split")
+
+    @property
+    def elements(self):
+        """E: the output's elements, one workspace slice."""
+        return math.prod(self.conv.output_shape())
+
+    def to_json(self):
+        return {"conv": self.conv.to_json(), "split_k": self.split_k}
+
+    @classmethod
+    def from_json(cls, obj):
+        if not isinstance(obj, dict) or sorted(obj) != ["conv", "split_k"]:
+            raise ReduceSpecError(f"ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got {obj!r}")
+        return cls(**obj)
+
+
+def build(case):
+    s = case.spec
+    c = s.conv
+    return reduce_kernel("conv_fwd_split_k_reduce_" + case.id, case.arch, s.elements, s.split_k, c.dtype, channels_of(c) if c.bias_relu else None)
+
+
+# -- numbers --------------------------------------------------------------------------
+
+# A NaN of each output type: an element the kernel never writes fails the check.
+POISON = {"f32": (np.float32, np.nan), "f16": (np.float16, np.nan), "bf16": (np.uint16, 0x7FC0)}
+
+
+def reference(spec, ws, bias):
+    """numpy: the slices' sum (float64), bias broadcast over the output's
+    channel axis and relu, rounded to the output type (common.encode)."""
+    c = spec.conv
+    total = ws.astype(np.float64).sum(axis=0)
+    if bias is not None:
+        axis = c.dims + 1 if c.channels_last else 1
+        shape = [1] * total.ndim
+        shape[axis] = c.k
+        total = np.maximum(total + bias.astype(np.float64).reshape(shape), 0)
+    return common.encode(total, c.dtype)[1]
+
+
+def problem(case, rng):
+    s = case.spec
+    c = s.conv
+    ws = rng.standard_normal((s.split_k, *c.output_shape())).astype(np.float32)
+    store_type, poison = POISON[c.dtype]
+    y = np.full(c.output_shape(), poison, store_type)
+    args = [ws, y]
+    bias = None
+    if c.bias_relu:
+        bias = rng.standard_normal(c.k).astype(np.float32)
+        args.append(bias)
+    rtol, atol = common.TOLERANCE[c.dtype]
+    return Problem(args, grid(s.elements), {1: reference(s, ws, bias)}, lambda v: common.decode(v, c.dtype), rtol, atol)
+
+
+FAMILY = Family("conv_fwd_split_k_reduce", reduce_cases(), build, problem)

@@ -1,0 +1,76 @@
+"""The planner lowers with either engine to the same bytes, and identical
+kernels are known by their IR.
+
+Every job of the example sets (ResNet-50, BERT-base, MobileNetV2) on gfx942
+and gfx1201: the C++ and the Python engine lower it to the same LLVM IR; the
+ResNet-50 set on gfx942, compiled and linked by llvm23 from each engine's
+IR, gives code objects of equal sha256 (what `rocke build --engine cpp`
+and `--engine python` write).
+"""
+
+import json
+import os
+
+import pytest
+
+from catalog.kernel import KernelError, identity, kernel_name
+from planner import jobs
+from planner.problems import read
+from toolchains.llvm.llvm import Toolchain
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SETS = ("resnet50", "bert_base", "mobilenet_v2")
+
+
+def _jobs(name, archs):
+    with open(os.path.join(HERE, "..", "..", "catalog", name + ".json")) as f:
+        problems, errors = read(json.load(f))
+    planned, refused = jobs.plan(problems, archs)
+    assert errors == [] and refused == [] and planned, name
+    return planned
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_both_engines_lower_every_job_of_the_sets_to_the_same_ir(name):
+    for job in _jobs(name, ["gfx942", "gfx1201"]):
+        cpp, py = jobs.lower(job, "llvm23", "cpp"), jobs.lower(job, "llvm23", "python")
+        assert {c.engine for c in cpp} == {"cpp"} and {p.engine for p in py} == {"python"}
+        assert [(c.ll, c.name, c.identity, c.path) for c in cpp] == [(p.ll, p.name, p.identity, p.path) for p in py], (name, job.problem.name, job.arch)
+
+
+def test_both_engines_give_resnet50_the_same_code_objects():
+    toolchain = Toolchain.current()
+    sums = {}
+    for engine in jobs.ENGINES:
+        sums[engine] = [row["sha256"] for job in _jobs("resnet50", ["gfx942"]) for row, _ in jobs.build(job, toolchain, engine)]
+    assert len(sums["cpp"]) >= 23 and sums["cpp"] == sums["python"]
+
+
+def test_bert_has_two_kernels_one_per_layout_of_b():
+    lowered = [kernel for job in _jobs("bert_base", ["gfx942"]) for kernel in jobs.lower(job, "llvm23")]
+    layouts = [job.choice.spec.layout_b for job in _jobs("bert_base", ["gfx942"])]
+    kinds = {}
+    for low, layout in zip(lowered, layouts):
+        kinds.setdefault(layout, set()).add(low.identity)
+    assert {k: len(v) for k, v in kinds.items()} == {"col": 1, "row": 1} and len({l.identity for l in lowered}) == 2
+
+
+def test_identity_ignores_the_name_and_nothing_else():
+    rk = "kernel @k_a(%x: i32) {\n}\n"
+    assert identity(rk, "define void @k_a() ; k_a\n") == identity("kernel @k_b(%x: i32) {\n}\n", "define void @k_b() ; k_b\n")
+    assert identity(rk, "define void @k_a() ; 1\n") != identity(rk, "define void @k_a() ; 2\n")
+    assert kernel_name(rk) == "k_a"
+    with pytest.raises(ValueError, match=r"expected .rk text starting `kernel @NAME\(`, got 'func'"):
+        kernel_name("func")
+
+
+def test_an_unknown_engine_is_named():
+    job = _jobs("bert_base", ["gfx942"])[0]
+    with pytest.raises(ValueError, match=r"expected engine to be one of cpp, python, got 'rust'"):
+        jobs.lower(job, "llvm23", "rust")
+
+
+def test_a_flavor_that_cannot_target_the_arch_is_a_kernel_error():
+    job = _jobs("bert_base", ["gfx1250"])[0]
+    with pytest.raises(KernelError, match=r"on gfx1250: .*llvm20"):
+        jobs.lower(job, "llvm20")

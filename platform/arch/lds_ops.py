@@ -1,0 +1,61 @@
+"""The arch-limited memory ops: one JSON data file (lds_ops.json), read by
+Python here and by the C++ mirror (platform/cpp/lower). Per IR op, the
+intrinsic that lowers it and the archs that have the instruction:
+
+    LDS_OPS["mem.load_transpose"].intrinsic   # "llvm.amdgcn.ds.read.tr16.b64"
+    LDS_OPS["mem.load_transpose"].archs       # ("gfx950",)
+
+Measured with the real LLVMs (2026-12-01; the availability probes,
+//platform/arch:availability_llvmNN, re-measure it at every build):
+`llvm.amdgcn.ds.read.tr16.b64.v4f16` (and .v4bf16, .v4i16) compiles to
+`ds_read_b64_tr_b16`, and `llvm.amdgcn.global.load.lds` with 16 bytes to
+`global_load_lds_dwordx4`, for gfx950 with llvm20 (llvmlite), 22, 23 and 24;
+for gfx942, gfx1201 and gfx1250 every one of them ends in "LLVM ERROR:
+Cannot select" (an abort), so the lowering refuses them there before LLVM
+runs. The newer spelling `llvm.amdgcn.load.to.lds.p1` compiles with 22-24
+but is unknown to llvm20 (a silent external call): not used.
+"""
+
+import dataclasses
+import json
+import os
+
+from arch.arch import ARCHS
+from arch.schema import Schema
+
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lds_ops.json")
+# The IR ops this file may name (platform/ir/ops.json has their schemas).
+OPS = ("mem.load_to_lds", "mem.load_transpose")
+
+
+class LdsOpsError(ValueError):
+    """lds_ops.json breaks its schema."""
+
+
+_S = Schema(LdsOpsError, "platform/arch/lds_ops.py")
+
+
+@dataclasses.dataclass(frozen=True)
+class LdsOp:
+    intrinsic: str
+    archs: tuple
+
+
+def load(path=PATH):
+    with open(path, encoding="utf-8") as f:
+        raw = json.load(f)
+    _S.check(isinstance(raw, dict), "lds_ops.json", "an object of IR op name -> entry", raw)
+    out = {}
+    for name in sorted(raw):
+        where = f"lds_ops.json: {name}"
+        _S.choice(name, OPS, where)
+        _S.keys(raw[name], ["archs", "intrinsic"], where)
+        _S.name(raw[name]["intrinsic"], f"{where}.intrinsic")
+        archs = _S.names(raw[name]["archs"], f"{where}.archs")
+        for a in archs:
+            _S.choice(a, sorted(ARCHS), f"{where}.archs")
+        out[name] = LdsOp(raw[name]["intrinsic"], archs)
+    return out
+
+
+LDS_OPS = load()
