@@ -50,6 +50,7 @@ def _archive_impl(ctx):
     args = ctx.actions.args()
     args.add("--out", ctx.outputs.tar)
     args.add("--index", ctx.outputs.index)
+    args.add_joined("--archs", ctx.attr.archs, join_with = ",")
     args.add_all(folders, expand_directories = False)
     ctx.actions.run(
         executable = ctx.executable._tool,
@@ -66,6 +67,7 @@ _archive = rule(
     doc = "The catalog's tar (index.json, index.csv, ARCH/NAME.hsaco) and its index.json.",
     attrs = {
         "kernels": attr.label_list(mandatory = True, providers = [_KernelInfo]),
+        "archs": attr.string_list(mandatory = True, doc = "the catalog's archs (an entry refused on all alike is one error)"),
         "tar": attr.output(mandatory = True),
         "index": attr.output(mandatory = True),
         "_tool": attr.label(default = "//library/planner:archive_main", executable = True, cfg = "exec"),
@@ -85,9 +87,13 @@ def rocke_catalog(name, problems, archs, flavor = "llvm23"):
           the folder NAME_NNN_ARCH/ of its kernels: rows.json (its index
           rows) and ARCH/NAME.hsaco (plus ARCH/NAME.reduce.hsaco for a
           split conv); built by //library/planner:kernel_main with the
-          flavor's toolchain.json as its one input besides the tool.
+          flavor's toolchain.json as its one input besides the tool. An
+          entry that is bad or that no family builds on the arch does not
+          fail the action: rows.json records the refusal.
       name: the catalog: NAME.tar (index.json, index.csv, ARCH/NAME.hsaco,
-          as `rocke build --out` lays them out) and NAME.index.json.
+          as `rocke build --out` lays them out) and NAME.index.json, whose
+          "errors" list the refusals and duplicate names as `rocke build`
+          lists them.
 
     Args:
       name: the catalog's name.
@@ -121,6 +127,7 @@ def rocke_catalog(name, problems, archs, flavor = "llvm23"):
     _archive(
         name = name,
         kernels = kernels,
+        archs = archs,
         tar = name + ".tar",
         index = name + ".index.json",
     )

@@ -22,7 +22,7 @@ from lower.flavors import ArchDomainError
 from planner.choose import choose
 from planner.problems import EntryError, FileError, read
 
-__all__ = ("ENGINES", "EntryError", "FileError", "Job", "Lowered", "ROWS", "build", "compile_row", "lower", "plan", "read")
+__all__ = ("ENGINES", "EntryError", "FileError", "Job", "Lowered", "ROWS", "build", "compile_row", "lower", "merged", "plan", "read")
 
 ENGINES = ("cpp", "python")  # the first is the default
 
@@ -68,11 +68,18 @@ def plan(problems, archs):
                 jobs.append(Job.of(problem, arch))
             except EntryError as e:
                 refused.append(e)
-        if len(refused) == len(archs) and len({(e.field, e.message) for e in refused}) == 1:
-            refused[0].arch = None
-            refused = refused[:1]
-        errors += refused
+        errors += merged(refused, archs)
     return jobs, errors
+
+
+def merged(refused, archs):
+    """The errors of one problem from its refusals (EntryError, one per arch
+    refused): one error without an arch when every arch of `archs` refused it
+    alike, else each as it is. Used by plan and by the Bazel catalog's
+    archive, so both list a problem's refusals the same way."""
+    if len(refused) == len(archs) and len({(e.field, e.message) for e in refused}) == 1:
+        return [EntryError(refused[0].index, refused[0].field, refused[0].message)]
+    return list(refused)
 
 
 @dataclasses.dataclass(frozen=True)

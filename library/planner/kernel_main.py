@@ -10,8 +10,15 @@ planner splits the problem): how many kernels a problem needs is the
 planner's choice, which Bazel cannot know before running it.
 
 The entry is the problem itself (not the file it comes from), so that editing
-one problem of a set reruns only its own actions. Exit status 1 with one line
-naming the entry when it is bad or no family builds it.
+one problem of a set reruns only its own actions.
+
+An entry that is bad, or that no family builds on this arch, is a refusal,
+not a failed action: rows.json then holds one record, {"refused":
+{"problem", "arch", "field", "message"}, "name": its name, or null when the
+entry itself is bad}, and no code object; the message goes to stderr, and
+the archive lists the refusal under index.json's "errors", as `rocke build`
+does. Exit status 1 only when an output cannot be written or LLVM fails on
+the chosen kernel.
 """
 
 import argparse
@@ -36,17 +43,31 @@ def main(argv=None):
     parser.add_argument("--engine", choices=jobs.ENGINES, default=jobs.ENGINES[0], help="which engine builds and lowers the kernels (the same bytes)")
     args = parser.parse_args(argv)
     try:
-        job = jobs.Job.of(entry(args.index, json.loads(args.entry)), args.arch)
-        kernels = jobs.build(job, Toolchain.from_file(args.toolchain), args.engine)
+        kernels = _kernels(args)
         for row, code_object in kernels:
+            if code_object is None:
+                continue
             path = os.path.join(args.out, row["path"])
             os.makedirs(os.path.dirname(path), exist_ok=True)
             write_atomic(path, code_object)
         write_atomic(os.path.join(args.out, jobs.ROWS), (json.dumps([row for row, _ in kernels], sort_keys=True) + "\n").encode())
-    except (EntryError, KernelError, OutputError) as e:
+    except (KernelError, OutputError) as e:
         print(f"rocke catalog: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def _kernels(args):
+    """[(row, code object)] of the action's entry on its arch; for a
+    refusal, [(its record, None)]."""
+    problem = None
+    try:
+        problem = entry(args.index, json.loads(args.entry))
+        return jobs.build(jobs.Job.of(problem, args.arch), Toolchain.from_file(args.toolchain), args.engine)
+    except EntryError as e:
+        print(f"rocke catalog: refused, recorded in the catalog's errors: {e}", file=sys.stderr)
+        refused = {"problem": e.index, "arch": e.arch, "field": e.field, "message": e.message}
+        return [({"refused": refused, "name": problem and problem.name}, None)]
 
 
 if __name__ == "__main__":

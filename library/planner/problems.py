@@ -75,13 +75,25 @@ def read(doc):
             problems.append(entry(index, obj))
         except EntryError as e:
             errors.append(e)
-    seen = {}
-    for p in problems:
-        if p.name in seen:
-            errors.append(EntryError(p.index, "name", f"expected a name no other entry has, got {p.name!r} (problems[{seen[p.name]}] has it too; give one a \"name\")"))
-        seen.setdefault(p.name, p.index)
+    errors += duplicate_names((p.index, p.name) for p in problems)
     bad = {e.index for e in errors}
     return [p for p in problems if p.index not in bad], sorted(errors, key=lambda e: e.index)
+
+
+def duplicate_names(named):
+    """An EntryError for each entry whose name an earlier entry has; `named`
+    is (index, name) pairs, an index any number of times (once per arch). The
+    one home of this rule: `rocke build` (read) and the Bazel catalog's
+    archive (which sees each entry only through its kernels) both call it."""
+    pairs = sorted(set(named))
+    first = {}
+    for index, name in pairs:
+        first.setdefault(name, index)
+    return [
+        EntryError(index, "name", f"expected a name no other entry has, got {name!r} (problems[{first[name]}] has it too; give one a \"name\")")
+        for index, name in pairs
+        if first[name] != index
+    ]
 
 
 def entry(index, obj):

@@ -44,6 +44,13 @@ def row(problem, name, op, arch, flavor, family, config, kernel, path, built):
     return {column: values[column] for column in COLUMNS}
 
 
+def error(problem, arch, message):
+    """The record of an entry that could not be built, for index.json's
+    "errors": its index, the arch (None when the entry itself is bad) and the
+    one-line message."""
+    return {"problem": problem, "arch": arch, "message": message}
+
+
 def _order(rows):
     return sorted(rows, key=lambda r: (r["problem"], r["arch"]))
 

@@ -198,11 +198,11 @@ def run(args):
     except Refused as e:
         return _fail(str(e))
     rows, seconds, objects = [], {}, {}
-    error_rows = [{"problem": e.index, "arch": e.arch, "message": str(e)} for e in errors]
+    error_rows = [index.error(e.index, e.arch, str(e)) for e in errors]
     start = time.monotonic()
 
     def failed(job, failure):
-        error_rows.append({"problem": job.problem.index, "arch": job.arch, "message": failure})
+        error_rows.append(index.error(job.problem.index, job.arch, failure))
         print(f"rocke build: {_what(job)}: {failure}", file=sys.stderr)
 
     with _workers(jobs, args.jobs, planner.__name__, toolchain, args.engine) as (how, results):
