@@ -48,5 +48,16 @@ VIDEO = {
     "r3d_3x3x3": ConvSpec(8, 64, 64, (16, 56, 56), (3, 3, 3), pad=(1, 1, 1)),
 }
 
+# MobileNetV2's depthwise 3x3s at batch 32 (conv_direct_fwd's: one filter
+# per group), each distinct (channels, input size, stride) once, in network
+# order; catalog/mobilenet_v2.json lists them at batch 1 for rocke build.
+MOBILENET_V2_DEPTHWISE = {
+    f"dw{c}_{size}" + ("_s2" if stride == 2 else ""): ConvSpec(BATCH, c, c, (size, size), (3, 3), stride=(stride, stride), pad=(1, 1), groups=c)
+    for c, size, stride in (
+        (32, 112, 1), (96, 112, 2), (144, 56, 1), (144, 56, 2), (192, 28, 1),
+        (192, 28, 2), (384, 14, 1), (576, 14, 1), (576, 14, 2), (960, 7, 1),
+    )
+}
+
 # The issue's acceptance layer: ResNet-50's 3x3 at N=2, C=K=64, 56x56, pad 1.
 ACCEPTANCE = {"res2_3x3_n2": ConvSpec(2, 64, 64, (56, 56), (3, 3), pad=(1, 1))}
