@@ -80,7 +80,7 @@ def test_spec_json_round_trip_and_errors():
     assert IgemmSpec.from_json(spec.to_json()) == spec
     with pytest.raises(IgemmSpecError, match=r"IgemmSpec: expected a JSON object with exactly the fields conv, mma, .*, got \{'conv'"):
         IgemmSpec.from_json({"conv": spec.conv.to_json()})
-    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.conv.dtype: expected one of f16, bf16 \(matrix cores\), got 'f32'; conv_direct_fwd and conv_img2col take f32"):
+    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.conv.dtype: expected one of f16, bf16 \(matrix cores\), got 'f32'; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient"):
         spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), dtype="f32"))
     with pytest.raises(IgemmSpecError, match=r"expected an arch with a tile \(gfx942, gfx950, gfx1201, gfx1250\), got 'gfx90a'; add a row"):
         spec_for("gfx90a", spec.conv)

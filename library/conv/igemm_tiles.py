@@ -87,7 +87,7 @@ class IgemmSpec:
         if not isinstance(self.conv, ConvSpec):
             raise IgemmSpecError(f"IgemmSpec.conv: expected a ConvSpec, got {self.conv!r}")
         if self.conv.dtype not in DTYPES:
-            raise IgemmSpecError(f"IgemmSpec.conv.dtype: expected one of {', '.join(DTYPES)} (matrix cores), got {self.conv.dtype!r}; conv_direct_fwd and conv_img2col take f32")
+            raise IgemmSpecError(f"IgemmSpec.conv.dtype: expected one of {', '.join(DTYPES)} (matrix cores), got {self.conv.dtype!r}; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient")
         for field in _TILE_FIELDS[1:]:
             value = plain_int(getattr(self, field))
             object.__setattr__(self, field, value)

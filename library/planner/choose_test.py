@@ -122,7 +122,7 @@ def test_dgrad_explains_the_gemm_and_the_stride():
     [
         ({"groups": 32}, "gfx942", "conv_igemm_dgrad: passed over, c / groups = 1: a group's channels would fill 1 of a matrix op's 16 columns"),
         ({"bias_relu": True}, "gfx942", "conv_igemm_dgrad: passed over, bias_relu = True: a data gradient has no bias or activation; drop bias_relu from the entry"),
-        ({"dtype": "f32"}, "gfx1201", "conv_igemm_dgrad: passed over, IgemmSpec.conv.dtype: expected one of f16, bf16 (matrix cores), got 'f32'; conv_direct_fwd and conv_img2col take f32"),
+        ({"dtype": "f32"}, "gfx1201", "conv_igemm_dgrad: passed over, IgemmSpec.conv.dtype: expected one of f16, bf16 (matrix cores), got 'f32'; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient"),
     ],
 )
 def test_dgrad_refusals_name_why(fields, arch, why):

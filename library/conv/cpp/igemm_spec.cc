@@ -64,7 +64,7 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
   s.conv = ConvSpec::from_json(conv);
   if (std::find(kDtypes.begin(), kDtypes.end(), s.conv.dtype) == kDtypes.end()) {
     throw IgemmSpecError("IgemmSpec.conv.dtype: expected one of " + joined(kDtypes) + " (matrix cores), got " + py::repr(s.conv.dtype) +
-                    "; conv_direct_fwd and conv_img2col take f32");
+                    "; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient");
   }
   const std::pair<const char*, std::int64_t*> tile[] = {{"block_m", &s.block_m}, {"block_n", &s.block_n},
                                                         {"block_k", &s.block_k}, {"waves_m", &s.waves_m},
