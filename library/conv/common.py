@@ -33,6 +33,13 @@ def unflatten(b, index, sizes):
     return [index] + coords[::-1]
 
 
+def layout_index(b, spec, n, pos, channel, shape):
+    """The element index of (n, position, channel) in a tensor of `shape` in
+    the spec's layout: channels last (NHWC) or first after n (NCHW)."""
+    dims = [n, *pos, channel] if spec.channels_last else [n, channel, *pos]
+    return flatten(b, dims, shape)
+
+
 class Frame:
     """The kernel and the coordinates of the output this lane computes."""
 
@@ -58,8 +65,7 @@ class Frame:
             ok = b.and_(b.cmp("ge", x, 0), b.cmp("lt", x, size))
             inside = ok if inside is None else b.and_(inside, ok)
             pos.append(b.select(ok, x, 0))  # a safe address; the value is masked below
-        dims = [self.n, *pos, c] if s.channels_last else [self.n, c, *pos]
-        index = flatten(b, dims, s.input_shape())
+        index = layout_index(b, s, self.n, pos, c, s.input_shape())
         value = b.convert(b.load(b.offset(self.x, b.mul(index, self.elem.nbytes)), self.elem), T.F32)
         return b.select(inside, value, 0.0)
 

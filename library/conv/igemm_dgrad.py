@@ -60,9 +60,9 @@ import math
 
 import numpy as np
 
-from conv import common, reference
+from conv import common, gather_address, reference
 from conv.cases import igemm_dgrad_cases
-from conv.igemm_fwd import POISON, UNIT_BYTES, _form
+from conv.igemm_fwd import POISON, _form
 from conv.igemm_tiles import IgemmSpecError
 from family.family import Family, Problem
 from ir import types as T
@@ -119,11 +119,9 @@ def _dy_gather(spec):
             miss = part if miss is None else b.or_(miss, part)
             pos.append(o)
         valid = b.cmp("eq", miss, 0)
-        dims = [n, *pos, k] if c.channels_last else [n, k, *pos]
-        return common.flatten(b, dims, c.output_shape()), valid
+        return common.layout_index(b, c, n, pos, k, c.output_shape()), valid
 
-    elem_bytes = common.ELEM[c.dtype].nbytes
-    return Gather(address, runs=c.channels_last and kpg % (UNIT_BYTES // elem_bytes) == 0)
+    return Gather(address, runs=c.channels_last and gather_address.whole_units(kpg, c.dtype))
 
 
 def _w_gather(spec):

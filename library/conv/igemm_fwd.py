@@ -45,7 +45,7 @@ import numpy as np
 
 from arch import arch as archs
 from arch.mma_forms import FORMS
-from conv import common
+from conv import common, gather_address
 from conv.cases import igemm_fwd_cases
 from conv.igemm_tiles import IgemmSpecError
 from family.family import Family, Problem
@@ -53,8 +53,6 @@ from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gather import Gather
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
-
-UNIT_BYTES = 16  # a 16-byte unit of k: what tile.gather's vector loads take
 
 
 def _form(spec, arch):
@@ -68,30 +66,14 @@ def _gather(spec, group, k_begin=None):
     """The im2col matrix of `group` as a tile.gather.Gather over the input;
     with `k_begin` (split-K), its columns start at that k of the reduction."""
     c = spec.conv
-    taps = math.prod(c.filter)
-    cpg = c.c_per_group
 
     def address(b, row, k):
-        n, *o = common.unflatten(b, row, (c.n, *c.output))
+        n, o = gather_address.output_pixel(b, c, row)
         if k_begin is not None:
             k = b.add(k, k_begin)
-        if c.channels_last:
-            tap, ch = b.div(k, cpg), b.rem(k, cpg)
-        else:
-            ch, tap = b.div(k, taps), b.rem(k, taps)
-        t = common.unflatten(b, tap, c.filter)
-        pos, valid = [], None
-        for oi, ti, size, stride, pad, dil in zip(o, t, c.spatial, c.stride, c.pad, c.dilation):
-            x = b.add(b.mul(oi, stride), b.sub(b.mul(ti, dil), pad))
-            ok = b.and_(b.cmp("ge", x, 0), b.cmp("lt", x, size))
-            valid = ok if valid is None else b.and_(valid, ok)
-            pos.append(x)
-        channel = b.add(b.mul(group, cpg), ch)
-        dims = [n, *pos, channel] if c.channels_last else [n, channel, *pos]
-        return common.flatten(b, dims, c.input_shape()), valid
+        return gather_address.input_address(b, c, group, n, o, k)
 
-    elem_bytes = common.ELEM[c.dtype].nbytes
-    return Gather(address, runs=c.channels_last and cpg % (UNIT_BYTES // elem_bytes) == 0)
+    return Gather(address, runs=c.channels_last and gather_address.whole_units(c.c_per_group, c.dtype))
 
 
 def _store_nchw(b, spec, acc, y, bias, group, row0, col0, elem):

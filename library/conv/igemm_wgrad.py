@@ -56,7 +56,7 @@ import numpy as np
 
 from arch import arch as archs
 from arch.mma_forms import FORMS
-from conv import common, reference
+from conv import common, gather_address, reference
 from conv.cases import igemm_wgrad_cases
 from conv.wgrad_spec import WgradSpecError
 from family.family import Family, Problem
@@ -65,7 +65,6 @@ from ir.builder import KernelBuilder
 from tile.gather import Gather
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
 
-UNIT_BYTES = 16  # a 16-byte unit (of k for dy, of rows for x): what tile.gather's vector loads take
 # The kernel's third argument, by mode.
 OUTPUT = {"none": "dw", "two_stage": "workspace", "atomic": "dw"}
 
@@ -80,29 +79,13 @@ def _form(spec, arch):
 def _input_gather(spec, group, first):
     """B: x at (column: channel and tap, k: reduction row first + k, i.e. image and output pixel)."""
     c = spec.conv
-    taps = math.prod(c.filter)
-    cpg = c.c_per_group
 
     def address(b, col, k):
         row = k if first is None else b.add(first, k)
-        n, *o = common.unflatten(b, row, (c.n, *c.output))
-        if c.channels_last:
-            tap, ch = b.div(col, cpg), b.rem(col, cpg)
-        else:
-            ch, tap = b.div(col, taps), b.rem(col, taps)
-        t = common.unflatten(b, tap, c.filter)
-        pos, valid = [], None
-        for oi, ti, size, stride, pad, dil in zip(o, t, c.spatial, c.stride, c.pad, c.dilation):
-            x = b.add(b.mul(oi, stride), b.sub(b.mul(ti, dil), pad))
-            ok = b.and_(b.cmp("ge", x, 0), b.cmp("lt", x, size))
-            valid = ok if valid is None else b.and_(valid, ok)
-            pos.append(x)
-        channel = b.add(b.mul(group, cpg), ch)
-        dims = [n, *pos, channel] if c.channels_last else [n, channel, *pos]
-        return common.flatten(b, dims, c.input_shape()), valid
+        n, o = gather_address.output_pixel(b, c, row)
+        return gather_address.input_address(b, c, group, n, o, col)
 
-    elem_bytes = common.ELEM[c.dtype].nbytes
-    runs = c.channels_last and cpg % (UNIT_BYTES // elem_bytes) == 0
+    runs = c.channels_last and gather_address.whole_units(c.c_per_group, c.dtype)
     return Gather(address, runs=runs, contiguous="rows" if runs else "k")
 
 
@@ -118,8 +101,7 @@ def _dy_gather(spec, group, first):
         channel = b.add(b.mul(group, kpg), row)
         return b.add(b.mul(b.add(b.mul(n, c.k), channel), pixels), p), None
 
-    elem_bytes = common.ELEM[c.dtype].nbytes
-    return Gather(address, runs=pixels % (UNIT_BYTES // elem_bytes) == 0)
+    return Gather(address, runs=gather_address.whole_units(pixels, c.dtype))
 
 
 def _split(b, spec, z):

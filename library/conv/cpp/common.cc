@@ -33,6 +33,19 @@ std::vector<Value*> unflatten(ir::KernelBuilder& b, Value* index, const Shape& s
   return out;
 }
 
+Value* layout_index(ir::KernelBuilder& b, const ConvSpec& spec, Value* n, const std::vector<Value*>& pos, Value* channel,
+                    const Shape& shape) {
+  std::vector<Value*> dims = {n};
+  if (spec.channels_last()) {
+    dims.insert(dims.end(), pos.begin(), pos.end());
+    dims.push_back(channel);
+  } else {
+    dims.push_back(channel);
+    dims.insert(dims.end(), pos.begin(), pos.end());
+  }
+  return flatten(b, dims, shape);
+}
+
 // common.ELEM maps each dtype to the scalar type of the same name.
 Frame::Frame(std::string name, const ConvSpec& spec_, std::string_view arch)
     : spec(spec_), elem(ir::scalar(spec_.dtype)), b(std::move(name), arch, {kWorkgroup, 1, 1}) {
@@ -77,15 +90,7 @@ Value* Frame::tap(Value* c, const std::vector<ir::Operand>& taps) {
     inside = inside == nullptr ? ok : b.and_(inside, ok);
     pos.push_back(b.select(ok, pos_x, 0));  // a safe address; the value is masked below
   }
-  std::vector<Value*> dims = {n};
-  if (spec.channels_last()) {
-    dims.insert(dims.end(), pos.begin(), pos.end());
-    dims.push_back(c);
-  } else {
-    dims.push_back(c);
-    dims.insert(dims.end(), pos.begin(), pos.end());
-  }
-  Value* index = flatten(b, dims, spec.input_shape());
+  Value* index = layout_index(b, spec, n, pos, c, spec.input_shape());
   Value* bytes = b.mul(index, elem->nbytes());
   Value* address = b.offset(x, bytes);
   Value* loaded = b.load(address, elem);

@@ -27,6 +27,10 @@ inline constexpr int kWorkgroup = 256;
 ir::Value* flatten(ir::KernelBuilder& b, const std::vector<ir::Value*>& dims, const Shape& sizes);
 // IR values of each coordinate of a row-major linear index.
 std::vector<ir::Value*> unflatten(ir::KernelBuilder& b, ir::Value* index, const Shape& sizes);
+// The element index of (n, position, channel) in a tensor of `shape` in the
+// spec's layout: channels last (NHWC) or first after n (NCHW).
+ir::Value* layout_index(ir::KernelBuilder& b, const ConvSpec& spec, ir::Value* n, const std::vector<ir::Value*>& pos,
+                        ir::Value* channel, const Shape& shape);
 
 // The kernel and the coordinates of the output this lane computes.
 class Frame {

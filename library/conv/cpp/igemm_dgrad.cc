@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "library/conv/cpp/common.h"
+#include "library/conv/cpp/gather_address.h"
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/spec.h"
 #include "platform/cpp/arch/arch.h"
@@ -32,8 +33,6 @@ namespace rocke::conv {
 namespace {
 
 using ir::Value;
-
-constexpr int kUnitBytes = 16;  // igemm_fwd.UNIT_BYTES: a 16-byte unit of k
 
 // The matrix op's wave size on `arch` (igemm_fwd._form, which dgrad imports);
 // IgemmSpecError (a family::Refusal) if the arch lacks the op.
@@ -97,18 +96,9 @@ tile::Gather dy_gather(const IgemmSpec& spec) {
       pos.push_back(o);
     }
     Value* valid = b.cmp("eq", miss, 0);
-    std::vector<Value*> at = {n};
-    if (c.channels_last()) {
-      at.insert(at.end(), pos.begin(), pos.end());
-      at.push_back(k);
-    } else {
-      at.push_back(k);
-      at.insert(at.end(), pos.begin(), pos.end());
-    }
-    return {flatten(b, at, c.output_shape()), valid};
+    return {layout_index(b, c, n, pos, k, c.output_shape()), valid};
   };
-  const int elem_bytes = ir::scalar(c.dtype)->nbytes();
-  return tile::Gather{address, c.channels_last() && kpg % (kUnitBytes / elem_bytes) == 0};
+  return tile::Gather{address, c.channels_last() && whole_units(kpg, c.dtype)};
 }
 
 // B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW), one element

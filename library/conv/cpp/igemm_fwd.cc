@@ -14,13 +14,13 @@
 //
 // ORDER (platform/cpp/ir/builder.h): every builder call is its own
 // statement, in Python's order.
-#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "library/conv/cpp/common.h"
+#include "library/conv/cpp/gather_address.h"
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/spec.h"
 #include "platform/cpp/arch/arch.h"
@@ -36,8 +36,6 @@ namespace {
 
 using ir::Value;
 
-constexpr int kUnitBytes = 16;  // a 16-byte unit of k: what tile::GatherCopy's vector loads take
-
 // The matrix op's wave size on `arch` (_form); IgemmSpecError if the arch lacks the op.
 int form_wave(const IgemmSpec& spec, std::string_view arch) {
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
@@ -52,54 +50,12 @@ int form_wave(const IgemmSpec& spec, std::string_view arch) {
 // with `k_begin` (split-K), its columns start at that k of the reduction.
 tile::Gather gather(const IgemmSpec& spec, Value* group, Value* k_begin) {
   const ConvSpec& c = spec.conv;
-  const std::int64_t taps = product(c.filter);
-  const std::int64_t cpg = c.c_per_group();
-  auto address = [&c, taps, cpg, group, k_begin](ir::KernelBuilder& b, Value* row, Value* k) -> std::pair<Value*, Value*> {
-    Shape sizes = {c.n};
-    const Shape out = c.output();
-    sizes.insert(sizes.end(), out.begin(), out.end());
-    const std::vector<Value*> parts = unflatten(b, row, sizes);
-    Value* n = parts[0];
-    const std::vector<Value*> o(parts.begin() + 1, parts.end());
+  auto address = [&c, group, k_begin](ir::KernelBuilder& b, Value* row, Value* k) -> std::pair<Value*, Value*> {
+    const Pixel px = output_pixel(b, c, row);
     if (k_begin != nullptr) k = b.add(k, k_begin);
-    Value* tap;
-    Value* ch;
-    if (c.channels_last()) {
-      tap = b.div(k, cpg);
-      ch = b.rem(k, cpg);
-    } else {
-      ch = b.div(k, taps);
-      tap = b.rem(k, taps);
-    }
-    const std::vector<Value*> t = unflatten(b, tap, c.filter);
-    std::vector<Value*> pos;
-    Value* valid = nullptr;
-    const std::size_t dims = std::min({o.size(), t.size(), c.spatial.size()});  // zip
-    for (std::size_t i = 0; i < dims; ++i) {
-      Value* strided = b.mul(o[i], c.stride[i]);
-      Value* dilated = b.mul(t[i], c.dilation[i]);
-      Value* shifted = b.sub(dilated, c.pad[i]);
-      Value* x = b.add(strided, shifted);
-      Value* low = b.cmp("ge", x, 0);
-      Value* high = b.cmp("lt", x, c.spatial[i]);
-      Value* ok = b.and_(low, high);
-      valid = valid == nullptr ? ok : b.and_(valid, ok);
-      pos.push_back(x);
-    }
-    Value* first = b.mul(group, cpg);
-    Value* channel = b.add(first, ch);
-    std::vector<Value*> at = {n};
-    if (c.channels_last()) {
-      at.insert(at.end(), pos.begin(), pos.end());
-      at.push_back(channel);
-    } else {
-      at.push_back(channel);
-      at.insert(at.end(), pos.begin(), pos.end());
-    }
-    return {flatten(b, at, c.input_shape()), valid};
+    return input_address(b, c, group, px, k);
   };
-  const int elem_bytes = ir::scalar(c.dtype)->nbytes();
-  return tile::Gather{address, c.channels_last() && cpg % (kUnitBytes / elem_bytes) == 0};
+  return tile::Gather{address, c.channels_last() && whole_units(c.c_per_group(), c.dtype)};
 }
 
 // Channels-first output: y[n, g*K/g + col, pixel] as `elem`, element by element (_store_nchw).

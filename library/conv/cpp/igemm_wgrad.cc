@@ -9,7 +9,6 @@
 //
 // ORDER (platform/cpp/ir/builder.h): every builder call is its own
 // statement, in Python's order.
-#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "library/conv/cpp/common.h"
+#include "library/conv/cpp/gather_address.h"
 #include "library/conv/cpp/spec.h"
 #include "library/conv/cpp/wgrad_spec.h"
 #include "platform/cpp/arch/arch.h"
@@ -31,8 +31,6 @@ namespace rocke::conv {
 namespace {
 
 using ir::Value;
-
-constexpr int kUnitBytes = 16;  // a 16-byte unit of k: what tile::GatherCopy's vector loads take
 
 // The kernel's third argument, by mode (igemm_wgrad.OUTPUT).
 const std::map<std::string, std::string>& outputs() {
@@ -53,55 +51,13 @@ int form_wave(const WgradSpec& spec, std::string_view arch) {
 // B: x at (column: channel and tap, k: reduction row first + k) (_input_gather).
 tile::Gather input_gather(const WgradSpec& spec, Value* group, Value* first) {
   const ConvSpec& c = spec.conv();
-  const std::int64_t taps = product(c.filter);
-  const std::int64_t cpg = c.c_per_group();
-  auto address = [&c, taps, cpg, group, first](ir::KernelBuilder& b, Value* col, Value* k) -> std::pair<Value*, Value*> {
+  auto address = [&c, group, first](ir::KernelBuilder& b, Value* col, Value* k) -> std::pair<Value*, Value*> {
     Value* row = k;
     if (first != nullptr) row = b.add(first, k);
-    Shape sizes = {c.n};
-    const Shape out = c.output();
-    sizes.insert(sizes.end(), out.begin(), out.end());
-    const std::vector<Value*> parts = unflatten(b, row, sizes);
-    Value* n = parts[0];
-    const std::vector<Value*> o(parts.begin() + 1, parts.end());
-    Value* tap;
-    Value* ch;
-    if (c.channels_last()) {
-      tap = b.div(col, cpg);
-      ch = b.rem(col, cpg);
-    } else {
-      ch = b.div(col, taps);
-      tap = b.rem(col, taps);
-    }
-    const std::vector<Value*> t = unflatten(b, tap, c.filter);
-    std::vector<Value*> pos;
-    Value* valid = nullptr;
-    const std::size_t dims = std::min({o.size(), t.size(), c.spatial.size()});  // zip
-    for (std::size_t i = 0; i < dims; ++i) {
-      Value* strided = b.mul(o[i], c.stride[i]);
-      Value* dilated = b.mul(t[i], c.dilation[i]);
-      Value* shifted = b.sub(dilated, c.pad[i]);
-      Value* x = b.add(strided, shifted);
-      Value* low = b.cmp("ge", x, 0);
-      Value* high = b.cmp("lt", x, c.spatial[i]);
-      Value* ok = b.and_(low, high);
-      valid = valid == nullptr ? ok : b.and_(valid, ok);
-      pos.push_back(x);
-    }
-    Value* channel_first = b.mul(group, cpg);
-    Value* channel = b.add(channel_first, ch);
-    std::vector<Value*> at = {n};
-    if (c.channels_last()) {
-      at.insert(at.end(), pos.begin(), pos.end());
-      at.push_back(channel);
-    } else {
-      at.push_back(channel);
-      at.insert(at.end(), pos.begin(), pos.end());
-    }
-    return {flatten(b, at, c.input_shape()), valid};
+    const Pixel px = output_pixel(b, c, row);
+    return input_address(b, c, group, px, col);
   };
-  const int elem_bytes = ir::scalar(c.dtype)->nbytes();
-  const bool runs = c.channels_last() && cpg % (kUnitBytes / elem_bytes) == 0;
+  const bool runs = c.channels_last() && whole_units(c.c_per_group(), c.dtype);
   return tile::Gather{address, runs, runs ? "rows" : "k"};
 }
 
@@ -122,8 +78,7 @@ tile::Gather dy_gather(const WgradSpec& spec, Value* group, Value* first) {
     Value* base = b.mul(plane, pixels);
     return {b.add(base, p), nullptr};
   };
-  const int elem_bytes = ir::scalar(c.dtype)->nbytes();
-  return tile::Gather{address, pixels % (kUnitBytes / elem_bytes) == 0};
+  return tile::Gather{address, whole_units(pixels, c.dtype)};
 }
 
 // (group, first reduction row or nullptr, reduction length, output element offset) of workgroup z (_split).

@@ -1,0 +1,44 @@
+// Input addresses of the im2col matrix for the implicit-GEMM families'
+// tile::Gather callbacks, mirroring library/conv/gather_address.py op for op
+// (its docstring says who asks what). conv_igemm_fwd gathers the im2col
+// matrix as A, conv_igemm_wgrad as B; each computes the output pixel its
+// own way and passes it here.
+//
+// ORDER (platform/cpp/ir/builder.h): every builder call that makes an op is
+// its own statement, in the order Python evaluates the expression it mirrors.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "library/conv/cpp/spec.h"
+#include "platform/cpp/ir/builder.h"
+#include "platform/cpp/ir/core.h"
+
+namespace rocke::conv {
+
+// What one of tile::GatherCopy's vector loads takes (gather_address.UNIT_BYTES).
+inline constexpr int kUnitBytes = 16;
+
+// Whether `count` consecutive elements of `dtype` are whole 16-byte units
+// (whole_units): a gather runs along them with one vector load per unit.
+bool whole_units(std::int64_t count, const std::string& dtype);
+
+// An output pixel: image n and output position o, one value per spatial dimension.
+struct Pixel {
+  ir::Value* n;
+  std::vector<ir::Value*> o;
+};
+
+// The pixel of im2col row `row`: N x output spatial, row-major (output_pixel).
+Pixel output_pixel(ir::KernelBuilder& b, const ConvSpec& c, ir::Value* row);
+
+// (element index in x, i1 validity) of pixel `px` and im2col column `col` of
+// `group`: tap-major, channel fastest, in NHWC; channel-major in NCHW. The
+// validity is false in the padding (input_address).
+std::pair<ir::Value*, ir::Value*> input_address(ir::KernelBuilder& b, const ConvSpec& c, ir::Value* group,
+                                                const Pixel& px, ir::Value* col);
+
+}  // namespace rocke::conv
