@@ -15,6 +15,10 @@ WORKGROUP = 256
 # (rtol, atol) per output type: one rounding of an f32 sum to that type.
 TOLERANCE = {"f32": (1e-5, 1e-5), "f16": (2.0**-10, 1e-3), "bf16": (2.0**-7, 1e-3)}
 
+# A NaN of each output type, as (numpy store type, value): an output a kernel
+# never writes fails the check (bf16 is stored as its bits).
+POISON = {"f32": (np.float32, np.nan), "f16": (np.float16, np.nan), "bf16": (np.uint16, 0x7FC0)}
+
 
 def flatten(b, dims, sizes):
     """Row-major linear index of IR values `dims` in an array of Python `sizes`."""

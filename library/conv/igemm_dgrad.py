@@ -60,9 +60,8 @@ import math
 
 import numpy as np
 
-from conv import common, gather_address, reference
+from conv import common, gather_address, igemm_tiles, reference
 from conv.cases import igemm_dgrad_cases
-from conv.igemm_fwd import POISON, _form
 from conv.igemm_tiles import IgemmSpecError
 from family.family import Family, Problem
 from ir import types as T
@@ -156,7 +155,7 @@ def build(case):
     spec = case.spec
     c = spec.conv
     _check(spec)
-    form = _form(spec, case.arch)
+    form = igemm_tiles.form(spec, case.arch)
     cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
     b = KernelBuilder("conv_igemm_dgrad_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave)
     dy, w, dx = b.arg("dy", T.GLOBAL), b.arg("w", T.GLOBAL), b.arg("dx", T.GLOBAL)
@@ -186,7 +185,7 @@ def problem(case, rng):
     c = case.spec.conv
     dy, dy64 = common.encode(rng.standard_normal(c.output_shape()), c.dtype)
     w, w64 = common.encode(rng.standard_normal(c.weight_shape()) / math.sqrt(c.k_per_group * math.prod(c.filter)), c.dtype)
-    store_type, poison = POISON[c.dtype]
+    store_type, poison = common.POISON[c.dtype]
     dx = np.full(c.input_shape(), poison, store_type)
     rtol, atol = common.TOLERANCE[c.dtype]
     return Problem([dy, w, dx], grid(case.spec), {2: reference.dgrad(c, dy64, w64)}, lambda v: common.decode(v, c.dtype), rtol, atol)

@@ -43,23 +43,13 @@ import math
 
 import numpy as np
 
-from arch import arch as archs
-from arch.mma_forms import FORMS
-from conv import common, gather_address
+from conv import common, gather_address, igemm_tiles
 from conv.cases import igemm_fwd_cases
-from conv.igemm_tiles import IgemmSpecError
 from family.family import Family, Problem
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gather import Gather
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
-
-
-def _form(spec, arch):
-    form = FORMS.get((spec.op, archs.get(arch).family))
-    if form is None or arch not in form.archs:
-        raise IgemmSpecError(f"IgemmSpec.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.mma!r}; take {arch}'s tile from library/conv/igemm_tiles.json")
-    return form
 
 
 def _gather(spec, group, k_begin=None):
@@ -94,7 +84,7 @@ def _store_nchw(b, spec, acc, y, bias, group, row0, col0, elem):
 def build(case):
     spec = case.spec
     c = spec.conv
-    form = _form(spec, case.arch)
+    form = igemm_tiles.form(spec, case.arch)
     cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
     b = KernelBuilder("conv_igemm_fwd_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave)
     x, w, y = b.arg("x", T.GLOBAL), b.arg("w", T.GLOBAL), b.arg("y" if spec.split_k == 1 else "ws", T.GLOBAL)
@@ -151,10 +141,6 @@ def _store_partial(b, spec, acc, ws, split, group, ops, row0, col0):
 
 # -- numbers --------------------------------------------------------------------------
 
-# A NaN of each input type: an output the kernel never writes fails the check.
-POISON = {"f16": (np.float16, np.nan), "bf16": (np.uint16, 0x7FC0)}
-
-
 def slice_weights(spec, w64, begin, end):
     """The weights with every reduction index outside [begin, end) zeroed.
     Each filter's weights, flattened in their layout ([K, taps, C/g] or
@@ -182,7 +168,7 @@ def problem(case, rng):
         ws = np.full((case.spec.split_k, *c.output_shape()), np.nan, np.float32)
         rtol, atol = common.TOLERANCE["f32"]
         return Problem([x, w, ws], case.spec.grid(), {2: partial_sums(case.spec, x64, w64)}, lambda v: v.astype(np.float64), rtol, atol)
-    store_type, poison = POISON[c.dtype]
+    store_type, poison = common.POISON[c.dtype]
     y = np.full(c.output_shape(), poison, store_type)
     args = [x, w, y]
     bias = None

@@ -19,6 +19,7 @@ import dataclasses
 import json
 import os
 
+from arch import arch as archs
 from arch.mma_forms import FORMS
 from conv.spec import ConvSpec, SpecError, check_tensor_bytes
 from family.cases_json import plain_int
@@ -152,6 +153,16 @@ class IgemmSpec:
         if not isinstance(obj, dict) or sorted(set(obj) - {"split_k"}) != sorted(fields):
             raise IgemmSpecError(f"IgemmSpec: expected a JSON object with exactly the fields {', '.join(fields)} (and optionally split_k), got {obj!r}")
         return cls(**obj)
+
+
+def form(spec, arch):
+    """The matrix-core form of `spec`'s op on `arch` (arch.mma_forms): the
+    kernel's wave size and lane layouts; IgemmSpecError (a Refusal) where the
+    arch lacks the op."""
+    found = FORMS.get((spec.op, archs.get(arch).family))
+    if found is None or arch not in found.archs:
+        raise IgemmSpecError(f"IgemmSpec.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.mma!r}; take {arch}'s tile from library/conv/igemm_tiles.json")
+    return found
 
 
 def spec_for(arch, conv):

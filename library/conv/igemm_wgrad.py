@@ -147,10 +147,6 @@ def build(case):
 
 # -- numbers --------------------------------------------------------------------------
 
-# A NaN of each output type: an output the kernel never writes fails the check.
-POISON = {"f16": (np.float16, np.nan), "bf16": (np.uint16, 0x7FC0), "f32": (np.float32, np.nan)}
-
-
 def owned(spec, part):
     """A mask over dy's (n, output pixel) rows, 1 on those split `part` owns (WgradSpec.rows), in dy's layout."""
     c = spec.conv
@@ -173,7 +169,7 @@ def problem(case, rng):
     c = spec.conv
     x, x64 = common.encode(rng.standard_normal(c.input_shape()), c.dtype)
     dy, dy64 = common.encode(rng.standard_normal(c.output_shape()) / math.sqrt(spec.gemm[2]), c.dtype)
-    store_type, poison = POISON[spec.out_dtype]
+    store_type, poison = common.POISON[spec.out_dtype]
     if spec.mode == "atomic":
         poison = 0.0  # atomic adds land on a zeroed dw
     shape = (spec.out_elements,) if spec.mode == "two_stage" else c.weight_shape()

@@ -171,7 +171,7 @@ def test_two_stage_then_reduce_gives_dw(name, arch):
     spec, c = case.spec, case.spec.conv
     p = problem(case, np.random.default_rng(1))
     run(build(case), p.grid, p.args)
-    store_type, poison = igemm_wgrad.POISON[c.dtype]
+    store_type, poison = common.POISON[c.dtype]
     dw = np.full(c.weight_shape(), poison, store_type)
     reduce = reduce_kernel(f"reduce_{case.id}", arch, spec.elements, spec.split, c.dtype)
     run(reduce, reduce_grid(spec.elements), [p.args[2], dw])

@@ -33,7 +33,7 @@ def _layer(arch, conv, split, rng):
     elements = math.prod(conv.output_shape())
     ws = np.full(split * elements, np.nan, np.float32)
     run(igemm_fwd.build(Case("split", arch, spec)), spec.grid(), [x, w, ws])
-    store_type, poison = igemm_fwd.POISON[conv.dtype]
+    store_type, poison = common.POISON[conv.dtype]
     y = np.full(conv.output_shape(), poison, store_type)
     channels = split_k_reduce.channels_of(conv) if conv.bias_relu else None
     reduce = split_k_reduce.reduce_kernel("reduce", arch, elements, split, conv.dtype, channels)

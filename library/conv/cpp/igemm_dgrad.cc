@@ -13,18 +13,16 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "library/conv/cpp/common.h"
 #include "library/conv/cpp/gather_address.h"
 #include "library/conv/cpp/igemm_spec.h"
+#include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/arch/arch.h"
 #include "platform/cpp/family/family.h"
 #include "platform/cpp/ir/builder.h"
-#include "platform/cpp/py/repr.h"
 #include "platform/cpp/tile/gather.h"
 #include "platform/cpp/tile/gemm.h"
 #include "platform/cpp/types/types.h"
@@ -33,17 +31,6 @@ namespace rocke::conv {
 namespace {
 
 using ir::Value;
-
-// The matrix op's wave size on `arch` (igemm_fwd._form, which dgrad imports);
-// IgemmSpecError (a family::Refusal) if the arch lacks the op.
-int form_wave(const IgemmSpec& spec, std::string_view arch) {
-  for (const arch::MatrixOp& op : arch::get(arch).matrix) {
-    if (op.op == spec.op()) return op.wave;
-  }
-  throw IgemmSpecError("IgemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
-                          spec.conv.dtype + ", got " + py::repr(spec.mma) + "; take " + std::string(arch) +
-                          "'s tile from library/conv/igemm_tiles.json");
-}
 
 // gemm: (M, N, K) of each group's GEMM: input pixels, channels per group, K/groups x taps.
 std::array<std::int64_t, 3> dgrad_gemm(const IgemmSpec& spec) {
@@ -159,12 +146,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   const ConvSpec& c = spec.conv;
   check(spec);
   const int wave = form_wave(spec, cs.arch);
-  const tile::GemmConfig cfg{spec.op(),
-                             static_cast<int>(spec.block_m),
-                             static_cast<int>(spec.block_n),
-                             static_cast<int>(spec.block_k),
-                             static_cast<int>(spec.waves_m),
-                             static_cast<int>(spec.waves_n)};
+  const tile::GemmConfig cfg = gemm_config(spec);
   ir::KernelBuilder b("conv_igemm_dgrad_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1}, wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");

@@ -22,11 +22,10 @@
 #include "library/conv/cpp/common.h"
 #include "library/conv/cpp/gather_address.h"
 #include "library/conv/cpp/igemm_spec.h"
+#include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/arch/arch.h"
 #include "platform/cpp/family/family.h"
 #include "platform/cpp/ir/builder.h"
-#include "platform/cpp/py/repr.h"
 #include "platform/cpp/tile/gather.h"
 #include "platform/cpp/tile/gemm.h"
 #include "platform/cpp/types/types.h"
@@ -35,16 +34,6 @@ namespace rocke::conv {
 namespace {
 
 using ir::Value;
-
-// The matrix op's wave size on `arch` (_form); IgemmSpecError if the arch lacks the op.
-int form_wave(const IgemmSpec& spec, std::string_view arch) {
-  for (const arch::MatrixOp& op : arch::get(arch).matrix) {
-    if (op.op == spec.op()) return op.wave;
-  }
-  throw IgemmSpecError("IgemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
-                          spec.conv.dtype + ", got " + py::repr(spec.mma) + "; take " + std::string(arch) +
-                          "'s tile from library/conv/igemm_tiles.json");
-}
 
 // The im2col matrix of `group` as a tile::Gather over the input (_gather);
 // with `k_begin` (split-K), its columns start at that k of the reduction.
@@ -151,12 +140,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   const IgemmSpec spec = IgemmSpec::from_json(cs.spec);
   const ConvSpec& c = spec.conv;
   const int wave = form_wave(spec, cs.arch);
-  const tile::GemmConfig cfg{spec.op(),
-                             static_cast<int>(spec.block_m),
-                             static_cast<int>(spec.block_n),
-                             static_cast<int>(spec.block_k),
-                             static_cast<int>(spec.waves_m),
-                             static_cast<int>(spec.waves_n)};
+  const tile::GemmConfig cfg = gemm_config(spec);
   ir::KernelBuilder b("conv_igemm_fwd_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1}, wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "library/conv/cpp/igemm_tiles_data.h"
+#include "platform/cpp/arch/arch.h"
 #include "platform/cpp/family/family.h"
 #include "platform/cpp/py/repr.h"
 
@@ -41,6 +42,24 @@ IgemmSpec igemm_spec_for(std::string_view arch, const ConvSpec& conv) {
   for (const IgemmTile& t : igemm_tiles()) offered += (offered.empty() ? "" : ", ") + std::string(t.arch);
   throw IgemmSpecError("conv_igemm_fwd tiles: expected an arch with a tile (" + offered + "), got " + py::repr(arch) +
                           "; add a row to library/conv/igemm_tiles.json");
+}
+
+int form_wave(const IgemmSpec& spec, std::string_view arch) {
+  for (const arch::MatrixOp& op : arch::get(arch).matrix) {
+    if (op.op == spec.op()) return op.wave;
+  }
+  throw IgemmSpecError("IgemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
+                       spec.conv.dtype + ", got " + py::repr(spec.mma) + "; take " + std::string(arch) +
+                       "'s tile from library/conv/igemm_tiles.json");
+}
+
+tile::GemmConfig gemm_config(const IgemmSpec& spec) {
+  return tile::GemmConfig{spec.op(),
+                          static_cast<int>(spec.block_m),
+                          static_cast<int>(spec.block_n),
+                          static_cast<int>(spec.block_k),
+                          static_cast<int>(spec.waves_m),
+                          static_cast<int>(spec.waves_n)};
 }
 
 }  // namespace rocke::conv

@@ -1,7 +1,8 @@
 // The tile each arch runs conv_igemm_fwd with, mirroring the table of
 // library/conv/igemm_tiles.py: one row per arch, read from
 // library/conv/igemm_tiles.json (the file igemm_tiles.py reads) through a
-// generated header.
+// generated header; with the two facts the implicit-GEMM families take from
+// a spec's tile on an arch (its wave size, its tile config).
 //
 //   IgemmSpec s = rocke::conv::igemm_spec_for("gfx942", conv);
 #pragma once
@@ -11,6 +12,7 @@
 
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/spec.h"
+#include "platform/cpp/tile/gemm.h"
 
 namespace rocke::conv {
 
@@ -26,5 +28,13 @@ const std::vector<IgemmTile>& igemm_tiles();
 // igemm_tiles.spec_for: the IgemmSpec of `conv` on `arch` with the table's
 // tile (IgemmSpecError worded as Python's).
 IgemmSpec igemm_spec_for(std::string_view arch, const ConvSpec& conv);
+
+// The wave size of the matrix op of `spec` on `arch` (igemm_tiles.form);
+// IgemmSpecError (a family::Refusal) if the arch lacks the op.
+int form_wave(const IgemmSpec& spec, std::string_view arch);
+
+// The spec's tile as the tile blocks' config (Python's GemmConfig(spec.op,
+// spec.block_m, ..., spec.waves_n)).
+tile::GemmConfig gemm_config(const IgemmSpec& spec);
 
 }  // namespace rocke::conv

@@ -17,6 +17,7 @@
 
 #include "library/conv/cpp/common.h"
 #include "library/conv/cpp/gather_address.h"
+#include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
 #include "library/conv/cpp/wgrad_spec.h"
 #include "platform/cpp/arch/arch.h"
@@ -123,12 +124,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   const ConvSpec& c = spec.conv();
   const IgemmSpec& t = spec.igemm;
   const int wave = form_wave(spec, cs.arch);
-  const tile::GemmConfig cfg{t.op(),
-                             static_cast<int>(t.block_m),
-                             static_cast<int>(t.block_n),
-                             static_cast<int>(t.block_k),
-                             static_cast<int>(t.waves_m),
-                             static_cast<int>(t.waves_n)};
+  const tile::GemmConfig cfg = gemm_config(t);
   ir::KernelBuilder b("conv_igemm_wgrad_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1}, wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");
