@@ -9,20 +9,12 @@ and the atomic one adds with the arch's f32 atomic add instruction.
 
 import pytest
 
-from conv import networks
+from conv.compile_checks import LAYERS, known, matrix_code
 from conv.igemm_wgrad import build
 from conv.split_k import WgradSplitPolicy, select_split_k_wgrad
 from conv.wgrad_spec import TILES, spec_for
-from family.budget import overruns
 from family.family import Case
-from lower import flavors
-from lower.llvm import lower
-from toolchains.llvm.llvm import Toolchain, resources
 
-TC = Toolchain.current()
-ARCHS = [arch for arch in TILES if arch in flavors.get(TC.flavor).cpus]
-LAYERS = {**networks.RESNET50, **networks.VIDEO, **networks.ACCEPTANCE}
-MATRIX_INSTRUCTION = {"gfx942": "v_mfma_f32_16x16x16", "gfx950": "v_mfma_f32_32x32x16", "gfx1201": "v_wmma_f32_16x16x16", "gfx1250": "v_wmma_f32_16x16x32"}
 # The acceptance layer's other modes, beside the planner's choice.
 EXTRA = {"res2_3x3_n2": (WgradSplitPolicy("none", 1), WgradSplitPolicy("atomic", 8))}
 
@@ -33,19 +25,10 @@ def _specs(layer, arch):
     return [policy.apply(spec) for policy in dict.fromkeys(policies)]
 
 
-@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("arch", known(TILES))
 @pytest.mark.parametrize("layer", sorted(LAYERS))
 def test_layer_compiles_without_spills(layer, arch):
     for spec in _specs(layer, arch):
-        case = Case(f"{layer}_{spec.mode}_{arch}", arch, spec)
-        ir = lower(build(case), TC.flavor)
-        out = TC.compile(ir, arch)  # parses and verifies first
-        assert not out.has_indirect_call
-        figures = resources(out)
-        assert not overruns(figures, arch), f"{case.id} with {TC.flavor}: " + "; ".join(overruns(figures, arch))
-        code_object = TC.link(out.obj)
-        assert code_object[:4] == b"\x7fELF"
-        text = TC.disassemble(code_object, arch)
-        assert MATRIX_INSTRUCTION[arch] in text
+        text = matrix_code(build(Case(f"{layer}_{spec.mode}_{arch}", arch, spec)), arch)
         if spec.mode == "atomic":  # the f32 atomic add is the arch's own instruction, not a compare-and-swap loop
             assert "global_atomic_add_f32" in text and "cmpswap" not in text

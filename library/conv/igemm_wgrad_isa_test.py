@@ -6,50 +6,36 @@ load) two more, where a per-element gather of x would take eight."""
 
 import pytest
 
+from conv import compile_checks as checks
 from conv.igemm_wgrad import FAMILY
 from conv.wgrad_spec import TILES
-from isa import analyze
-from lower import flavors
-from toolchains.llvm.llvm import Toolchain
 
-TC = Toolchain.current()
-CASES = {c.id: c for c in FAMILY.cases}
-KNOWN = [arch for arch in TILES if arch in flavors.get(TC.flavor).cpus]
+KNOWN = checks.known(TILES)
 # Matrix ops per main-loop iteration: the wave's sub-tiles (64x64 over its
 # waves, in the op's M x N) times the k steps of 32 (the op's K).
-MATRIX = {"gfx942": ("v_mfma_f32_16x16x16", 2 * 2 * 2), "gfx950": ("v_mfma_f32_32x32x16", 1 * 1 * 2), "gfx1201": ("v_wmma_f32_16x16x16", 1 * 2 * 2), "gfx1250": ("v_wmma_f32_16x16x32", 1 * 2 * 1)}
+MATRIX_OPS = {"gfx942": 2 * 2 * 2, "gfx950": 1 * 1 * 2, "gfx1201": 1 * 2 * 2, "gfx1250": 1 * 2 * 1}
 # Global loads per lane and main-loop iteration: A's 64 x 32 tile is 128 pairs of 16-byte
 # loads, B's as many; 256 lanes take one pair of each.
 GLOBAL_LOADS = 4
 
 
 def test_the_flavor_knows_some_tile_arch():
-    assert KNOWN, f"{TC.flavor} knows none of {sorted(TILES)}"
+    assert KNOWN, f"{checks.TC.flavor} knows none of {sorted(TILES)}"
 
 
 @pytest.fixture(scope="module", params=KNOWN)
 def measured(request):
-    arch = request.param
-    report = analyze.report(FAMILY.build(CASES[f"resnet_3x3_c64_{arch}"]), TC)
-    assert report["main_loop"] is not None, f"no main loop found in resnet_3x3_c64_{arch} with {TC.flavor}"
-    return arch, report
+    return request.param, checks.main_loop_report(FAMILY, f"resnet_3x3_c64_{request.param}")
 
 
 def test_main_loop_is_the_matrix_loop(measured):
     arch, report = measured
-    matrix = report["main_loop"]["matrix"]
-    mnemonic, count = MATRIX[arch]
-    assert matrix["count"] == count and all(r["mnemonic"].startswith(mnemonic) for r in matrix["by_mnemonic"]), matrix
+    checks.check_matrix_loop(report, arch, MATRIX_OPS[arch])
 
 
 def test_both_tiles_load_16_bytes_at_a_time(measured):
-    arch, report = measured
-    loads = report["main_loop"]["global_loads"]
-    assert loads["count"] == GLOBAL_LOADS and {r["bytes"] for r in loads["by_mnemonic"]} == {16}, (arch, loads)
+    checks.check_global_loads(measured[1], GLOBAL_LOADS)
 
 
 def test_no_spills_and_no_modelled_bank_conflicts(measured):
-    _, report = measured
-    res = report["resources"]
-    assert (res["vgpr_spill"], res["sgpr_spill"], res["scratch"]) == (0, 0, 0), res
-    assert report["lds_banks"]["conflicted"] == 0
+    checks.check_no_spills_or_bank_conflicts(measured[1])

@@ -10,25 +10,15 @@ import pytest
 
 from conv import direct_fwd, img2col, networks
 from conv.cases import ARCHS as CONV_ARCHS
-from family.budget import overruns
+from conv.compile_checks import code_object, known
 from family.family import Case
-from lower import flavors
-from lower.llvm import lower
-from toolchains.llvm.llvm import Toolchain, resources
 
-TC = Toolchain.current()
-ARCHS = [arch for arch in CONV_ARCHS if arch in flavors.get(TC.flavor).cpus]
 DENSE = {**networks.RESNET50, **networks.VIDEO}
 LAYERS = [(direct_fwd, name, spec) for name, spec in {**DENSE, **networks.MOBILENET_V2_DEPTHWISE}.items()]
 LAYERS += [(img2col, name, spec) for name, spec in DENSE.items()]
 
 
-@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("arch", known(CONV_ARCHS))
 @pytest.mark.parametrize("module,layer,spec", LAYERS, ids=[f"{m.FAMILY.name}-{name}" for m, name, _ in LAYERS])
 def test_layer_compiles_without_spills(module, layer, spec, arch):
-    case = Case(f"{layer}_{arch}", arch, spec)
-    out = TC.compile(lower(module.build(case), TC.flavor), arch)  # parses and verifies first
-    assert not out.has_indirect_call
-    figures = resources(out)
-    assert not overruns(figures, arch), f"{module.FAMILY.name} {case.id} with {TC.flavor}: " + "; ".join(overruns(figures, arch))
-    assert TC.link(out.obj)[:4] == b"\x7fELF"
+    code_object(module.build(Case(f"{layer}_{arch}", arch, spec)), arch)
