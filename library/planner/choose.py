@@ -41,6 +41,11 @@ class Choice:
 _LANES_CONFIG = "1 output per lane, 256 lanes"
 
 
+def _tile(t):
+    """A matrix-core family's tile (an IgemmSpec or a GemmSpec) in a few words, for Choice.config."""
+    return f"mma {t.mma}, block {t.block_m}x{t.block_n}x{t.block_k}, waves {t.waves_m}x{t.waves_n}"
+
+
 # conv_igemm_fwd's columns are a group's filters: fewer than one matrix op's
 # N (16 on every arch's tile) leaves most of each op idle (depthwise: 1 of 16).
 _IGEMM_MIN_FILTERS = 16
@@ -55,7 +60,7 @@ def _igemm(spec, arch):
         igemm = igemm_tiles.spec_for(arch, spec)
     except igemm_tiles.IgemmSpecError as e:
         return None, str(e)
-    tile = f"mma {igemm.mma}, block {igemm.block_m}x{igemm.block_n}x{igemm.block_k}, waves {igemm.waves_m}x{igemm.waves_n}"
+    tile = _tile(igemm)
     m, n, k = igemm.gemm
     split = select_split_k_fwd(igemm, arch)
     why = f"matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (library/conv/igemm_tiles.json); split-K: the planner (select_split_k_fwd) picks {split}"
@@ -139,7 +144,7 @@ def _igemm_dgrad(spec, arch):
         igemm = igemm_tiles.spec_for(arch, spec)
     except igemm_tiles.IgemmSpecError as e:
         return None, str(e)
-    tile = f"mma {igemm.mma}, block {igemm.block_m}x{igemm.block_n}x{igemm.block_k}, waves {igemm.waves_m}x{igemm.waves_n}"
+    tile = _tile(igemm)
     m, n, k = igemm_dgrad.gemm(igemm)
     work = math.prod(spec.stride)
     stride = "" if work == 1 else f"; stride {'x'.join(map(str, spec.stride))} is masked in dy's gather: {work} x the matrix work of the non-zero terms"
@@ -172,11 +177,10 @@ def _conv_wgrad(problem, arch):
         raise spec_error(problem.index, e, arch) from None
     policy = select_split_k_wgrad(unsplit, arch, workspace_bytes=_WGRAD_WORKSPACE_BYTES)
     spec = policy.apply(unsplit)
-    t = spec.igemm
     m, n, k = spec.gemm
     blocks = spec.grid()[0] * spec.grid()[1] * spec.conv.groups
     split = "" if policy.split == 1 else f", split {policy.split} {policy.mode}"
-    config = f"mma {t.mma}, block {t.block_m}x{t.block_n}x{t.block_k}, waves {t.waves_m}x{t.waves_n}{split}"
+    config = _tile(spec.igemm) + split
     reasons = (
         f"conv_igemm_wgrad: the one wgrad family; matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (conv.wgrad_spec.TILES): {config}",
         f"workgroups: {blocks} block{'s' if blocks != 1 else ''} of dw on {num_cus(arch)} CUs",
@@ -197,7 +201,7 @@ def _gemm(problem, arch):
         raise spec_error(problem.index, e, arch) from None
     split = select_split_k(spec.m, spec.n, spec.k, arch, spec.block_m, spec.block_n, spec.block_k)
     groups = spec.grid()[0] * spec.grid()[1]
-    config = f"mma {spec.mma}, block {spec.block_m}x{spec.block_n}x{spec.block_k}, waves {spec.waves_m}x{spec.waves_n}"
+    config = _tile(spec)
     reasons = (
         f"gemm: the one GEMM family; its tile for {arch} {dtype} (library/gemm/tiles.json): {config}",
         f"workgroups: {groups} block{'s' if groups != 1 else ''} of C on {num_cus(arch)} CUs",
