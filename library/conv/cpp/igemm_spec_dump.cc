@@ -4,14 +4,11 @@
 // (ReduceSpec::from_json(S)); print one canonical JSON line per input:
 // ["ok", to_json()] or [the error's Python class name (SpecError,
 // IgemmSpecError, ReduceSpecError), message].
-#include <fstream>
-#include <iostream>
-#include <string>
-
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
 #include "library/conv/cpp/split_k_reduce.h"
+#include "library/parity/dump_main.h"
 #include "platform/cpp/family/family.h"
 #include "platform/cpp/json/json.h"
 
@@ -27,26 +24,14 @@ json::Value run(const json::Value& request) {
   return conv::igemm_spec_for(t[0].as_str(), conv::ConvSpec::from_json(t[1])).to_json();
 }
 
+json::Array answer(const json::Value& request) {
+  try {
+    return {"ok", run(request)};
+  } catch (const family::SpecError& e) {
+    return {e.class_name(), e.what()};
+  }
+}
+
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: igemm_spec_dump FILE (one JSON request per line)\n";
-    return 2;
-  }
-  std::ifstream in(argv[1]);
-  if (!in) {
-    std::cerr << "igemm_spec_dump: cannot read " << argv[1] << "\n";
-    return 2;
-  }
-  for (std::string line; std::getline(in, line);) {
-    json::Array out;
-    try {
-      out = {"ok", run(json::parse(line))};
-    } catch (const family::SpecError& e) {
-      out = {e.class_name(), e.what()};
-    }
-    std::cout << json::canonical(out) << "\n";
-  }
-  return 0;
-}
+int main(int argc, char** argv) { return rocke::parity::dump_main(argc, argv, "igemm_spec_dump", answer); }

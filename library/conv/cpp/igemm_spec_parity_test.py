@@ -4,7 +4,6 @@ JSON: every message byte for byte, every accepted spec's to_json equal."""
 
 import json
 import os
-import subprocess
 
 import pytest
 
@@ -12,6 +11,7 @@ from conv import igemm_tiles
 from conv.cases import igemm_fwd_cases
 from conv.igemm_tiles import IgemmSpec
 from conv.spec import ConvSpec, SpecError
+from parity import harness
 
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "igemm_spec_dump")
 
@@ -82,12 +82,7 @@ REQUESTS = [{"spec": s} for s in BAD + GOOD] + [{"tile": t} for t in TILES]
 
 @pytest.fixture(scope="module")
 def cpp(tmp_path_factory):
-    path = tmp_path_factory.mktemp("specs") / "specs.jsonl"
-    path.write_text("".join(json.dumps(obj, sort_keys=True) + "\n" for obj in REQUESTS))
-    out = subprocess.run([DUMP, str(path)], capture_output=True, text=True, check=True).stdout
-    lines = out.splitlines()
-    assert len(lines) == len(REQUESTS)
-    return [json.loads(line) for line in lines]
+    return harness.answers(DUMP, REQUESTS, tmp_path_factory.mktemp("specs"))
 
 
 @pytest.mark.parametrize("i", range(len(BAD)))

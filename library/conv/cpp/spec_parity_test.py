@@ -1,14 +1,13 @@
 """ConvSpec in C++ (spec_dump) against Python's ConvSpec.from_json on the same
 JSON: every message byte for byte, every accepted spec's to_json equal."""
 
-import json
 import os
-import subprocess
 
 import pytest
 
 from conv.cases import direct_cases, img2col_cases
 from conv.spec import ConvSpec, SpecError
+from parity import harness
 
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spec_dump")
 
@@ -75,12 +74,7 @@ def _python(obj):
 
 @pytest.fixture(scope="module")
 def cpp(tmp_path_factory):
-    path = tmp_path_factory.mktemp("specs") / "specs.jsonl"
-    path.write_text("".join(json.dumps(obj, sort_keys=True) + "\n" for obj in BAD + GOOD))
-    out = subprocess.run([DUMP, str(path)], capture_output=True, text=True, check=True).stdout
-    lines = out.splitlines()
-    assert len(lines) == len(BAD) + len(GOOD)
-    return [json.loads(line) for line in lines]
+    return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
 
 
 def test_every_bad_spec_is_refused_with_pythons_message(cpp):

@@ -4,12 +4,12 @@ accepted spec's to_json equal."""
 
 import json
 import os
-import subprocess
 
 import pytest
 
-from conv.split_k_reduce import FAMILY, ReduceSpec
 from conv.spec import SpecError
+from conv.split_k_reduce import FAMILY, ReduceSpec
+from parity import harness
 
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "igemm_spec_dump")
 
@@ -42,12 +42,7 @@ def _python(spec):
 
 @pytest.fixture(scope="module")
 def cpp(tmp_path_factory):
-    path = tmp_path_factory.mktemp("specs") / "specs.jsonl"
-    path.write_text("".join(json.dumps({"reduce": s}, sort_keys=True) + "\n" for s in BAD + GOOD))
-    out = subprocess.run([DUMP, str(path)], capture_output=True, text=True, check=True).stdout
-    lines = out.splitlines()
-    assert len(lines) == len(BAD + GOOD)
-    return [json.loads(line) for line in lines]
+    return harness.answers(DUMP, [{"reduce": s} for s in BAD + GOOD], tmp_path_factory.mktemp("specs"))
 
 
 @pytest.mark.parametrize("i", range(len(BAD)))

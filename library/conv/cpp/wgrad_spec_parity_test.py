@@ -4,13 +4,13 @@ equal."""
 
 import json
 import os
-import subprocess
 
 import pytest
 
 from conv.cases import igemm_wgrad_cases
 from conv.spec import SpecError
 from conv.wgrad_spec import WgradSpec
+from parity import harness
 
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wgrad_spec_dump")
 
@@ -54,12 +54,7 @@ def _python(obj):
 
 @pytest.fixture(scope="module")
 def cpp(tmp_path_factory):
-    path = tmp_path_factory.mktemp("specs") / "specs.jsonl"
-    path.write_text("".join(json.dumps(obj, sort_keys=True) + "\n" for obj in BAD + GOOD))
-    out = subprocess.run([DUMP, str(path)], capture_output=True, text=True, check=True).stdout
-    lines = out.splitlines()
-    assert len(lines) == len(BAD) + len(GOOD)
-    return [json.loads(line) for line in lines]
+    return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
 
 
 @pytest.mark.parametrize("i", range(len(BAD)))

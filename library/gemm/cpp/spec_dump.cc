@@ -2,12 +2,9 @@
 // {"spec": S} (GemmSpec::from_json(S)) or {"tile": [arch, m, n, k, dtype,
 // out, options]} (spec_for); print one canonical JSON line per input:
 // ["ok", to_json()], ["SpecError", message] or ["TileError", message].
-#include <fstream>
-#include <iostream>
-#include <string>
-
 #include "library/gemm/cpp/spec.h"
 #include "library/gemm/cpp/tiles.h"
+#include "library/parity/dump_main.h"
 #include "platform/cpp/family/family.h"
 #include "platform/cpp/json/json.h"
 
@@ -29,28 +26,16 @@ json::Value run(const json::Value& request) {
       .to_json();
 }
 
+json::Array answer(const json::Value& request) {
+  try {
+    return {"ok", run(request)};
+  } catch (const gemm::TileError& e) {
+    return {"TileError", e.what()};
+  } catch (const family::SpecError& e) {
+    return {"SpecError", e.what()};
+  }
+}
+
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: spec_dump FILE (one JSON request per line)\n";
-    return 2;
-  }
-  std::ifstream in(argv[1]);
-  if (!in) {
-    std::cerr << "spec_dump: cannot read " << argv[1] << "\n";
-    return 2;
-  }
-  for (std::string line; std::getline(in, line);) {
-    json::Array out;
-    try {
-      out = {"ok", run(json::parse(line))};
-    } catch (const gemm::TileError& e) {
-      out = {"TileError", e.what()};
-    } catch (const family::SpecError& e) {
-      out = {"SpecError", e.what()};
-    }
-    std::cout << json::canonical(out) << "\n";
-  }
-  return 0;
-}
+int main(int argc, char** argv) { return rocke::parity::dump_main(argc, argv, "spec_dump", answer); }

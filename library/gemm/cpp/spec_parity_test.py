@@ -2,15 +2,14 @@
 GemmSpec.from_json and tiles.spec_for on the same JSON: every message byte
 for byte, every accepted spec's to_json equal."""
 
-import json
 import os
-import subprocess
 
 import pytest
 
 from gemm import tiles
 from gemm.cases import cases
 from gemm.spec import GemmSpec, SpecError
+from parity import harness
 
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spec_dump")
 
@@ -79,12 +78,7 @@ REQUESTS = [{"spec": s} for s in BAD + GOOD] + [{"tile": t} for t in TILES]
 
 @pytest.fixture(scope="module")
 def cpp(tmp_path_factory):
-    path = tmp_path_factory.mktemp("specs") / "specs.jsonl"
-    path.write_text("".join(json.dumps(obj, sort_keys=True) + "\n" for obj in REQUESTS))
-    out = subprocess.run([DUMP, str(path)], capture_output=True, text=True, check=True).stdout
-    lines = out.splitlines()
-    assert len(lines) == len(REQUESTS)
-    return [json.loads(line) for line in lines]
+    return harness.answers(DUMP, REQUESTS, tmp_path_factory.mktemp("specs"))
 
 
 def test_every_bad_spec_is_refused_with_pythons_message(cpp):

@@ -1,0 +1,34 @@
+// The main loop of the library's spec dump binaries (parity/harness.py runs
+// them): each line of the file argv[1] is a JSON request; print one canonical
+// JSON line per request, what `answer` made of it (["ok", to_json()] or
+// [an error's Python class name, its message]).
+//
+//   int main(int argc, char** argv) { return rocke::parity::dump_main(argc, argv, "spec_dump", answer); }
+#pragma once
+
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <string_view>
+
+#include "platform/cpp/json/json.h"
+
+namespace rocke::parity {
+
+inline int dump_main(int argc, char** argv, std::string_view name,
+                     const std::function<json::Array(const json::Value&)>& answer) {
+  if (argc != 2) {
+    std::cerr << "usage: " << name << " FILE (one JSON request per line)\n";
+    return 2;
+  }
+  std::ifstream in(argv[1]);
+  if (!in) {
+    std::cerr << name << ": cannot read " << argv[1] << "\n";
+    return 2;
+  }
+  for (std::string line; std::getline(in, line);) std::cout << json::canonical(answer(json::parse(line))) << "\n";
+  return 0;
+}
+
+}  // namespace rocke::parity
