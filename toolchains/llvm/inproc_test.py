@@ -117,7 +117,7 @@ if TC.kind == "llvmlite":
     def test_a_worker_past_its_memory_limit_is_replaced(monkeypatch):
         TC.compile(probe("q4_mfma_16x16x16f16.ll"), "gfx942")
         worker = llvm._WORKERS[TC.tools["python"]]
-        monkeypatch.setattr(llvm, "_WORKER_RSS_LIMIT", worker.rss() - 1)
+        monkeypatch.setattr(llvm, "_WORKER_RSS_LIMIT", worker.maxrss - 1)
         TC.compile(probe("q4_mfma_16x16x16f16.ll"), "gfx942")
         assert llvm._WORKERS[TC.tools["python"]] is not worker and worker.proc.poll() == 0
 

@@ -41,7 +41,8 @@ _LINK_BATCH = 256  # modules per llvm-link run in verify_many
 # llvmlite's -O2 run keeps about 0.7 MiB per kernel that it never frees
 # (measured: parse and codegen alone keep none, a context per kernel does
 # not help, LLVM 22's C API keeps none), so a worker past this resident size
-# is replaced before its next request: a fresh one (0.18 s) every ~1300 kernels.
+# (peak) is replaced before its next request: a fresh one (0.18 s) every
+# ~1300 kernels.
 _WORKER_RSS_LIMIT = 1 << 30
 
 __all__ = ["Compiled", "LlvmError", "Toolchain", "resources"]
@@ -128,6 +129,9 @@ class _Worker:
         self.stderr = tempfile.TemporaryFile()
         self.proc = subprocess.Popen([python, _LLVMLITE_DRIVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
         self.read_to = 0
+        # Its peak resident size in bytes, as its last answer said (it reads
+        # its own: /proc shows other PIDs than a sandbox's PID namespace).
+        self.maxrss = 0
 
     def _new_stderr(self):
         self.stderr.seek(self.read_to)
@@ -148,15 +152,11 @@ class _Worker:
             reason = f"killed by signal {-code}" if code < 0 else f"exit {code}"
             raise _WorkerDied(f"LLVM {self.version} (llvmlite) {op} ended its worker process ({reason}): {self._new_stderr().strip()}")
         response = json.loads(line)
+        self.maxrss = response["maxrss"]
         err = self._new_stderr()
         if "error" in response:
             raise LlvmError(f"LLVM {self.version} (llvmlite) {op} failed: {(err + response['error']).strip()}")
         return response["result"], err
-
-    def rss(self):
-        """The worker process's resident size in bytes."""
-        with open(f"/proc/{self.proc.pid}/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
     def close(self):
         if self.proc.poll() is None:
@@ -222,7 +222,7 @@ class Toolchain:
         python = self.tools["python"]
         with _WORKERS_LOCK:
             worker = _WORKERS.get(python)
-            if worker is not None and (worker.proc.poll() is not None or worker.rss() > _WORKER_RSS_LIMIT):
+            if worker is not None and (worker.proc.poll() is not None or worker.maxrss > _WORKER_RSS_LIMIT):
                 worker.close()
                 worker = None
             if worker is None:

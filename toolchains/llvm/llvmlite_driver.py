@@ -8,7 +8,8 @@ one starts a fresh worker.
 
 The protocol: one JSON object per line each way.
   request   {"op": OP, "text": IR, "cpu": CPU, "triple": TRIPLE}
-  response  {"result": ...} or {"error": LLVM's message}
+  response  {"result": ...} or {"error": LLVM's message}, and "maxrss": the
+            worker's peak resident size in bytes (llvm.py replaces a worker grown too big)
 OP is verify, compile ({"obj": base64, "stages": {stage: CPU seconds}}),
 datalayout, reprint or version.
 
@@ -20,6 +21,7 @@ LLVM's; the JSON and base64 round trip costs about 0.5 ms of a 0.2 s kernel.
 
 import base64
 import json
+import resource
 import sys
 import time
 
@@ -91,6 +93,7 @@ def main():
             response = {"result": OPS[request["op"]](request)}
         except RuntimeError as e:
             response = {"error": str(e)}
+        response["maxrss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
         sys.stderr.flush()  # its warnings belong to this request
         sys.stdout.write(json.dumps(response) + "\n")
         sys.stdout.flush()
