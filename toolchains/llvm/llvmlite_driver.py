@@ -13,10 +13,11 @@ The protocol: one JSON object per line each way.
 OP is verify, compile ({"obj": base64, "stages": {stage: CPU seconds}}),
 datalayout, reprint or version.
 
-Where a compile's time goes (this wheel's LLVM is built with assertions on,
-which costs it about 1.6x against the root's LLVM on the same IR; the
-README's "Compiling a kernel" has the figures): parse, -O2 and codegen are
-LLVM's; the JSON and base64 round trip costs about 0.5 ms of a 0.2 s kernel.
+Where a compile's time goes: parse, -O2 and codegen are LLVM's; the JSON and
+base64 round trip costs about 0.5 ms of a 0.2 s kernel. This wheel's LLVM is
+built with assertions on, which makes -O2 and codegen about 1.55x slower
+than the root's LLVM 22 on the same IR (the README's "Compiling a kernel"
+has the figures).
 """
 
 import base64
@@ -51,9 +52,11 @@ def op_compile(request):
     # inserts for divergent branches), one codegen to an object. The module
     # gets a context of its own, as in capi.py: nothing a kernel leaves in
     # LLVM's context (types, constants, metadata) reaches the next one.
-    # llvmlite's pass builder builds buildPerModuleDefaultPipeline(O2), the
-    # pipeline "default<O2>" names; the target machine's opt=2 is the
-    # codegen level llc -O2 and capi.py use (inproc_test checks both run once).
+    # llvmlite's pass builder builds buildPerModuleDefaultPipeline(O2) with
+    # default tuning options, the pipeline "default<O2>" names in capi.py;
+    # opt=2 is the codegen level llc -O2 and capi.py use; emit_object is the
+    # C API's LLVMTargetMachineEmitToMemoryBuffer, as in capi.py. inproc_test
+    # checks that one compile runs the pipeline once and codegen once.
     start = time.process_time()
     module = parse(request["text"], llvm.create_context())
     if request.get("triple"):
