@@ -76,7 +76,7 @@ def test_every_row_names_a_code_object_with_its_sha256_and_figures(built):
         assert row["waves"] == {"gfx942": 4, "gfx1201": 8}[row["arch"]], row
     csv_lines = (out / "index.csv").read_text().splitlines()
     assert len(csv_lines) == 1 + len(rows)
-    assert set(json.loads((out / "timings.json").read_text())) == {f"{r['problem']}/{r['arch']}" for r in rows}
+    assert set(json.loads((out / "timings.json").read_text())) == {f"{r['problem']}/{r['arch']}/{r['family']}" for r in rows}
 
 
 def test_a_second_build_gives_the_same_bytes_whatever_the_workers_and_hash_seed(built, problems, tmp_path):
@@ -147,7 +147,11 @@ def test_identical_kernels_are_built_once_and_their_rows_share_the_code_object(t
     assert len({r["sha256"] for r in rows}) == 2 and rows[0]["sha256"] == rows[2]["sha256"] == rows[3]["sha256"]
     assert {r["vgpr"] for r in rows[2:]} == {rows[0]["vgpr"]}
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*.hsaco")) == ["gfx942/context.hsaco", "gfx942/qkv.hsaco"]
-    assert sorted(json.loads((out / "timings.json").read_text())) == ["0/gfx942", "1/gfx942"]  # only what was built
+    # Every kernel has its time; one another's code object serves was only
+    # lowered (milliseconds), not compiled and linked as the one it reuses.
+    timings = json.loads((out / "timings.json").read_text())
+    assert sorted(timings) == ["0/gfx942/gemm", "1/gfx942/gemm", "2/gfx942/gemm", "3/gfx942/gemm"]
+    assert max(timings["2/gfx942/gemm"], timings["3/gfx942/gemm"]) < timings["0/gfx942/gemm"]
     text = capsys.readouterr().out
     assert "4 kernels (2 distinct built), 0 errors" in text
     table = {line.split()[1]: line for line in text.splitlines()[1:5]}
@@ -173,6 +177,14 @@ def test_a_split_layer_builds_its_conv_then_its_reduce_each_with_a_row(tmp_path,
     assert "\n  then reduce: conv_fwd_split_k_reduce, 4 f32 slices, 4 elements per lane\n" in out
     table = [line for line in out.splitlines() if line.startswith("0 ")]
     assert len(table) == 2 and "conv_igemm_fwd" in table[0] and "conv_fwd_split_k_reduce" in table[1]
+    # Each kernel its own build time, in the table as in timings.json: the
+    # reduce (a few adds per lane) builds faster than the 128x64 tile.
+    timings = json.loads((tmp_path / "o" / "timings.json").read_text())
+    assert sorted(timings) == ["0/gfx942/conv_fwd_split_k_reduce", "0/gfx942/conv_igemm_fwd"]
+    conv, reduce = timings["0/gfx942/conv_igemm_fwd"], timings["0/gfx942/conv_fwd_split_k_reduce"]
+    assert 0 < reduce < conv
+    shown = [float(line.split()[-1]) for line in table]  # to 0.01 s; the file to 0.001 s
+    assert abs(shown[0] - conv) <= 0.006 and abs(shown[1] - reduce) <= 0.006, (shown, timings)
 
 
 @pytest.mark.parametrize("flags,message", [
