@@ -36,10 +36,12 @@ removed, so OUT ends as a build into an empty folder leaves it.
 
 and the table, with each kernel's build time, goes to stdout. A bad entry
 is one line naming it and its field (problems[3].stride: ...); the others
-still build and the exit status is 1. Progress goes to stderr: one line rewritten in
-place on a terminal, a line per kernel otherwise. Kernels build in --jobs
-worker processes (default: the machine's cores, at most 8). The last line
-counts the kernels, the distinct ones built and the errors.
+still build and the exit status is 1. Progress goes to stderr, a step per
+kernel built (the distinct ones: [done/total], elapsed, time left, and the
+kernel's family and code object): one line rewritten in place on a
+terminal, a line per kernel otherwise. Kernels build in --jobs worker
+processes (default: the machine's cores, at most 8). The last line counts
+the kernels, the distinct ones built and the errors.
 """
 
 import concurrent.futures
@@ -224,7 +226,8 @@ def run(args):
         for (job, i), result, failure, spent in results(_compile, work):
             built[(_key(job), i)] = failure or result[1]
             compiled[(_key(job), i)] = spent
-            progress.step(f"{_what(job)}{f' kernel {i + 1}' if i else ''}{' FAILED' if failure else ''} ({spent:.2f} s)")
+            low = lowered[_key(job)][1][i]
+            progress.step(f"{_what(job)}: {low.choice.family} -> {low.path}{' FAILED' if failure else ''} ({spent:.2f} s)")
     for key in sorted(lowered):
         job, kernels = lowered[key]
         served = [served_by[(key, i)] for i in range(len(kernels))]
