@@ -1,6 +1,7 @@
 """`rocke build` as a user runs it: a problems file with bad entries among
 good ones builds the good ones and names the bad; two builds give the same
-bytes; --explain, --help and one-line refusals."""
+bytes; each kernel has its own build time; progress counts the kernels
+built, on a terminal and off one; --explain, --help and one-line refusals."""
 
 import hashlib
 import io
