@@ -128,17 +128,17 @@ def _transpose_b(arch, ops, elem, frag, span):
     return arch in LDS_OPS["mem.load_transpose"].archs and ops.b_gather is None and ops.b_layout == "row" and elem.nbytes == 2 and frag.rows % TRANSPOSE_GROUP == 0 and span % 4 == 0
 
 
-def _direct(cfg, arch, ops, elem, threads, transpose_b):
+def _direct(cfg, arch, ops, elem, threads, transpose_b, line_bytes):
     """Whether the fast loop copies both tiles with mem.load_to_lds
     (copy.DirectCopy) into two LDS buffers: asked for, an arch with the
     instruction, and each operand's 16-byte LDS units contiguous in memory:
-    A row-major; B row-major and read transposed (its LDS rows are its
-    k-rows) or column-major. Neither gathered: a gathered unit may be
-    padding, which must read as zero, and the load cannot zero it. Both
-    tiles whole rounds of 16 bytes a lane."""
+    A row-major; B column-major, or row-major and read transposed (its LDS
+    rows are its k-rows, whole lines: lds.RowXor). Neither gathered: a
+    gathered unit may be padding, which must read as zero, and the load
+    cannot zero it. Both tiles whole rounds of 16 bytes a lane."""
     if not (cfg.direct_lds and arch in LDS_OPS["mem.load_to_lds"].archs and ops.a_gather is None and ops.b_gather is None):
         return False
-    b_units = transpose_b or ops.b_layout == "col"
+    b_units = (transpose_b and cfg.block_n * elem.nbytes % line_bytes == 0) or ops.b_layout == "col"
     whole = all(rows * cfg.block_k * elem.nbytes % (threads * UNIT) == 0 for rows in (cfg.block_m, cfg.block_n))
     return ops.a_layout == "row" and b_units and whole
 
@@ -171,7 +171,7 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     merge = _merge(steps, frag.per_lane, elem.nbytes)
     span = frag.per_lane * merge  # consecutive k per lane and read
     transpose_b = _transpose_b(b.kernel.attrs["arch"], ops, elem, frag, span)
-    direct = _direct(cfg, b.kernel.attrs["arch"], ops, elem, threads, transpose_b) and (not transpose_b or cfg.block_n * elem.nbytes % lay_a.line_bytes == 0)
+    direct = _direct(cfg, b.kernel.attrs["arch"], ops, elem, threads, transpose_b, lay_a.line_bytes)
     if transpose_b:  # B as it is in memory: k-rows of block_n contiguous elements
         # Filled slot by slot (direct), B's rows are swizzled rather than padded.
         lay_b = RowXor(cfg.block_k, cfg.block_n, elem.nbytes, lay_a.line_bytes, TRANSPOSE_PAD) if direct else Padded(cfg.block_k, cfg.block_n, elem.nbytes, TRANSPOSE_PAD)
@@ -194,7 +194,11 @@ def mainloop(b, cfg, ops, elem, row0, col0):
         lane_q = b.rem(lane, TRANSPOSE_GROUP)
         col = b.add(b.add(wave_col, b.sub(lane_row, lane_q)), b.mul(b.rem(lane_q, 4), 4))
         if direct:  # RowXor: every tile's offset computed (the swizzle is not a shift)
-            tr_offsets = [[[lay_b.offset(b, b.add(k, b.add(b.div(lane_q, 4), 4 * j)), b.add(col, nt * s.n)) for nt in range(tiles_n)] for j in range(span // 4)] for k in ks]
+
+            def tiles(row):
+                return [lay_b.offset(b, row, b.add(col, nt * s.n)) for nt in range(tiles_n)]
+
+            tr_offsets = [[tiles(b.add(k, b.add(b.div(lane_q, 4), 4 * j))) for j in range(span // 4)] for k in ks]
         else:
             tr_offsets = [[lay_b.offset(b, b.add(k, b.add(b.div(lane_q, 4), 4 * j)), col) for j in range(span // 4)] for k in ks]
     else:
