@@ -14,11 +14,21 @@ The matrix-core main loop:
   - Pipelining: two stages, LDS and registers. Each iteration of the fast
     loop issues all global loads of tile k+1 into registers, multiplies
     tile k out of LDS while they fly, then writes them to LDS (the one wait).
+    On gfx950 (where both operands allow it: _direct) the loads go straight
+    to LDS instead (mem.load_to_lds, global_load_lds_dwordx4: copy.DirectCopy)
+    into a second pair of LDS buffers: tile k+1 lands in one while tile k is
+    read from the other, and one barrier an iteration (which waits for the
+    loads) swaps them (_direct_loop). No prefetch registers, no LDS writes;
+    LDS doubles (32 KiB for the 128x128x32 f16 tile, which still leaves the
+    VGPRs to set the occupancy). GemmConfig(direct_lds=False) keeps the
+    register path there.
   - LDS: both tiles are K-major and swizzled (lds.py); B is transposed by the
     copy, so every fragment is one 16-byte read per lane. On gfx950 a
-    row-major B instead stays as it is (k-rows, padded: lds.Padded) and its
-    fragments are transposed by the read (mem.load_transpose,
-    ds_read_b64_tr_b16): no transposing writes, two 8-byte reads a fragment.
+    row-major B instead stays as it is (k-rows) and its fragments are
+    transposed by the read (mem.load_transpose, ds_read_b64_tr_b16): no
+    transposing writes, two 8-byte reads a fragment. Its k-rows are padded
+    (lds.Padded) on the register path and XOR-swizzled (lds.RowXor) where
+    direct loads fill LDS slot after slot, which leaves no gaps to pad.
   - k order: a lane reads `per_lane * merge` consecutive k at once, `merge`
     mma k steps' fragments in one read (16 bytes at most). This orders K
     differently from the hardware, alike for A and B, which leaves the sum
@@ -57,8 +67,9 @@ _B_CONTIGUOUS = {"row": "rows", "col": "k"}
 # 122 -> 126, above Triton's 124), so gfx9 keeps gpu.barrier.
 PREFETCH_FIRST = ("gfx12", "gfx1250")
 # gfx950's transposed B reads (ds_read_b64_tr_b16) exchange data in groups of
-# this many lanes; the B tile's k-rows are padded by this many bytes so that
-# a group's 4 rows (and the 4 rows of the group beside it) fall on distinct
+# this many lanes; the B tile's k-rows are padded by this many bytes (or, with
+# direct loads, XOR-swizzled in runs of this many: lds.RowXor) so that a
+# group's 4 rows (and the 4 rows of the group beside it) fall on distinct
 # banks: measured by platform/isa/banks.py, zero conflicts (gemm_banks_test).
 TRANSPOSE_GROUP = 16
 TRANSPOSE_PAD = 64

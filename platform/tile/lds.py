@@ -20,6 +20,13 @@ register).
 Bytes inside a unit are never moved, so any read of at most 16 bytes that
 does not cross a unit stays one read. platform/isa/banks.py's model of the
 GEMM kernels checks the result (tile/gemm_banks_test.py): no conflicts.
+
+Copies that fill LDS slot after slot (copy.DirectCopy: direct-to-LDS loads,
+each lane 16 bytes at its wave's address + 16 * lane) ask the layout which
+unit each 16-byte slot holds: unit_at, the inverse of offset. Two other
+layouts hold gfx950's B as k-rows for its transposed reads: Padded (rows
+padded, for copies through registers) and RowXor (rows XOR-swizzled, for
+direct loads, which cannot skip a pad).
 """
 
 import dataclasses
