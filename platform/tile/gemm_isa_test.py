@@ -124,3 +124,19 @@ def test_epilogue_stores_vectors(measured):
     insts = objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name]
     wide = [i.mnemonic for i in insts if i.mnemonic.startswith("global_store") and counts.width(i.mnemonic) >= 8]
     assert len(wide) == WIDE_STORES[arch], wide
+
+
+@pytest.mark.parametrize("arch", DIRECT)
+def test_the_direct_loads_are_waited_for_before_the_loops_barrier(arch):
+    # Past the barrier another wave reads what this wave's direct loads
+    # wrote, so the loads must be complete before it: the lowering starts
+    # the barrier with s_waitcnt vmcnt(0) (lds_ops.json's barrier_wait; LLVM
+    # 20 alone placed its wait after the barrier, at the next reads, which
+    # wait for the wave's own loads only).
+    kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
+    compiled = TC.compile(lower(kernel, TC.flavor), arch)
+    loop = loops.main_loop(objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name], counts.is_matrix).instructions
+    last_load = max(n for n, i in enumerate(loop) if i.mnemonic == "global_load_lds_dwordx4")
+    barrier = next(n for n, i in enumerate(loop) if n > last_load and i.mnemonic == "s_barrier")
+    waits = [i.operands for i in loop[last_load:barrier] if i.mnemonic == "s_waitcnt"]
+    assert any("vmcnt(0)" in w for w in waits), (waits, [i.mnemonic for i in loop])
