@@ -281,6 +281,7 @@ if.then0:
 if.else1:
   br label %if.end2
 if.end2:
+  call void @llvm.amdgcn.s.waitcnt(i32 3952)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -380,6 +381,7 @@ for.body4:
   %v348 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v302, <8 x half> %v290, <16 x float> %v344, i32 0, i32 0, i32 0)
   %v349 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v302, <8 x half> %v292, <16 x float> %v345, i32 0, i32 0, i32 0)
   call void @llvm.amdgcn.sched.barrier(i32 0)
+  call void @llvm.amdgcn.s.waitcnt(i32 3952)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -396,6 +398,7 @@ for.head6:
   %v356 = icmp slt i32 %v351, %arg.k
   br i1 %v356, label %for.body7, label %for.exit8
 for.body7:
+  call void @llvm.amdgcn.s.waitcnt(i32 3952)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -489,6 +492,7 @@ if.end20:
   %v420 = add i32 %v392, 256
   br label %for.head15
 for.exit17:
+  call void @llvm.amdgcn.s.waitcnt(i32 3952)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -2083,6 +2087,7 @@ declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, <16 x float>, i32, i32, i32)
 declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
 declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.s.waitcnt(i32)
 declare void @llvm.amdgcn.sched.barrier(i32)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
