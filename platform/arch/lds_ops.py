@@ -14,6 +14,16 @@ for gfx942, gfx1201 and gfx1250 every one of them ends in "LLVM ERROR:
 Cannot select" (an abort), so the lowering refuses them there before LLVM
 runs. The newer spelling `llvm.amdgcn.load.to.lds.p1` compiles with 22-24
 but is unknown to llvm20 (a silent external call): not used.
+
+A direct load writes LDS asynchronously, counted by vmcnt: a workgroup
+barrier must wait for it before another wave reads what it wrote. LLVM 22,
+23 and 24 put `s_waitcnt vmcnt(0)` before `s_barrier` in such a kernel;
+LLVM 20 does not (measured on the gfx950 GEMM tile: its one vmcnt(0) comes
+after the barrier, at the next reads, which waits for the wave's own loads
+only). So `barrier_wait` is the `s_waitcnt` immediate the lowering puts
+before every barrier of a kernel with the op (`llvm.amdgcn.s.waitcnt`):
+3952 = 0x0F70, vmcnt(0) with expcnt and lgkmcnt at their maximum (gfx9's
+encoding: vmcnt bits 3:0 and 15:14, expcnt 6:4, lgkmcnt 11:8).
 """
 
 import dataclasses
@@ -26,6 +36,8 @@ from arch.schema import Schema
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lds_ops.json")
 # The IR ops this file may name (platform/ir/ops.json has their schemas).
 OPS = ("mem.load_to_lds", "mem.load_transpose")
+# Those that write LDS asynchronously: their entry names a barrier_wait.
+ASYNC = ("mem.load_to_lds",)
 
 
 class LdsOpsError(ValueError):
@@ -39,6 +51,7 @@ _S = Schema(LdsOpsError, "platform/arch/lds_ops.py")
 class LdsOp:
     intrinsic: str
     archs: tuple
+    barrier_wait: int = None  # s_waitcnt immediate before a barrier of a kernel with this op (asynchronous ops only)
 
 
 def load(path=PATH):
@@ -49,12 +62,15 @@ def load(path=PATH):
     for name in sorted(raw):
         where = f"lds_ops.json: {name}"
         _S.choice(name, OPS, where)
-        _S.keys(raw[name], ["archs", "intrinsic"], where)
+        _S.keys(raw[name], sorted(["archs", "intrinsic"] + (["barrier_wait"] if name in ASYNC else [])), where)
         _S.name(raw[name]["intrinsic"], f"{where}.intrinsic")
         archs = _S.names(raw[name]["archs"], f"{where}.archs")
         for a in archs:
             _S.choice(a, sorted(ARCHS), f"{where}.archs")
-        out[name] = LdsOp(raw[name]["intrinsic"], archs)
+        wait = raw[name].get("barrier_wait")
+        if wait is not None:
+            _S.int_in(wait, 0, 0xFFFF, f"{where}.barrier_wait")  # an s_waitcnt immediate
+        out[name] = LdsOp(raw[name]["intrinsic"], archs, wait)
     return out
 
 

@@ -57,6 +57,11 @@ class _Chunk:
         self.wave_of_lane = np.arange(self.lanes) // self.wave  # waves never straddle workgroups: per % wave == 0 checked in run()
         self.buffers = globals_
         self.lds = {}
+        # mem.load_to_lds writes in flight: [(buffer id, LDS byte indices
+        # per lane, bytes, lanes)], landed by the next barrier; `pending`
+        # marks their bytes per allocation, which nothing may touch before.
+        self.in_flight = []
+        self.pending = {}
         self.env = {}
         self.ops = 0
 
@@ -94,6 +99,8 @@ class _Chunk:
             sel = mask & (buf == b)
             data, is_lds = self._storage(int(b), op, np.flatnonzero(sel)[0])
             idx = self._indices(op, data, off[sel], nbytes, np.flatnonzero(sel))
+            if is_lds:
+                self._not_in_flight(op, int(b), sel, idx)
             out[sel] = data[self.wg_index[sel][:, None], idx] if is_lds else data[idx]
         return out
 
@@ -104,9 +111,42 @@ class _Chunk:
             data, is_lds = self._storage(int(b), op, np.flatnonzero(sel)[0])
             idx = self._indices(op, data, off[sel], raw.shape[1], np.flatnonzero(sel))
             if is_lds:
+                self._not_in_flight(op, int(b), sel, idx)
                 data[self.wg_index[sel][:, None], idx] = raw[sel]
             else:
                 data[idx] = raw[sel]
+
+    def _not_in_flight(self, op, buf_id, sel, idx):
+        """InterpError if a lane touches LDS bytes a mem.load_to_lds has yet to write."""
+        if buf_id not in self.pending:
+            return
+        hit = self.pending[buf_id][self.wg_index[sel][:, None], idx].any(axis=1)
+        if hit.any():
+            lane = np.flatnonzero(sel)[np.flatnonzero(hit)[0]]
+            raise InterpError(f"{op.name}: expected no access to LDS bytes a mem.load_to_lds has yet to write, got one in {self.lane(lane)}; a barrier must come between the load and any access to what it writes")
+
+    def send(self, op, dst, raw, mask):
+        """Start mem.load_to_lds writes of `raw` at LDS pointers `dst` (per lane): they land at the next barrier."""
+        buf, off = self.split(dst)
+        for b in np.unique(buf[mask]):
+            sel = mask & (buf == b)
+            data, is_lds = self._storage(int(b), op, np.flatnonzero(sel)[0])
+            idx = self._indices(op, data, off[sel], raw.shape[1], np.flatnonzero(sel))
+            self._not_in_flight(op, int(b), sel, idx)
+            marks = self.pending.setdefault(int(b), np.zeros(data.shape, bool))
+            marks[self.wg_index[sel][:, None], idx] = True
+            self.in_flight.append((int(b), idx, raw[sel], self.wg_index[sel]))
+
+    def land(self, workgroups):
+        """The in-flight mem.load_to_lds writes of these workgroups (a bool per workgroup) land in LDS."""
+        kept = []
+        for buf_id, idx, raw, wgs in self.in_flight:
+            here = workgroups[wgs]
+            self.lds[buf_id][wgs[here][:, None], idx[here]] = raw[here]
+            self.pending[buf_id][wgs[here][:, None], idx[here]] = False
+            if not here.all():
+                kept.append((buf_id, idx[~here], raw[~here], wgs[~here]))
+        self.in_flight = kept
 
     # -- execution ------------------------------------------------------------
 
@@ -298,6 +338,8 @@ def _barrier(c, op, mask):
     if divergent.size:
         missing = np.flatnonzero(~mask & (c.wg_index == divergent[0]))[0]
         raise InterpError(f"{op.name}: expected every lane of a workgroup to reach the barrier, got a divergent barrier: {int(per_wg[divergent[0]])} of {size} lanes arrive; missing: {c.lane(missing)}")
+    if c.in_flight:
+        c.land(per_wg > 0)
     return []
 
 
@@ -378,8 +420,10 @@ def _load_to_lds(c, op, mask):
         if np.unique(dst[lanes]).size > 1:
             other = lanes[np.flatnonzero(dst[lanes] != dst[lanes[0]])[0]]
             raise InterpError(f"{op.name}: expected the LDS destination the same in every lane of a wave, got two in the wave of {c.lane(lanes[0])} and {c.lane(other)}")
-    raw = c.gather(op, src, 16, mask)
-    c.scatter(op, dst + 16 * c.lane_in_wave.astype(np.int64), raw, mask)
+    # Asynchronous, as on the hardware: the bytes land at the next barrier
+    # (the lowering's barrier waits for them), and any access to them
+    # before is an error (Chunk.send).
+    c.send(op, dst + 16 * c.lane_in_wave.astype(np.int64), c.gather(op, src, 16, mask), mask)
     return []
 
 

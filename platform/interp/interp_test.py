@@ -278,9 +278,10 @@ def test_load_transpose_needs_whole_groups_of_16_lanes():
         run(_transpose_kernel(active=20), (1, 1, 1), [X, out])
 
 
-def _to_lds_kernel(uniform=True):
+def _to_lds_kernel(uniform=True, barrier=True, then_store=False):
     # Two waves; lane L of wave w copies 16-byte unit perm[64w + L] of x to
-    # LDS unit 64w + L; then every lane reads its LDS unit back out.
+    # LDS unit 64w + L; then every lane reads its LDS unit back out (or
+    # first writes it: then_store).
     b = builder(wg=128, arch="gfx950")
     x, perm, out = b.arg("x", T.GLOBAL), b.arg("perm", T.GLOBAL), b.arg("out", T.GLOBAL)
     tid = b.thread_id(0)
@@ -288,7 +289,10 @@ def _to_lds_kernel(uniform=True):
     src = b.offset(x, b.mul(b.load(b.offset(perm, b.mul(tid, 4)), T.I32), 16))
     base = b.mul(b.div(tid, 64), 1024) if uniform else b.mul(tid, 16)
     b.load_to_lds(src, b.offset(lds, base))
-    b.barrier()
+    if then_store:
+        b.store(b.offset(lds, b.mul(tid, 16)), b.build([b.const(0, T.I32)] * 4))
+    if barrier:
+        b.barrier()
     b.store(b.offset(out, b.mul(tid, 16)), b.load(b.offset(lds, b.mul(tid, 16)), T.vector(T.I32, 4)))
     return b.finish()
 
@@ -299,6 +303,17 @@ def test_load_to_lds_writes_lane_l_16_bytes_at_the_waves_destination_plus_16_l()
     out = np.zeros((128, 4), np.int32)
     run(_to_lds_kernel(), (1, 1, 1), [X, perm, out])
     np.testing.assert_array_equal(out, X[perm])
+
+
+@pytest.mark.parametrize("then_store", [False, True])
+def test_load_to_lds_is_asynchronous_until_a_barrier(then_store):
+    # The load lands in LDS at the next barrier (the lowering's barrier waits
+    # for it, as s_waitcnt vmcnt(0) before s_barrier shows); reading or
+    # writing its bytes before is an error, not a silent old value.
+    X, perm, out = np.zeros((128, 4), np.int32), np.arange(128, dtype=np.int32), np.zeros((128, 4), np.int32)
+    op = "mem.store" if then_store else "mem.load"
+    with pytest.raises(InterpError, match=rf"^{op}: expected no access to LDS bytes a mem.load_to_lds has yet to write, got one in lane 0 of its wave, thread \(0, 0, 0\) of workgroup \(0, 0, 0\); a barrier must come between"):
+        run(_to_lds_kernel(barrier=False, then_store=then_store), (1, 1, 1), [X, perm, out])
 
 
 def test_load_to_lds_needs_one_destination_per_wave():

@@ -6,7 +6,14 @@ and constants only (the usual case for tile copies and fragment reads). Such
 an address is evaluated exactly, lane by lane, for every wave. Anything else
 it cannot know from the IR alone and says so per access, naming the value the
 address depends on: a kernel argument, a block id, a loop's induction variable
-or carried value, or loaded data.
+or carried value, or loaded data. One such unknown it can still model: a
+shift that is the same in every lane (a kernel argument, a block id, a loop's
+induction variable over such bounds, or arithmetic on these and constants),
+added to a known address, when it is a known multiple of the bank bytes (a
+double-buffered tile's buffer offset): every lane moves by the same whole
+number of dwords, so every pass keeps its ways. Such an access says so
+("uniform_shift", the multiple). A direct-to-LDS load (mem.load_to_lds) is
+a 16-byte write by each lane at its wave's address + 16 * lane.
 
 The model (per arch: `lds_banks` banks of `lds_bank_bytes` bytes, archs.json):
   - a wave's access of W bytes per lane is served in passes of G consecutive
@@ -30,14 +37,48 @@ differently for some instructions (gfx942's ds_read_b128 pairs quarter-wave
 halves), so these figures are a model, not a measurement.
 """
 
+import math
+
 import numpy as np
 
 from ir import types as T
 
 
 class _Unknown:
-    def __init__(self, reason):
+    def __init__(self, reason, uniform=False, align=1):
         self.reason = reason
+        self.uniform = uniform  # the same in every lane of the workgroup
+        self.align = align  # where uniform: a known multiple of this
+
+
+class _Shifted:
+    """A known lane array plus a uniform _Unknown shift."""
+
+    def __init__(self, lanes, shift):
+        self.lanes, self.shift = lanes, shift
+
+
+def _uniform(reason, align=1):
+    return _Unknown(reason, uniform=True, align=align)
+
+
+def _split(v):
+    """(lane array or None, uniform shift or None) of a value an add can carry; None if it cannot."""
+    if isinstance(v, _Shifted):
+        return v.lanes, v.shift
+    if isinstance(v, _Unknown):
+        return (None, v) if v.uniform else None
+    return v, None
+
+
+def _alignment(v):
+    """A known multiple of a lane-constant value: the shift's, or the constant itself."""
+    return v.align if isinstance(v, _Unknown) else abs(int(v[0]))
+
+
+def _constant(v):
+    """Whether v is the same in every lane (a uniform unknown, or a lane array of one value)."""
+    return v.uniform if isinstance(v, _Unknown) else not isinstance(v, _Shifted) and bool((v == v[0]).all())
 
 
 def _int_div(a, b):
@@ -79,7 +120,7 @@ class _Model:
         self.ids = {"gpu.thread_id": {0: t % x, 1: (t // x) % y, 2: t // (x * y)}, "gpu.block_dim": {0: x, 1: y, 2: z}}
         self.lane = t % self.wave
         self.lanes = t.size
-        self.env = {a: _Unknown(f"kernel argument {a.name}") for a in kernel.args}
+        self.env = {a: _uniform(f"kernel argument {a.name}") for a in kernel.args}
         self.accesses = []
         self.index = 0
 
@@ -93,6 +134,11 @@ class _Model:
         if op.name in _ACCESSES and op.operands[0].type is T.LDS:
             data = op.results[0] if op.name in ("mem.load", "mem.load_transpose") else op.operands[1]
             self.accesses.append(self.access(index, _ACCESSES[op.name], data.type.nbytes, self.env[op.operands[0]], mask, mask_known, depth))
+        if op.name == "mem.load_to_lds":  # lane L writes 16 bytes at its wave's address + 16 L
+            dst = self.env[op.operands[1]]
+            lanes = 16 * self.lane
+            address = dst + lanes if isinstance(dst, np.ndarray) else _Shifted(dst.lanes + lanes, dst.shift) if isinstance(dst, _Shifted) else dst
+            self.accesses.append(self.access(index, "write", 16, address, mask, mask_known, depth))
         if op.name == "scf.if":
             cond = self.env[op.operands[0]]
             known = not isinstance(cond, _Unknown)
@@ -100,8 +146,12 @@ class _Model:
             for arm, part in zip(op.regions, (cond, ~cond) if known else (True, True)):
                 self.block(arm, mask & part, mask_known and known, depth)
         elif op.name == "scf.for":
+            reason = "a loop's induction variable or carried value"
             for arg in op.regions[0].args:
-                self.env[arg] = _Unknown("a loop's induction variable or carried value")
+                self.env[arg] = _Unknown(reason)
+            lo, _, step = (self.env[v] for v in op.operands[:3])
+            if all(_constant(self.env[v]) for v in op.operands[:3]):  # the same iterations in every lane
+                self.env[op.regions[0].args[0]] = _uniform(reason, math.gcd(_alignment(lo), _alignment(step)))
             self.block(op.regions[0], mask, mask_known, depth + 1)
         for r, value in zip(op.results, self.evaluate(op)):
             self.env[r] = value
@@ -109,7 +159,7 @@ class _Model:
     def evaluate(self, op):
         """The op's results: lane arrays where the model can know them."""
         ins = [self.env[v] for v in op.operands]
-        unknown = next((v for v in ins if isinstance(v, _Unknown)), None)
+        opaque = [v for v in ins if not isinstance(v, np.ndarray)]
         name = op.name
         if name == "arith.const" and _is_int(op.results[0].type):
             return [np.full(self.lanes, op.attrs["value"], np.int64)]
@@ -120,10 +170,14 @@ class _Model:
             return [self.lane]
         if name == "mem.lds_alloc":
             return [np.zeros(self.lanes, np.int64)]
+        if name in ("gpu.block_id", "gpu.grid_dim"):
+            return [_uniform(f"the result of {name}")]
+        if name == "lane.readfirstlane":
+            return [self.first_lane(ins[0])]
         if name not in _PROPAGATING:
             return [_Unknown(f"the result of {name}")] * len(op.results)
-        if unknown is not None:  # name the value the address really depends on
-            return [unknown] * len(op.results)
+        if opaque:
+            return [self.partial(op, ins, opaque)] * len(op.results)
         if name in _BINARY and _is_int(op.results[0].type):
             return [_BINARY[name](ins[0], ins[1])]
         if name == "mem.offset" and op.operands[0].type is T.LDS:
@@ -136,8 +190,41 @@ class _Model:
             return [ins[0]]
         return [_Unknown(f"the result of {name}")] * len(op.results)
 
+    def first_lane(self, x):
+        """lane.readfirstlane: every lane gets its wave's first lane's value."""
+        first = np.arange(self.lanes) // self.wave * self.wave
+        if isinstance(x, _Shifted):
+            return _Shifted(x.lanes[first], x.shift)
+        return x if isinstance(x, _Unknown) else x[first]
+
+    def partial(self, op, ins, opaque):
+        """The result of a propagating op on values the model cannot know: a
+        known address plus a uniform shift (add, sub, LDS offset), a uniform
+        unknown (every operand the same in every lane), or the unknown the
+        value really depends on."""
+        name = op.name
+        first = opaque[0].shift if isinstance(opaque[0], _Shifted) else opaque[0]
+        if all(_constant(v) for v in ins):
+            align = {"arith.add": math.gcd, "arith.sub": math.gcd, "mem.offset": math.gcd, "arith.mul": lambda x, y: x * y}.get(name)
+            if name == "arith.shl" and isinstance(ins[1], np.ndarray):
+                return _uniform(first.reason, ins[0].align << int(ins[1][0]))
+            return _uniform(first.reason, align(*map(_alignment, ins)) if align else 1)
+        shifts = name in ("arith.add", "arith.sub") and _is_int(op.results[0].type) or name == "mem.offset" and op.operands[0].type is T.LDS
+        parts = [_split(v) for v in ins]
+        if not shifts or any(p is None for p in parts):
+            return _Unknown(first.reason)
+        lanes = [np.zeros(self.lanes, np.int64) if x is None else x for x, _ in parts]
+        shift = _uniform(first.reason, math.gcd(*(u.align for _, u in parts if u is not None)))
+        return _Shifted(lanes[0] - lanes[1] if name == "arith.sub" else lanes[0] + lanes[1], shift)
+
     def access(self, index, kind, nbytes, address, mask, mask_known, depth):
-        entry = {"op": index, "access": kind, "bytes": nbytes, "loop_depth": depth, "all_lanes_assumed": not mask_known}
+        entry = {"op": index, "access": kind, "bytes": nbytes, "loop_depth": depth, "all_lanes_assumed": not mask_known, "uniform_shift": None}
+        if isinstance(address, _Shifted):
+            if address.shift.align % self.bank_bytes:
+                reason = f"the address depends on {address.shift.reason}, the same in every lane but not known to be a multiple of {self.bank_bytes} bytes"
+                return dict(entry, modelled=False, reason=reason, cycles=None, ideal=None, ways=None)
+            entry["uniform_shift"] = address.shift.align
+            address = address.lanes
         if isinstance(address, _Unknown):
             return dict(entry, modelled=False, reason=f"the address depends on {address.reason}", cycles=None, ideal=None, ways=None)
         worst = (0, 0, 0)

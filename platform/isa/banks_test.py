@@ -118,3 +118,47 @@ def test_no_lds_access():
     b.store(b.offset(out, b.mul(b.thread_id(0), 4)), b.const(1.0, T.F32))
     m = _model(b)
     assert (m["accesses"], m["worst_ways"], m["cycles"]) == ([], None, 0)
+
+
+def _loop_read(shift):
+    """gfx950: a b128 read at 16 * lane + shift(b, iv) in a loop over iv."""
+    b = KernelBuilder("k", arch="gfx950", workgroup_size=(64, 1, 1))
+    out = b.arg("out", T.GLOBAL)
+    lds = b.lds_alloc(16384)
+    tid = b.thread_id(0)
+    with b.for_range(0, 4, 1) as loop:
+        v = b.load(b.offset(b.offset(lds, shift(b, loop.iv, tid)), b.mul(tid, 16)), T.vector(T.F32, 4))
+        b.store(b.offset(out, b.mul(tid, 16)), v)
+    (a,) = _model(b)["accesses"]
+    return a
+
+
+def test_a_uniform_shift_of_whole_dwords_is_modelled():
+    # A double-buffered tile's offset, (iv % 2) * 8192: the same in every
+    # lane, a multiple of 8192. b128 on 64 banks: 16 lanes a pass, 4 passes.
+    a = _loop_read(lambda b, iv, tid: b.mul(b.rem(iv, 2), 8192))
+    assert a["modelled"] and a["uniform_shift"] == 8192 and (a["cycles"], a["ideal"], a["ways"]) == (4, 4, 1)
+
+
+def test_a_uniform_shift_not_known_to_be_whole_dwords_is_not_modelled():
+    a = _loop_read(lambda b, iv, tid: b.mul(iv, 2))
+    assert not a["modelled"] and a["reason"] == "the address depends on a loop's induction variable or carried value, the same in every lane but not known to be a multiple of 4 bytes"
+
+
+def test_a_shift_that_differs_between_lanes_is_not_modelled():
+    a = _loop_read(lambda b, iv, tid: b.mul(iv, tid))
+    assert not a["modelled"] and a["reason"] == "the address depends on a loop's induction variable or carried value"
+
+
+def test_a_direct_load_writes_16_bytes_a_lane_from_its_waves_address():
+    # mem.load_to_lds: lane L of each wave writes at the wave's address + 16 L
+    # (here wave w's 1 KiB, through readfirstlane as the tile does): 4 passes
+    # of 16 lanes on 64 banks, no conflict.
+    b = KernelBuilder("k", arch="gfx950", workgroup_size=(128, 1, 1))
+    src = b.arg("src", T.GLOBAL)
+    lds = b.lds_alloc(2048)
+    tid = b.thread_id(0)
+    b.load_to_lds(b.offset(src, b.mul(tid, 16)), b.offset(lds, b.readfirstlane(b.mul(b.div(tid, 64), 1024))))
+    (a,) = _model(b)["accesses"]
+    assert (a["access"], a["bytes"], a["modelled"], a["uniform_shift"]) == ("write", 16, True, None)
+    assert (a["cycles"], a["ideal"], a["ways"]) == (4, 4, 1)

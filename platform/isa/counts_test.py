@@ -141,3 +141,20 @@ def test_stores_are_counted_apart_from_loads_and_atomics():
 def test_a_format_load_has_no_total_bytes():
     c = counts.count([I(0, "buffer_load_format_xyzw", "v[0:3], v4, s[0:3], 0 offen"), I(8, "buffer_load_dword", "v5, v4, s[0:3], 0 offen")])
     assert c["global_loads"]["count"] == 2 and c["global_loads"]["bytes"] is None
+
+
+def test_a_direct_to_lds_load_is_a_global_load_and_no_lds_write():
+    # global_load_lds_dwordx4 (gfx950) reads 16 bytes a lane from global
+    # memory and writes them to LDS itself: a global load of 16 bytes; the
+    # loop holds no LDS write instruction.
+    body = [
+        I(0, "s_add_i32", "m0, s12, 0x2000"),
+        I(8, "global_load_lds_dwordx4", "v[86:87], off"),
+        I(16, "global_load_lds_dwordx4", "v[88:89], off"),
+        I(24, "s_waitcnt", "vmcnt(0)"),
+        I(28, "s_barrier", ""),
+        I(32, "s_cbranch_scc0", "65500", 0),
+    ]
+    c = counts.count(body)
+    assert c["global_loads"] == {"count": 2, "bytes": 32, "by_mnemonic": [{"mnemonic": "global_load_lds_dwordx4", "count": 2, "bytes": 16}]}
+    assert c["lds_writes"]["count"] == 0 and c["waits"] == {"count": 1, "vmcnt0": 1}

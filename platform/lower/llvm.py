@@ -13,7 +13,7 @@ LLVM ever runs.
 from arch import arch as archs
 from arch.lds_ops import LDS_OPS
 from ir import types as T
-from ir.core import Kernel
+from ir.core import Kernel, walk
 from ir.verifier import verify
 from lower import flavors, fp8_ir
 from lower.flavors import ArchDomainError
@@ -42,6 +42,9 @@ class _Emitter:
         self.globals = {}  # (rank of kind in GLOBAL_KINDS, key) -> definition
         self.next_lds = 0
         self.lds_only_fences = False  # a gpu.lds_barrier needs its metadata node
+        # The s_waitcnt every barrier starts with where the kernel writes LDS
+        # asynchronously (arch/lds_ops.py: why), else None.
+        self.barrier_wait = next((LDS_OPS[o.name].barrier_wait for o in walk(kernel.body) if o.name in LDS_OPS and LDS_OPS[o.name].barrier_wait is not None), None)
 
     # -- plumbing ---------------------------------------------------------------
 
@@ -287,6 +290,8 @@ def _lane_id(e, op):
 
 
 def _barrier(e, op, fence_tail=""):
+    if e.barrier_wait is not None:  # the kernel's direct-to-LDS loads land before any wave goes on
+        e.call("void", spell("waitcnt"), [f"i32 {e.barrier_wait}"])
     e.emit(f'fence syncscope("workgroup") release{fence_tail}')
     if e.arch.family in SPLIT_BARRIER_FAMILIES:
         e.call("void", spell("barrier_signal"), ["i32 -1"])

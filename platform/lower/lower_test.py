@@ -246,6 +246,16 @@ def test_gfx950_memory_ops_lower_to_their_intrinsics(flavor):
     assert re.search(r"= call <4 x bfloat> @llvm\.amdgcn\.ds\.read\.tr16\.b64\.v4bf16\(ptr addrspace\(3\) %v\d+\)", text)
 
 
+@pytest.mark.parametrize("flavor", flavors.FLAVORS)
+def test_a_barrier_waits_for_the_kernels_direct_loads(flavor):
+    # mem.load_to_lds writes LDS asynchronously: every barrier of a kernel
+    # with one starts with s_waitcnt vmcnt(0) (arch/lds_ops.py: LLVM 20 puts
+    # none there by itself); a kernel without one gets no such wait.
+    wait = "  call void @llvm.amdgcn.s.waitcnt(i32 3952)\n  fence syncscope(\"workgroup\") release\n"
+    assert wait in lower(_lds_ops("gfx950"), flavor)
+    assert "s.waitcnt" not in _barriers("gfx950", "barrier", "barrier")
+
+
 @pytest.mark.parametrize("arch", ["gfx942", "gfx1201", "gfx1250"])
 def test_memory_ops_an_arch_lacks_are_refused_before_llvm(arch):
     # LLVM itself would abort ("Cannot select") on these archs.

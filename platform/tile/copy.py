@@ -17,12 +17,19 @@ Two paths:
     loaded only where it lies inside the problem (zero elsewhere). It is
     cold code: only blocks at the problem's edge, or a last partial k step,
     run it.
+
+DirectCopy (gfx950) moves a tile that is contiguous along its LDS units
+(each 16-byte unit of the layout is 16 consecutive bytes of the source)
+with mem.load_to_lds: no registers, no LDS write instructions. The load
+writes lane L's 16 bytes at a wave-uniform LDS address + 16 L, so the
+lanes fill LDS slot after slot, and each lane fetches the unit its slot
+holds (the layout's unit_at, the inverse of its swizzle).
 """
 
 import dataclasses
 
 from ir import types as T
-from tile.lds import KMajor
+from tile.lds import UNIT, KMajor
 
 CONTIGUOUS = ("k", "rows")
 
@@ -127,3 +134,37 @@ class TileCopy:
             with br.else_():
                 b.yield_(zero)
             b.store(b.offset(lds, self.layout.offset(b, row, k)), br.results[0])
+
+
+@dataclasses.dataclass(frozen=True)
+class DirectCopy:
+    """A whole tile from global memory straight to LDS (mem.load_to_lds):
+    `layout` (lds.KMajor or lds.RowXor) has unit_at, and its units are
+    contiguous in the source along its k (`ld` apart from row to row)."""
+
+    src: object  # global pointer
+    ld: object  # leading dimension in elements (i32 value or int)
+    layout: object
+    elem: object
+    threads: int
+
+    def __post_init__(self):
+        if self.layout.nbytes % (self.threads * UNIT):
+            raise ValueError(f"DirectCopy: expected a tile of whole {self.threads * UNIT}-byte rounds ({self.threads} lanes of {UNIT} bytes), got {self.layout.nbytes} bytes")
+
+    @property
+    def rounds(self):
+        return self.layout.nbytes // (self.threads * UNIT)
+
+    def units(self, b, tid):
+        """(row, k) of the unit this lane fetches in each round: the one stored in slot tid + round * threads."""
+        return [self.layout.unit_at(b, b.add(tid, r * self.threads)) for r in range(self.rounds)]
+
+    def issue(self, b, lds, units, row0, k0, wave_at):
+        """Start copying the tile at (row0, k0) to `lds`; `units` from units(),
+        `wave_at` the byte offset of this wave's first slot (wave-uniform).
+        Asynchronous: a barrier must come between this and reading the tile."""
+        for r, (row, k) in enumerate(units):
+            at = b.add(b.mul(b.add(row0, row), self.ld), b.add(k0, k))
+            src = b.offset(self.src, b.mul(at, self.elem.nbytes))
+            b.load_to_lds(src, b.offset(lds, b.add(wave_at, r * self.threads * UNIT)))

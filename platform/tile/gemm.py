@@ -14,11 +14,21 @@ The matrix-core main loop:
   - Pipelining: two stages, LDS and registers. Each iteration of the fast
     loop issues all global loads of tile k+1 into registers, multiplies
     tile k out of LDS while they fly, then writes them to LDS (the one wait).
+    On gfx950 (where both operands allow it: _direct) the loads go straight
+    to LDS instead (mem.load_to_lds, global_load_lds_dwordx4: copy.DirectCopy)
+    into a second pair of LDS buffers: tile k+1 lands in one while tile k is
+    read from the other, and one barrier an iteration (which waits for the
+    loads) swaps them (_direct_loop). No prefetch registers, no LDS writes;
+    LDS doubles (32 KiB for the 128x128x32 f16 tile, which still leaves the
+    VGPRs to set the occupancy). GemmConfig(direct_lds=False) keeps the
+    register path there.
   - LDS: both tiles are K-major and swizzled (lds.py); B is transposed by the
     copy, so every fragment is one 16-byte read per lane. On gfx950 a
-    row-major B instead stays as it is (k-rows, padded: lds.Padded) and its
-    fragments are transposed by the read (mem.load_transpose,
-    ds_read_b64_tr_b16): no transposing writes, two 8-byte reads a fragment.
+    row-major B instead stays as it is (k-rows) and its fragments are
+    transposed by the read (mem.load_transpose, ds_read_b64_tr_b16): no
+    transposing writes, two 8-byte reads a fragment. Its k-rows are padded
+    (lds.Padded) on the register path and XOR-swizzled (lds.RowXor) where
+    direct loads fill LDS slot after slot, which leaves no gaps to pad.
   - k order: a lane reads `per_lane * merge` consecutive k at once, `merge`
     mma k steps' fragments in one read (16 bytes at most). This orders K
     differently from the hardware, alike for A and B, which leaves the sum
@@ -34,10 +44,10 @@ from arch import arch as archs
 from arch.lds_ops import LDS_OPS
 from ir import mma as M
 from ir import types as T
-from tile.copy import TileCopy
+from tile.copy import DirectCopy, TileCopy
 from tile.fragments import FRAGMENTS
 from tile.gather import GatherCopy
-from tile.lds import UNIT, KMajor, Padded
+from tile.lds import UNIT, KMajor, Padded, RowXor
 
 ACTIVATIONS = ("none", "relu")
 LAYOUTS = ("row", "col")
@@ -57,8 +67,9 @@ _B_CONTIGUOUS = {"row": "rows", "col": "k"}
 # 122 -> 126, above Triton's 124), so gfx9 keeps gpu.barrier.
 PREFETCH_FIRST = ("gfx12", "gfx1250")
 # gfx950's transposed B reads (ds_read_b64_tr_b16) exchange data in groups of
-# this many lanes; the B tile's k-rows are padded by this many bytes so that
-# a group's 4 rows (and the 4 rows of the group beside it) fall on distinct
+# this many lanes; the B tile's k-rows are padded by this many bytes (or, with
+# direct loads, XOR-swizzled in runs of this many: lds.RowXor) so that a
+# group's 4 rows (and the 4 rows of the group beside it) fall on distinct
 # banks: measured by platform/isa/banks.py, zero conflicts (gemm_banks_test).
 TRANSPOSE_GROUP = 16
 TRANSPOSE_PAD = 64
@@ -76,6 +87,7 @@ class GemmConfig:
     waves_m: int = 1
     waves_n: int = 1
     vec: int = 4  # unused since the copies move whole 16-byte units (copy.py); kept so existing configs construct
+    direct_lds: bool = True  # where the arch and both operands allow, the fast loop loads straight to LDS (_direct)
 
     def threads(self, wave):
         return self.waves_m * self.waves_n * wave if self.op else self.block_m * self.block_n
@@ -127,6 +139,21 @@ def _transpose_b(arch, ops, elem, frag, span):
     return arch in LDS_OPS["mem.load_transpose"].archs and ops.b_gather is None and ops.b_layout == "row" and elem.nbytes == 2 and frag.rows % TRANSPOSE_GROUP == 0 and span % 4 == 0
 
 
+def _direct(cfg, arch, ops, elem, threads, transpose_b, line_bytes):
+    """Whether the fast loop copies both tiles with mem.load_to_lds
+    (copy.DirectCopy) into two LDS buffers: asked for, an arch with the
+    instruction, and each operand's 16-byte LDS units contiguous in memory:
+    A row-major; B column-major, or row-major and read transposed (its LDS
+    rows are its k-rows, whole lines: lds.RowXor). Neither gathered: a
+    gathered unit may be padding, which must read as zero, and the load
+    cannot zero it. Both tiles whole rounds of 16 bytes a lane."""
+    if not (cfg.direct_lds and arch in LDS_OPS["mem.load_to_lds"].archs and ops.a_gather is None and ops.b_gather is None):
+        return False
+    b_units = (transpose_b and cfg.block_n * elem.nbytes % line_bytes == 0) or ops.b_layout == "col"
+    whole = all(rows * cfg.block_k * elem.nbytes % (threads * UNIT) == 0 for rows in (cfg.block_m, cfg.block_n))
+    return ops.a_layout == "row" and b_units and whole
+
+
 def _merge(steps, per_lane, elem_bytes):
     """How many mma k steps one fragment read serves: the most that fit 16 bytes."""
     return max([j for j in range(1, steps + 1) if steps % j == 0 and per_lane * j * elem_bytes <= UNIT] or [1])
@@ -146,7 +173,6 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     banks = archs.lds_banks(b.kernel.attrs["arch"])
     lay_a = KMajor(cfg.block_m, cfg.block_k, elem.nbytes, banks.count * banks.bytes)
     lay_b = KMajor(cfg.block_n, cfg.block_k, elem.nbytes, banks.count * banks.bytes)
-    lds_a = b.lds_alloc(lay_a.nbytes)
     bits = _BITS.get(elem, elem)
     if ops.a_gather is None:
         copy_a = TileCopy(ops.a, ops.lda, _A_CONTIGUOUS[ops.a_layout], lay_a, bits, threads)
@@ -156,14 +182,17 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     merge = _merge(steps, frag.per_lane, elem.nbytes)
     span = frag.per_lane * merge  # consecutive k per lane and read
     transpose_b = _transpose_b(b.kernel.attrs["arch"], ops, elem, frag, span)
+    direct = _direct(cfg, b.kernel.attrs["arch"], ops, elem, threads, transpose_b, lay_a.line_bytes)
     if transpose_b:  # B as it is in memory: k-rows of block_n contiguous elements
-        lay_b = Padded(cfg.block_k, cfg.block_n, elem.nbytes, TRANSPOSE_PAD)
+        # Filled slot by slot (direct), B's rows are swizzled rather than padded.
+        lay_b = RowXor(cfg.block_k, cfg.block_n, elem.nbytes, lay_a.line_bytes, TRANSPOSE_PAD) if direct else Padded(cfg.block_k, cfg.block_n, elem.nbytes, TRANSPOSE_PAD)
         copy_b = TileCopy(ops.b, ops.ldb, "k", lay_b, bits, threads)
     elif ops.b_gather is not None:
         copy_b = GatherCopy(ops.b, 0, ops.b_gather.contiguous, lay_b, bits, threads, gather=ops.b_gather)
     else:
         copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, bits, threads)
-    lds_b = b.lds_alloc(lay_b.nbytes)
+    buffers = 2 if direct else 1
+    lds_a, lds_b = b.lds_alloc(lay_a.nbytes * buffers), b.lds_alloc(lay_b.nbytes * buffers)
     b_at = (lambda kk: (kk, col0)) if transpose_b else (lambda kk: (col0, kk))  # B's tile at k step kk, as (row, k) of its copy
     lane_row, lane_k = frag.origin(b, lane, span)
     # Every fragment read's LDS offset, computed once for both loops: [u][tile].
@@ -175,15 +204,24 @@ def mainloop(b, cfg, ops, elem, row0, col0):
         # 4 x 16 tile by rows, and each lane gets its own column's 4 k.
         lane_q = b.rem(lane, TRANSPOSE_GROUP)
         col = b.add(b.add(wave_col, b.sub(lane_row, lane_q)), b.mul(b.rem(lane_q, 4), 4))
-        tr_offsets = [[lay_b.offset(b, b.add(k, b.add(b.div(lane_q, 4), 4 * j)), col) for j in range(span // 4)] for k in ks]
+        if direct:  # RowXor: every tile's offset computed (the swizzle is not a shift)
+
+            def tiles(row):
+                return [lay_b.offset(b, row, b.add(col, nt * s.n)) for nt in range(tiles_n)]
+
+            tr_offsets = [[tiles(b.add(k, b.add(b.div(lane_q, 4), 4 * j))) for j in range(span // 4)] for k in ks]
+        else:
+            tr_offsets = [[lay_b.offset(b, b.add(k, b.add(b.div(lane_q, 4), 4 * j)), col) for j in range(span // 4)] for k in ks]
     else:
         offsets_b = [[lay_b.offsets(b, b.add(wave_col, lane_row), b.add(k, i), range(0, tiles_n * s.n, s.n)) for i in range(0, span, lay_b.unit_elems)] for k in ks]
 
-    def read_b(u, nt):
+    def read_b(lds, u, nt):
         """B's fragment of tile nt at k step u: as A's, or by transposed reads of 4 k each."""
         if not transpose_b:
-            return read(lds_b, offsets_b[u], nt)
-        return join([b.load_transpose(b.offset(lds_b, b.add(at, nt * s.n * elem.nbytes)), elem) for at in tr_offsets[u]])
+            return read(lds, offsets_b[u], nt)
+        if direct:
+            return join([b.load_transpose(b.offset(lds, at[nt]), elem) for at in tr_offsets[u]])
+        return join([b.load_transpose(b.offset(lds, b.add(at, nt * s.n * elem.nbytes)), elem) for at in tr_offsets[u]])
 
     def join(loaded):
         """Reads joined pairwise by shuffles into one vector."""
@@ -196,19 +234,27 @@ def mainloop(b, cfg, ops, elem, row0, col0):
         per = min(span, lay_a.unit_elems)  # both tiles hold `elem`: the same unit
         return join([b.load(b.offset(lds, part[tile]), T.vector(elem, per)) for part in parts])
 
-    def multiply(acc):
+    def fragments(u, la, lb):
+        """k step u's A and B fragment reads from the tiles at `la` and `lb`."""
+        return [read(la, offsets_a[u], mt) for mt in range(tiles_m)], [read_b(lb, u, nt) for nt in range(tiles_n)]
+
+    def multiply(acc, la=lds_a, lb=lds_b):
         acc = list(acc)
         for u in b.unroll(steps // merge):
-            a_reads = [read(lds_a, offsets_a[u], mt) for mt in range(tiles_m)]
-            b_reads = [read_b(u, nt) for nt in range(tiles_n)]
-            for q in range(merge):
-                pick = list(range(q * frag.per_lane, (q + 1) * frag.per_lane))
-                a_frags = [x if merge == 1 else b.shuffle(x, x, pick) for x in a_reads]
-                b_frags = [x if merge == 1 else b.shuffle(x, x, pick) for x in b_reads]
-                for nt in range(tiles_n):
-                    for mt in range(tiles_m):
-                        i = mt * tiles_n + nt
-                        acc[i] = b.mma(cfg.op, b_frags[nt], a_frags[mt], acc[i])  # C transposed
+            acc = mmas(acc, *fragments(u, la, lb))
+        return acc
+
+    def mmas(acc, a_reads, b_reads):
+        """The matrix ops of one fragment read's k steps."""
+        acc = list(acc)
+        for q in range(merge):
+            pick = list(range(q * frag.per_lane, (q + 1) * frag.per_lane))
+            a_frags = [x if merge == 1 else b.shuffle(x, x, pick) for x in a_reads]
+            b_frags = [x if merge == 1 else b.shuffle(x, x, pick) for x in b_reads]
+            for nt in range(tiles_n):
+                for mt in range(tiles_m):
+                    i = mt * tiles_n + nt
+                    acc[i] = b.mma(cfg.op, b_frags[nt], a_frags[mt], acc[i])  # C transposed
         return acc
 
     inside = b.and_(b.cmp("le", b.add(row0, cfg.block_m), ops.m), b.cmp("le", b.add(col0, cfg.block_n), ops.n))
@@ -216,25 +262,28 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     zero = b.build([b.const(0.0, T.F32)] * c_t.n)
     acc = [zero] * (tiles_m * tiles_n)
 
-    with b.if_(b.cmp("gt", k_fast, 0)):
-        copy_a.store(b, lds_a, copy_a.load(b, row0, 0, tid), tid)
-        copy_b.store(b, lds_b, copy_b.load(b, *b_at(0), tid), tid)
-    b.barrier()
-    with b.for_range(0, k_fast, cfg.block_k, acc) as fast:
-        # LDS holds this step's tiles. The next step's loads come first and
-        # fly during the matrix work; only the LDS writes after it wait.
-        nxt = b.min(b.add(fast.iv, cfg.block_k), b.sub(k_fast, cfg.block_k))  # the last step reloads itself: no branch
-        regs_a, regs_b = copy_a.load(b, row0, nxt, tid), copy_b.load(b, *b_at(nxt), tid)
-        ordered = b.arch.family in PREFETCH_FIRST
-        if ordered:
-            b.sched_barrier()
-        acc = multiply(fast.iters)
-        barrier = b.lds_barrier if ordered else b.barrier
-        barrier()  # every wave is done reading this step's tiles
-        copy_a.store(b, lds_a, regs_a, tid)
-        copy_b.store(b, lds_b, regs_b, tid)
-        barrier()
-        b.yield_(*acc)
+    if direct:
+        fast = _direct_loop(b, cfg, copy_a, copy_b, lay_a, lay_b, lds_a, lds_b, row0, b_at, k_fast, acc, tid, w, fragments, mmas, steps // merge)
+    else:
+        with b.if_(b.cmp("gt", k_fast, 0)):
+            copy_a.store(b, lds_a, copy_a.load(b, row0, 0, tid), tid)
+            copy_b.store(b, lds_b, copy_b.load(b, *b_at(0), tid), tid)
+        b.barrier()
+        with b.for_range(0, k_fast, cfg.block_k, acc) as fast:
+            # LDS holds this step's tiles. The next step's loads come first and
+            # fly during the matrix work; only the LDS writes after it wait.
+            nxt = b.min(b.add(fast.iv, cfg.block_k), b.sub(k_fast, cfg.block_k))  # the last step reloads itself: no branch
+            regs_a, regs_b = copy_a.load(b, row0, nxt, tid), copy_b.load(b, *b_at(nxt), tid)
+            ordered = b.arch.family in PREFETCH_FIRST
+            if ordered:
+                b.sched_barrier()
+            acc = multiply(fast.iters)
+            barrier = b.lds_barrier if ordered else b.barrier
+            barrier()  # every wave is done reading this step's tiles
+            copy_a.store(b, lds_a, regs_a, tid)
+            copy_b.store(b, lds_b, regs_b, tid)
+            barrier()
+            b.yield_(*acc)
     with b.for_range(k_fast, ops.k, cfg.block_k, fast.results) as edge:
         b.barrier()
         copy_a.guarded(b, lds_a, row0, edge.iv, ops.m, ops.k, tid)
@@ -242,6 +291,45 @@ def mainloop(b, cfg, ops, elem, row0, col0):
         b.barrier()
         b.yield_(*multiply(edge.iters))
     return _Accumulators(edge.results, wave_row, wave_col, tiles_n, s, frag, lane, inside)
+
+
+def _direct_loop(b, cfg, copy_a, copy_b, lay_a, lay_b, lds_a, lds_b, row0, b_at, k_fast, acc, tid, w, fragments, mmas, reads):
+    """The fast loop with direct-to-LDS loads into two buffers per tile
+    (_direct): step k's tiles are in buffer k % 2, and step k + 1's land in
+    the other one while step k is multiplied. Each iteration reads all of
+    its fragments, then starts the next tiles' loads (so that no LDS read
+    of the same allocation comes after them: issued first, LLVM 20-24 make
+    the reads wait for them, vmcnt(0) before the first), then runs the
+    matrix ops; its one barrier (whose lowering waits for the direct loads:
+    lds_ops.json's barrier_wait) hands the loaded buffer over and frees the
+    read one. A sched_barrier keeps the matrix ops before it: else LLVM
+    hoists the barrier, and so the wait, above three of the eight MFMAs.
+    Measured on the 128x128x32 f16 tile with llvm23: 114 VGPRs (116 on the
+    register path), occupancy 4, 4 global_load_lds_dwordx4 and one
+    vmcnt(0) an iteration."""
+    direct_a = DirectCopy(copy_a.src, copy_a.ld, lay_a, copy_a.elem, copy_a.threads)
+    direct_b = DirectCopy(copy_b.src, copy_b.ld, lay_b, copy_b.elem, copy_b.threads)
+    wave_at = b.readfirstlane(b.mul(w, b.wave_size * UNIT))  # where this wave's slots start: an SGPR, for M0
+    units_a, units_b = direct_a.units(b, tid), direct_b.units(b, tid)
+    with b.if_(b.cmp("gt", k_fast, 0)):
+        direct_a.issue(b, lds_a, units_a, row0, 0, wave_at)
+        direct_b.issue(b, lds_b, units_b, *b_at(0), wave_at)
+    b.barrier()
+    with b.for_range(0, k_fast, cfg.block_k, acc) as fast:
+        odd = b.rem(b.div(fast.iv, cfg.block_k), 2)
+        at_a, at_b = b.mul(odd, lay_a.nbytes), b.mul(odd, lay_b.nbytes)
+        la, lb = b.offset(lds_a, at_a), b.offset(lds_b, at_b)
+        loaded = [fragments(u, la, lb) for u in b.unroll(reads)]
+        nxt = b.min(b.add(fast.iv, cfg.block_k), b.sub(k_fast, cfg.block_k))  # the last step reloads itself: no branch
+        direct_a.issue(b, b.offset(lds_a, b.sub(lay_a.nbytes, at_a)), units_a, row0, nxt, wave_at)
+        direct_b.issue(b, b.offset(lds_b, b.sub(lay_b.nbytes, at_b)), units_b, *b_at(nxt), wave_at)
+        sums = list(fast.iters)
+        for a_reads, b_reads in loaded:
+            sums = mmas(sums, a_reads, b_reads)
+        b.sched_barrier()
+        b.barrier()
+        b.yield_(*sums)
+    return fast
 
 
 @dataclasses.dataclass

@@ -5,6 +5,8 @@ beside Triton's are tools/bench/tile_bench.py's.)"""
 import pytest
 
 from arch import arch as archs
+from arch import occupancy
+from arch.lds_ops import LDS_OPS
 from isa import analyze, counts, loops, objdump
 from lower import flavors
 from lower.llvm import lower
@@ -16,6 +18,12 @@ TC = Toolchain.current()
 KNOWN = sorted(a for a in TILES_128 if a in flavors.get(TC.flavor).cpus)
 # The tile archs whose main loop pins its prefetch (gemm.PREFETCH_FIRST).
 PINNED = [a for a in KNOWN if archs.get(a).family in PREFETCH_FIRST]
+# The tile archs whose fast loop loads straight to LDS (gemm._direct): the
+# loads are global_load_lds_dwordx4, the tiles double-buffered.
+DIRECT = [a for a in KNOWN if a in LDS_OPS["mem.load_to_lds"].archs]
+# The 128x128x32 f16 tiles' LDS: A and B, 8 KiB each; on gfx950 twice over
+# (two buffers a tile, for the direct loads).
+LDS_BYTES = {"gfx942": 16384, "gfx950": 2 * 16384, "gfx1201": 16384, "gfx1250": 16384}
 # LDS fragment reads per iteration, by bytes per lane: one 16-byte read per A
 # and B fragment of a wave per k step (gfx942 reads two mma k steps'
 # fragments at once): A tiles + B tiles of the wave; on gfx950 each B
@@ -50,8 +58,33 @@ def test_main_loop_issues_four_16_byte_loads_and_one_branch(measured):
     assert loop["global_loads"]["count"] == 4 and {b for _, _, b in rows(loop["global_loads"])} == {16}, rows(loop["global_loads"])
     assert loop["branches"] == 1 and loop["exec_writes"] == 0, (loop["branches"], loop["exec_writes"])
     # The one wait is before the LDS writes (on gfx12 only because the loop's
-    # barriers order LDS alone: gemm.PREFETCH_FIRST).
+    # barriers order LDS alone: gemm.PREFETCH_FIRST), or, with direct loads,
+    # before the loop's one barrier.
     assert loop["waits"]["vmcnt0"] == 1, loop["waits"]
+
+
+def test_direct_loads_replace_the_lds_writes_where_the_arch_has_them(measured):
+    # gfx950: the loop's global loads are global_load_lds_dwordx4 (counted as
+    # global loads of 16 bytes), it writes no LDS itself, and its one barrier
+    # both frees the buffer it read and hands over the one loaded.
+    arch, _, report = measured
+    loop = report["main_loop"]
+    mnemonics = {m for m, _, _ in rows(loop["global_loads"])}
+    if arch in DIRECT:
+        assert mnemonics == {"global_load_lds_dwordx4"}, rows(loop["global_loads"])
+        assert (loop["lds_writes"]["count"], loop["barriers"]) == (0, 1), (rows(loop["lds_writes"]), loop["barriers"])
+    else:
+        assert not any("lds" in m for m in mnemonics) and loop["lds_writes"]["count"] > 0, rows(loop["global_loads"])
+
+
+def test_lds_use_and_that_it_does_not_limit_occupancy(measured):
+    # Two buffers per tile double the LDS with direct loads; the VGPRs, not
+    # the LDS, still set the occupancy (as if the kernel used almost none).
+    arch, _, report = measured
+    res = report["resources"]
+    assert res["lds"] == LDS_BYTES[arch], res
+    unlimited = occupancy.waves_per_simd(arch, TC.flavor, res["wave_size"], res["vgpr"], res["sgpr"], 1, res["workgroup_size"])
+    assert res["occupancy"] == unlimited, (res, unlimited)
 
 
 @pytest.mark.parametrize("arch", PINNED)
@@ -91,3 +124,19 @@ def test_epilogue_stores_vectors(measured):
     insts = objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name]
     wide = [i.mnemonic for i in insts if i.mnemonic.startswith("global_store") and counts.width(i.mnemonic) >= 8]
     assert len(wide) == WIDE_STORES[arch], wide
+
+
+@pytest.mark.parametrize("arch", DIRECT)
+def test_the_direct_loads_are_waited_for_before_the_loops_barrier(arch):
+    # Past the barrier another wave reads what this wave's direct loads
+    # wrote, so the loads must be complete before it: the lowering starts
+    # the barrier with s_waitcnt vmcnt(0) (lds_ops.json's barrier_wait; LLVM
+    # 20 alone placed its wait after the barrier, at the next reads, which
+    # wait for the wave's own loads only).
+    kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
+    compiled = TC.compile(lower(kernel, TC.flavor), arch)
+    loop = loops.main_loop(objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name], counts.is_matrix).instructions
+    last_load = max(n for n, i in enumerate(loop) if i.mnemonic == "global_load_lds_dwordx4")
+    barrier = next(n for n, i in enumerate(loop) if n > last_load and i.mnemonic == "s_barrier")
+    waits = [i.operands for i in loop[last_load:barrier] if i.mnemonic == "s_waitcnt"]
+    assert any("vmcnt(0)" in w for w in waits), (waits, [i.mnemonic for i in loop])

@@ -1,11 +1,16 @@
 """The proof GEMM, run by the interpreter on odd shapes, against numpy."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
-from interp.interp import run
+from interp.interp import InterpError, run
 from interp.numerics import round_bf16
+from ir.builder import KernelBuilder
+from tile import gemm
 from tile.gemm_example import TILES_128, gemm_kernel
+from tile.lds import UNIT, KMajor, RowXor
 
 # (rtol, atol): the output is rounded to the input type once; f32 accumulation
 # order differs from numpy's but stays far below that rounding.
@@ -73,3 +78,63 @@ def test_a_wrong_layout_would_be_caught():
     a[3, 5] = 7
     run(kernel, grid(16, 16), [a, b, c, 16, 16, 16])
     assert c[3, 5] == 7 and c[5, 3] == 1
+
+
+# gfx950's fast loop loads straight to LDS (gemm._direct): two buffers, one
+# barrier an iteration, each lane fetching the unit its LDS slot holds.
+DIRECT = ("gfx950", "f16", 256, 256, 96)  # 2 x 2 whole blocks, 3 k steps: both buffers, twice
+
+
+def _direct_kernel(direct_lds=True):
+    arch, dtype, *_ = DIRECT
+    return gemm_kernel(arch, dtype, dataclasses.replace(TILES_128[arch](dtype), direct_lds=direct_lds))
+
+
+def _ops(kernel):
+    return {op.name for op in _walk(kernel.body)}
+
+
+def _walk(block):
+    for op in block.ops:
+        yield op
+        for region in op.regions:
+            yield from _walk(region)
+
+
+@pytest.mark.parametrize("direct_lds", [True, False])
+def test_the_direct_loop_and_the_register_one_match_numpy(direct_lds):
+    kernel, grid = _direct_kernel(direct_lds)
+    assert ("mem.load_to_lds" in _ops(kernel)) == direct_lds
+    check(kernel, grid, *DIRECT[1:])
+
+
+def test_without_barriers_the_direct_loads_are_read_before_they_land(monkeypatch):
+    # The interpreter lands a direct load at the next barrier and refuses any
+    # access before it: the loop's barrier is what makes the numbers right.
+    monkeypatch.setattr(KernelBuilder, "barrier", lambda self: None)
+    kernel, grid = _direct_kernel()
+    with pytest.raises(InterpError, match="mem.load: expected no access to LDS bytes a mem.load_to_lds has yet to write"):
+        check(kernel, grid, *DIRECT[1:])
+
+
+def _unswizzled(self, b, slot):
+    """unit_at as if the layout had no swizzle: not the inverse of offset."""
+    units_row = self.k * self.elem_bytes // UNIT
+    return b.div(slot, units_row), b.mul(b.rem(slot, units_row), self.unit_elems)
+
+
+@pytest.mark.parametrize("layout", [KMajor, RowXor])
+def test_a_wrong_inverse_map_gives_wrong_numbers(monkeypatch, layout):
+    # A lane that fetches another unit than its LDS slot holds (here: A's,
+    # or B's, swizzle left out) puts it where the fragment reads look for
+    # another: the check against numpy fails.
+    monkeypatch.setattr(layout, "unit_at", _unswizzled)
+    kernel, grid = _direct_kernel()
+    with pytest.raises(AssertionError, match="Not equal to tolerance"):
+        check(kernel, grid, *DIRECT[1:])
+
+
+def test_the_direct_loop_is_gfx950s_only():
+    for arch in sorted(TILES_128):
+        kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
+        assert ("mem.load_to_lds" in _ops(kernel)) == (arch in gemm.LDS_OPS["mem.load_to_lds"].archs), arch

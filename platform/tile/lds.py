@@ -20,6 +20,13 @@ register).
 Bytes inside a unit are never moved, so any read of at most 16 bytes that
 does not cross a unit stays one read. platform/isa/banks.py's model of the
 GEMM kernels checks the result (tile/gemm_banks_test.py): no conflicts.
+
+Copies that fill LDS slot after slot (copy.DirectCopy: direct-to-LDS loads,
+each lane 16 bytes at its wave's address + 16 * lane) ask the layout which
+unit each 16-byte slot holds: unit_at, the inverse of offset. Two other
+layouts hold gfx950's B as k-rows for its transposed reads: Padded (rows
+padded, for copies through registers) and RowXor (rows XOR-swizzled, for
+direct loads, which cannot skip a pad).
 """
 
 import dataclasses
@@ -86,6 +93,15 @@ class KMajor:
         inside = b.xor(b.rem(unit, units_line), swizzle)
         return b.add(b.add(b.mul(line, self.line_bytes), b.mul(inside, UNIT)), b.rem(byte_k, UNIT))
 
+    def unit_at(self, b, slot):
+        """(row, k) of the unit stored in 16-byte slot `slot` (an i32 value):
+        the inverse of `offset`, for copies that fill LDS slot by slot
+        (copy.DirectCopy). The XOR is its own inverse."""
+        units_row, units_line = self._units
+        line = b.div(slot, units_line)
+        unit = b.add(b.mul(line, units_line), b.xor(b.rem(slot, units_line), self._swizzle(b, line)))
+        return b.div(unit, units_row), b.mul(b.rem(unit, units_row), self.unit_elems)
+
 
 @dataclasses.dataclass(frozen=True)
 class Padded:
@@ -111,3 +127,49 @@ class Padded:
 
     def offset(self, b, row, k):
         return b.add(b.mul(row, self.pitch), b.mul(k, self.elem_bytes))
+
+
+@dataclasses.dataclass(frozen=True)
+class RowXor:
+    """Rows of `k` contiguous elements, each a whole number of lines, whose
+    16-byte units are XOR-swizzled in runs of `run` bytes: unit u of row r
+    is stored at u ^ (r mod (line / run)) * (run / 16). The B tile as k-rows
+    x n, filled by direct-to-LDS loads (copy.DirectCopy: no gaps, unlike
+    Padded's) and read transposed (gemm.py): a run is what one 16-lane
+    group's transposed read takes of a row, and the line / run rows of a
+    read pass land on distinct banks, as Padded's pad of one run shifted
+    them. Bytes inside a run keep their order, so an 8-byte read stays one."""
+
+    rows: int
+    k: int
+    elem_bytes: int
+    line_bytes: int
+    run: int
+
+    def __post_init__(self):
+        row = self.k * self.elem_bytes
+        if row % self.line_bytes or self.line_bytes % self.run or self.run % UNIT:
+            raise ValueError(f"RowXor: expected rows of whole {self.line_bytes}-byte lines and a line of whole runs of whole {UNIT}-byte units, got rows of {row} bytes and runs of {self.run}")
+
+    @property
+    def nbytes(self):
+        return self.rows * self.k * self.elem_bytes
+
+    @property
+    def unit_elems(self):
+        return UNIT // self.elem_bytes
+
+    def _swizzle(self, b, row):
+        return b.mul(b.rem(row, self.line_bytes // self.run), self.run // UNIT)
+
+    def offset(self, b, row, k):
+        """Byte offset of element (row, k), as an i32 value."""
+        byte_k = b.mul(k, self.elem_bytes)
+        unit = b.xor(b.div(byte_k, UNIT), self._swizzle(b, row))
+        return b.add(b.add(b.mul(row, self.k * self.elem_bytes), b.mul(unit, UNIT)), b.rem(byte_k, UNIT))
+
+    def unit_at(self, b, slot):
+        """(row, k) of the unit stored in 16-byte slot `slot` (KMajor.unit_at)."""
+        units_row = self.k * self.elem_bytes // UNIT
+        row = b.div(slot, units_row)
+        return row, b.mul(b.xor(b.rem(slot, units_row), self._swizzle(b, row)), self.unit_elems)

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -64,6 +65,9 @@ struct Emitter {
   int next_label = 0;
   int next_lds = 0;
   bool lds_only_fences = false;  // a gpu.lds_barrier needs its metadata node
+  // The s_waitcnt every barrier starts with where the kernel writes LDS
+  // asynchronously (lds_ops.json's barrier_wait; llvm.py's).
+  std::optional<int> barrier_wait;
   std::string label = "entry";
   std::map<std::string, std::string> declares;  // intrinsic name -> declaration
   std::map<std::tuple<int, std::int64_t, std::string>, std::string> globals;

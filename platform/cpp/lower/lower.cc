@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
@@ -245,6 +246,9 @@ Names lower_lane_id(Emitter& e, const Op&) {
 }
 
 Names barrier(Emitter& e, const std::string& fence_tail) {
+  if (e.barrier_wait) {  // the kernel's direct-to-LDS loads land before any wave goes on
+    e.call("void", intrinsic("waitcnt"), {"i32 " + std::to_string(*e.barrier_wait)});
+  }
   e.emit("fence syncscope(\"workgroup\") release" + fence_tail);
   if (family(e.arch.family).split_barrier) {
     e.call("void", intrinsic("barrier_signal"), {"i32 -1"});
@@ -285,6 +289,16 @@ std::string lds_op(const Emitter& e, const Op& op) {
 Names lower_load_transpose(Emitter& e, const Op& op) {
   const Type* t = op.results[0]->type;
   return {e.call(ltype(t), lds_op(e, op) + "." + suffix(t), {e.arg(op.operands[0])})};
+}
+
+// The barrier_wait of the first op of `kernel` whose lds_ops.json entry has one.
+std::optional<int> barrier_wait(const ir::Kernel& kernel) {
+  for (const Op* op : ir::walk(kernel.body)) {
+    for (const auto& row : rocke::data::lds_ops::kOps) {
+      if (row.name == op->name && row.barrier_wait) return static_cast<int>(*row.barrier_wait);
+    }
+  }
+  return std::nullopt;
 }
 
 Names lower_load_to_lds(Emitter& e, const Op& op) {
@@ -591,6 +605,7 @@ std::string lower_checked(const ir::Kernel& kernel, const Flavor& flavor) {
                           ". Lower for one of those, or pick another arch.");
   }
   Emitter e{kernel, flavor, arch};
+  e.barrier_wait = barrier_wait(kernel);
   return module(e);
 }
 

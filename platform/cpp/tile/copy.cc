@@ -1,5 +1,6 @@
 #include "platform/cpp/tile/copy.h"
 
+#include <cstdint>
 #include <stdexcept>
 
 #include "platform/cpp/py/repr.h"
@@ -189,6 +190,42 @@ void TileCopy::guarded(KernelBuilder& b, Value* lds, ir::Operand row0, ir::Opera
     Value* p = b.offset(lds, to);
     b.store(p, got[0]);
   });
+}
+
+DirectCopy::DirectCopy(Value* src, ir::Operand ld, SlotLayout layout, const ir::Type* elem, int threads)
+    : src_(src), ld_(ld), layout_(layout), elem_(elem), threads_(threads) {
+  const std::int64_t round = std::int64_t{threads_} * kUnit;
+  if (layout_.nbytes() % round) {
+    throw std::invalid_argument("DirectCopy: expected a tile of whole " + std::to_string(round) + "-byte rounds (" +
+                                std::to_string(threads_) + " lanes of " + std::to_string(kUnit) + " bytes), got " +
+                                std::to_string(layout_.nbytes()) + " bytes");
+  }
+}
+
+int DirectCopy::rounds() const { return static_cast<int>(layout_.nbytes() / (std::int64_t{threads_} * kUnit)); }
+
+std::vector<std::pair<Value*, Value*>> DirectCopy::units(KernelBuilder& b, Value* tid) const {
+  std::vector<std::pair<Value*, Value*>> out;
+  for (int r = 0; r < rounds(); ++r) {
+    Value* slot = b.add(tid, r * threads_);
+    out.push_back(layout_.unit_at(b, slot));
+  }
+  return out;
+}
+
+void DirectCopy::issue(KernelBuilder& b, Value* lds, const std::vector<std::pair<Value*, Value*>>& units,
+                       ir::Operand row0, ir::Operand k0, Value* wave_at) const {
+  for (std::size_t r = 0; r < units.size(); ++r) {
+    Value* row = b.add(row0, units[r].first);
+    Value* line = b.mul(row, ld_);
+    Value* k = b.add(k0, units[r].second);
+    Value* at = b.add(line, k);
+    Value* bytes = b.mul(at, elem_->nbytes());
+    Value* src = b.offset(src_, bytes);
+    Value* slot = b.add(wave_at, static_cast<int>(r) * threads_ * kUnit);
+    Value* dst = b.offset(lds, slot);
+    b.load_to_lds(src, dst);
+  }
 }
 
 }  // namespace rocke::tile

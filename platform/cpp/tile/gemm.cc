@@ -1,8 +1,10 @@
 #include "platform/cpp/tile/gemm.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -70,6 +72,21 @@ bool transpose_b(std::string_view arch, const Operands& ops, int elem_bytes, con
     return has && !ops.b_gather && ops.b_layout == "row" && elem_bytes == 2 && frag.rows % kTransposeGroup == 0 && span % 4 == 0;
   }
   return false;
+}
+
+// Whether the fast loop copies both tiles with mem.load_to_lds into two LDS
+// buffers (gemm._direct, which says when and why).
+bool direct_lds(const GemmConfig& cfg, std::string_view arch, const Operands& ops, int elem_bytes, int threads,
+                bool tr_b, int line_bytes) {
+  bool has = false;
+  for (const auto& row : rocke::data::lds_ops::kOps) {
+    if (row.name == "mem.load_to_lds") has = std::find(row.archs.begin(), row.archs.end(), arch) != row.archs.end();
+  }
+  if (!(cfg.direct_lds && has && !ops.a_gather && !ops.b_gather)) return false;
+  const bool b_units = (tr_b && cfg.block_n * elem_bytes % line_bytes == 0) || ops.b_layout == "col";
+  bool whole = true;
+  for (int rows : {cfg.block_m, cfg.block_n}) whole = whole && rows * cfg.block_k * elem_bytes % (threads * kUnit) == 0;
+  return ops.a_layout == "row" && b_units && whole;
 }
 
 // Operand layout -> which dimension of the copied tile is contiguous in memory.
@@ -206,9 +223,16 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   const int merge = merge_steps(steps, frag.per_lane, eb);
   const int span = frag.per_lane * merge;  // consecutive k per lane and read
   const bool tr_b = transpose_b(b.arch().name, ops, eb, frag, span);
+  const bool direct = direct_lds(cfg, b.arch().name, ops, eb, threads, tr_b, lay_a.line_bytes());
+  // B as k-rows: padded, or (filled slot by slot, direct) swizzled.
   const Padded lay_b_rows(cfg.block_k, cfg.block_n, eb, kTransposePad);
-  Value* lds_a = b.lds_alloc(lay_a.nbytes());
-  Value* lds_b = b.lds_alloc(tr_b ? lay_b_rows.nbytes() : lay_b.nbytes());
+  const std::optional<RowXor> lay_b_xor =
+      tr_b && direct ? std::optional<RowXor>(RowXor(cfg.block_k, cfg.block_n, eb, lay_a.line_bytes(), kTransposePad))
+                     : std::nullopt;
+  const int buffers = direct ? 2 : 1;
+  const std::int64_t b_bytes = lay_b_xor ? lay_b_xor->nbytes() : tr_b ? lay_b_rows.nbytes() : lay_b.nbytes();
+  Value* lds_a = b.lds_alloc(lay_a.nbytes() * buffers);
+  Value* lds_b = b.lds_alloc(b_bytes * buffers);
   const ir::Type* bits = bits_of(elem);
   std::unique_ptr<const TileCopy> copy_a;
   if (ops.a_gather) {
@@ -217,7 +241,9 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
     copy_a = std::make_unique<const TileCopy>(ops.a, ops.lda, a_contiguous(ops.a_layout), lay_a, bits, threads);
   }
   std::unique_ptr<const TileCopy> copy_b;
-  if (tr_b) {
+  if (lay_b_xor) {
+    copy_b = std::make_unique<const TileCopy>(ops.b, ops.ldb, "k", *lay_b_xor, bits, threads);
+  } else if (tr_b) {
     copy_b = std::make_unique<const TileCopy>(ops.b, ops.ldb, "k", lay_b_rows, bits, threads);
   } else if (ops.b_gather) {
     copy_b = std::make_unique<const GatherCopy>(ops.b, 0, ops.b_gather->contiguous, lay_b, bits, threads, ops.b_gather);
@@ -250,6 +276,7 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   // lane's 16-lane group (gemm.py says how the group's lanes address it).
   std::vector<Parts> offsets_b;
   std::vector<std::vector<Value*>> tr_offsets;
+  std::vector<Parts> tr_tile_offsets;  // direct: [u][j][tile] (the swizzle is not a shift)
   if (tr_b) {
     Value* q = b.rem(lane, kTransposeGroup);
     Value* first = b.sub(lane_row, q);
@@ -259,13 +286,24 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
     Value* col = b.add(group_col, quad_col);
     for (Value* k : ks) {
       std::vector<Value*> reads;
+      Parts tiles;
       for (int j = 0; j < span / 4; ++j) {
         Value* row_in = b.div(q, 4);
         Value* row_j = b.add(row_in, 4 * j);
         Value* row = b.add(k, row_j);
-        reads.push_back(lay_b_rows.offset(b, row, col));
+        if (lay_b_xor) {
+          std::vector<Value*> per_tile;
+          for (int nt = 0; nt < tiles_n; ++nt) {
+            Value* tile_col = b.add(col, nt * s.n);
+            per_tile.push_back(lay_b_xor->offset(b, row, tile_col));
+          }
+          tiles.push_back(std::move(per_tile));
+        } else {
+          reads.push_back(lay_b_rows.offset(b, row, col));
+        }
       }
       tr_offsets.push_back(std::move(reads));
+      tr_tile_offsets.push_back(std::move(tiles));
     }
   } else {
     offsets_b = offsets(lay_b, wave_col, tiles_n, s.n);
@@ -294,35 +332,53 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
     return join(loaded);
   };
 
-  auto read_b = [&](int u, int nt) {
-    if (!tr_b) return read(lds_b, offsets_b[u], nt);
+  auto read_b = [&](Value* lds, int u, int nt) {
+    if (!tr_b) return read(lds, offsets_b[u], nt);
     std::vector<Value*> loaded;
+    if (lay_b_xor) {
+      for (const auto& at : tr_tile_offsets[u]) {
+        Value* p = b.offset(lds, at[nt]);
+        loaded.push_back(b.load_transpose(p, elem));
+      }
+      return join(loaded);
+    }
     for (Value* at : tr_offsets[u]) {
       Value* shifted = b.add(at, nt * s.n * eb);
-      Value* p = b.offset(lds_b, shifted);
+      Value* p = b.offset(lds, shifted);
       loaded.push_back(b.load_transpose(p, elem));
     }
     return join(loaded);
   };
 
-  auto multiply = [&](std::vector<Value*> acc) {
-    for (int u = 0; u < steps / merge; ++u) {
-      std::vector<Value*> a_reads, b_reads;
-      for (int mt = 0; mt < tiles_m; ++mt) a_reads.push_back(read(lds_a, offsets_a[u], mt));
-      for (int nt = 0; nt < tiles_n; ++nt) b_reads.push_back(read_b(u, nt));
-      for (int q = 0; q < merge; ++q) {
-        const std::vector<int> pick = range(q * frag.per_lane, (q + 1) * frag.per_lane, 1);
-        std::vector<Value*> a_frags, b_frags;
-        for (Value* x : a_reads) a_frags.push_back(merge == 1 ? x : b.shuffle(x, x, pick));
-        for (Value* x : b_reads) b_frags.push_back(merge == 1 ? x : b.shuffle(x, x, pick));
-        for (int nt = 0; nt < tiles_n; ++nt) {
-          for (int mt = 0; mt < tiles_m; ++mt) {
-            const int i = mt * tiles_n + nt;
-            acc[i] = b.mma(*cfg.op, b_frags[nt], a_frags[mt], acc[i]);  // C transposed
-          }
+  // k step u's A and B fragment reads from the tiles at `la` and `lb`.
+  using Reads = std::pair<std::vector<Value*>, std::vector<Value*>>;
+  auto fragments = [&](int u, Value* la, Value* lb) {
+    Reads reads;
+    for (int mt = 0; mt < tiles_m; ++mt) reads.first.push_back(read(la, offsets_a[u], mt));
+    for (int nt = 0; nt < tiles_n; ++nt) reads.second.push_back(read_b(lb, u, nt));
+    return reads;
+  };
+
+  // The matrix ops of one fragment read's k steps.
+  auto mmas = [&](std::vector<Value*> acc, const Reads& reads) {
+    const auto& [a_reads, b_reads] = reads;
+    for (int q = 0; q < merge; ++q) {
+      const std::vector<int> pick = range(q * frag.per_lane, (q + 1) * frag.per_lane, 1);
+      std::vector<Value*> a_frags, b_frags;
+      for (Value* x : a_reads) a_frags.push_back(merge == 1 ? x : b.shuffle(x, x, pick));
+      for (Value* x : b_reads) b_frags.push_back(merge == 1 ? x : b.shuffle(x, x, pick));
+      for (int nt = 0; nt < tiles_n; ++nt) {
+        for (int mt = 0; mt < tiles_m; ++mt) {
+          const int i = mt * tiles_n + nt;
+          acc[i] = b.mma(*cfg.op, b_frags[nt], a_frags[mt], acc[i]);  // C transposed
         }
       }
     }
+    return acc;
+  };
+
+  auto multiply = [&](std::vector<Value*> acc) {
+    for (int u = 0; u < steps / merge; ++u) acc = mmas(acc, fragments(u, lds_a, lds_b));
     return acc;
   };
 
@@ -338,32 +394,74 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   Value* zero = b.build(std::vector<Value*>(c_t->lanes(), zero_f32));
   const std::vector<Value*> acc(tiles_m * tiles_n, zero);
 
-  Value* any_fast = b.cmp("gt", k_fast, 0);
-  b.if_(any_fast, {}, [&] {
-    const std::vector<Value*> regs_a = copy_a->load(b, row0, 0, tid);
-    copy_a->store(b, lds_a, regs_a, tid);
-    const std::vector<Value*> regs_b = copy_b->load(b, b_row0(0), b_k0(0), tid);
-    copy_b->store(b, lds_b, regs_b, tid);
-  });
-  b.barrier();
-  const std::vector<Value*> fast = b.for_range(0, k_fast, cfg.block_k, acc, [&](const ir::Loop& loop) {
-    // LDS holds this step's tiles. The next step's loads come first and
-    // fly during the matrix work; only the LDS writes after it wait.
-    Value* after = b.add(loop.iv, cfg.block_k);
-    Value* last = b.sub(k_fast, cfg.block_k);
-    Value* nxt = b.min(after, last);  // the last step reloads itself: no branch
-    const std::vector<Value*> regs_a = copy_a->load(b, row0, nxt, tid);
-    const std::vector<Value*> regs_b = copy_b->load(b, b_row0(nxt), b_k0(nxt), tid);
-    const bool ordered = prefetch_first(family);
-    if (ordered) b.sched_barrier();
-    const std::vector<Value*> sums = multiply(loop.iters);
-    const auto barrier = [&] { ordered ? b.lds_barrier() : b.barrier(); };
-    barrier();  // every wave is done reading this step's tiles
-    copy_a->store(b, lds_a, regs_a, tid);
-    copy_b->store(b, lds_b, regs_b, tid);
-    barrier();
-    b.yield_(sums);
-  });
+  std::vector<Value*> fast;
+  if (direct) {
+    // gemm._direct_loop: two buffers per tile, step k's in buffer k % 2.
+    const DirectCopy direct_a(ops.a, ops.lda, lay_a, bits, threads);
+    const DirectCopy direct_b = lay_b_xor ? DirectCopy(ops.b, ops.ldb, *lay_b_xor, bits, threads)
+                                          : DirectCopy(ops.b, ops.ldb, lay_b, bits, threads);
+    Value* wave_bytes = b.mul(w, wave * kUnit);
+    Value* wave_at = b.readfirstlane(wave_bytes);  // where this wave's slots start: an SGPR, for M0
+    const auto units_a = direct_a.units(b, tid);
+    const auto units_b = direct_b.units(b, tid);
+    Value* any_fast = b.cmp("gt", k_fast, 0);
+    b.if_(any_fast, {}, [&] {
+      direct_a.issue(b, lds_a, units_a, row0, 0, wave_at);
+      direct_b.issue(b, lds_b, units_b, b_row0(0), b_k0(0), wave_at);
+    });
+    b.barrier();
+    fast = b.for_range(0, k_fast, cfg.block_k, acc, [&](const ir::Loop& loop) {
+      Value* step = b.div(loop.iv, cfg.block_k);
+      Value* odd = b.rem(step, 2);
+      Value* at_a = b.mul(odd, static_cast<int>(lay_a.nbytes()));
+      Value* at_b = b.mul(odd, static_cast<int>(b_bytes));
+      Value* la = b.offset(lds_a, at_a);
+      Value* lb = b.offset(lds_b, at_b);
+      std::vector<Reads> loaded;
+      for (int u = 0; u < steps / merge; ++u) loaded.push_back(fragments(u, la, lb));
+      Value* after = b.add(loop.iv, cfg.block_k);
+      Value* last = b.sub(k_fast, cfg.block_k);
+      Value* nxt = b.min(after, last);  // the last step reloads itself: no branch
+      Value* other_a = b.sub(static_cast<int>(lay_a.nbytes()), at_a);
+      Value* to_a = b.offset(lds_a, other_a);
+      direct_a.issue(b, to_a, units_a, row0, nxt, wave_at);
+      Value* other_b = b.sub(static_cast<int>(b_bytes), at_b);
+      Value* to_b = b.offset(lds_b, other_b);
+      direct_b.issue(b, to_b, units_b, b_row0(nxt), b_k0(nxt), wave_at);
+      std::vector<Value*> sums = loop.iters;
+      for (const Reads& reads : loaded) sums = mmas(sums, reads);
+      b.sched_barrier();
+      b.barrier();
+      b.yield_(sums);
+    });
+  } else {
+    Value* any_fast = b.cmp("gt", k_fast, 0);
+    b.if_(any_fast, {}, [&] {
+      const std::vector<Value*> regs_a = copy_a->load(b, row0, 0, tid);
+      copy_a->store(b, lds_a, regs_a, tid);
+      const std::vector<Value*> regs_b = copy_b->load(b, b_row0(0), b_k0(0), tid);
+      copy_b->store(b, lds_b, regs_b, tid);
+    });
+    b.barrier();
+    fast = b.for_range(0, k_fast, cfg.block_k, acc, [&](const ir::Loop& loop) {
+      // LDS holds this step's tiles. The next step's loads come first and
+      // fly during the matrix work; only the LDS writes after it wait.
+      Value* after = b.add(loop.iv, cfg.block_k);
+      Value* last = b.sub(k_fast, cfg.block_k);
+      Value* nxt = b.min(after, last);  // the last step reloads itself: no branch
+      const std::vector<Value*> regs_a = copy_a->load(b, row0, nxt, tid);
+      const std::vector<Value*> regs_b = copy_b->load(b, b_row0(nxt), b_k0(nxt), tid);
+      const bool ordered = prefetch_first(family);
+      if (ordered) b.sched_barrier();
+      const std::vector<Value*> sums = multiply(loop.iters);
+      const auto barrier = [&] { ordered ? b.lds_barrier() : b.barrier(); };
+      barrier();  // every wave is done reading this step's tiles
+      copy_a->store(b, lds_a, regs_a, tid);
+      copy_b->store(b, lds_b, regs_b, tid);
+      barrier();
+      b.yield_(sums);
+    });
+  }
   const std::vector<Value*> edge = b.for_range(k_fast, ops.k, cfg.block_k, fast, [&](const ir::Loop& loop) {
     b.barrier();
     copy_a->guarded(b, lds_a, row0, loop.iv, ops.m, ops.k, tid);

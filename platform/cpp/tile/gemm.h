@@ -36,6 +36,7 @@ struct GemmConfig {
   int block_k;
   int waves_m = 1;
   int waves_n = 1;
+  bool direct_lds = true;  // where the arch and both operands allow, load straight to LDS (gemm._direct)
 
   int threads(int wave) const;
   // std::invalid_argument, worded as Python's ValueError, unless the tile

@@ -79,6 +79,9 @@ json::Object errors() {
       {"gather_rows", error([&] { GatherCopy(p, 0, "rows", KMajor(64, 32, 2, 128), f16, 256, Gather{gather_rows, true}); })},
       {"gather_k",
        error([&] { GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), f16, 256, Gather{gather_rows, true, "rows"}); })},
+      {"rowxor_row", error([&] { RowXor(32, 96, 2, 256, 64); })},
+      {"rowxor_run", error([&] { RowXor(32, 128, 2, 256, 24); })},
+      {"direct_rounds", error([&] { DirectCopy(p, i, KMajor(16, 32, 2, 256), f16, 256); })},
       {"gather_threads",
        error([&] { GatherCopy(p, 0, "k", KMajor(16, 16, 2, 128), f16, 48, Gather{gather_rows, true}); })},
   };
@@ -105,6 +108,11 @@ int main() {
           if (auto cfg = tile::example::tile_128(a.name, dtype)) {
             kernels[key + "/128"] =
                 tile::text([&] { return gemm_kernel(a.name, dtype, cfg, la, lb); }, llvm, key + "/128", lowered);
+            // The register path where the direct-to-LDS one is the default (gfx950).
+            tile::GemmConfig registers = *cfg;
+            registers.direct_lds = false;
+            kernels[key + "/128_registers"] = tile::text(
+                [&] { return gemm_kernel(a.name, dtype, registers, la, lb); }, llvm, key + "/128_registers", lowered);
           }
         }
       }

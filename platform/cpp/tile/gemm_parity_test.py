@@ -9,6 +9,7 @@ word for word. gather_test.py's gathered GEMMs (A, or B, through
 tile.gather, both load paths) are compared too, lowered with each arch's
 oldest flavor."""
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -21,11 +22,11 @@ from ir.builder import KernelBuilder
 from ir.printer import print_kernel
 from ir.verifier import VerifyError
 from lower.llvm import lower
-from tile.copy import TileCopy
+from tile.copy import DirectCopy, TileCopy
 from tile.gather import Gather, GatherCopy
 from tile.gemm import GemmConfig, Operands, epilogue, fma_mainloop, mainloop
 from tile.gemm_example import CONFIGS, ELEMS, TILES_128, gemm_kernel
-from tile.lds import KMajor
+from tile.lds import KMajor, RowXor
 
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gemm_dump")
 MODES = ("bias_relu", "atomic", "elements", "fma")
@@ -134,6 +135,9 @@ def _kernels():
                     out[key + "/small"] = (lambda n=name, d=dtype, x=la, y=lb: gemm_kernel(n, d, None, x, y)[0], lowered)
                     if name in TILES_128:
                         out[key + "/128"] = (lambda n=name, d=dtype, x=la, y=lb: gemm_kernel(n, d, TILES_128[n](d), x, y)[0], lowered)
+                        # The register path where the direct-to-LDS one is the default (gfx950).
+                        registers = lambda n=name, d=dtype, x=la, y=lb: gemm_kernel(n, d, dataclasses.replace(TILES_128[n](d), direct_lds=False), x, y)[0]
+                        out[key + "/128_registers"] = (registers, lowered)
             for mode in MODES:
                 out[f"{name}/{dtype}/{mode}"] = (lambda n=name, d=dtype, m=mode: _variant(n, d, m), (info.min_llvm,) if dtype == "f16" else ())
         for la in ("row", "col"):
@@ -188,6 +192,9 @@ def _probes():
         "gather_none": lambda: GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), T.F16, 256),
         "gather_rows": lambda: GatherCopy(p, 0, "rows", KMajor(64, 32, 2, 128), T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True)),
         "gather_k": lambda: GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True, "rows")),
+        "rowxor_row": lambda: RowXor(32, 96, 2, 256, 64),
+        "rowxor_run": lambda: RowXor(32, 128, 2, 256, 24),
+        "direct_rounds": lambda: DirectCopy(p, i, KMajor(16, 32, 2, 256), T.F16, 256),
         "gather_threads": lambda: GatherCopy(p, 0, "k", KMajor(16, 16, 2, 128), T.F16, 48, gather=Gather(lambda b, r, k: (r, None), True)),
     }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -36,6 +37,8 @@ class KMajor {
   std::vector<ir::Value*> offsets(ir::KernelBuilder& b, ir::Value* row, ir::Operand k, const std::vector<int>& steps) const;
   // Byte offset of element (row, k), as an i32 value; `k` an IR value or an int.
   ir::Value* offset(ir::KernelBuilder& b, ir::Value* row, ir::Operand k) const;
+  // (row, k) of the unit stored in 16-byte slot `slot`: offset's inverse.
+  std::pair<ir::Value*, ir::Value*> unit_at(ir::KernelBuilder& b, ir::Value* slot) const;
 
  private:
   int units_row() const { return k_ * elem_bytes_ / kUnit; }
@@ -64,11 +67,53 @@ class Padded {
   int rows_, k_, elem_bytes_, pad_;
 };
 
-// Either layout, as a TileCopy uses it (copy.py takes any object with these).
+// Rows of `k` contiguous elements, each a whole number of lines, their
+// 16-byte units XOR-swizzled in runs of `run` bytes (lds.RowXor, which says
+// why): the B tile as k-rows x n, filled by direct-to-LDS loads.
+class RowXor {
+ public:
+  // std::invalid_argument, worded as Python's ValueError, unless rows are
+  // whole lines and a line whole runs of whole units.
+  RowXor(int rows, int k, int elem_bytes, int line_bytes, int run);
+
+  int rows() const { return rows_; }
+  int k() const { return k_; }
+  std::int64_t nbytes() const { return std::int64_t{rows_} * k_ * elem_bytes_; }
+  int unit_elems() const { return kUnit / elem_bytes_; }
+  // Byte offset of element (row, k).
+  ir::Value* offset(ir::KernelBuilder& b, ir::Value* row, ir::Operand k) const;
+  // (row, k) of the unit stored in 16-byte slot `slot`.
+  std::pair<ir::Value*, ir::Value*> unit_at(ir::KernelBuilder& b, ir::Value* slot) const;
+
+ private:
+  ir::Value* swizzle(ir::KernelBuilder& b, ir::Value* row) const;
+
+  int rows_, k_, elem_bytes_, line_bytes_, run_;
+};
+
+// A layout a DirectCopy fills slot by slot (copy.py takes any with unit_at).
+class SlotLayout {
+ public:
+  SlotLayout(const KMajor& layout) : v_(layout) {}  // NOLINT(google-explicit-constructor): as Python, any such layout
+  SlotLayout(const RowXor& layout) : v_(layout) {}  // NOLINT(google-explicit-constructor)
+
+  std::int64_t nbytes() const {
+    return std::visit([](const auto& l) { return l.nbytes(); }, v_);
+  }
+  std::pair<ir::Value*, ir::Value*> unit_at(ir::KernelBuilder& b, ir::Value* slot) const {
+    return std::visit([&](const auto& l) { return l.unit_at(b, slot); }, v_);
+  }
+
+ private:
+  std::variant<KMajor, RowXor> v_;
+};
+
+// Any layout, as a TileCopy uses it (copy.py takes any object with these).
 class TileLayout {
  public:
   TileLayout(const KMajor& layout) : v_(layout) {}  // NOLINT(google-explicit-constructor): as Python, any layout
   TileLayout(const Padded& layout) : v_(layout) {}  // NOLINT(google-explicit-constructor)
+  TileLayout(const RowXor& layout) : v_(layout) {}  // NOLINT(google-explicit-constructor)
 
   int rows() const {
     return std::visit([](const auto& l) { return l.rows(); }, v_);
@@ -84,7 +129,7 @@ class TileLayout {
   }
 
  private:
-  std::variant<KMajor, Padded> v_;
+  std::variant<KMajor, Padded, RowXor> v_;
 };
 
 }  // namespace rocke::tile
