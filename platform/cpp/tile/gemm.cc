@@ -423,13 +423,18 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
     throw std::invalid_argument("epilogue: expected f32 output for atomic accumulation, got " + out_elem->str());
   }
 
-  // The run's values with bias and activation, in f32.
-  auto finish = [&](std::vector<Value*> values, Value* gc) {
+  auto load_bias = [&](Value* gc, int count) {
+    Value* bytes = b.mul(gc, 4);
+    Value* ptr = b.offset(options.bias, bytes);
+    return count > 1 ? b.load_wide(ptr, ir::vector(f32(), count)) : b.load(ptr, f32());
+  };
+
+  // The run's values with bias (read by `load`) and activation, in f32.
+  using Load = std::function<Value*(Value*, int)>;
+  auto finish = [&](std::vector<Value*> values, Value* gc, const Load& load) {
     if (options.bias != nullptr) {
-      Value* bytes = b.mul(gc, 4);
-      Value* ptr = b.offset(options.bias, bytes);
       const bool one = values.size() == 1;
-      Value* loaded = one ? b.load(ptr, f32()) : b.load_wide(ptr, ir::vector(f32(), static_cast<int>(values.size())));
+      Value* loaded = load(gc, static_cast<int>(values.size()));
       for (std::size_t j = 0; j < values.size(); ++j) {
         Value* add = one ? loaded : b.extract(loaded, static_cast<int>(j));
         values[j] = b.add(values[j], add);
@@ -448,7 +453,7 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
     return b.offset(out, bytes);
   };
 
-  auto guarded = [&] {
+  auto checked = [&] {
     for (const Run& run : runs) {
       Value* gr = b.add(row0, run.row);
       for (std::size_t j = 0; j < run.values.size(); ++j) {
@@ -458,7 +463,7 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
         Value* col_in = b.cmp("lt", gc, n);
         Value* in = b.and_(row_in, col_in);
         b.if_(in, {}, [&] {
-          Value* value = finish({run.values[j]}, gc)[0];
+          Value* value = finish({run.values[j]}, gc, load_bias)[0];
           Value* ptr = address(gr, gc);
           if (options.atomic) {
             b.atomic_add(ptr, value);
@@ -475,7 +480,7 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
     for (const Run& run : runs) {
       Value* gr = b.add(row0, run.row);
       Value* gc = b.add(col0, run.col);
-      const std::vector<Value*> values = finish(run.values, gc);
+      const std::vector<Value*> values = finish(run.values, gc, load_bias);
       Value* ptr = address(gr, gc);
       if (options.atomic) {
         for (std::size_t j = 0; j < values.size(); ++j) {
@@ -494,11 +499,49 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
     }
   };
 
+  // The edge without branches: buffer stores the hardware drops out of
+  // range (gemm.py's epilogue says why, and what bounds nbytes).
+  auto buffered = [&] {
+    Value* left = b.sub(m, row0);
+    Value* fit = b.min(left, *options.rows);
+    Value* live = b.max(fit, 0);
+    Value* line = b.mul(live, ldc);
+    Value* nbytes = b.mul(line, out_elem->nbytes());
+    Value* first = b.mul(row0, ldc);
+    Value* first_bytes = b.mul(first, out_elem->nbytes());
+    Value* base = b.offset(out, first_bytes);
+    Value* dst = b.buffer_rsrc(base, nbytes);
+    Value* src = nullptr;
+    if (options.bias != nullptr) {
+      Value* bias_bytes = b.mul(n, 4);
+      src = b.buffer_rsrc(options.bias, bias_bytes);
+    }
+    const Load load = [&](Value* gc, int) {
+      Value* bytes = b.mul(gc, 4);
+      return b.buffer_load(src, bytes, f32());
+    };
+    for (const Run& run : runs) {
+      for (std::size_t j = 0; j < run.values.size(); ++j) {
+        Value* col = b.add(col0, run.col);
+        Value* gc = b.add(col, static_cast<int>(j));
+        Value* value = finish({run.values[j]}, gc, load)[0];
+        Value* row_at = b.mul(run.row, ldc);
+        Value* at_elems = b.add(row_at, gc);
+        Value* at = b.mul(at_elems, out_elem->nbytes());
+        Value* col_in = b.cmp("lt", gc, n);
+        Value* off = b.select(col_in, at, nbytes);
+        Value* converted = b.convert(value, out_elem);
+        b.buffer_store(dst, off, converted);
+      }
+    }
+  };
+
+  const std::function<void()> edge = options.atomic || !options.rows ? std::function<void()>(checked) : buffered;
   if (options.inside == nullptr) {
-    guarded();
+    edge();
     return;
   }
-  b.if_(options.inside, {}, whole, guarded);
+  b.if_(options.inside, {}, whole, edge);
 }
 
 }  // namespace rocke::tile

@@ -111,6 +111,7 @@ struct EpilogueOptions {
   std::string activation = "none";  // gemm.ACTIVATIONS
   bool atomic = false;              // accumulate into f32 output (split-K)
   ir::Value* inside = nullptr;      // Accumulators::inside: one branch, unguarded stores
+  std::optional<int> rows = std::nullopt;  // the block's rows (block_m): branch-free buffer stores at the edge
 };
 
 // Stores (or atomically adds) every output value inside the m x n output
