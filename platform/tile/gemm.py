@@ -340,21 +340,23 @@ def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activ
 
     # The edge without branches. One `if` per accumulator element (64 a lane
     # on the 128x128 tiles, each with its address math) was ~40% of the
-    # kernel's IR and of LLVM's time: buffer stores cut
-    # gemm_f16_128x128x32_gfx942's opt -O2 ~77 -> 69 ms and llc ~98 -> 80 ms
-    # at the same VGPRs. The hardware drops a buffer store out of its
-    # buffer's range and reads 0 for a load out of it. The buffer spans
-    # the block's rows of the output inside m, min(m - row0, rows) clamped
-    # at 0 (a block wholly past m drops every store instead of wrapping), so
-    # a row past m lies past its end; a column past n gets the offset
-    # nbytes, out of range however the hardware compares (offset >= size,
-    # or offset + access > size). The bias reads through a buffer of its n
-    # values: 0 past n, and that value is dropped. nbytes is i32 like every
-    # offset here, at most rows x ldc x elem bytes: below 2**31 wherever
-    # the output's own offsets are (conv: ConvSpec refuses tensors past
-    # 2**31 - 1 bytes; GEMM's m, n and ldc are run-time values).
+    # kernel's IR and of LLVM's time, and ~20% of its instructions. The
+    # hardware drops a buffer store out of its buffer's range (and reads 0
+    # for a load out of it). The buffer spans the block's rows of the
+    # output inside m, min(m - row0, rows), none for a block wholly past m
+    # (a negative count would be a huge unsigned one), so a row past m lies
+    # past its end; a column past n gets the offset nbytes, out of range
+    # however the hardware compares (offset >= size, or offset + access >
+    # size). The bias reads through a buffer of its n values: 0 past n, and
+    # that value is dropped. The count is a select, not max(..., 0): LLVM
+    # fuses min and max into v_med3_i32, a vector op, and a buffer built
+    # from vector registers turns every store into a waterfall loop (gemm_isa_test).
+    # nbytes is i32 like every offset here, at most rows x ldc x elem bytes:
+    # below 2**31 wherever the output's own offsets are (conv: ConvSpec
+    # refuses tensors past 2**31 - 1 bytes; GEMM's m, n and ldc are run-time
+    # values, and C's element offsets are i32 too).
     def buffered():
-        live = b.max(b.min(b.sub(m, row0), rows), 0)
+        live = b.select(b.cmp("lt", row0, m), b.min(b.sub(m, row0), rows), 0)
         nbytes = b.mul(b.mul(live, ldc), out_elem.nbytes)
         dst = b.buffer_rsrc(b.offset(out, b.mul(b.mul(row0, ldc), out_elem.nbytes)), nbytes)
         src = None if bias is None else b.buffer_rsrc(bias, b.mul(n, 4))

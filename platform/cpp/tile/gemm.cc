@@ -502,9 +502,10 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
   // The edge without branches: buffer stores the hardware drops out of
   // range (gemm.py's epilogue says why, and what bounds nbytes).
   auto buffered = [&] {
+    Value* started = b.cmp("lt", row0, m);
     Value* left = b.sub(m, row0);
     Value* fit = b.min(left, *options.rows);
-    Value* live = b.max(fit, 0);
+    Value* live = b.select(started, fit, 0);
     Value* line = b.mul(live, ldc);
     Value* nbytes = b.mul(line, out_elem->nbytes());
     Value* first = b.mul(row0, ldc);
