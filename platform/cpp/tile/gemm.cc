@@ -413,8 +413,8 @@ std::vector<Run> fma_mainloop(KernelBuilder& b, const GemmConfig& cfg, const Ope
   return {Run{r, c, {got[0]}}};
 }
 
-void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Operand ldc, ir::Operand m, ir::Operand n,
-              Value* row0, Value* col0, const ir::Type* out_elem, const EpilogueOptions& options) {
+void epilogue(KernelBuilder& b, const std::vector<Run>& elements, Value* out, ir::Operand ldc, ir::Operand m,
+              ir::Operand n, Value* row0, Value* col0, const ir::Type* out_elem, const EpilogueOptions& options) {
   if (!among(options.activation, kActivations)) {
     throw std::invalid_argument("epilogue: expected an activation in " + tuple_repr(kActivations) + ", got " +
                                 py::repr(options.activation));
@@ -422,6 +422,7 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
   if (options.atomic && out_elem != f32()) {
     throw std::invalid_argument("epilogue: expected f32 output for atomic accumulation, got " + out_elem->str());
   }
+  std::vector<Run> runs = elements;
 
   auto load_bias = [&](Value* gc, int count) {
     Value* bytes = b.mul(gc, 4);
@@ -446,6 +447,23 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
     return values;
   };
 
+  auto convert = [&](std::vector<Value*> values) {
+    for (Value*& x : values) x = b.convert(x, out_elem);
+    return values;
+  };
+
+  // Without a bias the values stored are the same on every path: finished
+  // and converted once, here, before any branch (gemm.py's epilogue: why).
+  const bool shared = options.bias == nullptr;
+  if (shared) {
+    for (Run& run : runs) run.values = convert(finish(run.values, nullptr, nullptr));
+  }
+
+  // The run's values as stored: finished and converted unless `shared` did it.
+  auto ready = [&](const std::vector<Value*>& values, Value* gc, const Load& load) {
+    return shared ? values : convert(finish(values, gc, load));
+  };
+
   auto address = [&](Value* gr, Value* gc) {
     Value* line = b.mul(gr, ldc);
     Value* at = b.add(line, gc);
@@ -463,38 +481,14 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
         Value* col_in = b.cmp("lt", gc, n);
         Value* in = b.and_(row_in, col_in);
         b.if_(in, {}, [&] {
-          Value* value = finish({run.values[j]}, gc, load_bias)[0];
+          Value* value = ready({run.values[j]}, gc, load_bias)[0];
           Value* ptr = address(gr, gc);
           if (options.atomic) {
             b.atomic_add(ptr, value);
           } else {
-            Value* converted = b.convert(value, out_elem);
-            b.store(ptr, converted);
+            b.store(ptr, value);
           }
         });
-      }
-    }
-  };
-
-  auto whole = [&] {
-    for (const Run& run : runs) {
-      Value* gr = b.add(row0, run.row);
-      Value* gc = b.add(col0, run.col);
-      const std::vector<Value*> values = finish(run.values, gc, load_bias);
-      Value* ptr = address(gr, gc);
-      if (options.atomic) {
-        for (std::size_t j = 0; j < values.size(); ++j) {
-          Value* at = b.offset(ptr, 4 * static_cast<int>(j));
-          b.atomic_add(at, values[j]);
-        }
-      } else if (values.size() == 1) {
-        Value* converted = b.convert(values[0], out_elem);
-        b.store(ptr, converted);
-      } else {
-        std::vector<Value*> converted;
-        for (Value* x : values) converted.push_back(b.convert(x, out_elem));
-        Value* v = b.build(converted);
-        b.store_wide(ptr, v);
       }
     }
   };
@@ -525,14 +519,33 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
       for (std::size_t j = 0; j < run.values.size(); ++j) {
         Value* col = b.add(col0, run.col);
         Value* gc = b.add(col, static_cast<int>(j));
-        Value* value = finish({run.values[j]}, gc, load)[0];
+        Value* value = ready({run.values[j]}, gc, load)[0];
         Value* row_at = b.mul(run.row, ldc);
         Value* at_elems = b.add(row_at, gc);
         Value* at = b.mul(at_elems, out_elem->nbytes());
         Value* col_in = b.cmp("lt", gc, n);
         Value* off = b.select(col_in, at, nbytes);
-        Value* converted = b.convert(value, out_elem);
-        b.buffer_store(dst, off, converted);
+        b.buffer_store(dst, off, value);
+      }
+    }
+  };
+
+  auto whole = [&] {
+    for (const Run& run : runs) {
+      Value* gr = b.add(row0, run.row);
+      Value* gc = b.add(col0, run.col);
+      const std::vector<Value*> values = ready(run.values, gc, load_bias);
+      Value* ptr = address(gr, gc);
+      if (options.atomic) {
+        for (std::size_t j = 0; j < values.size(); ++j) {
+          Value* at = b.offset(ptr, 4 * static_cast<int>(j));
+          b.atomic_add(at, values[j]);
+        }
+      } else if (values.size() == 1) {
+        b.store(ptr, values[0]);
+      } else {
+        Value* v = b.build(values);
+        b.store_wide(ptr, v);
       }
     }
   };
