@@ -746,1363 +746,848 @@ for.exit8:
   %v668 = extractelement <16 x float> %v375, i32 13
   %v669 = extractelement <16 x float> %v375, i32 14
   %v670 = extractelement <16 x float> %v375, i32 15
+  %v671 = fptrunc float %v487 to half
+  %v672 = fptrunc float %v488 to half
+  %v673 = fptrunc float %v489 to half
+  %v674 = fptrunc float %v490 to half
+  %v675 = fptrunc float %v499 to half
+  %v676 = fptrunc float %v500 to half
+  %v677 = fptrunc float %v501 to half
+  %v678 = fptrunc float %v502 to half
+  %v679 = fptrunc float %v511 to half
+  %v680 = fptrunc float %v512 to half
+  %v681 = fptrunc float %v513 to half
+  %v682 = fptrunc float %v514 to half
+  %v683 = fptrunc float %v523 to half
+  %v684 = fptrunc float %v524 to half
+  %v685 = fptrunc float %v525 to half
+  %v686 = fptrunc float %v526 to half
+  %v687 = fptrunc float %v535 to half
+  %v688 = fptrunc float %v536 to half
+  %v689 = fptrunc float %v537 to half
+  %v690 = fptrunc float %v538 to half
+  %v691 = fptrunc float %v547 to half
+  %v692 = fptrunc float %v548 to half
+  %v693 = fptrunc float %v549 to half
+  %v694 = fptrunc float %v550 to half
+  %v695 = fptrunc float %v559 to half
+  %v696 = fptrunc float %v560 to half
+  %v697 = fptrunc float %v561 to half
+  %v698 = fptrunc float %v562 to half
+  %v699 = fptrunc float %v571 to half
+  %v700 = fptrunc float %v572 to half
+  %v701 = fptrunc float %v573 to half
+  %v702 = fptrunc float %v574 to half
+  %v703 = fptrunc float %v583 to half
+  %v704 = fptrunc float %v584 to half
+  %v705 = fptrunc float %v585 to half
+  %v706 = fptrunc float %v586 to half
+  %v707 = fptrunc float %v595 to half
+  %v708 = fptrunc float %v596 to half
+  %v709 = fptrunc float %v597 to half
+  %v710 = fptrunc float %v598 to half
+  %v711 = fptrunc float %v607 to half
+  %v712 = fptrunc float %v608 to half
+  %v713 = fptrunc float %v609 to half
+  %v714 = fptrunc float %v610 to half
+  %v715 = fptrunc float %v619 to half
+  %v716 = fptrunc float %v620 to half
+  %v717 = fptrunc float %v621 to half
+  %v718 = fptrunc float %v622 to half
+  %v719 = fptrunc float %v631 to half
+  %v720 = fptrunc float %v632 to half
+  %v721 = fptrunc float %v633 to half
+  %v722 = fptrunc float %v634 to half
+  %v723 = fptrunc float %v643 to half
+  %v724 = fptrunc float %v644 to half
+  %v725 = fptrunc float %v645 to half
+  %v726 = fptrunc float %v646 to half
+  %v727 = fptrunc float %v655 to half
+  %v728 = fptrunc float %v656 to half
+  %v729 = fptrunc float %v657 to half
+  %v730 = fptrunc float %v658 to half
+  %v731 = fptrunc float %v667 to half
+  %v732 = fptrunc float %v668 to half
+  %v733 = fptrunc float %v669 to half
+  %v734 = fptrunc float %v670 to half
   br i1 %v92, label %if.then21, label %if.else22
 if.then21:
-  %v671 = add i32 %v1, %v484
-  %v672 = add i32 %v3, %v486
-  %v673 = mul i32 %v671, %arg.n
-  %v674 = add i32 %v673, %v672
-  %v675 = mul i32 %v674, 2
-  %v676 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v675
-  %v677 = fptrunc float %v487 to half
-  %v678 = fptrunc float %v488 to half
-  %v679 = fptrunc float %v489 to half
-  %v680 = fptrunc float %v490 to half
-  %v681 = insertelement <4 x half> poison, half %v677, i32 0
-  %v682 = insertelement <4 x half> %v681, half %v678, i32 1
-  %v683 = insertelement <4 x half> %v682, half %v679, i32 2
-  %v684 = insertelement <4 x half> %v683, half %v680, i32 3
-  store <4 x half> %v684, ptr addrspace(1) %v676, align 2
-  %v685 = add i32 %v1, %v496
-  %v686 = add i32 %v3, %v498
-  %v687 = mul i32 %v685, %arg.n
-  %v688 = add i32 %v687, %v686
-  %v689 = mul i32 %v688, 2
-  %v690 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v689
-  %v691 = fptrunc float %v499 to half
-  %v692 = fptrunc float %v500 to half
-  %v693 = fptrunc float %v501 to half
-  %v694 = fptrunc float %v502 to half
-  %v695 = insertelement <4 x half> poison, half %v691, i32 0
-  %v696 = insertelement <4 x half> %v695, half %v692, i32 1
-  %v697 = insertelement <4 x half> %v696, half %v693, i32 2
-  %v698 = insertelement <4 x half> %v697, half %v694, i32 3
-  store <4 x half> %v698, ptr addrspace(1) %v690, align 2
-  %v699 = add i32 %v1, %v508
-  %v700 = add i32 %v3, %v510
-  %v701 = mul i32 %v699, %arg.n
-  %v702 = add i32 %v701, %v700
-  %v703 = mul i32 %v702, 2
-  %v704 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v703
-  %v705 = fptrunc float %v511 to half
-  %v706 = fptrunc float %v512 to half
-  %v707 = fptrunc float %v513 to half
-  %v708 = fptrunc float %v514 to half
-  %v709 = insertelement <4 x half> poison, half %v705, i32 0
-  %v710 = insertelement <4 x half> %v709, half %v706, i32 1
-  %v711 = insertelement <4 x half> %v710, half %v707, i32 2
-  %v712 = insertelement <4 x half> %v711, half %v708, i32 3
-  store <4 x half> %v712, ptr addrspace(1) %v704, align 2
-  %v713 = add i32 %v1, %v520
-  %v714 = add i32 %v3, %v522
-  %v715 = mul i32 %v713, %arg.n
-  %v716 = add i32 %v715, %v714
-  %v717 = mul i32 %v716, 2
-  %v718 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v717
-  %v719 = fptrunc float %v523 to half
-  %v720 = fptrunc float %v524 to half
-  %v721 = fptrunc float %v525 to half
-  %v722 = fptrunc float %v526 to half
-  %v723 = insertelement <4 x half> poison, half %v719, i32 0
-  %v724 = insertelement <4 x half> %v723, half %v720, i32 1
-  %v725 = insertelement <4 x half> %v724, half %v721, i32 2
-  %v726 = insertelement <4 x half> %v725, half %v722, i32 3
-  store <4 x half> %v726, ptr addrspace(1) %v718, align 2
-  %v727 = add i32 %v1, %v532
-  %v728 = add i32 %v3, %v534
-  %v729 = mul i32 %v727, %arg.n
-  %v730 = add i32 %v729, %v728
-  %v731 = mul i32 %v730, 2
-  %v732 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v731
-  %v733 = fptrunc float %v535 to half
-  %v734 = fptrunc float %v536 to half
-  %v735 = fptrunc float %v537 to half
-  %v736 = fptrunc float %v538 to half
-  %v737 = insertelement <4 x half> poison, half %v733, i32 0
-  %v738 = insertelement <4 x half> %v737, half %v734, i32 1
-  %v739 = insertelement <4 x half> %v738, half %v735, i32 2
-  %v740 = insertelement <4 x half> %v739, half %v736, i32 3
-  store <4 x half> %v740, ptr addrspace(1) %v732, align 2
-  %v741 = add i32 %v1, %v544
-  %v742 = add i32 %v3, %v546
-  %v743 = mul i32 %v741, %arg.n
-  %v744 = add i32 %v743, %v742
-  %v745 = mul i32 %v744, 2
-  %v746 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v745
-  %v747 = fptrunc float %v547 to half
-  %v748 = fptrunc float %v548 to half
-  %v749 = fptrunc float %v549 to half
-  %v750 = fptrunc float %v550 to half
-  %v751 = insertelement <4 x half> poison, half %v747, i32 0
-  %v752 = insertelement <4 x half> %v751, half %v748, i32 1
-  %v753 = insertelement <4 x half> %v752, half %v749, i32 2
-  %v754 = insertelement <4 x half> %v753, half %v750, i32 3
-  store <4 x half> %v754, ptr addrspace(1) %v746, align 2
-  %v755 = add i32 %v1, %v556
-  %v756 = add i32 %v3, %v558
+  %v735 = add i32 %v1, %v484
+  %v736 = add i32 %v3, %v486
+  %v737 = mul i32 %v735, %arg.n
+  %v738 = add i32 %v737, %v736
+  %v739 = mul i32 %v738, 2
+  %v740 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v739
+  %v741 = insertelement <4 x half> poison, half %v671, i32 0
+  %v742 = insertelement <4 x half> %v741, half %v672, i32 1
+  %v743 = insertelement <4 x half> %v742, half %v673, i32 2
+  %v744 = insertelement <4 x half> %v743, half %v674, i32 3
+  store <4 x half> %v744, ptr addrspace(1) %v740, align 2
+  %v745 = add i32 %v1, %v496
+  %v746 = add i32 %v3, %v498
+  %v747 = mul i32 %v745, %arg.n
+  %v748 = add i32 %v747, %v746
+  %v749 = mul i32 %v748, 2
+  %v750 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v749
+  %v751 = insertelement <4 x half> poison, half %v675, i32 0
+  %v752 = insertelement <4 x half> %v751, half %v676, i32 1
+  %v753 = insertelement <4 x half> %v752, half %v677, i32 2
+  %v754 = insertelement <4 x half> %v753, half %v678, i32 3
+  store <4 x half> %v754, ptr addrspace(1) %v750, align 2
+  %v755 = add i32 %v1, %v508
+  %v756 = add i32 %v3, %v510
   %v757 = mul i32 %v755, %arg.n
   %v758 = add i32 %v757, %v756
   %v759 = mul i32 %v758, 2
   %v760 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v759
-  %v761 = fptrunc float %v559 to half
-  %v762 = fptrunc float %v560 to half
-  %v763 = fptrunc float %v561 to half
-  %v764 = fptrunc float %v562 to half
-  %v765 = insertelement <4 x half> poison, half %v761, i32 0
-  %v766 = insertelement <4 x half> %v765, half %v762, i32 1
-  %v767 = insertelement <4 x half> %v766, half %v763, i32 2
-  %v768 = insertelement <4 x half> %v767, half %v764, i32 3
-  store <4 x half> %v768, ptr addrspace(1) %v760, align 2
-  %v769 = add i32 %v1, %v568
-  %v770 = add i32 %v3, %v570
-  %v771 = mul i32 %v769, %arg.n
-  %v772 = add i32 %v771, %v770
-  %v773 = mul i32 %v772, 2
-  %v774 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v773
-  %v775 = fptrunc float %v571 to half
-  %v776 = fptrunc float %v572 to half
-  %v777 = fptrunc float %v573 to half
-  %v778 = fptrunc float %v574 to half
-  %v779 = insertelement <4 x half> poison, half %v775, i32 0
-  %v780 = insertelement <4 x half> %v779, half %v776, i32 1
-  %v781 = insertelement <4 x half> %v780, half %v777, i32 2
-  %v782 = insertelement <4 x half> %v781, half %v778, i32 3
-  store <4 x half> %v782, ptr addrspace(1) %v774, align 2
-  %v783 = add i32 %v1, %v580
-  %v784 = add i32 %v3, %v582
-  %v785 = mul i32 %v783, %arg.n
-  %v786 = add i32 %v785, %v784
-  %v787 = mul i32 %v786, 2
-  %v788 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v787
-  %v789 = fptrunc float %v583 to half
-  %v790 = fptrunc float %v584 to half
-  %v791 = fptrunc float %v585 to half
-  %v792 = fptrunc float %v586 to half
-  %v793 = insertelement <4 x half> poison, half %v789, i32 0
-  %v794 = insertelement <4 x half> %v793, half %v790, i32 1
-  %v795 = insertelement <4 x half> %v794, half %v791, i32 2
-  %v796 = insertelement <4 x half> %v795, half %v792, i32 3
-  store <4 x half> %v796, ptr addrspace(1) %v788, align 2
-  %v797 = add i32 %v1, %v592
-  %v798 = add i32 %v3, %v594
-  %v799 = mul i32 %v797, %arg.n
-  %v800 = add i32 %v799, %v798
-  %v801 = mul i32 %v800, 2
-  %v802 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v801
-  %v803 = fptrunc float %v595 to half
-  %v804 = fptrunc float %v596 to half
-  %v805 = fptrunc float %v597 to half
-  %v806 = fptrunc float %v598 to half
-  %v807 = insertelement <4 x half> poison, half %v803, i32 0
-  %v808 = insertelement <4 x half> %v807, half %v804, i32 1
-  %v809 = insertelement <4 x half> %v808, half %v805, i32 2
-  %v810 = insertelement <4 x half> %v809, half %v806, i32 3
-  store <4 x half> %v810, ptr addrspace(1) %v802, align 2
-  %v811 = add i32 %v1, %v604
-  %v812 = add i32 %v3, %v606
-  %v813 = mul i32 %v811, %arg.n
-  %v814 = add i32 %v813, %v812
-  %v815 = mul i32 %v814, 2
-  %v816 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v815
-  %v817 = fptrunc float %v607 to half
-  %v818 = fptrunc float %v608 to half
-  %v819 = fptrunc float %v609 to half
-  %v820 = fptrunc float %v610 to half
-  %v821 = insertelement <4 x half> poison, half %v817, i32 0
-  %v822 = insertelement <4 x half> %v821, half %v818, i32 1
-  %v823 = insertelement <4 x half> %v822, half %v819, i32 2
-  %v824 = insertelement <4 x half> %v823, half %v820, i32 3
-  store <4 x half> %v824, ptr addrspace(1) %v816, align 2
-  %v825 = add i32 %v1, %v616
-  %v826 = add i32 %v3, %v618
+  %v761 = insertelement <4 x half> poison, half %v679, i32 0
+  %v762 = insertelement <4 x half> %v761, half %v680, i32 1
+  %v763 = insertelement <4 x half> %v762, half %v681, i32 2
+  %v764 = insertelement <4 x half> %v763, half %v682, i32 3
+  store <4 x half> %v764, ptr addrspace(1) %v760, align 2
+  %v765 = add i32 %v1, %v520
+  %v766 = add i32 %v3, %v522
+  %v767 = mul i32 %v765, %arg.n
+  %v768 = add i32 %v767, %v766
+  %v769 = mul i32 %v768, 2
+  %v770 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v769
+  %v771 = insertelement <4 x half> poison, half %v683, i32 0
+  %v772 = insertelement <4 x half> %v771, half %v684, i32 1
+  %v773 = insertelement <4 x half> %v772, half %v685, i32 2
+  %v774 = insertelement <4 x half> %v773, half %v686, i32 3
+  store <4 x half> %v774, ptr addrspace(1) %v770, align 2
+  %v775 = add i32 %v1, %v532
+  %v776 = add i32 %v3, %v534
+  %v777 = mul i32 %v775, %arg.n
+  %v778 = add i32 %v777, %v776
+  %v779 = mul i32 %v778, 2
+  %v780 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v779
+  %v781 = insertelement <4 x half> poison, half %v687, i32 0
+  %v782 = insertelement <4 x half> %v781, half %v688, i32 1
+  %v783 = insertelement <4 x half> %v782, half %v689, i32 2
+  %v784 = insertelement <4 x half> %v783, half %v690, i32 3
+  store <4 x half> %v784, ptr addrspace(1) %v780, align 2
+  %v785 = add i32 %v1, %v544
+  %v786 = add i32 %v3, %v546
+  %v787 = mul i32 %v785, %arg.n
+  %v788 = add i32 %v787, %v786
+  %v789 = mul i32 %v788, 2
+  %v790 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v789
+  %v791 = insertelement <4 x half> poison, half %v691, i32 0
+  %v792 = insertelement <4 x half> %v791, half %v692, i32 1
+  %v793 = insertelement <4 x half> %v792, half %v693, i32 2
+  %v794 = insertelement <4 x half> %v793, half %v694, i32 3
+  store <4 x half> %v794, ptr addrspace(1) %v790, align 2
+  %v795 = add i32 %v1, %v556
+  %v796 = add i32 %v3, %v558
+  %v797 = mul i32 %v795, %arg.n
+  %v798 = add i32 %v797, %v796
+  %v799 = mul i32 %v798, 2
+  %v800 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v799
+  %v801 = insertelement <4 x half> poison, half %v695, i32 0
+  %v802 = insertelement <4 x half> %v801, half %v696, i32 1
+  %v803 = insertelement <4 x half> %v802, half %v697, i32 2
+  %v804 = insertelement <4 x half> %v803, half %v698, i32 3
+  store <4 x half> %v804, ptr addrspace(1) %v800, align 2
+  %v805 = add i32 %v1, %v568
+  %v806 = add i32 %v3, %v570
+  %v807 = mul i32 %v805, %arg.n
+  %v808 = add i32 %v807, %v806
+  %v809 = mul i32 %v808, 2
+  %v810 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v809
+  %v811 = insertelement <4 x half> poison, half %v699, i32 0
+  %v812 = insertelement <4 x half> %v811, half %v700, i32 1
+  %v813 = insertelement <4 x half> %v812, half %v701, i32 2
+  %v814 = insertelement <4 x half> %v813, half %v702, i32 3
+  store <4 x half> %v814, ptr addrspace(1) %v810, align 2
+  %v815 = add i32 %v1, %v580
+  %v816 = add i32 %v3, %v582
+  %v817 = mul i32 %v815, %arg.n
+  %v818 = add i32 %v817, %v816
+  %v819 = mul i32 %v818, 2
+  %v820 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v819
+  %v821 = insertelement <4 x half> poison, half %v703, i32 0
+  %v822 = insertelement <4 x half> %v821, half %v704, i32 1
+  %v823 = insertelement <4 x half> %v822, half %v705, i32 2
+  %v824 = insertelement <4 x half> %v823, half %v706, i32 3
+  store <4 x half> %v824, ptr addrspace(1) %v820, align 2
+  %v825 = add i32 %v1, %v592
+  %v826 = add i32 %v3, %v594
   %v827 = mul i32 %v825, %arg.n
   %v828 = add i32 %v827, %v826
   %v829 = mul i32 %v828, 2
   %v830 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v829
-  %v831 = fptrunc float %v619 to half
-  %v832 = fptrunc float %v620 to half
-  %v833 = fptrunc float %v621 to half
-  %v834 = fptrunc float %v622 to half
-  %v835 = insertelement <4 x half> poison, half %v831, i32 0
-  %v836 = insertelement <4 x half> %v835, half %v832, i32 1
-  %v837 = insertelement <4 x half> %v836, half %v833, i32 2
-  %v838 = insertelement <4 x half> %v837, half %v834, i32 3
-  store <4 x half> %v838, ptr addrspace(1) %v830, align 2
-  %v839 = add i32 %v1, %v628
-  %v840 = add i32 %v3, %v630
-  %v841 = mul i32 %v839, %arg.n
-  %v842 = add i32 %v841, %v840
-  %v843 = mul i32 %v842, 2
-  %v844 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v843
-  %v845 = fptrunc float %v631 to half
-  %v846 = fptrunc float %v632 to half
-  %v847 = fptrunc float %v633 to half
-  %v848 = fptrunc float %v634 to half
-  %v849 = insertelement <4 x half> poison, half %v845, i32 0
-  %v850 = insertelement <4 x half> %v849, half %v846, i32 1
-  %v851 = insertelement <4 x half> %v850, half %v847, i32 2
-  %v852 = insertelement <4 x half> %v851, half %v848, i32 3
-  store <4 x half> %v852, ptr addrspace(1) %v844, align 2
-  %v853 = add i32 %v1, %v640
-  %v854 = add i32 %v3, %v642
-  %v855 = mul i32 %v853, %arg.n
-  %v856 = add i32 %v855, %v854
-  %v857 = mul i32 %v856, 2
-  %v858 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v857
-  %v859 = fptrunc float %v643 to half
-  %v860 = fptrunc float %v644 to half
-  %v861 = fptrunc float %v645 to half
-  %v862 = fptrunc float %v646 to half
-  %v863 = insertelement <4 x half> poison, half %v859, i32 0
-  %v864 = insertelement <4 x half> %v863, half %v860, i32 1
-  %v865 = insertelement <4 x half> %v864, half %v861, i32 2
-  %v866 = insertelement <4 x half> %v865, half %v862, i32 3
-  store <4 x half> %v866, ptr addrspace(1) %v858, align 2
-  %v867 = add i32 %v1, %v652
-  %v868 = add i32 %v3, %v654
-  %v869 = mul i32 %v867, %arg.n
-  %v870 = add i32 %v869, %v868
-  %v871 = mul i32 %v870, 2
-  %v872 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v871
-  %v873 = fptrunc float %v655 to half
-  %v874 = fptrunc float %v656 to half
-  %v875 = fptrunc float %v657 to half
-  %v876 = fptrunc float %v658 to half
-  %v877 = insertelement <4 x half> poison, half %v873, i32 0
-  %v878 = insertelement <4 x half> %v877, half %v874, i32 1
-  %v879 = insertelement <4 x half> %v878, half %v875, i32 2
-  %v880 = insertelement <4 x half> %v879, half %v876, i32 3
-  store <4 x half> %v880, ptr addrspace(1) %v872, align 2
-  %v881 = add i32 %v1, %v664
-  %v882 = add i32 %v3, %v666
-  %v883 = mul i32 %v881, %arg.n
-  %v884 = add i32 %v883, %v882
-  %v885 = mul i32 %v884, 2
-  %v886 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v885
-  %v887 = fptrunc float %v667 to half
-  %v888 = fptrunc float %v668 to half
-  %v889 = fptrunc float %v669 to half
-  %v890 = fptrunc float %v670 to half
-  %v891 = insertelement <4 x half> poison, half %v887, i32 0
-  %v892 = insertelement <4 x half> %v891, half %v888, i32 1
-  %v893 = insertelement <4 x half> %v892, half %v889, i32 2
-  %v894 = insertelement <4 x half> %v893, half %v890, i32 3
-  store <4 x half> %v894, ptr addrspace(1) %v886, align 2
+  %v831 = insertelement <4 x half> poison, half %v707, i32 0
+  %v832 = insertelement <4 x half> %v831, half %v708, i32 1
+  %v833 = insertelement <4 x half> %v832, half %v709, i32 2
+  %v834 = insertelement <4 x half> %v833, half %v710, i32 3
+  store <4 x half> %v834, ptr addrspace(1) %v830, align 2
+  %v835 = add i32 %v1, %v604
+  %v836 = add i32 %v3, %v606
+  %v837 = mul i32 %v835, %arg.n
+  %v838 = add i32 %v837, %v836
+  %v839 = mul i32 %v838, 2
+  %v840 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v839
+  %v841 = insertelement <4 x half> poison, half %v711, i32 0
+  %v842 = insertelement <4 x half> %v841, half %v712, i32 1
+  %v843 = insertelement <4 x half> %v842, half %v713, i32 2
+  %v844 = insertelement <4 x half> %v843, half %v714, i32 3
+  store <4 x half> %v844, ptr addrspace(1) %v840, align 2
+  %v845 = add i32 %v1, %v616
+  %v846 = add i32 %v3, %v618
+  %v847 = mul i32 %v845, %arg.n
+  %v848 = add i32 %v847, %v846
+  %v849 = mul i32 %v848, 2
+  %v850 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v849
+  %v851 = insertelement <4 x half> poison, half %v715, i32 0
+  %v852 = insertelement <4 x half> %v851, half %v716, i32 1
+  %v853 = insertelement <4 x half> %v852, half %v717, i32 2
+  %v854 = insertelement <4 x half> %v853, half %v718, i32 3
+  store <4 x half> %v854, ptr addrspace(1) %v850, align 2
+  %v855 = add i32 %v1, %v628
+  %v856 = add i32 %v3, %v630
+  %v857 = mul i32 %v855, %arg.n
+  %v858 = add i32 %v857, %v856
+  %v859 = mul i32 %v858, 2
+  %v860 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v859
+  %v861 = insertelement <4 x half> poison, half %v719, i32 0
+  %v862 = insertelement <4 x half> %v861, half %v720, i32 1
+  %v863 = insertelement <4 x half> %v862, half %v721, i32 2
+  %v864 = insertelement <4 x half> %v863, half %v722, i32 3
+  store <4 x half> %v864, ptr addrspace(1) %v860, align 2
+  %v865 = add i32 %v1, %v640
+  %v866 = add i32 %v3, %v642
+  %v867 = mul i32 %v865, %arg.n
+  %v868 = add i32 %v867, %v866
+  %v869 = mul i32 %v868, 2
+  %v870 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v869
+  %v871 = insertelement <4 x half> poison, half %v723, i32 0
+  %v872 = insertelement <4 x half> %v871, half %v724, i32 1
+  %v873 = insertelement <4 x half> %v872, half %v725, i32 2
+  %v874 = insertelement <4 x half> %v873, half %v726, i32 3
+  store <4 x half> %v874, ptr addrspace(1) %v870, align 2
+  %v875 = add i32 %v1, %v652
+  %v876 = add i32 %v3, %v654
+  %v877 = mul i32 %v875, %arg.n
+  %v878 = add i32 %v877, %v876
+  %v879 = mul i32 %v878, 2
+  %v880 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v879
+  %v881 = insertelement <4 x half> poison, half %v727, i32 0
+  %v882 = insertelement <4 x half> %v881, half %v728, i32 1
+  %v883 = insertelement <4 x half> %v882, half %v729, i32 2
+  %v884 = insertelement <4 x half> %v883, half %v730, i32 3
+  store <4 x half> %v884, ptr addrspace(1) %v880, align 2
+  %v885 = add i32 %v1, %v664
+  %v886 = add i32 %v3, %v666
+  %v887 = mul i32 %v885, %arg.n
+  %v888 = add i32 %v887, %v886
+  %v889 = mul i32 %v888, 2
+  %v890 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v889
+  %v891 = insertelement <4 x half> poison, half %v731, i32 0
+  %v892 = insertelement <4 x half> %v891, half %v732, i32 1
+  %v893 = insertelement <4 x half> %v892, half %v733, i32 2
+  %v894 = insertelement <4 x half> %v893, half %v734, i32 3
+  store <4 x half> %v894, ptr addrspace(1) %v890, align 2
   br label %if.end23
 if.else22:
-  %v895 = add i32 %v1, %v484
-  %v896 = add i32 %v3, %v486
-  %v897 = add i32 %v896, 0
-  %v898 = icmp slt i32 %v895, %arg.m
-  %v899 = icmp slt i32 %v897, %arg.n
-  %v900 = and i1 %v898, %v899
-  br i1 %v900, label %if.then24, label %if.else25
-if.then24:
-  %v901 = mul i32 %v895, %arg.n
-  %v902 = add i32 %v901, %v897
-  %v903 = mul i32 %v902, 2
-  %v904 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v903
-  %v905 = fptrunc float %v487 to half
-  store half %v905, ptr addrspace(1) %v904, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v895 = icmp slt i32 %v1, %arg.m
+  %v896 = sub i32 %arg.m, %v1
+  %v897 = call i32 @llvm.smin.i32(i32 %v896, i32 128)
+  %v898 = select i1 %v895, i32 %v897, i32 0
+  %v899 = mul i32 %v898, %arg.n
+  %v900 = mul i32 %v899, 2
+  %v901 = mul i32 %v1, %arg.n
+  %v902 = mul i32 %v901, 2
+  %v903 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v902
+  %v904 = zext i32 %v900 to i64
+  %v905 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v903, i16 0, i64 %v904, i32 131072)
   %v906 = add i32 %v3, %v486
-  %v907 = add i32 %v906, 1
-  %v908 = icmp slt i32 %v895, %arg.m
-  %v909 = icmp slt i32 %v907, %arg.n
-  %v910 = and i1 %v908, %v909
-  br i1 %v910, label %if.then27, label %if.else28
-if.then27:
-  %v911 = mul i32 %v895, %arg.n
-  %v912 = add i32 %v911, %v907
-  %v913 = mul i32 %v912, 2
-  %v914 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v913
-  %v915 = fptrunc float %v488 to half
-  store half %v915, ptr addrspace(1) %v914, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v916 = add i32 %v3, %v486
-  %v917 = add i32 %v916, 2
-  %v918 = icmp slt i32 %v895, %arg.m
-  %v919 = icmp slt i32 %v917, %arg.n
-  %v920 = and i1 %v918, %v919
-  br i1 %v920, label %if.then30, label %if.else31
-if.then30:
-  %v921 = mul i32 %v895, %arg.n
-  %v922 = add i32 %v921, %v917
-  %v923 = mul i32 %v922, 2
-  %v924 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v923
-  %v925 = fptrunc float %v489 to half
-  store half %v925, ptr addrspace(1) %v924, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v926 = add i32 %v3, %v486
-  %v927 = add i32 %v926, 3
-  %v928 = icmp slt i32 %v895, %arg.m
-  %v929 = icmp slt i32 %v927, %arg.n
-  %v930 = and i1 %v928, %v929
-  br i1 %v930, label %if.then33, label %if.else34
-if.then33:
-  %v931 = mul i32 %v895, %arg.n
-  %v932 = add i32 %v931, %v927
-  %v933 = mul i32 %v932, 2
-  %v934 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v933
-  %v935 = fptrunc float %v490 to half
-  store half %v935, ptr addrspace(1) %v934, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v936 = add i32 %v1, %v496
-  %v937 = add i32 %v3, %v498
-  %v938 = add i32 %v937, 0
-  %v939 = icmp slt i32 %v936, %arg.m
-  %v940 = icmp slt i32 %v938, %arg.n
-  %v941 = and i1 %v939, %v940
-  br i1 %v941, label %if.then36, label %if.else37
-if.then36:
-  %v942 = mul i32 %v936, %arg.n
-  %v943 = add i32 %v942, %v938
-  %v944 = mul i32 %v943, 2
-  %v945 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v944
-  %v946 = fptrunc float %v499 to half
-  store half %v946, ptr addrspace(1) %v945, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
-  %v947 = add i32 %v3, %v498
-  %v948 = add i32 %v947, 1
-  %v949 = icmp slt i32 %v936, %arg.m
-  %v950 = icmp slt i32 %v948, %arg.n
-  %v951 = and i1 %v949, %v950
-  br i1 %v951, label %if.then39, label %if.else40
-if.then39:
-  %v952 = mul i32 %v936, %arg.n
-  %v953 = add i32 %v952, %v948
-  %v954 = mul i32 %v953, 2
-  %v955 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v954
-  %v956 = fptrunc float %v500 to half
-  store half %v956, ptr addrspace(1) %v955, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v957 = add i32 %v3, %v498
-  %v958 = add i32 %v957, 2
-  %v959 = icmp slt i32 %v936, %arg.m
-  %v960 = icmp slt i32 %v958, %arg.n
-  %v961 = and i1 %v959, %v960
-  br i1 %v961, label %if.then42, label %if.else43
-if.then42:
-  %v962 = mul i32 %v936, %arg.n
-  %v963 = add i32 %v962, %v958
-  %v964 = mul i32 %v963, 2
-  %v965 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v964
-  %v966 = fptrunc float %v501 to half
-  store half %v966, ptr addrspace(1) %v965, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v967 = add i32 %v3, %v498
-  %v968 = add i32 %v967, 3
-  %v969 = icmp slt i32 %v936, %arg.m
-  %v970 = icmp slt i32 %v968, %arg.n
-  %v971 = and i1 %v969, %v970
-  br i1 %v971, label %if.then45, label %if.else46
-if.then45:
-  %v972 = mul i32 %v936, %arg.n
-  %v973 = add i32 %v972, %v968
+  %v907 = add i32 %v906, 0
+  %v908 = mul i32 %v484, %arg.n
+  %v909 = add i32 %v908, %v907
+  %v910 = mul i32 %v909, 2
+  %v911 = icmp slt i32 %v907, %arg.n
+  %v912 = select i1 %v911, i32 %v910, i32 %v900
+  %v913 = bitcast half %v671 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v913, ptr addrspace(8) %v905, i32 %v912, i32 0, i32 0)
+  %v914 = add i32 %v3, %v486
+  %v915 = add i32 %v914, 1
+  %v916 = mul i32 %v484, %arg.n
+  %v917 = add i32 %v916, %v915
+  %v918 = mul i32 %v917, 2
+  %v919 = icmp slt i32 %v915, %arg.n
+  %v920 = select i1 %v919, i32 %v918, i32 %v900
+  %v921 = bitcast half %v672 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v921, ptr addrspace(8) %v905, i32 %v920, i32 0, i32 0)
+  %v922 = add i32 %v3, %v486
+  %v923 = add i32 %v922, 2
+  %v924 = mul i32 %v484, %arg.n
+  %v925 = add i32 %v924, %v923
+  %v926 = mul i32 %v925, 2
+  %v927 = icmp slt i32 %v923, %arg.n
+  %v928 = select i1 %v927, i32 %v926, i32 %v900
+  %v929 = bitcast half %v673 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v929, ptr addrspace(8) %v905, i32 %v928, i32 0, i32 0)
+  %v930 = add i32 %v3, %v486
+  %v931 = add i32 %v930, 3
+  %v932 = mul i32 %v484, %arg.n
+  %v933 = add i32 %v932, %v931
+  %v934 = mul i32 %v933, 2
+  %v935 = icmp slt i32 %v931, %arg.n
+  %v936 = select i1 %v935, i32 %v934, i32 %v900
+  %v937 = bitcast half %v674 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v937, ptr addrspace(8) %v905, i32 %v936, i32 0, i32 0)
+  %v938 = add i32 %v3, %v498
+  %v939 = add i32 %v938, 0
+  %v940 = mul i32 %v496, %arg.n
+  %v941 = add i32 %v940, %v939
+  %v942 = mul i32 %v941, 2
+  %v943 = icmp slt i32 %v939, %arg.n
+  %v944 = select i1 %v943, i32 %v942, i32 %v900
+  %v945 = bitcast half %v675 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v945, ptr addrspace(8) %v905, i32 %v944, i32 0, i32 0)
+  %v946 = add i32 %v3, %v498
+  %v947 = add i32 %v946, 1
+  %v948 = mul i32 %v496, %arg.n
+  %v949 = add i32 %v948, %v947
+  %v950 = mul i32 %v949, 2
+  %v951 = icmp slt i32 %v947, %arg.n
+  %v952 = select i1 %v951, i32 %v950, i32 %v900
+  %v953 = bitcast half %v676 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v953, ptr addrspace(8) %v905, i32 %v952, i32 0, i32 0)
+  %v954 = add i32 %v3, %v498
+  %v955 = add i32 %v954, 2
+  %v956 = mul i32 %v496, %arg.n
+  %v957 = add i32 %v956, %v955
+  %v958 = mul i32 %v957, 2
+  %v959 = icmp slt i32 %v955, %arg.n
+  %v960 = select i1 %v959, i32 %v958, i32 %v900
+  %v961 = bitcast half %v677 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v961, ptr addrspace(8) %v905, i32 %v960, i32 0, i32 0)
+  %v962 = add i32 %v3, %v498
+  %v963 = add i32 %v962, 3
+  %v964 = mul i32 %v496, %arg.n
+  %v965 = add i32 %v964, %v963
+  %v966 = mul i32 %v965, 2
+  %v967 = icmp slt i32 %v963, %arg.n
+  %v968 = select i1 %v967, i32 %v966, i32 %v900
+  %v969 = bitcast half %v678 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v969, ptr addrspace(8) %v905, i32 %v968, i32 0, i32 0)
+  %v970 = add i32 %v3, %v510
+  %v971 = add i32 %v970, 0
+  %v972 = mul i32 %v508, %arg.n
+  %v973 = add i32 %v972, %v971
   %v974 = mul i32 %v973, 2
-  %v975 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v974
-  %v976 = fptrunc float %v502 to half
-  store half %v976, ptr addrspace(1) %v975, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v977 = add i32 %v1, %v508
+  %v975 = icmp slt i32 %v971, %arg.n
+  %v976 = select i1 %v975, i32 %v974, i32 %v900
+  %v977 = bitcast half %v679 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v977, ptr addrspace(8) %v905, i32 %v976, i32 0, i32 0)
   %v978 = add i32 %v3, %v510
-  %v979 = add i32 %v978, 0
-  %v980 = icmp slt i32 %v977, %arg.m
-  %v981 = icmp slt i32 %v979, %arg.n
-  %v982 = and i1 %v980, %v981
-  br i1 %v982, label %if.then48, label %if.else49
-if.then48:
-  %v983 = mul i32 %v977, %arg.n
-  %v984 = add i32 %v983, %v979
-  %v985 = mul i32 %v984, 2
-  %v986 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v985
-  %v987 = fptrunc float %v511 to half
-  store half %v987, ptr addrspace(1) %v986, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v988 = add i32 %v3, %v510
-  %v989 = add i32 %v988, 1
-  %v990 = icmp slt i32 %v977, %arg.m
-  %v991 = icmp slt i32 %v989, %arg.n
-  %v992 = and i1 %v990, %v991
-  br i1 %v992, label %if.then51, label %if.else52
-if.then51:
-  %v993 = mul i32 %v977, %arg.n
-  %v994 = add i32 %v993, %v989
-  %v995 = mul i32 %v994, 2
-  %v996 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v995
-  %v997 = fptrunc float %v512 to half
-  store half %v997, ptr addrspace(1) %v996, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v998 = add i32 %v3, %v510
-  %v999 = add i32 %v998, 2
-  %v1000 = icmp slt i32 %v977, %arg.m
-  %v1001 = icmp slt i32 %v999, %arg.n
-  %v1002 = and i1 %v1000, %v1001
-  br i1 %v1002, label %if.then54, label %if.else55
-if.then54:
-  %v1003 = mul i32 %v977, %arg.n
-  %v1004 = add i32 %v1003, %v999
-  %v1005 = mul i32 %v1004, 2
-  %v1006 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1005
-  %v1007 = fptrunc float %v513 to half
-  store half %v1007, ptr addrspace(1) %v1006, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v1008 = add i32 %v3, %v510
-  %v1009 = add i32 %v1008, 3
-  %v1010 = icmp slt i32 %v977, %arg.m
-  %v1011 = icmp slt i32 %v1009, %arg.n
-  %v1012 = and i1 %v1010, %v1011
-  br i1 %v1012, label %if.then57, label %if.else58
-if.then57:
-  %v1013 = mul i32 %v977, %arg.n
-  %v1014 = add i32 %v1013, %v1009
-  %v1015 = mul i32 %v1014, 2
-  %v1016 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1015
-  %v1017 = fptrunc float %v514 to half
-  store half %v1017, ptr addrspace(1) %v1016, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v1018 = add i32 %v1, %v520
-  %v1019 = add i32 %v3, %v522
-  %v1020 = add i32 %v1019, 0
-  %v1021 = icmp slt i32 %v1018, %arg.m
-  %v1022 = icmp slt i32 %v1020, %arg.n
-  %v1023 = and i1 %v1021, %v1022
-  br i1 %v1023, label %if.then60, label %if.else61
-if.then60:
-  %v1024 = mul i32 %v1018, %arg.n
-  %v1025 = add i32 %v1024, %v1020
-  %v1026 = mul i32 %v1025, 2
-  %v1027 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1026
-  %v1028 = fptrunc float %v523 to half
-  store half %v1028, ptr addrspace(1) %v1027, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v1029 = add i32 %v3, %v522
-  %v1030 = add i32 %v1029, 1
-  %v1031 = icmp slt i32 %v1018, %arg.m
-  %v1032 = icmp slt i32 %v1030, %arg.n
-  %v1033 = and i1 %v1031, %v1032
-  br i1 %v1033, label %if.then63, label %if.else64
-if.then63:
-  %v1034 = mul i32 %v1018, %arg.n
-  %v1035 = add i32 %v1034, %v1030
-  %v1036 = mul i32 %v1035, 2
-  %v1037 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1036
-  %v1038 = fptrunc float %v524 to half
-  store half %v1038, ptr addrspace(1) %v1037, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v1039 = add i32 %v3, %v522
-  %v1040 = add i32 %v1039, 2
-  %v1041 = icmp slt i32 %v1018, %arg.m
-  %v1042 = icmp slt i32 %v1040, %arg.n
-  %v1043 = and i1 %v1041, %v1042
-  br i1 %v1043, label %if.then66, label %if.else67
-if.then66:
-  %v1044 = mul i32 %v1018, %arg.n
-  %v1045 = add i32 %v1044, %v1040
+  %v979 = add i32 %v978, 1
+  %v980 = mul i32 %v508, %arg.n
+  %v981 = add i32 %v980, %v979
+  %v982 = mul i32 %v981, 2
+  %v983 = icmp slt i32 %v979, %arg.n
+  %v984 = select i1 %v983, i32 %v982, i32 %v900
+  %v985 = bitcast half %v680 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v985, ptr addrspace(8) %v905, i32 %v984, i32 0, i32 0)
+  %v986 = add i32 %v3, %v510
+  %v987 = add i32 %v986, 2
+  %v988 = mul i32 %v508, %arg.n
+  %v989 = add i32 %v988, %v987
+  %v990 = mul i32 %v989, 2
+  %v991 = icmp slt i32 %v987, %arg.n
+  %v992 = select i1 %v991, i32 %v990, i32 %v900
+  %v993 = bitcast half %v681 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v993, ptr addrspace(8) %v905, i32 %v992, i32 0, i32 0)
+  %v994 = add i32 %v3, %v510
+  %v995 = add i32 %v994, 3
+  %v996 = mul i32 %v508, %arg.n
+  %v997 = add i32 %v996, %v995
+  %v998 = mul i32 %v997, 2
+  %v999 = icmp slt i32 %v995, %arg.n
+  %v1000 = select i1 %v999, i32 %v998, i32 %v900
+  %v1001 = bitcast half %v682 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1001, ptr addrspace(8) %v905, i32 %v1000, i32 0, i32 0)
+  %v1002 = add i32 %v3, %v522
+  %v1003 = add i32 %v1002, 0
+  %v1004 = mul i32 %v520, %arg.n
+  %v1005 = add i32 %v1004, %v1003
+  %v1006 = mul i32 %v1005, 2
+  %v1007 = icmp slt i32 %v1003, %arg.n
+  %v1008 = select i1 %v1007, i32 %v1006, i32 %v900
+  %v1009 = bitcast half %v683 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1009, ptr addrspace(8) %v905, i32 %v1008, i32 0, i32 0)
+  %v1010 = add i32 %v3, %v522
+  %v1011 = add i32 %v1010, 1
+  %v1012 = mul i32 %v520, %arg.n
+  %v1013 = add i32 %v1012, %v1011
+  %v1014 = mul i32 %v1013, 2
+  %v1015 = icmp slt i32 %v1011, %arg.n
+  %v1016 = select i1 %v1015, i32 %v1014, i32 %v900
+  %v1017 = bitcast half %v684 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1017, ptr addrspace(8) %v905, i32 %v1016, i32 0, i32 0)
+  %v1018 = add i32 %v3, %v522
+  %v1019 = add i32 %v1018, 2
+  %v1020 = mul i32 %v520, %arg.n
+  %v1021 = add i32 %v1020, %v1019
+  %v1022 = mul i32 %v1021, 2
+  %v1023 = icmp slt i32 %v1019, %arg.n
+  %v1024 = select i1 %v1023, i32 %v1022, i32 %v900
+  %v1025 = bitcast half %v685 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1025, ptr addrspace(8) %v905, i32 %v1024, i32 0, i32 0)
+  %v1026 = add i32 %v3, %v522
+  %v1027 = add i32 %v1026, 3
+  %v1028 = mul i32 %v520, %arg.n
+  %v1029 = add i32 %v1028, %v1027
+  %v1030 = mul i32 %v1029, 2
+  %v1031 = icmp slt i32 %v1027, %arg.n
+  %v1032 = select i1 %v1031, i32 %v1030, i32 %v900
+  %v1033 = bitcast half %v686 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1033, ptr addrspace(8) %v905, i32 %v1032, i32 0, i32 0)
+  %v1034 = add i32 %v3, %v534
+  %v1035 = add i32 %v1034, 0
+  %v1036 = mul i32 %v532, %arg.n
+  %v1037 = add i32 %v1036, %v1035
+  %v1038 = mul i32 %v1037, 2
+  %v1039 = icmp slt i32 %v1035, %arg.n
+  %v1040 = select i1 %v1039, i32 %v1038, i32 %v900
+  %v1041 = bitcast half %v687 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1041, ptr addrspace(8) %v905, i32 %v1040, i32 0, i32 0)
+  %v1042 = add i32 %v3, %v534
+  %v1043 = add i32 %v1042, 1
+  %v1044 = mul i32 %v532, %arg.n
+  %v1045 = add i32 %v1044, %v1043
   %v1046 = mul i32 %v1045, 2
-  %v1047 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1046
-  %v1048 = fptrunc float %v525 to half
-  store half %v1048, ptr addrspace(1) %v1047, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1049 = add i32 %v3, %v522
-  %v1050 = add i32 %v1049, 3
-  %v1051 = icmp slt i32 %v1018, %arg.m
-  %v1052 = icmp slt i32 %v1050, %arg.n
-  %v1053 = and i1 %v1051, %v1052
-  br i1 %v1053, label %if.then69, label %if.else70
-if.then69:
-  %v1054 = mul i32 %v1018, %arg.n
-  %v1055 = add i32 %v1054, %v1050
-  %v1056 = mul i32 %v1055, 2
-  %v1057 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1056
-  %v1058 = fptrunc float %v526 to half
-  store half %v1058, ptr addrspace(1) %v1057, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v1059 = add i32 %v1, %v532
-  %v1060 = add i32 %v3, %v534
-  %v1061 = add i32 %v1060, 0
-  %v1062 = icmp slt i32 %v1059, %arg.m
-  %v1063 = icmp slt i32 %v1061, %arg.n
-  %v1064 = and i1 %v1062, %v1063
-  br i1 %v1064, label %if.then72, label %if.else73
-if.then72:
-  %v1065 = mul i32 %v1059, %arg.n
-  %v1066 = add i32 %v1065, %v1061
-  %v1067 = mul i32 %v1066, 2
-  %v1068 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1067
-  %v1069 = fptrunc float %v535 to half
-  store half %v1069, ptr addrspace(1) %v1068, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v1070 = add i32 %v3, %v534
-  %v1071 = add i32 %v1070, 1
-  %v1072 = icmp slt i32 %v1059, %arg.m
-  %v1073 = icmp slt i32 %v1071, %arg.n
-  %v1074 = and i1 %v1072, %v1073
-  br i1 %v1074, label %if.then75, label %if.else76
-if.then75:
-  %v1075 = mul i32 %v1059, %arg.n
-  %v1076 = add i32 %v1075, %v1071
-  %v1077 = mul i32 %v1076, 2
-  %v1078 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1077
-  %v1079 = fptrunc float %v536 to half
-  store half %v1079, ptr addrspace(1) %v1078, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v1080 = add i32 %v3, %v534
-  %v1081 = add i32 %v1080, 2
-  %v1082 = icmp slt i32 %v1059, %arg.m
-  %v1083 = icmp slt i32 %v1081, %arg.n
-  %v1084 = and i1 %v1082, %v1083
-  br i1 %v1084, label %if.then78, label %if.else79
-if.then78:
-  %v1085 = mul i32 %v1059, %arg.n
-  %v1086 = add i32 %v1085, %v1081
-  %v1087 = mul i32 %v1086, 2
-  %v1088 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1087
-  %v1089 = fptrunc float %v537 to half
-  store half %v1089, ptr addrspace(1) %v1088, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v1090 = add i32 %v3, %v534
+  %v1047 = icmp slt i32 %v1043, %arg.n
+  %v1048 = select i1 %v1047, i32 %v1046, i32 %v900
+  %v1049 = bitcast half %v688 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1049, ptr addrspace(8) %v905, i32 %v1048, i32 0, i32 0)
+  %v1050 = add i32 %v3, %v534
+  %v1051 = add i32 %v1050, 2
+  %v1052 = mul i32 %v532, %arg.n
+  %v1053 = add i32 %v1052, %v1051
+  %v1054 = mul i32 %v1053, 2
+  %v1055 = icmp slt i32 %v1051, %arg.n
+  %v1056 = select i1 %v1055, i32 %v1054, i32 %v900
+  %v1057 = bitcast half %v689 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1057, ptr addrspace(8) %v905, i32 %v1056, i32 0, i32 0)
+  %v1058 = add i32 %v3, %v534
+  %v1059 = add i32 %v1058, 3
+  %v1060 = mul i32 %v532, %arg.n
+  %v1061 = add i32 %v1060, %v1059
+  %v1062 = mul i32 %v1061, 2
+  %v1063 = icmp slt i32 %v1059, %arg.n
+  %v1064 = select i1 %v1063, i32 %v1062, i32 %v900
+  %v1065 = bitcast half %v690 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1065, ptr addrspace(8) %v905, i32 %v1064, i32 0, i32 0)
+  %v1066 = add i32 %v3, %v546
+  %v1067 = add i32 %v1066, 0
+  %v1068 = mul i32 %v544, %arg.n
+  %v1069 = add i32 %v1068, %v1067
+  %v1070 = mul i32 %v1069, 2
+  %v1071 = icmp slt i32 %v1067, %arg.n
+  %v1072 = select i1 %v1071, i32 %v1070, i32 %v900
+  %v1073 = bitcast half %v691 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1073, ptr addrspace(8) %v905, i32 %v1072, i32 0, i32 0)
+  %v1074 = add i32 %v3, %v546
+  %v1075 = add i32 %v1074, 1
+  %v1076 = mul i32 %v544, %arg.n
+  %v1077 = add i32 %v1076, %v1075
+  %v1078 = mul i32 %v1077, 2
+  %v1079 = icmp slt i32 %v1075, %arg.n
+  %v1080 = select i1 %v1079, i32 %v1078, i32 %v900
+  %v1081 = bitcast half %v692 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1081, ptr addrspace(8) %v905, i32 %v1080, i32 0, i32 0)
+  %v1082 = add i32 %v3, %v546
+  %v1083 = add i32 %v1082, 2
+  %v1084 = mul i32 %v544, %arg.n
+  %v1085 = add i32 %v1084, %v1083
+  %v1086 = mul i32 %v1085, 2
+  %v1087 = icmp slt i32 %v1083, %arg.n
+  %v1088 = select i1 %v1087, i32 %v1086, i32 %v900
+  %v1089 = bitcast half %v693 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1089, ptr addrspace(8) %v905, i32 %v1088, i32 0, i32 0)
+  %v1090 = add i32 %v3, %v546
   %v1091 = add i32 %v1090, 3
-  %v1092 = icmp slt i32 %v1059, %arg.m
-  %v1093 = icmp slt i32 %v1091, %arg.n
-  %v1094 = and i1 %v1092, %v1093
-  br i1 %v1094, label %if.then81, label %if.else82
-if.then81:
-  %v1095 = mul i32 %v1059, %arg.n
-  %v1096 = add i32 %v1095, %v1091
-  %v1097 = mul i32 %v1096, 2
-  %v1098 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1097
-  %v1099 = fptrunc float %v538 to half
-  store half %v1099, ptr addrspace(1) %v1098, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v1100 = add i32 %v1, %v544
-  %v1101 = add i32 %v3, %v546
-  %v1102 = add i32 %v1101, 0
-  %v1103 = icmp slt i32 %v1100, %arg.m
-  %v1104 = icmp slt i32 %v1102, %arg.n
-  %v1105 = and i1 %v1103, %v1104
-  br i1 %v1105, label %if.then84, label %if.else85
-if.then84:
-  %v1106 = mul i32 %v1100, %arg.n
-  %v1107 = add i32 %v1106, %v1102
-  %v1108 = mul i32 %v1107, 2
-  %v1109 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1108
-  %v1110 = fptrunc float %v547 to half
-  store half %v1110, ptr addrspace(1) %v1109, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v1111 = add i32 %v3, %v546
-  %v1112 = add i32 %v1111, 1
-  %v1113 = icmp slt i32 %v1100, %arg.m
-  %v1114 = icmp slt i32 %v1112, %arg.n
-  %v1115 = and i1 %v1113, %v1114
-  br i1 %v1115, label %if.then87, label %if.else88
-if.then87:
-  %v1116 = mul i32 %v1100, %arg.n
-  %v1117 = add i32 %v1116, %v1112
+  %v1092 = mul i32 %v544, %arg.n
+  %v1093 = add i32 %v1092, %v1091
+  %v1094 = mul i32 %v1093, 2
+  %v1095 = icmp slt i32 %v1091, %arg.n
+  %v1096 = select i1 %v1095, i32 %v1094, i32 %v900
+  %v1097 = bitcast half %v694 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1097, ptr addrspace(8) %v905, i32 %v1096, i32 0, i32 0)
+  %v1098 = add i32 %v3, %v558
+  %v1099 = add i32 %v1098, 0
+  %v1100 = mul i32 %v556, %arg.n
+  %v1101 = add i32 %v1100, %v1099
+  %v1102 = mul i32 %v1101, 2
+  %v1103 = icmp slt i32 %v1099, %arg.n
+  %v1104 = select i1 %v1103, i32 %v1102, i32 %v900
+  %v1105 = bitcast half %v695 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1105, ptr addrspace(8) %v905, i32 %v1104, i32 0, i32 0)
+  %v1106 = add i32 %v3, %v558
+  %v1107 = add i32 %v1106, 1
+  %v1108 = mul i32 %v556, %arg.n
+  %v1109 = add i32 %v1108, %v1107
+  %v1110 = mul i32 %v1109, 2
+  %v1111 = icmp slt i32 %v1107, %arg.n
+  %v1112 = select i1 %v1111, i32 %v1110, i32 %v900
+  %v1113 = bitcast half %v696 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1113, ptr addrspace(8) %v905, i32 %v1112, i32 0, i32 0)
+  %v1114 = add i32 %v3, %v558
+  %v1115 = add i32 %v1114, 2
+  %v1116 = mul i32 %v556, %arg.n
+  %v1117 = add i32 %v1116, %v1115
   %v1118 = mul i32 %v1117, 2
-  %v1119 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1118
-  %v1120 = fptrunc float %v548 to half
-  store half %v1120, ptr addrspace(1) %v1119, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1121 = add i32 %v3, %v546
-  %v1122 = add i32 %v1121, 2
-  %v1123 = icmp slt i32 %v1100, %arg.m
-  %v1124 = icmp slt i32 %v1122, %arg.n
-  %v1125 = and i1 %v1123, %v1124
-  br i1 %v1125, label %if.then90, label %if.else91
-if.then90:
-  %v1126 = mul i32 %v1100, %arg.n
-  %v1127 = add i32 %v1126, %v1122
-  %v1128 = mul i32 %v1127, 2
-  %v1129 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1128
-  %v1130 = fptrunc float %v549 to half
-  store half %v1130, ptr addrspace(1) %v1129, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1131 = add i32 %v3, %v546
-  %v1132 = add i32 %v1131, 3
-  %v1133 = icmp slt i32 %v1100, %arg.m
-  %v1134 = icmp slt i32 %v1132, %arg.n
-  %v1135 = and i1 %v1133, %v1134
-  br i1 %v1135, label %if.then93, label %if.else94
-if.then93:
-  %v1136 = mul i32 %v1100, %arg.n
-  %v1137 = add i32 %v1136, %v1132
-  %v1138 = mul i32 %v1137, 2
-  %v1139 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1138
-  %v1140 = fptrunc float %v550 to half
-  store half %v1140, ptr addrspace(1) %v1139, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1141 = add i32 %v1, %v556
-  %v1142 = add i32 %v3, %v558
-  %v1143 = add i32 %v1142, 0
-  %v1144 = icmp slt i32 %v1141, %arg.m
-  %v1145 = icmp slt i32 %v1143, %arg.n
-  %v1146 = and i1 %v1144, %v1145
-  br i1 %v1146, label %if.then96, label %if.else97
-if.then96:
-  %v1147 = mul i32 %v1141, %arg.n
-  %v1148 = add i32 %v1147, %v1143
-  %v1149 = mul i32 %v1148, 2
-  %v1150 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1149
-  %v1151 = fptrunc float %v559 to half
-  store half %v1151, ptr addrspace(1) %v1150, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1152 = add i32 %v3, %v558
-  %v1153 = add i32 %v1152, 1
-  %v1154 = icmp slt i32 %v1141, %arg.m
-  %v1155 = icmp slt i32 %v1153, %arg.n
-  %v1156 = and i1 %v1154, %v1155
-  br i1 %v1156, label %if.then99, label %if.else100
-if.then99:
-  %v1157 = mul i32 %v1141, %arg.n
-  %v1158 = add i32 %v1157, %v1153
-  %v1159 = mul i32 %v1158, 2
-  %v1160 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1159
-  %v1161 = fptrunc float %v560 to half
-  store half %v1161, ptr addrspace(1) %v1160, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1162 = add i32 %v3, %v558
-  %v1163 = add i32 %v1162, 2
-  %v1164 = icmp slt i32 %v1141, %arg.m
-  %v1165 = icmp slt i32 %v1163, %arg.n
-  %v1166 = and i1 %v1164, %v1165
-  br i1 %v1166, label %if.then102, label %if.else103
-if.then102:
-  %v1167 = mul i32 %v1141, %arg.n
-  %v1168 = add i32 %v1167, %v1163
-  %v1169 = mul i32 %v1168, 2
-  %v1170 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1169
-  %v1171 = fptrunc float %v561 to half
-  store half %v1171, ptr addrspace(1) %v1170, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1172 = add i32 %v3, %v558
-  %v1173 = add i32 %v1172, 3
-  %v1174 = icmp slt i32 %v1141, %arg.m
-  %v1175 = icmp slt i32 %v1173, %arg.n
-  %v1176 = and i1 %v1174, %v1175
-  br i1 %v1176, label %if.then105, label %if.else106
-if.then105:
-  %v1177 = mul i32 %v1141, %arg.n
-  %v1178 = add i32 %v1177, %v1173
-  %v1179 = mul i32 %v1178, 2
-  %v1180 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1179
-  %v1181 = fptrunc float %v562 to half
-  store half %v1181, ptr addrspace(1) %v1180, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1182 = add i32 %v1, %v568
-  %v1183 = add i32 %v3, %v570
-  %v1184 = add i32 %v1183, 0
-  %v1185 = icmp slt i32 %v1182, %arg.m
-  %v1186 = icmp slt i32 %v1184, %arg.n
-  %v1187 = and i1 %v1185, %v1186
-  br i1 %v1187, label %if.then108, label %if.else109
-if.then108:
-  %v1188 = mul i32 %v1182, %arg.n
-  %v1189 = add i32 %v1188, %v1184
+  %v1119 = icmp slt i32 %v1115, %arg.n
+  %v1120 = select i1 %v1119, i32 %v1118, i32 %v900
+  %v1121 = bitcast half %v697 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1121, ptr addrspace(8) %v905, i32 %v1120, i32 0, i32 0)
+  %v1122 = add i32 %v3, %v558
+  %v1123 = add i32 %v1122, 3
+  %v1124 = mul i32 %v556, %arg.n
+  %v1125 = add i32 %v1124, %v1123
+  %v1126 = mul i32 %v1125, 2
+  %v1127 = icmp slt i32 %v1123, %arg.n
+  %v1128 = select i1 %v1127, i32 %v1126, i32 %v900
+  %v1129 = bitcast half %v698 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1129, ptr addrspace(8) %v905, i32 %v1128, i32 0, i32 0)
+  %v1130 = add i32 %v3, %v570
+  %v1131 = add i32 %v1130, 0
+  %v1132 = mul i32 %v568, %arg.n
+  %v1133 = add i32 %v1132, %v1131
+  %v1134 = mul i32 %v1133, 2
+  %v1135 = icmp slt i32 %v1131, %arg.n
+  %v1136 = select i1 %v1135, i32 %v1134, i32 %v900
+  %v1137 = bitcast half %v699 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1137, ptr addrspace(8) %v905, i32 %v1136, i32 0, i32 0)
+  %v1138 = add i32 %v3, %v570
+  %v1139 = add i32 %v1138, 1
+  %v1140 = mul i32 %v568, %arg.n
+  %v1141 = add i32 %v1140, %v1139
+  %v1142 = mul i32 %v1141, 2
+  %v1143 = icmp slt i32 %v1139, %arg.n
+  %v1144 = select i1 %v1143, i32 %v1142, i32 %v900
+  %v1145 = bitcast half %v700 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1145, ptr addrspace(8) %v905, i32 %v1144, i32 0, i32 0)
+  %v1146 = add i32 %v3, %v570
+  %v1147 = add i32 %v1146, 2
+  %v1148 = mul i32 %v568, %arg.n
+  %v1149 = add i32 %v1148, %v1147
+  %v1150 = mul i32 %v1149, 2
+  %v1151 = icmp slt i32 %v1147, %arg.n
+  %v1152 = select i1 %v1151, i32 %v1150, i32 %v900
+  %v1153 = bitcast half %v701 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1153, ptr addrspace(8) %v905, i32 %v1152, i32 0, i32 0)
+  %v1154 = add i32 %v3, %v570
+  %v1155 = add i32 %v1154, 3
+  %v1156 = mul i32 %v568, %arg.n
+  %v1157 = add i32 %v1156, %v1155
+  %v1158 = mul i32 %v1157, 2
+  %v1159 = icmp slt i32 %v1155, %arg.n
+  %v1160 = select i1 %v1159, i32 %v1158, i32 %v900
+  %v1161 = bitcast half %v702 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1161, ptr addrspace(8) %v905, i32 %v1160, i32 0, i32 0)
+  %v1162 = add i32 %v3, %v582
+  %v1163 = add i32 %v1162, 0
+  %v1164 = mul i32 %v580, %arg.n
+  %v1165 = add i32 %v1164, %v1163
+  %v1166 = mul i32 %v1165, 2
+  %v1167 = icmp slt i32 %v1163, %arg.n
+  %v1168 = select i1 %v1167, i32 %v1166, i32 %v900
+  %v1169 = bitcast half %v703 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1169, ptr addrspace(8) %v905, i32 %v1168, i32 0, i32 0)
+  %v1170 = add i32 %v3, %v582
+  %v1171 = add i32 %v1170, 1
+  %v1172 = mul i32 %v580, %arg.n
+  %v1173 = add i32 %v1172, %v1171
+  %v1174 = mul i32 %v1173, 2
+  %v1175 = icmp slt i32 %v1171, %arg.n
+  %v1176 = select i1 %v1175, i32 %v1174, i32 %v900
+  %v1177 = bitcast half %v704 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1177, ptr addrspace(8) %v905, i32 %v1176, i32 0, i32 0)
+  %v1178 = add i32 %v3, %v582
+  %v1179 = add i32 %v1178, 2
+  %v1180 = mul i32 %v580, %arg.n
+  %v1181 = add i32 %v1180, %v1179
+  %v1182 = mul i32 %v1181, 2
+  %v1183 = icmp slt i32 %v1179, %arg.n
+  %v1184 = select i1 %v1183, i32 %v1182, i32 %v900
+  %v1185 = bitcast half %v705 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1185, ptr addrspace(8) %v905, i32 %v1184, i32 0, i32 0)
+  %v1186 = add i32 %v3, %v582
+  %v1187 = add i32 %v1186, 3
+  %v1188 = mul i32 %v580, %arg.n
+  %v1189 = add i32 %v1188, %v1187
   %v1190 = mul i32 %v1189, 2
-  %v1191 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1190
-  %v1192 = fptrunc float %v571 to half
-  store half %v1192, ptr addrspace(1) %v1191, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1193 = add i32 %v3, %v570
-  %v1194 = add i32 %v1193, 1
-  %v1195 = icmp slt i32 %v1182, %arg.m
-  %v1196 = icmp slt i32 %v1194, %arg.n
-  %v1197 = and i1 %v1195, %v1196
-  br i1 %v1197, label %if.then111, label %if.else112
-if.then111:
-  %v1198 = mul i32 %v1182, %arg.n
-  %v1199 = add i32 %v1198, %v1194
-  %v1200 = mul i32 %v1199, 2
-  %v1201 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1200
-  %v1202 = fptrunc float %v572 to half
-  store half %v1202, ptr addrspace(1) %v1201, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1203 = add i32 %v3, %v570
-  %v1204 = add i32 %v1203, 2
-  %v1205 = icmp slt i32 %v1182, %arg.m
-  %v1206 = icmp slt i32 %v1204, %arg.n
-  %v1207 = and i1 %v1205, %v1206
-  br i1 %v1207, label %if.then114, label %if.else115
-if.then114:
-  %v1208 = mul i32 %v1182, %arg.n
-  %v1209 = add i32 %v1208, %v1204
-  %v1210 = mul i32 %v1209, 2
-  %v1211 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1210
-  %v1212 = fptrunc float %v573 to half
-  store half %v1212, ptr addrspace(1) %v1211, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1213 = add i32 %v3, %v570
-  %v1214 = add i32 %v1213, 3
-  %v1215 = icmp slt i32 %v1182, %arg.m
-  %v1216 = icmp slt i32 %v1214, %arg.n
-  %v1217 = and i1 %v1215, %v1216
-  br i1 %v1217, label %if.then117, label %if.else118
-if.then117:
-  %v1218 = mul i32 %v1182, %arg.n
-  %v1219 = add i32 %v1218, %v1214
-  %v1220 = mul i32 %v1219, 2
-  %v1221 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1220
-  %v1222 = fptrunc float %v574 to half
-  store half %v1222, ptr addrspace(1) %v1221, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
-  %v1223 = add i32 %v1, %v580
-  %v1224 = add i32 %v3, %v582
-  %v1225 = add i32 %v1224, 0
-  %v1226 = icmp slt i32 %v1223, %arg.m
-  %v1227 = icmp slt i32 %v1225, %arg.n
-  %v1228 = and i1 %v1226, %v1227
-  br i1 %v1228, label %if.then120, label %if.else121
-if.then120:
-  %v1229 = mul i32 %v1223, %arg.n
-  %v1230 = add i32 %v1229, %v1225
-  %v1231 = mul i32 %v1230, 2
-  %v1232 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1231
-  %v1233 = fptrunc float %v583 to half
-  store half %v1233, ptr addrspace(1) %v1232, align 2
-  br label %if.end122
-if.else121:
-  br label %if.end122
-if.end122:
-  %v1234 = add i32 %v3, %v582
+  %v1191 = icmp slt i32 %v1187, %arg.n
+  %v1192 = select i1 %v1191, i32 %v1190, i32 %v900
+  %v1193 = bitcast half %v706 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1193, ptr addrspace(8) %v905, i32 %v1192, i32 0, i32 0)
+  %v1194 = add i32 %v3, %v594
+  %v1195 = add i32 %v1194, 0
+  %v1196 = mul i32 %v592, %arg.n
+  %v1197 = add i32 %v1196, %v1195
+  %v1198 = mul i32 %v1197, 2
+  %v1199 = icmp slt i32 %v1195, %arg.n
+  %v1200 = select i1 %v1199, i32 %v1198, i32 %v900
+  %v1201 = bitcast half %v707 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1201, ptr addrspace(8) %v905, i32 %v1200, i32 0, i32 0)
+  %v1202 = add i32 %v3, %v594
+  %v1203 = add i32 %v1202, 1
+  %v1204 = mul i32 %v592, %arg.n
+  %v1205 = add i32 %v1204, %v1203
+  %v1206 = mul i32 %v1205, 2
+  %v1207 = icmp slt i32 %v1203, %arg.n
+  %v1208 = select i1 %v1207, i32 %v1206, i32 %v900
+  %v1209 = bitcast half %v708 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1209, ptr addrspace(8) %v905, i32 %v1208, i32 0, i32 0)
+  %v1210 = add i32 %v3, %v594
+  %v1211 = add i32 %v1210, 2
+  %v1212 = mul i32 %v592, %arg.n
+  %v1213 = add i32 %v1212, %v1211
+  %v1214 = mul i32 %v1213, 2
+  %v1215 = icmp slt i32 %v1211, %arg.n
+  %v1216 = select i1 %v1215, i32 %v1214, i32 %v900
+  %v1217 = bitcast half %v709 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1217, ptr addrspace(8) %v905, i32 %v1216, i32 0, i32 0)
+  %v1218 = add i32 %v3, %v594
+  %v1219 = add i32 %v1218, 3
+  %v1220 = mul i32 %v592, %arg.n
+  %v1221 = add i32 %v1220, %v1219
+  %v1222 = mul i32 %v1221, 2
+  %v1223 = icmp slt i32 %v1219, %arg.n
+  %v1224 = select i1 %v1223, i32 %v1222, i32 %v900
+  %v1225 = bitcast half %v710 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1225, ptr addrspace(8) %v905, i32 %v1224, i32 0, i32 0)
+  %v1226 = add i32 %v3, %v606
+  %v1227 = add i32 %v1226, 0
+  %v1228 = mul i32 %v604, %arg.n
+  %v1229 = add i32 %v1228, %v1227
+  %v1230 = mul i32 %v1229, 2
+  %v1231 = icmp slt i32 %v1227, %arg.n
+  %v1232 = select i1 %v1231, i32 %v1230, i32 %v900
+  %v1233 = bitcast half %v711 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1233, ptr addrspace(8) %v905, i32 %v1232, i32 0, i32 0)
+  %v1234 = add i32 %v3, %v606
   %v1235 = add i32 %v1234, 1
-  %v1236 = icmp slt i32 %v1223, %arg.m
-  %v1237 = icmp slt i32 %v1235, %arg.n
-  %v1238 = and i1 %v1236, %v1237
-  br i1 %v1238, label %if.then123, label %if.else124
-if.then123:
-  %v1239 = mul i32 %v1223, %arg.n
-  %v1240 = add i32 %v1239, %v1235
-  %v1241 = mul i32 %v1240, 2
-  %v1242 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1241
-  %v1243 = fptrunc float %v584 to half
-  store half %v1243, ptr addrspace(1) %v1242, align 2
-  br label %if.end125
-if.else124:
-  br label %if.end125
-if.end125:
-  %v1244 = add i32 %v3, %v582
-  %v1245 = add i32 %v1244, 2
-  %v1246 = icmp slt i32 %v1223, %arg.m
-  %v1247 = icmp slt i32 %v1245, %arg.n
-  %v1248 = and i1 %v1246, %v1247
-  br i1 %v1248, label %if.then126, label %if.else127
-if.then126:
-  %v1249 = mul i32 %v1223, %arg.n
-  %v1250 = add i32 %v1249, %v1245
-  %v1251 = mul i32 %v1250, 2
-  %v1252 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1251
-  %v1253 = fptrunc float %v585 to half
-  store half %v1253, ptr addrspace(1) %v1252, align 2
-  br label %if.end128
-if.else127:
-  br label %if.end128
-if.end128:
-  %v1254 = add i32 %v3, %v582
-  %v1255 = add i32 %v1254, 3
-  %v1256 = icmp slt i32 %v1223, %arg.m
-  %v1257 = icmp slt i32 %v1255, %arg.n
-  %v1258 = and i1 %v1256, %v1257
-  br i1 %v1258, label %if.then129, label %if.else130
-if.then129:
-  %v1259 = mul i32 %v1223, %arg.n
-  %v1260 = add i32 %v1259, %v1255
-  %v1261 = mul i32 %v1260, 2
-  %v1262 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1261
-  %v1263 = fptrunc float %v586 to half
-  store half %v1263, ptr addrspace(1) %v1262, align 2
-  br label %if.end131
-if.else130:
-  br label %if.end131
-if.end131:
-  %v1264 = add i32 %v1, %v592
-  %v1265 = add i32 %v3, %v594
-  %v1266 = add i32 %v1265, 0
-  %v1267 = icmp slt i32 %v1264, %arg.m
-  %v1268 = icmp slt i32 %v1266, %arg.n
-  %v1269 = and i1 %v1267, %v1268
-  br i1 %v1269, label %if.then132, label %if.else133
-if.then132:
-  %v1270 = mul i32 %v1264, %arg.n
-  %v1271 = add i32 %v1270, %v1266
-  %v1272 = mul i32 %v1271, 2
-  %v1273 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1272
-  %v1274 = fptrunc float %v595 to half
-  store half %v1274, ptr addrspace(1) %v1273, align 2
-  br label %if.end134
-if.else133:
-  br label %if.end134
-if.end134:
-  %v1275 = add i32 %v3, %v594
-  %v1276 = add i32 %v1275, 1
-  %v1277 = icmp slt i32 %v1264, %arg.m
-  %v1278 = icmp slt i32 %v1276, %arg.n
-  %v1279 = and i1 %v1277, %v1278
-  br i1 %v1279, label %if.then135, label %if.else136
-if.then135:
-  %v1280 = mul i32 %v1264, %arg.n
-  %v1281 = add i32 %v1280, %v1276
-  %v1282 = mul i32 %v1281, 2
-  %v1283 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1282
-  %v1284 = fptrunc float %v596 to half
-  store half %v1284, ptr addrspace(1) %v1283, align 2
-  br label %if.end137
-if.else136:
-  br label %if.end137
-if.end137:
-  %v1285 = add i32 %v3, %v594
-  %v1286 = add i32 %v1285, 2
-  %v1287 = icmp slt i32 %v1264, %arg.m
-  %v1288 = icmp slt i32 %v1286, %arg.n
-  %v1289 = and i1 %v1287, %v1288
-  br i1 %v1289, label %if.then138, label %if.else139
-if.then138:
-  %v1290 = mul i32 %v1264, %arg.n
-  %v1291 = add i32 %v1290, %v1286
-  %v1292 = mul i32 %v1291, 2
-  %v1293 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1292
-  %v1294 = fptrunc float %v597 to half
-  store half %v1294, ptr addrspace(1) %v1293, align 2
-  br label %if.end140
-if.else139:
-  br label %if.end140
-if.end140:
-  %v1295 = add i32 %v3, %v594
-  %v1296 = add i32 %v1295, 3
-  %v1297 = icmp slt i32 %v1264, %arg.m
-  %v1298 = icmp slt i32 %v1296, %arg.n
-  %v1299 = and i1 %v1297, %v1298
-  br i1 %v1299, label %if.then141, label %if.else142
-if.then141:
-  %v1300 = mul i32 %v1264, %arg.n
-  %v1301 = add i32 %v1300, %v1296
+  %v1236 = mul i32 %v604, %arg.n
+  %v1237 = add i32 %v1236, %v1235
+  %v1238 = mul i32 %v1237, 2
+  %v1239 = icmp slt i32 %v1235, %arg.n
+  %v1240 = select i1 %v1239, i32 %v1238, i32 %v900
+  %v1241 = bitcast half %v712 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1241, ptr addrspace(8) %v905, i32 %v1240, i32 0, i32 0)
+  %v1242 = add i32 %v3, %v606
+  %v1243 = add i32 %v1242, 2
+  %v1244 = mul i32 %v604, %arg.n
+  %v1245 = add i32 %v1244, %v1243
+  %v1246 = mul i32 %v1245, 2
+  %v1247 = icmp slt i32 %v1243, %arg.n
+  %v1248 = select i1 %v1247, i32 %v1246, i32 %v900
+  %v1249 = bitcast half %v713 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1249, ptr addrspace(8) %v905, i32 %v1248, i32 0, i32 0)
+  %v1250 = add i32 %v3, %v606
+  %v1251 = add i32 %v1250, 3
+  %v1252 = mul i32 %v604, %arg.n
+  %v1253 = add i32 %v1252, %v1251
+  %v1254 = mul i32 %v1253, 2
+  %v1255 = icmp slt i32 %v1251, %arg.n
+  %v1256 = select i1 %v1255, i32 %v1254, i32 %v900
+  %v1257 = bitcast half %v714 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1257, ptr addrspace(8) %v905, i32 %v1256, i32 0, i32 0)
+  %v1258 = add i32 %v3, %v618
+  %v1259 = add i32 %v1258, 0
+  %v1260 = mul i32 %v616, %arg.n
+  %v1261 = add i32 %v1260, %v1259
+  %v1262 = mul i32 %v1261, 2
+  %v1263 = icmp slt i32 %v1259, %arg.n
+  %v1264 = select i1 %v1263, i32 %v1262, i32 %v900
+  %v1265 = bitcast half %v715 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1265, ptr addrspace(8) %v905, i32 %v1264, i32 0, i32 0)
+  %v1266 = add i32 %v3, %v618
+  %v1267 = add i32 %v1266, 1
+  %v1268 = mul i32 %v616, %arg.n
+  %v1269 = add i32 %v1268, %v1267
+  %v1270 = mul i32 %v1269, 2
+  %v1271 = icmp slt i32 %v1267, %arg.n
+  %v1272 = select i1 %v1271, i32 %v1270, i32 %v900
+  %v1273 = bitcast half %v716 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1273, ptr addrspace(8) %v905, i32 %v1272, i32 0, i32 0)
+  %v1274 = add i32 %v3, %v618
+  %v1275 = add i32 %v1274, 2
+  %v1276 = mul i32 %v616, %arg.n
+  %v1277 = add i32 %v1276, %v1275
+  %v1278 = mul i32 %v1277, 2
+  %v1279 = icmp slt i32 %v1275, %arg.n
+  %v1280 = select i1 %v1279, i32 %v1278, i32 %v900
+  %v1281 = bitcast half %v717 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1281, ptr addrspace(8) %v905, i32 %v1280, i32 0, i32 0)
+  %v1282 = add i32 %v3, %v618
+  %v1283 = add i32 %v1282, 3
+  %v1284 = mul i32 %v616, %arg.n
+  %v1285 = add i32 %v1284, %v1283
+  %v1286 = mul i32 %v1285, 2
+  %v1287 = icmp slt i32 %v1283, %arg.n
+  %v1288 = select i1 %v1287, i32 %v1286, i32 %v900
+  %v1289 = bitcast half %v718 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1289, ptr addrspace(8) %v905, i32 %v1288, i32 0, i32 0)
+  %v1290 = add i32 %v3, %v630
+  %v1291 = add i32 %v1290, 0
+  %v1292 = mul i32 %v628, %arg.n
+  %v1293 = add i32 %v1292, %v1291
+  %v1294 = mul i32 %v1293, 2
+  %v1295 = icmp slt i32 %v1291, %arg.n
+  %v1296 = select i1 %v1295, i32 %v1294, i32 %v900
+  %v1297 = bitcast half %v719 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1297, ptr addrspace(8) %v905, i32 %v1296, i32 0, i32 0)
+  %v1298 = add i32 %v3, %v630
+  %v1299 = add i32 %v1298, 1
+  %v1300 = mul i32 %v628, %arg.n
+  %v1301 = add i32 %v1300, %v1299
   %v1302 = mul i32 %v1301, 2
-  %v1303 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1302
-  %v1304 = fptrunc float %v598 to half
-  store half %v1304, ptr addrspace(1) %v1303, align 2
-  br label %if.end143
-if.else142:
-  br label %if.end143
-if.end143:
-  %v1305 = add i32 %v1, %v604
-  %v1306 = add i32 %v3, %v606
-  %v1307 = add i32 %v1306, 0
-  %v1308 = icmp slt i32 %v1305, %arg.m
-  %v1309 = icmp slt i32 %v1307, %arg.n
-  %v1310 = and i1 %v1308, %v1309
-  br i1 %v1310, label %if.then144, label %if.else145
-if.then144:
-  %v1311 = mul i32 %v1305, %arg.n
-  %v1312 = add i32 %v1311, %v1307
-  %v1313 = mul i32 %v1312, 2
-  %v1314 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1313
-  %v1315 = fptrunc float %v607 to half
-  store half %v1315, ptr addrspace(1) %v1314, align 2
-  br label %if.end146
-if.else145:
-  br label %if.end146
-if.end146:
-  %v1316 = add i32 %v3, %v606
-  %v1317 = add i32 %v1316, 1
-  %v1318 = icmp slt i32 %v1305, %arg.m
-  %v1319 = icmp slt i32 %v1317, %arg.n
-  %v1320 = and i1 %v1318, %v1319
-  br i1 %v1320, label %if.then147, label %if.else148
-if.then147:
-  %v1321 = mul i32 %v1305, %arg.n
-  %v1322 = add i32 %v1321, %v1317
-  %v1323 = mul i32 %v1322, 2
-  %v1324 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1323
-  %v1325 = fptrunc float %v608 to half
-  store half %v1325, ptr addrspace(1) %v1324, align 2
-  br label %if.end149
-if.else148:
-  br label %if.end149
-if.end149:
-  %v1326 = add i32 %v3, %v606
-  %v1327 = add i32 %v1326, 2
-  %v1328 = icmp slt i32 %v1305, %arg.m
-  %v1329 = icmp slt i32 %v1327, %arg.n
-  %v1330 = and i1 %v1328, %v1329
-  br i1 %v1330, label %if.then150, label %if.else151
-if.then150:
-  %v1331 = mul i32 %v1305, %arg.n
-  %v1332 = add i32 %v1331, %v1327
-  %v1333 = mul i32 %v1332, 2
-  %v1334 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1333
-  %v1335 = fptrunc float %v609 to half
-  store half %v1335, ptr addrspace(1) %v1334, align 2
-  br label %if.end152
-if.else151:
-  br label %if.end152
-if.end152:
-  %v1336 = add i32 %v3, %v606
-  %v1337 = add i32 %v1336, 3
-  %v1338 = icmp slt i32 %v1305, %arg.m
-  %v1339 = icmp slt i32 %v1337, %arg.n
-  %v1340 = and i1 %v1338, %v1339
-  br i1 %v1340, label %if.then153, label %if.else154
-if.then153:
-  %v1341 = mul i32 %v1305, %arg.n
-  %v1342 = add i32 %v1341, %v1337
-  %v1343 = mul i32 %v1342, 2
-  %v1344 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1343
-  %v1345 = fptrunc float %v610 to half
-  store half %v1345, ptr addrspace(1) %v1344, align 2
-  br label %if.end155
-if.else154:
-  br label %if.end155
-if.end155:
-  %v1346 = add i32 %v1, %v616
-  %v1347 = add i32 %v3, %v618
-  %v1348 = add i32 %v1347, 0
-  %v1349 = icmp slt i32 %v1346, %arg.m
-  %v1350 = icmp slt i32 %v1348, %arg.n
-  %v1351 = and i1 %v1349, %v1350
-  br i1 %v1351, label %if.then156, label %if.else157
-if.then156:
-  %v1352 = mul i32 %v1346, %arg.n
-  %v1353 = add i32 %v1352, %v1348
-  %v1354 = mul i32 %v1353, 2
-  %v1355 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1354
-  %v1356 = fptrunc float %v619 to half
-  store half %v1356, ptr addrspace(1) %v1355, align 2
-  br label %if.end158
-if.else157:
-  br label %if.end158
-if.end158:
-  %v1357 = add i32 %v3, %v618
-  %v1358 = add i32 %v1357, 1
-  %v1359 = icmp slt i32 %v1346, %arg.m
-  %v1360 = icmp slt i32 %v1358, %arg.n
-  %v1361 = and i1 %v1359, %v1360
-  br i1 %v1361, label %if.then159, label %if.else160
-if.then159:
-  %v1362 = mul i32 %v1346, %arg.n
-  %v1363 = add i32 %v1362, %v1358
-  %v1364 = mul i32 %v1363, 2
-  %v1365 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1364
-  %v1366 = fptrunc float %v620 to half
-  store half %v1366, ptr addrspace(1) %v1365, align 2
-  br label %if.end161
-if.else160:
-  br label %if.end161
-if.end161:
-  %v1367 = add i32 %v3, %v618
-  %v1368 = add i32 %v1367, 2
-  %v1369 = icmp slt i32 %v1346, %arg.m
-  %v1370 = icmp slt i32 %v1368, %arg.n
-  %v1371 = and i1 %v1369, %v1370
-  br i1 %v1371, label %if.then162, label %if.else163
-if.then162:
-  %v1372 = mul i32 %v1346, %arg.n
-  %v1373 = add i32 %v1372, %v1368
+  %v1303 = icmp slt i32 %v1299, %arg.n
+  %v1304 = select i1 %v1303, i32 %v1302, i32 %v900
+  %v1305 = bitcast half %v720 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1305, ptr addrspace(8) %v905, i32 %v1304, i32 0, i32 0)
+  %v1306 = add i32 %v3, %v630
+  %v1307 = add i32 %v1306, 2
+  %v1308 = mul i32 %v628, %arg.n
+  %v1309 = add i32 %v1308, %v1307
+  %v1310 = mul i32 %v1309, 2
+  %v1311 = icmp slt i32 %v1307, %arg.n
+  %v1312 = select i1 %v1311, i32 %v1310, i32 %v900
+  %v1313 = bitcast half %v721 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1313, ptr addrspace(8) %v905, i32 %v1312, i32 0, i32 0)
+  %v1314 = add i32 %v3, %v630
+  %v1315 = add i32 %v1314, 3
+  %v1316 = mul i32 %v628, %arg.n
+  %v1317 = add i32 %v1316, %v1315
+  %v1318 = mul i32 %v1317, 2
+  %v1319 = icmp slt i32 %v1315, %arg.n
+  %v1320 = select i1 %v1319, i32 %v1318, i32 %v900
+  %v1321 = bitcast half %v722 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1321, ptr addrspace(8) %v905, i32 %v1320, i32 0, i32 0)
+  %v1322 = add i32 %v3, %v642
+  %v1323 = add i32 %v1322, 0
+  %v1324 = mul i32 %v640, %arg.n
+  %v1325 = add i32 %v1324, %v1323
+  %v1326 = mul i32 %v1325, 2
+  %v1327 = icmp slt i32 %v1323, %arg.n
+  %v1328 = select i1 %v1327, i32 %v1326, i32 %v900
+  %v1329 = bitcast half %v723 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1329, ptr addrspace(8) %v905, i32 %v1328, i32 0, i32 0)
+  %v1330 = add i32 %v3, %v642
+  %v1331 = add i32 %v1330, 1
+  %v1332 = mul i32 %v640, %arg.n
+  %v1333 = add i32 %v1332, %v1331
+  %v1334 = mul i32 %v1333, 2
+  %v1335 = icmp slt i32 %v1331, %arg.n
+  %v1336 = select i1 %v1335, i32 %v1334, i32 %v900
+  %v1337 = bitcast half %v724 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1337, ptr addrspace(8) %v905, i32 %v1336, i32 0, i32 0)
+  %v1338 = add i32 %v3, %v642
+  %v1339 = add i32 %v1338, 2
+  %v1340 = mul i32 %v640, %arg.n
+  %v1341 = add i32 %v1340, %v1339
+  %v1342 = mul i32 %v1341, 2
+  %v1343 = icmp slt i32 %v1339, %arg.n
+  %v1344 = select i1 %v1343, i32 %v1342, i32 %v900
+  %v1345 = bitcast half %v725 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1345, ptr addrspace(8) %v905, i32 %v1344, i32 0, i32 0)
+  %v1346 = add i32 %v3, %v642
+  %v1347 = add i32 %v1346, 3
+  %v1348 = mul i32 %v640, %arg.n
+  %v1349 = add i32 %v1348, %v1347
+  %v1350 = mul i32 %v1349, 2
+  %v1351 = icmp slt i32 %v1347, %arg.n
+  %v1352 = select i1 %v1351, i32 %v1350, i32 %v900
+  %v1353 = bitcast half %v726 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1353, ptr addrspace(8) %v905, i32 %v1352, i32 0, i32 0)
+  %v1354 = add i32 %v3, %v654
+  %v1355 = add i32 %v1354, 0
+  %v1356 = mul i32 %v652, %arg.n
+  %v1357 = add i32 %v1356, %v1355
+  %v1358 = mul i32 %v1357, 2
+  %v1359 = icmp slt i32 %v1355, %arg.n
+  %v1360 = select i1 %v1359, i32 %v1358, i32 %v900
+  %v1361 = bitcast half %v727 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1361, ptr addrspace(8) %v905, i32 %v1360, i32 0, i32 0)
+  %v1362 = add i32 %v3, %v654
+  %v1363 = add i32 %v1362, 1
+  %v1364 = mul i32 %v652, %arg.n
+  %v1365 = add i32 %v1364, %v1363
+  %v1366 = mul i32 %v1365, 2
+  %v1367 = icmp slt i32 %v1363, %arg.n
+  %v1368 = select i1 %v1367, i32 %v1366, i32 %v900
+  %v1369 = bitcast half %v728 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1369, ptr addrspace(8) %v905, i32 %v1368, i32 0, i32 0)
+  %v1370 = add i32 %v3, %v654
+  %v1371 = add i32 %v1370, 2
+  %v1372 = mul i32 %v652, %arg.n
+  %v1373 = add i32 %v1372, %v1371
   %v1374 = mul i32 %v1373, 2
-  %v1375 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1374
-  %v1376 = fptrunc float %v621 to half
-  store half %v1376, ptr addrspace(1) %v1375, align 2
-  br label %if.end164
-if.else163:
-  br label %if.end164
-if.end164:
-  %v1377 = add i32 %v3, %v618
-  %v1378 = add i32 %v1377, 3
-  %v1379 = icmp slt i32 %v1346, %arg.m
-  %v1380 = icmp slt i32 %v1378, %arg.n
-  %v1381 = and i1 %v1379, %v1380
-  br i1 %v1381, label %if.then165, label %if.else166
-if.then165:
-  %v1382 = mul i32 %v1346, %arg.n
-  %v1383 = add i32 %v1382, %v1378
-  %v1384 = mul i32 %v1383, 2
-  %v1385 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1384
-  %v1386 = fptrunc float %v622 to half
-  store half %v1386, ptr addrspace(1) %v1385, align 2
-  br label %if.end167
-if.else166:
-  br label %if.end167
-if.end167:
-  %v1387 = add i32 %v1, %v628
-  %v1388 = add i32 %v3, %v630
-  %v1389 = add i32 %v1388, 0
-  %v1390 = icmp slt i32 %v1387, %arg.m
-  %v1391 = icmp slt i32 %v1389, %arg.n
-  %v1392 = and i1 %v1390, %v1391
-  br i1 %v1392, label %if.then168, label %if.else169
-if.then168:
-  %v1393 = mul i32 %v1387, %arg.n
-  %v1394 = add i32 %v1393, %v1389
-  %v1395 = mul i32 %v1394, 2
-  %v1396 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1395
-  %v1397 = fptrunc float %v631 to half
-  store half %v1397, ptr addrspace(1) %v1396, align 2
-  br label %if.end170
-if.else169:
-  br label %if.end170
-if.end170:
-  %v1398 = add i32 %v3, %v630
-  %v1399 = add i32 %v1398, 1
-  %v1400 = icmp slt i32 %v1387, %arg.m
-  %v1401 = icmp slt i32 %v1399, %arg.n
-  %v1402 = and i1 %v1400, %v1401
-  br i1 %v1402, label %if.then171, label %if.else172
-if.then171:
-  %v1403 = mul i32 %v1387, %arg.n
-  %v1404 = add i32 %v1403, %v1399
-  %v1405 = mul i32 %v1404, 2
-  %v1406 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1405
-  %v1407 = fptrunc float %v632 to half
-  store half %v1407, ptr addrspace(1) %v1406, align 2
-  br label %if.end173
-if.else172:
-  br label %if.end173
-if.end173:
-  %v1408 = add i32 %v3, %v630
-  %v1409 = add i32 %v1408, 2
-  %v1410 = icmp slt i32 %v1387, %arg.m
-  %v1411 = icmp slt i32 %v1409, %arg.n
-  %v1412 = and i1 %v1410, %v1411
-  br i1 %v1412, label %if.then174, label %if.else175
-if.then174:
-  %v1413 = mul i32 %v1387, %arg.n
-  %v1414 = add i32 %v1413, %v1409
-  %v1415 = mul i32 %v1414, 2
-  %v1416 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1415
-  %v1417 = fptrunc float %v633 to half
-  store half %v1417, ptr addrspace(1) %v1416, align 2
-  br label %if.end176
-if.else175:
-  br label %if.end176
-if.end176:
-  %v1418 = add i32 %v3, %v630
-  %v1419 = add i32 %v1418, 3
-  %v1420 = icmp slt i32 %v1387, %arg.m
-  %v1421 = icmp slt i32 %v1419, %arg.n
-  %v1422 = and i1 %v1420, %v1421
-  br i1 %v1422, label %if.then177, label %if.else178
-if.then177:
-  %v1423 = mul i32 %v1387, %arg.n
-  %v1424 = add i32 %v1423, %v1419
-  %v1425 = mul i32 %v1424, 2
-  %v1426 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1425
-  %v1427 = fptrunc float %v634 to half
-  store half %v1427, ptr addrspace(1) %v1426, align 2
-  br label %if.end179
-if.else178:
-  br label %if.end179
-if.end179:
-  %v1428 = add i32 %v1, %v640
-  %v1429 = add i32 %v3, %v642
-  %v1430 = add i32 %v1429, 0
-  %v1431 = icmp slt i32 %v1428, %arg.m
-  %v1432 = icmp slt i32 %v1430, %arg.n
-  %v1433 = and i1 %v1431, %v1432
-  br i1 %v1433, label %if.then180, label %if.else181
-if.then180:
-  %v1434 = mul i32 %v1428, %arg.n
-  %v1435 = add i32 %v1434, %v1430
-  %v1436 = mul i32 %v1435, 2
-  %v1437 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1436
-  %v1438 = fptrunc float %v643 to half
-  store half %v1438, ptr addrspace(1) %v1437, align 2
-  br label %if.end182
-if.else181:
-  br label %if.end182
-if.end182:
-  %v1439 = add i32 %v3, %v642
-  %v1440 = add i32 %v1439, 1
-  %v1441 = icmp slt i32 %v1428, %arg.m
-  %v1442 = icmp slt i32 %v1440, %arg.n
-  %v1443 = and i1 %v1441, %v1442
-  br i1 %v1443, label %if.then183, label %if.else184
-if.then183:
-  %v1444 = mul i32 %v1428, %arg.n
-  %v1445 = add i32 %v1444, %v1440
-  %v1446 = mul i32 %v1445, 2
-  %v1447 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1446
-  %v1448 = fptrunc float %v644 to half
-  store half %v1448, ptr addrspace(1) %v1447, align 2
-  br label %if.end185
-if.else184:
-  br label %if.end185
-if.end185:
-  %v1449 = add i32 %v3, %v642
-  %v1450 = add i32 %v1449, 2
-  %v1451 = icmp slt i32 %v1428, %arg.m
-  %v1452 = icmp slt i32 %v1450, %arg.n
-  %v1453 = and i1 %v1451, %v1452
-  br i1 %v1453, label %if.then186, label %if.else187
-if.then186:
-  %v1454 = mul i32 %v1428, %arg.n
-  %v1455 = add i32 %v1454, %v1450
-  %v1456 = mul i32 %v1455, 2
-  %v1457 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1456
-  %v1458 = fptrunc float %v645 to half
-  store half %v1458, ptr addrspace(1) %v1457, align 2
-  br label %if.end188
-if.else187:
-  br label %if.end188
-if.end188:
-  %v1459 = add i32 %v3, %v642
-  %v1460 = add i32 %v1459, 3
-  %v1461 = icmp slt i32 %v1428, %arg.m
-  %v1462 = icmp slt i32 %v1460, %arg.n
-  %v1463 = and i1 %v1461, %v1462
-  br i1 %v1463, label %if.then189, label %if.else190
-if.then189:
-  %v1464 = mul i32 %v1428, %arg.n
-  %v1465 = add i32 %v1464, %v1460
-  %v1466 = mul i32 %v1465, 2
-  %v1467 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1466
-  %v1468 = fptrunc float %v646 to half
-  store half %v1468, ptr addrspace(1) %v1467, align 2
-  br label %if.end191
-if.else190:
-  br label %if.end191
-if.end191:
-  %v1469 = add i32 %v1, %v652
-  %v1470 = add i32 %v3, %v654
-  %v1471 = add i32 %v1470, 0
-  %v1472 = icmp slt i32 %v1469, %arg.m
-  %v1473 = icmp slt i32 %v1471, %arg.n
-  %v1474 = and i1 %v1472, %v1473
-  br i1 %v1474, label %if.then192, label %if.else193
-if.then192:
-  %v1475 = mul i32 %v1469, %arg.n
-  %v1476 = add i32 %v1475, %v1471
-  %v1477 = mul i32 %v1476, 2
-  %v1478 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1477
-  %v1479 = fptrunc float %v655 to half
-  store half %v1479, ptr addrspace(1) %v1478, align 2
-  br label %if.end194
-if.else193:
-  br label %if.end194
-if.end194:
-  %v1480 = add i32 %v3, %v654
-  %v1481 = add i32 %v1480, 1
-  %v1482 = icmp slt i32 %v1469, %arg.m
-  %v1483 = icmp slt i32 %v1481, %arg.n
-  %v1484 = and i1 %v1482, %v1483
-  br i1 %v1484, label %if.then195, label %if.else196
-if.then195:
-  %v1485 = mul i32 %v1469, %arg.n
-  %v1486 = add i32 %v1485, %v1481
-  %v1487 = mul i32 %v1486, 2
-  %v1488 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1487
-  %v1489 = fptrunc float %v656 to half
-  store half %v1489, ptr addrspace(1) %v1488, align 2
-  br label %if.end197
-if.else196:
-  br label %if.end197
-if.end197:
-  %v1490 = add i32 %v3, %v654
-  %v1491 = add i32 %v1490, 2
-  %v1492 = icmp slt i32 %v1469, %arg.m
-  %v1493 = icmp slt i32 %v1491, %arg.n
-  %v1494 = and i1 %v1492, %v1493
-  br i1 %v1494, label %if.then198, label %if.else199
-if.then198:
-  %v1495 = mul i32 %v1469, %arg.n
-  %v1496 = add i32 %v1495, %v1491
-  %v1497 = mul i32 %v1496, 2
-  %v1498 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1497
-  %v1499 = fptrunc float %v657 to half
-  store half %v1499, ptr addrspace(1) %v1498, align 2
-  br label %if.end200
-if.else199:
-  br label %if.end200
-if.end200:
-  %v1500 = add i32 %v3, %v654
-  %v1501 = add i32 %v1500, 3
-  %v1502 = icmp slt i32 %v1469, %arg.m
-  %v1503 = icmp slt i32 %v1501, %arg.n
-  %v1504 = and i1 %v1502, %v1503
-  br i1 %v1504, label %if.then201, label %if.else202
-if.then201:
-  %v1505 = mul i32 %v1469, %arg.n
-  %v1506 = add i32 %v1505, %v1501
-  %v1507 = mul i32 %v1506, 2
-  %v1508 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1507
-  %v1509 = fptrunc float %v658 to half
-  store half %v1509, ptr addrspace(1) %v1508, align 2
-  br label %if.end203
-if.else202:
-  br label %if.end203
-if.end203:
-  %v1510 = add i32 %v1, %v664
-  %v1511 = add i32 %v3, %v666
-  %v1512 = add i32 %v1511, 0
-  %v1513 = icmp slt i32 %v1510, %arg.m
-  %v1514 = icmp slt i32 %v1512, %arg.n
-  %v1515 = and i1 %v1513, %v1514
-  br i1 %v1515, label %if.then204, label %if.else205
-if.then204:
-  %v1516 = mul i32 %v1510, %arg.n
-  %v1517 = add i32 %v1516, %v1512
-  %v1518 = mul i32 %v1517, 2
-  %v1519 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1518
-  %v1520 = fptrunc float %v667 to half
-  store half %v1520, ptr addrspace(1) %v1519, align 2
-  br label %if.end206
-if.else205:
-  br label %if.end206
-if.end206:
-  %v1521 = add i32 %v3, %v666
-  %v1522 = add i32 %v1521, 1
-  %v1523 = icmp slt i32 %v1510, %arg.m
-  %v1524 = icmp slt i32 %v1522, %arg.n
-  %v1525 = and i1 %v1523, %v1524
-  br i1 %v1525, label %if.then207, label %if.else208
-if.then207:
-  %v1526 = mul i32 %v1510, %arg.n
-  %v1527 = add i32 %v1526, %v1522
-  %v1528 = mul i32 %v1527, 2
-  %v1529 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1528
-  %v1530 = fptrunc float %v668 to half
-  store half %v1530, ptr addrspace(1) %v1529, align 2
-  br label %if.end209
-if.else208:
-  br label %if.end209
-if.end209:
-  %v1531 = add i32 %v3, %v666
-  %v1532 = add i32 %v1531, 2
-  %v1533 = icmp slt i32 %v1510, %arg.m
-  %v1534 = icmp slt i32 %v1532, %arg.n
-  %v1535 = and i1 %v1533, %v1534
-  br i1 %v1535, label %if.then210, label %if.else211
-if.then210:
-  %v1536 = mul i32 %v1510, %arg.n
-  %v1537 = add i32 %v1536, %v1532
-  %v1538 = mul i32 %v1537, 2
-  %v1539 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1538
-  %v1540 = fptrunc float %v669 to half
-  store half %v1540, ptr addrspace(1) %v1539, align 2
-  br label %if.end212
-if.else211:
-  br label %if.end212
-if.end212:
-  %v1541 = add i32 %v3, %v666
-  %v1542 = add i32 %v1541, 3
-  %v1543 = icmp slt i32 %v1510, %arg.m
-  %v1544 = icmp slt i32 %v1542, %arg.n
-  %v1545 = and i1 %v1543, %v1544
-  br i1 %v1545, label %if.then213, label %if.else214
-if.then213:
-  %v1546 = mul i32 %v1510, %arg.n
-  %v1547 = add i32 %v1546, %v1542
-  %v1548 = mul i32 %v1547, 2
-  %v1549 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1548
-  %v1550 = fptrunc float %v670 to half
-  store half %v1550, ptr addrspace(1) %v1549, align 2
-  br label %if.end215
-if.else214:
-  br label %if.end215
-if.end215:
+  %v1375 = icmp slt i32 %v1371, %arg.n
+  %v1376 = select i1 %v1375, i32 %v1374, i32 %v900
+  %v1377 = bitcast half %v729 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1377, ptr addrspace(8) %v905, i32 %v1376, i32 0, i32 0)
+  %v1378 = add i32 %v3, %v654
+  %v1379 = add i32 %v1378, 3
+  %v1380 = mul i32 %v652, %arg.n
+  %v1381 = add i32 %v1380, %v1379
+  %v1382 = mul i32 %v1381, 2
+  %v1383 = icmp slt i32 %v1379, %arg.n
+  %v1384 = select i1 %v1383, i32 %v1382, i32 %v900
+  %v1385 = bitcast half %v730 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1385, ptr addrspace(8) %v905, i32 %v1384, i32 0, i32 0)
+  %v1386 = add i32 %v3, %v666
+  %v1387 = add i32 %v1386, 0
+  %v1388 = mul i32 %v664, %arg.n
+  %v1389 = add i32 %v1388, %v1387
+  %v1390 = mul i32 %v1389, 2
+  %v1391 = icmp slt i32 %v1387, %arg.n
+  %v1392 = select i1 %v1391, i32 %v1390, i32 %v900
+  %v1393 = bitcast half %v731 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1393, ptr addrspace(8) %v905, i32 %v1392, i32 0, i32 0)
+  %v1394 = add i32 %v3, %v666
+  %v1395 = add i32 %v1394, 1
+  %v1396 = mul i32 %v664, %arg.n
+  %v1397 = add i32 %v1396, %v1395
+  %v1398 = mul i32 %v1397, 2
+  %v1399 = icmp slt i32 %v1395, %arg.n
+  %v1400 = select i1 %v1399, i32 %v1398, i32 %v900
+  %v1401 = bitcast half %v732 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1401, ptr addrspace(8) %v905, i32 %v1400, i32 0, i32 0)
+  %v1402 = add i32 %v3, %v666
+  %v1403 = add i32 %v1402, 2
+  %v1404 = mul i32 %v664, %arg.n
+  %v1405 = add i32 %v1404, %v1403
+  %v1406 = mul i32 %v1405, 2
+  %v1407 = icmp slt i32 %v1403, %arg.n
+  %v1408 = select i1 %v1407, i32 %v1406, i32 %v900
+  %v1409 = bitcast half %v733 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1409, ptr addrspace(8) %v905, i32 %v1408, i32 0, i32 0)
+  %v1410 = add i32 %v3, %v666
+  %v1411 = add i32 %v1410, 3
+  %v1412 = mul i32 %v664, %arg.n
+  %v1413 = add i32 %v1412, %v1411
+  %v1414 = mul i32 %v1413, 2
+  %v1415 = icmp slt i32 %v1411, %arg.n
+  %v1416 = select i1 %v1415, i32 %v1414, i32 %v900
+  %v1417 = bitcast half %v734 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1417, ptr addrspace(8) %v905, i32 %v1416, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
 declare <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3))
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, <16 x float>, i32, i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
