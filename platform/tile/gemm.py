@@ -25,7 +25,9 @@ The matrix-core main loop:
     unchanged (fragments.py says why that is allowed).
   - Output: the mma computes C transposed (B's fragment in the A slot), so a
     lane's consecutive accumulator elements are consecutive columns of C:
-    the epilogue stores them as one vector where the block is inside.
+    the epilogue stores them as one vector where the block is inside. An
+    edge block stores each element through a buffer store that the
+    hardware drops out of range: no branch per element (epilogue says why).
 """
 
 import dataclasses
