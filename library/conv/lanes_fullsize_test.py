@@ -6,6 +6,9 @@ each arch's registers, on every conv arch the flavor knows (llvm20 does not
 know gfx1250, so it is not collected there).
 """
 
+import json
+import os
+
 import pytest
 
 from conv import direct_fwd, img2col, networks
@@ -19,7 +22,10 @@ from toolchains.llvm.llvm import Toolchain, resources
 TC = Toolchain.current()
 ARCHS = [arch for arch in CONV_ARCHS if arch in flavors.get(TC.flavor).cpus]
 DENSE = {**networks.RESNET50, **networks.VIDEO}
-LAYERS = [(direct_fwd, name, spec) for name, spec in {**DENSE, **networks.MOBILENET_V2_DEPTHWISE}.items()]
+# MobileNetV2's depthwise layers: the catalog's (their one home), at batch 32.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "catalog", "mobilenet_v2.json")) as f:
+    MOBILENET_V2_DEPTHWISE = networks.depthwise(json.load(f))
+LAYERS = [(direct_fwd, name, spec) for name, spec in {**DENSE, **MOBILENET_V2_DEPTHWISE}.items()]
 LAYERS += [(img2col, name, spec) for name, spec in DENSE.items()]
 
 

@@ -4,9 +4,12 @@ ResNet-50 (v1.5: the stride in each stage's first 3x3) at batch 32, every
 distinct convolution: the 7x7 stem, and per stage the 1x1 reduce, the 3x3
 (strided in the stage's first block), the 1x1 expand and the strided 1x1
 downsample. Then a 3-D video layer (an R3D/I3D-style 3x3x3 on 16 frames of
-56x56). The numeric gate runs scaled-down problems (cases.py); these are
+56x56), and the depthwise layers of a problems file at batch 32
+(depthwise). The numeric gate runs scaled-down problems (cases.py); these are
 only built, lowered and compiled (igemm_fullsize_test.py), never run.
 """
+
+import dataclasses
 
 from conv.spec import ConvSpec
 
@@ -48,16 +51,22 @@ VIDEO = {
     "r3d_3x3x3": ConvSpec(8, 64, 64, (16, 56, 56), (3, 3, 3), pad=(1, 1, 1)),
 }
 
-# MobileNetV2's depthwise 3x3s at batch 32 (conv_direct_fwd's: one filter
-# per group), each distinct (channels, input size, stride) once, in network
-# order; catalog/mobilenet_v2.json lists them at batch 1 for rocke build.
-MOBILENET_V2_DEPTHWISE = {
-    f"dw{c}_{size}" + ("_s2" if stride == 2 else ""): ConvSpec(BATCH, c, c, (size, size), (3, 3), stride=(stride, stride), pad=(1, 1), groups=c)
-    for c, size, stride in (
-        (32, 112, 1), (96, 112, 2), (144, 56, 1), (144, 56, 2), (192, 28, 1),
-        (192, 28, 2), (384, 14, 1), (576, 14, 1), (576, 14, 2), (960, 7, 1),
-    )
-}
+
+def depthwise(problems):
+    """name -> spec of the depthwise conv_fwd entries (one filter per group)
+    of a problems file ({"problems": [...]}, as catalog/*.json), at BATCH, in
+    file order. MobileNetV2's depthwise layers have their one home in
+    catalog/mobilenet_v2.json (at batch 1, for rocke build); the full-size
+    tests read them from there (lanes_fullsize_test.py)."""
+    out = {}
+    for i, entry in enumerate(problems["problems"]):
+        if entry["op"] != "conv_fwd":
+            continue
+        spec = ConvSpec.from_json({k: v for k, v in entry.items() if k not in ("op", "name")})
+        if 1 < spec.groups == spec.c == spec.k:
+            out[entry.get("name", f"problems[{i}]")] = dataclasses.replace(spec, n=BATCH)
+    return out
+
 
 # The issue's acceptance layer: ResNet-50's 3x3 at N=2, C=K=64, 56x56, pad 1.
 ACCEPTANCE = {"res2_3x3_n2": ConvSpec(2, 64, 64, (56, 56), (3, 3), pad=(1, 1))}

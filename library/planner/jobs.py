@@ -13,6 +13,7 @@ does not register, or a program built without the engine module
 
 import dataclasses
 import importlib
+import time
 
 from catalog import index, kernel
 from family import family as families
@@ -92,6 +93,9 @@ class Lowered:
     ll: str  # its LLVM IR
     identity: str  # catalog.kernel.identity: equal for kernels one code object serves
     engine: str  # the engine that lowered it
+    # Seconds its building and lowering took: a measurement, so left out of
+    # comparisons (and of every deterministic output).
+    seconds: float = dataclasses.field(default=0.0, compare=False)
 
 
 def _cpp_families():
@@ -112,11 +116,13 @@ def lower(job, flavor, engine=ENGINES[0]):
     for choice, case_id, path in job.kernels():
         fam = families.load(choice.module)
         used = "python" if engine == "cpp" and fam.name not in _cpp_families() else engine
+        start = time.monotonic()
         try:
             emitted = lower_family(fam, Case(case_id, job.arch, choice.spec), flavor, engine=used)
         except ArchDomainError as e:
             raise kernel.KernelError(f"{case_id} on {job.arch}: {e}") from None
-        out.append(Lowered(choice, path, kernel.kernel_name(emitted.rk), emitted.ll, kernel.identity(emitted.rk, emitted.ll), used))
+        name, identity = kernel.kernel_name(emitted.rk), kernel.identity(emitted.rk, emitted.ll)
+        out.append(Lowered(choice, path, name, emitted.ll, identity, used, time.monotonic() - start))
     return out
 
 

@@ -72,9 +72,17 @@ def index_csv(rows):
     return out.getvalue().encode()
 
 
+def kernel_key(row):
+    """A kernel's key among a build's times: (problem, arch, family), unique
+    since a problem's kernels on an arch are of distinct families (a split
+    convolution, then its reduce)."""
+    return row["problem"], row["arch"], row["family"]
+
+
 def timings_json(seconds):
-    """timings.json's bytes: {"<problem>/<arch>": seconds} (this file alone differs between builds)."""
-    return (json.dumps({f"{p}/{a}": round(s, 3) for (p, a), s in sorted(seconds.items())}, indent=1) + "\n").encode()
+    """timings.json's bytes: {"<problem>/<arch>/<family>": seconds}, a key
+    per kernel (kernel_key; this file alone differs between builds)."""
+    return (json.dumps({"/".join(map(str, k)): round(s, 3) for k, s in sorted(seconds.items())}, indent=1) + "\n").encode()
 
 
 # The stdout table: (header, column or function of the row, width is computed).
@@ -96,10 +104,11 @@ _TABLE = (
 
 
 def table(rows, seconds):
-    """A readable table of the rows, with each kernel's build time (`seconds`:
-    (problem, arch) -> s). Spills are VGPR/SGPR; occ is waves per SIMD. A
-    row whose code object an earlier row's kernel is (built once) shows
-    `= #P`, P that row's problem, for its time."""
+    """A readable table of the rows, with each kernel's own build time
+    (`seconds`: kernel_key -> s; "-" where there is none). Spills are
+    VGPR/SGPR; occ is waves per SIMD. A row whose code object an earlier
+    row's kernel is (built once) shows `= #P`, P that row's problem, for its
+    time: it cost no compile of its own."""
     header = [h for h, _ in _TABLE] + ["time s"]
     lines, first_of_path = [], {}
     for r in _order(rows):
@@ -108,7 +117,7 @@ def table(rows, seconds):
         if first is not r:
             cells.append(f"= #{first['problem']}")
         else:
-            cells.append(f"{seconds[(r['problem'], r['arch'])]:.2f}" if (r["problem"], r["arch"]) in seconds else "-")
+            cells.append(f"{seconds[kernel_key(r)]:.2f}" if kernel_key(r) in seconds else "-")
         lines.append(["-" if v is None else str(v) for v in cells])
     widths = [max(len(x) for x in col) for col in zip(header, *lines)]
     text_columns = {0, 1, 2, 3, 4}  # left-aligned; figures right-aligned

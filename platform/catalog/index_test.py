@@ -54,7 +54,7 @@ def test_csv_has_the_header_and_an_empty_cell_for_null():
 
 def test_the_table_aligns_columns_and_shows_each_kernels_time():
     rows = [_row(0, "gfx942"), _row(12, "gfx942", occupancy=None)]
-    text = index.table(rows, {(0, "gfx942"): 0.314, (12, "gfx942"): 1.5})
+    text = index.table(rows, {(0, "gfx942", "conv_img2col"): 0.314, (12, "gfx942", "conv_img2col"): 1.5})
     header, first, second = text.splitlines()
     assert header.split() == ["#", "name", "arch", "family", "config", "VGPR", "AGPR", "SGPR", "LDS", "scratch", "spills", "occ", "waves", "time", "s"]
     assert first.endswith("0.31") and second.endswith("1.50")
@@ -63,13 +63,27 @@ def test_the_table_aligns_columns_and_shows_each_kernels_time():
     assert header.index("VGPR") + 4 == first.index("20") + 2 == second.index("20") + 2
 
 
+def test_each_kernel_of_a_problem_shows_its_own_time():
+    # A split layer: its convolution, then its reduce, on one problem and arch.
+    conv = dict(_row(2, "gfx942"), family="conv_igemm_fwd")
+    reduce = dict(_row(2, "gfx942"), family="conv_fwd_split_k_reduce", path="gfx942/p2.reduce.hsaco")
+    seconds = {(2, "gfx942", "conv_igemm_fwd"): 0.75, (2, "gfx942", "conv_fwd_split_k_reduce"): 0.125}
+    lines = index.table([conv, reduce], seconds).splitlines()[1:]
+    assert [line.split()[3] for line in lines] == ["conv_igemm_fwd", "conv_fwd_split_k_reduce"]
+    assert lines[0].endswith(" 0.75") and lines[1].endswith(" 0.12")
+    assert index.table([conv], {}).splitlines()[1].endswith(" -")  # no time known
+
+
 def test_rows_of_one_code_object_show_which_row_built_it():
     built = _row(3, "gfx942")
     same = dict(_row(7, "gfx942"), path=built["path"], kernel=built["kernel"], sha256=built["sha256"])
-    lines = index.table([same, built, _row(5, "gfx942")], {(3, "gfx942"): 0.5, (5, "gfx942"): 0.25}).splitlines()
+    seconds = {(3, "gfx942", "conv_img2col"): 0.5, (5, "gfx942", "conv_img2col"): 0.25, (7, "gfx942", "conv_img2col"): 0.004}
+    lines = index.table([same, built, _row(5, "gfx942")], seconds).splitlines()
     assert [line.split()[0] for line in lines[1:]] == ["3", "5", "7"]
     assert lines[1].endswith("0.50") and lines[2].endswith("0.25") and lines[3].endswith("= #3")
 
 
-def test_timings_are_their_own_file_keyed_by_problem_and_arch():
-    assert json.loads(index.timings_json({(1, "gfx942"): 0.12345, (0, "gfx950"): 2.0})) == {"0/gfx950": 2.0, "1/gfx942": 0.123}
+def test_timings_are_their_own_file_with_a_key_per_kernel():
+    seconds = {(1, "gfx942", "conv_igemm_fwd"): 0.12345, (1, "gfx942", "conv_fwd_split_k_reduce"): 0.05, (0, "gfx950", "gemm"): 2.0}
+    assert json.loads(index.timings_json(seconds)) == {"0/gfx950/gemm": 2.0, "1/gfx942/conv_fwd_split_k_reduce": 0.05, "1/gfx942/conv_igemm_fwd": 0.123}
+    assert index.kernel_key(_row(4, "gfx950")) == (4, "gfx950", "conv_img2col")

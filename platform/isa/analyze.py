@@ -2,7 +2,7 @@
 lowers, verifies, compiles, links and disassembles for them (rocke isa and
 the benchmarks both come here).
 
-    analyze.report(kernel, toolchain) -> {"disassembler", "main_loop", "lds_banks", "resources"}
+    analyze.report(kernel, toolchain) -> {"disassembler", "main_loop", "whole_kernel", "lds_banks", "resources"}
 
 Raises ArchDomainError (the flavor cannot express the kernel), LlvmError (LLVM
 refused it) or ObjdumpError (the disassembly is not what objdump.py reads).
@@ -28,6 +28,7 @@ def report(kernel, tc):
     return {
         "disassembler": tc.objdump + borrowed,
         "main_loop": metrics.main_loop(text, kernel.name),
+        "whole_kernel": metrics.whole_kernel(text, kernel.name),
         "lds_banks": banks.model(kernel, lds.count, lds.bytes),
         "resources": figures,
     }

@@ -1,4 +1,5 @@
-"""What one main-loop iteration holds: counts by kind, from instruction text.
+"""What one main-loop iteration (or a whole kernel) holds: counts by kind,
+from instruction text.
 
 The counts are static: every instruction of the loop's blocks once, whichever
 path a given iteration takes (a guarded path and its fallback both count).
@@ -10,6 +11,8 @@ Kinds (by mnemonic; `width` is the bytes one lane moves):
   matrix        v_mfma*, v_smfmac*, v_wmma*, v_swmmac*
   global loads  global_load*, buffer_load*, flat_load* (rocke never reaches
                 LDS or scratch through flat); direct-to-LDS loads included
+  global stores global_store*, buffer_store*, flat_store* (atomics are not
+                stores)
   LDS reads     ds_read*, ds_load*;  LDS writes: ds_write*, ds_store*
   waits         s_waitcnt* (gfx9-11; not _depctr) and s_wait_*cnt* (gfx12); a wait for
                 vmcnt(0) is `s_waitcnt ... vmcnt(0) ...`, `s_waitcnt_vmcnt
@@ -26,6 +29,7 @@ import re
 
 _MATRIX = re.compile(r"^v_(mfma|smfmac|wmma|swmmac)")
 _GLOBAL_LOAD = re.compile(r"^(global|buffer|flat)_load")
+_GLOBAL_STORE = re.compile(r"^(global|buffer|flat)_store")
 _LDS_READ = re.compile(r"^ds_(read|load)")
 _LDS_WRITE = re.compile(r"^ds_(write|store)")
 # Memory-counter waits; s_waitcnt_depctr (gfx10/11) and s_wait_alu (gfx12)
@@ -98,6 +102,7 @@ def count(insts):
         "instructions": len(insts),
         "matrix": {"count": len(matrix), "by_mnemonic": [{"mnemonic": r["mnemonic"], "count": r["count"]} for r in _by_mnemonic(matrix)]},
         "global_loads": _memory([i for i in insts if _GLOBAL_LOAD.match(i.mnemonic)]),
+        "global_stores": _memory([i for i in insts if _GLOBAL_STORE.match(i.mnemonic)]),
         "lds_reads": _memory([i for i in insts if _LDS_READ.match(i.mnemonic)]),
         "lds_writes": _memory([i for i in insts if _LDS_WRITE.match(i.mnemonic)]),
         "waits": {"count": len(waits), "vmcnt0": sum(1 for i in waits if waits_vmcnt0(i.mnemonic, i.operands))},

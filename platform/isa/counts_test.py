@@ -118,6 +118,26 @@ def test_count_of_a_small_loop_body():
     assert (c["branches"], c["exec_writes"], c["barriers"]) == (2, 2, 1)
 
 
+def test_stores_are_counted_apart_from_loads_and_atomics():
+    c = counts.count([
+        I(0, "global_store_dwordx2", "v[0:1], v[2:3], off"),
+        I(8, "buffer_store_short", "v5, v4, s[0:3], 0 offen"),
+        I(16, "global_store_b128", "v0, v[4:7], s[0:1]"),
+        I(24, "global_atomic_add_f32", "v[0:1], v2, off"),
+        I(32, "global_load_dword", "v5, v[0:1], off"),
+    ])
+    assert c["global_stores"] == {
+        "count": 3,
+        "bytes": 2 + 8 + 16,
+        "by_mnemonic": [
+            {"mnemonic": "buffer_store_short", "count": 1, "bytes": 2},
+            {"mnemonic": "global_store_b128", "count": 1, "bytes": 16},
+            {"mnemonic": "global_store_dwordx2", "count": 1, "bytes": 8},
+        ],
+    }
+    assert c["global_loads"]["count"] == 1
+
+
 def test_a_format_load_has_no_total_bytes():
     c = counts.count([I(0, "buffer_load_format_xyzw", "v[0:3], v4, s[0:3], 0 offen"), I(8, "buffer_load_dword", "v5, v4, s[0:3], 0 offen")])
     assert c["global_loads"]["count"] == 2 and c["global_loads"]["bytes"] is None

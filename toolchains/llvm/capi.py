@@ -13,6 +13,7 @@ llc's stderr was.
 
 import ctypes
 import threading
+import time
 
 from toolchains.llvm.errors import LlvmError
 
@@ -103,8 +104,9 @@ class LibLLVM:
         return self._machines[key]
 
     def compile(self, ir, cpu, triple=None, what="compile"):
-        """(object bytes, diagnostics text) of IR text `ir` for `cpu`: parse,
-        verify, -O2, codegen. LlvmError names the stage and carries LLVM's words."""
+        """(object bytes, diagnostics text, {stage: CPU seconds}) of IR text
+        `ir` for `cpu`: parse (and verify), -O2, codegen. LlvmError names the
+        stage and carries LLVM's words."""
         with self._lock:
             return self._compile(ir, cpu, triple, what)
 
@@ -151,6 +153,7 @@ class LibLLVM:
 
     def _compile(self, ir, cpu, triple, what):
         fn = self._fn
+        start = time.thread_time()  # LLVM runs in this thread only
         context, module, notes = self._parse(ir, what)
         try:
             if triple:
@@ -159,6 +162,7 @@ class LibLLVM:
             if not module_triple:
                 raise LlvmError(f"{what}: the module names no target triple and none was given")
             machine = self._machine(module_triple, cpu)
+            parsed = time.thread_time()
             options = fn["LLVMCreatePassBuilderOptions"]()
             try:
                 failure = fn["LLVMRunPasses"](module, b"default<O2>", machine, options)
@@ -166,6 +170,7 @@ class LibLLVM:
                 fn["LLVMDisposePassBuilderOptions"](options)
             if failure:
                 raise LlvmError(f"{what} -O2 for {cpu}: {self._message(fn['LLVMGetErrorMessage'](failure), 'LLVMDisposeErrorMessage')}")
+            optimised = time.thread_time()
             error, out = _VOID(), _VOID()
             if fn["LLVMTargetMachineEmitToMemoryBuffer"](machine, module, _OBJECT_FILE, ctypes.byref(error), ctypes.byref(out)):
                 raise LlvmError(f"{what} codegen for {cpu}: {self._message(error) if error.value else ''}")
@@ -173,10 +178,11 @@ class LibLLVM:
                 obj = ctypes.string_at(fn["LLVMGetBufferStart"](out), fn["LLVMGetBufferSize"](out))
             finally:
                 fn["LLVMDisposeMemoryBuffer"](out)
+            stages = {"parse": parsed - start, "o2": optimised - parsed, "codegen": time.thread_time() - optimised}
             errors = [n for n in notes if n.startswith("error:")]
             if errors:
                 raise LlvmError(f"{what} for {cpu}: " + "\n".join(errors))
-            return obj, "\n".join(notes)
+            return obj, "\n".join(notes), stages
         finally:
             fn["LLVMDisposeModule"](module)
             fn["LLVMContextDispose"](context)

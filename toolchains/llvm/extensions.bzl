@@ -7,7 +7,7 @@ and test reads to reach that LLVM.
 """
 
 load("//toolchains/llvm:flavors.bzl", "LLVM_FLAVORS")
-load("//toolchains/python:extensions.bzl", "VENV_PYTHON")
+load("//toolchains/python:extensions.bzl", "ROOT_MARKER", "VENV_PYTHON")
 
 _BUILD = """\
 load("@rocke//toolchains/llvm:defs.bzl", "llvm_toolchain")
@@ -25,6 +25,7 @@ def _llvm_repo_impl(rctx):
     setup = rctx.path(Label("//toolchains/llvm:setup.py"))
     manifest = rctx.path(Label("//toolchains/sysroot:manifest"))
     lock = rctx.path(Label("//toolchains/llvm:llvmlite.lock"))
+    rctx.watch(ROOT_MARKER)
     result = rctx.execute([
         VENV_PYTHON,
         str(setup),
@@ -37,7 +38,7 @@ def _llvm_repo_impl(rctx):
         "--llvmlite-lock",
         str(lock),
         "--root-stamp",
-        "/.rocke-root",
+        ROOT_MARKER,
     ])
     if result.return_code != 0:
         fail("setting up the LLVM toolchain llvm{} failed:\n{}".format(rctx.attr.flavor, result.stderr))
@@ -47,7 +48,6 @@ def _llvm_repo_impl(rctx):
 llvm_repo = repository_rule(
     implementation = _llvm_repo_impl,
     attrs = {"flavor": attr.string(mandatory = True)},
-    local = True,
 )
 
 def _llvm_impl(mctx):

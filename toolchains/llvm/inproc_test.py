@@ -1,9 +1,14 @@
 """The compile path of one flavor (llvm_py_test runs it per flavor): LLVM
-22-24 in this process give the bytes `opt -O2 | llc` gives; a verifier
-failure is one clear error; LLVM 20's worker is reused across kernels, and a
-kernel that ends it fails alone."""
+22-24 in this process give the bytes `opt -O2 | llc` gives; one compile runs
+the -O2 pipeline once and codegen once, and reports each stage's CPU time; a
+verifier failure is one clear error; LLVM 20's worker is reused across
+kernels, a kernel that ends it fails alone, and a worker grown past its
+memory limit is replaced."""
 
 import os
+import re
+import subprocess
+import sys
 
 import pytest
 
@@ -35,6 +40,55 @@ if TC.kind == "llc":
             assert TC.compile(ir, arch).obj == isolated.compile(ir, arch).obj, (arch, dtype)
 
 
+# One compile of the in-process path (capi.py) or of the worker's op_compile,
+# in a process of its own with LLVM's opt-bisect on: LLVM then names every
+# pass it runs on stderr, "BISECT: running pass (N) NAME on UNIT".
+_BISECT = "-opt-bisect-limit=2000000000"
+_ONE_COMPILE = {
+    "llc": (
+        sys.executable,
+        "import ctypes, sys\n"
+        "from toolchains.llvm import capi\n"
+        "path, cpu = sys.argv[1:]\n"
+        "library = capi.load(path)\n"
+        f"ctypes.CDLL(path).LLVMParseCommandLineOptions(2, (ctypes.c_char_p * 2)(b'rocke', b'{_BISECT}'), None)\n"
+        "library.compile(sys.stdin.read(), cpu)\n",
+    ),
+    "llvmlite": (
+        TC.tools.get("python"),
+        "import runpy, sys\n"
+        "import llvmlite.binding as llvm\n"
+        "driver, cpu = sys.argv[1:]\n"
+        "op_compile = runpy.run_path(driver)['op_compile']\n"
+        "llvm.initialize_all_targets()\n"
+        "llvm.initialize_all_asmprinters()\n"
+        f"llvm.set_option('', '{_BISECT}')\n"
+        "op_compile({'text': sys.stdin.read(), 'cpu': cpu, 'triple': ''})\n",
+    ),
+}
+# Instruction selection, once per function per codegen, as each LLVM names it.
+_ISEL = re.compile(r"^(AMDGPU DAG->DAG Pattern Instruction Selection|amdgpu-isel)$")
+
+
+def test_one_compile_runs_the_o2_pipeline_once_and_codegen_once():
+    python, script = _ONE_COMPILE[TC.kind]
+    where = TC.tools["library"] if TC.kind == "llc" else llvm._LLVMLITE_DRIVER
+    proc = subprocess.run([python, "-c", script, where, "gfx942"], input=probe("q4_mfma_16x16x16f16.ll"), capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    runs = re.findall(r"^BISECT: running pass \(\d+\) (.+) on (.+)$", proc.stderr, re.M)
+    assert len(runs) > 100, proc.stderr[-2000:]  # the whole -O2 pipeline and codegen ran
+    # The pipeline's first pass runs on the module once per pipeline run.
+    assert runs.count(runs[0]) == 1 and runs[0][1] == "[module]", runs[0]
+    isel = [unit for name, unit in runs if _ISEL.match(name)]
+    assert isel == ["function (k)"], isel
+
+
+def test_a_compile_reports_each_stage():
+    stages = TC.compile(probe("q4_mfma_16x16x16f16.ll"), "gfx942").stages
+    assert list(stages) == ["parse", "o2", "codegen"], stages
+    assert all(0 < seconds < 60 for seconds in stages.values()), stages
+
+
 def test_verifier_failure_is_one_clear_error():
     with pytest.raises(LlvmError, match="does not dominate all uses") as err:
         TC.compile(BROKEN, "gfx942", triple="amdgcn-amd-amdhsa")
@@ -59,6 +113,13 @@ if TC.kind == "llvmlite":
         for _ in range(3):
             TC.compile(ir, "gfx942")
         assert llvm._WORKERS[TC.tools["python"]] is worker and worker.proc.poll() is None
+
+    def test_a_worker_past_its_memory_limit_is_replaced(monkeypatch):
+        TC.compile(probe("q4_mfma_16x16x16f16.ll"), "gfx942")
+        worker = llvm._WORKERS[TC.tools["python"]]
+        monkeypatch.setattr(llvm, "_WORKER_RSS_LIMIT", worker.maxrss - 1)
+        TC.compile(probe("q4_mfma_16x16x16f16.ll"), "gfx942")
+        assert llvm._WORKERS[TC.tools["python"]] is not worker and worker.proc.poll() == 0
 
     def test_a_dead_worker_is_replaced():
         TC.compile(probe("q4_mfma_16x16x16f16.ll"), "gfx942")

@@ -14,7 +14,7 @@ Compiling (parse and verify, -O2, codegen to an object in memory) runs
 - for LLVM 20, in a worker process running llvmlite_driver.py in the llvm20
   environment (LLVM 20 aborts its process on some inputs), kept for the next
   kernel; a worker LLVM ended is that kernel's error, and the next kernel
-  gets a fresh one.
+  gets a fresh one, as does a worker grown past _WORKER_RSS_LIMIT.
 Linking is one ld.lld run. The resource figures come from the object's
 AMDGPU metadata note (codeobject.py); occupancy from the arch table
 (platform/arch/occupancy.py).
@@ -38,6 +38,12 @@ from toolchains.llvm.errors import LlvmError
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _LLVMLITE_DRIVER = os.path.join(_HERE, "llvmlite_driver.py")
 _LINK_BATCH = 256  # modules per llvm-link run in verify_many
+# llvmlite's -O2 run keeps about 0.7 MiB per kernel that it never frees
+# (measured: parse and codegen alone keep none, a context per kernel does
+# not help, LLVM 22's C API keeps none), so a worker past this resident size
+# (peak) is replaced before its next request: a fresh one (0.18 s) every
+# ~1300 kernels.
+_WORKER_RSS_LIMIT = 1 << 30
 
 __all__ = ["Compiled", "LlvmError", "Toolchain", "resources"]
 
@@ -48,6 +54,10 @@ class Compiled:
     cpu: str
     obj: bytes
     warnings: str  # what LLVM reported besides the object (warnings, errors it survived)
+    # CPU seconds of each LLVM stage, "parse" (and verify), "o2" and "codegen",
+    # where one LLVM ran them all (in process or LLVM 20's worker); empty
+    # for the subprocess path. For benchmarks: never part of the output.
+    stages: dict = dataclasses.field(default_factory=dict, compare=False)
 
     @functools.cached_property
     def metadata(self):
@@ -119,6 +129,9 @@ class _Worker:
         self.stderr = tempfile.TemporaryFile()
         self.proc = subprocess.Popen([python, _LLVMLITE_DRIVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
         self.read_to = 0
+        # Its peak resident size in bytes, as its last answer said (it reads
+        # its own: /proc shows other PIDs than a sandbox's PID namespace).
+        self.maxrss = 0
 
     def _new_stderr(self):
         self.stderr.seek(self.read_to)
@@ -139,6 +152,7 @@ class _Worker:
             reason = f"killed by signal {-code}" if code < 0 else f"exit {code}"
             raise _WorkerDied(f"LLVM {self.version} (llvmlite) {op} ended its worker process ({reason}): {self._new_stderr().strip()}")
         response = json.loads(line)
+        self.maxrss = response["maxrss"]
         err = self._new_stderr()
         if "error" in response:
             raise LlvmError(f"LLVM {self.version} (llvmlite) {op} failed: {(err + response['error']).strip()}")
@@ -208,7 +222,10 @@ class Toolchain:
         python = self.tools["python"]
         with _WORKERS_LOCK:
             worker = _WORKERS.get(python)
-            if worker is None or worker.proc.poll() is not None:
+            if worker is not None and (worker.proc.poll() is not None or worker.maxrss > _WORKER_RSS_LIMIT):
+                worker.close()
+                worker = None
+            if worker is None:
                 worker = _WORKERS[python] = _Worker(python, self.version)
             try:
                 return worker.request(op, text=ir, **fields)
@@ -306,11 +323,11 @@ class Toolchain:
         """
         if self.kind == "llvmlite":
             out, err = self._llvmlite("compile", ir, cpu=cpu, triple=triple or "")
-            return Compiled(self.flavor, cpu, base64.b64decode(out["obj"]), err)
+            return Compiled(self.flavor, cpu, base64.b64decode(out["obj"]), err, out["stages"])
         library = self._library(cpu)
         if library is not None:
-            obj, notes = library.compile(ir, cpu, triple, what=f"LLVM {self.version}")
-            return Compiled(self.flavor, cpu, obj, notes)
+            obj, notes, stages = library.compile(ir, cpu, triple, what=f"LLVM {self.version}")
+            return Compiled(self.flavor, cpu, obj, notes, stages)
         target = [f"-mcpu={cpu}"] + ([f"-mtriple={triple}"] if triple else [])
         bitcode, opt_err = _run([self._bin("opt"), "-O2", *target, "-o", "-", "-"], ir.encode(), what=f"opt -O2 -mcpu={cpu}")
         obj, err = _run([self._bin("llc"), "-O2", *target, "-filetype=obj", "-o", "-", "-"], bitcode, what=f"llc -mcpu={cpu}")

@@ -9,6 +9,14 @@ exposes them as cc_library targets.
 # The venv build_root.sh creates from requirements.lock.
 VENV_PYTHON = "/opt/rocke/venv/bin/python3"
 
+# The root's marker (build_root.sh): its key and the sizes of its key files.
+# Repositories that read the root watch it instead of being `local`: a local
+# repository is fetched again at every Bazel server start, rewriting files
+# that actions read (a build once died with "toolchain.json was modified
+# during execution"); a watched one is fetched again only when the root
+# changes.
+ROOT_MARKER = "/.rocke-root"
+
 _QUERY = "; ".join([
     "import sys, sysconfig, pybind11",
     "print(sysconfig.get_paths()['include'])",
@@ -36,6 +44,7 @@ exports_files(["defs.bzl"])
 """
 
 def _rocke_python_repo_impl(rctx):
+    rctx.watch(ROOT_MARKER)
     result = rctx.execute([VENV_PYTHON, "-c", _QUERY])
     if result.return_code != 0:
         fail("rocke_python: cannot query the venv interpreter {}: {}\nIs Bazel running inside the pinned root (./bazel)?".format(
@@ -50,7 +59,6 @@ def _rocke_python_repo_impl(rctx):
 
 rocke_python_repo = repository_rule(
     implementation = _rocke_python_repo_impl,
-    local = True,
 )
 
 python_env = module_extension(

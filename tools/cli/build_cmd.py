@@ -25,18 +25,23 @@ OUT then holds:
                     workgroup) and the entries that failed; same inputs,
                     same bytes
   index.csv         the rows as CSV
-  timings.json      each kernel's build time in seconds (the one file that
-                    differs between two builds: times are measurements)
+  timings.json      each kernel's build time in seconds, keyed
+                    PROBLEM/ARCH/FAMILY: its lowering, then its compile and
+                    link; a kernel another's code object serves was only
+                    lowered (the table shows `= #P` for it). The one file
+                    that differs between two builds: times are measurements
 
 A code object an earlier build into OUT listed and this one does not is
 removed, so OUT ends as a build into an empty folder leaves it.
 
-and the table, with build times, goes to stdout. A bad entry is one line
-naming it and its field (problems[3].stride: ...); the others still build
-and the exit status is 1. Progress goes to stderr: one line rewritten in
-place on a terminal, a line per kernel otherwise. Kernels build in --jobs
-worker processes (default: the machine's cores, at most 8). The last line
-counts the kernels, the distinct ones built and the errors.
+and the table, with each kernel's build time, goes to stdout. A bad entry
+is one line naming it and its field (problems[3].stride: ...); the others
+still build and the exit status is 1. Progress goes to stderr, a step per
+kernel built (the distinct ones: [done/total], elapsed, time left, and the
+kernel's family and code object): one line rewritten in place on a
+terminal, a line per kernel otherwise. Kernels build in --jobs worker
+processes (default: the machine's cores, at most 8). The last line counts
+the kernels, the distinct ones built and the errors.
 """
 
 import concurrent.futures
@@ -206,21 +211,23 @@ def run(args):
         print(f"rocke build: {_what(job)}: {failure}", file=sys.stderr)
 
     with _workers(jobs, args.jobs, planner.__name__, toolchain, args.engine) as (how, results):
-        lowered, took = {}, {}
-        for job, low, failure, spent in results(_lower, jobs):
+        lowered = {}
+        for job, low, failure, _ in results(_lower, jobs):
             if failure:
                 failed(job, failure)
             else:
-                lowered[_key(job)], took[_key(job)] = (job, low), spent
+                lowered[_key(job)] = (job, low)
         served_by = _distinct(lowered)
         distinct = sorted(set(served_by.values()))
         progress = Progress(len(distinct), sys.stderr)
         built = {}  # (job key, i) -> Built or the failure's message, for each distinct kernel
+        compiled = {}  # (job key, i) -> the seconds its compile and link took, in its worker
         work = [(lowered[key][0], lowered[key][1][i], i) for key, i in distinct]
         for (job, i), result, failure, spent in results(_compile, work):
             built[(_key(job), i)] = failure or result[1]
-            took[_key(job)] += spent
-            progress.step(f"{_what(job)}{f' kernel {i + 1}' if i else ''}{' FAILED' if failure else ''} ({spent:.2f} s)")
+            compiled[(_key(job), i)] = spent
+            low = lowered[_key(job)][1][i]
+            progress.step(f"{_what(job)}: {low.choice.family} -> {low.path}{' FAILED' if failure else ''} ({spent:.2f} s)")
     for key in sorted(lowered):
         job, kernels = lowered[key]
         served = [served_by[(key, i)] for i in range(len(kernels))]
@@ -230,13 +237,14 @@ def run(args):
             same = "" if (index_, arch) == key else f"the same kernel as problems[{index_}] on {arch}: "
             failed(job, same + built[failing[0]])
             continue
-        for low, (by_key, by_i) in zip(kernels, served):
+        for i, (low, (by_key, by_i)) in enumerate(zip(kernels, served)):
             by = lowered[by_key][1][by_i]
             row, one = planner.compile_row(job, low, toolchain, built[(by_key, by_i)], by)
             rows.append(row)
             objects[row["path"]] = one.code_object
-        if any(by_key == key for by_key, _ in served):
-            seconds[key] = took[key]
+            # Each kernel's own time: its lowering, then its compile and link
+            # (none for a kernel another's code object serves).
+            seconds[index.kernel_key(row)] = low.seconds + compiled.get((key, i), 0.0)
     wall = time.monotonic() - start
     try:
         _write(out, objects, rows, error_rows, seconds)

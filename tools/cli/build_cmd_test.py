@@ -1,10 +1,13 @@
 """`rocke build` as a user runs it: a problems file with bad entries among
 good ones builds the good ones and names the bad; two builds give the same
-bytes; --explain, --help and one-line refusals."""
+bytes; each kernel has its own build time; progress counts the kernels
+built, on a terminal and off one; --explain, --help and one-line refusals."""
 
 import hashlib
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -76,7 +79,7 @@ def test_every_row_names_a_code_object_with_its_sha256_and_figures(built):
         assert row["waves"] == {"gfx942": 4, "gfx1201": 8}[row["arch"]], row
     csv_lines = (out / "index.csv").read_text().splitlines()
     assert len(csv_lines) == 1 + len(rows)
-    assert set(json.loads((out / "timings.json").read_text())) == {f"{r['problem']}/{r['arch']}" for r in rows}
+    assert set(json.loads((out / "timings.json").read_text())) == {f"{r['problem']}/{r['arch']}/{r['family']}" for r in rows}
 
 
 def test_a_second_build_gives_the_same_bytes_whatever_the_workers_and_hash_seed(built, problems, tmp_path):
@@ -147,18 +150,24 @@ def test_identical_kernels_are_built_once_and_their_rows_share_the_code_object(t
     assert len({r["sha256"] for r in rows}) == 2 and rows[0]["sha256"] == rows[2]["sha256"] == rows[3]["sha256"]
     assert {r["vgpr"] for r in rows[2:]} == {rows[0]["vgpr"]}
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*.hsaco")) == ["gfx942/context.hsaco", "gfx942/qkv.hsaco"]
-    assert sorted(json.loads((out / "timings.json").read_text())) == ["0/gfx942", "1/gfx942"]  # only what was built
+    # Every kernel has its time; one another's code object serves was only
+    # lowered (milliseconds), not compiled and linked as the one it reuses.
+    timings = json.loads((out / "timings.json").read_text())
+    assert sorted(timings) == ["0/gfx942/gemm", "1/gfx942/gemm", "2/gfx942/gemm", "3/gfx942/gemm"]
+    assert max(timings["2/gfx942/gemm"], timings["3/gfx942/gemm"]) < timings["0/gfx942/gemm"]
     text = capsys.readouterr().out
     assert "4 kernels (2 distinct built), 0 errors" in text
     table = {line.split()[1]: line for line in text.splitlines()[1:5]}
     assert table["ffn_up"].endswith("= #0") and table["scores"].endswith("= #0") and not table["context"].endswith("#0")
 
 
+# 784 pixels x 32 filters: 7 workgroups on gfx942's 304 CUs, so the planner splits the 288-long reduction.
+SPLIT = {"op": "conv_fwd", "name": "late", "n": 1, "c": 32, "k": 32, "spatial": [28, 28], "filter": [3, 3], "pad": [1, 1], "bias_relu": True}
+
+
 def test_a_split_layer_builds_its_conv_then_its_reduce_each_with_a_row(tmp_path, capsys):
-    # 784 pixels x 32 filters: 7 workgroups on gfx942's 304 CUs, so the planner splits the 288-long reduction.
-    layer = {"op": "conv_fwd", "name": "late", "n": 1, "c": 32, "k": 32, "spatial": [28, 28], "filter": [3, 3], "pad": [1, 1], "bias_relu": True}
     path = tmp_path / "split.json"
-    path.write_text(json.dumps({"problems": [layer]}))
+    path.write_text(json.dumps({"problems": [SPLIT]}))
     assert rocke.main(["build", "--problems", str(path), "--arch", "gfx942", "--out", str(tmp_path / "o"), "--explain", "--jobs", "1"]) == 0
     rows = json.loads((tmp_path / "o" / "index.json").read_text())["kernels"]
     assert [(r["problem"], r["family"], r["path"], r["kernel"]) for r in rows] == [
@@ -173,6 +182,48 @@ def test_a_split_layer_builds_its_conv_then_its_reduce_each_with_a_row(tmp_path,
     assert "\n  then reduce: conv_fwd_split_k_reduce, 4 f32 slices, 4 elements per lane\n" in out
     table = [line for line in out.splitlines() if line.startswith("0 ")]
     assert len(table) == 2 and "conv_igemm_fwd" in table[0] and "conv_fwd_split_k_reduce" in table[1]
+    # Each kernel its own build time, in the table as in timings.json: the
+    # reduce (a few adds per lane) builds faster than the 128x64 tile.
+    timings = json.loads((tmp_path / "o" / "timings.json").read_text())
+    assert sorted(timings) == ["0/gfx942/conv_fwd_split_k_reduce", "0/gfx942/conv_igemm_fwd"]
+    conv, reduce = timings["0/gfx942/conv_igemm_fwd"], timings["0/gfx942/conv_fwd_split_k_reduce"]
+    assert 0 < reduce < conv
+    shown = [float(line.split()[-1]) for line in table]  # to 0.01 s; the file to 0.001 s
+    assert abs(shown[0] - conv) <= 0.006 and abs(shown[1] - reduce) <= 0.006, (shown, timings)
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+# A split layer (its convolution and its reduce) and two GEMMs one kernel
+# serves: 4 kernels, 3 of them built.
+PROGRESS = [SPLIT, *SAME_KERNEL[0:3:2]]
+PROGRESS_LINE = re.compile(r"\[(\d+)/(\d+)\] (\d+):(\d\d) elapsed, (\d+):(\d\d) left: problems\[\d\] \w+ on gfx942: (\w+) -> (\S+) \(\d+\.\d\d s\)")
+
+
+@pytest.mark.parametrize("terminal", [False, True], ids=["plain", "terminal"])
+def test_progress_counts_the_kernels_built_with_elapsed_and_eta(tmp_path, monkeypatch, terminal):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"problems": PROGRESS}))
+    stderr = Terminal() if terminal else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    assert rocke.main(["build", "--problems", str(path), "--arch", "gfx942", "--out", str(tmp_path / "o"), "--jobs", "1"]) == 0
+    text = stderr.getvalue()
+    if terminal:  # one line rewritten in place, ended once the last kernel is built
+        assert text.startswith("\r\x1b[K[1/3] ") and text.endswith("\n") and text.count("\n") == 1
+        lines = text[len("\r\x1b[K"):-1].split("\r\x1b[K")
+    else:  # a plain line per kernel built
+        assert "\r" not in text and "\x1b" not in text and text.endswith("\n")
+        lines = text.splitlines()
+    matches = [PROGRESS_LINE.fullmatch(line) for line in lines]
+    assert all(matches), lines
+    assert [(int(m[1]), int(m[2])) for m in matches] == [(1, 3), (2, 3), (3, 3)]
+    assert sorted((m[7], m[8]) for m in matches) == [
+        ("conv_fwd_split_k_reduce", "gfx942/late.reduce.hsaco"), ("conv_igemm_fwd", "gfx942/late.hsaco"), ("gemm", "gfx942/qkv.hsaco"),
+    ]
+    assert (int(matches[-1][5]), int(matches[-1][6])) == (0, 0)  # nothing left after the last
 
 
 @pytest.mark.parametrize("flags,message", [

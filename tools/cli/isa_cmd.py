@@ -15,9 +15,11 @@ borrows, and the report says so). Reported:
                  defines it from the branch structure: the innermost natural
                  loop holding the most matrix instructions), every instruction
                  of its blocks counted once: matrix instructions, global loads
-                 and LDS reads and writes (count, bytes per lane and
+                 and stores, LDS reads and writes (count, bytes per lane and
                  instruction), waits and those for vmcnt(0), branches,
                  exec-mask writes, barriers (platform/isa/counts.py)
+  whole kernel   the same counts over every instruction of the kernel once
+                 (static): what a kernel without a loop does per lane
   LDS banks      a static model of bank conflicts of every LDS access of the
                  kernel IR (platform/isa/banks.py states what it can know)
   resources      the figures of the code object's AMDGPU metadata, occupancy
@@ -36,7 +38,7 @@ from lower.flavors import FLAVORS, ArchDomainError
 from toolchains.llvm.llvm import LlvmError
 from tools.cli.emit_cmd import Refused, find_case, list_cases, load_family, toolchain_for
 
-HELP = "compile a family case and report its ISA metrics (main loop, LDS banks, resources)"
+HELP = "compile a family case and report its ISA metrics (main loop, whole kernel, LDS banks, resources)"
 
 
 def add_arguments(parser):
@@ -95,19 +97,25 @@ def _n(count, noun):
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def _loop_rows(loop):
-    matrix = ", ".join(f"{r['count']} {r['mnemonic']}" for r in loop["matrix"]["by_mnemonic"])
+def _count_rows(c):
+    """The rows of counts.count's kinds (a main loop's or the whole kernel's)."""
+    matrix = ", ".join(f"{r['count']} {r['mnemonic']}" for r in c["matrix"]["by_mnemonic"])
     return [
-        ("instructions", f"{loop['instructions']} in {_n(loop['blocks'], 'block')}, header at +{loop['header']:#x}, depth {loop['depth']} ({_n(loop['loops'], 'loop')} in the kernel)"),
-        ("matrix", f"{loop['matrix']['count']}" + (f": {matrix}" if matrix else "")),
-        ("global loads", _memory(loop["global_loads"])),
-        ("LDS reads", _memory(loop["lds_reads"])),
-        ("LDS writes", _memory(loop["lds_writes"])),
-        ("waits", f"{loop['waits']['count']}, {loop['waits']['vmcnt0']} for vmcnt(0)"),
-        ("branches", str(loop["branches"])),
-        ("exec writes", str(loop["exec_writes"])),
-        ("barriers", str(loop["barriers"])),
+        ("matrix", f"{c['matrix']['count']}" + (f": {matrix}" if matrix else "")),
+        ("global loads", _memory(c["global_loads"])),
+        ("global stores", _memory(c["global_stores"])),
+        ("LDS reads", _memory(c["lds_reads"])),
+        ("LDS writes", _memory(c["lds_writes"])),
+        ("waits", f"{c['waits']['count']}, {c['waits']['vmcnt0']} for vmcnt(0)"),
+        ("branches", str(c["branches"])),
+        ("exec writes", str(c["exec_writes"])),
+        ("barriers", str(c["barriers"])),
     ]
+
+
+def _loop_rows(loop):
+    where = f"{loop['instructions']} in {_n(loop['blocks'], 'block')}, header at +{loop['header']:#x}, depth {loop['depth']} ({_n(loop['loops'], 'loop')} in the kernel)"
+    return [("instructions", where), *_count_rows(loop)]
 
 
 def _bank_rows(model):
@@ -133,6 +141,8 @@ def text(r):
     else:
         out.append("main loop, per iteration (every instruction of its blocks once)\n")
         out.append(_table(_loop_rows(r["main_loop"])))
+    out.append("\nwhole kernel (every instruction once: each path of a branch, a loop's body once)\n")
+    out.append(_table([("instructions", str(r["whole_kernel"]["instructions"])), *_count_rows(r["whole_kernel"])]))
     m = r["lds_banks"]
     out.append(f"\nLDS bank conflicts (model: {m['banks']} banks of {m['bank_bytes']} B; per IR access, worst wave; op = index in program order)\n")
     if m["accesses"]:

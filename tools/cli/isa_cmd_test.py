@@ -14,7 +14,7 @@ from family.cases_json import canonical
 from tools.cli import rocke
 
 FIRST = rocke_families.FAMILIES[0]
-KEYS = ["arch", "case", "disassembler", "family", "flavor", "kernel", "lds_banks", "llvm", "main_loop", "resources"]
+KEYS = ["arch", "case", "disassembler", "family", "flavor", "kernel", "lds_banks", "llvm", "main_loop", "resources", "whole_kernel"]
 
 
 def _case(arch_name):
@@ -52,7 +52,7 @@ def test_json_names_the_case_and_its_figures(gfx942_json):
     assert (r["lds_banks"]["banks"], r["lds_banks"]["bank_bytes"]) == (32, 4)
 
 
-def test_text_form_has_the_three_sections(gfx942_json, capsys):
+def test_text_form_has_the_four_sections(gfx942_json, capsys):
     assert rocke.main(["isa", FIRST, "--case", _case("gfx942").id]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"{gfx942_json['family']} {gfx942_json['case']}: gfx942, llvm23 (LLVM 23.1.4)")
@@ -61,8 +61,12 @@ def test_text_form_has_the_three_sections(gfx942_json, capsys):
     if loop is None:
         assert "main loop: none" in out
     else:
-        assert f"  matrix        {loop['matrix']['count']}" in out
-        assert f"  waits         {loop['waits']['count']}, {loop['waits']['vmcnt0']} for vmcnt(0)" in out
+        assert f"\n  {'matrix':13}  {loop['matrix']['count']}" in out  # labels padded to "global stores"
+        assert f"\n  {'waits':13}  {loop['waits']['count']}, {loop['waits']['vmcnt0']} for vmcnt(0)" in out
+    whole = gfx942_json["whole_kernel"]
+    assert "\nwhole kernel (every instruction once: each path of a branch, a loop's body once)\n" in out
+    assert f"\n  {'instructions':13}  {whole['instructions']}\n" in out
+    assert f"\n  {'global stores':13}  {whole['global_stores']['count']}" in out
     header, values = out.split("\nresources\n")[1].splitlines()
     assert dict(zip(header.split(), values.split()))["vgpr"] == str(gfx942_json["resources"]["vgpr"])
 

@@ -1,0 +1,45 @@
+"""networks.depthwise: the depthwise layers of a problems file, at the
+full-size tests' batch; MobileNetV2's come from the catalog, their one home."""
+
+import dataclasses
+import json
+import os
+
+import pytest
+
+from conv import networks
+from conv.spec import ConvSpec
+
+CATALOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "catalog", "mobilenet_v2.json")
+
+
+def test_only_depthwise_conv_fwd_entries_are_taken_at_the_full_size_batch():
+    doc = {"problems": [
+        {"op": "conv_fwd", "name": "dw", "n": 1, "c": 8, "k": 8, "spatial": [14, 14], "filter": [3, 3], "pad": [1, 1], "groups": 8},
+        {"op": "conv_fwd", "name": "grouped", "n": 1, "c": 8, "k": 16, "spatial": [14, 14], "filter": [3, 3], "groups": 4},
+        {"op": "conv_fwd", "name": "dense", "n": 1, "c": 8, "k": 8, "spatial": [14, 14], "filter": [1, 1]},
+        {"op": "conv_dgrad", "name": "dgrad_dw", "n": 1, "c": 8, "k": 8, "spatial": [14, 14], "filter": [3, 3], "groups": 8},
+        {"op": "gemm", "name": "g", "m": 8, "n": 8, "k": 8, "dtype": "f16"},
+        {"op": "conv_fwd", "n": 2, "c": 4, "k": 4, "spatial": [7, 7], "filter": [3, 3], "stride": [2, 2], "groups": 4, "dtype": "bf16"},
+    ]}
+    assert networks.depthwise(doc) == {
+        "dw": ConvSpec(networks.BATCH, 8, 8, (14, 14), (3, 3), pad=(1, 1), groups=8),
+        "problems[5]": ConvSpec(networks.BATCH, 4, 4, (7, 7), (3, 3), stride=(2, 2), groups=4, dtype="bf16"),
+    }
+
+
+def test_mobilenet_v2s_depthwise_layers_are_the_catalogs_at_batch_32():
+    with open(CATALOG) as f:
+        doc = json.load(f)
+    layers = networks.depthwise(doc)
+    # The catalog's entries with one filter per group, every one of them, each at batch 32.
+    depthwise = [e for e in doc["problems"] if e.get("groups", 1) > 1]
+    assert list(layers) == [e["name"] for e in depthwise] and layers
+    for e in depthwise:
+        assert dataclasses.replace(layers[e["name"]], n=e["n"]).to_json() == ConvSpec.from_json({k: v for k, v in e.items() if k not in ("op", "name")}).to_json()
+        assert layers[e["name"]].n == networks.BATCH == 32
+
+
+def test_a_bad_entry_is_the_specs_error():
+    with pytest.raises(ValueError, match="stride"):
+        networks.depthwise({"problems": [{"op": "conv_fwd", "name": "x", "n": 1, "c": 4, "k": 4, "spatial": [7, 7], "filter": [3, 3], "stride": [0, 1], "groups": 4}]})

@@ -1,0 +1,82 @@
+"""The numeric gate (numeric_test.py) as rocke_family runs it, on a toy
+family: a case whose numbers match passes, a case the family refuses is
+recorded as an expected rejection (as the emit gate records it), and a case
+with wrong numbers or a builder that breaks fails, naming the case."""
+
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+GATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "numeric_test.py")
+
+_TOY = '''
+import numpy as np
+
+from family.family import Case, Family, Problem, Refusal
+from ir import types as T
+from ir.builder import KernelBuilder
+
+
+class ToyRefusal(Refusal):
+    """A workgroup the toy family does not take."""
+
+
+def build(case):
+    lanes, _ = case.spec
+    if lanes > 1024:
+        raise ToyRefusal(f"toy: lanes={lanes} is more than a workgroup's 1024; no family takes it")
+    if lanes == 0:
+        raise ZeroDivisionError("a builder's bug")
+    b = KernelBuilder("toy_" + case.id, arch=case.arch, workgroup_size=(lanes, 1, 1))
+    out = b.arg("out", T.GLOBAL)
+    lane = b.thread_id(0)
+    b.store(b.offset(out, b.mul(lane, 4)), b.convert(lane, T.F32))
+    return b.finish()
+
+
+def problem(case, rng):
+    lanes, shift = case.spec
+    if lanes > 1024:
+        raise AssertionError("the problem of a refused case was made")
+    out = np.full(lanes, np.nan, np.float32)
+    return Problem([out], (1, 1, 1), {0: np.arange(lanes) + shift}, lambda v: v, 0.0, 0.0)
+
+
+FAMILY = Family(
+    "toy",
+    (
+        Case("right_gfx942", "gfx942", (64, 0)),
+        Case("refused_gfx942", "gfx942", (2048, 0)),
+        Case("wrong_gfx942", "gfx942", (64, 1)),
+        Case("broken_gfx942", "gfx942", (0, 0)),
+    ),
+    build,
+    problem,
+)
+'''
+
+
+def test_a_refused_case_is_a_recorded_rejection_and_wrong_numbers_fail(tmp_path):
+    (tmp_path / "toy_numeric_family.py").write_text(_TOY)
+    report = tmp_path / "report.xml"
+    env = dict(os.environ, ROCKE_FAMILY_MODULE="toy_numeric_family", PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]))
+    argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--import-mode=append", "-q", f"--junitxml={report}", "-o", "junit_family=xunit1", GATE]
+    proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr  # some tests failed
+    outcomes, properties = {}, {}
+    for case in ET.parse(report).getroot().iter("testcase"):
+        name = case.get("name")
+        outcomes[name] = "failed" if case.find("failure") is not None or case.find("error") is not None else "passed"
+        properties[name] = {p.get("name"): p.get("value") for p in case.iter("property")}
+    test = "test_case_matches_numpy_or_is_refused"
+    assert outcomes == {
+        "test_family_has_cases": "passed",
+        f"{test}[broken_gfx942]": "failed",
+        f"{test}[refused_gfx942]": "passed",
+        f"{test}[right_gfx942]": "passed",
+        f"{test}[wrong_gfx942]": "failed",
+    }, proc.stdout
+    assert properties[f"{test}[refused_gfx942]"] == {"rejected": "reject refused_gfx942 arch=gfx942 error=ToyRefusal"}
+    assert properties[f"{test}[right_gfx942]"] == {}
+    assert "ZeroDivisionError: a builder's bug" in proc.stdout and "wrong_gfx942: argument 0" in proc.stdout
