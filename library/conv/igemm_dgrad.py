@@ -172,7 +172,7 @@ def build(case):
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     if c.channels_last:
         dx_group = b.offset(dx, b.mul(b.mul(group, n), elem.nbytes))
-        epilogue(b, acc.runs(b), dx_group, c.c, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
+        epilogue(b, acc.runs(b), dx_group, c.c, ops.m, ops.n, row0, col0, elem, inside=acc.inside, rows=cfg.block_m)
     else:
         _store_nchw(b, spec, acc, dx, group, row0, col0)
     return b.finish()

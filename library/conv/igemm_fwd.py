@@ -109,7 +109,7 @@ def build(case):
     if c.channels_last:
         y_group = b.offset(y, b.mul(b.mul(group, n), elem.nbytes))
         bias_group = None if bias is None else b.offset(bias, b.mul(b.mul(group, n), 4))
-        epilogue(b, acc.runs(b), y_group, c.k, ops.m, ops.n, row0, col0, elem, bias=bias_group, activation=activation, inside=acc.inside)
+        epilogue(b, acc.runs(b), y_group, c.k, ops.m, ops.n, row0, col0, elem, bias=bias_group, activation=activation, inside=acc.inside, rows=cfg.block_m)
     else:
         _store_nchw(b, spec, acc, y, bias, group, row0, col0, elem)
     return b.finish()
@@ -134,7 +134,7 @@ def _store_partial(b, spec, acc, ws, split, group, ops, row0, col0):
     elements = math.prod(c.output_shape())
     if c.channels_last:
         first = b.add(b.mul(split, elements), b.mul(group, n))
-        epilogue(b, acc.runs(b), b.offset(ws, b.mul(first, 4)), c.k, ops.m, ops.n, row0, col0, T.F32, inside=acc.inside)
+        epilogue(b, acc.runs(b), b.offset(ws, b.mul(first, 4)), c.k, ops.m, ops.n, row0, col0, T.F32, inside=acc.inside, rows=spec.block_m)
     else:
         _store_nchw(b, spec, acc, b.offset(ws, b.mul(b.mul(split, elements), 4)), None, group, row0, col0, T.F32)
 

@@ -141,7 +141,7 @@ def build(case):
     row0, col0 = b.mul(b.block_id(1), tile.block_m), b.mul(b.block_id(0), tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     dst = b.offset(out, b.mul(offset, out_elem.nbytes))
-    epilogue(b, acc.runs(b), dst, n, ops.m, ops.n, row0, col0, out_elem, atomic=spec.mode == "atomic", inside=acc.inside)
+    epilogue(b, acc.runs(b), dst, n, ops.m, ops.n, row0, col0, out_elem, atomic=spec.mode == "atomic", inside=acc.inside, rows=tile.block_m)
     return b.finish()
 
 

@@ -55,7 +55,7 @@ def build(case):
     row0, col0 = b.mul(b.block_id(1), spec.block_m), b.mul(b.block_id(0), spec.block_n)
     acc = mainloop(b, cfg, ops, ELEM[spec.dtype], row0, col0)
     activation = "relu" if spec.bias_relu else "none"
-    epilogue(b, acc.runs(b), c, n, m, n, row0, col0, ELEM[spec.out], bias=bias, activation=activation, inside=acc.inside)
+    epilogue(b, acc.runs(b), c, n, m, n, row0, col0, ELEM[spec.out], bias=bias, activation=activation, inside=acc.inside, rows=cfg.block_m)
     return b.finish()
 
 

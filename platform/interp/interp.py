@@ -443,7 +443,10 @@ def _atomic_add(c, op, mask):
 
 
 def _rsrc(c, op, mask):
-    return [np.stack([c.v(op.operands[0]), c.v(op.operands[1]).astype(np.int64)], axis=1)]
+    # The byte count is the descriptor's unsigned 32-bit field (the lowering
+    # zero-extends it where the intrinsic takes i64): a negative i32 count is
+    # a huge buffer, not an empty one.
+    return [np.stack([c.v(op.operands[0]), c.v(op.operands[1]).astype(np.int64) & 0xFFFFFFFF], axis=1)]
 
 
 def _in_bounds(rsrc, off, nbytes):

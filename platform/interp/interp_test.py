@@ -90,6 +90,16 @@ def test_buffer_loads_outside_the_resource_read_zero_and_stores_drop():
     np.testing.assert_array_equal(X, np.where(np.arange(64) < 10, np.arange(64) + 1, np.arange(64)))
 
 
+def test_a_negative_buffer_byte_count_is_a_huge_unsigned_one():
+    """The hardware reads the count as unsigned: -4 bytes lets every store through."""
+    b = builder()
+    x = b.arg("x", T.GLOBAL)
+    b.buffer_store(b.buffer_rsrc(x, -4), b.mul(b.thread_id(0), 4), b.const(1.0, T.F32))
+    X = np.zeros(64, np.float32)
+    run(b.finish(), (1, 1, 1), [X])
+    np.testing.assert_array_equal(X, np.ones(64))
+
+
 def test_atomic_add_accumulates_every_lane():
     b = builder()
     x = b.arg("x", T.GLOBAL)

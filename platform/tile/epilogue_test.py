@@ -14,8 +14,9 @@ from tile.lds import KMajor
 M, N, K = 51, 71, 13  # 2 x 3 blocks of 32 x 32: one whole, the rest at an edge
 
 
-def build(arch, use_mma, activation="none", atomic=False, wide=False):
-    """wide: the accumulators' runs and the whole-block check (vector stores where the block is inside)."""
+def build(arch, use_mma, activation="none", atomic=False, wide=False, rows=False, ldc=N):
+    """wide: the accumulators' runs and the whole-block check (vector stores where the block is inside).
+    rows: give epilogue the block's rows (branch-free buffer stores at the edge). ldc: C's leading dimension."""
     cfg = GemmConfig("mma_16x16x16_f16_f32", 32, 32, 16, 2, 2) if use_mma else GemmConfig(None, 8, 8, 1)
     wave = 64 if arch.startswith("gfx9") else 32
     b = KernelBuilder("g", arch=arch, workgroup_size=(cfg.threads(wave), 1, 1))
@@ -29,7 +30,7 @@ def build(arch, use_mma, activation="none", atomic=False, wide=False):
         elements, inside = (acc.runs(b), acc.inside) if wide else (acc.elements(b), None)
     else:
         elements = fma_mainloop(b, cfg, ops, T.F16, row0, col0)
-    epilogue(b, elements, c, n, m, n, row0, col0, T.F32, bias=bias, activation=activation, atomic=atomic, inside=inside)
+    epilogue(b, elements, c, ldc, m, n, row0, col0, T.F32, bias=bias, activation=activation, atomic=atomic, inside=inside, rows=cfg.block_m if rows else None)
     grid = (-(-N // cfg.block_n), -(-M // cfg.block_m), 1)
     return b.finish(), grid
 
@@ -70,6 +71,29 @@ def test_fma_fallback_with_bias_and_relu(arch):
     run(kernel, grid, [a, b, c, bias, M, N, K])
     np.testing.assert_allclose(c, np.maximum(ref + bias, 0), rtol=1e-5, atol=1e-5)
     assert (c == 0).any() and (c > 0).any()  # relu clipped some, kept others
+
+
+SENTINEL = -7.0
+
+
+@pytest.mark.parametrize("use_mma, wide", [(True, True), (True, False), (False, False)])
+def test_edge_buffer_stores_leave_the_margin_past_m_and_n_untouched(use_mma, wide):
+    """C is (M + 5) x (N + 9) with ldc N + 9, sentinel-filled; the kernel is
+    told m = M, n = N. The grid has one more block row than m needs: a
+    block wholly past m (its rows clamp to 0), and blocks straddling n, m or
+    both. Inside m x n: bias and relu applied; the margin keeps the sentinel
+    (a dropped column mask writes the padding columns; a wrapped row count
+    writes the rows past m)."""
+    ldc = N + 9
+    kernel, grid = build("gfx942", use_mma, activation="relu", wide=wide, rows=True, ldc=ldc)
+    grid = (grid[0], grid[1] + 1, 1)
+    a, b, bias, ref = data()
+    c = np.full((M + 5, ldc), SENTINEL, np.float32)
+    run(kernel, grid, [a, b, c, bias, M, N, K])
+    np.testing.assert_allclose(c[:M, :N], np.maximum(ref + bias, 0), rtol=1e-4, atol=1e-4)
+    assert (c[:M, N:] == SENTINEL).all(), "columns past n were written"
+    assert (c[M:] == SENTINEL).all(), "rows past m were written"
+    assert (c[:M, :N] == 0).any() and (c[:M, :N] > 0).any()  # relu clipped some, kept others
 
 
 def test_bad_operand_layout_and_copy_shapes():

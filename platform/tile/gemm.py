@@ -35,7 +35,9 @@ The matrix-core main loop:
     unchanged (fragments.py says why that is allowed).
   - Output: the mma computes C transposed (B's fragment in the A slot), so a
     lane's consecutive accumulator elements are consecutive columns of C:
-    the epilogue stores them as one vector where the block is inside.
+    the epilogue stores them as one vector where the block is inside. An
+    edge block stores each element through a buffer store that the
+    hardware drops out of range: no branch per element (epilogue says why).
 """
 
 import dataclasses
@@ -382,7 +384,7 @@ def fma_mainloop(b, cfg, ops, elem, row0, col0):
     return [(r, c, br.results[0])]
 
 
-def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activation="none", atomic=False, inside=None):
+def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activation="none", atomic=False, inside=None, rows=None):
     """Store (or atomically add) every output value inside the m x n output.
 
     `elements` yields (row, col, f32 value), or (row, col, [f32 values]) for
@@ -391,7 +393,11 @@ def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activ
     atomic=True accumulates into f32 output (split-K). `inside` (an i1, true
     when the whole block lies inside m x n: _Accumulators.inside) gives such
     blocks one branch and unguarded stores, a run as one vector store;
-    without it, or outside, every element is checked.
+    without it, or outside, every element is checked. `rows` (an int: the
+    block's row count, GemmConfig.block_m) checks them without branches:
+    buffer stores over the block's rows of the output that the hardware
+    drops out of range (the comment at `buffered` says why); without it, or
+    atomic (there is no buffer atomic op), one branch per element.
     """
     if activation not in ACTIVATIONS:
         raise ValueError(f"epilogue: expected an activation in {ACTIVATIONS}, got {activation!r}")
@@ -399,44 +405,91 @@ def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activ
         raise ValueError(f"epilogue: expected f32 output for atomic accumulation, got {out_elem}")
     runs = [(r, c, v if isinstance(v, list) else [v]) for r, c, v in elements]
 
-    def finish(values, gc):
-        """The run's values with bias and activation, in f32."""
+    def load_bias(gc, count):
+        ptr = b.offset(bias, b.mul(gc, 4))
+        return b.load_wide(ptr, T.vector(T.F32, count)) if count > 1 else b.load(ptr, T.F32)
+
+    def finish(values, gc, load):
+        """The run's values with bias (read by `load`) and activation, in f32."""
         if bias is not None:
-            ptr = b.offset(bias, b.mul(gc, 4))
-            loaded = b.load_wide(ptr, T.vector(T.F32, len(values))) if len(values) > 1 else b.load(ptr, T.F32)
+            loaded = load(gc, len(values))
             values = [b.add(x, loaded if len(values) == 1 else b.extract(loaded, j)) for j, x in enumerate(values)]
         if activation == "relu":
             values = [b.max(x, 0.0) for x in values]
         return values
 
-    def guarded():
+    # Without a bias the values stored are the same on every path: finished
+    # and converted once, here, before any branch. Converted in each arm,
+    # LLVM's machine CSE hoists what the arms share above the branch piece
+    # by piece (bf16 without a conversion instruction: 3 temporaries per
+    # element live across it; gemm_f16_bcol_bf16_gfx1201 went 120 -> 213 VGPRs).
+    shared = bias is None
+    if shared:
+        runs = [(r, c, [b.convert(x, out_elem) for x in finish(values, None, None)]) for r, c, values in runs]
+
+    def ready(values, gc, load=load_bias):
+        """The run's values as stored: finished and converted unless `shared` did it."""
+        return values if shared else [b.convert(x, out_elem) for x in finish(values, gc, load)]
+
+    def checked():
         for r, c, values in runs:
             gr = b.add(row0, r)
             for j, value in enumerate(values):
                 gc = b.add(b.add(col0, c), j)
                 with b.if_(b.and_(b.cmp("lt", gr, m), b.cmp("lt", gc, n))):
-                    (value,) = finish([value], gc)
+                    (value,) = ready([value], gc)
                     ptr = b.offset(out, b.mul(b.add(b.mul(gr, ldc), gc), out_elem.nbytes))
-                    b.atomic_add(ptr, value) if atomic else b.store(ptr, b.convert(value, out_elem))
+                    b.atomic_add(ptr, value) if atomic else b.store(ptr, value)
+
+    # The edge without branches. One `if` per accumulator element (64 a lane
+    # on the 128x128 tiles, each with its address math) was ~40% of the
+    # unoptimised IR: buffer stores cut gemm_f16_128x128x32's instructions
+    # by ~20% and its compile CPU time by 10-17% (tools/bench:compile), at
+    # equal or fewer VGPRs. The hardware drops a buffer store out of its buffer's range (and reads 0
+    # for a load out of it). The buffer spans the block's rows of the
+    # output inside m, min(m - row0, rows), none for a block wholly past m
+    # (a negative count would be a huge unsigned one), so a row past m lies
+    # past its end; a column past n gets the offset nbytes, out of range
+    # however the hardware compares (offset >= size, or offset + access >
+    # size). The bias reads through a buffer of its n values: 0 past n, and
+    # that value is dropped. The count is a select, not max(..., 0): LLVM
+    # fuses min and max into v_med3_i32, a vector op, and a buffer built
+    # from vector registers turns every store into a waterfall loop (gemm_isa_test).
+    # nbytes is i32 like every offset here, at most rows x ldc x elem bytes:
+    # below 2**31 wherever the output's own offsets are (conv: ConvSpec
+    # refuses tensors past 2**31 - 1 bytes; GEMM's m, n and ldc are run-time
+    # values, and C's element offsets are i32 too).
+    def buffered():
+        live = b.select(b.cmp("lt", row0, m), b.min(b.sub(m, row0), rows), 0)
+        nbytes = b.mul(b.mul(live, ldc), out_elem.nbytes)
+        dst = b.buffer_rsrc(b.offset(out, b.mul(b.mul(row0, ldc), out_elem.nbytes)), nbytes)
+        src = None if bias is None else b.buffer_rsrc(bias, b.mul(n, 4))
+        for r, c, values in runs:
+            for j, value in enumerate(values):
+                gc = b.add(b.add(col0, c), j)
+                (value,) = ready([value], gc, lambda gc, count: b.buffer_load(src, b.mul(gc, 4), T.F32))
+                at = b.mul(b.add(b.mul(r, ldc), gc), out_elem.nbytes)
+                b.buffer_store(dst, b.select(b.cmp("lt", gc, n), at, nbytes), value)
 
     def whole():
         for r, c, values in runs:
             gr, gc = b.add(row0, r), b.add(col0, c)
-            values = finish(values, gc)
+            values = ready(values, gc)
             ptr = b.offset(out, b.mul(b.add(b.mul(gr, ldc), gc), out_elem.nbytes))
             if atomic:
                 for j, value in enumerate(values):
                     b.atomic_add(b.offset(ptr, 4 * j), value)
             elif len(values) == 1:
-                b.store(ptr, b.convert(values[0], out_elem))
+                b.store(ptr, values[0])
             else:
-                b.store_wide(ptr, b.build([b.convert(x, out_elem) for x in values]))
+                b.store_wide(ptr, b.build(values))
 
+    edge = checked if atomic or rows is None else buffered
     if inside is None:
-        guarded()
+        edge()
         return
     br = b.if_(inside)
     with br.then_():
         whole()
     with br.else_():
-        guarded()
+        edge()

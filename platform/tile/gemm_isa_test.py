@@ -32,6 +32,9 @@ FRAGMENT_READS = {"gfx942": {16: 4 + 4}, "gfx950": {16: 2 * 2, 8: 2 * 2 * 2}, "g
 # Epilogue vector stores per lane where the block is inside: one per run of
 # consecutive columns (4 f16 on gfx9, 8 on gfx12).
 WIDE_STORES = {"gfx942": 16, "gfx950": 16, "gfx1201": 8, "gfx1250": 8}
+# Buffer stores per lane where the block is at an edge: one per accumulator
+# element, the tile's 128 x 128 outputs over its 256 lanes (every arch).
+EDGE_STORES = 128 * 128 // 256
 
 
 def test_the_flavor_knows_some_tile_arch():
@@ -118,10 +121,15 @@ def test_no_spills_and_no_modelled_bank_conflicts(measured):
     assert report["lds_banks"]["conflicted"] == 0
 
 
-def test_epilogue_stores_vectors(measured):
+@pytest.fixture(scope="module")
+def instructions(measured):
     arch, kernel, _ = measured
     compiled = TC.compile(lower(kernel, TC.flavor), arch)
-    insts = objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name]
+    return arch, objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name]
+
+
+def test_epilogue_stores_vectors(instructions):
+    arch, insts = instructions
     wide = [i.mnemonic for i in insts if i.mnemonic.startswith("global_store") and counts.width(i.mnemonic) >= 8]
     assert len(wide) == WIDE_STORES[arch], wide
 
@@ -140,3 +148,14 @@ def test_the_direct_loads_are_waited_for_before_the_loops_barrier(arch):
     barrier = next(n for n, i in enumerate(loop) if n > last_load and i.mnemonic == "s_barrier")
     waits = [i.operands for i in loop[last_load:barrier] if i.mnemonic == "s_waitcnt"]
     assert any("vmcnt(0)" in w for w in waits), (waits, [i.mnemonic for i in loop])
+
+
+def test_edge_epilogue_is_one_buffer_store_per_element_without_waterfall_loops(instructions):
+    """The edge block's stores (gemm.epilogue's `buffered`): one buffer store
+    per accumulator element, its resource in scalar registers. A resource
+    LLVM builds in vector registers makes each store a loop over the
+    distinct resources (v_readfirstlane, exec masks, a branch back)."""
+    arch, insts = instructions
+    stores = [i.mnemonic for i in insts if i.mnemonic.startswith("buffer_store")]
+    assert len(stores) == EDGE_STORES, stores
+    assert not [i for i in insts if i.mnemonic.startswith("v_readfirstlane")], f"{arch}: a waterfall loop (v_readfirstlane) in the tile"

@@ -127,7 +127,8 @@ void store_partial(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accu
     Value* bytes = b.mul(first, 4);
     Value* out = b.offset(ws, bytes);
     const std::vector<tile::Run> runs = acc.runs(b);
-    tile::epilogue(b, runs, out, c.k, ops.m, ops.n, row0, col0, f32, {.inside = acc.inside});
+    tile::epilogue(b, runs, out, c.k, ops.m, ops.n, row0, col0, f32,
+                   {.inside = acc.inside, .rows = static_cast<int>(spec.block_m)});
   } else {
     Value* slice = b.mul(sp.split, elements);
     Value* bytes = b.mul(slice, 4);
@@ -194,7 +195,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
     }
     const std::vector<tile::Run> runs = acc.runs(b);
     tile::epilogue(b, runs, y_group, c.k, ops.m, ops.n, row0, col0, elem,
-                   {.bias = bias_group, .activation = activation, .inside = acc.inside});
+                   {.bias = bias_group, .activation = activation, .inside = acc.inside, .rows = cfg.block_m});
   } else {
     store_nchw(b, spec, acc, y, bias, group, row0, col0, elem);
   }

@@ -74,7 +74,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   const tile::Accumulators acc = tile::mainloop(b, cfg, ops, elem(spec.dtype), row0, col0);
   const std::vector<tile::Run> runs = acc.runs(b);
   epilogue(b, runs, out, n, m, n, row0, col0, elem(spec.out),
-           {.bias = bias, .activation = spec.bias_relu ? "relu" : "none", .inside = acc.inside});
+           {.bias = bias, .activation = spec.bias_relu ? "relu" : "none", .inside = acc.inside, .rows = cfg.block_m});
   return b.finish();
 }
 

@@ -511,8 +511,8 @@ std::vector<Run> fma_mainloop(KernelBuilder& b, const GemmConfig& cfg, const Ope
   return {Run{r, c, {got[0]}}};
 }
 
-void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Operand ldc, ir::Operand m, ir::Operand n,
-              Value* row0, Value* col0, const ir::Type* out_elem, const EpilogueOptions& options) {
+void epilogue(KernelBuilder& b, const std::vector<Run>& elements, Value* out, ir::Operand ldc, ir::Operand m,
+              ir::Operand n, Value* row0, Value* col0, const ir::Type* out_elem, const EpilogueOptions& options) {
   if (!among(options.activation, kActivations)) {
     throw std::invalid_argument("epilogue: expected an activation in " + tuple_repr(kActivations) + ", got " +
                                 py::repr(options.activation));
@@ -520,14 +520,20 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
   if (options.atomic && out_elem != f32()) {
     throw std::invalid_argument("epilogue: expected f32 output for atomic accumulation, got " + out_elem->str());
   }
+  std::vector<Run> runs = elements;
 
-  // The run's values with bias and activation, in f32.
-  auto finish = [&](std::vector<Value*> values, Value* gc) {
+  auto load_bias = [&](Value* gc, int count) {
+    Value* bytes = b.mul(gc, 4);
+    Value* ptr = b.offset(options.bias, bytes);
+    return count > 1 ? b.load_wide(ptr, ir::vector(f32(), count)) : b.load(ptr, f32());
+  };
+
+  // The run's values with bias (read by `load`) and activation, in f32.
+  using Load = std::function<Value*(Value*, int)>;
+  auto finish = [&](std::vector<Value*> values, Value* gc, const Load& load) {
     if (options.bias != nullptr) {
-      Value* bytes = b.mul(gc, 4);
-      Value* ptr = b.offset(options.bias, bytes);
       const bool one = values.size() == 1;
-      Value* loaded = one ? b.load(ptr, f32()) : b.load_wide(ptr, ir::vector(f32(), static_cast<int>(values.size())));
+      Value* loaded = load(gc, static_cast<int>(values.size()));
       for (std::size_t j = 0; j < values.size(); ++j) {
         Value* add = one ? loaded : b.extract(loaded, static_cast<int>(j));
         values[j] = b.add(values[j], add);
@@ -539,6 +545,23 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
     return values;
   };
 
+  auto convert = [&](std::vector<Value*> values) {
+    for (Value*& x : values) x = b.convert(x, out_elem);
+    return values;
+  };
+
+  // Without a bias the values stored are the same on every path: finished
+  // and converted once, here, before any branch (gemm.py's epilogue: why).
+  const bool shared = options.bias == nullptr;
+  if (shared) {
+    for (Run& run : runs) run.values = convert(finish(run.values, nullptr, nullptr));
+  }
+
+  // The run's values as stored: finished and converted unless `shared` did it.
+  auto ready = [&](const std::vector<Value*>& values, Value* gc, const Load& load) {
+    return shared ? values : convert(finish(values, gc, load));
+  };
+
   auto address = [&](Value* gr, Value* gc) {
     Value* line = b.mul(gr, ldc);
     Value* at = b.add(line, gc);
@@ -546,7 +569,7 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
     return b.offset(out, bytes);
   };
 
-  auto guarded = [&] {
+  auto checked = [&] {
     for (const Run& run : runs) {
       Value* gr = b.add(row0, run.row);
       for (std::size_t j = 0; j < run.values.size(); ++j) {
@@ -556,15 +579,51 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
         Value* col_in = b.cmp("lt", gc, n);
         Value* in = b.and_(row_in, col_in);
         b.if_(in, {}, [&] {
-          Value* value = finish({run.values[j]}, gc)[0];
+          Value* value = ready({run.values[j]}, gc, load_bias)[0];
           Value* ptr = address(gr, gc);
           if (options.atomic) {
             b.atomic_add(ptr, value);
           } else {
-            Value* converted = b.convert(value, out_elem);
-            b.store(ptr, converted);
+            b.store(ptr, value);
           }
         });
+      }
+    }
+  };
+
+  // The edge without branches: buffer stores the hardware drops out of
+  // range (gemm.py's epilogue says why, and what bounds nbytes).
+  auto buffered = [&] {
+    Value* started = b.cmp("lt", row0, m);
+    Value* left = b.sub(m, row0);
+    Value* fit = b.min(left, *options.rows);
+    Value* live = b.select(started, fit, 0);
+    Value* line = b.mul(live, ldc);
+    Value* nbytes = b.mul(line, out_elem->nbytes());
+    Value* first = b.mul(row0, ldc);
+    Value* first_bytes = b.mul(first, out_elem->nbytes());
+    Value* base = b.offset(out, first_bytes);
+    Value* dst = b.buffer_rsrc(base, nbytes);
+    Value* src = nullptr;
+    if (options.bias != nullptr) {
+      Value* bias_bytes = b.mul(n, 4);
+      src = b.buffer_rsrc(options.bias, bias_bytes);
+    }
+    const Load load = [&](Value* gc, int) {
+      Value* bytes = b.mul(gc, 4);
+      return b.buffer_load(src, bytes, f32());
+    };
+    for (const Run& run : runs) {
+      for (std::size_t j = 0; j < run.values.size(); ++j) {
+        Value* col = b.add(col0, run.col);
+        Value* gc = b.add(col, static_cast<int>(j));
+        Value* value = ready({run.values[j]}, gc, load)[0];
+        Value* row_at = b.mul(run.row, ldc);
+        Value* at_elems = b.add(row_at, gc);
+        Value* at = b.mul(at_elems, out_elem->nbytes());
+        Value* col_in = b.cmp("lt", gc, n);
+        Value* off = b.select(col_in, at, nbytes);
+        b.buffer_store(dst, off, value);
       }
     }
   };
@@ -573,7 +632,7 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
     for (const Run& run : runs) {
       Value* gr = b.add(row0, run.row);
       Value* gc = b.add(col0, run.col);
-      const std::vector<Value*> values = finish(run.values, gc);
+      const std::vector<Value*> values = ready(run.values, gc, load_bias);
       Value* ptr = address(gr, gc);
       if (options.atomic) {
         for (std::size_t j = 0; j < values.size(); ++j) {
@@ -581,22 +640,20 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& runs, Value* out, ir::Op
           b.atomic_add(at, values[j]);
         }
       } else if (values.size() == 1) {
-        Value* converted = b.convert(values[0], out_elem);
-        b.store(ptr, converted);
+        b.store(ptr, values[0]);
       } else {
-        std::vector<Value*> converted;
-        for (Value* x : values) converted.push_back(b.convert(x, out_elem));
-        Value* v = b.build(converted);
+        Value* v = b.build(values);
         b.store_wide(ptr, v);
       }
     }
   };
 
+  const std::function<void()> edge = options.atomic || !options.rows ? std::function<void()>(checked) : buffered;
   if (options.inside == nullptr) {
-    guarded();
+    edge();
     return;
   }
-  b.if_(options.inside, {}, whole, guarded);
+  b.if_(options.inside, {}, whole, edge);
 }
 
 }  // namespace rocke::tile

@@ -5,7 +5,7 @@
 //   GemmConfig cfg{"mma_16x16x16_f16_f32", 128, 128, 32, 2, 2};
 //   Operands ops(a, bm, m, n, k, k, n);                // row-major A and B
 //   Accumulators acc = mainloop(b, cfg, ops, scalar("f16"), row0, col0);
-//   epilogue(b, acc.runs(b), c, n, m, n, row0, col0, scalar("f16"), {.inside = acc.inside});
+//   epilogue(b, acc.runs(b), c, n, m, n, row0, col0, scalar("f16"), {.inside = acc.inside, .rows = cfg.block_m});
 //
 // ORDER (platform/cpp/ir/builder.h): every builder call is its own statement,
 // in Python's order. Python's generators (runs, elements) run here when
@@ -112,10 +112,12 @@ struct EpilogueOptions {
   std::string activation = "none";  // gemm.ACTIVATIONS
   bool atomic = false;              // accumulate into f32 output (split-K)
   ir::Value* inside = nullptr;      // Accumulators::inside: one branch, unguarded stores
+  std::optional<int> rows = std::nullopt;  // the block's rows (block_m): branch-free buffer stores at the edge
 };
 
 // Stores (or atomically adds) every output value inside the m x n output
-// (gemm.epilogue). std::invalid_argument, worded as Python's, for an unknown
+// (gemm.epilogue): with `rows`, an edge block through buffer stores the
+// hardware drops out of range, no branch per element. std::invalid_argument, worded as Python's, for an unknown
 // activation or atomic output that is not f32.
 void epilogue(ir::KernelBuilder& b, const std::vector<Run>& elements, ir::Value* out, ir::Operand ldc, ir::Operand m,
               ir::Operand n, ir::Value* row0, ir::Value* col0, const ir::Type* out_elem, const EpilogueOptions& options = {});

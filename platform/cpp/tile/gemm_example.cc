@@ -60,7 +60,7 @@ std::unique_ptr<ir::Kernel> gemm_kernel(std::string_view arch, std::string_view 
   const Operands ops(a, bm, m, n, k, a_layout == "row" ? k : m, b_layout == "row" ? n : k, a_layout, b_layout);
   const Accumulators acc = mainloop(b, c, ops, elem, row0, col0);
   const std::vector<Run> runs = acc.runs(b);
-  epilogue(b, runs, out, n, m, n, row0, col0, elem, {.inside = acc.inside});
+  epilogue(b, runs, out, n, m, n, row0, col0, elem, {.inside = acc.inside, .rows = c.block_m});
   return b.finish();
 }
 
@@ -87,19 +87,19 @@ std::unique_ptr<ir::Kernel> variant_kernel(std::string_view arch, std::string_vi
   const Operands ops(a, bm, m, n, k, k, n);
   if (fma) {
     const std::vector<Run> elements = fma_mainloop(b, cfg, ops, elem, row0, col0);
-    epilogue(b, elements, out, n, m, n, row0, col0, elem, {.bias = bias, .activation = "relu"});
+    epilogue(b, elements, out, n, m, n, row0, col0, elem, {.bias = bias, .activation = "relu", .rows = cfg.block_m});
     return b.finish();
   }
   const Accumulators acc = mainloop(b, cfg, ops, elem, row0, col0);
   if (mode == "bias_relu") {
     const std::vector<Run> runs = acc.runs(b);
-    epilogue(b, runs, out, n, m, n, row0, col0, elem, {.bias = bias, .activation = "relu", .inside = acc.inside});
+    epilogue(b, runs, out, n, m, n, row0, col0, elem, {.bias = bias, .activation = "relu", .inside = acc.inside, .rows = cfg.block_m});
   } else if (mode == "atomic") {
     const std::vector<Run> runs = acc.runs(b);
-    epilogue(b, runs, out, n, m, n, row0, col0, ir::scalar("f32"), {.bias = bias, .atomic = true, .inside = acc.inside});
+    epilogue(b, runs, out, n, m, n, row0, col0, ir::scalar("f32"), {.bias = bias, .atomic = true, .inside = acc.inside, .rows = cfg.block_m});
   } else if (mode == "elements") {
     const std::vector<Run> elements = acc.elements(b);
-    epilogue(b, elements, out, n, m, n, row0, col0, elem, {.activation = "relu"});
+    epilogue(b, elements, out, n, m, n, row0, col0, elem, {.activation = "relu", .rows = cfg.block_m});
   } else {
     throw std::invalid_argument("variant_kernel: mode bias_relu, atomic, elements or fma, got " + std::string(mode));
   }

@@ -36,8 +36,10 @@ GOOD = {"check_fma"}
 
 def _variant(arch_name, dtype, mode):
     """gemm_example's kernel with another epilogue: bias and relu on the
-    wide path, atomic f32 accumulation, per-element guarded stores
-    (_Accumulators.elements), or the FMA main loop."""
+    wide path, atomic f32 accumulation (a branch per edge element: `rows`
+    is ignored), per-element buffer stores everywhere
+    (_Accumulators.elements, no `inside`), or the FMA main loop. _fp8's
+    epilogue has no `rows`: a branch per edge element, stored."""
     elem, info = ELEMS[dtype], arch.get(arch_name)
     cfg = GemmConfig(None, 8, 8, 1) if mode == "fma" else CONFIGS.get(arch_name, CONFIGS[info.family])(dtype)
     b = KernelBuilder(f"gemm_{mode}_{dtype}_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(info.wave_sizes[0]), 1, 1))
@@ -46,15 +48,15 @@ def _variant(arch_name, dtype, mode):
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
     ops = Operands(a, bm, m, n, k, lda=k, ldb=n)
     if mode == "fma":
-        epilogue(b, fma_mainloop(b, cfg, ops, elem, row0, col0), c, n, m, n, row0, col0, elem, bias=bias, activation="relu")
+        epilogue(b, fma_mainloop(b, cfg, ops, elem, row0, col0), c, n, m, n, row0, col0, elem, bias=bias, activation="relu", rows=cfg.block_m)
         return b.finish()
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     if mode == "bias_relu":
-        epilogue(b, acc.runs(b), c, n, m, n, row0, col0, elem, bias=bias, activation="relu", inside=acc.inside)
+        epilogue(b, acc.runs(b), c, n, m, n, row0, col0, elem, bias=bias, activation="relu", inside=acc.inside, rows=cfg.block_m)
     elif mode == "atomic":
-        epilogue(b, acc.runs(b), c, n, m, n, row0, col0, T.F32, bias=bias, atomic=True, inside=acc.inside)
+        epilogue(b, acc.runs(b), c, n, m, n, row0, col0, T.F32, bias=bias, atomic=True, inside=acc.inside, rows=cfg.block_m)
     else:
-        epilogue(b, acc.elements(b), c, n, m, n, row0, col0, elem, activation="relu")
+        epilogue(b, acc.elements(b), c, n, m, n, row0, col0, elem, activation="relu", rows=cfg.block_m)
     return b.finish()
 
 

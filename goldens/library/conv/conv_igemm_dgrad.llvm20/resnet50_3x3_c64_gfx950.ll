@@ -945,690 +945,438 @@ for.exit8:
   %v869 = extractelement <16 x float> %v656, i32 13
   %v870 = extractelement <16 x float> %v656, i32 14
   %v871 = extractelement <16 x float> %v656, i32 15
+  %v872 = fptrunc float %v784 to half
+  %v873 = fptrunc float %v785 to half
+  %v874 = fptrunc float %v786 to half
+  %v875 = fptrunc float %v787 to half
+  %v876 = fptrunc float %v796 to half
+  %v877 = fptrunc float %v797 to half
+  %v878 = fptrunc float %v798 to half
+  %v879 = fptrunc float %v799 to half
+  %v880 = fptrunc float %v808 to half
+  %v881 = fptrunc float %v809 to half
+  %v882 = fptrunc float %v810 to half
+  %v883 = fptrunc float %v811 to half
+  %v884 = fptrunc float %v820 to half
+  %v885 = fptrunc float %v821 to half
+  %v886 = fptrunc float %v822 to half
+  %v887 = fptrunc float %v823 to half
+  %v888 = fptrunc float %v832 to half
+  %v889 = fptrunc float %v833 to half
+  %v890 = fptrunc float %v834 to half
+  %v891 = fptrunc float %v835 to half
+  %v892 = fptrunc float %v844 to half
+  %v893 = fptrunc float %v845 to half
+  %v894 = fptrunc float %v846 to half
+  %v895 = fptrunc float %v847 to half
+  %v896 = fptrunc float %v856 to half
+  %v897 = fptrunc float %v857 to half
+  %v898 = fptrunc float %v858 to half
+  %v899 = fptrunc float %v859 to half
+  %v900 = fptrunc float %v868 to half
+  %v901 = fptrunc float %v869 to half
+  %v902 = fptrunc float %v870 to half
+  %v903 = fptrunc float %v871 to half
   br i1 %v107, label %if.then21, label %if.else22
 if.then21:
-  %v872 = add i32 %v8, %v781
-  %v873 = add i32 %v10, %v783
-  %v874 = mul i32 %v872, 64
-  %v875 = add i32 %v874, %v873
-  %v876 = mul i32 %v875, 2
-  %v877 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v876
-  %v878 = fptrunc float %v784 to half
-  %v879 = fptrunc float %v785 to half
-  %v880 = fptrunc float %v786 to half
-  %v881 = fptrunc float %v787 to half
-  %v882 = insertelement <4 x half> poison, half %v878, i32 0
-  %v883 = insertelement <4 x half> %v882, half %v879, i32 1
-  %v884 = insertelement <4 x half> %v883, half %v880, i32 2
-  %v885 = insertelement <4 x half> %v884, half %v881, i32 3
-  store <4 x half> %v885, ptr addrspace(1) %v877, align 2
-  %v886 = add i32 %v8, %v793
-  %v887 = add i32 %v10, %v795
-  %v888 = mul i32 %v886, 64
-  %v889 = add i32 %v888, %v887
-  %v890 = mul i32 %v889, 2
-  %v891 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v890
-  %v892 = fptrunc float %v796 to half
-  %v893 = fptrunc float %v797 to half
-  %v894 = fptrunc float %v798 to half
-  %v895 = fptrunc float %v799 to half
-  %v896 = insertelement <4 x half> poison, half %v892, i32 0
-  %v897 = insertelement <4 x half> %v896, half %v893, i32 1
-  %v898 = insertelement <4 x half> %v897, half %v894, i32 2
-  %v899 = insertelement <4 x half> %v898, half %v895, i32 3
-  store <4 x half> %v899, ptr addrspace(1) %v891, align 2
-  %v900 = add i32 %v8, %v805
-  %v901 = add i32 %v10, %v807
-  %v902 = mul i32 %v900, 64
-  %v903 = add i32 %v902, %v901
-  %v904 = mul i32 %v903, 2
-  %v905 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v904
-  %v906 = fptrunc float %v808 to half
-  %v907 = fptrunc float %v809 to half
-  %v908 = fptrunc float %v810 to half
-  %v909 = fptrunc float %v811 to half
-  %v910 = insertelement <4 x half> poison, half %v906, i32 0
-  %v911 = insertelement <4 x half> %v910, half %v907, i32 1
-  %v912 = insertelement <4 x half> %v911, half %v908, i32 2
-  %v913 = insertelement <4 x half> %v912, half %v909, i32 3
-  store <4 x half> %v913, ptr addrspace(1) %v905, align 2
-  %v914 = add i32 %v8, %v817
-  %v915 = add i32 %v10, %v819
+  %v904 = add i32 %v8, %v781
+  %v905 = add i32 %v10, %v783
+  %v906 = mul i32 %v904, 64
+  %v907 = add i32 %v906, %v905
+  %v908 = mul i32 %v907, 2
+  %v909 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v908
+  %v910 = insertelement <4 x half> poison, half %v872, i32 0
+  %v911 = insertelement <4 x half> %v910, half %v873, i32 1
+  %v912 = insertelement <4 x half> %v911, half %v874, i32 2
+  %v913 = insertelement <4 x half> %v912, half %v875, i32 3
+  store <4 x half> %v913, ptr addrspace(1) %v909, align 2
+  %v914 = add i32 %v8, %v793
+  %v915 = add i32 %v10, %v795
   %v916 = mul i32 %v914, 64
   %v917 = add i32 %v916, %v915
   %v918 = mul i32 %v917, 2
   %v919 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v918
-  %v920 = fptrunc float %v820 to half
-  %v921 = fptrunc float %v821 to half
-  %v922 = fptrunc float %v822 to half
-  %v923 = fptrunc float %v823 to half
-  %v924 = insertelement <4 x half> poison, half %v920, i32 0
-  %v925 = insertelement <4 x half> %v924, half %v921, i32 1
-  %v926 = insertelement <4 x half> %v925, half %v922, i32 2
-  %v927 = insertelement <4 x half> %v926, half %v923, i32 3
-  store <4 x half> %v927, ptr addrspace(1) %v919, align 2
-  %v928 = add i32 %v8, %v829
-  %v929 = add i32 %v10, %v831
-  %v930 = mul i32 %v928, 64
-  %v931 = add i32 %v930, %v929
-  %v932 = mul i32 %v931, 2
-  %v933 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v932
-  %v934 = fptrunc float %v832 to half
-  %v935 = fptrunc float %v833 to half
-  %v936 = fptrunc float %v834 to half
-  %v937 = fptrunc float %v835 to half
-  %v938 = insertelement <4 x half> poison, half %v934, i32 0
-  %v939 = insertelement <4 x half> %v938, half %v935, i32 1
-  %v940 = insertelement <4 x half> %v939, half %v936, i32 2
-  %v941 = insertelement <4 x half> %v940, half %v937, i32 3
-  store <4 x half> %v941, ptr addrspace(1) %v933, align 2
-  %v942 = add i32 %v8, %v841
-  %v943 = add i32 %v10, %v843
-  %v944 = mul i32 %v942, 64
-  %v945 = add i32 %v944, %v943
-  %v946 = mul i32 %v945, 2
-  %v947 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v946
-  %v948 = fptrunc float %v844 to half
-  %v949 = fptrunc float %v845 to half
-  %v950 = fptrunc float %v846 to half
-  %v951 = fptrunc float %v847 to half
-  %v952 = insertelement <4 x half> poison, half %v948, i32 0
-  %v953 = insertelement <4 x half> %v952, half %v949, i32 1
-  %v954 = insertelement <4 x half> %v953, half %v950, i32 2
-  %v955 = insertelement <4 x half> %v954, half %v951, i32 3
-  store <4 x half> %v955, ptr addrspace(1) %v947, align 2
-  %v956 = add i32 %v8, %v853
-  %v957 = add i32 %v10, %v855
-  %v958 = mul i32 %v956, 64
-  %v959 = add i32 %v958, %v957
-  %v960 = mul i32 %v959, 2
-  %v961 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v960
-  %v962 = fptrunc float %v856 to half
-  %v963 = fptrunc float %v857 to half
-  %v964 = fptrunc float %v858 to half
-  %v965 = fptrunc float %v859 to half
-  %v966 = insertelement <4 x half> poison, half %v962, i32 0
-  %v967 = insertelement <4 x half> %v966, half %v963, i32 1
-  %v968 = insertelement <4 x half> %v967, half %v964, i32 2
-  %v969 = insertelement <4 x half> %v968, half %v965, i32 3
-  store <4 x half> %v969, ptr addrspace(1) %v961, align 2
-  %v970 = add i32 %v8, %v865
-  %v971 = add i32 %v10, %v867
-  %v972 = mul i32 %v970, 64
-  %v973 = add i32 %v972, %v971
-  %v974 = mul i32 %v973, 2
-  %v975 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v974
-  %v976 = fptrunc float %v868 to half
-  %v977 = fptrunc float %v869 to half
-  %v978 = fptrunc float %v870 to half
-  %v979 = fptrunc float %v871 to half
-  %v980 = insertelement <4 x half> poison, half %v976, i32 0
-  %v981 = insertelement <4 x half> %v980, half %v977, i32 1
-  %v982 = insertelement <4 x half> %v981, half %v978, i32 2
-  %v983 = insertelement <4 x half> %v982, half %v979, i32 3
-  store <4 x half> %v983, ptr addrspace(1) %v975, align 2
+  %v920 = insertelement <4 x half> poison, half %v876, i32 0
+  %v921 = insertelement <4 x half> %v920, half %v877, i32 1
+  %v922 = insertelement <4 x half> %v921, half %v878, i32 2
+  %v923 = insertelement <4 x half> %v922, half %v879, i32 3
+  store <4 x half> %v923, ptr addrspace(1) %v919, align 2
+  %v924 = add i32 %v8, %v805
+  %v925 = add i32 %v10, %v807
+  %v926 = mul i32 %v924, 64
+  %v927 = add i32 %v926, %v925
+  %v928 = mul i32 %v927, 2
+  %v929 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v928
+  %v930 = insertelement <4 x half> poison, half %v880, i32 0
+  %v931 = insertelement <4 x half> %v930, half %v881, i32 1
+  %v932 = insertelement <4 x half> %v931, half %v882, i32 2
+  %v933 = insertelement <4 x half> %v932, half %v883, i32 3
+  store <4 x half> %v933, ptr addrspace(1) %v929, align 2
+  %v934 = add i32 %v8, %v817
+  %v935 = add i32 %v10, %v819
+  %v936 = mul i32 %v934, 64
+  %v937 = add i32 %v936, %v935
+  %v938 = mul i32 %v937, 2
+  %v939 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v938
+  %v940 = insertelement <4 x half> poison, half %v884, i32 0
+  %v941 = insertelement <4 x half> %v940, half %v885, i32 1
+  %v942 = insertelement <4 x half> %v941, half %v886, i32 2
+  %v943 = insertelement <4 x half> %v942, half %v887, i32 3
+  store <4 x half> %v943, ptr addrspace(1) %v939, align 2
+  %v944 = add i32 %v8, %v829
+  %v945 = add i32 %v10, %v831
+  %v946 = mul i32 %v944, 64
+  %v947 = add i32 %v946, %v945
+  %v948 = mul i32 %v947, 2
+  %v949 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v948
+  %v950 = insertelement <4 x half> poison, half %v888, i32 0
+  %v951 = insertelement <4 x half> %v950, half %v889, i32 1
+  %v952 = insertelement <4 x half> %v951, half %v890, i32 2
+  %v953 = insertelement <4 x half> %v952, half %v891, i32 3
+  store <4 x half> %v953, ptr addrspace(1) %v949, align 2
+  %v954 = add i32 %v8, %v841
+  %v955 = add i32 %v10, %v843
+  %v956 = mul i32 %v954, 64
+  %v957 = add i32 %v956, %v955
+  %v958 = mul i32 %v957, 2
+  %v959 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v958
+  %v960 = insertelement <4 x half> poison, half %v892, i32 0
+  %v961 = insertelement <4 x half> %v960, half %v893, i32 1
+  %v962 = insertelement <4 x half> %v961, half %v894, i32 2
+  %v963 = insertelement <4 x half> %v962, half %v895, i32 3
+  store <4 x half> %v963, ptr addrspace(1) %v959, align 2
+  %v964 = add i32 %v8, %v853
+  %v965 = add i32 %v10, %v855
+  %v966 = mul i32 %v964, 64
+  %v967 = add i32 %v966, %v965
+  %v968 = mul i32 %v967, 2
+  %v969 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v968
+  %v970 = insertelement <4 x half> poison, half %v896, i32 0
+  %v971 = insertelement <4 x half> %v970, half %v897, i32 1
+  %v972 = insertelement <4 x half> %v971, half %v898, i32 2
+  %v973 = insertelement <4 x half> %v972, half %v899, i32 3
+  store <4 x half> %v973, ptr addrspace(1) %v969, align 2
+  %v974 = add i32 %v8, %v865
+  %v975 = add i32 %v10, %v867
+  %v976 = mul i32 %v974, 64
+  %v977 = add i32 %v976, %v975
+  %v978 = mul i32 %v977, 2
+  %v979 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v978
+  %v980 = insertelement <4 x half> poison, half %v900, i32 0
+  %v981 = insertelement <4 x half> %v980, half %v901, i32 1
+  %v982 = insertelement <4 x half> %v981, half %v902, i32 2
+  %v983 = insertelement <4 x half> %v982, half %v903, i32 3
+  store <4 x half> %v983, ptr addrspace(1) %v979, align 2
   br label %if.end23
 if.else22:
-  %v984 = add i32 %v8, %v781
-  %v985 = add i32 %v10, %v783
-  %v986 = add i32 %v985, 0
-  %v987 = icmp slt i32 %v984, 196
-  %v988 = icmp slt i32 %v986, 64
-  %v989 = and i1 %v987, %v988
-  br i1 %v989, label %if.then24, label %if.else25
-if.then24:
-  %v990 = mul i32 %v984, 64
-  %v991 = add i32 %v990, %v986
-  %v992 = mul i32 %v991, 2
-  %v993 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v992
-  %v994 = fptrunc float %v784 to half
-  store half %v994, ptr addrspace(1) %v993, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
-  %v995 = add i32 %v10, %v783
-  %v996 = add i32 %v995, 1
-  %v997 = icmp slt i32 %v984, 196
-  %v998 = icmp slt i32 %v996, 64
-  %v999 = and i1 %v997, %v998
-  br i1 %v999, label %if.then27, label %if.else28
-if.then27:
-  %v1000 = mul i32 %v984, 64
-  %v1001 = add i32 %v1000, %v996
-  %v1002 = mul i32 %v1001, 2
-  %v1003 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1002
-  %v1004 = fptrunc float %v785 to half
-  store half %v1004, ptr addrspace(1) %v1003, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v1005 = add i32 %v10, %v783
-  %v1006 = add i32 %v1005, 2
-  %v1007 = icmp slt i32 %v984, 196
-  %v1008 = icmp slt i32 %v1006, 64
-  %v1009 = and i1 %v1007, %v1008
-  br i1 %v1009, label %if.then30, label %if.else31
-if.then30:
-  %v1010 = mul i32 %v984, 64
-  %v1011 = add i32 %v1010, %v1006
-  %v1012 = mul i32 %v1011, 2
-  %v1013 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1012
-  %v1014 = fptrunc float %v786 to half
-  store half %v1014, ptr addrspace(1) %v1013, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v1015 = add i32 %v10, %v783
-  %v1016 = add i32 %v1015, 3
-  %v1017 = icmp slt i32 %v984, 196
-  %v1018 = icmp slt i32 %v1016, 64
-  %v1019 = and i1 %v1017, %v1018
-  br i1 %v1019, label %if.then33, label %if.else34
-if.then33:
-  %v1020 = mul i32 %v984, 64
-  %v1021 = add i32 %v1020, %v1016
+  %v984 = icmp slt i32 %v8, 196
+  %v985 = sub i32 196, %v8
+  %v986 = call i32 @llvm.smin.i32(i32 %v985, i32 128)
+  %v987 = select i1 %v984, i32 %v986, i32 0
+  %v988 = mul i32 %v987, 64
+  %v989 = mul i32 %v988, 2
+  %v990 = mul i32 %v8, 64
+  %v991 = mul i32 %v990, 2
+  %v992 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v991
+  %v993 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v992, i16 0, i32 %v989, i32 131072)
+  %v994 = add i32 %v10, %v783
+  %v995 = add i32 %v994, 0
+  %v996 = mul i32 %v781, 64
+  %v997 = add i32 %v996, %v995
+  %v998 = mul i32 %v997, 2
+  %v999 = icmp slt i32 %v995, 64
+  %v1000 = select i1 %v999, i32 %v998, i32 %v989
+  %v1001 = bitcast half %v872 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1001, ptr addrspace(8) %v993, i32 %v1000, i32 0, i32 0)
+  %v1002 = add i32 %v10, %v783
+  %v1003 = add i32 %v1002, 1
+  %v1004 = mul i32 %v781, 64
+  %v1005 = add i32 %v1004, %v1003
+  %v1006 = mul i32 %v1005, 2
+  %v1007 = icmp slt i32 %v1003, 64
+  %v1008 = select i1 %v1007, i32 %v1006, i32 %v989
+  %v1009 = bitcast half %v873 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1009, ptr addrspace(8) %v993, i32 %v1008, i32 0, i32 0)
+  %v1010 = add i32 %v10, %v783
+  %v1011 = add i32 %v1010, 2
+  %v1012 = mul i32 %v781, 64
+  %v1013 = add i32 %v1012, %v1011
+  %v1014 = mul i32 %v1013, 2
+  %v1015 = icmp slt i32 %v1011, 64
+  %v1016 = select i1 %v1015, i32 %v1014, i32 %v989
+  %v1017 = bitcast half %v874 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1017, ptr addrspace(8) %v993, i32 %v1016, i32 0, i32 0)
+  %v1018 = add i32 %v10, %v783
+  %v1019 = add i32 %v1018, 3
+  %v1020 = mul i32 %v781, 64
+  %v1021 = add i32 %v1020, %v1019
   %v1022 = mul i32 %v1021, 2
-  %v1023 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1022
-  %v1024 = fptrunc float %v787 to half
-  store half %v1024, ptr addrspace(1) %v1023, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v1025 = add i32 %v8, %v793
+  %v1023 = icmp slt i32 %v1019, 64
+  %v1024 = select i1 %v1023, i32 %v1022, i32 %v989
+  %v1025 = bitcast half %v875 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1025, ptr addrspace(8) %v993, i32 %v1024, i32 0, i32 0)
   %v1026 = add i32 %v10, %v795
   %v1027 = add i32 %v1026, 0
-  %v1028 = icmp slt i32 %v1025, 196
-  %v1029 = icmp slt i32 %v1027, 64
-  %v1030 = and i1 %v1028, %v1029
-  br i1 %v1030, label %if.then36, label %if.else37
-if.then36:
-  %v1031 = mul i32 %v1025, 64
-  %v1032 = add i32 %v1031, %v1027
-  %v1033 = mul i32 %v1032, 2
-  %v1034 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1033
-  %v1035 = fptrunc float %v796 to half
-  store half %v1035, ptr addrspace(1) %v1034, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
-  %v1036 = add i32 %v10, %v795
-  %v1037 = add i32 %v1036, 1
-  %v1038 = icmp slt i32 %v1025, 196
-  %v1039 = icmp slt i32 %v1037, 64
-  %v1040 = and i1 %v1038, %v1039
-  br i1 %v1040, label %if.then39, label %if.else40
-if.then39:
-  %v1041 = mul i32 %v1025, 64
-  %v1042 = add i32 %v1041, %v1037
-  %v1043 = mul i32 %v1042, 2
-  %v1044 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1043
-  %v1045 = fptrunc float %v797 to half
-  store half %v1045, ptr addrspace(1) %v1044, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v1046 = add i32 %v10, %v795
-  %v1047 = add i32 %v1046, 2
-  %v1048 = icmp slt i32 %v1025, 196
-  %v1049 = icmp slt i32 %v1047, 64
-  %v1050 = and i1 %v1048, %v1049
-  br i1 %v1050, label %if.then42, label %if.else43
-if.then42:
-  %v1051 = mul i32 %v1025, 64
-  %v1052 = add i32 %v1051, %v1047
-  %v1053 = mul i32 %v1052, 2
-  %v1054 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1053
-  %v1055 = fptrunc float %v798 to half
-  store half %v1055, ptr addrspace(1) %v1054, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v1056 = add i32 %v10, %v795
-  %v1057 = add i32 %v1056, 3
-  %v1058 = icmp slt i32 %v1025, 196
-  %v1059 = icmp slt i32 %v1057, 64
-  %v1060 = and i1 %v1058, %v1059
-  br i1 %v1060, label %if.then45, label %if.else46
-if.then45:
-  %v1061 = mul i32 %v1025, 64
-  %v1062 = add i32 %v1061, %v1057
-  %v1063 = mul i32 %v1062, 2
-  %v1064 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1063
-  %v1065 = fptrunc float %v799 to half
-  store half %v1065, ptr addrspace(1) %v1064, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v1066 = add i32 %v8, %v805
-  %v1067 = add i32 %v10, %v807
-  %v1068 = add i32 %v1067, 0
-  %v1069 = icmp slt i32 %v1066, 196
-  %v1070 = icmp slt i32 %v1068, 64
-  %v1071 = and i1 %v1069, %v1070
-  br i1 %v1071, label %if.then48, label %if.else49
-if.then48:
-  %v1072 = mul i32 %v1066, 64
-  %v1073 = add i32 %v1072, %v1068
-  %v1074 = mul i32 %v1073, 2
-  %v1075 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1074
-  %v1076 = fptrunc float %v808 to half
-  store half %v1076, ptr addrspace(1) %v1075, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v1077 = add i32 %v10, %v807
-  %v1078 = add i32 %v1077, 1
-  %v1079 = icmp slt i32 %v1066, 196
-  %v1080 = icmp slt i32 %v1078, 64
-  %v1081 = and i1 %v1079, %v1080
-  br i1 %v1081, label %if.then51, label %if.else52
-if.then51:
-  %v1082 = mul i32 %v1066, 64
-  %v1083 = add i32 %v1082, %v1078
-  %v1084 = mul i32 %v1083, 2
-  %v1085 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1084
-  %v1086 = fptrunc float %v809 to half
-  store half %v1086, ptr addrspace(1) %v1085, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v1087 = add i32 %v10, %v807
-  %v1088 = add i32 %v1087, 2
-  %v1089 = icmp slt i32 %v1066, 196
-  %v1090 = icmp slt i32 %v1088, 64
-  %v1091 = and i1 %v1089, %v1090
-  br i1 %v1091, label %if.then54, label %if.else55
-if.then54:
-  %v1092 = mul i32 %v1066, 64
-  %v1093 = add i32 %v1092, %v1088
+  %v1028 = mul i32 %v793, 64
+  %v1029 = add i32 %v1028, %v1027
+  %v1030 = mul i32 %v1029, 2
+  %v1031 = icmp slt i32 %v1027, 64
+  %v1032 = select i1 %v1031, i32 %v1030, i32 %v989
+  %v1033 = bitcast half %v876 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1033, ptr addrspace(8) %v993, i32 %v1032, i32 0, i32 0)
+  %v1034 = add i32 %v10, %v795
+  %v1035 = add i32 %v1034, 1
+  %v1036 = mul i32 %v793, 64
+  %v1037 = add i32 %v1036, %v1035
+  %v1038 = mul i32 %v1037, 2
+  %v1039 = icmp slt i32 %v1035, 64
+  %v1040 = select i1 %v1039, i32 %v1038, i32 %v989
+  %v1041 = bitcast half %v877 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1041, ptr addrspace(8) %v993, i32 %v1040, i32 0, i32 0)
+  %v1042 = add i32 %v10, %v795
+  %v1043 = add i32 %v1042, 2
+  %v1044 = mul i32 %v793, 64
+  %v1045 = add i32 %v1044, %v1043
+  %v1046 = mul i32 %v1045, 2
+  %v1047 = icmp slt i32 %v1043, 64
+  %v1048 = select i1 %v1047, i32 %v1046, i32 %v989
+  %v1049 = bitcast half %v878 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1049, ptr addrspace(8) %v993, i32 %v1048, i32 0, i32 0)
+  %v1050 = add i32 %v10, %v795
+  %v1051 = add i32 %v1050, 3
+  %v1052 = mul i32 %v793, 64
+  %v1053 = add i32 %v1052, %v1051
+  %v1054 = mul i32 %v1053, 2
+  %v1055 = icmp slt i32 %v1051, 64
+  %v1056 = select i1 %v1055, i32 %v1054, i32 %v989
+  %v1057 = bitcast half %v879 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1057, ptr addrspace(8) %v993, i32 %v1056, i32 0, i32 0)
+  %v1058 = add i32 %v10, %v807
+  %v1059 = add i32 %v1058, 0
+  %v1060 = mul i32 %v805, 64
+  %v1061 = add i32 %v1060, %v1059
+  %v1062 = mul i32 %v1061, 2
+  %v1063 = icmp slt i32 %v1059, 64
+  %v1064 = select i1 %v1063, i32 %v1062, i32 %v989
+  %v1065 = bitcast half %v880 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1065, ptr addrspace(8) %v993, i32 %v1064, i32 0, i32 0)
+  %v1066 = add i32 %v10, %v807
+  %v1067 = add i32 %v1066, 1
+  %v1068 = mul i32 %v805, 64
+  %v1069 = add i32 %v1068, %v1067
+  %v1070 = mul i32 %v1069, 2
+  %v1071 = icmp slt i32 %v1067, 64
+  %v1072 = select i1 %v1071, i32 %v1070, i32 %v989
+  %v1073 = bitcast half %v881 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1073, ptr addrspace(8) %v993, i32 %v1072, i32 0, i32 0)
+  %v1074 = add i32 %v10, %v807
+  %v1075 = add i32 %v1074, 2
+  %v1076 = mul i32 %v805, 64
+  %v1077 = add i32 %v1076, %v1075
+  %v1078 = mul i32 %v1077, 2
+  %v1079 = icmp slt i32 %v1075, 64
+  %v1080 = select i1 %v1079, i32 %v1078, i32 %v989
+  %v1081 = bitcast half %v882 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1081, ptr addrspace(8) %v993, i32 %v1080, i32 0, i32 0)
+  %v1082 = add i32 %v10, %v807
+  %v1083 = add i32 %v1082, 3
+  %v1084 = mul i32 %v805, 64
+  %v1085 = add i32 %v1084, %v1083
+  %v1086 = mul i32 %v1085, 2
+  %v1087 = icmp slt i32 %v1083, 64
+  %v1088 = select i1 %v1087, i32 %v1086, i32 %v989
+  %v1089 = bitcast half %v883 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1089, ptr addrspace(8) %v993, i32 %v1088, i32 0, i32 0)
+  %v1090 = add i32 %v10, %v819
+  %v1091 = add i32 %v1090, 0
+  %v1092 = mul i32 %v817, 64
+  %v1093 = add i32 %v1092, %v1091
   %v1094 = mul i32 %v1093, 2
-  %v1095 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1094
-  %v1096 = fptrunc float %v810 to half
-  store half %v1096, ptr addrspace(1) %v1095, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v1097 = add i32 %v10, %v807
-  %v1098 = add i32 %v1097, 3
-  %v1099 = icmp slt i32 %v1066, 196
-  %v1100 = icmp slt i32 %v1098, 64
-  %v1101 = and i1 %v1099, %v1100
-  br i1 %v1101, label %if.then57, label %if.else58
-if.then57:
-  %v1102 = mul i32 %v1066, 64
-  %v1103 = add i32 %v1102, %v1098
-  %v1104 = mul i32 %v1103, 2
-  %v1105 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1104
-  %v1106 = fptrunc float %v811 to half
-  store half %v1106, ptr addrspace(1) %v1105, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v1107 = add i32 %v8, %v817
-  %v1108 = add i32 %v10, %v819
-  %v1109 = add i32 %v1108, 0
-  %v1110 = icmp slt i32 %v1107, 196
-  %v1111 = icmp slt i32 %v1109, 64
-  %v1112 = and i1 %v1110, %v1111
-  br i1 %v1112, label %if.then60, label %if.else61
-if.then60:
-  %v1113 = mul i32 %v1107, 64
-  %v1114 = add i32 %v1113, %v1109
-  %v1115 = mul i32 %v1114, 2
-  %v1116 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1115
-  %v1117 = fptrunc float %v820 to half
-  store half %v1117, ptr addrspace(1) %v1116, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v1118 = add i32 %v10, %v819
-  %v1119 = add i32 %v1118, 1
-  %v1120 = icmp slt i32 %v1107, 196
-  %v1121 = icmp slt i32 %v1119, 64
-  %v1122 = and i1 %v1120, %v1121
-  br i1 %v1122, label %if.then63, label %if.else64
-if.then63:
-  %v1123 = mul i32 %v1107, 64
-  %v1124 = add i32 %v1123, %v1119
-  %v1125 = mul i32 %v1124, 2
-  %v1126 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1125
-  %v1127 = fptrunc float %v821 to half
-  store half %v1127, ptr addrspace(1) %v1126, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v1128 = add i32 %v10, %v819
-  %v1129 = add i32 %v1128, 2
-  %v1130 = icmp slt i32 %v1107, 196
-  %v1131 = icmp slt i32 %v1129, 64
-  %v1132 = and i1 %v1130, %v1131
-  br i1 %v1132, label %if.then66, label %if.else67
-if.then66:
-  %v1133 = mul i32 %v1107, 64
-  %v1134 = add i32 %v1133, %v1129
-  %v1135 = mul i32 %v1134, 2
-  %v1136 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1135
-  %v1137 = fptrunc float %v822 to half
-  store half %v1137, ptr addrspace(1) %v1136, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1138 = add i32 %v10, %v819
-  %v1139 = add i32 %v1138, 3
-  %v1140 = icmp slt i32 %v1107, 196
-  %v1141 = icmp slt i32 %v1139, 64
-  %v1142 = and i1 %v1140, %v1141
-  br i1 %v1142, label %if.then69, label %if.else70
-if.then69:
-  %v1143 = mul i32 %v1107, 64
-  %v1144 = add i32 %v1143, %v1139
-  %v1145 = mul i32 %v1144, 2
-  %v1146 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1145
-  %v1147 = fptrunc float %v823 to half
-  store half %v1147, ptr addrspace(1) %v1146, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v1148 = add i32 %v8, %v829
-  %v1149 = add i32 %v10, %v831
-  %v1150 = add i32 %v1149, 0
-  %v1151 = icmp slt i32 %v1148, 196
-  %v1152 = icmp slt i32 %v1150, 64
-  %v1153 = and i1 %v1151, %v1152
-  br i1 %v1153, label %if.then72, label %if.else73
-if.then72:
-  %v1154 = mul i32 %v1148, 64
-  %v1155 = add i32 %v1154, %v1150
-  %v1156 = mul i32 %v1155, 2
-  %v1157 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1156
-  %v1158 = fptrunc float %v832 to half
-  store half %v1158, ptr addrspace(1) %v1157, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v1159 = add i32 %v10, %v831
-  %v1160 = add i32 %v1159, 1
-  %v1161 = icmp slt i32 %v1148, 196
-  %v1162 = icmp slt i32 %v1160, 64
-  %v1163 = and i1 %v1161, %v1162
-  br i1 %v1163, label %if.then75, label %if.else76
-if.then75:
-  %v1164 = mul i32 %v1148, 64
-  %v1165 = add i32 %v1164, %v1160
+  %v1095 = icmp slt i32 %v1091, 64
+  %v1096 = select i1 %v1095, i32 %v1094, i32 %v989
+  %v1097 = bitcast half %v884 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1097, ptr addrspace(8) %v993, i32 %v1096, i32 0, i32 0)
+  %v1098 = add i32 %v10, %v819
+  %v1099 = add i32 %v1098, 1
+  %v1100 = mul i32 %v817, 64
+  %v1101 = add i32 %v1100, %v1099
+  %v1102 = mul i32 %v1101, 2
+  %v1103 = icmp slt i32 %v1099, 64
+  %v1104 = select i1 %v1103, i32 %v1102, i32 %v989
+  %v1105 = bitcast half %v885 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1105, ptr addrspace(8) %v993, i32 %v1104, i32 0, i32 0)
+  %v1106 = add i32 %v10, %v819
+  %v1107 = add i32 %v1106, 2
+  %v1108 = mul i32 %v817, 64
+  %v1109 = add i32 %v1108, %v1107
+  %v1110 = mul i32 %v1109, 2
+  %v1111 = icmp slt i32 %v1107, 64
+  %v1112 = select i1 %v1111, i32 %v1110, i32 %v989
+  %v1113 = bitcast half %v886 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1113, ptr addrspace(8) %v993, i32 %v1112, i32 0, i32 0)
+  %v1114 = add i32 %v10, %v819
+  %v1115 = add i32 %v1114, 3
+  %v1116 = mul i32 %v817, 64
+  %v1117 = add i32 %v1116, %v1115
+  %v1118 = mul i32 %v1117, 2
+  %v1119 = icmp slt i32 %v1115, 64
+  %v1120 = select i1 %v1119, i32 %v1118, i32 %v989
+  %v1121 = bitcast half %v887 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1121, ptr addrspace(8) %v993, i32 %v1120, i32 0, i32 0)
+  %v1122 = add i32 %v10, %v831
+  %v1123 = add i32 %v1122, 0
+  %v1124 = mul i32 %v829, 64
+  %v1125 = add i32 %v1124, %v1123
+  %v1126 = mul i32 %v1125, 2
+  %v1127 = icmp slt i32 %v1123, 64
+  %v1128 = select i1 %v1127, i32 %v1126, i32 %v989
+  %v1129 = bitcast half %v888 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1129, ptr addrspace(8) %v993, i32 %v1128, i32 0, i32 0)
+  %v1130 = add i32 %v10, %v831
+  %v1131 = add i32 %v1130, 1
+  %v1132 = mul i32 %v829, 64
+  %v1133 = add i32 %v1132, %v1131
+  %v1134 = mul i32 %v1133, 2
+  %v1135 = icmp slt i32 %v1131, 64
+  %v1136 = select i1 %v1135, i32 %v1134, i32 %v989
+  %v1137 = bitcast half %v889 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1137, ptr addrspace(8) %v993, i32 %v1136, i32 0, i32 0)
+  %v1138 = add i32 %v10, %v831
+  %v1139 = add i32 %v1138, 2
+  %v1140 = mul i32 %v829, 64
+  %v1141 = add i32 %v1140, %v1139
+  %v1142 = mul i32 %v1141, 2
+  %v1143 = icmp slt i32 %v1139, 64
+  %v1144 = select i1 %v1143, i32 %v1142, i32 %v989
+  %v1145 = bitcast half %v890 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1145, ptr addrspace(8) %v993, i32 %v1144, i32 0, i32 0)
+  %v1146 = add i32 %v10, %v831
+  %v1147 = add i32 %v1146, 3
+  %v1148 = mul i32 %v829, 64
+  %v1149 = add i32 %v1148, %v1147
+  %v1150 = mul i32 %v1149, 2
+  %v1151 = icmp slt i32 %v1147, 64
+  %v1152 = select i1 %v1151, i32 %v1150, i32 %v989
+  %v1153 = bitcast half %v891 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1153, ptr addrspace(8) %v993, i32 %v1152, i32 0, i32 0)
+  %v1154 = add i32 %v10, %v843
+  %v1155 = add i32 %v1154, 0
+  %v1156 = mul i32 %v841, 64
+  %v1157 = add i32 %v1156, %v1155
+  %v1158 = mul i32 %v1157, 2
+  %v1159 = icmp slt i32 %v1155, 64
+  %v1160 = select i1 %v1159, i32 %v1158, i32 %v989
+  %v1161 = bitcast half %v892 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1161, ptr addrspace(8) %v993, i32 %v1160, i32 0, i32 0)
+  %v1162 = add i32 %v10, %v843
+  %v1163 = add i32 %v1162, 1
+  %v1164 = mul i32 %v841, 64
+  %v1165 = add i32 %v1164, %v1163
   %v1166 = mul i32 %v1165, 2
-  %v1167 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1166
-  %v1168 = fptrunc float %v833 to half
-  store half %v1168, ptr addrspace(1) %v1167, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v1169 = add i32 %v10, %v831
-  %v1170 = add i32 %v1169, 2
-  %v1171 = icmp slt i32 %v1148, 196
-  %v1172 = icmp slt i32 %v1170, 64
-  %v1173 = and i1 %v1171, %v1172
-  br i1 %v1173, label %if.then78, label %if.else79
-if.then78:
-  %v1174 = mul i32 %v1148, 64
-  %v1175 = add i32 %v1174, %v1170
-  %v1176 = mul i32 %v1175, 2
-  %v1177 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1176
-  %v1178 = fptrunc float %v834 to half
-  store half %v1178, ptr addrspace(1) %v1177, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v1179 = add i32 %v10, %v831
-  %v1180 = add i32 %v1179, 3
-  %v1181 = icmp slt i32 %v1148, 196
-  %v1182 = icmp slt i32 %v1180, 64
-  %v1183 = and i1 %v1181, %v1182
-  br i1 %v1183, label %if.then81, label %if.else82
-if.then81:
-  %v1184 = mul i32 %v1148, 64
-  %v1185 = add i32 %v1184, %v1180
-  %v1186 = mul i32 %v1185, 2
-  %v1187 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1186
-  %v1188 = fptrunc float %v835 to half
-  store half %v1188, ptr addrspace(1) %v1187, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v1189 = add i32 %v8, %v841
-  %v1190 = add i32 %v10, %v843
-  %v1191 = add i32 %v1190, 0
-  %v1192 = icmp slt i32 %v1189, 196
-  %v1193 = icmp slt i32 %v1191, 64
-  %v1194 = and i1 %v1192, %v1193
-  br i1 %v1194, label %if.then84, label %if.else85
-if.then84:
-  %v1195 = mul i32 %v1189, 64
-  %v1196 = add i32 %v1195, %v1191
-  %v1197 = mul i32 %v1196, 2
-  %v1198 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1197
-  %v1199 = fptrunc float %v844 to half
-  store half %v1199, ptr addrspace(1) %v1198, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v1200 = add i32 %v10, %v843
-  %v1201 = add i32 %v1200, 1
-  %v1202 = icmp slt i32 %v1189, 196
-  %v1203 = icmp slt i32 %v1201, 64
-  %v1204 = and i1 %v1202, %v1203
-  br i1 %v1204, label %if.then87, label %if.else88
-if.then87:
-  %v1205 = mul i32 %v1189, 64
-  %v1206 = add i32 %v1205, %v1201
-  %v1207 = mul i32 %v1206, 2
-  %v1208 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1207
-  %v1209 = fptrunc float %v845 to half
-  store half %v1209, ptr addrspace(1) %v1208, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1210 = add i32 %v10, %v843
-  %v1211 = add i32 %v1210, 2
-  %v1212 = icmp slt i32 %v1189, 196
-  %v1213 = icmp slt i32 %v1211, 64
-  %v1214 = and i1 %v1212, %v1213
-  br i1 %v1214, label %if.then90, label %if.else91
-if.then90:
-  %v1215 = mul i32 %v1189, 64
-  %v1216 = add i32 %v1215, %v1211
-  %v1217 = mul i32 %v1216, 2
-  %v1218 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1217
-  %v1219 = fptrunc float %v846 to half
-  store half %v1219, ptr addrspace(1) %v1218, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1220 = add i32 %v10, %v843
-  %v1221 = add i32 %v1220, 3
-  %v1222 = icmp slt i32 %v1189, 196
-  %v1223 = icmp slt i32 %v1221, 64
-  %v1224 = and i1 %v1222, %v1223
-  br i1 %v1224, label %if.then93, label %if.else94
-if.then93:
-  %v1225 = mul i32 %v1189, 64
-  %v1226 = add i32 %v1225, %v1221
-  %v1227 = mul i32 %v1226, 2
-  %v1228 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1227
-  %v1229 = fptrunc float %v847 to half
-  store half %v1229, ptr addrspace(1) %v1228, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1230 = add i32 %v8, %v853
-  %v1231 = add i32 %v10, %v855
-  %v1232 = add i32 %v1231, 0
-  %v1233 = icmp slt i32 %v1230, 196
-  %v1234 = icmp slt i32 %v1232, 64
-  %v1235 = and i1 %v1233, %v1234
-  br i1 %v1235, label %if.then96, label %if.else97
-if.then96:
-  %v1236 = mul i32 %v1230, 64
-  %v1237 = add i32 %v1236, %v1232
+  %v1167 = icmp slt i32 %v1163, 64
+  %v1168 = select i1 %v1167, i32 %v1166, i32 %v989
+  %v1169 = bitcast half %v893 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1169, ptr addrspace(8) %v993, i32 %v1168, i32 0, i32 0)
+  %v1170 = add i32 %v10, %v843
+  %v1171 = add i32 %v1170, 2
+  %v1172 = mul i32 %v841, 64
+  %v1173 = add i32 %v1172, %v1171
+  %v1174 = mul i32 %v1173, 2
+  %v1175 = icmp slt i32 %v1171, 64
+  %v1176 = select i1 %v1175, i32 %v1174, i32 %v989
+  %v1177 = bitcast half %v894 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1177, ptr addrspace(8) %v993, i32 %v1176, i32 0, i32 0)
+  %v1178 = add i32 %v10, %v843
+  %v1179 = add i32 %v1178, 3
+  %v1180 = mul i32 %v841, 64
+  %v1181 = add i32 %v1180, %v1179
+  %v1182 = mul i32 %v1181, 2
+  %v1183 = icmp slt i32 %v1179, 64
+  %v1184 = select i1 %v1183, i32 %v1182, i32 %v989
+  %v1185 = bitcast half %v895 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1185, ptr addrspace(8) %v993, i32 %v1184, i32 0, i32 0)
+  %v1186 = add i32 %v10, %v855
+  %v1187 = add i32 %v1186, 0
+  %v1188 = mul i32 %v853, 64
+  %v1189 = add i32 %v1188, %v1187
+  %v1190 = mul i32 %v1189, 2
+  %v1191 = icmp slt i32 %v1187, 64
+  %v1192 = select i1 %v1191, i32 %v1190, i32 %v989
+  %v1193 = bitcast half %v896 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1193, ptr addrspace(8) %v993, i32 %v1192, i32 0, i32 0)
+  %v1194 = add i32 %v10, %v855
+  %v1195 = add i32 %v1194, 1
+  %v1196 = mul i32 %v853, 64
+  %v1197 = add i32 %v1196, %v1195
+  %v1198 = mul i32 %v1197, 2
+  %v1199 = icmp slt i32 %v1195, 64
+  %v1200 = select i1 %v1199, i32 %v1198, i32 %v989
+  %v1201 = bitcast half %v897 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1201, ptr addrspace(8) %v993, i32 %v1200, i32 0, i32 0)
+  %v1202 = add i32 %v10, %v855
+  %v1203 = add i32 %v1202, 2
+  %v1204 = mul i32 %v853, 64
+  %v1205 = add i32 %v1204, %v1203
+  %v1206 = mul i32 %v1205, 2
+  %v1207 = icmp slt i32 %v1203, 64
+  %v1208 = select i1 %v1207, i32 %v1206, i32 %v989
+  %v1209 = bitcast half %v898 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1209, ptr addrspace(8) %v993, i32 %v1208, i32 0, i32 0)
+  %v1210 = add i32 %v10, %v855
+  %v1211 = add i32 %v1210, 3
+  %v1212 = mul i32 %v853, 64
+  %v1213 = add i32 %v1212, %v1211
+  %v1214 = mul i32 %v1213, 2
+  %v1215 = icmp slt i32 %v1211, 64
+  %v1216 = select i1 %v1215, i32 %v1214, i32 %v989
+  %v1217 = bitcast half %v899 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1217, ptr addrspace(8) %v993, i32 %v1216, i32 0, i32 0)
+  %v1218 = add i32 %v10, %v867
+  %v1219 = add i32 %v1218, 0
+  %v1220 = mul i32 %v865, 64
+  %v1221 = add i32 %v1220, %v1219
+  %v1222 = mul i32 %v1221, 2
+  %v1223 = icmp slt i32 %v1219, 64
+  %v1224 = select i1 %v1223, i32 %v1222, i32 %v989
+  %v1225 = bitcast half %v900 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1225, ptr addrspace(8) %v993, i32 %v1224, i32 0, i32 0)
+  %v1226 = add i32 %v10, %v867
+  %v1227 = add i32 %v1226, 1
+  %v1228 = mul i32 %v865, 64
+  %v1229 = add i32 %v1228, %v1227
+  %v1230 = mul i32 %v1229, 2
+  %v1231 = icmp slt i32 %v1227, 64
+  %v1232 = select i1 %v1231, i32 %v1230, i32 %v989
+  %v1233 = bitcast half %v901 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1233, ptr addrspace(8) %v993, i32 %v1232, i32 0, i32 0)
+  %v1234 = add i32 %v10, %v867
+  %v1235 = add i32 %v1234, 2
+  %v1236 = mul i32 %v865, 64
+  %v1237 = add i32 %v1236, %v1235
   %v1238 = mul i32 %v1237, 2
-  %v1239 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1238
-  %v1240 = fptrunc float %v856 to half
-  store half %v1240, ptr addrspace(1) %v1239, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1241 = add i32 %v10, %v855
-  %v1242 = add i32 %v1241, 1
-  %v1243 = icmp slt i32 %v1230, 196
-  %v1244 = icmp slt i32 %v1242, 64
-  %v1245 = and i1 %v1243, %v1244
-  br i1 %v1245, label %if.then99, label %if.else100
-if.then99:
-  %v1246 = mul i32 %v1230, 64
-  %v1247 = add i32 %v1246, %v1242
-  %v1248 = mul i32 %v1247, 2
-  %v1249 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1248
-  %v1250 = fptrunc float %v857 to half
-  store half %v1250, ptr addrspace(1) %v1249, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1251 = add i32 %v10, %v855
-  %v1252 = add i32 %v1251, 2
-  %v1253 = icmp slt i32 %v1230, 196
-  %v1254 = icmp slt i32 %v1252, 64
-  %v1255 = and i1 %v1253, %v1254
-  br i1 %v1255, label %if.then102, label %if.else103
-if.then102:
-  %v1256 = mul i32 %v1230, 64
-  %v1257 = add i32 %v1256, %v1252
-  %v1258 = mul i32 %v1257, 2
-  %v1259 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1258
-  %v1260 = fptrunc float %v858 to half
-  store half %v1260, ptr addrspace(1) %v1259, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1261 = add i32 %v10, %v855
-  %v1262 = add i32 %v1261, 3
-  %v1263 = icmp slt i32 %v1230, 196
-  %v1264 = icmp slt i32 %v1262, 64
-  %v1265 = and i1 %v1263, %v1264
-  br i1 %v1265, label %if.then105, label %if.else106
-if.then105:
-  %v1266 = mul i32 %v1230, 64
-  %v1267 = add i32 %v1266, %v1262
-  %v1268 = mul i32 %v1267, 2
-  %v1269 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1268
-  %v1270 = fptrunc float %v859 to half
-  store half %v1270, ptr addrspace(1) %v1269, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1271 = add i32 %v8, %v865
-  %v1272 = add i32 %v10, %v867
-  %v1273 = add i32 %v1272, 0
-  %v1274 = icmp slt i32 %v1271, 196
-  %v1275 = icmp slt i32 %v1273, 64
-  %v1276 = and i1 %v1274, %v1275
-  br i1 %v1276, label %if.then108, label %if.else109
-if.then108:
-  %v1277 = mul i32 %v1271, 64
-  %v1278 = add i32 %v1277, %v1273
-  %v1279 = mul i32 %v1278, 2
-  %v1280 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1279
-  %v1281 = fptrunc float %v868 to half
-  store half %v1281, ptr addrspace(1) %v1280, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1282 = add i32 %v10, %v867
-  %v1283 = add i32 %v1282, 1
-  %v1284 = icmp slt i32 %v1271, 196
-  %v1285 = icmp slt i32 %v1283, 64
-  %v1286 = and i1 %v1284, %v1285
-  br i1 %v1286, label %if.then111, label %if.else112
-if.then111:
-  %v1287 = mul i32 %v1271, 64
-  %v1288 = add i32 %v1287, %v1283
-  %v1289 = mul i32 %v1288, 2
-  %v1290 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1289
-  %v1291 = fptrunc float %v869 to half
-  store half %v1291, ptr addrspace(1) %v1290, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1292 = add i32 %v10, %v867
-  %v1293 = add i32 %v1292, 2
-  %v1294 = icmp slt i32 %v1271, 196
-  %v1295 = icmp slt i32 %v1293, 64
-  %v1296 = and i1 %v1294, %v1295
-  br i1 %v1296, label %if.then114, label %if.else115
-if.then114:
-  %v1297 = mul i32 %v1271, 64
-  %v1298 = add i32 %v1297, %v1293
-  %v1299 = mul i32 %v1298, 2
-  %v1300 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1299
-  %v1301 = fptrunc float %v870 to half
-  store half %v1301, ptr addrspace(1) %v1300, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1302 = add i32 %v10, %v867
-  %v1303 = add i32 %v1302, 3
-  %v1304 = icmp slt i32 %v1271, 196
-  %v1305 = icmp slt i32 %v1303, 64
-  %v1306 = and i1 %v1304, %v1305
-  br i1 %v1306, label %if.then117, label %if.else118
-if.then117:
-  %v1307 = mul i32 %v1271, 64
-  %v1308 = add i32 %v1307, %v1303
-  %v1309 = mul i32 %v1308, 2
-  %v1310 = getelementptr inbounds i8, ptr addrspace(1) %v775, i32 %v1309
-  %v1311 = fptrunc float %v871 to half
-  store half %v1311, ptr addrspace(1) %v1310, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
+  %v1239 = icmp slt i32 %v1235, 64
+  %v1240 = select i1 %v1239, i32 %v1238, i32 %v989
+  %v1241 = bitcast half %v902 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1241, ptr addrspace(8) %v993, i32 %v1240, i32 0, i32 0)
+  %v1242 = add i32 %v10, %v867
+  %v1243 = add i32 %v1242, 3
+  %v1244 = mul i32 %v865, 64
+  %v1245 = add i32 %v1244, %v1243
+  %v1246 = mul i32 %v1245, 2
+  %v1247 = icmp slt i32 %v1243, 64
+  %v1248 = select i1 %v1247, i32 %v1246, i32 %v989
+  %v1249 = bitcast half %v903 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1249, ptr addrspace(8) %v993, i32 %v1248, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1), i16, i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, <16 x float>, i32, i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()

@@ -932,656 +932,409 @@ for.exit8:
   %v850 = extractelement <8 x float> %v661, i32 5
   %v851 = extractelement <8 x float> %v661, i32 6
   %v852 = extractelement <8 x float> %v661, i32 7
+  %v853 = fptrunc float %v797 to half
+  %v854 = fptrunc float %v798 to half
+  %v855 = fptrunc float %v799 to half
+  %v856 = fptrunc float %v800 to half
+  %v857 = fptrunc float %v801 to half
+  %v858 = fptrunc float %v802 to half
+  %v859 = fptrunc float %v803 to half
+  %v860 = fptrunc float %v804 to half
+  %v861 = fptrunc float %v813 to half
+  %v862 = fptrunc float %v814 to half
+  %v863 = fptrunc float %v815 to half
+  %v864 = fptrunc float %v816 to half
+  %v865 = fptrunc float %v817 to half
+  %v866 = fptrunc float %v818 to half
+  %v867 = fptrunc float %v819 to half
+  %v868 = fptrunc float %v820 to half
+  %v869 = fptrunc float %v829 to half
+  %v870 = fptrunc float %v830 to half
+  %v871 = fptrunc float %v831 to half
+  %v872 = fptrunc float %v832 to half
+  %v873 = fptrunc float %v833 to half
+  %v874 = fptrunc float %v834 to half
+  %v875 = fptrunc float %v835 to half
+  %v876 = fptrunc float %v836 to half
+  %v877 = fptrunc float %v845 to half
+  %v878 = fptrunc float %v846 to half
+  %v879 = fptrunc float %v847 to half
+  %v880 = fptrunc float %v848 to half
+  %v881 = fptrunc float %v849 to half
+  %v882 = fptrunc float %v850 to half
+  %v883 = fptrunc float %v851 to half
+  %v884 = fptrunc float %v852 to half
   br i1 %v108, label %if.then21, label %if.else22
 if.then21:
-  %v853 = add i32 %v8, %v794
-  %v854 = add i32 %v10, %v796
-  %v855 = mul i32 %v853, 64
-  %v856 = add i32 %v855, %v854
-  %v857 = mul i32 %v856, 2
-  %v858 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v857
-  %v859 = fptrunc float %v797 to half
-  %v860 = fptrunc float %v798 to half
-  %v861 = fptrunc float %v799 to half
-  %v862 = fptrunc float %v800 to half
-  %v863 = fptrunc float %v801 to half
-  %v864 = fptrunc float %v802 to half
-  %v865 = fptrunc float %v803 to half
-  %v866 = fptrunc float %v804 to half
-  %v867 = insertelement <8 x half> poison, half %v859, i32 0
-  %v868 = insertelement <8 x half> %v867, half %v860, i32 1
-  %v869 = insertelement <8 x half> %v868, half %v861, i32 2
-  %v870 = insertelement <8 x half> %v869, half %v862, i32 3
-  %v871 = insertelement <8 x half> %v870, half %v863, i32 4
-  %v872 = insertelement <8 x half> %v871, half %v864, i32 5
-  %v873 = insertelement <8 x half> %v872, half %v865, i32 6
-  %v874 = insertelement <8 x half> %v873, half %v866, i32 7
-  store <8 x half> %v874, ptr addrspace(1) %v858, align 2
-  %v875 = add i32 %v8, %v810
-  %v876 = add i32 %v10, %v812
-  %v877 = mul i32 %v875, 64
-  %v878 = add i32 %v877, %v876
-  %v879 = mul i32 %v878, 2
-  %v880 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v879
-  %v881 = fptrunc float %v813 to half
-  %v882 = fptrunc float %v814 to half
-  %v883 = fptrunc float %v815 to half
-  %v884 = fptrunc float %v816 to half
-  %v885 = fptrunc float %v817 to half
-  %v886 = fptrunc float %v818 to half
-  %v887 = fptrunc float %v819 to half
-  %v888 = fptrunc float %v820 to half
-  %v889 = insertelement <8 x half> poison, half %v881, i32 0
-  %v890 = insertelement <8 x half> %v889, half %v882, i32 1
-  %v891 = insertelement <8 x half> %v890, half %v883, i32 2
-  %v892 = insertelement <8 x half> %v891, half %v884, i32 3
-  %v893 = insertelement <8 x half> %v892, half %v885, i32 4
-  %v894 = insertelement <8 x half> %v893, half %v886, i32 5
-  %v895 = insertelement <8 x half> %v894, half %v887, i32 6
-  %v896 = insertelement <8 x half> %v895, half %v888, i32 7
-  store <8 x half> %v896, ptr addrspace(1) %v880, align 2
-  %v897 = add i32 %v8, %v826
-  %v898 = add i32 %v10, %v828
-  %v899 = mul i32 %v897, 64
-  %v900 = add i32 %v899, %v898
-  %v901 = mul i32 %v900, 2
-  %v902 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v901
-  %v903 = fptrunc float %v829 to half
-  %v904 = fptrunc float %v830 to half
-  %v905 = fptrunc float %v831 to half
-  %v906 = fptrunc float %v832 to half
-  %v907 = fptrunc float %v833 to half
-  %v908 = fptrunc float %v834 to half
-  %v909 = fptrunc float %v835 to half
-  %v910 = fptrunc float %v836 to half
-  %v911 = insertelement <8 x half> poison, half %v903, i32 0
-  %v912 = insertelement <8 x half> %v911, half %v904, i32 1
-  %v913 = insertelement <8 x half> %v912, half %v905, i32 2
-  %v914 = insertelement <8 x half> %v913, half %v906, i32 3
-  %v915 = insertelement <8 x half> %v914, half %v907, i32 4
-  %v916 = insertelement <8 x half> %v915, half %v908, i32 5
-  %v917 = insertelement <8 x half> %v916, half %v909, i32 6
-  %v918 = insertelement <8 x half> %v917, half %v910, i32 7
-  store <8 x half> %v918, ptr addrspace(1) %v902, align 2
-  %v919 = add i32 %v8, %v842
-  %v920 = add i32 %v10, %v844
-  %v921 = mul i32 %v919, 64
-  %v922 = add i32 %v921, %v920
-  %v923 = mul i32 %v922, 2
-  %v924 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v923
-  %v925 = fptrunc float %v845 to half
-  %v926 = fptrunc float %v846 to half
-  %v927 = fptrunc float %v847 to half
-  %v928 = fptrunc float %v848 to half
-  %v929 = fptrunc float %v849 to half
-  %v930 = fptrunc float %v850 to half
-  %v931 = fptrunc float %v851 to half
-  %v932 = fptrunc float %v852 to half
-  %v933 = insertelement <8 x half> poison, half %v925, i32 0
-  %v934 = insertelement <8 x half> %v933, half %v926, i32 1
-  %v935 = insertelement <8 x half> %v934, half %v927, i32 2
-  %v936 = insertelement <8 x half> %v935, half %v928, i32 3
-  %v937 = insertelement <8 x half> %v936, half %v929, i32 4
-  %v938 = insertelement <8 x half> %v937, half %v930, i32 5
-  %v939 = insertelement <8 x half> %v938, half %v931, i32 6
-  %v940 = insertelement <8 x half> %v939, half %v932, i32 7
-  store <8 x half> %v940, ptr addrspace(1) %v924, align 2
+  %v885 = add i32 %v8, %v794
+  %v886 = add i32 %v10, %v796
+  %v887 = mul i32 %v885, 64
+  %v888 = add i32 %v887, %v886
+  %v889 = mul i32 %v888, 2
+  %v890 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v889
+  %v891 = insertelement <8 x half> poison, half %v853, i32 0
+  %v892 = insertelement <8 x half> %v891, half %v854, i32 1
+  %v893 = insertelement <8 x half> %v892, half %v855, i32 2
+  %v894 = insertelement <8 x half> %v893, half %v856, i32 3
+  %v895 = insertelement <8 x half> %v894, half %v857, i32 4
+  %v896 = insertelement <8 x half> %v895, half %v858, i32 5
+  %v897 = insertelement <8 x half> %v896, half %v859, i32 6
+  %v898 = insertelement <8 x half> %v897, half %v860, i32 7
+  store <8 x half> %v898, ptr addrspace(1) %v890, align 2
+  %v899 = add i32 %v8, %v810
+  %v900 = add i32 %v10, %v812
+  %v901 = mul i32 %v899, 64
+  %v902 = add i32 %v901, %v900
+  %v903 = mul i32 %v902, 2
+  %v904 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v903
+  %v905 = insertelement <8 x half> poison, half %v861, i32 0
+  %v906 = insertelement <8 x half> %v905, half %v862, i32 1
+  %v907 = insertelement <8 x half> %v906, half %v863, i32 2
+  %v908 = insertelement <8 x half> %v907, half %v864, i32 3
+  %v909 = insertelement <8 x half> %v908, half %v865, i32 4
+  %v910 = insertelement <8 x half> %v909, half %v866, i32 5
+  %v911 = insertelement <8 x half> %v910, half %v867, i32 6
+  %v912 = insertelement <8 x half> %v911, half %v868, i32 7
+  store <8 x half> %v912, ptr addrspace(1) %v904, align 2
+  %v913 = add i32 %v8, %v826
+  %v914 = add i32 %v10, %v828
+  %v915 = mul i32 %v913, 64
+  %v916 = add i32 %v915, %v914
+  %v917 = mul i32 %v916, 2
+  %v918 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v917
+  %v919 = insertelement <8 x half> poison, half %v869, i32 0
+  %v920 = insertelement <8 x half> %v919, half %v870, i32 1
+  %v921 = insertelement <8 x half> %v920, half %v871, i32 2
+  %v922 = insertelement <8 x half> %v921, half %v872, i32 3
+  %v923 = insertelement <8 x half> %v922, half %v873, i32 4
+  %v924 = insertelement <8 x half> %v923, half %v874, i32 5
+  %v925 = insertelement <8 x half> %v924, half %v875, i32 6
+  %v926 = insertelement <8 x half> %v925, half %v876, i32 7
+  store <8 x half> %v926, ptr addrspace(1) %v918, align 2
+  %v927 = add i32 %v8, %v842
+  %v928 = add i32 %v10, %v844
+  %v929 = mul i32 %v927, 64
+  %v930 = add i32 %v929, %v928
+  %v931 = mul i32 %v930, 2
+  %v932 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v931
+  %v933 = insertelement <8 x half> poison, half %v877, i32 0
+  %v934 = insertelement <8 x half> %v933, half %v878, i32 1
+  %v935 = insertelement <8 x half> %v934, half %v879, i32 2
+  %v936 = insertelement <8 x half> %v935, half %v880, i32 3
+  %v937 = insertelement <8 x half> %v936, half %v881, i32 4
+  %v938 = insertelement <8 x half> %v937, half %v882, i32 5
+  %v939 = insertelement <8 x half> %v938, half %v883, i32 6
+  %v940 = insertelement <8 x half> %v939, half %v884, i32 7
+  store <8 x half> %v940, ptr addrspace(1) %v932, align 2
   br label %if.end23
 if.else22:
-  %v941 = add i32 %v8, %v794
-  %v942 = add i32 %v10, %v796
-  %v943 = add i32 %v942, 0
-  %v944 = icmp slt i32 %v941, 196
-  %v945 = icmp slt i32 %v943, 64
-  %v946 = and i1 %v944, %v945
-  br i1 %v946, label %if.then24, label %if.else25
-if.then24:
-  %v947 = mul i32 %v941, 64
-  %v948 = add i32 %v947, %v943
-  %v949 = mul i32 %v948, 2
-  %v950 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v949
-  %v951 = fptrunc float %v797 to half
-  store half %v951, ptr addrspace(1) %v950, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v941 = icmp slt i32 %v8, 196
+  %v942 = sub i32 196, %v8
+  %v943 = call i32 @llvm.smin.i32(i32 %v942, i32 128)
+  %v944 = select i1 %v941, i32 %v943, i32 0
+  %v945 = mul i32 %v944, 64
+  %v946 = mul i32 %v945, 2
+  %v947 = mul i32 %v8, 64
+  %v948 = mul i32 %v947, 2
+  %v949 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v948
+  %v950 = zext i32 %v946 to i64
+  %v951 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v949, i16 0, i64 %v950, i32 822099968)
   %v952 = add i32 %v10, %v796
-  %v953 = add i32 %v952, 1
-  %v954 = icmp slt i32 %v941, 196
-  %v955 = icmp slt i32 %v953, 64
-  %v956 = and i1 %v954, %v955
-  br i1 %v956, label %if.then27, label %if.else28
-if.then27:
-  %v957 = mul i32 %v941, 64
-  %v958 = add i32 %v957, %v953
-  %v959 = mul i32 %v958, 2
-  %v960 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v959
-  %v961 = fptrunc float %v798 to half
-  store half %v961, ptr addrspace(1) %v960, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v962 = add i32 %v10, %v796
-  %v963 = add i32 %v962, 2
-  %v964 = icmp slt i32 %v941, 196
-  %v965 = icmp slt i32 %v963, 64
-  %v966 = and i1 %v964, %v965
-  br i1 %v966, label %if.then30, label %if.else31
-if.then30:
-  %v967 = mul i32 %v941, 64
-  %v968 = add i32 %v967, %v963
-  %v969 = mul i32 %v968, 2
-  %v970 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v969
-  %v971 = fptrunc float %v799 to half
-  store half %v971, ptr addrspace(1) %v970, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v972 = add i32 %v10, %v796
-  %v973 = add i32 %v972, 3
-  %v974 = icmp slt i32 %v941, 196
-  %v975 = icmp slt i32 %v973, 64
-  %v976 = and i1 %v974, %v975
-  br i1 %v976, label %if.then33, label %if.else34
-if.then33:
-  %v977 = mul i32 %v941, 64
-  %v978 = add i32 %v977, %v973
-  %v979 = mul i32 %v978, 2
-  %v980 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v979
-  %v981 = fptrunc float %v800 to half
-  store half %v981, ptr addrspace(1) %v980, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v982 = add i32 %v10, %v796
-  %v983 = add i32 %v982, 4
-  %v984 = icmp slt i32 %v941, 196
-  %v985 = icmp slt i32 %v983, 64
-  %v986 = and i1 %v984, %v985
-  br i1 %v986, label %if.then36, label %if.else37
-if.then36:
-  %v987 = mul i32 %v941, 64
-  %v988 = add i32 %v987, %v983
-  %v989 = mul i32 %v988, 2
-  %v990 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v989
-  %v991 = fptrunc float %v801 to half
-  store half %v991, ptr addrspace(1) %v990, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
+  %v953 = add i32 %v952, 0
+  %v954 = mul i32 %v794, 64
+  %v955 = add i32 %v954, %v953
+  %v956 = mul i32 %v955, 2
+  %v957 = icmp slt i32 %v953, 64
+  %v958 = select i1 %v957, i32 %v956, i32 %v946
+  %v959 = bitcast half %v853 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v959, ptr addrspace(8) %v951, i32 %v958, i32 0, i32 0)
+  %v960 = add i32 %v10, %v796
+  %v961 = add i32 %v960, 1
+  %v962 = mul i32 %v794, 64
+  %v963 = add i32 %v962, %v961
+  %v964 = mul i32 %v963, 2
+  %v965 = icmp slt i32 %v961, 64
+  %v966 = select i1 %v965, i32 %v964, i32 %v946
+  %v967 = bitcast half %v854 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v967, ptr addrspace(8) %v951, i32 %v966, i32 0, i32 0)
+  %v968 = add i32 %v10, %v796
+  %v969 = add i32 %v968, 2
+  %v970 = mul i32 %v794, 64
+  %v971 = add i32 %v970, %v969
+  %v972 = mul i32 %v971, 2
+  %v973 = icmp slt i32 %v969, 64
+  %v974 = select i1 %v973, i32 %v972, i32 %v946
+  %v975 = bitcast half %v855 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v975, ptr addrspace(8) %v951, i32 %v974, i32 0, i32 0)
+  %v976 = add i32 %v10, %v796
+  %v977 = add i32 %v976, 3
+  %v978 = mul i32 %v794, 64
+  %v979 = add i32 %v978, %v977
+  %v980 = mul i32 %v979, 2
+  %v981 = icmp slt i32 %v977, 64
+  %v982 = select i1 %v981, i32 %v980, i32 %v946
+  %v983 = bitcast half %v856 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v983, ptr addrspace(8) %v951, i32 %v982, i32 0, i32 0)
+  %v984 = add i32 %v10, %v796
+  %v985 = add i32 %v984, 4
+  %v986 = mul i32 %v794, 64
+  %v987 = add i32 %v986, %v985
+  %v988 = mul i32 %v987, 2
+  %v989 = icmp slt i32 %v985, 64
+  %v990 = select i1 %v989, i32 %v988, i32 %v946
+  %v991 = bitcast half %v857 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v991, ptr addrspace(8) %v951, i32 %v990, i32 0, i32 0)
   %v992 = add i32 %v10, %v796
   %v993 = add i32 %v992, 5
-  %v994 = icmp slt i32 %v941, 196
-  %v995 = icmp slt i32 %v993, 64
-  %v996 = and i1 %v994, %v995
-  br i1 %v996, label %if.then39, label %if.else40
-if.then39:
-  %v997 = mul i32 %v941, 64
-  %v998 = add i32 %v997, %v993
-  %v999 = mul i32 %v998, 2
-  %v1000 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v999
-  %v1001 = fptrunc float %v802 to half
-  store half %v1001, ptr addrspace(1) %v1000, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v1002 = add i32 %v10, %v796
-  %v1003 = add i32 %v1002, 6
-  %v1004 = icmp slt i32 %v941, 196
-  %v1005 = icmp slt i32 %v1003, 64
-  %v1006 = and i1 %v1004, %v1005
-  br i1 %v1006, label %if.then42, label %if.else43
-if.then42:
-  %v1007 = mul i32 %v941, 64
-  %v1008 = add i32 %v1007, %v1003
-  %v1009 = mul i32 %v1008, 2
-  %v1010 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1009
-  %v1011 = fptrunc float %v803 to half
-  store half %v1011, ptr addrspace(1) %v1010, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v1012 = add i32 %v10, %v796
-  %v1013 = add i32 %v1012, 7
-  %v1014 = icmp slt i32 %v941, 196
-  %v1015 = icmp slt i32 %v1013, 64
-  %v1016 = and i1 %v1014, %v1015
-  br i1 %v1016, label %if.then45, label %if.else46
-if.then45:
-  %v1017 = mul i32 %v941, 64
-  %v1018 = add i32 %v1017, %v1013
-  %v1019 = mul i32 %v1018, 2
-  %v1020 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1019
-  %v1021 = fptrunc float %v804 to half
-  store half %v1021, ptr addrspace(1) %v1020, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v1022 = add i32 %v8, %v810
-  %v1023 = add i32 %v10, %v812
-  %v1024 = add i32 %v1023, 0
-  %v1025 = icmp slt i32 %v1022, 196
-  %v1026 = icmp slt i32 %v1024, 64
-  %v1027 = and i1 %v1025, %v1026
-  br i1 %v1027, label %if.then48, label %if.else49
-if.then48:
-  %v1028 = mul i32 %v1022, 64
-  %v1029 = add i32 %v1028, %v1024
-  %v1030 = mul i32 %v1029, 2
-  %v1031 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1030
-  %v1032 = fptrunc float %v813 to half
-  store half %v1032, ptr addrspace(1) %v1031, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v1033 = add i32 %v10, %v812
-  %v1034 = add i32 %v1033, 1
-  %v1035 = icmp slt i32 %v1022, 196
-  %v1036 = icmp slt i32 %v1034, 64
-  %v1037 = and i1 %v1035, %v1036
-  br i1 %v1037, label %if.then51, label %if.else52
-if.then51:
-  %v1038 = mul i32 %v1022, 64
-  %v1039 = add i32 %v1038, %v1034
-  %v1040 = mul i32 %v1039, 2
-  %v1041 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1040
-  %v1042 = fptrunc float %v814 to half
-  store half %v1042, ptr addrspace(1) %v1041, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v1043 = add i32 %v10, %v812
-  %v1044 = add i32 %v1043, 2
-  %v1045 = icmp slt i32 %v1022, 196
-  %v1046 = icmp slt i32 %v1044, 64
-  %v1047 = and i1 %v1045, %v1046
-  br i1 %v1047, label %if.then54, label %if.else55
-if.then54:
-  %v1048 = mul i32 %v1022, 64
-  %v1049 = add i32 %v1048, %v1044
-  %v1050 = mul i32 %v1049, 2
-  %v1051 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1050
-  %v1052 = fptrunc float %v815 to half
-  store half %v1052, ptr addrspace(1) %v1051, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v1053 = add i32 %v10, %v812
-  %v1054 = add i32 %v1053, 3
-  %v1055 = icmp slt i32 %v1022, 196
-  %v1056 = icmp slt i32 %v1054, 64
-  %v1057 = and i1 %v1055, %v1056
-  br i1 %v1057, label %if.then57, label %if.else58
-if.then57:
-  %v1058 = mul i32 %v1022, 64
-  %v1059 = add i32 %v1058, %v1054
+  %v994 = mul i32 %v794, 64
+  %v995 = add i32 %v994, %v993
+  %v996 = mul i32 %v995, 2
+  %v997 = icmp slt i32 %v993, 64
+  %v998 = select i1 %v997, i32 %v996, i32 %v946
+  %v999 = bitcast half %v858 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v999, ptr addrspace(8) %v951, i32 %v998, i32 0, i32 0)
+  %v1000 = add i32 %v10, %v796
+  %v1001 = add i32 %v1000, 6
+  %v1002 = mul i32 %v794, 64
+  %v1003 = add i32 %v1002, %v1001
+  %v1004 = mul i32 %v1003, 2
+  %v1005 = icmp slt i32 %v1001, 64
+  %v1006 = select i1 %v1005, i32 %v1004, i32 %v946
+  %v1007 = bitcast half %v859 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1007, ptr addrspace(8) %v951, i32 %v1006, i32 0, i32 0)
+  %v1008 = add i32 %v10, %v796
+  %v1009 = add i32 %v1008, 7
+  %v1010 = mul i32 %v794, 64
+  %v1011 = add i32 %v1010, %v1009
+  %v1012 = mul i32 %v1011, 2
+  %v1013 = icmp slt i32 %v1009, 64
+  %v1014 = select i1 %v1013, i32 %v1012, i32 %v946
+  %v1015 = bitcast half %v860 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1015, ptr addrspace(8) %v951, i32 %v1014, i32 0, i32 0)
+  %v1016 = add i32 %v10, %v812
+  %v1017 = add i32 %v1016, 0
+  %v1018 = mul i32 %v810, 64
+  %v1019 = add i32 %v1018, %v1017
+  %v1020 = mul i32 %v1019, 2
+  %v1021 = icmp slt i32 %v1017, 64
+  %v1022 = select i1 %v1021, i32 %v1020, i32 %v946
+  %v1023 = bitcast half %v861 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1023, ptr addrspace(8) %v951, i32 %v1022, i32 0, i32 0)
+  %v1024 = add i32 %v10, %v812
+  %v1025 = add i32 %v1024, 1
+  %v1026 = mul i32 %v810, 64
+  %v1027 = add i32 %v1026, %v1025
+  %v1028 = mul i32 %v1027, 2
+  %v1029 = icmp slt i32 %v1025, 64
+  %v1030 = select i1 %v1029, i32 %v1028, i32 %v946
+  %v1031 = bitcast half %v862 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1031, ptr addrspace(8) %v951, i32 %v1030, i32 0, i32 0)
+  %v1032 = add i32 %v10, %v812
+  %v1033 = add i32 %v1032, 2
+  %v1034 = mul i32 %v810, 64
+  %v1035 = add i32 %v1034, %v1033
+  %v1036 = mul i32 %v1035, 2
+  %v1037 = icmp slt i32 %v1033, 64
+  %v1038 = select i1 %v1037, i32 %v1036, i32 %v946
+  %v1039 = bitcast half %v863 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1039, ptr addrspace(8) %v951, i32 %v1038, i32 0, i32 0)
+  %v1040 = add i32 %v10, %v812
+  %v1041 = add i32 %v1040, 3
+  %v1042 = mul i32 %v810, 64
+  %v1043 = add i32 %v1042, %v1041
+  %v1044 = mul i32 %v1043, 2
+  %v1045 = icmp slt i32 %v1041, 64
+  %v1046 = select i1 %v1045, i32 %v1044, i32 %v946
+  %v1047 = bitcast half %v864 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1047, ptr addrspace(8) %v951, i32 %v1046, i32 0, i32 0)
+  %v1048 = add i32 %v10, %v812
+  %v1049 = add i32 %v1048, 4
+  %v1050 = mul i32 %v810, 64
+  %v1051 = add i32 %v1050, %v1049
+  %v1052 = mul i32 %v1051, 2
+  %v1053 = icmp slt i32 %v1049, 64
+  %v1054 = select i1 %v1053, i32 %v1052, i32 %v946
+  %v1055 = bitcast half %v865 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1055, ptr addrspace(8) %v951, i32 %v1054, i32 0, i32 0)
+  %v1056 = add i32 %v10, %v812
+  %v1057 = add i32 %v1056, 5
+  %v1058 = mul i32 %v810, 64
+  %v1059 = add i32 %v1058, %v1057
   %v1060 = mul i32 %v1059, 2
-  %v1061 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1060
-  %v1062 = fptrunc float %v816 to half
-  store half %v1062, ptr addrspace(1) %v1061, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v1063 = add i32 %v10, %v812
-  %v1064 = add i32 %v1063, 4
-  %v1065 = icmp slt i32 %v1022, 196
-  %v1066 = icmp slt i32 %v1064, 64
-  %v1067 = and i1 %v1065, %v1066
-  br i1 %v1067, label %if.then60, label %if.else61
-if.then60:
-  %v1068 = mul i32 %v1022, 64
-  %v1069 = add i32 %v1068, %v1064
-  %v1070 = mul i32 %v1069, 2
-  %v1071 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1070
-  %v1072 = fptrunc float %v817 to half
-  store half %v1072, ptr addrspace(1) %v1071, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v1073 = add i32 %v10, %v812
-  %v1074 = add i32 %v1073, 5
-  %v1075 = icmp slt i32 %v1022, 196
-  %v1076 = icmp slt i32 %v1074, 64
-  %v1077 = and i1 %v1075, %v1076
-  br i1 %v1077, label %if.then63, label %if.else64
-if.then63:
-  %v1078 = mul i32 %v1022, 64
-  %v1079 = add i32 %v1078, %v1074
-  %v1080 = mul i32 %v1079, 2
-  %v1081 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1080
-  %v1082 = fptrunc float %v818 to half
-  store half %v1082, ptr addrspace(1) %v1081, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v1083 = add i32 %v10, %v812
-  %v1084 = add i32 %v1083, 6
-  %v1085 = icmp slt i32 %v1022, 196
-  %v1086 = icmp slt i32 %v1084, 64
-  %v1087 = and i1 %v1085, %v1086
-  br i1 %v1087, label %if.then66, label %if.else67
-if.then66:
-  %v1088 = mul i32 %v1022, 64
-  %v1089 = add i32 %v1088, %v1084
-  %v1090 = mul i32 %v1089, 2
-  %v1091 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1090
-  %v1092 = fptrunc float %v819 to half
-  store half %v1092, ptr addrspace(1) %v1091, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1093 = add i32 %v10, %v812
-  %v1094 = add i32 %v1093, 7
-  %v1095 = icmp slt i32 %v1022, 196
-  %v1096 = icmp slt i32 %v1094, 64
-  %v1097 = and i1 %v1095, %v1096
-  br i1 %v1097, label %if.then69, label %if.else70
-if.then69:
-  %v1098 = mul i32 %v1022, 64
-  %v1099 = add i32 %v1098, %v1094
+  %v1061 = icmp slt i32 %v1057, 64
+  %v1062 = select i1 %v1061, i32 %v1060, i32 %v946
+  %v1063 = bitcast half %v866 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1063, ptr addrspace(8) %v951, i32 %v1062, i32 0, i32 0)
+  %v1064 = add i32 %v10, %v812
+  %v1065 = add i32 %v1064, 6
+  %v1066 = mul i32 %v810, 64
+  %v1067 = add i32 %v1066, %v1065
+  %v1068 = mul i32 %v1067, 2
+  %v1069 = icmp slt i32 %v1065, 64
+  %v1070 = select i1 %v1069, i32 %v1068, i32 %v946
+  %v1071 = bitcast half %v867 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1071, ptr addrspace(8) %v951, i32 %v1070, i32 0, i32 0)
+  %v1072 = add i32 %v10, %v812
+  %v1073 = add i32 %v1072, 7
+  %v1074 = mul i32 %v810, 64
+  %v1075 = add i32 %v1074, %v1073
+  %v1076 = mul i32 %v1075, 2
+  %v1077 = icmp slt i32 %v1073, 64
+  %v1078 = select i1 %v1077, i32 %v1076, i32 %v946
+  %v1079 = bitcast half %v868 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1079, ptr addrspace(8) %v951, i32 %v1078, i32 0, i32 0)
+  %v1080 = add i32 %v10, %v828
+  %v1081 = add i32 %v1080, 0
+  %v1082 = mul i32 %v826, 64
+  %v1083 = add i32 %v1082, %v1081
+  %v1084 = mul i32 %v1083, 2
+  %v1085 = icmp slt i32 %v1081, 64
+  %v1086 = select i1 %v1085, i32 %v1084, i32 %v946
+  %v1087 = bitcast half %v869 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1087, ptr addrspace(8) %v951, i32 %v1086, i32 0, i32 0)
+  %v1088 = add i32 %v10, %v828
+  %v1089 = add i32 %v1088, 1
+  %v1090 = mul i32 %v826, 64
+  %v1091 = add i32 %v1090, %v1089
+  %v1092 = mul i32 %v1091, 2
+  %v1093 = icmp slt i32 %v1089, 64
+  %v1094 = select i1 %v1093, i32 %v1092, i32 %v946
+  %v1095 = bitcast half %v870 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1095, ptr addrspace(8) %v951, i32 %v1094, i32 0, i32 0)
+  %v1096 = add i32 %v10, %v828
+  %v1097 = add i32 %v1096, 2
+  %v1098 = mul i32 %v826, 64
+  %v1099 = add i32 %v1098, %v1097
   %v1100 = mul i32 %v1099, 2
-  %v1101 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1100
-  %v1102 = fptrunc float %v820 to half
-  store half %v1102, ptr addrspace(1) %v1101, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v1103 = add i32 %v8, %v826
+  %v1101 = icmp slt i32 %v1097, 64
+  %v1102 = select i1 %v1101, i32 %v1100, i32 %v946
+  %v1103 = bitcast half %v871 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1103, ptr addrspace(8) %v951, i32 %v1102, i32 0, i32 0)
   %v1104 = add i32 %v10, %v828
-  %v1105 = add i32 %v1104, 0
-  %v1106 = icmp slt i32 %v1103, 196
-  %v1107 = icmp slt i32 %v1105, 64
-  %v1108 = and i1 %v1106, %v1107
-  br i1 %v1108, label %if.then72, label %if.else73
-if.then72:
-  %v1109 = mul i32 %v1103, 64
-  %v1110 = add i32 %v1109, %v1105
-  %v1111 = mul i32 %v1110, 2
-  %v1112 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1111
-  %v1113 = fptrunc float %v829 to half
-  store half %v1113, ptr addrspace(1) %v1112, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v1114 = add i32 %v10, %v828
-  %v1115 = add i32 %v1114, 1
-  %v1116 = icmp slt i32 %v1103, 196
-  %v1117 = icmp slt i32 %v1115, 64
-  %v1118 = and i1 %v1116, %v1117
-  br i1 %v1118, label %if.then75, label %if.else76
-if.then75:
-  %v1119 = mul i32 %v1103, 64
-  %v1120 = add i32 %v1119, %v1115
-  %v1121 = mul i32 %v1120, 2
-  %v1122 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1121
-  %v1123 = fptrunc float %v830 to half
-  store half %v1123, ptr addrspace(1) %v1122, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v1124 = add i32 %v10, %v828
-  %v1125 = add i32 %v1124, 2
-  %v1126 = icmp slt i32 %v1103, 196
-  %v1127 = icmp slt i32 %v1125, 64
-  %v1128 = and i1 %v1126, %v1127
-  br i1 %v1128, label %if.then78, label %if.else79
-if.then78:
-  %v1129 = mul i32 %v1103, 64
-  %v1130 = add i32 %v1129, %v1125
-  %v1131 = mul i32 %v1130, 2
-  %v1132 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1131
-  %v1133 = fptrunc float %v831 to half
-  store half %v1133, ptr addrspace(1) %v1132, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v1134 = add i32 %v10, %v828
-  %v1135 = add i32 %v1134, 3
-  %v1136 = icmp slt i32 %v1103, 196
-  %v1137 = icmp slt i32 %v1135, 64
-  %v1138 = and i1 %v1136, %v1137
-  br i1 %v1138, label %if.then81, label %if.else82
-if.then81:
-  %v1139 = mul i32 %v1103, 64
-  %v1140 = add i32 %v1139, %v1135
-  %v1141 = mul i32 %v1140, 2
-  %v1142 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1141
-  %v1143 = fptrunc float %v832 to half
-  store half %v1143, ptr addrspace(1) %v1142, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v1144 = add i32 %v10, %v828
-  %v1145 = add i32 %v1144, 4
-  %v1146 = icmp slt i32 %v1103, 196
-  %v1147 = icmp slt i32 %v1145, 64
-  %v1148 = and i1 %v1146, %v1147
-  br i1 %v1148, label %if.then84, label %if.else85
-if.then84:
-  %v1149 = mul i32 %v1103, 64
-  %v1150 = add i32 %v1149, %v1145
-  %v1151 = mul i32 %v1150, 2
-  %v1152 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1151
-  %v1153 = fptrunc float %v833 to half
-  store half %v1153, ptr addrspace(1) %v1152, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v1154 = add i32 %v10, %v828
-  %v1155 = add i32 %v1154, 5
-  %v1156 = icmp slt i32 %v1103, 196
-  %v1157 = icmp slt i32 %v1155, 64
-  %v1158 = and i1 %v1156, %v1157
-  br i1 %v1158, label %if.then87, label %if.else88
-if.then87:
-  %v1159 = mul i32 %v1103, 64
-  %v1160 = add i32 %v1159, %v1155
-  %v1161 = mul i32 %v1160, 2
-  %v1162 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1161
-  %v1163 = fptrunc float %v834 to half
-  store half %v1163, ptr addrspace(1) %v1162, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1164 = add i32 %v10, %v828
-  %v1165 = add i32 %v1164, 6
-  %v1166 = icmp slt i32 %v1103, 196
-  %v1167 = icmp slt i32 %v1165, 64
-  %v1168 = and i1 %v1166, %v1167
-  br i1 %v1168, label %if.then90, label %if.else91
-if.then90:
-  %v1169 = mul i32 %v1103, 64
-  %v1170 = add i32 %v1169, %v1165
-  %v1171 = mul i32 %v1170, 2
-  %v1172 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1171
-  %v1173 = fptrunc float %v835 to half
-  store half %v1173, ptr addrspace(1) %v1172, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1174 = add i32 %v10, %v828
-  %v1175 = add i32 %v1174, 7
-  %v1176 = icmp slt i32 %v1103, 196
-  %v1177 = icmp slt i32 %v1175, 64
-  %v1178 = and i1 %v1176, %v1177
-  br i1 %v1178, label %if.then93, label %if.else94
-if.then93:
-  %v1179 = mul i32 %v1103, 64
-  %v1180 = add i32 %v1179, %v1175
-  %v1181 = mul i32 %v1180, 2
-  %v1182 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1181
-  %v1183 = fptrunc float %v836 to half
-  store half %v1183, ptr addrspace(1) %v1182, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1184 = add i32 %v8, %v842
-  %v1185 = add i32 %v10, %v844
-  %v1186 = add i32 %v1185, 0
-  %v1187 = icmp slt i32 %v1184, 196
-  %v1188 = icmp slt i32 %v1186, 64
-  %v1189 = and i1 %v1187, %v1188
-  br i1 %v1189, label %if.then96, label %if.else97
-if.then96:
-  %v1190 = mul i32 %v1184, 64
-  %v1191 = add i32 %v1190, %v1186
-  %v1192 = mul i32 %v1191, 2
-  %v1193 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1192
-  %v1194 = fptrunc float %v845 to half
-  store half %v1194, ptr addrspace(1) %v1193, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1195 = add i32 %v10, %v844
-  %v1196 = add i32 %v1195, 1
-  %v1197 = icmp slt i32 %v1184, 196
-  %v1198 = icmp slt i32 %v1196, 64
-  %v1199 = and i1 %v1197, %v1198
-  br i1 %v1199, label %if.then99, label %if.else100
-if.then99:
-  %v1200 = mul i32 %v1184, 64
-  %v1201 = add i32 %v1200, %v1196
-  %v1202 = mul i32 %v1201, 2
-  %v1203 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1202
-  %v1204 = fptrunc float %v846 to half
-  store half %v1204, ptr addrspace(1) %v1203, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1205 = add i32 %v10, %v844
-  %v1206 = add i32 %v1205, 2
-  %v1207 = icmp slt i32 %v1184, 196
-  %v1208 = icmp slt i32 %v1206, 64
-  %v1209 = and i1 %v1207, %v1208
-  br i1 %v1209, label %if.then102, label %if.else103
-if.then102:
-  %v1210 = mul i32 %v1184, 64
-  %v1211 = add i32 %v1210, %v1206
-  %v1212 = mul i32 %v1211, 2
-  %v1213 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1212
-  %v1214 = fptrunc float %v847 to half
-  store half %v1214, ptr addrspace(1) %v1213, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1215 = add i32 %v10, %v844
-  %v1216 = add i32 %v1215, 3
-  %v1217 = icmp slt i32 %v1184, 196
-  %v1218 = icmp slt i32 %v1216, 64
-  %v1219 = and i1 %v1217, %v1218
-  br i1 %v1219, label %if.then105, label %if.else106
-if.then105:
-  %v1220 = mul i32 %v1184, 64
-  %v1221 = add i32 %v1220, %v1216
-  %v1222 = mul i32 %v1221, 2
-  %v1223 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1222
-  %v1224 = fptrunc float %v848 to half
-  store half %v1224, ptr addrspace(1) %v1223, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1225 = add i32 %v10, %v844
-  %v1226 = add i32 %v1225, 4
-  %v1227 = icmp slt i32 %v1184, 196
-  %v1228 = icmp slt i32 %v1226, 64
-  %v1229 = and i1 %v1227, %v1228
-  br i1 %v1229, label %if.then108, label %if.else109
-if.then108:
-  %v1230 = mul i32 %v1184, 64
-  %v1231 = add i32 %v1230, %v1226
-  %v1232 = mul i32 %v1231, 2
-  %v1233 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1232
-  %v1234 = fptrunc float %v849 to half
-  store half %v1234, ptr addrspace(1) %v1233, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1235 = add i32 %v10, %v844
-  %v1236 = add i32 %v1235, 5
-  %v1237 = icmp slt i32 %v1184, 196
-  %v1238 = icmp slt i32 %v1236, 64
-  %v1239 = and i1 %v1237, %v1238
-  br i1 %v1239, label %if.then111, label %if.else112
-if.then111:
-  %v1240 = mul i32 %v1184, 64
-  %v1241 = add i32 %v1240, %v1236
-  %v1242 = mul i32 %v1241, 2
-  %v1243 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1242
-  %v1244 = fptrunc float %v850 to half
-  store half %v1244, ptr addrspace(1) %v1243, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1245 = add i32 %v10, %v844
-  %v1246 = add i32 %v1245, 6
-  %v1247 = icmp slt i32 %v1184, 196
-  %v1248 = icmp slt i32 %v1246, 64
-  %v1249 = and i1 %v1247, %v1248
-  br i1 %v1249, label %if.then114, label %if.else115
-if.then114:
-  %v1250 = mul i32 %v1184, 64
-  %v1251 = add i32 %v1250, %v1246
-  %v1252 = mul i32 %v1251, 2
-  %v1253 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1252
-  %v1254 = fptrunc float %v851 to half
-  store half %v1254, ptr addrspace(1) %v1253, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1255 = add i32 %v10, %v844
-  %v1256 = add i32 %v1255, 7
-  %v1257 = icmp slt i32 %v1184, 196
-  %v1258 = icmp slt i32 %v1256, 64
-  %v1259 = and i1 %v1257, %v1258
-  br i1 %v1259, label %if.then117, label %if.else118
-if.then117:
-  %v1260 = mul i32 %v1184, 64
-  %v1261 = add i32 %v1260, %v1256
-  %v1262 = mul i32 %v1261, 2
-  %v1263 = getelementptr inbounds i8, ptr addrspace(1) %v788, i32 %v1262
-  %v1264 = fptrunc float %v852 to half
-  store half %v1264, ptr addrspace(1) %v1263, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
+  %v1105 = add i32 %v1104, 3
+  %v1106 = mul i32 %v826, 64
+  %v1107 = add i32 %v1106, %v1105
+  %v1108 = mul i32 %v1107, 2
+  %v1109 = icmp slt i32 %v1105, 64
+  %v1110 = select i1 %v1109, i32 %v1108, i32 %v946
+  %v1111 = bitcast half %v872 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1111, ptr addrspace(8) %v951, i32 %v1110, i32 0, i32 0)
+  %v1112 = add i32 %v10, %v828
+  %v1113 = add i32 %v1112, 4
+  %v1114 = mul i32 %v826, 64
+  %v1115 = add i32 %v1114, %v1113
+  %v1116 = mul i32 %v1115, 2
+  %v1117 = icmp slt i32 %v1113, 64
+  %v1118 = select i1 %v1117, i32 %v1116, i32 %v946
+  %v1119 = bitcast half %v873 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1119, ptr addrspace(8) %v951, i32 %v1118, i32 0, i32 0)
+  %v1120 = add i32 %v10, %v828
+  %v1121 = add i32 %v1120, 5
+  %v1122 = mul i32 %v826, 64
+  %v1123 = add i32 %v1122, %v1121
+  %v1124 = mul i32 %v1123, 2
+  %v1125 = icmp slt i32 %v1121, 64
+  %v1126 = select i1 %v1125, i32 %v1124, i32 %v946
+  %v1127 = bitcast half %v874 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1127, ptr addrspace(8) %v951, i32 %v1126, i32 0, i32 0)
+  %v1128 = add i32 %v10, %v828
+  %v1129 = add i32 %v1128, 6
+  %v1130 = mul i32 %v826, 64
+  %v1131 = add i32 %v1130, %v1129
+  %v1132 = mul i32 %v1131, 2
+  %v1133 = icmp slt i32 %v1129, 64
+  %v1134 = select i1 %v1133, i32 %v1132, i32 %v946
+  %v1135 = bitcast half %v875 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1135, ptr addrspace(8) %v951, i32 %v1134, i32 0, i32 0)
+  %v1136 = add i32 %v10, %v828
+  %v1137 = add i32 %v1136, 7
+  %v1138 = mul i32 %v826, 64
+  %v1139 = add i32 %v1138, %v1137
+  %v1140 = mul i32 %v1139, 2
+  %v1141 = icmp slt i32 %v1137, 64
+  %v1142 = select i1 %v1141, i32 %v1140, i32 %v946
+  %v1143 = bitcast half %v876 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1143, ptr addrspace(8) %v951, i32 %v1142, i32 0, i32 0)
+  %v1144 = add i32 %v10, %v844
+  %v1145 = add i32 %v1144, 0
+  %v1146 = mul i32 %v842, 64
+  %v1147 = add i32 %v1146, %v1145
+  %v1148 = mul i32 %v1147, 2
+  %v1149 = icmp slt i32 %v1145, 64
+  %v1150 = select i1 %v1149, i32 %v1148, i32 %v946
+  %v1151 = bitcast half %v877 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1151, ptr addrspace(8) %v951, i32 %v1150, i32 0, i32 0)
+  %v1152 = add i32 %v10, %v844
+  %v1153 = add i32 %v1152, 1
+  %v1154 = mul i32 %v842, 64
+  %v1155 = add i32 %v1154, %v1153
+  %v1156 = mul i32 %v1155, 2
+  %v1157 = icmp slt i32 %v1153, 64
+  %v1158 = select i1 %v1157, i32 %v1156, i32 %v946
+  %v1159 = bitcast half %v878 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1159, ptr addrspace(8) %v951, i32 %v1158, i32 0, i32 0)
+  %v1160 = add i32 %v10, %v844
+  %v1161 = add i32 %v1160, 2
+  %v1162 = mul i32 %v842, 64
+  %v1163 = add i32 %v1162, %v1161
+  %v1164 = mul i32 %v1163, 2
+  %v1165 = icmp slt i32 %v1161, 64
+  %v1166 = select i1 %v1165, i32 %v1164, i32 %v946
+  %v1167 = bitcast half %v879 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1167, ptr addrspace(8) %v951, i32 %v1166, i32 0, i32 0)
+  %v1168 = add i32 %v10, %v844
+  %v1169 = add i32 %v1168, 3
+  %v1170 = mul i32 %v842, 64
+  %v1171 = add i32 %v1170, %v1169
+  %v1172 = mul i32 %v1171, 2
+  %v1173 = icmp slt i32 %v1169, 64
+  %v1174 = select i1 %v1173, i32 %v1172, i32 %v946
+  %v1175 = bitcast half %v880 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1175, ptr addrspace(8) %v951, i32 %v1174, i32 0, i32 0)
+  %v1176 = add i32 %v10, %v844
+  %v1177 = add i32 %v1176, 4
+  %v1178 = mul i32 %v842, 64
+  %v1179 = add i32 %v1178, %v1177
+  %v1180 = mul i32 %v1179, 2
+  %v1181 = icmp slt i32 %v1177, 64
+  %v1182 = select i1 %v1181, i32 %v1180, i32 %v946
+  %v1183 = bitcast half %v881 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1183, ptr addrspace(8) %v951, i32 %v1182, i32 0, i32 0)
+  %v1184 = add i32 %v10, %v844
+  %v1185 = add i32 %v1184, 5
+  %v1186 = mul i32 %v842, 64
+  %v1187 = add i32 %v1186, %v1185
+  %v1188 = mul i32 %v1187, 2
+  %v1189 = icmp slt i32 %v1185, 64
+  %v1190 = select i1 %v1189, i32 %v1188, i32 %v946
+  %v1191 = bitcast half %v882 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1191, ptr addrspace(8) %v951, i32 %v1190, i32 0, i32 0)
+  %v1192 = add i32 %v10, %v844
+  %v1193 = add i32 %v1192, 6
+  %v1194 = mul i32 %v842, 64
+  %v1195 = add i32 %v1194, %v1193
+  %v1196 = mul i32 %v1195, 2
+  %v1197 = icmp slt i32 %v1193, 64
+  %v1198 = select i1 %v1197, i32 %v1196, i32 %v946
+  %v1199 = bitcast half %v883 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1199, ptr addrspace(8) %v951, i32 %v1198, i32 0, i32 0)
+  %v1200 = add i32 %v10, %v844
+  %v1201 = add i32 %v1200, 7
+  %v1202 = mul i32 %v842, 64
+  %v1203 = add i32 %v1202, %v1201
+  %v1204 = mul i32 %v1203, 2
+  %v1205 = icmp slt i32 %v1201, 64
+  %v1206 = select i1 %v1205, i32 %v1204, i32 %v946
+  %v1207 = bitcast half %v884 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1207, ptr addrspace(8) %v951, i32 %v1206, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
 declare void @llvm.amdgcn.sched.barrier(i32)

@@ -995,656 +995,409 @@ for.exit8:
   %v913 = extractelement <8 x float> %v724, i32 5
   %v914 = extractelement <8 x float> %v724, i32 6
   %v915 = extractelement <8 x float> %v724, i32 7
+  %v916 = fptrunc float %v860 to half
+  %v917 = fptrunc float %v861 to half
+  %v918 = fptrunc float %v862 to half
+  %v919 = fptrunc float %v863 to half
+  %v920 = fptrunc float %v864 to half
+  %v921 = fptrunc float %v865 to half
+  %v922 = fptrunc float %v866 to half
+  %v923 = fptrunc float %v867 to half
+  %v924 = fptrunc float %v876 to half
+  %v925 = fptrunc float %v877 to half
+  %v926 = fptrunc float %v878 to half
+  %v927 = fptrunc float %v879 to half
+  %v928 = fptrunc float %v880 to half
+  %v929 = fptrunc float %v881 to half
+  %v930 = fptrunc float %v882 to half
+  %v931 = fptrunc float %v883 to half
+  %v932 = fptrunc float %v892 to half
+  %v933 = fptrunc float %v893 to half
+  %v934 = fptrunc float %v894 to half
+  %v935 = fptrunc float %v895 to half
+  %v936 = fptrunc float %v896 to half
+  %v937 = fptrunc float %v897 to half
+  %v938 = fptrunc float %v898 to half
+  %v939 = fptrunc float %v899 to half
+  %v940 = fptrunc float %v908 to half
+  %v941 = fptrunc float %v909 to half
+  %v942 = fptrunc float %v910 to half
+  %v943 = fptrunc float %v911 to half
+  %v944 = fptrunc float %v912 to half
+  %v945 = fptrunc float %v913 to half
+  %v946 = fptrunc float %v914 to half
+  %v947 = fptrunc float %v915 to half
   br i1 %v171, label %if.then21, label %if.else22
 if.then21:
-  %v916 = add i32 %v8, %v857
-  %v917 = add i32 %v10, %v859
-  %v918 = mul i32 %v916, 64
-  %v919 = add i32 %v918, %v917
-  %v920 = mul i32 %v919, 2
-  %v921 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v920
-  %v922 = fptrunc float %v860 to half
-  %v923 = fptrunc float %v861 to half
-  %v924 = fptrunc float %v862 to half
-  %v925 = fptrunc float %v863 to half
-  %v926 = fptrunc float %v864 to half
-  %v927 = fptrunc float %v865 to half
-  %v928 = fptrunc float %v866 to half
-  %v929 = fptrunc float %v867 to half
-  %v930 = insertelement <8 x half> poison, half %v922, i32 0
-  %v931 = insertelement <8 x half> %v930, half %v923, i32 1
-  %v932 = insertelement <8 x half> %v931, half %v924, i32 2
-  %v933 = insertelement <8 x half> %v932, half %v925, i32 3
-  %v934 = insertelement <8 x half> %v933, half %v926, i32 4
-  %v935 = insertelement <8 x half> %v934, half %v927, i32 5
-  %v936 = insertelement <8 x half> %v935, half %v928, i32 6
-  %v937 = insertelement <8 x half> %v936, half %v929, i32 7
-  store <8 x half> %v937, ptr addrspace(1) %v921, align 2
-  %v938 = add i32 %v8, %v873
-  %v939 = add i32 %v10, %v875
-  %v940 = mul i32 %v938, 64
-  %v941 = add i32 %v940, %v939
-  %v942 = mul i32 %v941, 2
-  %v943 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v942
-  %v944 = fptrunc float %v876 to half
-  %v945 = fptrunc float %v877 to half
-  %v946 = fptrunc float %v878 to half
-  %v947 = fptrunc float %v879 to half
-  %v948 = fptrunc float %v880 to half
-  %v949 = fptrunc float %v881 to half
-  %v950 = fptrunc float %v882 to half
-  %v951 = fptrunc float %v883 to half
-  %v952 = insertelement <8 x half> poison, half %v944, i32 0
-  %v953 = insertelement <8 x half> %v952, half %v945, i32 1
-  %v954 = insertelement <8 x half> %v953, half %v946, i32 2
-  %v955 = insertelement <8 x half> %v954, half %v947, i32 3
-  %v956 = insertelement <8 x half> %v955, half %v948, i32 4
-  %v957 = insertelement <8 x half> %v956, half %v949, i32 5
-  %v958 = insertelement <8 x half> %v957, half %v950, i32 6
-  %v959 = insertelement <8 x half> %v958, half %v951, i32 7
-  store <8 x half> %v959, ptr addrspace(1) %v943, align 2
-  %v960 = add i32 %v8, %v889
-  %v961 = add i32 %v10, %v891
-  %v962 = mul i32 %v960, 64
-  %v963 = add i32 %v962, %v961
-  %v964 = mul i32 %v963, 2
-  %v965 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v964
-  %v966 = fptrunc float %v892 to half
-  %v967 = fptrunc float %v893 to half
-  %v968 = fptrunc float %v894 to half
-  %v969 = fptrunc float %v895 to half
-  %v970 = fptrunc float %v896 to half
-  %v971 = fptrunc float %v897 to half
-  %v972 = fptrunc float %v898 to half
-  %v973 = fptrunc float %v899 to half
-  %v974 = insertelement <8 x half> poison, half %v966, i32 0
-  %v975 = insertelement <8 x half> %v974, half %v967, i32 1
-  %v976 = insertelement <8 x half> %v975, half %v968, i32 2
-  %v977 = insertelement <8 x half> %v976, half %v969, i32 3
-  %v978 = insertelement <8 x half> %v977, half %v970, i32 4
-  %v979 = insertelement <8 x half> %v978, half %v971, i32 5
-  %v980 = insertelement <8 x half> %v979, half %v972, i32 6
-  %v981 = insertelement <8 x half> %v980, half %v973, i32 7
-  store <8 x half> %v981, ptr addrspace(1) %v965, align 2
-  %v982 = add i32 %v8, %v905
-  %v983 = add i32 %v10, %v907
-  %v984 = mul i32 %v982, 64
-  %v985 = add i32 %v984, %v983
-  %v986 = mul i32 %v985, 2
-  %v987 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v986
-  %v988 = fptrunc float %v908 to half
-  %v989 = fptrunc float %v909 to half
-  %v990 = fptrunc float %v910 to half
-  %v991 = fptrunc float %v911 to half
-  %v992 = fptrunc float %v912 to half
-  %v993 = fptrunc float %v913 to half
-  %v994 = fptrunc float %v914 to half
-  %v995 = fptrunc float %v915 to half
-  %v996 = insertelement <8 x half> poison, half %v988, i32 0
-  %v997 = insertelement <8 x half> %v996, half %v989, i32 1
-  %v998 = insertelement <8 x half> %v997, half %v990, i32 2
-  %v999 = insertelement <8 x half> %v998, half %v991, i32 3
-  %v1000 = insertelement <8 x half> %v999, half %v992, i32 4
-  %v1001 = insertelement <8 x half> %v1000, half %v993, i32 5
-  %v1002 = insertelement <8 x half> %v1001, half %v994, i32 6
-  %v1003 = insertelement <8 x half> %v1002, half %v995, i32 7
-  store <8 x half> %v1003, ptr addrspace(1) %v987, align 2
+  %v948 = add i32 %v8, %v857
+  %v949 = add i32 %v10, %v859
+  %v950 = mul i32 %v948, 64
+  %v951 = add i32 %v950, %v949
+  %v952 = mul i32 %v951, 2
+  %v953 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v952
+  %v954 = insertelement <8 x half> poison, half %v916, i32 0
+  %v955 = insertelement <8 x half> %v954, half %v917, i32 1
+  %v956 = insertelement <8 x half> %v955, half %v918, i32 2
+  %v957 = insertelement <8 x half> %v956, half %v919, i32 3
+  %v958 = insertelement <8 x half> %v957, half %v920, i32 4
+  %v959 = insertelement <8 x half> %v958, half %v921, i32 5
+  %v960 = insertelement <8 x half> %v959, half %v922, i32 6
+  %v961 = insertelement <8 x half> %v960, half %v923, i32 7
+  store <8 x half> %v961, ptr addrspace(1) %v953, align 2
+  %v962 = add i32 %v8, %v873
+  %v963 = add i32 %v10, %v875
+  %v964 = mul i32 %v962, 64
+  %v965 = add i32 %v964, %v963
+  %v966 = mul i32 %v965, 2
+  %v967 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v966
+  %v968 = insertelement <8 x half> poison, half %v924, i32 0
+  %v969 = insertelement <8 x half> %v968, half %v925, i32 1
+  %v970 = insertelement <8 x half> %v969, half %v926, i32 2
+  %v971 = insertelement <8 x half> %v970, half %v927, i32 3
+  %v972 = insertelement <8 x half> %v971, half %v928, i32 4
+  %v973 = insertelement <8 x half> %v972, half %v929, i32 5
+  %v974 = insertelement <8 x half> %v973, half %v930, i32 6
+  %v975 = insertelement <8 x half> %v974, half %v931, i32 7
+  store <8 x half> %v975, ptr addrspace(1) %v967, align 2
+  %v976 = add i32 %v8, %v889
+  %v977 = add i32 %v10, %v891
+  %v978 = mul i32 %v976, 64
+  %v979 = add i32 %v978, %v977
+  %v980 = mul i32 %v979, 2
+  %v981 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v980
+  %v982 = insertelement <8 x half> poison, half %v932, i32 0
+  %v983 = insertelement <8 x half> %v982, half %v933, i32 1
+  %v984 = insertelement <8 x half> %v983, half %v934, i32 2
+  %v985 = insertelement <8 x half> %v984, half %v935, i32 3
+  %v986 = insertelement <8 x half> %v985, half %v936, i32 4
+  %v987 = insertelement <8 x half> %v986, half %v937, i32 5
+  %v988 = insertelement <8 x half> %v987, half %v938, i32 6
+  %v989 = insertelement <8 x half> %v988, half %v939, i32 7
+  store <8 x half> %v989, ptr addrspace(1) %v981, align 2
+  %v990 = add i32 %v8, %v905
+  %v991 = add i32 %v10, %v907
+  %v992 = mul i32 %v990, 64
+  %v993 = add i32 %v992, %v991
+  %v994 = mul i32 %v993, 2
+  %v995 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v994
+  %v996 = insertelement <8 x half> poison, half %v940, i32 0
+  %v997 = insertelement <8 x half> %v996, half %v941, i32 1
+  %v998 = insertelement <8 x half> %v997, half %v942, i32 2
+  %v999 = insertelement <8 x half> %v998, half %v943, i32 3
+  %v1000 = insertelement <8 x half> %v999, half %v944, i32 4
+  %v1001 = insertelement <8 x half> %v1000, half %v945, i32 5
+  %v1002 = insertelement <8 x half> %v1001, half %v946, i32 6
+  %v1003 = insertelement <8 x half> %v1002, half %v947, i32 7
+  store <8 x half> %v1003, ptr addrspace(1) %v995, align 2
   br label %if.end23
 if.else22:
-  %v1004 = add i32 %v8, %v857
-  %v1005 = add i32 %v10, %v859
-  %v1006 = add i32 %v1005, 0
-  %v1007 = icmp slt i32 %v1004, 196
-  %v1008 = icmp slt i32 %v1006, 64
-  %v1009 = and i1 %v1007, %v1008
-  br i1 %v1009, label %if.then24, label %if.else25
-if.then24:
-  %v1010 = mul i32 %v1004, 64
-  %v1011 = add i32 %v1010, %v1006
-  %v1012 = mul i32 %v1011, 2
-  %v1013 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1012
-  %v1014 = fptrunc float %v860 to half
-  store half %v1014, ptr addrspace(1) %v1013, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v1004 = icmp slt i32 %v8, 196
+  %v1005 = sub i32 196, %v8
+  %v1006 = call i32 @llvm.smin.i32(i32 %v1005, i32 128)
+  %v1007 = select i1 %v1004, i32 %v1006, i32 0
+  %v1008 = mul i32 %v1007, 64
+  %v1009 = mul i32 %v1008, 2
+  %v1010 = mul i32 %v8, 64
+  %v1011 = mul i32 %v1010, 2
+  %v1012 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1011
+  %v1013 = zext i32 %v1009 to i64
+  %v1014 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v1012, i16 0, i64 %v1013, i32 822099968)
   %v1015 = add i32 %v10, %v859
-  %v1016 = add i32 %v1015, 1
-  %v1017 = icmp slt i32 %v1004, 196
-  %v1018 = icmp slt i32 %v1016, 64
-  %v1019 = and i1 %v1017, %v1018
-  br i1 %v1019, label %if.then27, label %if.else28
-if.then27:
-  %v1020 = mul i32 %v1004, 64
-  %v1021 = add i32 %v1020, %v1016
-  %v1022 = mul i32 %v1021, 2
-  %v1023 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1022
-  %v1024 = fptrunc float %v861 to half
-  store half %v1024, ptr addrspace(1) %v1023, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v1025 = add i32 %v10, %v859
-  %v1026 = add i32 %v1025, 2
-  %v1027 = icmp slt i32 %v1004, 196
-  %v1028 = icmp slt i32 %v1026, 64
-  %v1029 = and i1 %v1027, %v1028
-  br i1 %v1029, label %if.then30, label %if.else31
-if.then30:
-  %v1030 = mul i32 %v1004, 64
-  %v1031 = add i32 %v1030, %v1026
-  %v1032 = mul i32 %v1031, 2
-  %v1033 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1032
-  %v1034 = fptrunc float %v862 to half
-  store half %v1034, ptr addrspace(1) %v1033, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v1035 = add i32 %v10, %v859
-  %v1036 = add i32 %v1035, 3
-  %v1037 = icmp slt i32 %v1004, 196
-  %v1038 = icmp slt i32 %v1036, 64
-  %v1039 = and i1 %v1037, %v1038
-  br i1 %v1039, label %if.then33, label %if.else34
-if.then33:
-  %v1040 = mul i32 %v1004, 64
-  %v1041 = add i32 %v1040, %v1036
-  %v1042 = mul i32 %v1041, 2
-  %v1043 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1042
-  %v1044 = fptrunc float %v863 to half
-  store half %v1044, ptr addrspace(1) %v1043, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v1045 = add i32 %v10, %v859
-  %v1046 = add i32 %v1045, 4
-  %v1047 = icmp slt i32 %v1004, 196
-  %v1048 = icmp slt i32 %v1046, 64
-  %v1049 = and i1 %v1047, %v1048
-  br i1 %v1049, label %if.then36, label %if.else37
-if.then36:
-  %v1050 = mul i32 %v1004, 64
-  %v1051 = add i32 %v1050, %v1046
-  %v1052 = mul i32 %v1051, 2
-  %v1053 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1052
-  %v1054 = fptrunc float %v864 to half
-  store half %v1054, ptr addrspace(1) %v1053, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
+  %v1016 = add i32 %v1015, 0
+  %v1017 = mul i32 %v857, 64
+  %v1018 = add i32 %v1017, %v1016
+  %v1019 = mul i32 %v1018, 2
+  %v1020 = icmp slt i32 %v1016, 64
+  %v1021 = select i1 %v1020, i32 %v1019, i32 %v1009
+  %v1022 = bitcast half %v916 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1022, ptr addrspace(8) %v1014, i32 %v1021, i32 0, i32 0)
+  %v1023 = add i32 %v10, %v859
+  %v1024 = add i32 %v1023, 1
+  %v1025 = mul i32 %v857, 64
+  %v1026 = add i32 %v1025, %v1024
+  %v1027 = mul i32 %v1026, 2
+  %v1028 = icmp slt i32 %v1024, 64
+  %v1029 = select i1 %v1028, i32 %v1027, i32 %v1009
+  %v1030 = bitcast half %v917 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1030, ptr addrspace(8) %v1014, i32 %v1029, i32 0, i32 0)
+  %v1031 = add i32 %v10, %v859
+  %v1032 = add i32 %v1031, 2
+  %v1033 = mul i32 %v857, 64
+  %v1034 = add i32 %v1033, %v1032
+  %v1035 = mul i32 %v1034, 2
+  %v1036 = icmp slt i32 %v1032, 64
+  %v1037 = select i1 %v1036, i32 %v1035, i32 %v1009
+  %v1038 = bitcast half %v918 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1038, ptr addrspace(8) %v1014, i32 %v1037, i32 0, i32 0)
+  %v1039 = add i32 %v10, %v859
+  %v1040 = add i32 %v1039, 3
+  %v1041 = mul i32 %v857, 64
+  %v1042 = add i32 %v1041, %v1040
+  %v1043 = mul i32 %v1042, 2
+  %v1044 = icmp slt i32 %v1040, 64
+  %v1045 = select i1 %v1044, i32 %v1043, i32 %v1009
+  %v1046 = bitcast half %v919 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1046, ptr addrspace(8) %v1014, i32 %v1045, i32 0, i32 0)
+  %v1047 = add i32 %v10, %v859
+  %v1048 = add i32 %v1047, 4
+  %v1049 = mul i32 %v857, 64
+  %v1050 = add i32 %v1049, %v1048
+  %v1051 = mul i32 %v1050, 2
+  %v1052 = icmp slt i32 %v1048, 64
+  %v1053 = select i1 %v1052, i32 %v1051, i32 %v1009
+  %v1054 = bitcast half %v920 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1054, ptr addrspace(8) %v1014, i32 %v1053, i32 0, i32 0)
   %v1055 = add i32 %v10, %v859
   %v1056 = add i32 %v1055, 5
-  %v1057 = icmp slt i32 %v1004, 196
-  %v1058 = icmp slt i32 %v1056, 64
-  %v1059 = and i1 %v1057, %v1058
-  br i1 %v1059, label %if.then39, label %if.else40
-if.then39:
-  %v1060 = mul i32 %v1004, 64
-  %v1061 = add i32 %v1060, %v1056
-  %v1062 = mul i32 %v1061, 2
-  %v1063 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1062
-  %v1064 = fptrunc float %v865 to half
-  store half %v1064, ptr addrspace(1) %v1063, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v1065 = add i32 %v10, %v859
-  %v1066 = add i32 %v1065, 6
-  %v1067 = icmp slt i32 %v1004, 196
-  %v1068 = icmp slt i32 %v1066, 64
-  %v1069 = and i1 %v1067, %v1068
-  br i1 %v1069, label %if.then42, label %if.else43
-if.then42:
-  %v1070 = mul i32 %v1004, 64
-  %v1071 = add i32 %v1070, %v1066
-  %v1072 = mul i32 %v1071, 2
-  %v1073 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1072
-  %v1074 = fptrunc float %v866 to half
-  store half %v1074, ptr addrspace(1) %v1073, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v1075 = add i32 %v10, %v859
-  %v1076 = add i32 %v1075, 7
-  %v1077 = icmp slt i32 %v1004, 196
-  %v1078 = icmp slt i32 %v1076, 64
-  %v1079 = and i1 %v1077, %v1078
-  br i1 %v1079, label %if.then45, label %if.else46
-if.then45:
-  %v1080 = mul i32 %v1004, 64
-  %v1081 = add i32 %v1080, %v1076
-  %v1082 = mul i32 %v1081, 2
-  %v1083 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1082
-  %v1084 = fptrunc float %v867 to half
-  store half %v1084, ptr addrspace(1) %v1083, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v1085 = add i32 %v8, %v873
-  %v1086 = add i32 %v10, %v875
-  %v1087 = add i32 %v1086, 0
-  %v1088 = icmp slt i32 %v1085, 196
-  %v1089 = icmp slt i32 %v1087, 64
-  %v1090 = and i1 %v1088, %v1089
-  br i1 %v1090, label %if.then48, label %if.else49
-if.then48:
-  %v1091 = mul i32 %v1085, 64
-  %v1092 = add i32 %v1091, %v1087
-  %v1093 = mul i32 %v1092, 2
-  %v1094 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1093
-  %v1095 = fptrunc float %v876 to half
-  store half %v1095, ptr addrspace(1) %v1094, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v1096 = add i32 %v10, %v875
-  %v1097 = add i32 %v1096, 1
-  %v1098 = icmp slt i32 %v1085, 196
-  %v1099 = icmp slt i32 %v1097, 64
-  %v1100 = and i1 %v1098, %v1099
-  br i1 %v1100, label %if.then51, label %if.else52
-if.then51:
-  %v1101 = mul i32 %v1085, 64
-  %v1102 = add i32 %v1101, %v1097
-  %v1103 = mul i32 %v1102, 2
-  %v1104 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1103
-  %v1105 = fptrunc float %v877 to half
-  store half %v1105, ptr addrspace(1) %v1104, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v1106 = add i32 %v10, %v875
-  %v1107 = add i32 %v1106, 2
-  %v1108 = icmp slt i32 %v1085, 196
-  %v1109 = icmp slt i32 %v1107, 64
-  %v1110 = and i1 %v1108, %v1109
-  br i1 %v1110, label %if.then54, label %if.else55
-if.then54:
-  %v1111 = mul i32 %v1085, 64
-  %v1112 = add i32 %v1111, %v1107
-  %v1113 = mul i32 %v1112, 2
-  %v1114 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1113
-  %v1115 = fptrunc float %v878 to half
-  store half %v1115, ptr addrspace(1) %v1114, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v1116 = add i32 %v10, %v875
-  %v1117 = add i32 %v1116, 3
-  %v1118 = icmp slt i32 %v1085, 196
-  %v1119 = icmp slt i32 %v1117, 64
-  %v1120 = and i1 %v1118, %v1119
-  br i1 %v1120, label %if.then57, label %if.else58
-if.then57:
-  %v1121 = mul i32 %v1085, 64
-  %v1122 = add i32 %v1121, %v1117
+  %v1057 = mul i32 %v857, 64
+  %v1058 = add i32 %v1057, %v1056
+  %v1059 = mul i32 %v1058, 2
+  %v1060 = icmp slt i32 %v1056, 64
+  %v1061 = select i1 %v1060, i32 %v1059, i32 %v1009
+  %v1062 = bitcast half %v921 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1062, ptr addrspace(8) %v1014, i32 %v1061, i32 0, i32 0)
+  %v1063 = add i32 %v10, %v859
+  %v1064 = add i32 %v1063, 6
+  %v1065 = mul i32 %v857, 64
+  %v1066 = add i32 %v1065, %v1064
+  %v1067 = mul i32 %v1066, 2
+  %v1068 = icmp slt i32 %v1064, 64
+  %v1069 = select i1 %v1068, i32 %v1067, i32 %v1009
+  %v1070 = bitcast half %v922 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1070, ptr addrspace(8) %v1014, i32 %v1069, i32 0, i32 0)
+  %v1071 = add i32 %v10, %v859
+  %v1072 = add i32 %v1071, 7
+  %v1073 = mul i32 %v857, 64
+  %v1074 = add i32 %v1073, %v1072
+  %v1075 = mul i32 %v1074, 2
+  %v1076 = icmp slt i32 %v1072, 64
+  %v1077 = select i1 %v1076, i32 %v1075, i32 %v1009
+  %v1078 = bitcast half %v923 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1078, ptr addrspace(8) %v1014, i32 %v1077, i32 0, i32 0)
+  %v1079 = add i32 %v10, %v875
+  %v1080 = add i32 %v1079, 0
+  %v1081 = mul i32 %v873, 64
+  %v1082 = add i32 %v1081, %v1080
+  %v1083 = mul i32 %v1082, 2
+  %v1084 = icmp slt i32 %v1080, 64
+  %v1085 = select i1 %v1084, i32 %v1083, i32 %v1009
+  %v1086 = bitcast half %v924 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1086, ptr addrspace(8) %v1014, i32 %v1085, i32 0, i32 0)
+  %v1087 = add i32 %v10, %v875
+  %v1088 = add i32 %v1087, 1
+  %v1089 = mul i32 %v873, 64
+  %v1090 = add i32 %v1089, %v1088
+  %v1091 = mul i32 %v1090, 2
+  %v1092 = icmp slt i32 %v1088, 64
+  %v1093 = select i1 %v1092, i32 %v1091, i32 %v1009
+  %v1094 = bitcast half %v925 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1094, ptr addrspace(8) %v1014, i32 %v1093, i32 0, i32 0)
+  %v1095 = add i32 %v10, %v875
+  %v1096 = add i32 %v1095, 2
+  %v1097 = mul i32 %v873, 64
+  %v1098 = add i32 %v1097, %v1096
+  %v1099 = mul i32 %v1098, 2
+  %v1100 = icmp slt i32 %v1096, 64
+  %v1101 = select i1 %v1100, i32 %v1099, i32 %v1009
+  %v1102 = bitcast half %v926 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1102, ptr addrspace(8) %v1014, i32 %v1101, i32 0, i32 0)
+  %v1103 = add i32 %v10, %v875
+  %v1104 = add i32 %v1103, 3
+  %v1105 = mul i32 %v873, 64
+  %v1106 = add i32 %v1105, %v1104
+  %v1107 = mul i32 %v1106, 2
+  %v1108 = icmp slt i32 %v1104, 64
+  %v1109 = select i1 %v1108, i32 %v1107, i32 %v1009
+  %v1110 = bitcast half %v927 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1110, ptr addrspace(8) %v1014, i32 %v1109, i32 0, i32 0)
+  %v1111 = add i32 %v10, %v875
+  %v1112 = add i32 %v1111, 4
+  %v1113 = mul i32 %v873, 64
+  %v1114 = add i32 %v1113, %v1112
+  %v1115 = mul i32 %v1114, 2
+  %v1116 = icmp slt i32 %v1112, 64
+  %v1117 = select i1 %v1116, i32 %v1115, i32 %v1009
+  %v1118 = bitcast half %v928 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1118, ptr addrspace(8) %v1014, i32 %v1117, i32 0, i32 0)
+  %v1119 = add i32 %v10, %v875
+  %v1120 = add i32 %v1119, 5
+  %v1121 = mul i32 %v873, 64
+  %v1122 = add i32 %v1121, %v1120
   %v1123 = mul i32 %v1122, 2
-  %v1124 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1123
-  %v1125 = fptrunc float %v879 to half
-  store half %v1125, ptr addrspace(1) %v1124, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v1126 = add i32 %v10, %v875
-  %v1127 = add i32 %v1126, 4
-  %v1128 = icmp slt i32 %v1085, 196
-  %v1129 = icmp slt i32 %v1127, 64
-  %v1130 = and i1 %v1128, %v1129
-  br i1 %v1130, label %if.then60, label %if.else61
-if.then60:
-  %v1131 = mul i32 %v1085, 64
-  %v1132 = add i32 %v1131, %v1127
-  %v1133 = mul i32 %v1132, 2
-  %v1134 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1133
-  %v1135 = fptrunc float %v880 to half
-  store half %v1135, ptr addrspace(1) %v1134, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v1136 = add i32 %v10, %v875
-  %v1137 = add i32 %v1136, 5
-  %v1138 = icmp slt i32 %v1085, 196
-  %v1139 = icmp slt i32 %v1137, 64
-  %v1140 = and i1 %v1138, %v1139
-  br i1 %v1140, label %if.then63, label %if.else64
-if.then63:
-  %v1141 = mul i32 %v1085, 64
-  %v1142 = add i32 %v1141, %v1137
-  %v1143 = mul i32 %v1142, 2
-  %v1144 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1143
-  %v1145 = fptrunc float %v881 to half
-  store half %v1145, ptr addrspace(1) %v1144, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v1146 = add i32 %v10, %v875
-  %v1147 = add i32 %v1146, 6
-  %v1148 = icmp slt i32 %v1085, 196
-  %v1149 = icmp slt i32 %v1147, 64
-  %v1150 = and i1 %v1148, %v1149
-  br i1 %v1150, label %if.then66, label %if.else67
-if.then66:
-  %v1151 = mul i32 %v1085, 64
-  %v1152 = add i32 %v1151, %v1147
-  %v1153 = mul i32 %v1152, 2
-  %v1154 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1153
-  %v1155 = fptrunc float %v882 to half
-  store half %v1155, ptr addrspace(1) %v1154, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1156 = add i32 %v10, %v875
-  %v1157 = add i32 %v1156, 7
-  %v1158 = icmp slt i32 %v1085, 196
-  %v1159 = icmp slt i32 %v1157, 64
-  %v1160 = and i1 %v1158, %v1159
-  br i1 %v1160, label %if.then69, label %if.else70
-if.then69:
-  %v1161 = mul i32 %v1085, 64
-  %v1162 = add i32 %v1161, %v1157
+  %v1124 = icmp slt i32 %v1120, 64
+  %v1125 = select i1 %v1124, i32 %v1123, i32 %v1009
+  %v1126 = bitcast half %v929 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1126, ptr addrspace(8) %v1014, i32 %v1125, i32 0, i32 0)
+  %v1127 = add i32 %v10, %v875
+  %v1128 = add i32 %v1127, 6
+  %v1129 = mul i32 %v873, 64
+  %v1130 = add i32 %v1129, %v1128
+  %v1131 = mul i32 %v1130, 2
+  %v1132 = icmp slt i32 %v1128, 64
+  %v1133 = select i1 %v1132, i32 %v1131, i32 %v1009
+  %v1134 = bitcast half %v930 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1134, ptr addrspace(8) %v1014, i32 %v1133, i32 0, i32 0)
+  %v1135 = add i32 %v10, %v875
+  %v1136 = add i32 %v1135, 7
+  %v1137 = mul i32 %v873, 64
+  %v1138 = add i32 %v1137, %v1136
+  %v1139 = mul i32 %v1138, 2
+  %v1140 = icmp slt i32 %v1136, 64
+  %v1141 = select i1 %v1140, i32 %v1139, i32 %v1009
+  %v1142 = bitcast half %v931 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1142, ptr addrspace(8) %v1014, i32 %v1141, i32 0, i32 0)
+  %v1143 = add i32 %v10, %v891
+  %v1144 = add i32 %v1143, 0
+  %v1145 = mul i32 %v889, 64
+  %v1146 = add i32 %v1145, %v1144
+  %v1147 = mul i32 %v1146, 2
+  %v1148 = icmp slt i32 %v1144, 64
+  %v1149 = select i1 %v1148, i32 %v1147, i32 %v1009
+  %v1150 = bitcast half %v932 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1150, ptr addrspace(8) %v1014, i32 %v1149, i32 0, i32 0)
+  %v1151 = add i32 %v10, %v891
+  %v1152 = add i32 %v1151, 1
+  %v1153 = mul i32 %v889, 64
+  %v1154 = add i32 %v1153, %v1152
+  %v1155 = mul i32 %v1154, 2
+  %v1156 = icmp slt i32 %v1152, 64
+  %v1157 = select i1 %v1156, i32 %v1155, i32 %v1009
+  %v1158 = bitcast half %v933 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1158, ptr addrspace(8) %v1014, i32 %v1157, i32 0, i32 0)
+  %v1159 = add i32 %v10, %v891
+  %v1160 = add i32 %v1159, 2
+  %v1161 = mul i32 %v889, 64
+  %v1162 = add i32 %v1161, %v1160
   %v1163 = mul i32 %v1162, 2
-  %v1164 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1163
-  %v1165 = fptrunc float %v883 to half
-  store half %v1165, ptr addrspace(1) %v1164, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v1166 = add i32 %v8, %v889
+  %v1164 = icmp slt i32 %v1160, 64
+  %v1165 = select i1 %v1164, i32 %v1163, i32 %v1009
+  %v1166 = bitcast half %v934 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1166, ptr addrspace(8) %v1014, i32 %v1165, i32 0, i32 0)
   %v1167 = add i32 %v10, %v891
-  %v1168 = add i32 %v1167, 0
-  %v1169 = icmp slt i32 %v1166, 196
-  %v1170 = icmp slt i32 %v1168, 64
-  %v1171 = and i1 %v1169, %v1170
-  br i1 %v1171, label %if.then72, label %if.else73
-if.then72:
-  %v1172 = mul i32 %v1166, 64
-  %v1173 = add i32 %v1172, %v1168
-  %v1174 = mul i32 %v1173, 2
-  %v1175 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1174
-  %v1176 = fptrunc float %v892 to half
-  store half %v1176, ptr addrspace(1) %v1175, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v1177 = add i32 %v10, %v891
-  %v1178 = add i32 %v1177, 1
-  %v1179 = icmp slt i32 %v1166, 196
-  %v1180 = icmp slt i32 %v1178, 64
-  %v1181 = and i1 %v1179, %v1180
-  br i1 %v1181, label %if.then75, label %if.else76
-if.then75:
-  %v1182 = mul i32 %v1166, 64
-  %v1183 = add i32 %v1182, %v1178
-  %v1184 = mul i32 %v1183, 2
-  %v1185 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1184
-  %v1186 = fptrunc float %v893 to half
-  store half %v1186, ptr addrspace(1) %v1185, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v1187 = add i32 %v10, %v891
-  %v1188 = add i32 %v1187, 2
-  %v1189 = icmp slt i32 %v1166, 196
-  %v1190 = icmp slt i32 %v1188, 64
-  %v1191 = and i1 %v1189, %v1190
-  br i1 %v1191, label %if.then78, label %if.else79
-if.then78:
-  %v1192 = mul i32 %v1166, 64
-  %v1193 = add i32 %v1192, %v1188
-  %v1194 = mul i32 %v1193, 2
-  %v1195 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1194
-  %v1196 = fptrunc float %v894 to half
-  store half %v1196, ptr addrspace(1) %v1195, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v1197 = add i32 %v10, %v891
-  %v1198 = add i32 %v1197, 3
-  %v1199 = icmp slt i32 %v1166, 196
-  %v1200 = icmp slt i32 %v1198, 64
-  %v1201 = and i1 %v1199, %v1200
-  br i1 %v1201, label %if.then81, label %if.else82
-if.then81:
-  %v1202 = mul i32 %v1166, 64
-  %v1203 = add i32 %v1202, %v1198
-  %v1204 = mul i32 %v1203, 2
-  %v1205 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1204
-  %v1206 = fptrunc float %v895 to half
-  store half %v1206, ptr addrspace(1) %v1205, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v1207 = add i32 %v10, %v891
-  %v1208 = add i32 %v1207, 4
-  %v1209 = icmp slt i32 %v1166, 196
-  %v1210 = icmp slt i32 %v1208, 64
-  %v1211 = and i1 %v1209, %v1210
-  br i1 %v1211, label %if.then84, label %if.else85
-if.then84:
-  %v1212 = mul i32 %v1166, 64
-  %v1213 = add i32 %v1212, %v1208
-  %v1214 = mul i32 %v1213, 2
-  %v1215 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1214
-  %v1216 = fptrunc float %v896 to half
-  store half %v1216, ptr addrspace(1) %v1215, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v1217 = add i32 %v10, %v891
-  %v1218 = add i32 %v1217, 5
-  %v1219 = icmp slt i32 %v1166, 196
-  %v1220 = icmp slt i32 %v1218, 64
-  %v1221 = and i1 %v1219, %v1220
-  br i1 %v1221, label %if.then87, label %if.else88
-if.then87:
-  %v1222 = mul i32 %v1166, 64
-  %v1223 = add i32 %v1222, %v1218
-  %v1224 = mul i32 %v1223, 2
-  %v1225 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1224
-  %v1226 = fptrunc float %v897 to half
-  store half %v1226, ptr addrspace(1) %v1225, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1227 = add i32 %v10, %v891
-  %v1228 = add i32 %v1227, 6
-  %v1229 = icmp slt i32 %v1166, 196
-  %v1230 = icmp slt i32 %v1228, 64
-  %v1231 = and i1 %v1229, %v1230
-  br i1 %v1231, label %if.then90, label %if.else91
-if.then90:
-  %v1232 = mul i32 %v1166, 64
-  %v1233 = add i32 %v1232, %v1228
-  %v1234 = mul i32 %v1233, 2
-  %v1235 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1234
-  %v1236 = fptrunc float %v898 to half
-  store half %v1236, ptr addrspace(1) %v1235, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1237 = add i32 %v10, %v891
-  %v1238 = add i32 %v1237, 7
-  %v1239 = icmp slt i32 %v1166, 196
-  %v1240 = icmp slt i32 %v1238, 64
-  %v1241 = and i1 %v1239, %v1240
-  br i1 %v1241, label %if.then93, label %if.else94
-if.then93:
-  %v1242 = mul i32 %v1166, 64
-  %v1243 = add i32 %v1242, %v1238
-  %v1244 = mul i32 %v1243, 2
-  %v1245 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1244
-  %v1246 = fptrunc float %v899 to half
-  store half %v1246, ptr addrspace(1) %v1245, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1247 = add i32 %v8, %v905
-  %v1248 = add i32 %v10, %v907
-  %v1249 = add i32 %v1248, 0
-  %v1250 = icmp slt i32 %v1247, 196
-  %v1251 = icmp slt i32 %v1249, 64
-  %v1252 = and i1 %v1250, %v1251
-  br i1 %v1252, label %if.then96, label %if.else97
-if.then96:
-  %v1253 = mul i32 %v1247, 64
-  %v1254 = add i32 %v1253, %v1249
-  %v1255 = mul i32 %v1254, 2
-  %v1256 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1255
-  %v1257 = fptrunc float %v908 to half
-  store half %v1257, ptr addrspace(1) %v1256, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1258 = add i32 %v10, %v907
-  %v1259 = add i32 %v1258, 1
-  %v1260 = icmp slt i32 %v1247, 196
-  %v1261 = icmp slt i32 %v1259, 64
-  %v1262 = and i1 %v1260, %v1261
-  br i1 %v1262, label %if.then99, label %if.else100
-if.then99:
-  %v1263 = mul i32 %v1247, 64
-  %v1264 = add i32 %v1263, %v1259
-  %v1265 = mul i32 %v1264, 2
-  %v1266 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1265
-  %v1267 = fptrunc float %v909 to half
-  store half %v1267, ptr addrspace(1) %v1266, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1268 = add i32 %v10, %v907
-  %v1269 = add i32 %v1268, 2
-  %v1270 = icmp slt i32 %v1247, 196
-  %v1271 = icmp slt i32 %v1269, 64
-  %v1272 = and i1 %v1270, %v1271
-  br i1 %v1272, label %if.then102, label %if.else103
-if.then102:
-  %v1273 = mul i32 %v1247, 64
-  %v1274 = add i32 %v1273, %v1269
-  %v1275 = mul i32 %v1274, 2
-  %v1276 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1275
-  %v1277 = fptrunc float %v910 to half
-  store half %v1277, ptr addrspace(1) %v1276, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1278 = add i32 %v10, %v907
-  %v1279 = add i32 %v1278, 3
-  %v1280 = icmp slt i32 %v1247, 196
-  %v1281 = icmp slt i32 %v1279, 64
-  %v1282 = and i1 %v1280, %v1281
-  br i1 %v1282, label %if.then105, label %if.else106
-if.then105:
-  %v1283 = mul i32 %v1247, 64
-  %v1284 = add i32 %v1283, %v1279
-  %v1285 = mul i32 %v1284, 2
-  %v1286 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1285
-  %v1287 = fptrunc float %v911 to half
-  store half %v1287, ptr addrspace(1) %v1286, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1288 = add i32 %v10, %v907
-  %v1289 = add i32 %v1288, 4
-  %v1290 = icmp slt i32 %v1247, 196
-  %v1291 = icmp slt i32 %v1289, 64
-  %v1292 = and i1 %v1290, %v1291
-  br i1 %v1292, label %if.then108, label %if.else109
-if.then108:
-  %v1293 = mul i32 %v1247, 64
-  %v1294 = add i32 %v1293, %v1289
-  %v1295 = mul i32 %v1294, 2
-  %v1296 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1295
-  %v1297 = fptrunc float %v912 to half
-  store half %v1297, ptr addrspace(1) %v1296, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1298 = add i32 %v10, %v907
-  %v1299 = add i32 %v1298, 5
-  %v1300 = icmp slt i32 %v1247, 196
-  %v1301 = icmp slt i32 %v1299, 64
-  %v1302 = and i1 %v1300, %v1301
-  br i1 %v1302, label %if.then111, label %if.else112
-if.then111:
-  %v1303 = mul i32 %v1247, 64
-  %v1304 = add i32 %v1303, %v1299
-  %v1305 = mul i32 %v1304, 2
-  %v1306 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1305
-  %v1307 = fptrunc float %v913 to half
-  store half %v1307, ptr addrspace(1) %v1306, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1308 = add i32 %v10, %v907
-  %v1309 = add i32 %v1308, 6
-  %v1310 = icmp slt i32 %v1247, 196
-  %v1311 = icmp slt i32 %v1309, 64
-  %v1312 = and i1 %v1310, %v1311
-  br i1 %v1312, label %if.then114, label %if.else115
-if.then114:
-  %v1313 = mul i32 %v1247, 64
-  %v1314 = add i32 %v1313, %v1309
-  %v1315 = mul i32 %v1314, 2
-  %v1316 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1315
-  %v1317 = fptrunc float %v914 to half
-  store half %v1317, ptr addrspace(1) %v1316, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1318 = add i32 %v10, %v907
-  %v1319 = add i32 %v1318, 7
-  %v1320 = icmp slt i32 %v1247, 196
-  %v1321 = icmp slt i32 %v1319, 64
-  %v1322 = and i1 %v1320, %v1321
-  br i1 %v1322, label %if.then117, label %if.else118
-if.then117:
-  %v1323 = mul i32 %v1247, 64
-  %v1324 = add i32 %v1323, %v1319
-  %v1325 = mul i32 %v1324, 2
-  %v1326 = getelementptr inbounds i8, ptr addrspace(1) %v851, i32 %v1325
-  %v1327 = fptrunc float %v915 to half
-  store half %v1327, ptr addrspace(1) %v1326, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
+  %v1168 = add i32 %v1167, 3
+  %v1169 = mul i32 %v889, 64
+  %v1170 = add i32 %v1169, %v1168
+  %v1171 = mul i32 %v1170, 2
+  %v1172 = icmp slt i32 %v1168, 64
+  %v1173 = select i1 %v1172, i32 %v1171, i32 %v1009
+  %v1174 = bitcast half %v935 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1174, ptr addrspace(8) %v1014, i32 %v1173, i32 0, i32 0)
+  %v1175 = add i32 %v10, %v891
+  %v1176 = add i32 %v1175, 4
+  %v1177 = mul i32 %v889, 64
+  %v1178 = add i32 %v1177, %v1176
+  %v1179 = mul i32 %v1178, 2
+  %v1180 = icmp slt i32 %v1176, 64
+  %v1181 = select i1 %v1180, i32 %v1179, i32 %v1009
+  %v1182 = bitcast half %v936 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1182, ptr addrspace(8) %v1014, i32 %v1181, i32 0, i32 0)
+  %v1183 = add i32 %v10, %v891
+  %v1184 = add i32 %v1183, 5
+  %v1185 = mul i32 %v889, 64
+  %v1186 = add i32 %v1185, %v1184
+  %v1187 = mul i32 %v1186, 2
+  %v1188 = icmp slt i32 %v1184, 64
+  %v1189 = select i1 %v1188, i32 %v1187, i32 %v1009
+  %v1190 = bitcast half %v937 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1190, ptr addrspace(8) %v1014, i32 %v1189, i32 0, i32 0)
+  %v1191 = add i32 %v10, %v891
+  %v1192 = add i32 %v1191, 6
+  %v1193 = mul i32 %v889, 64
+  %v1194 = add i32 %v1193, %v1192
+  %v1195 = mul i32 %v1194, 2
+  %v1196 = icmp slt i32 %v1192, 64
+  %v1197 = select i1 %v1196, i32 %v1195, i32 %v1009
+  %v1198 = bitcast half %v938 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1198, ptr addrspace(8) %v1014, i32 %v1197, i32 0, i32 0)
+  %v1199 = add i32 %v10, %v891
+  %v1200 = add i32 %v1199, 7
+  %v1201 = mul i32 %v889, 64
+  %v1202 = add i32 %v1201, %v1200
+  %v1203 = mul i32 %v1202, 2
+  %v1204 = icmp slt i32 %v1200, 64
+  %v1205 = select i1 %v1204, i32 %v1203, i32 %v1009
+  %v1206 = bitcast half %v939 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1206, ptr addrspace(8) %v1014, i32 %v1205, i32 0, i32 0)
+  %v1207 = add i32 %v10, %v907
+  %v1208 = add i32 %v1207, 0
+  %v1209 = mul i32 %v905, 64
+  %v1210 = add i32 %v1209, %v1208
+  %v1211 = mul i32 %v1210, 2
+  %v1212 = icmp slt i32 %v1208, 64
+  %v1213 = select i1 %v1212, i32 %v1211, i32 %v1009
+  %v1214 = bitcast half %v940 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1214, ptr addrspace(8) %v1014, i32 %v1213, i32 0, i32 0)
+  %v1215 = add i32 %v10, %v907
+  %v1216 = add i32 %v1215, 1
+  %v1217 = mul i32 %v905, 64
+  %v1218 = add i32 %v1217, %v1216
+  %v1219 = mul i32 %v1218, 2
+  %v1220 = icmp slt i32 %v1216, 64
+  %v1221 = select i1 %v1220, i32 %v1219, i32 %v1009
+  %v1222 = bitcast half %v941 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1222, ptr addrspace(8) %v1014, i32 %v1221, i32 0, i32 0)
+  %v1223 = add i32 %v10, %v907
+  %v1224 = add i32 %v1223, 2
+  %v1225 = mul i32 %v905, 64
+  %v1226 = add i32 %v1225, %v1224
+  %v1227 = mul i32 %v1226, 2
+  %v1228 = icmp slt i32 %v1224, 64
+  %v1229 = select i1 %v1228, i32 %v1227, i32 %v1009
+  %v1230 = bitcast half %v942 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1230, ptr addrspace(8) %v1014, i32 %v1229, i32 0, i32 0)
+  %v1231 = add i32 %v10, %v907
+  %v1232 = add i32 %v1231, 3
+  %v1233 = mul i32 %v905, 64
+  %v1234 = add i32 %v1233, %v1232
+  %v1235 = mul i32 %v1234, 2
+  %v1236 = icmp slt i32 %v1232, 64
+  %v1237 = select i1 %v1236, i32 %v1235, i32 %v1009
+  %v1238 = bitcast half %v943 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1238, ptr addrspace(8) %v1014, i32 %v1237, i32 0, i32 0)
+  %v1239 = add i32 %v10, %v907
+  %v1240 = add i32 %v1239, 4
+  %v1241 = mul i32 %v905, 64
+  %v1242 = add i32 %v1241, %v1240
+  %v1243 = mul i32 %v1242, 2
+  %v1244 = icmp slt i32 %v1240, 64
+  %v1245 = select i1 %v1244, i32 %v1243, i32 %v1009
+  %v1246 = bitcast half %v944 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1246, ptr addrspace(8) %v1014, i32 %v1245, i32 0, i32 0)
+  %v1247 = add i32 %v10, %v907
+  %v1248 = add i32 %v1247, 5
+  %v1249 = mul i32 %v905, 64
+  %v1250 = add i32 %v1249, %v1248
+  %v1251 = mul i32 %v1250, 2
+  %v1252 = icmp slt i32 %v1248, 64
+  %v1253 = select i1 %v1252, i32 %v1251, i32 %v1009
+  %v1254 = bitcast half %v945 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1254, ptr addrspace(8) %v1014, i32 %v1253, i32 0, i32 0)
+  %v1255 = add i32 %v10, %v907
+  %v1256 = add i32 %v1255, 6
+  %v1257 = mul i32 %v905, 64
+  %v1258 = add i32 %v1257, %v1256
+  %v1259 = mul i32 %v1258, 2
+  %v1260 = icmp slt i32 %v1256, 64
+  %v1261 = select i1 %v1260, i32 %v1259, i32 %v1009
+  %v1262 = bitcast half %v946 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1262, ptr addrspace(8) %v1014, i32 %v1261, i32 0, i32 0)
+  %v1263 = add i32 %v10, %v907
+  %v1264 = add i32 %v1263, 7
+  %v1265 = mul i32 %v905, 64
+  %v1266 = add i32 %v1265, %v1264
+  %v1267 = mul i32 %v1266, 2
+  %v1268 = icmp slt i32 %v1264, 64
+  %v1269 = select i1 %v1268, i32 %v1267, i32 %v1009
+  %v1270 = bitcast half %v947 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1270, ptr addrspace(8) %v1014, i32 %v1269, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
 declare void @llvm.amdgcn.sched.barrier(i32)

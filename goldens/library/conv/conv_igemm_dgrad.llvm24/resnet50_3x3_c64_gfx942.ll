@@ -956,690 +956,439 @@ for.exit8:
   %v880 = extractelement <4 x float> %v643, i32 1
   %v881 = extractelement <4 x float> %v643, i32 2
   %v882 = extractelement <4 x float> %v643, i32 3
+  %v883 = fptrunc float %v795 to half
+  %v884 = fptrunc float %v796 to half
+  %v885 = fptrunc float %v797 to half
+  %v886 = fptrunc float %v798 to half
+  %v887 = fptrunc float %v807 to half
+  %v888 = fptrunc float %v808 to half
+  %v889 = fptrunc float %v809 to half
+  %v890 = fptrunc float %v810 to half
+  %v891 = fptrunc float %v819 to half
+  %v892 = fptrunc float %v820 to half
+  %v893 = fptrunc float %v821 to half
+  %v894 = fptrunc float %v822 to half
+  %v895 = fptrunc float %v831 to half
+  %v896 = fptrunc float %v832 to half
+  %v897 = fptrunc float %v833 to half
+  %v898 = fptrunc float %v834 to half
+  %v899 = fptrunc float %v843 to half
+  %v900 = fptrunc float %v844 to half
+  %v901 = fptrunc float %v845 to half
+  %v902 = fptrunc float %v846 to half
+  %v903 = fptrunc float %v855 to half
+  %v904 = fptrunc float %v856 to half
+  %v905 = fptrunc float %v857 to half
+  %v906 = fptrunc float %v858 to half
+  %v907 = fptrunc float %v867 to half
+  %v908 = fptrunc float %v868 to half
+  %v909 = fptrunc float %v869 to half
+  %v910 = fptrunc float %v870 to half
+  %v911 = fptrunc float %v879 to half
+  %v912 = fptrunc float %v880 to half
+  %v913 = fptrunc float %v881 to half
+  %v914 = fptrunc float %v882 to half
   br i1 %v70, label %if.then21, label %if.else22
 if.then21:
-  %v883 = add i32 %v8, %v792
-  %v884 = add i32 %v10, %v794
-  %v885 = mul i32 %v883, 64
-  %v886 = add i32 %v885, %v884
-  %v887 = mul i32 %v886, 2
-  %v888 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v887
-  %v889 = fptrunc float %v795 to half
-  %v890 = fptrunc float %v796 to half
-  %v891 = fptrunc float %v797 to half
-  %v892 = fptrunc float %v798 to half
-  %v893 = insertelement <4 x half> poison, half %v889, i32 0
-  %v894 = insertelement <4 x half> %v893, half %v890, i32 1
-  %v895 = insertelement <4 x half> %v894, half %v891, i32 2
-  %v896 = insertelement <4 x half> %v895, half %v892, i32 3
-  store <4 x half> %v896, ptr addrspace(1) %v888, align 2
-  %v897 = add i32 %v8, %v804
-  %v898 = add i32 %v10, %v806
-  %v899 = mul i32 %v897, 64
-  %v900 = add i32 %v899, %v898
-  %v901 = mul i32 %v900, 2
-  %v902 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v901
-  %v903 = fptrunc float %v807 to half
-  %v904 = fptrunc float %v808 to half
-  %v905 = fptrunc float %v809 to half
-  %v906 = fptrunc float %v810 to half
-  %v907 = insertelement <4 x half> poison, half %v903, i32 0
-  %v908 = insertelement <4 x half> %v907, half %v904, i32 1
-  %v909 = insertelement <4 x half> %v908, half %v905, i32 2
-  %v910 = insertelement <4 x half> %v909, half %v906, i32 3
-  store <4 x half> %v910, ptr addrspace(1) %v902, align 2
-  %v911 = add i32 %v8, %v816
-  %v912 = add i32 %v10, %v818
-  %v913 = mul i32 %v911, 64
-  %v914 = add i32 %v913, %v912
-  %v915 = mul i32 %v914, 2
-  %v916 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v915
-  %v917 = fptrunc float %v819 to half
-  %v918 = fptrunc float %v820 to half
-  %v919 = fptrunc float %v821 to half
-  %v920 = fptrunc float %v822 to half
-  %v921 = insertelement <4 x half> poison, half %v917, i32 0
-  %v922 = insertelement <4 x half> %v921, half %v918, i32 1
-  %v923 = insertelement <4 x half> %v922, half %v919, i32 2
-  %v924 = insertelement <4 x half> %v923, half %v920, i32 3
-  store <4 x half> %v924, ptr addrspace(1) %v916, align 2
-  %v925 = add i32 %v8, %v828
-  %v926 = add i32 %v10, %v830
+  %v915 = add i32 %v8, %v792
+  %v916 = add i32 %v10, %v794
+  %v917 = mul i32 %v915, 64
+  %v918 = add i32 %v917, %v916
+  %v919 = mul i32 %v918, 2
+  %v920 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v919
+  %v921 = insertelement <4 x half> poison, half %v883, i32 0
+  %v922 = insertelement <4 x half> %v921, half %v884, i32 1
+  %v923 = insertelement <4 x half> %v922, half %v885, i32 2
+  %v924 = insertelement <4 x half> %v923, half %v886, i32 3
+  store <4 x half> %v924, ptr addrspace(1) %v920, align 2
+  %v925 = add i32 %v8, %v804
+  %v926 = add i32 %v10, %v806
   %v927 = mul i32 %v925, 64
   %v928 = add i32 %v927, %v926
   %v929 = mul i32 %v928, 2
   %v930 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v929
-  %v931 = fptrunc float %v831 to half
-  %v932 = fptrunc float %v832 to half
-  %v933 = fptrunc float %v833 to half
-  %v934 = fptrunc float %v834 to half
-  %v935 = insertelement <4 x half> poison, half %v931, i32 0
-  %v936 = insertelement <4 x half> %v935, half %v932, i32 1
-  %v937 = insertelement <4 x half> %v936, half %v933, i32 2
-  %v938 = insertelement <4 x half> %v937, half %v934, i32 3
-  store <4 x half> %v938, ptr addrspace(1) %v930, align 2
-  %v939 = add i32 %v8, %v840
-  %v940 = add i32 %v10, %v842
-  %v941 = mul i32 %v939, 64
-  %v942 = add i32 %v941, %v940
-  %v943 = mul i32 %v942, 2
-  %v944 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v943
-  %v945 = fptrunc float %v843 to half
-  %v946 = fptrunc float %v844 to half
-  %v947 = fptrunc float %v845 to half
-  %v948 = fptrunc float %v846 to half
-  %v949 = insertelement <4 x half> poison, half %v945, i32 0
-  %v950 = insertelement <4 x half> %v949, half %v946, i32 1
-  %v951 = insertelement <4 x half> %v950, half %v947, i32 2
-  %v952 = insertelement <4 x half> %v951, half %v948, i32 3
-  store <4 x half> %v952, ptr addrspace(1) %v944, align 2
-  %v953 = add i32 %v8, %v852
-  %v954 = add i32 %v10, %v854
-  %v955 = mul i32 %v953, 64
-  %v956 = add i32 %v955, %v954
-  %v957 = mul i32 %v956, 2
-  %v958 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v957
-  %v959 = fptrunc float %v855 to half
-  %v960 = fptrunc float %v856 to half
-  %v961 = fptrunc float %v857 to half
-  %v962 = fptrunc float %v858 to half
-  %v963 = insertelement <4 x half> poison, half %v959, i32 0
-  %v964 = insertelement <4 x half> %v963, half %v960, i32 1
-  %v965 = insertelement <4 x half> %v964, half %v961, i32 2
-  %v966 = insertelement <4 x half> %v965, half %v962, i32 3
-  store <4 x half> %v966, ptr addrspace(1) %v958, align 2
-  %v967 = add i32 %v8, %v864
-  %v968 = add i32 %v10, %v866
-  %v969 = mul i32 %v967, 64
-  %v970 = add i32 %v969, %v968
-  %v971 = mul i32 %v970, 2
-  %v972 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v971
-  %v973 = fptrunc float %v867 to half
-  %v974 = fptrunc float %v868 to half
-  %v975 = fptrunc float %v869 to half
-  %v976 = fptrunc float %v870 to half
-  %v977 = insertelement <4 x half> poison, half %v973, i32 0
-  %v978 = insertelement <4 x half> %v977, half %v974, i32 1
-  %v979 = insertelement <4 x half> %v978, half %v975, i32 2
-  %v980 = insertelement <4 x half> %v979, half %v976, i32 3
-  store <4 x half> %v980, ptr addrspace(1) %v972, align 2
-  %v981 = add i32 %v8, %v876
-  %v982 = add i32 %v10, %v878
-  %v983 = mul i32 %v981, 64
-  %v984 = add i32 %v983, %v982
-  %v985 = mul i32 %v984, 2
-  %v986 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v985
-  %v987 = fptrunc float %v879 to half
-  %v988 = fptrunc float %v880 to half
-  %v989 = fptrunc float %v881 to half
-  %v990 = fptrunc float %v882 to half
-  %v991 = insertelement <4 x half> poison, half %v987, i32 0
-  %v992 = insertelement <4 x half> %v991, half %v988, i32 1
-  %v993 = insertelement <4 x half> %v992, half %v989, i32 2
-  %v994 = insertelement <4 x half> %v993, half %v990, i32 3
-  store <4 x half> %v994, ptr addrspace(1) %v986, align 2
+  %v931 = insertelement <4 x half> poison, half %v887, i32 0
+  %v932 = insertelement <4 x half> %v931, half %v888, i32 1
+  %v933 = insertelement <4 x half> %v932, half %v889, i32 2
+  %v934 = insertelement <4 x half> %v933, half %v890, i32 3
+  store <4 x half> %v934, ptr addrspace(1) %v930, align 2
+  %v935 = add i32 %v8, %v816
+  %v936 = add i32 %v10, %v818
+  %v937 = mul i32 %v935, 64
+  %v938 = add i32 %v937, %v936
+  %v939 = mul i32 %v938, 2
+  %v940 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v939
+  %v941 = insertelement <4 x half> poison, half %v891, i32 0
+  %v942 = insertelement <4 x half> %v941, half %v892, i32 1
+  %v943 = insertelement <4 x half> %v942, half %v893, i32 2
+  %v944 = insertelement <4 x half> %v943, half %v894, i32 3
+  store <4 x half> %v944, ptr addrspace(1) %v940, align 2
+  %v945 = add i32 %v8, %v828
+  %v946 = add i32 %v10, %v830
+  %v947 = mul i32 %v945, 64
+  %v948 = add i32 %v947, %v946
+  %v949 = mul i32 %v948, 2
+  %v950 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v949
+  %v951 = insertelement <4 x half> poison, half %v895, i32 0
+  %v952 = insertelement <4 x half> %v951, half %v896, i32 1
+  %v953 = insertelement <4 x half> %v952, half %v897, i32 2
+  %v954 = insertelement <4 x half> %v953, half %v898, i32 3
+  store <4 x half> %v954, ptr addrspace(1) %v950, align 2
+  %v955 = add i32 %v8, %v840
+  %v956 = add i32 %v10, %v842
+  %v957 = mul i32 %v955, 64
+  %v958 = add i32 %v957, %v956
+  %v959 = mul i32 %v958, 2
+  %v960 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v959
+  %v961 = insertelement <4 x half> poison, half %v899, i32 0
+  %v962 = insertelement <4 x half> %v961, half %v900, i32 1
+  %v963 = insertelement <4 x half> %v962, half %v901, i32 2
+  %v964 = insertelement <4 x half> %v963, half %v902, i32 3
+  store <4 x half> %v964, ptr addrspace(1) %v960, align 2
+  %v965 = add i32 %v8, %v852
+  %v966 = add i32 %v10, %v854
+  %v967 = mul i32 %v965, 64
+  %v968 = add i32 %v967, %v966
+  %v969 = mul i32 %v968, 2
+  %v970 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v969
+  %v971 = insertelement <4 x half> poison, half %v903, i32 0
+  %v972 = insertelement <4 x half> %v971, half %v904, i32 1
+  %v973 = insertelement <4 x half> %v972, half %v905, i32 2
+  %v974 = insertelement <4 x half> %v973, half %v906, i32 3
+  store <4 x half> %v974, ptr addrspace(1) %v970, align 2
+  %v975 = add i32 %v8, %v864
+  %v976 = add i32 %v10, %v866
+  %v977 = mul i32 %v975, 64
+  %v978 = add i32 %v977, %v976
+  %v979 = mul i32 %v978, 2
+  %v980 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v979
+  %v981 = insertelement <4 x half> poison, half %v907, i32 0
+  %v982 = insertelement <4 x half> %v981, half %v908, i32 1
+  %v983 = insertelement <4 x half> %v982, half %v909, i32 2
+  %v984 = insertelement <4 x half> %v983, half %v910, i32 3
+  store <4 x half> %v984, ptr addrspace(1) %v980, align 2
+  %v985 = add i32 %v8, %v876
+  %v986 = add i32 %v10, %v878
+  %v987 = mul i32 %v985, 64
+  %v988 = add i32 %v987, %v986
+  %v989 = mul i32 %v988, 2
+  %v990 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v989
+  %v991 = insertelement <4 x half> poison, half %v911, i32 0
+  %v992 = insertelement <4 x half> %v991, half %v912, i32 1
+  %v993 = insertelement <4 x half> %v992, half %v913, i32 2
+  %v994 = insertelement <4 x half> %v993, half %v914, i32 3
+  store <4 x half> %v994, ptr addrspace(1) %v990, align 2
   br label %if.end23
 if.else22:
-  %v995 = add i32 %v8, %v792
-  %v996 = add i32 %v10, %v794
-  %v997 = add i32 %v996, 0
-  %v998 = icmp slt i32 %v995, 196
-  %v999 = icmp slt i32 %v997, 64
-  %v1000 = and i1 %v998, %v999
-  br i1 %v1000, label %if.then24, label %if.else25
-if.then24:
-  %v1001 = mul i32 %v995, 64
-  %v1002 = add i32 %v1001, %v997
-  %v1003 = mul i32 %v1002, 2
-  %v1004 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1003
-  %v1005 = fptrunc float %v795 to half
-  store half %v1005, ptr addrspace(1) %v1004, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v995 = icmp slt i32 %v8, 196
+  %v996 = sub i32 196, %v8
+  %v997 = call i32 @llvm.smin.i32(i32 %v996, i32 128)
+  %v998 = select i1 %v995, i32 %v997, i32 0
+  %v999 = mul i32 %v998, 64
+  %v1000 = mul i32 %v999, 2
+  %v1001 = mul i32 %v8, 64
+  %v1002 = mul i32 %v1001, 2
+  %v1003 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1002
+  %v1004 = zext i32 %v1000 to i64
+  %v1005 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v1003, i16 0, i64 %v1004, i32 131072)
   %v1006 = add i32 %v10, %v794
-  %v1007 = add i32 %v1006, 1
-  %v1008 = icmp slt i32 %v995, 196
-  %v1009 = icmp slt i32 %v1007, 64
-  %v1010 = and i1 %v1008, %v1009
-  br i1 %v1010, label %if.then27, label %if.else28
-if.then27:
-  %v1011 = mul i32 %v995, 64
-  %v1012 = add i32 %v1011, %v1007
-  %v1013 = mul i32 %v1012, 2
-  %v1014 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1013
-  %v1015 = fptrunc float %v796 to half
-  store half %v1015, ptr addrspace(1) %v1014, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v1016 = add i32 %v10, %v794
-  %v1017 = add i32 %v1016, 2
-  %v1018 = icmp slt i32 %v995, 196
-  %v1019 = icmp slt i32 %v1017, 64
-  %v1020 = and i1 %v1018, %v1019
-  br i1 %v1020, label %if.then30, label %if.else31
-if.then30:
-  %v1021 = mul i32 %v995, 64
-  %v1022 = add i32 %v1021, %v1017
-  %v1023 = mul i32 %v1022, 2
-  %v1024 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1023
-  %v1025 = fptrunc float %v797 to half
-  store half %v1025, ptr addrspace(1) %v1024, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v1026 = add i32 %v10, %v794
-  %v1027 = add i32 %v1026, 3
-  %v1028 = icmp slt i32 %v995, 196
-  %v1029 = icmp slt i32 %v1027, 64
-  %v1030 = and i1 %v1028, %v1029
-  br i1 %v1030, label %if.then33, label %if.else34
-if.then33:
-  %v1031 = mul i32 %v995, 64
-  %v1032 = add i32 %v1031, %v1027
-  %v1033 = mul i32 %v1032, 2
-  %v1034 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1033
-  %v1035 = fptrunc float %v798 to half
-  store half %v1035, ptr addrspace(1) %v1034, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v1036 = add i32 %v8, %v804
-  %v1037 = add i32 %v10, %v806
-  %v1038 = add i32 %v1037, 0
-  %v1039 = icmp slt i32 %v1036, 196
-  %v1040 = icmp slt i32 %v1038, 64
-  %v1041 = and i1 %v1039, %v1040
-  br i1 %v1041, label %if.then36, label %if.else37
-if.then36:
-  %v1042 = mul i32 %v1036, 64
-  %v1043 = add i32 %v1042, %v1038
-  %v1044 = mul i32 %v1043, 2
-  %v1045 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1044
-  %v1046 = fptrunc float %v807 to half
-  store half %v1046, ptr addrspace(1) %v1045, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
-  %v1047 = add i32 %v10, %v806
-  %v1048 = add i32 %v1047, 1
-  %v1049 = icmp slt i32 %v1036, 196
-  %v1050 = icmp slt i32 %v1048, 64
-  %v1051 = and i1 %v1049, %v1050
-  br i1 %v1051, label %if.then39, label %if.else40
-if.then39:
-  %v1052 = mul i32 %v1036, 64
-  %v1053 = add i32 %v1052, %v1048
-  %v1054 = mul i32 %v1053, 2
-  %v1055 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1054
-  %v1056 = fptrunc float %v808 to half
-  store half %v1056, ptr addrspace(1) %v1055, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v1057 = add i32 %v10, %v806
-  %v1058 = add i32 %v1057, 2
-  %v1059 = icmp slt i32 %v1036, 196
-  %v1060 = icmp slt i32 %v1058, 64
-  %v1061 = and i1 %v1059, %v1060
-  br i1 %v1061, label %if.then42, label %if.else43
-if.then42:
-  %v1062 = mul i32 %v1036, 64
-  %v1063 = add i32 %v1062, %v1058
-  %v1064 = mul i32 %v1063, 2
-  %v1065 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1064
-  %v1066 = fptrunc float %v809 to half
-  store half %v1066, ptr addrspace(1) %v1065, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v1067 = add i32 %v10, %v806
-  %v1068 = add i32 %v1067, 3
-  %v1069 = icmp slt i32 %v1036, 196
-  %v1070 = icmp slt i32 %v1068, 64
-  %v1071 = and i1 %v1069, %v1070
-  br i1 %v1071, label %if.then45, label %if.else46
-if.then45:
-  %v1072 = mul i32 %v1036, 64
-  %v1073 = add i32 %v1072, %v1068
+  %v1007 = add i32 %v1006, 0
+  %v1008 = mul i32 %v792, 64
+  %v1009 = add i32 %v1008, %v1007
+  %v1010 = mul i32 %v1009, 2
+  %v1011 = icmp slt i32 %v1007, 64
+  %v1012 = select i1 %v1011, i32 %v1010, i32 %v1000
+  %v1013 = bitcast half %v883 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1013, ptr addrspace(8) %v1005, i32 %v1012, i32 0, i32 0)
+  %v1014 = add i32 %v10, %v794
+  %v1015 = add i32 %v1014, 1
+  %v1016 = mul i32 %v792, 64
+  %v1017 = add i32 %v1016, %v1015
+  %v1018 = mul i32 %v1017, 2
+  %v1019 = icmp slt i32 %v1015, 64
+  %v1020 = select i1 %v1019, i32 %v1018, i32 %v1000
+  %v1021 = bitcast half %v884 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1021, ptr addrspace(8) %v1005, i32 %v1020, i32 0, i32 0)
+  %v1022 = add i32 %v10, %v794
+  %v1023 = add i32 %v1022, 2
+  %v1024 = mul i32 %v792, 64
+  %v1025 = add i32 %v1024, %v1023
+  %v1026 = mul i32 %v1025, 2
+  %v1027 = icmp slt i32 %v1023, 64
+  %v1028 = select i1 %v1027, i32 %v1026, i32 %v1000
+  %v1029 = bitcast half %v885 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1029, ptr addrspace(8) %v1005, i32 %v1028, i32 0, i32 0)
+  %v1030 = add i32 %v10, %v794
+  %v1031 = add i32 %v1030, 3
+  %v1032 = mul i32 %v792, 64
+  %v1033 = add i32 %v1032, %v1031
+  %v1034 = mul i32 %v1033, 2
+  %v1035 = icmp slt i32 %v1031, 64
+  %v1036 = select i1 %v1035, i32 %v1034, i32 %v1000
+  %v1037 = bitcast half %v886 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1037, ptr addrspace(8) %v1005, i32 %v1036, i32 0, i32 0)
+  %v1038 = add i32 %v10, %v806
+  %v1039 = add i32 %v1038, 0
+  %v1040 = mul i32 %v804, 64
+  %v1041 = add i32 %v1040, %v1039
+  %v1042 = mul i32 %v1041, 2
+  %v1043 = icmp slt i32 %v1039, 64
+  %v1044 = select i1 %v1043, i32 %v1042, i32 %v1000
+  %v1045 = bitcast half %v887 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1045, ptr addrspace(8) %v1005, i32 %v1044, i32 0, i32 0)
+  %v1046 = add i32 %v10, %v806
+  %v1047 = add i32 %v1046, 1
+  %v1048 = mul i32 %v804, 64
+  %v1049 = add i32 %v1048, %v1047
+  %v1050 = mul i32 %v1049, 2
+  %v1051 = icmp slt i32 %v1047, 64
+  %v1052 = select i1 %v1051, i32 %v1050, i32 %v1000
+  %v1053 = bitcast half %v888 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1053, ptr addrspace(8) %v1005, i32 %v1052, i32 0, i32 0)
+  %v1054 = add i32 %v10, %v806
+  %v1055 = add i32 %v1054, 2
+  %v1056 = mul i32 %v804, 64
+  %v1057 = add i32 %v1056, %v1055
+  %v1058 = mul i32 %v1057, 2
+  %v1059 = icmp slt i32 %v1055, 64
+  %v1060 = select i1 %v1059, i32 %v1058, i32 %v1000
+  %v1061 = bitcast half %v889 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1061, ptr addrspace(8) %v1005, i32 %v1060, i32 0, i32 0)
+  %v1062 = add i32 %v10, %v806
+  %v1063 = add i32 %v1062, 3
+  %v1064 = mul i32 %v804, 64
+  %v1065 = add i32 %v1064, %v1063
+  %v1066 = mul i32 %v1065, 2
+  %v1067 = icmp slt i32 %v1063, 64
+  %v1068 = select i1 %v1067, i32 %v1066, i32 %v1000
+  %v1069 = bitcast half %v890 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1069, ptr addrspace(8) %v1005, i32 %v1068, i32 0, i32 0)
+  %v1070 = add i32 %v10, %v818
+  %v1071 = add i32 %v1070, 0
+  %v1072 = mul i32 %v816, 64
+  %v1073 = add i32 %v1072, %v1071
   %v1074 = mul i32 %v1073, 2
-  %v1075 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1074
-  %v1076 = fptrunc float %v810 to half
-  store half %v1076, ptr addrspace(1) %v1075, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v1077 = add i32 %v8, %v816
+  %v1075 = icmp slt i32 %v1071, 64
+  %v1076 = select i1 %v1075, i32 %v1074, i32 %v1000
+  %v1077 = bitcast half %v891 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1077, ptr addrspace(8) %v1005, i32 %v1076, i32 0, i32 0)
   %v1078 = add i32 %v10, %v818
-  %v1079 = add i32 %v1078, 0
-  %v1080 = icmp slt i32 %v1077, 196
-  %v1081 = icmp slt i32 %v1079, 64
-  %v1082 = and i1 %v1080, %v1081
-  br i1 %v1082, label %if.then48, label %if.else49
-if.then48:
-  %v1083 = mul i32 %v1077, 64
-  %v1084 = add i32 %v1083, %v1079
-  %v1085 = mul i32 %v1084, 2
-  %v1086 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1085
-  %v1087 = fptrunc float %v819 to half
-  store half %v1087, ptr addrspace(1) %v1086, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v1088 = add i32 %v10, %v818
-  %v1089 = add i32 %v1088, 1
-  %v1090 = icmp slt i32 %v1077, 196
-  %v1091 = icmp slt i32 %v1089, 64
-  %v1092 = and i1 %v1090, %v1091
-  br i1 %v1092, label %if.then51, label %if.else52
-if.then51:
-  %v1093 = mul i32 %v1077, 64
-  %v1094 = add i32 %v1093, %v1089
-  %v1095 = mul i32 %v1094, 2
-  %v1096 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1095
-  %v1097 = fptrunc float %v820 to half
-  store half %v1097, ptr addrspace(1) %v1096, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v1098 = add i32 %v10, %v818
-  %v1099 = add i32 %v1098, 2
-  %v1100 = icmp slt i32 %v1077, 196
-  %v1101 = icmp slt i32 %v1099, 64
-  %v1102 = and i1 %v1100, %v1101
-  br i1 %v1102, label %if.then54, label %if.else55
-if.then54:
-  %v1103 = mul i32 %v1077, 64
-  %v1104 = add i32 %v1103, %v1099
-  %v1105 = mul i32 %v1104, 2
-  %v1106 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1105
-  %v1107 = fptrunc float %v821 to half
-  store half %v1107, ptr addrspace(1) %v1106, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v1108 = add i32 %v10, %v818
-  %v1109 = add i32 %v1108, 3
-  %v1110 = icmp slt i32 %v1077, 196
-  %v1111 = icmp slt i32 %v1109, 64
-  %v1112 = and i1 %v1110, %v1111
-  br i1 %v1112, label %if.then57, label %if.else58
-if.then57:
-  %v1113 = mul i32 %v1077, 64
-  %v1114 = add i32 %v1113, %v1109
-  %v1115 = mul i32 %v1114, 2
-  %v1116 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1115
-  %v1117 = fptrunc float %v822 to half
-  store half %v1117, ptr addrspace(1) %v1116, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v1118 = add i32 %v8, %v828
-  %v1119 = add i32 %v10, %v830
-  %v1120 = add i32 %v1119, 0
-  %v1121 = icmp slt i32 %v1118, 196
-  %v1122 = icmp slt i32 %v1120, 64
-  %v1123 = and i1 %v1121, %v1122
-  br i1 %v1123, label %if.then60, label %if.else61
-if.then60:
-  %v1124 = mul i32 %v1118, 64
-  %v1125 = add i32 %v1124, %v1120
-  %v1126 = mul i32 %v1125, 2
-  %v1127 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1126
-  %v1128 = fptrunc float %v831 to half
-  store half %v1128, ptr addrspace(1) %v1127, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v1129 = add i32 %v10, %v830
-  %v1130 = add i32 %v1129, 1
-  %v1131 = icmp slt i32 %v1118, 196
-  %v1132 = icmp slt i32 %v1130, 64
-  %v1133 = and i1 %v1131, %v1132
-  br i1 %v1133, label %if.then63, label %if.else64
-if.then63:
-  %v1134 = mul i32 %v1118, 64
-  %v1135 = add i32 %v1134, %v1130
-  %v1136 = mul i32 %v1135, 2
-  %v1137 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1136
-  %v1138 = fptrunc float %v832 to half
-  store half %v1138, ptr addrspace(1) %v1137, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v1139 = add i32 %v10, %v830
-  %v1140 = add i32 %v1139, 2
-  %v1141 = icmp slt i32 %v1118, 196
-  %v1142 = icmp slt i32 %v1140, 64
-  %v1143 = and i1 %v1141, %v1142
-  br i1 %v1143, label %if.then66, label %if.else67
-if.then66:
-  %v1144 = mul i32 %v1118, 64
-  %v1145 = add i32 %v1144, %v1140
+  %v1079 = add i32 %v1078, 1
+  %v1080 = mul i32 %v816, 64
+  %v1081 = add i32 %v1080, %v1079
+  %v1082 = mul i32 %v1081, 2
+  %v1083 = icmp slt i32 %v1079, 64
+  %v1084 = select i1 %v1083, i32 %v1082, i32 %v1000
+  %v1085 = bitcast half %v892 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1085, ptr addrspace(8) %v1005, i32 %v1084, i32 0, i32 0)
+  %v1086 = add i32 %v10, %v818
+  %v1087 = add i32 %v1086, 2
+  %v1088 = mul i32 %v816, 64
+  %v1089 = add i32 %v1088, %v1087
+  %v1090 = mul i32 %v1089, 2
+  %v1091 = icmp slt i32 %v1087, 64
+  %v1092 = select i1 %v1091, i32 %v1090, i32 %v1000
+  %v1093 = bitcast half %v893 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1093, ptr addrspace(8) %v1005, i32 %v1092, i32 0, i32 0)
+  %v1094 = add i32 %v10, %v818
+  %v1095 = add i32 %v1094, 3
+  %v1096 = mul i32 %v816, 64
+  %v1097 = add i32 %v1096, %v1095
+  %v1098 = mul i32 %v1097, 2
+  %v1099 = icmp slt i32 %v1095, 64
+  %v1100 = select i1 %v1099, i32 %v1098, i32 %v1000
+  %v1101 = bitcast half %v894 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1101, ptr addrspace(8) %v1005, i32 %v1100, i32 0, i32 0)
+  %v1102 = add i32 %v10, %v830
+  %v1103 = add i32 %v1102, 0
+  %v1104 = mul i32 %v828, 64
+  %v1105 = add i32 %v1104, %v1103
+  %v1106 = mul i32 %v1105, 2
+  %v1107 = icmp slt i32 %v1103, 64
+  %v1108 = select i1 %v1107, i32 %v1106, i32 %v1000
+  %v1109 = bitcast half %v895 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1109, ptr addrspace(8) %v1005, i32 %v1108, i32 0, i32 0)
+  %v1110 = add i32 %v10, %v830
+  %v1111 = add i32 %v1110, 1
+  %v1112 = mul i32 %v828, 64
+  %v1113 = add i32 %v1112, %v1111
+  %v1114 = mul i32 %v1113, 2
+  %v1115 = icmp slt i32 %v1111, 64
+  %v1116 = select i1 %v1115, i32 %v1114, i32 %v1000
+  %v1117 = bitcast half %v896 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1117, ptr addrspace(8) %v1005, i32 %v1116, i32 0, i32 0)
+  %v1118 = add i32 %v10, %v830
+  %v1119 = add i32 %v1118, 2
+  %v1120 = mul i32 %v828, 64
+  %v1121 = add i32 %v1120, %v1119
+  %v1122 = mul i32 %v1121, 2
+  %v1123 = icmp slt i32 %v1119, 64
+  %v1124 = select i1 %v1123, i32 %v1122, i32 %v1000
+  %v1125 = bitcast half %v897 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1125, ptr addrspace(8) %v1005, i32 %v1124, i32 0, i32 0)
+  %v1126 = add i32 %v10, %v830
+  %v1127 = add i32 %v1126, 3
+  %v1128 = mul i32 %v828, 64
+  %v1129 = add i32 %v1128, %v1127
+  %v1130 = mul i32 %v1129, 2
+  %v1131 = icmp slt i32 %v1127, 64
+  %v1132 = select i1 %v1131, i32 %v1130, i32 %v1000
+  %v1133 = bitcast half %v898 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1133, ptr addrspace(8) %v1005, i32 %v1132, i32 0, i32 0)
+  %v1134 = add i32 %v10, %v842
+  %v1135 = add i32 %v1134, 0
+  %v1136 = mul i32 %v840, 64
+  %v1137 = add i32 %v1136, %v1135
+  %v1138 = mul i32 %v1137, 2
+  %v1139 = icmp slt i32 %v1135, 64
+  %v1140 = select i1 %v1139, i32 %v1138, i32 %v1000
+  %v1141 = bitcast half %v899 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1141, ptr addrspace(8) %v1005, i32 %v1140, i32 0, i32 0)
+  %v1142 = add i32 %v10, %v842
+  %v1143 = add i32 %v1142, 1
+  %v1144 = mul i32 %v840, 64
+  %v1145 = add i32 %v1144, %v1143
   %v1146 = mul i32 %v1145, 2
-  %v1147 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1146
-  %v1148 = fptrunc float %v833 to half
-  store half %v1148, ptr addrspace(1) %v1147, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1149 = add i32 %v10, %v830
-  %v1150 = add i32 %v1149, 3
-  %v1151 = icmp slt i32 %v1118, 196
-  %v1152 = icmp slt i32 %v1150, 64
-  %v1153 = and i1 %v1151, %v1152
-  br i1 %v1153, label %if.then69, label %if.else70
-if.then69:
-  %v1154 = mul i32 %v1118, 64
-  %v1155 = add i32 %v1154, %v1150
-  %v1156 = mul i32 %v1155, 2
-  %v1157 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1156
-  %v1158 = fptrunc float %v834 to half
-  store half %v1158, ptr addrspace(1) %v1157, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v1159 = add i32 %v8, %v840
-  %v1160 = add i32 %v10, %v842
-  %v1161 = add i32 %v1160, 0
-  %v1162 = icmp slt i32 %v1159, 196
-  %v1163 = icmp slt i32 %v1161, 64
-  %v1164 = and i1 %v1162, %v1163
-  br i1 %v1164, label %if.then72, label %if.else73
-if.then72:
-  %v1165 = mul i32 %v1159, 64
-  %v1166 = add i32 %v1165, %v1161
-  %v1167 = mul i32 %v1166, 2
-  %v1168 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1167
-  %v1169 = fptrunc float %v843 to half
-  store half %v1169, ptr addrspace(1) %v1168, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v1170 = add i32 %v10, %v842
-  %v1171 = add i32 %v1170, 1
-  %v1172 = icmp slt i32 %v1159, 196
-  %v1173 = icmp slt i32 %v1171, 64
-  %v1174 = and i1 %v1172, %v1173
-  br i1 %v1174, label %if.then75, label %if.else76
-if.then75:
-  %v1175 = mul i32 %v1159, 64
-  %v1176 = add i32 %v1175, %v1171
-  %v1177 = mul i32 %v1176, 2
-  %v1178 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1177
-  %v1179 = fptrunc float %v844 to half
-  store half %v1179, ptr addrspace(1) %v1178, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v1180 = add i32 %v10, %v842
-  %v1181 = add i32 %v1180, 2
-  %v1182 = icmp slt i32 %v1159, 196
-  %v1183 = icmp slt i32 %v1181, 64
-  %v1184 = and i1 %v1182, %v1183
-  br i1 %v1184, label %if.then78, label %if.else79
-if.then78:
-  %v1185 = mul i32 %v1159, 64
-  %v1186 = add i32 %v1185, %v1181
-  %v1187 = mul i32 %v1186, 2
-  %v1188 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1187
-  %v1189 = fptrunc float %v845 to half
-  store half %v1189, ptr addrspace(1) %v1188, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v1190 = add i32 %v10, %v842
+  %v1147 = icmp slt i32 %v1143, 64
+  %v1148 = select i1 %v1147, i32 %v1146, i32 %v1000
+  %v1149 = bitcast half %v900 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1149, ptr addrspace(8) %v1005, i32 %v1148, i32 0, i32 0)
+  %v1150 = add i32 %v10, %v842
+  %v1151 = add i32 %v1150, 2
+  %v1152 = mul i32 %v840, 64
+  %v1153 = add i32 %v1152, %v1151
+  %v1154 = mul i32 %v1153, 2
+  %v1155 = icmp slt i32 %v1151, 64
+  %v1156 = select i1 %v1155, i32 %v1154, i32 %v1000
+  %v1157 = bitcast half %v901 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1157, ptr addrspace(8) %v1005, i32 %v1156, i32 0, i32 0)
+  %v1158 = add i32 %v10, %v842
+  %v1159 = add i32 %v1158, 3
+  %v1160 = mul i32 %v840, 64
+  %v1161 = add i32 %v1160, %v1159
+  %v1162 = mul i32 %v1161, 2
+  %v1163 = icmp slt i32 %v1159, 64
+  %v1164 = select i1 %v1163, i32 %v1162, i32 %v1000
+  %v1165 = bitcast half %v902 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1165, ptr addrspace(8) %v1005, i32 %v1164, i32 0, i32 0)
+  %v1166 = add i32 %v10, %v854
+  %v1167 = add i32 %v1166, 0
+  %v1168 = mul i32 %v852, 64
+  %v1169 = add i32 %v1168, %v1167
+  %v1170 = mul i32 %v1169, 2
+  %v1171 = icmp slt i32 %v1167, 64
+  %v1172 = select i1 %v1171, i32 %v1170, i32 %v1000
+  %v1173 = bitcast half %v903 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1173, ptr addrspace(8) %v1005, i32 %v1172, i32 0, i32 0)
+  %v1174 = add i32 %v10, %v854
+  %v1175 = add i32 %v1174, 1
+  %v1176 = mul i32 %v852, 64
+  %v1177 = add i32 %v1176, %v1175
+  %v1178 = mul i32 %v1177, 2
+  %v1179 = icmp slt i32 %v1175, 64
+  %v1180 = select i1 %v1179, i32 %v1178, i32 %v1000
+  %v1181 = bitcast half %v904 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1181, ptr addrspace(8) %v1005, i32 %v1180, i32 0, i32 0)
+  %v1182 = add i32 %v10, %v854
+  %v1183 = add i32 %v1182, 2
+  %v1184 = mul i32 %v852, 64
+  %v1185 = add i32 %v1184, %v1183
+  %v1186 = mul i32 %v1185, 2
+  %v1187 = icmp slt i32 %v1183, 64
+  %v1188 = select i1 %v1187, i32 %v1186, i32 %v1000
+  %v1189 = bitcast half %v905 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1189, ptr addrspace(8) %v1005, i32 %v1188, i32 0, i32 0)
+  %v1190 = add i32 %v10, %v854
   %v1191 = add i32 %v1190, 3
-  %v1192 = icmp slt i32 %v1159, 196
-  %v1193 = icmp slt i32 %v1191, 64
-  %v1194 = and i1 %v1192, %v1193
-  br i1 %v1194, label %if.then81, label %if.else82
-if.then81:
-  %v1195 = mul i32 %v1159, 64
-  %v1196 = add i32 %v1195, %v1191
-  %v1197 = mul i32 %v1196, 2
-  %v1198 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1197
-  %v1199 = fptrunc float %v846 to half
-  store half %v1199, ptr addrspace(1) %v1198, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v1200 = add i32 %v8, %v852
-  %v1201 = add i32 %v10, %v854
-  %v1202 = add i32 %v1201, 0
-  %v1203 = icmp slt i32 %v1200, 196
-  %v1204 = icmp slt i32 %v1202, 64
-  %v1205 = and i1 %v1203, %v1204
-  br i1 %v1205, label %if.then84, label %if.else85
-if.then84:
-  %v1206 = mul i32 %v1200, 64
-  %v1207 = add i32 %v1206, %v1202
-  %v1208 = mul i32 %v1207, 2
-  %v1209 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1208
-  %v1210 = fptrunc float %v855 to half
-  store half %v1210, ptr addrspace(1) %v1209, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v1211 = add i32 %v10, %v854
-  %v1212 = add i32 %v1211, 1
-  %v1213 = icmp slt i32 %v1200, 196
-  %v1214 = icmp slt i32 %v1212, 64
-  %v1215 = and i1 %v1213, %v1214
-  br i1 %v1215, label %if.then87, label %if.else88
-if.then87:
-  %v1216 = mul i32 %v1200, 64
-  %v1217 = add i32 %v1216, %v1212
+  %v1192 = mul i32 %v852, 64
+  %v1193 = add i32 %v1192, %v1191
+  %v1194 = mul i32 %v1193, 2
+  %v1195 = icmp slt i32 %v1191, 64
+  %v1196 = select i1 %v1195, i32 %v1194, i32 %v1000
+  %v1197 = bitcast half %v906 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1197, ptr addrspace(8) %v1005, i32 %v1196, i32 0, i32 0)
+  %v1198 = add i32 %v10, %v866
+  %v1199 = add i32 %v1198, 0
+  %v1200 = mul i32 %v864, 64
+  %v1201 = add i32 %v1200, %v1199
+  %v1202 = mul i32 %v1201, 2
+  %v1203 = icmp slt i32 %v1199, 64
+  %v1204 = select i1 %v1203, i32 %v1202, i32 %v1000
+  %v1205 = bitcast half %v907 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1205, ptr addrspace(8) %v1005, i32 %v1204, i32 0, i32 0)
+  %v1206 = add i32 %v10, %v866
+  %v1207 = add i32 %v1206, 1
+  %v1208 = mul i32 %v864, 64
+  %v1209 = add i32 %v1208, %v1207
+  %v1210 = mul i32 %v1209, 2
+  %v1211 = icmp slt i32 %v1207, 64
+  %v1212 = select i1 %v1211, i32 %v1210, i32 %v1000
+  %v1213 = bitcast half %v908 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1213, ptr addrspace(8) %v1005, i32 %v1212, i32 0, i32 0)
+  %v1214 = add i32 %v10, %v866
+  %v1215 = add i32 %v1214, 2
+  %v1216 = mul i32 %v864, 64
+  %v1217 = add i32 %v1216, %v1215
   %v1218 = mul i32 %v1217, 2
-  %v1219 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1218
-  %v1220 = fptrunc float %v856 to half
-  store half %v1220, ptr addrspace(1) %v1219, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1221 = add i32 %v10, %v854
-  %v1222 = add i32 %v1221, 2
-  %v1223 = icmp slt i32 %v1200, 196
-  %v1224 = icmp slt i32 %v1222, 64
-  %v1225 = and i1 %v1223, %v1224
-  br i1 %v1225, label %if.then90, label %if.else91
-if.then90:
-  %v1226 = mul i32 %v1200, 64
-  %v1227 = add i32 %v1226, %v1222
-  %v1228 = mul i32 %v1227, 2
-  %v1229 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1228
-  %v1230 = fptrunc float %v857 to half
-  store half %v1230, ptr addrspace(1) %v1229, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1231 = add i32 %v10, %v854
-  %v1232 = add i32 %v1231, 3
-  %v1233 = icmp slt i32 %v1200, 196
-  %v1234 = icmp slt i32 %v1232, 64
-  %v1235 = and i1 %v1233, %v1234
-  br i1 %v1235, label %if.then93, label %if.else94
-if.then93:
-  %v1236 = mul i32 %v1200, 64
-  %v1237 = add i32 %v1236, %v1232
-  %v1238 = mul i32 %v1237, 2
-  %v1239 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1238
-  %v1240 = fptrunc float %v858 to half
-  store half %v1240, ptr addrspace(1) %v1239, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1241 = add i32 %v8, %v864
-  %v1242 = add i32 %v10, %v866
-  %v1243 = add i32 %v1242, 0
-  %v1244 = icmp slt i32 %v1241, 196
-  %v1245 = icmp slt i32 %v1243, 64
-  %v1246 = and i1 %v1244, %v1245
-  br i1 %v1246, label %if.then96, label %if.else97
-if.then96:
-  %v1247 = mul i32 %v1241, 64
-  %v1248 = add i32 %v1247, %v1243
-  %v1249 = mul i32 %v1248, 2
-  %v1250 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1249
-  %v1251 = fptrunc float %v867 to half
-  store half %v1251, ptr addrspace(1) %v1250, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1252 = add i32 %v10, %v866
-  %v1253 = add i32 %v1252, 1
-  %v1254 = icmp slt i32 %v1241, 196
-  %v1255 = icmp slt i32 %v1253, 64
-  %v1256 = and i1 %v1254, %v1255
-  br i1 %v1256, label %if.then99, label %if.else100
-if.then99:
-  %v1257 = mul i32 %v1241, 64
-  %v1258 = add i32 %v1257, %v1253
-  %v1259 = mul i32 %v1258, 2
-  %v1260 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1259
-  %v1261 = fptrunc float %v868 to half
-  store half %v1261, ptr addrspace(1) %v1260, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1262 = add i32 %v10, %v866
-  %v1263 = add i32 %v1262, 2
-  %v1264 = icmp slt i32 %v1241, 196
-  %v1265 = icmp slt i32 %v1263, 64
-  %v1266 = and i1 %v1264, %v1265
-  br i1 %v1266, label %if.then102, label %if.else103
-if.then102:
-  %v1267 = mul i32 %v1241, 64
-  %v1268 = add i32 %v1267, %v1263
-  %v1269 = mul i32 %v1268, 2
-  %v1270 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1269
-  %v1271 = fptrunc float %v869 to half
-  store half %v1271, ptr addrspace(1) %v1270, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1272 = add i32 %v10, %v866
-  %v1273 = add i32 %v1272, 3
-  %v1274 = icmp slt i32 %v1241, 196
-  %v1275 = icmp slt i32 %v1273, 64
-  %v1276 = and i1 %v1274, %v1275
-  br i1 %v1276, label %if.then105, label %if.else106
-if.then105:
-  %v1277 = mul i32 %v1241, 64
-  %v1278 = add i32 %v1277, %v1273
-  %v1279 = mul i32 %v1278, 2
-  %v1280 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1279
-  %v1281 = fptrunc float %v870 to half
-  store half %v1281, ptr addrspace(1) %v1280, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1282 = add i32 %v8, %v876
-  %v1283 = add i32 %v10, %v878
-  %v1284 = add i32 %v1283, 0
-  %v1285 = icmp slt i32 %v1282, 196
-  %v1286 = icmp slt i32 %v1284, 64
-  %v1287 = and i1 %v1285, %v1286
-  br i1 %v1287, label %if.then108, label %if.else109
-if.then108:
-  %v1288 = mul i32 %v1282, 64
-  %v1289 = add i32 %v1288, %v1284
-  %v1290 = mul i32 %v1289, 2
-  %v1291 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1290
-  %v1292 = fptrunc float %v879 to half
-  store half %v1292, ptr addrspace(1) %v1291, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1293 = add i32 %v10, %v878
-  %v1294 = add i32 %v1293, 1
-  %v1295 = icmp slt i32 %v1282, 196
-  %v1296 = icmp slt i32 %v1294, 64
-  %v1297 = and i1 %v1295, %v1296
-  br i1 %v1297, label %if.then111, label %if.else112
-if.then111:
-  %v1298 = mul i32 %v1282, 64
-  %v1299 = add i32 %v1298, %v1294
-  %v1300 = mul i32 %v1299, 2
-  %v1301 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1300
-  %v1302 = fptrunc float %v880 to half
-  store half %v1302, ptr addrspace(1) %v1301, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1303 = add i32 %v10, %v878
-  %v1304 = add i32 %v1303, 2
-  %v1305 = icmp slt i32 %v1282, 196
-  %v1306 = icmp slt i32 %v1304, 64
-  %v1307 = and i1 %v1305, %v1306
-  br i1 %v1307, label %if.then114, label %if.else115
-if.then114:
-  %v1308 = mul i32 %v1282, 64
-  %v1309 = add i32 %v1308, %v1304
-  %v1310 = mul i32 %v1309, 2
-  %v1311 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1310
-  %v1312 = fptrunc float %v881 to half
-  store half %v1312, ptr addrspace(1) %v1311, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1313 = add i32 %v10, %v878
-  %v1314 = add i32 %v1313, 3
-  %v1315 = icmp slt i32 %v1282, 196
-  %v1316 = icmp slt i32 %v1314, 64
-  %v1317 = and i1 %v1315, %v1316
-  br i1 %v1317, label %if.then117, label %if.else118
-if.then117:
-  %v1318 = mul i32 %v1282, 64
-  %v1319 = add i32 %v1318, %v1314
-  %v1320 = mul i32 %v1319, 2
-  %v1321 = getelementptr inbounds i8, ptr addrspace(1) %v786, i32 %v1320
-  %v1322 = fptrunc float %v882 to half
-  store half %v1322, ptr addrspace(1) %v1321, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
+  %v1219 = icmp slt i32 %v1215, 64
+  %v1220 = select i1 %v1219, i32 %v1218, i32 %v1000
+  %v1221 = bitcast half %v909 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1221, ptr addrspace(8) %v1005, i32 %v1220, i32 0, i32 0)
+  %v1222 = add i32 %v10, %v866
+  %v1223 = add i32 %v1222, 3
+  %v1224 = mul i32 %v864, 64
+  %v1225 = add i32 %v1224, %v1223
+  %v1226 = mul i32 %v1225, 2
+  %v1227 = icmp slt i32 %v1223, 64
+  %v1228 = select i1 %v1227, i32 %v1226, i32 %v1000
+  %v1229 = bitcast half %v910 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1229, ptr addrspace(8) %v1005, i32 %v1228, i32 0, i32 0)
+  %v1230 = add i32 %v10, %v878
+  %v1231 = add i32 %v1230, 0
+  %v1232 = mul i32 %v876, 64
+  %v1233 = add i32 %v1232, %v1231
+  %v1234 = mul i32 %v1233, 2
+  %v1235 = icmp slt i32 %v1231, 64
+  %v1236 = select i1 %v1235, i32 %v1234, i32 %v1000
+  %v1237 = bitcast half %v911 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1237, ptr addrspace(8) %v1005, i32 %v1236, i32 0, i32 0)
+  %v1238 = add i32 %v10, %v878
+  %v1239 = add i32 %v1238, 1
+  %v1240 = mul i32 %v876, 64
+  %v1241 = add i32 %v1240, %v1239
+  %v1242 = mul i32 %v1241, 2
+  %v1243 = icmp slt i32 %v1239, 64
+  %v1244 = select i1 %v1243, i32 %v1242, i32 %v1000
+  %v1245 = bitcast half %v912 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1245, ptr addrspace(8) %v1005, i32 %v1244, i32 0, i32 0)
+  %v1246 = add i32 %v10, %v878
+  %v1247 = add i32 %v1246, 2
+  %v1248 = mul i32 %v876, 64
+  %v1249 = add i32 %v1248, %v1247
+  %v1250 = mul i32 %v1249, 2
+  %v1251 = icmp slt i32 %v1247, 64
+  %v1252 = select i1 %v1251, i32 %v1250, i32 %v1000
+  %v1253 = bitcast half %v913 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1253, ptr addrspace(8) %v1005, i32 %v1252, i32 0, i32 0)
+  %v1254 = add i32 %v10, %v878
+  %v1255 = add i32 %v1254, 3
+  %v1256 = mul i32 %v876, 64
+  %v1257 = add i32 %v1256, %v1255
+  %v1258 = mul i32 %v1257, 2
+  %v1259 = icmp slt i32 %v1255, 64
+  %v1260 = select i1 %v1259, i32 %v1258, i32 %v1000
+  %v1261 = bitcast half %v914 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1261, ptr addrspace(8) %v1005, i32 %v1260, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half>, <4 x half>, <4 x float>, i32, i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()

@@ -776,656 +776,408 @@ for.exit8:
   %v694 = extractelement <8 x float> %v504, i32 5
   %v695 = extractelement <8 x float> %v504, i32 6
   %v696 = extractelement <8 x float> %v504, i32 7
+  %v697 = fptrunc float %v641 to half
+  %v698 = fptrunc float %v642 to half
+  %v699 = fptrunc float %v643 to half
+  %v700 = fptrunc float %v644 to half
+  %v701 = fptrunc float %v645 to half
+  %v702 = fptrunc float %v646 to half
+  %v703 = fptrunc float %v647 to half
+  %v704 = fptrunc float %v648 to half
+  %v705 = fptrunc float %v657 to half
+  %v706 = fptrunc float %v658 to half
+  %v707 = fptrunc float %v659 to half
+  %v708 = fptrunc float %v660 to half
+  %v709 = fptrunc float %v661 to half
+  %v710 = fptrunc float %v662 to half
+  %v711 = fptrunc float %v663 to half
+  %v712 = fptrunc float %v664 to half
+  %v713 = fptrunc float %v673 to half
+  %v714 = fptrunc float %v674 to half
+  %v715 = fptrunc float %v675 to half
+  %v716 = fptrunc float %v676 to half
+  %v717 = fptrunc float %v677 to half
+  %v718 = fptrunc float %v678 to half
+  %v719 = fptrunc float %v679 to half
+  %v720 = fptrunc float %v680 to half
+  %v721 = fptrunc float %v689 to half
+  %v722 = fptrunc float %v690 to half
+  %v723 = fptrunc float %v691 to half
+  %v724 = fptrunc float %v692 to half
+  %v725 = fptrunc float %v693 to half
+  %v726 = fptrunc float %v694 to half
+  %v727 = fptrunc float %v695 to half
+  %v728 = fptrunc float %v696 to half
   br i1 %v105, label %if.then21, label %if.else22
 if.then21:
-  %v697 = add i32 %v5, %v638
-  %v698 = add i32 %v7, %v640
-  %v699 = mul i32 %v697, 64
-  %v700 = add i32 %v699, %v698
-  %v701 = mul i32 %v700, 2
-  %v702 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v701
-  %v703 = fptrunc float %v641 to half
-  %v704 = fptrunc float %v642 to half
-  %v705 = fptrunc float %v643 to half
-  %v706 = fptrunc float %v644 to half
-  %v707 = fptrunc float %v645 to half
-  %v708 = fptrunc float %v646 to half
-  %v709 = fptrunc float %v647 to half
-  %v710 = fptrunc float %v648 to half
-  %v711 = insertelement <8 x half> poison, half %v703, i32 0
-  %v712 = insertelement <8 x half> %v711, half %v704, i32 1
-  %v713 = insertelement <8 x half> %v712, half %v705, i32 2
-  %v714 = insertelement <8 x half> %v713, half %v706, i32 3
-  %v715 = insertelement <8 x half> %v714, half %v707, i32 4
-  %v716 = insertelement <8 x half> %v715, half %v708, i32 5
-  %v717 = insertelement <8 x half> %v716, half %v709, i32 6
-  %v718 = insertelement <8 x half> %v717, half %v710, i32 7
-  store <8 x half> %v718, ptr addrspace(1) %v702, align 2
-  %v719 = add i32 %v5, %v654
-  %v720 = add i32 %v7, %v656
-  %v721 = mul i32 %v719, 64
-  %v722 = add i32 %v721, %v720
-  %v723 = mul i32 %v722, 2
-  %v724 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v723
-  %v725 = fptrunc float %v657 to half
-  %v726 = fptrunc float %v658 to half
-  %v727 = fptrunc float %v659 to half
-  %v728 = fptrunc float %v660 to half
-  %v729 = fptrunc float %v661 to half
-  %v730 = fptrunc float %v662 to half
-  %v731 = fptrunc float %v663 to half
-  %v732 = fptrunc float %v664 to half
-  %v733 = insertelement <8 x half> poison, half %v725, i32 0
-  %v734 = insertelement <8 x half> %v733, half %v726, i32 1
-  %v735 = insertelement <8 x half> %v734, half %v727, i32 2
-  %v736 = insertelement <8 x half> %v735, half %v728, i32 3
-  %v737 = insertelement <8 x half> %v736, half %v729, i32 4
-  %v738 = insertelement <8 x half> %v737, half %v730, i32 5
-  %v739 = insertelement <8 x half> %v738, half %v731, i32 6
-  %v740 = insertelement <8 x half> %v739, half %v732, i32 7
-  store <8 x half> %v740, ptr addrspace(1) %v724, align 2
-  %v741 = add i32 %v5, %v670
-  %v742 = add i32 %v7, %v672
-  %v743 = mul i32 %v741, 64
-  %v744 = add i32 %v743, %v742
-  %v745 = mul i32 %v744, 2
-  %v746 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v745
-  %v747 = fptrunc float %v673 to half
-  %v748 = fptrunc float %v674 to half
-  %v749 = fptrunc float %v675 to half
-  %v750 = fptrunc float %v676 to half
-  %v751 = fptrunc float %v677 to half
-  %v752 = fptrunc float %v678 to half
-  %v753 = fptrunc float %v679 to half
-  %v754 = fptrunc float %v680 to half
-  %v755 = insertelement <8 x half> poison, half %v747, i32 0
-  %v756 = insertelement <8 x half> %v755, half %v748, i32 1
-  %v757 = insertelement <8 x half> %v756, half %v749, i32 2
-  %v758 = insertelement <8 x half> %v757, half %v750, i32 3
-  %v759 = insertelement <8 x half> %v758, half %v751, i32 4
-  %v760 = insertelement <8 x half> %v759, half %v752, i32 5
-  %v761 = insertelement <8 x half> %v760, half %v753, i32 6
-  %v762 = insertelement <8 x half> %v761, half %v754, i32 7
-  store <8 x half> %v762, ptr addrspace(1) %v746, align 2
-  %v763 = add i32 %v5, %v686
-  %v764 = add i32 %v7, %v688
-  %v765 = mul i32 %v763, 64
-  %v766 = add i32 %v765, %v764
-  %v767 = mul i32 %v766, 2
-  %v768 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v767
-  %v769 = fptrunc float %v689 to half
-  %v770 = fptrunc float %v690 to half
-  %v771 = fptrunc float %v691 to half
-  %v772 = fptrunc float %v692 to half
-  %v773 = fptrunc float %v693 to half
-  %v774 = fptrunc float %v694 to half
-  %v775 = fptrunc float %v695 to half
-  %v776 = fptrunc float %v696 to half
-  %v777 = insertelement <8 x half> poison, half %v769, i32 0
-  %v778 = insertelement <8 x half> %v777, half %v770, i32 1
-  %v779 = insertelement <8 x half> %v778, half %v771, i32 2
-  %v780 = insertelement <8 x half> %v779, half %v772, i32 3
-  %v781 = insertelement <8 x half> %v780, half %v773, i32 4
-  %v782 = insertelement <8 x half> %v781, half %v774, i32 5
-  %v783 = insertelement <8 x half> %v782, half %v775, i32 6
-  %v784 = insertelement <8 x half> %v783, half %v776, i32 7
-  store <8 x half> %v784, ptr addrspace(1) %v768, align 2
+  %v729 = add i32 %v5, %v638
+  %v730 = add i32 %v7, %v640
+  %v731 = mul i32 %v729, 64
+  %v732 = add i32 %v731, %v730
+  %v733 = mul i32 %v732, 2
+  %v734 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v733
+  %v735 = insertelement <8 x half> poison, half %v697, i32 0
+  %v736 = insertelement <8 x half> %v735, half %v698, i32 1
+  %v737 = insertelement <8 x half> %v736, half %v699, i32 2
+  %v738 = insertelement <8 x half> %v737, half %v700, i32 3
+  %v739 = insertelement <8 x half> %v738, half %v701, i32 4
+  %v740 = insertelement <8 x half> %v739, half %v702, i32 5
+  %v741 = insertelement <8 x half> %v740, half %v703, i32 6
+  %v742 = insertelement <8 x half> %v741, half %v704, i32 7
+  store <8 x half> %v742, ptr addrspace(1) %v734, align 2
+  %v743 = add i32 %v5, %v654
+  %v744 = add i32 %v7, %v656
+  %v745 = mul i32 %v743, 64
+  %v746 = add i32 %v745, %v744
+  %v747 = mul i32 %v746, 2
+  %v748 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v747
+  %v749 = insertelement <8 x half> poison, half %v705, i32 0
+  %v750 = insertelement <8 x half> %v749, half %v706, i32 1
+  %v751 = insertelement <8 x half> %v750, half %v707, i32 2
+  %v752 = insertelement <8 x half> %v751, half %v708, i32 3
+  %v753 = insertelement <8 x half> %v752, half %v709, i32 4
+  %v754 = insertelement <8 x half> %v753, half %v710, i32 5
+  %v755 = insertelement <8 x half> %v754, half %v711, i32 6
+  %v756 = insertelement <8 x half> %v755, half %v712, i32 7
+  store <8 x half> %v756, ptr addrspace(1) %v748, align 2
+  %v757 = add i32 %v5, %v670
+  %v758 = add i32 %v7, %v672
+  %v759 = mul i32 %v757, 64
+  %v760 = add i32 %v759, %v758
+  %v761 = mul i32 %v760, 2
+  %v762 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v761
+  %v763 = insertelement <8 x half> poison, half %v713, i32 0
+  %v764 = insertelement <8 x half> %v763, half %v714, i32 1
+  %v765 = insertelement <8 x half> %v764, half %v715, i32 2
+  %v766 = insertelement <8 x half> %v765, half %v716, i32 3
+  %v767 = insertelement <8 x half> %v766, half %v717, i32 4
+  %v768 = insertelement <8 x half> %v767, half %v718, i32 5
+  %v769 = insertelement <8 x half> %v768, half %v719, i32 6
+  %v770 = insertelement <8 x half> %v769, half %v720, i32 7
+  store <8 x half> %v770, ptr addrspace(1) %v762, align 2
+  %v771 = add i32 %v5, %v686
+  %v772 = add i32 %v7, %v688
+  %v773 = mul i32 %v771, 64
+  %v774 = add i32 %v773, %v772
+  %v775 = mul i32 %v774, 2
+  %v776 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v775
+  %v777 = insertelement <8 x half> poison, half %v721, i32 0
+  %v778 = insertelement <8 x half> %v777, half %v722, i32 1
+  %v779 = insertelement <8 x half> %v778, half %v723, i32 2
+  %v780 = insertelement <8 x half> %v779, half %v724, i32 3
+  %v781 = insertelement <8 x half> %v780, half %v725, i32 4
+  %v782 = insertelement <8 x half> %v781, half %v726, i32 5
+  %v783 = insertelement <8 x half> %v782, half %v727, i32 6
+  %v784 = insertelement <8 x half> %v783, half %v728, i32 7
+  store <8 x half> %v784, ptr addrspace(1) %v776, align 2
   br label %if.end23
 if.else22:
-  %v785 = add i32 %v5, %v638
-  %v786 = add i32 %v7, %v640
-  %v787 = add i32 %v786, 0
-  %v788 = icmp slt i32 %v785, 784
-  %v789 = icmp slt i32 %v787, 64
-  %v790 = and i1 %v788, %v789
-  br i1 %v790, label %if.then24, label %if.else25
-if.then24:
-  %v791 = mul i32 %v785, 64
-  %v792 = add i32 %v791, %v787
-  %v793 = mul i32 %v792, 2
-  %v794 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v793
-  %v795 = fptrunc float %v641 to half
-  store half %v795, ptr addrspace(1) %v794, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
-  %v796 = add i32 %v7, %v640
-  %v797 = add i32 %v796, 1
-  %v798 = icmp slt i32 %v785, 784
-  %v799 = icmp slt i32 %v797, 64
-  %v800 = and i1 %v798, %v799
-  br i1 %v800, label %if.then27, label %if.else28
-if.then27:
-  %v801 = mul i32 %v785, 64
-  %v802 = add i32 %v801, %v797
-  %v803 = mul i32 %v802, 2
-  %v804 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v803
-  %v805 = fptrunc float %v642 to half
-  store half %v805, ptr addrspace(1) %v804, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v806 = add i32 %v7, %v640
-  %v807 = add i32 %v806, 2
-  %v808 = icmp slt i32 %v785, 784
-  %v809 = icmp slt i32 %v807, 64
-  %v810 = and i1 %v808, %v809
-  br i1 %v810, label %if.then30, label %if.else31
-if.then30:
-  %v811 = mul i32 %v785, 64
-  %v812 = add i32 %v811, %v807
-  %v813 = mul i32 %v812, 2
-  %v814 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v813
-  %v815 = fptrunc float %v643 to half
-  store half %v815, ptr addrspace(1) %v814, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v816 = add i32 %v7, %v640
-  %v817 = add i32 %v816, 3
-  %v818 = icmp slt i32 %v785, 784
-  %v819 = icmp slt i32 %v817, 64
-  %v820 = and i1 %v818, %v819
-  br i1 %v820, label %if.then33, label %if.else34
-if.then33:
-  %v821 = mul i32 %v785, 64
-  %v822 = add i32 %v821, %v817
+  %v785 = icmp slt i32 %v5, 784
+  %v786 = sub i32 784, %v5
+  %v787 = call i32 @llvm.smin.i32(i32 %v786, i32 128)
+  %v788 = select i1 %v785, i32 %v787, i32 0
+  %v789 = mul i32 %v788, 64
+  %v790 = mul i32 %v789, 2
+  %v791 = mul i32 %v5, 64
+  %v792 = mul i32 %v791, 2
+  %v793 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v792
+  %v794 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v793, i16 0, i32 %v790, i32 822099968)
+  %v795 = add i32 %v7, %v640
+  %v796 = add i32 %v795, 0
+  %v797 = mul i32 %v638, 64
+  %v798 = add i32 %v797, %v796
+  %v799 = mul i32 %v798, 2
+  %v800 = icmp slt i32 %v796, 64
+  %v801 = select i1 %v800, i32 %v799, i32 %v790
+  %v802 = bitcast half %v697 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v802, ptr addrspace(8) %v794, i32 %v801, i32 0, i32 0)
+  %v803 = add i32 %v7, %v640
+  %v804 = add i32 %v803, 1
+  %v805 = mul i32 %v638, 64
+  %v806 = add i32 %v805, %v804
+  %v807 = mul i32 %v806, 2
+  %v808 = icmp slt i32 %v804, 64
+  %v809 = select i1 %v808, i32 %v807, i32 %v790
+  %v810 = bitcast half %v698 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v810, ptr addrspace(8) %v794, i32 %v809, i32 0, i32 0)
+  %v811 = add i32 %v7, %v640
+  %v812 = add i32 %v811, 2
+  %v813 = mul i32 %v638, 64
+  %v814 = add i32 %v813, %v812
+  %v815 = mul i32 %v814, 2
+  %v816 = icmp slt i32 %v812, 64
+  %v817 = select i1 %v816, i32 %v815, i32 %v790
+  %v818 = bitcast half %v699 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v818, ptr addrspace(8) %v794, i32 %v817, i32 0, i32 0)
+  %v819 = add i32 %v7, %v640
+  %v820 = add i32 %v819, 3
+  %v821 = mul i32 %v638, 64
+  %v822 = add i32 %v821, %v820
   %v823 = mul i32 %v822, 2
-  %v824 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v823
-  %v825 = fptrunc float %v644 to half
-  store half %v825, ptr addrspace(1) %v824, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v826 = add i32 %v7, %v640
-  %v827 = add i32 %v826, 4
-  %v828 = icmp slt i32 %v785, 784
-  %v829 = icmp slt i32 %v827, 64
-  %v830 = and i1 %v828, %v829
-  br i1 %v830, label %if.then36, label %if.else37
-if.then36:
-  %v831 = mul i32 %v785, 64
-  %v832 = add i32 %v831, %v827
-  %v833 = mul i32 %v832, 2
-  %v834 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v833
-  %v835 = fptrunc float %v645 to half
-  store half %v835, ptr addrspace(1) %v834, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
-  %v836 = add i32 %v7, %v640
-  %v837 = add i32 %v836, 5
-  %v838 = icmp slt i32 %v785, 784
-  %v839 = icmp slt i32 %v837, 64
-  %v840 = and i1 %v838, %v839
-  br i1 %v840, label %if.then39, label %if.else40
-if.then39:
-  %v841 = mul i32 %v785, 64
-  %v842 = add i32 %v841, %v837
-  %v843 = mul i32 %v842, 2
-  %v844 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v843
-  %v845 = fptrunc float %v646 to half
-  store half %v845, ptr addrspace(1) %v844, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v846 = add i32 %v7, %v640
-  %v847 = add i32 %v846, 6
-  %v848 = icmp slt i32 %v785, 784
-  %v849 = icmp slt i32 %v847, 64
-  %v850 = and i1 %v848, %v849
-  br i1 %v850, label %if.then42, label %if.else43
-if.then42:
-  %v851 = mul i32 %v785, 64
-  %v852 = add i32 %v851, %v847
-  %v853 = mul i32 %v852, 2
-  %v854 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v853
-  %v855 = fptrunc float %v647 to half
-  store half %v855, ptr addrspace(1) %v854, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v856 = add i32 %v7, %v640
-  %v857 = add i32 %v856, 7
-  %v858 = icmp slt i32 %v785, 784
-  %v859 = icmp slt i32 %v857, 64
-  %v860 = and i1 %v858, %v859
-  br i1 %v860, label %if.then45, label %if.else46
-if.then45:
-  %v861 = mul i32 %v785, 64
-  %v862 = add i32 %v861, %v857
+  %v824 = icmp slt i32 %v820, 64
+  %v825 = select i1 %v824, i32 %v823, i32 %v790
+  %v826 = bitcast half %v700 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v826, ptr addrspace(8) %v794, i32 %v825, i32 0, i32 0)
+  %v827 = add i32 %v7, %v640
+  %v828 = add i32 %v827, 4
+  %v829 = mul i32 %v638, 64
+  %v830 = add i32 %v829, %v828
+  %v831 = mul i32 %v830, 2
+  %v832 = icmp slt i32 %v828, 64
+  %v833 = select i1 %v832, i32 %v831, i32 %v790
+  %v834 = bitcast half %v701 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v834, ptr addrspace(8) %v794, i32 %v833, i32 0, i32 0)
+  %v835 = add i32 %v7, %v640
+  %v836 = add i32 %v835, 5
+  %v837 = mul i32 %v638, 64
+  %v838 = add i32 %v837, %v836
+  %v839 = mul i32 %v838, 2
+  %v840 = icmp slt i32 %v836, 64
+  %v841 = select i1 %v840, i32 %v839, i32 %v790
+  %v842 = bitcast half %v702 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v842, ptr addrspace(8) %v794, i32 %v841, i32 0, i32 0)
+  %v843 = add i32 %v7, %v640
+  %v844 = add i32 %v843, 6
+  %v845 = mul i32 %v638, 64
+  %v846 = add i32 %v845, %v844
+  %v847 = mul i32 %v846, 2
+  %v848 = icmp slt i32 %v844, 64
+  %v849 = select i1 %v848, i32 %v847, i32 %v790
+  %v850 = bitcast half %v703 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v850, ptr addrspace(8) %v794, i32 %v849, i32 0, i32 0)
+  %v851 = add i32 %v7, %v640
+  %v852 = add i32 %v851, 7
+  %v853 = mul i32 %v638, 64
+  %v854 = add i32 %v853, %v852
+  %v855 = mul i32 %v854, 2
+  %v856 = icmp slt i32 %v852, 64
+  %v857 = select i1 %v856, i32 %v855, i32 %v790
+  %v858 = bitcast half %v704 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v858, ptr addrspace(8) %v794, i32 %v857, i32 0, i32 0)
+  %v859 = add i32 %v7, %v656
+  %v860 = add i32 %v859, 0
+  %v861 = mul i32 %v654, 64
+  %v862 = add i32 %v861, %v860
   %v863 = mul i32 %v862, 2
-  %v864 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v863
-  %v865 = fptrunc float %v648 to half
-  store half %v865, ptr addrspace(1) %v864, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v866 = add i32 %v5, %v654
+  %v864 = icmp slt i32 %v860, 64
+  %v865 = select i1 %v864, i32 %v863, i32 %v790
+  %v866 = bitcast half %v705 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v866, ptr addrspace(8) %v794, i32 %v865, i32 0, i32 0)
   %v867 = add i32 %v7, %v656
-  %v868 = add i32 %v867, 0
-  %v869 = icmp slt i32 %v866, 784
-  %v870 = icmp slt i32 %v868, 64
-  %v871 = and i1 %v869, %v870
-  br i1 %v871, label %if.then48, label %if.else49
-if.then48:
-  %v872 = mul i32 %v866, 64
-  %v873 = add i32 %v872, %v868
-  %v874 = mul i32 %v873, 2
-  %v875 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v874
-  %v876 = fptrunc float %v657 to half
-  store half %v876, ptr addrspace(1) %v875, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v877 = add i32 %v7, %v656
-  %v878 = add i32 %v877, 1
-  %v879 = icmp slt i32 %v866, 784
-  %v880 = icmp slt i32 %v878, 64
-  %v881 = and i1 %v879, %v880
-  br i1 %v881, label %if.then51, label %if.else52
-if.then51:
-  %v882 = mul i32 %v866, 64
-  %v883 = add i32 %v882, %v878
-  %v884 = mul i32 %v883, 2
-  %v885 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v884
-  %v886 = fptrunc float %v658 to half
-  store half %v886, ptr addrspace(1) %v885, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v887 = add i32 %v7, %v656
-  %v888 = add i32 %v887, 2
-  %v889 = icmp slt i32 %v866, 784
-  %v890 = icmp slt i32 %v888, 64
-  %v891 = and i1 %v889, %v890
-  br i1 %v891, label %if.then54, label %if.else55
-if.then54:
-  %v892 = mul i32 %v866, 64
-  %v893 = add i32 %v892, %v888
-  %v894 = mul i32 %v893, 2
-  %v895 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v894
-  %v896 = fptrunc float %v659 to half
-  store half %v896, ptr addrspace(1) %v895, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v897 = add i32 %v7, %v656
-  %v898 = add i32 %v897, 3
-  %v899 = icmp slt i32 %v866, 784
-  %v900 = icmp slt i32 %v898, 64
-  %v901 = and i1 %v899, %v900
-  br i1 %v901, label %if.then57, label %if.else58
-if.then57:
-  %v902 = mul i32 %v866, 64
-  %v903 = add i32 %v902, %v898
-  %v904 = mul i32 %v903, 2
-  %v905 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v904
-  %v906 = fptrunc float %v660 to half
-  store half %v906, ptr addrspace(1) %v905, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
+  %v868 = add i32 %v867, 1
+  %v869 = mul i32 %v654, 64
+  %v870 = add i32 %v869, %v868
+  %v871 = mul i32 %v870, 2
+  %v872 = icmp slt i32 %v868, 64
+  %v873 = select i1 %v872, i32 %v871, i32 %v790
+  %v874 = bitcast half %v706 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v874, ptr addrspace(8) %v794, i32 %v873, i32 0, i32 0)
+  %v875 = add i32 %v7, %v656
+  %v876 = add i32 %v875, 2
+  %v877 = mul i32 %v654, 64
+  %v878 = add i32 %v877, %v876
+  %v879 = mul i32 %v878, 2
+  %v880 = icmp slt i32 %v876, 64
+  %v881 = select i1 %v880, i32 %v879, i32 %v790
+  %v882 = bitcast half %v707 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v882, ptr addrspace(8) %v794, i32 %v881, i32 0, i32 0)
+  %v883 = add i32 %v7, %v656
+  %v884 = add i32 %v883, 3
+  %v885 = mul i32 %v654, 64
+  %v886 = add i32 %v885, %v884
+  %v887 = mul i32 %v886, 2
+  %v888 = icmp slt i32 %v884, 64
+  %v889 = select i1 %v888, i32 %v887, i32 %v790
+  %v890 = bitcast half %v708 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v890, ptr addrspace(8) %v794, i32 %v889, i32 0, i32 0)
+  %v891 = add i32 %v7, %v656
+  %v892 = add i32 %v891, 4
+  %v893 = mul i32 %v654, 64
+  %v894 = add i32 %v893, %v892
+  %v895 = mul i32 %v894, 2
+  %v896 = icmp slt i32 %v892, 64
+  %v897 = select i1 %v896, i32 %v895, i32 %v790
+  %v898 = bitcast half %v709 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v898, ptr addrspace(8) %v794, i32 %v897, i32 0, i32 0)
+  %v899 = add i32 %v7, %v656
+  %v900 = add i32 %v899, 5
+  %v901 = mul i32 %v654, 64
+  %v902 = add i32 %v901, %v900
+  %v903 = mul i32 %v902, 2
+  %v904 = icmp slt i32 %v900, 64
+  %v905 = select i1 %v904, i32 %v903, i32 %v790
+  %v906 = bitcast half %v710 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v906, ptr addrspace(8) %v794, i32 %v905, i32 0, i32 0)
   %v907 = add i32 %v7, %v656
-  %v908 = add i32 %v907, 4
-  %v909 = icmp slt i32 %v866, 784
-  %v910 = icmp slt i32 %v908, 64
-  %v911 = and i1 %v909, %v910
-  br i1 %v911, label %if.then60, label %if.else61
-if.then60:
-  %v912 = mul i32 %v866, 64
-  %v913 = add i32 %v912, %v908
-  %v914 = mul i32 %v913, 2
-  %v915 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v914
-  %v916 = fptrunc float %v661 to half
-  store half %v916, ptr addrspace(1) %v915, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v917 = add i32 %v7, %v656
-  %v918 = add i32 %v917, 5
-  %v919 = icmp slt i32 %v866, 784
-  %v920 = icmp slt i32 %v918, 64
-  %v921 = and i1 %v919, %v920
-  br i1 %v921, label %if.then63, label %if.else64
-if.then63:
-  %v922 = mul i32 %v866, 64
-  %v923 = add i32 %v922, %v918
-  %v924 = mul i32 %v923, 2
-  %v925 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v924
-  %v926 = fptrunc float %v662 to half
-  store half %v926, ptr addrspace(1) %v925, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v927 = add i32 %v7, %v656
-  %v928 = add i32 %v927, 6
-  %v929 = icmp slt i32 %v866, 784
-  %v930 = icmp slt i32 %v928, 64
-  %v931 = and i1 %v929, %v930
-  br i1 %v931, label %if.then66, label %if.else67
-if.then66:
-  %v932 = mul i32 %v866, 64
-  %v933 = add i32 %v932, %v928
-  %v934 = mul i32 %v933, 2
-  %v935 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v934
-  %v936 = fptrunc float %v663 to half
-  store half %v936, ptr addrspace(1) %v935, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v937 = add i32 %v7, %v656
-  %v938 = add i32 %v937, 7
-  %v939 = icmp slt i32 %v866, 784
-  %v940 = icmp slt i32 %v938, 64
-  %v941 = and i1 %v939, %v940
-  br i1 %v941, label %if.then69, label %if.else70
-if.then69:
-  %v942 = mul i32 %v866, 64
-  %v943 = add i32 %v942, %v938
-  %v944 = mul i32 %v943, 2
-  %v945 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v944
-  %v946 = fptrunc float %v664 to half
-  store half %v946, ptr addrspace(1) %v945, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v947 = add i32 %v5, %v670
-  %v948 = add i32 %v7, %v672
-  %v949 = add i32 %v948, 0
-  %v950 = icmp slt i32 %v947, 784
-  %v951 = icmp slt i32 %v949, 64
-  %v952 = and i1 %v950, %v951
-  br i1 %v952, label %if.then72, label %if.else73
-if.then72:
-  %v953 = mul i32 %v947, 64
-  %v954 = add i32 %v953, %v949
-  %v955 = mul i32 %v954, 2
-  %v956 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v955
-  %v957 = fptrunc float %v673 to half
-  store half %v957, ptr addrspace(1) %v956, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v958 = add i32 %v7, %v672
-  %v959 = add i32 %v958, 1
-  %v960 = icmp slt i32 %v947, 784
-  %v961 = icmp slt i32 %v959, 64
-  %v962 = and i1 %v960, %v961
-  br i1 %v962, label %if.then75, label %if.else76
-if.then75:
-  %v963 = mul i32 %v947, 64
-  %v964 = add i32 %v963, %v959
-  %v965 = mul i32 %v964, 2
-  %v966 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v965
-  %v967 = fptrunc float %v674 to half
-  store half %v967, ptr addrspace(1) %v966, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v968 = add i32 %v7, %v672
-  %v969 = add i32 %v968, 2
-  %v970 = icmp slt i32 %v947, 784
-  %v971 = icmp slt i32 %v969, 64
-  %v972 = and i1 %v970, %v971
-  br i1 %v972, label %if.then78, label %if.else79
-if.then78:
-  %v973 = mul i32 %v947, 64
-  %v974 = add i32 %v973, %v969
+  %v908 = add i32 %v907, 6
+  %v909 = mul i32 %v654, 64
+  %v910 = add i32 %v909, %v908
+  %v911 = mul i32 %v910, 2
+  %v912 = icmp slt i32 %v908, 64
+  %v913 = select i1 %v912, i32 %v911, i32 %v790
+  %v914 = bitcast half %v711 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v914, ptr addrspace(8) %v794, i32 %v913, i32 0, i32 0)
+  %v915 = add i32 %v7, %v656
+  %v916 = add i32 %v915, 7
+  %v917 = mul i32 %v654, 64
+  %v918 = add i32 %v917, %v916
+  %v919 = mul i32 %v918, 2
+  %v920 = icmp slt i32 %v916, 64
+  %v921 = select i1 %v920, i32 %v919, i32 %v790
+  %v922 = bitcast half %v712 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v922, ptr addrspace(8) %v794, i32 %v921, i32 0, i32 0)
+  %v923 = add i32 %v7, %v672
+  %v924 = add i32 %v923, 0
+  %v925 = mul i32 %v670, 64
+  %v926 = add i32 %v925, %v924
+  %v927 = mul i32 %v926, 2
+  %v928 = icmp slt i32 %v924, 64
+  %v929 = select i1 %v928, i32 %v927, i32 %v790
+  %v930 = bitcast half %v713 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v930, ptr addrspace(8) %v794, i32 %v929, i32 0, i32 0)
+  %v931 = add i32 %v7, %v672
+  %v932 = add i32 %v931, 1
+  %v933 = mul i32 %v670, 64
+  %v934 = add i32 %v933, %v932
+  %v935 = mul i32 %v934, 2
+  %v936 = icmp slt i32 %v932, 64
+  %v937 = select i1 %v936, i32 %v935, i32 %v790
+  %v938 = bitcast half %v714 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v938, ptr addrspace(8) %v794, i32 %v937, i32 0, i32 0)
+  %v939 = add i32 %v7, %v672
+  %v940 = add i32 %v939, 2
+  %v941 = mul i32 %v670, 64
+  %v942 = add i32 %v941, %v940
+  %v943 = mul i32 %v942, 2
+  %v944 = icmp slt i32 %v940, 64
+  %v945 = select i1 %v944, i32 %v943, i32 %v790
+  %v946 = bitcast half %v715 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v946, ptr addrspace(8) %v794, i32 %v945, i32 0, i32 0)
+  %v947 = add i32 %v7, %v672
+  %v948 = add i32 %v947, 3
+  %v949 = mul i32 %v670, 64
+  %v950 = add i32 %v949, %v948
+  %v951 = mul i32 %v950, 2
+  %v952 = icmp slt i32 %v948, 64
+  %v953 = select i1 %v952, i32 %v951, i32 %v790
+  %v954 = bitcast half %v716 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v954, ptr addrspace(8) %v794, i32 %v953, i32 0, i32 0)
+  %v955 = add i32 %v7, %v672
+  %v956 = add i32 %v955, 4
+  %v957 = mul i32 %v670, 64
+  %v958 = add i32 %v957, %v956
+  %v959 = mul i32 %v958, 2
+  %v960 = icmp slt i32 %v956, 64
+  %v961 = select i1 %v960, i32 %v959, i32 %v790
+  %v962 = bitcast half %v717 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v962, ptr addrspace(8) %v794, i32 %v961, i32 0, i32 0)
+  %v963 = add i32 %v7, %v672
+  %v964 = add i32 %v963, 5
+  %v965 = mul i32 %v670, 64
+  %v966 = add i32 %v965, %v964
+  %v967 = mul i32 %v966, 2
+  %v968 = icmp slt i32 %v964, 64
+  %v969 = select i1 %v968, i32 %v967, i32 %v790
+  %v970 = bitcast half %v718 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v970, ptr addrspace(8) %v794, i32 %v969, i32 0, i32 0)
+  %v971 = add i32 %v7, %v672
+  %v972 = add i32 %v971, 6
+  %v973 = mul i32 %v670, 64
+  %v974 = add i32 %v973, %v972
   %v975 = mul i32 %v974, 2
-  %v976 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v975
-  %v977 = fptrunc float %v675 to half
-  store half %v977, ptr addrspace(1) %v976, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v978 = add i32 %v7, %v672
-  %v979 = add i32 %v978, 3
-  %v980 = icmp slt i32 %v947, 784
-  %v981 = icmp slt i32 %v979, 64
-  %v982 = and i1 %v980, %v981
-  br i1 %v982, label %if.then81, label %if.else82
-if.then81:
-  %v983 = mul i32 %v947, 64
-  %v984 = add i32 %v983, %v979
-  %v985 = mul i32 %v984, 2
-  %v986 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v985
-  %v987 = fptrunc float %v676 to half
-  store half %v987, ptr addrspace(1) %v986, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v988 = add i32 %v7, %v672
-  %v989 = add i32 %v988, 4
-  %v990 = icmp slt i32 %v947, 784
-  %v991 = icmp slt i32 %v989, 64
-  %v992 = and i1 %v990, %v991
-  br i1 %v992, label %if.then84, label %if.else85
-if.then84:
-  %v993 = mul i32 %v947, 64
-  %v994 = add i32 %v993, %v989
-  %v995 = mul i32 %v994, 2
-  %v996 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v995
-  %v997 = fptrunc float %v677 to half
-  store half %v997, ptr addrspace(1) %v996, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v998 = add i32 %v7, %v672
-  %v999 = add i32 %v998, 5
-  %v1000 = icmp slt i32 %v947, 784
-  %v1001 = icmp slt i32 %v999, 64
-  %v1002 = and i1 %v1000, %v1001
-  br i1 %v1002, label %if.then87, label %if.else88
-if.then87:
-  %v1003 = mul i32 %v947, 64
-  %v1004 = add i32 %v1003, %v999
-  %v1005 = mul i32 %v1004, 2
-  %v1006 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1005
-  %v1007 = fptrunc float %v678 to half
-  store half %v1007, ptr addrspace(1) %v1006, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1008 = add i32 %v7, %v672
-  %v1009 = add i32 %v1008, 6
-  %v1010 = icmp slt i32 %v947, 784
-  %v1011 = icmp slt i32 %v1009, 64
-  %v1012 = and i1 %v1010, %v1011
-  br i1 %v1012, label %if.then90, label %if.else91
-if.then90:
-  %v1013 = mul i32 %v947, 64
-  %v1014 = add i32 %v1013, %v1009
+  %v976 = icmp slt i32 %v972, 64
+  %v977 = select i1 %v976, i32 %v975, i32 %v790
+  %v978 = bitcast half %v719 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v978, ptr addrspace(8) %v794, i32 %v977, i32 0, i32 0)
+  %v979 = add i32 %v7, %v672
+  %v980 = add i32 %v979, 7
+  %v981 = mul i32 %v670, 64
+  %v982 = add i32 %v981, %v980
+  %v983 = mul i32 %v982, 2
+  %v984 = icmp slt i32 %v980, 64
+  %v985 = select i1 %v984, i32 %v983, i32 %v790
+  %v986 = bitcast half %v720 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v986, ptr addrspace(8) %v794, i32 %v985, i32 0, i32 0)
+  %v987 = add i32 %v7, %v688
+  %v988 = add i32 %v987, 0
+  %v989 = mul i32 %v686, 64
+  %v990 = add i32 %v989, %v988
+  %v991 = mul i32 %v990, 2
+  %v992 = icmp slt i32 %v988, 64
+  %v993 = select i1 %v992, i32 %v991, i32 %v790
+  %v994 = bitcast half %v721 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v994, ptr addrspace(8) %v794, i32 %v993, i32 0, i32 0)
+  %v995 = add i32 %v7, %v688
+  %v996 = add i32 %v995, 1
+  %v997 = mul i32 %v686, 64
+  %v998 = add i32 %v997, %v996
+  %v999 = mul i32 %v998, 2
+  %v1000 = icmp slt i32 %v996, 64
+  %v1001 = select i1 %v1000, i32 %v999, i32 %v790
+  %v1002 = bitcast half %v722 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1002, ptr addrspace(8) %v794, i32 %v1001, i32 0, i32 0)
+  %v1003 = add i32 %v7, %v688
+  %v1004 = add i32 %v1003, 2
+  %v1005 = mul i32 %v686, 64
+  %v1006 = add i32 %v1005, %v1004
+  %v1007 = mul i32 %v1006, 2
+  %v1008 = icmp slt i32 %v1004, 64
+  %v1009 = select i1 %v1008, i32 %v1007, i32 %v790
+  %v1010 = bitcast half %v723 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1010, ptr addrspace(8) %v794, i32 %v1009, i32 0, i32 0)
+  %v1011 = add i32 %v7, %v688
+  %v1012 = add i32 %v1011, 3
+  %v1013 = mul i32 %v686, 64
+  %v1014 = add i32 %v1013, %v1012
   %v1015 = mul i32 %v1014, 2
-  %v1016 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1015
-  %v1017 = fptrunc float %v679 to half
-  store half %v1017, ptr addrspace(1) %v1016, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1018 = add i32 %v7, %v672
-  %v1019 = add i32 %v1018, 7
-  %v1020 = icmp slt i32 %v947, 784
-  %v1021 = icmp slt i32 %v1019, 64
-  %v1022 = and i1 %v1020, %v1021
-  br i1 %v1022, label %if.then93, label %if.else94
-if.then93:
-  %v1023 = mul i32 %v947, 64
-  %v1024 = add i32 %v1023, %v1019
-  %v1025 = mul i32 %v1024, 2
-  %v1026 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1025
-  %v1027 = fptrunc float %v680 to half
-  store half %v1027, ptr addrspace(1) %v1026, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1028 = add i32 %v5, %v686
-  %v1029 = add i32 %v7, %v688
-  %v1030 = add i32 %v1029, 0
-  %v1031 = icmp slt i32 %v1028, 784
-  %v1032 = icmp slt i32 %v1030, 64
-  %v1033 = and i1 %v1031, %v1032
-  br i1 %v1033, label %if.then96, label %if.else97
-if.then96:
-  %v1034 = mul i32 %v1028, 64
-  %v1035 = add i32 %v1034, %v1030
-  %v1036 = mul i32 %v1035, 2
-  %v1037 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1036
-  %v1038 = fptrunc float %v689 to half
-  store half %v1038, ptr addrspace(1) %v1037, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1039 = add i32 %v7, %v688
-  %v1040 = add i32 %v1039, 1
-  %v1041 = icmp slt i32 %v1028, 784
-  %v1042 = icmp slt i32 %v1040, 64
-  %v1043 = and i1 %v1041, %v1042
-  br i1 %v1043, label %if.then99, label %if.else100
-if.then99:
-  %v1044 = mul i32 %v1028, 64
-  %v1045 = add i32 %v1044, %v1040
-  %v1046 = mul i32 %v1045, 2
-  %v1047 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1046
-  %v1048 = fptrunc float %v690 to half
-  store half %v1048, ptr addrspace(1) %v1047, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1049 = add i32 %v7, %v688
-  %v1050 = add i32 %v1049, 2
-  %v1051 = icmp slt i32 %v1028, 784
-  %v1052 = icmp slt i32 %v1050, 64
-  %v1053 = and i1 %v1051, %v1052
-  br i1 %v1053, label %if.then102, label %if.else103
-if.then102:
-  %v1054 = mul i32 %v1028, 64
-  %v1055 = add i32 %v1054, %v1050
-  %v1056 = mul i32 %v1055, 2
-  %v1057 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1056
-  %v1058 = fptrunc float %v691 to half
-  store half %v1058, ptr addrspace(1) %v1057, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1059 = add i32 %v7, %v688
-  %v1060 = add i32 %v1059, 3
-  %v1061 = icmp slt i32 %v1028, 784
-  %v1062 = icmp slt i32 %v1060, 64
-  %v1063 = and i1 %v1061, %v1062
-  br i1 %v1063, label %if.then105, label %if.else106
-if.then105:
-  %v1064 = mul i32 %v1028, 64
-  %v1065 = add i32 %v1064, %v1060
-  %v1066 = mul i32 %v1065, 2
-  %v1067 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1066
-  %v1068 = fptrunc float %v692 to half
-  store half %v1068, ptr addrspace(1) %v1067, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1069 = add i32 %v7, %v688
-  %v1070 = add i32 %v1069, 4
-  %v1071 = icmp slt i32 %v1028, 784
-  %v1072 = icmp slt i32 %v1070, 64
-  %v1073 = and i1 %v1071, %v1072
-  br i1 %v1073, label %if.then108, label %if.else109
-if.then108:
-  %v1074 = mul i32 %v1028, 64
-  %v1075 = add i32 %v1074, %v1070
-  %v1076 = mul i32 %v1075, 2
-  %v1077 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1076
-  %v1078 = fptrunc float %v693 to half
-  store half %v1078, ptr addrspace(1) %v1077, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1079 = add i32 %v7, %v688
-  %v1080 = add i32 %v1079, 5
-  %v1081 = icmp slt i32 %v1028, 784
-  %v1082 = icmp slt i32 %v1080, 64
-  %v1083 = and i1 %v1081, %v1082
-  br i1 %v1083, label %if.then111, label %if.else112
-if.then111:
-  %v1084 = mul i32 %v1028, 64
-  %v1085 = add i32 %v1084, %v1080
-  %v1086 = mul i32 %v1085, 2
-  %v1087 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1086
-  %v1088 = fptrunc float %v694 to half
-  store half %v1088, ptr addrspace(1) %v1087, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1089 = add i32 %v7, %v688
-  %v1090 = add i32 %v1089, 6
-  %v1091 = icmp slt i32 %v1028, 784
-  %v1092 = icmp slt i32 %v1090, 64
-  %v1093 = and i1 %v1091, %v1092
-  br i1 %v1093, label %if.then114, label %if.else115
-if.then114:
-  %v1094 = mul i32 %v1028, 64
-  %v1095 = add i32 %v1094, %v1090
-  %v1096 = mul i32 %v1095, 2
-  %v1097 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1096
-  %v1098 = fptrunc float %v695 to half
-  store half %v1098, ptr addrspace(1) %v1097, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1099 = add i32 %v7, %v688
-  %v1100 = add i32 %v1099, 7
-  %v1101 = icmp slt i32 %v1028, 784
-  %v1102 = icmp slt i32 %v1100, 64
-  %v1103 = and i1 %v1101, %v1102
-  br i1 %v1103, label %if.then117, label %if.else118
-if.then117:
-  %v1104 = mul i32 %v1028, 64
-  %v1105 = add i32 %v1104, %v1100
-  %v1106 = mul i32 %v1105, 2
-  %v1107 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1106
-  %v1108 = fptrunc float %v696 to half
-  store half %v1108, ptr addrspace(1) %v1107, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
+  %v1016 = icmp slt i32 %v1012, 64
+  %v1017 = select i1 %v1016, i32 %v1015, i32 %v790
+  %v1018 = bitcast half %v724 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1018, ptr addrspace(8) %v794, i32 %v1017, i32 0, i32 0)
+  %v1019 = add i32 %v7, %v688
+  %v1020 = add i32 %v1019, 4
+  %v1021 = mul i32 %v686, 64
+  %v1022 = add i32 %v1021, %v1020
+  %v1023 = mul i32 %v1022, 2
+  %v1024 = icmp slt i32 %v1020, 64
+  %v1025 = select i1 %v1024, i32 %v1023, i32 %v790
+  %v1026 = bitcast half %v725 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1026, ptr addrspace(8) %v794, i32 %v1025, i32 0, i32 0)
+  %v1027 = add i32 %v7, %v688
+  %v1028 = add i32 %v1027, 5
+  %v1029 = mul i32 %v686, 64
+  %v1030 = add i32 %v1029, %v1028
+  %v1031 = mul i32 %v1030, 2
+  %v1032 = icmp slt i32 %v1028, 64
+  %v1033 = select i1 %v1032, i32 %v1031, i32 %v790
+  %v1034 = bitcast half %v726 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1034, ptr addrspace(8) %v794, i32 %v1033, i32 0, i32 0)
+  %v1035 = add i32 %v7, %v688
+  %v1036 = add i32 %v1035, 6
+  %v1037 = mul i32 %v686, 64
+  %v1038 = add i32 %v1037, %v1036
+  %v1039 = mul i32 %v1038, 2
+  %v1040 = icmp slt i32 %v1036, 64
+  %v1041 = select i1 %v1040, i32 %v1039, i32 %v790
+  %v1042 = bitcast half %v727 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1042, ptr addrspace(8) %v794, i32 %v1041, i32 0, i32 0)
+  %v1043 = add i32 %v7, %v688
+  %v1044 = add i32 %v1043, 7
+  %v1045 = mul i32 %v686, 64
+  %v1046 = add i32 %v1045, %v1044
+  %v1047 = mul i32 %v1046, 2
+  %v1048 = icmp slt i32 %v1044, 64
+  %v1049 = select i1 %v1048, i32 %v1047, i32 %v790
+  %v1050 = bitcast half %v728 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1050, ptr addrspace(8) %v794, i32 %v1049, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1), i16, i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
 declare void @llvm.amdgcn.sched.barrier(i32)

@@ -800,690 +800,438 @@ for.exit8:
   %v724 = extractelement <4 x float> %v486, i32 1
   %v725 = extractelement <4 x float> %v486, i32 2
   %v726 = extractelement <4 x float> %v486, i32 3
+  %v727 = fptrunc float %v639 to half
+  %v728 = fptrunc float %v640 to half
+  %v729 = fptrunc float %v641 to half
+  %v730 = fptrunc float %v642 to half
+  %v731 = fptrunc float %v651 to half
+  %v732 = fptrunc float %v652 to half
+  %v733 = fptrunc float %v653 to half
+  %v734 = fptrunc float %v654 to half
+  %v735 = fptrunc float %v663 to half
+  %v736 = fptrunc float %v664 to half
+  %v737 = fptrunc float %v665 to half
+  %v738 = fptrunc float %v666 to half
+  %v739 = fptrunc float %v675 to half
+  %v740 = fptrunc float %v676 to half
+  %v741 = fptrunc float %v677 to half
+  %v742 = fptrunc float %v678 to half
+  %v743 = fptrunc float %v687 to half
+  %v744 = fptrunc float %v688 to half
+  %v745 = fptrunc float %v689 to half
+  %v746 = fptrunc float %v690 to half
+  %v747 = fptrunc float %v699 to half
+  %v748 = fptrunc float %v700 to half
+  %v749 = fptrunc float %v701 to half
+  %v750 = fptrunc float %v702 to half
+  %v751 = fptrunc float %v711 to half
+  %v752 = fptrunc float %v712 to half
+  %v753 = fptrunc float %v713 to half
+  %v754 = fptrunc float %v714 to half
+  %v755 = fptrunc float %v723 to half
+  %v756 = fptrunc float %v724 to half
+  %v757 = fptrunc float %v725 to half
+  %v758 = fptrunc float %v726 to half
   br i1 %v67, label %if.then21, label %if.else22
 if.then21:
-  %v727 = add i32 %v5, %v636
-  %v728 = add i32 %v7, %v638
-  %v729 = mul i32 %v727, 64
-  %v730 = add i32 %v729, %v728
-  %v731 = mul i32 %v730, 2
-  %v732 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v731
-  %v733 = fptrunc float %v639 to half
-  %v734 = fptrunc float %v640 to half
-  %v735 = fptrunc float %v641 to half
-  %v736 = fptrunc float %v642 to half
-  %v737 = insertelement <4 x half> poison, half %v733, i32 0
-  %v738 = insertelement <4 x half> %v737, half %v734, i32 1
-  %v739 = insertelement <4 x half> %v738, half %v735, i32 2
-  %v740 = insertelement <4 x half> %v739, half %v736, i32 3
-  store <4 x half> %v740, ptr addrspace(1) %v732, align 2
-  %v741 = add i32 %v5, %v648
-  %v742 = add i32 %v7, %v650
-  %v743 = mul i32 %v741, 64
-  %v744 = add i32 %v743, %v742
-  %v745 = mul i32 %v744, 2
-  %v746 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v745
-  %v747 = fptrunc float %v651 to half
-  %v748 = fptrunc float %v652 to half
-  %v749 = fptrunc float %v653 to half
-  %v750 = fptrunc float %v654 to half
-  %v751 = insertelement <4 x half> poison, half %v747, i32 0
-  %v752 = insertelement <4 x half> %v751, half %v748, i32 1
-  %v753 = insertelement <4 x half> %v752, half %v749, i32 2
-  %v754 = insertelement <4 x half> %v753, half %v750, i32 3
-  store <4 x half> %v754, ptr addrspace(1) %v746, align 2
-  %v755 = add i32 %v5, %v660
-  %v756 = add i32 %v7, %v662
-  %v757 = mul i32 %v755, 64
-  %v758 = add i32 %v757, %v756
-  %v759 = mul i32 %v758, 2
-  %v760 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v759
-  %v761 = fptrunc float %v663 to half
-  %v762 = fptrunc float %v664 to half
-  %v763 = fptrunc float %v665 to half
-  %v764 = fptrunc float %v666 to half
-  %v765 = insertelement <4 x half> poison, half %v761, i32 0
-  %v766 = insertelement <4 x half> %v765, half %v762, i32 1
-  %v767 = insertelement <4 x half> %v766, half %v763, i32 2
-  %v768 = insertelement <4 x half> %v767, half %v764, i32 3
-  store <4 x half> %v768, ptr addrspace(1) %v760, align 2
-  %v769 = add i32 %v5, %v672
-  %v770 = add i32 %v7, %v674
+  %v759 = add i32 %v5, %v636
+  %v760 = add i32 %v7, %v638
+  %v761 = mul i32 %v759, 64
+  %v762 = add i32 %v761, %v760
+  %v763 = mul i32 %v762, 2
+  %v764 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v763
+  %v765 = insertelement <4 x half> poison, half %v727, i32 0
+  %v766 = insertelement <4 x half> %v765, half %v728, i32 1
+  %v767 = insertelement <4 x half> %v766, half %v729, i32 2
+  %v768 = insertelement <4 x half> %v767, half %v730, i32 3
+  store <4 x half> %v768, ptr addrspace(1) %v764, align 2
+  %v769 = add i32 %v5, %v648
+  %v770 = add i32 %v7, %v650
   %v771 = mul i32 %v769, 64
   %v772 = add i32 %v771, %v770
   %v773 = mul i32 %v772, 2
   %v774 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v773
-  %v775 = fptrunc float %v675 to half
-  %v776 = fptrunc float %v676 to half
-  %v777 = fptrunc float %v677 to half
-  %v778 = fptrunc float %v678 to half
-  %v779 = insertelement <4 x half> poison, half %v775, i32 0
-  %v780 = insertelement <4 x half> %v779, half %v776, i32 1
-  %v781 = insertelement <4 x half> %v780, half %v777, i32 2
-  %v782 = insertelement <4 x half> %v781, half %v778, i32 3
-  store <4 x half> %v782, ptr addrspace(1) %v774, align 2
-  %v783 = add i32 %v5, %v684
-  %v784 = add i32 %v7, %v686
-  %v785 = mul i32 %v783, 64
-  %v786 = add i32 %v785, %v784
-  %v787 = mul i32 %v786, 2
-  %v788 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v787
-  %v789 = fptrunc float %v687 to half
-  %v790 = fptrunc float %v688 to half
-  %v791 = fptrunc float %v689 to half
-  %v792 = fptrunc float %v690 to half
-  %v793 = insertelement <4 x half> poison, half %v789, i32 0
-  %v794 = insertelement <4 x half> %v793, half %v790, i32 1
-  %v795 = insertelement <4 x half> %v794, half %v791, i32 2
-  %v796 = insertelement <4 x half> %v795, half %v792, i32 3
-  store <4 x half> %v796, ptr addrspace(1) %v788, align 2
-  %v797 = add i32 %v5, %v696
-  %v798 = add i32 %v7, %v698
-  %v799 = mul i32 %v797, 64
-  %v800 = add i32 %v799, %v798
-  %v801 = mul i32 %v800, 2
-  %v802 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v801
-  %v803 = fptrunc float %v699 to half
-  %v804 = fptrunc float %v700 to half
-  %v805 = fptrunc float %v701 to half
-  %v806 = fptrunc float %v702 to half
-  %v807 = insertelement <4 x half> poison, half %v803, i32 0
-  %v808 = insertelement <4 x half> %v807, half %v804, i32 1
-  %v809 = insertelement <4 x half> %v808, half %v805, i32 2
-  %v810 = insertelement <4 x half> %v809, half %v806, i32 3
-  store <4 x half> %v810, ptr addrspace(1) %v802, align 2
-  %v811 = add i32 %v5, %v708
-  %v812 = add i32 %v7, %v710
-  %v813 = mul i32 %v811, 64
-  %v814 = add i32 %v813, %v812
-  %v815 = mul i32 %v814, 2
-  %v816 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v815
-  %v817 = fptrunc float %v711 to half
-  %v818 = fptrunc float %v712 to half
-  %v819 = fptrunc float %v713 to half
-  %v820 = fptrunc float %v714 to half
-  %v821 = insertelement <4 x half> poison, half %v817, i32 0
-  %v822 = insertelement <4 x half> %v821, half %v818, i32 1
-  %v823 = insertelement <4 x half> %v822, half %v819, i32 2
-  %v824 = insertelement <4 x half> %v823, half %v820, i32 3
-  store <4 x half> %v824, ptr addrspace(1) %v816, align 2
-  %v825 = add i32 %v5, %v720
-  %v826 = add i32 %v7, %v722
-  %v827 = mul i32 %v825, 64
-  %v828 = add i32 %v827, %v826
-  %v829 = mul i32 %v828, 2
-  %v830 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v829
-  %v831 = fptrunc float %v723 to half
-  %v832 = fptrunc float %v724 to half
-  %v833 = fptrunc float %v725 to half
-  %v834 = fptrunc float %v726 to half
-  %v835 = insertelement <4 x half> poison, half %v831, i32 0
-  %v836 = insertelement <4 x half> %v835, half %v832, i32 1
-  %v837 = insertelement <4 x half> %v836, half %v833, i32 2
-  %v838 = insertelement <4 x half> %v837, half %v834, i32 3
-  store <4 x half> %v838, ptr addrspace(1) %v830, align 2
+  %v775 = insertelement <4 x half> poison, half %v731, i32 0
+  %v776 = insertelement <4 x half> %v775, half %v732, i32 1
+  %v777 = insertelement <4 x half> %v776, half %v733, i32 2
+  %v778 = insertelement <4 x half> %v777, half %v734, i32 3
+  store <4 x half> %v778, ptr addrspace(1) %v774, align 2
+  %v779 = add i32 %v5, %v660
+  %v780 = add i32 %v7, %v662
+  %v781 = mul i32 %v779, 64
+  %v782 = add i32 %v781, %v780
+  %v783 = mul i32 %v782, 2
+  %v784 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v783
+  %v785 = insertelement <4 x half> poison, half %v735, i32 0
+  %v786 = insertelement <4 x half> %v785, half %v736, i32 1
+  %v787 = insertelement <4 x half> %v786, half %v737, i32 2
+  %v788 = insertelement <4 x half> %v787, half %v738, i32 3
+  store <4 x half> %v788, ptr addrspace(1) %v784, align 2
+  %v789 = add i32 %v5, %v672
+  %v790 = add i32 %v7, %v674
+  %v791 = mul i32 %v789, 64
+  %v792 = add i32 %v791, %v790
+  %v793 = mul i32 %v792, 2
+  %v794 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v793
+  %v795 = insertelement <4 x half> poison, half %v739, i32 0
+  %v796 = insertelement <4 x half> %v795, half %v740, i32 1
+  %v797 = insertelement <4 x half> %v796, half %v741, i32 2
+  %v798 = insertelement <4 x half> %v797, half %v742, i32 3
+  store <4 x half> %v798, ptr addrspace(1) %v794, align 2
+  %v799 = add i32 %v5, %v684
+  %v800 = add i32 %v7, %v686
+  %v801 = mul i32 %v799, 64
+  %v802 = add i32 %v801, %v800
+  %v803 = mul i32 %v802, 2
+  %v804 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v803
+  %v805 = insertelement <4 x half> poison, half %v743, i32 0
+  %v806 = insertelement <4 x half> %v805, half %v744, i32 1
+  %v807 = insertelement <4 x half> %v806, half %v745, i32 2
+  %v808 = insertelement <4 x half> %v807, half %v746, i32 3
+  store <4 x half> %v808, ptr addrspace(1) %v804, align 2
+  %v809 = add i32 %v5, %v696
+  %v810 = add i32 %v7, %v698
+  %v811 = mul i32 %v809, 64
+  %v812 = add i32 %v811, %v810
+  %v813 = mul i32 %v812, 2
+  %v814 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v813
+  %v815 = insertelement <4 x half> poison, half %v747, i32 0
+  %v816 = insertelement <4 x half> %v815, half %v748, i32 1
+  %v817 = insertelement <4 x half> %v816, half %v749, i32 2
+  %v818 = insertelement <4 x half> %v817, half %v750, i32 3
+  store <4 x half> %v818, ptr addrspace(1) %v814, align 2
+  %v819 = add i32 %v5, %v708
+  %v820 = add i32 %v7, %v710
+  %v821 = mul i32 %v819, 64
+  %v822 = add i32 %v821, %v820
+  %v823 = mul i32 %v822, 2
+  %v824 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v823
+  %v825 = insertelement <4 x half> poison, half %v751, i32 0
+  %v826 = insertelement <4 x half> %v825, half %v752, i32 1
+  %v827 = insertelement <4 x half> %v826, half %v753, i32 2
+  %v828 = insertelement <4 x half> %v827, half %v754, i32 3
+  store <4 x half> %v828, ptr addrspace(1) %v824, align 2
+  %v829 = add i32 %v5, %v720
+  %v830 = add i32 %v7, %v722
+  %v831 = mul i32 %v829, 64
+  %v832 = add i32 %v831, %v830
+  %v833 = mul i32 %v832, 2
+  %v834 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v833
+  %v835 = insertelement <4 x half> poison, half %v755, i32 0
+  %v836 = insertelement <4 x half> %v835, half %v756, i32 1
+  %v837 = insertelement <4 x half> %v836, half %v757, i32 2
+  %v838 = insertelement <4 x half> %v837, half %v758, i32 3
+  store <4 x half> %v838, ptr addrspace(1) %v834, align 2
   br label %if.end23
 if.else22:
-  %v839 = add i32 %v5, %v636
-  %v840 = add i32 %v7, %v638
-  %v841 = add i32 %v840, 0
-  %v842 = icmp slt i32 %v839, 784
-  %v843 = icmp slt i32 %v841, 64
-  %v844 = and i1 %v842, %v843
-  br i1 %v844, label %if.then24, label %if.else25
-if.then24:
-  %v845 = mul i32 %v839, 64
-  %v846 = add i32 %v845, %v841
-  %v847 = mul i32 %v846, 2
-  %v848 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v847
-  %v849 = fptrunc float %v639 to half
-  store half %v849, ptr addrspace(1) %v848, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
-  %v850 = add i32 %v7, %v638
-  %v851 = add i32 %v850, 1
-  %v852 = icmp slt i32 %v839, 784
-  %v853 = icmp slt i32 %v851, 64
-  %v854 = and i1 %v852, %v853
-  br i1 %v854, label %if.then27, label %if.else28
-if.then27:
-  %v855 = mul i32 %v839, 64
-  %v856 = add i32 %v855, %v851
-  %v857 = mul i32 %v856, 2
-  %v858 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v857
-  %v859 = fptrunc float %v640 to half
-  store half %v859, ptr addrspace(1) %v858, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v860 = add i32 %v7, %v638
-  %v861 = add i32 %v860, 2
-  %v862 = icmp slt i32 %v839, 784
-  %v863 = icmp slt i32 %v861, 64
-  %v864 = and i1 %v862, %v863
-  br i1 %v864, label %if.then30, label %if.else31
-if.then30:
-  %v865 = mul i32 %v839, 64
-  %v866 = add i32 %v865, %v861
-  %v867 = mul i32 %v866, 2
-  %v868 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v867
-  %v869 = fptrunc float %v641 to half
-  store half %v869, ptr addrspace(1) %v868, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v870 = add i32 %v7, %v638
-  %v871 = add i32 %v870, 3
-  %v872 = icmp slt i32 %v839, 784
-  %v873 = icmp slt i32 %v871, 64
-  %v874 = and i1 %v872, %v873
-  br i1 %v874, label %if.then33, label %if.else34
-if.then33:
-  %v875 = mul i32 %v839, 64
-  %v876 = add i32 %v875, %v871
+  %v839 = icmp slt i32 %v5, 784
+  %v840 = sub i32 784, %v5
+  %v841 = call i32 @llvm.smin.i32(i32 %v840, i32 128)
+  %v842 = select i1 %v839, i32 %v841, i32 0
+  %v843 = mul i32 %v842, 64
+  %v844 = mul i32 %v843, 2
+  %v845 = mul i32 %v5, 64
+  %v846 = mul i32 %v845, 2
+  %v847 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v846
+  %v848 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v847, i16 0, i32 %v844, i32 131072)
+  %v849 = add i32 %v7, %v638
+  %v850 = add i32 %v849, 0
+  %v851 = mul i32 %v636, 64
+  %v852 = add i32 %v851, %v850
+  %v853 = mul i32 %v852, 2
+  %v854 = icmp slt i32 %v850, 64
+  %v855 = select i1 %v854, i32 %v853, i32 %v844
+  %v856 = bitcast half %v727 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v856, ptr addrspace(8) %v848, i32 %v855, i32 0, i32 0)
+  %v857 = add i32 %v7, %v638
+  %v858 = add i32 %v857, 1
+  %v859 = mul i32 %v636, 64
+  %v860 = add i32 %v859, %v858
+  %v861 = mul i32 %v860, 2
+  %v862 = icmp slt i32 %v858, 64
+  %v863 = select i1 %v862, i32 %v861, i32 %v844
+  %v864 = bitcast half %v728 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v864, ptr addrspace(8) %v848, i32 %v863, i32 0, i32 0)
+  %v865 = add i32 %v7, %v638
+  %v866 = add i32 %v865, 2
+  %v867 = mul i32 %v636, 64
+  %v868 = add i32 %v867, %v866
+  %v869 = mul i32 %v868, 2
+  %v870 = icmp slt i32 %v866, 64
+  %v871 = select i1 %v870, i32 %v869, i32 %v844
+  %v872 = bitcast half %v729 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v872, ptr addrspace(8) %v848, i32 %v871, i32 0, i32 0)
+  %v873 = add i32 %v7, %v638
+  %v874 = add i32 %v873, 3
+  %v875 = mul i32 %v636, 64
+  %v876 = add i32 %v875, %v874
   %v877 = mul i32 %v876, 2
-  %v878 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v877
-  %v879 = fptrunc float %v642 to half
-  store half %v879, ptr addrspace(1) %v878, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v880 = add i32 %v5, %v648
+  %v878 = icmp slt i32 %v874, 64
+  %v879 = select i1 %v878, i32 %v877, i32 %v844
+  %v880 = bitcast half %v730 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v880, ptr addrspace(8) %v848, i32 %v879, i32 0, i32 0)
   %v881 = add i32 %v7, %v650
   %v882 = add i32 %v881, 0
-  %v883 = icmp slt i32 %v880, 784
-  %v884 = icmp slt i32 %v882, 64
-  %v885 = and i1 %v883, %v884
-  br i1 %v885, label %if.then36, label %if.else37
-if.then36:
-  %v886 = mul i32 %v880, 64
-  %v887 = add i32 %v886, %v882
-  %v888 = mul i32 %v887, 2
-  %v889 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v888
-  %v890 = fptrunc float %v651 to half
-  store half %v890, ptr addrspace(1) %v889, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
-  %v891 = add i32 %v7, %v650
-  %v892 = add i32 %v891, 1
-  %v893 = icmp slt i32 %v880, 784
-  %v894 = icmp slt i32 %v892, 64
-  %v895 = and i1 %v893, %v894
-  br i1 %v895, label %if.then39, label %if.else40
-if.then39:
-  %v896 = mul i32 %v880, 64
-  %v897 = add i32 %v896, %v892
-  %v898 = mul i32 %v897, 2
-  %v899 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v898
-  %v900 = fptrunc float %v652 to half
-  store half %v900, ptr addrspace(1) %v899, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v901 = add i32 %v7, %v650
-  %v902 = add i32 %v901, 2
-  %v903 = icmp slt i32 %v880, 784
-  %v904 = icmp slt i32 %v902, 64
-  %v905 = and i1 %v903, %v904
-  br i1 %v905, label %if.then42, label %if.else43
-if.then42:
-  %v906 = mul i32 %v880, 64
-  %v907 = add i32 %v906, %v902
-  %v908 = mul i32 %v907, 2
-  %v909 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v908
-  %v910 = fptrunc float %v653 to half
-  store half %v910, ptr addrspace(1) %v909, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v911 = add i32 %v7, %v650
-  %v912 = add i32 %v911, 3
-  %v913 = icmp slt i32 %v880, 784
-  %v914 = icmp slt i32 %v912, 64
-  %v915 = and i1 %v913, %v914
-  br i1 %v915, label %if.then45, label %if.else46
-if.then45:
-  %v916 = mul i32 %v880, 64
-  %v917 = add i32 %v916, %v912
-  %v918 = mul i32 %v917, 2
-  %v919 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v918
-  %v920 = fptrunc float %v654 to half
-  store half %v920, ptr addrspace(1) %v919, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v921 = add i32 %v5, %v660
-  %v922 = add i32 %v7, %v662
-  %v923 = add i32 %v922, 0
-  %v924 = icmp slt i32 %v921, 784
-  %v925 = icmp slt i32 %v923, 64
-  %v926 = and i1 %v924, %v925
-  br i1 %v926, label %if.then48, label %if.else49
-if.then48:
-  %v927 = mul i32 %v921, 64
-  %v928 = add i32 %v927, %v923
-  %v929 = mul i32 %v928, 2
-  %v930 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v929
-  %v931 = fptrunc float %v663 to half
-  store half %v931, ptr addrspace(1) %v930, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v932 = add i32 %v7, %v662
-  %v933 = add i32 %v932, 1
-  %v934 = icmp slt i32 %v921, 784
-  %v935 = icmp slt i32 %v933, 64
-  %v936 = and i1 %v934, %v935
-  br i1 %v936, label %if.then51, label %if.else52
-if.then51:
-  %v937 = mul i32 %v921, 64
-  %v938 = add i32 %v937, %v933
-  %v939 = mul i32 %v938, 2
-  %v940 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v939
-  %v941 = fptrunc float %v664 to half
-  store half %v941, ptr addrspace(1) %v940, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v942 = add i32 %v7, %v662
-  %v943 = add i32 %v942, 2
-  %v944 = icmp slt i32 %v921, 784
-  %v945 = icmp slt i32 %v943, 64
-  %v946 = and i1 %v944, %v945
-  br i1 %v946, label %if.then54, label %if.else55
-if.then54:
-  %v947 = mul i32 %v921, 64
-  %v948 = add i32 %v947, %v943
+  %v883 = mul i32 %v648, 64
+  %v884 = add i32 %v883, %v882
+  %v885 = mul i32 %v884, 2
+  %v886 = icmp slt i32 %v882, 64
+  %v887 = select i1 %v886, i32 %v885, i32 %v844
+  %v888 = bitcast half %v731 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v888, ptr addrspace(8) %v848, i32 %v887, i32 0, i32 0)
+  %v889 = add i32 %v7, %v650
+  %v890 = add i32 %v889, 1
+  %v891 = mul i32 %v648, 64
+  %v892 = add i32 %v891, %v890
+  %v893 = mul i32 %v892, 2
+  %v894 = icmp slt i32 %v890, 64
+  %v895 = select i1 %v894, i32 %v893, i32 %v844
+  %v896 = bitcast half %v732 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v896, ptr addrspace(8) %v848, i32 %v895, i32 0, i32 0)
+  %v897 = add i32 %v7, %v650
+  %v898 = add i32 %v897, 2
+  %v899 = mul i32 %v648, 64
+  %v900 = add i32 %v899, %v898
+  %v901 = mul i32 %v900, 2
+  %v902 = icmp slt i32 %v898, 64
+  %v903 = select i1 %v902, i32 %v901, i32 %v844
+  %v904 = bitcast half %v733 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v904, ptr addrspace(8) %v848, i32 %v903, i32 0, i32 0)
+  %v905 = add i32 %v7, %v650
+  %v906 = add i32 %v905, 3
+  %v907 = mul i32 %v648, 64
+  %v908 = add i32 %v907, %v906
+  %v909 = mul i32 %v908, 2
+  %v910 = icmp slt i32 %v906, 64
+  %v911 = select i1 %v910, i32 %v909, i32 %v844
+  %v912 = bitcast half %v734 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v912, ptr addrspace(8) %v848, i32 %v911, i32 0, i32 0)
+  %v913 = add i32 %v7, %v662
+  %v914 = add i32 %v913, 0
+  %v915 = mul i32 %v660, 64
+  %v916 = add i32 %v915, %v914
+  %v917 = mul i32 %v916, 2
+  %v918 = icmp slt i32 %v914, 64
+  %v919 = select i1 %v918, i32 %v917, i32 %v844
+  %v920 = bitcast half %v735 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v920, ptr addrspace(8) %v848, i32 %v919, i32 0, i32 0)
+  %v921 = add i32 %v7, %v662
+  %v922 = add i32 %v921, 1
+  %v923 = mul i32 %v660, 64
+  %v924 = add i32 %v923, %v922
+  %v925 = mul i32 %v924, 2
+  %v926 = icmp slt i32 %v922, 64
+  %v927 = select i1 %v926, i32 %v925, i32 %v844
+  %v928 = bitcast half %v736 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v928, ptr addrspace(8) %v848, i32 %v927, i32 0, i32 0)
+  %v929 = add i32 %v7, %v662
+  %v930 = add i32 %v929, 2
+  %v931 = mul i32 %v660, 64
+  %v932 = add i32 %v931, %v930
+  %v933 = mul i32 %v932, 2
+  %v934 = icmp slt i32 %v930, 64
+  %v935 = select i1 %v934, i32 %v933, i32 %v844
+  %v936 = bitcast half %v737 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v936, ptr addrspace(8) %v848, i32 %v935, i32 0, i32 0)
+  %v937 = add i32 %v7, %v662
+  %v938 = add i32 %v937, 3
+  %v939 = mul i32 %v660, 64
+  %v940 = add i32 %v939, %v938
+  %v941 = mul i32 %v940, 2
+  %v942 = icmp slt i32 %v938, 64
+  %v943 = select i1 %v942, i32 %v941, i32 %v844
+  %v944 = bitcast half %v738 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v944, ptr addrspace(8) %v848, i32 %v943, i32 0, i32 0)
+  %v945 = add i32 %v7, %v674
+  %v946 = add i32 %v945, 0
+  %v947 = mul i32 %v672, 64
+  %v948 = add i32 %v947, %v946
   %v949 = mul i32 %v948, 2
-  %v950 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v949
-  %v951 = fptrunc float %v665 to half
-  store half %v951, ptr addrspace(1) %v950, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v952 = add i32 %v7, %v662
-  %v953 = add i32 %v952, 3
-  %v954 = icmp slt i32 %v921, 784
-  %v955 = icmp slt i32 %v953, 64
-  %v956 = and i1 %v954, %v955
-  br i1 %v956, label %if.then57, label %if.else58
-if.then57:
-  %v957 = mul i32 %v921, 64
-  %v958 = add i32 %v957, %v953
-  %v959 = mul i32 %v958, 2
-  %v960 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v959
-  %v961 = fptrunc float %v666 to half
-  store half %v961, ptr addrspace(1) %v960, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v962 = add i32 %v5, %v672
-  %v963 = add i32 %v7, %v674
-  %v964 = add i32 %v963, 0
-  %v965 = icmp slt i32 %v962, 784
-  %v966 = icmp slt i32 %v964, 64
-  %v967 = and i1 %v965, %v966
-  br i1 %v967, label %if.then60, label %if.else61
-if.then60:
-  %v968 = mul i32 %v962, 64
-  %v969 = add i32 %v968, %v964
-  %v970 = mul i32 %v969, 2
-  %v971 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v970
-  %v972 = fptrunc float %v675 to half
-  store half %v972, ptr addrspace(1) %v971, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v973 = add i32 %v7, %v674
-  %v974 = add i32 %v973, 1
-  %v975 = icmp slt i32 %v962, 784
-  %v976 = icmp slt i32 %v974, 64
-  %v977 = and i1 %v975, %v976
-  br i1 %v977, label %if.then63, label %if.else64
-if.then63:
-  %v978 = mul i32 %v962, 64
-  %v979 = add i32 %v978, %v974
-  %v980 = mul i32 %v979, 2
-  %v981 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v980
-  %v982 = fptrunc float %v676 to half
-  store half %v982, ptr addrspace(1) %v981, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v983 = add i32 %v7, %v674
-  %v984 = add i32 %v983, 2
-  %v985 = icmp slt i32 %v962, 784
-  %v986 = icmp slt i32 %v984, 64
-  %v987 = and i1 %v985, %v986
-  br i1 %v987, label %if.then66, label %if.else67
-if.then66:
-  %v988 = mul i32 %v962, 64
-  %v989 = add i32 %v988, %v984
-  %v990 = mul i32 %v989, 2
-  %v991 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v990
-  %v992 = fptrunc float %v677 to half
-  store half %v992, ptr addrspace(1) %v991, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v993 = add i32 %v7, %v674
-  %v994 = add i32 %v993, 3
-  %v995 = icmp slt i32 %v962, 784
-  %v996 = icmp slt i32 %v994, 64
-  %v997 = and i1 %v995, %v996
-  br i1 %v997, label %if.then69, label %if.else70
-if.then69:
-  %v998 = mul i32 %v962, 64
-  %v999 = add i32 %v998, %v994
-  %v1000 = mul i32 %v999, 2
-  %v1001 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1000
-  %v1002 = fptrunc float %v678 to half
-  store half %v1002, ptr addrspace(1) %v1001, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v1003 = add i32 %v5, %v684
-  %v1004 = add i32 %v7, %v686
-  %v1005 = add i32 %v1004, 0
-  %v1006 = icmp slt i32 %v1003, 784
-  %v1007 = icmp slt i32 %v1005, 64
-  %v1008 = and i1 %v1006, %v1007
-  br i1 %v1008, label %if.then72, label %if.else73
-if.then72:
-  %v1009 = mul i32 %v1003, 64
-  %v1010 = add i32 %v1009, %v1005
-  %v1011 = mul i32 %v1010, 2
-  %v1012 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1011
-  %v1013 = fptrunc float %v687 to half
-  store half %v1013, ptr addrspace(1) %v1012, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v1014 = add i32 %v7, %v686
-  %v1015 = add i32 %v1014, 1
-  %v1016 = icmp slt i32 %v1003, 784
-  %v1017 = icmp slt i32 %v1015, 64
-  %v1018 = and i1 %v1016, %v1017
-  br i1 %v1018, label %if.then75, label %if.else76
-if.then75:
-  %v1019 = mul i32 %v1003, 64
-  %v1020 = add i32 %v1019, %v1015
+  %v950 = icmp slt i32 %v946, 64
+  %v951 = select i1 %v950, i32 %v949, i32 %v844
+  %v952 = bitcast half %v739 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v952, ptr addrspace(8) %v848, i32 %v951, i32 0, i32 0)
+  %v953 = add i32 %v7, %v674
+  %v954 = add i32 %v953, 1
+  %v955 = mul i32 %v672, 64
+  %v956 = add i32 %v955, %v954
+  %v957 = mul i32 %v956, 2
+  %v958 = icmp slt i32 %v954, 64
+  %v959 = select i1 %v958, i32 %v957, i32 %v844
+  %v960 = bitcast half %v740 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v960, ptr addrspace(8) %v848, i32 %v959, i32 0, i32 0)
+  %v961 = add i32 %v7, %v674
+  %v962 = add i32 %v961, 2
+  %v963 = mul i32 %v672, 64
+  %v964 = add i32 %v963, %v962
+  %v965 = mul i32 %v964, 2
+  %v966 = icmp slt i32 %v962, 64
+  %v967 = select i1 %v966, i32 %v965, i32 %v844
+  %v968 = bitcast half %v741 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v968, ptr addrspace(8) %v848, i32 %v967, i32 0, i32 0)
+  %v969 = add i32 %v7, %v674
+  %v970 = add i32 %v969, 3
+  %v971 = mul i32 %v672, 64
+  %v972 = add i32 %v971, %v970
+  %v973 = mul i32 %v972, 2
+  %v974 = icmp slt i32 %v970, 64
+  %v975 = select i1 %v974, i32 %v973, i32 %v844
+  %v976 = bitcast half %v742 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v976, ptr addrspace(8) %v848, i32 %v975, i32 0, i32 0)
+  %v977 = add i32 %v7, %v686
+  %v978 = add i32 %v977, 0
+  %v979 = mul i32 %v684, 64
+  %v980 = add i32 %v979, %v978
+  %v981 = mul i32 %v980, 2
+  %v982 = icmp slt i32 %v978, 64
+  %v983 = select i1 %v982, i32 %v981, i32 %v844
+  %v984 = bitcast half %v743 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v984, ptr addrspace(8) %v848, i32 %v983, i32 0, i32 0)
+  %v985 = add i32 %v7, %v686
+  %v986 = add i32 %v985, 1
+  %v987 = mul i32 %v684, 64
+  %v988 = add i32 %v987, %v986
+  %v989 = mul i32 %v988, 2
+  %v990 = icmp slt i32 %v986, 64
+  %v991 = select i1 %v990, i32 %v989, i32 %v844
+  %v992 = bitcast half %v744 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v992, ptr addrspace(8) %v848, i32 %v991, i32 0, i32 0)
+  %v993 = add i32 %v7, %v686
+  %v994 = add i32 %v993, 2
+  %v995 = mul i32 %v684, 64
+  %v996 = add i32 %v995, %v994
+  %v997 = mul i32 %v996, 2
+  %v998 = icmp slt i32 %v994, 64
+  %v999 = select i1 %v998, i32 %v997, i32 %v844
+  %v1000 = bitcast half %v745 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1000, ptr addrspace(8) %v848, i32 %v999, i32 0, i32 0)
+  %v1001 = add i32 %v7, %v686
+  %v1002 = add i32 %v1001, 3
+  %v1003 = mul i32 %v684, 64
+  %v1004 = add i32 %v1003, %v1002
+  %v1005 = mul i32 %v1004, 2
+  %v1006 = icmp slt i32 %v1002, 64
+  %v1007 = select i1 %v1006, i32 %v1005, i32 %v844
+  %v1008 = bitcast half %v746 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1008, ptr addrspace(8) %v848, i32 %v1007, i32 0, i32 0)
+  %v1009 = add i32 %v7, %v698
+  %v1010 = add i32 %v1009, 0
+  %v1011 = mul i32 %v696, 64
+  %v1012 = add i32 %v1011, %v1010
+  %v1013 = mul i32 %v1012, 2
+  %v1014 = icmp slt i32 %v1010, 64
+  %v1015 = select i1 %v1014, i32 %v1013, i32 %v844
+  %v1016 = bitcast half %v747 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1016, ptr addrspace(8) %v848, i32 %v1015, i32 0, i32 0)
+  %v1017 = add i32 %v7, %v698
+  %v1018 = add i32 %v1017, 1
+  %v1019 = mul i32 %v696, 64
+  %v1020 = add i32 %v1019, %v1018
   %v1021 = mul i32 %v1020, 2
-  %v1022 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1021
-  %v1023 = fptrunc float %v688 to half
-  store half %v1023, ptr addrspace(1) %v1022, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v1024 = add i32 %v7, %v686
-  %v1025 = add i32 %v1024, 2
-  %v1026 = icmp slt i32 %v1003, 784
-  %v1027 = icmp slt i32 %v1025, 64
-  %v1028 = and i1 %v1026, %v1027
-  br i1 %v1028, label %if.then78, label %if.else79
-if.then78:
-  %v1029 = mul i32 %v1003, 64
-  %v1030 = add i32 %v1029, %v1025
-  %v1031 = mul i32 %v1030, 2
-  %v1032 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1031
-  %v1033 = fptrunc float %v689 to half
-  store half %v1033, ptr addrspace(1) %v1032, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v1034 = add i32 %v7, %v686
-  %v1035 = add i32 %v1034, 3
-  %v1036 = icmp slt i32 %v1003, 784
-  %v1037 = icmp slt i32 %v1035, 64
-  %v1038 = and i1 %v1036, %v1037
-  br i1 %v1038, label %if.then81, label %if.else82
-if.then81:
-  %v1039 = mul i32 %v1003, 64
-  %v1040 = add i32 %v1039, %v1035
-  %v1041 = mul i32 %v1040, 2
-  %v1042 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1041
-  %v1043 = fptrunc float %v690 to half
-  store half %v1043, ptr addrspace(1) %v1042, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v1044 = add i32 %v5, %v696
-  %v1045 = add i32 %v7, %v698
-  %v1046 = add i32 %v1045, 0
-  %v1047 = icmp slt i32 %v1044, 784
-  %v1048 = icmp slt i32 %v1046, 64
-  %v1049 = and i1 %v1047, %v1048
-  br i1 %v1049, label %if.then84, label %if.else85
-if.then84:
-  %v1050 = mul i32 %v1044, 64
-  %v1051 = add i32 %v1050, %v1046
-  %v1052 = mul i32 %v1051, 2
-  %v1053 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1052
-  %v1054 = fptrunc float %v699 to half
-  store half %v1054, ptr addrspace(1) %v1053, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v1055 = add i32 %v7, %v698
-  %v1056 = add i32 %v1055, 1
-  %v1057 = icmp slt i32 %v1044, 784
-  %v1058 = icmp slt i32 %v1056, 64
-  %v1059 = and i1 %v1057, %v1058
-  br i1 %v1059, label %if.then87, label %if.else88
-if.then87:
-  %v1060 = mul i32 %v1044, 64
-  %v1061 = add i32 %v1060, %v1056
-  %v1062 = mul i32 %v1061, 2
-  %v1063 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1062
-  %v1064 = fptrunc float %v700 to half
-  store half %v1064, ptr addrspace(1) %v1063, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1065 = add i32 %v7, %v698
-  %v1066 = add i32 %v1065, 2
-  %v1067 = icmp slt i32 %v1044, 784
-  %v1068 = icmp slt i32 %v1066, 64
-  %v1069 = and i1 %v1067, %v1068
-  br i1 %v1069, label %if.then90, label %if.else91
-if.then90:
-  %v1070 = mul i32 %v1044, 64
-  %v1071 = add i32 %v1070, %v1066
-  %v1072 = mul i32 %v1071, 2
-  %v1073 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1072
-  %v1074 = fptrunc float %v701 to half
-  store half %v1074, ptr addrspace(1) %v1073, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1075 = add i32 %v7, %v698
-  %v1076 = add i32 %v1075, 3
-  %v1077 = icmp slt i32 %v1044, 784
-  %v1078 = icmp slt i32 %v1076, 64
-  %v1079 = and i1 %v1077, %v1078
-  br i1 %v1079, label %if.then93, label %if.else94
-if.then93:
-  %v1080 = mul i32 %v1044, 64
-  %v1081 = add i32 %v1080, %v1076
-  %v1082 = mul i32 %v1081, 2
-  %v1083 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1082
-  %v1084 = fptrunc float %v702 to half
-  store half %v1084, ptr addrspace(1) %v1083, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1085 = add i32 %v5, %v708
-  %v1086 = add i32 %v7, %v710
-  %v1087 = add i32 %v1086, 0
-  %v1088 = icmp slt i32 %v1085, 784
-  %v1089 = icmp slt i32 %v1087, 64
-  %v1090 = and i1 %v1088, %v1089
-  br i1 %v1090, label %if.then96, label %if.else97
-if.then96:
-  %v1091 = mul i32 %v1085, 64
-  %v1092 = add i32 %v1091, %v1087
+  %v1022 = icmp slt i32 %v1018, 64
+  %v1023 = select i1 %v1022, i32 %v1021, i32 %v844
+  %v1024 = bitcast half %v748 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1024, ptr addrspace(8) %v848, i32 %v1023, i32 0, i32 0)
+  %v1025 = add i32 %v7, %v698
+  %v1026 = add i32 %v1025, 2
+  %v1027 = mul i32 %v696, 64
+  %v1028 = add i32 %v1027, %v1026
+  %v1029 = mul i32 %v1028, 2
+  %v1030 = icmp slt i32 %v1026, 64
+  %v1031 = select i1 %v1030, i32 %v1029, i32 %v844
+  %v1032 = bitcast half %v749 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1032, ptr addrspace(8) %v848, i32 %v1031, i32 0, i32 0)
+  %v1033 = add i32 %v7, %v698
+  %v1034 = add i32 %v1033, 3
+  %v1035 = mul i32 %v696, 64
+  %v1036 = add i32 %v1035, %v1034
+  %v1037 = mul i32 %v1036, 2
+  %v1038 = icmp slt i32 %v1034, 64
+  %v1039 = select i1 %v1038, i32 %v1037, i32 %v844
+  %v1040 = bitcast half %v750 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1040, ptr addrspace(8) %v848, i32 %v1039, i32 0, i32 0)
+  %v1041 = add i32 %v7, %v710
+  %v1042 = add i32 %v1041, 0
+  %v1043 = mul i32 %v708, 64
+  %v1044 = add i32 %v1043, %v1042
+  %v1045 = mul i32 %v1044, 2
+  %v1046 = icmp slt i32 %v1042, 64
+  %v1047 = select i1 %v1046, i32 %v1045, i32 %v844
+  %v1048 = bitcast half %v751 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1048, ptr addrspace(8) %v848, i32 %v1047, i32 0, i32 0)
+  %v1049 = add i32 %v7, %v710
+  %v1050 = add i32 %v1049, 1
+  %v1051 = mul i32 %v708, 64
+  %v1052 = add i32 %v1051, %v1050
+  %v1053 = mul i32 %v1052, 2
+  %v1054 = icmp slt i32 %v1050, 64
+  %v1055 = select i1 %v1054, i32 %v1053, i32 %v844
+  %v1056 = bitcast half %v752 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1056, ptr addrspace(8) %v848, i32 %v1055, i32 0, i32 0)
+  %v1057 = add i32 %v7, %v710
+  %v1058 = add i32 %v1057, 2
+  %v1059 = mul i32 %v708, 64
+  %v1060 = add i32 %v1059, %v1058
+  %v1061 = mul i32 %v1060, 2
+  %v1062 = icmp slt i32 %v1058, 64
+  %v1063 = select i1 %v1062, i32 %v1061, i32 %v844
+  %v1064 = bitcast half %v753 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1064, ptr addrspace(8) %v848, i32 %v1063, i32 0, i32 0)
+  %v1065 = add i32 %v7, %v710
+  %v1066 = add i32 %v1065, 3
+  %v1067 = mul i32 %v708, 64
+  %v1068 = add i32 %v1067, %v1066
+  %v1069 = mul i32 %v1068, 2
+  %v1070 = icmp slt i32 %v1066, 64
+  %v1071 = select i1 %v1070, i32 %v1069, i32 %v844
+  %v1072 = bitcast half %v754 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1072, ptr addrspace(8) %v848, i32 %v1071, i32 0, i32 0)
+  %v1073 = add i32 %v7, %v722
+  %v1074 = add i32 %v1073, 0
+  %v1075 = mul i32 %v720, 64
+  %v1076 = add i32 %v1075, %v1074
+  %v1077 = mul i32 %v1076, 2
+  %v1078 = icmp slt i32 %v1074, 64
+  %v1079 = select i1 %v1078, i32 %v1077, i32 %v844
+  %v1080 = bitcast half %v755 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1080, ptr addrspace(8) %v848, i32 %v1079, i32 0, i32 0)
+  %v1081 = add i32 %v7, %v722
+  %v1082 = add i32 %v1081, 1
+  %v1083 = mul i32 %v720, 64
+  %v1084 = add i32 %v1083, %v1082
+  %v1085 = mul i32 %v1084, 2
+  %v1086 = icmp slt i32 %v1082, 64
+  %v1087 = select i1 %v1086, i32 %v1085, i32 %v844
+  %v1088 = bitcast half %v756 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1088, ptr addrspace(8) %v848, i32 %v1087, i32 0, i32 0)
+  %v1089 = add i32 %v7, %v722
+  %v1090 = add i32 %v1089, 2
+  %v1091 = mul i32 %v720, 64
+  %v1092 = add i32 %v1091, %v1090
   %v1093 = mul i32 %v1092, 2
-  %v1094 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1093
-  %v1095 = fptrunc float %v711 to half
-  store half %v1095, ptr addrspace(1) %v1094, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1096 = add i32 %v7, %v710
-  %v1097 = add i32 %v1096, 1
-  %v1098 = icmp slt i32 %v1085, 784
-  %v1099 = icmp slt i32 %v1097, 64
-  %v1100 = and i1 %v1098, %v1099
-  br i1 %v1100, label %if.then99, label %if.else100
-if.then99:
-  %v1101 = mul i32 %v1085, 64
-  %v1102 = add i32 %v1101, %v1097
-  %v1103 = mul i32 %v1102, 2
-  %v1104 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1103
-  %v1105 = fptrunc float %v712 to half
-  store half %v1105, ptr addrspace(1) %v1104, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1106 = add i32 %v7, %v710
-  %v1107 = add i32 %v1106, 2
-  %v1108 = icmp slt i32 %v1085, 784
-  %v1109 = icmp slt i32 %v1107, 64
-  %v1110 = and i1 %v1108, %v1109
-  br i1 %v1110, label %if.then102, label %if.else103
-if.then102:
-  %v1111 = mul i32 %v1085, 64
-  %v1112 = add i32 %v1111, %v1107
-  %v1113 = mul i32 %v1112, 2
-  %v1114 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1113
-  %v1115 = fptrunc float %v713 to half
-  store half %v1115, ptr addrspace(1) %v1114, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1116 = add i32 %v7, %v710
-  %v1117 = add i32 %v1116, 3
-  %v1118 = icmp slt i32 %v1085, 784
-  %v1119 = icmp slt i32 %v1117, 64
-  %v1120 = and i1 %v1118, %v1119
-  br i1 %v1120, label %if.then105, label %if.else106
-if.then105:
-  %v1121 = mul i32 %v1085, 64
-  %v1122 = add i32 %v1121, %v1117
-  %v1123 = mul i32 %v1122, 2
-  %v1124 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1123
-  %v1125 = fptrunc float %v714 to half
-  store half %v1125, ptr addrspace(1) %v1124, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1126 = add i32 %v5, %v720
-  %v1127 = add i32 %v7, %v722
-  %v1128 = add i32 %v1127, 0
-  %v1129 = icmp slt i32 %v1126, 784
-  %v1130 = icmp slt i32 %v1128, 64
-  %v1131 = and i1 %v1129, %v1130
-  br i1 %v1131, label %if.then108, label %if.else109
-if.then108:
-  %v1132 = mul i32 %v1126, 64
-  %v1133 = add i32 %v1132, %v1128
-  %v1134 = mul i32 %v1133, 2
-  %v1135 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1134
-  %v1136 = fptrunc float %v723 to half
-  store half %v1136, ptr addrspace(1) %v1135, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1137 = add i32 %v7, %v722
-  %v1138 = add i32 %v1137, 1
-  %v1139 = icmp slt i32 %v1126, 784
-  %v1140 = icmp slt i32 %v1138, 64
-  %v1141 = and i1 %v1139, %v1140
-  br i1 %v1141, label %if.then111, label %if.else112
-if.then111:
-  %v1142 = mul i32 %v1126, 64
-  %v1143 = add i32 %v1142, %v1138
-  %v1144 = mul i32 %v1143, 2
-  %v1145 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1144
-  %v1146 = fptrunc float %v724 to half
-  store half %v1146, ptr addrspace(1) %v1145, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1147 = add i32 %v7, %v722
-  %v1148 = add i32 %v1147, 2
-  %v1149 = icmp slt i32 %v1126, 784
-  %v1150 = icmp slt i32 %v1148, 64
-  %v1151 = and i1 %v1149, %v1150
-  br i1 %v1151, label %if.then114, label %if.else115
-if.then114:
-  %v1152 = mul i32 %v1126, 64
-  %v1153 = add i32 %v1152, %v1148
-  %v1154 = mul i32 %v1153, 2
-  %v1155 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1154
-  %v1156 = fptrunc float %v725 to half
-  store half %v1156, ptr addrspace(1) %v1155, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1157 = add i32 %v7, %v722
-  %v1158 = add i32 %v1157, 3
-  %v1159 = icmp slt i32 %v1126, 784
-  %v1160 = icmp slt i32 %v1158, 64
-  %v1161 = and i1 %v1159, %v1160
-  br i1 %v1161, label %if.then117, label %if.else118
-if.then117:
-  %v1162 = mul i32 %v1126, 64
-  %v1163 = add i32 %v1162, %v1158
-  %v1164 = mul i32 %v1163, 2
-  %v1165 = getelementptr inbounds i8, ptr addrspace(1) %v630, i32 %v1164
-  %v1166 = fptrunc float %v726 to half
-  store half %v1166, ptr addrspace(1) %v1165, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
+  %v1094 = icmp slt i32 %v1090, 64
+  %v1095 = select i1 %v1094, i32 %v1093, i32 %v844
+  %v1096 = bitcast half %v757 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1096, ptr addrspace(8) %v848, i32 %v1095, i32 0, i32 0)
+  %v1097 = add i32 %v7, %v722
+  %v1098 = add i32 %v1097, 3
+  %v1099 = mul i32 %v720, 64
+  %v1100 = add i32 %v1099, %v1098
+  %v1101 = mul i32 %v1100, 2
+  %v1102 = icmp slt i32 %v1098, 64
+  %v1103 = select i1 %v1102, i32 %v1101, i32 %v844
+  %v1104 = bitcast half %v758 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1104, ptr addrspace(8) %v848, i32 %v1103, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1), i16, i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half>, <4 x half>, <4 x float>, i32, i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()

@@ -789,690 +789,439 @@ for.exit8:
   %v713 = extractelement <16 x float> %v499, i32 13
   %v714 = extractelement <16 x float> %v499, i32 14
   %v715 = extractelement <16 x float> %v499, i32 15
+  %v716 = fptrunc float %v628 to half
+  %v717 = fptrunc float %v629 to half
+  %v718 = fptrunc float %v630 to half
+  %v719 = fptrunc float %v631 to half
+  %v720 = fptrunc float %v640 to half
+  %v721 = fptrunc float %v641 to half
+  %v722 = fptrunc float %v642 to half
+  %v723 = fptrunc float %v643 to half
+  %v724 = fptrunc float %v652 to half
+  %v725 = fptrunc float %v653 to half
+  %v726 = fptrunc float %v654 to half
+  %v727 = fptrunc float %v655 to half
+  %v728 = fptrunc float %v664 to half
+  %v729 = fptrunc float %v665 to half
+  %v730 = fptrunc float %v666 to half
+  %v731 = fptrunc float %v667 to half
+  %v732 = fptrunc float %v676 to half
+  %v733 = fptrunc float %v677 to half
+  %v734 = fptrunc float %v678 to half
+  %v735 = fptrunc float %v679 to half
+  %v736 = fptrunc float %v688 to half
+  %v737 = fptrunc float %v689 to half
+  %v738 = fptrunc float %v690 to half
+  %v739 = fptrunc float %v691 to half
+  %v740 = fptrunc float %v700 to half
+  %v741 = fptrunc float %v701 to half
+  %v742 = fptrunc float %v702 to half
+  %v743 = fptrunc float %v703 to half
+  %v744 = fptrunc float %v712 to half
+  %v745 = fptrunc float %v713 to half
+  %v746 = fptrunc float %v714 to half
+  %v747 = fptrunc float %v715 to half
   br i1 %v104, label %if.then21, label %if.else22
 if.then21:
-  %v716 = add i32 %v5, %v625
-  %v717 = add i32 %v7, %v627
-  %v718 = mul i32 %v716, 64
-  %v719 = add i32 %v718, %v717
-  %v720 = mul i32 %v719, 2
-  %v721 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v720
-  %v722 = fptrunc float %v628 to half
-  %v723 = fptrunc float %v629 to half
-  %v724 = fptrunc float %v630 to half
-  %v725 = fptrunc float %v631 to half
-  %v726 = insertelement <4 x half> poison, half %v722, i32 0
-  %v727 = insertelement <4 x half> %v726, half %v723, i32 1
-  %v728 = insertelement <4 x half> %v727, half %v724, i32 2
-  %v729 = insertelement <4 x half> %v728, half %v725, i32 3
-  store <4 x half> %v729, ptr addrspace(1) %v721, align 2
-  %v730 = add i32 %v5, %v637
-  %v731 = add i32 %v7, %v639
-  %v732 = mul i32 %v730, 64
-  %v733 = add i32 %v732, %v731
-  %v734 = mul i32 %v733, 2
-  %v735 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v734
-  %v736 = fptrunc float %v640 to half
-  %v737 = fptrunc float %v641 to half
-  %v738 = fptrunc float %v642 to half
-  %v739 = fptrunc float %v643 to half
-  %v740 = insertelement <4 x half> poison, half %v736, i32 0
-  %v741 = insertelement <4 x half> %v740, half %v737, i32 1
-  %v742 = insertelement <4 x half> %v741, half %v738, i32 2
-  %v743 = insertelement <4 x half> %v742, half %v739, i32 3
-  store <4 x half> %v743, ptr addrspace(1) %v735, align 2
-  %v744 = add i32 %v5, %v649
-  %v745 = add i32 %v7, %v651
-  %v746 = mul i32 %v744, 64
-  %v747 = add i32 %v746, %v745
-  %v748 = mul i32 %v747, 2
-  %v749 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v748
-  %v750 = fptrunc float %v652 to half
-  %v751 = fptrunc float %v653 to half
-  %v752 = fptrunc float %v654 to half
-  %v753 = fptrunc float %v655 to half
-  %v754 = insertelement <4 x half> poison, half %v750, i32 0
-  %v755 = insertelement <4 x half> %v754, half %v751, i32 1
-  %v756 = insertelement <4 x half> %v755, half %v752, i32 2
-  %v757 = insertelement <4 x half> %v756, half %v753, i32 3
-  store <4 x half> %v757, ptr addrspace(1) %v749, align 2
-  %v758 = add i32 %v5, %v661
-  %v759 = add i32 %v7, %v663
+  %v748 = add i32 %v5, %v625
+  %v749 = add i32 %v7, %v627
+  %v750 = mul i32 %v748, 64
+  %v751 = add i32 %v750, %v749
+  %v752 = mul i32 %v751, 2
+  %v753 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v752
+  %v754 = insertelement <4 x half> poison, half %v716, i32 0
+  %v755 = insertelement <4 x half> %v754, half %v717, i32 1
+  %v756 = insertelement <4 x half> %v755, half %v718, i32 2
+  %v757 = insertelement <4 x half> %v756, half %v719, i32 3
+  store <4 x half> %v757, ptr addrspace(1) %v753, align 2
+  %v758 = add i32 %v5, %v637
+  %v759 = add i32 %v7, %v639
   %v760 = mul i32 %v758, 64
   %v761 = add i32 %v760, %v759
   %v762 = mul i32 %v761, 2
   %v763 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v762
-  %v764 = fptrunc float %v664 to half
-  %v765 = fptrunc float %v665 to half
-  %v766 = fptrunc float %v666 to half
-  %v767 = fptrunc float %v667 to half
-  %v768 = insertelement <4 x half> poison, half %v764, i32 0
-  %v769 = insertelement <4 x half> %v768, half %v765, i32 1
-  %v770 = insertelement <4 x half> %v769, half %v766, i32 2
-  %v771 = insertelement <4 x half> %v770, half %v767, i32 3
-  store <4 x half> %v771, ptr addrspace(1) %v763, align 2
-  %v772 = add i32 %v5, %v673
-  %v773 = add i32 %v7, %v675
-  %v774 = mul i32 %v772, 64
-  %v775 = add i32 %v774, %v773
-  %v776 = mul i32 %v775, 2
-  %v777 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v776
-  %v778 = fptrunc float %v676 to half
-  %v779 = fptrunc float %v677 to half
-  %v780 = fptrunc float %v678 to half
-  %v781 = fptrunc float %v679 to half
-  %v782 = insertelement <4 x half> poison, half %v778, i32 0
-  %v783 = insertelement <4 x half> %v782, half %v779, i32 1
-  %v784 = insertelement <4 x half> %v783, half %v780, i32 2
-  %v785 = insertelement <4 x half> %v784, half %v781, i32 3
-  store <4 x half> %v785, ptr addrspace(1) %v777, align 2
-  %v786 = add i32 %v5, %v685
-  %v787 = add i32 %v7, %v687
-  %v788 = mul i32 %v786, 64
-  %v789 = add i32 %v788, %v787
-  %v790 = mul i32 %v789, 2
-  %v791 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v790
-  %v792 = fptrunc float %v688 to half
-  %v793 = fptrunc float %v689 to half
-  %v794 = fptrunc float %v690 to half
-  %v795 = fptrunc float %v691 to half
-  %v796 = insertelement <4 x half> poison, half %v792, i32 0
-  %v797 = insertelement <4 x half> %v796, half %v793, i32 1
-  %v798 = insertelement <4 x half> %v797, half %v794, i32 2
-  %v799 = insertelement <4 x half> %v798, half %v795, i32 3
-  store <4 x half> %v799, ptr addrspace(1) %v791, align 2
-  %v800 = add i32 %v5, %v697
-  %v801 = add i32 %v7, %v699
-  %v802 = mul i32 %v800, 64
-  %v803 = add i32 %v802, %v801
-  %v804 = mul i32 %v803, 2
-  %v805 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v804
-  %v806 = fptrunc float %v700 to half
-  %v807 = fptrunc float %v701 to half
-  %v808 = fptrunc float %v702 to half
-  %v809 = fptrunc float %v703 to half
-  %v810 = insertelement <4 x half> poison, half %v806, i32 0
-  %v811 = insertelement <4 x half> %v810, half %v807, i32 1
-  %v812 = insertelement <4 x half> %v811, half %v808, i32 2
-  %v813 = insertelement <4 x half> %v812, half %v809, i32 3
-  store <4 x half> %v813, ptr addrspace(1) %v805, align 2
-  %v814 = add i32 %v5, %v709
-  %v815 = add i32 %v7, %v711
-  %v816 = mul i32 %v814, 64
-  %v817 = add i32 %v816, %v815
-  %v818 = mul i32 %v817, 2
-  %v819 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v818
-  %v820 = fptrunc float %v712 to half
-  %v821 = fptrunc float %v713 to half
-  %v822 = fptrunc float %v714 to half
-  %v823 = fptrunc float %v715 to half
-  %v824 = insertelement <4 x half> poison, half %v820, i32 0
-  %v825 = insertelement <4 x half> %v824, half %v821, i32 1
-  %v826 = insertelement <4 x half> %v825, half %v822, i32 2
-  %v827 = insertelement <4 x half> %v826, half %v823, i32 3
-  store <4 x half> %v827, ptr addrspace(1) %v819, align 2
+  %v764 = insertelement <4 x half> poison, half %v720, i32 0
+  %v765 = insertelement <4 x half> %v764, half %v721, i32 1
+  %v766 = insertelement <4 x half> %v765, half %v722, i32 2
+  %v767 = insertelement <4 x half> %v766, half %v723, i32 3
+  store <4 x half> %v767, ptr addrspace(1) %v763, align 2
+  %v768 = add i32 %v5, %v649
+  %v769 = add i32 %v7, %v651
+  %v770 = mul i32 %v768, 64
+  %v771 = add i32 %v770, %v769
+  %v772 = mul i32 %v771, 2
+  %v773 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v772
+  %v774 = insertelement <4 x half> poison, half %v724, i32 0
+  %v775 = insertelement <4 x half> %v774, half %v725, i32 1
+  %v776 = insertelement <4 x half> %v775, half %v726, i32 2
+  %v777 = insertelement <4 x half> %v776, half %v727, i32 3
+  store <4 x half> %v777, ptr addrspace(1) %v773, align 2
+  %v778 = add i32 %v5, %v661
+  %v779 = add i32 %v7, %v663
+  %v780 = mul i32 %v778, 64
+  %v781 = add i32 %v780, %v779
+  %v782 = mul i32 %v781, 2
+  %v783 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v782
+  %v784 = insertelement <4 x half> poison, half %v728, i32 0
+  %v785 = insertelement <4 x half> %v784, half %v729, i32 1
+  %v786 = insertelement <4 x half> %v785, half %v730, i32 2
+  %v787 = insertelement <4 x half> %v786, half %v731, i32 3
+  store <4 x half> %v787, ptr addrspace(1) %v783, align 2
+  %v788 = add i32 %v5, %v673
+  %v789 = add i32 %v7, %v675
+  %v790 = mul i32 %v788, 64
+  %v791 = add i32 %v790, %v789
+  %v792 = mul i32 %v791, 2
+  %v793 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v792
+  %v794 = insertelement <4 x half> poison, half %v732, i32 0
+  %v795 = insertelement <4 x half> %v794, half %v733, i32 1
+  %v796 = insertelement <4 x half> %v795, half %v734, i32 2
+  %v797 = insertelement <4 x half> %v796, half %v735, i32 3
+  store <4 x half> %v797, ptr addrspace(1) %v793, align 2
+  %v798 = add i32 %v5, %v685
+  %v799 = add i32 %v7, %v687
+  %v800 = mul i32 %v798, 64
+  %v801 = add i32 %v800, %v799
+  %v802 = mul i32 %v801, 2
+  %v803 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v802
+  %v804 = insertelement <4 x half> poison, half %v736, i32 0
+  %v805 = insertelement <4 x half> %v804, half %v737, i32 1
+  %v806 = insertelement <4 x half> %v805, half %v738, i32 2
+  %v807 = insertelement <4 x half> %v806, half %v739, i32 3
+  store <4 x half> %v807, ptr addrspace(1) %v803, align 2
+  %v808 = add i32 %v5, %v697
+  %v809 = add i32 %v7, %v699
+  %v810 = mul i32 %v808, 64
+  %v811 = add i32 %v810, %v809
+  %v812 = mul i32 %v811, 2
+  %v813 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v812
+  %v814 = insertelement <4 x half> poison, half %v740, i32 0
+  %v815 = insertelement <4 x half> %v814, half %v741, i32 1
+  %v816 = insertelement <4 x half> %v815, half %v742, i32 2
+  %v817 = insertelement <4 x half> %v816, half %v743, i32 3
+  store <4 x half> %v817, ptr addrspace(1) %v813, align 2
+  %v818 = add i32 %v5, %v709
+  %v819 = add i32 %v7, %v711
+  %v820 = mul i32 %v818, 64
+  %v821 = add i32 %v820, %v819
+  %v822 = mul i32 %v821, 2
+  %v823 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v822
+  %v824 = insertelement <4 x half> poison, half %v744, i32 0
+  %v825 = insertelement <4 x half> %v824, half %v745, i32 1
+  %v826 = insertelement <4 x half> %v825, half %v746, i32 2
+  %v827 = insertelement <4 x half> %v826, half %v747, i32 3
+  store <4 x half> %v827, ptr addrspace(1) %v823, align 2
   br label %if.end23
 if.else22:
-  %v828 = add i32 %v5, %v625
-  %v829 = add i32 %v7, %v627
-  %v830 = add i32 %v829, 0
-  %v831 = icmp slt i32 %v828, 784
-  %v832 = icmp slt i32 %v830, 64
-  %v833 = and i1 %v831, %v832
-  br i1 %v833, label %if.then24, label %if.else25
-if.then24:
-  %v834 = mul i32 %v828, 64
-  %v835 = add i32 %v834, %v830
-  %v836 = mul i32 %v835, 2
-  %v837 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v836
-  %v838 = fptrunc float %v628 to half
-  store half %v838, ptr addrspace(1) %v837, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v828 = icmp slt i32 %v5, 784
+  %v829 = sub i32 784, %v5
+  %v830 = call i32 @llvm.smin.i32(i32 %v829, i32 128)
+  %v831 = select i1 %v828, i32 %v830, i32 0
+  %v832 = mul i32 %v831, 64
+  %v833 = mul i32 %v832, 2
+  %v834 = mul i32 %v5, 64
+  %v835 = mul i32 %v834, 2
+  %v836 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v835
+  %v837 = zext i32 %v833 to i64
+  %v838 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v836, i16 0, i64 %v837, i32 131072)
   %v839 = add i32 %v7, %v627
-  %v840 = add i32 %v839, 1
-  %v841 = icmp slt i32 %v828, 784
-  %v842 = icmp slt i32 %v840, 64
-  %v843 = and i1 %v841, %v842
-  br i1 %v843, label %if.then27, label %if.else28
-if.then27:
-  %v844 = mul i32 %v828, 64
-  %v845 = add i32 %v844, %v840
-  %v846 = mul i32 %v845, 2
-  %v847 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v846
-  %v848 = fptrunc float %v629 to half
-  store half %v848, ptr addrspace(1) %v847, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v849 = add i32 %v7, %v627
-  %v850 = add i32 %v849, 2
-  %v851 = icmp slt i32 %v828, 784
-  %v852 = icmp slt i32 %v850, 64
-  %v853 = and i1 %v851, %v852
-  br i1 %v853, label %if.then30, label %if.else31
-if.then30:
-  %v854 = mul i32 %v828, 64
-  %v855 = add i32 %v854, %v850
-  %v856 = mul i32 %v855, 2
-  %v857 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v856
-  %v858 = fptrunc float %v630 to half
-  store half %v858, ptr addrspace(1) %v857, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v859 = add i32 %v7, %v627
-  %v860 = add i32 %v859, 3
-  %v861 = icmp slt i32 %v828, 784
-  %v862 = icmp slt i32 %v860, 64
-  %v863 = and i1 %v861, %v862
-  br i1 %v863, label %if.then33, label %if.else34
-if.then33:
-  %v864 = mul i32 %v828, 64
-  %v865 = add i32 %v864, %v860
-  %v866 = mul i32 %v865, 2
-  %v867 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v866
-  %v868 = fptrunc float %v631 to half
-  store half %v868, ptr addrspace(1) %v867, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v869 = add i32 %v5, %v637
-  %v870 = add i32 %v7, %v639
-  %v871 = add i32 %v870, 0
-  %v872 = icmp slt i32 %v869, 784
-  %v873 = icmp slt i32 %v871, 64
-  %v874 = and i1 %v872, %v873
-  br i1 %v874, label %if.then36, label %if.else37
-if.then36:
-  %v875 = mul i32 %v869, 64
-  %v876 = add i32 %v875, %v871
-  %v877 = mul i32 %v876, 2
-  %v878 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v877
-  %v879 = fptrunc float %v640 to half
-  store half %v879, ptr addrspace(1) %v878, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
-  %v880 = add i32 %v7, %v639
-  %v881 = add i32 %v880, 1
-  %v882 = icmp slt i32 %v869, 784
-  %v883 = icmp slt i32 %v881, 64
-  %v884 = and i1 %v882, %v883
-  br i1 %v884, label %if.then39, label %if.else40
-if.then39:
-  %v885 = mul i32 %v869, 64
-  %v886 = add i32 %v885, %v881
-  %v887 = mul i32 %v886, 2
-  %v888 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v887
-  %v889 = fptrunc float %v641 to half
-  store half %v889, ptr addrspace(1) %v888, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v890 = add i32 %v7, %v639
-  %v891 = add i32 %v890, 2
-  %v892 = icmp slt i32 %v869, 784
-  %v893 = icmp slt i32 %v891, 64
-  %v894 = and i1 %v892, %v893
-  br i1 %v894, label %if.then42, label %if.else43
-if.then42:
-  %v895 = mul i32 %v869, 64
-  %v896 = add i32 %v895, %v891
-  %v897 = mul i32 %v896, 2
-  %v898 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v897
-  %v899 = fptrunc float %v642 to half
-  store half %v899, ptr addrspace(1) %v898, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v900 = add i32 %v7, %v639
-  %v901 = add i32 %v900, 3
-  %v902 = icmp slt i32 %v869, 784
-  %v903 = icmp slt i32 %v901, 64
-  %v904 = and i1 %v902, %v903
-  br i1 %v904, label %if.then45, label %if.else46
-if.then45:
-  %v905 = mul i32 %v869, 64
-  %v906 = add i32 %v905, %v901
+  %v840 = add i32 %v839, 0
+  %v841 = mul i32 %v625, 64
+  %v842 = add i32 %v841, %v840
+  %v843 = mul i32 %v842, 2
+  %v844 = icmp slt i32 %v840, 64
+  %v845 = select i1 %v844, i32 %v843, i32 %v833
+  %v846 = bitcast half %v716 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v846, ptr addrspace(8) %v838, i32 %v845, i32 0, i32 0)
+  %v847 = add i32 %v7, %v627
+  %v848 = add i32 %v847, 1
+  %v849 = mul i32 %v625, 64
+  %v850 = add i32 %v849, %v848
+  %v851 = mul i32 %v850, 2
+  %v852 = icmp slt i32 %v848, 64
+  %v853 = select i1 %v852, i32 %v851, i32 %v833
+  %v854 = bitcast half %v717 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v854, ptr addrspace(8) %v838, i32 %v853, i32 0, i32 0)
+  %v855 = add i32 %v7, %v627
+  %v856 = add i32 %v855, 2
+  %v857 = mul i32 %v625, 64
+  %v858 = add i32 %v857, %v856
+  %v859 = mul i32 %v858, 2
+  %v860 = icmp slt i32 %v856, 64
+  %v861 = select i1 %v860, i32 %v859, i32 %v833
+  %v862 = bitcast half %v718 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v862, ptr addrspace(8) %v838, i32 %v861, i32 0, i32 0)
+  %v863 = add i32 %v7, %v627
+  %v864 = add i32 %v863, 3
+  %v865 = mul i32 %v625, 64
+  %v866 = add i32 %v865, %v864
+  %v867 = mul i32 %v866, 2
+  %v868 = icmp slt i32 %v864, 64
+  %v869 = select i1 %v868, i32 %v867, i32 %v833
+  %v870 = bitcast half %v719 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v870, ptr addrspace(8) %v838, i32 %v869, i32 0, i32 0)
+  %v871 = add i32 %v7, %v639
+  %v872 = add i32 %v871, 0
+  %v873 = mul i32 %v637, 64
+  %v874 = add i32 %v873, %v872
+  %v875 = mul i32 %v874, 2
+  %v876 = icmp slt i32 %v872, 64
+  %v877 = select i1 %v876, i32 %v875, i32 %v833
+  %v878 = bitcast half %v720 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v878, ptr addrspace(8) %v838, i32 %v877, i32 0, i32 0)
+  %v879 = add i32 %v7, %v639
+  %v880 = add i32 %v879, 1
+  %v881 = mul i32 %v637, 64
+  %v882 = add i32 %v881, %v880
+  %v883 = mul i32 %v882, 2
+  %v884 = icmp slt i32 %v880, 64
+  %v885 = select i1 %v884, i32 %v883, i32 %v833
+  %v886 = bitcast half %v721 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v886, ptr addrspace(8) %v838, i32 %v885, i32 0, i32 0)
+  %v887 = add i32 %v7, %v639
+  %v888 = add i32 %v887, 2
+  %v889 = mul i32 %v637, 64
+  %v890 = add i32 %v889, %v888
+  %v891 = mul i32 %v890, 2
+  %v892 = icmp slt i32 %v888, 64
+  %v893 = select i1 %v892, i32 %v891, i32 %v833
+  %v894 = bitcast half %v722 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v894, ptr addrspace(8) %v838, i32 %v893, i32 0, i32 0)
+  %v895 = add i32 %v7, %v639
+  %v896 = add i32 %v895, 3
+  %v897 = mul i32 %v637, 64
+  %v898 = add i32 %v897, %v896
+  %v899 = mul i32 %v898, 2
+  %v900 = icmp slt i32 %v896, 64
+  %v901 = select i1 %v900, i32 %v899, i32 %v833
+  %v902 = bitcast half %v723 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v902, ptr addrspace(8) %v838, i32 %v901, i32 0, i32 0)
+  %v903 = add i32 %v7, %v651
+  %v904 = add i32 %v903, 0
+  %v905 = mul i32 %v649, 64
+  %v906 = add i32 %v905, %v904
   %v907 = mul i32 %v906, 2
-  %v908 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v907
-  %v909 = fptrunc float %v643 to half
-  store half %v909, ptr addrspace(1) %v908, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v910 = add i32 %v5, %v649
+  %v908 = icmp slt i32 %v904, 64
+  %v909 = select i1 %v908, i32 %v907, i32 %v833
+  %v910 = bitcast half %v724 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v910, ptr addrspace(8) %v838, i32 %v909, i32 0, i32 0)
   %v911 = add i32 %v7, %v651
-  %v912 = add i32 %v911, 0
-  %v913 = icmp slt i32 %v910, 784
-  %v914 = icmp slt i32 %v912, 64
-  %v915 = and i1 %v913, %v914
-  br i1 %v915, label %if.then48, label %if.else49
-if.then48:
-  %v916 = mul i32 %v910, 64
-  %v917 = add i32 %v916, %v912
-  %v918 = mul i32 %v917, 2
-  %v919 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v918
-  %v920 = fptrunc float %v652 to half
-  store half %v920, ptr addrspace(1) %v919, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v921 = add i32 %v7, %v651
-  %v922 = add i32 %v921, 1
-  %v923 = icmp slt i32 %v910, 784
-  %v924 = icmp slt i32 %v922, 64
-  %v925 = and i1 %v923, %v924
-  br i1 %v925, label %if.then51, label %if.else52
-if.then51:
-  %v926 = mul i32 %v910, 64
-  %v927 = add i32 %v926, %v922
-  %v928 = mul i32 %v927, 2
-  %v929 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v928
-  %v930 = fptrunc float %v653 to half
-  store half %v930, ptr addrspace(1) %v929, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v931 = add i32 %v7, %v651
-  %v932 = add i32 %v931, 2
-  %v933 = icmp slt i32 %v910, 784
-  %v934 = icmp slt i32 %v932, 64
-  %v935 = and i1 %v933, %v934
-  br i1 %v935, label %if.then54, label %if.else55
-if.then54:
-  %v936 = mul i32 %v910, 64
-  %v937 = add i32 %v936, %v932
-  %v938 = mul i32 %v937, 2
-  %v939 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v938
-  %v940 = fptrunc float %v654 to half
-  store half %v940, ptr addrspace(1) %v939, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v941 = add i32 %v7, %v651
-  %v942 = add i32 %v941, 3
-  %v943 = icmp slt i32 %v910, 784
-  %v944 = icmp slt i32 %v942, 64
-  %v945 = and i1 %v943, %v944
-  br i1 %v945, label %if.then57, label %if.else58
-if.then57:
-  %v946 = mul i32 %v910, 64
-  %v947 = add i32 %v946, %v942
-  %v948 = mul i32 %v947, 2
-  %v949 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v948
-  %v950 = fptrunc float %v655 to half
-  store half %v950, ptr addrspace(1) %v949, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v951 = add i32 %v5, %v661
-  %v952 = add i32 %v7, %v663
-  %v953 = add i32 %v952, 0
-  %v954 = icmp slt i32 %v951, 784
-  %v955 = icmp slt i32 %v953, 64
-  %v956 = and i1 %v954, %v955
-  br i1 %v956, label %if.then60, label %if.else61
-if.then60:
-  %v957 = mul i32 %v951, 64
-  %v958 = add i32 %v957, %v953
-  %v959 = mul i32 %v958, 2
-  %v960 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v959
-  %v961 = fptrunc float %v664 to half
-  store half %v961, ptr addrspace(1) %v960, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v962 = add i32 %v7, %v663
-  %v963 = add i32 %v962, 1
-  %v964 = icmp slt i32 %v951, 784
-  %v965 = icmp slt i32 %v963, 64
-  %v966 = and i1 %v964, %v965
-  br i1 %v966, label %if.then63, label %if.else64
-if.then63:
-  %v967 = mul i32 %v951, 64
-  %v968 = add i32 %v967, %v963
-  %v969 = mul i32 %v968, 2
-  %v970 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v969
-  %v971 = fptrunc float %v665 to half
-  store half %v971, ptr addrspace(1) %v970, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v972 = add i32 %v7, %v663
-  %v973 = add i32 %v972, 2
-  %v974 = icmp slt i32 %v951, 784
-  %v975 = icmp slt i32 %v973, 64
-  %v976 = and i1 %v974, %v975
-  br i1 %v976, label %if.then66, label %if.else67
-if.then66:
-  %v977 = mul i32 %v951, 64
-  %v978 = add i32 %v977, %v973
+  %v912 = add i32 %v911, 1
+  %v913 = mul i32 %v649, 64
+  %v914 = add i32 %v913, %v912
+  %v915 = mul i32 %v914, 2
+  %v916 = icmp slt i32 %v912, 64
+  %v917 = select i1 %v916, i32 %v915, i32 %v833
+  %v918 = bitcast half %v725 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v918, ptr addrspace(8) %v838, i32 %v917, i32 0, i32 0)
+  %v919 = add i32 %v7, %v651
+  %v920 = add i32 %v919, 2
+  %v921 = mul i32 %v649, 64
+  %v922 = add i32 %v921, %v920
+  %v923 = mul i32 %v922, 2
+  %v924 = icmp slt i32 %v920, 64
+  %v925 = select i1 %v924, i32 %v923, i32 %v833
+  %v926 = bitcast half %v726 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v926, ptr addrspace(8) %v838, i32 %v925, i32 0, i32 0)
+  %v927 = add i32 %v7, %v651
+  %v928 = add i32 %v927, 3
+  %v929 = mul i32 %v649, 64
+  %v930 = add i32 %v929, %v928
+  %v931 = mul i32 %v930, 2
+  %v932 = icmp slt i32 %v928, 64
+  %v933 = select i1 %v932, i32 %v931, i32 %v833
+  %v934 = bitcast half %v727 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v934, ptr addrspace(8) %v838, i32 %v933, i32 0, i32 0)
+  %v935 = add i32 %v7, %v663
+  %v936 = add i32 %v935, 0
+  %v937 = mul i32 %v661, 64
+  %v938 = add i32 %v937, %v936
+  %v939 = mul i32 %v938, 2
+  %v940 = icmp slt i32 %v936, 64
+  %v941 = select i1 %v940, i32 %v939, i32 %v833
+  %v942 = bitcast half %v728 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v942, ptr addrspace(8) %v838, i32 %v941, i32 0, i32 0)
+  %v943 = add i32 %v7, %v663
+  %v944 = add i32 %v943, 1
+  %v945 = mul i32 %v661, 64
+  %v946 = add i32 %v945, %v944
+  %v947 = mul i32 %v946, 2
+  %v948 = icmp slt i32 %v944, 64
+  %v949 = select i1 %v948, i32 %v947, i32 %v833
+  %v950 = bitcast half %v729 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v950, ptr addrspace(8) %v838, i32 %v949, i32 0, i32 0)
+  %v951 = add i32 %v7, %v663
+  %v952 = add i32 %v951, 2
+  %v953 = mul i32 %v661, 64
+  %v954 = add i32 %v953, %v952
+  %v955 = mul i32 %v954, 2
+  %v956 = icmp slt i32 %v952, 64
+  %v957 = select i1 %v956, i32 %v955, i32 %v833
+  %v958 = bitcast half %v730 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v958, ptr addrspace(8) %v838, i32 %v957, i32 0, i32 0)
+  %v959 = add i32 %v7, %v663
+  %v960 = add i32 %v959, 3
+  %v961 = mul i32 %v661, 64
+  %v962 = add i32 %v961, %v960
+  %v963 = mul i32 %v962, 2
+  %v964 = icmp slt i32 %v960, 64
+  %v965 = select i1 %v964, i32 %v963, i32 %v833
+  %v966 = bitcast half %v731 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v966, ptr addrspace(8) %v838, i32 %v965, i32 0, i32 0)
+  %v967 = add i32 %v7, %v675
+  %v968 = add i32 %v967, 0
+  %v969 = mul i32 %v673, 64
+  %v970 = add i32 %v969, %v968
+  %v971 = mul i32 %v970, 2
+  %v972 = icmp slt i32 %v968, 64
+  %v973 = select i1 %v972, i32 %v971, i32 %v833
+  %v974 = bitcast half %v732 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v974, ptr addrspace(8) %v838, i32 %v973, i32 0, i32 0)
+  %v975 = add i32 %v7, %v675
+  %v976 = add i32 %v975, 1
+  %v977 = mul i32 %v673, 64
+  %v978 = add i32 %v977, %v976
   %v979 = mul i32 %v978, 2
-  %v980 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v979
-  %v981 = fptrunc float %v666 to half
-  store half %v981, ptr addrspace(1) %v980, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v982 = add i32 %v7, %v663
-  %v983 = add i32 %v982, 3
-  %v984 = icmp slt i32 %v951, 784
-  %v985 = icmp slt i32 %v983, 64
-  %v986 = and i1 %v984, %v985
-  br i1 %v986, label %if.then69, label %if.else70
-if.then69:
-  %v987 = mul i32 %v951, 64
-  %v988 = add i32 %v987, %v983
-  %v989 = mul i32 %v988, 2
-  %v990 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v989
-  %v991 = fptrunc float %v667 to half
-  store half %v991, ptr addrspace(1) %v990, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v992 = add i32 %v5, %v673
-  %v993 = add i32 %v7, %v675
-  %v994 = add i32 %v993, 0
-  %v995 = icmp slt i32 %v992, 784
-  %v996 = icmp slt i32 %v994, 64
-  %v997 = and i1 %v995, %v996
-  br i1 %v997, label %if.then72, label %if.else73
-if.then72:
-  %v998 = mul i32 %v992, 64
-  %v999 = add i32 %v998, %v994
-  %v1000 = mul i32 %v999, 2
-  %v1001 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1000
-  %v1002 = fptrunc float %v676 to half
-  store half %v1002, ptr addrspace(1) %v1001, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v1003 = add i32 %v7, %v675
-  %v1004 = add i32 %v1003, 1
-  %v1005 = icmp slt i32 %v992, 784
-  %v1006 = icmp slt i32 %v1004, 64
-  %v1007 = and i1 %v1005, %v1006
-  br i1 %v1007, label %if.then75, label %if.else76
-if.then75:
-  %v1008 = mul i32 %v992, 64
-  %v1009 = add i32 %v1008, %v1004
-  %v1010 = mul i32 %v1009, 2
-  %v1011 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1010
-  %v1012 = fptrunc float %v677 to half
-  store half %v1012, ptr addrspace(1) %v1011, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v1013 = add i32 %v7, %v675
-  %v1014 = add i32 %v1013, 2
-  %v1015 = icmp slt i32 %v992, 784
-  %v1016 = icmp slt i32 %v1014, 64
-  %v1017 = and i1 %v1015, %v1016
-  br i1 %v1017, label %if.then78, label %if.else79
-if.then78:
-  %v1018 = mul i32 %v992, 64
-  %v1019 = add i32 %v1018, %v1014
-  %v1020 = mul i32 %v1019, 2
-  %v1021 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1020
-  %v1022 = fptrunc float %v678 to half
-  store half %v1022, ptr addrspace(1) %v1021, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v1023 = add i32 %v7, %v675
+  %v980 = icmp slt i32 %v976, 64
+  %v981 = select i1 %v980, i32 %v979, i32 %v833
+  %v982 = bitcast half %v733 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v982, ptr addrspace(8) %v838, i32 %v981, i32 0, i32 0)
+  %v983 = add i32 %v7, %v675
+  %v984 = add i32 %v983, 2
+  %v985 = mul i32 %v673, 64
+  %v986 = add i32 %v985, %v984
+  %v987 = mul i32 %v986, 2
+  %v988 = icmp slt i32 %v984, 64
+  %v989 = select i1 %v988, i32 %v987, i32 %v833
+  %v990 = bitcast half %v734 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v990, ptr addrspace(8) %v838, i32 %v989, i32 0, i32 0)
+  %v991 = add i32 %v7, %v675
+  %v992 = add i32 %v991, 3
+  %v993 = mul i32 %v673, 64
+  %v994 = add i32 %v993, %v992
+  %v995 = mul i32 %v994, 2
+  %v996 = icmp slt i32 %v992, 64
+  %v997 = select i1 %v996, i32 %v995, i32 %v833
+  %v998 = bitcast half %v735 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v998, ptr addrspace(8) %v838, i32 %v997, i32 0, i32 0)
+  %v999 = add i32 %v7, %v687
+  %v1000 = add i32 %v999, 0
+  %v1001 = mul i32 %v685, 64
+  %v1002 = add i32 %v1001, %v1000
+  %v1003 = mul i32 %v1002, 2
+  %v1004 = icmp slt i32 %v1000, 64
+  %v1005 = select i1 %v1004, i32 %v1003, i32 %v833
+  %v1006 = bitcast half %v736 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1006, ptr addrspace(8) %v838, i32 %v1005, i32 0, i32 0)
+  %v1007 = add i32 %v7, %v687
+  %v1008 = add i32 %v1007, 1
+  %v1009 = mul i32 %v685, 64
+  %v1010 = add i32 %v1009, %v1008
+  %v1011 = mul i32 %v1010, 2
+  %v1012 = icmp slt i32 %v1008, 64
+  %v1013 = select i1 %v1012, i32 %v1011, i32 %v833
+  %v1014 = bitcast half %v737 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1014, ptr addrspace(8) %v838, i32 %v1013, i32 0, i32 0)
+  %v1015 = add i32 %v7, %v687
+  %v1016 = add i32 %v1015, 2
+  %v1017 = mul i32 %v685, 64
+  %v1018 = add i32 %v1017, %v1016
+  %v1019 = mul i32 %v1018, 2
+  %v1020 = icmp slt i32 %v1016, 64
+  %v1021 = select i1 %v1020, i32 %v1019, i32 %v833
+  %v1022 = bitcast half %v738 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1022, ptr addrspace(8) %v838, i32 %v1021, i32 0, i32 0)
+  %v1023 = add i32 %v7, %v687
   %v1024 = add i32 %v1023, 3
-  %v1025 = icmp slt i32 %v992, 784
-  %v1026 = icmp slt i32 %v1024, 64
-  %v1027 = and i1 %v1025, %v1026
-  br i1 %v1027, label %if.then81, label %if.else82
-if.then81:
-  %v1028 = mul i32 %v992, 64
-  %v1029 = add i32 %v1028, %v1024
-  %v1030 = mul i32 %v1029, 2
-  %v1031 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1030
-  %v1032 = fptrunc float %v679 to half
-  store half %v1032, ptr addrspace(1) %v1031, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v1033 = add i32 %v5, %v685
-  %v1034 = add i32 %v7, %v687
-  %v1035 = add i32 %v1034, 0
-  %v1036 = icmp slt i32 %v1033, 784
-  %v1037 = icmp slt i32 %v1035, 64
-  %v1038 = and i1 %v1036, %v1037
-  br i1 %v1038, label %if.then84, label %if.else85
-if.then84:
-  %v1039 = mul i32 %v1033, 64
-  %v1040 = add i32 %v1039, %v1035
-  %v1041 = mul i32 %v1040, 2
-  %v1042 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1041
-  %v1043 = fptrunc float %v688 to half
-  store half %v1043, ptr addrspace(1) %v1042, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v1044 = add i32 %v7, %v687
-  %v1045 = add i32 %v1044, 1
-  %v1046 = icmp slt i32 %v1033, 784
-  %v1047 = icmp slt i32 %v1045, 64
-  %v1048 = and i1 %v1046, %v1047
-  br i1 %v1048, label %if.then87, label %if.else88
-if.then87:
-  %v1049 = mul i32 %v1033, 64
-  %v1050 = add i32 %v1049, %v1045
+  %v1025 = mul i32 %v685, 64
+  %v1026 = add i32 %v1025, %v1024
+  %v1027 = mul i32 %v1026, 2
+  %v1028 = icmp slt i32 %v1024, 64
+  %v1029 = select i1 %v1028, i32 %v1027, i32 %v833
+  %v1030 = bitcast half %v739 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1030, ptr addrspace(8) %v838, i32 %v1029, i32 0, i32 0)
+  %v1031 = add i32 %v7, %v699
+  %v1032 = add i32 %v1031, 0
+  %v1033 = mul i32 %v697, 64
+  %v1034 = add i32 %v1033, %v1032
+  %v1035 = mul i32 %v1034, 2
+  %v1036 = icmp slt i32 %v1032, 64
+  %v1037 = select i1 %v1036, i32 %v1035, i32 %v833
+  %v1038 = bitcast half %v740 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1038, ptr addrspace(8) %v838, i32 %v1037, i32 0, i32 0)
+  %v1039 = add i32 %v7, %v699
+  %v1040 = add i32 %v1039, 1
+  %v1041 = mul i32 %v697, 64
+  %v1042 = add i32 %v1041, %v1040
+  %v1043 = mul i32 %v1042, 2
+  %v1044 = icmp slt i32 %v1040, 64
+  %v1045 = select i1 %v1044, i32 %v1043, i32 %v833
+  %v1046 = bitcast half %v741 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1046, ptr addrspace(8) %v838, i32 %v1045, i32 0, i32 0)
+  %v1047 = add i32 %v7, %v699
+  %v1048 = add i32 %v1047, 2
+  %v1049 = mul i32 %v697, 64
+  %v1050 = add i32 %v1049, %v1048
   %v1051 = mul i32 %v1050, 2
-  %v1052 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1051
-  %v1053 = fptrunc float %v689 to half
-  store half %v1053, ptr addrspace(1) %v1052, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1054 = add i32 %v7, %v687
-  %v1055 = add i32 %v1054, 2
-  %v1056 = icmp slt i32 %v1033, 784
-  %v1057 = icmp slt i32 %v1055, 64
-  %v1058 = and i1 %v1056, %v1057
-  br i1 %v1058, label %if.then90, label %if.else91
-if.then90:
-  %v1059 = mul i32 %v1033, 64
-  %v1060 = add i32 %v1059, %v1055
-  %v1061 = mul i32 %v1060, 2
-  %v1062 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1061
-  %v1063 = fptrunc float %v690 to half
-  store half %v1063, ptr addrspace(1) %v1062, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1064 = add i32 %v7, %v687
-  %v1065 = add i32 %v1064, 3
-  %v1066 = icmp slt i32 %v1033, 784
-  %v1067 = icmp slt i32 %v1065, 64
-  %v1068 = and i1 %v1066, %v1067
-  br i1 %v1068, label %if.then93, label %if.else94
-if.then93:
-  %v1069 = mul i32 %v1033, 64
-  %v1070 = add i32 %v1069, %v1065
-  %v1071 = mul i32 %v1070, 2
-  %v1072 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1071
-  %v1073 = fptrunc float %v691 to half
-  store half %v1073, ptr addrspace(1) %v1072, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1074 = add i32 %v5, %v697
-  %v1075 = add i32 %v7, %v699
-  %v1076 = add i32 %v1075, 0
-  %v1077 = icmp slt i32 %v1074, 784
-  %v1078 = icmp slt i32 %v1076, 64
-  %v1079 = and i1 %v1077, %v1078
-  br i1 %v1079, label %if.then96, label %if.else97
-if.then96:
-  %v1080 = mul i32 %v1074, 64
-  %v1081 = add i32 %v1080, %v1076
-  %v1082 = mul i32 %v1081, 2
-  %v1083 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1082
-  %v1084 = fptrunc float %v700 to half
-  store half %v1084, ptr addrspace(1) %v1083, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1085 = add i32 %v7, %v699
-  %v1086 = add i32 %v1085, 1
-  %v1087 = icmp slt i32 %v1074, 784
-  %v1088 = icmp slt i32 %v1086, 64
-  %v1089 = and i1 %v1087, %v1088
-  br i1 %v1089, label %if.then99, label %if.else100
-if.then99:
-  %v1090 = mul i32 %v1074, 64
-  %v1091 = add i32 %v1090, %v1086
-  %v1092 = mul i32 %v1091, 2
-  %v1093 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1092
-  %v1094 = fptrunc float %v701 to half
-  store half %v1094, ptr addrspace(1) %v1093, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1095 = add i32 %v7, %v699
-  %v1096 = add i32 %v1095, 2
-  %v1097 = icmp slt i32 %v1074, 784
-  %v1098 = icmp slt i32 %v1096, 64
-  %v1099 = and i1 %v1097, %v1098
-  br i1 %v1099, label %if.then102, label %if.else103
-if.then102:
-  %v1100 = mul i32 %v1074, 64
-  %v1101 = add i32 %v1100, %v1096
-  %v1102 = mul i32 %v1101, 2
-  %v1103 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1102
-  %v1104 = fptrunc float %v702 to half
-  store half %v1104, ptr addrspace(1) %v1103, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1105 = add i32 %v7, %v699
-  %v1106 = add i32 %v1105, 3
-  %v1107 = icmp slt i32 %v1074, 784
-  %v1108 = icmp slt i32 %v1106, 64
-  %v1109 = and i1 %v1107, %v1108
-  br i1 %v1109, label %if.then105, label %if.else106
-if.then105:
-  %v1110 = mul i32 %v1074, 64
-  %v1111 = add i32 %v1110, %v1106
-  %v1112 = mul i32 %v1111, 2
-  %v1113 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1112
-  %v1114 = fptrunc float %v703 to half
-  store half %v1114, ptr addrspace(1) %v1113, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1115 = add i32 %v5, %v709
-  %v1116 = add i32 %v7, %v711
-  %v1117 = add i32 %v1116, 0
-  %v1118 = icmp slt i32 %v1115, 784
-  %v1119 = icmp slt i32 %v1117, 64
-  %v1120 = and i1 %v1118, %v1119
-  br i1 %v1120, label %if.then108, label %if.else109
-if.then108:
-  %v1121 = mul i32 %v1115, 64
-  %v1122 = add i32 %v1121, %v1117
-  %v1123 = mul i32 %v1122, 2
-  %v1124 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1123
-  %v1125 = fptrunc float %v712 to half
-  store half %v1125, ptr addrspace(1) %v1124, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1126 = add i32 %v7, %v711
-  %v1127 = add i32 %v1126, 1
-  %v1128 = icmp slt i32 %v1115, 784
-  %v1129 = icmp slt i32 %v1127, 64
-  %v1130 = and i1 %v1128, %v1129
-  br i1 %v1130, label %if.then111, label %if.else112
-if.then111:
-  %v1131 = mul i32 %v1115, 64
-  %v1132 = add i32 %v1131, %v1127
-  %v1133 = mul i32 %v1132, 2
-  %v1134 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1133
-  %v1135 = fptrunc float %v713 to half
-  store half %v1135, ptr addrspace(1) %v1134, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1136 = add i32 %v7, %v711
-  %v1137 = add i32 %v1136, 2
-  %v1138 = icmp slt i32 %v1115, 784
-  %v1139 = icmp slt i32 %v1137, 64
-  %v1140 = and i1 %v1138, %v1139
-  br i1 %v1140, label %if.then114, label %if.else115
-if.then114:
-  %v1141 = mul i32 %v1115, 64
-  %v1142 = add i32 %v1141, %v1137
-  %v1143 = mul i32 %v1142, 2
-  %v1144 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1143
-  %v1145 = fptrunc float %v714 to half
-  store half %v1145, ptr addrspace(1) %v1144, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1146 = add i32 %v7, %v711
-  %v1147 = add i32 %v1146, 3
-  %v1148 = icmp slt i32 %v1115, 784
-  %v1149 = icmp slt i32 %v1147, 64
-  %v1150 = and i1 %v1148, %v1149
-  br i1 %v1150, label %if.then117, label %if.else118
-if.then117:
-  %v1151 = mul i32 %v1115, 64
-  %v1152 = add i32 %v1151, %v1147
-  %v1153 = mul i32 %v1152, 2
-  %v1154 = getelementptr inbounds i8, ptr addrspace(1) %v619, i32 %v1153
-  %v1155 = fptrunc float %v715 to half
-  store half %v1155, ptr addrspace(1) %v1154, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
+  %v1052 = icmp slt i32 %v1048, 64
+  %v1053 = select i1 %v1052, i32 %v1051, i32 %v833
+  %v1054 = bitcast half %v742 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1054, ptr addrspace(8) %v838, i32 %v1053, i32 0, i32 0)
+  %v1055 = add i32 %v7, %v699
+  %v1056 = add i32 %v1055, 3
+  %v1057 = mul i32 %v697, 64
+  %v1058 = add i32 %v1057, %v1056
+  %v1059 = mul i32 %v1058, 2
+  %v1060 = icmp slt i32 %v1056, 64
+  %v1061 = select i1 %v1060, i32 %v1059, i32 %v833
+  %v1062 = bitcast half %v743 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1062, ptr addrspace(8) %v838, i32 %v1061, i32 0, i32 0)
+  %v1063 = add i32 %v7, %v711
+  %v1064 = add i32 %v1063, 0
+  %v1065 = mul i32 %v709, 64
+  %v1066 = add i32 %v1065, %v1064
+  %v1067 = mul i32 %v1066, 2
+  %v1068 = icmp slt i32 %v1064, 64
+  %v1069 = select i1 %v1068, i32 %v1067, i32 %v833
+  %v1070 = bitcast half %v744 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1070, ptr addrspace(8) %v838, i32 %v1069, i32 0, i32 0)
+  %v1071 = add i32 %v7, %v711
+  %v1072 = add i32 %v1071, 1
+  %v1073 = mul i32 %v709, 64
+  %v1074 = add i32 %v1073, %v1072
+  %v1075 = mul i32 %v1074, 2
+  %v1076 = icmp slt i32 %v1072, 64
+  %v1077 = select i1 %v1076, i32 %v1075, i32 %v833
+  %v1078 = bitcast half %v745 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1078, ptr addrspace(8) %v838, i32 %v1077, i32 0, i32 0)
+  %v1079 = add i32 %v7, %v711
+  %v1080 = add i32 %v1079, 2
+  %v1081 = mul i32 %v709, 64
+  %v1082 = add i32 %v1081, %v1080
+  %v1083 = mul i32 %v1082, 2
+  %v1084 = icmp slt i32 %v1080, 64
+  %v1085 = select i1 %v1084, i32 %v1083, i32 %v833
+  %v1086 = bitcast half %v746 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1086, ptr addrspace(8) %v838, i32 %v1085, i32 0, i32 0)
+  %v1087 = add i32 %v7, %v711
+  %v1088 = add i32 %v1087, 3
+  %v1089 = mul i32 %v709, 64
+  %v1090 = add i32 %v1089, %v1088
+  %v1091 = mul i32 %v1090, 2
+  %v1092 = icmp slt i32 %v1088, 64
+  %v1093 = select i1 %v1092, i32 %v1091, i32 %v833
+  %v1094 = bitcast half %v747 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1094, ptr addrspace(8) %v838, i32 %v1093, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, <16 x float>, i32, i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()

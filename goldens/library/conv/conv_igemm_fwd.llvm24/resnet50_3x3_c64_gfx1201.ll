@@ -776,656 +776,409 @@ for.exit8:
   %v694 = extractelement <8 x float> %v504, i32 5
   %v695 = extractelement <8 x float> %v504, i32 6
   %v696 = extractelement <8 x float> %v504, i32 7
+  %v697 = fptrunc float %v641 to half
+  %v698 = fptrunc float %v642 to half
+  %v699 = fptrunc float %v643 to half
+  %v700 = fptrunc float %v644 to half
+  %v701 = fptrunc float %v645 to half
+  %v702 = fptrunc float %v646 to half
+  %v703 = fptrunc float %v647 to half
+  %v704 = fptrunc float %v648 to half
+  %v705 = fptrunc float %v657 to half
+  %v706 = fptrunc float %v658 to half
+  %v707 = fptrunc float %v659 to half
+  %v708 = fptrunc float %v660 to half
+  %v709 = fptrunc float %v661 to half
+  %v710 = fptrunc float %v662 to half
+  %v711 = fptrunc float %v663 to half
+  %v712 = fptrunc float %v664 to half
+  %v713 = fptrunc float %v673 to half
+  %v714 = fptrunc float %v674 to half
+  %v715 = fptrunc float %v675 to half
+  %v716 = fptrunc float %v676 to half
+  %v717 = fptrunc float %v677 to half
+  %v718 = fptrunc float %v678 to half
+  %v719 = fptrunc float %v679 to half
+  %v720 = fptrunc float %v680 to half
+  %v721 = fptrunc float %v689 to half
+  %v722 = fptrunc float %v690 to half
+  %v723 = fptrunc float %v691 to half
+  %v724 = fptrunc float %v692 to half
+  %v725 = fptrunc float %v693 to half
+  %v726 = fptrunc float %v694 to half
+  %v727 = fptrunc float %v695 to half
+  %v728 = fptrunc float %v696 to half
   br i1 %v105, label %if.then21, label %if.else22
 if.then21:
-  %v697 = add i32 %v5, %v638
-  %v698 = add i32 %v7, %v640
-  %v699 = mul i32 %v697, 64
-  %v700 = add i32 %v699, %v698
-  %v701 = mul i32 %v700, 2
-  %v702 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v701
-  %v703 = fptrunc float %v641 to half
-  %v704 = fptrunc float %v642 to half
-  %v705 = fptrunc float %v643 to half
-  %v706 = fptrunc float %v644 to half
-  %v707 = fptrunc float %v645 to half
-  %v708 = fptrunc float %v646 to half
-  %v709 = fptrunc float %v647 to half
-  %v710 = fptrunc float %v648 to half
-  %v711 = insertelement <8 x half> poison, half %v703, i32 0
-  %v712 = insertelement <8 x half> %v711, half %v704, i32 1
-  %v713 = insertelement <8 x half> %v712, half %v705, i32 2
-  %v714 = insertelement <8 x half> %v713, half %v706, i32 3
-  %v715 = insertelement <8 x half> %v714, half %v707, i32 4
-  %v716 = insertelement <8 x half> %v715, half %v708, i32 5
-  %v717 = insertelement <8 x half> %v716, half %v709, i32 6
-  %v718 = insertelement <8 x half> %v717, half %v710, i32 7
-  store <8 x half> %v718, ptr addrspace(1) %v702, align 2
-  %v719 = add i32 %v5, %v654
-  %v720 = add i32 %v7, %v656
-  %v721 = mul i32 %v719, 64
-  %v722 = add i32 %v721, %v720
-  %v723 = mul i32 %v722, 2
-  %v724 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v723
-  %v725 = fptrunc float %v657 to half
-  %v726 = fptrunc float %v658 to half
-  %v727 = fptrunc float %v659 to half
-  %v728 = fptrunc float %v660 to half
-  %v729 = fptrunc float %v661 to half
-  %v730 = fptrunc float %v662 to half
-  %v731 = fptrunc float %v663 to half
-  %v732 = fptrunc float %v664 to half
-  %v733 = insertelement <8 x half> poison, half %v725, i32 0
-  %v734 = insertelement <8 x half> %v733, half %v726, i32 1
-  %v735 = insertelement <8 x half> %v734, half %v727, i32 2
-  %v736 = insertelement <8 x half> %v735, half %v728, i32 3
-  %v737 = insertelement <8 x half> %v736, half %v729, i32 4
-  %v738 = insertelement <8 x half> %v737, half %v730, i32 5
-  %v739 = insertelement <8 x half> %v738, half %v731, i32 6
-  %v740 = insertelement <8 x half> %v739, half %v732, i32 7
-  store <8 x half> %v740, ptr addrspace(1) %v724, align 2
-  %v741 = add i32 %v5, %v670
-  %v742 = add i32 %v7, %v672
-  %v743 = mul i32 %v741, 64
-  %v744 = add i32 %v743, %v742
-  %v745 = mul i32 %v744, 2
-  %v746 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v745
-  %v747 = fptrunc float %v673 to half
-  %v748 = fptrunc float %v674 to half
-  %v749 = fptrunc float %v675 to half
-  %v750 = fptrunc float %v676 to half
-  %v751 = fptrunc float %v677 to half
-  %v752 = fptrunc float %v678 to half
-  %v753 = fptrunc float %v679 to half
-  %v754 = fptrunc float %v680 to half
-  %v755 = insertelement <8 x half> poison, half %v747, i32 0
-  %v756 = insertelement <8 x half> %v755, half %v748, i32 1
-  %v757 = insertelement <8 x half> %v756, half %v749, i32 2
-  %v758 = insertelement <8 x half> %v757, half %v750, i32 3
-  %v759 = insertelement <8 x half> %v758, half %v751, i32 4
-  %v760 = insertelement <8 x half> %v759, half %v752, i32 5
-  %v761 = insertelement <8 x half> %v760, half %v753, i32 6
-  %v762 = insertelement <8 x half> %v761, half %v754, i32 7
-  store <8 x half> %v762, ptr addrspace(1) %v746, align 2
-  %v763 = add i32 %v5, %v686
-  %v764 = add i32 %v7, %v688
-  %v765 = mul i32 %v763, 64
-  %v766 = add i32 %v765, %v764
-  %v767 = mul i32 %v766, 2
-  %v768 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v767
-  %v769 = fptrunc float %v689 to half
-  %v770 = fptrunc float %v690 to half
-  %v771 = fptrunc float %v691 to half
-  %v772 = fptrunc float %v692 to half
-  %v773 = fptrunc float %v693 to half
-  %v774 = fptrunc float %v694 to half
-  %v775 = fptrunc float %v695 to half
-  %v776 = fptrunc float %v696 to half
-  %v777 = insertelement <8 x half> poison, half %v769, i32 0
-  %v778 = insertelement <8 x half> %v777, half %v770, i32 1
-  %v779 = insertelement <8 x half> %v778, half %v771, i32 2
-  %v780 = insertelement <8 x half> %v779, half %v772, i32 3
-  %v781 = insertelement <8 x half> %v780, half %v773, i32 4
-  %v782 = insertelement <8 x half> %v781, half %v774, i32 5
-  %v783 = insertelement <8 x half> %v782, half %v775, i32 6
-  %v784 = insertelement <8 x half> %v783, half %v776, i32 7
-  store <8 x half> %v784, ptr addrspace(1) %v768, align 2
+  %v729 = add i32 %v5, %v638
+  %v730 = add i32 %v7, %v640
+  %v731 = mul i32 %v729, 64
+  %v732 = add i32 %v731, %v730
+  %v733 = mul i32 %v732, 2
+  %v734 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v733
+  %v735 = insertelement <8 x half> poison, half %v697, i32 0
+  %v736 = insertelement <8 x half> %v735, half %v698, i32 1
+  %v737 = insertelement <8 x half> %v736, half %v699, i32 2
+  %v738 = insertelement <8 x half> %v737, half %v700, i32 3
+  %v739 = insertelement <8 x half> %v738, half %v701, i32 4
+  %v740 = insertelement <8 x half> %v739, half %v702, i32 5
+  %v741 = insertelement <8 x half> %v740, half %v703, i32 6
+  %v742 = insertelement <8 x half> %v741, half %v704, i32 7
+  store <8 x half> %v742, ptr addrspace(1) %v734, align 2
+  %v743 = add i32 %v5, %v654
+  %v744 = add i32 %v7, %v656
+  %v745 = mul i32 %v743, 64
+  %v746 = add i32 %v745, %v744
+  %v747 = mul i32 %v746, 2
+  %v748 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v747
+  %v749 = insertelement <8 x half> poison, half %v705, i32 0
+  %v750 = insertelement <8 x half> %v749, half %v706, i32 1
+  %v751 = insertelement <8 x half> %v750, half %v707, i32 2
+  %v752 = insertelement <8 x half> %v751, half %v708, i32 3
+  %v753 = insertelement <8 x half> %v752, half %v709, i32 4
+  %v754 = insertelement <8 x half> %v753, half %v710, i32 5
+  %v755 = insertelement <8 x half> %v754, half %v711, i32 6
+  %v756 = insertelement <8 x half> %v755, half %v712, i32 7
+  store <8 x half> %v756, ptr addrspace(1) %v748, align 2
+  %v757 = add i32 %v5, %v670
+  %v758 = add i32 %v7, %v672
+  %v759 = mul i32 %v757, 64
+  %v760 = add i32 %v759, %v758
+  %v761 = mul i32 %v760, 2
+  %v762 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v761
+  %v763 = insertelement <8 x half> poison, half %v713, i32 0
+  %v764 = insertelement <8 x half> %v763, half %v714, i32 1
+  %v765 = insertelement <8 x half> %v764, half %v715, i32 2
+  %v766 = insertelement <8 x half> %v765, half %v716, i32 3
+  %v767 = insertelement <8 x half> %v766, half %v717, i32 4
+  %v768 = insertelement <8 x half> %v767, half %v718, i32 5
+  %v769 = insertelement <8 x half> %v768, half %v719, i32 6
+  %v770 = insertelement <8 x half> %v769, half %v720, i32 7
+  store <8 x half> %v770, ptr addrspace(1) %v762, align 2
+  %v771 = add i32 %v5, %v686
+  %v772 = add i32 %v7, %v688
+  %v773 = mul i32 %v771, 64
+  %v774 = add i32 %v773, %v772
+  %v775 = mul i32 %v774, 2
+  %v776 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v775
+  %v777 = insertelement <8 x half> poison, half %v721, i32 0
+  %v778 = insertelement <8 x half> %v777, half %v722, i32 1
+  %v779 = insertelement <8 x half> %v778, half %v723, i32 2
+  %v780 = insertelement <8 x half> %v779, half %v724, i32 3
+  %v781 = insertelement <8 x half> %v780, half %v725, i32 4
+  %v782 = insertelement <8 x half> %v781, half %v726, i32 5
+  %v783 = insertelement <8 x half> %v782, half %v727, i32 6
+  %v784 = insertelement <8 x half> %v783, half %v728, i32 7
+  store <8 x half> %v784, ptr addrspace(1) %v776, align 2
   br label %if.end23
 if.else22:
-  %v785 = add i32 %v5, %v638
-  %v786 = add i32 %v7, %v640
-  %v787 = add i32 %v786, 0
-  %v788 = icmp slt i32 %v785, 784
-  %v789 = icmp slt i32 %v787, 64
-  %v790 = and i1 %v788, %v789
-  br i1 %v790, label %if.then24, label %if.else25
-if.then24:
-  %v791 = mul i32 %v785, 64
-  %v792 = add i32 %v791, %v787
-  %v793 = mul i32 %v792, 2
-  %v794 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v793
-  %v795 = fptrunc float %v641 to half
-  store half %v795, ptr addrspace(1) %v794, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v785 = icmp slt i32 %v5, 784
+  %v786 = sub i32 784, %v5
+  %v787 = call i32 @llvm.smin.i32(i32 %v786, i32 128)
+  %v788 = select i1 %v785, i32 %v787, i32 0
+  %v789 = mul i32 %v788, 64
+  %v790 = mul i32 %v789, 2
+  %v791 = mul i32 %v5, 64
+  %v792 = mul i32 %v791, 2
+  %v793 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v792
+  %v794 = zext i32 %v790 to i64
+  %v795 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v793, i16 0, i64 %v794, i32 822099968)
   %v796 = add i32 %v7, %v640
-  %v797 = add i32 %v796, 1
-  %v798 = icmp slt i32 %v785, 784
-  %v799 = icmp slt i32 %v797, 64
-  %v800 = and i1 %v798, %v799
-  br i1 %v800, label %if.then27, label %if.else28
-if.then27:
-  %v801 = mul i32 %v785, 64
-  %v802 = add i32 %v801, %v797
-  %v803 = mul i32 %v802, 2
-  %v804 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v803
-  %v805 = fptrunc float %v642 to half
-  store half %v805, ptr addrspace(1) %v804, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v806 = add i32 %v7, %v640
-  %v807 = add i32 %v806, 2
-  %v808 = icmp slt i32 %v785, 784
-  %v809 = icmp slt i32 %v807, 64
-  %v810 = and i1 %v808, %v809
-  br i1 %v810, label %if.then30, label %if.else31
-if.then30:
-  %v811 = mul i32 %v785, 64
-  %v812 = add i32 %v811, %v807
-  %v813 = mul i32 %v812, 2
-  %v814 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v813
-  %v815 = fptrunc float %v643 to half
-  store half %v815, ptr addrspace(1) %v814, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v816 = add i32 %v7, %v640
-  %v817 = add i32 %v816, 3
-  %v818 = icmp slt i32 %v785, 784
-  %v819 = icmp slt i32 %v817, 64
-  %v820 = and i1 %v818, %v819
-  br i1 %v820, label %if.then33, label %if.else34
-if.then33:
-  %v821 = mul i32 %v785, 64
-  %v822 = add i32 %v821, %v817
-  %v823 = mul i32 %v822, 2
-  %v824 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v823
-  %v825 = fptrunc float %v644 to half
-  store half %v825, ptr addrspace(1) %v824, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v826 = add i32 %v7, %v640
-  %v827 = add i32 %v826, 4
-  %v828 = icmp slt i32 %v785, 784
-  %v829 = icmp slt i32 %v827, 64
-  %v830 = and i1 %v828, %v829
-  br i1 %v830, label %if.then36, label %if.else37
-if.then36:
-  %v831 = mul i32 %v785, 64
-  %v832 = add i32 %v831, %v827
-  %v833 = mul i32 %v832, 2
-  %v834 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v833
-  %v835 = fptrunc float %v645 to half
-  store half %v835, ptr addrspace(1) %v834, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
+  %v797 = add i32 %v796, 0
+  %v798 = mul i32 %v638, 64
+  %v799 = add i32 %v798, %v797
+  %v800 = mul i32 %v799, 2
+  %v801 = icmp slt i32 %v797, 64
+  %v802 = select i1 %v801, i32 %v800, i32 %v790
+  %v803 = bitcast half %v697 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v803, ptr addrspace(8) %v795, i32 %v802, i32 0, i32 0)
+  %v804 = add i32 %v7, %v640
+  %v805 = add i32 %v804, 1
+  %v806 = mul i32 %v638, 64
+  %v807 = add i32 %v806, %v805
+  %v808 = mul i32 %v807, 2
+  %v809 = icmp slt i32 %v805, 64
+  %v810 = select i1 %v809, i32 %v808, i32 %v790
+  %v811 = bitcast half %v698 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v811, ptr addrspace(8) %v795, i32 %v810, i32 0, i32 0)
+  %v812 = add i32 %v7, %v640
+  %v813 = add i32 %v812, 2
+  %v814 = mul i32 %v638, 64
+  %v815 = add i32 %v814, %v813
+  %v816 = mul i32 %v815, 2
+  %v817 = icmp slt i32 %v813, 64
+  %v818 = select i1 %v817, i32 %v816, i32 %v790
+  %v819 = bitcast half %v699 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v819, ptr addrspace(8) %v795, i32 %v818, i32 0, i32 0)
+  %v820 = add i32 %v7, %v640
+  %v821 = add i32 %v820, 3
+  %v822 = mul i32 %v638, 64
+  %v823 = add i32 %v822, %v821
+  %v824 = mul i32 %v823, 2
+  %v825 = icmp slt i32 %v821, 64
+  %v826 = select i1 %v825, i32 %v824, i32 %v790
+  %v827 = bitcast half %v700 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v827, ptr addrspace(8) %v795, i32 %v826, i32 0, i32 0)
+  %v828 = add i32 %v7, %v640
+  %v829 = add i32 %v828, 4
+  %v830 = mul i32 %v638, 64
+  %v831 = add i32 %v830, %v829
+  %v832 = mul i32 %v831, 2
+  %v833 = icmp slt i32 %v829, 64
+  %v834 = select i1 %v833, i32 %v832, i32 %v790
+  %v835 = bitcast half %v701 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v835, ptr addrspace(8) %v795, i32 %v834, i32 0, i32 0)
   %v836 = add i32 %v7, %v640
   %v837 = add i32 %v836, 5
-  %v838 = icmp slt i32 %v785, 784
-  %v839 = icmp slt i32 %v837, 64
-  %v840 = and i1 %v838, %v839
-  br i1 %v840, label %if.then39, label %if.else40
-if.then39:
-  %v841 = mul i32 %v785, 64
-  %v842 = add i32 %v841, %v837
-  %v843 = mul i32 %v842, 2
-  %v844 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v843
-  %v845 = fptrunc float %v646 to half
-  store half %v845, ptr addrspace(1) %v844, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v846 = add i32 %v7, %v640
-  %v847 = add i32 %v846, 6
-  %v848 = icmp slt i32 %v785, 784
-  %v849 = icmp slt i32 %v847, 64
-  %v850 = and i1 %v848, %v849
-  br i1 %v850, label %if.then42, label %if.else43
-if.then42:
-  %v851 = mul i32 %v785, 64
-  %v852 = add i32 %v851, %v847
-  %v853 = mul i32 %v852, 2
-  %v854 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v853
-  %v855 = fptrunc float %v647 to half
-  store half %v855, ptr addrspace(1) %v854, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v856 = add i32 %v7, %v640
-  %v857 = add i32 %v856, 7
-  %v858 = icmp slt i32 %v785, 784
-  %v859 = icmp slt i32 %v857, 64
-  %v860 = and i1 %v858, %v859
-  br i1 %v860, label %if.then45, label %if.else46
-if.then45:
-  %v861 = mul i32 %v785, 64
-  %v862 = add i32 %v861, %v857
-  %v863 = mul i32 %v862, 2
-  %v864 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v863
-  %v865 = fptrunc float %v648 to half
-  store half %v865, ptr addrspace(1) %v864, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v866 = add i32 %v5, %v654
-  %v867 = add i32 %v7, %v656
-  %v868 = add i32 %v867, 0
-  %v869 = icmp slt i32 %v866, 784
-  %v870 = icmp slt i32 %v868, 64
-  %v871 = and i1 %v869, %v870
-  br i1 %v871, label %if.then48, label %if.else49
-if.then48:
-  %v872 = mul i32 %v866, 64
-  %v873 = add i32 %v872, %v868
-  %v874 = mul i32 %v873, 2
-  %v875 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v874
-  %v876 = fptrunc float %v657 to half
-  store half %v876, ptr addrspace(1) %v875, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v877 = add i32 %v7, %v656
-  %v878 = add i32 %v877, 1
-  %v879 = icmp slt i32 %v866, 784
-  %v880 = icmp slt i32 %v878, 64
-  %v881 = and i1 %v879, %v880
-  br i1 %v881, label %if.then51, label %if.else52
-if.then51:
-  %v882 = mul i32 %v866, 64
-  %v883 = add i32 %v882, %v878
-  %v884 = mul i32 %v883, 2
-  %v885 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v884
-  %v886 = fptrunc float %v658 to half
-  store half %v886, ptr addrspace(1) %v885, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v887 = add i32 %v7, %v656
-  %v888 = add i32 %v887, 2
-  %v889 = icmp slt i32 %v866, 784
-  %v890 = icmp slt i32 %v888, 64
-  %v891 = and i1 %v889, %v890
-  br i1 %v891, label %if.then54, label %if.else55
-if.then54:
-  %v892 = mul i32 %v866, 64
-  %v893 = add i32 %v892, %v888
-  %v894 = mul i32 %v893, 2
-  %v895 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v894
-  %v896 = fptrunc float %v659 to half
-  store half %v896, ptr addrspace(1) %v895, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v897 = add i32 %v7, %v656
-  %v898 = add i32 %v897, 3
-  %v899 = icmp slt i32 %v866, 784
-  %v900 = icmp slt i32 %v898, 64
-  %v901 = and i1 %v899, %v900
-  br i1 %v901, label %if.then57, label %if.else58
-if.then57:
-  %v902 = mul i32 %v866, 64
-  %v903 = add i32 %v902, %v898
+  %v838 = mul i32 %v638, 64
+  %v839 = add i32 %v838, %v837
+  %v840 = mul i32 %v839, 2
+  %v841 = icmp slt i32 %v837, 64
+  %v842 = select i1 %v841, i32 %v840, i32 %v790
+  %v843 = bitcast half %v702 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v843, ptr addrspace(8) %v795, i32 %v842, i32 0, i32 0)
+  %v844 = add i32 %v7, %v640
+  %v845 = add i32 %v844, 6
+  %v846 = mul i32 %v638, 64
+  %v847 = add i32 %v846, %v845
+  %v848 = mul i32 %v847, 2
+  %v849 = icmp slt i32 %v845, 64
+  %v850 = select i1 %v849, i32 %v848, i32 %v790
+  %v851 = bitcast half %v703 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v851, ptr addrspace(8) %v795, i32 %v850, i32 0, i32 0)
+  %v852 = add i32 %v7, %v640
+  %v853 = add i32 %v852, 7
+  %v854 = mul i32 %v638, 64
+  %v855 = add i32 %v854, %v853
+  %v856 = mul i32 %v855, 2
+  %v857 = icmp slt i32 %v853, 64
+  %v858 = select i1 %v857, i32 %v856, i32 %v790
+  %v859 = bitcast half %v704 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v859, ptr addrspace(8) %v795, i32 %v858, i32 0, i32 0)
+  %v860 = add i32 %v7, %v656
+  %v861 = add i32 %v860, 0
+  %v862 = mul i32 %v654, 64
+  %v863 = add i32 %v862, %v861
+  %v864 = mul i32 %v863, 2
+  %v865 = icmp slt i32 %v861, 64
+  %v866 = select i1 %v865, i32 %v864, i32 %v790
+  %v867 = bitcast half %v705 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v867, ptr addrspace(8) %v795, i32 %v866, i32 0, i32 0)
+  %v868 = add i32 %v7, %v656
+  %v869 = add i32 %v868, 1
+  %v870 = mul i32 %v654, 64
+  %v871 = add i32 %v870, %v869
+  %v872 = mul i32 %v871, 2
+  %v873 = icmp slt i32 %v869, 64
+  %v874 = select i1 %v873, i32 %v872, i32 %v790
+  %v875 = bitcast half %v706 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v875, ptr addrspace(8) %v795, i32 %v874, i32 0, i32 0)
+  %v876 = add i32 %v7, %v656
+  %v877 = add i32 %v876, 2
+  %v878 = mul i32 %v654, 64
+  %v879 = add i32 %v878, %v877
+  %v880 = mul i32 %v879, 2
+  %v881 = icmp slt i32 %v877, 64
+  %v882 = select i1 %v881, i32 %v880, i32 %v790
+  %v883 = bitcast half %v707 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v883, ptr addrspace(8) %v795, i32 %v882, i32 0, i32 0)
+  %v884 = add i32 %v7, %v656
+  %v885 = add i32 %v884, 3
+  %v886 = mul i32 %v654, 64
+  %v887 = add i32 %v886, %v885
+  %v888 = mul i32 %v887, 2
+  %v889 = icmp slt i32 %v885, 64
+  %v890 = select i1 %v889, i32 %v888, i32 %v790
+  %v891 = bitcast half %v708 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v891, ptr addrspace(8) %v795, i32 %v890, i32 0, i32 0)
+  %v892 = add i32 %v7, %v656
+  %v893 = add i32 %v892, 4
+  %v894 = mul i32 %v654, 64
+  %v895 = add i32 %v894, %v893
+  %v896 = mul i32 %v895, 2
+  %v897 = icmp slt i32 %v893, 64
+  %v898 = select i1 %v897, i32 %v896, i32 %v790
+  %v899 = bitcast half %v709 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v899, ptr addrspace(8) %v795, i32 %v898, i32 0, i32 0)
+  %v900 = add i32 %v7, %v656
+  %v901 = add i32 %v900, 5
+  %v902 = mul i32 %v654, 64
+  %v903 = add i32 %v902, %v901
   %v904 = mul i32 %v903, 2
-  %v905 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v904
-  %v906 = fptrunc float %v660 to half
-  store half %v906, ptr addrspace(1) %v905, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v907 = add i32 %v7, %v656
-  %v908 = add i32 %v907, 4
-  %v909 = icmp slt i32 %v866, 784
-  %v910 = icmp slt i32 %v908, 64
-  %v911 = and i1 %v909, %v910
-  br i1 %v911, label %if.then60, label %if.else61
-if.then60:
-  %v912 = mul i32 %v866, 64
-  %v913 = add i32 %v912, %v908
-  %v914 = mul i32 %v913, 2
-  %v915 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v914
-  %v916 = fptrunc float %v661 to half
-  store half %v916, ptr addrspace(1) %v915, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v917 = add i32 %v7, %v656
-  %v918 = add i32 %v917, 5
-  %v919 = icmp slt i32 %v866, 784
-  %v920 = icmp slt i32 %v918, 64
-  %v921 = and i1 %v919, %v920
-  br i1 %v921, label %if.then63, label %if.else64
-if.then63:
-  %v922 = mul i32 %v866, 64
-  %v923 = add i32 %v922, %v918
-  %v924 = mul i32 %v923, 2
-  %v925 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v924
-  %v926 = fptrunc float %v662 to half
-  store half %v926, ptr addrspace(1) %v925, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v927 = add i32 %v7, %v656
-  %v928 = add i32 %v927, 6
-  %v929 = icmp slt i32 %v866, 784
-  %v930 = icmp slt i32 %v928, 64
-  %v931 = and i1 %v929, %v930
-  br i1 %v931, label %if.then66, label %if.else67
-if.then66:
-  %v932 = mul i32 %v866, 64
-  %v933 = add i32 %v932, %v928
-  %v934 = mul i32 %v933, 2
-  %v935 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v934
-  %v936 = fptrunc float %v663 to half
-  store half %v936, ptr addrspace(1) %v935, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v937 = add i32 %v7, %v656
-  %v938 = add i32 %v937, 7
-  %v939 = icmp slt i32 %v866, 784
-  %v940 = icmp slt i32 %v938, 64
-  %v941 = and i1 %v939, %v940
-  br i1 %v941, label %if.then69, label %if.else70
-if.then69:
-  %v942 = mul i32 %v866, 64
-  %v943 = add i32 %v942, %v938
+  %v905 = icmp slt i32 %v901, 64
+  %v906 = select i1 %v905, i32 %v904, i32 %v790
+  %v907 = bitcast half %v710 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v907, ptr addrspace(8) %v795, i32 %v906, i32 0, i32 0)
+  %v908 = add i32 %v7, %v656
+  %v909 = add i32 %v908, 6
+  %v910 = mul i32 %v654, 64
+  %v911 = add i32 %v910, %v909
+  %v912 = mul i32 %v911, 2
+  %v913 = icmp slt i32 %v909, 64
+  %v914 = select i1 %v913, i32 %v912, i32 %v790
+  %v915 = bitcast half %v711 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v915, ptr addrspace(8) %v795, i32 %v914, i32 0, i32 0)
+  %v916 = add i32 %v7, %v656
+  %v917 = add i32 %v916, 7
+  %v918 = mul i32 %v654, 64
+  %v919 = add i32 %v918, %v917
+  %v920 = mul i32 %v919, 2
+  %v921 = icmp slt i32 %v917, 64
+  %v922 = select i1 %v921, i32 %v920, i32 %v790
+  %v923 = bitcast half %v712 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v923, ptr addrspace(8) %v795, i32 %v922, i32 0, i32 0)
+  %v924 = add i32 %v7, %v672
+  %v925 = add i32 %v924, 0
+  %v926 = mul i32 %v670, 64
+  %v927 = add i32 %v926, %v925
+  %v928 = mul i32 %v927, 2
+  %v929 = icmp slt i32 %v925, 64
+  %v930 = select i1 %v929, i32 %v928, i32 %v790
+  %v931 = bitcast half %v713 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v931, ptr addrspace(8) %v795, i32 %v930, i32 0, i32 0)
+  %v932 = add i32 %v7, %v672
+  %v933 = add i32 %v932, 1
+  %v934 = mul i32 %v670, 64
+  %v935 = add i32 %v934, %v933
+  %v936 = mul i32 %v935, 2
+  %v937 = icmp slt i32 %v933, 64
+  %v938 = select i1 %v937, i32 %v936, i32 %v790
+  %v939 = bitcast half %v714 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v939, ptr addrspace(8) %v795, i32 %v938, i32 0, i32 0)
+  %v940 = add i32 %v7, %v672
+  %v941 = add i32 %v940, 2
+  %v942 = mul i32 %v670, 64
+  %v943 = add i32 %v942, %v941
   %v944 = mul i32 %v943, 2
-  %v945 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v944
-  %v946 = fptrunc float %v664 to half
-  store half %v946, ptr addrspace(1) %v945, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v947 = add i32 %v5, %v670
+  %v945 = icmp slt i32 %v941, 64
+  %v946 = select i1 %v945, i32 %v944, i32 %v790
+  %v947 = bitcast half %v715 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v947, ptr addrspace(8) %v795, i32 %v946, i32 0, i32 0)
   %v948 = add i32 %v7, %v672
-  %v949 = add i32 %v948, 0
-  %v950 = icmp slt i32 %v947, 784
-  %v951 = icmp slt i32 %v949, 64
-  %v952 = and i1 %v950, %v951
-  br i1 %v952, label %if.then72, label %if.else73
-if.then72:
-  %v953 = mul i32 %v947, 64
-  %v954 = add i32 %v953, %v949
-  %v955 = mul i32 %v954, 2
-  %v956 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v955
-  %v957 = fptrunc float %v673 to half
-  store half %v957, ptr addrspace(1) %v956, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v958 = add i32 %v7, %v672
-  %v959 = add i32 %v958, 1
-  %v960 = icmp slt i32 %v947, 784
-  %v961 = icmp slt i32 %v959, 64
-  %v962 = and i1 %v960, %v961
-  br i1 %v962, label %if.then75, label %if.else76
-if.then75:
-  %v963 = mul i32 %v947, 64
-  %v964 = add i32 %v963, %v959
-  %v965 = mul i32 %v964, 2
-  %v966 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v965
-  %v967 = fptrunc float %v674 to half
-  store half %v967, ptr addrspace(1) %v966, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v968 = add i32 %v7, %v672
-  %v969 = add i32 %v968, 2
-  %v970 = icmp slt i32 %v947, 784
-  %v971 = icmp slt i32 %v969, 64
-  %v972 = and i1 %v970, %v971
-  br i1 %v972, label %if.then78, label %if.else79
-if.then78:
-  %v973 = mul i32 %v947, 64
-  %v974 = add i32 %v973, %v969
-  %v975 = mul i32 %v974, 2
-  %v976 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v975
-  %v977 = fptrunc float %v675 to half
-  store half %v977, ptr addrspace(1) %v976, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v978 = add i32 %v7, %v672
-  %v979 = add i32 %v978, 3
-  %v980 = icmp slt i32 %v947, 784
-  %v981 = icmp slt i32 %v979, 64
-  %v982 = and i1 %v980, %v981
-  br i1 %v982, label %if.then81, label %if.else82
-if.then81:
-  %v983 = mul i32 %v947, 64
-  %v984 = add i32 %v983, %v979
-  %v985 = mul i32 %v984, 2
-  %v986 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v985
-  %v987 = fptrunc float %v676 to half
-  store half %v987, ptr addrspace(1) %v986, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v988 = add i32 %v7, %v672
-  %v989 = add i32 %v988, 4
-  %v990 = icmp slt i32 %v947, 784
-  %v991 = icmp slt i32 %v989, 64
-  %v992 = and i1 %v990, %v991
-  br i1 %v992, label %if.then84, label %if.else85
-if.then84:
-  %v993 = mul i32 %v947, 64
-  %v994 = add i32 %v993, %v989
-  %v995 = mul i32 %v994, 2
-  %v996 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v995
-  %v997 = fptrunc float %v677 to half
-  store half %v997, ptr addrspace(1) %v996, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v998 = add i32 %v7, %v672
-  %v999 = add i32 %v998, 5
-  %v1000 = icmp slt i32 %v947, 784
-  %v1001 = icmp slt i32 %v999, 64
-  %v1002 = and i1 %v1000, %v1001
-  br i1 %v1002, label %if.then87, label %if.else88
-if.then87:
-  %v1003 = mul i32 %v947, 64
-  %v1004 = add i32 %v1003, %v999
-  %v1005 = mul i32 %v1004, 2
-  %v1006 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1005
-  %v1007 = fptrunc float %v678 to half
-  store half %v1007, ptr addrspace(1) %v1006, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1008 = add i32 %v7, %v672
-  %v1009 = add i32 %v1008, 6
-  %v1010 = icmp slt i32 %v947, 784
-  %v1011 = icmp slt i32 %v1009, 64
-  %v1012 = and i1 %v1010, %v1011
-  br i1 %v1012, label %if.then90, label %if.else91
-if.then90:
-  %v1013 = mul i32 %v947, 64
-  %v1014 = add i32 %v1013, %v1009
-  %v1015 = mul i32 %v1014, 2
-  %v1016 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1015
-  %v1017 = fptrunc float %v679 to half
-  store half %v1017, ptr addrspace(1) %v1016, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1018 = add i32 %v7, %v672
-  %v1019 = add i32 %v1018, 7
-  %v1020 = icmp slt i32 %v947, 784
-  %v1021 = icmp slt i32 %v1019, 64
-  %v1022 = and i1 %v1020, %v1021
-  br i1 %v1022, label %if.then93, label %if.else94
-if.then93:
-  %v1023 = mul i32 %v947, 64
-  %v1024 = add i32 %v1023, %v1019
-  %v1025 = mul i32 %v1024, 2
-  %v1026 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1025
-  %v1027 = fptrunc float %v680 to half
-  store half %v1027, ptr addrspace(1) %v1026, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1028 = add i32 %v5, %v686
-  %v1029 = add i32 %v7, %v688
-  %v1030 = add i32 %v1029, 0
-  %v1031 = icmp slt i32 %v1028, 784
-  %v1032 = icmp slt i32 %v1030, 64
-  %v1033 = and i1 %v1031, %v1032
-  br i1 %v1033, label %if.then96, label %if.else97
-if.then96:
-  %v1034 = mul i32 %v1028, 64
-  %v1035 = add i32 %v1034, %v1030
-  %v1036 = mul i32 %v1035, 2
-  %v1037 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1036
-  %v1038 = fptrunc float %v689 to half
-  store half %v1038, ptr addrspace(1) %v1037, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1039 = add i32 %v7, %v688
-  %v1040 = add i32 %v1039, 1
-  %v1041 = icmp slt i32 %v1028, 784
-  %v1042 = icmp slt i32 %v1040, 64
-  %v1043 = and i1 %v1041, %v1042
-  br i1 %v1043, label %if.then99, label %if.else100
-if.then99:
-  %v1044 = mul i32 %v1028, 64
-  %v1045 = add i32 %v1044, %v1040
-  %v1046 = mul i32 %v1045, 2
-  %v1047 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1046
-  %v1048 = fptrunc float %v690 to half
-  store half %v1048, ptr addrspace(1) %v1047, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1049 = add i32 %v7, %v688
-  %v1050 = add i32 %v1049, 2
-  %v1051 = icmp slt i32 %v1028, 784
-  %v1052 = icmp slt i32 %v1050, 64
-  %v1053 = and i1 %v1051, %v1052
-  br i1 %v1053, label %if.then102, label %if.else103
-if.then102:
-  %v1054 = mul i32 %v1028, 64
-  %v1055 = add i32 %v1054, %v1050
-  %v1056 = mul i32 %v1055, 2
-  %v1057 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1056
-  %v1058 = fptrunc float %v691 to half
-  store half %v1058, ptr addrspace(1) %v1057, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1059 = add i32 %v7, %v688
-  %v1060 = add i32 %v1059, 3
-  %v1061 = icmp slt i32 %v1028, 784
-  %v1062 = icmp slt i32 %v1060, 64
-  %v1063 = and i1 %v1061, %v1062
-  br i1 %v1063, label %if.then105, label %if.else106
-if.then105:
-  %v1064 = mul i32 %v1028, 64
-  %v1065 = add i32 %v1064, %v1060
-  %v1066 = mul i32 %v1065, 2
-  %v1067 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1066
-  %v1068 = fptrunc float %v692 to half
-  store half %v1068, ptr addrspace(1) %v1067, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1069 = add i32 %v7, %v688
-  %v1070 = add i32 %v1069, 4
-  %v1071 = icmp slt i32 %v1028, 784
-  %v1072 = icmp slt i32 %v1070, 64
-  %v1073 = and i1 %v1071, %v1072
-  br i1 %v1073, label %if.then108, label %if.else109
-if.then108:
-  %v1074 = mul i32 %v1028, 64
-  %v1075 = add i32 %v1074, %v1070
-  %v1076 = mul i32 %v1075, 2
-  %v1077 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1076
-  %v1078 = fptrunc float %v693 to half
-  store half %v1078, ptr addrspace(1) %v1077, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1079 = add i32 %v7, %v688
-  %v1080 = add i32 %v1079, 5
-  %v1081 = icmp slt i32 %v1028, 784
-  %v1082 = icmp slt i32 %v1080, 64
-  %v1083 = and i1 %v1081, %v1082
-  br i1 %v1083, label %if.then111, label %if.else112
-if.then111:
-  %v1084 = mul i32 %v1028, 64
-  %v1085 = add i32 %v1084, %v1080
-  %v1086 = mul i32 %v1085, 2
-  %v1087 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1086
-  %v1088 = fptrunc float %v694 to half
-  store half %v1088, ptr addrspace(1) %v1087, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1089 = add i32 %v7, %v688
-  %v1090 = add i32 %v1089, 6
-  %v1091 = icmp slt i32 %v1028, 784
-  %v1092 = icmp slt i32 %v1090, 64
-  %v1093 = and i1 %v1091, %v1092
-  br i1 %v1093, label %if.then114, label %if.else115
-if.then114:
-  %v1094 = mul i32 %v1028, 64
-  %v1095 = add i32 %v1094, %v1090
-  %v1096 = mul i32 %v1095, 2
-  %v1097 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1096
-  %v1098 = fptrunc float %v695 to half
-  store half %v1098, ptr addrspace(1) %v1097, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1099 = add i32 %v7, %v688
-  %v1100 = add i32 %v1099, 7
-  %v1101 = icmp slt i32 %v1028, 784
-  %v1102 = icmp slt i32 %v1100, 64
-  %v1103 = and i1 %v1101, %v1102
-  br i1 %v1103, label %if.then117, label %if.else118
-if.then117:
-  %v1104 = mul i32 %v1028, 64
-  %v1105 = add i32 %v1104, %v1100
-  %v1106 = mul i32 %v1105, 2
-  %v1107 = getelementptr inbounds i8, ptr addrspace(1) %v632, i32 %v1106
-  %v1108 = fptrunc float %v696 to half
-  store half %v1108, ptr addrspace(1) %v1107, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
+  %v949 = add i32 %v948, 3
+  %v950 = mul i32 %v670, 64
+  %v951 = add i32 %v950, %v949
+  %v952 = mul i32 %v951, 2
+  %v953 = icmp slt i32 %v949, 64
+  %v954 = select i1 %v953, i32 %v952, i32 %v790
+  %v955 = bitcast half %v716 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v955, ptr addrspace(8) %v795, i32 %v954, i32 0, i32 0)
+  %v956 = add i32 %v7, %v672
+  %v957 = add i32 %v956, 4
+  %v958 = mul i32 %v670, 64
+  %v959 = add i32 %v958, %v957
+  %v960 = mul i32 %v959, 2
+  %v961 = icmp slt i32 %v957, 64
+  %v962 = select i1 %v961, i32 %v960, i32 %v790
+  %v963 = bitcast half %v717 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v963, ptr addrspace(8) %v795, i32 %v962, i32 0, i32 0)
+  %v964 = add i32 %v7, %v672
+  %v965 = add i32 %v964, 5
+  %v966 = mul i32 %v670, 64
+  %v967 = add i32 %v966, %v965
+  %v968 = mul i32 %v967, 2
+  %v969 = icmp slt i32 %v965, 64
+  %v970 = select i1 %v969, i32 %v968, i32 %v790
+  %v971 = bitcast half %v718 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v971, ptr addrspace(8) %v795, i32 %v970, i32 0, i32 0)
+  %v972 = add i32 %v7, %v672
+  %v973 = add i32 %v972, 6
+  %v974 = mul i32 %v670, 64
+  %v975 = add i32 %v974, %v973
+  %v976 = mul i32 %v975, 2
+  %v977 = icmp slt i32 %v973, 64
+  %v978 = select i1 %v977, i32 %v976, i32 %v790
+  %v979 = bitcast half %v719 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v979, ptr addrspace(8) %v795, i32 %v978, i32 0, i32 0)
+  %v980 = add i32 %v7, %v672
+  %v981 = add i32 %v980, 7
+  %v982 = mul i32 %v670, 64
+  %v983 = add i32 %v982, %v981
+  %v984 = mul i32 %v983, 2
+  %v985 = icmp slt i32 %v981, 64
+  %v986 = select i1 %v985, i32 %v984, i32 %v790
+  %v987 = bitcast half %v720 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v987, ptr addrspace(8) %v795, i32 %v986, i32 0, i32 0)
+  %v988 = add i32 %v7, %v688
+  %v989 = add i32 %v988, 0
+  %v990 = mul i32 %v686, 64
+  %v991 = add i32 %v990, %v989
+  %v992 = mul i32 %v991, 2
+  %v993 = icmp slt i32 %v989, 64
+  %v994 = select i1 %v993, i32 %v992, i32 %v790
+  %v995 = bitcast half %v721 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v995, ptr addrspace(8) %v795, i32 %v994, i32 0, i32 0)
+  %v996 = add i32 %v7, %v688
+  %v997 = add i32 %v996, 1
+  %v998 = mul i32 %v686, 64
+  %v999 = add i32 %v998, %v997
+  %v1000 = mul i32 %v999, 2
+  %v1001 = icmp slt i32 %v997, 64
+  %v1002 = select i1 %v1001, i32 %v1000, i32 %v790
+  %v1003 = bitcast half %v722 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1003, ptr addrspace(8) %v795, i32 %v1002, i32 0, i32 0)
+  %v1004 = add i32 %v7, %v688
+  %v1005 = add i32 %v1004, 2
+  %v1006 = mul i32 %v686, 64
+  %v1007 = add i32 %v1006, %v1005
+  %v1008 = mul i32 %v1007, 2
+  %v1009 = icmp slt i32 %v1005, 64
+  %v1010 = select i1 %v1009, i32 %v1008, i32 %v790
+  %v1011 = bitcast half %v723 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1011, ptr addrspace(8) %v795, i32 %v1010, i32 0, i32 0)
+  %v1012 = add i32 %v7, %v688
+  %v1013 = add i32 %v1012, 3
+  %v1014 = mul i32 %v686, 64
+  %v1015 = add i32 %v1014, %v1013
+  %v1016 = mul i32 %v1015, 2
+  %v1017 = icmp slt i32 %v1013, 64
+  %v1018 = select i1 %v1017, i32 %v1016, i32 %v790
+  %v1019 = bitcast half %v724 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1019, ptr addrspace(8) %v795, i32 %v1018, i32 0, i32 0)
+  %v1020 = add i32 %v7, %v688
+  %v1021 = add i32 %v1020, 4
+  %v1022 = mul i32 %v686, 64
+  %v1023 = add i32 %v1022, %v1021
+  %v1024 = mul i32 %v1023, 2
+  %v1025 = icmp slt i32 %v1021, 64
+  %v1026 = select i1 %v1025, i32 %v1024, i32 %v790
+  %v1027 = bitcast half %v725 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1027, ptr addrspace(8) %v795, i32 %v1026, i32 0, i32 0)
+  %v1028 = add i32 %v7, %v688
+  %v1029 = add i32 %v1028, 5
+  %v1030 = mul i32 %v686, 64
+  %v1031 = add i32 %v1030, %v1029
+  %v1032 = mul i32 %v1031, 2
+  %v1033 = icmp slt i32 %v1029, 64
+  %v1034 = select i1 %v1033, i32 %v1032, i32 %v790
+  %v1035 = bitcast half %v726 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1035, ptr addrspace(8) %v795, i32 %v1034, i32 0, i32 0)
+  %v1036 = add i32 %v7, %v688
+  %v1037 = add i32 %v1036, 6
+  %v1038 = mul i32 %v686, 64
+  %v1039 = add i32 %v1038, %v1037
+  %v1040 = mul i32 %v1039, 2
+  %v1041 = icmp slt i32 %v1037, 64
+  %v1042 = select i1 %v1041, i32 %v1040, i32 %v790
+  %v1043 = bitcast half %v727 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1043, ptr addrspace(8) %v795, i32 %v1042, i32 0, i32 0)
+  %v1044 = add i32 %v7, %v688
+  %v1045 = add i32 %v1044, 7
+  %v1046 = mul i32 %v686, 64
+  %v1047 = add i32 %v1046, %v1045
+  %v1048 = mul i32 %v1047, 2
+  %v1049 = icmp slt i32 %v1045, 64
+  %v1050 = select i1 %v1049, i32 %v1048, i32 %v790
+  %v1051 = bitcast half %v728 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1051, ptr addrspace(8) %v795, i32 %v1050, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
 declare void @llvm.amdgcn.sched.barrier(i32)

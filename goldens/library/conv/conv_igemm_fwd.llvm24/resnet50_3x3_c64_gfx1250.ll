@@ -839,656 +839,409 @@ for.exit8:
   %v757 = extractelement <8 x float> %v567, i32 5
   %v758 = extractelement <8 x float> %v567, i32 6
   %v759 = extractelement <8 x float> %v567, i32 7
+  %v760 = fptrunc float %v704 to half
+  %v761 = fptrunc float %v705 to half
+  %v762 = fptrunc float %v706 to half
+  %v763 = fptrunc float %v707 to half
+  %v764 = fptrunc float %v708 to half
+  %v765 = fptrunc float %v709 to half
+  %v766 = fptrunc float %v710 to half
+  %v767 = fptrunc float %v711 to half
+  %v768 = fptrunc float %v720 to half
+  %v769 = fptrunc float %v721 to half
+  %v770 = fptrunc float %v722 to half
+  %v771 = fptrunc float %v723 to half
+  %v772 = fptrunc float %v724 to half
+  %v773 = fptrunc float %v725 to half
+  %v774 = fptrunc float %v726 to half
+  %v775 = fptrunc float %v727 to half
+  %v776 = fptrunc float %v736 to half
+  %v777 = fptrunc float %v737 to half
+  %v778 = fptrunc float %v738 to half
+  %v779 = fptrunc float %v739 to half
+  %v780 = fptrunc float %v740 to half
+  %v781 = fptrunc float %v741 to half
+  %v782 = fptrunc float %v742 to half
+  %v783 = fptrunc float %v743 to half
+  %v784 = fptrunc float %v752 to half
+  %v785 = fptrunc float %v753 to half
+  %v786 = fptrunc float %v754 to half
+  %v787 = fptrunc float %v755 to half
+  %v788 = fptrunc float %v756 to half
+  %v789 = fptrunc float %v757 to half
+  %v790 = fptrunc float %v758 to half
+  %v791 = fptrunc float %v759 to half
   br i1 %v168, label %if.then21, label %if.else22
 if.then21:
-  %v760 = add i32 %v5, %v701
-  %v761 = add i32 %v7, %v703
-  %v762 = mul i32 %v760, 64
-  %v763 = add i32 %v762, %v761
-  %v764 = mul i32 %v763, 2
-  %v765 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v764
-  %v766 = fptrunc float %v704 to half
-  %v767 = fptrunc float %v705 to half
-  %v768 = fptrunc float %v706 to half
-  %v769 = fptrunc float %v707 to half
-  %v770 = fptrunc float %v708 to half
-  %v771 = fptrunc float %v709 to half
-  %v772 = fptrunc float %v710 to half
-  %v773 = fptrunc float %v711 to half
-  %v774 = insertelement <8 x half> poison, half %v766, i32 0
-  %v775 = insertelement <8 x half> %v774, half %v767, i32 1
-  %v776 = insertelement <8 x half> %v775, half %v768, i32 2
-  %v777 = insertelement <8 x half> %v776, half %v769, i32 3
-  %v778 = insertelement <8 x half> %v777, half %v770, i32 4
-  %v779 = insertelement <8 x half> %v778, half %v771, i32 5
-  %v780 = insertelement <8 x half> %v779, half %v772, i32 6
-  %v781 = insertelement <8 x half> %v780, half %v773, i32 7
-  store <8 x half> %v781, ptr addrspace(1) %v765, align 2
-  %v782 = add i32 %v5, %v717
-  %v783 = add i32 %v7, %v719
-  %v784 = mul i32 %v782, 64
-  %v785 = add i32 %v784, %v783
-  %v786 = mul i32 %v785, 2
-  %v787 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v786
-  %v788 = fptrunc float %v720 to half
-  %v789 = fptrunc float %v721 to half
-  %v790 = fptrunc float %v722 to half
-  %v791 = fptrunc float %v723 to half
-  %v792 = fptrunc float %v724 to half
-  %v793 = fptrunc float %v725 to half
-  %v794 = fptrunc float %v726 to half
-  %v795 = fptrunc float %v727 to half
-  %v796 = insertelement <8 x half> poison, half %v788, i32 0
-  %v797 = insertelement <8 x half> %v796, half %v789, i32 1
-  %v798 = insertelement <8 x half> %v797, half %v790, i32 2
-  %v799 = insertelement <8 x half> %v798, half %v791, i32 3
-  %v800 = insertelement <8 x half> %v799, half %v792, i32 4
-  %v801 = insertelement <8 x half> %v800, half %v793, i32 5
-  %v802 = insertelement <8 x half> %v801, half %v794, i32 6
-  %v803 = insertelement <8 x half> %v802, half %v795, i32 7
-  store <8 x half> %v803, ptr addrspace(1) %v787, align 2
-  %v804 = add i32 %v5, %v733
-  %v805 = add i32 %v7, %v735
-  %v806 = mul i32 %v804, 64
-  %v807 = add i32 %v806, %v805
-  %v808 = mul i32 %v807, 2
-  %v809 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v808
-  %v810 = fptrunc float %v736 to half
-  %v811 = fptrunc float %v737 to half
-  %v812 = fptrunc float %v738 to half
-  %v813 = fptrunc float %v739 to half
-  %v814 = fptrunc float %v740 to half
-  %v815 = fptrunc float %v741 to half
-  %v816 = fptrunc float %v742 to half
-  %v817 = fptrunc float %v743 to half
-  %v818 = insertelement <8 x half> poison, half %v810, i32 0
-  %v819 = insertelement <8 x half> %v818, half %v811, i32 1
-  %v820 = insertelement <8 x half> %v819, half %v812, i32 2
-  %v821 = insertelement <8 x half> %v820, half %v813, i32 3
-  %v822 = insertelement <8 x half> %v821, half %v814, i32 4
-  %v823 = insertelement <8 x half> %v822, half %v815, i32 5
-  %v824 = insertelement <8 x half> %v823, half %v816, i32 6
-  %v825 = insertelement <8 x half> %v824, half %v817, i32 7
-  store <8 x half> %v825, ptr addrspace(1) %v809, align 2
-  %v826 = add i32 %v5, %v749
-  %v827 = add i32 %v7, %v751
-  %v828 = mul i32 %v826, 64
-  %v829 = add i32 %v828, %v827
-  %v830 = mul i32 %v829, 2
-  %v831 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v830
-  %v832 = fptrunc float %v752 to half
-  %v833 = fptrunc float %v753 to half
-  %v834 = fptrunc float %v754 to half
-  %v835 = fptrunc float %v755 to half
-  %v836 = fptrunc float %v756 to half
-  %v837 = fptrunc float %v757 to half
-  %v838 = fptrunc float %v758 to half
-  %v839 = fptrunc float %v759 to half
-  %v840 = insertelement <8 x half> poison, half %v832, i32 0
-  %v841 = insertelement <8 x half> %v840, half %v833, i32 1
-  %v842 = insertelement <8 x half> %v841, half %v834, i32 2
-  %v843 = insertelement <8 x half> %v842, half %v835, i32 3
-  %v844 = insertelement <8 x half> %v843, half %v836, i32 4
-  %v845 = insertelement <8 x half> %v844, half %v837, i32 5
-  %v846 = insertelement <8 x half> %v845, half %v838, i32 6
-  %v847 = insertelement <8 x half> %v846, half %v839, i32 7
-  store <8 x half> %v847, ptr addrspace(1) %v831, align 2
+  %v792 = add i32 %v5, %v701
+  %v793 = add i32 %v7, %v703
+  %v794 = mul i32 %v792, 64
+  %v795 = add i32 %v794, %v793
+  %v796 = mul i32 %v795, 2
+  %v797 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v796
+  %v798 = insertelement <8 x half> poison, half %v760, i32 0
+  %v799 = insertelement <8 x half> %v798, half %v761, i32 1
+  %v800 = insertelement <8 x half> %v799, half %v762, i32 2
+  %v801 = insertelement <8 x half> %v800, half %v763, i32 3
+  %v802 = insertelement <8 x half> %v801, half %v764, i32 4
+  %v803 = insertelement <8 x half> %v802, half %v765, i32 5
+  %v804 = insertelement <8 x half> %v803, half %v766, i32 6
+  %v805 = insertelement <8 x half> %v804, half %v767, i32 7
+  store <8 x half> %v805, ptr addrspace(1) %v797, align 2
+  %v806 = add i32 %v5, %v717
+  %v807 = add i32 %v7, %v719
+  %v808 = mul i32 %v806, 64
+  %v809 = add i32 %v808, %v807
+  %v810 = mul i32 %v809, 2
+  %v811 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v810
+  %v812 = insertelement <8 x half> poison, half %v768, i32 0
+  %v813 = insertelement <8 x half> %v812, half %v769, i32 1
+  %v814 = insertelement <8 x half> %v813, half %v770, i32 2
+  %v815 = insertelement <8 x half> %v814, half %v771, i32 3
+  %v816 = insertelement <8 x half> %v815, half %v772, i32 4
+  %v817 = insertelement <8 x half> %v816, half %v773, i32 5
+  %v818 = insertelement <8 x half> %v817, half %v774, i32 6
+  %v819 = insertelement <8 x half> %v818, half %v775, i32 7
+  store <8 x half> %v819, ptr addrspace(1) %v811, align 2
+  %v820 = add i32 %v5, %v733
+  %v821 = add i32 %v7, %v735
+  %v822 = mul i32 %v820, 64
+  %v823 = add i32 %v822, %v821
+  %v824 = mul i32 %v823, 2
+  %v825 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v824
+  %v826 = insertelement <8 x half> poison, half %v776, i32 0
+  %v827 = insertelement <8 x half> %v826, half %v777, i32 1
+  %v828 = insertelement <8 x half> %v827, half %v778, i32 2
+  %v829 = insertelement <8 x half> %v828, half %v779, i32 3
+  %v830 = insertelement <8 x half> %v829, half %v780, i32 4
+  %v831 = insertelement <8 x half> %v830, half %v781, i32 5
+  %v832 = insertelement <8 x half> %v831, half %v782, i32 6
+  %v833 = insertelement <8 x half> %v832, half %v783, i32 7
+  store <8 x half> %v833, ptr addrspace(1) %v825, align 2
+  %v834 = add i32 %v5, %v749
+  %v835 = add i32 %v7, %v751
+  %v836 = mul i32 %v834, 64
+  %v837 = add i32 %v836, %v835
+  %v838 = mul i32 %v837, 2
+  %v839 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v838
+  %v840 = insertelement <8 x half> poison, half %v784, i32 0
+  %v841 = insertelement <8 x half> %v840, half %v785, i32 1
+  %v842 = insertelement <8 x half> %v841, half %v786, i32 2
+  %v843 = insertelement <8 x half> %v842, half %v787, i32 3
+  %v844 = insertelement <8 x half> %v843, half %v788, i32 4
+  %v845 = insertelement <8 x half> %v844, half %v789, i32 5
+  %v846 = insertelement <8 x half> %v845, half %v790, i32 6
+  %v847 = insertelement <8 x half> %v846, half %v791, i32 7
+  store <8 x half> %v847, ptr addrspace(1) %v839, align 2
   br label %if.end23
 if.else22:
-  %v848 = add i32 %v5, %v701
-  %v849 = add i32 %v7, %v703
-  %v850 = add i32 %v849, 0
-  %v851 = icmp slt i32 %v848, 784
-  %v852 = icmp slt i32 %v850, 64
-  %v853 = and i1 %v851, %v852
-  br i1 %v853, label %if.then24, label %if.else25
-if.then24:
-  %v854 = mul i32 %v848, 64
-  %v855 = add i32 %v854, %v850
-  %v856 = mul i32 %v855, 2
-  %v857 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v856
-  %v858 = fptrunc float %v704 to half
-  store half %v858, ptr addrspace(1) %v857, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v848 = icmp slt i32 %v5, 784
+  %v849 = sub i32 784, %v5
+  %v850 = call i32 @llvm.smin.i32(i32 %v849, i32 128)
+  %v851 = select i1 %v848, i32 %v850, i32 0
+  %v852 = mul i32 %v851, 64
+  %v853 = mul i32 %v852, 2
+  %v854 = mul i32 %v5, 64
+  %v855 = mul i32 %v854, 2
+  %v856 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v855
+  %v857 = zext i32 %v853 to i64
+  %v858 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v856, i16 0, i64 %v857, i32 822099968)
   %v859 = add i32 %v7, %v703
-  %v860 = add i32 %v859, 1
-  %v861 = icmp slt i32 %v848, 784
-  %v862 = icmp slt i32 %v860, 64
-  %v863 = and i1 %v861, %v862
-  br i1 %v863, label %if.then27, label %if.else28
-if.then27:
-  %v864 = mul i32 %v848, 64
-  %v865 = add i32 %v864, %v860
-  %v866 = mul i32 %v865, 2
-  %v867 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v866
-  %v868 = fptrunc float %v705 to half
-  store half %v868, ptr addrspace(1) %v867, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v869 = add i32 %v7, %v703
-  %v870 = add i32 %v869, 2
-  %v871 = icmp slt i32 %v848, 784
-  %v872 = icmp slt i32 %v870, 64
-  %v873 = and i1 %v871, %v872
-  br i1 %v873, label %if.then30, label %if.else31
-if.then30:
-  %v874 = mul i32 %v848, 64
-  %v875 = add i32 %v874, %v870
-  %v876 = mul i32 %v875, 2
-  %v877 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v876
-  %v878 = fptrunc float %v706 to half
-  store half %v878, ptr addrspace(1) %v877, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v879 = add i32 %v7, %v703
-  %v880 = add i32 %v879, 3
-  %v881 = icmp slt i32 %v848, 784
-  %v882 = icmp slt i32 %v880, 64
-  %v883 = and i1 %v881, %v882
-  br i1 %v883, label %if.then33, label %if.else34
-if.then33:
-  %v884 = mul i32 %v848, 64
-  %v885 = add i32 %v884, %v880
-  %v886 = mul i32 %v885, 2
-  %v887 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v886
-  %v888 = fptrunc float %v707 to half
-  store half %v888, ptr addrspace(1) %v887, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v889 = add i32 %v7, %v703
-  %v890 = add i32 %v889, 4
-  %v891 = icmp slt i32 %v848, 784
-  %v892 = icmp slt i32 %v890, 64
-  %v893 = and i1 %v891, %v892
-  br i1 %v893, label %if.then36, label %if.else37
-if.then36:
-  %v894 = mul i32 %v848, 64
-  %v895 = add i32 %v894, %v890
-  %v896 = mul i32 %v895, 2
-  %v897 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v896
-  %v898 = fptrunc float %v708 to half
-  store half %v898, ptr addrspace(1) %v897, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
+  %v860 = add i32 %v859, 0
+  %v861 = mul i32 %v701, 64
+  %v862 = add i32 %v861, %v860
+  %v863 = mul i32 %v862, 2
+  %v864 = icmp slt i32 %v860, 64
+  %v865 = select i1 %v864, i32 %v863, i32 %v853
+  %v866 = bitcast half %v760 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v866, ptr addrspace(8) %v858, i32 %v865, i32 0, i32 0)
+  %v867 = add i32 %v7, %v703
+  %v868 = add i32 %v867, 1
+  %v869 = mul i32 %v701, 64
+  %v870 = add i32 %v869, %v868
+  %v871 = mul i32 %v870, 2
+  %v872 = icmp slt i32 %v868, 64
+  %v873 = select i1 %v872, i32 %v871, i32 %v853
+  %v874 = bitcast half %v761 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v874, ptr addrspace(8) %v858, i32 %v873, i32 0, i32 0)
+  %v875 = add i32 %v7, %v703
+  %v876 = add i32 %v875, 2
+  %v877 = mul i32 %v701, 64
+  %v878 = add i32 %v877, %v876
+  %v879 = mul i32 %v878, 2
+  %v880 = icmp slt i32 %v876, 64
+  %v881 = select i1 %v880, i32 %v879, i32 %v853
+  %v882 = bitcast half %v762 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v882, ptr addrspace(8) %v858, i32 %v881, i32 0, i32 0)
+  %v883 = add i32 %v7, %v703
+  %v884 = add i32 %v883, 3
+  %v885 = mul i32 %v701, 64
+  %v886 = add i32 %v885, %v884
+  %v887 = mul i32 %v886, 2
+  %v888 = icmp slt i32 %v884, 64
+  %v889 = select i1 %v888, i32 %v887, i32 %v853
+  %v890 = bitcast half %v763 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v890, ptr addrspace(8) %v858, i32 %v889, i32 0, i32 0)
+  %v891 = add i32 %v7, %v703
+  %v892 = add i32 %v891, 4
+  %v893 = mul i32 %v701, 64
+  %v894 = add i32 %v893, %v892
+  %v895 = mul i32 %v894, 2
+  %v896 = icmp slt i32 %v892, 64
+  %v897 = select i1 %v896, i32 %v895, i32 %v853
+  %v898 = bitcast half %v764 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v898, ptr addrspace(8) %v858, i32 %v897, i32 0, i32 0)
   %v899 = add i32 %v7, %v703
   %v900 = add i32 %v899, 5
-  %v901 = icmp slt i32 %v848, 784
-  %v902 = icmp slt i32 %v900, 64
-  %v903 = and i1 %v901, %v902
-  br i1 %v903, label %if.then39, label %if.else40
-if.then39:
-  %v904 = mul i32 %v848, 64
-  %v905 = add i32 %v904, %v900
-  %v906 = mul i32 %v905, 2
-  %v907 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v906
-  %v908 = fptrunc float %v709 to half
-  store half %v908, ptr addrspace(1) %v907, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v909 = add i32 %v7, %v703
-  %v910 = add i32 %v909, 6
-  %v911 = icmp slt i32 %v848, 784
-  %v912 = icmp slt i32 %v910, 64
-  %v913 = and i1 %v911, %v912
-  br i1 %v913, label %if.then42, label %if.else43
-if.then42:
-  %v914 = mul i32 %v848, 64
-  %v915 = add i32 %v914, %v910
-  %v916 = mul i32 %v915, 2
-  %v917 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v916
-  %v918 = fptrunc float %v710 to half
-  store half %v918, ptr addrspace(1) %v917, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v919 = add i32 %v7, %v703
-  %v920 = add i32 %v919, 7
-  %v921 = icmp slt i32 %v848, 784
-  %v922 = icmp slt i32 %v920, 64
-  %v923 = and i1 %v921, %v922
-  br i1 %v923, label %if.then45, label %if.else46
-if.then45:
-  %v924 = mul i32 %v848, 64
-  %v925 = add i32 %v924, %v920
-  %v926 = mul i32 %v925, 2
-  %v927 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v926
-  %v928 = fptrunc float %v711 to half
-  store half %v928, ptr addrspace(1) %v927, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v929 = add i32 %v5, %v717
-  %v930 = add i32 %v7, %v719
-  %v931 = add i32 %v930, 0
-  %v932 = icmp slt i32 %v929, 784
-  %v933 = icmp slt i32 %v931, 64
-  %v934 = and i1 %v932, %v933
-  br i1 %v934, label %if.then48, label %if.else49
-if.then48:
-  %v935 = mul i32 %v929, 64
-  %v936 = add i32 %v935, %v931
-  %v937 = mul i32 %v936, 2
-  %v938 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v937
-  %v939 = fptrunc float %v720 to half
-  store half %v939, ptr addrspace(1) %v938, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v940 = add i32 %v7, %v719
-  %v941 = add i32 %v940, 1
-  %v942 = icmp slt i32 %v929, 784
-  %v943 = icmp slt i32 %v941, 64
-  %v944 = and i1 %v942, %v943
-  br i1 %v944, label %if.then51, label %if.else52
-if.then51:
-  %v945 = mul i32 %v929, 64
-  %v946 = add i32 %v945, %v941
-  %v947 = mul i32 %v946, 2
-  %v948 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v947
-  %v949 = fptrunc float %v721 to half
-  store half %v949, ptr addrspace(1) %v948, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v950 = add i32 %v7, %v719
-  %v951 = add i32 %v950, 2
-  %v952 = icmp slt i32 %v929, 784
-  %v953 = icmp slt i32 %v951, 64
-  %v954 = and i1 %v952, %v953
-  br i1 %v954, label %if.then54, label %if.else55
-if.then54:
-  %v955 = mul i32 %v929, 64
-  %v956 = add i32 %v955, %v951
-  %v957 = mul i32 %v956, 2
-  %v958 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v957
-  %v959 = fptrunc float %v722 to half
-  store half %v959, ptr addrspace(1) %v958, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v960 = add i32 %v7, %v719
-  %v961 = add i32 %v960, 3
-  %v962 = icmp slt i32 %v929, 784
-  %v963 = icmp slt i32 %v961, 64
-  %v964 = and i1 %v962, %v963
-  br i1 %v964, label %if.then57, label %if.else58
-if.then57:
-  %v965 = mul i32 %v929, 64
-  %v966 = add i32 %v965, %v961
+  %v901 = mul i32 %v701, 64
+  %v902 = add i32 %v901, %v900
+  %v903 = mul i32 %v902, 2
+  %v904 = icmp slt i32 %v900, 64
+  %v905 = select i1 %v904, i32 %v903, i32 %v853
+  %v906 = bitcast half %v765 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v906, ptr addrspace(8) %v858, i32 %v905, i32 0, i32 0)
+  %v907 = add i32 %v7, %v703
+  %v908 = add i32 %v907, 6
+  %v909 = mul i32 %v701, 64
+  %v910 = add i32 %v909, %v908
+  %v911 = mul i32 %v910, 2
+  %v912 = icmp slt i32 %v908, 64
+  %v913 = select i1 %v912, i32 %v911, i32 %v853
+  %v914 = bitcast half %v766 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v914, ptr addrspace(8) %v858, i32 %v913, i32 0, i32 0)
+  %v915 = add i32 %v7, %v703
+  %v916 = add i32 %v915, 7
+  %v917 = mul i32 %v701, 64
+  %v918 = add i32 %v917, %v916
+  %v919 = mul i32 %v918, 2
+  %v920 = icmp slt i32 %v916, 64
+  %v921 = select i1 %v920, i32 %v919, i32 %v853
+  %v922 = bitcast half %v767 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v922, ptr addrspace(8) %v858, i32 %v921, i32 0, i32 0)
+  %v923 = add i32 %v7, %v719
+  %v924 = add i32 %v923, 0
+  %v925 = mul i32 %v717, 64
+  %v926 = add i32 %v925, %v924
+  %v927 = mul i32 %v926, 2
+  %v928 = icmp slt i32 %v924, 64
+  %v929 = select i1 %v928, i32 %v927, i32 %v853
+  %v930 = bitcast half %v768 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v930, ptr addrspace(8) %v858, i32 %v929, i32 0, i32 0)
+  %v931 = add i32 %v7, %v719
+  %v932 = add i32 %v931, 1
+  %v933 = mul i32 %v717, 64
+  %v934 = add i32 %v933, %v932
+  %v935 = mul i32 %v934, 2
+  %v936 = icmp slt i32 %v932, 64
+  %v937 = select i1 %v936, i32 %v935, i32 %v853
+  %v938 = bitcast half %v769 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v938, ptr addrspace(8) %v858, i32 %v937, i32 0, i32 0)
+  %v939 = add i32 %v7, %v719
+  %v940 = add i32 %v939, 2
+  %v941 = mul i32 %v717, 64
+  %v942 = add i32 %v941, %v940
+  %v943 = mul i32 %v942, 2
+  %v944 = icmp slt i32 %v940, 64
+  %v945 = select i1 %v944, i32 %v943, i32 %v853
+  %v946 = bitcast half %v770 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v946, ptr addrspace(8) %v858, i32 %v945, i32 0, i32 0)
+  %v947 = add i32 %v7, %v719
+  %v948 = add i32 %v947, 3
+  %v949 = mul i32 %v717, 64
+  %v950 = add i32 %v949, %v948
+  %v951 = mul i32 %v950, 2
+  %v952 = icmp slt i32 %v948, 64
+  %v953 = select i1 %v952, i32 %v951, i32 %v853
+  %v954 = bitcast half %v771 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v954, ptr addrspace(8) %v858, i32 %v953, i32 0, i32 0)
+  %v955 = add i32 %v7, %v719
+  %v956 = add i32 %v955, 4
+  %v957 = mul i32 %v717, 64
+  %v958 = add i32 %v957, %v956
+  %v959 = mul i32 %v958, 2
+  %v960 = icmp slt i32 %v956, 64
+  %v961 = select i1 %v960, i32 %v959, i32 %v853
+  %v962 = bitcast half %v772 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v962, ptr addrspace(8) %v858, i32 %v961, i32 0, i32 0)
+  %v963 = add i32 %v7, %v719
+  %v964 = add i32 %v963, 5
+  %v965 = mul i32 %v717, 64
+  %v966 = add i32 %v965, %v964
   %v967 = mul i32 %v966, 2
-  %v968 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v967
-  %v969 = fptrunc float %v723 to half
-  store half %v969, ptr addrspace(1) %v968, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v970 = add i32 %v7, %v719
-  %v971 = add i32 %v970, 4
-  %v972 = icmp slt i32 %v929, 784
-  %v973 = icmp slt i32 %v971, 64
-  %v974 = and i1 %v972, %v973
-  br i1 %v974, label %if.then60, label %if.else61
-if.then60:
-  %v975 = mul i32 %v929, 64
-  %v976 = add i32 %v975, %v971
-  %v977 = mul i32 %v976, 2
-  %v978 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v977
-  %v979 = fptrunc float %v724 to half
-  store half %v979, ptr addrspace(1) %v978, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v980 = add i32 %v7, %v719
-  %v981 = add i32 %v980, 5
-  %v982 = icmp slt i32 %v929, 784
-  %v983 = icmp slt i32 %v981, 64
-  %v984 = and i1 %v982, %v983
-  br i1 %v984, label %if.then63, label %if.else64
-if.then63:
-  %v985 = mul i32 %v929, 64
-  %v986 = add i32 %v985, %v981
-  %v987 = mul i32 %v986, 2
-  %v988 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v987
-  %v989 = fptrunc float %v725 to half
-  store half %v989, ptr addrspace(1) %v988, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v990 = add i32 %v7, %v719
-  %v991 = add i32 %v990, 6
-  %v992 = icmp slt i32 %v929, 784
-  %v993 = icmp slt i32 %v991, 64
-  %v994 = and i1 %v992, %v993
-  br i1 %v994, label %if.then66, label %if.else67
-if.then66:
-  %v995 = mul i32 %v929, 64
-  %v996 = add i32 %v995, %v991
-  %v997 = mul i32 %v996, 2
-  %v998 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v997
-  %v999 = fptrunc float %v726 to half
-  store half %v999, ptr addrspace(1) %v998, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1000 = add i32 %v7, %v719
-  %v1001 = add i32 %v1000, 7
-  %v1002 = icmp slt i32 %v929, 784
-  %v1003 = icmp slt i32 %v1001, 64
-  %v1004 = and i1 %v1002, %v1003
-  br i1 %v1004, label %if.then69, label %if.else70
-if.then69:
-  %v1005 = mul i32 %v929, 64
-  %v1006 = add i32 %v1005, %v1001
+  %v968 = icmp slt i32 %v964, 64
+  %v969 = select i1 %v968, i32 %v967, i32 %v853
+  %v970 = bitcast half %v773 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v970, ptr addrspace(8) %v858, i32 %v969, i32 0, i32 0)
+  %v971 = add i32 %v7, %v719
+  %v972 = add i32 %v971, 6
+  %v973 = mul i32 %v717, 64
+  %v974 = add i32 %v973, %v972
+  %v975 = mul i32 %v974, 2
+  %v976 = icmp slt i32 %v972, 64
+  %v977 = select i1 %v976, i32 %v975, i32 %v853
+  %v978 = bitcast half %v774 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v978, ptr addrspace(8) %v858, i32 %v977, i32 0, i32 0)
+  %v979 = add i32 %v7, %v719
+  %v980 = add i32 %v979, 7
+  %v981 = mul i32 %v717, 64
+  %v982 = add i32 %v981, %v980
+  %v983 = mul i32 %v982, 2
+  %v984 = icmp slt i32 %v980, 64
+  %v985 = select i1 %v984, i32 %v983, i32 %v853
+  %v986 = bitcast half %v775 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v986, ptr addrspace(8) %v858, i32 %v985, i32 0, i32 0)
+  %v987 = add i32 %v7, %v735
+  %v988 = add i32 %v987, 0
+  %v989 = mul i32 %v733, 64
+  %v990 = add i32 %v989, %v988
+  %v991 = mul i32 %v990, 2
+  %v992 = icmp slt i32 %v988, 64
+  %v993 = select i1 %v992, i32 %v991, i32 %v853
+  %v994 = bitcast half %v776 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v994, ptr addrspace(8) %v858, i32 %v993, i32 0, i32 0)
+  %v995 = add i32 %v7, %v735
+  %v996 = add i32 %v995, 1
+  %v997 = mul i32 %v733, 64
+  %v998 = add i32 %v997, %v996
+  %v999 = mul i32 %v998, 2
+  %v1000 = icmp slt i32 %v996, 64
+  %v1001 = select i1 %v1000, i32 %v999, i32 %v853
+  %v1002 = bitcast half %v777 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1002, ptr addrspace(8) %v858, i32 %v1001, i32 0, i32 0)
+  %v1003 = add i32 %v7, %v735
+  %v1004 = add i32 %v1003, 2
+  %v1005 = mul i32 %v733, 64
+  %v1006 = add i32 %v1005, %v1004
   %v1007 = mul i32 %v1006, 2
-  %v1008 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1007
-  %v1009 = fptrunc float %v727 to half
-  store half %v1009, ptr addrspace(1) %v1008, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v1010 = add i32 %v5, %v733
+  %v1008 = icmp slt i32 %v1004, 64
+  %v1009 = select i1 %v1008, i32 %v1007, i32 %v853
+  %v1010 = bitcast half %v778 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1010, ptr addrspace(8) %v858, i32 %v1009, i32 0, i32 0)
   %v1011 = add i32 %v7, %v735
-  %v1012 = add i32 %v1011, 0
-  %v1013 = icmp slt i32 %v1010, 784
-  %v1014 = icmp slt i32 %v1012, 64
-  %v1015 = and i1 %v1013, %v1014
-  br i1 %v1015, label %if.then72, label %if.else73
-if.then72:
-  %v1016 = mul i32 %v1010, 64
-  %v1017 = add i32 %v1016, %v1012
-  %v1018 = mul i32 %v1017, 2
-  %v1019 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1018
-  %v1020 = fptrunc float %v736 to half
-  store half %v1020, ptr addrspace(1) %v1019, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v1021 = add i32 %v7, %v735
-  %v1022 = add i32 %v1021, 1
-  %v1023 = icmp slt i32 %v1010, 784
-  %v1024 = icmp slt i32 %v1022, 64
-  %v1025 = and i1 %v1023, %v1024
-  br i1 %v1025, label %if.then75, label %if.else76
-if.then75:
-  %v1026 = mul i32 %v1010, 64
-  %v1027 = add i32 %v1026, %v1022
-  %v1028 = mul i32 %v1027, 2
-  %v1029 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1028
-  %v1030 = fptrunc float %v737 to half
-  store half %v1030, ptr addrspace(1) %v1029, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v1031 = add i32 %v7, %v735
-  %v1032 = add i32 %v1031, 2
-  %v1033 = icmp slt i32 %v1010, 784
-  %v1034 = icmp slt i32 %v1032, 64
-  %v1035 = and i1 %v1033, %v1034
-  br i1 %v1035, label %if.then78, label %if.else79
-if.then78:
-  %v1036 = mul i32 %v1010, 64
-  %v1037 = add i32 %v1036, %v1032
-  %v1038 = mul i32 %v1037, 2
-  %v1039 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1038
-  %v1040 = fptrunc float %v738 to half
-  store half %v1040, ptr addrspace(1) %v1039, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v1041 = add i32 %v7, %v735
-  %v1042 = add i32 %v1041, 3
-  %v1043 = icmp slt i32 %v1010, 784
-  %v1044 = icmp slt i32 %v1042, 64
-  %v1045 = and i1 %v1043, %v1044
-  br i1 %v1045, label %if.then81, label %if.else82
-if.then81:
-  %v1046 = mul i32 %v1010, 64
-  %v1047 = add i32 %v1046, %v1042
-  %v1048 = mul i32 %v1047, 2
-  %v1049 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1048
-  %v1050 = fptrunc float %v739 to half
-  store half %v1050, ptr addrspace(1) %v1049, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v1051 = add i32 %v7, %v735
-  %v1052 = add i32 %v1051, 4
-  %v1053 = icmp slt i32 %v1010, 784
-  %v1054 = icmp slt i32 %v1052, 64
-  %v1055 = and i1 %v1053, %v1054
-  br i1 %v1055, label %if.then84, label %if.else85
-if.then84:
-  %v1056 = mul i32 %v1010, 64
-  %v1057 = add i32 %v1056, %v1052
-  %v1058 = mul i32 %v1057, 2
-  %v1059 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1058
-  %v1060 = fptrunc float %v740 to half
-  store half %v1060, ptr addrspace(1) %v1059, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v1061 = add i32 %v7, %v735
-  %v1062 = add i32 %v1061, 5
-  %v1063 = icmp slt i32 %v1010, 784
-  %v1064 = icmp slt i32 %v1062, 64
-  %v1065 = and i1 %v1063, %v1064
-  br i1 %v1065, label %if.then87, label %if.else88
-if.then87:
-  %v1066 = mul i32 %v1010, 64
-  %v1067 = add i32 %v1066, %v1062
-  %v1068 = mul i32 %v1067, 2
-  %v1069 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1068
-  %v1070 = fptrunc float %v741 to half
-  store half %v1070, ptr addrspace(1) %v1069, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1071 = add i32 %v7, %v735
-  %v1072 = add i32 %v1071, 6
-  %v1073 = icmp slt i32 %v1010, 784
-  %v1074 = icmp slt i32 %v1072, 64
-  %v1075 = and i1 %v1073, %v1074
-  br i1 %v1075, label %if.then90, label %if.else91
-if.then90:
-  %v1076 = mul i32 %v1010, 64
-  %v1077 = add i32 %v1076, %v1072
-  %v1078 = mul i32 %v1077, 2
-  %v1079 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1078
-  %v1080 = fptrunc float %v742 to half
-  store half %v1080, ptr addrspace(1) %v1079, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1081 = add i32 %v7, %v735
-  %v1082 = add i32 %v1081, 7
-  %v1083 = icmp slt i32 %v1010, 784
-  %v1084 = icmp slt i32 %v1082, 64
-  %v1085 = and i1 %v1083, %v1084
-  br i1 %v1085, label %if.then93, label %if.else94
-if.then93:
-  %v1086 = mul i32 %v1010, 64
-  %v1087 = add i32 %v1086, %v1082
-  %v1088 = mul i32 %v1087, 2
-  %v1089 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1088
-  %v1090 = fptrunc float %v743 to half
-  store half %v1090, ptr addrspace(1) %v1089, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1091 = add i32 %v5, %v749
-  %v1092 = add i32 %v7, %v751
-  %v1093 = add i32 %v1092, 0
-  %v1094 = icmp slt i32 %v1091, 784
-  %v1095 = icmp slt i32 %v1093, 64
-  %v1096 = and i1 %v1094, %v1095
-  br i1 %v1096, label %if.then96, label %if.else97
-if.then96:
-  %v1097 = mul i32 %v1091, 64
-  %v1098 = add i32 %v1097, %v1093
-  %v1099 = mul i32 %v1098, 2
-  %v1100 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1099
-  %v1101 = fptrunc float %v752 to half
-  store half %v1101, ptr addrspace(1) %v1100, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1102 = add i32 %v7, %v751
-  %v1103 = add i32 %v1102, 1
-  %v1104 = icmp slt i32 %v1091, 784
-  %v1105 = icmp slt i32 %v1103, 64
-  %v1106 = and i1 %v1104, %v1105
-  br i1 %v1106, label %if.then99, label %if.else100
-if.then99:
-  %v1107 = mul i32 %v1091, 64
-  %v1108 = add i32 %v1107, %v1103
-  %v1109 = mul i32 %v1108, 2
-  %v1110 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1109
-  %v1111 = fptrunc float %v753 to half
-  store half %v1111, ptr addrspace(1) %v1110, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1112 = add i32 %v7, %v751
-  %v1113 = add i32 %v1112, 2
-  %v1114 = icmp slt i32 %v1091, 784
-  %v1115 = icmp slt i32 %v1113, 64
-  %v1116 = and i1 %v1114, %v1115
-  br i1 %v1116, label %if.then102, label %if.else103
-if.then102:
-  %v1117 = mul i32 %v1091, 64
-  %v1118 = add i32 %v1117, %v1113
-  %v1119 = mul i32 %v1118, 2
-  %v1120 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1119
-  %v1121 = fptrunc float %v754 to half
-  store half %v1121, ptr addrspace(1) %v1120, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1122 = add i32 %v7, %v751
-  %v1123 = add i32 %v1122, 3
-  %v1124 = icmp slt i32 %v1091, 784
-  %v1125 = icmp slt i32 %v1123, 64
-  %v1126 = and i1 %v1124, %v1125
-  br i1 %v1126, label %if.then105, label %if.else106
-if.then105:
-  %v1127 = mul i32 %v1091, 64
-  %v1128 = add i32 %v1127, %v1123
-  %v1129 = mul i32 %v1128, 2
-  %v1130 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1129
-  %v1131 = fptrunc float %v755 to half
-  store half %v1131, ptr addrspace(1) %v1130, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1132 = add i32 %v7, %v751
-  %v1133 = add i32 %v1132, 4
-  %v1134 = icmp slt i32 %v1091, 784
-  %v1135 = icmp slt i32 %v1133, 64
-  %v1136 = and i1 %v1134, %v1135
-  br i1 %v1136, label %if.then108, label %if.else109
-if.then108:
-  %v1137 = mul i32 %v1091, 64
-  %v1138 = add i32 %v1137, %v1133
-  %v1139 = mul i32 %v1138, 2
-  %v1140 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1139
-  %v1141 = fptrunc float %v756 to half
-  store half %v1141, ptr addrspace(1) %v1140, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1142 = add i32 %v7, %v751
-  %v1143 = add i32 %v1142, 5
-  %v1144 = icmp slt i32 %v1091, 784
-  %v1145 = icmp slt i32 %v1143, 64
-  %v1146 = and i1 %v1144, %v1145
-  br i1 %v1146, label %if.then111, label %if.else112
-if.then111:
-  %v1147 = mul i32 %v1091, 64
-  %v1148 = add i32 %v1147, %v1143
-  %v1149 = mul i32 %v1148, 2
-  %v1150 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1149
-  %v1151 = fptrunc float %v757 to half
-  store half %v1151, ptr addrspace(1) %v1150, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1152 = add i32 %v7, %v751
-  %v1153 = add i32 %v1152, 6
-  %v1154 = icmp slt i32 %v1091, 784
-  %v1155 = icmp slt i32 %v1153, 64
-  %v1156 = and i1 %v1154, %v1155
-  br i1 %v1156, label %if.then114, label %if.else115
-if.then114:
-  %v1157 = mul i32 %v1091, 64
-  %v1158 = add i32 %v1157, %v1153
-  %v1159 = mul i32 %v1158, 2
-  %v1160 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1159
-  %v1161 = fptrunc float %v758 to half
-  store half %v1161, ptr addrspace(1) %v1160, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1162 = add i32 %v7, %v751
-  %v1163 = add i32 %v1162, 7
-  %v1164 = icmp slt i32 %v1091, 784
-  %v1165 = icmp slt i32 %v1163, 64
-  %v1166 = and i1 %v1164, %v1165
-  br i1 %v1166, label %if.then117, label %if.else118
-if.then117:
-  %v1167 = mul i32 %v1091, 64
-  %v1168 = add i32 %v1167, %v1163
-  %v1169 = mul i32 %v1168, 2
-  %v1170 = getelementptr inbounds i8, ptr addrspace(1) %v695, i32 %v1169
-  %v1171 = fptrunc float %v759 to half
-  store half %v1171, ptr addrspace(1) %v1170, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
+  %v1012 = add i32 %v1011, 3
+  %v1013 = mul i32 %v733, 64
+  %v1014 = add i32 %v1013, %v1012
+  %v1015 = mul i32 %v1014, 2
+  %v1016 = icmp slt i32 %v1012, 64
+  %v1017 = select i1 %v1016, i32 %v1015, i32 %v853
+  %v1018 = bitcast half %v779 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1018, ptr addrspace(8) %v858, i32 %v1017, i32 0, i32 0)
+  %v1019 = add i32 %v7, %v735
+  %v1020 = add i32 %v1019, 4
+  %v1021 = mul i32 %v733, 64
+  %v1022 = add i32 %v1021, %v1020
+  %v1023 = mul i32 %v1022, 2
+  %v1024 = icmp slt i32 %v1020, 64
+  %v1025 = select i1 %v1024, i32 %v1023, i32 %v853
+  %v1026 = bitcast half %v780 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1026, ptr addrspace(8) %v858, i32 %v1025, i32 0, i32 0)
+  %v1027 = add i32 %v7, %v735
+  %v1028 = add i32 %v1027, 5
+  %v1029 = mul i32 %v733, 64
+  %v1030 = add i32 %v1029, %v1028
+  %v1031 = mul i32 %v1030, 2
+  %v1032 = icmp slt i32 %v1028, 64
+  %v1033 = select i1 %v1032, i32 %v1031, i32 %v853
+  %v1034 = bitcast half %v781 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1034, ptr addrspace(8) %v858, i32 %v1033, i32 0, i32 0)
+  %v1035 = add i32 %v7, %v735
+  %v1036 = add i32 %v1035, 6
+  %v1037 = mul i32 %v733, 64
+  %v1038 = add i32 %v1037, %v1036
+  %v1039 = mul i32 %v1038, 2
+  %v1040 = icmp slt i32 %v1036, 64
+  %v1041 = select i1 %v1040, i32 %v1039, i32 %v853
+  %v1042 = bitcast half %v782 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1042, ptr addrspace(8) %v858, i32 %v1041, i32 0, i32 0)
+  %v1043 = add i32 %v7, %v735
+  %v1044 = add i32 %v1043, 7
+  %v1045 = mul i32 %v733, 64
+  %v1046 = add i32 %v1045, %v1044
+  %v1047 = mul i32 %v1046, 2
+  %v1048 = icmp slt i32 %v1044, 64
+  %v1049 = select i1 %v1048, i32 %v1047, i32 %v853
+  %v1050 = bitcast half %v783 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1050, ptr addrspace(8) %v858, i32 %v1049, i32 0, i32 0)
+  %v1051 = add i32 %v7, %v751
+  %v1052 = add i32 %v1051, 0
+  %v1053 = mul i32 %v749, 64
+  %v1054 = add i32 %v1053, %v1052
+  %v1055 = mul i32 %v1054, 2
+  %v1056 = icmp slt i32 %v1052, 64
+  %v1057 = select i1 %v1056, i32 %v1055, i32 %v853
+  %v1058 = bitcast half %v784 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1058, ptr addrspace(8) %v858, i32 %v1057, i32 0, i32 0)
+  %v1059 = add i32 %v7, %v751
+  %v1060 = add i32 %v1059, 1
+  %v1061 = mul i32 %v749, 64
+  %v1062 = add i32 %v1061, %v1060
+  %v1063 = mul i32 %v1062, 2
+  %v1064 = icmp slt i32 %v1060, 64
+  %v1065 = select i1 %v1064, i32 %v1063, i32 %v853
+  %v1066 = bitcast half %v785 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1066, ptr addrspace(8) %v858, i32 %v1065, i32 0, i32 0)
+  %v1067 = add i32 %v7, %v751
+  %v1068 = add i32 %v1067, 2
+  %v1069 = mul i32 %v749, 64
+  %v1070 = add i32 %v1069, %v1068
+  %v1071 = mul i32 %v1070, 2
+  %v1072 = icmp slt i32 %v1068, 64
+  %v1073 = select i1 %v1072, i32 %v1071, i32 %v853
+  %v1074 = bitcast half %v786 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1074, ptr addrspace(8) %v858, i32 %v1073, i32 0, i32 0)
+  %v1075 = add i32 %v7, %v751
+  %v1076 = add i32 %v1075, 3
+  %v1077 = mul i32 %v749, 64
+  %v1078 = add i32 %v1077, %v1076
+  %v1079 = mul i32 %v1078, 2
+  %v1080 = icmp slt i32 %v1076, 64
+  %v1081 = select i1 %v1080, i32 %v1079, i32 %v853
+  %v1082 = bitcast half %v787 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1082, ptr addrspace(8) %v858, i32 %v1081, i32 0, i32 0)
+  %v1083 = add i32 %v7, %v751
+  %v1084 = add i32 %v1083, 4
+  %v1085 = mul i32 %v749, 64
+  %v1086 = add i32 %v1085, %v1084
+  %v1087 = mul i32 %v1086, 2
+  %v1088 = icmp slt i32 %v1084, 64
+  %v1089 = select i1 %v1088, i32 %v1087, i32 %v853
+  %v1090 = bitcast half %v788 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1090, ptr addrspace(8) %v858, i32 %v1089, i32 0, i32 0)
+  %v1091 = add i32 %v7, %v751
+  %v1092 = add i32 %v1091, 5
+  %v1093 = mul i32 %v749, 64
+  %v1094 = add i32 %v1093, %v1092
+  %v1095 = mul i32 %v1094, 2
+  %v1096 = icmp slt i32 %v1092, 64
+  %v1097 = select i1 %v1096, i32 %v1095, i32 %v853
+  %v1098 = bitcast half %v789 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1098, ptr addrspace(8) %v858, i32 %v1097, i32 0, i32 0)
+  %v1099 = add i32 %v7, %v751
+  %v1100 = add i32 %v1099, 6
+  %v1101 = mul i32 %v749, 64
+  %v1102 = add i32 %v1101, %v1100
+  %v1103 = mul i32 %v1102, 2
+  %v1104 = icmp slt i32 %v1100, 64
+  %v1105 = select i1 %v1104, i32 %v1103, i32 %v853
+  %v1106 = bitcast half %v790 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1106, ptr addrspace(8) %v858, i32 %v1105, i32 0, i32 0)
+  %v1107 = add i32 %v7, %v751
+  %v1108 = add i32 %v1107, 7
+  %v1109 = mul i32 %v749, 64
+  %v1110 = add i32 %v1109, %v1108
+  %v1111 = mul i32 %v1110, 2
+  %v1112 = icmp slt i32 %v1108, 64
+  %v1113 = select i1 %v1112, i32 %v1111, i32 %v853
+  %v1114 = bitcast half %v791 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1114, ptr addrspace(8) %v858, i32 %v1113, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
 declare void @llvm.amdgcn.sched.barrier(i32)

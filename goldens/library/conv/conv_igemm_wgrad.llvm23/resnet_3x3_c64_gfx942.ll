@@ -1336,354 +1336,235 @@ for.exit8:
   %v1234 = extractelement <4 x float> %v1061, i32 1
   %v1235 = extractelement <4 x float> %v1061, i32 2
   %v1236 = extractelement <4 x float> %v1061, i32 3
+  %v1237 = fptrunc float %v1197 to half
+  %v1238 = fptrunc float %v1198 to half
+  %v1239 = fptrunc float %v1199 to half
+  %v1240 = fptrunc float %v1200 to half
+  %v1241 = fptrunc float %v1209 to half
+  %v1242 = fptrunc float %v1210 to half
+  %v1243 = fptrunc float %v1211 to half
+  %v1244 = fptrunc float %v1212 to half
+  %v1245 = fptrunc float %v1221 to half
+  %v1246 = fptrunc float %v1222 to half
+  %v1247 = fptrunc float %v1223 to half
+  %v1248 = fptrunc float %v1224 to half
+  %v1249 = fptrunc float %v1233 to half
+  %v1250 = fptrunc float %v1234 to half
+  %v1251 = fptrunc float %v1235 to half
+  %v1252 = fptrunc float %v1236 to half
   br i1 %v66, label %if.then21, label %if.else22
 if.then21:
-  %v1237 = add i32 %v6, %v1194
-  %v1238 = add i32 %v8, %v1196
-  %v1239 = mul i32 %v1237, 576
-  %v1240 = add i32 %v1239, %v1238
-  %v1241 = mul i32 %v1240, 2
-  %v1242 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1241
-  %v1243 = fptrunc float %v1197 to half
-  %v1244 = fptrunc float %v1198 to half
-  %v1245 = fptrunc float %v1199 to half
-  %v1246 = fptrunc float %v1200 to half
-  %v1247 = insertelement <4 x half> poison, half %v1243, i32 0
-  %v1248 = insertelement <4 x half> %v1247, half %v1244, i32 1
-  %v1249 = insertelement <4 x half> %v1248, half %v1245, i32 2
-  %v1250 = insertelement <4 x half> %v1249, half %v1246, i32 3
-  store <4 x half> %v1250, ptr addrspace(1) %v1242, align 2
-  %v1251 = add i32 %v6, %v1206
-  %v1252 = add i32 %v8, %v1208
-  %v1253 = mul i32 %v1251, 576
-  %v1254 = add i32 %v1253, %v1252
-  %v1255 = mul i32 %v1254, 2
-  %v1256 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1255
-  %v1257 = fptrunc float %v1209 to half
-  %v1258 = fptrunc float %v1210 to half
-  %v1259 = fptrunc float %v1211 to half
-  %v1260 = fptrunc float %v1212 to half
-  %v1261 = insertelement <4 x half> poison, half %v1257, i32 0
-  %v1262 = insertelement <4 x half> %v1261, half %v1258, i32 1
-  %v1263 = insertelement <4 x half> %v1262, half %v1259, i32 2
-  %v1264 = insertelement <4 x half> %v1263, half %v1260, i32 3
-  store <4 x half> %v1264, ptr addrspace(1) %v1256, align 2
-  %v1265 = add i32 %v6, %v1218
-  %v1266 = add i32 %v8, %v1220
-  %v1267 = mul i32 %v1265, 576
-  %v1268 = add i32 %v1267, %v1266
-  %v1269 = mul i32 %v1268, 2
-  %v1270 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1269
-  %v1271 = fptrunc float %v1221 to half
-  %v1272 = fptrunc float %v1222 to half
-  %v1273 = fptrunc float %v1223 to half
-  %v1274 = fptrunc float %v1224 to half
-  %v1275 = insertelement <4 x half> poison, half %v1271, i32 0
-  %v1276 = insertelement <4 x half> %v1275, half %v1272, i32 1
-  %v1277 = insertelement <4 x half> %v1276, half %v1273, i32 2
-  %v1278 = insertelement <4 x half> %v1277, half %v1274, i32 3
-  store <4 x half> %v1278, ptr addrspace(1) %v1270, align 2
-  %v1279 = add i32 %v6, %v1230
-  %v1280 = add i32 %v8, %v1232
-  %v1281 = mul i32 %v1279, 576
-  %v1282 = add i32 %v1281, %v1280
-  %v1283 = mul i32 %v1282, 2
-  %v1284 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1283
-  %v1285 = fptrunc float %v1233 to half
-  %v1286 = fptrunc float %v1234 to half
-  %v1287 = fptrunc float %v1235 to half
-  %v1288 = fptrunc float %v1236 to half
-  %v1289 = insertelement <4 x half> poison, half %v1285, i32 0
-  %v1290 = insertelement <4 x half> %v1289, half %v1286, i32 1
-  %v1291 = insertelement <4 x half> %v1290, half %v1287, i32 2
-  %v1292 = insertelement <4 x half> %v1291, half %v1288, i32 3
-  store <4 x half> %v1292, ptr addrspace(1) %v1284, align 2
+  %v1253 = add i32 %v6, %v1194
+  %v1254 = add i32 %v8, %v1196
+  %v1255 = mul i32 %v1253, 576
+  %v1256 = add i32 %v1255, %v1254
+  %v1257 = mul i32 %v1256, 2
+  %v1258 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1257
+  %v1259 = insertelement <4 x half> poison, half %v1237, i32 0
+  %v1260 = insertelement <4 x half> %v1259, half %v1238, i32 1
+  %v1261 = insertelement <4 x half> %v1260, half %v1239, i32 2
+  %v1262 = insertelement <4 x half> %v1261, half %v1240, i32 3
+  store <4 x half> %v1262, ptr addrspace(1) %v1258, align 2
+  %v1263 = add i32 %v6, %v1206
+  %v1264 = add i32 %v8, %v1208
+  %v1265 = mul i32 %v1263, 576
+  %v1266 = add i32 %v1265, %v1264
+  %v1267 = mul i32 %v1266, 2
+  %v1268 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1267
+  %v1269 = insertelement <4 x half> poison, half %v1241, i32 0
+  %v1270 = insertelement <4 x half> %v1269, half %v1242, i32 1
+  %v1271 = insertelement <4 x half> %v1270, half %v1243, i32 2
+  %v1272 = insertelement <4 x half> %v1271, half %v1244, i32 3
+  store <4 x half> %v1272, ptr addrspace(1) %v1268, align 2
+  %v1273 = add i32 %v6, %v1218
+  %v1274 = add i32 %v8, %v1220
+  %v1275 = mul i32 %v1273, 576
+  %v1276 = add i32 %v1275, %v1274
+  %v1277 = mul i32 %v1276, 2
+  %v1278 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1277
+  %v1279 = insertelement <4 x half> poison, half %v1245, i32 0
+  %v1280 = insertelement <4 x half> %v1279, half %v1246, i32 1
+  %v1281 = insertelement <4 x half> %v1280, half %v1247, i32 2
+  %v1282 = insertelement <4 x half> %v1281, half %v1248, i32 3
+  store <4 x half> %v1282, ptr addrspace(1) %v1278, align 2
+  %v1283 = add i32 %v6, %v1230
+  %v1284 = add i32 %v8, %v1232
+  %v1285 = mul i32 %v1283, 576
+  %v1286 = add i32 %v1285, %v1284
+  %v1287 = mul i32 %v1286, 2
+  %v1288 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1287
+  %v1289 = insertelement <4 x half> poison, half %v1249, i32 0
+  %v1290 = insertelement <4 x half> %v1289, half %v1250, i32 1
+  %v1291 = insertelement <4 x half> %v1290, half %v1251, i32 2
+  %v1292 = insertelement <4 x half> %v1291, half %v1252, i32 3
+  store <4 x half> %v1292, ptr addrspace(1) %v1288, align 2
   br label %if.end23
 if.else22:
-  %v1293 = add i32 %v6, %v1194
-  %v1294 = add i32 %v8, %v1196
-  %v1295 = add i32 %v1294, 0
-  %v1296 = icmp slt i32 %v1293, 64
-  %v1297 = icmp slt i32 %v1295, 576
-  %v1298 = and i1 %v1296, %v1297
-  br i1 %v1298, label %if.then24, label %if.else25
-if.then24:
-  %v1299 = mul i32 %v1293, 576
-  %v1300 = add i32 %v1299, %v1295
-  %v1301 = mul i32 %v1300, 2
-  %v1302 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1301
-  %v1303 = fptrunc float %v1197 to half
-  store half %v1303, ptr addrspace(1) %v1302, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v1293 = icmp slt i32 %v6, 64
+  %v1294 = sub i32 64, %v6
+  %v1295 = call i32 @llvm.smin.i32(i32 %v1294, i32 64)
+  %v1296 = select i1 %v1293, i32 %v1295, i32 0
+  %v1297 = mul i32 %v1296, 576
+  %v1298 = mul i32 %v1297, 2
+  %v1299 = mul i32 %v6, 576
+  %v1300 = mul i32 %v1299, 2
+  %v1301 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1300
+  %v1302 = zext i32 %v1298 to i64
+  %v1303 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v1301, i16 0, i64 %v1302, i32 131072)
   %v1304 = add i32 %v8, %v1196
-  %v1305 = add i32 %v1304, 1
-  %v1306 = icmp slt i32 %v1293, 64
-  %v1307 = icmp slt i32 %v1305, 576
-  %v1308 = and i1 %v1306, %v1307
-  br i1 %v1308, label %if.then27, label %if.else28
-if.then27:
-  %v1309 = mul i32 %v1293, 576
-  %v1310 = add i32 %v1309, %v1305
-  %v1311 = mul i32 %v1310, 2
-  %v1312 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1311
-  %v1313 = fptrunc float %v1198 to half
-  store half %v1313, ptr addrspace(1) %v1312, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v1314 = add i32 %v8, %v1196
-  %v1315 = add i32 %v1314, 2
-  %v1316 = icmp slt i32 %v1293, 64
-  %v1317 = icmp slt i32 %v1315, 576
-  %v1318 = and i1 %v1316, %v1317
-  br i1 %v1318, label %if.then30, label %if.else31
-if.then30:
-  %v1319 = mul i32 %v1293, 576
-  %v1320 = add i32 %v1319, %v1315
-  %v1321 = mul i32 %v1320, 2
-  %v1322 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1321
-  %v1323 = fptrunc float %v1199 to half
-  store half %v1323, ptr addrspace(1) %v1322, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v1324 = add i32 %v8, %v1196
-  %v1325 = add i32 %v1324, 3
-  %v1326 = icmp slt i32 %v1293, 64
-  %v1327 = icmp slt i32 %v1325, 576
-  %v1328 = and i1 %v1326, %v1327
-  br i1 %v1328, label %if.then33, label %if.else34
-if.then33:
-  %v1329 = mul i32 %v1293, 576
-  %v1330 = add i32 %v1329, %v1325
-  %v1331 = mul i32 %v1330, 2
-  %v1332 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1331
-  %v1333 = fptrunc float %v1200 to half
-  store half %v1333, ptr addrspace(1) %v1332, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v1334 = add i32 %v6, %v1206
-  %v1335 = add i32 %v8, %v1208
-  %v1336 = add i32 %v1335, 0
-  %v1337 = icmp slt i32 %v1334, 64
-  %v1338 = icmp slt i32 %v1336, 576
-  %v1339 = and i1 %v1337, %v1338
-  br i1 %v1339, label %if.then36, label %if.else37
-if.then36:
-  %v1340 = mul i32 %v1334, 576
-  %v1341 = add i32 %v1340, %v1336
-  %v1342 = mul i32 %v1341, 2
-  %v1343 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1342
-  %v1344 = fptrunc float %v1209 to half
-  store half %v1344, ptr addrspace(1) %v1343, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
-  %v1345 = add i32 %v8, %v1208
-  %v1346 = add i32 %v1345, 1
-  %v1347 = icmp slt i32 %v1334, 64
-  %v1348 = icmp slt i32 %v1346, 576
-  %v1349 = and i1 %v1347, %v1348
-  br i1 %v1349, label %if.then39, label %if.else40
-if.then39:
-  %v1350 = mul i32 %v1334, 576
-  %v1351 = add i32 %v1350, %v1346
-  %v1352 = mul i32 %v1351, 2
-  %v1353 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1352
-  %v1354 = fptrunc float %v1210 to half
-  store half %v1354, ptr addrspace(1) %v1353, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v1355 = add i32 %v8, %v1208
-  %v1356 = add i32 %v1355, 2
-  %v1357 = icmp slt i32 %v1334, 64
-  %v1358 = icmp slt i32 %v1356, 576
-  %v1359 = and i1 %v1357, %v1358
-  br i1 %v1359, label %if.then42, label %if.else43
-if.then42:
-  %v1360 = mul i32 %v1334, 576
-  %v1361 = add i32 %v1360, %v1356
-  %v1362 = mul i32 %v1361, 2
-  %v1363 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1362
-  %v1364 = fptrunc float %v1211 to half
-  store half %v1364, ptr addrspace(1) %v1363, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v1365 = add i32 %v8, %v1208
-  %v1366 = add i32 %v1365, 3
-  %v1367 = icmp slt i32 %v1334, 64
-  %v1368 = icmp slt i32 %v1366, 576
-  %v1369 = and i1 %v1367, %v1368
-  br i1 %v1369, label %if.then45, label %if.else46
-if.then45:
-  %v1370 = mul i32 %v1334, 576
-  %v1371 = add i32 %v1370, %v1366
+  %v1305 = add i32 %v1304, 0
+  %v1306 = mul i32 %v1194, 576
+  %v1307 = add i32 %v1306, %v1305
+  %v1308 = mul i32 %v1307, 2
+  %v1309 = icmp slt i32 %v1305, 576
+  %v1310 = select i1 %v1309, i32 %v1308, i32 %v1298
+  %v1311 = bitcast half %v1237 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1311, ptr addrspace(8) %v1303, i32 %v1310, i32 0, i32 0)
+  %v1312 = add i32 %v8, %v1196
+  %v1313 = add i32 %v1312, 1
+  %v1314 = mul i32 %v1194, 576
+  %v1315 = add i32 %v1314, %v1313
+  %v1316 = mul i32 %v1315, 2
+  %v1317 = icmp slt i32 %v1313, 576
+  %v1318 = select i1 %v1317, i32 %v1316, i32 %v1298
+  %v1319 = bitcast half %v1238 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1319, ptr addrspace(8) %v1303, i32 %v1318, i32 0, i32 0)
+  %v1320 = add i32 %v8, %v1196
+  %v1321 = add i32 %v1320, 2
+  %v1322 = mul i32 %v1194, 576
+  %v1323 = add i32 %v1322, %v1321
+  %v1324 = mul i32 %v1323, 2
+  %v1325 = icmp slt i32 %v1321, 576
+  %v1326 = select i1 %v1325, i32 %v1324, i32 %v1298
+  %v1327 = bitcast half %v1239 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1327, ptr addrspace(8) %v1303, i32 %v1326, i32 0, i32 0)
+  %v1328 = add i32 %v8, %v1196
+  %v1329 = add i32 %v1328, 3
+  %v1330 = mul i32 %v1194, 576
+  %v1331 = add i32 %v1330, %v1329
+  %v1332 = mul i32 %v1331, 2
+  %v1333 = icmp slt i32 %v1329, 576
+  %v1334 = select i1 %v1333, i32 %v1332, i32 %v1298
+  %v1335 = bitcast half %v1240 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1335, ptr addrspace(8) %v1303, i32 %v1334, i32 0, i32 0)
+  %v1336 = add i32 %v8, %v1208
+  %v1337 = add i32 %v1336, 0
+  %v1338 = mul i32 %v1206, 576
+  %v1339 = add i32 %v1338, %v1337
+  %v1340 = mul i32 %v1339, 2
+  %v1341 = icmp slt i32 %v1337, 576
+  %v1342 = select i1 %v1341, i32 %v1340, i32 %v1298
+  %v1343 = bitcast half %v1241 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1343, ptr addrspace(8) %v1303, i32 %v1342, i32 0, i32 0)
+  %v1344 = add i32 %v8, %v1208
+  %v1345 = add i32 %v1344, 1
+  %v1346 = mul i32 %v1206, 576
+  %v1347 = add i32 %v1346, %v1345
+  %v1348 = mul i32 %v1347, 2
+  %v1349 = icmp slt i32 %v1345, 576
+  %v1350 = select i1 %v1349, i32 %v1348, i32 %v1298
+  %v1351 = bitcast half %v1242 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1351, ptr addrspace(8) %v1303, i32 %v1350, i32 0, i32 0)
+  %v1352 = add i32 %v8, %v1208
+  %v1353 = add i32 %v1352, 2
+  %v1354 = mul i32 %v1206, 576
+  %v1355 = add i32 %v1354, %v1353
+  %v1356 = mul i32 %v1355, 2
+  %v1357 = icmp slt i32 %v1353, 576
+  %v1358 = select i1 %v1357, i32 %v1356, i32 %v1298
+  %v1359 = bitcast half %v1243 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1359, ptr addrspace(8) %v1303, i32 %v1358, i32 0, i32 0)
+  %v1360 = add i32 %v8, %v1208
+  %v1361 = add i32 %v1360, 3
+  %v1362 = mul i32 %v1206, 576
+  %v1363 = add i32 %v1362, %v1361
+  %v1364 = mul i32 %v1363, 2
+  %v1365 = icmp slt i32 %v1361, 576
+  %v1366 = select i1 %v1365, i32 %v1364, i32 %v1298
+  %v1367 = bitcast half %v1244 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1367, ptr addrspace(8) %v1303, i32 %v1366, i32 0, i32 0)
+  %v1368 = add i32 %v8, %v1220
+  %v1369 = add i32 %v1368, 0
+  %v1370 = mul i32 %v1218, 576
+  %v1371 = add i32 %v1370, %v1369
   %v1372 = mul i32 %v1371, 2
-  %v1373 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1372
-  %v1374 = fptrunc float %v1212 to half
-  store half %v1374, ptr addrspace(1) %v1373, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v1375 = add i32 %v6, %v1218
+  %v1373 = icmp slt i32 %v1369, 576
+  %v1374 = select i1 %v1373, i32 %v1372, i32 %v1298
+  %v1375 = bitcast half %v1245 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1375, ptr addrspace(8) %v1303, i32 %v1374, i32 0, i32 0)
   %v1376 = add i32 %v8, %v1220
-  %v1377 = add i32 %v1376, 0
-  %v1378 = icmp slt i32 %v1375, 64
-  %v1379 = icmp slt i32 %v1377, 576
-  %v1380 = and i1 %v1378, %v1379
-  br i1 %v1380, label %if.then48, label %if.else49
-if.then48:
-  %v1381 = mul i32 %v1375, 576
-  %v1382 = add i32 %v1381, %v1377
-  %v1383 = mul i32 %v1382, 2
-  %v1384 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1383
-  %v1385 = fptrunc float %v1221 to half
-  store half %v1385, ptr addrspace(1) %v1384, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v1386 = add i32 %v8, %v1220
-  %v1387 = add i32 %v1386, 1
-  %v1388 = icmp slt i32 %v1375, 64
-  %v1389 = icmp slt i32 %v1387, 576
-  %v1390 = and i1 %v1388, %v1389
-  br i1 %v1390, label %if.then51, label %if.else52
-if.then51:
-  %v1391 = mul i32 %v1375, 576
-  %v1392 = add i32 %v1391, %v1387
-  %v1393 = mul i32 %v1392, 2
-  %v1394 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1393
-  %v1395 = fptrunc float %v1222 to half
-  store half %v1395, ptr addrspace(1) %v1394, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v1396 = add i32 %v8, %v1220
-  %v1397 = add i32 %v1396, 2
-  %v1398 = icmp slt i32 %v1375, 64
-  %v1399 = icmp slt i32 %v1397, 576
-  %v1400 = and i1 %v1398, %v1399
-  br i1 %v1400, label %if.then54, label %if.else55
-if.then54:
-  %v1401 = mul i32 %v1375, 576
-  %v1402 = add i32 %v1401, %v1397
-  %v1403 = mul i32 %v1402, 2
-  %v1404 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1403
-  %v1405 = fptrunc float %v1223 to half
-  store half %v1405, ptr addrspace(1) %v1404, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v1406 = add i32 %v8, %v1220
-  %v1407 = add i32 %v1406, 3
-  %v1408 = icmp slt i32 %v1375, 64
-  %v1409 = icmp slt i32 %v1407, 576
-  %v1410 = and i1 %v1408, %v1409
-  br i1 %v1410, label %if.then57, label %if.else58
-if.then57:
-  %v1411 = mul i32 %v1375, 576
-  %v1412 = add i32 %v1411, %v1407
-  %v1413 = mul i32 %v1412, 2
-  %v1414 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1413
-  %v1415 = fptrunc float %v1224 to half
-  store half %v1415, ptr addrspace(1) %v1414, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v1416 = add i32 %v6, %v1230
-  %v1417 = add i32 %v8, %v1232
-  %v1418 = add i32 %v1417, 0
-  %v1419 = icmp slt i32 %v1416, 64
-  %v1420 = icmp slt i32 %v1418, 576
-  %v1421 = and i1 %v1419, %v1420
-  br i1 %v1421, label %if.then60, label %if.else61
-if.then60:
-  %v1422 = mul i32 %v1416, 576
-  %v1423 = add i32 %v1422, %v1418
-  %v1424 = mul i32 %v1423, 2
-  %v1425 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1424
-  %v1426 = fptrunc float %v1233 to half
-  store half %v1426, ptr addrspace(1) %v1425, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v1427 = add i32 %v8, %v1232
-  %v1428 = add i32 %v1427, 1
-  %v1429 = icmp slt i32 %v1416, 64
-  %v1430 = icmp slt i32 %v1428, 576
-  %v1431 = and i1 %v1429, %v1430
-  br i1 %v1431, label %if.then63, label %if.else64
-if.then63:
-  %v1432 = mul i32 %v1416, 576
-  %v1433 = add i32 %v1432, %v1428
-  %v1434 = mul i32 %v1433, 2
-  %v1435 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1434
-  %v1436 = fptrunc float %v1234 to half
-  store half %v1436, ptr addrspace(1) %v1435, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v1437 = add i32 %v8, %v1232
-  %v1438 = add i32 %v1437, 2
-  %v1439 = icmp slt i32 %v1416, 64
-  %v1440 = icmp slt i32 %v1438, 576
-  %v1441 = and i1 %v1439, %v1440
-  br i1 %v1441, label %if.then66, label %if.else67
-if.then66:
-  %v1442 = mul i32 %v1416, 576
-  %v1443 = add i32 %v1442, %v1438
-  %v1444 = mul i32 %v1443, 2
-  %v1445 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1444
-  %v1446 = fptrunc float %v1235 to half
-  store half %v1446, ptr addrspace(1) %v1445, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1447 = add i32 %v8, %v1232
-  %v1448 = add i32 %v1447, 3
-  %v1449 = icmp slt i32 %v1416, 64
-  %v1450 = icmp slt i32 %v1448, 576
-  %v1451 = and i1 %v1449, %v1450
-  br i1 %v1451, label %if.then69, label %if.else70
-if.then69:
-  %v1452 = mul i32 %v1416, 576
-  %v1453 = add i32 %v1452, %v1448
-  %v1454 = mul i32 %v1453, 2
-  %v1455 = getelementptr inbounds i8, ptr addrspace(1) %v1188, i32 %v1454
-  %v1456 = fptrunc float %v1236 to half
-  store half %v1456, ptr addrspace(1) %v1455, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
+  %v1377 = add i32 %v1376, 1
+  %v1378 = mul i32 %v1218, 576
+  %v1379 = add i32 %v1378, %v1377
+  %v1380 = mul i32 %v1379, 2
+  %v1381 = icmp slt i32 %v1377, 576
+  %v1382 = select i1 %v1381, i32 %v1380, i32 %v1298
+  %v1383 = bitcast half %v1246 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1383, ptr addrspace(8) %v1303, i32 %v1382, i32 0, i32 0)
+  %v1384 = add i32 %v8, %v1220
+  %v1385 = add i32 %v1384, 2
+  %v1386 = mul i32 %v1218, 576
+  %v1387 = add i32 %v1386, %v1385
+  %v1388 = mul i32 %v1387, 2
+  %v1389 = icmp slt i32 %v1385, 576
+  %v1390 = select i1 %v1389, i32 %v1388, i32 %v1298
+  %v1391 = bitcast half %v1247 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1391, ptr addrspace(8) %v1303, i32 %v1390, i32 0, i32 0)
+  %v1392 = add i32 %v8, %v1220
+  %v1393 = add i32 %v1392, 3
+  %v1394 = mul i32 %v1218, 576
+  %v1395 = add i32 %v1394, %v1393
+  %v1396 = mul i32 %v1395, 2
+  %v1397 = icmp slt i32 %v1393, 576
+  %v1398 = select i1 %v1397, i32 %v1396, i32 %v1298
+  %v1399 = bitcast half %v1248 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1399, ptr addrspace(8) %v1303, i32 %v1398, i32 0, i32 0)
+  %v1400 = add i32 %v8, %v1232
+  %v1401 = add i32 %v1400, 0
+  %v1402 = mul i32 %v1230, 576
+  %v1403 = add i32 %v1402, %v1401
+  %v1404 = mul i32 %v1403, 2
+  %v1405 = icmp slt i32 %v1401, 576
+  %v1406 = select i1 %v1405, i32 %v1404, i32 %v1298
+  %v1407 = bitcast half %v1249 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1407, ptr addrspace(8) %v1303, i32 %v1406, i32 0, i32 0)
+  %v1408 = add i32 %v8, %v1232
+  %v1409 = add i32 %v1408, 1
+  %v1410 = mul i32 %v1230, 576
+  %v1411 = add i32 %v1410, %v1409
+  %v1412 = mul i32 %v1411, 2
+  %v1413 = icmp slt i32 %v1409, 576
+  %v1414 = select i1 %v1413, i32 %v1412, i32 %v1298
+  %v1415 = bitcast half %v1250 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1415, ptr addrspace(8) %v1303, i32 %v1414, i32 0, i32 0)
+  %v1416 = add i32 %v8, %v1232
+  %v1417 = add i32 %v1416, 2
+  %v1418 = mul i32 %v1230, 576
+  %v1419 = add i32 %v1418, %v1417
+  %v1420 = mul i32 %v1419, 2
+  %v1421 = icmp slt i32 %v1417, 576
+  %v1422 = select i1 %v1421, i32 %v1420, i32 %v1298
+  %v1423 = bitcast half %v1251 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1423, ptr addrspace(8) %v1303, i32 %v1422, i32 0, i32 0)
+  %v1424 = add i32 %v8, %v1232
+  %v1425 = add i32 %v1424, 3
+  %v1426 = mul i32 %v1230, 576
+  %v1427 = add i32 %v1426, %v1425
+  %v1428 = mul i32 %v1427, 2
+  %v1429 = icmp slt i32 %v1425, 576
+  %v1430 = select i1 %v1429, i32 %v1428, i32 %v1298
+  %v1431 = bitcast half %v1252 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1431, ptr addrspace(8) %v1303, i32 %v1430, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half>, <4 x half>, <4 x float>, i32, i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()

@@ -1351,354 +1351,235 @@ for.exit8:
   %v1249 = extractelement <16 x float> %v1090, i32 13
   %v1250 = extractelement <16 x float> %v1090, i32 14
   %v1251 = extractelement <16 x float> %v1090, i32 15
+  %v1252 = fptrunc float %v1212 to half
+  %v1253 = fptrunc float %v1213 to half
+  %v1254 = fptrunc float %v1214 to half
+  %v1255 = fptrunc float %v1215 to half
+  %v1256 = fptrunc float %v1224 to half
+  %v1257 = fptrunc float %v1225 to half
+  %v1258 = fptrunc float %v1226 to half
+  %v1259 = fptrunc float %v1227 to half
+  %v1260 = fptrunc float %v1236 to half
+  %v1261 = fptrunc float %v1237 to half
+  %v1262 = fptrunc float %v1238 to half
+  %v1263 = fptrunc float %v1239 to half
+  %v1264 = fptrunc float %v1248 to half
+  %v1265 = fptrunc float %v1249 to half
+  %v1266 = fptrunc float %v1250 to half
+  %v1267 = fptrunc float %v1251 to half
   br i1 %v103, label %if.then21, label %if.else22
 if.then21:
-  %v1252 = add i32 %v6, %v1209
-  %v1253 = add i32 %v8, %v1211
-  %v1254 = mul i32 %v1252, 576
-  %v1255 = add i32 %v1254, %v1253
-  %v1256 = mul i32 %v1255, 2
-  %v1257 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1256
-  %v1258 = fptrunc float %v1212 to half
-  %v1259 = fptrunc float %v1213 to half
-  %v1260 = fptrunc float %v1214 to half
-  %v1261 = fptrunc float %v1215 to half
-  %v1262 = insertelement <4 x half> poison, half %v1258, i32 0
-  %v1263 = insertelement <4 x half> %v1262, half %v1259, i32 1
-  %v1264 = insertelement <4 x half> %v1263, half %v1260, i32 2
-  %v1265 = insertelement <4 x half> %v1264, half %v1261, i32 3
-  store <4 x half> %v1265, ptr addrspace(1) %v1257, align 2
-  %v1266 = add i32 %v6, %v1221
-  %v1267 = add i32 %v8, %v1223
-  %v1268 = mul i32 %v1266, 576
-  %v1269 = add i32 %v1268, %v1267
-  %v1270 = mul i32 %v1269, 2
-  %v1271 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1270
-  %v1272 = fptrunc float %v1224 to half
-  %v1273 = fptrunc float %v1225 to half
-  %v1274 = fptrunc float %v1226 to half
-  %v1275 = fptrunc float %v1227 to half
-  %v1276 = insertelement <4 x half> poison, half %v1272, i32 0
-  %v1277 = insertelement <4 x half> %v1276, half %v1273, i32 1
-  %v1278 = insertelement <4 x half> %v1277, half %v1274, i32 2
-  %v1279 = insertelement <4 x half> %v1278, half %v1275, i32 3
-  store <4 x half> %v1279, ptr addrspace(1) %v1271, align 2
-  %v1280 = add i32 %v6, %v1233
-  %v1281 = add i32 %v8, %v1235
-  %v1282 = mul i32 %v1280, 576
-  %v1283 = add i32 %v1282, %v1281
-  %v1284 = mul i32 %v1283, 2
-  %v1285 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1284
-  %v1286 = fptrunc float %v1236 to half
-  %v1287 = fptrunc float %v1237 to half
-  %v1288 = fptrunc float %v1238 to half
-  %v1289 = fptrunc float %v1239 to half
-  %v1290 = insertelement <4 x half> poison, half %v1286, i32 0
-  %v1291 = insertelement <4 x half> %v1290, half %v1287, i32 1
-  %v1292 = insertelement <4 x half> %v1291, half %v1288, i32 2
-  %v1293 = insertelement <4 x half> %v1292, half %v1289, i32 3
-  store <4 x half> %v1293, ptr addrspace(1) %v1285, align 2
-  %v1294 = add i32 %v6, %v1245
-  %v1295 = add i32 %v8, %v1247
-  %v1296 = mul i32 %v1294, 576
-  %v1297 = add i32 %v1296, %v1295
-  %v1298 = mul i32 %v1297, 2
-  %v1299 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1298
-  %v1300 = fptrunc float %v1248 to half
-  %v1301 = fptrunc float %v1249 to half
-  %v1302 = fptrunc float %v1250 to half
-  %v1303 = fptrunc float %v1251 to half
-  %v1304 = insertelement <4 x half> poison, half %v1300, i32 0
-  %v1305 = insertelement <4 x half> %v1304, half %v1301, i32 1
-  %v1306 = insertelement <4 x half> %v1305, half %v1302, i32 2
-  %v1307 = insertelement <4 x half> %v1306, half %v1303, i32 3
-  store <4 x half> %v1307, ptr addrspace(1) %v1299, align 2
+  %v1268 = add i32 %v6, %v1209
+  %v1269 = add i32 %v8, %v1211
+  %v1270 = mul i32 %v1268, 576
+  %v1271 = add i32 %v1270, %v1269
+  %v1272 = mul i32 %v1271, 2
+  %v1273 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1272
+  %v1274 = insertelement <4 x half> poison, half %v1252, i32 0
+  %v1275 = insertelement <4 x half> %v1274, half %v1253, i32 1
+  %v1276 = insertelement <4 x half> %v1275, half %v1254, i32 2
+  %v1277 = insertelement <4 x half> %v1276, half %v1255, i32 3
+  store <4 x half> %v1277, ptr addrspace(1) %v1273, align 2
+  %v1278 = add i32 %v6, %v1221
+  %v1279 = add i32 %v8, %v1223
+  %v1280 = mul i32 %v1278, 576
+  %v1281 = add i32 %v1280, %v1279
+  %v1282 = mul i32 %v1281, 2
+  %v1283 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1282
+  %v1284 = insertelement <4 x half> poison, half %v1256, i32 0
+  %v1285 = insertelement <4 x half> %v1284, half %v1257, i32 1
+  %v1286 = insertelement <4 x half> %v1285, half %v1258, i32 2
+  %v1287 = insertelement <4 x half> %v1286, half %v1259, i32 3
+  store <4 x half> %v1287, ptr addrspace(1) %v1283, align 2
+  %v1288 = add i32 %v6, %v1233
+  %v1289 = add i32 %v8, %v1235
+  %v1290 = mul i32 %v1288, 576
+  %v1291 = add i32 %v1290, %v1289
+  %v1292 = mul i32 %v1291, 2
+  %v1293 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1292
+  %v1294 = insertelement <4 x half> poison, half %v1260, i32 0
+  %v1295 = insertelement <4 x half> %v1294, half %v1261, i32 1
+  %v1296 = insertelement <4 x half> %v1295, half %v1262, i32 2
+  %v1297 = insertelement <4 x half> %v1296, half %v1263, i32 3
+  store <4 x half> %v1297, ptr addrspace(1) %v1293, align 2
+  %v1298 = add i32 %v6, %v1245
+  %v1299 = add i32 %v8, %v1247
+  %v1300 = mul i32 %v1298, 576
+  %v1301 = add i32 %v1300, %v1299
+  %v1302 = mul i32 %v1301, 2
+  %v1303 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1302
+  %v1304 = insertelement <4 x half> poison, half %v1264, i32 0
+  %v1305 = insertelement <4 x half> %v1304, half %v1265, i32 1
+  %v1306 = insertelement <4 x half> %v1305, half %v1266, i32 2
+  %v1307 = insertelement <4 x half> %v1306, half %v1267, i32 3
+  store <4 x half> %v1307, ptr addrspace(1) %v1303, align 2
   br label %if.end23
 if.else22:
-  %v1308 = add i32 %v6, %v1209
-  %v1309 = add i32 %v8, %v1211
-  %v1310 = add i32 %v1309, 0
-  %v1311 = icmp slt i32 %v1308, 64
-  %v1312 = icmp slt i32 %v1310, 576
-  %v1313 = and i1 %v1311, %v1312
-  br i1 %v1313, label %if.then24, label %if.else25
-if.then24:
-  %v1314 = mul i32 %v1308, 576
-  %v1315 = add i32 %v1314, %v1310
-  %v1316 = mul i32 %v1315, 2
-  %v1317 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1316
-  %v1318 = fptrunc float %v1212 to half
-  store half %v1318, ptr addrspace(1) %v1317, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v1308 = icmp slt i32 %v6, 64
+  %v1309 = sub i32 64, %v6
+  %v1310 = call i32 @llvm.smin.i32(i32 %v1309, i32 64)
+  %v1311 = select i1 %v1308, i32 %v1310, i32 0
+  %v1312 = mul i32 %v1311, 576
+  %v1313 = mul i32 %v1312, 2
+  %v1314 = mul i32 %v6, 576
+  %v1315 = mul i32 %v1314, 2
+  %v1316 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1315
+  %v1317 = zext i32 %v1313 to i64
+  %v1318 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v1316, i16 0, i64 %v1317, i32 131072)
   %v1319 = add i32 %v8, %v1211
-  %v1320 = add i32 %v1319, 1
-  %v1321 = icmp slt i32 %v1308, 64
-  %v1322 = icmp slt i32 %v1320, 576
-  %v1323 = and i1 %v1321, %v1322
-  br i1 %v1323, label %if.then27, label %if.else28
-if.then27:
-  %v1324 = mul i32 %v1308, 576
-  %v1325 = add i32 %v1324, %v1320
-  %v1326 = mul i32 %v1325, 2
-  %v1327 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1326
-  %v1328 = fptrunc float %v1213 to half
-  store half %v1328, ptr addrspace(1) %v1327, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v1329 = add i32 %v8, %v1211
-  %v1330 = add i32 %v1329, 2
-  %v1331 = icmp slt i32 %v1308, 64
-  %v1332 = icmp slt i32 %v1330, 576
-  %v1333 = and i1 %v1331, %v1332
-  br i1 %v1333, label %if.then30, label %if.else31
-if.then30:
-  %v1334 = mul i32 %v1308, 576
-  %v1335 = add i32 %v1334, %v1330
-  %v1336 = mul i32 %v1335, 2
-  %v1337 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1336
-  %v1338 = fptrunc float %v1214 to half
-  store half %v1338, ptr addrspace(1) %v1337, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v1339 = add i32 %v8, %v1211
-  %v1340 = add i32 %v1339, 3
-  %v1341 = icmp slt i32 %v1308, 64
-  %v1342 = icmp slt i32 %v1340, 576
-  %v1343 = and i1 %v1341, %v1342
-  br i1 %v1343, label %if.then33, label %if.else34
-if.then33:
-  %v1344 = mul i32 %v1308, 576
-  %v1345 = add i32 %v1344, %v1340
-  %v1346 = mul i32 %v1345, 2
-  %v1347 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1346
-  %v1348 = fptrunc float %v1215 to half
-  store half %v1348, ptr addrspace(1) %v1347, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v1349 = add i32 %v6, %v1221
-  %v1350 = add i32 %v8, %v1223
-  %v1351 = add i32 %v1350, 0
-  %v1352 = icmp slt i32 %v1349, 64
-  %v1353 = icmp slt i32 %v1351, 576
-  %v1354 = and i1 %v1352, %v1353
-  br i1 %v1354, label %if.then36, label %if.else37
-if.then36:
-  %v1355 = mul i32 %v1349, 576
-  %v1356 = add i32 %v1355, %v1351
-  %v1357 = mul i32 %v1356, 2
-  %v1358 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1357
-  %v1359 = fptrunc float %v1224 to half
-  store half %v1359, ptr addrspace(1) %v1358, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
-  %v1360 = add i32 %v8, %v1223
-  %v1361 = add i32 %v1360, 1
-  %v1362 = icmp slt i32 %v1349, 64
-  %v1363 = icmp slt i32 %v1361, 576
-  %v1364 = and i1 %v1362, %v1363
-  br i1 %v1364, label %if.then39, label %if.else40
-if.then39:
-  %v1365 = mul i32 %v1349, 576
-  %v1366 = add i32 %v1365, %v1361
-  %v1367 = mul i32 %v1366, 2
-  %v1368 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1367
-  %v1369 = fptrunc float %v1225 to half
-  store half %v1369, ptr addrspace(1) %v1368, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v1370 = add i32 %v8, %v1223
-  %v1371 = add i32 %v1370, 2
-  %v1372 = icmp slt i32 %v1349, 64
-  %v1373 = icmp slt i32 %v1371, 576
-  %v1374 = and i1 %v1372, %v1373
-  br i1 %v1374, label %if.then42, label %if.else43
-if.then42:
-  %v1375 = mul i32 %v1349, 576
-  %v1376 = add i32 %v1375, %v1371
-  %v1377 = mul i32 %v1376, 2
-  %v1378 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1377
-  %v1379 = fptrunc float %v1226 to half
-  store half %v1379, ptr addrspace(1) %v1378, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v1380 = add i32 %v8, %v1223
-  %v1381 = add i32 %v1380, 3
-  %v1382 = icmp slt i32 %v1349, 64
-  %v1383 = icmp slt i32 %v1381, 576
-  %v1384 = and i1 %v1382, %v1383
-  br i1 %v1384, label %if.then45, label %if.else46
-if.then45:
-  %v1385 = mul i32 %v1349, 576
-  %v1386 = add i32 %v1385, %v1381
+  %v1320 = add i32 %v1319, 0
+  %v1321 = mul i32 %v1209, 576
+  %v1322 = add i32 %v1321, %v1320
+  %v1323 = mul i32 %v1322, 2
+  %v1324 = icmp slt i32 %v1320, 576
+  %v1325 = select i1 %v1324, i32 %v1323, i32 %v1313
+  %v1326 = bitcast half %v1252 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1326, ptr addrspace(8) %v1318, i32 %v1325, i32 0, i32 0)
+  %v1327 = add i32 %v8, %v1211
+  %v1328 = add i32 %v1327, 1
+  %v1329 = mul i32 %v1209, 576
+  %v1330 = add i32 %v1329, %v1328
+  %v1331 = mul i32 %v1330, 2
+  %v1332 = icmp slt i32 %v1328, 576
+  %v1333 = select i1 %v1332, i32 %v1331, i32 %v1313
+  %v1334 = bitcast half %v1253 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1334, ptr addrspace(8) %v1318, i32 %v1333, i32 0, i32 0)
+  %v1335 = add i32 %v8, %v1211
+  %v1336 = add i32 %v1335, 2
+  %v1337 = mul i32 %v1209, 576
+  %v1338 = add i32 %v1337, %v1336
+  %v1339 = mul i32 %v1338, 2
+  %v1340 = icmp slt i32 %v1336, 576
+  %v1341 = select i1 %v1340, i32 %v1339, i32 %v1313
+  %v1342 = bitcast half %v1254 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1342, ptr addrspace(8) %v1318, i32 %v1341, i32 0, i32 0)
+  %v1343 = add i32 %v8, %v1211
+  %v1344 = add i32 %v1343, 3
+  %v1345 = mul i32 %v1209, 576
+  %v1346 = add i32 %v1345, %v1344
+  %v1347 = mul i32 %v1346, 2
+  %v1348 = icmp slt i32 %v1344, 576
+  %v1349 = select i1 %v1348, i32 %v1347, i32 %v1313
+  %v1350 = bitcast half %v1255 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1350, ptr addrspace(8) %v1318, i32 %v1349, i32 0, i32 0)
+  %v1351 = add i32 %v8, %v1223
+  %v1352 = add i32 %v1351, 0
+  %v1353 = mul i32 %v1221, 576
+  %v1354 = add i32 %v1353, %v1352
+  %v1355 = mul i32 %v1354, 2
+  %v1356 = icmp slt i32 %v1352, 576
+  %v1357 = select i1 %v1356, i32 %v1355, i32 %v1313
+  %v1358 = bitcast half %v1256 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1358, ptr addrspace(8) %v1318, i32 %v1357, i32 0, i32 0)
+  %v1359 = add i32 %v8, %v1223
+  %v1360 = add i32 %v1359, 1
+  %v1361 = mul i32 %v1221, 576
+  %v1362 = add i32 %v1361, %v1360
+  %v1363 = mul i32 %v1362, 2
+  %v1364 = icmp slt i32 %v1360, 576
+  %v1365 = select i1 %v1364, i32 %v1363, i32 %v1313
+  %v1366 = bitcast half %v1257 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1366, ptr addrspace(8) %v1318, i32 %v1365, i32 0, i32 0)
+  %v1367 = add i32 %v8, %v1223
+  %v1368 = add i32 %v1367, 2
+  %v1369 = mul i32 %v1221, 576
+  %v1370 = add i32 %v1369, %v1368
+  %v1371 = mul i32 %v1370, 2
+  %v1372 = icmp slt i32 %v1368, 576
+  %v1373 = select i1 %v1372, i32 %v1371, i32 %v1313
+  %v1374 = bitcast half %v1258 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1374, ptr addrspace(8) %v1318, i32 %v1373, i32 0, i32 0)
+  %v1375 = add i32 %v8, %v1223
+  %v1376 = add i32 %v1375, 3
+  %v1377 = mul i32 %v1221, 576
+  %v1378 = add i32 %v1377, %v1376
+  %v1379 = mul i32 %v1378, 2
+  %v1380 = icmp slt i32 %v1376, 576
+  %v1381 = select i1 %v1380, i32 %v1379, i32 %v1313
+  %v1382 = bitcast half %v1259 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1382, ptr addrspace(8) %v1318, i32 %v1381, i32 0, i32 0)
+  %v1383 = add i32 %v8, %v1235
+  %v1384 = add i32 %v1383, 0
+  %v1385 = mul i32 %v1233, 576
+  %v1386 = add i32 %v1385, %v1384
   %v1387 = mul i32 %v1386, 2
-  %v1388 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1387
-  %v1389 = fptrunc float %v1227 to half
-  store half %v1389, ptr addrspace(1) %v1388, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v1390 = add i32 %v6, %v1233
+  %v1388 = icmp slt i32 %v1384, 576
+  %v1389 = select i1 %v1388, i32 %v1387, i32 %v1313
+  %v1390 = bitcast half %v1260 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1390, ptr addrspace(8) %v1318, i32 %v1389, i32 0, i32 0)
   %v1391 = add i32 %v8, %v1235
-  %v1392 = add i32 %v1391, 0
-  %v1393 = icmp slt i32 %v1390, 64
-  %v1394 = icmp slt i32 %v1392, 576
-  %v1395 = and i1 %v1393, %v1394
-  br i1 %v1395, label %if.then48, label %if.else49
-if.then48:
-  %v1396 = mul i32 %v1390, 576
-  %v1397 = add i32 %v1396, %v1392
-  %v1398 = mul i32 %v1397, 2
-  %v1399 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1398
-  %v1400 = fptrunc float %v1236 to half
-  store half %v1400, ptr addrspace(1) %v1399, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v1401 = add i32 %v8, %v1235
-  %v1402 = add i32 %v1401, 1
-  %v1403 = icmp slt i32 %v1390, 64
-  %v1404 = icmp slt i32 %v1402, 576
-  %v1405 = and i1 %v1403, %v1404
-  br i1 %v1405, label %if.then51, label %if.else52
-if.then51:
-  %v1406 = mul i32 %v1390, 576
-  %v1407 = add i32 %v1406, %v1402
-  %v1408 = mul i32 %v1407, 2
-  %v1409 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1408
-  %v1410 = fptrunc float %v1237 to half
-  store half %v1410, ptr addrspace(1) %v1409, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v1411 = add i32 %v8, %v1235
-  %v1412 = add i32 %v1411, 2
-  %v1413 = icmp slt i32 %v1390, 64
-  %v1414 = icmp slt i32 %v1412, 576
-  %v1415 = and i1 %v1413, %v1414
-  br i1 %v1415, label %if.then54, label %if.else55
-if.then54:
-  %v1416 = mul i32 %v1390, 576
-  %v1417 = add i32 %v1416, %v1412
-  %v1418 = mul i32 %v1417, 2
-  %v1419 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1418
-  %v1420 = fptrunc float %v1238 to half
-  store half %v1420, ptr addrspace(1) %v1419, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v1421 = add i32 %v8, %v1235
-  %v1422 = add i32 %v1421, 3
-  %v1423 = icmp slt i32 %v1390, 64
-  %v1424 = icmp slt i32 %v1422, 576
-  %v1425 = and i1 %v1423, %v1424
-  br i1 %v1425, label %if.then57, label %if.else58
-if.then57:
-  %v1426 = mul i32 %v1390, 576
-  %v1427 = add i32 %v1426, %v1422
-  %v1428 = mul i32 %v1427, 2
-  %v1429 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1428
-  %v1430 = fptrunc float %v1239 to half
-  store half %v1430, ptr addrspace(1) %v1429, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v1431 = add i32 %v6, %v1245
-  %v1432 = add i32 %v8, %v1247
-  %v1433 = add i32 %v1432, 0
-  %v1434 = icmp slt i32 %v1431, 64
-  %v1435 = icmp slt i32 %v1433, 576
-  %v1436 = and i1 %v1434, %v1435
-  br i1 %v1436, label %if.then60, label %if.else61
-if.then60:
-  %v1437 = mul i32 %v1431, 576
-  %v1438 = add i32 %v1437, %v1433
-  %v1439 = mul i32 %v1438, 2
-  %v1440 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1439
-  %v1441 = fptrunc float %v1248 to half
-  store half %v1441, ptr addrspace(1) %v1440, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v1442 = add i32 %v8, %v1247
-  %v1443 = add i32 %v1442, 1
-  %v1444 = icmp slt i32 %v1431, 64
-  %v1445 = icmp slt i32 %v1443, 576
-  %v1446 = and i1 %v1444, %v1445
-  br i1 %v1446, label %if.then63, label %if.else64
-if.then63:
-  %v1447 = mul i32 %v1431, 576
-  %v1448 = add i32 %v1447, %v1443
-  %v1449 = mul i32 %v1448, 2
-  %v1450 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1449
-  %v1451 = fptrunc float %v1249 to half
-  store half %v1451, ptr addrspace(1) %v1450, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v1452 = add i32 %v8, %v1247
-  %v1453 = add i32 %v1452, 2
-  %v1454 = icmp slt i32 %v1431, 64
-  %v1455 = icmp slt i32 %v1453, 576
-  %v1456 = and i1 %v1454, %v1455
-  br i1 %v1456, label %if.then66, label %if.else67
-if.then66:
-  %v1457 = mul i32 %v1431, 576
-  %v1458 = add i32 %v1457, %v1453
-  %v1459 = mul i32 %v1458, 2
-  %v1460 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1459
-  %v1461 = fptrunc float %v1250 to half
-  store half %v1461, ptr addrspace(1) %v1460, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1462 = add i32 %v8, %v1247
-  %v1463 = add i32 %v1462, 3
-  %v1464 = icmp slt i32 %v1431, 64
-  %v1465 = icmp slt i32 %v1463, 576
-  %v1466 = and i1 %v1464, %v1465
-  br i1 %v1466, label %if.then69, label %if.else70
-if.then69:
-  %v1467 = mul i32 %v1431, 576
-  %v1468 = add i32 %v1467, %v1463
-  %v1469 = mul i32 %v1468, 2
-  %v1470 = getelementptr inbounds i8, ptr addrspace(1) %v1203, i32 %v1469
-  %v1471 = fptrunc float %v1251 to half
-  store half %v1471, ptr addrspace(1) %v1470, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
+  %v1392 = add i32 %v1391, 1
+  %v1393 = mul i32 %v1233, 576
+  %v1394 = add i32 %v1393, %v1392
+  %v1395 = mul i32 %v1394, 2
+  %v1396 = icmp slt i32 %v1392, 576
+  %v1397 = select i1 %v1396, i32 %v1395, i32 %v1313
+  %v1398 = bitcast half %v1261 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1398, ptr addrspace(8) %v1318, i32 %v1397, i32 0, i32 0)
+  %v1399 = add i32 %v8, %v1235
+  %v1400 = add i32 %v1399, 2
+  %v1401 = mul i32 %v1233, 576
+  %v1402 = add i32 %v1401, %v1400
+  %v1403 = mul i32 %v1402, 2
+  %v1404 = icmp slt i32 %v1400, 576
+  %v1405 = select i1 %v1404, i32 %v1403, i32 %v1313
+  %v1406 = bitcast half %v1262 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1406, ptr addrspace(8) %v1318, i32 %v1405, i32 0, i32 0)
+  %v1407 = add i32 %v8, %v1235
+  %v1408 = add i32 %v1407, 3
+  %v1409 = mul i32 %v1233, 576
+  %v1410 = add i32 %v1409, %v1408
+  %v1411 = mul i32 %v1410, 2
+  %v1412 = icmp slt i32 %v1408, 576
+  %v1413 = select i1 %v1412, i32 %v1411, i32 %v1313
+  %v1414 = bitcast half %v1263 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1414, ptr addrspace(8) %v1318, i32 %v1413, i32 0, i32 0)
+  %v1415 = add i32 %v8, %v1247
+  %v1416 = add i32 %v1415, 0
+  %v1417 = mul i32 %v1245, 576
+  %v1418 = add i32 %v1417, %v1416
+  %v1419 = mul i32 %v1418, 2
+  %v1420 = icmp slt i32 %v1416, 576
+  %v1421 = select i1 %v1420, i32 %v1419, i32 %v1313
+  %v1422 = bitcast half %v1264 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1422, ptr addrspace(8) %v1318, i32 %v1421, i32 0, i32 0)
+  %v1423 = add i32 %v8, %v1247
+  %v1424 = add i32 %v1423, 1
+  %v1425 = mul i32 %v1245, 576
+  %v1426 = add i32 %v1425, %v1424
+  %v1427 = mul i32 %v1426, 2
+  %v1428 = icmp slt i32 %v1424, 576
+  %v1429 = select i1 %v1428, i32 %v1427, i32 %v1313
+  %v1430 = bitcast half %v1265 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1430, ptr addrspace(8) %v1318, i32 %v1429, i32 0, i32 0)
+  %v1431 = add i32 %v8, %v1247
+  %v1432 = add i32 %v1431, 2
+  %v1433 = mul i32 %v1245, 576
+  %v1434 = add i32 %v1433, %v1432
+  %v1435 = mul i32 %v1434, 2
+  %v1436 = icmp slt i32 %v1432, 576
+  %v1437 = select i1 %v1436, i32 %v1435, i32 %v1313
+  %v1438 = bitcast half %v1266 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1438, ptr addrspace(8) %v1318, i32 %v1437, i32 0, i32 0)
+  %v1439 = add i32 %v8, %v1247
+  %v1440 = add i32 %v1439, 3
+  %v1441 = mul i32 %v1245, 576
+  %v1442 = add i32 %v1441, %v1440
+  %v1443 = mul i32 %v1442, 2
+  %v1444 = icmp slt i32 %v1440, 576
+  %v1445 = select i1 %v1444, i32 %v1443, i32 %v1313
+  %v1446 = bitcast half %v1267 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1446, ptr addrspace(8) %v1318, i32 %v1445, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, <16 x float>, i32, i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()

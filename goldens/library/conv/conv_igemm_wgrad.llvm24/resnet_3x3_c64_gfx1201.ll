@@ -1348,336 +1348,219 @@ for.exit8:
   %v1240 = extractelement <8 x float> %v1091, i32 5
   %v1241 = extractelement <8 x float> %v1091, i32 6
   %v1242 = extractelement <8 x float> %v1091, i32 7
+  %v1243 = fptrunc float %v1219 to half
+  %v1244 = fptrunc float %v1220 to half
+  %v1245 = fptrunc float %v1221 to half
+  %v1246 = fptrunc float %v1222 to half
+  %v1247 = fptrunc float %v1223 to half
+  %v1248 = fptrunc float %v1224 to half
+  %v1249 = fptrunc float %v1225 to half
+  %v1250 = fptrunc float %v1226 to half
+  %v1251 = fptrunc float %v1235 to half
+  %v1252 = fptrunc float %v1236 to half
+  %v1253 = fptrunc float %v1237 to half
+  %v1254 = fptrunc float %v1238 to half
+  %v1255 = fptrunc float %v1239 to half
+  %v1256 = fptrunc float %v1240 to half
+  %v1257 = fptrunc float %v1241 to half
+  %v1258 = fptrunc float %v1242 to half
   br i1 %v104, label %if.then21, label %if.else22
 if.then21:
-  %v1243 = add i32 %v6, %v1216
-  %v1244 = add i32 %v8, %v1218
-  %v1245 = mul i32 %v1243, 576
-  %v1246 = add i32 %v1245, %v1244
-  %v1247 = mul i32 %v1246, 2
-  %v1248 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1247
-  %v1249 = fptrunc float %v1219 to half
-  %v1250 = fptrunc float %v1220 to half
-  %v1251 = fptrunc float %v1221 to half
-  %v1252 = fptrunc float %v1222 to half
-  %v1253 = fptrunc float %v1223 to half
-  %v1254 = fptrunc float %v1224 to half
-  %v1255 = fptrunc float %v1225 to half
-  %v1256 = fptrunc float %v1226 to half
-  %v1257 = insertelement <8 x half> poison, half %v1249, i32 0
-  %v1258 = insertelement <8 x half> %v1257, half %v1250, i32 1
-  %v1259 = insertelement <8 x half> %v1258, half %v1251, i32 2
-  %v1260 = insertelement <8 x half> %v1259, half %v1252, i32 3
-  %v1261 = insertelement <8 x half> %v1260, half %v1253, i32 4
-  %v1262 = insertelement <8 x half> %v1261, half %v1254, i32 5
-  %v1263 = insertelement <8 x half> %v1262, half %v1255, i32 6
-  %v1264 = insertelement <8 x half> %v1263, half %v1256, i32 7
-  store <8 x half> %v1264, ptr addrspace(1) %v1248, align 2
-  %v1265 = add i32 %v6, %v1232
-  %v1266 = add i32 %v8, %v1234
-  %v1267 = mul i32 %v1265, 576
-  %v1268 = add i32 %v1267, %v1266
-  %v1269 = mul i32 %v1268, 2
-  %v1270 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1269
-  %v1271 = fptrunc float %v1235 to half
-  %v1272 = fptrunc float %v1236 to half
-  %v1273 = fptrunc float %v1237 to half
-  %v1274 = fptrunc float %v1238 to half
-  %v1275 = fptrunc float %v1239 to half
-  %v1276 = fptrunc float %v1240 to half
-  %v1277 = fptrunc float %v1241 to half
-  %v1278 = fptrunc float %v1242 to half
-  %v1279 = insertelement <8 x half> poison, half %v1271, i32 0
-  %v1280 = insertelement <8 x half> %v1279, half %v1272, i32 1
-  %v1281 = insertelement <8 x half> %v1280, half %v1273, i32 2
-  %v1282 = insertelement <8 x half> %v1281, half %v1274, i32 3
-  %v1283 = insertelement <8 x half> %v1282, half %v1275, i32 4
-  %v1284 = insertelement <8 x half> %v1283, half %v1276, i32 5
-  %v1285 = insertelement <8 x half> %v1284, half %v1277, i32 6
-  %v1286 = insertelement <8 x half> %v1285, half %v1278, i32 7
-  store <8 x half> %v1286, ptr addrspace(1) %v1270, align 2
+  %v1259 = add i32 %v6, %v1216
+  %v1260 = add i32 %v8, %v1218
+  %v1261 = mul i32 %v1259, 576
+  %v1262 = add i32 %v1261, %v1260
+  %v1263 = mul i32 %v1262, 2
+  %v1264 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1263
+  %v1265 = insertelement <8 x half> poison, half %v1243, i32 0
+  %v1266 = insertelement <8 x half> %v1265, half %v1244, i32 1
+  %v1267 = insertelement <8 x half> %v1266, half %v1245, i32 2
+  %v1268 = insertelement <8 x half> %v1267, half %v1246, i32 3
+  %v1269 = insertelement <8 x half> %v1268, half %v1247, i32 4
+  %v1270 = insertelement <8 x half> %v1269, half %v1248, i32 5
+  %v1271 = insertelement <8 x half> %v1270, half %v1249, i32 6
+  %v1272 = insertelement <8 x half> %v1271, half %v1250, i32 7
+  store <8 x half> %v1272, ptr addrspace(1) %v1264, align 2
+  %v1273 = add i32 %v6, %v1232
+  %v1274 = add i32 %v8, %v1234
+  %v1275 = mul i32 %v1273, 576
+  %v1276 = add i32 %v1275, %v1274
+  %v1277 = mul i32 %v1276, 2
+  %v1278 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1277
+  %v1279 = insertelement <8 x half> poison, half %v1251, i32 0
+  %v1280 = insertelement <8 x half> %v1279, half %v1252, i32 1
+  %v1281 = insertelement <8 x half> %v1280, half %v1253, i32 2
+  %v1282 = insertelement <8 x half> %v1281, half %v1254, i32 3
+  %v1283 = insertelement <8 x half> %v1282, half %v1255, i32 4
+  %v1284 = insertelement <8 x half> %v1283, half %v1256, i32 5
+  %v1285 = insertelement <8 x half> %v1284, half %v1257, i32 6
+  %v1286 = insertelement <8 x half> %v1285, half %v1258, i32 7
+  store <8 x half> %v1286, ptr addrspace(1) %v1278, align 2
   br label %if.end23
 if.else22:
-  %v1287 = add i32 %v6, %v1216
-  %v1288 = add i32 %v8, %v1218
-  %v1289 = add i32 %v1288, 0
-  %v1290 = icmp slt i32 %v1287, 64
-  %v1291 = icmp slt i32 %v1289, 576
-  %v1292 = and i1 %v1290, %v1291
-  br i1 %v1292, label %if.then24, label %if.else25
-if.then24:
-  %v1293 = mul i32 %v1287, 576
-  %v1294 = add i32 %v1293, %v1289
-  %v1295 = mul i32 %v1294, 2
-  %v1296 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1295
-  %v1297 = fptrunc float %v1219 to half
-  store half %v1297, ptr addrspace(1) %v1296, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v1287 = icmp slt i32 %v6, 64
+  %v1288 = sub i32 64, %v6
+  %v1289 = call i32 @llvm.smin.i32(i32 %v1288, i32 64)
+  %v1290 = select i1 %v1287, i32 %v1289, i32 0
+  %v1291 = mul i32 %v1290, 576
+  %v1292 = mul i32 %v1291, 2
+  %v1293 = mul i32 %v6, 576
+  %v1294 = mul i32 %v1293, 2
+  %v1295 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1294
+  %v1296 = zext i32 %v1292 to i64
+  %v1297 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v1295, i16 0, i64 %v1296, i32 822099968)
   %v1298 = add i32 %v8, %v1218
-  %v1299 = add i32 %v1298, 1
-  %v1300 = icmp slt i32 %v1287, 64
-  %v1301 = icmp slt i32 %v1299, 576
-  %v1302 = and i1 %v1300, %v1301
-  br i1 %v1302, label %if.then27, label %if.else28
-if.then27:
-  %v1303 = mul i32 %v1287, 576
-  %v1304 = add i32 %v1303, %v1299
-  %v1305 = mul i32 %v1304, 2
-  %v1306 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1305
-  %v1307 = fptrunc float %v1220 to half
-  store half %v1307, ptr addrspace(1) %v1306, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v1308 = add i32 %v8, %v1218
-  %v1309 = add i32 %v1308, 2
-  %v1310 = icmp slt i32 %v1287, 64
-  %v1311 = icmp slt i32 %v1309, 576
-  %v1312 = and i1 %v1310, %v1311
-  br i1 %v1312, label %if.then30, label %if.else31
-if.then30:
-  %v1313 = mul i32 %v1287, 576
-  %v1314 = add i32 %v1313, %v1309
-  %v1315 = mul i32 %v1314, 2
-  %v1316 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1315
-  %v1317 = fptrunc float %v1221 to half
-  store half %v1317, ptr addrspace(1) %v1316, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v1318 = add i32 %v8, %v1218
-  %v1319 = add i32 %v1318, 3
-  %v1320 = icmp slt i32 %v1287, 64
-  %v1321 = icmp slt i32 %v1319, 576
-  %v1322 = and i1 %v1320, %v1321
-  br i1 %v1322, label %if.then33, label %if.else34
-if.then33:
-  %v1323 = mul i32 %v1287, 576
-  %v1324 = add i32 %v1323, %v1319
-  %v1325 = mul i32 %v1324, 2
-  %v1326 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1325
-  %v1327 = fptrunc float %v1222 to half
-  store half %v1327, ptr addrspace(1) %v1326, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v1328 = add i32 %v8, %v1218
-  %v1329 = add i32 %v1328, 4
-  %v1330 = icmp slt i32 %v1287, 64
-  %v1331 = icmp slt i32 %v1329, 576
-  %v1332 = and i1 %v1330, %v1331
-  br i1 %v1332, label %if.then36, label %if.else37
-if.then36:
-  %v1333 = mul i32 %v1287, 576
-  %v1334 = add i32 %v1333, %v1329
-  %v1335 = mul i32 %v1334, 2
-  %v1336 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1335
-  %v1337 = fptrunc float %v1223 to half
-  store half %v1337, ptr addrspace(1) %v1336, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
+  %v1299 = add i32 %v1298, 0
+  %v1300 = mul i32 %v1216, 576
+  %v1301 = add i32 %v1300, %v1299
+  %v1302 = mul i32 %v1301, 2
+  %v1303 = icmp slt i32 %v1299, 576
+  %v1304 = select i1 %v1303, i32 %v1302, i32 %v1292
+  %v1305 = bitcast half %v1243 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1305, ptr addrspace(8) %v1297, i32 %v1304, i32 0, i32 0)
+  %v1306 = add i32 %v8, %v1218
+  %v1307 = add i32 %v1306, 1
+  %v1308 = mul i32 %v1216, 576
+  %v1309 = add i32 %v1308, %v1307
+  %v1310 = mul i32 %v1309, 2
+  %v1311 = icmp slt i32 %v1307, 576
+  %v1312 = select i1 %v1311, i32 %v1310, i32 %v1292
+  %v1313 = bitcast half %v1244 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1313, ptr addrspace(8) %v1297, i32 %v1312, i32 0, i32 0)
+  %v1314 = add i32 %v8, %v1218
+  %v1315 = add i32 %v1314, 2
+  %v1316 = mul i32 %v1216, 576
+  %v1317 = add i32 %v1316, %v1315
+  %v1318 = mul i32 %v1317, 2
+  %v1319 = icmp slt i32 %v1315, 576
+  %v1320 = select i1 %v1319, i32 %v1318, i32 %v1292
+  %v1321 = bitcast half %v1245 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1321, ptr addrspace(8) %v1297, i32 %v1320, i32 0, i32 0)
+  %v1322 = add i32 %v8, %v1218
+  %v1323 = add i32 %v1322, 3
+  %v1324 = mul i32 %v1216, 576
+  %v1325 = add i32 %v1324, %v1323
+  %v1326 = mul i32 %v1325, 2
+  %v1327 = icmp slt i32 %v1323, 576
+  %v1328 = select i1 %v1327, i32 %v1326, i32 %v1292
+  %v1329 = bitcast half %v1246 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1329, ptr addrspace(8) %v1297, i32 %v1328, i32 0, i32 0)
+  %v1330 = add i32 %v8, %v1218
+  %v1331 = add i32 %v1330, 4
+  %v1332 = mul i32 %v1216, 576
+  %v1333 = add i32 %v1332, %v1331
+  %v1334 = mul i32 %v1333, 2
+  %v1335 = icmp slt i32 %v1331, 576
+  %v1336 = select i1 %v1335, i32 %v1334, i32 %v1292
+  %v1337 = bitcast half %v1247 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1337, ptr addrspace(8) %v1297, i32 %v1336, i32 0, i32 0)
   %v1338 = add i32 %v8, %v1218
   %v1339 = add i32 %v1338, 5
-  %v1340 = icmp slt i32 %v1287, 64
-  %v1341 = icmp slt i32 %v1339, 576
-  %v1342 = and i1 %v1340, %v1341
-  br i1 %v1342, label %if.then39, label %if.else40
-if.then39:
-  %v1343 = mul i32 %v1287, 576
-  %v1344 = add i32 %v1343, %v1339
-  %v1345 = mul i32 %v1344, 2
-  %v1346 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1345
-  %v1347 = fptrunc float %v1224 to half
-  store half %v1347, ptr addrspace(1) %v1346, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v1348 = add i32 %v8, %v1218
-  %v1349 = add i32 %v1348, 6
-  %v1350 = icmp slt i32 %v1287, 64
-  %v1351 = icmp slt i32 %v1349, 576
-  %v1352 = and i1 %v1350, %v1351
-  br i1 %v1352, label %if.then42, label %if.else43
-if.then42:
-  %v1353 = mul i32 %v1287, 576
-  %v1354 = add i32 %v1353, %v1349
-  %v1355 = mul i32 %v1354, 2
-  %v1356 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1355
-  %v1357 = fptrunc float %v1225 to half
-  store half %v1357, ptr addrspace(1) %v1356, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v1358 = add i32 %v8, %v1218
-  %v1359 = add i32 %v1358, 7
-  %v1360 = icmp slt i32 %v1287, 64
-  %v1361 = icmp slt i32 %v1359, 576
-  %v1362 = and i1 %v1360, %v1361
-  br i1 %v1362, label %if.then45, label %if.else46
-if.then45:
-  %v1363 = mul i32 %v1287, 576
-  %v1364 = add i32 %v1363, %v1359
-  %v1365 = mul i32 %v1364, 2
-  %v1366 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1365
-  %v1367 = fptrunc float %v1226 to half
-  store half %v1367, ptr addrspace(1) %v1366, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v1368 = add i32 %v6, %v1232
-  %v1369 = add i32 %v8, %v1234
-  %v1370 = add i32 %v1369, 0
-  %v1371 = icmp slt i32 %v1368, 64
-  %v1372 = icmp slt i32 %v1370, 576
-  %v1373 = and i1 %v1371, %v1372
-  br i1 %v1373, label %if.then48, label %if.else49
-if.then48:
-  %v1374 = mul i32 %v1368, 576
-  %v1375 = add i32 %v1374, %v1370
-  %v1376 = mul i32 %v1375, 2
-  %v1377 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1376
-  %v1378 = fptrunc float %v1235 to half
-  store half %v1378, ptr addrspace(1) %v1377, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v1379 = add i32 %v8, %v1234
-  %v1380 = add i32 %v1379, 1
-  %v1381 = icmp slt i32 %v1368, 64
-  %v1382 = icmp slt i32 %v1380, 576
-  %v1383 = and i1 %v1381, %v1382
-  br i1 %v1383, label %if.then51, label %if.else52
-if.then51:
-  %v1384 = mul i32 %v1368, 576
-  %v1385 = add i32 %v1384, %v1380
-  %v1386 = mul i32 %v1385, 2
-  %v1387 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1386
-  %v1388 = fptrunc float %v1236 to half
-  store half %v1388, ptr addrspace(1) %v1387, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v1389 = add i32 %v8, %v1234
-  %v1390 = add i32 %v1389, 2
-  %v1391 = icmp slt i32 %v1368, 64
-  %v1392 = icmp slt i32 %v1390, 576
-  %v1393 = and i1 %v1391, %v1392
-  br i1 %v1393, label %if.then54, label %if.else55
-if.then54:
-  %v1394 = mul i32 %v1368, 576
-  %v1395 = add i32 %v1394, %v1390
-  %v1396 = mul i32 %v1395, 2
-  %v1397 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1396
-  %v1398 = fptrunc float %v1237 to half
-  store half %v1398, ptr addrspace(1) %v1397, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v1399 = add i32 %v8, %v1234
-  %v1400 = add i32 %v1399, 3
-  %v1401 = icmp slt i32 %v1368, 64
-  %v1402 = icmp slt i32 %v1400, 576
-  %v1403 = and i1 %v1401, %v1402
-  br i1 %v1403, label %if.then57, label %if.else58
-if.then57:
-  %v1404 = mul i32 %v1368, 576
-  %v1405 = add i32 %v1404, %v1400
+  %v1340 = mul i32 %v1216, 576
+  %v1341 = add i32 %v1340, %v1339
+  %v1342 = mul i32 %v1341, 2
+  %v1343 = icmp slt i32 %v1339, 576
+  %v1344 = select i1 %v1343, i32 %v1342, i32 %v1292
+  %v1345 = bitcast half %v1248 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1345, ptr addrspace(8) %v1297, i32 %v1344, i32 0, i32 0)
+  %v1346 = add i32 %v8, %v1218
+  %v1347 = add i32 %v1346, 6
+  %v1348 = mul i32 %v1216, 576
+  %v1349 = add i32 %v1348, %v1347
+  %v1350 = mul i32 %v1349, 2
+  %v1351 = icmp slt i32 %v1347, 576
+  %v1352 = select i1 %v1351, i32 %v1350, i32 %v1292
+  %v1353 = bitcast half %v1249 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1353, ptr addrspace(8) %v1297, i32 %v1352, i32 0, i32 0)
+  %v1354 = add i32 %v8, %v1218
+  %v1355 = add i32 %v1354, 7
+  %v1356 = mul i32 %v1216, 576
+  %v1357 = add i32 %v1356, %v1355
+  %v1358 = mul i32 %v1357, 2
+  %v1359 = icmp slt i32 %v1355, 576
+  %v1360 = select i1 %v1359, i32 %v1358, i32 %v1292
+  %v1361 = bitcast half %v1250 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1361, ptr addrspace(8) %v1297, i32 %v1360, i32 0, i32 0)
+  %v1362 = add i32 %v8, %v1234
+  %v1363 = add i32 %v1362, 0
+  %v1364 = mul i32 %v1232, 576
+  %v1365 = add i32 %v1364, %v1363
+  %v1366 = mul i32 %v1365, 2
+  %v1367 = icmp slt i32 %v1363, 576
+  %v1368 = select i1 %v1367, i32 %v1366, i32 %v1292
+  %v1369 = bitcast half %v1251 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1369, ptr addrspace(8) %v1297, i32 %v1368, i32 0, i32 0)
+  %v1370 = add i32 %v8, %v1234
+  %v1371 = add i32 %v1370, 1
+  %v1372 = mul i32 %v1232, 576
+  %v1373 = add i32 %v1372, %v1371
+  %v1374 = mul i32 %v1373, 2
+  %v1375 = icmp slt i32 %v1371, 576
+  %v1376 = select i1 %v1375, i32 %v1374, i32 %v1292
+  %v1377 = bitcast half %v1252 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1377, ptr addrspace(8) %v1297, i32 %v1376, i32 0, i32 0)
+  %v1378 = add i32 %v8, %v1234
+  %v1379 = add i32 %v1378, 2
+  %v1380 = mul i32 %v1232, 576
+  %v1381 = add i32 %v1380, %v1379
+  %v1382 = mul i32 %v1381, 2
+  %v1383 = icmp slt i32 %v1379, 576
+  %v1384 = select i1 %v1383, i32 %v1382, i32 %v1292
+  %v1385 = bitcast half %v1253 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1385, ptr addrspace(8) %v1297, i32 %v1384, i32 0, i32 0)
+  %v1386 = add i32 %v8, %v1234
+  %v1387 = add i32 %v1386, 3
+  %v1388 = mul i32 %v1232, 576
+  %v1389 = add i32 %v1388, %v1387
+  %v1390 = mul i32 %v1389, 2
+  %v1391 = icmp slt i32 %v1387, 576
+  %v1392 = select i1 %v1391, i32 %v1390, i32 %v1292
+  %v1393 = bitcast half %v1254 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1393, ptr addrspace(8) %v1297, i32 %v1392, i32 0, i32 0)
+  %v1394 = add i32 %v8, %v1234
+  %v1395 = add i32 %v1394, 4
+  %v1396 = mul i32 %v1232, 576
+  %v1397 = add i32 %v1396, %v1395
+  %v1398 = mul i32 %v1397, 2
+  %v1399 = icmp slt i32 %v1395, 576
+  %v1400 = select i1 %v1399, i32 %v1398, i32 %v1292
+  %v1401 = bitcast half %v1255 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1401, ptr addrspace(8) %v1297, i32 %v1400, i32 0, i32 0)
+  %v1402 = add i32 %v8, %v1234
+  %v1403 = add i32 %v1402, 5
+  %v1404 = mul i32 %v1232, 576
+  %v1405 = add i32 %v1404, %v1403
   %v1406 = mul i32 %v1405, 2
-  %v1407 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1406
-  %v1408 = fptrunc float %v1238 to half
-  store half %v1408, ptr addrspace(1) %v1407, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v1409 = add i32 %v8, %v1234
-  %v1410 = add i32 %v1409, 4
-  %v1411 = icmp slt i32 %v1368, 64
-  %v1412 = icmp slt i32 %v1410, 576
-  %v1413 = and i1 %v1411, %v1412
-  br i1 %v1413, label %if.then60, label %if.else61
-if.then60:
-  %v1414 = mul i32 %v1368, 576
-  %v1415 = add i32 %v1414, %v1410
-  %v1416 = mul i32 %v1415, 2
-  %v1417 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1416
-  %v1418 = fptrunc float %v1239 to half
-  store half %v1418, ptr addrspace(1) %v1417, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v1419 = add i32 %v8, %v1234
-  %v1420 = add i32 %v1419, 5
-  %v1421 = icmp slt i32 %v1368, 64
-  %v1422 = icmp slt i32 %v1420, 576
-  %v1423 = and i1 %v1421, %v1422
-  br i1 %v1423, label %if.then63, label %if.else64
-if.then63:
-  %v1424 = mul i32 %v1368, 576
-  %v1425 = add i32 %v1424, %v1420
-  %v1426 = mul i32 %v1425, 2
-  %v1427 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1426
-  %v1428 = fptrunc float %v1240 to half
-  store half %v1428, ptr addrspace(1) %v1427, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v1429 = add i32 %v8, %v1234
-  %v1430 = add i32 %v1429, 6
-  %v1431 = icmp slt i32 %v1368, 64
-  %v1432 = icmp slt i32 %v1430, 576
-  %v1433 = and i1 %v1431, %v1432
-  br i1 %v1433, label %if.then66, label %if.else67
-if.then66:
-  %v1434 = mul i32 %v1368, 576
-  %v1435 = add i32 %v1434, %v1430
-  %v1436 = mul i32 %v1435, 2
-  %v1437 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1436
-  %v1438 = fptrunc float %v1241 to half
-  store half %v1438, ptr addrspace(1) %v1437, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1439 = add i32 %v8, %v1234
-  %v1440 = add i32 %v1439, 7
-  %v1441 = icmp slt i32 %v1368, 64
-  %v1442 = icmp slt i32 %v1440, 576
-  %v1443 = and i1 %v1441, %v1442
-  br i1 %v1443, label %if.then69, label %if.else70
-if.then69:
-  %v1444 = mul i32 %v1368, 576
-  %v1445 = add i32 %v1444, %v1440
-  %v1446 = mul i32 %v1445, 2
-  %v1447 = getelementptr inbounds i8, ptr addrspace(1) %v1210, i32 %v1446
-  %v1448 = fptrunc float %v1242 to half
-  store half %v1448, ptr addrspace(1) %v1447, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
+  %v1407 = icmp slt i32 %v1403, 576
+  %v1408 = select i1 %v1407, i32 %v1406, i32 %v1292
+  %v1409 = bitcast half %v1256 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1409, ptr addrspace(8) %v1297, i32 %v1408, i32 0, i32 0)
+  %v1410 = add i32 %v8, %v1234
+  %v1411 = add i32 %v1410, 6
+  %v1412 = mul i32 %v1232, 576
+  %v1413 = add i32 %v1412, %v1411
+  %v1414 = mul i32 %v1413, 2
+  %v1415 = icmp slt i32 %v1411, 576
+  %v1416 = select i1 %v1415, i32 %v1414, i32 %v1292
+  %v1417 = bitcast half %v1257 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1417, ptr addrspace(8) %v1297, i32 %v1416, i32 0, i32 0)
+  %v1418 = add i32 %v8, %v1234
+  %v1419 = add i32 %v1418, 7
+  %v1420 = mul i32 %v1232, 576
+  %v1421 = add i32 %v1420, %v1419
+  %v1422 = mul i32 %v1421, 2
+  %v1423 = icmp slt i32 %v1419, 576
+  %v1424 = select i1 %v1423, i32 %v1422, i32 %v1292
+  %v1425 = bitcast half %v1258 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1425, ptr addrspace(8) %v1297, i32 %v1424, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
 declare void @llvm.amdgcn.sched.barrier(i32)

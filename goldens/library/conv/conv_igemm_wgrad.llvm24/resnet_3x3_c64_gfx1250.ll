@@ -1381,336 +1381,219 @@ for.exit8:
   %v1273 = extractelement <8 x float> %v1123, i32 5
   %v1274 = extractelement <8 x float> %v1123, i32 6
   %v1275 = extractelement <8 x float> %v1123, i32 7
+  %v1276 = fptrunc float %v1252 to half
+  %v1277 = fptrunc float %v1253 to half
+  %v1278 = fptrunc float %v1254 to half
+  %v1279 = fptrunc float %v1255 to half
+  %v1280 = fptrunc float %v1256 to half
+  %v1281 = fptrunc float %v1257 to half
+  %v1282 = fptrunc float %v1258 to half
+  %v1283 = fptrunc float %v1259 to half
+  %v1284 = fptrunc float %v1268 to half
+  %v1285 = fptrunc float %v1269 to half
+  %v1286 = fptrunc float %v1270 to half
+  %v1287 = fptrunc float %v1271 to half
+  %v1288 = fptrunc float %v1272 to half
+  %v1289 = fptrunc float %v1273 to half
+  %v1290 = fptrunc float %v1274 to half
+  %v1291 = fptrunc float %v1275 to half
   br i1 %v135, label %if.then21, label %if.else22
 if.then21:
-  %v1276 = add i32 %v6, %v1249
-  %v1277 = add i32 %v8, %v1251
-  %v1278 = mul i32 %v1276, 576
-  %v1279 = add i32 %v1278, %v1277
-  %v1280 = mul i32 %v1279, 2
-  %v1281 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1280
-  %v1282 = fptrunc float %v1252 to half
-  %v1283 = fptrunc float %v1253 to half
-  %v1284 = fptrunc float %v1254 to half
-  %v1285 = fptrunc float %v1255 to half
-  %v1286 = fptrunc float %v1256 to half
-  %v1287 = fptrunc float %v1257 to half
-  %v1288 = fptrunc float %v1258 to half
-  %v1289 = fptrunc float %v1259 to half
-  %v1290 = insertelement <8 x half> poison, half %v1282, i32 0
-  %v1291 = insertelement <8 x half> %v1290, half %v1283, i32 1
-  %v1292 = insertelement <8 x half> %v1291, half %v1284, i32 2
-  %v1293 = insertelement <8 x half> %v1292, half %v1285, i32 3
-  %v1294 = insertelement <8 x half> %v1293, half %v1286, i32 4
-  %v1295 = insertelement <8 x half> %v1294, half %v1287, i32 5
-  %v1296 = insertelement <8 x half> %v1295, half %v1288, i32 6
-  %v1297 = insertelement <8 x half> %v1296, half %v1289, i32 7
-  store <8 x half> %v1297, ptr addrspace(1) %v1281, align 2
-  %v1298 = add i32 %v6, %v1265
-  %v1299 = add i32 %v8, %v1267
-  %v1300 = mul i32 %v1298, 576
-  %v1301 = add i32 %v1300, %v1299
-  %v1302 = mul i32 %v1301, 2
-  %v1303 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1302
-  %v1304 = fptrunc float %v1268 to half
-  %v1305 = fptrunc float %v1269 to half
-  %v1306 = fptrunc float %v1270 to half
-  %v1307 = fptrunc float %v1271 to half
-  %v1308 = fptrunc float %v1272 to half
-  %v1309 = fptrunc float %v1273 to half
-  %v1310 = fptrunc float %v1274 to half
-  %v1311 = fptrunc float %v1275 to half
-  %v1312 = insertelement <8 x half> poison, half %v1304, i32 0
-  %v1313 = insertelement <8 x half> %v1312, half %v1305, i32 1
-  %v1314 = insertelement <8 x half> %v1313, half %v1306, i32 2
-  %v1315 = insertelement <8 x half> %v1314, half %v1307, i32 3
-  %v1316 = insertelement <8 x half> %v1315, half %v1308, i32 4
-  %v1317 = insertelement <8 x half> %v1316, half %v1309, i32 5
-  %v1318 = insertelement <8 x half> %v1317, half %v1310, i32 6
-  %v1319 = insertelement <8 x half> %v1318, half %v1311, i32 7
-  store <8 x half> %v1319, ptr addrspace(1) %v1303, align 2
+  %v1292 = add i32 %v6, %v1249
+  %v1293 = add i32 %v8, %v1251
+  %v1294 = mul i32 %v1292, 576
+  %v1295 = add i32 %v1294, %v1293
+  %v1296 = mul i32 %v1295, 2
+  %v1297 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1296
+  %v1298 = insertelement <8 x half> poison, half %v1276, i32 0
+  %v1299 = insertelement <8 x half> %v1298, half %v1277, i32 1
+  %v1300 = insertelement <8 x half> %v1299, half %v1278, i32 2
+  %v1301 = insertelement <8 x half> %v1300, half %v1279, i32 3
+  %v1302 = insertelement <8 x half> %v1301, half %v1280, i32 4
+  %v1303 = insertelement <8 x half> %v1302, half %v1281, i32 5
+  %v1304 = insertelement <8 x half> %v1303, half %v1282, i32 6
+  %v1305 = insertelement <8 x half> %v1304, half %v1283, i32 7
+  store <8 x half> %v1305, ptr addrspace(1) %v1297, align 2
+  %v1306 = add i32 %v6, %v1265
+  %v1307 = add i32 %v8, %v1267
+  %v1308 = mul i32 %v1306, 576
+  %v1309 = add i32 %v1308, %v1307
+  %v1310 = mul i32 %v1309, 2
+  %v1311 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1310
+  %v1312 = insertelement <8 x half> poison, half %v1284, i32 0
+  %v1313 = insertelement <8 x half> %v1312, half %v1285, i32 1
+  %v1314 = insertelement <8 x half> %v1313, half %v1286, i32 2
+  %v1315 = insertelement <8 x half> %v1314, half %v1287, i32 3
+  %v1316 = insertelement <8 x half> %v1315, half %v1288, i32 4
+  %v1317 = insertelement <8 x half> %v1316, half %v1289, i32 5
+  %v1318 = insertelement <8 x half> %v1317, half %v1290, i32 6
+  %v1319 = insertelement <8 x half> %v1318, half %v1291, i32 7
+  store <8 x half> %v1319, ptr addrspace(1) %v1311, align 2
   br label %if.end23
 if.else22:
-  %v1320 = add i32 %v6, %v1249
-  %v1321 = add i32 %v8, %v1251
-  %v1322 = add i32 %v1321, 0
-  %v1323 = icmp slt i32 %v1320, 64
-  %v1324 = icmp slt i32 %v1322, 576
-  %v1325 = and i1 %v1323, %v1324
-  br i1 %v1325, label %if.then24, label %if.else25
-if.then24:
-  %v1326 = mul i32 %v1320, 576
-  %v1327 = add i32 %v1326, %v1322
-  %v1328 = mul i32 %v1327, 2
-  %v1329 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1328
-  %v1330 = fptrunc float %v1252 to half
-  store half %v1330, ptr addrspace(1) %v1329, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v1320 = icmp slt i32 %v6, 64
+  %v1321 = sub i32 64, %v6
+  %v1322 = call i32 @llvm.smin.i32(i32 %v1321, i32 64)
+  %v1323 = select i1 %v1320, i32 %v1322, i32 0
+  %v1324 = mul i32 %v1323, 576
+  %v1325 = mul i32 %v1324, 2
+  %v1326 = mul i32 %v6, 576
+  %v1327 = mul i32 %v1326, 2
+  %v1328 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1327
+  %v1329 = zext i32 %v1325 to i64
+  %v1330 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v1328, i16 0, i64 %v1329, i32 822099968)
   %v1331 = add i32 %v8, %v1251
-  %v1332 = add i32 %v1331, 1
-  %v1333 = icmp slt i32 %v1320, 64
-  %v1334 = icmp slt i32 %v1332, 576
-  %v1335 = and i1 %v1333, %v1334
-  br i1 %v1335, label %if.then27, label %if.else28
-if.then27:
-  %v1336 = mul i32 %v1320, 576
-  %v1337 = add i32 %v1336, %v1332
-  %v1338 = mul i32 %v1337, 2
-  %v1339 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1338
-  %v1340 = fptrunc float %v1253 to half
-  store half %v1340, ptr addrspace(1) %v1339, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v1341 = add i32 %v8, %v1251
-  %v1342 = add i32 %v1341, 2
-  %v1343 = icmp slt i32 %v1320, 64
-  %v1344 = icmp slt i32 %v1342, 576
-  %v1345 = and i1 %v1343, %v1344
-  br i1 %v1345, label %if.then30, label %if.else31
-if.then30:
-  %v1346 = mul i32 %v1320, 576
-  %v1347 = add i32 %v1346, %v1342
-  %v1348 = mul i32 %v1347, 2
-  %v1349 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1348
-  %v1350 = fptrunc float %v1254 to half
-  store half %v1350, ptr addrspace(1) %v1349, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v1351 = add i32 %v8, %v1251
-  %v1352 = add i32 %v1351, 3
-  %v1353 = icmp slt i32 %v1320, 64
-  %v1354 = icmp slt i32 %v1352, 576
-  %v1355 = and i1 %v1353, %v1354
-  br i1 %v1355, label %if.then33, label %if.else34
-if.then33:
-  %v1356 = mul i32 %v1320, 576
-  %v1357 = add i32 %v1356, %v1352
-  %v1358 = mul i32 %v1357, 2
-  %v1359 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1358
-  %v1360 = fptrunc float %v1255 to half
-  store half %v1360, ptr addrspace(1) %v1359, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v1361 = add i32 %v8, %v1251
-  %v1362 = add i32 %v1361, 4
-  %v1363 = icmp slt i32 %v1320, 64
-  %v1364 = icmp slt i32 %v1362, 576
-  %v1365 = and i1 %v1363, %v1364
-  br i1 %v1365, label %if.then36, label %if.else37
-if.then36:
-  %v1366 = mul i32 %v1320, 576
-  %v1367 = add i32 %v1366, %v1362
-  %v1368 = mul i32 %v1367, 2
-  %v1369 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1368
-  %v1370 = fptrunc float %v1256 to half
-  store half %v1370, ptr addrspace(1) %v1369, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
+  %v1332 = add i32 %v1331, 0
+  %v1333 = mul i32 %v1249, 576
+  %v1334 = add i32 %v1333, %v1332
+  %v1335 = mul i32 %v1334, 2
+  %v1336 = icmp slt i32 %v1332, 576
+  %v1337 = select i1 %v1336, i32 %v1335, i32 %v1325
+  %v1338 = bitcast half %v1276 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1338, ptr addrspace(8) %v1330, i32 %v1337, i32 0, i32 0)
+  %v1339 = add i32 %v8, %v1251
+  %v1340 = add i32 %v1339, 1
+  %v1341 = mul i32 %v1249, 576
+  %v1342 = add i32 %v1341, %v1340
+  %v1343 = mul i32 %v1342, 2
+  %v1344 = icmp slt i32 %v1340, 576
+  %v1345 = select i1 %v1344, i32 %v1343, i32 %v1325
+  %v1346 = bitcast half %v1277 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1346, ptr addrspace(8) %v1330, i32 %v1345, i32 0, i32 0)
+  %v1347 = add i32 %v8, %v1251
+  %v1348 = add i32 %v1347, 2
+  %v1349 = mul i32 %v1249, 576
+  %v1350 = add i32 %v1349, %v1348
+  %v1351 = mul i32 %v1350, 2
+  %v1352 = icmp slt i32 %v1348, 576
+  %v1353 = select i1 %v1352, i32 %v1351, i32 %v1325
+  %v1354 = bitcast half %v1278 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1354, ptr addrspace(8) %v1330, i32 %v1353, i32 0, i32 0)
+  %v1355 = add i32 %v8, %v1251
+  %v1356 = add i32 %v1355, 3
+  %v1357 = mul i32 %v1249, 576
+  %v1358 = add i32 %v1357, %v1356
+  %v1359 = mul i32 %v1358, 2
+  %v1360 = icmp slt i32 %v1356, 576
+  %v1361 = select i1 %v1360, i32 %v1359, i32 %v1325
+  %v1362 = bitcast half %v1279 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1362, ptr addrspace(8) %v1330, i32 %v1361, i32 0, i32 0)
+  %v1363 = add i32 %v8, %v1251
+  %v1364 = add i32 %v1363, 4
+  %v1365 = mul i32 %v1249, 576
+  %v1366 = add i32 %v1365, %v1364
+  %v1367 = mul i32 %v1366, 2
+  %v1368 = icmp slt i32 %v1364, 576
+  %v1369 = select i1 %v1368, i32 %v1367, i32 %v1325
+  %v1370 = bitcast half %v1280 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1370, ptr addrspace(8) %v1330, i32 %v1369, i32 0, i32 0)
   %v1371 = add i32 %v8, %v1251
   %v1372 = add i32 %v1371, 5
-  %v1373 = icmp slt i32 %v1320, 64
-  %v1374 = icmp slt i32 %v1372, 576
-  %v1375 = and i1 %v1373, %v1374
-  br i1 %v1375, label %if.then39, label %if.else40
-if.then39:
-  %v1376 = mul i32 %v1320, 576
-  %v1377 = add i32 %v1376, %v1372
-  %v1378 = mul i32 %v1377, 2
-  %v1379 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1378
-  %v1380 = fptrunc float %v1257 to half
-  store half %v1380, ptr addrspace(1) %v1379, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v1381 = add i32 %v8, %v1251
-  %v1382 = add i32 %v1381, 6
-  %v1383 = icmp slt i32 %v1320, 64
-  %v1384 = icmp slt i32 %v1382, 576
-  %v1385 = and i1 %v1383, %v1384
-  br i1 %v1385, label %if.then42, label %if.else43
-if.then42:
-  %v1386 = mul i32 %v1320, 576
-  %v1387 = add i32 %v1386, %v1382
-  %v1388 = mul i32 %v1387, 2
-  %v1389 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1388
-  %v1390 = fptrunc float %v1258 to half
-  store half %v1390, ptr addrspace(1) %v1389, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v1391 = add i32 %v8, %v1251
-  %v1392 = add i32 %v1391, 7
-  %v1393 = icmp slt i32 %v1320, 64
-  %v1394 = icmp slt i32 %v1392, 576
-  %v1395 = and i1 %v1393, %v1394
-  br i1 %v1395, label %if.then45, label %if.else46
-if.then45:
-  %v1396 = mul i32 %v1320, 576
-  %v1397 = add i32 %v1396, %v1392
-  %v1398 = mul i32 %v1397, 2
-  %v1399 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1398
-  %v1400 = fptrunc float %v1259 to half
-  store half %v1400, ptr addrspace(1) %v1399, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v1401 = add i32 %v6, %v1265
-  %v1402 = add i32 %v8, %v1267
-  %v1403 = add i32 %v1402, 0
-  %v1404 = icmp slt i32 %v1401, 64
-  %v1405 = icmp slt i32 %v1403, 576
-  %v1406 = and i1 %v1404, %v1405
-  br i1 %v1406, label %if.then48, label %if.else49
-if.then48:
-  %v1407 = mul i32 %v1401, 576
-  %v1408 = add i32 %v1407, %v1403
-  %v1409 = mul i32 %v1408, 2
-  %v1410 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1409
-  %v1411 = fptrunc float %v1268 to half
-  store half %v1411, ptr addrspace(1) %v1410, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v1412 = add i32 %v8, %v1267
-  %v1413 = add i32 %v1412, 1
-  %v1414 = icmp slt i32 %v1401, 64
-  %v1415 = icmp slt i32 %v1413, 576
-  %v1416 = and i1 %v1414, %v1415
-  br i1 %v1416, label %if.then51, label %if.else52
-if.then51:
-  %v1417 = mul i32 %v1401, 576
-  %v1418 = add i32 %v1417, %v1413
-  %v1419 = mul i32 %v1418, 2
-  %v1420 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1419
-  %v1421 = fptrunc float %v1269 to half
-  store half %v1421, ptr addrspace(1) %v1420, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v1422 = add i32 %v8, %v1267
-  %v1423 = add i32 %v1422, 2
-  %v1424 = icmp slt i32 %v1401, 64
-  %v1425 = icmp slt i32 %v1423, 576
-  %v1426 = and i1 %v1424, %v1425
-  br i1 %v1426, label %if.then54, label %if.else55
-if.then54:
-  %v1427 = mul i32 %v1401, 576
-  %v1428 = add i32 %v1427, %v1423
-  %v1429 = mul i32 %v1428, 2
-  %v1430 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1429
-  %v1431 = fptrunc float %v1270 to half
-  store half %v1431, ptr addrspace(1) %v1430, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v1432 = add i32 %v8, %v1267
-  %v1433 = add i32 %v1432, 3
-  %v1434 = icmp slt i32 %v1401, 64
-  %v1435 = icmp slt i32 %v1433, 576
-  %v1436 = and i1 %v1434, %v1435
-  br i1 %v1436, label %if.then57, label %if.else58
-if.then57:
-  %v1437 = mul i32 %v1401, 576
-  %v1438 = add i32 %v1437, %v1433
+  %v1373 = mul i32 %v1249, 576
+  %v1374 = add i32 %v1373, %v1372
+  %v1375 = mul i32 %v1374, 2
+  %v1376 = icmp slt i32 %v1372, 576
+  %v1377 = select i1 %v1376, i32 %v1375, i32 %v1325
+  %v1378 = bitcast half %v1281 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1378, ptr addrspace(8) %v1330, i32 %v1377, i32 0, i32 0)
+  %v1379 = add i32 %v8, %v1251
+  %v1380 = add i32 %v1379, 6
+  %v1381 = mul i32 %v1249, 576
+  %v1382 = add i32 %v1381, %v1380
+  %v1383 = mul i32 %v1382, 2
+  %v1384 = icmp slt i32 %v1380, 576
+  %v1385 = select i1 %v1384, i32 %v1383, i32 %v1325
+  %v1386 = bitcast half %v1282 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1386, ptr addrspace(8) %v1330, i32 %v1385, i32 0, i32 0)
+  %v1387 = add i32 %v8, %v1251
+  %v1388 = add i32 %v1387, 7
+  %v1389 = mul i32 %v1249, 576
+  %v1390 = add i32 %v1389, %v1388
+  %v1391 = mul i32 %v1390, 2
+  %v1392 = icmp slt i32 %v1388, 576
+  %v1393 = select i1 %v1392, i32 %v1391, i32 %v1325
+  %v1394 = bitcast half %v1283 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1394, ptr addrspace(8) %v1330, i32 %v1393, i32 0, i32 0)
+  %v1395 = add i32 %v8, %v1267
+  %v1396 = add i32 %v1395, 0
+  %v1397 = mul i32 %v1265, 576
+  %v1398 = add i32 %v1397, %v1396
+  %v1399 = mul i32 %v1398, 2
+  %v1400 = icmp slt i32 %v1396, 576
+  %v1401 = select i1 %v1400, i32 %v1399, i32 %v1325
+  %v1402 = bitcast half %v1284 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1402, ptr addrspace(8) %v1330, i32 %v1401, i32 0, i32 0)
+  %v1403 = add i32 %v8, %v1267
+  %v1404 = add i32 %v1403, 1
+  %v1405 = mul i32 %v1265, 576
+  %v1406 = add i32 %v1405, %v1404
+  %v1407 = mul i32 %v1406, 2
+  %v1408 = icmp slt i32 %v1404, 576
+  %v1409 = select i1 %v1408, i32 %v1407, i32 %v1325
+  %v1410 = bitcast half %v1285 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1410, ptr addrspace(8) %v1330, i32 %v1409, i32 0, i32 0)
+  %v1411 = add i32 %v8, %v1267
+  %v1412 = add i32 %v1411, 2
+  %v1413 = mul i32 %v1265, 576
+  %v1414 = add i32 %v1413, %v1412
+  %v1415 = mul i32 %v1414, 2
+  %v1416 = icmp slt i32 %v1412, 576
+  %v1417 = select i1 %v1416, i32 %v1415, i32 %v1325
+  %v1418 = bitcast half %v1286 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1418, ptr addrspace(8) %v1330, i32 %v1417, i32 0, i32 0)
+  %v1419 = add i32 %v8, %v1267
+  %v1420 = add i32 %v1419, 3
+  %v1421 = mul i32 %v1265, 576
+  %v1422 = add i32 %v1421, %v1420
+  %v1423 = mul i32 %v1422, 2
+  %v1424 = icmp slt i32 %v1420, 576
+  %v1425 = select i1 %v1424, i32 %v1423, i32 %v1325
+  %v1426 = bitcast half %v1287 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1426, ptr addrspace(8) %v1330, i32 %v1425, i32 0, i32 0)
+  %v1427 = add i32 %v8, %v1267
+  %v1428 = add i32 %v1427, 4
+  %v1429 = mul i32 %v1265, 576
+  %v1430 = add i32 %v1429, %v1428
+  %v1431 = mul i32 %v1430, 2
+  %v1432 = icmp slt i32 %v1428, 576
+  %v1433 = select i1 %v1432, i32 %v1431, i32 %v1325
+  %v1434 = bitcast half %v1288 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1434, ptr addrspace(8) %v1330, i32 %v1433, i32 0, i32 0)
+  %v1435 = add i32 %v8, %v1267
+  %v1436 = add i32 %v1435, 5
+  %v1437 = mul i32 %v1265, 576
+  %v1438 = add i32 %v1437, %v1436
   %v1439 = mul i32 %v1438, 2
-  %v1440 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1439
-  %v1441 = fptrunc float %v1271 to half
-  store half %v1441, ptr addrspace(1) %v1440, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v1442 = add i32 %v8, %v1267
-  %v1443 = add i32 %v1442, 4
-  %v1444 = icmp slt i32 %v1401, 64
-  %v1445 = icmp slt i32 %v1443, 576
-  %v1446 = and i1 %v1444, %v1445
-  br i1 %v1446, label %if.then60, label %if.else61
-if.then60:
-  %v1447 = mul i32 %v1401, 576
-  %v1448 = add i32 %v1447, %v1443
-  %v1449 = mul i32 %v1448, 2
-  %v1450 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1449
-  %v1451 = fptrunc float %v1272 to half
-  store half %v1451, ptr addrspace(1) %v1450, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v1452 = add i32 %v8, %v1267
-  %v1453 = add i32 %v1452, 5
-  %v1454 = icmp slt i32 %v1401, 64
-  %v1455 = icmp slt i32 %v1453, 576
-  %v1456 = and i1 %v1454, %v1455
-  br i1 %v1456, label %if.then63, label %if.else64
-if.then63:
-  %v1457 = mul i32 %v1401, 576
-  %v1458 = add i32 %v1457, %v1453
-  %v1459 = mul i32 %v1458, 2
-  %v1460 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1459
-  %v1461 = fptrunc float %v1273 to half
-  store half %v1461, ptr addrspace(1) %v1460, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v1462 = add i32 %v8, %v1267
-  %v1463 = add i32 %v1462, 6
-  %v1464 = icmp slt i32 %v1401, 64
-  %v1465 = icmp slt i32 %v1463, 576
-  %v1466 = and i1 %v1464, %v1465
-  br i1 %v1466, label %if.then66, label %if.else67
-if.then66:
-  %v1467 = mul i32 %v1401, 576
-  %v1468 = add i32 %v1467, %v1463
-  %v1469 = mul i32 %v1468, 2
-  %v1470 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1469
-  %v1471 = fptrunc float %v1274 to half
-  store half %v1471, ptr addrspace(1) %v1470, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1472 = add i32 %v8, %v1267
-  %v1473 = add i32 %v1472, 7
-  %v1474 = icmp slt i32 %v1401, 64
-  %v1475 = icmp slt i32 %v1473, 576
-  %v1476 = and i1 %v1474, %v1475
-  br i1 %v1476, label %if.then69, label %if.else70
-if.then69:
-  %v1477 = mul i32 %v1401, 576
-  %v1478 = add i32 %v1477, %v1473
-  %v1479 = mul i32 %v1478, 2
-  %v1480 = getelementptr inbounds i8, ptr addrspace(1) %v1243, i32 %v1479
-  %v1481 = fptrunc float %v1275 to half
-  store half %v1481, ptr addrspace(1) %v1480, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
+  %v1440 = icmp slt i32 %v1436, 576
+  %v1441 = select i1 %v1440, i32 %v1439, i32 %v1325
+  %v1442 = bitcast half %v1289 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1442, ptr addrspace(8) %v1330, i32 %v1441, i32 0, i32 0)
+  %v1443 = add i32 %v8, %v1267
+  %v1444 = add i32 %v1443, 6
+  %v1445 = mul i32 %v1265, 576
+  %v1446 = add i32 %v1445, %v1444
+  %v1447 = mul i32 %v1446, 2
+  %v1448 = icmp slt i32 %v1444, 576
+  %v1449 = select i1 %v1448, i32 %v1447, i32 %v1325
+  %v1450 = bitcast half %v1290 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1450, ptr addrspace(8) %v1330, i32 %v1449, i32 0, i32 0)
+  %v1451 = add i32 %v8, %v1267
+  %v1452 = add i32 %v1451, 7
+  %v1453 = mul i32 %v1265, 576
+  %v1454 = add i32 %v1453, %v1452
+  %v1455 = mul i32 %v1454, 2
+  %v1456 = icmp slt i32 %v1452, 576
+  %v1457 = select i1 %v1456, i32 %v1455, i32 %v1325
+  %v1458 = bitcast half %v1291 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1458, ptr addrspace(8) %v1330, i32 %v1457, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
 declare void @llvm.amdgcn.sched.barrier(i32)

@@ -3,8 +3,8 @@
 target datalayout = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
 target triple = "amdgcn-amd-amdhsa"
 
-@rocke.lds.0 = internal addrspace(3) global [16384 x i8] poison, align 16
-@rocke.lds.1 = internal addrspace(3) global [16384 x i8] poison, align 16
+@rocke.lds.0 = internal addrspace(3) global [8192 x i8] poison, align 16
+@rocke.lds.1 = internal addrspace(3) global [10240 x i8] poison, align 16
 
 define amdgpu_kernel void @gemm_gemm_f16_128x128x32_gfx950(ptr addrspace(1) noundef %arg.a, ptr addrspace(1) noundef %arg.b, ptr addrspace(1) noundef %arg.c, i32 noundef %arg.m, i32 noundef %arg.n, i32 noundef %arg.k) #0 {
 entry:
@@ -75,2020 +75,1519 @@ entry:
   %v64 = sdiv i32 %v58, 4
   %v65 = add i32 %v64, 0
   %v66 = add i32 %v16, %v65
-  %v67 = add i32 %v63, 0
-  %v68 = mul i32 %v67, 2
-  %v69 = sdiv i32 %v68, 16
-  %v70 = srem i32 %v66, 4
-  %v71 = mul i32 %v70, 4
-  %v72 = xor i32 %v69, %v71
-  %v73 = mul i32 %v66, 256
-  %v74 = mul i32 %v72, 16
+  %v67 = mul i32 %v66, 320
+  %v68 = mul i32 %v63, 2
+  %v69 = add i32 %v67, %v68
+  %v70 = sdiv i32 %v58, 4
+  %v71 = add i32 %v70, 4
+  %v72 = add i32 %v16, %v71
+  %v73 = mul i32 %v72, 320
+  %v74 = mul i32 %v63, 2
   %v75 = add i32 %v73, %v74
-  %v76 = srem i32 %v68, 16
-  %v77 = add i32 %v75, %v76
-  %v78 = add i32 %v63, 32
-  %v79 = mul i32 %v78, 2
-  %v80 = sdiv i32 %v79, 16
-  %v81 = srem i32 %v66, 4
-  %v82 = mul i32 %v81, 4
-  %v83 = xor i32 %v80, %v82
-  %v84 = mul i32 %v66, 256
-  %v85 = mul i32 %v83, 16
-  %v86 = add i32 %v84, %v85
-  %v87 = srem i32 %v79, 16
-  %v88 = add i32 %v86, %v87
-  %v89 = sdiv i32 %v58, 4
-  %v90 = add i32 %v89, 4
-  %v91 = add i32 %v16, %v90
-  %v92 = add i32 %v63, 0
-  %v93 = mul i32 %v92, 2
-  %v94 = sdiv i32 %v93, 16
-  %v95 = srem i32 %v91, 4
-  %v96 = mul i32 %v95, 4
-  %v97 = xor i32 %v94, %v96
-  %v98 = mul i32 %v91, 256
-  %v99 = mul i32 %v97, 16
-  %v100 = add i32 %v98, %v99
-  %v101 = srem i32 %v93, 16
-  %v102 = add i32 %v100, %v101
-  %v103 = add i32 %v63, 32
-  %v104 = mul i32 %v103, 2
-  %v105 = sdiv i32 %v104, 16
-  %v106 = srem i32 %v91, 4
-  %v107 = mul i32 %v106, 4
-  %v108 = xor i32 %v105, %v107
-  %v109 = mul i32 %v91, 256
-  %v110 = mul i32 %v108, 16
-  %v111 = add i32 %v109, %v110
-  %v112 = srem i32 %v104, 16
-  %v113 = add i32 %v111, %v112
-  %v114 = sdiv i32 %v58, 4
-  %v115 = add i32 %v114, 0
-  %v116 = add i32 %v17, %v115
-  %v117 = add i32 %v63, 0
-  %v118 = mul i32 %v117, 2
-  %v119 = sdiv i32 %v118, 16
-  %v120 = srem i32 %v116, 4
-  %v121 = mul i32 %v120, 4
-  %v122 = xor i32 %v119, %v121
-  %v123 = mul i32 %v116, 256
-  %v124 = mul i32 %v122, 16
-  %v125 = add i32 %v123, %v124
-  %v126 = srem i32 %v118, 16
-  %v127 = add i32 %v125, %v126
-  %v128 = add i32 %v63, 32
-  %v129 = mul i32 %v128, 2
-  %v130 = sdiv i32 %v129, 16
-  %v131 = srem i32 %v116, 4
-  %v132 = mul i32 %v131, 4
-  %v133 = xor i32 %v130, %v132
-  %v134 = mul i32 %v116, 256
-  %v135 = mul i32 %v133, 16
-  %v136 = add i32 %v134, %v135
-  %v137 = srem i32 %v129, 16
-  %v138 = add i32 %v136, %v137
-  %v139 = sdiv i32 %v58, 4
-  %v140 = add i32 %v139, 4
-  %v141 = add i32 %v17, %v140
-  %v142 = add i32 %v63, 0
-  %v143 = mul i32 %v142, 2
-  %v144 = sdiv i32 %v143, 16
-  %v145 = srem i32 %v141, 4
-  %v146 = mul i32 %v145, 4
-  %v147 = xor i32 %v144, %v146
-  %v148 = mul i32 %v141, 256
-  %v149 = mul i32 %v147, 16
-  %v150 = add i32 %v148, %v149
-  %v151 = srem i32 %v143, 16
-  %v152 = add i32 %v150, %v151
-  %v153 = add i32 %v63, 32
-  %v154 = mul i32 %v153, 2
-  %v155 = sdiv i32 %v154, 16
-  %v156 = srem i32 %v141, 4
-  %v157 = mul i32 %v156, 4
-  %v158 = xor i32 %v155, %v157
-  %v159 = mul i32 %v141, 256
-  %v160 = mul i32 %v158, 16
-  %v161 = add i32 %v159, %v160
-  %v162 = srem i32 %v154, 16
-  %v163 = add i32 %v161, %v162
-  %v164 = add i32 %v1, 128
-  %v165 = icmp sle i32 %v164, %arg.m
-  %v166 = add i32 %v3, 128
-  %v167 = icmp sle i32 %v166, %arg.n
-  %v168 = and i1 %v165, %v167
-  %v169 = srem i32 %arg.k, 32
-  %v170 = sub i32 %arg.k, %v169
-  %v171 = select i1 %v168, i32 %v170, i32 0
-  %v172 = insertelement <16 x float> poison, float 0x0000000000000000, i32 0
-  %v173 = insertelement <16 x float> %v172, float 0x0000000000000000, i32 1
-  %v174 = insertelement <16 x float> %v173, float 0x0000000000000000, i32 2
-  %v175 = insertelement <16 x float> %v174, float 0x0000000000000000, i32 3
-  %v176 = insertelement <16 x float> %v175, float 0x0000000000000000, i32 4
-  %v177 = insertelement <16 x float> %v176, float 0x0000000000000000, i32 5
-  %v178 = insertelement <16 x float> %v177, float 0x0000000000000000, i32 6
-  %v179 = insertelement <16 x float> %v178, float 0x0000000000000000, i32 7
-  %v180 = insertelement <16 x float> %v179, float 0x0000000000000000, i32 8
-  %v181 = insertelement <16 x float> %v180, float 0x0000000000000000, i32 9
-  %v182 = insertelement <16 x float> %v181, float 0x0000000000000000, i32 10
-  %v183 = insertelement <16 x float> %v182, float 0x0000000000000000, i32 11
-  %v184 = insertelement <16 x float> %v183, float 0x0000000000000000, i32 12
-  %v185 = insertelement <16 x float> %v184, float 0x0000000000000000, i32 13
-  %v186 = insertelement <16 x float> %v185, float 0x0000000000000000, i32 14
-  %v187 = insertelement <16 x float> %v186, float 0x0000000000000000, i32 15
-  %v188 = mul i32 %v7, 1024
-  %v189 = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %v188)
-  %v190 = add i32 %v4, 0
-  %v191 = sdiv i32 %v190, 16
-  %v192 = mul i32 %v191, 16
-  %v193 = srem i32 %v190, 16
-  %v194 = srem i32 %v191, 8
-  %v195 = shl i32 %v194, 1
-  %v196 = xor i32 %v194, %v195
-  %v197 = srem i32 %v196, 16
-  %v198 = xor i32 %v193, %v197
-  %v199 = add i32 %v192, %v198
-  %v200 = sdiv i32 %v199, 4
-  %v201 = srem i32 %v199, 4
-  %v202 = mul i32 %v201, 8
-  %v203 = add i32 %v4, 256
-  %v204 = sdiv i32 %v203, 16
-  %v205 = mul i32 %v204, 16
-  %v206 = srem i32 %v203, 16
-  %v207 = srem i32 %v204, 8
-  %v208 = shl i32 %v207, 1
-  %v209 = xor i32 %v207, %v208
-  %v210 = srem i32 %v209, 16
-  %v211 = xor i32 %v206, %v210
-  %v212 = add i32 %v205, %v211
-  %v213 = sdiv i32 %v212, 4
-  %v214 = srem i32 %v212, 4
-  %v215 = mul i32 %v214, 8
-  %v216 = add i32 %v4, 0
-  %v217 = sdiv i32 %v216, 16
-  %v218 = srem i32 %v216, 16
-  %v219 = srem i32 %v217, 4
-  %v220 = mul i32 %v219, 4
-  %v221 = xor i32 %v218, %v220
-  %v222 = mul i32 %v221, 8
-  %v223 = add i32 %v4, 256
-  %v224 = sdiv i32 %v223, 16
-  %v225 = srem i32 %v223, 16
-  %v226 = srem i32 %v224, 4
-  %v227 = mul i32 %v226, 4
-  %v228 = xor i32 %v225, %v227
-  %v229 = mul i32 %v228, 8
-  %v230 = icmp sgt i32 %v171, 0
-  br i1 %v230, label %if.then0, label %if.else1
+  %v76 = sdiv i32 %v58, 4
+  %v77 = add i32 %v76, 0
+  %v78 = add i32 %v17, %v77
+  %v79 = mul i32 %v78, 320
+  %v80 = mul i32 %v63, 2
+  %v81 = add i32 %v79, %v80
+  %v82 = sdiv i32 %v58, 4
+  %v83 = add i32 %v82, 4
+  %v84 = add i32 %v17, %v83
+  %v85 = mul i32 %v84, 320
+  %v86 = mul i32 %v63, 2
+  %v87 = add i32 %v85, %v86
+  %v88 = add i32 %v1, 128
+  %v89 = icmp sle i32 %v88, %arg.m
+  %v90 = add i32 %v3, 128
+  %v91 = icmp sle i32 %v90, %arg.n
+  %v92 = and i1 %v89, %v91
+  %v93 = srem i32 %arg.k, 32
+  %v94 = sub i32 %arg.k, %v93
+  %v95 = select i1 %v92, i32 %v94, i32 0
+  %v96 = insertelement <16 x float> poison, float 0x0000000000000000, i32 0
+  %v97 = insertelement <16 x float> %v96, float 0x0000000000000000, i32 1
+  %v98 = insertelement <16 x float> %v97, float 0x0000000000000000, i32 2
+  %v99 = insertelement <16 x float> %v98, float 0x0000000000000000, i32 3
+  %v100 = insertelement <16 x float> %v99, float 0x0000000000000000, i32 4
+  %v101 = insertelement <16 x float> %v100, float 0x0000000000000000, i32 5
+  %v102 = insertelement <16 x float> %v101, float 0x0000000000000000, i32 6
+  %v103 = insertelement <16 x float> %v102, float 0x0000000000000000, i32 7
+  %v104 = insertelement <16 x float> %v103, float 0x0000000000000000, i32 8
+  %v105 = insertelement <16 x float> %v104, float 0x0000000000000000, i32 9
+  %v106 = insertelement <16 x float> %v105, float 0x0000000000000000, i32 10
+  %v107 = insertelement <16 x float> %v106, float 0x0000000000000000, i32 11
+  %v108 = insertelement <16 x float> %v107, float 0x0000000000000000, i32 12
+  %v109 = insertelement <16 x float> %v108, float 0x0000000000000000, i32 13
+  %v110 = insertelement <16 x float> %v109, float 0x0000000000000000, i32 14
+  %v111 = insertelement <16 x float> %v110, float 0x0000000000000000, i32 15
+  %v112 = icmp sgt i32 %v95, 0
+  br i1 %v112, label %if.then0, label %if.else1
 if.then0:
-  %v231 = add i32 %v1, %v200
-  %v232 = mul i32 %v231, %arg.k
-  %v233 = add i32 0, %v202
-  %v234 = add i32 %v232, %v233
-  %v235 = mul i32 %v234, 2
-  %v236 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v235
-  %v237 = add i32 %v189, 0
-  %v238 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v237
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v236, ptr addrspace(3) %v238, i32 16, i32 0, i32 0)
-  %v239 = add i32 %v1, %v213
-  %v240 = mul i32 %v239, %arg.k
-  %v241 = add i32 0, %v215
-  %v242 = add i32 %v240, %v241
-  %v243 = mul i32 %v242, 2
-  %v244 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v243
-  %v245 = add i32 %v189, 4096
-  %v246 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v245
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v244, ptr addrspace(3) %v246, i32 16, i32 0, i32 0)
-  %v247 = add i32 0, %v217
-  %v248 = mul i32 %v247, %arg.n
-  %v249 = add i32 %v3, %v222
-  %v250 = add i32 %v248, %v249
-  %v251 = mul i32 %v250, 2
-  %v252 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v251
-  %v253 = add i32 %v189, 0
-  %v254 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v253
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v252, ptr addrspace(3) %v254, i32 16, i32 0, i32 0)
-  %v255 = add i32 0, %v224
-  %v256 = mul i32 %v255, %arg.n
-  %v257 = add i32 %v3, %v229
-  %v258 = add i32 %v256, %v257
-  %v259 = mul i32 %v258, 2
-  %v260 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v259
-  %v261 = add i32 %v189, 4096
-  %v262 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v261
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v260, ptr addrspace(3) %v262, i32 16, i32 0, i32 0)
+  %v113 = add i32 %v4, 0
+  %v114 = add i32 %v4, 256
+  %v115 = sdiv i32 %v113, 4
+  %v116 = srem i32 %v113, 4
+  %v117 = mul i32 %v116, 8
+  %v118 = add i32 %v1, %v115
+  %v119 = mul i32 %v118, %arg.k
+  %v120 = add i32 0, %v117
+  %v121 = add i32 %v119, %v120
+  %v122 = mul i32 %v121, 2
+  %v123 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v122
+  %v124 = load <8 x half>, ptr addrspace(1) %v123, align 2
+  %v125 = sdiv i32 %v114, 4
+  %v126 = srem i32 %v114, 4
+  %v127 = mul i32 %v126, 8
+  %v128 = add i32 %v1, %v125
+  %v129 = mul i32 %v128, %arg.k
+  %v130 = add i32 0, %v127
+  %v131 = add i32 %v129, %v130
+  %v132 = mul i32 %v131, 2
+  %v133 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v132
+  %v134 = load <8 x half>, ptr addrspace(1) %v133, align 2
+  %v135 = add i32 %v4, 0
+  %v136 = add i32 %v4, 256
+  %v137 = sdiv i32 %v135, 4
+  %v138 = srem i32 %v135, 4
+  %v139 = mul i32 %v138, 8
+  %v140 = sdiv i32 %v136, 4
+  %v141 = srem i32 %v136, 4
+  %v142 = mul i32 %v141, 8
+  %v143 = mul i32 %v139, 2
+  %v144 = mul i32 %v137, 4
+  %v145 = sdiv i32 %v143, 16
+  %v146 = add i32 %v144, %v145
+  %v147 = sdiv i32 %v146, 16
+  %v148 = srem i32 %v147, 8
+  %v149 = shl i32 %v148, 1
+  %v150 = xor i32 %v148, %v149
+  %v151 = srem i32 %v150, 16
+  %v152 = srem i32 %v146, 16
+  %v153 = xor i32 %v152, %v151
+  %v154 = mul i32 %v147, 256
+  %v155 = mul i32 %v153, 16
+  %v156 = add i32 %v154, %v155
+  %v157 = srem i32 %v143, 16
+  %v158 = add i32 %v156, %v157
+  %v159 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v158
+  store <8 x half> %v124, ptr addrspace(3) %v159, align 2
+  %v160 = mul i32 %v142, 2
+  %v161 = mul i32 %v140, 4
+  %v162 = sdiv i32 %v160, 16
+  %v163 = add i32 %v161, %v162
+  %v164 = sdiv i32 %v163, 16
+  %v165 = srem i32 %v164, 8
+  %v166 = shl i32 %v165, 1
+  %v167 = xor i32 %v165, %v166
+  %v168 = srem i32 %v167, 16
+  %v169 = srem i32 %v163, 16
+  %v170 = xor i32 %v169, %v168
+  %v171 = mul i32 %v164, 256
+  %v172 = mul i32 %v170, 16
+  %v173 = add i32 %v171, %v172
+  %v174 = srem i32 %v160, 16
+  %v175 = add i32 %v173, %v174
+  %v176 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v175
+  store <8 x half> %v134, ptr addrspace(3) %v176, align 2
+  %v177 = add i32 %v4, 0
+  %v178 = add i32 %v4, 256
+  %v179 = sdiv i32 %v177, 16
+  %v180 = srem i32 %v177, 16
+  %v181 = mul i32 %v180, 8
+  %v182 = add i32 0, %v179
+  %v183 = mul i32 %v182, %arg.n
+  %v184 = add i32 %v3, %v181
+  %v185 = add i32 %v183, %v184
+  %v186 = mul i32 %v185, 2
+  %v187 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v186
+  %v188 = load <8 x half>, ptr addrspace(1) %v187, align 2
+  %v189 = sdiv i32 %v178, 16
+  %v190 = srem i32 %v178, 16
+  %v191 = mul i32 %v190, 8
+  %v192 = add i32 0, %v189
+  %v193 = mul i32 %v192, %arg.n
+  %v194 = add i32 %v3, %v191
+  %v195 = add i32 %v193, %v194
+  %v196 = mul i32 %v195, 2
+  %v197 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v196
+  %v198 = load <8 x half>, ptr addrspace(1) %v197, align 2
+  %v199 = add i32 %v4, 0
+  %v200 = add i32 %v4, 256
+  %v201 = sdiv i32 %v199, 16
+  %v202 = srem i32 %v199, 16
+  %v203 = mul i32 %v202, 8
+  %v204 = sdiv i32 %v200, 16
+  %v205 = srem i32 %v200, 16
+  %v206 = mul i32 %v205, 8
+  %v207 = mul i32 %v201, 320
+  %v208 = mul i32 %v203, 2
+  %v209 = add i32 %v207, %v208
+  %v210 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v209
+  store <8 x half> %v188, ptr addrspace(3) %v210, align 2
+  %v211 = mul i32 %v204, 320
+  %v212 = mul i32 %v206, 2
+  %v213 = add i32 %v211, %v212
+  %v214 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v213
+  store <8 x half> %v198, ptr addrspace(3) %v214, align 2
   br label %if.end2
 if.else1:
   br label %if.end2
 if.end2:
-  call void @llvm.amdgcn.s.waitcnt(i32 3952)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
   br label %for.head3
 for.head3:
-  %v263 = phi i32 [ 0, %if.end2 ], [ %v350, %for.body4 ]
-  %v264 = phi <16 x float> [ %v187, %if.end2 ], [ %v346, %for.body4 ]
-  %v265 = phi <16 x float> [ %v187, %if.end2 ], [ %v348, %for.body4 ]
-  %v266 = phi <16 x float> [ %v187, %if.end2 ], [ %v347, %for.body4 ]
-  %v267 = phi <16 x float> [ %v187, %if.end2 ], [ %v349, %for.body4 ]
-  %v268 = icmp slt i32 %v263, %v171
-  br i1 %v268, label %for.body4, label %for.exit5
+  %v215 = phi i32 [ 0, %if.end2 ], [ %v370, %for.body4 ]
+  %v216 = phi <16 x float> [ %v111, %if.end2 ], [ %v308, %for.body4 ]
+  %v217 = phi <16 x float> [ %v111, %if.end2 ], [ %v310, %for.body4 ]
+  %v218 = phi <16 x float> [ %v111, %if.end2 ], [ %v309, %for.body4 ]
+  %v219 = phi <16 x float> [ %v111, %if.end2 ], [ %v311, %for.body4 ]
+  %v220 = icmp slt i32 %v215, %v95
+  br i1 %v220, label %for.body4, label %for.exit5
 for.body4:
-  %v269 = sdiv i32 %v263, 32
-  %v270 = srem i32 %v269, 2
-  %v271 = mul i32 %v270, 8192
-  %v272 = mul i32 %v270, 8192
-  %v273 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v271
-  %v274 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v272
-  %v275 = getelementptr inbounds i8, ptr addrspace(3) %v273, i32 %v36
-  %v276 = load <8 x half>, ptr addrspace(3) %v275, align 2
-  %v277 = getelementptr inbounds i8, ptr addrspace(3) %v273, i32 %v37
-  %v278 = load <8 x half>, ptr addrspace(3) %v277, align 2
-  %v279 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v77
-  %v280 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v279)
-  %v281 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v102
-  %v282 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v281)
-  %v283 = shufflevector <4 x half> %v280, <4 x half> %v282, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v284 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v88
-  %v285 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v284)
-  %v286 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v113
-  %v287 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v286)
-  %v288 = shufflevector <4 x half> %v285, <4 x half> %v287, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v289 = getelementptr inbounds i8, ptr addrspace(3) %v273, i32 %v56
-  %v290 = load <8 x half>, ptr addrspace(3) %v289, align 2
-  %v291 = getelementptr inbounds i8, ptr addrspace(3) %v273, i32 %v57
-  %v292 = load <8 x half>, ptr addrspace(3) %v291, align 2
-  %v293 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v127
-  %v294 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v293)
-  %v295 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v152
+  %v221 = add i32 %v215, 32
+  %v222 = sub i32 %v95, 32
+  %v223 = call i32 @llvm.smin.i32(i32 %v221, i32 %v222)
+  %v224 = add i32 %v4, 0
+  %v225 = add i32 %v4, 256
+  %v226 = sdiv i32 %v224, 4
+  %v227 = srem i32 %v224, 4
+  %v228 = mul i32 %v227, 8
+  %v229 = add i32 %v1, %v226
+  %v230 = mul i32 %v229, %arg.k
+  %v231 = add i32 %v223, %v228
+  %v232 = add i32 %v230, %v231
+  %v233 = mul i32 %v232, 2
+  %v234 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v233
+  %v235 = load <8 x half>, ptr addrspace(1) %v234, align 2
+  %v236 = sdiv i32 %v225, 4
+  %v237 = srem i32 %v225, 4
+  %v238 = mul i32 %v237, 8
+  %v239 = add i32 %v1, %v236
+  %v240 = mul i32 %v239, %arg.k
+  %v241 = add i32 %v223, %v238
+  %v242 = add i32 %v240, %v241
+  %v243 = mul i32 %v242, 2
+  %v244 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v243
+  %v245 = load <8 x half>, ptr addrspace(1) %v244, align 2
+  %v246 = add i32 %v4, 0
+  %v247 = add i32 %v4, 256
+  %v248 = sdiv i32 %v246, 16
+  %v249 = srem i32 %v246, 16
+  %v250 = mul i32 %v249, 8
+  %v251 = add i32 %v223, %v248
+  %v252 = mul i32 %v251, %arg.n
+  %v253 = add i32 %v3, %v250
+  %v254 = add i32 %v252, %v253
+  %v255 = mul i32 %v254, 2
+  %v256 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v255
+  %v257 = load <8 x half>, ptr addrspace(1) %v256, align 2
+  %v258 = sdiv i32 %v247, 16
+  %v259 = srem i32 %v247, 16
+  %v260 = mul i32 %v259, 8
+  %v261 = add i32 %v223, %v258
+  %v262 = mul i32 %v261, %arg.n
+  %v263 = add i32 %v3, %v260
+  %v264 = add i32 %v262, %v263
+  %v265 = mul i32 %v264, 2
+  %v266 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v265
+  %v267 = load <8 x half>, ptr addrspace(1) %v266, align 2
+  %v268 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v269 = load <8 x half>, ptr addrspace(3) %v268, align 2
+  %v270 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v271 = load <8 x half>, ptr addrspace(3) %v270, align 2
+  %v272 = add i32 %v69, 0
+  %v273 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v272
+  %v274 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v273)
+  %v275 = add i32 %v75, 0
+  %v276 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v275
+  %v277 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v276)
+  %v278 = shufflevector <4 x half> %v274, <4 x half> %v277, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v279 = add i32 %v69, 64
+  %v280 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v279
+  %v281 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v280)
+  %v282 = add i32 %v75, 64
+  %v283 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v282
+  %v284 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v283)
+  %v285 = shufflevector <4 x half> %v281, <4 x half> %v284, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v286 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v278, <8 x half> %v269, <16 x float> %v216, i32 0, i32 0, i32 0)
+  %v287 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v278, <8 x half> %v271, <16 x float> %v218, i32 0, i32 0, i32 0)
+  %v288 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v285, <8 x half> %v269, <16 x float> %v217, i32 0, i32 0, i32 0)
+  %v289 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v285, <8 x half> %v271, <16 x float> %v219, i32 0, i32 0, i32 0)
+  %v290 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
+  %v291 = load <8 x half>, ptr addrspace(3) %v290, align 2
+  %v292 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
+  %v293 = load <8 x half>, ptr addrspace(3) %v292, align 2
+  %v294 = add i32 %v81, 0
+  %v295 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v294
   %v296 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v295)
-  %v297 = shufflevector <4 x half> %v294, <4 x half> %v296, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v298 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v138
+  %v297 = add i32 %v87, 0
+  %v298 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v297
   %v299 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v298)
-  %v300 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v163
-  %v301 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v300)
-  %v302 = shufflevector <4 x half> %v299, <4 x half> %v301, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v303 = add i32 %v263, 32
-  %v304 = sub i32 %v171, 32
-  %v305 = call i32 @llvm.smin.i32(i32 %v303, i32 %v304)
-  %v306 = sub i32 8192, %v271
-  %v307 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v306
-  %v308 = add i32 %v1, %v200
-  %v309 = mul i32 %v308, %arg.k
-  %v310 = add i32 %v305, %v202
-  %v311 = add i32 %v309, %v310
-  %v312 = mul i32 %v311, 2
-  %v313 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v312
-  %v314 = add i32 %v189, 0
-  %v315 = getelementptr inbounds i8, ptr addrspace(3) %v307, i32 %v314
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v313, ptr addrspace(3) %v315, i32 16, i32 0, i32 0)
-  %v316 = add i32 %v1, %v213
-  %v317 = mul i32 %v316, %arg.k
-  %v318 = add i32 %v305, %v215
-  %v319 = add i32 %v317, %v318
-  %v320 = mul i32 %v319, 2
-  %v321 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v320
-  %v322 = add i32 %v189, 4096
-  %v323 = getelementptr inbounds i8, ptr addrspace(3) %v307, i32 %v322
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v321, ptr addrspace(3) %v323, i32 16, i32 0, i32 0)
-  %v324 = sub i32 8192, %v272
-  %v325 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v324
-  %v326 = add i32 %v305, %v217
-  %v327 = mul i32 %v326, %arg.n
-  %v328 = add i32 %v3, %v222
-  %v329 = add i32 %v327, %v328
-  %v330 = mul i32 %v329, 2
-  %v331 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v330
-  %v332 = add i32 %v189, 0
-  %v333 = getelementptr inbounds i8, ptr addrspace(3) %v325, i32 %v332
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v331, ptr addrspace(3) %v333, i32 16, i32 0, i32 0)
-  %v334 = add i32 %v305, %v224
-  %v335 = mul i32 %v334, %arg.n
-  %v336 = add i32 %v3, %v229
-  %v337 = add i32 %v335, %v336
-  %v338 = mul i32 %v337, 2
-  %v339 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v338
-  %v340 = add i32 %v189, 4096
-  %v341 = getelementptr inbounds i8, ptr addrspace(3) %v325, i32 %v340
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v339, ptr addrspace(3) %v341, i32 16, i32 0, i32 0)
-  %v342 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v283, <8 x half> %v276, <16 x float> %v264, i32 0, i32 0, i32 0)
-  %v343 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v283, <8 x half> %v278, <16 x float> %v266, i32 0, i32 0, i32 0)
-  %v344 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v288, <8 x half> %v276, <16 x float> %v265, i32 0, i32 0, i32 0)
-  %v345 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v288, <8 x half> %v278, <16 x float> %v267, i32 0, i32 0, i32 0)
-  %v346 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v297, <8 x half> %v290, <16 x float> %v342, i32 0, i32 0, i32 0)
-  %v347 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v297, <8 x half> %v292, <16 x float> %v343, i32 0, i32 0, i32 0)
-  %v348 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v302, <8 x half> %v290, <16 x float> %v344, i32 0, i32 0, i32 0)
-  %v349 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v302, <8 x half> %v292, <16 x float> %v345, i32 0, i32 0, i32 0)
-  call void @llvm.amdgcn.sched.barrier(i32 0)
-  call void @llvm.amdgcn.s.waitcnt(i32 3952)
+  %v300 = shufflevector <4 x half> %v296, <4 x half> %v299, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v301 = add i32 %v81, 64
+  %v302 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v301
+  %v303 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v302)
+  %v304 = add i32 %v87, 64
+  %v305 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v304
+  %v306 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v305)
+  %v307 = shufflevector <4 x half> %v303, <4 x half> %v306, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v308 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v300, <8 x half> %v291, <16 x float> %v286, i32 0, i32 0, i32 0)
+  %v309 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v300, <8 x half> %v293, <16 x float> %v287, i32 0, i32 0, i32 0)
+  %v310 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v307, <8 x half> %v291, <16 x float> %v288, i32 0, i32 0, i32 0)
+  %v311 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v307, <8 x half> %v293, <16 x float> %v289, i32 0, i32 0, i32 0)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v350 = add i32 %v263, 32
+  %v312 = add i32 %v4, 0
+  %v313 = add i32 %v4, 256
+  %v314 = sdiv i32 %v312, 4
+  %v315 = srem i32 %v312, 4
+  %v316 = mul i32 %v315, 8
+  %v317 = sdiv i32 %v313, 4
+  %v318 = srem i32 %v313, 4
+  %v319 = mul i32 %v318, 8
+  %v320 = mul i32 %v316, 2
+  %v321 = mul i32 %v314, 4
+  %v322 = sdiv i32 %v320, 16
+  %v323 = add i32 %v321, %v322
+  %v324 = sdiv i32 %v323, 16
+  %v325 = srem i32 %v324, 8
+  %v326 = shl i32 %v325, 1
+  %v327 = xor i32 %v325, %v326
+  %v328 = srem i32 %v327, 16
+  %v329 = srem i32 %v323, 16
+  %v330 = xor i32 %v329, %v328
+  %v331 = mul i32 %v324, 256
+  %v332 = mul i32 %v330, 16
+  %v333 = add i32 %v331, %v332
+  %v334 = srem i32 %v320, 16
+  %v335 = add i32 %v333, %v334
+  %v336 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v335
+  store <8 x half> %v235, ptr addrspace(3) %v336, align 2
+  %v337 = mul i32 %v319, 2
+  %v338 = mul i32 %v317, 4
+  %v339 = sdiv i32 %v337, 16
+  %v340 = add i32 %v338, %v339
+  %v341 = sdiv i32 %v340, 16
+  %v342 = srem i32 %v341, 8
+  %v343 = shl i32 %v342, 1
+  %v344 = xor i32 %v342, %v343
+  %v345 = srem i32 %v344, 16
+  %v346 = srem i32 %v340, 16
+  %v347 = xor i32 %v346, %v345
+  %v348 = mul i32 %v341, 256
+  %v349 = mul i32 %v347, 16
+  %v350 = add i32 %v348, %v349
+  %v351 = srem i32 %v337, 16
+  %v352 = add i32 %v350, %v351
+  %v353 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v352
+  store <8 x half> %v245, ptr addrspace(3) %v353, align 2
+  %v354 = add i32 %v4, 0
+  %v355 = add i32 %v4, 256
+  %v356 = sdiv i32 %v354, 16
+  %v357 = srem i32 %v354, 16
+  %v358 = mul i32 %v357, 8
+  %v359 = sdiv i32 %v355, 16
+  %v360 = srem i32 %v355, 16
+  %v361 = mul i32 %v360, 8
+  %v362 = mul i32 %v356, 320
+  %v363 = mul i32 %v358, 2
+  %v364 = add i32 %v362, %v363
+  %v365 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v364
+  store <8 x half> %v257, ptr addrspace(3) %v365, align 2
+  %v366 = mul i32 %v359, 320
+  %v367 = mul i32 %v361, 2
+  %v368 = add i32 %v366, %v367
+  %v369 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v368
+  store <8 x half> %v267, ptr addrspace(3) %v369, align 2
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+  %v370 = add i32 %v215, 32
   br label %for.head3
 for.exit5:
   br label %for.head6
 for.head6:
-  %v351 = phi i32 [ %v171, %for.exit5 ], [ %v457, %for.exit17 ]
-  %v352 = phi <16 x float> [ %v264, %for.exit5 ], [ %v453, %for.exit17 ]
-  %v353 = phi <16 x float> [ %v265, %for.exit5 ], [ %v455, %for.exit17 ]
-  %v354 = phi <16 x float> [ %v266, %for.exit5 ], [ %v454, %for.exit17 ]
-  %v355 = phi <16 x float> [ %v267, %for.exit5 ], [ %v456, %for.exit17 ]
-  %v356 = icmp slt i32 %v351, %arg.k
-  br i1 %v356, label %for.body7, label %for.exit8
+  %v371 = phi i32 [ %v95, %for.exit5 ], [ %v478, %for.exit17 ]
+  %v372 = phi <16 x float> [ %v216, %for.exit5 ], [ %v474, %for.exit17 ]
+  %v373 = phi <16 x float> [ %v217, %for.exit5 ], [ %v476, %for.exit17 ]
+  %v374 = phi <16 x float> [ %v218, %for.exit5 ], [ %v475, %for.exit17 ]
+  %v375 = phi <16 x float> [ %v219, %for.exit5 ], [ %v477, %for.exit17 ]
+  %v376 = icmp slt i32 %v371, %arg.k
+  br i1 %v376, label %for.body7, label %for.exit8
 for.body7:
-  call void @llvm.amdgcn.s.waitcnt(i32 3952)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
   br label %for.head9
 for.head9:
-  %v357 = phi i32 [ %v4, %for.body7 ], [ %v391, %if.end14 ]
-  %v358 = icmp slt i32 %v357, 4096
-  br i1 %v358, label %for.body10, label %for.exit11
+  %v377 = phi i32 [ %v4, %for.body7 ], [ %v411, %if.end14 ]
+  %v378 = icmp slt i32 %v377, 4096
+  br i1 %v378, label %for.body10, label %for.exit11
 for.body10:
-  %v359 = sdiv i32 %v357, 32
-  %v360 = srem i32 %v357, 32
-  %v361 = add i32 %v1, %v359
-  %v362 = mul i32 %v361, %arg.k
-  %v363 = add i32 %v351, %v360
-  %v364 = add i32 %v362, %v363
-  %v365 = add i32 %v1, %v359
-  %v366 = icmp slt i32 %v365, %arg.m
-  %v367 = add i32 %v351, %v360
-  %v368 = icmp slt i32 %v367, %arg.k
-  %v369 = and i1 %v366, %v368
-  br i1 %v369, label %if.then12, label %if.else13
+  %v379 = sdiv i32 %v377, 32
+  %v380 = srem i32 %v377, 32
+  %v381 = add i32 %v1, %v379
+  %v382 = mul i32 %v381, %arg.k
+  %v383 = add i32 %v371, %v380
+  %v384 = add i32 %v382, %v383
+  %v385 = add i32 %v1, %v379
+  %v386 = icmp slt i32 %v385, %arg.m
+  %v387 = add i32 %v371, %v380
+  %v388 = icmp slt i32 %v387, %arg.k
+  %v389 = and i1 %v386, %v388
+  br i1 %v389, label %if.then12, label %if.else13
 if.then12:
-  %v370 = mul i32 %v364, 2
-  %v371 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v370
-  %v372 = load half, ptr addrspace(1) %v371, align 2
+  %v390 = mul i32 %v384, 2
+  %v391 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v390
+  %v392 = load half, ptr addrspace(1) %v391, align 2
   br label %if.end14
 if.else13:
   br label %if.end14
 if.end14:
-  %v373 = phi half [ %v372, %if.then12 ], [ 0xH0000, %if.else13 ]
-  %v374 = mul i32 %v360, 2
-  %v375 = mul i32 %v359, 4
-  %v376 = sdiv i32 %v374, 16
-  %v377 = add i32 %v375, %v376
-  %v378 = sdiv i32 %v377, 16
-  %v379 = srem i32 %v378, 8
-  %v380 = shl i32 %v379, 1
-  %v381 = xor i32 %v379, %v380
-  %v382 = srem i32 %v381, 16
-  %v383 = srem i32 %v377, 16
-  %v384 = xor i32 %v383, %v382
-  %v385 = mul i32 %v378, 256
-  %v386 = mul i32 %v384, 16
-  %v387 = add i32 %v385, %v386
-  %v388 = srem i32 %v374, 16
-  %v389 = add i32 %v387, %v388
-  %v390 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v389
-  store half %v373, ptr addrspace(3) %v390, align 2
-  %v391 = add i32 %v357, 256
+  %v393 = phi half [ %v392, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v394 = mul i32 %v380, 2
+  %v395 = mul i32 %v379, 4
+  %v396 = sdiv i32 %v394, 16
+  %v397 = add i32 %v395, %v396
+  %v398 = sdiv i32 %v397, 16
+  %v399 = srem i32 %v398, 8
+  %v400 = shl i32 %v399, 1
+  %v401 = xor i32 %v399, %v400
+  %v402 = srem i32 %v401, 16
+  %v403 = srem i32 %v397, 16
+  %v404 = xor i32 %v403, %v402
+  %v405 = mul i32 %v398, 256
+  %v406 = mul i32 %v404, 16
+  %v407 = add i32 %v405, %v406
+  %v408 = srem i32 %v394, 16
+  %v409 = add i32 %v407, %v408
+  %v410 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v409
+  store half %v393, ptr addrspace(3) %v410, align 2
+  %v411 = add i32 %v377, 256
   br label %for.head9
 for.exit11:
   br label %for.head15
 for.head15:
-  %v392 = phi i32 [ %v4, %for.exit11 ], [ %v420, %if.end20 ]
-  %v393 = icmp slt i32 %v392, 4096
-  br i1 %v393, label %for.body16, label %for.exit17
+  %v412 = phi i32 [ %v4, %for.exit11 ], [ %v433, %if.end20 ]
+  %v413 = icmp slt i32 %v412, 4096
+  br i1 %v413, label %for.body16, label %for.exit17
 for.body16:
-  %v394 = sdiv i32 %v392, 128
-  %v395 = srem i32 %v392, 128
-  %v396 = add i32 %v351, %v394
-  %v397 = mul i32 %v396, %arg.n
-  %v398 = add i32 %v3, %v395
-  %v399 = add i32 %v397, %v398
-  %v400 = add i32 %v351, %v394
-  %v401 = icmp slt i32 %v400, %arg.k
-  %v402 = add i32 %v3, %v395
-  %v403 = icmp slt i32 %v402, %arg.n
-  %v404 = and i1 %v401, %v403
-  br i1 %v404, label %if.then18, label %if.else19
+  %v414 = sdiv i32 %v412, 128
+  %v415 = srem i32 %v412, 128
+  %v416 = add i32 %v371, %v414
+  %v417 = mul i32 %v416, %arg.n
+  %v418 = add i32 %v3, %v415
+  %v419 = add i32 %v417, %v418
+  %v420 = add i32 %v371, %v414
+  %v421 = icmp slt i32 %v420, %arg.k
+  %v422 = add i32 %v3, %v415
+  %v423 = icmp slt i32 %v422, %arg.n
+  %v424 = and i1 %v421, %v423
+  br i1 %v424, label %if.then18, label %if.else19
 if.then18:
-  %v405 = mul i32 %v399, 2
-  %v406 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v405
-  %v407 = load half, ptr addrspace(1) %v406, align 2
+  %v425 = mul i32 %v419, 2
+  %v426 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v425
+  %v427 = load half, ptr addrspace(1) %v426, align 2
   br label %if.end20
 if.else19:
   br label %if.end20
 if.end20:
-  %v408 = phi half [ %v407, %if.then18 ], [ 0xH0000, %if.else19 ]
-  %v409 = mul i32 %v395, 2
-  %v410 = sdiv i32 %v409, 16
-  %v411 = srem i32 %v394, 4
-  %v412 = mul i32 %v411, 4
-  %v413 = xor i32 %v410, %v412
-  %v414 = mul i32 %v394, 256
-  %v415 = mul i32 %v413, 16
-  %v416 = add i32 %v414, %v415
-  %v417 = srem i32 %v409, 16
-  %v418 = add i32 %v416, %v417
-  %v419 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v418
-  store half %v408, ptr addrspace(3) %v419, align 2
-  %v420 = add i32 %v392, 256
+  %v428 = phi half [ %v427, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v429 = mul i32 %v414, 320
+  %v430 = mul i32 %v415, 2
+  %v431 = add i32 %v429, %v430
+  %v432 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v431
+  store half %v428, ptr addrspace(3) %v432, align 2
+  %v433 = add i32 %v412, 256
   br label %for.head15
 for.exit17:
-  call void @llvm.amdgcn.s.waitcnt(i32 3952)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v421 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
-  %v422 = load <8 x half>, ptr addrspace(3) %v421, align 2
-  %v423 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v424 = load <8 x half>, ptr addrspace(3) %v423, align 2
-  %v425 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
-  %v426 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v425)
-  %v427 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
-  %v428 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v427)
-  %v429 = shufflevector <4 x half> %v426, <4 x half> %v428, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v430 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v88
-  %v431 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v430)
-  %v432 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v113
-  %v433 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v432)
-  %v434 = shufflevector <4 x half> %v431, <4 x half> %v433, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v435 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v429, <8 x half> %v422, <16 x float> %v352, i32 0, i32 0, i32 0)
-  %v436 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v429, <8 x half> %v424, <16 x float> %v354, i32 0, i32 0, i32 0)
-  %v437 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v434, <8 x half> %v422, <16 x float> %v353, i32 0, i32 0, i32 0)
-  %v438 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v434, <8 x half> %v424, <16 x float> %v355, i32 0, i32 0, i32 0)
-  %v439 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
-  %v440 = load <8 x half>, ptr addrspace(3) %v439, align 2
-  %v441 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
-  %v442 = load <8 x half>, ptr addrspace(3) %v441, align 2
-  %v443 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v127
-  %v444 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v443)
-  %v445 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v152
-  %v446 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v445)
-  %v447 = shufflevector <4 x half> %v444, <4 x half> %v446, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v448 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v138
-  %v449 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v448)
-  %v450 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v163
-  %v451 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v450)
-  %v452 = shufflevector <4 x half> %v449, <4 x half> %v451, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v453 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v447, <8 x half> %v440, <16 x float> %v435, i32 0, i32 0, i32 0)
-  %v454 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v447, <8 x half> %v442, <16 x float> %v436, i32 0, i32 0, i32 0)
-  %v455 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v452, <8 x half> %v440, <16 x float> %v437, i32 0, i32 0, i32 0)
-  %v456 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v452, <8 x half> %v442, <16 x float> %v438, i32 0, i32 0, i32 0)
-  %v457 = add i32 %v351, 32
+  %v434 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v435 = load <8 x half>, ptr addrspace(3) %v434, align 2
+  %v436 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v437 = load <8 x half>, ptr addrspace(3) %v436, align 2
+  %v438 = add i32 %v69, 0
+  %v439 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v438
+  %v440 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v439)
+  %v441 = add i32 %v75, 0
+  %v442 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v441
+  %v443 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v442)
+  %v444 = shufflevector <4 x half> %v440, <4 x half> %v443, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v445 = add i32 %v69, 64
+  %v446 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v445
+  %v447 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v446)
+  %v448 = add i32 %v75, 64
+  %v449 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v448
+  %v450 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v449)
+  %v451 = shufflevector <4 x half> %v447, <4 x half> %v450, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v452 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v444, <8 x half> %v435, <16 x float> %v372, i32 0, i32 0, i32 0)
+  %v453 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v444, <8 x half> %v437, <16 x float> %v374, i32 0, i32 0, i32 0)
+  %v454 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v451, <8 x half> %v435, <16 x float> %v373, i32 0, i32 0, i32 0)
+  %v455 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v451, <8 x half> %v437, <16 x float> %v375, i32 0, i32 0, i32 0)
+  %v456 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
+  %v457 = load <8 x half>, ptr addrspace(3) %v456, align 2
+  %v458 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
+  %v459 = load <8 x half>, ptr addrspace(3) %v458, align 2
+  %v460 = add i32 %v81, 0
+  %v461 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v460
+  %v462 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v461)
+  %v463 = add i32 %v87, 0
+  %v464 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v463
+  %v465 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v464)
+  %v466 = shufflevector <4 x half> %v462, <4 x half> %v465, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v467 = add i32 %v81, 64
+  %v468 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v467
+  %v469 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v468)
+  %v470 = add i32 %v87, 64
+  %v471 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v470
+  %v472 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v471)
+  %v473 = shufflevector <4 x half> %v469, <4 x half> %v472, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v474 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v466, <8 x half> %v457, <16 x float> %v452, i32 0, i32 0, i32 0)
+  %v475 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v466, <8 x half> %v459, <16 x float> %v453, i32 0, i32 0, i32 0)
+  %v476 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v473, <8 x half> %v457, <16 x float> %v454, i32 0, i32 0, i32 0)
+  %v477 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v473, <8 x half> %v459, <16 x float> %v455, i32 0, i32 0, i32 0)
+  %v478 = add i32 %v371, 32
   br label %for.head6
 for.exit8:
-  %v458 = sdiv i32 %v6, 32
-  %v459 = mul i32 %v458, 4
-  %v460 = add i32 %v459, 0
-  %v461 = srem i32 %v6, 32
-  %v462 = add i32 %v9, 0
-  %v463 = add i32 %v462, %v461
-  %v464 = add i32 %v11, 0
-  %v465 = add i32 %v464, %v460
-  %v466 = extractelement <16 x float> %v352, i32 0
-  %v467 = extractelement <16 x float> %v352, i32 1
-  %v468 = extractelement <16 x float> %v352, i32 2
-  %v469 = extractelement <16 x float> %v352, i32 3
-  %v470 = sdiv i32 %v6, 32
-  %v471 = mul i32 %v470, 4
-  %v472 = add i32 %v471, 8
-  %v473 = srem i32 %v6, 32
-  %v474 = add i32 %v9, 0
-  %v475 = add i32 %v474, %v473
-  %v476 = add i32 %v11, 0
-  %v477 = add i32 %v476, %v472
-  %v478 = extractelement <16 x float> %v352, i32 4
-  %v479 = extractelement <16 x float> %v352, i32 5
-  %v480 = extractelement <16 x float> %v352, i32 6
-  %v481 = extractelement <16 x float> %v352, i32 7
-  %v482 = sdiv i32 %v6, 32
-  %v483 = mul i32 %v482, 4
-  %v484 = add i32 %v483, 16
-  %v485 = srem i32 %v6, 32
-  %v486 = add i32 %v9, 0
-  %v487 = add i32 %v486, %v485
-  %v488 = add i32 %v11, 0
-  %v489 = add i32 %v488, %v484
-  %v490 = extractelement <16 x float> %v352, i32 8
-  %v491 = extractelement <16 x float> %v352, i32 9
-  %v492 = extractelement <16 x float> %v352, i32 10
-  %v493 = extractelement <16 x float> %v352, i32 11
-  %v494 = sdiv i32 %v6, 32
-  %v495 = mul i32 %v494, 4
-  %v496 = add i32 %v495, 24
-  %v497 = srem i32 %v6, 32
-  %v498 = add i32 %v9, 0
-  %v499 = add i32 %v498, %v497
-  %v500 = add i32 %v11, 0
-  %v501 = add i32 %v500, %v496
-  %v502 = extractelement <16 x float> %v352, i32 12
-  %v503 = extractelement <16 x float> %v352, i32 13
-  %v504 = extractelement <16 x float> %v352, i32 14
-  %v505 = extractelement <16 x float> %v352, i32 15
-  %v506 = sdiv i32 %v6, 32
-  %v507 = mul i32 %v506, 4
-  %v508 = add i32 %v507, 0
-  %v509 = srem i32 %v6, 32
-  %v510 = add i32 %v9, 0
-  %v511 = add i32 %v510, %v509
-  %v512 = add i32 %v11, 32
-  %v513 = add i32 %v512, %v508
-  %v514 = extractelement <16 x float> %v353, i32 0
-  %v515 = extractelement <16 x float> %v353, i32 1
-  %v516 = extractelement <16 x float> %v353, i32 2
-  %v517 = extractelement <16 x float> %v353, i32 3
-  %v518 = sdiv i32 %v6, 32
-  %v519 = mul i32 %v518, 4
-  %v520 = add i32 %v519, 8
-  %v521 = srem i32 %v6, 32
-  %v522 = add i32 %v9, 0
-  %v523 = add i32 %v522, %v521
-  %v524 = add i32 %v11, 32
-  %v525 = add i32 %v524, %v520
-  %v526 = extractelement <16 x float> %v353, i32 4
-  %v527 = extractelement <16 x float> %v353, i32 5
-  %v528 = extractelement <16 x float> %v353, i32 6
-  %v529 = extractelement <16 x float> %v353, i32 7
-  %v530 = sdiv i32 %v6, 32
-  %v531 = mul i32 %v530, 4
-  %v532 = add i32 %v531, 16
-  %v533 = srem i32 %v6, 32
-  %v534 = add i32 %v9, 0
-  %v535 = add i32 %v534, %v533
-  %v536 = add i32 %v11, 32
-  %v537 = add i32 %v536, %v532
-  %v538 = extractelement <16 x float> %v353, i32 8
-  %v539 = extractelement <16 x float> %v353, i32 9
-  %v540 = extractelement <16 x float> %v353, i32 10
-  %v541 = extractelement <16 x float> %v353, i32 11
-  %v542 = sdiv i32 %v6, 32
-  %v543 = mul i32 %v542, 4
-  %v544 = add i32 %v543, 24
-  %v545 = srem i32 %v6, 32
-  %v546 = add i32 %v9, 0
-  %v547 = add i32 %v546, %v545
-  %v548 = add i32 %v11, 32
-  %v549 = add i32 %v548, %v544
-  %v550 = extractelement <16 x float> %v353, i32 12
-  %v551 = extractelement <16 x float> %v353, i32 13
-  %v552 = extractelement <16 x float> %v353, i32 14
-  %v553 = extractelement <16 x float> %v353, i32 15
-  %v554 = sdiv i32 %v6, 32
-  %v555 = mul i32 %v554, 4
-  %v556 = add i32 %v555, 0
-  %v557 = srem i32 %v6, 32
-  %v558 = add i32 %v9, 32
-  %v559 = add i32 %v558, %v557
-  %v560 = add i32 %v11, 0
-  %v561 = add i32 %v560, %v556
-  %v562 = extractelement <16 x float> %v354, i32 0
-  %v563 = extractelement <16 x float> %v354, i32 1
-  %v564 = extractelement <16 x float> %v354, i32 2
-  %v565 = extractelement <16 x float> %v354, i32 3
-  %v566 = sdiv i32 %v6, 32
-  %v567 = mul i32 %v566, 4
-  %v568 = add i32 %v567, 8
-  %v569 = srem i32 %v6, 32
-  %v570 = add i32 %v9, 32
-  %v571 = add i32 %v570, %v569
-  %v572 = add i32 %v11, 0
-  %v573 = add i32 %v572, %v568
-  %v574 = extractelement <16 x float> %v354, i32 4
-  %v575 = extractelement <16 x float> %v354, i32 5
-  %v576 = extractelement <16 x float> %v354, i32 6
-  %v577 = extractelement <16 x float> %v354, i32 7
-  %v578 = sdiv i32 %v6, 32
-  %v579 = mul i32 %v578, 4
-  %v580 = add i32 %v579, 16
-  %v581 = srem i32 %v6, 32
-  %v582 = add i32 %v9, 32
-  %v583 = add i32 %v582, %v581
-  %v584 = add i32 %v11, 0
-  %v585 = add i32 %v584, %v580
-  %v586 = extractelement <16 x float> %v354, i32 8
-  %v587 = extractelement <16 x float> %v354, i32 9
-  %v588 = extractelement <16 x float> %v354, i32 10
-  %v589 = extractelement <16 x float> %v354, i32 11
-  %v590 = sdiv i32 %v6, 32
-  %v591 = mul i32 %v590, 4
-  %v592 = add i32 %v591, 24
-  %v593 = srem i32 %v6, 32
-  %v594 = add i32 %v9, 32
-  %v595 = add i32 %v594, %v593
-  %v596 = add i32 %v11, 0
-  %v597 = add i32 %v596, %v592
-  %v598 = extractelement <16 x float> %v354, i32 12
-  %v599 = extractelement <16 x float> %v354, i32 13
-  %v600 = extractelement <16 x float> %v354, i32 14
-  %v601 = extractelement <16 x float> %v354, i32 15
-  %v602 = sdiv i32 %v6, 32
-  %v603 = mul i32 %v602, 4
-  %v604 = add i32 %v603, 0
-  %v605 = srem i32 %v6, 32
-  %v606 = add i32 %v9, 32
-  %v607 = add i32 %v606, %v605
-  %v608 = add i32 %v11, 32
-  %v609 = add i32 %v608, %v604
-  %v610 = extractelement <16 x float> %v355, i32 0
-  %v611 = extractelement <16 x float> %v355, i32 1
-  %v612 = extractelement <16 x float> %v355, i32 2
-  %v613 = extractelement <16 x float> %v355, i32 3
-  %v614 = sdiv i32 %v6, 32
-  %v615 = mul i32 %v614, 4
-  %v616 = add i32 %v615, 8
-  %v617 = srem i32 %v6, 32
-  %v618 = add i32 %v9, 32
-  %v619 = add i32 %v618, %v617
-  %v620 = add i32 %v11, 32
-  %v621 = add i32 %v620, %v616
-  %v622 = extractelement <16 x float> %v355, i32 4
-  %v623 = extractelement <16 x float> %v355, i32 5
-  %v624 = extractelement <16 x float> %v355, i32 6
-  %v625 = extractelement <16 x float> %v355, i32 7
-  %v626 = sdiv i32 %v6, 32
-  %v627 = mul i32 %v626, 4
-  %v628 = add i32 %v627, 16
-  %v629 = srem i32 %v6, 32
-  %v630 = add i32 %v9, 32
-  %v631 = add i32 %v630, %v629
-  %v632 = add i32 %v11, 32
-  %v633 = add i32 %v632, %v628
-  %v634 = extractelement <16 x float> %v355, i32 8
-  %v635 = extractelement <16 x float> %v355, i32 9
-  %v636 = extractelement <16 x float> %v355, i32 10
-  %v637 = extractelement <16 x float> %v355, i32 11
-  %v638 = sdiv i32 %v6, 32
-  %v639 = mul i32 %v638, 4
-  %v640 = add i32 %v639, 24
-  %v641 = srem i32 %v6, 32
-  %v642 = add i32 %v9, 32
-  %v643 = add i32 %v642, %v641
-  %v644 = add i32 %v11, 32
-  %v645 = add i32 %v644, %v640
-  %v646 = extractelement <16 x float> %v355, i32 12
-  %v647 = extractelement <16 x float> %v355, i32 13
-  %v648 = extractelement <16 x float> %v355, i32 14
-  %v649 = extractelement <16 x float> %v355, i32 15
-  br i1 %v168, label %if.then21, label %if.else22
+  %v479 = sdiv i32 %v6, 32
+  %v480 = mul i32 %v479, 4
+  %v481 = add i32 %v480, 0
+  %v482 = srem i32 %v6, 32
+  %v483 = add i32 %v9, 0
+  %v484 = add i32 %v483, %v482
+  %v485 = add i32 %v11, 0
+  %v486 = add i32 %v485, %v481
+  %v487 = extractelement <16 x float> %v372, i32 0
+  %v488 = extractelement <16 x float> %v372, i32 1
+  %v489 = extractelement <16 x float> %v372, i32 2
+  %v490 = extractelement <16 x float> %v372, i32 3
+  %v491 = sdiv i32 %v6, 32
+  %v492 = mul i32 %v491, 4
+  %v493 = add i32 %v492, 8
+  %v494 = srem i32 %v6, 32
+  %v495 = add i32 %v9, 0
+  %v496 = add i32 %v495, %v494
+  %v497 = add i32 %v11, 0
+  %v498 = add i32 %v497, %v493
+  %v499 = extractelement <16 x float> %v372, i32 4
+  %v500 = extractelement <16 x float> %v372, i32 5
+  %v501 = extractelement <16 x float> %v372, i32 6
+  %v502 = extractelement <16 x float> %v372, i32 7
+  %v503 = sdiv i32 %v6, 32
+  %v504 = mul i32 %v503, 4
+  %v505 = add i32 %v504, 16
+  %v506 = srem i32 %v6, 32
+  %v507 = add i32 %v9, 0
+  %v508 = add i32 %v507, %v506
+  %v509 = add i32 %v11, 0
+  %v510 = add i32 %v509, %v505
+  %v511 = extractelement <16 x float> %v372, i32 8
+  %v512 = extractelement <16 x float> %v372, i32 9
+  %v513 = extractelement <16 x float> %v372, i32 10
+  %v514 = extractelement <16 x float> %v372, i32 11
+  %v515 = sdiv i32 %v6, 32
+  %v516 = mul i32 %v515, 4
+  %v517 = add i32 %v516, 24
+  %v518 = srem i32 %v6, 32
+  %v519 = add i32 %v9, 0
+  %v520 = add i32 %v519, %v518
+  %v521 = add i32 %v11, 0
+  %v522 = add i32 %v521, %v517
+  %v523 = extractelement <16 x float> %v372, i32 12
+  %v524 = extractelement <16 x float> %v372, i32 13
+  %v525 = extractelement <16 x float> %v372, i32 14
+  %v526 = extractelement <16 x float> %v372, i32 15
+  %v527 = sdiv i32 %v6, 32
+  %v528 = mul i32 %v527, 4
+  %v529 = add i32 %v528, 0
+  %v530 = srem i32 %v6, 32
+  %v531 = add i32 %v9, 0
+  %v532 = add i32 %v531, %v530
+  %v533 = add i32 %v11, 32
+  %v534 = add i32 %v533, %v529
+  %v535 = extractelement <16 x float> %v373, i32 0
+  %v536 = extractelement <16 x float> %v373, i32 1
+  %v537 = extractelement <16 x float> %v373, i32 2
+  %v538 = extractelement <16 x float> %v373, i32 3
+  %v539 = sdiv i32 %v6, 32
+  %v540 = mul i32 %v539, 4
+  %v541 = add i32 %v540, 8
+  %v542 = srem i32 %v6, 32
+  %v543 = add i32 %v9, 0
+  %v544 = add i32 %v543, %v542
+  %v545 = add i32 %v11, 32
+  %v546 = add i32 %v545, %v541
+  %v547 = extractelement <16 x float> %v373, i32 4
+  %v548 = extractelement <16 x float> %v373, i32 5
+  %v549 = extractelement <16 x float> %v373, i32 6
+  %v550 = extractelement <16 x float> %v373, i32 7
+  %v551 = sdiv i32 %v6, 32
+  %v552 = mul i32 %v551, 4
+  %v553 = add i32 %v552, 16
+  %v554 = srem i32 %v6, 32
+  %v555 = add i32 %v9, 0
+  %v556 = add i32 %v555, %v554
+  %v557 = add i32 %v11, 32
+  %v558 = add i32 %v557, %v553
+  %v559 = extractelement <16 x float> %v373, i32 8
+  %v560 = extractelement <16 x float> %v373, i32 9
+  %v561 = extractelement <16 x float> %v373, i32 10
+  %v562 = extractelement <16 x float> %v373, i32 11
+  %v563 = sdiv i32 %v6, 32
+  %v564 = mul i32 %v563, 4
+  %v565 = add i32 %v564, 24
+  %v566 = srem i32 %v6, 32
+  %v567 = add i32 %v9, 0
+  %v568 = add i32 %v567, %v566
+  %v569 = add i32 %v11, 32
+  %v570 = add i32 %v569, %v565
+  %v571 = extractelement <16 x float> %v373, i32 12
+  %v572 = extractelement <16 x float> %v373, i32 13
+  %v573 = extractelement <16 x float> %v373, i32 14
+  %v574 = extractelement <16 x float> %v373, i32 15
+  %v575 = sdiv i32 %v6, 32
+  %v576 = mul i32 %v575, 4
+  %v577 = add i32 %v576, 0
+  %v578 = srem i32 %v6, 32
+  %v579 = add i32 %v9, 32
+  %v580 = add i32 %v579, %v578
+  %v581 = add i32 %v11, 0
+  %v582 = add i32 %v581, %v577
+  %v583 = extractelement <16 x float> %v374, i32 0
+  %v584 = extractelement <16 x float> %v374, i32 1
+  %v585 = extractelement <16 x float> %v374, i32 2
+  %v586 = extractelement <16 x float> %v374, i32 3
+  %v587 = sdiv i32 %v6, 32
+  %v588 = mul i32 %v587, 4
+  %v589 = add i32 %v588, 8
+  %v590 = srem i32 %v6, 32
+  %v591 = add i32 %v9, 32
+  %v592 = add i32 %v591, %v590
+  %v593 = add i32 %v11, 0
+  %v594 = add i32 %v593, %v589
+  %v595 = extractelement <16 x float> %v374, i32 4
+  %v596 = extractelement <16 x float> %v374, i32 5
+  %v597 = extractelement <16 x float> %v374, i32 6
+  %v598 = extractelement <16 x float> %v374, i32 7
+  %v599 = sdiv i32 %v6, 32
+  %v600 = mul i32 %v599, 4
+  %v601 = add i32 %v600, 16
+  %v602 = srem i32 %v6, 32
+  %v603 = add i32 %v9, 32
+  %v604 = add i32 %v603, %v602
+  %v605 = add i32 %v11, 0
+  %v606 = add i32 %v605, %v601
+  %v607 = extractelement <16 x float> %v374, i32 8
+  %v608 = extractelement <16 x float> %v374, i32 9
+  %v609 = extractelement <16 x float> %v374, i32 10
+  %v610 = extractelement <16 x float> %v374, i32 11
+  %v611 = sdiv i32 %v6, 32
+  %v612 = mul i32 %v611, 4
+  %v613 = add i32 %v612, 24
+  %v614 = srem i32 %v6, 32
+  %v615 = add i32 %v9, 32
+  %v616 = add i32 %v615, %v614
+  %v617 = add i32 %v11, 0
+  %v618 = add i32 %v617, %v613
+  %v619 = extractelement <16 x float> %v374, i32 12
+  %v620 = extractelement <16 x float> %v374, i32 13
+  %v621 = extractelement <16 x float> %v374, i32 14
+  %v622 = extractelement <16 x float> %v374, i32 15
+  %v623 = sdiv i32 %v6, 32
+  %v624 = mul i32 %v623, 4
+  %v625 = add i32 %v624, 0
+  %v626 = srem i32 %v6, 32
+  %v627 = add i32 %v9, 32
+  %v628 = add i32 %v627, %v626
+  %v629 = add i32 %v11, 32
+  %v630 = add i32 %v629, %v625
+  %v631 = extractelement <16 x float> %v375, i32 0
+  %v632 = extractelement <16 x float> %v375, i32 1
+  %v633 = extractelement <16 x float> %v375, i32 2
+  %v634 = extractelement <16 x float> %v375, i32 3
+  %v635 = sdiv i32 %v6, 32
+  %v636 = mul i32 %v635, 4
+  %v637 = add i32 %v636, 8
+  %v638 = srem i32 %v6, 32
+  %v639 = add i32 %v9, 32
+  %v640 = add i32 %v639, %v638
+  %v641 = add i32 %v11, 32
+  %v642 = add i32 %v641, %v637
+  %v643 = extractelement <16 x float> %v375, i32 4
+  %v644 = extractelement <16 x float> %v375, i32 5
+  %v645 = extractelement <16 x float> %v375, i32 6
+  %v646 = extractelement <16 x float> %v375, i32 7
+  %v647 = sdiv i32 %v6, 32
+  %v648 = mul i32 %v647, 4
+  %v649 = add i32 %v648, 16
+  %v650 = srem i32 %v6, 32
+  %v651 = add i32 %v9, 32
+  %v652 = add i32 %v651, %v650
+  %v653 = add i32 %v11, 32
+  %v654 = add i32 %v653, %v649
+  %v655 = extractelement <16 x float> %v375, i32 8
+  %v656 = extractelement <16 x float> %v375, i32 9
+  %v657 = extractelement <16 x float> %v375, i32 10
+  %v658 = extractelement <16 x float> %v375, i32 11
+  %v659 = sdiv i32 %v6, 32
+  %v660 = mul i32 %v659, 4
+  %v661 = add i32 %v660, 24
+  %v662 = srem i32 %v6, 32
+  %v663 = add i32 %v9, 32
+  %v664 = add i32 %v663, %v662
+  %v665 = add i32 %v11, 32
+  %v666 = add i32 %v665, %v661
+  %v667 = extractelement <16 x float> %v375, i32 12
+  %v668 = extractelement <16 x float> %v375, i32 13
+  %v669 = extractelement <16 x float> %v375, i32 14
+  %v670 = extractelement <16 x float> %v375, i32 15
+  %v671 = fptrunc float %v487 to half
+  %v672 = fptrunc float %v488 to half
+  %v673 = fptrunc float %v489 to half
+  %v674 = fptrunc float %v490 to half
+  %v675 = fptrunc float %v499 to half
+  %v676 = fptrunc float %v500 to half
+  %v677 = fptrunc float %v501 to half
+  %v678 = fptrunc float %v502 to half
+  %v679 = fptrunc float %v511 to half
+  %v680 = fptrunc float %v512 to half
+  %v681 = fptrunc float %v513 to half
+  %v682 = fptrunc float %v514 to half
+  %v683 = fptrunc float %v523 to half
+  %v684 = fptrunc float %v524 to half
+  %v685 = fptrunc float %v525 to half
+  %v686 = fptrunc float %v526 to half
+  %v687 = fptrunc float %v535 to half
+  %v688 = fptrunc float %v536 to half
+  %v689 = fptrunc float %v537 to half
+  %v690 = fptrunc float %v538 to half
+  %v691 = fptrunc float %v547 to half
+  %v692 = fptrunc float %v548 to half
+  %v693 = fptrunc float %v549 to half
+  %v694 = fptrunc float %v550 to half
+  %v695 = fptrunc float %v559 to half
+  %v696 = fptrunc float %v560 to half
+  %v697 = fptrunc float %v561 to half
+  %v698 = fptrunc float %v562 to half
+  %v699 = fptrunc float %v571 to half
+  %v700 = fptrunc float %v572 to half
+  %v701 = fptrunc float %v573 to half
+  %v702 = fptrunc float %v574 to half
+  %v703 = fptrunc float %v583 to half
+  %v704 = fptrunc float %v584 to half
+  %v705 = fptrunc float %v585 to half
+  %v706 = fptrunc float %v586 to half
+  %v707 = fptrunc float %v595 to half
+  %v708 = fptrunc float %v596 to half
+  %v709 = fptrunc float %v597 to half
+  %v710 = fptrunc float %v598 to half
+  %v711 = fptrunc float %v607 to half
+  %v712 = fptrunc float %v608 to half
+  %v713 = fptrunc float %v609 to half
+  %v714 = fptrunc float %v610 to half
+  %v715 = fptrunc float %v619 to half
+  %v716 = fptrunc float %v620 to half
+  %v717 = fptrunc float %v621 to half
+  %v718 = fptrunc float %v622 to half
+  %v719 = fptrunc float %v631 to half
+  %v720 = fptrunc float %v632 to half
+  %v721 = fptrunc float %v633 to half
+  %v722 = fptrunc float %v634 to half
+  %v723 = fptrunc float %v643 to half
+  %v724 = fptrunc float %v644 to half
+  %v725 = fptrunc float %v645 to half
+  %v726 = fptrunc float %v646 to half
+  %v727 = fptrunc float %v655 to half
+  %v728 = fptrunc float %v656 to half
+  %v729 = fptrunc float %v657 to half
+  %v730 = fptrunc float %v658 to half
+  %v731 = fptrunc float %v667 to half
+  %v732 = fptrunc float %v668 to half
+  %v733 = fptrunc float %v669 to half
+  %v734 = fptrunc float %v670 to half
+  br i1 %v92, label %if.then21, label %if.else22
 if.then21:
-  %v650 = add i32 %v1, %v463
-  %v651 = add i32 %v3, %v465
-  %v652 = mul i32 %v650, %arg.n
-  %v653 = add i32 %v652, %v651
-  %v654 = mul i32 %v653, 2
-  %v655 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v654
-  %v656 = fptrunc float %v466 to half
-  %v657 = fptrunc float %v467 to half
-  %v658 = fptrunc float %v468 to half
-  %v659 = fptrunc float %v469 to half
-  %v660 = insertelement <4 x half> poison, half %v656, i32 0
-  %v661 = insertelement <4 x half> %v660, half %v657, i32 1
-  %v662 = insertelement <4 x half> %v661, half %v658, i32 2
-  %v663 = insertelement <4 x half> %v662, half %v659, i32 3
-  store <4 x half> %v663, ptr addrspace(1) %v655, align 2
-  %v664 = add i32 %v1, %v475
-  %v665 = add i32 %v3, %v477
-  %v666 = mul i32 %v664, %arg.n
-  %v667 = add i32 %v666, %v665
-  %v668 = mul i32 %v667, 2
-  %v669 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v668
-  %v670 = fptrunc float %v478 to half
-  %v671 = fptrunc float %v479 to half
-  %v672 = fptrunc float %v480 to half
-  %v673 = fptrunc float %v481 to half
-  %v674 = insertelement <4 x half> poison, half %v670, i32 0
-  %v675 = insertelement <4 x half> %v674, half %v671, i32 1
-  %v676 = insertelement <4 x half> %v675, half %v672, i32 2
-  %v677 = insertelement <4 x half> %v676, half %v673, i32 3
-  store <4 x half> %v677, ptr addrspace(1) %v669, align 2
-  %v678 = add i32 %v1, %v487
-  %v679 = add i32 %v3, %v489
-  %v680 = mul i32 %v678, %arg.n
-  %v681 = add i32 %v680, %v679
-  %v682 = mul i32 %v681, 2
-  %v683 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v682
-  %v684 = fptrunc float %v490 to half
-  %v685 = fptrunc float %v491 to half
-  %v686 = fptrunc float %v492 to half
-  %v687 = fptrunc float %v493 to half
-  %v688 = insertelement <4 x half> poison, half %v684, i32 0
-  %v689 = insertelement <4 x half> %v688, half %v685, i32 1
-  %v690 = insertelement <4 x half> %v689, half %v686, i32 2
-  %v691 = insertelement <4 x half> %v690, half %v687, i32 3
-  store <4 x half> %v691, ptr addrspace(1) %v683, align 2
-  %v692 = add i32 %v1, %v499
-  %v693 = add i32 %v3, %v501
-  %v694 = mul i32 %v692, %arg.n
-  %v695 = add i32 %v694, %v693
-  %v696 = mul i32 %v695, 2
-  %v697 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v696
-  %v698 = fptrunc float %v502 to half
-  %v699 = fptrunc float %v503 to half
-  %v700 = fptrunc float %v504 to half
-  %v701 = fptrunc float %v505 to half
-  %v702 = insertelement <4 x half> poison, half %v698, i32 0
-  %v703 = insertelement <4 x half> %v702, half %v699, i32 1
-  %v704 = insertelement <4 x half> %v703, half %v700, i32 2
-  %v705 = insertelement <4 x half> %v704, half %v701, i32 3
-  store <4 x half> %v705, ptr addrspace(1) %v697, align 2
-  %v706 = add i32 %v1, %v511
-  %v707 = add i32 %v3, %v513
-  %v708 = mul i32 %v706, %arg.n
-  %v709 = add i32 %v708, %v707
-  %v710 = mul i32 %v709, 2
-  %v711 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v710
-  %v712 = fptrunc float %v514 to half
-  %v713 = fptrunc float %v515 to half
-  %v714 = fptrunc float %v516 to half
-  %v715 = fptrunc float %v517 to half
-  %v716 = insertelement <4 x half> poison, half %v712, i32 0
-  %v717 = insertelement <4 x half> %v716, half %v713, i32 1
-  %v718 = insertelement <4 x half> %v717, half %v714, i32 2
-  %v719 = insertelement <4 x half> %v718, half %v715, i32 3
-  store <4 x half> %v719, ptr addrspace(1) %v711, align 2
-  %v720 = add i32 %v1, %v523
-  %v721 = add i32 %v3, %v525
-  %v722 = mul i32 %v720, %arg.n
-  %v723 = add i32 %v722, %v721
-  %v724 = mul i32 %v723, 2
-  %v725 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v724
-  %v726 = fptrunc float %v526 to half
-  %v727 = fptrunc float %v527 to half
-  %v728 = fptrunc float %v528 to half
-  %v729 = fptrunc float %v529 to half
-  %v730 = insertelement <4 x half> poison, half %v726, i32 0
-  %v731 = insertelement <4 x half> %v730, half %v727, i32 1
-  %v732 = insertelement <4 x half> %v731, half %v728, i32 2
-  %v733 = insertelement <4 x half> %v732, half %v729, i32 3
-  store <4 x half> %v733, ptr addrspace(1) %v725, align 2
-  %v734 = add i32 %v1, %v535
-  %v735 = add i32 %v3, %v537
-  %v736 = mul i32 %v734, %arg.n
-  %v737 = add i32 %v736, %v735
-  %v738 = mul i32 %v737, 2
-  %v739 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v738
-  %v740 = fptrunc float %v538 to half
-  %v741 = fptrunc float %v539 to half
-  %v742 = fptrunc float %v540 to half
-  %v743 = fptrunc float %v541 to half
-  %v744 = insertelement <4 x half> poison, half %v740, i32 0
-  %v745 = insertelement <4 x half> %v744, half %v741, i32 1
-  %v746 = insertelement <4 x half> %v745, half %v742, i32 2
-  %v747 = insertelement <4 x half> %v746, half %v743, i32 3
-  store <4 x half> %v747, ptr addrspace(1) %v739, align 2
-  %v748 = add i32 %v1, %v547
-  %v749 = add i32 %v3, %v549
-  %v750 = mul i32 %v748, %arg.n
-  %v751 = add i32 %v750, %v749
-  %v752 = mul i32 %v751, 2
-  %v753 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v752
-  %v754 = fptrunc float %v550 to half
-  %v755 = fptrunc float %v551 to half
-  %v756 = fptrunc float %v552 to half
-  %v757 = fptrunc float %v553 to half
-  %v758 = insertelement <4 x half> poison, half %v754, i32 0
-  %v759 = insertelement <4 x half> %v758, half %v755, i32 1
-  %v760 = insertelement <4 x half> %v759, half %v756, i32 2
-  %v761 = insertelement <4 x half> %v760, half %v757, i32 3
-  store <4 x half> %v761, ptr addrspace(1) %v753, align 2
-  %v762 = add i32 %v1, %v559
-  %v763 = add i32 %v3, %v561
-  %v764 = mul i32 %v762, %arg.n
-  %v765 = add i32 %v764, %v763
-  %v766 = mul i32 %v765, 2
-  %v767 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v766
-  %v768 = fptrunc float %v562 to half
-  %v769 = fptrunc float %v563 to half
-  %v770 = fptrunc float %v564 to half
-  %v771 = fptrunc float %v565 to half
-  %v772 = insertelement <4 x half> poison, half %v768, i32 0
-  %v773 = insertelement <4 x half> %v772, half %v769, i32 1
-  %v774 = insertelement <4 x half> %v773, half %v770, i32 2
-  %v775 = insertelement <4 x half> %v774, half %v771, i32 3
-  store <4 x half> %v775, ptr addrspace(1) %v767, align 2
-  %v776 = add i32 %v1, %v571
-  %v777 = add i32 %v3, %v573
-  %v778 = mul i32 %v776, %arg.n
-  %v779 = add i32 %v778, %v777
-  %v780 = mul i32 %v779, 2
-  %v781 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v780
-  %v782 = fptrunc float %v574 to half
-  %v783 = fptrunc float %v575 to half
-  %v784 = fptrunc float %v576 to half
-  %v785 = fptrunc float %v577 to half
-  %v786 = insertelement <4 x half> poison, half %v782, i32 0
-  %v787 = insertelement <4 x half> %v786, half %v783, i32 1
-  %v788 = insertelement <4 x half> %v787, half %v784, i32 2
-  %v789 = insertelement <4 x half> %v788, half %v785, i32 3
-  store <4 x half> %v789, ptr addrspace(1) %v781, align 2
-  %v790 = add i32 %v1, %v583
-  %v791 = add i32 %v3, %v585
-  %v792 = mul i32 %v790, %arg.n
-  %v793 = add i32 %v792, %v791
-  %v794 = mul i32 %v793, 2
-  %v795 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v794
-  %v796 = fptrunc float %v586 to half
-  %v797 = fptrunc float %v587 to half
-  %v798 = fptrunc float %v588 to half
-  %v799 = fptrunc float %v589 to half
-  %v800 = insertelement <4 x half> poison, half %v796, i32 0
-  %v801 = insertelement <4 x half> %v800, half %v797, i32 1
-  %v802 = insertelement <4 x half> %v801, half %v798, i32 2
-  %v803 = insertelement <4 x half> %v802, half %v799, i32 3
-  store <4 x half> %v803, ptr addrspace(1) %v795, align 2
-  %v804 = add i32 %v1, %v595
-  %v805 = add i32 %v3, %v597
-  %v806 = mul i32 %v804, %arg.n
-  %v807 = add i32 %v806, %v805
-  %v808 = mul i32 %v807, 2
-  %v809 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v808
-  %v810 = fptrunc float %v598 to half
-  %v811 = fptrunc float %v599 to half
-  %v812 = fptrunc float %v600 to half
-  %v813 = fptrunc float %v601 to half
-  %v814 = insertelement <4 x half> poison, half %v810, i32 0
-  %v815 = insertelement <4 x half> %v814, half %v811, i32 1
-  %v816 = insertelement <4 x half> %v815, half %v812, i32 2
-  %v817 = insertelement <4 x half> %v816, half %v813, i32 3
-  store <4 x half> %v817, ptr addrspace(1) %v809, align 2
-  %v818 = add i32 %v1, %v607
-  %v819 = add i32 %v3, %v609
-  %v820 = mul i32 %v818, %arg.n
-  %v821 = add i32 %v820, %v819
-  %v822 = mul i32 %v821, 2
-  %v823 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v822
-  %v824 = fptrunc float %v610 to half
-  %v825 = fptrunc float %v611 to half
-  %v826 = fptrunc float %v612 to half
-  %v827 = fptrunc float %v613 to half
-  %v828 = insertelement <4 x half> poison, half %v824, i32 0
-  %v829 = insertelement <4 x half> %v828, half %v825, i32 1
-  %v830 = insertelement <4 x half> %v829, half %v826, i32 2
-  %v831 = insertelement <4 x half> %v830, half %v827, i32 3
-  store <4 x half> %v831, ptr addrspace(1) %v823, align 2
-  %v832 = add i32 %v1, %v619
-  %v833 = add i32 %v3, %v621
-  %v834 = mul i32 %v832, %arg.n
-  %v835 = add i32 %v834, %v833
-  %v836 = mul i32 %v835, 2
-  %v837 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v836
-  %v838 = fptrunc float %v622 to half
-  %v839 = fptrunc float %v623 to half
-  %v840 = fptrunc float %v624 to half
-  %v841 = fptrunc float %v625 to half
-  %v842 = insertelement <4 x half> poison, half %v838, i32 0
-  %v843 = insertelement <4 x half> %v842, half %v839, i32 1
-  %v844 = insertelement <4 x half> %v843, half %v840, i32 2
-  %v845 = insertelement <4 x half> %v844, half %v841, i32 3
-  store <4 x half> %v845, ptr addrspace(1) %v837, align 2
-  %v846 = add i32 %v1, %v631
-  %v847 = add i32 %v3, %v633
-  %v848 = mul i32 %v846, %arg.n
-  %v849 = add i32 %v848, %v847
-  %v850 = mul i32 %v849, 2
-  %v851 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v850
-  %v852 = fptrunc float %v634 to half
-  %v853 = fptrunc float %v635 to half
-  %v854 = fptrunc float %v636 to half
-  %v855 = fptrunc float %v637 to half
-  %v856 = insertelement <4 x half> poison, half %v852, i32 0
-  %v857 = insertelement <4 x half> %v856, half %v853, i32 1
-  %v858 = insertelement <4 x half> %v857, half %v854, i32 2
-  %v859 = insertelement <4 x half> %v858, half %v855, i32 3
-  store <4 x half> %v859, ptr addrspace(1) %v851, align 2
-  %v860 = add i32 %v1, %v643
-  %v861 = add i32 %v3, %v645
-  %v862 = mul i32 %v860, %arg.n
-  %v863 = add i32 %v862, %v861
-  %v864 = mul i32 %v863, 2
-  %v865 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v864
-  %v866 = fptrunc float %v646 to half
-  %v867 = fptrunc float %v647 to half
-  %v868 = fptrunc float %v648 to half
-  %v869 = fptrunc float %v649 to half
-  %v870 = insertelement <4 x half> poison, half %v866, i32 0
-  %v871 = insertelement <4 x half> %v870, half %v867, i32 1
-  %v872 = insertelement <4 x half> %v871, half %v868, i32 2
-  %v873 = insertelement <4 x half> %v872, half %v869, i32 3
-  store <4 x half> %v873, ptr addrspace(1) %v865, align 2
+  %v735 = add i32 %v1, %v484
+  %v736 = add i32 %v3, %v486
+  %v737 = mul i32 %v735, %arg.n
+  %v738 = add i32 %v737, %v736
+  %v739 = mul i32 %v738, 2
+  %v740 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v739
+  %v741 = insertelement <4 x half> poison, half %v671, i32 0
+  %v742 = insertelement <4 x half> %v741, half %v672, i32 1
+  %v743 = insertelement <4 x half> %v742, half %v673, i32 2
+  %v744 = insertelement <4 x half> %v743, half %v674, i32 3
+  store <4 x half> %v744, ptr addrspace(1) %v740, align 2
+  %v745 = add i32 %v1, %v496
+  %v746 = add i32 %v3, %v498
+  %v747 = mul i32 %v745, %arg.n
+  %v748 = add i32 %v747, %v746
+  %v749 = mul i32 %v748, 2
+  %v750 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v749
+  %v751 = insertelement <4 x half> poison, half %v675, i32 0
+  %v752 = insertelement <4 x half> %v751, half %v676, i32 1
+  %v753 = insertelement <4 x half> %v752, half %v677, i32 2
+  %v754 = insertelement <4 x half> %v753, half %v678, i32 3
+  store <4 x half> %v754, ptr addrspace(1) %v750, align 2
+  %v755 = add i32 %v1, %v508
+  %v756 = add i32 %v3, %v510
+  %v757 = mul i32 %v755, %arg.n
+  %v758 = add i32 %v757, %v756
+  %v759 = mul i32 %v758, 2
+  %v760 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v759
+  %v761 = insertelement <4 x half> poison, half %v679, i32 0
+  %v762 = insertelement <4 x half> %v761, half %v680, i32 1
+  %v763 = insertelement <4 x half> %v762, half %v681, i32 2
+  %v764 = insertelement <4 x half> %v763, half %v682, i32 3
+  store <4 x half> %v764, ptr addrspace(1) %v760, align 2
+  %v765 = add i32 %v1, %v520
+  %v766 = add i32 %v3, %v522
+  %v767 = mul i32 %v765, %arg.n
+  %v768 = add i32 %v767, %v766
+  %v769 = mul i32 %v768, 2
+  %v770 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v769
+  %v771 = insertelement <4 x half> poison, half %v683, i32 0
+  %v772 = insertelement <4 x half> %v771, half %v684, i32 1
+  %v773 = insertelement <4 x half> %v772, half %v685, i32 2
+  %v774 = insertelement <4 x half> %v773, half %v686, i32 3
+  store <4 x half> %v774, ptr addrspace(1) %v770, align 2
+  %v775 = add i32 %v1, %v532
+  %v776 = add i32 %v3, %v534
+  %v777 = mul i32 %v775, %arg.n
+  %v778 = add i32 %v777, %v776
+  %v779 = mul i32 %v778, 2
+  %v780 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v779
+  %v781 = insertelement <4 x half> poison, half %v687, i32 0
+  %v782 = insertelement <4 x half> %v781, half %v688, i32 1
+  %v783 = insertelement <4 x half> %v782, half %v689, i32 2
+  %v784 = insertelement <4 x half> %v783, half %v690, i32 3
+  store <4 x half> %v784, ptr addrspace(1) %v780, align 2
+  %v785 = add i32 %v1, %v544
+  %v786 = add i32 %v3, %v546
+  %v787 = mul i32 %v785, %arg.n
+  %v788 = add i32 %v787, %v786
+  %v789 = mul i32 %v788, 2
+  %v790 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v789
+  %v791 = insertelement <4 x half> poison, half %v691, i32 0
+  %v792 = insertelement <4 x half> %v791, half %v692, i32 1
+  %v793 = insertelement <4 x half> %v792, half %v693, i32 2
+  %v794 = insertelement <4 x half> %v793, half %v694, i32 3
+  store <4 x half> %v794, ptr addrspace(1) %v790, align 2
+  %v795 = add i32 %v1, %v556
+  %v796 = add i32 %v3, %v558
+  %v797 = mul i32 %v795, %arg.n
+  %v798 = add i32 %v797, %v796
+  %v799 = mul i32 %v798, 2
+  %v800 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v799
+  %v801 = insertelement <4 x half> poison, half %v695, i32 0
+  %v802 = insertelement <4 x half> %v801, half %v696, i32 1
+  %v803 = insertelement <4 x half> %v802, half %v697, i32 2
+  %v804 = insertelement <4 x half> %v803, half %v698, i32 3
+  store <4 x half> %v804, ptr addrspace(1) %v800, align 2
+  %v805 = add i32 %v1, %v568
+  %v806 = add i32 %v3, %v570
+  %v807 = mul i32 %v805, %arg.n
+  %v808 = add i32 %v807, %v806
+  %v809 = mul i32 %v808, 2
+  %v810 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v809
+  %v811 = insertelement <4 x half> poison, half %v699, i32 0
+  %v812 = insertelement <4 x half> %v811, half %v700, i32 1
+  %v813 = insertelement <4 x half> %v812, half %v701, i32 2
+  %v814 = insertelement <4 x half> %v813, half %v702, i32 3
+  store <4 x half> %v814, ptr addrspace(1) %v810, align 2
+  %v815 = add i32 %v1, %v580
+  %v816 = add i32 %v3, %v582
+  %v817 = mul i32 %v815, %arg.n
+  %v818 = add i32 %v817, %v816
+  %v819 = mul i32 %v818, 2
+  %v820 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v819
+  %v821 = insertelement <4 x half> poison, half %v703, i32 0
+  %v822 = insertelement <4 x half> %v821, half %v704, i32 1
+  %v823 = insertelement <4 x half> %v822, half %v705, i32 2
+  %v824 = insertelement <4 x half> %v823, half %v706, i32 3
+  store <4 x half> %v824, ptr addrspace(1) %v820, align 2
+  %v825 = add i32 %v1, %v592
+  %v826 = add i32 %v3, %v594
+  %v827 = mul i32 %v825, %arg.n
+  %v828 = add i32 %v827, %v826
+  %v829 = mul i32 %v828, 2
+  %v830 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v829
+  %v831 = insertelement <4 x half> poison, half %v707, i32 0
+  %v832 = insertelement <4 x half> %v831, half %v708, i32 1
+  %v833 = insertelement <4 x half> %v832, half %v709, i32 2
+  %v834 = insertelement <4 x half> %v833, half %v710, i32 3
+  store <4 x half> %v834, ptr addrspace(1) %v830, align 2
+  %v835 = add i32 %v1, %v604
+  %v836 = add i32 %v3, %v606
+  %v837 = mul i32 %v835, %arg.n
+  %v838 = add i32 %v837, %v836
+  %v839 = mul i32 %v838, 2
+  %v840 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v839
+  %v841 = insertelement <4 x half> poison, half %v711, i32 0
+  %v842 = insertelement <4 x half> %v841, half %v712, i32 1
+  %v843 = insertelement <4 x half> %v842, half %v713, i32 2
+  %v844 = insertelement <4 x half> %v843, half %v714, i32 3
+  store <4 x half> %v844, ptr addrspace(1) %v840, align 2
+  %v845 = add i32 %v1, %v616
+  %v846 = add i32 %v3, %v618
+  %v847 = mul i32 %v845, %arg.n
+  %v848 = add i32 %v847, %v846
+  %v849 = mul i32 %v848, 2
+  %v850 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v849
+  %v851 = insertelement <4 x half> poison, half %v715, i32 0
+  %v852 = insertelement <4 x half> %v851, half %v716, i32 1
+  %v853 = insertelement <4 x half> %v852, half %v717, i32 2
+  %v854 = insertelement <4 x half> %v853, half %v718, i32 3
+  store <4 x half> %v854, ptr addrspace(1) %v850, align 2
+  %v855 = add i32 %v1, %v628
+  %v856 = add i32 %v3, %v630
+  %v857 = mul i32 %v855, %arg.n
+  %v858 = add i32 %v857, %v856
+  %v859 = mul i32 %v858, 2
+  %v860 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v859
+  %v861 = insertelement <4 x half> poison, half %v719, i32 0
+  %v862 = insertelement <4 x half> %v861, half %v720, i32 1
+  %v863 = insertelement <4 x half> %v862, half %v721, i32 2
+  %v864 = insertelement <4 x half> %v863, half %v722, i32 3
+  store <4 x half> %v864, ptr addrspace(1) %v860, align 2
+  %v865 = add i32 %v1, %v640
+  %v866 = add i32 %v3, %v642
+  %v867 = mul i32 %v865, %arg.n
+  %v868 = add i32 %v867, %v866
+  %v869 = mul i32 %v868, 2
+  %v870 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v869
+  %v871 = insertelement <4 x half> poison, half %v723, i32 0
+  %v872 = insertelement <4 x half> %v871, half %v724, i32 1
+  %v873 = insertelement <4 x half> %v872, half %v725, i32 2
+  %v874 = insertelement <4 x half> %v873, half %v726, i32 3
+  store <4 x half> %v874, ptr addrspace(1) %v870, align 2
+  %v875 = add i32 %v1, %v652
+  %v876 = add i32 %v3, %v654
+  %v877 = mul i32 %v875, %arg.n
+  %v878 = add i32 %v877, %v876
+  %v879 = mul i32 %v878, 2
+  %v880 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v879
+  %v881 = insertelement <4 x half> poison, half %v727, i32 0
+  %v882 = insertelement <4 x half> %v881, half %v728, i32 1
+  %v883 = insertelement <4 x half> %v882, half %v729, i32 2
+  %v884 = insertelement <4 x half> %v883, half %v730, i32 3
+  store <4 x half> %v884, ptr addrspace(1) %v880, align 2
+  %v885 = add i32 %v1, %v664
+  %v886 = add i32 %v3, %v666
+  %v887 = mul i32 %v885, %arg.n
+  %v888 = add i32 %v887, %v886
+  %v889 = mul i32 %v888, 2
+  %v890 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v889
+  %v891 = insertelement <4 x half> poison, half %v731, i32 0
+  %v892 = insertelement <4 x half> %v891, half %v732, i32 1
+  %v893 = insertelement <4 x half> %v892, half %v733, i32 2
+  %v894 = insertelement <4 x half> %v893, half %v734, i32 3
+  store <4 x half> %v894, ptr addrspace(1) %v890, align 2
   br label %if.end23
 if.else22:
-  %v874 = add i32 %v1, %v463
-  %v875 = add i32 %v3, %v465
-  %v876 = add i32 %v875, 0
-  %v877 = icmp slt i32 %v874, %arg.m
-  %v878 = icmp slt i32 %v876, %arg.n
-  %v879 = and i1 %v877, %v878
-  br i1 %v879, label %if.then24, label %if.else25
-if.then24:
-  %v880 = mul i32 %v874, %arg.n
-  %v881 = add i32 %v880, %v876
-  %v882 = mul i32 %v881, 2
-  %v883 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v882
-  %v884 = fptrunc float %v466 to half
-  store half %v884, ptr addrspace(1) %v883, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
-  %v885 = add i32 %v3, %v465
-  %v886 = add i32 %v885, 1
-  %v887 = icmp slt i32 %v874, %arg.m
-  %v888 = icmp slt i32 %v886, %arg.n
-  %v889 = and i1 %v887, %v888
-  br i1 %v889, label %if.then27, label %if.else28
-if.then27:
-  %v890 = mul i32 %v874, %arg.n
-  %v891 = add i32 %v890, %v886
-  %v892 = mul i32 %v891, 2
-  %v893 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v892
-  %v894 = fptrunc float %v467 to half
-  store half %v894, ptr addrspace(1) %v893, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v895 = add i32 %v3, %v465
-  %v896 = add i32 %v895, 2
-  %v897 = icmp slt i32 %v874, %arg.m
-  %v898 = icmp slt i32 %v896, %arg.n
-  %v899 = and i1 %v897, %v898
-  br i1 %v899, label %if.then30, label %if.else31
-if.then30:
-  %v900 = mul i32 %v874, %arg.n
-  %v901 = add i32 %v900, %v896
+  %v895 = icmp slt i32 %v1, %arg.m
+  %v896 = sub i32 %arg.m, %v1
+  %v897 = call i32 @llvm.smin.i32(i32 %v896, i32 128)
+  %v898 = select i1 %v895, i32 %v897, i32 0
+  %v899 = mul i32 %v898, %arg.n
+  %v900 = mul i32 %v899, 2
+  %v901 = mul i32 %v1, %arg.n
   %v902 = mul i32 %v901, 2
   %v903 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v902
-  %v904 = fptrunc float %v468 to half
-  store half %v904, ptr addrspace(1) %v903, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v905 = add i32 %v3, %v465
-  %v906 = add i32 %v905, 3
-  %v907 = icmp slt i32 %v874, %arg.m
-  %v908 = icmp slt i32 %v906, %arg.n
-  %v909 = and i1 %v907, %v908
-  br i1 %v909, label %if.then33, label %if.else34
-if.then33:
-  %v910 = mul i32 %v874, %arg.n
-  %v911 = add i32 %v910, %v906
-  %v912 = mul i32 %v911, 2
-  %v913 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v912
-  %v914 = fptrunc float %v469 to half
-  store half %v914, ptr addrspace(1) %v913, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v915 = add i32 %v1, %v475
-  %v916 = add i32 %v3, %v477
-  %v917 = add i32 %v916, 0
-  %v918 = icmp slt i32 %v915, %arg.m
-  %v919 = icmp slt i32 %v917, %arg.n
-  %v920 = and i1 %v918, %v919
-  br i1 %v920, label %if.then36, label %if.else37
-if.then36:
-  %v921 = mul i32 %v915, %arg.n
-  %v922 = add i32 %v921, %v917
-  %v923 = mul i32 %v922, 2
-  %v924 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v923
-  %v925 = fptrunc float %v478 to half
-  store half %v925, ptr addrspace(1) %v924, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
-  %v926 = add i32 %v3, %v477
-  %v927 = add i32 %v926, 1
-  %v928 = icmp slt i32 %v915, %arg.m
-  %v929 = icmp slt i32 %v927, %arg.n
-  %v930 = and i1 %v928, %v929
-  br i1 %v930, label %if.then39, label %if.else40
-if.then39:
-  %v931 = mul i32 %v915, %arg.n
-  %v932 = add i32 %v931, %v927
+  %v904 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v903, i16 0, i32 %v900, i32 131072)
+  %v905 = add i32 %v3, %v486
+  %v906 = add i32 %v905, 0
+  %v907 = mul i32 %v484, %arg.n
+  %v908 = add i32 %v907, %v906
+  %v909 = mul i32 %v908, 2
+  %v910 = icmp slt i32 %v906, %arg.n
+  %v911 = select i1 %v910, i32 %v909, i32 %v900
+  %v912 = bitcast half %v671 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v912, ptr addrspace(8) %v904, i32 %v911, i32 0, i32 0)
+  %v913 = add i32 %v3, %v486
+  %v914 = add i32 %v913, 1
+  %v915 = mul i32 %v484, %arg.n
+  %v916 = add i32 %v915, %v914
+  %v917 = mul i32 %v916, 2
+  %v918 = icmp slt i32 %v914, %arg.n
+  %v919 = select i1 %v918, i32 %v917, i32 %v900
+  %v920 = bitcast half %v672 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v920, ptr addrspace(8) %v904, i32 %v919, i32 0, i32 0)
+  %v921 = add i32 %v3, %v486
+  %v922 = add i32 %v921, 2
+  %v923 = mul i32 %v484, %arg.n
+  %v924 = add i32 %v923, %v922
+  %v925 = mul i32 %v924, 2
+  %v926 = icmp slt i32 %v922, %arg.n
+  %v927 = select i1 %v926, i32 %v925, i32 %v900
+  %v928 = bitcast half %v673 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v928, ptr addrspace(8) %v904, i32 %v927, i32 0, i32 0)
+  %v929 = add i32 %v3, %v486
+  %v930 = add i32 %v929, 3
+  %v931 = mul i32 %v484, %arg.n
+  %v932 = add i32 %v931, %v930
   %v933 = mul i32 %v932, 2
-  %v934 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v933
-  %v935 = fptrunc float %v479 to half
-  store half %v935, ptr addrspace(1) %v934, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v936 = add i32 %v3, %v477
-  %v937 = add i32 %v936, 2
-  %v938 = icmp slt i32 %v915, %arg.m
-  %v939 = icmp slt i32 %v937, %arg.n
-  %v940 = and i1 %v938, %v939
-  br i1 %v940, label %if.then42, label %if.else43
-if.then42:
-  %v941 = mul i32 %v915, %arg.n
-  %v942 = add i32 %v941, %v937
-  %v943 = mul i32 %v942, 2
-  %v944 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v943
-  %v945 = fptrunc float %v480 to half
-  store half %v945, ptr addrspace(1) %v944, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v946 = add i32 %v3, %v477
-  %v947 = add i32 %v946, 3
-  %v948 = icmp slt i32 %v915, %arg.m
-  %v949 = icmp slt i32 %v947, %arg.n
-  %v950 = and i1 %v948, %v949
-  br i1 %v950, label %if.then45, label %if.else46
-if.then45:
-  %v951 = mul i32 %v915, %arg.n
-  %v952 = add i32 %v951, %v947
-  %v953 = mul i32 %v952, 2
-  %v954 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v953
-  %v955 = fptrunc float %v481 to half
-  store half %v955, ptr addrspace(1) %v954, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v956 = add i32 %v1, %v487
-  %v957 = add i32 %v3, %v489
-  %v958 = add i32 %v957, 0
-  %v959 = icmp slt i32 %v956, %arg.m
-  %v960 = icmp slt i32 %v958, %arg.n
-  %v961 = and i1 %v959, %v960
-  br i1 %v961, label %if.then48, label %if.else49
-if.then48:
-  %v962 = mul i32 %v956, %arg.n
-  %v963 = add i32 %v962, %v958
-  %v964 = mul i32 %v963, 2
-  %v965 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v964
-  %v966 = fptrunc float %v490 to half
-  store half %v966, ptr addrspace(1) %v965, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v967 = add i32 %v3, %v489
-  %v968 = add i32 %v967, 1
-  %v969 = icmp slt i32 %v956, %arg.m
-  %v970 = icmp slt i32 %v968, %arg.n
-  %v971 = and i1 %v969, %v970
-  br i1 %v971, label %if.then51, label %if.else52
-if.then51:
-  %v972 = mul i32 %v956, %arg.n
-  %v973 = add i32 %v972, %v968
-  %v974 = mul i32 %v973, 2
-  %v975 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v974
-  %v976 = fptrunc float %v491 to half
-  store half %v976, ptr addrspace(1) %v975, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v977 = add i32 %v3, %v489
-  %v978 = add i32 %v977, 2
-  %v979 = icmp slt i32 %v956, %arg.m
-  %v980 = icmp slt i32 %v978, %arg.n
-  %v981 = and i1 %v979, %v980
-  br i1 %v981, label %if.then54, label %if.else55
-if.then54:
-  %v982 = mul i32 %v956, %arg.n
-  %v983 = add i32 %v982, %v978
-  %v984 = mul i32 %v983, 2
-  %v985 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v984
-  %v986 = fptrunc float %v492 to half
-  store half %v986, ptr addrspace(1) %v985, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v987 = add i32 %v3, %v489
-  %v988 = add i32 %v987, 3
-  %v989 = icmp slt i32 %v956, %arg.m
-  %v990 = icmp slt i32 %v988, %arg.n
-  %v991 = and i1 %v989, %v990
-  br i1 %v991, label %if.then57, label %if.else58
-if.then57:
-  %v992 = mul i32 %v956, %arg.n
-  %v993 = add i32 %v992, %v988
-  %v994 = mul i32 %v993, 2
-  %v995 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v994
-  %v996 = fptrunc float %v493 to half
-  store half %v996, ptr addrspace(1) %v995, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v997 = add i32 %v1, %v499
-  %v998 = add i32 %v3, %v501
-  %v999 = add i32 %v998, 0
-  %v1000 = icmp slt i32 %v997, %arg.m
-  %v1001 = icmp slt i32 %v999, %arg.n
-  %v1002 = and i1 %v1000, %v1001
-  br i1 %v1002, label %if.then60, label %if.else61
-if.then60:
-  %v1003 = mul i32 %v997, %arg.n
-  %v1004 = add i32 %v1003, %v999
+  %v934 = icmp slt i32 %v930, %arg.n
+  %v935 = select i1 %v934, i32 %v933, i32 %v900
+  %v936 = bitcast half %v674 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v936, ptr addrspace(8) %v904, i32 %v935, i32 0, i32 0)
+  %v937 = add i32 %v3, %v498
+  %v938 = add i32 %v937, 0
+  %v939 = mul i32 %v496, %arg.n
+  %v940 = add i32 %v939, %v938
+  %v941 = mul i32 %v940, 2
+  %v942 = icmp slt i32 %v938, %arg.n
+  %v943 = select i1 %v942, i32 %v941, i32 %v900
+  %v944 = bitcast half %v675 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v944, ptr addrspace(8) %v904, i32 %v943, i32 0, i32 0)
+  %v945 = add i32 %v3, %v498
+  %v946 = add i32 %v945, 1
+  %v947 = mul i32 %v496, %arg.n
+  %v948 = add i32 %v947, %v946
+  %v949 = mul i32 %v948, 2
+  %v950 = icmp slt i32 %v946, %arg.n
+  %v951 = select i1 %v950, i32 %v949, i32 %v900
+  %v952 = bitcast half %v676 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v952, ptr addrspace(8) %v904, i32 %v951, i32 0, i32 0)
+  %v953 = add i32 %v3, %v498
+  %v954 = add i32 %v953, 2
+  %v955 = mul i32 %v496, %arg.n
+  %v956 = add i32 %v955, %v954
+  %v957 = mul i32 %v956, 2
+  %v958 = icmp slt i32 %v954, %arg.n
+  %v959 = select i1 %v958, i32 %v957, i32 %v900
+  %v960 = bitcast half %v677 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v960, ptr addrspace(8) %v904, i32 %v959, i32 0, i32 0)
+  %v961 = add i32 %v3, %v498
+  %v962 = add i32 %v961, 3
+  %v963 = mul i32 %v496, %arg.n
+  %v964 = add i32 %v963, %v962
+  %v965 = mul i32 %v964, 2
+  %v966 = icmp slt i32 %v962, %arg.n
+  %v967 = select i1 %v966, i32 %v965, i32 %v900
+  %v968 = bitcast half %v678 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v968, ptr addrspace(8) %v904, i32 %v967, i32 0, i32 0)
+  %v969 = add i32 %v3, %v510
+  %v970 = add i32 %v969, 0
+  %v971 = mul i32 %v508, %arg.n
+  %v972 = add i32 %v971, %v970
+  %v973 = mul i32 %v972, 2
+  %v974 = icmp slt i32 %v970, %arg.n
+  %v975 = select i1 %v974, i32 %v973, i32 %v900
+  %v976 = bitcast half %v679 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v976, ptr addrspace(8) %v904, i32 %v975, i32 0, i32 0)
+  %v977 = add i32 %v3, %v510
+  %v978 = add i32 %v977, 1
+  %v979 = mul i32 %v508, %arg.n
+  %v980 = add i32 %v979, %v978
+  %v981 = mul i32 %v980, 2
+  %v982 = icmp slt i32 %v978, %arg.n
+  %v983 = select i1 %v982, i32 %v981, i32 %v900
+  %v984 = bitcast half %v680 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v984, ptr addrspace(8) %v904, i32 %v983, i32 0, i32 0)
+  %v985 = add i32 %v3, %v510
+  %v986 = add i32 %v985, 2
+  %v987 = mul i32 %v508, %arg.n
+  %v988 = add i32 %v987, %v986
+  %v989 = mul i32 %v988, 2
+  %v990 = icmp slt i32 %v986, %arg.n
+  %v991 = select i1 %v990, i32 %v989, i32 %v900
+  %v992 = bitcast half %v681 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v992, ptr addrspace(8) %v904, i32 %v991, i32 0, i32 0)
+  %v993 = add i32 %v3, %v510
+  %v994 = add i32 %v993, 3
+  %v995 = mul i32 %v508, %arg.n
+  %v996 = add i32 %v995, %v994
+  %v997 = mul i32 %v996, 2
+  %v998 = icmp slt i32 %v994, %arg.n
+  %v999 = select i1 %v998, i32 %v997, i32 %v900
+  %v1000 = bitcast half %v682 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1000, ptr addrspace(8) %v904, i32 %v999, i32 0, i32 0)
+  %v1001 = add i32 %v3, %v522
+  %v1002 = add i32 %v1001, 0
+  %v1003 = mul i32 %v520, %arg.n
+  %v1004 = add i32 %v1003, %v1002
   %v1005 = mul i32 %v1004, 2
-  %v1006 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1005
-  %v1007 = fptrunc float %v502 to half
-  store half %v1007, ptr addrspace(1) %v1006, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v1008 = add i32 %v3, %v501
-  %v1009 = add i32 %v1008, 1
-  %v1010 = icmp slt i32 %v997, %arg.m
-  %v1011 = icmp slt i32 %v1009, %arg.n
-  %v1012 = and i1 %v1010, %v1011
-  br i1 %v1012, label %if.then63, label %if.else64
-if.then63:
-  %v1013 = mul i32 %v997, %arg.n
-  %v1014 = add i32 %v1013, %v1009
-  %v1015 = mul i32 %v1014, 2
-  %v1016 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1015
-  %v1017 = fptrunc float %v503 to half
-  store half %v1017, ptr addrspace(1) %v1016, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v1018 = add i32 %v3, %v501
-  %v1019 = add i32 %v1018, 2
-  %v1020 = icmp slt i32 %v997, %arg.m
-  %v1021 = icmp slt i32 %v1019, %arg.n
-  %v1022 = and i1 %v1020, %v1021
-  br i1 %v1022, label %if.then66, label %if.else67
-if.then66:
-  %v1023 = mul i32 %v997, %arg.n
-  %v1024 = add i32 %v1023, %v1019
-  %v1025 = mul i32 %v1024, 2
-  %v1026 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1025
-  %v1027 = fptrunc float %v504 to half
-  store half %v1027, ptr addrspace(1) %v1026, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1028 = add i32 %v3, %v501
-  %v1029 = add i32 %v1028, 3
-  %v1030 = icmp slt i32 %v997, %arg.m
-  %v1031 = icmp slt i32 %v1029, %arg.n
-  %v1032 = and i1 %v1030, %v1031
-  br i1 %v1032, label %if.then69, label %if.else70
-if.then69:
-  %v1033 = mul i32 %v997, %arg.n
-  %v1034 = add i32 %v1033, %v1029
-  %v1035 = mul i32 %v1034, 2
-  %v1036 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1035
-  %v1037 = fptrunc float %v505 to half
-  store half %v1037, ptr addrspace(1) %v1036, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v1038 = add i32 %v1, %v511
-  %v1039 = add i32 %v3, %v513
-  %v1040 = add i32 %v1039, 0
-  %v1041 = icmp slt i32 %v1038, %arg.m
-  %v1042 = icmp slt i32 %v1040, %arg.n
-  %v1043 = and i1 %v1041, %v1042
-  br i1 %v1043, label %if.then72, label %if.else73
-if.then72:
-  %v1044 = mul i32 %v1038, %arg.n
-  %v1045 = add i32 %v1044, %v1040
-  %v1046 = mul i32 %v1045, 2
-  %v1047 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1046
-  %v1048 = fptrunc float %v514 to half
-  store half %v1048, ptr addrspace(1) %v1047, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v1049 = add i32 %v3, %v513
-  %v1050 = add i32 %v1049, 1
-  %v1051 = icmp slt i32 %v1038, %arg.m
-  %v1052 = icmp slt i32 %v1050, %arg.n
-  %v1053 = and i1 %v1051, %v1052
-  br i1 %v1053, label %if.then75, label %if.else76
-if.then75:
-  %v1054 = mul i32 %v1038, %arg.n
-  %v1055 = add i32 %v1054, %v1050
-  %v1056 = mul i32 %v1055, 2
-  %v1057 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1056
-  %v1058 = fptrunc float %v515 to half
-  store half %v1058, ptr addrspace(1) %v1057, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v1059 = add i32 %v3, %v513
-  %v1060 = add i32 %v1059, 2
-  %v1061 = icmp slt i32 %v1038, %arg.m
-  %v1062 = icmp slt i32 %v1060, %arg.n
-  %v1063 = and i1 %v1061, %v1062
-  br i1 %v1063, label %if.then78, label %if.else79
-if.then78:
-  %v1064 = mul i32 %v1038, %arg.n
-  %v1065 = add i32 %v1064, %v1060
-  %v1066 = mul i32 %v1065, 2
-  %v1067 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1066
-  %v1068 = fptrunc float %v516 to half
-  store half %v1068, ptr addrspace(1) %v1067, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v1069 = add i32 %v3, %v513
-  %v1070 = add i32 %v1069, 3
-  %v1071 = icmp slt i32 %v1038, %arg.m
-  %v1072 = icmp slt i32 %v1070, %arg.n
-  %v1073 = and i1 %v1071, %v1072
-  br i1 %v1073, label %if.then81, label %if.else82
-if.then81:
-  %v1074 = mul i32 %v1038, %arg.n
-  %v1075 = add i32 %v1074, %v1070
-  %v1076 = mul i32 %v1075, 2
-  %v1077 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1076
-  %v1078 = fptrunc float %v517 to half
-  store half %v1078, ptr addrspace(1) %v1077, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v1079 = add i32 %v1, %v523
-  %v1080 = add i32 %v3, %v525
-  %v1081 = add i32 %v1080, 0
-  %v1082 = icmp slt i32 %v1079, %arg.m
-  %v1083 = icmp slt i32 %v1081, %arg.n
-  %v1084 = and i1 %v1082, %v1083
-  br i1 %v1084, label %if.then84, label %if.else85
-if.then84:
-  %v1085 = mul i32 %v1079, %arg.n
-  %v1086 = add i32 %v1085, %v1081
-  %v1087 = mul i32 %v1086, 2
-  %v1088 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1087
-  %v1089 = fptrunc float %v526 to half
-  store half %v1089, ptr addrspace(1) %v1088, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v1090 = add i32 %v3, %v525
-  %v1091 = add i32 %v1090, 1
-  %v1092 = icmp slt i32 %v1079, %arg.m
-  %v1093 = icmp slt i32 %v1091, %arg.n
-  %v1094 = and i1 %v1092, %v1093
-  br i1 %v1094, label %if.then87, label %if.else88
-if.then87:
-  %v1095 = mul i32 %v1079, %arg.n
-  %v1096 = add i32 %v1095, %v1091
-  %v1097 = mul i32 %v1096, 2
-  %v1098 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1097
-  %v1099 = fptrunc float %v527 to half
-  store half %v1099, ptr addrspace(1) %v1098, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1100 = add i32 %v3, %v525
-  %v1101 = add i32 %v1100, 2
-  %v1102 = icmp slt i32 %v1079, %arg.m
-  %v1103 = icmp slt i32 %v1101, %arg.n
-  %v1104 = and i1 %v1102, %v1103
-  br i1 %v1104, label %if.then90, label %if.else91
-if.then90:
-  %v1105 = mul i32 %v1079, %arg.n
-  %v1106 = add i32 %v1105, %v1101
-  %v1107 = mul i32 %v1106, 2
-  %v1108 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1107
-  %v1109 = fptrunc float %v528 to half
-  store half %v1109, ptr addrspace(1) %v1108, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1110 = add i32 %v3, %v525
-  %v1111 = add i32 %v1110, 3
-  %v1112 = icmp slt i32 %v1079, %arg.m
-  %v1113 = icmp slt i32 %v1111, %arg.n
-  %v1114 = and i1 %v1112, %v1113
-  br i1 %v1114, label %if.then93, label %if.else94
-if.then93:
-  %v1115 = mul i32 %v1079, %arg.n
-  %v1116 = add i32 %v1115, %v1111
+  %v1006 = icmp slt i32 %v1002, %arg.n
+  %v1007 = select i1 %v1006, i32 %v1005, i32 %v900
+  %v1008 = bitcast half %v683 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1008, ptr addrspace(8) %v904, i32 %v1007, i32 0, i32 0)
+  %v1009 = add i32 %v3, %v522
+  %v1010 = add i32 %v1009, 1
+  %v1011 = mul i32 %v520, %arg.n
+  %v1012 = add i32 %v1011, %v1010
+  %v1013 = mul i32 %v1012, 2
+  %v1014 = icmp slt i32 %v1010, %arg.n
+  %v1015 = select i1 %v1014, i32 %v1013, i32 %v900
+  %v1016 = bitcast half %v684 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1016, ptr addrspace(8) %v904, i32 %v1015, i32 0, i32 0)
+  %v1017 = add i32 %v3, %v522
+  %v1018 = add i32 %v1017, 2
+  %v1019 = mul i32 %v520, %arg.n
+  %v1020 = add i32 %v1019, %v1018
+  %v1021 = mul i32 %v1020, 2
+  %v1022 = icmp slt i32 %v1018, %arg.n
+  %v1023 = select i1 %v1022, i32 %v1021, i32 %v900
+  %v1024 = bitcast half %v685 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1024, ptr addrspace(8) %v904, i32 %v1023, i32 0, i32 0)
+  %v1025 = add i32 %v3, %v522
+  %v1026 = add i32 %v1025, 3
+  %v1027 = mul i32 %v520, %arg.n
+  %v1028 = add i32 %v1027, %v1026
+  %v1029 = mul i32 %v1028, 2
+  %v1030 = icmp slt i32 %v1026, %arg.n
+  %v1031 = select i1 %v1030, i32 %v1029, i32 %v900
+  %v1032 = bitcast half %v686 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1032, ptr addrspace(8) %v904, i32 %v1031, i32 0, i32 0)
+  %v1033 = add i32 %v3, %v534
+  %v1034 = add i32 %v1033, 0
+  %v1035 = mul i32 %v532, %arg.n
+  %v1036 = add i32 %v1035, %v1034
+  %v1037 = mul i32 %v1036, 2
+  %v1038 = icmp slt i32 %v1034, %arg.n
+  %v1039 = select i1 %v1038, i32 %v1037, i32 %v900
+  %v1040 = bitcast half %v687 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1040, ptr addrspace(8) %v904, i32 %v1039, i32 0, i32 0)
+  %v1041 = add i32 %v3, %v534
+  %v1042 = add i32 %v1041, 1
+  %v1043 = mul i32 %v532, %arg.n
+  %v1044 = add i32 %v1043, %v1042
+  %v1045 = mul i32 %v1044, 2
+  %v1046 = icmp slt i32 %v1042, %arg.n
+  %v1047 = select i1 %v1046, i32 %v1045, i32 %v900
+  %v1048 = bitcast half %v688 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1048, ptr addrspace(8) %v904, i32 %v1047, i32 0, i32 0)
+  %v1049 = add i32 %v3, %v534
+  %v1050 = add i32 %v1049, 2
+  %v1051 = mul i32 %v532, %arg.n
+  %v1052 = add i32 %v1051, %v1050
+  %v1053 = mul i32 %v1052, 2
+  %v1054 = icmp slt i32 %v1050, %arg.n
+  %v1055 = select i1 %v1054, i32 %v1053, i32 %v900
+  %v1056 = bitcast half %v689 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1056, ptr addrspace(8) %v904, i32 %v1055, i32 0, i32 0)
+  %v1057 = add i32 %v3, %v534
+  %v1058 = add i32 %v1057, 3
+  %v1059 = mul i32 %v532, %arg.n
+  %v1060 = add i32 %v1059, %v1058
+  %v1061 = mul i32 %v1060, 2
+  %v1062 = icmp slt i32 %v1058, %arg.n
+  %v1063 = select i1 %v1062, i32 %v1061, i32 %v900
+  %v1064 = bitcast half %v690 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1064, ptr addrspace(8) %v904, i32 %v1063, i32 0, i32 0)
+  %v1065 = add i32 %v3, %v546
+  %v1066 = add i32 %v1065, 0
+  %v1067 = mul i32 %v544, %arg.n
+  %v1068 = add i32 %v1067, %v1066
+  %v1069 = mul i32 %v1068, 2
+  %v1070 = icmp slt i32 %v1066, %arg.n
+  %v1071 = select i1 %v1070, i32 %v1069, i32 %v900
+  %v1072 = bitcast half %v691 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1072, ptr addrspace(8) %v904, i32 %v1071, i32 0, i32 0)
+  %v1073 = add i32 %v3, %v546
+  %v1074 = add i32 %v1073, 1
+  %v1075 = mul i32 %v544, %arg.n
+  %v1076 = add i32 %v1075, %v1074
+  %v1077 = mul i32 %v1076, 2
+  %v1078 = icmp slt i32 %v1074, %arg.n
+  %v1079 = select i1 %v1078, i32 %v1077, i32 %v900
+  %v1080 = bitcast half %v692 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1080, ptr addrspace(8) %v904, i32 %v1079, i32 0, i32 0)
+  %v1081 = add i32 %v3, %v546
+  %v1082 = add i32 %v1081, 2
+  %v1083 = mul i32 %v544, %arg.n
+  %v1084 = add i32 %v1083, %v1082
+  %v1085 = mul i32 %v1084, 2
+  %v1086 = icmp slt i32 %v1082, %arg.n
+  %v1087 = select i1 %v1086, i32 %v1085, i32 %v900
+  %v1088 = bitcast half %v693 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1088, ptr addrspace(8) %v904, i32 %v1087, i32 0, i32 0)
+  %v1089 = add i32 %v3, %v546
+  %v1090 = add i32 %v1089, 3
+  %v1091 = mul i32 %v544, %arg.n
+  %v1092 = add i32 %v1091, %v1090
+  %v1093 = mul i32 %v1092, 2
+  %v1094 = icmp slt i32 %v1090, %arg.n
+  %v1095 = select i1 %v1094, i32 %v1093, i32 %v900
+  %v1096 = bitcast half %v694 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1096, ptr addrspace(8) %v904, i32 %v1095, i32 0, i32 0)
+  %v1097 = add i32 %v3, %v558
+  %v1098 = add i32 %v1097, 0
+  %v1099 = mul i32 %v556, %arg.n
+  %v1100 = add i32 %v1099, %v1098
+  %v1101 = mul i32 %v1100, 2
+  %v1102 = icmp slt i32 %v1098, %arg.n
+  %v1103 = select i1 %v1102, i32 %v1101, i32 %v900
+  %v1104 = bitcast half %v695 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1104, ptr addrspace(8) %v904, i32 %v1103, i32 0, i32 0)
+  %v1105 = add i32 %v3, %v558
+  %v1106 = add i32 %v1105, 1
+  %v1107 = mul i32 %v556, %arg.n
+  %v1108 = add i32 %v1107, %v1106
+  %v1109 = mul i32 %v1108, 2
+  %v1110 = icmp slt i32 %v1106, %arg.n
+  %v1111 = select i1 %v1110, i32 %v1109, i32 %v900
+  %v1112 = bitcast half %v696 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1112, ptr addrspace(8) %v904, i32 %v1111, i32 0, i32 0)
+  %v1113 = add i32 %v3, %v558
+  %v1114 = add i32 %v1113, 2
+  %v1115 = mul i32 %v556, %arg.n
+  %v1116 = add i32 %v1115, %v1114
   %v1117 = mul i32 %v1116, 2
-  %v1118 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1117
-  %v1119 = fptrunc float %v529 to half
-  store half %v1119, ptr addrspace(1) %v1118, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1120 = add i32 %v1, %v535
-  %v1121 = add i32 %v3, %v537
-  %v1122 = add i32 %v1121, 0
-  %v1123 = icmp slt i32 %v1120, %arg.m
-  %v1124 = icmp slt i32 %v1122, %arg.n
-  %v1125 = and i1 %v1123, %v1124
-  br i1 %v1125, label %if.then96, label %if.else97
-if.then96:
-  %v1126 = mul i32 %v1120, %arg.n
-  %v1127 = add i32 %v1126, %v1122
-  %v1128 = mul i32 %v1127, 2
-  %v1129 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1128
-  %v1130 = fptrunc float %v538 to half
-  store half %v1130, ptr addrspace(1) %v1129, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1131 = add i32 %v3, %v537
-  %v1132 = add i32 %v1131, 1
-  %v1133 = icmp slt i32 %v1120, %arg.m
-  %v1134 = icmp slt i32 %v1132, %arg.n
-  %v1135 = and i1 %v1133, %v1134
-  br i1 %v1135, label %if.then99, label %if.else100
-if.then99:
-  %v1136 = mul i32 %v1120, %arg.n
-  %v1137 = add i32 %v1136, %v1132
-  %v1138 = mul i32 %v1137, 2
-  %v1139 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1138
-  %v1140 = fptrunc float %v539 to half
-  store half %v1140, ptr addrspace(1) %v1139, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1141 = add i32 %v3, %v537
-  %v1142 = add i32 %v1141, 2
-  %v1143 = icmp slt i32 %v1120, %arg.m
-  %v1144 = icmp slt i32 %v1142, %arg.n
-  %v1145 = and i1 %v1143, %v1144
-  br i1 %v1145, label %if.then102, label %if.else103
-if.then102:
-  %v1146 = mul i32 %v1120, %arg.n
-  %v1147 = add i32 %v1146, %v1142
-  %v1148 = mul i32 %v1147, 2
-  %v1149 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1148
-  %v1150 = fptrunc float %v540 to half
-  store half %v1150, ptr addrspace(1) %v1149, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1151 = add i32 %v3, %v537
-  %v1152 = add i32 %v1151, 3
-  %v1153 = icmp slt i32 %v1120, %arg.m
-  %v1154 = icmp slt i32 %v1152, %arg.n
-  %v1155 = and i1 %v1153, %v1154
-  br i1 %v1155, label %if.then105, label %if.else106
-if.then105:
-  %v1156 = mul i32 %v1120, %arg.n
-  %v1157 = add i32 %v1156, %v1152
-  %v1158 = mul i32 %v1157, 2
-  %v1159 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1158
-  %v1160 = fptrunc float %v541 to half
-  store half %v1160, ptr addrspace(1) %v1159, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1161 = add i32 %v1, %v547
-  %v1162 = add i32 %v3, %v549
-  %v1163 = add i32 %v1162, 0
-  %v1164 = icmp slt i32 %v1161, %arg.m
-  %v1165 = icmp slt i32 %v1163, %arg.n
-  %v1166 = and i1 %v1164, %v1165
-  br i1 %v1166, label %if.then108, label %if.else109
-if.then108:
-  %v1167 = mul i32 %v1161, %arg.n
-  %v1168 = add i32 %v1167, %v1163
-  %v1169 = mul i32 %v1168, 2
-  %v1170 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1169
-  %v1171 = fptrunc float %v550 to half
-  store half %v1171, ptr addrspace(1) %v1170, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1172 = add i32 %v3, %v549
-  %v1173 = add i32 %v1172, 1
-  %v1174 = icmp slt i32 %v1161, %arg.m
-  %v1175 = icmp slt i32 %v1173, %arg.n
-  %v1176 = and i1 %v1174, %v1175
-  br i1 %v1176, label %if.then111, label %if.else112
-if.then111:
-  %v1177 = mul i32 %v1161, %arg.n
-  %v1178 = add i32 %v1177, %v1173
-  %v1179 = mul i32 %v1178, 2
-  %v1180 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1179
-  %v1181 = fptrunc float %v551 to half
-  store half %v1181, ptr addrspace(1) %v1180, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1182 = add i32 %v3, %v549
-  %v1183 = add i32 %v1182, 2
-  %v1184 = icmp slt i32 %v1161, %arg.m
-  %v1185 = icmp slt i32 %v1183, %arg.n
-  %v1186 = and i1 %v1184, %v1185
-  br i1 %v1186, label %if.then114, label %if.else115
-if.then114:
-  %v1187 = mul i32 %v1161, %arg.n
-  %v1188 = add i32 %v1187, %v1183
+  %v1118 = icmp slt i32 %v1114, %arg.n
+  %v1119 = select i1 %v1118, i32 %v1117, i32 %v900
+  %v1120 = bitcast half %v697 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1120, ptr addrspace(8) %v904, i32 %v1119, i32 0, i32 0)
+  %v1121 = add i32 %v3, %v558
+  %v1122 = add i32 %v1121, 3
+  %v1123 = mul i32 %v556, %arg.n
+  %v1124 = add i32 %v1123, %v1122
+  %v1125 = mul i32 %v1124, 2
+  %v1126 = icmp slt i32 %v1122, %arg.n
+  %v1127 = select i1 %v1126, i32 %v1125, i32 %v900
+  %v1128 = bitcast half %v698 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1128, ptr addrspace(8) %v904, i32 %v1127, i32 0, i32 0)
+  %v1129 = add i32 %v3, %v570
+  %v1130 = add i32 %v1129, 0
+  %v1131 = mul i32 %v568, %arg.n
+  %v1132 = add i32 %v1131, %v1130
+  %v1133 = mul i32 %v1132, 2
+  %v1134 = icmp slt i32 %v1130, %arg.n
+  %v1135 = select i1 %v1134, i32 %v1133, i32 %v900
+  %v1136 = bitcast half %v699 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1136, ptr addrspace(8) %v904, i32 %v1135, i32 0, i32 0)
+  %v1137 = add i32 %v3, %v570
+  %v1138 = add i32 %v1137, 1
+  %v1139 = mul i32 %v568, %arg.n
+  %v1140 = add i32 %v1139, %v1138
+  %v1141 = mul i32 %v1140, 2
+  %v1142 = icmp slt i32 %v1138, %arg.n
+  %v1143 = select i1 %v1142, i32 %v1141, i32 %v900
+  %v1144 = bitcast half %v700 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1144, ptr addrspace(8) %v904, i32 %v1143, i32 0, i32 0)
+  %v1145 = add i32 %v3, %v570
+  %v1146 = add i32 %v1145, 2
+  %v1147 = mul i32 %v568, %arg.n
+  %v1148 = add i32 %v1147, %v1146
+  %v1149 = mul i32 %v1148, 2
+  %v1150 = icmp slt i32 %v1146, %arg.n
+  %v1151 = select i1 %v1150, i32 %v1149, i32 %v900
+  %v1152 = bitcast half %v701 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1152, ptr addrspace(8) %v904, i32 %v1151, i32 0, i32 0)
+  %v1153 = add i32 %v3, %v570
+  %v1154 = add i32 %v1153, 3
+  %v1155 = mul i32 %v568, %arg.n
+  %v1156 = add i32 %v1155, %v1154
+  %v1157 = mul i32 %v1156, 2
+  %v1158 = icmp slt i32 %v1154, %arg.n
+  %v1159 = select i1 %v1158, i32 %v1157, i32 %v900
+  %v1160 = bitcast half %v702 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1160, ptr addrspace(8) %v904, i32 %v1159, i32 0, i32 0)
+  %v1161 = add i32 %v3, %v582
+  %v1162 = add i32 %v1161, 0
+  %v1163 = mul i32 %v580, %arg.n
+  %v1164 = add i32 %v1163, %v1162
+  %v1165 = mul i32 %v1164, 2
+  %v1166 = icmp slt i32 %v1162, %arg.n
+  %v1167 = select i1 %v1166, i32 %v1165, i32 %v900
+  %v1168 = bitcast half %v703 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1168, ptr addrspace(8) %v904, i32 %v1167, i32 0, i32 0)
+  %v1169 = add i32 %v3, %v582
+  %v1170 = add i32 %v1169, 1
+  %v1171 = mul i32 %v580, %arg.n
+  %v1172 = add i32 %v1171, %v1170
+  %v1173 = mul i32 %v1172, 2
+  %v1174 = icmp slt i32 %v1170, %arg.n
+  %v1175 = select i1 %v1174, i32 %v1173, i32 %v900
+  %v1176 = bitcast half %v704 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1176, ptr addrspace(8) %v904, i32 %v1175, i32 0, i32 0)
+  %v1177 = add i32 %v3, %v582
+  %v1178 = add i32 %v1177, 2
+  %v1179 = mul i32 %v580, %arg.n
+  %v1180 = add i32 %v1179, %v1178
+  %v1181 = mul i32 %v1180, 2
+  %v1182 = icmp slt i32 %v1178, %arg.n
+  %v1183 = select i1 %v1182, i32 %v1181, i32 %v900
+  %v1184 = bitcast half %v705 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1184, ptr addrspace(8) %v904, i32 %v1183, i32 0, i32 0)
+  %v1185 = add i32 %v3, %v582
+  %v1186 = add i32 %v1185, 3
+  %v1187 = mul i32 %v580, %arg.n
+  %v1188 = add i32 %v1187, %v1186
   %v1189 = mul i32 %v1188, 2
-  %v1190 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1189
-  %v1191 = fptrunc float %v552 to half
-  store half %v1191, ptr addrspace(1) %v1190, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1192 = add i32 %v3, %v549
-  %v1193 = add i32 %v1192, 3
-  %v1194 = icmp slt i32 %v1161, %arg.m
-  %v1195 = icmp slt i32 %v1193, %arg.n
-  %v1196 = and i1 %v1194, %v1195
-  br i1 %v1196, label %if.then117, label %if.else118
-if.then117:
-  %v1197 = mul i32 %v1161, %arg.n
-  %v1198 = add i32 %v1197, %v1193
-  %v1199 = mul i32 %v1198, 2
-  %v1200 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1199
-  %v1201 = fptrunc float %v553 to half
-  store half %v1201, ptr addrspace(1) %v1200, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
-  %v1202 = add i32 %v1, %v559
-  %v1203 = add i32 %v3, %v561
-  %v1204 = add i32 %v1203, 0
-  %v1205 = icmp slt i32 %v1202, %arg.m
-  %v1206 = icmp slt i32 %v1204, %arg.n
-  %v1207 = and i1 %v1205, %v1206
-  br i1 %v1207, label %if.then120, label %if.else121
-if.then120:
-  %v1208 = mul i32 %v1202, %arg.n
-  %v1209 = add i32 %v1208, %v1204
-  %v1210 = mul i32 %v1209, 2
-  %v1211 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1210
-  %v1212 = fptrunc float %v562 to half
-  store half %v1212, ptr addrspace(1) %v1211, align 2
-  br label %if.end122
-if.else121:
-  br label %if.end122
-if.end122:
-  %v1213 = add i32 %v3, %v561
-  %v1214 = add i32 %v1213, 1
-  %v1215 = icmp slt i32 %v1202, %arg.m
-  %v1216 = icmp slt i32 %v1214, %arg.n
-  %v1217 = and i1 %v1215, %v1216
-  br i1 %v1217, label %if.then123, label %if.else124
-if.then123:
-  %v1218 = mul i32 %v1202, %arg.n
-  %v1219 = add i32 %v1218, %v1214
-  %v1220 = mul i32 %v1219, 2
-  %v1221 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1220
-  %v1222 = fptrunc float %v563 to half
-  store half %v1222, ptr addrspace(1) %v1221, align 2
-  br label %if.end125
-if.else124:
-  br label %if.end125
-if.end125:
-  %v1223 = add i32 %v3, %v561
-  %v1224 = add i32 %v1223, 2
-  %v1225 = icmp slt i32 %v1202, %arg.m
-  %v1226 = icmp slt i32 %v1224, %arg.n
-  %v1227 = and i1 %v1225, %v1226
-  br i1 %v1227, label %if.then126, label %if.else127
-if.then126:
-  %v1228 = mul i32 %v1202, %arg.n
-  %v1229 = add i32 %v1228, %v1224
-  %v1230 = mul i32 %v1229, 2
-  %v1231 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1230
-  %v1232 = fptrunc float %v564 to half
-  store half %v1232, ptr addrspace(1) %v1231, align 2
-  br label %if.end128
-if.else127:
-  br label %if.end128
-if.end128:
-  %v1233 = add i32 %v3, %v561
-  %v1234 = add i32 %v1233, 3
-  %v1235 = icmp slt i32 %v1202, %arg.m
-  %v1236 = icmp slt i32 %v1234, %arg.n
-  %v1237 = and i1 %v1235, %v1236
-  br i1 %v1237, label %if.then129, label %if.else130
-if.then129:
-  %v1238 = mul i32 %v1202, %arg.n
-  %v1239 = add i32 %v1238, %v1234
-  %v1240 = mul i32 %v1239, 2
-  %v1241 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1240
-  %v1242 = fptrunc float %v565 to half
-  store half %v1242, ptr addrspace(1) %v1241, align 2
-  br label %if.end131
-if.else130:
-  br label %if.end131
-if.end131:
-  %v1243 = add i32 %v1, %v571
-  %v1244 = add i32 %v3, %v573
-  %v1245 = add i32 %v1244, 0
-  %v1246 = icmp slt i32 %v1243, %arg.m
-  %v1247 = icmp slt i32 %v1245, %arg.n
-  %v1248 = and i1 %v1246, %v1247
-  br i1 %v1248, label %if.then132, label %if.else133
-if.then132:
-  %v1249 = mul i32 %v1243, %arg.n
-  %v1250 = add i32 %v1249, %v1245
-  %v1251 = mul i32 %v1250, 2
-  %v1252 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1251
-  %v1253 = fptrunc float %v574 to half
-  store half %v1253, ptr addrspace(1) %v1252, align 2
-  br label %if.end134
-if.else133:
-  br label %if.end134
-if.end134:
-  %v1254 = add i32 %v3, %v573
-  %v1255 = add i32 %v1254, 1
-  %v1256 = icmp slt i32 %v1243, %arg.m
-  %v1257 = icmp slt i32 %v1255, %arg.n
-  %v1258 = and i1 %v1256, %v1257
-  br i1 %v1258, label %if.then135, label %if.else136
-if.then135:
-  %v1259 = mul i32 %v1243, %arg.n
-  %v1260 = add i32 %v1259, %v1255
+  %v1190 = icmp slt i32 %v1186, %arg.n
+  %v1191 = select i1 %v1190, i32 %v1189, i32 %v900
+  %v1192 = bitcast half %v706 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1192, ptr addrspace(8) %v904, i32 %v1191, i32 0, i32 0)
+  %v1193 = add i32 %v3, %v594
+  %v1194 = add i32 %v1193, 0
+  %v1195 = mul i32 %v592, %arg.n
+  %v1196 = add i32 %v1195, %v1194
+  %v1197 = mul i32 %v1196, 2
+  %v1198 = icmp slt i32 %v1194, %arg.n
+  %v1199 = select i1 %v1198, i32 %v1197, i32 %v900
+  %v1200 = bitcast half %v707 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1200, ptr addrspace(8) %v904, i32 %v1199, i32 0, i32 0)
+  %v1201 = add i32 %v3, %v594
+  %v1202 = add i32 %v1201, 1
+  %v1203 = mul i32 %v592, %arg.n
+  %v1204 = add i32 %v1203, %v1202
+  %v1205 = mul i32 %v1204, 2
+  %v1206 = icmp slt i32 %v1202, %arg.n
+  %v1207 = select i1 %v1206, i32 %v1205, i32 %v900
+  %v1208 = bitcast half %v708 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1208, ptr addrspace(8) %v904, i32 %v1207, i32 0, i32 0)
+  %v1209 = add i32 %v3, %v594
+  %v1210 = add i32 %v1209, 2
+  %v1211 = mul i32 %v592, %arg.n
+  %v1212 = add i32 %v1211, %v1210
+  %v1213 = mul i32 %v1212, 2
+  %v1214 = icmp slt i32 %v1210, %arg.n
+  %v1215 = select i1 %v1214, i32 %v1213, i32 %v900
+  %v1216 = bitcast half %v709 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1216, ptr addrspace(8) %v904, i32 %v1215, i32 0, i32 0)
+  %v1217 = add i32 %v3, %v594
+  %v1218 = add i32 %v1217, 3
+  %v1219 = mul i32 %v592, %arg.n
+  %v1220 = add i32 %v1219, %v1218
+  %v1221 = mul i32 %v1220, 2
+  %v1222 = icmp slt i32 %v1218, %arg.n
+  %v1223 = select i1 %v1222, i32 %v1221, i32 %v900
+  %v1224 = bitcast half %v710 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1224, ptr addrspace(8) %v904, i32 %v1223, i32 0, i32 0)
+  %v1225 = add i32 %v3, %v606
+  %v1226 = add i32 %v1225, 0
+  %v1227 = mul i32 %v604, %arg.n
+  %v1228 = add i32 %v1227, %v1226
+  %v1229 = mul i32 %v1228, 2
+  %v1230 = icmp slt i32 %v1226, %arg.n
+  %v1231 = select i1 %v1230, i32 %v1229, i32 %v900
+  %v1232 = bitcast half %v711 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1232, ptr addrspace(8) %v904, i32 %v1231, i32 0, i32 0)
+  %v1233 = add i32 %v3, %v606
+  %v1234 = add i32 %v1233, 1
+  %v1235 = mul i32 %v604, %arg.n
+  %v1236 = add i32 %v1235, %v1234
+  %v1237 = mul i32 %v1236, 2
+  %v1238 = icmp slt i32 %v1234, %arg.n
+  %v1239 = select i1 %v1238, i32 %v1237, i32 %v900
+  %v1240 = bitcast half %v712 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1240, ptr addrspace(8) %v904, i32 %v1239, i32 0, i32 0)
+  %v1241 = add i32 %v3, %v606
+  %v1242 = add i32 %v1241, 2
+  %v1243 = mul i32 %v604, %arg.n
+  %v1244 = add i32 %v1243, %v1242
+  %v1245 = mul i32 %v1244, 2
+  %v1246 = icmp slt i32 %v1242, %arg.n
+  %v1247 = select i1 %v1246, i32 %v1245, i32 %v900
+  %v1248 = bitcast half %v713 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1248, ptr addrspace(8) %v904, i32 %v1247, i32 0, i32 0)
+  %v1249 = add i32 %v3, %v606
+  %v1250 = add i32 %v1249, 3
+  %v1251 = mul i32 %v604, %arg.n
+  %v1252 = add i32 %v1251, %v1250
+  %v1253 = mul i32 %v1252, 2
+  %v1254 = icmp slt i32 %v1250, %arg.n
+  %v1255 = select i1 %v1254, i32 %v1253, i32 %v900
+  %v1256 = bitcast half %v714 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1256, ptr addrspace(8) %v904, i32 %v1255, i32 0, i32 0)
+  %v1257 = add i32 %v3, %v618
+  %v1258 = add i32 %v1257, 0
+  %v1259 = mul i32 %v616, %arg.n
+  %v1260 = add i32 %v1259, %v1258
   %v1261 = mul i32 %v1260, 2
-  %v1262 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1261
-  %v1263 = fptrunc float %v575 to half
-  store half %v1263, ptr addrspace(1) %v1262, align 2
-  br label %if.end137
-if.else136:
-  br label %if.end137
-if.end137:
-  %v1264 = add i32 %v3, %v573
-  %v1265 = add i32 %v1264, 2
-  %v1266 = icmp slt i32 %v1243, %arg.m
-  %v1267 = icmp slt i32 %v1265, %arg.n
-  %v1268 = and i1 %v1266, %v1267
-  br i1 %v1268, label %if.then138, label %if.else139
-if.then138:
-  %v1269 = mul i32 %v1243, %arg.n
-  %v1270 = add i32 %v1269, %v1265
-  %v1271 = mul i32 %v1270, 2
-  %v1272 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1271
-  %v1273 = fptrunc float %v576 to half
-  store half %v1273, ptr addrspace(1) %v1272, align 2
-  br label %if.end140
-if.else139:
-  br label %if.end140
-if.end140:
-  %v1274 = add i32 %v3, %v573
-  %v1275 = add i32 %v1274, 3
-  %v1276 = icmp slt i32 %v1243, %arg.m
-  %v1277 = icmp slt i32 %v1275, %arg.n
-  %v1278 = and i1 %v1276, %v1277
-  br i1 %v1278, label %if.then141, label %if.else142
-if.then141:
-  %v1279 = mul i32 %v1243, %arg.n
-  %v1280 = add i32 %v1279, %v1275
-  %v1281 = mul i32 %v1280, 2
-  %v1282 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1281
-  %v1283 = fptrunc float %v577 to half
-  store half %v1283, ptr addrspace(1) %v1282, align 2
-  br label %if.end143
-if.else142:
-  br label %if.end143
-if.end143:
-  %v1284 = add i32 %v1, %v583
-  %v1285 = add i32 %v3, %v585
-  %v1286 = add i32 %v1285, 0
-  %v1287 = icmp slt i32 %v1284, %arg.m
-  %v1288 = icmp slt i32 %v1286, %arg.n
-  %v1289 = and i1 %v1287, %v1288
-  br i1 %v1289, label %if.then144, label %if.else145
-if.then144:
-  %v1290 = mul i32 %v1284, %arg.n
-  %v1291 = add i32 %v1290, %v1286
-  %v1292 = mul i32 %v1291, 2
-  %v1293 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1292
-  %v1294 = fptrunc float %v586 to half
-  store half %v1294, ptr addrspace(1) %v1293, align 2
-  br label %if.end146
-if.else145:
-  br label %if.end146
-if.end146:
-  %v1295 = add i32 %v3, %v585
-  %v1296 = add i32 %v1295, 1
-  %v1297 = icmp slt i32 %v1284, %arg.m
-  %v1298 = icmp slt i32 %v1296, %arg.n
-  %v1299 = and i1 %v1297, %v1298
-  br i1 %v1299, label %if.then147, label %if.else148
-if.then147:
-  %v1300 = mul i32 %v1284, %arg.n
-  %v1301 = add i32 %v1300, %v1296
-  %v1302 = mul i32 %v1301, 2
-  %v1303 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1302
-  %v1304 = fptrunc float %v587 to half
-  store half %v1304, ptr addrspace(1) %v1303, align 2
-  br label %if.end149
-if.else148:
-  br label %if.end149
-if.end149:
-  %v1305 = add i32 %v3, %v585
+  %v1262 = icmp slt i32 %v1258, %arg.n
+  %v1263 = select i1 %v1262, i32 %v1261, i32 %v900
+  %v1264 = bitcast half %v715 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1264, ptr addrspace(8) %v904, i32 %v1263, i32 0, i32 0)
+  %v1265 = add i32 %v3, %v618
+  %v1266 = add i32 %v1265, 1
+  %v1267 = mul i32 %v616, %arg.n
+  %v1268 = add i32 %v1267, %v1266
+  %v1269 = mul i32 %v1268, 2
+  %v1270 = icmp slt i32 %v1266, %arg.n
+  %v1271 = select i1 %v1270, i32 %v1269, i32 %v900
+  %v1272 = bitcast half %v716 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1272, ptr addrspace(8) %v904, i32 %v1271, i32 0, i32 0)
+  %v1273 = add i32 %v3, %v618
+  %v1274 = add i32 %v1273, 2
+  %v1275 = mul i32 %v616, %arg.n
+  %v1276 = add i32 %v1275, %v1274
+  %v1277 = mul i32 %v1276, 2
+  %v1278 = icmp slt i32 %v1274, %arg.n
+  %v1279 = select i1 %v1278, i32 %v1277, i32 %v900
+  %v1280 = bitcast half %v717 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1280, ptr addrspace(8) %v904, i32 %v1279, i32 0, i32 0)
+  %v1281 = add i32 %v3, %v618
+  %v1282 = add i32 %v1281, 3
+  %v1283 = mul i32 %v616, %arg.n
+  %v1284 = add i32 %v1283, %v1282
+  %v1285 = mul i32 %v1284, 2
+  %v1286 = icmp slt i32 %v1282, %arg.n
+  %v1287 = select i1 %v1286, i32 %v1285, i32 %v900
+  %v1288 = bitcast half %v718 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1288, ptr addrspace(8) %v904, i32 %v1287, i32 0, i32 0)
+  %v1289 = add i32 %v3, %v630
+  %v1290 = add i32 %v1289, 0
+  %v1291 = mul i32 %v628, %arg.n
+  %v1292 = add i32 %v1291, %v1290
+  %v1293 = mul i32 %v1292, 2
+  %v1294 = icmp slt i32 %v1290, %arg.n
+  %v1295 = select i1 %v1294, i32 %v1293, i32 %v900
+  %v1296 = bitcast half %v719 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1296, ptr addrspace(8) %v904, i32 %v1295, i32 0, i32 0)
+  %v1297 = add i32 %v3, %v630
+  %v1298 = add i32 %v1297, 1
+  %v1299 = mul i32 %v628, %arg.n
+  %v1300 = add i32 %v1299, %v1298
+  %v1301 = mul i32 %v1300, 2
+  %v1302 = icmp slt i32 %v1298, %arg.n
+  %v1303 = select i1 %v1302, i32 %v1301, i32 %v900
+  %v1304 = bitcast half %v720 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1304, ptr addrspace(8) %v904, i32 %v1303, i32 0, i32 0)
+  %v1305 = add i32 %v3, %v630
   %v1306 = add i32 %v1305, 2
-  %v1307 = icmp slt i32 %v1284, %arg.m
-  %v1308 = icmp slt i32 %v1306, %arg.n
-  %v1309 = and i1 %v1307, %v1308
-  br i1 %v1309, label %if.then150, label %if.else151
-if.then150:
-  %v1310 = mul i32 %v1284, %arg.n
-  %v1311 = add i32 %v1310, %v1306
-  %v1312 = mul i32 %v1311, 2
-  %v1313 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1312
-  %v1314 = fptrunc float %v588 to half
-  store half %v1314, ptr addrspace(1) %v1313, align 2
-  br label %if.end152
-if.else151:
-  br label %if.end152
-if.end152:
-  %v1315 = add i32 %v3, %v585
-  %v1316 = add i32 %v1315, 3
-  %v1317 = icmp slt i32 %v1284, %arg.m
-  %v1318 = icmp slt i32 %v1316, %arg.n
-  %v1319 = and i1 %v1317, %v1318
-  br i1 %v1319, label %if.then153, label %if.else154
-if.then153:
-  %v1320 = mul i32 %v1284, %arg.n
-  %v1321 = add i32 %v1320, %v1316
-  %v1322 = mul i32 %v1321, 2
-  %v1323 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1322
-  %v1324 = fptrunc float %v589 to half
-  store half %v1324, ptr addrspace(1) %v1323, align 2
-  br label %if.end155
-if.else154:
-  br label %if.end155
-if.end155:
-  %v1325 = add i32 %v1, %v595
-  %v1326 = add i32 %v3, %v597
-  %v1327 = add i32 %v1326, 0
-  %v1328 = icmp slt i32 %v1325, %arg.m
-  %v1329 = icmp slt i32 %v1327, %arg.n
-  %v1330 = and i1 %v1328, %v1329
-  br i1 %v1330, label %if.then156, label %if.else157
-if.then156:
-  %v1331 = mul i32 %v1325, %arg.n
-  %v1332 = add i32 %v1331, %v1327
+  %v1307 = mul i32 %v628, %arg.n
+  %v1308 = add i32 %v1307, %v1306
+  %v1309 = mul i32 %v1308, 2
+  %v1310 = icmp slt i32 %v1306, %arg.n
+  %v1311 = select i1 %v1310, i32 %v1309, i32 %v900
+  %v1312 = bitcast half %v721 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1312, ptr addrspace(8) %v904, i32 %v1311, i32 0, i32 0)
+  %v1313 = add i32 %v3, %v630
+  %v1314 = add i32 %v1313, 3
+  %v1315 = mul i32 %v628, %arg.n
+  %v1316 = add i32 %v1315, %v1314
+  %v1317 = mul i32 %v1316, 2
+  %v1318 = icmp slt i32 %v1314, %arg.n
+  %v1319 = select i1 %v1318, i32 %v1317, i32 %v900
+  %v1320 = bitcast half %v722 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1320, ptr addrspace(8) %v904, i32 %v1319, i32 0, i32 0)
+  %v1321 = add i32 %v3, %v642
+  %v1322 = add i32 %v1321, 0
+  %v1323 = mul i32 %v640, %arg.n
+  %v1324 = add i32 %v1323, %v1322
+  %v1325 = mul i32 %v1324, 2
+  %v1326 = icmp slt i32 %v1322, %arg.n
+  %v1327 = select i1 %v1326, i32 %v1325, i32 %v900
+  %v1328 = bitcast half %v723 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1328, ptr addrspace(8) %v904, i32 %v1327, i32 0, i32 0)
+  %v1329 = add i32 %v3, %v642
+  %v1330 = add i32 %v1329, 1
+  %v1331 = mul i32 %v640, %arg.n
+  %v1332 = add i32 %v1331, %v1330
   %v1333 = mul i32 %v1332, 2
-  %v1334 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1333
-  %v1335 = fptrunc float %v598 to half
-  store half %v1335, ptr addrspace(1) %v1334, align 2
-  br label %if.end158
-if.else157:
-  br label %if.end158
-if.end158:
-  %v1336 = add i32 %v3, %v597
-  %v1337 = add i32 %v1336, 1
-  %v1338 = icmp slt i32 %v1325, %arg.m
-  %v1339 = icmp slt i32 %v1337, %arg.n
-  %v1340 = and i1 %v1338, %v1339
-  br i1 %v1340, label %if.then159, label %if.else160
-if.then159:
-  %v1341 = mul i32 %v1325, %arg.n
-  %v1342 = add i32 %v1341, %v1337
-  %v1343 = mul i32 %v1342, 2
-  %v1344 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1343
-  %v1345 = fptrunc float %v599 to half
-  store half %v1345, ptr addrspace(1) %v1344, align 2
-  br label %if.end161
-if.else160:
-  br label %if.end161
-if.end161:
-  %v1346 = add i32 %v3, %v597
-  %v1347 = add i32 %v1346, 2
-  %v1348 = icmp slt i32 %v1325, %arg.m
-  %v1349 = icmp slt i32 %v1347, %arg.n
-  %v1350 = and i1 %v1348, %v1349
-  br i1 %v1350, label %if.then162, label %if.else163
-if.then162:
-  %v1351 = mul i32 %v1325, %arg.n
-  %v1352 = add i32 %v1351, %v1347
-  %v1353 = mul i32 %v1352, 2
-  %v1354 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1353
-  %v1355 = fptrunc float %v600 to half
-  store half %v1355, ptr addrspace(1) %v1354, align 2
-  br label %if.end164
-if.else163:
-  br label %if.end164
-if.end164:
-  %v1356 = add i32 %v3, %v597
-  %v1357 = add i32 %v1356, 3
-  %v1358 = icmp slt i32 %v1325, %arg.m
-  %v1359 = icmp slt i32 %v1357, %arg.n
-  %v1360 = and i1 %v1358, %v1359
-  br i1 %v1360, label %if.then165, label %if.else166
-if.then165:
-  %v1361 = mul i32 %v1325, %arg.n
-  %v1362 = add i32 %v1361, %v1357
-  %v1363 = mul i32 %v1362, 2
-  %v1364 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1363
-  %v1365 = fptrunc float %v601 to half
-  store half %v1365, ptr addrspace(1) %v1364, align 2
-  br label %if.end167
-if.else166:
-  br label %if.end167
-if.end167:
-  %v1366 = add i32 %v1, %v607
-  %v1367 = add i32 %v3, %v609
-  %v1368 = add i32 %v1367, 0
-  %v1369 = icmp slt i32 %v1366, %arg.m
-  %v1370 = icmp slt i32 %v1368, %arg.n
-  %v1371 = and i1 %v1369, %v1370
-  br i1 %v1371, label %if.then168, label %if.else169
-if.then168:
-  %v1372 = mul i32 %v1366, %arg.n
-  %v1373 = add i32 %v1372, %v1368
-  %v1374 = mul i32 %v1373, 2
-  %v1375 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1374
-  %v1376 = fptrunc float %v610 to half
-  store half %v1376, ptr addrspace(1) %v1375, align 2
-  br label %if.end170
-if.else169:
-  br label %if.end170
-if.end170:
-  %v1377 = add i32 %v3, %v609
-  %v1378 = add i32 %v1377, 1
-  %v1379 = icmp slt i32 %v1366, %arg.m
-  %v1380 = icmp slt i32 %v1378, %arg.n
-  %v1381 = and i1 %v1379, %v1380
-  br i1 %v1381, label %if.then171, label %if.else172
-if.then171:
-  %v1382 = mul i32 %v1366, %arg.n
-  %v1383 = add i32 %v1382, %v1378
-  %v1384 = mul i32 %v1383, 2
-  %v1385 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1384
-  %v1386 = fptrunc float %v611 to half
-  store half %v1386, ptr addrspace(1) %v1385, align 2
-  br label %if.end173
-if.else172:
-  br label %if.end173
-if.end173:
-  %v1387 = add i32 %v3, %v609
-  %v1388 = add i32 %v1387, 2
-  %v1389 = icmp slt i32 %v1366, %arg.m
-  %v1390 = icmp slt i32 %v1388, %arg.n
-  %v1391 = and i1 %v1389, %v1390
-  br i1 %v1391, label %if.then174, label %if.else175
-if.then174:
-  %v1392 = mul i32 %v1366, %arg.n
-  %v1393 = add i32 %v1392, %v1388
-  %v1394 = mul i32 %v1393, 2
-  %v1395 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1394
-  %v1396 = fptrunc float %v612 to half
-  store half %v1396, ptr addrspace(1) %v1395, align 2
-  br label %if.end176
-if.else175:
-  br label %if.end176
-if.end176:
-  %v1397 = add i32 %v3, %v609
-  %v1398 = add i32 %v1397, 3
-  %v1399 = icmp slt i32 %v1366, %arg.m
-  %v1400 = icmp slt i32 %v1398, %arg.n
-  %v1401 = and i1 %v1399, %v1400
-  br i1 %v1401, label %if.then177, label %if.else178
-if.then177:
-  %v1402 = mul i32 %v1366, %arg.n
-  %v1403 = add i32 %v1402, %v1398
-  %v1404 = mul i32 %v1403, 2
-  %v1405 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1404
-  %v1406 = fptrunc float %v613 to half
-  store half %v1406, ptr addrspace(1) %v1405, align 2
-  br label %if.end179
-if.else178:
-  br label %if.end179
-if.end179:
-  %v1407 = add i32 %v1, %v619
-  %v1408 = add i32 %v3, %v621
-  %v1409 = add i32 %v1408, 0
-  %v1410 = icmp slt i32 %v1407, %arg.m
-  %v1411 = icmp slt i32 %v1409, %arg.n
-  %v1412 = and i1 %v1410, %v1411
-  br i1 %v1412, label %if.then180, label %if.else181
-if.then180:
-  %v1413 = mul i32 %v1407, %arg.n
-  %v1414 = add i32 %v1413, %v1409
-  %v1415 = mul i32 %v1414, 2
-  %v1416 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1415
-  %v1417 = fptrunc float %v622 to half
-  store half %v1417, ptr addrspace(1) %v1416, align 2
-  br label %if.end182
-if.else181:
-  br label %if.end182
-if.end182:
-  %v1418 = add i32 %v3, %v621
-  %v1419 = add i32 %v1418, 1
-  %v1420 = icmp slt i32 %v1407, %arg.m
-  %v1421 = icmp slt i32 %v1419, %arg.n
-  %v1422 = and i1 %v1420, %v1421
-  br i1 %v1422, label %if.then183, label %if.else184
-if.then183:
-  %v1423 = mul i32 %v1407, %arg.n
-  %v1424 = add i32 %v1423, %v1419
-  %v1425 = mul i32 %v1424, 2
-  %v1426 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1425
-  %v1427 = fptrunc float %v623 to half
-  store half %v1427, ptr addrspace(1) %v1426, align 2
-  br label %if.end185
-if.else184:
-  br label %if.end185
-if.end185:
-  %v1428 = add i32 %v3, %v621
-  %v1429 = add i32 %v1428, 2
-  %v1430 = icmp slt i32 %v1407, %arg.m
-  %v1431 = icmp slt i32 %v1429, %arg.n
-  %v1432 = and i1 %v1430, %v1431
-  br i1 %v1432, label %if.then186, label %if.else187
-if.then186:
-  %v1433 = mul i32 %v1407, %arg.n
-  %v1434 = add i32 %v1433, %v1429
-  %v1435 = mul i32 %v1434, 2
-  %v1436 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1435
-  %v1437 = fptrunc float %v624 to half
-  store half %v1437, ptr addrspace(1) %v1436, align 2
-  br label %if.end188
-if.else187:
-  br label %if.end188
-if.end188:
-  %v1438 = add i32 %v3, %v621
-  %v1439 = add i32 %v1438, 3
-  %v1440 = icmp slt i32 %v1407, %arg.m
-  %v1441 = icmp slt i32 %v1439, %arg.n
-  %v1442 = and i1 %v1440, %v1441
-  br i1 %v1442, label %if.then189, label %if.else190
-if.then189:
-  %v1443 = mul i32 %v1407, %arg.n
-  %v1444 = add i32 %v1443, %v1439
-  %v1445 = mul i32 %v1444, 2
-  %v1446 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1445
-  %v1447 = fptrunc float %v625 to half
-  store half %v1447, ptr addrspace(1) %v1446, align 2
-  br label %if.end191
-if.else190:
-  br label %if.end191
-if.end191:
-  %v1448 = add i32 %v1, %v631
-  %v1449 = add i32 %v3, %v633
-  %v1450 = add i32 %v1449, 0
-  %v1451 = icmp slt i32 %v1448, %arg.m
-  %v1452 = icmp slt i32 %v1450, %arg.n
-  %v1453 = and i1 %v1451, %v1452
-  br i1 %v1453, label %if.then192, label %if.else193
-if.then192:
-  %v1454 = mul i32 %v1448, %arg.n
-  %v1455 = add i32 %v1454, %v1450
-  %v1456 = mul i32 %v1455, 2
-  %v1457 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1456
-  %v1458 = fptrunc float %v634 to half
-  store half %v1458, ptr addrspace(1) %v1457, align 2
-  br label %if.end194
-if.else193:
-  br label %if.end194
-if.end194:
-  %v1459 = add i32 %v3, %v633
-  %v1460 = add i32 %v1459, 1
-  %v1461 = icmp slt i32 %v1448, %arg.m
-  %v1462 = icmp slt i32 %v1460, %arg.n
-  %v1463 = and i1 %v1461, %v1462
-  br i1 %v1463, label %if.then195, label %if.else196
-if.then195:
-  %v1464 = mul i32 %v1448, %arg.n
-  %v1465 = add i32 %v1464, %v1460
-  %v1466 = mul i32 %v1465, 2
-  %v1467 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1466
-  %v1468 = fptrunc float %v635 to half
-  store half %v1468, ptr addrspace(1) %v1467, align 2
-  br label %if.end197
-if.else196:
-  br label %if.end197
-if.end197:
-  %v1469 = add i32 %v3, %v633
-  %v1470 = add i32 %v1469, 2
-  %v1471 = icmp slt i32 %v1448, %arg.m
-  %v1472 = icmp slt i32 %v1470, %arg.n
-  %v1473 = and i1 %v1471, %v1472
-  br i1 %v1473, label %if.then198, label %if.else199
-if.then198:
-  %v1474 = mul i32 %v1448, %arg.n
-  %v1475 = add i32 %v1474, %v1470
-  %v1476 = mul i32 %v1475, 2
-  %v1477 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1476
-  %v1478 = fptrunc float %v636 to half
-  store half %v1478, ptr addrspace(1) %v1477, align 2
-  br label %if.end200
-if.else199:
-  br label %if.end200
-if.end200:
-  %v1479 = add i32 %v3, %v633
-  %v1480 = add i32 %v1479, 3
-  %v1481 = icmp slt i32 %v1448, %arg.m
-  %v1482 = icmp slt i32 %v1480, %arg.n
-  %v1483 = and i1 %v1481, %v1482
-  br i1 %v1483, label %if.then201, label %if.else202
-if.then201:
-  %v1484 = mul i32 %v1448, %arg.n
-  %v1485 = add i32 %v1484, %v1480
-  %v1486 = mul i32 %v1485, 2
-  %v1487 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1486
-  %v1488 = fptrunc float %v637 to half
-  store half %v1488, ptr addrspace(1) %v1487, align 2
-  br label %if.end203
-if.else202:
-  br label %if.end203
-if.end203:
-  %v1489 = add i32 %v1, %v643
-  %v1490 = add i32 %v3, %v645
-  %v1491 = add i32 %v1490, 0
-  %v1492 = icmp slt i32 %v1489, %arg.m
-  %v1493 = icmp slt i32 %v1491, %arg.n
-  %v1494 = and i1 %v1492, %v1493
-  br i1 %v1494, label %if.then204, label %if.else205
-if.then204:
-  %v1495 = mul i32 %v1489, %arg.n
-  %v1496 = add i32 %v1495, %v1491
-  %v1497 = mul i32 %v1496, 2
-  %v1498 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1497
-  %v1499 = fptrunc float %v646 to half
-  store half %v1499, ptr addrspace(1) %v1498, align 2
-  br label %if.end206
-if.else205:
-  br label %if.end206
-if.end206:
-  %v1500 = add i32 %v3, %v645
-  %v1501 = add i32 %v1500, 1
-  %v1502 = icmp slt i32 %v1489, %arg.m
-  %v1503 = icmp slt i32 %v1501, %arg.n
-  %v1504 = and i1 %v1502, %v1503
-  br i1 %v1504, label %if.then207, label %if.else208
-if.then207:
-  %v1505 = mul i32 %v1489, %arg.n
-  %v1506 = add i32 %v1505, %v1501
-  %v1507 = mul i32 %v1506, 2
-  %v1508 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1507
-  %v1509 = fptrunc float %v647 to half
-  store half %v1509, ptr addrspace(1) %v1508, align 2
-  br label %if.end209
-if.else208:
-  br label %if.end209
-if.end209:
-  %v1510 = add i32 %v3, %v645
-  %v1511 = add i32 %v1510, 2
-  %v1512 = icmp slt i32 %v1489, %arg.m
-  %v1513 = icmp slt i32 %v1511, %arg.n
-  %v1514 = and i1 %v1512, %v1513
-  br i1 %v1514, label %if.then210, label %if.else211
-if.then210:
-  %v1515 = mul i32 %v1489, %arg.n
-  %v1516 = add i32 %v1515, %v1511
-  %v1517 = mul i32 %v1516, 2
-  %v1518 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1517
-  %v1519 = fptrunc float %v648 to half
-  store half %v1519, ptr addrspace(1) %v1518, align 2
-  br label %if.end212
-if.else211:
-  br label %if.end212
-if.end212:
-  %v1520 = add i32 %v3, %v645
-  %v1521 = add i32 %v1520, 3
-  %v1522 = icmp slt i32 %v1489, %arg.m
-  %v1523 = icmp slt i32 %v1521, %arg.n
-  %v1524 = and i1 %v1522, %v1523
-  br i1 %v1524, label %if.then213, label %if.else214
-if.then213:
-  %v1525 = mul i32 %v1489, %arg.n
-  %v1526 = add i32 %v1525, %v1521
-  %v1527 = mul i32 %v1526, 2
-  %v1528 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1527
-  %v1529 = fptrunc float %v649 to half
-  store half %v1529, ptr addrspace(1) %v1528, align 2
-  br label %if.end215
-if.else214:
-  br label %if.end215
-if.end215:
+  %v1334 = icmp slt i32 %v1330, %arg.n
+  %v1335 = select i1 %v1334, i32 %v1333, i32 %v900
+  %v1336 = bitcast half %v724 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1336, ptr addrspace(8) %v904, i32 %v1335, i32 0, i32 0)
+  %v1337 = add i32 %v3, %v642
+  %v1338 = add i32 %v1337, 2
+  %v1339 = mul i32 %v640, %arg.n
+  %v1340 = add i32 %v1339, %v1338
+  %v1341 = mul i32 %v1340, 2
+  %v1342 = icmp slt i32 %v1338, %arg.n
+  %v1343 = select i1 %v1342, i32 %v1341, i32 %v900
+  %v1344 = bitcast half %v725 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1344, ptr addrspace(8) %v904, i32 %v1343, i32 0, i32 0)
+  %v1345 = add i32 %v3, %v642
+  %v1346 = add i32 %v1345, 3
+  %v1347 = mul i32 %v640, %arg.n
+  %v1348 = add i32 %v1347, %v1346
+  %v1349 = mul i32 %v1348, 2
+  %v1350 = icmp slt i32 %v1346, %arg.n
+  %v1351 = select i1 %v1350, i32 %v1349, i32 %v900
+  %v1352 = bitcast half %v726 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1352, ptr addrspace(8) %v904, i32 %v1351, i32 0, i32 0)
+  %v1353 = add i32 %v3, %v654
+  %v1354 = add i32 %v1353, 0
+  %v1355 = mul i32 %v652, %arg.n
+  %v1356 = add i32 %v1355, %v1354
+  %v1357 = mul i32 %v1356, 2
+  %v1358 = icmp slt i32 %v1354, %arg.n
+  %v1359 = select i1 %v1358, i32 %v1357, i32 %v900
+  %v1360 = bitcast half %v727 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1360, ptr addrspace(8) %v904, i32 %v1359, i32 0, i32 0)
+  %v1361 = add i32 %v3, %v654
+  %v1362 = add i32 %v1361, 1
+  %v1363 = mul i32 %v652, %arg.n
+  %v1364 = add i32 %v1363, %v1362
+  %v1365 = mul i32 %v1364, 2
+  %v1366 = icmp slt i32 %v1362, %arg.n
+  %v1367 = select i1 %v1366, i32 %v1365, i32 %v900
+  %v1368 = bitcast half %v728 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1368, ptr addrspace(8) %v904, i32 %v1367, i32 0, i32 0)
+  %v1369 = add i32 %v3, %v654
+  %v1370 = add i32 %v1369, 2
+  %v1371 = mul i32 %v652, %arg.n
+  %v1372 = add i32 %v1371, %v1370
+  %v1373 = mul i32 %v1372, 2
+  %v1374 = icmp slt i32 %v1370, %arg.n
+  %v1375 = select i1 %v1374, i32 %v1373, i32 %v900
+  %v1376 = bitcast half %v729 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1376, ptr addrspace(8) %v904, i32 %v1375, i32 0, i32 0)
+  %v1377 = add i32 %v3, %v654
+  %v1378 = add i32 %v1377, 3
+  %v1379 = mul i32 %v652, %arg.n
+  %v1380 = add i32 %v1379, %v1378
+  %v1381 = mul i32 %v1380, 2
+  %v1382 = icmp slt i32 %v1378, %arg.n
+  %v1383 = select i1 %v1382, i32 %v1381, i32 %v900
+  %v1384 = bitcast half %v730 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1384, ptr addrspace(8) %v904, i32 %v1383, i32 0, i32 0)
+  %v1385 = add i32 %v3, %v666
+  %v1386 = add i32 %v1385, 0
+  %v1387 = mul i32 %v664, %arg.n
+  %v1388 = add i32 %v1387, %v1386
+  %v1389 = mul i32 %v1388, 2
+  %v1390 = icmp slt i32 %v1386, %arg.n
+  %v1391 = select i1 %v1390, i32 %v1389, i32 %v900
+  %v1392 = bitcast half %v731 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1392, ptr addrspace(8) %v904, i32 %v1391, i32 0, i32 0)
+  %v1393 = add i32 %v3, %v666
+  %v1394 = add i32 %v1393, 1
+  %v1395 = mul i32 %v664, %arg.n
+  %v1396 = add i32 %v1395, %v1394
+  %v1397 = mul i32 %v1396, 2
+  %v1398 = icmp slt i32 %v1394, %arg.n
+  %v1399 = select i1 %v1398, i32 %v1397, i32 %v900
+  %v1400 = bitcast half %v732 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1400, ptr addrspace(8) %v904, i32 %v1399, i32 0, i32 0)
+  %v1401 = add i32 %v3, %v666
+  %v1402 = add i32 %v1401, 2
+  %v1403 = mul i32 %v664, %arg.n
+  %v1404 = add i32 %v1403, %v1402
+  %v1405 = mul i32 %v1404, 2
+  %v1406 = icmp slt i32 %v1402, %arg.n
+  %v1407 = select i1 %v1406, i32 %v1405, i32 %v900
+  %v1408 = bitcast half %v733 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1408, ptr addrspace(8) %v904, i32 %v1407, i32 0, i32 0)
+  %v1409 = add i32 %v3, %v666
+  %v1410 = add i32 %v1409, 3
+  %v1411 = mul i32 %v664, %arg.n
+  %v1412 = add i32 %v1411, %v1410
+  %v1413 = mul i32 %v1412, 2
+  %v1414 = icmp slt i32 %v1410, %arg.n
+  %v1415 = select i1 %v1414, i32 %v1413, i32 %v900
+  %v1416 = bitcast half %v734 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1416, ptr addrspace(8) %v904, i32 %v1415, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
 declare <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3))
-declare void @llvm.amdgcn.global.load.lds(ptr addrspace(1), ptr addrspace(3), i32, i32, i32)
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1), i16, i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, <16 x float>, i32, i32, i32)
-declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
-declare void @llvm.amdgcn.s.waitcnt(i32)
-declare void @llvm.amdgcn.sched.barrier(i32)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workitem.id.x()

@@ -1036,1296 +1036,789 @@ for.exit8:
   %v940 = extractelement <8 x float> %v702, i32 5
   %v941 = extractelement <8 x float> %v702, i32 6
   %v942 = extractelement <8 x float> %v702, i32 7
+  %v943 = fptrunc float %v823 to half
+  %v944 = fptrunc float %v824 to half
+  %v945 = fptrunc float %v825 to half
+  %v946 = fptrunc float %v826 to half
+  %v947 = fptrunc float %v827 to half
+  %v948 = fptrunc float %v828 to half
+  %v949 = fptrunc float %v829 to half
+  %v950 = fptrunc float %v830 to half
+  %v951 = fptrunc float %v839 to half
+  %v952 = fptrunc float %v840 to half
+  %v953 = fptrunc float %v841 to half
+  %v954 = fptrunc float %v842 to half
+  %v955 = fptrunc float %v843 to half
+  %v956 = fptrunc float %v844 to half
+  %v957 = fptrunc float %v845 to half
+  %v958 = fptrunc float %v846 to half
+  %v959 = fptrunc float %v855 to half
+  %v960 = fptrunc float %v856 to half
+  %v961 = fptrunc float %v857 to half
+  %v962 = fptrunc float %v858 to half
+  %v963 = fptrunc float %v859 to half
+  %v964 = fptrunc float %v860 to half
+  %v965 = fptrunc float %v861 to half
+  %v966 = fptrunc float %v862 to half
+  %v967 = fptrunc float %v871 to half
+  %v968 = fptrunc float %v872 to half
+  %v969 = fptrunc float %v873 to half
+  %v970 = fptrunc float %v874 to half
+  %v971 = fptrunc float %v875 to half
+  %v972 = fptrunc float %v876 to half
+  %v973 = fptrunc float %v877 to half
+  %v974 = fptrunc float %v878 to half
+  %v975 = fptrunc float %v887 to half
+  %v976 = fptrunc float %v888 to half
+  %v977 = fptrunc float %v889 to half
+  %v978 = fptrunc float %v890 to half
+  %v979 = fptrunc float %v891 to half
+  %v980 = fptrunc float %v892 to half
+  %v981 = fptrunc float %v893 to half
+  %v982 = fptrunc float %v894 to half
+  %v983 = fptrunc float %v903 to half
+  %v984 = fptrunc float %v904 to half
+  %v985 = fptrunc float %v905 to half
+  %v986 = fptrunc float %v906 to half
+  %v987 = fptrunc float %v907 to half
+  %v988 = fptrunc float %v908 to half
+  %v989 = fptrunc float %v909 to half
+  %v990 = fptrunc float %v910 to half
+  %v991 = fptrunc float %v919 to half
+  %v992 = fptrunc float %v920 to half
+  %v993 = fptrunc float %v921 to half
+  %v994 = fptrunc float %v922 to half
+  %v995 = fptrunc float %v923 to half
+  %v996 = fptrunc float %v924 to half
+  %v997 = fptrunc float %v925 to half
+  %v998 = fptrunc float %v926 to half
+  %v999 = fptrunc float %v935 to half
+  %v1000 = fptrunc float %v936 to half
+  %v1001 = fptrunc float %v937 to half
+  %v1002 = fptrunc float %v938 to half
+  %v1003 = fptrunc float %v939 to half
+  %v1004 = fptrunc float %v940 to half
+  %v1005 = fptrunc float %v941 to half
+  %v1006 = fptrunc float %v942 to half
   br i1 %v105, label %if.then21, label %if.else22
 if.then21:
-  %v943 = add i32 %v1, %v820
-  %v944 = add i32 %v3, %v822
-  %v945 = mul i32 %v943, %arg.n
-  %v946 = add i32 %v945, %v944
-  %v947 = mul i32 %v946, 2
-  %v948 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v947
-  %v949 = fptrunc float %v823 to half
-  %v950 = fptrunc float %v824 to half
-  %v951 = fptrunc float %v825 to half
-  %v952 = fptrunc float %v826 to half
-  %v953 = fptrunc float %v827 to half
-  %v954 = fptrunc float %v828 to half
-  %v955 = fptrunc float %v829 to half
-  %v956 = fptrunc float %v830 to half
-  %v957 = insertelement <8 x half> poison, half %v949, i32 0
-  %v958 = insertelement <8 x half> %v957, half %v950, i32 1
-  %v959 = insertelement <8 x half> %v958, half %v951, i32 2
-  %v960 = insertelement <8 x half> %v959, half %v952, i32 3
-  %v961 = insertelement <8 x half> %v960, half %v953, i32 4
-  %v962 = insertelement <8 x half> %v961, half %v954, i32 5
-  %v963 = insertelement <8 x half> %v962, half %v955, i32 6
-  %v964 = insertelement <8 x half> %v963, half %v956, i32 7
-  store <8 x half> %v964, ptr addrspace(1) %v948, align 2
-  %v965 = add i32 %v1, %v836
-  %v966 = add i32 %v3, %v838
-  %v967 = mul i32 %v965, %arg.n
-  %v968 = add i32 %v967, %v966
-  %v969 = mul i32 %v968, 2
-  %v970 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v969
-  %v971 = fptrunc float %v839 to half
-  %v972 = fptrunc float %v840 to half
-  %v973 = fptrunc float %v841 to half
-  %v974 = fptrunc float %v842 to half
-  %v975 = fptrunc float %v843 to half
-  %v976 = fptrunc float %v844 to half
-  %v977 = fptrunc float %v845 to half
-  %v978 = fptrunc float %v846 to half
-  %v979 = insertelement <8 x half> poison, half %v971, i32 0
-  %v980 = insertelement <8 x half> %v979, half %v972, i32 1
-  %v981 = insertelement <8 x half> %v980, half %v973, i32 2
-  %v982 = insertelement <8 x half> %v981, half %v974, i32 3
-  %v983 = insertelement <8 x half> %v982, half %v975, i32 4
-  %v984 = insertelement <8 x half> %v983, half %v976, i32 5
-  %v985 = insertelement <8 x half> %v984, half %v977, i32 6
-  %v986 = insertelement <8 x half> %v985, half %v978, i32 7
-  store <8 x half> %v986, ptr addrspace(1) %v970, align 2
-  %v987 = add i32 %v1, %v852
-  %v988 = add i32 %v3, %v854
-  %v989 = mul i32 %v987, %arg.n
-  %v990 = add i32 %v989, %v988
-  %v991 = mul i32 %v990, 2
-  %v992 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v991
-  %v993 = fptrunc float %v855 to half
-  %v994 = fptrunc float %v856 to half
-  %v995 = fptrunc float %v857 to half
-  %v996 = fptrunc float %v858 to half
-  %v997 = fptrunc float %v859 to half
-  %v998 = fptrunc float %v860 to half
-  %v999 = fptrunc float %v861 to half
-  %v1000 = fptrunc float %v862 to half
-  %v1001 = insertelement <8 x half> poison, half %v993, i32 0
-  %v1002 = insertelement <8 x half> %v1001, half %v994, i32 1
-  %v1003 = insertelement <8 x half> %v1002, half %v995, i32 2
-  %v1004 = insertelement <8 x half> %v1003, half %v996, i32 3
-  %v1005 = insertelement <8 x half> %v1004, half %v997, i32 4
-  %v1006 = insertelement <8 x half> %v1005, half %v998, i32 5
-  %v1007 = insertelement <8 x half> %v1006, half %v999, i32 6
-  %v1008 = insertelement <8 x half> %v1007, half %v1000, i32 7
-  store <8 x half> %v1008, ptr addrspace(1) %v992, align 2
-  %v1009 = add i32 %v1, %v868
-  %v1010 = add i32 %v3, %v870
-  %v1011 = mul i32 %v1009, %arg.n
-  %v1012 = add i32 %v1011, %v1010
-  %v1013 = mul i32 %v1012, 2
-  %v1014 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1013
-  %v1015 = fptrunc float %v871 to half
-  %v1016 = fptrunc float %v872 to half
-  %v1017 = fptrunc float %v873 to half
-  %v1018 = fptrunc float %v874 to half
-  %v1019 = fptrunc float %v875 to half
-  %v1020 = fptrunc float %v876 to half
-  %v1021 = fptrunc float %v877 to half
-  %v1022 = fptrunc float %v878 to half
-  %v1023 = insertelement <8 x half> poison, half %v1015, i32 0
-  %v1024 = insertelement <8 x half> %v1023, half %v1016, i32 1
-  %v1025 = insertelement <8 x half> %v1024, half %v1017, i32 2
-  %v1026 = insertelement <8 x half> %v1025, half %v1018, i32 3
-  %v1027 = insertelement <8 x half> %v1026, half %v1019, i32 4
-  %v1028 = insertelement <8 x half> %v1027, half %v1020, i32 5
-  %v1029 = insertelement <8 x half> %v1028, half %v1021, i32 6
-  %v1030 = insertelement <8 x half> %v1029, half %v1022, i32 7
-  store <8 x half> %v1030, ptr addrspace(1) %v1014, align 2
-  %v1031 = add i32 %v1, %v884
-  %v1032 = add i32 %v3, %v886
-  %v1033 = mul i32 %v1031, %arg.n
-  %v1034 = add i32 %v1033, %v1032
-  %v1035 = mul i32 %v1034, 2
-  %v1036 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1035
-  %v1037 = fptrunc float %v887 to half
-  %v1038 = fptrunc float %v888 to half
-  %v1039 = fptrunc float %v889 to half
-  %v1040 = fptrunc float %v890 to half
-  %v1041 = fptrunc float %v891 to half
-  %v1042 = fptrunc float %v892 to half
-  %v1043 = fptrunc float %v893 to half
-  %v1044 = fptrunc float %v894 to half
-  %v1045 = insertelement <8 x half> poison, half %v1037, i32 0
-  %v1046 = insertelement <8 x half> %v1045, half %v1038, i32 1
-  %v1047 = insertelement <8 x half> %v1046, half %v1039, i32 2
-  %v1048 = insertelement <8 x half> %v1047, half %v1040, i32 3
-  %v1049 = insertelement <8 x half> %v1048, half %v1041, i32 4
-  %v1050 = insertelement <8 x half> %v1049, half %v1042, i32 5
-  %v1051 = insertelement <8 x half> %v1050, half %v1043, i32 6
-  %v1052 = insertelement <8 x half> %v1051, half %v1044, i32 7
-  store <8 x half> %v1052, ptr addrspace(1) %v1036, align 2
-  %v1053 = add i32 %v1, %v900
-  %v1054 = add i32 %v3, %v902
-  %v1055 = mul i32 %v1053, %arg.n
-  %v1056 = add i32 %v1055, %v1054
-  %v1057 = mul i32 %v1056, 2
-  %v1058 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1057
-  %v1059 = fptrunc float %v903 to half
-  %v1060 = fptrunc float %v904 to half
-  %v1061 = fptrunc float %v905 to half
-  %v1062 = fptrunc float %v906 to half
-  %v1063 = fptrunc float %v907 to half
-  %v1064 = fptrunc float %v908 to half
-  %v1065 = fptrunc float %v909 to half
-  %v1066 = fptrunc float %v910 to half
-  %v1067 = insertelement <8 x half> poison, half %v1059, i32 0
-  %v1068 = insertelement <8 x half> %v1067, half %v1060, i32 1
-  %v1069 = insertelement <8 x half> %v1068, half %v1061, i32 2
-  %v1070 = insertelement <8 x half> %v1069, half %v1062, i32 3
-  %v1071 = insertelement <8 x half> %v1070, half %v1063, i32 4
-  %v1072 = insertelement <8 x half> %v1071, half %v1064, i32 5
-  %v1073 = insertelement <8 x half> %v1072, half %v1065, i32 6
-  %v1074 = insertelement <8 x half> %v1073, half %v1066, i32 7
-  store <8 x half> %v1074, ptr addrspace(1) %v1058, align 2
-  %v1075 = add i32 %v1, %v916
-  %v1076 = add i32 %v3, %v918
-  %v1077 = mul i32 %v1075, %arg.n
-  %v1078 = add i32 %v1077, %v1076
-  %v1079 = mul i32 %v1078, 2
-  %v1080 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1079
-  %v1081 = fptrunc float %v919 to half
-  %v1082 = fptrunc float %v920 to half
-  %v1083 = fptrunc float %v921 to half
-  %v1084 = fptrunc float %v922 to half
-  %v1085 = fptrunc float %v923 to half
-  %v1086 = fptrunc float %v924 to half
-  %v1087 = fptrunc float %v925 to half
-  %v1088 = fptrunc float %v926 to half
-  %v1089 = insertelement <8 x half> poison, half %v1081, i32 0
-  %v1090 = insertelement <8 x half> %v1089, half %v1082, i32 1
-  %v1091 = insertelement <8 x half> %v1090, half %v1083, i32 2
-  %v1092 = insertelement <8 x half> %v1091, half %v1084, i32 3
-  %v1093 = insertelement <8 x half> %v1092, half %v1085, i32 4
-  %v1094 = insertelement <8 x half> %v1093, half %v1086, i32 5
-  %v1095 = insertelement <8 x half> %v1094, half %v1087, i32 6
-  %v1096 = insertelement <8 x half> %v1095, half %v1088, i32 7
-  store <8 x half> %v1096, ptr addrspace(1) %v1080, align 2
-  %v1097 = add i32 %v1, %v932
-  %v1098 = add i32 %v3, %v934
-  %v1099 = mul i32 %v1097, %arg.n
-  %v1100 = add i32 %v1099, %v1098
-  %v1101 = mul i32 %v1100, 2
-  %v1102 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1101
-  %v1103 = fptrunc float %v935 to half
-  %v1104 = fptrunc float %v936 to half
-  %v1105 = fptrunc float %v937 to half
-  %v1106 = fptrunc float %v938 to half
-  %v1107 = fptrunc float %v939 to half
-  %v1108 = fptrunc float %v940 to half
-  %v1109 = fptrunc float %v941 to half
-  %v1110 = fptrunc float %v942 to half
-  %v1111 = insertelement <8 x half> poison, half %v1103, i32 0
-  %v1112 = insertelement <8 x half> %v1111, half %v1104, i32 1
-  %v1113 = insertelement <8 x half> %v1112, half %v1105, i32 2
-  %v1114 = insertelement <8 x half> %v1113, half %v1106, i32 3
-  %v1115 = insertelement <8 x half> %v1114, half %v1107, i32 4
-  %v1116 = insertelement <8 x half> %v1115, half %v1108, i32 5
-  %v1117 = insertelement <8 x half> %v1116, half %v1109, i32 6
-  %v1118 = insertelement <8 x half> %v1117, half %v1110, i32 7
-  store <8 x half> %v1118, ptr addrspace(1) %v1102, align 2
+  %v1007 = add i32 %v1, %v820
+  %v1008 = add i32 %v3, %v822
+  %v1009 = mul i32 %v1007, %arg.n
+  %v1010 = add i32 %v1009, %v1008
+  %v1011 = mul i32 %v1010, 2
+  %v1012 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1011
+  %v1013 = insertelement <8 x half> poison, half %v943, i32 0
+  %v1014 = insertelement <8 x half> %v1013, half %v944, i32 1
+  %v1015 = insertelement <8 x half> %v1014, half %v945, i32 2
+  %v1016 = insertelement <8 x half> %v1015, half %v946, i32 3
+  %v1017 = insertelement <8 x half> %v1016, half %v947, i32 4
+  %v1018 = insertelement <8 x half> %v1017, half %v948, i32 5
+  %v1019 = insertelement <8 x half> %v1018, half %v949, i32 6
+  %v1020 = insertelement <8 x half> %v1019, half %v950, i32 7
+  store <8 x half> %v1020, ptr addrspace(1) %v1012, align 2
+  %v1021 = add i32 %v1, %v836
+  %v1022 = add i32 %v3, %v838
+  %v1023 = mul i32 %v1021, %arg.n
+  %v1024 = add i32 %v1023, %v1022
+  %v1025 = mul i32 %v1024, 2
+  %v1026 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1025
+  %v1027 = insertelement <8 x half> poison, half %v951, i32 0
+  %v1028 = insertelement <8 x half> %v1027, half %v952, i32 1
+  %v1029 = insertelement <8 x half> %v1028, half %v953, i32 2
+  %v1030 = insertelement <8 x half> %v1029, half %v954, i32 3
+  %v1031 = insertelement <8 x half> %v1030, half %v955, i32 4
+  %v1032 = insertelement <8 x half> %v1031, half %v956, i32 5
+  %v1033 = insertelement <8 x half> %v1032, half %v957, i32 6
+  %v1034 = insertelement <8 x half> %v1033, half %v958, i32 7
+  store <8 x half> %v1034, ptr addrspace(1) %v1026, align 2
+  %v1035 = add i32 %v1, %v852
+  %v1036 = add i32 %v3, %v854
+  %v1037 = mul i32 %v1035, %arg.n
+  %v1038 = add i32 %v1037, %v1036
+  %v1039 = mul i32 %v1038, 2
+  %v1040 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1039
+  %v1041 = insertelement <8 x half> poison, half %v959, i32 0
+  %v1042 = insertelement <8 x half> %v1041, half %v960, i32 1
+  %v1043 = insertelement <8 x half> %v1042, half %v961, i32 2
+  %v1044 = insertelement <8 x half> %v1043, half %v962, i32 3
+  %v1045 = insertelement <8 x half> %v1044, half %v963, i32 4
+  %v1046 = insertelement <8 x half> %v1045, half %v964, i32 5
+  %v1047 = insertelement <8 x half> %v1046, half %v965, i32 6
+  %v1048 = insertelement <8 x half> %v1047, half %v966, i32 7
+  store <8 x half> %v1048, ptr addrspace(1) %v1040, align 2
+  %v1049 = add i32 %v1, %v868
+  %v1050 = add i32 %v3, %v870
+  %v1051 = mul i32 %v1049, %arg.n
+  %v1052 = add i32 %v1051, %v1050
+  %v1053 = mul i32 %v1052, 2
+  %v1054 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1053
+  %v1055 = insertelement <8 x half> poison, half %v967, i32 0
+  %v1056 = insertelement <8 x half> %v1055, half %v968, i32 1
+  %v1057 = insertelement <8 x half> %v1056, half %v969, i32 2
+  %v1058 = insertelement <8 x half> %v1057, half %v970, i32 3
+  %v1059 = insertelement <8 x half> %v1058, half %v971, i32 4
+  %v1060 = insertelement <8 x half> %v1059, half %v972, i32 5
+  %v1061 = insertelement <8 x half> %v1060, half %v973, i32 6
+  %v1062 = insertelement <8 x half> %v1061, half %v974, i32 7
+  store <8 x half> %v1062, ptr addrspace(1) %v1054, align 2
+  %v1063 = add i32 %v1, %v884
+  %v1064 = add i32 %v3, %v886
+  %v1065 = mul i32 %v1063, %arg.n
+  %v1066 = add i32 %v1065, %v1064
+  %v1067 = mul i32 %v1066, 2
+  %v1068 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1067
+  %v1069 = insertelement <8 x half> poison, half %v975, i32 0
+  %v1070 = insertelement <8 x half> %v1069, half %v976, i32 1
+  %v1071 = insertelement <8 x half> %v1070, half %v977, i32 2
+  %v1072 = insertelement <8 x half> %v1071, half %v978, i32 3
+  %v1073 = insertelement <8 x half> %v1072, half %v979, i32 4
+  %v1074 = insertelement <8 x half> %v1073, half %v980, i32 5
+  %v1075 = insertelement <8 x half> %v1074, half %v981, i32 6
+  %v1076 = insertelement <8 x half> %v1075, half %v982, i32 7
+  store <8 x half> %v1076, ptr addrspace(1) %v1068, align 2
+  %v1077 = add i32 %v1, %v900
+  %v1078 = add i32 %v3, %v902
+  %v1079 = mul i32 %v1077, %arg.n
+  %v1080 = add i32 %v1079, %v1078
+  %v1081 = mul i32 %v1080, 2
+  %v1082 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1081
+  %v1083 = insertelement <8 x half> poison, half %v983, i32 0
+  %v1084 = insertelement <8 x half> %v1083, half %v984, i32 1
+  %v1085 = insertelement <8 x half> %v1084, half %v985, i32 2
+  %v1086 = insertelement <8 x half> %v1085, half %v986, i32 3
+  %v1087 = insertelement <8 x half> %v1086, half %v987, i32 4
+  %v1088 = insertelement <8 x half> %v1087, half %v988, i32 5
+  %v1089 = insertelement <8 x half> %v1088, half %v989, i32 6
+  %v1090 = insertelement <8 x half> %v1089, half %v990, i32 7
+  store <8 x half> %v1090, ptr addrspace(1) %v1082, align 2
+  %v1091 = add i32 %v1, %v916
+  %v1092 = add i32 %v3, %v918
+  %v1093 = mul i32 %v1091, %arg.n
+  %v1094 = add i32 %v1093, %v1092
+  %v1095 = mul i32 %v1094, 2
+  %v1096 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1095
+  %v1097 = insertelement <8 x half> poison, half %v991, i32 0
+  %v1098 = insertelement <8 x half> %v1097, half %v992, i32 1
+  %v1099 = insertelement <8 x half> %v1098, half %v993, i32 2
+  %v1100 = insertelement <8 x half> %v1099, half %v994, i32 3
+  %v1101 = insertelement <8 x half> %v1100, half %v995, i32 4
+  %v1102 = insertelement <8 x half> %v1101, half %v996, i32 5
+  %v1103 = insertelement <8 x half> %v1102, half %v997, i32 6
+  %v1104 = insertelement <8 x half> %v1103, half %v998, i32 7
+  store <8 x half> %v1104, ptr addrspace(1) %v1096, align 2
+  %v1105 = add i32 %v1, %v932
+  %v1106 = add i32 %v3, %v934
+  %v1107 = mul i32 %v1105, %arg.n
+  %v1108 = add i32 %v1107, %v1106
+  %v1109 = mul i32 %v1108, 2
+  %v1110 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1109
+  %v1111 = insertelement <8 x half> poison, half %v999, i32 0
+  %v1112 = insertelement <8 x half> %v1111, half %v1000, i32 1
+  %v1113 = insertelement <8 x half> %v1112, half %v1001, i32 2
+  %v1114 = insertelement <8 x half> %v1113, half %v1002, i32 3
+  %v1115 = insertelement <8 x half> %v1114, half %v1003, i32 4
+  %v1116 = insertelement <8 x half> %v1115, half %v1004, i32 5
+  %v1117 = insertelement <8 x half> %v1116, half %v1005, i32 6
+  %v1118 = insertelement <8 x half> %v1117, half %v1006, i32 7
+  store <8 x half> %v1118, ptr addrspace(1) %v1110, align 2
   br label %if.end23
 if.else22:
-  %v1119 = add i32 %v1, %v820
-  %v1120 = add i32 %v3, %v822
-  %v1121 = add i32 %v1120, 0
-  %v1122 = icmp slt i32 %v1119, %arg.m
-  %v1123 = icmp slt i32 %v1121, %arg.n
-  %v1124 = and i1 %v1122, %v1123
-  br i1 %v1124, label %if.then24, label %if.else25
-if.then24:
-  %v1125 = mul i32 %v1119, %arg.n
-  %v1126 = add i32 %v1125, %v1121
-  %v1127 = mul i32 %v1126, 2
-  %v1128 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1127
-  %v1129 = fptrunc float %v823 to half
-  store half %v1129, ptr addrspace(1) %v1128, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v1119 = icmp slt i32 %v1, %arg.m
+  %v1120 = sub i32 %arg.m, %v1
+  %v1121 = call i32 @llvm.smin.i32(i32 %v1120, i32 128)
+  %v1122 = select i1 %v1119, i32 %v1121, i32 0
+  %v1123 = mul i32 %v1122, %arg.n
+  %v1124 = mul i32 %v1123, 2
+  %v1125 = mul i32 %v1, %arg.n
+  %v1126 = mul i32 %v1125, 2
+  %v1127 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1126
+  %v1128 = zext i32 %v1124 to i64
+  %v1129 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v1127, i16 0, i64 %v1128, i32 822099968)
   %v1130 = add i32 %v3, %v822
-  %v1131 = add i32 %v1130, 1
-  %v1132 = icmp slt i32 %v1119, %arg.m
-  %v1133 = icmp slt i32 %v1131, %arg.n
-  %v1134 = and i1 %v1132, %v1133
-  br i1 %v1134, label %if.then27, label %if.else28
-if.then27:
-  %v1135 = mul i32 %v1119, %arg.n
-  %v1136 = add i32 %v1135, %v1131
-  %v1137 = mul i32 %v1136, 2
-  %v1138 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1137
-  %v1139 = fptrunc float %v824 to half
-  store half %v1139, ptr addrspace(1) %v1138, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v1140 = add i32 %v3, %v822
-  %v1141 = add i32 %v1140, 2
-  %v1142 = icmp slt i32 %v1119, %arg.m
-  %v1143 = icmp slt i32 %v1141, %arg.n
-  %v1144 = and i1 %v1142, %v1143
-  br i1 %v1144, label %if.then30, label %if.else31
-if.then30:
-  %v1145 = mul i32 %v1119, %arg.n
-  %v1146 = add i32 %v1145, %v1141
-  %v1147 = mul i32 %v1146, 2
-  %v1148 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1147
-  %v1149 = fptrunc float %v825 to half
-  store half %v1149, ptr addrspace(1) %v1148, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v1150 = add i32 %v3, %v822
-  %v1151 = add i32 %v1150, 3
-  %v1152 = icmp slt i32 %v1119, %arg.m
-  %v1153 = icmp slt i32 %v1151, %arg.n
-  %v1154 = and i1 %v1152, %v1153
-  br i1 %v1154, label %if.then33, label %if.else34
-if.then33:
-  %v1155 = mul i32 %v1119, %arg.n
-  %v1156 = add i32 %v1155, %v1151
-  %v1157 = mul i32 %v1156, 2
-  %v1158 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1157
-  %v1159 = fptrunc float %v826 to half
-  store half %v1159, ptr addrspace(1) %v1158, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v1160 = add i32 %v3, %v822
-  %v1161 = add i32 %v1160, 4
-  %v1162 = icmp slt i32 %v1119, %arg.m
-  %v1163 = icmp slt i32 %v1161, %arg.n
-  %v1164 = and i1 %v1162, %v1163
-  br i1 %v1164, label %if.then36, label %if.else37
-if.then36:
-  %v1165 = mul i32 %v1119, %arg.n
-  %v1166 = add i32 %v1165, %v1161
-  %v1167 = mul i32 %v1166, 2
-  %v1168 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1167
-  %v1169 = fptrunc float %v827 to half
-  store half %v1169, ptr addrspace(1) %v1168, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
+  %v1131 = add i32 %v1130, 0
+  %v1132 = mul i32 %v820, %arg.n
+  %v1133 = add i32 %v1132, %v1131
+  %v1134 = mul i32 %v1133, 2
+  %v1135 = icmp slt i32 %v1131, %arg.n
+  %v1136 = select i1 %v1135, i32 %v1134, i32 %v1124
+  %v1137 = bitcast half %v943 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1137, ptr addrspace(8) %v1129, i32 %v1136, i32 0, i32 0)
+  %v1138 = add i32 %v3, %v822
+  %v1139 = add i32 %v1138, 1
+  %v1140 = mul i32 %v820, %arg.n
+  %v1141 = add i32 %v1140, %v1139
+  %v1142 = mul i32 %v1141, 2
+  %v1143 = icmp slt i32 %v1139, %arg.n
+  %v1144 = select i1 %v1143, i32 %v1142, i32 %v1124
+  %v1145 = bitcast half %v944 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1145, ptr addrspace(8) %v1129, i32 %v1144, i32 0, i32 0)
+  %v1146 = add i32 %v3, %v822
+  %v1147 = add i32 %v1146, 2
+  %v1148 = mul i32 %v820, %arg.n
+  %v1149 = add i32 %v1148, %v1147
+  %v1150 = mul i32 %v1149, 2
+  %v1151 = icmp slt i32 %v1147, %arg.n
+  %v1152 = select i1 %v1151, i32 %v1150, i32 %v1124
+  %v1153 = bitcast half %v945 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1153, ptr addrspace(8) %v1129, i32 %v1152, i32 0, i32 0)
+  %v1154 = add i32 %v3, %v822
+  %v1155 = add i32 %v1154, 3
+  %v1156 = mul i32 %v820, %arg.n
+  %v1157 = add i32 %v1156, %v1155
+  %v1158 = mul i32 %v1157, 2
+  %v1159 = icmp slt i32 %v1155, %arg.n
+  %v1160 = select i1 %v1159, i32 %v1158, i32 %v1124
+  %v1161 = bitcast half %v946 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1161, ptr addrspace(8) %v1129, i32 %v1160, i32 0, i32 0)
+  %v1162 = add i32 %v3, %v822
+  %v1163 = add i32 %v1162, 4
+  %v1164 = mul i32 %v820, %arg.n
+  %v1165 = add i32 %v1164, %v1163
+  %v1166 = mul i32 %v1165, 2
+  %v1167 = icmp slt i32 %v1163, %arg.n
+  %v1168 = select i1 %v1167, i32 %v1166, i32 %v1124
+  %v1169 = bitcast half %v947 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1169, ptr addrspace(8) %v1129, i32 %v1168, i32 0, i32 0)
   %v1170 = add i32 %v3, %v822
   %v1171 = add i32 %v1170, 5
-  %v1172 = icmp slt i32 %v1119, %arg.m
-  %v1173 = icmp slt i32 %v1171, %arg.n
-  %v1174 = and i1 %v1172, %v1173
-  br i1 %v1174, label %if.then39, label %if.else40
-if.then39:
-  %v1175 = mul i32 %v1119, %arg.n
-  %v1176 = add i32 %v1175, %v1171
-  %v1177 = mul i32 %v1176, 2
-  %v1178 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1177
-  %v1179 = fptrunc float %v828 to half
-  store half %v1179, ptr addrspace(1) %v1178, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v1180 = add i32 %v3, %v822
-  %v1181 = add i32 %v1180, 6
-  %v1182 = icmp slt i32 %v1119, %arg.m
-  %v1183 = icmp slt i32 %v1181, %arg.n
-  %v1184 = and i1 %v1182, %v1183
-  br i1 %v1184, label %if.then42, label %if.else43
-if.then42:
-  %v1185 = mul i32 %v1119, %arg.n
-  %v1186 = add i32 %v1185, %v1181
-  %v1187 = mul i32 %v1186, 2
-  %v1188 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1187
-  %v1189 = fptrunc float %v829 to half
-  store half %v1189, ptr addrspace(1) %v1188, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v1190 = add i32 %v3, %v822
-  %v1191 = add i32 %v1190, 7
-  %v1192 = icmp slt i32 %v1119, %arg.m
-  %v1193 = icmp slt i32 %v1191, %arg.n
-  %v1194 = and i1 %v1192, %v1193
-  br i1 %v1194, label %if.then45, label %if.else46
-if.then45:
-  %v1195 = mul i32 %v1119, %arg.n
-  %v1196 = add i32 %v1195, %v1191
-  %v1197 = mul i32 %v1196, 2
-  %v1198 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1197
-  %v1199 = fptrunc float %v830 to half
-  store half %v1199, ptr addrspace(1) %v1198, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v1200 = add i32 %v1, %v836
-  %v1201 = add i32 %v3, %v838
-  %v1202 = add i32 %v1201, 0
-  %v1203 = icmp slt i32 %v1200, %arg.m
-  %v1204 = icmp slt i32 %v1202, %arg.n
-  %v1205 = and i1 %v1203, %v1204
-  br i1 %v1205, label %if.then48, label %if.else49
-if.then48:
-  %v1206 = mul i32 %v1200, %arg.n
-  %v1207 = add i32 %v1206, %v1202
-  %v1208 = mul i32 %v1207, 2
-  %v1209 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1208
-  %v1210 = fptrunc float %v839 to half
-  store half %v1210, ptr addrspace(1) %v1209, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v1211 = add i32 %v3, %v838
-  %v1212 = add i32 %v1211, 1
-  %v1213 = icmp slt i32 %v1200, %arg.m
-  %v1214 = icmp slt i32 %v1212, %arg.n
-  %v1215 = and i1 %v1213, %v1214
-  br i1 %v1215, label %if.then51, label %if.else52
-if.then51:
-  %v1216 = mul i32 %v1200, %arg.n
-  %v1217 = add i32 %v1216, %v1212
-  %v1218 = mul i32 %v1217, 2
-  %v1219 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1218
-  %v1220 = fptrunc float %v840 to half
-  store half %v1220, ptr addrspace(1) %v1219, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v1221 = add i32 %v3, %v838
-  %v1222 = add i32 %v1221, 2
-  %v1223 = icmp slt i32 %v1200, %arg.m
-  %v1224 = icmp slt i32 %v1222, %arg.n
-  %v1225 = and i1 %v1223, %v1224
-  br i1 %v1225, label %if.then54, label %if.else55
-if.then54:
-  %v1226 = mul i32 %v1200, %arg.n
-  %v1227 = add i32 %v1226, %v1222
-  %v1228 = mul i32 %v1227, 2
-  %v1229 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1228
-  %v1230 = fptrunc float %v841 to half
-  store half %v1230, ptr addrspace(1) %v1229, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v1231 = add i32 %v3, %v838
-  %v1232 = add i32 %v1231, 3
-  %v1233 = icmp slt i32 %v1200, %arg.m
-  %v1234 = icmp slt i32 %v1232, %arg.n
-  %v1235 = and i1 %v1233, %v1234
-  br i1 %v1235, label %if.then57, label %if.else58
-if.then57:
-  %v1236 = mul i32 %v1200, %arg.n
-  %v1237 = add i32 %v1236, %v1232
+  %v1172 = mul i32 %v820, %arg.n
+  %v1173 = add i32 %v1172, %v1171
+  %v1174 = mul i32 %v1173, 2
+  %v1175 = icmp slt i32 %v1171, %arg.n
+  %v1176 = select i1 %v1175, i32 %v1174, i32 %v1124
+  %v1177 = bitcast half %v948 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1177, ptr addrspace(8) %v1129, i32 %v1176, i32 0, i32 0)
+  %v1178 = add i32 %v3, %v822
+  %v1179 = add i32 %v1178, 6
+  %v1180 = mul i32 %v820, %arg.n
+  %v1181 = add i32 %v1180, %v1179
+  %v1182 = mul i32 %v1181, 2
+  %v1183 = icmp slt i32 %v1179, %arg.n
+  %v1184 = select i1 %v1183, i32 %v1182, i32 %v1124
+  %v1185 = bitcast half %v949 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1185, ptr addrspace(8) %v1129, i32 %v1184, i32 0, i32 0)
+  %v1186 = add i32 %v3, %v822
+  %v1187 = add i32 %v1186, 7
+  %v1188 = mul i32 %v820, %arg.n
+  %v1189 = add i32 %v1188, %v1187
+  %v1190 = mul i32 %v1189, 2
+  %v1191 = icmp slt i32 %v1187, %arg.n
+  %v1192 = select i1 %v1191, i32 %v1190, i32 %v1124
+  %v1193 = bitcast half %v950 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1193, ptr addrspace(8) %v1129, i32 %v1192, i32 0, i32 0)
+  %v1194 = add i32 %v3, %v838
+  %v1195 = add i32 %v1194, 0
+  %v1196 = mul i32 %v836, %arg.n
+  %v1197 = add i32 %v1196, %v1195
+  %v1198 = mul i32 %v1197, 2
+  %v1199 = icmp slt i32 %v1195, %arg.n
+  %v1200 = select i1 %v1199, i32 %v1198, i32 %v1124
+  %v1201 = bitcast half %v951 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1201, ptr addrspace(8) %v1129, i32 %v1200, i32 0, i32 0)
+  %v1202 = add i32 %v3, %v838
+  %v1203 = add i32 %v1202, 1
+  %v1204 = mul i32 %v836, %arg.n
+  %v1205 = add i32 %v1204, %v1203
+  %v1206 = mul i32 %v1205, 2
+  %v1207 = icmp slt i32 %v1203, %arg.n
+  %v1208 = select i1 %v1207, i32 %v1206, i32 %v1124
+  %v1209 = bitcast half %v952 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1209, ptr addrspace(8) %v1129, i32 %v1208, i32 0, i32 0)
+  %v1210 = add i32 %v3, %v838
+  %v1211 = add i32 %v1210, 2
+  %v1212 = mul i32 %v836, %arg.n
+  %v1213 = add i32 %v1212, %v1211
+  %v1214 = mul i32 %v1213, 2
+  %v1215 = icmp slt i32 %v1211, %arg.n
+  %v1216 = select i1 %v1215, i32 %v1214, i32 %v1124
+  %v1217 = bitcast half %v953 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1217, ptr addrspace(8) %v1129, i32 %v1216, i32 0, i32 0)
+  %v1218 = add i32 %v3, %v838
+  %v1219 = add i32 %v1218, 3
+  %v1220 = mul i32 %v836, %arg.n
+  %v1221 = add i32 %v1220, %v1219
+  %v1222 = mul i32 %v1221, 2
+  %v1223 = icmp slt i32 %v1219, %arg.n
+  %v1224 = select i1 %v1223, i32 %v1222, i32 %v1124
+  %v1225 = bitcast half %v954 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1225, ptr addrspace(8) %v1129, i32 %v1224, i32 0, i32 0)
+  %v1226 = add i32 %v3, %v838
+  %v1227 = add i32 %v1226, 4
+  %v1228 = mul i32 %v836, %arg.n
+  %v1229 = add i32 %v1228, %v1227
+  %v1230 = mul i32 %v1229, 2
+  %v1231 = icmp slt i32 %v1227, %arg.n
+  %v1232 = select i1 %v1231, i32 %v1230, i32 %v1124
+  %v1233 = bitcast half %v955 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1233, ptr addrspace(8) %v1129, i32 %v1232, i32 0, i32 0)
+  %v1234 = add i32 %v3, %v838
+  %v1235 = add i32 %v1234, 5
+  %v1236 = mul i32 %v836, %arg.n
+  %v1237 = add i32 %v1236, %v1235
   %v1238 = mul i32 %v1237, 2
-  %v1239 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1238
-  %v1240 = fptrunc float %v842 to half
-  store half %v1240, ptr addrspace(1) %v1239, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v1241 = add i32 %v3, %v838
-  %v1242 = add i32 %v1241, 4
-  %v1243 = icmp slt i32 %v1200, %arg.m
-  %v1244 = icmp slt i32 %v1242, %arg.n
-  %v1245 = and i1 %v1243, %v1244
-  br i1 %v1245, label %if.then60, label %if.else61
-if.then60:
-  %v1246 = mul i32 %v1200, %arg.n
-  %v1247 = add i32 %v1246, %v1242
-  %v1248 = mul i32 %v1247, 2
-  %v1249 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1248
-  %v1250 = fptrunc float %v843 to half
-  store half %v1250, ptr addrspace(1) %v1249, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v1251 = add i32 %v3, %v838
-  %v1252 = add i32 %v1251, 5
-  %v1253 = icmp slt i32 %v1200, %arg.m
-  %v1254 = icmp slt i32 %v1252, %arg.n
-  %v1255 = and i1 %v1253, %v1254
-  br i1 %v1255, label %if.then63, label %if.else64
-if.then63:
-  %v1256 = mul i32 %v1200, %arg.n
-  %v1257 = add i32 %v1256, %v1252
-  %v1258 = mul i32 %v1257, 2
-  %v1259 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1258
-  %v1260 = fptrunc float %v844 to half
-  store half %v1260, ptr addrspace(1) %v1259, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v1261 = add i32 %v3, %v838
-  %v1262 = add i32 %v1261, 6
-  %v1263 = icmp slt i32 %v1200, %arg.m
-  %v1264 = icmp slt i32 %v1262, %arg.n
-  %v1265 = and i1 %v1263, %v1264
-  br i1 %v1265, label %if.then66, label %if.else67
-if.then66:
-  %v1266 = mul i32 %v1200, %arg.n
-  %v1267 = add i32 %v1266, %v1262
-  %v1268 = mul i32 %v1267, 2
-  %v1269 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1268
-  %v1270 = fptrunc float %v845 to half
-  store half %v1270, ptr addrspace(1) %v1269, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1271 = add i32 %v3, %v838
-  %v1272 = add i32 %v1271, 7
-  %v1273 = icmp slt i32 %v1200, %arg.m
-  %v1274 = icmp slt i32 %v1272, %arg.n
-  %v1275 = and i1 %v1273, %v1274
-  br i1 %v1275, label %if.then69, label %if.else70
-if.then69:
-  %v1276 = mul i32 %v1200, %arg.n
-  %v1277 = add i32 %v1276, %v1272
+  %v1239 = icmp slt i32 %v1235, %arg.n
+  %v1240 = select i1 %v1239, i32 %v1238, i32 %v1124
+  %v1241 = bitcast half %v956 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1241, ptr addrspace(8) %v1129, i32 %v1240, i32 0, i32 0)
+  %v1242 = add i32 %v3, %v838
+  %v1243 = add i32 %v1242, 6
+  %v1244 = mul i32 %v836, %arg.n
+  %v1245 = add i32 %v1244, %v1243
+  %v1246 = mul i32 %v1245, 2
+  %v1247 = icmp slt i32 %v1243, %arg.n
+  %v1248 = select i1 %v1247, i32 %v1246, i32 %v1124
+  %v1249 = bitcast half %v957 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1249, ptr addrspace(8) %v1129, i32 %v1248, i32 0, i32 0)
+  %v1250 = add i32 %v3, %v838
+  %v1251 = add i32 %v1250, 7
+  %v1252 = mul i32 %v836, %arg.n
+  %v1253 = add i32 %v1252, %v1251
+  %v1254 = mul i32 %v1253, 2
+  %v1255 = icmp slt i32 %v1251, %arg.n
+  %v1256 = select i1 %v1255, i32 %v1254, i32 %v1124
+  %v1257 = bitcast half %v958 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1257, ptr addrspace(8) %v1129, i32 %v1256, i32 0, i32 0)
+  %v1258 = add i32 %v3, %v854
+  %v1259 = add i32 %v1258, 0
+  %v1260 = mul i32 %v852, %arg.n
+  %v1261 = add i32 %v1260, %v1259
+  %v1262 = mul i32 %v1261, 2
+  %v1263 = icmp slt i32 %v1259, %arg.n
+  %v1264 = select i1 %v1263, i32 %v1262, i32 %v1124
+  %v1265 = bitcast half %v959 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1265, ptr addrspace(8) %v1129, i32 %v1264, i32 0, i32 0)
+  %v1266 = add i32 %v3, %v854
+  %v1267 = add i32 %v1266, 1
+  %v1268 = mul i32 %v852, %arg.n
+  %v1269 = add i32 %v1268, %v1267
+  %v1270 = mul i32 %v1269, 2
+  %v1271 = icmp slt i32 %v1267, %arg.n
+  %v1272 = select i1 %v1271, i32 %v1270, i32 %v1124
+  %v1273 = bitcast half %v960 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1273, ptr addrspace(8) %v1129, i32 %v1272, i32 0, i32 0)
+  %v1274 = add i32 %v3, %v854
+  %v1275 = add i32 %v1274, 2
+  %v1276 = mul i32 %v852, %arg.n
+  %v1277 = add i32 %v1276, %v1275
   %v1278 = mul i32 %v1277, 2
-  %v1279 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1278
-  %v1280 = fptrunc float %v846 to half
-  store half %v1280, ptr addrspace(1) %v1279, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v1281 = add i32 %v1, %v852
+  %v1279 = icmp slt i32 %v1275, %arg.n
+  %v1280 = select i1 %v1279, i32 %v1278, i32 %v1124
+  %v1281 = bitcast half %v961 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1281, ptr addrspace(8) %v1129, i32 %v1280, i32 0, i32 0)
   %v1282 = add i32 %v3, %v854
-  %v1283 = add i32 %v1282, 0
-  %v1284 = icmp slt i32 %v1281, %arg.m
-  %v1285 = icmp slt i32 %v1283, %arg.n
-  %v1286 = and i1 %v1284, %v1285
-  br i1 %v1286, label %if.then72, label %if.else73
-if.then72:
-  %v1287 = mul i32 %v1281, %arg.n
-  %v1288 = add i32 %v1287, %v1283
-  %v1289 = mul i32 %v1288, 2
-  %v1290 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1289
-  %v1291 = fptrunc float %v855 to half
-  store half %v1291, ptr addrspace(1) %v1290, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v1292 = add i32 %v3, %v854
-  %v1293 = add i32 %v1292, 1
-  %v1294 = icmp slt i32 %v1281, %arg.m
-  %v1295 = icmp slt i32 %v1293, %arg.n
-  %v1296 = and i1 %v1294, %v1295
-  br i1 %v1296, label %if.then75, label %if.else76
-if.then75:
-  %v1297 = mul i32 %v1281, %arg.n
-  %v1298 = add i32 %v1297, %v1293
-  %v1299 = mul i32 %v1298, 2
-  %v1300 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1299
-  %v1301 = fptrunc float %v856 to half
-  store half %v1301, ptr addrspace(1) %v1300, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v1302 = add i32 %v3, %v854
-  %v1303 = add i32 %v1302, 2
-  %v1304 = icmp slt i32 %v1281, %arg.m
-  %v1305 = icmp slt i32 %v1303, %arg.n
-  %v1306 = and i1 %v1304, %v1305
-  br i1 %v1306, label %if.then78, label %if.else79
-if.then78:
-  %v1307 = mul i32 %v1281, %arg.n
-  %v1308 = add i32 %v1307, %v1303
-  %v1309 = mul i32 %v1308, 2
-  %v1310 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1309
-  %v1311 = fptrunc float %v857 to half
-  store half %v1311, ptr addrspace(1) %v1310, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v1312 = add i32 %v3, %v854
-  %v1313 = add i32 %v1312, 3
-  %v1314 = icmp slt i32 %v1281, %arg.m
-  %v1315 = icmp slt i32 %v1313, %arg.n
-  %v1316 = and i1 %v1314, %v1315
-  br i1 %v1316, label %if.then81, label %if.else82
-if.then81:
-  %v1317 = mul i32 %v1281, %arg.n
-  %v1318 = add i32 %v1317, %v1313
-  %v1319 = mul i32 %v1318, 2
-  %v1320 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1319
-  %v1321 = fptrunc float %v858 to half
-  store half %v1321, ptr addrspace(1) %v1320, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v1322 = add i32 %v3, %v854
-  %v1323 = add i32 %v1322, 4
-  %v1324 = icmp slt i32 %v1281, %arg.m
-  %v1325 = icmp slt i32 %v1323, %arg.n
-  %v1326 = and i1 %v1324, %v1325
-  br i1 %v1326, label %if.then84, label %if.else85
-if.then84:
-  %v1327 = mul i32 %v1281, %arg.n
-  %v1328 = add i32 %v1327, %v1323
-  %v1329 = mul i32 %v1328, 2
-  %v1330 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1329
-  %v1331 = fptrunc float %v859 to half
-  store half %v1331, ptr addrspace(1) %v1330, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v1332 = add i32 %v3, %v854
-  %v1333 = add i32 %v1332, 5
-  %v1334 = icmp slt i32 %v1281, %arg.m
-  %v1335 = icmp slt i32 %v1333, %arg.n
-  %v1336 = and i1 %v1334, %v1335
-  br i1 %v1336, label %if.then87, label %if.else88
-if.then87:
-  %v1337 = mul i32 %v1281, %arg.n
-  %v1338 = add i32 %v1337, %v1333
-  %v1339 = mul i32 %v1338, 2
-  %v1340 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1339
-  %v1341 = fptrunc float %v860 to half
-  store half %v1341, ptr addrspace(1) %v1340, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1342 = add i32 %v3, %v854
-  %v1343 = add i32 %v1342, 6
-  %v1344 = icmp slt i32 %v1281, %arg.m
-  %v1345 = icmp slt i32 %v1343, %arg.n
-  %v1346 = and i1 %v1344, %v1345
-  br i1 %v1346, label %if.then90, label %if.else91
-if.then90:
-  %v1347 = mul i32 %v1281, %arg.n
-  %v1348 = add i32 %v1347, %v1343
-  %v1349 = mul i32 %v1348, 2
-  %v1350 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1349
-  %v1351 = fptrunc float %v861 to half
-  store half %v1351, ptr addrspace(1) %v1350, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1352 = add i32 %v3, %v854
-  %v1353 = add i32 %v1352, 7
-  %v1354 = icmp slt i32 %v1281, %arg.m
-  %v1355 = icmp slt i32 %v1353, %arg.n
-  %v1356 = and i1 %v1354, %v1355
-  br i1 %v1356, label %if.then93, label %if.else94
-if.then93:
-  %v1357 = mul i32 %v1281, %arg.n
-  %v1358 = add i32 %v1357, %v1353
-  %v1359 = mul i32 %v1358, 2
-  %v1360 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1359
-  %v1361 = fptrunc float %v862 to half
-  store half %v1361, ptr addrspace(1) %v1360, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1362 = add i32 %v1, %v868
-  %v1363 = add i32 %v3, %v870
-  %v1364 = add i32 %v1363, 0
-  %v1365 = icmp slt i32 %v1362, %arg.m
-  %v1366 = icmp slt i32 %v1364, %arg.n
-  %v1367 = and i1 %v1365, %v1366
-  br i1 %v1367, label %if.then96, label %if.else97
-if.then96:
-  %v1368 = mul i32 %v1362, %arg.n
-  %v1369 = add i32 %v1368, %v1364
-  %v1370 = mul i32 %v1369, 2
-  %v1371 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1370
-  %v1372 = fptrunc float %v871 to half
-  store half %v1372, ptr addrspace(1) %v1371, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1373 = add i32 %v3, %v870
-  %v1374 = add i32 %v1373, 1
-  %v1375 = icmp slt i32 %v1362, %arg.m
-  %v1376 = icmp slt i32 %v1374, %arg.n
-  %v1377 = and i1 %v1375, %v1376
-  br i1 %v1377, label %if.then99, label %if.else100
-if.then99:
-  %v1378 = mul i32 %v1362, %arg.n
-  %v1379 = add i32 %v1378, %v1374
-  %v1380 = mul i32 %v1379, 2
-  %v1381 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1380
-  %v1382 = fptrunc float %v872 to half
-  store half %v1382, ptr addrspace(1) %v1381, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1383 = add i32 %v3, %v870
-  %v1384 = add i32 %v1383, 2
-  %v1385 = icmp slt i32 %v1362, %arg.m
-  %v1386 = icmp slt i32 %v1384, %arg.n
-  %v1387 = and i1 %v1385, %v1386
-  br i1 %v1387, label %if.then102, label %if.else103
-if.then102:
-  %v1388 = mul i32 %v1362, %arg.n
-  %v1389 = add i32 %v1388, %v1384
+  %v1283 = add i32 %v1282, 3
+  %v1284 = mul i32 %v852, %arg.n
+  %v1285 = add i32 %v1284, %v1283
+  %v1286 = mul i32 %v1285, 2
+  %v1287 = icmp slt i32 %v1283, %arg.n
+  %v1288 = select i1 %v1287, i32 %v1286, i32 %v1124
+  %v1289 = bitcast half %v962 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1289, ptr addrspace(8) %v1129, i32 %v1288, i32 0, i32 0)
+  %v1290 = add i32 %v3, %v854
+  %v1291 = add i32 %v1290, 4
+  %v1292 = mul i32 %v852, %arg.n
+  %v1293 = add i32 %v1292, %v1291
+  %v1294 = mul i32 %v1293, 2
+  %v1295 = icmp slt i32 %v1291, %arg.n
+  %v1296 = select i1 %v1295, i32 %v1294, i32 %v1124
+  %v1297 = bitcast half %v963 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1297, ptr addrspace(8) %v1129, i32 %v1296, i32 0, i32 0)
+  %v1298 = add i32 %v3, %v854
+  %v1299 = add i32 %v1298, 5
+  %v1300 = mul i32 %v852, %arg.n
+  %v1301 = add i32 %v1300, %v1299
+  %v1302 = mul i32 %v1301, 2
+  %v1303 = icmp slt i32 %v1299, %arg.n
+  %v1304 = select i1 %v1303, i32 %v1302, i32 %v1124
+  %v1305 = bitcast half %v964 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1305, ptr addrspace(8) %v1129, i32 %v1304, i32 0, i32 0)
+  %v1306 = add i32 %v3, %v854
+  %v1307 = add i32 %v1306, 6
+  %v1308 = mul i32 %v852, %arg.n
+  %v1309 = add i32 %v1308, %v1307
+  %v1310 = mul i32 %v1309, 2
+  %v1311 = icmp slt i32 %v1307, %arg.n
+  %v1312 = select i1 %v1311, i32 %v1310, i32 %v1124
+  %v1313 = bitcast half %v965 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1313, ptr addrspace(8) %v1129, i32 %v1312, i32 0, i32 0)
+  %v1314 = add i32 %v3, %v854
+  %v1315 = add i32 %v1314, 7
+  %v1316 = mul i32 %v852, %arg.n
+  %v1317 = add i32 %v1316, %v1315
+  %v1318 = mul i32 %v1317, 2
+  %v1319 = icmp slt i32 %v1315, %arg.n
+  %v1320 = select i1 %v1319, i32 %v1318, i32 %v1124
+  %v1321 = bitcast half %v966 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1321, ptr addrspace(8) %v1129, i32 %v1320, i32 0, i32 0)
+  %v1322 = add i32 %v3, %v870
+  %v1323 = add i32 %v1322, 0
+  %v1324 = mul i32 %v868, %arg.n
+  %v1325 = add i32 %v1324, %v1323
+  %v1326 = mul i32 %v1325, 2
+  %v1327 = icmp slt i32 %v1323, %arg.n
+  %v1328 = select i1 %v1327, i32 %v1326, i32 %v1124
+  %v1329 = bitcast half %v967 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1329, ptr addrspace(8) %v1129, i32 %v1328, i32 0, i32 0)
+  %v1330 = add i32 %v3, %v870
+  %v1331 = add i32 %v1330, 1
+  %v1332 = mul i32 %v868, %arg.n
+  %v1333 = add i32 %v1332, %v1331
+  %v1334 = mul i32 %v1333, 2
+  %v1335 = icmp slt i32 %v1331, %arg.n
+  %v1336 = select i1 %v1335, i32 %v1334, i32 %v1124
+  %v1337 = bitcast half %v968 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1337, ptr addrspace(8) %v1129, i32 %v1336, i32 0, i32 0)
+  %v1338 = add i32 %v3, %v870
+  %v1339 = add i32 %v1338, 2
+  %v1340 = mul i32 %v868, %arg.n
+  %v1341 = add i32 %v1340, %v1339
+  %v1342 = mul i32 %v1341, 2
+  %v1343 = icmp slt i32 %v1339, %arg.n
+  %v1344 = select i1 %v1343, i32 %v1342, i32 %v1124
+  %v1345 = bitcast half %v969 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1345, ptr addrspace(8) %v1129, i32 %v1344, i32 0, i32 0)
+  %v1346 = add i32 %v3, %v870
+  %v1347 = add i32 %v1346, 3
+  %v1348 = mul i32 %v868, %arg.n
+  %v1349 = add i32 %v1348, %v1347
+  %v1350 = mul i32 %v1349, 2
+  %v1351 = icmp slt i32 %v1347, %arg.n
+  %v1352 = select i1 %v1351, i32 %v1350, i32 %v1124
+  %v1353 = bitcast half %v970 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1353, ptr addrspace(8) %v1129, i32 %v1352, i32 0, i32 0)
+  %v1354 = add i32 %v3, %v870
+  %v1355 = add i32 %v1354, 4
+  %v1356 = mul i32 %v868, %arg.n
+  %v1357 = add i32 %v1356, %v1355
+  %v1358 = mul i32 %v1357, 2
+  %v1359 = icmp slt i32 %v1355, %arg.n
+  %v1360 = select i1 %v1359, i32 %v1358, i32 %v1124
+  %v1361 = bitcast half %v971 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1361, ptr addrspace(8) %v1129, i32 %v1360, i32 0, i32 0)
+  %v1362 = add i32 %v3, %v870
+  %v1363 = add i32 %v1362, 5
+  %v1364 = mul i32 %v868, %arg.n
+  %v1365 = add i32 %v1364, %v1363
+  %v1366 = mul i32 %v1365, 2
+  %v1367 = icmp slt i32 %v1363, %arg.n
+  %v1368 = select i1 %v1367, i32 %v1366, i32 %v1124
+  %v1369 = bitcast half %v972 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1369, ptr addrspace(8) %v1129, i32 %v1368, i32 0, i32 0)
+  %v1370 = add i32 %v3, %v870
+  %v1371 = add i32 %v1370, 6
+  %v1372 = mul i32 %v868, %arg.n
+  %v1373 = add i32 %v1372, %v1371
+  %v1374 = mul i32 %v1373, 2
+  %v1375 = icmp slt i32 %v1371, %arg.n
+  %v1376 = select i1 %v1375, i32 %v1374, i32 %v1124
+  %v1377 = bitcast half %v973 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1377, ptr addrspace(8) %v1129, i32 %v1376, i32 0, i32 0)
+  %v1378 = add i32 %v3, %v870
+  %v1379 = add i32 %v1378, 7
+  %v1380 = mul i32 %v868, %arg.n
+  %v1381 = add i32 %v1380, %v1379
+  %v1382 = mul i32 %v1381, 2
+  %v1383 = icmp slt i32 %v1379, %arg.n
+  %v1384 = select i1 %v1383, i32 %v1382, i32 %v1124
+  %v1385 = bitcast half %v974 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1385, ptr addrspace(8) %v1129, i32 %v1384, i32 0, i32 0)
+  %v1386 = add i32 %v3, %v886
+  %v1387 = add i32 %v1386, 0
+  %v1388 = mul i32 %v884, %arg.n
+  %v1389 = add i32 %v1388, %v1387
   %v1390 = mul i32 %v1389, 2
-  %v1391 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1390
-  %v1392 = fptrunc float %v873 to half
-  store half %v1392, ptr addrspace(1) %v1391, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1393 = add i32 %v3, %v870
-  %v1394 = add i32 %v1393, 3
-  %v1395 = icmp slt i32 %v1362, %arg.m
-  %v1396 = icmp slt i32 %v1394, %arg.n
-  %v1397 = and i1 %v1395, %v1396
-  br i1 %v1397, label %if.then105, label %if.else106
-if.then105:
-  %v1398 = mul i32 %v1362, %arg.n
-  %v1399 = add i32 %v1398, %v1394
-  %v1400 = mul i32 %v1399, 2
-  %v1401 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1400
-  %v1402 = fptrunc float %v874 to half
-  store half %v1402, ptr addrspace(1) %v1401, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1403 = add i32 %v3, %v870
-  %v1404 = add i32 %v1403, 4
-  %v1405 = icmp slt i32 %v1362, %arg.m
-  %v1406 = icmp slt i32 %v1404, %arg.n
-  %v1407 = and i1 %v1405, %v1406
-  br i1 %v1407, label %if.then108, label %if.else109
-if.then108:
-  %v1408 = mul i32 %v1362, %arg.n
-  %v1409 = add i32 %v1408, %v1404
-  %v1410 = mul i32 %v1409, 2
-  %v1411 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1410
-  %v1412 = fptrunc float %v875 to half
-  store half %v1412, ptr addrspace(1) %v1411, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1413 = add i32 %v3, %v870
-  %v1414 = add i32 %v1413, 5
-  %v1415 = icmp slt i32 %v1362, %arg.m
-  %v1416 = icmp slt i32 %v1414, %arg.n
-  %v1417 = and i1 %v1415, %v1416
-  br i1 %v1417, label %if.then111, label %if.else112
-if.then111:
-  %v1418 = mul i32 %v1362, %arg.n
-  %v1419 = add i32 %v1418, %v1414
-  %v1420 = mul i32 %v1419, 2
-  %v1421 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1420
-  %v1422 = fptrunc float %v876 to half
-  store half %v1422, ptr addrspace(1) %v1421, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1423 = add i32 %v3, %v870
-  %v1424 = add i32 %v1423, 6
-  %v1425 = icmp slt i32 %v1362, %arg.m
-  %v1426 = icmp slt i32 %v1424, %arg.n
-  %v1427 = and i1 %v1425, %v1426
-  br i1 %v1427, label %if.then114, label %if.else115
-if.then114:
-  %v1428 = mul i32 %v1362, %arg.n
-  %v1429 = add i32 %v1428, %v1424
+  %v1391 = icmp slt i32 %v1387, %arg.n
+  %v1392 = select i1 %v1391, i32 %v1390, i32 %v1124
+  %v1393 = bitcast half %v975 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1393, ptr addrspace(8) %v1129, i32 %v1392, i32 0, i32 0)
+  %v1394 = add i32 %v3, %v886
+  %v1395 = add i32 %v1394, 1
+  %v1396 = mul i32 %v884, %arg.n
+  %v1397 = add i32 %v1396, %v1395
+  %v1398 = mul i32 %v1397, 2
+  %v1399 = icmp slt i32 %v1395, %arg.n
+  %v1400 = select i1 %v1399, i32 %v1398, i32 %v1124
+  %v1401 = bitcast half %v976 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1401, ptr addrspace(8) %v1129, i32 %v1400, i32 0, i32 0)
+  %v1402 = add i32 %v3, %v886
+  %v1403 = add i32 %v1402, 2
+  %v1404 = mul i32 %v884, %arg.n
+  %v1405 = add i32 %v1404, %v1403
+  %v1406 = mul i32 %v1405, 2
+  %v1407 = icmp slt i32 %v1403, %arg.n
+  %v1408 = select i1 %v1407, i32 %v1406, i32 %v1124
+  %v1409 = bitcast half %v977 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1409, ptr addrspace(8) %v1129, i32 %v1408, i32 0, i32 0)
+  %v1410 = add i32 %v3, %v886
+  %v1411 = add i32 %v1410, 3
+  %v1412 = mul i32 %v884, %arg.n
+  %v1413 = add i32 %v1412, %v1411
+  %v1414 = mul i32 %v1413, 2
+  %v1415 = icmp slt i32 %v1411, %arg.n
+  %v1416 = select i1 %v1415, i32 %v1414, i32 %v1124
+  %v1417 = bitcast half %v978 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1417, ptr addrspace(8) %v1129, i32 %v1416, i32 0, i32 0)
+  %v1418 = add i32 %v3, %v886
+  %v1419 = add i32 %v1418, 4
+  %v1420 = mul i32 %v884, %arg.n
+  %v1421 = add i32 %v1420, %v1419
+  %v1422 = mul i32 %v1421, 2
+  %v1423 = icmp slt i32 %v1419, %arg.n
+  %v1424 = select i1 %v1423, i32 %v1422, i32 %v1124
+  %v1425 = bitcast half %v979 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1425, ptr addrspace(8) %v1129, i32 %v1424, i32 0, i32 0)
+  %v1426 = add i32 %v3, %v886
+  %v1427 = add i32 %v1426, 5
+  %v1428 = mul i32 %v884, %arg.n
+  %v1429 = add i32 %v1428, %v1427
   %v1430 = mul i32 %v1429, 2
-  %v1431 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1430
-  %v1432 = fptrunc float %v877 to half
-  store half %v1432, ptr addrspace(1) %v1431, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1433 = add i32 %v3, %v870
-  %v1434 = add i32 %v1433, 7
-  %v1435 = icmp slt i32 %v1362, %arg.m
-  %v1436 = icmp slt i32 %v1434, %arg.n
-  %v1437 = and i1 %v1435, %v1436
-  br i1 %v1437, label %if.then117, label %if.else118
-if.then117:
-  %v1438 = mul i32 %v1362, %arg.n
-  %v1439 = add i32 %v1438, %v1434
-  %v1440 = mul i32 %v1439, 2
-  %v1441 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1440
-  %v1442 = fptrunc float %v878 to half
-  store half %v1442, ptr addrspace(1) %v1441, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
-  %v1443 = add i32 %v1, %v884
-  %v1444 = add i32 %v3, %v886
-  %v1445 = add i32 %v1444, 0
-  %v1446 = icmp slt i32 %v1443, %arg.m
-  %v1447 = icmp slt i32 %v1445, %arg.n
-  %v1448 = and i1 %v1446, %v1447
-  br i1 %v1448, label %if.then120, label %if.else121
-if.then120:
-  %v1449 = mul i32 %v1443, %arg.n
-  %v1450 = add i32 %v1449, %v1445
-  %v1451 = mul i32 %v1450, 2
-  %v1452 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1451
-  %v1453 = fptrunc float %v887 to half
-  store half %v1453, ptr addrspace(1) %v1452, align 2
-  br label %if.end122
-if.else121:
-  br label %if.end122
-if.end122:
-  %v1454 = add i32 %v3, %v886
-  %v1455 = add i32 %v1454, 1
-  %v1456 = icmp slt i32 %v1443, %arg.m
-  %v1457 = icmp slt i32 %v1455, %arg.n
-  %v1458 = and i1 %v1456, %v1457
-  br i1 %v1458, label %if.then123, label %if.else124
-if.then123:
-  %v1459 = mul i32 %v1443, %arg.n
-  %v1460 = add i32 %v1459, %v1455
-  %v1461 = mul i32 %v1460, 2
-  %v1462 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1461
-  %v1463 = fptrunc float %v888 to half
-  store half %v1463, ptr addrspace(1) %v1462, align 2
-  br label %if.end125
-if.else124:
-  br label %if.end125
-if.end125:
-  %v1464 = add i32 %v3, %v886
-  %v1465 = add i32 %v1464, 2
-  %v1466 = icmp slt i32 %v1443, %arg.m
-  %v1467 = icmp slt i32 %v1465, %arg.n
-  %v1468 = and i1 %v1466, %v1467
-  br i1 %v1468, label %if.then126, label %if.else127
-if.then126:
-  %v1469 = mul i32 %v1443, %arg.n
-  %v1470 = add i32 %v1469, %v1465
-  %v1471 = mul i32 %v1470, 2
-  %v1472 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1471
-  %v1473 = fptrunc float %v889 to half
-  store half %v1473, ptr addrspace(1) %v1472, align 2
-  br label %if.end128
-if.else127:
-  br label %if.end128
-if.end128:
-  %v1474 = add i32 %v3, %v886
+  %v1431 = icmp slt i32 %v1427, %arg.n
+  %v1432 = select i1 %v1431, i32 %v1430, i32 %v1124
+  %v1433 = bitcast half %v980 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1433, ptr addrspace(8) %v1129, i32 %v1432, i32 0, i32 0)
+  %v1434 = add i32 %v3, %v886
+  %v1435 = add i32 %v1434, 6
+  %v1436 = mul i32 %v884, %arg.n
+  %v1437 = add i32 %v1436, %v1435
+  %v1438 = mul i32 %v1437, 2
+  %v1439 = icmp slt i32 %v1435, %arg.n
+  %v1440 = select i1 %v1439, i32 %v1438, i32 %v1124
+  %v1441 = bitcast half %v981 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1441, ptr addrspace(8) %v1129, i32 %v1440, i32 0, i32 0)
+  %v1442 = add i32 %v3, %v886
+  %v1443 = add i32 %v1442, 7
+  %v1444 = mul i32 %v884, %arg.n
+  %v1445 = add i32 %v1444, %v1443
+  %v1446 = mul i32 %v1445, 2
+  %v1447 = icmp slt i32 %v1443, %arg.n
+  %v1448 = select i1 %v1447, i32 %v1446, i32 %v1124
+  %v1449 = bitcast half %v982 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1449, ptr addrspace(8) %v1129, i32 %v1448, i32 0, i32 0)
+  %v1450 = add i32 %v3, %v902
+  %v1451 = add i32 %v1450, 0
+  %v1452 = mul i32 %v900, %arg.n
+  %v1453 = add i32 %v1452, %v1451
+  %v1454 = mul i32 %v1453, 2
+  %v1455 = icmp slt i32 %v1451, %arg.n
+  %v1456 = select i1 %v1455, i32 %v1454, i32 %v1124
+  %v1457 = bitcast half %v983 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1457, ptr addrspace(8) %v1129, i32 %v1456, i32 0, i32 0)
+  %v1458 = add i32 %v3, %v902
+  %v1459 = add i32 %v1458, 1
+  %v1460 = mul i32 %v900, %arg.n
+  %v1461 = add i32 %v1460, %v1459
+  %v1462 = mul i32 %v1461, 2
+  %v1463 = icmp slt i32 %v1459, %arg.n
+  %v1464 = select i1 %v1463, i32 %v1462, i32 %v1124
+  %v1465 = bitcast half %v984 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1465, ptr addrspace(8) %v1129, i32 %v1464, i32 0, i32 0)
+  %v1466 = add i32 %v3, %v902
+  %v1467 = add i32 %v1466, 2
+  %v1468 = mul i32 %v900, %arg.n
+  %v1469 = add i32 %v1468, %v1467
+  %v1470 = mul i32 %v1469, 2
+  %v1471 = icmp slt i32 %v1467, %arg.n
+  %v1472 = select i1 %v1471, i32 %v1470, i32 %v1124
+  %v1473 = bitcast half %v985 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1473, ptr addrspace(8) %v1129, i32 %v1472, i32 0, i32 0)
+  %v1474 = add i32 %v3, %v902
   %v1475 = add i32 %v1474, 3
-  %v1476 = icmp slt i32 %v1443, %arg.m
-  %v1477 = icmp slt i32 %v1475, %arg.n
-  %v1478 = and i1 %v1476, %v1477
-  br i1 %v1478, label %if.then129, label %if.else130
-if.then129:
-  %v1479 = mul i32 %v1443, %arg.n
-  %v1480 = add i32 %v1479, %v1475
-  %v1481 = mul i32 %v1480, 2
-  %v1482 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1481
-  %v1483 = fptrunc float %v890 to half
-  store half %v1483, ptr addrspace(1) %v1482, align 2
-  br label %if.end131
-if.else130:
-  br label %if.end131
-if.end131:
-  %v1484 = add i32 %v3, %v886
-  %v1485 = add i32 %v1484, 4
-  %v1486 = icmp slt i32 %v1443, %arg.m
-  %v1487 = icmp slt i32 %v1485, %arg.n
-  %v1488 = and i1 %v1486, %v1487
-  br i1 %v1488, label %if.then132, label %if.else133
-if.then132:
-  %v1489 = mul i32 %v1443, %arg.n
-  %v1490 = add i32 %v1489, %v1485
-  %v1491 = mul i32 %v1490, 2
-  %v1492 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1491
-  %v1493 = fptrunc float %v891 to half
-  store half %v1493, ptr addrspace(1) %v1492, align 2
-  br label %if.end134
-if.else133:
-  br label %if.end134
-if.end134:
-  %v1494 = add i32 %v3, %v886
-  %v1495 = add i32 %v1494, 5
-  %v1496 = icmp slt i32 %v1443, %arg.m
-  %v1497 = icmp slt i32 %v1495, %arg.n
-  %v1498 = and i1 %v1496, %v1497
-  br i1 %v1498, label %if.then135, label %if.else136
-if.then135:
-  %v1499 = mul i32 %v1443, %arg.n
-  %v1500 = add i32 %v1499, %v1495
-  %v1501 = mul i32 %v1500, 2
-  %v1502 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1501
-  %v1503 = fptrunc float %v892 to half
-  store half %v1503, ptr addrspace(1) %v1502, align 2
-  br label %if.end137
-if.else136:
-  br label %if.end137
-if.end137:
-  %v1504 = add i32 %v3, %v886
-  %v1505 = add i32 %v1504, 6
-  %v1506 = icmp slt i32 %v1443, %arg.m
-  %v1507 = icmp slt i32 %v1505, %arg.n
-  %v1508 = and i1 %v1506, %v1507
-  br i1 %v1508, label %if.then138, label %if.else139
-if.then138:
-  %v1509 = mul i32 %v1443, %arg.n
-  %v1510 = add i32 %v1509, %v1505
-  %v1511 = mul i32 %v1510, 2
-  %v1512 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1511
-  %v1513 = fptrunc float %v893 to half
-  store half %v1513, ptr addrspace(1) %v1512, align 2
-  br label %if.end140
-if.else139:
-  br label %if.end140
-if.end140:
-  %v1514 = add i32 %v3, %v886
-  %v1515 = add i32 %v1514, 7
-  %v1516 = icmp slt i32 %v1443, %arg.m
-  %v1517 = icmp slt i32 %v1515, %arg.n
-  %v1518 = and i1 %v1516, %v1517
-  br i1 %v1518, label %if.then141, label %if.else142
-if.then141:
-  %v1519 = mul i32 %v1443, %arg.n
-  %v1520 = add i32 %v1519, %v1515
-  %v1521 = mul i32 %v1520, 2
-  %v1522 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1521
-  %v1523 = fptrunc float %v894 to half
-  store half %v1523, ptr addrspace(1) %v1522, align 2
-  br label %if.end143
-if.else142:
-  br label %if.end143
-if.end143:
-  %v1524 = add i32 %v1, %v900
-  %v1525 = add i32 %v3, %v902
-  %v1526 = add i32 %v1525, 0
-  %v1527 = icmp slt i32 %v1524, %arg.m
-  %v1528 = icmp slt i32 %v1526, %arg.n
-  %v1529 = and i1 %v1527, %v1528
-  br i1 %v1529, label %if.then144, label %if.else145
-if.then144:
-  %v1530 = mul i32 %v1524, %arg.n
-  %v1531 = add i32 %v1530, %v1526
-  %v1532 = mul i32 %v1531, 2
-  %v1533 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1532
-  %v1534 = fptrunc float %v903 to half
-  store half %v1534, ptr addrspace(1) %v1533, align 2
-  br label %if.end146
-if.else145:
-  br label %if.end146
-if.end146:
-  %v1535 = add i32 %v3, %v902
-  %v1536 = add i32 %v1535, 1
-  %v1537 = icmp slt i32 %v1524, %arg.m
-  %v1538 = icmp slt i32 %v1536, %arg.n
-  %v1539 = and i1 %v1537, %v1538
-  br i1 %v1539, label %if.then147, label %if.else148
-if.then147:
-  %v1540 = mul i32 %v1524, %arg.n
-  %v1541 = add i32 %v1540, %v1536
+  %v1476 = mul i32 %v900, %arg.n
+  %v1477 = add i32 %v1476, %v1475
+  %v1478 = mul i32 %v1477, 2
+  %v1479 = icmp slt i32 %v1475, %arg.n
+  %v1480 = select i1 %v1479, i32 %v1478, i32 %v1124
+  %v1481 = bitcast half %v986 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1481, ptr addrspace(8) %v1129, i32 %v1480, i32 0, i32 0)
+  %v1482 = add i32 %v3, %v902
+  %v1483 = add i32 %v1482, 4
+  %v1484 = mul i32 %v900, %arg.n
+  %v1485 = add i32 %v1484, %v1483
+  %v1486 = mul i32 %v1485, 2
+  %v1487 = icmp slt i32 %v1483, %arg.n
+  %v1488 = select i1 %v1487, i32 %v1486, i32 %v1124
+  %v1489 = bitcast half %v987 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1489, ptr addrspace(8) %v1129, i32 %v1488, i32 0, i32 0)
+  %v1490 = add i32 %v3, %v902
+  %v1491 = add i32 %v1490, 5
+  %v1492 = mul i32 %v900, %arg.n
+  %v1493 = add i32 %v1492, %v1491
+  %v1494 = mul i32 %v1493, 2
+  %v1495 = icmp slt i32 %v1491, %arg.n
+  %v1496 = select i1 %v1495, i32 %v1494, i32 %v1124
+  %v1497 = bitcast half %v988 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1497, ptr addrspace(8) %v1129, i32 %v1496, i32 0, i32 0)
+  %v1498 = add i32 %v3, %v902
+  %v1499 = add i32 %v1498, 6
+  %v1500 = mul i32 %v900, %arg.n
+  %v1501 = add i32 %v1500, %v1499
+  %v1502 = mul i32 %v1501, 2
+  %v1503 = icmp slt i32 %v1499, %arg.n
+  %v1504 = select i1 %v1503, i32 %v1502, i32 %v1124
+  %v1505 = bitcast half %v989 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1505, ptr addrspace(8) %v1129, i32 %v1504, i32 0, i32 0)
+  %v1506 = add i32 %v3, %v902
+  %v1507 = add i32 %v1506, 7
+  %v1508 = mul i32 %v900, %arg.n
+  %v1509 = add i32 %v1508, %v1507
+  %v1510 = mul i32 %v1509, 2
+  %v1511 = icmp slt i32 %v1507, %arg.n
+  %v1512 = select i1 %v1511, i32 %v1510, i32 %v1124
+  %v1513 = bitcast half %v990 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1513, ptr addrspace(8) %v1129, i32 %v1512, i32 0, i32 0)
+  %v1514 = add i32 %v3, %v918
+  %v1515 = add i32 %v1514, 0
+  %v1516 = mul i32 %v916, %arg.n
+  %v1517 = add i32 %v1516, %v1515
+  %v1518 = mul i32 %v1517, 2
+  %v1519 = icmp slt i32 %v1515, %arg.n
+  %v1520 = select i1 %v1519, i32 %v1518, i32 %v1124
+  %v1521 = bitcast half %v991 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1521, ptr addrspace(8) %v1129, i32 %v1520, i32 0, i32 0)
+  %v1522 = add i32 %v3, %v918
+  %v1523 = add i32 %v1522, 1
+  %v1524 = mul i32 %v916, %arg.n
+  %v1525 = add i32 %v1524, %v1523
+  %v1526 = mul i32 %v1525, 2
+  %v1527 = icmp slt i32 %v1523, %arg.n
+  %v1528 = select i1 %v1527, i32 %v1526, i32 %v1124
+  %v1529 = bitcast half %v992 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1529, ptr addrspace(8) %v1129, i32 %v1528, i32 0, i32 0)
+  %v1530 = add i32 %v3, %v918
+  %v1531 = add i32 %v1530, 2
+  %v1532 = mul i32 %v916, %arg.n
+  %v1533 = add i32 %v1532, %v1531
+  %v1534 = mul i32 %v1533, 2
+  %v1535 = icmp slt i32 %v1531, %arg.n
+  %v1536 = select i1 %v1535, i32 %v1534, i32 %v1124
+  %v1537 = bitcast half %v993 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1537, ptr addrspace(8) %v1129, i32 %v1536, i32 0, i32 0)
+  %v1538 = add i32 %v3, %v918
+  %v1539 = add i32 %v1538, 3
+  %v1540 = mul i32 %v916, %arg.n
+  %v1541 = add i32 %v1540, %v1539
   %v1542 = mul i32 %v1541, 2
-  %v1543 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1542
-  %v1544 = fptrunc float %v904 to half
-  store half %v1544, ptr addrspace(1) %v1543, align 2
-  br label %if.end149
-if.else148:
-  br label %if.end149
-if.end149:
-  %v1545 = add i32 %v3, %v902
-  %v1546 = add i32 %v1545, 2
-  %v1547 = icmp slt i32 %v1524, %arg.m
-  %v1548 = icmp slt i32 %v1546, %arg.n
-  %v1549 = and i1 %v1547, %v1548
-  br i1 %v1549, label %if.then150, label %if.else151
-if.then150:
-  %v1550 = mul i32 %v1524, %arg.n
-  %v1551 = add i32 %v1550, %v1546
-  %v1552 = mul i32 %v1551, 2
-  %v1553 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1552
-  %v1554 = fptrunc float %v905 to half
-  store half %v1554, ptr addrspace(1) %v1553, align 2
-  br label %if.end152
-if.else151:
-  br label %if.end152
-if.end152:
-  %v1555 = add i32 %v3, %v902
-  %v1556 = add i32 %v1555, 3
-  %v1557 = icmp slt i32 %v1524, %arg.m
-  %v1558 = icmp slt i32 %v1556, %arg.n
-  %v1559 = and i1 %v1557, %v1558
-  br i1 %v1559, label %if.then153, label %if.else154
-if.then153:
-  %v1560 = mul i32 %v1524, %arg.n
-  %v1561 = add i32 %v1560, %v1556
-  %v1562 = mul i32 %v1561, 2
-  %v1563 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1562
-  %v1564 = fptrunc float %v906 to half
-  store half %v1564, ptr addrspace(1) %v1563, align 2
-  br label %if.end155
-if.else154:
-  br label %if.end155
-if.end155:
-  %v1565 = add i32 %v3, %v902
-  %v1566 = add i32 %v1565, 4
-  %v1567 = icmp slt i32 %v1524, %arg.m
-  %v1568 = icmp slt i32 %v1566, %arg.n
-  %v1569 = and i1 %v1567, %v1568
-  br i1 %v1569, label %if.then156, label %if.else157
-if.then156:
-  %v1570 = mul i32 %v1524, %arg.n
-  %v1571 = add i32 %v1570, %v1566
-  %v1572 = mul i32 %v1571, 2
-  %v1573 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1572
-  %v1574 = fptrunc float %v907 to half
-  store half %v1574, ptr addrspace(1) %v1573, align 2
-  br label %if.end158
-if.else157:
-  br label %if.end158
-if.end158:
-  %v1575 = add i32 %v3, %v902
-  %v1576 = add i32 %v1575, 5
-  %v1577 = icmp slt i32 %v1524, %arg.m
-  %v1578 = icmp slt i32 %v1576, %arg.n
-  %v1579 = and i1 %v1577, %v1578
-  br i1 %v1579, label %if.then159, label %if.else160
-if.then159:
-  %v1580 = mul i32 %v1524, %arg.n
-  %v1581 = add i32 %v1580, %v1576
+  %v1543 = icmp slt i32 %v1539, %arg.n
+  %v1544 = select i1 %v1543, i32 %v1542, i32 %v1124
+  %v1545 = bitcast half %v994 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1545, ptr addrspace(8) %v1129, i32 %v1544, i32 0, i32 0)
+  %v1546 = add i32 %v3, %v918
+  %v1547 = add i32 %v1546, 4
+  %v1548 = mul i32 %v916, %arg.n
+  %v1549 = add i32 %v1548, %v1547
+  %v1550 = mul i32 %v1549, 2
+  %v1551 = icmp slt i32 %v1547, %arg.n
+  %v1552 = select i1 %v1551, i32 %v1550, i32 %v1124
+  %v1553 = bitcast half %v995 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1553, ptr addrspace(8) %v1129, i32 %v1552, i32 0, i32 0)
+  %v1554 = add i32 %v3, %v918
+  %v1555 = add i32 %v1554, 5
+  %v1556 = mul i32 %v916, %arg.n
+  %v1557 = add i32 %v1556, %v1555
+  %v1558 = mul i32 %v1557, 2
+  %v1559 = icmp slt i32 %v1555, %arg.n
+  %v1560 = select i1 %v1559, i32 %v1558, i32 %v1124
+  %v1561 = bitcast half %v996 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1561, ptr addrspace(8) %v1129, i32 %v1560, i32 0, i32 0)
+  %v1562 = add i32 %v3, %v918
+  %v1563 = add i32 %v1562, 6
+  %v1564 = mul i32 %v916, %arg.n
+  %v1565 = add i32 %v1564, %v1563
+  %v1566 = mul i32 %v1565, 2
+  %v1567 = icmp slt i32 %v1563, %arg.n
+  %v1568 = select i1 %v1567, i32 %v1566, i32 %v1124
+  %v1569 = bitcast half %v997 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1569, ptr addrspace(8) %v1129, i32 %v1568, i32 0, i32 0)
+  %v1570 = add i32 %v3, %v918
+  %v1571 = add i32 %v1570, 7
+  %v1572 = mul i32 %v916, %arg.n
+  %v1573 = add i32 %v1572, %v1571
+  %v1574 = mul i32 %v1573, 2
+  %v1575 = icmp slt i32 %v1571, %arg.n
+  %v1576 = select i1 %v1575, i32 %v1574, i32 %v1124
+  %v1577 = bitcast half %v998 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1577, ptr addrspace(8) %v1129, i32 %v1576, i32 0, i32 0)
+  %v1578 = add i32 %v3, %v934
+  %v1579 = add i32 %v1578, 0
+  %v1580 = mul i32 %v932, %arg.n
+  %v1581 = add i32 %v1580, %v1579
   %v1582 = mul i32 %v1581, 2
-  %v1583 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1582
-  %v1584 = fptrunc float %v908 to half
-  store half %v1584, ptr addrspace(1) %v1583, align 2
-  br label %if.end161
-if.else160:
-  br label %if.end161
-if.end161:
-  %v1585 = add i32 %v3, %v902
-  %v1586 = add i32 %v1585, 6
-  %v1587 = icmp slt i32 %v1524, %arg.m
-  %v1588 = icmp slt i32 %v1586, %arg.n
-  %v1589 = and i1 %v1587, %v1588
-  br i1 %v1589, label %if.then162, label %if.else163
-if.then162:
-  %v1590 = mul i32 %v1524, %arg.n
-  %v1591 = add i32 %v1590, %v1586
-  %v1592 = mul i32 %v1591, 2
-  %v1593 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1592
-  %v1594 = fptrunc float %v909 to half
-  store half %v1594, ptr addrspace(1) %v1593, align 2
-  br label %if.end164
-if.else163:
-  br label %if.end164
-if.end164:
-  %v1595 = add i32 %v3, %v902
-  %v1596 = add i32 %v1595, 7
-  %v1597 = icmp slt i32 %v1524, %arg.m
-  %v1598 = icmp slt i32 %v1596, %arg.n
-  %v1599 = and i1 %v1597, %v1598
-  br i1 %v1599, label %if.then165, label %if.else166
-if.then165:
-  %v1600 = mul i32 %v1524, %arg.n
-  %v1601 = add i32 %v1600, %v1596
-  %v1602 = mul i32 %v1601, 2
-  %v1603 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1602
-  %v1604 = fptrunc float %v910 to half
-  store half %v1604, ptr addrspace(1) %v1603, align 2
-  br label %if.end167
-if.else166:
-  br label %if.end167
-if.end167:
-  %v1605 = add i32 %v1, %v916
-  %v1606 = add i32 %v3, %v918
-  %v1607 = add i32 %v1606, 0
-  %v1608 = icmp slt i32 %v1605, %arg.m
-  %v1609 = icmp slt i32 %v1607, %arg.n
-  %v1610 = and i1 %v1608, %v1609
-  br i1 %v1610, label %if.then168, label %if.else169
-if.then168:
-  %v1611 = mul i32 %v1605, %arg.n
-  %v1612 = add i32 %v1611, %v1607
-  %v1613 = mul i32 %v1612, 2
-  %v1614 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1613
-  %v1615 = fptrunc float %v919 to half
-  store half %v1615, ptr addrspace(1) %v1614, align 2
-  br label %if.end170
-if.else169:
-  br label %if.end170
-if.end170:
-  %v1616 = add i32 %v3, %v918
-  %v1617 = add i32 %v1616, 1
-  %v1618 = icmp slt i32 %v1605, %arg.m
-  %v1619 = icmp slt i32 %v1617, %arg.n
-  %v1620 = and i1 %v1618, %v1619
-  br i1 %v1620, label %if.then171, label %if.else172
-if.then171:
-  %v1621 = mul i32 %v1605, %arg.n
-  %v1622 = add i32 %v1621, %v1617
-  %v1623 = mul i32 %v1622, 2
-  %v1624 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1623
-  %v1625 = fptrunc float %v920 to half
-  store half %v1625, ptr addrspace(1) %v1624, align 2
-  br label %if.end173
-if.else172:
-  br label %if.end173
-if.end173:
-  %v1626 = add i32 %v3, %v918
-  %v1627 = add i32 %v1626, 2
-  %v1628 = icmp slt i32 %v1605, %arg.m
-  %v1629 = icmp slt i32 %v1627, %arg.n
-  %v1630 = and i1 %v1628, %v1629
-  br i1 %v1630, label %if.then174, label %if.else175
-if.then174:
-  %v1631 = mul i32 %v1605, %arg.n
-  %v1632 = add i32 %v1631, %v1627
-  %v1633 = mul i32 %v1632, 2
-  %v1634 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1633
-  %v1635 = fptrunc float %v921 to half
-  store half %v1635, ptr addrspace(1) %v1634, align 2
-  br label %if.end176
-if.else175:
-  br label %if.end176
-if.end176:
-  %v1636 = add i32 %v3, %v918
-  %v1637 = add i32 %v1636, 3
-  %v1638 = icmp slt i32 %v1605, %arg.m
-  %v1639 = icmp slt i32 %v1637, %arg.n
-  %v1640 = and i1 %v1638, %v1639
-  br i1 %v1640, label %if.then177, label %if.else178
-if.then177:
-  %v1641 = mul i32 %v1605, %arg.n
-  %v1642 = add i32 %v1641, %v1637
-  %v1643 = mul i32 %v1642, 2
-  %v1644 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1643
-  %v1645 = fptrunc float %v922 to half
-  store half %v1645, ptr addrspace(1) %v1644, align 2
-  br label %if.end179
-if.else178:
-  br label %if.end179
-if.end179:
-  %v1646 = add i32 %v3, %v918
-  %v1647 = add i32 %v1646, 4
-  %v1648 = icmp slt i32 %v1605, %arg.m
-  %v1649 = icmp slt i32 %v1647, %arg.n
-  %v1650 = and i1 %v1648, %v1649
-  br i1 %v1650, label %if.then180, label %if.else181
-if.then180:
-  %v1651 = mul i32 %v1605, %arg.n
-  %v1652 = add i32 %v1651, %v1647
-  %v1653 = mul i32 %v1652, 2
-  %v1654 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1653
-  %v1655 = fptrunc float %v923 to half
-  store half %v1655, ptr addrspace(1) %v1654, align 2
-  br label %if.end182
-if.else181:
-  br label %if.end182
-if.end182:
-  %v1656 = add i32 %v3, %v918
-  %v1657 = add i32 %v1656, 5
-  %v1658 = icmp slt i32 %v1605, %arg.m
-  %v1659 = icmp slt i32 %v1657, %arg.n
-  %v1660 = and i1 %v1658, %v1659
-  br i1 %v1660, label %if.then183, label %if.else184
-if.then183:
-  %v1661 = mul i32 %v1605, %arg.n
-  %v1662 = add i32 %v1661, %v1657
-  %v1663 = mul i32 %v1662, 2
-  %v1664 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1663
-  %v1665 = fptrunc float %v924 to half
-  store half %v1665, ptr addrspace(1) %v1664, align 2
-  br label %if.end185
-if.else184:
-  br label %if.end185
-if.end185:
-  %v1666 = add i32 %v3, %v918
-  %v1667 = add i32 %v1666, 6
-  %v1668 = icmp slt i32 %v1605, %arg.m
-  %v1669 = icmp slt i32 %v1667, %arg.n
-  %v1670 = and i1 %v1668, %v1669
-  br i1 %v1670, label %if.then186, label %if.else187
-if.then186:
-  %v1671 = mul i32 %v1605, %arg.n
-  %v1672 = add i32 %v1671, %v1667
-  %v1673 = mul i32 %v1672, 2
-  %v1674 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1673
-  %v1675 = fptrunc float %v925 to half
-  store half %v1675, ptr addrspace(1) %v1674, align 2
-  br label %if.end188
-if.else187:
-  br label %if.end188
-if.end188:
-  %v1676 = add i32 %v3, %v918
-  %v1677 = add i32 %v1676, 7
-  %v1678 = icmp slt i32 %v1605, %arg.m
-  %v1679 = icmp slt i32 %v1677, %arg.n
-  %v1680 = and i1 %v1678, %v1679
-  br i1 %v1680, label %if.then189, label %if.else190
-if.then189:
-  %v1681 = mul i32 %v1605, %arg.n
-  %v1682 = add i32 %v1681, %v1677
-  %v1683 = mul i32 %v1682, 2
-  %v1684 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1683
-  %v1685 = fptrunc float %v926 to half
-  store half %v1685, ptr addrspace(1) %v1684, align 2
-  br label %if.end191
-if.else190:
-  br label %if.end191
-if.end191:
-  %v1686 = add i32 %v1, %v932
-  %v1687 = add i32 %v3, %v934
-  %v1688 = add i32 %v1687, 0
-  %v1689 = icmp slt i32 %v1686, %arg.m
-  %v1690 = icmp slt i32 %v1688, %arg.n
-  %v1691 = and i1 %v1689, %v1690
-  br i1 %v1691, label %if.then192, label %if.else193
-if.then192:
-  %v1692 = mul i32 %v1686, %arg.n
-  %v1693 = add i32 %v1692, %v1688
-  %v1694 = mul i32 %v1693, 2
-  %v1695 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1694
-  %v1696 = fptrunc float %v935 to half
-  store half %v1696, ptr addrspace(1) %v1695, align 2
-  br label %if.end194
-if.else193:
-  br label %if.end194
-if.end194:
-  %v1697 = add i32 %v3, %v934
-  %v1698 = add i32 %v1697, 1
-  %v1699 = icmp slt i32 %v1686, %arg.m
-  %v1700 = icmp slt i32 %v1698, %arg.n
-  %v1701 = and i1 %v1699, %v1700
-  br i1 %v1701, label %if.then195, label %if.else196
-if.then195:
-  %v1702 = mul i32 %v1686, %arg.n
-  %v1703 = add i32 %v1702, %v1698
-  %v1704 = mul i32 %v1703, 2
-  %v1705 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1704
-  %v1706 = fptrunc float %v936 to half
-  store half %v1706, ptr addrspace(1) %v1705, align 2
-  br label %if.end197
-if.else196:
-  br label %if.end197
-if.end197:
-  %v1707 = add i32 %v3, %v934
-  %v1708 = add i32 %v1707, 2
-  %v1709 = icmp slt i32 %v1686, %arg.m
-  %v1710 = icmp slt i32 %v1708, %arg.n
-  %v1711 = and i1 %v1709, %v1710
-  br i1 %v1711, label %if.then198, label %if.else199
-if.then198:
-  %v1712 = mul i32 %v1686, %arg.n
-  %v1713 = add i32 %v1712, %v1708
-  %v1714 = mul i32 %v1713, 2
-  %v1715 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1714
-  %v1716 = fptrunc float %v937 to half
-  store half %v1716, ptr addrspace(1) %v1715, align 2
-  br label %if.end200
-if.else199:
-  br label %if.end200
-if.end200:
-  %v1717 = add i32 %v3, %v934
-  %v1718 = add i32 %v1717, 3
-  %v1719 = icmp slt i32 %v1686, %arg.m
-  %v1720 = icmp slt i32 %v1718, %arg.n
-  %v1721 = and i1 %v1719, %v1720
-  br i1 %v1721, label %if.then201, label %if.else202
-if.then201:
-  %v1722 = mul i32 %v1686, %arg.n
-  %v1723 = add i32 %v1722, %v1718
-  %v1724 = mul i32 %v1723, 2
-  %v1725 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1724
-  %v1726 = fptrunc float %v938 to half
-  store half %v1726, ptr addrspace(1) %v1725, align 2
-  br label %if.end203
-if.else202:
-  br label %if.end203
-if.end203:
-  %v1727 = add i32 %v3, %v934
-  %v1728 = add i32 %v1727, 4
-  %v1729 = icmp slt i32 %v1686, %arg.m
-  %v1730 = icmp slt i32 %v1728, %arg.n
-  %v1731 = and i1 %v1729, %v1730
-  br i1 %v1731, label %if.then204, label %if.else205
-if.then204:
-  %v1732 = mul i32 %v1686, %arg.n
-  %v1733 = add i32 %v1732, %v1728
-  %v1734 = mul i32 %v1733, 2
-  %v1735 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1734
-  %v1736 = fptrunc float %v939 to half
-  store half %v1736, ptr addrspace(1) %v1735, align 2
-  br label %if.end206
-if.else205:
-  br label %if.end206
-if.end206:
-  %v1737 = add i32 %v3, %v934
-  %v1738 = add i32 %v1737, 5
-  %v1739 = icmp slt i32 %v1686, %arg.m
-  %v1740 = icmp slt i32 %v1738, %arg.n
-  %v1741 = and i1 %v1739, %v1740
-  br i1 %v1741, label %if.then207, label %if.else208
-if.then207:
-  %v1742 = mul i32 %v1686, %arg.n
-  %v1743 = add i32 %v1742, %v1738
-  %v1744 = mul i32 %v1743, 2
-  %v1745 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1744
-  %v1746 = fptrunc float %v940 to half
-  store half %v1746, ptr addrspace(1) %v1745, align 2
-  br label %if.end209
-if.else208:
-  br label %if.end209
-if.end209:
-  %v1747 = add i32 %v3, %v934
-  %v1748 = add i32 %v1747, 6
-  %v1749 = icmp slt i32 %v1686, %arg.m
-  %v1750 = icmp slt i32 %v1748, %arg.n
-  %v1751 = and i1 %v1749, %v1750
-  br i1 %v1751, label %if.then210, label %if.else211
-if.then210:
-  %v1752 = mul i32 %v1686, %arg.n
-  %v1753 = add i32 %v1752, %v1748
-  %v1754 = mul i32 %v1753, 2
-  %v1755 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1754
-  %v1756 = fptrunc float %v941 to half
-  store half %v1756, ptr addrspace(1) %v1755, align 2
-  br label %if.end212
-if.else211:
-  br label %if.end212
-if.end212:
-  %v1757 = add i32 %v3, %v934
-  %v1758 = add i32 %v1757, 7
-  %v1759 = icmp slt i32 %v1686, %arg.m
-  %v1760 = icmp slt i32 %v1758, %arg.n
-  %v1761 = and i1 %v1759, %v1760
-  br i1 %v1761, label %if.then213, label %if.else214
-if.then213:
-  %v1762 = mul i32 %v1686, %arg.n
-  %v1763 = add i32 %v1762, %v1758
-  %v1764 = mul i32 %v1763, 2
-  %v1765 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1764
-  %v1766 = fptrunc float %v942 to half
-  store half %v1766, ptr addrspace(1) %v1765, align 2
-  br label %if.end215
-if.else214:
-  br label %if.end215
-if.end215:
+  %v1583 = icmp slt i32 %v1579, %arg.n
+  %v1584 = select i1 %v1583, i32 %v1582, i32 %v1124
+  %v1585 = bitcast half %v999 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1585, ptr addrspace(8) %v1129, i32 %v1584, i32 0, i32 0)
+  %v1586 = add i32 %v3, %v934
+  %v1587 = add i32 %v1586, 1
+  %v1588 = mul i32 %v932, %arg.n
+  %v1589 = add i32 %v1588, %v1587
+  %v1590 = mul i32 %v1589, 2
+  %v1591 = icmp slt i32 %v1587, %arg.n
+  %v1592 = select i1 %v1591, i32 %v1590, i32 %v1124
+  %v1593 = bitcast half %v1000 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1593, ptr addrspace(8) %v1129, i32 %v1592, i32 0, i32 0)
+  %v1594 = add i32 %v3, %v934
+  %v1595 = add i32 %v1594, 2
+  %v1596 = mul i32 %v932, %arg.n
+  %v1597 = add i32 %v1596, %v1595
+  %v1598 = mul i32 %v1597, 2
+  %v1599 = icmp slt i32 %v1595, %arg.n
+  %v1600 = select i1 %v1599, i32 %v1598, i32 %v1124
+  %v1601 = bitcast half %v1001 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1601, ptr addrspace(8) %v1129, i32 %v1600, i32 0, i32 0)
+  %v1602 = add i32 %v3, %v934
+  %v1603 = add i32 %v1602, 3
+  %v1604 = mul i32 %v932, %arg.n
+  %v1605 = add i32 %v1604, %v1603
+  %v1606 = mul i32 %v1605, 2
+  %v1607 = icmp slt i32 %v1603, %arg.n
+  %v1608 = select i1 %v1607, i32 %v1606, i32 %v1124
+  %v1609 = bitcast half %v1002 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1609, ptr addrspace(8) %v1129, i32 %v1608, i32 0, i32 0)
+  %v1610 = add i32 %v3, %v934
+  %v1611 = add i32 %v1610, 4
+  %v1612 = mul i32 %v932, %arg.n
+  %v1613 = add i32 %v1612, %v1611
+  %v1614 = mul i32 %v1613, 2
+  %v1615 = icmp slt i32 %v1611, %arg.n
+  %v1616 = select i1 %v1615, i32 %v1614, i32 %v1124
+  %v1617 = bitcast half %v1003 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1617, ptr addrspace(8) %v1129, i32 %v1616, i32 0, i32 0)
+  %v1618 = add i32 %v3, %v934
+  %v1619 = add i32 %v1618, 5
+  %v1620 = mul i32 %v932, %arg.n
+  %v1621 = add i32 %v1620, %v1619
+  %v1622 = mul i32 %v1621, 2
+  %v1623 = icmp slt i32 %v1619, %arg.n
+  %v1624 = select i1 %v1623, i32 %v1622, i32 %v1124
+  %v1625 = bitcast half %v1004 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1625, ptr addrspace(8) %v1129, i32 %v1624, i32 0, i32 0)
+  %v1626 = add i32 %v3, %v934
+  %v1627 = add i32 %v1626, 6
+  %v1628 = mul i32 %v932, %arg.n
+  %v1629 = add i32 %v1628, %v1627
+  %v1630 = mul i32 %v1629, 2
+  %v1631 = icmp slt i32 %v1627, %arg.n
+  %v1632 = select i1 %v1631, i32 %v1630, i32 %v1124
+  %v1633 = bitcast half %v1005 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1633, ptr addrspace(8) %v1129, i32 %v1632, i32 0, i32 0)
+  %v1634 = add i32 %v3, %v934
+  %v1635 = add i32 %v1634, 7
+  %v1636 = mul i32 %v932, %arg.n
+  %v1637 = add i32 %v1636, %v1635
+  %v1638 = mul i32 %v1637, 2
+  %v1639 = icmp slt i32 %v1635, %arg.n
+  %v1640 = select i1 %v1639, i32 %v1638, i32 %v1124
+  %v1641 = bitcast half %v1006 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1641, ptr addrspace(8) %v1129, i32 %v1640, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
 declare void @llvm.amdgcn.sched.barrier(i32)

@@ -1127,1296 +1127,789 @@ for.exit8:
   %v1031 = extractelement <8 x float> %v795, i32 5
   %v1032 = extractelement <8 x float> %v795, i32 6
   %v1033 = extractelement <8 x float> %v795, i32 7
+  %v1034 = fptrunc float %v914 to half
+  %v1035 = fptrunc float %v915 to half
+  %v1036 = fptrunc float %v916 to half
+  %v1037 = fptrunc float %v917 to half
+  %v1038 = fptrunc float %v918 to half
+  %v1039 = fptrunc float %v919 to half
+  %v1040 = fptrunc float %v920 to half
+  %v1041 = fptrunc float %v921 to half
+  %v1042 = fptrunc float %v930 to half
+  %v1043 = fptrunc float %v931 to half
+  %v1044 = fptrunc float %v932 to half
+  %v1045 = fptrunc float %v933 to half
+  %v1046 = fptrunc float %v934 to half
+  %v1047 = fptrunc float %v935 to half
+  %v1048 = fptrunc float %v936 to half
+  %v1049 = fptrunc float %v937 to half
+  %v1050 = fptrunc float %v946 to half
+  %v1051 = fptrunc float %v947 to half
+  %v1052 = fptrunc float %v948 to half
+  %v1053 = fptrunc float %v949 to half
+  %v1054 = fptrunc float %v950 to half
+  %v1055 = fptrunc float %v951 to half
+  %v1056 = fptrunc float %v952 to half
+  %v1057 = fptrunc float %v953 to half
+  %v1058 = fptrunc float %v962 to half
+  %v1059 = fptrunc float %v963 to half
+  %v1060 = fptrunc float %v964 to half
+  %v1061 = fptrunc float %v965 to half
+  %v1062 = fptrunc float %v966 to half
+  %v1063 = fptrunc float %v967 to half
+  %v1064 = fptrunc float %v968 to half
+  %v1065 = fptrunc float %v969 to half
+  %v1066 = fptrunc float %v978 to half
+  %v1067 = fptrunc float %v979 to half
+  %v1068 = fptrunc float %v980 to half
+  %v1069 = fptrunc float %v981 to half
+  %v1070 = fptrunc float %v982 to half
+  %v1071 = fptrunc float %v983 to half
+  %v1072 = fptrunc float %v984 to half
+  %v1073 = fptrunc float %v985 to half
+  %v1074 = fptrunc float %v994 to half
+  %v1075 = fptrunc float %v995 to half
+  %v1076 = fptrunc float %v996 to half
+  %v1077 = fptrunc float %v997 to half
+  %v1078 = fptrunc float %v998 to half
+  %v1079 = fptrunc float %v999 to half
+  %v1080 = fptrunc float %v1000 to half
+  %v1081 = fptrunc float %v1001 to half
+  %v1082 = fptrunc float %v1010 to half
+  %v1083 = fptrunc float %v1011 to half
+  %v1084 = fptrunc float %v1012 to half
+  %v1085 = fptrunc float %v1013 to half
+  %v1086 = fptrunc float %v1014 to half
+  %v1087 = fptrunc float %v1015 to half
+  %v1088 = fptrunc float %v1016 to half
+  %v1089 = fptrunc float %v1017 to half
+  %v1090 = fptrunc float %v1026 to half
+  %v1091 = fptrunc float %v1027 to half
+  %v1092 = fptrunc float %v1028 to half
+  %v1093 = fptrunc float %v1029 to half
+  %v1094 = fptrunc float %v1030 to half
+  %v1095 = fptrunc float %v1031 to half
+  %v1096 = fptrunc float %v1032 to half
+  %v1097 = fptrunc float %v1033 to half
   br i1 %v200, label %if.then21, label %if.else22
 if.then21:
-  %v1034 = add i32 %v1, %v911
-  %v1035 = add i32 %v3, %v913
-  %v1036 = mul i32 %v1034, %arg.n
-  %v1037 = add i32 %v1036, %v1035
-  %v1038 = mul i32 %v1037, 2
-  %v1039 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1038
-  %v1040 = fptrunc float %v914 to half
-  %v1041 = fptrunc float %v915 to half
-  %v1042 = fptrunc float %v916 to half
-  %v1043 = fptrunc float %v917 to half
-  %v1044 = fptrunc float %v918 to half
-  %v1045 = fptrunc float %v919 to half
-  %v1046 = fptrunc float %v920 to half
-  %v1047 = fptrunc float %v921 to half
-  %v1048 = insertelement <8 x half> poison, half %v1040, i32 0
-  %v1049 = insertelement <8 x half> %v1048, half %v1041, i32 1
-  %v1050 = insertelement <8 x half> %v1049, half %v1042, i32 2
-  %v1051 = insertelement <8 x half> %v1050, half %v1043, i32 3
-  %v1052 = insertelement <8 x half> %v1051, half %v1044, i32 4
-  %v1053 = insertelement <8 x half> %v1052, half %v1045, i32 5
-  %v1054 = insertelement <8 x half> %v1053, half %v1046, i32 6
-  %v1055 = insertelement <8 x half> %v1054, half %v1047, i32 7
-  store <8 x half> %v1055, ptr addrspace(1) %v1039, align 2
-  %v1056 = add i32 %v1, %v927
-  %v1057 = add i32 %v3, %v929
-  %v1058 = mul i32 %v1056, %arg.n
-  %v1059 = add i32 %v1058, %v1057
-  %v1060 = mul i32 %v1059, 2
-  %v1061 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1060
-  %v1062 = fptrunc float %v930 to half
-  %v1063 = fptrunc float %v931 to half
-  %v1064 = fptrunc float %v932 to half
-  %v1065 = fptrunc float %v933 to half
-  %v1066 = fptrunc float %v934 to half
-  %v1067 = fptrunc float %v935 to half
-  %v1068 = fptrunc float %v936 to half
-  %v1069 = fptrunc float %v937 to half
-  %v1070 = insertelement <8 x half> poison, half %v1062, i32 0
-  %v1071 = insertelement <8 x half> %v1070, half %v1063, i32 1
-  %v1072 = insertelement <8 x half> %v1071, half %v1064, i32 2
-  %v1073 = insertelement <8 x half> %v1072, half %v1065, i32 3
-  %v1074 = insertelement <8 x half> %v1073, half %v1066, i32 4
-  %v1075 = insertelement <8 x half> %v1074, half %v1067, i32 5
-  %v1076 = insertelement <8 x half> %v1075, half %v1068, i32 6
-  %v1077 = insertelement <8 x half> %v1076, half %v1069, i32 7
-  store <8 x half> %v1077, ptr addrspace(1) %v1061, align 2
-  %v1078 = add i32 %v1, %v943
-  %v1079 = add i32 %v3, %v945
-  %v1080 = mul i32 %v1078, %arg.n
-  %v1081 = add i32 %v1080, %v1079
-  %v1082 = mul i32 %v1081, 2
-  %v1083 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1082
-  %v1084 = fptrunc float %v946 to half
-  %v1085 = fptrunc float %v947 to half
-  %v1086 = fptrunc float %v948 to half
-  %v1087 = fptrunc float %v949 to half
-  %v1088 = fptrunc float %v950 to half
-  %v1089 = fptrunc float %v951 to half
-  %v1090 = fptrunc float %v952 to half
-  %v1091 = fptrunc float %v953 to half
-  %v1092 = insertelement <8 x half> poison, half %v1084, i32 0
-  %v1093 = insertelement <8 x half> %v1092, half %v1085, i32 1
-  %v1094 = insertelement <8 x half> %v1093, half %v1086, i32 2
-  %v1095 = insertelement <8 x half> %v1094, half %v1087, i32 3
-  %v1096 = insertelement <8 x half> %v1095, half %v1088, i32 4
-  %v1097 = insertelement <8 x half> %v1096, half %v1089, i32 5
-  %v1098 = insertelement <8 x half> %v1097, half %v1090, i32 6
-  %v1099 = insertelement <8 x half> %v1098, half %v1091, i32 7
-  store <8 x half> %v1099, ptr addrspace(1) %v1083, align 2
-  %v1100 = add i32 %v1, %v959
-  %v1101 = add i32 %v3, %v961
-  %v1102 = mul i32 %v1100, %arg.n
-  %v1103 = add i32 %v1102, %v1101
-  %v1104 = mul i32 %v1103, 2
-  %v1105 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1104
-  %v1106 = fptrunc float %v962 to half
-  %v1107 = fptrunc float %v963 to half
-  %v1108 = fptrunc float %v964 to half
-  %v1109 = fptrunc float %v965 to half
-  %v1110 = fptrunc float %v966 to half
-  %v1111 = fptrunc float %v967 to half
-  %v1112 = fptrunc float %v968 to half
-  %v1113 = fptrunc float %v969 to half
-  %v1114 = insertelement <8 x half> poison, half %v1106, i32 0
-  %v1115 = insertelement <8 x half> %v1114, half %v1107, i32 1
-  %v1116 = insertelement <8 x half> %v1115, half %v1108, i32 2
-  %v1117 = insertelement <8 x half> %v1116, half %v1109, i32 3
-  %v1118 = insertelement <8 x half> %v1117, half %v1110, i32 4
-  %v1119 = insertelement <8 x half> %v1118, half %v1111, i32 5
-  %v1120 = insertelement <8 x half> %v1119, half %v1112, i32 6
-  %v1121 = insertelement <8 x half> %v1120, half %v1113, i32 7
-  store <8 x half> %v1121, ptr addrspace(1) %v1105, align 2
-  %v1122 = add i32 %v1, %v975
-  %v1123 = add i32 %v3, %v977
-  %v1124 = mul i32 %v1122, %arg.n
-  %v1125 = add i32 %v1124, %v1123
-  %v1126 = mul i32 %v1125, 2
-  %v1127 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1126
-  %v1128 = fptrunc float %v978 to half
-  %v1129 = fptrunc float %v979 to half
-  %v1130 = fptrunc float %v980 to half
-  %v1131 = fptrunc float %v981 to half
-  %v1132 = fptrunc float %v982 to half
-  %v1133 = fptrunc float %v983 to half
-  %v1134 = fptrunc float %v984 to half
-  %v1135 = fptrunc float %v985 to half
-  %v1136 = insertelement <8 x half> poison, half %v1128, i32 0
-  %v1137 = insertelement <8 x half> %v1136, half %v1129, i32 1
-  %v1138 = insertelement <8 x half> %v1137, half %v1130, i32 2
-  %v1139 = insertelement <8 x half> %v1138, half %v1131, i32 3
-  %v1140 = insertelement <8 x half> %v1139, half %v1132, i32 4
-  %v1141 = insertelement <8 x half> %v1140, half %v1133, i32 5
-  %v1142 = insertelement <8 x half> %v1141, half %v1134, i32 6
-  %v1143 = insertelement <8 x half> %v1142, half %v1135, i32 7
-  store <8 x half> %v1143, ptr addrspace(1) %v1127, align 2
-  %v1144 = add i32 %v1, %v991
-  %v1145 = add i32 %v3, %v993
-  %v1146 = mul i32 %v1144, %arg.n
-  %v1147 = add i32 %v1146, %v1145
-  %v1148 = mul i32 %v1147, 2
-  %v1149 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1148
-  %v1150 = fptrunc float %v994 to half
-  %v1151 = fptrunc float %v995 to half
-  %v1152 = fptrunc float %v996 to half
-  %v1153 = fptrunc float %v997 to half
-  %v1154 = fptrunc float %v998 to half
-  %v1155 = fptrunc float %v999 to half
-  %v1156 = fptrunc float %v1000 to half
-  %v1157 = fptrunc float %v1001 to half
-  %v1158 = insertelement <8 x half> poison, half %v1150, i32 0
-  %v1159 = insertelement <8 x half> %v1158, half %v1151, i32 1
-  %v1160 = insertelement <8 x half> %v1159, half %v1152, i32 2
-  %v1161 = insertelement <8 x half> %v1160, half %v1153, i32 3
-  %v1162 = insertelement <8 x half> %v1161, half %v1154, i32 4
-  %v1163 = insertelement <8 x half> %v1162, half %v1155, i32 5
-  %v1164 = insertelement <8 x half> %v1163, half %v1156, i32 6
-  %v1165 = insertelement <8 x half> %v1164, half %v1157, i32 7
-  store <8 x half> %v1165, ptr addrspace(1) %v1149, align 2
-  %v1166 = add i32 %v1, %v1007
-  %v1167 = add i32 %v3, %v1009
-  %v1168 = mul i32 %v1166, %arg.n
-  %v1169 = add i32 %v1168, %v1167
-  %v1170 = mul i32 %v1169, 2
-  %v1171 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1170
-  %v1172 = fptrunc float %v1010 to half
-  %v1173 = fptrunc float %v1011 to half
-  %v1174 = fptrunc float %v1012 to half
-  %v1175 = fptrunc float %v1013 to half
-  %v1176 = fptrunc float %v1014 to half
-  %v1177 = fptrunc float %v1015 to half
-  %v1178 = fptrunc float %v1016 to half
-  %v1179 = fptrunc float %v1017 to half
-  %v1180 = insertelement <8 x half> poison, half %v1172, i32 0
-  %v1181 = insertelement <8 x half> %v1180, half %v1173, i32 1
-  %v1182 = insertelement <8 x half> %v1181, half %v1174, i32 2
-  %v1183 = insertelement <8 x half> %v1182, half %v1175, i32 3
-  %v1184 = insertelement <8 x half> %v1183, half %v1176, i32 4
-  %v1185 = insertelement <8 x half> %v1184, half %v1177, i32 5
-  %v1186 = insertelement <8 x half> %v1185, half %v1178, i32 6
-  %v1187 = insertelement <8 x half> %v1186, half %v1179, i32 7
-  store <8 x half> %v1187, ptr addrspace(1) %v1171, align 2
-  %v1188 = add i32 %v1, %v1023
-  %v1189 = add i32 %v3, %v1025
-  %v1190 = mul i32 %v1188, %arg.n
-  %v1191 = add i32 %v1190, %v1189
-  %v1192 = mul i32 %v1191, 2
-  %v1193 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1192
-  %v1194 = fptrunc float %v1026 to half
-  %v1195 = fptrunc float %v1027 to half
-  %v1196 = fptrunc float %v1028 to half
-  %v1197 = fptrunc float %v1029 to half
-  %v1198 = fptrunc float %v1030 to half
-  %v1199 = fptrunc float %v1031 to half
-  %v1200 = fptrunc float %v1032 to half
-  %v1201 = fptrunc float %v1033 to half
-  %v1202 = insertelement <8 x half> poison, half %v1194, i32 0
-  %v1203 = insertelement <8 x half> %v1202, half %v1195, i32 1
-  %v1204 = insertelement <8 x half> %v1203, half %v1196, i32 2
-  %v1205 = insertelement <8 x half> %v1204, half %v1197, i32 3
-  %v1206 = insertelement <8 x half> %v1205, half %v1198, i32 4
-  %v1207 = insertelement <8 x half> %v1206, half %v1199, i32 5
-  %v1208 = insertelement <8 x half> %v1207, half %v1200, i32 6
-  %v1209 = insertelement <8 x half> %v1208, half %v1201, i32 7
-  store <8 x half> %v1209, ptr addrspace(1) %v1193, align 2
+  %v1098 = add i32 %v1, %v911
+  %v1099 = add i32 %v3, %v913
+  %v1100 = mul i32 %v1098, %arg.n
+  %v1101 = add i32 %v1100, %v1099
+  %v1102 = mul i32 %v1101, 2
+  %v1103 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1102
+  %v1104 = insertelement <8 x half> poison, half %v1034, i32 0
+  %v1105 = insertelement <8 x half> %v1104, half %v1035, i32 1
+  %v1106 = insertelement <8 x half> %v1105, half %v1036, i32 2
+  %v1107 = insertelement <8 x half> %v1106, half %v1037, i32 3
+  %v1108 = insertelement <8 x half> %v1107, half %v1038, i32 4
+  %v1109 = insertelement <8 x half> %v1108, half %v1039, i32 5
+  %v1110 = insertelement <8 x half> %v1109, half %v1040, i32 6
+  %v1111 = insertelement <8 x half> %v1110, half %v1041, i32 7
+  store <8 x half> %v1111, ptr addrspace(1) %v1103, align 2
+  %v1112 = add i32 %v1, %v927
+  %v1113 = add i32 %v3, %v929
+  %v1114 = mul i32 %v1112, %arg.n
+  %v1115 = add i32 %v1114, %v1113
+  %v1116 = mul i32 %v1115, 2
+  %v1117 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1116
+  %v1118 = insertelement <8 x half> poison, half %v1042, i32 0
+  %v1119 = insertelement <8 x half> %v1118, half %v1043, i32 1
+  %v1120 = insertelement <8 x half> %v1119, half %v1044, i32 2
+  %v1121 = insertelement <8 x half> %v1120, half %v1045, i32 3
+  %v1122 = insertelement <8 x half> %v1121, half %v1046, i32 4
+  %v1123 = insertelement <8 x half> %v1122, half %v1047, i32 5
+  %v1124 = insertelement <8 x half> %v1123, half %v1048, i32 6
+  %v1125 = insertelement <8 x half> %v1124, half %v1049, i32 7
+  store <8 x half> %v1125, ptr addrspace(1) %v1117, align 2
+  %v1126 = add i32 %v1, %v943
+  %v1127 = add i32 %v3, %v945
+  %v1128 = mul i32 %v1126, %arg.n
+  %v1129 = add i32 %v1128, %v1127
+  %v1130 = mul i32 %v1129, 2
+  %v1131 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1130
+  %v1132 = insertelement <8 x half> poison, half %v1050, i32 0
+  %v1133 = insertelement <8 x half> %v1132, half %v1051, i32 1
+  %v1134 = insertelement <8 x half> %v1133, half %v1052, i32 2
+  %v1135 = insertelement <8 x half> %v1134, half %v1053, i32 3
+  %v1136 = insertelement <8 x half> %v1135, half %v1054, i32 4
+  %v1137 = insertelement <8 x half> %v1136, half %v1055, i32 5
+  %v1138 = insertelement <8 x half> %v1137, half %v1056, i32 6
+  %v1139 = insertelement <8 x half> %v1138, half %v1057, i32 7
+  store <8 x half> %v1139, ptr addrspace(1) %v1131, align 2
+  %v1140 = add i32 %v1, %v959
+  %v1141 = add i32 %v3, %v961
+  %v1142 = mul i32 %v1140, %arg.n
+  %v1143 = add i32 %v1142, %v1141
+  %v1144 = mul i32 %v1143, 2
+  %v1145 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1144
+  %v1146 = insertelement <8 x half> poison, half %v1058, i32 0
+  %v1147 = insertelement <8 x half> %v1146, half %v1059, i32 1
+  %v1148 = insertelement <8 x half> %v1147, half %v1060, i32 2
+  %v1149 = insertelement <8 x half> %v1148, half %v1061, i32 3
+  %v1150 = insertelement <8 x half> %v1149, half %v1062, i32 4
+  %v1151 = insertelement <8 x half> %v1150, half %v1063, i32 5
+  %v1152 = insertelement <8 x half> %v1151, half %v1064, i32 6
+  %v1153 = insertelement <8 x half> %v1152, half %v1065, i32 7
+  store <8 x half> %v1153, ptr addrspace(1) %v1145, align 2
+  %v1154 = add i32 %v1, %v975
+  %v1155 = add i32 %v3, %v977
+  %v1156 = mul i32 %v1154, %arg.n
+  %v1157 = add i32 %v1156, %v1155
+  %v1158 = mul i32 %v1157, 2
+  %v1159 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1158
+  %v1160 = insertelement <8 x half> poison, half %v1066, i32 0
+  %v1161 = insertelement <8 x half> %v1160, half %v1067, i32 1
+  %v1162 = insertelement <8 x half> %v1161, half %v1068, i32 2
+  %v1163 = insertelement <8 x half> %v1162, half %v1069, i32 3
+  %v1164 = insertelement <8 x half> %v1163, half %v1070, i32 4
+  %v1165 = insertelement <8 x half> %v1164, half %v1071, i32 5
+  %v1166 = insertelement <8 x half> %v1165, half %v1072, i32 6
+  %v1167 = insertelement <8 x half> %v1166, half %v1073, i32 7
+  store <8 x half> %v1167, ptr addrspace(1) %v1159, align 2
+  %v1168 = add i32 %v1, %v991
+  %v1169 = add i32 %v3, %v993
+  %v1170 = mul i32 %v1168, %arg.n
+  %v1171 = add i32 %v1170, %v1169
+  %v1172 = mul i32 %v1171, 2
+  %v1173 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1172
+  %v1174 = insertelement <8 x half> poison, half %v1074, i32 0
+  %v1175 = insertelement <8 x half> %v1174, half %v1075, i32 1
+  %v1176 = insertelement <8 x half> %v1175, half %v1076, i32 2
+  %v1177 = insertelement <8 x half> %v1176, half %v1077, i32 3
+  %v1178 = insertelement <8 x half> %v1177, half %v1078, i32 4
+  %v1179 = insertelement <8 x half> %v1178, half %v1079, i32 5
+  %v1180 = insertelement <8 x half> %v1179, half %v1080, i32 6
+  %v1181 = insertelement <8 x half> %v1180, half %v1081, i32 7
+  store <8 x half> %v1181, ptr addrspace(1) %v1173, align 2
+  %v1182 = add i32 %v1, %v1007
+  %v1183 = add i32 %v3, %v1009
+  %v1184 = mul i32 %v1182, %arg.n
+  %v1185 = add i32 %v1184, %v1183
+  %v1186 = mul i32 %v1185, 2
+  %v1187 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1186
+  %v1188 = insertelement <8 x half> poison, half %v1082, i32 0
+  %v1189 = insertelement <8 x half> %v1188, half %v1083, i32 1
+  %v1190 = insertelement <8 x half> %v1189, half %v1084, i32 2
+  %v1191 = insertelement <8 x half> %v1190, half %v1085, i32 3
+  %v1192 = insertelement <8 x half> %v1191, half %v1086, i32 4
+  %v1193 = insertelement <8 x half> %v1192, half %v1087, i32 5
+  %v1194 = insertelement <8 x half> %v1193, half %v1088, i32 6
+  %v1195 = insertelement <8 x half> %v1194, half %v1089, i32 7
+  store <8 x half> %v1195, ptr addrspace(1) %v1187, align 2
+  %v1196 = add i32 %v1, %v1023
+  %v1197 = add i32 %v3, %v1025
+  %v1198 = mul i32 %v1196, %arg.n
+  %v1199 = add i32 %v1198, %v1197
+  %v1200 = mul i32 %v1199, 2
+  %v1201 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1200
+  %v1202 = insertelement <8 x half> poison, half %v1090, i32 0
+  %v1203 = insertelement <8 x half> %v1202, half %v1091, i32 1
+  %v1204 = insertelement <8 x half> %v1203, half %v1092, i32 2
+  %v1205 = insertelement <8 x half> %v1204, half %v1093, i32 3
+  %v1206 = insertelement <8 x half> %v1205, half %v1094, i32 4
+  %v1207 = insertelement <8 x half> %v1206, half %v1095, i32 5
+  %v1208 = insertelement <8 x half> %v1207, half %v1096, i32 6
+  %v1209 = insertelement <8 x half> %v1208, half %v1097, i32 7
+  store <8 x half> %v1209, ptr addrspace(1) %v1201, align 2
   br label %if.end23
 if.else22:
-  %v1210 = add i32 %v1, %v911
-  %v1211 = add i32 %v3, %v913
-  %v1212 = add i32 %v1211, 0
-  %v1213 = icmp slt i32 %v1210, %arg.m
-  %v1214 = icmp slt i32 %v1212, %arg.n
-  %v1215 = and i1 %v1213, %v1214
-  br i1 %v1215, label %if.then24, label %if.else25
-if.then24:
-  %v1216 = mul i32 %v1210, %arg.n
-  %v1217 = add i32 %v1216, %v1212
-  %v1218 = mul i32 %v1217, 2
-  %v1219 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1218
-  %v1220 = fptrunc float %v914 to half
-  store half %v1220, ptr addrspace(1) %v1219, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v1210 = icmp slt i32 %v1, %arg.m
+  %v1211 = sub i32 %arg.m, %v1
+  %v1212 = call i32 @llvm.smin.i32(i32 %v1211, i32 128)
+  %v1213 = select i1 %v1210, i32 %v1212, i32 0
+  %v1214 = mul i32 %v1213, %arg.n
+  %v1215 = mul i32 %v1214, 2
+  %v1216 = mul i32 %v1, %arg.n
+  %v1217 = mul i32 %v1216, 2
+  %v1218 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1217
+  %v1219 = zext i32 %v1215 to i64
+  %v1220 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v1218, i16 0, i64 %v1219, i32 822099968)
   %v1221 = add i32 %v3, %v913
-  %v1222 = add i32 %v1221, 1
-  %v1223 = icmp slt i32 %v1210, %arg.m
-  %v1224 = icmp slt i32 %v1222, %arg.n
-  %v1225 = and i1 %v1223, %v1224
-  br i1 %v1225, label %if.then27, label %if.else28
-if.then27:
-  %v1226 = mul i32 %v1210, %arg.n
-  %v1227 = add i32 %v1226, %v1222
-  %v1228 = mul i32 %v1227, 2
-  %v1229 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1228
-  %v1230 = fptrunc float %v915 to half
-  store half %v1230, ptr addrspace(1) %v1229, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v1231 = add i32 %v3, %v913
-  %v1232 = add i32 %v1231, 2
-  %v1233 = icmp slt i32 %v1210, %arg.m
-  %v1234 = icmp slt i32 %v1232, %arg.n
-  %v1235 = and i1 %v1233, %v1234
-  br i1 %v1235, label %if.then30, label %if.else31
-if.then30:
-  %v1236 = mul i32 %v1210, %arg.n
-  %v1237 = add i32 %v1236, %v1232
-  %v1238 = mul i32 %v1237, 2
-  %v1239 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1238
-  %v1240 = fptrunc float %v916 to half
-  store half %v1240, ptr addrspace(1) %v1239, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v1241 = add i32 %v3, %v913
-  %v1242 = add i32 %v1241, 3
-  %v1243 = icmp slt i32 %v1210, %arg.m
-  %v1244 = icmp slt i32 %v1242, %arg.n
-  %v1245 = and i1 %v1243, %v1244
-  br i1 %v1245, label %if.then33, label %if.else34
-if.then33:
-  %v1246 = mul i32 %v1210, %arg.n
-  %v1247 = add i32 %v1246, %v1242
-  %v1248 = mul i32 %v1247, 2
-  %v1249 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1248
-  %v1250 = fptrunc float %v917 to half
-  store half %v1250, ptr addrspace(1) %v1249, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v1251 = add i32 %v3, %v913
-  %v1252 = add i32 %v1251, 4
-  %v1253 = icmp slt i32 %v1210, %arg.m
-  %v1254 = icmp slt i32 %v1252, %arg.n
-  %v1255 = and i1 %v1253, %v1254
-  br i1 %v1255, label %if.then36, label %if.else37
-if.then36:
-  %v1256 = mul i32 %v1210, %arg.n
-  %v1257 = add i32 %v1256, %v1252
-  %v1258 = mul i32 %v1257, 2
-  %v1259 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1258
-  %v1260 = fptrunc float %v918 to half
-  store half %v1260, ptr addrspace(1) %v1259, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
+  %v1222 = add i32 %v1221, 0
+  %v1223 = mul i32 %v911, %arg.n
+  %v1224 = add i32 %v1223, %v1222
+  %v1225 = mul i32 %v1224, 2
+  %v1226 = icmp slt i32 %v1222, %arg.n
+  %v1227 = select i1 %v1226, i32 %v1225, i32 %v1215
+  %v1228 = bitcast half %v1034 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1228, ptr addrspace(8) %v1220, i32 %v1227, i32 0, i32 0)
+  %v1229 = add i32 %v3, %v913
+  %v1230 = add i32 %v1229, 1
+  %v1231 = mul i32 %v911, %arg.n
+  %v1232 = add i32 %v1231, %v1230
+  %v1233 = mul i32 %v1232, 2
+  %v1234 = icmp slt i32 %v1230, %arg.n
+  %v1235 = select i1 %v1234, i32 %v1233, i32 %v1215
+  %v1236 = bitcast half %v1035 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1236, ptr addrspace(8) %v1220, i32 %v1235, i32 0, i32 0)
+  %v1237 = add i32 %v3, %v913
+  %v1238 = add i32 %v1237, 2
+  %v1239 = mul i32 %v911, %arg.n
+  %v1240 = add i32 %v1239, %v1238
+  %v1241 = mul i32 %v1240, 2
+  %v1242 = icmp slt i32 %v1238, %arg.n
+  %v1243 = select i1 %v1242, i32 %v1241, i32 %v1215
+  %v1244 = bitcast half %v1036 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1244, ptr addrspace(8) %v1220, i32 %v1243, i32 0, i32 0)
+  %v1245 = add i32 %v3, %v913
+  %v1246 = add i32 %v1245, 3
+  %v1247 = mul i32 %v911, %arg.n
+  %v1248 = add i32 %v1247, %v1246
+  %v1249 = mul i32 %v1248, 2
+  %v1250 = icmp slt i32 %v1246, %arg.n
+  %v1251 = select i1 %v1250, i32 %v1249, i32 %v1215
+  %v1252 = bitcast half %v1037 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1252, ptr addrspace(8) %v1220, i32 %v1251, i32 0, i32 0)
+  %v1253 = add i32 %v3, %v913
+  %v1254 = add i32 %v1253, 4
+  %v1255 = mul i32 %v911, %arg.n
+  %v1256 = add i32 %v1255, %v1254
+  %v1257 = mul i32 %v1256, 2
+  %v1258 = icmp slt i32 %v1254, %arg.n
+  %v1259 = select i1 %v1258, i32 %v1257, i32 %v1215
+  %v1260 = bitcast half %v1038 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1260, ptr addrspace(8) %v1220, i32 %v1259, i32 0, i32 0)
   %v1261 = add i32 %v3, %v913
   %v1262 = add i32 %v1261, 5
-  %v1263 = icmp slt i32 %v1210, %arg.m
-  %v1264 = icmp slt i32 %v1262, %arg.n
-  %v1265 = and i1 %v1263, %v1264
-  br i1 %v1265, label %if.then39, label %if.else40
-if.then39:
-  %v1266 = mul i32 %v1210, %arg.n
-  %v1267 = add i32 %v1266, %v1262
-  %v1268 = mul i32 %v1267, 2
-  %v1269 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1268
-  %v1270 = fptrunc float %v919 to half
-  store half %v1270, ptr addrspace(1) %v1269, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v1271 = add i32 %v3, %v913
-  %v1272 = add i32 %v1271, 6
-  %v1273 = icmp slt i32 %v1210, %arg.m
-  %v1274 = icmp slt i32 %v1272, %arg.n
-  %v1275 = and i1 %v1273, %v1274
-  br i1 %v1275, label %if.then42, label %if.else43
-if.then42:
-  %v1276 = mul i32 %v1210, %arg.n
-  %v1277 = add i32 %v1276, %v1272
-  %v1278 = mul i32 %v1277, 2
-  %v1279 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1278
-  %v1280 = fptrunc float %v920 to half
-  store half %v1280, ptr addrspace(1) %v1279, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v1281 = add i32 %v3, %v913
-  %v1282 = add i32 %v1281, 7
-  %v1283 = icmp slt i32 %v1210, %arg.m
-  %v1284 = icmp slt i32 %v1282, %arg.n
-  %v1285 = and i1 %v1283, %v1284
-  br i1 %v1285, label %if.then45, label %if.else46
-if.then45:
-  %v1286 = mul i32 %v1210, %arg.n
-  %v1287 = add i32 %v1286, %v1282
-  %v1288 = mul i32 %v1287, 2
-  %v1289 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1288
-  %v1290 = fptrunc float %v921 to half
-  store half %v1290, ptr addrspace(1) %v1289, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v1291 = add i32 %v1, %v927
-  %v1292 = add i32 %v3, %v929
-  %v1293 = add i32 %v1292, 0
-  %v1294 = icmp slt i32 %v1291, %arg.m
-  %v1295 = icmp slt i32 %v1293, %arg.n
-  %v1296 = and i1 %v1294, %v1295
-  br i1 %v1296, label %if.then48, label %if.else49
-if.then48:
-  %v1297 = mul i32 %v1291, %arg.n
-  %v1298 = add i32 %v1297, %v1293
-  %v1299 = mul i32 %v1298, 2
-  %v1300 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1299
-  %v1301 = fptrunc float %v930 to half
-  store half %v1301, ptr addrspace(1) %v1300, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v1302 = add i32 %v3, %v929
-  %v1303 = add i32 %v1302, 1
-  %v1304 = icmp slt i32 %v1291, %arg.m
-  %v1305 = icmp slt i32 %v1303, %arg.n
-  %v1306 = and i1 %v1304, %v1305
-  br i1 %v1306, label %if.then51, label %if.else52
-if.then51:
-  %v1307 = mul i32 %v1291, %arg.n
-  %v1308 = add i32 %v1307, %v1303
-  %v1309 = mul i32 %v1308, 2
-  %v1310 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1309
-  %v1311 = fptrunc float %v931 to half
-  store half %v1311, ptr addrspace(1) %v1310, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v1312 = add i32 %v3, %v929
-  %v1313 = add i32 %v1312, 2
-  %v1314 = icmp slt i32 %v1291, %arg.m
-  %v1315 = icmp slt i32 %v1313, %arg.n
-  %v1316 = and i1 %v1314, %v1315
-  br i1 %v1316, label %if.then54, label %if.else55
-if.then54:
-  %v1317 = mul i32 %v1291, %arg.n
-  %v1318 = add i32 %v1317, %v1313
-  %v1319 = mul i32 %v1318, 2
-  %v1320 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1319
-  %v1321 = fptrunc float %v932 to half
-  store half %v1321, ptr addrspace(1) %v1320, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v1322 = add i32 %v3, %v929
-  %v1323 = add i32 %v1322, 3
-  %v1324 = icmp slt i32 %v1291, %arg.m
-  %v1325 = icmp slt i32 %v1323, %arg.n
-  %v1326 = and i1 %v1324, %v1325
-  br i1 %v1326, label %if.then57, label %if.else58
-if.then57:
-  %v1327 = mul i32 %v1291, %arg.n
-  %v1328 = add i32 %v1327, %v1323
+  %v1263 = mul i32 %v911, %arg.n
+  %v1264 = add i32 %v1263, %v1262
+  %v1265 = mul i32 %v1264, 2
+  %v1266 = icmp slt i32 %v1262, %arg.n
+  %v1267 = select i1 %v1266, i32 %v1265, i32 %v1215
+  %v1268 = bitcast half %v1039 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1268, ptr addrspace(8) %v1220, i32 %v1267, i32 0, i32 0)
+  %v1269 = add i32 %v3, %v913
+  %v1270 = add i32 %v1269, 6
+  %v1271 = mul i32 %v911, %arg.n
+  %v1272 = add i32 %v1271, %v1270
+  %v1273 = mul i32 %v1272, 2
+  %v1274 = icmp slt i32 %v1270, %arg.n
+  %v1275 = select i1 %v1274, i32 %v1273, i32 %v1215
+  %v1276 = bitcast half %v1040 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1276, ptr addrspace(8) %v1220, i32 %v1275, i32 0, i32 0)
+  %v1277 = add i32 %v3, %v913
+  %v1278 = add i32 %v1277, 7
+  %v1279 = mul i32 %v911, %arg.n
+  %v1280 = add i32 %v1279, %v1278
+  %v1281 = mul i32 %v1280, 2
+  %v1282 = icmp slt i32 %v1278, %arg.n
+  %v1283 = select i1 %v1282, i32 %v1281, i32 %v1215
+  %v1284 = bitcast half %v1041 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1284, ptr addrspace(8) %v1220, i32 %v1283, i32 0, i32 0)
+  %v1285 = add i32 %v3, %v929
+  %v1286 = add i32 %v1285, 0
+  %v1287 = mul i32 %v927, %arg.n
+  %v1288 = add i32 %v1287, %v1286
+  %v1289 = mul i32 %v1288, 2
+  %v1290 = icmp slt i32 %v1286, %arg.n
+  %v1291 = select i1 %v1290, i32 %v1289, i32 %v1215
+  %v1292 = bitcast half %v1042 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1292, ptr addrspace(8) %v1220, i32 %v1291, i32 0, i32 0)
+  %v1293 = add i32 %v3, %v929
+  %v1294 = add i32 %v1293, 1
+  %v1295 = mul i32 %v927, %arg.n
+  %v1296 = add i32 %v1295, %v1294
+  %v1297 = mul i32 %v1296, 2
+  %v1298 = icmp slt i32 %v1294, %arg.n
+  %v1299 = select i1 %v1298, i32 %v1297, i32 %v1215
+  %v1300 = bitcast half %v1043 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1300, ptr addrspace(8) %v1220, i32 %v1299, i32 0, i32 0)
+  %v1301 = add i32 %v3, %v929
+  %v1302 = add i32 %v1301, 2
+  %v1303 = mul i32 %v927, %arg.n
+  %v1304 = add i32 %v1303, %v1302
+  %v1305 = mul i32 %v1304, 2
+  %v1306 = icmp slt i32 %v1302, %arg.n
+  %v1307 = select i1 %v1306, i32 %v1305, i32 %v1215
+  %v1308 = bitcast half %v1044 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1308, ptr addrspace(8) %v1220, i32 %v1307, i32 0, i32 0)
+  %v1309 = add i32 %v3, %v929
+  %v1310 = add i32 %v1309, 3
+  %v1311 = mul i32 %v927, %arg.n
+  %v1312 = add i32 %v1311, %v1310
+  %v1313 = mul i32 %v1312, 2
+  %v1314 = icmp slt i32 %v1310, %arg.n
+  %v1315 = select i1 %v1314, i32 %v1313, i32 %v1215
+  %v1316 = bitcast half %v1045 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1316, ptr addrspace(8) %v1220, i32 %v1315, i32 0, i32 0)
+  %v1317 = add i32 %v3, %v929
+  %v1318 = add i32 %v1317, 4
+  %v1319 = mul i32 %v927, %arg.n
+  %v1320 = add i32 %v1319, %v1318
+  %v1321 = mul i32 %v1320, 2
+  %v1322 = icmp slt i32 %v1318, %arg.n
+  %v1323 = select i1 %v1322, i32 %v1321, i32 %v1215
+  %v1324 = bitcast half %v1046 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1324, ptr addrspace(8) %v1220, i32 %v1323, i32 0, i32 0)
+  %v1325 = add i32 %v3, %v929
+  %v1326 = add i32 %v1325, 5
+  %v1327 = mul i32 %v927, %arg.n
+  %v1328 = add i32 %v1327, %v1326
   %v1329 = mul i32 %v1328, 2
-  %v1330 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1329
-  %v1331 = fptrunc float %v933 to half
-  store half %v1331, ptr addrspace(1) %v1330, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v1332 = add i32 %v3, %v929
-  %v1333 = add i32 %v1332, 4
-  %v1334 = icmp slt i32 %v1291, %arg.m
-  %v1335 = icmp slt i32 %v1333, %arg.n
-  %v1336 = and i1 %v1334, %v1335
-  br i1 %v1336, label %if.then60, label %if.else61
-if.then60:
-  %v1337 = mul i32 %v1291, %arg.n
-  %v1338 = add i32 %v1337, %v1333
-  %v1339 = mul i32 %v1338, 2
-  %v1340 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1339
-  %v1341 = fptrunc float %v934 to half
-  store half %v1341, ptr addrspace(1) %v1340, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v1342 = add i32 %v3, %v929
-  %v1343 = add i32 %v1342, 5
-  %v1344 = icmp slt i32 %v1291, %arg.m
-  %v1345 = icmp slt i32 %v1343, %arg.n
-  %v1346 = and i1 %v1344, %v1345
-  br i1 %v1346, label %if.then63, label %if.else64
-if.then63:
-  %v1347 = mul i32 %v1291, %arg.n
-  %v1348 = add i32 %v1347, %v1343
-  %v1349 = mul i32 %v1348, 2
-  %v1350 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1349
-  %v1351 = fptrunc float %v935 to half
-  store half %v1351, ptr addrspace(1) %v1350, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v1352 = add i32 %v3, %v929
-  %v1353 = add i32 %v1352, 6
-  %v1354 = icmp slt i32 %v1291, %arg.m
-  %v1355 = icmp slt i32 %v1353, %arg.n
-  %v1356 = and i1 %v1354, %v1355
-  br i1 %v1356, label %if.then66, label %if.else67
-if.then66:
-  %v1357 = mul i32 %v1291, %arg.n
-  %v1358 = add i32 %v1357, %v1353
-  %v1359 = mul i32 %v1358, 2
-  %v1360 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1359
-  %v1361 = fptrunc float %v936 to half
-  store half %v1361, ptr addrspace(1) %v1360, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1362 = add i32 %v3, %v929
-  %v1363 = add i32 %v1362, 7
-  %v1364 = icmp slt i32 %v1291, %arg.m
-  %v1365 = icmp slt i32 %v1363, %arg.n
-  %v1366 = and i1 %v1364, %v1365
-  br i1 %v1366, label %if.then69, label %if.else70
-if.then69:
-  %v1367 = mul i32 %v1291, %arg.n
-  %v1368 = add i32 %v1367, %v1363
+  %v1330 = icmp slt i32 %v1326, %arg.n
+  %v1331 = select i1 %v1330, i32 %v1329, i32 %v1215
+  %v1332 = bitcast half %v1047 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1332, ptr addrspace(8) %v1220, i32 %v1331, i32 0, i32 0)
+  %v1333 = add i32 %v3, %v929
+  %v1334 = add i32 %v1333, 6
+  %v1335 = mul i32 %v927, %arg.n
+  %v1336 = add i32 %v1335, %v1334
+  %v1337 = mul i32 %v1336, 2
+  %v1338 = icmp slt i32 %v1334, %arg.n
+  %v1339 = select i1 %v1338, i32 %v1337, i32 %v1215
+  %v1340 = bitcast half %v1048 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1340, ptr addrspace(8) %v1220, i32 %v1339, i32 0, i32 0)
+  %v1341 = add i32 %v3, %v929
+  %v1342 = add i32 %v1341, 7
+  %v1343 = mul i32 %v927, %arg.n
+  %v1344 = add i32 %v1343, %v1342
+  %v1345 = mul i32 %v1344, 2
+  %v1346 = icmp slt i32 %v1342, %arg.n
+  %v1347 = select i1 %v1346, i32 %v1345, i32 %v1215
+  %v1348 = bitcast half %v1049 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1348, ptr addrspace(8) %v1220, i32 %v1347, i32 0, i32 0)
+  %v1349 = add i32 %v3, %v945
+  %v1350 = add i32 %v1349, 0
+  %v1351 = mul i32 %v943, %arg.n
+  %v1352 = add i32 %v1351, %v1350
+  %v1353 = mul i32 %v1352, 2
+  %v1354 = icmp slt i32 %v1350, %arg.n
+  %v1355 = select i1 %v1354, i32 %v1353, i32 %v1215
+  %v1356 = bitcast half %v1050 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1356, ptr addrspace(8) %v1220, i32 %v1355, i32 0, i32 0)
+  %v1357 = add i32 %v3, %v945
+  %v1358 = add i32 %v1357, 1
+  %v1359 = mul i32 %v943, %arg.n
+  %v1360 = add i32 %v1359, %v1358
+  %v1361 = mul i32 %v1360, 2
+  %v1362 = icmp slt i32 %v1358, %arg.n
+  %v1363 = select i1 %v1362, i32 %v1361, i32 %v1215
+  %v1364 = bitcast half %v1051 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1364, ptr addrspace(8) %v1220, i32 %v1363, i32 0, i32 0)
+  %v1365 = add i32 %v3, %v945
+  %v1366 = add i32 %v1365, 2
+  %v1367 = mul i32 %v943, %arg.n
+  %v1368 = add i32 %v1367, %v1366
   %v1369 = mul i32 %v1368, 2
-  %v1370 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1369
-  %v1371 = fptrunc float %v937 to half
-  store half %v1371, ptr addrspace(1) %v1370, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v1372 = add i32 %v1, %v943
+  %v1370 = icmp slt i32 %v1366, %arg.n
+  %v1371 = select i1 %v1370, i32 %v1369, i32 %v1215
+  %v1372 = bitcast half %v1052 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1372, ptr addrspace(8) %v1220, i32 %v1371, i32 0, i32 0)
   %v1373 = add i32 %v3, %v945
-  %v1374 = add i32 %v1373, 0
-  %v1375 = icmp slt i32 %v1372, %arg.m
-  %v1376 = icmp slt i32 %v1374, %arg.n
-  %v1377 = and i1 %v1375, %v1376
-  br i1 %v1377, label %if.then72, label %if.else73
-if.then72:
-  %v1378 = mul i32 %v1372, %arg.n
-  %v1379 = add i32 %v1378, %v1374
-  %v1380 = mul i32 %v1379, 2
-  %v1381 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1380
-  %v1382 = fptrunc float %v946 to half
-  store half %v1382, ptr addrspace(1) %v1381, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v1383 = add i32 %v3, %v945
-  %v1384 = add i32 %v1383, 1
-  %v1385 = icmp slt i32 %v1372, %arg.m
-  %v1386 = icmp slt i32 %v1384, %arg.n
-  %v1387 = and i1 %v1385, %v1386
-  br i1 %v1387, label %if.then75, label %if.else76
-if.then75:
-  %v1388 = mul i32 %v1372, %arg.n
-  %v1389 = add i32 %v1388, %v1384
-  %v1390 = mul i32 %v1389, 2
-  %v1391 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1390
-  %v1392 = fptrunc float %v947 to half
-  store half %v1392, ptr addrspace(1) %v1391, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v1393 = add i32 %v3, %v945
-  %v1394 = add i32 %v1393, 2
-  %v1395 = icmp slt i32 %v1372, %arg.m
-  %v1396 = icmp slt i32 %v1394, %arg.n
-  %v1397 = and i1 %v1395, %v1396
-  br i1 %v1397, label %if.then78, label %if.else79
-if.then78:
-  %v1398 = mul i32 %v1372, %arg.n
-  %v1399 = add i32 %v1398, %v1394
-  %v1400 = mul i32 %v1399, 2
-  %v1401 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1400
-  %v1402 = fptrunc float %v948 to half
-  store half %v1402, ptr addrspace(1) %v1401, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v1403 = add i32 %v3, %v945
-  %v1404 = add i32 %v1403, 3
-  %v1405 = icmp slt i32 %v1372, %arg.m
-  %v1406 = icmp slt i32 %v1404, %arg.n
-  %v1407 = and i1 %v1405, %v1406
-  br i1 %v1407, label %if.then81, label %if.else82
-if.then81:
-  %v1408 = mul i32 %v1372, %arg.n
-  %v1409 = add i32 %v1408, %v1404
-  %v1410 = mul i32 %v1409, 2
-  %v1411 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1410
-  %v1412 = fptrunc float %v949 to half
-  store half %v1412, ptr addrspace(1) %v1411, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v1413 = add i32 %v3, %v945
-  %v1414 = add i32 %v1413, 4
-  %v1415 = icmp slt i32 %v1372, %arg.m
-  %v1416 = icmp slt i32 %v1414, %arg.n
-  %v1417 = and i1 %v1415, %v1416
-  br i1 %v1417, label %if.then84, label %if.else85
-if.then84:
-  %v1418 = mul i32 %v1372, %arg.n
-  %v1419 = add i32 %v1418, %v1414
-  %v1420 = mul i32 %v1419, 2
-  %v1421 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1420
-  %v1422 = fptrunc float %v950 to half
-  store half %v1422, ptr addrspace(1) %v1421, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v1423 = add i32 %v3, %v945
-  %v1424 = add i32 %v1423, 5
-  %v1425 = icmp slt i32 %v1372, %arg.m
-  %v1426 = icmp slt i32 %v1424, %arg.n
-  %v1427 = and i1 %v1425, %v1426
-  br i1 %v1427, label %if.then87, label %if.else88
-if.then87:
-  %v1428 = mul i32 %v1372, %arg.n
-  %v1429 = add i32 %v1428, %v1424
-  %v1430 = mul i32 %v1429, 2
-  %v1431 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1430
-  %v1432 = fptrunc float %v951 to half
-  store half %v1432, ptr addrspace(1) %v1431, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1433 = add i32 %v3, %v945
-  %v1434 = add i32 %v1433, 6
-  %v1435 = icmp slt i32 %v1372, %arg.m
-  %v1436 = icmp slt i32 %v1434, %arg.n
-  %v1437 = and i1 %v1435, %v1436
-  br i1 %v1437, label %if.then90, label %if.else91
-if.then90:
-  %v1438 = mul i32 %v1372, %arg.n
-  %v1439 = add i32 %v1438, %v1434
-  %v1440 = mul i32 %v1439, 2
-  %v1441 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1440
-  %v1442 = fptrunc float %v952 to half
-  store half %v1442, ptr addrspace(1) %v1441, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1443 = add i32 %v3, %v945
-  %v1444 = add i32 %v1443, 7
-  %v1445 = icmp slt i32 %v1372, %arg.m
-  %v1446 = icmp slt i32 %v1444, %arg.n
-  %v1447 = and i1 %v1445, %v1446
-  br i1 %v1447, label %if.then93, label %if.else94
-if.then93:
-  %v1448 = mul i32 %v1372, %arg.n
-  %v1449 = add i32 %v1448, %v1444
-  %v1450 = mul i32 %v1449, 2
-  %v1451 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1450
-  %v1452 = fptrunc float %v953 to half
-  store half %v1452, ptr addrspace(1) %v1451, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1453 = add i32 %v1, %v959
-  %v1454 = add i32 %v3, %v961
-  %v1455 = add i32 %v1454, 0
-  %v1456 = icmp slt i32 %v1453, %arg.m
-  %v1457 = icmp slt i32 %v1455, %arg.n
-  %v1458 = and i1 %v1456, %v1457
-  br i1 %v1458, label %if.then96, label %if.else97
-if.then96:
-  %v1459 = mul i32 %v1453, %arg.n
-  %v1460 = add i32 %v1459, %v1455
-  %v1461 = mul i32 %v1460, 2
-  %v1462 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1461
-  %v1463 = fptrunc float %v962 to half
-  store half %v1463, ptr addrspace(1) %v1462, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1464 = add i32 %v3, %v961
-  %v1465 = add i32 %v1464, 1
-  %v1466 = icmp slt i32 %v1453, %arg.m
-  %v1467 = icmp slt i32 %v1465, %arg.n
-  %v1468 = and i1 %v1466, %v1467
-  br i1 %v1468, label %if.then99, label %if.else100
-if.then99:
-  %v1469 = mul i32 %v1453, %arg.n
-  %v1470 = add i32 %v1469, %v1465
-  %v1471 = mul i32 %v1470, 2
-  %v1472 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1471
-  %v1473 = fptrunc float %v963 to half
-  store half %v1473, ptr addrspace(1) %v1472, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1474 = add i32 %v3, %v961
-  %v1475 = add i32 %v1474, 2
-  %v1476 = icmp slt i32 %v1453, %arg.m
-  %v1477 = icmp slt i32 %v1475, %arg.n
-  %v1478 = and i1 %v1476, %v1477
-  br i1 %v1478, label %if.then102, label %if.else103
-if.then102:
-  %v1479 = mul i32 %v1453, %arg.n
-  %v1480 = add i32 %v1479, %v1475
+  %v1374 = add i32 %v1373, 3
+  %v1375 = mul i32 %v943, %arg.n
+  %v1376 = add i32 %v1375, %v1374
+  %v1377 = mul i32 %v1376, 2
+  %v1378 = icmp slt i32 %v1374, %arg.n
+  %v1379 = select i1 %v1378, i32 %v1377, i32 %v1215
+  %v1380 = bitcast half %v1053 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1380, ptr addrspace(8) %v1220, i32 %v1379, i32 0, i32 0)
+  %v1381 = add i32 %v3, %v945
+  %v1382 = add i32 %v1381, 4
+  %v1383 = mul i32 %v943, %arg.n
+  %v1384 = add i32 %v1383, %v1382
+  %v1385 = mul i32 %v1384, 2
+  %v1386 = icmp slt i32 %v1382, %arg.n
+  %v1387 = select i1 %v1386, i32 %v1385, i32 %v1215
+  %v1388 = bitcast half %v1054 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1388, ptr addrspace(8) %v1220, i32 %v1387, i32 0, i32 0)
+  %v1389 = add i32 %v3, %v945
+  %v1390 = add i32 %v1389, 5
+  %v1391 = mul i32 %v943, %arg.n
+  %v1392 = add i32 %v1391, %v1390
+  %v1393 = mul i32 %v1392, 2
+  %v1394 = icmp slt i32 %v1390, %arg.n
+  %v1395 = select i1 %v1394, i32 %v1393, i32 %v1215
+  %v1396 = bitcast half %v1055 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1396, ptr addrspace(8) %v1220, i32 %v1395, i32 0, i32 0)
+  %v1397 = add i32 %v3, %v945
+  %v1398 = add i32 %v1397, 6
+  %v1399 = mul i32 %v943, %arg.n
+  %v1400 = add i32 %v1399, %v1398
+  %v1401 = mul i32 %v1400, 2
+  %v1402 = icmp slt i32 %v1398, %arg.n
+  %v1403 = select i1 %v1402, i32 %v1401, i32 %v1215
+  %v1404 = bitcast half %v1056 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1404, ptr addrspace(8) %v1220, i32 %v1403, i32 0, i32 0)
+  %v1405 = add i32 %v3, %v945
+  %v1406 = add i32 %v1405, 7
+  %v1407 = mul i32 %v943, %arg.n
+  %v1408 = add i32 %v1407, %v1406
+  %v1409 = mul i32 %v1408, 2
+  %v1410 = icmp slt i32 %v1406, %arg.n
+  %v1411 = select i1 %v1410, i32 %v1409, i32 %v1215
+  %v1412 = bitcast half %v1057 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1412, ptr addrspace(8) %v1220, i32 %v1411, i32 0, i32 0)
+  %v1413 = add i32 %v3, %v961
+  %v1414 = add i32 %v1413, 0
+  %v1415 = mul i32 %v959, %arg.n
+  %v1416 = add i32 %v1415, %v1414
+  %v1417 = mul i32 %v1416, 2
+  %v1418 = icmp slt i32 %v1414, %arg.n
+  %v1419 = select i1 %v1418, i32 %v1417, i32 %v1215
+  %v1420 = bitcast half %v1058 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1420, ptr addrspace(8) %v1220, i32 %v1419, i32 0, i32 0)
+  %v1421 = add i32 %v3, %v961
+  %v1422 = add i32 %v1421, 1
+  %v1423 = mul i32 %v959, %arg.n
+  %v1424 = add i32 %v1423, %v1422
+  %v1425 = mul i32 %v1424, 2
+  %v1426 = icmp slt i32 %v1422, %arg.n
+  %v1427 = select i1 %v1426, i32 %v1425, i32 %v1215
+  %v1428 = bitcast half %v1059 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1428, ptr addrspace(8) %v1220, i32 %v1427, i32 0, i32 0)
+  %v1429 = add i32 %v3, %v961
+  %v1430 = add i32 %v1429, 2
+  %v1431 = mul i32 %v959, %arg.n
+  %v1432 = add i32 %v1431, %v1430
+  %v1433 = mul i32 %v1432, 2
+  %v1434 = icmp slt i32 %v1430, %arg.n
+  %v1435 = select i1 %v1434, i32 %v1433, i32 %v1215
+  %v1436 = bitcast half %v1060 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1436, ptr addrspace(8) %v1220, i32 %v1435, i32 0, i32 0)
+  %v1437 = add i32 %v3, %v961
+  %v1438 = add i32 %v1437, 3
+  %v1439 = mul i32 %v959, %arg.n
+  %v1440 = add i32 %v1439, %v1438
+  %v1441 = mul i32 %v1440, 2
+  %v1442 = icmp slt i32 %v1438, %arg.n
+  %v1443 = select i1 %v1442, i32 %v1441, i32 %v1215
+  %v1444 = bitcast half %v1061 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1444, ptr addrspace(8) %v1220, i32 %v1443, i32 0, i32 0)
+  %v1445 = add i32 %v3, %v961
+  %v1446 = add i32 %v1445, 4
+  %v1447 = mul i32 %v959, %arg.n
+  %v1448 = add i32 %v1447, %v1446
+  %v1449 = mul i32 %v1448, 2
+  %v1450 = icmp slt i32 %v1446, %arg.n
+  %v1451 = select i1 %v1450, i32 %v1449, i32 %v1215
+  %v1452 = bitcast half %v1062 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1452, ptr addrspace(8) %v1220, i32 %v1451, i32 0, i32 0)
+  %v1453 = add i32 %v3, %v961
+  %v1454 = add i32 %v1453, 5
+  %v1455 = mul i32 %v959, %arg.n
+  %v1456 = add i32 %v1455, %v1454
+  %v1457 = mul i32 %v1456, 2
+  %v1458 = icmp slt i32 %v1454, %arg.n
+  %v1459 = select i1 %v1458, i32 %v1457, i32 %v1215
+  %v1460 = bitcast half %v1063 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1460, ptr addrspace(8) %v1220, i32 %v1459, i32 0, i32 0)
+  %v1461 = add i32 %v3, %v961
+  %v1462 = add i32 %v1461, 6
+  %v1463 = mul i32 %v959, %arg.n
+  %v1464 = add i32 %v1463, %v1462
+  %v1465 = mul i32 %v1464, 2
+  %v1466 = icmp slt i32 %v1462, %arg.n
+  %v1467 = select i1 %v1466, i32 %v1465, i32 %v1215
+  %v1468 = bitcast half %v1064 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1468, ptr addrspace(8) %v1220, i32 %v1467, i32 0, i32 0)
+  %v1469 = add i32 %v3, %v961
+  %v1470 = add i32 %v1469, 7
+  %v1471 = mul i32 %v959, %arg.n
+  %v1472 = add i32 %v1471, %v1470
+  %v1473 = mul i32 %v1472, 2
+  %v1474 = icmp slt i32 %v1470, %arg.n
+  %v1475 = select i1 %v1474, i32 %v1473, i32 %v1215
+  %v1476 = bitcast half %v1065 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1476, ptr addrspace(8) %v1220, i32 %v1475, i32 0, i32 0)
+  %v1477 = add i32 %v3, %v977
+  %v1478 = add i32 %v1477, 0
+  %v1479 = mul i32 %v975, %arg.n
+  %v1480 = add i32 %v1479, %v1478
   %v1481 = mul i32 %v1480, 2
-  %v1482 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1481
-  %v1483 = fptrunc float %v964 to half
-  store half %v1483, ptr addrspace(1) %v1482, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1484 = add i32 %v3, %v961
-  %v1485 = add i32 %v1484, 3
-  %v1486 = icmp slt i32 %v1453, %arg.m
-  %v1487 = icmp slt i32 %v1485, %arg.n
-  %v1488 = and i1 %v1486, %v1487
-  br i1 %v1488, label %if.then105, label %if.else106
-if.then105:
-  %v1489 = mul i32 %v1453, %arg.n
-  %v1490 = add i32 %v1489, %v1485
-  %v1491 = mul i32 %v1490, 2
-  %v1492 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1491
-  %v1493 = fptrunc float %v965 to half
-  store half %v1493, ptr addrspace(1) %v1492, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1494 = add i32 %v3, %v961
-  %v1495 = add i32 %v1494, 4
-  %v1496 = icmp slt i32 %v1453, %arg.m
-  %v1497 = icmp slt i32 %v1495, %arg.n
-  %v1498 = and i1 %v1496, %v1497
-  br i1 %v1498, label %if.then108, label %if.else109
-if.then108:
-  %v1499 = mul i32 %v1453, %arg.n
-  %v1500 = add i32 %v1499, %v1495
-  %v1501 = mul i32 %v1500, 2
-  %v1502 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1501
-  %v1503 = fptrunc float %v966 to half
-  store half %v1503, ptr addrspace(1) %v1502, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1504 = add i32 %v3, %v961
-  %v1505 = add i32 %v1504, 5
-  %v1506 = icmp slt i32 %v1453, %arg.m
-  %v1507 = icmp slt i32 %v1505, %arg.n
-  %v1508 = and i1 %v1506, %v1507
-  br i1 %v1508, label %if.then111, label %if.else112
-if.then111:
-  %v1509 = mul i32 %v1453, %arg.n
-  %v1510 = add i32 %v1509, %v1505
-  %v1511 = mul i32 %v1510, 2
-  %v1512 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1511
-  %v1513 = fptrunc float %v967 to half
-  store half %v1513, ptr addrspace(1) %v1512, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1514 = add i32 %v3, %v961
-  %v1515 = add i32 %v1514, 6
-  %v1516 = icmp slt i32 %v1453, %arg.m
-  %v1517 = icmp slt i32 %v1515, %arg.n
-  %v1518 = and i1 %v1516, %v1517
-  br i1 %v1518, label %if.then114, label %if.else115
-if.then114:
-  %v1519 = mul i32 %v1453, %arg.n
-  %v1520 = add i32 %v1519, %v1515
+  %v1482 = icmp slt i32 %v1478, %arg.n
+  %v1483 = select i1 %v1482, i32 %v1481, i32 %v1215
+  %v1484 = bitcast half %v1066 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1484, ptr addrspace(8) %v1220, i32 %v1483, i32 0, i32 0)
+  %v1485 = add i32 %v3, %v977
+  %v1486 = add i32 %v1485, 1
+  %v1487 = mul i32 %v975, %arg.n
+  %v1488 = add i32 %v1487, %v1486
+  %v1489 = mul i32 %v1488, 2
+  %v1490 = icmp slt i32 %v1486, %arg.n
+  %v1491 = select i1 %v1490, i32 %v1489, i32 %v1215
+  %v1492 = bitcast half %v1067 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1492, ptr addrspace(8) %v1220, i32 %v1491, i32 0, i32 0)
+  %v1493 = add i32 %v3, %v977
+  %v1494 = add i32 %v1493, 2
+  %v1495 = mul i32 %v975, %arg.n
+  %v1496 = add i32 %v1495, %v1494
+  %v1497 = mul i32 %v1496, 2
+  %v1498 = icmp slt i32 %v1494, %arg.n
+  %v1499 = select i1 %v1498, i32 %v1497, i32 %v1215
+  %v1500 = bitcast half %v1068 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1500, ptr addrspace(8) %v1220, i32 %v1499, i32 0, i32 0)
+  %v1501 = add i32 %v3, %v977
+  %v1502 = add i32 %v1501, 3
+  %v1503 = mul i32 %v975, %arg.n
+  %v1504 = add i32 %v1503, %v1502
+  %v1505 = mul i32 %v1504, 2
+  %v1506 = icmp slt i32 %v1502, %arg.n
+  %v1507 = select i1 %v1506, i32 %v1505, i32 %v1215
+  %v1508 = bitcast half %v1069 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1508, ptr addrspace(8) %v1220, i32 %v1507, i32 0, i32 0)
+  %v1509 = add i32 %v3, %v977
+  %v1510 = add i32 %v1509, 4
+  %v1511 = mul i32 %v975, %arg.n
+  %v1512 = add i32 %v1511, %v1510
+  %v1513 = mul i32 %v1512, 2
+  %v1514 = icmp slt i32 %v1510, %arg.n
+  %v1515 = select i1 %v1514, i32 %v1513, i32 %v1215
+  %v1516 = bitcast half %v1070 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1516, ptr addrspace(8) %v1220, i32 %v1515, i32 0, i32 0)
+  %v1517 = add i32 %v3, %v977
+  %v1518 = add i32 %v1517, 5
+  %v1519 = mul i32 %v975, %arg.n
+  %v1520 = add i32 %v1519, %v1518
   %v1521 = mul i32 %v1520, 2
-  %v1522 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1521
-  %v1523 = fptrunc float %v968 to half
-  store half %v1523, ptr addrspace(1) %v1522, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1524 = add i32 %v3, %v961
-  %v1525 = add i32 %v1524, 7
-  %v1526 = icmp slt i32 %v1453, %arg.m
-  %v1527 = icmp slt i32 %v1525, %arg.n
-  %v1528 = and i1 %v1526, %v1527
-  br i1 %v1528, label %if.then117, label %if.else118
-if.then117:
-  %v1529 = mul i32 %v1453, %arg.n
-  %v1530 = add i32 %v1529, %v1525
-  %v1531 = mul i32 %v1530, 2
-  %v1532 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1531
-  %v1533 = fptrunc float %v969 to half
-  store half %v1533, ptr addrspace(1) %v1532, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
-  %v1534 = add i32 %v1, %v975
-  %v1535 = add i32 %v3, %v977
-  %v1536 = add i32 %v1535, 0
-  %v1537 = icmp slt i32 %v1534, %arg.m
-  %v1538 = icmp slt i32 %v1536, %arg.n
-  %v1539 = and i1 %v1537, %v1538
-  br i1 %v1539, label %if.then120, label %if.else121
-if.then120:
-  %v1540 = mul i32 %v1534, %arg.n
-  %v1541 = add i32 %v1540, %v1536
-  %v1542 = mul i32 %v1541, 2
-  %v1543 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1542
-  %v1544 = fptrunc float %v978 to half
-  store half %v1544, ptr addrspace(1) %v1543, align 2
-  br label %if.end122
-if.else121:
-  br label %if.end122
-if.end122:
-  %v1545 = add i32 %v3, %v977
-  %v1546 = add i32 %v1545, 1
-  %v1547 = icmp slt i32 %v1534, %arg.m
-  %v1548 = icmp slt i32 %v1546, %arg.n
-  %v1549 = and i1 %v1547, %v1548
-  br i1 %v1549, label %if.then123, label %if.else124
-if.then123:
-  %v1550 = mul i32 %v1534, %arg.n
-  %v1551 = add i32 %v1550, %v1546
-  %v1552 = mul i32 %v1551, 2
-  %v1553 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1552
-  %v1554 = fptrunc float %v979 to half
-  store half %v1554, ptr addrspace(1) %v1553, align 2
-  br label %if.end125
-if.else124:
-  br label %if.end125
-if.end125:
-  %v1555 = add i32 %v3, %v977
-  %v1556 = add i32 %v1555, 2
-  %v1557 = icmp slt i32 %v1534, %arg.m
-  %v1558 = icmp slt i32 %v1556, %arg.n
-  %v1559 = and i1 %v1557, %v1558
-  br i1 %v1559, label %if.then126, label %if.else127
-if.then126:
-  %v1560 = mul i32 %v1534, %arg.n
-  %v1561 = add i32 %v1560, %v1556
-  %v1562 = mul i32 %v1561, 2
-  %v1563 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1562
-  %v1564 = fptrunc float %v980 to half
-  store half %v1564, ptr addrspace(1) %v1563, align 2
-  br label %if.end128
-if.else127:
-  br label %if.end128
-if.end128:
-  %v1565 = add i32 %v3, %v977
+  %v1522 = icmp slt i32 %v1518, %arg.n
+  %v1523 = select i1 %v1522, i32 %v1521, i32 %v1215
+  %v1524 = bitcast half %v1071 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1524, ptr addrspace(8) %v1220, i32 %v1523, i32 0, i32 0)
+  %v1525 = add i32 %v3, %v977
+  %v1526 = add i32 %v1525, 6
+  %v1527 = mul i32 %v975, %arg.n
+  %v1528 = add i32 %v1527, %v1526
+  %v1529 = mul i32 %v1528, 2
+  %v1530 = icmp slt i32 %v1526, %arg.n
+  %v1531 = select i1 %v1530, i32 %v1529, i32 %v1215
+  %v1532 = bitcast half %v1072 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1532, ptr addrspace(8) %v1220, i32 %v1531, i32 0, i32 0)
+  %v1533 = add i32 %v3, %v977
+  %v1534 = add i32 %v1533, 7
+  %v1535 = mul i32 %v975, %arg.n
+  %v1536 = add i32 %v1535, %v1534
+  %v1537 = mul i32 %v1536, 2
+  %v1538 = icmp slt i32 %v1534, %arg.n
+  %v1539 = select i1 %v1538, i32 %v1537, i32 %v1215
+  %v1540 = bitcast half %v1073 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1540, ptr addrspace(8) %v1220, i32 %v1539, i32 0, i32 0)
+  %v1541 = add i32 %v3, %v993
+  %v1542 = add i32 %v1541, 0
+  %v1543 = mul i32 %v991, %arg.n
+  %v1544 = add i32 %v1543, %v1542
+  %v1545 = mul i32 %v1544, 2
+  %v1546 = icmp slt i32 %v1542, %arg.n
+  %v1547 = select i1 %v1546, i32 %v1545, i32 %v1215
+  %v1548 = bitcast half %v1074 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1548, ptr addrspace(8) %v1220, i32 %v1547, i32 0, i32 0)
+  %v1549 = add i32 %v3, %v993
+  %v1550 = add i32 %v1549, 1
+  %v1551 = mul i32 %v991, %arg.n
+  %v1552 = add i32 %v1551, %v1550
+  %v1553 = mul i32 %v1552, 2
+  %v1554 = icmp slt i32 %v1550, %arg.n
+  %v1555 = select i1 %v1554, i32 %v1553, i32 %v1215
+  %v1556 = bitcast half %v1075 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1556, ptr addrspace(8) %v1220, i32 %v1555, i32 0, i32 0)
+  %v1557 = add i32 %v3, %v993
+  %v1558 = add i32 %v1557, 2
+  %v1559 = mul i32 %v991, %arg.n
+  %v1560 = add i32 %v1559, %v1558
+  %v1561 = mul i32 %v1560, 2
+  %v1562 = icmp slt i32 %v1558, %arg.n
+  %v1563 = select i1 %v1562, i32 %v1561, i32 %v1215
+  %v1564 = bitcast half %v1076 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1564, ptr addrspace(8) %v1220, i32 %v1563, i32 0, i32 0)
+  %v1565 = add i32 %v3, %v993
   %v1566 = add i32 %v1565, 3
-  %v1567 = icmp slt i32 %v1534, %arg.m
-  %v1568 = icmp slt i32 %v1566, %arg.n
-  %v1569 = and i1 %v1567, %v1568
-  br i1 %v1569, label %if.then129, label %if.else130
-if.then129:
-  %v1570 = mul i32 %v1534, %arg.n
-  %v1571 = add i32 %v1570, %v1566
-  %v1572 = mul i32 %v1571, 2
-  %v1573 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1572
-  %v1574 = fptrunc float %v981 to half
-  store half %v1574, ptr addrspace(1) %v1573, align 2
-  br label %if.end131
-if.else130:
-  br label %if.end131
-if.end131:
-  %v1575 = add i32 %v3, %v977
-  %v1576 = add i32 %v1575, 4
-  %v1577 = icmp slt i32 %v1534, %arg.m
-  %v1578 = icmp slt i32 %v1576, %arg.n
-  %v1579 = and i1 %v1577, %v1578
-  br i1 %v1579, label %if.then132, label %if.else133
-if.then132:
-  %v1580 = mul i32 %v1534, %arg.n
-  %v1581 = add i32 %v1580, %v1576
-  %v1582 = mul i32 %v1581, 2
-  %v1583 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1582
-  %v1584 = fptrunc float %v982 to half
-  store half %v1584, ptr addrspace(1) %v1583, align 2
-  br label %if.end134
-if.else133:
-  br label %if.end134
-if.end134:
-  %v1585 = add i32 %v3, %v977
-  %v1586 = add i32 %v1585, 5
-  %v1587 = icmp slt i32 %v1534, %arg.m
-  %v1588 = icmp slt i32 %v1586, %arg.n
-  %v1589 = and i1 %v1587, %v1588
-  br i1 %v1589, label %if.then135, label %if.else136
-if.then135:
-  %v1590 = mul i32 %v1534, %arg.n
-  %v1591 = add i32 %v1590, %v1586
-  %v1592 = mul i32 %v1591, 2
-  %v1593 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1592
-  %v1594 = fptrunc float %v983 to half
-  store half %v1594, ptr addrspace(1) %v1593, align 2
-  br label %if.end137
-if.else136:
-  br label %if.end137
-if.end137:
-  %v1595 = add i32 %v3, %v977
-  %v1596 = add i32 %v1595, 6
-  %v1597 = icmp slt i32 %v1534, %arg.m
-  %v1598 = icmp slt i32 %v1596, %arg.n
-  %v1599 = and i1 %v1597, %v1598
-  br i1 %v1599, label %if.then138, label %if.else139
-if.then138:
-  %v1600 = mul i32 %v1534, %arg.n
-  %v1601 = add i32 %v1600, %v1596
-  %v1602 = mul i32 %v1601, 2
-  %v1603 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1602
-  %v1604 = fptrunc float %v984 to half
-  store half %v1604, ptr addrspace(1) %v1603, align 2
-  br label %if.end140
-if.else139:
-  br label %if.end140
-if.end140:
-  %v1605 = add i32 %v3, %v977
-  %v1606 = add i32 %v1605, 7
-  %v1607 = icmp slt i32 %v1534, %arg.m
-  %v1608 = icmp slt i32 %v1606, %arg.n
-  %v1609 = and i1 %v1607, %v1608
-  br i1 %v1609, label %if.then141, label %if.else142
-if.then141:
-  %v1610 = mul i32 %v1534, %arg.n
-  %v1611 = add i32 %v1610, %v1606
-  %v1612 = mul i32 %v1611, 2
-  %v1613 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1612
-  %v1614 = fptrunc float %v985 to half
-  store half %v1614, ptr addrspace(1) %v1613, align 2
-  br label %if.end143
-if.else142:
-  br label %if.end143
-if.end143:
-  %v1615 = add i32 %v1, %v991
-  %v1616 = add i32 %v3, %v993
-  %v1617 = add i32 %v1616, 0
-  %v1618 = icmp slt i32 %v1615, %arg.m
-  %v1619 = icmp slt i32 %v1617, %arg.n
-  %v1620 = and i1 %v1618, %v1619
-  br i1 %v1620, label %if.then144, label %if.else145
-if.then144:
-  %v1621 = mul i32 %v1615, %arg.n
-  %v1622 = add i32 %v1621, %v1617
-  %v1623 = mul i32 %v1622, 2
-  %v1624 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1623
-  %v1625 = fptrunc float %v994 to half
-  store half %v1625, ptr addrspace(1) %v1624, align 2
-  br label %if.end146
-if.else145:
-  br label %if.end146
-if.end146:
-  %v1626 = add i32 %v3, %v993
-  %v1627 = add i32 %v1626, 1
-  %v1628 = icmp slt i32 %v1615, %arg.m
-  %v1629 = icmp slt i32 %v1627, %arg.n
-  %v1630 = and i1 %v1628, %v1629
-  br i1 %v1630, label %if.then147, label %if.else148
-if.then147:
-  %v1631 = mul i32 %v1615, %arg.n
-  %v1632 = add i32 %v1631, %v1627
+  %v1567 = mul i32 %v991, %arg.n
+  %v1568 = add i32 %v1567, %v1566
+  %v1569 = mul i32 %v1568, 2
+  %v1570 = icmp slt i32 %v1566, %arg.n
+  %v1571 = select i1 %v1570, i32 %v1569, i32 %v1215
+  %v1572 = bitcast half %v1077 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1572, ptr addrspace(8) %v1220, i32 %v1571, i32 0, i32 0)
+  %v1573 = add i32 %v3, %v993
+  %v1574 = add i32 %v1573, 4
+  %v1575 = mul i32 %v991, %arg.n
+  %v1576 = add i32 %v1575, %v1574
+  %v1577 = mul i32 %v1576, 2
+  %v1578 = icmp slt i32 %v1574, %arg.n
+  %v1579 = select i1 %v1578, i32 %v1577, i32 %v1215
+  %v1580 = bitcast half %v1078 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1580, ptr addrspace(8) %v1220, i32 %v1579, i32 0, i32 0)
+  %v1581 = add i32 %v3, %v993
+  %v1582 = add i32 %v1581, 5
+  %v1583 = mul i32 %v991, %arg.n
+  %v1584 = add i32 %v1583, %v1582
+  %v1585 = mul i32 %v1584, 2
+  %v1586 = icmp slt i32 %v1582, %arg.n
+  %v1587 = select i1 %v1586, i32 %v1585, i32 %v1215
+  %v1588 = bitcast half %v1079 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1588, ptr addrspace(8) %v1220, i32 %v1587, i32 0, i32 0)
+  %v1589 = add i32 %v3, %v993
+  %v1590 = add i32 %v1589, 6
+  %v1591 = mul i32 %v991, %arg.n
+  %v1592 = add i32 %v1591, %v1590
+  %v1593 = mul i32 %v1592, 2
+  %v1594 = icmp slt i32 %v1590, %arg.n
+  %v1595 = select i1 %v1594, i32 %v1593, i32 %v1215
+  %v1596 = bitcast half %v1080 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1596, ptr addrspace(8) %v1220, i32 %v1595, i32 0, i32 0)
+  %v1597 = add i32 %v3, %v993
+  %v1598 = add i32 %v1597, 7
+  %v1599 = mul i32 %v991, %arg.n
+  %v1600 = add i32 %v1599, %v1598
+  %v1601 = mul i32 %v1600, 2
+  %v1602 = icmp slt i32 %v1598, %arg.n
+  %v1603 = select i1 %v1602, i32 %v1601, i32 %v1215
+  %v1604 = bitcast half %v1081 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1604, ptr addrspace(8) %v1220, i32 %v1603, i32 0, i32 0)
+  %v1605 = add i32 %v3, %v1009
+  %v1606 = add i32 %v1605, 0
+  %v1607 = mul i32 %v1007, %arg.n
+  %v1608 = add i32 %v1607, %v1606
+  %v1609 = mul i32 %v1608, 2
+  %v1610 = icmp slt i32 %v1606, %arg.n
+  %v1611 = select i1 %v1610, i32 %v1609, i32 %v1215
+  %v1612 = bitcast half %v1082 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1612, ptr addrspace(8) %v1220, i32 %v1611, i32 0, i32 0)
+  %v1613 = add i32 %v3, %v1009
+  %v1614 = add i32 %v1613, 1
+  %v1615 = mul i32 %v1007, %arg.n
+  %v1616 = add i32 %v1615, %v1614
+  %v1617 = mul i32 %v1616, 2
+  %v1618 = icmp slt i32 %v1614, %arg.n
+  %v1619 = select i1 %v1618, i32 %v1617, i32 %v1215
+  %v1620 = bitcast half %v1083 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1620, ptr addrspace(8) %v1220, i32 %v1619, i32 0, i32 0)
+  %v1621 = add i32 %v3, %v1009
+  %v1622 = add i32 %v1621, 2
+  %v1623 = mul i32 %v1007, %arg.n
+  %v1624 = add i32 %v1623, %v1622
+  %v1625 = mul i32 %v1624, 2
+  %v1626 = icmp slt i32 %v1622, %arg.n
+  %v1627 = select i1 %v1626, i32 %v1625, i32 %v1215
+  %v1628 = bitcast half %v1084 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1628, ptr addrspace(8) %v1220, i32 %v1627, i32 0, i32 0)
+  %v1629 = add i32 %v3, %v1009
+  %v1630 = add i32 %v1629, 3
+  %v1631 = mul i32 %v1007, %arg.n
+  %v1632 = add i32 %v1631, %v1630
   %v1633 = mul i32 %v1632, 2
-  %v1634 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1633
-  %v1635 = fptrunc float %v995 to half
-  store half %v1635, ptr addrspace(1) %v1634, align 2
-  br label %if.end149
-if.else148:
-  br label %if.end149
-if.end149:
-  %v1636 = add i32 %v3, %v993
-  %v1637 = add i32 %v1636, 2
-  %v1638 = icmp slt i32 %v1615, %arg.m
-  %v1639 = icmp slt i32 %v1637, %arg.n
-  %v1640 = and i1 %v1638, %v1639
-  br i1 %v1640, label %if.then150, label %if.else151
-if.then150:
-  %v1641 = mul i32 %v1615, %arg.n
-  %v1642 = add i32 %v1641, %v1637
-  %v1643 = mul i32 %v1642, 2
-  %v1644 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1643
-  %v1645 = fptrunc float %v996 to half
-  store half %v1645, ptr addrspace(1) %v1644, align 2
-  br label %if.end152
-if.else151:
-  br label %if.end152
-if.end152:
-  %v1646 = add i32 %v3, %v993
-  %v1647 = add i32 %v1646, 3
-  %v1648 = icmp slt i32 %v1615, %arg.m
-  %v1649 = icmp slt i32 %v1647, %arg.n
-  %v1650 = and i1 %v1648, %v1649
-  br i1 %v1650, label %if.then153, label %if.else154
-if.then153:
-  %v1651 = mul i32 %v1615, %arg.n
-  %v1652 = add i32 %v1651, %v1647
-  %v1653 = mul i32 %v1652, 2
-  %v1654 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1653
-  %v1655 = fptrunc float %v997 to half
-  store half %v1655, ptr addrspace(1) %v1654, align 2
-  br label %if.end155
-if.else154:
-  br label %if.end155
-if.end155:
-  %v1656 = add i32 %v3, %v993
-  %v1657 = add i32 %v1656, 4
-  %v1658 = icmp slt i32 %v1615, %arg.m
-  %v1659 = icmp slt i32 %v1657, %arg.n
-  %v1660 = and i1 %v1658, %v1659
-  br i1 %v1660, label %if.then156, label %if.else157
-if.then156:
-  %v1661 = mul i32 %v1615, %arg.n
-  %v1662 = add i32 %v1661, %v1657
-  %v1663 = mul i32 %v1662, 2
-  %v1664 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1663
-  %v1665 = fptrunc float %v998 to half
-  store half %v1665, ptr addrspace(1) %v1664, align 2
-  br label %if.end158
-if.else157:
-  br label %if.end158
-if.end158:
-  %v1666 = add i32 %v3, %v993
-  %v1667 = add i32 %v1666, 5
-  %v1668 = icmp slt i32 %v1615, %arg.m
-  %v1669 = icmp slt i32 %v1667, %arg.n
-  %v1670 = and i1 %v1668, %v1669
-  br i1 %v1670, label %if.then159, label %if.else160
-if.then159:
-  %v1671 = mul i32 %v1615, %arg.n
-  %v1672 = add i32 %v1671, %v1667
+  %v1634 = icmp slt i32 %v1630, %arg.n
+  %v1635 = select i1 %v1634, i32 %v1633, i32 %v1215
+  %v1636 = bitcast half %v1085 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1636, ptr addrspace(8) %v1220, i32 %v1635, i32 0, i32 0)
+  %v1637 = add i32 %v3, %v1009
+  %v1638 = add i32 %v1637, 4
+  %v1639 = mul i32 %v1007, %arg.n
+  %v1640 = add i32 %v1639, %v1638
+  %v1641 = mul i32 %v1640, 2
+  %v1642 = icmp slt i32 %v1638, %arg.n
+  %v1643 = select i1 %v1642, i32 %v1641, i32 %v1215
+  %v1644 = bitcast half %v1086 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1644, ptr addrspace(8) %v1220, i32 %v1643, i32 0, i32 0)
+  %v1645 = add i32 %v3, %v1009
+  %v1646 = add i32 %v1645, 5
+  %v1647 = mul i32 %v1007, %arg.n
+  %v1648 = add i32 %v1647, %v1646
+  %v1649 = mul i32 %v1648, 2
+  %v1650 = icmp slt i32 %v1646, %arg.n
+  %v1651 = select i1 %v1650, i32 %v1649, i32 %v1215
+  %v1652 = bitcast half %v1087 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1652, ptr addrspace(8) %v1220, i32 %v1651, i32 0, i32 0)
+  %v1653 = add i32 %v3, %v1009
+  %v1654 = add i32 %v1653, 6
+  %v1655 = mul i32 %v1007, %arg.n
+  %v1656 = add i32 %v1655, %v1654
+  %v1657 = mul i32 %v1656, 2
+  %v1658 = icmp slt i32 %v1654, %arg.n
+  %v1659 = select i1 %v1658, i32 %v1657, i32 %v1215
+  %v1660 = bitcast half %v1088 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1660, ptr addrspace(8) %v1220, i32 %v1659, i32 0, i32 0)
+  %v1661 = add i32 %v3, %v1009
+  %v1662 = add i32 %v1661, 7
+  %v1663 = mul i32 %v1007, %arg.n
+  %v1664 = add i32 %v1663, %v1662
+  %v1665 = mul i32 %v1664, 2
+  %v1666 = icmp slt i32 %v1662, %arg.n
+  %v1667 = select i1 %v1666, i32 %v1665, i32 %v1215
+  %v1668 = bitcast half %v1089 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1668, ptr addrspace(8) %v1220, i32 %v1667, i32 0, i32 0)
+  %v1669 = add i32 %v3, %v1025
+  %v1670 = add i32 %v1669, 0
+  %v1671 = mul i32 %v1023, %arg.n
+  %v1672 = add i32 %v1671, %v1670
   %v1673 = mul i32 %v1672, 2
-  %v1674 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1673
-  %v1675 = fptrunc float %v999 to half
-  store half %v1675, ptr addrspace(1) %v1674, align 2
-  br label %if.end161
-if.else160:
-  br label %if.end161
-if.end161:
-  %v1676 = add i32 %v3, %v993
-  %v1677 = add i32 %v1676, 6
-  %v1678 = icmp slt i32 %v1615, %arg.m
-  %v1679 = icmp slt i32 %v1677, %arg.n
-  %v1680 = and i1 %v1678, %v1679
-  br i1 %v1680, label %if.then162, label %if.else163
-if.then162:
-  %v1681 = mul i32 %v1615, %arg.n
-  %v1682 = add i32 %v1681, %v1677
-  %v1683 = mul i32 %v1682, 2
-  %v1684 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1683
-  %v1685 = fptrunc float %v1000 to half
-  store half %v1685, ptr addrspace(1) %v1684, align 2
-  br label %if.end164
-if.else163:
-  br label %if.end164
-if.end164:
-  %v1686 = add i32 %v3, %v993
-  %v1687 = add i32 %v1686, 7
-  %v1688 = icmp slt i32 %v1615, %arg.m
-  %v1689 = icmp slt i32 %v1687, %arg.n
-  %v1690 = and i1 %v1688, %v1689
-  br i1 %v1690, label %if.then165, label %if.else166
-if.then165:
-  %v1691 = mul i32 %v1615, %arg.n
-  %v1692 = add i32 %v1691, %v1687
-  %v1693 = mul i32 %v1692, 2
-  %v1694 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1693
-  %v1695 = fptrunc float %v1001 to half
-  store half %v1695, ptr addrspace(1) %v1694, align 2
-  br label %if.end167
-if.else166:
-  br label %if.end167
-if.end167:
-  %v1696 = add i32 %v1, %v1007
-  %v1697 = add i32 %v3, %v1009
-  %v1698 = add i32 %v1697, 0
-  %v1699 = icmp slt i32 %v1696, %arg.m
-  %v1700 = icmp slt i32 %v1698, %arg.n
-  %v1701 = and i1 %v1699, %v1700
-  br i1 %v1701, label %if.then168, label %if.else169
-if.then168:
-  %v1702 = mul i32 %v1696, %arg.n
-  %v1703 = add i32 %v1702, %v1698
-  %v1704 = mul i32 %v1703, 2
-  %v1705 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1704
-  %v1706 = fptrunc float %v1010 to half
-  store half %v1706, ptr addrspace(1) %v1705, align 2
-  br label %if.end170
-if.else169:
-  br label %if.end170
-if.end170:
-  %v1707 = add i32 %v3, %v1009
-  %v1708 = add i32 %v1707, 1
-  %v1709 = icmp slt i32 %v1696, %arg.m
-  %v1710 = icmp slt i32 %v1708, %arg.n
-  %v1711 = and i1 %v1709, %v1710
-  br i1 %v1711, label %if.then171, label %if.else172
-if.then171:
-  %v1712 = mul i32 %v1696, %arg.n
-  %v1713 = add i32 %v1712, %v1708
-  %v1714 = mul i32 %v1713, 2
-  %v1715 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1714
-  %v1716 = fptrunc float %v1011 to half
-  store half %v1716, ptr addrspace(1) %v1715, align 2
-  br label %if.end173
-if.else172:
-  br label %if.end173
-if.end173:
-  %v1717 = add i32 %v3, %v1009
-  %v1718 = add i32 %v1717, 2
-  %v1719 = icmp slt i32 %v1696, %arg.m
-  %v1720 = icmp slt i32 %v1718, %arg.n
-  %v1721 = and i1 %v1719, %v1720
-  br i1 %v1721, label %if.then174, label %if.else175
-if.then174:
-  %v1722 = mul i32 %v1696, %arg.n
-  %v1723 = add i32 %v1722, %v1718
-  %v1724 = mul i32 %v1723, 2
-  %v1725 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1724
-  %v1726 = fptrunc float %v1012 to half
-  store half %v1726, ptr addrspace(1) %v1725, align 2
-  br label %if.end176
-if.else175:
-  br label %if.end176
-if.end176:
-  %v1727 = add i32 %v3, %v1009
-  %v1728 = add i32 %v1727, 3
-  %v1729 = icmp slt i32 %v1696, %arg.m
-  %v1730 = icmp slt i32 %v1728, %arg.n
-  %v1731 = and i1 %v1729, %v1730
-  br i1 %v1731, label %if.then177, label %if.else178
-if.then177:
-  %v1732 = mul i32 %v1696, %arg.n
-  %v1733 = add i32 %v1732, %v1728
-  %v1734 = mul i32 %v1733, 2
-  %v1735 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1734
-  %v1736 = fptrunc float %v1013 to half
-  store half %v1736, ptr addrspace(1) %v1735, align 2
-  br label %if.end179
-if.else178:
-  br label %if.end179
-if.end179:
-  %v1737 = add i32 %v3, %v1009
-  %v1738 = add i32 %v1737, 4
-  %v1739 = icmp slt i32 %v1696, %arg.m
-  %v1740 = icmp slt i32 %v1738, %arg.n
-  %v1741 = and i1 %v1739, %v1740
-  br i1 %v1741, label %if.then180, label %if.else181
-if.then180:
-  %v1742 = mul i32 %v1696, %arg.n
-  %v1743 = add i32 %v1742, %v1738
-  %v1744 = mul i32 %v1743, 2
-  %v1745 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1744
-  %v1746 = fptrunc float %v1014 to half
-  store half %v1746, ptr addrspace(1) %v1745, align 2
-  br label %if.end182
-if.else181:
-  br label %if.end182
-if.end182:
-  %v1747 = add i32 %v3, %v1009
-  %v1748 = add i32 %v1747, 5
-  %v1749 = icmp slt i32 %v1696, %arg.m
-  %v1750 = icmp slt i32 %v1748, %arg.n
-  %v1751 = and i1 %v1749, %v1750
-  br i1 %v1751, label %if.then183, label %if.else184
-if.then183:
-  %v1752 = mul i32 %v1696, %arg.n
-  %v1753 = add i32 %v1752, %v1748
-  %v1754 = mul i32 %v1753, 2
-  %v1755 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1754
-  %v1756 = fptrunc float %v1015 to half
-  store half %v1756, ptr addrspace(1) %v1755, align 2
-  br label %if.end185
-if.else184:
-  br label %if.end185
-if.end185:
-  %v1757 = add i32 %v3, %v1009
-  %v1758 = add i32 %v1757, 6
-  %v1759 = icmp slt i32 %v1696, %arg.m
-  %v1760 = icmp slt i32 %v1758, %arg.n
-  %v1761 = and i1 %v1759, %v1760
-  br i1 %v1761, label %if.then186, label %if.else187
-if.then186:
-  %v1762 = mul i32 %v1696, %arg.n
-  %v1763 = add i32 %v1762, %v1758
-  %v1764 = mul i32 %v1763, 2
-  %v1765 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1764
-  %v1766 = fptrunc float %v1016 to half
-  store half %v1766, ptr addrspace(1) %v1765, align 2
-  br label %if.end188
-if.else187:
-  br label %if.end188
-if.end188:
-  %v1767 = add i32 %v3, %v1009
-  %v1768 = add i32 %v1767, 7
-  %v1769 = icmp slt i32 %v1696, %arg.m
-  %v1770 = icmp slt i32 %v1768, %arg.n
-  %v1771 = and i1 %v1769, %v1770
-  br i1 %v1771, label %if.then189, label %if.else190
-if.then189:
-  %v1772 = mul i32 %v1696, %arg.n
-  %v1773 = add i32 %v1772, %v1768
-  %v1774 = mul i32 %v1773, 2
-  %v1775 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1774
-  %v1776 = fptrunc float %v1017 to half
-  store half %v1776, ptr addrspace(1) %v1775, align 2
-  br label %if.end191
-if.else190:
-  br label %if.end191
-if.end191:
-  %v1777 = add i32 %v1, %v1023
-  %v1778 = add i32 %v3, %v1025
-  %v1779 = add i32 %v1778, 0
-  %v1780 = icmp slt i32 %v1777, %arg.m
-  %v1781 = icmp slt i32 %v1779, %arg.n
-  %v1782 = and i1 %v1780, %v1781
-  br i1 %v1782, label %if.then192, label %if.else193
-if.then192:
-  %v1783 = mul i32 %v1777, %arg.n
-  %v1784 = add i32 %v1783, %v1779
-  %v1785 = mul i32 %v1784, 2
-  %v1786 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1785
-  %v1787 = fptrunc float %v1026 to half
-  store half %v1787, ptr addrspace(1) %v1786, align 2
-  br label %if.end194
-if.else193:
-  br label %if.end194
-if.end194:
-  %v1788 = add i32 %v3, %v1025
-  %v1789 = add i32 %v1788, 1
-  %v1790 = icmp slt i32 %v1777, %arg.m
-  %v1791 = icmp slt i32 %v1789, %arg.n
-  %v1792 = and i1 %v1790, %v1791
-  br i1 %v1792, label %if.then195, label %if.else196
-if.then195:
-  %v1793 = mul i32 %v1777, %arg.n
-  %v1794 = add i32 %v1793, %v1789
-  %v1795 = mul i32 %v1794, 2
-  %v1796 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1795
-  %v1797 = fptrunc float %v1027 to half
-  store half %v1797, ptr addrspace(1) %v1796, align 2
-  br label %if.end197
-if.else196:
-  br label %if.end197
-if.end197:
-  %v1798 = add i32 %v3, %v1025
-  %v1799 = add i32 %v1798, 2
-  %v1800 = icmp slt i32 %v1777, %arg.m
-  %v1801 = icmp slt i32 %v1799, %arg.n
-  %v1802 = and i1 %v1800, %v1801
-  br i1 %v1802, label %if.then198, label %if.else199
-if.then198:
-  %v1803 = mul i32 %v1777, %arg.n
-  %v1804 = add i32 %v1803, %v1799
-  %v1805 = mul i32 %v1804, 2
-  %v1806 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1805
-  %v1807 = fptrunc float %v1028 to half
-  store half %v1807, ptr addrspace(1) %v1806, align 2
-  br label %if.end200
-if.else199:
-  br label %if.end200
-if.end200:
-  %v1808 = add i32 %v3, %v1025
-  %v1809 = add i32 %v1808, 3
-  %v1810 = icmp slt i32 %v1777, %arg.m
-  %v1811 = icmp slt i32 %v1809, %arg.n
-  %v1812 = and i1 %v1810, %v1811
-  br i1 %v1812, label %if.then201, label %if.else202
-if.then201:
-  %v1813 = mul i32 %v1777, %arg.n
-  %v1814 = add i32 %v1813, %v1809
-  %v1815 = mul i32 %v1814, 2
-  %v1816 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1815
-  %v1817 = fptrunc float %v1029 to half
-  store half %v1817, ptr addrspace(1) %v1816, align 2
-  br label %if.end203
-if.else202:
-  br label %if.end203
-if.end203:
-  %v1818 = add i32 %v3, %v1025
-  %v1819 = add i32 %v1818, 4
-  %v1820 = icmp slt i32 %v1777, %arg.m
-  %v1821 = icmp slt i32 %v1819, %arg.n
-  %v1822 = and i1 %v1820, %v1821
-  br i1 %v1822, label %if.then204, label %if.else205
-if.then204:
-  %v1823 = mul i32 %v1777, %arg.n
-  %v1824 = add i32 %v1823, %v1819
-  %v1825 = mul i32 %v1824, 2
-  %v1826 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1825
-  %v1827 = fptrunc float %v1030 to half
-  store half %v1827, ptr addrspace(1) %v1826, align 2
-  br label %if.end206
-if.else205:
-  br label %if.end206
-if.end206:
-  %v1828 = add i32 %v3, %v1025
-  %v1829 = add i32 %v1828, 5
-  %v1830 = icmp slt i32 %v1777, %arg.m
-  %v1831 = icmp slt i32 %v1829, %arg.n
-  %v1832 = and i1 %v1830, %v1831
-  br i1 %v1832, label %if.then207, label %if.else208
-if.then207:
-  %v1833 = mul i32 %v1777, %arg.n
-  %v1834 = add i32 %v1833, %v1829
-  %v1835 = mul i32 %v1834, 2
-  %v1836 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1835
-  %v1837 = fptrunc float %v1031 to half
-  store half %v1837, ptr addrspace(1) %v1836, align 2
-  br label %if.end209
-if.else208:
-  br label %if.end209
-if.end209:
-  %v1838 = add i32 %v3, %v1025
-  %v1839 = add i32 %v1838, 6
-  %v1840 = icmp slt i32 %v1777, %arg.m
-  %v1841 = icmp slt i32 %v1839, %arg.n
-  %v1842 = and i1 %v1840, %v1841
-  br i1 %v1842, label %if.then210, label %if.else211
-if.then210:
-  %v1843 = mul i32 %v1777, %arg.n
-  %v1844 = add i32 %v1843, %v1839
-  %v1845 = mul i32 %v1844, 2
-  %v1846 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1845
-  %v1847 = fptrunc float %v1032 to half
-  store half %v1847, ptr addrspace(1) %v1846, align 2
-  br label %if.end212
-if.else211:
-  br label %if.end212
-if.end212:
-  %v1848 = add i32 %v3, %v1025
-  %v1849 = add i32 %v1848, 7
-  %v1850 = icmp slt i32 %v1777, %arg.m
-  %v1851 = icmp slt i32 %v1849, %arg.n
-  %v1852 = and i1 %v1850, %v1851
-  br i1 %v1852, label %if.then213, label %if.else214
-if.then213:
-  %v1853 = mul i32 %v1777, %arg.n
-  %v1854 = add i32 %v1853, %v1849
-  %v1855 = mul i32 %v1854, 2
-  %v1856 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1855
-  %v1857 = fptrunc float %v1033 to half
-  store half %v1857, ptr addrspace(1) %v1856, align 2
-  br label %if.end215
-if.else214:
-  br label %if.end215
-if.end215:
+  %v1674 = icmp slt i32 %v1670, %arg.n
+  %v1675 = select i1 %v1674, i32 %v1673, i32 %v1215
+  %v1676 = bitcast half %v1090 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1676, ptr addrspace(8) %v1220, i32 %v1675, i32 0, i32 0)
+  %v1677 = add i32 %v3, %v1025
+  %v1678 = add i32 %v1677, 1
+  %v1679 = mul i32 %v1023, %arg.n
+  %v1680 = add i32 %v1679, %v1678
+  %v1681 = mul i32 %v1680, 2
+  %v1682 = icmp slt i32 %v1678, %arg.n
+  %v1683 = select i1 %v1682, i32 %v1681, i32 %v1215
+  %v1684 = bitcast half %v1091 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1684, ptr addrspace(8) %v1220, i32 %v1683, i32 0, i32 0)
+  %v1685 = add i32 %v3, %v1025
+  %v1686 = add i32 %v1685, 2
+  %v1687 = mul i32 %v1023, %arg.n
+  %v1688 = add i32 %v1687, %v1686
+  %v1689 = mul i32 %v1688, 2
+  %v1690 = icmp slt i32 %v1686, %arg.n
+  %v1691 = select i1 %v1690, i32 %v1689, i32 %v1215
+  %v1692 = bitcast half %v1092 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1692, ptr addrspace(8) %v1220, i32 %v1691, i32 0, i32 0)
+  %v1693 = add i32 %v3, %v1025
+  %v1694 = add i32 %v1693, 3
+  %v1695 = mul i32 %v1023, %arg.n
+  %v1696 = add i32 %v1695, %v1694
+  %v1697 = mul i32 %v1696, 2
+  %v1698 = icmp slt i32 %v1694, %arg.n
+  %v1699 = select i1 %v1698, i32 %v1697, i32 %v1215
+  %v1700 = bitcast half %v1093 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1700, ptr addrspace(8) %v1220, i32 %v1699, i32 0, i32 0)
+  %v1701 = add i32 %v3, %v1025
+  %v1702 = add i32 %v1701, 4
+  %v1703 = mul i32 %v1023, %arg.n
+  %v1704 = add i32 %v1703, %v1702
+  %v1705 = mul i32 %v1704, 2
+  %v1706 = icmp slt i32 %v1702, %arg.n
+  %v1707 = select i1 %v1706, i32 %v1705, i32 %v1215
+  %v1708 = bitcast half %v1094 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1708, ptr addrspace(8) %v1220, i32 %v1707, i32 0, i32 0)
+  %v1709 = add i32 %v3, %v1025
+  %v1710 = add i32 %v1709, 5
+  %v1711 = mul i32 %v1023, %arg.n
+  %v1712 = add i32 %v1711, %v1710
+  %v1713 = mul i32 %v1712, 2
+  %v1714 = icmp slt i32 %v1710, %arg.n
+  %v1715 = select i1 %v1714, i32 %v1713, i32 %v1215
+  %v1716 = bitcast half %v1095 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1716, ptr addrspace(8) %v1220, i32 %v1715, i32 0, i32 0)
+  %v1717 = add i32 %v3, %v1025
+  %v1718 = add i32 %v1717, 6
+  %v1719 = mul i32 %v1023, %arg.n
+  %v1720 = add i32 %v1719, %v1718
+  %v1721 = mul i32 %v1720, 2
+  %v1722 = icmp slt i32 %v1718, %arg.n
+  %v1723 = select i1 %v1722, i32 %v1721, i32 %v1215
+  %v1724 = bitcast half %v1096 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1724, ptr addrspace(8) %v1220, i32 %v1723, i32 0, i32 0)
+  %v1725 = add i32 %v3, %v1025
+  %v1726 = add i32 %v1725, 7
+  %v1727 = mul i32 %v1023, %arg.n
+  %v1728 = add i32 %v1727, %v1726
+  %v1729 = mul i32 %v1728, 2
+  %v1730 = icmp slt i32 %v1726, %arg.n
+  %v1731 = select i1 %v1730, i32 %v1729, i32 %v1215
+  %v1732 = bitcast half %v1097 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1732, ptr addrspace(8) %v1220, i32 %v1731, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
 declare void @llvm.amdgcn.sched.barrier(i32)

@@ -1114,1362 +1114,847 @@ for.exit8:
   %v1024 = extractelement <4 x float> %v698, i32 1
   %v1025 = extractelement <4 x float> %v698, i32 2
   %v1026 = extractelement <4 x float> %v698, i32 3
+  %v1027 = fptrunc float %v843 to half
+  %v1028 = fptrunc float %v844 to half
+  %v1029 = fptrunc float %v845 to half
+  %v1030 = fptrunc float %v846 to half
+  %v1031 = fptrunc float %v855 to half
+  %v1032 = fptrunc float %v856 to half
+  %v1033 = fptrunc float %v857 to half
+  %v1034 = fptrunc float %v858 to half
+  %v1035 = fptrunc float %v867 to half
+  %v1036 = fptrunc float %v868 to half
+  %v1037 = fptrunc float %v869 to half
+  %v1038 = fptrunc float %v870 to half
+  %v1039 = fptrunc float %v879 to half
+  %v1040 = fptrunc float %v880 to half
+  %v1041 = fptrunc float %v881 to half
+  %v1042 = fptrunc float %v882 to half
+  %v1043 = fptrunc float %v891 to half
+  %v1044 = fptrunc float %v892 to half
+  %v1045 = fptrunc float %v893 to half
+  %v1046 = fptrunc float %v894 to half
+  %v1047 = fptrunc float %v903 to half
+  %v1048 = fptrunc float %v904 to half
+  %v1049 = fptrunc float %v905 to half
+  %v1050 = fptrunc float %v906 to half
+  %v1051 = fptrunc float %v915 to half
+  %v1052 = fptrunc float %v916 to half
+  %v1053 = fptrunc float %v917 to half
+  %v1054 = fptrunc float %v918 to half
+  %v1055 = fptrunc float %v927 to half
+  %v1056 = fptrunc float %v928 to half
+  %v1057 = fptrunc float %v929 to half
+  %v1058 = fptrunc float %v930 to half
+  %v1059 = fptrunc float %v939 to half
+  %v1060 = fptrunc float %v940 to half
+  %v1061 = fptrunc float %v941 to half
+  %v1062 = fptrunc float %v942 to half
+  %v1063 = fptrunc float %v951 to half
+  %v1064 = fptrunc float %v952 to half
+  %v1065 = fptrunc float %v953 to half
+  %v1066 = fptrunc float %v954 to half
+  %v1067 = fptrunc float %v963 to half
+  %v1068 = fptrunc float %v964 to half
+  %v1069 = fptrunc float %v965 to half
+  %v1070 = fptrunc float %v966 to half
+  %v1071 = fptrunc float %v975 to half
+  %v1072 = fptrunc float %v976 to half
+  %v1073 = fptrunc float %v977 to half
+  %v1074 = fptrunc float %v978 to half
+  %v1075 = fptrunc float %v987 to half
+  %v1076 = fptrunc float %v988 to half
+  %v1077 = fptrunc float %v989 to half
+  %v1078 = fptrunc float %v990 to half
+  %v1079 = fptrunc float %v999 to half
+  %v1080 = fptrunc float %v1000 to half
+  %v1081 = fptrunc float %v1001 to half
+  %v1082 = fptrunc float %v1002 to half
+  %v1083 = fptrunc float %v1011 to half
+  %v1084 = fptrunc float %v1012 to half
+  %v1085 = fptrunc float %v1013 to half
+  %v1086 = fptrunc float %v1014 to half
+  %v1087 = fptrunc float %v1023 to half
+  %v1088 = fptrunc float %v1024 to half
+  %v1089 = fptrunc float %v1025 to half
+  %v1090 = fptrunc float %v1026 to half
   br i1 %v65, label %if.then21, label %if.else22
 if.then21:
-  %v1027 = add i32 %v1, %v840
-  %v1028 = add i32 %v3, %v842
-  %v1029 = mul i32 %v1027, %arg.n
-  %v1030 = add i32 %v1029, %v1028
-  %v1031 = mul i32 %v1030, 2
-  %v1032 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1031
-  %v1033 = fptrunc float %v843 to half
-  %v1034 = fptrunc float %v844 to half
-  %v1035 = fptrunc float %v845 to half
-  %v1036 = fptrunc float %v846 to half
-  %v1037 = insertelement <4 x half> poison, half %v1033, i32 0
-  %v1038 = insertelement <4 x half> %v1037, half %v1034, i32 1
-  %v1039 = insertelement <4 x half> %v1038, half %v1035, i32 2
-  %v1040 = insertelement <4 x half> %v1039, half %v1036, i32 3
-  store <4 x half> %v1040, ptr addrspace(1) %v1032, align 2
-  %v1041 = add i32 %v1, %v852
-  %v1042 = add i32 %v3, %v854
-  %v1043 = mul i32 %v1041, %arg.n
-  %v1044 = add i32 %v1043, %v1042
-  %v1045 = mul i32 %v1044, 2
-  %v1046 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1045
-  %v1047 = fptrunc float %v855 to half
-  %v1048 = fptrunc float %v856 to half
-  %v1049 = fptrunc float %v857 to half
-  %v1050 = fptrunc float %v858 to half
-  %v1051 = insertelement <4 x half> poison, half %v1047, i32 0
-  %v1052 = insertelement <4 x half> %v1051, half %v1048, i32 1
-  %v1053 = insertelement <4 x half> %v1052, half %v1049, i32 2
-  %v1054 = insertelement <4 x half> %v1053, half %v1050, i32 3
-  store <4 x half> %v1054, ptr addrspace(1) %v1046, align 2
-  %v1055 = add i32 %v1, %v864
-  %v1056 = add i32 %v3, %v866
-  %v1057 = mul i32 %v1055, %arg.n
-  %v1058 = add i32 %v1057, %v1056
-  %v1059 = mul i32 %v1058, 2
-  %v1060 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1059
-  %v1061 = fptrunc float %v867 to half
-  %v1062 = fptrunc float %v868 to half
-  %v1063 = fptrunc float %v869 to half
-  %v1064 = fptrunc float %v870 to half
-  %v1065 = insertelement <4 x half> poison, half %v1061, i32 0
-  %v1066 = insertelement <4 x half> %v1065, half %v1062, i32 1
-  %v1067 = insertelement <4 x half> %v1066, half %v1063, i32 2
-  %v1068 = insertelement <4 x half> %v1067, half %v1064, i32 3
-  store <4 x half> %v1068, ptr addrspace(1) %v1060, align 2
-  %v1069 = add i32 %v1, %v876
-  %v1070 = add i32 %v3, %v878
-  %v1071 = mul i32 %v1069, %arg.n
-  %v1072 = add i32 %v1071, %v1070
-  %v1073 = mul i32 %v1072, 2
-  %v1074 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1073
-  %v1075 = fptrunc float %v879 to half
-  %v1076 = fptrunc float %v880 to half
-  %v1077 = fptrunc float %v881 to half
-  %v1078 = fptrunc float %v882 to half
-  %v1079 = insertelement <4 x half> poison, half %v1075, i32 0
-  %v1080 = insertelement <4 x half> %v1079, half %v1076, i32 1
-  %v1081 = insertelement <4 x half> %v1080, half %v1077, i32 2
-  %v1082 = insertelement <4 x half> %v1081, half %v1078, i32 3
-  store <4 x half> %v1082, ptr addrspace(1) %v1074, align 2
-  %v1083 = add i32 %v1, %v888
-  %v1084 = add i32 %v3, %v890
-  %v1085 = mul i32 %v1083, %arg.n
-  %v1086 = add i32 %v1085, %v1084
-  %v1087 = mul i32 %v1086, 2
-  %v1088 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1087
-  %v1089 = fptrunc float %v891 to half
-  %v1090 = fptrunc float %v892 to half
-  %v1091 = fptrunc float %v893 to half
-  %v1092 = fptrunc float %v894 to half
-  %v1093 = insertelement <4 x half> poison, half %v1089, i32 0
-  %v1094 = insertelement <4 x half> %v1093, half %v1090, i32 1
-  %v1095 = insertelement <4 x half> %v1094, half %v1091, i32 2
-  %v1096 = insertelement <4 x half> %v1095, half %v1092, i32 3
-  store <4 x half> %v1096, ptr addrspace(1) %v1088, align 2
-  %v1097 = add i32 %v1, %v900
-  %v1098 = add i32 %v3, %v902
-  %v1099 = mul i32 %v1097, %arg.n
-  %v1100 = add i32 %v1099, %v1098
-  %v1101 = mul i32 %v1100, 2
-  %v1102 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1101
-  %v1103 = fptrunc float %v903 to half
-  %v1104 = fptrunc float %v904 to half
-  %v1105 = fptrunc float %v905 to half
-  %v1106 = fptrunc float %v906 to half
-  %v1107 = insertelement <4 x half> poison, half %v1103, i32 0
-  %v1108 = insertelement <4 x half> %v1107, half %v1104, i32 1
-  %v1109 = insertelement <4 x half> %v1108, half %v1105, i32 2
-  %v1110 = insertelement <4 x half> %v1109, half %v1106, i32 3
-  store <4 x half> %v1110, ptr addrspace(1) %v1102, align 2
-  %v1111 = add i32 %v1, %v912
-  %v1112 = add i32 %v3, %v914
+  %v1091 = add i32 %v1, %v840
+  %v1092 = add i32 %v3, %v842
+  %v1093 = mul i32 %v1091, %arg.n
+  %v1094 = add i32 %v1093, %v1092
+  %v1095 = mul i32 %v1094, 2
+  %v1096 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1095
+  %v1097 = insertelement <4 x half> poison, half %v1027, i32 0
+  %v1098 = insertelement <4 x half> %v1097, half %v1028, i32 1
+  %v1099 = insertelement <4 x half> %v1098, half %v1029, i32 2
+  %v1100 = insertelement <4 x half> %v1099, half %v1030, i32 3
+  store <4 x half> %v1100, ptr addrspace(1) %v1096, align 2
+  %v1101 = add i32 %v1, %v852
+  %v1102 = add i32 %v3, %v854
+  %v1103 = mul i32 %v1101, %arg.n
+  %v1104 = add i32 %v1103, %v1102
+  %v1105 = mul i32 %v1104, 2
+  %v1106 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1105
+  %v1107 = insertelement <4 x half> poison, half %v1031, i32 0
+  %v1108 = insertelement <4 x half> %v1107, half %v1032, i32 1
+  %v1109 = insertelement <4 x half> %v1108, half %v1033, i32 2
+  %v1110 = insertelement <4 x half> %v1109, half %v1034, i32 3
+  store <4 x half> %v1110, ptr addrspace(1) %v1106, align 2
+  %v1111 = add i32 %v1, %v864
+  %v1112 = add i32 %v3, %v866
   %v1113 = mul i32 %v1111, %arg.n
   %v1114 = add i32 %v1113, %v1112
   %v1115 = mul i32 %v1114, 2
   %v1116 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1115
-  %v1117 = fptrunc float %v915 to half
-  %v1118 = fptrunc float %v916 to half
-  %v1119 = fptrunc float %v917 to half
-  %v1120 = fptrunc float %v918 to half
-  %v1121 = insertelement <4 x half> poison, half %v1117, i32 0
-  %v1122 = insertelement <4 x half> %v1121, half %v1118, i32 1
-  %v1123 = insertelement <4 x half> %v1122, half %v1119, i32 2
-  %v1124 = insertelement <4 x half> %v1123, half %v1120, i32 3
-  store <4 x half> %v1124, ptr addrspace(1) %v1116, align 2
-  %v1125 = add i32 %v1, %v924
-  %v1126 = add i32 %v3, %v926
-  %v1127 = mul i32 %v1125, %arg.n
-  %v1128 = add i32 %v1127, %v1126
-  %v1129 = mul i32 %v1128, 2
-  %v1130 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1129
-  %v1131 = fptrunc float %v927 to half
-  %v1132 = fptrunc float %v928 to half
-  %v1133 = fptrunc float %v929 to half
-  %v1134 = fptrunc float %v930 to half
-  %v1135 = insertelement <4 x half> poison, half %v1131, i32 0
-  %v1136 = insertelement <4 x half> %v1135, half %v1132, i32 1
-  %v1137 = insertelement <4 x half> %v1136, half %v1133, i32 2
-  %v1138 = insertelement <4 x half> %v1137, half %v1134, i32 3
-  store <4 x half> %v1138, ptr addrspace(1) %v1130, align 2
-  %v1139 = add i32 %v1, %v936
-  %v1140 = add i32 %v3, %v938
-  %v1141 = mul i32 %v1139, %arg.n
-  %v1142 = add i32 %v1141, %v1140
-  %v1143 = mul i32 %v1142, 2
-  %v1144 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1143
-  %v1145 = fptrunc float %v939 to half
-  %v1146 = fptrunc float %v940 to half
-  %v1147 = fptrunc float %v941 to half
-  %v1148 = fptrunc float %v942 to half
-  %v1149 = insertelement <4 x half> poison, half %v1145, i32 0
-  %v1150 = insertelement <4 x half> %v1149, half %v1146, i32 1
-  %v1151 = insertelement <4 x half> %v1150, half %v1147, i32 2
-  %v1152 = insertelement <4 x half> %v1151, half %v1148, i32 3
-  store <4 x half> %v1152, ptr addrspace(1) %v1144, align 2
-  %v1153 = add i32 %v1, %v948
-  %v1154 = add i32 %v3, %v950
-  %v1155 = mul i32 %v1153, %arg.n
-  %v1156 = add i32 %v1155, %v1154
-  %v1157 = mul i32 %v1156, 2
-  %v1158 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1157
-  %v1159 = fptrunc float %v951 to half
-  %v1160 = fptrunc float %v952 to half
-  %v1161 = fptrunc float %v953 to half
-  %v1162 = fptrunc float %v954 to half
-  %v1163 = insertelement <4 x half> poison, half %v1159, i32 0
-  %v1164 = insertelement <4 x half> %v1163, half %v1160, i32 1
-  %v1165 = insertelement <4 x half> %v1164, half %v1161, i32 2
-  %v1166 = insertelement <4 x half> %v1165, half %v1162, i32 3
-  store <4 x half> %v1166, ptr addrspace(1) %v1158, align 2
-  %v1167 = add i32 %v1, %v960
-  %v1168 = add i32 %v3, %v962
-  %v1169 = mul i32 %v1167, %arg.n
-  %v1170 = add i32 %v1169, %v1168
-  %v1171 = mul i32 %v1170, 2
-  %v1172 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1171
-  %v1173 = fptrunc float %v963 to half
-  %v1174 = fptrunc float %v964 to half
-  %v1175 = fptrunc float %v965 to half
-  %v1176 = fptrunc float %v966 to half
-  %v1177 = insertelement <4 x half> poison, half %v1173, i32 0
-  %v1178 = insertelement <4 x half> %v1177, half %v1174, i32 1
-  %v1179 = insertelement <4 x half> %v1178, half %v1175, i32 2
-  %v1180 = insertelement <4 x half> %v1179, half %v1176, i32 3
-  store <4 x half> %v1180, ptr addrspace(1) %v1172, align 2
-  %v1181 = add i32 %v1, %v972
-  %v1182 = add i32 %v3, %v974
+  %v1117 = insertelement <4 x half> poison, half %v1035, i32 0
+  %v1118 = insertelement <4 x half> %v1117, half %v1036, i32 1
+  %v1119 = insertelement <4 x half> %v1118, half %v1037, i32 2
+  %v1120 = insertelement <4 x half> %v1119, half %v1038, i32 3
+  store <4 x half> %v1120, ptr addrspace(1) %v1116, align 2
+  %v1121 = add i32 %v1, %v876
+  %v1122 = add i32 %v3, %v878
+  %v1123 = mul i32 %v1121, %arg.n
+  %v1124 = add i32 %v1123, %v1122
+  %v1125 = mul i32 %v1124, 2
+  %v1126 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1125
+  %v1127 = insertelement <4 x half> poison, half %v1039, i32 0
+  %v1128 = insertelement <4 x half> %v1127, half %v1040, i32 1
+  %v1129 = insertelement <4 x half> %v1128, half %v1041, i32 2
+  %v1130 = insertelement <4 x half> %v1129, half %v1042, i32 3
+  store <4 x half> %v1130, ptr addrspace(1) %v1126, align 2
+  %v1131 = add i32 %v1, %v888
+  %v1132 = add i32 %v3, %v890
+  %v1133 = mul i32 %v1131, %arg.n
+  %v1134 = add i32 %v1133, %v1132
+  %v1135 = mul i32 %v1134, 2
+  %v1136 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1135
+  %v1137 = insertelement <4 x half> poison, half %v1043, i32 0
+  %v1138 = insertelement <4 x half> %v1137, half %v1044, i32 1
+  %v1139 = insertelement <4 x half> %v1138, half %v1045, i32 2
+  %v1140 = insertelement <4 x half> %v1139, half %v1046, i32 3
+  store <4 x half> %v1140, ptr addrspace(1) %v1136, align 2
+  %v1141 = add i32 %v1, %v900
+  %v1142 = add i32 %v3, %v902
+  %v1143 = mul i32 %v1141, %arg.n
+  %v1144 = add i32 %v1143, %v1142
+  %v1145 = mul i32 %v1144, 2
+  %v1146 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1145
+  %v1147 = insertelement <4 x half> poison, half %v1047, i32 0
+  %v1148 = insertelement <4 x half> %v1147, half %v1048, i32 1
+  %v1149 = insertelement <4 x half> %v1148, half %v1049, i32 2
+  %v1150 = insertelement <4 x half> %v1149, half %v1050, i32 3
+  store <4 x half> %v1150, ptr addrspace(1) %v1146, align 2
+  %v1151 = add i32 %v1, %v912
+  %v1152 = add i32 %v3, %v914
+  %v1153 = mul i32 %v1151, %arg.n
+  %v1154 = add i32 %v1153, %v1152
+  %v1155 = mul i32 %v1154, 2
+  %v1156 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1155
+  %v1157 = insertelement <4 x half> poison, half %v1051, i32 0
+  %v1158 = insertelement <4 x half> %v1157, half %v1052, i32 1
+  %v1159 = insertelement <4 x half> %v1158, half %v1053, i32 2
+  %v1160 = insertelement <4 x half> %v1159, half %v1054, i32 3
+  store <4 x half> %v1160, ptr addrspace(1) %v1156, align 2
+  %v1161 = add i32 %v1, %v924
+  %v1162 = add i32 %v3, %v926
+  %v1163 = mul i32 %v1161, %arg.n
+  %v1164 = add i32 %v1163, %v1162
+  %v1165 = mul i32 %v1164, 2
+  %v1166 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1165
+  %v1167 = insertelement <4 x half> poison, half %v1055, i32 0
+  %v1168 = insertelement <4 x half> %v1167, half %v1056, i32 1
+  %v1169 = insertelement <4 x half> %v1168, half %v1057, i32 2
+  %v1170 = insertelement <4 x half> %v1169, half %v1058, i32 3
+  store <4 x half> %v1170, ptr addrspace(1) %v1166, align 2
+  %v1171 = add i32 %v1, %v936
+  %v1172 = add i32 %v3, %v938
+  %v1173 = mul i32 %v1171, %arg.n
+  %v1174 = add i32 %v1173, %v1172
+  %v1175 = mul i32 %v1174, 2
+  %v1176 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1175
+  %v1177 = insertelement <4 x half> poison, half %v1059, i32 0
+  %v1178 = insertelement <4 x half> %v1177, half %v1060, i32 1
+  %v1179 = insertelement <4 x half> %v1178, half %v1061, i32 2
+  %v1180 = insertelement <4 x half> %v1179, half %v1062, i32 3
+  store <4 x half> %v1180, ptr addrspace(1) %v1176, align 2
+  %v1181 = add i32 %v1, %v948
+  %v1182 = add i32 %v3, %v950
   %v1183 = mul i32 %v1181, %arg.n
   %v1184 = add i32 %v1183, %v1182
   %v1185 = mul i32 %v1184, 2
   %v1186 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1185
-  %v1187 = fptrunc float %v975 to half
-  %v1188 = fptrunc float %v976 to half
-  %v1189 = fptrunc float %v977 to half
-  %v1190 = fptrunc float %v978 to half
-  %v1191 = insertelement <4 x half> poison, half %v1187, i32 0
-  %v1192 = insertelement <4 x half> %v1191, half %v1188, i32 1
-  %v1193 = insertelement <4 x half> %v1192, half %v1189, i32 2
-  %v1194 = insertelement <4 x half> %v1193, half %v1190, i32 3
-  store <4 x half> %v1194, ptr addrspace(1) %v1186, align 2
-  %v1195 = add i32 %v1, %v984
-  %v1196 = add i32 %v3, %v986
-  %v1197 = mul i32 %v1195, %arg.n
-  %v1198 = add i32 %v1197, %v1196
-  %v1199 = mul i32 %v1198, 2
-  %v1200 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1199
-  %v1201 = fptrunc float %v987 to half
-  %v1202 = fptrunc float %v988 to half
-  %v1203 = fptrunc float %v989 to half
-  %v1204 = fptrunc float %v990 to half
-  %v1205 = insertelement <4 x half> poison, half %v1201, i32 0
-  %v1206 = insertelement <4 x half> %v1205, half %v1202, i32 1
-  %v1207 = insertelement <4 x half> %v1206, half %v1203, i32 2
-  %v1208 = insertelement <4 x half> %v1207, half %v1204, i32 3
-  store <4 x half> %v1208, ptr addrspace(1) %v1200, align 2
-  %v1209 = add i32 %v1, %v996
-  %v1210 = add i32 %v3, %v998
-  %v1211 = mul i32 %v1209, %arg.n
-  %v1212 = add i32 %v1211, %v1210
-  %v1213 = mul i32 %v1212, 2
-  %v1214 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1213
-  %v1215 = fptrunc float %v999 to half
-  %v1216 = fptrunc float %v1000 to half
-  %v1217 = fptrunc float %v1001 to half
-  %v1218 = fptrunc float %v1002 to half
-  %v1219 = insertelement <4 x half> poison, half %v1215, i32 0
-  %v1220 = insertelement <4 x half> %v1219, half %v1216, i32 1
-  %v1221 = insertelement <4 x half> %v1220, half %v1217, i32 2
-  %v1222 = insertelement <4 x half> %v1221, half %v1218, i32 3
-  store <4 x half> %v1222, ptr addrspace(1) %v1214, align 2
-  %v1223 = add i32 %v1, %v1008
-  %v1224 = add i32 %v3, %v1010
-  %v1225 = mul i32 %v1223, %arg.n
-  %v1226 = add i32 %v1225, %v1224
-  %v1227 = mul i32 %v1226, 2
-  %v1228 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1227
-  %v1229 = fptrunc float %v1011 to half
-  %v1230 = fptrunc float %v1012 to half
-  %v1231 = fptrunc float %v1013 to half
-  %v1232 = fptrunc float %v1014 to half
-  %v1233 = insertelement <4 x half> poison, half %v1229, i32 0
-  %v1234 = insertelement <4 x half> %v1233, half %v1230, i32 1
-  %v1235 = insertelement <4 x half> %v1234, half %v1231, i32 2
-  %v1236 = insertelement <4 x half> %v1235, half %v1232, i32 3
-  store <4 x half> %v1236, ptr addrspace(1) %v1228, align 2
-  %v1237 = add i32 %v1, %v1020
-  %v1238 = add i32 %v3, %v1022
-  %v1239 = mul i32 %v1237, %arg.n
-  %v1240 = add i32 %v1239, %v1238
-  %v1241 = mul i32 %v1240, 2
-  %v1242 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1241
-  %v1243 = fptrunc float %v1023 to half
-  %v1244 = fptrunc float %v1024 to half
-  %v1245 = fptrunc float %v1025 to half
-  %v1246 = fptrunc float %v1026 to half
-  %v1247 = insertelement <4 x half> poison, half %v1243, i32 0
-  %v1248 = insertelement <4 x half> %v1247, half %v1244, i32 1
-  %v1249 = insertelement <4 x half> %v1248, half %v1245, i32 2
-  %v1250 = insertelement <4 x half> %v1249, half %v1246, i32 3
-  store <4 x half> %v1250, ptr addrspace(1) %v1242, align 2
+  %v1187 = insertelement <4 x half> poison, half %v1063, i32 0
+  %v1188 = insertelement <4 x half> %v1187, half %v1064, i32 1
+  %v1189 = insertelement <4 x half> %v1188, half %v1065, i32 2
+  %v1190 = insertelement <4 x half> %v1189, half %v1066, i32 3
+  store <4 x half> %v1190, ptr addrspace(1) %v1186, align 2
+  %v1191 = add i32 %v1, %v960
+  %v1192 = add i32 %v3, %v962
+  %v1193 = mul i32 %v1191, %arg.n
+  %v1194 = add i32 %v1193, %v1192
+  %v1195 = mul i32 %v1194, 2
+  %v1196 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1195
+  %v1197 = insertelement <4 x half> poison, half %v1067, i32 0
+  %v1198 = insertelement <4 x half> %v1197, half %v1068, i32 1
+  %v1199 = insertelement <4 x half> %v1198, half %v1069, i32 2
+  %v1200 = insertelement <4 x half> %v1199, half %v1070, i32 3
+  store <4 x half> %v1200, ptr addrspace(1) %v1196, align 2
+  %v1201 = add i32 %v1, %v972
+  %v1202 = add i32 %v3, %v974
+  %v1203 = mul i32 %v1201, %arg.n
+  %v1204 = add i32 %v1203, %v1202
+  %v1205 = mul i32 %v1204, 2
+  %v1206 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1205
+  %v1207 = insertelement <4 x half> poison, half %v1071, i32 0
+  %v1208 = insertelement <4 x half> %v1207, half %v1072, i32 1
+  %v1209 = insertelement <4 x half> %v1208, half %v1073, i32 2
+  %v1210 = insertelement <4 x half> %v1209, half %v1074, i32 3
+  store <4 x half> %v1210, ptr addrspace(1) %v1206, align 2
+  %v1211 = add i32 %v1, %v984
+  %v1212 = add i32 %v3, %v986
+  %v1213 = mul i32 %v1211, %arg.n
+  %v1214 = add i32 %v1213, %v1212
+  %v1215 = mul i32 %v1214, 2
+  %v1216 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1215
+  %v1217 = insertelement <4 x half> poison, half %v1075, i32 0
+  %v1218 = insertelement <4 x half> %v1217, half %v1076, i32 1
+  %v1219 = insertelement <4 x half> %v1218, half %v1077, i32 2
+  %v1220 = insertelement <4 x half> %v1219, half %v1078, i32 3
+  store <4 x half> %v1220, ptr addrspace(1) %v1216, align 2
+  %v1221 = add i32 %v1, %v996
+  %v1222 = add i32 %v3, %v998
+  %v1223 = mul i32 %v1221, %arg.n
+  %v1224 = add i32 %v1223, %v1222
+  %v1225 = mul i32 %v1224, 2
+  %v1226 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1225
+  %v1227 = insertelement <4 x half> poison, half %v1079, i32 0
+  %v1228 = insertelement <4 x half> %v1227, half %v1080, i32 1
+  %v1229 = insertelement <4 x half> %v1228, half %v1081, i32 2
+  %v1230 = insertelement <4 x half> %v1229, half %v1082, i32 3
+  store <4 x half> %v1230, ptr addrspace(1) %v1226, align 2
+  %v1231 = add i32 %v1, %v1008
+  %v1232 = add i32 %v3, %v1010
+  %v1233 = mul i32 %v1231, %arg.n
+  %v1234 = add i32 %v1233, %v1232
+  %v1235 = mul i32 %v1234, 2
+  %v1236 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1235
+  %v1237 = insertelement <4 x half> poison, half %v1083, i32 0
+  %v1238 = insertelement <4 x half> %v1237, half %v1084, i32 1
+  %v1239 = insertelement <4 x half> %v1238, half %v1085, i32 2
+  %v1240 = insertelement <4 x half> %v1239, half %v1086, i32 3
+  store <4 x half> %v1240, ptr addrspace(1) %v1236, align 2
+  %v1241 = add i32 %v1, %v1020
+  %v1242 = add i32 %v3, %v1022
+  %v1243 = mul i32 %v1241, %arg.n
+  %v1244 = add i32 %v1243, %v1242
+  %v1245 = mul i32 %v1244, 2
+  %v1246 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1245
+  %v1247 = insertelement <4 x half> poison, half %v1087, i32 0
+  %v1248 = insertelement <4 x half> %v1247, half %v1088, i32 1
+  %v1249 = insertelement <4 x half> %v1248, half %v1089, i32 2
+  %v1250 = insertelement <4 x half> %v1249, half %v1090, i32 3
+  store <4 x half> %v1250, ptr addrspace(1) %v1246, align 2
   br label %if.end23
 if.else22:
-  %v1251 = add i32 %v1, %v840
-  %v1252 = add i32 %v3, %v842
-  %v1253 = add i32 %v1252, 0
-  %v1254 = icmp slt i32 %v1251, %arg.m
-  %v1255 = icmp slt i32 %v1253, %arg.n
-  %v1256 = and i1 %v1254, %v1255
-  br i1 %v1256, label %if.then24, label %if.else25
-if.then24:
-  %v1257 = mul i32 %v1251, %arg.n
-  %v1258 = add i32 %v1257, %v1253
-  %v1259 = mul i32 %v1258, 2
-  %v1260 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1259
-  %v1261 = fptrunc float %v843 to half
-  store half %v1261, ptr addrspace(1) %v1260, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
+  %v1251 = icmp slt i32 %v1, %arg.m
+  %v1252 = sub i32 %arg.m, %v1
+  %v1253 = call i32 @llvm.smin.i32(i32 %v1252, i32 128)
+  %v1254 = select i1 %v1251, i32 %v1253, i32 0
+  %v1255 = mul i32 %v1254, %arg.n
+  %v1256 = mul i32 %v1255, 2
+  %v1257 = mul i32 %v1, %arg.n
+  %v1258 = mul i32 %v1257, 2
+  %v1259 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1258
+  %v1260 = zext i32 %v1256 to i64
+  %v1261 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v1259, i16 0, i64 %v1260, i32 131072)
   %v1262 = add i32 %v3, %v842
-  %v1263 = add i32 %v1262, 1
-  %v1264 = icmp slt i32 %v1251, %arg.m
-  %v1265 = icmp slt i32 %v1263, %arg.n
-  %v1266 = and i1 %v1264, %v1265
-  br i1 %v1266, label %if.then27, label %if.else28
-if.then27:
-  %v1267 = mul i32 %v1251, %arg.n
-  %v1268 = add i32 %v1267, %v1263
-  %v1269 = mul i32 %v1268, 2
-  %v1270 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1269
-  %v1271 = fptrunc float %v844 to half
-  store half %v1271, ptr addrspace(1) %v1270, align 2
-  br label %if.end29
-if.else28:
-  br label %if.end29
-if.end29:
-  %v1272 = add i32 %v3, %v842
-  %v1273 = add i32 %v1272, 2
-  %v1274 = icmp slt i32 %v1251, %arg.m
-  %v1275 = icmp slt i32 %v1273, %arg.n
-  %v1276 = and i1 %v1274, %v1275
-  br i1 %v1276, label %if.then30, label %if.else31
-if.then30:
-  %v1277 = mul i32 %v1251, %arg.n
-  %v1278 = add i32 %v1277, %v1273
-  %v1279 = mul i32 %v1278, 2
-  %v1280 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1279
-  %v1281 = fptrunc float %v845 to half
-  store half %v1281, ptr addrspace(1) %v1280, align 2
-  br label %if.end32
-if.else31:
-  br label %if.end32
-if.end32:
-  %v1282 = add i32 %v3, %v842
-  %v1283 = add i32 %v1282, 3
-  %v1284 = icmp slt i32 %v1251, %arg.m
-  %v1285 = icmp slt i32 %v1283, %arg.n
-  %v1286 = and i1 %v1284, %v1285
-  br i1 %v1286, label %if.then33, label %if.else34
-if.then33:
-  %v1287 = mul i32 %v1251, %arg.n
-  %v1288 = add i32 %v1287, %v1283
-  %v1289 = mul i32 %v1288, 2
-  %v1290 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1289
-  %v1291 = fptrunc float %v846 to half
-  store half %v1291, ptr addrspace(1) %v1290, align 2
-  br label %if.end35
-if.else34:
-  br label %if.end35
-if.end35:
-  %v1292 = add i32 %v1, %v852
-  %v1293 = add i32 %v3, %v854
-  %v1294 = add i32 %v1293, 0
-  %v1295 = icmp slt i32 %v1292, %arg.m
-  %v1296 = icmp slt i32 %v1294, %arg.n
-  %v1297 = and i1 %v1295, %v1296
-  br i1 %v1297, label %if.then36, label %if.else37
-if.then36:
-  %v1298 = mul i32 %v1292, %arg.n
-  %v1299 = add i32 %v1298, %v1294
-  %v1300 = mul i32 %v1299, 2
-  %v1301 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1300
-  %v1302 = fptrunc float %v855 to half
-  store half %v1302, ptr addrspace(1) %v1301, align 2
-  br label %if.end38
-if.else37:
-  br label %if.end38
-if.end38:
-  %v1303 = add i32 %v3, %v854
-  %v1304 = add i32 %v1303, 1
-  %v1305 = icmp slt i32 %v1292, %arg.m
-  %v1306 = icmp slt i32 %v1304, %arg.n
-  %v1307 = and i1 %v1305, %v1306
-  br i1 %v1307, label %if.then39, label %if.else40
-if.then39:
-  %v1308 = mul i32 %v1292, %arg.n
-  %v1309 = add i32 %v1308, %v1304
-  %v1310 = mul i32 %v1309, 2
-  %v1311 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1310
-  %v1312 = fptrunc float %v856 to half
-  store half %v1312, ptr addrspace(1) %v1311, align 2
-  br label %if.end41
-if.else40:
-  br label %if.end41
-if.end41:
-  %v1313 = add i32 %v3, %v854
-  %v1314 = add i32 %v1313, 2
-  %v1315 = icmp slt i32 %v1292, %arg.m
-  %v1316 = icmp slt i32 %v1314, %arg.n
-  %v1317 = and i1 %v1315, %v1316
-  br i1 %v1317, label %if.then42, label %if.else43
-if.then42:
-  %v1318 = mul i32 %v1292, %arg.n
-  %v1319 = add i32 %v1318, %v1314
-  %v1320 = mul i32 %v1319, 2
-  %v1321 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1320
-  %v1322 = fptrunc float %v857 to half
-  store half %v1322, ptr addrspace(1) %v1321, align 2
-  br label %if.end44
-if.else43:
-  br label %if.end44
-if.end44:
-  %v1323 = add i32 %v3, %v854
-  %v1324 = add i32 %v1323, 3
-  %v1325 = icmp slt i32 %v1292, %arg.m
-  %v1326 = icmp slt i32 %v1324, %arg.n
-  %v1327 = and i1 %v1325, %v1326
-  br i1 %v1327, label %if.then45, label %if.else46
-if.then45:
-  %v1328 = mul i32 %v1292, %arg.n
-  %v1329 = add i32 %v1328, %v1324
+  %v1263 = add i32 %v1262, 0
+  %v1264 = mul i32 %v840, %arg.n
+  %v1265 = add i32 %v1264, %v1263
+  %v1266 = mul i32 %v1265, 2
+  %v1267 = icmp slt i32 %v1263, %arg.n
+  %v1268 = select i1 %v1267, i32 %v1266, i32 %v1256
+  %v1269 = bitcast half %v1027 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1269, ptr addrspace(8) %v1261, i32 %v1268, i32 0, i32 0)
+  %v1270 = add i32 %v3, %v842
+  %v1271 = add i32 %v1270, 1
+  %v1272 = mul i32 %v840, %arg.n
+  %v1273 = add i32 %v1272, %v1271
+  %v1274 = mul i32 %v1273, 2
+  %v1275 = icmp slt i32 %v1271, %arg.n
+  %v1276 = select i1 %v1275, i32 %v1274, i32 %v1256
+  %v1277 = bitcast half %v1028 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1277, ptr addrspace(8) %v1261, i32 %v1276, i32 0, i32 0)
+  %v1278 = add i32 %v3, %v842
+  %v1279 = add i32 %v1278, 2
+  %v1280 = mul i32 %v840, %arg.n
+  %v1281 = add i32 %v1280, %v1279
+  %v1282 = mul i32 %v1281, 2
+  %v1283 = icmp slt i32 %v1279, %arg.n
+  %v1284 = select i1 %v1283, i32 %v1282, i32 %v1256
+  %v1285 = bitcast half %v1029 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1285, ptr addrspace(8) %v1261, i32 %v1284, i32 0, i32 0)
+  %v1286 = add i32 %v3, %v842
+  %v1287 = add i32 %v1286, 3
+  %v1288 = mul i32 %v840, %arg.n
+  %v1289 = add i32 %v1288, %v1287
+  %v1290 = mul i32 %v1289, 2
+  %v1291 = icmp slt i32 %v1287, %arg.n
+  %v1292 = select i1 %v1291, i32 %v1290, i32 %v1256
+  %v1293 = bitcast half %v1030 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1293, ptr addrspace(8) %v1261, i32 %v1292, i32 0, i32 0)
+  %v1294 = add i32 %v3, %v854
+  %v1295 = add i32 %v1294, 0
+  %v1296 = mul i32 %v852, %arg.n
+  %v1297 = add i32 %v1296, %v1295
+  %v1298 = mul i32 %v1297, 2
+  %v1299 = icmp slt i32 %v1295, %arg.n
+  %v1300 = select i1 %v1299, i32 %v1298, i32 %v1256
+  %v1301 = bitcast half %v1031 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1301, ptr addrspace(8) %v1261, i32 %v1300, i32 0, i32 0)
+  %v1302 = add i32 %v3, %v854
+  %v1303 = add i32 %v1302, 1
+  %v1304 = mul i32 %v852, %arg.n
+  %v1305 = add i32 %v1304, %v1303
+  %v1306 = mul i32 %v1305, 2
+  %v1307 = icmp slt i32 %v1303, %arg.n
+  %v1308 = select i1 %v1307, i32 %v1306, i32 %v1256
+  %v1309 = bitcast half %v1032 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1309, ptr addrspace(8) %v1261, i32 %v1308, i32 0, i32 0)
+  %v1310 = add i32 %v3, %v854
+  %v1311 = add i32 %v1310, 2
+  %v1312 = mul i32 %v852, %arg.n
+  %v1313 = add i32 %v1312, %v1311
+  %v1314 = mul i32 %v1313, 2
+  %v1315 = icmp slt i32 %v1311, %arg.n
+  %v1316 = select i1 %v1315, i32 %v1314, i32 %v1256
+  %v1317 = bitcast half %v1033 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1317, ptr addrspace(8) %v1261, i32 %v1316, i32 0, i32 0)
+  %v1318 = add i32 %v3, %v854
+  %v1319 = add i32 %v1318, 3
+  %v1320 = mul i32 %v852, %arg.n
+  %v1321 = add i32 %v1320, %v1319
+  %v1322 = mul i32 %v1321, 2
+  %v1323 = icmp slt i32 %v1319, %arg.n
+  %v1324 = select i1 %v1323, i32 %v1322, i32 %v1256
+  %v1325 = bitcast half %v1034 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1325, ptr addrspace(8) %v1261, i32 %v1324, i32 0, i32 0)
+  %v1326 = add i32 %v3, %v866
+  %v1327 = add i32 %v1326, 0
+  %v1328 = mul i32 %v864, %arg.n
+  %v1329 = add i32 %v1328, %v1327
   %v1330 = mul i32 %v1329, 2
-  %v1331 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1330
-  %v1332 = fptrunc float %v858 to half
-  store half %v1332, ptr addrspace(1) %v1331, align 2
-  br label %if.end47
-if.else46:
-  br label %if.end47
-if.end47:
-  %v1333 = add i32 %v1, %v864
+  %v1331 = icmp slt i32 %v1327, %arg.n
+  %v1332 = select i1 %v1331, i32 %v1330, i32 %v1256
+  %v1333 = bitcast half %v1035 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1333, ptr addrspace(8) %v1261, i32 %v1332, i32 0, i32 0)
   %v1334 = add i32 %v3, %v866
-  %v1335 = add i32 %v1334, 0
-  %v1336 = icmp slt i32 %v1333, %arg.m
-  %v1337 = icmp slt i32 %v1335, %arg.n
-  %v1338 = and i1 %v1336, %v1337
-  br i1 %v1338, label %if.then48, label %if.else49
-if.then48:
-  %v1339 = mul i32 %v1333, %arg.n
-  %v1340 = add i32 %v1339, %v1335
-  %v1341 = mul i32 %v1340, 2
-  %v1342 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1341
-  %v1343 = fptrunc float %v867 to half
-  store half %v1343, ptr addrspace(1) %v1342, align 2
-  br label %if.end50
-if.else49:
-  br label %if.end50
-if.end50:
-  %v1344 = add i32 %v3, %v866
-  %v1345 = add i32 %v1344, 1
-  %v1346 = icmp slt i32 %v1333, %arg.m
-  %v1347 = icmp slt i32 %v1345, %arg.n
-  %v1348 = and i1 %v1346, %v1347
-  br i1 %v1348, label %if.then51, label %if.else52
-if.then51:
-  %v1349 = mul i32 %v1333, %arg.n
-  %v1350 = add i32 %v1349, %v1345
-  %v1351 = mul i32 %v1350, 2
-  %v1352 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1351
-  %v1353 = fptrunc float %v868 to half
-  store half %v1353, ptr addrspace(1) %v1352, align 2
-  br label %if.end53
-if.else52:
-  br label %if.end53
-if.end53:
-  %v1354 = add i32 %v3, %v866
-  %v1355 = add i32 %v1354, 2
-  %v1356 = icmp slt i32 %v1333, %arg.m
-  %v1357 = icmp slt i32 %v1355, %arg.n
-  %v1358 = and i1 %v1356, %v1357
-  br i1 %v1358, label %if.then54, label %if.else55
-if.then54:
-  %v1359 = mul i32 %v1333, %arg.n
-  %v1360 = add i32 %v1359, %v1355
-  %v1361 = mul i32 %v1360, 2
-  %v1362 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1361
-  %v1363 = fptrunc float %v869 to half
-  store half %v1363, ptr addrspace(1) %v1362, align 2
-  br label %if.end56
-if.else55:
-  br label %if.end56
-if.end56:
-  %v1364 = add i32 %v3, %v866
-  %v1365 = add i32 %v1364, 3
-  %v1366 = icmp slt i32 %v1333, %arg.m
-  %v1367 = icmp slt i32 %v1365, %arg.n
-  %v1368 = and i1 %v1366, %v1367
-  br i1 %v1368, label %if.then57, label %if.else58
-if.then57:
-  %v1369 = mul i32 %v1333, %arg.n
-  %v1370 = add i32 %v1369, %v1365
-  %v1371 = mul i32 %v1370, 2
-  %v1372 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1371
-  %v1373 = fptrunc float %v870 to half
-  store half %v1373, ptr addrspace(1) %v1372, align 2
-  br label %if.end59
-if.else58:
-  br label %if.end59
-if.end59:
-  %v1374 = add i32 %v1, %v876
-  %v1375 = add i32 %v3, %v878
-  %v1376 = add i32 %v1375, 0
-  %v1377 = icmp slt i32 %v1374, %arg.m
-  %v1378 = icmp slt i32 %v1376, %arg.n
-  %v1379 = and i1 %v1377, %v1378
-  br i1 %v1379, label %if.then60, label %if.else61
-if.then60:
-  %v1380 = mul i32 %v1374, %arg.n
-  %v1381 = add i32 %v1380, %v1376
-  %v1382 = mul i32 %v1381, 2
-  %v1383 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1382
-  %v1384 = fptrunc float %v879 to half
-  store half %v1384, ptr addrspace(1) %v1383, align 2
-  br label %if.end62
-if.else61:
-  br label %if.end62
-if.end62:
-  %v1385 = add i32 %v3, %v878
-  %v1386 = add i32 %v1385, 1
-  %v1387 = icmp slt i32 %v1374, %arg.m
-  %v1388 = icmp slt i32 %v1386, %arg.n
-  %v1389 = and i1 %v1387, %v1388
-  br i1 %v1389, label %if.then63, label %if.else64
-if.then63:
-  %v1390 = mul i32 %v1374, %arg.n
-  %v1391 = add i32 %v1390, %v1386
-  %v1392 = mul i32 %v1391, 2
-  %v1393 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1392
-  %v1394 = fptrunc float %v880 to half
-  store half %v1394, ptr addrspace(1) %v1393, align 2
-  br label %if.end65
-if.else64:
-  br label %if.end65
-if.end65:
-  %v1395 = add i32 %v3, %v878
-  %v1396 = add i32 %v1395, 2
-  %v1397 = icmp slt i32 %v1374, %arg.m
-  %v1398 = icmp slt i32 %v1396, %arg.n
-  %v1399 = and i1 %v1397, %v1398
-  br i1 %v1399, label %if.then66, label %if.else67
-if.then66:
-  %v1400 = mul i32 %v1374, %arg.n
-  %v1401 = add i32 %v1400, %v1396
+  %v1335 = add i32 %v1334, 1
+  %v1336 = mul i32 %v864, %arg.n
+  %v1337 = add i32 %v1336, %v1335
+  %v1338 = mul i32 %v1337, 2
+  %v1339 = icmp slt i32 %v1335, %arg.n
+  %v1340 = select i1 %v1339, i32 %v1338, i32 %v1256
+  %v1341 = bitcast half %v1036 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1341, ptr addrspace(8) %v1261, i32 %v1340, i32 0, i32 0)
+  %v1342 = add i32 %v3, %v866
+  %v1343 = add i32 %v1342, 2
+  %v1344 = mul i32 %v864, %arg.n
+  %v1345 = add i32 %v1344, %v1343
+  %v1346 = mul i32 %v1345, 2
+  %v1347 = icmp slt i32 %v1343, %arg.n
+  %v1348 = select i1 %v1347, i32 %v1346, i32 %v1256
+  %v1349 = bitcast half %v1037 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1349, ptr addrspace(8) %v1261, i32 %v1348, i32 0, i32 0)
+  %v1350 = add i32 %v3, %v866
+  %v1351 = add i32 %v1350, 3
+  %v1352 = mul i32 %v864, %arg.n
+  %v1353 = add i32 %v1352, %v1351
+  %v1354 = mul i32 %v1353, 2
+  %v1355 = icmp slt i32 %v1351, %arg.n
+  %v1356 = select i1 %v1355, i32 %v1354, i32 %v1256
+  %v1357 = bitcast half %v1038 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1357, ptr addrspace(8) %v1261, i32 %v1356, i32 0, i32 0)
+  %v1358 = add i32 %v3, %v878
+  %v1359 = add i32 %v1358, 0
+  %v1360 = mul i32 %v876, %arg.n
+  %v1361 = add i32 %v1360, %v1359
+  %v1362 = mul i32 %v1361, 2
+  %v1363 = icmp slt i32 %v1359, %arg.n
+  %v1364 = select i1 %v1363, i32 %v1362, i32 %v1256
+  %v1365 = bitcast half %v1039 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1365, ptr addrspace(8) %v1261, i32 %v1364, i32 0, i32 0)
+  %v1366 = add i32 %v3, %v878
+  %v1367 = add i32 %v1366, 1
+  %v1368 = mul i32 %v876, %arg.n
+  %v1369 = add i32 %v1368, %v1367
+  %v1370 = mul i32 %v1369, 2
+  %v1371 = icmp slt i32 %v1367, %arg.n
+  %v1372 = select i1 %v1371, i32 %v1370, i32 %v1256
+  %v1373 = bitcast half %v1040 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1373, ptr addrspace(8) %v1261, i32 %v1372, i32 0, i32 0)
+  %v1374 = add i32 %v3, %v878
+  %v1375 = add i32 %v1374, 2
+  %v1376 = mul i32 %v876, %arg.n
+  %v1377 = add i32 %v1376, %v1375
+  %v1378 = mul i32 %v1377, 2
+  %v1379 = icmp slt i32 %v1375, %arg.n
+  %v1380 = select i1 %v1379, i32 %v1378, i32 %v1256
+  %v1381 = bitcast half %v1041 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1381, ptr addrspace(8) %v1261, i32 %v1380, i32 0, i32 0)
+  %v1382 = add i32 %v3, %v878
+  %v1383 = add i32 %v1382, 3
+  %v1384 = mul i32 %v876, %arg.n
+  %v1385 = add i32 %v1384, %v1383
+  %v1386 = mul i32 %v1385, 2
+  %v1387 = icmp slt i32 %v1383, %arg.n
+  %v1388 = select i1 %v1387, i32 %v1386, i32 %v1256
+  %v1389 = bitcast half %v1042 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1389, ptr addrspace(8) %v1261, i32 %v1388, i32 0, i32 0)
+  %v1390 = add i32 %v3, %v890
+  %v1391 = add i32 %v1390, 0
+  %v1392 = mul i32 %v888, %arg.n
+  %v1393 = add i32 %v1392, %v1391
+  %v1394 = mul i32 %v1393, 2
+  %v1395 = icmp slt i32 %v1391, %arg.n
+  %v1396 = select i1 %v1395, i32 %v1394, i32 %v1256
+  %v1397 = bitcast half %v1043 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1397, ptr addrspace(8) %v1261, i32 %v1396, i32 0, i32 0)
+  %v1398 = add i32 %v3, %v890
+  %v1399 = add i32 %v1398, 1
+  %v1400 = mul i32 %v888, %arg.n
+  %v1401 = add i32 %v1400, %v1399
   %v1402 = mul i32 %v1401, 2
-  %v1403 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1402
-  %v1404 = fptrunc float %v881 to half
-  store half %v1404, ptr addrspace(1) %v1403, align 2
-  br label %if.end68
-if.else67:
-  br label %if.end68
-if.end68:
-  %v1405 = add i32 %v3, %v878
-  %v1406 = add i32 %v1405, 3
-  %v1407 = icmp slt i32 %v1374, %arg.m
-  %v1408 = icmp slt i32 %v1406, %arg.n
-  %v1409 = and i1 %v1407, %v1408
-  br i1 %v1409, label %if.then69, label %if.else70
-if.then69:
-  %v1410 = mul i32 %v1374, %arg.n
-  %v1411 = add i32 %v1410, %v1406
-  %v1412 = mul i32 %v1411, 2
-  %v1413 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1412
-  %v1414 = fptrunc float %v882 to half
-  store half %v1414, ptr addrspace(1) %v1413, align 2
-  br label %if.end71
-if.else70:
-  br label %if.end71
-if.end71:
-  %v1415 = add i32 %v1, %v888
-  %v1416 = add i32 %v3, %v890
-  %v1417 = add i32 %v1416, 0
-  %v1418 = icmp slt i32 %v1415, %arg.m
-  %v1419 = icmp slt i32 %v1417, %arg.n
-  %v1420 = and i1 %v1418, %v1419
-  br i1 %v1420, label %if.then72, label %if.else73
-if.then72:
-  %v1421 = mul i32 %v1415, %arg.n
-  %v1422 = add i32 %v1421, %v1417
-  %v1423 = mul i32 %v1422, 2
-  %v1424 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1423
-  %v1425 = fptrunc float %v891 to half
-  store half %v1425, ptr addrspace(1) %v1424, align 2
-  br label %if.end74
-if.else73:
-  br label %if.end74
-if.end74:
-  %v1426 = add i32 %v3, %v890
-  %v1427 = add i32 %v1426, 1
-  %v1428 = icmp slt i32 %v1415, %arg.m
-  %v1429 = icmp slt i32 %v1427, %arg.n
-  %v1430 = and i1 %v1428, %v1429
-  br i1 %v1430, label %if.then75, label %if.else76
-if.then75:
-  %v1431 = mul i32 %v1415, %arg.n
-  %v1432 = add i32 %v1431, %v1427
-  %v1433 = mul i32 %v1432, 2
-  %v1434 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1433
-  %v1435 = fptrunc float %v892 to half
-  store half %v1435, ptr addrspace(1) %v1434, align 2
-  br label %if.end77
-if.else76:
-  br label %if.end77
-if.end77:
-  %v1436 = add i32 %v3, %v890
-  %v1437 = add i32 %v1436, 2
-  %v1438 = icmp slt i32 %v1415, %arg.m
-  %v1439 = icmp slt i32 %v1437, %arg.n
-  %v1440 = and i1 %v1438, %v1439
-  br i1 %v1440, label %if.then78, label %if.else79
-if.then78:
-  %v1441 = mul i32 %v1415, %arg.n
-  %v1442 = add i32 %v1441, %v1437
-  %v1443 = mul i32 %v1442, 2
-  %v1444 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1443
-  %v1445 = fptrunc float %v893 to half
-  store half %v1445, ptr addrspace(1) %v1444, align 2
-  br label %if.end80
-if.else79:
-  br label %if.end80
-if.end80:
-  %v1446 = add i32 %v3, %v890
+  %v1403 = icmp slt i32 %v1399, %arg.n
+  %v1404 = select i1 %v1403, i32 %v1402, i32 %v1256
+  %v1405 = bitcast half %v1044 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1405, ptr addrspace(8) %v1261, i32 %v1404, i32 0, i32 0)
+  %v1406 = add i32 %v3, %v890
+  %v1407 = add i32 %v1406, 2
+  %v1408 = mul i32 %v888, %arg.n
+  %v1409 = add i32 %v1408, %v1407
+  %v1410 = mul i32 %v1409, 2
+  %v1411 = icmp slt i32 %v1407, %arg.n
+  %v1412 = select i1 %v1411, i32 %v1410, i32 %v1256
+  %v1413 = bitcast half %v1045 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1413, ptr addrspace(8) %v1261, i32 %v1412, i32 0, i32 0)
+  %v1414 = add i32 %v3, %v890
+  %v1415 = add i32 %v1414, 3
+  %v1416 = mul i32 %v888, %arg.n
+  %v1417 = add i32 %v1416, %v1415
+  %v1418 = mul i32 %v1417, 2
+  %v1419 = icmp slt i32 %v1415, %arg.n
+  %v1420 = select i1 %v1419, i32 %v1418, i32 %v1256
+  %v1421 = bitcast half %v1046 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1421, ptr addrspace(8) %v1261, i32 %v1420, i32 0, i32 0)
+  %v1422 = add i32 %v3, %v902
+  %v1423 = add i32 %v1422, 0
+  %v1424 = mul i32 %v900, %arg.n
+  %v1425 = add i32 %v1424, %v1423
+  %v1426 = mul i32 %v1425, 2
+  %v1427 = icmp slt i32 %v1423, %arg.n
+  %v1428 = select i1 %v1427, i32 %v1426, i32 %v1256
+  %v1429 = bitcast half %v1047 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1429, ptr addrspace(8) %v1261, i32 %v1428, i32 0, i32 0)
+  %v1430 = add i32 %v3, %v902
+  %v1431 = add i32 %v1430, 1
+  %v1432 = mul i32 %v900, %arg.n
+  %v1433 = add i32 %v1432, %v1431
+  %v1434 = mul i32 %v1433, 2
+  %v1435 = icmp slt i32 %v1431, %arg.n
+  %v1436 = select i1 %v1435, i32 %v1434, i32 %v1256
+  %v1437 = bitcast half %v1048 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1437, ptr addrspace(8) %v1261, i32 %v1436, i32 0, i32 0)
+  %v1438 = add i32 %v3, %v902
+  %v1439 = add i32 %v1438, 2
+  %v1440 = mul i32 %v900, %arg.n
+  %v1441 = add i32 %v1440, %v1439
+  %v1442 = mul i32 %v1441, 2
+  %v1443 = icmp slt i32 %v1439, %arg.n
+  %v1444 = select i1 %v1443, i32 %v1442, i32 %v1256
+  %v1445 = bitcast half %v1049 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1445, ptr addrspace(8) %v1261, i32 %v1444, i32 0, i32 0)
+  %v1446 = add i32 %v3, %v902
   %v1447 = add i32 %v1446, 3
-  %v1448 = icmp slt i32 %v1415, %arg.m
-  %v1449 = icmp slt i32 %v1447, %arg.n
-  %v1450 = and i1 %v1448, %v1449
-  br i1 %v1450, label %if.then81, label %if.else82
-if.then81:
-  %v1451 = mul i32 %v1415, %arg.n
-  %v1452 = add i32 %v1451, %v1447
-  %v1453 = mul i32 %v1452, 2
-  %v1454 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1453
-  %v1455 = fptrunc float %v894 to half
-  store half %v1455, ptr addrspace(1) %v1454, align 2
-  br label %if.end83
-if.else82:
-  br label %if.end83
-if.end83:
-  %v1456 = add i32 %v1, %v900
-  %v1457 = add i32 %v3, %v902
-  %v1458 = add i32 %v1457, 0
-  %v1459 = icmp slt i32 %v1456, %arg.m
-  %v1460 = icmp slt i32 %v1458, %arg.n
-  %v1461 = and i1 %v1459, %v1460
-  br i1 %v1461, label %if.then84, label %if.else85
-if.then84:
-  %v1462 = mul i32 %v1456, %arg.n
-  %v1463 = add i32 %v1462, %v1458
-  %v1464 = mul i32 %v1463, 2
-  %v1465 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1464
-  %v1466 = fptrunc float %v903 to half
-  store half %v1466, ptr addrspace(1) %v1465, align 2
-  br label %if.end86
-if.else85:
-  br label %if.end86
-if.end86:
-  %v1467 = add i32 %v3, %v902
-  %v1468 = add i32 %v1467, 1
-  %v1469 = icmp slt i32 %v1456, %arg.m
-  %v1470 = icmp slt i32 %v1468, %arg.n
-  %v1471 = and i1 %v1469, %v1470
-  br i1 %v1471, label %if.then87, label %if.else88
-if.then87:
-  %v1472 = mul i32 %v1456, %arg.n
-  %v1473 = add i32 %v1472, %v1468
+  %v1448 = mul i32 %v900, %arg.n
+  %v1449 = add i32 %v1448, %v1447
+  %v1450 = mul i32 %v1449, 2
+  %v1451 = icmp slt i32 %v1447, %arg.n
+  %v1452 = select i1 %v1451, i32 %v1450, i32 %v1256
+  %v1453 = bitcast half %v1050 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1453, ptr addrspace(8) %v1261, i32 %v1452, i32 0, i32 0)
+  %v1454 = add i32 %v3, %v914
+  %v1455 = add i32 %v1454, 0
+  %v1456 = mul i32 %v912, %arg.n
+  %v1457 = add i32 %v1456, %v1455
+  %v1458 = mul i32 %v1457, 2
+  %v1459 = icmp slt i32 %v1455, %arg.n
+  %v1460 = select i1 %v1459, i32 %v1458, i32 %v1256
+  %v1461 = bitcast half %v1051 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1461, ptr addrspace(8) %v1261, i32 %v1460, i32 0, i32 0)
+  %v1462 = add i32 %v3, %v914
+  %v1463 = add i32 %v1462, 1
+  %v1464 = mul i32 %v912, %arg.n
+  %v1465 = add i32 %v1464, %v1463
+  %v1466 = mul i32 %v1465, 2
+  %v1467 = icmp slt i32 %v1463, %arg.n
+  %v1468 = select i1 %v1467, i32 %v1466, i32 %v1256
+  %v1469 = bitcast half %v1052 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1469, ptr addrspace(8) %v1261, i32 %v1468, i32 0, i32 0)
+  %v1470 = add i32 %v3, %v914
+  %v1471 = add i32 %v1470, 2
+  %v1472 = mul i32 %v912, %arg.n
+  %v1473 = add i32 %v1472, %v1471
   %v1474 = mul i32 %v1473, 2
-  %v1475 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1474
-  %v1476 = fptrunc float %v904 to half
-  store half %v1476, ptr addrspace(1) %v1475, align 2
-  br label %if.end89
-if.else88:
-  br label %if.end89
-if.end89:
-  %v1477 = add i32 %v3, %v902
-  %v1478 = add i32 %v1477, 2
-  %v1479 = icmp slt i32 %v1456, %arg.m
-  %v1480 = icmp slt i32 %v1478, %arg.n
-  %v1481 = and i1 %v1479, %v1480
-  br i1 %v1481, label %if.then90, label %if.else91
-if.then90:
-  %v1482 = mul i32 %v1456, %arg.n
-  %v1483 = add i32 %v1482, %v1478
-  %v1484 = mul i32 %v1483, 2
-  %v1485 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1484
-  %v1486 = fptrunc float %v905 to half
-  store half %v1486, ptr addrspace(1) %v1485, align 2
-  br label %if.end92
-if.else91:
-  br label %if.end92
-if.end92:
-  %v1487 = add i32 %v3, %v902
-  %v1488 = add i32 %v1487, 3
-  %v1489 = icmp slt i32 %v1456, %arg.m
-  %v1490 = icmp slt i32 %v1488, %arg.n
-  %v1491 = and i1 %v1489, %v1490
-  br i1 %v1491, label %if.then93, label %if.else94
-if.then93:
-  %v1492 = mul i32 %v1456, %arg.n
-  %v1493 = add i32 %v1492, %v1488
-  %v1494 = mul i32 %v1493, 2
-  %v1495 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1494
-  %v1496 = fptrunc float %v906 to half
-  store half %v1496, ptr addrspace(1) %v1495, align 2
-  br label %if.end95
-if.else94:
-  br label %if.end95
-if.end95:
-  %v1497 = add i32 %v1, %v912
-  %v1498 = add i32 %v3, %v914
-  %v1499 = add i32 %v1498, 0
-  %v1500 = icmp slt i32 %v1497, %arg.m
-  %v1501 = icmp slt i32 %v1499, %arg.n
-  %v1502 = and i1 %v1500, %v1501
-  br i1 %v1502, label %if.then96, label %if.else97
-if.then96:
-  %v1503 = mul i32 %v1497, %arg.n
-  %v1504 = add i32 %v1503, %v1499
-  %v1505 = mul i32 %v1504, 2
-  %v1506 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1505
-  %v1507 = fptrunc float %v915 to half
-  store half %v1507, ptr addrspace(1) %v1506, align 2
-  br label %if.end98
-if.else97:
-  br label %if.end98
-if.end98:
-  %v1508 = add i32 %v3, %v914
-  %v1509 = add i32 %v1508, 1
-  %v1510 = icmp slt i32 %v1497, %arg.m
-  %v1511 = icmp slt i32 %v1509, %arg.n
-  %v1512 = and i1 %v1510, %v1511
-  br i1 %v1512, label %if.then99, label %if.else100
-if.then99:
-  %v1513 = mul i32 %v1497, %arg.n
-  %v1514 = add i32 %v1513, %v1509
-  %v1515 = mul i32 %v1514, 2
-  %v1516 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1515
-  %v1517 = fptrunc float %v916 to half
-  store half %v1517, ptr addrspace(1) %v1516, align 2
-  br label %if.end101
-if.else100:
-  br label %if.end101
-if.end101:
-  %v1518 = add i32 %v3, %v914
-  %v1519 = add i32 %v1518, 2
-  %v1520 = icmp slt i32 %v1497, %arg.m
-  %v1521 = icmp slt i32 %v1519, %arg.n
-  %v1522 = and i1 %v1520, %v1521
-  br i1 %v1522, label %if.then102, label %if.else103
-if.then102:
-  %v1523 = mul i32 %v1497, %arg.n
-  %v1524 = add i32 %v1523, %v1519
-  %v1525 = mul i32 %v1524, 2
-  %v1526 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1525
-  %v1527 = fptrunc float %v917 to half
-  store half %v1527, ptr addrspace(1) %v1526, align 2
-  br label %if.end104
-if.else103:
-  br label %if.end104
-if.end104:
-  %v1528 = add i32 %v3, %v914
-  %v1529 = add i32 %v1528, 3
-  %v1530 = icmp slt i32 %v1497, %arg.m
-  %v1531 = icmp slt i32 %v1529, %arg.n
-  %v1532 = and i1 %v1530, %v1531
-  br i1 %v1532, label %if.then105, label %if.else106
-if.then105:
-  %v1533 = mul i32 %v1497, %arg.n
-  %v1534 = add i32 %v1533, %v1529
-  %v1535 = mul i32 %v1534, 2
-  %v1536 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1535
-  %v1537 = fptrunc float %v918 to half
-  store half %v1537, ptr addrspace(1) %v1536, align 2
-  br label %if.end107
-if.else106:
-  br label %if.end107
-if.end107:
-  %v1538 = add i32 %v1, %v924
-  %v1539 = add i32 %v3, %v926
-  %v1540 = add i32 %v1539, 0
-  %v1541 = icmp slt i32 %v1538, %arg.m
-  %v1542 = icmp slt i32 %v1540, %arg.n
-  %v1543 = and i1 %v1541, %v1542
-  br i1 %v1543, label %if.then108, label %if.else109
-if.then108:
-  %v1544 = mul i32 %v1538, %arg.n
-  %v1545 = add i32 %v1544, %v1540
+  %v1475 = icmp slt i32 %v1471, %arg.n
+  %v1476 = select i1 %v1475, i32 %v1474, i32 %v1256
+  %v1477 = bitcast half %v1053 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1477, ptr addrspace(8) %v1261, i32 %v1476, i32 0, i32 0)
+  %v1478 = add i32 %v3, %v914
+  %v1479 = add i32 %v1478, 3
+  %v1480 = mul i32 %v912, %arg.n
+  %v1481 = add i32 %v1480, %v1479
+  %v1482 = mul i32 %v1481, 2
+  %v1483 = icmp slt i32 %v1479, %arg.n
+  %v1484 = select i1 %v1483, i32 %v1482, i32 %v1256
+  %v1485 = bitcast half %v1054 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1485, ptr addrspace(8) %v1261, i32 %v1484, i32 0, i32 0)
+  %v1486 = add i32 %v3, %v926
+  %v1487 = add i32 %v1486, 0
+  %v1488 = mul i32 %v924, %arg.n
+  %v1489 = add i32 %v1488, %v1487
+  %v1490 = mul i32 %v1489, 2
+  %v1491 = icmp slt i32 %v1487, %arg.n
+  %v1492 = select i1 %v1491, i32 %v1490, i32 %v1256
+  %v1493 = bitcast half %v1055 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1493, ptr addrspace(8) %v1261, i32 %v1492, i32 0, i32 0)
+  %v1494 = add i32 %v3, %v926
+  %v1495 = add i32 %v1494, 1
+  %v1496 = mul i32 %v924, %arg.n
+  %v1497 = add i32 %v1496, %v1495
+  %v1498 = mul i32 %v1497, 2
+  %v1499 = icmp slt i32 %v1495, %arg.n
+  %v1500 = select i1 %v1499, i32 %v1498, i32 %v1256
+  %v1501 = bitcast half %v1056 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1501, ptr addrspace(8) %v1261, i32 %v1500, i32 0, i32 0)
+  %v1502 = add i32 %v3, %v926
+  %v1503 = add i32 %v1502, 2
+  %v1504 = mul i32 %v924, %arg.n
+  %v1505 = add i32 %v1504, %v1503
+  %v1506 = mul i32 %v1505, 2
+  %v1507 = icmp slt i32 %v1503, %arg.n
+  %v1508 = select i1 %v1507, i32 %v1506, i32 %v1256
+  %v1509 = bitcast half %v1057 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1509, ptr addrspace(8) %v1261, i32 %v1508, i32 0, i32 0)
+  %v1510 = add i32 %v3, %v926
+  %v1511 = add i32 %v1510, 3
+  %v1512 = mul i32 %v924, %arg.n
+  %v1513 = add i32 %v1512, %v1511
+  %v1514 = mul i32 %v1513, 2
+  %v1515 = icmp slt i32 %v1511, %arg.n
+  %v1516 = select i1 %v1515, i32 %v1514, i32 %v1256
+  %v1517 = bitcast half %v1058 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1517, ptr addrspace(8) %v1261, i32 %v1516, i32 0, i32 0)
+  %v1518 = add i32 %v3, %v938
+  %v1519 = add i32 %v1518, 0
+  %v1520 = mul i32 %v936, %arg.n
+  %v1521 = add i32 %v1520, %v1519
+  %v1522 = mul i32 %v1521, 2
+  %v1523 = icmp slt i32 %v1519, %arg.n
+  %v1524 = select i1 %v1523, i32 %v1522, i32 %v1256
+  %v1525 = bitcast half %v1059 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1525, ptr addrspace(8) %v1261, i32 %v1524, i32 0, i32 0)
+  %v1526 = add i32 %v3, %v938
+  %v1527 = add i32 %v1526, 1
+  %v1528 = mul i32 %v936, %arg.n
+  %v1529 = add i32 %v1528, %v1527
+  %v1530 = mul i32 %v1529, 2
+  %v1531 = icmp slt i32 %v1527, %arg.n
+  %v1532 = select i1 %v1531, i32 %v1530, i32 %v1256
+  %v1533 = bitcast half %v1060 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1533, ptr addrspace(8) %v1261, i32 %v1532, i32 0, i32 0)
+  %v1534 = add i32 %v3, %v938
+  %v1535 = add i32 %v1534, 2
+  %v1536 = mul i32 %v936, %arg.n
+  %v1537 = add i32 %v1536, %v1535
+  %v1538 = mul i32 %v1537, 2
+  %v1539 = icmp slt i32 %v1535, %arg.n
+  %v1540 = select i1 %v1539, i32 %v1538, i32 %v1256
+  %v1541 = bitcast half %v1061 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1541, ptr addrspace(8) %v1261, i32 %v1540, i32 0, i32 0)
+  %v1542 = add i32 %v3, %v938
+  %v1543 = add i32 %v1542, 3
+  %v1544 = mul i32 %v936, %arg.n
+  %v1545 = add i32 %v1544, %v1543
   %v1546 = mul i32 %v1545, 2
-  %v1547 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1546
-  %v1548 = fptrunc float %v927 to half
-  store half %v1548, ptr addrspace(1) %v1547, align 2
-  br label %if.end110
-if.else109:
-  br label %if.end110
-if.end110:
-  %v1549 = add i32 %v3, %v926
-  %v1550 = add i32 %v1549, 1
-  %v1551 = icmp slt i32 %v1538, %arg.m
-  %v1552 = icmp slt i32 %v1550, %arg.n
-  %v1553 = and i1 %v1551, %v1552
-  br i1 %v1553, label %if.then111, label %if.else112
-if.then111:
-  %v1554 = mul i32 %v1538, %arg.n
-  %v1555 = add i32 %v1554, %v1550
-  %v1556 = mul i32 %v1555, 2
-  %v1557 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1556
-  %v1558 = fptrunc float %v928 to half
-  store half %v1558, ptr addrspace(1) %v1557, align 2
-  br label %if.end113
-if.else112:
-  br label %if.end113
-if.end113:
-  %v1559 = add i32 %v3, %v926
-  %v1560 = add i32 %v1559, 2
-  %v1561 = icmp slt i32 %v1538, %arg.m
-  %v1562 = icmp slt i32 %v1560, %arg.n
-  %v1563 = and i1 %v1561, %v1562
-  br i1 %v1563, label %if.then114, label %if.else115
-if.then114:
-  %v1564 = mul i32 %v1538, %arg.n
-  %v1565 = add i32 %v1564, %v1560
-  %v1566 = mul i32 %v1565, 2
-  %v1567 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1566
-  %v1568 = fptrunc float %v929 to half
-  store half %v1568, ptr addrspace(1) %v1567, align 2
-  br label %if.end116
-if.else115:
-  br label %if.end116
-if.end116:
-  %v1569 = add i32 %v3, %v926
-  %v1570 = add i32 %v1569, 3
-  %v1571 = icmp slt i32 %v1538, %arg.m
-  %v1572 = icmp slt i32 %v1570, %arg.n
-  %v1573 = and i1 %v1571, %v1572
-  br i1 %v1573, label %if.then117, label %if.else118
-if.then117:
-  %v1574 = mul i32 %v1538, %arg.n
-  %v1575 = add i32 %v1574, %v1570
-  %v1576 = mul i32 %v1575, 2
-  %v1577 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1576
-  %v1578 = fptrunc float %v930 to half
-  store half %v1578, ptr addrspace(1) %v1577, align 2
-  br label %if.end119
-if.else118:
-  br label %if.end119
-if.end119:
-  %v1579 = add i32 %v1, %v936
-  %v1580 = add i32 %v3, %v938
-  %v1581 = add i32 %v1580, 0
-  %v1582 = icmp slt i32 %v1579, %arg.m
-  %v1583 = icmp slt i32 %v1581, %arg.n
-  %v1584 = and i1 %v1582, %v1583
-  br i1 %v1584, label %if.then120, label %if.else121
-if.then120:
-  %v1585 = mul i32 %v1579, %arg.n
-  %v1586 = add i32 %v1585, %v1581
-  %v1587 = mul i32 %v1586, 2
-  %v1588 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1587
-  %v1589 = fptrunc float %v939 to half
-  store half %v1589, ptr addrspace(1) %v1588, align 2
-  br label %if.end122
-if.else121:
-  br label %if.end122
-if.end122:
-  %v1590 = add i32 %v3, %v938
+  %v1547 = icmp slt i32 %v1543, %arg.n
+  %v1548 = select i1 %v1547, i32 %v1546, i32 %v1256
+  %v1549 = bitcast half %v1062 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1549, ptr addrspace(8) %v1261, i32 %v1548, i32 0, i32 0)
+  %v1550 = add i32 %v3, %v950
+  %v1551 = add i32 %v1550, 0
+  %v1552 = mul i32 %v948, %arg.n
+  %v1553 = add i32 %v1552, %v1551
+  %v1554 = mul i32 %v1553, 2
+  %v1555 = icmp slt i32 %v1551, %arg.n
+  %v1556 = select i1 %v1555, i32 %v1554, i32 %v1256
+  %v1557 = bitcast half %v1063 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1557, ptr addrspace(8) %v1261, i32 %v1556, i32 0, i32 0)
+  %v1558 = add i32 %v3, %v950
+  %v1559 = add i32 %v1558, 1
+  %v1560 = mul i32 %v948, %arg.n
+  %v1561 = add i32 %v1560, %v1559
+  %v1562 = mul i32 %v1561, 2
+  %v1563 = icmp slt i32 %v1559, %arg.n
+  %v1564 = select i1 %v1563, i32 %v1562, i32 %v1256
+  %v1565 = bitcast half %v1064 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1565, ptr addrspace(8) %v1261, i32 %v1564, i32 0, i32 0)
+  %v1566 = add i32 %v3, %v950
+  %v1567 = add i32 %v1566, 2
+  %v1568 = mul i32 %v948, %arg.n
+  %v1569 = add i32 %v1568, %v1567
+  %v1570 = mul i32 %v1569, 2
+  %v1571 = icmp slt i32 %v1567, %arg.n
+  %v1572 = select i1 %v1571, i32 %v1570, i32 %v1256
+  %v1573 = bitcast half %v1065 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1573, ptr addrspace(8) %v1261, i32 %v1572, i32 0, i32 0)
+  %v1574 = add i32 %v3, %v950
+  %v1575 = add i32 %v1574, 3
+  %v1576 = mul i32 %v948, %arg.n
+  %v1577 = add i32 %v1576, %v1575
+  %v1578 = mul i32 %v1577, 2
+  %v1579 = icmp slt i32 %v1575, %arg.n
+  %v1580 = select i1 %v1579, i32 %v1578, i32 %v1256
+  %v1581 = bitcast half %v1066 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1581, ptr addrspace(8) %v1261, i32 %v1580, i32 0, i32 0)
+  %v1582 = add i32 %v3, %v962
+  %v1583 = add i32 %v1582, 0
+  %v1584 = mul i32 %v960, %arg.n
+  %v1585 = add i32 %v1584, %v1583
+  %v1586 = mul i32 %v1585, 2
+  %v1587 = icmp slt i32 %v1583, %arg.n
+  %v1588 = select i1 %v1587, i32 %v1586, i32 %v1256
+  %v1589 = bitcast half %v1067 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1589, ptr addrspace(8) %v1261, i32 %v1588, i32 0, i32 0)
+  %v1590 = add i32 %v3, %v962
   %v1591 = add i32 %v1590, 1
-  %v1592 = icmp slt i32 %v1579, %arg.m
-  %v1593 = icmp slt i32 %v1591, %arg.n
-  %v1594 = and i1 %v1592, %v1593
-  br i1 %v1594, label %if.then123, label %if.else124
-if.then123:
-  %v1595 = mul i32 %v1579, %arg.n
-  %v1596 = add i32 %v1595, %v1591
-  %v1597 = mul i32 %v1596, 2
-  %v1598 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1597
-  %v1599 = fptrunc float %v940 to half
-  store half %v1599, ptr addrspace(1) %v1598, align 2
-  br label %if.end125
-if.else124:
-  br label %if.end125
-if.end125:
-  %v1600 = add i32 %v3, %v938
-  %v1601 = add i32 %v1600, 2
-  %v1602 = icmp slt i32 %v1579, %arg.m
-  %v1603 = icmp slt i32 %v1601, %arg.n
-  %v1604 = and i1 %v1602, %v1603
-  br i1 %v1604, label %if.then126, label %if.else127
-if.then126:
-  %v1605 = mul i32 %v1579, %arg.n
-  %v1606 = add i32 %v1605, %v1601
-  %v1607 = mul i32 %v1606, 2
-  %v1608 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1607
-  %v1609 = fptrunc float %v941 to half
-  store half %v1609, ptr addrspace(1) %v1608, align 2
-  br label %if.end128
-if.else127:
-  br label %if.end128
-if.end128:
-  %v1610 = add i32 %v3, %v938
-  %v1611 = add i32 %v1610, 3
-  %v1612 = icmp slt i32 %v1579, %arg.m
-  %v1613 = icmp slt i32 %v1611, %arg.n
-  %v1614 = and i1 %v1612, %v1613
-  br i1 %v1614, label %if.then129, label %if.else130
-if.then129:
-  %v1615 = mul i32 %v1579, %arg.n
-  %v1616 = add i32 %v1615, %v1611
-  %v1617 = mul i32 %v1616, 2
-  %v1618 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1617
-  %v1619 = fptrunc float %v942 to half
-  store half %v1619, ptr addrspace(1) %v1618, align 2
-  br label %if.end131
-if.else130:
-  br label %if.end131
-if.end131:
-  %v1620 = add i32 %v1, %v948
-  %v1621 = add i32 %v3, %v950
-  %v1622 = add i32 %v1621, 0
-  %v1623 = icmp slt i32 %v1620, %arg.m
-  %v1624 = icmp slt i32 %v1622, %arg.n
-  %v1625 = and i1 %v1623, %v1624
-  br i1 %v1625, label %if.then132, label %if.else133
-if.then132:
-  %v1626 = mul i32 %v1620, %arg.n
-  %v1627 = add i32 %v1626, %v1622
-  %v1628 = mul i32 %v1627, 2
-  %v1629 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1628
-  %v1630 = fptrunc float %v951 to half
-  store half %v1630, ptr addrspace(1) %v1629, align 2
-  br label %if.end134
-if.else133:
-  br label %if.end134
-if.end134:
-  %v1631 = add i32 %v3, %v950
-  %v1632 = add i32 %v1631, 1
-  %v1633 = icmp slt i32 %v1620, %arg.m
-  %v1634 = icmp slt i32 %v1632, %arg.n
-  %v1635 = and i1 %v1633, %v1634
-  br i1 %v1635, label %if.then135, label %if.else136
-if.then135:
-  %v1636 = mul i32 %v1620, %arg.n
-  %v1637 = add i32 %v1636, %v1632
-  %v1638 = mul i32 %v1637, 2
-  %v1639 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1638
-  %v1640 = fptrunc float %v952 to half
-  store half %v1640, ptr addrspace(1) %v1639, align 2
-  br label %if.end137
-if.else136:
-  br label %if.end137
-if.end137:
-  %v1641 = add i32 %v3, %v950
-  %v1642 = add i32 %v1641, 2
-  %v1643 = icmp slt i32 %v1620, %arg.m
-  %v1644 = icmp slt i32 %v1642, %arg.n
-  %v1645 = and i1 %v1643, %v1644
-  br i1 %v1645, label %if.then138, label %if.else139
-if.then138:
-  %v1646 = mul i32 %v1620, %arg.n
-  %v1647 = add i32 %v1646, %v1642
-  %v1648 = mul i32 %v1647, 2
-  %v1649 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1648
-  %v1650 = fptrunc float %v953 to half
-  store half %v1650, ptr addrspace(1) %v1649, align 2
-  br label %if.end140
-if.else139:
-  br label %if.end140
-if.end140:
-  %v1651 = add i32 %v3, %v950
-  %v1652 = add i32 %v1651, 3
-  %v1653 = icmp slt i32 %v1620, %arg.m
-  %v1654 = icmp slt i32 %v1652, %arg.n
-  %v1655 = and i1 %v1653, %v1654
-  br i1 %v1655, label %if.then141, label %if.else142
-if.then141:
-  %v1656 = mul i32 %v1620, %arg.n
-  %v1657 = add i32 %v1656, %v1652
+  %v1592 = mul i32 %v960, %arg.n
+  %v1593 = add i32 %v1592, %v1591
+  %v1594 = mul i32 %v1593, 2
+  %v1595 = icmp slt i32 %v1591, %arg.n
+  %v1596 = select i1 %v1595, i32 %v1594, i32 %v1256
+  %v1597 = bitcast half %v1068 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1597, ptr addrspace(8) %v1261, i32 %v1596, i32 0, i32 0)
+  %v1598 = add i32 %v3, %v962
+  %v1599 = add i32 %v1598, 2
+  %v1600 = mul i32 %v960, %arg.n
+  %v1601 = add i32 %v1600, %v1599
+  %v1602 = mul i32 %v1601, 2
+  %v1603 = icmp slt i32 %v1599, %arg.n
+  %v1604 = select i1 %v1603, i32 %v1602, i32 %v1256
+  %v1605 = bitcast half %v1069 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1605, ptr addrspace(8) %v1261, i32 %v1604, i32 0, i32 0)
+  %v1606 = add i32 %v3, %v962
+  %v1607 = add i32 %v1606, 3
+  %v1608 = mul i32 %v960, %arg.n
+  %v1609 = add i32 %v1608, %v1607
+  %v1610 = mul i32 %v1609, 2
+  %v1611 = icmp slt i32 %v1607, %arg.n
+  %v1612 = select i1 %v1611, i32 %v1610, i32 %v1256
+  %v1613 = bitcast half %v1070 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1613, ptr addrspace(8) %v1261, i32 %v1612, i32 0, i32 0)
+  %v1614 = add i32 %v3, %v974
+  %v1615 = add i32 %v1614, 0
+  %v1616 = mul i32 %v972, %arg.n
+  %v1617 = add i32 %v1616, %v1615
+  %v1618 = mul i32 %v1617, 2
+  %v1619 = icmp slt i32 %v1615, %arg.n
+  %v1620 = select i1 %v1619, i32 %v1618, i32 %v1256
+  %v1621 = bitcast half %v1071 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1621, ptr addrspace(8) %v1261, i32 %v1620, i32 0, i32 0)
+  %v1622 = add i32 %v3, %v974
+  %v1623 = add i32 %v1622, 1
+  %v1624 = mul i32 %v972, %arg.n
+  %v1625 = add i32 %v1624, %v1623
+  %v1626 = mul i32 %v1625, 2
+  %v1627 = icmp slt i32 %v1623, %arg.n
+  %v1628 = select i1 %v1627, i32 %v1626, i32 %v1256
+  %v1629 = bitcast half %v1072 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1629, ptr addrspace(8) %v1261, i32 %v1628, i32 0, i32 0)
+  %v1630 = add i32 %v3, %v974
+  %v1631 = add i32 %v1630, 2
+  %v1632 = mul i32 %v972, %arg.n
+  %v1633 = add i32 %v1632, %v1631
+  %v1634 = mul i32 %v1633, 2
+  %v1635 = icmp slt i32 %v1631, %arg.n
+  %v1636 = select i1 %v1635, i32 %v1634, i32 %v1256
+  %v1637 = bitcast half %v1073 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1637, ptr addrspace(8) %v1261, i32 %v1636, i32 0, i32 0)
+  %v1638 = add i32 %v3, %v974
+  %v1639 = add i32 %v1638, 3
+  %v1640 = mul i32 %v972, %arg.n
+  %v1641 = add i32 %v1640, %v1639
+  %v1642 = mul i32 %v1641, 2
+  %v1643 = icmp slt i32 %v1639, %arg.n
+  %v1644 = select i1 %v1643, i32 %v1642, i32 %v1256
+  %v1645 = bitcast half %v1074 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1645, ptr addrspace(8) %v1261, i32 %v1644, i32 0, i32 0)
+  %v1646 = add i32 %v3, %v986
+  %v1647 = add i32 %v1646, 0
+  %v1648 = mul i32 %v984, %arg.n
+  %v1649 = add i32 %v1648, %v1647
+  %v1650 = mul i32 %v1649, 2
+  %v1651 = icmp slt i32 %v1647, %arg.n
+  %v1652 = select i1 %v1651, i32 %v1650, i32 %v1256
+  %v1653 = bitcast half %v1075 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1653, ptr addrspace(8) %v1261, i32 %v1652, i32 0, i32 0)
+  %v1654 = add i32 %v3, %v986
+  %v1655 = add i32 %v1654, 1
+  %v1656 = mul i32 %v984, %arg.n
+  %v1657 = add i32 %v1656, %v1655
   %v1658 = mul i32 %v1657, 2
-  %v1659 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1658
-  %v1660 = fptrunc float %v954 to half
-  store half %v1660, ptr addrspace(1) %v1659, align 2
-  br label %if.end143
-if.else142:
-  br label %if.end143
-if.end143:
-  %v1661 = add i32 %v1, %v960
-  %v1662 = add i32 %v3, %v962
-  %v1663 = add i32 %v1662, 0
-  %v1664 = icmp slt i32 %v1661, %arg.m
-  %v1665 = icmp slt i32 %v1663, %arg.n
-  %v1666 = and i1 %v1664, %v1665
-  br i1 %v1666, label %if.then144, label %if.else145
-if.then144:
-  %v1667 = mul i32 %v1661, %arg.n
-  %v1668 = add i32 %v1667, %v1663
-  %v1669 = mul i32 %v1668, 2
-  %v1670 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1669
-  %v1671 = fptrunc float %v963 to half
-  store half %v1671, ptr addrspace(1) %v1670, align 2
-  br label %if.end146
-if.else145:
-  br label %if.end146
-if.end146:
-  %v1672 = add i32 %v3, %v962
-  %v1673 = add i32 %v1672, 1
-  %v1674 = icmp slt i32 %v1661, %arg.m
-  %v1675 = icmp slt i32 %v1673, %arg.n
-  %v1676 = and i1 %v1674, %v1675
-  br i1 %v1676, label %if.then147, label %if.else148
-if.then147:
-  %v1677 = mul i32 %v1661, %arg.n
-  %v1678 = add i32 %v1677, %v1673
-  %v1679 = mul i32 %v1678, 2
-  %v1680 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1679
-  %v1681 = fptrunc float %v964 to half
-  store half %v1681, ptr addrspace(1) %v1680, align 2
-  br label %if.end149
-if.else148:
-  br label %if.end149
-if.end149:
-  %v1682 = add i32 %v3, %v962
-  %v1683 = add i32 %v1682, 2
-  %v1684 = icmp slt i32 %v1661, %arg.m
-  %v1685 = icmp slt i32 %v1683, %arg.n
-  %v1686 = and i1 %v1684, %v1685
-  br i1 %v1686, label %if.then150, label %if.else151
-if.then150:
-  %v1687 = mul i32 %v1661, %arg.n
-  %v1688 = add i32 %v1687, %v1683
-  %v1689 = mul i32 %v1688, 2
-  %v1690 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1689
-  %v1691 = fptrunc float %v965 to half
-  store half %v1691, ptr addrspace(1) %v1690, align 2
-  br label %if.end152
-if.else151:
-  br label %if.end152
-if.end152:
-  %v1692 = add i32 %v3, %v962
-  %v1693 = add i32 %v1692, 3
-  %v1694 = icmp slt i32 %v1661, %arg.m
-  %v1695 = icmp slt i32 %v1693, %arg.n
-  %v1696 = and i1 %v1694, %v1695
-  br i1 %v1696, label %if.then153, label %if.else154
-if.then153:
-  %v1697 = mul i32 %v1661, %arg.n
-  %v1698 = add i32 %v1697, %v1693
-  %v1699 = mul i32 %v1698, 2
-  %v1700 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1699
-  %v1701 = fptrunc float %v966 to half
-  store half %v1701, ptr addrspace(1) %v1700, align 2
-  br label %if.end155
-if.else154:
-  br label %if.end155
-if.end155:
-  %v1702 = add i32 %v1, %v972
-  %v1703 = add i32 %v3, %v974
-  %v1704 = add i32 %v1703, 0
-  %v1705 = icmp slt i32 %v1702, %arg.m
-  %v1706 = icmp slt i32 %v1704, %arg.n
-  %v1707 = and i1 %v1705, %v1706
-  br i1 %v1707, label %if.then156, label %if.else157
-if.then156:
-  %v1708 = mul i32 %v1702, %arg.n
-  %v1709 = add i32 %v1708, %v1704
-  %v1710 = mul i32 %v1709, 2
-  %v1711 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1710
-  %v1712 = fptrunc float %v975 to half
-  store half %v1712, ptr addrspace(1) %v1711, align 2
-  br label %if.end158
-if.else157:
-  br label %if.end158
-if.end158:
-  %v1713 = add i32 %v3, %v974
-  %v1714 = add i32 %v1713, 1
-  %v1715 = icmp slt i32 %v1702, %arg.m
-  %v1716 = icmp slt i32 %v1714, %arg.n
-  %v1717 = and i1 %v1715, %v1716
-  br i1 %v1717, label %if.then159, label %if.else160
-if.then159:
-  %v1718 = mul i32 %v1702, %arg.n
-  %v1719 = add i32 %v1718, %v1714
-  %v1720 = mul i32 %v1719, 2
-  %v1721 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1720
-  %v1722 = fptrunc float %v976 to half
-  store half %v1722, ptr addrspace(1) %v1721, align 2
-  br label %if.end161
-if.else160:
-  br label %if.end161
-if.end161:
-  %v1723 = add i32 %v3, %v974
-  %v1724 = add i32 %v1723, 2
-  %v1725 = icmp slt i32 %v1702, %arg.m
-  %v1726 = icmp slt i32 %v1724, %arg.n
-  %v1727 = and i1 %v1725, %v1726
-  br i1 %v1727, label %if.then162, label %if.else163
-if.then162:
-  %v1728 = mul i32 %v1702, %arg.n
-  %v1729 = add i32 %v1728, %v1724
+  %v1659 = icmp slt i32 %v1655, %arg.n
+  %v1660 = select i1 %v1659, i32 %v1658, i32 %v1256
+  %v1661 = bitcast half %v1076 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1661, ptr addrspace(8) %v1261, i32 %v1660, i32 0, i32 0)
+  %v1662 = add i32 %v3, %v986
+  %v1663 = add i32 %v1662, 2
+  %v1664 = mul i32 %v984, %arg.n
+  %v1665 = add i32 %v1664, %v1663
+  %v1666 = mul i32 %v1665, 2
+  %v1667 = icmp slt i32 %v1663, %arg.n
+  %v1668 = select i1 %v1667, i32 %v1666, i32 %v1256
+  %v1669 = bitcast half %v1077 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1669, ptr addrspace(8) %v1261, i32 %v1668, i32 0, i32 0)
+  %v1670 = add i32 %v3, %v986
+  %v1671 = add i32 %v1670, 3
+  %v1672 = mul i32 %v984, %arg.n
+  %v1673 = add i32 %v1672, %v1671
+  %v1674 = mul i32 %v1673, 2
+  %v1675 = icmp slt i32 %v1671, %arg.n
+  %v1676 = select i1 %v1675, i32 %v1674, i32 %v1256
+  %v1677 = bitcast half %v1078 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1677, ptr addrspace(8) %v1261, i32 %v1676, i32 0, i32 0)
+  %v1678 = add i32 %v3, %v998
+  %v1679 = add i32 %v1678, 0
+  %v1680 = mul i32 %v996, %arg.n
+  %v1681 = add i32 %v1680, %v1679
+  %v1682 = mul i32 %v1681, 2
+  %v1683 = icmp slt i32 %v1679, %arg.n
+  %v1684 = select i1 %v1683, i32 %v1682, i32 %v1256
+  %v1685 = bitcast half %v1079 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1685, ptr addrspace(8) %v1261, i32 %v1684, i32 0, i32 0)
+  %v1686 = add i32 %v3, %v998
+  %v1687 = add i32 %v1686, 1
+  %v1688 = mul i32 %v996, %arg.n
+  %v1689 = add i32 %v1688, %v1687
+  %v1690 = mul i32 %v1689, 2
+  %v1691 = icmp slt i32 %v1687, %arg.n
+  %v1692 = select i1 %v1691, i32 %v1690, i32 %v1256
+  %v1693 = bitcast half %v1080 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1693, ptr addrspace(8) %v1261, i32 %v1692, i32 0, i32 0)
+  %v1694 = add i32 %v3, %v998
+  %v1695 = add i32 %v1694, 2
+  %v1696 = mul i32 %v996, %arg.n
+  %v1697 = add i32 %v1696, %v1695
+  %v1698 = mul i32 %v1697, 2
+  %v1699 = icmp slt i32 %v1695, %arg.n
+  %v1700 = select i1 %v1699, i32 %v1698, i32 %v1256
+  %v1701 = bitcast half %v1081 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1701, ptr addrspace(8) %v1261, i32 %v1700, i32 0, i32 0)
+  %v1702 = add i32 %v3, %v998
+  %v1703 = add i32 %v1702, 3
+  %v1704 = mul i32 %v996, %arg.n
+  %v1705 = add i32 %v1704, %v1703
+  %v1706 = mul i32 %v1705, 2
+  %v1707 = icmp slt i32 %v1703, %arg.n
+  %v1708 = select i1 %v1707, i32 %v1706, i32 %v1256
+  %v1709 = bitcast half %v1082 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1709, ptr addrspace(8) %v1261, i32 %v1708, i32 0, i32 0)
+  %v1710 = add i32 %v3, %v1010
+  %v1711 = add i32 %v1710, 0
+  %v1712 = mul i32 %v1008, %arg.n
+  %v1713 = add i32 %v1712, %v1711
+  %v1714 = mul i32 %v1713, 2
+  %v1715 = icmp slt i32 %v1711, %arg.n
+  %v1716 = select i1 %v1715, i32 %v1714, i32 %v1256
+  %v1717 = bitcast half %v1083 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1717, ptr addrspace(8) %v1261, i32 %v1716, i32 0, i32 0)
+  %v1718 = add i32 %v3, %v1010
+  %v1719 = add i32 %v1718, 1
+  %v1720 = mul i32 %v1008, %arg.n
+  %v1721 = add i32 %v1720, %v1719
+  %v1722 = mul i32 %v1721, 2
+  %v1723 = icmp slt i32 %v1719, %arg.n
+  %v1724 = select i1 %v1723, i32 %v1722, i32 %v1256
+  %v1725 = bitcast half %v1084 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1725, ptr addrspace(8) %v1261, i32 %v1724, i32 0, i32 0)
+  %v1726 = add i32 %v3, %v1010
+  %v1727 = add i32 %v1726, 2
+  %v1728 = mul i32 %v1008, %arg.n
+  %v1729 = add i32 %v1728, %v1727
   %v1730 = mul i32 %v1729, 2
-  %v1731 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1730
-  %v1732 = fptrunc float %v977 to half
-  store half %v1732, ptr addrspace(1) %v1731, align 2
-  br label %if.end164
-if.else163:
-  br label %if.end164
-if.end164:
-  %v1733 = add i32 %v3, %v974
-  %v1734 = add i32 %v1733, 3
-  %v1735 = icmp slt i32 %v1702, %arg.m
-  %v1736 = icmp slt i32 %v1734, %arg.n
-  %v1737 = and i1 %v1735, %v1736
-  br i1 %v1737, label %if.then165, label %if.else166
-if.then165:
-  %v1738 = mul i32 %v1702, %arg.n
-  %v1739 = add i32 %v1738, %v1734
-  %v1740 = mul i32 %v1739, 2
-  %v1741 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1740
-  %v1742 = fptrunc float %v978 to half
-  store half %v1742, ptr addrspace(1) %v1741, align 2
-  br label %if.end167
-if.else166:
-  br label %if.end167
-if.end167:
-  %v1743 = add i32 %v1, %v984
-  %v1744 = add i32 %v3, %v986
-  %v1745 = add i32 %v1744, 0
-  %v1746 = icmp slt i32 %v1743, %arg.m
-  %v1747 = icmp slt i32 %v1745, %arg.n
-  %v1748 = and i1 %v1746, %v1747
-  br i1 %v1748, label %if.then168, label %if.else169
-if.then168:
-  %v1749 = mul i32 %v1743, %arg.n
-  %v1750 = add i32 %v1749, %v1745
-  %v1751 = mul i32 %v1750, 2
-  %v1752 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1751
-  %v1753 = fptrunc float %v987 to half
-  store half %v1753, ptr addrspace(1) %v1752, align 2
-  br label %if.end170
-if.else169:
-  br label %if.end170
-if.end170:
-  %v1754 = add i32 %v3, %v986
-  %v1755 = add i32 %v1754, 1
-  %v1756 = icmp slt i32 %v1743, %arg.m
-  %v1757 = icmp slt i32 %v1755, %arg.n
-  %v1758 = and i1 %v1756, %v1757
-  br i1 %v1758, label %if.then171, label %if.else172
-if.then171:
-  %v1759 = mul i32 %v1743, %arg.n
-  %v1760 = add i32 %v1759, %v1755
-  %v1761 = mul i32 %v1760, 2
-  %v1762 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1761
-  %v1763 = fptrunc float %v988 to half
-  store half %v1763, ptr addrspace(1) %v1762, align 2
-  br label %if.end173
-if.else172:
-  br label %if.end173
-if.end173:
-  %v1764 = add i32 %v3, %v986
-  %v1765 = add i32 %v1764, 2
-  %v1766 = icmp slt i32 %v1743, %arg.m
-  %v1767 = icmp slt i32 %v1765, %arg.n
-  %v1768 = and i1 %v1766, %v1767
-  br i1 %v1768, label %if.then174, label %if.else175
-if.then174:
-  %v1769 = mul i32 %v1743, %arg.n
-  %v1770 = add i32 %v1769, %v1765
-  %v1771 = mul i32 %v1770, 2
-  %v1772 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1771
-  %v1773 = fptrunc float %v989 to half
-  store half %v1773, ptr addrspace(1) %v1772, align 2
-  br label %if.end176
-if.else175:
-  br label %if.end176
-if.end176:
-  %v1774 = add i32 %v3, %v986
-  %v1775 = add i32 %v1774, 3
-  %v1776 = icmp slt i32 %v1743, %arg.m
-  %v1777 = icmp slt i32 %v1775, %arg.n
-  %v1778 = and i1 %v1776, %v1777
-  br i1 %v1778, label %if.then177, label %if.else178
-if.then177:
-  %v1779 = mul i32 %v1743, %arg.n
-  %v1780 = add i32 %v1779, %v1775
-  %v1781 = mul i32 %v1780, 2
-  %v1782 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1781
-  %v1783 = fptrunc float %v990 to half
-  store half %v1783, ptr addrspace(1) %v1782, align 2
-  br label %if.end179
-if.else178:
-  br label %if.end179
-if.end179:
-  %v1784 = add i32 %v1, %v996
-  %v1785 = add i32 %v3, %v998
-  %v1786 = add i32 %v1785, 0
-  %v1787 = icmp slt i32 %v1784, %arg.m
-  %v1788 = icmp slt i32 %v1786, %arg.n
-  %v1789 = and i1 %v1787, %v1788
-  br i1 %v1789, label %if.then180, label %if.else181
-if.then180:
-  %v1790 = mul i32 %v1784, %arg.n
-  %v1791 = add i32 %v1790, %v1786
-  %v1792 = mul i32 %v1791, 2
-  %v1793 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1792
-  %v1794 = fptrunc float %v999 to half
-  store half %v1794, ptr addrspace(1) %v1793, align 2
-  br label %if.end182
-if.else181:
-  br label %if.end182
-if.end182:
-  %v1795 = add i32 %v3, %v998
-  %v1796 = add i32 %v1795, 1
-  %v1797 = icmp slt i32 %v1784, %arg.m
-  %v1798 = icmp slt i32 %v1796, %arg.n
-  %v1799 = and i1 %v1797, %v1798
-  br i1 %v1799, label %if.then183, label %if.else184
-if.then183:
-  %v1800 = mul i32 %v1784, %arg.n
-  %v1801 = add i32 %v1800, %v1796
-  %v1802 = mul i32 %v1801, 2
-  %v1803 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1802
-  %v1804 = fptrunc float %v1000 to half
-  store half %v1804, ptr addrspace(1) %v1803, align 2
-  br label %if.end185
-if.else184:
-  br label %if.end185
-if.end185:
-  %v1805 = add i32 %v3, %v998
-  %v1806 = add i32 %v1805, 2
-  %v1807 = icmp slt i32 %v1784, %arg.m
-  %v1808 = icmp slt i32 %v1806, %arg.n
-  %v1809 = and i1 %v1807, %v1808
-  br i1 %v1809, label %if.then186, label %if.else187
-if.then186:
-  %v1810 = mul i32 %v1784, %arg.n
-  %v1811 = add i32 %v1810, %v1806
-  %v1812 = mul i32 %v1811, 2
-  %v1813 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1812
-  %v1814 = fptrunc float %v1001 to half
-  store half %v1814, ptr addrspace(1) %v1813, align 2
-  br label %if.end188
-if.else187:
-  br label %if.end188
-if.end188:
-  %v1815 = add i32 %v3, %v998
-  %v1816 = add i32 %v1815, 3
-  %v1817 = icmp slt i32 %v1784, %arg.m
-  %v1818 = icmp slt i32 %v1816, %arg.n
-  %v1819 = and i1 %v1817, %v1818
-  br i1 %v1819, label %if.then189, label %if.else190
-if.then189:
-  %v1820 = mul i32 %v1784, %arg.n
-  %v1821 = add i32 %v1820, %v1816
-  %v1822 = mul i32 %v1821, 2
-  %v1823 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1822
-  %v1824 = fptrunc float %v1002 to half
-  store half %v1824, ptr addrspace(1) %v1823, align 2
-  br label %if.end191
-if.else190:
-  br label %if.end191
-if.end191:
-  %v1825 = add i32 %v1, %v1008
-  %v1826 = add i32 %v3, %v1010
-  %v1827 = add i32 %v1826, 0
-  %v1828 = icmp slt i32 %v1825, %arg.m
-  %v1829 = icmp slt i32 %v1827, %arg.n
-  %v1830 = and i1 %v1828, %v1829
-  br i1 %v1830, label %if.then192, label %if.else193
-if.then192:
-  %v1831 = mul i32 %v1825, %arg.n
-  %v1832 = add i32 %v1831, %v1827
-  %v1833 = mul i32 %v1832, 2
-  %v1834 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1833
-  %v1835 = fptrunc float %v1011 to half
-  store half %v1835, ptr addrspace(1) %v1834, align 2
-  br label %if.end194
-if.else193:
-  br label %if.end194
-if.end194:
-  %v1836 = add i32 %v3, %v1010
-  %v1837 = add i32 %v1836, 1
-  %v1838 = icmp slt i32 %v1825, %arg.m
-  %v1839 = icmp slt i32 %v1837, %arg.n
-  %v1840 = and i1 %v1838, %v1839
-  br i1 %v1840, label %if.then195, label %if.else196
-if.then195:
-  %v1841 = mul i32 %v1825, %arg.n
-  %v1842 = add i32 %v1841, %v1837
-  %v1843 = mul i32 %v1842, 2
-  %v1844 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1843
-  %v1845 = fptrunc float %v1012 to half
-  store half %v1845, ptr addrspace(1) %v1844, align 2
-  br label %if.end197
-if.else196:
-  br label %if.end197
-if.end197:
-  %v1846 = add i32 %v3, %v1010
-  %v1847 = add i32 %v1846, 2
-  %v1848 = icmp slt i32 %v1825, %arg.m
-  %v1849 = icmp slt i32 %v1847, %arg.n
-  %v1850 = and i1 %v1848, %v1849
-  br i1 %v1850, label %if.then198, label %if.else199
-if.then198:
-  %v1851 = mul i32 %v1825, %arg.n
-  %v1852 = add i32 %v1851, %v1847
-  %v1853 = mul i32 %v1852, 2
-  %v1854 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1853
-  %v1855 = fptrunc float %v1013 to half
-  store half %v1855, ptr addrspace(1) %v1854, align 2
-  br label %if.end200
-if.else199:
-  br label %if.end200
-if.end200:
-  %v1856 = add i32 %v3, %v1010
-  %v1857 = add i32 %v1856, 3
-  %v1858 = icmp slt i32 %v1825, %arg.m
-  %v1859 = icmp slt i32 %v1857, %arg.n
-  %v1860 = and i1 %v1858, %v1859
-  br i1 %v1860, label %if.then201, label %if.else202
-if.then201:
-  %v1861 = mul i32 %v1825, %arg.n
-  %v1862 = add i32 %v1861, %v1857
-  %v1863 = mul i32 %v1862, 2
-  %v1864 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1863
-  %v1865 = fptrunc float %v1014 to half
-  store half %v1865, ptr addrspace(1) %v1864, align 2
-  br label %if.end203
-if.else202:
-  br label %if.end203
-if.end203:
-  %v1866 = add i32 %v1, %v1020
-  %v1867 = add i32 %v3, %v1022
-  %v1868 = add i32 %v1867, 0
-  %v1869 = icmp slt i32 %v1866, %arg.m
-  %v1870 = icmp slt i32 %v1868, %arg.n
-  %v1871 = and i1 %v1869, %v1870
-  br i1 %v1871, label %if.then204, label %if.else205
-if.then204:
-  %v1872 = mul i32 %v1866, %arg.n
-  %v1873 = add i32 %v1872, %v1868
-  %v1874 = mul i32 %v1873, 2
-  %v1875 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1874
-  %v1876 = fptrunc float %v1023 to half
-  store half %v1876, ptr addrspace(1) %v1875, align 2
-  br label %if.end206
-if.else205:
-  br label %if.end206
-if.end206:
-  %v1877 = add i32 %v3, %v1022
-  %v1878 = add i32 %v1877, 1
-  %v1879 = icmp slt i32 %v1866, %arg.m
-  %v1880 = icmp slt i32 %v1878, %arg.n
-  %v1881 = and i1 %v1879, %v1880
-  br i1 %v1881, label %if.then207, label %if.else208
-if.then207:
-  %v1882 = mul i32 %v1866, %arg.n
-  %v1883 = add i32 %v1882, %v1878
-  %v1884 = mul i32 %v1883, 2
-  %v1885 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1884
-  %v1886 = fptrunc float %v1024 to half
-  store half %v1886, ptr addrspace(1) %v1885, align 2
-  br label %if.end209
-if.else208:
-  br label %if.end209
-if.end209:
-  %v1887 = add i32 %v3, %v1022
-  %v1888 = add i32 %v1887, 2
-  %v1889 = icmp slt i32 %v1866, %arg.m
-  %v1890 = icmp slt i32 %v1888, %arg.n
-  %v1891 = and i1 %v1889, %v1890
-  br i1 %v1891, label %if.then210, label %if.else211
-if.then210:
-  %v1892 = mul i32 %v1866, %arg.n
-  %v1893 = add i32 %v1892, %v1888
-  %v1894 = mul i32 %v1893, 2
-  %v1895 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1894
-  %v1896 = fptrunc float %v1025 to half
-  store half %v1896, ptr addrspace(1) %v1895, align 2
-  br label %if.end212
-if.else211:
-  br label %if.end212
-if.end212:
-  %v1897 = add i32 %v3, %v1022
-  %v1898 = add i32 %v1897, 3
-  %v1899 = icmp slt i32 %v1866, %arg.m
-  %v1900 = icmp slt i32 %v1898, %arg.n
-  %v1901 = and i1 %v1899, %v1900
-  br i1 %v1901, label %if.then213, label %if.else214
-if.then213:
-  %v1902 = mul i32 %v1866, %arg.n
-  %v1903 = add i32 %v1902, %v1898
-  %v1904 = mul i32 %v1903, 2
-  %v1905 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1904
-  %v1906 = fptrunc float %v1026 to half
-  store half %v1906, ptr addrspace(1) %v1905, align 2
-  br label %if.end215
-if.else214:
-  br label %if.end215
-if.end215:
+  %v1731 = icmp slt i32 %v1727, %arg.n
+  %v1732 = select i1 %v1731, i32 %v1730, i32 %v1256
+  %v1733 = bitcast half %v1085 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1733, ptr addrspace(8) %v1261, i32 %v1732, i32 0, i32 0)
+  %v1734 = add i32 %v3, %v1010
+  %v1735 = add i32 %v1734, 3
+  %v1736 = mul i32 %v1008, %arg.n
+  %v1737 = add i32 %v1736, %v1735
+  %v1738 = mul i32 %v1737, 2
+  %v1739 = icmp slt i32 %v1735, %arg.n
+  %v1740 = select i1 %v1739, i32 %v1738, i32 %v1256
+  %v1741 = bitcast half %v1086 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1741, ptr addrspace(8) %v1261, i32 %v1740, i32 0, i32 0)
+  %v1742 = add i32 %v3, %v1022
+  %v1743 = add i32 %v1742, 0
+  %v1744 = mul i32 %v1020, %arg.n
+  %v1745 = add i32 %v1744, %v1743
+  %v1746 = mul i32 %v1745, 2
+  %v1747 = icmp slt i32 %v1743, %arg.n
+  %v1748 = select i1 %v1747, i32 %v1746, i32 %v1256
+  %v1749 = bitcast half %v1087 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1749, ptr addrspace(8) %v1261, i32 %v1748, i32 0, i32 0)
+  %v1750 = add i32 %v3, %v1022
+  %v1751 = add i32 %v1750, 1
+  %v1752 = mul i32 %v1020, %arg.n
+  %v1753 = add i32 %v1752, %v1751
+  %v1754 = mul i32 %v1753, 2
+  %v1755 = icmp slt i32 %v1751, %arg.n
+  %v1756 = select i1 %v1755, i32 %v1754, i32 %v1256
+  %v1757 = bitcast half %v1088 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1757, ptr addrspace(8) %v1261, i32 %v1756, i32 0, i32 0)
+  %v1758 = add i32 %v3, %v1022
+  %v1759 = add i32 %v1758, 2
+  %v1760 = mul i32 %v1020, %arg.n
+  %v1761 = add i32 %v1760, %v1759
+  %v1762 = mul i32 %v1761, 2
+  %v1763 = icmp slt i32 %v1759, %arg.n
+  %v1764 = select i1 %v1763, i32 %v1762, i32 %v1256
+  %v1765 = bitcast half %v1089 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1765, ptr addrspace(8) %v1261, i32 %v1764, i32 0, i32 0)
+  %v1766 = add i32 %v3, %v1022
+  %v1767 = add i32 %v1766, 3
+  %v1768 = mul i32 %v1020, %arg.n
+  %v1769 = add i32 %v1768, %v1767
+  %v1770 = mul i32 %v1769, 2
+  %v1771 = icmp slt i32 %v1767, %arg.n
+  %v1772 = select i1 %v1771, i32 %v1770, i32 %v1256
+  %v1773 = bitcast half %v1090 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1773, ptr addrspace(8) %v1261, i32 %v1772, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half>, <4 x half>, <4 x float>, i32, i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
