@@ -17,14 +17,7 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 target=//catalog:resnet50
 outputs=(catalog/resnet50.tar catalog/resnet50.index.json)
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() {
-  echo "FAIL $1"
-  shift
-  printf '%s\n' "$@" | sed 's/^/    /'
-  failed=$((failed + 1))
-}
+source tools/checks/report.sh
 
 # 1. Command lines: every argument of every RockeKernel/RockeCatalog action.
 if args=$(./bazel aquery "mnemonic('RockeKernel|RockeCatalog', deps($target))" --output=jsonproto "$@" 2>/dev/null |
@@ -61,5 +54,5 @@ ran=$(grep -E '^INFO: [0-9]+ process' <<<"$out")
 if [[ $status -eq 0 && ${#differ[@]} -eq 0 && $ran == *linux-sandbox* ]]; then pass "catalog: a clone at $clone builds the same bytes (${outputs[*]}; ${ran#INFO: })"
 else fail "catalog: a clone at $clone builds the same bytes, its actions run (bazel exit $status; ${ran:-no process line})" "${differ[@]:-}" "$(grep -E '^ERROR' <<<"$out" | head -n 5)"; fi
 
-echo "checks: $passed passed, $failed failed"
+report
 exit "$failed"

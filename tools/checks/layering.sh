@@ -14,14 +14,7 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() {
-  echo "FAIL $1"
-  shift
-  printf '%s\n' "$@" | sed 's/^/    /'
-  failed=$((failed + 1))
-}
+source tools/checks/report.sh
 query() { ./bazel query "$@" 2>"$err"; }
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
@@ -70,5 +63,5 @@ else
   fail "layering: the //tools query runs" "$(tail -n 5 "$err")"
 fi
 
-echo "checks: $passed passed, $failed failed"
+report
 exit "$failed"

@@ -27,14 +27,7 @@ target=//catalog:resnet50
 outputs=(catalog/resnet50.tar catalog/resnet50.index.json)
 export ROCKE_REMOTE_PORT=${ROCKE_CHECK_REMOTE_PORT:-18052}
 run_dir=${ROCKE_REMOTE_BASE:-/var/cache/rocke/remote}/run/$ROCKE_REMOTE_PORT
-passed=0 failed=0
-pass() { echo "PASS $1" && passed=$((passed + 1)); }
-fail() {
-  echo "FAIL $1"
-  shift
-  printf '%s\n' "$@" | sed 's/^/    /'
-  failed=$((failed + 1))
-}
+source tools/checks/report.sh
 # timed WHAT LOG CMD...: runs CMD, its output into LOG, and says how long it took.
 timed() {
   local what=$1 log=$2 start=$SECONDS
@@ -75,7 +68,7 @@ else fail "remote: the executor's layer replaces or hides no file of the root's 
 
 if ! timed "executor up" "$scratch/up.log" tools/remote/executor.sh up; then
   fail "remote: the executor starts on port $ROCKE_REMOTE_PORT" "$(tail -n 10 "$scratch/up.log")"
-  echo "checks: $passed passed, $failed failed"
+  report
   exit "$failed"
 fi
 
@@ -130,5 +123,5 @@ for f in "${outputs[@]}"; do cmp -s "$local_bin/$f" "$remote_bin/$f" || differ+=
 if [[ ${#differ[@]} -eq 0 ]]; then pass "remote: the remote build's ${outputs[*]} are the local build's bytes"
 else fail "remote: the remote build's outputs are the local build's bytes" "differ: ${differ[*]}"; fi
 
-echo "checks: $passed passed, $failed failed"
+report
 exit "$failed"

@@ -13,14 +13,7 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() {
-  echo "FAIL $1"
-  shift
-  printf '%s\n' "$@" | sed 's/^/    /'
-  failed=$((failed + 1))
-}
+source tools/checks/report.sh
 
 # Canonical repository name -> a file its fetch writes.
 declare -A files=(
@@ -55,5 +48,5 @@ else
   else fail "repositories: each watches the root's marker /.rocke-root: not watched by" "${unwatched[@]}"; fi
 fi
 
-echo "checks: $passed passed, $failed failed"
+report
 exit "$failed"
