@@ -1,5 +1,7 @@
 """networks.depthwise: the depthwise layers of a problems file, at the
-full-size tests' batch; MobileNetV2's come from the catalog, their one home."""
+full-size tests' batch; MobileNetV2's come from the catalog, their one home.
+networks.RESNET50 (its own names, used as test ids) is tied to the catalog's
+ResNet-50: the same distinct layers."""
 
 import dataclasses
 import json
@@ -10,7 +12,9 @@ import pytest
 from conv import networks
 from conv.spec import ConvSpec
 
-CATALOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "catalog", "mobilenet_v2.json")
+_CATALOGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "catalog")
+CATALOG = os.path.join(_CATALOGS, "mobilenet_v2.json")
+RESNET50_CATALOG = os.path.join(_CATALOGS, "resnet50.json")
 
 
 def test_only_depthwise_conv_fwd_entries_are_taken_at_the_full_size_batch():
@@ -43,3 +47,11 @@ def test_mobilenet_v2s_depthwise_layers_are_the_catalogs_at_batch_32():
 def test_a_bad_entry_is_the_specs_error():
     with pytest.raises(ValueError, match="stride"):
         networks.depthwise({"problems": [{"op": "conv_fwd", "name": "x", "n": 1, "c": 4, "k": 4, "spatial": [7, 7], "filter": [3, 3], "stride": [0, 1], "groups": 4}]})
+
+
+def test_resnet50s_full_size_layers_are_the_catalogs_at_batch_32():
+    with open(RESNET50_CATALOG) as f:
+        entries = json.load(f)["problems"]
+    catalog = sorted(json.dumps(ConvSpec.from_json({k: v for k, v in e.items() if k not in ("op", "name")} | {"n": networks.BATCH}).to_json(), sort_keys=True) for e in entries)
+    ours = sorted(json.dumps(spec.to_json(), sort_keys=True) for spec in networks.RESNET50.values())
+    assert len(entries) == len(networks.RESNET50) and ours == catalog
