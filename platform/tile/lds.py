@@ -35,10 +35,29 @@ UNIT = 16  # bytes: the widest LDS access (ds_read_b128)
 
 
 @dataclasses.dataclass(frozen=True)
-class KMajor:
+class _Rows:
+    """What every tile layout is: `rows` rows of `k` elements of `elem_bytes`,
+    each row `pitch` bytes apart, read and written in 16-byte units."""
+
     rows: int
     k: int
     elem_bytes: int
+
+    @property
+    def pitch(self):
+        return self.k * self.elem_bytes
+
+    @property
+    def nbytes(self):
+        return self.rows * self.pitch
+
+    @property
+    def unit_elems(self):
+        return UNIT // self.elem_bytes
+
+
+@dataclasses.dataclass(frozen=True)
+class KMajor(_Rows):
     line_bytes: int
 
     def __post_init__(self):
@@ -48,14 +67,6 @@ class KMajor:
         units = self.line_bytes // UNIT
         if self.line_bytes % UNIT or units & (units - 1):  # the XOR must stay inside the line
             raise ValueError(f"KMajor: expected a line of a power of two {UNIT}-byte units, got {self.line_bytes} bytes")
-
-    @property
-    def nbytes(self):
-        return self.rows * self.k * self.elem_bytes
-
-    @property
-    def unit_elems(self):
-        return UNIT // self.elem_bytes
 
     @property
     def _units(self):
@@ -104,33 +115,22 @@ class KMajor:
 
 
 @dataclasses.dataclass(frozen=True)
-class Padded:
+class Padded(_Rows):
     """Rows of `k` contiguous elements, each row followed by `pad` bytes (the
     B tile k-rows x n for transposed fragment reads)."""
 
-    rows: int
-    k: int
-    elem_bytes: int
     pad: int
 
     @property
     def pitch(self):
         return self.k * self.elem_bytes + self.pad
 
-    @property
-    def nbytes(self):
-        return self.rows * self.pitch
-
-    @property
-    def unit_elems(self):
-        return UNIT // self.elem_bytes
-
     def offset(self, b, row, k):
         return b.add(b.mul(row, self.pitch), b.mul(k, self.elem_bytes))
 
 
 @dataclasses.dataclass(frozen=True)
-class RowXor:
+class RowXor(_Rows):
     """Rows of `k` contiguous elements, each a whole number of lines, whose
     16-byte units are XOR-swizzled in runs of `run` bytes: unit u of row r
     is stored at u ^ (r mod (line / run)) * (run / 16). The B tile as k-rows
@@ -140,9 +140,6 @@ class RowXor:
     read pass land on distinct banks, as Padded's pad of one run shifted
     them. Bytes inside a run keep their order, so an 8-byte read stays one."""
 
-    rows: int
-    k: int
-    elem_bytes: int
     line_bytes: int
     run: int
 
@@ -150,14 +147,6 @@ class RowXor:
         row = self.k * self.elem_bytes
         if row % self.line_bytes or self.line_bytes % self.run or self.run % UNIT:
             raise ValueError(f"RowXor: expected rows of whole {self.line_bytes}-byte lines and a line of whole runs of whole {UNIT}-byte units, got rows of {row} bytes and runs of {self.run}")
-
-    @property
-    def nbytes(self):
-        return self.rows * self.k * self.elem_bytes
-
-    @property
-    def unit_elems(self):
-        return UNIT // self.elem_bytes
 
     def _swizzle(self, b, row):
         return b.mul(b.rem(row, self.line_bytes // self.run), self.run // UNIT)
