@@ -451,7 +451,8 @@ def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activ
     # (a negative count would be a huge unsigned one), so a row past m lies
     # past its end; a column past n gets the offset nbytes, out of range
     # however the hardware compares (offset >= size, or offset + access >
-    # size). The bias reads through a buffer of its n values: 0 past n, and
+    # size); all of it is range checked: the scalar offset, which is not, is
+    # 0 (gemm_isa_test). The bias reads through a buffer of its n values: 0 past n, and
     # that value is dropped. The count is a select, not max(..., 0): LLVM
     # fuses min and max into v_med3_i32, a vector op, and a buffer built
     # from vector registers turns every store into a waterfall loop (gemm_isa_test).

@@ -162,3 +162,17 @@ def test_edge_epilogue_is_one_buffer_store_per_element_without_waterfall_loops(i
     assert len(stores) == EDGE_STORES, stores
     looped = [lp.header for lp in loops.loops(insts) if any(i.mnemonic.startswith("buffer_store") for i in lp.instructions)]
     assert not looped, f"{arch}: buffer stores inside loops headed at {looped} (a waterfall loop)"
+
+
+def test_edge_stores_keep_their_whole_offset_range_checked(instructions):
+    """An element past n is dropped because its offset lies past the
+    buffer's end. The hardware checks the offset register plus the
+    instruction's immediate against the buffer's size, but not the scalar
+    offset (IntrinsicsAMDGPU.td, raw buffer stores: `offset` "included in
+    bounds checking", `soffset` "excluded"). The lowering passes soffset 0;
+    if LLVM ever moved part of an offset there, a pushed-out element could
+    land inside the buffer again. So every edge store's soffset operand must
+    be the constant 0 (`null` on gfx12)."""
+    arch, insts = instructions
+    soffsets = {i.operands.split(",")[3].split()[0] for i in insts if i.mnemonic.startswith("buffer_store")}
+    assert soffsets and soffsets <= {"0", "null"}, f"{arch}: edge buffer stores with scalar offsets {sorted(soffsets)}"
