@@ -8,6 +8,9 @@ relative to the catalog and sha256), and what it costs on the machine
 index.json and index.csv hold no build times, so that the same inputs give
 the same bytes (a second build, another checkout, a Bazel action); times are
 measurements and go to the table on stdout and to timings.json (timings_json).
+A problem's kernels on one arch are of distinct families (a split
+convolution, then its reduce), so (problem, arch, family) names a kernel
+(kernel_key); rows that break this are refused (DuplicateKernel).
 Entries that could not be built are listed under "errors" in index.json,
 each with the problem's index, the arch (null when the entry itself is bad)
 and the one-line message.
@@ -51,7 +54,14 @@ def error(problem, arch, message):
     return {"problem": problem, "arch": arch, "message": message}
 
 
+class DuplicateKernel(ValueError):
+    """Two rows of one problem and arch share a family (kernel_key)."""
+
+
 def _order(rows):
+    """The rows by (problem, arch), a problem's kernels in the order they run;
+    DuplicateKernel if two share a kernel_key."""
+    check_keys(rows)
     return sorted(rows, key=lambda r: (r["problem"], r["arch"]))
 
 
@@ -74,9 +84,25 @@ def index_csv(rows):
 
 def kernel_key(row):
     """A kernel's key among a build's times: (problem, arch, family), unique
-    since a problem's kernels on an arch are of distinct families (a split
-    convolution, then its reduce)."""
+    because a problem's kernels on an arch must be of distinct families (a
+    split convolution, then its reduce); check_keys enforces it."""
     return row["problem"], row["arch"], row["family"]
+
+
+def check_keys(rows):
+    """DuplicateKernel, naming the problem, arch and family, if two rows share
+    a kernel_key: timings.json and the table would give both one time."""
+    seen = set()
+    for r in rows:
+        key = kernel_key(r)
+        if key in seen:
+            raise DuplicateKernel(
+                f"expected the kernels of a problem on an arch to be of distinct families, got two {r['family']} "
+                f"kernels for problems[{r['problem']}] ({r['name']}) on {r['arch']}; a catalog keys each kernel by "
+                "PROBLEM/ARCH/FAMILY (timings.json): have the planner choose distinct families for one problem's "
+                "kernels, or make kernel_key (platform/catalog/index.py) take a part that tells them apart"
+            )
+        seen.add(key)
 
 
 def timings_json(seconds):

@@ -7,6 +7,8 @@ import hashlib
 import io
 import json
 
+import pytest
+
 from catalog import index
 from catalog.kernel import FIGURES, Built
 
@@ -87,3 +89,18 @@ def test_timings_are_their_own_file_with_a_key_per_kernel():
     seconds = {(1, "gfx942", "conv_igemm_fwd"): 0.12345, (1, "gfx942", "conv_fwd_split_k_reduce"): 0.05, (0, "gfx950", "gemm"): 2.0}
     assert json.loads(index.timings_json(seconds)) == {"0/gfx950/gemm": 2.0, "1/gfx942/conv_fwd_split_k_reduce": 0.05, "1/gfx942/conv_igemm_fwd": 0.123}
     assert index.kernel_key(_row(4, "gfx950")) == (4, "gfx950", "conv_img2col")
+
+
+@pytest.mark.parametrize("output", ["json", "csv", "table"])
+def test_two_kernels_of_one_problem_arch_and_family_are_refused_by_name(output):
+    # A problem's kernels on one arch differ in family (a split convolution,
+    # then its reduce): a second of the same family would share its key.
+    first = _row(2, "gfx942")
+    second = dict(_row(2, "gfx942"), path="gfx942/p2.reduce.hsaco")
+    make = {"json": lambda rows: index.index_json(rows, []), "csv": index.index_csv, "table": lambda rows: index.table(rows, {})}[output]
+    make([first, dict(second, arch="gfx950"), dict(second, family="conv_fwd_split_k_reduce")])  # distinct keys
+    with pytest.raises(index.DuplicateKernel) as refused:
+        make([_row(1, "gfx942"), first, second])
+    message = str(refused.value)
+    assert "two conv_img2col kernels for problems[2] (p2) on gfx942" in message
+    assert "choose distinct families" in message and "kernel_key" in message

@@ -1,14 +1,19 @@
-"""The numeric gate (numeric_test.py) as rocke_family runs it, on a toy
-family: a case whose numbers match passes, a case the family refuses is
-recorded as an expected rejection (as the emit gate records it), and a case
-with wrong numbers or a builder that breaks fails, naming the case."""
+"""The numeric gate (numeric_test.py) as rocke_family runs it (through
+py_pytest's runner, as `bazel test` does), on a toy family: a case whose
+numbers match passes, a case the family refuses is recorded as an expected
+rejection (as the emit gate records it) that the test log and Bazel's
+test.xml both show, and a case with wrong numbers or a builder that breaks
+fails, naming the case."""
 
 import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-GATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "numeric_test.py")
+HERE = os.path.dirname(os.path.abspath(__file__))
+GATE = os.path.join(HERE, "numeric_test.py")
+# The entry point of every py_pytest target (a source of this one too).
+RUNNER = os.path.join(HERE, "..", "..", "toolchains", "python", "pytest_main.py")
 
 _TOY = '''
 import numpy as np
@@ -59,10 +64,9 @@ FAMILY = Family(
 
 def test_a_refused_case_is_a_recorded_rejection_and_wrong_numbers_fail(tmp_path):
     (tmp_path / "toy_numeric_family.py").write_text(_TOY)
-    report = tmp_path / "report.xml"
-    env = dict(os.environ, ROCKE_FAMILY_MODULE="toy_numeric_family", PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]))
-    argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--import-mode=append", "-q", f"--junitxml={report}", "-o", "junit_family=xunit1", GATE]
-    proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    report = tmp_path / "test.xml"  # where Bazel asks for the JUnit report
+    env = dict(os.environ, ROCKE_FAMILY_MODULE="toy_numeric_family", PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]), XML_OUTPUT_FILE=str(report))
+    proc = subprocess.run([sys.executable, RUNNER, GATE], env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr  # some tests failed
     outcomes, properties = {}, {}
     for case in ET.parse(report).getroot().iter("testcase"):
@@ -79,4 +83,7 @@ def test_a_refused_case_is_a_recorded_rejection_and_wrong_numbers_fail(tmp_path)
     }, proc.stdout
     assert properties[f"{test}[refused_gfx942]"] == {"rejected": "reject refused_gfx942 arch=gfx942 error=ToyRefusal"}
     assert properties[f"{test}[right_gfx942]"] == {}
+    # The log names the rejected case (pytest's node id, then the property).
+    logged = [line for line in proc.stdout.splitlines() if ": rejected: " in line]
+    assert len(logged) == 1 and logged[0].endswith(f"::{test}[refused_gfx942]: rejected: reject refused_gfx942 arch=gfx942 error=ToyRefusal"), proc.stdout
     assert "ZeroDivisionError: a builder's bug" in proc.stdout and "wrong_gfx942: argument 0" in proc.stdout

@@ -4,7 +4,8 @@ compared with the family's numpy reference. Flavor-free.
 A case the family refuses (family.Refusal, raised by its build) has no
 numbers to check: it is recorded as an expected rejection, as the emit gate
 records it (its manifest line `reject ID arch=ARCH error=CLASS`, here the
-test's "rejected" property in the test log), and its problem is never made.
+test's "rejected" property, which py_pytest's runner prints after the run and
+writes to Bazel's test.xml), and its problem is never made.
 Which cases are refused is pinned by the goldens' manifests; any other
 error fails the case, naming it."""
 

@@ -12,9 +12,9 @@ llc's stderr was.
 """
 
 import ctypes
-import threading
 import time
 
+from toolchains.llvm import waits
 from toolchains.llvm.errors import LlvmError
 
 _VOID = ctypes.c_void_p
@@ -57,7 +57,7 @@ _SIGNATURES = {
 }
 
 _LOADED = {}  # path -> LibLLVM: a library is loaded and initialised once per process
-_LOCK = threading.Lock()
+_LOCK = waits.Lock()
 
 
 def load(path):
@@ -84,7 +84,8 @@ class LibLLVM:
             self._fn[f"LLVMInitializeAMDGPU{name}"]()
         self._machines = {}  # (triple, cpu) -> target machine
         # One compile at a time: the handler below and the machines are shared.
-        self._lock = threading.Lock()
+        # Threads queue here; waits.Lock counts each one's wait.
+        self._lock = waits.Lock()
 
     def _message(self, pointer, dispose="LLVMDisposeMessage"):
         text = ctypes.string_at(pointer).decode(errors="replace")

@@ -28,11 +28,10 @@ import os
 import re
 import subprocess
 import tempfile
-import threading
 
 from arch import flavor_facts, occupancy
 from arch import arch as archs
-from toolchains.llvm import capi, codeobject
+from toolchains.llvm import capi, codeobject, waits
 from toolchains.llvm.errors import LlvmError
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -170,7 +169,7 @@ class _WorkerDied(LlvmError):
 
 
 _WORKERS = {}  # python -> _Worker: one per process, reused across Toolchains
-_WORKERS_LOCK = threading.Lock()
+_WORKERS_LOCK = waits.Lock()  # one request at a time; counts each thread's wait
 
 
 class Toolchain:

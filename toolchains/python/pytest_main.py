@@ -11,8 +11,15 @@ has not proved what it claims. So an empty parameter set is a collection
 error (`empty_parameter_set_mark=fail_at_collect`), any skipped or xfailed
 test, or skipped module, turns the exit status into a failure, named with its
 reason, and an xfail-marked test that passes fails (`xfail_strict`). A test that does not apply somewhere must not be collected there.
+
+What a test records with `record_property` (the numeric gate's expected
+rejections, say) is printed after the run, a line per property, so the test
+log shows it; and where Bazel asks for a JUnit report (XML_OUTPUT_FILE, under
+`bazel test`) pytest writes it there, properties included, and
+`bazel-testlogs/.../test.xml` is pytest's.
 """
 
+import os
 import sys
 
 import pytest
@@ -50,9 +57,33 @@ class NoSkips:
         self._record(report)
 
 
+class Properties:
+    """Prints every property the tests recorded (record_property), after the run."""
+
+    def __init__(self):
+        self.recorded = []
+
+    def pytest_runtest_logreport(self, report):
+        if report.when == "teardown":  # every property is recorded by then
+            self.recorded += [(report.nodeid, name, value) for name, value in report.user_properties]
+
+    def pytest_terminal_summary(self, terminalreporter):
+        if self.recorded:
+            terminalreporter.section("recorded properties")
+            for nodeid, name, value in self.recorded:
+                terminalreporter.write_line(f"{nodeid}: {name}: {value}")
+
+
+def _junit():
+    """The flags that write Bazel's JUnit report, where it asks for one.
+    xunit1: the family that keeps record_property's properties."""
+    path = os.environ.get("XML_OUTPUT_FILE")
+    return [f"--junitxml={path}", "-o", "junit_family=xunit1"] if path else []
+
+
 def main(argv):
     guard = NoSkips()
-    status = pytest.main([*ARGS, *argv], plugins=[guard])
+    status = pytest.main([*ARGS, *_junit(), *argv], plugins=[guard, Properties()])
     if guard.skipped:
         print(f"FAIL: {len(guard.skipped)} test(s) skipped; a skip is not a pass. Make the test "
               "apply, or do not collect it where it cannot:", file=sys.stderr)

@@ -27,9 +27,12 @@ OUT then holds:
   index.csv         the rows as CSV
   timings.json      each kernel's build time in seconds, keyed
                     PROBLEM/ARCH/FAMILY: its lowering, then its compile and
-                    link; a kernel another's code object serves was only
-                    lowered (the table shows `= #P` for it). The one file
-                    that differs between two builds: times are measurements
+                    link, less the time its thread waited for the in-process
+                    LLVM that another worker thread held (the kernel's own
+                    work; the wait is shown apart); a kernel another's code
+                    object serves was only lowered (the table shows `= #P`
+                    for it). The one file that differs between two builds:
+                    times are measurements
 
 A code object an earlier build into OUT listed and this one does not is
 removed, so OUT ends as a build into an empty folder leaves it.
@@ -38,10 +41,11 @@ and the table, with each kernel's build time, goes to stdout. A bad entry
 is one line naming it and its field (problems[3].stride: ...); the others
 still build and the exit status is 1. Progress goes to stderr, a step per
 kernel built (the distinct ones: [done/total], elapsed, time left, and the
-kernel's family and code object): one line rewritten in place on a
-terminal, a line per kernel otherwise. Kernels build in --jobs worker
-processes (default: the machine's cores, at most 8). The last line counts
-the kernels, the distinct ones built and the errors.
+kernel's family and code object, its time and any wait for the LLVM):
+one line rewritten in place on a terminal, a line per kernel otherwise.
+Kernels build in --jobs worker processes (default: the machine's cores, at
+most 8). The last line counts the kernels, the distinct ones built and the
+errors, and the waits for the LLVM in all.
 """
 
 import concurrent.futures
@@ -59,6 +63,7 @@ from catalog.kernel import KernelError
 from catalog.progress import Progress
 from files.atomic import OutputError, write_atomic
 from lower.flavors import FLAVORS
+from toolchains.llvm import waits
 from tools.cli.emit_cmd import Refused, out_path, toolchain_for
 
 # The planner's engines (planner.jobs.ENGINES), here for the flags: a
@@ -121,16 +126,24 @@ def _init(planner, toolchain, engine):
 
 
 def _guarded(step):
-    """(result, failure, seconds) of step(); a KernelError or a builder's own
-    error fails this entry, and the others still build."""
-    start = time.monotonic()
+    """(result, failure, seconds, waited) of step(): `waited` the seconds its
+    thread waited for the in-process LLVM that another thread held
+    (toolchains/llvm/waits.py), `seconds` the rest, its own work. A
+    KernelError or a builder's own error fails this entry, and the others
+    still build."""
+    start, waited = time.monotonic(), waits.waited()
+
+    def spent():
+        wait = waits.waited() - waited
+        return time.monotonic() - start - wait, wait
+
     try:
         result = step()
     except KernelError as e:
-        return None, str(e), time.monotonic() - start
+        return None, str(e), *spent()
     except Exception as e:
-        return None, f"{type(e).__name__}: {e}", time.monotonic() - start
-    return result, None, time.monotonic() - start
+        return None, f"{type(e).__name__}: {e}", *spent()
+    return result, None, *spent()
 
 
 def _lower(job):
@@ -203,6 +216,7 @@ def run(args):
     except Refused as e:
         return _fail(str(e))
     rows, seconds, objects = [], {}, {}
+    waited = 0.0  # seconds kernels waited for the in-process LLVM, in all
     error_rows = [index.error(e.index, e.arch, str(e)) for e in errors]
     start = time.monotonic()
 
@@ -212,7 +226,7 @@ def run(args):
 
     with _workers(jobs, args.jobs, planner.__name__, toolchain, args.engine) as (how, results):
         lowered = {}
-        for job, low, failure, _ in results(_lower, jobs):
+        for job, low, failure, *_ in results(_lower, jobs):
             if failure:
                 failed(job, failure)
             else:
@@ -221,13 +235,14 @@ def run(args):
         distinct = sorted(set(served_by.values()))
         progress = Progress(len(distinct), sys.stderr)
         built = {}  # (job key, i) -> Built or the failure's message, for each distinct kernel
-        compiled = {}  # (job key, i) -> the seconds its compile and link took, in its worker
+        compiled = {}  # (job key, i) -> the seconds of its compile and link, in its worker, less any wait
         work = [(lowered[key][0], lowered[key][1][i], i) for key, i in distinct]
-        for (job, i), result, failure, spent in results(_compile, work):
+        for (job, i), result, failure, spent, wait in results(_compile, work):
             built[(_key(job), i)] = failure or result[1]
             compiled[(_key(job), i)] = spent
+            waited += wait
             low = lowered[_key(job)][1][i]
-            progress.step(f"{_what(job)}: {low.choice.family} -> {low.path}{' FAILED' if failure else ''} ({spent:.2f} s)")
+            progress.step(f"{_what(job)}: {low.choice.family} -> {low.path}{' FAILED' if failure else ''} ({spent:.2f} s{_wait(wait)})")
     for key in sorted(lowered):
         job, kernels = lowered[key]
         served = [served_by[(key, i)] for i in range(len(kernels))]
@@ -243,16 +258,18 @@ def run(args):
             rows.append(row)
             objects[row["path"]] = one.code_object
             # Each kernel's own time: its lowering, then its compile and link
-            # (none for a kernel another's code object serves).
+            # less its wait for the LLVM (none for a kernel another's code
+            # object serves).
             seconds[index.kernel_key(row)] = low.seconds + compiled.get((key, i), 0.0)
     wall = time.monotonic() - start
     try:
+        index.check_keys(rows)  # before writing: times are keyed by kernel_key
         _write(out, objects, rows, error_rows, seconds)
-    except OutputError as e:
+    except (OutputError, index.DuplicateKernel) as e:
         return _fail(str(e))
     sys.stdout.write(index.table(rows, seconds))
     rate = f", {len(rows) / wall:.1f} kernels/s" if wall > 0 and rows else ""
-    print(f"{len(rows)} kernels ({len(objects)} distinct built), {len(error_rows)} errors, {wall:.1f} s in {how}{rate}; wrote {out}")
+    print(f"{len(rows)} kernels ({len(objects)} distinct built), {len(error_rows)} errors, {wall:.1f} s in {how}{_wait(waited, ' in all')}{rate}; wrote {out}")
     return 1 if error_rows else 0
 
 
@@ -260,17 +277,31 @@ def _what(job):
     return f"problems[{job.problem.index}] {job.problem.name} on {job.arch}"
 
 
+def _wait(seconds, what=""):
+    """", S s waiting for LLVM" where threads queued for the in-process LLVM
+    (waits.py), not counted in a kernel's time; nothing where none did."""
+    return f", {seconds:.2f} s waiting for LLVM{what}" if seconds >= 0.005 else ""
+
+
+def _semaphores():
+    """Whether the OS gives the POSIX semaphores worker processes need (none
+    without /dev/shm, as in Bazel's sandbox)."""
+    try:
+        multiprocessing.get_context("fork").Lock()
+    except OSError:
+        return False
+    return True
+
+
 def _pool(workers, initargs):
     """(executor, what it is): worker processes, or threads where the OS gives
     no POSIX semaphores (no /dev/shm, as in Bazel's sandbox); threads compile
-    one kernel at a time (the in-process LLVM takes one compile at a time)
-    and link in parallel."""
-    context = multiprocessing.get_context("fork")
-    try:
-        context.Lock()
-    except OSError:
+    one kernel at a time (the in-process LLVM takes one compile at a time;
+    the others wait, and the wait is not their time) and link in parallel."""
+    if not _semaphores():
         _init(*initargs)
         return concurrent.futures.ThreadPoolExecutor(workers), f"{workers} worker threads (no POSIX semaphores for processes)"
+    context = multiprocessing.get_context("fork")
     pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_init, initargs=initargs)
     return pool, f"{workers} worker processes"
 

@@ -1,20 +1,26 @@
 """`rocke build` as a user runs it: a problems file with bad entries among
 good ones builds the good ones and names the bad; two builds give the same
 bytes; each kernel has its own build time; progress counts the kernels
-built, on a terminal and off one; --explain, --help and one-line refusals."""
+built, on a terminal and off one; --explain, --help and one-line refusals;
+a kernel's time leaves out its wait for the LLVM other worker threads hold."""
 
 import hashlib
+import importlib
 import io
 import json
 import os
 import re
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 import rocke_families
 
-from tools.cli import rocke
+from toolchains.llvm import capi
+from tools.cli import build_cmd, rocke
+from tools.cli.emit_cmd import toolchain_for
 
 # Small shapes (fast to compile), one per family, and bad entries between them.
 PROBLEMS = [
@@ -190,6 +196,48 @@ def test_a_split_layer_builds_its_conv_then_its_reduce_each_with_a_row(tmp_path,
     assert 0 < reduce < conv
     shown = [float(line.split()[-1]) for line in table]  # to 0.01 s; the file to 0.001 s
     assert abs(shown[0] - conv) <= 0.006 and abs(shown[1] - reduce) <= 0.006, (shown, timings)
+
+
+def test_two_kernels_of_one_problem_arch_and_family_fail_the_build_before_it_writes(tmp_path, monkeypatch, capsys):
+    # A planner whose split layer ran its convolution twice: both kernels'
+    # times would share the key PROBLEM/ARCH/FAMILY.
+    jobs = importlib.import_module(rocke_families.PLANNER)
+    kernels = jobs.Job.kernels
+    monkeypatch.setattr(jobs.Job, "kernels", lambda job: kernels(job)[:1] * 2)
+    (tmp_path / "p.json").write_text(json.dumps({"problems": [SPLIT]}))
+    out = tmp_path / "o"
+    assert rocke.main(["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(out), "--jobs", "1"]) == 2
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith("rocke build: expected the kernels of a problem on an arch to be of distinct families, got two conv_igemm_fwd kernels for problems[0] (late) on gfx942;"), err
+    assert not out.exists()
+
+
+# How long the test holds the in-process LLVM while worker threads build:
+# far longer than a small GEMM's compile and link.
+HOLD = 6.0
+
+
+def test_a_kernels_time_leaves_out_its_wait_for_the_llvm_another_thread_holds(tmp_path, monkeypatch, capsys):
+    # Worker threads (where there are no worker processes) share this
+    # process's LLVM, one compile at a time. While the test holds it, the
+    # kernels queue: each one's time must stay its own work, the wait shown apart.
+    monkeypatch.setattr(build_cmd, "_semaphores", lambda: False)
+    (tmp_path / "p.json").write_text(json.dumps({"problems": SAME_KERNEL[:2]}))
+    argv = ["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(tmp_path / "o"), "--jobs", "2"]
+    library = capi.load(toolchain_for("llvm23").tools["library"])
+    status = []
+    with library._lock:  # the lock every compile in this process takes
+        build = threading.Thread(target=lambda: status.append(rocke.main(argv)))
+        build.start()
+        time.sleep(HOLD)
+    build.join()
+    assert status == [0]
+    timings = json.loads((tmp_path / "o" / "timings.json").read_text())
+    assert sorted(timings) == ["0/gfx942/gemm", "1/gfx942/gemm"]
+    assert max(timings.values()) < HOLD / 2, timings
+    last = capsys.readouterr().out.splitlines()[-1]
+    found = re.search(r" in 2 worker threads .*, (\d+\.\d\d) s waiting for LLVM in all, ", last)
+    assert found and float(found[1]) >= HOLD / 2, last
 
 
 class Terminal(io.StringIO):
