@@ -67,7 +67,7 @@ else fail "state: .ci/run and the checks name no fixed path under /var/cache/roc
 claim_and_wait() { exec bash -c 'source tools/ci/state.sh && ci_state_claim "$1" && echo claimed && exec sleep 60' _ "$1"; }
 claim_and_wait "$state_a" >"$scratch/a.out" 2>&1 &
 pids+=($!)
-for _ in $(seq 50); do grep -q claimed "$scratch/a.out" && break; sleep 0.1; done
+for _ in $(seq 50); do grep -qs claimed "$scratch/a.out" && break; sleep 0.1; done
 mkdir -p "$state_a/catalog-clone" "$state_a/platform-only"
 touch "$state_a/bep.json" "$state_a/test.log" "$state_a/catalog-clone/HEAD" "$state_a/platform-only/MODULE.bazel"
 files_a=$(cd "$state_a" && find . | sort)
