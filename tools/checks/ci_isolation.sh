@@ -32,7 +32,7 @@ source tools/ci/state.sh
 ports=${ROCKE_CHECK_ISOLATION_PORT:-18120-18139}
 
 mkdir -p /var/cache/rocke/checks
-scratch=$(mktemp -d /var/cache/rocke/checks/ci-isolation.XXXXXX)
+scratch=$(mktemp -d /var/cache/rocke/checks/ci-isolation.XXXXXX) || exit 1
 pids=()
 finish() {
   local pid

@@ -30,7 +30,7 @@ real_roots=/var/cache/rocke/roots
 real_before=$(ls -a "$real_roots" 2>/dev/null)
 
 mkdir -p /var/cache/rocke/checks
-scratch=$(mktemp -d /var/cache/rocke/checks/root-gc.XXXXXX)
+scratch=$(mktemp -d /var/cache/rocke/checks/root-gc.XXXXXX) || exit 1
 roots=$scratch/roots
 pids=()
 finish() {
