@@ -84,8 +84,7 @@ gc_roots() {
   exec 6>"$roots/.locks/gc.lock"
   flock -n 6 || { echo "rocke gc: another gc is collecting $roots; leaving it to that one"; return 0; }
   echo "rocke gc: roots under $roots; keeping the current one ($key) and those used in the last $days days (ROCKE_ROOTS_KEEP_DAYS)"
-  local held now dir name why lock last trash size freed=0 removed=0
-  held=$(held_by_processes)
+  local now dir name why lock last trash size freed=0 removed=0
   now=$(date +%s)
   for dir in "$roots"/*/ "$roots"/.trash-*/ "$roots"/.tmp-*/; do
     dir=${dir%/}
@@ -115,7 +114,9 @@ gc_roots() {
         continue
       fi
     fi
-    why=$(in_use "$dir" "$held")
+    # Looked at under the lock, not before the loop: a Bazel server whose
+    # client (an exec) ended meanwhile holds no lock, only its mounts.
+    why=$(in_use "$dir" "$(held_by_processes)")
     if [[ -n $why ]]; then
       [[ -z $lock ]] || exec 5>&-
       echo "rocke gc: kept $name: in use: $why"
@@ -128,15 +129,16 @@ gc_roots() {
       mv "$dir" "$trash"
     fi
     [[ -z $lock ]] || exec 5>&-
-    size=$(du -sb "$trash" | cut -f1)
+    # (A root build removes every .trash-* too: du may find less, or nothing.)
+    size=$(du -sb "$trash" 2>/dev/null | cut -f1)
     rm -rf "$trash"
-    freed=$((freed + size)) removed=$((removed + 1))
+    freed=$((freed + ${size:-0})) removed=$((removed + 1))
     case $name in
       .tmp-*) why="an unfinished build nobody runs" ;;
       .trash-*) why="moved aside earlier" ;;
       *) why="last used $(((now - last) / 86400)) days ago ($(date -u -d "@$last" '+%F %H:%M') UTC)" ;;
     esac
-    echo "rocke gc: removed $name: $why; $(numfmt --to=iec-i --suffix=B "$size") freed"
+    echo "rocke gc: removed $name: $why; $(numfmt --to=iec-i --suffix=B "${size:-0}") freed"
   done
   exec 6>&-
   echo "rocke gc: removed $removed folders, freed $(numfmt --to=iec-i --suffix=B "$freed") ($freed bytes)"
