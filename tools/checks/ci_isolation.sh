@@ -57,9 +57,11 @@ fi
 
 # 2. Nobody else spells the folder: no file but the docs names a fixed path
 # under /var/cache/rocke/ci (mktemp templates, unique per call, aside).
-fixed=$(git grep -n '/var/cache/rocke/ci' -- ':!*.md' ':!tools/ci/state.sh' ':!tools/checks/ci_isolation.sh' |
-  grep -v -e 'mktemp' -e 'mkdir -p /var/cache/rocke/ci$')
-if [[ -z $fixed ]]; then pass "state: no script names a fixed path under /var/cache/rocke/ci"
+fixed=$(git grep -n '/var/cache/rocke/ci' -- ':!*.md' ':!tools/ci/state.sh' ':!tools/checks/ci_isolation.sh')
+status=$? # 1: no match
+fixed=$(grep -v -e 'mktemp' -e 'mkdir -p /var/cache/rocke/ci$' <<<"$fixed")
+if ((status > 1)); then fail "state: no script names a fixed path under /var/cache/rocke/ci" "git grep failed (exit $status): is this a git checkout?"
+elif [[ -z $fixed ]]; then pass "state: no script names a fixed path under /var/cache/rocke/ci"
 else fail "state: no script names a fixed path under /var/cache/rocke/ci; use ci_state_dir (tools/ci/state.sh):" "$fixed"; fi
 
 # 3. A runs; B sets up the way .ci/run, catalog_hermetic.sh and
