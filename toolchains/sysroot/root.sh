@@ -9,6 +9,9 @@
 #                               (--full: every file's sha256 too); else say why
 #   root.sh exec CMD ARG...     build the root if needed, run CMD inside it with the
 #                               checkout mounted at the same absolute path
+#   root.sh gc                  remove the roots of other keys unused for
+#                               ROCKE_ROOTS_KEEP_DAYS days (default 7) that no
+#                               process uses (gc.sh says how it tells)
 #
 # Roots live in /var/cache/rocke/roots/<key>. A root is built into a temporary
 # folder and renamed into place only when complete, under an exclusive lock, so
@@ -24,6 +27,10 @@
 # sha256 (both written by root.sh when the build finishes). Every call compares
 # the marker and .rocke-files (about 0.1-0.2 s); `verify` and .ci/run compare
 # the sha256 too. A root without manifests is not trusted: it is rebuilt.
+#
+# Use: path, verify and exec touch the root's .rocke-used (when it was last
+# handed out), and exec holds the key's lock .locks/KEY.use shared while its
+# command runs; gc reads both.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
@@ -166,6 +173,11 @@ describe() {
   echo "$what: $count file$( ((count > 1)) && echo s), e.g. $(cut -d' ' -f"$field" <<<"$lines" | head -n 3 | paste -sd, - | sed 's/,/, /g')"
 }
 
+# The root is handed out now: gc keeps roots used lately.
+stamp_use() {
+  touch "$root/.rocke-used"
+}
+
 root_is_whole() {
   root_problem "$1" "${2:-fast}" >/dev/null
 }
@@ -285,10 +297,11 @@ enter() {
 main() {
   case ${1:-} in
     key) root_key ;;
-    path) ensure_root && echo "$root" ;;
+    path) ensure_root && stamp_use && echo "$root" ;;
     verify)
       local start=$SECONDS
       ensure_root full
+      stamp_use
       echo "rocke: the pinned root $key is whole: all $(wc -l <"$root/.rocke-sha256") files match their sha256 ($((SECONDS - start)) s)" >&2
       ;;
     check)
@@ -303,11 +316,21 @@ main() {
       shift
       [[ $# -gt 0 ]] || die "root.sh exec needs a command to run inside the root."
       if [[ ${ROCKE_IN_ROOT:-} == 1 ]]; then exec "$@"; fi
-      ensure_root
       check_privilege
+      # Held (fd 8, inherited by CMD) until CMD ends, taken before the root is
+      # checked: gc never removes a root an exec is about to enter or runs in.
+      mkdir -p "$roots/.locks"
+      exec 8>>"$roots/.locks/$(root_key).use"
+      flock -s 8
+      ensure_root
+      stamp_use
       enter "$@"
       ;;
-    *) die "unknown subcommand '${1:-}'; expected one of: key, path, verify, check [--full] DIR, exec CMD..." ;;
+    gc)
+      source "$here/gc.sh"
+      gc_roots
+      ;;
+    *) die "unknown subcommand '${1:-}'; expected one of: key, path, verify, check [--full] DIR, exec CMD..., gc" ;;
   esac
 }
 

@@ -19,12 +19,15 @@ rows=()
 row() { rows+=("| $1 | $2 |"); echo "bench: $1: $2" >&2; }
 timed() { local t0=$SECONDS; "$@" >/dev/null 2>&1 || true; echo $((SECONDS - t0)); }
 stats() { toolchains/sysroot/root.sh exec python3 tools/bench/bep_stats.py "$@"; }
+source tools/ci/state.sh
 
 # Under /var/cache/rocke, which ./bazel mounts inside the root (for BEP files).
 mkdir -p /var/cache/rocke/bench
 scratch=$(mktemp -d /var/cache/rocke/bench/run.XXXXXX)
 edited=library/conv/direct_fwd.py
-trap 'git checkout -- "$edited"; rm -rf "$scratch"' EXIT
+# The CI clones' state folders (ci_state_dir) go with them.
+states=()
+trap 'git checkout -- "$edited"; rm -rf "$scratch" "${states[@]}"' EXIT
 
 echo "bench: building a pinned root from nothing..." >&2
 row "pinned root build, fresh" "$(ROCKE_ROOTS=$scratch/roots timed toolchains/sysroot/root.sh path) s"
@@ -56,6 +59,7 @@ row "the conv tests cold (\`./bazel test //library/conv/...\`, no caches)" \
 # the remote cache can answer: the first fills it, the second is measured.
 ci_clone() {
   git clone -q "$checkout" "$1"
+  states+=("$(ci_state_dir "$1")")
   echo "build --disk_cache=" >"$1/user.bazelrc"
   (cd "$1" && .ci/run >"$1.log" 2>&1) || true
 }
@@ -63,12 +67,12 @@ echo "bench: filling an empty remote cache with .ci/run from a fresh clone..." >
 rm -rf /var/cache/rocke/remote-cache
 t0=$SECONDS
 ci_clone "$scratch/clone-1"
-row "fresh clone, empty remote cache (.ci/run)" "$((SECONDS - t0)) s, $(stats /var/cache/rocke/ci/bep.json), last line: $(tail -n 1 "$scratch/clone-1.log")"
+row "fresh clone, empty remote cache (.ci/run)" "$((SECONDS - t0)) s, $(stats "$(ci_state_dir "$scratch/clone-1")/bep.json"), last line: $(tail -n 1 "$scratch/clone-1.log")"
 echo "bench: CI-style run from a second fresh clone..." >&2
 t0=$SECONDS
 ci_clone "$scratch/clone-2"
 hits=$(grep -oE '[0-9]+ remote cache hit' "$scratch/clone-2.log" | tail -n 1)
-row "another fresh clone, warm remote cache (.ci/run)" "$((SECONDS - t0)) s, ${hits:-0 remote cache hit}, $(stats /var/cache/rocke/ci/bep.json), last line: $(tail -n 1 "$scratch/clone-2.log")"
+row "another fresh clone, warm remote cache (.ci/run)" "$((SECONDS - t0)) s, ${hits:-0 remote cache hit}, $(stats "$(ci_state_dir "$scratch/clone-2")/bep.json"), last line: $(tail -n 1 "$scratch/clone-2.log")"
 
 printf '| measurement | figure |\n|---|---|\n'
 printf '%s\n' "${rows[@]}"

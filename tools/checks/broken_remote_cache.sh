@@ -12,7 +12,8 @@
 #   tools/checks/broken_remote_cache.sh [BAZEL_FLAG...]
 #
 # Uses its own Bazel output base and no disk cache, so that every fetch goes to
-# the scratch cache; port ROCKE_CHECK_CACHE_PORT (default 18081). Prints
+# the scratch cache; on the first free port of ROCKE_CHECK_CACHE_PORT (a port
+# or LOW-HIGH; default 18100-18119, so it runs beside CI caches). Prints
 # "PASS name" or "FAIL name: ..." per check, then "checks: P passed, F failed".
 # Exit status: the number of failed checks (0 when all hold).
 set -uo pipefail
@@ -60,7 +61,7 @@ build() {
 ) && pass "CI given ROCKE_REMOTE_CACHE starts no cache and creates no cache folder" ||
   fail "CI given ROCKE_REMOTE_CACHE starts no cache and creates no cache folder" "$(ls -d "$scratch"/given-* 2>/dev/null)"
 
-ROCKE_REMOTE_CACHE= ROCKE_CACHE_PORT=${ROCKE_CHECK_CACHE_PORT:-18081} ci_remote_cache "$scratch/state" "$cache" || {
+ROCKE_REMOTE_CACHE= ROCKE_CACHE_PORT=${ROCKE_CHECK_CACHE_PORT:-18100-18119} ci_remote_cache "$scratch/state" "$cache" || {
   fail "the scratch cache starts" "see above"
   echo "checks: $passed passed, $failed failed"
   exit "$failed"

@@ -8,8 +8,9 @@
 #
 #   tools/checks/catalog_hermetic.sh [BAZEL_FLAG...]
 #
-# The clone lives at a fixed path (later runs reuse its Bazel output base);
-# its Bazel server is shut down at the end. Prints "PASS name" or
+# The clone lives at a fixed path of this checkout's own (tools/ci/state.sh:
+# later runs reuse its Bazel output base, other checkouts never touch it); its
+# Bazel server is shut down at the end. Prints "PASS name" or
 # "FAIL name: ..." per check and "checks: P passed, F failed"; exit status:
 # failures. Check 3 compares HEAD's catalog with this checkout's: commit
 # first, or it fails on purpose when the working tree changes a kernel.
@@ -18,6 +19,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 target=//catalog:resnet50
 outputs=(catalog/resnet50.tar catalog/resnet50.index.json)
 source tools/checks/report.sh
+source tools/ci/state.sh
 
 # 1. Command lines: every argument of every RockeKernel/RockeCatalog action.
 if args=$(./bazel aquery "mnemonic('RockeKernel|RockeCatalog', deps($target))" --output=jsonproto "$@" 2>/dev/null |
@@ -39,7 +41,8 @@ else fail "catalog: a second build of $target is fully cached" "${processes:-no 
 
 # 3. Another checkout, another path, no shared cache: the same bytes.
 bin=$(./bazel info bazel-bin "$@" 2>/dev/null)
-clone=/var/cache/rocke/ci/catalog-clone
+clone=$(ci_state_dir .)/catalog-clone
+mkdir -p "${clone%/*}"
 rm -rf "$clone" && git clone --quiet --no-hardlinks . "$clone"
 # clean: the clone's output base outlives the clone (it is keyed by the path),
 # and its action cache would answer instead of running the actions.

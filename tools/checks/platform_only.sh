@@ -6,12 +6,14 @@
 #
 #   tools/checks/platform_only.sh [BAZEL_FLAG...]
 #
-# The copy lives at a fixed path (so later runs reuse its Bazel output base);
-# its Bazel server is shut down at the end. Prints "PASS name" or
+# The copy lives at a fixed path of this checkout's own (tools/ci/state.sh:
+# later runs reuse its Bazel output base, other checkouts never touch it); its
+# Bazel server is shut down at the end. Prints "PASS name" or
 # "FAIL name: ..." and "checks: P passed, F failed"; exit status: failures.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-copy=/var/cache/rocke/ci/platform-only
+source tools/ci/state.sh
+copy=$(ci_state_dir .)/platform-only
 name="platform-only copy (no library/, empty registry) builds and tests green"
 
 rm -rf "$copy" && mkdir -p "$copy"

@@ -17,7 +17,11 @@
 #
 #   tools/checks/remote_execution.sh [BAZEL_FLAG...]
 #
-# Port ROCKE_CHECK_REMOTE_PORT (default 18052; the database takes the next).
+# Port: the first free one of ROCKE_CHECK_REMOTE_PORT (a port, or LOW-HIGH
+# taken two by two: the database takes the next one; default 18052-18099), so
+# that CI runs of several checkouts can run this check at once. A lock per
+# port, held by this script and the executor it starts, keeps two of them off
+# one port, and only the executor this script started is stopped.
 # ROCKE_REMOTE_BASE (executor.sh) set to a new folder measures a cold start.
 # Prints "PASS name" or "FAIL name: ..." per check, the time of each phase, and
 # "checks: P passed, F failed"; exit status: the number of failed checks.
@@ -25,8 +29,6 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 target=//catalog:resnet50
 outputs=(catalog/resnet50.tar catalog/resnet50.index.json)
-export ROCKE_REMOTE_PORT=${ROCKE_CHECK_REMOTE_PORT:-18052}
-run_dir=${ROCKE_REMOTE_BASE:-/var/cache/rocke/remote}/run/$ROCKE_REMOTE_PORT
 source tools/checks/report.sh
 # timed WHAT LOG CMD...: runs CMD, its output into LOG, and says how long it took.
 timed() {
@@ -40,12 +42,30 @@ timed() {
 
 mkdir -p /var/cache/rocke/checks
 scratch=$(mktemp -d /var/cache/rocke/checks/remote-execution.XXXXXX)
+started=0
 finish() {
   ./bazel "--output_base=$scratch/output-base" shutdown >/dev/null 2>&1
-  tools/remote/executor.sh down >/dev/null 2>&1
+  ((started)) && tools/remote/executor.sh down >/dev/null 2>&1
   rm -rf "$scratch"
 }
 trap finish EXIT
+
+# The port: a lock of ours and both ports free (fd 7 stays open, so the lock
+# lasts as long as this script and the executor, which inherits it).
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+ports=${ROCKE_CHECK_REMOTE_PORT:-18052-18099}
+[[ $ports =~ ^([0-9]+)(-([0-9]+))?$ ]] ||
+  { fail "remote: ROCKE_CHECK_REMOTE_PORT is a port or LOW-HIGH, not '$ports'" "e.g. 18052 or 18052-18099" && report && exit "$failed"; }
+low=${BASH_REMATCH[1]} high=${BASH_REMATCH[3]:-${BASH_REMATCH[1]}}
+ROCKE_REMOTE_PORT=
+for ((port = low; port <= high; port += 2)); do
+  exec 7>"/var/cache/rocke/checks/.remote-execution-$port.lock"
+  if flock -n 7 && ! listening "$port" && ! listening $((port + 1)); then ROCKE_REMOTE_PORT=$port && break; fi
+  exec 7>&-
+done
+[[ -n $ROCKE_REMOTE_PORT ]] || { fail "remote: a free port pair in $ports" "each is locked by another run of this check or taken" && report && exit "$failed"; }
+export ROCKE_REMOTE_PORT
+run_dir=${ROCKE_REMOTE_BASE:-/var/cache/rocke/remote}/run/$ROCKE_REMOTE_PORT
 
 # 1. The executor's environment is a layer over the root, never the root itself.
 root_key=$(toolchains/sysroot/root.sh key)
@@ -66,6 +86,7 @@ shadowed=$(cd "$layer" 2>/dev/null && find usr opt bin sbin lib lib64 \( -type f
 if [[ -d $layer && -z $shadowed ]]; then pass "remote: the executor's layer replaces or hides no file of the root's usr, opt, bin, sbin, lib"
 else fail "remote: the executor's layer replaces or hides no file of the root's usr, opt, bin, sbin, lib" "${shadowed:-no layer at '$layer'}"; fi
 
+started=1
 if ! timed "executor up" "$scratch/up.log" tools/remote/executor.sh up; then
   fail "remote: the executor starts on port $ROCKE_REMOTE_PORT" "$(tail -n 10 "$scratch/up.log")"
   report
