@@ -322,7 +322,7 @@ def test_load_to_lds_is_asynchronous_until_a_barrier(then_store):
     # writing its bytes before is an error, not a silent old value.
     X, perm, out = np.zeros((128, 4), np.int32), np.arange(128, dtype=np.int32), np.zeros((128, 4), np.int32)
     op = "mem.store" if then_store else "mem.load"
-    with pytest.raises(InterpError, match=rf"^{op}: expected no access to LDS bytes a mem.load_to_lds has yet to write, got one in lane 0 of its wave, thread \(0, 0, 0\) of workgroup \(0, 0, 0\); a barrier must come between"):
+    with pytest.raises(InterpError, match=rf"^{op}: expected no access to LDS bytes a direct-to-LDS load has yet to write, got one in lane 0 of its wave, thread \(0, 0, 0\) of workgroup \(0, 0, 0\); a barrier must come between"):
         run(_to_lds_kernel(barrier=False, then_store=then_store), (1, 1, 1), [X, perm, out])
 
 
