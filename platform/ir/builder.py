@@ -262,8 +262,10 @@ class KernelBuilder:
     def buffer_load_to_lds(self, rsrc, voffset, soffset, dst):
         """buffer_load_dwordx4 ... lds (gfx950): mem.load_to_lds through a
         buffer. Lane L copies the 16 bytes at byte `voffset` + `soffset` of
-        the buffer (zeros where they lie past its end) to LDS at `dst` +
-        16 * L; `soffset` and `dst` the same in every lane of the wave.
+        the buffer to LDS at `dst` + 16 * L; `soffset` and `dst` the same in
+        every lane of the wave. The interpreter reads zeros past the
+        buffer's end, counting `soffset` (whether gfx950 counts it is not
+        measured here; copy.DirectCopy never leaves its buffer).
         Asynchronous: a barrier orders it before reads."""
         self.emit("buffer.load_to_lds", [rsrc, self._coerce(voffset, T.I32), self._coerce(soffset, T.I32), dst], [])
 
