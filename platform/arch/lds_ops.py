@@ -13,7 +13,11 @@ Measured with the real LLVMs (2026-12-01; the availability probes,
 for gfx942, gfx1201 and gfx1250 every one of them ends in "LLVM ERROR:
 Cannot select" (an abort), so the lowering refuses them there before LLVM
 runs. The newer spelling `llvm.amdgcn.load.to.lds.p1` compiles with 22-24
-but is unknown to llvm20 (a silent external call): not used.
+but is unknown to llvm20 (a silent external call): not used. The buffer
+form, `llvm.amdgcn.raw.ptr.buffer.load.lds` with 16 bytes (resource, LDS
+address, size, lane offset, wave offset, offset, aux), compiles to
+`buffer_load_dwordx4 vN, s[..], sM offen lds` for gfx950 with all four
+(2026-12-01, the resource made by each flavor's make.buffer.rsrc).
 
 A direct load writes LDS asynchronously, counted by vmcnt: a workgroup
 barrier must wait for it before another wave reads what it wrote. LLVM 22,
@@ -35,9 +39,9 @@ from arch.schema import Schema
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lds_ops.json")
 # The IR ops this file may name (platform/ir/ops.json has their schemas).
-OPS = ("mem.load_to_lds", "mem.load_transpose")
+OPS = ("buffer.load_to_lds", "mem.load_to_lds", "mem.load_transpose")
 # Those that write LDS asynchronously: their entry names a barrier_wait.
-ASYNC = ("mem.load_to_lds",)
+ASYNC = ("buffer.load_to_lds", "mem.load_to_lds")
 
 
 class LdsOpsError(ValueError):

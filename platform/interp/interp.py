@@ -57,7 +57,7 @@ class _Chunk:
         self.wave_of_lane = np.arange(self.lanes) // self.wave  # waves never straddle workgroups: per % wave == 0 checked in run()
         self.buffers = globals_
         self.lds = {}
-        # mem.load_to_lds writes in flight: [(buffer id, LDS byte indices
+        # direct-to-LDS writes (mem.load_to_lds, buffer.load_to_lds) in flight: [(buffer id, LDS byte indices
         # per lane, bytes, lanes)], landed by the next barrier; `pending`
         # marks their bytes per allocation, which nothing may touch before.
         self.in_flight = []
@@ -117,16 +117,16 @@ class _Chunk:
                 data[idx] = raw[sel]
 
     def _not_in_flight(self, op, buf_id, sel, idx):
-        """InterpError if a lane touches LDS bytes a mem.load_to_lds has yet to write."""
+        """InterpError if a lane touches LDS bytes a direct-to-LDS load has yet to write."""
         if buf_id not in self.pending:
             return
         hit = self.pending[buf_id][self.wg_index[sel][:, None], idx].any(axis=1)
         if hit.any():
             lane = np.flatnonzero(sel)[np.flatnonzero(hit)[0]]
-            raise InterpError(f"{op.name}: expected no access to LDS bytes a mem.load_to_lds has yet to write, got one in {self.lane(lane)}; a barrier must come between the load and any access to what it writes")
+            raise InterpError(f"{op.name}: expected no access to LDS bytes a direct-to-LDS load has yet to write, got one in {self.lane(lane)}; a barrier must come between the load and any access to what it writes")
 
     def send(self, op, dst, raw, mask):
-        """Start mem.load_to_lds writes of `raw` at LDS pointers `dst` (per lane): they land at the next barrier."""
+        """Start direct-to-LDS writes of `raw` at LDS pointers `dst` (per lane): they land at the next barrier."""
         buf, off = self.split(dst)
         for b in np.unique(buf[mask]):
             sel = mask & (buf == b)
@@ -138,7 +138,7 @@ class _Chunk:
             self.in_flight.append((int(b), idx, raw[sel], self.wg_index[sel]))
 
     def land(self, workgroups):
-        """The in-flight mem.load_to_lds writes of these workgroups (a bool per workgroup) land in LDS."""
+        """The in-flight direct-to-LDS writes of these workgroups (a bool per workgroup) land in LDS."""
         kept = []
         for buf_id, idx, raw, wgs in self.in_flight:
             here = workgroups[wgs]
@@ -415,16 +415,31 @@ def _load_transpose(c, op, mask):
 
 def _load_to_lds(c, op, mask):
     src, dst = (c.v(v) for v in op.operands)
-    for w in np.unique(c.wave_of_lane[mask]):
-        lanes = np.flatnonzero((c.wave_of_lane == w) & mask)
-        if np.unique(dst[lanes]).size > 1:
-            other = lanes[np.flatnonzero(dst[lanes] != dst[lanes[0]])[0]]
-            raise InterpError(f"{op.name}: expected the LDS destination the same in every lane of a wave, got two in the wave of {c.lane(lanes[0])} and {c.lane(other)}")
+    _wave_uniform(c, op, mask, dst, "the LDS destination")
     # Asynchronous, as on the hardware: the bytes land at the next barrier
     # (the lowering's barrier waits for them), and any access to them
     # before is an error (Chunk.send).
     c.send(op, dst + 16 * c.lane_in_wave.astype(np.int64), c.gather(op, src, 16, mask), mask)
     return []
+
+
+def _buffer_load_to_lds(c, op, mask):
+    rsrc, voffset, soffset, dst = (c.v(v) for v in op.operands)
+    _wave_uniform(c, op, mask, soffset, "the wave offset")
+    _wave_uniform(c, op, mask, dst, "the LDS destination")
+    off = voffset.astype(np.int64) + soffset
+    ok = mask & _in_bounds(rsrc, off, 16)  # bytes past the buffer read as zero, as buffer.load's
+    c.send(op, dst + 16 * c.lane_in_wave.astype(np.int64), c.gather(op, rsrc[:, 0] + off, 16, ok), mask)
+    return []
+
+
+def _wave_uniform(c, op, mask, x, what):
+    """InterpError unless `x` is the same in every lane of each wave (the hardware reads one lane's)."""
+    for w in np.unique(c.wave_of_lane[mask]):
+        lanes = np.flatnonzero((c.wave_of_lane == w) & mask)
+        if np.unique(x[lanes]).size > 1:
+            other = lanes[np.flatnonzero(x[lanes] != x[lanes[0]])[0]]
+            raise InterpError(f"{op.name}: expected {what} the same in every lane of a wave, got two in the wave of {c.lane(lanes[0])} and {c.lane(other)}")
 
 
 def _atomic_add(c, op, mask):
@@ -612,6 +627,7 @@ EXEC = {
     "mem.store": _store,
     "mem.load_transpose": _load_transpose,
     "mem.load_to_lds": _load_to_lds,
+    "buffer.load_to_lds": _buffer_load_to_lds,
     "mem.atomic_add": _atomic_add,
     "buffer.rsrc": _rsrc,
     "buffer.load": _buffer_load,

@@ -322,8 +322,39 @@ def test_load_to_lds_is_asynchronous_until_a_barrier(then_store):
     # writing its bytes before is an error, not a silent old value.
     X, perm, out = np.zeros((128, 4), np.int32), np.arange(128, dtype=np.int32), np.zeros((128, 4), np.int32)
     op = "mem.store" if then_store else "mem.load"
-    with pytest.raises(InterpError, match=rf"^{op}: expected no access to LDS bytes a mem.load_to_lds has yet to write, got one in lane 0 of its wave, thread \(0, 0, 0\) of workgroup \(0, 0, 0\); a barrier must come between"):
+    with pytest.raises(InterpError, match=rf"^{op}: expected no access to LDS bytes a direct-to-LDS load has yet to write, got one in lane 0 of its wave, thread \(0, 0, 0\) of workgroup \(0, 0, 0\); a barrier must come between"):
         run(_to_lds_kernel(barrier=False, then_store=then_store), (1, 1, 1), [X, perm, out])
+
+
+def _buffer_to_lds_kernel(uniform=True):
+    # Two waves; lane L of wave w copies 16-byte unit L + 2 of the buffer
+    # (the wave offset: 2 units, or 0 and 2 in turn from lane to lane) to
+    # LDS unit 64w + L, then every lane reads its LDS unit back out. The
+    # buffer is 40 units.
+    b = builder(wg=128, arch="gfx950")
+    x, out = b.arg("x", T.GLOBAL), b.arg("out", T.GLOBAL)
+    tid = b.thread_id(0)
+    lds = b.lds_alloc(128 * 16)
+    wave = b.div(tid, 64)
+    b.buffer_load_to_lds(b.buffer_rsrc(x, 40 * 16), b.mul(b.rem(tid, 64), 16), 32 if uniform else b.mul(b.rem(tid, 2), 32), b.offset(lds, b.mul(wave, 1024)))
+    b.barrier()
+    b.store(b.offset(out, b.mul(tid, 16)), b.load(b.offset(lds, b.mul(tid, 16)), T.vector(T.I32, 4)))
+    return b.finish()
+
+
+def test_buffer_load_to_lds_reads_the_lane_plus_wave_offset_and_zeros_past_the_buffer():
+    X = np.arange(128 * 4, dtype=np.int32).reshape(128, 4)
+    out = np.full((128, 4), -1, np.int32)
+    run(_buffer_to_lds_kernel(), (1, 1, 1), [X, out])
+    want = np.tile(X[2:66], (2, 1))
+    want[np.tile(np.arange(2, 66), 2) >= 40] = 0  # units 40.. lie past the buffer
+    np.testing.assert_array_equal(out, want)
+
+
+def test_buffer_load_to_lds_needs_one_wave_offset_per_wave():
+    X, out = np.zeros((128, 4), np.int32), np.zeros((128, 4), np.int32)
+    with pytest.raises(InterpError, match=r"buffer.load_to_lds: expected the wave offset the same in every lane of a wave, got two in the wave of lane 0 of its wave, .* and lane 1 of its wave"):
+        run(_buffer_to_lds_kernel(uniform=False), (1, 1, 1), [X, out])
 
 
 def test_load_to_lds_needs_one_destination_per_wave():

@@ -259,6 +259,16 @@ class KernelBuilder:
     def buffer_load(self, rsrc, byte_offset, type_):
         return self._value("buffer.load", [rsrc, self._coerce(byte_offset, T.I32)], type_)
 
+    def buffer_load_to_lds(self, rsrc, voffset, soffset, dst):
+        """buffer_load_dwordx4 ... lds (gfx950): mem.load_to_lds through a
+        buffer. Lane L copies the 16 bytes at byte `voffset` + `soffset` of
+        the buffer to LDS at `dst` + 16 * L; `soffset` and `dst` the same in
+        every lane of the wave. The interpreter reads zeros past the
+        buffer's end, counting `soffset` (whether gfx950 counts it is not
+        measured here; copy.DirectCopy never leaves its buffer).
+        Asynchronous: a barrier orders it before reads."""
+        self.emit("buffer.load_to_lds", [rsrc, self._coerce(voffset, T.I32), self._coerce(soffset, T.I32), dst], [])
+
     def buffer_store(self, rsrc, byte_offset, v):
         self.emit("buffer.store", [rsrc, self._coerce(byte_offset, T.I32), v], [])
 

@@ -303,6 +303,12 @@ def _load_to_lds(g, pool):
     g.b.load_to_lds(g.value(pool, src), g.value(pool, dst))
 
 
+def _buffer_load_to_lds(g, pool):
+    _arch_limited(g, "buffer.load_to_lds")
+    src, dst = (g.src.choice(POINTERS), g.src.choice(POINTERS)) if g.fault() else (T.BUFFER, T.LDS)
+    g.b.emit("buffer.load_to_lds", [g.value(pool, src), g.value(pool, T.I32), g.value(pool, T.I32), g.value(pool, dst)], [])
+
+
 def _atomic_add(g, pool):
     p = g.value(pool, g.src.choice(POINTERS))
     return [g.b.atomic_add(p, g.value(pool, g.numeric() if g.fault() else g.src.choice((T.I32, T.F32))))]
@@ -390,6 +396,7 @@ MAKERS = {
     "buffer.rsrc": _rsrc,
     "buffer.load": _buffer_load,
     "buffer.store": _buffer_store,
+    "buffer.load_to_lds": _buffer_load_to_lds,
     "matrix.mma": _mma,
     "scf.for": _for,
     "scf.if": _if,

@@ -302,6 +302,14 @@ def _buffer_load(op):
     access(op, op.result.type, ("buffer",), op.operands[0].type)
 
 
+@register("buffer.load_to_lds")
+def _buffer_load_to_lds(op):
+    rsrc, voffset, soffset, dst = op.operands
+    expect(rsrc.type is T.BUFFER, op, "a ptr<buffer> source", rsrc.type)
+    expect(voffset.type is T.I32 and soffset.type is T.I32, op, "i32 lane and wave byte offsets", f"{voffset.type}, {soffset.type}")
+    expect(dst.type is T.LDS, op, "a ptr<lds> destination", dst.type)
+
+
 @register("buffer.store")
 def _buffer_store(op):
     expect(op.operands[1].type is T.I32, op, "an i32 byte offset", op.operands[1].type)

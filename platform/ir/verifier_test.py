@@ -259,3 +259,17 @@ def test_load_to_lds_copies_global_to_lds(src, dst, message):
     values = {T.LDS: b.lds_alloc(1024), T.GLOBAL: b.arg("p", T.GLOBAL)}
     with pytest.raises(VerifyError, match=f"^{message}$"):
         b.load_to_lds(values[src], values[dst])
+
+
+@pytest.mark.parametrize("types,message", [
+    ((T.GLOBAL, T.I32, T.I32, T.LDS), "buffer.load_to_lds: expected a ptr<buffer> source, got ptr<global>"),
+    ((T.BUFFER, T.I64, T.I32, T.LDS), "buffer.load_to_lds: expected i32 lane and wave byte offsets, got i64, i32"),
+    ((T.BUFFER, T.I32, T.F32, T.LDS), "buffer.load_to_lds: expected i32 lane and wave byte offsets, got i32, f32"),
+    ((T.BUFFER, T.I32, T.I32, T.GLOBAL), "buffer.load_to_lds: expected a ptr<lds> destination, got ptr<global>"),
+])
+def test_buffer_load_to_lds_copies_a_buffer_to_lds(types, message):
+    b = builder(arch="gfx950")
+    p = b.arg("p", T.GLOBAL)
+    values = {T.LDS: b.lds_alloc(1024), T.GLOBAL: p, T.BUFFER: b.buffer_rsrc(p, 64), T.I32: b.const(0, T.I32), T.I64: b.const(0, T.I64), T.F32: b.const(0.0, T.F32)}
+    with pytest.raises(VerifyError, match=f"^{message}$"):
+        b.emit("buffer.load_to_lds", [values[t] for t in types], [])

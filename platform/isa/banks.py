@@ -12,7 +12,7 @@ induction variable over such bounds, or arithmetic on these and constants),
 added to a known address, when it is a known multiple of the bank bytes (a
 double-buffered tile's buffer offset): every lane moves by the same whole
 number of dwords, so every pass keeps its ways. Such an access says so
-("uniform_shift", the multiple). A direct-to-LDS load (mem.load_to_lds) is
+("uniform_shift", the multiple). A direct-to-LDS load (mem.load_to_lds, buffer.load_to_lds) is
 a 16-byte write by each lane at its wave's address + 16 * lane.
 
 The model (per arch: `lds_banks` banks of `lds_bank_bytes` bytes, archs.json):
@@ -105,6 +105,8 @@ _CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, 
 # Ops whose result the model computes from their operands' lane values.
 _PROPAGATING = set(_BINARY) | {"mem.offset", "arith.cmp", "arith.select", "arith.convert"}
 _ACCESSES = {"mem.load": "read", "mem.load_transpose": "read", "mem.store": "write", "mem.atomic_add": "write"}
+# Direct-to-LDS loads -> the index of their LDS destination operand.
+_DIRECT = {"mem.load_to_lds": 1, "buffer.load_to_lds": 3}
 
 
 def _is_int(t):
@@ -134,8 +136,8 @@ class _Model:
         if op.name in _ACCESSES and op.operands[0].type is T.LDS:
             data = op.results[0] if op.name in ("mem.load", "mem.load_transpose") else op.operands[1]
             self.accesses.append(self.access(index, _ACCESSES[op.name], data.type.nbytes, self.env[op.operands[0]], mask, mask_known, depth))
-        if op.name == "mem.load_to_lds":  # lane L writes 16 bytes at its wave's address + 16 L
-            dst = self.env[op.operands[1]]
+        if op.name in _DIRECT:  # lane L writes 16 bytes at its wave's address + 16 L
+            dst = self.env[op.operands[_DIRECT[op.name]]]
             lanes = 16 * self.lane
             address = dst + lanes if isinstance(dst, np.ndarray) else _Shifted(dst.lanes + lanes, dst.shift) if isinstance(dst, _Shifted) else dst
             self.accesses.append(self.access(index, "write", 16, address, mask, mask_known, depth))

@@ -78,6 +78,8 @@ def lds_ops_kernel(arch):
     # allocation itself, so the probes load it like any other operand).
     b.load_to_lds(b.offset(p, b.mul(tid, 16)), b.offset(lds, b.mul(b.div(tid, 64), 1024)))
     b.barrier()
+    b.buffer_load_to_lds(b.buffer_rsrc(p, 4096), b.mul(tid, 16), 1024, b.offset(lds, b.mul(b.div(tid, 64), 1024)))
+    b.barrier()
     for elem in (T.F16, T.BF16, T.I16):
         b.store(b.offset(p, b.mul(tid, 8)), b.load_transpose(b.offset(lds, b.mul(tid, 8)), elem))
     return b.finish()

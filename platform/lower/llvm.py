@@ -331,6 +331,13 @@ def _load_to_lds(e, op):
     return []
 
 
+def _buffer_load_to_lds(e, op):
+    rsrc, voffset, soffset, dst = (e.arg(v) for v in op.operands)
+    # 16 bytes per lane; no immediate offset; aux 0 (default cache policy).
+    e.call("void", _lds_op(e, op), [rsrc, dst, "i32 16", voffset, soffset, "i32 0", "i32 0"])
+    return []
+
+
 def _sched_barrier(e, op):
     e.call("void", spell("sched_barrier"), ["i32 0"])  # mask 0: no instruction crosses
     return []
@@ -523,6 +530,7 @@ LOWER = {
     "mem.atomic_add": _atomic_add,
     "buffer.rsrc": _rsrc,
     "buffer.load": _buffer_load,
+    "buffer.load_to_lds": _buffer_load_to_lds,
     "buffer.store": _buffer_store,
     "matrix.mma": _mma,
     "scf.for": _for,

@@ -239,6 +239,24 @@ def _lds_ops(arch):
     return b.finish()
 
 
+def _buffer_to_lds(arch):
+    b = KernelBuilder("buffer_to_lds", arch=arch, workgroup_size=(64, 1, 1))
+    src, k = b.arg("src", T.GLOBAL), b.arg("k", T.I32)
+    b.buffer_load_to_lds(b.buffer_rsrc(src, 4096), b.mul(b.thread_id(0), 16), k, b.lds_alloc(1024))
+    b.barrier()
+    return b.finish()
+
+
+@pytest.mark.parametrize("flavor", flavors.FLAVORS)
+def test_buffer_load_to_lds_takes_the_lane_offset_then_the_wave_offset(flavor):
+    # llvm.amdgcn.raw.ptr.buffer.load.lds(rsrc, lds, size, voffset, soffset, offset, aux); its barriers wait as mem.load_to_lds's.
+    text = lower(_buffer_to_lds("gfx950"), flavor)
+    assert re.search(r"call void @llvm\.amdgcn\.raw\.ptr\.buffer\.load\.lds\(ptr addrspace\(8\) %v\d+, ptr addrspace\(3\) @rocke\.lds\.0, i32 16, i32 %v\d+, i32 %arg\.k, i32 0, i32 0\)", text), text
+    assert "  call void @llvm.amdgcn.s.waitcnt(i32 3952)\n" in text
+    with pytest.raises(ArchDomainError, match=r"^buffer.load_to_lds: no instruction for llvm.amdgcn.raw.ptr.buffer.load.lds on gfx942 with " + flavor):
+        lower(_buffer_to_lds("gfx942"), flavor)
+
+
 @pytest.mark.parametrize("flavor", flavors.FLAVORS)
 def test_gfx950_memory_ops_lower_to_their_intrinsics(flavor):
     text = lower(_lds_ops("gfx950"), flavor)

@@ -20,10 +20,16 @@ Two paths:
 
 DirectCopy (gfx950) moves a tile that is contiguous along its LDS units
 (each 16-byte unit of the layout is 16 consecutive bytes of the source)
-with mem.load_to_lds: no registers, no LDS write instructions. The load
+with buffer.load_to_lds: no registers, no LDS write instructions. The load
 writes lane L's 16 bytes at a wave-uniform LDS address + 16 L, so the
 lanes fill LDS slot after slot, and each lane fetches the unit its slot
-holds (the layout's unit_at, the inverse of its swizzle).
+holds (the layout's unit_at, the inverse of its swizzle). The buffer form,
+not mem.load_to_lds's global one, because its address is two 32-bit
+parts: the lane's offset inside the tile (a VGPR, the same for every
+tile) and the tile's origin (an SGPR). LLVM 20-24 recompute a global
+load's full 64-bit per-lane address every iteration (3-5 vector
+instructions a load) and never pick its scalar-base form in the loop
+(they hoist the offset's zero-extension out of it).
 """
 
 import dataclasses
@@ -32,6 +38,10 @@ from ir import types as T
 from tile.lds import UNIT, KMajor
 
 CONTIGUOUS = ("k", "rows")
+# DirectCopy's buffer spans every i32 byte offset: it copies whole tiles
+# inside the problem, unguarded like TileCopy.load, and its offsets are i32
+# like every element offset here.
+UNCHECKED = 0x7FFFFFFF
 
 
 @dataclasses.dataclass(frozen=True)
@@ -138,7 +148,7 @@ class TileCopy:
 
 @dataclasses.dataclass(frozen=True)
 class DirectCopy:
-    """A whole tile from global memory straight to LDS (mem.load_to_lds):
+    """A whole tile from global memory straight to LDS (buffer.load_to_lds):
     `layout` (lds.KMajor or lds.RowXor) has unit_at, and its units are
     contiguous in the source along its k (`ld` apart from row to row)."""
 
@@ -156,15 +166,24 @@ class DirectCopy:
     def rounds(self):
         return self.layout.nbytes // (self.threads * UNIT)
 
-    def units(self, b, tid):
-        """(row, k) of the unit this lane fetches in each round: the one stored in slot tid + round * threads."""
-        return [self.layout.unit_at(b, b.add(tid, r * self.threads)) for r in range(self.rounds)]
+    def lanes(self, b, tid):
+        """(the source as a buffer, the byte offset from the tile's origin of
+        the unit this lane fetches in each round: the one stored in slot tid +
+        round * threads). The same for every tile: computed once, before the loop."""
+        offsets = []
+        for r in range(self.rounds):
+            row, k = self.layout.unit_at(b, b.add(tid, r * self.threads))
+            offsets.append(b.mul(b.add(b.mul(row, self.ld), k), self.elem.nbytes))
+        return b.buffer_rsrc(self.src, UNCHECKED), offsets
 
-    def issue(self, b, lds, units, row0, k0, wave_at):
-        """Start copying the tile at (row0, k0) to `lds`; `units` from units(),
+    def issue(self, b, lds, lanes, row0, k0, wave_at):
+        """Start copying the tile at (row0, k0) to `lds`; `lanes` from lanes(),
         `wave_at` the byte offset of this wave's first slot (wave-uniform).
+        The tile's origin is the load's wave-uniform offset (an SGPR): the
+        loop's only address arithmetic is scalar (a full per-lane global
+        address cost 3-5 vector instructions per load an iteration).
         Asynchronous: a barrier must come between this and reading the tile."""
-        for r, (row, k) in enumerate(units):
-            at = b.add(b.mul(b.add(row0, row), self.ld), b.add(k0, k))
-            src = b.offset(self.src, b.mul(at, self.elem.nbytes))
-            b.load_to_lds(src, b.offset(lds, b.add(wave_at, r * self.threads * UNIT)))
+        rsrc, offsets = lanes
+        origin = b.mul(b.add(b.mul(row0, self.ld), k0), self.elem.nbytes)
+        for r, at in enumerate(offsets):
+            b.buffer_load_to_lds(rsrc, at, origin, b.offset(lds, b.add(wave_at, r * self.threads * UNIT)))

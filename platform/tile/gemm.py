@@ -15,7 +15,7 @@ The matrix-core main loop:
     loop issues all global loads of tile k+1 into registers, multiplies
     tile k out of LDS while they fly, then writes them to LDS (the one wait).
     On gfx950 (where both operands allow it: _direct) the loads go straight
-    to LDS instead (mem.load_to_lds, global_load_lds_dwordx4: copy.DirectCopy)
+    to LDS instead (buffer.load_to_lds, buffer_load_dwordx4 ... lds: copy.DirectCopy)
     into a second pair of LDS buffers: tile k+1 lands in one while tile k is
     read from the other, and one barrier an iteration (which waits for the
     loads) swaps them (_direct_loop). No prefetch registers, no LDS writes;
@@ -142,14 +142,14 @@ def _transpose_b(arch, ops, elem, frag, span):
 
 
 def _direct(cfg, arch, ops, elem, threads, transpose_b, line_bytes):
-    """Whether the fast loop copies both tiles with mem.load_to_lds
+    """Whether the fast loop copies both tiles with buffer.load_to_lds
     (copy.DirectCopy) into two LDS buffers: asked for, an arch with the
     instruction, and each operand's 16-byte LDS units contiguous in memory:
     A row-major; B column-major, or row-major and read transposed (its LDS
     rows are its k-rows, whole lines: lds.RowXor). Neither gathered: a
     gathered unit may be padding, which must read as zero, and the load
     cannot zero it. Both tiles whole rounds of 16 bytes a lane."""
-    if not (cfg.direct_lds and arch in LDS_OPS["mem.load_to_lds"].archs and ops.a_gather is None and ops.b_gather is None):
+    if not (cfg.direct_lds and arch in LDS_OPS["buffer.load_to_lds"].archs and ops.a_gather is None and ops.b_gather is None):
         return False
     b_units = (transpose_b and cfg.block_n * elem.nbytes % line_bytes == 0) or ops.b_layout == "col"
     whole = all(rows * cfg.block_k * elem.nbytes % (threads * UNIT) == 0 for rows in (cfg.block_m, cfg.block_n))
@@ -306,16 +306,19 @@ def _direct_loop(b, cfg, copy_a, copy_b, lay_a, lay_b, lds_a, lds_b, row0, b_at,
     lds_ops.json's barrier_wait) hands the loaded buffer over and frees the
     read one. A sched_barrier keeps the matrix ops before it: else LLVM
     hoists the barrier, and so the wait, above three of the eight MFMAs.
-    Measured on the 128x128x32 f16 tile with llvm23: 114 VGPRs (116 on the
-    register path), occupancy 4, 4 global_load_lds_dwordx4 and one
-    vmcnt(0) an iteration."""
+    The loads' addresses are a per-lane offset computed once and the
+    tile's origin as their wave-uniform offset (copy.DirectCopy.issue):
+    no vector instruction an iteration. Measured on the 128x128x32 f16
+    tile with llvm23: 110 VGPRs (116 on the register path), occupancy 4,
+    4 buffer_load_dwordx4 ... lds and one vmcnt(0) an iteration, 62
+    instructions (72 with per-lane 64-bit global addresses)."""
     direct_a = DirectCopy(copy_a.src, copy_a.ld, lay_a, copy_a.elem, copy_a.threads)
     direct_b = DirectCopy(copy_b.src, copy_b.ld, lay_b, copy_b.elem, copy_b.threads)
     wave_at = b.readfirstlane(b.mul(w, b.wave_size * UNIT))  # where this wave's slots start: an SGPR, for M0
-    units_a, units_b = direct_a.units(b, tid), direct_b.units(b, tid)
+    lanes_a, lanes_b = direct_a.lanes(b, tid), direct_b.lanes(b, tid)
     with b.if_(b.cmp("gt", k_fast, 0)):
-        direct_a.issue(b, lds_a, units_a, row0, 0, wave_at)
-        direct_b.issue(b, lds_b, units_b, *b_at(0), wave_at)
+        direct_a.issue(b, lds_a, lanes_a, row0, 0, wave_at)
+        direct_b.issue(b, lds_b, lanes_b, *b_at(0), wave_at)
     b.barrier()
     with b.for_range(0, k_fast, cfg.block_k, acc) as fast:
         odd = b.rem(b.div(fast.iv, cfg.block_k), 2)
@@ -323,8 +326,8 @@ def _direct_loop(b, cfg, copy_a, copy_b, lay_a, lay_b, lds_a, lds_b, row0, b_at,
         la, lb = b.offset(lds_a, at_a), b.offset(lds_b, at_b)
         loaded = [fragments(u, la, lb) for u in b.unroll(reads)]
         nxt = b.min(b.add(fast.iv, cfg.block_k), b.sub(k_fast, cfg.block_k))  # the last step reloads itself: no branch
-        direct_a.issue(b, b.offset(lds_a, b.sub(lay_a.nbytes, at_a)), units_a, row0, nxt, wave_at)
-        direct_b.issue(b, b.offset(lds_b, b.sub(lay_b.nbytes, at_b)), units_b, *b_at(nxt), wave_at)
+        direct_a.issue(b, b.offset(lds_a, b.sub(lay_a.nbytes, at_a)), lanes_a, row0, nxt, wave_at)
+        direct_b.issue(b, b.offset(lds_b, b.sub(lay_b.nbytes, at_b)), lanes_b, *b_at(nxt), wave_at)
         sums = list(fast.iters)
         for a_reads, b_reads in loaded:
             sums = mmas(sums, a_reads, b_reads)

@@ -2,6 +2,8 @@
 platform/isa: the shape of code issue 9 asks of the tile blocks. (The figures
 beside Triton's are tools/bench/tile_bench.py's.)"""
 
+import re
+
 import pytest
 
 from arch import arch as archs
@@ -19,8 +21,8 @@ KNOWN = sorted(a for a in TILES_128 if a in flavors.get(TC.flavor).cpus)
 # The tile archs whose main loop pins its prefetch (gemm.PREFETCH_FIRST).
 PINNED = [a for a in KNOWN if archs.get(a).family in PREFETCH_FIRST]
 # The tile archs whose fast loop loads straight to LDS (gemm._direct): the
-# loads are global_load_lds_dwordx4, the tiles double-buffered.
-DIRECT = [a for a in KNOWN if a in LDS_OPS["mem.load_to_lds"].archs]
+# loads are buffer_load_dwordx4 ... lds, the tiles double-buffered.
+DIRECT = [a for a in KNOWN if a in LDS_OPS["buffer.load_to_lds"].archs]
 # The 128x128x32 f16 tiles' LDS: A and B, 8 KiB each; on gfx950 twice over
 # (two buffers a tile, for the direct loads).
 LDS_BYTES = {"gfx942": 16384, "gfx950": 2 * 16384, "gfx1201": 16384, "gfx1250": 16384}
@@ -55,6 +57,27 @@ def rows(kind):
     return [(r["mnemonic"], r["count"], r["bytes"]) for r in kind["by_mnemonic"]]
 
 
+def is_direct(inst):
+    """A load straight to LDS: buffer_load_dwordx4 with the lds modifier."""
+    return inst.mnemonic == "buffer_load_dwordx4" and inst.operands.split()[-1] == "lds"
+
+
+def main_loop(arch):
+    """The f16 tile's main loop instructions, compiled for `arch` by this flavor."""
+    kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
+    compiled = TC.compile(lower(kernel, TC.flavor), arch)
+    return loops.main_loop(objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name], counts.is_matrix).instructions
+
+
+def vgprs(operand):
+    """The VGPRs an operand names: vN or v[a:b]."""
+    one = re.fullmatch(r"v(\d+)", operand)
+    if one:
+        return {int(one.group(1))}
+    span = re.fullmatch(r"v\[(\d+):(\d+)\]", operand)
+    return set(range(int(span.group(1)), int(span.group(2)) + 1)) if span else set()
+
+
 def test_main_loop_issues_four_16_byte_loads_and_one_branch(measured):
     arch, _, report = measured
     loop = report["main_loop"]
@@ -67,14 +90,14 @@ def test_main_loop_issues_four_16_byte_loads_and_one_branch(measured):
 
 
 def test_direct_loads_replace_the_lds_writes_where_the_arch_has_them(measured):
-    # gfx950: the loop's global loads are global_load_lds_dwordx4 (counted as
-    # global loads of 16 bytes), it writes no LDS itself, and its one barrier
-    # both frees the buffer it read and hands over the one loaded.
+    # gfx950: the loop's global loads are buffer_load_dwordx4 ... lds (counted
+    # as global loads of 16 bytes), it writes no LDS itself, and its one
+    # barrier both frees the buffer it read and hands over the one loaded.
     arch, _, report = measured
     loop = report["main_loop"]
     mnemonics = {m for m, _, _ in rows(loop["global_loads"])}
     if arch in DIRECT:
-        assert mnemonics == {"global_load_lds_dwordx4"}, rows(loop["global_loads"])
+        assert mnemonics == {"buffer_load_dwordx4"}, rows(loop["global_loads"])
         assert (loop["lds_writes"]["count"], loop["barriers"]) == (0, 1), (rows(loop["lds_writes"]), loop["barriers"])
     else:
         assert not any("lds" in m for m in mnemonics) and loop["lds_writes"]["count"] > 0, rows(loop["global_loads"])
@@ -141,13 +164,32 @@ def test_the_direct_loads_are_waited_for_before_the_loops_barrier(arch):
     # the barrier with s_waitcnt vmcnt(0) (lds_ops.json's barrier_wait; LLVM
     # 20 alone placed its wait after the barrier, at the next reads, which
     # wait for the wave's own loads only).
-    kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
-    compiled = TC.compile(lower(kernel, TC.flavor), arch)
-    loop = loops.main_loop(objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name], counts.is_matrix).instructions
-    last_load = max(n for n, i in enumerate(loop) if i.mnemonic == "global_load_lds_dwordx4")
+    loop = main_loop(arch)
+    last_load = max(n for n, i in enumerate(loop) if is_direct(i))
     barrier = next(n for n, i in enumerate(loop) if n > last_load and i.mnemonic == "s_barrier")
     waits = [i.operands for i in loop[last_load:barrier] if i.mnemonic == "s_waitcnt"]
     assert any("vmcnt(0)" in w for w in waits), (waits, [i.mnemonic for i in loop])
+
+
+@pytest.mark.parametrize("arch", DIRECT)
+def test_the_direct_loads_take_their_lane_offsets_as_computed_before_the_loop(arch):
+    # A direct load's address is the lane's offset inside the tile, the same
+    # for every tile (copy.DirectCopy.lanes), plus the tile's origin, a
+    # scalar: so no vector instruction of the loop writes a register a
+    # direct load takes its address from, and the loop's only vector
+    # arithmetic besides the matrix ops is the LDS reads' addresses (each at
+    # most one instruction: the buffer's scalar offset added to the lane's).
+    # Per-lane 64-bit global addresses (global_load_lds_dwordx4) cost 3 to 5
+    # vector instructions a load, every iteration.
+    loop = main_loop(arch)
+    vector = [i for i in loop if i.mnemonic.startswith("v_") and not counts.is_matrix(i.mnemonic)]
+    reads = [i for i in loop if i.mnemonic.startswith("ds_read")]
+    assert len(vector) <= len(reads), f"{arch}: {len(vector)} vector instructions for {len(reads)} LDS reads: {[i.mnemonic for i in vector]}"
+    direct = [i for i in loop if is_direct(i)]
+    assert len(direct) == 4, [i.mnemonic for i in loop]
+    written = set().union(*(vgprs(i.operands.split(",")[0].strip()) for i in vector))
+    addresses = set().union(*(vgprs(i.operands.split(",")[0].strip()) for i in direct))
+    assert not written & addresses, f"{arch}: the loop computes direct-load addresses in v{sorted(written & addresses)}: {[(i.mnemonic, i.operands) for i in vector]}"
 
 
 def test_edge_epilogue_is_one_buffer_store_per_element_without_waterfall_loops(instructions):

@@ -104,7 +104,7 @@ def _walk(block):
 @pytest.mark.parametrize("direct_lds", [True, False])
 def test_the_direct_loop_and_the_register_one_match_numpy(direct_lds):
     kernel, grid = _direct_kernel(direct_lds)
-    assert ("mem.load_to_lds" in _ops(kernel)) == direct_lds
+    assert ("buffer.load_to_lds" in _ops(kernel)) == direct_lds
     check(kernel, grid, *DIRECT[1:])
 
 
@@ -113,7 +113,7 @@ def test_without_barriers_the_direct_loads_are_read_before_they_land(monkeypatch
     # access before it: the loop's barrier is what makes the numbers right.
     monkeypatch.setattr(KernelBuilder, "barrier", lambda self: None)
     kernel, grid = _direct_kernel()
-    with pytest.raises(InterpError, match="mem.load: expected no access to LDS bytes a mem.load_to_lds has yet to write"):
+    with pytest.raises(InterpError, match="mem.load: expected no access to LDS bytes a direct-to-LDS load has yet to write"):
         check(kernel, grid, *DIRECT[1:])
 
 
@@ -137,4 +137,4 @@ def test_a_wrong_inverse_map_gives_wrong_numbers(monkeypatch, layout):
 def test_the_direct_loop_is_gfx950s_only():
     for arch in sorted(TILES_128):
         kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
-        assert ("mem.load_to_lds" in _ops(kernel)) == (arch in gemm.LDS_OPS["mem.load_to_lds"].archs), arch
+        assert ("buffer.load_to_lds" in _ops(kernel)) == (arch in gemm.LDS_OPS["buffer.load_to_lds"].archs), arch

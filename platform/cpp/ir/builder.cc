@@ -331,6 +331,12 @@ void KernelBuilder::buffer_store(Value* rsrc, Operand byte_offset, Value* v) {
   emit("buffer.store", {rsrc, off, v}, {});
 }
 
+void KernelBuilder::buffer_load_to_lds(Value* rsrc, Operand voffset, Operand soffset, Value* dst) {
+  Value* v = coerce(*this, voffset, i32());
+  Value* s = coerce(*this, soffset, i32());
+  emit("buffer.load_to_lds", {rsrc, v, s, dst}, {});
+}
+
 Value* KernelBuilder::mma(std::string_view op_id, Value* a, Value* b, Value* c) {
   return emit("matrix.mma", {a, b, c}, {type_of(c, "mma")}, {{"op", std::string(op_id)}}).results[0];
 }

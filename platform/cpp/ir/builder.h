@@ -130,6 +130,8 @@ class KernelBuilder {
   Value* buffer_rsrc(Value* base, Operand nbytes);
   Value* buffer_load(Value* rsrc, Operand byte_offset, const Type* type);
   void buffer_store(Value* rsrc, Operand byte_offset, Value* v);
+  // buffer_load_dwordx4 ... lds (builder.py's buffer_load_to_lds).
+  void buffer_load_to_lds(Value* rsrc, Operand voffset, Operand soffset, Value* dst);
   Value* mma(std::string_view op_id, Value* a, Value* b, Value* c);
 
   // -- run-time control flow --

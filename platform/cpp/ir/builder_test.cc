@@ -102,6 +102,7 @@ ROCKE_TEST(builds_every_op) {
   Value* rsrc = b.buffer_rsrc(x, 4096);
   Value* bl = b.buffer_load(rsrc, 0, S("i16"));
   b.buffer_store(rsrc, 2, b.xor_(bl, bits));
+  b.buffer_load_to_lds(rsrc, 0, 0, lds);
   Value* fa = b.load(x, V("f16", 4));
   Value* acc = b.load(x, V("f32", 4));
   Value* d = b.mma("mma_16x16x16_f16_f32", fa, fa, acc);

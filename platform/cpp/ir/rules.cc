@@ -341,6 +341,16 @@ void buffer_load_rule(const Op& op) {
   access(op, op.result()->type, kBufferSpace, op.operands[0]->type);
 }
 
+void buffer_load_to_lds_rule(const Op& op) {
+  const Type* rsrc = op.operands[0]->type;
+  const Type* voffset = op.operands[1]->type;
+  const Type* soffset = op.operands[2]->type;
+  const Type* dst = op.operands[3]->type;
+  EXPECT(rsrc == T().buffer, op, "a ptr<buffer> source", rsrc->str());
+  EXPECT(voffset == T().i32 && soffset == T().i32, op, "i32 lane and wave byte offsets", voffset->str() + ", " + soffset->str());
+  EXPECT(dst == T().lds, op, "a ptr<lds> destination", dst->str());
+}
+
 void buffer_store_rule(const Op& op) {
   EXPECT(op.operands[1]->type == T().i32, op, "an i32 byte offset", op.operands[1]->type->str());
   access(op, op.operands[2]->type, kBufferSpace, op.operands[0]->type);
@@ -449,6 +459,7 @@ const std::map<std::string_view, Rule>& rules() {
       {"buffer.rsrc", rsrc_rule},
       {"buffer.load", buffer_load_rule},
       {"buffer.store", buffer_store_rule},
+      {"buffer.load_to_lds", buffer_load_to_lds_rule},
       {"matrix.mma", mma_rule},
       {"scf.for", for_rule},
       {"scf.if", if_rule},

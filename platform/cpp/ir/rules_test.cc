@@ -193,6 +193,11 @@ ROCKE_TEST(memory_rules) {
   BAD((OpSpec{"mem.load_to_lds", {P("lds"), P("lds")}, {}}), "mem.load_to_lds: expected a ptr<global> source, got ptr<lds>");
   BAD((OpSpec{"mem.load_to_lds", {P("global"), P("global")}, {}}), "mem.load_to_lds: expected a ptr<lds> destination, got ptr<global>");
   GOOD((OpSpec{"mem.load_to_lds", {P("global"), P("lds")}, {}}));
+  BAD((OpSpec{"buffer.load_to_lds", {P("global"), S("i32"), S("i32"), P("lds")}, {}}), "buffer.load_to_lds: expected a ptr<buffer> source, got ptr<global>");
+  BAD((OpSpec{"buffer.load_to_lds", {P("buffer"), S("i64"), S("i32"), P("lds")}, {}}),
+      "buffer.load_to_lds: expected i32 lane and wave byte offsets, got i64, i32");
+  BAD((OpSpec{"buffer.load_to_lds", {P("buffer"), S("i32"), S("i32"), P("global")}, {}}), "buffer.load_to_lds: expected a ptr<lds> destination, got ptr<global>");
+  GOOD((OpSpec{"buffer.load_to_lds", {P("buffer"), S("i32"), S("i32"), P("lds")}, {}}));
   BAD((OpSpec{"mem.offset", {P("buffer"), S("i32")}, {P("buffer")}}), "mem.offset: expected a non-buffer pointer, got ptr<buffer>");
   BAD((OpSpec{"mem.offset", {P("global"), S("i16")}, {P("global")}}), "mem.offset: expected an i32 or i64 byte offset, got i16");
   BAD((OpSpec{"mem.offset", {P("global"), S("i64")}, {P("lds")}}), "mem.offset: expected result ptr<global>, got ptr<lds>");

@@ -307,6 +307,13 @@ Names lower_load_to_lds(Emitter& e, const Op& op) {
   return {};
 }
 
+Names lower_buffer_load_to_lds(Emitter& e, const Op& op) {
+  // 16 bytes per lane; no immediate offset; aux 0 (default cache policy).
+  e.call("void", lds_op(e, op),
+         {e.arg(op.operands[0]), e.arg(op.operands[3]), "i32 16", e.arg(op.operands[1]), e.arg(op.operands[2]), "i32 0", "i32 0"});
+  return {};
+}
+
 Names lower_sched_barrier(Emitter& e, const Op&) {
   e.call("void", intrinsic("sched_barrier"), {"i32 0"});  // mask 0: no instruction crosses
   return {};
@@ -527,6 +534,7 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"buffer.rsrc", lower_rsrc},
       {"buffer.load", lower_buffer_load},
       {"buffer.store", lower_buffer_store},
+      {"buffer.load_to_lds", lower_buffer_load_to_lds},
       {"matrix.mma", lower_mma},
       {"scf.for", lower_for},
       {"scf.if", lower_if},

@@ -86,6 +86,25 @@ ROCKE_TEST(gfx950_memory_ops_and_their_refusal_elsewhere) {
                "supported arch, or a different op for this one.");
 }
 
+ROCKE_TEST(buffer_load_to_lds_takes_the_lane_offset_then_the_wave_offset) {
+  // lower_test.py's test of the same name.
+  const std::string body =
+      "  %0 = mem.lds_alloc() {align = 16, bytes = 1024} : ptr<lds>\n"
+      "  %1 = arith.const() {value = 4096} : i32\n"
+      "  %2 = buffer.rsrc(%out, %1) : ptr<buffer>\n"
+      "  %3 = gpu.lane_id() : i32\n"
+      "  %4 = arith.const() {value = 32} : i32\n"
+      "  buffer.load_to_lds(%2, %3, %4, %0)\n"
+      "  gpu.barrier()\n";
+  std::string out = lowered("gfx950", body, "llvm22");
+  CHECK(out.find("  call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %v1, ptr addrspace(3) @rocke.lds.0, i32 16, i32 %v3, i32 32, "
+                 "i32 0, i32 0)\n") != std::string::npos);
+  CHECK(out.find("  call void @llvm.amdgcn.s.waitcnt(i32 3952)\n") != std::string::npos);
+  CHECK_THROWS(lower::ArchDomainError, lowered("gfx942", body, "llvm22"),
+               "buffer.load_to_lds: no instruction for llvm.amdgcn.raw.ptr.buffer.load.lds on gfx942 with llvm22; supported on: gfx950. "
+               "Choose a supported arch, or a different op for this one.");
+}
+
 ROCKE_TEST(refusals_are_worded_as_python) {
   // flavors.get and flavors.check_arch.
   CHECK_THROWS(lower::ArchDomainError, lowered("gfx942", "", "llvm19"), "flavor: expected one of llvm20, llvm22, llvm23, llvm24, got 'llvm19'");

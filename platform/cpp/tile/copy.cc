@@ -15,6 +15,8 @@ using ir::Value;
 
 // copy.CONTIGUOUS
 constexpr std::string_view kContiguous[] = {"k", "rows"};
+// DirectCopy's buffer spans every i32 byte offset (copy.UNCHECKED says why).
+constexpr int kUnchecked = 0x7FFFFFFF;
 
 std::string tuple_repr() {
   std::string out = "(";
@@ -204,27 +206,28 @@ DirectCopy::DirectCopy(Value* src, ir::Operand ld, SlotLayout layout, const ir::
 
 int DirectCopy::rounds() const { return static_cast<int>(layout_.nbytes() / (std::int64_t{threads_} * kUnit)); }
 
-std::vector<std::pair<Value*, Value*>> DirectCopy::units(KernelBuilder& b, Value* tid) const {
-  std::vector<std::pair<Value*, Value*>> out;
+DirectLanes DirectCopy::lanes(KernelBuilder& b, Value* tid) const {
+  DirectLanes out;
   for (int r = 0; r < rounds(); ++r) {
     Value* slot = b.add(tid, r * threads_);
-    out.push_back(layout_.unit_at(b, slot));
+    auto [row, k] = layout_.unit_at(b, slot);
+    Value* line = b.mul(row, ld_);
+    Value* at = b.add(line, k);
+    out.offsets.push_back(b.mul(at, elem_->nbytes()));
   }
+  out.rsrc = b.buffer_rsrc(src_, kUnchecked);
   return out;
 }
 
-void DirectCopy::issue(KernelBuilder& b, Value* lds, const std::vector<std::pair<Value*, Value*>>& units,
-                       ir::Operand row0, ir::Operand k0, Value* wave_at) const {
-  for (std::size_t r = 0; r < units.size(); ++r) {
-    Value* row = b.add(row0, units[r].first);
-    Value* line = b.mul(row, ld_);
-    Value* k = b.add(k0, units[r].second);
-    Value* at = b.add(line, k);
-    Value* bytes = b.mul(at, elem_->nbytes());
-    Value* src = b.offset(src_, bytes);
+void DirectCopy::issue(KernelBuilder& b, Value* lds, const DirectLanes& lanes, ir::Operand row0, ir::Operand k0,
+                       Value* wave_at) const {
+  Value* line = b.mul(row0, ld_);
+  Value* at = b.add(line, k0);
+  Value* origin = b.mul(at, elem_->nbytes());
+  for (std::size_t r = 0; r < lanes.offsets.size(); ++r) {
     Value* slot = b.add(wave_at, static_cast<int>(r) * threads_ * kUnit);
     Value* dst = b.offset(lds, slot);
-    b.load_to_lds(src, dst);
+    b.buffer_load_to_lds(lanes.rsrc, lanes.offsets[r], origin, dst);
   }
 }
 

@@ -54,12 +54,20 @@ class TileCopy {
   int threads_;
 };
 
-// A whole tile straight from global memory to LDS with mem.load_to_lds
+// What DirectCopy::issue needs, the same for every tile (copy.DirectCopy.lanes):
+// the source as a buffer, and the byte offset from the tile's origin of the
+// unit this lane fetches in each round.
+struct DirectLanes {
+  ir::Value* rsrc;
+  std::vector<ir::Value*> offsets;
+};
+
+// A whole tile straight from global memory to LDS with buffer.load_to_lds
 // (copy.DirectCopy, which says how lanes map to LDS slots).
 //
 //   DirectCopy copy(a, lda, KMajor(128, 32, 2, 256), scalar("f16"), 256);
-//   auto units = copy.units(b, tid);
-//   copy.issue(b, lds, units, row0, k0, wave_at);
+//   DirectLanes lanes = copy.lanes(b, tid);
+//   copy.issue(b, lds, lanes, row0, k0, wave_at);
 class DirectCopy {
  public:
   // std::invalid_argument, worded as Python's ValueError, unless the tile is
@@ -67,13 +75,14 @@ class DirectCopy {
   DirectCopy(ir::Value* src, ir::Operand ld, SlotLayout layout, const ir::Type* elem, int threads);
 
   int rounds() const;
-  // (row, k) of the unit this lane fetches in each round.
-  std::vector<std::pair<ir::Value*, ir::Value*>> units(ir::KernelBuilder& b, ir::Value* tid) const;
+  // Computed once, before the loop (copy.DirectCopy.lanes).
+  DirectLanes lanes(ir::KernelBuilder& b, ir::Value* tid) const;
   // Starts copying the tile at (row0, k0) to `lds`; `wave_at` is the byte
-  // offset of this wave's first slot (wave-uniform). Asynchronous: a barrier
-  // must come between this and reading the tile.
-  void issue(ir::KernelBuilder& b, ir::Value* lds, const std::vector<std::pair<ir::Value*, ir::Value*>>& units,
-             ir::Operand row0, ir::Operand k0, ir::Value* wave_at) const;
+  // offset of this wave's first slot (wave-uniform); the tile's origin is
+  // the loads' wave-uniform offset. Asynchronous: a barrier must come
+  // between this and reading the tile.
+  void issue(ir::KernelBuilder& b, ir::Value* lds, const DirectLanes& lanes, ir::Operand row0, ir::Operand k0,
+             ir::Value* wave_at) const;
 
  private:
   ir::Value* src_;

@@ -74,13 +74,13 @@ bool transpose_b(std::string_view arch, const Operands& ops, int elem_bytes, con
   return false;
 }
 
-// Whether the fast loop copies both tiles with mem.load_to_lds into two LDS
+// Whether the fast loop copies both tiles with buffer.load_to_lds into two LDS
 // buffers (gemm._direct, which says when and why).
 bool direct_lds(const GemmConfig& cfg, std::string_view arch, const Operands& ops, int elem_bytes, int threads,
                 bool tr_b, int line_bytes) {
   bool has = false;
   for (const auto& row : rocke::data::lds_ops::kOps) {
-    if (row.name == "mem.load_to_lds") has = std::find(row.archs.begin(), row.archs.end(), arch) != row.archs.end();
+    if (row.name == "buffer.load_to_lds") has = std::find(row.archs.begin(), row.archs.end(), arch) != row.archs.end();
   }
   if (!(cfg.direct_lds && has && !ops.a_gather && !ops.b_gather)) return false;
   const bool b_units = (tr_b && cfg.block_n * elem_bytes % line_bytes == 0) || ops.b_layout == "col";
@@ -402,12 +402,12 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
                                           : DirectCopy(ops.b, ops.ldb, lay_b, bits, threads);
     Value* wave_bytes = b.mul(w, wave * kUnit);
     Value* wave_at = b.readfirstlane(wave_bytes);  // where this wave's slots start: an SGPR, for M0
-    const auto units_a = direct_a.units(b, tid);
-    const auto units_b = direct_b.units(b, tid);
+    const DirectLanes lanes_a = direct_a.lanes(b, tid);
+    const DirectLanes lanes_b = direct_b.lanes(b, tid);
     Value* any_fast = b.cmp("gt", k_fast, 0);
     b.if_(any_fast, {}, [&] {
-      direct_a.issue(b, lds_a, units_a, row0, 0, wave_at);
-      direct_b.issue(b, lds_b, units_b, b_row0(0), b_k0(0), wave_at);
+      direct_a.issue(b, lds_a, lanes_a, row0, 0, wave_at);
+      direct_b.issue(b, lds_b, lanes_b, b_row0(0), b_k0(0), wave_at);
     });
     b.barrier();
     fast = b.for_range(0, k_fast, cfg.block_k, acc, [&](const ir::Loop& loop) {
@@ -424,10 +424,10 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
       Value* nxt = b.min(after, last);  // the last step reloads itself: no branch
       Value* other_a = b.sub(static_cast<int>(lay_a.nbytes()), at_a);
       Value* to_a = b.offset(lds_a, other_a);
-      direct_a.issue(b, to_a, units_a, row0, nxt, wave_at);
+      direct_a.issue(b, to_a, lanes_a, row0, nxt, wave_at);
       Value* other_b = b.sub(static_cast<int>(b_bytes), at_b);
       Value* to_b = b.offset(lds_b, other_b);
-      direct_b.issue(b, to_b, units_b, b_row0(nxt), b_k0(nxt), wave_at);
+      direct_b.issue(b, to_b, lanes_b, b_row0(nxt), b_k0(nxt), wave_at);
       std::vector<Value*> sums = loop.iters;
       for (const Reads& reads : loaded) sums = mmas(sums, reads);
       b.sched_barrier();

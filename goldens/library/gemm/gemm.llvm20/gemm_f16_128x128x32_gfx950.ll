@@ -211,72 +211,68 @@ entry:
   %v200 = sdiv i32 %v199, 4
   %v201 = srem i32 %v199, 4
   %v202 = mul i32 %v201, 8
-  %v203 = add i32 %v4, 256
-  %v204 = sdiv i32 %v203, 16
-  %v205 = mul i32 %v204, 16
-  %v206 = srem i32 %v203, 16
-  %v207 = srem i32 %v204, 8
-  %v208 = shl i32 %v207, 1
-  %v209 = xor i32 %v207, %v208
-  %v210 = srem i32 %v209, 16
-  %v211 = xor i32 %v206, %v210
-  %v212 = add i32 %v205, %v211
-  %v213 = sdiv i32 %v212, 4
-  %v214 = srem i32 %v212, 4
-  %v215 = mul i32 %v214, 8
-  %v216 = add i32 %v4, 0
-  %v217 = sdiv i32 %v216, 16
-  %v218 = srem i32 %v216, 16
-  %v219 = srem i32 %v217, 4
-  %v220 = mul i32 %v219, 4
-  %v221 = xor i32 %v218, %v220
-  %v222 = mul i32 %v221, 8
-  %v223 = add i32 %v4, 256
+  %v203 = mul i32 %v200, %arg.k
+  %v204 = add i32 %v203, %v202
+  %v205 = mul i32 %v204, 2
+  %v206 = add i32 %v4, 256
+  %v207 = sdiv i32 %v206, 16
+  %v208 = mul i32 %v207, 16
+  %v209 = srem i32 %v206, 16
+  %v210 = srem i32 %v207, 8
+  %v211 = shl i32 %v210, 1
+  %v212 = xor i32 %v210, %v211
+  %v213 = srem i32 %v212, 16
+  %v214 = xor i32 %v209, %v213
+  %v215 = add i32 %v208, %v214
+  %v216 = sdiv i32 %v215, 4
+  %v217 = srem i32 %v215, 4
+  %v218 = mul i32 %v217, 8
+  %v219 = mul i32 %v216, %arg.k
+  %v220 = add i32 %v219, %v218
+  %v221 = mul i32 %v220, 2
+  %v222 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %arg.a, i16 0, i32 2147483647, i32 131072)
+  %v223 = add i32 %v4, 0
   %v224 = sdiv i32 %v223, 16
   %v225 = srem i32 %v223, 16
   %v226 = srem i32 %v224, 4
   %v227 = mul i32 %v226, 4
   %v228 = xor i32 %v225, %v227
   %v229 = mul i32 %v228, 8
-  %v230 = icmp sgt i32 %v171, 0
-  br i1 %v230, label %if.then0, label %if.else1
+  %v230 = mul i32 %v224, %arg.n
+  %v231 = add i32 %v230, %v229
+  %v232 = mul i32 %v231, 2
+  %v233 = add i32 %v4, 256
+  %v234 = sdiv i32 %v233, 16
+  %v235 = srem i32 %v233, 16
+  %v236 = srem i32 %v234, 4
+  %v237 = mul i32 %v236, 4
+  %v238 = xor i32 %v235, %v237
+  %v239 = mul i32 %v238, 8
+  %v240 = mul i32 %v234, %arg.n
+  %v241 = add i32 %v240, %v239
+  %v242 = mul i32 %v241, 2
+  %v243 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %arg.b, i16 0, i32 2147483647, i32 131072)
+  %v244 = icmp sgt i32 %v171, 0
+  br i1 %v244, label %if.then0, label %if.else1
 if.then0:
-  %v231 = add i32 %v1, %v200
-  %v232 = mul i32 %v231, %arg.k
-  %v233 = add i32 0, %v202
-  %v234 = add i32 %v232, %v233
-  %v235 = mul i32 %v234, 2
-  %v236 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v235
-  %v237 = add i32 %v189, 0
-  %v238 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v237
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v236, ptr addrspace(3) %v238, i32 16, i32 0, i32 0)
-  %v239 = add i32 %v1, %v213
-  %v240 = mul i32 %v239, %arg.k
-  %v241 = add i32 0, %v215
-  %v242 = add i32 %v240, %v241
-  %v243 = mul i32 %v242, 2
-  %v244 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v243
-  %v245 = add i32 %v189, 4096
-  %v246 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v245
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v244, ptr addrspace(3) %v246, i32 16, i32 0, i32 0)
-  %v247 = add i32 0, %v217
-  %v248 = mul i32 %v247, %arg.n
-  %v249 = add i32 %v3, %v222
-  %v250 = add i32 %v248, %v249
-  %v251 = mul i32 %v250, 2
-  %v252 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v251
-  %v253 = add i32 %v189, 0
-  %v254 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v253
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v252, ptr addrspace(3) %v254, i32 16, i32 0, i32 0)
-  %v255 = add i32 0, %v224
-  %v256 = mul i32 %v255, %arg.n
-  %v257 = add i32 %v3, %v229
-  %v258 = add i32 %v256, %v257
-  %v259 = mul i32 %v258, 2
-  %v260 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v259
-  %v261 = add i32 %v189, 4096
-  %v262 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v261
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v260, ptr addrspace(3) %v262, i32 16, i32 0, i32 0)
+  %v245 = mul i32 %v1, %arg.k
+  %v246 = add i32 %v245, 0
+  %v247 = mul i32 %v246, 2
+  %v248 = add i32 %v189, 0
+  %v249 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v248
+  call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %v222, ptr addrspace(3) %v249, i32 16, i32 %v205, i32 %v247, i32 0, i32 0)
+  %v250 = add i32 %v189, 4096
+  %v251 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v250
+  call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %v222, ptr addrspace(3) %v251, i32 16, i32 %v221, i32 %v247, i32 0, i32 0)
+  %v252 = mul i32 0, %arg.n
+  %v253 = add i32 %v252, %v3
+  %v254 = mul i32 %v253, 2
+  %v255 = add i32 %v189, 0
+  %v256 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v255
+  call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %v243, ptr addrspace(3) %v256, i32 16, i32 %v232, i32 %v254, i32 0, i32 0)
+  %v257 = add i32 %v189, 4096
+  %v258 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v257
+  call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %v243, ptr addrspace(3) %v258, i32 16, i32 %v242, i32 %v254, i32 0, i32 0)
   br label %if.end2
 if.else1:
   br label %if.end2
@@ -287,116 +283,98 @@ if.end2:
   fence syncscope("workgroup") acquire
   br label %for.head3
 for.head3:
-  %v263 = phi i32 [ 0, %if.end2 ], [ %v350, %for.body4 ]
-  %v264 = phi <16 x float> [ %v187, %if.end2 ], [ %v346, %for.body4 ]
-  %v265 = phi <16 x float> [ %v187, %if.end2 ], [ %v348, %for.body4 ]
-  %v266 = phi <16 x float> [ %v187, %if.end2 ], [ %v347, %for.body4 ]
-  %v267 = phi <16 x float> [ %v187, %if.end2 ], [ %v349, %for.body4 ]
-  %v268 = icmp slt i32 %v263, %v171
-  br i1 %v268, label %for.body4, label %for.exit5
+  %v259 = phi i32 [ 0, %if.end2 ], [ %v328, %for.body4 ]
+  %v260 = phi <16 x float> [ %v187, %if.end2 ], [ %v324, %for.body4 ]
+  %v261 = phi <16 x float> [ %v187, %if.end2 ], [ %v326, %for.body4 ]
+  %v262 = phi <16 x float> [ %v187, %if.end2 ], [ %v325, %for.body4 ]
+  %v263 = phi <16 x float> [ %v187, %if.end2 ], [ %v327, %for.body4 ]
+  %v264 = icmp slt i32 %v259, %v171
+  br i1 %v264, label %for.body4, label %for.exit5
 for.body4:
-  %v269 = sdiv i32 %v263, 32
-  %v270 = srem i32 %v269, 2
-  %v271 = mul i32 %v270, 8192
-  %v272 = mul i32 %v270, 8192
-  %v273 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v271
-  %v274 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v272
-  %v275 = getelementptr inbounds i8, ptr addrspace(3) %v273, i32 %v36
-  %v276 = load <8 x half>, ptr addrspace(3) %v275, align 2
-  %v277 = getelementptr inbounds i8, ptr addrspace(3) %v273, i32 %v37
-  %v278 = load <8 x half>, ptr addrspace(3) %v277, align 2
-  %v279 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v77
-  %v280 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v279)
-  %v281 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v102
-  %v282 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v281)
-  %v283 = shufflevector <4 x half> %v280, <4 x half> %v282, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v284 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v88
-  %v285 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v284)
-  %v286 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v113
-  %v287 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v286)
-  %v288 = shufflevector <4 x half> %v285, <4 x half> %v287, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v289 = getelementptr inbounds i8, ptr addrspace(3) %v273, i32 %v56
-  %v290 = load <8 x half>, ptr addrspace(3) %v289, align 2
-  %v291 = getelementptr inbounds i8, ptr addrspace(3) %v273, i32 %v57
-  %v292 = load <8 x half>, ptr addrspace(3) %v291, align 2
-  %v293 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v127
-  %v294 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v293)
-  %v295 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v152
-  %v296 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v295)
-  %v297 = shufflevector <4 x half> %v294, <4 x half> %v296, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v298 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v138
-  %v299 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v298)
-  %v300 = getelementptr inbounds i8, ptr addrspace(3) %v274, i32 %v163
-  %v301 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v300)
-  %v302 = shufflevector <4 x half> %v299, <4 x half> %v301, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v303 = add i32 %v263, 32
-  %v304 = sub i32 %v171, 32
-  %v305 = call i32 @llvm.smin.i32(i32 %v303, i32 %v304)
-  %v306 = sub i32 8192, %v271
-  %v307 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v306
-  %v308 = add i32 %v1, %v200
-  %v309 = mul i32 %v308, %arg.k
-  %v310 = add i32 %v305, %v202
-  %v311 = add i32 %v309, %v310
-  %v312 = mul i32 %v311, 2
-  %v313 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v312
-  %v314 = add i32 %v189, 0
-  %v315 = getelementptr inbounds i8, ptr addrspace(3) %v307, i32 %v314
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v313, ptr addrspace(3) %v315, i32 16, i32 0, i32 0)
-  %v316 = add i32 %v1, %v213
-  %v317 = mul i32 %v316, %arg.k
-  %v318 = add i32 %v305, %v215
-  %v319 = add i32 %v317, %v318
-  %v320 = mul i32 %v319, 2
-  %v321 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v320
-  %v322 = add i32 %v189, 4096
-  %v323 = getelementptr inbounds i8, ptr addrspace(3) %v307, i32 %v322
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v321, ptr addrspace(3) %v323, i32 16, i32 0, i32 0)
-  %v324 = sub i32 8192, %v272
-  %v325 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v324
-  %v326 = add i32 %v305, %v217
-  %v327 = mul i32 %v326, %arg.n
-  %v328 = add i32 %v3, %v222
-  %v329 = add i32 %v327, %v328
-  %v330 = mul i32 %v329, 2
-  %v331 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v330
-  %v332 = add i32 %v189, 0
-  %v333 = getelementptr inbounds i8, ptr addrspace(3) %v325, i32 %v332
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v331, ptr addrspace(3) %v333, i32 16, i32 0, i32 0)
-  %v334 = add i32 %v305, %v224
-  %v335 = mul i32 %v334, %arg.n
-  %v336 = add i32 %v3, %v229
-  %v337 = add i32 %v335, %v336
-  %v338 = mul i32 %v337, 2
-  %v339 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v338
-  %v340 = add i32 %v189, 4096
-  %v341 = getelementptr inbounds i8, ptr addrspace(3) %v325, i32 %v340
-  call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v339, ptr addrspace(3) %v341, i32 16, i32 0, i32 0)
-  %v342 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v283, <8 x half> %v276, <16 x float> %v264, i32 0, i32 0, i32 0)
-  %v343 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v283, <8 x half> %v278, <16 x float> %v266, i32 0, i32 0, i32 0)
-  %v344 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v288, <8 x half> %v276, <16 x float> %v265, i32 0, i32 0, i32 0)
-  %v345 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v288, <8 x half> %v278, <16 x float> %v267, i32 0, i32 0, i32 0)
-  %v346 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v297, <8 x half> %v290, <16 x float> %v342, i32 0, i32 0, i32 0)
-  %v347 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v297, <8 x half> %v292, <16 x float> %v343, i32 0, i32 0, i32 0)
-  %v348 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v302, <8 x half> %v290, <16 x float> %v344, i32 0, i32 0, i32 0)
-  %v349 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v302, <8 x half> %v292, <16 x float> %v345, i32 0, i32 0, i32 0)
+  %v265 = sdiv i32 %v259, 32
+  %v266 = srem i32 %v265, 2
+  %v267 = mul i32 %v266, 8192
+  %v268 = mul i32 %v266, 8192
+  %v269 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v267
+  %v270 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v268
+  %v271 = getelementptr inbounds i8, ptr addrspace(3) %v269, i32 %v36
+  %v272 = load <8 x half>, ptr addrspace(3) %v271, align 2
+  %v273 = getelementptr inbounds i8, ptr addrspace(3) %v269, i32 %v37
+  %v274 = load <8 x half>, ptr addrspace(3) %v273, align 2
+  %v275 = getelementptr inbounds i8, ptr addrspace(3) %v270, i32 %v77
+  %v276 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v275)
+  %v277 = getelementptr inbounds i8, ptr addrspace(3) %v270, i32 %v102
+  %v278 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v277)
+  %v279 = shufflevector <4 x half> %v276, <4 x half> %v278, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v280 = getelementptr inbounds i8, ptr addrspace(3) %v270, i32 %v88
+  %v281 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v280)
+  %v282 = getelementptr inbounds i8, ptr addrspace(3) %v270, i32 %v113
+  %v283 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v282)
+  %v284 = shufflevector <4 x half> %v281, <4 x half> %v283, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v285 = getelementptr inbounds i8, ptr addrspace(3) %v269, i32 %v56
+  %v286 = load <8 x half>, ptr addrspace(3) %v285, align 2
+  %v287 = getelementptr inbounds i8, ptr addrspace(3) %v269, i32 %v57
+  %v288 = load <8 x half>, ptr addrspace(3) %v287, align 2
+  %v289 = getelementptr inbounds i8, ptr addrspace(3) %v270, i32 %v127
+  %v290 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v289)
+  %v291 = getelementptr inbounds i8, ptr addrspace(3) %v270, i32 %v152
+  %v292 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v291)
+  %v293 = shufflevector <4 x half> %v290, <4 x half> %v292, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v294 = getelementptr inbounds i8, ptr addrspace(3) %v270, i32 %v138
+  %v295 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v294)
+  %v296 = getelementptr inbounds i8, ptr addrspace(3) %v270, i32 %v163
+  %v297 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v296)
+  %v298 = shufflevector <4 x half> %v295, <4 x half> %v297, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v299 = add i32 %v259, 32
+  %v300 = sub i32 %v171, 32
+  %v301 = call i32 @llvm.smin.i32(i32 %v299, i32 %v300)
+  %v302 = sub i32 8192, %v267
+  %v303 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v302
+  %v304 = mul i32 %v1, %arg.k
+  %v305 = add i32 %v304, %v301
+  %v306 = mul i32 %v305, 2
+  %v307 = add i32 %v189, 0
+  %v308 = getelementptr inbounds i8, ptr addrspace(3) %v303, i32 %v307
+  call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %v222, ptr addrspace(3) %v308, i32 16, i32 %v205, i32 %v306, i32 0, i32 0)
+  %v309 = add i32 %v189, 4096
+  %v310 = getelementptr inbounds i8, ptr addrspace(3) %v303, i32 %v309
+  call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %v222, ptr addrspace(3) %v310, i32 16, i32 %v221, i32 %v306, i32 0, i32 0)
+  %v311 = sub i32 8192, %v268
+  %v312 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v311
+  %v313 = mul i32 %v301, %arg.n
+  %v314 = add i32 %v313, %v3
+  %v315 = mul i32 %v314, 2
+  %v316 = add i32 %v189, 0
+  %v317 = getelementptr inbounds i8, ptr addrspace(3) %v312, i32 %v316
+  call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %v243, ptr addrspace(3) %v317, i32 16, i32 %v232, i32 %v315, i32 0, i32 0)
+  %v318 = add i32 %v189, 4096
+  %v319 = getelementptr inbounds i8, ptr addrspace(3) %v312, i32 %v318
+  call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %v243, ptr addrspace(3) %v319, i32 16, i32 %v242, i32 %v315, i32 0, i32 0)
+  %v320 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v279, <8 x half> %v272, <16 x float> %v260, i32 0, i32 0, i32 0)
+  %v321 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v279, <8 x half> %v274, <16 x float> %v262, i32 0, i32 0, i32 0)
+  %v322 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v284, <8 x half> %v272, <16 x float> %v261, i32 0, i32 0, i32 0)
+  %v323 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v284, <8 x half> %v274, <16 x float> %v263, i32 0, i32 0, i32 0)
+  %v324 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v293, <8 x half> %v286, <16 x float> %v320, i32 0, i32 0, i32 0)
+  %v325 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v293, <8 x half> %v288, <16 x float> %v321, i32 0, i32 0, i32 0)
+  %v326 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v298, <8 x half> %v286, <16 x float> %v322, i32 0, i32 0, i32 0)
+  %v327 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v298, <8 x half> %v288, <16 x float> %v323, i32 0, i32 0, i32 0)
   call void @llvm.amdgcn.sched.barrier(i32 0)
   call void @llvm.amdgcn.s.waitcnt(i32 3952)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v350 = add i32 %v263, 32
+  %v328 = add i32 %v259, 32
   br label %for.head3
 for.exit5:
   br label %for.head6
 for.head6:
-  %v351 = phi i32 [ %v171, %for.exit5 ], [ %v457, %for.exit17 ]
-  %v352 = phi <16 x float> [ %v264, %for.exit5 ], [ %v453, %for.exit17 ]
-  %v353 = phi <16 x float> [ %v265, %for.exit5 ], [ %v455, %for.exit17 ]
-  %v354 = phi <16 x float> [ %v266, %for.exit5 ], [ %v454, %for.exit17 ]
-  %v355 = phi <16 x float> [ %v267, %for.exit5 ], [ %v456, %for.exit17 ]
-  %v356 = icmp slt i32 %v351, %arg.k
-  br i1 %v356, label %for.body7, label %for.exit8
+  %v329 = phi i32 [ %v171, %for.exit5 ], [ %v435, %for.exit17 ]
+  %v330 = phi <16 x float> [ %v260, %for.exit5 ], [ %v431, %for.exit17 ]
+  %v331 = phi <16 x float> [ %v261, %for.exit5 ], [ %v433, %for.exit17 ]
+  %v332 = phi <16 x float> [ %v262, %for.exit5 ], [ %v432, %for.exit17 ]
+  %v333 = phi <16 x float> [ %v263, %for.exit5 ], [ %v434, %for.exit17 ]
+  %v334 = icmp slt i32 %v329, %arg.k
+  br i1 %v334, label %for.body7, label %for.exit8
 for.body7:
   call void @llvm.amdgcn.s.waitcnt(i32 3952)
   fence syncscope("workgroup") release
@@ -404,1170 +382,1170 @@ for.body7:
   fence syncscope("workgroup") acquire
   br label %for.head9
 for.head9:
-  %v357 = phi i32 [ %v4, %for.body7 ], [ %v391, %if.end14 ]
-  %v358 = icmp slt i32 %v357, 4096
-  br i1 %v358, label %for.body10, label %for.exit11
+  %v335 = phi i32 [ %v4, %for.body7 ], [ %v369, %if.end14 ]
+  %v336 = icmp slt i32 %v335, 4096
+  br i1 %v336, label %for.body10, label %for.exit11
 for.body10:
-  %v359 = sdiv i32 %v357, 32
-  %v360 = srem i32 %v357, 32
-  %v361 = add i32 %v1, %v359
-  %v362 = mul i32 %v361, %arg.k
-  %v363 = add i32 %v351, %v360
-  %v364 = add i32 %v362, %v363
-  %v365 = add i32 %v1, %v359
-  %v366 = icmp slt i32 %v365, %arg.m
-  %v367 = add i32 %v351, %v360
-  %v368 = icmp slt i32 %v367, %arg.k
-  %v369 = and i1 %v366, %v368
-  br i1 %v369, label %if.then12, label %if.else13
+  %v337 = sdiv i32 %v335, 32
+  %v338 = srem i32 %v335, 32
+  %v339 = add i32 %v1, %v337
+  %v340 = mul i32 %v339, %arg.k
+  %v341 = add i32 %v329, %v338
+  %v342 = add i32 %v340, %v341
+  %v343 = add i32 %v1, %v337
+  %v344 = icmp slt i32 %v343, %arg.m
+  %v345 = add i32 %v329, %v338
+  %v346 = icmp slt i32 %v345, %arg.k
+  %v347 = and i1 %v344, %v346
+  br i1 %v347, label %if.then12, label %if.else13
 if.then12:
-  %v370 = mul i32 %v364, 2
-  %v371 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v370
-  %v372 = load half, ptr addrspace(1) %v371, align 2
+  %v348 = mul i32 %v342, 2
+  %v349 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v348
+  %v350 = load half, ptr addrspace(1) %v349, align 2
   br label %if.end14
 if.else13:
   br label %if.end14
 if.end14:
-  %v373 = phi half [ %v372, %if.then12 ], [ 0xH0000, %if.else13 ]
-  %v374 = mul i32 %v360, 2
-  %v375 = mul i32 %v359, 4
-  %v376 = sdiv i32 %v374, 16
-  %v377 = add i32 %v375, %v376
-  %v378 = sdiv i32 %v377, 16
-  %v379 = srem i32 %v378, 8
-  %v380 = shl i32 %v379, 1
-  %v381 = xor i32 %v379, %v380
-  %v382 = srem i32 %v381, 16
-  %v383 = srem i32 %v377, 16
-  %v384 = xor i32 %v383, %v382
-  %v385 = mul i32 %v378, 256
-  %v386 = mul i32 %v384, 16
-  %v387 = add i32 %v385, %v386
-  %v388 = srem i32 %v374, 16
-  %v389 = add i32 %v387, %v388
-  %v390 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v389
-  store half %v373, ptr addrspace(3) %v390, align 2
-  %v391 = add i32 %v357, 256
+  %v351 = phi half [ %v350, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v352 = mul i32 %v338, 2
+  %v353 = mul i32 %v337, 4
+  %v354 = sdiv i32 %v352, 16
+  %v355 = add i32 %v353, %v354
+  %v356 = sdiv i32 %v355, 16
+  %v357 = srem i32 %v356, 8
+  %v358 = shl i32 %v357, 1
+  %v359 = xor i32 %v357, %v358
+  %v360 = srem i32 %v359, 16
+  %v361 = srem i32 %v355, 16
+  %v362 = xor i32 %v361, %v360
+  %v363 = mul i32 %v356, 256
+  %v364 = mul i32 %v362, 16
+  %v365 = add i32 %v363, %v364
+  %v366 = srem i32 %v352, 16
+  %v367 = add i32 %v365, %v366
+  %v368 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v367
+  store half %v351, ptr addrspace(3) %v368, align 2
+  %v369 = add i32 %v335, 256
   br label %for.head9
 for.exit11:
   br label %for.head15
 for.head15:
-  %v392 = phi i32 [ %v4, %for.exit11 ], [ %v420, %if.end20 ]
-  %v393 = icmp slt i32 %v392, 4096
-  br i1 %v393, label %for.body16, label %for.exit17
+  %v370 = phi i32 [ %v4, %for.exit11 ], [ %v398, %if.end20 ]
+  %v371 = icmp slt i32 %v370, 4096
+  br i1 %v371, label %for.body16, label %for.exit17
 for.body16:
-  %v394 = sdiv i32 %v392, 128
-  %v395 = srem i32 %v392, 128
-  %v396 = add i32 %v351, %v394
-  %v397 = mul i32 %v396, %arg.n
-  %v398 = add i32 %v3, %v395
-  %v399 = add i32 %v397, %v398
-  %v400 = add i32 %v351, %v394
-  %v401 = icmp slt i32 %v400, %arg.k
-  %v402 = add i32 %v3, %v395
-  %v403 = icmp slt i32 %v402, %arg.n
-  %v404 = and i1 %v401, %v403
-  br i1 %v404, label %if.then18, label %if.else19
+  %v372 = sdiv i32 %v370, 128
+  %v373 = srem i32 %v370, 128
+  %v374 = add i32 %v329, %v372
+  %v375 = mul i32 %v374, %arg.n
+  %v376 = add i32 %v3, %v373
+  %v377 = add i32 %v375, %v376
+  %v378 = add i32 %v329, %v372
+  %v379 = icmp slt i32 %v378, %arg.k
+  %v380 = add i32 %v3, %v373
+  %v381 = icmp slt i32 %v380, %arg.n
+  %v382 = and i1 %v379, %v381
+  br i1 %v382, label %if.then18, label %if.else19
 if.then18:
-  %v405 = mul i32 %v399, 2
-  %v406 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v405
-  %v407 = load half, ptr addrspace(1) %v406, align 2
+  %v383 = mul i32 %v377, 2
+  %v384 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v383
+  %v385 = load half, ptr addrspace(1) %v384, align 2
   br label %if.end20
 if.else19:
   br label %if.end20
 if.end20:
-  %v408 = phi half [ %v407, %if.then18 ], [ 0xH0000, %if.else19 ]
-  %v409 = mul i32 %v395, 2
-  %v410 = sdiv i32 %v409, 16
-  %v411 = srem i32 %v394, 4
-  %v412 = mul i32 %v411, 4
-  %v413 = xor i32 %v410, %v412
-  %v414 = mul i32 %v394, 256
-  %v415 = mul i32 %v413, 16
-  %v416 = add i32 %v414, %v415
-  %v417 = srem i32 %v409, 16
-  %v418 = add i32 %v416, %v417
-  %v419 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v418
-  store half %v408, ptr addrspace(3) %v419, align 2
-  %v420 = add i32 %v392, 256
+  %v386 = phi half [ %v385, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v387 = mul i32 %v373, 2
+  %v388 = sdiv i32 %v387, 16
+  %v389 = srem i32 %v372, 4
+  %v390 = mul i32 %v389, 4
+  %v391 = xor i32 %v388, %v390
+  %v392 = mul i32 %v372, 256
+  %v393 = mul i32 %v391, 16
+  %v394 = add i32 %v392, %v393
+  %v395 = srem i32 %v387, 16
+  %v396 = add i32 %v394, %v395
+  %v397 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v396
+  store half %v386, ptr addrspace(3) %v397, align 2
+  %v398 = add i32 %v370, 256
   br label %for.head15
 for.exit17:
   call void @llvm.amdgcn.s.waitcnt(i32 3952)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v421 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
-  %v422 = load <8 x half>, ptr addrspace(3) %v421, align 2
-  %v423 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v424 = load <8 x half>, ptr addrspace(3) %v423, align 2
-  %v425 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
-  %v426 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v425)
-  %v427 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
-  %v428 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v427)
-  %v429 = shufflevector <4 x half> %v426, <4 x half> %v428, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v430 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v88
-  %v431 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v430)
-  %v432 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v113
-  %v433 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v432)
-  %v434 = shufflevector <4 x half> %v431, <4 x half> %v433, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v435 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v429, <8 x half> %v422, <16 x float> %v352, i32 0, i32 0, i32 0)
-  %v436 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v429, <8 x half> %v424, <16 x float> %v354, i32 0, i32 0, i32 0)
-  %v437 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v434, <8 x half> %v422, <16 x float> %v353, i32 0, i32 0, i32 0)
-  %v438 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v434, <8 x half> %v424, <16 x float> %v355, i32 0, i32 0, i32 0)
-  %v439 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
-  %v440 = load <8 x half>, ptr addrspace(3) %v439, align 2
-  %v441 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
-  %v442 = load <8 x half>, ptr addrspace(3) %v441, align 2
-  %v443 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v127
-  %v444 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v443)
-  %v445 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v152
-  %v446 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v445)
-  %v447 = shufflevector <4 x half> %v444, <4 x half> %v446, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v448 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v138
-  %v449 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v448)
-  %v450 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v163
-  %v451 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v450)
-  %v452 = shufflevector <4 x half> %v449, <4 x half> %v451, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v453 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v447, <8 x half> %v440, <16 x float> %v435, i32 0, i32 0, i32 0)
-  %v454 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v447, <8 x half> %v442, <16 x float> %v436, i32 0, i32 0, i32 0)
-  %v455 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v452, <8 x half> %v440, <16 x float> %v437, i32 0, i32 0, i32 0)
-  %v456 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v452, <8 x half> %v442, <16 x float> %v438, i32 0, i32 0, i32 0)
-  %v457 = add i32 %v351, 32
+  %v399 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v400 = load <8 x half>, ptr addrspace(3) %v399, align 2
+  %v401 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v402 = load <8 x half>, ptr addrspace(3) %v401, align 2
+  %v403 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
+  %v404 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v403)
+  %v405 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
+  %v406 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v405)
+  %v407 = shufflevector <4 x half> %v404, <4 x half> %v406, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v408 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v88
+  %v409 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v408)
+  %v410 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v113
+  %v411 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v410)
+  %v412 = shufflevector <4 x half> %v409, <4 x half> %v411, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v413 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v407, <8 x half> %v400, <16 x float> %v330, i32 0, i32 0, i32 0)
+  %v414 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v407, <8 x half> %v402, <16 x float> %v332, i32 0, i32 0, i32 0)
+  %v415 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v412, <8 x half> %v400, <16 x float> %v331, i32 0, i32 0, i32 0)
+  %v416 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v412, <8 x half> %v402, <16 x float> %v333, i32 0, i32 0, i32 0)
+  %v417 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
+  %v418 = load <8 x half>, ptr addrspace(3) %v417, align 2
+  %v419 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
+  %v420 = load <8 x half>, ptr addrspace(3) %v419, align 2
+  %v421 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v127
+  %v422 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v421)
+  %v423 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v152
+  %v424 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v423)
+  %v425 = shufflevector <4 x half> %v422, <4 x half> %v424, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v426 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v138
+  %v427 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v426)
+  %v428 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v163
+  %v429 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v428)
+  %v430 = shufflevector <4 x half> %v427, <4 x half> %v429, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v431 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v425, <8 x half> %v418, <16 x float> %v413, i32 0, i32 0, i32 0)
+  %v432 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v425, <8 x half> %v420, <16 x float> %v414, i32 0, i32 0, i32 0)
+  %v433 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v430, <8 x half> %v418, <16 x float> %v415, i32 0, i32 0, i32 0)
+  %v434 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v430, <8 x half> %v420, <16 x float> %v416, i32 0, i32 0, i32 0)
+  %v435 = add i32 %v329, 32
   br label %for.head6
 for.exit8:
-  %v458 = sdiv i32 %v6, 32
-  %v459 = mul i32 %v458, 4
-  %v460 = add i32 %v459, 0
-  %v461 = srem i32 %v6, 32
-  %v462 = add i32 %v9, 0
-  %v463 = add i32 %v462, %v461
-  %v464 = add i32 %v11, 0
-  %v465 = add i32 %v464, %v460
-  %v466 = extractelement <16 x float> %v352, i32 0
-  %v467 = extractelement <16 x float> %v352, i32 1
-  %v468 = extractelement <16 x float> %v352, i32 2
-  %v469 = extractelement <16 x float> %v352, i32 3
-  %v470 = sdiv i32 %v6, 32
-  %v471 = mul i32 %v470, 4
-  %v472 = add i32 %v471, 8
-  %v473 = srem i32 %v6, 32
-  %v474 = add i32 %v9, 0
-  %v475 = add i32 %v474, %v473
-  %v476 = add i32 %v11, 0
-  %v477 = add i32 %v476, %v472
-  %v478 = extractelement <16 x float> %v352, i32 4
-  %v479 = extractelement <16 x float> %v352, i32 5
-  %v480 = extractelement <16 x float> %v352, i32 6
-  %v481 = extractelement <16 x float> %v352, i32 7
-  %v482 = sdiv i32 %v6, 32
-  %v483 = mul i32 %v482, 4
-  %v484 = add i32 %v483, 16
-  %v485 = srem i32 %v6, 32
-  %v486 = add i32 %v9, 0
-  %v487 = add i32 %v486, %v485
-  %v488 = add i32 %v11, 0
-  %v489 = add i32 %v488, %v484
-  %v490 = extractelement <16 x float> %v352, i32 8
-  %v491 = extractelement <16 x float> %v352, i32 9
-  %v492 = extractelement <16 x float> %v352, i32 10
-  %v493 = extractelement <16 x float> %v352, i32 11
-  %v494 = sdiv i32 %v6, 32
-  %v495 = mul i32 %v494, 4
-  %v496 = add i32 %v495, 24
-  %v497 = srem i32 %v6, 32
-  %v498 = add i32 %v9, 0
-  %v499 = add i32 %v498, %v497
-  %v500 = add i32 %v11, 0
-  %v501 = add i32 %v500, %v496
-  %v502 = extractelement <16 x float> %v352, i32 12
-  %v503 = extractelement <16 x float> %v352, i32 13
-  %v504 = extractelement <16 x float> %v352, i32 14
-  %v505 = extractelement <16 x float> %v352, i32 15
-  %v506 = sdiv i32 %v6, 32
-  %v507 = mul i32 %v506, 4
-  %v508 = add i32 %v507, 0
-  %v509 = srem i32 %v6, 32
-  %v510 = add i32 %v9, 0
-  %v511 = add i32 %v510, %v509
-  %v512 = add i32 %v11, 32
-  %v513 = add i32 %v512, %v508
-  %v514 = extractelement <16 x float> %v353, i32 0
-  %v515 = extractelement <16 x float> %v353, i32 1
-  %v516 = extractelement <16 x float> %v353, i32 2
-  %v517 = extractelement <16 x float> %v353, i32 3
-  %v518 = sdiv i32 %v6, 32
-  %v519 = mul i32 %v518, 4
-  %v520 = add i32 %v519, 8
-  %v521 = srem i32 %v6, 32
-  %v522 = add i32 %v9, 0
-  %v523 = add i32 %v522, %v521
-  %v524 = add i32 %v11, 32
-  %v525 = add i32 %v524, %v520
-  %v526 = extractelement <16 x float> %v353, i32 4
-  %v527 = extractelement <16 x float> %v353, i32 5
-  %v528 = extractelement <16 x float> %v353, i32 6
-  %v529 = extractelement <16 x float> %v353, i32 7
-  %v530 = sdiv i32 %v6, 32
-  %v531 = mul i32 %v530, 4
-  %v532 = add i32 %v531, 16
-  %v533 = srem i32 %v6, 32
-  %v534 = add i32 %v9, 0
-  %v535 = add i32 %v534, %v533
-  %v536 = add i32 %v11, 32
-  %v537 = add i32 %v536, %v532
-  %v538 = extractelement <16 x float> %v353, i32 8
-  %v539 = extractelement <16 x float> %v353, i32 9
-  %v540 = extractelement <16 x float> %v353, i32 10
-  %v541 = extractelement <16 x float> %v353, i32 11
-  %v542 = sdiv i32 %v6, 32
-  %v543 = mul i32 %v542, 4
-  %v544 = add i32 %v543, 24
-  %v545 = srem i32 %v6, 32
-  %v546 = add i32 %v9, 0
-  %v547 = add i32 %v546, %v545
-  %v548 = add i32 %v11, 32
-  %v549 = add i32 %v548, %v544
-  %v550 = extractelement <16 x float> %v353, i32 12
-  %v551 = extractelement <16 x float> %v353, i32 13
-  %v552 = extractelement <16 x float> %v353, i32 14
-  %v553 = extractelement <16 x float> %v353, i32 15
-  %v554 = sdiv i32 %v6, 32
-  %v555 = mul i32 %v554, 4
-  %v556 = add i32 %v555, 0
-  %v557 = srem i32 %v6, 32
-  %v558 = add i32 %v9, 32
-  %v559 = add i32 %v558, %v557
-  %v560 = add i32 %v11, 0
-  %v561 = add i32 %v560, %v556
-  %v562 = extractelement <16 x float> %v354, i32 0
-  %v563 = extractelement <16 x float> %v354, i32 1
-  %v564 = extractelement <16 x float> %v354, i32 2
-  %v565 = extractelement <16 x float> %v354, i32 3
-  %v566 = sdiv i32 %v6, 32
-  %v567 = mul i32 %v566, 4
-  %v568 = add i32 %v567, 8
-  %v569 = srem i32 %v6, 32
-  %v570 = add i32 %v9, 32
-  %v571 = add i32 %v570, %v569
-  %v572 = add i32 %v11, 0
-  %v573 = add i32 %v572, %v568
-  %v574 = extractelement <16 x float> %v354, i32 4
-  %v575 = extractelement <16 x float> %v354, i32 5
-  %v576 = extractelement <16 x float> %v354, i32 6
-  %v577 = extractelement <16 x float> %v354, i32 7
-  %v578 = sdiv i32 %v6, 32
-  %v579 = mul i32 %v578, 4
-  %v580 = add i32 %v579, 16
-  %v581 = srem i32 %v6, 32
-  %v582 = add i32 %v9, 32
-  %v583 = add i32 %v582, %v581
-  %v584 = add i32 %v11, 0
-  %v585 = add i32 %v584, %v580
-  %v586 = extractelement <16 x float> %v354, i32 8
-  %v587 = extractelement <16 x float> %v354, i32 9
-  %v588 = extractelement <16 x float> %v354, i32 10
-  %v589 = extractelement <16 x float> %v354, i32 11
-  %v590 = sdiv i32 %v6, 32
-  %v591 = mul i32 %v590, 4
-  %v592 = add i32 %v591, 24
-  %v593 = srem i32 %v6, 32
-  %v594 = add i32 %v9, 32
-  %v595 = add i32 %v594, %v593
-  %v596 = add i32 %v11, 0
-  %v597 = add i32 %v596, %v592
-  %v598 = extractelement <16 x float> %v354, i32 12
-  %v599 = extractelement <16 x float> %v354, i32 13
-  %v600 = extractelement <16 x float> %v354, i32 14
-  %v601 = extractelement <16 x float> %v354, i32 15
-  %v602 = sdiv i32 %v6, 32
-  %v603 = mul i32 %v602, 4
-  %v604 = add i32 %v603, 0
-  %v605 = srem i32 %v6, 32
-  %v606 = add i32 %v9, 32
-  %v607 = add i32 %v606, %v605
-  %v608 = add i32 %v11, 32
-  %v609 = add i32 %v608, %v604
-  %v610 = extractelement <16 x float> %v355, i32 0
-  %v611 = extractelement <16 x float> %v355, i32 1
-  %v612 = extractelement <16 x float> %v355, i32 2
-  %v613 = extractelement <16 x float> %v355, i32 3
-  %v614 = sdiv i32 %v6, 32
-  %v615 = mul i32 %v614, 4
-  %v616 = add i32 %v615, 8
-  %v617 = srem i32 %v6, 32
-  %v618 = add i32 %v9, 32
-  %v619 = add i32 %v618, %v617
-  %v620 = add i32 %v11, 32
-  %v621 = add i32 %v620, %v616
-  %v622 = extractelement <16 x float> %v355, i32 4
-  %v623 = extractelement <16 x float> %v355, i32 5
-  %v624 = extractelement <16 x float> %v355, i32 6
-  %v625 = extractelement <16 x float> %v355, i32 7
-  %v626 = sdiv i32 %v6, 32
-  %v627 = mul i32 %v626, 4
-  %v628 = add i32 %v627, 16
-  %v629 = srem i32 %v6, 32
-  %v630 = add i32 %v9, 32
-  %v631 = add i32 %v630, %v629
-  %v632 = add i32 %v11, 32
-  %v633 = add i32 %v632, %v628
-  %v634 = extractelement <16 x float> %v355, i32 8
-  %v635 = extractelement <16 x float> %v355, i32 9
-  %v636 = extractelement <16 x float> %v355, i32 10
-  %v637 = extractelement <16 x float> %v355, i32 11
-  %v638 = sdiv i32 %v6, 32
-  %v639 = mul i32 %v638, 4
-  %v640 = add i32 %v639, 24
-  %v641 = srem i32 %v6, 32
-  %v642 = add i32 %v9, 32
-  %v643 = add i32 %v642, %v641
-  %v644 = add i32 %v11, 32
-  %v645 = add i32 %v644, %v640
-  %v646 = extractelement <16 x float> %v355, i32 12
-  %v647 = extractelement <16 x float> %v355, i32 13
-  %v648 = extractelement <16 x float> %v355, i32 14
-  %v649 = extractelement <16 x float> %v355, i32 15
-  %v650 = fptrunc float %v466 to half
-  %v651 = fptrunc float %v467 to half
-  %v652 = fptrunc float %v468 to half
-  %v653 = fptrunc float %v469 to half
-  %v654 = fptrunc float %v478 to half
-  %v655 = fptrunc float %v479 to half
-  %v656 = fptrunc float %v480 to half
-  %v657 = fptrunc float %v481 to half
-  %v658 = fptrunc float %v490 to half
-  %v659 = fptrunc float %v491 to half
-  %v660 = fptrunc float %v492 to half
-  %v661 = fptrunc float %v493 to half
-  %v662 = fptrunc float %v502 to half
-  %v663 = fptrunc float %v503 to half
-  %v664 = fptrunc float %v504 to half
-  %v665 = fptrunc float %v505 to half
-  %v666 = fptrunc float %v514 to half
-  %v667 = fptrunc float %v515 to half
-  %v668 = fptrunc float %v516 to half
-  %v669 = fptrunc float %v517 to half
-  %v670 = fptrunc float %v526 to half
-  %v671 = fptrunc float %v527 to half
-  %v672 = fptrunc float %v528 to half
-  %v673 = fptrunc float %v529 to half
-  %v674 = fptrunc float %v538 to half
-  %v675 = fptrunc float %v539 to half
-  %v676 = fptrunc float %v540 to half
-  %v677 = fptrunc float %v541 to half
-  %v678 = fptrunc float %v550 to half
-  %v679 = fptrunc float %v551 to half
-  %v680 = fptrunc float %v552 to half
-  %v681 = fptrunc float %v553 to half
-  %v682 = fptrunc float %v562 to half
-  %v683 = fptrunc float %v563 to half
-  %v684 = fptrunc float %v564 to half
-  %v685 = fptrunc float %v565 to half
-  %v686 = fptrunc float %v574 to half
-  %v687 = fptrunc float %v575 to half
-  %v688 = fptrunc float %v576 to half
-  %v689 = fptrunc float %v577 to half
-  %v690 = fptrunc float %v586 to half
-  %v691 = fptrunc float %v587 to half
-  %v692 = fptrunc float %v588 to half
-  %v693 = fptrunc float %v589 to half
-  %v694 = fptrunc float %v598 to half
-  %v695 = fptrunc float %v599 to half
-  %v696 = fptrunc float %v600 to half
-  %v697 = fptrunc float %v601 to half
-  %v698 = fptrunc float %v610 to half
-  %v699 = fptrunc float %v611 to half
-  %v700 = fptrunc float %v612 to half
-  %v701 = fptrunc float %v613 to half
-  %v702 = fptrunc float %v622 to half
-  %v703 = fptrunc float %v623 to half
-  %v704 = fptrunc float %v624 to half
-  %v705 = fptrunc float %v625 to half
-  %v706 = fptrunc float %v634 to half
-  %v707 = fptrunc float %v635 to half
-  %v708 = fptrunc float %v636 to half
-  %v709 = fptrunc float %v637 to half
-  %v710 = fptrunc float %v646 to half
-  %v711 = fptrunc float %v647 to half
-  %v712 = fptrunc float %v648 to half
-  %v713 = fptrunc float %v649 to half
+  %v436 = sdiv i32 %v6, 32
+  %v437 = mul i32 %v436, 4
+  %v438 = add i32 %v437, 0
+  %v439 = srem i32 %v6, 32
+  %v440 = add i32 %v9, 0
+  %v441 = add i32 %v440, %v439
+  %v442 = add i32 %v11, 0
+  %v443 = add i32 %v442, %v438
+  %v444 = extractelement <16 x float> %v330, i32 0
+  %v445 = extractelement <16 x float> %v330, i32 1
+  %v446 = extractelement <16 x float> %v330, i32 2
+  %v447 = extractelement <16 x float> %v330, i32 3
+  %v448 = sdiv i32 %v6, 32
+  %v449 = mul i32 %v448, 4
+  %v450 = add i32 %v449, 8
+  %v451 = srem i32 %v6, 32
+  %v452 = add i32 %v9, 0
+  %v453 = add i32 %v452, %v451
+  %v454 = add i32 %v11, 0
+  %v455 = add i32 %v454, %v450
+  %v456 = extractelement <16 x float> %v330, i32 4
+  %v457 = extractelement <16 x float> %v330, i32 5
+  %v458 = extractelement <16 x float> %v330, i32 6
+  %v459 = extractelement <16 x float> %v330, i32 7
+  %v460 = sdiv i32 %v6, 32
+  %v461 = mul i32 %v460, 4
+  %v462 = add i32 %v461, 16
+  %v463 = srem i32 %v6, 32
+  %v464 = add i32 %v9, 0
+  %v465 = add i32 %v464, %v463
+  %v466 = add i32 %v11, 0
+  %v467 = add i32 %v466, %v462
+  %v468 = extractelement <16 x float> %v330, i32 8
+  %v469 = extractelement <16 x float> %v330, i32 9
+  %v470 = extractelement <16 x float> %v330, i32 10
+  %v471 = extractelement <16 x float> %v330, i32 11
+  %v472 = sdiv i32 %v6, 32
+  %v473 = mul i32 %v472, 4
+  %v474 = add i32 %v473, 24
+  %v475 = srem i32 %v6, 32
+  %v476 = add i32 %v9, 0
+  %v477 = add i32 %v476, %v475
+  %v478 = add i32 %v11, 0
+  %v479 = add i32 %v478, %v474
+  %v480 = extractelement <16 x float> %v330, i32 12
+  %v481 = extractelement <16 x float> %v330, i32 13
+  %v482 = extractelement <16 x float> %v330, i32 14
+  %v483 = extractelement <16 x float> %v330, i32 15
+  %v484 = sdiv i32 %v6, 32
+  %v485 = mul i32 %v484, 4
+  %v486 = add i32 %v485, 0
+  %v487 = srem i32 %v6, 32
+  %v488 = add i32 %v9, 0
+  %v489 = add i32 %v488, %v487
+  %v490 = add i32 %v11, 32
+  %v491 = add i32 %v490, %v486
+  %v492 = extractelement <16 x float> %v331, i32 0
+  %v493 = extractelement <16 x float> %v331, i32 1
+  %v494 = extractelement <16 x float> %v331, i32 2
+  %v495 = extractelement <16 x float> %v331, i32 3
+  %v496 = sdiv i32 %v6, 32
+  %v497 = mul i32 %v496, 4
+  %v498 = add i32 %v497, 8
+  %v499 = srem i32 %v6, 32
+  %v500 = add i32 %v9, 0
+  %v501 = add i32 %v500, %v499
+  %v502 = add i32 %v11, 32
+  %v503 = add i32 %v502, %v498
+  %v504 = extractelement <16 x float> %v331, i32 4
+  %v505 = extractelement <16 x float> %v331, i32 5
+  %v506 = extractelement <16 x float> %v331, i32 6
+  %v507 = extractelement <16 x float> %v331, i32 7
+  %v508 = sdiv i32 %v6, 32
+  %v509 = mul i32 %v508, 4
+  %v510 = add i32 %v509, 16
+  %v511 = srem i32 %v6, 32
+  %v512 = add i32 %v9, 0
+  %v513 = add i32 %v512, %v511
+  %v514 = add i32 %v11, 32
+  %v515 = add i32 %v514, %v510
+  %v516 = extractelement <16 x float> %v331, i32 8
+  %v517 = extractelement <16 x float> %v331, i32 9
+  %v518 = extractelement <16 x float> %v331, i32 10
+  %v519 = extractelement <16 x float> %v331, i32 11
+  %v520 = sdiv i32 %v6, 32
+  %v521 = mul i32 %v520, 4
+  %v522 = add i32 %v521, 24
+  %v523 = srem i32 %v6, 32
+  %v524 = add i32 %v9, 0
+  %v525 = add i32 %v524, %v523
+  %v526 = add i32 %v11, 32
+  %v527 = add i32 %v526, %v522
+  %v528 = extractelement <16 x float> %v331, i32 12
+  %v529 = extractelement <16 x float> %v331, i32 13
+  %v530 = extractelement <16 x float> %v331, i32 14
+  %v531 = extractelement <16 x float> %v331, i32 15
+  %v532 = sdiv i32 %v6, 32
+  %v533 = mul i32 %v532, 4
+  %v534 = add i32 %v533, 0
+  %v535 = srem i32 %v6, 32
+  %v536 = add i32 %v9, 32
+  %v537 = add i32 %v536, %v535
+  %v538 = add i32 %v11, 0
+  %v539 = add i32 %v538, %v534
+  %v540 = extractelement <16 x float> %v332, i32 0
+  %v541 = extractelement <16 x float> %v332, i32 1
+  %v542 = extractelement <16 x float> %v332, i32 2
+  %v543 = extractelement <16 x float> %v332, i32 3
+  %v544 = sdiv i32 %v6, 32
+  %v545 = mul i32 %v544, 4
+  %v546 = add i32 %v545, 8
+  %v547 = srem i32 %v6, 32
+  %v548 = add i32 %v9, 32
+  %v549 = add i32 %v548, %v547
+  %v550 = add i32 %v11, 0
+  %v551 = add i32 %v550, %v546
+  %v552 = extractelement <16 x float> %v332, i32 4
+  %v553 = extractelement <16 x float> %v332, i32 5
+  %v554 = extractelement <16 x float> %v332, i32 6
+  %v555 = extractelement <16 x float> %v332, i32 7
+  %v556 = sdiv i32 %v6, 32
+  %v557 = mul i32 %v556, 4
+  %v558 = add i32 %v557, 16
+  %v559 = srem i32 %v6, 32
+  %v560 = add i32 %v9, 32
+  %v561 = add i32 %v560, %v559
+  %v562 = add i32 %v11, 0
+  %v563 = add i32 %v562, %v558
+  %v564 = extractelement <16 x float> %v332, i32 8
+  %v565 = extractelement <16 x float> %v332, i32 9
+  %v566 = extractelement <16 x float> %v332, i32 10
+  %v567 = extractelement <16 x float> %v332, i32 11
+  %v568 = sdiv i32 %v6, 32
+  %v569 = mul i32 %v568, 4
+  %v570 = add i32 %v569, 24
+  %v571 = srem i32 %v6, 32
+  %v572 = add i32 %v9, 32
+  %v573 = add i32 %v572, %v571
+  %v574 = add i32 %v11, 0
+  %v575 = add i32 %v574, %v570
+  %v576 = extractelement <16 x float> %v332, i32 12
+  %v577 = extractelement <16 x float> %v332, i32 13
+  %v578 = extractelement <16 x float> %v332, i32 14
+  %v579 = extractelement <16 x float> %v332, i32 15
+  %v580 = sdiv i32 %v6, 32
+  %v581 = mul i32 %v580, 4
+  %v582 = add i32 %v581, 0
+  %v583 = srem i32 %v6, 32
+  %v584 = add i32 %v9, 32
+  %v585 = add i32 %v584, %v583
+  %v586 = add i32 %v11, 32
+  %v587 = add i32 %v586, %v582
+  %v588 = extractelement <16 x float> %v333, i32 0
+  %v589 = extractelement <16 x float> %v333, i32 1
+  %v590 = extractelement <16 x float> %v333, i32 2
+  %v591 = extractelement <16 x float> %v333, i32 3
+  %v592 = sdiv i32 %v6, 32
+  %v593 = mul i32 %v592, 4
+  %v594 = add i32 %v593, 8
+  %v595 = srem i32 %v6, 32
+  %v596 = add i32 %v9, 32
+  %v597 = add i32 %v596, %v595
+  %v598 = add i32 %v11, 32
+  %v599 = add i32 %v598, %v594
+  %v600 = extractelement <16 x float> %v333, i32 4
+  %v601 = extractelement <16 x float> %v333, i32 5
+  %v602 = extractelement <16 x float> %v333, i32 6
+  %v603 = extractelement <16 x float> %v333, i32 7
+  %v604 = sdiv i32 %v6, 32
+  %v605 = mul i32 %v604, 4
+  %v606 = add i32 %v605, 16
+  %v607 = srem i32 %v6, 32
+  %v608 = add i32 %v9, 32
+  %v609 = add i32 %v608, %v607
+  %v610 = add i32 %v11, 32
+  %v611 = add i32 %v610, %v606
+  %v612 = extractelement <16 x float> %v333, i32 8
+  %v613 = extractelement <16 x float> %v333, i32 9
+  %v614 = extractelement <16 x float> %v333, i32 10
+  %v615 = extractelement <16 x float> %v333, i32 11
+  %v616 = sdiv i32 %v6, 32
+  %v617 = mul i32 %v616, 4
+  %v618 = add i32 %v617, 24
+  %v619 = srem i32 %v6, 32
+  %v620 = add i32 %v9, 32
+  %v621 = add i32 %v620, %v619
+  %v622 = add i32 %v11, 32
+  %v623 = add i32 %v622, %v618
+  %v624 = extractelement <16 x float> %v333, i32 12
+  %v625 = extractelement <16 x float> %v333, i32 13
+  %v626 = extractelement <16 x float> %v333, i32 14
+  %v627 = extractelement <16 x float> %v333, i32 15
+  %v628 = fptrunc float %v444 to half
+  %v629 = fptrunc float %v445 to half
+  %v630 = fptrunc float %v446 to half
+  %v631 = fptrunc float %v447 to half
+  %v632 = fptrunc float %v456 to half
+  %v633 = fptrunc float %v457 to half
+  %v634 = fptrunc float %v458 to half
+  %v635 = fptrunc float %v459 to half
+  %v636 = fptrunc float %v468 to half
+  %v637 = fptrunc float %v469 to half
+  %v638 = fptrunc float %v470 to half
+  %v639 = fptrunc float %v471 to half
+  %v640 = fptrunc float %v480 to half
+  %v641 = fptrunc float %v481 to half
+  %v642 = fptrunc float %v482 to half
+  %v643 = fptrunc float %v483 to half
+  %v644 = fptrunc float %v492 to half
+  %v645 = fptrunc float %v493 to half
+  %v646 = fptrunc float %v494 to half
+  %v647 = fptrunc float %v495 to half
+  %v648 = fptrunc float %v504 to half
+  %v649 = fptrunc float %v505 to half
+  %v650 = fptrunc float %v506 to half
+  %v651 = fptrunc float %v507 to half
+  %v652 = fptrunc float %v516 to half
+  %v653 = fptrunc float %v517 to half
+  %v654 = fptrunc float %v518 to half
+  %v655 = fptrunc float %v519 to half
+  %v656 = fptrunc float %v528 to half
+  %v657 = fptrunc float %v529 to half
+  %v658 = fptrunc float %v530 to half
+  %v659 = fptrunc float %v531 to half
+  %v660 = fptrunc float %v540 to half
+  %v661 = fptrunc float %v541 to half
+  %v662 = fptrunc float %v542 to half
+  %v663 = fptrunc float %v543 to half
+  %v664 = fptrunc float %v552 to half
+  %v665 = fptrunc float %v553 to half
+  %v666 = fptrunc float %v554 to half
+  %v667 = fptrunc float %v555 to half
+  %v668 = fptrunc float %v564 to half
+  %v669 = fptrunc float %v565 to half
+  %v670 = fptrunc float %v566 to half
+  %v671 = fptrunc float %v567 to half
+  %v672 = fptrunc float %v576 to half
+  %v673 = fptrunc float %v577 to half
+  %v674 = fptrunc float %v578 to half
+  %v675 = fptrunc float %v579 to half
+  %v676 = fptrunc float %v588 to half
+  %v677 = fptrunc float %v589 to half
+  %v678 = fptrunc float %v590 to half
+  %v679 = fptrunc float %v591 to half
+  %v680 = fptrunc float %v600 to half
+  %v681 = fptrunc float %v601 to half
+  %v682 = fptrunc float %v602 to half
+  %v683 = fptrunc float %v603 to half
+  %v684 = fptrunc float %v612 to half
+  %v685 = fptrunc float %v613 to half
+  %v686 = fptrunc float %v614 to half
+  %v687 = fptrunc float %v615 to half
+  %v688 = fptrunc float %v624 to half
+  %v689 = fptrunc float %v625 to half
+  %v690 = fptrunc float %v626 to half
+  %v691 = fptrunc float %v627 to half
   br i1 %v168, label %if.then21, label %if.else22
 if.then21:
-  %v714 = add i32 %v1, %v463
-  %v715 = add i32 %v3, %v465
-  %v716 = mul i32 %v714, %arg.n
-  %v717 = add i32 %v716, %v715
-  %v718 = mul i32 %v717, 2
-  %v719 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v718
-  %v720 = insertelement <4 x half> poison, half %v650, i32 0
-  %v721 = insertelement <4 x half> %v720, half %v651, i32 1
-  %v722 = insertelement <4 x half> %v721, half %v652, i32 2
-  %v723 = insertelement <4 x half> %v722, half %v653, i32 3
-  store <4 x half> %v723, ptr addrspace(1) %v719, align 2
-  %v724 = add i32 %v1, %v475
-  %v725 = add i32 %v3, %v477
-  %v726 = mul i32 %v724, %arg.n
-  %v727 = add i32 %v726, %v725
-  %v728 = mul i32 %v727, 2
-  %v729 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v728
-  %v730 = insertelement <4 x half> poison, half %v654, i32 0
-  %v731 = insertelement <4 x half> %v730, half %v655, i32 1
-  %v732 = insertelement <4 x half> %v731, half %v656, i32 2
-  %v733 = insertelement <4 x half> %v732, half %v657, i32 3
-  store <4 x half> %v733, ptr addrspace(1) %v729, align 2
-  %v734 = add i32 %v1, %v487
-  %v735 = add i32 %v3, %v489
-  %v736 = mul i32 %v734, %arg.n
-  %v737 = add i32 %v736, %v735
-  %v738 = mul i32 %v737, 2
-  %v739 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v738
-  %v740 = insertelement <4 x half> poison, half %v658, i32 0
-  %v741 = insertelement <4 x half> %v740, half %v659, i32 1
-  %v742 = insertelement <4 x half> %v741, half %v660, i32 2
-  %v743 = insertelement <4 x half> %v742, half %v661, i32 3
-  store <4 x half> %v743, ptr addrspace(1) %v739, align 2
-  %v744 = add i32 %v1, %v499
-  %v745 = add i32 %v3, %v501
-  %v746 = mul i32 %v744, %arg.n
-  %v747 = add i32 %v746, %v745
-  %v748 = mul i32 %v747, 2
-  %v749 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v748
-  %v750 = insertelement <4 x half> poison, half %v662, i32 0
-  %v751 = insertelement <4 x half> %v750, half %v663, i32 1
-  %v752 = insertelement <4 x half> %v751, half %v664, i32 2
-  %v753 = insertelement <4 x half> %v752, half %v665, i32 3
-  store <4 x half> %v753, ptr addrspace(1) %v749, align 2
-  %v754 = add i32 %v1, %v511
-  %v755 = add i32 %v3, %v513
-  %v756 = mul i32 %v754, %arg.n
-  %v757 = add i32 %v756, %v755
-  %v758 = mul i32 %v757, 2
-  %v759 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v758
-  %v760 = insertelement <4 x half> poison, half %v666, i32 0
-  %v761 = insertelement <4 x half> %v760, half %v667, i32 1
-  %v762 = insertelement <4 x half> %v761, half %v668, i32 2
-  %v763 = insertelement <4 x half> %v762, half %v669, i32 3
-  store <4 x half> %v763, ptr addrspace(1) %v759, align 2
-  %v764 = add i32 %v1, %v523
-  %v765 = add i32 %v3, %v525
-  %v766 = mul i32 %v764, %arg.n
-  %v767 = add i32 %v766, %v765
-  %v768 = mul i32 %v767, 2
-  %v769 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v768
-  %v770 = insertelement <4 x half> poison, half %v670, i32 0
-  %v771 = insertelement <4 x half> %v770, half %v671, i32 1
-  %v772 = insertelement <4 x half> %v771, half %v672, i32 2
-  %v773 = insertelement <4 x half> %v772, half %v673, i32 3
-  store <4 x half> %v773, ptr addrspace(1) %v769, align 2
-  %v774 = add i32 %v1, %v535
-  %v775 = add i32 %v3, %v537
-  %v776 = mul i32 %v774, %arg.n
-  %v777 = add i32 %v776, %v775
-  %v778 = mul i32 %v777, 2
-  %v779 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v778
-  %v780 = insertelement <4 x half> poison, half %v674, i32 0
-  %v781 = insertelement <4 x half> %v780, half %v675, i32 1
-  %v782 = insertelement <4 x half> %v781, half %v676, i32 2
-  %v783 = insertelement <4 x half> %v782, half %v677, i32 3
-  store <4 x half> %v783, ptr addrspace(1) %v779, align 2
-  %v784 = add i32 %v1, %v547
-  %v785 = add i32 %v3, %v549
-  %v786 = mul i32 %v784, %arg.n
-  %v787 = add i32 %v786, %v785
-  %v788 = mul i32 %v787, 2
-  %v789 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v788
-  %v790 = insertelement <4 x half> poison, half %v678, i32 0
-  %v791 = insertelement <4 x half> %v790, half %v679, i32 1
-  %v792 = insertelement <4 x half> %v791, half %v680, i32 2
-  %v793 = insertelement <4 x half> %v792, half %v681, i32 3
-  store <4 x half> %v793, ptr addrspace(1) %v789, align 2
-  %v794 = add i32 %v1, %v559
-  %v795 = add i32 %v3, %v561
-  %v796 = mul i32 %v794, %arg.n
-  %v797 = add i32 %v796, %v795
-  %v798 = mul i32 %v797, 2
-  %v799 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v798
-  %v800 = insertelement <4 x half> poison, half %v682, i32 0
-  %v801 = insertelement <4 x half> %v800, half %v683, i32 1
-  %v802 = insertelement <4 x half> %v801, half %v684, i32 2
-  %v803 = insertelement <4 x half> %v802, half %v685, i32 3
-  store <4 x half> %v803, ptr addrspace(1) %v799, align 2
-  %v804 = add i32 %v1, %v571
-  %v805 = add i32 %v3, %v573
-  %v806 = mul i32 %v804, %arg.n
-  %v807 = add i32 %v806, %v805
-  %v808 = mul i32 %v807, 2
-  %v809 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v808
-  %v810 = insertelement <4 x half> poison, half %v686, i32 0
-  %v811 = insertelement <4 x half> %v810, half %v687, i32 1
-  %v812 = insertelement <4 x half> %v811, half %v688, i32 2
-  %v813 = insertelement <4 x half> %v812, half %v689, i32 3
-  store <4 x half> %v813, ptr addrspace(1) %v809, align 2
-  %v814 = add i32 %v1, %v583
-  %v815 = add i32 %v3, %v585
-  %v816 = mul i32 %v814, %arg.n
-  %v817 = add i32 %v816, %v815
-  %v818 = mul i32 %v817, 2
-  %v819 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v818
-  %v820 = insertelement <4 x half> poison, half %v690, i32 0
-  %v821 = insertelement <4 x half> %v820, half %v691, i32 1
-  %v822 = insertelement <4 x half> %v821, half %v692, i32 2
-  %v823 = insertelement <4 x half> %v822, half %v693, i32 3
-  store <4 x half> %v823, ptr addrspace(1) %v819, align 2
-  %v824 = add i32 %v1, %v595
-  %v825 = add i32 %v3, %v597
-  %v826 = mul i32 %v824, %arg.n
-  %v827 = add i32 %v826, %v825
-  %v828 = mul i32 %v827, 2
-  %v829 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v828
-  %v830 = insertelement <4 x half> poison, half %v694, i32 0
-  %v831 = insertelement <4 x half> %v830, half %v695, i32 1
-  %v832 = insertelement <4 x half> %v831, half %v696, i32 2
-  %v833 = insertelement <4 x half> %v832, half %v697, i32 3
-  store <4 x half> %v833, ptr addrspace(1) %v829, align 2
-  %v834 = add i32 %v1, %v607
-  %v835 = add i32 %v3, %v609
-  %v836 = mul i32 %v834, %arg.n
-  %v837 = add i32 %v836, %v835
-  %v838 = mul i32 %v837, 2
-  %v839 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v838
-  %v840 = insertelement <4 x half> poison, half %v698, i32 0
-  %v841 = insertelement <4 x half> %v840, half %v699, i32 1
-  %v842 = insertelement <4 x half> %v841, half %v700, i32 2
-  %v843 = insertelement <4 x half> %v842, half %v701, i32 3
-  store <4 x half> %v843, ptr addrspace(1) %v839, align 2
-  %v844 = add i32 %v1, %v619
-  %v845 = add i32 %v3, %v621
-  %v846 = mul i32 %v844, %arg.n
-  %v847 = add i32 %v846, %v845
-  %v848 = mul i32 %v847, 2
-  %v849 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v848
-  %v850 = insertelement <4 x half> poison, half %v702, i32 0
-  %v851 = insertelement <4 x half> %v850, half %v703, i32 1
-  %v852 = insertelement <4 x half> %v851, half %v704, i32 2
-  %v853 = insertelement <4 x half> %v852, half %v705, i32 3
-  store <4 x half> %v853, ptr addrspace(1) %v849, align 2
-  %v854 = add i32 %v1, %v631
-  %v855 = add i32 %v3, %v633
-  %v856 = mul i32 %v854, %arg.n
-  %v857 = add i32 %v856, %v855
-  %v858 = mul i32 %v857, 2
-  %v859 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v858
-  %v860 = insertelement <4 x half> poison, half %v706, i32 0
-  %v861 = insertelement <4 x half> %v860, half %v707, i32 1
-  %v862 = insertelement <4 x half> %v861, half %v708, i32 2
-  %v863 = insertelement <4 x half> %v862, half %v709, i32 3
-  store <4 x half> %v863, ptr addrspace(1) %v859, align 2
-  %v864 = add i32 %v1, %v643
-  %v865 = add i32 %v3, %v645
-  %v866 = mul i32 %v864, %arg.n
-  %v867 = add i32 %v866, %v865
-  %v868 = mul i32 %v867, 2
-  %v869 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v868
-  %v870 = insertelement <4 x half> poison, half %v710, i32 0
-  %v871 = insertelement <4 x half> %v870, half %v711, i32 1
-  %v872 = insertelement <4 x half> %v871, half %v712, i32 2
-  %v873 = insertelement <4 x half> %v872, half %v713, i32 3
-  store <4 x half> %v873, ptr addrspace(1) %v869, align 2
+  %v692 = add i32 %v1, %v441
+  %v693 = add i32 %v3, %v443
+  %v694 = mul i32 %v692, %arg.n
+  %v695 = add i32 %v694, %v693
+  %v696 = mul i32 %v695, 2
+  %v697 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v696
+  %v698 = insertelement <4 x half> poison, half %v628, i32 0
+  %v699 = insertelement <4 x half> %v698, half %v629, i32 1
+  %v700 = insertelement <4 x half> %v699, half %v630, i32 2
+  %v701 = insertelement <4 x half> %v700, half %v631, i32 3
+  store <4 x half> %v701, ptr addrspace(1) %v697, align 2
+  %v702 = add i32 %v1, %v453
+  %v703 = add i32 %v3, %v455
+  %v704 = mul i32 %v702, %arg.n
+  %v705 = add i32 %v704, %v703
+  %v706 = mul i32 %v705, 2
+  %v707 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v706
+  %v708 = insertelement <4 x half> poison, half %v632, i32 0
+  %v709 = insertelement <4 x half> %v708, half %v633, i32 1
+  %v710 = insertelement <4 x half> %v709, half %v634, i32 2
+  %v711 = insertelement <4 x half> %v710, half %v635, i32 3
+  store <4 x half> %v711, ptr addrspace(1) %v707, align 2
+  %v712 = add i32 %v1, %v465
+  %v713 = add i32 %v3, %v467
+  %v714 = mul i32 %v712, %arg.n
+  %v715 = add i32 %v714, %v713
+  %v716 = mul i32 %v715, 2
+  %v717 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v716
+  %v718 = insertelement <4 x half> poison, half %v636, i32 0
+  %v719 = insertelement <4 x half> %v718, half %v637, i32 1
+  %v720 = insertelement <4 x half> %v719, half %v638, i32 2
+  %v721 = insertelement <4 x half> %v720, half %v639, i32 3
+  store <4 x half> %v721, ptr addrspace(1) %v717, align 2
+  %v722 = add i32 %v1, %v477
+  %v723 = add i32 %v3, %v479
+  %v724 = mul i32 %v722, %arg.n
+  %v725 = add i32 %v724, %v723
+  %v726 = mul i32 %v725, 2
+  %v727 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v726
+  %v728 = insertelement <4 x half> poison, half %v640, i32 0
+  %v729 = insertelement <4 x half> %v728, half %v641, i32 1
+  %v730 = insertelement <4 x half> %v729, half %v642, i32 2
+  %v731 = insertelement <4 x half> %v730, half %v643, i32 3
+  store <4 x half> %v731, ptr addrspace(1) %v727, align 2
+  %v732 = add i32 %v1, %v489
+  %v733 = add i32 %v3, %v491
+  %v734 = mul i32 %v732, %arg.n
+  %v735 = add i32 %v734, %v733
+  %v736 = mul i32 %v735, 2
+  %v737 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v736
+  %v738 = insertelement <4 x half> poison, half %v644, i32 0
+  %v739 = insertelement <4 x half> %v738, half %v645, i32 1
+  %v740 = insertelement <4 x half> %v739, half %v646, i32 2
+  %v741 = insertelement <4 x half> %v740, half %v647, i32 3
+  store <4 x half> %v741, ptr addrspace(1) %v737, align 2
+  %v742 = add i32 %v1, %v501
+  %v743 = add i32 %v3, %v503
+  %v744 = mul i32 %v742, %arg.n
+  %v745 = add i32 %v744, %v743
+  %v746 = mul i32 %v745, 2
+  %v747 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v746
+  %v748 = insertelement <4 x half> poison, half %v648, i32 0
+  %v749 = insertelement <4 x half> %v748, half %v649, i32 1
+  %v750 = insertelement <4 x half> %v749, half %v650, i32 2
+  %v751 = insertelement <4 x half> %v750, half %v651, i32 3
+  store <4 x half> %v751, ptr addrspace(1) %v747, align 2
+  %v752 = add i32 %v1, %v513
+  %v753 = add i32 %v3, %v515
+  %v754 = mul i32 %v752, %arg.n
+  %v755 = add i32 %v754, %v753
+  %v756 = mul i32 %v755, 2
+  %v757 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v756
+  %v758 = insertelement <4 x half> poison, half %v652, i32 0
+  %v759 = insertelement <4 x half> %v758, half %v653, i32 1
+  %v760 = insertelement <4 x half> %v759, half %v654, i32 2
+  %v761 = insertelement <4 x half> %v760, half %v655, i32 3
+  store <4 x half> %v761, ptr addrspace(1) %v757, align 2
+  %v762 = add i32 %v1, %v525
+  %v763 = add i32 %v3, %v527
+  %v764 = mul i32 %v762, %arg.n
+  %v765 = add i32 %v764, %v763
+  %v766 = mul i32 %v765, 2
+  %v767 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v766
+  %v768 = insertelement <4 x half> poison, half %v656, i32 0
+  %v769 = insertelement <4 x half> %v768, half %v657, i32 1
+  %v770 = insertelement <4 x half> %v769, half %v658, i32 2
+  %v771 = insertelement <4 x half> %v770, half %v659, i32 3
+  store <4 x half> %v771, ptr addrspace(1) %v767, align 2
+  %v772 = add i32 %v1, %v537
+  %v773 = add i32 %v3, %v539
+  %v774 = mul i32 %v772, %arg.n
+  %v775 = add i32 %v774, %v773
+  %v776 = mul i32 %v775, 2
+  %v777 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v776
+  %v778 = insertelement <4 x half> poison, half %v660, i32 0
+  %v779 = insertelement <4 x half> %v778, half %v661, i32 1
+  %v780 = insertelement <4 x half> %v779, half %v662, i32 2
+  %v781 = insertelement <4 x half> %v780, half %v663, i32 3
+  store <4 x half> %v781, ptr addrspace(1) %v777, align 2
+  %v782 = add i32 %v1, %v549
+  %v783 = add i32 %v3, %v551
+  %v784 = mul i32 %v782, %arg.n
+  %v785 = add i32 %v784, %v783
+  %v786 = mul i32 %v785, 2
+  %v787 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v786
+  %v788 = insertelement <4 x half> poison, half %v664, i32 0
+  %v789 = insertelement <4 x half> %v788, half %v665, i32 1
+  %v790 = insertelement <4 x half> %v789, half %v666, i32 2
+  %v791 = insertelement <4 x half> %v790, half %v667, i32 3
+  store <4 x half> %v791, ptr addrspace(1) %v787, align 2
+  %v792 = add i32 %v1, %v561
+  %v793 = add i32 %v3, %v563
+  %v794 = mul i32 %v792, %arg.n
+  %v795 = add i32 %v794, %v793
+  %v796 = mul i32 %v795, 2
+  %v797 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v796
+  %v798 = insertelement <4 x half> poison, half %v668, i32 0
+  %v799 = insertelement <4 x half> %v798, half %v669, i32 1
+  %v800 = insertelement <4 x half> %v799, half %v670, i32 2
+  %v801 = insertelement <4 x half> %v800, half %v671, i32 3
+  store <4 x half> %v801, ptr addrspace(1) %v797, align 2
+  %v802 = add i32 %v1, %v573
+  %v803 = add i32 %v3, %v575
+  %v804 = mul i32 %v802, %arg.n
+  %v805 = add i32 %v804, %v803
+  %v806 = mul i32 %v805, 2
+  %v807 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v806
+  %v808 = insertelement <4 x half> poison, half %v672, i32 0
+  %v809 = insertelement <4 x half> %v808, half %v673, i32 1
+  %v810 = insertelement <4 x half> %v809, half %v674, i32 2
+  %v811 = insertelement <4 x half> %v810, half %v675, i32 3
+  store <4 x half> %v811, ptr addrspace(1) %v807, align 2
+  %v812 = add i32 %v1, %v585
+  %v813 = add i32 %v3, %v587
+  %v814 = mul i32 %v812, %arg.n
+  %v815 = add i32 %v814, %v813
+  %v816 = mul i32 %v815, 2
+  %v817 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v816
+  %v818 = insertelement <4 x half> poison, half %v676, i32 0
+  %v819 = insertelement <4 x half> %v818, half %v677, i32 1
+  %v820 = insertelement <4 x half> %v819, half %v678, i32 2
+  %v821 = insertelement <4 x half> %v820, half %v679, i32 3
+  store <4 x half> %v821, ptr addrspace(1) %v817, align 2
+  %v822 = add i32 %v1, %v597
+  %v823 = add i32 %v3, %v599
+  %v824 = mul i32 %v822, %arg.n
+  %v825 = add i32 %v824, %v823
+  %v826 = mul i32 %v825, 2
+  %v827 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v826
+  %v828 = insertelement <4 x half> poison, half %v680, i32 0
+  %v829 = insertelement <4 x half> %v828, half %v681, i32 1
+  %v830 = insertelement <4 x half> %v829, half %v682, i32 2
+  %v831 = insertelement <4 x half> %v830, half %v683, i32 3
+  store <4 x half> %v831, ptr addrspace(1) %v827, align 2
+  %v832 = add i32 %v1, %v609
+  %v833 = add i32 %v3, %v611
+  %v834 = mul i32 %v832, %arg.n
+  %v835 = add i32 %v834, %v833
+  %v836 = mul i32 %v835, 2
+  %v837 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v836
+  %v838 = insertelement <4 x half> poison, half %v684, i32 0
+  %v839 = insertelement <4 x half> %v838, half %v685, i32 1
+  %v840 = insertelement <4 x half> %v839, half %v686, i32 2
+  %v841 = insertelement <4 x half> %v840, half %v687, i32 3
+  store <4 x half> %v841, ptr addrspace(1) %v837, align 2
+  %v842 = add i32 %v1, %v621
+  %v843 = add i32 %v3, %v623
+  %v844 = mul i32 %v842, %arg.n
+  %v845 = add i32 %v844, %v843
+  %v846 = mul i32 %v845, 2
+  %v847 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v846
+  %v848 = insertelement <4 x half> poison, half %v688, i32 0
+  %v849 = insertelement <4 x half> %v848, half %v689, i32 1
+  %v850 = insertelement <4 x half> %v849, half %v690, i32 2
+  %v851 = insertelement <4 x half> %v850, half %v691, i32 3
+  store <4 x half> %v851, ptr addrspace(1) %v847, align 2
   br label %if.end23
 if.else22:
-  %v874 = icmp slt i32 %v1, %arg.m
-  %v875 = sub i32 %arg.m, %v1
-  %v876 = call i32 @llvm.smin.i32(i32 %v875, i32 128)
-  %v877 = select i1 %v874, i32 %v876, i32 0
-  %v878 = mul i32 %v877, %arg.n
-  %v879 = mul i32 %v878, 2
-  %v880 = mul i32 %v1, %arg.n
-  %v881 = mul i32 %v880, 2
-  %v882 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v881
-  %v883 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v882, i16 0, i32 %v879, i32 131072)
-  %v884 = add i32 %v3, %v465
-  %v885 = add i32 %v884, 0
-  %v886 = mul i32 %v463, %arg.n
-  %v887 = add i32 %v886, %v885
-  %v888 = mul i32 %v887, 2
-  %v889 = icmp slt i32 %v885, %arg.n
-  %v890 = select i1 %v889, i32 %v888, i32 %v879
-  %v891 = bitcast half %v650 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v891, ptr addrspace(8) %v883, i32 %v890, i32 0, i32 0)
-  %v892 = add i32 %v3, %v465
-  %v893 = add i32 %v892, 1
-  %v894 = mul i32 %v463, %arg.n
-  %v895 = add i32 %v894, %v893
-  %v896 = mul i32 %v895, 2
-  %v897 = icmp slt i32 %v893, %arg.n
-  %v898 = select i1 %v897, i32 %v896, i32 %v879
-  %v899 = bitcast half %v651 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v899, ptr addrspace(8) %v883, i32 %v898, i32 0, i32 0)
-  %v900 = add i32 %v3, %v465
-  %v901 = add i32 %v900, 2
-  %v902 = mul i32 %v463, %arg.n
-  %v903 = add i32 %v902, %v901
-  %v904 = mul i32 %v903, 2
-  %v905 = icmp slt i32 %v901, %arg.n
-  %v906 = select i1 %v905, i32 %v904, i32 %v879
-  %v907 = bitcast half %v652 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v907, ptr addrspace(8) %v883, i32 %v906, i32 0, i32 0)
-  %v908 = add i32 %v3, %v465
-  %v909 = add i32 %v908, 3
-  %v910 = mul i32 %v463, %arg.n
-  %v911 = add i32 %v910, %v909
-  %v912 = mul i32 %v911, 2
-  %v913 = icmp slt i32 %v909, %arg.n
-  %v914 = select i1 %v913, i32 %v912, i32 %v879
-  %v915 = bitcast half %v653 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v915, ptr addrspace(8) %v883, i32 %v914, i32 0, i32 0)
-  %v916 = add i32 %v3, %v477
-  %v917 = add i32 %v916, 0
-  %v918 = mul i32 %v475, %arg.n
-  %v919 = add i32 %v918, %v917
-  %v920 = mul i32 %v919, 2
-  %v921 = icmp slt i32 %v917, %arg.n
-  %v922 = select i1 %v921, i32 %v920, i32 %v879
-  %v923 = bitcast half %v654 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v923, ptr addrspace(8) %v883, i32 %v922, i32 0, i32 0)
-  %v924 = add i32 %v3, %v477
-  %v925 = add i32 %v924, 1
-  %v926 = mul i32 %v475, %arg.n
-  %v927 = add i32 %v926, %v925
-  %v928 = mul i32 %v927, 2
-  %v929 = icmp slt i32 %v925, %arg.n
-  %v930 = select i1 %v929, i32 %v928, i32 %v879
-  %v931 = bitcast half %v655 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v931, ptr addrspace(8) %v883, i32 %v930, i32 0, i32 0)
-  %v932 = add i32 %v3, %v477
-  %v933 = add i32 %v932, 2
-  %v934 = mul i32 %v475, %arg.n
-  %v935 = add i32 %v934, %v933
-  %v936 = mul i32 %v935, 2
-  %v937 = icmp slt i32 %v933, %arg.n
-  %v938 = select i1 %v937, i32 %v936, i32 %v879
-  %v939 = bitcast half %v656 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v939, ptr addrspace(8) %v883, i32 %v938, i32 0, i32 0)
-  %v940 = add i32 %v3, %v477
-  %v941 = add i32 %v940, 3
-  %v942 = mul i32 %v475, %arg.n
-  %v943 = add i32 %v942, %v941
-  %v944 = mul i32 %v943, 2
-  %v945 = icmp slt i32 %v941, %arg.n
-  %v946 = select i1 %v945, i32 %v944, i32 %v879
-  %v947 = bitcast half %v657 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v947, ptr addrspace(8) %v883, i32 %v946, i32 0, i32 0)
-  %v948 = add i32 %v3, %v489
-  %v949 = add i32 %v948, 0
-  %v950 = mul i32 %v487, %arg.n
-  %v951 = add i32 %v950, %v949
-  %v952 = mul i32 %v951, 2
-  %v953 = icmp slt i32 %v949, %arg.n
-  %v954 = select i1 %v953, i32 %v952, i32 %v879
-  %v955 = bitcast half %v658 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v955, ptr addrspace(8) %v883, i32 %v954, i32 0, i32 0)
-  %v956 = add i32 %v3, %v489
-  %v957 = add i32 %v956, 1
-  %v958 = mul i32 %v487, %arg.n
-  %v959 = add i32 %v958, %v957
-  %v960 = mul i32 %v959, 2
-  %v961 = icmp slt i32 %v957, %arg.n
-  %v962 = select i1 %v961, i32 %v960, i32 %v879
-  %v963 = bitcast half %v659 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v963, ptr addrspace(8) %v883, i32 %v962, i32 0, i32 0)
-  %v964 = add i32 %v3, %v489
-  %v965 = add i32 %v964, 2
-  %v966 = mul i32 %v487, %arg.n
-  %v967 = add i32 %v966, %v965
-  %v968 = mul i32 %v967, 2
-  %v969 = icmp slt i32 %v965, %arg.n
-  %v970 = select i1 %v969, i32 %v968, i32 %v879
-  %v971 = bitcast half %v660 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v971, ptr addrspace(8) %v883, i32 %v970, i32 0, i32 0)
-  %v972 = add i32 %v3, %v489
-  %v973 = add i32 %v972, 3
-  %v974 = mul i32 %v487, %arg.n
-  %v975 = add i32 %v974, %v973
-  %v976 = mul i32 %v975, 2
-  %v977 = icmp slt i32 %v973, %arg.n
-  %v978 = select i1 %v977, i32 %v976, i32 %v879
-  %v979 = bitcast half %v661 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v979, ptr addrspace(8) %v883, i32 %v978, i32 0, i32 0)
-  %v980 = add i32 %v3, %v501
-  %v981 = add i32 %v980, 0
-  %v982 = mul i32 %v499, %arg.n
-  %v983 = add i32 %v982, %v981
-  %v984 = mul i32 %v983, 2
-  %v985 = icmp slt i32 %v981, %arg.n
-  %v986 = select i1 %v985, i32 %v984, i32 %v879
-  %v987 = bitcast half %v662 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v987, ptr addrspace(8) %v883, i32 %v986, i32 0, i32 0)
-  %v988 = add i32 %v3, %v501
-  %v989 = add i32 %v988, 1
-  %v990 = mul i32 %v499, %arg.n
-  %v991 = add i32 %v990, %v989
-  %v992 = mul i32 %v991, 2
-  %v993 = icmp slt i32 %v989, %arg.n
-  %v994 = select i1 %v993, i32 %v992, i32 %v879
-  %v995 = bitcast half %v663 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v995, ptr addrspace(8) %v883, i32 %v994, i32 0, i32 0)
-  %v996 = add i32 %v3, %v501
-  %v997 = add i32 %v996, 2
-  %v998 = mul i32 %v499, %arg.n
-  %v999 = add i32 %v998, %v997
-  %v1000 = mul i32 %v999, 2
-  %v1001 = icmp slt i32 %v997, %arg.n
-  %v1002 = select i1 %v1001, i32 %v1000, i32 %v879
-  %v1003 = bitcast half %v664 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1003, ptr addrspace(8) %v883, i32 %v1002, i32 0, i32 0)
-  %v1004 = add i32 %v3, %v501
-  %v1005 = add i32 %v1004, 3
-  %v1006 = mul i32 %v499, %arg.n
-  %v1007 = add i32 %v1006, %v1005
-  %v1008 = mul i32 %v1007, 2
-  %v1009 = icmp slt i32 %v1005, %arg.n
-  %v1010 = select i1 %v1009, i32 %v1008, i32 %v879
-  %v1011 = bitcast half %v665 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1011, ptr addrspace(8) %v883, i32 %v1010, i32 0, i32 0)
-  %v1012 = add i32 %v3, %v513
-  %v1013 = add i32 %v1012, 0
-  %v1014 = mul i32 %v511, %arg.n
-  %v1015 = add i32 %v1014, %v1013
-  %v1016 = mul i32 %v1015, 2
-  %v1017 = icmp slt i32 %v1013, %arg.n
-  %v1018 = select i1 %v1017, i32 %v1016, i32 %v879
-  %v1019 = bitcast half %v666 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1019, ptr addrspace(8) %v883, i32 %v1018, i32 0, i32 0)
-  %v1020 = add i32 %v3, %v513
-  %v1021 = add i32 %v1020, 1
-  %v1022 = mul i32 %v511, %arg.n
-  %v1023 = add i32 %v1022, %v1021
-  %v1024 = mul i32 %v1023, 2
-  %v1025 = icmp slt i32 %v1021, %arg.n
-  %v1026 = select i1 %v1025, i32 %v1024, i32 %v879
-  %v1027 = bitcast half %v667 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1027, ptr addrspace(8) %v883, i32 %v1026, i32 0, i32 0)
-  %v1028 = add i32 %v3, %v513
-  %v1029 = add i32 %v1028, 2
-  %v1030 = mul i32 %v511, %arg.n
-  %v1031 = add i32 %v1030, %v1029
-  %v1032 = mul i32 %v1031, 2
-  %v1033 = icmp slt i32 %v1029, %arg.n
-  %v1034 = select i1 %v1033, i32 %v1032, i32 %v879
-  %v1035 = bitcast half %v668 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1035, ptr addrspace(8) %v883, i32 %v1034, i32 0, i32 0)
-  %v1036 = add i32 %v3, %v513
-  %v1037 = add i32 %v1036, 3
-  %v1038 = mul i32 %v511, %arg.n
-  %v1039 = add i32 %v1038, %v1037
-  %v1040 = mul i32 %v1039, 2
-  %v1041 = icmp slt i32 %v1037, %arg.n
-  %v1042 = select i1 %v1041, i32 %v1040, i32 %v879
-  %v1043 = bitcast half %v669 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1043, ptr addrspace(8) %v883, i32 %v1042, i32 0, i32 0)
-  %v1044 = add i32 %v3, %v525
-  %v1045 = add i32 %v1044, 0
-  %v1046 = mul i32 %v523, %arg.n
-  %v1047 = add i32 %v1046, %v1045
-  %v1048 = mul i32 %v1047, 2
-  %v1049 = icmp slt i32 %v1045, %arg.n
-  %v1050 = select i1 %v1049, i32 %v1048, i32 %v879
-  %v1051 = bitcast half %v670 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1051, ptr addrspace(8) %v883, i32 %v1050, i32 0, i32 0)
-  %v1052 = add i32 %v3, %v525
-  %v1053 = add i32 %v1052, 1
-  %v1054 = mul i32 %v523, %arg.n
-  %v1055 = add i32 %v1054, %v1053
-  %v1056 = mul i32 %v1055, 2
-  %v1057 = icmp slt i32 %v1053, %arg.n
-  %v1058 = select i1 %v1057, i32 %v1056, i32 %v879
-  %v1059 = bitcast half %v671 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1059, ptr addrspace(8) %v883, i32 %v1058, i32 0, i32 0)
-  %v1060 = add i32 %v3, %v525
-  %v1061 = add i32 %v1060, 2
-  %v1062 = mul i32 %v523, %arg.n
-  %v1063 = add i32 %v1062, %v1061
-  %v1064 = mul i32 %v1063, 2
-  %v1065 = icmp slt i32 %v1061, %arg.n
-  %v1066 = select i1 %v1065, i32 %v1064, i32 %v879
-  %v1067 = bitcast half %v672 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1067, ptr addrspace(8) %v883, i32 %v1066, i32 0, i32 0)
-  %v1068 = add i32 %v3, %v525
-  %v1069 = add i32 %v1068, 3
-  %v1070 = mul i32 %v523, %arg.n
-  %v1071 = add i32 %v1070, %v1069
-  %v1072 = mul i32 %v1071, 2
-  %v1073 = icmp slt i32 %v1069, %arg.n
-  %v1074 = select i1 %v1073, i32 %v1072, i32 %v879
-  %v1075 = bitcast half %v673 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1075, ptr addrspace(8) %v883, i32 %v1074, i32 0, i32 0)
-  %v1076 = add i32 %v3, %v537
-  %v1077 = add i32 %v1076, 0
-  %v1078 = mul i32 %v535, %arg.n
-  %v1079 = add i32 %v1078, %v1077
-  %v1080 = mul i32 %v1079, 2
-  %v1081 = icmp slt i32 %v1077, %arg.n
-  %v1082 = select i1 %v1081, i32 %v1080, i32 %v879
-  %v1083 = bitcast half %v674 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1083, ptr addrspace(8) %v883, i32 %v1082, i32 0, i32 0)
-  %v1084 = add i32 %v3, %v537
-  %v1085 = add i32 %v1084, 1
-  %v1086 = mul i32 %v535, %arg.n
-  %v1087 = add i32 %v1086, %v1085
-  %v1088 = mul i32 %v1087, 2
-  %v1089 = icmp slt i32 %v1085, %arg.n
-  %v1090 = select i1 %v1089, i32 %v1088, i32 %v879
-  %v1091 = bitcast half %v675 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1091, ptr addrspace(8) %v883, i32 %v1090, i32 0, i32 0)
-  %v1092 = add i32 %v3, %v537
-  %v1093 = add i32 %v1092, 2
-  %v1094 = mul i32 %v535, %arg.n
-  %v1095 = add i32 %v1094, %v1093
-  %v1096 = mul i32 %v1095, 2
-  %v1097 = icmp slt i32 %v1093, %arg.n
-  %v1098 = select i1 %v1097, i32 %v1096, i32 %v879
-  %v1099 = bitcast half %v676 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1099, ptr addrspace(8) %v883, i32 %v1098, i32 0, i32 0)
-  %v1100 = add i32 %v3, %v537
-  %v1101 = add i32 %v1100, 3
-  %v1102 = mul i32 %v535, %arg.n
-  %v1103 = add i32 %v1102, %v1101
-  %v1104 = mul i32 %v1103, 2
-  %v1105 = icmp slt i32 %v1101, %arg.n
-  %v1106 = select i1 %v1105, i32 %v1104, i32 %v879
-  %v1107 = bitcast half %v677 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1107, ptr addrspace(8) %v883, i32 %v1106, i32 0, i32 0)
-  %v1108 = add i32 %v3, %v549
-  %v1109 = add i32 %v1108, 0
-  %v1110 = mul i32 %v547, %arg.n
-  %v1111 = add i32 %v1110, %v1109
-  %v1112 = mul i32 %v1111, 2
-  %v1113 = icmp slt i32 %v1109, %arg.n
-  %v1114 = select i1 %v1113, i32 %v1112, i32 %v879
-  %v1115 = bitcast half %v678 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1115, ptr addrspace(8) %v883, i32 %v1114, i32 0, i32 0)
-  %v1116 = add i32 %v3, %v549
-  %v1117 = add i32 %v1116, 1
-  %v1118 = mul i32 %v547, %arg.n
-  %v1119 = add i32 %v1118, %v1117
-  %v1120 = mul i32 %v1119, 2
-  %v1121 = icmp slt i32 %v1117, %arg.n
-  %v1122 = select i1 %v1121, i32 %v1120, i32 %v879
-  %v1123 = bitcast half %v679 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1123, ptr addrspace(8) %v883, i32 %v1122, i32 0, i32 0)
-  %v1124 = add i32 %v3, %v549
-  %v1125 = add i32 %v1124, 2
-  %v1126 = mul i32 %v547, %arg.n
-  %v1127 = add i32 %v1126, %v1125
-  %v1128 = mul i32 %v1127, 2
-  %v1129 = icmp slt i32 %v1125, %arg.n
-  %v1130 = select i1 %v1129, i32 %v1128, i32 %v879
-  %v1131 = bitcast half %v680 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1131, ptr addrspace(8) %v883, i32 %v1130, i32 0, i32 0)
-  %v1132 = add i32 %v3, %v549
-  %v1133 = add i32 %v1132, 3
-  %v1134 = mul i32 %v547, %arg.n
-  %v1135 = add i32 %v1134, %v1133
-  %v1136 = mul i32 %v1135, 2
-  %v1137 = icmp slt i32 %v1133, %arg.n
-  %v1138 = select i1 %v1137, i32 %v1136, i32 %v879
-  %v1139 = bitcast half %v681 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1139, ptr addrspace(8) %v883, i32 %v1138, i32 0, i32 0)
-  %v1140 = add i32 %v3, %v561
-  %v1141 = add i32 %v1140, 0
-  %v1142 = mul i32 %v559, %arg.n
-  %v1143 = add i32 %v1142, %v1141
-  %v1144 = mul i32 %v1143, 2
-  %v1145 = icmp slt i32 %v1141, %arg.n
-  %v1146 = select i1 %v1145, i32 %v1144, i32 %v879
-  %v1147 = bitcast half %v682 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1147, ptr addrspace(8) %v883, i32 %v1146, i32 0, i32 0)
-  %v1148 = add i32 %v3, %v561
-  %v1149 = add i32 %v1148, 1
-  %v1150 = mul i32 %v559, %arg.n
-  %v1151 = add i32 %v1150, %v1149
-  %v1152 = mul i32 %v1151, 2
-  %v1153 = icmp slt i32 %v1149, %arg.n
-  %v1154 = select i1 %v1153, i32 %v1152, i32 %v879
-  %v1155 = bitcast half %v683 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1155, ptr addrspace(8) %v883, i32 %v1154, i32 0, i32 0)
-  %v1156 = add i32 %v3, %v561
-  %v1157 = add i32 %v1156, 2
-  %v1158 = mul i32 %v559, %arg.n
-  %v1159 = add i32 %v1158, %v1157
-  %v1160 = mul i32 %v1159, 2
-  %v1161 = icmp slt i32 %v1157, %arg.n
-  %v1162 = select i1 %v1161, i32 %v1160, i32 %v879
-  %v1163 = bitcast half %v684 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1163, ptr addrspace(8) %v883, i32 %v1162, i32 0, i32 0)
-  %v1164 = add i32 %v3, %v561
-  %v1165 = add i32 %v1164, 3
-  %v1166 = mul i32 %v559, %arg.n
-  %v1167 = add i32 %v1166, %v1165
-  %v1168 = mul i32 %v1167, 2
-  %v1169 = icmp slt i32 %v1165, %arg.n
-  %v1170 = select i1 %v1169, i32 %v1168, i32 %v879
-  %v1171 = bitcast half %v685 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1171, ptr addrspace(8) %v883, i32 %v1170, i32 0, i32 0)
-  %v1172 = add i32 %v3, %v573
-  %v1173 = add i32 %v1172, 0
-  %v1174 = mul i32 %v571, %arg.n
-  %v1175 = add i32 %v1174, %v1173
-  %v1176 = mul i32 %v1175, 2
-  %v1177 = icmp slt i32 %v1173, %arg.n
-  %v1178 = select i1 %v1177, i32 %v1176, i32 %v879
-  %v1179 = bitcast half %v686 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1179, ptr addrspace(8) %v883, i32 %v1178, i32 0, i32 0)
-  %v1180 = add i32 %v3, %v573
-  %v1181 = add i32 %v1180, 1
-  %v1182 = mul i32 %v571, %arg.n
-  %v1183 = add i32 %v1182, %v1181
-  %v1184 = mul i32 %v1183, 2
-  %v1185 = icmp slt i32 %v1181, %arg.n
-  %v1186 = select i1 %v1185, i32 %v1184, i32 %v879
-  %v1187 = bitcast half %v687 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1187, ptr addrspace(8) %v883, i32 %v1186, i32 0, i32 0)
-  %v1188 = add i32 %v3, %v573
-  %v1189 = add i32 %v1188, 2
-  %v1190 = mul i32 %v571, %arg.n
-  %v1191 = add i32 %v1190, %v1189
-  %v1192 = mul i32 %v1191, 2
-  %v1193 = icmp slt i32 %v1189, %arg.n
-  %v1194 = select i1 %v1193, i32 %v1192, i32 %v879
-  %v1195 = bitcast half %v688 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1195, ptr addrspace(8) %v883, i32 %v1194, i32 0, i32 0)
-  %v1196 = add i32 %v3, %v573
-  %v1197 = add i32 %v1196, 3
-  %v1198 = mul i32 %v571, %arg.n
-  %v1199 = add i32 %v1198, %v1197
-  %v1200 = mul i32 %v1199, 2
-  %v1201 = icmp slt i32 %v1197, %arg.n
-  %v1202 = select i1 %v1201, i32 %v1200, i32 %v879
-  %v1203 = bitcast half %v689 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1203, ptr addrspace(8) %v883, i32 %v1202, i32 0, i32 0)
-  %v1204 = add i32 %v3, %v585
-  %v1205 = add i32 %v1204, 0
-  %v1206 = mul i32 %v583, %arg.n
-  %v1207 = add i32 %v1206, %v1205
-  %v1208 = mul i32 %v1207, 2
-  %v1209 = icmp slt i32 %v1205, %arg.n
-  %v1210 = select i1 %v1209, i32 %v1208, i32 %v879
-  %v1211 = bitcast half %v690 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1211, ptr addrspace(8) %v883, i32 %v1210, i32 0, i32 0)
-  %v1212 = add i32 %v3, %v585
-  %v1213 = add i32 %v1212, 1
-  %v1214 = mul i32 %v583, %arg.n
-  %v1215 = add i32 %v1214, %v1213
-  %v1216 = mul i32 %v1215, 2
-  %v1217 = icmp slt i32 %v1213, %arg.n
-  %v1218 = select i1 %v1217, i32 %v1216, i32 %v879
-  %v1219 = bitcast half %v691 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1219, ptr addrspace(8) %v883, i32 %v1218, i32 0, i32 0)
-  %v1220 = add i32 %v3, %v585
-  %v1221 = add i32 %v1220, 2
-  %v1222 = mul i32 %v583, %arg.n
-  %v1223 = add i32 %v1222, %v1221
-  %v1224 = mul i32 %v1223, 2
-  %v1225 = icmp slt i32 %v1221, %arg.n
-  %v1226 = select i1 %v1225, i32 %v1224, i32 %v879
-  %v1227 = bitcast half %v692 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1227, ptr addrspace(8) %v883, i32 %v1226, i32 0, i32 0)
-  %v1228 = add i32 %v3, %v585
-  %v1229 = add i32 %v1228, 3
-  %v1230 = mul i32 %v583, %arg.n
-  %v1231 = add i32 %v1230, %v1229
-  %v1232 = mul i32 %v1231, 2
-  %v1233 = icmp slt i32 %v1229, %arg.n
-  %v1234 = select i1 %v1233, i32 %v1232, i32 %v879
-  %v1235 = bitcast half %v693 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1235, ptr addrspace(8) %v883, i32 %v1234, i32 0, i32 0)
-  %v1236 = add i32 %v3, %v597
-  %v1237 = add i32 %v1236, 0
-  %v1238 = mul i32 %v595, %arg.n
-  %v1239 = add i32 %v1238, %v1237
-  %v1240 = mul i32 %v1239, 2
-  %v1241 = icmp slt i32 %v1237, %arg.n
-  %v1242 = select i1 %v1241, i32 %v1240, i32 %v879
-  %v1243 = bitcast half %v694 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1243, ptr addrspace(8) %v883, i32 %v1242, i32 0, i32 0)
-  %v1244 = add i32 %v3, %v597
-  %v1245 = add i32 %v1244, 1
-  %v1246 = mul i32 %v595, %arg.n
-  %v1247 = add i32 %v1246, %v1245
-  %v1248 = mul i32 %v1247, 2
-  %v1249 = icmp slt i32 %v1245, %arg.n
-  %v1250 = select i1 %v1249, i32 %v1248, i32 %v879
-  %v1251 = bitcast half %v695 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1251, ptr addrspace(8) %v883, i32 %v1250, i32 0, i32 0)
-  %v1252 = add i32 %v3, %v597
-  %v1253 = add i32 %v1252, 2
-  %v1254 = mul i32 %v595, %arg.n
-  %v1255 = add i32 %v1254, %v1253
-  %v1256 = mul i32 %v1255, 2
-  %v1257 = icmp slt i32 %v1253, %arg.n
-  %v1258 = select i1 %v1257, i32 %v1256, i32 %v879
-  %v1259 = bitcast half %v696 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1259, ptr addrspace(8) %v883, i32 %v1258, i32 0, i32 0)
-  %v1260 = add i32 %v3, %v597
-  %v1261 = add i32 %v1260, 3
-  %v1262 = mul i32 %v595, %arg.n
-  %v1263 = add i32 %v1262, %v1261
-  %v1264 = mul i32 %v1263, 2
-  %v1265 = icmp slt i32 %v1261, %arg.n
-  %v1266 = select i1 %v1265, i32 %v1264, i32 %v879
-  %v1267 = bitcast half %v697 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1267, ptr addrspace(8) %v883, i32 %v1266, i32 0, i32 0)
-  %v1268 = add i32 %v3, %v609
-  %v1269 = add i32 %v1268, 0
-  %v1270 = mul i32 %v607, %arg.n
-  %v1271 = add i32 %v1270, %v1269
-  %v1272 = mul i32 %v1271, 2
-  %v1273 = icmp slt i32 %v1269, %arg.n
-  %v1274 = select i1 %v1273, i32 %v1272, i32 %v879
-  %v1275 = bitcast half %v698 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1275, ptr addrspace(8) %v883, i32 %v1274, i32 0, i32 0)
-  %v1276 = add i32 %v3, %v609
-  %v1277 = add i32 %v1276, 1
-  %v1278 = mul i32 %v607, %arg.n
-  %v1279 = add i32 %v1278, %v1277
-  %v1280 = mul i32 %v1279, 2
-  %v1281 = icmp slt i32 %v1277, %arg.n
-  %v1282 = select i1 %v1281, i32 %v1280, i32 %v879
-  %v1283 = bitcast half %v699 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1283, ptr addrspace(8) %v883, i32 %v1282, i32 0, i32 0)
-  %v1284 = add i32 %v3, %v609
-  %v1285 = add i32 %v1284, 2
-  %v1286 = mul i32 %v607, %arg.n
-  %v1287 = add i32 %v1286, %v1285
-  %v1288 = mul i32 %v1287, 2
-  %v1289 = icmp slt i32 %v1285, %arg.n
-  %v1290 = select i1 %v1289, i32 %v1288, i32 %v879
-  %v1291 = bitcast half %v700 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1291, ptr addrspace(8) %v883, i32 %v1290, i32 0, i32 0)
-  %v1292 = add i32 %v3, %v609
-  %v1293 = add i32 %v1292, 3
-  %v1294 = mul i32 %v607, %arg.n
-  %v1295 = add i32 %v1294, %v1293
-  %v1296 = mul i32 %v1295, 2
-  %v1297 = icmp slt i32 %v1293, %arg.n
-  %v1298 = select i1 %v1297, i32 %v1296, i32 %v879
-  %v1299 = bitcast half %v701 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1299, ptr addrspace(8) %v883, i32 %v1298, i32 0, i32 0)
-  %v1300 = add i32 %v3, %v621
-  %v1301 = add i32 %v1300, 0
-  %v1302 = mul i32 %v619, %arg.n
-  %v1303 = add i32 %v1302, %v1301
-  %v1304 = mul i32 %v1303, 2
-  %v1305 = icmp slt i32 %v1301, %arg.n
-  %v1306 = select i1 %v1305, i32 %v1304, i32 %v879
-  %v1307 = bitcast half %v702 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1307, ptr addrspace(8) %v883, i32 %v1306, i32 0, i32 0)
-  %v1308 = add i32 %v3, %v621
-  %v1309 = add i32 %v1308, 1
-  %v1310 = mul i32 %v619, %arg.n
-  %v1311 = add i32 %v1310, %v1309
-  %v1312 = mul i32 %v1311, 2
-  %v1313 = icmp slt i32 %v1309, %arg.n
-  %v1314 = select i1 %v1313, i32 %v1312, i32 %v879
-  %v1315 = bitcast half %v703 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1315, ptr addrspace(8) %v883, i32 %v1314, i32 0, i32 0)
-  %v1316 = add i32 %v3, %v621
-  %v1317 = add i32 %v1316, 2
-  %v1318 = mul i32 %v619, %arg.n
-  %v1319 = add i32 %v1318, %v1317
-  %v1320 = mul i32 %v1319, 2
-  %v1321 = icmp slt i32 %v1317, %arg.n
-  %v1322 = select i1 %v1321, i32 %v1320, i32 %v879
-  %v1323 = bitcast half %v704 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1323, ptr addrspace(8) %v883, i32 %v1322, i32 0, i32 0)
-  %v1324 = add i32 %v3, %v621
-  %v1325 = add i32 %v1324, 3
-  %v1326 = mul i32 %v619, %arg.n
-  %v1327 = add i32 %v1326, %v1325
-  %v1328 = mul i32 %v1327, 2
-  %v1329 = icmp slt i32 %v1325, %arg.n
-  %v1330 = select i1 %v1329, i32 %v1328, i32 %v879
-  %v1331 = bitcast half %v705 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1331, ptr addrspace(8) %v883, i32 %v1330, i32 0, i32 0)
-  %v1332 = add i32 %v3, %v633
-  %v1333 = add i32 %v1332, 0
-  %v1334 = mul i32 %v631, %arg.n
-  %v1335 = add i32 %v1334, %v1333
-  %v1336 = mul i32 %v1335, 2
-  %v1337 = icmp slt i32 %v1333, %arg.n
-  %v1338 = select i1 %v1337, i32 %v1336, i32 %v879
-  %v1339 = bitcast half %v706 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1339, ptr addrspace(8) %v883, i32 %v1338, i32 0, i32 0)
-  %v1340 = add i32 %v3, %v633
-  %v1341 = add i32 %v1340, 1
-  %v1342 = mul i32 %v631, %arg.n
-  %v1343 = add i32 %v1342, %v1341
-  %v1344 = mul i32 %v1343, 2
-  %v1345 = icmp slt i32 %v1341, %arg.n
-  %v1346 = select i1 %v1345, i32 %v1344, i32 %v879
-  %v1347 = bitcast half %v707 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1347, ptr addrspace(8) %v883, i32 %v1346, i32 0, i32 0)
-  %v1348 = add i32 %v3, %v633
-  %v1349 = add i32 %v1348, 2
-  %v1350 = mul i32 %v631, %arg.n
-  %v1351 = add i32 %v1350, %v1349
-  %v1352 = mul i32 %v1351, 2
-  %v1353 = icmp slt i32 %v1349, %arg.n
-  %v1354 = select i1 %v1353, i32 %v1352, i32 %v879
-  %v1355 = bitcast half %v708 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1355, ptr addrspace(8) %v883, i32 %v1354, i32 0, i32 0)
-  %v1356 = add i32 %v3, %v633
-  %v1357 = add i32 %v1356, 3
-  %v1358 = mul i32 %v631, %arg.n
-  %v1359 = add i32 %v1358, %v1357
-  %v1360 = mul i32 %v1359, 2
-  %v1361 = icmp slt i32 %v1357, %arg.n
-  %v1362 = select i1 %v1361, i32 %v1360, i32 %v879
-  %v1363 = bitcast half %v709 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1363, ptr addrspace(8) %v883, i32 %v1362, i32 0, i32 0)
-  %v1364 = add i32 %v3, %v645
-  %v1365 = add i32 %v1364, 0
-  %v1366 = mul i32 %v643, %arg.n
-  %v1367 = add i32 %v1366, %v1365
-  %v1368 = mul i32 %v1367, 2
-  %v1369 = icmp slt i32 %v1365, %arg.n
-  %v1370 = select i1 %v1369, i32 %v1368, i32 %v879
-  %v1371 = bitcast half %v710 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1371, ptr addrspace(8) %v883, i32 %v1370, i32 0, i32 0)
-  %v1372 = add i32 %v3, %v645
-  %v1373 = add i32 %v1372, 1
-  %v1374 = mul i32 %v643, %arg.n
-  %v1375 = add i32 %v1374, %v1373
-  %v1376 = mul i32 %v1375, 2
-  %v1377 = icmp slt i32 %v1373, %arg.n
-  %v1378 = select i1 %v1377, i32 %v1376, i32 %v879
-  %v1379 = bitcast half %v711 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1379, ptr addrspace(8) %v883, i32 %v1378, i32 0, i32 0)
-  %v1380 = add i32 %v3, %v645
-  %v1381 = add i32 %v1380, 2
-  %v1382 = mul i32 %v643, %arg.n
-  %v1383 = add i32 %v1382, %v1381
-  %v1384 = mul i32 %v1383, 2
-  %v1385 = icmp slt i32 %v1381, %arg.n
-  %v1386 = select i1 %v1385, i32 %v1384, i32 %v879
-  %v1387 = bitcast half %v712 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1387, ptr addrspace(8) %v883, i32 %v1386, i32 0, i32 0)
-  %v1388 = add i32 %v3, %v645
-  %v1389 = add i32 %v1388, 3
-  %v1390 = mul i32 %v643, %arg.n
-  %v1391 = add i32 %v1390, %v1389
-  %v1392 = mul i32 %v1391, 2
-  %v1393 = icmp slt i32 %v1389, %arg.n
-  %v1394 = select i1 %v1393, i32 %v1392, i32 %v879
-  %v1395 = bitcast half %v713 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1395, ptr addrspace(8) %v883, i32 %v1394, i32 0, i32 0)
+  %v852 = icmp slt i32 %v1, %arg.m
+  %v853 = sub i32 %arg.m, %v1
+  %v854 = call i32 @llvm.smin.i32(i32 %v853, i32 128)
+  %v855 = select i1 %v852, i32 %v854, i32 0
+  %v856 = mul i32 %v855, %arg.n
+  %v857 = mul i32 %v856, 2
+  %v858 = mul i32 %v1, %arg.n
+  %v859 = mul i32 %v858, 2
+  %v860 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v859
+  %v861 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v860, i16 0, i32 %v857, i32 131072)
+  %v862 = add i32 %v3, %v443
+  %v863 = add i32 %v862, 0
+  %v864 = mul i32 %v441, %arg.n
+  %v865 = add i32 %v864, %v863
+  %v866 = mul i32 %v865, 2
+  %v867 = icmp slt i32 %v863, %arg.n
+  %v868 = select i1 %v867, i32 %v866, i32 %v857
+  %v869 = bitcast half %v628 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v869, ptr addrspace(8) %v861, i32 %v868, i32 0, i32 0)
+  %v870 = add i32 %v3, %v443
+  %v871 = add i32 %v870, 1
+  %v872 = mul i32 %v441, %arg.n
+  %v873 = add i32 %v872, %v871
+  %v874 = mul i32 %v873, 2
+  %v875 = icmp slt i32 %v871, %arg.n
+  %v876 = select i1 %v875, i32 %v874, i32 %v857
+  %v877 = bitcast half %v629 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v877, ptr addrspace(8) %v861, i32 %v876, i32 0, i32 0)
+  %v878 = add i32 %v3, %v443
+  %v879 = add i32 %v878, 2
+  %v880 = mul i32 %v441, %arg.n
+  %v881 = add i32 %v880, %v879
+  %v882 = mul i32 %v881, 2
+  %v883 = icmp slt i32 %v879, %arg.n
+  %v884 = select i1 %v883, i32 %v882, i32 %v857
+  %v885 = bitcast half %v630 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v885, ptr addrspace(8) %v861, i32 %v884, i32 0, i32 0)
+  %v886 = add i32 %v3, %v443
+  %v887 = add i32 %v886, 3
+  %v888 = mul i32 %v441, %arg.n
+  %v889 = add i32 %v888, %v887
+  %v890 = mul i32 %v889, 2
+  %v891 = icmp slt i32 %v887, %arg.n
+  %v892 = select i1 %v891, i32 %v890, i32 %v857
+  %v893 = bitcast half %v631 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v893, ptr addrspace(8) %v861, i32 %v892, i32 0, i32 0)
+  %v894 = add i32 %v3, %v455
+  %v895 = add i32 %v894, 0
+  %v896 = mul i32 %v453, %arg.n
+  %v897 = add i32 %v896, %v895
+  %v898 = mul i32 %v897, 2
+  %v899 = icmp slt i32 %v895, %arg.n
+  %v900 = select i1 %v899, i32 %v898, i32 %v857
+  %v901 = bitcast half %v632 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v901, ptr addrspace(8) %v861, i32 %v900, i32 0, i32 0)
+  %v902 = add i32 %v3, %v455
+  %v903 = add i32 %v902, 1
+  %v904 = mul i32 %v453, %arg.n
+  %v905 = add i32 %v904, %v903
+  %v906 = mul i32 %v905, 2
+  %v907 = icmp slt i32 %v903, %arg.n
+  %v908 = select i1 %v907, i32 %v906, i32 %v857
+  %v909 = bitcast half %v633 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v909, ptr addrspace(8) %v861, i32 %v908, i32 0, i32 0)
+  %v910 = add i32 %v3, %v455
+  %v911 = add i32 %v910, 2
+  %v912 = mul i32 %v453, %arg.n
+  %v913 = add i32 %v912, %v911
+  %v914 = mul i32 %v913, 2
+  %v915 = icmp slt i32 %v911, %arg.n
+  %v916 = select i1 %v915, i32 %v914, i32 %v857
+  %v917 = bitcast half %v634 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v917, ptr addrspace(8) %v861, i32 %v916, i32 0, i32 0)
+  %v918 = add i32 %v3, %v455
+  %v919 = add i32 %v918, 3
+  %v920 = mul i32 %v453, %arg.n
+  %v921 = add i32 %v920, %v919
+  %v922 = mul i32 %v921, 2
+  %v923 = icmp slt i32 %v919, %arg.n
+  %v924 = select i1 %v923, i32 %v922, i32 %v857
+  %v925 = bitcast half %v635 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v925, ptr addrspace(8) %v861, i32 %v924, i32 0, i32 0)
+  %v926 = add i32 %v3, %v467
+  %v927 = add i32 %v926, 0
+  %v928 = mul i32 %v465, %arg.n
+  %v929 = add i32 %v928, %v927
+  %v930 = mul i32 %v929, 2
+  %v931 = icmp slt i32 %v927, %arg.n
+  %v932 = select i1 %v931, i32 %v930, i32 %v857
+  %v933 = bitcast half %v636 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v933, ptr addrspace(8) %v861, i32 %v932, i32 0, i32 0)
+  %v934 = add i32 %v3, %v467
+  %v935 = add i32 %v934, 1
+  %v936 = mul i32 %v465, %arg.n
+  %v937 = add i32 %v936, %v935
+  %v938 = mul i32 %v937, 2
+  %v939 = icmp slt i32 %v935, %arg.n
+  %v940 = select i1 %v939, i32 %v938, i32 %v857
+  %v941 = bitcast half %v637 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v941, ptr addrspace(8) %v861, i32 %v940, i32 0, i32 0)
+  %v942 = add i32 %v3, %v467
+  %v943 = add i32 %v942, 2
+  %v944 = mul i32 %v465, %arg.n
+  %v945 = add i32 %v944, %v943
+  %v946 = mul i32 %v945, 2
+  %v947 = icmp slt i32 %v943, %arg.n
+  %v948 = select i1 %v947, i32 %v946, i32 %v857
+  %v949 = bitcast half %v638 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v949, ptr addrspace(8) %v861, i32 %v948, i32 0, i32 0)
+  %v950 = add i32 %v3, %v467
+  %v951 = add i32 %v950, 3
+  %v952 = mul i32 %v465, %arg.n
+  %v953 = add i32 %v952, %v951
+  %v954 = mul i32 %v953, 2
+  %v955 = icmp slt i32 %v951, %arg.n
+  %v956 = select i1 %v955, i32 %v954, i32 %v857
+  %v957 = bitcast half %v639 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v957, ptr addrspace(8) %v861, i32 %v956, i32 0, i32 0)
+  %v958 = add i32 %v3, %v479
+  %v959 = add i32 %v958, 0
+  %v960 = mul i32 %v477, %arg.n
+  %v961 = add i32 %v960, %v959
+  %v962 = mul i32 %v961, 2
+  %v963 = icmp slt i32 %v959, %arg.n
+  %v964 = select i1 %v963, i32 %v962, i32 %v857
+  %v965 = bitcast half %v640 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v965, ptr addrspace(8) %v861, i32 %v964, i32 0, i32 0)
+  %v966 = add i32 %v3, %v479
+  %v967 = add i32 %v966, 1
+  %v968 = mul i32 %v477, %arg.n
+  %v969 = add i32 %v968, %v967
+  %v970 = mul i32 %v969, 2
+  %v971 = icmp slt i32 %v967, %arg.n
+  %v972 = select i1 %v971, i32 %v970, i32 %v857
+  %v973 = bitcast half %v641 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v973, ptr addrspace(8) %v861, i32 %v972, i32 0, i32 0)
+  %v974 = add i32 %v3, %v479
+  %v975 = add i32 %v974, 2
+  %v976 = mul i32 %v477, %arg.n
+  %v977 = add i32 %v976, %v975
+  %v978 = mul i32 %v977, 2
+  %v979 = icmp slt i32 %v975, %arg.n
+  %v980 = select i1 %v979, i32 %v978, i32 %v857
+  %v981 = bitcast half %v642 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v981, ptr addrspace(8) %v861, i32 %v980, i32 0, i32 0)
+  %v982 = add i32 %v3, %v479
+  %v983 = add i32 %v982, 3
+  %v984 = mul i32 %v477, %arg.n
+  %v985 = add i32 %v984, %v983
+  %v986 = mul i32 %v985, 2
+  %v987 = icmp slt i32 %v983, %arg.n
+  %v988 = select i1 %v987, i32 %v986, i32 %v857
+  %v989 = bitcast half %v643 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v989, ptr addrspace(8) %v861, i32 %v988, i32 0, i32 0)
+  %v990 = add i32 %v3, %v491
+  %v991 = add i32 %v990, 0
+  %v992 = mul i32 %v489, %arg.n
+  %v993 = add i32 %v992, %v991
+  %v994 = mul i32 %v993, 2
+  %v995 = icmp slt i32 %v991, %arg.n
+  %v996 = select i1 %v995, i32 %v994, i32 %v857
+  %v997 = bitcast half %v644 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v997, ptr addrspace(8) %v861, i32 %v996, i32 0, i32 0)
+  %v998 = add i32 %v3, %v491
+  %v999 = add i32 %v998, 1
+  %v1000 = mul i32 %v489, %arg.n
+  %v1001 = add i32 %v1000, %v999
+  %v1002 = mul i32 %v1001, 2
+  %v1003 = icmp slt i32 %v999, %arg.n
+  %v1004 = select i1 %v1003, i32 %v1002, i32 %v857
+  %v1005 = bitcast half %v645 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1005, ptr addrspace(8) %v861, i32 %v1004, i32 0, i32 0)
+  %v1006 = add i32 %v3, %v491
+  %v1007 = add i32 %v1006, 2
+  %v1008 = mul i32 %v489, %arg.n
+  %v1009 = add i32 %v1008, %v1007
+  %v1010 = mul i32 %v1009, 2
+  %v1011 = icmp slt i32 %v1007, %arg.n
+  %v1012 = select i1 %v1011, i32 %v1010, i32 %v857
+  %v1013 = bitcast half %v646 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1013, ptr addrspace(8) %v861, i32 %v1012, i32 0, i32 0)
+  %v1014 = add i32 %v3, %v491
+  %v1015 = add i32 %v1014, 3
+  %v1016 = mul i32 %v489, %arg.n
+  %v1017 = add i32 %v1016, %v1015
+  %v1018 = mul i32 %v1017, 2
+  %v1019 = icmp slt i32 %v1015, %arg.n
+  %v1020 = select i1 %v1019, i32 %v1018, i32 %v857
+  %v1021 = bitcast half %v647 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1021, ptr addrspace(8) %v861, i32 %v1020, i32 0, i32 0)
+  %v1022 = add i32 %v3, %v503
+  %v1023 = add i32 %v1022, 0
+  %v1024 = mul i32 %v501, %arg.n
+  %v1025 = add i32 %v1024, %v1023
+  %v1026 = mul i32 %v1025, 2
+  %v1027 = icmp slt i32 %v1023, %arg.n
+  %v1028 = select i1 %v1027, i32 %v1026, i32 %v857
+  %v1029 = bitcast half %v648 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1029, ptr addrspace(8) %v861, i32 %v1028, i32 0, i32 0)
+  %v1030 = add i32 %v3, %v503
+  %v1031 = add i32 %v1030, 1
+  %v1032 = mul i32 %v501, %arg.n
+  %v1033 = add i32 %v1032, %v1031
+  %v1034 = mul i32 %v1033, 2
+  %v1035 = icmp slt i32 %v1031, %arg.n
+  %v1036 = select i1 %v1035, i32 %v1034, i32 %v857
+  %v1037 = bitcast half %v649 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1037, ptr addrspace(8) %v861, i32 %v1036, i32 0, i32 0)
+  %v1038 = add i32 %v3, %v503
+  %v1039 = add i32 %v1038, 2
+  %v1040 = mul i32 %v501, %arg.n
+  %v1041 = add i32 %v1040, %v1039
+  %v1042 = mul i32 %v1041, 2
+  %v1043 = icmp slt i32 %v1039, %arg.n
+  %v1044 = select i1 %v1043, i32 %v1042, i32 %v857
+  %v1045 = bitcast half %v650 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1045, ptr addrspace(8) %v861, i32 %v1044, i32 0, i32 0)
+  %v1046 = add i32 %v3, %v503
+  %v1047 = add i32 %v1046, 3
+  %v1048 = mul i32 %v501, %arg.n
+  %v1049 = add i32 %v1048, %v1047
+  %v1050 = mul i32 %v1049, 2
+  %v1051 = icmp slt i32 %v1047, %arg.n
+  %v1052 = select i1 %v1051, i32 %v1050, i32 %v857
+  %v1053 = bitcast half %v651 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1053, ptr addrspace(8) %v861, i32 %v1052, i32 0, i32 0)
+  %v1054 = add i32 %v3, %v515
+  %v1055 = add i32 %v1054, 0
+  %v1056 = mul i32 %v513, %arg.n
+  %v1057 = add i32 %v1056, %v1055
+  %v1058 = mul i32 %v1057, 2
+  %v1059 = icmp slt i32 %v1055, %arg.n
+  %v1060 = select i1 %v1059, i32 %v1058, i32 %v857
+  %v1061 = bitcast half %v652 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1061, ptr addrspace(8) %v861, i32 %v1060, i32 0, i32 0)
+  %v1062 = add i32 %v3, %v515
+  %v1063 = add i32 %v1062, 1
+  %v1064 = mul i32 %v513, %arg.n
+  %v1065 = add i32 %v1064, %v1063
+  %v1066 = mul i32 %v1065, 2
+  %v1067 = icmp slt i32 %v1063, %arg.n
+  %v1068 = select i1 %v1067, i32 %v1066, i32 %v857
+  %v1069 = bitcast half %v653 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1069, ptr addrspace(8) %v861, i32 %v1068, i32 0, i32 0)
+  %v1070 = add i32 %v3, %v515
+  %v1071 = add i32 %v1070, 2
+  %v1072 = mul i32 %v513, %arg.n
+  %v1073 = add i32 %v1072, %v1071
+  %v1074 = mul i32 %v1073, 2
+  %v1075 = icmp slt i32 %v1071, %arg.n
+  %v1076 = select i1 %v1075, i32 %v1074, i32 %v857
+  %v1077 = bitcast half %v654 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1077, ptr addrspace(8) %v861, i32 %v1076, i32 0, i32 0)
+  %v1078 = add i32 %v3, %v515
+  %v1079 = add i32 %v1078, 3
+  %v1080 = mul i32 %v513, %arg.n
+  %v1081 = add i32 %v1080, %v1079
+  %v1082 = mul i32 %v1081, 2
+  %v1083 = icmp slt i32 %v1079, %arg.n
+  %v1084 = select i1 %v1083, i32 %v1082, i32 %v857
+  %v1085 = bitcast half %v655 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1085, ptr addrspace(8) %v861, i32 %v1084, i32 0, i32 0)
+  %v1086 = add i32 %v3, %v527
+  %v1087 = add i32 %v1086, 0
+  %v1088 = mul i32 %v525, %arg.n
+  %v1089 = add i32 %v1088, %v1087
+  %v1090 = mul i32 %v1089, 2
+  %v1091 = icmp slt i32 %v1087, %arg.n
+  %v1092 = select i1 %v1091, i32 %v1090, i32 %v857
+  %v1093 = bitcast half %v656 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1093, ptr addrspace(8) %v861, i32 %v1092, i32 0, i32 0)
+  %v1094 = add i32 %v3, %v527
+  %v1095 = add i32 %v1094, 1
+  %v1096 = mul i32 %v525, %arg.n
+  %v1097 = add i32 %v1096, %v1095
+  %v1098 = mul i32 %v1097, 2
+  %v1099 = icmp slt i32 %v1095, %arg.n
+  %v1100 = select i1 %v1099, i32 %v1098, i32 %v857
+  %v1101 = bitcast half %v657 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1101, ptr addrspace(8) %v861, i32 %v1100, i32 0, i32 0)
+  %v1102 = add i32 %v3, %v527
+  %v1103 = add i32 %v1102, 2
+  %v1104 = mul i32 %v525, %arg.n
+  %v1105 = add i32 %v1104, %v1103
+  %v1106 = mul i32 %v1105, 2
+  %v1107 = icmp slt i32 %v1103, %arg.n
+  %v1108 = select i1 %v1107, i32 %v1106, i32 %v857
+  %v1109 = bitcast half %v658 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1109, ptr addrspace(8) %v861, i32 %v1108, i32 0, i32 0)
+  %v1110 = add i32 %v3, %v527
+  %v1111 = add i32 %v1110, 3
+  %v1112 = mul i32 %v525, %arg.n
+  %v1113 = add i32 %v1112, %v1111
+  %v1114 = mul i32 %v1113, 2
+  %v1115 = icmp slt i32 %v1111, %arg.n
+  %v1116 = select i1 %v1115, i32 %v1114, i32 %v857
+  %v1117 = bitcast half %v659 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1117, ptr addrspace(8) %v861, i32 %v1116, i32 0, i32 0)
+  %v1118 = add i32 %v3, %v539
+  %v1119 = add i32 %v1118, 0
+  %v1120 = mul i32 %v537, %arg.n
+  %v1121 = add i32 %v1120, %v1119
+  %v1122 = mul i32 %v1121, 2
+  %v1123 = icmp slt i32 %v1119, %arg.n
+  %v1124 = select i1 %v1123, i32 %v1122, i32 %v857
+  %v1125 = bitcast half %v660 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1125, ptr addrspace(8) %v861, i32 %v1124, i32 0, i32 0)
+  %v1126 = add i32 %v3, %v539
+  %v1127 = add i32 %v1126, 1
+  %v1128 = mul i32 %v537, %arg.n
+  %v1129 = add i32 %v1128, %v1127
+  %v1130 = mul i32 %v1129, 2
+  %v1131 = icmp slt i32 %v1127, %arg.n
+  %v1132 = select i1 %v1131, i32 %v1130, i32 %v857
+  %v1133 = bitcast half %v661 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1133, ptr addrspace(8) %v861, i32 %v1132, i32 0, i32 0)
+  %v1134 = add i32 %v3, %v539
+  %v1135 = add i32 %v1134, 2
+  %v1136 = mul i32 %v537, %arg.n
+  %v1137 = add i32 %v1136, %v1135
+  %v1138 = mul i32 %v1137, 2
+  %v1139 = icmp slt i32 %v1135, %arg.n
+  %v1140 = select i1 %v1139, i32 %v1138, i32 %v857
+  %v1141 = bitcast half %v662 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1141, ptr addrspace(8) %v861, i32 %v1140, i32 0, i32 0)
+  %v1142 = add i32 %v3, %v539
+  %v1143 = add i32 %v1142, 3
+  %v1144 = mul i32 %v537, %arg.n
+  %v1145 = add i32 %v1144, %v1143
+  %v1146 = mul i32 %v1145, 2
+  %v1147 = icmp slt i32 %v1143, %arg.n
+  %v1148 = select i1 %v1147, i32 %v1146, i32 %v857
+  %v1149 = bitcast half %v663 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1149, ptr addrspace(8) %v861, i32 %v1148, i32 0, i32 0)
+  %v1150 = add i32 %v3, %v551
+  %v1151 = add i32 %v1150, 0
+  %v1152 = mul i32 %v549, %arg.n
+  %v1153 = add i32 %v1152, %v1151
+  %v1154 = mul i32 %v1153, 2
+  %v1155 = icmp slt i32 %v1151, %arg.n
+  %v1156 = select i1 %v1155, i32 %v1154, i32 %v857
+  %v1157 = bitcast half %v664 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1157, ptr addrspace(8) %v861, i32 %v1156, i32 0, i32 0)
+  %v1158 = add i32 %v3, %v551
+  %v1159 = add i32 %v1158, 1
+  %v1160 = mul i32 %v549, %arg.n
+  %v1161 = add i32 %v1160, %v1159
+  %v1162 = mul i32 %v1161, 2
+  %v1163 = icmp slt i32 %v1159, %arg.n
+  %v1164 = select i1 %v1163, i32 %v1162, i32 %v857
+  %v1165 = bitcast half %v665 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1165, ptr addrspace(8) %v861, i32 %v1164, i32 0, i32 0)
+  %v1166 = add i32 %v3, %v551
+  %v1167 = add i32 %v1166, 2
+  %v1168 = mul i32 %v549, %arg.n
+  %v1169 = add i32 %v1168, %v1167
+  %v1170 = mul i32 %v1169, 2
+  %v1171 = icmp slt i32 %v1167, %arg.n
+  %v1172 = select i1 %v1171, i32 %v1170, i32 %v857
+  %v1173 = bitcast half %v666 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1173, ptr addrspace(8) %v861, i32 %v1172, i32 0, i32 0)
+  %v1174 = add i32 %v3, %v551
+  %v1175 = add i32 %v1174, 3
+  %v1176 = mul i32 %v549, %arg.n
+  %v1177 = add i32 %v1176, %v1175
+  %v1178 = mul i32 %v1177, 2
+  %v1179 = icmp slt i32 %v1175, %arg.n
+  %v1180 = select i1 %v1179, i32 %v1178, i32 %v857
+  %v1181 = bitcast half %v667 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1181, ptr addrspace(8) %v861, i32 %v1180, i32 0, i32 0)
+  %v1182 = add i32 %v3, %v563
+  %v1183 = add i32 %v1182, 0
+  %v1184 = mul i32 %v561, %arg.n
+  %v1185 = add i32 %v1184, %v1183
+  %v1186 = mul i32 %v1185, 2
+  %v1187 = icmp slt i32 %v1183, %arg.n
+  %v1188 = select i1 %v1187, i32 %v1186, i32 %v857
+  %v1189 = bitcast half %v668 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1189, ptr addrspace(8) %v861, i32 %v1188, i32 0, i32 0)
+  %v1190 = add i32 %v3, %v563
+  %v1191 = add i32 %v1190, 1
+  %v1192 = mul i32 %v561, %arg.n
+  %v1193 = add i32 %v1192, %v1191
+  %v1194 = mul i32 %v1193, 2
+  %v1195 = icmp slt i32 %v1191, %arg.n
+  %v1196 = select i1 %v1195, i32 %v1194, i32 %v857
+  %v1197 = bitcast half %v669 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1197, ptr addrspace(8) %v861, i32 %v1196, i32 0, i32 0)
+  %v1198 = add i32 %v3, %v563
+  %v1199 = add i32 %v1198, 2
+  %v1200 = mul i32 %v561, %arg.n
+  %v1201 = add i32 %v1200, %v1199
+  %v1202 = mul i32 %v1201, 2
+  %v1203 = icmp slt i32 %v1199, %arg.n
+  %v1204 = select i1 %v1203, i32 %v1202, i32 %v857
+  %v1205 = bitcast half %v670 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1205, ptr addrspace(8) %v861, i32 %v1204, i32 0, i32 0)
+  %v1206 = add i32 %v3, %v563
+  %v1207 = add i32 %v1206, 3
+  %v1208 = mul i32 %v561, %arg.n
+  %v1209 = add i32 %v1208, %v1207
+  %v1210 = mul i32 %v1209, 2
+  %v1211 = icmp slt i32 %v1207, %arg.n
+  %v1212 = select i1 %v1211, i32 %v1210, i32 %v857
+  %v1213 = bitcast half %v671 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1213, ptr addrspace(8) %v861, i32 %v1212, i32 0, i32 0)
+  %v1214 = add i32 %v3, %v575
+  %v1215 = add i32 %v1214, 0
+  %v1216 = mul i32 %v573, %arg.n
+  %v1217 = add i32 %v1216, %v1215
+  %v1218 = mul i32 %v1217, 2
+  %v1219 = icmp slt i32 %v1215, %arg.n
+  %v1220 = select i1 %v1219, i32 %v1218, i32 %v857
+  %v1221 = bitcast half %v672 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1221, ptr addrspace(8) %v861, i32 %v1220, i32 0, i32 0)
+  %v1222 = add i32 %v3, %v575
+  %v1223 = add i32 %v1222, 1
+  %v1224 = mul i32 %v573, %arg.n
+  %v1225 = add i32 %v1224, %v1223
+  %v1226 = mul i32 %v1225, 2
+  %v1227 = icmp slt i32 %v1223, %arg.n
+  %v1228 = select i1 %v1227, i32 %v1226, i32 %v857
+  %v1229 = bitcast half %v673 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1229, ptr addrspace(8) %v861, i32 %v1228, i32 0, i32 0)
+  %v1230 = add i32 %v3, %v575
+  %v1231 = add i32 %v1230, 2
+  %v1232 = mul i32 %v573, %arg.n
+  %v1233 = add i32 %v1232, %v1231
+  %v1234 = mul i32 %v1233, 2
+  %v1235 = icmp slt i32 %v1231, %arg.n
+  %v1236 = select i1 %v1235, i32 %v1234, i32 %v857
+  %v1237 = bitcast half %v674 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1237, ptr addrspace(8) %v861, i32 %v1236, i32 0, i32 0)
+  %v1238 = add i32 %v3, %v575
+  %v1239 = add i32 %v1238, 3
+  %v1240 = mul i32 %v573, %arg.n
+  %v1241 = add i32 %v1240, %v1239
+  %v1242 = mul i32 %v1241, 2
+  %v1243 = icmp slt i32 %v1239, %arg.n
+  %v1244 = select i1 %v1243, i32 %v1242, i32 %v857
+  %v1245 = bitcast half %v675 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1245, ptr addrspace(8) %v861, i32 %v1244, i32 0, i32 0)
+  %v1246 = add i32 %v3, %v587
+  %v1247 = add i32 %v1246, 0
+  %v1248 = mul i32 %v585, %arg.n
+  %v1249 = add i32 %v1248, %v1247
+  %v1250 = mul i32 %v1249, 2
+  %v1251 = icmp slt i32 %v1247, %arg.n
+  %v1252 = select i1 %v1251, i32 %v1250, i32 %v857
+  %v1253 = bitcast half %v676 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1253, ptr addrspace(8) %v861, i32 %v1252, i32 0, i32 0)
+  %v1254 = add i32 %v3, %v587
+  %v1255 = add i32 %v1254, 1
+  %v1256 = mul i32 %v585, %arg.n
+  %v1257 = add i32 %v1256, %v1255
+  %v1258 = mul i32 %v1257, 2
+  %v1259 = icmp slt i32 %v1255, %arg.n
+  %v1260 = select i1 %v1259, i32 %v1258, i32 %v857
+  %v1261 = bitcast half %v677 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1261, ptr addrspace(8) %v861, i32 %v1260, i32 0, i32 0)
+  %v1262 = add i32 %v3, %v587
+  %v1263 = add i32 %v1262, 2
+  %v1264 = mul i32 %v585, %arg.n
+  %v1265 = add i32 %v1264, %v1263
+  %v1266 = mul i32 %v1265, 2
+  %v1267 = icmp slt i32 %v1263, %arg.n
+  %v1268 = select i1 %v1267, i32 %v1266, i32 %v857
+  %v1269 = bitcast half %v678 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1269, ptr addrspace(8) %v861, i32 %v1268, i32 0, i32 0)
+  %v1270 = add i32 %v3, %v587
+  %v1271 = add i32 %v1270, 3
+  %v1272 = mul i32 %v585, %arg.n
+  %v1273 = add i32 %v1272, %v1271
+  %v1274 = mul i32 %v1273, 2
+  %v1275 = icmp slt i32 %v1271, %arg.n
+  %v1276 = select i1 %v1275, i32 %v1274, i32 %v857
+  %v1277 = bitcast half %v679 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1277, ptr addrspace(8) %v861, i32 %v1276, i32 0, i32 0)
+  %v1278 = add i32 %v3, %v599
+  %v1279 = add i32 %v1278, 0
+  %v1280 = mul i32 %v597, %arg.n
+  %v1281 = add i32 %v1280, %v1279
+  %v1282 = mul i32 %v1281, 2
+  %v1283 = icmp slt i32 %v1279, %arg.n
+  %v1284 = select i1 %v1283, i32 %v1282, i32 %v857
+  %v1285 = bitcast half %v680 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1285, ptr addrspace(8) %v861, i32 %v1284, i32 0, i32 0)
+  %v1286 = add i32 %v3, %v599
+  %v1287 = add i32 %v1286, 1
+  %v1288 = mul i32 %v597, %arg.n
+  %v1289 = add i32 %v1288, %v1287
+  %v1290 = mul i32 %v1289, 2
+  %v1291 = icmp slt i32 %v1287, %arg.n
+  %v1292 = select i1 %v1291, i32 %v1290, i32 %v857
+  %v1293 = bitcast half %v681 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1293, ptr addrspace(8) %v861, i32 %v1292, i32 0, i32 0)
+  %v1294 = add i32 %v3, %v599
+  %v1295 = add i32 %v1294, 2
+  %v1296 = mul i32 %v597, %arg.n
+  %v1297 = add i32 %v1296, %v1295
+  %v1298 = mul i32 %v1297, 2
+  %v1299 = icmp slt i32 %v1295, %arg.n
+  %v1300 = select i1 %v1299, i32 %v1298, i32 %v857
+  %v1301 = bitcast half %v682 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1301, ptr addrspace(8) %v861, i32 %v1300, i32 0, i32 0)
+  %v1302 = add i32 %v3, %v599
+  %v1303 = add i32 %v1302, 3
+  %v1304 = mul i32 %v597, %arg.n
+  %v1305 = add i32 %v1304, %v1303
+  %v1306 = mul i32 %v1305, 2
+  %v1307 = icmp slt i32 %v1303, %arg.n
+  %v1308 = select i1 %v1307, i32 %v1306, i32 %v857
+  %v1309 = bitcast half %v683 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1309, ptr addrspace(8) %v861, i32 %v1308, i32 0, i32 0)
+  %v1310 = add i32 %v3, %v611
+  %v1311 = add i32 %v1310, 0
+  %v1312 = mul i32 %v609, %arg.n
+  %v1313 = add i32 %v1312, %v1311
+  %v1314 = mul i32 %v1313, 2
+  %v1315 = icmp slt i32 %v1311, %arg.n
+  %v1316 = select i1 %v1315, i32 %v1314, i32 %v857
+  %v1317 = bitcast half %v684 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1317, ptr addrspace(8) %v861, i32 %v1316, i32 0, i32 0)
+  %v1318 = add i32 %v3, %v611
+  %v1319 = add i32 %v1318, 1
+  %v1320 = mul i32 %v609, %arg.n
+  %v1321 = add i32 %v1320, %v1319
+  %v1322 = mul i32 %v1321, 2
+  %v1323 = icmp slt i32 %v1319, %arg.n
+  %v1324 = select i1 %v1323, i32 %v1322, i32 %v857
+  %v1325 = bitcast half %v685 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1325, ptr addrspace(8) %v861, i32 %v1324, i32 0, i32 0)
+  %v1326 = add i32 %v3, %v611
+  %v1327 = add i32 %v1326, 2
+  %v1328 = mul i32 %v609, %arg.n
+  %v1329 = add i32 %v1328, %v1327
+  %v1330 = mul i32 %v1329, 2
+  %v1331 = icmp slt i32 %v1327, %arg.n
+  %v1332 = select i1 %v1331, i32 %v1330, i32 %v857
+  %v1333 = bitcast half %v686 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1333, ptr addrspace(8) %v861, i32 %v1332, i32 0, i32 0)
+  %v1334 = add i32 %v3, %v611
+  %v1335 = add i32 %v1334, 3
+  %v1336 = mul i32 %v609, %arg.n
+  %v1337 = add i32 %v1336, %v1335
+  %v1338 = mul i32 %v1337, 2
+  %v1339 = icmp slt i32 %v1335, %arg.n
+  %v1340 = select i1 %v1339, i32 %v1338, i32 %v857
+  %v1341 = bitcast half %v687 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1341, ptr addrspace(8) %v861, i32 %v1340, i32 0, i32 0)
+  %v1342 = add i32 %v3, %v623
+  %v1343 = add i32 %v1342, 0
+  %v1344 = mul i32 %v621, %arg.n
+  %v1345 = add i32 %v1344, %v1343
+  %v1346 = mul i32 %v1345, 2
+  %v1347 = icmp slt i32 %v1343, %arg.n
+  %v1348 = select i1 %v1347, i32 %v1346, i32 %v857
+  %v1349 = bitcast half %v688 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1349, ptr addrspace(8) %v861, i32 %v1348, i32 0, i32 0)
+  %v1350 = add i32 %v3, %v623
+  %v1351 = add i32 %v1350, 1
+  %v1352 = mul i32 %v621, %arg.n
+  %v1353 = add i32 %v1352, %v1351
+  %v1354 = mul i32 %v1353, 2
+  %v1355 = icmp slt i32 %v1351, %arg.n
+  %v1356 = select i1 %v1355, i32 %v1354, i32 %v857
+  %v1357 = bitcast half %v689 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1357, ptr addrspace(8) %v861, i32 %v1356, i32 0, i32 0)
+  %v1358 = add i32 %v3, %v623
+  %v1359 = add i32 %v1358, 2
+  %v1360 = mul i32 %v621, %arg.n
+  %v1361 = add i32 %v1360, %v1359
+  %v1362 = mul i32 %v1361, 2
+  %v1363 = icmp slt i32 %v1359, %arg.n
+  %v1364 = select i1 %v1363, i32 %v1362, i32 %v857
+  %v1365 = bitcast half %v690 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1365, ptr addrspace(8) %v861, i32 %v1364, i32 0, i32 0)
+  %v1366 = add i32 %v3, %v623
+  %v1367 = add i32 %v1366, 3
+  %v1368 = mul i32 %v621, %arg.n
+  %v1369 = add i32 %v1368, %v1367
+  %v1370 = mul i32 %v1369, 2
+  %v1371 = icmp slt i32 %v1367, %arg.n
+  %v1372 = select i1 %v1371, i32 %v1370, i32 %v857
+  %v1373 = bitcast half %v691 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1373, ptr addrspace(8) %v861, i32 %v1372, i32 0, i32 0)
   br label %if.end23
 if.end23:
   ret void
 }
 
 declare <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3))
-declare void @llvm.amdgcn.global.load.lds(ptr addrspace(1), ptr addrspace(3), i32, i32, i32)
 declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1), i16, i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, <16 x float>, i32, i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8), ptr addrspace(3), i32, i32, i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
 declare void @llvm.amdgcn.s.barrier()
