@@ -7,6 +7,9 @@ whose versions //platform/arch:flavor_facts_test checks against LLVM_FLAVORS."""
 # wheel: the PyPI wheel (its pinned version is in toolchains/llvm/llvmlite.lock).
 # library: the package's shared libLLVM, which llvm.py compiles with in-process
 #   (capi.py), in the pinned root.
+# linker: the LLVM whose lld links the flavor's objects, in process
+#   (//toolchains/llvm:lld_link_NN.so, from that LLVM's lld_archives, Debian's
+#   liblld-NN) or as its ld.lld.
 LLVM_FLAVORS = {
     "20": {
         "version": "20.1.8",
@@ -16,11 +19,15 @@ LLVM_FLAVORS = {
         "python": "/opt/rocke/llvm20/bin/python3",
         # llvmlite has no linker; LLVM 20 objects link with lld 22.
         "lld": "/usr/lib/llvm-22/bin/ld.lld",
+        "linker": "22",
     },
-    "22": {"version": "22.1.8", "kind": "llc", "package": "llvm-22", "bin": "/usr/lib/llvm-22/bin", "library": "/usr/lib/x86_64-linux-gnu/libLLVM.so.22.1"},
-    "23": {"version": "23.1.4", "kind": "llc", "package": "llvm-23", "bin": "/usr/lib/llvm-23/bin", "library": "/usr/lib/x86_64-linux-gnu/libLLVM.so.23.1"},
-    "24": {"version": "24.0.0", "kind": "llc", "package": "llvm-24", "bin": "/usr/lib/llvm-24/bin", "library": "/usr/lib/x86_64-linux-gnu/libLLVM.so.24.0"},
+    "22": {"version": "22.1.8", "kind": "llc", "package": "llvm-22", "bin": "/usr/lib/llvm-22/bin", "library": "/usr/lib/x86_64-linux-gnu/libLLVM.so.22.1", "linker": "22", "lld_archives": "/usr/lib/llvm-22/lib"},
+    "23": {"version": "23.1.4", "kind": "llc", "package": "llvm-23", "bin": "/usr/lib/llvm-23/bin", "library": "/usr/lib/x86_64-linux-gnu/libLLVM.so.23.1", "linker": "23", "lld_archives": "/usr/lib/llvm-23/lib"},
+    "24": {"version": "24.0.0", "kind": "llc", "package": "llvm-24", "bin": "/usr/lib/llvm-24/bin", "library": "/usr/lib/x86_64-linux-gnu/libLLVM.so.24.0", "linker": "24", "lld_archives": "/usr/lib/llvm-24/lib"},
 }
+
+# The LLVMs whose lld links in process: each is some flavor's linker.
+LLD_VERSIONS = sorted({f["linker"]: None for f in LLVM_FLAVORS.values()}.keys())
 
 LLVM_VERSIONS = sorted(LLVM_FLAVORS.keys())
 

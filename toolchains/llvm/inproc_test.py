@@ -3,19 +3,21 @@
 the -O2 pipeline once and codegen once, and reports each stage's CPU time; a
 verifier failure is one clear error; LLVM 20's worker is reused across
 kernels, a kernel that ends it fails alone, and a worker grown past its
-memory limit is replaced."""
+memory limit is replaced; lld in this process writes the code object ld.lld
+writes, and a link it fails is ld.lld's error."""
 
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 from arch import arch as archs
 from lower.llvm import lower
 from tile.gemm_example import gemm_kernel
-from toolchains.llvm import llvm
+from toolchains.llvm import lld_link, llvm
 from toolchains.llvm.llvm import LlvmError, Toolchain
 
 TC = Toolchain.current()
@@ -38,6 +40,52 @@ if TC.kind == "llc":
         for dtype in ("f16", "bf16"):
             ir = lower(gemm_kernel(arch, dtype)[0], TC.flavor)
             assert TC.compile(ir, arch).obj == isolated.compile(ir, arch).obj, (arch, dtype)
+
+
+LINK = ["-shared", "--no-undefined"]
+
+
+def link_both_ways(obj):
+    """(linked in this process?, its code object, ld.lld's code object) of `obj`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, mine, theirs = (os.path.join(tmp, n) for n in ("k.o", "a.hsaco", "b.hsaco"))
+        with open(src, "wb") as f:
+            f.write(obj)
+        linked = lld_link.load(TC.tools["linker"]).link([*LINK, src, "-o", mine])
+        subprocess.run([TC.lld, *LINK, src, "-o", theirs], check=True, capture_output=True)
+        with open(theirs, "rb") as f:
+            expected = f.read()
+        if not linked:
+            return False, None, expected
+        with open(mine, "rb") as f:
+            return True, f.read(), expected
+
+
+@pytest.mark.parametrize("arch", KNOWN)
+def test_in_process_link_is_the_ld_lld_link(arch):
+    linked, mine, theirs = link_both_ways(TC.compile(lower(gemm_kernel(arch, "f16")[0], TC.flavor), arch).obj)
+    assert linked, f"lld {TC.tools['linker']} did not link in process"
+    assert mine == theirs
+
+
+def test_a_failed_in_process_link_is_ld_llds_error_and_lld_links_on():
+    bogus = TC.compile(probe("bogus_intrinsic.ll"), "gfx950").obj
+    linker = lld_link.load(TC.tools["linker"])
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "k.o")
+        with open(src, "wb") as f:
+            f.write(bogus)
+        assert not linker.link([*LINK, src, "-o", os.path.join(tmp, "k.hsaco")])
+    assert linker.usable
+    with pytest.raises(LlvmError, match="undefined symbol: llvm.amdgcn.bogus.thing"):
+        TC.link(bogus)
+    linked, mine, theirs = link_both_ways(TC.compile(probe("q4_mfma_16x16x16f16.ll"), "gfx942").obj)
+    assert linked and mine == theirs
+
+
+def test_a_missing_linker_library_names_its_target():
+    with pytest.raises(LlvmError, match=r"//toolchains/llvm:lld_link_99\.so"):
+        lld_link.load("99")
 
 
 # One compile of the in-process path (capi.py) or of the worker's op_compile,

@@ -15,7 +15,9 @@ Compiling (parse and verify, -O2, codegen to an object in memory) runs
   environment (LLVM 20 aborts its process on some inputs), kept for the next
   kernel; a worker LLVM ended is that kernel's error, and the next kernel
   gets a fresh one, as does a worker grown past _WORKER_RSS_LIMIT.
-Linking is one ld.lld run. The resource figures come from the object's
+Linking runs lld in this process (lld_link.py), and ld.lld as a process
+for an isolated Toolchain, where lld may not link in process any more, and
+for the words of a failed link. The resource figures come from the object's
 AMDGPU metadata note (codeobject.py); occupancy from the arch table
 (platform/arch/occupancy.py).
 """
@@ -31,7 +33,7 @@ import tempfile
 
 from arch import flavor_facts, occupancy
 from arch import arch as archs
-from toolchains.llvm import capi, codeobject, waits
+from toolchains.llvm import capi, codeobject, lld_link, waits
 from toolchains.llvm.errors import LlvmError
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -338,7 +340,11 @@ class Toolchain:
             src, out = os.path.join(tmp, "k.o"), os.path.join(tmp, "k.hsaco")
             with open(src, "wb") as f:
                 f.write(obj)
-            _run([self.lld, "-shared", "--no-undefined", src, "-o", out], what="ld.lld --no-undefined")
+            args = ["-shared", "--no-undefined", src, "-o", out]
+            # A failed in-process link leaves no words: ld.lld runs it again
+            # to say what is wrong (or links, if lld may not run in process).
+            if self.isolated or not lld_link.load(self.tools["linker"]).link(args):
+                _run([self.lld, *args], what="ld.lld --no-undefined")
             with open(out, "rb") as f:
                 return f.read()
 

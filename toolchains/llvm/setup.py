@@ -97,7 +97,7 @@ def main(argv):
             "kind": facts["kind"],
             # Tools live in the pinned root; its key makes a new root a new input.
             "root": root_key,
-            "tools": {k: v for k, v in facts.items() if k in ("bin", "python", "lld", "library")},
+            "tools": {k: v for k, v in facts.items() if k in ("bin", "python", "lld", "library", "linker")},
         }
     except SetupError as e:
         print(e, file=sys.stderr)

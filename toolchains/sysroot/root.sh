@@ -55,9 +55,9 @@ vital=(
   opt/rocke/venv/pyvenv.cfg
   opt/rocke/venv/lib/python3.14/site-packages/numpy/_core/_multiarray_umath.cpython-314-x86_64-linux-gnu.so
   opt/rocke/llvm20/lib/python3.14/site-packages/llvmlite/binding/libllvmlite.so
-  usr/lib/llvm-22/bin/llc usr/lib/llvm-22/bin/lld
-  usr/lib/llvm-23/bin/llc usr/lib/llvm-23/bin/lld
-  usr/lib/llvm-24/bin/llc usr/lib/llvm-24/bin/lld
+  usr/lib/llvm-22/bin/llc usr/lib/llvm-22/bin/lld usr/lib/llvm-22/lib/liblldELF.a
+  usr/lib/llvm-23/bin/llc usr/lib/llvm-23/bin/lld usr/lib/llvm-23/lib/liblldELF.a
+  usr/lib/llvm-24/bin/llc usr/lib/llvm-24/bin/lld usr/lib/llvm-24/lib/liblldELF.a
   usr/sbin/nginx
   etc/bazel.bazelrc
 )
