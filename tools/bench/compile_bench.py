@@ -17,19 +17,23 @@ real LLVM, link it and read its resource figures.
   other work the wall time stretches and the CPU time stays. And the CPU
   time of each of LLVM's own stages, as the compile reports it (in process,
   or inside LLVM 20's worker): parse (and verify), -O2, codegen.
-Prints the load average (the figures are wall times) and a Markdown table
-(copy it into the README). Triton 3.9.0's figures on
-this host, AOT compiling a 128x128x32 f16 GEMM tile for gfx942/gfx950/gfx1201
-(issue 11): cold about 0.90 s, warm 0.32-0.39 s. Nothing here asserts a speed.
+Triton is measured in the same run, on the same tile and archs in the same
+order (triton_compile.py, Triton 3.9.0 from its PyPI wheel, @triton): cold
+in a fresh process, warm per kernel, wall and CPU, so that each flavor's
+warm time is shown as a fraction of Triton's measured beside it, whatever
+the host and its load. Prints the load average (the figures are wall times)
+and a Markdown table (copy it into the README). Nothing here asserts a speed.
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 START = time.perf_counter()
@@ -40,7 +44,8 @@ from family.engines import lower_family  # noqa: E402
 from toolchains.llvm import llvm  # noqa: E402
 from toolchains.llvm.llvm import Toolchain, resources  # noqa: E402
 
-CASES = ("gemm_f16_128x128x32_gfx942", "gemm_f16_128x128x32_gfx950", "gemm_f16_128x128x32_gfx1201")
+CASE_ARCHS = ("gfx942", "gfx950", "gfx1201")
+CASES = tuple(f"gemm_f16_128x128x32_{arch}" for arch in CASE_ARCHS)
 ENGINES = ("cpp", "python")
 STAGES = ("lower", "compile", "link")
 LLVM_STAGES = ("parse", "o2", "codegen")  # Compiled.stages
@@ -88,19 +93,70 @@ def cold(config, engine):
     print(json.dumps({"first_kernel": end - first, "since_start": end - START}))
 
 
-def warm(tc, kernels, engine):
-    """(median, min, max) of the whole, and {stage or "cpu": median}."""
+def warm(tc, kernels, engine, triton=None):
+    """(median, min, max) of the whole, {stage or "cpu": median}, and the
+    figures of the Triton kernel `triton` compiled after each of ours (the
+    same arch), so that both meet the same load."""
     fam, cases = _cases()
     build(tc, fam, cases[0], engine)
-    runs = [build(tc, fam, cases[i % len(cases)], engine) for i in range(kernels)]
+    runs, theirs = [], []
+    for i in range(kernels):
+        case = cases[i % len(cases)]
+        runs.append(build(tc, fam, case, engine))
+        if triton is not None:
+            theirs.append(dict(triton.compile(case.arch), arch=case.arch))
     wholes = [sum(r[s] for s in STAGES) for r in runs]
-    return (statistics.median(wholes), min(wholes), max(wholes)), {s: statistics.median(r[s] for r in runs) for s in (*STAGES, "cpu", *LLVM_STAGES)}
+    return (statistics.median(wholes), min(wholes), max(wholes)), {s: statistics.median(r[s] for r in runs) for s in (*STAGES, "cpu", *LLVM_STAGES)}, theirs
+
+
+class Triton:
+    """triton_compile.py in a child process, compiling one kernel per request."""
+
+    SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "triton_compile.py")
+
+    def __init__(self):
+        # The child finds triton where this process would (the @triton wheel
+        # on the runfiles' path), without this process importing it.
+        spec = importlib.util.find_spec("triton")
+        if spec is None:
+            raise SystemExit("compile_bench: the triton package is not on this process's path; run the bench as ./bazel run -c opt //tools/bench:compile (it brings @triton)")
+        self.env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (os.path.dirname(os.path.dirname(spec.origin)), os.environ.get("PYTHONPATH")))))
+        self.stderr = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen([sys.executable, self.SCRIPT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True, env=self.env)
+        self.version = self._answer()["triton"]
+        self.compile(CASE_ARCHS[0])  # its first kernel is the cold one
+
+    def cold(self):
+        """(wall s of a fresh process to its first code object, that kernel's own wall s)."""
+        start = time.perf_counter()
+        proc = subprocess.run([sys.executable, self.SCRIPT, "--cold"], capture_output=True, text=True, env=self.env)
+        if proc.returncode != 0:
+            raise SystemExit(f"compile_bench: Triton's cold compile failed (exit {proc.returncode}):\n{proc.stderr.strip()[-3000:]}")
+        return time.perf_counter() - start, json.loads(proc.stdout)["first_kernel"]
+
+    def compile(self, arch):
+        """{"wall", "cpu", "bytes"} of one kernel for `arch`."""
+        self.proc.stdin.write(arch + "\n")
+        self.proc.stdin.flush()
+        return self._answer()
+
+    def _answer(self):
+        line = self.proc.stdout.readline()
+        if not line:
+            self.stderr.seek(0)
+            raise SystemExit(f"compile_bench: Triton's compile ended its process (exit {self.proc.wait()}):\n{self.stderr.read().strip()[-3000:]}")
+        return json.loads(line)
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+        self.stderr.close()
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("configs", nargs="+", help="toolchain.json of each flavor")
-    parser.add_argument("--kernels", type=int, default=12, help="warm kernels per flavor and engine")
+    parser.add_argument("--kernels", type=int, default=12, help="warm kernels per flavor and engine (and Triton's)")
     parser.add_argument("--cold", choices=ENGINES, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.cold:
@@ -108,20 +164,29 @@ def main(argv=None):
         return 0
     toolchains = sorted(((Toolchain.from_file(p), p) for p in args.configs), key=lambda tp: flavor_facts.NAMES.index(tp[0].flavor))
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
-    print("| flavor | cold, C++ / Python engine: fresh process to code object (first kernel) | warm, C++ engine: per kernel, median (min-max) | of which lower / compile / link | CPU | of which LLVM's parse / -O2 / codegen, CPU | warm, Python engine | CPU |")
-    print("|---" * 8 + "|")
+    triton = Triton()
+    cold_wall, cold_first = triton.cold()
+    print("| flavor | cold, C++ / Python engine: fresh process to code object (first kernel) | warm, C++ engine: per kernel, median (min-max) | of Triton's warm beside it, wall / CPU | of which lower / compile / link | CPU | of which LLVM's parse / -O2 / codegen, CPU | warm, Python engine | CPU |")
+    print("|---" * 9 + "|")
+    theirs = []
     for tc, path in toolchains:
         colds = []
         for engine in ENGINES:
             start = time.perf_counter()
             proc = subprocess.run([sys.executable, __file__, "--cold", engine, path], capture_output=True, text=True, check=True)
             colds.append(f"{time.perf_counter() - start:.2f} s ({json.loads(proc.stdout)['first_kernel']:.2f})")
-        (m, lo, hi), stages = warm(tc, args.kernels, "cpp")
-        (pm, plo, phi), pstages = warm(tc, args.kernels, "python")
+        (m, lo, hi), stages, beside = warm(tc, args.kernels, "cpp", triton)
+        (pm, plo, phi), pstages, _ = warm(tc, args.kernels, "python")
+        theirs += beside
+        ratio = f"{m / statistics.median(k['wall'] for k in beside):.2f}x / {stages['cpu'] / statistics.median(k['cpu'] for k in beside):.2f}x"
         split = " / ".join(f"{stages[s]:.3f}" for s in STAGES)
         llvm_split = " / ".join(f"{stages[s]:.3f}" for s in LLVM_STAGES)
-        print(f"| {tc.flavor} | {' / '.join(colds)} | {m:.3f} s ({lo:.3f}-{hi:.3f}) | {split} s | {stages['cpu']:.3f} s | {llvm_split} s | {pm:.3f} s ({plo:.3f}-{phi:.3f}) | {pstages['cpu']:.3f} s |")
-    print("| Triton 3.9.0 (issue 11) | about 0.90 s | 0.32-0.39 s | | | | | |")
+        print(f"| {tc.flavor} | {' / '.join(colds)} | {m:.3f} s ({lo:.3f}-{hi:.3f}) | {ratio} | {split} s | {stages['cpu']:.3f} s | {llvm_split} s | {pm:.3f} s ({plo:.3f}-{phi:.3f}) | {pstages['cpu']:.3f} s |")
+    triton.close()
+    walls = [k["wall"] for k in theirs]
+    cpu = statistics.median(k["cpu"] for k in theirs)
+    print(f"| Triton {triton.version}, every kernel above | {cold_wall:.2f} s ({cold_first:.2f}) | {statistics.median(walls):.3f} s ({min(walls):.3f}-{max(walls):.3f}) | 1 | | {cpu:.3f} s | | | |")
+    print("Triton's warm wall per arch, median: " + ", ".join(f"{arch} {statistics.median(k['wall'] for k in theirs if k['arch'] == arch):.3f} s" for arch in CASE_ARCHS))
     return 0
 
 
