@@ -13,16 +13,18 @@ real LLVM, link it and read its resource figures.
   over --kernels kernels (the three cases in turn), per engine; and, for the
   C++ engine, the median of each stage: lower, compile (LLVM's parse, -O2
   and codegen), link and figures. Wall times, and the CPU time per kernel
-  (this process, ld.lld and the LLVM 20 worker): on a machine shared with
-  other work the wall time stretches and the CPU time stays. And the CPU
+  (this process, the LLVM 20 worker and any ld.lld it ran). And the CPU
   time of each of LLVM's own stages, as the compile reports it (in process,
   or inside LLVM 20's worker): parse (and verify), -O2, codegen.
-Triton is measured in the same run, on the same tile and archs in the same
-order (triton_compile.py, Triton 3.9.0 from its PyPI wheel, @triton): cold
-in a fresh process, warm per kernel, wall and CPU, so that each flavor's
-warm time is shown as a fraction of Triton's measured beside it, whatever
-the host and its load. Prints the load average (the figures are wall times)
-and a Markdown table (copy it into the README). Nothing here asserts a speed.
+Triton 3.9.0 (triton_compile.py, its PyPI wheel as @triton) compiles the
+same tile in the same run: cold in a fresh process, and warm in a child
+process that compiles one kernel right after each warm kernel of the C++
+engine, for the same arch. Each flavor's warm time is shown as a fraction
+of the Triton kernels compiled beside it: on a shared machine both wall and
+CPU time move by a third from one minute to the next (the clock and the
+caches are shared), and interleaved kernels meet the same conditions.
+Prints the load average and a Markdown table (copy it into the README).
+Nothing here asserts a speed.
 """
 
 import argparse
@@ -57,7 +59,7 @@ def _cases():
 
 
 def cpu_seconds():
-    """CPU time of this process, its finished children (ld.lld) and the live
+    """CPU time of this process, its finished children (an ld.lld) and the live
     LLVM 20 worker (read from /proc: it is never waited for): what the
     kernel costs whatever else the cores run."""
     child = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -15,7 +15,7 @@ from toolchains.llvm.llvm import LlvmError, Toolchain
 HELP = "list the LLVM toolchains with their exact versions and sources"
 
 # What every toolchain does through toolchains/llvm/llvm.py.
-_ABILITIES = "verify IR, compile to an object (cpu given to the target machine), link with ld.lld --no-undefined, resource figures, disassemble with llvm-objdump"
+_ABILITIES = "verify IR, compile to an object (cpu given to the target machine), link as ld.lld --no-undefined does, resource figures, disassemble with llvm-objdump"
 
 
 def add_arguments(parser):
@@ -52,7 +52,7 @@ def run(args):
         print(f"{tc.flavor}")
         print(f"  version    {tc.version} ({reported})")
         print(f"  source     {tc.source}")
-        print(f"  linker     {tc.lld}")
+        print(f"  linker     lld {tc.tools['linker']} in this process; {tc.lld} for the words of a failed link")
         print(f"  abilities  {_ABILITIES}")
         print(f"  compiles   {compiles}")
         print(f"  occupancy  {occupancy}")
