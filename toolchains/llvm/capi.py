@@ -57,12 +57,11 @@ _SIGNATURES = {
 }
 
 _LOADED = {}  # path -> LibLLVM: a library is loaded and initialised once per process
-_LOCK = waits.Lock()
 
 
 def load(path):
     """The LibLLVM of the shared library at `path`, loaded once per process."""
-    with _LOCK:
+    with waits.IN_PROCESS:
         if path not in _LOADED:
             _LOADED[path] = LibLLVM(path)
         return _LOADED[path]
@@ -83,9 +82,10 @@ class LibLLVM:
         for name in ("TargetInfo", "Target", "TargetMC", "AsmPrinter"):
             self._fn[f"LLVMInitializeAMDGPU{name}"]()
         self._machines = {}  # (triple, cpu) -> target machine
-        # One compile at a time: the handler below and the machines are shared.
-        # Threads queue here; waits.Lock counts each one's wait.
-        self._lock = waits.Lock()
+        # One compile at a time: the handler below and the machines are shared
+        # (and lld, in lld_link.py, shares the library). Threads queue here;
+        # waits.Lock counts each one's wait.
+        self._lock = waits.IN_PROCESS
 
     def _message(self, pointer, dispose="LLVMDisposeMessage"):
         text = ctypes.string_at(pointer).decode(errors="replace")

@@ -83,9 +83,35 @@ def test_a_failed_in_process_link_is_ld_llds_error_and_lld_links_on():
     assert linked and mine == theirs
 
 
-def test_a_missing_linker_library_names_its_target():
-    with pytest.raises(LlvmError, match=r"//toolchains/llvm:lld_link_99\.so"):
+def test_a_missing_linker_library_names_what_there_is():
+    with pytest.raises(LlvmError, match=r"no in-process lld for LLVM '99' .*: found lld_link_22\.so, lld_link_23\.so, lld_link_24\.so; .*//toolchains/llvm:lld_link_NN\.so"):
         lld_link.load("99")
+
+
+def test_a_fatal_link_error_leaves_the_process_alive_and_ld_lld_links_on():
+    # lld ends a link it cannot go on with (a truncated object) with a fatal
+    # error, which without crash recovery would _exit the whole process;
+    # that lld may not run again. In a process of its own, so this one's
+    # in-process lld stays usable.
+    good = TC.compile(probe("q4_mfma_16x16x16f16.ll"), "gfx942").obj
+    script = (
+        "import sys\n"
+        "from toolchains.llvm import lld_link\n"
+        "from toolchains.llvm.llvm import LlvmError, Toolchain, _runfile\n"
+        "tc = Toolchain.from_file(_runfile(sys.argv[1]))\n"
+        "good = sys.stdin.buffer.read()\n"
+        "try:\n"
+        "    tc.link(good[:100])\n"
+        "except LlvmError as e:\n"
+        "    print('error:', e)\n"
+        "print('usable:', lld_link.load(tc.tools['linker']).usable)\n"
+        "print('linked:', tc.link(good)[:4] == b'\\x7fELF')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script, os.environ["ROCKE_LLVM"]], input=good, capture_output=True, timeout=300, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    out = proc.stdout.decode()
+    assert proc.returncode == 0, (out, proc.stderr.decode())
+    assert re.search(r"^error: ld.lld --no-undefined failed \(exit 1\): .*section header table goes past the end of the file", out, re.M), out
+    assert "usable: False" in out and "linked: True" in out, out
 
 
 # One compile of the in-process path (capi.py) or of the worker's op_compile,

@@ -2,16 +2,18 @@
 (//toolchains/llvm), one per LLVM whose lld links kernels (the flavor facts'
 `linker`), loaded once per process.
 
-A link in process takes about 0.5 ms; an ld.lld process 15-19 ms, 13 of them
-to start. lld keeps a link's state in globals until the link ends, so one
-link runs at a time in a process, and it runs single-threaded (--threads=1:
-no thread pool left behind in the caller; the bytes are the same). lld says
-when a link (a crash it recovered from) leaves the process unfit to link
-again; from then on, and for the words of a failed link (this library keeps
-none), llvm.py runs ld.lld.
+A link here takes about 0.5 ms, where an ld.lld process takes 15-19 ms (the
+README's "Compiling a kernel"). lld keeps a link's state in globals until
+the link ends, so links take the in-process LLVM's lock (waits.IN_PROCESS),
+and each runs single-threaded (--threads=1: no thread pool is left behind
+in the caller; the bytes are the same). When lld says a link (a fatal error
+or a crash it recovered from) leaves the process unfit to link again, this
+Linker stops; from then on, and for the words of any failed link (the
+library keeps none), llvm.py runs ld.lld.
 """
 
 import ctypes
+import glob
 import os
 
 from toolchains.llvm import waits
@@ -19,12 +21,14 @@ from toolchains.llvm.errors import LlvmError
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _LOADED = {}  # version -> Linker
-_LOCK = waits.Lock()  # one link at a time per process, whichever library
 
 
 class Linker:
     def __init__(self, path):
-        self._link = ctypes.CDLL(path).rocke_lld_link
+        try:
+            self._link = ctypes.CDLL(path).rocke_lld_link
+        except (OSError, AttributeError) as e:
+            raise LlvmError(f"cannot load the in-process lld {path}: {e}; it links against the root's libLLVM of its version: rebuild it (./bazel build //toolchains/llvm:all)") from None
         self._link.argtypes = (ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.POINTER(ctypes.c_int))
         self._link.restype = ctypes.c_int
         self.usable = True  # until lld says this process must not link again
@@ -33,7 +37,7 @@ class Linker:
         """Run `ld.lld --threads=1 ARGS...` in this process. True if it linked;
         False if lld failed or may not run in this process (any more)."""
         argv = [b"ld.lld", b"--threads=1", *(os.fsencode(a) for a in args)]
-        with _LOCK:
+        with waits.IN_PROCESS:
             if not self.usable:
                 return False
             again = ctypes.c_int(0)
@@ -43,11 +47,12 @@ class Linker:
 
 
 def load(version):
-    """The in-process lld of LLVM `version` (e.g. "22")."""
-    linker = _LOADED.get(version)
-    if linker is None:
-        path = os.path.join(_HERE, f"lld_link_{version}.so")
-        if not os.path.isfile(path):
-            raise LlvmError(f"no in-process lld {version}: {path} is missing; it is //toolchains/llvm:lld_link_{version}.so, data of //toolchains/llvm:llvm (depend on that library, or build it)")
-        linker = _LOADED[version] = Linker(path)
-    return linker
+    """The in-process lld of LLVM `version` (e.g. "22"), loaded once per process."""
+    with waits.IN_PROCESS:  # its static initialisers register with its libLLVM
+        if version not in _LOADED:
+            path = os.path.join(_HERE, f"lld_link_{version}.so")
+            if not os.path.isfile(path):
+                present = sorted(os.path.basename(p) for p in glob.glob(os.path.join(_HERE, "lld_link_*.so")))
+                raise LlvmError(f"no in-process lld for LLVM {version!r} beside {__file__}: found {', '.join(present) or 'none'}; each is built by //toolchains/llvm:lld_link_NN.so for the linkers flavors.bzl names, and reaches a program as data of //toolchains/llvm:llvm")
+            _LOADED[version] = Linker(path)
+        return _LOADED[version]
