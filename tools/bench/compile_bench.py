@@ -40,7 +40,8 @@ import time
 
 START = time.perf_counter()
 
-from arch import flavor_facts  # noqa: E402  (imports are part of the cold figure)
+from arch import arch as archs  # noqa: E402  (imports are part of the cold figure)
+from arch import flavor_facts  # noqa: E402
 from family import family as families  # noqa: E402
 from family.engines import lower_family  # noqa: E402
 from toolchains.llvm import llvm  # noqa: E402
@@ -126,32 +127,40 @@ class Triton:
         self.stderr = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen([sys.executable, self.SCRIPT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True, env=self.env)
         self.version = self._answer()["triton"]
-        self.compile(CASE_ARCHS[0])  # its first kernel is the cold one
+        for arch in CASE_ARCHS:  # warm for every arch, as rocke is by the time it is timed
+            self.compile(arch)
+
+    @staticmethod
+    def _target(arch):
+        return [arch, str(archs.get(arch).wave_sizes[0])]
 
     def cold(self):
         """(wall s of a fresh process to its first code object, that kernel's own wall s)."""
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, self.SCRIPT, "--cold"], capture_output=True, text=True, env=self.env)
+        proc = subprocess.run([sys.executable, self.SCRIPT, "--cold", *self._target(CASE_ARCHS[0])], capture_output=True, text=True, env=self.env)
         if proc.returncode != 0:
             raise SystemExit(f"compile_bench: Triton's cold compile failed (exit {proc.returncode}):\n{proc.stderr.strip()[-3000:]}")
         return time.perf_counter() - start, json.loads(proc.stdout)["first_kernel"]
 
     def compile(self, arch):
-        """{"wall", "cpu", "bytes"} of one kernel for `arch`."""
-        self.proc.stdin.write(arch + "\n")
+        """{"wall", "cpu"} of one kernel for `arch`."""
+        self.proc.stdin.write(" ".join(self._target(arch)) + "\n")
         self.proc.stdin.flush()
         return self._answer()
 
     def _answer(self):
         line = self.proc.stdout.readline()
-        if not line:
+        try:
+            return json.loads(line)
+        except ValueError:
+            self.proc.kill()
             self.stderr.seek(0)
-            raise SystemExit(f"compile_bench: Triton's compile ended its process (exit {self.proc.wait()}):\n{self.stderr.read().strip()[-3000:]}")
-        return json.loads(line)
+            raise SystemExit(f"compile_bench: Triton's compile process answered {line.strip()[:200]!r} (exit {self.proc.wait()}); its stderr:\n{self.stderr.read().strip()[-3000:]}") from None
 
     def close(self):
-        self.proc.stdin.close()
-        self.proc.wait()
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            self.proc.wait()
         self.stderr.close()
 
 
@@ -167,6 +176,14 @@ def main(argv=None):
     toolchains = sorted(((Toolchain.from_file(p), p) for p in args.configs), key=lambda tp: flavor_facts.NAMES.index(tp[0].flavor))
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     triton = Triton()
+    try:
+        return _compare(args, toolchains, triton)
+    finally:
+        triton.close()
+
+
+def _compare(args, toolchains, triton):
+    """Print the table: every flavor, then Triton's kernels compiled beside them."""
     cold_wall, cold_first = triton.cold()
     print("| flavor | cold, C++ / Python engine: fresh process to code object (first kernel) | warm, C++ engine: per kernel, median (min-max) | of Triton's warm beside it, wall / CPU | of which lower / compile / link | CPU | of which LLVM's parse / -O2 / codegen, CPU | warm, Python engine | CPU |")
     print("|---" * 9 + "|")
@@ -184,7 +201,6 @@ def main(argv=None):
         split = " / ".join(f"{stages[s]:.3f}" for s in STAGES)
         llvm_split = " / ".join(f"{stages[s]:.3f}" for s in LLVM_STAGES)
         print(f"| {tc.flavor} | {' / '.join(colds)} | {m:.3f} s ({lo:.3f}-{hi:.3f}) | {ratio} | {split} s | {stages['cpu']:.3f} s | {llvm_split} s | {pm:.3f} s ({plo:.3f}-{phi:.3f}) | {pstages['cpu']:.3f} s |")
-    triton.close()
     walls = [k["wall"] for k in theirs]
     cpu = statistics.median(k["cpu"] for k in theirs)
     print(f"| Triton {triton.version}, every kernel above | {cold_wall:.2f} s ({cold_first:.2f}) | {statistics.median(walls):.3f} s ({min(walls):.3f}-{max(walls):.3f}) | 1 | | {cpu:.3f} s | | | |")
