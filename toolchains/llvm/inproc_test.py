@@ -42,17 +42,14 @@ if TC.kind == "llc":
             assert TC.compile(ir, arch).obj == isolated.compile(ir, arch).obj, (arch, dtype)
 
 
-LINK = ["-shared", "--no-undefined"]
-
-
 def link_both_ways(obj):
     """(linked in this process?, its code object, ld.lld's code object) of `obj`."""
     with tempfile.TemporaryDirectory() as tmp:
         src, mine, theirs = (os.path.join(tmp, n) for n in ("k.o", "a.hsaco", "b.hsaco"))
         with open(src, "wb") as f:
             f.write(obj)
-        linked = lld_link.load(TC.tools["linker"]).link([*LINK, src, "-o", mine])
-        subprocess.run([TC.lld, *LINK, src, "-o", theirs], check=True, capture_output=True)
+        linked = lld_link.load(TC.tools["linker"]).link([*llvm._LINK_ARGS, src, "-o", mine])
+        subprocess.run([TC.lld, *llvm._LINK_ARGS, src, "-o", theirs], check=True, capture_output=True)
         with open(theirs, "rb") as f:
             expected = f.read()
         if not linked:
@@ -75,7 +72,7 @@ def test_a_failed_in_process_link_is_ld_llds_error_and_lld_links_on():
         src = os.path.join(tmp, "k.o")
         with open(src, "wb") as f:
             f.write(bogus)
-        assert not linker.link([*LINK, src, "-o", os.path.join(tmp, "k.hsaco")])
+        assert not linker.link([*llvm._LINK_ARGS, src, "-o", os.path.join(tmp, "k.hsaco")])
     assert linker.usable
     with pytest.raises(LlvmError, match="undefined symbol: llvm.amdgcn.bogus.thing"):
         TC.link(bogus)

@@ -39,6 +39,7 @@ from toolchains.llvm.errors import LlvmError
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _LLVMLITE_DRIVER = os.path.join(_HERE, "llvmlite_driver.py")
 _LINK_BATCH = 256  # modules per llvm-link run in verify_many
+_LINK_ARGS = ("-shared", "--no-undefined")  # object -> code object, in process or as ld.lld
 # llvmlite's -O2 run keeps about 0.7 MiB per kernel that it never frees
 # (measured: parse and codegen alone keep none, a context per kernel does
 # not help, LLVM 22's C API keeps none), so a worker past this resident size
@@ -340,7 +341,7 @@ class Toolchain:
             src, out = os.path.join(tmp, "k.o"), os.path.join(tmp, "k.hsaco")
             with open(src, "wb") as f:
                 f.write(obj)
-            args = ["-shared", "--no-undefined", src, "-o", out]
+            args = [*_LINK_ARGS, src, "-o", out]
             # A failed in-process link leaves no words: ld.lld runs it again
             # to say what is wrong (or links, if lld may not run in process).
             if self.isolated or not lld_link.load(self.tools["linker"]).link(args):
