@@ -15,9 +15,9 @@ Compiling (parse and verify, -O2, codegen to an object in memory) runs
   environment (LLVM 20 aborts its process on some inputs), kept for the next
   kernel; a worker LLVM ended is that kernel's error, and the next kernel
   gets a fresh one, as does a worker grown past _WORKER_RSS_LIMIT.
-Linking runs lld in this process (lld_link.py), and ld.lld as a process
-for an isolated Toolchain, where lld may not link in process any more, and
-for the words of a failed link. The resource figures come from the object's
+Linking runs lld in this process (lld_link.py); ld.lld runs as a process
+for an isolated Toolchain, once lld says this process may not link again,
+and for the words of a failed link. The resource figures come from the object's
 AMDGPU metadata note (codeobject.py); occupancy from the arch table
 (platform/arch/occupancy.py).
 """
