@@ -10,7 +10,8 @@
 // A name or argument type that is not the archives' fails this library's
 // link (-Wl,--no-undefined; mangled names carry the argument types); the
 // layouts of Result and DriverDef and the value of Gnu are not in the names,
-// and inproc_test proves them: its code objects equal ld.lld's byte for byte.
+// and inproc_test proves them: its code objects equal ld.lld's byte for byte,
+// and a fatal error reads back as a failed link lld may not repeat.
 
 #include <cstddef>
 
