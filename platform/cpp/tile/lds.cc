@@ -8,8 +8,7 @@ namespace rocke::tile {
 
 using ir::Value;
 
-KMajor::KMajor(int rows, int k, int elem_bytes, int line_bytes)
-    : rows_(rows), k_(k), elem_bytes_(elem_bytes), line_bytes_(line_bytes) {
+KMajor::KMajor(int rows, int k, int elem_bytes, int line_bytes) : Rows(rows, k, elem_bytes), line_bytes_(line_bytes) {
   const int unit = kUnit;
   if ((k * elem_bytes) % unit) {
     throw std::invalid_argument("KMajor: expected rows of whole " + std::to_string(unit) + "-byte units, got " +
@@ -76,7 +75,7 @@ std::pair<Value*, Value*> KMajor::unit_at(ir::KernelBuilder& b, Value* slot) con
 }
 
 RowXor::RowXor(int rows, int k, int elem_bytes, int line_bytes, int run)
-    : rows_(rows), k_(k), elem_bytes_(elem_bytes), line_bytes_(line_bytes), run_(run) {
+    : Rows(rows, k, elem_bytes), line_bytes_(line_bytes), run_(run) {
   const int row = k * elem_bytes;
   if (row % line_bytes || line_bytes % run || run % kUnit) {
     throw std::invalid_argument("RowXor: expected rows of whole " + std::to_string(line_bytes) +

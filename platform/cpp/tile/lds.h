@@ -17,18 +17,31 @@ namespace rocke::tile {
 
 inline constexpr int kUnit = 16;  // bytes: the widest LDS access (ds_read_b128); lds.UNIT
 
-class KMajor {
+// What every tile layout is (lds._Rows): `rows` rows of `k` elements of
+// `elem_bytes`, each row pitch() bytes apart (its elements, then `pad`
+// bytes), read and written in 16-byte units.
+class Rows {
+ public:
+  int rows() const { return rows_; }
+  int k() const { return k_; }
+  int elem_bytes() const { return elem_bytes_; }
+  int pitch() const { return k_ * elem_bytes_ + pad_; }
+  std::int64_t nbytes() const { return std::int64_t{rows_} * pitch(); }
+  int unit_elems() const { return kUnit / elem_bytes_; }
+
+ protected:
+  Rows(int rows, int k, int elem_bytes, int pad = 0) : rows_(rows), k_(k), elem_bytes_(elem_bytes), pad_(pad) {}
+
+  int rows_, k_, elem_bytes_, pad_;
+};
+
+class KMajor : public Rows {
  public:
   // std::invalid_argument, worded as Python's ValueError, unless rows are
   // whole units and a line a power of two units.
   KMajor(int rows, int k, int elem_bytes, int line_bytes);
 
-  int rows() const { return rows_; }
-  int k() const { return k_; }
-  int elem_bytes() const { return elem_bytes_; }
   int line_bytes() const { return line_bytes_; }
-  std::int64_t nbytes() const { return std::int64_t{rows_} * k_ * elem_bytes_; }
-  int unit_elems() const { return kUnit / elem_bytes_; }
   // Rows after which the swizzle repeats.
   int period_rows() const;
 
@@ -46,40 +59,28 @@ class KMajor {
   int period_lines() const;
   ir::Value* swizzle(ir::KernelBuilder& b, ir::Value* line) const;
 
-  int rows_, k_, elem_bytes_, line_bytes_;
+  int line_bytes_;
 };
 
 // Rows of `k` contiguous elements, each followed by `pad` bytes, unswizzled
 // (lds.Padded): the B tile as k-rows x n for transposed fragment reads.
-class Padded {
+class Padded : public Rows {
  public:
-  Padded(int rows, int k, int elem_bytes, int pad) : rows_(rows), k_(k), elem_bytes_(elem_bytes), pad_(pad) {}
+  Padded(int rows, int k, int elem_bytes, int pad) : Rows(rows, k, elem_bytes, pad) {}
 
-  int rows() const { return rows_; }
-  int k() const { return k_; }
-  int pitch() const { return k_ * elem_bytes_ + pad_; }
-  std::int64_t nbytes() const { return std::int64_t{rows_} * pitch(); }
-  int unit_elems() const { return kUnit / elem_bytes_; }
   // Byte offset of element (row, k): row * pitch + k * elem_bytes.
   ir::Value* offset(ir::KernelBuilder& b, ir::Value* row, ir::Operand k) const;
-
- private:
-  int rows_, k_, elem_bytes_, pad_;
 };
 
 // Rows of `k` contiguous elements, each a whole number of lines, their
 // 16-byte units XOR-swizzled in runs of `run` bytes (lds.RowXor, which says
 // why): the B tile as k-rows x n, filled by direct-to-LDS loads.
-class RowXor {
+class RowXor : public Rows {
  public:
   // std::invalid_argument, worded as Python's ValueError, unless rows are
   // whole lines and a line whole runs of whole units.
   RowXor(int rows, int k, int elem_bytes, int line_bytes, int run);
 
-  int rows() const { return rows_; }
-  int k() const { return k_; }
-  std::int64_t nbytes() const { return std::int64_t{rows_} * k_ * elem_bytes_; }
-  int unit_elems() const { return kUnit / elem_bytes_; }
   // Byte offset of element (row, k).
   ir::Value* offset(ir::KernelBuilder& b, ir::Value* row, ir::Operand k) const;
   // (row, k) of the unit stored in 16-byte slot `slot`.
@@ -88,7 +89,7 @@ class RowXor {
  private:
   ir::Value* swizzle(ir::KernelBuilder& b, ir::Value* row) const;
 
-  int rows_, k_, elem_bytes_, line_bytes_, run_;
+  int line_bytes_, run_;
 };
 
 // A layout a DirectCopy fills slot by slot (copy.py takes any with unit_at).
