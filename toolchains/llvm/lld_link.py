@@ -2,14 +2,15 @@
 (//toolchains/llvm), one per LLVM whose lld links kernels (the flavor facts'
 `linker`), loaded once per process.
 
-A link here takes about 0.5 ms, where an ld.lld process takes 15-19 ms (the
-README's "Compiling a kernel"). lld keeps a link's state in globals until
-the link ends, so links take the in-process LLVM's lock (waits.IN_PROCESS),
-and each runs single-threaded (--threads=1: no thread pool is left behind
-in the caller; the bytes are the same). When lld says a link (a fatal error
-or a crash it recovered from) leaves the process unfit to link again, this
-Linker stops; from then on, and for the words of any failed link (the
-library keeps none), llvm.py runs ld.lld.
+A link here costs a small part of an ld.lld process's time, most of which
+goes to starting it (the README's "Compiling a kernel" has the figures).
+lld keeps a link's state in globals until the link ends, so links take the
+in-process LLVM's lock (waits.IN_PROCESS), and each runs single-threaded
+(--threads=1: no thread pool is left behind in the caller; the bytes are
+the same). When lld says a link (a fatal error or a crash it recovered
+from) leaves the process unfit to link again, this Linker stops; from then
+on, and for the words of any failed link (the library keeps none), llvm.py
+runs ld.lld.
 """
 
 import ctypes
