@@ -42,20 +42,25 @@ if TC.kind == "llc":
             assert TC.compile(ir, arch).obj == isolated.compile(ir, arch).obj, (arch, dtype)
 
 
+def write_object(tmp, obj):
+    path = os.path.join(tmp, "k.o")
+    with open(path, "wb") as f:
+        f.write(obj)
+    return path
+
+
 def link_both_ways(obj):
-    """(linked in this process?, its code object, ld.lld's code object) of `obj`."""
+    """(linked in this process?, its code object or None, ld.lld's code object) of `obj`."""
     with tempfile.TemporaryDirectory() as tmp:
-        src, mine, theirs = (os.path.join(tmp, n) for n in ("k.o", "a.hsaco", "b.hsaco"))
-        with open(src, "wb") as f:
-            f.write(obj)
+        src, mine, theirs = write_object(tmp, obj), os.path.join(tmp, "a.hsaco"), os.path.join(tmp, "b.hsaco")
         linked = lld_link.load(TC.tools["linker"]).link([*llvm._LINK_ARGS, src, "-o", mine])
         subprocess.run([TC.lld, *llvm._LINK_ARGS, src, "-o", theirs], check=True, capture_output=True)
-        with open(theirs, "rb") as f:
-            expected = f.read()
-        if not linked:
-            return False, None, expected
-        with open(mine, "rb") as f:
-            return True, f.read(), expected
+        return linked, read_bytes(mine) if linked else None, read_bytes(theirs)
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
 
 
 @pytest.mark.parametrize("arch", KNOWN)
@@ -69,10 +74,7 @@ def test_a_failed_in_process_link_is_ld_llds_error_and_lld_links_on():
     bogus = TC.compile(probe("bogus_intrinsic.ll"), "gfx950").obj
     linker = lld_link.load(TC.tools["linker"])
     with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "k.o")
-        with open(src, "wb") as f:
-            f.write(bogus)
-        assert not linker.link([*llvm._LINK_ARGS, src, "-o", os.path.join(tmp, "k.hsaco")])
+        assert not linker.link([*llvm._LINK_ARGS, write_object(tmp, bogus), "-o", os.path.join(tmp, "k.hsaco")])
     assert linker.usable
     with pytest.raises(LlvmError, match="undefined symbol: llvm.amdgcn.bogus.thing"):
         TC.link(bogus)

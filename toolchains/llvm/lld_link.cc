@@ -59,6 +59,16 @@ bool link(llvm::ArrayRef<const char *> args, llvm::raw_ostream &stdout_os, llvm:
 }  // namespace elf
 }  // namespace lld
 
+namespace {
+void enable_crash_recovery() {
+#if ROCKE_LLVM_MAJOR >= 23
+  llvm::CrashRecoveryContext::Enable(false);
+#else
+  llvm::CrashRecoveryContext::Enable();
+#endif
+}
+}  // namespace
+
 // Runs `ld.lld argv[1..]` (argv[0] is the program name lld's option parser
 // expects), with LLVM's crash recovery on for the link only, so that the
 // caller's own signal handlers are back afterwards. Returns lld's exit code
@@ -67,11 +77,7 @@ bool link(llvm::ArrayRef<const char *> args, llvm::raw_ostream &stdout_os, llvm:
 // the caller runs ld.lld itself for the words of a failed link. One link at
 // a time per process (lld keeps its state in globals): the caller's lock.
 extern "C" __attribute__((visibility("default"))) int rocke_lld_link(const char *const *argv, std::size_t argc, int *can_run_again) {
-#if ROCKE_LLVM_MAJOR >= 23
-  llvm::CrashRecoveryContext::Enable(false);
-#else
-  llvm::CrashRecoveryContext::Enable();
-#endif
+  enable_crash_recovery();
   const lld::DriverDef drivers[] = {{lld::Gnu, &lld::elf::link}};
   const lld::Result result = lld::lldMain({argv, argc}, llvm::nulls(), llvm::nulls(), {drivers, 1});
   llvm::CrashRecoveryContext::Disable();

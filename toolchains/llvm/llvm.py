@@ -183,7 +183,7 @@ class Toolchain:
         self.source = config["source"]
         self.kind = config["kind"]
         self.tools = config["tools"]
-        self.lld = self.tools.get("lld") or os.path.join(self.tools["bin"], "ld.lld")
+        self.lld = self.tools["lld"]
         # llvmlite has no disassembler: LLVM 20 code objects are read by the
         # llvm-objdump beside the linker it borrows (lld 22).
         self.objdump = os.path.join(os.path.dirname(self.lld), "llvm-objdump")
