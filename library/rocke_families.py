@@ -1,21 +1,19 @@
 """The library's family registry: every family the rocke command line offers.
 
-Each entry is the import path of a module that defines FAMILY (the `module`
-of its rocke_family in BUILD.bazel). Adding a family means adding it here and
-to this package's `families` target: both live in library/, so the library
-team never edits a platform file. tools/checks/no_drop.sh fails when a
-rocke_family is missing from this tuple or an entry names no rocke_family.
+FAMILIES maps the import path of each family's module (the `module` of its
+rocke_family in BUILD.bazel) to its FAMILY, imported directly. Adding a
+family means importing its module here and adding its py_library to this
+package's `families` target: both live in library/. tools/checks/no_drop.sh
+fails when a rocke_family is missing here or an entry names no rocke_family.
 """
 
-FAMILIES = (
-    "conv.direct_fwd",
-    "conv.igemm_dgrad",
-    "conv.igemm_fwd",
-    "conv.igemm_wgrad",
-    "conv.img2col",
-    "conv.split_k_reduce",
-    "gemm.gemm",
-)
+from conv import direct_fwd, igemm_dgrad, igemm_fwd, igemm_wgrad, img2col, split_k_reduce
+from gemm import gemm
+
+FAMILIES = {
+    module.__name__: module.FAMILY
+    for module in (direct_fwd, igemm_dgrad, igemm_fwd, igemm_wgrad, img2col, split_k_reduce, gemm)
+}
 
 # The registry families that have no C++ engine yet, so no byte-identity
 # gate (their rocke_family passes no cpp_engine), kept in step with those
@@ -23,8 +21,3 @@ FAMILIES = (
 # (library/*/cpp) and a byte-identity gate per flavor. library/engine:
 # engines_test compares the two engines on every family not listed here.
 PYTHON_ONLY = ()
-
-# The module that reads problems files and picks a family and config per
-# (problem, arch) for `rocke build` and the rocke_catalog actions
-# (library/planner/jobs.py). A registry without it offers no `rocke build`.
-PLANNER = "planner.jobs"

@@ -1,26 +1,24 @@
 """One dispatch over the two engines.
 
-    out = lower_family(fam, case, "llvm23", engine="both")
+    out = lower_family(fam, case, "llvm23", engine="both", cpp=rocke_library_engine)
     out.rk, out.ll     # the kernel's .rk text and its LLVM IR
 
 engine="python" builds the case with the family's Python builder and lowers
 it with platform/lower; engine="cpp" hands the case (its JSON entry, as in
-NAME.cases.json) to the C++ engine, the module rocke_library_engine that the
-library builds (//library/engine:engine; platform code never names library
-targets, so the program that wants the C++ engine puts that module on its
-path); engine="both" runs the two and raises EngineMismatch, naming the case
-and the first differing line, unless they agree byte for byte.
+NAME.cases.json) to the C++ engine given as `cpp`: the module
+rocke_library_engine that the library builds (//library/engine:engine), which
+the caller imports and passes in (platform code never names library code);
+engine="both" runs the two and raises EngineMismatch, naming the case and the
+first differing line, unless they agree byte for byte.
 """
 
 import dataclasses
-import importlib
 
 from family import cases_json
 from ir.printer import print_kernel
 from lower.llvm import lower
 
 ENGINES = ("python", "cpp", "both")
-CPP_MODULE = "rocke_library_engine"
 
 
 class EngineMismatch(AssertionError):
@@ -43,15 +41,8 @@ def _python(fam, case, flavor):
     return Emitted(print_kernel(kernel), lower(kernel, flavor))
 
 
-def _cpp(fam, case, flavor):
-    try:
-        module = importlib.import_module(CPP_MODULE)
-    except ImportError as e:
-        raise ImportError(
-            f'engine="cpp": expected the C++ engine module {CPP_MODULE} on the path, got {e}; '
-            "add //library/engine:engine to the program's deps"
-        ) from None
-    return Emitted(*module.emit(fam.name, case_json(case), flavor))
+def _cpp(fam, case, flavor, cpp):
+    return Emitted(*cpp.emit(fam.name, case_json(case), flavor))
 
 
 def first_difference(a, b):
@@ -74,14 +65,20 @@ def compare(case_id, py, cpp):
             raise EngineMismatch(f"case {case_id}: Python and C++ differ in {what} at line {line}:\n  python: {x}\n  c++:    {y}")
 
 
-def lower_family(fam, case, flavor, engine="python"):
-    """The case's .rk text and LLVM IR from the chosen engine (see the module doc)."""
+def lower_family(fam, case, flavor, engine="python", cpp=None):
+    """The case's .rk text and LLVM IR from the chosen engine; `cpp` is the C++
+    engine module, needed by engine="cpp" and "both" (see the module doc)."""
     if engine not in ENGINES:
         raise ValueError(f"lower_family: expected engine to be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine != "python" and cpp is None:
+        raise ValueError(
+            f'lower_family: engine="{engine}" needs the C++ engine, got cpp=None; '
+            "import rocke_library_engine (//library/engine:engine) and pass it as cpp="
+        )
     if engine == "python":
         return _python(fam, case, flavor)
     if engine == "cpp":
-        return _cpp(fam, case, flavor)
-    py, cpp = _python(fam, case, flavor), _cpp(fam, case, flavor)
-    compare(case.id, py, cpp)
+        return _cpp(fam, case, flavor, cpp)
+    py, made = _python(fam, case, flavor), _cpp(fam, case, flavor, cpp)
+    compare(case.id, py, made)
     return py

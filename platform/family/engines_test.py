@@ -47,16 +47,29 @@ def test_unknown_engine_is_refused():
     assert str(e.value) == "lower_family: expected engine to be one of python, cpp, both, got 'rust'"
 
 
-def test_cpp_without_the_module_says_what_to_add(monkeypatch):
-    monkeypatch.setattr(engines, "CPP_MODULE", "rocke_no_such_engine_module")
+def test_cpp_without_the_module_says_what_to_pass():
+    for engine in ("cpp", "both"):
+        with pytest.raises(ValueError) as e:
+            engines.lower_family(type("F", (), {"name": "f"}), None, "llvm23", engine=engine)
+        assert str(e.value) == (
+            f'lower_family: engine="{engine}" needs the C++ engine, got cpp=None; '
+            "import rocke_library_engine (//library/engine:engine) and pass it as cpp="
+        )
 
+
+def test_cpp_engine_is_the_module_passed_in():
     class Case:
         id, arch = "c1", "gfx942"
 
         class spec:
             @staticmethod
             def to_json():
-                return {}
+                return {"m": 1}
 
-    with pytest.raises(ImportError, match=r'engine="cpp": expected the C\+\+ engine module rocke_no_such_engine_module on the path, .*add //library/engine:engine'):
-        engines.lower_family(type("F", (), {"name": "f"}), Case, "llvm23", engine="cpp")
+    class Engine:
+        @staticmethod
+        def emit(name, case_json, flavor):
+            return f"rk {name} {flavor}", case_json
+
+    out = engines.lower_family(type("F", (), {"name": "f"}), Case, "llvm22", engine="cpp", cpp=Engine)
+    assert out == Emitted("rk f llvm22", '{"arch":"gfx942","id":"c1","spec":{"m":1}}')

@@ -64,7 +64,7 @@ check_conv() {
   run_tool "$base" conv
   if [[ $status -ne 0 ]]; then fail "$name" "exit $status" "$last"
   elif [[ -z $conv ]]; then fail "$name" "bazel query found no conv test to expect" ""
-  elif [[ -n $(missing "$conv"$'\n//tools/cli:rocke_test\n//tools/cli:emit_families_test') ]]; then fail "$name" "tests missing" "$(missing "$conv"$'\n//tools/cli:rocke_test\n//tools/cli:emit_families_test')"
+  elif [[ -n $(missing "$conv"$'\n//app/cli:rocke_test\n//app/cli:emit_families_test') ]]; then fail "$name" "tests missing" "$(missing "$conv"$'\n//app/cli:rocke_test\n//app/cli:emit_families_test')"
   elif grep -q '^//\(platform\|toolchains\)/' <<<"$out"; then fail "$name" "platform or toolchain tests selected" "$(grep '^//\(platform\|toolchains\)/' <<<"$out")"
   elif ! sort -uc <<<"$out" 2>/dev/null; then fail "$name" "output not sorted and unique" "$out"
   else pass "$name"; fi

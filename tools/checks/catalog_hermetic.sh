@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The catalog's actions are hermetic and cached (issue 11 item 2):
-#   1. no command line of //catalog:resnet50's actions names an absolute path
+#   1. no command line of //app/catalog:resnet50's actions names an absolute path
 #      (so they run the same on a remote executor, from any checkout);
 #   2. a second build of it runs no action (every kernel is cached);
 #   3. a second checkout at another path (a clone of HEAD), built with no
@@ -16,7 +16,7 @@
 # first, or it fails on purpose when the working tree changes a kernel.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-target=//catalog:resnet50
+target=//app/catalog:resnet50
 outputs=(catalog/resnet50.tar catalog/resnet50.index.json)
 source tools/checks/report.sh
 source tools/ci/state.sh

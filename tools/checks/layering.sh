@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# The library/platform wall, for every path (BUILD.bazel at the top explains
-# the sinks; catalog/, the library's example catalogs, is library code). Fails when:
-#   - any platform or toolchain target reaches library code by any path;
-#   - a sink (a non-library target that depends on library code) has no probe
-#     in tools/layering_probe, so nothing proves it is walled off;
-#   - a probe builds, or fails for any reason but "is not visible";
-#   - //tools holds anything but aliases (its aliases may name sinks).
+# The walls between the floors (BUILD.bazel at the top): dependencies run
+# app (top floor, with the //tools aliases) -> library (with catalog/) ->
+# platform (platform/, toolchains/, tools/). Fails when:
+#   - a platform target reaches the library or the top floor by any path, or a
+#     library target reaches the top floor (bazel query somepath);
+#   - a probe (tools/layering_probe, library/layering_probe: a rule, an
+#     exported file, a source file, a select() on a config_setting, the top
+#     floor's entrance) builds, or fails for any reason but "is not visible";
+#   - a load() probe (*/layering_probe/loads_*.BUILD.in, put in place here for
+#     the query) loads, or fails for any reason but the .bzl's visibility;
+#   - a route Bazel does not check is open (tools/checks/wall_routes.py:
+#     label flags, repository rules, toolchain registration, rc overrides,
+#     sys.path edits, symlinks, exports without visibility);
+#   - //tools holds anything but aliases.
 #
 #   tools/checks/layering.sh [BAZEL_FLAG...]
 #
@@ -17,28 +24,30 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 source tools/checks/report.sh
 query() { ./bazel query "$@" 2>"$err"; }
 err=$(mktemp)
-trap 'rm -f "$err"' EXIT
+loads=()
+cleanup() {
+  rm -f "$err"
+  for pkg in "${loads[@]}"; do rm -rf "$pkg"; done
+}
+trap cleanup EXIT
 
-# 1. No path from platform or toolchains to library (offline, no --keep_going).
-if path=$(query 'somepath(//platform/... + //toolchains/..., //library/... + //catalog/...)' "$@"); then
-  if [[ -z $path ]]; then pass "layering: no path from //platform or //toolchains to //library"
-  else fail "layering: no path from //platform or //toolchains to //library: found" "$path"; fi
-else
-  fail "layering: the somepath query runs offline" "$(tail -n 5 "$err")"
-fi
+platform='(//platform/... + //toolchains/... + //tools/...) except //tools:all'
+library='//library/... + //catalog/...'
+top='//app/... + //tools:all'
 
-# 2. Every sink has a probe.
-probes=//tools/layering_probe:all
-if sinks=$(query "rdeps(//..., //library/...) except filter('^//(library|goldens/library|catalog|tools/layering_probe)[/:]', rdeps(//..., //library/...))" "$@") &&
-  probed=$(query --noimplicit_deps "deps($probes, 1) except $probes" "$@"); then
-  unprobed=$(comm -23 <(sort <<<"$sinks") <(sort <<<"$probed"))
-  if [[ -n $sinks && -z $unprobed ]]; then pass "layering: every sink ($(wc -l <<<"$sinks")) has a probe in tools/layering_probe"
-  else fail "layering: every sink has a probe in tools/layering_probe; add one for each of" "${unprobed:-(no sinks found at all: the query is wrong)}"; fi
-else
-  fail "layering: the sink and probe queries run offline" "$(tail -n 5 "$err")"
-fi
+# 1. No path down the wrong way (offline, no --keep_going).
+for wall in "platform|$platform|$library + $top" "library|$library|$top"; do
+  IFS='|' read -r from below above <<<"$wall"
+  if path=$(query "somepath($below, $above)" "$@"); then
+    if [[ -z $path ]]; then pass "layering: no path from the $from floor upwards"
+    else fail "layering: no path from the $from floor upwards: found" "$path"; fi
+  else
+    fail "layering: the $from somepath query runs offline" "$(tail -n 5 "$err")"
+  fi
+done
 
-# 3. Every probe fails analysis with "is not visible", and for no other reason.
+# 2. Every target probe fails analysis with "is not visible", and for no other reason.
+probes='//tools/layering_probe:all + //library/layering_probe:all'
 targets=$(query "attr(tags, manual, $probes)" "$@")
 out=$(./bazel build --keep_going $targets "$@" 2>&1)
 status=$?
@@ -49,13 +58,35 @@ done
 # Any other error (a typo, a missing target) would make a probe fail for the wrong reason.
 others=$(grep -E '^ERROR' <<<"$out" | grep -v -e 'is not visible from target' -e 'Analysis of target .* failed' \
   -e 'command succeeded, but not all targets were analyzed' -e 'Build did NOT complete successfully')
-if [[ $status -ne 0 && ${#missing[@]} -eq 0 && -z $others && -n $targets ]]; then
-  pass "layering: all $(wc -w <<<"$targets") probes fail with \"is not visible\""
+if [[ $status -ne 0 && ${#missing[@]} -eq 0 && -z $others && $(wc -w <<<"$targets") -ge 13 ]]; then
+  pass "layering: all $(wc -w <<<"$targets") target probes fail with \"is not visible\""
 else
-  fail "layering: every probe fails with \"is not visible\"; these did not (bazel exit $status):" "${missing[@]:-(none missing)}" "${others:-(no other error)}"
+  fail "layering: every target probe fails with \"is not visible\"; these did not (bazel exit $status):" "${missing[@]:-(none missing)}" "${others:-(no other error)}"
 fi
 
-# 4. //tools holds only aliases.
+# 3. Every load() probe fails to load because of the .bzl's visibility.
+for probe in tools/layering_probe/loads_*.BUILD.in library/layering_probe/loads_*.BUILD.in; do
+  pkg=${probe%.BUILD.in}
+  loads+=("$pkg")
+  mkdir -p "$pkg" && cp "$probe" "$pkg/BUILD.bazel"
+  if query "//$pkg:all" "$@" >/dev/null; then
+    fail "layering: the load() probe $probe fails to load" "it loaded: the .bzl it loads declares no visibility() that keeps this floor out"
+  elif grep -q "is not visible for loading from package" "$err"; then
+    pass "layering: the load() probe $probe is refused (\"is not visible for loading\")"
+  else
+    fail "layering: the load() probe $probe fails for the .bzl's visibility" "$(grep -m 3 ERROR "$err")"
+  fi
+  rm -rf "$pkg"
+done
+
+# 4. The routes Bazel does not check.
+if routes=$(toolchains/sysroot/root.sh exec python3 tools/checks/wall_routes.py . 2>&1); then
+  pass "layering: no route around visibility (label flags, repositories, toolchains, rc overrides, sys.path, symlinks, exports)"
+else
+  fail "layering: no route around visibility; close these:" "$routes"
+fi
+
+# 5. //tools holds only aliases.
 if others=$(query 'kind(rule, //tools:all) except kind(alias, //tools:all)' "$@"); then
   if [[ -z $others ]]; then pass "layering: //tools holds only aliases"
   else fail "layering: //tools holds only aliases; move these into their own package:" "$others"; fi

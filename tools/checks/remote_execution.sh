@@ -5,7 +5,7 @@
 # then checks that
 #   1. building its environment left the pinned root's key and files as they were,
 #      and its layer replaces or hides no file of the root's system folders;
-#   2. //catalog:resnet50 built with --config=remote and --noremote_accept_cached
+#   2. //app/catalog:resnet50 built with --config=remote and --noremote_accept_cached
 #      (a fresh output base, so no action is answered by a cache) runs every
 #      kernel action, the archive and the tools they need remotely: Bazel's
 #      process summary counts at least kernels + 1 as "remote", none local;
@@ -27,7 +27,7 @@
 # "checks: P passed, F failed"; exit status: the number of failed checks.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-target=//catalog:resnet50
+target=//app/catalog:resnet50
 outputs=(catalog/resnet50.tar catalog/resnet50.index.json)
 source tools/checks/report.sh
 # timed WHAT LOG CMD...: runs CMD, its output into LOG, and says how long it took.

@@ -2,6 +2,9 @@
 
 load("//platform/cpp:copts.bzl", "rocke_cc_library")
 
+# The library's own macro.
+visibility(["//library/..."])
+
 # What every conv family builds on: the frame and helpers (common.h), the
 # spec, and the family registry it registers with.
 _FRAME = [

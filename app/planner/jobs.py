@@ -1,23 +1,21 @@
-"""The planner's face to the rocke command line and the catalog actions
-(the registry names this module as PLANNER): read a problems file, plan a
-job per (problem, arch), lower a job's kernels, and compile each into a
-catalog row.
+"""The planner's face to the rocke command line and the catalog actions:
+read a problems file, plan a job per (problem, arch), lower a job's kernels,
+and compile each into a catalog row.
 
 Lowering (build and lower a kernel for the flavor) takes the C++ engine
 by default (engine="cpp": every family has a C++ mirror, and the
 byte-identity gates prove it makes the Python engine's bytes, about 20x
 faster); engine="python" takes the Python builders. A family the C++ engine
-does not register, or a program built without the engine module
-(//library/engine), falls back to Python.
+does not register falls back to Python.
 """
 
 import dataclasses
-import importlib
 import time
 
+import rocke_families
+import rocke_library_engine
 from catalog import index, kernel
-from family import family as families
-from family.engines import CPP_MODULE, lower_family
+from family.engines import lower_family
 from family.family import Case
 from lower.flavors import ArchDomainError
 from planner.choose import choose
@@ -98,12 +96,8 @@ class Lowered:
     seconds: float = dataclasses.field(default=0.0, compare=False)
 
 
-def _cpp_families():
-    """The families the C++ engine registers (empty without the module)."""
-    try:
-        return frozenset(importlib.import_module(CPP_MODULE).families())
-    except ImportError:
-        return frozenset()
+# The families the C++ engine registers.
+CPP_FAMILIES = frozenset(rocke_library_engine.families())
 
 
 def lower(job, flavor, engine=ENGINES[0]):
@@ -114,11 +108,12 @@ def lower(job, flavor, engine=ENGINES[0]):
         raise ValueError(f"expected engine to be one of {', '.join(ENGINES)}, got {engine!r}")
     out = []
     for choice, case_id, path in job.kernels():
-        fam = families.load(choice.module)
-        used = "python" if engine == "cpp" and fam.name not in _cpp_families() else engine
+        fam = rocke_families.FAMILIES[choice.module]
+        used = "python" if engine == "cpp" and fam.name not in CPP_FAMILIES else engine
         start = time.monotonic()
         try:
-            emitted = lower_family(fam, Case(case_id, job.arch, choice.spec), flavor, engine=used)
+            case = Case(case_id, job.arch, choice.spec)
+            emitted = lower_family(fam, case, flavor, engine=used, cpp=rocke_library_engine)
         except ArchDomainError as e:
             raise kernel.KernelError(f"{case_id} on {job.arch}: {e}") from None
         name, identity = kernel.kernel_name(emitted.rk), kernel.identity(emitted.rk, emitted.ll)

@@ -9,16 +9,15 @@ import pytest
 import rocke_families
 
 from arch import arch, occupancy
-from family import family as families
 from family.cases_json import canonical
-from tools.cli import rocke
+from app.cli import rocke
 
-FIRST = rocke_families.FAMILIES[0]
+FIRST = next(iter(rocke_families.FAMILIES))
 KEYS = ["arch", "case", "disassembler", "family", "flavor", "kernel", "lds_banks", "llvm", "main_loop", "resources", "whole_kernel"]
 
 
 def _case(arch_name):
-    return next(c for c in families.load(FIRST).cases if c.arch == arch_name)
+    return next(c for c in rocke_families.FAMILIES[FIRST].cases if c.arch == arch_name)
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +39,7 @@ def _json(argv):
 def test_json_names_the_case_and_its_figures(gfx942_json):
     r = gfx942_json
     case = _case("gfx942")
-    kernel = families.load(FIRST).build(case)
+    kernel = rocke_families.FAMILIES[FIRST].build(case)
     assert sorted(r) == KEYS
     assert (r["case"], r["arch"], r["flavor"], r["llvm"], r["kernel"]) == (case.id, "gfx942", "llvm23", "23.1.4", kernel.name)
     assert r["disassembler"] == "/usr/lib/llvm-23/bin/llvm-objdump"
@@ -105,19 +104,19 @@ def test_errors_are_one_line(argv, message, capsys):
 
 def test_list_is_emits_list(capsys):
     assert rocke.main(["isa", FIRST, "--list"]) == 0
-    assert capsys.readouterr().out.splitlines() == [f"{c.id}  {c.arch}" for c in families.load(FIRST).cases]
+    assert capsys.readouterr().out.splitlines() == [f"{c.id}  {c.arch}" for c in rocke_families.FAMILIES[FIRST].cases]
 
 
 def test_a_family_is_named_by_its_module_or_its_own_name(capsys):
-    name = families.load(FIRST).name
+    name = rocke_families.FAMILIES[FIRST].name
     assert name != FIRST  # the module path and the family's name differ (conv.direct_fwd, conv_direct_fwd)
     assert rocke.main(["isa", name, "--list"]) == 0
-    assert capsys.readouterr().out.splitlines() == [f"{c.id}  {c.arch}" for c in families.load(FIRST).cases]
+    assert capsys.readouterr().out.splitlines() == [f"{c.id}  {c.arch}" for c in rocke_families.FAMILIES[FIRST].cases]
 
 
 def test_no_case_points_at_list(capsys):
     assert rocke.main(["isa", FIRST]) == 2
-    assert capsys.readouterr().err == f"rocke isa: expected a case of {families.load(FIRST).name}, got None. See --list.\n"
+    assert capsys.readouterr().err == f"rocke isa: expected a case of {rocke_families.FAMILIES[FIRST].name}, got None. See --list.\n"
 
 
 def test_an_unknown_flavor_is_a_usage_error(capsys):

@@ -3,6 +3,9 @@
 load("@rocke_catalog_sets//:sets.bzl", "SETS")
 load("//toolchains/llvm:flavors.bzl", "LLVM_VERSIONS")
 
+# The top floor's: loaded only by the application's packages.
+visibility(["//app/..."])
+
 _KernelInfo = provider(
     doc = "One problem of a catalog on one arch.",
     fields = {"folder": "File (a folder): rows.json and the code objects at the rows' paths"},
@@ -41,7 +44,7 @@ _kernel = rule(
         "index": attr.int(mandatory = True, doc = "its index in the set"),
         "arch": attr.string(mandatory = True),
         "toolchain": attr.label(mandatory = True, allow_single_file = [".json"], doc = "the flavor's toolchain.json"),
-        "_tool": attr.label(default = "//library/planner:kernel_main", executable = True, cfg = "exec"),
+        "_tool": attr.label(default = "//app/planner:kernel_main", executable = True, cfg = "exec"),
     },
 )
 
@@ -70,14 +73,14 @@ _archive = rule(
         "archs": attr.string_list(mandatory = True, doc = "the catalog's archs (an entry refused on all alike is one error)"),
         "tar": attr.output(mandatory = True),
         "index": attr.output(mandatory = True),
-        "_tool": attr.label(default = "//library/planner:archive_main", executable = True, cfg = "exec"),
+        "_tool": attr.label(default = "//app/planner:archive_main", executable = True, cfg = "exec"),
     },
 )
 
 def rocke_catalog(name, problems, archs, flavor = "llvm23"):
     """The kernels of a problem set for some archs, one Bazel action each.
 
-    `problems` is a JSON problems file of this package (as `rocke build
+    `problems` is the label of a JSON problems file (as `rocke build
     --problems` reads), listed in @rocke_catalog_sets (MODULE.bazel), which
     lets this macro see its entries. Each action gets its entry as an
     argument, not the file, so editing one problem reruns only its actions.
@@ -86,7 +89,7 @@ def rocke_catalog(name, problems, archs, flavor = "llvm23"):
       name + "_NNN_ARCH" for each entry NNN (its index, 3 digits) and arch:
           the folder NAME_NNN_ARCH/ of its kernels: rows.json (its index
           rows) and ARCH/NAME.hsaco (plus ARCH/NAME.reduce.hsaco for a
-          split conv); built by //library/planner:kernel_main with the
+          split conv); built by //app/planner:kernel_main with the
           flavor's toolchain.json as its one input besides the tool. An
           entry that is bad or that no family builds on the arch does not
           fail the action: rows.json records the refusal.
@@ -97,20 +100,20 @@ def rocke_catalog(name, problems, archs, flavor = "llvm23"):
 
     Args:
       name: the catalog's name.
-      problems: the problems file, e.g. "resnet50.json".
+      problems: the problems file, e.g. "//catalog:resnet50.json".
       archs: target archs, e.g. ["gfx942", "gfx950"].
       flavor: the LLVM flavor, e.g. "llvm23".
     """
     flavors = ["llvm" + v for v in LLVM_VERSIONS]
     if flavor not in flavors:
         fail("rocke_catalog {}: expected a flavor of {}, got {}".format(name, ", ".join(flavors), repr(flavor)))
-    key = native.package_name() + "/" + problems
+    label = native.package_relative_label(problems)
+    key = label.package + "/" + label.name
     if key not in SETS:
-        fail("rocke_catalog {}: {} is not a set of @rocke_catalog_sets; add //{}:{} to catalog_sets' files in MODULE.bazel".format(
+        fail("rocke_catalog {}: {} is not a set of @rocke_catalog_sets; add {} to catalog_sets' files in MODULE.bazel".format(
             name,
             key,
-            native.package_name(),
-            problems,
+            label,
         ))
     kernels = []
     for index, entry in enumerate(SETS[key]):

@@ -16,11 +16,11 @@ import math
 
 import pytest
 
-from family import family as families
-from tools.cli import rocke
+import rocke_families
+from app.cli import rocke
 
 FAMILY = "conv_fwd_split_k_reduce"
-CASES = families.load("conv.split_k_reduce").cases
+CASES = rocke_families.FAMILIES["conv.split_k_reduce"].cases
 ARCHS = ("gfx942", "gfx1201")  # CDNA3 and RDNA4 spell their memory ops apart
 BYTES = {"f16": 2, "bf16": 2, "f32": 4}
 

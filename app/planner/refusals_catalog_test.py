@@ -1,4 +1,4 @@
-"""//library/planner:refusals, a rocke_catalog with entries refused in each way,
+"""//app/planner:refusals, a rocke_catalog with entries refused in each way,
 builds (a refusal does not fail its action), and its index.json lists the
 errors `rocke build` lists for the same problems file; its tar holds only the
 kernels that were built."""

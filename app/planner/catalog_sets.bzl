@@ -1,14 +1,17 @@
 """@rocke_catalog_sets: the problem sets of the catalog, readable by macros.
 
-A macro cannot read a file, yet the library's rocke_catalog
-(library/planner/catalog.bzl) needs each problem of a set to make its action. This repository rule reads the sets' JSON files (each stays
-the one home of its problems, which `rocke build --problems` reads too) and
+A macro cannot read a file, yet rocke_catalog (app/planner/catalog.bzl)
+needs each problem of a set to make its action. This repository rule reads
+the sets' JSON files (each stays the one home of its problems, which `rocke build --problems` reads too) and
 writes sets.bzl:
 
     SETS = {"catalog/resnet50.json": [entry, ...], ...}
 
 Bazel watches the files it read: editing a set re-runs this rule.
 """
+
+# Loaded only by MODULE.bazel.
+visibility("private")
 
 def _catalog_sets_impl(rctx):
     sets = {}

@@ -1,6 +1,6 @@
 """C++ against Python emission: build + print + lower, per kernel.
 
-    ./bazel run //tools/bench:engines [-- --flavor llvm23 --repeat 7 --clock wall]
+    ./bazel run //app/bench:engines [-- --flavor llvm23 --repeat 7 --clock wall]
 
 For every case of every registered family with a C++ engine (the registry's
 PYTHON_ONLY families are listed, not timed), each engine builds the kernel,
@@ -23,7 +23,6 @@ import time
 
 import rocke_families
 import rocke_library_engine
-from family import family as families
 from family.engines import case_json, lower_family
 from ir.printer import print_kernel
 from lower.flavors import ArchDomainError
@@ -57,11 +56,11 @@ def main():
         if module in rocke_families.PYTHON_ONLY:
             print(f"| {module} | - | - | - | no C++ engine yet (PYTHON_ONLY) |")
             continue
-        fam = families.load(module)
+        fam = rocke_families.FAMILIES[module]
         py_times, cpp_times = [], []
         for case in fam.cases:
             try:
-                lower_family(fam, case, args.flavor, engine="both")
+                lower_family(fam, case, args.flavor, engine="both", cpp=rocke_library_engine)
             except ArchDomainError:
                 continue  # the flavor does not know the arch: nothing to time
             text = case_json(case)

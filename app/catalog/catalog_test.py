@@ -1,4 +1,4 @@
-"""//catalog:resnet50 as Bazel built it: a tar laid out as `rocke build --out`
+"""//app/catalog:resnet50 as Bazel built it: a tar laid out as `rocke build --out`
 lays out a folder, with nothing of the build machine in it (no absolute path,
 owner or date), and an index row per kernel whose sha256 is its code object's:
 one per problem, and a second (its reduce) for each layer the planner splits."""
@@ -9,7 +9,7 @@ import os
 import tarfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(HERE, "resnet50.json")) as f:
+with open(os.environ["ROCKE_PROBLEMS"]) as f:
     PROBLEMS = json.load(f)["problems"]
 with tarfile.open(os.path.join(HERE, "resnet50.tar")) as tar:
     MEMBERS = tar.getmembers()

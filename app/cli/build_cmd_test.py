@@ -5,7 +5,6 @@ built, on a terminal and off one; --explain, --help and one-line refusals;
 a kernel's time leaves out its wait for the LLVM other worker threads hold."""
 
 import hashlib
-import importlib
 import io
 import json
 import os
@@ -16,11 +15,11 @@ import threading
 import time
 
 import pytest
-import rocke_families
 
 from toolchains.llvm import capi
-from tools.cli import build_cmd, rocke
-from tools.cli.emit_cmd import toolchain_for
+from app.cli import build_cmd, rocke
+from app.cli.inputs import toolchain_for
+from planner import jobs
 
 # Small shapes (fast to compile), one per family, and bad entries between them.
 PROBLEMS = [
@@ -91,7 +90,7 @@ def test_every_row_names_a_code_object_with_its_sha256_and_figures(built):
 def test_a_second_build_gives_the_same_bytes_whatever_the_workers_and_hash_seed(built, problems, tmp_path):
     _, first = built
     env = dict(os.environ, PYTHONHASHSEED="12345", PYTHONPATH=os.pathsep.join(sys.path))
-    code = "import sys; from tools.cli import rocke; sys.exit(rocke.main(sys.argv[1:]))"
+    code = "import sys; from app.cli import rocke; sys.exit(rocke.main(sys.argv[1:]))"
     argv = ["build", "--problems", problems, "--arch", ",".join(ARCHS), "--out", str(tmp_path), "--jobs", "1"]
     proc = subprocess.run([sys.executable, "-c", code, *argv], env=env, capture_output=True, timeout=600)
     assert proc.returncode == 1, proc.stderr.decode()
@@ -201,7 +200,6 @@ def test_a_split_layer_builds_its_conv_then_its_reduce_each_with_a_row(tmp_path,
 def test_two_kernels_of_one_problem_arch_and_family_fail_the_build_before_it_writes(tmp_path, monkeypatch, capsys):
     # A planner whose split layer ran its convolution twice: both kernels'
     # times would share the key PROBLEM/ARCH/FAMILY.
-    jobs = importlib.import_module(rocke_families.PLANNER)
     kernels = jobs.Job.kernels
     monkeypatch.setattr(jobs.Job, "kernels", lambda job: kernels(job)[:1] * 2)
     (tmp_path / "p.json").write_text(json.dumps({"problems": [SPLIT]}))
@@ -297,12 +295,6 @@ def test_a_file_that_is_not_problems_json_is_one_line(tmp_path, capsys):
     (tmp_path / "p.json").write_text('{"layers": []}')
     assert rocke.main(["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(tmp_path / "o")]) == 2
     assert "expected a JSON object {\"problems\": [entry, ...]} and nothing else, got ['layers']" in capsys.readouterr().err
-
-
-def test_a_registry_without_a_planner_offers_no_build(problems, tmp_path, capsys, monkeypatch):
-    monkeypatch.delattr(rocke_families, "PLANNER")
-    assert rocke.main(["build", "--problems", problems, "--arch", "gfx942", "--out", str(tmp_path)]) == 2
-    assert "this build's family registry has no planner" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", list(rocke.COMMANDS))

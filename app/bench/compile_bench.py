@@ -4,7 +4,7 @@ gfx950 and gfx1201): build and lower the kernel (the C++ engine, as `rocke
 build` does; the Python engine beside it), compile it with the flavor's
 real LLVM, link it and read its resource figures.
 
-    ./bazel run -c opt //tools/bench:compile [-- --kernels 12]
+    ./bazel run -c opt //app/bench:compile [-- --kernels 12]
 
 - cold: one kernel in a fresh Python process, timed from the process start
   (interpreter, imports, loading LLVM) to its code object and figures; and
@@ -42,7 +42,8 @@ START = time.perf_counter()
 
 from arch import arch as archs  # noqa: E402  (imports are part of the cold figure)
 from arch import flavor_facts  # noqa: E402
-from family import family as families  # noqa: E402
+import rocke_families  # noqa: E402
+import rocke_library_engine  # noqa: E402
 from family.engines import lower_family  # noqa: E402
 from toolchains.llvm import llvm  # noqa: E402
 from toolchains.llvm.llvm import Toolchain, resources  # noqa: E402
@@ -55,8 +56,8 @@ LLVM_STAGES = ("parse", "o2", "codegen")  # Compiled.stages
 
 
 def _cases():
-    by_id = {c.id: c for c in families.load("gemm.gemm").cases}
-    return families.load("gemm.gemm"), [by_id[i] for i in CASES]
+    by_id = {c.id: c for c in rocke_families.FAMILIES["gemm.gemm"].cases}
+    return rocke_families.FAMILIES["gemm.gemm"], [by_id[i] for i in CASES]
 
 
 def cpu_seconds():
@@ -76,7 +77,7 @@ def build(tc, fam, case, engine="cpp"):
     """One spec to code object: {stage: wall seconds, "cpu": CPU seconds,
     LLVM stage: CPU seconds}."""
     c0, t0 = cpu_seconds(), time.perf_counter()
-    ll = lower_family(fam, case, tc.flavor, engine=engine).ll
+    ll = lower_family(fam, case, tc.flavor, engine=engine, cpp=rocke_library_engine).ll
     t1 = time.perf_counter()
     compiled = tc.compile(ll, case.arch)
     t2 = time.perf_counter()
@@ -122,7 +123,7 @@ class Triton:
         # on the runfiles' path), without this process importing it.
         spec = importlib.util.find_spec("triton")
         if spec is None:
-            raise SystemExit("compile_bench: the triton package is not on this process's path; run the bench as ./bazel run -c opt //tools/bench:compile (it brings @triton)")
+            raise SystemExit("compile_bench: the triton package is not on this process's path; run the bench as ./bazel run -c opt //app/bench:compile (it brings @triton)")
         self.env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (os.path.dirname(os.path.dirname(spec.origin)), os.environ.get("PYTHONPATH")))))
         self.stderr = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen([sys.executable, self.SCRIPT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True, env=self.env)

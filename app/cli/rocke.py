@@ -10,7 +10,7 @@
 explains each command, with its examples.
 """
 
-from tools.cli import build_cmd, emit_cmd, isa_cmd, toolchains_cmd
+from app.cli import build_cmd, emit_cmd, isa_cmd, toolchains_cmd
 from tools.entry import entry
 
 # subcommand -> module with HELP, a docstring (its --help, examples first),

@@ -5,8 +5,8 @@
     rocke build --problems catalog/mobilenet_v2.json --arch gfx1201 --out mnv2 --explain
 
 The problems file is {"problems": [...]}; each entry is an op (conv_fwd,
-conv_dgrad, conv_wgrad, gemm) and its fields (library/planner/problems.py).
-For every (problem, arch) the registry's planner picks a family and its
+conv_dgrad, conv_wgrad, gemm) and its fields (app/planner/problems.py).
+For every (problem, arch) the planner picks a family and its
 config (--explain prints why), the family builds and lowers the kernel
 (--engine: the C++ engine by default, the Python one on request; the same
 bytes) and the flavor's real LLVM compiles and links it. Identical kernels
@@ -50,25 +50,22 @@ errors, and the waits for the LLVM in all.
 
 import concurrent.futures
 import contextlib
-import importlib
 import json
 import multiprocessing
 import os
 import sys
 import time
 
-import rocke_families
 from catalog import index
 from catalog.kernel import KernelError
 from catalog.progress import Progress
 from files.atomic import OutputError, write_atomic
 from lower.flavors import FLAVORS
+from planner import jobs as planner
 from toolchains.llvm import waits
-from tools.cli.emit_cmd import Refused, out_path, toolchain_for
 
-# The planner's engines (planner.jobs.ENGINES), here for the flags: a
-# registry without a planner still gets --help.
-ENGINES = ("cpp", "python")
+from app.cli.inputs import Refused, out_path, toolchain_for
+
 
 HELP = "build the kernels of a problems file for some archs: code objects and a cost table"
 
@@ -80,7 +77,7 @@ def add_arguments(parser):
     parser.add_argument("--out", required=True, help="the catalog folder (created), inside the checkout")
     parser.add_argument("--explain", action="store_true", help="print why each family and config was chosen")
     parser.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 8), help="worker processes")
-    parser.add_argument("--engine", choices=ENGINES, default=ENGINES[0], help="which engine builds and lowers the kernels: the C++ one (about 20x faster) or the Python one; the same bytes")
+    parser.add_argument("--engine", choices=planner.ENGINES, default=planner.ENGINES[0], help="which engine builds and lowers the kernels: the C++ one (about 20x faster) or the Python one; the same bytes")
 
 
 def _fail(message, status=2):
@@ -100,13 +97,6 @@ def _archs(text, flavor):
     return given
 
 
-def _planner():
-    name = getattr(rocke_families, "PLANNER", None)
-    if name is None:
-        raise Refused("this build's family registry has no planner (a platform-only copy); build with the library's registry")
-    return importlib.import_module(name)
-
-
 def _read(path):
     try:
         with open(path) as f:
@@ -117,12 +107,12 @@ def _read(path):
         raise Refused(f"--problems {path} is not JSON: {e}") from None
 
 
-# Each worker process keeps its planner, toolchain and engine.
+# Each worker process keeps its toolchain and engine.
 _WORKER = {}
 
 
-def _init(planner, toolchain, engine):
-    _WORKER.update(planner=importlib.import_module(planner), toolchain=toolchain, engine=engine)
+def _init(toolchain, engine):
+    _WORKER.update(toolchain=toolchain, engine=engine)
 
 
 def _guarded(step):
@@ -148,13 +138,13 @@ def _guarded(step):
 
 def _lower(job):
     w = _WORKER
-    return (job, *_guarded(lambda: w["planner"].lower(job, w["toolchain"].flavor, w["engine"])))
+    return (job, *_guarded(lambda: planner.lower(job, w["toolchain"].flavor, w["engine"])))
 
 
 def _compile(item):
     job, lowered, i = item
     w = _WORKER
-    return ((job, i), *_guarded(lambda: w["planner"].compile_row(job, lowered, w["toolchain"])))
+    return ((job, i), *_guarded(lambda: planner.compile_row(job, lowered, w["toolchain"])))
 
 
 def _explain(jobs):
@@ -169,9 +159,8 @@ def _explain(jobs):
 
 
 def _plan(args):
-    """(planner module, jobs, errors, out folder) of the command line; Refused
-    for anything that stops the whole build."""
-    planner = _planner()
+    """(jobs, errors, out folder) of the command line; Refused for anything
+    that stops the whole build."""
     arch_list = _archs(args.arch, args.flavor)
     doc = _read(os.path.join(os.environ.get("BUILD_WORKING_DIRECTORY", ""), args.problems))
     out = out_path(args.out)
@@ -180,7 +169,7 @@ def _plan(args):
     except planner.FileError as e:
         raise Refused(f"--problems {args.problems}: {e}") from None
     jobs, refused = planner.plan(problems, arch_list)
-    return planner, jobs, [*errors, *refused], out
+    return jobs, [*errors, *refused], out
 
 
 def _key(job):
@@ -204,7 +193,7 @@ def run(args):
     if args.jobs < 1:
         return _fail(f"expected --jobs to be a positive number, got {args.jobs}")
     try:
-        planner, jobs, errors, out = _plan(args)
+        jobs, errors, out = _plan(args)
     except Refused as e:
         return _fail(str(e))
     for e in errors:
@@ -224,7 +213,7 @@ def run(args):
         error_rows.append(index.error(job.problem.index, job.arch, failure))
         print(f"rocke build: {_what(job)}: {failure}", file=sys.stderr)
 
-    with _workers(jobs, args.jobs, planner.__name__, toolchain, args.engine) as (how, results):
+    with _workers(jobs, args.jobs, toolchain, args.engine) as (how, results):
         lowered = {}
         for job, low, failure, *_ in results(_lower, jobs):
             if failure:
@@ -307,10 +296,10 @@ def _pool(workers, initargs):
 
 
 @contextlib.contextmanager
-def _workers(jobs, workers, planner, toolchain, engine):
+def _workers(jobs, workers, toolchain, engine):
     """(how kernels are built, results(fn, items): an iterator of fn(item)
     per item as they finish), in this process or in a pool kept for every call."""
-    initargs = (planner, toolchain, engine)
+    initargs = (toolchain, engine)
     if workers == 1 or len(jobs) < 2:
         _init(*initargs)
         yield "1 process", lambda fn, items: map(fn, items)

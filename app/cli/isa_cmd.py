@@ -36,7 +36,7 @@ from isa import analyze
 from isa.objdump import ObjdumpError
 from lower.flavors import FLAVORS, ArchDomainError
 from toolchains.llvm.llvm import LlvmError
-from tools.cli.emit_cmd import Refused, find_case, list_cases, load_family, toolchain_for
+from app.cli.inputs import Refused, find_case, list_cases, load_family, toolchain_for
 
 HELP = "compile a family case and report its ISA metrics (main loop, whole kernel, LDS banks, resources)"
 

@@ -1,0 +1,72 @@
+"""What the commands share: the registry's families and cases, the
+toolchains this program was given, --out paths, and Refused, the one-line
+refusal each command prints."""
+
+import difflib
+import os
+
+import rocke_families
+
+from app.cli.toolchains_cmd import configs
+
+
+class Refused(Exception):
+    """A request the command refuses; the message is the one line it prints."""
+
+
+def out_path(out):
+    """Where --out really writes: relative to where `bazel run` was started,
+    symlinks resolved, and inside the checkout (the only host folder the
+    pinned root shares for outputs)."""
+    base = os.environ.get("BUILD_WORKING_DIRECTORY", os.getcwd())
+    path = os.path.realpath(os.path.join(base, out))
+    checkout = os.environ.get("BUILD_WORKSPACE_DIRECTORY")
+    if checkout:
+        checkout = os.path.realpath(checkout)
+        if not path.startswith(checkout + os.sep):
+            raise Refused(
+                f"cannot write {path}: ./bazel runs in the pinned root, whose outputs reach the host only inside the checkout {checkout}; give an --out path inside it"
+            )
+    return path
+
+
+def load_family(name):
+    """The Family of registry module `name` (conv.direct_fwd) or of the
+    registered family called `name` (conv_direct_fwd); Refused names what the
+    registry offers."""
+    if name in rocke_families.FAMILIES:
+        return rocke_families.FAMILIES[name]
+    # A family's own name (Family.name) works too.
+    by_name = {fam.name: fam for fam in rocke_families.FAMILIES.values()}
+    if name in by_name:
+        return by_name[name]
+    offered = ", ".join(rocke_families.FAMILIES)
+    close = difflib.get_close_matches(name, [*rocke_families.FAMILIES, *by_name], n=1)
+    hint = f" Did you mean {close[0]}?" if close else ""
+    raise Refused(f"expected a family of the registry, got {name!r}; the registry offers: {offered}.{hint}")
+
+
+def toolchain_for(flavor):
+    """The Toolchain of `flavor` this program was given; Refused names the ones it has."""
+    found = [t for t in configs() if t.flavor == flavor]
+    if not found:
+        have = ", ".join(sorted(t.flavor for t in configs())) or "none"
+        raise Refused(f"expected the {flavor} toolchain among this program's, got only: {have}; run it through ./bazel run //tools:rocke, which gives it all four")
+    return found[0]
+
+
+def list_cases(fam):
+    """Print every case of `fam` with its arch (what --list does); exit status 0."""
+    for c in fam.cases:
+        print(f"{c.id}  {c.arch}")
+    return 0
+
+
+def find_case(fam, case_id):
+    """The case `case_id` of `fam`; Refused suggests close ids."""
+    cases = {c.id: c for c in fam.cases}
+    if case_id not in cases:
+        close = difflib.get_close_matches(str(case_id), cases, n=3)
+        hint = f" Did you mean {', '.join(close)}?" if close else " See --list."
+        raise Refused(f"expected a case of {fam.name}, got {case_id!r}.{hint}")
+    return cases[case_id]
