@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# A copy of the checkout without library/, goldens/library/ and catalog/ (the
-# library's example catalogs) still builds
-# and gates green, with the family registry flag pointed at the empty one:
-# platform never needs library, for any target.
+# A copy of the checkout with the platform floor only (no library/,
+# goldens/library/ and catalog/, no top floor: app/ and the //tools aliases)
+# still builds and gates green: platform never needs what is above it.
 #
 #   tools/checks/platform_only.sh [BAZEL_FLAG...]
 #
@@ -14,25 +13,24 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 source tools/ci/state.sh
 copy=$(ci_state_dir .)/platform-only
-name="platform-only copy (no library/, empty registry) builds and tests green"
+name="platform-only copy (no library/, no app/) builds and tests green"
+# What the copy leaves out: the library's floor and the top floor.
+above='^(library|goldens/library|catalog|app)/|^tools/BUILD.bazel$'
 
 rm -rf "$copy" && mkdir -p "$copy"
 # Tracked and new files alike (what the tests here would see), minus library.
 git ls-files -z --cached --others --exclude-standard |
-  grep -zv -e '^library/' -e '^goldens/library/' -e '^catalog/' |
+  grep -zvE "$above" |
   xargs -0 cp --parents -t "$copy" 2>/dev/null
-missing=$(git ls-files --cached --others --exclude-standard | grep -v -e '^library/' -e '^goldens/library/' -e '^catalog/' | while read -r f; do [[ -e $copy/$f || ! -e $f ]] || echo "$f"; done)
-if [[ -n $missing || -e $copy/library || -e $copy/goldens/library || -e $copy/catalog ]]; then
+missing=$(git ls-files --cached --others --exclude-standard | grep -vE "$above" | while read -r f; do [[ -e $copy/$f || ! -e $f ]] || echo "$f"; done)
+if [[ -n $missing || -e $copy/library || -e $copy/goldens/library || -e $copy/catalog || -e $copy/app ]]; then
   echo "FAIL $name: the copy at $copy is not what it should be (missing: ${missing:-none})"
   echo "checks: 0 passed, 1 failed"
   exit 1
 fi
 
 cd "$copy"
-# //tools/bench:engines times the library's C++ engine against its Python
-# one, //tools/bench:compile the gemm family's kernels: they have nothing to
-# build here, and are the targets left out.
-out=$(./bazel test --//tools/cli:families=//tools/cli:no_families "$@" -- //platform/... //toolchains/... //tools/... -//tools/bench:engines -//tools/bench:compile 2>&1)
+out=$(./bazel test "$@" -- //platform/... //toolchains/... //tools/... 2>&1)
 status=$?
 ./bazel shutdown >/dev/null 2>&1
 summary=$(grep -E '^Executed [0-9]+ out of [0-9]+ tests?:' <<<"$out" | tail -n 1)

@@ -24,16 +24,15 @@ library/layering_probe prove it). These routes it does not see:
                   files become public) and a higher floor's .bzl without a
                   visibility() declaration (any package could load it)
 
-    python3 tools/checks/wall_routes.py [CHECKOUT]
+    git ls-files -s | python3 tools/checks/wall_routes.py CHECKOUT
 
-Prints one line per route found, "FILE:LINE: what, and the fix"; exit
+reads the checkout's files (as `git ls-files -s` lists them) on stdin. Prints one line per route found, "FILE:LINE: what, and the fix"; exit
 status 1 if any, 0 if none.
 """
 
 import ast
 import os
 import re
-import subprocess
 import sys
 
 # Each floor's top-level folders, lowest first. tools/ is the platform
@@ -60,14 +59,14 @@ def _names_higher(text, level):
     """The higher floors' folders `text` names as labels or paths."""
     found = []
     for folder in HIGHER[level]:
-        if re.search(rf'("|@@?\w*)//{folder}\b|path\s*=\s*"{folder}\b|%workspace%/{folder}\b', text):
+        if re.search(rf'(^|[\s"=,]|@@?\w*)//{folder}\b|path\s*=\s*"{folder}\b|%workspace%/{folder}\b', text):
             found.append(folder)
     return found
 
 
-def _files(root):
-    out = subprocess.run(["git", "-C", root, "ls-files", "-s"], capture_output=True, text=True, check=True).stdout
-    for line in out.splitlines():
+def _files(listing):
+    """(mode, path) of each line of `git ls-files -s`."""
+    for line in listing.splitlines():
         mode, _, _, path = line.split(None, 3)
         yield mode, path
 
@@ -120,7 +119,7 @@ def flags(root, path, text):
     if not (path == ".bazelrc" or path.endswith("/.bazelrc") or path.endswith("bazelrc")):
         return
     for m in FLAGS.finditer(text):
-        for folder in _names_higher(m.group(2).replace("=", ' path = "', 1) if "%workspace%" in m.group(2) else m.group(2), 0):
+        for folder in _names_higher(m.group(2), 0):
             yield f"{path}:{_line(text, m.start())}: --{m.group(1)} names {folder}/, which no visibility check covers; drop it"
 
 
@@ -170,10 +169,11 @@ def exports(root, path, text):
 CHECKS = (label_settings, repositories, flags, sys_path, exports)
 
 
-def routes(root):
-    """Every route found in the checkout at `root`, as "FILE:LINE: ..." lines."""
+def routes(root, listing):
+    """Every route found in the checkout at `root`, whose files `listing`
+    (`git ls-files -s`) lists, as "FILE:LINE: ..." lines."""
     found = []
-    for mode, path in _files(root):
+    for mode, path in _files(listing):
         if mode == "120000":
             target = os.path.normpath(os.path.join(os.path.dirname(path), os.readlink(os.path.join(root, path))))
             here, there = _level(path), _level(target)
@@ -189,8 +189,10 @@ def routes(root):
 
 
 def main(argv):
-    root = argv[1] if len(argv) > 1 else "."
-    found = routes(root)
+    if len(argv) != 2:
+        print("usage: git ls-files -s | wall_routes.py CHECKOUT", file=sys.stderr)
+        return 2
+    found = routes(argv[1], sys.stdin.read())
     for line in found:
         print(line)
     return 1 if found else 0
