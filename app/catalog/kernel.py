@@ -10,7 +10,6 @@ a family.
 
 import dataclasses
 import hashlib
-import re
 
 from toolchains.llvm.llvm import LlvmError, resources
 
@@ -34,24 +33,11 @@ class Built:
 # workgroup size over wave size.
 FIGURES = ("vgpr", "agpr", "sgpr", "lds", "scratch", "vgpr_spill", "sgpr_spill", "occupancy", "waves")
 
-# The first line of a kernel's .rk text (ir/printer.py): `kernel @NAME(...`.
-_RK_NAME = re.compile(r"kernel @([^(\s]+)\(")
-
-
-def kernel_name(rk):
-    """The kernel's name, from its .rk text; ValueError if it names none."""
-    found = _RK_NAME.match(rk)
-    if found is None:
-        raise ValueError(f"expected .rk text starting `kernel @NAME(`, got {rk[:60]!r}")
-    return found.group(1)
-
-
-def identity(rk, ll):
+def identity(name, ll):
     """What makes two kernels the same kernel: the sha256 of their LLVM IR with
     the kernel's name taken out. Two problems whose family, spec (but for the
     values the kernel takes at run time) and arch agree lower to one IR but
     for that name (a gemm's m, n and k, say), and one code object serves both."""
-    name = kernel_name(rk)
     return hashlib.sha256(ll.replace(name, "\0").encode()).hexdigest()
 
 

@@ -224,10 +224,13 @@ def run(args):
         distinct = sorted(set(served_by.values()))
         progress = Progress(len(distinct), sys.stderr)
         built = {}  # (job key, i) -> Built or the failure's message, for each distinct kernel
+        made = {}  # (job key, i) -> its index row, made in the worker, for each distinct kernel built
         compiled = {}  # (job key, i) -> the seconds of its compile and link, in its worker, less any wait
         work = [(lowered[key][0], lowered[key][1][i], i) for key, i in distinct]
         for (job, i), result, failure, spent, wait in results(_compile, work):
             built[(_key(job), i)] = failure or result[1]
+            if not failure:
+                made[(_key(job), i)] = result[0]
             compiled[(_key(job), i)] = spent
             waited += wait
             low = lowered[_key(job)][1][i]
@@ -242,10 +245,12 @@ def run(args):
             failed(job, same + built[failing[0]])
             continue
         for i, (low, (by_key, by_i)) in enumerate(zip(kernels, served)):
-            by = lowered[by_key][1][by_i]
-            row, one = planner.compile_row(job, low, toolchain, built[(by_key, by_i)], by)
+            if (by_key, by_i) == (key, i):
+                row = made[(key, i)]
+            else:  # served by another kernel's code object: only its row is made
+                row, _ = planner.compile_row(job, low, toolchain, built[(by_key, by_i)], lowered[by_key][1][by_i])
             rows.append(row)
-            objects[row["path"]] = one.code_object
+            objects[row["path"]] = built[(by_key, by_i)].code_object
             # Each kernel's own time: its lowering, then its compile and link
             # less its wait for the LLVM (none for a kernel another's code
             # object serves).

@@ -116,8 +116,8 @@ def lower(job, flavor, engine=ENGINES[0]):
             emitted = lower_family(fam, case, flavor, engine=used, cpp=rocke_library_engine)
         except ArchDomainError as e:
             raise kernel.KernelError(f"{case_id} on {job.arch}: {e}") from None
-        name, identity = kernel.kernel_name(emitted.rk), kernel.identity(emitted.rk, emitted.ll)
-        out.append(Lowered(choice, path, name, emitted.ll, identity, used, time.monotonic() - start))
+        identity = kernel.identity(emitted.name, emitted.ll)
+        out.append(Lowered(choice, path, emitted.name, emitted.ll, identity, used, time.monotonic() - start))
     return out
 
 

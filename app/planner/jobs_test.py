@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from catalog.kernel import KernelError, identity, kernel_name
+from catalog.kernel import KernelError, identity
 from planner import jobs
 from planner.problems import read
 from toolchains.llvm.llvm import Toolchain
@@ -56,12 +56,17 @@ def test_bert_has_two_kernels_one_per_layout_of_b():
 
 
 def test_identity_ignores_the_name_and_nothing_else():
-    rk = "kernel @k_a(%x: i32) {\n}\n"
-    assert identity(rk, "define void @k_a() ; k_a\n") == identity("kernel @k_b(%x: i32) {\n}\n", "define void @k_b() ; k_b\n")
-    assert identity(rk, "define void @k_a() ; 1\n") != identity(rk, "define void @k_a() ; 2\n")
-    assert kernel_name(rk) == "k_a"
-    with pytest.raises(ValueError, match=r"expected .rk text starting `kernel @NAME\(`, got 'func'"):
-        kernel_name("func")
+    assert identity("k_a", "define void @k_a() ; k_a\n") == identity("k_b", "define void @k_b() ; k_b\n")
+    assert identity("k_a", "define void @k_a() ; 1\n") != identity("k_a", "define void @k_a() ; 2\n")
+
+
+def test_the_kernel_name_is_the_builders_in_both_engines():
+    job = _jobs("bert_base", ["gfx942"])[0]
+    by_engine = {engine: jobs.lower(job, "llvm23", engine) for engine in jobs.ENGINES}
+    for engine, lowered in by_engine.items():
+        for low in lowered:
+            assert f"define amdgpu_kernel void @{low.name}(" in low.ll, (engine, low.name)
+    assert [low.name for low in by_engine["cpp"]] == [low.name for low in by_engine["python"]]
 
 
 def test_an_unknown_engine_is_named():

@@ -159,39 +159,6 @@ def igemm_fwd_cases():
     return plain + split
 
 
-# conv_fwd_split_k_reduce: name -> (layer, S). The output's elements E pick
-# the lane vector (4, 2 or 1 wide) and the bias path (wide, one channel per
-# vector, per element); S from 2 to 16; every output type and layout.
-REDUCE = {
-    "resnet_3x3_f16_s4": (ConvSpec(1, 64, 64, (7, 7), (3, 3), pad=(1, 1)), 4),
-    # NHWC bias, K a multiple of 4: one wide bias load; E = two whole workgroups.
-    "resnet_1x1_bias_f16_s2": (ConvSpec(2, 32, 64, (8, 8), (1, 1), bias_relu=True), 2),
-    # NCHW bias, 36 pixels: a vector's 4 elements share one channel.
-    "nchw_bias_bf16_s3": (ConvSpec(1, 12, 20, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", dtype="bf16", bias_relu=True), 3),
-    # NCHW bias, 25 pixels: a vector can cross channels, one bias load per element.
-    "nchw_odd_pixels_bias_f16_s2": (ConvSpec(1, 8, 12, (5, 5), (3, 3), pad=(1, 1), layout="NCHW", bias_relu=True), 2),
-    # NHWC bias, K = 6: a vector can cross channels.
-    "nhwc_k6_bias_bf16_s4": (ConvSpec(1, 8, 6, (4, 4), (3, 3), pad=(1, 1), dtype="bf16", bias_relu=True), 4),
-    # E = 125, odd: one element per lane, 16 slices, f32 out (no conversion).
-    "odd_elements_f32_s16": (ConvSpec(1, 4, 5, (5, 5), (3, 3), pad=(1, 1), dtype="f32"), 16),
-    # E = 54: two elements per lane, bias on two consecutive channels.
-    "two_wide_bias_f32_s2": (ConvSpec(1, 4, 6, (3, 3), (1, 1), dtype="f32", bias_relu=True), 2),
-    "video_3d_f16_s8": (ConvSpec(1, 8, 16, (3, 4, 4), (3, 3, 3), pad=(1, 1, 1)), 8),
-    "ncdhw_bias_bf16_s2": (ConvSpec(1, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), layout="NCHW", dtype="bf16", bias_relu=True), 2),
-    # E = 8: two lanes of one workgroup.
-    "single_pixel_f16_s5": (ConvSpec(1, 16, 8, (3, 3), (3, 3)), 5),
-    # E = 1296: a whole workgroup then a partial one.
-    "partial_workgroup_bf16_s2": (ConvSpec(1, 16, 36, (6, 6), (3, 3), pad=(1, 1), dtype="bf16"), 2),
-    "nchw_f32_s3": (ConvSpec(2, 4, 4, (6, 6), (3, 3), layout="NCHW", dtype="f32"), 3),
-}
-
-
-def reduce_cases():
-    from conv.split_k_reduce import ReduceSpec  # it imports this module for its cases
-
-    return tuple(Case(f"{name}_{arch}", arch, ReduceSpec(conv, s)) for name, (conv, s) in REDUCE.items() for arch in ARCHS)
-
-
 # conv_igemm_wgrad: name -> (spec, split, mode). Layer shapes of real networks
 # scaled down (the reduction, N x output pixels, kept to a few hundred so the
 # interpreter runs them), then edge shapes, then split-K. Each names what it

@@ -3,7 +3,7 @@
 // runs the C++ engine on a case:
 //
 //   import rocke_library_engine
-//   rk, ll = rocke_library_engine.emit("conv_direct_fwd", case_json, "llvm23")
+//   rk, ll, name = rocke_library_engine.emit("conv_direct_fwd", case_json, "llvm23")
 //   rocke_library_engine.families()       # ["conv_direct_fwd", ...]
 //
 // Verifier and lowering errors arrive as the Python engine's classes; spec
@@ -12,6 +12,7 @@
 #include <pybind11/stl.h>
 
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "platform/cpp/engine/engine.h"
@@ -27,9 +28,9 @@ PYBIND11_MODULE(rocke_library_engine, m) {
       "emit",
       [](const std::string& family, const std::string& case_json, const std::string& flavor) {
         rocke::engine::Emitted out = rocke::engine::emit_case(family, case_json, flavor);
-        return std::make_pair(std::move(out.rk), std::move(out.ll));
+        return std::make_tuple(std::move(out.rk), std::move(out.ll), std::move(out.name));
       },
       py::arg("family"), py::arg("case_json"), py::arg("flavor"),
-      "(rk, ll) of one case ({\"arch\", \"id\", \"spec\"} as JSON text) of `family` for `flavor`.");
+      "(rk, ll, kernel name) of one case ({\"arch\", \"id\", \"spec\"} as JSON text) of `family` for `flavor`.");
   m.def("families", &rocke::family::names, "The names of the C++ families, sorted.");
 }

@@ -1,7 +1,7 @@
 """One dispatch over the two engines.
 
     out = lower_family(fam, case, "llvm23", engine="both", cpp=rocke_library_engine)
-    out.rk, out.ll     # the kernel's .rk text and its LLVM IR
+    out.rk, out.ll, out.name  # the kernel's .rk text, its LLVM IR and its symbol
 
 engine="python" builds the case with the family's Python builder and lowers
 it with platform/lower; engine="cpp" hands the case (its JSON entry, as in
@@ -29,6 +29,7 @@ class EngineMismatch(AssertionError):
 class Emitted:
     rk: str  # the .rk text
     ll: str  # the LLVM IR
+    name: str  # the kernel's symbol, as its builder named it
 
 
 def case_json(case):
@@ -38,7 +39,7 @@ def case_json(case):
 
 def _python(fam, case, flavor):
     kernel = fam.build(case)
-    return Emitted(print_kernel(kernel), lower(kernel, flavor))
+    return Emitted(print_kernel(kernel), lower(kernel, flavor), kernel.name)
 
 
 def _cpp(fam, case, flavor, cpp):
@@ -57,7 +58,8 @@ def first_difference(a, b):
 
 
 def compare(case_id, py, cpp):
-    """Raises EngineMismatch at the first difference of .rk text, then of LLVM IR."""
+    """Raises EngineMismatch at the first difference of .rk text, then of LLVM IR
+    (the kernel's name is in both)."""
     for what, a, b in (("the .rk text (the builders differ)", py.rk, cpp.rk), ("the LLVM IR (the lowerings differ)", py.ll, cpp.ll)):
         diff = first_difference(a, b)
         if diff is not None:

@@ -14,13 +14,13 @@ LL = "define void @k() {\nentry:\n  ret void\n}\n"
 
 
 def test_identical_outputs_pass():
-    engines.compare("c1", Emitted(RK, LL), Emitted(RK, LL))
+    engines.compare("c1", Emitted(RK, LL, "k"), Emitted(RK, LL, "k"))
 
 
 def test_rk_difference_names_case_line_and_the_builders():
-    cpp = Emitted(RK.replace("lane_id", "thread_id"), LL)
+    cpp = Emitted(RK.replace("lane_id", "thread_id"), LL, "k")
     with pytest.raises(EngineMismatch) as e:
-        engines.compare("c1", Emitted(RK, LL), cpp)
+        engines.compare("c1", Emitted(RK, LL, "k"), cpp)
     assert str(e.value) == (
         "case c1: Python and C++ differ in the .rk text (the builders differ) at line 2:\n"
         "  python:   %0 = gpu.lane_id() : i32\n"
@@ -30,7 +30,7 @@ def test_rk_difference_names_case_line_and_the_builders():
 
 def test_ll_difference_names_the_lowerings():
     with pytest.raises(EngineMismatch) as e:
-        engines.compare("c2", Emitted(RK, LL), Emitted(RK, LL + "; extra\n"))
+        engines.compare("c2", Emitted(RK, LL, "k"), Emitted(RK, LL + "; extra\n", "k"))
     assert str(e.value) == (
         "case c2: Python and C++ differ in the LLVM IR (the lowerings differ) at line 5:\n  python: <end of text>\n  c++:    ; extra"
     )
@@ -38,7 +38,7 @@ def test_ll_difference_names_the_lowerings():
 
 def test_a_missing_final_newline_is_a_difference():
     with pytest.raises(EngineMismatch, match="at line 5"):
-        engines.compare("c3", Emitted(RK, LL), Emitted(RK, LL[:-1]))
+        engines.compare("c3", Emitted(RK, LL, "k"), Emitted(RK, LL[:-1], "k"))
 
 
 def test_unknown_engine_is_refused():
@@ -69,7 +69,7 @@ def test_cpp_engine_is_the_module_passed_in():
     class Engine:
         @staticmethod
         def emit(name, case_json, flavor):
-            return f"rk {name} {flavor}", case_json
+            return f"rk {name} {flavor}", case_json, "f_c1"
 
     out = engines.lower_family(type("F", (), {"name": "f"}), Case, "llvm22", engine="cpp", cpp=Engine)
-    assert out == Emitted("rk f llvm22", '{"arch":"gfx942","id":"c1","spec":{"m":1}}')
+    assert out == Emitted("rk f llvm22", '{"arch":"gfx942","id":"c1","spec":{"m":1}}', "f_c1")

@@ -14,6 +14,7 @@ Emitted emit(const family::Family& fam, const family::Case& c, std::string_view 
   Emitted out;
   out.rk = ir::print_kernel(*kernel);
   out.ll = lower::lower_verified(*kernel, flavor);
+  out.name = kernel->name;
   return out;
 }
 

@@ -12,8 +12,9 @@
 namespace rocke::engine {
 
 struct Emitted {
-  std::string rk;  // the kernel's .rk text (ir::print_kernel)
-  std::string ll;  // its LLVM IR for the flavor (lower::lower)
+  std::string rk;    // the kernel's .rk text (ir::print_kernel)
+  std::string ll;    // its LLVM IR for the flavor (lower::lower)
+  std::string name;  // the kernel's symbol, as its builder named it
 };
 
 // The case `c` of `fam` for `flavor`. Throws what the family, the verifier
