@@ -64,7 +64,7 @@ from lower.flavors import FLAVORS
 from planner import jobs as planner
 from toolchains.llvm import waits
 
-from app.cli.inputs import Refused, out_path, toolchain_for
+from app.cli.inputs import Refused, default_flavor, out_path, toolchain_for
 
 
 HELP = "build the kernels of a problems file for some archs: code objects and a cost table"
@@ -73,7 +73,7 @@ HELP = "build the kernels of a problems file for some archs: code objects and a 
 def add_arguments(parser):
     parser.add_argument("--problems", required=True, help='a JSON file {"problems": [...]} (see catalog/*.json)')
     parser.add_argument("--arch", required=True, help="comma-separated target archs, e.g. gfx942,gfx950")
-    parser.add_argument("--flavor", default="llvm23", choices=sorted(FLAVORS))
+    parser.add_argument("--flavor", choices=sorted(FLAVORS), help="the LLVM flavor (default: the default toolchain's, see rocke toolchains)")
     parser.add_argument("--out", required=True, help="the catalog folder (created), inside the checkout")
     parser.add_argument("--explain", action="store_true", help="print why each family and config was chosen")
     parser.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 8), help="worker processes")
@@ -193,6 +193,7 @@ def run(args):
     if args.jobs < 1:
         return _fail(f"expected --jobs to be a positive number, got {args.jobs}")
     try:
+        args.flavor = args.flavor or default_flavor()
         jobs, errors, out = _plan(args)
     except Refused as e:
         return _fail(str(e))

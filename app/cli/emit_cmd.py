@@ -18,7 +18,7 @@ from lower.flavors import FLAVORS, ArchDomainError
 from lower.llvm import lower
 from toolchains.llvm.llvm import LlvmError, resources
 
-from app.cli.inputs import Refused, find_case, list_cases, load_family, out_path, toolchain_for
+from app.cli.inputs import Refused, default_flavor, find_case, list_cases, load_family, out_path, toolchain_for
 
 HELP = "emit a family case as LLVM IR or a linked code object"
 
@@ -27,7 +27,7 @@ def add_arguments(parser):
     parser.add_argument("family", help="the family's module or name, e.g. conv.direct_fwd or gemm")
     parser.add_argument("--list", action="store_true", help="list the family's cases and stop")
     parser.add_argument("--case", help="the case id (see --list)")
-    parser.add_argument("--flavor", default="llvm23", choices=sorted(FLAVORS))
+    parser.add_argument("--flavor", choices=sorted(FLAVORS), help="the LLVM flavor (default: the default toolchain's, see rocke toolchains)")
     parser.add_argument("--out", help="write here instead of stdout: NAME.ll (IR) or NAME.hsaco (code object), inside the checkout")
 
 
@@ -51,6 +51,7 @@ def run(args):
         if args.list:
             return list_cases(fam)
         case = find_case(fam, args.case)
+        args.flavor = args.flavor or default_flavor()
     except Refused as e:
         return _fail(str(e))
     try:

@@ -46,6 +46,18 @@ def load_family(name):
     raise Refused(f"expected a family of the registry, got {name!r}; the registry offers: {offered}.{hint}")
 
 
+def default_flavor():
+    """The flavor a command uses when given none: the one toolchain whose
+    toolchain.json says it is the default (toolchains/llvm/flavors.bzl)."""
+    marked = [t.flavor for t in configs() if t.default]
+    if len(marked) != 1:
+        raise Refused(
+            f"expected one default toolchain among this program's, got {', '.join(marked) or 'none'}; "
+            "run it through ./bazel run //tools:rocke, which gives it all four"
+        )
+    return marked[0]
+
+
 def toolchain_for(flavor):
     """The Toolchain of `flavor` this program was given; Refused names the ones it has."""
     found = [t for t in configs() if t.flavor == flavor]

@@ -36,7 +36,7 @@ from isa import analyze
 from isa.objdump import ObjdumpError
 from lower.flavors import FLAVORS, ArchDomainError
 from toolchains.llvm.llvm import LlvmError
-from app.cli.inputs import Refused, find_case, list_cases, load_family, toolchain_for
+from app.cli.inputs import Refused, default_flavor, find_case, list_cases, load_family, toolchain_for
 
 HELP = "compile a family case and report its ISA metrics (main loop, whole kernel, LDS banks, resources)"
 
@@ -45,7 +45,7 @@ def add_arguments(parser):
     parser.add_argument("family", help="the family's module, e.g. conv.img2col")
     parser.add_argument("--list", action="store_true", help="list the family's cases and stop")
     parser.add_argument("--case", help="the case id (see --list)")
-    parser.add_argument("--flavor", default="llvm23", choices=sorted(FLAVORS))
+    parser.add_argument("--flavor", choices=sorted(FLAVORS), help="the LLVM flavor (default: the default toolchain's, see rocke toolchains)")
     parser.add_argument("--json", action="store_true", help="print one canonical JSON object instead of tables")
 
 
@@ -72,7 +72,7 @@ def run(args):
         fam = load_family(args.family)
         if args.list:
             return list_cases(fam)
-        result = report(fam, args.case, args.flavor)
+        result = report(fam, args.case, args.flavor or default_flavor())
     except Refused as e:
         return _fail(str(e))
     if args.json:

@@ -14,15 +14,23 @@ def test_toolchains_lists_all_four_with_versions_and_sources(capsys):
     assert rocke.main(["toolchains"]) == 0
     out = capsys.readouterr().out
     for flavor, version in [("llvm20", "20.1.8"), ("llvm22", "22.1.8"), ("llvm23", "23.1.4"), ("llvm24", "24.0.0")]:
-        assert f"{flavor}\n  version    {version} (reported by the tool)" in out
+        assert f"{flavor}{' (default)' if flavor == 'llvm23' else ''}\n  version    {version} (reported by the tool)" in out
     assert "source     PyPI wheel llvmlite==0.47.0" in out
     assert "source     Debian package llvm-23 1:23.1.4-2 (sid)" in out
     assert "linker     lld 22 in this process; /usr/lib/llvm-22/bin/ld.lld for the words of a failed link" in out.split("llvm22")[0]
 
 
+def test_one_toolchain_is_the_default_and_commands_use_it(capsys):
+    assert rocke.main(["toolchains", "--no-probe"]) == 0
+    marked = re.findall(r"^(llvm\d+) \(default\)$", capsys.readouterr().out, re.M)
+    assert marked == ["llvm23"]  # DEFAULT_LLVM_VERSION of toolchains/llvm/flavors.bzl
+    assert rocke.main(["emit", "gemm", "--case", "gemm_f16_128x128x32_gfx942"]) == 0
+    assert ", lowered for llvm23" in capsys.readouterr().out.splitlines()[0]
+
+
 def test_toolchains_lists_exactly_the_cpus_the_lowering_accepts(capsys):
     assert rocke.main(["toolchains", "--no-probe"]) == 0
-    printed = dict(re.findall(r"^(llvm\d+)\n(?:  .*\n)*?  cpus       (.*)$", capsys.readouterr().out, re.M))
+    printed = dict(re.findall(r"^(llvm\d+)(?: \(default\))?\n(?:  .*\n)*?  cpus       (.*)$", capsys.readouterr().out, re.M))
     assert set(printed) == set(FLAVORS)
     for name, flavor in FLAVORS.items():
         assert printed[name].split(", ") == list(flavor.cpus), name

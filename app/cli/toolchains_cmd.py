@@ -49,7 +49,7 @@ def run(args):
         printed = "llc prints the same" if flavor_facts.FLAVORS[tc.flavor].reports_occupancy else "llvmlite prints none"
         occupancy = f"computed from the arch table ({printed})"
         compiles = f"in this process ({tc.tools['library']})" if "library" in tc.tools else f"in a reused worker process ({tc.tools['python']})"
-        print(f"{tc.flavor}")
+        print(f"{tc.flavor}{' (default)' if tc.default else ''}")
         print(f"  version    {tc.version} ({reported})")
         print(f"  source     {tc.source}")
         print(f"  linker     lld {tc.tools['linker']} in this process; {tc.lld} for the words of a failed link")

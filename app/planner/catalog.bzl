@@ -1,7 +1,7 @@
 """rocke_catalog: a kernel catalog as Bazel targets, one action per kernel."""
 
 load("@rocke_catalog_sets//:sets.bzl", "SETS")
-load("//toolchains/llvm:flavors.bzl", "LLVM_VERSIONS")
+load("//toolchains/llvm:flavors.bzl", "DEFAULT_LLVM_VERSION", "LLVM_VERSIONS")
 
 # The top floor's: loaded only by the application's packages.
 visibility(["//app/..."])
@@ -77,7 +77,7 @@ _archive = rule(
     },
 )
 
-def rocke_catalog(name, problems, archs, flavor = "llvm23"):
+def rocke_catalog(name, problems, archs, flavor = "llvm" + DEFAULT_LLVM_VERSION):
     """The kernels of a problem set for some archs, one Bazel action each.
 
     `problems` is the label of a JSON problems file (as `rocke build
@@ -102,7 +102,7 @@ def rocke_catalog(name, problems, archs, flavor = "llvm23"):
       name: the catalog's name.
       problems: the problems file, e.g. "//catalog:resnet50.json".
       archs: target archs, e.g. ["gfx942", "gfx950"].
-      flavor: the LLVM flavor, e.g. "llvm23".
+      flavor: the LLVM flavor, e.g. "llvm22"; the toolchains' default if none.
     """
     flavors = ["llvm" + v for v in LLVM_VERSIONS]
     if flavor not in flavors:

@@ -6,7 +6,7 @@ found version, when they differ. Its output, toolchain.json, is what every rule
 and test reads to reach that LLVM.
 """
 
-load("//toolchains/llvm:flavors.bzl", "LLVM_FLAVORS")
+load("//toolchains/llvm:flavors.bzl", "DEFAULT_LLVM_VERSION", "LLVM_FLAVORS")
 load("//toolchains/python:extensions.bzl", "ROOT_MARKER", "VENV_PYTHON")
 
 _BUILD = """\
@@ -32,7 +32,7 @@ def _llvm_repo_impl(rctx):
         "--flavor",
         rctx.attr.flavor,
         "--facts",
-        json.encode(LLVM_FLAVORS[rctx.attr.flavor]),
+        json.encode(dict(LLVM_FLAVORS[rctx.attr.flavor], default = rctx.attr.flavor == DEFAULT_LLVM_VERSION)),
         "--manifest",
         str(manifest),
         "--llvmlite-lock",

@@ -34,4 +34,6 @@ LLD_VERSIONS = sorted({f["linker"]: None for f in LLVM_FLAVORS.values()}.keys())
 
 LLVM_VERSIONS = sorted(LLVM_FLAVORS.keys())
 
+# The flavor commands and catalogs use when given none: each toolchain.json
+# says whether it is this one (Toolchain.default).
 DEFAULT_LLVM_VERSION = "23"

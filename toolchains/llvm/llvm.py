@@ -182,6 +182,7 @@ class Toolchain:
         self.version = config["version"]
         self.source = config["source"]
         self.kind = config["kind"]
+        self.default = config["default"]  # the flavor commands use when given none
         self.tools = config["tools"]
         self.lld = self.tools["lld"]
         # llvmlite has no disassembler: LLVM 20 code objects are read by the

@@ -95,6 +95,8 @@ def main(argv):
             "version": check_version(args.flavor, facts),
             "source": source(facts, manifest_text, lock_text),
             "kind": facts["kind"],
+            # Whether this is the flavor commands use when given none (flavors.bzl).
+            "default": facts["default"],
             # Tools live in the pinned root; its key makes a new root a new input.
             "root": root_key,
             "tools": {k: v for k, v in facts.items() if k in ("bin", "python", "lld", "library", "linker")},

@@ -12,11 +12,11 @@ import time
 import numpy as np
 
 from interp.interp import run
+from lower.flavors import FLAVORS
 from lower.llvm import lower
 from tile.gemm_example import gemm_kernel
 
 CASES = [("gfx942", "f16"), ("gfx950", "bf16"), ("gfx1201", "f16"), ("gfx1250", "bf16")]
-FLAVORS = ("llvm20", "llvm22", "llvm23", "llvm24")
 
 
 def median_seconds(fn, repeat):
