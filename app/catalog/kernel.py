@@ -11,7 +11,7 @@ a family.
 import dataclasses
 import hashlib
 
-from toolchains.llvm.llvm import LlvmError, resources
+from toolchains.llvm.llvm import LlvmError
 
 
 class KernelError(Exception):
@@ -42,16 +42,10 @@ def identity(name, ll):
 
 
 def build(ll, arch, name, toolchain):
-    """Compile (parsing and verifying) and link LLVM IR `ll` of the kernel
-    `name` for `arch` with Toolchain `toolchain`; KernelError says what LLVM refused."""
+    """LLVM IR `ll` of the kernel `name` built for `arch` by Toolchain
+    `toolchain` (Toolchain.build); KernelError says what LLVM refused."""
     try:
-        compiled = toolchain.compile(ll, arch)
-        if compiled.has_indirect_call:
-            raise KernelError(f"{toolchain.flavor} compiled an intrinsic it does not know into an indirect call in {name}")
-        code_object = toolchain.link(compiled.obj)
+        built = toolchain.build(ll, arch, name)
     except LlvmError as e:
         raise KernelError(f"{name} on {arch}: {e}") from None
-    found = resources(compiled)
-    size, wave = found["workgroup_size"], found["wave_size"]
-    found["waves"] = -(-size // wave) if size and wave else None
-    return Built(code_object, {figure: found[figure] for figure in FIGURES})
+    return Built(built.code_object, {figure: built.figures[figure] for figure in FIGURES})

@@ -16,7 +16,7 @@ import sys
 from files.atomic import OutputError, write_atomic
 from lower.flavors import FLAVORS, ArchDomainError
 from lower.llvm import lower
-from toolchains.llvm.llvm import LlvmError, resources
+from toolchains.llvm.llvm import LlvmError
 
 from app.cli.inputs import Refused, default_flavor, find_case, list_cases, load_family, out_path, toolchain_for
 
@@ -75,12 +75,10 @@ def _emit_file(args, case, ir):
         return _fail(f"expected --out to end in .ll or .hsaco, got {args.out!r}")
     tc = toolchain_for(args.flavor)
     try:
-        compiled = tc.compile(ir, case.arch)
-        if compiled.has_indirect_call:
-            return _fail(f"{args.flavor} compiled an unknown intrinsic into an indirect call for {case.id}")
-        path = _write(args.out, tc.link(compiled.obj))
+        built = tc.build(ir, case.arch, case.id)
+        path = _write(args.out, built.code_object)
     except LlvmError as e:
         return _fail(str(e))
-    figures = ", ".join(f"{k} {v}" for k, v in resources(compiled).items() if v is not None)
+    figures = ", ".join(f"{k} {v}" for k, v in built.figures.items() if v is not None)
     print(f"rocke emit: wrote {path} ({case.arch}, {tc.flavor} {tc.version}): {figures}", file=sys.stderr)
     return 0

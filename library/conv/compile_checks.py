@@ -9,7 +9,7 @@ from family.budget import overruns
 from isa import analyze
 from lower import flavors
 from lower.llvm import lower
-from toolchains.llvm.llvm import Toolchain, resources
+from toolchains.llvm.llvm import Toolchain
 
 TC = Toolchain.current()
 # Every ResNet-50 layer, the 3-D video layer and the acceptance layer.
@@ -27,13 +27,10 @@ def code_object(kernel, arch):
     """`kernel` lowered, compiled (parsed and verified first) and linked for
     `arch` by the flavor under test: no indirect call, no spill, within the
     arch's registers (platform/family/budget.py)."""
-    out = TC.compile(lower(kernel, TC.flavor), arch)
-    assert not out.has_indirect_call, f"{kernel.name} with {TC.flavor}: an indirect call"
-    figures = resources(out)
-    assert not overruns(figures, arch), f"{kernel.name} with {TC.flavor}: " + "; ".join(overruns(figures, arch))
-    linked = TC.link(out.obj)
-    assert linked[:4] == b"\x7fELF", f"{kernel.name} with {TC.flavor}: the link made no ELF"
-    return linked
+    built = TC.build(lower(kernel, TC.flavor), arch, kernel.name)  # no indirect call
+    assert not overruns(built.figures, arch), f"{kernel.name} with {TC.flavor}: " + "; ".join(overruns(built.figures, arch))
+    assert built.code_object[:4] == b"\x7fELF", f"{kernel.name} with {TC.flavor}: the link made no ELF"
+    return built.code_object
 
 
 def matrix_code(kernel, arch):

@@ -11,18 +11,16 @@ refused it) or ObjdumpError (the disassembly is not what objdump.py reads).
 from arch import arch
 from isa import banks, metrics
 from lower.llvm import lower
-from toolchains.llvm.llvm import resources
 
 
 def report(kernel, tc):
     """The metrics of IR `kernel` compiled by Toolchain `tc`, JSON-ready."""
     cpu = kernel.attrs["arch"]
     ir = lower(kernel, tc.flavor)
-    compiled = tc.compile(ir, cpu)  # verifies too
-    text = tc.disassemble(tc.link(compiled.obj), cpu)
-    figures = resources(compiled)
-    size, wave = figures["workgroup_size"], figures["wave_size"]
-    figures["waves_per_workgroup"] = -(-size // wave) if size and wave else None
+    built = tc.build(ir, cpu, kernel.name)
+    text = tc.disassemble(built.code_object, cpu)
+    figures = dict(built.figures)
+    figures["waves_per_workgroup"] = figures.pop("waves")
     lds = arch.lds_banks(cpu)
     borrowed = " (llvmlite has none: LLVM 22's, beside the linker llvm20 borrows)" if tc.objdump_is_borrowed else ""
     return {

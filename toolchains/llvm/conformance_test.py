@@ -18,7 +18,7 @@ from arch.mma_forms import FORMS
 from lower import flavors
 from lower.coverage import corpus
 from lower.llvm import lower
-from toolchains.llvm.llvm import LlvmError, Toolchain, resources
+from toolchains.llvm.llvm import IndirectCallError, LlvmError, Toolchain, resources
 
 TESTDATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata")
 
@@ -82,6 +82,17 @@ def test_unknown_intrinsic_is_caught(tc):
     assert out.has_indirect_call
     with pytest.raises(LlvmError, match="undefined symbol: llvm.amdgcn.bogus.thing"):
         tc.link(out.obj)
+
+
+def test_build_refuses_the_indirect_call_before_linking(tc):
+    with pytest.raises(IndirectCallError, match=f"^{tc.flavor} compiled an intrinsic it does not know into an indirect call in bogus$"):
+        tc.build(probe("bogus_intrinsic.ll"), "gfx950", "bogus")
+
+
+def test_build_links_and_reads_the_figures(tc):
+    built = tc.build(probe("q4_wmma_gfx12_w32.ll"), "gfx1201", "wmma")
+    assert built.code_object[:4] == b"\x7fELF"
+    assert built.figures == dict(resources(built.compiled), waves=-(-built.figures["workgroup_size"] // 32))
 
 
 def test_known_intrinsic_has_no_indirect_call(tc):

@@ -87,6 +87,19 @@ class Compiled:
         return resources(self)
 
 
+@dataclasses.dataclass(frozen=True)
+class Built:
+    """A kernel compiled, checked and linked: Toolchain.build's result."""
+
+    compiled: Compiled
+    code_object: bytes  # the linked code object (.hsaco)
+    figures: dict  # resources(compiled), plus "waves": workgroup size over wave size
+
+
+class IndirectCallError(LlvmError):
+    """The LLVM compiled an intrinsic it does not know into an indirect call."""
+
+
 # Resource figure -> the field of the metadata's kernel entry.
 _RESOURCES = {
     "vgpr": ".vgpr_count",  # VGPRs and AGPRs together, as occupancy counts them
@@ -335,6 +348,20 @@ class Toolchain:
         bitcode, opt_err = _run([self._bin("opt"), "-O2", *target, "-o", "-", "-"], ir.encode(), what=f"opt -O2 -mcpu={cpu}")
         obj, err = _run([self._bin("llc"), "-O2", *target, "-filetype=obj", "-o", "-", "-"], bitcode, what=f"llc -mcpu={cpu}")
         return Compiled(self.flavor, cpu, obj, opt_err + err)
+
+    def build(self, ir, cpu, name):
+        """The one path from IR to a shippable kernel: compile `ir` of the
+        kernel `name` for `cpu` (parsing and verifying first), refuse an
+        indirect call (an intrinsic this LLVM does not know), link, and read
+        the figures. LlvmError (IndirectCallError for the call) says what
+        LLVM refused."""
+        compiled = self.compile(ir, cpu)
+        if compiled.has_indirect_call:
+            raise IndirectCallError(f"{self.flavor} compiled an intrinsic it does not know into an indirect call in {name}")
+        figures = resources(compiled)
+        size, wave = figures["workgroup_size"], figures["wave_size"]
+        figures["waves"] = -(-size // wave) if size and wave else None
+        return Built(compiled, self.link(compiled.obj), figures)
 
     def link(self, obj):
         """Link an object into a code object (.hsaco); undefined symbols fail."""
