@@ -16,13 +16,13 @@ built and indexed after it (jobs.Job.kernels).
 import dataclasses
 import math
 
+from arch import arch as archs
 from conv import igemm_dgrad, igemm_tiles, wgrad_spec
 from conv.spec import SpecError as ConvSpecError
-from conv.split_k import select_split_k_fwd, select_split_k_wgrad
+from conv.split_k import select_split_k, select_split_k_fwd, select_split_k_wgrad
 from conv.split_k_reduce import ReduceSpec, vector_width
 from gemm.spec import SpecError as GemmSpecError
 from gemm.tiles import TILES, TileError, spec_for
-from helpers.helpers import num_cus, select_split_k
 from planner.problems import EntryError, spec_error
 
 
@@ -183,7 +183,7 @@ def _conv_wgrad(problem, arch):
     config = _tile(spec.igemm) + split
     reasons = (
         f"conv_igemm_wgrad: the one wgrad family; matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (conv.wgrad_spec.TILES): {config}",
-        f"workgroups: {blocks} block{'s' if blocks != 1 else ''} of dw on {num_cus(arch)} CUs",
+        f"workgroups: {blocks} block{'s' if blocks != 1 else ''} of dw on {archs.get(arch).cus} CUs",
         f"split-K: the planner (select_split_k_wgrad) picks {policy.split}, {policy.mode}: {_WGRAD_SPLIT_WHY[policy.mode]}",
     )
     return Choice("conv_igemm_wgrad", "conv.igemm_wgrad", spec, config, reasons)
@@ -204,7 +204,7 @@ def _gemm(problem, arch):
     config = _tile(spec)
     reasons = (
         f"gemm: the one GEMM family; its tile for {arch} {dtype} (library/gemm/tiles.json): {config}",
-        f"workgroups: {groups} block{'s' if groups != 1 else ''} of C on {num_cus(arch)} CUs",
+        f"workgroups: {groups} block{'s' if groups != 1 else ''} of C on {archs.get(arch).cus} CUs",
         f"split-K: the planner (select_split_k) picks {split}" + ("" if split == 1 else "; the gemm family has no split-K yet, so the kernel runs unsplit"),
     )
     return Choice("gemm", "gemm.gemm", spec, config, reasons)

@@ -11,12 +11,12 @@ as many workgroups, each over 1/S of it (IgemmSpec.split_k), their f32
 partial sums added after by a second kernel (conv.split_k_reduce); the
 planner (library/planner/choose.py) builds both when this picks S > 1.
 
-The rules are platform/helpers' generic GEMM selector's (helpers.select_split_k),
-applied to the whole launch: its workgroups are the pixel blocks x filter
+The rules are the generic GEMM selector's (select_split_k, below), applied
+to the whole launch: its workgroups are the pixel blocks x filter
 blocks of one group times the groups, so a grouped layer already fills
 more of the machine. Starting from 1, the split doubles while
   - the launch (workgroups x split) is still below the arch's CU count
-    (helpers.num_cus): so a split launch never holds more workgroups than
+    (archs.json): so a split launch never holds more workgroups than
     fill the CUs twice;
   - the split stays at most max_split (16: beyond it the f32 workspace and
     the reduce pass cost more than the extra parallelism gains);
@@ -25,15 +25,40 @@ more of the machine. Starting from 1, the split doubles while
 A launch that already fills the CUs is not split.
 
 conv_igemm_wgrad's planner, select_split_k_wgrad -> WgradSplitPolicy, is
-below: the same selector, and a choice of variant (its docstring).
+below: the same selector, and a choice of variant (its docstring). The
+planner also shows the gemm family's choice by select_split_k.
 """
 
 import dataclasses
 
+from arch import arch as archs
 from conv.spec import MAX_TENSOR_BYTES
-from helpers.helpers import num_cus, select_split_k
 
 MAX_SPLIT = 16
+
+
+def _positive(name, value):
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"select_split_k: expected {name} to be a positive int, got {value!r}")
+
+
+def select_split_k(m, n, k, arch_name, tile_m, tile_n, tile_k, max_split=16):
+    """How many ways to split K for a GEMM-shaped problem (a power of two).
+
+    Rule: with g = ceil(m/tile_m) * ceil(n/tile_n) workgroups, keep doubling
+    the split while g * split is still below the CU count (so one wave of
+    workgroups does not fill the machine), the split stays <= max_split, and
+    every split keeps at least two k tiles (k // split >= 2 * tile_k). When
+    g alone fills the CUs the answer is 1.
+    """
+    for name, value in (("m", m), ("n", n), ("k", k), ("tile_m", tile_m), ("tile_n", tile_n), ("tile_k", tile_k), ("max_split", max_split)):
+        _positive(name, value)
+    cus = archs.get(arch_name).cus
+    groups = -(-m // tile_m) * -(-n // tile_n)
+    split = 1
+    while split * 2 <= max_split and groups * split < cus and k // (split * 2) >= 2 * tile_k:
+        split *= 2
+    return split
 
 
 def select_split_k_fwd(spec, arch, max_split=MAX_SPLIT):
@@ -75,7 +100,7 @@ def select_split_k_wgrad(spec, arch, max_split=WGRAD_MAX_SPLIT, workspace_bytes=
     a 304-CU MI300X, each over a 100,352-long reduction. Only a split fills
     the machine, so every wgrad layer but the widest is split.
 
-    How many ways: platform/helpers' generic GEMM selector (helpers.select_split_k)
+    How many ways: the generic GEMM selector (select_split_k)
     on the whole launch (the filter blocks of every group, as rows), with the
     rules select_split_k_fwd documents: double while the launch (workgroups x
     split) is below the CU count (so never more workgroups than fill the CUs

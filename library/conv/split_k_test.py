@@ -4,15 +4,16 @@ properties over random layers."""
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arch import arch as archs
 from conv import networks, wgrad_spec
 from conv.igemm_tiles import TILES, spec_for
 from conv.spec import ConvSpec
-from conv.split_k import MAX_SPLIT, select_split_k_fwd
+from conv.split_k import MAX_SPLIT, select_split_k, select_split_k_fwd
 from conv.split_k import WGRAD_MAX_SPLIT, WORKSPACE_BYTES, WgradSplitPolicy, select_split_k_wgrad
-from helpers.helpers import num_cus
 
 
 def _workgroups(spec):
@@ -21,7 +22,7 @@ def _workgroups(spec):
 
 def _check_rules(spec, arch, split):
     """The docstring's rules, each an assertion."""
-    wg, cus = _workgroups(spec), num_cus(arch)
+    wg, cus = _workgroups(spec), archs.get(arch).cus
     k, block_k = spec.gemm[2], spec.block_k
     assert split >= 1 and split & (split - 1) == 0 and split <= MAX_SPLIT
     if wg >= cus:
@@ -95,7 +96,7 @@ def test_rules_hold_for_random_layers(arch, n, c, k, groups, size, f, stride):
 
 def _check_wgrad_rules(spec, arch, policy, budget=WORKSPACE_BYTES):
     """select_split_k_wgrad's docstring, each rule an assertion."""
-    wg, cus, split = _workgroups(spec), num_cus(arch), policy.split
+    wg, cus, split = _workgroups(spec), archs.get(arch).cus, policy.split
     assert spec.split == 1 and policy.mode in wgrad_spec.MODES
     assert split >= 1 and split & (split - 1) == 0 and split <= WGRAD_MAX_SPLIT
     assert (policy.mode == "none") == (split == 1)
@@ -162,3 +163,39 @@ def test_wgrad_rules_hold_for_random_layers(arch, n, c, k, groups, size, f, stri
     conv = ConvSpec(n, c * groups, k * groups, (size, size), (f, f), stride=(stride, stride), pad=(f // 2, f // 2), groups=groups)
     spec = wgrad_spec.spec_for(arch, conv)
     _check_wgrad_rules(spec, arch, select_split_k_wgrad(spec, arch, workspace_bytes=budget), budget)
+
+
+# -- select_split_k, the generic GEMM selector ---------------------------------------
+
+
+def test_big_grid_needs_no_split():
+    assert select_split_k(8192, 8192, 8192, "gfx942", 128, 128, 32) == 1
+
+
+def test_skinny_problem_with_long_k_splits():
+    # 1 workgroup, K long enough: split until max_split.
+    assert select_split_k(64, 64, 65536, "gfx942", 64, 64, 32) == 16
+
+
+def test_short_k_limits_the_split():
+    # k = 256 with tile_k 32: at most 256 // (2 * 32) = 4 ways.
+    assert select_split_k(64, 64, 256, "gfx942", 64, 64, 32) == 4
+
+
+def test_bad_input_names_the_argument():
+    with pytest.raises(ValueError, match="expected tile_k to be a positive int, got 0"):
+        select_split_k(64, 64, 64, "gfx942", 64, 64, 0)
+    with pytest.raises(archs.UnknownArchError):
+        select_split_k(64, 64, 64, "gfx000", 64, 64, 16)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    st.integers(1, 1 << 14), st.integers(1, 1 << 14), st.integers(1, 1 << 16),
+    st.sampled_from(sorted(archs.ARCHS)), st.sampled_from([16, 32, 64, 128]), st.sampled_from([16, 32, 64]),
+)
+def test_split_is_a_bounded_power_of_two_keeping_k_tiles(m, n, k, name, tile, tile_k):
+    split = select_split_k(m, n, k, name, tile, tile, tile_k)
+    assert 1 <= split <= 16 and split & (split - 1) == 0
+    if split > 1:
+        assert k // split >= tile_k

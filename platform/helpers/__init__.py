@@ -1,1 +1,0 @@
-"""See BUILD.bazel: imported as `helpers` with platform/ as the import root."""
