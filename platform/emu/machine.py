@@ -160,7 +160,7 @@ def _user_sgprs(kernel, addresses, kernarg_bytes):
     return values
 
 
-def _new_wave(program, index, wg, block, user, lanes):
+def new_wave(program, index, wg, block, user, lanes):
     kernel = program.kernel
     w = state.Wave(index, lanes, 512 if lanes == 64 else 256, 256, wg)
     w.v[:] = state.POISON
@@ -222,7 +222,7 @@ def _run_wave(program, w, counts):
     return n > 0 or (w.pc, w.barriers) != before
 
 
-def _run_workgroup(program, wg, counts):
+def run_workgroup(program, wg, counts):
     while True:
         live = [w for w in wg.waves if not w.done]
         if not live:
@@ -276,10 +276,10 @@ def launch(program, *, grid, block, args, dynamic_lds=0, workgroups=None, kd_add
     start = time.perf_counter()
     for ident in chosen:
         wg = Workgroup(ident, lds_bytes)
-        wg.waves = [_new_wave(program, i, wg, block, user, lanes) for i in range(-(-threads // lanes))]
+        wg.waves = [new_wave(program, i, wg, block, user, lanes) for i in range(-(-threads // lanes))]
         for w in wg.waves:
             w.memory = memory
-        _run_workgroup(program, wg, counts)
+        run_workgroup(program, wg, counts)
         waves += len(wg.waves)
         for w in wg.waves:
             out_of_range += w.lds_out_of_range
