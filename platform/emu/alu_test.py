@@ -76,8 +76,8 @@ def test_vector_integer_wrap_and_shifts():
 
 def test_carry_chain_and_mad64():
     def setup(w):
-        w.v[:, 0] = [0xFFFFFFFF, 1, 0, 0x80000000] * 16
-        w.v[:, 1] = [1, 2, 0, 0x80000000] * 16
+        w.v[:, 0] = [0xFFFFFFFF, 1, 0xFFFFFFFE, 0x80000000] * 16
+        w.v[:, 1] = [1, 2, 1, 0x80000000] * 16
     w = one_wave("gfx942", [
         "v_add_co_u32_e32 v2, vcc, v0, v1",  # carry where the sum passes 2^32
         "v_addc_co_u32_e32 v3, vcc, 0, 0, vcc",  # the carry as a value
@@ -85,10 +85,10 @@ def test_carry_chain_and_mad64():
         "v_mov_b32_e32 v5, 1",
         "v_mad_u64_u32 v[6:7], s[0:1], v0, v0, v[4:5]",  # x*x + 2^32
     ], setup)
-    assert _lanes(w, 2) == [0, 3, 0, 0]
-    assert _lanes(w, 3) == [1, 0, 0, 1]
+    assert _lanes(w, 2) == [0, 3, 0xFFFFFFFF, 0]
+    assert _lanes(w, 3) == [1, 0, 0, 1]  # 0xfffffffe + 1 fits: no carry
     lo, hi = _lanes(w, 6), _lanes(w, 7)
-    assert [(h << 32) | l for l, h in zip(lo, hi)] == [(x * x + (1 << 32)) % (1 << 64) for x in (0xFFFFFFFF, 1, 0, 0x80000000)]
+    assert [(h << 32) | l for l, h in zip(lo, hi)] == [(x * x + (1 << 32)) % (1 << 64) for x in (0xFFFFFFFF, 1, 0xFFFFFFFE, 0x80000000)]
 
 
 def test_perm_and_bitfields():
@@ -120,11 +120,12 @@ def test_mbcnt_counts_lanes_below():
 
 def test_exec_masked_lanes_untouched():
     def setup(w):
-        w.v[:, 1] = 9
+        w.v[:, 1] = 7
+        w.v[:, 2] = 9
         w.set_exec(0b0101)
-    w = one_wave("gfx942", ["v_mov_b32_e32 v1, 7", "v_cmp_eq_u32_e64 s[0:1], 7, v1"], setup)
-    assert _lanes(w, 1) == [7, 9, 7, 9]
-    assert w.s[0] == 0b0101 and w.s[1] == 0  # inactive lanes' bits are 0, not "9 != 7"
+    w = one_wave("gfx942", ["v_mov_b32_e32 v2, 5", "v_cmp_eq_u32_e64 s[0:1], 7, v1"], setup)
+    assert _lanes(w, 2) == [5, 9, 5, 9]
+    assert w.s[0] == 0b0101 and w.s[1] == 0  # inactive lanes' bits are 0, though 7 == 7 there too
 
 
 def test_16_bit_wrap_and_halves():

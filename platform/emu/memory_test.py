@@ -154,21 +154,21 @@ def test_lds_out_of_range_reads_zero_and_drops_writes():
 def test_direct_to_lds_load_is_poison_until_waited():
     wg = testing.workgroup("gfx950", [
         "s_mov_b32 m0, 64",
-        "buffer_load_dword v0, s[4:7], 0 offen lds",
+        "buffer_load_dwordx4 v0, s[4:7], 0 offen lds",
         "v_mov_b32_e32 v1, 64",
-        "ds_read_b32 v2, v1",  # lane 0's word, before the wait
+        "ds_read_b32 v2, v1",  # lane 0's first word, before the wait
         "s_waitcnt lgkmcnt(0)",
         "s_waitcnt vmcnt(0)",
-        "ds_read_b32 v3, v1 offset:4",  # lane 1's word
+        "ds_read_b32 v3, v1 offset:16",  # lane 1's first word: lanes are 16 bytes apart
         "s_waitcnt lgkmcnt(0)",
-    ])
+    ], lds=2048)
     w = wg.waves[0]
-    base = wg.memory.place(np.arange(100, 164, dtype=np.uint32))
-    _rsrc(w, 4, base, 256)
-    w.v[:, 0] = np.arange(64, dtype=np.uint32) * 4
+    base = wg.memory.place(np.arange(1000, 1256, dtype=np.uint32))
+    _rsrc(w, 4, base, 1024)
+    w.v[:, 0] = np.arange(64, dtype=np.uint32) * 16
     testing.run(wg)
-    assert int(w.v[0, 2]) == state.POISON and int(w.v[0, 3]) == 101
-    assert list(wg.lds[64:64 + 16].view(np.uint32)) == [100, 101, 102, 103]
+    assert int(w.v[0, 2]) == state.POISON and int(w.v[0, 3]) == 1004
+    assert list(wg.lds[64:64 + 32].view(np.uint32)) == list(range(1000, 1008))
 
 
 def test_ds_read_b64_tr_b16_transposes_each_16_lanes():
