@@ -12,11 +12,15 @@ from emu.errors import ArchNotEmulated, EmuError, ExecutionError, LaunchError, L
 from emu.loader import CodeObject
 from emu.machine import Result, Scalar, launch, workgroup_order
 from emu.program import EMULATED, Program, check_arch
+from toolchains.llvm import codeobject
 
 __all__ = [
     "ArchNotEmulated", "CodeObject", "EMULATED", "EmuError", "ExecutionError", "LaunchError", "LoadError",
-    "MemoryFault", "Program", "Result", "Scalar", "Unimplemented", "launch", "program", "workgroup_order",
+    "MemoryFault", "Program", "Result", "Scalar", "Unimplemented", "launch", "patch", "program", "workgroup_order",
 ]
+
+# s_nop 0, in the SOPP encoding of gfx9 and gfx12 alike.
+S_NOP_0 = 0xBF800000
 
 
 def program(data, kernel, toolchain):
@@ -27,3 +31,10 @@ def program(data, kernel, toolchain):
     prog = Program(k, toolchain.disassemble(co.data, co.arch))
     prog.kd_address = co.symbols[k.name + ".kd"].value if k.name + ".kd" in co.symbols else 0
     return prog
+
+
+def patch(data, address, words):
+    """A copy of code object `data` with the instruction words at virtual `address` replaced."""
+    raw = b"".join(w.to_bytes(4, "little") for w in words)
+    at = codeobject.offset(data, address, len(raw))
+    return data[:at] + raw + data[at + len(raw) :]

@@ -8,6 +8,7 @@ symbol table.
     code_object_version(obj) -> 4, 5 or 6
     symbols(obj)            -> {name: Symbol(value, size, section)} of the defined symbols
     read(obj, address, size) -> the bytes at a virtual address of a loaded section
+    offset(obj, address, size) -> where in the file those bytes are
 
 Only what these need is read: ELF64 little-endian section headers, notes,
 symbols, and the MessagePack types the note uses.
@@ -98,13 +99,19 @@ def symbols(obj):
     return {name: Symbol(value, size, shndx) for name, _, shndx, value, size in _symbol_entries(obj) if shndx != _SHN_UNDEF and name}
 
 
-def read(obj, address, size):
-    """The `size` bytes at virtual `address` of a section with contents; LlvmError if none holds them all."""
+def offset(obj, address, size):
+    """The file offset of the `size` bytes at virtual `address` of a section with
+    contents; LlvmError if none holds them all."""
     for section in _sections(obj):
         if section.kind != _SHT_NOBITS and section.addr and section.addr <= address and address + size <= section.addr + section.size:
-            at = section.offset + address - section.addr
-            return bytes(obj[at : at + size])
+            return section.offset + address - section.addr
     raise LlvmError(f"expected {size} bytes at address 0x{address:x} inside one loaded section, got none that holds them")
+
+
+def read(obj, address, size):
+    """The `size` bytes at virtual `address` (see offset)."""
+    at = offset(obj, address, size)
+    return bytes(obj[at : at + size])
 
 
 # MessagePack (github.com/msgpack/msgpack/blob/master/spec.md), decoding only.

@@ -1,0 +1,83 @@
+"""The machine gate's check of one case: the code object LLVM built from the
+case's emitted IR, run in the emulator (platform/emu) on the numeric gate's
+inputs, against the family's numpy reference at the numeric gate's
+tolerances.
+
+    log = check(FAMILY, case, toolchain, code_object, kernel_name)
+
+raises Mismatch (an AssertionError naming the case, the flavor and, when the
+emulator and numpy disagree, whether the reference interpreter agrees with
+numpy on the same case) and returns the lines the gate logs.
+
+A grid of more than SAMPLE_LIMIT workgroups is not run whole: the launch
+takes the blocks at the first two and last two positions of every axis
+(so every corner and edge block), and the comparison covers the output
+elements those blocks wrote (those no longer holding the problem's initial
+fill). The log says so; no case is shrunk.
+"""
+
+import itertools
+
+import numpy as np
+
+from emu import emu
+from family import family as families
+from interp.interp import run as interpret
+
+SAMPLE_LIMIT = 64
+
+
+class Mismatch(AssertionError):
+    """The emulated code object's output differs from numpy."""
+
+
+def sample(grid):
+    """The workgroups to launch: None (all of them) up to SAMPLE_LIMIT, else
+    the first two and last two positions of each axis, crossed."""
+    grid = tuple(grid) + (1,) * (3 - len(grid))
+    if grid[0] * grid[1] * grid[2] <= SAMPLE_LIMIT:
+        return None
+    picks = [sorted({p for p in (0, 1, n - 2, n - 1) if 0 <= p < n}) for n in grid]
+    return list(itertools.product(*picks))
+
+
+def _interpreter_verdict(family, case):
+    """Whether the reference interpreter matches numpy on `case`."""
+    problem = family.problem(case, np.random.default_rng(families.seed(case.id)))
+    try:
+        interpret(family.build(case), problem.grid, problem.args)
+        for index, want in problem.expected.items():
+            np.testing.assert_allclose(problem.decode(problem.args[index]), want, rtol=problem.rtol, atol=problem.atol)
+    except AssertionError:
+        return "the reference interpreter does not match numpy either"
+    return "the reference interpreter matches numpy: the code object (or the emulator) is wrong"
+
+
+def check(family, case, tc, code_object, kernel_name, block):
+    """Run and compare one case; the lines to log. Mismatch if the numbers differ."""
+    problem = family.problem(case, np.random.default_rng(families.seed(case.id)))
+    chosen = sample(problem.grid)
+    initial = {i: np.array(problem.args[i], copy=True) for i in problem.expected}
+    try:
+        program = emu.program(code_object, kernel_name, tc)
+        result = emu.launch(program, grid=problem.grid, block=block, args=problem.args, workgroups=chosen)
+    except emu.EmuError as e:
+        raise Mismatch(f"{case.id} ({tc.flavor}, machine): {type(e).__name__}: {e}") from None
+    log = [f"{case.id}: {result.instructions} instructions in {result.waves} waves, {result.seconds:.2f} s"]
+    if chosen is not None:
+        total = int(np.prod(problem.grid))
+        log.append(f"{case.id}: sampled {len(chosen)} of {total} workgroups (the first and last two of each axis); compared the elements they wrote")
+    for index, want in problem.expected.items():
+        got = problem.decode(problem.args[index])
+        if chosen is not None:
+            written = problem.args[index].view(np.uint8).reshape(*problem.args[index].shape, -1) != initial[index].view(np.uint8).reshape(*initial[index].shape, -1)
+            written = written.any(axis=-1)
+            if not written.any():
+                raise Mismatch(f"{case.id} ({tc.flavor}, machine): the sampled workgroups wrote nothing of argument {index}")
+            got, want = got[written], np.asarray(want)[written]
+        try:
+            np.testing.assert_allclose(got, want, rtol=problem.rtol, atol=problem.atol, err_msg=f"{case.id} ({tc.flavor}, machine): argument {index}")
+        except AssertionError as e:
+            raise Mismatch(f"{e}\n{case.id}: {_interpreter_verdict(family, case)}") from None
+    check.last = result  # the run's figures (waits, counts), for the can-fail probe
+    return log
