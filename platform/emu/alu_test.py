@@ -198,3 +198,12 @@ def test_fma_mix_reads_f16_halves():
         w.v[:, 2] = _f32(0.5)
     w = one_wave("gfx942", ["v_fma_mix_f32 v3, v0, v1, v2 op_sel:[1,0,0] op_sel_hi:[1,0,0]"], setup)
     assert _lanes(w, 3)[0] == _f32(2.0 * 3.0 + 0.5)
+
+
+def test_agpr_moves():
+    def setup(w):
+        w.v[:, 0] = np.arange(64, dtype=np.uint32)
+        w.set_exec(0b11)
+    w = one_wave("gfx942", ["v_accvgpr_write_b32 a3, v0", "v_accvgpr_mov_b32 a4, a3", "v_accvgpr_read_b32 v1, a4", "v_accvgpr_write_b32 a5, 7"], setup)
+    assert [int(x) for x in w.a[:3, 3]] == [0, 1, state.POISON]
+    assert _lanes(w, 1)[:3] == [0, 1, state.POISON] and int(w.a[1, 5]) == 7

@@ -344,6 +344,9 @@ PLAIN = {
     # 32-bit integer
     "v_mov_b32": Op(lambda a: a, "b32", ("b32",)),
     "v_mov_b64": Op(lambda a: a, "u64", ("u64",)),
+    "v_accvgpr_write_b32": Op(lambda a: a, "b32", ("b32",)),
+    "v_accvgpr_read_b32": Op(lambda a: a, "b32", ("b32",)),
+    "v_accvgpr_mov_b32": Op(lambda a: a, "b32", ("b32",)),
     "v_add_u32": Op(lambda a, b: a + b, "u32", ("u32", "u32")),
     "v_add_nc_u32": Op(lambda a, b: a + b, "u32", ("u32", "u32")),
     "v_sub_u32": Op(lambda a, b: a - b, "u32", ("u32", "u32")),
