@@ -87,7 +87,7 @@ def _machine_gate(name, module, deps, flavor, py, family_tag):
     test = "{}_machine_{}".format(name, flavor)
     py_pytest(
         name = test,
-        size = "medium",
+        size = "large",
         srcs = ["//platform/family:machine_test.py"],
         data = [irs, manifest, "@{}//:toolchain.json".format(flavor)],
         env = {

@@ -37,8 +37,14 @@ def registers(size, form):
     return size // 4 if form == "dw" else 1
 
 
+_POISON = {}
+
+
 def poison_bytes(lanes, size):
-    return np.broadcast_to(np.resize(state.POISON_BYTES, size), (lanes, size))
+    key = (lanes, size)
+    if key not in _POISON:
+        _POISON[key] = np.broadcast_to(np.resize(state.POISON_BYTES, size), key)
+    return _POISON[key]
 
 
 def register_loader(op, size, form):

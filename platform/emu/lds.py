@@ -92,7 +92,7 @@ def bind_read(size, form):
 
         def step(w):
             _order(w)
-            mask = w.exec.copy()
+            mask = w.exec
             access.load(w, counter, write, _gather(w, address(w), size, mask), mask, at)
         return step
     return binder
@@ -110,7 +110,7 @@ def bind_write(size, form):
 
         def step(w):
             _order(w)
-            _scatter(w, address(w), read(w), w.exec.copy(), counter, at)
+            _scatter(w, address(w), read(w), w.exec, counter, at)
         return step
     return binder
 
@@ -127,7 +127,7 @@ def bind_read2(size, stride64):
 
         def step(w):
             _order(w)
-            mask = w.exec.copy()
+            mask = w.exec
             data = np.concatenate([_gather(w, a(w), size, mask) for a in addrs], axis=1)
             access.load(w, counter, write, data, mask, at)
         return step
@@ -146,7 +146,7 @@ def bind_write2(size, stride64):
 
         def step(w):
             _order(w)
-            mask = w.exec.copy()
+            mask = w.exec
             for a, r in zip(addrs, reads):
                 _scatter(w, a(w), r(w), mask, counter, at)
         return step
@@ -170,7 +170,7 @@ def bind_read_tr_b16(inst, ctx):
 
     def step(w):
         _order(w)
-        mask = w.exec.copy()
+        mask = w.exec
         groups = mask.reshape(-1, _GROUP)
         if (groups.any(axis=1) & ~groups.all(axis=1)).any():
             g = int(np.flatnonzero(groups.any(axis=1) & ~groups.all(axis=1))[0])

@@ -53,7 +53,9 @@ class Memory:
 
     def _locate(self, addrs, nbytes, active, what):
         """(buffer index per lane, offsets) of the active lanes' accesses; MemoryFault if one is outside."""
-        addrs = np.broadcast_to(np.asarray(addrs, np.uint64), active.shape)
+        addrs = np.asarray(addrs, np.uint64)
+        if addrs.shape != active.shape:
+            addrs = np.broadcast_to(addrs, active.shape)
         idx = np.searchsorted(self._starts, addrs, side="right").astype(np.int64) - 1
         inside = idx >= 0
         inside[inside] = addrs[inside] + np.uint64(nbytes) <= self._ends[idx[inside]]

@@ -46,10 +46,11 @@ _OCP_FP8 = frozenset({"gfx950", "gfx1201"})
 
 
 @functools.lru_cache(maxsize=None)
-def _positions(layout_id, part, lanes, n):
+def _positions(layout_id, part, lanes, n, columns):
+    """Flat indices into a row-major matrix of `columns` columns of element v of lane l's fragment."""
     where = getattr(BY_ID[layout_id], part)
     rc = np.array([[where(l, v) for v in range(n)] for l in range(lanes)], np.int64)
-    return rc[..., 0], rc[..., 1]
+    return (rc[..., 0] * columns + rc[..., 1]).ravel()
 
 
 def _decode(words, elem, arch):
@@ -94,21 +95,19 @@ def bind_mma(op_id):
         fa, fb, fc = form.fragment
         ra, rb = _source(a, fa * ebytes // 4, lanes), _source(b, fb * ebytes // 4, lanes)
         rc = _source(c, fc, lanes)
-        pa, pb, pc = _positions(layout, "a", lanes, fa), _positions(layout, "b", lanes, fb), _positions(layout, "c", lanes, fc)
+        pa, pb, pc = _positions(layout, "a", lanes, fa, k), _positions(layout, "b", lanes, fb, n), _positions(layout, "c", lanes, fc, n)
         dfile, dfirst = ("v" if d.kind == "v" else "a"), d.index
         arch, what = ctx.arch, f"{inst.mnemonic} at 0x{inst.address:x} in {ctx.kernel}"
 
         def step(w):
             if not w.full:
                 raise ExecutionError(f"{what}: a matrix op under a partial EXEC mask (0x{w.exec_bits:x})")
-            A = np.zeros((m, k))
-            B = np.zeros((k, n))
-            C = np.zeros((m, n))
-            A[pa] = _decode(ra(w), elem, arch)
-            B[pb] = _decode(rb(w), elem, arch)
-            C[pc] = np.ascontiguousarray(rc(w)).view(np.float32)
-            D = (A @ B + C).astype(np.float32)
-            getattr(w, dfile)[:, dfirst : dfirst + fc] = D[pc].view(np.uint32)
+            A, B, C = np.zeros(m * k), np.zeros(k * n), np.zeros(m * n)
+            A[pa] = _decode(ra(w), elem, arch).ravel()
+            B[pb] = _decode(rb(w), elem, arch).ravel()
+            C[pc] = np.ascontiguousarray(rc(w)).view(np.float32).ravel()
+            D = (A.reshape(m, k) @ B.reshape(k, n)).ravel() + C
+            getattr(w, dfile)[:, dfirst : dfirst + fc] = D[pc].astype(np.float32).view(np.uint32).reshape(lanes, fc)
         return step
     return binder
 

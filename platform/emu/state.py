@@ -33,9 +33,20 @@ _LANES = {w: np.arange(w, dtype=np.uint64) for w in (32, 64)}
 _ONE = np.uint64(1)
 
 
+_MASKS = {}
+
+
 def mask_to_bools(value, lanes):
-    """A lane mask (an int of `lanes` bits) as a bool array."""
-    return ((np.uint64(value) >> _LANES[lanes]) & _ONE).astype(bool)
+    """A lane mask (an int of `lanes` bits) as a read-only bool array."""
+    key = (value, lanes)
+    bools = _MASKS.get(key)
+    if bools is None:
+        if len(_MASKS) > 4096:  # masks repeat (exec, vcc); a bound keeps the cache small
+            _MASKS.clear()
+        bools = ((np.uint64(value) >> _LANES[lanes]) & _ONE).astype(bool)
+        bools.flags.writeable = False
+        _MASKS[key] = bools
+    return bools
 
 
 def bools_to_mask(bools):

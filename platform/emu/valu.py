@@ -171,7 +171,7 @@ def _mask_writer(op):
     i = op.index
 
     def write(w, bools):
-        bools = np.broadcast_to(bools, (w.lanes,)) & w.exec
+        bools = np.logical_and(bools, w.exec)  # broadcasts a scalar result
         w.write_mask(i, state.bools_to_mask(bools))
     return write
 
@@ -191,7 +191,7 @@ def bind_cmp(op, exec_write=False):
         fn = op.fn
 
         def step(w):
-            result = np.broadcast_to(fn(r0(w), r1(w)), (w.lanes,)) & w.exec
+            result = np.logical_and(fn(r0(w), r1(w)), w.exec)
             if write is not None:
                 write(w, result)
             if exec_write:

@@ -65,7 +65,7 @@ def bind_global_load(size, form):
         counter, what, at = _counter(ctx, "load"), _what(inst, ctx), inst.address
 
         def step(w):
-            mask = w.exec.copy()
+            mask = w.exec
             data = w.memory.read(address(w), size, mask, what)
             access.load(w, counter, write, data, mask, at)
         return step
@@ -83,7 +83,7 @@ def bind_global_store(size, form):
         counter, what, at = _counter(ctx, "store"), _what(inst, ctx), inst.address
 
         def step(w):
-            mask = w.exec.copy()
+            mask = w.exec
             w.memory.write(address(w), data(w), mask, what)
             access.in_flight(w, counter, None, at)
         return step
@@ -110,7 +110,7 @@ def bind_global_atomic(kind):
         what, at = _what(inst, ctx), inst.address
 
         def step(w):
-            mask = w.exec.copy()
+            mask = w.exec
             addrs = address(w)
             values = np.broadcast_to(read(w), (w.lanes,))
             old = np.zeros(w.lanes, dtype)
@@ -148,7 +148,7 @@ def bind_global_load_lds(size):
         counter, what, at = _counter(ctx, "load"), _what(inst, ctx), inst.address
 
         def step(w):
-            mask = w.exec.copy()
+            mask = w.exec
             data = w.memory.read(address(w), size, mask, what)
             _to_lds(w, data, mask, (w.s[state.M0] + offset) & 0xFFFFFFFF, size, counter, at)
         return step
@@ -253,7 +253,7 @@ def bind_buffer_load(size, form):
         counter, what, at, offset = _counter(ctx, "load"), _what(inst, ctx), inst.address, _offset(inst)
 
         def step(w):
-            mask = w.exec.copy()
+            mask = w.exec
             data = buffer_read(w, resource(w), offsets(w), sreader(w), size, form, mask, what)
             if lds:
                 _to_lds(w, data, mask, (w.s[state.M0] + offset) & 0xFFFFFFFF, size, counter, at)
@@ -271,7 +271,7 @@ def bind_buffer_store(size, form):
         counter, what, at = _counter(ctx, "store"), _what(inst, ctx), inst.address
 
         def step(w):
-            mask = w.exec.copy()
+            mask = w.exec
             r, offs, data = resource(w), offsets(w), read(w)
             base = _U64(r.base + sreader(w))
             for start, n in _components(size, form):
@@ -315,7 +315,7 @@ def bind_scratch_load(size, form):
         counter, what, at = _counter(ctx, "load"), _what(inst, ctx), inst.address
 
         def step(w):
-            mask = w.exec.copy()
+            mask = w.exec
             lanes, cols = _private(w, address(w), size, mask, what)
             data = np.zeros((w.lanes, size), np.uint8)
             data[mask] = w.private[lanes, cols]
@@ -332,7 +332,7 @@ def bind_scratch_store(size, form):
         counter, what, at = _counter(ctx, "store"), _what(inst, ctx), inst.address
 
         def step(w):
-            mask = w.exec.copy()
+            mask = w.exec
             lanes, cols = _private(w, address(w), size, mask, what)
             w.private[lanes, cols] = read(w)[mask]
             access.in_flight(w, counter, None, at)
