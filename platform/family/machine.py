@@ -7,7 +7,9 @@ tolerances.
 
 raises Mismatch (an AssertionError naming the case, the flavor and, when the
 emulator and numpy disagree, whether the reference interpreter agrees with
-numpy on the same case) and returns the lines the gate logs.
+numpy on the same case) and returns the lines the gate logs. Before it runs,
+every instruction of the code object, executed or not, must have semantics:
+the check names the mnemonics the emulator lacks (the coverage check).
 
 A grid of more than SAMPLE_LIMIT workgroups is not run whole: the launch
 takes the blocks at the first two and last two positions of every axis
@@ -60,6 +62,10 @@ def check(family, case, tc, code_object, kernel_name, block):
     initial = {i: np.array(problem.args[i], copy=True) for i in problem.expected}
     try:
         program = emu.program(code_object, kernel_name, tc)
+        missing = program.unimplemented()
+        if missing:  # coverage: every instruction of the code object, executed or not
+            names = sorted({e.mnemonic for e in missing})
+            raise Mismatch(f"{case.id} ({tc.flavor}, machine): {len(names)} mnemonics the emulator lacks: {', '.join(names)}; first: {missing[0]}")
         result = emu.launch(program, grid=problem.grid, block=block, args=problem.args, workgroups=chosen)
     except emu.EmuError as e:
         raise Mismatch(f"{case.id} ({tc.flavor}, machine): {type(e).__name__}: {e}") from None
