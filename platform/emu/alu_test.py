@@ -207,3 +207,10 @@ def test_agpr_moves():
     w = one_wave("gfx942", ["v_accvgpr_write_b32 a3, v0", "v_accvgpr_mov_b32 a4, a3", "v_accvgpr_read_b32 v1, a4", "v_accvgpr_write_b32 a5, 7"], setup)
     assert [int(x) for x in w.a[:3, 3]] == [0, 1, state.POISON]
     assert _lanes(w, 1)[:3] == [0, 1, state.POISON] and int(w.a[1, 5]) == 7
+
+
+def test_gfx12_wave_index_in_ttmp8():
+    # LLVM reads llvm.amdgcn.wave.id on gfx12 as s_bfe_u32 ttmp8, 0x50019 (bits 29:25).
+    wg = testing.workgroup("gfx1201", ["s_bfe_u32 s0, ttmp8, 0x50019"], waves=3)
+    testing.run(wg)
+    assert [w.s[0] for w in wg.waves] == [0, 1, 2]

@@ -17,6 +17,7 @@ ended has signalled n barriers.
 import re
 
 from emu import operands as O
+from emu.errors import ExecutionError
 from emu.table import BLOCK, END, register
 
 # counter name in s_waitcnt's text -> the counter (gfx9)
@@ -161,6 +162,13 @@ def bind_endpgm(inst, ctx):
     return step
 
 
+def bind_code_end(inst, ctx):
+    """s_code_end pads the code after the last s_endpgm: reaching one is an error."""
+    def step(w):
+        raise ExecutionError(f"{ctx.kernel}: a wave reached s_code_end at 0x{inst.address:x}, the padding after the kernel's end")
+    return step
+
+
 def _nothing(inst, ctx):
     return lambda w: None
 
@@ -184,6 +192,7 @@ def _entries():
     out["s_barrier_signal"] = bind_barrier_signal
     out["s_barrier_wait"] = bind_barrier_wait
     out["s_endpgm"] = bind_endpgm
+    out["s_code_end"] = bind_code_end
     out.update({name: _nothing for name in NO_OPS})
     return out
 

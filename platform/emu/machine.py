@@ -176,9 +176,10 @@ def new_wave(program, index, wg, block, user, lanes):
         at += 1
     if kernel.private_segment:
         w.s[at] = 0  # the private segment wave offset: scratch is per lane here
-    if program.ttmp_ids:
+    if program.ttmp_ids:  # gfx12's architected SGPRs (LLVM reads the wave id as ttmp8[29:25])
         w.s[state.TTMP + 9] = wg.id[0]
         w.s[state.TTMP + 7] = wg.id[1] & 0xFFFF | (wg.id[2] & 0xFFFF) << 16
+        w.s[state.TTMP + 8] = (index & 0x1F) << 25
     threads = block[0] * block[1] * block[2]
     t = index * lanes + np.arange(lanes)
     x, y, z = t % block[0], (t // block[0]) % block[1], t // (block[0] * block[1])

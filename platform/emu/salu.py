@@ -351,6 +351,75 @@ def bind_setpc(inst, ctx):
     return step
 
 
+# -- scalar floats (gfx12): f32 bit patterns in SGPRs ---------------------------------------
+
+def _f(x):
+    return np.uint32(x & M32).view(np.float32)
+
+
+def _bits(x):
+    return int(np.float32(x).view(np.uint32))
+
+
+def _to_int(lo, hi):
+    def fn(a, scc):
+        x = float(_f(a))
+        return (0 if x != x else int(min(max(np.trunc(x), lo), hi)) & M32), None
+    return fn
+
+
+def _fop(fn):
+    def op(a, b, scc):
+        with np.errstate(all="ignore"):
+            return _bits(fn(_f(a), _f(b))), None
+    return op
+
+
+def _fun(fn):
+    def op(a, scc):
+        with np.errstate(all="ignore"):
+            return _bits(fn(_f(a))), None
+    return op
+
+
+SOP2_F32 = {
+    "s_add_f32": lambda a, b: a + b, "s_sub_f32": lambda a, b: a - b, "s_mul_f32": lambda a, b: a * b,
+    "s_max_num_f32": np.fmax, "s_min_num_f32": np.fmin,
+}
+SOP1_F32 = {
+    "s_cvt_f32_u32": (32, lambda a, scc: (_bits(np.float32(a)), None)),
+    "s_cvt_f32_i32": (32, lambda a, scc: (_bits(np.float32(_i32(a))), None)),
+    "s_cvt_u32_f32": (32, _to_int(0, M32)),
+    "s_cvt_i32_f32": (32, _to_int(-(1 << 31), (1 << 31) - 1)),
+    "s_ceil_f32": (32, _fun(np.ceil)), "s_floor_f32": (32, _fun(np.floor)),
+    "s_trunc_f32": (32, _fun(np.trunc)), "s_rndne_f32": (32, _fun(np.rint)),
+    # VOP3 pseudo-scalar transcendentals: an SGPR result from a scalar source.
+    "v_s_rcp_f32": (32, _fun(lambda x: np.float32(1) / x)),
+    "v_s_sqrt_f32": (32, _fun(np.sqrt)),
+    "v_s_rsq_f32": (32, _fun(lambda x: np.float32(1) / np.sqrt(x))),
+    "v_s_exp_f32": (32, _fun(np.exp2)),
+    "v_s_log_f32": (32, _fun(np.log2)),
+}
+SOPC_F32 = {
+    "s_cmp_lt_f32": np.less, "s_cmp_le_f32": np.less_equal, "s_cmp_gt_f32": np.greater,
+    "s_cmp_ge_f32": np.greater_equal, "s_cmp_eq_f32": np.equal, "s_cmp_lg_f32": lambda a, b: (a < b) | (a > b),
+    "s_cmp_neq_f32": lambda a, b: not a == b, "s_cmp_o_f32": lambda a, b: a == a and b == b,
+    "s_cmp_u_f32": lambda a, b: a != a or b != b,
+}
+
+
+def bind_fmac(inst, ctx):
+    """s_fmac_f32 d, a, b: d = a * b + d, rounded once (float64 holds the product exactly)."""
+    d, a, b = _ops(inst, 3)
+    ra, rb, rd = O.scalar_reader(a, 32, ctx.apertures), O.scalar_reader(b, 32, ctx.apertures), O.scalar_reader(d, 32)
+    write = O.scalar_writer(d, 32)
+
+    def step(w):
+        x = float(_f(ra(w))) * float(_f(rb(w))) + float(_f(rd(w)))
+        write(w, _bits(np.float32(x)))
+    return step
+
+
 # -- scalar memory ----------------------------------------------------------------------
 
 SMEM = {
@@ -406,6 +475,10 @@ def _entries():
     for name, fn in SAVEEXEC.items():
         out[f"s_{name}_saveexec_b64"] = bind_saveexec(64, fn)
         out[f"s_{name}_saveexec_b32"] = bind_saveexec(32, fn)
+    out.update({name: bind_sop2(32, 32, 32, _fop(fn)) for name, fn in SOP2_F32.items()})
+    out.update({name: bind_sop1(bits, bits, fn) for name, (bits, fn) in SOP1_F32.items()})
+    out.update({name: bind_sopc(32, lambda a, b, f=fn: bool(f(_f(a), _f(b)))) for name, f in SOPC_F32.items()})
+    out["s_fmac_f32"] = bind_fmac
     out["s_getpc_b64"] = bind_getpc
     out["s_setpc_b64"] = bind_setpc
     out["s_swappc_b64"] = bind_setpc

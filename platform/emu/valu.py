@@ -20,6 +20,7 @@ import numpy as np
 
 from emu import operands as O
 from emu import state
+from emu.errors import ExecutionError
 from emu.table import register
 
 U32, I32, U64 = np.uint32, np.int32, np.uint64
@@ -648,7 +649,24 @@ def _fmac(dtype):
     return binder
 
 
+def bind_permlane32_swap(inst, ctx):
+    """v_permlane32_swap_b32 vdst, vsrc (gfx950): lanes 32-63 of vdst and lanes
+    0-31 of vsrc trade places (LLVM's llvm.amdgcn.permlane32.swap)."""
+    d, s = _ops(inst)
+    if d.kind != "v" or s.kind != "v" or ctx.lanes != 64:
+        raise BindError("expected two VGPRs in wave64")
+    di, si = d.index, s.index
+
+    def step(w):
+        if not w.full:
+            raise ExecutionError(f"v_permlane32_swap_b32 at 0x{inst.address:x} in {ctx.kernel}: a lane swap under a partial EXEC mask")
+        upper, lower = w.v[32:, di].copy(), w.v[:32, si].copy()
+        w.v[32:, di], w.v[:32, si] = lower, upper
+    return step
+
+
 SPECIAL = {
+    "v_permlane32_swap_b32": bind_permlane32_swap,
     "v_readfirstlane_b32": bind_readfirstlane,
     "v_fma_mix_f32": _mix_binder("f32"),
     "v_fma_mixlo_f16": _mix_binder("lo"),
