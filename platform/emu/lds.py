@@ -56,23 +56,37 @@ def _order(w):
         w.lds_writes.clear()
 
 
+_SPANS = {n: np.arange(n) for n in (1, 2, 4, 8, 12, 16)}
+
+
+def _in_range(w, addrs, size, mask):
+    """The lanes of `mask` whose access lies inside the LDS allocation; the others are counted."""
+    ok = mask & (addrs >= 0) & (addrs <= w.workgroup.lds.size - size)
+    if ok is not mask and not np.array_equal(ok, mask):
+        w.lds_out_of_range += int(np.count_nonzero(mask & ~ok))
+    return ok
+
+
 def _gather(w, addrs, size, mask):
     lds = w.workgroup.lds
-    ok = mask & (addrs >= 0) & (addrs + size <= lds.size)
-    w.lds_out_of_range += int((mask & ~ok).sum())
+    ok = _in_range(w, addrs, size, mask)
+    if ok.all():
+        return lds[addrs[:, None] + _SPANS[size]]
     data = np.zeros((w.lanes, size), np.uint8)
     if ok.any():
-        data[ok] = lds[addrs[ok][:, None] + np.arange(size)]
+        data[ok] = lds[addrs[ok][:, None] + _SPANS[size]]
     return data
 
 
 def _scatter(w, addrs, data, mask, counter, at):
     lds = w.workgroup.lds
     size = data.shape[1]
-    ok = mask & (addrs >= 0) & (addrs + size <= lds.size)
-    w.lds_out_of_range += int((mask & ~ok).sum())
+    ok = _in_range(w, addrs, size, mask)
     # Lanes in order: where two write the same byte, the higher lane's stays.
-    where, values = addrs[ok][:, None] + np.arange(size), data[ok]
+    if ok.all():
+        where, values = addrs[:, None] + _SPANS[size], data
+    else:
+        where, values = addrs[ok][:, None] + _SPANS[size], data[ok]
 
     def retire():
         lds[where] = values

@@ -224,6 +224,11 @@ def _run_wave(program, w, counts):
 
 
 def run_workgroup(program, wg, counts):
+    with np.errstate(all="ignore"):  # float overflow and NaN are results in the ISA, not errors
+        _run_waves(program, wg, counts)
+
+
+def _run_waves(program, wg, counts):
     while True:
         live = [w for w in wg.waves if not w.done]
         if not live:

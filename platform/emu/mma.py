@@ -53,6 +53,25 @@ def _positions(layout_id, part, lanes, n, columns):
     return (rc[..., 0] * columns + rc[..., 1]).ravel()
 
 
+@functools.lru_cache(maxsize=None)
+def _gather(layout_id, part, lanes, n, rows, columns):
+    """(fragment element indices, in matrix order) when each matrix element is in
+    exactly one lane's fragment; None where a layout repeats elements (gfx11)."""
+    flat = _positions(layout_id, part, lanes, n, columns)
+    if flat.size != rows * columns or np.unique(flat).size != flat.size:
+        return None
+    return np.argsort(flat)
+
+
+def _matrix(values, order, flat, size):
+    """A fragment's values (lanes * n, flat) as the matrix, row-major and flat."""
+    if order is not None:
+        return values[order]
+    out = np.zeros(size)
+    out[flat] = values
+    return out
+
+
 def _decode(words, elem, arch):
     """(lanes, elements) float64 of a fragment's registers (lanes, regs) uint32."""
     words = np.ascontiguousarray(words)
@@ -96,18 +115,18 @@ def bind_mma(op_id):
         ra, rb = _source(a, fa * ebytes // 4, lanes), _source(b, fb * ebytes // 4, lanes)
         rc = _source(c, fc, lanes)
         pa, pb, pc = _positions(layout, "a", lanes, fa, k), _positions(layout, "b", lanes, fb, n), _positions(layout, "c", lanes, fc, n)
+        ga, gb = _gather(layout, "a", lanes, fa, m, k), _gather(layout, "b", lanes, fb, k, n)
         dfile, dfirst = ("v" if d.kind == "v" else "a"), d.index
         arch, what = ctx.arch, f"{inst.mnemonic} at 0x{inst.address:x} in {ctx.kernel}"
 
         def step(w):
             if not w.full:
                 raise ExecutionError(f"{what}: a matrix op under a partial EXEC mask (0x{w.exec_bits:x})")
-            A, B, C = np.zeros(m * k), np.zeros(k * n), np.zeros(m * n)
-            A[pa] = _decode(ra(w), elem, arch).ravel()
-            B[pb] = _decode(rb(w), elem, arch).ravel()
-            C[pc] = np.ascontiguousarray(rc(w)).view(np.float32).ravel()
-            D = (A.reshape(m, k) @ B.reshape(k, n)).ravel() + C
-            getattr(w, dfile)[:, dfirst : dfirst + fc] = D[pc].astype(np.float32).view(np.uint32).reshape(lanes, fc)
+            A = _matrix(_decode(ra(w), elem, arch).ravel(), ga, pa, m * k).reshape(m, k)
+            B = _matrix(_decode(rb(w), elem, arch).ravel(), gb, pb, k * n).reshape(k, n)
+            C = np.ascontiguousarray(rc(w)).view(np.float32).ravel()  # in D's lane layout already
+            D = (A @ B).ravel()[pc] + C
+            getattr(w, dfile)[:, dfirst : dfirst + fc] = D.astype(np.float32).view(np.uint32).reshape(lanes, fc)
         return step
     return binder
 

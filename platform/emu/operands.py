@@ -235,6 +235,15 @@ def vector_reader(op, ty, *, high=False, sdwa=None, apertures=None):
     ("BYTE_1", "WORD_0", ...), applied with the operand's sext before the type."""
     bits = BITS[ty]
     dtype = DTYPES[ty]
+    plain = not (op.neg or op.abs or op.sext or high or op.half) and sdwa in (None, "DWORD")
+    if plain and bits == 32 and op.kind == "v":  # the common case, in one call
+        i = op.index
+        if dtype is np.uint32:
+            return lambda w: w.v[:, i]
+        return lambda w: w.v[:, i].view(dtype)
+    if plain and op.kind == "const" and ty != "bf16":
+        arr = _float_constant(op, ty) if ty in FLOATS else np.array([constant_bits(op, ty)], UNSIGNED[bits]).view(dtype)
+        return lambda w: arr
     if sdwa is not None and sdwa != "DWORD" or (sdwa is not None and op.sext):
         shift, width = _SDWA[sdwa]
         base = _raw_vector(op, 32, False, apertures)
@@ -322,6 +331,15 @@ def vector_writer(op, ty, *, high16=None, sdwa=None):
                 out = value << np.uint32(shift)
             store(w, col, out)
         return write_sdwa
+    if bits == 32 and file == "v" and ty != "bf16":
+        def write32(w, x):
+            if x.dtype != dtype:
+                x = x.astype(dtype)
+            if w.full:
+                w.v[:, i] = x.view(np.uint32)
+            else:
+                np.copyto(w.v[:, i], x.view(np.uint32), where=w.exec)
+        return write32
     if bits == 32:
         return lambda w, x: store(w, getattr(w, file)[:, i], bits_of(x))
     high = op.half == "h" or high16 == "high"
