@@ -1,6 +1,7 @@
 """Runs any AMDGPU code object in the emulator (platform/emu).
 
-    rocke run k.hsaco --kernel gemm_f16_gfx942 --grid 2,2 --block 256 in:a.npy in:b.npy out:c.npy:float16:128,128 i32:128 i32:128 i32:64
+    rocke run k.hsaco --kernel gemm_f16_gfx942 --grid 2,2 --block 256 \\
+        in:a.npy in:b.npy out:c.npy:float16:128,128 i32:128 i32:128 i32:64
     rocke run k.hsaco --grid 4 --block 64 inout:x.npy f32:0.5 null --workgroups "0;3"
 
 Each ARG is, in the order of the kernel's explicit arguments (its metadata):
@@ -34,8 +35,15 @@ from lower.flavors import FLAVORS
 HELP = "run a code object in the emulator (ours or another compiler's) and report what it executed"
 
 # ARG kind -> (metadata value kind, bytes or None for any)
-_KINDS = {"in": ("global_buffer", 8), "out": ("global_buffer", 8), "inout": ("global_buffer", 8), "null": ("global_buffer", 8),
-          "i32": ("by_value", 4), "i64": ("by_value", 8), "f32": ("by_value", 4)}
+_KINDS = {
+    "in": ("global_buffer", 8),
+    "out": ("global_buffer", 8),
+    "inout": ("global_buffer", 8),
+    "null": ("global_buffer", 8),
+    "i32": ("by_value", 4),
+    "i64": ("by_value", 8),
+    "f32": ("by_value", 4),
+}
 
 
 def add_arguments(parser):
@@ -45,8 +53,15 @@ def add_arguments(parser):
     parser.add_argument("--block", required=True, help="threads per workgroup, X[,Y,Z]")
     parser.add_argument("--lds", type=int, default=0, help="dynamic LDS bytes")
     parser.add_argument("--workgroups", help='run only these workgroups: "X,Y,Z;X,Y,Z"')
-    parser.add_argument("--flavor", choices=sorted(FLAVORS), help="whose llvm-objdump decodes it (default: the default toolchain's)")
-    parser.add_argument("args", nargs="*", metavar="ARG", help="in:PATH.npy, out:PATH.npy:DTYPE:SHAPE, inout:PATH.npy, i32:N, i64:N, f32:X or null")
+    parser.add_argument(
+        "--flavor", choices=sorted(FLAVORS), help="whose llvm-objdump decodes it (default: the default toolchain's)"
+    )
+    parser.add_argument(
+        "args",
+        nargs="*",
+        metavar="ARG",
+        help="in:PATH.npy, out:PATH.npy:DTYPE:SHAPE, inout:PATH.npy, i32:N, i64:N, f32:X or null",
+    )
 
 
 def _fail(message):
@@ -80,7 +95,10 @@ def _parse_arg(i, text, meta):
         raise Refused(f"argument {i} ({text!r}): expected in:, out:, inout:, i32:, i64:, f32: or null")
     value_kind, size = _KINDS[kind]
     if meta.kind != value_kind or meta.size != size:
-        raise Refused(f"argument {i} ({text!r}): the kernel's argument {meta.name} is {meta.kind} of {meta.size} bytes, not {value_kind} of {size}")
+        raise Refused(
+            f"argument {i} ({text!r}): the kernel's argument {meta.name} is {meta.kind} of {meta.size} bytes, not "
+            f"{value_kind} of {size}"
+        )
     try:
         if kind == "null":
             return None, None
@@ -141,13 +159,20 @@ def _run(args):
 
 def report(kernel, arch, result):
     """What the run executed, as text."""
-    lines = [f"{kernel.name} ({arch}, wave{kernel.wave_size}): {len(result.workgroups)} workgroups, {result.waves} waves, {result.seconds:.3f} s"]
-    lines.append(f"  {result.instructions} instructions executed, {result.instructions / max(result.waves, 1):.1f} per wave")
+    lines = [
+        f"{kernel.name} ({arch}, wave{kernel.wave_size}): {len(result.workgroups)} workgroups, {result.waves} waves, "
+        f"{result.seconds:.3f} s"
+    ]
+    lines.append(
+        f"  {result.instructions} instructions executed, {result.instructions / max(result.waves, 1):.1f} per wave"
+    )
     for name, count in sorted(result.classes.items(), key=lambda kv: -kv[1]):
         if count:
             lines.append(f"  {name:<8} {count:>10}  {count / max(result.waves, 1):>10.1f} per wave")
     waited = sum(n for n, _ in result.waits.values())
-    lines.append(f"  waits    {waited} executed, {sum(t for _, t in result.waits.values())} memory operations retired by them")
+    lines.append(
+        f"  waits    {waited} executed, {sum(t for _, t in result.waits.values())} memory operations retired by them"
+    )
     if result.lds_out_of_range:
         lines.append(f"  LDS accesses outside the allocation (read 0, write dropped): {result.lds_out_of_range} lanes")
     return "\n".join(lines)

@@ -42,7 +42,9 @@ def test_runs_our_gemm_tile_and_matches_numpy(files):
     status, out, err = _rocke(["run", str(d / "gfx942.hsaco"), "--grid", "1,1", "--block", "256", *_args(d)])
     assert status == 0, err
     c = np.load(d / "c.npy")
-    np.testing.assert_allclose(c.astype(np.float64), a.astype(np.float64) @ b.astype(np.float64), rtol=2.0**-10, atol=1e-3)
+    np.testing.assert_allclose(
+        c.astype(np.float64), a.astype(np.float64) @ b.astype(np.float64), rtol=2.0**-10, atol=1e-3
+    )
     assert re.search(r"^gemm_gemm_f16_128x128x32_gfx942 \(gfx942, wave64\): 1 workgroups, 4 waves, ", out, re.M)
     assert re.search(r"^  matrix +256 +64\.0 per wave$", out, re.M)  # 2 k steps x 32 MFMAs per wave
 
@@ -56,13 +58,25 @@ def _error(argv):
 def test_bad_input_is_one_line(files, tmp_path):
     d, _, _ = files
     k = str(d / "gfx942.hsaco")
-    assert re.match(r"rocke run: kernel gemm_gemm_f16_128x128x32_gfx942 takes 6 arguments \(arg\.a \(global_buffer, 8 B\)", _error(["run", k, "--grid", "1", "--block", "256", *_args(d)[:5]]))
+    assert re.match(
+        r"rocke run: kernel gemm_gemm_f16_128x128x32_gfx942 takes 6 arguments \(arg\.a \(global_buffer, 8 B\)",
+        _error(["run", k, "--grid", "1", "--block", "256", *_args(d)[:5]]),
+    )
     assert _error(["run", k, "--grid", "1", "--block", "256", *_args(d, "f32:1")]) == (
-        "rocke run: argument 2 ('f32:1'): the kernel's argument arg.c is global_buffer of 8 bytes, not by_value of 4")
+        "rocke run: argument 2 ('f32:1'): the kernel's argument arg.c is global_buffer of 8 bytes, not by_value of 4"
+    )
     assert _error(["run", k, "--kernel", "nope", "--grid", "1", "--block", "256"]) == (
-        "rocke run: LoadError: unknown kernel 'nope': the code object has gemm_gemm_f16_128x128x32_gfx942")
-    assert _error(["run", str(d / "a.npy"), "--grid", "1", "--block", "256"]).startswith("rocke run: LoadError: expected an AMDGPU code object")
+        "rocke run: LoadError: unknown kernel 'nope': the code object has gemm_gemm_f16_128x128x32_gfx942"
+    )
+    assert _error(["run", str(d / "a.npy"), "--grid", "1", "--block", "256"]).startswith(
+        "rocke run: LoadError: expected an AMDGPU code object"
+    )
     assert _error(["run", str(d / "gfx1250.hsaco"), "--grid", "1", "--block", "256", *_args(d)]) == (
-        "rocke run: ArchNotEmulated: arch gfx1250 is not emulated: the emulator runs gfx942, gfx950, gfx1201")
+        "rocke run: ArchNotEmulated: arch gfx1250 is not emulated: the emulator runs gfx942, gfx950, gfx1201"
+    )
     fault = _error(["run", k, "--grid", "1", "--block", "256", *_args(d, "out:{d}/c.npy:float16:16,16")])
-    assert re.fullmatch(r"rocke run: MemoryFault: global_store_\w+ at 0x[0-9a-f]+ in gemm_gemm_f16_128x128x32_gfx942: lane \d+ accesses \d+ bytes at 0x[0-9a-f]+, outside every buffer", fault)
+    assert re.fullmatch(
+        r"rocke run: MemoryFault: global_store_\w+ at 0x[0-9a-f]+ in gemm_gemm_f16_128x128x32_gfx942: lane \d+ "
+        r"accesses \d+ bytes at 0x[0-9a-f]+, outside every buffer",
+        fault,
+    )

@@ -21,16 +21,36 @@ M, N, K = 208, 144, 112  # Triton compiled M, N, K and the row strides as multip
 
 @pytest.mark.parametrize("arch, wave", [("gfx942", 64), ("gfx950", 64), ("gfx1201", 32)])
 def test_triton_gemm_runs_and_matches_numpy(arch, wave, tmp_path):
-    kernel = triton.compile(triton_compile._source(), target=GPUTarget("hip", arch, wave), options={"num_warps": 4, "num_stages": 2})
+    kernel = triton.compile(
+        triton_compile._source(), target=GPUTarget("hip", arch, wave), options={"num_warps": 4, "num_stages": 2}
+    )
     (tmp_path / "k.hsaco").write_bytes(kernel.asm["hsaco"])
     rng = np.random.default_rng(5)
     a, b = rng.standard_normal((M, K)).astype(np.float16), rng.standard_normal((K, N)).astype(np.float16)
     np.save(tmp_path / "a.npy", a)
     np.save(tmp_path / "b.npy", b)
     grid = -(-M // 128) * -(-N // 128)
-    argv = ["run", str(tmp_path / "k.hsaco"), "--grid", str(grid), "--block", str(4 * wave), "--lds", str(kernel.metadata.shared),
-            f"in:{tmp_path}/a.npy", f"in:{tmp_path}/b.npy", f"out:{tmp_path}/c.npy:float16:{M},{N}",
-            f"i32:{M}", f"i32:{N}", f"i32:{K}", f"i32:{K}", f"i32:{N}", f"i32:{N}", "null", "null"]
+    argv = [
+        "run",
+        str(tmp_path / "k.hsaco"),
+        "--grid",
+        str(grid),
+        "--block",
+        str(4 * wave),
+        "--lds",
+        str(kernel.metadata.shared),
+        f"in:{tmp_path}/a.npy",
+        f"in:{tmp_path}/b.npy",
+        f"out:{tmp_path}/c.npy:float16:{M},{N}",
+        f"i32:{M}",
+        f"i32:{N}",
+        f"i32:{K}",
+        f"i32:{K}",
+        f"i32:{N}",
+        f"i32:{N}",
+        "null",
+        "null",
+    ]
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         assert rocke.main(argv) == 0, err.getvalue()

@@ -31,14 +31,26 @@ GOALS = {"valu": "at least 20 M lane-instructions/s", "gemm": "under 5 s"}
 # One loop body of each kind, repeated to a straight line of REPEAT copies.
 BODIES = {
     "valu": [
-        "v_add_u32_e32 v1, v0, v1", "v_mul_lo_u32 v2, v1, v0", "v_fma_f32 v3, v1, v2, v3", "v_and_b32_e32 v4, 0xff, v2",
-        "v_lshlrev_b32_e32 v5, 2, v4", "v_cndmask_b32_e64 v6, v5, v4, s[0:1]", "v_add_f32_e32 v7, v3, v7", "v_xor_b32_e32 v8, v7, v6",
+        "v_add_u32_e32 v1, v0, v1",
+        "v_mul_lo_u32 v2, v1, v0",
+        "v_fma_f32 v3, v1, v2, v3",
+        "v_and_b32_e32 v4, 0xff, v2",
+        "v_lshlrev_b32_e32 v5, 2, v4",
+        "v_cndmask_b32_e64 v6, v5, v4, s[0:1]",
+        "v_add_f32_e32 v7, v3, v7",
+        "v_xor_b32_e32 v8, v7, v6",
     ],
     "lds": [
-        "ds_write_b32 v10, v1", "ds_read_b128 v[12:15], v11", "ds_write_b64 v10, v[2:3] offset:256", "ds_read_b32 v16, v10 offset:512",
+        "ds_write_b32 v10, v1",
+        "ds_read_b128 v[12:15], v11",
+        "ds_write_b64 v10, v[2:3] offset:256",
+        "ds_read_b32 v16, v10 offset:512",
         "s_waitcnt lgkmcnt(0)",
     ],
-    "mfma": ["v_mfma_f32_16x16x16_f16 v[20:23], v[24:25], v[26:27], v[20:23]", "v_mfma_f32_32x32x8_f16 v[32:47], v[24:25], v[26:27], v[32:47]"],
+    "mfma": [
+        "v_mfma_f32_16x16x16_f16 v[20:23], v[24:25], v[26:27], v[20:23]",
+        "v_mfma_f32_32x32x8_f16 v[32:47], v[24:25], v[26:27], v[32:47]",
+    ],
 }
 REPEAT = 200
 
@@ -76,7 +88,9 @@ def _gemm_workgroup(repeat):
         result = emu.launch(program, grid=grid(m, n), block=kernel.attrs["workgroup_size"], args=[a, b, c, m, n, k])
         best = result if best is None or result.seconds < best.seconds else best
     want = a.astype(np.float64) @ b.astype(np.float64)
-    np.testing.assert_allclose(c.astype(np.float64), want, rtol=2.0**-9, atol=0.1)  # checked, so the figure is a working run
+    np.testing.assert_allclose(
+        c.astype(np.float64), want, rtol=2.0**-9, atol=0.1
+    )  # checked, so the figure is a working run
     return best, tc.flavor
 
 
@@ -90,19 +104,29 @@ def main(argv=None):
         rate = _lane_instructions_per_second(kind, args.repeat)
         rows.append((f"wave64 {kind.upper()}", f"{rate / 1e6:.2f} M lane-instructions/s", GOALS.get(kind, "")))
     result, flavor = _gemm_workgroup(args.repeat)
-    rows.append((f"gemm 128x128x32 tile, K=4096, one workgroup (gfx942, f16, {flavor})",
-                 f"{result.seconds:.2f} s ({result.instructions} instructions in {result.waves} waves, "
-                 f"{result.lane_instructions / result.seconds / 1e6:.2f} M lane-instructions/s)", GOALS["gemm"]))
+    rows.append(
+        (
+            f"gemm 128x128x32 tile, K=4096, one workgroup (gfx942, f16, {flavor})",
+            f"{result.seconds:.2f} s ({result.instructions} instructions in {result.waves} waves, "
+            f"{result.lane_instructions / result.seconds / 1e6:.2f} M lane-instructions/s)",
+            GOALS["gemm"],
+        )
+    )
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
-    table = "\n".join("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in [rows[0], tuple("-" * w for w in widths), *rows[1:]])
+    table = "\n".join(
+        "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"
+        for r in [rows[0], tuple("-" * w for w in widths), *rows[1:]]
+    )
     print(table)
     if args.write:
         base = os.environ.get("BUILD_WORKING_DIRECTORY", os.getcwd())
         command = "./bazel run -c opt //platform/emu:bench -- " + " ".join(argv if argv is not None else sys.argv[1:])
         load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-        header = (f"# platform/emu speed\n\nWritten by `{command.strip()}` on {datetime.date.today().isoformat()} "
-                  f"({os.cpu_count()} cores, load average {load} when it ended, other work sharing them; "
-                  f"each figure is the best of {args.repeat} runs).\n\n")
+        header = (
+            f"# platform/emu speed\n\nWritten by `{command.strip()}` on {datetime.date.today().isoformat()} "
+            f"({os.cpu_count()} cores, load average {load} when it ended, other work sharing them; "
+            f"each figure is the best of {args.repeat} runs).\n\n"
+        )
         write_atomic(os.path.join(base, args.write), (header + table + "\n").encode())
     return 0
 

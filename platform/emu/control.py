@@ -24,8 +24,12 @@ from emu.table import BLOCK, END, register
 _GFX9_WAITCNT = {"vmcnt": "vm", "lgkmcnt": "lgkm", "expcnt": "exp"}
 # gfx12 s_wait_X -> the counters its immediate bounds
 _GFX12_WAITS = {
-    "s_wait_loadcnt": ("load",), "s_wait_storecnt": ("store",), "s_wait_dscnt": ("ds",),
-    "s_wait_kmcnt": ("km",), "s_wait_samplecnt": ("sample",), "s_wait_bvhcnt": ("bvh",),
+    "s_wait_loadcnt": ("load",),
+    "s_wait_storecnt": ("store",),
+    "s_wait_dscnt": ("ds",),
+    "s_wait_kmcnt": ("km",),
+    "s_wait_samplecnt": ("sample",),
+    "s_wait_bvhcnt": ("bvh",),
     "s_wait_expcnt": ("exp",),
 }
 # The packed gfx12 forms: (counter, shift, width) of the immediate.
@@ -57,6 +61,7 @@ def _wait_step(limits, address):
         for counter, limit in limits:
             landed += retire(w, counter, limit)
         w.waits.append((address, landed))
+
     return step
 
 
@@ -85,6 +90,7 @@ def bind_gfx12_wait(counters):
     def binder(inst, ctx):
         value = int(inst.operands[0], 0)
         return _wait_step([(c, value) for c in counters], inst.address)
+
     return binder
 
 
@@ -92,10 +98,12 @@ def bind_gfx12_packed(fields):
     def binder(inst, ctx):
         value = int(inst.operands[0], 0)
         return _wait_step([(c, (value >> s) & ((1 << n) - 1)) for c, s, n in fields], inst.address)
+
     return binder
 
 
 # -- branches -------------------------------------------------------------------------------
+
 
 def _branch(condition):
     def binder(inst, ctx):
@@ -103,6 +111,7 @@ def _branch(condition):
         if condition is None:
             return lambda w: target
         return lambda w: target if condition(w) else None
+
     return binder
 
 
@@ -119,6 +128,7 @@ BRANCHES = {
 
 # -- barriers and the end -------------------------------------------------------------------
 
+
 def _signal(w):
     w.barriers += 1
 
@@ -129,6 +139,7 @@ def _may_pass(w):
 
 def bind_barrier(inst, ctx):
     """gfx9 s_barrier: signal once, then wait (the step runs again while blocked)."""
+
     def step(w):
         if not w.waiting:
             _signal(w)
@@ -137,6 +148,7 @@ def bind_barrier(inst, ctx):
             return BLOCK
         w.waiting = False
         return None
+
     return step
 
 
@@ -144,6 +156,7 @@ def bind_barrier_signal(inst, ctx):
     ops = [O.parse(t) for t in inst.operands]
     if ops and not (ops[0].kind == "const" and ops[0].value == -1):
         from emu.valu import BindError
+
         raise BindError(f"named barrier {inst.operands[0]}: only the workgroup barrier (-1) is emulated")
     return lambda w: _signal(w)
 
@@ -159,13 +172,18 @@ def bind_endpgm(inst, ctx):
         w.pending = []
         w.done = True
         return END
+
     return step
 
 
 def bind_code_end(inst, ctx):
     """s_code_end pads the code after the last s_endpgm: reaching one is an error."""
+
     def step(w):
-        raise ExecutionError(f"{ctx.kernel}: a wave reached s_code_end at 0x{inst.address:x}, the padding after the kernel's end")
+        raise ExecutionError(
+            f"{ctx.kernel}: a wave reached s_code_end at 0x{inst.address:x}, the padding after the kernel's end"
+        )
+
     return step
 
 
@@ -175,11 +193,34 @@ def _nothing(inst, ctx):
 
 # Scheduling hints, cache controls, messages: nothing the emulator models changes.
 NO_OPS = (
-    "s_nop", "s_sleep", "s_setprio", "s_delay_alu", "s_wait_alu", "s_clause", "s_sendmsg", "s_sendmsghalt",
-    "s_inst_prefetch", "s_set_inst_prefetch_distance", "s_dcache_inv", "s_dcache_wb", "s_icache_inv",
-    "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_inv", "buffer_wbl2", "buffer_gl0_inv", "buffer_gl1_inv",
-    "global_inv", "global_wb", "global_wbinv", "s_ttracedata", "s_wait_idle", "s_waitcnt_depctr",
-    "s_wait_event", "s_prefetch_inst", "s_prefetch_data",
+    "s_nop",
+    "s_sleep",
+    "s_setprio",
+    "s_delay_alu",
+    "s_wait_alu",
+    "s_clause",
+    "s_sendmsg",
+    "s_sendmsghalt",
+    "s_inst_prefetch",
+    "s_set_inst_prefetch_distance",
+    "s_dcache_inv",
+    "s_dcache_wb",
+    "s_icache_inv",
+    "buffer_wbinvl1",
+    "buffer_wbinvl1_vol",
+    "buffer_inv",
+    "buffer_wbl2",
+    "buffer_gl0_inv",
+    "buffer_gl1_inv",
+    "global_inv",
+    "global_wb",
+    "global_wbinv",
+    "s_ttracedata",
+    "s_wait_idle",
+    "s_waitcnt_depctr",
+    "s_wait_event",
+    "s_prefetch_inst",
+    "s_prefetch_data",
 )
 
 

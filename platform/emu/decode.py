@@ -24,10 +24,32 @@ from emu.errors import DecodeError
 _FUNCTION = re.compile(r"^([0-9a-fA-F]+) <([^>]+)>:$")
 _LINE = re.compile(r"^\s+(\S+)\s*(.*?)\s*//\s*([0-9a-fA-F]+):\s*((?:[0-9A-Fa-f]{8}\s*)+)(?:<[^>]*>)?\s*$")
 # Words after an operand that are flags of the instruction, not operands.
-_FLAGS = frozenset({
-    "offen", "idxen", "lds", "glc", "slc", "dlc", "nt", "sc0", "sc1", "clamp", "gds", "tfe", "lwe", "addr64",
-    "matrix_a_reuse", "matrix_b_reuse", "bound_ctrl:0", "fi", "unorm", "r128", "a16", "d16",
-})
+_FLAGS = frozenset(
+    {
+        "offen",
+        "idxen",
+        "lds",
+        "glc",
+        "slc",
+        "dlc",
+        "nt",
+        "sc0",
+        "sc1",
+        "clamp",
+        "gds",
+        "tfe",
+        "lwe",
+        "addr64",
+        "matrix_a_reuse",
+        "matrix_b_reuse",
+        "bound_ctrl:0",
+        "fi",
+        "unorm",
+        "r128",
+        "a16",
+        "d16",
+    }
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,9 +112,13 @@ def parse(text, kernel):
             continue
         match = _LINE.match(line)
         if not match:
-            raise DecodeError(f"objdump line {number}: expected 'MNEMONIC OPERANDS // ADDRESS: WORDS', got {line.strip()!r}")
+            raise DecodeError(
+                f"objdump line {number}: expected 'MNEMONIC OPERANDS // ADDRESS: WORDS', got {line.strip()!r}"
+            )
         mnemonic, rest, address, words = match.groups()
         out.append(_instruction(mnemonic, rest, int(address, 16), words.split(), line.strip()))
     if not out:
-        raise DecodeError(f"expected the function {kernel!r} in the disassembly, got none (was it disassembled with -d?)")
+        raise DecodeError(
+            f"expected the function {kernel!r} in the disassembly, got none (was it disassembled with -d?)"
+        )
     return out

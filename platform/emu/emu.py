@@ -15,8 +15,22 @@ from emu.program import EMULATED, Program, check_arch
 from toolchains.llvm import codeobject
 
 __all__ = [
-    "ArchNotEmulated", "CodeObject", "EMULATED", "EmuError", "ExecutionError", "LaunchError", "LoadError",
-    "MemoryFault", "Program", "Result", "Scalar", "Unimplemented", "launch", "patch", "program", "workgroup_order",
+    "ArchNotEmulated",
+    "CodeObject",
+    "EMULATED",
+    "EmuError",
+    "ExecutionError",
+    "LaunchError",
+    "LoadError",
+    "MemoryFault",
+    "Program",
+    "Result",
+    "Scalar",
+    "Unimplemented",
+    "launch",
+    "patch",
+    "program",
+    "workgroup_order",
 ]
 
 # s_nop 0, in the SOPP encoding of gfx9 and gfx12 alike.

@@ -28,14 +28,30 @@ from emu.table import register
 from emu.valu import BindError
 
 READS = {
-    "b32": (4, "dw"), "b64": (8, "dw"), "b96": (12, "dw"), "b128": (16, "dw"),
-    "u8": (1, "u"), "i8": (1, "s"), "u16": (2, "u"), "i16": (2, "s"),
-    "u16_d16": (2, "lo"), "u16_d16_hi": (2, "hi"), "u8_d16": (1, "lo_u"), "u8_d16_hi": (1, "hi_u"),
-    "i8_d16": (1, "lo_s"), "i8_d16_hi": (1, "hi_s"),
+    "b32": (4, "dw"),
+    "b64": (8, "dw"),
+    "b96": (12, "dw"),
+    "b128": (16, "dw"),
+    "u8": (1, "u"),
+    "i8": (1, "s"),
+    "u16": (2, "u"),
+    "i16": (2, "s"),
+    "u16_d16": (2, "lo"),
+    "u16_d16_hi": (2, "hi"),
+    "u8_d16": (1, "lo_u"),
+    "u8_d16_hi": (1, "hi_u"),
+    "i8_d16": (1, "lo_s"),
+    "i8_d16_hi": (1, "hi_s"),
 }
 WRITES = {
-    "b8": (1, "lo"), "b16": (2, "lo"), "b32": (4, "dw"), "b64": (8, "dw"), "b96": (12, "dw"), "b128": (16, "dw"),
-    "b8_d16_hi": (1, "hi"), "b16_d16_hi": (2, "hi"),
+    "b8": (1, "lo"),
+    "b16": (2, "lo"),
+    "b32": (4, "dw"),
+    "b64": (8, "dw"),
+    "b96": (12, "dw"),
+    "b128": (16, "dw"),
+    "b8_d16_hi": (1, "hi"),
+    "b16_d16_hi": (2, "hi"),
 }
 
 
@@ -90,6 +106,7 @@ def _scatter(w, addrs, data, mask, counter, at):
 
     def retire():
         lds[where] = values
+
     entry = access.in_flight(w, counter, retire, at)
     w.lds_writes.append(entry)
 
@@ -108,7 +125,9 @@ def bind_read(size, form):
             _order(w)
             mask = w.exec
             access.load(w, counter, write, _gather(w, address(w), size, mask), mask, at)
+
         return step
+
     return binder
 
 
@@ -125,7 +144,9 @@ def bind_write(size, form):
         def step(w):
             _order(w)
             _scatter(w, address(w), read(w), w.exec, counter, at)
+
         return step
+
     return binder
 
 
@@ -144,7 +165,9 @@ def bind_read2(size, stride64):
             mask = w.exec
             data = np.concatenate([_gather(w, a(w), size, mask) for a in addrs], axis=1)
             access.load(w, counter, write, data, mask, at)
+
         return step
+
     return binder
 
 
@@ -163,7 +186,9 @@ def bind_write2(size, stride64):
             mask = w.exec
             for a, r in zip(addrs, reads):
                 _scatter(w, a(w), r(w), mask, counter, at)
+
         return step
+
     return binder
 
 
@@ -188,10 +213,14 @@ def bind_read_tr_b16(inst, ctx):
         groups = mask.reshape(-1, _GROUP)
         if (groups.any(axis=1) & ~groups.all(axis=1)).any():
             g = int(np.flatnonzero(groups.any(axis=1) & ~groups.all(axis=1))[0])
-            raise ExecutionError(f"ds_read_b64_tr_b16 at 0x{at:x}: lanes {g * _GROUP}..{g * _GROUP + 15} partly active; they exchange data")
+            raise ExecutionError(
+                f"ds_read_b64_tr_b16 at 0x{at:x}: lanes {g * _GROUP}..{g * _GROUP + 15} partly active; they exchange "
+                "data"
+            )
         raw = _gather(w, address(w), 8, mask).view(np.uint16)
         data = np.ascontiguousarray(raw[src, elem]).view(np.uint8)
         access.load(w, counter, write, data, mask, at)
+
     return step
 
 

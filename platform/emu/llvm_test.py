@@ -82,5 +82,7 @@ def test_scratch(arch):
 
 def test_an_arch_not_emulated_is_refused_by_name():
     built = TC.build(_ir("scratch.ll"), "gfx90a", "scratch")
-    with pytest.raises(emu.ArchNotEmulated, match=r"^arch gfx90a is not emulated: the emulator runs gfx942, gfx950, gfx1201$"):
+    with pytest.raises(
+        emu.ArchNotEmulated, match=r"^arch gfx90a is not emulated: the emulator runs gfx942, gfx950, gfx1201$"
+    ):
         emu.program(built.code_object, "scratch", TC)

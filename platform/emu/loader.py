@@ -95,7 +95,9 @@ class CodeObject:
             meta = codeobject.metadata(self.data)
             self.symbols = codeobject.symbols(self.data)
         except (LlvmError, IndexError, struct.error) as e:
-            raise LoadError(f"expected an AMDGPU code object (ELF64 with an AMDGPU metadata note), got {len(self.data)} bytes: {e}") from None
+            raise LoadError(
+                f"expected an AMDGPU code object (ELF64 with an AMDGPU metadata note), got {len(self.data)} bytes: {e}"
+            ) from None
         target = meta.get("amdhsa.target")
         if not isinstance(target, str):
             raise LoadError(f"expected the metadata's amdhsa.target to name the arch, got {target!r}")
@@ -112,7 +114,10 @@ class CodeObject:
         """The kernel `name`; with no name, the only kernel there is."""
         if name is None:
             if len(self.kernels) != 1:
-                raise LoadError(f"expected a kernel name: the code object has {len(self.kernels)} ({', '.join(sorted(self.kernels))})")
+                raise LoadError(
+                    f"expected a kernel name: the code object has {len(self.kernels)} "
+                    f"({', '.join(sorted(self.kernels))})"
+                )
             (name,) = self.kernels
         if name not in self.kernels:
             raise LoadError(f"unknown kernel {name!r}: the code object has {', '.join(sorted(self.kernels))}")

@@ -24,7 +24,7 @@ import numpy as np
 from emu import state
 from emu.errors import ExecutionError, LaunchError
 from emu.memory import APERTURES, DISPATCH_PACKET, DISPATCH_PACKET_BYTES, Memory
-from emu.table import BLOCK, END
+from emu.table import BLOCK
 
 # Instructions one wave may execute before the launch is called runaway.
 STEP_BUDGET = 50_000_000
@@ -62,21 +62,35 @@ class Workgroup:
 
 # -- hidden arguments, as HIP fills them (code object v5) --------------------------------------
 
+
 def _hidden(kind, grid, block, dynamic_lds, queue):
     blocks = grid
     items = [g * b for g, b in zip(grid, block)]
     values = {
-        "hidden_block_count_x": blocks[0], "hidden_block_count_y": blocks[1], "hidden_block_count_z": blocks[2],
-        "hidden_group_size_x": block[0], "hidden_group_size_y": block[1], "hidden_group_size_z": block[2],
-        "hidden_remainder_x": items[0] % block[0], "hidden_remainder_y": items[1] % block[1], "hidden_remainder_z": items[2] % block[2],
-        "hidden_global_offset_x": 0, "hidden_global_offset_y": 0, "hidden_global_offset_z": 0,
+        "hidden_block_count_x": blocks[0],
+        "hidden_block_count_y": blocks[1],
+        "hidden_block_count_z": blocks[2],
+        "hidden_group_size_x": block[0],
+        "hidden_group_size_y": block[1],
+        "hidden_group_size_z": block[2],
+        "hidden_remainder_x": items[0] % block[0],
+        "hidden_remainder_y": items[1] % block[1],
+        "hidden_remainder_z": items[2] % block[2],
+        "hidden_global_offset_x": 0,
+        "hidden_global_offset_y": 0,
+        "hidden_global_offset_z": 0,
         "hidden_grid_dims": 1 + (grid[1] * block[1] > 1 or grid[2] * block[2] > 1) + (grid[2] * block[2] > 1),
         "hidden_dynamic_lds_size": dynamic_lds,
         "hidden_private_base": APERTURES["private_base"] >> 32,
         "hidden_shared_base": APERTURES["shared_base"] >> 32,
         "hidden_queue_ptr": queue,
-        "hidden_none": 0, "hidden_hostcall_buffer": 0, "hidden_printf_buffer": 0, "hidden_default_queue": 0,
-        "hidden_completion_action": 0, "hidden_multigrid_sync_arg": 0, "hidden_heap_v1": 0,
+        "hidden_none": 0,
+        "hidden_hostcall_buffer": 0,
+        "hidden_printf_buffer": 0,
+        "hidden_default_queue": 0,
+        "hidden_completion_action": 0,
+        "hidden_multigrid_sync_arg": 0,
+        "hidden_heap_v1": 0,
     }
     if kind not in values:
         raise LaunchError(f"hidden argument {kind}: not one the emulator fills ({', '.join(sorted(values))})")
@@ -89,12 +103,16 @@ def _encode(arg, value, memory, arrays):
         if value is None:
             return struct.pack("<Q", 0)
         if not isinstance(value, np.ndarray):
-            raise LaunchError(f"argument {arg.name}: expected a numpy array or None for a global buffer, got {type(value).__name__}")
+            raise LaunchError(
+                f"argument {arg.name}: expected a numpy array or None for a global buffer, got {type(value).__name__}"
+            )
         address = memory.place(value, arg.name)
         arrays.append((value, address))
         return struct.pack("<Q", address)
     if arg.kind != "by_value":
-        raise LaunchError(f"argument {arg.name}: value kind {arg.kind} is not one the emulator passes (global_buffer, by_value)")
+        raise LaunchError(
+            f"argument {arg.name}: value kind {arg.kind} is not one the emulator passes (global_buffer, by_value)"
+        )
     if isinstance(value, Scalar):
         raw = np.array([value.value], value.dtype).tobytes()
     elif isinstance(value, (bool, np.bool_)) or value is None:
@@ -107,7 +125,9 @@ def _encode(arg, value, memory, arrays):
     elif isinstance(value, (float, np.floating)) and arg.size in (4, 8):
         raw = struct.pack("<f" if arg.size == 4 else "<d", float(value))
     else:
-        raise LaunchError(f"argument {arg.name}: expected a number for a {arg.size}-byte value, got {type(value).__name__}")
+        raise LaunchError(
+            f"argument {arg.name}: expected a number for a {arg.size}-byte value, got {type(value).__name__}"
+        )
     if len(raw) != arg.size:
         raise LaunchError(f"argument {arg.name}: {len(raw)} bytes given for its {arg.size}")
     return raw
@@ -134,12 +154,19 @@ def _dispatch_packet(kernel, grid, block, dynamic_lds, kernarg, kd_address):
     packet = bytearray(DISPATCH_PACKET_BYTES)
     dims = 1 + (grid[1] * block[1] > 1 or grid[2] * block[2] > 1) + (grid[2] * block[2] > 1)
     fields = {
-        "header": 2, "setup": dims,  # HSA_PACKET_TYPE_KERNEL_DISPATCH
-        "workgroup_size_x": block[0], "workgroup_size_y": block[1], "workgroup_size_z": block[2],
-        "grid_size_x": grid[0] * block[0], "grid_size_y": grid[1] * block[1], "grid_size_z": grid[2] * block[2],
+        "header": 2,
+        "setup": dims,  # HSA_PACKET_TYPE_KERNEL_DISPATCH
+        "workgroup_size_x": block[0],
+        "workgroup_size_y": block[1],
+        "workgroup_size_z": block[2],
+        "grid_size_x": grid[0] * block[0],
+        "grid_size_y": grid[1] * block[1],
+        "grid_size_z": grid[2] * block[2],
         "private_segment_size": kernel.private_segment_size,
         "group_segment_size": kernel.group_segment_size + dynamic_lds,
-        "kernel_object": kd_address, "kernarg_address": kernarg, "completion_signal": 0,
+        "kernel_object": kd_address,
+        "kernarg_address": kernarg,
+        "completion_signal": 0,
     }
     for name, value in fields.items():
         offset, fmt = DISPATCH_PACKET[name]
@@ -148,6 +175,7 @@ def _dispatch_packet(kernel, grid, block, dynamic_lds, kernarg, kd_address):
 
 
 # -- initial wave state --------------------------------------------------------------------
+
 
 def _user_sgprs(kernel, addresses, kernarg_bytes):
     values = []
@@ -192,6 +220,7 @@ def new_wave(program, index, wg, block, user, lanes):
 
 # -- running ---------------------------------------------------------------------------
 
+
 def _run_wave(program, w, counts):
     """Run `w` until it ends or blocks; True if it changed anything."""
     steps = program.steps
@@ -213,10 +242,15 @@ def _run_wave(program, w, counts):
                 break
             n += 1
             if n > limit:
-                raise ExecutionError(f"kernel {program.kernel.name}: a wave executed {STEP_BUDGET} instructions without ending")
+                raise ExecutionError(
+                    f"kernel {program.kernel.name}: a wave executed {STEP_BUDGET} instructions without ending"
+                )
     except IndexError:
         if pc >= len(steps):
-            raise ExecutionError(f"kernel {program.kernel.name}: a wave ran past its last instruction (0x{program.instructions[-1].address:x})") from None
+            raise ExecutionError(
+                f"kernel {program.kernel.name}: a wave ran past its last instruction "
+                f"(0x{program.instructions[-1].address:x})"
+            ) from None
         raise
     w.pc = pc
     w.executed += n
@@ -235,7 +269,10 @@ def _run_waves(program, wg, counts):
             return
         if not any([_run_wave(program, w, counts) for w in live]):
             at = ", ".join(f"wave {w.index} at 0x{program.instructions[w.pc].address:x}" for w in live)
-            raise ExecutionError(f"kernel {program.kernel.name}: workgroup {wg.id} cannot go on: {at} wait at barriers no other wave reaches")
+            raise ExecutionError(
+                f"kernel {program.kernel.name}: workgroup {wg.id} cannot go on: {at} wait at barriers no other wave "
+                "reaches"
+            )
 
 
 def _triple(v, what):
@@ -298,5 +335,8 @@ def launch(program, *, grid, block, args, dynamic_lds=0, workgroups=None, kd_add
     classes = {}
     for c, n in zip(program.classes, counts):
         classes[c] = classes.get(c, 0) + n
-    lane_instructions = sum(n for c, n in zip(program.classes, counts) if c not in ("salu", "smem", "branch", "wait", "barrier")) * lanes
+    lane_instructions = (
+        sum(n for c, n in zip(program.classes, counts) if c not in ("salu", "smem", "branch", "wait", "barrier"))
+        * lanes
+    )
     return Result(counts, classes, waves, lane_instructions, seconds, waits, out_of_range, chosen)

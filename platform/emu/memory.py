@@ -62,7 +62,9 @@ class Memory:
         bad = np.flatnonzero(active & ~inside)
         if bad.size:
             lane = int(bad[0])
-            raise MemoryFault(f"{what}: lane {lane} accesses {nbytes} bytes at 0x{int(addrs[lane]):x}, outside every buffer")
+            raise MemoryFault(
+                f"{what}: lane {lane} accesses {nbytes} bytes at 0x{int(addrs[lane]):x}, outside every buffer"
+            )
         return idx, addrs
 
     def read(self, addrs, nbytes, active, what):
@@ -97,10 +99,18 @@ class Memory:
 
 # hsa_kernel_dispatch_packet_t: field -> (offset, struct format).
 DISPATCH_PACKET = {
-    "header": (0, "<H"), "setup": (2, "<H"),
-    "workgroup_size_x": (4, "<H"), "workgroup_size_y": (6, "<H"), "workgroup_size_z": (8, "<H"),
-    "grid_size_x": (12, "<I"), "grid_size_y": (16, "<I"), "grid_size_z": (20, "<I"),
-    "private_segment_size": (24, "<I"), "group_segment_size": (28, "<I"),
-    "kernel_object": (32, "<Q"), "kernarg_address": (40, "<Q"), "completion_signal": (56, "<Q"),
+    "header": (0, "<H"),
+    "setup": (2, "<H"),
+    "workgroup_size_x": (4, "<H"),
+    "workgroup_size_y": (6, "<H"),
+    "workgroup_size_z": (8, "<H"),
+    "grid_size_x": (12, "<I"),
+    "grid_size_y": (16, "<I"),
+    "grid_size_z": (20, "<I"),
+    "private_segment_size": (24, "<I"),
+    "group_segment_size": (28, "<I"),
+    "kernel_object": (32, "<Q"),
+    "kernarg_address": (40, "<Q"),
+    "completion_signal": (56, "<Q"),
 }
 DISPATCH_PACKET_BYTES = 64

@@ -16,12 +16,15 @@ def _rsrc(w, first, address, records, word3=GFX9_RAW):
 
 
 def test_buffer_range_check_per_dword():
-    wg = testing.workgroup("gfx942", [
-        "buffer_load_dwordx4 v[4:7], v0, s[4:7], 0 offen",
-        "buffer_load_ushort v8, v1, s[4:7], 0 offen",
-        "buffer_store_dword v2, v0, s[4:7], 0 offen offset:8",
-        "s_waitcnt vmcnt(0)",
-    ])
+    wg = testing.workgroup(
+        "gfx942",
+        [
+            "buffer_load_dwordx4 v[4:7], v0, s[4:7], 0 offen",
+            "buffer_load_ushort v8, v1, s[4:7], 0 offen",
+            "buffer_store_dword v2, v0, s[4:7], 0 offen offset:8",
+            "s_waitcnt vmcnt(0)",
+        ],
+    )
     w = wg.waves[0]
     base = wg.memory.place(np.arange(32, dtype=np.uint8))  # byte i holds i
     _rsrc(w, 4, base, 24)  # the buffer's last 8 bytes are out of range
@@ -39,16 +42,19 @@ def test_buffer_range_check_per_dword():
 
 
 def test_load_is_poison_until_waited():
-    wg = testing.workgroup("gfx942", [
-        "global_load_dword v2, v[0:1], off",
-        "global_load_dword v3, v[0:1], off offset:4",
-        "v_mov_b32_e32 v4, v2",  # too early: poison
-        "s_waitcnt vmcnt(1)",  # lands the first load only
-        "v_mov_b32_e32 v5, v2",
-        "v_mov_b32_e32 v6, v3",
-        "s_waitcnt vmcnt(0)",
-        "v_mov_b32_e32 v7, v3",
-    ])
+    wg = testing.workgroup(
+        "gfx942",
+        [
+            "global_load_dword v2, v[0:1], off",
+            "global_load_dword v3, v[0:1], off offset:4",
+            "v_mov_b32_e32 v4, v2",  # too early: poison
+            "s_waitcnt vmcnt(1)",  # lands the first load only
+            "v_mov_b32_e32 v5, v2",
+            "v_mov_b32_e32 v6, v3",
+            "s_waitcnt vmcnt(0)",
+            "v_mov_b32_e32 v7, v3",
+        ],
+    )
     w = wg.waves[0]
     base = wg.memory.place(np.array([11, 22], np.uint32))
     w.v[:, 0], w.v[:, 1] = base & 0xFFFFFFFF, base >> 32
@@ -58,7 +64,9 @@ def test_load_is_poison_until_waited():
 
 
 def test_scalar_load_waits_on_lgkmcnt():
-    wg = testing.workgroup("gfx942", ["s_load_dwordx2 s[2:3], s[0:1], 0x4", "s_mov_b32 s4, s2", "s_waitcnt lgkmcnt(0)", "s_mov_b32 s5, s3"])
+    wg = testing.workgroup(
+        "gfx942", ["s_load_dwordx2 s[2:3], s[0:1], 0x4", "s_mov_b32 s4, s2", "s_waitcnt lgkmcnt(0)", "s_mov_b32 s5, s3"]
+    )
     w = wg.waves[0]
     base = wg.memory.place(np.array([1, 2, 3], np.uint32))
     w.s[0], w.s[1] = base & 0xFFFFFFFF, base >> 32
@@ -67,17 +75,21 @@ def test_scalar_load_waits_on_lgkmcnt():
 
 
 def _lds_exchange(wait_before_barrier):
-    lines = [
-        "v_mov_b32_e32 v1, 0",
-        "s_cmp_eq_u32 s10, 0",
-        "s_cbranch_scc0 2",  # wave 1 skips the write
-        "v_mov_b32_e32 v2, 42",
-        "ds_write_b32 v1, v2",
-    ] + (["s_waitcnt lgkmcnt(0)"] if wait_before_barrier else ["s_nop 0"]) + [
-        "s_barrier",
-        "ds_read_b32 v3, v1",
-        "s_waitcnt lgkmcnt(0)",
-    ]
+    lines = (
+        [
+            "v_mov_b32_e32 v1, 0",
+            "s_cmp_eq_u32 s10, 0",
+            "s_cbranch_scc0 2",  # wave 1 skips the write
+            "v_mov_b32_e32 v2, 42",
+            "ds_write_b32 v1, v2",
+        ]
+        + (["s_waitcnt lgkmcnt(0)"] if wait_before_barrier else ["s_nop 0"])
+        + [
+            "s_barrier",
+            "ds_read_b32 v3, v1",
+            "s_waitcnt lgkmcnt(0)",
+        ]
+    )
     wg = testing.workgroup("gfx942", lines, waves=2)
     wg.waves[1].s[10] = 1
     testing.run(wg)
@@ -111,7 +123,9 @@ def test_barrier_order_between_waves():
 
 def test_an_ended_wave_does_not_hold_a_barrier():
     # Wave 1 skips the first barrier and ends: wave 0 passes both.
-    wg = testing.workgroup("gfx942", ["s_cmp_eq_u32 s10, 0", "s_cbranch_scc0 1", "s_barrier", "s_barrier", "s_mov_b32 s11, 1"], waves=2)
+    wg = testing.workgroup(
+        "gfx942", ["s_cmp_eq_u32 s10, 0", "s_cbranch_scc0 1", "s_barrier", "s_barrier", "s_mov_b32 s11, 1"], waves=2
+    )
     wg.waves[1].s[10] = 1
     testing.run(wg)
     assert [w.done for w in wg.waves] == [True, True] and wg.waves[0].s[11] == 1
@@ -137,12 +151,16 @@ def test_gfx12_split_barrier_blocks_until_all_signal():
 
 
 def test_lds_out_of_range_reads_zero_and_drops_writes():
-    wg = testing.workgroup("gfx942", [
-        "v_mov_b32_e32 v2, 7",
-        "ds_write_b32 v0, v2",
-        "ds_read_b32 v3, v0",
-        "s_waitcnt lgkmcnt(0)",
-    ], lds=256)
+    wg = testing.workgroup(
+        "gfx942",
+        [
+            "v_mov_b32_e32 v2, 7",
+            "ds_write_b32 v0, v2",
+            "ds_read_b32 v3, v0",
+            "s_waitcnt lgkmcnt(0)",
+        ],
+        lds=256,
+    )
     w = wg.waves[0]
     w.v[:, 0] = [0, 252, 254, 256] + [0] * 60
     w.set_exec(0b1111)
@@ -152,23 +170,27 @@ def test_lds_out_of_range_reads_zero_and_drops_writes():
 
 
 def test_direct_to_lds_load_is_poison_until_waited():
-    wg = testing.workgroup("gfx950", [
-        "s_mov_b32 m0, 64",
-        "buffer_load_dwordx4 v0, s[4:7], 0 offen lds",
-        "v_mov_b32_e32 v1, 64",
-        "ds_read_b32 v2, v1",  # lane 0's first word, before the wait
-        "s_waitcnt lgkmcnt(0)",
-        "s_waitcnt vmcnt(0)",
-        "ds_read_b32 v3, v1 offset:16",  # lane 1's first word: lanes are 16 bytes apart
-        "s_waitcnt lgkmcnt(0)",
-    ], lds=2048)
+    wg = testing.workgroup(
+        "gfx950",
+        [
+            "s_mov_b32 m0, 64",
+            "buffer_load_dwordx4 v0, s[4:7], 0 offen lds",
+            "v_mov_b32_e32 v1, 64",
+            "ds_read_b32 v2, v1",  # lane 0's first word, before the wait
+            "s_waitcnt lgkmcnt(0)",
+            "s_waitcnt vmcnt(0)",
+            "ds_read_b32 v3, v1 offset:16",  # lane 1's first word: lanes are 16 bytes apart
+            "s_waitcnt lgkmcnt(0)",
+        ],
+        lds=2048,
+    )
     w = wg.waves[0]
     base = wg.memory.place(np.arange(1000, 1256, dtype=np.uint32))
     _rsrc(w, 4, base, 1024)
     w.v[:, 0] = np.arange(64, dtype=np.uint32) * 16
     testing.run(wg)
     assert int(w.v[0, 2]) == state.POISON and int(w.v[0, 3]) == 1004
-    assert list(wg.lds[64:64 + 32].view(np.uint32)) == list(range(1000, 1008))
+    assert list(wg.lds[64 : 64 + 32].view(np.uint32)) == list(range(1000, 1008))
 
 
 def test_ds_read_b64_tr_b16_transposes_each_16_lanes():
@@ -186,7 +208,10 @@ def test_ds_read_b64_tr_b16_transposes_each_16_lanes():
 
 
 def test_scratch_is_per_lane():
-    wg = testing.workgroup("gfx942", ["scratch_store_dword off, v0, off offset:8", "scratch_load_dword v1, off, off offset:8", "s_waitcnt vmcnt(0)"])
+    wg = testing.workgroup(
+        "gfx942",
+        ["scratch_store_dword off, v0, off offset:8", "scratch_load_dword v1, off, off offset:8", "s_waitcnt vmcnt(0)"],
+    )
     w = wg.waves[0]
     w.v[:, 0] = np.arange(64, dtype=np.uint32) * 3
     testing.run(wg)
@@ -208,7 +233,11 @@ def test_global_access_outside_every_buffer_names_lane_and_address():
     w = wg.waves[0]
     base = wg.memory.place(np.zeros(64, np.uint32))
     w.v[:, 0], w.v[:, 1] = (base + 4 * np.arange(64)) & 0xFFFFFFFF, base >> 32
-    with pytest.raises(MemoryFault, match=rf"^global_load_dword at 0x1000 in t: lane 63 accesses 4 bytes at 0x{base + 256:x}, outside every buffer$"):
+    with pytest.raises(
+        MemoryFault,
+        match=rf"^global_load_dword at 0x1000 in t: lane 63 accesses 4 bytes at 0x{base + 256:x}, "
+        "outside every buffer$",
+    ):
         testing.run(wg)
 
 

@@ -49,7 +49,7 @@ _OCP_FP8 = frozenset({"gfx950", "gfx1201"})
 def _positions(layout_id, part, lanes, n, columns):
     """Flat indices into a row-major matrix of `columns` columns of element v of lane l's fragment."""
     where = getattr(BY_ID[layout_id], part)
-    rc = np.array([[where(l, v) for v in range(n)] for l in range(lanes)], np.int64)
+    rc = np.array([[where(lane, v) for v in range(n)] for lane in range(lanes)], np.int64)
     return (rc[..., 0] * columns + rc[..., 1]).ravel()
 
 
@@ -114,7 +114,11 @@ def bind_mma(op_id):
         fa, fb, fc = form.fragment
         ra, rb = _source(a, fa * ebytes // 4, lanes), _source(b, fb * ebytes // 4, lanes)
         rc = _source(c, fc, lanes)
-        pa, pb, pc = _positions(layout, "a", lanes, fa, k), _positions(layout, "b", lanes, fb, n), _positions(layout, "c", lanes, fc, n)
+        pa, pb, pc = (
+            _positions(layout, "a", lanes, fa, k),
+            _positions(layout, "b", lanes, fb, n),
+            _positions(layout, "c", lanes, fc, n),
+        )
         ga, gb = _gather(layout, "a", lanes, fa, m, k), _gather(layout, "b", lanes, fb, k, n)
         dfile, dfirst = ("v" if d.kind == "v" else "a"), d.index
         arch, what = ctx.arch, f"{inst.mnemonic} at 0x{inst.address:x} in {ctx.kernel}"
@@ -127,7 +131,9 @@ def bind_mma(op_id):
             C = np.ascontiguousarray(rc(w)).view(np.float32).ravel()  # in D's lane layout already
             D = (A @ B).ravel()[pc] + C
             getattr(w, dfile)[:, dfirst : dfirst + fc] = D.astype(np.float32).view(np.uint32).reshape(lanes, fc)
+
         return step
+
     return binder
 
 

@@ -24,10 +24,19 @@ import numpy as np
 from emu import state
 
 DTYPES = {
-    "b16": np.uint16, "b32": np.uint32, "b64": np.uint64,
-    "u32": np.uint32, "i32": np.int32, "f32": np.float32,
-    "u16": np.uint16, "i16": np.int16, "f16": np.float16, "bf16": np.uint16,
-    "u64": np.uint64, "i64": np.int64, "f64": np.float64,
+    "b16": np.uint16,
+    "b32": np.uint32,
+    "b64": np.uint64,
+    "u32": np.uint32,
+    "i32": np.int32,
+    "f32": np.float32,
+    "u16": np.uint16,
+    "i16": np.int16,
+    "f16": np.float16,
+    "bf16": np.uint16,
+    "u64": np.uint64,
+    "i64": np.int64,
+    "f64": np.float64,
 }
 BITS = {t: np.dtype(d).itemsize * 8 for t, d in DTYPES.items()}
 UNSIGNED = {16: np.uint16, 32: np.uint32, 64: np.uint64}
@@ -36,9 +45,14 @@ _INV_2PI = 0.15915494309189535
 
 _REG = re.compile(r"^(v|s|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])(?:\.([lh]))?$")
 _SPECIAL = {
-    "src_scc": "scc", "scc": "scc", "src_execz": "execz", "src_vccz": "vccz",
-    "src_shared_base": "shared_base", "src_shared_limit": "shared_limit",
-    "src_private_base": "private_base", "src_private_limit": "private_limit",
+    "src_scc": "scc",
+    "scc": "scc",
+    "src_execz": "execz",
+    "src_vccz": "vccz",
+    "src_shared_base": "shared_base",
+    "src_shared_limit": "shared_limit",
+    "src_private_base": "private_base",
+    "src_private_limit": "private_limit",
 }
 
 
@@ -110,6 +124,7 @@ def parse(text):
 
 # -- constants -----------------------------------------------------------------------
 
+
 def constant_bits(op, ty):
     """The bits a constant operand holds as type `ty`."""
     bits = BITS[ty]
@@ -142,6 +157,7 @@ def f32_to_bf16(x):
 
 
 # -- scalar access ---------------------------------------------------------------------
+
 
 def scalar_reader(op, bits, apertures=None):
     """A function of the wave giving the operand's value as an int of `bits` bits."""
@@ -183,19 +199,30 @@ def scalar_writer(op, bits):
             return lambda w, x: w.set_exec(x)
         return lambda w, x: w.write_s(i, x)
     if bits == 64:
+
         def write64(w, x):
             w.s[i] = x & 0xFFFFFFFF
             w.s[i + 1] = (x >> 32) & 0xFFFFFFFF
+
         return write64
 
     def write32(w, x):
         w.s[i] = x & 0xFFFFFFFF
+
     return write32
 
 
 # -- vector access ---------------------------------------------------------------------
 
-_SDWA = {"BYTE_0": (0, 8), "BYTE_1": (8, 8), "BYTE_2": (16, 8), "BYTE_3": (24, 8), "WORD_0": (0, 16), "WORD_1": (16, 16), "DWORD": (0, 32)}
+_SDWA = {
+    "BYTE_0": (0, 8),
+    "BYTE_1": (8, 8),
+    "BYTE_2": (16, 8),
+    "BYTE_3": (24, 8),
+    "WORD_0": (0, 16),
+    "WORD_1": (16, 16),
+    "DWORD": (0, 32),
+}
 
 
 def _raw_vector(op, bits, high, apertures):
@@ -254,6 +281,7 @@ def vector_reader(op, ty, *, high=False, sdwa=None, apertures=None):
             if sext and width < 32:
                 x = ((x.astype(np.int32) << (32 - width)) >> (32 - width)).view(np.uint32)
             return x.astype(UNSIGNED[bits]) if bits != 32 else x
+
         raw = select
     else:
         raw = _raw_vector(op, bits, high, apertures)
@@ -330,8 +358,10 @@ def vector_writer(op, ty, *, high16=None, sdwa=None):
             else:
                 out = value << np.uint32(shift)
             store(w, col, out)
+
         return write_sdwa
     if bits == 32 and file == "v" and ty != "bf16":
+
         def write32(w, x):
             if x.dtype != dtype:
                 x = x.astype(dtype)
@@ -339,20 +369,24 @@ def vector_writer(op, ty, *, high16=None, sdwa=None):
                 w.v[:, i] = x.view(np.uint32)
             else:
                 np.copyto(w.v[:, i], x.view(np.uint32), where=w.exec)
+
         return write32
     if bits == 32:
         return lambda w, x: store(w, getattr(w, file)[:, i], bits_of(x))
     high = op.half == "h" or high16 == "high"
     preserve = high or op.half == "l" or high16 == "preserve"
     if high:
+
         def write_high(w, x):
             col = getattr(w, file)[:, i]
             store(w, col, (col & np.uint32(0xFFFF)) | (bits_of(x).astype(np.uint32) << np.uint32(16)))
+
         return write_high
     if preserve:
+
         def write_low(w, x):
             col = getattr(w, file)[:, i]
             store(w, col, (col & np.uint32(0xFFFF0000)) | bits_of(x).astype(np.uint32))
+
         return write_low
     return lambda w, x: store(w, getattr(w, file)[:, i], bits_of(x).astype(np.uint32))
-

@@ -26,14 +26,46 @@ from emu.valu import BindError
 EMULATED = ("gfx942", "gfx950", "gfx1201")
 FAMILIES = {
     "gfx9": {"counters": {"load": "vm", "store": "vm", "lds": "lgkm", "smem": "lgkm"}, "high16": "", "ttmp_ids": False},
-    "gfx12": {"counters": {"load": "load", "store": "store", "lds": "ds", "smem": "km"}, "high16": "preserve", "ttmp_ids": True},
+    "gfx12": {
+        "counters": {"load": "load", "store": "store", "lds": "ds", "smem": "km"},
+        "high16": "preserve",
+        "ttmp_ids": True,
+    },
 }
 # Modifiers some entry reads; any other one makes the instruction unimplemented.
-KNOWN_MODIFIERS = frozenset({
-    "offset", "offset0", "offset1", "offen", "lds", "glc", "slc", "dlc", "nt", "sc0", "sc1", "scope", "th",
-    "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "clamp", "mul", "div", "dst_sel", "dst_unused", "src0_sel",
-    "src1_sel", "cbsz", "abid", "blgp", "bitop3", "idxen",
-})
+KNOWN_MODIFIERS = frozenset(
+    {
+        "offset",
+        "offset0",
+        "offset1",
+        "offen",
+        "lds",
+        "glc",
+        "slc",
+        "dlc",
+        "nt",
+        "sc0",
+        "sc1",
+        "scope",
+        "th",
+        "op_sel",
+        "op_sel_hi",
+        "neg_lo",
+        "neg_hi",
+        "clamp",
+        "mul",
+        "div",
+        "dst_sel",
+        "dst_unused",
+        "src0_sel",
+        "src1_sel",
+        "cbsz",
+        "abid",
+        "blgp",
+        "bitop3",
+        "idxen",
+    }
+)
 
 
 def check_arch(arch):
@@ -64,6 +96,7 @@ def _unimplemented(inst, ctx, detail=""):
 
     def step(w):
         raise error
+
     step.unimplemented = error
     return step
 
@@ -85,7 +118,7 @@ def bind(inst, ctx):
 
 
 def _dual_half(inst):
-    return dataclasses.replace(inst, mnemonic="v_" + inst.mnemonic[len("v_dual_"):], pair=None)
+    return dataclasses.replace(inst, mnemonic="v_" + inst.mnemonic[len("v_dual_") :], pair=None)
 
 
 def _bind_pair(inst, ctx):
@@ -110,6 +143,7 @@ def _bind_pair(inst, ctx):
         w.v[:, dx] = old
         sy(w)
         w.v[:, dx] = new
+
     return both
 
 
@@ -121,9 +155,13 @@ class Program:
         self.instructions = decode.parse(disassembly, kernel.name)
         index = {inst.address: i for i, inst in enumerate(self.instructions)}
         if kernel.entry not in index:
-            raise ExecutionError(f"kernel {kernel.name}: its entry 0x{kernel.entry:x} is not an instruction of the disassembly")
+            raise ExecutionError(
+                f"kernel {kernel.name}: its entry 0x{kernel.entry:x} is not an instruction of the disassembly"
+            )
         self.entry = index[kernel.entry]
-        self.context = Context(kernel.name, kernel.arch, family, kernel.wave_size, facts["counters"], facts["high16"], APERTURES, index)
+        self.context = Context(
+            kernel.name, kernel.arch, family, kernel.wave_size, facts["counters"], facts["high16"], APERTURES, index
+        )
         self.ttmp_ids = facts["ttmp_ids"]
         self.steps = [bind(inst, self.context) for inst in self.instructions]
         self.classes = [table.instruction_class(inst.mnemonic) for inst in self.instructions]

@@ -68,6 +68,7 @@ def _logic(fn, bits):
     def op(a, b, scc):
         r = fn(a, b) & mask
         return r, _nz(r)
+
     return op
 
 
@@ -77,6 +78,7 @@ def _shift(fn, bits):
     def op(a, b, scc):
         r = fn(a, b & (bits - 1)) & mask
         return r, _nz(r)
+
     return op
 
 
@@ -96,6 +98,7 @@ def _bfe(bits, signed):
             field -= 1 << width
         r = field & mask
         return r, _nz(r)
+
     return op
 
 
@@ -103,6 +106,7 @@ def _lshl_add(n):
     def op(a, b, scc):
         s = ((a << n) & 0x1FFFFFFFF) + b
         return s, int(s > M32)
+
     return op
 
 
@@ -112,6 +116,7 @@ def _minmax(fn, signed):
     def op(a, b, scc):
         pick = fn(conv(a), conv(b)) == conv(a)
         return (a if pick else b), int(conv(a) != conv(b) and pick)
+
     return op
 
 
@@ -123,6 +128,7 @@ def _bcnt(a, scc):
 def _ff1(bits):
     def op(a, scc):
         return ((a & -a).bit_length() - 1 if a else M32), None
+
     return op
 
 
@@ -140,26 +146,38 @@ def _sext(bits):
 
 # name -> (destination bits, source bits..., fn)
 SOP2 = {
-    "s_add_u32": (32, 32, 32, _add_u), "s_addc_u32": (32, 32, 32, _addc),
-    "s_sub_u32": (32, 32, 32, _sub_u), "s_subb_u32": (32, 32, 32, _subb),
-    "s_add_i32": (32, 32, 32, _add_i), "s_sub_i32": (32, 32, 32, _sub_i),
-    "s_add_co_i32": (32, 32, 32, _add_i), "s_sub_co_i32": (32, 32, 32, _sub_i),
-    "s_add_co_u32": (32, 32, 32, _add_u), "s_sub_co_u32": (32, 32, 32, _sub_u),
-    "s_add_co_ci_u32": (32, 32, 32, _addc), "s_sub_co_ci_u32": (32, 32, 32, _subb),
+    "s_add_u32": (32, 32, 32, _add_u),
+    "s_addc_u32": (32, 32, 32, _addc),
+    "s_sub_u32": (32, 32, 32, _sub_u),
+    "s_subb_u32": (32, 32, 32, _subb),
+    "s_add_i32": (32, 32, 32, _add_i),
+    "s_sub_i32": (32, 32, 32, _sub_i),
+    "s_add_co_i32": (32, 32, 32, _add_i),
+    "s_sub_co_i32": (32, 32, 32, _sub_i),
+    "s_add_co_u32": (32, 32, 32, _add_u),
+    "s_sub_co_u32": (32, 32, 32, _sub_u),
+    "s_add_co_ci_u32": (32, 32, 32, _addc),
+    "s_sub_co_ci_u32": (32, 32, 32, _subb),
     "s_add_nc_u64": (64, 64, 64, lambda a, b, scc: (a + b, None)),
     "s_sub_nc_u64": (64, 64, 64, lambda a, b, scc: (a - b, None)),
     "s_mul_i32": (32, 32, 32, lambda a, b, scc: (a * b, None)),
     "s_mul_hi_u32": (32, 32, 32, lambda a, b, scc: ((a * b) >> 32, None)),
     "s_mul_hi_i32": (32, 32, 32, lambda a, b, scc: ((_i32(a) * _i32(b)) >> 32, None)),
     "s_mul_u64": (64, 64, 64, lambda a, b, scc: (a * b, None)),
-    "s_lshl1_add_u32": (32, 32, 32, _lshl_add(1)), "s_lshl2_add_u32": (32, 32, 32, _lshl_add(2)),
-    "s_lshl3_add_u32": (32, 32, 32, _lshl_add(3)), "s_lshl4_add_u32": (32, 32, 32, _lshl_add(4)),
-    "s_min_i32": (32, 32, 32, _minmax(min, True)), "s_max_i32": (32, 32, 32, _minmax(max, True)),
-    "s_min_u32": (32, 32, 32, _minmax(min, False)), "s_max_u32": (32, 32, 32, _minmax(max, False)),
+    "s_lshl1_add_u32": (32, 32, 32, _lshl_add(1)),
+    "s_lshl2_add_u32": (32, 32, 32, _lshl_add(2)),
+    "s_lshl3_add_u32": (32, 32, 32, _lshl_add(3)),
+    "s_lshl4_add_u32": (32, 32, 32, _lshl_add(4)),
+    "s_min_i32": (32, 32, 32, _minmax(min, True)),
+    "s_max_i32": (32, 32, 32, _minmax(max, True)),
+    "s_min_u32": (32, 32, 32, _minmax(min, False)),
+    "s_max_u32": (32, 32, 32, _minmax(max, False)),
     "s_cselect_b32": (32, 32, 32, lambda a, b, scc: (a if scc else b, None)),
     "s_cselect_b64": (64, 64, 64, lambda a, b, scc: (a if scc else b, None)),
-    "s_bfe_u32": (32, 32, 32, _bfe(32, False)), "s_bfe_i32": (32, 32, 32, _bfe(32, True)),
-    "s_bfe_u64": (64, 64, 32, _bfe(64, False)), "s_bfe_i64": (64, 64, 32, _bfe(64, True)),
+    "s_bfe_u32": (32, 32, 32, _bfe(32, False)),
+    "s_bfe_i32": (32, 32, 32, _bfe(32, True)),
+    "s_bfe_u64": (64, 64, 32, _bfe(64, False)),
+    "s_bfe_i64": (64, 64, 32, _bfe(64, True)),
     "s_bfm_b32": (32, 32, 32, lambda a, b, scc: (((1 << (a & 31)) - 1) << (b & 31), None)),
     "s_pack_ll_b32_b16": (32, 32, 32, lambda a, b, scc: ((a & 0xFFFF) | (b & 0xFFFF) << 16, None)),
     "s_pack_lh_b32_b16": (32, 32, 32, lambda a, b, scc: ((a & 0xFFFF) | (b & 0xFFFF0000), None)),
@@ -168,20 +186,22 @@ SOP2 = {
 }
 for _bits in (32, 64):
     _b = f"b{_bits}"
-    SOP2.update({
-        f"s_and_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a & b, _bits)),
-        f"s_or_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a | b, _bits)),
-        f"s_xor_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a ^ b, _bits)),
-        f"s_andn2_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a & ~b, _bits)),
-        f"s_and_not1_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a & ~b, _bits)),
-        f"s_orn2_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a | ~b, _bits)),
-        f"s_or_not1_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a | ~b, _bits)),
-        f"s_nand_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: ~(a & b), _bits)),
-        f"s_nor_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: ~(a | b), _bits)),
-        f"s_xnor_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: ~(a ^ b), _bits)),
-        f"s_lshl_{_b}": (_bits, _bits, 32, _shift(lambda a, b: a << b, _bits)),
-        f"s_lshr_{_b}": (_bits, _bits, 32, _shift(lambda a, b: a >> b, _bits)),
-    })
+    SOP2.update(
+        {
+            f"s_and_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a & b, _bits)),
+            f"s_or_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a | b, _bits)),
+            f"s_xor_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a ^ b, _bits)),
+            f"s_andn2_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a & ~b, _bits)),
+            f"s_and_not1_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a & ~b, _bits)),
+            f"s_orn2_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a | ~b, _bits)),
+            f"s_or_not1_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a | ~b, _bits)),
+            f"s_nand_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: ~(a & b), _bits)),
+            f"s_nor_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: ~(a | b), _bits)),
+            f"s_xnor_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: ~(a ^ b), _bits)),
+            f"s_lshl_{_b}": (_bits, _bits, 32, _shift(lambda a, b: a << b, _bits)),
+            f"s_lshr_{_b}": (_bits, _bits, 32, _shift(lambda a, b: a >> b, _bits)),
+        }
+    )
 SOP2["s_ashr_i32"] = (32, 32, 32, _ashr(32))
 SOP2["s_ashr_i64"] = (64, 64, 32, _ashr(64))
 
@@ -191,23 +211,36 @@ SOP1 = {
     "s_not_b32": (32, 32, lambda a, scc: (~a & M32, _nz(~a & M32))),
     "s_not_b64": (64, 64, lambda a, scc: (~a & M64, _nz(~a & M64))),
     "s_brev_b32": (32, 32, _brev),
-    "s_bcnt1_i32_b32": (32, 32, _bcnt), "s_bcnt1_i32_b64": (32, 64, _bcnt),
-    "s_ff1_i32_b32": (32, 32, _ff1(32)), "s_ctz_i32_b32": (32, 32, _ff1(32)),
-    "s_ff1_i32_b64": (32, 64, _ff1(64)), "s_ctz_i32_b64": (32, 64, _ff1(64)),
-    "s_flbit_i32_b32": (32, 32, _flbit), "s_clz_i32_u32": (32, 32, _flbit),
-    "s_sext_i32_i8": (32, 32, _sext(8)), "s_sext_i32_i16": (32, 32, _sext(16)),
+    "s_bcnt1_i32_b32": (32, 32, _bcnt),
+    "s_bcnt1_i32_b64": (32, 64, _bcnt),
+    "s_ff1_i32_b32": (32, 32, _ff1(32)),
+    "s_ctz_i32_b32": (32, 32, _ff1(32)),
+    "s_ff1_i32_b64": (32, 64, _ff1(64)),
+    "s_ctz_i32_b64": (32, 64, _ff1(64)),
+    "s_flbit_i32_b32": (32, 32, _flbit),
+    "s_clz_i32_u32": (32, 32, _flbit),
+    "s_sext_i32_i8": (32, 32, _sext(8)),
+    "s_sext_i32_i16": (32, 32, _sext(16)),
     "s_abs_i32": (32, 32, lambda a, scc: (abs(_i32(a)) & M32, _nz(abs(_i32(a)) & M32))),
 }
 
 SOPC = {
-    "s_cmp_eq_u32": (32, lambda a, b: a == b), "s_cmp_lg_u32": (32, lambda a, b: a != b),
-    "s_cmp_eq_i32": (32, lambda a, b: a == b), "s_cmp_lg_i32": (32, lambda a, b: a != b),
-    "s_cmp_gt_u32": (32, lambda a, b: a > b), "s_cmp_ge_u32": (32, lambda a, b: a >= b),
-    "s_cmp_lt_u32": (32, lambda a, b: a < b), "s_cmp_le_u32": (32, lambda a, b: a <= b),
-    "s_cmp_gt_i32": (32, lambda a, b: _i32(a) > _i32(b)), "s_cmp_ge_i32": (32, lambda a, b: _i32(a) >= _i32(b)),
-    "s_cmp_lt_i32": (32, lambda a, b: _i32(a) < _i32(b)), "s_cmp_le_i32": (32, lambda a, b: _i32(a) <= _i32(b)),
-    "s_cmp_eq_u64": (64, lambda a, b: a == b), "s_cmp_lg_u64": (64, lambda a, b: a != b),
-    "s_bitcmp0_b32": (32, lambda a, b: not a >> (b & 31) & 1), "s_bitcmp1_b32": (32, lambda a, b: bool(a >> (b & 31) & 1)),
+    "s_cmp_eq_u32": (32, lambda a, b: a == b),
+    "s_cmp_lg_u32": (32, lambda a, b: a != b),
+    "s_cmp_eq_i32": (32, lambda a, b: a == b),
+    "s_cmp_lg_i32": (32, lambda a, b: a != b),
+    "s_cmp_gt_u32": (32, lambda a, b: a > b),
+    "s_cmp_ge_u32": (32, lambda a, b: a >= b),
+    "s_cmp_lt_u32": (32, lambda a, b: a < b),
+    "s_cmp_le_u32": (32, lambda a, b: a <= b),
+    "s_cmp_gt_i32": (32, lambda a, b: _i32(a) > _i32(b)),
+    "s_cmp_ge_i32": (32, lambda a, b: _i32(a) >= _i32(b)),
+    "s_cmp_lt_i32": (32, lambda a, b: _i32(a) < _i32(b)),
+    "s_cmp_le_i32": (32, lambda a, b: _i32(a) <= _i32(b)),
+    "s_cmp_eq_u64": (64, lambda a, b: a == b),
+    "s_cmp_lg_u64": (64, lambda a, b: a != b),
+    "s_bitcmp0_b32": (32, lambda a, b: not a >> (b & 31) & 1),
+    "s_bitcmp1_b32": (32, lambda a, b: bool(a >> (b & 31) & 1)),
 }
 
 # SOPK: name -> (immediate signed?, fn(dst value, imm) -> (result or None, scc or None))
@@ -220,7 +253,10 @@ SOPK = {
 }
 for _name, (_bits, _fn) in list(SOPC.items()):
     if _bits == 32 and _name.startswith("s_cmp_") and _name[-3:] in ("i32", "u32"):
-        SOPK["s_cmpk_" + _name[len("s_cmp_"):]] = (_name.endswith("i32"), lambda d, k, f=_fn: (None, int(f(d, k & M32))))
+        SOPK["s_cmpk_" + _name[len("s_cmp_") :]] = (
+            _name.endswith("i32"),
+            lambda d, k, f=_fn: (None, int(f(d, k & M32))),
+        )
 
 
 def _ops(inst, n):
@@ -241,7 +277,9 @@ def bind_sop2(dbits, abits, bbits, fn):
             write(w, r & mask)
             if scc is not None:
                 w.scc = scc
+
         return step
+
     return binder
 
 
@@ -256,7 +294,9 @@ def bind_sop1(dbits, abits, fn):
             write(w, r & mask)
             if scc is not None:
                 w.scc = scc
+
         return step
+
     return binder
 
 
@@ -267,7 +307,9 @@ def bind_sopc(bits, fn):
 
         def step(w):
             w.scc = int(fn(ra(w), rb(w)))
+
         return step
+
     return binder
 
 
@@ -285,7 +327,9 @@ def bind_sopk(signed, fn):
                 write(w, r & M32)
             if scc is not None:
                 w.scc = scc
+
         return step
+
     return binder
 
 
@@ -297,18 +341,28 @@ def bind_cmov(bits):
         def step(w):
             if w.scc:
                 write(w, ra(w))
+
         return step
+
     return binder
 
 
 # saveexec: D = EXEC; EXEC = fn(S0, EXEC); SCC = EXEC != 0.
 SAVEEXEC = {
-    "and": lambda s, e: s & e, "or": lambda s, e: s | e, "xor": lambda s, e: s ^ e,
-    "andn2": lambda s, e: s & ~e, "and_not1": lambda s, e: s & ~e,
-    "andn1": lambda s, e: ~s & e, "and_not0": lambda s, e: ~s & e,
-    "orn2": lambda s, e: s | ~e, "or_not1": lambda s, e: s | ~e,
-    "orn1": lambda s, e: ~s | e, "or_not0": lambda s, e: ~s | e,
-    "nand": lambda s, e: ~(s & e), "nor": lambda s, e: ~(s | e), "xnor": lambda s, e: ~(s ^ e),
+    "and": lambda s, e: s & e,
+    "or": lambda s, e: s | e,
+    "xor": lambda s, e: s ^ e,
+    "andn2": lambda s, e: s & ~e,
+    "and_not1": lambda s, e: s & ~e,
+    "andn1": lambda s, e: ~s & e,
+    "and_not0": lambda s, e: ~s & e,
+    "orn2": lambda s, e: s | ~e,
+    "or_not1": lambda s, e: s | ~e,
+    "orn1": lambda s, e: ~s | e,
+    "or_not0": lambda s, e: ~s | e,
+    "nand": lambda s, e: ~(s & e),
+    "nor": lambda s, e: ~(s | e),
+    "xnor": lambda s, e: ~(s ^ e),
 }
 
 
@@ -324,7 +378,9 @@ def bind_saveexec(bits, fn):
             write(w, old)
             w.set_exec(new)
             w.scc = int(w.exec_bits != 0)
+
         return step
+
     return binder
 
 
@@ -348,10 +404,12 @@ def bind_setpc(inst, ctx):
         if write is not None:
             write(w, ret)
         return ctx.index_of(target, inst)
+
     return step
 
 
 # -- scalar floats (gfx12): f32 bit patterns in SGPRs ---------------------------------------
+
 
 def _f(x):
     return np.uint32(x & M32).view(np.float32)
@@ -365,6 +423,7 @@ def _to_int(lo, hi):
     def fn(a, scc):
         x = float(_f(a))
         return (0 if x != x else int(min(max(np.trunc(x), lo), hi)) & M32), None
+
     return fn
 
 
@@ -372,6 +431,7 @@ def _fop(fn):
     def op(a, b, scc):
         with np.errstate(all="ignore"):
             return _bits(fn(_f(a), _f(b))), None
+
     return op
 
 
@@ -379,20 +439,26 @@ def _fun(fn):
     def op(a, scc):
         with np.errstate(all="ignore"):
             return _bits(fn(_f(a))), None
+
     return op
 
 
 SOP2_F32 = {
-    "s_add_f32": lambda a, b: a + b, "s_sub_f32": lambda a, b: a - b, "s_mul_f32": lambda a, b: a * b,
-    "s_max_num_f32": np.fmax, "s_min_num_f32": np.fmin,
+    "s_add_f32": lambda a, b: a + b,
+    "s_sub_f32": lambda a, b: a - b,
+    "s_mul_f32": lambda a, b: a * b,
+    "s_max_num_f32": np.fmax,
+    "s_min_num_f32": np.fmin,
 }
 SOP1_F32 = {
     "s_cvt_f32_u32": (32, lambda a, scc: (_bits(np.float32(a)), None)),
     "s_cvt_f32_i32": (32, lambda a, scc: (_bits(np.float32(_i32(a))), None)),
     "s_cvt_u32_f32": (32, _to_int(0, M32)),
     "s_cvt_i32_f32": (32, _to_int(-(1 << 31), (1 << 31) - 1)),
-    "s_ceil_f32": (32, _fun(np.ceil)), "s_floor_f32": (32, _fun(np.floor)),
-    "s_trunc_f32": (32, _fun(np.trunc)), "s_rndne_f32": (32, _fun(np.rint)),
+    "s_ceil_f32": (32, _fun(np.ceil)),
+    "s_floor_f32": (32, _fun(np.floor)),
+    "s_trunc_f32": (32, _fun(np.trunc)),
+    "s_rndne_f32": (32, _fun(np.rint)),
     # VOP3 pseudo-scalar transcendentals: an SGPR result from a scalar source.
     "v_s_rcp_f32": (32, _fun(lambda x: np.float32(1) / x)),
     "v_s_sqrt_f32": (32, _fun(np.sqrt)),
@@ -401,9 +467,14 @@ SOP1_F32 = {
     "v_s_log_f32": (32, _fun(np.log2)),
 }
 SOPC_F32 = {
-    "s_cmp_lt_f32": np.less, "s_cmp_le_f32": np.less_equal, "s_cmp_gt_f32": np.greater,
-    "s_cmp_ge_f32": np.greater_equal, "s_cmp_eq_f32": np.equal, "s_cmp_lg_f32": lambda a, b: (a < b) | (a > b),
-    "s_cmp_neq_f32": lambda a, b: not a == b, "s_cmp_o_f32": lambda a, b: a == a and b == b,
+    "s_cmp_lt_f32": np.less,
+    "s_cmp_le_f32": np.less_equal,
+    "s_cmp_gt_f32": np.greater,
+    "s_cmp_ge_f32": np.greater_equal,
+    "s_cmp_eq_f32": np.equal,
+    "s_cmp_lg_f32": lambda a, b: (a < b) | (a > b),
+    "s_cmp_neq_f32": lambda a, b: not a == b,
+    "s_cmp_o_f32": lambda a, b: a == a and b == b,
     "s_cmp_u_f32": lambda a, b: a != a or b != b,
 }
 
@@ -417,14 +488,25 @@ def bind_fmac(inst, ctx):
     def step(w):
         x = float(_f(ra(w))) * float(_f(rb(w))) + float(_f(rd(w)))
         write(w, _bits(np.float32(x)))
+
     return step
 
 
 # -- scalar memory ----------------------------------------------------------------------
 
 SMEM = {
-    "dword": 1, "dwordx2": 2, "dwordx3": 3, "dwordx4": 4, "dwordx8": 8, "dwordx16": 16,
-    "b32": 1, "b64": 2, "b96": 3, "b128": 4, "b256": 8, "b512": 16,
+    "dword": 1,
+    "dwordx2": 2,
+    "dwordx3": 3,
+    "dwordx4": 4,
+    "dwordx8": 8,
+    "dwordx16": 16,
+    "b32": 1,
+    "b64": 2,
+    "b96": 3,
+    "b128": 4,
+    "b256": 8,
+    "b512": 16,
 }
 
 
@@ -460,8 +542,11 @@ def bind_s_load(dwords, buffer):
             def retire():
                 for k, x in enumerate(values):
                     w.write_s(first + k, x)
+
             access.in_flight(w, counter, retire, at)
+
         return step
+
     return binder
 
 

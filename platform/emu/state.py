@@ -17,11 +17,20 @@ import numpy as np
 SGPRS = 128
 VCC, TTMP, M0, NULL, EXEC = 106, 108, 124, 125, 126
 NAMED = {
-    "vcc": (VCC, 2), "vcc_lo": (VCC, 1), "vcc_hi": (VCC + 1, 1),
-    "exec": (EXEC, 2), "exec_lo": (EXEC, 1), "exec_hi": (EXEC + 1, 1),
-    "m0": (M0, 1), "null": (NULL, 1),
-    "flat_scratch": (102, 2), "flat_scratch_lo": (102, 1), "flat_scratch_hi": (103, 1),
-    "xnack_mask": (104, 2), "xnack_mask_lo": (104, 1), "xnack_mask_hi": (105, 1),
+    "vcc": (VCC, 2),
+    "vcc_lo": (VCC, 1),
+    "vcc_hi": (VCC + 1, 1),
+    "exec": (EXEC, 2),
+    "exec_lo": (EXEC, 1),
+    "exec_hi": (EXEC + 1, 1),
+    "m0": (M0, 1),
+    "null": (NULL, 1),
+    "flat_scratch": (102, 2),
+    "flat_scratch_lo": (102, 1),
+    "flat_scratch_hi": (103, 1),
+    "xnack_mask": (104, 2),
+    "xnack_mask_lo": (104, 1),
+    "xnack_mask_hi": (105, 1),
 }
 # What a load's destination (registers, or the LDS bytes of a direct-to-LDS
 # load) holds until a wait retires it: a NaN as f32, as either f16 half and

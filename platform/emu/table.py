@@ -39,12 +39,24 @@ def implemented(mnemonic):
 
 # Instruction class of a mnemonic, for the figures: first matching prefix.
 CLASSES = (
-    ("v_mfma", "matrix"), ("v_wmma", "matrix"), ("v_smfmac", "matrix"),
-    ("ds_", "lds"), ("buffer_", "vmem"), ("global_", "vmem"), ("flat_", "vmem"), ("scratch_", "vmem"),
-    ("s_load", "smem"), ("s_buffer_load", "smem"), ("s_store", "smem"),
-    ("s_waitcnt", "wait"), ("s_wait_", "wait"), ("s_barrier", "barrier"),
-    ("s_cbranch", "branch"), ("s_branch", "branch"),
-    ("s_", "salu"), ("v_", "valu"),
+    ("v_mfma", "matrix"),
+    ("v_wmma", "matrix"),
+    ("v_smfmac", "matrix"),
+    ("ds_", "lds"),
+    ("buffer_", "vmem"),
+    ("global_", "vmem"),
+    ("flat_", "vmem"),
+    ("scratch_", "vmem"),
+    ("s_load", "smem"),
+    ("s_buffer_load", "smem"),
+    ("s_store", "smem"),
+    ("s_waitcnt", "wait"),
+    ("s_wait_", "wait"),
+    ("s_barrier", "barrier"),
+    ("s_cbranch", "branch"),
+    ("s_branch", "branch"),
+    ("s_", "salu"),
+    ("v_", "valu"),
 )
 
 

@@ -29,10 +29,29 @@ def disassembly(lines, name="t"):
 
 def kernel(arch, wave_size, lds=1024, private=64, name="t"):
     return Kernel(
-        name=name, arch=arch, entry=ENTRY, group_segment_size=lds, private_segment_size=private, kernarg_size=0,
-        wave_size=wave_size, user_sgprs=(), user_sgpr_count=0, kernarg_preload=0, kernarg_preload_offset=0,
-        workgroup_ids=(), workgroup_info=False, private_segment=False, workitem_dims=1, rsrc1=0, rsrc2=0,
-        rsrc3=0, args=(), sgpr_count=0, vgpr_count=0, agpr_count=0, uses_dynamic_stack=False,
+        name=name,
+        arch=arch,
+        entry=ENTRY,
+        group_segment_size=lds,
+        private_segment_size=private,
+        kernarg_size=0,
+        wave_size=wave_size,
+        user_sgprs=(),
+        user_sgpr_count=0,
+        kernarg_preload=0,
+        kernarg_preload_offset=0,
+        workgroup_ids=(),
+        workgroup_info=False,
+        private_segment=False,
+        workitem_dims=1,
+        rsrc1=0,
+        rsrc2=0,
+        rsrc3=0,
+        args=(),
+        sgpr_count=0,
+        vgpr_count=0,
+        agpr_count=0,
+        uses_dynamic_stack=False,
     )
 
 

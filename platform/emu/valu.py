@@ -108,6 +108,7 @@ def _output_modifiers(inst, op, fn):
         if factor is not None:
             x = x * x.dtype.type(factor)
         return np.clip(x, 0, 1) if clamp else x
+
     return modified
 
 
@@ -128,6 +129,7 @@ def bind_plain(op):
             base = fn
             fn = lambda *a: base(*a, **kw)  # noqa: E731
         return _step(fn, reads, write)
+
     return binder
 
 
@@ -146,6 +148,7 @@ def _step(fn, reads, write):
 
 def bind_carry(op):
     """dst, sdst (carry out), src0, src1[, carry in]."""
+
     def binder(inst, ctx):
         ops = _ops(inst)
         n = len(op.srcs)
@@ -161,7 +164,9 @@ def bind_carry(op):
             value, carry = fn(*[r(w) for r in reads])
             write(w, value)
             write_carry(w, carry)
+
         return step
+
     return binder
 
 
@@ -174,11 +179,13 @@ def _mask_writer(op):
     def write(w, bools):
         bools = np.logical_and(bools, w.exec)  # broadcasts a scalar result
         w.write_mask(i, state.bools_to_mask(bools))
+
     return write
 
 
 def bind_cmp(op, exec_write=False):
     """[sdst,] src0, src1: a compare writing a lane mask (v_cmpx: EXEC, and the sdst gfx9 prints)."""
+
     def binder(inst, ctx):
         ops = _ops(inst)
         if len(ops) == 2 and exec_write:
@@ -197,7 +204,9 @@ def bind_cmp(op, exec_write=False):
                 write(w, result)
             if exec_write:
                 w.set_exec(state.bools_to_mask(result))
+
         return step
+
     return binder
 
 
@@ -210,6 +219,7 @@ def bind_readfirstlane(inst, ctx):
         x = np.broadcast_to(read(w), (w.lanes,))
         lanes = np.flatnonzero(w.exec)
         write(w, int(x[lanes[0] if lanes.size else 0]))
+
     return step
 
 
@@ -219,6 +229,7 @@ def bind_mad64(op):
 
 
 # -- the operations --------------------------------------------------------------------
+
 
 def _sh(x):
     return x & U32(31)
@@ -251,7 +262,7 @@ def _perm(s0, s1, sel):
             value = np.where(k == code, ext, value)
         value = np.where(k == 12, U64(0), value)
         value = np.where(k >= 13, U64(0xFF), value)
-        out |= (value.astype(U32) << U32(8 * byte))
+        out |= value.astype(U32) << U32(8 * byte)
     return out
 
 
@@ -266,10 +277,12 @@ def _bitop3(a, b, c, bitop3):
 def _mbcnt(first):
     """v_mbcnt_lo/hi: add the set bits of the mask that belong to lanes below
     this one, among lanes first..first+31."""
+
     def fn(mask, add, lane):
         shift = np.clip(lane.astype(np.int64) - first, 0, 32).astype(U64)
         below = ((U64(1) << shift) - U64(1)).astype(U32)
         return np.bitwise_count(mask & below).astype(U32) + add
+
     return fn
 
 
@@ -309,7 +322,9 @@ def _i24(x):
 
 
 def _fma(a, b, c):
-    return (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(a.dtype if a.dtype != np.float16 else np.float32)
+    return (a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)).astype(
+        a.dtype if a.dtype != np.float16 else np.float32
+    )
 
 
 def _med3(a, b, c):
@@ -335,9 +350,11 @@ def _cvt_f32_u32(x):
 
 def _cvt_int(dtype, lo, hi):
     """f32 -> int of `dtype`, rounding toward zero, saturating, NaN -> 0 (the ISA's V_CVT_*_F32)."""
+
     def fn(x):
         x = np.nan_to_num(x.astype(np.float64), nan=0.0)
         return np.clip(np.trunc(x), lo, hi).astype(dtype)
+
     return fn
 
 
@@ -367,13 +384,19 @@ PLAIN = {
     "v_ashrrev_i64": Op(lambda a, b: b >> (a & U32(63)).astype(np.int64), "i64", ("u32", "i64")),
     "v_mul_lo_u32": Op(lambda a, b: a * b, "u32", ("u32", "u32")),
     "v_mul_hi_u32": Op(lambda a, b: ((a.astype(U64) * b.astype(U64)) >> U64(32)).astype(U32), "u32", ("u32", "u32")),
-    "v_mul_hi_i32": Op(lambda a, b: ((a.astype(np.int64) * b.astype(np.int64)) >> 32).astype(U32), "u32", ("i32", "i32")),
+    "v_mul_hi_i32": Op(
+        lambda a, b: ((a.astype(np.int64) * b.astype(np.int64)) >> 32).astype(U32), "u32", ("i32", "i32")
+    ),
     "v_mul_u32_u24": Op(lambda a, b: (a & _M24) * (b & _M24), "u32", ("u32", "u32")),
-    "v_mul_hi_u32_u24": Op(lambda a, b: (((a & _M24).astype(U64) * (b & _M24).astype(U64)) >> U64(32)).astype(U32), "u32", ("u32", "u32")),
+    "v_mul_hi_u32_u24": Op(
+        lambda a, b: (((a & _M24).astype(U64) * (b & _M24).astype(U64)) >> U64(32)).astype(U32), "u32", ("u32", "u32")
+    ),
     "v_mul_i32_i24": Op(lambda a, b: (_i24(a) * _i24(b)).astype(U32), "u32", ("u32", "u32")),
     "v_mul_hi_i32_i24": Op(lambda a, b: ((_i24(a) * _i24(b)) >> 32).astype(U32), "u32", ("u32", "u32")),
     "v_mad_u32_u24": Op(lambda a, b, c: (a & _M24) * (b & _M24) + c, "u32", ("u32", "u32", "u32")),
-    "v_mad_i32_i24": Op(lambda a, b, c: (_i24(a) * _i24(b) + c.astype(np.int64)).astype(U32), "u32", ("u32", "u32", "u32")),
+    "v_mad_i32_i24": Op(
+        lambda a, b, c: (_i24(a) * _i24(b) + c.astype(np.int64)).astype(U32), "u32", ("u32", "u32", "u32")
+    ),
     "v_add3_u32": Op(lambda a, b, c: a + b + c, "u32", ("u32", "u32", "u32")),
     "v_add_lshl_u32": Op(lambda a, b, c: (a + b) << _sh(c), "u32", ("u32", "u32", "u32")),
     "v_lshl_add_u32": Op(lambda a, b, c: (a << _sh(b)) + c, "u32", ("u32", "u32", "u32")),
@@ -386,8 +409,18 @@ PLAIN = {
     "v_bfe_u32": Op(_bfe_u, "u32", ("u32", "u32", "u32")),
     "v_bfe_i32": Op(_bfe_i, "u32", ("u32", "u32", "u32")),
     "v_bfi_b32": Op(lambda a, b, c: (a & b) | (~a & c), "u32", ("u32", "u32", "u32")),
-    "v_alignbit_b32": Op(lambda a, b, c: (((a.astype(U64) << U64(32)) | b.astype(U64)) >> _sh(c).astype(U64)).astype(U32), "u32", ("u32", "u32", "u32")),
-    "v_alignbyte_b32": Op(lambda a, b, c: (((a.astype(U64) << U64(32)) | b.astype(U64)) >> (U64(8) * (c & U32(3)).astype(U64))).astype(U32), "u32", ("u32", "u32", "u32")),
+    "v_alignbit_b32": Op(
+        lambda a, b, c: (((a.astype(U64) << U64(32)) | b.astype(U64)) >> _sh(c).astype(U64)).astype(U32),
+        "u32",
+        ("u32", "u32", "u32"),
+    ),
+    "v_alignbyte_b32": Op(
+        lambda a, b, c: (((a.astype(U64) << U64(32)) | b.astype(U64)) >> (U64(8) * (c & U32(3)).astype(U64))).astype(
+            U32
+        ),
+        "u32",
+        ("u32", "u32", "u32"),
+    ),
     "v_perm_b32": Op(_perm, "u32", ("u32", "u32", "u32")),
     "v_bitop3_b32": Op(_bitop3, "u32", ("u32", "u32", "u32"), modifiers=("bitop3",)),
     "v_bitop3_b16": Op(_bitop3, "u16", ("u16", "u16", "u16"), modifiers=("bitop3",)),
@@ -463,7 +496,9 @@ PLAIN = {
     "v_cvt_f16_f32": Op(_to_f16, "f16", ("f32",)),
     "v_cvt_f32_f16": Op(_f32, "f32", ("f16",)),
     "v_cvt_f32_bf16": Op(_f32, "f32", ("bf16",)),
-    "v_cvt_pk_f16_f32": Op(lambda a, b: _pack16(_to_f16(a).view(np.uint16), _to_f16(b).view(np.uint16)), "u32", ("f32", "f32")),
+    "v_cvt_pk_f16_f32": Op(
+        lambda a, b: _pack16(_to_f16(a).view(np.uint16), _to_f16(b).view(np.uint16)), "u32", ("f32", "f32")
+    ),
     "v_cvt_pk_bf16_f32": Op(lambda a, b: _pack16(O.f32_to_bf16(a), O.f32_to_bf16(b)), "u32", ("f32", "f32")),
     "v_pack_b32_f16": Op(lambda a, b: _pack16(a.view(np.uint16), b.view(np.uint16)), "u32", ("f16", "f16")),
 }
@@ -496,24 +531,44 @@ CARRY = {
 # Compares: op -> predicate on the typed sources. Float predicates follow the
 # ISA: the ordered ones are false on NaN, the "n" ones are their negations.
 _INT_CMP = {
-    "eq": np.equal, "ne": np.not_equal, "lg": np.not_equal, "lt": np.less, "le": np.less_equal,
-    "gt": np.greater, "ge": np.greater_equal,
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lg": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
     "f": lambda a, b: np.zeros(np.broadcast_shapes(a.shape, b.shape), bool),
     "t": lambda a, b: np.ones(np.broadcast_shapes(a.shape, b.shape), bool),
 }
 _FLOAT_CMP = {
-    "eq": np.equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal,
+    "eq": np.equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
     "lg": lambda a, b: np.less(a, b) | np.greater(a, b),
     "o": lambda a, b: ~(np.isnan(a) | np.isnan(b)),
     "u": lambda a, b: np.isnan(a) | np.isnan(b),
-    "neq": lambda a, b: ~np.equal(a, b), "nlt": lambda a, b: ~np.less(a, b),
-    "nle": lambda a, b: ~np.less_equal(a, b), "ngt": lambda a, b: ~np.greater(a, b),
-    "nge": lambda a, b: ~np.greater_equal(a, b), "nlg": lambda a, b: ~(np.less(a, b) | np.greater(a, b)),
-    "f": _INT_CMP["f"], "t": _INT_CMP["t"],
+    "neq": lambda a, b: ~np.equal(a, b),
+    "nlt": lambda a, b: ~np.less(a, b),
+    "nle": lambda a, b: ~np.less_equal(a, b),
+    "ngt": lambda a, b: ~np.greater(a, b),
+    "nge": lambda a, b: ~np.greater_equal(a, b),
+    "nlg": lambda a, b: ~(np.less(a, b) | np.greater(a, b)),
+    "f": _INT_CMP["f"],
+    "t": _INT_CMP["t"],
 }
 _CMP_TYPES = {
-    "i32": _INT_CMP, "u32": _INT_CMP, "i16": _INT_CMP, "u16": _INT_CMP, "i64": _INT_CMP, "u64": _INT_CMP,
-    "f32": _FLOAT_CMP, "f16": _FLOAT_CMP, "f64": _FLOAT_CMP,
+    "i32": _INT_CMP,
+    "u32": _INT_CMP,
+    "i16": _INT_CMP,
+    "u16": _INT_CMP,
+    "i64": _INT_CMP,
+    "u64": _INT_CMP,
+    "f32": _FLOAT_CMP,
+    "f16": _FLOAT_CMP,
+    "f64": _FLOAT_CMP,
 }
 COMPARES = {
     f"v_{kind}_{name}_{ty}": bind_cmp(Op(fn, "", (ty, ty), shape="cmp"), exec_write=kind == "cmpx")
@@ -526,6 +581,7 @@ COMPARES = {
 def _mix_binder(result):
     """v_fma_mix_f32 / v_fma_mixlo_f16 / v_fma_mixhi_f16: each source is f32, or
     (op_sel_hi set) the f16 in the half op_sel picks; D = A * B + C in f32."""
+
     def binder(inst, ctx):
         ops = _ops(inst)
         if len(ops) != 4:
@@ -551,7 +607,9 @@ def _mix_binder(result):
             if clamp:
                 x = np.clip(x, 0, 1)
             write(w, x if result == "f32" else x.astype(np.float16))
+
         return step
+
     return binder
 
 
@@ -608,7 +666,9 @@ def _packed_binder(fn, half_type, n):
             rl = np.asarray(fn(*lo)).astype(dtype).view(O.UNSIGNED[bits]).astype(wide)
             rh = np.asarray(fn(*hi)).astype(dtype).view(O.UNSIGNED[bits]).astype(wide)
             write(w, rl | (rh << wide(bits)))
+
         return step
+
     return binder
 
 
@@ -637,15 +697,21 @@ _PRESERVE = ("v_fmac_f16", "v_mac_f16")
 
 def _fmac(dtype):
     """v_fmac: D = A * B + D (the destination is the third source)."""
+
     def binder(inst, ctx):
         ops = _ops(inst)
         if len(ops) != 3:
             raise BindError(f"expected 3 operands, got {len(ops)}")
         dst, a, b = ops
-        op = Op(_fma if dtype == "f32" else (lambda x, y, z: _fma(x, y, z).astype(np.float16)), dtype, (dtype,) * 3,
-                high16="preserve" if dtype == "f16" else "")
+        op = Op(
+            _fma if dtype == "f32" else (lambda x, y, z: _fma(x, y, z).astype(np.float16)),
+            dtype,
+            (dtype,) * 3,
+            high16="preserve" if dtype == "f16" else "",
+        )
         fake = dataclasses.replace(inst, operands=(*inst.operands, inst.operands[0]))
         return bind_plain(op)(fake, ctx)
+
     return binder
 
 
@@ -659,9 +725,12 @@ def bind_permlane32_swap(inst, ctx):
 
     def step(w):
         if not w.full:
-            raise ExecutionError(f"v_permlane32_swap_b32 at 0x{inst.address:x} in {ctx.kernel}: a lane swap under a partial EXEC mask")
+            raise ExecutionError(
+                f"v_permlane32_swap_b32 at 0x{inst.address:x} in {ctx.kernel}: a lane swap under a partial EXEC mask"
+            )
         upper, lower = w.v[32:, di].copy(), w.v[:32, si].copy()
         w.v[32:, di], w.v[:32, si] = lower, upper
+
     return step
 
 

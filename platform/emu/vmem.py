@@ -45,7 +45,7 @@ def _global_address(vaddr, saddr, offset):
     if vaddr.kind == "off":
         return lambda w: np.full(w.lanes, (base(w) + offset) & 0xFFFFFFFFFFFFFFFF, _U64)
     i = vaddr.index
-    return lambda w: (w.v[:, i].astype(_U64) + _U64(base(w)) + _U64(offset & 0xFFFFFFFFFFFFFFFF))
+    return lambda w: w.v[:, i].astype(_U64) + _U64(base(w)) + _U64(offset & 0xFFFFFFFFFFFFFFFF)
 
 
 def _counter(ctx, kind):
@@ -53,6 +53,7 @@ def _counter(ctx, kind):
 
 
 # -- global -------------------------------------------------------------------------------
+
 
 def bind_global_load(size, form):
     def binder(inst, ctx):
@@ -68,7 +69,9 @@ def bind_global_load(size, form):
             mask = w.exec
             data = w.memory.read(address(w), size, mask, what)
             access.load(w, counter, write, data, mask, at)
+
         return step
+
     return binder
 
 
@@ -86,7 +89,9 @@ def bind_global_store(size, form):
             mask = w.exec
             w.memory.write(address(w), data(w), mask, what)
             access.in_flight(w, counter, None, at)
+
         return step
+
     return binder
 
 
@@ -127,20 +132,25 @@ def bind_global_atomic(kind):
                 access.load(w, counter, write, old.view(np.uint8).reshape(w.lanes, 4), mask, at)
             else:
                 access.in_flight(w, counter, None, at)
+
         return step
+
     return binder
 
 
 _ATOMICS = {
     "add_f32": (np.float32, lambda a, b: np.float32(a) + np.float32(b)),
     "add_u32": (np.uint32, lambda a, b: np.uint32((int(a) + int(b)) & 0xFFFFFFFF)),
-    "max_i32": (np.int32, max), "min_i32": (np.int32, min),
-    "max_u32": (np.uint32, max), "min_u32": (np.uint32, min),
+    "max_i32": (np.int32, max),
+    "min_i32": (np.int32, min),
+    "max_u32": (np.uint32, max),
+    "min_u32": (np.uint32, min),
 }
 
 
 def bind_global_load_lds(size):
     """global_load_lds_dwordx4 vaddr, saddr: LDS at M0 + offset + lane * size."""
+
     def binder(inst, ctx):
         vaddr, saddr = [O.parse(t) for t in inst.operands]
         offset = _offset(inst)
@@ -151,7 +161,9 @@ def bind_global_load_lds(size):
             mask = w.exec
             data = w.memory.read(address(w), size, mask, what)
             _to_lds(w, data, mask, (w.s[state.M0] + offset) & 0xFFFFFFFF, size, counter, at)
+
         return step
+
     return binder
 
 
@@ -160,17 +172,22 @@ def _to_lds(w, data, mask, base, size, counter, at):
     where = base + np.arange(w.lanes, dtype=np.int64) * size
     if (where[mask] + size > lds.size).any():
         lane = int(np.flatnonzero(mask & (where + size > lds.size))[0])
-        raise MemoryFault(f"direct-to-LDS load at 0x{at:x}: lane {lane} writes LDS bytes {where[lane]}..{where[lane] + size - 1}, past its {lds.size}")
+        raise MemoryFault(
+            f"direct-to-LDS load at 0x{at:x}: lane {lane} writes LDS bytes {where[lane]}..{where[lane] + size - 1}, "
+            f"past its {lds.size}"
+        )
     span = where[mask][:, None] + np.arange(size)
     lds[span] = access.poison_bytes(int(mask.sum()), size)
     landed = data[mask]
 
     def retire():
         lds[span] = landed
+
     access.in_flight(w, counter, retire, at)
 
 
 # -- buffer -------------------------------------------------------------------------------
+
 
 class _Resource:
     """A buffer resource descriptor (V#), read from four SGPRs."""
@@ -185,7 +202,10 @@ class _Resource:
         swizzled = bool(w1 >> 31 & 1) if family == "gfx9" else False
         add_tid = bool(w3 >> 23 & 1)
         if self.stride or swizzled or add_tid:
-            raise ExecutionError(f"{what}: buffer resource with stride {self.stride}, swizzle {swizzled}, add_tid {add_tid}: only raw buffers are emulated")
+            raise ExecutionError(
+                f"{what}: buffer resource with stride {self.stride}, swizzle {swizzled}, add_tid {add_tid}: only raw "
+                "buffers are emulated"
+            )
         self.check = True
         if family != "gfx9":
             oob = (w3 >> 28) & 3
@@ -224,6 +244,7 @@ def _buffer_access(inst, ctx, vaddr, srsrc, soffset):
 
     def resource(w):
         return _Resource(w.s[rsrc : rsrc + 4], family, what)
+
     return resource, offsets, sreader
 
 
@@ -259,7 +280,9 @@ def bind_buffer_load(size, form):
                 _to_lds(w, data, mask, (w.s[state.M0] + offset) & 0xFFFFFFFF, size, counter, at)
             else:
                 access.load(w, counter, write, data, mask, at)
+
         return step
+
     return binder
 
 
@@ -277,13 +300,18 @@ def bind_buffer_store(size, form):
             for start, n in _components(size, form):
                 ok = mask & (offs + start + n <= r.records)
                 if ok.any():
-                    w.memory.write(base + (offs + start).astype(_U64), np.ascontiguousarray(data[:, start : start + n]), ok, what)
+                    w.memory.write(
+                        base + (offs + start).astype(_U64), np.ascontiguousarray(data[:, start : start + n]), ok, what
+                    )
             access.in_flight(w, counter, None, at)
+
         return step
+
     return binder
 
 
 # -- scratch ------------------------------------------------------------------------------
+
 
 def _scratch_address(vaddr, saddr, offset):
     parts = []
@@ -302,7 +330,10 @@ def _private(w, addrs, size, mask, what):
     bad = np.flatnonzero(mask & ((addrs < 0) | (addrs + size > room)))
     if bad.size:
         lane = int(bad[0])
-        raise MemoryFault(f"{what}: lane {lane} accesses private bytes {int(addrs[lane])}..{int(addrs[lane]) + size - 1}, outside its {room}")
+        raise MemoryFault(
+            f"{what}: lane {lane} accesses private bytes {int(addrs[lane])}..{int(addrs[lane]) + size - 1}, outside "
+            f"its {room}"
+        )
     lanes = np.flatnonzero(mask)
     return lanes[:, None], addrs[lanes][:, None] + np.arange(size)
 
@@ -320,7 +351,9 @@ def bind_scratch_load(size, form):
             data = np.zeros((w.lanes, size), np.uint8)
             data[mask] = w.private[lanes, cols]
             access.load(w, counter, write, data, mask, at)
+
         return step
+
     return binder
 
 
@@ -336,12 +369,13 @@ def bind_scratch_store(size, form):
             lanes, cols = _private(w, address(w), size, mask, what)
             w.private[lanes, cols] = read(w)[mask]
             access.in_flight(w, counter, None, at)
+
         return step
+
     return binder
 
 
 # -- the table ------------------------------------------------------------------------------
-
 
 
 def _entries():

@@ -65,24 +65,40 @@ def check(family, case, tc, code_object, kernel_name, block):
         missing = program.unimplemented()
         if missing:  # coverage: every instruction of the code object, executed or not
             names = sorted({e.mnemonic for e in missing})
-            raise Mismatch(f"{case.id} ({tc.flavor}, machine): {len(names)} mnemonics the emulator lacks: {', '.join(names)}; first: {missing[0]}")
+            raise Mismatch(
+                f"{case.id} ({tc.flavor}, machine): {len(names)} mnemonics the emulator lacks: {', '.join(names)}; "
+                f"first: {missing[0]}"
+            )
         result = emu.launch(program, grid=problem.grid, block=block, args=problem.args, workgroups=chosen)
     except emu.EmuError as e:
         raise Mismatch(f"{case.id} ({tc.flavor}, machine): {type(e).__name__}: {e}") from None
     log = [f"{case.id}: {result.instructions} instructions in {result.waves} waves, {result.seconds:.2f} s"]
     if chosen is not None:
         total = int(np.prod(problem.grid))
-        log.append(f"{case.id}: sampled {len(chosen)} of {total} workgroups (the first and last two of each axis); compared the elements they wrote")
+        log.append(
+            f"{case.id}: sampled {len(chosen)} of {total} workgroups (the first and last two of each axis); compared "
+            "the elements they wrote"
+        )
     for index, want in problem.expected.items():
         got = problem.decode(problem.args[index])
         if chosen is not None:
-            written = problem.args[index].view(np.uint8).reshape(*problem.args[index].shape, -1) != initial[index].view(np.uint8).reshape(*initial[index].shape, -1)
+            written = problem.args[index].view(np.uint8).reshape(*problem.args[index].shape, -1) != initial[index].view(
+                np.uint8
+            ).reshape(*initial[index].shape, -1)
             written = written.any(axis=-1)
             if not written.any():
-                raise Mismatch(f"{case.id} ({tc.flavor}, machine): the sampled workgroups wrote nothing of argument {index}")
+                raise Mismatch(
+                    f"{case.id} ({tc.flavor}, machine): the sampled workgroups wrote nothing of argument {index}"
+                )
             got, want = got[written], np.asarray(want)[written]
         try:
-            np.testing.assert_allclose(got, want, rtol=problem.rtol, atol=problem.atol, err_msg=f"{case.id} ({tc.flavor}, machine): argument {index}")
+            np.testing.assert_allclose(
+                got,
+                want,
+                rtol=problem.rtol,
+                atol=problem.atol,
+                err_msg=f"{case.id} ({tc.flavor}, machine): argument {index}",
+            )
         except AssertionError as e:
             raise Mismatch(f"{e}\n{case.id}: {_interpreter_verdict(family, case)}") from None
     check.last = result  # the run's figures (waits, counts), for the can-fail probe

@@ -44,8 +44,11 @@ def test_a_removed_wait_fails_the_gate_naming_the_case(record_property):
     program = emu.program(code, kernel.name, TC)
     by_address = {i.address: i for i in program.instructions}
     waits = sorted(
-        a for a, (_, landed) in machine.check.last.waits.items()
-        if landed and by_address[a].mnemonic in LOAD_WAITS and ("vmcnt" in by_address[a].text or "loadcnt" in by_address[a].text)
+        a
+        for a, (_, landed) in machine.check.last.waits.items()
+        if landed
+        and by_address[a].mnemonic in LOAD_WAITS
+        and ("vmcnt" in by_address[a].text or "loadcnt" in by_address[a].text)
     )
     assert waits, f"{case.id}: no wait retired a load in the unpatched run"
     for address in waits:
@@ -54,7 +57,11 @@ def test_a_removed_wait_fails_the_gate_naming_the_case(record_property):
             machine.check(FAMILY, case, TC, patched, kernel.name, block)
         except machine.Mismatch as e:
             assert case.id in str(e)
-            record_property("patched", f"{case.id} ({TC.flavor}): {by_address[address].text.split('//')[0].strip()} at 0x{address:x} -> s_nop 0")
+            record_property(
+                "patched",
+                f"{case.id} ({TC.flavor}): {by_address[address].text.split('//')[0].strip()} at 0x{address:x} -> "
+                "s_nop 0",
+            )
             record_property("gate_failed", " | ".join(str(e).splitlines()[:6]))
             return
     pytest.fail(f"{case.id}: no removed wait of {len(waits)} made the machine gate fail")

@@ -36,7 +36,11 @@ def test_manifest_lists_every_case():
 
 def test_cases_not_emulated_are_listed(record_property):
     for i in NOT_EMULATED:
-        record_property("not_emulated", f"{i}: {ENTRIES[i].arch} is not emulated (the emulator runs {', '.join(emu.EMULATED)}); not run, not passed")
+        record_property(
+            "not_emulated",
+            f"{i}: {ENTRIES[i].arch} is not emulated (the emulator runs {', '.join(emu.EMULATED)}); not run, not "
+            "passed",
+        )
     assert not set(NOT_EMULATED) & set(RUN)
 
 
