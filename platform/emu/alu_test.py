@@ -274,3 +274,21 @@ def test_gfx12_wave_index_in_ttmp8():
     wg = testing.workgroup("gfx1201", ["s_bfe_u32 s0, ttmp8, 0x50019"], waves=3)
     testing.run(wg)
     assert [w.s[0] for w in wg.waves] == [0, 1, 2]
+
+
+def test_packed_16_bit_mad_wraps_and_selects_halves():
+    def setup(w):
+        w.v[:, 0] = 0x0003_FFFF  # halves: lo 0xffff, hi 3
+        w.v[:, 1] = 0x0005_0002  # lo 2, hi 5
+        w.v[:, 2] = 0x0100_0007  # lo 7, hi 0x100
+
+    w = one_wave(
+        "gfx942",
+        [
+            "v_pk_mad_u16 v3, v0, v1, v2",  # lo: 0xffff * 2 + 7 wraps to 5; hi: 3 * 5 + 0x100
+            "v_pk_mad_u16 v4, v0, v1, v2 op_sel:[1,0,0] op_sel_hi:[0,1,1]",  # lo takes a's hi (3), hi a's lo (0xffff)
+        ],
+        setup,
+    )
+    assert _lanes(w, 3)[0] == (0x10F << 16) | 5
+    assert _lanes(w, 4)[0] == (((0xFFFF * 5 + 0x100) & 0xFFFF) << 16) | 13

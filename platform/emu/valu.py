@@ -688,7 +688,19 @@ PACKED = {
     "v_pk_fma_f16": _packed_binder(lambda a, b, c: _fma(a, b, c).astype(np.float16), "f16", 3),
     "v_pk_max_f16": _packed_binder(np.fmax, "f16", 2),
     "v_pk_add_u16": _packed_binder(lambda a, b: a + b, "u16", 2),
+    "v_pk_add_i16": _packed_binder(lambda a, b: a + b, "i16", 2),
+    "v_pk_sub_u16": _packed_binder(lambda a, b: a - b, "u16", 2),
+    "v_pk_sub_i16": _packed_binder(lambda a, b: a - b, "i16", 2),
     "v_pk_mul_lo_u16": _packed_binder(lambda a, b: a * b, "u16", 2),
+    "v_pk_mad_u16": _packed_binder(lambda a, b, c: a * b + c, "u16", 3),
+    "v_pk_mad_i16": _packed_binder(lambda a, b, c: a * b + c, "i16", 3),
+    "v_pk_lshlrev_b16": _packed_binder(lambda a, b: b << (a & np.uint16(15)), "u16", 2),
+    "v_pk_lshrrev_b16": _packed_binder(lambda a, b: b >> (a & np.uint16(15)), "u16", 2),
+    "v_pk_ashrrev_i16": _packed_binder(lambda a, b: b >> (a & np.int16(15)), "i16", 2),
+    "v_pk_max_u16": _packed_binder(np.maximum, "u16", 2),
+    "v_pk_min_u16": _packed_binder(np.minimum, "u16", 2),
+    "v_pk_max_i16": _packed_binder(np.maximum, "i16", 2),
+    "v_pk_min_i16": _packed_binder(np.minimum, "i16", 2),
 }
 
 # gfx9's d16-style ops keep the other half; everything else takes the arch's rule.
