@@ -7,8 +7,14 @@ A case the emit gate rejected (a Refusal, an ArchDomainError) is an expected
 rejection, recorded as the numeric gate records it (the "rejected" property).
 A case on an arch the emulator does not run is listed in the log, with the
 reason, by its own test: it is never a passing case.
+
+The coverage test comes first: every mnemonic of every code object the
+flavor builds for the family, executed or not, must have semantics; it names
+the missing ones by arch with the cases that hold them.
 """
 
+import collections
+import functools
 import json
 import os
 
@@ -27,6 +33,31 @@ with open(os.environ["ROCKE_FAMILY_IRS"]) as f:
 ENTRIES = manifest.read(os.environ["ROCKE_FAMILY_MANIFEST"], manifest.EMITTED_FIX)
 RUN = sorted(i for i, e in ENTRIES.items() if e.arch in emu.EMULATED)
 NOT_EMULATED = sorted(i for i, e in ENTRIES.items() if e.arch not in emu.EMULATED)
+
+
+@functools.lru_cache(maxsize=None)
+def _code_object(case_id):
+    entry = ENTRIES[case_id]
+    return TC.build(IRS[case_id], entry.arch, entry.kernel).code_object
+
+
+def test_every_mnemonic_is_implemented(record_property):
+    missing = collections.defaultdict(set)  # (arch, mnemonic) -> case ids
+    mnemonics = collections.defaultdict(set)
+    for case_id in RUN:
+        entry = ENTRIES[case_id]
+        if entry.error:
+            continue
+        program = emu.program(_code_object(case_id), entry.kernel, TC)
+        mnemonics[entry.arch] |= {i.mnemonic for i in program.instructions}
+        for error in program.unimplemented():
+            missing[(entry.arch, error.mnemonic)].add(case_id)
+    for arch in sorted(mnemonics):
+        lacking = sorted(name for a, name in missing if a == arch)
+        record_property("mnemonics", f"{arch}: {len(mnemonics[arch])} distinct, lacking {', '.join(lacking) or 'none'}")
+    assert not missing, f"{FAMILY.name} ({TC.flavor}): mnemonics the emulator lacks: " + "; ".join(
+        f"{arch} {name} (in {len(ids)} cases, e.g. {min(ids)})" for (arch, name), ids in sorted(missing.items())
+    )
 
 
 def test_manifest_lists_every_case():
@@ -53,7 +84,6 @@ def test_case_runs_and_matches_numpy_or_is_rejected(case_id, record_property):
         print(f"{rejection}: rejected by the emit gate")
         return
     case = CASES[case_id]
-    built = TC.build(IRS[case_id], entry.arch, entry.kernel)
     block = FAMILY.build(case).attrs["workgroup_size"]
-    for line in machine.check(FAMILY, case, TC, built.code_object, entry.kernel, block):
+    for line in machine.check(FAMILY, case, TC, _code_object(case_id), entry.kernel, block):
         record_property("machine", line)
