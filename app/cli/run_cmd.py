@@ -150,7 +150,9 @@ def _run(args):
     chosen = [_triple(g, "--workgroups") for g in args.workgroups.split(";")] if args.workgroups else None
     tc = toolchain_for(args.flavor or default_flavor())
     program = emu.program(co, kernel.name, tc)
-    result = emu.launch(program, grid=grid, block=block, args=values, dynamic_lds=args.lds, workgroups=chosen)
+    result = emu.launch(
+        program, grid=grid, block=block, args=values, dynamic_lds=args.lds, workgroups=chosen, figures=True
+    )
     for path, array in outputs:
         np.save(path, array)
     print(report(kernel, co.arch, result))
@@ -172,6 +174,15 @@ def report(kernel, arch, result):
     waited = sum(n for n, _ in result.waits.values())
     lines.append(
         f"  waits    {waited} executed, {sum(t for _, t in result.waits.values())} memory operations retired by them"
+    )
+    f = result.figures
+    lines.append(
+        f"  LDS      {f['lds_executions']} wave accesses, {f['lds_cycles']} bank cycles against {f['lds_ideal']} ideal, "
+        f"worst {f['lds_worst_ways']}-way" + (f" (at 0x{f['lds_worst_at']:x})" if f["lds_worst_at"] is not None else "")
+    )
+    lines.append(
+        f"  memory   {f['memory_executions']} wave accesses of global memory, {f['memory_bytes']} bytes, "
+        f"{f['segments_64']} 64-byte and {f['segments_128']} 128-byte segments touched"
     )
     if result.lds_out_of_range:
         lines.append(f"  LDS accesses outside the allocation (read 0, write dropped): {result.lds_out_of_range} lanes")

@@ -83,7 +83,9 @@ def _in_range(w, addrs, size, mask):
     return ok
 
 
-def _gather(w, addrs, size, mask):
+def _gather(w, addrs, size, mask, at):
+    if w.figures is not None:
+        w.figures.lds_access(at, addrs, mask, size)
     lds = w.workgroup.lds
     ok = _in_range(w, addrs, size, mask)
     if ok.all():
@@ -95,6 +97,8 @@ def _gather(w, addrs, size, mask):
 
 
 def _scatter(w, addrs, data, mask, counter, at):
+    if w.figures is not None:
+        w.figures.lds_access(at, addrs, mask, data.shape[1])
     lds = w.workgroup.lds
     size = data.shape[1]
     ok = _in_range(w, addrs, size, mask)
@@ -124,7 +128,7 @@ def bind_read(size, form):
         def step(w):
             _order(w)
             mask = w.exec
-            access.load(w, counter, write, _gather(w, address(w), size, mask), mask, at)
+            access.load(w, counter, write, _gather(w, address(w), size, mask, at), mask, at)
 
         return step
 
@@ -163,7 +167,7 @@ def bind_read2(size, stride64):
         def step(w):
             _order(w)
             mask = w.exec
-            data = np.concatenate([_gather(w, a(w), size, mask) for a in addrs], axis=1)
+            data = np.concatenate([_gather(w, a(w), size, mask, at) for a in addrs], axis=1)
             access.load(w, counter, write, data, mask, at)
 
         return step
@@ -217,7 +221,7 @@ def bind_read_tr_b16(inst, ctx):
                 f"ds_read_b64_tr_b16 at 0x{at:x}: lanes {g * _GROUP}..{g * _GROUP + 15} partly active; they exchange "
                 "data"
             )
-        raw = _gather(w, address(w), 8, mask).view(np.uint16)
+        raw = _gather(w, address(w), 8, mask, at).view(np.uint16)
         data = np.ascontiguousarray(raw[src, elem]).view(np.uint8)
         access.load(w, counter, write, data, mask, at)
 

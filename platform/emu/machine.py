@@ -23,6 +23,7 @@ import numpy as np
 
 from emu import state
 from emu.errors import ExecutionError, LaunchError
+from emu.figures import Figures
 from emu.memory import APERTURES, DISPATCH_PACKET, DISPATCH_PACKET_BYTES, Memory
 from emu.table import BLOCK
 
@@ -47,6 +48,7 @@ class Result:
     waits: dict  # wait address -> (executions, operations it retired)
     lds_out_of_range: int
     workgroups: list
+    figures: dict = None  # figures.Figures.summary() when the launch counted them
 
     @property
     def instructions(self):
@@ -286,7 +288,7 @@ def workgroup_order(grid):
     return [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
 
 
-def launch(program, *, grid, block, args, dynamic_lds=0, workgroups=None, kd_address=0):
+def launch(program, *, grid, block, args, dynamic_lds=0, workgroups=None, kd_address=0, figures=False):
     """Run `program` (a Program) over `grid` workgroups of `block` threads; see the module doc."""
     kernel = program.kernel
     grid, block = _triple(grid, "grid"), _triple(block, "block")
@@ -306,6 +308,7 @@ def launch(program, *, grid, block, args, dynamic_lds=0, workgroups=None, kd_add
     # read whole dwordx4/x8 groups past the last argument.
     padded = kernarg + bytes(-len(kernarg) % 64 + 64)
     kernarg_address = memory.place(np.frombuffer(padded, np.uint8), "kernarg")
+    kd_address = kd_address or getattr(program, "kd_address", 0)
     packet = _dispatch_packet(kernel, grid, block, dynamic_lds, kernarg_address, kd_address)
     addresses = {
         "dispatch_ptr": memory.place(np.frombuffer(packet, np.uint8), "dispatch packet"),
@@ -315,13 +318,14 @@ def launch(program, *, grid, block, args, dynamic_lds=0, workgroups=None, kd_add
     }
     user = _user_sgprs(kernel, addresses, kernarg)
     counts = [0] * len(program.steps)
+    counted = Figures(kernel.arch) if figures else None
     waits, waves, out_of_range = {}, 0, 0
     start = time.perf_counter()
     for ident in chosen:
         wg = Workgroup(ident, lds_bytes)
         wg.waves = [new_wave(program, i, wg, block, user, lanes) for i in range(-(-threads // lanes))]
         for w in wg.waves:
-            w.memory = memory
+            w.memory, w.figures = memory, counted
         run_workgroup(program, wg, counts)
         waves += len(wg.waves)
         for w in wg.waves:
@@ -339,4 +343,5 @@ def launch(program, *, grid, block, args, dynamic_lds=0, workgroups=None, kd_add
         sum(n for c, n in zip(program.classes, counts) if c not in ("salu", "smem", "branch", "wait", "barrier"))
         * lanes
     )
-    return Result(counts, classes, waves, lane_instructions, seconds, waits, out_of_range, chosen)
+    summary = counted.summary() if counted is not None else None
+    return Result(counts, classes, waves, lane_instructions, seconds, waits, out_of_range, chosen, summary)

@@ -99,6 +99,7 @@ class Wave:
         self.waiting = False  # blocked at a barrier wait
         self.private = None  # (lanes, bytes) uint8: each lane's private segment
         self.memory = None  # the launch's Memory
+        self.figures = None  # the launch's Figures, when it counts them
         self.executed = 0
         self.waits = []  # (address, operations landed) of every wait executed
         self.lds_out_of_range = 0  # lanes whose LDS access fell outside the allocation

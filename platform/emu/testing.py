@@ -12,6 +12,7 @@ import numpy as np
 
 from emu import emu  # noqa: F401  (registers the semantics)
 from emu import machine
+from emu.figures import Figures
 from emu.loader import Kernel
 from emu.memory import Memory
 from emu.program import Program
@@ -55,15 +56,16 @@ def kernel(arch, wave_size, lds=1024, private=64, name="t"):
     )
 
 
-def workgroup(arch, lines, waves=1, wave_size=None, lds=1024):
+def workgroup(arch, lines, waves=1, wave_size=None, lds=1024, figures=False):
     wave_size = wave_size or (32 if arch.startswith("gfx12") else 64)
     program = Program(kernel(arch, wave_size, lds), disassembly(lines))
     wg = machine.Workgroup((0, 0, 0), lds)
     memory = Memory()
     wg.waves = [machine.new_wave(program, i, wg, (wave_size * waves, 1, 1), [], wave_size) for i in range(waves)]
+    counted = Figures(arch) if figures else None
     for w in wg.waves:
-        w.memory = memory
-    wg.program, wg.memory = program, memory
+        w.memory, w.figures = memory, counted
+    wg.program, wg.memory, wg.figures = program, memory, counted
     return wg
 
 

@@ -48,6 +48,11 @@ def _global_address(vaddr, saddr, offset):
     return lambda w: w.v[:, i].astype(_U64) + _U64(base(w)) + _U64(offset & 0xFFFFFFFFFFFFFFFF)
 
 
+def _count(w, at, addrs, mask, size):
+    if w.figures is not None:
+        w.figures.memory_access(at, addrs, mask, size)
+
+
 def _counter(ctx, kind):
     return ctx.counters[kind]
 
@@ -67,8 +72,9 @@ def bind_global_load(size, form):
 
         def step(w):
             mask = w.exec
-            data = w.memory.read(address(w), size, mask, what)
-            access.load(w, counter, write, data, mask, at)
+            addrs = address(w)
+            _count(w, at, addrs, mask, size)
+            access.load(w, counter, write, w.memory.read(addrs, size, mask, what), mask, at)
 
         return step
 
@@ -87,7 +93,9 @@ def bind_global_store(size, form):
 
         def step(w):
             mask = w.exec
-            w.memory.write(address(w), data(w), mask, what)
+            addrs = address(w)
+            _count(w, at, addrs, mask, size)
+            w.memory.write(addrs, data(w), mask, what)
             access.in_flight(w, counter, None, at)
 
         return step
@@ -117,6 +125,7 @@ def bind_global_atomic(kind):
         def step(w):
             mask = w.exec
             addrs = address(w)
+            _count(w, at, addrs, mask, 4)
             values = np.broadcast_to(read(w), (w.lanes,))
             old = np.zeros(w.lanes, dtype)
             for lane in np.flatnonzero(mask):
@@ -159,7 +168,9 @@ def bind_global_load_lds(size):
 
         def step(w):
             mask = w.exec
-            data = w.memory.read(address(w), size, mask, what)
+            addrs = address(w)
+            _count(w, at, addrs, mask, size)
+            data = w.memory.read(addrs, size, mask, what)
             _to_lds(w, data, mask, (w.s[state.M0] + offset) & 0xFFFFFFFF, size, counter, at)
 
         return step
@@ -168,6 +179,8 @@ def bind_global_load_lds(size):
 
 
 def _to_lds(w, data, mask, base, size, counter, at):
+    if w.figures is not None:
+        w.figures.lds_access(at, base + np.arange(w.lanes, dtype=np.int64) * size, mask, size)
     lds = w.workgroup.lds
     where = base + np.arange(w.lanes, dtype=np.int64) * size
     if (where[mask] + size > lds.size).any():
@@ -255,9 +268,10 @@ def _components(size, form):
     return [(0, size)]
 
 
-def buffer_read(w, r, offs, soff, size, form, mask, what):
+def buffer_read(w, r, offs, soff, size, form, mask, what, at):
     data = np.zeros((w.lanes, size), np.uint8)
     base = _U64(r.base + soff)
+    _count(w, at, base + offs.astype(_U64), mask & (offs + size <= r.records), size)
     for at, n in _components(size, form):
         ok = mask & (offs + at + n <= r.records)
         if ok.any():
@@ -275,7 +289,7 @@ def bind_buffer_load(size, form):
 
         def step(w):
             mask = w.exec
-            data = buffer_read(w, resource(w), offsets(w), sreader(w), size, form, mask, what)
+            data = buffer_read(w, resource(w), offsets(w), sreader(w), size, form, mask, what, at)
             if lds:
                 _to_lds(w, data, mask, (w.s[state.M0] + offset) & 0xFFFFFFFF, size, counter, at)
             else:
@@ -297,6 +311,7 @@ def bind_buffer_store(size, form):
             mask = w.exec
             r, offs, data = resource(w), offsets(w), read(w)
             base = _U64(r.base + sreader(w))
+            _count(w, at, base + offs.astype(_U64), mask & (offs + size <= r.records), size)
             for start, n in _components(size, form):
                 ok = mask & (offs + start + n <= r.records)
                 if ok.any():

@@ -1,0 +1,56 @@
+"""Dynamic figures of a launch, from the real addresses its waves used:
+per LDS instruction, bank cycles against the ideal under the bank rules
+platform/isa/banks.py models statically (the same function, wave_cost, on
+the arch's banks from archs.json); per global memory instruction, the
+64- and 128-byte segments each execution touches (its transactions).
+
+Counting costs time, so a launch counts only when asked (launch(...,
+figures=True)); rocke run asks.
+"""
+
+import numpy as np
+
+from arch import arch as archs
+from isa.banks import wave_cost
+
+
+class Figures:
+    def __init__(self, arch):
+        lds = archs.lds_banks(arch)
+        self.banks, self.bank_bytes = lds.count, lds.bytes
+        self.lds = {}  # instruction address -> [executions, cycles, ideal, worst ways]
+        self.memory = {}  # instruction address -> [executions, bytes, 64-byte segments, 128-byte segments]
+
+    def lds_access(self, at, addrs, mask, size):
+        cycles, ideal, ways = wave_cost(np.asarray(addrs, np.int64), mask, size, self.banks, self.bank_bytes)
+        row = self.lds.setdefault(at, [0, 0, 0, 0])
+        row[0] += 1
+        row[1] += cycles
+        row[2] += ideal
+        row[3] = max(row[3], ways)
+
+    def memory_access(self, at, addrs, mask, size):
+        addrs = np.asarray(addrs, np.uint64)[mask]
+        row = self.memory.setdefault(at, [0, 0, 0, 0])
+        row[0] += 1
+        row[1] += int(addrs.size) * size
+        for k, segment in ((2, 64), (3, 128)):
+            first, last = addrs // np.uint64(segment), (addrs + np.uint64(size - 1)) // np.uint64(segment)
+            row[k] += int(np.unique(np.concatenate([first, last])).size)
+
+    def summary(self):
+        """Totals, JSON-ready: LDS cycles, ideal and worst ways; memory bytes and segments."""
+        lds = np.array(list(self.lds.values()) or [[0, 0, 0, 0]])
+        mem = np.array(list(self.memory.values()) or [[0, 0, 0, 0]])
+        worst = max(self.lds.items(), key=lambda kv: (kv[1][3], kv[1][1] - kv[1][2]), default=(None, None))[0]
+        return {
+            "lds_executions": int(lds[:, 0].sum()),
+            "lds_cycles": int(lds[:, 1].sum()),
+            "lds_ideal": int(lds[:, 2].sum()),
+            "lds_worst_ways": int(lds[:, 3].max()),
+            "lds_worst_at": worst,
+            "memory_executions": int(mem[:, 0].sum()),
+            "memory_bytes": int(mem[:, 1].sum()),
+            "segments_64": int(mem[:, 2].sum()),
+            "segments_128": int(mem[:, 3].sum()),
+        }
