@@ -69,13 +69,15 @@ def _fail(message):
     return 2
 
 
-def _triple(text, what):
+def _triple(text, what, least=1):
+    """X[,Y,Z] of integers of at least `least`."""
     try:
         values = tuple(int(v) for v in text.split(","))
     except ValueError:
-        raise Refused(f"{what}: expected X[,Y,Z] of positive integers, got {text!r}") from None
-    if not 1 <= len(values) <= 3 or min(values) < 1 and what != "--workgroups":
-        raise Refused(f"{what}: expected X[,Y,Z] of positive integers, got {text!r}")
+        values = ()
+    if not 1 <= len(values) <= 3 or min(values) < least:
+        kind = "positive" if least else "non-negative"
+        raise Refused(f"{what}: expected X[,Y,Z] of {kind} integers, got {text!r}")
     return values
 
 
@@ -147,7 +149,7 @@ def _run(args):
         if out:
             outputs.append(out)
     grid, block = _triple(args.grid, "--grid"), _triple(args.block, "--block")
-    chosen = [_triple(g, "--workgroups") for g in args.workgroups.split(";")] if args.workgroups else None
+    chosen = [_triple(g, "--workgroups", 0) for g in args.workgroups.split(";")] if args.workgroups else None
     tc = toolchain_for(args.flavor or default_flavor())
     program = emu.program(co, kernel.name, tc)
     result = emu.launch(

@@ -49,6 +49,17 @@ def test_runs_our_gemm_tile_and_matches_numpy(files):
     assert re.search(r"^  matrix +256 +64\.0 per wave$", out, re.M)  # 2 k steps x 32 MFMAs per wave
 
 
+def test_some_workgroups_only(files):
+    d, a, b = files
+    status, out, err = _rocke(
+        ["run", str(d / "gfx942.hsaco"), "--grid", "1,1", "--block", "256", "--workgroups", "0,0", *_args(d)]
+    )
+    assert status == 0 and "1 workgroups" in out, err
+    assert _error(
+        ["run", str(d / "gfx942.hsaco"), "--grid", "1,1", "--block", "256", "--workgroups", "1,0", *_args(d)]
+    ) == ("rocke run: LaunchError: workgroup (1, 0, 0) is outside the grid (1, 1, 1)")
+
+
 def _error(argv):
     status, out, err = _rocke(argv)
     assert status == 2 and not out and err.count("\n") == 1, (status, out, err)

@@ -277,11 +277,12 @@ def _run_waves(program, wg, counts):
             )
 
 
-def _triple(v, what):
+def _triple(v, what, least=1):
     v = tuple(v) if isinstance(v, (tuple, list)) else (v,)
-    if not 1 <= len(v) <= 3 or not all(isinstance(x, (int, np.integer)) and x >= 1 for x in v):
-        raise LaunchError(f"{what}: expected 1 to 3 positive integers, got {v!r}")
-    return tuple(int(x) for x in v) + (1,) * (3 - len(v))
+    if not 1 <= len(v) <= 3 or not all(isinstance(x, (int, np.integer)) and x >= least for x in v):
+        kind = "positive" if least else "non-negative"
+        raise LaunchError(f"{what}: expected 1 to 3 {kind} integers, got {v!r}")
+    return tuple(int(x) for x in v) + ((1,) if least else (0,)) * (3 - len(v))
 
 
 def workgroup_order(grid):
@@ -297,7 +298,7 @@ def launch(program, *, grid, block, args, dynamic_lds=0, workgroups=None, kd_add
     if threads > 1024:
         raise LaunchError(f"block {block}: {threads} threads, more than a workgroup's 1024")
     lds_bytes = kernel.group_segment_size + dynamic_lds
-    chosen = workgroup_order(grid) if workgroups is None else [_triple(g, "workgroup") for g in workgroups]
+    chosen = workgroup_order(grid) if workgroups is None else [_triple(g, "workgroup", 0) for g in workgroups]
     for g in chosen:
         if not all(0 <= c < n for c, n in zip(g, grid)):
             raise LaunchError(f"workgroup {g} is outside the grid {grid}")
