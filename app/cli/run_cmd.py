@@ -179,7 +179,8 @@ def report(kernel, arch, result):
     )
     f = result.figures
     lines.append(
-        f"  LDS      {f['lds_executions']} wave accesses, {f['lds_cycles']} bank cycles against {f['lds_ideal']} ideal, "
+        f"  LDS      {f['lds_executions']} wave accesses, {f['lds_cycles']} bank cycles "
+        f"against {f['lds_ideal']} ideal, "
         f"worst {f['lds_worst_ways']}-way" + (f" (at 0x{f['lds_worst_at']:x})" if f["lds_worst_at"] is not None else "")
     )
     lines.append(
