@@ -443,7 +443,8 @@ def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activ
     # The edge without branches. One `if` per accumulator element (64 a lane
     # on the 128x128 tiles, each with its address math) would be ~40% of the
     # unoptimised IR; buffer stores give fewer instructions and a faster
-    # compile at equal or fewer VGPRs (docs/figures/llvm-time.md). The hardware drops a buffer store out of its buffer's range (and reads 0
+    # compile at equal or fewer VGPRs (docs/figures/llvm-time.md). The
+    # hardware drops a buffer store out of its buffer's range (and reads 0
     # for a load out of it). The buffer spans the block's rows of the
     # output inside m, min(m - row0, rows), none for a block wholly past m
     # (a negative count would be a huge unsigned one), so a row past m lies
