@@ -1,6 +1,7 @@
 """The index's formats: every column in its order, canonical bytes whatever
-the order rows arrive in, nulls where a flavor reports nothing, and a table
-a person can read."""
+the order rows arrive in, nulls where a flavor reports nothing, a table a
+person can read with each kernel's own time, timings in their own file, and
+two kernels of one problem, arch and family refused by name."""
 
 import csv
 import hashlib

@@ -1,8 +1,13 @@
 """`rocke build` as a user runs it: a problems file with bad entries among
-good ones builds the good ones and names the bad; two builds give the same
-bytes; each kernel has its own build time; progress counts the kernels
-built, on a terminal and off one; --explain, --help and one-line refusals;
-a kernel's time leaves out its wait for the LLVM other worker threads hold."""
+good ones builds the good ones, names the bad and exits 1; every row names
+its code object with its sha256 and figures; a second build gives the same
+bytes under another hash seed and --jobs; a rebuild removes the code
+objects no longer listed; identical kernels are built once; a split layer
+is its convolution then its reduce; two kernels of one problem, arch and
+family fail the build before it writes; each kernel has its own build time,
+which leaves out its wait for the LLVM other worker threads hold (the last
+line shows that wait); progress counts the kernels built, on a terminal and
+off one; --explain, --help and one-line refusals."""
 
 import hashlib
 import io

@@ -22,10 +22,9 @@ the vector gather: in NHWC, when K/groups is a multiple of 8, the 8 r of a
 size in each step (a 128 x 32 A tile against a 64 x 32 B one). So B (w, a
 few KB, cache-resident) is the gathered one, element by element
 (tile.Operands.b_gather): w[g K/g + k, tap, c] in NHWC, w[g K/g + k, c, tap]
-in NCHW. Measured on resnet50_3x3_c64 with llvm22 (both orders built, the
-other one checked against the reference): gfx942 1,249 instructions, 644
-VALU, 92 VGPRs tap-major against 1,939, 1,300 and 120 filter-major; gfx1201
-1,329, 640, 97 against 2,166, 1,419, 129.
+in NCHW. Both orders were built and measured on resnet50_3x3_c64: tap-major
+takes fewer instructions and VGPRs on gfx942 and gfx1201
+(docs/figures/conv-isa.md).
 
 Stride > 1 is masking in A's gather: input pixel i takes dy[o] through tap
 t only where i + pad - t*dilation is a multiple of the stride whose

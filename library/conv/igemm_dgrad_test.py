@@ -1,6 +1,8 @@
 """conv_igemm_dgrad's cases, refusals and kernels: what the issue asks the
 cases to cover (stride > 1 above all), the errors a user can cause, and that
-the numeric check can fail (a stride mask gone wrong, unwritten outputs)."""
+the numeric check can fail (a stride mask gone wrong, unwritten outputs).
+Strides, padding and dilation show in the numbers, and input pixels no
+output reaches are exactly zero."""
 
 import dataclasses
 import math

@@ -1,6 +1,7 @@
 """conv_igemm_wgrad's cases, spec, refusals and kernels: what the issue asks
 the cases to cover, the errors a user can cause, that each split owns its
-own rows of the reduction, that the numeric check can fail, and the
+own rows of the reduction, that the numeric check can fail, that the
+atomic mode adds onto what dw holds, and the
 two-stage split end to end (the split kernel, then conv_fwd_split_k_reduce's
 kernel) against reference.wgrad."""
 

@@ -1,4 +1,6 @@
-"""The gradient references against the forward one, through the adjoint identity."""
+"""The gradient references against the forward one, through the adjoint
+identity <conv(x, w), dy> = <x, dgrad(dy, w)> = <w, wgrad(x, dy)>, and on
+hand-computed cases."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,8 @@
-"""ConvSpec validation: every bad field is named, with the value and what is allowed."""
+"""ConvSpec validation: every bad field is named, with the value and what is
+allowed; JSON lists and numpy ints make the equal spec; and the 2^31-byte
+limit on every tensor, on both sides of the boundary, computed from the
+definition, naming the tensor and the largest batch that fits. (cpp/spec_test
+and the spec parity tests hold the C++ engine to the same.)"""
 
 import json
 import math

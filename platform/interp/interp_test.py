@@ -1,4 +1,7 @@
-"""The interpreter on small kernels, against numpy."""
+"""The interpreter on small kernels, against numpy. Among them, direct loads to
+LDS (mem.load_to_lds, buffer.load_to_lds) are asynchronous: their bytes land
+at the next barrier and any LDS access to them before it is an error; the
+buffer form reads zeros past its buffer and wants one wave offset per wave."""
 
 import re
 

@@ -4,6 +4,8 @@ The tables (testdata/amd_layouts_*.json) are the output of AMD's Matrix
 Instruction Calculator; this checks every lane and every element of A, B,
 C and D for every op and arch they cover. A layout that is wrong but
 consistent with platform/tile (the GEMM numeric test cannot see it) fails here.
+Every matrix-core form has its layout, and each layout spreads each matrix
+evenly over its form's lanes and elements.
 """
 
 import collections

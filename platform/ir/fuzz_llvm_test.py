@@ -1,5 +1,6 @@
 """Every random kernel that verifies lowers to a module the real LLVM of the
-flavor under test accepts (llvm_py_test runs this once per flavor)."""
+flavor under test accepts (llvm_py_test runs this once per flavor): 3,000
+hypothesis kernels through verify, lower and that LLVM's verifier."""
 
 from hypothesis import HealthCheck, given, settings
 

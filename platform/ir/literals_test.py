@@ -1,4 +1,5 @@
-"""The canonical literal spellings (SPELLING.md): one per value, read back exactly."""
+"""The canonical literal spellings (SPELLING.md): one per value, read back
+bit-exact, and every other spelling refused with the one to use."""
 
 import math
 

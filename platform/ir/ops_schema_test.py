@@ -1,5 +1,6 @@
-"""ops.json: canonical, loaded with one clear error per malformation, and
-checked before each op's type rule (OPS.md)."""
+"""ops.json: canonical, loaded with one clear error per malformation (naming
+the file and the entry), and checked before each op's type rule (OPS.md),
+with the generic verifier messages pinned."""
 
 import copy
 import json

@@ -6,6 +6,7 @@ A and B may order K differently from the hardware, but only by one
 permutation of K shared by A and B (it leaves D = A*B + C unchanged); their
 M and N indices must match exactly. Last, the tile GEMM runs on an
 interpreter whose lane layouts are AMD's tables rather than layouts.py.
+Every form has a placement that fits its lanes and k.
 """
 
 import numpy as np

@@ -61,12 +61,10 @@ _B_CONTIGUOUS = {"row": "rows", "col": "k"}
 # WMMAs, chasing occupancy, and the workgroup barrier's release fence then
 # waits for every load in flight: little or no overlap (gfx1201: 2 vmcnt(0)
 # per iteration). There the loop ends its loads with gpu.sched_barrier, and
-# its barriers order LDS only (gpu.lds_barrier: they guard LDS alone).
-# Measured with llvm20-24 on the 128x128x32 tiles: gfx1201 goes to 1
-# vmcnt(0), 114 -> 138 VGPRs (occupancy 12 -> 10), gfx1250 149 -> 160 VGPRs
-# (occupancy 6 either way). On gfx9 the loads already come first and the
-# barrier does not wait for them; there it would only cost VGPRs (gfx950
-# 122 -> 126, above Triton's 124), so gfx9 keeps gpu.barrier.
+# its barriers order LDS only (gpu.lds_barrier: they guard LDS alone): one
+# vmcnt(0) per iteration, paid for in VGPRs (docs/figures/loops.md). On gfx9
+# the loads already come first and the barrier does not wait for them; there
+# it would only cost VGPRs, so gfx9 keeps gpu.barrier.
 PREFETCH_FIRST = ("gfx12", "gfx1250")
 # gfx950's transposed B reads (ds_read_b64_tr_b16) exchange data in groups of
 # this many lanes; the B tile's k-rows are padded by this many bytes (or, with
@@ -308,10 +306,8 @@ def _direct_loop(b, cfg, copy_a, copy_b, lay_a, lay_b, lds_a, lds_b, row0, b_at,
     hoists the barrier, and so the wait, above three of the eight MFMAs.
     The loads' addresses are a per-lane offset computed once and the
     tile's origin as their wave-uniform offset (copy.DirectCopy.issue):
-    no vector instruction an iteration. Measured on the 128x128x32 f16
-    tile with llvm23: 110 VGPRs (116 on the register path), occupancy 4,
-    4 buffer_load_dwordx4 ... lds and one vmcnt(0) an iteration, 62
-    instructions (72 with per-lane 64-bit global addresses)."""
+    no vector instruction an iteration (docs/figures/loops.md has the
+    figures beside the register path's)."""
     direct_a = DirectCopy(copy_a.src, copy_a.ld, lay_a, copy_a.elem, copy_a.threads)
     direct_b = DirectCopy(copy_b.src, copy_b.ld, lay_b, copy_b.elem, copy_b.threads)
     wave_at = b.readfirstlane(b.mul(w, b.wave_size * UNIT))  # where this wave's slots start: an SGPR, for M0
@@ -425,7 +421,7 @@ def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activ
     # and converted once, here, before any branch. Converted in each arm,
     # LLVM's machine CSE hoists what the arms share above the branch piece
     # by piece (bf16 without a conversion instruction: 3 temporaries per
-    # element live across it; gemm_f16_bcol_bf16_gfx1201 went 120 -> 213 VGPRs).
+    # element live across it, which nearly doubles gemm_f16_bcol_bf16_gfx1201's VGPRs).
     shared = bias is None
     if shared:
         runs = [(r, c, [b.convert(x, out_elem) for x in finish(values, None, None)]) for r, c, values in runs]
@@ -445,10 +441,10 @@ def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activ
                     b.atomic_add(ptr, value) if atomic else b.store(ptr, value)
 
     # The edge without branches. One `if` per accumulator element (64 a lane
-    # on the 128x128 tiles, each with its address math) was ~40% of the
-    # unoptimised IR: buffer stores cut gemm_f16_128x128x32's instructions
-    # by ~20% and its compile CPU time by 10-17% (tools/bench:compile), at
-    # equal or fewer VGPRs. The hardware drops a buffer store out of its buffer's range (and reads 0
+    # on the 128x128 tiles, each with its address math) would be ~40% of the
+    # unoptimised IR; buffer stores give fewer instructions and a faster
+    # compile at equal or fewer VGPRs (docs/figures/llvm-time.md). The
+    # hardware drops a buffer store out of its buffer's range (and reads 0
     # for a load out of it). The buffer spans the block's rows of the
     # output inside m, min(m - row0, rows), none for a block wholly past m
     # (a negative count would be a huge unsigned one), so a row past m lies

@@ -1,4 +1,7 @@
-"""The proof GEMM, run by the interpreter on odd shapes, against numpy."""
+"""The proof GEMM, run by the interpreter on odd shapes, against numpy: the
+128x128x32 tiles with edge blocks, column-major operands, gfx950's direct
+loop and its register loop; and that the check can fail (a wrong layout, a
+missing barrier before the direct loads are read, a wrong inverse map)."""
 
 import dataclasses
 

@@ -3,7 +3,7 @@
 One compile is one parse (which also verifies), one -O2 pipeline
 ("default<O2>", as `opt -O2` runs) and one codegen to an object in memory: the
 same bytes as `opt -O2 | llc -O2 -filetype=obj` (toolchains/llvm/inproc_test.py
-compares them), without the three process starts that cost 20-26 ms each.
+compares them), without starting three processes per kernel.
 
 Only the AMDGPU target is initialised. A target machine is made per
 (triple, cpu) and kept: it holds no module state. What LLVM reports through

@@ -4,7 +4,9 @@ the -O2 pipeline once and codegen once, and reports each stage's CPU time; a
 verifier failure is one clear error; LLVM 20's worker is reused across
 kernels, a kernel that ends it fails alone, and a worker grown past its
 memory limit is replaced; lld in this process writes the code object ld.lld
-writes, and a link it fails is ld.lld's error."""
+writes on every arch, a link it fails (an undefined symbol) is ld.lld's
+error and the next link is in process again, a fatal link error leaves the
+process alive, and a missing lld_link_NN.so names its target."""
 
 import os
 import re

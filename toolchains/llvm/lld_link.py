@@ -3,7 +3,7 @@
 `linker`), loaded once per process.
 
 A link here costs a small part of an ld.lld process's time, most of which
-goes to starting it (the README's "Compiling a kernel" has the figures).
+goes to starting it (docs/figures/llvm-time.md has the figures).
 lld keeps a link's state in globals until the link ends, so links take the
 in-process LLVM's lock (waits.IN_PROCESS), and each runs single-threaded
 (--threads=1: no thread pool is left behind in the caller; the bytes are

@@ -40,11 +40,10 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _LLVMLITE_DRIVER = os.path.join(_HERE, "llvmlite_driver.py")
 _LINK_BATCH = 256  # modules per llvm-link run in verify_many
 _LINK_ARGS = ("-shared", "--no-undefined")  # object -> code object, in process or as ld.lld
-# llvmlite's -O2 run keeps about 0.7 MiB per kernel that it never frees
-# (measured: parse and codegen alone keep none, a context per kernel does
-# not help, LLVM 22's C API keeps none), so a worker past this resident size
-# (peak) is replaced before its next request: a fresh one (0.18 s) every
-# ~1300 kernels.
+# llvmlite's -O2 run keeps memory per kernel that it never frees (measured:
+# parse and codegen alone keep none, a context per kernel does not help,
+# LLVM 22's C API keeps none; docs/figures/llvm-time.md), so a worker past
+# this resident size (peak) is replaced before its next request.
 _WORKER_RSS_LIMIT = 1 << 30
 
 __all__ = ["Compiled", "LlvmError", "Toolchain", "resources"]

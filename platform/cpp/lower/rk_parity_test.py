@@ -3,8 +3,10 @@ byte: random kernels over every op (ir/kernel_gen.py), directed kernels for
 fp8 converts, every matrix op on every arch, buffer accesses of every size,
 barriers on every family, and the tiled GEMM of platform/tile, each printed
 back and lowered for every flavor. Where Python raises ArchDomainError, the
-C++ must raise it with the same message; malformed text gets the same
-ParseError."""
+C++ must raise it with the same message; malformed text (hand-written, and
+mutated kernels) gets the same ParseError. One rk_tool process answers a
+batch of requests.
+To run it without Bazel, set RK_TOOL=/path/to/rk_tool and run pytest."""
 
 import os
 import random
