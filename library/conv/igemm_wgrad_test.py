@@ -129,6 +129,12 @@ def test_spec_json_round_trip_and_errors():
         spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), dtype="f32"))
     with pytest.raises(WgradSpecError, match=r"conv_igemm_wgrad tiles: expected an arch with a tile \(gfx942, gfx950, gfx1201, gfx1250\), got 'gfx90a'; add a row"):
         spec_for("gfx90a", conv)
+    # A gradient through a bias and relu needs the relu's mask, which dw alone cannot see: refused by name.
+    relu = r"ConvSpec.bias_relu: expected False \(conv_igemm_wgrad computes the weight gradient of the convolution alone\), got True; "
+    with pytest.raises(WgradSpecError, match=relu + r"mask dy by the relu \(0 where the forward output is 0\) and drop bias_relu"):
+        spec_for("gfx942", ConvSpec(1, 16, 16, (4, 4), (3, 3), bias_relu=True))
+    with pytest.raises(WgradSpecError, match=relu):
+        WgradSpec.from_json({**good, "igemm": {**good["igemm"], "conv": {**good["igemm"]["conv"], "bias_relu": True}}})
 
 
 def test_numbers_and_that_the_check_can_fail():

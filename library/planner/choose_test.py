@@ -196,3 +196,14 @@ def test_wgrad_refusals_are_named():
         "problems[0].dtype on gfx942: expected one of f16, bf16 (conv_igemm_wgrad runs on matrix cores), got 'f32'; no family computes an f32 weight gradient",
         "problems[0] on gfx1151: conv_igemm_wgrad tiles: expected an arch with a tile (gfx942, gfx950, gfx1201, gfx1250), got 'gfx1151'; add a row to TILES in library/conv/wgrad_spec.py",
     ]
+
+
+def test_wgrad_through_a_bias_and_relu_is_a_named_error():
+    # dw through a relu needs the relu's mask on dy, which conv_igemm_wgrad does not apply.
+    problems, _ = read({"problems": [conv(op="conv_wgrad", bias_relu=True)]})
+    jobs, errors = plan(problems, ["gfx942", "gfx950"])
+    assert jobs == []
+    assert [str(e) for e in errors] == [
+        "problems[0].bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution alone), got True; "
+        "mask dy by the relu (0 where the forward output is 0) and drop bias_relu",
+    ]
