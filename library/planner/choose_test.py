@@ -2,9 +2,10 @@
 
 import pytest
 
+from arch import arch
 from conv import igemm_tiles
 from gemm.tiles import TILES
-from planner.jobs import plan
+from planner.jobs import Job, plan
 from planner.problems import read
 
 
@@ -207,3 +208,13 @@ def test_wgrad_through_a_bias_and_relu_is_a_named_error():
         "problems[0].bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution alone), got True; "
         "mask dy by the relu (0 where the forward output is 0) and drop bias_relu",
     ]
+
+
+@pytest.mark.parametrize("entry", [conv(), conv(op="conv_dgrad"), conv(op="conv_wgrad"), {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16"}])
+def test_an_unknown_arch_is_refused_at_planning_naming_the_known_ones(entry):
+    problems, _ = read({"problems": [entry]})
+    known = ", ".join(arch.ARCHS)  # the arch table's own list
+    with pytest.raises(arch.UnknownArchError, match=rf"^arch: expected one of {known}, got 'gfx9999'"):
+        plan(problems, ["gfx942", "gfx9999"])
+    with pytest.raises(arch.UnknownArchError, match=rf"^arch: expected one of {known}, got 'gfx9999'"):
+        Job.of(problems[0], "gfx9999")

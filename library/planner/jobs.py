@@ -15,6 +15,7 @@ import dataclasses
 import importlib
 import time
 
+from arch import arch as arch_table
 from catalog import index, kernel
 from family import family as families
 from family.engines import CPP_MODULE, lower_family
@@ -40,7 +41,10 @@ class Job:
 
     @classmethod
     def of(cls, problem, arch):
-        """The Job of `problem` on `arch`; EntryError when no family builds it."""
+        """The Job of `problem` on `arch`; EntryError when no family builds it,
+        arch.UnknownArchError (naming the arch table's archs) for an arch
+        the table does not have."""
+        arch_table.get(arch)
         return cls(problem, arch, choose(problem, arch))
 
     @property
@@ -60,7 +64,11 @@ class Job:
 def plan(problems, archs):
     """(jobs, errors): a Job per (problem, arch) a family can build, in
     problem then arch order, and an EntryError for each that none can. An
-    entry refused alike on every arch is one error without an arch."""
+    entry refused alike on every arch is one error without an arch.
+    An arch the arch table does not have stops the plan before any job:
+    arch.UnknownArchError names the ones it has."""
+    for arch in archs:
+        arch_table.get(arch)
     jobs, errors = [], []
     for problem in problems:
         refused = []
