@@ -20,7 +20,6 @@ from catalog import index, kernel
 from family import family as families
 from family.engines import CPP_MODULE, lower_family
 from family.family import Case
-from lower.flavors import ArchDomainError
 from planner.choose import choose
 from planner.problems import EntryError, FileError, read
 
@@ -116,8 +115,8 @@ def _cpp_families():
 
 def lower(job, flavor, engine=ENGINES[0]):
     """[Lowered] of a job's kernels for `flavor`, in the order they run, by
-    `engine` (see the module doc); catalog.kernel.KernelError if the flavor
-    cannot target the arch."""
+    `engine` (see the module doc); lower.flavors.ArchDomainError, naming
+    the kernel, if the flavor cannot express it for the arch (no LLVM runs)."""
     if engine not in ENGINES:
         raise ValueError(f"expected engine to be one of {', '.join(ENGINES)}, got {engine!r}")
     out = []
@@ -125,10 +124,7 @@ def lower(job, flavor, engine=ENGINES[0]):
         fam = families.load(choice.module)
         used = "python" if engine == "cpp" and fam.name not in _cpp_families() else engine
         start = time.monotonic()
-        try:
-            emitted = lower_family(fam, Case(case_id, job.arch, choice.spec), flavor, engine=used)
-        except ArchDomainError as e:
-            raise kernel.KernelError(f"{case_id} on {job.arch}: {e}") from None
+        emitted = lower_family(fam, Case(case_id, job.arch, choice.spec), flavor, engine=used)
         name, identity = kernel.kernel_name(emitted.rk), kernel.identity(emitted.rk, emitted.ll)
         out.append(Lowered(choice, path, name, emitted.ll, identity, used, time.monotonic() - start))
     return out

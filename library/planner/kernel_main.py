@@ -17,8 +17,9 @@ not a failed action: rows.json then holds one record, {"refused":
 {"problem", "arch", "field", "message"}, "name": its name, or null when the
 entry itself is bad}, and no code object; the message goes to stderr, and
 the archive lists the refusal under index.json's "errors", as `rocke build`
-does. Exit status 1 only when the arch is not in the arch table, an output
-cannot be written or LLVM fails on the chosen kernel.
+does. Exit status 1 only when the arch is not in the arch table, the
+flavor cannot express the chosen kernel for it (ArchDomainError, named on
+the line), an output cannot be written or LLVM fails on the kernel.
 """
 
 import argparse
@@ -29,6 +30,7 @@ import sys
 from arch import arch as arch_table
 from catalog.kernel import KernelError
 from files.atomic import OutputError, write_atomic
+from lower.flavors import ArchDomainError
 from planner import jobs
 from planner.problems import EntryError, entry
 from toolchains.llvm.llvm import Toolchain
@@ -55,6 +57,9 @@ def main(argv=None):
         write_atomic(os.path.join(args.out, jobs.ROWS), (json.dumps([row for row, _ in kernels], sort_keys=True) + "\n").encode())
     except (KernelError, OutputError, arch_table.UnknownArchError) as e:
         print(f"rocke catalog: {e}", file=sys.stderr)
+        return 1
+    except ArchDomainError as e:  # the flavor cannot express the kernel: the line says so, not that LLVM failed
+        print(f"rocke catalog: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     return 0
 
