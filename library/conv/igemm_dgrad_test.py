@@ -141,3 +141,18 @@ def test_unwritten_outputs_fail_the_check():
     for name in ("resnet_1x1_f16_gfx942", "nchw_stride2_bf16_gfx1201"):
         p = problem(CASES[name], np.random.default_rng(1))
         assert np.isnan(p.decode(p.args[2])).all()
+
+
+@pytest.mark.parametrize(
+    "arch,conv",
+    [
+        # MobileNetV2's depthwise 3x3 (1 channel per group), stride 1 and 2; the planner builds them with this family.
+        ("gfx942", ConvSpec(1, 24, 24, (9, 9), (3, 3), pad=(1, 1), groups=24)),
+        ("gfx1201", ConvSpec(2, 16, 16, (8, 8), (3, 3), stride=(2, 2), pad=(1, 1), groups=16, dtype="bf16")),
+        ("gfx1250", ConvSpec(1, 8, 8, (6, 6), (3, 3), pad=(1, 1), groups=8, layout="NCHW")),
+    ],
+)
+def test_depthwise_layers_compute_their_data_gradient(arch, conv):
+    case = Case("depthwise", arch, spec_for(arch, conv))
+    got, want, p = _run(case, case)
+    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
