@@ -66,8 +66,8 @@ class WgradSpec:
             raise WgradSpecError(f"WgradSpec.igemm: expected an IgemmSpec, got {self.igemm!r}")
         if self.conv.bias_relu:  # dw through a relu needs its mask on dy, which this kernel never sees
             raise WgradSpecError(
-                "ConvSpec.bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution alone), got True; "
-                "mask dy by the relu (0 where the forward output is 0) and drop bias_relu"
+                "ConvSpec.bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution "
+                "alone), got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu"
             )
         split = plain_int(self.split)
         object.__setattr__(self, "split", split)

@@ -141,8 +141,8 @@ def _idle_columns(columns, block_n):
         return ""
     channels = f"{columns} channel{'s fill' if columns != 1 else ' fills'}"
     return (
-        f"; the matrix ops are partly idle: a group's {channels} {columns} of the {computed} columns its blocks multiply "
-        f"({columns / computed:.1%} of the matrix work)"
+        f"; the matrix ops are partly idle: a group's {channels} {columns} of the {computed} columns its blocks "
+        f"multiply ({columns / computed:.1%} of the matrix work)"
     )
 
 
@@ -162,8 +162,11 @@ def _igemm_dgrad(spec, arch):
     m, n, k = igemm_dgrad.gemm(igemm)
     work = math.prod(spec.stride)
     stride = "" if work == 1 else f"; stride {'x'.join(map(str, spec.stride))} is masked in dy's gather: {work} x the matrix work of the non-zero terms"
-    idle = _idle_columns(n, igemm.block_n)
-    return (igemm, tile), f"matrix cores: a {m}x{n}x{k} implicit GEMM per group (input pixels x C/groups x K/groups taps); its tile for {arch} (library/conv/igemm_tiles.json){stride}{idle}"
+    why = (
+        f"matrix cores: a {m}x{n}x{k} implicit GEMM per group (input pixels x C/groups x K/groups taps); "
+        f"its tile for {arch} (library/conv/igemm_tiles.json){stride}{_idle_columns(n, igemm.block_n)}"
+    )
+    return (igemm, tile), why
 
 
 # conv_dgrad: the families that compute a data gradient, best first (as CONV_FWD).

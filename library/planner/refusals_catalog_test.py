@@ -27,7 +27,8 @@ def test_the_errors_are_those_rocke_build_lists():
     assert INDEX["errors"] == expected
     # Written from refusals.json: no fp8 tile on gfx942; no family computes an f32 wgrad;
     # entry 3 reuses entry 0's name; entry 4's m is negative; no family computes a wgrad through a relu.
-    assert [(e["problem"], e["arch"]) for e in INDEX["errors"]] == [(1, "gfx942"), (2, None), (3, None), (4, None), (5, None)]
+    errors = [(1, "gfx942"), (2, None), (3, None), (4, None), (5, None)]
+    assert [(e["problem"], e["arch"]) for e in INDEX["errors"]] == errors
     assert INDEX["errors"][1]["message"].endswith("no family computes an f32 weight gradient")
     assert INDEX["errors"][4]["message"].startswith("problems[5].bias_relu: expected False")
 
