@@ -148,7 +148,8 @@ def expected(spec, x64, w64, bias):
 def problem(spec, rng):
     x, x64 = encode(rng.standard_normal(spec.input_shape()), spec.dtype)
     w, w64 = encode(rng.standard_normal(spec.weight_shape()) / math.sqrt(spec.c_per_group * math.prod(spec.filter)), spec.dtype)
-    y = np.zeros(spec.output_shape(), x.dtype)
+    store_type, poison = POISON[spec.dtype]
+    y = np.full(spec.output_shape(), poison, store_type)
     args = [x, w, y]
     bias = None
     if spec.bias_relu:
