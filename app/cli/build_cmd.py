@@ -119,8 +119,9 @@ def _guarded(step):
     """(result, failure, seconds, waited) of step(): `waited` the seconds its
     thread waited for the in-process LLVM that another thread held
     (toolchains/llvm/waits.py), `seconds` the rest, its own work. A
-    KernelError or a builder's own error fails this entry, and the others
-    still build."""
+    KernelError (LLVM's, its message alone) or any other error (named by
+    its class: ArchDomainError where the flavor cannot express the kernel,
+    a builder's own) fails this entry, and the others still build."""
     start, waited = time.monotonic(), waits.waited()
 
     def spent():

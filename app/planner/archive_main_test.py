@@ -56,8 +56,9 @@ def test_the_errors_are_rocke_builds_and_name_each_refusal(records):
     assert doc["errors"] == sorted(expected, key=lambda e: (e["problem"], e["arch"] or ""))
     # What each is, written from refusals.json: fp8 has no gfx942 tile; no
     # family computes an f32 weight gradient (on any arch: one error); entry 3 reuses
-    # entry 0's name; entry 4's m is negative.
-    assert [(e["problem"], e["arch"]) for e in doc["errors"]] == [(1, "gfx942"), (2, None), (3, None), (4, None)]
+    # entry 0's name; entry 4's m is negative; no family computes a wgrad through a relu.
+    assert [(e["problem"], e["arch"]) for e in doc["errors"]] == [(1, "gfx942"), (2, None), (3, None), (4, None), (5, None)]
+    assert doc["errors"][4]["message"].startswith("problems[5].bias_relu: expected False")
     assert "problems[0] has it too" in doc["errors"][2]["message"]
     assert doc["errors"][1]["message"].endswith("no family computes an f32 weight gradient")
 

@@ -2,9 +2,10 @@
 
 import pytest
 
+from arch import arch
 from conv import igemm_tiles
 from gemm.tiles import TILES
-from planner.jobs import plan
+from planner.jobs import Job, plan
 from planner.problems import read
 
 
@@ -30,6 +31,11 @@ TABLE = [
     ({"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "bf16"}, "gfx1250", "gemm"),
     (conv(op="conv_dgrad"), "gfx942", "conv_igemm_dgrad"),
     (conv(op="conv_dgrad", groups=2, stride=[2, 2]), "gfx1201", "conv_igemm_dgrad"),  # 16 channels per group
+    (conv(op="conv_dgrad", groups=32), "gfx942", "conv_igemm_dgrad"),  # depthwise: 1 channel per group
+    (conv(op="conv_dgrad", groups=4, dtype="bf16"), "gfx1250", "conv_igemm_dgrad"),  # ResNeXt: 8 channels per group
+    # The stem: C = 3.
+    (conv(op="conv_dgrad", c=3, k=64, spatial=[224, 224], filter=[7, 7], stride=[2, 2], pad=[3, 3]), "gfx950",
+     "conv_igemm_dgrad"),
 ]
 
 
@@ -107,20 +113,37 @@ def test_dgrad_takes_conv_igemm_dgrad_with_its_archs_tile(arch):
 
 
 def test_dgrad_explains_the_gemm_and_the_stride():
-    (job,), _ = _jobs(conv(op="conv_dgrad", stride=[2, 2]), archs=("gfx950",))
-    # 28 x 28 input pixels x 32 channels, reduced over 32 filters x 9 taps; stride 2 x 2: 4 x the work.
+    (job,), _ = _jobs(conv(op="conv_dgrad", c=64, stride=[2, 2]), archs=("gfx950",))
+    # 28 x 28 input pixels x 64 channels (one block's columns), reduced over 32 filters x 9 taps;
+    # stride 2 x 2: 4 x the work.
     assert job.choice.reasons == (
-        "conv_igemm_dgrad: chosen, matrix cores: a 784x32x288 implicit GEMM per group (input pixels x C/groups x K/groups taps); "
+        "conv_igemm_dgrad: chosen, matrix cores: a 784x64x288 implicit GEMM per group (input pixels x C/groups x K/groups taps); "
         "its tile for gfx950 (library/conv/igemm_tiles.json); stride 2x2 is masked in dy's gather: 4 x the matrix work of the non-zero terms",
     )
-    (job,), _ = _jobs(conv(op="conv_dgrad"), archs=("gfx942",))
+    (job,), _ = _jobs(conv(op="conv_dgrad", c=64), archs=("gfx942",))
     assert job.choice.reasons[0].endswith("its tile for gfx942 (library/conv/igemm_tiles.json)")
+
+
+@pytest.mark.parametrize(
+    "fields,arch,idle",
+    [
+        # Every tile's block is 64 columns wide (igemm_tiles.json): a group's channels fill part of it.
+        ({"c": 32, "groups": 32}, "gfx942", "a group's 1 channel fills 1 of the 64 columns its blocks multiply (1.6%"),
+        ({"c": 3, "k": 64, "filter": [7, 7], "stride": [2, 2], "pad": [3, 3]}, "gfx1201",
+         "a group's 3 channels fill 3 of the 64 columns its blocks multiply (4.7%"),
+        ({"c": 32, "groups": 4}, "gfx950", "a group's 8 channels fill 8 of the 64 columns its blocks multiply (12.5%"),
+        ({"c": 96}, "gfx1250", "a group's 96 channels fill 96 of the 128 columns its blocks multiply (75.0%"),
+    ],
+)
+def test_dgrad_builds_few_channels_per_group_and_says_how_idle_the_matrix_ops_are(fields, arch, idle):
+    (job,), errors = _jobs(conv(op="conv_dgrad", **fields), archs=(arch,))
+    assert errors == [] and job.choice.family == "conv_igemm_dgrad"
+    assert job.choice.reasons[0].endswith(f"; the matrix ops are partly idle: {idle} of the matrix work)")
 
 
 @pytest.mark.parametrize(
     "fields,arch,why",
     [
-        ({"groups": 32}, "gfx942", "conv_igemm_dgrad: passed over, c / groups = 1: a group's channels would fill 1 of a matrix op's 16 columns"),
         ({"bias_relu": True}, "gfx942", "conv_igemm_dgrad: passed over, bias_relu = True: a data gradient has no bias or activation; drop bias_relu from the entry"),
         ({"dtype": "f32"}, "gfx1201", "conv_igemm_dgrad: passed over, IgemmSpec.conv.dtype: expected one of f16, bf16 (matrix cores), got 'f32'; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient"),
     ],
@@ -196,3 +219,27 @@ def test_wgrad_refusals_are_named():
         "problems[0].dtype on gfx942: expected one of f16, bf16 (conv_igemm_wgrad runs on matrix cores), got 'f32'; no family computes an f32 weight gradient",
         "problems[0] on gfx1151: conv_igemm_wgrad tiles: expected an arch with a tile (gfx942, gfx950, gfx1201, gfx1250), got 'gfx1151'; add a row to TILES in library/conv/wgrad_spec.py",
     ]
+
+
+def test_wgrad_through_a_bias_and_relu_is_a_named_error():
+    # dw through a relu needs the relu's mask on dy, which conv_igemm_wgrad does not apply.
+    problems, _ = read({"problems": [conv(op="conv_wgrad", bias_relu=True)]})
+    jobs, errors = plan(problems, ["gfx942", "gfx950"])
+    assert jobs == []
+    assert [str(e) for e in errors] == [
+        "problems[0].bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution "
+        "alone), got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu",
+    ]
+
+
+GEMM = {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16"}
+
+
+@pytest.mark.parametrize("entry", [conv(), conv(op="conv_dgrad"), conv(op="conv_wgrad"), GEMM])
+def test_an_unknown_arch_is_refused_at_planning_naming_the_known_ones(entry):
+    problems, _ = read({"problems": [entry]})
+    known = ", ".join(arch.ARCHS)  # the arch table's own list
+    with pytest.raises(arch.UnknownArchError, match=rf"^arch: expected one of {known}, got 'gfx9999'"):
+        plan(problems, ["gfx942", "gfx9999"])
+    with pytest.raises(arch.UnknownArchError, match=rf"^arch: expected one of {known}, got 'gfx9999'"):
+        Job.of(problems[0], "gfx9999")

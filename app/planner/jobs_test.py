@@ -13,7 +13,8 @@ import os
 
 import pytest
 
-from catalog.kernel import KernelError, identity
+from catalog.kernel import identity
+from lower.flavors import ArchDomainError
 from planner import jobs
 from planner.problems import read
 from toolchains.llvm.llvm import Toolchain
@@ -75,7 +76,8 @@ def test_an_unknown_engine_is_named():
         jobs.lower(job, "llvm23", "rust")
 
 
-def test_a_flavor_that_cannot_target_the_arch_is_a_kernel_error():
+def test_a_flavor_that_cannot_target_the_arch_is_an_arch_domain_error_not_llvms():
+    # No LLVM runs: the lowering refuses first, and says so (KernelError is for what LLVM does).
     job = _jobs("bert_base", ["gfx1250"])[0]
-    with pytest.raises(KernelError, match=r"on gfx1250: .*llvm20"):
+    with pytest.raises(ArchDomainError, match=r"gfx1250 is not known to llvm20; flavors that support it: llvm22"):
         jobs.lower(job, "llvm20")

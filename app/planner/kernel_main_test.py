@@ -3,6 +3,7 @@
 import json
 import os
 
+from arch import arch
 from planner import kernel_main
 
 
@@ -41,3 +42,25 @@ def test_an_unwritable_output_still_fails_the_action(tmp_path, capsys):
         "--toolchain", "unused.json", "--out", str(tmp_path / "a-file" / "k"),
     ])
     assert status == 1 and "rocke catalog:" in capsys.readouterr().err
+
+
+def test_an_unknown_arch_fails_the_action_in_one_line_naming_the_known_ones(tmp_path, capsys):
+    status, rows, files = _run(tmp_path, 0, {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16"}, "gfx9999")
+    err = capsys.readouterr().err
+    assert status == 1 and rows is None and files == []
+    assert err.startswith(f"rocke catalog: arch: expected one of {', '.join(arch.ARCHS)}, got 'gfx9999'"), err
+    assert len(err.splitlines()) == 1, err
+
+
+def test_a_flavor_that_cannot_lower_the_arch_fails_the_action_naming_arch_domain_error(tmp_path, capsys):
+    # llvm20 does not know gfx1250: the lowering refuses before any LLVM runs, and the line says which error it is.
+    out = tmp_path / "k"
+    out.mkdir()
+    status = kernel_main.main([
+        "--entry", json.dumps({"op": "gemm", "name": "g", "m": 64, "n": 64, "k": 64, "dtype": "f16"}), "--index", "0",
+        "--arch", "gfx1250", "--toolchain", os.environ["ROCKE_LLVM20"], "--out", str(out),
+    ])
+    err = capsys.readouterr().err
+    assert status == 1 and os.listdir(out) == []
+    assert err.startswith("rocke catalog: ArchDomainError: ") and "gfx1250 is not known to llvm20" in err, err
+    assert len(err.splitlines()) == 1, err

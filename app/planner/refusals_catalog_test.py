@@ -26,9 +26,11 @@ def test_the_errors_are_those_rocke_build_lists():
     expected = sorted((index.error(e.index, e.arch, str(e)) for e in [*errors, *refused]), key=lambda e: (e["problem"], e["arch"] or ""))
     assert INDEX["errors"] == expected
     # Written from refusals.json: no fp8 tile on gfx942; no family computes an f32 wgrad;
-    # entry 3 reuses entry 0's name; entry 4's m is negative.
-    assert [(e["problem"], e["arch"]) for e in INDEX["errors"]] == [(1, "gfx942"), (2, None), (3, None), (4, None)]
+    # entry 3 reuses entry 0's name; entry 4's m is negative; no family computes a wgrad through a relu.
+    errors = [(1, "gfx942"), (2, None), (3, None), (4, None), (5, None)]
+    assert [(e["problem"], e["arch"]) for e in INDEX["errors"]] == errors
     assert INDEX["errors"][1]["message"].endswith("no family computes an f32 weight gradient")
+    assert INDEX["errors"][4]["message"].startswith("problems[5].bias_relu: expected False")
 
 
 def test_only_the_built_kernels_are_in_the_catalog():

@@ -123,8 +123,8 @@ def test_pixels_no_output_reaches_are_exact_zeros(name):
     # the last row and column. The kernel must write them (dx starts as NaN) and
     # write zero: no wrong phase of dy leaks in.
     got, want, p = _run(CASES[name], CASES[name])
-    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
-    zero = want == 0
+    want.check(got, "the kernel's output")
+    zero = want.values == 0
     assert 0.05 < zero.mean() < 0.95
     np.testing.assert_array_equal(got[zero], 0)
 
@@ -134,12 +134,45 @@ def test_the_numeric_check_sees_padding_and_dilation():
     dilated = CASES["unet_dilated_bf16_gfx942"]
     plain = Case("plain", "gfx942", spec_for("gfx942", dataclasses.replace(dilated.spec.conv, pad=(1, 1), dilation=(1, 1))))
     got, want, p = _run(plain, dilated)
-    assert not np.allclose(got, want, rtol=p.rtol, atol=p.atol)
+    assert want.misses(got).any()
     got, want, p = _run(dilated, dilated)
-    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
+    want.check(got, "the kernel's output")
 
 
 def test_unwritten_outputs_fail_the_check():
     for name in ("resnet_1x1_f16_gfx942", "nchw_stride2_bf16_gfx1201"):
         p = problem(CASES[name], np.random.default_rng(1))
         assert np.isnan(p.decode(p.args[2])).all()
+
+
+@pytest.mark.parametrize(
+    "arch,conv",
+    [
+        # MobileNetV2's depthwise 3x3 (1 channel per group), stride 1 and 2; the planner builds them with this family.
+        ("gfx942", ConvSpec(1, 24, 24, (9, 9), (3, 3), pad=(1, 1), groups=24)),
+        ("gfx1201", ConvSpec(2, 16, 16, (8, 8), (3, 3), stride=(2, 2), pad=(1, 1), groups=16, dtype="bf16")),
+        ("gfx1250", ConvSpec(1, 8, 8, (6, 6), (3, 3), pad=(1, 1), groups=8, layout="NCHW")),
+    ],
+)
+def test_depthwise_layers_compute_their_data_gradient(arch, conv):
+    case = Case("depthwise", arch, spec_for(arch, conv))
+    got, want, p = _run(case, case)
+    want.check(got, "the kernel's output")
+
+
+def test_one_element_four_f16_ulps_off_fails_the_gate():
+    # A real kernel's small output (72 elements) with one element moved by 4 f16 ulps, where
+    # that is under 1e-3 (|dx| below 0.5): one absolute tolerance for all passes it; the gate must not.
+    case = CASES["single_output_pixel_gfx942"]
+    p = problem(case, np.random.default_rng(1))
+    run(build(case), p.grid, p.args)
+    p.check(case.id)
+    dx = p.args[2].reshape(-1)
+    i = next(i for i, v in enumerate(dx) if 0.125 <= abs(v) < 0.5)
+    for _ in range(4):
+        dx[i] = np.nextafter(dx[i], np.float16(np.inf))
+    assert np.allclose(p.decode(p.args[2]), p.expected[2].values, rtol=2.0**-10, atol=1e-3)
+    at = rf"\(0, {i // 24}, {i // 8 % 3}, {i % 8}\)"  # NHWC, 3 x 3 pixels of 8 channels
+    message = rf"^{case.id}: argument 2: 1 of 72 elements outside the bound; the worst, at {at}"
+    with pytest.raises(AssertionError, match=message):
+        p.check(case.id)

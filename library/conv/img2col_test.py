@@ -1,12 +1,15 @@
 """conv_img2col's refusal of grouped layers: its own error type (a conv
 SpecError and a family Refusal) naming the field and the families that take
-them, recorded by the emit gate as an expected rejection."""
+them, recorded by the emit gate as an expected rejection. And the numeric
+problem it shares with conv_direct_fwd (common.problem) starts every output
+as NaN, so an element the kernel never writes fails the check."""
 
 import dataclasses
 
+import numpy as np
 import pytest
 
-from conv import img2col
+from conv import direct_fwd, img2col
 from conv.spec import ConvSpec, SpecError
 from family import emit
 from family.family import Case, Family, Refusal
@@ -34,3 +37,14 @@ def test_the_emit_gate_records_the_refusal_and_emits_the_rest():
 
 def test_the_same_layer_ungrouped_builds():
     assert img2col.build(Case("g1_gfx942", "gfx942", dataclasses.replace(GROUPED, groups=1))).name == "conv_img2col_g1_gfx942"
+
+
+@pytest.mark.parametrize("family", [img2col.FAMILY, direct_fwd.FAMILY], ids=lambda f: f.name)
+def test_unwritten_outputs_fail_the_check(family):
+    # An output starting as 0 would pass unwritten wherever the answer is 0 (a relu clips about half).
+    for dtype in ("f32", "f16", "bf16"):
+        case = next(c for c in family.cases if c.spec.dtype == dtype)
+        p = family.problem(case, np.random.default_rng(1))
+        assert np.isnan(p.decode(p.args[2])).all(), case.id
+        with pytest.raises(AssertionError, match=rf"^{case.id}: argument 2: {p.expected[2].values.size} of "):
+            p.check(case.id)

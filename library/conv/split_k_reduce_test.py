@@ -11,6 +11,7 @@ import pytest
 from conv import split_k_reduce
 from conv.spec import ConvSpec, SpecError
 from conv.split_k_reduce import FAMILY, Channels, ReduceSpec, ReduceSpecError, build, channels_of, problem, reduce_kernel, vector_width
+from family.bound import Expected
 from family.family import Case, Refusal
 from interp.interp import run
 from ir.printer import print_kernel
@@ -96,16 +97,16 @@ def _run(case, kernel=None):
 def test_numbers_and_the_check_can_fail():
     case = CASES["nchw_odd_pixels_bias_f16_s2_gfx1201"]
     got, want, p = _run(case)
-    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
-    assert (want == 0).mean() > 0.2 and (want > 0).mean() > 0.2  # relu clips some, keeps others
+    want.check(got, case.id)
+    assert (want.values == 0).mean() > 0.2 and (want.values > 0).mean() > 0.2  # relu clips some, keeps others
     s, c = case.spec, case.spec.conv
     # One slice short; the bias at the channels-last channel (the wrong layout).
     short = reduce_kernel("short", case.arch, s.elements, s.split_k - 1, c.dtype, channels_of(c))
     got, want, p = _run(case, short)
-    assert not np.allclose(got, want, rtol=p.rtol, atol=p.atol)
+    assert want.misses(got).any()
     wrong_layout = reduce_kernel("nhwc", case.arch, s.elements, s.split_k, c.dtype, Channels(c.k, 1))
     got, want, p = _run(case, wrong_layout)
-    assert not np.allclose(got, want, rtol=p.rtol, atol=p.atol)
+    assert want.misses(got).any()
     # An output left unwritten is NaN.
     p = problem(CASES["partial_workgroup_bf16_s2_gfx942"], np.random.default_rng(1))
     assert np.isnan(p.decode(p.args[1])).all()
@@ -120,5 +121,6 @@ def test_reduce_kernel_without_channels_is_a_plain_sum():
     y = np.zeros(4 * 9 * 8 * 6, np.uint16)
     run(kernel, split_k_reduce.grid(ws.shape[1]), [ws, y])
     got = (y.astype(np.uint32) << 16).view(np.float32)
-    np.testing.assert_allclose(got, ws.astype(np.float64).sum(axis=0), rtol=2.0**-7, atol=1e-3)
+    ws64 = ws.astype(np.float64)
+    Expected(ws64.sum(axis=0), np.abs(ws64).sum(axis=0), 4, "bf16").check(got, "the sum")
     assert (got < 0).any()

@@ -15,8 +15,11 @@ WgradSpec is JSON as well (the case lists both engines read):
 
     {"igemm": IgemmSpec (the ConvSpec and the tile), "split": S, "mode": M}
 
-The IgemmSpec is validated as conv_igemm_fwd's (dtype, sizes, tile, op);
-`split` and `mode` say how the reduction is split:
+The IgemmSpec is validated as conv_igemm_fwd's (dtype, sizes, tile, op),
+and its ConvSpec must have no bias_relu: the weight gradient through a relu
+needs the relu's mask on dy, which this kernel never sees, so such a spec is
+refused by name rather than answered with the plain gradient. `split` and
+`mode` say how the reduction is split:
 
     "none"       split 1: dw in the input type, one kernel.
     "two_stage"  split S >= 2: split s writes its f32 partial sums to
@@ -61,6 +64,11 @@ class WgradSpec:
             object.__setattr__(self, "igemm", IgemmSpec.from_json(self.igemm))
         if not isinstance(self.igemm, IgemmSpec):
             raise WgradSpecError(f"WgradSpec.igemm: expected an IgemmSpec, got {self.igemm!r}")
+        if self.conv.bias_relu:  # dw through a relu needs its mask on dy, which this kernel never sees
+            raise WgradSpecError(
+                "ConvSpec.bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution "
+                "alone), got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu"
+            )
         split = plain_int(self.split)
         object.__setattr__(self, "split", split)
         if not isinstance(split, int) or isinstance(split, bool) or split < 1:

@@ -19,6 +19,7 @@ import numpy as np
 
 from arch import arch as archs
 from arch.mma_forms import FORMS
+from family import bound
 from family.family import Family, Problem
 from gemm.cases import cases
 from gemm.spec import SpecError, mma_shapes
@@ -61,10 +62,6 @@ def build(case):
 
 # -- numbers --------------------------------------------------------------------------
 
-# (rtol, atol) per output type: one rounding of an f32 sum to that type (the
-# f32 sums differ from numpy's float64 only in order).
-TOLERANCE = {"f32": (1e-5, 1e-5), "f16": (2.0**-10, 1e-3), "bf16": (2.0**-7, 1e-3)}
-
 # A NaN of each output type: every element the kernel fails to write fails the check.
 POISON = {"f32": (np.float32, np.nan), "f16": (np.float16, np.nan), "bf16": (np.uint16, 0x7FC0)}
 
@@ -104,8 +101,8 @@ def problem(case, rng):
     if spec.bias_relu:
         bias = rng.standard_normal(spec.n).astype(np.float32)
         args.append(bias)
-    rtol, atol = TOLERANCE[spec.out]
-    return Problem(args + [spec.m, spec.n, spec.k], spec.grid(), {2: reference(a64, b64, bias)}, lambda v: decode(v, spec.out), rtol, atol)
+    want = bound.expected(reference, (a64, b64, bias), spec.k + (bias is not None), spec.out)
+    return Problem(args + [spec.m, spec.n, spec.k], spec.grid(), {2: want}, lambda v: decode(v, spec.out))
 
 
 FAMILY = Family("gemm", cases(), build, problem)

@@ -34,15 +34,18 @@ class Case:
 @dataclasses.dataclass(frozen=True)
 class Problem:
     """One numeric check: run the kernel over `grid` with `args`, then every
-    args[i] for i in `expected` must match expected[i] (as float64 after
-    `decode`) within rtol/atol."""
+    args[i] for i in `expected`, as float64 after `decode`, must lie within
+    expected[i] (a bound.Expected: the reference and each element's bound)."""
 
     args: list
     grid: tuple
-    expected: dict
+    expected: dict  # argument index -> bound.Expected
     decode: Callable
-    rtol: float
-    atol: float
+
+    def check(self, what):
+        """AssertionError naming `what` and the argument if any output is out of its bound (bound.Expected.check)."""
+        for index, want in self.expected.items():
+            want.check(self.decode(self.args[index]), f"{what}: argument {index}")
 
 
 @dataclasses.dataclass(frozen=True)

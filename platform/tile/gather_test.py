@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from arch import arch as archs
+from family import bound
 from interp.interp import run
 from interp.numerics import round_bf16
 from ir import types as T
@@ -17,8 +18,6 @@ from tile.gemm import GemmConfig, Operands, epilogue, mainloop
 from tile.gemm_example import TILES_128
 from tile.lds import KMajor
 
-# (rtol, atol): one rounding of the f32 sum to the output type.
-TOLERANCE = {"f16": (2.0**-10, 1e-3), "bf16": (2.0**-7, 1e-2)}
 # (m, n, k): one block wholly inside (the fast loop, with a k tail) beside edge blocks; a small edge-only one.
 SHAPES = [(200, 130, 72), (37, 45, 29)]
 STRIDE = 7  # stored row of A's row r: r * 7 mod m (m is not a multiple of 7: a permutation)
@@ -74,8 +73,7 @@ def test_gathered_gemm_matches_numpy(arch, dtype, m, n, k, runs):
     c = np.full((m, n), np.nan, np.float16) if dtype == "f16" else np.full((m, n), 0x7FC0, np.uint16)  # NaN: unwritten outputs fail
     kernel, grid = _kernel(arch, dtype, m, n, k, runs)
     run(kernel, grid, [stored, bm, c])
-    rtol, atol = TOLERANCE[dtype]
-    np.testing.assert_allclose(from_device(c, dtype), gathered @ b64, rtol=rtol, atol=atol)
+    bound.expected(np.matmul, (gathered, b64), k, dtype).check(from_device(c, dtype), f"{m}x{n}x{k} {dtype}")
 
 
 def _b_kernel(arch, dtype, m, n, k, runs):
@@ -112,8 +110,7 @@ def test_gathered_b_matches_numpy(arch, dtype, m, n, k, runs):
     c = np.full((m, n), np.nan, np.float16) if dtype == "f16" else np.full((m, n), 0x7FC0, np.uint16)
     kernel, grid = _b_kernel(arch, dtype, m, n, k, runs)
     run(kernel, grid, [a, stored, c])
-    rtol, atol = TOLERANCE[dtype]
-    np.testing.assert_allclose(from_device(c, dtype), a64 @ gathered, rtol=rtol, atol=atol)
+    bound.expected(np.matmul, (a64, gathered), k, dtype).check(from_device(c, dtype), f"{m}x{n}x{k} {dtype}")
 
 
 def test_gather_copy_errors():
@@ -166,5 +163,4 @@ def test_gathered_b_with_column_major_a_matches_numpy(arch, dtype, m, n, k, cont
     c = np.full((m, n), np.nan, np.float16) if dtype == "f16" else np.full((m, n), 0x7FC0, np.uint16)
     kernel, grid = _b_gathered_kernel(arch, dtype, m, n, k, contiguous, runs)
     run(kernel, grid, [np.ascontiguousarray(a.T), bm, c])
-    rtol, atol = TOLERANCE[dtype]
-    np.testing.assert_allclose(from_device(c, dtype), a64 @ gathered, rtol=rtol, atol=atol)
+    bound.expected(np.matmul, (a64, gathered), k, dtype).check(from_device(c, dtype), f"{m}x{n}x{k} {dtype}")

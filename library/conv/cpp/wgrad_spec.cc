@@ -44,6 +44,11 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
   if (!igemm.is_object()) throw SpecError("WgradSpec.igemm: expected an IgemmSpec, got " + json::repr(igemm));
   WgradSpec s;
   s.igemm = IgemmSpec::from_json(igemm);
+  if (s.conv().bias_relu) {  // dw through a relu needs its mask on dy, which this kernel never sees
+    throw SpecError(
+        "ConvSpec.bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution alone), "
+        "got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu");
+  }
   const json::Value& split = fields.at("split");
   if (!split.is_int() || split.as_int() < 1) {
     throw SpecError("WgradSpec.split: expected a positive int, got " + json::repr(split));

@@ -29,6 +29,8 @@ BAD = [
     [1, 2], "x", None, 3, {}, {"igemm": IGEMM, "split": 1}, _with(extra=1),
     _with(igemm=None), _with(igemm=[1]), _with(igemm="NHWC"), _with(igemm={**IGEMM, "mma": "8x8x8"}),
     _with(igemm={**IGEMM, "conv": {**CONV, "dtype": "f32"}}),
+    _with(igemm={**IGEMM, "conv": {**CONV, "bias_relu": True}}),
+    _with(igemm={**IGEMM, "conv": {**CONV, "bias_relu": True}}, split=0),
     _with(split=0), _with(split=-2), _with(split=True), _with(split="2"), _with(split=None),
     _with(mode="both"), _with(mode=None), _with(mode=1), _with(mode=["none"]),
     _with(split=2), _with(mode="atomic"), _with(mode="two_stage"), _with(split=7, mode="atomic"),
