@@ -1,5 +1,5 @@
 """The planner's face to the rocke command line and the catalog actions
-(the registry names this module as PLANNER): read a problems file, plan a
+(the registry names this module as PLANNER): parse and read a problems file, plan a
 job per (problem, arch), lower a job's kernels, and compile each into a
 catalog row.
 
@@ -21,9 +21,12 @@ from family.engines import CPP_MODULE, lower_family
 from family.family import Case
 from lower.flavors import ArchDomainError
 from planner.choose import choose
-from planner.problems import EntryError, FileError, read
+from planner.problems import EntryError, FileError, parse, read
 
-__all__ = ("ENGINES", "EntryError", "FileError", "Job", "Lowered", "ROWS", "build", "compile_row", "lower", "merged", "plan", "read")
+__all__ = (
+    "ENGINES", "EntryError", "FileError", "Job", "Lowered", "ROWS",
+    "build", "compile_row", "lower", "merged", "parse", "plan", "read",
+)
 
 ENGINES = ("cpp", "python")  # the first is the default
 
