@@ -113,6 +113,69 @@ def test_a_rebuild_with_fewer_problems_removes_the_code_objects_no_longer_listed
     assert kept == ["gfx942/mine.hsaco", "gfx942/pointwise.hsaco"]  # the other kernels are gone, the stranger stays
 
 
+# A build that dies by SIGKILL as it renames its code object qkv.hsaco into
+# place: the temporary file it wrote stays, as a killed process leaves it.
+KILLED = """
+import os, signal, sys
+from tools.cli import rocke
+rename = os.replace
+def replace(src, dst, *args, **kwargs):
+    if dst.endswith(os.sep + "qkv.hsaco"):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return rename(src, dst, *args, **kwargs)
+os.replace = replace
+sys.exit(rocke.main(sys.argv[1:]))
+"""
+
+
+def _consistent(out):
+    """Whether every code object index.json names is there with its sha256 (True without an index.json)."""
+    if not (out / "index.json").exists():
+        return True
+    rows = json.loads((out / "index.json").read_text())["kernels"]
+    files = [(out / r["path"], r["sha256"]) for r in rows]
+    return all(path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha256 for path, sha256 in files)
+
+
+def test_a_build_killed_mid_write_leaves_no_index_that_disagrees_and_the_next_cleans_up(tmp_path):
+    out = tmp_path / "o"
+
+    def problems(name, entries):
+        (tmp_path / name).write_text(json.dumps({"problems": entries}))
+        return ["build", "--problems", str(tmp_path / name), "--arch", "gfx942", "--out", str(out), "--jobs", "1"]
+
+    assert rocke.main(problems("first.json", SAME_KERNEL[:2])) == 0  # gfx942/context.hsaco and qkv.hsaco
+    # The same names in bf16 (other code objects) and a new one: context and
+    # extra are written, then the build dies renaming qkv into place.
+    bf16 = [dict(p, dtype="bf16") for p in SAME_KERNEL[:2]] + [dict(SAME_KERNEL[3], name="extra")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    argv = problems("second.json", bf16)
+    killed = subprocess.run([sys.executable, "-c", KILLED, *argv], env=env, capture_output=True, timeout=600)
+    assert killed.returncode == -9, killed.stderr.decode()
+    assert any(p.name.startswith(".rocke-") for p in (out / "gfx942").iterdir()), "the kill left no temporary file"
+    assert _consistent(out), "index.json names a code object whose sha256 is not its own"
+    # The next build removes the leftovers and what the killed build wrote
+    # that it does not list (extra, context), and its index is whole.
+    assert rocke.main(problems("third.json", SAME_KERNEL[:1])) == 0
+    left = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
+    assert left == ["gfx942", "gfx942/qkv.hsaco", "index.csv", "index.json", "timings.json"]
+    assert _consistent(out)
+
+
+def test_a_symlink_inside_out_that_leads_outside_is_refused_before_anything_is_written(tmp_path, capsys):
+    tmp_path = tmp_path.resolve()
+    (tmp_path / "p.json").write_text(json.dumps({"problems": SAME_KERNEL[:1]}))
+    out, elsewhere = tmp_path / "o", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (out / "gfx942").symlink_to(elsewhere)
+    assert rocke.main(["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(out)]) == 2
+    got = f"it is a symlink to {elsewhere}, outside --out {out}"
+    fix = "remove the link or choose another --out"
+    assert capsys.readouterr().err.splitlines() == [f"rocke build: cannot write into {out / 'gfx942'}: {got}; {fix}"]
+    assert list(elsewhere.iterdir()) == [] and sorted(p.name for p in out.iterdir()) == ["gfx942"]
+
+
 def test_explain_prints_why_for_each_kernel(problems, tmp_path, capsys):
     _build(problems, tmp_path, "--explain", "--jobs", "1")
     out = capsys.readouterr().out
@@ -249,23 +312,31 @@ class Terminal(io.StringIO):
 # serves: 4 kernels, 3 of them built.
 PROGRESS = [SPLIT, *SAME_KERNEL[0:3:2]]
 PROGRESS_LINE = re.compile(r"\[(\d+)/(\d+)\] (\d+):(\d\d) elapsed, (\d+):(\d\d) left: problems\[\d\] \w+ on gfx942: (\w+) -> (\S+) \(\d+\.\d\d s\)")
+LOWERED_LINE = re.compile(
+    r"\[(\d+)/(\d+)\] (\d+):(\d\d) elapsed, (\d+):(\d\d) left: "
+    r"lowered problems\[(\d)\] \w+ on gfx942 \((\d) kernels?, \d+\.\d\d s\)"
+)
 
 
 @pytest.mark.parametrize("terminal", [False, True], ids=["plain", "terminal"])
-def test_progress_counts_the_kernels_built_with_elapsed_and_eta(tmp_path, monkeypatch, terminal):
+def test_progress_counts_the_problems_lowered_then_the_kernels_built(tmp_path, monkeypatch, terminal):
     path = tmp_path / "p.json"
     path.write_text(json.dumps({"problems": PROGRESS}))
     stderr = Terminal() if terminal else io.StringIO()
     monkeypatch.setattr(sys, "stderr", stderr)
     assert rocke.main(["build", "--problems", str(path), "--arch", "gfx942", "--out", str(tmp_path / "o"), "--jobs", "1"]) == 0
     text = stderr.getvalue()
-    if terminal:  # one line rewritten in place, ended once the last kernel is built
-        assert text.startswith("\r\x1b[K[1/3] ") and text.endswith("\n") and text.count("\n") == 1
-        lines = text[len("\r\x1b[K"):-1].split("\r\x1b[K")
-    else:  # a plain line per kernel built
+    if terminal:  # one line rewritten in place per stage, ended once its last step is done
+        assert text.startswith("\r\x1b[K[1/3] ") and text.endswith("\n") and text.count("\n") == 2
+        lines = [line for stage in text[:-1].split("\n") for line in stage.split("\r\x1b[K") if line]
+    else:  # a plain line per problem lowered, then per kernel built
         assert "\r" not in text and "\x1b" not in text and text.endswith("\n")
         lines = text.splitlines()
-    matches = [PROGRESS_LINE.fullmatch(line) for line in lines]
+    # Lowering shows from the first problem on: a step per (problem, arch).
+    lowered = [LOWERED_LINE.fullmatch(line) for line in lines[:3]]
+    assert all(lowered), lines
+    assert [(int(m[1]), int(m[2]), int(m[7]), int(m[8])) for m in lowered] == [(1, 3, 0, 2), (2, 3, 1, 1), (3, 3, 2, 1)]
+    matches = [PROGRESS_LINE.fullmatch(line) for line in lines[3:]]
     assert all(matches), lines
     assert [(int(m[1]), int(m[2])) for m in matches] == [(1, 3), (2, 3), (3, 3)]
     assert sorted((m[7], m[8]) for m in matches) == [
@@ -290,13 +361,37 @@ def test_usage_errors_are_one_line_with_status_2(problems, tmp_path, capsys, fla
     assert not (tmp_path / "o").exists()
 
 
-def test_a_file_that_is_not_problems_json_is_one_line(tmp_path, capsys):
-    (tmp_path / "p.json").write_text('{"problems": [}')
+# Whole-file errors: (the file's bytes, the message after "rocke build: --problems PATH: ").
+PROBLEMS_OBJECT = 'expected a JSON object {"problems": [entry, ...]} and nothing else'
+BAD_FILES = {
+    "not_json": (b'{"problems": [}', "expected JSON text, got an error at line 1 column 15: Expecting value"),
+    "not_problems": (b'{"layers": []}', f'{PROBLEMS_OBJECT}, got an object with the key "layers" and no "problems"'),
+    "empty_object": (b"{}", f"{PROBLEMS_OBJECT}, got an empty object"),
+    "problems_object": (b'{"problems": {}}', f'{PROBLEMS_OBJECT}, got "problems" holding an object, not an array'),
+    "nested_100000": (
+        b'{"problems": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        "expected arrays and objects nested at most 32 deep (a problems file needs 4), got 100001 levels",
+    ),
+    "latin1": (
+        '{"problems": [{"op": "gemm", "name": "caf\u00e9"}]}'.encode("latin-1"),
+        "expected UTF-8 text, got the byte 0xe9 at byte 41 (line 1); save the file as UTF-8",
+    ),
+    "duplicate_key": (
+        b'{"problems": [{"op": "gemm", "m": 64, "n": 64, "k": 64, "m": 128, "dtype": "f16"}]}',
+        'expected each key once in an object, got "m" twice in problems[0]; '
+        "keep one (JSON readers differ on which one wins)",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_a_file_that_is_not_problems_json_is_one_line_with_status_2(tmp_path, capsys, name):
+    data, message = BAD_FILES[name]
+    (tmp_path / "p.json").write_bytes(data)
     assert rocke.main(["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(tmp_path / "o")]) == 2
-    assert "is not JSON: Expecting value: line 1 column 15" in capsys.readouterr().err
-    (tmp_path / "p.json").write_text('{"layers": []}')
-    assert rocke.main(["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(tmp_path / "o")]) == 2
-    assert "expected a JSON object {\"problems\": [entry, ...]} and nothing else, got ['layers']" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err == f"rocke build: --problems {tmp_path / 'p.json'}: {message}\n"
+    assert not (tmp_path / "o").exists()
 
 
 def test_a_registry_without_a_planner_offers_no_build(problems, tmp_path, capsys, monkeypatch):
