@@ -164,8 +164,8 @@ GemmSpec GemmSpec::from_json(const json::Value& obj) {
   };
   for (const auto& [name, slot, why] : ints) {
     const json::Value v = field(name, nullptr);
-    if (!v.is_int() || v.as_int() < 1) fail(name, v, "a positive int");
-    if (v.as_int() > kMaxInt) {
+    if (!v.above_int64() && (!v.is_int() || v.as_int() < 1)) fail(name, v, "a positive int");
+    if (v.above_int64() || v.as_int() > kMaxInt) {
       fail(name, v, "a positive int at most " + std::to_string(kMaxInt) + " (2**31 - 1: " + std::string(why) + ")");
     }
     *slot = v.as_int();

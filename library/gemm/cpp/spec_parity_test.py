@@ -46,6 +46,8 @@ BAD = [
     _with(m=2**20, k=2**10), _with(m=1, k=2**30), _with(m=2**16, k=2**16, layout_a="col"),
     _with(m=2**31 - 1, k=2**31 - 1, n=2**31 - 1, out="f32"), _with(n=2**20, k=2**10, out="f16", layout_b="col"),
     _with(m=2**19, n=2**10), _with(m=1, n=2**29, k=1, out="f16", bias_relu=True),
+    # Integers beyond 64 bits, which the C++ engine reads as they are.
+    _with(m=2**63), _with(n=2**64 + 5), _with(k=-(2**63) - 1), _with(block_m=2**70), _with(waves_n=-(10**30)),
 ]
 GOOD = [
     BASE,
