@@ -230,6 +230,35 @@ def test_identical_kernels_are_built_once_and_their_rows_share_the_code_object(t
     assert table["ffn_up"].endswith("= #0") and table["scores"].endswith("= #0") and not table["context"].endswith("#0")
 
 
+# GEMMs the kernel's i32 cannot address, and one it can.
+TOO_LARGE = [
+    {"op": "gemm", "name": "m_past_int64", "m": 2**63, "n": 64, "k": 64, "dtype": "f16"},
+    {"op": "gemm", "name": "k_past_i32", "m": 64, "n": 64, "k": 2**31, "dtype": "f16"},
+    {"op": "gemm", "name": "a_past_2gib", "m": 2**20, "n": 64, "k": 2**10, "dtype": "f16"},
+    {"op": "gemm", "name": "fits", "m": 64, "n": 64, "k": 64, "dtype": "f16"},
+]
+
+
+def test_a_gemm_its_offsets_cannot_address_is_refused_alike_by_both_engines_naming_the_field(tmp_path, capsys):
+    (tmp_path / "p.json").write_text(json.dumps({"problems": TOO_LARGE}))
+    errors = {}
+    for engine in ("cpp", "python"):
+        out = tmp_path / engine
+        argv = ["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(out)]
+        assert rocke.main([*argv, "--engine", engine]) == 1
+        doc = json.loads((out / "index.json").read_text())
+        assert [r["name"] for r in doc["kernels"]] == ["fits"]
+        errors[engine] = doc["errors"]
+    assert errors["cpp"] == errors["python"]
+    int32 = "expected a positive int at most 2147483647 (2**31 - 1: the kernel takes m, n and k as i32)"
+    assert [e["message"] for e in errors["cpp"]] == [
+        f"problems[0].m: {int32}, got {2**63}",
+        f"problems[1].k: {int32}, got {2**31}",
+        "problems[2].m: expected every tensor at most 2147483647 bytes (2**31 - 1: the kernel's offsets are 32-bit), "
+        "got A (1048576, 1024) of 2147483648 bytes; use m at most 1048575",
+    ]
+
+
 # 784 pixels x 32 filters: 7 workgroups on gfx942's 304 CUs, so the planner splits the 288-long reduction.
 SPLIT = {"op": "conv_fwd", "name": "late", "n": 1, "c": 32, "k": 32, "spatial": [28, 28], "filter": [3, 3], "pad": [1, 1], "bias_relu": True}
 
