@@ -430,6 +430,15 @@ def _write(out, objects, rows, errors, seconds):
     Then the code objects earlier builds wrote and this one does not list are
     removed, so the folder is what a build into an empty one makes."""
     _makedirs(out)
+    try:
+        _write_locked(out, objects, rows, errors, seconds)
+    except OSError as e:  # write_atomic's own are OutputErrors already: the lock, a removal, a listing
+        fix = "check the folder and the disk, then try again"
+        raise OutputError(f"cannot write {e.filename or out}: {e.strerror}; {fix}") from None
+
+
+def _write_locked(out, objects, rows, errors, seconds):
+    """_write's steps, under the folder's lock."""
     with _locked(out):
         previous = _previous(out)
         _remove_leftovers(out)

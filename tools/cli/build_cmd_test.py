@@ -113,6 +113,15 @@ def test_a_rebuild_with_fewer_problems_removes_the_code_objects_no_longer_listed
     assert kept == ["gfx942/mine.hsaco", "gfx942/pointwise.hsaco"]  # the other kernels are gone, the stranger stays
 
 
+def test_an_index_file_that_cannot_be_replaced_is_one_line_with_status_2(tmp_path, capsys):
+    (tmp_path / "p.json").write_text(json.dumps({"problems": SAME_KERNEL[:1]}))
+    (tmp_path / "o" / "index.json").mkdir(parents=True)  # a folder where the old index would be removed
+    argv = ["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(tmp_path / "o")]
+    assert rocke.main(argv) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith(f"rocke build: cannot write {tmp_path / 'o' / 'index.json'}: Is a directory; "), err
+
+
 # A build that dies by SIGKILL as it renames its code object qkv.hsaco into
 # place: the temporary file it wrote stays, as a killed process leaves it.
 KILLED = """
