@@ -43,7 +43,7 @@ def records(tmp_path, monkeypatch):
 
 
 def _rocke_build_errors():
-    """index.json's errors as `rocke build` makes them (tools/cli/build_cmd.py)."""
+    """index.json's errors as `rocke build` makes them (app/cli/build_cmd.py)."""
     good, errors = problems.read(DOC)
     planned, refused = jobs.plan(good, ARCHS)
     return [index.error(e.index, e.arch, str(e)) for e in [*errors, *refused]], {j.path for j in planned}

@@ -1,6 +1,6 @@
 """The planner's face to the rocke command line and the catalog actions:
-read a problems file, plan a job per (problem, arch), lower a job's kernels,
-and compile each into a catalog row.
+parse and read a problems file, plan a job per (problem, arch), lower a
+job's kernels, and compile each into a catalog row.
 
 Lowering (build and lower a kernel for the flavor) takes the C++ engine
 by default (engine="cpp": every family has a C++ mirror, and the
@@ -19,9 +19,12 @@ from catalog import index, kernel
 from family.engines import lower_family
 from family.family import Case
 from planner.choose import choose
-from planner.problems import EntryError, FileError, read
+from planner.problems import EntryError, FileError, parse, read
 
-__all__ = ("ENGINES", "EntryError", "FileError", "Job", "Lowered", "ROWS", "build", "compile_row", "lower", "merged", "plan", "read")
+__all__ = (
+    "ENGINES", "EntryError", "FileError", "Job", "Lowered", "ROWS",
+    "build", "compile_row", "lower", "merged", "parse", "plan", "read",
+)
 
 ENGINES = ("cpp", "python")  # the first is the default
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from conv.spec import ConvSpec
-from planner.problems import FileError, read
+from planner.problems import MAX_NESTING, FileError, parse, read
 
 GOOD_CONV = {"op": "conv_fwd", "n": 1, "c": 64, "k": 64, "spatial": [56, 56], "filter": [3, 3], "pad": [1, 1]}
 GOOD_GEMM = {"op": "gemm", "m": 128, "n": 768, "k": 768, "dtype": "f16", "layout_b": "col"}
@@ -56,10 +56,60 @@ def test_gemm_out_defaults_to_the_input_type_and_f32_for_fp8():
     assert [p.spec["out"] for p in problems] == ["f16", "f32"]
 
 
-@pytest.mark.parametrize("doc", [[], {"problem": []}, {"problems": {}}, {"problems": [], "extra": 1}])
-def test_a_file_that_is_not_a_problems_object_is_refused_whole(doc):
-    with pytest.raises(FileError, match=r'expected a JSON object \{"problems": \[entry, ...\]\}'):
+@pytest.mark.parametrize("doc,got", [
+    ([], "got an array"),
+    ({}, "got an empty object"),
+    ({"problem": []}, 'got an object with the key "problem" and no "problems"'),
+    ({"problems": {}}, 'got "problems" holding an object, not an array'),
+    ({"problems": None}, 'got "problems" holding null, not an array'),
+    ({"problems": [], "extra": 1, "more": 2}, 'got the keys "extra", "more" beside "problems"'),
+])
+def test_a_file_that_is_not_a_problems_object_is_refused_whole_saying_what_it_got(doc, got):
+    with pytest.raises(FileError) as e:
         read(doc)
+    assert str(e.value) == f'expected a JSON object {{"problems": [entry, ...]}} and nothing else, {got}'
+
+
+def test_a_problems_file_parses_as_json():
+    assert parse(json.dumps({"problems": [GOOD_GEMM]}).encode()) == {"problems": [GOOD_GEMM]}
+
+
+def test_a_file_nested_100000_deep_is_one_error_not_a_recursion_error():
+    deep = b"[" * 100_000 + b"]" * 100_000
+    with pytest.raises(FileError) as e:
+        parse(b'{"problems": ' + deep + b"}")
+    allowed = f"arrays and objects nested at most {MAX_NESTING} deep (a problems file needs 4)"
+    assert str(e.value) == f"expected {allowed}, got 100001 levels"
+    # Brackets inside strings are not nesting: a name of 40 brackets reads.
+    named = dict(GOOD_GEMM, name="[{" * 20)
+    assert parse(json.dumps({"problems": [named]}).encode()) == {"problems": [named]}
+
+
+def test_a_file_that_is_not_utf8_is_one_error_naming_the_byte():
+    data = json.dumps({"problems": [dict(GOOD_GEMM, name="caf\u00e9")]}, ensure_ascii=False).encode("latin-1")
+    with pytest.raises(FileError) as e:
+        parse(data)
+    at = data.index(b"\xe9")
+    assert str(e.value) == f"expected UTF-8 text, got the byte 0xe9 at byte {at} (line 1); save the file as UTF-8"
+
+
+def test_text_that_is_not_json_names_the_line_and_column():
+    with pytest.raises(FileError) as e:
+        parse(b'{"problems": [\n  }')
+    assert str(e.value) == "expected JSON text, got an error at line 2 column 3: Expecting value"
+
+
+@pytest.mark.parametrize("text,where", [
+    ('{"problems": [], "problems": []}', "the top-level object"),
+    ('{"problems": [{"op": "gemm", "m": 1}, {"op": "gemm", "m": 64, "n": 64, "m": 128}]}', "problems[1]"),
+    ('{"problems": [{"op": "conv_fwd", "spatial": [{"a": 1, "a": 1}]}]}', "problems[0].spatial[0]"),
+])
+def test_a_key_given_twice_is_refused_naming_the_key_and_where(text, where):
+    key = "a" if "spatial" in text else "problems" if where.startswith("the top") else "m"
+    with pytest.raises(FileError) as e:
+        parse(text.encode())
+    fix = "keep one (JSON readers differ on which one wins)"
+    assert str(e.value) == f'expected each key once in an object, got "{key}" twice in {where}; {fix}'
 
 
 def test_the_example_sets_read_without_error():

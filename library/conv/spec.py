@@ -41,6 +41,10 @@ DTYPES = ("f32", "f16", "bf16")
 
 # The kernels' element indices and byte offsets are i32 (the docstring says why).
 MAX_TENSOR_BYTES = 2**31 - 1
+# The C++ engine holds every size in an int64: a larger one is refused, by
+# both engines in these words, before any arithmetic on it.
+MAX_INT64 = 2**63 - 1
+BELOW_2_63 = "below 2**63 (the C++ engine's int64 limit)"
 
 
 class SpecError(ValueError):
@@ -83,6 +87,8 @@ def _fail(field, value, allowed):
 def _positive_int(field, value):
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         _fail(field, value, "a positive int")
+    if value > MAX_INT64:
+        _fail(field, value, f"a positive int {BELOW_2_63}")
 
 
 def _tuple(field, value, dims, minimum):
@@ -91,6 +97,8 @@ def _tuple(field, value, dims, minimum):
     for v in value:
         if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
             _fail(field, value, f"ints >= {minimum}")
+        if v > MAX_INT64:
+            _fail(field, value, f"ints >= {minimum} and {BELOW_2_63}")
 
 
 _INT_FIELDS = ("n", "c", "k", "groups")

@@ -33,6 +33,11 @@ def test_defaults_and_output_size():
     (dict(dtype="f64"), "ConvSpec.dtype: expected one of f32, f16, bf16, got 'f64'"),
     (dict(filter=(9, 3)), "ConvSpec.filter: expected a dilated filter that fits the padded input in dimension 0 (output size -1), got (9, 3)"),
     (dict(bias_relu=1), "ConvSpec.bias_relu: expected True or False, got 1"),
+    # The C++ engine holds every size in an int64: both engines refuse more.
+    (dict(n=2**63),
+     "ConvSpec.n: expected a positive int below 2**63 (the C++ engine's int64 limit), got 9223372036854775808"),
+    (dict(pad=(0, 2**64)),
+     "ConvSpec.pad: expected ints >= 0 and below 2**63 (the C++ engine's int64 limit), got (0, 18446744073709551616)"),
 ])
 def test_bad_field_is_named(kwargs, message):
     base = dict(n=1, c=8, k=4, spatial=(7, 9), filter=(3, 3))

@@ -36,7 +36,7 @@ import numpy as np
 
 from conv import common
 from conv.cases import ARCHS
-from conv.spec import ConvSpec, SpecError, check_tensor_bytes
+from conv.spec import BELOW_2_63, MAX_INT64, ConvSpec, SpecError, check_tensor_bytes
 from family.cases_json import plain_int
 from family import bound
 from family.family import Case, Family, Problem, Refusal
@@ -134,6 +134,8 @@ class ReduceSpec:
         object.__setattr__(self, "split_k", split)
         if not isinstance(split, int) or isinstance(split, bool) or split < 2:
             raise ReduceSpecError(f"ReduceSpec.split_k: expected an int of at least 2, got {split!r}; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)")
+        if split > MAX_INT64:
+            raise ReduceSpecError(f"ReduceSpec.split_k: expected an int of at least 2 and {BELOW_2_63}, got {split!r}")
         check_tensor_bytes("ReduceSpec.split_k", "f32 workspace", (split, *self.conv.output_shape()), 4, "take a smaller split")
 
     @property

@@ -34,7 +34,7 @@ import dataclasses
 import math
 
 from conv.igemm_tiles import DTYPES, IgemmSpec, Tile
-from conv.spec import SpecError, check_tensor_bytes
+from conv.spec import BELOW_2_63, MAX_INT64, SpecError, check_tensor_bytes
 from family.cases_json import plain_int
 
 MODES = ("none", "two_stage", "atomic")
@@ -73,6 +73,8 @@ class WgradSpec:
         object.__setattr__(self, "split", split)
         if not isinstance(split, int) or isinstance(split, bool) or split < 1:
             raise WgradSpecError(f"WgradSpec.split: expected a positive int, got {split!r}")
+        if split > MAX_INT64:
+            raise WgradSpecError(f"WgradSpec.split: expected a positive int {BELOW_2_63}, got {split!r}")
         if self.mode not in MODES:
             raise WgradSpecError(f"WgradSpec.mode: expected one of {', '.join(MODES)}, got {self.mode!r}")
         if (self.mode == "none") != (split == 1):

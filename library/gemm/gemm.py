@@ -22,14 +22,11 @@ from arch.mma_forms import FORMS
 from family import bound
 from family.family import Family, Problem
 from gemm.cases import cases
-from gemm.spec import SpecError, mma_shapes
+from gemm.spec import ELEM, SpecError, mma_shapes
 from interp.numerics import fp8_decode, fp8_encode, round_bf16
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
-
-ELEM = {"f16": T.F16, "bf16": T.BF16, "fp8": T.F8E4M3, "f32": T.F32}
-
 
 def _form(spec, arch):
     """The matrix op's form on `arch`; SpecError if the arch lacks it."""

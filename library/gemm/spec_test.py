@@ -1,6 +1,7 @@
 """GemmSpec validation: every bad field is named, with the value and what is allowed."""
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -29,6 +30,46 @@ def test_bad_field_is_named(kwargs, message):
     with pytest.raises(SpecError) as err:
         GemmSpec(**{**BASE, **kwargs})
     assert str(err.value) == message
+
+
+MAX = 2**31 - 1
+INT32 = "a positive int at most 2147483647 (2**31 - 1: the kernel takes m, n and k as i32)"
+OFFSETS = f"expected every tensor at most {MAX} bytes (2**31 - 1: the kernel's offsets are 32-bit)"
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    # m, n and k are the kernel's i32 arguments.
+    (dict(m=2**31), f"GemmSpec.m: expected {INT32}, got 2147483648"),
+    (dict(k=2**31), f"GemmSpec.k: expected {INT32}, got 2147483648"),
+    (dict(n=2**63), f"GemmSpec.n: expected {INT32}, got 9223372036854775808"),
+    (dict(m=2**64 + 5), f"GemmSpec.m: expected {INT32}, got 18446744073709551621"),
+    # Each tensor's byte offsets are i32: A, then B, C and the bias, each
+    # naming the size to cut (the first of its two while a single row fits).
+    (dict(m=2**20, k=2**10),
+     f"GemmSpec.m: {OFFSETS}, got A (1048576, 1024) of 2147483648 bytes; use m at most 1048575"),
+    (dict(m=1, k=2**30), f"GemmSpec.k: {OFFSETS}, got A (1, 1073741824) of 2147483648 bytes; use k at most 1073741823"),
+    (dict(m=2**16, k=2**16, layout_a="col"),
+     f"GemmSpec.m: {OFFSETS}, got A (65536, 65536) of 8589934592 bytes; use m at most 16383"),
+    (dict(m=2**31 - 1, k=2**31 - 1),
+     f"GemmSpec.m: {OFFSETS}, got A (2147483647, 2147483647) of 9223372028264841218 bytes; use smaller m and k"),
+    (dict(n=2**20, k=2**10, out="f16"),
+     f"GemmSpec.n: {OFFSETS}, got B (1024, 1048576) of 2147483648 bytes; use n at most 1048575"),
+    (dict(m=2**19, n=2**10), f"GemmSpec.m: {OFFSETS}, got C (524288, 1024) of 2147483648 bytes; use m at most 524287"),
+    (dict(m=1, n=2**29, k=1, out="f16", bias_relu=True),
+     f"GemmSpec.n: {OFFSETS}, got the bias (536870912,) of 2147483648 bytes; use n at most 536870911"),
+])
+def test_a_size_the_kernels_i32_cannot_address_is_refused_naming_the_field(kwargs, message):
+    with pytest.raises(SpecError) as err:
+        GemmSpec(**{**BASE, **kwargs})
+    assert str(err.value) == message
+
+
+def test_the_largest_tensors_the_offsets_address_are_taken():
+    rows = MAX // (2 * 40)  # A's rows of k = 40 f16 under 2**31 bytes
+    spec = GemmSpec(**{**BASE, "m": rows, "n": 16, "out": "f16"})
+    assert 2 * math.prod(spec.a_shape()) <= MAX < 2 * (rows + 1) * 40
+    assert GemmSpec(**{**BASE, "m": 1, "n": MAX // 4, "k": 1, "out": "f16", "bias_relu": True}).n == MAX // 4
+    assert GemmSpec(**{**BASE, "m": 1, "n": 1, "k": MAX // 2}).k == MAX // 2
 
 
 def test_defaults_shapes_and_grid():

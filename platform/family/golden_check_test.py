@@ -62,3 +62,12 @@ def test_an_ir_file_no_longer_kept_is_stale(files, capsys):
     (files / "g" / "p_gfx950.ll").write_text(manifest.ir_file(IRS["p_gfx950"], TARGET))
     assert check(files) == 1
     assert "stale IR file p_gfx950.ll" in capsys.readouterr().out
+
+
+def test_a_golden_with_crlf_line_endings_says_so_and_how_to_fix_it(files, capsys):
+    (files / "g.golden").write_bytes(EMITTED.replace("\n", "\r\n").encode())
+    assert check(files) == 1
+    out = capsys.readouterr().out
+    assert f"FAIL: corrupt golden: {files / 'g.golden'}:1: CRLF line endings (\\r\\n): goldens are LF only; " in out
+    assert "sha256" not in out and "git config core.autocrlf false" in out
+    assert f"./bazel run //tools:bless -- {TARGET}" in out

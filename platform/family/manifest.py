@@ -12,9 +12,9 @@ the golden file, in <family>.<flavor>/<case id>.ll, whose first line names
 the bless command, so that a review shows the IR diff.
 
 Reading is strict: a line is exactly what Entry.line() prints, or a comment.
-A merge-conflict marker, a cut-short or garbled line, bytes that are not
-UTF-8, a duplicate case id or a file without a single case each raise
-ManifestError naming file:line and the fix.
+A merge-conflict marker, a cut-short or garbled line, CRLF line endings,
+bytes that are not UTF-8, a duplicate case id or a file without a single
+case each raise ManifestError naming file:line and the fix.
 """
 
 import dataclasses
@@ -124,6 +124,14 @@ def parse(data, where, fix):
         raise ManifestError(where, len(lines), "the last line has no newline: the file was cut short", fix)
     entries, seen = {}, {}
     for number, line in enumerate(lines[:-1], 1):
+        if line.endswith("\r"):
+            raise ManifestError(
+                where,
+                number,
+                "CRLF line endings (\\r\\n): goldens are LF only; git's core.autocrlf or an editor rewrote them: "
+                f"run `git config core.autocrlf false`, then `git checkout -- {where}`",
+                fix,
+            )
         if line.startswith("#"):
             continue
         try:

@@ -71,10 +71,10 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
                                                         {"waves_n", &s.waves_n}};
   for (const auto& [name, slot] : tile) {
     const json::Value& v = fields.at(name);
-    if (!v.is_int() || v.as_int() < 1) {
+    if (!v.above_int64() && (!v.is_int() || v.as_int() < 1)) {
       throw IgemmSpecError("IgemmSpec." + std::string(name) + ": expected a positive int, got " + json::repr(v));
     }
-    if (v.as_int() > kMaxTile) {
+    if (v.above_int64() || v.as_int() > kMaxTile) {
       throw IgemmSpecError("IgemmSpec." + std::string(name) + ": expected a positive int at most " +
                            std::to_string(kMaxTile) + " (2**31 - 1: a tile size is an i32), got " + json::repr(v));
     }

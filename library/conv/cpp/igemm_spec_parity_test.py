@@ -41,6 +41,8 @@ BAD = [
     _with(mma="16x16x8"), _with(mma=None), _with(mma=["16x16x16"]), _with(mma=16), _conv(dtype="bf16") | {"mma": "32x32x32"},
     # Tile sizes past an i32 (C++ would truncate them to int, or overflow a product).
     _with(block_m=2**31), _with(waves_n=2**62), _with(block_k=2**63 - 1),
+    # Integers beyond 64 bits, which the C++ engine reads as they are.
+    _with(block_m=2**63), _with(waves_m=-(2**64)), _with(split_k=2**63), _conv(n=2**63),
     # split_k: not a positive int, more splits than k steps (144 = 5 steps of 32), a workspace past 2 GiB.
     _with(split_k=0), _with(split_k=True), _with(split_k="2"), _with(split_k=None), _with(split_k=6),
     _conv(n=1, k=1024, spatial=[512, 1024]) | {"split_k": 2},

@@ -61,7 +61,9 @@ bool one_of(const json::Value& v, const std::array<std::string_view, N>& names) 
 }
 
 std::int64_t positive_int(std::string_view field, const Field& f) {
-  if (!f.value.is_int() || f.value.as_int() < 1) fail(field, f, "a positive int");
+  const bool above = f.value.above_int64();
+  if (!above && (!f.value.is_int() || f.value.as_int() < 1)) fail(field, f, "a positive int");
+  if (above) fail(field, f, "a positive int " + std::string(kBelow2To63));
   return f.value.as_int();
 }
 
@@ -71,7 +73,9 @@ Shape int_tuple(std::string_view field, const Field& f, std::size_t dims, std::i
   }
   Shape out;
   for (const json::Value& v : f.value.as_array()) {
-    if (!v.is_int() || v.as_int() < minimum) fail(field, f, "ints >= " + std::to_string(minimum));
+    const bool above = v.above_int64();
+    if (!above && (!v.is_int() || v.as_int() < minimum)) fail(field, f, "ints >= " + std::to_string(minimum));
+    if (above) fail(field, f, "ints >= " + std::to_string(minimum) + " and " + std::string(kBelow2To63));
     out.push_back(v.as_int());
   }
   return out;

@@ -51,6 +51,9 @@ BAD = [
     _with(c=1024, k=1, spatial=[1024, 1024], filter=[1, 1]),
     _with(pad=[2**62, 0]),
     _with(n=2**62, c=2**62, k=2**62, spatial=[2**62, 2**62, 2**62], filter=[1, 1, 1], dtype="f32"),
+    # Integers beyond 64 bits, which the C++ engine reads as they are.
+    _with(n=2**63), _with(c=-(2**63) - 1), _with(groups=2**64), _with(spatial=[2**64, 3]), _with(pad=[0, 2**100]),
+    _with(stride=[-(2**70), 1]), _with(filter=[3, 2**63]),
 ]
 GOOD = [
     BASE,

@@ -147,9 +147,13 @@ ReduceSpec ReduceSpec::from_json(const json::Value& obj) {
   ReduceSpec s;
   s.conv = ConvSpec::from_json(conv);
   const json::Value& split = fields.at("split_k");
-  if (!split.is_int() || split.as_int() < 2) {
+  if (!split.above_int64() && (!split.is_int() || split.as_int() < 2)) {
     throw ReduceSpecError("ReduceSpec.split_k: expected an int of at least 2, got " + json::repr(split) +
                             "; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)");
+  }
+  if (split.above_int64()) {
+    throw ReduceSpecError("ReduceSpec.split_k: expected an int of at least 2 and " + std::string(kBelow2To63) +
+                            ", got " + json::repr(split));
   }
   s.split_k = split.as_int();
   Shape workspace = s.conv.output_shape();

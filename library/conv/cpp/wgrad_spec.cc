@@ -50,8 +50,12 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
         "got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu");
   }
   const json::Value& split = fields.at("split");
-  if (!split.is_int() || split.as_int() < 1) {
+  if (!split.above_int64() && (!split.is_int() || split.as_int() < 1)) {
     throw SpecError("WgradSpec.split: expected a positive int, got " + json::repr(split));
+  }
+  if (split.above_int64()) {
+    throw SpecError("WgradSpec.split: expected a positive int " + std::string(kBelow2To63) + ", got " +
+                    json::repr(split));
   }
   s.split = split.as_int();
   const json::Value& mode = fields.at("mode");

@@ -32,6 +32,7 @@ BAD = [
     _with(igemm={**IGEMM, "conv": {**CONV, "bias_relu": True}}),
     _with(igemm={**IGEMM, "conv": {**CONV, "bias_relu": True}}, split=0),
     _with(split=0), _with(split=-2), _with(split=True), _with(split="2"), _with(split=None),
+    _with(split=2**63, mode="atomic"), _with(split=2**64), _with(split=-(2**63) - 1),  # beyond 64 bits
     _with(mode="both"), _with(mode=None), _with(mode=1), _with(mode=["none"]),
     _with(split=2), _with(mode="atomic"), _with(mode="two_stage"), _with(split=7, mode="atomic"),
     _with(igemm={**IGEMM, "conv": {**CONV, "n": 64, "c": 512, "k": 1024, "spatial": [32, 32]}}, split=128, mode="two_stage"),

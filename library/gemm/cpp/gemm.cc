@@ -23,16 +23,6 @@ namespace {
 
 using ir::Value;
 
-// gemm.ELEM: a spec's type name -> IR type (fp8 is f8e4m3).
-const ir::Type* elem(std::string_view name) {
-  constexpr std::pair<std::string_view, std::string_view> kElem[] = {
-      {"f16", "f16"}, {"bf16", "bf16"}, {"fp8", "f8e4m3"}, {"f32", "f32"}};
-  for (const auto& [token, type] : kElem) {
-    if (token == name) return ir::scalar(type);
-  }
-  throw std::logic_error("gemm ELEM has no type " + std::string(name));  // the spec allows only these
-}
-
 // The matrix op's wave size on `arch` (its form's); SpecError if the arch lacks it.
 int form_wave(const GemmSpec& spec, std::string_view arch) {
   const std::vector<std::string> have = mma_shapes(spec.dtype, arch);

@@ -40,6 +40,14 @@ BAD = [
     _with(block_m=80), _with(block_n=40, waves_n=1), _with(block_k=24), _with(mma="32x32x16", block_m=64, waves_m=4),
     # Tile sizes past an i32: C++ truncated them to int, and waves x the mma's size overflowed int64.
     _with(block_m=2**31 * 16), _with(waves_m=2**62), _with(waves_n=2**31), _with(block_k=2**63 - 1),
+    # m, n and k past an i32, and tensors past 2**31 - 1 bytes (A, B, C, the
+    # bias; each naming the size to cut, or two when neither alone will do).
+    _with(m=2**31), _with(n=2**62), _with(k=2**63 - 1), _with(m=-(2**63)),
+    _with(m=2**20, k=2**10), _with(m=1, k=2**30), _with(m=2**16, k=2**16, layout_a="col"),
+    _with(m=2**31 - 1, k=2**31 - 1, n=2**31 - 1, out="f32"), _with(n=2**20, k=2**10, out="f16", layout_b="col"),
+    _with(m=2**19, n=2**10), _with(m=1, n=2**29, k=1, out="f16", bias_relu=True),
+    # Integers beyond 64 bits, which the C++ engine reads as they are.
+    _with(m=2**63), _with(n=2**64 + 5), _with(k=-(2**63) - 1), _with(block_m=2**70), _with(waves_n=-(10**30)),
 ]
 GOOD = [
     BASE,
@@ -47,6 +55,9 @@ GOOD = [
     _with(dtype="fp8", mma="16x16x32", block_k=64),
     _with(mma="32x32x8", block_m=64, block_n=32, waves_n=1, block_k=8),
     _with(block_m=(2**31 - 1) // 16 * 16, waves_m=1, block_n=16 * 3, waves_n=3),  # a block_m just under 2**31
+    # The largest A, the largest bias and the longest row of A the offsets address.
+    _with(m=(2**31 - 1) // 80, n=16, out="f16"), _with(m=1, n=(2**31 - 1) // 4, k=1, out="f16", bias_relu=True),
+    _with(m=1, n=1, k=(2**31 - 1) // 2),
     *(c.spec.to_json() for c in cases()),
 ]
 # spec_for: every row, an arch or type without a row, options, and a bad problem.

@@ -14,7 +14,8 @@ constexpr int kMaxDepth = 512;
 
 // A recursive-descent reader over RFC 8259, stricter than json.loads where
 // json.loads would accept what has no single spelling: floats, NaN,
-// duplicate keys, lone surrogates and bytes that are not UTF-8.
+// duplicate keys, lone surrogates and bytes that are not UTF-8. Integers of
+// any size read, as json.loads reads them (beyond int64 as BigInt).
 class Parser {
  public:
   explicit Parser(std::string_view text) : s_(text) {}
@@ -107,22 +108,20 @@ class Parser {
     if (s_[i_] == '0' && i_ + 1 < s_.size() && s_[i_ + 1] >= '0' && s_[i_ + 1] <= '9') {
       fail("expected an integer without leading zeros", got());
     }
-    // Accumulated negatively: -2^63 fits, 2^63 does not.
+    // Accumulated negatively: -2^63 fits, 2^63 does not; past int64 the digits are kept.
     std::int64_t n = 0;
+    bool big = false;
     constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
     for (; i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9'; ++i_) {
       const int d = s_[i_] - '0';
-      if (n < (kMin + d) / 10) fail_at(at, "expected an integer within 64 bits", py::repr(s_.substr(at, i_ - at + 1)) + "...");
-      n = n * 10 - d;
+      big = big || n < (kMin + d) / 10;
+      if (!big) n = n * 10 - d;
     }
     if (i_ < s_.size() && (s_[i_] == '.' || s_[i_] == 'e' || s_[i_] == 'E')) {
       fail_at(at, "expected an integer (a spec holds no floats)", "a float");
     }
-    if (!negative) {
-      if (n == kMin) fail_at(at, "expected an integer within 64 bits", py::repr(s_.substr(at, i_ - at)));
-      n = -n;
-    }
-    return n;
+    if (big || (!negative && n == kMin)) return BigInt{std::string(s_.substr(at, i_ - at))};
+    return negative ? n : -n;
   }
 
   unsigned hex4() {
@@ -250,6 +249,8 @@ void canonical_into(std::string& out, const Value& v) {
     out += v.as_bool() ? "true" : "false";
   } else if (v.is_int()) {
     out += std::to_string(v.as_int());
+  } else if (v.is_big()) {
+    out += v.as_big().digits;
   } else if (v.is_str()) {
     out += quote(v.as_str());
   } else if (v.is_array()) {
@@ -280,6 +281,8 @@ void repr_into(std::string& out, const Value& v) {
     out += v.as_bool() ? "True" : "False";
   } else if (v.is_int()) {
     out += std::to_string(v.as_int());
+  } else if (v.is_big()) {
+    out += v.as_big().digits;
   } else if (v.is_str()) {
     out += py::repr(v.as_str());
   } else if (v.is_array()) {

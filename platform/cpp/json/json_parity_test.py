@@ -16,7 +16,8 @@ TOOL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "json_tool")
 # through; json.h's Known limits): printable, plus the ASCII controls repr
 # escapes; surrogates have no UTF-8.
 _REPR_SAFE = st.characters(blacklist_categories=("Cs",)).filter(lambda c: c.isprintable() or ord(c) < 0x80)
-_INTS = st.integers(min_value=-(2**63), max_value=2**63 - 1)
+# Any integer, beyond 64 bits too (json.loads keeps them; so does rocke::json).
+_INTS = st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.integers(min_value=-(10**40), max_value=10**40)
 VALUES = st.recursive(
     st.none() | st.booleans() | _INTS | st.text(_REPR_SAFE, max_size=12),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(_REPR_SAFE, max_size=6), inner, max_size=4),
