@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from family import bound
-from family.family import Problem
+from family.family import NumericCheck
 from ir import types as T
 from ir.builder import KernelBuilder
 
@@ -145,7 +145,7 @@ def expected(spec, x64, w64, bias):
     return bound.expected(lambda x, w, b: reference(spec, x, w, b), (x64, w64, bias), length, spec.dtype)
 
 
-def problem(spec, rng):
+def numeric_check(spec, rng):
     x, x64 = encode(rng.standard_normal(spec.input_shape()), spec.dtype)
     w, w64 = encode(rng.standard_normal(spec.weight_shape()) / math.sqrt(spec.c_per_group * math.prod(spec.filter)), spec.dtype)
     store_type, poison = POISON[spec.dtype]
@@ -155,4 +155,4 @@ def problem(spec, rng):
     if spec.bias_relu:
         bias = rng.standard_normal(spec.k).astype(np.float32)
         args.append(bias)
-    return Problem(args, grid(spec), {2: expected(spec, x64, w64, bias)}, lambda v: decode(v, spec.dtype))
+    return NumericCheck(args, grid(spec), {2: expected(spec, x64, w64, bias)}, lambda v: decode(v, spec.dtype))

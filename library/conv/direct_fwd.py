@@ -49,4 +49,4 @@ def _linear(taps, sizes):
     return index
 
 
-FAMILY = Family("conv_direct_fwd", direct_cases(), build, lambda case, rng: common.problem(case.spec, rng))
+FAMILY = Family("conv_direct_fwd", direct_cases(), build, lambda case, rng: common.numeric_check(case.spec, rng))

@@ -63,7 +63,7 @@ from conv import common, gather_address, igemm_tiles, reference
 from conv.cases import igemm_dgrad_cases
 from conv.igemm_tiles import IgemmSpecError
 from family import bound
-from family.family import Family, Problem
+from family.family import Family, NumericCheck
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gather import Gather
@@ -181,14 +181,14 @@ def build(case):
 # -- numbers --------------------------------------------------------------------------
 
 
-def problem(case, rng):
+def numeric_check(case, rng):
     c = case.spec.conv
     dy, dy64 = common.encode(rng.standard_normal(c.output_shape()), c.dtype)
     w, w64 = common.encode(rng.standard_normal(c.weight_shape()) / math.sqrt(c.k_per_group * math.prod(c.filter)), c.dtype)
     store_type, poison = common.POISON[c.dtype]
     dx = np.full(c.input_shape(), poison, store_type)
     want = bound.expected(lambda dy_, w_: reference.dgrad(c, dy_, w_), (dy64, w64), gemm(case.spec)[2], c.dtype)
-    return Problem([dy, w, dx], grid(case.spec), {2: want}, lambda v: common.decode(v, c.dtype))
+    return NumericCheck([dy, w, dx], grid(case.spec), {2: want}, lambda v: common.decode(v, c.dtype))
 
 
-FAMILY = Family("conv_igemm_dgrad", igemm_dgrad_cases(), build, problem)
+FAMILY = Family("conv_igemm_dgrad", igemm_dgrad_cases(), build, numeric_check)

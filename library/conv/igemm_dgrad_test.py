@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from conv import igemm_dgrad
-from conv.igemm_dgrad import FAMILY, build, gemm, grid, problem
+from conv.igemm_dgrad import FAMILY, build, gemm, grid, numeric_check
 from conv.igemm_tiles import TILES, IgemmSpecError, spec_for
 from conv.spec import ConvSpec, SpecError
 from family.family import Case, Refusal
@@ -112,7 +112,7 @@ def test_bias_relu_and_bad_tiles_are_refused_with_named_errors():
 
 def _run(case, args_from):
     """The case's kernel run on the problem of case `args_from`; (got, want, problem)."""
-    p = problem(args_from, np.random.default_rng(1))
+    p = numeric_check(args_from, np.random.default_rng(1))
     run(build(case), p.grid, p.args)
     return p.decode(p.args[2]), p.expected[2], p
 
@@ -141,7 +141,7 @@ def test_the_numeric_check_sees_padding_and_dilation():
 
 def test_unwritten_outputs_fail_the_check():
     for name in ("resnet_1x1_f16_gfx942", "nchw_stride2_bf16_gfx1201"):
-        p = problem(CASES[name], np.random.default_rng(1))
+        p = numeric_check(CASES[name], np.random.default_rng(1))
         assert np.isnan(p.decode(p.args[2])).all()
 
 
@@ -164,7 +164,7 @@ def test_one_element_four_f16_ulps_off_fails_the_gate():
     # A real kernel's small output (72 elements) with one element moved by 4 f16 ulps, where
     # that is under 1e-3 (|dx| below 0.5): one absolute tolerance for all passes it; the gate must not.
     case = CASES["single_output_pixel_gfx942"]
-    p = problem(case, np.random.default_rng(1))
+    p = numeric_check(case, np.random.default_rng(1))
     run(build(case), p.grid, p.args)
     p.check(case.id)
     dx = p.args[2].reshape(-1)

@@ -46,7 +46,7 @@ import numpy as np
 from conv import common, gather_address, igemm_tiles
 from conv.cases import igemm_fwd_cases
 from family import bound
-from family.family import Family, Problem
+from family.family import Family, NumericCheck
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gather import Gather
@@ -160,7 +160,7 @@ def partial_sums(spec, x64, w64):
     return np.stack([common.reference(spec.conv, x64, slice_weights(spec, w64, begin, end), None) for begin, end in spec.k_slices()])
 
 
-def problem(case, rng):
+def numeric_check(case, rng):
     c = case.spec.conv
     x, x64 = common.encode(rng.standard_normal(c.input_shape()), c.dtype)
     w, w64 = common.encode(rng.standard_normal(c.weight_shape()) / math.sqrt(c.c_per_group * math.prod(c.filter)), c.dtype)
@@ -169,7 +169,7 @@ def problem(case, rng):
         ws = np.full((case.spec.split_k, *c.output_shape()), np.nan, np.float32)
         length = c.c_per_group * math.prod(c.filter)
         want = bound.expected(lambda x_, w_: partial_sums(case.spec, x_, w_), (x64, w64), length, "f32")
-        return Problem([x, w, ws], case.spec.grid(), {2: want}, lambda v: v.astype(np.float64))
+        return NumericCheck([x, w, ws], case.spec.grid(), {2: want}, lambda v: v.astype(np.float64))
     store_type, poison = common.POISON[c.dtype]
     y = np.full(c.output_shape(), poison, store_type)
     args = [x, w, y]
@@ -177,7 +177,7 @@ def problem(case, rng):
     if c.bias_relu:
         bias = rng.standard_normal(c.k).astype(np.float32)
         args.append(bias)
-    return Problem(args, case.spec.grid(), {2: common.expected(c, x64, w64, bias)}, lambda v: common.decode(v, c.dtype))
+    return NumericCheck(args, case.spec.grid(), {2: common.expected(c, x64, w64, bias)}, lambda v: common.decode(v, c.dtype))
 
 
-FAMILY = Family("conv_igemm_fwd", igemm_fwd_cases(), build, problem)
+FAMILY = Family("conv_igemm_fwd", igemm_fwd_cases(), build, numeric_check)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from conv import common, igemm_fwd
-from conv.igemm_fwd import FAMILY, build, problem
+from conv.igemm_fwd import FAMILY, build, numeric_check
 from conv.igemm_tiles import TILES, IgemmSpec, IgemmSpecError, spec_for
 from conv.spec import MAX_TENSOR_BYTES, ConvSpec, SpecError
 from family.family import Case
@@ -104,7 +104,7 @@ def test_the_largest_batch_conv_spec_takes_gets_its_tile():
 
 def _run(case, args_from):
     """The case's kernel run on the problem of case `args_from`; (got, want, problem)."""
-    p = problem(args_from, np.random.default_rng(1))
+    p = numeric_check(args_from, np.random.default_rng(1))
     run(build(case), p.grid, p.args)
     return p.decode(p.args[2]), p.expected[2], p
 
@@ -127,7 +127,7 @@ def test_relu_clips_some_outputs_and_keeps_others():
 
 def test_unwritten_outputs_fail_the_check():
     for name in ("resnet_1x1_f16_gfx942", "resnet_3x3_stride2_bf16_gfx1201"):
-        p = problem(CASES[name], np.random.default_rng(1))
+        p = numeric_check(CASES[name], np.random.default_rng(1))
         assert np.isnan(p.decode(p.args[2])).all()
 
 
@@ -172,7 +172,7 @@ def test_a_split_kernel_writes_the_workspace_over_groups_times_splits():
 def test_the_partial_sums_add_up_to_the_forward_convolution():
     # The slice reference (restricted weights) against the whole one: no slice lost or counted twice.
     for name in ("splitk_resnet_3x3_s4_gfx942", "splitk_nchw_odd_bias_s3_gfx942", "splitk_grouped_bf16_s2_gfx942"):
-        p = problem(CASES[name], np.random.default_rng(2))
+        p = numeric_check(CASES[name], np.random.default_rng(2))
         c = CASES[name].spec.conv
         x64, w64 = common.decode(p.args[0], c.dtype), common.decode(p.args[1], c.dtype)
         whole = common.reference(c, x64, w64, None)
@@ -192,7 +192,7 @@ def test_the_split_numeric_check_fails_on_wrong_slices():
     wrong = np.stack([common.reference(equal.conv, x64, igemm_fwd.slice_weights(case.spec, w64, a, b), None) for a, b in zip(cut, cut[1:])])
     assert dataclasses.replace(want, values=wrong).misses(got).any()
     # An unwritten workspace is NaN.
-    assert np.isnan(problem(case, np.random.default_rng(1)).args[2]).all()
+    assert np.isnan(numeric_check(case, np.random.default_rng(1)).args[2]).all()
 
 
 def test_split_spec_json_and_errors():

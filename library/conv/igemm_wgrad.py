@@ -60,7 +60,7 @@ from conv import common, gather_address, reference
 from conv.cases import igemm_wgrad_cases
 from conv.wgrad_spec import WgradSpecError
 from family import bound
-from family.family import Family, Problem
+from family.family import Family, NumericCheck
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gather import Gather
@@ -165,7 +165,7 @@ def expected(spec, x64, dy64):
     return np.concatenate([reference.wgrad(c, x64, dy64 * owned(spec, s)).ravel() for s in range(spec.split)])
 
 
-def problem(case, rng):
+def numeric_check(case, rng):
     spec = case.spec
     c = spec.conv
     x, x64 = common.encode(rng.standard_normal(c.input_shape()), c.dtype)
@@ -178,7 +178,7 @@ def problem(case, rng):
     # The reduction's length bounds every mode: a split's rows and the S - 1 adds
     # that join the splits (atomic) are at most N x pixels, as each split owns a row or more.
     want = bound.expected(lambda x_, dy_: expected(spec, x_, dy_), (x64, dy64), spec.gemm[2], spec.out_dtype)
-    return Problem([x, dy, out], spec.grid(), {2: want}, lambda v: common.decode(v, spec.out_dtype))
+    return NumericCheck([x, dy, out], spec.grid(), {2: want}, lambda v: common.decode(v, spec.out_dtype))
 
 
-FAMILY = Family("conv_igemm_wgrad", igemm_wgrad_cases(), build, problem)
+FAMILY = Family("conv_igemm_wgrad", igemm_wgrad_cases(), build, numeric_check)

@@ -13,7 +13,7 @@ import pytest
 
 from conv import common, igemm_wgrad, reference
 from conv.igemm_tiles import IgemmSpecError
-from conv.igemm_wgrad import FAMILY, build, problem
+from conv.igemm_wgrad import FAMILY, build, numeric_check
 from conv.spec import ConvSpec, SpecError
 from conv.split_k_reduce import grid as reduce_grid
 from conv.split_k_reduce import reduce_kernel
@@ -27,7 +27,7 @@ ARCHS = {"gfx942", "gfx950", "gfx1201", "gfx1250"}
 
 
 def _run(case, seed=0):
-    p = problem(case, np.random.default_rng(seed))
+    p = numeric_check(case, np.random.default_rng(seed))
     run(build(case), p.grid, p.args)
     return p, p.decode(p.args[2]).reshape(p.expected[2].values.shape)
 
@@ -167,7 +167,7 @@ def test_numbers_and_that_the_check_can_fail():
 def test_atomic_adds_to_what_dw_holds():
     # The atomic variant accumulates: run on a dw already holding 1, every element comes out one more.
     case = CASES["video_3d_atomic_gfx1201"]
-    p = problem(case, np.random.default_rng(0))
+    p = numeric_check(case, np.random.default_rng(0))
     p.args[2][...] = 1.0
     run(build(case), p.grid, p.args)
     # The 1 is one more term of every element's sum.
@@ -183,7 +183,7 @@ def test_two_stage_then_reduce_gives_dw(name, arch):
     # is dw in the input type: reference.wgrad of the whole reduction, within the input type's bound.
     case = CASES[f"{name}_{arch}"]
     spec, c = case.spec, case.spec.conv
-    p = problem(case, np.random.default_rng(1))
+    p = numeric_check(case, np.random.default_rng(1))
     run(build(case), p.grid, p.args)
     store_type, poison = common.POISON[c.dtype]
     dw = np.full(c.weight_shape(), poison, store_type)

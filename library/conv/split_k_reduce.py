@@ -39,7 +39,7 @@ from conv.cases import ARCHS
 from conv.spec import BELOW_2_63, MAX_INT64, ConvSpec, SpecError, check_tensor_bytes
 from family.cases_json import plain_int
 from family import bound
-from family.family import Case, Family, Problem, Refusal
+from family.family import Case, Family, NumericCheck, Refusal
 from ir import types as T
 from ir.builder import KernelBuilder
 
@@ -174,7 +174,7 @@ def reference(spec, ws, bias):
     return total
 
 
-def problem(case, rng):
+def numeric_check(case, rng):
     s = case.spec
     c = s.conv
     ws = rng.standard_normal((s.split_k, *c.output_shape())).astype(np.float32)
@@ -187,7 +187,7 @@ def problem(case, rng):
         args.append(bias)
     length = s.split_k + (bias is not None)  # the slices and the bias
     want = bound.expected(lambda ws_, bias_: reference(s, ws_, bias_), (ws, bias), length, c.dtype)
-    return Problem(args, grid(s.elements), {1: want}, lambda v: common.decode(v, c.dtype))
+    return NumericCheck(args, grid(s.elements), {1: want}, lambda v: common.decode(v, c.dtype))
 
 
 # conv_fwd_split_k_reduce: name -> (layer, S). The output's elements E pick
@@ -221,4 +221,4 @@ def reduce_cases():
     return tuple(Case(f"{name}_{arch}", arch, ReduceSpec(conv, s)) for name, (conv, s) in REDUCE.items() for arch in ARCHS)
 
 
-FAMILY = Family("conv_fwd_split_k_reduce", reduce_cases(), build, problem)
+FAMILY = Family("conv_fwd_split_k_reduce", reduce_cases(), build, numeric_check)

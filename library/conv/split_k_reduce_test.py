@@ -10,7 +10,7 @@ import pytest
 
 from conv import split_k_reduce
 from conv.spec import ConvSpec, SpecError
-from conv.split_k_reduce import FAMILY, Channels, ReduceSpec, ReduceSpecError, build, channels_of, problem, reduce_kernel, vector_width
+from conv.split_k_reduce import FAMILY, Channels, ReduceSpec, ReduceSpecError, build, channels_of, numeric_check, reduce_kernel, vector_width
 from family.bound import Expected
 from family.family import Case, Refusal
 from interp.interp import run
@@ -89,7 +89,7 @@ def test_spec_json_and_errors():
 
 
 def _run(case, kernel=None):
-    p = problem(case, np.random.default_rng(3))
+    p = numeric_check(case, np.random.default_rng(3))
     run(kernel or build(case), p.grid, p.args)
     return p.decode(p.args[1]), p.expected[1], p
 
@@ -108,7 +108,7 @@ def test_numbers_and_the_check_can_fail():
     got, want, p = _run(case, wrong_layout)
     assert want.misses(got).any()
     # An output left unwritten is NaN.
-    p = problem(CASES["partial_workgroup_bf16_s2_gfx942"], np.random.default_rng(1))
+    p = numeric_check(CASES["partial_workgroup_bf16_s2_gfx942"], np.random.default_rng(1))
     assert np.isnan(p.decode(p.args[1])).all()
 
 

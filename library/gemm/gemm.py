@@ -20,7 +20,7 @@ import numpy as np
 from arch import arch as archs
 from arch.mma_forms import FORMS
 from family import bound
-from family.family import Family, Problem
+from family.family import Family, NumericCheck
 from gemm.cases import cases
 from gemm.spec import ELEM, SpecError, mma_shapes
 from interp.numerics import fp8_decode, fp8_encode, round_bf16
@@ -87,7 +87,7 @@ def reference(a, b, bias):
     return c if bias is None else np.maximum(c + bias, 0)
 
 
-def problem(case, rng):
+def numeric_check(case, rng):
     spec = case.spec
     a, a64 = encode(rng.standard_normal((spec.m, spec.k)), spec.dtype)
     b, b64 = encode(rng.standard_normal((spec.k, spec.n)) / math.sqrt(spec.k), spec.dtype)
@@ -99,7 +99,7 @@ def problem(case, rng):
         bias = rng.standard_normal(spec.n).astype(np.float32)
         args.append(bias)
     want = bound.expected(reference, (a64, b64, bias), spec.k + (bias is not None), spec.out)
-    return Problem(args + [spec.m, spec.n, spec.k], spec.grid(), {2: want}, lambda v: decode(v, spec.out))
+    return NumericCheck(args + [spec.m, spec.n, spec.k], spec.grid(), {2: want}, lambda v: decode(v, spec.out))
 
 
-FAMILY = Family("gemm", cases(), build, problem)
+FAMILY = Family("gemm", cases(), build, numeric_check)

@@ -8,7 +8,7 @@ import pytest
 
 from family import family as families
 from gemm import tiles
-from gemm.gemm import FAMILY, build, problem
+from gemm.gemm import FAMILY, build, numeric_check
 from gemm.spec import GemmSpec, SpecError
 from interp.interp import run
 
@@ -71,7 +71,7 @@ def test_unknown_arch_and_an_op_the_arch_lacks():
 
 def _run(case, args_from):
     """The case's kernel run on the problem of case `args_from`; (got, want, problem)."""
-    p = problem(args_from, np.random.default_rng(1))
+    p = numeric_check(args_from, np.random.default_rng(1))
     run(build(case), p.grid, p.args)
     return p.decode(p.args[2]), p.expected[2], p
 
@@ -95,7 +95,7 @@ def test_relu_clips_some_outputs_and_keeps_others():
 
 def test_unwritten_outputs_fail_the_check():
     case = CASES["gemm_f16_bcol_bf16_gfx942"]
-    p = problem(case, np.random.default_rng(1))
+    p = numeric_check(case, np.random.default_rng(1))
     assert np.isnan(p.decode(p.args[2])).all()  # the output starts as NaN of its type
 
 

@@ -20,7 +20,7 @@ class ToySpec:
         return {"size": list(self.size), "name": self.name}
 
 
-TOY = Family("toy", (Case("b_gfx942", "gfx942", ToySpec((2, 3), 'é"\n\\')), Case("a_gfx950", "gfx950", ToySpec((1,), "x"))), build=None, problem=None)
+TOY = Family("toy", (Case("b_gfx942", "gfx942", ToySpec((2, 3), 'é"\n\\')), Case("a_gfx950", "gfx950", ToySpec((1,), "x"))), build=None, numeric_check=None)
 
 
 def test_the_document_is_sorted_without_whitespace_in_the_family_order():
@@ -47,7 +47,7 @@ def test_what_has_no_single_spelling_is_refused_by_path(value, message):
 
 
 def test_a_spec_without_to_json_is_named():
-    fam = Family("bare", (Case("c_gfx942", "gfx942", (1, 2)),), build=None, problem=None)
+    fam = Family("bare", (Case("c_gfx942", "gfx942", (1, 2)),), build=None, numeric_check=None)
     with pytest.raises(ValueError, match=r"^family bare, case c_gfx942: expected a spec with to_json\(\) .*got a tuple"):
         cases_json.render(fam)
 
@@ -61,7 +61,7 @@ class Spec(tuple):
         return list(self)
 
 
-FAMILY = Family("toy", (Case("b_gfx942", "gfx942", Spec((2, 3))), Case("a_gfx950", "gfx950", Spec((1,)))), build=None, problem=None)
+FAMILY = Family("toy", (Case("b_gfx942", "gfx942", Spec((2, 3))), Case("a_gfx950", "gfx950", Spec((1,)))), build=None, numeric_check=None)
 """
 
 

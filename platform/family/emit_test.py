@@ -37,7 +37,7 @@ def build(case):
     return b.finish()
 
 
-FAMILY = Family("toy", (Case("p_gfx942", "gfx942", Spec(64)), Case("p_gfx1250", "gfx1250", Spec(64))), build, problem=None)
+FAMILY = Family("toy", (Case("p_gfx942", "gfx942", Spec(64)), Case("p_gfx1250", "gfx1250", Spec(64))), build, numeric_check=None)
 '''
 
 

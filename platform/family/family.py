@@ -32,7 +32,7 @@ class Case:
 
 
 @dataclasses.dataclass(frozen=True)
-class Problem:
+class NumericCheck:
     """One numeric check: run the kernel over `grid` with `args`, then every
     args[i] for i in `expected`, as float64 after `decode`, must lie within
     expected[i] (a bound.Expected: the reference and each element's bound)."""
@@ -53,7 +53,7 @@ class Family:
     name: str
     cases: tuple
     build: Callable  # Case -> ir Kernel
-    problem: Callable  # (Case, numpy Generator) -> Problem
+    numeric_check: Callable  # (Case, numpy Generator) -> NumericCheck
 
     def __post_init__(self):
         ids = [c.id for c in self.cases]

@@ -14,7 +14,7 @@ def cases(problems, archs):
 
 def test_duplicate_case_ids_are_refused():
     with pytest.raises(ValueError, match="expected unique case ids, got duplicates \\['x'\\]"):
-        Family("f", (Case("x", "gfx942", None), Case("x", "gfx950", None)), build=None, problem=None)
+        Family("f", (Case("x", "gfx942", None), Case("x", "gfx950", None)), build=None, numeric_check=None)
 
 
 def test_one_representative_per_arch_family_for_a_problem_on_every_arch():

@@ -19,7 +19,7 @@ _TOY = '''
 import numpy as np
 
 from family.bound import Expected
-from family.family import Case, Family, Problem, Refusal
+from family.family import Case, Family, NumericCheck, Refusal
 from ir import types as T
 from ir.builder import KernelBuilder
 
@@ -59,10 +59,10 @@ def _four_ulps_off(case):
     want = x.astype(np.float64)
     want[5] = float(x[5]) + 4 * float(np.spacing(x[5]))
     out = np.full(64, np.nan, np.float16)
-    return Problem([x, out], (1, 1, 1), {1: Expected(want, np.abs(want), 1, "f16")}, lambda v: v.astype(np.float64))
+    return NumericCheck([x, out], (1, 1, 1), {1: Expected(want, np.abs(want), 1, "f16")}, lambda v: v.astype(np.float64))
 
 
-def problem(case, rng):
+def numeric_check(case, rng):
     if case.spec == "copy_f16":
         return _four_ulps_off(case)
     lanes, shift = case.spec
@@ -70,7 +70,7 @@ def problem(case, rng):
         raise AssertionError("the problem of a refused case was made")
     out = np.full(lanes, np.nan, np.float32)
     want = np.arange(lanes) + shift
-    return Problem([out], (1, 1, 1), {0: Expected(want, np.abs(want), 1, "f32")}, lambda v: v)
+    return NumericCheck([out], (1, 1, 1), {0: Expected(want, np.abs(want), 1, "f32")}, lambda v: v)
 
 
 FAMILY = Family(
@@ -83,7 +83,7 @@ FAMILY = Family(
         Case("four_ulps_off_gfx942", "gfx942", "copy_f16"),
     ),
     build,
-    problem,
+    numeric_check,
 )
 '''
 

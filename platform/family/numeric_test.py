@@ -37,6 +37,6 @@ def test_case_matches_numpy_or_is_refused(case_id, record_property):
         record_property("rejected", rejection)
         print(f"{rejection}: {e}")
         return
-    problem = FAMILY.problem(case, np.random.default_rng(families.seed(case_id)))
+    problem = FAMILY.numeric_check(case, np.random.default_rng(families.seed(case_id)))
     run(kernel, problem.grid, problem.args)
     problem.check(case_id)

@@ -58,5 +58,5 @@ FAMILY = Family(
         Case("r_gfx942", "gfx942", ToySpec(2048, "r")),
     ),
     build,
-    problem=None,
+    numeric_check=None,
 )
