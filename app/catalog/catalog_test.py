@@ -9,13 +9,22 @@ import os
 import tarfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _read(tar, member):
+    """A member's bytes; AssertionError for a member that is not a file."""
+    data = tar.extractfile(member)
+    assert data is not None, f"{member.name} is not a file"
+    return data.read()
+
+
 with open(os.environ["ROCKE_PROBLEMS"]) as f:
     PROBLEMS = json.load(f)["problems"]
 with tarfile.open(os.path.join(HERE, "resnet50.tar")) as tar:
     MEMBERS = tar.getmembers()
-    FILES = {m.name: tar.extractfile(m).read() for m in MEMBERS}
-with open(os.path.join(HERE, "resnet50.index.json"), "rb") as f:
-    INDEX = f.read()
+    FILES = {m.name: _read(tar, m) for m in MEMBERS}
+with open(os.path.join(HERE, "resnet50.index.json"), "rb") as index_file:
+    INDEX = index_file.read()
 
 
 ROWS = json.loads(INDEX)["kernels"]

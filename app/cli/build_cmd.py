@@ -128,7 +128,7 @@ def _read(path):
 
 
 # Each worker process keeps its toolchain and engine.
-_WORKER = {}
+_WORKER: dict = {}
 
 
 def _init(toolchain, engine):
@@ -219,8 +219,8 @@ def run(args):
         jobs, errors, out = _plan(args)
     except (Refused, OutputError) as e:
         return _fail(str(e))
-    for e in errors:
-        print(f"rocke build: {e}", file=sys.stderr)
+    for error in errors:
+        print(f"rocke build: {error}", file=sys.stderr)
     if args.explain:
         _explain(jobs)
     try:

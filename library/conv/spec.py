@@ -112,9 +112,9 @@ class ConvSpec:
     k: int
     spatial: tuple  # (H, W) or (D, H, W)
     filter: tuple  # (R, S) or (T, R, S)
-    stride: tuple = None
-    pad: tuple = None
-    dilation: tuple = None
+    stride: tuple | None = None
+    pad: tuple | None = None
+    dilation: tuple | None = None
     groups: int = 1
     layout: str = "NHWC"
     dtype: str = "f16"

@@ -105,6 +105,7 @@ class KernelBuilder:
         like = a.type if isinstance(a, Value) else b.type
         return self._coerce(a, like), self._coerce(b, like)
 
+    @staticmethod
     def _binary(name):
         def method(self, a, b):
             a, b = self._pair(a, b)
@@ -126,6 +127,7 @@ class KernelBuilder:
     shl = _binary("arith.shl")
     shr = _binary("arith.shr")
 
+    @staticmethod
     def _unary(name):
         def method(self, a):
             return self._value(name, [a], a.type)

@@ -58,7 +58,7 @@ class RandomChoices:
 @dataclasses.dataclass
 class Case:
     kernel: object  # the verified Kernel, or None
-    error: VerifyError = None  # why the verifier rejected it
+    error: VerifyError | None = None  # why the verifier rejected it
 
 
 class _Skip(Exception):

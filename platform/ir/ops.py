@@ -27,7 +27,7 @@ CMP_PREDICATES = tuple(TABLES["cmp_predicates"])
 # codes), so only the ops ops.json marks fp8 may take or make one.
 FP8_OPS = frozenset(name for name, entry in _DATA["ops"].items() if entry["fp8"])
 
-_RULES = {}
+_RULES: dict = {}
 
 
 def register(*names):

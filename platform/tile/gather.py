@@ -39,7 +39,7 @@ class Gather:
 class GatherCopy(TileCopy):
     """TileCopy's moves and LDS writes (k- or rows-contiguous, as the gather's runs); global addresses from `gather`."""
 
-    gather: Gather = None
+    gather: Gather | None = None
 
     def __post_init__(self):
         if not isinstance(self.gather, Gather):

@@ -56,7 +56,7 @@ _SIGNATURES = {
     "LLVMDisposeMessage": (None, (_VOID,)),
 }
 
-_LOADED = {}  # path -> LibLLVM: a library is loaded and initialised once per process
+_LOADED: dict = {}  # path -> LibLLVM: a library is loaded and initialised once per process
 
 
 def load(path):

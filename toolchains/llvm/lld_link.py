@@ -21,7 +21,7 @@ from toolchains.llvm import waits
 from toolchains.llvm.errors import LlvmError
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_LOADED = {}  # version -> Linker
+_LOADED: dict = {}  # version -> Linker
 
 
 class Linker:

@@ -183,7 +183,7 @@ class _WorkerDied(LlvmError):
     pass
 
 
-_WORKERS = {}  # python -> _Worker: one per process, reused across Toolchains
+_WORKERS: dict = {}  # python -> _Worker: one per process, reused across Toolchains
 _WORKERS_LOCK = waits.Lock()  # one request at a time; counts each thread's wait
 
 
