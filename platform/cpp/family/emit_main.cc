@@ -24,10 +24,10 @@
 
 #include "platform/cpp/family/family.h"
 #include "platform/cpp/family/manifest.h"
-#include "platform/cpp/files/atomic.h"
 #include "platform/cpp/ir/printer.h"
 #include "platform/cpp/json/json.h"
 #include "platform/cpp/lower/lower.h"
+#include "platform/files/cpp/atomic.h"
 
 namespace rocke::family {
 namespace {

@@ -1,4 +1,4 @@
-#include "platform/cpp/files/atomic.h"
+#include "platform/files/cpp/atomic.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
