@@ -10,8 +10,8 @@
 
 #include "platform/cpp/engine/engine.h"
 #include "platform/cpp/family/family.h"
-#include "platform/cpp/llvm/compile.h"
 #include "platform/files/cpp/atomic.h"
+#include "toolchains/llvm/cpp/compile.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Runs the real LLVM of the flavor whose toolchain.json is argv[1].
-#include "platform/cpp/llvm/compile.h"
+#include "toolchains/llvm/cpp/compile.h"
 
 #include <fstream>
 #include <sstream>

@@ -1,4 +1,4 @@
-#include "platform/cpp/llvm/compile.h"
+#include "toolchains/llvm/cpp/compile.h"
 
 #include <fcntl.h>
 #include <poll.h>
