@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "platform/cpp/arch/mma_forms_data.h"
+#include "platform/arch/cpp/mma_forms_data.h"
 #include "platform/cpp/family/family.h"
 #include "platform/cpp/py/repr.h"
 

@@ -20,7 +20,7 @@
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
 #include "library/conv/cpp/wgrad_spec.h"
-#include "platform/cpp/arch/arch.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/family/family.h"
 #include "platform/cpp/ir/builder.h"
 #include "platform/cpp/py/repr.h"

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "library/gemm/cpp/spec.h"
-#include "platform/cpp/arch/arch.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/family/family.h"
 #include "platform/cpp/ir/builder.h"
 #include "platform/cpp/py/repr.h"

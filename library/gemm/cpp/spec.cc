@@ -5,7 +5,7 @@
 #include <set>
 #include <tuple>
 
-#include "platform/cpp/arch/mma_forms_data.h"
+#include "platform/arch/cpp/mma_forms_data.h"
 #include "platform/cpp/family/family.h"
 #include "platform/cpp/py/repr.h"
 

@@ -4,7 +4,7 @@
 #include <set>
 #include <utility>
 
-#include "platform/cpp/arch/arch.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/py/repr.h"
 
 namespace rocke::family {

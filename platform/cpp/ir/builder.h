@@ -30,7 +30,7 @@
 #include <variant>
 #include <vector>
 
-#include "platform/cpp/arch/arch.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/ir/core.h"
 
 namespace rocke::ir {

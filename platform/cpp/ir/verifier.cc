@@ -1,6 +1,6 @@
 // Kernel verification, mirroring platform/ir/verifier.py message for
 // message: attributes, arguments, scoping, every op's rule, matrix
-// fragments and the arch's limits (archs.json through //platform/cpp/arch).
+// fragments and the arch's limits (archs.json through //platform/arch/cpp:arch).
 #include "platform/cpp/ir/verifier.h"
 
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/cpp/arch/arch.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/ir/attrs.h"
 #include "platform/cpp/ir/mma.h"
 #include "platform/cpp/ir/rules.h"

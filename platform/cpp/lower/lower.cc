@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "platform/cpp/arch/arch.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/ir/verifier.h"
 #include "platform/cpp/lower/emitter.h"
 #include "platform/cpp/lower/flavors.h"

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "platform/cpp/arch/arch.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/lower/lds_ops_data.h"
 #include "platform/cpp/py/repr.h"
 #include "platform/cpp/tile/copy.h"

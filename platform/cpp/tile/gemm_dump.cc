@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/cpp/arch/arch.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/ir/builder.h"
 #include "platform/cpp/ir/printer.h"
 #include "platform/cpp/json/json.h"

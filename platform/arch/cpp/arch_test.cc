@@ -1,6 +1,6 @@
 // Facts stated by platform/arch/SOURCES.md and arch.py's docstring, not read
 // from the generated header; arch_parity_test compares every field with Python.
-#include "platform/cpp/arch/arch.h"
+#include "platform/arch/cpp/arch.h"
 
 #include <algorithm>
 #include <string>

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "platform/cpp/arch/arch.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/json/json.h"
 
 namespace {

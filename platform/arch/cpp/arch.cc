@@ -1,13 +1,13 @@
-#include "platform/cpp/arch/arch.h"
+#include "platform/arch/cpp/arch.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "platform/cpp/arch/archs_data.h"
-#include "platform/cpp/arch/flavor_cpus_data.h"
-#include "platform/cpp/arch/mma_forms_data.h"
+#include "platform/arch/cpp/archs_data.h"
+#include "platform/arch/cpp/flavor_cpus_data.h"
+#include "platform/arch/cpp/mma_forms_data.h"
 #include "platform/cpp/py/repr.h"
 
 namespace rocke::arch {
