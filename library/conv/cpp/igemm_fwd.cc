@@ -24,11 +24,11 @@
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/ir/builder.h"
 #include "platform/cpp/tile/gather.h"
 #include "platform/cpp/tile/gemm.h"
 #include "platform/cpp/types/types.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 namespace {

@@ -5,8 +5,8 @@
 
 #include "library/conv/cpp/igemm_tiles_data.h"
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/py/repr.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 

@@ -21,12 +21,12 @@
 #include "library/conv/cpp/spec.h"
 #include "library/conv/cpp/wgrad_spec.h"
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/ir/builder.h"
 #include "platform/cpp/py/repr.h"
 #include "platform/cpp/tile/gather.h"
 #include "platform/cpp/tile/gemm.h"
 #include "platform/cpp/types/types.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 namespace {

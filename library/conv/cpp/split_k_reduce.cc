@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/ir/builder.h"
 #include "platform/cpp/types/types.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 namespace {

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "platform/cpp/engine/engine.h"
-#include "platform/cpp/family/family.h"
+#include "platform/family/cpp/family.h"
 #include "platform/files/cpp/atomic.h"
 #include "toolchains/llvm/cpp/compile.h"
 

@@ -21,7 +21,7 @@ from family import emit, identity_check  # noqa: E402
 
 CPP = os.path.abspath(os.environ["ROCKE_TOY_EMITTER"])
 FILES = ("irs", "rk", "manifest")
-TARGET = "//platform/cpp/family:toy_golden_F"
+TARGET = "//platform/family/cpp:toy_golden_F"
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,9 @@
-#include "platform/cpp/family/manifest.h"
+#include "platform/family/cpp/manifest.h"
 
 #include <algorithm>
 #include <utility>
 
-#include "platform/cpp/family/sha256.h"
+#include "platform/family/cpp/sha256.h"
 
 namespace rocke::family::manifest {
 

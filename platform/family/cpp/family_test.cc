@@ -1,6 +1,6 @@
 // The registry, the case-list reader and representatives; the expected ids
 // are those of platform/family/family_test.py, which checks the Python rule.
-#include "platform/cpp/family/family.h"
+#include "platform/family/cpp/family.h"
 
 #include <algorithm>
 #include <string>

@@ -1,6 +1,6 @@
 // Digests from FIPS 180-4's examples (NIST's "SHA256.pdf" test vectors),
 // and boundary lengths checked against Python's hashlib.
-#include "platform/cpp/family/sha256.h"
+#include "platform/family/cpp/sha256.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "platform/cpp/family/family.h"
+#include "platform/family/cpp/family.h"
 
 #include <map>
 #include <set>

@@ -22,11 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "platform/cpp/family/family.h"
-#include "platform/cpp/family/manifest.h"
 #include "platform/cpp/ir/printer.h"
 #include "platform/cpp/json/json.h"
 #include "platform/cpp/lower/lower.h"
+#include "platform/family/cpp/family.h"
+#include "platform/family/cpp/manifest.h"
 #include "platform/files/cpp/atomic.h"
 
 namespace rocke::family {

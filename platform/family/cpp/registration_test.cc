@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/testing/check.h"
+#include "platform/family/cpp/family.h"
 
 using rocke::family::Case;
 using rocke::family::Family;

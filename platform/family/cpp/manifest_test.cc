@@ -1,6 +1,6 @@
 // Lines as platform/family/manifest.py writes them (its manifest_test checks
 // the Python side); digests from hashlib.sha256.
-#include "platform/cpp/family/manifest.h"
+#include "platform/family/cpp/manifest.h"
 
 #include <string>
 

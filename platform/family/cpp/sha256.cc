@@ -1,4 +1,4 @@
-#include "platform/cpp/family/sha256.h"
+#include "platform/family/cpp/sha256.h"
 
 #include <array>
 #include <cstdint>

@@ -3,8 +3,8 @@
 #include <memory>
 #include <string>
 
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/ir/builder.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::family::toy {
 namespace {
