@@ -3,7 +3,7 @@
 #include <string>
 
 #include "platform/cpp/ir/printer.h"
-#include "platform/cpp/lower/lower.h"
+#include "platform/lower/cpp/lower.h"
 
 namespace rocke::engine {
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "platform/cpp/ir/core.h"
-#include "platform/cpp/lower/lower.h"
 #include "platform/family/cpp/family.h"
+#include "platform/lower/cpp/lower.h"
 
 namespace py = pybind11;
 

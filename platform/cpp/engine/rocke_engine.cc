@@ -16,7 +16,7 @@
 #include "platform/cpp/engine/errors.h"
 #include "platform/cpp/ir/parser.h"
 #include "platform/cpp/ir/printer.h"
-#include "platform/cpp/lower/lower.h"
+#include "platform/lower/cpp/lower.h"
 
 namespace py = pybind11;
 

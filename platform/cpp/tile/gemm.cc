@@ -9,12 +9,12 @@
 #include <utility>
 
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/lower/lds_ops_data.h"
 #include "platform/cpp/py/repr.h"
 #include "platform/cpp/tile/copy.h"
 #include "platform/cpp/tile/gather.h"
 #include "platform/cpp/tile/lds.h"
 #include "platform/cpp/types/types.h"
+#include "platform/lower/cpp/lds_ops_data.h"
 
 namespace rocke::tile {
 

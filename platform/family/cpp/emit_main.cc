@@ -24,10 +24,10 @@
 
 #include "platform/cpp/ir/printer.h"
 #include "platform/cpp/json/json.h"
-#include "platform/cpp/lower/lower.h"
 #include "platform/family/cpp/family.h"
 #include "platform/family/cpp/manifest.h"
 #include "platform/files/cpp/atomic.h"
+#include "platform/lower/cpp/lower.h"
 
 namespace rocke::family {
 namespace {

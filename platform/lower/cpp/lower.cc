@@ -1,4 +1,4 @@
-#include "platform/cpp/lower/lower.h"
+#include "platform/lower/cpp/lower.h"
 
 #include <algorithm>
 #include <functional>
@@ -11,14 +11,14 @@
 
 #include "platform/arch/cpp/arch.h"
 #include "platform/cpp/ir/verifier.h"
-#include "platform/cpp/lower/emitter.h"
-#include "platform/cpp/lower/flavors.h"
-#include "platform/cpp/lower/floats.h"
-#include "platform/cpp/lower/fp8_ir.h"
-#include "platform/cpp/lower/lds_ops_data.h"
-#include "platform/cpp/lower/spelling.h"
 #include "platform/cpp/py/repr.h"
 #include "platform/cpp/types/types.h"
+#include "platform/lower/cpp/emitter.h"
+#include "platform/lower/cpp/flavors.h"
+#include "platform/lower/cpp/floats.h"
+#include "platform/lower/cpp/fp8_ir.h"
+#include "platform/lower/cpp/lds_ops_data.h"
+#include "platform/lower/cpp/spelling.h"
 
 namespace rocke::lower {
 

@@ -1,6 +1,6 @@
 // LLVM spellings (platform/ir/SPELLING.md, "LLVM IR"): types, intrinsic
 // suffixes and constants.
-#include "platform/cpp/lower/spelling.h"
+#include "platform/lower/cpp/spelling.h"
 
 #include <cmath>
 

@@ -1,14 +1,14 @@
 // The lowering of small kernels, written out from llvm.py's module layout,
 // and its refusals worded as Python's ArchDomainError. rk_parity_test
 // compares every op and flavor with Python's output.
-#include "platform/cpp/lower/lower.h"
+#include "platform/lower/cpp/lower.h"
 
 #include <string>
 
 #include "platform/cpp/ir/parser.h"
 #include "platform/cpp/ir/verifier.h"
-#include "platform/cpp/lower/flavors.h"
 #include "platform/cpp/testing/check.h"
+#include "platform/lower/cpp/flavors.h"
 
 using namespace rocke;
 

@@ -1,4 +1,4 @@
-#include "platform/cpp/lower/floats.h"
+#include "platform/lower/cpp/floats.h"
 
 #include <algorithm>
 #include <cmath>

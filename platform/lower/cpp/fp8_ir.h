@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "platform/cpp/lower/emitter.h"
-#include "platform/cpp/lower/floats.h"
+#include "platform/lower/cpp/emitter.h"
+#include "platform/lower/cpp/floats.h"
 
 namespace rocke::lower {
 

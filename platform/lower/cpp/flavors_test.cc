@@ -1,6 +1,6 @@
 // The flavor and intrinsic tables, read through the generated headers, with
 // the examples platform/arch/flavor_facts.py and mma_forms.py document.
-#include "platform/cpp/lower/flavors.h"
+#include "platform/lower/cpp/flavors.h"
 
 #include <stdexcept>
 #include <string>

@@ -15,7 +15,7 @@
 
 #include "platform/arch/cpp/arch.h"
 #include "platform/cpp/ir/core.h"
-#include "platform/cpp/lower/flavors.h"
+#include "platform/lower/cpp/flavors.h"
 
 namespace rocke::lower {
 

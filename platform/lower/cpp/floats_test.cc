@@ -3,7 +3,7 @@
 // and the OCP 8-bit formats (OCP 8-bit Floating Point Specification v1.0:
 // E4M3 max 448, no infinities, S.1111.111 NaN; E5M2 max 57344, IEEE-like).
 // Expected codes are worked out from those definitions, not from this code.
-#include "platform/cpp/lower/floats.h"
+#include "platform/lower/cpp/floats.h"
 
 #include <cmath>
 #include <limits>

@@ -1,11 +1,11 @@
-#include "platform/cpp/lower/flavors.h"
+#include "platform/lower/cpp/flavors.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include "platform/cpp/lower/flavor_facts_data.h"
-#include "platform/cpp/lower/mma_lowering_data.h"
+#include "platform/lower/cpp/flavor_facts_data.h"
+#include "platform/lower/cpp/mma_lowering_data.h"
 
 namespace rocke::lower {
 

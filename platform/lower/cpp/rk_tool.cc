@@ -13,7 +13,7 @@
 #include "platform/cpp/ir/literals.h"
 #include "platform/cpp/ir/parser.h"
 #include "platform/cpp/ir/printer.h"
-#include "platform/cpp/lower/lower.h"
+#include "platform/lower/cpp/lower.h"
 
 namespace {
 

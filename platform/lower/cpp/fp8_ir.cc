@@ -1,10 +1,10 @@
-#include "platform/cpp/lower/fp8_ir.h"
+#include "platform/lower/cpp/fp8_ir.h"
 
 #include <cmath>
 
-#include "platform/cpp/lower/flavors.h"
-#include "platform/cpp/lower/spelling.h"
 #include "platform/cpp/types/types.h"
+#include "platform/lower/cpp/flavors.h"
+#include "platform/lower/cpp/spelling.h"
 
 namespace rocke::lower {
 

@@ -1,4 +1,4 @@
-#include "platform/cpp/lower/spelling.h"
+#include "platform/lower/cpp/spelling.h"
 
 #include <cstdio>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "platform/cpp/ir/literals.h"
-#include "platform/cpp/lower/floats.h"
+#include "platform/lower/cpp/floats.h"
 
 namespace rocke::lower {
 
