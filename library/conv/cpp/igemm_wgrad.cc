@@ -1,6 +1,6 @@
 // conv_igemm_wgrad, mirroring library/conv/igemm_wgrad.py op for op: the
 // weight gradient dw from x and dy as an implicit GEMM per group on the
-// matrix cores, from the tile blocks (platform/cpp/tile), unsplit or
+// matrix cores, from the tile blocks (platform/tile/cpp), unsplit or
 // split-K (two-stage into an f32 workspace, or atomic into an f32 dw).
 // igemm_wgrad.py's docstring says how rows, columns and the reduction map
 // onto the convolution, and each mode's output type.
@@ -23,10 +23,10 @@
 #include "platform/arch/cpp/arch.h"
 #include "platform/cpp/ir/builder.h"
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/tile/gather.h"
-#include "platform/cpp/tile/gemm.h"
 #include "platform/cpp/types/types.h"
 #include "platform/family/cpp/family.h"
+#include "platform/tile/cpp/gather.h"
+#include "platform/tile/cpp/gemm.h"
 
 namespace rocke::conv {
 namespace {

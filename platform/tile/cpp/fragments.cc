@@ -1,4 +1,4 @@
-#include "platform/cpp/tile/fragments.h"
+#include "platform/tile/cpp/fragments.h"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "platform/cpp/ir/mma_fragments_data.h"
-#include "platform/cpp/tile/fragments_data.h"
+#include "platform/tile/cpp/fragments_data.h"
 
 namespace rocke::tile {
 

@@ -17,8 +17,8 @@
 
 #include "platform/cpp/ir/builder.h"
 #include "platform/cpp/ir/core.h"
-#include "platform/cpp/tile/copy.h"
-#include "platform/cpp/tile/lds.h"
+#include "platform/tile/cpp/copy.h"
+#include "platform/tile/cpp/lds.h"
 
 namespace rocke::tile {
 

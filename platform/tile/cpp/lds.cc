@@ -1,4 +1,4 @@
-#include "platform/cpp/tile/lds.h"
+#include "platform/tile/cpp/lds.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -22,8 +22,8 @@
 #include "platform/cpp/ir/builder.h"
 #include "platform/cpp/ir/core.h"
 #include "platform/cpp/ir/mma.h"
-#include "platform/cpp/tile/fragments.h"
-#include "platform/cpp/tile/gather.h"
+#include "platform/tile/cpp/fragments.h"
+#include "platform/tile/cpp/gather.h"
 
 namespace rocke::tile {
 

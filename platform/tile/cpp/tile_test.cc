@@ -6,11 +6,11 @@
 #include "platform/cpp/ir/builder.h"
 #include "platform/cpp/ir/printer.h"
 #include "platform/cpp/testing/check.h"
-#include "platform/cpp/tile/copy.h"
-#include "platform/cpp/tile/fragments.h"
-#include "platform/cpp/tile/gemm.h"
-#include "platform/cpp/tile/lds.h"
 #include "platform/cpp/types/types.h"
+#include "platform/tile/cpp/copy.h"
+#include "platform/tile/cpp/fragments.h"
+#include "platform/tile/cpp/gemm.h"
+#include "platform/tile/cpp/lds.h"
 
 using namespace rocke;
 using namespace rocke::tile;

@@ -1,4 +1,4 @@
-#include "platform/cpp/tile/gemm.h"
+#include "platform/tile/cpp/gemm.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -10,11 +10,11 @@
 
 #include "platform/arch/cpp/arch.h"
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/tile/copy.h"
-#include "platform/cpp/tile/gather.h"
-#include "platform/cpp/tile/lds.h"
 #include "platform/cpp/types/types.h"
 #include "platform/lower/cpp/lds_ops_data.h"
+#include "platform/tile/cpp/copy.h"
+#include "platform/tile/cpp/gather.h"
+#include "platform/tile/cpp/lds.h"
 
 namespace rocke::tile {
 

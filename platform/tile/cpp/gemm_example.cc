@@ -1,4 +1,4 @@
-#include "platform/cpp/tile/gemm_example.h"
+#include "platform/tile/cpp/gemm_example.h"
 
 #include <stdexcept>
 #include <utility>

@@ -15,13 +15,13 @@
 #include "platform/cpp/ir/builder.h"
 #include "platform/cpp/ir/printer.h"
 #include "platform/cpp/json/json.h"
-#include "platform/cpp/tile/copy.h"
-#include "platform/cpp/tile/gather.h"
-#include "platform/cpp/tile/gemm.h"
-#include "platform/cpp/tile/gemm_example.h"
-#include "platform/cpp/tile/lds.h"
 #include "platform/cpp/types/types.h"
 #include "platform/lower/cpp/lower.h"
+#include "platform/tile/cpp/copy.h"
+#include "platform/tile/cpp/gather.h"
+#include "platform/tile/cpp/gemm.h"
+#include "platform/tile/cpp/gemm_example.h"
+#include "platform/tile/cpp/lds.h"
 
 namespace rocke::tile {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "platform/cpp/ir/builder.h"
 #include "platform/cpp/ir/core.h"
-#include "platform/cpp/tile/lds.h"
+#include "platform/tile/cpp/lds.h"
 
 namespace rocke::tile {
 

@@ -1,4 +1,4 @@
-#include "platform/cpp/tile/gather.h"
+#include "platform/tile/cpp/gather.h"
 
 #include <stdexcept>
 

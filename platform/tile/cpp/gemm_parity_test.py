@@ -1,4 +1,4 @@
-"""platform/cpp/tile against platform/tile: gemm_dump builds gemm_example.py's
+"""platform/tile/cpp against platform/tile: gemm_dump builds gemm_example.py's
 kernels in C++ (every arch, f16 and bf16, the small and the 128x128x32
 configs, row- and column-major operands), fp8_test.py's fp8 kernel on every
 arch (an error where the arch lacks the op) and the epilogue's other paths

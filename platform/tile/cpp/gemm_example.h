@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "platform/cpp/ir/core.h"
-#include "platform/cpp/tile/gemm.h"
+#include "platform/tile/cpp/gemm.h"
 
 namespace rocke::tile::example {
 

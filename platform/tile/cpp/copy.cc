@@ -1,4 +1,4 @@
-#include "platform/cpp/tile/copy.h"
+#include "platform/tile/cpp/copy.h"
 
 #include <cstdint>
 #include <stdexcept>
