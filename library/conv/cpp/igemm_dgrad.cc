@@ -7,7 +7,7 @@
 //
 //     conv_igemm_dgrad_<case id>(dy, w, dx)
 //
-// ORDER (platform/cpp/ir/builder.h): every builder call is its own
+// ORDER (platform/ir/cpp/builder.h): every builder call is its own
 // statement, in Python's order.
 #include <array>
 #include <cstdint>
@@ -21,9 +21,9 @@
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/types/types.h"
 #include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/types.h"
 #include "platform/tile/cpp/gather.h"
 #include "platform/tile/cpp/gemm.h"
 

@@ -12,7 +12,7 @@
 //
 //     conv_igemm_fwd_<case id>(x, w, ws)
 //
-// ORDER (platform/cpp/ir/builder.h): every builder call is its own
+// ORDER (platform/ir/cpp/builder.h): every builder call is its own
 // statement, in Python's order.
 #include <memory>
 #include <string>
@@ -24,9 +24,9 @@
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/types/types.h"
 #include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/types.h"
 #include "platform/tile/cpp/gather.h"
 #include "platform/tile/cpp/gemm.h"
 

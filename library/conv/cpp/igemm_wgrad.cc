@@ -7,7 +7,7 @@
 //
 //     conv_igemm_wgrad_<case id>(x, dy, dw | workspace)
 //
-// ORDER (platform/cpp/ir/builder.h): every builder call is its own
+// ORDER (platform/ir/cpp/builder.h): every builder call is its own
 // statement, in Python's order.
 #include <map>
 #include <memory>
@@ -21,10 +21,10 @@
 #include "library/conv/cpp/spec.h"
 #include "library/conv/cpp/wgrad_spec.h"
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/ir/builder.h"
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/types/types.h"
 #include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/types.h"
 #include "platform/tile/cpp/gather.h"
 #include "platform/tile/cpp/gemm.h"
 

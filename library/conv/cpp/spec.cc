@@ -5,8 +5,8 @@
 #include <string_view>
 
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/types/types.h"
 #include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::conv {
 namespace {

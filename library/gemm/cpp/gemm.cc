@@ -12,10 +12,10 @@
 
 #include "library/gemm/cpp/spec.h"
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/ir/builder.h"
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/types/types.h"
 #include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/types.h"
 #include "platform/tile/cpp/gemm.h"
 
 namespace rocke::gemm {

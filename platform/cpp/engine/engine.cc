@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "platform/cpp/ir/printer.h"
+#include "platform/ir/cpp/printer.h"
 #include "platform/lower/cpp/lower.h"
 
 namespace rocke::engine {

@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "platform/cpp/ir/core.h"
 #include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/core.h"
 #include "platform/lower/cpp/lower.h"
 
 namespace py = pybind11;

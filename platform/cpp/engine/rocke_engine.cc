@@ -14,8 +14,8 @@
 #include <string>
 
 #include "platform/cpp/engine/errors.h"
-#include "platform/cpp/ir/parser.h"
-#include "platform/cpp/ir/printer.h"
+#include "platform/ir/cpp/parser.h"
+#include "platform/ir/cpp/printer.h"
 #include "platform/lower/cpp/lower.h"
 
 namespace py = pybind11;

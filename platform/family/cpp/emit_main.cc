@@ -22,11 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "platform/cpp/ir/printer.h"
 #include "platform/cpp/json/json.h"
 #include "platform/family/cpp/family.h"
 #include "platform/family/cpp/manifest.h"
 #include "platform/files/cpp/atomic.h"
+#include "platform/ir/cpp/printer.h"
 #include "platform/lower/cpp/lower.h"
 
 namespace rocke::family {

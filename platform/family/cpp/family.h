@@ -21,8 +21,8 @@
 #include <utility>
 #include <vector>
 
-#include "platform/cpp/ir/core.h"
 #include "platform/cpp/json/json.h"
+#include "platform/ir/cpp/core.h"
 
 namespace rocke::family {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/ir/core.h"
+#include "platform/ir/cpp/core.h"
 #include "platform/lower/cpp/flavors.h"
 
 namespace rocke::lower {

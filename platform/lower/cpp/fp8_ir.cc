@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/types.h"
 #include "platform/lower/cpp/flavors.h"
 #include "platform/lower/cpp/spelling.h"
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/ir/verifier.h"
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/types.h"
+#include "platform/ir/cpp/verifier.h"
 #include "platform/lower/cpp/emitter.h"
 #include "platform/lower/cpp/flavors.h"
 #include "platform/lower/cpp/floats.h"

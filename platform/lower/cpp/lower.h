@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "platform/cpp/ir/core.h"
+#include "platform/ir/cpp/core.h"
 
 namespace rocke::lower {
 

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "platform/cpp/ir/parser.h"
-#include "platform/cpp/ir/verifier.h"
 #include "platform/cpp/testing/check.h"
+#include "platform/ir/cpp/parser.h"
+#include "platform/ir/cpp/verifier.h"
 #include "platform/lower/cpp/flavors.h"
 
 using namespace rocke;

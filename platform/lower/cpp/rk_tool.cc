@@ -10,9 +10,9 @@
 #include <iostream>
 #include <string>
 
-#include "platform/cpp/ir/literals.h"
-#include "platform/cpp/ir/parser.h"
-#include "platform/cpp/ir/printer.h"
+#include "platform/ir/cpp/literals.h"
+#include "platform/ir/cpp/parser.h"
+#include "platform/ir/cpp/printer.h"
 #include "platform/lower/cpp/lower.h"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "platform/cpp/ir/literals.h"
+#include "platform/ir/cpp/literals.h"
 #include "platform/lower/cpp/floats.h"
 
 namespace rocke::lower {

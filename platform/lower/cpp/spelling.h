@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "platform/cpp/ir/core.h"
+#include "platform/ir/cpp/core.h"
 
 namespace rocke::lower {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "platform/cpp/testing/check.h"
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/types.h"
 
 using namespace rocke::lower;
 using rocke::ir::AttrValue;

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::tile {
 

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/ir/core.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/core.h"
 #include "platform/tile/cpp/lds.h"
 
 namespace rocke::tile {

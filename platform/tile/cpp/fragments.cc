@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "platform/cpp/ir/mma_fragments_data.h"
+#include "platform/ir/cpp/mma_fragments_data.h"
 #include "platform/tile/cpp/fragments_data.h"
 
 namespace rocke::tile {

@@ -8,7 +8,7 @@
 //   const Fragment* f = rocke::tile::fragment("mma_16x16x16_f16_f32", "gfx9");
 //   auto [row, k] = f->origin(b, lane);
 //
-// ORDER (platform/cpp/ir/builder.h): every builder call is its own statement,
+// ORDER (platform/ir/cpp/builder.h): every builder call is its own statement,
 // in Python's order.
 #pragma once
 
@@ -16,8 +16,8 @@
 #include <string_view>
 #include <utility>
 
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/ir/core.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/core.h"
 
 namespace rocke::tile {
 

@@ -5,7 +5,7 @@
 //   Gather g{[&](KernelBuilder& b, Value* row, Value* k) { ...; return std::pair{index, valid}; }, true};
 //   GatherCopy copy(src, "k", KMajor(128, 32, 2, 128), scalar("f16"), 256, g);
 //
-// ORDER (platform/cpp/ir/builder.h): the callback makes its ops in Python's
+// ORDER (platform/ir/cpp/builder.h): the callback makes its ops in Python's
 // order, each builder call its own statement.
 #pragma once
 
@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/ir/core.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/core.h"
 #include "platform/tile/cpp/copy.h"
 #include "platform/tile/cpp/lds.h"
 

@@ -10,7 +10,7 @@
 
 #include "platform/arch/cpp/arch.h"
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/types.h"
 #include "platform/lower/cpp/lds_ops_data.h"
 #include "platform/tile/cpp/copy.h"
 #include "platform/tile/cpp/gather.h"

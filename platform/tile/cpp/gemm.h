@@ -7,7 +7,7 @@
 //   Accumulators acc = mainloop(b, cfg, ops, scalar("f16"), row0, col0);
 //   epilogue(b, acc.runs(b), c, n, m, n, row0, col0, scalar("f16"), {.inside = acc.inside, .rows = cfg.block_m});
 //
-// ORDER (platform/cpp/ir/builder.h): every builder call is its own statement,
+// ORDER (platform/ir/cpp/builder.h): every builder call is its own statement,
 // in Python's order. Python's generators (runs, elements) run here when
 // called; gemm.py's epilogue consumes them whole before its first op, so
 // the ops come out in the same order.
@@ -19,9 +19,9 @@
 #include <string_view>
 #include <vector>
 
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/ir/core.h"
-#include "platform/cpp/ir/mma.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/core.h"
+#include "platform/ir/cpp/mma.h"
 #include "platform/tile/cpp/fragments.h"
 #include "platform/tile/cpp/gather.h"
 

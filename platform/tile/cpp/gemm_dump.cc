@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/ir/printer.h"
 #include "platform/cpp/json/json.h"
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/printer.h"
+#include "platform/ir/cpp/types.h"
 #include "platform/lower/cpp/lower.h"
 #include "platform/tile/cpp/copy.h"
 #include "platform/tile/cpp/gather.h"

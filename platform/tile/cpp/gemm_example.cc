@@ -4,8 +4,8 @@
 #include <utility>
 
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::tile::example {
 

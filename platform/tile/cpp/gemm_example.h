@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "platform/cpp/ir/core.h"
+#include "platform/ir/cpp/core.h"
 #include "platform/tile/cpp/gemm.h"
 
 namespace rocke::tile::example {

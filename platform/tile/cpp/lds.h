@@ -10,8 +10,8 @@
 #include <variant>
 #include <vector>
 
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/ir/core.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/core.h"
 
 namespace rocke::tile {
 

@@ -3,10 +3,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/ir/printer.h"
 #include "platform/cpp/testing/check.h"
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/printer.h"
+#include "platform/ir/cpp/types.h"
 #include "platform/tile/cpp/copy.h"
 #include "platform/tile/cpp/fragments.h"
 #include "platform/tile/cpp/gemm.h"

@@ -3,8 +3,8 @@
 #include <memory>
 #include <string>
 
-#include "platform/cpp/ir/builder.h"
 #include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/builder.h"
 
 namespace rocke::family::toy {
 namespace {
