@@ -467,7 +467,7 @@ const std::map<std::string_view, Rule>& rules() {
   // ops.py's register refuses a rule for an op ops.json lacks; so does this.
   static const bool checked = [] {
     for (const auto& [name, rule] : table) {
-      if (!known_op(name)) throw std::logic_error("ir/rules.cc: a rule for " + std::string(name) + ", which ops.json lacks");
+      if (!known_op(name)) throw std::logic_error("ir/cpp/rules.cc: a rule for " + std::string(name) + ", which ops.json lacks");
     }
     return true;
   }();
@@ -501,7 +501,7 @@ const Kind& kind(std::string_view name) {
   for (const Kind& k : kKinds) {
     if (k.name == name) return k;
   }
-  throw std::logic_error("ops.json: an attribute of kind " + std::string(name) + ", which ir/rules.cc does not know");
+  throw std::logic_error("ops.json: an attribute of kind " + std::string(name) + ", which ir/cpp/rules.cc does not know");
 }
 
 // Python's `value in values` (values all ints or all strs; 1 == 1.0 == True).
