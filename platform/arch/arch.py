@@ -1,5 +1,5 @@
 """The architecture table: one JSON data file (archs.json), read by Python
-here and by the C++ mirror (platform/cpp/arch). SOURCES.md says where each figure is from.
+here and by the C++ mirror (platform/arch/cpp). SOURCES.md says where each figure is from.
 Which matrix ops each arch has comes from mma_forms.json (mma_forms.py), and
 which LLVM flavors know it from the CPU lists of flavor_facts.json.
 
@@ -56,7 +56,7 @@ class LdsBanks:
 
 
 # The LDS bank facts sit in archs.json beside the Arch fields but outside Arch:
-# the C++ arch table mirrors Arch field by field (platform/cpp/arch and its
+# the C++ arch table mirrors Arch field by field (platform/arch/cpp and its
 # parity test) and these as its own lds_banks(). Read them with lds_banks(name).
 _BANK_FIELDS = {"lds_banks": "count", "lds_bank_bytes": "bytes"}
 

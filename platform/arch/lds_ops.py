@@ -1,5 +1,5 @@
 """The arch-limited memory ops: one JSON data file (lds_ops.json), read by
-Python here and by the C++ mirror (platform/cpp/lower). Per IR op, the
+Python here and by the C++ mirror (platform/lower/cpp). Per IR op, the
 intrinsic that lowers it and the archs that have the instruction:
 
     LDS_OPS["mem.load_transpose"].intrinsic   # "llvm.amdgcn.ds.read.tr16.b64"

@@ -1,5 +1,5 @@
 """The matrix-core forms: one JSON data file (mma_forms.json), read by Python
-here and by the C++ mirror (platform/cpp/arch). MMA_FORMS.md (beside this file) documents
+here and by the C++ mirror (platform/arch/cpp). MMA_FORMS.md (beside this file) documents
 the schema and its canonical form.
 
     from arch import mma_forms

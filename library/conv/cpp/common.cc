@@ -2,7 +2,7 @@
 
 #include <variant>
 
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::conv {
 namespace {

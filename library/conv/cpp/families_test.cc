@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <string>
 
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/json/json.h"
 #include "platform/cpp/testing/check.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 namespace {

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "platform/cpp/arch/mma_forms_data.h"
-#include "platform/cpp/family/family.h"
+#include "platform/arch/cpp/mma_forms_data.h"
 #include "platform/cpp/py/repr.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 namespace {

@@ -4,9 +4,9 @@
 #include <string>
 
 #include "library/conv/cpp/igemm_tiles_data.h"
-#include "platform/cpp/arch/arch.h"
-#include "platform/cpp/family/family.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/py/repr.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 

@@ -4,9 +4,9 @@
 #include <array>
 #include <string_view>
 
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/types/types.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::conv {
 namespace {

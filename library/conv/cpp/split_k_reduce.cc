@@ -2,7 +2,7 @@
 //
 //     conv_fwd_split_k_reduce_<case id>(ws, y, [bias])
 //
-// ORDER (platform/cpp/ir/builder.h): every builder call is its own
+// ORDER (platform/ir/cpp/builder.h): every builder call is its own
 // statement, in Python's order.
 #include "library/conv/cpp/split_k_reduce.h"
 
@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "platform/cpp/family/family.h"
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/types/types.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::conv {
 namespace {

@@ -16,9 +16,9 @@
 #include <string_view>
 
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/family/family.h"
-#include "platform/cpp/ir/core.h"
 #include "platform/cpp/json/json.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/core.h"
 
 namespace rocke::conv {
 

@@ -4,8 +4,8 @@
 #include <array>
 #include <string_view>
 
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/py/repr.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 namespace {

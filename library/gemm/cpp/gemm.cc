@@ -1,5 +1,5 @@
 // gemm, mirroring library/gemm/gemm.py: C = A @ B on matrix cores, built
-// from the tile blocks (platform/cpp/tile), one workgroup per block of C.
+// from the tile blocks (platform/tile/cpp), one workgroup per block of C.
 // The kernel takes m, n and k at run time:
 //
 //     gemm_<case id>(a, b, c, [bias,] m: i32, n: i32, k: i32)
@@ -11,12 +11,12 @@
 #include <utility>
 
 #include "library/gemm/cpp/spec.h"
-#include "platform/cpp/arch/arch.h"
-#include "platform/cpp/family/family.h"
-#include "platform/cpp/ir/builder.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/tile/gemm.h"
-#include "platform/cpp/types/types.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/types.h"
+#include "platform/tile/cpp/gemm.h"
 
 namespace rocke::gemm {
 namespace {

@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "platform/cpp/arch/mma_forms_data.h"
-#include "platform/cpp/family/family.h"
+#include "platform/arch/cpp/mma_forms_data.h"
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/types/types.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::gemm {
 namespace {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "platform/cpp/json/json.h"
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::gemm {
 

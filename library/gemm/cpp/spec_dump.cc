@@ -5,8 +5,8 @@
 #include "library/gemm/cpp/spec.h"
 #include "library/gemm/cpp/tiles.h"
 #include "library/parity/dump_main.h"
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/json/json.h"
+#include "platform/family/cpp/family.h"
 
 namespace {
 
