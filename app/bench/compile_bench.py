@@ -112,7 +112,11 @@ def warm(tc, kernels, engine, triton=None):
         if triton is not None:
             theirs.append(dict(triton.compile(case.arch), arch=case.arch))
     wholes = [sum(r[s] for s in STAGES) for r in runs]
-    return (statistics.median(wholes), min(wholes), max(wholes)), {s: statistics.median(r[s] for r in runs) for s in (*STAGES, "cpu", *LLVM_STAGES)}, theirs
+    return (
+        (statistics.median(wholes), min(wholes), max(wholes)),
+        {s: statistics.median(r[s] for r in runs) for s in (*STAGES, "cpu", *LLVM_STAGES)},
+        theirs,
+    )
 
 
 class Triton:
@@ -125,10 +129,24 @@ class Triton:
         # on the runfiles' path), without this process importing it.
         spec = importlib.util.find_spec("triton")
         if spec is None:
-            raise SystemExit("compile_bench: the triton package is not on this process's path; run the bench as ./bazel run -c opt //app/bench:compile (it brings @triton)")
-        self.env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (os.path.dirname(os.path.dirname(spec.origin)), os.environ.get("PYTHONPATH")))))
+            raise SystemExit(
+                "compile_bench: the triton package is not on this process's path; run the bench as ./bazel run -c opt //app/bench:compile (it brings @triton)"
+            )
+        self.env = dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join(
+                filter(None, (os.path.dirname(os.path.dirname(spec.origin)), os.environ.get("PYTHONPATH")))
+            ),
+        )
         self.stderr = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen([sys.executable, self.SCRIPT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True, env=self.env)
+        self.proc = subprocess.Popen(
+            [sys.executable, self.SCRIPT],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+            text=True,
+            env=self.env,
+        )
         self.version = self._answer()["triton"]
         for arch in CASE_ARCHS:  # warm for every arch, as rocke is by the time it is timed
             self.compile(arch)
@@ -140,9 +158,16 @@ class Triton:
     def cold(self):
         """(wall s of a fresh process to its first code object, that kernel's own wall s)."""
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, self.SCRIPT, "--cold", *self._target(CASE_ARCHS[0])], capture_output=True, text=True, env=self.env)
+        proc = subprocess.run(
+            [sys.executable, self.SCRIPT, "--cold", *self._target(CASE_ARCHS[0])],
+            capture_output=True,
+            text=True,
+            env=self.env,
+        )
         if proc.returncode != 0:
-            raise SystemExit(f"compile_bench: Triton's cold compile failed (exit {proc.returncode}):\n{proc.stderr.strip()[-3000:]}")
+            raise SystemExit(
+                f"compile_bench: Triton's cold compile failed (exit {proc.returncode}):\n{proc.stderr.strip()[-3000:]}"
+            )
         return time.perf_counter() - start, json.loads(proc.stdout)["first_kernel"]
 
     def compile(self, arch):
@@ -158,7 +183,9 @@ class Triton:
         except ValueError:
             self.proc.kill()
             self.stderr.seek(0)
-            raise SystemExit(f"compile_bench: Triton's compile process answered {line.strip()[:200]!r} (exit {self.proc.wait()}); its stderr:\n{self.stderr.read().strip()[-3000:]}") from None
+            raise SystemExit(
+                f"compile_bench: Triton's compile process answered {line.strip()[:200]!r} (exit {self.proc.wait()}); its stderr:\n{self.stderr.read().strip()[-3000:]}"
+            ) from None
 
     def close(self):
         if self.proc.poll() is None:
@@ -176,7 +203,9 @@ def main(argv=None):
     if args.cold:
         cold(args.configs[0], args.cold)
         return 0
-    toolchains = sorted(((Toolchain.from_file(p), p) for p in args.configs), key=lambda tp: flavor_facts.NAMES.index(tp[0].flavor))
+    toolchains = sorted(
+        ((Toolchain.from_file(p), p) for p in args.configs), key=lambda tp: flavor_facts.NAMES.index(tp[0].flavor)
+    )
     start = figures.machine()
     triton = Triton()
     try:
@@ -223,17 +252,21 @@ def _compare(args, toolchains, triton):
         theirs += beside
         wall_ratio = m / statistics.median(k["wall"] for k in beside)
         cpu_ratio = stages["cpu"] / statistics.median(k["cpu"] for k in beside)
-        lines.append(_row([
-            tc.flavor,
-            " / ".join(colds),
-            f"{m:.3f} s ({lo:.3f}-{hi:.3f})",
-            f"{wall_ratio:.2f}x / {cpu_ratio:.2f}x",
-            " / ".join(f"{stages[s]:.3f}" for s in STAGES) + " s",
-            f"{stages['cpu']:.3f} s",
-            " / ".join(f"{stages[s]:.3f}" for s in LLVM_STAGES) + " s",
-            f"{pm:.3f} s ({plo:.3f}-{phi:.3f})",
-            f"{pstages['cpu']:.3f} s",
-        ]))
+        lines.append(
+            _row(
+                [
+                    tc.flavor,
+                    " / ".join(colds),
+                    f"{m:.3f} s ({lo:.3f}-{hi:.3f})",
+                    f"{wall_ratio:.2f}x / {cpu_ratio:.2f}x",
+                    " / ".join(f"{stages[s]:.3f}" for s in STAGES) + " s",
+                    f"{stages['cpu']:.3f} s",
+                    " / ".join(f"{stages[s]:.3f}" for s in LLVM_STAGES) + " s",
+                    f"{pm:.3f} s ({plo:.3f}-{phi:.3f})",
+                    f"{pstages['cpu']:.3f} s",
+                ]
+            )
+        )
         print(lines[-1], file=sys.stderr, flush=True)  # progress: a flavor takes a minute or more
     walls = [k["wall"] for k in theirs]
     cpu = statistics.median(k["cpu"] for k in theirs)

@@ -47,8 +47,12 @@ def median_seconds(fn, repeat, clock):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--flavor", default="llvm23", help="the flavor to lower for (default llvm23)")
-    parser.add_argument("--repeat", type=int, default=7, help="runs per case and engine; the median is kept (default 7)")
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help="wall clock or this process's CPU time (default wall)")
+    parser.add_argument(
+        "--repeat", type=int, default=7, help="runs per case and engine; the median is kept (default 7)"
+    )
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall", help="wall clock or this process's CPU time (default wall)"
+    )
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error(f"--repeat: expected a positive count, got {args.repeat}")
@@ -77,7 +81,9 @@ def main():
                 lower(kernel, args.flavor)
 
             py_times.append(median_seconds(python, args.repeat, clock))
-            cpp_times.append(median_seconds(lambda: rocke_library_engine.emit(fam.name, text, args.flavor), args.repeat, clock))
+            cpp_times.append(
+                median_seconds(lambda: rocke_library_engine.emit(fam.name, text, args.flavor), args.repeat, clock)
+            )
         py, cpp = statistics.median(py_times), statistics.median(cpp_times)
         slowest = max(range(len(py_times)), key=lambda i: cpp_times[i])
         rows.append(

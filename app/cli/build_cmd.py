@@ -94,11 +94,20 @@ HELP = "build the kernels of a problems file for some archs: code objects and a 
 def add_arguments(parser):
     parser.add_argument("--problems", required=True, help='a JSON file {"problems": [...]} (see catalog/*.json)')
     parser.add_argument("--arch", required=True, help="comma-separated target archs, e.g. gfx942,gfx950")
-    parser.add_argument("--flavor", choices=sorted(FLAVORS), help="the LLVM flavor (default: the default toolchain's, see rocke toolchains)")
+    parser.add_argument(
+        "--flavor",
+        choices=sorted(FLAVORS),
+        help="the LLVM flavor (default: the default toolchain's, see rocke toolchains)",
+    )
     parser.add_argument("--out", required=True, help="the catalog folder (created), inside the checkout")
     parser.add_argument("--explain", action="store_true", help="print why each family and config was chosen")
     parser.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 8), help="worker processes")
-    parser.add_argument("--engine", choices=planner.ENGINES, default=planner.ENGINES[0], help="which engine builds and lowers the kernels: the C++ one (about 20x faster) or the Python one; the same bytes")
+    parser.add_argument(
+        "--engine",
+        choices=planner.ENGINES,
+        default=planner.ENGINES[0],
+        help="which engine builds and lowers the kernels: the C++ one (about 20x faster) or the Python one; the same bytes",
+    )
 
 
 def _fail(message, status=2):
@@ -170,7 +179,9 @@ def _compile(item):
 
 def _explain(jobs):
     for job in jobs:
-        print(f"problems[{job.problem.index}] {job.problem.name} on {job.arch}: {job.choice.family}, {job.choice.config}")
+        print(
+            f"problems[{job.problem.index}] {job.problem.name} on {job.arch}: {job.choice.family}, {job.choice.config}"
+        )
         for reason in job.choice.reasons:
             print(f"    {reason}")
         for then in job.choice.then:  # the kernels run after it (a split's reduce): rows of their own
@@ -262,7 +273,9 @@ def run(args):
             compiled[(_key(job), i)] = spent
             waited += wait
             low = lowered[_key(job)][1][i]
-            progress.step(f"{_what(job)}: {low.choice.family} -> {low.path}{' FAILED' if failure else ''} ({spent:.2f} s{_wait(wait)})")
+            progress.step(
+                f"{_what(job)}: {low.choice.family} -> {low.path}{' FAILED' if failure else ''} ({spent:.2f} s{_wait(wait)})"
+            )
     for key in sorted(lowered):
         job, kernels = lowered[key]
         served = [served_by[(key, i)] for i in range(len(kernels))]
@@ -291,7 +304,9 @@ def run(args):
         return _fail(str(e))
     sys.stdout.write(index.table(rows, seconds))
     rate = f", {len(rows) / wall:.1f} kernels/s" if wall > 0 and rows else ""
-    print(f"{len(rows)} kernels ({len(objects)} distinct built), {len(error_rows)} errors, {wall:.1f} s in {how}{_wait(waited, ' in all')}{rate}; wrote {out}")
+    print(
+        f"{len(rows)} kernels ({len(objects)} distinct built), {len(error_rows)} errors, {wall:.1f} s in {how}{_wait(waited, ' in all')}{rate}; wrote {out}"
+    )
     return 1 if error_rows else 0
 
 
@@ -300,7 +315,7 @@ def _what(job):
 
 
 def _wait(seconds, what=""):
-    """", S s waiting for LLVM" where threads queued for the in-process LLVM
+    """ ", S s waiting for LLVM" where threads queued for the in-process LLVM
     (waits.py), not counted in a kernel's time; nothing where none did."""
     return f", {seconds:.2f} s waiting for LLVM{what}" if seconds >= 0.005 else ""
 
@@ -322,7 +337,9 @@ def _pool(workers, initargs):
     the others wait, and the wait is not their time) and link in parallel."""
     if not _semaphores():
         _init(*initargs)
-        return concurrent.futures.ThreadPoolExecutor(workers), f"{workers} worker threads (no POSIX semaphores for processes)"
+        return concurrent.futures.ThreadPoolExecutor(
+            workers
+        ), f"{workers} worker threads (no POSIX semaphores for processes)"
     context = multiprocessing.get_context("fork")
     pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_init, initargs=initargs)
     return pool, f"{workers} worker processes"
@@ -400,13 +417,14 @@ def _named(path, paths):
     try:
         with open(path, "rb") as f:
             return paths(json.load(f))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except OSError, ValueError, KeyError, TypeError, AttributeError:
         return set()
 
 
 def _previous(out):
     """The code objects earlier builds into the folder wrote: those its
     index.json names, and those a build that died writing had listed (PENDING)."""
+
     def indexed(doc):
         return {r["path"] for r in doc["kernels"]} if doc.get("format") == index.FORMAT else set()
 

@@ -30,17 +30,71 @@ from planner import jobs
 # Small shapes (fast to compile), one per family, and bad entries between them.
 PROBLEMS = [
     {"op": "conv_fwd", "name": "pointwise", "n": 1, "c": 16, "k": 32, "spatial": [8, 8], "filter": [1, 1]},
-    {"op": "conv_fwd", "name": "bad_stride", "n": 1, "c": 16, "k": 32, "spatial": [8, 8], "filter": [3, 3], "stride": [0, 1]},
-    {"op": "conv_fwd", "name": "depthwise", "n": 1, "c": 16, "k": 16, "spatial": [8, 8], "filter": [3, 3], "pad": [1, 1], "groups": 16},
+    {
+        "op": "conv_fwd",
+        "name": "bad_stride",
+        "n": 1,
+        "c": 16,
+        "k": 32,
+        "spatial": [8, 8],
+        "filter": [3, 3],
+        "stride": [0, 1],
+    },
+    {
+        "op": "conv_fwd",
+        "name": "depthwise",
+        "n": 1,
+        "c": 16,
+        "k": 16,
+        "spatial": [8, 8],
+        "filter": [3, 3],
+        "pad": [1, 1],
+        "groups": 16,
+    },
     {"op": "conv_dgrad", "n": 1, "c": 16, "k": 16, "spatial": [8, 8], "filter": [3, 3]},
     {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16", "layout_b": "col"},
-    {"op": "conv_fwd", "name": "pointwise_f32", "n": 1, "c": 16, "k": 32, "spatial": [8, 8], "filter": [1, 1], "dtype": "f32"},
+    {
+        "op": "conv_fwd",
+        "name": "pointwise_f32",
+        "n": 1,
+        "c": 16,
+        "k": 32,
+        "spatial": [8, 8],
+        "filter": [1, 1],
+        "dtype": "f32",
+    },
     # The issue's layer: batch 256 of 224x224x64 f32, a 3.3 GB input (i32 offsets reach 2**31 - 1 bytes).
-    {"op": "conv_fwd", "name": "too_big", "n": 256, "c": 64, "k": 64, "spatial": [224, 224], "filter": [3, 3], "pad": [1, 1], "dtype": "f32"},
-    {"op": "conv_wgrad", "name": "wgrad_3x3", "n": 2, "c": 16, "k": 32, "spatial": [8, 8], "filter": [3, 3], "pad": [1, 1]},
+    {
+        "op": "conv_fwd",
+        "name": "too_big",
+        "n": 256,
+        "c": 64,
+        "k": 64,
+        "spatial": [224, 224],
+        "filter": [3, 3],
+        "pad": [1, 1],
+        "dtype": "f32",
+    },
+    {
+        "op": "conv_wgrad",
+        "name": "wgrad_3x3",
+        "n": 2,
+        "c": 16,
+        "k": 32,
+        "spatial": [8, 8],
+        "filter": [3, 3],
+        "pad": [1, 1],
+    },
 ]
 TOO_BIG = 4 * 224 * 224 * 64  # bytes per sample of its input (and output)
-GOOD = {0: "conv_igemm_fwd", 2: "conv_direct_fwd", 3: "conv_igemm_dgrad", 4: "gemm", 5: "conv_img2col", 7: "conv_igemm_wgrad"}
+GOOD = {
+    0: "conv_igemm_fwd",
+    2: "conv_direct_fwd",
+    3: "conv_igemm_dgrad",
+    4: "gemm",
+    5: "conv_img2col",
+    7: "conv_igemm_wgrad",
+}
 ARCHS = ["gfx942", "gfx1201"]
 
 
@@ -66,14 +120,20 @@ def test_bad_entries_are_named_the_others_build_and_the_status_is_1(built, capsy
     status, out = built
     assert status == 1
     doc = json.loads((out / "index.json").read_text())
-    assert sorted((r["problem"], r["arch"], r["family"]) for r in doc["kernels"]) == sorted((p, a, f) for p, f in GOOD.items() for a in ARCHS)
+    assert sorted((r["problem"], r["arch"], r["family"]) for r in doc["kernels"]) == sorted(
+        (p, a, f) for p, f in GOOD.items() for a in ARCHS
+    )
     assert doc["errors"] == [
         {"problem": 1, "arch": None, "message": "problems[1].stride: expected ints >= 1, got (0, 1)"},
-        {"problem": 6, "arch": None, "message": (
-            f"problems[6]: expected every tensor at most {2**31 - 1} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
-            f"got the input (256, 224, 224, 64) of {256 * TOO_BIG} bytes; use a smaller batch (n at most {(2**31 - 1) // TOO_BIG}), "
-            f"or split the batch into launches of at most {(2**31 - 1) // TOO_BIG}"
-        )},
+        {
+            "problem": 6,
+            "arch": None,
+            "message": (
+                f"problems[6]: expected every tensor at most {2**31 - 1} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
+                f"got the input (256, 224, 224, 64) of {256 * TOO_BIG} bytes; use a smaller batch (n at most {(2**31 - 1) // TOO_BIG}), "
+                f"or split the batch into launches of at most {(2**31 - 1) // TOO_BIG}"
+            ),
+        },
     ]
 
 
@@ -90,7 +150,9 @@ def test_every_row_names_a_code_object_with_its_sha256_and_figures(built):
         assert row["waves"] == {"gfx942": 4, "gfx1201": 8}[row["arch"]], row
     csv_lines = (out / "index.csv").read_text().splitlines()
     assert len(csv_lines) == 1 + len(rows)
-    assert set(json.loads((out / "timings.json").read_text())) == {f"{r['problem']}/{r['arch']}/{r['family']}" for r in rows}
+    assert set(json.loads((out / "timings.json").read_text())) == {
+        f"{r['problem']}/{r['arch']}/{r['family']}" for r in rows
+    }
 
 
 def test_a_second_build_gives_the_same_bytes_whatever_the_workers_and_hash_seed(built, problems, tmp_path):
@@ -102,7 +164,12 @@ def test_a_second_build_gives_the_same_bytes_whatever_the_workers_and_hash_seed(
     assert proc.returncode == 1, proc.stderr.decode()
 
     def files(folder):
-        return {os.path.relpath(os.path.join(d, f), folder): open(os.path.join(d, f), "rb").read() for d, _, names in os.walk(folder) for f in names if f != "timings.json"}
+        return {
+            os.path.relpath(os.path.join(d, f), folder): open(os.path.join(d, f), "rb").read()
+            for d, _, names in os.walk(folder)
+            for f in names
+            if f != "timings.json"
+        }
 
     assert files(tmp_path) == files(first) and len(files(first)) == 2 + len(GOOD) * len(ARCHS)
 
@@ -229,7 +296,19 @@ def test_identical_kernels_are_built_once_and_their_rows_share_the_code_object(t
     monkeypatch.setattr(kernel, "build", lambda *a: (time.sleep(COMPILE_HOLD), build(*a))[1])
     (tmp_path / "p.json").write_text(json.dumps({"problems": SAME_KERNEL}))
     out = tmp_path / "o"
-    argv = ["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(out), "--jobs", "2", "--engine", engine]
+    argv = [
+        "build",
+        "--problems",
+        str(tmp_path / "p.json"),
+        "--arch",
+        "gfx942",
+        "--out",
+        str(out),
+        "--jobs",
+        "2",
+        "--engine",
+        engine,
+    ]
     assert rocke.main(argv) == 0
     rows = json.loads((out / "index.json").read_text())["kernels"]
     assert [(r["problem"], r["name"], r["path"], r["kernel"]) for r in rows] == [
@@ -282,13 +361,39 @@ def test_a_gemm_its_offsets_cannot_address_is_refused_alike_by_both_engines_nami
 
 
 # 784 pixels x 32 filters: 7 workgroups on gfx942's 304 CUs, so the planner splits the 288-long reduction.
-SPLIT = {"op": "conv_fwd", "name": "late", "n": 1, "c": 32, "k": 32, "spatial": [28, 28], "filter": [3, 3], "pad": [1, 1], "bias_relu": True}
+SPLIT = {
+    "op": "conv_fwd",
+    "name": "late",
+    "n": 1,
+    "c": 32,
+    "k": 32,
+    "spatial": [28, 28],
+    "filter": [3, 3],
+    "pad": [1, 1],
+    "bias_relu": True,
+}
 
 
 def test_a_split_layer_builds_its_conv_then_its_reduce_each_with_a_row(tmp_path, capsys):
     path = tmp_path / "split.json"
     path.write_text(json.dumps({"problems": [SPLIT]}))
-    assert rocke.main(["build", "--problems", str(path), "--arch", "gfx942", "--out", str(tmp_path / "o"), "--explain", "--jobs", "1"]) == 0
+    assert (
+        rocke.main(
+            [
+                "build",
+                "--problems",
+                str(path),
+                "--arch",
+                "gfx942",
+                "--out",
+                str(tmp_path / "o"),
+                "--explain",
+                "--jobs",
+                "1",
+            ]
+        )
+        == 0
+    )
     rows = json.loads((tmp_path / "o" / "index.json").read_text())["kernels"]
     assert [(r["problem"], r["family"], r["path"], r["kernel"]) for r in rows] == [
         (0, "conv_igemm_fwd", "gfx942/late.hsaco", "conv_igemm_fwd_late_gfx942"),
@@ -319,9 +424,16 @@ def test_two_kernels_of_one_problem_arch_and_family_fail_the_build_before_it_wri
     monkeypatch.setattr(jobs.Job, "kernels", lambda job: kernels(job)[:1] * 2)
     (tmp_path / "p.json").write_text(json.dumps({"problems": [SPLIT]}))
     out = tmp_path / "o"
-    assert rocke.main(["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(out), "--jobs", "1"]) == 2
+    assert (
+        rocke.main(
+            ["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(out), "--jobs", "1"]
+        )
+        == 2
+    )
     err = capsys.readouterr().err.splitlines()[-1]
-    assert err.startswith("rocke build: expected the kernels of a problem on an arch to be of distinct families, got two conv_igemm_fwd kernels for problems[0] (late) on gfx942;"), err
+    assert err.startswith(
+        "rocke build: expected the kernels of a problem on an arch to be of distinct families, got two conv_igemm_fwd kernels for problems[0] (late) on gfx942;"
+    ), err
     assert not out.exists()
 
 
@@ -336,7 +448,17 @@ def test_a_kernels_time_leaves_out_its_wait_for_the_llvm_another_thread_holds(tm
     # kernels queue: each one's time must stay its own work, the wait shown apart.
     monkeypatch.setattr(build_cmd, "_semaphores", lambda: False)
     (tmp_path / "p.json").write_text(json.dumps({"problems": SAME_KERNEL[:2]}))
-    argv = ["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(tmp_path / "o"), "--jobs", "2"]
+    argv = [
+        "build",
+        "--problems",
+        str(tmp_path / "p.json"),
+        "--arch",
+        "gfx942",
+        "--out",
+        str(tmp_path / "o"),
+        "--jobs",
+        "2",
+    ]
     library = capi.load(toolchain_for("llvm23").tools["library"])
     status = []
     with library._lock:  # the lock every compile in this process takes
@@ -361,7 +483,9 @@ class Terminal(io.StringIO):
 # A split layer (its convolution and its reduce) and two GEMMs one kernel
 # serves: 4 kernels, 3 of them built.
 PROGRESS = [SPLIT, *SAME_KERNEL[0:3:2]]
-PROGRESS_LINE = re.compile(r"\[(\d+)/(\d+)\] (\d+):(\d\d) elapsed, (\d+):(\d\d) left: problems\[\d\] \w+ on gfx942: (\w+) -> (\S+) \(\d+\.\d\d s\)")
+PROGRESS_LINE = re.compile(
+    r"\[(\d+)/(\d+)\] (\d+):(\d\d) elapsed, (\d+):(\d\d) left: problems\[\d\] \w+ on gfx942: (\w+) -> (\S+) \(\d+\.\d\d s\)"
+)
 LOWERED_LINE = re.compile(
     r"\[(\d+)/(\d+)\] (\d+):(\d\d) elapsed, (\d+):(\d\d) left: "
     r"lowered problems\[(\d)\] \w+ on gfx942 \((\d) kernels?, \d+\.\d\d s\)"
@@ -374,7 +498,10 @@ def test_progress_counts_the_problems_lowered_then_the_kernels_built(tmp_path, m
     path.write_text(json.dumps({"problems": PROGRESS}))
     stderr = Terminal() if terminal else io.StringIO()
     monkeypatch.setattr(sys, "stderr", stderr)
-    assert rocke.main(["build", "--problems", str(path), "--arch", "gfx942", "--out", str(tmp_path / "o"), "--jobs", "1"]) == 0
+    assert (
+        rocke.main(["build", "--problems", str(path), "--arch", "gfx942", "--out", str(tmp_path / "o"), "--jobs", "1"])
+        == 0
+    )
     text = stderr.getvalue()
     if terminal:  # one line rewritten in place per stage, ended once its last step is done
         assert text.startswith("\r\x1b[K[1/3] ") and text.endswith("\n") and text.count("\n") == 2
@@ -390,18 +517,26 @@ def test_progress_counts_the_problems_lowered_then_the_kernels_built(tmp_path, m
     assert all(matches), lines
     assert [(int(m[1]), int(m[2])) for m in matches] == [(1, 3), (2, 3), (3, 3)]
     assert sorted((m[7], m[8]) for m in matches) == [
-        ("conv_fwd_split_k_reduce", "gfx942/late.reduce.hsaco"), ("conv_igemm_fwd", "gfx942/late.hsaco"), ("gemm", "gfx942/qkv.hsaco"),
+        ("conv_fwd_split_k_reduce", "gfx942/late.reduce.hsaco"),
+        ("conv_igemm_fwd", "gfx942/late.hsaco"),
+        ("gemm", "gfx942/qkv.hsaco"),
     ]
     assert (int(matches[-1][5]), int(matches[-1][6])) == (0, 0)  # nothing left after the last
 
 
-@pytest.mark.parametrize("flags,message", [
-    (["--arch", "gfx942,gfx9000"], "rocke build: expected --arch to list archs llvm23 knows ("),
-    (["--arch", "gfx942,gfx942"], "rocke build: expected --arch to list distinct archs"),
-    (["--arch", "gfx1250", "--flavor", "llvm20"], "rocke build: expected --arch to list archs llvm20 knows ("),
-    (["--problems", "/nonexistent/p.json"], "rocke build: cannot read --problems /nonexistent/p.json: No such file or directory"),
-    (["--jobs", "0"], "rocke build: expected --jobs to be a positive number, got 0"),
-])
+@pytest.mark.parametrize(
+    "flags,message",
+    [
+        (["--arch", "gfx942,gfx9000"], "rocke build: expected --arch to list archs llvm23 knows ("),
+        (["--arch", "gfx942,gfx942"], "rocke build: expected --arch to list distinct archs"),
+        (["--arch", "gfx1250", "--flavor", "llvm20"], "rocke build: expected --arch to list archs llvm20 knows ("),
+        (
+            ["--problems", "/nonexistent/p.json"],
+            "rocke build: cannot read --problems /nonexistent/p.json: No such file or directory",
+        ),
+        (["--jobs", "0"], "rocke build: expected --jobs to be a positive number, got 0"),
+    ],
+)
 def test_usage_errors_are_one_line_with_status_2(problems, tmp_path, capsys, flags, message):
     argv = {"--problems": problems, "--arch": "gfx942", "--out": str(tmp_path / "o")}
     argv.update(dict(zip(flags[::2], flags[1::2])))
@@ -438,7 +573,10 @@ BAD_FILES = {
 def test_a_file_that_is_not_problems_json_is_one_line_with_status_2(tmp_path, capsys, name):
     data, message = BAD_FILES[name]
     (tmp_path / "p.json").write_bytes(data)
-    assert rocke.main(["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(tmp_path / "o")]) == 2
+    assert (
+        rocke.main(["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(tmp_path / "o")])
+        == 2
+    )
     err = capsys.readouterr().err
     assert err == f"rocke build: --problems {tmp_path / 'p.json'}: {message}\n"
     assert not (tmp_path / "o").exists()
@@ -450,7 +588,9 @@ def test_every_commands_help_shows_its_examples_one_per_line(command, capsys):
         rocke.main([command, "--help"])
     assert exit.value.code == 0
     out = capsys.readouterr().out
-    examples = [line.strip() for line in rocke.COMMANDS[command].__doc__.splitlines() if line.strip().startswith("rocke ")]
+    examples = [
+        line.strip() for line in rocke.COMMANDS[command].__doc__.splitlines() if line.strip().startswith("rocke ")
+    ]
     assert examples, f"rocke {command}'s help has no examples"
     for example in examples:
         assert f"\n    {example}\n" in out

@@ -22,8 +22,19 @@ from planner.choose import choose
 from planner.problems import EntryError, FileError, parse, read
 
 __all__ = (
-    "ENGINES", "EntryError", "FileError", "Job", "Lowered", "ROWS",
-    "build", "compile_row", "lower", "merged", "parse", "plan", "read",
+    "ENGINES",
+    "EntryError",
+    "FileError",
+    "Job",
+    "Lowered",
+    "ROWS",
+    "build",
+    "compile_row",
+    "lower",
+    "merged",
+    "parse",
+    "plan",
+    "read",
 )
 
 ENGINES = ("cpp", "python")  # the first is the default

@@ -36,14 +36,20 @@ def test_both_engines_lower_every_job_of_the_sets_to_the_same_ir(name):
     for job in _jobs(name, ["gfx942", "gfx1201"]):
         cpp, py = jobs.lower(job, "llvm23", "cpp"), jobs.lower(job, "llvm23", "python")
         assert {c.engine for c in cpp} == {"cpp"} and {p.engine for p in py} == {"python"}
-        assert [(c.ll, c.name, c.identity, c.path) for c in cpp] == [(p.ll, p.name, p.identity, p.path) for p in py], (name, job.problem.name, job.arch)
+        assert [(c.ll, c.name, c.identity, c.path) for c in cpp] == [(p.ll, p.name, p.identity, p.path) for p in py], (
+            name,
+            job.problem.name,
+            job.arch,
+        )
 
 
 def test_both_engines_give_resnet50_the_same_code_objects():
     toolchain = Toolchain.current()
     sums = {}
     for engine in jobs.ENGINES:
-        sums[engine] = [row["sha256"] for job in _jobs("resnet50", ["gfx942"]) for row, _ in jobs.build(job, toolchain, engine)]
+        sums[engine] = [
+            row["sha256"] for job in _jobs("resnet50", ["gfx942"]) for row, _ in jobs.build(job, toolchain, engine)
+        ]
     assert len(sums["cpp"]) >= 23 and sums["cpp"] == sums["python"]
 
 

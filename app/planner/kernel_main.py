@@ -43,7 +43,12 @@ def main(argv=None):
     parser.add_argument("--arch", required=True)
     parser.add_argument("--toolchain", required=True, help="the flavor's toolchain.json")
     parser.add_argument("--out", required=True, help="the folder for rows.json and the code objects")
-    parser.add_argument("--engine", choices=jobs.ENGINES, default=jobs.ENGINES[0], help="which engine builds and lowers the kernels (the same bytes)")
+    parser.add_argument(
+        "--engine",
+        choices=jobs.ENGINES,
+        default=jobs.ENGINES[0],
+        help="which engine builds and lowers the kernels (the same bytes)",
+    )
     args = parser.parse_args(argv)
     try:
         arch_table.get(args.arch)  # the action's own arch first: an unknown one fails it, whatever the entry
@@ -54,7 +59,9 @@ def main(argv=None):
             path = os.path.join(args.out, row["path"])
             os.makedirs(os.path.dirname(path), exist_ok=True)
             write_atomic(path, code_object)
-        write_atomic(os.path.join(args.out, jobs.ROWS), (json.dumps([row for row, _ in kernels], sort_keys=True) + "\n").encode())
+        write_atomic(
+            os.path.join(args.out, jobs.ROWS), (json.dumps([row for row, _ in kernels], sort_keys=True) + "\n").encode()
+        )
     except (KernelError, OutputError, arch_table.UnknownArchError) as e:
         print(f"rocke catalog: {e}", file=sys.stderr)
         return 1

@@ -25,7 +25,6 @@ import re
 
 from conv.spec import ConvSpec
 from conv.spec import SpecError as ConvSpecError
-from gemm.spec import SpecError as GemmSpecError
 
 CONV_OPS = ("conv_fwd", "conv_dgrad", "conv_wgrad")
 GEMM_FIELDS = ("m", "n", "k", "dtype", "out", "layout_a", "layout_b", "bias_relu")
@@ -161,11 +160,11 @@ def _got(doc):
         return "an empty object"
     if "problems" not in doc:
         keys = ", ".join(json.dumps(k) for k in doc)
-        return f"an object with the key{'s' * (len(doc) > 1)} {keys} and no \"problems\""
+        return f'an object with the key{"s" * (len(doc) > 1)} {keys} and no "problems"'
     others = [json.dumps(k) for k in doc if k != "problems"]
     if others:
-        return f"the key{'s' * (len(others) > 1)} {', '.join(others)} beside \"problems\""
-    return f"\"problems\" holding {_kind(doc['problems'])}, not an array"
+        return f'the key{"s" * (len(others) > 1)} {", ".join(others)} beside "problems"'
+    return f'"problems" holding {_kind(doc["problems"])}, not an array'
 
 
 def read(doc):
@@ -195,7 +194,11 @@ def duplicate_names(named):
     for index, name in pairs:
         first.setdefault(name, index)
     return [
-        EntryError(index, "name", f"expected a name no other entry has, got {name!r} (problems[{first[name]}] has it too; give one a \"name\")")
+        EntryError(
+            index,
+            "name",
+            f'expected a name no other entry has, got {name!r} (problems[{first[name]}] has it too; give one a "name")',
+        )
         for index, name in pairs
         if first[name] != index
     ]
@@ -204,7 +207,7 @@ def duplicate_names(named):
 def entry(index, obj):
     """The Problem of entry `index` of a problems file (a parsed JSON object); EntryError if bad."""
     if not isinstance(obj, dict):
-        raise EntryError(index, None, f"expected a JSON object with an \"op\" and its fields, got {obj!r}")
+        raise EntryError(index, None, f'expected a JSON object with an "op" and its fields, got {obj!r}')
     fields = dict(obj)
     op = fields.pop("op", None)
     if op not in OPS:
@@ -220,7 +223,11 @@ def entry(index, obj):
         return Problem(index, name or conv_name(op, spec), op, spec)
     for key in fields:
         if key not in GEMM_FIELDS:
-            raise EntryError(index, key, f"expected one of the fields op, name, {', '.join(GEMM_FIELDS)}, got the unknown field {key!r}")
+            raise EntryError(
+                index,
+                key,
+                f"expected one of the fields op, name, {', '.join(GEMM_FIELDS)}, got the unknown field {key!r}",
+            )
     for key in GEMM_REQUIRED:
         if key not in fields:
             raise EntryError(index, key, "expected a value (the field is required), got none")
@@ -248,6 +255,8 @@ def conv_name(op, spec):
 
 def gemm_name(fields):
     """A short name from a GEMM's fields."""
-    layouts = str(fields.get("layout_a", "row"))[:1] + str(fields.get("layout_b", "row"))[:1]  # checked later, by GemmSpec
+    layouts = (
+        str(fields.get("layout_a", "row"))[:1] + str(fields.get("layout_b", "row"))[:1]
+    )  # checked later, by GemmSpec
     parts = ["gemm", f"{fields['m']}x{fields['n']}x{fields['k']}", str(fields["dtype"]), layouts, str(fields["out"])]
     return "_".join(parts + (["bias_relu"] if fields.get("bias_relu") else []))

@@ -64,7 +64,11 @@ class Frame:
         b, s = self.b, self.spec
         pos, inside = [], None
         for o, f, size, stride, pad, dil in zip(self.o, taps, s.spatial, s.stride, s.pad, s.dilation):
-            x = b.add(b.mul(o, stride), b.sub(b.mul(f, dil), pad)) if not isinstance(f, int) else b.add(b.mul(o, stride), f * dil - pad)
+            x = (
+                b.add(b.mul(o, stride), b.sub(b.mul(f, dil), pad))
+                if not isinstance(f, int)
+                else b.add(b.mul(o, stride), f * dil - pad)
+            )
             ok = b.and_(b.cmp("ge", x, 0), b.cmp("lt", x, size))
             inside = ok if inside is None else b.and_(inside, ok)
             pos.append(b.select(ok, x, 0))  # a safe address; the value is masked below
@@ -127,7 +131,10 @@ def reference(spec, x, w, bias):
     out = np.zeros((spec.n, spec.k, *spec.output))
     cpg, kpg = spec.c_per_group, spec.k_per_group
     for taps in np.ndindex(*spec.filter):
-        window = tuple(slice(t * d, t * d + s * (o - 1) + 1, s) for t, d, s, o in zip(taps, spec.dilation, spec.stride, spec.output))
+        window = tuple(
+            slice(t * d, t * d + s * (o - 1) + 1, s)
+            for t, d, s, o in zip(taps, spec.dilation, spec.stride, spec.output)
+        )
         patch = x[(slice(None), slice(None)) + window]  # n, c, *out
         for g in range(spec.groups):
             xs = patch[:, g * cpg : (g + 1) * cpg]
@@ -147,7 +154,9 @@ def expected(spec, x64, w64, bias):
 
 def numeric_check(spec, rng):
     x, x64 = encode(rng.standard_normal(spec.input_shape()), spec.dtype)
-    w, w64 = encode(rng.standard_normal(spec.weight_shape()) / math.sqrt(spec.c_per_group * math.prod(spec.filter)), spec.dtype)
+    w, w64 = encode(
+        rng.standard_normal(spec.weight_shape()) / math.sqrt(spec.c_per_group * math.prod(spec.filter)), spec.dtype
+    )
     store_type, poison = POISON[spec.dtype]
     y = np.full(spec.output_shape(), poison, store_type)
     args = [x, w, y]

@@ -84,7 +84,9 @@ def grid(spec):
 
 def _check(spec):
     if spec.conv.bias_relu:
-        raise IgemmSpecError("conv_igemm_dgrad: ConvSpec.bias_relu: expected False (a data gradient has no bias or activation), got True; conv_igemm_fwd takes bias_relu")
+        raise IgemmSpecError(
+            "conv_igemm_dgrad: ConvSpec.bias_relu: expected False (a data gradient has no bias or activation), got True; conv_igemm_fwd takes bias_relu"
+        )
 
 
 def _split(b, r, kpg):
@@ -157,7 +159,12 @@ def build(case):
     _check(spec)
     form = igemm_tiles.form(spec, case.arch)
     cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
-    b = KernelBuilder("conv_igemm_dgrad_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave)
+    b = KernelBuilder(
+        "conv_igemm_dgrad_" + case.id,
+        arch=case.arch,
+        workgroup_size=(cfg.threads(form.wave), 1, 1),
+        wave_size=form.wave,
+    )
     dy, w, dx = b.arg("dy", T.GLOBAL), b.arg("w", T.GLOBAL), b.arg("dx", T.GLOBAL)
     elem = common.ELEM[c.dtype]
     m, n, k = gemm(spec)
@@ -167,7 +174,17 @@ def build(case):
     channel_stride = 1 if c.channels_last else math.prod(c.output)
     dy_group = b.offset(dy, b.mul(b.mul(group, c.k_per_group * channel_stride), elem.nbytes))
     w_group = b.offset(w, b.mul(b.mul(group, c.k_per_group * n * math.prod(c.filter)), elem.nbytes))
-    ops = Operands(dy_group, w_group, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), 0, 0, a_gather=_dy_gather(spec), b_gather=_w_gather(spec))
+    ops = Operands(
+        dy_group,
+        w_group,
+        b.const(m, T.I32),
+        b.const(n, T.I32),
+        b.const(k, T.I32),
+        0,
+        0,
+        a_gather=_dy_gather(spec),
+        b_gather=_w_gather(spec),
+    )
     row0, col0 = b.mul(b.block_id(1), spec.block_m), b.mul(b.block_id(0), spec.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     if c.channels_last:
@@ -184,7 +201,9 @@ def build(case):
 def numeric_check(case, rng):
     c = case.spec.conv
     dy, dy64 = common.encode(rng.standard_normal(c.output_shape()), c.dtype)
-    w, w64 = common.encode(rng.standard_normal(c.weight_shape()) / math.sqrt(c.k_per_group * math.prod(c.filter)), c.dtype)
+    w, w64 = common.encode(
+        rng.standard_normal(c.weight_shape()) / math.sqrt(c.k_per_group * math.prod(c.filter)), c.dtype
+    )
     store_type, poison = common.POISON[c.dtype]
     dx = np.full(c.input_shape(), poison, store_type)
     want = bound.expected(lambda dy_, w_: reference.dgrad(c, dy_, w_), (dy64, w64), gemm(case.spec)[2], c.dtype)

@@ -73,7 +73,9 @@ OUTPUT = {"none": "dw", "two_stage": "workspace", "atomic": "dw"}
 def _form(spec, arch):
     form = FORMS.get((spec.igemm.op, archs.get(arch).family))
     if form is None or arch not in form.archs:
-        raise WgradSpecError(f"WgradSpec.igemm.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.igemm.mma!r}; take {arch}'s tile from conv.wgrad_spec.TILES")
+        raise WgradSpecError(
+            f"WgradSpec.igemm.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.igemm.mma!r}; take {arch}'s tile from conv.wgrad_spec.TILES"
+        )
     return form
 
 
@@ -127,7 +129,12 @@ def build(case):
     tile = spec.igemm
     form = _form(spec, case.arch)
     cfg = GemmConfig(tile.op, tile.block_m, tile.block_n, tile.block_k, tile.waves_m, tile.waves_n)
-    b = KernelBuilder("conv_igemm_wgrad_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave)
+    b = KernelBuilder(
+        "conv_igemm_wgrad_" + case.id,
+        arch=case.arch,
+        workgroup_size=(cfg.threads(form.wave), 1, 1),
+        wave_size=form.wave,
+    )
     x, dy, out = b.arg("x", T.GLOBAL), b.arg("dy", T.GLOBAL), b.arg(OUTPUT[spec.mode], T.GLOBAL)
     elem, out_elem = common.ELEM[c.dtype], common.ELEM[spec.out_dtype]
     m, n, _ = spec.gemm
@@ -138,15 +145,39 @@ def build(case):
         a = b.offset(dy, b.mul(rows, elem.nbytes))
         ops = Operands(a, x, mv, nv, length, c.k, 0, a_layout="col", b_gather=_input_gather(spec, group, first))
     else:
-        ops = Operands(dy, x, mv, nv, length, 0, 0, a_gather=_dy_gather(spec, group, first), b_gather=_input_gather(spec, group, first))
+        ops = Operands(
+            dy,
+            x,
+            mv,
+            nv,
+            length,
+            0,
+            0,
+            a_gather=_dy_gather(spec, group, first),
+            b_gather=_input_gather(spec, group, first),
+        )
     row0, col0 = b.mul(b.block_id(1), tile.block_m), b.mul(b.block_id(0), tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     dst = b.offset(out, b.mul(offset, out_elem.nbytes))
-    epilogue(b, acc.runs(b), dst, n, ops.m, ops.n, row0, col0, out_elem, atomic=spec.mode == "atomic", inside=acc.inside, rows=tile.block_m)
+    epilogue(
+        b,
+        acc.runs(b),
+        dst,
+        n,
+        ops.m,
+        ops.n,
+        row0,
+        col0,
+        out_elem,
+        atomic=spec.mode == "atomic",
+        inside=acc.inside,
+        rows=tile.block_m,
+    )
     return b.finish()
 
 
 # -- numbers --------------------------------------------------------------------------
+
 
 def owned(spec, part):
     """A mask over dy's (n, output pixel) rows, 1 on those split `part` owns (WgradSpec.rows), in dy's layout."""

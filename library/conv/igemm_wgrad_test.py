@@ -45,15 +45,25 @@ def test_coverage_of_the_problem_fields_and_modes():
         assert {c.dims for c in convs} == {2, 3}, arch
         assert {c.layout for c in convs} == {"NHWC", "NCHW"}, arch
         assert {c.dtype for c in convs} == {"f16", "bf16"}, arch
-        assert any(max(c.stride) > 1 for c in convs) and any(max(c.dilation) > 1 for c in convs) and any(max(c.pad) > 0 for c in convs), arch
-        assert any(c.groups > 1 and c.layout == "NHWC" for c in convs) and any(c.groups > 1 and c.layout == "NCHW" for c in convs), arch
+        assert (
+            any(max(c.stride) > 1 for c in convs)
+            and any(max(c.dilation) > 1 for c in convs)
+            and any(max(c.pad) > 0 for c in convs)
+        ), arch
+        assert any(c.groups > 1 and c.layout == "NHWC" for c in convs) and any(
+            c.groups > 1 and c.layout == "NCHW" for c in convs
+        ), arch
         assert {s.mode for s in specs} == set(MODES), arch
-        assert any(s.mode != "none" and s.conv.groups > 1 for s in specs) and any(s.mode != "none" and not s.conv.channels_last for s in specs), arch
+        assert any(s.mode != "none" and s.conv.groups > 1 for s in specs) and any(
+            s.mode != "none" and not s.conv.channels_last for s in specs
+        ), arch
 
 
 def test_edge_shapes():
     specs = [c.spec for c in FAMILY.cases if c.arch == "gfx942"]
-    assert any(s.gemm[0] % s.igemm.block_m and s.gemm[0] > s.igemm.block_m for s in specs)  # K: a partial second filter block
+    assert any(
+        s.gemm[0] % s.igemm.block_m and s.gemm[0] > s.igemm.block_m for s in specs
+    )  # K: a partial second filter block
     assert any(s.gemm[1] % s.igemm.block_n for s in specs)  # C x taps not a multiple of the tile
     assert any(s.conv.c % 8 for s in specs) and any(s.conv.k % 8 for s in specs)  # C and K off the 16-byte unit
     assert any(s.conv.filter == (1, 1) and s.conv.stride == (2, 2) for s in specs)  # 1x1 stride 2
@@ -65,20 +75,33 @@ def test_fast_loop_tails_gathers_and_grids_are_exercised():
     for arch in ARCHS:
         mine = [c.spec for c in FAMILY.cases if c.arch == arch]
         whole = [s for s in mine if s.gemm[0] >= s.igemm.block_m and s.gemm[1] >= s.igemm.block_n]
-        assert any(s.gemm[2] % s.igemm.block_k and s.gemm[2] > s.igemm.block_k for s in whole), arch  # fast loop, then a k tail
+        assert any(s.gemm[2] % s.igemm.block_k and s.gemm[2] > s.igemm.block_k for s in whole), (
+            arch
+        )  # fast loop, then a k tail
         assert any(s.mode != "none" for s in whole), arch  # a split through the fast loop
         nchw = [s for s in mine if not s.conv.channels_last]
-        assert any(igemm_wgrad._dy_gather(s, 0, None).runs for s in nchw) and any(not igemm_wgrad._dy_gather(s, 0, None).runs for s in nchw), arch
+        assert any(igemm_wgrad._dy_gather(s, 0, None).runs for s in nchw) and any(
+            not igemm_wgrad._dy_gather(s, 0, None).runs for s in nchw
+        ), arch
         # x: vector loads along rows (C/groups a multiple of 8, NHWC), through the fast loop; per element otherwise.
         assert any(igemm_wgrad._input_gather(s, 0, None).contiguous == "rows" for s in whole), arch
-        assert any(igemm_wgrad._input_gather(s, 0, None).contiguous == "k" and not igemm_wgrad._input_gather(s, 0, None).runs for s in mine), arch
-        assert any(s.grid()[0] > 1 for s in mine) and any(s.grid()[1] > 1 for s in mine) and any(s.grid()[2] > 1 for s in mine), arch
+        assert any(
+            igemm_wgrad._input_gather(s, 0, None).contiguous == "k" and not igemm_wgrad._input_gather(s, 0, None).runs
+            for s in mine
+        ), arch
+        assert (
+            any(s.grid()[0] > 1 for s in mine)
+            and any(s.grid()[1] > 1 for s in mine)
+            and any(s.grid()[2] > 1 for s in mine)
+        ), arch
 
 
 def test_every_case_has_its_archs_tile_and_arguments():
     for case in FAMILY.cases:
         t = case.spec.igemm
-        assert (t.mma, t.block_m, t.block_n, t.block_k, t.waves_m, t.waves_n) == tuple(vars(TILES[case.arch]).values()), case.id
+        assert (t.mma, t.block_m, t.block_n, t.block_k, t.waves_m, t.waves_n) == tuple(
+            vars(TILES[case.arch]).values()
+        ), case.id
     kernel = build(CASES["resnet_3x3_c64_gfx1201"])
     assert kernel.attrs["workgroup_size"] == [256, 1, 1] and kernel.name == "conv_igemm_wgrad_resnet_3x3_c64_gfx1201"
     assert [a.name for a in kernel.args] == ["x", "dy", "dw"]
@@ -87,7 +110,10 @@ def test_every_case_has_its_archs_tile_and_arguments():
 
 
 def test_output_types_follow_the_mode():
-    assert [spec_for("gfx942", ConvSpec(4, 8, 8, (8, 8), (3, 3), dtype="bf16"), s, m).out_dtype for s, m in ((1, "none"), (2, "two_stage"), (2, "atomic"))] == ["bf16", "f32", "f32"]
+    assert [
+        spec_for("gfx942", ConvSpec(4, 8, 8, (8, 8), (3, 3), dtype="bf16"), s, m).out_dtype
+        for s, m in ((1, "none"), (2, "two_stage"), (2, "atomic"))
+    ] == ["bf16", "f32", "f32"]
     assert "mem.atomic_add" in print_kernel(build(CASES["video_3d_atomic_gfx942"]))
     assert "mem.atomic_add" not in print_kernel(build(CASES["video_3d_f16_gfx942"]))
     assert "mem.atomic_add" not in print_kernel(build(CASES["nchw_two_stage_gfx942"]))
@@ -113,9 +139,15 @@ def test_spec_json_round_trip_and_errors():
         ({**good, "split": 0}, r"WgradSpec.split: expected a positive int, got 0"),
         ({**good, "split": True}, r"WgradSpec.split: expected a positive int, got True"),
         ({**good, "mode": "both"}, r"WgradSpec.mode: expected one of none, two_stage, atomic, got 'both'"),
-        ({**good, "split": 2}, r"WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split 2 with mode 'none'"),
+        (
+            {**good, "split": 2},
+            r"WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split 2 with mode 'none'",
+        ),
         ({**good, "mode": "atomic"}, r"got split 1 with mode 'atomic'"),
-        ({**good, "split": 2, "mode": "atomic"}, r"WgradSpec.split: expected at most 1 \(one 32-deep k step of the 32-long reduction per split\), got 2; take a smaller split"),
+        (
+            {**good, "split": 2, "mode": "atomic"},
+            r"WgradSpec.split: expected at most 1 \(one 32-deep k step of the 32-long reduction per split\), got 2; take a smaller split",
+        ),
     ]
     for obj, message in bad:
         with pytest.raises(WgradSpecError, match=message):
@@ -125,12 +157,21 @@ def test_spec_json_round_trip_and_errors():
     # The two-stage workspace must fit 32-bit offsets: 1024 x 4608 x 4 bytes x 128 slices is 2.4 GB.
     big = ConvSpec(64, 512, 1024, (32, 32), (3, 3), pad=(1, 1))
     assert spec_for("gfx942", big, 64, "two_stage").out_elements == 64 * 1024 * 512 * 9
-    with pytest.raises(WgradSpecError, match=r"WgradSpec: expected every tensor at most 2147483647 bytes \(2\*\*31 - 1: the kernels' offsets are 32-bit\), got the f32 workspace \(128, 1024, 3, 3, 512\) of 2415919104 bytes; take a smaller split"):
+    with pytest.raises(
+        WgradSpecError,
+        match=r"WgradSpec: expected every tensor at most 2147483647 bytes \(2\*\*31 - 1: the kernels' offsets are 32-bit\), got the f32 workspace \(128, 1024, 3, 3, 512\) of 2415919104 bytes; take a smaller split",
+    ):
         spec_for("gfx942", big, 128, "two_stage")
     assert issubclass(WgradSpecError, SpecError)
-    with pytest.raises(WgradSpecError, match=r"ConvSpec.dtype: expected one of f16, bf16 \(conv_igemm_wgrad runs on matrix cores\), got 'f32'; no family computes an f32 weight gradient"):
+    with pytest.raises(
+        WgradSpecError,
+        match=r"ConvSpec.dtype: expected one of f16, bf16 \(conv_igemm_wgrad runs on matrix cores\), got 'f32'; no family computes an f32 weight gradient",
+    ):
         spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), dtype="f32"))
-    with pytest.raises(WgradSpecError, match=r"conv_igemm_wgrad tiles: expected an arch with a tile \(gfx942, gfx950, gfx1201, gfx1250\), got 'gfx90a'; add a row"):
+    with pytest.raises(
+        WgradSpecError,
+        match=r"conv_igemm_wgrad tiles: expected an arch with a tile \(gfx942, gfx950, gfx1201, gfx1250\), got 'gfx90a'; add a row",
+    ):
         spec_for("gfx90a", conv)
     # A gradient through a bias and relu needs the relu's mask, which dw alone cannot see: refused by name.
     relu = r"ConvSpec.bias_relu: expected False \(conv_igemm_wgrad computes the weight gradient of the convolution "

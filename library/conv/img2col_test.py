@@ -29,14 +29,19 @@ def test_the_emit_gate_records_the_refusal_and_emits_the_rest():
     fam = img2col.FAMILY
     ok = fam.cases[0]
     refused = Case("g4_gfx942", "gfx942", GROUPED)
-    irs, rks, entries = emit.emit(Family(fam.name, (ok, refused), fam.build, fam.numeric_check), [ok, refused], "llvm22")
+    irs, rks, entries = emit.emit(
+        Family(fam.name, (ok, refused), fam.build, fam.numeric_check), [ok, refused], "llvm22"
+    )
     assert sorted(irs) == sorted(rks) == [ok.id]
     lines = [e.line() for e in entries]
     assert "reject g4_gfx942 arch=gfx942 error=Img2colSpecError" in lines and len(lines) == 2
 
 
 def test_the_same_layer_ungrouped_builds():
-    assert img2col.build(Case("g1_gfx942", "gfx942", dataclasses.replace(GROUPED, groups=1))).name == "conv_img2col_g1_gfx942"
+    assert (
+        img2col.build(Case("g1_gfx942", "gfx942", dataclasses.replace(GROUPED, groups=1))).name
+        == "conv_img2col_g1_gfx942"
+    )
 
 
 @pytest.mark.parametrize("family", [img2col.FAMILY, direct_fwd.FAMILY], ids=lambda f: f.name)

@@ -151,7 +151,11 @@ class ConvSpec:
             _fail("bias_relu", self.bias_relu, "True or False")
         for i, size in enumerate(self.output):
             if size < 1:
-                _fail("filter", self.filter, f"a dilated filter that fits the padded input in dimension {i} (output size {size})")
+                _fail(
+                    "filter",
+                    self.filter,
+                    f"a dilated filter that fits the padded input in dimension {i} (output size {size})",
+                )
         _tensor_limits(self)
 
     def to_json(self):
@@ -193,7 +197,9 @@ class ConvSpec:
         return (self.n, *self.output, self.k) if self.channels_last else (self.n, self.k, *self.output)
 
     def weight_shape(self):
-        return (self.k, *self.filter, self.c_per_group) if self.channels_last else (self.k, self.c_per_group, *self.filter)
+        return (
+            (self.k, *self.filter, self.c_per_group) if self.channels_last else (self.k, self.c_per_group, *self.filter)
+        )
 
     @property
     def outputs(self):

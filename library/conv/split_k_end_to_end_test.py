@@ -18,9 +18,15 @@ from interp.interp import run
 # Layer shapes (scaled down) with the arch each runs on.
 LAYERS = {
     "res5_3x3_bias": ("gfx942", ConvSpec(1, 64, 64, (5, 5), (3, 3), pad=(1, 1), bias_relu=True)),
-    "nchw_grouped_bf16_bias": ("gfx1201", ConvSpec(1, 32, 24, (6, 6), (3, 3), pad=(1, 1), groups=2, layout="NCHW", dtype="bf16", bias_relu=True)),
+    "nchw_grouped_bf16_bias": (
+        "gfx1201",
+        ConvSpec(1, 32, 24, (6, 6), (3, 3), pad=(1, 1), groups=2, layout="NCHW", dtype="bf16", bias_relu=True),
+    ),
     "video_3d_stride": ("gfx1250", ConvSpec(1, 16, 8, (3, 6, 6), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1))),
-    "resnet_1x1_stride2_bf16": ("gfx950", ConvSpec(2, 160, 40, (8, 8), (1, 1), stride=(2, 2), dtype="bf16", bias_relu=True)),
+    "resnet_1x1_stride2_bf16": (
+        "gfx950",
+        ConvSpec(2, 160, 40, (8, 8), (1, 1), stride=(2, 2), dtype="bf16", bias_relu=True),
+    ),
 }
 
 
@@ -28,7 +34,9 @@ def _layer(arch, conv, split, rng):
     """(output, bound.Expected of the whole layer): the two kernels run in turn."""
     spec = dataclasses.replace(spec_for(arch, conv), split_k=split)
     x, x64 = common.encode(rng.standard_normal(conv.input_shape()), conv.dtype)
-    w, w64 = common.encode(rng.standard_normal(conv.weight_shape()) / math.sqrt(conv.c_per_group * math.prod(conv.filter)), conv.dtype)
+    w, w64 = common.encode(
+        rng.standard_normal(conv.weight_shape()) / math.sqrt(conv.c_per_group * math.prod(conv.filter)), conv.dtype
+    )
     bias = rng.standard_normal(conv.k).astype(np.float32) if conv.bias_relu else None
     elements = math.prod(conv.output_shape())
     ws = np.full(split * elements, np.nan, np.float32)

@@ -78,15 +78,27 @@ class WgradSpec:
         if self.mode not in MODES:
             raise WgradSpecError(f"WgradSpec.mode: expected one of {', '.join(MODES)}, got {self.mode!r}")
         if (self.mode == "none") != (split == 1):
-            raise WgradSpecError(f"WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split {split} with mode {self.mode!r}")
+            raise WgradSpecError(
+                f"WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split {split} with mode {self.mode!r}"
+            )
         if split > self.steps:
             raise WgradSpecError(
                 f"WgradSpec.split: expected at most {self.steps} (one {self.igemm.block_k}-deep k step of the {self.gemm[2]}-long reduction per split), got {split}; take a smaller split"
             )
         if self.mode != "none":  # the split modes' f32 output: dw, or the workspace of S of them
-            what, shape = ("f32 workspace", (split, *self.conv.weight_shape())) if self.mode == "two_stage" else ("f32 dw", self.conv.weight_shape())
+            what, shape = (
+                ("f32 workspace", (split, *self.conv.weight_shape()))
+                if self.mode == "two_stage"
+                else ("f32 dw", self.conv.weight_shape())
+            )
             try:
-                check_tensor_bytes("WgradSpec", what, shape, F32_BYTES, "take a smaller split" if self.mode == "two_stage" else "split the filters (k) into launches")
+                check_tensor_bytes(
+                    "WgradSpec",
+                    what,
+                    shape,
+                    F32_BYTES,
+                    "take a smaller split" if self.mode == "two_stage" else "split the filters (k) into launches",
+                )
             except SpecError as e:
                 raise WgradSpecError(str(e)) from None
 
@@ -139,14 +151,20 @@ class WgradSpec:
     def from_json(cls, obj):
         fields = ("igemm", "split", "mode")
         if not isinstance(obj, dict) or sorted(obj) != sorted(fields):
-            raise WgradSpecError(f"WgradSpec: expected a JSON object with exactly the fields {', '.join(fields)}, got {obj!r}")
+            raise WgradSpecError(
+                f"WgradSpec: expected a JSON object with exactly the fields {', '.join(fields)}, got {obj!r}"
+            )
         return cls(**obj)
 
 
 def spec_for(arch, conv, split=1, mode="none"):
     """The WgradSpec of `conv` on `arch`, with the table's tile."""
     if arch not in TILES:
-        raise WgradSpecError(f"conv_igemm_wgrad tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to TILES in library/conv/wgrad_spec.py")
+        raise WgradSpecError(
+            f"conv_igemm_wgrad tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to TILES in library/conv/wgrad_spec.py"
+        )
     if conv.dtype not in DTYPES:  # before IgemmSpec's own check, whose fix names forward families
-        raise WgradSpecError(f"ConvSpec.dtype: expected one of {', '.join(DTYPES)} (conv_igemm_wgrad runs on matrix cores), got {conv.dtype!r}; no family computes an f32 weight gradient")
+        raise WgradSpecError(
+            f"ConvSpec.dtype: expected one of {', '.join(DTYPES)} (conv_igemm_wgrad runs on matrix cores), got {conv.dtype!r}; no family computes an f32 weight gradient"
+        )
     return WgradSpec(IgemmSpec(conv, **dataclasses.asdict(TILES[arch])), split, mode)

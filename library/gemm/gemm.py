@@ -28,6 +28,7 @@ from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
 
+
 def _form(spec, arch):
     """The matrix op's form on `arch`; SpecError if the arch lacks it."""
     have = mma_shapes(spec.dtype, arch)
@@ -43,7 +44,9 @@ def build(case):
     spec = case.spec
     form = _form(spec, case.arch)
     cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
-    b = KernelBuilder("gemm_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave)
+    b = KernelBuilder(
+        "gemm_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
+    )
     a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
     bias = b.arg("bias", T.GLOBAL) if spec.bias_relu else None
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
@@ -53,7 +56,21 @@ def build(case):
     row0, col0 = b.mul(b.block_id(1), spec.block_m), b.mul(b.block_id(0), spec.block_n)
     acc = mainloop(b, cfg, ops, ELEM[spec.dtype], row0, col0)
     activation = "relu" if spec.bias_relu else "none"
-    epilogue(b, acc.runs(b), c, n, m, n, row0, col0, ELEM[spec.out], bias=bias, activation=activation, inside=acc.inside, rows=cfg.block_m)
+    epilogue(
+        b,
+        acc.runs(b),
+        c,
+        n,
+        m,
+        n,
+        row0,
+        col0,
+        ELEM[spec.out],
+        bias=bias,
+        activation=activation,
+        inside=acc.inside,
+        rows=cfg.block_m,
+    )
     return b.finish()
 
 
@@ -93,7 +110,11 @@ def numeric_check(case, rng):
     b, b64 = encode(rng.standard_normal((spec.k, spec.n)) / math.sqrt(spec.k), spec.dtype)
     store_type, poison = POISON[spec.out]
     c = np.full((spec.m, spec.n), poison, store_type)
-    args = [a if spec.layout_a == "row" else np.ascontiguousarray(a.T), b if spec.layout_b == "row" else np.ascontiguousarray(b.T), c]
+    args = [
+        a if spec.layout_a == "row" else np.ascontiguousarray(a.T),
+        b if spec.layout_b == "row" else np.ascontiguousarray(b.T),
+        c,
+    ]
     bias = None
     if spec.bias_relu:
         bias = rng.standard_normal(spec.n).astype(np.float32)

@@ -43,7 +43,11 @@ def mma_shapes(dtype, arch=None):
     """The "MxNxK" shapes of the f32-accumulating matrix ops on `dtype`
     inputs that `arch` has (any arch if None), from mma_forms.json, smallest
     first."""
-    shapes = {(f.shape.m, f.shape.n, f.shape.k) for f in FORMS.values() if (f.shape.a, f.shape.c) == (dtype, "f32") and (arch is None or arch in f.archs)}
+    shapes = {
+        (f.shape.m, f.shape.n, f.shape.k)
+        for f in FORMS.values()
+        if (f.shape.a, f.shape.c) == (dtype, "f32") and (arch is None or arch in f.archs)
+    }
     return ["x".join(map(str, shape)) for shape in sorted(shapes)]
 
 

@@ -59,5 +59,7 @@ def spec_for(arch, m, n, k, dtype, out, **options):
     `options` are GemmSpec's optional fields (layout_a, layout_b, bias_relu)."""
     if (arch, dtype) not in TILES:
         offered = ", ".join(f"{a} {d}" for a, d in TILES)
-        raise TileError(f"gemm tiles: expected an arch and input type with a tile ({offered}), got {arch} {dtype}; add a row to library/gemm/tiles.json")
+        raise TileError(
+            f"gemm tiles: expected an arch and input type with a tile ({offered}), got {arch} {dtype}; add a row to library/gemm/tiles.json"
+        )
     return GemmSpec(m, n, k, dtype, out, **dataclasses.asdict(TILES[(arch, dtype)]), **options)

@@ -55,7 +55,9 @@ _S = Schema(LdsOpsError, "platform/arch/lds_ops.py")
 class LdsOp:
     intrinsic: str
     archs: tuple
-    barrier_wait: int | None = None  # s_waitcnt immediate before a barrier of a kernel with this op (asynchronous ops only)
+    barrier_wait: int | None = (
+        None  # s_waitcnt immediate before a barrier of a kernel with this op (asynchronous ops only)
+    )
 
 
 def load(path=PATH):

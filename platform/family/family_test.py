@@ -44,7 +44,9 @@ def test_representatives_follow_the_family_order_not_the_id_order():
 
 def test_seed_uses_the_whole_case_id():
     # These share their first 8 bytes ("2d_nhwc_"); each must still get its own inputs.
-    ids = [f"2d_nhwc_f16_3x3_{arch}" for arch in ("gfx942", "gfx950", "gfx1201", "gfx1250")] + ["2d_nhwc_bf16_stride2_gfx942"]
+    ids = [f"2d_nhwc_f16_3x3_{arch}" for arch in ("gfx942", "gfx950", "gfx1201", "gfx1250")] + [
+        "2d_nhwc_bf16_stride2_gfx942"
+    ]
     assert len({family.seed(i) for i in ids}) == len(ids)
 
 

@@ -10,7 +10,10 @@ from family import golden_check, manifest
 TARGET = "//library/conv:fam_golden_llvm22"
 IRS = {"p_gfx942": "; rocke kernel p_gfx942\n", "p_gfx950": "; rocke kernel p_gfx950\n"}
 EMITTED = manifest.render(
-    [manifest.entry_for("p_gfx942", "gfx942", "p", IRS["p_gfx942"], kept=True), manifest.entry_for("p_gfx950", "gfx950", "p", IRS["p_gfx950"])],
+    [
+        manifest.entry_for("p_gfx942", "gfx942", "p", IRS["p_gfx942"], kept=True),
+        manifest.entry_for("p_gfx950", "gfx950", "p", IRS["p_gfx950"]),
+    ],
     manifest.header("fam", "llvm22", TARGET),
 )
 
@@ -26,7 +29,15 @@ def files(tmp_path):
 
 
 def check(files):
-    return golden_check.main([f"--manifest={files / 'm'}", f"--irs={files / 'irs.json'}", f"--golden={files / 'g.golden'}", f"--golden-ir-dir={files / 'g'}", f"--bless-target={TARGET}"])
+    return golden_check.main(
+        [
+            f"--manifest={files / 'm'}",
+            f"--irs={files / 'irs.json'}",
+            f"--golden={files / 'g.golden'}",
+            f"--golden-ir-dir={files / 'g'}",
+            f"--bless-target={TARGET}",
+        ]
+    )
 
 
 def test_a_blessed_family_passes(files, capsys):

@@ -48,7 +48,10 @@ class Entry:
     def line(self):
         if self.error:
             return f"reject {self.id} arch={self.arch} error={self.error}"
-        return f"case {self.id} arch={self.arch} kernel={self.kernel} bytes={self.nbytes} sha256={self.sha256}" + " ir=kept" * self.kept
+        return (
+            f"case {self.id} arch={self.arch} kernel={self.kernel} bytes={self.nbytes} sha256={self.sha256}"
+            + " ir=kept" * self.kept
+        )
 
 
 def entry_for(case_id, arch, kernel_name, ir, kept=False):
@@ -118,7 +121,9 @@ def parse(data, where, fix):
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        raise ManifestError(where, line, f"not UTF-8 text (byte {e.start} is {data[e.start]:#04x}): binary garbage", fix) from None
+        raise ManifestError(
+            where, line, f"not UTF-8 text (byte {e.start} is {data[e.start]:#04x}): binary garbage", fix
+        ) from None
     lines = text.split("\n")
     if lines[-1]:
         raise ManifestError(where, len(lines), "the last line has no newline: the file was cut short", fix)
@@ -139,7 +144,9 @@ def parse(data, where, fix):
         except ValueError as e:
             raise ManifestError(where, number, f"{e}; got {line[:120]!r}", fix) from None
         if entry.id in seen:
-            raise ManifestError(where, number, f"case {entry.id} again (first on line {seen[entry.id]}): a stale duplicate", fix)
+            raise ManifestError(
+                where, number, f"case {entry.id} again (first on line {seen[entry.id]}): a stale duplicate", fix
+            )
         entries[entry.id], seen[entry.id] = entry, number
     if not entries:
         raise ManifestError(where, len(lines), "no case or reject line: the file is empty or cut short", fix)

@@ -91,8 +91,15 @@ FAMILY = Family(
 def test_a_refused_case_is_a_recorded_rejection_and_wrong_numbers_fail(tmp_path):
     (tmp_path / "toy_numeric_family.py").write_text(_TOY)
     report = tmp_path / "test.xml"  # where Bazel asks for the JUnit report
-    env = dict(os.environ, ROCKE_FAMILY_MODULE="toy_numeric_family", PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]), XML_OUTPUT_FILE=str(report))
-    proc = subprocess.run([sys.executable, RUNNER, GATE], env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    env = dict(
+        os.environ,
+        ROCKE_FAMILY_MODULE="toy_numeric_family",
+        PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]),
+        XML_OUTPUT_FILE=str(report),
+    )
+    proc = subprocess.run(
+        [sys.executable, RUNNER, GATE], env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr  # some tests failed
     outcomes, properties = {}, {}
     for case in ET.parse(report).getroot().iter("testcase"):
@@ -112,5 +119,7 @@ def test_a_refused_case_is_a_recorded_rejection_and_wrong_numbers_fail(tmp_path)
     assert properties[f"{test}[right_gfx942]"] == {}
     # The log names the rejected case (pytest's node id, then the property).
     logged = [line for line in proc.stdout.splitlines() if ": rejected: " in line]
-    assert len(logged) == 1 and logged[0].endswith(f"::{test}[refused_gfx942]: rejected: reject refused_gfx942 arch=gfx942 error=ToyRefusal"), proc.stdout
+    assert len(logged) == 1 and logged[0].endswith(
+        f"::{test}[refused_gfx942]: rejected: reject refused_gfx942 arch=gfx942 error=ToyRefusal"
+    ), proc.stdout
     assert "ZeroDivisionError: a builder's bug" in proc.stdout and "wrong_gfx942: argument 0" in proc.stdout

@@ -19,7 +19,9 @@ EXAMPLES = 3000
 def test_every_kernel_that_verifies_is_accepted_by_llvm():
     tally = Tally(TC.flavor)
 
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+    )
     @given(cases())
     def collect(case):
         tally.add(case)

@@ -14,7 +14,7 @@ from interp.numerics import round_bf16
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gather import Gather, GatherCopy
-from tile.gemm import GemmConfig, Operands, epilogue, mainloop
+from tile.gemm import Operands, epilogue, mainloop
 from tile.gemm_example import TILES_128
 from tile.lds import KMajor
 
@@ -46,7 +46,9 @@ def _kernel(arch, dtype, m, n, k, runs):
         valid = b.cmp("ne", b.rem(row, 3), 0)  # every third row of A is "padding"
         if runs:  # A's rows permuted: a 16-byte run of k stays one run
             return b.add(b.mul(b.rem(b.mul(row, STRIDE), m), k), kk), valid
-        return b.add(b.mul(kk, m), row), b.and_(valid, b.cmp("ne", b.rem(kk, 5), 0))  # A stored transposed; k = 5j masked too
+        return b.add(b.mul(kk, m), row), b.and_(
+            valid, b.cmp("ne", b.rem(kk, 5), 0)
+        )  # A stored transposed; k = 5j masked too
 
     ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), 0, n, a_gather=Gather(address, runs))
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
@@ -70,7 +72,9 @@ def test_gathered_gemm_matches_numpy(arch, dtype, m, n, k, runs):
         gathered[:, np.arange(k) % 5 == 0] = 0
     gathered[rows % 3 == 0] = 0
     stored = a if runs else np.ascontiguousarray(a.T)
-    c = np.full((m, n), np.nan, np.float16) if dtype == "f16" else np.full((m, n), 0x7FC0, np.uint16)  # NaN: unwritten outputs fail
+    c = (
+        np.full((m, n), np.nan, np.float16) if dtype == "f16" else np.full((m, n), 0x7FC0, np.uint16)
+    )  # NaN: unwritten outputs fail
     kernel, grid = _kernel(arch, dtype, m, n, k, runs)
     run(kernel, grid, [stored, bm, c])
     bound.expected(np.matmul, (gathered, b64), k, dtype).check(from_device(c, dtype), f"{m}x{n}x{k} {dtype}")
@@ -117,9 +121,13 @@ def test_gather_copy_errors():
     lay = KMajor(64, 32, 2, 128)
     with pytest.raises(ValueError, match=r"GatherCopy: expected a tile.gather.Gather, got None"):
         GatherCopy(None, 0, "k", lay, T.F16, 256)
-    with pytest.raises(ValueError, match=r"GatherCopy: expected contiguous 'k' \(the tile is gathered by k runs\), got 'rows'"):
+    with pytest.raises(
+        ValueError, match=r"GatherCopy: expected contiguous 'k' \(the tile is gathered by k runs\), got 'rows'"
+    ):
         GatherCopy(None, 0, "rows", lay, T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True))
-    with pytest.raises(ValueError, match=r"GatherCopy: expected contiguous 'rows' \(the tile is gathered by rows runs\), got 'k'"):
+    with pytest.raises(
+        ValueError, match=r"GatherCopy: expected contiguous 'rows' \(the tile is gathered by rows runs\), got 'k'"
+    ):
         GatherCopy(None, 0, "k", lay, T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True, "rows"))
 
 
@@ -144,7 +152,17 @@ def _b_gathered_kernel(arch, dtype, m, n, k, contiguous, runs):
     def address(b, col, kk):
         return b.add(b.mul(b.rem(b.mul(kk, STRIDE), k), n), col), _b_valid(b, col, runs)
 
-    ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), m, 0, a_layout="col", b_gather=Gather(address, runs, contiguous))
+    ops = Operands(
+        a,
+        bm,
+        b.const(m, T.I32),
+        b.const(n, T.I32),
+        b.const(k, T.I32),
+        m,
+        0,
+        a_layout="col",
+        b_gather=Gather(address, runs, contiguous),
+    )
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)

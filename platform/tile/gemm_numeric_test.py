@@ -114,7 +114,9 @@ def test_without_barriers_the_direct_loads_are_read_before_they_land(monkeypatch
     # access before it: the loop's barrier is what makes the numbers right.
     monkeypatch.setattr(KernelBuilder, "barrier", lambda self: None)
     kernel, grid = _direct_kernel()
-    with pytest.raises(InterpError, match="mem.load: expected no access to LDS bytes a direct-to-LDS load has yet to write"):
+    with pytest.raises(
+        InterpError, match="mem.load: expected no access to LDS bytes a direct-to-LDS load has yet to write"
+    ):
         check(kernel, grid, *DIRECT[1:])
 
 

@@ -89,7 +89,9 @@ def test_unknown_intrinsic_is_caught(tc):
 
 
 def test_build_refuses_the_indirect_call_before_linking(tc):
-    with pytest.raises(IndirectCallError, match=f"^{tc.flavor} compiled an intrinsic it does not know into an indirect call in bogus$"):
+    with pytest.raises(
+        IndirectCallError, match=f"^{tc.flavor} compiled an intrinsic it does not know into an indirect call in bogus$"
+    ):
         tc.build(probe("bogus_intrinsic.ll"), "gfx950", "bogus")
 
 

@@ -121,8 +121,21 @@ def resources(compiled):
     (kernel, *_) = compiled.metadata["amdhsa.kernels"]
     figures = {name: kernel.get(field) for name, field in _RESOURCES.items()}
     figures["occupancy"] = None
-    if compiled.cpu in archs.ARCHS and compiled.flavor in archs.get(compiled.cpu).flavors and None not in (figures["vgpr"], figures["sgpr"], figures["lds"], figures["wave_size"], figures["workgroup_size"]):
-        figures["occupancy"] = occupancy.waves_per_simd(compiled.cpu, compiled.flavor, figures["wave_size"], figures["vgpr"], figures["sgpr"], figures["lds"], figures["workgroup_size"])
+    if (
+        compiled.cpu in archs.ARCHS
+        and compiled.flavor in archs.get(compiled.cpu).flavors
+        and None
+        not in (figures["vgpr"], figures["sgpr"], figures["lds"], figures["wave_size"], figures["workgroup_size"])
+    ):
+        figures["occupancy"] = occupancy.waves_per_simd(
+            compiled.cpu,
+            compiled.flavor,
+            figures["wave_size"],
+            figures["vgpr"],
+            figures["sgpr"],
+            figures["lds"],
+            figures["workgroup_size"],
+        )
     return figures
 
 
@@ -141,7 +154,9 @@ class _Worker:
     def __init__(self, python, version):
         self.version = version
         self.stderr = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([python, _LLVMLITE_DRIVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
+        self.proc = subprocess.Popen(
+            [python, _LLVMLITE_DRIVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr
+        )
         self.read_to = 0
         # Its peak resident size in bytes, as its last answer said (it reads
         # its own: /proc shows other PIDs than a sandbox's PID namespace).
@@ -164,7 +179,9 @@ class _Worker:
         if not line:
             code = self.proc.wait()
             reason = f"killed by signal {-code}" if code < 0 else f"exit {code}"
-            raise _WorkerDied(f"LLVM {self.version} (llvmlite) {op} ended its worker process ({reason}): {self._new_stderr().strip()}")
+            raise _WorkerDied(
+                f"LLVM {self.version} (llvmlite) {op} ended its worker process ({reason}): {self._new_stderr().strip()}"
+            )
         response = json.loads(line)
         self.maxrss = response["maxrss"]
         err = self._new_stderr()
@@ -302,7 +319,14 @@ class Toolchain:
                     f.write(ir)
             start = 0
             while start < len(irs):
-                argv = [self._bin("llvm-link"), "--disable-debug-info-type-map", "--only-needed", "-o", os.devnull, *paths[start:]]
+                argv = [
+                    self._bin("llvm-link"),
+                    "--disable-debug-info-type-map",
+                    "--only-needed",
+                    "-o",
+                    os.devnull,
+                    *paths[start:],
+                ]
                 proc = subprocess.run(argv, capture_output=True, timeout=600)
                 if proc.returncode == 0:
                     break
@@ -344,8 +368,12 @@ class Toolchain:
             obj, notes, stages = library.compile(ir, cpu, triple, what=f"LLVM {self.version}")
             return Compiled(self.flavor, cpu, obj, notes, stages)
         target = [f"-mcpu={cpu}"] + ([f"-mtriple={triple}"] if triple else [])
-        bitcode, opt_err = _run([self._bin("opt"), "-O2", *target, "-o", "-", "-"], ir.encode(), what=f"opt -O2 -mcpu={cpu}")
-        obj, err = _run([self._bin("llc"), "-O2", *target, "-filetype=obj", "-o", "-", "-"], bitcode, what=f"llc -mcpu={cpu}")
+        bitcode, opt_err = _run(
+            [self._bin("opt"), "-O2", *target, "-o", "-", "-"], ir.encode(), what=f"opt -O2 -mcpu={cpu}"
+        )
+        obj, err = _run(
+            [self._bin("llc"), "-O2", *target, "-filetype=obj", "-o", "-", "-"], bitcode, what=f"llc -mcpu={cpu}"
+        )
         return Compiled(self.flavor, cpu, obj, opt_err + err)
 
     def build(self, ir, cpu, name):
@@ -356,7 +384,9 @@ class Toolchain:
         LLVM refused."""
         compiled = self.compile(ir, cpu)
         if compiled.has_indirect_call:
-            raise IndirectCallError(f"{self.flavor} compiled an intrinsic it does not know into an indirect call in {name}")
+            raise IndirectCallError(
+                f"{self.flavor} compiled an intrinsic it does not know into an indirect call in {name}"
+            )
         figures = resources(compiled)
         size, wave = figures["workgroup_size"], figures["wave_size"]
         figures["waves"] = -(-size // wave) if size and wave else None

@@ -83,7 +83,13 @@ def op_version(request):
     return {"version": ".".join(map(str, llvm.llvm_version_info))}
 
 
-OPS = {"verify": op_verify, "compile": op_compile, "reprint": op_reprint, "datalayout": op_datalayout, "version": op_version}
+OPS = {
+    "verify": op_verify,
+    "compile": op_compile,
+    "reprint": op_reprint,
+    "datalayout": op_datalayout,
+    "version": op_version,
+}
 
 
 def main():

@@ -40,7 +40,9 @@ def test_the_command_names_every_option_with_its_value():
     assert figures.command("//tools/bench:compile", opt, [("--kernels", 24)]) == (
         "./bazel run -c opt //tools/bench:compile -- --kernels 24"
     )
-    assert figures.command(LABEL, "/src/tile_bench.py", [("--json", None)]) == "./bazel run //tools/bench:tile -- --json"
+    assert (
+        figures.command(LABEL, "/src/tile_bench.py", [("--json", None)]) == "./bazel run //tools/bench:tile -- --json"
+    )
     assert figures.command(LABEL, "/src/tile_bench.py") == "./bazel run //tools/bench:tile"
 
 
@@ -49,7 +51,9 @@ def test_the_file_opens_with_title_command_and_date(checkout):
     assert path == str(checkout / "docs" / "figures" / "tile.md")
     lines = open(path).read().splitlines()
     assert lines[0] == "# The tile"
-    assert re.fullmatch(r"`\./bazel run //tools/bench:tile`, measured 2026-12-02 \(\d+ cores, load average [\d. ]+\)\.", lines[2])
+    assert re.fullmatch(
+        r"`\./bazel run //tools/bench:tile`, measured 2026-12-02 \(\d+ cores, load average [\d. ]+\)\.", lines[2]
+    )
     assert lines[4:] == ["| a | b |"]
 
 
@@ -70,7 +74,9 @@ def test_a_second_run_replaces_the_file_whole(checkout):
 
 def test_outside_bazel_run_it_refuses_naming_the_command(monkeypatch):
     monkeypatch.delenv("BUILD_WORKSPACE_DIRECTORY", raising=False)
-    with pytest.raises(figures.FiguresError, match=r"^tile: not run by `bazel run`.*run \./bazel run //tools/bench:tile$"):
+    with pytest.raises(
+        figures.FiguresError, match=r"^tile: not run by `bazel run`.*run \./bazel run //tools/bench:tile$"
+    ):
         figures.write("tile", "T", "./bazel run //tools/bench:tile", "body")
 
 

@@ -29,13 +29,18 @@ def main(argv):
     parser.add_argument("--seed", type=int, default=0, help="the first example's seed; example i uses seed + i")
     parser.add_argument("--faults", type=float, default=0.05, help="kernel_gen's fault rate")
     args = parser.parse_args(argv)
-    toolchains = sorted((Toolchain.from_file(p) for p in args.toolchains), key=lambda t: flavor_facts.NAMES.index(t.flavor))
+    toolchains = sorted(
+        (Toolchain.from_file(p) for p in args.toolchains), key=lambda t: flavor_facts.NAMES.index(t.flavor)
+    )
     tallies = [Tally(tc.flavor) for tc in toolchains]
     seconds = {"generate and verify": 0.0, "lower": 0.0, **{f"LLVM {tc.flavor}": 0.0 for tc in toolchains}}
     start = time.perf_counter()
     for first in range(args.seed, args.seed + args.examples, CHUNK):
         t = time.perf_counter()
-        cases = [kernel_gen.generate(kernel_gen.RandomChoices(s), args.faults) for s in range(first, min(first + CHUNK, args.seed + args.examples))]
+        cases = [
+            kernel_gen.generate(kernel_gen.RandomChoices(s), args.faults)
+            for s in range(first, min(first + CHUNK, args.seed + args.examples))
+        ]
         seconds["generate and verify"] += time.perf_counter() - t
         for tc, tally in zip(toolchains, tallies):
             t = time.perf_counter()

@@ -41,7 +41,9 @@ def main():
                 continue
             seconds = median_seconds(lambda: lower(kernel, flavor), 5)
             size = len(lower(kernel, flavor))
-            rows.append(f"| lower GEMM {dtype} {arch} -> {flavor} | {seconds * 1e3:.1f} ms ({size // 1024} KiB of IR; building the kernel {build * 1e3:.1f} ms) |")
+            rows.append(
+                f"| lower GEMM {dtype} {arch} -> {flavor} | {seconds * 1e3:.1f} ms ({size // 1024} KiB of IR; building the kernel {build * 1e3:.1f} ms) |"
+            )
     m = n = k = 128
     for arch, dtype in CASES[:3]:
         kernel, grid = gemm_kernel(arch, dtype)
@@ -51,7 +53,9 @@ def main():
         start = time.perf_counter()
         lane_ops = run(kernel, grid(m, n), [a, b, c, m, n, k])
         seconds = time.perf_counter() - start
-        rows.append(f"| interpret GEMM {dtype} {arch} {m}x{n}x{k} | {lane_ops / seconds / 1e6:.1f} M lane-ops/s ({lane_ops / 1e6:.1f} M lane-ops in {seconds:.2f} s) |")
+        rows.append(
+            f"| interpret GEMM {dtype} {arch} {m}x{n}x{k} | {lane_ops / seconds / 1e6:.1f} M lane-ops/s ({lane_ops / 1e6:.1f} M lane-ops in {seconds:.2f} s) |"
+        )
     body = "| platform measurement | figure |\n|---|---|\n" + "\n".join(rows)
     cmd = figures.command("//tools/bench:platform", __file__)
     return figures.publish("platform", "Lowering and interpreting the proof GEMM", cmd, body)

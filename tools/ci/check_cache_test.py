@@ -34,7 +34,13 @@ def repo(tmp_path):
 
 
 def run(root, tmp_path, *, fail="", key="k1", command="./check.sh"):
-    env = dict(os.environ, RUNS=str(tmp_path / "runs.txt"), FAIL=fail, ROCKE_ROOT_KEY=key, ROCKE_CHECK_RESULTS=str(tmp_path / "results"))
+    env = dict(
+        os.environ,
+        RUNS=str(tmp_path / "runs.txt"),
+        FAIL=fail,
+        ROCKE_ROOT_KEY=key,
+        ROCKE_CHECK_RESULTS=str(tmp_path / "results"),
+    )
     script = f'source "{SCRIPT}"; check_cache_run "src check.sh" {command}'
     proc = subprocess.run(["bash", "-c", script], cwd=root, env=env, capture_output=True, text=True)
     runs = (tmp_path / "runs.txt").read_text().count("run") if (tmp_path / "runs.txt").exists() else 0

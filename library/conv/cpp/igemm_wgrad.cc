@@ -35,7 +35,8 @@ using ir::Value;
 
 // The kernel's third argument, by mode (igemm_wgrad.OUTPUT).
 const std::map<std::string, std::string>& outputs() {
-  static const std::map<std::string, std::string> table = {{"none", "dw"}, {"two_stage", "workspace"}, {"atomic", "dw"}};
+  static const std::map<std::string, std::string> table = {
+      {"none", "dw"}, {"two_stage", "workspace"}, {"atomic", "dw"}};
   return table;
 }
 
@@ -67,7 +68,8 @@ tile::Gather dy_gather(const WgradSpec& spec, Value* group, Value* first) {
   const ConvSpec& c = spec.conv();
   const std::int64_t pixels = product(c.output());
   const std::int64_t kpg = c.k_per_group();
-  auto address = [&c, pixels, kpg, group, first](ir::KernelBuilder& b, Value* row, Value* k) -> std::pair<Value*, Value*> {
+  auto address = [&c, pixels, kpg, group, first](ir::KernelBuilder& b, Value* row,
+                                                 Value* k) -> std::pair<Value*, Value*> {
     Value* r = k;
     if (first != nullptr) r = b.add(first, k);
     Value* n = b.div(r, pixels);

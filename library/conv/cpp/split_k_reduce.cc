@@ -138,7 +138,7 @@ ReduceSpec ReduceSpec::from_json(const json::Value& obj) {
                      obj.as_object().contains("split_k");
   if (!exact) {
     throw ReduceSpecError("ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got " +
-                            json::repr(obj));
+                          json::repr(obj));
   }
   const json::Object& fields = obj.as_object();
   const json::Value& conv = fields.at("conv");
@@ -149,11 +149,11 @@ ReduceSpec ReduceSpec::from_json(const json::Value& obj) {
   const json::Value& split = fields.at("split_k");
   if (!split.above_int64() && (!split.is_int() || split.as_int() < 2)) {
     throw ReduceSpecError("ReduceSpec.split_k: expected an int of at least 2, got " + json::repr(split) +
-                            "; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)");
+                          "; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)");
   }
   if (split.above_int64()) {
     throw ReduceSpecError("ReduceSpec.split_k: expected an int of at least 2 and " + std::string(kBelow2To63) +
-                            ", got " + json::repr(split));
+                          ", got " + json::repr(split));
   }
   s.split_k = split.as_int();
   Shape workspace = s.conv.output_shape();

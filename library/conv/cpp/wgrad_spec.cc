@@ -64,8 +64,9 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
   }
   s.mode = mode.as_str();
   if ((s.mode == "none") != (s.split == 1)) {
-    throw SpecError("WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split " +
-                    std::to_string(s.split) + " with mode " + py::repr(s.mode));
+    throw SpecError(
+        "WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split " +
+        std::to_string(s.split) + " with mode " + py::repr(s.mode));
   }
   if (s.split > s.steps()) {
     throw SpecError("WgradSpec.split: expected at most " + std::to_string(s.steps()) + " (one " +
@@ -79,7 +80,8 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
       shape.insert(shape.end(), dw.begin(), dw.end());
       check_tensor_bytes("WgradSpec", "f32 workspace", shape, kF32Bytes, "take a smaller split");
     } else {
-      check_tensor_bytes("WgradSpec", "f32 dw", s.conv().weight_shape(), kF32Bytes, "split the filters (k) into launches");
+      check_tensor_bytes("WgradSpec", "f32 dw", s.conv().weight_shape(), kF32Bytes,
+                         "split the filters (k) into launches");
     }
   }
   return s;

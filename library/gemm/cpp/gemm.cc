@@ -3,6 +3,8 @@
 // The kernel takes m, n and k at run time:
 //
 //     gemm_<case id>(a, b, c, [bias,] m: i32, n: i32, k: i32)
+#include "platform/tile/cpp/gemm.h"
+
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
@@ -16,7 +18,6 @@
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/builder.h"
 #include "platform/ir/cpp/types.h"
-#include "platform/tile/cpp/gemm.h"
 
 namespace rocke::gemm {
 namespace {
@@ -29,9 +30,9 @@ int form_wave(const GemmSpec& spec, std::string_view arch) {
   if (std::find(have.begin(), have.end(), spec.mma) == have.end()) {
     std::string list;
     for (const std::string& s : have) list += (list.empty() ? "" : ", ") + s;
-    throw family::SpecError("GemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " + spec.dtype +
-                            " inputs (" + (list.empty() ? "none" : list) + "), got " + py::repr(spec.mma) + "; take " +
-                            std::string(arch) + "'s tile from library/gemm/tiles.json");
+    throw family::SpecError("GemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
+                            spec.dtype + " inputs (" + (list.empty() ? "none" : list) + "), got " + py::repr(spec.mma) +
+                            "; take " + std::string(arch) + "'s tile from library/gemm/tiles.json");
   }
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
     if (op.op == spec.op()) return op.wave;
@@ -42,8 +43,12 @@ int form_wave(const GemmSpec& spec, std::string_view arch) {
 std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   const GemmSpec spec = GemmSpec::from_json(c.spec);
   const int wave = form_wave(spec, c.arch);
-  const tile::GemmConfig cfg{spec.op(), static_cast<int>(spec.block_m), static_cast<int>(spec.block_n),
-                             static_cast<int>(spec.block_k), static_cast<int>(spec.waves_m), static_cast<int>(spec.waves_n)};
+  const tile::GemmConfig cfg{spec.op(),
+                             static_cast<int>(spec.block_m),
+                             static_cast<int>(spec.block_n),
+                             static_cast<int>(spec.block_k),
+                             static_cast<int>(spec.waves_m),
+                             static_cast<int>(spec.waves_n)};
   ir::KernelBuilder b("gemm_" + c.id, c.arch, {cfg.threads(wave), 1, 1}, wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");

@@ -45,7 +45,8 @@ std::string joined(const std::vector<std::string>& names) {
 }
 
 [[noreturn]] void fail(std::string_view field, const json::Value& value, std::string_view allowed) {
-  throw SpecError("GemmSpec." + std::string(field) + ": expected " + std::string(allowed) + ", got " + json::repr(value));
+  throw SpecError("GemmSpec." + std::string(field) + ": expected " + std::string(allowed) + ", got " +
+                  json::repr(value));
 }
 
 // repr() of a shape tuple.
@@ -95,9 +96,8 @@ void check_tensors(const GemmSpec& s) {
       for (std::size_t i = 0; i < t.sizes.size(); ++i) fix += (i ? " and " : " ") + std::string(t.sizes[i].first);
     }
     throw SpecError("GemmSpec." + std::string(field) + ": expected every tensor at most " + std::to_string(kMaxInt) +
-                    " bytes (2**31 - 1: the kernel's offsets are 32-bit), got " + t.what + " " +
-                    tuple_repr(t.shape) + " of " + std::to_string(static_cast<unsigned long long>(nbytes)) +
-                    " bytes; " + fix);
+                    " bytes (2**31 - 1: the kernel's offsets are 32-bit), got " + t.what + " " + tuple_repr(t.shape) +
+                    " of " + std::to_string(static_cast<unsigned long long>(nbytes)) + " bytes; " + fix);
   }
 }
 
@@ -128,7 +128,8 @@ std::vector<std::string> mma_shapes(std::string_view dtype, std::optional<std::s
     shapes.emplace(f.m, f.n, f.k);
   }
   std::vector<std::string> out;
-  for (const auto& [m, n, k] : shapes) out.push_back(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+  for (const auto& [m, n, k] : shapes)
+    out.push_back(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
   return out;
 }
 
@@ -185,8 +186,10 @@ GemmSpec GemmSpec::from_json(const json::Value& obj) {
   s.mma = mma.as_str();
   const auto [mm, mn, mk] = s.mma_shape();
   const std::tuple<const char*, std::int64_t, std::int64_t, std::string> parts[] = {
-      {"block_m", s.block_m, s.waves_m * mm, "waves_m (" + std::to_string(s.waves_m) + ") x the mma's M (" + std::to_string(mm) + ")"},
-      {"block_n", s.block_n, s.waves_n * mn, "waves_n (" + std::to_string(s.waves_n) + ") x the mma's N (" + std::to_string(mn) + ")"},
+      {"block_m", s.block_m, s.waves_m * mm,
+       "waves_m (" + std::to_string(s.waves_m) + ") x the mma's M (" + std::to_string(mm) + ")"},
+      {"block_n", s.block_n, s.waves_n * mn,
+       "waves_n (" + std::to_string(s.waves_n) + ") x the mma's N (" + std::to_string(mn) + ")"},
       {"block_k", s.block_k, mk, "the mma's K (" + std::to_string(mk) + ")"},
   };
   for (const auto& [name, size, part, why] : parts) {

@@ -24,8 +24,19 @@ std::vector<Arch> build() {
     // arch.py refuses to load an arch no flavor knows; this only guards front().
     if (flavors.empty()) throw std::logic_error("no flavor of flavor_facts.json knows " + std::string(r.name));
     const std::string_view oldest = flavors.front();
-    table.push_back(Arch{r.name, r.family, r.cus, r.xcds, r.wave_sizes, r.lds_bytes, r.max_workgroup_size,
-                         r.waves_per_eu, r.vgprs, r.agprs, {}, std::move(flavors), oldest});
+    table.push_back(Arch{r.name,
+                         r.family,
+                         r.cus,
+                         r.xcds,
+                         r.wave_sizes,
+                         r.lds_bytes,
+                         r.max_workgroup_size,
+                         r.waves_per_eu,
+                         r.vgprs,
+                         r.agprs,
+                         {},
+                         std::move(flavors),
+                         oldest});
   }
   // Forms are sorted by (op id, family), so each arch's ops come by op id,
   // as arch.py's _matrix appends them.
@@ -33,7 +44,8 @@ std::vector<Arch> build() {
     for (std::string_view name : f.archs) {
       auto it = std::find_if(table.begin(), table.end(), [&](const Arch& a) { return a.name == name; });
       // arch.py refuses to load such a file; this only guards the index.
-      if (it == table.end()) throw std::logic_error("mma_forms.json names an arch archs.json lacks: " + std::string(name));
+      if (it == table.end())
+        throw std::logic_error("mma_forms.json names an arch archs.json lacks: " + std::string(name));
       it->matrix.push_back(MatrixOp{f.op, f.m, f.n, f.k, f.a, f.c, f.wave});
     }
   }

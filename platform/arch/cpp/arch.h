@@ -32,13 +32,13 @@ struct Arch {
   std::string_view family;  // gfx9, gfx11, gfx12, gfx1250
   int cus;
   int xcds;
-  std::span<const int> wave_sizes;  // the default first
-  int lds_bytes;                    // static LDS one workgroup may allocate
-  int max_workgroup_size;           // lanes per workgroup
+  std::span<const int> wave_sizes;    // the default first
+  int lds_bytes;                      // static LDS one workgroup may allocate
+  int max_workgroup_size;             // lanes per workgroup
   std::span<const int> waves_per_eu;  // {lo, hi}: the occupancy targets the arch can meet
   int vgprs;
   int agprs;
-  std::vector<MatrixOp> matrix;  // by op id; from mma_forms.json
+  std::vector<MatrixOp> matrix;           // by op id; from mma_forms.json
   std::vector<std::string_view> flavors;  // the LLVM flavors that know this arch, oldest first
   std::string_view min_llvm;              // the first of them
 };

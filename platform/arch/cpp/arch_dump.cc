@@ -33,17 +33,18 @@ std::string arch(const rocke::arch::Arch& a) {
   std::string matrix = "[";
   for (const auto& m : a.matrix) {
     if (matrix.size() > 1) matrix += ", ";
-    matrix += "{\"op\": " + quote(m.op) + ", \"m\": " + std::to_string(m.m) + ", \"n\": " +
-              std::to_string(m.n) + ", \"k\": " + std::to_string(m.k) + ", \"a\": " + quote(m.a) +
-              ", \"c\": " + quote(m.c) + ", \"wave\": " + std::to_string(m.wave) + "}";
+    matrix += "{\"op\": " + quote(m.op) + ", \"m\": " + std::to_string(m.m) + ", \"n\": " + std::to_string(m.n) +
+              ", \"k\": " + std::to_string(m.k) + ", \"a\": " + quote(m.a) + ", \"c\": " + quote(m.c) +
+              ", \"wave\": " + std::to_string(m.wave) + "}";
   }
-  return "{\"name\": " + quote(a.name) + ", \"family\": " + quote(a.family) +
-         ", \"cus\": " + std::to_string(a.cus) + ", \"xcds\": " + std::to_string(a.xcds) +
-         ", \"wave_sizes\": " + list(a.wave_sizes) + ", \"lds_bytes\": " + std::to_string(a.lds_bytes) +
+  return "{\"name\": " + quote(a.name) + ", \"family\": " + quote(a.family) + ", \"cus\": " + std::to_string(a.cus) +
+         ", \"xcds\": " + std::to_string(a.xcds) + ", \"wave_sizes\": " + list(a.wave_sizes) +
+         ", \"lds_bytes\": " + std::to_string(a.lds_bytes) +
          ", \"max_workgroup_size\": " + std::to_string(a.max_workgroup_size) +
          ", \"waves_per_eu\": " + list(a.waves_per_eu) + ", \"vgprs\": " + std::to_string(a.vgprs) +
          ", \"agprs\": " + std::to_string(a.agprs) + ", \"matrix\": " + matrix + "]" +
-         ", \"flavors\": " + list(std::span<const std::string_view>(a.flavors)) + ", \"min_llvm\": " + quote(a.min_llvm) + "}";
+         ", \"flavors\": " + list(std::span<const std::string_view>(a.flavors)) +
+         ", \"min_llvm\": " + quote(a.min_llvm) + "}";
 }
 
 }  // namespace

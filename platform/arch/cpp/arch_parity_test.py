@@ -13,7 +13,21 @@ from arch import arch
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "arch_dump")
 
 # Near misses (a hint), far misses (none), and quoting repr must get right.
-PROBES = ["gfx9422", "gfx94", "GFX942", "gfx1150", "gfx90", "gfx12", "gfx", "", "sm_90", "it's", 'say "x"', "tab\tx", "g\\f"]
+PROBES = [
+    "gfx9422",
+    "gfx94",
+    "GFX942",
+    "gfx1150",
+    "gfx90",
+    "gfx12",
+    "gfx",
+    "",
+    "sm_90",
+    "it's",
+    'say "x"',
+    "tab\tx",
+    "g\\f",
+]
 
 
 @pytest.fixture(scope="module")

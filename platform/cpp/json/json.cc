@@ -129,7 +129,10 @@ class Parser {
     unsigned u = 0;
     for (int k = 0; k < 4; ++k, ++i_) {
       const char h = s_[i_];
-      const int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      const int d = h >= '0' && h <= '9'   ? h - '0'
+                    : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                    : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                           : -1;
       if (d < 0) fail("expected a hex digit in \\uXXXX", got());
       u = u * 16 + static_cast<unsigned>(d);
     }
@@ -158,11 +161,14 @@ class Parser {
   unsigned code_point() {
     const size_t at = i_ - 2;
     const unsigned u = hex4();
-    if (u >= 0xDC00 && u <= 0xDFFF) fail_at(at, "expected a character, not a lone low surrogate", "\\u" + std::string(s_.substr(at + 2, 4)));
+    if (u >= 0xDC00 && u <= 0xDFFF)
+      fail_at(at, "expected a character, not a lone low surrogate", "\\u" + std::string(s_.substr(at + 2, 4)));
     if (u < 0xD800 || u > 0xDBFF) return u;
     if (!take("\\u")) fail_at(at, "expected a low surrogate \\uDC00-\\uDFFF after a high one", got());
     const unsigned low = hex4();
-    if (low < 0xDC00 || low > 0xDFFF) fail_at(at, "expected a low surrogate \\uDC00-\\uDFFF after a high one", "\\u" + std::string(s_.substr(i_ - 4, 4)));
+    if (low < 0xDC00 || low > 0xDFFF)
+      fail_at(at, "expected a low surrogate \\uDC00-\\uDFFF after a high one",
+              "\\u" + std::string(s_.substr(i_ - 4, 4)));
     return 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00);
   }
 
@@ -171,7 +177,10 @@ class Parser {
   void utf8(std::string& out) {
     const auto b = [&](size_t k) { return static_cast<unsigned char>(s_[i_ + k]); };
     const unsigned char lead = b(0);
-    const int len = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 && lead <= 0xEF ? 3 : lead >= 0xC2 && lead <= 0xDF ? 2 : 0;
+    const int len = lead >= 0xF0 && lead <= 0xF4   ? 4
+                    : lead >= 0xE0 && lead <= 0xEF ? 3
+                    : lead >= 0xC2 && lead <= 0xDF ? 2
+                                                   : 0;
     bool ok = len != 0 && i_ + len <= s_.size();
     for (int k = 1; ok && k < len; ++k) ok = (b(k) & 0xC0) == 0x80;
     if (ok && len == 3) ok = !(lead == 0xE0 && b(1) < 0xA0) && !(lead == 0xED && b(1) >= 0xA0);
@@ -208,18 +217,37 @@ class Parser {
       if (i_ >= s_.size()) fail("expected an escape after '\\'", got());
       const char e = s_[i_++];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': put_utf8(out, code_point()); break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u':
+          put_utf8(out, code_point());
+          break;
         default:
           i_ -= 2;  // at the backslash
-          fail("expected one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", "'\\" + std::string(1, e) + "'");
+          fail("expected one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
+               "'\\" + std::string(1, e) + "'");
       }
     }
   }
@@ -231,14 +259,22 @@ class Parser {
 // The escapes json.dumps writes; every other control byte is \u00xx.
 const char* short_escape(char c) {
   switch (c) {
-    case '"': return "\\\"";
-    case '\\': return "\\\\";
-    case '\n': return "\\n";
-    case '\r': return "\\r";
-    case '\t': return "\\t";
-    case '\b': return "\\b";
-    case '\f': return "\\f";
-    default: return nullptr;
+    case '"':
+      return "\\\"";
+    case '\\':
+      return "\\\\";
+    case '\n':
+      return "\\n";
+    case '\r':
+      return "\\r";
+    case '\t':
+      return "\\t";
+    case '\b':
+      return "\\b";
+    case '\f':
+      return "\\f";
+    default:
+      return nullptr;
   }
 }
 

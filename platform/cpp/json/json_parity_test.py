@@ -26,7 +26,9 @@ VALUES = st.recursive(
 
 
 def cpp(texts):
-    out = subprocess.run([TOOL], input="".join(t + "\n" for t in texts), capture_output=True, text=True, check=True).stdout.split("\n")
+    out = subprocess.run(
+        [TOOL], input="".join(t + "\n" for t in texts), capture_output=True, text=True, check=True
+    ).stdout.split("\n")
     return [(out[2 * i], json.loads(out[2 * i + 1])) for i in range(len(texts))]
 
 
@@ -46,6 +48,6 @@ def test_canonical_and_repr_match_python(value):
 
 
 def test_refused_texts_name_the_byte():
-    got = cpp(["[1.5]", "{\"a\":1,\"a\":2}", "NaN", "[1,]"])
+    got = cpp(["[1.5]", '{"a":1,"a":2}', "NaN", "[1,]"])
     assert [c for c, _ in got] == ["error"] * 4
     assert [m.split(":")[0] for _, m in got] == ["JSON byte 1", "JSON byte 7", "JSON byte 0", "JSON byte 3"]

@@ -40,7 +40,12 @@ def flags(folder, flavor, cases_path):
 
 def run_cpp(folder, flavor, cases_path, *extra, family="toy"):
     folder.mkdir(exist_ok=True)
-    return subprocess.run([CPP, "--family", family, *flags(folder, flavor, cases_path), *extra], capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [CPP, "--family", family, *flags(folder, flavor, cases_path), *extra],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def run_python(folder, flavor, cases_path):
@@ -57,7 +62,13 @@ def identity(py, cpp):
 
 
 # r_gfx942 is refused by the family (ToyRefusal) on every flavor, q_gfx1250 by llvm20 (ArchDomainError).
-@pytest.mark.parametrize("flavor,rejected", [("llvm22", ["r_gfx942 arch=gfx942 error=ToyRefusal"]), ("llvm20", ["q_gfx1250 arch=gfx1250 error=ArchDomainError", "r_gfx942 arch=gfx942 error=ToyRefusal"])])
+@pytest.mark.parametrize(
+    "flavor,rejected",
+    [
+        ("llvm22", ["r_gfx942 arch=gfx942 error=ToyRefusal"]),
+        ("llvm20", ["q_gfx1250 arch=gfx1250 error=ArchDomainError", "r_gfx942 arch=gfx942 error=ToyRefusal"]),
+    ],
+)
 def test_both_engines_write_the_same_bytes(tmp_path, cases, capsys, flavor, rejected):
     assert run_python(tmp_path / "py", flavor, cases) == 0
     done = run_cpp(tmp_path / "cpp", flavor, cases)
@@ -67,7 +78,9 @@ def test_both_engines_write_the_same_bytes(tmp_path, cases, capsys, flavor, reje
     assert py == cpp
     lines = py["manifest"].decode().splitlines()
     assert [line.removeprefix("reject ") for line in lines if line.startswith("reject ")] == rejected
-    assert [line.split()[1] for line in lines if line.endswith(" ir=kept")] == ["p_gfx942"] + (["q_gfx1250"] if flavor != "llvm20" else [])
+    assert [line.split()[1] for line in lines if line.endswith(" ir=kept")] == ["p_gfx942"] + (
+        ["q_gfx1250"] if flavor != "llvm20" else []
+    )
     capsys.readouterr()
     assert identity(tmp_path / "py", tmp_path / "cpp") == 0
     assert capsys.readouterr().out.startswith("PASS: 3 cases byte-identical")
@@ -79,14 +92,26 @@ def test_a_perturbed_case_fails_the_gate_naming_it(tmp_path, cases, capsys):
     assert done.returncode == 0, done.stderr
     capsys.readouterr()
     assert identity(tmp_path / "py", tmp_path / "cpp") == 1
-    assert capsys.readouterr().out.splitlines()[0] == "FAIL: the Python and C++ engines differ on 1 case(s): p_gfx950 (.rk text)"
+    assert (
+        capsys.readouterr().out.splitlines()[0]
+        == "FAIL: the Python and C++ engines differ on 1 case(s): p_gfx950 (.rk text)"
+    )
 
 
 # (edit of the case list, message): both emitters must word it the same.
 LIST_ERRORS = [
-    (('"family":"toy"', '"family":"other"'), "case list of toy: expected the list of family toy, got the list of 'other'; pass the family's own NAME.cases.json"),
-    (('"format":1', '"format":2'), "case list of toy: expected format 1, got 2; rebuild it with the family's NAME_cases target (emit.py --cases-json)"),
-    (('"id":"p_gfx950"', '"id":"p_gfx942"'), "case list of toy: cases[1]: expected unique case ids, got 'p_gfx942' again; rebuild it with the family's NAME_cases target (emit.py --cases-json)"),
+    (
+        ('"family":"toy"', '"family":"other"'),
+        "case list of toy: expected the list of family toy, got the list of 'other'; pass the family's own NAME.cases.json",
+    ),
+    (
+        ('"format":1', '"format":2'),
+        "case list of toy: expected format 1, got 2; rebuild it with the family's NAME_cases target (emit.py --cases-json)",
+    ),
+    (
+        ('"id":"p_gfx950"', '"id":"p_gfx942"'),
+        "case list of toy: cases[1]: expected unique case ids, got 'p_gfx942' again; rebuild it with the family's NAME_cases target (emit.py --cases-json)",
+    ),
     (('"arch":"gfx942"', '"arch":7'), "case list of toy: cases[0].arch: expected a non-empty string, got 7"),
 ]
 
@@ -103,13 +128,21 @@ def test_a_wrong_list_is_refused_by_both_in_the_same_words(tmp_path, cases, caps
     assert capsys.readouterr().err == f"emit: error: {message}\n"
 
 
-@pytest.mark.parametrize("extra,family,code,message", [
-    ([], "tyo", 1, "family 'tyo': expected one of the registered families toy; did you mean toy?"),
-    (["--perturb-case", "nope"], "toy", 2, "--perturb-case nope: expected a case id of the list"),
-    (["--colour", "red"], "toy", 2, "unknown flag --colour: expected --family, --flavor, --cases, --irs, --rk, --manifest, --bless-target (and the test-only --perturb-case)"),
-    (["--rk", "x"], "toy", 2, "--rk: expected it once, got it twice"),
-    (["--flavor"], "toy", 2, "--flavor: expected a value after it"),
-])
+@pytest.mark.parametrize(
+    "extra,family,code,message",
+    [
+        ([], "tyo", 1, "family 'tyo': expected one of the registered families toy; did you mean toy?"),
+        (["--perturb-case", "nope"], "toy", 2, "--perturb-case nope: expected a case id of the list"),
+        (
+            ["--colour", "red"],
+            "toy",
+            2,
+            "unknown flag --colour: expected --family, --flavor, --cases, --irs, --rk, --manifest, --bless-target (and the test-only --perturb-case)",
+        ),
+        (["--rk", "x"], "toy", 2, "--rk: expected it once, got it twice"),
+        (["--flavor"], "toy", 2, "--flavor: expected a value after it"),
+    ],
+)
 def test_bad_flags_are_one_line(tmp_path, cases, extra, family, code, message):
     done = run_cpp(tmp_path / "cpp", "llvm22", cases, *extra, family=family)
     assert (done.returncode, done.stderr) == (code, f"rocke-emit: error: {message}\n")
@@ -118,7 +151,10 @@ def test_bad_flags_are_one_line(tmp_path, cases, extra, family, code, message):
 
 def test_a_missing_flag_is_named(tmp_path):
     done = subprocess.run([CPP, "--family", "toy", "--flavor", "llvm22"], capture_output=True, text=True, check=False)
-    assert (done.returncode, done.stderr) == (2, "rocke-emit: error: expected all of --family, --flavor, --cases, --irs, --rk, --manifest, --bless-target (missing --cases, --irs, --rk, --manifest, --bless-target)\n")
+    assert (done.returncode, done.stderr) == (
+        2,
+        "rocke-emit: error: expected all of --family, --flavor, --cases, --irs, --rk, --manifest, --bless-target (missing --cases, --irs, --rk, --manifest, --bless-target)\n",
+    )
 
 
 def test_a_bad_spec_names_the_case_in_both(tmp_path, cases, capsys):
@@ -146,9 +182,17 @@ def test_a_kernel_the_verifier_refuses_names_the_case_in_both(tmp_path, cases, c
 
 
 def test_an_unwritable_output_is_one_line(tmp_path, cases):
-    done = subprocess.run([CPP, "--family", "toy", *flags(tmp_path / "no" / "such", "llvm22", cases)], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [CPP, "--family", "toy", *flags(tmp_path / "no" / "such", "llvm22", cases)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 1
-    assert done.stderr.startswith(f"rocke-emit: error: cannot write {tmp_path / 'no' / 'such' / 'irs'}: ") and done.stderr.count("\n") == 1
+    assert (
+        done.stderr.startswith(f"rocke-emit: error: cannot write {tmp_path / 'no' / 'such' / 'irs'}: ")
+        and done.stderr.count("\n") == 1
+    )
 
 
 def test_a_missing_list_is_named_by_both(tmp_path, capsys):

@@ -35,7 +35,8 @@ namespace {
 // Python's type(e).__name__ for the rejection the manifest records.
 constexpr const char* kArchDomainError = "ArchDomainError";
 
-const std::vector<std::string> kFlags = {"--family", "--flavor", "--cases", "--irs", "--rk", "--manifest", "--bless-target"};
+const std::vector<std::string> kFlags = {"--family", "--flavor",   "--cases",       "--irs",
+                                         "--rk",     "--manifest", "--bless-target"};
 constexpr const char* kPerturb = "--perturb-case";
 
 struct UsageError : std::invalid_argument {
@@ -77,7 +78,9 @@ std::map<std::string, std::string> parse_flags(int argc, char** argv) {
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read the case list " + path + ": " + std::strerror(errno) + "; pass the family's NAME.cases.json");
+  if (!in)
+    throw std::runtime_error("cannot read the case list " + path + ": " + std::strerror(errno) +
+                             "; pass the family's NAME.cases.json");
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -93,7 +96,8 @@ std::string text_map(const std::map<std::string, std::string>& texts) {
 // A case that failed, worded as emit.py words it: the error's Python class
 // name when it has one.
 std::string failed(const Family& fam, const Case& c, std::string_view error_class, const std::exception& e) {
-  return "family " + fam.name + ", case " + c.id + ": " + (error_class.empty() ? "" : std::string(error_class) + ": ") + e.what();
+  return "family " + fam.name + ", case " + c.id + ": " + (error_class.empty() ? "" : std::string(error_class) + ": ") +
+         e.what();
 }
 
 // emit.emit: build, print and lower every case in the list's order; the
@@ -141,7 +145,8 @@ int emit(const std::map<std::string, std::string>& flags) {
   }
   if (const auto it = flags.find(kPerturb); it != flags.end()) {
     const auto rk = rks.find(it->second);
-    if (rk == rks.end()) throw UsageError(std::string(kPerturb) + " " + it->second + ": expected a case id of the list");
+    if (rk == rks.end())
+      throw UsageError(std::string(kPerturb) + " " + it->second + ": expected a case id of the list");
     rk->second[0] = rk->second[0] == '#' ? '$' : '#';
   }
   std::vector<const Case*> emitted_cases;

@@ -39,7 +39,8 @@ std::string joined(const std::vector<std::string>& items) {
 }
 
 // What a case list must hold, for the errors.
-constexpr const char* kListForm = "{\"cases\":[{\"arch\":ARCH,\"id\":ID,\"spec\":SPEC},...],\"family\":NAME,\"format\":1}";
+constexpr const char* kListForm =
+    "{\"cases\":[{\"arch\":ARCH,\"id\":ID,\"spec\":SPEC},...],\"family\":NAME,\"format\":1}";
 constexpr std::int64_t kFormat = 1;  // cases_json.FORMAT
 
 // The keys of `o` are exactly `keys` (sorted, as an Object's are).

@@ -27,7 +27,8 @@ const Registration kBeta(toy("toy_beta"));
 const Registration kAlpha(toy("toy_alpha"));
 
 // family_test.cases: every problem on every arch, ids NAME_ARCH.
-std::vector<Case> cases(const std::vector<std::pair<std::string, json::Value>>& problems, const std::vector<std::string>& archs) {
+std::vector<Case> cases(const std::vector<std::pair<std::string, json::Value>>& problems,
+                        const std::vector<std::string>& archs) {
   std::vector<Case> out;
   for (const auto& [name, spec] : problems) {
     for (const std::string& arch : archs) out.push_back(Case{name + "_" + arch, arch, spec});
@@ -60,14 +61,17 @@ ROCKE_TEST(registry_names_sorted_and_get_by_name) {
 }
 
 ROCKE_TEST(an_unknown_family_names_the_registered_ones) {
-  CHECK_THROWS(FamilyError, rocke::family::get("toy_alpah"),
-               "family 'toy_alpah': expected one of the registered families toy_alpha, toy_beta; did you mean toy_alpha?");
-  CHECK_THROWS(FamilyError, rocke::family::get("conv"), "family 'conv': expected one of the registered families toy_alpha, toy_beta");
+  CHECK_THROWS(
+      FamilyError, rocke::family::get("toy_alpah"),
+      "family 'toy_alpah': expected one of the registered families toy_alpha, toy_beta; did you mean toy_alpha?");
+  CHECK_THROWS(FamilyError, rocke::family::get("conv"),
+               "family 'conv': expected one of the registered families toy_alpha, toy_beta");
 }
 
 ROCKE_TEST(read_cases_gives_the_cases_in_order) {
   const auto got = read_cases(
-      "{\"cases\":[{\"arch\":\"gfx942\",\"id\":\"b\",\"spec\":{\"n\":[2,3]}},{\"arch\":\"gfx950\",\"id\":\"a\",\"spec\":1}],"
+      "{\"cases\":[{\"arch\":\"gfx942\",\"id\":\"b\",\"spec\":{\"n\":[2,3]}},{\"arch\":\"gfx950\",\"id\":\"a\","
+      "\"spec\":1}],"
       "\"family\":\"toy_alpha\",\"format\":1}\n",
       "toy_alpha");
   CHECK_EQ(got.size(), std::size_t{2});
@@ -78,29 +82,40 @@ ROCKE_TEST(read_cases_gives_the_cases_in_order) {
 ROCKE_TEST(read_cases_names_what_is_wrong) {
   const std::string fix = "; rebuild it with the family's NAME_cases target (emit.py --cases-json)";
   CHECK_THROWS(FamilyError, read_cases("{\"cases\":[],\"family\":\"toy_beta\",\"format\":1}", "toy_alpha"),
-               "case list of toy_alpha: expected the list of family toy_alpha, got the list of 'toy_beta'; pass the family's own "
+               "case list of toy_alpha: expected the list of family toy_alpha, got the list of 'toy_beta'; pass the "
+               "family's own "
                "NAME.cases.json");
   CHECK_THROWS(FamilyError, read_cases("{\"cases\":[],\"family\":\"toy_alpha\",\"format\":1}", "toy_alpha"),
                "case list of toy_alpha: expected a non-empty list of cases, got []" + fix);
   CHECK_THROWS(FamilyError, read_cases("{\"cases\":[1],\"family\":\"toy_alpha\",\"format\":2}", "toy_alpha"),
                "case list of toy_alpha: expected format 1, got 2" + fix);
   CHECK_THROWS(FamilyError, read_cases("{\"cases\":[1.5]}", "toy_alpha"),
-               "case list of toy_alpha: expected JSON text, got JSON byte 10: expected an integer (a spec holds no floats), got a "
-               "float" + fix);
-  CHECK_THROWS(FamilyError, read_cases("[]", "toy_alpha"),
-               "case list of toy_alpha: expected {\"cases\":[{\"arch\":ARCH,\"id\":ID,\"spec\":SPEC},...],\"family\":NAME,"
-               "\"format\":1}, got an object with other keys or no object" + fix);
-  CHECK_THROWS(FamilyError, read_cases("{\"cases\":[{\"arch\":\"gfx942\",\"id\":\"x\"}],\"family\":\"toy_alpha\",\"format\":1}", "toy_alpha"),
-               "case list of toy_alpha: cases[0]: expected an object with exactly the keys arch, id and spec, got {'arch': 'gfx942', "
-               "'id': 'x'}");
+               "case list of toy_alpha: expected JSON text, got JSON byte 10: expected an integer (a spec holds no "
+               "floats), got a "
+               "float" +
+                   fix);
+  CHECK_THROWS(
+      FamilyError, read_cases("[]", "toy_alpha"),
+      "case list of toy_alpha: expected {\"cases\":[{\"arch\":ARCH,\"id\":ID,\"spec\":SPEC},...],\"family\":NAME,"
+      "\"format\":1}, got an object with other keys or no object" +
+          fix);
+  CHECK_THROWS(
+      FamilyError,
+      read_cases("{\"cases\":[{\"arch\":\"gfx942\",\"id\":\"x\"}],\"family\":\"toy_alpha\",\"format\":1}", "toy_alpha"),
+      "case list of toy_alpha: cases[0]: expected an object with exactly the keys arch, id and spec, got {'arch': "
+      "'gfx942', "
+      "'id': 'x'}");
   CHECK_THROWS(FamilyError,
-               read_cases("{\"cases\":[{\"arch\":7,\"id\":\"x\",\"spec\":1}],\"family\":\"toy_alpha\",\"format\":1}", "toy_alpha"),
-               "case list of toy_alpha: cases[0].arch: expected a non-empty string, got 7");
-  CHECK_THROWS(FamilyError,
-               read_cases("{\"cases\":[{\"arch\":\"gfx942\",\"id\":\"x\",\"spec\":1},{\"arch\":\"gfx950\",\"id\":\"x\",\"spec\":1}],"
-                          "\"family\":\"toy_alpha\",\"format\":1}",
+               read_cases("{\"cases\":[{\"arch\":7,\"id\":\"x\",\"spec\":1}],\"family\":\"toy_alpha\",\"format\":1}",
                           "toy_alpha"),
-               "case list of toy_alpha: cases[1]: expected unique case ids, got 'x' again" + fix);
+               "case list of toy_alpha: cases[0].arch: expected a non-empty string, got 7");
+  CHECK_THROWS(
+      FamilyError,
+      read_cases(
+          "{\"cases\":[{\"arch\":\"gfx942\",\"id\":\"x\",\"spec\":1},{\"arch\":\"gfx950\",\"id\":\"x\",\"spec\":1}],"
+          "\"family\":\"toy_alpha\",\"format\":1}",
+          "toy_alpha"),
+      "case list of toy_alpha: cases[1]: expected unique case ids, got 'x' again" + fix);
 }
 
 ROCKE_TEST(one_representative_per_arch_family_for_a_problem_on_every_arch) {
@@ -127,7 +142,8 @@ ROCKE_TEST(representatives_follow_the_family_order_not_the_id_order) {
 
 ROCKE_TEST(specs_compare_as_json_values) {
   // The same problem as different JSON is another kind; equal JSON is one.
-  const auto specs = std::vector<Case>{{"x_gfx942", "gfx942", json::Object{{"n", 1}}}, {"y_gfx950", "gfx950", json::Object{{"n", 2}}},
+  const auto specs = std::vector<Case>{{"x_gfx942", "gfx942", json::Object{{"n", 1}}},
+                                       {"y_gfx950", "gfx950", json::Object{{"n", 2}}},
                                        {"z_gfx90a", "gfx90a", json::Object{{"n", 1}}}};
   CHECK_EQ(str(kept(specs)), str({"x_gfx942", "y_gfx950"}));
 }

@@ -9,8 +9,8 @@ namespace rocke::family::manifest {
 
 std::string Entry::line() const {
   if (!error.empty()) return "reject " + id + " arch=" + arch + " error=" + error;
-  return "case " + id + " arch=" + arch + " kernel=" + kernel + " bytes=" + std::to_string(nbytes) + " sha256=" + sha256 +
-         (kept ? " ir=kept" : "");
+  return "case " + id + " arch=" + arch + " kernel=" + kernel + " bytes=" + std::to_string(nbytes) +
+         " sha256=" + sha256 + (kept ? " ir=kept" : "");
 }
 
 Entry entry_for(std::string id, std::string arch, std::string kernel, std::string_view ir, bool kept) {

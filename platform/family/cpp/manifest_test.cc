@@ -11,9 +11,11 @@ namespace manifest = rocke::family::manifest;
 ROCKE_TEST(lines_of_a_case_a_kept_case_and_a_rejection) {
   // manifest.entry_for("b_gfx942", "gfx942", "k", "abc").line()
   CHECK_EQ(manifest::entry_for("b_gfx942", "gfx942", "k", "abc", false).line(),
-           std::string("case b_gfx942 arch=gfx942 kernel=k bytes=3 sha256=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+           std::string("case b_gfx942 arch=gfx942 kernel=k bytes=3 "
+                       "sha256=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
   CHECK_EQ(manifest::entry_for("b_gfx942", "gfx942", "k", "", true).line(),
-           std::string("case b_gfx942 arch=gfx942 kernel=k bytes=0 sha256=e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 ir=kept"));
+           std::string("case b_gfx942 arch=gfx942 kernel=k bytes=0 "
+                       "sha256=e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 ir=kept"));
   const manifest::Entry reject{"c_gfx1250", "gfx1250", "", 0, "", "ArchDomainError", false};
   CHECK_EQ(reject.line(), std::string("reject c_gfx1250 arch=gfx1250 error=ArchDomainError"));
 }

@@ -32,7 +32,8 @@ constexpr Word rotr(Word x, int n) { return (x >> n) | (x << (32 - n)); }
 void compress(std::array<Word, 8>& h, const unsigned char* block) {
   std::array<Word, 64> w{};
   for (int t = 0; t < 16; ++t) {
-    w[t] = Word{block[4 * t]} << 24 | Word{block[4 * t + 1]} << 16 | Word{block[4 * t + 2]} << 8 | Word{block[4 * t + 3]};
+    w[t] =
+        Word{block[4 * t]} << 24 | Word{block[4 * t + 1]} << 16 | Word{block[4 * t + 2]} << 8 | Word{block[4 * t + 3]};
   }
   for (int t = 16; t < 64; ++t) {
     const Word s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3);

@@ -19,9 +19,12 @@ ROCKE_TEST(fips_180_4_examples) {
 
 ROCKE_TEST(padding_boundaries_match_hashlib) {
   // hashlib.sha256(b"a" * n).hexdigest() for n = 55 (one padded block), 56 (two), 64 (a whole block)
-  CHECK_EQ(sha256_hex(std::string(55, 'a')), std::string("9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"));
-  CHECK_EQ(sha256_hex(std::string(56, 'a')), std::string("b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"));
-  CHECK_EQ(sha256_hex(std::string(64, 'a')), std::string("ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"));
+  CHECK_EQ(sha256_hex(std::string(55, 'a')),
+           std::string("9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"));
+  CHECK_EQ(sha256_hex(std::string(56, 'a')),
+           std::string("b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"));
+  CHECK_EQ(sha256_hex(std::string(64, 'a')),
+           std::string("ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"));
 }
 
 int main() { return rocke::testing::run_all(); }

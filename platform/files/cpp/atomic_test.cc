@@ -48,8 +48,9 @@ ROCKE_TEST(writes_replaces_and_leaves_no_temporary) {
 ROCKE_TEST(missing_folder_is_one_clear_error_and_writes_nothing) {
   const std::string path = tmpdir() + "/no/such/folder/out.txt";
   CHECK_THROWS(rocke::files::OutputError, rocke::files::write_atomic(path, "x"),
-               "cannot write " + path + ": creating a temporary file beside it failed (No such file or directory); "
-               "check that its folder exists and is writable");
+               "cannot write " + path +
+                   ": creating a temporary file beside it failed (No such file or directory); "
+                   "check that its folder exists and is writable");
 }
 
 }  // namespace

@@ -44,7 +44,8 @@ std::unique_ptr<Op> empty_yield() {
 // ends the block with an empty yield when it has none and the op has no
 // results. On an exception the block is popped and the exception passes on,
 // as Python's finally does.
-void region(std::vector<Block*>& blocks, Block& block, const Op& op, std::size_t results, const std::function<void()>& body) {
+void region(std::vector<Block*>& blocks, Block& block, const Op& op, std::size_t results,
+            const std::function<void()>& body) {
   blocks.push_back(&block);
   try {
     if (body) body();
@@ -55,7 +56,8 @@ void region(std::vector<Block*>& blocks, Block& block, const Op& op, std::size_t
   blocks.pop_back();
   if (block.ops.empty() || block.ops.back()->name != "scf.yield") {
     if (results != 0) {
-      throw VerifyError(op.name + ": expected the region to end with b.yield_(" + std::to_string(results) + " values), got no yield");
+      throw VerifyError(op.name + ": expected the region to end with b.yield_(" + std::to_string(results) +
+                        " values), got no yield");
     }
     block.ops.push_back(empty_yield());
   }
@@ -102,8 +104,8 @@ Value* KernelBuilder::arg(std::string name, const Type* type) {
   return v;
 }
 
-Op& KernelBuilder::emit(std::string_view name, std::vector<Value*> operands, std::vector<const Type*> result_types, Attrs attrs,
-                        int regions, bool check) {
+Op& KernelBuilder::emit(std::string_view name, std::vector<Value*> operands, std::vector<const Type*> result_types,
+                        Attrs attrs, int regions, bool check) {
   auto op = std::make_unique<Op>();
   op->name = std::string(name);
   op->operands = std::move(operands);
@@ -119,9 +121,11 @@ Op& KernelBuilder::emit(std::string_view name, std::vector<Value*> operands, std
 }
 
 std::unique_ptr<Kernel> KernelBuilder::finish() {
-  if (!kernel_) throw std::logic_error("KernelBuilder::finish: expected an unfinished kernel, got one finish() already returned");
+  if (!kernel_)
+    throw std::logic_error("KernelBuilder::finish: expected an unfinished kernel, got one finish() already returned");
   if (blocks_.size() != 1) {
-    throw VerifyError("kernel @" + kernel_->name + ": expected every for/if closed, got " + std::to_string(blocks_.size() - 1) + " open");
+    throw VerifyError("kernel @" + kernel_->name + ": expected every for/if closed, got " +
+                      std::to_string(blocks_.size() - 1) + " open");
   }
   fill_else_arms(kernel_->body);
   verify(*kernel_);
@@ -149,7 +153,8 @@ Value* coerce(KernelBuilder& b, const Operand& x, const Type* like) {
     if (const auto* i = std::get_if<std::int64_t>(&x.v)) return b.const_(*i, like);
     if (const auto* d = std::get_if<double>(&x.v)) return b.const_(*d, like);
   }
-  throw VerifyError("operand: expected a Value or a Python number for a " + like->str() + " operand, got " + operand_repr(x));
+  throw VerifyError("operand: expected a Value or a Python number for a " + like->str() + " operand, got " +
+                    operand_repr(x));
 }
 
 // builder._pair: one of a, b must be a Value; the other takes its type. a first.
@@ -278,7 +283,9 @@ Value* KernelBuilder::load(Value* p, const Type* type) { return emit("mem.load",
 
 void KernelBuilder::store(Value* p, Value* v) { emit("mem.store", {p, v}, {}); }
 
-Value* KernelBuilder::load_transpose(Value* p, const Type* elem) { return emit("mem.load_transpose", {p}, {vector(elem, 4)}).results[0]; }
+Value* KernelBuilder::load_transpose(Value* p, const Type* elem) {
+  return emit("mem.load_transpose", {p}, {vector(elem, 4)}).results[0];
+}
 
 void KernelBuilder::load_to_lds(Value* src, Value* dst) { emit("mem.load_to_lds", {src, dst}, {}); }
 

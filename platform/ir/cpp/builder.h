@@ -62,8 +62,8 @@ class KernelBuilder {
   std::array<int, 3> workgroup_size() const;
   Value* arg(std::string name, const Type* type);
   // Appends op `name`; checks its rule unless `check` is false.
-  Op& emit(std::string_view name, std::vector<Value*> operands, std::vector<const Type*> result_types,
-           Attrs attrs = {}, int regions = 0, bool check = true);
+  Op& emit(std::string_view name, std::vector<Value*> operands, std::vector<const Type*> result_types, Attrs attrs = {},
+           int regions = 0, bool check = true);
   std::unique_ptr<Kernel> finish();
 
   // -- numbers become constants --
@@ -143,8 +143,7 @@ class KernelBuilder {
                                 const std::function<void(const Loop&)>& body);
   // scf.if; `else_body` may be empty when there are no results.
   std::vector<Value*> if_(Value* cond, const std::vector<const Type*>& result_types,
-                          const std::function<void()>& then_body,
-                          const std::function<void()>& else_body = nullptr);
+                          const std::function<void()>& then_body, const std::function<void()>& else_body = nullptr);
 
  private:
   std::unique_ptr<Kernel> kernel_;

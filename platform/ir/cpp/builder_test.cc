@@ -132,7 +132,8 @@ ROCKE_TEST(numbers_become_constants_of_the_other_type) {
   b.const_(7, S("bf16"));
   b.lds_alloc(64);
   auto k = b.finish();
-  CHECK_EQ(names(k->body), "arith.const arith.add arith.const arith.mul arith.const arith.sub arith.const mem.lds_alloc");
+  CHECK_EQ(names(k->body),
+           "arith.const arith.add arith.const arith.mul arith.const arith.sub arith.const mem.lds_alloc");
   CHECK(consts(k->body) == (std::vector<AttrValue>{2.0, 3, 1.5, 7.0}));
   CHECK(consts(k->body)[1].is_int());
   CHECK(k->body.ops[1]->operands[1] == f);
@@ -150,9 +151,12 @@ ROCKE_TEST(coercion_errors) {
   Value* vec = b.build({f, f, f, f});
   // builder._pair / _coerce
   CHECK_THROWS(VerifyError, b.add(1, 2), "operand: expected at least one Value, got 1 and 2");
-  CHECK_THROWS(VerifyError, b.max(1.5, static_cast<Value*>(nullptr)), "operand: expected at least one Value, got 1.5 and None");
-  CHECK_THROWS(VerifyError, b.add(vec, 1), "operand: expected a Value or a Python number for a vector<4xf32> operand, got 1");
-  CHECK_THROWS(VerifyError, b.mul(2.5, v), "operand: expected a Value or a Python number for a ptr<global> operand, got 2.5");
+  CHECK_THROWS(VerifyError, b.max(1.5, static_cast<Value*>(nullptr)),
+               "operand: expected at least one Value, got 1.5 and None");
+  CHECK_THROWS(VerifyError, b.add(vec, 1),
+               "operand: expected a Value or a Python number for a vector<4xf32> operand, got 1");
+  CHECK_THROWS(VerifyError, b.mul(2.5, v),
+               "operand: expected a Value or a Python number for a ptr<global> operand, got 2.5");
   // Python raises AttributeError reading f.type.elem; C++ lets the rule name it.
   CHECK_THROWS(VerifyError, b.insert(f, 1e16, 0), "vector.insert: expected a vector operand, got f32");
   // a float for an int type stays a float, and the const rule names it
@@ -188,7 +192,9 @@ ROCKE_TEST(for_range_coerces_lo_hi_step_in_order) {
   b.for_range(7, n, 3, {}, [&](const Loop&) {});
   auto k = b.finish();
   // The body had no yield and the loop carries nothing: it gets an empty one.
-  CHECK_EQ(names(k->body), "arith.const arith.const arith.const scf.for gpu.barrier scf.yield arith.const arith.const scf.for scf.yield");
+  CHECK_EQ(
+      names(k->body),
+      "arith.const arith.const arith.const scf.for gpu.barrier scf.yield arith.const arith.const scf.for scf.yield");
   CHECK(consts(k->body) == (std::vector<AttrValue>{5, 9, 2, 7, 3}));
   const Op& loop = *k->body.ops[3];
   CHECK(loop.operands[0] == k->body.ops[0]->result());
@@ -221,9 +227,11 @@ ROCKE_TEST(for_range_carries_values) {
   // The rule runs when the body closes.
   CHECK_THROWS(VerifyError, c.for_range(0, 8, 1, {y}, [&](const Loop& loop) { c.yield_({loop.iv}); }),
                "scf.for: expected the body to yield (f32), got (i32)");
-  CHECK_THROWS(VerifyError, c.for_range(y, 8, 1, {}, [&](const Loop&) {}), "scf.for: expected i32 bounds and step, got f32, i32, i32");
+  CHECK_THROWS(VerifyError, c.for_range(y, 8, 1, {}, [&](const Loop&) {}),
+               "scf.for: expected i32 bounds and step, got f32, i32, i32");
   // A number needs i32 to coerce to; a vector bound cannot take one.
-  CHECK_THROWS(VerifyError, c.for_range(0, 2.5, 1, {}, [&](const Loop&) {}), "arith.const: expected an integer value for i32, got 2.5");
+  CHECK_THROWS(VerifyError, c.for_range(0, 2.5, 1, {}, [&](const Loop&) {}),
+               "arith.const: expected an integer value for i32, got 2.5");
 }
 
 ROCKE_TEST(if_regions) {
@@ -233,21 +241,26 @@ ROCKE_TEST(if_regions) {
   Value* c = b.cmp("gt", f, 0.0);
   // One-armed, no results: finish() adds the empty else arm.
   b.if_(c, {}, [&] { b.store(x, f); });
-  const auto r = b.if_(c, {S("f32")}, [&] { b.yield_({f}); }, [&] {
-    Value* g = b.neg(f);
-    b.yield_({g});
-  });
+  const auto r = b.if_(
+      c, {S("f32")}, [&] { b.yield_({f}); },
+      [&] {
+        Value* g = b.neg(f);
+        b.yield_({g});
+      });
   b.store(x, r[0]);
   auto k = b.finish();
   CHECK_EQ(names(k->body),
-           "mem.load arith.const arith.cmp scf.if mem.store scf.yield scf.yield scf.if scf.yield arith.neg scf.yield mem.store");
+           "mem.load arith.const arith.cmp scf.if mem.store scf.yield scf.yield scf.if scf.yield arith.neg scf.yield "
+           "mem.store");
   CHECK(k->body.ops[3]->regions[1].ops.size() == 1);
 
   KernelBuilder e("k", "gfx942", {64, 1, 1});
   Value* y = e.arg("y", S("f32"));
   Value* cond = e.cmp("eq", y, y);
   // The rule runs when the else arm closes.
-  CHECK_THROWS(VerifyError, e.if_(cond, {S("f32")}, [&] { e.yield_({y}); }, [&] { e.yield_({cond}); }),
+  CHECK_THROWS(VerifyError,
+               e.if_(
+                   cond, {S("f32")}, [&] { e.yield_({y}); }, [&] { e.yield_({cond}); }),
                "scf.if: expected the else-region to yield (f32), got (i1)");
   CHECK_THROWS(VerifyError, e.if_(cond, {S("f32")}, [&] { e.barrier(); }),
                "scf.if: expected the region to end with b.yield_(1 values), got no yield");
@@ -269,15 +282,18 @@ ROCKE_TEST(finish_needs_every_region_closed) {
   // The failed body popped its block; the loop stays, with its empty body, as in Python.
   CHECK_THROWS(VerifyError, b.finish(), "scf.for: expected the body to end with scf.yield, got an empty region");
   KernelBuilder bad("9k", "gfx942", {64, 1, 1});
-  CHECK_THROWS(VerifyError, bad.finish(), "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got '9k'");
+  CHECK_THROWS(VerifyError, bad.finish(),
+               "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got '9k'");
   KernelBuilder big("k", "gfx942", {64, 32, 1});
   CHECK_THROWS(VerifyError, big.finish(),
-               "kernel @k: expected workgroup_size to be [x, y, z] of positive ints with x*y*z <= 1024 on gfx942, got [64, 32, 1]");
+               "kernel @k: expected workgroup_size to be [x, y, z] of positive ints with x*y*z <= 1024 on gfx942, got "
+               "[64, 32, 1]");
 }
 
 ROCKE_TEST(unknown_arch) {
   CHECK_THROWS(rocke::arch::UnknownArchError, KernelBuilder("k", "gfx943", {64, 1, 1}),
-               "arch: expected one of gfx1100, gfx1151, gfx1201, gfx1250, gfx90a, gfx942, gfx950, got 'gfx943'. Did you mean gfx942?");
+               "arch: expected one of gfx1100, gfx1151, gfx1201, gfx1250, gfx90a, gfx942, gfx950, got 'gfx943'. Did "
+               "you mean gfx942?");
 }
 
 ROCKE_TEST(wide_memory_splits_in_pythons_order) {
@@ -287,9 +303,10 @@ ROCKE_TEST(wide_memory_splits_in_pythons_order) {
   CHECK(w->type == V("f32", 16));
   auto k = b.finish();
   // builder.load_wide: the low half, then the offset, then the high half, joined.
-  CHECK_EQ(names(k->body),
-           "mem.load arith.const mem.offset mem.load vector.shuffle arith.const mem.offset mem.load arith.const mem.offset "
-           "mem.load vector.shuffle vector.shuffle");
+  CHECK_EQ(
+      names(k->body),
+      "mem.load arith.const mem.offset mem.load vector.shuffle arith.const mem.offset mem.load arith.const mem.offset "
+      "mem.load vector.shuffle vector.shuffle");
   CHECK(consts(k->body) == (std::vector<AttrValue>{16, 32, 16}));
   CHECK(k->body.ops.back()->attrs.at("mask") ==
         AttrValue(AttrList{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
@@ -309,9 +326,10 @@ ROCKE_TEST(wide_memory_splits_in_pythons_order) {
   }
   // builder.store_wide: shuffle the low half and store it (recursively), then
   // the offset, then shuffle the high half and store it.
-  CHECK_EQ(stores,
-           "vector.shuffle vector.shuffle mem.store arith.const mem.offset vector.shuffle mem.store arith.const mem.offset "
-           "vector.shuffle vector.shuffle mem.store arith.const mem.offset vector.shuffle mem.store");
+  CHECK_EQ(
+      stores,
+      "vector.shuffle vector.shuffle mem.store arith.const mem.offset vector.shuffle mem.store arith.const mem.offset "
+      "vector.shuffle vector.shuffle mem.store arith.const mem.offset vector.shuffle mem.store");
   CHECK(masks[0] == AttrValue(AttrList{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
   CHECK(masks[1] == AttrValue(AttrList{0, 1, 2, 3, 4, 5, 6, 7}));
   CHECK(masks[2] == AttrValue(AttrList{8, 9, 10, 11, 12, 13, 14, 15}));
@@ -323,7 +341,8 @@ ROCKE_TEST(wide_memory_splits_in_pythons_order) {
   CHECK_EQ(names(t.finish()->body), "mem.load mem.store");
   KernelBuilder p("k", "gfx942", {64, 1, 1});
   Value* q = p.arg("q", ptr("global"));
-  CHECK_THROWS(VerifyError, p.load_wide(q, ptr("global")), "mem.load: expected a numeric, non-i1 access type, got ptr<global>");
+  CHECK_THROWS(VerifyError, p.load_wide(q, ptr("global")),
+               "mem.load: expected a numeric, non-i1 access type, got ptr<global>");
 }
 
 int main() { return rocke::testing::run_all(); }

@@ -565,7 +565,8 @@ int main() {
     }
     errors_ += (errors_.empty() ? "" : ", ") + quote(name) + ": " + quote(message);
   }
-  const std::pair<const char*, std::function<std::unique_ptr<Kernel>()>> programs[] = {{"every_op", every_op}, {"wide", wide}};
+  const std::pair<const char*, std::function<std::unique_ptr<Kernel>()>> programs[] = {{"every_op", every_op},
+                                                                                       {"wide", wide}};
   for (const auto& [name, build] : programs) {
     std::string items;
     for (const std::string& line : lines(*build())) items += (items.empty() ? "" : ", ") + quote(line);

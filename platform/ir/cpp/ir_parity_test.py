@@ -296,7 +296,9 @@ ERRORS = {
     "insert(-1)": _with(lambda b: b.insert(_vec(b, 2), 2.0, -1)),
     "shuffle([0, 8])": _with(lambda b: (lambda v: b.shuffle(v, v, [0, 8]))(_vec(b, 4))),
     "shuffle([0])": _with(lambda b: (lambda v: b.shuffle(v, v, [0]))(_vec(b, 4))),
-    "shuffle(mixed)": _with(lambda b: (lambda f: b.shuffle(b.build([f] * 4), b.build([f] * 2), [0, 1]))(b.arg("f", F32))),
+    "shuffle(mixed)": _with(
+        lambda b: (lambda f: b.shuffle(b.build([f] * 4), b.build([f] * 2), [0, 1]))(b.arg("f", F32))
+    ),
     "bpermute(f16)": _with(lambda b: b.bpermute(4, b.arg("h", F16))),
     "bpermute(i64 address)": _with(lambda b: b.bpermute(b.arg("a", I64), b.arg("f", F32))),
     "lds_alloc(0)": _with(lambda b: b.lds_alloc(0)),
@@ -309,10 +311,14 @@ ERRORS = {
     "store(constant)": _with(lambda b: b.store(b.arg("c", T.CONSTANT), b.arg("f", F32))),
     "atomic_add(f16)": _with(lambda b: b.atomic_add(b.arg("x", T.GLOBAL), b.arg("h", F16))),
     "buffer_rsrc(lds)": _with(lambda b: b.buffer_rsrc(b.lds_alloc(64), 64)),
-    "buffer_load(12 bytes)": _with(lambda b: b.buffer_load(b.buffer_rsrc(b.arg("x", T.GLOBAL), 64), 0, T.vector(F32, 3))),
+    "buffer_load(12 bytes)": _with(
+        lambda b: b.buffer_load(b.buffer_rsrc(b.arg("x", T.GLOBAL), 64), 0, T.vector(F32, 3))
+    ),
     "buffer_store(global)": _with(lambda b: b.buffer_store(b.arg("x", T.GLOBAL), 0, b.arg("f", F32))),
     "mma(bad id)": _with(lambda b: _mma(b, "mma_16x16x16_f16_f16", T.vector(F16, 4), T.vector(F32, 4))),
-    "mma(f32 A)": _with(lambda b: (lambda c: b.mma("mma_16x16x16_f16_f32", c, c, c))(b.load(b.arg("x", T.GLOBAL), T.vector(F32, 4)))),
+    "mma(f32 A)": _with(
+        lambda b: (lambda c: b.mma("mma_16x16x16_f16_f32", c, c, c))(b.load(b.arg("x", T.GLOBAL), T.vector(F32, 4)))
+    ),
     "mma(fragments on gfx942)": _finish(lambda b: _mma(b, "mma_16x16x16_f16_f32", T.vector(F16, 8), T.vector(F32, 4))),
     "mma(not on gfx1100)": lambda: (
         lambda b: (_mma(b, "mma_32x32x8_f16_f32", T.vector(F16, 4), T.vector(F32, 4)), b.finish())
@@ -336,8 +342,12 @@ ERRORS = {
     "nesting 101": _finish(lambda b: _nest(b, b.arg("n", I32), 100)),
     "kernel name 9k": lambda: KernelBuilder("9k", arch="gfx942", workgroup_size=(64, 1, 1)).finish(),
     "workgroup [64, 32, 1]": lambda: KernelBuilder("k", arch="gfx942", workgroup_size=(64, 32, 1)).finish(),
-    "wave_size 32 on gfx942": lambda: KernelBuilder("k", arch="gfx942", workgroup_size=(64, 1, 1), wave_size=32).finish(),
-    "waves_per_eu 9 on gfx942": lambda: KernelBuilder("k", arch="gfx942", workgroup_size=(64, 1, 1), waves_per_eu=9).finish(),
+    "wave_size 32 on gfx942": lambda: KernelBuilder(
+        "k", arch="gfx942", workgroup_size=(64, 1, 1), wave_size=32
+    ).finish(),
+    "waves_per_eu 9 on gfx942": lambda: KernelBuilder(
+        "k", arch="gfx942", workgroup_size=(64, 1, 1), waves_per_eu=9
+    ).finish(),
     "arch gfx943": lambda: KernelBuilder("k", arch="gfx943", workgroup_size=(64, 1, 1)),
     "argument vector<4xf32>": _args(("v", T.vector(F32, 4))),
     "argument ptr<buffer>": _args(("r", T.BUFFER)),

@@ -99,7 +99,8 @@ double read_float(std::string_view text) {
   for (size_t i = 2; ok && i < text.size(); ++i) ok = upper_hex(text[i]);
   if (!ok) {
     throw LiteralError(
-        "expected a float spelled 0x and 16 upper-case hex digits (the IEEE double's bits, e.g. 1.0 is 0x3FF0000000000000), got " +
+        "expected a float spelled 0x and 16 upper-case hex digits (the IEEE double's bits, e.g. 1.0 is "
+        "0x3FF0000000000000), got " +
         py::repr(text));
   }
   std::uint64_t bits = 0;
@@ -126,7 +127,8 @@ std::string read_string(std::string_view text) {
       unsigned char byte = ok ? static_cast<unsigned char>(hex_value(code[0]) * 16 + hex_value(code[1])) : 0;
       if (!ok || verbatim(byte)) {
         throw LiteralError(
-            "expected a string escape \\XX with 2 upper-case hex digits of a byte that is not printable ASCII (or is \\22 for '\"', "
+            "expected a string escape \\XX with 2 upper-case hex digits of a byte that is not printable ASCII (or is "
+            "\\22 for '\"', "
             "\\5C for '\\'), got " +
             py::repr(body.substr(i, 3)));
       }
@@ -137,15 +139,16 @@ std::string read_string(std::string_view text) {
     if (!verbatim(static_cast<unsigned char>(ch))) {
       // Python reports the whole character: its UTF-8 sequence, when it is one.
       size_t n = utf8_length(body, i);
-      throw LiteralError("expected printable ASCII in a string (any other character as \\XX, its UTF-8 bytes in hex), got " +
-                         py::repr(body.substr(i, n ? n : 1)));
+      throw LiteralError(
+          "expected printable ASCII in a string (any other character as \\XX, its UTF-8 bytes in hex), got " +
+          py::repr(body.substr(i, n ? n : 1)));
     }
     out += ch;
     ++i;
   }
   if (Utf8Error e = utf8_error(out); e.reason[0]) {
-    throw LiteralError("expected string escapes that spell UTF-8, got " + py::repr(text) + " (" + e.reason + " at byte " + std::to_string(e.at) +
-                       ")");
+    throw LiteralError("expected string escapes that spell UTF-8, got " + py::repr(text) + " (" + e.reason +
+                       " at byte " + std::to_string(e.at) + ")");
   }
   return out;
 }

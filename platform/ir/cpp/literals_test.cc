@@ -28,7 +28,9 @@ ROCKE_TEST(floats_read_back_bit_exact) {
 }
 
 ROCKE_TEST(floats_in_any_other_spelling_are_refused) {
-  const char* hex = "expected a float spelled 0x and 16 upper-case hex digits (the IEEE double's bits, e.g. 1.0 is 0x3FF0000000000000), got ";
+  const char* hex =
+      "expected a float spelled 0x and 16 upper-case hex digits (the IEEE double's bits, e.g. 1.0 is "
+      "0x3FF0000000000000), got ";
   CHECK_THROWS(LiteralError, read_float("1.0"), std::string(hex) + "'1.0'");
   CHECK_THROWS(LiteralError, read_float("0x3ff0000000000000"), std::string(hex) + "'0x3ff0000000000000'");
   CHECK_THROWS(LiteralError, read_float("0x3FF000000000000"), std::string(hex) + "'0x3FF000000000000'");
@@ -47,12 +49,14 @@ ROCKE_TEST(strings_escape_every_byte_but_printable_ascii) {
 ROCKE_TEST(strings_in_any_other_spelling_are_refused) {
   // The messages literals.py gives for the same text.
   CHECK_THROWS(LiteralError, read_string("\"a\\41\""),
-               "expected a string escape \\XX with 2 upper-case hex digits of a byte that is not printable ASCII (or is \\22 for '\"', "
+               "expected a string escape \\XX with 2 upper-case hex digits of a byte that is not printable ASCII (or "
+               "is \\22 for '\"', "
                "\\5C for '\\'), got '\\\\41'");
   CHECK_THROWS(LiteralError, read_string("\"a\\C3\""),
                "expected string escapes that spell UTF-8, got '\"a\\\\C3\"' (unexpected end of data at byte 1)");
-  CHECK_THROWS(LiteralError, read_string("\"a\\C3\\0A\""),
-               "expected string escapes that spell UTF-8, got '\"a\\\\C3\\\\0A\"' (invalid continuation byte at byte 1)");
+  CHECK_THROWS(
+      LiteralError, read_string("\"a\\C3\\0A\""),
+      "expected string escapes that spell UTF-8, got '\"a\\\\C3\\\\0A\"' (invalid continuation byte at byte 1)");
   CHECK_THROWS(LiteralError, read_string("\"x"), "expected a string in double quotes, got '\"x'");
 }
 

@@ -25,7 +25,8 @@ const Type* type_of(std::string_view token) {
   for (const auto& [tok, name] : kTypes) {
     if (tok == token) return scalar(name);
   }
-  throw std::logic_error("ir/cpp/mma.cc kTypes: mma_forms.json has the token " + std::string(token) + " and no IR type for it");
+  throw std::logic_error("ir/cpp/mma.cc kTypes: mma_forms.json has the token " + std::string(token) +
+                         " and no IR type for it");
 }
 
 }  // namespace

@@ -42,8 +42,12 @@ Attr attr(const data::ops::AttrsRow& r) {
 std::vector<Schema> build() {
   std::vector<Schema> table;
   for (const auto& r : data::ops::kOps) {
-    table.push_back(Schema{r.name, count(r.name, "operands", r.operands, r.operands_min),
-                           count(r.name, "results", r.results, r.results_min), r.regions, r.fp8, {}});
+    table.push_back(Schema{r.name,
+                           count(r.name, "operands", r.operands, r.operands_min),
+                           count(r.name, "results", r.results, r.results_min),
+                           r.regions,
+                           r.fp8,
+                           {}});
   }
   // Attribute rows come sorted by (op, name), as the ops' rows by name.
   for (const auto& r : data::ops::kAttrs) {
@@ -65,7 +69,8 @@ const Schema* find(std::string_view name) {
   // all() is sorted by name (the generated rows are): a binary search, as
   // every op the builder makes is looked up several times.
   const auto& table = all();
-  const auto it = std::lower_bound(table.begin(), table.end(), name, [](const Schema& s, std::string_view n) { return s.name < n; });
+  const auto it = std::lower_bound(table.begin(), table.end(), name,
+                                   [](const Schema& s, std::string_view n) { return s.name < n; });
   return it != table.end() && it->name == name ? &*it : nullptr;
 }
 

@@ -32,7 +32,7 @@ struct Count {
 
 struct Attr {
   std::string_view name;
-  std::string_view kind;  // bool, float, int, int list, number, str
+  std::string_view kind;   // bool, float, int, int list, number, str
   std::optional<int> min;  // a lower bound on an int attribute
   // The allowed values, or none (empty and !has_values) when any value of the
   // kind is. `table` names the ops.json table they come from, empty when they
@@ -48,7 +48,7 @@ struct Schema {
   Count operands;
   Count results;
   int regions;
-  bool fp8;  // may take or make fp8 values (fp8 is storage-only)
+  bool fp8;                 // may take or make fp8 values (fp8 is storage-only)
   std::vector<Attr> attrs;  // by name
 };
 

@@ -36,8 +36,8 @@ std::string attr(const rocke::ops::Attr& a) {
 std::string entry(const rocke::ops::Schema& s) {
   std::string attrs = "{";
   for (const auto& a : s.attrs) attrs += (attrs.size() > 1 ? ", " : "") + quote(a.name) + ": " + attr(a);
-  return "{\"attrs\": " + attrs + "}, \"fp8\": " + (s.fp8 ? "true" : "false") + ", \"operands\": " +
-         count(s.operands) + ", \"regions\": " + std::to_string(s.regions) + ", \"results\": " + count(s.results) + "}";
+  return "{\"attrs\": " + attrs + "}, \"fp8\": " + (s.fp8 ? "true" : "false") + ", \"operands\": " + count(s.operands) +
+         ", \"regions\": " + std::to_string(s.regions) + ", \"results\": " + count(s.results) + "}";
 }
 
 }  // namespace

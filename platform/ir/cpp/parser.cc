@@ -19,7 +19,8 @@ enum class Kind { kValue, kSymbol, kFloat, kDecimalFloat, kInt, kString, kIdent,
 
 // The kind names parser.py's errors print ("expected value, got ...").
 const char* kind_name(Kind kind) {
-  static const char* const kNames[] = {"value", "symbol", "float", "decimal_float", "int", "string", "ident", "punct", "eof"};
+  static const char* const kNames[] = {"value", "symbol", "float", "decimal_float", "int", "string",
+                                       "ident", "punct",  "eof"};
   return kNames[static_cast<int>(kind)];
 }
 
@@ -54,12 +55,14 @@ class Lexer {
       int column = this->column(line_start, start);
       Kind kind = kWs;
       size_t end = match(kind);
-      if (end == start) throw ParseError("unexpected character " + py::repr(s_.substr(start, char_length(start))), line, column);
+      if (end == start)
+        throw ParseError("unexpected character " + py::repr(s_.substr(start, char_length(start))), line, column);
       std::string_view text = s_.substr(start, end - start);
       if (kind == Kind::kInt) {
         size_t digits = text.size() - (text[0] == '-');
         if (digits > static_cast<size_t>(kMaxIntDigits)) {
-          throw ParseError("expected an integer of at most " + std::to_string(kMaxIntDigits) + " digits, got one of " + std::to_string(digits),
+          throw ParseError("expected an integer of at most " + std::to_string(kMaxIntDigits) + " digits, got one of " +
+                               std::to_string(digits),
                            line, column);
         }
       }
@@ -208,7 +211,9 @@ bool all_digits(std::string_view s) {
 
 class Parser {
  public:
-  explicit Parser(std::string_view text) : toks_(Lexer(text).run()), kernel_(std::make_unique<Kernel>()) { scopes_.emplace_back(); }
+  explicit Parser(std::string_view text) : toks_(Lexer(text).run()), kernel_(std::make_unique<Kernel>()) {
+    scopes_.emplace_back();
+  }
 
   std::unique_ptr<Kernel> kernel() {
     take(Kind::kIdent, "kernel");
@@ -238,12 +243,15 @@ class Parser {
 
   Token take(Kind kind, std::string_view text = {}) {
     const Token& tok = peek();
-    if (tok.kind != kind || (!text.empty() && tok.text != text)) error(!text.empty() ? py::repr(text) : kind_name(kind));
+    if (tok.kind != kind || (!text.empty() && tok.text != text))
+      error(!text.empty() ? py::repr(text) : kind_name(kind));
     ++i_;
     return tok;
   }
 
-  bool at(std::string_view text) const { return peek().text == text && (peek().kind == Kind::kPunct || peek().kind == Kind::kIdent); }
+  bool at(std::string_view text) const {
+    return peek().text == text && (peek().kind == Kind::kPunct || peek().kind == Kind::kIdent);
+  }
 
   bool accept(std::string_view text) {
     if (!at(text)) return false;
@@ -326,7 +334,9 @@ class Parser {
       }
     }
     if (tok.kind == Kind::kDecimalFloat || (tok.kind == Kind::kIdent && (tok.text == "inf" || tok.text == "nan"))) {
-      error("a float spelled as the hex of its IEEE double bits (e.g. 1.0 is 0x3FF0000000000000, inf 0x7FF0000000000000)", &tok);
+      error(
+          "a float spelled as the hex of its IEEE double bits (e.g. 1.0 is 0x3FF0000000000000, inf 0x7FF0000000000000)",
+          &tok);
     }
     if (tok.kind == Kind::kIdent && (tok.text == "true" || tok.text == "false")) return AttrValue(tok.text == "true");
     if (tok.text == "[") {

@@ -1,11 +1,12 @@
 // The printer: a kernel built by hand prints as printer.py's format states
 // (kernel arguments by name, every other value numbered in order of first
 // appearance, attributes sorted, regions as "} {").
+#include "platform/ir/cpp/printer.h"
+
 #include <memory>
 
 #include "platform/cpp/testing/check.h"
 #include "platform/ir/cpp/core.h"
-#include "platform/ir/cpp/printer.h"
 #include "platform/ir/cpp/printer_test_text.h"
 
 using namespace rocke::ir;

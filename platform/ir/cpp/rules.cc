@@ -2,6 +2,8 @@
 // platform/ir/op_schema.py, message for message. The counts, attributes and
 // fp8 permission are ops.json's (through //platform/ir/cpp:ops); the rules keep
 // what a schema cannot state: how types relate.
+#include "platform/ir/cpp/rules.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -13,7 +15,6 @@
 #include "platform/ir/cpp/mma.h"
 #include "platform/ir/cpp/ops.h"
 #include "platform/ir/cpp/ops_data.h"
-#include "platform/ir/cpp/rules.h"
 #include "platform/ir/cpp/verifier.h"
 
 namespace rocke::ir {
@@ -81,8 +82,8 @@ std::vector<const Type*> types_of(const std::vector<Value*>& values) {
 // that WHAT and GOT are built only when the check fails: the rules run on
 // every op the builder makes, and building every message eagerly was most of
 // the C++ engine's emission time (measured with gprof).
-#define EXPECT(ok, op, what, got)  \
-  do {                             \
+#define EXPECT(ok, op, what, got)   \
+  do {                              \
     if (!(ok)) fail(op, what, got); \
   } while (0)
 
@@ -95,7 +96,8 @@ void attr(const Op& op, const std::string& key, Check check, What what) {
 }
 
 void same_types(const Op& op, const std::vector<Value*>& values, const char* what = "operands of one type") {
-  const bool one = !values.empty() && std::all_of(values.begin(), values.end(), [&](const Value* v) { return v->type == values[0]->type; });
+  const bool one = !values.empty() && std::all_of(values.begin(), values.end(),
+                                                  [&](const Value* v) { return v->type == values[0]->type; });
   EXPECT(one, op, what, join(type_names(values), ", "));
 }
 
@@ -129,8 +131,10 @@ void const_rule(const Op& op) {
     const std::int64_t hi = i1 ? 1 : (bits == 64 ? INT64_MAX : (std::int64_t{1} << (bits - 1)) - 1);
     // One spelling per constant: name the signed one of an unsigned reading.
     const bool wraps = !i1 && bits < 64 && hi < v && v < (std::int64_t{1} << bits);
-    const std::string spelled = wraps ? "; as " + t->str() + " it is spelled " + std::to_string(v - (std::int64_t{1} << bits)) : "";
-    EXPECT(lo <= v && v <= hi, op, "a value in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] for " + t->str(),
+    const std::string spelled =
+        wraps ? "; as " + t->str() + " it is spelled " + std::to_string(v - (std::int64_t{1} << bits)) : "";
+    EXPECT(lo <= v && v <= hi, op,
+           "a value in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] for " + t->str(),
            std::to_string(v) + spelled);
   } else {
     EXPECT(value.is_float(), op, "a float value for " + t->str(), repr(value));
@@ -205,7 +209,8 @@ void build_rule(const Op& op) {
   EXPECT(is_vector(t), op, "a vector result", t->str());
   EXPECT(static_cast<int>(op.operands.size()) == t->lanes(), op, std::to_string(t->lanes()) + " elements",
          std::to_string(op.operands.size()));
-  const bool all = std::all_of(op.operands.begin(), op.operands.end(), [&](const Value* v) { return v->type == t->element(); });
+  const bool all =
+      std::all_of(op.operands.begin(), op.operands.end(), [&](const Value* v) { return v->type == t->element(); });
   EXPECT(all, op, t->element()->str() + " elements", str_list_repr(type_names(op.operands)));
 }
 
@@ -225,8 +230,8 @@ void insert_rule(const Op& op) {
   const Type* x = op.operands[1]->type;
   EXPECT(is_vector(v), op, "a vector operand", v->str());
   attr(op, "index", index_in(v->lanes()), [&] { return "an index in [0, " + std::to_string(v->lanes()) + ")"; });
-  EXPECT(x == v->element() && op.result()->type == v, op, "a " + v->element()->str() + " element and result " + v->str(),
-         x->str() + ", " + op.result()->type->str());
+  EXPECT(x == v->element() && op.result()->type == v, op,
+         "a " + v->element()->str() + " element and result " + v->str(), x->str() + ", " + op.result()->type->str());
 }
 
 void shuffle_rule(const Op& op) {
@@ -239,7 +244,8 @@ void shuffle_rule(const Op& op) {
     return 2 <= static_cast<int>(l.size()) && static_cast<int>(l.size()) <= max_lanes() &&
            std::all_of(l.begin(), l.end(), [n2](const AttrValue& i) { return 0 <= i.as_int() && i.as_int() < n2; });
   };
-  attr(op, "mask", ok, [&] { return "a list of 2 to " + std::to_string(max_lanes()) + " indices in [0, " + std::to_string(n2) + ")"; });
+  attr(op, "mask", ok,
+       [&] { return "a list of 2 to " + std::to_string(max_lanes()) + " indices in [0, " + std::to_string(n2) + ")"; });
   const Type* want = vector(v->element(), static_cast<int>(op.attrs.find("mask")->second.as_list().size()));
   EXPECT(op.result()->type == want, op, "result " + want->str(), op.result()->type->str());
 }
@@ -279,7 +285,9 @@ void access(const Op& op, const Type* t, std::span<const std::string_view> space
   }
 }
 
-void lds_alloc_rule(const Op& op) { EXPECT(op.result()->type == T().lds, op, "a ptr<lds> result", op.result()->type->str()); }
+void lds_alloc_rule(const Op& op) {
+  EXPECT(op.result()->type == T().lds, op, "a ptr<lds> result", op.result()->type->str());
+}
 
 void offset_rule(const Op& op) {
   const Type* p = op.operands[0]->type;
@@ -307,7 +315,8 @@ void load_transpose_rule(const Op& op) {
   std::vector<std::string> names;
   for (const Type* t : allowed) names.push_back(t->str());
   const Type* r = op.result()->type;
-  EXPECT(std::find(allowed.begin(), allowed.end(), r) != allowed.end(), op, "a result of type " + join(names, ", "), r->str());
+  EXPECT(std::find(allowed.begin(), allowed.end(), r) != allowed.end(), op, "a result of type " + join(names, ", "),
+         r->str());
 }
 
 void load_to_lds_rule(const Op& op) {
@@ -347,7 +356,8 @@ void buffer_load_to_lds_rule(const Op& op) {
   const Type* soffset = op.operands[2]->type;
   const Type* dst = op.operands[3]->type;
   EXPECT(rsrc == T().buffer, op, "a ptr<buffer> source", rsrc->str());
-  EXPECT(voffset == T().i32 && soffset == T().i32, op, "i32 lane and wave byte offsets", voffset->str() + ", " + soffset->str());
+  EXPECT(voffset == T().i32 && soffset == T().i32, op, "i32 lane and wave byte offsets",
+         voffset->str() + ", " + soffset->str());
   EXPECT(dst == T().lds, op, "a ptr<lds> destination", dst->str());
 }
 
@@ -379,7 +389,8 @@ void yields(const Op& op, const Block& region, const std::vector<const Type*>& t
   EXPECT(last != nullptr && last->name == "scf.yield", op, what + " to end with scf.yield",
          last ? last->name : "an empty region");
   const std::vector<const Type*> got = types_of(last->operands);
-  EXPECT(got == types, op, what + " to yield (" + join(type_names(types), ", ") + ")", "(" + join(type_names(got), ", ") + ")");
+  EXPECT(got == types, op, what + " to yield (" + join(type_names(types), ", ") + ")",
+         "(" + join(type_names(got), ", ") + ")");
 }
 
 void for_rule(const Op& op) {
@@ -390,7 +401,8 @@ void for_rule(const Op& op) {
   EXPECT(lo == T().i32 && hi == T().i32 && step == T().i32, op, "i32 bounds and step",
          lo->str() + ", " + hi->str() + ", " + step->str());
   const std::vector<const Type*> carried = types_of(inits);
-  EXPECT(types_of(op.results) == carried, op, "one result per carried value, of its type", str_list_repr(type_names(op.results)));
+  EXPECT(types_of(op.results) == carried, op, "one result per carried value, of its type",
+         str_list_repr(type_names(op.results)));
   const Block& body = op.regions[0];
   std::vector<const Type*> want{T().i32};
   want.insert(want.end(), carried.begin(), carried.end());
@@ -404,7 +416,8 @@ void if_rule(const Op& op) {
   const std::vector<const Type*> results = types_of(op.results);
   const char* const whats[] = {"the then-region", "the else-region"};
   for (std::size_t i = 0; i < op.regions.size() && i < 2; ++i) {
-    EXPECT(op.regions[i].args.empty(), op, std::string(whats[i]) + " without arguments", std::to_string(op.regions[i].args.size()));
+    EXPECT(op.regions[i].args.empty(), op, std::string(whats[i]) + " without arguments",
+           std::to_string(op.regions[i].args.size()));
     yields(op, op.regions[i], results, whats[i]);
   }
 }
@@ -467,7 +480,8 @@ const std::map<std::string_view, Rule>& rules() {
   // ops.py's register refuses a rule for an op ops.json lacks; so does this.
   static const bool checked = [] {
     for (const auto& [name, rule] : table) {
-      if (!known_op(name)) throw std::logic_error("ir/cpp/rules.cc: a rule for " + std::string(name) + ", which ops.json lacks");
+      if (!known_op(name))
+        throw std::logic_error("ir/cpp/rules.cc: a rule for " + std::string(name) + ", which ops.json lacks");
     }
     return true;
   }();
@@ -490,7 +504,8 @@ constexpr Kind kKinds[] = {
     {"int", [](const AttrValue& v) { return v.is_int(); }, "an int"},
     {"int list",
      [](const AttrValue& v) {
-       return v.is_list() && std::all_of(v.as_list().begin(), v.as_list().end(), [](const AttrValue& x) { return x.is_int(); });
+       return v.is_list() &&
+              std::all_of(v.as_list().begin(), v.as_list().end(), [](const AttrValue& x) { return x.is_int(); });
      },
      "a list of ints"},
     {"number", [](const AttrValue& v) { return v.is_int() || v.is_float(); }, "an int or a float"},
@@ -501,14 +516,16 @@ const Kind& kind(std::string_view name) {
   for (const Kind& k : kKinds) {
     if (k.name == name) return k;
   }
-  throw std::logic_error("ops.json: an attribute of kind " + std::string(name) + ", which ir/cpp/rules.cc does not know");
+  throw std::logic_error("ops.json: an attribute of kind " + std::string(name) +
+                         ", which ir/cpp/rules.cc does not know");
 }
 
 // Python's `value in values` (values all ints or all strs; 1 == 1.0 == True).
 bool among(const AttrValue& v, const ops::Attr& a) {
   if (v.is_str()) return std::find(a.strs.begin(), a.strs.end(), v.as_str()) != a.strs.end();
   return std::any_of(a.ints.begin(), a.ints.end(), [&](int i) {
-    return (v.is_int() && v.as_int() == i) || (v.is_float() && v.as_float() == i) || (v.is_bool() && int{v.as_bool()} == i);
+    return (v.is_int() && v.as_int() == i) || (v.is_float() && v.as_float() == i) ||
+           (v.is_bool() && int{v.as_bool()} == i);
   });
 }
 
@@ -547,14 +564,17 @@ void check_schema(const Op& op, const ops::Schema& s) {
     if (it == op.attrs.end()) {
       std::vector<std::string> keys;
       for (const auto& [k, v] : op.attrs) keys.push_back(k);
-      throw VerifyError(op.name + ": expected attribute " + std::string(a.name) + ", got attributes " + str_list_repr(keys));
+      throw VerifyError(op.name + ": expected attribute " + std::string(a.name) + ", got attributes " +
+                        str_list_repr(keys));
     }
     const AttrValue& value = it->second;
     const Kind& k = kind(a.kind);
     const bool ok = k.accepts(value) && (!a.has_values || among(value, a)) && (!a.min || at_least(value, *a.min));
     if (ok) continue;
     // The last rule that applies names what was expected, as op_schema.check.
-    const std::string what = a.min ? "an int of at least " + std::to_string(*a.min) : a.has_values ? phrase(a) : std::string(k.what);
+    const std::string what = a.min          ? "an int of at least " + std::to_string(*a.min)
+                             : a.has_values ? phrase(a)
+                                            : std::string(k.what);
     throw VerifyError(op.name + ": expected " + std::string(a.name) + " to be " + what + ", got " + repr(value));
   }
 }
@@ -569,8 +589,9 @@ void no_fp8(const Op& op) {
       for (const ops::Schema& s : ops::all()) {
         if (s.fp8) fp8_ops.emplace_back(s.name);
       }
-      throw VerifyError(op.name + ": expected no fp8 " + role + " (fp8 is storage-only: " + join(fp8_ops, ", ") + " take it), got " +
-                        role + " of type " + v->type->str() + "; arith.convert it to f16 or f32 first, and back to fp8 to store");
+      throw VerifyError(op.name + ": expected no fp8 " + role + " (fp8 is storage-only: " + join(fp8_ops, ", ") +
+                        " take it), got " + role + " of type " + v->type->str() +
+                        "; arith.convert it to f16 or f32 first, and back to fp8 to store");
     }
   }
 }
@@ -596,11 +617,13 @@ static Rule rule_of(const ops::Schema& schema) {
 void check_known_op(const Op& op, const ops::Schema& s) {
   // Python's rules would raise AttributeError on None; C++ names it instead.
   for (std::size_t n = 0; n < op.operands.size(); ++n) {
-    if (op.operands[n] == nullptr) throw VerifyError(op.name + ": expected operand " + std::to_string(n) + " to be a Value, got None");
+    if (op.operands[n] == nullptr)
+      throw VerifyError(op.name + ": expected operand " + std::to_string(n) + " to be a Value, got None");
   }
   std::vector<std::string> extra;
   for (const auto& [k, v] : op.attrs) {
-    if (std::none_of(s.attrs.begin(), s.attrs.end(), [&](const ops::Attr& a) { return a.name == k; })) extra.push_back(k);
+    if (std::none_of(s.attrs.begin(), s.attrs.end(), [&](const ops::Attr& a) { return a.name == k; }))
+      extra.push_back(k);
   }
   if (!extra.empty()) {
     std::vector<std::string> keys;

@@ -39,7 +39,7 @@ BAD = {
     "vector(GLOBAL, 2)": lambda: T.vector(T.GLOBAL, 2),
     "vector(None, 2)": lambda: T.vector(None, 2),
     "ptr('shared')": lambda: T.ptr("shared"),
-    "ptr(\"it's\")": lambda: T.ptr("it's"),
+    'ptr("it\'s")': lambda: T.ptr("it's"),
     "ptr('')": lambda: T.ptr(""),
 }
 

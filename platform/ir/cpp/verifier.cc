@@ -63,19 +63,21 @@ const std::vector<KernelAttr>& kernel_attrs() {
        [](const AttrValue& v, const arch::Arch& a) {
          return is_int(v) && std::find(a.wave_sizes.begin(), a.wave_sizes.end(), v.as_int()) != a.wave_sizes.end();
        },
-       [](const arch::Arch& a) { return "a wave size of " + std::string(a.name) + " (" + join_ints(a.wave_sizes) + ")"; }},
+       [](const arch::Arch& a) {
+         return "a wave size of " + std::string(a.name) + " (" + join_ints(a.wave_sizes) + ")";
+       }},
       {"workgroup_size", workgroup_ok,
        [](const arch::Arch& a) {
-         return "workgroup_size to be [x, y, z] of positive ints with x*y*z <= " + std::to_string(a.max_workgroup_size) + " on " +
-                std::string(a.name);
+         return "workgroup_size to be [x, y, z] of positive ints with x*y*z <= " +
+                std::to_string(a.max_workgroup_size) + " on " + std::string(a.name);
        }},
       {"waves_per_eu",
        [](const AttrValue& v, const arch::Arch& a) {
          return is_int(v) && a.waves_per_eu[0] <= v.as_int() && v.as_int() <= a.waves_per_eu[1];
        },
        [](const arch::Arch& a) {
-         return "waves_per_eu to be an int in " + std::to_string(a.waves_per_eu[0]) + ".." + std::to_string(a.waves_per_eu[1]) +
-                " on " + std::string(a.name);
+         return "waves_per_eu to be an int in " + std::to_string(a.waves_per_eu[0]) + ".." +
+                std::to_string(a.waves_per_eu[1]) + " on " + std::string(a.name);
        }},
   };
   return table;
@@ -100,7 +102,8 @@ void arguments(const std::string& where, const std::vector<Value*>& args) {
     const Type* e = a->type->element();
     if (e == scalar("f8e4m3") || e == scalar("f8e5m2")) {
       fail(where, "no fp8 argument (fp8 is storage-only)",
-           "%" + a->name + ": " + a->type->str() + "; pass it as i8 and arith.bitcast it, or as f32 and arith.convert it");
+           "%" + a->name + ": " + a->type->str() +
+               "; pass it as i8 and arith.bitcast it, or as f32 and arith.convert it");
     }
   }
   std::vector<std::string> names;
@@ -113,7 +116,8 @@ void arguments(const std::string& where, const std::vector<Value*>& args) {
 
 void fragments(const Op& op, const arch::Arch& a, std::int64_t wave_size) {
   const std::string& op_id = op.attrs.at("op").as_str();
-  const auto form = std::find_if(a.matrix.begin(), a.matrix.end(), [&](const arch::MatrixOp& m) { return m.op == op_id; });
+  const auto form =
+      std::find_if(a.matrix.begin(), a.matrix.end(), [&](const arch::MatrixOp& m) { return m.op == op_id; });
   if (form == a.matrix.end()) {
     std::string ids;
     for (const arch::MatrixOp& m : a.matrix) ids += (ids.empty() ? "" : ", ") + std::string(m.op);
@@ -127,7 +131,9 @@ void fragments(const Op& op, const arch::Arch& a, std::int64_t wave_size) {
   const mma::Fragments want = mma::fragment_types(op_id, a.family);
   const Type* got[] = {op.operands[0]->type, op.operands[1]->type, op.operands[2]->type};
   if (got[0] != want.a || got[1] != want.b || got[2] != want.c) {
-    fail(op.name, op_id + " fragments on " + std::string(a.name) + " (" + want.a->str() + ", " + want.b->str() + ", " + want.c->str() + ")",
+    fail(op.name,
+         op_id + " fragments on " + std::string(a.name) + " (" + want.a->str() + ", " + want.b->str() + ", " +
+             want.c->str() + ")",
          got[0]->str() + ", " + got[1]->str() + ", " + got[2]->str());
   }
 }
@@ -156,7 +162,8 @@ class Scope {
 
 void block(const Block& b, Scope& scope, const arch::Arch& a, std::int64_t wave_size, int depth) {
   if (depth > kMaxNesting) {
-    fail("region", "regions nested at most " + std::to_string(kMaxNesting) + " deep", "a region at depth " + std::to_string(depth));
+    fail("region", "regions nested at most " + std::to_string(kMaxNesting) + " deep",
+         "a region at depth " + std::to_string(depth));
   }
   const bool in_region = depth > 1;
   std::vector<const Value*> added(b.args.begin(), b.args.end());
@@ -167,7 +174,8 @@ void block(const Block& b, Scope& scope, const arch::Arch& a, std::int64_t wave_
     if (!schema) fail("op", "a known op", py::repr(op.name));
     for (std::size_t n = 0; n < op.operands.size(); ++n) {
       if (!scope.contains(op.operands[n])) {
-        fail(op.name, "operand " + std::to_string(n) + " defined before use in an enclosing block", value_repr(op.operands[n]));
+        fail(op.name, "operand " + std::to_string(n) + " defined before use in an enclosing block",
+             value_repr(op.operands[n]));
       }
     }
     if (op.name == "scf.yield" && !(in_region && i == b.ops.size() - 1)) {
@@ -214,14 +222,16 @@ void lds_total(const std::string& where, const Kernel& k, const arch::Arch& a) {
   }
   if (total > a.lds_bytes) {
     fail(where, "at most " + std::to_string(a.lds_bytes) + " bytes of LDS on " + std::string(a.name),
-         int128_str(total) + " bytes in " + std::to_string(allocs) + " mem.lds_alloc; use smaller tiles or an arch with more LDS");
+         int128_str(total) + " bytes in " + std::to_string(allocs) +
+             " mem.lds_alloc; use smaller tiles or an arch with more LDS");
   }
 }
 
 }  // namespace
 
 void verify(const Kernel& kernel) {
-  if (!is_name(kernel.name)) fail("kernel", "a name of ASCII letters, digits and _ (not first a digit)", py::repr(kernel.name));
+  if (!is_name(kernel.name))
+    fail("kernel", "a name of ASCII letters, digits and _ (not first a digit)", py::repr(kernel.name));
   const std::string where = "kernel @" + kernel.name;
   std::vector<std::string> keys;
   for (const auto& [key, value] : kernel.attrs) keys.push_back(key);

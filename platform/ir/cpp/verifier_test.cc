@@ -25,8 +25,8 @@ std::unique_ptr<Kernel> kernel(const char* arch = "gfx942", int wave = 64) {
   return k;
 }
 
-Op& add(Kernel& k, Block& b, const char* name, std::vector<Value*> operands, std::vector<const Type*> results, Attrs attrs = {},
-        int regions = 0) {
+Op& add(Kernel& k, Block& b, const char* name, std::vector<Value*> operands, std::vector<const Type*> results,
+        Attrs attrs = {}, int regions = 0) {
   auto op = std::make_unique<Op>();
   op->name = name;
   op->operands = std::move(operands);
@@ -63,17 +63,21 @@ ROCKE_TEST(a_good_kernel_passes) {
 ROCKE_TEST(kernel_name) {
   auto k = kernel();
   k->name = "1abc";
-  CHECK_THROWS(VerifyError, verify(*k), "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got '1abc'");
+  CHECK_THROWS(VerifyError, verify(*k),
+               "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got '1abc'");
   k->name = "a-b";
-  CHECK_THROWS(VerifyError, verify(*k), "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got 'a-b'");
+  CHECK_THROWS(VerifyError, verify(*k),
+               "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got 'a-b'");
   k->name = "";
-  CHECK_THROWS(VerifyError, verify(*k), "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got ''");
+  CHECK_THROWS(VerifyError, verify(*k),
+               "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got ''");
 }
 
 ROCKE_TEST(required_attributes) {
   auto k = kernel();
   k->attrs.erase("wave_size");
-  CHECK_THROWS(VerifyError, verify(*k), "kernel @k: expected attribute wave_size, got attributes ['arch', 'workgroup_size']");
+  CHECK_THROWS(VerifyError, verify(*k),
+               "kernel @k: expected attribute wave_size, got attributes ['arch', 'workgroup_size']");
   k->attrs.clear();
   CHECK_THROWS(VerifyError, verify(*k), "kernel @k: expected attribute arch, got attributes []");
 }
@@ -89,7 +93,8 @@ ROCKE_TEST(kernel_attributes) {
   CHECK_THROWS(VerifyError, verify(*k), "kernel @k: expected a wave size of gfx942 (64), got 32");
   k = kernel("gfx1100", 16);
   CHECK_THROWS(VerifyError, verify(*k), "kernel @k: expected a wave size of gfx1100 (32, 64), got 16");
-  const std::string wg = "kernel @k: expected workgroup_size to be [x, y, z] of positive ints with x*y*z <= 1024 on gfx942, got ";
+  const std::string wg =
+      "kernel @k: expected workgroup_size to be [x, y, z] of positive ints with x*y*z <= 1024 on gfx942, got ";
   k = kernel();
   k->attrs.at("workgroup_size") = AttrValue(AttrList{64, 32, 1});
   CHECK_THROWS(VerifyError, verify(*k), wg + "[64, 32, 1]");
@@ -104,7 +109,8 @@ ROCKE_TEST(kernel_attributes) {
   CHECK_THROWS(VerifyError, verify(*k), "kernel @k: expected waves_per_eu to be an int in 1..8 on gfx942, got 9");
   k = kernel();
   k->attrs.emplace("foo", 1);
-  CHECK_THROWS(VerifyError, verify(*k), "kernel @k: expected an attribute among arch, wave_size, workgroup_size, waves_per_eu, got foo");
+  CHECK_THROWS(VerifyError, verify(*k),
+               "kernel @k: expected an attribute among arch, wave_size, workgroup_size, waves_per_eu, got foo");
 }
 
 ROCKE_TEST(arguments) {
@@ -113,17 +119,21 @@ ROCKE_TEST(arguments) {
     for (const auto& [name, t] : args) k->args.push_back(k->new_value(t, name));
     return k;
   };
-  CHECK_THROWS(VerifyError, verify(*with_args({{"v", V("f32", 4)}})),
-               "kernel @k: expected arguments of scalar or global/constant/private pointer type, got %v: vector<4xf32>");
+  CHECK_THROWS(
+      VerifyError, verify(*with_args({{"v", V("f32", 4)}})),
+      "kernel @k: expected arguments of scalar or global/constant/private pointer type, got %v: vector<4xf32>");
   CHECK_THROWS(VerifyError, verify(*with_args({{"p", ptr("lds")}})),
                "kernel @k: expected arguments of scalar or global/constant/private pointer type, got %p: ptr<lds>");
-  CHECK_THROWS(VerifyError, verify(*with_args({{"x", S("f8e4m3")}})),
-               "kernel @k: expected no fp8 argument (fp8 is storage-only), got %x: f8e4m3; pass it as i8 and arith.bitcast it, "
-               "or as f32 and arith.convert it");
-  CHECK_THROWS(VerifyError, verify(*with_args({{"x", S("i32")}, {"x", S("f32")}})),
-               "kernel @k: expected distinct argument names of ASCII letters, digits and _ (not first a digit), got ['x', 'x']");
+  CHECK_THROWS(
+      VerifyError, verify(*with_args({{"x", S("f8e4m3")}})),
+      "kernel @k: expected no fp8 argument (fp8 is storage-only), got %x: f8e4m3; pass it as i8 and arith.bitcast it, "
+      "or as f32 and arith.convert it");
+  CHECK_THROWS(
+      VerifyError, verify(*with_args({{"x", S("i32")}, {"x", S("f32")}})),
+      "kernel @k: expected distinct argument names of ASCII letters, digits and _ (not first a digit), got ['x', 'x']");
   CHECK_THROWS(VerifyError, verify(*with_args({{"x", S("i32")}, {"9y", S("f32")}})),
-               "kernel @k: expected distinct argument names of ASCII letters, digits and _ (not first a digit), got ['x', '9y']");
+               "kernel @k: expected distinct argument names of ASCII letters, digits and _ (not first a digit), got "
+               "['x', '9y']");
   verify(*with_args({{"x", ptr("constant")}, {"_y9", S("i64")}, {"z", ptr("private")}}));
 }
 
@@ -145,7 +155,8 @@ ROCKE_TEST(nesting_depth) {
     if (ifs == 99) {
       verify(*k);
     } else {
-      CHECK_THROWS(VerifyError, verify(*k), "region: expected regions nested at most 100 deep, got a region at depth 101");
+      CHECK_THROWS(VerifyError, verify(*k),
+                   "region: expected regions nested at most 100 deep, got a region at depth 101");
     }
   }
 }
@@ -159,7 +170,8 @@ ROCKE_TEST(ops_and_scoping) {
   k = kernel();
   Value* y = k->new_value(S("i32"), "y");
   add(*k, k->body, "arith.neg", {y}, {S("i32")});
-  CHECK_THROWS(VerifyError, verify(*k), "arith.neg: expected operand 0 defined before use in an enclosing block, got Value(y: i32)");
+  CHECK_THROWS(VerifyError, verify(*k),
+               "arith.neg: expected operand 0 defined before use in an enclosing block, got Value(y: i32)");
 
   k = kernel();
   Block& then = if_in(*k, k->body);
@@ -180,11 +192,13 @@ ROCKE_TEST(ops_and_scoping) {
   Value* theirs = other->new_value(S("i32"), "theirs");
   CHECK_EQ(theirs->index, mine->index);
   add(*k, k->body, "arith.neg", {theirs}, {S("i32")});
-  CHECK_THROWS(VerifyError, verify(*k), "arith.neg: expected operand 0 defined before use in an enclosing block, got Value(theirs: i32)");
+  CHECK_THROWS(VerifyError, verify(*k),
+               "arith.neg: expected operand 0 defined before use in an enclosing block, got Value(theirs: i32)");
 
   k = kernel();
   add(*k, k->body, "gpu.lane_id", {nullptr}, {S("i32")});
-  CHECK_THROWS(VerifyError, verify(*k), "gpu.lane_id: expected operand 0 defined before use in an enclosing block, got None");
+  CHECK_THROWS(VerifyError, verify(*k),
+               "gpu.lane_id: expected operand 0 defined before use in an enclosing block, got None");
 
   // The rule of every op runs.
   k = kernel();
@@ -195,12 +209,14 @@ ROCKE_TEST(ops_and_scoping) {
 ROCKE_TEST(yield_placement) {
   auto k = kernel();
   yield_at_end(*k, k->body);
-  CHECK_THROWS(VerifyError, verify(*k), "scf.yield: expected scf.yield only as the last op of a for or if region, got position 0 of 1");
+  CHECK_THROWS(VerifyError, verify(*k),
+               "scf.yield: expected scf.yield only as the last op of a for or if region, got position 0 of 1");
   k = kernel();
   Block& then = if_in(*k, k->body);
   yield_at_end(*k, then);
   yield_at_end(*k, then);  // the if's rule sees a yield last; the block check sees the first
-  CHECK_THROWS(VerifyError, verify(*k), "scf.yield: expected scf.yield only as the last op of a for or if region, got position 0 of 2");
+  CHECK_THROWS(VerifyError, verify(*k),
+               "scf.yield: expected scf.yield only as the last op of a for or if region, got position 0 of 2");
 }
 
 ROCKE_TEST(lds_alloc_placement_and_total) {
@@ -208,9 +224,10 @@ ROCKE_TEST(lds_alloc_placement_and_total) {
   Block& then = if_in(*k, k->body);
   add(*k, then, "mem.lds_alloc", {}, {ptr("lds")}, {{"bytes", 16}, {"align", 16}});
   yield_at_end(*k, then);
-  CHECK_THROWS(VerifyError, verify(*k),
-               "mem.lds_alloc: expected mem.lds_alloc only in the kernel's top-level block (LDS is static), got one inside a "
-               "for/if region; move it before the loop or if");
+  CHECK_THROWS(
+      VerifyError, verify(*k),
+      "mem.lds_alloc: expected mem.lds_alloc only in the kernel's top-level block (LDS is static), got one inside a "
+      "for/if region; move it before the loop or if");
 
   // 65530 rounds up to 65536: exactly gfx942's LDS; one byte more rounds to 65552.
   k = kernel();
@@ -218,16 +235,18 @@ ROCKE_TEST(lds_alloc_placement_and_total) {
   verify(*k);
   k = kernel();
   add(*k, k->body, "mem.lds_alloc", {}, {ptr("lds")}, {{"bytes", 65537}, {"align", 16}});
-  CHECK_THROWS(VerifyError, verify(*k),
-               "kernel @k: expected at most 65536 bytes of LDS on gfx942, got 65552 bytes in 1 mem.lds_alloc; use smaller tiles "
-               "or an arch with more LDS");
+  CHECK_THROWS(
+      VerifyError, verify(*k),
+      "kernel @k: expected at most 65536 bytes of LDS on gfx942, got 65552 bytes in 1 mem.lds_alloc; use smaller tiles "
+      "or an arch with more LDS");
   k = kernel();
   add(*k, k->body, "mem.lds_alloc", {}, {ptr("lds")}, {{"bytes", 40000}, {"align", 4}});
   add(*k, k->body, "mem.lds_alloc", {}, {ptr("lds")}, {{"bytes", INT64_MAX}, {"align", 8}});
   // Python: 40000 + -(-(2**63 - 1) // 8) * 8
-  CHECK_THROWS(VerifyError, verify(*k),
-               "kernel @k: expected at most 65536 bytes of LDS on gfx942, got 9223372036854815808 bytes in 2 mem.lds_alloc; use "
-               "smaller tiles or an arch with more LDS");
+  CHECK_THROWS(
+      VerifyError, verify(*k),
+      "kernel @k: expected at most 65536 bytes of LDS on gfx942, got 9223372036854815808 bytes in 2 mem.lds_alloc; use "
+      "smaller tiles or an arch with more LDS");
 }
 
 ROCKE_TEST(mma_fragments) {
@@ -251,13 +270,16 @@ ROCKE_TEST(mma_fragments) {
   };
   // gfx1100 has no 32x32 form.
   CHECK_THROWS(VerifyError, verify(*with_mma("gfx1100", 32, "mma_32x32x8_f16_f32", V("f16", 4), V("f32", 4))),
-               "matrix.mma: expected an op id gfx1100 has (mma_16x16x16_bf16_f32, mma_16x16x16_f16_f32), got mma_32x32x8_f16_f32");
+               "matrix.mma: expected an op id gfx1100 has (mma_16x16x16_bf16_f32, mma_16x16x16_f16_f32), got "
+               "mma_32x32x8_f16_f32");
   CHECK_THROWS(VerifyError, verify(*with_mma("gfx1100", 64, "mma_16x16x16_f16_f32", V("f16", 16), V("f32", 8))),
-               "matrix.mma: expected a wave32 kernel for mma_16x16x16_f16_f32 on gfx1100, got wave_size 64; build the kernel with "
+               "matrix.mma: expected a wave32 kernel for mma_16x16x16_f16_f32 on gfx1100, got wave_size 64; build the "
+               "kernel with "
                "wave_size=32");
-  CHECK_THROWS(VerifyError, verify(*with_mma("gfx942", 64, "mma_16x16x16_f16_f32", V("f16", 8), V("f32", 4))),
-               "matrix.mma: expected mma_16x16x16_f16_f32 fragments on gfx942 (vector<4xf16>, vector<4xf16>, vector<4xf32>), "
-               "got vector<8xf16>, vector<8xf16>, vector<4xf32>");
+  CHECK_THROWS(
+      VerifyError, verify(*with_mma("gfx942", 64, "mma_16x16x16_f16_f32", V("f16", 8), V("f32", 4))),
+      "matrix.mma: expected mma_16x16x16_f16_f32 fragments on gfx942 (vector<4xf16>, vector<4xf16>, vector<4xf32>), "
+      "got vector<8xf16>, vector<8xf16>, vector<4xf32>");
   verify(*with_mma("gfx942", 64, "mma_16x16x16_f16_f32", V("f16", 4), V("f32", 4)));
   verify(*with_mma("gfx1100", 32, "mma_16x16x16_f16_f32", V("f16", 16), V("f32", 8)));
 }

@@ -31,7 +31,8 @@ inline constexpr int kLdsOnlyMmra = 1;
 // was a large part of its time), any other in a map.
 class ValueNames {
  public:
-  explicit ValueNames(const ir::Kernel& kernel) : kernel_(kernel), own_(kernel.values.size()), set_(kernel.values.size(), 0) {}
+  explicit ValueNames(const ir::Kernel& kernel)
+      : kernel_(kernel), own_(kernel.values.size()), set_(kernel.values.size(), 0) {}
   std::string& operator[](const ir::Value* v) {
     if (!kernel_.owns(v)) return other_[v];
     set_[v->index] = 1;
@@ -52,7 +53,8 @@ class ValueNames {
 };
 
 struct Emitter {
-  Emitter(const ir::Kernel& kernel, const Flavor& flavor, const arch::Arch& arch) : kernel(kernel), flavor(flavor), arch(arch), values(kernel) {
+  Emitter(const ir::Kernel& kernel, const Flavor& flavor, const arch::Arch& arch)
+      : kernel(kernel), flavor(flavor), arch(arch), values(kernel) {
     for (const ir::Value* a : kernel.args) values[a] = "%arg." + a->name;
   }
 

@@ -32,7 +32,9 @@ std::vector<int> version_key(std::string_view version) {
 std::vector<Flavor> make_flavors() {
   std::vector<std::pair<std::vector<int>, Flavor>> rows;
   for (const auto& f : facts::kFlavors) {
-    rows.push_back({version_key(f.version), {f.name, f.datalayout, f.triple, f.code_object_version, f.rsrc_intrinsic, f.rsrc_count_type, f.cpus}});
+    rows.push_back(
+        {version_key(f.version),
+         {f.name, f.datalayout, f.triple, f.code_object_version, f.rsrc_intrinsic, f.rsrc_count_type, f.cpus}});
   }
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Flavor> out;
@@ -50,7 +52,8 @@ const std::vector<Flavor>& table() {
 std::string Flavor::triple(std::string_view arch) const {
   if (triple_kind == "amdgcn") return "amdgcn-amd-amdhsa";
   std::string_view digits = arch.substr(arch.starts_with("gfx") ? 3 : 0);
-  return "amdgpu" + std::string(digits.substr(0, digits.size() - 2)) + "." + std::string(digits.substr(digits.size() - 2)) + "-amd-amdhsa";
+  return "amdgpu" + std::string(digits.substr(0, digits.size() - 2)) + "." +
+         std::string(digits.substr(digits.size() - 2)) + "-amd-amdhsa";
 }
 
 bool Flavor::knows(std::string_view arch) const { return std::find(cpus.begin(), cpus.end(), arch) != cpus.end(); }
@@ -99,7 +102,8 @@ std::string intrinsic(std::string_view key, std::string_view suffix) {
     if (row.key != key) continue;
     if (row.overloaded == suffix.empty()) {
       throw std::logic_error("intrinsic '" + std::string(key) + "' (" + std::string(row.name) + "): expected " +
-                             (row.overloaded ? "an overload suffix" : "no overload suffix") + ", got '" + std::string(suffix) + "'");
+                             (row.overloaded ? "an overload suffix" : "no overload suffix") + ", got '" +
+                             std::string(suffix) + "'");
     }
     return row.overloaded ? std::string(row.name) + "." + std::string(suffix) : std::string(row.name);
   }

@@ -34,7 +34,7 @@ const Flavor* find_flavor(std::string_view name);
 std::vector<std::string_view> supporting(std::string_view arch);
 
 struct Family {
-  int buffer_flags;  // word 3 of a buffer resource
+  int buffer_flags;    // word 3 of a buffer resource
   bool split_barrier;  // s.barrier.signal + s.barrier.wait instead of s.barrier
 };
 // The family's facts; std::out_of_range for a family the file lacks.

@@ -82,7 +82,8 @@ int encode_fp8(double x, const Fp8& f) {
   std::int64_t bits = f32_bits(a);
   int shift = 23 - f.man_bits;
   std::int64_t rounded = bits + (std::int64_t{1} << (shift - 1)) - 1 + ((bits >> shift) & 1);
-  return sign | static_cast<int>(std::min<std::int64_t>((rounded >> shift) - ((127 - f.bias) << f.man_bits), f.max_code));
+  return sign |
+         static_cast<int>(std::min<std::int64_t>((rounded >> shift) - ((127 - f.bias) << f.man_bits), f.max_code));
 }
 
 }  // namespace rocke::lower

@@ -31,15 +31,15 @@ ROCKE_TEST(f32_rounds_to_nearest_even_and_overflows_to_infinity) {
 ROCKE_TEST(f16_bits_per_ieee_binary16) {
   CHECK_EQ(f16_bits(1.0), 0x3C00);
   CHECK_EQ(f16_bits(-2.0), 0xC000);
-  CHECK_EQ(f16_bits(0.1), 0x2E66);  // 0.0999755859375; 0x2E67 is farther
+  CHECK_EQ(f16_bits(0.1), 0x2E66);      // 0.0999755859375; 0x2E67 is farther
   CHECK_EQ(f16_bits(65504.0), 0x7BFF);  // largest finite
   CHECK_EQ(f16_bits(65519.99), 0x7BFF);
   CHECK_EQ(f16_bits(65520.0), 0x7C00);  // halfway to 2^16: rounds past the largest, to infinity
   CHECK_EQ(f16_bits(-1e300), 0xFC00);
   CHECK_EQ(f16_bits(kInf), 0x7C00);
-  CHECK_EQ(f16_bits(std::ldexp(1.0, -14)), 0x0400);  // smallest normal
-  CHECK_EQ(f16_bits(std::ldexp(1.0, -24)), 0x0001);  // smallest subnormal
-  CHECK_EQ(f16_bits(std::ldexp(1.0, -25)), 0x0000);  // half of it: ties to even 0
+  CHECK_EQ(f16_bits(std::ldexp(1.0, -14)), 0x0400);      // smallest normal
+  CHECK_EQ(f16_bits(std::ldexp(1.0, -24)), 0x0001);      // smallest subnormal
+  CHECK_EQ(f16_bits(std::ldexp(1.0, -25)), 0x0000);      // half of it: ties to even 0
   CHECK_EQ(f16_bits(3 * std::ldexp(1.0, -25)), 0x0002);  // 1.5 steps: ties to even 2
   CHECK_EQ(f16_bits(-0.0), 0x8000);
   // Rounded once from the double, not through f32: 1 + 2^-11 + 2^-40 is just
@@ -63,8 +63,8 @@ ROCKE_TEST(bf16_bits_are_the_rounded_upper_half_of_f32) {
 
 ROCKE_TEST(fp8_e4m3_per_ocp) {
   const Fp8& f = fp8("f8e4m3");
-  CHECK_EQ(decode_fp8(0x38, f), 1.0);  // exponent 7 = bias
-  CHECK_EQ(decode_fp8(0x7E, f), 448.0);  // S.1111.110
+  CHECK_EQ(decode_fp8(0x38, f), 1.0);                  // exponent 7 = bias
+  CHECK_EQ(decode_fp8(0x7E, f), 448.0);                // S.1111.110
   CHECK_EQ(decode_fp8(0x01, f), std::ldexp(1.0, -9));  // smallest subnormal
   CHECK_EQ(decode_fp8(0xB8, f), -1.0);
   CHECK(std::isnan(decode_fp8(0x7F, f)));
@@ -78,14 +78,14 @@ ROCKE_TEST(fp8_e4m3_per_ocp) {
   CHECK_EQ(encode_fp8(std::nan(""), f), 0x7F);
   CHECK_EQ(encode_fp8(std::ldexp(1.0, -9), f), 0x01);
   CHECK_EQ(encode_fp8(std::ldexp(1.0, -10), f), 0x00);  // half a step: ties to even 0
-  CHECK_EQ(encode_fp8(1.0625, f), 0x38);  // halfway between 1 and 1.125: to even
-  CHECK_EQ(encode_fp8(1.1875, f), 0x3A);  // halfway between 1.125 and 1.25: to even 1.25
+  CHECK_EQ(encode_fp8(1.0625, f), 0x38);                // halfway between 1 and 1.125: to even
+  CHECK_EQ(encode_fp8(1.1875, f), 0x3A);                // halfway between 1.125 and 1.25: to even 1.25
   CHECK_EQ(encode_fp8(-0.0, f), 0x80);
 }
 
 ROCKE_TEST(fp8_e5m2_per_ocp) {
   const Fp8& f = fp8("f8e5m2");
-  CHECK_EQ(decode_fp8(0x3C, f), 1.0);  // exponent 15 = bias
+  CHECK_EQ(decode_fp8(0x3C, f), 1.0);      // exponent 15 = bias
   CHECK_EQ(decode_fp8(0x7B, f), 57344.0);  // S.11110.11
   CHECK_EQ(decode_fp8(0x7C, f), kInf);
   CHECK_EQ(decode_fp8(0xFC, f), -kInf);

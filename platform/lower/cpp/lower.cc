@@ -69,8 +69,9 @@ const Type* with_element(const Type* t, const Type* elem) {
 std::int64_t attr_int(const Op& op, const char* key) { return op.attrs.at(key).as_int(); }
 
 [[noreturn]] void domain_error(const Emitter& e, const Op& op, const std::string& what, const std::string& supported) {
-  throw ArchDomainError(op.name + ": " + what + " on " + std::string(e.arch.name) + " with " + std::string(e.flavor.name) +
-                        "; supported on: " + supported + ". Choose a supported arch, or a different op for this one.");
+  throw ArchDomainError(op.name + ": " + what + " on " + std::string(e.arch.name) + " with " +
+                        std::string(e.flavor.name) + "; supported on: " + supported +
+                        ". Choose a supported arch, or a different op for this one.");
 }
 
 // The names an op's region yields (llvm.py's block()): lowers the ops up to
@@ -83,7 +84,8 @@ Names block(Emitter& e, const ir::Block& block) {
       return out;
     }
     Names results = lowerings().at(op->name)(e, *op);
-    for (size_t i = 0; i < op->results.size() && i < results.size(); ++i) e.values[op->results[i]] = std::move(results[i]);
+    for (size_t i = 0; i < op->results.size() && i < results.size(); ++i)
+      e.values[op->results[i]] = std::move(results[i]);
   }
   return {};
 }
@@ -94,7 +96,8 @@ Names lower_const(Emitter&, const Op& op) { return {literal(op.attrs.at("value")
 
 // int_op/float_op: the instruction ("" for none); the intrinsics (keys of
 // flavor_facts.json "intrinsics"), when given, are called instead.
-Lowering arith(std::string int_op, std::string float_op, std::string int_intrinsic = "", std::string float_intrinsic = "") {
+Lowering arith(std::string int_op, std::string float_op, std::string int_intrinsic = "",
+               std::string float_intrinsic = "") {
   return [=](Emitter& e, const Op& op) -> Names {
     const Type* t = op.results[0]->type;
     const std::string& a = e.values.at(op.operands[0]);
@@ -115,7 +118,7 @@ Names lower_neg(Emitter& e, const Op& op) {
 
 // arith.cmp's predicate -> icmp's and fcmp's (llvm.py's _ICMP, _FCMP).
 const std::map<std::string, std::pair<std::string, std::string>, std::less<>> kPredicates = {
-    {"eq", {"eq", "oeq"}}, {"ne", {"ne", "une"}}, {"lt", {"slt", "olt"}},
+    {"eq", {"eq", "oeq"}},  {"ne", {"ne", "une"}},  {"lt", {"slt", "olt"}},
     {"le", {"sle", "ole"}}, {"gt", {"sgt", "ogt"}}, {"ge", {"sge", "oge"}},
 };
 
@@ -124,12 +127,13 @@ Names lower_cmp(Emitter& e, const Op& op) {
   const Value* b = op.operands[1];
   const auto& pred = kPredicates.at(op.attrs.at("pred").as_str());
   bool fl = a->type->is_float();
-  return {e.inst(std::string(fl ? "fcmp " : "icmp ") + (fl ? pred.second : pred.first) + " " + ltype(a->type) + " " + e.values.at(a) +
-                 ", " + e.values.at(b))};
+  return {e.inst(std::string(fl ? "fcmp " : "icmp ") + (fl ? pred.second : pred.first) + " " + ltype(a->type) + " " +
+                 e.values.at(a) + ", " + e.values.at(b))};
 }
 
 Names lower_select(Emitter& e, const Op& op) {
-  return {e.inst("select i1 " + e.values.at(op.operands[0]) + ", " + e.arg(op.operands[1]) + ", " + e.arg(op.operands[2]))};
+  return {
+      e.inst("select i1 " + e.values.at(op.operands[0]) + ", " + e.arg(op.operands[1]) + ", " + e.arg(op.operands[2]))};
 }
 
 // src -> dst for one value; fp8 goes through f32.
@@ -165,7 +169,8 @@ std::string scalarized(Emitter& e, const std::string& x, const Type* src, const 
   for (int i = 0; i < src->lanes(); ++i) {
     std::string elem = e.inst("extractelement " + ltype(src) + " " + x + ", i32 " + std::to_string(i));
     std::string conv = convert_value(e, elem, src->element(), dst->element());
-    out = e.inst("insertelement " + ltype(dst) + " " + out + ", " + ltype(dst->element()) + " " + conv + ", i32 " + std::to_string(i));
+    out = e.inst("insertelement " + ltype(dst) + " " + out + ", " + ltype(dst->element()) + " " + conv + ", i32 " +
+                 std::to_string(i));
   }
   return out;
 }
@@ -210,15 +215,16 @@ Names lower_extract(Emitter& e, const Op& op) {
 }
 
 Names lower_insert(Emitter& e, const Op& op) {
-  return {e.inst("insertelement " + e.arg(op.operands[0]) + ", " + e.arg(op.operands[1]) + ", i32 " + std::to_string(attr_int(op, "index")))};
+  return {e.inst("insertelement " + e.arg(op.operands[0]) + ", " + e.arg(op.operands[1]) + ", i32 " +
+                 std::to_string(attr_int(op, "index")))};
 }
 
 Names lower_shuffle(Emitter& e, const Op& op) {
   const ir::AttrList& mask = op.attrs.at("mask").as_list();
   Names lanes;
   for (const ir::AttrValue& i : mask) lanes.push_back("i32 " + std::to_string(i.as_int()));
-  return {e.inst("shufflevector " + e.arg(op.operands[0]) + ", " + e.arg(op.operands[1]) + ", <" + std::to_string(mask.size()) +
-                 " x i32> <" + join(lanes, ", ") + ">")};
+  return {e.inst("shufflevector " + e.arg(op.operands[0]) + ", " + e.arg(op.operands[1]) + ", <" +
+                 std::to_string(mask.size()) + " x i32> <" + join(lanes, ", ") + ">")};
 }
 
 Lowering id(std::string kind) {
@@ -228,14 +234,16 @@ Lowering id(std::string kind) {
 }
 
 Names lower_block_dim(Emitter& e, const Op& op) {
-  return {std::to_string(e.kernel.attrs.at("workgroup_size").as_list().at(static_cast<size_t>(attr_int(op, "dim"))).as_int())};
+  return {std::to_string(
+      e.kernel.attrs.at("workgroup_size").as_list().at(static_cast<size_t>(attr_int(op, "dim"))).as_int())};
 }
 
 Names lower_grid_dim(Emitter& e, const Op& op) {
   // hidden_block_count_{x,y,z}: the first three i32 of the implicit
   // arguments in code object v5 and later.
   std::string base = e.call("ptr addrspace(4)", intrinsic("implicitarg_ptr"), {});
-  std::string p = e.inst("getelementptr inbounds i8, ptr addrspace(4) " + base + ", i64 " + std::to_string(4 * attr_int(op, "dim")));
+  std::string p = e.inst("getelementptr inbounds i8, ptr addrspace(4) " + base + ", i64 " +
+                         std::to_string(4 * attr_int(op, "dim")));
   return {e.inst("load i32, ptr addrspace(4) " + p + ", align 4")};
 }
 
@@ -310,7 +318,8 @@ Names lower_load_to_lds(Emitter& e, const Op& op) {
 Names lower_buffer_load_to_lds(Emitter& e, const Op& op) {
   // 16 bytes per lane; no immediate offset; aux 0 (default cache policy).
   e.call("void", lds_op(e, op),
-         {e.arg(op.operands[0]), e.arg(op.operands[3]), "i32 16", e.arg(op.operands[1]), e.arg(op.operands[2]), "i32 0", "i32 0"});
+         {e.arg(op.operands[0]), e.arg(op.operands[3]), "i32 16", e.arg(op.operands[1]), e.arg(op.operands[2]), "i32 0",
+          "i32 0"});
   return {};
 }
 
@@ -338,8 +347,8 @@ Names lower_lds_alloc(Emitter& e, const Op& op) {
   int n = e.next_lds++;
   std::string name = "@rocke.lds." + std::to_string(n);
   e.add_global(GlobalKind::kLds, n, "",
-               name + " = internal addrspace(3) global [" + std::to_string(attr_int(op, "bytes")) + " x i8] poison, align " +
-                   std::to_string(attr_int(op, "align")));
+               name + " = internal addrspace(3) global [" + std::to_string(attr_int(op, "bytes")) +
+                   " x i8] poison, align " + std::to_string(attr_int(op, "align")));
   return {name};
 }
 
@@ -362,7 +371,8 @@ Names lower_store(Emitter& e, const Op& op) {
 Names lower_atomic_add(Emitter& e, const Op& op) {
   const Value* v = op.operands[1];
   std::string kind = v->type->is_float() ? "fadd" : "add";
-  return {e.inst("atomicrmw " + kind + " " + e.arg(op.operands[0]) + ", " + e.arg(v) + " syncscope(\"agent\") monotonic, align 4")};
+  return {e.inst("atomicrmw " + kind + " " + e.arg(op.operands[0]) + ", " + e.arg(v) +
+                 " syncscope(\"agent\") monotonic, align 4")};
 }
 
 Names lower_rsrc(Emitter& e, const Op& op) {
@@ -376,7 +386,8 @@ Names lower_rsrc(Emitter& e, const Op& op) {
 
 Access access(const Type* t) {
   std::optional<Access> a = buffer_access(t->nbytes());
-  if (!a) throw std::logic_error("buffer access of " + std::to_string(t->nbytes()) + " bytes: not in flavor_facts.json");
+  if (!a)
+    throw std::logic_error("buffer access of " + std::to_string(t->nbytes()) + " bytes: not in flavor_facts.json");
   return *a;
 }
 
@@ -384,8 +395,8 @@ Names lower_buffer_load(Emitter& e, const Op& op) {
   const Type* t = op.results[0]->type;
   Access a = access(t);
   std::string raw(a.type);
-  std::string r = e.call(raw, intrinsic("buffer_load", a.suffix),
-                         {e.arg(op.operands[0]), e.arg(op.operands[1]), "i32 0", "i32 0"});
+  std::string r =
+      e.call(raw, intrinsic("buffer_load", a.suffix), {e.arg(op.operands[0]), e.arg(op.operands[1]), "i32 0", "i32 0"});
   return {raw == ltype(t) ? r : e.inst("bitcast " + raw + " " + r + " to " + ltype(t))};
 }
 
@@ -454,8 +465,8 @@ Names lower_for(Emitter& e, const Op& op) {
   back.insert(back.end(), yielded.begin(), yielded.end());
   Names phi_lines;
   for (size_t i = 0; i < phis.size() && i < incoming.size() && i < back.size(); ++i) {
-    phi_lines.push_back("  " + phis[i] + " = phi " + ltype(body.args[i]->type) + " [ " + incoming[i] + ", %" + entry_label + " ], [ " +
-                        back[i] + ", %" + latch + " ]");
+    phi_lines.push_back("  " + phis[i] + " = phi " + ltype(body.args[i]->type) + " [ " + incoming[i] + ", %" +
+                        entry_label + " ], [ " + back[i] + ", %" + latch + " ]");
   }
   e.lines.insert(e.lines.begin() + static_cast<std::ptrdiff_t>(phi_at), phi_lines.begin(), phi_lines.end());
   e.start_block(done);
@@ -478,8 +489,8 @@ Names lower_if(Emitter& e, const Op& op) {
   e.start_block(end);
   Names out;
   for (size_t i = 0; i < op.results.size(); ++i) {
-    out.push_back(e.inst("phi " + ltype(op.results[i]->type) + " [ " + arms[0].first.at(i) + ", %" + arms[0].second + " ], [ " +
-                         arms[1].first.at(i) + ", %" + arms[1].second + " ]"));
+    out.push_back(e.inst("phi " + ltype(op.results[i]->type) + " [ " + arms[0].first.at(i) + ", %" + arms[0].second +
+                         " ], [ " + arms[1].first.at(i) + ", %" + arms[1].second + " ]"));
   }
   return out;
 }
@@ -550,12 +561,13 @@ std::string module(Emitter& e) {
   for (const Value* a : k.args) params.push_back(ltype(a->type) + " noundef %arg." + a->name);
   std::int64_t size = 1;
   for (const ir::AttrValue& d : k.attrs.at("workgroup_size").as_list()) size *= d.as_int();
-  Names fn_attrs = {"\"amdgpu-flat-work-group-size\"=\"1," + std::to_string(size) + "\"", "\"target-cpu\"=\"" + std::string(e.arch.name) + "\"",
-                    "\"uniform-work-group-size\"=\"true\""};
+  Names fn_attrs = {"\"amdgpu-flat-work-group-size\"=\"1," + std::to_string(size) + "\"",
+                    "\"target-cpu\"=\"" + std::string(e.arch.name) + "\"", "\"uniform-work-group-size\"=\"true\""};
   if (auto w = k.attrs.find("waves_per_eu"); w != k.attrs.end()) {
     fn_attrs.push_back("\"amdgpu-waves-per-eu\"=\"" + std::to_string(w->second.as_int()) + "\"");
   }
-  if (k.attrs.at("wave_size").as_int() == 64 && e.arch.wave_sizes[0] == 32) fn_attrs.push_back("\"target-features\"=\"+wavefrontsize64\"");
+  if (k.attrs.at("wave_size").as_int() == 64 && e.arch.wave_sizes[0] == 32)
+    fn_attrs.push_back("\"target-features\"=\"+wavefrontsize64\"");
   std::sort(fn_attrs.begin(), fn_attrs.end());
   // The module's lines joined by newlines, appended to one string (the body
   // is most of a module: copying its lines into a list first cost a copy of each).
@@ -608,7 +620,8 @@ std::string lower_checked(const ir::Kernel& kernel, const Flavor& flavor) {
   if (!flavor.knows(arch.name)) {
     Names names;
     for (std::string_view f : supporting(arch.name)) names.push_back(std::string(f));
-    throw ArchDomainError("kernel @" + kernel.name + ": " + std::string(arch.name) + " is not known to " + std::string(flavor.name) +
+    throw ArchDomainError("kernel @" + kernel.name + ": " + std::string(arch.name) + " is not known to " +
+                          std::string(flavor.name) +
                           "; flavors that support it: " + (names.empty() ? "none" : join(names, ", ")) +
                           ". Lower for one of those, or pick another arch.");
   }

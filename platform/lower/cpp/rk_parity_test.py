@@ -31,7 +31,9 @@ RANDOM_KERNELS = 1000
 
 def run_tool(requests):
     """[(mode, flavor, text)] -> [(status, output)], one rk_tool run for all."""
-    data = b"".join(f"{mode} {flavor} {len(text.encode())}\n".encode() + text.encode() for mode, flavor, text in requests)
+    data = b"".join(
+        f"{mode} {flavor} {len(text.encode())}\n".encode() + text.encode() for mode, flavor, text in requests
+    )
     out = subprocess.run([TOOL], input=data, capture_output=True, check=True).stdout
     replies, pos = [], 0
     while pos < len(out):
@@ -109,7 +111,25 @@ def test_fp8_converts():
 
 
 def test_float_constants():
-    values = (0.0, -0.0, 1.0, -2.5, 0.1, 1e-8, 5.960464477539063e-08, 2.9802322387695312e-08, 65504.0, 65519.99, 65520.0, 3.0e38, 3.5e38, 1e300, float("inf"), float("-inf"), float("nan"))
+    values = (
+        0.0,
+        -0.0,
+        1.0,
+        -2.5,
+        0.1,
+        1e-8,
+        5.960464477539063e-08,
+        2.9802322387695312e-08,
+        65504.0,
+        65519.99,
+        65520.0,
+        3.0e38,
+        3.5e38,
+        1e300,
+        float("inf"),
+        float("-inf"),
+        float("nan"),
+    )
     b = KernelBuilder("consts", arch="gfx942", workgroup_size=(64, 1, 1))
     out = b.arg("out", T.GLOBAL)
     for t in (T.F32, T.F16, T.BF16):
@@ -140,7 +160,9 @@ def mma_kernel(op_id, family, arch):
 
 
 def test_mma_on_every_arch_of_every_form():
-    kernels = [mma_kernel(op_id, family, arch) for (op_id, family), form in sorted(FORMS.items()) for arch in form.archs]
+    kernels = [
+        mma_kernel(op_id, family, arch) for (op_id, family), form in sorted(FORMS.items()) for arch in form.archs
+    ]
     assert {archs.get(k.arch).family for k in kernels} == {"gfx9", "gfx11", "gfx12", "gfx1250"}
     check_kernels(kernels)
 
@@ -152,7 +174,13 @@ def buffer_kernel(arch):
     off = b.mul(b.thread_id(0), 16)
     for size in sorted(BUFFER_ACCESS):
         # One int and one float type of each access size the table has.
-        for t in {1: (T.I8, T.F8E4M3), 2: (T.I16, T.F16), 4: (T.I32, T.F32), 8: (T.I64, T.vector(T.F16, 4)), 16: (T.vector(T.I32, 4), T.vector(T.F32, 4))}[size]:
+        for t in {
+            1: (T.I8, T.F8E4M3),
+            2: (T.I16, T.F16),
+            4: (T.I32, T.F32),
+            8: (T.I64, T.vector(T.F16, 4)),
+            16: (T.vector(T.I32, 4), T.vector(T.F32, 4)),
+        }[size]:
             b.buffer_store(rsrc, off, b.buffer_load(rsrc, off, t))
     b.barrier()
     return b.finish()
@@ -172,7 +200,13 @@ def test_wave64_on_a_wave32_arch_and_waves_per_eu():
     for arch in ("gfx1100", "gfx1201", "gfx942"):
         info = archs.get(arch)
         for wave in info.wave_sizes:
-            b = KernelBuilder(f"lanes_{arch}_{wave}", arch=arch, workgroup_size=(128, 2, 1), wave_size=wave, waves_per_eu=info.waves_per_eu[1])
+            b = KernelBuilder(
+                f"lanes_{arch}_{wave}",
+                arch=arch,
+                workgroup_size=(128, 2, 1),
+                wave_size=wave,
+                waves_per_eu=info.waves_per_eu[1],
+            )
             out = b.arg("out", T.GLOBAL)
             lane = b.lane_id()
             b.store(out, b.add(lane, b.add(b.block_dim(1), b.grid_dim(2))))
@@ -237,7 +271,7 @@ def test_parse_errors_match():
 
 
 # What a mutation may insert: every character the grammar uses, and some it does not.
-MUTATION_CHARS = "%@(){}[],:=^<>\"\\/-.0123456789xXeE_aAzZ \n\t\x1f\xa0\u2000#$é"
+MUTATION_CHARS = '%@(){}[],:=^<>"\\/-.0123456789xXeE_aAzZ \n\t\x1f\xa0\u2000#$é'
 
 
 def mutate(rng, text):
@@ -269,7 +303,9 @@ def fits_int64(kernel):
             return all(ints(v) for v in value)
         return not isinstance(value, int) or isinstance(value, bool) or -(1 << 63) <= value < 1 << 63
 
-    return all(ints(v) for v in kernel.attrs.values()) and all(ints(v) for op in walk(kernel.body) for v in op.attrs.values())
+    return all(ints(v) for v in kernel.attrs.values()) and all(
+        ints(v) for op in walk(kernel.body) for v in op.attrs.values()
+    )
 
 
 def test_mutated_text_parses_the_same():

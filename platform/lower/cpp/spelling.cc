@@ -18,7 +18,7 @@ struct Spelled {
   const char* llvm;
 };
 constexpr Spelled kScalar[] = {
-    {"i1", "i1"},     {"i8", "i8"},          {"i16", "i16"},        {"i32", "i32"}, {"i64", "i64"},
+    {"i1", "i1"},    {"i8", "i8"},       {"i16", "i16"},   {"i32", "i32"},   {"i64", "i64"},
     {"f16", "half"}, {"bf16", "bfloat"}, {"f32", "float"}, {"f8e4m3", "i8"}, {"f8e5m2", "i8"},
 };
 

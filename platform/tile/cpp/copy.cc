@@ -26,7 +26,8 @@ std::string tuple_repr() {
 
 }  // namespace
 
-TileCopy::TileCopy(Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem, int threads)
+TileCopy::TileCopy(Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem,
+                   int threads)
     : src_(src), ld_(ld), contiguous_(std::move(contiguous)), layout_(layout), elem_(elem), threads_(threads) {
   if (contiguous_ != kContiguous[0] && contiguous_ != kContiguous[1]) {
     throw std::invalid_argument("TileCopy: expected contiguous in " + tuple_repr() + ", got " + py::repr(contiguous_));
@@ -78,9 +79,7 @@ std::pair<Value*, Value*> TileCopy::move(KernelBuilder& b, Value* q) const {
 
 const ir::Type* TileCopy::vector_type() const { return ir::vector(elem_, layout_.unit_elems()); }
 
-Value* TileCopy::zero(KernelBuilder& b) const {
-  return elem_->is_float() ? b.const_(0.0, elem_) : b.const_(0, elem_);
-}
+Value* TileCopy::zero(KernelBuilder& b) const { return elem_->is_float() ? b.const_(0.0, elem_) : b.const_(0, elem_); }
 
 std::vector<Value*> TileCopy::load(KernelBuilder& b, ir::Operand row0, ir::Operand k0, Value* tid) const {
   const int eb = elem_->nbytes();

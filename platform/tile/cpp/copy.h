@@ -22,7 +22,8 @@ class TileCopy {
   // `contiguous`: "k" or "rows", which dimension is contiguous in global
   // memory. std::invalid_argument, worded as Python's ValueError, for a bad
   // one or a tile the threads cannot share.
-  TileCopy(ir::Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem, int threads);
+  TileCopy(ir::Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem,
+           int threads);
   virtual ~TileCopy() = default;
 
   // Registers holding the whole tile at (row0, k0) of the source: 16-byte

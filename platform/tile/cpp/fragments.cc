@@ -63,7 +63,9 @@ std::map<std::string_view, Fragment> build() {
       if (name == r.c) f = &formula;
     }
     // fragments.py refuses such a file at import (fragments_test); this only guards.
-    if (f == nullptr) throw std::logic_error("fragments.json: layouts." + std::string(r.layout) + ".c names no formula: " + std::string(r.c));
+    if (f == nullptr)
+      throw std::logic_error("fragments.json: layouts." + std::string(r.layout) +
+                             ".c names no formula: " + std::string(r.c));
     table.emplace(r.layout, Fragment{r.rows, r.groups, r.per_lane, *f, r.c_run});
   }
   return table;
@@ -93,7 +95,8 @@ const Fragment* fragment(std::string_view op_id, std::string_view family) {
   for (const auto& f : data::mma_fragments::kForms) {
     if (f.op != op_id || f.family != family) continue;
     const auto& inputs = data::tile_fragments::kInputs;
-    if (std::none_of(std::begin(inputs), std::end(inputs), [&](const auto& i) { return i.name == f.a; })) return nullptr;
+    if (std::none_of(std::begin(inputs), std::end(inputs), [&](const auto& i) { return i.name == f.a; }))
+      return nullptr;
     const Fragment* frag = by_id(f.layout);
     // fragments.py fails at import on a layout id without a Fragment; so does a test here.
     if (frag == nullptr) throw std::logic_error("fragments.json has no placement for layout " + std::string(f.layout));

@@ -91,8 +91,8 @@ void GatherCopy::guarded(KernelBuilder& b, Value* lds, ir::Operand row0, ir::Ope
     Value* in_rows = b.cmp("lt", r, rows);
     Value* in_k = b.cmp("lt", kk, ks);
     Value* inside = b.and_(in_rows, in_k);
-    const std::vector<Value*> got = b.if_(
-        inside, {elem_}, [&] { b.yield_({element(b, r, kk, elem_)}); }, [&] { b.yield_({z}); });
+    const std::vector<Value*> got =
+        b.if_(inside, {elem_}, [&] { b.yield_({element(b, r, kk, elem_)}); }, [&] { b.yield_({z}); });
     Value* to = layout_.offset(b, row, k);
     Value* p = b.offset(lds, to);
     b.store(p, got[0]);

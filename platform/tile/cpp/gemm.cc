@@ -69,7 +69,8 @@ bool transpose_b(std::string_view arch, const Operands& ops, int elem_bytes, con
   for (const auto& row : rocke::data::lds_ops::kOps) {
     if (row.name != "mem.load_transpose") continue;
     const bool has = std::find(row.archs.begin(), row.archs.end(), arch) != row.archs.end();
-    return has && !ops.b_gather && ops.b_layout == "row" && elem_bytes == 2 && frag.rows % kTransposeGroup == 0 && span % 4 == 0;
+    return has && !ops.b_gather && ops.b_layout == "row" && elem_bytes == 2 && frag.rows % kTransposeGroup == 0 &&
+           span % 4 == 0;
   }
   return false;
 }
@@ -137,7 +138,8 @@ int GemmConfig::threads(int wave) const { return op ? waves_m * waves_n * wave :
 void GemmConfig::check(std::string_view family) const {
   if (!op) return;
   if (fragment(*op, family) == nullptr) {
-    throw std::invalid_argument("GemmConfig: expected an op with a fragment layout on " + std::string(family) + ", got " + *op);
+    throw std::invalid_argument("GemmConfig: expected an op with a fragment layout on " + std::string(family) +
+                                ", got " + *op);
   }
   const ir::mma::Shape s = *ir::mma::shape(*op);
   const std::pair<const char*, std::pair<int, int>> parts[] = {
@@ -202,7 +204,8 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   const std::string_view family = b.arch().family;
   cfg.check(family);
   // Python fails here with an AttributeError (no twin to word it as).
-  if (!cfg.op) throw std::invalid_argument("mainloop: expected a GemmConfig with a matrix op, got none; use fma_mainloop");
+  if (!cfg.op)
+    throw std::invalid_argument("mainloop: expected a GemmConfig with a matrix op, got none; use fma_mainloop");
   const ir::mma::Shape s = *ir::mma::shape(*cfg.op);
   const Fragment& frag = *fragment(*cfg.op, family);
   const ir::Type* c_t = ir::mma::fragment_types(*cfg.op, family).c;

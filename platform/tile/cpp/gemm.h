@@ -108,10 +108,10 @@ std::vector<Run> fma_mainloop(ir::KernelBuilder& b, const GemmConfig& cfg, const
 
 // epilogue's keyword arguments.
 struct EpilogueOptions {
-  ir::Value* bias = nullptr;       // f32 per column
-  std::string activation = "none";  // gemm.ACTIVATIONS
-  bool atomic = false;              // accumulate into f32 output (split-K)
-  ir::Value* inside = nullptr;      // Accumulators::inside: one branch, unguarded stores
+  ir::Value* bias = nullptr;               // f32 per column
+  std::string activation = "none";         // gemm.ACTIVATIONS
+  bool atomic = false;                     // accumulate into f32 output (split-K)
+  ir::Value* inside = nullptr;             // Accumulators::inside: one branch, unguarded stores
   std::optional<int> rows = std::nullopt;  // the block's rows (block_m): branch-free buffer stores at the edge
 };
 
@@ -120,6 +120,7 @@ struct EpilogueOptions {
 // hardware drops out of range, no branch per element. std::invalid_argument, worded as Python's, for an unknown
 // activation or atomic output that is not f32.
 void epilogue(ir::KernelBuilder& b, const std::vector<Run>& elements, ir::Value* out, ir::Operand ldc, ir::Operand m,
-              ir::Operand n, ir::Value* row0, ir::Value* col0, const ir::Type* out_elem, const EpilogueOptions& options = {});
+              ir::Operand n, ir::Value* row0, ir::Value* col0, const ir::Type* out_elem,
+              const EpilogueOptions& options = {});
 
 }  // namespace rocke::tile

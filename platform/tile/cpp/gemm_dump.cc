@@ -29,7 +29,8 @@ namespace {
 using Make = std::function<std::unique_ptr<ir::Kernel>()>;
 
 // The kernel's .rk text, or "error: " and the message.
-std::string text(const Make& make, json::Object& llvm, const std::string& name, const std::vector<std::string_view>& flavors) {
+std::string text(const Make& make, json::Object& llvm, const std::string& name,
+                 const std::vector<std::string_view>& flavors) {
   std::unique_ptr<ir::Kernel> kernel;
   try {
     kernel = make();
@@ -56,7 +57,9 @@ json::Object errors() {
   const ir::Type* f16 = ir::scalar("f16");
   auto check = [](GemmConfig cfg, std::string_view family) { return error([&] { cfg.check(family); }); };
   const std::vector<Run> none;
-  auto gather_rows = [](ir::KernelBuilder&, ir::Value* row, ir::Value*) { return std::pair<ir::Value*, ir::Value*>{row, nullptr}; };
+  auto gather_rows = [](ir::KernelBuilder&, ir::Value* row, ir::Value*) {
+    return std::pair<ir::Value*, ir::Value*>{row, nullptr};
+  };
   return {
       {"check_fp8_family", check({"mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2}, "gfx12")},
       {"check_family", check({"mma_16x16x32_f16_f32", 32, 32, 32, 2, 2}, "gfx11")},
@@ -76,7 +79,8 @@ json::Object errors() {
       {"copy_rows", error([&] { TileCopy(p, i, "rows", KMajor(12, 32, 2, 128), f16, 256); })},
       {"copy_threads", error([&] { TileCopy(p, i, "k", KMajor(16, 16, 2, 128), f16, 48); })},
       {"gather_none", error([&] { GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), f16, 256, std::nullopt); })},
-      {"gather_rows", error([&] { GatherCopy(p, 0, "rows", KMajor(64, 32, 2, 128), f16, 256, Gather{gather_rows, true}); })},
+      {"gather_rows",
+       error([&] { GatherCopy(p, 0, "rows", KMajor(64, 32, 2, 128), f16, 256, Gather{gather_rows, true}); })},
       {"gather_k",
        error([&] { GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), f16, 256, Gather{gather_rows, true, "rows"}); })},
       {"rowxor_row", error([&] { RowXor(32, 96, 2, 256, 64); })},
@@ -111,16 +115,17 @@ int main() {
             // The register path where the direct-to-LDS one is the default (gfx950).
             tile::GemmConfig registers = *cfg;
             registers.direct_lds = false;
-            kernels[key + "/128_registers"] = tile::text(
-                [&] { return gemm_kernel(a.name, dtype, registers, la, lb); }, llvm, key + "/128_registers", lowered);
+            kernels[key + "/128_registers"] = tile::text([&] { return gemm_kernel(a.name, dtype, registers, la, lb); },
+                                                         llvm, key + "/128_registers", lowered);
           }
         }
       }
       for (std::string mode : {"bias_relu", "atomic", "elements", "fma"}) {
         const std::string key = name + "/" + dtype + "/" + mode;
-        const std::vector<std::string_view> oldest = dtype == "f16" ? std::vector<std::string_view>{a.min_llvm}
-                                                                    : std::vector<std::string_view>{};
-        kernels[key] = tile::text([&] { return tile::example::variant_kernel(a.name, dtype, mode); }, llvm, key, oldest);
+        const std::vector<std::string_view> oldest =
+            dtype == "f16" ? std::vector<std::string_view>{a.min_llvm} : std::vector<std::string_view>{};
+        kernels[key] =
+            tile::text([&] { return tile::example::variant_kernel(a.name, dtype, mode); }, llvm, key, oldest);
       }
     }
   }
@@ -161,9 +166,9 @@ int main() {
                                 std::to_string(n) + "x" + std::to_string(k) + "/" + contiguous +
                                 (runs ? "_runs" : "_elements");
         const std::vector<std::string_view> lowered = {a.min_llvm};
-        kernels[key] = tile::text(
-            [&] { return tile::example::gather_b_kernel(arch_name, dtype, m, n, k, contiguous, runs); }, llvm, key,
-            lowered);
+        kernels[key] =
+            tile::text([&] { return tile::example::gather_b_kernel(arch_name, dtype, m, n, k, contiguous, runs); },
+                       llvm, key, lowered);
       }
     }
   }

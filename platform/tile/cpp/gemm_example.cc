@@ -18,7 +18,8 @@ std::string op(std::string_view shape, std::string_view dtype) {
 }
 
 const ir::Type* elem_of(std::string_view dtype) {
-  if (dtype != "f16" && dtype != "bf16") throw std::invalid_argument("gemm_example: dtype f16 or bf16, got " + std::string(dtype));
+  if (dtype != "f16" && dtype != "bf16")
+    throw std::invalid_argument("gemm_example: dtype f16 or bf16, got " + std::string(dtype));
   return ir::scalar(dtype);
 }
 
@@ -44,7 +45,8 @@ std::unique_ptr<ir::Kernel> gemm_kernel(std::string_view arch, std::string_view 
   const ir::Type* elem = elem_of(dtype);
   const arch::Arch& info = arch::get(arch);
   const GemmConfig c = cfg ? *cfg : config(arch, dtype);
-  ir::KernelBuilder b("gemm_" + std::string(dtype) + "_" + std::string(arch), arch, {c.threads(info.wave_sizes[0]), 1, 1});
+  ir::KernelBuilder b("gemm_" + std::string(dtype) + "_" + std::string(arch), arch,
+                      {c.threads(info.wave_sizes[0]), 1, 1});
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");
   Value* a = b.arg("a", global);
@@ -93,10 +95,12 @@ std::unique_ptr<ir::Kernel> variant_kernel(std::string_view arch, std::string_vi
   const Accumulators acc = mainloop(b, cfg, ops, elem, row0, col0);
   if (mode == "bias_relu") {
     const std::vector<Run> runs = acc.runs(b);
-    epilogue(b, runs, out, n, m, n, row0, col0, elem, {.bias = bias, .activation = "relu", .inside = acc.inside, .rows = cfg.block_m});
+    epilogue(b, runs, out, n, m, n, row0, col0, elem,
+             {.bias = bias, .activation = "relu", .inside = acc.inside, .rows = cfg.block_m});
   } else if (mode == "atomic") {
     const std::vector<Run> runs = acc.runs(b);
-    epilogue(b, runs, out, n, m, n, row0, col0, ir::scalar("f32"), {.bias = bias, .atomic = true, .inside = acc.inside, .rows = cfg.block_m});
+    epilogue(b, runs, out, n, m, n, row0, col0, ir::scalar("f32"),
+             {.bias = bias, .atomic = true, .inside = acc.inside, .rows = cfg.block_m});
   } else if (mode == "elements") {
     const std::vector<Run> elements = acc.elements(b);
     epilogue(b, elements, out, n, m, n, row0, col0, elem, {.activation = "relu", .rows = cfg.block_m});
@@ -106,7 +110,8 @@ std::unique_ptr<ir::Kernel> variant_kernel(std::string_view arch, std::string_vi
   return b.finish();
 }
 
-std::unique_ptr<ir::Kernel> fp8_kernel(std::string_view arch, const std::string& a_layout, const std::string& b_layout) {
+std::unique_ptr<ir::Kernel> fp8_kernel(std::string_view arch, const std::string& a_layout,
+                                       const std::string& b_layout) {
   const GemmConfig cfg{"mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2};
   ir::KernelBuilder b("g", arch, {cfg.threads(64), 1, 1});
   const ir::Type* global = ir::ptr("global");
@@ -128,7 +133,8 @@ std::unique_ptr<ir::Kernel> fp8_kernel(std::string_view arch, const std::string&
   return b.finish();
 }
 
-std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k, bool runs) {
+std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k,
+                                          bool runs) {
   const ir::Type* elem = elem_of(dtype);
   const GemmConfig cfg = *tile_128(arch, dtype);
   ir::KernelBuilder b("gather_" + std::string(arch), arch, {cfg.threads(arch::get(arch).wave_sizes[0]), 1, 1});
@@ -141,7 +147,7 @@ std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_vie
   auto address = [m, k, runs](ir::KernelBuilder& b, Value* row, Value* kk) -> std::pair<Value*, Value*> {
     Value* third = b.rem(row, 3);
     Value* valid = b.cmp("ne", third, 0);  // every third row of A is "padding"
-    if (runs) {  // A's rows permuted: a 16-byte run of k stays one run
+    if (runs) {                            // A's rows permuted: a 16-byte run of k stays one run
       Value* moved = b.mul(row, kStride);
       Value* stored = b.rem(moved, m);
       Value* line = b.mul(stored, k);

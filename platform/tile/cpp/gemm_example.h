@@ -21,8 +21,8 @@ std::optional<GemmConfig> tile_128(std::string_view arch, std::string_view dtype
 
 // gemm_example.gemm_kernel (the kernel only).
 std::unique_ptr<ir::Kernel> gemm_kernel(std::string_view arch, std::string_view dtype,
-                                        std::optional<GemmConfig> cfg = std::nullopt, const std::string& a_layout = "row",
-                                        const std::string& b_layout = "row");
+                                        std::optional<GemmConfig> cfg = std::nullopt,
+                                        const std::string& a_layout = "row", const std::string& b_layout = "row");
 
 // The example with another epilogue: "bias_relu", "atomic", "elements" or
 // "fma" (gemm_parity_test.py's _variant says what each is).
@@ -35,7 +35,8 @@ std::unique_ptr<ir::Kernel> fp8_kernel(std::string_view arch, const std::string&
 // platform/tile/gather_test.py's kernel: A gathered through an address
 // callback (rows permuted when `runs`, else A transposed with every fifth k
 // masked; every third row padding), the 128 tile, m, n, k constants.
-std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k, bool runs);
+std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k,
+                                          bool runs);
 // platform/tile/gather_test.py's B-gathered kernel: A column-major, B
 // gathered with its k rows permuted and every third column (every third
 // 8-column run, with `runs`) padding; `contiguous` the gather's.

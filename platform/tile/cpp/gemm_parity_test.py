@@ -42,19 +42,50 @@ def _variant(arch_name, dtype, mode):
     epilogue has no `rows`: a branch per edge element, stored."""
     elem, info = ELEMS[dtype], arch.get(arch_name)
     cfg = GemmConfig(None, 8, 8, 1) if mode == "fma" else CONFIGS.get(arch_name, CONFIGS[info.family])(dtype)
-    b = KernelBuilder(f"gemm_{mode}_{dtype}_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(info.wave_sizes[0]), 1, 1))
+    b = KernelBuilder(
+        f"gemm_{mode}_{dtype}_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(info.wave_sizes[0]), 1, 1)
+    )
     a, bm, c, bias = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL), b.arg("bias", T.GLOBAL)
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
     ops = Operands(a, bm, m, n, k, lda=k, ldb=n)
     if mode == "fma":
-        epilogue(b, fma_mainloop(b, cfg, ops, elem, row0, col0), c, n, m, n, row0, col0, elem, bias=bias, activation="relu", rows=cfg.block_m)
+        epilogue(
+            b,
+            fma_mainloop(b, cfg, ops, elem, row0, col0),
+            c,
+            n,
+            m,
+            n,
+            row0,
+            col0,
+            elem,
+            bias=bias,
+            activation="relu",
+            rows=cfg.block_m,
+        )
         return b.finish()
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     if mode == "bias_relu":
-        epilogue(b, acc.runs(b), c, n, m, n, row0, col0, elem, bias=bias, activation="relu", inside=acc.inside, rows=cfg.block_m)
+        epilogue(
+            b,
+            acc.runs(b),
+            c,
+            n,
+            m,
+            n,
+            row0,
+            col0,
+            elem,
+            bias=bias,
+            activation="relu",
+            inside=acc.inside,
+            rows=cfg.block_m,
+        )
     elif mode == "atomic":
-        epilogue(b, acc.runs(b), c, n, m, n, row0, col0, T.F32, bias=bias, atomic=True, inside=acc.inside, rows=cfg.block_m)
+        epilogue(
+            b, acc.runs(b), c, n, m, n, row0, col0, T.F32, bias=bias, atomic=True, inside=acc.inside, rows=cfg.block_m
+        )
     else:
         epilogue(b, acc.elements(b), c, n, m, n, row0, col0, elem, activation="relu", rows=cfg.block_m)
     return b.finish()
@@ -68,7 +99,9 @@ def _fp8(arch_name, a_layout, b_layout):
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
     lda, ldb = {"row": k, "col": m}[a_layout], {"row": n, "col": k}[b_layout]
-    acc = mainloop(b, cfg, Operands(a, bm, m, n, k, lda, ldb, a_layout=a_layout, b_layout=b_layout), T.F8E4M3, row0, col0)
+    acc = mainloop(
+        b, cfg, Operands(a, bm, m, n, k, lda, ldb, a_layout=a_layout, b_layout=b_layout), T.F8E4M3, row0, col0
+    )
     epilogue(b, acc.runs(b), c, n, m, n, row0, col0, T.F32, inside=acc.inside)
     return b.finish()
 
@@ -84,7 +117,9 @@ def _gather(arch_name, dtype, m, n, k, runs):
     permuted (runs) or A transposed with every fifth k masked."""
     cfg = TILES_128[arch_name](dtype)
     elem = ELEMS[dtype]
-    b = KernelBuilder(f"gather_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(arch.get(arch_name).wave_sizes[0]), 1, 1))
+    b = KernelBuilder(
+        f"gather_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(arch.get(arch_name).wave_sizes[0]), 1, 1)
+    )
     a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
 
     def address(b, row, kk):
@@ -102,7 +137,9 @@ def _gather(arch_name, dtype, m, n, k, runs):
 
 # gather_test.py's B-gathered kernels: arch and type pairs, shapes.
 B_GATHERED = (("gfx942", "bf16"), ("gfx1201", "f16"))
-B_GATHER_SHAPES = ((136, 144, 72),)  # gather_test's first: fast loop, k tail and edge blocks (one keeps this test small)
+B_GATHER_SHAPES = (
+    (136, 144, 72),
+)  # gather_test's first: fast loop, k tail and edge blocks (one keeps this test small)
 B_GATHERS = (("k", False), ("rows", False), ("rows", True))  # gather_test.B_GATHERS
 
 
@@ -111,13 +148,27 @@ def _gather_b(arch_name, dtype, m, n, k, contiguous, runs):
     permuted, every third column (or 8-column run) padding."""
     cfg = TILES_128[arch_name](dtype)
     elem = ELEMS[dtype]
-    b = KernelBuilder(f"gather_b_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(arch.get(arch_name).wave_sizes[0]), 1, 1))
+    b = KernelBuilder(
+        f"gather_b_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(arch.get(arch_name).wave_sizes[0]), 1, 1)
+    )
     a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
 
     def address(b, col, kk):
-        return b.add(b.mul(b.rem(b.mul(kk, STRIDE), k), n), col), b.cmp("ne", b.rem(b.div(col, 8) if runs else col, 3), 0)
+        return b.add(b.mul(b.rem(b.mul(kk, STRIDE), k), n), col), b.cmp(
+            "ne", b.rem(b.div(col, 8) if runs else col, 3), 0
+        )
 
-    ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), m, 0, a_layout="col", b_gather=Gather(address, runs, contiguous))
+    ops = Operands(
+        a,
+        bm,
+        b.const(m, T.I32),
+        b.const(n, T.I32),
+        b.const(k, T.I32),
+        m,
+        0,
+        a_layout="col",
+        b_gather=Gather(address, runs, contiguous),
+    )
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
@@ -134,14 +185,26 @@ def _kernels():
                 for lb in ("row", "col"):
                     lowered = flavors if la == lb == "row" else ()
                     key = f"{name}/{dtype}/{la}_{lb}"
-                    out[key + "/small"] = (lambda n=name, d=dtype, x=la, y=lb: gemm_kernel(n, d, None, x, y)[0], lowered)
+                    out[key + "/small"] = (
+                        lambda n=name, d=dtype, x=la, y=lb: gemm_kernel(n, d, None, x, y)[0],
+                        lowered,
+                    )
                     if name in TILES_128:
-                        out[key + "/128"] = (lambda n=name, d=dtype, x=la, y=lb: gemm_kernel(n, d, TILES_128[n](d), x, y)[0], lowered)
+                        out[key + "/128"] = (
+                            lambda n=name, d=dtype, x=la, y=lb: gemm_kernel(n, d, TILES_128[n](d), x, y)[0],
+                            lowered,
+                        )
+
                         # The register path where the direct-to-LDS one is the default (gfx950).
-                        registers = lambda n=name, d=dtype, x=la, y=lb: gemm_kernel(n, d, dataclasses.replace(TILES_128[n](d), direct_lds=False), x, y)[0]
+                        def registers(n=name, d=dtype, x=la, y=lb):
+                            return gemm_kernel(n, d, dataclasses.replace(TILES_128[n](d), direct_lds=False), x, y)[0]
+
                         out[key + "/128_registers"] = (registers, lowered)
             for mode in MODES:
-                out[f"{name}/{dtype}/{mode}"] = (lambda n=name, d=dtype, m=mode: _variant(n, d, m), (info.min_llvm,) if dtype == "f16" else ())
+                out[f"{name}/{dtype}/{mode}"] = (
+                    lambda n=name, d=dtype, m=mode: _variant(n, d, m),
+                    (info.min_llvm,) if dtype == "f16" else (),
+                )
         for la in ("row", "col"):
             for lb in ("row", "col"):
                 flavors = info.flavors if la == lb == "row" else ()
@@ -150,12 +213,18 @@ def _kernels():
         for m, n, k in GATHER_SHAPES:
             for runs in (True, False):
                 key = f"{name}/{dtype}/gather/{m}x{n}x{k}/{'runs' if runs else 'elements'}"
-                out[key] = (lambda a=name, d=dtype, s=(m, n, k), r=runs: _gather(a, d, *s, r), (arch.get(name).min_llvm,))
+                out[key] = (
+                    lambda a=name, d=dtype, s=(m, n, k), r=runs: _gather(a, d, *s, r),
+                    (arch.get(name).min_llvm,),
+                )
     for name, dtype in B_GATHERED:
         for m, n, k in B_GATHER_SHAPES:
             for contiguous, runs in B_GATHERS:
                 key = f"{name}/{dtype}/gather_b/{m}x{n}x{k}/{contiguous}_{'runs' if runs else 'elements'}"
-                out[key] = (lambda a=name, d=dtype, s=(m, n, k), c=contiguous, r=runs: _gather_b(a, d, *s, c, r), (arch.get(name).min_llvm,))
+                out[key] = (
+                    lambda a=name, d=dtype, s=(m, n, k), c=contiguous, r=runs: _gather_b(a, d, *s, c, r),
+                    (arch.get(name).min_llvm,),
+                )
     return out
 
 
@@ -192,12 +261,18 @@ def _probes():
         "copy_rows": lambda: TileCopy(p, i, "rows", KMajor(12, 32, 2, 128), T.F16, 256),
         "copy_threads": lambda: TileCopy(p, i, "k", KMajor(16, 16, 2, 128), T.F16, 48),
         "gather_none": lambda: GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), T.F16, 256),
-        "gather_rows": lambda: GatherCopy(p, 0, "rows", KMajor(64, 32, 2, 128), T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True)),
-        "gather_k": lambda: GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True, "rows")),
+        "gather_rows": lambda: GatherCopy(
+            p, 0, "rows", KMajor(64, 32, 2, 128), T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True)
+        ),
+        "gather_k": lambda: GatherCopy(
+            p, 0, "k", KMajor(64, 32, 2, 128), T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True, "rows")
+        ),
         "rowxor_row": lambda: RowXor(32, 96, 2, 256, 64),
         "rowxor_run": lambda: RowXor(32, 128, 2, 256, 24),
         "direct_rounds": lambda: DirectCopy(p, i, KMajor(16, 32, 2, 256), T.F16, 256),
-        "gather_threads": lambda: GatherCopy(p, 0, "k", KMajor(16, 16, 2, 128), T.F16, 48, gather=Gather(lambda b, r, k: (r, None), True)),
+        "gather_threads": lambda: GatherCopy(
+            p, 0, "k", KMajor(16, 16, 2, 128), T.F16, 48, gather=Gather(lambda b, r, k: (r, None), True)
+        ),
     }
 
 

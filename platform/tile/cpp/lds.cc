@@ -32,7 +32,8 @@ Value* KMajor::swizzle(ir::KernelBuilder& b, Value* line) const {
   return b.rem(mixed, units_line());
 }
 
-std::vector<Value*> KMajor::offsets(ir::KernelBuilder& b, Value* row, ir::Operand k, const std::vector<int>& steps) const {
+std::vector<Value*> KMajor::offsets(ir::KernelBuilder& b, Value* row, ir::Operand k,
+                                    const std::vector<int>& steps) const {
   Value* base = offset(b, row, k);
   std::vector<Value*> out;
   for (int d : steps) {

@@ -47,7 +47,8 @@ class KMajor : public Rows {
 
   // Byte offsets of (row + d, k) for each d in `steps`, as i32 values: one
   // computation, plus a constant for every d that is a multiple of the period.
-  std::vector<ir::Value*> offsets(ir::KernelBuilder& b, ir::Value* row, ir::Operand k, const std::vector<int>& steps) const;
+  std::vector<ir::Value*> offsets(ir::KernelBuilder& b, ir::Value* row, ir::Operand k,
+                                  const std::vector<int>& steps) const;
   // Byte offset of element (row, k), as an i32 value; `k` an IR value or an int.
   ir::Value* offset(ir::KernelBuilder& b, ir::Value* row, ir::Operand k) const;
   // (row, k) of the unit stored in 16-byte slot `slot`: offset's inverse.

@@ -42,7 +42,8 @@ struct TempDir {
   TempDir() {
     const char* base = std::getenv("TMPDIR");
     path = std::string(base && *base ? base : "/tmp") + "/rocke-llvm-XXXXXX";
-    if (!mkdtemp(path.data())) throw LlvmError("cannot make a temporary folder in " + path + ": " + std::strerror(errno));
+    if (!mkdtemp(path.data()))
+      throw LlvmError("cannot make a temporary folder in " + path + ": " + std::strerror(errno));
   }
   ~TempDir() {
     unlink((path + "/k.o").c_str());
@@ -139,7 +140,8 @@ std::string target_cpu(std::string_view ll) {
   const auto at = ll.find(kKey);
   const auto end = at == std::string_view::npos ? at : ll.find('"', at + kKey.size());
   if (end == std::string_view::npos) {
-    throw LlvmError("LLVM IR: expected a function attribute \"target-cpu\"=\"gfx...\" (rocke's lowering writes one), got none");
+    throw LlvmError(
+        "LLVM IR: expected a function attribute \"target-cpu\"=\"gfx...\" (rocke's lowering writes one), got none");
   }
   return std::string(ll.substr(at + kKey.size(), end - at - kKey.size()));
 }
@@ -148,8 +150,7 @@ std::string compile_and_link(std::string_view ll, const std::string& llvm_bin) {
   const std::string cpu = "-mcpu=" + target_cpu(ll);
   // The middle end first, as Toolchain.compile does (see its docstring).
   const std::string bitcode = run({llvm_bin + "/opt", "-O2", cpu, "-o", "-", "-"}, ll, "opt -O2 " + cpu);
-  const std::string obj =
-      run({llvm_bin + "/llc", "-O2", cpu, "-filetype=obj", "-o", "-", "-"}, bitcode, "llc " + cpu);
+  const std::string obj = run({llvm_bin + "/llc", "-O2", cpu, "-filetype=obj", "-o", "-", "-"}, bitcode, "llc " + cpu);
   TempDir tmp;
   {
     std::ofstream o(tmp.path + "/k.o", std::ios::binary);

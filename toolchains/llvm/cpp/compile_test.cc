@@ -23,7 +23,8 @@ attributes #0 = { "target-cpu"="gfx942" }
 ROCKE_TEST(compiles_and_links_an_amdgpu_code_object) {
   const std::string obj = rocke::llvm::compile_and_link(kKernel, g_bin);
   CHECK(obj.size() > 64);
-  CHECK_EQ(obj.substr(0, 4), std::string("\x7f" "ELF"));
+  CHECK_EQ(obj.substr(0, 4), std::string("\x7f"
+                                         "ELF"));
   // e_machine (bytes 18-19, little-endian) is EM_AMDGPU, 224.
   CHECK_EQ(static_cast<unsigned char>(obj[18]) | static_cast<unsigned char>(obj[19]) << 8, 224);
   // ET_DYN: the linker ran (an object from llc alone is ET_REL, 1).
@@ -51,8 +52,9 @@ ROCKE_TEST(a_missing_tool_is_one_clear_error) {
 
 ROCKE_TEST(target_cpu_is_read_from_the_ir) {
   CHECK_EQ(rocke::llvm::target_cpu(kKernel), std::string("gfx942"));
-  CHECK_THROWS(rocke::llvm::LlvmError, rocke::llvm::target_cpu("define void @f() { ret void }"),
-               "LLVM IR: expected a function attribute \"target-cpu\"=\"gfx...\" (rocke's lowering writes one), got none");
+  CHECK_THROWS(
+      rocke::llvm::LlvmError, rocke::llvm::target_cpu("define void @f() { ret void }"),
+      "LLVM IR: expected a function attribute \"target-cpu\"=\"gfx...\" (rocke's lowering writes one), got none");
 }
 
 }  // namespace

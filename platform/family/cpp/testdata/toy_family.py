@@ -31,14 +31,21 @@ class ToySpec:
 
     @classmethod
     def from_json(cls, obj):
-        if not (type(obj) is dict and sorted(obj) == ["lanes", "note"] and type(obj["lanes"]) is int and type(obj["note"]) is str):
+        if not (
+            type(obj) is dict
+            and sorted(obj) == ["lanes", "note"]
+            and type(obj["lanes"]) is int
+            and type(obj["note"]) is str
+        ):
             raise SpecError(f'ToySpec: expected {{"lanes": int, "note": str}}, got {obj!r}')
         return cls(**obj)
 
 
 def build(case):
     if case.spec.lanes > MAX_LANES:
-        raise ToyRefusal(f"toy: lanes={case.spec.lanes} is not supported (at most {MAX_LANES}); no other family takes it")
+        raise ToyRefusal(
+            f"toy: lanes={case.spec.lanes} is not supported (at most {MAX_LANES}); no other family takes it"
+        )
     b = KernelBuilder("toy_" + case.id, arch=case.arch, workgroup_size=(case.spec.lanes, 1, 1))
     out = b.arg("out", T.GLOBAL)
     b.barrier()
