@@ -23,8 +23,9 @@ engine, for the same arch. Each flavor's warm time is shown as a fraction
 of the Triton kernels compiled beside it: on a shared machine both wall and
 CPU time move by a third from one minute to the next (the clock and the
 caches are shared), and interleaved kernels meet the same conditions.
-Prints the load average and a Markdown table (copy it into the README).
-Nothing here asserts a speed.
+Prints a Markdown table and writes it to docs/figures/compile.md
+(figures.py, whose header gives the load average). Nothing here asserts a
+speed.
 """
 
 import argparse
@@ -47,6 +48,7 @@ import rocke_library_engine  # noqa: E402
 from family.engines import lower_family  # noqa: E402
 from toolchains.llvm import llvm  # noqa: E402
 from toolchains.llvm.llvm import Toolchain, resources  # noqa: E402
+from tools.bench import figures  # noqa: E402
 
 CASE_ARCHS = ("gfx942", "gfx950", "gfx1201")
 CASES = tuple(f"gemm_f16_128x128x32_{arch}" for arch in CASE_ARCHS)
@@ -110,7 +112,11 @@ def warm(tc, kernels, engine, triton=None):
         if triton is not None:
             theirs.append(dict(triton.compile(case.arch), arch=case.arch))
     wholes = [sum(r[s] for s in STAGES) for r in runs]
-    return (statistics.median(wholes), min(wholes), max(wholes)), {s: statistics.median(r[s] for r in runs) for s in (*STAGES, "cpu", *LLVM_STAGES)}, theirs
+    return (
+        (statistics.median(wholes), min(wholes), max(wholes)),
+        {s: statistics.median(r[s] for r in runs) for s in (*STAGES, "cpu", *LLVM_STAGES)},
+        theirs,
+    )
 
 
 class Triton:
@@ -123,10 +129,24 @@ class Triton:
         # on the runfiles' path), without this process importing it.
         spec = importlib.util.find_spec("triton")
         if spec is None:
-            raise SystemExit("compile_bench: the triton package is not on this process's path; run the bench as ./bazel run -c opt //app/bench:compile (it brings @triton)")
-        self.env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (os.path.dirname(os.path.dirname(spec.origin)), os.environ.get("PYTHONPATH")))))
+            raise SystemExit(
+                "compile_bench: the triton package is not on this process's path; run the bench as ./bazel run -c opt //app/bench:compile (it brings @triton)"
+            )
+        self.env = dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join(
+                filter(None, (os.path.dirname(os.path.dirname(spec.origin)), os.environ.get("PYTHONPATH")))
+            ),
+        )
         self.stderr = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen([sys.executable, self.SCRIPT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True, env=self.env)
+        self.proc = subprocess.Popen(
+            [sys.executable, self.SCRIPT],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+            text=True,
+            env=self.env,
+        )
         self.version = self._answer()["triton"]
         for arch in CASE_ARCHS:  # warm for every arch, as rocke is by the time it is timed
             self.compile(arch)
@@ -138,9 +158,16 @@ class Triton:
     def cold(self):
         """(wall s of a fresh process to its first code object, that kernel's own wall s)."""
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, self.SCRIPT, "--cold", *self._target(CASE_ARCHS[0])], capture_output=True, text=True, env=self.env)
+        proc = subprocess.run(
+            [sys.executable, self.SCRIPT, "--cold", *self._target(CASE_ARCHS[0])],
+            capture_output=True,
+            text=True,
+            env=self.env,
+        )
         if proc.returncode != 0:
-            raise SystemExit(f"compile_bench: Triton's cold compile failed (exit {proc.returncode}):\n{proc.stderr.strip()[-3000:]}")
+            raise SystemExit(
+                f"compile_bench: Triton's cold compile failed (exit {proc.returncode}):\n{proc.stderr.strip()[-3000:]}"
+            )
         return time.perf_counter() - start, json.loads(proc.stdout)["first_kernel"]
 
     def compile(self, arch):
@@ -156,7 +183,9 @@ class Triton:
         except ValueError:
             self.proc.kill()
             self.stderr.seek(0)
-            raise SystemExit(f"compile_bench: Triton's compile process answered {line.strip()[:200]!r} (exit {self.proc.wait()}); its stderr:\n{self.stderr.read().strip()[-3000:]}") from None
+            raise SystemExit(
+                f"compile_bench: Triton's compile process answered {line.strip()[:200]!r} (exit {self.proc.wait()}); its stderr:\n{self.stderr.read().strip()[-3000:]}"
+            ) from None
 
     def close(self):
         if self.proc.poll() is None:
@@ -174,39 +203,81 @@ def main(argv=None):
     if args.cold:
         cold(args.configs[0], args.cold)
         return 0
-    toolchains = sorted(((Toolchain.from_file(p), p) for p in args.configs), key=lambda tp: flavor_facts.NAMES.index(tp[0].flavor))
-    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    toolchains = sorted(
+        ((Toolchain.from_file(p), p) for p in args.configs), key=lambda tp: flavor_facts.NAMES.index(tp[0].flavor)
+    )
+    start = figures.machine()
     triton = Triton()
     try:
-        return _compare(args, toolchains, triton)
+        lines = _compare(args, toolchains, triton)
     finally:
         triton.close()
+    cmd = figures.command("//app/bench:compile", __file__, [("--kernels", args.kernels)])
+    body = "\n".join([f"At the start: {start}.", "", *lines])
+    return figures.publish("compile", "Compiling a kernel: spec to code object, beside Triton", cmd, body)
+
+
+# The table's columns, one per figure of a flavor's row.
+COLUMNS = (
+    "flavor",
+    "cold, C++ / Python engine: fresh process to code object (first kernel)",
+    "warm, C++ engine: per kernel, median (min-max)",
+    "of Triton's warm beside it, wall / CPU",
+    "of which lower / compile / link",
+    "CPU",
+    "of which LLVM's parse / -O2 / codegen, CPU",
+    "warm, Python engine",
+    "CPU",
+)
+
+
+def _row(cells):
+    return "| " + " | ".join(cells) + " |"
 
 
 def _compare(args, toolchains, triton):
-    """Print the table: every flavor, then Triton's kernels compiled beside them."""
+    """The table's lines: every flavor, then Triton's kernels compiled beside them."""
     cold_wall, cold_first = triton.cold()
-    print("| flavor | cold, C++ / Python engine: fresh process to code object (first kernel) | warm, C++ engine: per kernel, median (min-max) | of Triton's warm beside it, wall / CPU | of which lower / compile / link | CPU | of which LLVM's parse / -O2 / codegen, CPU | warm, Python engine | CPU |")
-    print("|---" * 9 + "|")
+    lines = [_row(COLUMNS), "|---" * len(COLUMNS) + "|"]
     theirs = []
     for tc, path in toolchains:
         colds = []
         for engine in ENGINES:
             start = time.perf_counter()
-            proc = subprocess.run([sys.executable, __file__, "--cold", engine, path], capture_output=True, text=True, check=True)
+            cmd = [sys.executable, __file__, "--cold", engine, path]
+            proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
             colds.append(f"{time.perf_counter() - start:.2f} s ({json.loads(proc.stdout)['first_kernel']:.2f})")
         (m, lo, hi), stages, beside = warm(tc, args.kernels, "cpp", triton)
         (pm, plo, phi), pstages, _ = warm(tc, args.kernels, "python")
         theirs += beside
-        ratio = f"{m / statistics.median(k['wall'] for k in beside):.2f}x / {stages['cpu'] / statistics.median(k['cpu'] for k in beside):.2f}x"
-        split = " / ".join(f"{stages[s]:.3f}" for s in STAGES)
-        llvm_split = " / ".join(f"{stages[s]:.3f}" for s in LLVM_STAGES)
-        print(f"| {tc.flavor} | {' / '.join(colds)} | {m:.3f} s ({lo:.3f}-{hi:.3f}) | {ratio} | {split} s | {stages['cpu']:.3f} s | {llvm_split} s | {pm:.3f} s ({plo:.3f}-{phi:.3f}) | {pstages['cpu']:.3f} s |")
+        wall_ratio = m / statistics.median(k["wall"] for k in beside)
+        cpu_ratio = stages["cpu"] / statistics.median(k["cpu"] for k in beside)
+        lines.append(
+            _row(
+                [
+                    tc.flavor,
+                    " / ".join(colds),
+                    f"{m:.3f} s ({lo:.3f}-{hi:.3f})",
+                    f"{wall_ratio:.2f}x / {cpu_ratio:.2f}x",
+                    " / ".join(f"{stages[s]:.3f}" for s in STAGES) + " s",
+                    f"{stages['cpu']:.3f} s",
+                    " / ".join(f"{stages[s]:.3f}" for s in LLVM_STAGES) + " s",
+                    f"{pm:.3f} s ({plo:.3f}-{phi:.3f})",
+                    f"{pstages['cpu']:.3f} s",
+                ]
+            )
+        )
+        print(lines[-1], file=sys.stderr, flush=True)  # progress: a flavor takes a minute or more
     walls = [k["wall"] for k in theirs]
     cpu = statistics.median(k["cpu"] for k in theirs)
-    print(f"| Triton {triton.version}, every kernel above | {cold_wall:.2f} s ({cold_first:.2f}) | {statistics.median(walls):.3f} s ({min(walls):.3f}-{max(walls):.3f}) | 1 | | {cpu:.3f} s | | | |")
-    print("Triton's warm wall per arch, median: " + ", ".join(f"{arch} {statistics.median(k['wall'] for k in theirs if k['arch'] == arch):.3f} s" for arch in CASE_ARCHS))
-    return 0
+    warm_wall = f"{statistics.median(walls):.3f} s ({min(walls):.3f}-{max(walls):.3f})"
+    cold_triton = f"{cold_wall:.2f} s ({cold_first:.2f})"
+    triton_row = [f"Triton {triton.version}, every kernel above", cold_triton, warm_wall, "1", "", f"{cpu:.3f} s"]
+    lines.append(_row(triton_row + [""] * (len(COLUMNS) - len(triton_row))))
+    per_arch = (
+        f"{arch} {statistics.median(k['wall'] for k in theirs if k['arch'] == arch):.3f} s" for arch in CASE_ARCHS
+    )
+    return [*lines, "", "Triton's warm wall per arch, median: " + ", ".join(per_arch) + "."]
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ the median of --repeat runs, and the table shows the median over the cases
 (and the slowest case). The C++ engine is called in process through
 rocke_library_engine (the case's JSON made outside the timing). Both outputs
 are compared first, so the figures are of engines that agree byte for byte.
-Prints a Markdown table for the README; nothing here asserts a speed.
+Prints a Markdown table and writes it to docs/figures/engines.md
+(figures.py); nothing here asserts a speed.
 
 --clock wall (the default) times each run by the wall clock; --clock cpu by
 the process's CPU time, which on a machine shared with other work counts
@@ -19,6 +20,7 @@ engines run in this one thread, so both are measured alike).
 
 import argparse
 import statistics
+import sys
 import time
 
 import rocke_families
@@ -27,6 +29,7 @@ from family.engines import case_json, lower_family
 from ir.printer import print_kernel
 from lower.flavors import ArchDomainError
 from lower.llvm import lower
+from tools.bench import figures
 
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -44,17 +47,24 @@ def median_seconds(fn, repeat, clock):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--flavor", default="llvm23", help="the flavor to lower for (default llvm23)")
-    parser.add_argument("--repeat", type=int, default=7, help="runs per case and engine; the median is kept (default 7)")
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help="wall clock or this process's CPU time (default wall)")
+    parser.add_argument(
+        "--repeat", type=int, default=7, help="runs per case and engine; the median is kept (default 7)"
+    )
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall", help="wall clock or this process's CPU time (default wall)"
+    )
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error(f"--repeat: expected a positive count, got {args.repeat}")
     clock = CLOCKS[args.clock]
-    print(f"| family ({args.flavor}, {args.clock} clock) | cases | Python per kernel | C++ per kernel | C++ speed-up (median; slowest case) |")
-    print("|---|---|---|---|---|")
+    rows = [
+        f"| family ({args.flavor}, {args.clock} clock) | cases | Python per kernel | C++ per kernel "
+        "| C++ speed-up (median; slowest case) |",
+        "|---|---|---|---|---|",
+    ]
     for module in rocke_families.FAMILIES:
         if module in rocke_families.PYTHON_ONLY:
-            print(f"| {module} | - | - | - | no C++ engine yet (PYTHON_ONLY) |")
+            rows.append(f"| {module} | - | - | - | no C++ engine (PYTHON_ONLY) |")
             continue
         fam = rocke_families.FAMILIES[module]
         py_times, cpp_times = [], []
@@ -71,14 +81,20 @@ def main():
                 lower(kernel, args.flavor)
 
             py_times.append(median_seconds(python, args.repeat, clock))
-            cpp_times.append(median_seconds(lambda: rocke_library_engine.emit(fam.name, text, args.flavor), args.repeat, clock))
+            cpp_times.append(
+                median_seconds(lambda: rocke_library_engine.emit(fam.name, text, args.flavor), args.repeat, clock)
+            )
         py, cpp = statistics.median(py_times), statistics.median(cpp_times)
         slowest = max(range(len(py_times)), key=lambda i: cpp_times[i])
-        print(
+        rows.append(
             f"| {fam.name} | {len(py_times)} | {py * 1e3:.2f} ms | {cpp * 1e3:.3f} ms | "
             f"{py / cpp:.0f}x; {py_times[slowest] / cpp_times[slowest]:.0f}x |"
         )
+        print(rows[-1], file=sys.stderr, flush=True)  # progress: a family takes up to minutes
+    options = [("--flavor", args.flavor), ("--repeat", args.repeat), ("--clock", args.clock)]
+    cmd = figures.command("//app/bench:engines", __file__, options)
+    return figures.publish("engines", "The C++ engine against the Python engine", cmd, "\n".join(rows))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -46,7 +46,24 @@ DIVISIBLE = ("a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "sam", "sbk", "scm")
 
 
 @triton.jit
-def gemm(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP_M: tl.constexpr):
+def gemm(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    sam,
+    sak,
+    sbk,
+    sbn,
+    scm,
+    scn,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+    GROUP_M: tl.constexpr,
+):
     # Blocks in groups of GROUP_M block rows, column by column within a group.
     pid = tl.program_id(0)
     blocks_m, blocks_n = tl.cdiv(M, BM), tl.cdiv(N, BN)
@@ -62,7 +79,9 @@ def gemm(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn, BM: tl.cons
     acc = tl.zeros((BM, BN), dtype=tl.float32)
     for step in range(0, tl.cdiv(K, BK)):
         left = K - step * BK
-        acc = tl.dot(tl.load(a, mask=ks[None, :] < left, other=0.0), tl.load(b, mask=ks[:, None] < left, other=0.0), acc)
+        acc = tl.dot(
+            tl.load(a, mask=ks[None, :] < left, other=0.0), tl.load(b, mask=ks[:, None] < left, other=0.0), acc
+        )
         a += BK * sak
         b += BK * sbk
     out_rows = pid_m * BM + tl.arange(0, BM)

@@ -9,13 +9,22 @@ import os
 import tarfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _read(tar, member):
+    """A member's bytes; AssertionError for a member that is not a file."""
+    data = tar.extractfile(member)
+    assert data is not None, f"{member.name} is not a file"
+    return data.read()
+
+
 with open(os.environ["ROCKE_PROBLEMS"]) as f:
     PROBLEMS = json.load(f)["problems"]
 with tarfile.open(os.path.join(HERE, "resnet50.tar")) as tar:
     MEMBERS = tar.getmembers()
-    FILES = {m.name: tar.extractfile(m).read() for m in MEMBERS}
-with open(os.path.join(HERE, "resnet50.index.json"), "rb") as f:
-    INDEX = f.read()
+    FILES = {m.name: _read(tar, m) for m in MEMBERS}
+with open(os.path.join(HERE, "resnet50.index.json"), "rb") as index_file:
+    INDEX = index_file.read()
 
 
 ROWS = json.loads(INDEX)["kernels"]
@@ -23,7 +32,11 @@ SPLIT = {r["name"] for r in ROWS if r["family"] == "conv_fwd_split_k_reduce"}
 
 
 def test_the_tar_holds_the_index_and_each_problems_code_objects_and_nothing_else():
-    expected = {"index.json", "index.csv"} | {f"gfx942/{p['name']}.hsaco" for p in PROBLEMS} | {f"gfx942/{name}.reduce.hsaco" for name in SPLIT}
+    expected = (
+        {"index.json", "index.csv"}
+        | {f"gfx942/{p['name']}.hsaco" for p in PROBLEMS}
+        | {f"gfx942/{name}.reduce.hsaco" for name in SPLIT}
+    )
     assert set(FILES) == expected and len(PROBLEMS) == 23
     assert FILES["index.json"] == INDEX
     # Batch 1 on 304 CUs: few layers fill the machine, so most split; a 64-long reduction (2 k steps) is too short to.
@@ -39,11 +52,16 @@ def test_members_are_sorted_and_carry_no_owner_date_or_odd_mode():
 def test_every_row_is_its_problems_kernel_with_the_code_objects_sha256():
     rows = ROWS
     main = [r for r in rows if r["family"] != "conv_fwd_split_k_reduce"]
-    assert [(r["problem"], r["name"], r["arch"], r["flavor"]) for r in main] == [(i, p["name"], "gfx942", "llvm23") for i, p in enumerate(PROBLEMS)]
+    assert [(r["problem"], r["name"], r["arch"], r["flavor"]) for r in main] == [
+        (i, p["name"], "gfx942", "llvm23") for i, p in enumerate(PROBLEMS)
+    ]
     # A split layer's reduce row follows its conv's.
     for before, after in zip(rows, rows[1:]):
         if after["family"] == "conv_fwd_split_k_reduce":
-            assert (before["family"], before["problem"]) == ("conv_igemm_fwd", after["problem"]) and "split-K" in before["config"]
+            assert (before["family"], before["problem"]) == (
+                "conv_igemm_fwd",
+                after["problem"],
+            ) and "split-K" in before["config"]
     for r in rows:
         assert hashlib.sha256(FILES[r["path"]]).hexdigest() == r["sha256"]
         assert r["kernel"].encode() in FILES[r["path"]]

@@ -27,7 +27,7 @@ FORMAT = "rocke-catalog-index 1"
 # Column -> what it holds. The order is the order of every output.
 COLUMNS = {
     "problem": "the entry's index in the problems file",
-    "name": "the problem's short name (its \"name\", or one made from its fields)",
+    "name": 'the problem\'s short name (its "name", or one made from its fields)',
     "op": "conv_fwd, conv_dgrad, conv_wgrad or gemm",
     "arch": "the target arch",
     "flavor": "the LLVM flavor that compiled it",
@@ -42,7 +42,18 @@ COLUMNS = {
 
 def row(problem, name, op, arch, flavor, family, config, kernel, path, built):
     """The row of one built kernel (catalog.kernel.Built)."""
-    values = dict(problem=problem, name=name, op=op, arch=arch, flavor=flavor, family=family, config=config, kernel=kernel, path=path, sha256=built.sha256)
+    values = dict(
+        problem=problem,
+        name=name,
+        op=op,
+        arch=arch,
+        flavor=flavor,
+        family=family,
+        config=config,
+        kernel=kernel,
+        path=path,
+        sha256=built.sha256,
+    )
     values.update(built.figures)
     return {column: values[column] for column in COLUMNS}
 
@@ -108,7 +119,9 @@ def check_keys(rows):
 def timings_json(seconds):
     """timings.json's bytes: {"<problem>/<arch>/<family>": seconds}, a key
     per kernel (kernel_key; this file alone differs between builds)."""
-    return (json.dumps({"/".join(map(str, k)): round(s, 3) for k, s in sorted(seconds.items())}, indent=1) + "\n").encode()
+    return (
+        json.dumps({"/".join(map(str, k)): round(s, 3) for k, s in sorted(seconds.items())}, indent=1) + "\n"
+    ).encode()
 
 
 # The stdout table: (header, column or function of the row, width is computed).
@@ -147,6 +160,10 @@ def table(rows, seconds):
         lines.append(["-" if v is None else str(v) for v in cells])
     widths = [max(len(x) for x in col) for col in zip(header, *lines)]
     text_columns = {0, 1, 2, 3, 4}  # left-aligned; figures right-aligned
+
     def fmt(cells):
-        return "  ".join(c.ljust(w) if i in text_columns else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+        return "  ".join(
+            c.ljust(w) if i in text_columns else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
+        ).rstrip()
+
     return "\n".join([fmt(header)] + [fmt(line) for line in lines]) + "\n"

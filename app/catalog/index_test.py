@@ -1,6 +1,7 @@
 """The index's formats: every column in its order, canonical bytes whatever
-the order rows arrive in, nulls where a flavor reports nothing, and a table
-a person can read."""
+the order rows arrive in, nulls where a flavor reports nothing, a table a
+person can read with each kernel's own time, timings in their own file, and
+two kernels of one problem, arch and family refused by name."""
 
 import csv
 import hashlib
@@ -17,15 +18,43 @@ FIGS = dict(vgpr=20, agpr=0, sgpr=18, lds=0, scratch=0, vgpr_spill=0, sgpr_spill
 
 def _row(problem, arch, occupancy=8):
     built = Built(b"\x7fELF" + bytes([problem]), dict(FIGS, occupancy=occupancy))
-    return index.row(problem, f"p{problem}", "conv_fwd", arch, "llvm23", "conv_img2col", "1 output per lane, 256 lanes", f"conv_img2col_p{problem}_{arch}", f"{arch}/p{problem}.hsaco", built)
+    return index.row(
+        problem,
+        f"p{problem}",
+        "conv_fwd",
+        arch,
+        "llvm23",
+        "conv_img2col",
+        "1 output per lane, 256 lanes",
+        f"conv_img2col_p{problem}_{arch}",
+        f"{arch}/p{problem}.hsaco",
+        built,
+    )
 
 
 def test_the_columns_are_the_issues_list_in_order():
     assert list(index.COLUMNS) == [
-        "problem", "name", "op", "arch", "flavor", "family", "config", "kernel", "path", "sha256",
-        "vgpr", "agpr", "sgpr", "lds", "scratch", "vgpr_spill", "sgpr_spill", "occupancy", "waves",
+        "problem",
+        "name",
+        "op",
+        "arch",
+        "flavor",
+        "family",
+        "config",
+        "kernel",
+        "path",
+        "sha256",
+        "vgpr",
+        "agpr",
+        "sgpr",
+        "lds",
+        "scratch",
+        "vgpr_spill",
+        "sgpr_spill",
+        "occupancy",
+        "waves",
     ]
-    assert tuple(list(index.COLUMNS)[-len(FIGURES):]) == FIGURES
+    assert tuple(list(index.COLUMNS)[-len(FIGURES) :]) == FIGURES
 
 
 def test_a_row_carries_the_code_objects_sha256():
@@ -35,12 +64,17 @@ def test_a_row_carries_the_code_objects_sha256():
 
 def test_json_is_the_same_bytes_whatever_the_order_rows_come_in():
     rows = [_row(p, a) for p in (2, 0, 1) for a in ("gfx950", "gfx942")]
-    errors = [{"problem": 5, "arch": None, "message": "problems[5].op: ..."}, {"problem": 4, "arch": "gfx942", "message": "x"}]
+    errors = [
+        {"problem": 5, "arch": None, "message": "problems[5].op: ..."},
+        {"problem": 4, "arch": "gfx942", "message": "x"},
+    ]
     first = index.index_json(rows, errors)
     assert index.index_json(rows[::-1], errors[::-1]) == first
     doc = json.loads(first)
     assert doc["format"] == index.FORMAT and doc["columns"] == list(index.COLUMNS)
-    assert [(r["problem"], r["arch"]) for r in doc["kernels"]] == [(p, a) for p in (0, 1, 2) for a in ("gfx942", "gfx950")]
+    assert [(r["problem"], r["arch"]) for r in doc["kernels"]] == [
+        (p, a) for p in (0, 1, 2) for a in ("gfx942", "gfx950")
+    ]
     assert [e["problem"] for e in doc["errors"]] == [4, 5]
     assert first.endswith(b"}\n") and b"time" not in first  # no build time: same inputs, same bytes
 
@@ -58,7 +92,23 @@ def test_the_table_aligns_columns_and_shows_each_kernels_time():
     rows = [_row(0, "gfx942"), _row(12, "gfx942", occupancy=None)]
     text = index.table(rows, {(0, "gfx942", "conv_img2col"): 0.314, (12, "gfx942", "conv_img2col"): 1.5})
     header, first, second = text.splitlines()
-    assert header.split() == ["#", "name", "arch", "family", "config", "VGPR", "AGPR", "SGPR", "LDS", "scratch", "spills", "occ", "waves", "time", "s"]
+    assert header.split() == [
+        "#",
+        "name",
+        "arch",
+        "family",
+        "config",
+        "VGPR",
+        "AGPR",
+        "SGPR",
+        "LDS",
+        "scratch",
+        "spills",
+        "occ",
+        "waves",
+        "time",
+        "s",
+    ]
     assert first.endswith("0.31") and second.endswith("1.50")
     assert "  0/0  " in first and "  -  " in second  # spills VGPR/SGPR; no occupancy reported
     # Right-aligned figures end in the same column.
@@ -79,15 +129,27 @@ def test_each_kernel_of_a_problem_shows_its_own_time():
 def test_rows_of_one_code_object_show_which_row_built_it():
     built = _row(3, "gfx942")
     same = dict(_row(7, "gfx942"), path=built["path"], kernel=built["kernel"], sha256=built["sha256"])
-    seconds = {(3, "gfx942", "conv_img2col"): 0.5, (5, "gfx942", "conv_img2col"): 0.25, (7, "gfx942", "conv_img2col"): 0.004}
+    seconds = {
+        (3, "gfx942", "conv_img2col"): 0.5,
+        (5, "gfx942", "conv_img2col"): 0.25,
+        (7, "gfx942", "conv_img2col"): 0.004,
+    }
     lines = index.table([same, built, _row(5, "gfx942")], seconds).splitlines()
     assert [line.split()[0] for line in lines[1:]] == ["3", "5", "7"]
     assert lines[1].endswith("0.50") and lines[2].endswith("0.25") and lines[3].endswith("= #3")
 
 
 def test_timings_are_their_own_file_with_a_key_per_kernel():
-    seconds = {(1, "gfx942", "conv_igemm_fwd"): 0.12345, (1, "gfx942", "conv_fwd_split_k_reduce"): 0.05, (0, "gfx950", "gemm"): 2.0}
-    assert json.loads(index.timings_json(seconds)) == {"0/gfx950/gemm": 2.0, "1/gfx942/conv_fwd_split_k_reduce": 0.05, "1/gfx942/conv_igemm_fwd": 0.123}
+    seconds = {
+        (1, "gfx942", "conv_igemm_fwd"): 0.12345,
+        (1, "gfx942", "conv_fwd_split_k_reduce"): 0.05,
+        (0, "gfx950", "gemm"): 2.0,
+    }
+    assert json.loads(index.timings_json(seconds)) == {
+        "0/gfx950/gemm": 2.0,
+        "1/gfx942/conv_fwd_split_k_reduce": 0.05,
+        "1/gfx942/conv_igemm_fwd": 0.123,
+    }
     assert index.kernel_key(_row(4, "gfx950")) == (4, "gfx950", "conv_img2col")
 
 
@@ -97,7 +159,11 @@ def test_two_kernels_of_one_problem_arch_and_family_are_refused_by_name(output):
     # then its reduce): a second of the same family would share its key.
     first = _row(2, "gfx942")
     second = dict(_row(2, "gfx942"), path="gfx942/p2.reduce.hsaco")
-    make = {"json": lambda rows: index.index_json(rows, []), "csv": index.index_csv, "table": lambda rows: index.table(rows, {})}[output]
+    make = {
+        "json": lambda rows: index.index_json(rows, []),
+        "csv": index.index_csv,
+        "table": lambda rows: index.table(rows, {}),
+    }[output]
     make([first, dict(second, arch="gfx950"), dict(second, family="conv_fwd_split_k_reduce")])  # distinct keys
     with pytest.raises(index.DuplicateKernel) as refused:
         make([_row(1, "gfx942"), first, second])

@@ -33,6 +33,7 @@ class Built:
 # workgroup size over wave size.
 FIGURES = ("vgpr", "agpr", "sgpr", "lds", "scratch", "vgpr_spill", "sgpr_spill", "occupancy", "waves")
 
+
 def identity(name, ll):
     """What makes two kernels the same kernel: the sha256 of their LLVM IR with
     the kernel's name taken out. Two problems whose family, spec (but for the

@@ -35,14 +35,25 @@ OUT then holds:
                     times are measurements
 
 A code object an earlier build into OUT listed and this one does not is
-removed, so OUT ends as a build into an empty folder leaves it.
+removed, so OUT ends as a build into an empty folder leaves it. A build
+holds OUT while it writes (a second one into it is refused) and never
+leaves an index naming a code object that is not the one it describes:
+the old index files go first, index.json comes last. A build killed while
+writing leaves hidden files (.rocke-build-*), which the next build into OUT
+removes, with the code objects the killed one wrote and the new one does
+not list. A folder inside OUT that is a symlink leading out of it is
+refused before anything is built.
 
 and the table, with each kernel's build time, goes to stdout. A bad entry
 is one line naming it and its field (problems[3].stride: ...); the others
-still build and the exit status is 1. Progress goes to stderr, a step per
-kernel built (the distinct ones: [done/total], elapsed, time left, and the
-kernel's family and code object, its time and any wait for the LLVM):
-one line rewritten in place on a terminal, a line per kernel otherwise.
+still build and the exit status is 1. A file that is not a problems file
+(not UTF-8, not JSON, a key twice in an object, nested too deep, not
+{"problems": [...]}) is one line and exit status 2. Progress goes to
+stderr from the start: a step per (problem, arch) lowered ([done/total],
+elapsed, time left, the problem and its kernel count), then a step per
+kernel built (the distinct ones: the kernel's family and code object, its
+time and any wait for the LLVM); on a terminal each stage is one line
+rewritten in place, otherwise a line per step.
 Kernels build in --jobs worker processes (default: the machine's cores, at
 most 8). The last line counts the kernels, the distinct ones built and the
 errors, and the waits for the LLVM in all.
@@ -50,6 +61,7 @@ errors, and the waits for the LLVM in all.
 
 import concurrent.futures
 import contextlib
+import fcntl
 import json
 import multiprocessing
 import os
@@ -59,7 +71,7 @@ import time
 from catalog import index
 from catalog.kernel import KernelError
 from catalog.progress import Progress
-from files.atomic import OutputError, write_atomic
+from files.atomic import OutputError, sync_folder, write_atomic
 from lower.flavors import FLAVORS
 from planner import jobs as planner
 from toolchains.llvm import waits
@@ -67,17 +79,35 @@ from toolchains.llvm import waits
 from app.cli.inputs import Refused, default_flavor, out_path, toolchain_for
 
 
+# The catalog's index files, index.json first: removed first and written
+# last, so that it never names a code object still being written.
+INDEX_FILES = ("index.json", "index.csv", "timings.json")
+# A build's temporary files (write_atomic), and its list of the code objects
+# it may write; a build killed writing leaves them, and the next one into the
+# folder removes them (under the folder's lock, as bless does its own).
+TEMP_PREFIX = ".rocke-build-tmp-"
+PENDING = ".rocke-build-pending.json"
+
 HELP = "build the kernels of a problems file for some archs: code objects and a cost table"
 
 
 def add_arguments(parser):
     parser.add_argument("--problems", required=True, help='a JSON file {"problems": [...]} (see catalog/*.json)')
     parser.add_argument("--arch", required=True, help="comma-separated target archs, e.g. gfx942,gfx950")
-    parser.add_argument("--flavor", choices=sorted(FLAVORS), help="the LLVM flavor (default: the default toolchain's, see rocke toolchains)")
+    parser.add_argument(
+        "--flavor",
+        choices=sorted(FLAVORS),
+        help="the LLVM flavor (default: the default toolchain's, see rocke toolchains)",
+    )
     parser.add_argument("--out", required=True, help="the catalog folder (created), inside the checkout")
     parser.add_argument("--explain", action="store_true", help="print why each family and config was chosen")
     parser.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 8), help="worker processes")
-    parser.add_argument("--engine", choices=planner.ENGINES, default=planner.ENGINES[0], help="which engine builds and lowers the kernels: the C++ one (about 20x faster) or the Python one; the same bytes")
+    parser.add_argument(
+        "--engine",
+        choices=planner.ENGINES,
+        default=planner.ENGINES[0],
+        help="which engine builds and lowers the kernels: the C++ one (about 20x faster) or the Python one; the same bytes",
+    )
 
 
 def _fail(message, status=2):
@@ -98,17 +128,16 @@ def _archs(text, flavor):
 
 
 def _read(path):
+    """The bytes of the problems file (the planner parses them)."""
     try:
-        with open(path) as f:
-            return json.load(f)
+        with open(path, "rb") as f:
+            return f.read()
     except OSError as e:
         raise Refused(f"cannot read --problems {path}: {e.strerror}") from None
-    except json.JSONDecodeError as e:
-        raise Refused(f"--problems {path} is not JSON: {e}") from None
 
 
 # Each worker process keeps its toolchain and engine.
-_WORKER = {}
+_WORKER: dict = {}
 
 
 def _init(toolchain, engine):
@@ -119,8 +148,9 @@ def _guarded(step):
     """(result, failure, seconds, waited) of step(): `waited` the seconds its
     thread waited for the in-process LLVM that another thread held
     (toolchains/llvm/waits.py), `seconds` the rest, its own work. A
-    KernelError or a builder's own error fails this entry, and the others
-    still build."""
+    KernelError (LLVM's, its message alone) or any other error (named by
+    its class: ArchDomainError where the flavor cannot express the kernel,
+    a builder's own) fails this entry, and the others still build."""
     start, waited = time.monotonic(), waits.waited()
 
     def spent():
@@ -149,7 +179,9 @@ def _compile(item):
 
 def _explain(jobs):
     for job in jobs:
-        print(f"problems[{job.problem.index}] {job.problem.name} on {job.arch}: {job.choice.family}, {job.choice.config}")
+        print(
+            f"problems[{job.problem.index}] {job.problem.name} on {job.arch}: {job.choice.family}, {job.choice.config}"
+        )
         for reason in job.choice.reasons:
             print(f"    {reason}")
         for then in job.choice.then:  # the kernels run after it (a split's reduce): rows of their own
@@ -162,13 +194,14 @@ def _plan(args):
     """(jobs, errors, out folder) of the command line; Refused for anything
     that stops the whole build."""
     arch_list = _archs(args.arch, args.flavor)
-    doc = _read(os.path.join(os.environ.get("BUILD_WORKING_DIRECTORY", ""), args.problems))
+    data = _read(os.path.join(os.environ.get("BUILD_WORKING_DIRECTORY", ""), args.problems))
     out = out_path(args.out)
     try:
-        problems, errors = planner.read(doc)
+        problems, errors = planner.read(planner.parse(data))
     except planner.FileError as e:
         raise Refused(f"--problems {args.problems}: {e}") from None
     jobs, refused = planner.plan(problems, arch_list)
+    _inside(out, {os.path.dirname(path) for job in jobs for *_, path in job.kernels()})
     return jobs, [*errors, *refused], out
 
 
@@ -195,10 +228,10 @@ def run(args):
     try:
         args.flavor = args.flavor or default_flavor()
         jobs, errors, out = _plan(args)
-    except Refused as e:
+    except (Refused, OutputError) as e:
         return _fail(str(e))
-    for e in errors:
-        print(f"rocke build: {e}", file=sys.stderr)
+    for error in errors:
+        print(f"rocke build: {error}", file=sys.stderr)
     if args.explain:
         _explain(jobs)
     try:
@@ -215,12 +248,17 @@ def run(args):
         print(f"rocke build: {_what(job)}: {failure}", file=sys.stderr)
 
     with _workers(jobs, args.jobs, toolchain, args.engine) as (how, results):
-        lowered = {}
-        for job, low, failure, *_ in results(_lower, jobs):
+        lowered, refused = {}, []
+        lowering = Progress(len(jobs), sys.stderr)
+        for job, low, failure, spent, _ in results(_lower, jobs):
             if failure:
-                failed(job, failure)
+                refused.append((job, failure))
             else:
                 lowered[_key(job)] = (job, low)
+            kernels = "FAILED" if failure else f"{len(low)} kernel{'s' * (len(low) != 1)}"
+            lowering.step(f"lowered {_what(job)} ({kernels}, {spent:.2f} s)")
+        for job, failure in sorted(refused, key=lambda r: _key(r[0])):  # after the progress line, in problem order
+            failed(job, failure)
         served_by = _distinct(lowered)
         distinct = sorted(set(served_by.values()))
         progress = Progress(len(distinct), sys.stderr)
@@ -235,7 +273,9 @@ def run(args):
             compiled[(_key(job), i)] = spent
             waited += wait
             low = lowered[_key(job)][1][i]
-            progress.step(f"{_what(job)}: {low.choice.family} -> {low.path}{' FAILED' if failure else ''} ({spent:.2f} s{_wait(wait)})")
+            progress.step(
+                f"{_what(job)}: {low.choice.family} -> {low.path}{' FAILED' if failure else ''} ({spent:.2f} s{_wait(wait)})"
+            )
     for key in sorted(lowered):
         job, kernels = lowered[key]
         served = [served_by[(key, i)] for i in range(len(kernels))]
@@ -264,7 +304,9 @@ def run(args):
         return _fail(str(e))
     sys.stdout.write(index.table(rows, seconds))
     rate = f", {len(rows) / wall:.1f} kernels/s" if wall > 0 and rows else ""
-    print(f"{len(rows)} kernels ({len(objects)} distinct built), {len(error_rows)} errors, {wall:.1f} s in {how}{_wait(waited, ' in all')}{rate}; wrote {out}")
+    print(
+        f"{len(rows)} kernels ({len(objects)} distinct built), {len(error_rows)} errors, {wall:.1f} s in {how}{_wait(waited, ' in all')}{rate}; wrote {out}"
+    )
     return 1 if error_rows else 0
 
 
@@ -273,7 +315,7 @@ def _what(job):
 
 
 def _wait(seconds, what=""):
-    """", S s waiting for LLVM" where threads queued for the in-process LLVM
+    """ ", S s waiting for LLVM" where threads queued for the in-process LLVM
     (waits.py), not counted in a kernel's time; nothing where none did."""
     return f", {seconds:.2f} s waiting for LLVM{what}" if seconds >= 0.005 else ""
 
@@ -295,7 +337,9 @@ def _pool(workers, initargs):
     the others wait, and the wait is not their time) and link in parallel."""
     if not _semaphores():
         _init(*initargs)
-        return concurrent.futures.ThreadPoolExecutor(workers), f"{workers} worker threads (no POSIX semaphores for processes)"
+        return concurrent.futures.ThreadPoolExecutor(
+            workers
+        ), f"{workers} worker threads (no POSIX semaphores for processes)"
     context = multiprocessing.get_context("fork")
     pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_init, initargs=initargs)
     return pool, f"{workers} worker processes"
@@ -327,32 +371,112 @@ def _makedirs(folder):
         raise OutputError(f"cannot create the folder {folder}: {e.strerror}; choose another --out") from None
 
 
-def _previous(out):
-    """The code objects the folder's index.json (an earlier build's) names."""
+def _inside(out, folders):
+    """OutputError naming the first of `folders` (relative to `out`) that is
+    a symlink leading outside `out`: a code object written there would land
+    outside the catalog."""
+    for folder in sorted(folders):
+        path = os.path.join(out, folder)
+        real = os.path.realpath(path)
+        if real != out and not real.startswith(out + os.sep):
+            got = f"it is a symlink to {real}, outside --out {out}"
+            raise OutputError(f"cannot write into {path}: {got}; remove the link or choose another --out")
+
+
+@contextlib.contextmanager
+def _locked(out):
+    """Hold the folder while writing it, so that every temporary file found
+    in it is a leftover. The kernel drops the lock when the block ends or
+    the process dies."""
+    fd = os.open(out, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        with open(os.path.join(out, "index.json")) as f:
-            doc = json.load(f)
-        return {r["path"] for r in doc["kernels"]} if doc.get("format") == index.FORMAT else set()
-    except (OSError, ValueError, KeyError, TypeError):
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            busy = f"another rocke build is writing {out}"
+            raise OutputError(f"{busy}; wait for it to finish, then run this again") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def _remove_leftovers(out):
+    """The temporary files of a build killed mid-write, in the folder and
+    its subfolders (the arch folders); symlinked folders are not entered."""
+    for folder in [out] + sorted(e.path for e in os.scandir(out) if e.is_dir(follow_symlinks=False)):
+        for name in sorted(os.listdir(folder)):
+            if name.startswith(TEMP_PREFIX):
+                os.unlink(os.path.join(folder, name))
+                sync_folder(folder)
+                where = os.path.relpath(os.path.join(folder, name), out)
+                print(f"rocke build: removed {where}, left by an interrupted build", file=sys.stderr)
+
+
+def _named(path, paths):
+    """paths(the JSON document at `path`), or none if it is missing or not what a build wrote."""
+    try:
+        with open(path, "rb") as f:
+            return paths(json.load(f))
+    except OSError, ValueError, KeyError, TypeError, AttributeError:
         return set()
 
 
+def _previous(out):
+    """The code objects earlier builds into the folder wrote: those its
+    index.json names, and those a build that died writing had listed (PENDING)."""
+
+    def indexed(doc):
+        return {r["path"] for r in doc["kernels"]} if doc.get("format") == index.FORMAT else set()
+
+    def pending(doc):
+        return set(map(str, doc))
+
+    return _named(os.path.join(out, "index.json"), indexed) | _named(os.path.join(out, PENDING), pending)
+
+
 def _write(out, objects, rows, errors, seconds):
-    """Every file of the catalog, each atomically; index.json last, so it
-    never names a code object that is not there yet. Then the code objects
-    an earlier build's index named and this one does not are removed, so the
-    folder is what a build into an empty one makes."""
+    """Every file of the catalog, each atomically, under the folder's lock,
+    so that the index never names a code object that is not the one it
+    describes, even if the build dies writing: the old index files go
+    first, the code objects follow, index.json comes last. PENDING lists
+    every code object this build or an earlier one may have written until
+    the build is done, so the next build can remove what a dead one left.
+    Then the code objects earlier builds wrote and this one does not list are
+    removed, so the folder is what a build into an empty one makes."""
     _makedirs(out)
-    stale = _previous(out) - set(objects)
-    for path, data in sorted(objects.items()):
-        _makedirs(os.path.dirname(os.path.join(out, path)))
-        write_atomic(os.path.join(out, path), data)
-    write_atomic(os.path.join(out, "index.csv"), index.index_csv(rows))
-    write_atomic(os.path.join(out, "timings.json"), index.timings_json(seconds))
-    write_atomic(os.path.join(out, "index.json"), index.index_json(rows, errors))
-    for path in sorted(stale):
-        # Only what the old index named, inside the folder: never a stranger's file.
-        target = os.path.realpath(os.path.join(out, path))
-        if path.endswith(".hsaco") and target.startswith(os.path.realpath(out) + os.sep):
+    try:
+        _write_locked(out, objects, rows, errors, seconds)
+    except OSError as e:  # write_atomic's own are OutputErrors already: the lock, a removal, a listing
+        fix = "check the folder and the disk, then try again"
+        raise OutputError(f"cannot write {e.filename or out}: {e.strerror}; {fix}") from None
+
+
+def _write_locked(out, objects, rows, errors, seconds):
+    """_write's steps, under the folder's lock."""
+    with _locked(out):
+        previous = _previous(out)
+        _remove_leftovers(out)
+        pending = json.dumps(sorted(previous | set(objects)), indent=1) + "\n"
+        write_atomic(os.path.join(out, PENDING), pending.encode(), prefix=TEMP_PREFIX)
+        for name in INDEX_FILES:
             with contextlib.suppress(FileNotFoundError):
-                os.unlink(target)
+                os.unlink(os.path.join(out, name))
+        sync_folder(out)
+        for path, data in sorted(objects.items()):
+            _makedirs(os.path.dirname(os.path.join(out, path)))
+            write_atomic(os.path.join(out, path), data, prefix=TEMP_PREFIX)
+        files = {
+            "index.json": index.index_json(rows, errors),
+            "index.csv": index.index_csv(rows),
+            "timings.json": index.timings_json(seconds),
+        }
+        for name in reversed(INDEX_FILES):
+            write_atomic(os.path.join(out, name), files[name], prefix=TEMP_PREFIX)
+        for path in sorted(previous - set(objects)):
+            # Only what a build of ours wrote, inside the folder: never a stranger's file.
+            target = os.path.realpath(os.path.join(out, path))
+            if path.endswith(".hsaco") and target.startswith(os.path.realpath(out) + os.sep):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(target)
+        os.unlink(os.path.join(out, PENDING))
+        sync_folder(out)

@@ -27,8 +27,14 @@ def add_arguments(parser):
     parser.add_argument("family", help="the family's module or name, e.g. conv.direct_fwd or gemm")
     parser.add_argument("--list", action="store_true", help="list the family's cases and stop")
     parser.add_argument("--case", help="the case id (see --list)")
-    parser.add_argument("--flavor", choices=sorted(FLAVORS), help="the LLVM flavor (default: the default toolchain's, see rocke toolchains)")
-    parser.add_argument("--out", help="write here instead of stdout: NAME.ll (IR) or NAME.hsaco (code object), inside the checkout")
+    parser.add_argument(
+        "--flavor",
+        choices=sorted(FLAVORS),
+        help="the LLVM flavor (default: the default toolchain's, see rocke toolchains)",
+    )
+    parser.add_argument(
+        "--out", help="write here instead of stdout: NAME.ll (IR) or NAME.hsaco (code object), inside the checkout"
+    )
 
 
 def _fail(message):

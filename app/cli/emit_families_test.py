@@ -26,7 +26,9 @@ def test_emit_prints_ir_for_the_flavor(module, capsys):
     case = next(c for c in rocke_families.FAMILIES[module].cases if c.arch == "gfx1250")
     assert rocke.main(["emit", module, "--case", case.id, "--flavor", "llvm24"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"; rocke kernel {rocke_families.FAMILIES[module].name}_{case.id} for gfx1250, lowered for llvm24")
+    assert out.startswith(
+        f"; rocke kernel {rocke_families.FAMILIES[module].name}_{case.id} for gfx1250, lowered for llvm24"
+    )
     assert 'target triple = "amdgpu12.50-amd-amdhsa"' in out
 
 

@@ -63,7 +63,9 @@ def toolchain_for(flavor):
     found = [t for t in configs() if t.flavor == flavor]
     if not found:
         have = ", ".join(sorted(t.flavor for t in configs())) or "none"
-        raise Refused(f"expected the {flavor} toolchain among this program's, got only: {have}; run it through ./bazel run //tools:rocke, which gives it all four")
+        raise Refused(
+            f"expected the {flavor} toolchain among this program's, got only: {have}; run it through ./bazel run //tools:rocke, which gives it all four"
+        )
     return found[0]
 
 

@@ -45,7 +45,11 @@ def add_arguments(parser):
     parser.add_argument("family", help="the family's module, e.g. conv.img2col")
     parser.add_argument("--list", action="store_true", help="list the family's cases and stop")
     parser.add_argument("--case", help="the case id (see --list)")
-    parser.add_argument("--flavor", choices=sorted(FLAVORS), help="the LLVM flavor (default: the default toolchain's, see rocke toolchains)")
+    parser.add_argument(
+        "--flavor",
+        choices=sorted(FLAVORS),
+        help="the LLVM flavor (default: the default toolchain's, see rocke toolchains)",
+    )
     parser.add_argument("--json", action="store_true", help="print one canonical JSON object instead of tables")
 
 
@@ -64,7 +68,9 @@ def report(fam, case_id, flavor):
         figures = analyze.report(kernel, tc)
     except (ArchDomainError, LlvmError, ObjdumpError) as e:
         raise Refused(str(e)) from None
-    return dict(figures, family=fam.name, case=case.id, arch=case.arch, flavor=flavor, llvm=tc.version, kernel=kernel.name)
+    return dict(
+        figures, family=fam.name, case=case.id, arch=case.arch, flavor=flavor, llvm=tc.version, kernel=kernel.name
+    )
 
 
 def run(args):
@@ -88,7 +94,9 @@ def run(args):
 def _memory(m):
     if not m["count"]:
         return "0"
-    parts = ", ".join(f"{r['count']} {r['mnemonic']} ({r['bytes'] if r['bytes'] is not None else '?'} B)" for r in m["by_mnemonic"])
+    parts = ", ".join(
+        f"{r['count']} {r['mnemonic']} ({r['bytes'] if r['bytes'] is not None else '?'} B)" for r in m["by_mnemonic"]
+    )
     total = f"{m['bytes']} B" if m["bytes"] is not None else "? B"
     return f"{m['count']}: {parts}; {total} per lane"
 
@@ -144,15 +152,31 @@ def text(r):
     out.append("\nwhole kernel (every instruction once: each path of a branch, a loop's body once)\n")
     out.append(_table([("instructions", str(r["whole_kernel"]["instructions"])), *_count_rows(r["whole_kernel"])]))
     m = r["lds_banks"]
-    out.append(f"\nLDS bank conflicts (model: {m['banks']} banks of {m['bank_bytes']} B; per IR access, worst wave; op = index in program order)\n")
+    out.append(
+        f"\nLDS bank conflicts (model: {m['banks']} banks of {m['bank_bytes']} B; per IR access, worst wave; op = index in program order)\n"
+    )
     if m["accesses"]:
         out.append(_table(_bank_rows(m)))
         worst = f", worst {m['worst_ways']}-way" if m["worst_ways"] else ""
-        out.append(f"  {m['modelled']} modelled ({m['conflicted']} with conflicts{worst}): {m['cycles']} cycles against {m['ideal']} ideal; {m['not_modelled']} not modelled\n")
+        out.append(
+            f"  {m['modelled']} modelled ({m['conflicted']} with conflicts{worst}): {m['cycles']} cycles against {m['ideal']} ideal; {m['not_modelled']} not modelled\n"
+        )
     else:
         out.append("  the kernel has no LDS access\n")
     res = r["resources"]
     out.append("\nresources\n")
-    names = ("vgpr", "agpr", "sgpr", "lds", "scratch", "vgpr_spill", "sgpr_spill", "occupancy", "wave_size", "workgroup_size", "waves_per_workgroup")
+    names = (
+        "vgpr",
+        "agpr",
+        "sgpr",
+        "lds",
+        "scratch",
+        "vgpr_spill",
+        "sgpr_spill",
+        "occupancy",
+        "wave_size",
+        "workgroup_size",
+        "waves_per_workgroup",
+    )
     out.append(_table([names, tuple("-" if res[n] is None else str(res[n]) for n in names)]))
     return "".join(out)

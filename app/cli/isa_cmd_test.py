@@ -13,7 +13,19 @@ from family.cases_json import canonical
 from app.cli import rocke
 
 FIRST = next(iter(rocke_families.FAMILIES))
-KEYS = ["arch", "case", "disassembler", "family", "flavor", "kernel", "lds_banks", "llvm", "main_loop", "resources", "whole_kernel"]
+KEYS = [
+    "arch",
+    "case",
+    "disassembler",
+    "family",
+    "flavor",
+    "kernel",
+    "lds_banks",
+    "llvm",
+    "main_loop",
+    "resources",
+    "whole_kernel",
+]
 
 
 def _case(arch_name):
@@ -41,7 +53,13 @@ def test_json_names_the_case_and_its_figures(gfx942_json):
     case = _case("gfx942")
     kernel = rocke_families.FAMILIES[FIRST].build(case)
     assert sorted(r) == KEYS
-    assert (r["case"], r["arch"], r["flavor"], r["llvm"], r["kernel"]) == (case.id, "gfx942", "llvm23", "23.1.4", kernel.name)
+    assert (r["case"], r["arch"], r["flavor"], r["llvm"], r["kernel"]) == (
+        case.id,
+        "gfx942",
+        "llvm23",
+        "23.1.4",
+        kernel.name,
+    )
     assert r["disassembler"] == "/usr/lib/llvm-23/bin/llvm-objdump"
     # Waves per workgroup from the compiled figures, against the IR's own sizes.
     x, y, z = kernel.attrs["workgroup_size"]
@@ -76,7 +94,9 @@ def test_llvm20_is_disassembled_by_llvm22s_objdump_and_says_so():
     assert r["disassembler"].startswith("/usr/lib/llvm-22/bin/llvm-objdump (llvmlite has none")
     # llvmlite prints no occupancy; it is the arch table's for the figures reported.
     res = r["resources"]
-    expected = occupancy.waves_per_simd("gfx942", "llvm20", res["wave_size"], res["vgpr"], res["sgpr"], res["lds"], res["workgroup_size"])
+    expected = occupancy.waves_per_simd(
+        "gfx942", "llvm20", res["wave_size"], res["vgpr"], res["sgpr"], res["lds"], res["workgroup_size"]
+    )
     assert 1 <= expected and res["occupancy"] == expected
 
 
@@ -88,7 +108,10 @@ def test_gfx950_has_64_banks():
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["isa", "no.such.family", "--case", "x"], "rocke isa: expected a family of the registry, got 'no.such.family'; the registry offers: "),
+        (
+            ["isa", "no.such.family", "--case", "x"],
+            "rocke isa: expected a family of the registry, got 'no.such.family'; the registry offers: ",
+        ),
         (["isa", FIRST, "--case", "no_such_case"], "rocke isa: expected a case of "),
         (["isa", FIRST, "--case", "GFX1250", "--flavor", "llvm20"], "gfx1250 is not known to llvm20"),
     ],
@@ -116,7 +139,10 @@ def test_a_family_is_named_by_its_module_or_its_own_name(capsys):
 
 def test_no_case_points_at_list(capsys):
     assert rocke.main(["isa", FIRST]) == 2
-    assert capsys.readouterr().err == f"rocke isa: expected a case of {rocke_families.FAMILIES[FIRST].name}, got None. See --list.\n"
+    assert (
+        capsys.readouterr().err
+        == f"rocke isa: expected a case of {rocke_families.FAMILIES[FIRST].name}, got None. See --list.\n"
+    )
 
 
 def test_an_unknown_flavor_is_a_usage_error(capsys):

@@ -60,7 +60,16 @@ def test_loads_and_stores_per_lane_are_the_cases(case):
     loads, load_bytes, store_bytes = _expected(case.spec)
     kernel = r["whole_kernel"]
     assert r["main_loop"] is None and r["lds_banks"]["accesses"] == []
-    assert (kernel["global_loads"]["count"], kernel["global_loads"]["bytes"]) == (loads, load_bytes), kernel["global_loads"]
-    assert (kernel["global_stores"]["count"], kernel["global_stores"]["bytes"]) == (1, store_bytes), kernel["global_stores"]
-    assert (kernel["matrix"]["count"], kernel["lds_reads"]["count"], kernel["lds_writes"]["count"], kernel["barriers"]) == (0, 0, 0, 0)
+    assert (kernel["global_loads"]["count"], kernel["global_loads"]["bytes"]) == (loads, load_bytes), kernel[
+        "global_loads"
+    ]
+    assert (kernel["global_stores"]["count"], kernel["global_stores"]["bytes"]) == (1, store_bytes), kernel[
+        "global_stores"
+    ]
+    assert (
+        kernel["matrix"]["count"],
+        kernel["lds_reads"]["count"],
+        kernel["lds_writes"]["count"],
+        kernel["barriers"],
+    ) == (0, 0, 0, 0)
     assert r["resources"]["workgroup_size"] == 256 and r["resources"]["lds"] == 0

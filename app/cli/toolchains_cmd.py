@@ -19,7 +19,9 @@ _ABILITIES = "verify IR, compile to an object (cpu given to the target machine),
 
 
 def add_arguments(parser):
-    parser.add_argument("--no-probe", action="store_true", help="do not run the tools; print the declared versions only")
+    parser.add_argument(
+        "--no-probe", action="store_true", help="do not run the tools; print the declared versions only"
+    )
 
 
 def configs():
@@ -33,7 +35,10 @@ def configs():
 def run(args):
     toolchains = configs()
     if len(toolchains) != len(flavor_facts.NAMES):
-        print(f"rocke: expected {len(flavor_facts.NAMES)} LLVM toolchains in the runfiles, found {len(toolchains)}", file=sys.stderr)
+        print(
+            f"rocke: expected {len(flavor_facts.NAMES)} LLVM toolchains in the runfiles, found {len(toolchains)}",
+            file=sys.stderr,
+        )
         return 1
     status = 0
     for tc in toolchains:
@@ -48,7 +53,11 @@ def run(args):
                 reported, status = f"BUT THE TOOL FAILED: {e}", 1
         printed = "llc prints the same" if flavor_facts.FLAVORS[tc.flavor].reports_occupancy else "llvmlite prints none"
         occupancy = f"computed from the arch table ({printed})"
-        compiles = f"in this process ({tc.tools['library']})" if "library" in tc.tools else f"in a reused worker process ({tc.tools['python']})"
+        compiles = (
+            f"in this process ({tc.tools['library']})"
+            if "library" in tc.tools
+            else f"in a reused worker process ({tc.tools['python']})"
+        )
         print(f"{tc.flavor}{' (default)' if tc.default else ''}")
         print(f"  version    {tc.version} ({reported})")
         print(f"  source     {tc.source}")

@@ -51,7 +51,9 @@ def archive(records, archs):
     for r, _ in records:
         if "refused" in r and r["refused"]["problem"] not in dropped:
             e = r["refused"]
-            refused.setdefault(e["problem"], []).append(problems.EntryError(e["problem"], e["field"], e["message"], e["arch"]))
+            refused.setdefault(e["problem"], []).append(
+                problems.EntryError(e["problem"], e["field"], e["message"], e["arch"])
+            )
     for problem in sorted(refused):
         errors += jobs.merged(sorted(refused[problem], key=lambda e: e.arch or ""), archs)
     kept = [(r, code) for r, code in records if "refused" not in r and r["problem"] not in dropped]

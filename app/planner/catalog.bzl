@@ -81,7 +81,7 @@ def rocke_catalog(name, problems, archs, flavor = "llvm" + DEFAULT_LLVM_VERSION)
     """The kernels of a problem set for some archs, one Bazel action each.
 
     `problems` is the label of a JSON problems file (as `rocke build
-    --problems` reads), listed in @rocke_catalog_sets (MODULE.bazel), which
+    --problems` reads), listed in @rocke_catalog_sets (app/planner/catalog_sets.bzl), which
     lets this macro see its entries. Each action gets its entry as an
     argument, not the file, so editing one problem reruns only its actions.
 
@@ -110,7 +110,7 @@ def rocke_catalog(name, problems, archs, flavor = "llvm" + DEFAULT_LLVM_VERSION)
     label = native.package_relative_label(problems)
     key = label.package + "/" + label.name
     if key not in SETS:
-        fail("rocke_catalog {}: {} is not a set of @rocke_catalog_sets; add {} to catalog_sets' files in MODULE.bazel".format(
+        fail("rocke_catalog {}: {} is not a set of @rocke_catalog_sets; add {} to _SETS in app/planner/catalog_sets.bzl".format(
             name,
             key,
             label,

@@ -55,7 +55,10 @@ def _igemm(spec, arch):
     """conv_igemm_fwd: matrix cores, where the arch has its tile, the type is
     f16 or bf16 and each group has filters enough to fill the tile's columns."""
     if spec.k_per_group < _IGEMM_MIN_FILTERS:
-        return None, f"k / groups = {spec.k_per_group}: a group's filters would fill {spec.k_per_group} of a matrix op's {_IGEMM_MIN_FILTERS} columns"
+        return (
+            None,
+            f"k / groups = {spec.k_per_group}: a group's filters would fill {spec.k_per_group} of a matrix op's {_IGEMM_MIN_FILTERS} columns",
+        )
     try:
         igemm = igemm_tiles.spec_for(arch, spec)
     except igemm_tiles.IgemmSpecError as e:
@@ -124,7 +127,9 @@ def _first_accepting(op, table, problem, arch):
         reasons.append(f"{family}: {'chosen' if accepted else 'passed over'}, {why}")
         if accepted:
             spec, config = accepted
-            return Choice(family, module, spec, config, tuple(reasons), FOLLOW_UPS.get(family, _no_follow_up)(spec, arch))
+            return Choice(
+                family, module, spec, config, tuple(reasons), FOLLOW_UPS.get(family, _no_follow_up)(spec, arch)
+            )
     raise EntryError(problem.index, None, f"no {op} family accepts it: " + "; ".join(reasons), arch)
 
 
@@ -132,14 +137,28 @@ def _conv_fwd(problem, arch):
     return _first_accepting("conv_fwd", CONV_FWD, problem, arch)
 
 
+def _idle_columns(columns, block_n):
+    """What --explain says of a GEMM whose `columns` do not fill its blocks
+    of `block_n`: the matrix ops multiply zeros in the rest (nothing when
+    they fill them)."""
+    computed = -(-columns // block_n) * block_n
+    if columns == computed:
+        return ""
+    channels = f"{columns} channel{'s fill' if columns != 1 else ' fills'}"
+    return (
+        f"; the matrix ops are partly idle: a group's {channels} {columns} of the {computed} columns its blocks "
+        f"multiply ({columns / computed:.1%} of the matrix work)"
+    )
+
+
 def _igemm_dgrad(spec, arch):
     """conv_igemm_dgrad: matrix cores, where the arch has its tile and the
-    type is f16 or bf16, for a gradient (no bias) whose groups have input
-    channels enough to fill the tile's columns (its GEMM's columns are C/groups)."""
+    type is f16 or bf16, for a gradient (no bias). Any C/groups: its GEMM's
+    columns are C/groups, so few channels per group (depthwise, ResNeXt, the
+    C = 3 stem) leave most of each block's matrix work on zeros, but the
+    numbers are right, and no other family computes a data gradient."""
     if spec.bias_relu:
         return None, "bias_relu = True: a data gradient has no bias or activation; drop bias_relu from the entry"
-    if spec.c_per_group < _IGEMM_MIN_FILTERS:
-        return None, f"c / groups = {spec.c_per_group}: a group's channels would fill {spec.c_per_group} of a matrix op's {_IGEMM_MIN_FILTERS} columns"
     try:
         igemm = igemm_tiles.spec_for(arch, spec)
     except igemm_tiles.IgemmSpecError as e:
@@ -147,8 +166,16 @@ def _igemm_dgrad(spec, arch):
     tile = _tile(igemm)
     m, n, k = igemm_dgrad.gemm(igemm)
     work = math.prod(spec.stride)
-    stride = "" if work == 1 else f"; stride {'x'.join(map(str, spec.stride))} is masked in dy's gather: {work} x the matrix work of the non-zero terms"
-    return (igemm, tile), f"matrix cores: a {m}x{n}x{k} implicit GEMM per group (input pixels x C/groups x K/groups taps); its tile for {arch} (library/conv/igemm_tiles.json){stride}"
+    stride = (
+        ""
+        if work == 1
+        else f"; stride {'x'.join(map(str, spec.stride))} is masked in dy's gather: {work} x the matrix work of the non-zero terms"
+    )
+    why = (
+        f"matrix cores: a {m}x{n}x{k} implicit GEMM per group (input pixels x C/groups x K/groups taps); "
+        f"its tile for {arch} (library/conv/igemm_tiles.json){stride}{_idle_columns(n, igemm.block_n)}"
+    )
+    return (igemm, tile), why
 
 
 # conv_dgrad: the families that compute a data gradient, best first (as CONV_FWD).
@@ -193,7 +220,12 @@ def _gemm(problem, arch):
     fields = dict(problem.spec)
     if not isinstance(fields["dtype"], str) or (arch, fields["dtype"]) not in TILES:
         offered = ", ".join(sorted({d for a, d in TILES if a == arch})) or "none"
-        raise EntryError(problem.index, "dtype", f"expected an input type the gemm family has a tile for on {arch} ({offered}), got {fields['dtype']!r}", arch)
+        raise EntryError(
+            problem.index,
+            "dtype",
+            f"expected an input type the gemm family has a tile for on {arch} ({offered}), got {fields['dtype']!r}",
+            arch,
+        )
     m, n, k, dtype, out = (fields.pop(f) for f in ("m", "n", "k", "dtype", "out"))
     try:
         spec = spec_for(arch, m, n, k, dtype, out, **fields)
@@ -205,7 +237,8 @@ def _gemm(problem, arch):
     reasons = (
         f"gemm: the one GEMM family; its tile for {arch} {dtype} (library/gemm/tiles.json): {config}",
         f"workgroups: {groups} block{'s' if groups != 1 else ''} of C on {archs.get(arch).cus} CUs",
-        f"split-K: the planner (select_split_k) picks {split}" + ("" if split == 1 else "; the gemm family has no split-K yet, so the kernel runs unsplit"),
+        f"split-K: the planner (select_split_k) picks {split}"
+        + ("" if split == 1 else "; the gemm family has no split-K yet, so the kernel runs unsplit"),
     )
     return Choice("gemm", "gemm.gemm", spec, config, reasons)
 

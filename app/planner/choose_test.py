@@ -2,9 +2,10 @@
 
 import pytest
 
+from arch import arch
 from conv import igemm_tiles
 from gemm.tiles import TILES
-from planner.jobs import plan
+from planner.jobs import Job, plan
 from planner.problems import read
 
 
@@ -15,7 +16,9 @@ def _jobs(*entries, archs=("gfx942",)):
 
 
 def conv(**fields):
-    return dict({"op": "conv_fwd", "n": 1, "c": 32, "k": 32, "spatial": [28, 28], "filter": [3, 3], "pad": [1, 1]}, **fields)
+    return dict(
+        {"op": "conv_fwd", "n": 1, "c": 32, "k": 32, "spatial": [28, 28], "filter": [3, 3], "pad": [1, 1]}, **fields
+    )
 
 
 # (entry, arch) -> family chosen.
@@ -30,6 +33,14 @@ TABLE = [
     ({"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "bf16"}, "gfx1250", "gemm"),
     (conv(op="conv_dgrad"), "gfx942", "conv_igemm_dgrad"),
     (conv(op="conv_dgrad", groups=2, stride=[2, 2]), "gfx1201", "conv_igemm_dgrad"),  # 16 channels per group
+    (conv(op="conv_dgrad", groups=32), "gfx942", "conv_igemm_dgrad"),  # depthwise: 1 channel per group
+    (conv(op="conv_dgrad", groups=4, dtype="bf16"), "gfx1250", "conv_igemm_dgrad"),  # ResNeXt: 8 channels per group
+    # The stem: C = 3.
+    (
+        conv(op="conv_dgrad", c=3, k=64, spatial=[224, 224], filter=[7, 7], stride=[2, 2], pad=[3, 3]),
+        "gfx950",
+        "conv_igemm_dgrad",
+    ),
 ]
 
 
@@ -73,8 +84,8 @@ def test_a_layer_that_fills_the_machine_is_one_kernel():
 
 def test_only_conv_igemm_fwd_has_a_follow_up():
     # img2col and direct never split: one kernel each.
-    for entry, arch in ((conv(dtype="f32"), "gfx942"), (conv(groups=32), "gfx942")):
-        (job,), _ = _jobs(entry, archs=(arch,))
+    for entry, on in ((conv(dtype="f32"), "gfx942"), (conv(groups=32), "gfx942")):
+        (job,), _ = _jobs(entry, archs=(on,))
         assert job.choice.then == () and len(job.kernels()) == 1
 
 
@@ -91,10 +102,17 @@ def test_explain_says_why_img2col_was_passed_over_for_depthwise():
 def test_gemm_takes_its_archs_tile_and_the_planners_split(arch):
     (job,), _ = _jobs({"op": "gemm", "m": 128, "n": 128, "k": 4096, "dtype": "f16"}, archs=(arch,))
     tile = TILES[(arch, "f16")]
-    assert (job.choice.spec.mma, job.choice.spec.block_m, job.choice.spec.waves_n) == (tile.mma, tile.block_m, tile.waves_n)
+    assert (job.choice.spec.mma, job.choice.spec.block_m, job.choice.spec.waves_n) == (
+        tile.mma,
+        tile.block_m,
+        tile.waves_n,
+    )
     assert job.choice.config == f"mma {tile.mma}, block 128x128x32, waves {tile.waves_m}x{tile.waves_n}"
     # One 128x128 block on a machine of dozens of CUs: the planner would split k.
-    assert job.choice.reasons[2] == "split-K: the planner (select_split_k) picks 16; the gemm family has no split-K yet, so the kernel runs unsplit"
+    assert (
+        job.choice.reasons[2]
+        == "split-K: the planner (select_split_k) picks 16; the gemm family has no split-K yet, so the kernel runs unsplit"
+    )
 
 
 @pytest.mark.parametrize("arch", ["gfx942", "gfx950", "gfx1201", "gfx1250"])
@@ -102,27 +120,58 @@ def test_dgrad_takes_conv_igemm_dgrad_with_its_archs_tile(arch):
     (job,), errors = _jobs(conv(op="conv_dgrad", dtype="bf16"), archs=(arch,))
     assert errors == [] and job.choice.family == "conv_igemm_dgrad" and job.choice.module == "conv.igemm_dgrad"
     tile = igemm_tiles.TILES[arch]
-    assert job.choice.config == f"mma {tile.mma}, block {tile.block_m}x{tile.block_n}x{tile.block_k}, waves {tile.waves_m}x{tile.waves_n}"
+    assert (
+        job.choice.config
+        == f"mma {tile.mma}, block {tile.block_m}x{tile.block_n}x{tile.block_k}, waves {tile.waves_m}x{tile.waves_n}"
+    )
     assert job.choice.spec.conv.dtype == "bf16" and job.choice.spec.mma == tile.mma
 
 
 def test_dgrad_explains_the_gemm_and_the_stride():
-    (job,), _ = _jobs(conv(op="conv_dgrad", stride=[2, 2]), archs=("gfx950",))
-    # 28 x 28 input pixels x 32 channels, reduced over 32 filters x 9 taps; stride 2 x 2: 4 x the work.
+    (job,), _ = _jobs(conv(op="conv_dgrad", c=64, stride=[2, 2]), archs=("gfx950",))
+    # 28 x 28 input pixels x 64 channels (one block's columns), reduced over 32 filters x 9 taps;
+    # stride 2 x 2: 4 x the work.
     assert job.choice.reasons == (
-        "conv_igemm_dgrad: chosen, matrix cores: a 784x32x288 implicit GEMM per group (input pixels x C/groups x K/groups taps); "
+        "conv_igemm_dgrad: chosen, matrix cores: a 784x64x288 implicit GEMM per group (input pixels x C/groups x K/groups taps); "
         "its tile for gfx950 (library/conv/igemm_tiles.json); stride 2x2 is masked in dy's gather: 4 x the matrix work of the non-zero terms",
     )
-    (job,), _ = _jobs(conv(op="conv_dgrad"), archs=("gfx942",))
+    (job,), _ = _jobs(conv(op="conv_dgrad", c=64), archs=("gfx942",))
     assert job.choice.reasons[0].endswith("its tile for gfx942 (library/conv/igemm_tiles.json)")
+
+
+@pytest.mark.parametrize(
+    "fields,arch,idle",
+    [
+        # Every tile's block is 64 columns wide (igemm_tiles.json): a group's channels fill part of it.
+        ({"c": 32, "groups": 32}, "gfx942", "a group's 1 channel fills 1 of the 64 columns its blocks multiply (1.6%"),
+        (
+            {"c": 3, "k": 64, "filter": [7, 7], "stride": [2, 2], "pad": [3, 3]},
+            "gfx1201",
+            "a group's 3 channels fill 3 of the 64 columns its blocks multiply (4.7%",
+        ),
+        ({"c": 32, "groups": 4}, "gfx950", "a group's 8 channels fill 8 of the 64 columns its blocks multiply (12.5%"),
+        ({"c": 96}, "gfx1250", "a group's 96 channels fill 96 of the 128 columns its blocks multiply (75.0%"),
+    ],
+)
+def test_dgrad_builds_few_channels_per_group_and_says_how_idle_the_matrix_ops_are(fields, arch, idle):
+    (job,), errors = _jobs(conv(op="conv_dgrad", **fields), archs=(arch,))
+    assert errors == [] and job.choice.family == "conv_igemm_dgrad"
+    assert job.choice.reasons[0].endswith(f"; the matrix ops are partly idle: {idle} of the matrix work)")
 
 
 @pytest.mark.parametrize(
     "fields,arch,why",
     [
-        ({"groups": 32}, "gfx942", "conv_igemm_dgrad: passed over, c / groups = 1: a group's channels would fill 1 of a matrix op's 16 columns"),
-        ({"bias_relu": True}, "gfx942", "conv_igemm_dgrad: passed over, bias_relu = True: a data gradient has no bias or activation; drop bias_relu from the entry"),
-        ({"dtype": "f32"}, "gfx1201", "conv_igemm_dgrad: passed over, IgemmSpec.conv.dtype: expected one of f16, bf16 (matrix cores), got 'f32'; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient"),
+        (
+            {"bias_relu": True},
+            "gfx942",
+            "conv_igemm_dgrad: passed over, bias_relu = True: a data gradient has no bias or activation; drop bias_relu from the entry",
+        ),
+        (
+            {"dtype": "f32"},
+            "gfx1201",
+            "conv_igemm_dgrad: passed over, IgemmSpec.conv.dtype: expected one of f16, bf16 (matrix cores), got 'f32'; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient",
+        ),
     ],
 )
 def test_dgrad_refusals_name_why(fields, arch, why):
@@ -136,11 +185,20 @@ def test_an_entry_refused_on_one_arch_still_builds_on_the_others():
     problems, _ = read({"problems": [{"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "fp8"}]})
     jobs, errors = plan(problems, ["gfx942", "gfx950"])
     assert [j.arch for j in jobs] == ["gfx950"]
-    assert [str(e) for e in errors] == ["problems[0].dtype on gfx942: expected an input type the gemm family has a tile for on gfx942 (bf16, f16), got 'fp8'"]
+    assert [str(e) for e in errors] == [
+        "problems[0].dtype on gfx942: expected an input type the gemm family has a tile for on gfx942 (bf16, f16), got 'fp8'"
+    ]
 
 
 def test_a_bad_gemm_field_is_named_by_the_spec():
-    problems, _ = read({"problems": [{"op": "gemm", "m": 64, "n": 0, "k": 64, "dtype": "f16"}, {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16", "layout_a": "diag"}]})
+    problems, _ = read(
+        {
+            "problems": [
+                {"op": "gemm", "m": 64, "n": 0, "k": 64, "dtype": "f16"},
+                {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16", "layout_a": "diag"},
+            ]
+        }
+    )
     jobs, errors = plan(problems, ["gfx942", "gfx950"])
     assert jobs == []
     assert [str(e) for e in errors] == [
@@ -150,11 +208,15 @@ def test_a_bad_gemm_field_is_named_by_the_spec():
 
 
 def test_fields_of_the_wrong_json_type_are_named_not_a_crash():
-    problems, errors = read({"problems": [
-        {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": ["f16"]},
-        {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16", "layout_a": 5},
-        {"op": "gemm", "m": 64.0, "n": 64, "k": 64, "dtype": "f16"},
-    ]})
+    problems, errors = read(
+        {
+            "problems": [
+                {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": ["f16"]},
+                {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16", "layout_a": 5},
+                {"op": "gemm", "m": 64.0, "n": 64, "k": 64, "dtype": "f16"},
+            ]
+        }
+    )
     assert errors == []
     jobs, errors = plan(problems, ["gfx942"])
     assert jobs == []
@@ -185,7 +247,10 @@ def test_wgrad_unsplit_when_the_launch_fills_the_cus():
     (job,), _ = _jobs(conv(op="conv_wgrad", n=1, c=512, k=512, spatial=[7, 7], dtype="bf16"), archs=("gfx1201",))
     assert (job.choice.spec.split, job.choice.spec.mode, job.choice.spec.out_dtype) == (1, "none", "bf16")
     assert job.choice.config == "mma 16x16x16, block 64x64x32, waves 4x2"
-    assert job.choice.reasons[2] == "split-K: the planner (select_split_k_wgrad) picks 1, none: the launch fills the CUs unsplit (or the reduction is too short to split): dw in the input type"
+    assert (
+        job.choice.reasons[2]
+        == "split-K: the planner (select_split_k_wgrad) picks 1, none: the launch fills the CUs unsplit (or the reduction is too short to split): dw in the input type"
+    )
 
 
 def test_wgrad_refusals_are_named():
@@ -196,3 +261,27 @@ def test_wgrad_refusals_are_named():
         "problems[0].dtype on gfx942: expected one of f16, bf16 (conv_igemm_wgrad runs on matrix cores), got 'f32'; no family computes an f32 weight gradient",
         "problems[0] on gfx1151: conv_igemm_wgrad tiles: expected an arch with a tile (gfx942, gfx950, gfx1201, gfx1250), got 'gfx1151'; add a row to TILES in library/conv/wgrad_spec.py",
     ]
+
+
+def test_wgrad_through_a_bias_and_relu_is_a_named_error():
+    # dw through a relu needs the relu's mask on dy, which conv_igemm_wgrad does not apply.
+    problems, _ = read({"problems": [conv(op="conv_wgrad", bias_relu=True)]})
+    jobs, errors = plan(problems, ["gfx942", "gfx950"])
+    assert jobs == []
+    assert [str(e) for e in errors] == [
+        "problems[0].bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution "
+        "alone), got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu",
+    ]
+
+
+GEMM = {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16"}
+
+
+@pytest.mark.parametrize("entry", [conv(), conv(op="conv_dgrad"), conv(op="conv_wgrad"), GEMM])
+def test_an_unknown_arch_is_refused_at_planning_naming_the_known_ones(entry):
+    problems, _ = read({"problems": [entry]})
+    known = ", ".join(arch.ARCHS)  # the arch table's own list
+    with pytest.raises(arch.UnknownArchError, match=rf"^arch: expected one of {known}, got 'gfx9999'"):
+        plan(problems, ["gfx942", "gfx9999"])
+    with pytest.raises(arch.UnknownArchError, match=rf"^arch: expected one of {known}, got 'gfx9999'"):
+        Job.of(problems[0], "gfx9999")

@@ -1,6 +1,6 @@
 """The planner's face to the rocke command line and the catalog actions:
-read a problems file, plan a job per (problem, arch), lower a job's kernels,
-and compile each into a catalog row.
+parse and read a problems file, plan a job per (problem, arch), lower a
+job's kernels, and compile each into a catalog row.
 
 Lowering (build and lower a kernel for the flavor) takes the C++ engine
 by default (engine="cpp": every family has a C++ mirror, and the
@@ -14,14 +14,28 @@ import time
 
 import rocke_families
 import rocke_library_engine
+from arch import arch as arch_table
 from catalog import index, kernel
 from family.engines import lower_family
 from family.family import Case
-from lower.flavors import ArchDomainError
 from planner.choose import choose
-from planner.problems import EntryError, FileError, read
+from planner.problems import EntryError, FileError, parse, read
 
-__all__ = ("ENGINES", "EntryError", "FileError", "Job", "Lowered", "ROWS", "build", "compile_row", "lower", "merged", "plan", "read")
+__all__ = (
+    "ENGINES",
+    "EntryError",
+    "FileError",
+    "Job",
+    "Lowered",
+    "ROWS",
+    "build",
+    "compile_row",
+    "lower",
+    "merged",
+    "parse",
+    "plan",
+    "read",
+)
 
 ENGINES = ("cpp", "python")  # the first is the default
 
@@ -38,7 +52,10 @@ class Job:
 
     @classmethod
     def of(cls, problem, arch):
-        """The Job of `problem` on `arch`; EntryError when no family builds it."""
+        """The Job of `problem` on `arch`; EntryError when no family builds it,
+        arch.UnknownArchError (naming the arch table's archs) for an arch
+        the table does not have."""
+        arch_table.get(arch)
         return cls(problem, arch, choose(problem, arch))
 
     @property
@@ -58,7 +75,11 @@ class Job:
 def plan(problems, archs):
     """(jobs, errors): a Job per (problem, arch) a family can build, in
     problem then arch order, and an EntryError for each that none can. An
-    entry refused alike on every arch is one error without an arch."""
+    entry refused alike on every arch is one error without an arch.
+    An arch the arch table does not have stops the plan before any job:
+    arch.UnknownArchError names the ones it has."""
+    for arch in archs:
+        arch_table.get(arch)
     jobs, errors = [], []
     for problem in problems:
         refused = []
@@ -102,8 +123,8 @@ CPP_FAMILIES = frozenset(rocke_library_engine.families())
 
 def lower(job, flavor, engine=ENGINES[0]):
     """[Lowered] of a job's kernels for `flavor`, in the order they run, by
-    `engine` (see the module doc); catalog.kernel.KernelError if the flavor
-    cannot target the arch."""
+    `engine` (see the module doc); lower.flavors.ArchDomainError, naming
+    the kernel, if the flavor cannot express it for the arch (no LLVM runs)."""
     if engine not in ENGINES:
         raise ValueError(f"expected engine to be one of {', '.join(ENGINES)}, got {engine!r}")
     out = []
@@ -111,11 +132,8 @@ def lower(job, flavor, engine=ENGINES[0]):
         fam = rocke_families.FAMILIES[choice.module]
         used = "python" if engine == "cpp" and fam.name not in CPP_FAMILIES else engine
         start = time.monotonic()
-        try:
-            case = Case(case_id, job.arch, choice.spec)
-            emitted = lower_family(fam, case, flavor, engine=used, cpp=rocke_library_engine)
-        except ArchDomainError as e:
-            raise kernel.KernelError(f"{case_id} on {job.arch}: {e}") from None
+        case = Case(case_id, job.arch, choice.spec)
+        emitted = lower_family(fam, case, flavor, engine=used, cpp=rocke_library_engine)
         identity = kernel.identity(emitted.name, emitted.ll)
         out.append(Lowered(choice, path, emitted.name, emitted.ll, identity, used, time.monotonic() - start))
     return out

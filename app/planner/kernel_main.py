@@ -17,8 +17,9 @@ not a failed action: rows.json then holds one record, {"refused":
 {"problem", "arch", "field", "message"}, "name": its name, or null when the
 entry itself is bad}, and no code object; the message goes to stderr, and
 the archive lists the refusal under index.json's "errors", as `rocke build`
-does. Exit status 1 only when an output cannot be written or LLVM fails on
-the chosen kernel.
+does. Exit status 1 only when the arch is not in the arch table, the
+flavor cannot express the chosen kernel for it (ArchDomainError, named on
+the line), an output cannot be written or LLVM fails on the kernel.
 """
 
 import argparse
@@ -26,8 +27,10 @@ import json
 import os
 import sys
 
+from arch import arch as arch_table
 from catalog.kernel import KernelError
 from files.atomic import OutputError, write_atomic
+from lower.flavors import ArchDomainError
 from planner import jobs
 from planner.problems import EntryError, entry
 from toolchains.llvm.llvm import Toolchain
@@ -40,9 +43,15 @@ def main(argv=None):
     parser.add_argument("--arch", required=True)
     parser.add_argument("--toolchain", required=True, help="the flavor's toolchain.json")
     parser.add_argument("--out", required=True, help="the folder for rows.json and the code objects")
-    parser.add_argument("--engine", choices=jobs.ENGINES, default=jobs.ENGINES[0], help="which engine builds and lowers the kernels (the same bytes)")
+    parser.add_argument(
+        "--engine",
+        choices=jobs.ENGINES,
+        default=jobs.ENGINES[0],
+        help="which engine builds and lowers the kernels (the same bytes)",
+    )
     args = parser.parse_args(argv)
     try:
+        arch_table.get(args.arch)  # the action's own arch first: an unknown one fails it, whatever the entry
         kernels = _kernels(args)
         for row, code_object in kernels:
             if code_object is None:
@@ -50,9 +59,14 @@ def main(argv=None):
             path = os.path.join(args.out, row["path"])
             os.makedirs(os.path.dirname(path), exist_ok=True)
             write_atomic(path, code_object)
-        write_atomic(os.path.join(args.out, jobs.ROWS), (json.dumps([row for row, _ in kernels], sort_keys=True) + "\n").encode())
-    except (KernelError, OutputError) as e:
+        write_atomic(
+            os.path.join(args.out, jobs.ROWS), (json.dumps([row for row, _ in kernels], sort_keys=True) + "\n").encode()
+        )
+    except (KernelError, OutputError, arch_table.UnknownArchError) as e:
         print(f"rocke catalog: {e}", file=sys.stderr)
+        return 1
+    except ArchDomainError as e:  # the flavor cannot express the kernel: the line says so, not that LLVM failed
+        print(f"rocke catalog: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     return 0
 

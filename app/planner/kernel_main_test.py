@@ -3,16 +3,27 @@
 import json
 import os
 
+from arch import arch
 from planner import kernel_main
 
 
 def _run(tmp_path, index, obj, arch):
     out = tmp_path / "k"
     out.mkdir()  # Bazel makes an action's output folder before the action runs
-    status = kernel_main.main([
-        "--entry", json.dumps(obj), "--index", str(index), "--arch", arch,
-        "--toolchain", str(tmp_path / "unused-toolchain.json"), "--out", str(out),
-    ])
+    status = kernel_main.main(
+        [
+            "--entry",
+            json.dumps(obj),
+            "--index",
+            str(index),
+            "--arch",
+            arch,
+            "--toolchain",
+            str(tmp_path / "unused-toolchain.json"),
+            "--out",
+            str(out),
+        ]
+    )
     rows = json.loads((out / "rows.json").read_text()) if (out / "rows.json").exists() else None
     files = sorted(os.path.relpath(os.path.join(d, f), out) for d, _, fs in os.walk(out) for f in fs)
     return status, rows, files
@@ -20,7 +31,9 @@ def _run(tmp_path, index, obj, arch):
 
 def test_an_entry_no_family_builds_on_the_arch_is_recorded_with_its_name(tmp_path):
     # The gemm family has no fp8 tile on gfx942 (gemm/tiles.py), only on gfx950.
-    status, rows, files = _run(tmp_path, 1, {"op": "gemm", "name": "g8", "m": 64, "n": 64, "k": 64, "dtype": "fp8"}, "gfx942")
+    status, rows, files = _run(
+        tmp_path, 1, {"op": "gemm", "name": "g8", "m": 64, "n": 64, "k": 64, "dtype": "fp8"}, "gfx942"
+    )
     assert status == 0 and files == ["rows.json"]
     [row] = rows
     assert row["name"] == "g8"
@@ -31,13 +44,65 @@ def test_an_entry_no_family_builds_on_the_arch_is_recorded_with_its_name(tmp_pat
 def test_a_bad_entry_is_recorded_without_arch_or_name(tmp_path):
     status, rows, files = _run(tmp_path, 4, {"op": "gemm", "m": 64, "n": 64}, "gfx950")
     assert status == 0 and files == ["rows.json"]
-    assert rows == [{"name": None, "refused": {"problem": 4, "arch": None, "field": "k", "message": "expected a value (the field is required), got none"}}]
+    assert rows == [
+        {
+            "name": None,
+            "refused": {
+                "problem": 4,
+                "arch": None,
+                "field": "k",
+                "message": "expected a value (the field is required), got none",
+            },
+        }
+    ]
 
 
 def test_an_unwritable_output_still_fails_the_action(tmp_path, capsys):
     (tmp_path / "a-file").write_text("")
-    status = kernel_main.main([
-        "--entry", json.dumps({"op": "gemm", "m": 64, "n": 64}), "--index", "0", "--arch", "gfx942",
-        "--toolchain", "unused.json", "--out", str(tmp_path / "a-file" / "k"),
-    ])
+    status = kernel_main.main(
+        [
+            "--entry",
+            json.dumps({"op": "gemm", "m": 64, "n": 64}),
+            "--index",
+            "0",
+            "--arch",
+            "gfx942",
+            "--toolchain",
+            "unused.json",
+            "--out",
+            str(tmp_path / "a-file" / "k"),
+        ]
+    )
     assert status == 1 and "rocke catalog:" in capsys.readouterr().err
+
+
+def test_an_unknown_arch_fails_the_action_in_one_line_naming_the_known_ones(tmp_path, capsys):
+    status, rows, files = _run(tmp_path, 0, {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16"}, "gfx9999")
+    err = capsys.readouterr().err
+    assert status == 1 and rows is None and files == []
+    assert err.startswith(f"rocke catalog: arch: expected one of {', '.join(arch.ARCHS)}, got 'gfx9999'"), err
+    assert len(err.splitlines()) == 1, err
+
+
+def test_a_flavor_that_cannot_lower_the_arch_fails_the_action_naming_arch_domain_error(tmp_path, capsys):
+    # llvm20 does not know gfx1250: the lowering refuses before any LLVM runs, and the line says which error it is.
+    out = tmp_path / "k"
+    out.mkdir()
+    status = kernel_main.main(
+        [
+            "--entry",
+            json.dumps({"op": "gemm", "name": "g", "m": 64, "n": 64, "k": 64, "dtype": "f16"}),
+            "--index",
+            "0",
+            "--arch",
+            "gfx1250",
+            "--toolchain",
+            os.environ["ROCKE_LLVM20"],
+            "--out",
+            str(out),
+        ]
+    )
+    err = capsys.readouterr().err
+    assert status == 1 and os.listdir(out) == []
+    assert err.startswith("rocke catalog: ArchDomainError: ") and "gfx1250 is not known to llvm20" in err, err
+    assert len(err.splitlines()) == 1, err

@@ -13,14 +13,18 @@ validate every field and normalise JSON lists and numpy ints.
 
 A bad entry is an EntryError naming it and its field, e.g.
 "problems[3].stride: expected ints >= 1, got (0, 1)"; the others still read.
+A file that is not such an object at all is a FileError, one line: bytes
+that are not UTF-8, text that is not JSON, a key given twice in an object
+(JSON readers differ on which one wins), nesting deeper than MAX_NESTING.
 """
 
 import dataclasses
+import itertools
+import json
 import re
 
 from conv.spec import ConvSpec
 from conv.spec import SpecError as ConvSpecError
-from gemm.spec import SpecError as GemmSpecError
 
 CONV_OPS = ("conv_fwd", "conv_dgrad", "conv_wgrad")
 GEMM_FIELDS = ("m", "n", "k", "dtype", "out", "layout_a", "layout_b", "bias_relu")
@@ -62,13 +66,113 @@ class FileError(ValueError):
     """The problems file as a whole is unusable (not the expected JSON object)."""
 
 
+# Arrays and objects a problems file may nest: it needs 4 ({"problems":
+# [{"spatial": [...]}]}); the bound keeps a hostile file from the parser's
+# recursion limit.
+MAX_NESTING = 32
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_DEPTH = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def _nesting(data):
+    """How deep the arrays and objects of JSON bytes `data` nest (brackets in strings do not count)."""
+    brackets = _STRING.sub(b"", data).translate(None, b"".join(bytes([c]) for c in range(256) if c not in _DEPTH))
+    return max(itertools.accumulate(_DEPTH[c] for c in brackets), default=0)
+
+
+class _Repeated(dict):
+    """A JSON object whose text gives the key `repeated` more than once."""
+
+    repeated = None
+
+
+def _object(pairs):
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    seen = set()
+    out = _Repeated(obj)
+    out.repeated = next(key for key, _ in pairs if key in seen or seen.add(key))
+    return out
+
+
+def _repeated(doc):
+    """(path, key) of the first object of `doc` that repeats a key, or None."""
+    stack = [("", doc)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, _Repeated):
+            return path, value.repeated
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        children = [(f"{path}.{k}" if isinstance(k, str) else f"{path}[{k}]", v) for k, v in items]
+        stack += reversed(children)
+    return None
+
+
+def parse(data):
+    """The JSON value of a problems file's bytes; FileError, one line, for
+    bytes that are not UTF-8, text that is not JSON, a key twice in an
+    object, or arrays and objects nested deeper than MAX_NESTING."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        got = f"the byte {data[e.start]:#04x} at byte {e.start} (line {line})"
+        raise FileError(f"expected UTF-8 text, got {got}; save the file as UTF-8") from None
+    depth = _nesting(data)
+    if depth > MAX_NESTING:
+        allowed = f"arrays and objects nested at most {MAX_NESTING} deep (a problems file needs 4)"
+        raise FileError(f"expected {allowed}, got {depth} levels")
+    try:
+        doc = json.loads(text, object_pairs_hook=_object)
+    except json.JSONDecodeError as e:
+        raise FileError(f"expected JSON text, got an error at line {e.lineno} column {e.colno}: {e.msg}") from None
+    found = _repeated(doc)
+    if found:
+        path, key = found
+        where = path.lstrip(".") or "the top-level object"
+        got = f"{json.dumps(key)} twice in {where}"
+        fix = "keep one (JSON readers differ on which one wins)"
+        raise FileError(f"expected each key once in an object, got {got}; {fix}")
+    return doc
+
+
+# A JSON value's kind, as a problems file's errors name it (bool before int, its base class).
+_KINDS = (
+    (dict, "an object"),
+    (list, "an array"),
+    (str, "a string"),
+    (bool, "true or false"),
+    (int | float, "a number"),
+    (type(None), "null"),
+)
+
+
+def _kind(value):
+    return next(kind for t, kind in _KINDS if isinstance(value, t))
+
+
+def _got(doc):
+    """What a document that is not {"problems": [...]} holds instead, in words."""
+    if not isinstance(doc, dict):
+        return _kind(doc)
+    if not doc:
+        return "an empty object"
+    if "problems" not in doc:
+        keys = ", ".join(json.dumps(k) for k in doc)
+        return f'an object with the key{"s" * (len(doc) > 1)} {keys} and no "problems"'
+    others = [json.dumps(k) for k in doc if k != "problems"]
+    if others:
+        return f'the key{"s" * (len(others) > 1)} {", ".join(others)} beside "problems"'
+    return f'"problems" holding {_kind(doc["problems"])}, not an array'
+
+
 def read(doc):
     """(problems, errors) of a parsed problems file: every good entry as a
     Problem, every bad one as an EntryError. FileError if `doc` is not
-    {"problems": [...]}."""
+    {"problems": [...]}, saying what it is instead."""
     if not isinstance(doc, dict) or set(doc) != {"problems"} or not isinstance(doc["problems"], list):
-        got = sorted(doc) if isinstance(doc, dict) else type(doc).__name__
-        raise FileError(f'expected a JSON object {{"problems": [entry, ...]}} and nothing else, got {got}')
+        raise FileError(f'expected a JSON object {{"problems": [entry, ...]}} and nothing else, got {_got(doc)}')
     problems, errors = [], []
     for index, obj in enumerate(doc["problems"]):
         try:
@@ -90,7 +194,11 @@ def duplicate_names(named):
     for index, name in pairs:
         first.setdefault(name, index)
     return [
-        EntryError(index, "name", f"expected a name no other entry has, got {name!r} (problems[{first[name]}] has it too; give one a \"name\")")
+        EntryError(
+            index,
+            "name",
+            f'expected a name no other entry has, got {name!r} (problems[{first[name]}] has it too; give one a "name")',
+        )
         for index, name in pairs
         if first[name] != index
     ]
@@ -99,7 +207,7 @@ def duplicate_names(named):
 def entry(index, obj):
     """The Problem of entry `index` of a problems file (a parsed JSON object); EntryError if bad."""
     if not isinstance(obj, dict):
-        raise EntryError(index, None, f"expected a JSON object with an \"op\" and its fields, got {obj!r}")
+        raise EntryError(index, None, f'expected a JSON object with an "op" and its fields, got {obj!r}')
     fields = dict(obj)
     op = fields.pop("op", None)
     if op not in OPS:
@@ -115,7 +223,11 @@ def entry(index, obj):
         return Problem(index, name or conv_name(op, spec), op, spec)
     for key in fields:
         if key not in GEMM_FIELDS:
-            raise EntryError(index, key, f"expected one of the fields op, name, {', '.join(GEMM_FIELDS)}, got the unknown field {key!r}")
+            raise EntryError(
+                index,
+                key,
+                f"expected one of the fields op, name, {', '.join(GEMM_FIELDS)}, got the unknown field {key!r}",
+            )
     for key in GEMM_REQUIRED:
         if key not in fields:
             raise EntryError(index, key, "expected a value (the field is required), got none")
@@ -143,6 +255,8 @@ def conv_name(op, spec):
 
 def gemm_name(fields):
     """A short name from a GEMM's fields."""
-    layouts = str(fields.get("layout_a", "row"))[:1] + str(fields.get("layout_b", "row"))[:1]  # checked later, by GemmSpec
+    layouts = (
+        str(fields.get("layout_a", "row"))[:1] + str(fields.get("layout_b", "row"))[:1]
+    )  # checked later, by GemmSpec
     parts = ["gemm", f"{fields['m']}x{fields['n']}x{fields['k']}", str(fields["dtype"]), layouts, str(fields["out"])]
     return "_".join(parts + (["bias_relu"] if fields.get("bias_relu") else []))

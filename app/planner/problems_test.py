@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from conv.spec import ConvSpec
-from planner.problems import FileError, read
+from planner.problems import MAX_NESTING, FileError, parse, read
 
 GOOD_CONV = {"op": "conv_fwd", "n": 1, "c": 64, "k": 64, "spatial": [56, 56], "filter": [3, 3], "pad": [1, 1]}
 GOOD_GEMM = {"op": "gemm", "m": 128, "n": 768, "k": 768, "dtype": "f16", "layout_b": "col"}
@@ -21,16 +21,22 @@ def test_one_bad_entry_among_good_ones_is_named_and_the_others_read():
     assert errors[0].index == 2 and errors[0].field == "stride"
 
 
-@pytest.mark.parametrize("entry,message", [
-    ({"op": "conv_bwd"}, "problems[0].op: expected one of conv_fwd, conv_dgrad, conv_wgrad, gemm, got 'conv_bwd'"),
-    ([1, 2], "problems[0]: expected a JSON object with an \"op\" and its fields, got [1, 2]"),
-    (dict(GOOD_CONV, spatial=[56]), "problems[0].spatial: expected (H, W) or (D, H, W), got (56,)"),
-    (dict(GOOD_CONV, strides=[2, 2]), "problems[0].strides: expected one of the fields"),
-    ({k: v for k, v in GOOD_CONV.items() if k != "c"}, "problems[0].c: expected a value (the field is required), got none"),
-    (dict(GOOD_GEMM, lda=3), "problems[0].lda: expected one of the fields op, name, m, n, k, dtype, out"),
-    ({"op": "gemm", "m": 1, "n": 2}, "problems[0].k: expected a value (the field is required), got none"),
-    (dict(GOOD_GEMM, name="3x"), "problems[0].name: expected letters, digits and _"),
-])
+@pytest.mark.parametrize(
+    "entry,message",
+    [
+        ({"op": "conv_bwd"}, "problems[0].op: expected one of conv_fwd, conv_dgrad, conv_wgrad, gemm, got 'conv_bwd'"),
+        ([1, 2], 'problems[0]: expected a JSON object with an "op" and its fields, got [1, 2]'),
+        (dict(GOOD_CONV, spatial=[56]), "problems[0].spatial: expected (H, W) or (D, H, W), got (56,)"),
+        (dict(GOOD_CONV, strides=[2, 2]), "problems[0].strides: expected one of the fields"),
+        (
+            {k: v for k, v in GOOD_CONV.items() if k != "c"},
+            "problems[0].c: expected a value (the field is required), got none",
+        ),
+        (dict(GOOD_GEMM, lda=3), "problems[0].lda: expected one of the fields op, name, m, n, k, dtype, out"),
+        ({"op": "gemm", "m": 1, "n": 2}, "problems[0].k: expected a value (the field is required), got none"),
+        (dict(GOOD_GEMM, name="3x"), "problems[0].name: expected letters, digits and _"),
+    ],
+)
 def test_each_bad_field_is_named(entry, message):
     problems, errors = read({"problems": [entry]})
     assert problems == [] and len(errors) == 1
@@ -38,17 +44,43 @@ def test_each_bad_field_is_named(entry, message):
 
 
 def test_optional_fields_take_the_spec_defaults_and_lists_and_numpy_ints_normalise():
-    problems, errors = read({"problems": [GOOD_CONV, {"op": "conv_fwd", "n": np.int64(1), "c": np.int32(64), "k": 64, "spatial": (56, np.int16(56)), "filter": [3, 3], "pad": [1, 1]}]})
+    problems, errors = read(
+        {
+            "problems": [
+                GOOD_CONV,
+                {
+                    "op": "conv_fwd",
+                    "n": np.int64(1),
+                    "c": np.int32(64),
+                    "k": 64,
+                    "spatial": (56, np.int16(56)),
+                    "filter": [3, 3],
+                    "pad": [1, 1],
+                },
+            ]
+        }
+    )
     assert errors[0].field == "name"  # the same problem twice: the same made-up name
-    assert problems[0].spec == ConvSpec(1, 64, 64, (56, 56), (3, 3), pad=(1, 1), stride=(1, 1), dilation=(1, 1), groups=1, layout="NHWC", dtype="f16")
+    assert problems[0].spec == ConvSpec(
+        1, 64, 64, (56, 56), (3, 3), pad=(1, 1), stride=(1, 1), dilation=(1, 1), groups=1, layout="NHWC", dtype="f16"
+    )
 
 
 def test_names_come_from_the_entry_or_its_fields_and_must_be_unique():
-    problems, errors = read({"problems": [dict(GOOD_CONV, name="res2a_branch2b"), GOOD_CONV, GOOD_GEMM, dict(GOOD_GEMM, dtype="bf16")]})
+    problems, errors = read(
+        {"problems": [dict(GOOD_CONV, name="res2a_branch2b"), GOOD_CONV, GOOD_GEMM, dict(GOOD_GEMM, dtype="bf16")]}
+    )
     assert errors == []
-    assert [p.name for p in problems] == ["res2a_branch2b", "conv_fwd_n1c64_56x56_k64_f3x3_p1x1_nhwc_f16", "gemm_128x768x768_f16_rc_f16", "gemm_128x768x768_bf16_rc_bf16"]
+    assert [p.name for p in problems] == [
+        "res2a_branch2b",
+        "conv_fwd_n1c64_56x56_k64_f3x3_p1x1_nhwc_f16",
+        "gemm_128x768x768_f16_rc_f16",
+        "gemm_128x768x768_bf16_rc_bf16",
+    ]
     _, errors = read({"problems": [dict(GOOD_CONV, name="x"), dict(GOOD_GEMM, name="x")]})
-    assert [str(e) for e in errors] == ["problems[1].name: expected a name no other entry has, got 'x' (problems[0] has it too; give one a \"name\")"]
+    assert [str(e) for e in errors] == [
+        "problems[1].name: expected a name no other entry has, got 'x' (problems[0] has it too; give one a \"name\")"
+    ]
 
 
 def test_gemm_out_defaults_to_the_input_type_and_f32_for_fp8():
@@ -56,10 +88,66 @@ def test_gemm_out_defaults_to_the_input_type_and_f32_for_fp8():
     assert [p.spec["out"] for p in problems] == ["f16", "f32"]
 
 
-@pytest.mark.parametrize("doc", [[], {"problem": []}, {"problems": {}}, {"problems": [], "extra": 1}])
-def test_a_file_that_is_not_a_problems_object_is_refused_whole(doc):
-    with pytest.raises(FileError, match=r'expected a JSON object \{"problems": \[entry, ...\]\}'):
+@pytest.mark.parametrize(
+    "doc,got",
+    [
+        ([], "got an array"),
+        ({}, "got an empty object"),
+        ({"problem": []}, 'got an object with the key "problem" and no "problems"'),
+        ({"problems": {}}, 'got "problems" holding an object, not an array'),
+        ({"problems": None}, 'got "problems" holding null, not an array'),
+        ({"problems": [], "extra": 1, "more": 2}, 'got the keys "extra", "more" beside "problems"'),
+    ],
+)
+def test_a_file_that_is_not_a_problems_object_is_refused_whole_saying_what_it_got(doc, got):
+    with pytest.raises(FileError) as e:
         read(doc)
+    assert str(e.value) == f'expected a JSON object {{"problems": [entry, ...]}} and nothing else, {got}'
+
+
+def test_a_problems_file_parses_as_json():
+    assert parse(json.dumps({"problems": [GOOD_GEMM]}).encode()) == {"problems": [GOOD_GEMM]}
+
+
+def test_a_file_nested_100000_deep_is_one_error_not_a_recursion_error():
+    deep = b"[" * 100_000 + b"]" * 100_000
+    with pytest.raises(FileError) as e:
+        parse(b'{"problems": ' + deep + b"}")
+    allowed = f"arrays and objects nested at most {MAX_NESTING} deep (a problems file needs 4)"
+    assert str(e.value) == f"expected {allowed}, got 100001 levels"
+    # Brackets inside strings are not nesting: a name of 40 brackets reads.
+    named = dict(GOOD_GEMM, name="[{" * 20)
+    assert parse(json.dumps({"problems": [named]}).encode()) == {"problems": [named]}
+
+
+def test_a_file_that_is_not_utf8_is_one_error_naming_the_byte():
+    data = json.dumps({"problems": [dict(GOOD_GEMM, name="caf\u00e9")]}, ensure_ascii=False).encode("latin-1")
+    with pytest.raises(FileError) as e:
+        parse(data)
+    at = data.index(b"\xe9")
+    assert str(e.value) == f"expected UTF-8 text, got the byte 0xe9 at byte {at} (line 1); save the file as UTF-8"
+
+
+def test_text_that_is_not_json_names_the_line_and_column():
+    with pytest.raises(FileError) as e:
+        parse(b'{"problems": [\n  }')
+    assert str(e.value) == "expected JSON text, got an error at line 2 column 3: Expecting value"
+
+
+@pytest.mark.parametrize(
+    "text,where",
+    [
+        ('{"problems": [], "problems": []}', "the top-level object"),
+        ('{"problems": [{"op": "gemm", "m": 1}, {"op": "gemm", "m": 64, "n": 64, "m": 128}]}', "problems[1]"),
+        ('{"problems": [{"op": "conv_fwd", "spatial": [{"a": 1, "a": 1}]}]}', "problems[0].spatial[0]"),
+    ],
+)
+def test_a_key_given_twice_is_refused_naming_the_key_and_where(text, where):
+    key = "a" if "spatial" in text else "problems" if where.startswith("the top") else "m"
+    with pytest.raises(FileError) as e:
+        parse(text.encode())
+    fix = "keep one (JSON readers differ on which one wins)"
+    assert str(e.value) == f'expected each key once in an object, got "{key}" twice in {where}; {fix}'
 
 
 def test_the_example_sets_read_without_error():

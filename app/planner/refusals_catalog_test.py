@@ -23,14 +23,25 @@ with tarfile.open(os.path.join(HERE, "refusals.tar")) as tar:
 def test_the_errors_are_those_rocke_build_lists():
     good, errors = problems.read(DOC)
     _, refused = jobs.plan(good, ARCHS)
-    expected = sorted((index.error(e.index, e.arch, str(e)) for e in [*errors, *refused]), key=lambda e: (e["problem"], e["arch"] or ""))
+    expected = sorted(
+        (index.error(e.index, e.arch, str(e)) for e in [*errors, *refused]),
+        key=lambda e: (e["problem"], e["arch"] or ""),
+    )
     assert INDEX["errors"] == expected
     # Written from refusals.json: no fp8 tile on gfx942; no family computes an f32 wgrad;
-    # entry 3 reuses entry 0's name; entry 4's m is negative.
-    assert [(e["problem"], e["arch"]) for e in INDEX["errors"]] == [(1, "gfx942"), (2, None), (3, None), (4, None)]
+    # entry 3 reuses entry 0's name; entry 4's m is negative; no family computes a wgrad through a relu.
+    errors = [(1, "gfx942"), (2, None), (3, None), (4, None), (5, None)]
+    assert [(e["problem"], e["arch"]) for e in INDEX["errors"]] == errors
     assert INDEX["errors"][1]["message"].endswith("no family computes an f32 weight gradient")
+    assert INDEX["errors"][4]["message"].startswith("problems[5].bias_relu: expected False")
 
 
 def test_only_the_built_kernels_are_in_the_catalog():
     assert [(r["problem"], r["arch"]) for r in INDEX["kernels"]] == [(0, "gfx942"), (0, "gfx950"), (1, "gfx950")]
-    assert NAMES == {"index.json", "index.csv", "gfx942/built_everywhere.hsaco", "gfx950/built_everywhere.hsaco", "gfx950/fp8_gfx950_only.hsaco"}
+    assert NAMES == {
+        "index.json",
+        "index.csv",
+        "gfx942/built_everywhere.hsaco",
+        "gfx950/built_everywhere.hsaco",
+        "gfx950/fp8_gfx950_only.hsaco",
+    }

@@ -19,10 +19,14 @@ DIRECT = {
     "2d_nchw_f16_dilated": ConvSpec(1, 4, 4, (9, 9), (3, 3), dilation=(2, 2), layout="NCHW"),
     "2d_nhwc_f16_grouped": ConvSpec(1, 8, 12, (6, 7), (3, 3), pad=(1, 1), groups=4),
     "2d_nhwc_f32_depthwise": ConvSpec(2, 8, 8, (5, 6), (3, 3), pad=(1, 1), groups=8, dtype="f32"),
-    "2d_nchw_bf16_depthwise_bias": ConvSpec(1, 6, 6, (7, 5), (5, 3), pad=(2, 1), groups=6, layout="NCHW", dtype="bf16", bias_relu=True),
+    "2d_nchw_bf16_depthwise_bias": ConvSpec(
+        1, 6, 6, (7, 5), (5, 3), pad=(2, 1), groups=6, layout="NCHW", dtype="bf16", bias_relu=True
+    ),
     "2d_nhwc_f16_1x1_bias": ConvSpec(2, 16, 8, (4, 5), (1, 1), bias_relu=True),
     "3d_ndhwc_f16": ConvSpec(1, 4, 4, (4, 5, 5), (3, 3, 3), pad=(1, 1, 1)),
-    "3d_ncdhw_f32_stride_groups": ConvSpec(1, 4, 6, (5, 6, 6), (2, 3, 3), stride=(1, 2, 2), groups=2, layout="NCHW", dtype="f32"),
+    "3d_ncdhw_f32_stride_groups": ConvSpec(
+        1, 4, 6, (5, 6, 6), (2, 3, 3), stride=(1, 2, 2), groups=2, layout="NCHW", dtype="f32"
+    ),
 }
 
 IMG2COL = {
@@ -55,13 +59,17 @@ IGEMM_FWD = {
     "resnet_1x1_stride2_bias": ConvSpec(1, 32, 72, (8, 8), (1, 1), stride=(2, 2), bias_relu=True),
     # ResNeXt: grouped 3x3, 8 channels per group (vector gather) and 4 (per element).
     "resnext_grouped_f16": ConvSpec(1, 32, 32, (6, 6), (3, 3), pad=(1, 1), groups=4),
-    "resnext_grouped_c4_bf16_bias": ConvSpec(1, 32, 16, (5, 5), (3, 3), pad=(1, 1), groups=8, dtype="bf16", bias_relu=True),
+    "resnext_grouped_c4_bf16_bias": ConvSpec(
+        1, 32, 16, (5, 5), (3, 3), pad=(1, 1), groups=8, dtype="bf16", bias_relu=True
+    ),
     # UNet: 3x3 with C and K not multiples of the tile (12 and 20), bias + relu; a dilated one.
     "unet_3x3_odd_bias": ConvSpec(1, 12, 20, (10, 10), (3, 3), pad=(1, 1), bias_relu=True),
     "unet_dilated_bf16": ConvSpec(1, 16, 16, (9, 9), (3, 3), pad=(2, 2), dilation=(2, 2), dtype="bf16"),
     # 3-D video: 3x3x3, and a (1, 2, 2)-strided one with bias.
     "video_3d_f16": ConvSpec(1, 8, 16, (4, 6, 6), (3, 3, 3), pad=(1, 1, 1)),
-    "video_3d_stride_bf16_bias": ConvSpec(1, 16, 8, (3, 7, 7), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1), dtype="bf16", bias_relu=True),
+    "video_3d_stride_bf16_bias": ConvSpec(
+        1, 16, 8, (3, 7, 7), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1), dtype="bf16", bias_relu=True
+    ),
     # Edges: one output pixel; a filter as large as the padded input.
     "single_pixel": ConvSpec(1, 16, 8, (3, 3), (3, 3)),
     "filter_fills_padded_input_bf16": ConvSpec(1, 8, 8, (5, 5), (7, 7), pad=(1, 1), dtype="bf16"),
@@ -110,13 +118,17 @@ IGEMM_DGRAD = {
     "resnet_1x1_stride2_bf16": ConvSpec(2, 64, 32, (8, 8), (1, 1), stride=(2, 2), dtype="bf16"),
     "resnet_stem_7x7_stride2": ConvSpec(1, 3, 16, (16, 16), (7, 7), stride=(2, 2), pad=(3, 3)),
     "stride2_uncovered_edge": ConvSpec(1, 16, 24, (10, 11), (3, 3), stride=(2, 2)),
-    "stride3_pad_dilation_bf16": ConvSpec(1, 8, 16, (13, 12), (3, 3), stride=(3, 3), pad=(2, 1), dilation=(2, 2), dtype="bf16"),
+    "stride3_pad_dilation_bf16": ConvSpec(
+        1, 8, 16, (13, 12), (3, 3), stride=(3, 3), pad=(2, 1), dilation=(2, 2), dtype="bf16"
+    ),
     "stride3_5x5": ConvSpec(1, 16, 8, (11, 11), (5, 5), stride=(3, 3), pad=(2, 2)),
     "stride_2x3_rect_bf16": ConvSpec(2, 8, 8, (8, 9), (2, 3), stride=(2, 3), pad=(0, 1), dtype="bf16"),
     "unet_down_4x4_stride2": ConvSpec(1, 24, 16, (12, 12), (4, 4), stride=(2, 2), pad=(1, 1)),
     # ResNeXt: grouped 3x3, 8 filters per group (vector gather) and 4 strided (per element).
     "resnext_grouped_f16": ConvSpec(1, 32, 32, (6, 6), (3, 3), pad=(1, 1), groups=4),
-    "resnext_grouped_stride2_bf16": ConvSpec(1, 32, 32, (8, 8), (3, 3), stride=(2, 2), pad=(1, 1), groups=8, dtype="bf16"),
+    "resnext_grouped_stride2_bf16": ConvSpec(
+        1, 32, 32, (8, 8), (3, 3), stride=(2, 2), pad=(1, 1), groups=8, dtype="bf16"
+    ),
     # UNet: C and K not multiples of the tile (20 and 12: per-element dy), a dilated one.
     "unet_3x3_odd": ConvSpec(1, 20, 12, (10, 10), (3, 3), pad=(1, 1)),
     "unet_dilated_bf16": ConvSpec(1, 16, 16, (9, 9), (3, 3), pad=(2, 2), dilation=(2, 2), dtype="bf16"),
@@ -132,7 +144,9 @@ IGEMM_DGRAD = {
     # Channels-first (per-element gathers and stores), 2-D, strided, 3-D grouped strided.
     "nchw_3x3": ConvSpec(1, 12, 8, (6, 6), (3, 3), pad=(1, 1), layout="NCHW"),
     "nchw_stride2_bf16": ConvSpec(1, 8, 8, (7, 7), (3, 3), stride=(2, 2), pad=(1, 1), layout="NCHW", dtype="bf16"),
-    "ncdhw_grouped_stride": ConvSpec(1, 8, 8, (3, 6, 6), (2, 3, 3), stride=(1, 2, 2), pad=(0, 1, 1), groups=2, layout="NCHW"),
+    "ncdhw_grouped_stride": ConvSpec(
+        1, 8, 8, (3, 6, 6), (2, 3, 3), stride=(1, 2, 2), pad=(0, 1, 1), groups=2, layout="NCHW"
+    ),
 }
 
 
@@ -154,8 +168,14 @@ def igemm_fwd_cases():
 
     from conv.igemm_tiles import spec_for  # the tile table imports the spec, as this module does
 
-    plain = tuple(Case(f"{name}_{arch}", arch, spec_for(arch, spec)) for name, spec in IGEMM_FWD.items() for arch in ARCHS)
-    split = tuple(Case(f"{name}_{arch}", arch, dataclasses.replace(spec_for(arch, spec), split_k=s)) for name, (spec, s) in IGEMM_FWD_SPLIT.items() for arch in ARCHS)
+    plain = tuple(
+        Case(f"{name}_{arch}", arch, spec_for(arch, spec)) for name, spec in IGEMM_FWD.items() for arch in ARCHS
+    )
+    split = tuple(
+        Case(f"{name}_{arch}", arch, dataclasses.replace(spec_for(arch, spec), split_k=s))
+        for name, (spec, s) in IGEMM_FWD_SPLIT.items()
+        for arch in ARCHS
+    )
     return plain + split
 
 
@@ -169,7 +189,11 @@ IGEMM_WGRAD = {
     # ResNet: res2's 3x3 (C = K = 64: 9 column blocks wholly inside, 6 k steps and a tail of 4); 1x1; strided.
     "resnet_3x3_c64": (ConvSpec(1, 64, 64, (14, 14), (3, 3), pad=(1, 1)), 1, "none"),
     "resnet_1x1_f16": (ConvSpec(2, 64, 64, (8, 8), (1, 1)), 1, "none"),
-    "resnet_3x3_stride2_bf16": (ConvSpec(2, 16, 32, (9, 9), (3, 3), stride=(2, 2), pad=(1, 1), dtype="bf16"), 1, "none"),
+    "resnet_3x3_stride2_bf16": (
+        ConvSpec(2, 16, 32, (9, 9), (3, 3), stride=(2, 2), pad=(1, 1), dtype="bf16"),
+        1,
+        "none",
+    ),
     # 1x1 stride 2 with K = 72: two filter blocks, the second partial.
     "resnet_1x1_stride2_k72_bf16": (ConvSpec(1, 64, 72, (8, 8), (1, 1), stride=(2, 2), dtype="bf16"), 1, "none"),
     # ResNeXt: grouped 3x3, 8 and 4 channels per group.
@@ -180,17 +204,29 @@ IGEMM_WGRAD = {
     "unet_dilated_bf16": (ConvSpec(1, 16, 16, (9, 9), (3, 3), pad=(2, 2), dilation=(2, 2), dtype="bf16"), 1, "none"),
     # 3-D video: 3x3x3, and a (1, 2, 2)-strided one.
     "video_3d_f16": (ConvSpec(1, 8, 16, (4, 6, 6), (3, 3, 3), pad=(1, 1, 1)), 1, "none"),
-    "video_3d_stride_bf16": (ConvSpec(1, 16, 8, (3, 7, 7), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1), dtype="bf16"), 1, "none"),
+    "video_3d_stride_bf16": (
+        ConvSpec(1, 16, 8, (3, 7, 7), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1), dtype="bf16"),
+        1,
+        "none",
+    ),
     # Edges: one output pixel (a reduction of 1); a filter as large as the padded input.
     "single_pixel": (ConvSpec(1, 16, 8, (3, 3), (3, 3)), 1, "none"),
     "filter_fills_padded_input_bf16": (ConvSpec(1, 8, 8, (5, 5), (7, 7), pad=(1, 1), dtype="bf16"), 1, "none"),
     # Channels-first: dy gathered element by element (36 pixels) and in 16-byte units (32 pixels).
     "nchw_3x3": (ConvSpec(1, 8, 12, (6, 6), (3, 3), pad=(1, 1), layout="NCHW"), 1, "none"),
-    "ncdhw_grouped_bf16": (ConvSpec(2, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), groups=2, layout="NCHW", dtype="bf16"), 1, "none"),
+    "ncdhw_grouped_bf16": (
+        ConvSpec(2, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), groups=2, layout="NCHW", dtype="bf16"),
+        1,
+        "none",
+    ),
     # Split-K. Two-stage: 7 k steps over 4 splits (1, 2, 2, 2; the last with the k tail) in
     # blocks wholly inside; grouped (z = groups x splits); channels-first.
     "resnet_3x3_c64_two_stage": (ConvSpec(2, 64, 64, (10, 10), (3, 3), pad=(1, 1)), 4, "two_stage"),
-    "resnext_grouped_two_stage_bf16": (ConvSpec(2, 32, 32, (6, 6), (3, 3), pad=(1, 1), groups=4, dtype="bf16"), 2, "two_stage"),
+    "resnext_grouped_two_stage_bf16": (
+        ConvSpec(2, 32, 32, (6, 6), (3, 3), pad=(1, 1), groups=4, dtype="bf16"),
+        2,
+        "two_stage",
+    ),
     "nchw_two_stage": (ConvSpec(4, 8, 12, (4, 4), (3, 3), pad=(1, 1), layout="NCHW"), 2, "two_stage"),
     # Atomic: 1x1 stride 2 over 2 splits; 3-D over 3 (5 k steps: 1, 2, 2).
     "resnet_1x1_stride2_atomic_bf16": (ConvSpec(2, 64, 72, (12, 12), (1, 1), stride=(2, 2), dtype="bf16"), 2, "atomic"),
@@ -202,11 +238,17 @@ def igemm_wgrad_cases():
     """Each problem on each arch, with that arch's tile (conv.wgrad_spec)."""
     from conv.wgrad_spec import spec_for  # the spec module imports the tile table, which imports the spec
 
-    return tuple(Case(f"{name}_{arch}", arch, spec_for(arch, conv, split, mode)) for name, (conv, split, mode) in IGEMM_WGRAD.items() for arch in ARCHS)
+    return tuple(
+        Case(f"{name}_{arch}", arch, spec_for(arch, conv, split, mode))
+        for name, (conv, split, mode) in IGEMM_WGRAD.items()
+        for arch in ARCHS
+    )
 
 
 def igemm_dgrad_cases():
     """Each dgrad problem on each arch, with conv_igemm_fwd's tile table (conv.igemm_tiles)."""
     from conv.igemm_tiles import spec_for
 
-    return tuple(Case(f"{name}_{arch}", arch, spec_for(arch, spec)) for name, spec in IGEMM_DGRAD.items() for arch in ARCHS)
+    return tuple(
+        Case(f"{name}_{arch}", arch, spec_for(arch, spec)) for name, spec in IGEMM_DGRAD.items() for arch in ARCHS
+    )

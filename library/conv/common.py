@@ -6,14 +6,13 @@ import math
 
 import numpy as np
 
-from family.family import Problem
+from family import bound
+from family.family import NumericCheck
 from ir import types as T
 from ir.builder import KernelBuilder
 
 ELEM = {"f32": T.F32, "f16": T.F16, "bf16": T.BF16}
 WORKGROUP = 256
-# (rtol, atol) per output type: one rounding of an f32 sum to that type.
-TOLERANCE = {"f32": (1e-5, 1e-5), "f16": (2.0**-10, 1e-3), "bf16": (2.0**-7, 1e-3)}
 
 # A NaN of each output type, as (numpy store type, value): an output a kernel
 # never writes fails the check (bf16 is stored as its bits).
@@ -65,7 +64,11 @@ class Frame:
         b, s = self.b, self.spec
         pos, inside = [], None
         for o, f, size, stride, pad, dil in zip(self.o, taps, s.spatial, s.stride, s.pad, s.dilation):
-            x = b.add(b.mul(o, stride), b.sub(b.mul(f, dil), pad)) if not isinstance(f, int) else b.add(b.mul(o, stride), f * dil - pad)
+            x = (
+                b.add(b.mul(o, stride), b.sub(b.mul(f, dil), pad))
+                if not isinstance(f, int)
+                else b.add(b.mul(o, stride), f * dil - pad)
+            )
             ok = b.and_(b.cmp("ge", x, 0), b.cmp("lt", x, size))
             inside = ok if inside is None else b.and_(inside, ok)
             pos.append(b.select(ok, x, 0))  # a safe address; the value is masked below
@@ -128,7 +131,10 @@ def reference(spec, x, w, bias):
     out = np.zeros((spec.n, spec.k, *spec.output))
     cpg, kpg = spec.c_per_group, spec.k_per_group
     for taps in np.ndindex(*spec.filter):
-        window = tuple(slice(t * d, t * d + s * (o - 1) + 1, s) for t, d, s, o in zip(taps, spec.dilation, spec.stride, spec.output))
+        window = tuple(
+            slice(t * d, t * d + s * (o - 1) + 1, s)
+            for t, d, s, o in zip(taps, spec.dilation, spec.stride, spec.output)
+        )
         patch = x[(slice(None), slice(None)) + window]  # n, c, *out
         for g in range(spec.groups):
             xs = patch[:, g * cpg : (g + 1) * cpg]
@@ -139,14 +145,23 @@ def reference(spec, x, w, bias):
     return np.moveaxis(out, 1, -1) if spec.channels_last else out
 
 
-def problem(spec, rng):
+def expected(spec, x64, w64, bias):
+    """The forward convolution's bound.Expected: reference() and its terms,
+    C/groups x taps products per output and the bias."""
+    length = spec.c_per_group * math.prod(spec.filter) + (bias is not None)
+    return bound.expected(lambda x, w, b: reference(spec, x, w, b), (x64, w64, bias), length, spec.dtype)
+
+
+def numeric_check(spec, rng):
     x, x64 = encode(rng.standard_normal(spec.input_shape()), spec.dtype)
-    w, w64 = encode(rng.standard_normal(spec.weight_shape()) / math.sqrt(spec.c_per_group * math.prod(spec.filter)), spec.dtype)
-    y = np.zeros(spec.output_shape(), x.dtype)
+    w, w64 = encode(
+        rng.standard_normal(spec.weight_shape()) / math.sqrt(spec.c_per_group * math.prod(spec.filter)), spec.dtype
+    )
+    store_type, poison = POISON[spec.dtype]
+    y = np.full(spec.output_shape(), poison, store_type)
     args = [x, w, y]
     bias = None
     if spec.bias_relu:
         bias = rng.standard_normal(spec.k).astype(np.float32)
         args.append(bias)
-    rtol, atol = TOLERANCE[spec.dtype]
-    return Problem(args, grid(spec), {2: reference(spec, x64, w64, bias)}, lambda v: decode(v, spec.dtype), rtol, atol)
+    return NumericCheck(args, grid(spec), {2: expected(spec, x64, w64, bias)}, lambda v: decode(v, spec.dtype))

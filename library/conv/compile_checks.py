@@ -15,7 +15,12 @@ TC = Toolchain.current()
 # Every ResNet-50 layer, the 3-D video layer and the acceptance layer.
 LAYERS = {**networks.RESNET50, **networks.VIDEO, **networks.ACCEPTANCE}
 # The matrix instruction the implicit-GEMM kernels of each tile arch run.
-MATRIX_INSTRUCTION = {"gfx942": "v_mfma_f32_16x16x16", "gfx950": "v_mfma_f32_32x32x16", "gfx1201": "v_wmma_f32_16x16x16", "gfx1250": "v_wmma_f32_16x16x32"}
+MATRIX_INSTRUCTION = {
+    "gfx942": "v_mfma_f32_16x16x16",
+    "gfx950": "v_mfma_f32_32x32x16",
+    "gfx1201": "v_wmma_f32_16x16x16",
+    "gfx1250": "v_wmma_f32_16x16x32",
+}
 
 
 def known(tiles):
@@ -28,7 +33,9 @@ def code_object(kernel, arch):
     `arch` by the flavor under test: no indirect call, no spill, within the
     arch's registers (platform/family/budget.py)."""
     built = TC.build(lower(kernel, TC.flavor), arch, kernel.name)  # no indirect call
-    assert not overruns(built.figures, arch), f"{kernel.name} with {TC.flavor}: " + "; ".join(overruns(built.figures, arch))
+    assert not overruns(built.figures, arch), f"{kernel.name} with {TC.flavor}: " + "; ".join(
+        overruns(built.figures, arch)
+    )
     assert built.code_object[:4] == b"\x7fELF", f"{kernel.name} with {TC.flavor}: the link made no ELF"
     return built.code_object
 
@@ -51,7 +58,9 @@ def main_loop_report(family, case_id):
 def check_matrix_loop(report, arch, count):
     """The main loop runs `count` of the arch's matrix instruction and no other matrix op."""
     matrix = report["main_loop"]["matrix"]
-    assert matrix["count"] == count and all(r["mnemonic"].startswith(MATRIX_INSTRUCTION[arch]) for r in matrix["by_mnemonic"]), matrix
+    assert matrix["count"] == count and all(
+        r["mnemonic"].startswith(MATRIX_INSTRUCTION[arch]) for r in matrix["by_mnemonic"]
+    ), matrix
 
 
 def check_global_loads(report, count):

@@ -26,9 +26,15 @@ def build(case):
             acc = loop.iters[0]
             for taps in _taps(spec.filter):
                 if spec.channels_last:
-                    w_index = b.add(b.mul(b.add(b.mul(fr.k, math.prod(spec.filter)), _linear(taps, spec.filter)), spec.c_per_group), ci)
+                    w_index = b.add(
+                        b.mul(b.add(b.mul(fr.k, math.prod(spec.filter)), _linear(taps, spec.filter)), spec.c_per_group),
+                        ci,
+                    )
                 else:
-                    w_index = b.add(b.mul(b.add(b.mul(fr.k, spec.c_per_group), ci), math.prod(spec.filter)), _linear(taps, spec.filter))
+                    w_index = b.add(
+                        b.mul(b.add(b.mul(fr.k, spec.c_per_group), ci), math.prod(spec.filter)),
+                        _linear(taps, spec.filter),
+                    )
                 acc = b.fma(fr.tap(c, taps), fr.weight(w_index), acc)
             b.yield_(acc)
         fr.store(loop.results[0])
@@ -49,4 +55,4 @@ def _linear(taps, sizes):
     return index
 
 
-FAMILY = Family("conv_direct_fwd", direct_cases(), build, lambda case, rng: common.problem(case.spec, rng))
+FAMILY = Family("conv_direct_fwd", direct_cases(), build, lambda case, rng: common.numeric_check(case.spec, rng))

@@ -55,8 +55,12 @@ def _numpy(c, group):
 
 SPECS = {
     "nhwc_3x3_pad": ConvSpec(2, 4, 4, (5, 6), (3, 3), pad=(1, 1)),
-    "nchw_strided_dilated_groups": ConvSpec(1, 6, 4, (7, 5), (2, 3), stride=(2, 1), pad=(1, 2), dilation=(1, 2), groups=2, layout="NCHW"),
-    "nhwc_3d_groups": ConvSpec(1, 4, 2, (3, 4, 3), (2, 1, 2), stride=(1, 2, 1), pad=(1, 0, 1), dilation=(2, 1, 1), groups=2),
+    "nchw_strided_dilated_groups": ConvSpec(
+        1, 6, 4, (7, 5), (2, 3), stride=(2, 1), pad=(1, 2), dilation=(1, 2), groups=2, layout="NCHW"
+    ),
+    "nhwc_3d_groups": ConvSpec(
+        1, 4, 2, (3, 4, 3), (2, 1, 2), stride=(1, 2, 1), pad=(1, 0, 1), dilation=(2, 1, 1), groups=2
+    ),
 }
 
 

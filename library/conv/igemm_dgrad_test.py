@@ -1,6 +1,8 @@
 """conv_igemm_dgrad's cases, refusals and kernels: what the issue asks the
 cases to cover (stride > 1 above all), the errors a user can cause, and that
-the numeric check can fail (a stride mask gone wrong, unwritten outputs)."""
+the numeric check can fail (a stride mask gone wrong, unwritten outputs).
+Strides, padding and dilation show in the numbers, and input pixels no
+output reaches are exactly zero."""
 
 import dataclasses
 import math
@@ -9,7 +11,7 @@ import numpy as np
 import pytest
 
 from conv import igemm_dgrad
-from conv.igemm_dgrad import FAMILY, build, gemm, grid, problem
+from conv.igemm_dgrad import FAMILY, build, gemm, grid, numeric_check
 from conv.igemm_tiles import TILES, IgemmSpecError, spec_for
 from conv.spec import ConvSpec, SpecError
 from family.family import Case, Refusal
@@ -37,7 +39,9 @@ def test_coverage_of_the_problem_fields():
         assert {c.layout for c in convs} == {"NHWC", "NCHW"}, arch
         assert {c.dtype for c in convs} == {"f16", "bf16"}, arch
         assert any(max(c.dilation) > 1 for c in convs) and any(max(c.pad) > 0 for c in convs), arch
-        assert any(c.groups > 1 and c.layout == "NHWC" for c in convs) and any(c.groups > 1 and c.layout == "NCHW" for c in convs), arch
+        assert any(c.groups > 1 and c.layout == "NHWC" for c in convs) and any(
+            c.groups > 1 and c.layout == "NCHW" for c in convs
+        ), arch
 
 
 def test_strided_cases_cover_the_trap():
@@ -45,12 +49,24 @@ def test_strided_cases_cover_the_trap():
     strided = [c for c in convs if max(c.stride) > 1]
     assert len(strided) >= 10
     assert {2, 3} <= {s for c in strided for s in c.stride}
-    assert any(max(c.stride) == 3 and max(c.pad) > 0 and max(c.dilation) > 1 for c in strided)  # stride 3, padding, dilation
+    assert any(
+        max(c.stride) == 3 and max(c.pad) > 0 and max(c.dilation) > 1 for c in strided
+    )  # stride 3, padding, dilation
     assert any(c.filter == (1, 1) and c.stride == (2, 2) for c in strided)  # 1x1 stride 2
-    assert any(c.dims == 3 for c in strided) and any(c.layout == "NCHW" for c in strided) and any(c.groups > 1 for c in strided)
+    assert (
+        any(c.dims == 3 for c in strided)
+        and any(c.layout == "NCHW" for c in strided)
+        and any(c.groups > 1 for c in strided)
+    )
     assert any(len(set(c.stride)) > 1 for c in strided)  # different strides per dimension
     # An input whose last pixels no output pixel reaches (they must be written as zero).
-    assert any(any((o - 1) * s + (f - 1) * d - p < x - 1 for o, s, f, d, p, x in zip(c.output, c.stride, c.filter, c.dilation, c.pad, c.spatial)) for c in strided)
+    assert any(
+        any(
+            (o - 1) * s + (f - 1) * d - p < x - 1
+            for o, s, f, d, p, x in zip(c.output, c.stride, c.filter, c.dilation, c.pad, c.spatial)
+        )
+        for c in strided
+    )
 
 
 def test_edge_shapes():
@@ -86,9 +102,13 @@ def test_vector_dy_gather_only_for_channels_last_whole_units():
 def test_every_case_has_its_archs_tile_and_kernel_signature():
     for case in FAMILY.cases:
         s = case.spec
-        assert (s.mma, s.block_m, s.block_n, s.block_k, s.waves_m, s.waves_n) == dataclasses.astuple(TILES[case.arch]), case.id
+        assert (s.mma, s.block_m, s.block_n, s.block_k, s.waves_m, s.waves_n) == dataclasses.astuple(
+            TILES[case.arch]
+        ), case.id
     kernel = build(CASES["resnet_3x3_stride2_gfx1201"])
-    assert kernel.attrs["workgroup_size"] == [256, 1, 1] and kernel.name == "conv_igemm_dgrad_resnet_3x3_stride2_gfx1201"
+    assert (
+        kernel.attrs["workgroup_size"] == [256, 1, 1] and kernel.name == "conv_igemm_dgrad_resnet_3x3_stride2_gfx1201"
+    )
     assert [a.name for a in kernel.args] == ["dy", "w", "dx"]
 
 
@@ -100,29 +120,38 @@ def test_gemm_and_grid():
 
 def test_bias_relu_and_bad_tiles_are_refused_with_named_errors():
     spec = spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), bias_relu=True))
-    with pytest.raises(IgemmSpecError, match=r"^conv_igemm_dgrad: ConvSpec.bias_relu: expected False \(a data gradient has no bias or activation\), got True; conv_igemm_fwd takes bias_relu$"):
+    with pytest.raises(
+        IgemmSpecError,
+        match=r"^conv_igemm_dgrad: ConvSpec.bias_relu: expected False \(a data gradient has no bias or activation\), got True; conv_igemm_fwd takes bias_relu$",
+    ):
         build(Case("x", "gfx942", spec))
     bf16 = spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), dtype="bf16"))
-    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'"):
+    with pytest.raises(
+        IgemmSpecError, match=r"IgemmSpec.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'"
+    ):
         build(Case("x", "gfx942", dataclasses.replace(bf16, mma="32x32x16")))
-    assert issubclass(IgemmSpecError, SpecError) and issubclass(IgemmSpecError, Refusal)  # the gates record it as an expected rejection
+    assert issubclass(IgemmSpecError, SpecError) and issubclass(
+        IgemmSpecError, Refusal
+    )  # the gates record it as an expected rejection
 
 
 def _run(case, args_from):
     """The case's kernel run on the problem of case `args_from`; (got, want, problem)."""
-    p = problem(args_from, np.random.default_rng(1))
+    p = numeric_check(args_from, np.random.default_rng(1))
     run(build(case), p.grid, p.args)
     return p.decode(p.args[2]), p.expected[2], p
 
 
-@pytest.mark.parametrize("name", ["resnet_1x1_stride2_bf16_gfx950", "stride3_pad_dilation_bf16_gfx1201", "stride2_uncovered_edge_gfx942"])
+@pytest.mark.parametrize(
+    "name", ["resnet_1x1_stride2_bf16_gfx950", "stride3_pad_dilation_bf16_gfx1201", "stride2_uncovered_edge_gfx942"]
+)
 def test_pixels_no_output_reaches_are_exact_zeros(name):
     # 1x1 stride 2: odd pixels; stride 3 with dilation: most pixels; an uncovered edge:
     # the last row and column. The kernel must write them (dx starts as NaN) and
     # write zero: no wrong phase of dy leaks in.
     got, want, p = _run(CASES[name], CASES[name])
-    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
-    zero = want == 0
+    want.check(got, "the kernel's output")
+    zero = want.values == 0
     assert 0.05 < zero.mean() < 0.95
     np.testing.assert_array_equal(got[zero], 0)
 
@@ -130,14 +159,49 @@ def test_pixels_no_output_reaches_are_exact_zeros(name):
 def test_the_numeric_check_sees_padding_and_dilation():
     # 3x3, pad 2, dilation 2 and 3x3, pad 1, dilation 1 give the same dx and dy shapes: only the taps differ.
     dilated = CASES["unet_dilated_bf16_gfx942"]
-    plain = Case("plain", "gfx942", spec_for("gfx942", dataclasses.replace(dilated.spec.conv, pad=(1, 1), dilation=(1, 1))))
+    plain = Case(
+        "plain", "gfx942", spec_for("gfx942", dataclasses.replace(dilated.spec.conv, pad=(1, 1), dilation=(1, 1)))
+    )
     got, want, p = _run(plain, dilated)
-    assert not np.allclose(got, want, rtol=p.rtol, atol=p.atol)
+    assert want.misses(got).any()
     got, want, p = _run(dilated, dilated)
-    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
+    want.check(got, "the kernel's output")
 
 
 def test_unwritten_outputs_fail_the_check():
     for name in ("resnet_1x1_f16_gfx942", "nchw_stride2_bf16_gfx1201"):
-        p = problem(CASES[name], np.random.default_rng(1))
+        p = numeric_check(CASES[name], np.random.default_rng(1))
         assert np.isnan(p.decode(p.args[2])).all()
+
+
+@pytest.mark.parametrize(
+    "arch,conv",
+    [
+        # MobileNetV2's depthwise 3x3 (1 channel per group), stride 1 and 2; the planner builds them with this family.
+        ("gfx942", ConvSpec(1, 24, 24, (9, 9), (3, 3), pad=(1, 1), groups=24)),
+        ("gfx1201", ConvSpec(2, 16, 16, (8, 8), (3, 3), stride=(2, 2), pad=(1, 1), groups=16, dtype="bf16")),
+        ("gfx1250", ConvSpec(1, 8, 8, (6, 6), (3, 3), pad=(1, 1), groups=8, layout="NCHW")),
+    ],
+)
+def test_depthwise_layers_compute_their_data_gradient(arch, conv):
+    case = Case("depthwise", arch, spec_for(arch, conv))
+    got, want, p = _run(case, case)
+    want.check(got, "the kernel's output")
+
+
+def test_one_element_four_f16_ulps_off_fails_the_gate():
+    # A real kernel's small output (72 elements) with one element moved by 4 f16 ulps, where
+    # that is under 1e-3 (|dx| below 0.5): one absolute tolerance for all passes it; the gate must not.
+    case = CASES["single_output_pixel_gfx942"]
+    p = numeric_check(case, np.random.default_rng(1))
+    run(build(case), p.grid, p.args)
+    p.check(case.id)
+    dx = p.args[2].reshape(-1)
+    i = next(i for i, v in enumerate(dx) if 0.125 <= abs(v) < 0.5)
+    for _ in range(4):
+        dx[i] = np.nextafter(dx[i], np.float16(np.inf))
+    assert np.allclose(p.decode(p.args[2]), p.expected[2].values, rtol=2.0**-10, atol=1e-3)
+    at = rf"\(0, {i // 24}, {i // 8 % 3}, {i % 8}\)"  # NHWC, 3 x 3 pixels of 8 channels
+    message = rf"^{case.id}: argument 2: 1 of 72 elements outside the bound; the worst, at {at}"
+    with pytest.raises(AssertionError, match=message):
+        p.check(case.id)

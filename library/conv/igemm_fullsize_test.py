@@ -40,4 +40,9 @@ def test_split_layer_and_its_reduce_compile_without_spills(layer, arch):
     assert spec.split_k > 1, layer
     matrix_code(build(Case(f"{layer}_{arch}", arch, spec)), arch)
     channels = split_k_reduce.channels_of(conv) if conv.bias_relu else None
-    code_object(split_k_reduce.reduce_kernel(f"reduce_{layer}_{arch}", arch, math.prod(conv.output_shape()), spec.split_k, conv.dtype, channels), arch)
+    code_object(
+        split_k_reduce.reduce_kernel(
+            f"reduce_{layer}_{arch}", arch, math.prod(conv.output_shape()), spec.split_k, conv.dtype, channels
+        ),
+        arch,
+    )

@@ -45,7 +45,8 @@ import numpy as np
 
 from conv import common, gather_address, igemm_tiles
 from conv.cases import igemm_fwd_cases
-from family.family import Family, Problem
+from family import bound
+from family.family import Family, NumericCheck
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gather import Gather
@@ -86,7 +87,9 @@ def build(case):
     c = spec.conv
     form = igemm_tiles.form(spec, case.arch)
     cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
-    b = KernelBuilder("conv_igemm_fwd_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave)
+    b = KernelBuilder(
+        "conv_igemm_fwd_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
+    )
     x, w, y = b.arg("x", T.GLOBAL), b.arg("w", T.GLOBAL), b.arg("y" if spec.split_k == 1 else "ws", T.GLOBAL)
     bias = b.arg("bias", T.GLOBAL) if c.bias_relu and spec.split_k == 1 else None
     elem = common.ELEM[c.dtype]
@@ -99,7 +102,17 @@ def build(case):
         split, group, k_begin, k_len = _split(b, spec)
         # This group's filters from the slice's first k on (B keeps ld = k).
         w_group = b.offset(w, b.mul(b.add(b.mul(group, n * k), k_begin), elem.nbytes))
-    ops = Operands(x, w_group, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32) if k_len is None else k_len, 0, k, b_layout="col", a_gather=_gather(spec, group, k_begin))
+    ops = Operands(
+        x,
+        w_group,
+        b.const(m, T.I32),
+        b.const(n, T.I32),
+        b.const(k, T.I32) if k_len is None else k_len,
+        0,
+        k,
+        b_layout="col",
+        a_gather=_gather(spec, group, k_begin),
+    )
     row0, col0 = b.mul(b.block_id(1), spec.block_m), b.mul(b.block_id(0), spec.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     if spec.split_k > 1:
@@ -109,7 +122,21 @@ def build(case):
     if c.channels_last:
         y_group = b.offset(y, b.mul(b.mul(group, n), elem.nbytes))
         bias_group = None if bias is None else b.offset(bias, b.mul(b.mul(group, n), 4))
-        epilogue(b, acc.runs(b), y_group, c.k, ops.m, ops.n, row0, col0, elem, bias=bias_group, activation=activation, inside=acc.inside, rows=cfg.block_m)
+        epilogue(
+            b,
+            acc.runs(b),
+            y_group,
+            c.k,
+            ops.m,
+            ops.n,
+            row0,
+            col0,
+            elem,
+            bias=bias_group,
+            activation=activation,
+            inside=acc.inside,
+            rows=cfg.block_m,
+        )
     else:
         _store_nchw(b, spec, acc, y, bias, group, row0, col0, elem)
     return b.finish()
@@ -134,12 +161,25 @@ def _store_partial(b, spec, acc, ws, split, group, ops, row0, col0):
     elements = math.prod(c.output_shape())
     if c.channels_last:
         first = b.add(b.mul(split, elements), b.mul(group, n))
-        epilogue(b, acc.runs(b), b.offset(ws, b.mul(first, 4)), c.k, ops.m, ops.n, row0, col0, T.F32, inside=acc.inside, rows=spec.block_m)
+        epilogue(
+            b,
+            acc.runs(b),
+            b.offset(ws, b.mul(first, 4)),
+            c.k,
+            ops.m,
+            ops.n,
+            row0,
+            col0,
+            T.F32,
+            inside=acc.inside,
+            rows=spec.block_m,
+        )
     else:
         _store_nchw(b, spec, acc, b.offset(ws, b.mul(b.mul(split, elements), 4)), None, group, row0, col0, T.F32)
 
 
 # -- numbers --------------------------------------------------------------------------
+
 
 def slice_weights(spec, w64, begin, end):
     """The weights with every reduction index outside [begin, end) zeroed.
@@ -156,18 +196,23 @@ def slice_weights(spec, w64, begin, end):
 def partial_sums(spec, x64, w64):
     """The workspace a split kernel writes, from numpy's forward convolution
     (common.reference) on each split's slice of the reduction: S x output."""
-    return np.stack([common.reference(spec.conv, x64, slice_weights(spec, w64, begin, end), None) for begin, end in spec.k_slices()])
+    return np.stack(
+        [common.reference(spec.conv, x64, slice_weights(spec, w64, begin, end), None) for begin, end in spec.k_slices()]
+    )
 
 
-def problem(case, rng):
+def numeric_check(case, rng):
     c = case.spec.conv
     x, x64 = common.encode(rng.standard_normal(c.input_shape()), c.dtype)
-    w, w64 = common.encode(rng.standard_normal(c.weight_shape()) / math.sqrt(c.c_per_group * math.prod(c.filter)), c.dtype)
+    w, w64 = common.encode(
+        rng.standard_normal(c.weight_shape()) / math.sqrt(c.c_per_group * math.prod(c.filter)), c.dtype
+    )
     if case.spec.split_k > 1:
-        # f32 partial sums, NaN until written: sums of exact products, so f32's tolerance.
+        # f32 partial sums, NaN until written; a slice has at most the whole reduction's terms.
         ws = np.full((case.spec.split_k, *c.output_shape()), np.nan, np.float32)
-        rtol, atol = common.TOLERANCE["f32"]
-        return Problem([x, w, ws], case.spec.grid(), {2: partial_sums(case.spec, x64, w64)}, lambda v: v.astype(np.float64), rtol, atol)
+        length = c.c_per_group * math.prod(c.filter)
+        want = bound.expected(lambda x_, w_: partial_sums(case.spec, x_, w_), (x64, w64), length, "f32")
+        return NumericCheck([x, w, ws], case.spec.grid(), {2: want}, lambda v: v.astype(np.float64))
     store_type, poison = common.POISON[c.dtype]
     y = np.full(c.output_shape(), poison, store_type)
     args = [x, w, y]
@@ -175,8 +220,9 @@ def problem(case, rng):
     if c.bias_relu:
         bias = rng.standard_normal(c.k).astype(np.float32)
         args.append(bias)
-    rtol, atol = common.TOLERANCE[c.dtype]
-    return Problem(args, case.spec.grid(), {2: common.reference(c, x64, w64, bias)}, lambda v: common.decode(v, c.dtype), rtol, atol)
+    return NumericCheck(
+        args, case.spec.grid(), {2: common.expected(c, x64, w64, bias)}, lambda v: common.decode(v, c.dtype)
+    )
 
 
-FAMILY = Family("conv_igemm_fwd", igemm_fwd_cases(), build, problem)
+FAMILY = Family("conv_igemm_fwd", igemm_fwd_cases(), build, numeric_check)

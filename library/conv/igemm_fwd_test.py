@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from conv import common, igemm_fwd
-from conv.igemm_fwd import FAMILY, build, problem
+from conv.igemm_fwd import FAMILY, build, numeric_check
 from conv.igemm_tiles import TILES, IgemmSpec, IgemmSpecError, spec_for
 from conv.spec import MAX_TENSOR_BYTES, ConvSpec, SpecError
 from family.family import Case
@@ -31,8 +31,14 @@ def test_coverage_of_the_problem_fields():
         assert {c.dims for c in convs} == {2, 3}, arch
         assert {c.layout for c in convs} == {"NHWC", "NCHW"}, arch
         assert {c.dtype for c in convs} == {"f16", "bf16"}, arch
-        assert any(max(c.stride) > 1 for c in convs) and any(max(c.dilation) > 1 for c in convs) and any(max(c.pad) > 0 for c in convs), arch
-        assert any(c.groups > 1 and c.layout == "NHWC" for c in convs) and any(c.groups > 1 and c.layout == "NCHW" for c in convs), arch
+        assert (
+            any(max(c.stride) > 1 for c in convs)
+            and any(max(c.dilation) > 1 for c in convs)
+            and any(max(c.pad) > 0 for c in convs)
+        ), arch
+        assert any(c.groups > 1 and c.layout == "NHWC" for c in convs) and any(
+            c.groups > 1 and c.layout == "NCHW" for c in convs
+        ), arch
         assert any(c.bias_relu for c in convs) and any(not c.bias_relu for c in convs), arch
 
 
@@ -55,7 +61,11 @@ def test_blocks_wholly_inside_and_the_vector_gather_are_exercised():
         assert any(s.gemm[2] % s.block_k for s in whole), arch  # the fast loop, then a k tail
         assert any(igemm_fwd._gather(s, 0).runs for s in whole), arch
         assert any(not igemm_fwd._gather(s, 0).runs for s in mine), arch
-        assert any(s.grid()[2] > 1 for s in mine) and any(s.grid()[1] > 1 for s in mine) and any(s.grid()[0] > 1 for s in mine), arch
+        assert (
+            any(s.grid()[2] > 1 for s in mine)
+            and any(s.grid()[1] > 1 for s in mine)
+            and any(s.grid()[0] > 1 for s in mine)
+        ), arch
 
 
 def test_vector_gather_only_for_channels_last_whole_units():
@@ -68,7 +78,9 @@ def test_vector_gather_only_for_channels_last_whole_units():
 def test_every_case_has_its_archs_tile_and_workgroup():
     for case in FAMILY.cases:
         s = case.spec
-        assert (s.mma, s.block_m, s.block_n, s.block_k, s.waves_m, s.waves_n) == dataclasses.astuple(TILES[case.arch]), case.id
+        assert (s.mma, s.block_m, s.block_n, s.block_k, s.waves_m, s.waves_n) == dataclasses.astuple(
+            TILES[case.arch]
+        ), case.id
     kernel = build(CASES["resnet_3x3_f16_gfx1201"])
     assert kernel.attrs["workgroup_size"] == [256, 1, 1] and kernel.name == "conv_igemm_fwd_resnet_3x3_f16_gfx1201"
     assert [a.name for a in kernel.args] == ["x", "w", "y"]
@@ -78,17 +90,31 @@ def test_every_case_has_its_archs_tile_and_workgroup():
 def test_spec_json_round_trip_and_errors():
     spec = CASES["ncdhw_grouped_bf16_gfx950"].spec
     assert IgemmSpec.from_json(spec.to_json()) == spec
-    with pytest.raises(IgemmSpecError, match=r"IgemmSpec: expected a JSON object with exactly the fields conv, mma, .*, got \{'conv'"):
+    with pytest.raises(
+        IgemmSpecError, match=r"IgemmSpec: expected a JSON object with exactly the fields conv, mma, .*, got \{'conv'"
+    ):
         IgemmSpec.from_json({"conv": spec.conv.to_json()})
-    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.conv.dtype: expected one of f16, bf16 \(matrix cores\), got 'f32'; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient"):
+    with pytest.raises(
+        IgemmSpecError,
+        match=r"IgemmSpec.conv.dtype: expected one of f16, bf16 \(matrix cores\), got 'f32'; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient",
+    ):
         spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), dtype="f32"))
-    with pytest.raises(IgemmSpecError, match=r"expected an arch with a tile \(gfx942, gfx950, gfx1201, gfx1250\), got 'gfx90a'; add a row"):
+    with pytest.raises(
+        IgemmSpecError,
+        match=r"expected an arch with a tile \(gfx942, gfx950, gfx1201, gfx1250\), got 'gfx90a'; add a row",
+    ):
         spec_for("gfx90a", spec.conv)
-    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.mma: expected a matrix-core shape of bf16 inputs \(16x16x16, 16x16x32, 32x32x16, 32x32x8\), got '8x8x8'"):
+    with pytest.raises(
+        IgemmSpecError,
+        match=r"IgemmSpec.mma: expected a matrix-core shape of bf16 inputs \(16x16x16, 16x16x32, 32x32x16, 32x32x8\), got '8x8x8'",
+    ):
         dataclasses.replace(spec, mma="8x8x8")
     with pytest.raises(IgemmSpecError, match=r"IgemmSpec.block_k: expected a positive int, got 0"):
         dataclasses.replace(spec, block_k=0)
-    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'; take gfx942's tile from library/conv/igemm_tiles\.json"):
+    with pytest.raises(
+        IgemmSpecError,
+        match=r"IgemmSpec.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'; take gfx942's tile from library/conv/igemm_tiles\.json",
+    ):
         build(Case("x", "gfx942", spec))
     assert issubclass(IgemmSpecError, SpecError)
 
@@ -104,7 +130,7 @@ def test_the_largest_batch_conv_spec_takes_gets_its_tile():
 
 def _run(case, args_from):
     """The case's kernel run on the problem of case `args_from`; (got, want, problem)."""
-    p = problem(args_from, np.random.default_rng(1))
+    p = numeric_check(args_from, np.random.default_rng(1))
     run(build(case), p.grid, p.args)
     return p.decode(p.args[2]), p.expected[2], p
 
@@ -112,22 +138,24 @@ def _run(case, args_from):
 def test_the_numeric_check_sees_padding_and_dilation():
     # 3x3, pad 2, dilation 2 and 3x3, pad 1, dilation 1 give the same output shape: only the taps differ.
     dilated = CASES["unet_dilated_bf16_gfx942"]
-    plain = Case("plain", "gfx942", spec_for("gfx942", dataclasses.replace(dilated.spec.conv, pad=(1, 1), dilation=(1, 1))))
+    plain = Case(
+        "plain", "gfx942", spec_for("gfx942", dataclasses.replace(dilated.spec.conv, pad=(1, 1), dilation=(1, 1)))
+    )
     got, want, p = _run(plain, dilated)
-    assert not np.allclose(got, want, rtol=p.rtol, atol=p.atol)
+    assert want.misses(got).any()
     got, want, p = _run(dilated, dilated)
-    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
+    want.check(got, "the kernel's output")
 
 
 def test_relu_clips_some_outputs_and_keeps_others():
     got, want, p = _run(CASES["unet_3x3_odd_bias_gfx1250"], CASES["unet_3x3_odd_bias_gfx1250"])
-    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
-    assert (want == 0).mean() > 0.2 and (want > 0).mean() > 0.2
+    want.check(got, "the kernel's output")
+    assert (want.values == 0).mean() > 0.2 and (want.values > 0).mean() > 0.2
 
 
 def test_unwritten_outputs_fail_the_check():
     for name in ("resnet_1x1_f16_gfx942", "resnet_3x3_stride2_bf16_gfx1201"):
-        p = problem(CASES[name], np.random.default_rng(1))
+        p = numeric_check(CASES[name], np.random.default_rng(1))
         assert np.isnan(p.decode(p.args[2])).all()
 
 
@@ -172,37 +200,49 @@ def test_a_split_kernel_writes_the_workspace_over_groups_times_splits():
 def test_the_partial_sums_add_up_to_the_forward_convolution():
     # The slice reference (restricted weights) against the whole one: no slice lost or counted twice.
     for name in ("splitk_resnet_3x3_s4_gfx942", "splitk_nchw_odd_bias_s3_gfx942", "splitk_grouped_bf16_s2_gfx942"):
-        p = problem(CASES[name], np.random.default_rng(2))
+        p = numeric_check(CASES[name], np.random.default_rng(2))
         c = CASES[name].spec.conv
         x64, w64 = common.decode(p.args[0], c.dtype), common.decode(p.args[1], c.dtype)
-        np.testing.assert_allclose(p.expected[2].sum(axis=0), common.reference(c, x64, w64, None), rtol=1e-12, atol=1e-12)
+        whole = common.reference(c, x64, w64, None)
+        np.testing.assert_allclose(p.expected[2].values.sum(axis=0), whole, rtol=1e-12, atol=1e-12)
 
 
 def test_the_split_numeric_check_fails_on_wrong_slices():
     case = CASES["splitk_resnet_3x3_s4_gfx950"]
     got, want, p = _run(case, case)
-    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
-    assert not np.allclose(got[::-1], want, rtol=p.rtol, atol=p.atol)  # slices in the wrong order
+    want.check(got, "the kernel's output")
+    assert want.misses(got[::-1]).any()  # slices in the wrong order
     # Equal (unbalanced) slices of the reduction are not the kernel's.
     k, block_k = case.spec.gemm[2], case.spec.block_k
     equal = dataclasses.replace(case.spec, split_k=1)
     x64, w64 = common.decode(p.args[0], "f16"), common.decode(p.args[1], "f16")
     cut = [0, k // 4 // block_k * block_k, k // 2, 3 * k // 4, k]
-    wrong = np.stack([common.reference(equal.conv, x64, igemm_fwd.slice_weights(case.spec, w64, a, b), None) for a, b in zip(cut, cut[1:])])
-    assert not np.allclose(got, wrong, rtol=p.rtol, atol=p.atol)
+    wrong = np.stack(
+        [
+            common.reference(equal.conv, x64, igemm_fwd.slice_weights(case.spec, w64, a, b), None)
+            for a, b in zip(cut, cut[1:])
+        ]
+    )
+    assert dataclasses.replace(want, values=wrong).misses(got).any()
     # An unwritten workspace is NaN.
-    assert np.isnan(problem(case, np.random.default_rng(1)).args[2]).all()
+    assert np.isnan(numeric_check(case, np.random.default_rng(1)).args[2]).all()
 
 
 def test_split_spec_json_and_errors():
     spec = CASES["splitk_video_3d_s4_gfx1250"].spec
     assert spec.to_json()["split_k"] == 4 and IgemmSpec.from_json(spec.to_json()) == spec
     assert "split_k" not in spec_for("gfx942", spec.conv).to_json()  # an unsplit spec's JSON is as before the field
-    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.split_k: expected an int from 1 to 7 \(the reduction's 216 in k steps of 32: each split reduces whole steps\), got 8; take a split in that range"):
+    with pytest.raises(
+        IgemmSpecError,
+        match=r"IgemmSpec.split_k: expected an int from 1 to 7 \(the reduction's 216 in k steps of 32: each split reduces whole steps\), got 8; take a split in that range",
+    ):
         dataclasses.replace(spec, split_k=8)
     with pytest.raises(IgemmSpecError, match=r"IgemmSpec.split_k: expected an int from 1 to 7 .*, got 0"):
         dataclasses.replace(spec, split_k=0)
     assert dataclasses.replace(spec, split_k=np.int64(2)).split_k == 2
     big = ConvSpec(1, 16, 1024, (512, 1024), (3, 3), pad=(1, 1))
-    with pytest.raises(SpecError, match=r"IgemmSpec.split_k: expected every tensor at most 2147483647 bytes .*, got the f32 workspace \(2, 1, 512, 1024, 1024\) of 4294967296 bytes; take a smaller split"):
+    with pytest.raises(
+        SpecError,
+        match=r"IgemmSpec.split_k: expected every tensor at most 2147483647 bytes .*, got the f32 workspace \(2, 1, 512, 1024, 1024\) of 4294967296 bytes; take a smaller split",
+    ):
         dataclasses.replace(spec_for("gfx942", big), split_k=2)

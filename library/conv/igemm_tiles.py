@@ -88,17 +88,29 @@ class IgemmSpec:
         if not isinstance(self.conv, ConvSpec):
             raise IgemmSpecError(f"IgemmSpec.conv: expected a ConvSpec, got {self.conv!r}")
         if self.conv.dtype not in DTYPES:
-            raise IgemmSpecError(f"IgemmSpec.conv.dtype: expected one of {', '.join(DTYPES)} (matrix cores), got {self.conv.dtype!r}; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient")
+            raise IgemmSpecError(
+                f"IgemmSpec.conv.dtype: expected one of {', '.join(DTYPES)} (matrix cores), got {self.conv.dtype!r}; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient"
+            )
         for field in _TILE_FIELDS[1:]:
             value = plain_int(getattr(self, field))
             object.__setattr__(self, field, value)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise IgemmSpecError(f"IgemmSpec.{field}: expected a positive int, got {value!r}")
             if value > MAX_TILE:
-                raise IgemmSpecError(f"IgemmSpec.{field}: expected a positive int at most {MAX_TILE} (2**31 - 1: a tile size is an i32), got {value!r}")
-        ops = sorted({"x".join(map(str, (f.shape.m, f.shape.n, f.shape.k))) for f in FORMS.values() if (f.shape.a, f.shape.c) == (self.conv.dtype, "f32")})
+                raise IgemmSpecError(
+                    f"IgemmSpec.{field}: expected a positive int at most {MAX_TILE} (2**31 - 1: a tile size is an i32), got {value!r}"
+                )
+        ops = sorted(
+            {
+                "x".join(map(str, (f.shape.m, f.shape.n, f.shape.k)))
+                for f in FORMS.values()
+                if (f.shape.a, f.shape.c) == (self.conv.dtype, "f32")
+            }
+        )
         if self.mma not in ops:
-            raise IgemmSpecError(f"IgemmSpec.mma: expected a matrix-core shape of {self.conv.dtype} inputs ({', '.join(ops)}), got {self.mma!r}")
+            raise IgemmSpecError(
+                f"IgemmSpec.mma: expected a matrix-core shape of {self.conv.dtype} inputs ({', '.join(ops)}), got {self.mma!r}"
+            )
         split = plain_int(self.split_k)
         object.__setattr__(self, "split_k", split)
         steps = self.k_steps
@@ -108,7 +120,9 @@ class IgemmSpec:
                 f"each split reduces whole steps), got {split!r}; take a split in that range (conv.split_k.select_split_k_fwd picks one)"
             )
         if split > 1:
-            check_tensor_bytes("IgemmSpec.split_k", "f32 workspace", (split, *self.conv.output_shape()), 4, "take a smaller split")
+            check_tensor_bytes(
+                "IgemmSpec.split_k", "f32 workspace", (split, *self.conv.output_shape()), 4, "take a smaller split"
+            )
 
     @property
     def op(self):
@@ -135,7 +149,9 @@ class IgemmSpec:
         [s * steps // S, (s + 1) * steps // S) (never empty, as S <= steps),
         the last one ending at the reduction's end."""
         k, steps, split = self.gemm[2], self.k_steps, self.split_k
-        return [(s * steps // split * self.block_k, min((s + 1) * steps // split * self.block_k, k)) for s in range(split)]
+        return [
+            (s * steps // split * self.block_k, min((s + 1) * steps // split * self.block_k, k)) for s in range(split)
+        ]
 
     def grid(self):
         """Workgroups: filter blocks across x, pixel blocks across y, groups x splits across z (z = split x groups + group)."""
@@ -151,7 +167,9 @@ class IgemmSpec:
     def from_json(cls, obj):
         fields = ("conv",) + _TILE_FIELDS
         if not isinstance(obj, dict) or sorted(set(obj) - {"split_k"}) != sorted(fields):
-            raise IgemmSpecError(f"IgemmSpec: expected a JSON object with exactly the fields {', '.join(fields)} (and optionally split_k), got {obj!r}")
+            raise IgemmSpecError(
+                f"IgemmSpec: expected a JSON object with exactly the fields {', '.join(fields)} (and optionally split_k), got {obj!r}"
+            )
         return cls(**obj)
 
 
@@ -161,12 +179,16 @@ def form(spec, arch):
     arch lacks the op."""
     found = FORMS.get((spec.op, archs.get(arch).family))
     if found is None or arch not in found.archs:
-        raise IgemmSpecError(f"IgemmSpec.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.mma!r}; take {arch}'s tile from library/conv/igemm_tiles.json")
+        raise IgemmSpecError(
+            f"IgemmSpec.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.mma!r}; take {arch}'s tile from library/conv/igemm_tiles.json"
+        )
     return found
 
 
 def spec_for(arch, conv):
     """The IgemmSpec of `conv` on `arch`, with the table's tile."""
     if arch not in TILES:
-        raise IgemmSpecError(f"conv_igemm_fwd tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to library/conv/igemm_tiles.json")
+        raise IgemmSpecError(
+            f"conv_igemm_fwd tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to library/conv/igemm_tiles.json"
+        )
     return IgemmSpec(conv, **dataclasses.asdict(TILES[arch]))

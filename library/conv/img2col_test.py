@@ -1,12 +1,15 @@
 """conv_img2col's refusal of grouped layers: its own error type (a conv
 SpecError and a family Refusal) naming the field and the families that take
-them, recorded by the emit gate as an expected rejection."""
+them, recorded by the emit gate as an expected rejection. And the numeric
+problem it shares with conv_direct_fwd (common.numeric_check) starts every output
+as NaN, so an element the kernel never writes fails the check."""
 
 import dataclasses
 
+import numpy as np
 import pytest
 
-from conv import img2col
+from conv import direct_fwd, img2col
 from conv.spec import ConvSpec, SpecError
 from family import emit
 from family.family import Case, Family, Refusal
@@ -26,11 +29,27 @@ def test_the_emit_gate_records_the_refusal_and_emits_the_rest():
     fam = img2col.FAMILY
     ok = fam.cases[0]
     refused = Case("g4_gfx942", "gfx942", GROUPED)
-    irs, rks, entries = emit.emit(Family(fam.name, (ok, refused), fam.build, fam.problem), [ok, refused], "llvm22")
+    irs, rks, entries = emit.emit(
+        Family(fam.name, (ok, refused), fam.build, fam.numeric_check), [ok, refused], "llvm22"
+    )
     assert sorted(irs) == sorted(rks) == [ok.id]
     lines = [e.line() for e in entries]
     assert "reject g4_gfx942 arch=gfx942 error=Img2colSpecError" in lines and len(lines) == 2
 
 
 def test_the_same_layer_ungrouped_builds():
-    assert img2col.build(Case("g1_gfx942", "gfx942", dataclasses.replace(GROUPED, groups=1))).name == "conv_img2col_g1_gfx942"
+    assert (
+        img2col.build(Case("g1_gfx942", "gfx942", dataclasses.replace(GROUPED, groups=1))).name
+        == "conv_img2col_g1_gfx942"
+    )
+
+
+@pytest.mark.parametrize("family", [img2col.FAMILY, direct_fwd.FAMILY], ids=lambda f: f.name)
+def test_unwritten_outputs_fail_the_check(family):
+    # An output starting as 0 would pass unwritten wherever the answer is 0 (a relu clips about half).
+    for dtype in ("f32", "f16", "bf16"):
+        case = next(c for c in family.cases if c.spec.dtype == dtype)
+        p = family.numeric_check(case, np.random.default_rng(1))
+        assert np.isnan(p.decode(p.args[2])).all(), case.id
+        with pytest.raises(AssertionError, match=rf"^{case.id}: argument 2: {p.expected[2].values.size} of "):
+            p.check(case.id)

@@ -18,14 +18,54 @@ RESNET50_CATALOG = os.path.join(_CATALOGS, "resnet50.json")
 
 
 def test_only_depthwise_conv_fwd_entries_are_taken_at_the_full_size_batch():
-    doc = {"problems": [
-        {"op": "conv_fwd", "name": "dw", "n": 1, "c": 8, "k": 8, "spatial": [14, 14], "filter": [3, 3], "pad": [1, 1], "groups": 8},
-        {"op": "conv_fwd", "name": "grouped", "n": 1, "c": 8, "k": 16, "spatial": [14, 14], "filter": [3, 3], "groups": 4},
-        {"op": "conv_fwd", "name": "dense", "n": 1, "c": 8, "k": 8, "spatial": [14, 14], "filter": [1, 1]},
-        {"op": "conv_dgrad", "name": "dgrad_dw", "n": 1, "c": 8, "k": 8, "spatial": [14, 14], "filter": [3, 3], "groups": 8},
-        {"op": "gemm", "name": "g", "m": 8, "n": 8, "k": 8, "dtype": "f16"},
-        {"op": "conv_fwd", "n": 2, "c": 4, "k": 4, "spatial": [7, 7], "filter": [3, 3], "stride": [2, 2], "groups": 4, "dtype": "bf16"},
-    ]}
+    doc = {
+        "problems": [
+            {
+                "op": "conv_fwd",
+                "name": "dw",
+                "n": 1,
+                "c": 8,
+                "k": 8,
+                "spatial": [14, 14],
+                "filter": [3, 3],
+                "pad": [1, 1],
+                "groups": 8,
+            },
+            {
+                "op": "conv_fwd",
+                "name": "grouped",
+                "n": 1,
+                "c": 8,
+                "k": 16,
+                "spatial": [14, 14],
+                "filter": [3, 3],
+                "groups": 4,
+            },
+            {"op": "conv_fwd", "name": "dense", "n": 1, "c": 8, "k": 8, "spatial": [14, 14], "filter": [1, 1]},
+            {
+                "op": "conv_dgrad",
+                "name": "dgrad_dw",
+                "n": 1,
+                "c": 8,
+                "k": 8,
+                "spatial": [14, 14],
+                "filter": [3, 3],
+                "groups": 8,
+            },
+            {"op": "gemm", "name": "g", "m": 8, "n": 8, "k": 8, "dtype": "f16"},
+            {
+                "op": "conv_fwd",
+                "n": 2,
+                "c": 4,
+                "k": 4,
+                "spatial": [7, 7],
+                "filter": [3, 3],
+                "stride": [2, 2],
+                "groups": 4,
+                "dtype": "bf16",
+            },
+        ]
+    }
     assert networks.depthwise(doc) == {
         "dw": ConvSpec(networks.BATCH, 8, 8, (14, 14), (3, 3), pad=(1, 1), groups=8),
         "problems[5]": ConvSpec(networks.BATCH, 4, 4, (7, 7), (3, 3), stride=(2, 2), groups=4, dtype="bf16"),
@@ -40,18 +80,45 @@ def test_mobilenet_v2s_depthwise_layers_are_the_catalogs_at_batch_32():
     depthwise = [e for e in doc["problems"] if e.get("groups", 1) > 1]
     assert list(layers) == [e["name"] for e in depthwise] and layers
     for e in depthwise:
-        assert dataclasses.replace(layers[e["name"]], n=e["n"]).to_json() == ConvSpec.from_json({k: v for k, v in e.items() if k not in ("op", "name")}).to_json()
+        assert (
+            dataclasses.replace(layers[e["name"]], n=e["n"]).to_json()
+            == ConvSpec.from_json({k: v for k, v in e.items() if k not in ("op", "name")}).to_json()
+        )
         assert layers[e["name"]].n == networks.BATCH == 32
 
 
 def test_a_bad_entry_is_the_specs_error():
     with pytest.raises(ValueError, match="stride"):
-        networks.depthwise({"problems": [{"op": "conv_fwd", "name": "x", "n": 1, "c": 4, "k": 4, "spatial": [7, 7], "filter": [3, 3], "stride": [0, 1], "groups": 4}]})
+        networks.depthwise(
+            {
+                "problems": [
+                    {
+                        "op": "conv_fwd",
+                        "name": "x",
+                        "n": 1,
+                        "c": 4,
+                        "k": 4,
+                        "spatial": [7, 7],
+                        "filter": [3, 3],
+                        "stride": [0, 1],
+                        "groups": 4,
+                    }
+                ]
+            }
+        )
 
 
 def test_resnet50s_full_size_layers_are_the_catalogs_at_batch_32():
     with open(RESNET50_CATALOG) as f:
         entries = json.load(f)["problems"]
-    catalog = sorted(json.dumps(ConvSpec.from_json({k: v for k, v in e.items() if k not in ("op", "name")} | {"n": networks.BATCH}).to_json(), sort_keys=True) for e in entries)
+    catalog = sorted(
+        json.dumps(
+            ConvSpec.from_json(
+                {k: v for k, v in e.items() if k not in ("op", "name")} | {"n": networks.BATCH}
+            ).to_json(),
+            sort_keys=True,
+        )
+        for e in entries
+    )
     ours = sorted(json.dumps(spec.to_json(), sort_keys=True) for spec in networks.RESNET50.values())
     assert len(entries) == len(networks.RESNET50) and ours == catalog

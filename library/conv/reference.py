@@ -25,7 +25,10 @@ def _spec_layout(spec, a):
 def _windows(spec):
     """Per filter tap: the padded-input slices that output pixels read through it."""
     for taps in np.ndindex(*spec.filter):
-        window = tuple(slice(t * d, t * d + s * (o - 1) + 1, s) for t, d, s, o in zip(taps, spec.dilation, spec.stride, spec.output))
+        window = tuple(
+            slice(t * d, t * d + s * (o - 1) + 1, s)
+            for t, d, s, o in zip(taps, spec.dilation, spec.stride, spec.output)
+        )
         yield taps, window
 
 

@@ -1,4 +1,6 @@
-"""The gradient references against the forward one, through the adjoint identity."""
+"""The gradient references against the forward one, through the adjoint
+identity <conv(x, w), dy> = <x, dgrad(dy, w)> = <w, wgrad(x, dy)>, and on
+hand-computed cases."""
 
 import numpy as np
 import pytest
@@ -11,12 +13,18 @@ from conv.spec import ConvSpec
 # plus the shapes where a gradient is easy to get wrong: stride larger than
 # the filter (input pixels no tap reaches), stride with padding and dilation,
 # and a filter as large as the padded input.
-SPECS = {f"direct_{k}": v for k, v in DIRECT.items()} | {f"img2col_{k}": v for k, v in IMG2COL.items()} | {
-    "stride3_1x1": ConvSpec(2, 4, 6, (7, 8), (1, 1), stride=(3, 3)),
-    "stride2_pad_dilate_nchw": ConvSpec(1, 3, 5, (9, 10), (3, 2), stride=(2, 3), pad=(2, 1), dilation=(2, 1), layout="NCHW"),
-    "filter_covers_input": ConvSpec(1, 2, 3, (4, 5), (6, 7), pad=(1, 1)),
-    "3d_stride2_groups": ConvSpec(1, 4, 6, (5, 6, 7), (3, 3, 3), stride=(2, 2, 2), pad=(1, 0, 1), groups=2),
-}
+SPECS = (
+    {f"direct_{k}": v for k, v in DIRECT.items()}
+    | {f"img2col_{k}": v for k, v in IMG2COL.items()}
+    | {
+        "stride3_1x1": ConvSpec(2, 4, 6, (7, 8), (1, 1), stride=(3, 3)),
+        "stride2_pad_dilate_nchw": ConvSpec(
+            1, 3, 5, (9, 10), (3, 2), stride=(2, 3), pad=(2, 1), dilation=(2, 1), layout="NCHW"
+        ),
+        "filter_covers_input": ConvSpec(1, 2, 3, (4, 5), (6, 7), pad=(1, 1)),
+        "3d_stride2_groups": ConvSpec(1, 4, 6, (5, 6, 7), (3, 3, 3), stride=(2, 2, 2), pad=(1, 0, 1), groups=2),
+    }
+)
 
 
 def _plain(spec):

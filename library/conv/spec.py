@@ -41,6 +41,10 @@ DTYPES = ("f32", "f16", "bf16")
 
 # The kernels' element indices and byte offsets are i32 (the docstring says why).
 MAX_TENSOR_BYTES = 2**31 - 1
+# The C++ engine holds every size in an int64: a larger one is refused, by
+# both engines in these words, before any arithmetic on it.
+MAX_INT64 = 2**63 - 1
+BELOW_2_63 = "below 2**63 (the C++ engine's int64 limit)"
 
 
 class SpecError(ValueError):
@@ -83,6 +87,8 @@ def _fail(field, value, allowed):
 def _positive_int(field, value):
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         _fail(field, value, "a positive int")
+    if value > MAX_INT64:
+        _fail(field, value, f"a positive int {BELOW_2_63}")
 
 
 def _tuple(field, value, dims, minimum):
@@ -91,6 +97,8 @@ def _tuple(field, value, dims, minimum):
     for v in value:
         if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
             _fail(field, value, f"ints >= {minimum}")
+        if v > MAX_INT64:
+            _fail(field, value, f"ints >= {minimum} and {BELOW_2_63}")
 
 
 _INT_FIELDS = ("n", "c", "k", "groups")
@@ -104,9 +112,9 @@ class ConvSpec:
     k: int
     spatial: tuple  # (H, W) or (D, H, W)
     filter: tuple  # (R, S) or (T, R, S)
-    stride: tuple = None
-    pad: tuple = None
-    dilation: tuple = None
+    stride: tuple | None = None
+    pad: tuple | None = None
+    dilation: tuple | None = None
     groups: int = 1
     layout: str = "NHWC"
     dtype: str = "f16"
@@ -143,7 +151,11 @@ class ConvSpec:
             _fail("bias_relu", self.bias_relu, "True or False")
         for i, size in enumerate(self.output):
             if size < 1:
-                _fail("filter", self.filter, f"a dilated filter that fits the padded input in dimension {i} (output size {size})")
+                _fail(
+                    "filter",
+                    self.filter,
+                    f"a dilated filter that fits the padded input in dimension {i} (output size {size})",
+                )
         _tensor_limits(self)
 
     def to_json(self):
@@ -185,7 +197,9 @@ class ConvSpec:
         return (self.n, *self.output, self.k) if self.channels_last else (self.n, self.k, *self.output)
 
     def weight_shape(self):
-        return (self.k, *self.filter, self.c_per_group) if self.channels_last else (self.k, self.c_per_group, *self.filter)
+        return (
+            (self.k, *self.filter, self.c_per_group) if self.channels_last else (self.k, self.c_per_group, *self.filter)
+        )
 
     @property
     def outputs(self):

@@ -1,4 +1,8 @@
-"""ConvSpec validation: every bad field is named, with the value and what is allowed."""
+"""ConvSpec validation: every bad field is named, with the value and what is
+allowed; JSON lists and numpy ints make the equal spec; and the 2^31-byte
+limit on every tensor, on both sides of the boundary, computed from the
+definition, naming the tensor and the largest batch that fits. (cpp/spec_test
+and the spec parity tests hold the C++ engine to the same.)"""
 
 import json
 import math
@@ -18,18 +22,36 @@ def test_defaults_and_output_size():
     assert ConvSpec(1, 8, 4, (7, 9), (3, 3), layout="NCHW").weight_shape() == (4, 8, 3, 3)
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    (dict(n=0), "ConvSpec.n: expected a positive int, got 0"),
-    (dict(spatial=(7,)), "ConvSpec.spatial: expected (H, W) or (D, H, W), got (7,)"),
-    (dict(filter=(3, 3, 3)), "ConvSpec.filter: expected a tuple of 2 ints (one per spatial dimension), got (3, 3, 3)"),
-    (dict(stride=(0, 1)), "ConvSpec.stride: expected ints >= 1, got (0, 1)"),
-    (dict(pad=(-1, 0)), "ConvSpec.pad: expected ints >= 0, got (-1, 0)"),
-    (dict(groups=3), "ConvSpec.groups: expected a divisor of both c (8) and k (4), got 3"),
-    (dict(layout="NWHC"), "ConvSpec.layout: expected one of NHWC, NCHW, got 'NWHC'"),
-    (dict(dtype="f64"), "ConvSpec.dtype: expected one of f32, f16, bf16, got 'f64'"),
-    (dict(filter=(9, 3)), "ConvSpec.filter: expected a dilated filter that fits the padded input in dimension 0 (output size -1), got (9, 3)"),
-    (dict(bias_relu=1), "ConvSpec.bias_relu: expected True or False, got 1"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        (dict(n=0), "ConvSpec.n: expected a positive int, got 0"),
+        (dict(spatial=(7,)), "ConvSpec.spatial: expected (H, W) or (D, H, W), got (7,)"),
+        (
+            dict(filter=(3, 3, 3)),
+            "ConvSpec.filter: expected a tuple of 2 ints (one per spatial dimension), got (3, 3, 3)",
+        ),
+        (dict(stride=(0, 1)), "ConvSpec.stride: expected ints >= 1, got (0, 1)"),
+        (dict(pad=(-1, 0)), "ConvSpec.pad: expected ints >= 0, got (-1, 0)"),
+        (dict(groups=3), "ConvSpec.groups: expected a divisor of both c (8) and k (4), got 3"),
+        (dict(layout="NWHC"), "ConvSpec.layout: expected one of NHWC, NCHW, got 'NWHC'"),
+        (dict(dtype="f64"), "ConvSpec.dtype: expected one of f32, f16, bf16, got 'f64'"),
+        (
+            dict(filter=(9, 3)),
+            "ConvSpec.filter: expected a dilated filter that fits the padded input in dimension 0 (output size -1), got (9, 3)",
+        ),
+        (dict(bias_relu=1), "ConvSpec.bias_relu: expected True or False, got 1"),
+        # The C++ engine holds every size in an int64: both engines refuse more.
+        (
+            dict(n=2**63),
+            "ConvSpec.n: expected a positive int below 2**63 (the C++ engine's int64 limit), got 9223372036854775808",
+        ),
+        (
+            dict(pad=(0, 2**64)),
+            "ConvSpec.pad: expected ints >= 0 and below 2**63 (the C++ engine's int64 limit), got (0, 18446744073709551616)",
+        ),
+    ],
+)
 def test_bad_field_is_named(kwargs, message):
     base = dict(n=1, c=8, k=4, spatial=(7, 9), filter=(3, 3))
     with pytest.raises(SpecError) as err:
@@ -65,30 +87,71 @@ def test_every_case_round_trips_through_canonical_json(case):
 def test_to_json_is_every_field_with_lists_and_the_defaults_filled():
     spec = ConvSpec(1, 8, 4, (7, 9), (3, 3), pad=(1, 0))
     assert spec.to_json() == {
-        "n": 1, "c": 8, "k": 4, "spatial": [7, 9], "filter": [3, 3], "stride": [1, 1], "pad": [1, 0],
-        "dilation": [1, 1], "groups": 1, "layout": "NHWC", "dtype": "f16", "bias_relu": False,
+        "n": 1,
+        "c": 8,
+        "k": 4,
+        "spatial": [7, 9],
+        "filter": [3, 3],
+        "stride": [1, 1],
+        "pad": [1, 0],
+        "dilation": [1, 1],
+        "groups": 1,
+        "layout": "NHWC",
+        "dtype": "f16",
+        "bias_relu": False,
     }
 
 
 def test_json_lists_and_numpy_ints_make_the_equal_spec():
     want = ConvSpec(1, 8, 4, (8, 8), (3, 3), stride=(2, 2))
     from_lists = ConvSpec.from_json({"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "stride": [2, 2]})
-    from_numpy = ConvSpec(np.int64(1), np.int32(8), np.uint8(4), list(np.array([8, 8])), [np.int64(3), np.int64(3)], stride=(np.int16(2), 2))
+    from_numpy = ConvSpec(
+        np.int64(1),
+        np.int32(8),
+        np.uint8(4),
+        list(np.array([8, 8])),
+        [np.int64(3), np.int64(3)],
+        stride=(np.int16(2), 2),
+    )
     for spec in (from_lists, from_numpy):
         assert spec == want and hash(spec) == hash(want)
         assert all(type(v) is int for v in (spec.n, spec.c, spec.k, *spec.spatial, *spec.filter, *spec.stride))
         assert isinstance(spec.spatial, tuple)
 
 
-@pytest.mark.parametrize("obj,message", [
-    ({"n": 1, "c": 8, "k": 4, "spatial": [8, "8"], "filter": [3, 3]}, "ConvSpec.spatial: expected ints >= 1, got (8, '8')"),
-    ({"n": 1.0, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3]}, "ConvSpec.n: expected a positive int, got 1.0"),
-    ({"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "bias_relu": 1}, "ConvSpec.bias_relu: expected True or False, got 1"),
-    ({"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "stride": 2}, "ConvSpec.stride: expected a tuple of 2 ints (one per spatial dimension), got 2"),
-    ({"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "padding": [1, 1]}, "ConvSpec.padding: expected one of the fields n, c, k, spatial, filter, stride, pad, dilation, groups, layout, dtype, bias_relu, got the unknown field 'padding'"),
-    ({"n": 1, "c": 8, "k": 4, "spatial": [8, 8]}, "ConvSpec.filter: expected a value (the field is required), got none"),
-    ([1, 8, 4], "ConvSpec: expected a JSON object with the fields n, c, k, spatial, filter, stride, pad, dilation, groups, layout, dtype, bias_relu, got [1, 8, 4]"),
-])
+@pytest.mark.parametrize(
+    "obj,message",
+    [
+        (
+            {"n": 1, "c": 8, "k": 4, "spatial": [8, "8"], "filter": [3, 3]},
+            "ConvSpec.spatial: expected ints >= 1, got (8, '8')",
+        ),
+        (
+            {"n": 1.0, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3]},
+            "ConvSpec.n: expected a positive int, got 1.0",
+        ),
+        (
+            {"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "bias_relu": 1},
+            "ConvSpec.bias_relu: expected True or False, got 1",
+        ),
+        (
+            {"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "stride": 2},
+            "ConvSpec.stride: expected a tuple of 2 ints (one per spatial dimension), got 2",
+        ),
+        (
+            {"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "padding": [1, 1]},
+            "ConvSpec.padding: expected one of the fields n, c, k, spatial, filter, stride, pad, dilation, groups, layout, dtype, bias_relu, got the unknown field 'padding'",
+        ),
+        (
+            {"n": 1, "c": 8, "k": 4, "spatial": [8, 8]},
+            "ConvSpec.filter: expected a value (the field is required), got none",
+        ),
+        (
+            [1, 8, 4],
+            "ConvSpec: expected a JSON object with the fields n, c, k, spatial, filter, stride, pad, dilation, groups, layout, dtype, bias_relu, got [1, 8, 4]",
+        ),
+    ],
+)
 def test_a_bad_json_field_is_named(obj, message):
     with pytest.raises(SpecError) as err:
         ConvSpec.from_json(obj)
@@ -126,7 +189,12 @@ def test_a_tensor_of_2_31_bytes_is_refused_and_the_largest_below_is_taken(dtype)
         ConvSpec(1, 1024, 1, (h, 1024), (1, 1), dtype=dtype)
     shape = (1, h, 1024, 1024)
     assert elem * math.prod(shape) == 2**31
-    assert str(err.value) == _refusal("input", shape, 2**31, "even one sample is over the limit: split the spatial extent or the channels into launches")
+    assert str(err.value) == _refusal(
+        "input",
+        shape,
+        2**31,
+        "even one sample is over the limit: split the spatial extent or the channels into launches",
+    )
 
 
 @pytest.mark.parametrize("layout", ["NHWC", "NCHW"])
@@ -169,7 +237,9 @@ def test_weights_over_the_limit_are_refused_naming_the_filters():
     ConvSpec(1, 2**15, largest, (1, 1), (1, 1), dtype="bf16")
     with pytest.raises(SpecError) as err:
         ConvSpec(1, 2**15, largest + 1, (1, 1), (1, 1), dtype="bf16")
-    assert str(err.value) == _refusal("weights", (largest + 1, 1, 1, 2**15), 2 * 2**15 * (largest + 1), "split the filters (k) into launches")
+    assert str(err.value) == _refusal(
+        "weights", (largest + 1, 1, 1, 2**15), 2 * 2**15 * (largest + 1), "split the filters (k) into launches"
+    )
 
 
 def test_grouped_weights_count_only_a_groups_channels():
@@ -188,4 +258,6 @@ def test_check_tensor_bytes_words_a_familys_own_buffer_alike():
     check_tensor_bytes("SplitK", "workspace", [LIMIT // 4], 4, "fewer splits")
     with pytest.raises(SpecError) as err:
         check_tensor_bytes("SplitK", "workspace", [LIMIT // 4 + 1], 4, "fewer splits")
-    assert str(err.value) == _refusal("workspace", (LIMIT // 4 + 1,), 2**31, "fewer splits").replace("ConvSpec", "SplitK")
+    assert str(err.value) == _refusal("workspace", (LIMIT // 4 + 1,), 2**31, "fewer splits").replace(
+        "ConvSpec", "SplitK"
+    )

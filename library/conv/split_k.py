@@ -51,7 +51,15 @@ def select_split_k(m, n, k, arch_name, tile_m, tile_n, tile_k, max_split=16):
     every split keeps at least two k tiles (k // split >= 2 * tile_k). When
     g alone fills the CUs the answer is 1.
     """
-    for name, value in (("m", m), ("n", n), ("k", k), ("tile_m", tile_m), ("tile_n", tile_n), ("tile_k", tile_k), ("max_split", max_split)):
+    for name, value in (
+        ("m", m),
+        ("n", n),
+        ("k", k),
+        ("tile_m", tile_m),
+        ("tile_n", tile_n),
+        ("tile_k", tile_k),
+        ("max_split", max_split),
+    ):
         _positive(name, value)
     cus = archs.get(arch_name).cus
     groups = -(-m // tile_m) * -(-n // tile_n)

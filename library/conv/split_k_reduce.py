@@ -36,9 +36,10 @@ import numpy as np
 
 from conv import common
 from conv.cases import ARCHS
-from conv.spec import ConvSpec, SpecError, check_tensor_bytes
+from conv.spec import BELOW_2_63, MAX_INT64, ConvSpec, SpecError, check_tensor_bytes
 from family.cases_json import plain_int
-from family.family import Case, Family, Problem, Refusal
+from family import bound
+from family.family import Case, Family, NumericCheck, Refusal
 from ir import types as T
 from ir.builder import KernelBuilder
 
@@ -132,8 +133,14 @@ class ReduceSpec:
         split = plain_int(self.split_k)
         object.__setattr__(self, "split_k", split)
         if not isinstance(split, int) or isinstance(split, bool) or split < 2:
-            raise ReduceSpecError(f"ReduceSpec.split_k: expected an int of at least 2, got {split!r}; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)")
-        check_tensor_bytes("ReduceSpec.split_k", "f32 workspace", (split, *self.conv.output_shape()), 4, "take a smaller split")
+            raise ReduceSpecError(
+                f"ReduceSpec.split_k: expected an int of at least 2, got {split!r}; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)"
+            )
+        if split > MAX_INT64:
+            raise ReduceSpecError(f"ReduceSpec.split_k: expected an int of at least 2 and {BELOW_2_63}, got {split!r}")
+        check_tensor_bytes(
+            "ReduceSpec.split_k", "f32 workspace", (split, *self.conv.output_shape()), 4, "take a smaller split"
+        )
 
     @property
     def elements(self):
@@ -146,21 +153,31 @@ class ReduceSpec:
     @classmethod
     def from_json(cls, obj):
         if not isinstance(obj, dict) or sorted(obj) != ["conv", "split_k"]:
-            raise ReduceSpecError(f"ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got {obj!r}")
+            raise ReduceSpecError(
+                f"ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got {obj!r}"
+            )
         return cls(**obj)
 
 
 def build(case):
     s = case.spec
     c = s.conv
-    return reduce_kernel("conv_fwd_split_k_reduce_" + case.id, case.arch, s.elements, s.split_k, c.dtype, channels_of(c) if c.bias_relu else None)
+    return reduce_kernel(
+        "conv_fwd_split_k_reduce_" + case.id,
+        case.arch,
+        s.elements,
+        s.split_k,
+        c.dtype,
+        channels_of(c) if c.bias_relu else None,
+    )
 
 
 # -- numbers --------------------------------------------------------------------------
 
+
 def reference(spec, ws, bias):
     """numpy: the slices' sum (float64), bias broadcast over the output's
-    channel axis and relu, rounded to the output type (common.encode)."""
+    channel axis and relu."""
     c = spec.conv
     total = ws.astype(np.float64).sum(axis=0)
     if bias is not None:
@@ -168,10 +185,10 @@ def reference(spec, ws, bias):
         shape = [1] * total.ndim
         shape[axis] = c.k
         total = np.maximum(total + bias.astype(np.float64).reshape(shape), 0)
-    return common.encode(total, c.dtype)[1]
+    return total
 
 
-def problem(case, rng):
+def numeric_check(case, rng):
     s = case.spec
     c = s.conv
     ws = rng.standard_normal((s.split_k, *c.output_shape())).astype(np.float32)
@@ -182,8 +199,9 @@ def problem(case, rng):
     if c.bias_relu:
         bias = rng.standard_normal(c.k).astype(np.float32)
         args.append(bias)
-    rtol, atol = common.TOLERANCE[c.dtype]
-    return Problem(args, grid(s.elements), {1: reference(s, ws, bias)}, lambda v: common.decode(v, c.dtype), rtol, atol)
+    length = s.split_k + (bias is not None)  # the slices and the bias
+    want = bound.expected(lambda ws_, bias_: reference(s, ws_, bias_), (ws, bias), length, c.dtype)
+    return NumericCheck(args, grid(s.elements), {1: want}, lambda v: common.decode(v, c.dtype))
 
 
 # conv_fwd_split_k_reduce: name -> (layer, S). The output's elements E pick
@@ -194,7 +212,10 @@ REDUCE = {
     # NHWC bias, K a multiple of 4: one wide bias load; E = two whole workgroups.
     "resnet_1x1_bias_f16_s2": (ConvSpec(2, 32, 64, (8, 8), (1, 1), bias_relu=True), 2),
     # NCHW bias, 36 pixels: a vector's 4 elements share one channel.
-    "nchw_bias_bf16_s3": (ConvSpec(1, 12, 20, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", dtype="bf16", bias_relu=True), 3),
+    "nchw_bias_bf16_s3": (
+        ConvSpec(1, 12, 20, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", dtype="bf16", bias_relu=True),
+        3,
+    ),
     # NCHW bias, 25 pixels: a vector can cross channels, one bias load per element.
     "nchw_odd_pixels_bias_f16_s2": (ConvSpec(1, 8, 12, (5, 5), (3, 3), pad=(1, 1), layout="NCHW", bias_relu=True), 2),
     # NHWC bias, K = 6: a vector can cross channels.
@@ -204,7 +225,10 @@ REDUCE = {
     # E = 54: two elements per lane, bias on two consecutive channels.
     "two_wide_bias_f32_s2": (ConvSpec(1, 4, 6, (3, 3), (1, 1), dtype="f32", bias_relu=True), 2),
     "video_3d_f16_s8": (ConvSpec(1, 8, 16, (3, 4, 4), (3, 3, 3), pad=(1, 1, 1)), 8),
-    "ncdhw_bias_bf16_s2": (ConvSpec(1, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), layout="NCHW", dtype="bf16", bias_relu=True), 2),
+    "ncdhw_bias_bf16_s2": (
+        ConvSpec(1, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), layout="NCHW", dtype="bf16", bias_relu=True),
+        2,
+    ),
     # E = 8: two lanes of one workgroup.
     "single_pixel_f16_s5": (ConvSpec(1, 16, 8, (3, 3), (3, 3)), 5),
     # E = 1296: a whole workgroup then a partial one.
@@ -214,7 +238,9 @@ REDUCE = {
 
 
 def reduce_cases():
-    return tuple(Case(f"{name}_{arch}", arch, ReduceSpec(conv, s)) for name, (conv, s) in REDUCE.items() for arch in ARCHS)
+    return tuple(
+        Case(f"{name}_{arch}", arch, ReduceSpec(conv, s)) for name, (conv, s) in REDUCE.items() for arch in ARCHS
+    )
 
 
-FAMILY = Family("conv_fwd_split_k_reduce", reduce_cases(), build, problem)
+FAMILY = Family("conv_fwd_split_k_reduce", reduce_cases(), build, numeric_check)

@@ -10,8 +10,19 @@ import pytest
 
 from conv import split_k_reduce
 from conv.spec import ConvSpec, SpecError
-from conv.split_k_reduce import FAMILY, Channels, ReduceSpec, ReduceSpecError, build, channels_of, problem, reduce_kernel, vector_width
-from family.family import Case, Refusal
+from conv.split_k_reduce import (
+    FAMILY,
+    Channels,
+    ReduceSpec,
+    ReduceSpecError,
+    build,
+    channels_of,
+    numeric_check,
+    reduce_kernel,
+    vector_width,
+)
+from family.bound import Expected
+from family.family import Refusal
 from interp.interp import run
 from ir.printer import print_kernel
 
@@ -41,7 +52,11 @@ def test_cases_cover_types_layouts_splits_bias_and_edges():
         assert {vector_width(s.elements) for s in specs} == {1, 2, 4}, arch
         assert {_bias_path(s) for s in specs if s.conv.bias_relu} == {"wide", "shared", "each"}, arch
         blocks = [s.elements / (split_k_reduce.WORKGROUP * vector_width(s.elements)) for s in specs]
-        assert any(b < 1 for b in blocks) and any(b > 1 and b != int(b) for b in blocks) and any(b == int(b) for b in blocks), arch
+        assert (
+            any(b < 1 for b in blocks)
+            and any(b > 1 and b != int(b) for b in blocks)
+            and any(b == int(b) for b in blocks)
+        ), arch
 
 
 def _ir(case_id):
@@ -60,7 +75,9 @@ def test_one_wide_load_per_slice_and_one_wide_store():
 
 
 def test_bias_loads_per_path():
-    loads = lambda text: re.findall(r"mem.load\(%\d+\) : (\S+)", text)
+    def loads(text):
+        return re.findall(r"mem.load\(%\d+\) : (\S+)", text)
+
     assert loads(_ir("resnet_1x1_bias_f16_s2_gfx942")) == ["vector<4xf32>"] * 3  # wide
     assert loads(_ir("nchw_bias_bf16_s3_gfx942")) == ["vector<4xf32>"] * 3 + ["f32"]  # one channel per vector
     assert loads(_ir("nchw_odd_pixels_bias_f16_s2_gfx942")) == ["vector<4xf32>"] * 2 + ["f32"] * 4  # each
@@ -71,15 +88,23 @@ def test_spec_json_and_errors():
     spec = CASES["nchw_bias_bf16_s3_gfx1250"].spec
     assert ReduceSpec.from_json(spec.to_json()) == spec
     assert ReduceSpec(spec.conv.to_json(), np.int32(3)) == spec
-    with pytest.raises(ReduceSpecError, match=r"ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got \{'conv'"):
+    with pytest.raises(
+        ReduceSpecError, match=r"ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got \{'conv'"
+    ):
         ReduceSpec.from_json({"conv": spec.conv.to_json()})
     with pytest.raises(ReduceSpecError, match=r"ReduceSpec.conv: expected a ConvSpec, got 'NHWC'"):
         ReduceSpec("NHWC", 2)
     for bad in (1, 0, True, "2", None):
-        with pytest.raises(ReduceSpecError, match=r"ReduceSpec.split_k: expected an int of at least 2, got .*; an unsplit layer has no reduce"):
+        with pytest.raises(
+            ReduceSpecError,
+            match=r"ReduceSpec.split_k: expected an int of at least 2, got .*; an unsplit layer has no reduce",
+        ):
             dataclasses.replace(spec, split_k=bad)
     big = ConvSpec(1, 16, 1024, (512, 1024), (1, 1))
-    with pytest.raises(SpecError, match=r"ReduceSpec.split_k: expected every tensor at most 2147483647 bytes \(2\*\*31 - 1: .*\), got the f32 workspace \(2, 1, 512, 1024, 1024\) of 4294967296 bytes; take a smaller split"):
+    with pytest.raises(
+        SpecError,
+        match=r"ReduceSpec.split_k: expected every tensor at most 2147483647 bytes \(2\*\*31 - 1: .*\), got the f32 workspace \(2, 1, 512, 1024, 1024\) of 4294967296 bytes; take a smaller split",
+    ):
         ReduceSpec(big, 2)
     with pytest.raises(SpecError, match=r"of 2147483648 bytes"):  # exactly 2 GiB: refused
         ReduceSpec(dataclasses.replace(big, spatial=(256, 1024)), 2)
@@ -88,7 +113,7 @@ def test_spec_json_and_errors():
 
 
 def _run(case, kernel=None):
-    p = problem(case, np.random.default_rng(3))
+    p = numeric_check(case, np.random.default_rng(3))
     run(kernel or build(case), p.grid, p.args)
     return p.decode(p.args[1]), p.expected[1], p
 
@@ -96,18 +121,18 @@ def _run(case, kernel=None):
 def test_numbers_and_the_check_can_fail():
     case = CASES["nchw_odd_pixels_bias_f16_s2_gfx1201"]
     got, want, p = _run(case)
-    np.testing.assert_allclose(got, want, rtol=p.rtol, atol=p.atol)
-    assert (want == 0).mean() > 0.2 and (want > 0).mean() > 0.2  # relu clips some, keeps others
+    want.check(got, case.id)
+    assert (want.values == 0).mean() > 0.2 and (want.values > 0).mean() > 0.2  # relu clips some, keeps others
     s, c = case.spec, case.spec.conv
     # One slice short; the bias at the channels-last channel (the wrong layout).
     short = reduce_kernel("short", case.arch, s.elements, s.split_k - 1, c.dtype, channels_of(c))
     got, want, p = _run(case, short)
-    assert not np.allclose(got, want, rtol=p.rtol, atol=p.atol)
+    assert want.misses(got).any()
     wrong_layout = reduce_kernel("nhwc", case.arch, s.elements, s.split_k, c.dtype, Channels(c.k, 1))
     got, want, p = _run(case, wrong_layout)
-    assert not np.allclose(got, want, rtol=p.rtol, atol=p.atol)
+    assert want.misses(got).any()
     # An output left unwritten is NaN.
-    p = problem(CASES["partial_workgroup_bf16_s2_gfx942"], np.random.default_rng(1))
+    p = numeric_check(CASES["partial_workgroup_bf16_s2_gfx942"], np.random.default_rng(1))
     assert np.isnan(p.decode(p.args[1])).all()
 
 
@@ -120,5 +145,6 @@ def test_reduce_kernel_without_channels_is_a_plain_sum():
     y = np.zeros(4 * 9 * 8 * 6, np.uint16)
     run(kernel, split_k_reduce.grid(ws.shape[1]), [ws, y])
     got = (y.astype(np.uint32) << 16).view(np.float32)
-    np.testing.assert_allclose(got, ws.astype(np.float64).sum(axis=0), rtol=2.0**-7, atol=1e-3)
+    ws64 = ws.astype(np.float64)
+    Expected(ws64.sum(axis=0), np.abs(ws64).sum(axis=0), 4, "bf16").check(got, "the sum")
     assert (got < 0).any()

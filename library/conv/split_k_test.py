@@ -48,7 +48,9 @@ def test_resnet50_at_batch_1_splits_its_late_layers():
     for arch in TILES:
         splits = {}
         for name, conv in networks.RESNET50.items():
-            spec = spec_for(arch, ConvSpec(1, conv.c, conv.k, conv.spatial, conv.filter, stride=conv.stride, pad=conv.pad))
+            spec = spec_for(
+                arch, ConvSpec(1, conv.c, conv.k, conv.spatial, conv.filter, stride=conv.stride, pad=conv.pad)
+            )
             splits[name] = select_split_k_fwd(spec, arch)
             _check_rules(spec, arch, splits[name])
         # res5's 3x3: 49 pixels (one block) x 8 filter blocks = 8 workgroups, k = 4,608: 16 ways on
@@ -86,7 +88,9 @@ def test_groups_count_as_workgroups():
     stride=st.integers(1, 2),
 )
 def test_rules_hold_for_random_layers(arch, n, c, k, groups, size, f, stride):
-    conv = ConvSpec(n, c * groups, k * groups, (size, size), (f, f), stride=(stride, stride), pad=(f // 2, f // 2), groups=groups)
+    conv = ConvSpec(
+        n, c * groups, k * groups, (size, size), (f, f), stride=(stride, stride), pad=(f // 2, f // 2), groups=groups
+    )
     spec = spec_for(arch, conv)
     _check_rules(spec, arch, select_split_k_fwd(spec, arch))
 
@@ -111,7 +115,9 @@ def _check_wgrad_rules(spec, arch, policy, budget=WORKSPACE_BYTES):
         assert workspace < 2 * cus * spec.igemm.block_m * spec.igemm.block_n * 4
     # The policy's spec is valid (every split owns rows) and its splits cover the reduction.
     split_spec = policy.apply(spec)
-    assert split_spec.rows(split - 1)[1] == spec.gemm[2] and all(split_spec.rows(s)[0] < split_spec.rows(s)[1] for s in range(split))
+    assert split_spec.rows(split - 1)[1] == spec.gemm[2] and all(
+        split_spec.rows(s)[0] < split_spec.rows(s)[1] for s in range(split)
+    )
     # Determinism: the same answer for an equal spec built afresh.
     assert select_split_k_wgrad(wgrad_spec.WgradSpec.from_json(spec.to_json()), arch, workspace_bytes=budget) == policy
 
@@ -125,7 +131,9 @@ def test_wgrad_resnet50_at_batch_32_splits_its_narrow_layers():
             _check_wgrad_rules(spec, arch, policies[name])
         # res2's 3x3 is 64 x 576: 9 workgroups over a 100,352-long reduction. Doubling runs to
         # 9 x 64 = 576 workgroups on 304 CUs (the cap), 9 x 32 on 256, 9 x 8 on gfx1201's 64.
-        assert policies["res2_3x3"] == WgradSplitPolicy("two_stage", {"gfx942": 64, "gfx950": 32, "gfx1201": 8, "gfx1250": 32}[arch]), arch
+        assert policies["res2_3x3"] == WgradSplitPolicy(
+            "two_stage", {"gfx942": 64, "gfx950": 32, "gfx1201": 8, "gfx1250": 32}[arch]
+        ), arch
         # res5's 3x3 is 512 x 4,608: 576 workgroups fill every arch unsplit.
         assert policies["res5_3x3"] == WgradSplitPolicy("none", 1), arch
 
@@ -160,7 +168,9 @@ def test_wgrad_groups_count_as_workgroups():
     budget=st.sampled_from([0, 2**20, WORKSPACE_BYTES]),
 )
 def test_wgrad_rules_hold_for_random_layers(arch, n, c, k, groups, size, f, stride, budget):
-    conv = ConvSpec(n, c * groups, k * groups, (size, size), (f, f), stride=(stride, stride), pad=(f // 2, f // 2), groups=groups)
+    conv = ConvSpec(
+        n, c * groups, k * groups, (size, size), (f, f), stride=(stride, stride), pad=(f // 2, f // 2), groups=groups
+    )
     spec = wgrad_spec.spec_for(arch, conv)
     _check_wgrad_rules(spec, arch, select_split_k_wgrad(spec, arch, workspace_bytes=budget), budget)
 
@@ -191,8 +201,12 @@ def test_bad_input_names_the_argument():
 
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(
-    st.integers(1, 1 << 14), st.integers(1, 1 << 14), st.integers(1, 1 << 16),
-    st.sampled_from(sorted(archs.ARCHS)), st.sampled_from([16, 32, 64, 128]), st.sampled_from([16, 32, 64]),
+    st.integers(1, 1 << 14),
+    st.integers(1, 1 << 14),
+    st.integers(1, 1 << 16),
+    st.sampled_from(sorted(archs.ARCHS)),
+    st.sampled_from([16, 32, 64, 128]),
+    st.sampled_from([16, 32, 64]),
 )
 def test_split_is_a_bounded_power_of_two_keeping_k_tiles(m, n, k, name, tile, tile_k):
     split = select_split_k(m, n, k, name, tile, tile, tile_k)

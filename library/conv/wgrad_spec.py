@@ -15,8 +15,11 @@ WgradSpec is JSON as well (the case lists both engines read):
 
     {"igemm": IgemmSpec (the ConvSpec and the tile), "split": S, "mode": M}
 
-The IgemmSpec is validated as conv_igemm_fwd's (dtype, sizes, tile, op);
-`split` and `mode` say how the reduction is split:
+The IgemmSpec is validated as conv_igemm_fwd's (dtype, sizes, tile, op),
+and its ConvSpec must have no bias_relu: the weight gradient through a relu
+needs the relu's mask on dy, which this kernel never sees, so such a spec is
+refused by name rather than answered with the plain gradient. `split` and
+`mode` say how the reduction is split:
 
     "none"       split 1: dw in the input type, one kernel.
     "two_stage"  split S >= 2: split s writes its f32 partial sums to
@@ -31,7 +34,7 @@ import dataclasses
 import math
 
 from conv.igemm_tiles import DTYPES, IgemmSpec, Tile
-from conv.spec import SpecError, check_tensor_bytes
+from conv.spec import BELOW_2_63, MAX_INT64, SpecError, check_tensor_bytes
 from family.cases_json import plain_int
 
 MODES = ("none", "two_stage", "atomic")
@@ -61,22 +64,41 @@ class WgradSpec:
             object.__setattr__(self, "igemm", IgemmSpec.from_json(self.igemm))
         if not isinstance(self.igemm, IgemmSpec):
             raise WgradSpecError(f"WgradSpec.igemm: expected an IgemmSpec, got {self.igemm!r}")
+        if self.conv.bias_relu:  # dw through a relu needs its mask on dy, which this kernel never sees
+            raise WgradSpecError(
+                "ConvSpec.bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution "
+                "alone), got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu"
+            )
         split = plain_int(self.split)
         object.__setattr__(self, "split", split)
         if not isinstance(split, int) or isinstance(split, bool) or split < 1:
             raise WgradSpecError(f"WgradSpec.split: expected a positive int, got {split!r}")
+        if split > MAX_INT64:
+            raise WgradSpecError(f"WgradSpec.split: expected a positive int {BELOW_2_63}, got {split!r}")
         if self.mode not in MODES:
             raise WgradSpecError(f"WgradSpec.mode: expected one of {', '.join(MODES)}, got {self.mode!r}")
         if (self.mode == "none") != (split == 1):
-            raise WgradSpecError(f"WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split {split} with mode {self.mode!r}")
+            raise WgradSpecError(
+                f"WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split {split} with mode {self.mode!r}"
+            )
         if split > self.steps:
             raise WgradSpecError(
                 f"WgradSpec.split: expected at most {self.steps} (one {self.igemm.block_k}-deep k step of the {self.gemm[2]}-long reduction per split), got {split}; take a smaller split"
             )
         if self.mode != "none":  # the split modes' f32 output: dw, or the workspace of S of them
-            what, shape = ("f32 workspace", (split, *self.conv.weight_shape())) if self.mode == "two_stage" else ("f32 dw", self.conv.weight_shape())
+            what, shape = (
+                ("f32 workspace", (split, *self.conv.weight_shape()))
+                if self.mode == "two_stage"
+                else ("f32 dw", self.conv.weight_shape())
+            )
             try:
-                check_tensor_bytes("WgradSpec", what, shape, F32_BYTES, "take a smaller split" if self.mode == "two_stage" else "split the filters (k) into launches")
+                check_tensor_bytes(
+                    "WgradSpec",
+                    what,
+                    shape,
+                    F32_BYTES,
+                    "take a smaller split" if self.mode == "two_stage" else "split the filters (k) into launches",
+                )
             except SpecError as e:
                 raise WgradSpecError(str(e)) from None
 
@@ -129,14 +151,20 @@ class WgradSpec:
     def from_json(cls, obj):
         fields = ("igemm", "split", "mode")
         if not isinstance(obj, dict) or sorted(obj) != sorted(fields):
-            raise WgradSpecError(f"WgradSpec: expected a JSON object with exactly the fields {', '.join(fields)}, got {obj!r}")
+            raise WgradSpecError(
+                f"WgradSpec: expected a JSON object with exactly the fields {', '.join(fields)}, got {obj!r}"
+            )
         return cls(**obj)
 
 
 def spec_for(arch, conv, split=1, mode="none"):
     """The WgradSpec of `conv` on `arch`, with the table's tile."""
     if arch not in TILES:
-        raise WgradSpecError(f"conv_igemm_wgrad tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to TILES in library/conv/wgrad_spec.py")
+        raise WgradSpecError(
+            f"conv_igemm_wgrad tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to TILES in library/conv/wgrad_spec.py"
+        )
     if conv.dtype not in DTYPES:  # before IgemmSpec's own check, whose fix names forward families
-        raise WgradSpecError(f"ConvSpec.dtype: expected one of {', '.join(DTYPES)} (conv_igemm_wgrad runs on matrix cores), got {conv.dtype!r}; no family computes an f32 weight gradient")
+        raise WgradSpecError(
+            f"ConvSpec.dtype: expected one of {', '.join(DTYPES)} (conv_igemm_wgrad runs on matrix cores), got {conv.dtype!r}; no family computes an f32 weight gradient"
+        )
     return WgradSpec(IgemmSpec(conv, **dataclasses.asdict(TILES[arch])), split, mode)

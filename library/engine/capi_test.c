@@ -14,12 +14,12 @@
 
 static int failures = 0;
 
-#define CHECK(cond)                                                  \
-  do {                                                               \
-    if (!(cond)) {                                                   \
+#define CHECK(cond)                                                      \
+  do {                                                                   \
+    if (!(cond)) {                                                       \
       fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                    \
-    }                                                                \
+      ++failures;                                                        \
+    }                                                                    \
   } while (0)
 
 static char* slurp(const char* path, long* size) {
@@ -46,8 +46,10 @@ static char* first_case(const char* list) {
   int depth = 0, in_string = 0;
   for (const char* p = start; *p; ++p) {
     if (in_string) {
-      if (*p == '\\' && p[1]) ++p;
-      else if (*p == '"') in_string = 0;
+      if (*p == '\\' && p[1])
+        ++p;
+      else if (*p == '"')
+        in_string = 0;
     } else if (*p == '"') {
       in_string = 1;
     } else if (*p == '{') {

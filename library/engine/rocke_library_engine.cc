@@ -17,7 +17,7 @@
 
 #include "platform/cpp/engine/engine.h"
 #include "platform/cpp/engine/errors.h"
-#include "platform/cpp/family/family.h"
+#include "platform/family/cpp/family.h"
 
 namespace py = pybind11;
 

@@ -24,9 +24,25 @@ PROBLEMS = {
     "gemm_bf16_edge_f32": (ARCHS, 100, 72, 40, "bf16", "f32", {}),
     "gemm_f16_acol_bias": (ARCHS, 200, 256, 72, "f16", "f16", {"layout_a": "col", "bias_relu": True}),
     "gemm_f16_bcol_bf16": (ARCHS, 256, 136, 100, "f16", "bf16", {"layout_b": "col"}),
-    "gemm_bf16_acol_bcol_bias_f32": (ARCHS, 64, 50, 33, "bf16", "f32", {"layout_a": "col", "layout_b": "col", "bias_relu": True}),
+    "gemm_bf16_acol_bcol_bias_f32": (
+        ARCHS,
+        64,
+        50,
+        33,
+        "bf16",
+        "f32",
+        {"layout_a": "col", "layout_b": "col", "bias_relu": True},
+    ),
     "gemm_fp8_f32": (("gfx950",), 256, 128, 80, "fp8", "f32", {}),
-    "gemm_fp8_acol_bcol_bias_f16": (("gfx950",), 136, 256, 64, "fp8", "f16", {"layout_a": "col", "layout_b": "col", "bias_relu": True}),
+    "gemm_fp8_acol_bcol_bias_f16": (
+        ("gfx950",),
+        136,
+        256,
+        64,
+        "fp8",
+        "f16",
+        {"layout_a": "col", "layout_b": "col", "bias_relu": True},
+    ),
     "gemm_fp8_bcol_bf16": (("gfx950",), 33, 47, 100, "fp8", "bf16", {"layout_b": "col"}),
 }
 

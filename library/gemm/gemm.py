@@ -19,15 +19,14 @@ import numpy as np
 
 from arch import arch as archs
 from arch.mma_forms import FORMS
-from family.family import Family, Problem
+from family import bound
+from family.family import Family, NumericCheck
 from gemm.cases import cases
-from gemm.spec import SpecError, mma_shapes
+from gemm.spec import ELEM, SpecError, mma_shapes
 from interp.numerics import fp8_decode, fp8_encode, round_bf16
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
-
-ELEM = {"f16": T.F16, "bf16": T.BF16, "fp8": T.F8E4M3, "f32": T.F32}
 
 
 def _form(spec, arch):
@@ -45,7 +44,9 @@ def build(case):
     spec = case.spec
     form = _form(spec, case.arch)
     cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
-    b = KernelBuilder("gemm_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave)
+    b = KernelBuilder(
+        "gemm_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
+    )
     a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
     bias = b.arg("bias", T.GLOBAL) if spec.bias_relu else None
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
@@ -55,15 +56,25 @@ def build(case):
     row0, col0 = b.mul(b.block_id(1), spec.block_m), b.mul(b.block_id(0), spec.block_n)
     acc = mainloop(b, cfg, ops, ELEM[spec.dtype], row0, col0)
     activation = "relu" if spec.bias_relu else "none"
-    epilogue(b, acc.runs(b), c, n, m, n, row0, col0, ELEM[spec.out], bias=bias, activation=activation, inside=acc.inside, rows=cfg.block_m)
+    epilogue(
+        b,
+        acc.runs(b),
+        c,
+        n,
+        m,
+        n,
+        row0,
+        col0,
+        ELEM[spec.out],
+        bias=bias,
+        activation=activation,
+        inside=acc.inside,
+        rows=cfg.block_m,
+    )
     return b.finish()
 
 
 # -- numbers --------------------------------------------------------------------------
-
-# (rtol, atol) per output type: one rounding of an f32 sum to that type (the
-# f32 sums differ from numpy's float64 only in order).
-TOLERANCE = {"f32": (1e-5, 1e-5), "f16": (2.0**-10, 1e-3), "bf16": (2.0**-7, 1e-3)}
 
 # A NaN of each output type: every element the kernel fails to write fails the check.
 POISON = {"f32": (np.float32, np.nan), "f16": (np.float16, np.nan), "bf16": (np.uint16, 0x7FC0)}
@@ -93,19 +104,23 @@ def reference(a, b, bias):
     return c if bias is None else np.maximum(c + bias, 0)
 
 
-def problem(case, rng):
+def numeric_check(case, rng):
     spec = case.spec
     a, a64 = encode(rng.standard_normal((spec.m, spec.k)), spec.dtype)
     b, b64 = encode(rng.standard_normal((spec.k, spec.n)) / math.sqrt(spec.k), spec.dtype)
     store_type, poison = POISON[spec.out]
     c = np.full((spec.m, spec.n), poison, store_type)
-    args = [a if spec.layout_a == "row" else np.ascontiguousarray(a.T), b if spec.layout_b == "row" else np.ascontiguousarray(b.T), c]
+    args = [
+        a if spec.layout_a == "row" else np.ascontiguousarray(a.T),
+        b if spec.layout_b == "row" else np.ascontiguousarray(b.T),
+        c,
+    ]
     bias = None
     if spec.bias_relu:
         bias = rng.standard_normal(spec.n).astype(np.float32)
         args.append(bias)
-    rtol, atol = TOLERANCE[spec.out]
-    return Problem(args + [spec.m, spec.n, spec.k], spec.grid(), {2: reference(a64, b64, bias)}, lambda v: decode(v, spec.out), rtol, atol)
+    want = bound.expected(reference, (a64, b64, bias), spec.k + (bias is not None), spec.out)
+    return NumericCheck(args + [spec.m, spec.n, spec.k], spec.grid(), {2: want}, lambda v: decode(v, spec.out))
 
 
-FAMILY = Family("gemm", cases(), build, problem)
+FAMILY = Family("gemm", cases(), build, numeric_check)

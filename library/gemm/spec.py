@@ -15,23 +15,39 @@ A spec is also JSON (the case lists both engines read, platform/family/
 cases_json.py): to_json() gives every field, from_json() reads it back to an
 equal spec. Int fields accept any integer (numpy ints included), stored as
 plain ints, so such specs compare equal.
+
+What the kernel's i32 cannot hold is refused, naming the field: m, n and k
+(the kernel's i32 arguments) and the tile's sizes are each at most
+MAX_INT = 2**31 - 1, and so is every tensor's size in bytes (A, B, C and
+the bias: the kernel's element and byte offsets are i32, as conv's are, for
+the reason library/conv/spec.py gives). A tensor too large names the size
+to cut: the first of its two (m for A and C, n for B) while one row of it
+fits, else the other.
 """
 
 import dataclasses
+import math
 
 from arch.mma_forms import FORMS
 from family import cases_json
+from ir import types as T
 
 DTYPES = ("f16", "bf16", "fp8")
 OUTS = ("f16", "bf16", "f32")
 LAYOUTS = ("row", "col")
+# A spec's type name -> its IR type (fp8 is f8e4m3).
+ELEM = {"f16": T.F16, "bf16": T.BF16, "fp8": T.F8E4M3, "f32": T.F32}
 
 
 def mma_shapes(dtype, arch=None):
     """The "MxNxK" shapes of the f32-accumulating matrix ops on `dtype`
     inputs that `arch` has (any arch if None), from mma_forms.json, smallest
     first."""
-    shapes = {(f.shape.m, f.shape.n, f.shape.k) for f in FORMS.values() if (f.shape.a, f.shape.c) == (dtype, "f32") and (arch is None or arch in f.archs)}
+    shapes = {
+        (f.shape.m, f.shape.n, f.shape.k)
+        for f in FORMS.values()
+        if (f.shape.a, f.shape.c) == (dtype, "f32") and (arch is None or arch in f.archs)
+    }
     return ["x".join(map(str, shape)) for shape in sorted(shapes)]
 
 
@@ -43,12 +59,20 @@ def _fail(field, value, allowed):
     raise SpecError(f"GemmSpec.{field}: expected {allowed}, got {value!r}")
 
 
-_INT_FIELDS = ("m", "n", "k", "block_m", "block_n", "block_k", "waves_m", "waves_n")
-# The tile's sizes are i32 in the kernel (and int in the C++ engine's tile
-# config): each at most MAX_TILE, so no product of two (waves x the mma's
-# size, waves_m x waves_n x a wave) passes 64 bits either.
-_TILE_FIELDS = _INT_FIELDS[3:]
-MAX_TILE = 2**31 - 1
+def _fail_tensor(field, got):
+    allowed = f"every tensor at most {MAX_INT} bytes (2**31 - 1: the kernel's offsets are 32-bit)"
+    raise SpecError(f"GemmSpec.{field}: expected {allowed}, {got}")
+
+
+# Every int field is an i32 in the kernel (m, n and k its arguments; the
+# tile's sizes, also int in the C++ engine's tile config): each at most
+# MAX_INT, so no product of two (waves x the mma's size, a tensor's rows x
+# columns x 4 bytes) passes 64 bits either. Field -> why, for the message.
+MAX_INT = 2**31 - 1
+_INT_FIELDS = {
+    **dict.fromkeys(("m", "n", "k"), "the kernel takes m, n and k as i32"),
+    **dict.fromkeys(("block_m", "block_n", "block_k", "waves_m", "waves_n"), "a tile size is an i32"),
+}
 _CHOICES = (("dtype", DTYPES), ("out", OUTS), ("layout_a", LAYOUTS), ("layout_b", LAYOUTS))
 
 
@@ -70,13 +94,13 @@ class GemmSpec:
     bias_relu: bool = False
 
     def __post_init__(self):
-        for field in _INT_FIELDS:
+        for field, why in _INT_FIELDS.items():
             value = cases_json.plain_int(getattr(self, field))
             object.__setattr__(self, field, value)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 _fail(field, value, "a positive int")
-            if field in _TILE_FIELDS and value > MAX_TILE:
-                _fail(field, value, f"a positive int at most {MAX_TILE} (2**31 - 1: a tile size is an i32)")
+            if value > MAX_INT:
+                _fail(field, value, f"a positive int at most {MAX_INT} (2**31 - 1: {why})")
         for field, allowed in _CHOICES:
             if getattr(self, field) not in allowed:
                 _fail(field, getattr(self, field), f"one of {', '.join(allowed)}")
@@ -93,6 +117,33 @@ class GemmSpec:
         ):
             if size % part:
                 _fail(field, size, f"a multiple of {why} = {part}")
+        self._check_tensors()
+
+    def tensors(self):
+        """(name, stored shape, element bytes, its sizes' fields in the order
+        a message names them) of every tensor the kernel addresses."""
+        ab, out = ELEM[self.dtype].nbytes, ELEM[self.out].nbytes
+        bias = [("the bias", (self.n,), 4, ("n",))] if self.bias_relu else []
+        return [
+            ("A", self.a_shape(), ab, ("m", "k")),
+            ("B", self.b_shape(), ab, ("n", "k")),
+            ("C", (self.m, self.n), out, ("m", "n")),
+            *bias,
+        ]
+
+    def _check_tensors(self):
+        """SpecError if a tensor is over MAX_INT bytes (the module doc says
+        why), naming the first of its sizes that alone can bring it under,
+        and how far; both when neither can."""
+        for what, shape, elem, fields in self.tensors():
+            nbytes = elem * math.prod(shape)
+            if nbytes <= MAX_INT:
+                continue
+            sizes = {f: getattr(self, f) for f in fields}
+            cuts = [(f, MAX_INT // (nbytes // sizes[f])) for f in fields]
+            field, limit = next(((f, limit) for f, limit in cuts if limit >= 1), (fields[0], 0))
+            fix = f"use {field} at most {limit}" if limit else f"use smaller {' and '.join(fields)}"
+            _fail_tensor(field, f"got {what} {shape} of {nbytes} bytes; {fix}")
 
     def to_json(self):
         """Every field as a JSON value."""

@@ -1,34 +1,115 @@
 """GemmSpec validation: every bad field is named, with the value and what is allowed."""
 
 import json
+import math
 
 import numpy as np
 import pytest
 
 from gemm.spec import GemmSpec, SpecError
 
-BASE = dict(m=100, n=72, k=40, dtype="f16", out="f32", mma="16x16x16", block_m=128, block_n=128, block_k=32, waves_m=2, waves_n=2)
+BASE = dict(
+    m=100,
+    n=72,
+    k=40,
+    dtype="f16",
+    out="f32",
+    mma="16x16x16",
+    block_m=128,
+    block_n=128,
+    block_k=32,
+    waves_m=2,
+    waves_n=2,
+)
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    (dict(m=0), "GemmSpec.m: expected a positive int, got 0"),
-    (dict(k=2.0), "GemmSpec.k: expected a positive int, got 2.0"),
-    (dict(waves_n=True), "GemmSpec.waves_n: expected a positive int, got True"),
-    (dict(dtype="f32"), "GemmSpec.dtype: expected one of f16, bf16, fp8, got 'f32'"),
-    (dict(out="fp8"), "GemmSpec.out: expected one of f16, bf16, f32, got 'fp8'"),
-    (dict(layout_a="row_major"), "GemmSpec.layout_a: expected one of row, col, got 'row_major'"),
-    (dict(layout_b="T"), "GemmSpec.layout_b: expected one of row, col, got 'T'"),
-    (dict(bias_relu="yes"), "GemmSpec.bias_relu: expected True or False, got 'yes'"),
-    (dict(mma="16x16x8"), "GemmSpec.mma: expected a matrix-core shape of f16 inputs: one of 16x16x16, 16x16x32, 32x32x8, 32x32x16, got '16x16x8'"),
-    (dict(dtype="fp8"), "GemmSpec.mma: expected a matrix-core shape of fp8 inputs: one of 16x16x32, got '16x16x16'"),
-    (dict(block_m=80), "GemmSpec.block_m: expected a multiple of waves_m (2) x the mma's M (16) = 32, got 80"),
-    (dict(waves_n=3), "GemmSpec.block_n: expected a multiple of waves_n (3) x the mma's N (16) = 48, got 128"),
-    (dict(block_k=24), "GemmSpec.block_k: expected a multiple of the mma's K (16) = 16, got 24"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        (dict(m=0), "GemmSpec.m: expected a positive int, got 0"),
+        (dict(k=2.0), "GemmSpec.k: expected a positive int, got 2.0"),
+        (dict(waves_n=True), "GemmSpec.waves_n: expected a positive int, got True"),
+        (dict(dtype="f32"), "GemmSpec.dtype: expected one of f16, bf16, fp8, got 'f32'"),
+        (dict(out="fp8"), "GemmSpec.out: expected one of f16, bf16, f32, got 'fp8'"),
+        (dict(layout_a="row_major"), "GemmSpec.layout_a: expected one of row, col, got 'row_major'"),
+        (dict(layout_b="T"), "GemmSpec.layout_b: expected one of row, col, got 'T'"),
+        (dict(bias_relu="yes"), "GemmSpec.bias_relu: expected True or False, got 'yes'"),
+        (
+            dict(mma="16x16x8"),
+            "GemmSpec.mma: expected a matrix-core shape of f16 inputs: one of 16x16x16, 16x16x32, 32x32x8, 32x32x16, got '16x16x8'",
+        ),
+        (
+            dict(dtype="fp8"),
+            "GemmSpec.mma: expected a matrix-core shape of fp8 inputs: one of 16x16x32, got '16x16x16'",
+        ),
+        (dict(block_m=80), "GemmSpec.block_m: expected a multiple of waves_m (2) x the mma's M (16) = 32, got 80"),
+        (dict(waves_n=3), "GemmSpec.block_n: expected a multiple of waves_n (3) x the mma's N (16) = 48, got 128"),
+        (dict(block_k=24), "GemmSpec.block_k: expected a multiple of the mma's K (16) = 16, got 24"),
+    ],
+)
 def test_bad_field_is_named(kwargs, message):
     with pytest.raises(SpecError) as err:
         GemmSpec(**{**BASE, **kwargs})
     assert str(err.value) == message
+
+
+MAX = 2**31 - 1
+INT32 = "a positive int at most 2147483647 (2**31 - 1: the kernel takes m, n and k as i32)"
+OFFSETS = f"expected every tensor at most {MAX} bytes (2**31 - 1: the kernel's offsets are 32-bit)"
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        # m, n and k are the kernel's i32 arguments.
+        (dict(m=2**31), f"GemmSpec.m: expected {INT32}, got 2147483648"),
+        (dict(k=2**31), f"GemmSpec.k: expected {INT32}, got 2147483648"),
+        (dict(n=2**63), f"GemmSpec.n: expected {INT32}, got 9223372036854775808"),
+        (dict(m=2**64 + 5), f"GemmSpec.m: expected {INT32}, got 18446744073709551621"),
+        # Each tensor's byte offsets are i32: A, then B, C and the bias, each
+        # naming the size to cut (the first of its two while a single row fits).
+        (
+            dict(m=2**20, k=2**10),
+            f"GemmSpec.m: {OFFSETS}, got A (1048576, 1024) of 2147483648 bytes; use m at most 1048575",
+        ),
+        (
+            dict(m=1, k=2**30),
+            f"GemmSpec.k: {OFFSETS}, got A (1, 1073741824) of 2147483648 bytes; use k at most 1073741823",
+        ),
+        (
+            dict(m=2**16, k=2**16, layout_a="col"),
+            f"GemmSpec.m: {OFFSETS}, got A (65536, 65536) of 8589934592 bytes; use m at most 16383",
+        ),
+        (
+            dict(m=2**31 - 1, k=2**31 - 1),
+            f"GemmSpec.m: {OFFSETS}, got A (2147483647, 2147483647) of 9223372028264841218 bytes; use smaller m and k",
+        ),
+        (
+            dict(n=2**20, k=2**10, out="f16"),
+            f"GemmSpec.n: {OFFSETS}, got B (1024, 1048576) of 2147483648 bytes; use n at most 1048575",
+        ),
+        (
+            dict(m=2**19, n=2**10),
+            f"GemmSpec.m: {OFFSETS}, got C (524288, 1024) of 2147483648 bytes; use m at most 524287",
+        ),
+        (
+            dict(m=1, n=2**29, k=1, out="f16", bias_relu=True),
+            f"GemmSpec.n: {OFFSETS}, got the bias (536870912,) of 2147483648 bytes; use n at most 536870911",
+        ),
+    ],
+)
+def test_a_size_the_kernels_i32_cannot_address_is_refused_naming_the_field(kwargs, message):
+    with pytest.raises(SpecError) as err:
+        GemmSpec(**{**BASE, **kwargs})
+    assert str(err.value) == message
+
+
+def test_the_largest_tensors_the_offsets_address_are_taken():
+    rows = MAX // (2 * 40)  # A's rows of k = 40 f16 under 2**31 bytes
+    spec = GemmSpec(**{**BASE, "m": rows, "n": 16, "out": "f16"})
+    assert 2 * math.prod(spec.a_shape()) <= MAX < 2 * (rows + 1) * 40
+    assert GemmSpec(**{**BASE, "m": 1, "n": MAX // 4, "k": 1, "out": "f16", "bias_relu": True}).n == MAX // 4
+    assert GemmSpec(**{**BASE, "m": 1, "n": 1, "k": MAX // 2}).k == MAX // 2
 
 
 def test_defaults_shapes_and_grid():
@@ -53,11 +134,23 @@ def test_numpy_ints_make_the_equal_spec():
     assert all(type(getattr(spec, f)) is int for f in ("m", "n", "k", "waves_m"))
 
 
-@pytest.mark.parametrize("obj,message", [
-    ([1, 2], "GemmSpec: expected a JSON object with the fields m, n, k, dtype, out, mma, block_m, block_n, block_k, waves_m, waves_n, layout_a, layout_b, bias_relu, got [1, 2]"),
-    ({**BASE, "lda": 4}, "GemmSpec.lda: expected one of the fields m, n, k, dtype, out, mma, block_m, block_n, block_k, waves_m, waves_n, layout_a, layout_b, bias_relu, got the unknown field 'lda'"),
-    ({k: v for k, v in BASE.items() if k != "mma"}, "GemmSpec.mma: expected a value (the field is required), got none"),
-])
+@pytest.mark.parametrize(
+    "obj,message",
+    [
+        (
+            [1, 2],
+            "GemmSpec: expected a JSON object with the fields m, n, k, dtype, out, mma, block_m, block_n, block_k, waves_m, waves_n, layout_a, layout_b, bias_relu, got [1, 2]",
+        ),
+        (
+            {**BASE, "lda": 4},
+            "GemmSpec.lda: expected one of the fields m, n, k, dtype, out, mma, block_m, block_n, block_k, waves_m, waves_n, layout_a, layout_b, bias_relu, got the unknown field 'lda'",
+        ),
+        (
+            {k: v for k, v in BASE.items() if k != "mma"},
+            "GemmSpec.mma: expected a value (the field is required), got none",
+        ),
+    ],
+)
 def test_bad_json_is_named(obj, message):
     with pytest.raises(SpecError) as err:
         GemmSpec.from_json(obj)

@@ -4,10 +4,10 @@ A row is the matrix-core shape and the workgroup's block and waves; a spec
 (gemm.spec.GemmSpec) carries them, so a case names its tile. Every row is a
 128 x 128 block with a 32-deep k step (the tile rocke is measured on against
 Triton, issue 9): 4 waves of 64 lanes on CDNA, 8 of 32 on RDNA4 and gfx1250.
-The matrix op is each arch's best for the type, by `rocke isa` on llvm23:
-gfx950's 32x32x16 (122 VGPRs, occupancy 4, against 138 and 3 with its
-16x16x32), and for fp8 (f8e4m3, gfx950 only) its one op, 16x16x32;
-gfx1250's 16x16x32; 16x16x16 on gfx942 and gfx1201.
+The matrix op is each arch's best for the type, by `rocke isa` on llvm23
+(docs/figures/gemm-isa.md): gfx950's 32x32x16 (its 16x16x32 takes more
+VGPRs, for a lower occupancy), and for fp8 (f8e4m3, gfx950 only) its one
+op, 16x16x32; gfx1250's 16x16x32; 16x16x16 on gfx942 and gfx1201.
 
 The rows are data, tiles.json beside this file, in the order errors list
 them; the C++ mirror (library/gemm/cpp) reads the same file.
@@ -59,5 +59,7 @@ def spec_for(arch, m, n, k, dtype, out, **options):
     `options` are GemmSpec's optional fields (layout_a, layout_b, bias_relu)."""
     if (arch, dtype) not in TILES:
         offered = ", ".join(f"{a} {d}" for a, d in TILES)
-        raise TileError(f"gemm tiles: expected an arch and input type with a tile ({offered}), got {arch} {dtype}; add a row to library/gemm/tiles.json")
+        raise TileError(
+            f"gemm tiles: expected an arch and input type with a tile ({offered}), got {arch} {dtype}; add a row to library/gemm/tiles.json"
+        )
     return GemmSpec(m, n, k, dtype, out, **dataclasses.asdict(TILES[(arch, dtype)]), **options)

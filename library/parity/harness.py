@@ -1,6 +1,9 @@
 """The one harness of the library's spec parity tests: a C++ dump binary
 (its main loop is dump_main.h) answers JSON requests, one line each, and the
-test compares every answer with what Python makes of the same request."""
+test compares every answer with what Python makes of the same request.
+A new spec parity test writes a dump whose `main` calls
+`rocke::parity::dump_main`, and its fixture returns
+`harness.answers(DUMP, requests, tmp_dir)`."""
 
 import json
 import subprocess

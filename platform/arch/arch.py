@@ -1,5 +1,5 @@
 """The architecture table: one JSON data file (archs.json), read by Python
-here and by the C++ mirror (platform/cpp/arch). SOURCES.md says where each figure is from.
+here and by the C++ mirror (platform/arch/cpp). SOURCES.md says where each figure is from.
 Which matrix ops each arch has comes from mma_forms.json (mma_forms.py), and
 which LLVM flavors know it from the CPU lists of flavor_facts.json.
 
@@ -56,7 +56,7 @@ class LdsBanks:
 
 
 # The LDS bank facts sit in archs.json beside the Arch fields but outside Arch:
-# the C++ arch table mirrors Arch field by field (platform/cpp/arch and its
+# the C++ arch table mirrors Arch field by field (platform/arch/cpp and its
 # parity test) and these as its own lds_banks(). Read them with lds_banks(name).
 _BANK_FIELDS = {"lds_banks": "count", "lds_bank_bytes": "bytes"}
 
@@ -77,7 +77,11 @@ class Registers:
 
 
 _REGISTER_FIELDS = tuple(f.name for f in dataclasses.fields(Registers))
-_FIELDS = ({f.name for f in dataclasses.fields(Arch)} - {"name", "matrix", "flavors", "min_llvm"}) | set(_BANK_FIELDS) | set(_REGISTER_FIELDS)
+_FIELDS = (
+    ({f.name for f in dataclasses.fields(Arch)} - {"name", "matrix", "flavors", "min_llvm"})
+    | set(_BANK_FIELDS)
+    | set(_REGISTER_FIELDS)
+)
 
 
 def _matrix(path, raw, forms_path):
@@ -107,14 +111,20 @@ def _flavors(path, raw, facts_path):
     for f in flavors.values():
         for cpu in f.cpus:
             if cpu not in raw:
-                raise ValueError(f"{facts_path}: flavors.{f.name}.cpus: expected archs of {path}, got {cpu!r}; add the arch there or drop it here")
+                raise ValueError(
+                    f"{facts_path}: flavors.{f.name}.cpus: expected archs of {path}, got {cpu!r}; add the arch there or drop it here"
+                )
     known = {name: tuple(f.name for f in flavors.values() if name in f.cpus) for name in raw}
     for name, names in sorted(known.items()):
         if not names:
-            raise ValueError(f"{path}: {name}: expected an arch some flavor compiles, got one in no flavor's cpus; list it in {facts_path}")
+            raise ValueError(
+                f"{path}: {name}: expected an arch some flavor compiles, got one in no flavor's cpus; list it in {facts_path}"
+            )
     wanted = sorted({entry["family"] for entry in raw.values()})
     if sorted(families) != wanted:
-        raise ValueError(f"{facts_path}: families: expected exactly the families of {path}, {wanted}, got {sorted(families)}")
+        raise ValueError(
+            f"{facts_path}: families: expected exactly the families of {path}, {wanted}, got {sorted(families)}"
+        )
     return known
 
 
@@ -133,7 +143,9 @@ def _load(path, forms_path=mma_forms.PATH, facts_path=flavor_facts.PATH):
     known = _flavors(path, raw, facts_path)
     for name, entry in sorted(raw.items()):
         if sorted(entry["lds_granule_by_llvm"]) != sorted(known[name]):
-            raise ValueError(f"{path}: {name}.lds_granule_by_llvm: expected an entry for each flavor that knows it, {sorted(known[name])}, got {sorted(entry['lds_granule_by_llvm'])}")
+            raise ValueError(
+                f"{path}: {name}.lds_granule_by_llvm: expected an entry for each flavor that knows it, {sorted(known[name])}, got {sorted(entry['lds_granule_by_llvm'])}"
+            )
     table = {}
     for name, entry in sorted(raw.items()):
         table[name] = Arch(
@@ -151,7 +163,10 @@ def _load(path, forms_path=mma_forms.PATH, facts_path=flavor_facts.PATH):
             flavors=known[name],
             min_llvm=known[name][0],
         )
-    banks = {name: LdsBanks(**{field: entry[key] for key, field in _BANK_FIELDS.items()}) for name, entry in sorted(raw.items())}
+    banks = {
+        name: LdsBanks(**{field: entry[key] for key, field in _BANK_FIELDS.items()})
+        for name, entry in sorted(raw.items())
+    }
     registers = {name: _registers(path, name, entry) for name, entry in sorted(raw.items())}
     return types.MappingProxyType(table), types.MappingProxyType(banks), types.MappingProxyType(registers)
 
@@ -167,13 +182,17 @@ def _registers(path, name, entry):
             raise ValueError(f"{path}: {name}.{key}: expected a positive integer per wave size {waves}, got {value!r}")
     sgpr = (entry["sgpr_file"], entry["sgpr_granule"])
     if sgpr != (None, None) and not all(positive(v) for v in sgpr):
-        raise ValueError(f"{path}: {name}.sgpr_file, sgpr_granule: expected two positive integers or both null, got {sgpr!r}")
+        raise ValueError(
+            f"{path}: {name}.sgpr_file, sgpr_granule: expected two positive integers or both null, got {sgpr!r}"
+        )
     for key in ("eus_per_cu", "lds_per_cu", "barriers_per_cu"):
         if not positive(entry[key]):
             raise ValueError(f"{path}: {name}.{key}: expected a positive integer, got {entry[key]!r}")
     granules = entry["lds_granule_by_llvm"]
     if not isinstance(granules, dict) or not all(positive(v) for v in granules.values()):
-        raise ValueError(f"{path}: {name}.lds_granule_by_llvm: expected a positive integer per flavor, got {granules!r}")
+        raise ValueError(
+            f"{path}: {name}.lds_granule_by_llvm: expected a positive integer per flavor, got {granules!r}"
+        )
     fields = {key: entry[key] for key in _REGISTER_FIELDS}
     fields["lds_granule_by_llvm"] = types.MappingProxyType(dict(granules))
     for key in ("vgpr_granule", "vgpr_file"):

@@ -59,7 +59,7 @@ def test_workgroup_and_occupancy_limits():
 @pytest.mark.parametrize("name", sorted(arch.ARCHS))
 def test_flavors_are_a_suffix_of_the_flavor_list(name):
     info = arch.get(name)
-    assert info.flavors == flavor_facts.NAMES[flavor_facts.NAMES.index(info.min_llvm):]
+    assert info.flavors == flavor_facts.NAMES[flavor_facts.NAMES.index(info.min_llvm) :]
 
 
 @pytest.mark.parametrize("name", sorted(arch.ARCHS))
@@ -85,5 +85,7 @@ def test_table_is_read_only():
 
 
 def test_unknown_flavor_is_an_error_not_false():
-    with pytest.raises(arch.UnknownArchError, match="expected a flavor in llvm20, llvm22, llvm23, llvm24, got 'llvm21'"):
+    with pytest.raises(
+        arch.UnknownArchError, match="expected a flavor in llvm20, llvm22, llvm23, llvm24, got 'llvm21'"
+    ):
         arch.knows("llvm21", "gfx942")

@@ -83,7 +83,16 @@ class Intrinsic:
 
 
 _TOP_KEYS = ("buffer_access", "families", "flavors", "ids", "intrinsics")
-_FLAVOR_KEYS = ("code_object_version", "cpus", "datalayout", "reports_occupancy", "rsrc", "triple", "triples", "version")
+_FLAVOR_KEYS = (
+    "code_object_version",
+    "cpus",
+    "datalayout",
+    "reports_occupancy",
+    "rsrc",
+    "triple",
+    "triples",
+    "version",
+)
 _RSRC_KEYS = ("count_type", "intrinsic")
 _FAMILY_KEYS = ("barrier", "buffer_flags")
 _ACCESS_KEYS = ("suffix", "type")
@@ -97,7 +106,12 @@ _check, _keys, _int, _name, _choice, _names = _S.check, _S.keys, _S.int_in, _S.n
 
 def _flavor(name, raw, where):
     _keys(raw, _FLAVOR_KEYS, where)
-    _check(isinstance(raw["version"], str) and re.fullmatch(r"\d+\.\d+\.\d+", raw["version"]), f"{where}.version", "a version N.N.N", raw["version"])
+    _check(
+        isinstance(raw["version"], str) and re.fullmatch(r"\d+\.\d+\.\d+", raw["version"]),
+        f"{where}.version",
+        "a version N.N.N",
+        raw["version"],
+    )
     major = raw["version"].split(".")[0]
     _check(name == f"llvm{major}", where, f"the name its version spells, llvm{major}", name)
     _name(raw["datalayout"], f"{where}.datalayout")
@@ -106,8 +120,18 @@ def _flavor(name, raw, where):
     _keys(raw["rsrc"], _RSRC_KEYS, f"{where}.rsrc")
     _name(raw["rsrc"]["intrinsic"], f"{where}.rsrc.intrinsic")
     _choice(raw["rsrc"]["count_type"], COUNT_TYPES, f"{where}.rsrc.count_type")
-    _check(isinstance(raw["reports_occupancy"], bool), f"{where}.reports_occupancy", "true or false", raw["reports_occupancy"])
-    _check(isinstance(raw["triples"], dict) and raw["triples"], f"{where}.triples", "a non-empty object triple -> verdict", raw["triples"])
+    _check(
+        isinstance(raw["reports_occupancy"], bool),
+        f"{where}.reports_occupancy",
+        "true or false",
+        raw["reports_occupancy"],
+    )
+    _check(
+        isinstance(raw["triples"], dict) and raw["triples"],
+        f"{where}.triples",
+        "a non-empty object triple -> verdict",
+        raw["triples"],
+    )
     for triple, verdict in raw["triples"].items():
         _choice(verdict, TRIPLE_VERDICTS, f"{where}.triples.{triple}")
     return Flavor(
@@ -139,7 +163,12 @@ def _access(size, raw, where):
 def _intrinsic(key, raw, where):
     _check(re.fullmatch(r"[a-z][a-z0-9_]*", key), where, "a key of lower-case letters, digits and _", key)
     _keys(raw, _INTRINSIC_KEYS, where)
-    _check(isinstance(raw["name"], str) and re.fullmatch(r"llvm(\.[a-z0-9_]+)+", raw["name"]), f"{where}.name", "an intrinsic name llvm.WORD.WORD...", raw["name"])
+    _check(
+        isinstance(raw["name"], str) and re.fullmatch(r"llvm(\.[a-z0-9_]+)+", raw["name"]),
+        f"{where}.name",
+        "an intrinsic name llvm.WORD.WORD...",
+        raw["name"],
+    )
     _check(isinstance(raw["overloaded"], bool), f"{where}.overloaded", "true or false", raw["overloaded"])
     return key, Intrinsic(raw["name"], raw["overloaded"])
 
@@ -154,13 +183,25 @@ def load(path=PATH):
         raise FlavorFactsError(f"{path}: expected a readable JSON file, got {err}") from None
     _keys(raw, _TOP_KEYS, path)
     where = f"{path}: flavors"
-    _check(isinstance(raw["flavors"], dict) and raw["flavors"], where, "a non-empty object flavor -> facts", raw["flavors"])
+    _check(
+        isinstance(raw["flavors"], dict) and raw["flavors"], where, "a non-empty object flavor -> facts", raw["flavors"]
+    )
     flavors = sorted((_flavor(n, e, f"{where}.{n}") for n, e in raw["flavors"].items()), key=_version_key)
     # Every flavor is measured on the same triple spellings.
     for f in flavors:
-        _check(set(f.triples) == set(flavors[0].triples), f"{where}.{f.name}.triples", f"the triples of {flavors[0].name}, {sorted(flavors[0].triples)}", sorted(f.triples))
+        _check(
+            set(f.triples) == set(flavors[0].triples),
+            f"{where}.{f.name}.triples",
+            f"the triples of {flavors[0].name}, {sorted(flavors[0].triples)}",
+            sorted(f.triples),
+        )
     where = f"{path}: families"
-    _check(isinstance(raw["families"], dict) and raw["families"], where, "a non-empty object family -> facts", raw["families"])
+    _check(
+        isinstance(raw["families"], dict) and raw["families"],
+        where,
+        "a non-empty object family -> facts",
+        raw["families"],
+    )
     families = {}
     for name, entry in sorted(raw["families"].items()):
         _keys(entry, _FAMILY_KEYS, f"{where}.{name}")
@@ -168,19 +209,34 @@ def load(path=PATH):
         _choice(entry["barrier"], BARRIERS, f"{where}.{name}.barrier")
         families[name] = Family(entry["buffer_flags"], entry["barrier"])
     where = f"{path}: buffer_access"
-    _check(isinstance(raw["buffer_access"], dict) and raw["buffer_access"], where, "a non-empty object bytes -> access", raw["buffer_access"])
+    _check(
+        isinstance(raw["buffer_access"], dict) and raw["buffer_access"],
+        where,
+        "a non-empty object bytes -> access",
+        raw["buffer_access"],
+    )
     access = dict(sorted(_access(size, entry, f"{where}.{size}") for size, entry in raw["buffer_access"].items()))
     where = f"{path}: ids"
     _keys(raw["ids"], _ID_KEYS, where)
     ids = {}
     for key in _ID_KEYS:
         names = raw["ids"][key]
-        _check(isinstance(names, list) and len(names) == AXES, f"{where}.{key}", f"a list of {AXES} intrinsics (x, y, z)", names)
+        _check(
+            isinstance(names, list) and len(names) == AXES,
+            f"{where}.{key}",
+            f"a list of {AXES} intrinsics (x, y, z)",
+            names,
+        )
         for n in names:
             _name(n, f"{where}.{key}")
         ids[key] = tuple(names)
     where = f"{path}: intrinsics"
-    _check(isinstance(raw["intrinsics"], dict) and raw["intrinsics"], where, "a non-empty object key -> intrinsic", raw["intrinsics"])
+    _check(
+        isinstance(raw["intrinsics"], dict) and raw["intrinsics"],
+        where,
+        "a non-empty object key -> intrinsic",
+        raw["intrinsics"],
+    )
     intrinsics = dict(sorted(_intrinsic(key, entry, f"{where}.{key}") for key, entry in raw["intrinsics"].items()))
     return (
         types.MappingProxyType({f.name: f for f in flavors}),

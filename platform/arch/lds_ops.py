@@ -1,5 +1,5 @@
 """The arch-limited memory ops: one JSON data file (lds_ops.json), read by
-Python here and by the C++ mirror (platform/cpp/lower). Per IR op, the
+Python here and by the C++ mirror (platform/lower/cpp). Per IR op, the
 intrinsic that lowers it and the archs that have the instruction:
 
     LDS_OPS["mem.load_transpose"].intrinsic   # "llvm.amdgcn.ds.read.tr16.b64"
@@ -55,7 +55,9 @@ _S = Schema(LdsOpsError, "platform/arch/lds_ops.py")
 class LdsOp:
     intrinsic: str
     archs: tuple
-    barrier_wait: int = None  # s_waitcnt immediate before a barrier of a kernel with this op (asynchronous ops only)
+    barrier_wait: int | None = (
+        None  # s_waitcnt immediate before a barrier of a kernel with this op (asynchronous ops only)
+    )
 
 
 def load(path=PATH):

@@ -1,5 +1,5 @@
 """The matrix-core forms: one JSON data file (mma_forms.json), read by Python
-here and by the C++ mirror (platform/cpp/arch). MMA_FORMS.md (beside this file) documents
+here and by the C++ mirror (platform/arch/cpp). MMA_FORMS.md (beside this file) documents
 the schema and its canonical form.
 
     from arch import mma_forms
@@ -105,7 +105,12 @@ def _llvm(raw, where):
     for flavor, over in sorted(raw["flavors"].items()):
         at = f"{where}.flavors.{flavor}"
         _choice(flavor, NAMES, at)
-        _check(isinstance(over, dict) and over and set(over) <= set(_OVERRIDABLE), at, f"a non-empty object with keys among {list(_OVERRIDABLE)}", over)
+        _check(
+            isinstance(over, dict) and over and set(over) <= set(_OVERRIDABLE),
+            at,
+            f"a non-empty object with keys among {list(_OVERRIDABLE)}",
+            over,
+        )
         _check(all(over[key] != fields[key] for key in over), at, "only values that differ from the entry's own", over)
         flavors[flavor] = types.MappingProxyType(dict(over))
     for merged, at in [(fields, where)] + [({**fields, **over}, f"{where}.flavors.{f}") for f, over in flavors.items()]:
@@ -119,7 +124,12 @@ def _llvm(raw, where):
 def _form(op, family, shape, raw, where):
     _keys(raw, _FAMILY_KEYS, where)
     archs = raw["archs"]
-    _check(isinstance(archs, list) and archs and archs == sorted(set(archs)), f"{where}.archs", "a non-empty sorted list without repeats", archs)
+    _check(
+        isinstance(archs, list) and archs and archs == sorted(set(archs)),
+        f"{where}.archs",
+        "a non-empty sorted list without repeats",
+        archs,
+    )
     for a in archs:
         _name(a, f"{where}.archs")
     _choice(raw["wave"], WAVES, f"{where}.wave")
@@ -131,8 +141,15 @@ def _form(op, family, shape, raw, where):
     # Each of A, B and C/D must be spread over the wave's lanes completely
     # (gfx11 WMMA holds A and B twice, lanes 16-31 repeating 0-15).
     for part, n, size in zip("abc", fragment, (shape.m * shape.k, shape.k * shape.n, shape.m * shape.n)):
-        _check(n * raw["wave"] % size == 0, f"{where}.fragment.{part}", f"a count whose {raw['wave']} lanes hold the {size} elements a whole number of times", n)
-    return Form(op, family, shape, tuple(archs), raw["wave"], fragment, raw["layout"], _llvm(raw["llvm"], f"{where}.llvm"))
+        _check(
+            n * raw["wave"] % size == 0,
+            f"{where}.fragment.{part}",
+            f"a count whose {raw['wave']} lanes hold the {size} elements a whole number of times",
+            n,
+        )
+    return Form(
+        op, family, shape, tuple(archs), raw["wave"], fragment, raw["layout"], _llvm(raw["llvm"], f"{where}.llvm")
+    )
 
 
 def load(path=PATH):
@@ -149,7 +166,12 @@ def load(path=PATH):
         _keys(entry, _OP_KEYS, where)
         shape = _shape(entry["shape"], f"{where}.shape")
         _check(op == shape.op_id(), where, f"the op id its shape spells, {shape.op_id()}", op)
-        _check(isinstance(entry["families"], dict) and entry["families"], f"{where}.families", "a non-empty object family -> form", entry["families"])
+        _check(
+            isinstance(entry["families"], dict) and entry["families"],
+            f"{where}.families",
+            "a non-empty object family -> form",
+            entry["families"],
+        )
         for family, form in sorted(entry["families"].items()):
             table[(op, family)] = _form(op, family, shape, form, f"{where}.families.{family}")
     return types.MappingProxyType(table)

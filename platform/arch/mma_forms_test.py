@@ -16,7 +16,6 @@ RAW = json.loads(TEXT)
 OP, FAMILY = "mma_16x16x16_f16_f32", "gfx9"
 
 
-
 def test_file_is_in_canonical_form():
     assert TEXT == canonical(RAW), "mma_forms.json: rewrite it as json.dumps(data, sort_keys=True, indent=2) + newline"
 
@@ -40,7 +39,14 @@ def test_each_arch_has_exactly_the_ops_the_forms_list_for_it():
         assert [m.op for m in info.matrix] == want, name
         for m in info.matrix:
             form = mma_forms.FORMS[(m.op, info.family)]
-            assert (m.m, m.n, m.k, m.a, m.c, m.wave) == (form.shape.m, form.shape.n, form.shape.k, form.shape.a, form.shape.c, form.wave)
+            assert (m.m, m.n, m.k, m.a, m.c, m.wave) == (
+                form.shape.m,
+                form.shape.n,
+                form.shape.k,
+                form.shape.a,
+                form.shape.c,
+                form.wave,
+            )
 
 
 def _rename(old, new):
@@ -55,22 +61,58 @@ F = (OP, "families", FAMILY)
 MALFORMED = {
     "unknown key": (set_at((*F, "lanes"), 64), f"{OP}.families.{FAMILY}", "exactly the keys"),
     "missing key": (delete_at((*F, "layout")), f"{OP}.families.{FAMILY}", "exactly the keys"),
-    "op id unlike its shape": (_rename(OP, "mma_16x16x8_f16_f32"), "mma_16x16x8_f16_f32", "the op id its shape spells, mma_16x16x16_f16_f32"),
+    "op id unlike its shape": (
+        _rename(OP, "mma_16x16x8_f16_f32"),
+        "mma_16x16x8_f16_f32",
+        "the op id its shape spells, mma_16x16x16_f16_f32",
+    ),
     "unknown A type": (set_at((OP, "shape", "a"), "f8"), f"{OP}.shape.a", "one of ['bf16', 'f16', 'fp8']"),
     "zero k": (set_at((OP, "shape", "k"), 0), f"{OP}.shape.k", "a positive integer"),
     "boolean m": (set_at((OP, "shape", "m"), True), f"{OP}.shape.m", "a positive integer"),
     "no families": (set_at((OP, "families"), {}), f"{OP}.families", "a non-empty object"),
-    "unsorted archs": (set_at((*F, "archs"), ["gfx942", "gfx90a"]), f"{OP}.families.{FAMILY}.archs", "a non-empty sorted list without repeats"),
+    "unsorted archs": (
+        set_at((*F, "archs"), ["gfx942", "gfx90a"]),
+        f"{OP}.families.{FAMILY}.archs",
+        "a non-empty sorted list without repeats",
+    ),
     "no archs": (set_at((*F, "archs"), []), f"{OP}.families.{FAMILY}.archs", "a non-empty sorted list without repeats"),
     "wave 16": (set_at((*F, "wave"), 16), f"{OP}.families.{FAMILY}.wave", "one of [32, 64]"),
-    "fragment short of the matrix": (set_at((*F, "fragment", "c"), 3), f"{OP}.families.{FAMILY}.fragment.c", "a count whose 64 lanes hold the 256 elements a whole number of times"),
+    "fragment short of the matrix": (
+        set_at((*F, "fragment", "c"), 3),
+        f"{OP}.families.{FAMILY}.fragment.c",
+        "a count whose 64 lanes hold the 256 elements a whole number of times",
+    ),
     "empty layout": (set_at((*F, "layout"), ""), f"{OP}.families.{FAMILY}.layout", "a non-empty string"),
-    "unknown operand form": (set_at((*F, "llvm", "form"), "wmma_mods"), f"{OP}.families.{FAMILY}.llvm.form", "one of ['mfma', 'wmma', 'wmma6', 'wmma8']"),
-    "unknown cast": (set_at((*F, "llvm", "cast"), "zext"), f"{OP}.families.{FAMILY}.llvm.cast", "one of ['', 'bitcast']"),
-    "unknown flavor": (set_at((*F, "llvm", "flavors"), {"llvm21": {"form": "wmma"}}), f"{OP}.families.{FAMILY}.llvm.flavors.llvm21", "one of ['llvm20'"),
-    "override of an unknown field": (set_at((*F, "llvm", "flavors"), {"llvm22": {"flavors": {}}}), f"{OP}.families.{FAMILY}.llvm.flavors.llvm22", "a non-empty object with keys among"),
-    "override that changes nothing": (set_at((*F, "llvm", "flavors"), {"llvm22": {"form": "mfma"}}), f"{OP}.families.{FAMILY}.llvm.flavors.llvm22", "only values that differ"),
-    "override to a bad form": (set_at((*F, "llvm", "flavors"), {"llvm22": {"form": "wmma7"}}), f"{OP}.families.{FAMILY}.llvm.flavors.llvm22.form", "one of ['mfma'"),
+    "unknown operand form": (
+        set_at((*F, "llvm", "form"), "wmma_mods"),
+        f"{OP}.families.{FAMILY}.llvm.form",
+        "one of ['mfma', 'wmma', 'wmma6', 'wmma8']",
+    ),
+    "unknown cast": (
+        set_at((*F, "llvm", "cast"), "zext"),
+        f"{OP}.families.{FAMILY}.llvm.cast",
+        "one of ['', 'bitcast']",
+    ),
+    "unknown flavor": (
+        set_at((*F, "llvm", "flavors"), {"llvm21": {"form": "wmma"}}),
+        f"{OP}.families.{FAMILY}.llvm.flavors.llvm21",
+        "one of ['llvm20'",
+    ),
+    "override of an unknown field": (
+        set_at((*F, "llvm", "flavors"), {"llvm22": {"flavors": {}}}),
+        f"{OP}.families.{FAMILY}.llvm.flavors.llvm22",
+        "a non-empty object with keys among",
+    ),
+    "override that changes nothing": (
+        set_at((*F, "llvm", "flavors"), {"llvm22": {"form": "mfma"}}),
+        f"{OP}.families.{FAMILY}.llvm.flavors.llvm22",
+        "only values that differ",
+    ),
+    "override to a bad form": (
+        set_at((*F, "llvm", "flavors"), {"llvm22": {"form": "wmma7"}}),
+        f"{OP}.families.{FAMILY}.llvm.flavors.llvm22.form",
+        "one of ['mfma'",
+    ),
     "not an object": (lambda raw: raw.clear(), "", "a non-empty object op id -> entry"),
 }
 
@@ -90,14 +132,19 @@ def test_malformed_file_names_the_file_and_the_entry(case, tmp_path):
 def test_unreadable_file_is_one_clear_error(tmp_path):
     path = tmp_path / "mma_forms.json"
     path.write_text("{")
-    with pytest.raises(mma_forms.MmaFormsError, match=f"^{re.escape(str(path))}: expected a readable JSON file, got Expecting"):
+    with pytest.raises(
+        mma_forms.MmaFormsError, match=f"^{re.escape(str(path))}: expected a readable JSON file, got Expecting"
+    ):
         mma_forms.load(str(path))
 
 
 @pytest.mark.parametrize(
     "archs, expected",
     [
-        (["gfx1100"], "expected archs of family gfx9 with wave64, got gfx1100 (family gfx11, wave sizes [32, 64]); list it under its own family"),
+        (
+            ["gfx1100"],
+            "expected archs of family gfx9 with wave64, got gfx1100 (family gfx11, wave sizes [32, 64]); list it under its own family",
+        ),
         (["gfx9000"], f"expected archs of {arch.PATH}, got 'gfx9000'; add the arch there or drop it here"),
     ],
 )

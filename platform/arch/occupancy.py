@@ -75,9 +75,13 @@ def waves_per_simd(name, flavor, wave_size, vgpr, sgpr, lds, workgroup_size):
     `flavor` counts it (waves per SIMD)."""
     info, regs = arch.get(name), arch.registers(name)
     if wave_size not in regs.vgpr_granule:
-        raise ValueError(f"occupancy: {name} runs waves of {sorted(regs.vgpr_granule)} lanes, got wave size {wave_size!r}")
+        raise ValueError(
+            f"occupancy: {name} runs waves of {sorted(regs.vgpr_granule)} lanes, got wave size {wave_size!r}"
+        )
     if flavor not in regs.lds_granule_by_llvm:
-        raise ValueError(f"occupancy: expected a flavor that knows {name}, {sorted(regs.lds_granule_by_llvm)}, got {flavor!r}")
+        raise ValueError(
+            f"occupancy: expected a flavor that knows {name}, {sorted(regs.lds_granule_by_llvm)}, got {flavor!r}"
+        )
     most = info.waves_per_eu[1]
     return min(
         most,

@@ -19,7 +19,9 @@ class Schema:
         self.check(sorted(obj) == list(keys), where, f"exactly the keys {list(keys)}", sorted(obj))
 
     def int_in(self, x, lo, hi, where):
-        self.check(isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi, where, f"an integer in [{lo}, {hi}]", x)
+        self.check(
+            isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi, where, f"an integer in [{lo}, {hi}]", x
+        )
 
     def positive(self, x, where):
         self.check(isinstance(x, int) and not isinstance(x, bool) and x > 0, where, "a positive integer", x)
@@ -32,7 +34,9 @@ class Schema:
 
     def names(self, x, where):
         """A non-empty, sorted list of distinct names, as a tuple."""
-        self.check(isinstance(x, list) and x and x == sorted(set(x)), where, "a non-empty sorted list without repeats", x)
+        self.check(
+            isinstance(x, list) and x and x == sorted(set(x)), where, "a non-empty sorted list without repeats", x
+        )
         for n in x:
             self.name(n, where)
         return tuple(x)

@@ -1,4 +1,8 @@
-"""Project C++ flags and the cc rules that apply them (platform/cpp, later library/*/cpp).
+"""Project C++ flags and the cc rules that apply them.
+
+Every C++ package uses them: the core's twins (platform/*/cpp,
+toolchains/llvm/cpp), its support (platform/cpp) and the families'
+mirrors (library/*/cpp).
 
 COPTS is the one statement of the flags project C++ is compiled with; every
 rocke_cc_* macro adds it, so no BUILD file repeats a flag. The compiler is the

@@ -17,10 +17,16 @@ def test_spills_are_overruns():
 
 
 def test_unreported_spills_are_overruns():
-    assert overruns({**FITS, "vgpr_spill": None}, "gfx950") == ["vgpr_spill: not reported by the code object's metadata, so no spill can be ruled out"]
+    assert overruns({**FITS, "vgpr_spill": None}, "gfx950") == [
+        "vgpr_spill: not reported by the code object's metadata, so no spill can be ruled out"
+    ]
 
 
 def test_registers_past_the_arch_budget():
-    assert overruns({**FITS, "vgpr": 257}, "gfx1201") == ["vgpr: expected at most 256 per lane on gfx1201 (archs.json), got 257"]
+    assert overruns({**FITS, "vgpr": 257}, "gfx1201") == [
+        "vgpr: expected at most 256 per lane on gfx1201 (archs.json), got 257"
+    ]
     assert overruns({**FITS, "vgpr": 512}, "gfx942") == []
-    assert overruns({**FITS, "agpr": 300}, "gfx942") == ["agpr: expected at most 256 per lane on gfx942 (archs.json), got 300"]
+    assert overruns({**FITS, "agpr": 300}, "gfx942") == [
+        "agpr: expected at most 256 per lane on gfx942 (archs.json), got 300"
+    ]

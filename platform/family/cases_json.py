@@ -9,7 +9,7 @@ to an equal spec, which the NAME_cases_json gate checks for every case.
 
 Both emitters build from this list (NAME_cases writes it): the Python one
 through read() here, each spec read back with its class's from_json; the C++
-one through rocke::family::read_cases (platform/cpp/family), which refuses
+one through rocke::family::read_cases (platform/family/cpp), which refuses
 the same shapes in the same words.
 """
 
@@ -87,7 +87,9 @@ def _case(entry, index, where, fam, spec_classes):
         raise CasesError(f"{at}: expected a case id of the family, got {entry['id']!r}{REBUILD}")
     from_json = getattr(spec_class, "from_json", None)
     if not callable(from_json):
-        raise CasesError(f"{at}: expected a spec class with from_json, got {spec_class.__name__}; add it to the spec class")
+        raise CasesError(
+            f"{at}: expected a spec class with from_json, got {spec_class.__name__}; add it to the spec class"
+        )
     try:
         spec = from_json(entry["spec"])
     except (TypeError, ValueError) as e:  # the spec class's own error (SpecError), named with its case
@@ -110,7 +112,9 @@ def read(text, fam):
     if type(doc["format"]) is not int or doc["format"] != FORMAT:
         raise CasesError(f"{where}: expected format {FORMAT}, got {doc['format']!r}{REBUILD}")
     if doc["family"] != fam.name:
-        raise CasesError(f"{where}: expected the list of family {fam.name}, got the list of {doc['family']!r}; pass the family's own NAME.cases.json")
+        raise CasesError(
+            f"{where}: expected the list of family {fam.name}, got the list of {doc['family']!r}; pass the family's own NAME.cases.json"
+        )
     if type(doc["cases"]) is not list or not doc["cases"]:
         raise CasesError(f"{where}: expected a non-empty list of cases, got {doc['cases']!r}{REBUILD}")
     spec_classes = {c.id: type(c.spec) for c in fam.cases}

@@ -79,9 +79,13 @@ def _parse(argv):
     args = parser.parse_args(argv)
     given = [flag for flag in _EMIT_FLAGS if getattr(args, flag[2:].replace("-", "_")) is not None]
     if args.cases_json is not None and given:
-        parser.error(f"--cases-json writes only the case list: expected none of {', '.join(_EMIT_FLAGS)} with it, got {', '.join(given)}")
+        parser.error(
+            f"--cases-json writes only the case list: expected none of {', '.join(_EMIT_FLAGS)} with it, got {', '.join(given)}"
+        )
     if args.cases_json is None and len(given) != len(_EMIT_FLAGS):
-        parser.error(f"expected either --cases-json, or all of {', '.join(_EMIT_FLAGS)} (missing {', '.join(f for f in _EMIT_FLAGS if f not in given)})")
+        parser.error(
+            f"expected either --cases-json, or all of {', '.join(_EMIT_FLAGS)} (missing {', '.join(f for f in _EMIT_FLAGS if f not in given)})"
+        )
     return args
 
 
@@ -90,9 +94,13 @@ def _read_list(path):
         with open(path, encoding="utf-8") as f:
             return f.read()
     except OSError as e:
-        raise cases_json.CasesError(f"cannot read the case list {path}: {e.strerror}; pass the family's NAME.cases.json") from None
+        raise cases_json.CasesError(
+            f"cannot read the case list {path}: {e.strerror}; pass the family's NAME.cases.json"
+        ) from None
     except UnicodeDecodeError as e:
-        raise cases_json.CasesError(f"cannot read the case list {path}: not UTF-8 text ({e.reason} at byte {e.start}); pass the family's NAME.cases.json") from None
+        raise cases_json.CasesError(
+            f"cannot read the case list {path}: not UTF-8 text ({e.reason} at byte {e.start}); pass the family's NAME.cases.json"
+        ) from None
 
 
 def main(argv=None):

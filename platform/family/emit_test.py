@@ -9,7 +9,7 @@ import pytest
 
 from family import cases_json, emit, manifest
 
-_TOY_MODULE = '''
+_TOY_MODULE = """
 import dataclasses
 
 from family.family import Case, Family
@@ -37,8 +37,8 @@ def build(case):
     return b.finish()
 
 
-FAMILY = Family("toy", (Case("p_gfx942", "gfx942", Spec(64)), Case("p_gfx1250", "gfx1250", Spec(64))), build, problem=None)
-'''
+FAMILY = Family("toy", (Case("p_gfx942", "gfx942", Spec(64)), Case("p_gfx1250", "gfx1250", Spec(64))), build, numeric_check=None)
+"""
 
 
 @pytest.fixture
@@ -51,10 +51,21 @@ def toy(tmp_path, monkeypatch):
 
 def run(folder, flavor="llvm20"):
     outs = {flag: folder / f"out.{flag}" for flag in ("irs", "rk", "manifest")}
-    argv = ["--family", "toy_family_for_emit_build", "--flavor", flavor, "--cases", str(folder / "toy.cases.json"), "--bless-target", "//x:toy_golden_llvm20"]
+    argv = [
+        "--family",
+        "toy_family_for_emit_build",
+        "--flavor",
+        flavor,
+        "--cases",
+        str(folder / "toy.cases.json"),
+        "--bless-target",
+        "//x:toy_golden_llvm20",
+    ]
     for flag, path in outs.items():
         argv += [f"--{flag}", str(path)]
-    return emit.main(argv), {flag: path.read_text(encoding="utf-8") if path.exists() else None for flag, path in outs.items()}
+    return emit.main(argv), {
+        flag: path.read_text(encoding="utf-8") if path.exists() else None for flag, path in outs.items()
+    }
 
 
 def test_every_case_is_printed_and_lowered_or_rejected(toy):
@@ -85,13 +96,25 @@ def test_the_specs_come_from_the_list(toy):
     assert all("workgroup_size = [128, 1, 1]" in text for text in json.loads(out["rk"]).values()), out["rk"]
 
 
-@pytest.mark.parametrize("edit,message", [
-    (('"family":"toy"', '"family":"other"'), "case list of toy: expected the list of family toy, got the list of 'other'; pass the family's own NAME.cases.json"),
-    (('"id":"p_gfx942"', '"id":"q_gfx942"'), "case list of toy: cases[0]: expected a case id of the family, got 'q_gfx942'; rebuild it"),
-    (('"id":"p_gfx1250"', '"id":"p_gfx942"'), "case list of toy: cases[1]: expected unique case ids, got 'p_gfx942' again; rebuild it"),
-    (('"format":1', '"format":2'), "case list of toy: expected format 1, got 2; rebuild it"),
-    (('{"cases"', '{"cases'), "case list of toy: expected JSON text, got "),
-])
+@pytest.mark.parametrize(
+    "edit,message",
+    [
+        (
+            ('"family":"toy"', '"family":"other"'),
+            "case list of toy: expected the list of family toy, got the list of 'other'; pass the family's own NAME.cases.json",
+        ),
+        (
+            ('"id":"p_gfx942"', '"id":"q_gfx942"'),
+            "case list of toy: cases[0]: expected a case id of the family, got 'q_gfx942'; rebuild it",
+        ),
+        (
+            ('"id":"p_gfx1250"', '"id":"p_gfx942"'),
+            "case list of toy: cases[1]: expected unique case ids, got 'p_gfx942' again; rebuild it",
+        ),
+        (('"format":1', '"format":2'), "case list of toy: expected format 1, got 2; rebuild it"),
+        (('{"cases"', '{"cases'), "case list of toy: expected JSON text, got "),
+    ],
+)
 def test_a_wrong_list_is_one_line_and_writes_nothing(toy, capsys, edit, message):
     path = toy / "toy.cases.json"
     path.write_text(path.read_text().replace(*edit))
@@ -116,10 +139,19 @@ def test_a_failing_build_names_the_case(toy, capsys):
     assert err.startswith("emit: error: family toy, case p_gfx942: VerifyError: ") and err.count("\n") == 1, err
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["--cases-json", "x", "--flavor", "llvm22"], "--cases-json writes only the case list: expected none of --flavor, --cases, --irs, --rk, --manifest, --bless-target with it, got --flavor"),
-    (["--flavor", "llvm22", "--irs", "i"], "expected either --cases-json, or all of --flavor, --cases, --irs, --rk, --manifest, --bless-target (missing --cases, --rk, --manifest, --bless-target)"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (
+            ["--cases-json", "x", "--flavor", "llvm22"],
+            "--cases-json writes only the case list: expected none of --flavor, --cases, --irs, --rk, --manifest, --bless-target with it, got --flavor",
+        ),
+        (
+            ["--flavor", "llvm22", "--irs", "i"],
+            "expected either --cases-json, or all of --flavor, --cases, --irs, --rk, --manifest, --bless-target (missing --cases, --rk, --manifest, --bless-target)",
+        ),
+    ],
+)
 def test_emit_refuses_a_mix_of_modes(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_:
         emit.main(["--family", "toy_family", *argv])
@@ -130,7 +162,10 @@ def test_emit_refuses_a_mix_of_modes(argv, message, capsys):
 def test_a_missing_list_is_named(toy, capsys):
     (toy / "toy.cases.json").unlink()
     assert run(toy)[0] == 1
-    assert capsys.readouterr().err == f"emit: error: cannot read the case list {toy / 'toy.cases.json'}: No such file or directory; pass the family's NAME.cases.json\n"
+    assert (
+        capsys.readouterr().err
+        == f"emit: error: cannot read the case list {toy / 'toy.cases.json'}: No such file or directory; pass the family's NAME.cases.json\n"
+    )
 
 
 def test_a_spec_from_json_refuses_names_the_case(toy, capsys):
@@ -138,4 +173,8 @@ def test_a_spec_from_json_refuses_names_the_case(toy, capsys):
     path.write_text(path.read_text().replace('{"lanes":64}', '{"lanez":64}', 1))
     assert run(toy)[0] == 1
     err = capsys.readouterr().err
-    assert err.startswith("emit: error: family toy, case p_gfx942: TypeError: ") and "lanez" in err and err.count("\n") == 1, err
+    assert (
+        err.startswith("emit: error: family toy, case p_gfx942: TypeError: ")
+        and "lanez" in err
+        and err.count("\n") == 1
+    ), err

@@ -60,11 +60,16 @@ def first_difference(a, b):
 def compare(case_id, py, cpp):
     """Raises EngineMismatch at the first difference of .rk text, then of LLVM IR
     (the kernel's name is in both)."""
-    for what, a, b in (("the .rk text (the builders differ)", py.rk, cpp.rk), ("the LLVM IR (the lowerings differ)", py.ll, cpp.ll)):
+    for what, a, b in (
+        ("the .rk text (the builders differ)", py.rk, cpp.rk),
+        ("the LLVM IR (the lowerings differ)", py.ll, cpp.ll),
+    ):
         diff = first_difference(a, b)
         if diff is not None:
             line, x, y = diff
-            raise EngineMismatch(f"case {case_id}: Python and C++ differ in {what} at line {line}:\n  python: {x}\n  c++:    {y}")
+            raise EngineMismatch(
+                f"case {case_id}: Python and C++ differ in {what} at line {line}:\n  python: {x}\n  c++:    {y}"
+            )
 
 
 def lower_family(fam, case, flavor, engine="python", cpp=None):

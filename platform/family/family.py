@@ -32,17 +32,20 @@ class Case:
 
 
 @dataclasses.dataclass(frozen=True)
-class Problem:
+class NumericCheck:
     """One numeric check: run the kernel over `grid` with `args`, then every
-    args[i] for i in `expected` must match expected[i] (as float64 after
-    `decode`) within rtol/atol."""
+    args[i] for i in `expected`, as float64 after `decode`, must lie within
+    expected[i] (a bound.Expected: the reference and each element's bound)."""
 
     args: list
     grid: tuple
-    expected: dict
+    expected: dict  # argument index -> bound.Expected
     decode: Callable
-    rtol: float
-    atol: float
+
+    def check(self, what):
+        """AssertionError naming `what` and the argument if any output is out of its bound (bound.Expected.check)."""
+        for index, want in self.expected.items():
+            want.check(self.decode(self.args[index]), f"{what}: argument {index}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,7 +53,7 @@ class Family:
     name: str
     cases: tuple
     build: Callable  # Case -> ir Kernel
-    problem: Callable  # (Case, numpy Generator) -> Problem
+    numeric_check: Callable  # (Case, numpy Generator) -> NumericCheck
 
     def __post_init__(self):
         ids = [c.id for c in self.cases]

@@ -14,7 +14,7 @@ def cases(problems, archs):
 
 def test_duplicate_case_ids_are_refused():
     with pytest.raises(ValueError, match="expected unique case ids, got duplicates \\['x'\\]"):
-        Family("f", (Case("x", "gfx942", None), Case("x", "gfx950", None)), build=None, problem=None)
+        Family("f", (Case("x", "gfx942", None), Case("x", "gfx950", None)), build=None, numeric_check=None)
 
 
 def test_one_representative_per_arch_family_for_a_problem_on_every_arch():
@@ -44,7 +44,9 @@ def test_representatives_follow_the_family_order_not_the_id_order():
 
 def test_seed_uses_the_whole_case_id():
     # These share their first 8 bytes ("2d_nhwc_"); each must still get its own inputs.
-    ids = [f"2d_nhwc_f16_3x3_{arch}" for arch in ("gfx942", "gfx950", "gfx1201", "gfx1250")] + ["2d_nhwc_bf16_stride2_gfx942"]
+    ids = [f"2d_nhwc_f16_3x3_{arch}" for arch in ("gfx942", "gfx950", "gfx1201", "gfx1250")] + [
+        "2d_nhwc_bf16_stride2_gfx942"
+    ]
     assert len({family.seed(i) for i in ids}) == len(ids)
 
 

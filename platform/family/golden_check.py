@@ -27,7 +27,11 @@ def compare(new, old):
 
 
 def ir_diff(old_text, new_text, name):
-    lines = list(difflib.unified_diff(old_text.splitlines(), new_text.splitlines(), f"golden/{name}", f"emitted/{name}", n=1, lineterm=""))
+    lines = list(
+        difflib.unified_diff(
+            old_text.splitlines(), new_text.splitlines(), f"golden/{name}", f"emitted/{name}", n=1, lineterm=""
+        )
+    )
     return lines[: SHOWN_LINES + 3]
 
 
@@ -65,7 +69,11 @@ def main(argv=None):
         print(f"FAIL: corrupt golden: {e}")
         return 1
     changed, added, missing = compare(new, old)
-    problems = [f"changed: {', '.join(changed)}"] * bool(changed) + [f"new: {', '.join(added)}"] * bool(added) + [f"missing: {', '.join(missing)}"] * bool(missing)
+    problems = (
+        [f"changed: {', '.join(changed)}"] * bool(changed)
+        + [f"new: {', '.join(added)}"] * bool(added)
+        + [f"missing: {', '.join(missing)}"] * bool(missing)
+    )
     problems += ir_problems(new, irs, args.golden_ir_dir, args.bless_target)
     if not problems:
         print(f"PASS: {len(new)} cases match {args.golden}")

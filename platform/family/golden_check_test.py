@@ -10,7 +10,10 @@ from family import golden_check, manifest
 TARGET = "//library/conv:fam_golden_llvm22"
 IRS = {"p_gfx942": "; rocke kernel p_gfx942\n", "p_gfx950": "; rocke kernel p_gfx950\n"}
 EMITTED = manifest.render(
-    [manifest.entry_for("p_gfx942", "gfx942", "p", IRS["p_gfx942"], kept=True), manifest.entry_for("p_gfx950", "gfx950", "p", IRS["p_gfx950"])],
+    [
+        manifest.entry_for("p_gfx942", "gfx942", "p", IRS["p_gfx942"], kept=True),
+        manifest.entry_for("p_gfx950", "gfx950", "p", IRS["p_gfx950"]),
+    ],
     manifest.header("fam", "llvm22", TARGET),
 )
 
@@ -26,7 +29,15 @@ def files(tmp_path):
 
 
 def check(files):
-    return golden_check.main([f"--manifest={files / 'm'}", f"--irs={files / 'irs.json'}", f"--golden={files / 'g.golden'}", f"--golden-ir-dir={files / 'g'}", f"--bless-target={TARGET}"])
+    return golden_check.main(
+        [
+            f"--manifest={files / 'm'}",
+            f"--irs={files / 'irs.json'}",
+            f"--golden={files / 'g.golden'}",
+            f"--golden-ir-dir={files / 'g'}",
+            f"--bless-target={TARGET}",
+        ]
+    )
 
 
 def test_a_blessed_family_passes(files, capsys):
@@ -62,3 +73,12 @@ def test_an_ir_file_no_longer_kept_is_stale(files, capsys):
     (files / "g" / "p_gfx950.ll").write_text(manifest.ir_file(IRS["p_gfx950"], TARGET))
     assert check(files) == 1
     assert "stale IR file p_gfx950.ll" in capsys.readouterr().out
+
+
+def test_a_golden_with_crlf_line_endings_says_so_and_how_to_fix_it(files, capsys):
+    (files / "g.golden").write_bytes(EMITTED.replace("\n", "\r\n").encode())
+    assert check(files) == 1
+    out = capsys.readouterr().out
+    assert f"FAIL: corrupt golden: {files / 'g.golden'}:1: CRLF line endings (\\r\\n): goldens are LF only; " in out
+    assert "sha256" not in out and "git config core.autocrlf false" in out
+    assert f"./bazel run //tools:bless -- {TARGET}" in out

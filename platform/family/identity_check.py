@@ -64,7 +64,9 @@ def id_problems(kind, py, cpp):
     for side, ids in (("only Python", only_py), ("only C++", only_cpp)):
         if ids:
             more = f" and {len(ids) - MAX_NAMED} more" if len(ids) > MAX_NAMED else ""
-            out.append(f"the case ids differ: {KINDS[kind][0]} of {len(ids)} case(s) {side} emitted: {', '.join(ids[:MAX_NAMED])}{more}")
+            out.append(
+                f"the case ids differ: {KINDS[kind][0]} of {len(ids)} case(s) {side} emitted: {', '.join(ids[:MAX_NAMED])}{more}"
+            )
     return out
 
 
@@ -76,7 +78,9 @@ def compare(maps, manifests):
     if problems:
         return ["FAIL: " + p for p in problems], False
     if not maps["rk"][0]:
-        return ["FAIL: compared nothing: zero cases were emitted; a family needs cases (see its NAME_cases list)"], False
+        return [
+            "FAIL: compared nothing: zero cases were emitted; a family needs cases (see its NAME_cases list)"
+        ], False
     differ = {}
     for kind, (py, cpp) in maps.items():
         for case_id in py:
@@ -101,7 +105,9 @@ def compare(maps, manifests):
     if lines:
         return lines, False
     rk, ll = maps["rk"][0], maps["ll"][0]
-    return [f"PASS: {len(rk)} cases byte-identical (.rk text of {len(rk)}, LLVM IR of {len(ll)} lowered; manifests equal)"], True
+    return [
+        f"PASS: {len(rk)} cases byte-identical (.rk text of {len(rk)}, LLVM IR of {len(ll)} lowered; manifests equal)"
+    ], True
 
 
 def main(argv=None):

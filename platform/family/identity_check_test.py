@@ -90,7 +90,10 @@ def test_a_differing_manifest_alone_fails(tmp_path, capsys):
 
 def test_zero_cases_fail_as_nothing_compared(tmp_path, capsys):
     code, out = run(tmp_path, capsys, rk={}, ll={}, python_rk={}, python_ll={})
-    assert (code, out) == (1, "FAIL: compared nothing: zero cases were emitted; a family needs cases (see its NAME_cases list)\n")
+    assert (code, out) == (
+        1,
+        "FAIL: compared nothing: zero cases were emitted; a family needs cases (see its NAME_cases list)\n",
+    )
 
 
 def test_differing_case_ids_are_named_by_side(tmp_path, capsys):
@@ -111,10 +114,15 @@ def test_more_than_twenty_differing_cases_are_counted(tmp_path, capsys):
     assert first.endswith("c19_gfx942 (.rk text) and 5 more")
 
 
-@pytest.mark.parametrize("text,message", [("{", "cannot read"), ('["x"]', "expected a JSON object id -> text, got list")])
+@pytest.mark.parametrize(
+    "text,message", [("{", "cannot read"), ('["x"]', "expected a JSON object id -> text, got list")]
+)
 def test_an_unreadable_map_fails_with_one_line(tmp_path, capsys, text, message):
     (tmp_path / "bad").write_text(text)
-    argv = [f"--{f}={tmp_path / 'bad'}" for f in ("python-rk", "cpp-rk", "python-irs", "cpp-irs", "python-manifest", "cpp-manifest")]
+    argv = [
+        f"--{f}={tmp_path / 'bad'}"
+        for f in ("python-rk", "cpp-rk", "python-irs", "cpp-irs", "python-manifest", "cpp-manifest")
+    ]
     assert identity_check.main(argv) == 1
     out = capsys.readouterr().out
     assert out.startswith("FAIL: ") and message in out and out.count("\n") == 1

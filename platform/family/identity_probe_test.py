@@ -15,17 +15,50 @@ import subprocess
 
 from family import identity_check
 
-ENV = {k: os.environ[k] for k in ("ROCKE_CPP_EMITTER", "ROCKE_FAMILY", "ROCKE_FLAVOR", "ROCKE_FAMILY_CASES", "ROCKE_BLESS_TARGET")}
+ENV = {
+    k: os.environ[k]
+    for k in ("ROCKE_CPP_EMITTER", "ROCKE_FAMILY", "ROCKE_FLAVOR", "ROCKE_FAMILY_CASES", "ROCKE_BLESS_TARGET")
+}
 PY_IRS, PY_RK, PY_MANIFEST = os.environ["ROCKE_PYTHON_OUTPUTS"].split(" ")
 
 
 def cpp_emit(out, *extra):
-    argv = [ENV["ROCKE_CPP_EMITTER"], "--family", ENV["ROCKE_FAMILY"], "--flavor", ENV["ROCKE_FLAVOR"], "--cases", ENV["ROCKE_FAMILY_CASES"]]
-    argv += ["--irs", str(out / "irs.json"), "--rk", str(out / "rk.json"), "--manifest", str(out / "manifest"), "--bless-target", ENV["ROCKE_BLESS_TARGET"], *extra]
+    argv = [
+        ENV["ROCKE_CPP_EMITTER"],
+        "--family",
+        ENV["ROCKE_FAMILY"],
+        "--flavor",
+        ENV["ROCKE_FLAVOR"],
+        "--cases",
+        ENV["ROCKE_FAMILY_CASES"],
+    ]
+    argv += [
+        "--irs",
+        str(out / "irs.json"),
+        "--rk",
+        str(out / "rk.json"),
+        "--manifest",
+        str(out / "manifest"),
+        "--bless-target",
+        ENV["ROCKE_BLESS_TARGET"],
+        *extra,
+    ]
     done = subprocess.run(argv, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    return ["--python-irs", PY_IRS, "--cpp-irs", str(out / "irs.json"), "--python-rk", PY_RK, "--cpp-rk", str(out / "rk.json"),
-            "--python-manifest", PY_MANIFEST, "--cpp-manifest", str(out / "manifest")]
+    return [
+        "--python-irs",
+        PY_IRS,
+        "--cpp-irs",
+        str(out / "irs.json"),
+        "--python-rk",
+        PY_RK,
+        "--cpp-rk",
+        str(out / "rk.json"),
+        "--python-manifest",
+        PY_MANIFEST,
+        "--cpp-manifest",
+        str(out / "manifest"),
+    ]
 
 
 def test_one_perturbed_byte_fails_the_gate_naming_the_case(tmp_path, capsys):

@@ -1,7 +1,7 @@
 """The machine gate's check of one case: the code object LLVM built from the
 case's emitted IR, run in the emulator (platform/emu) on the numeric gate's
-inputs, against the family's numpy reference at the numeric gate's
-tolerances.
+inputs, against the family's numpy reference within the numeric gate's
+per-element bounds (bound.py).
 
     log = check(FAMILY, case, toolchain, code_object, kernel_name)
 
@@ -23,6 +23,7 @@ import itertools
 import numpy as np
 
 from emu import emu
+from family import bound
 from family import family as families
 from interp.interp import run as interpret
 
@@ -45,21 +46,26 @@ def sample(grid):
 
 def _interpreter_verdict(family, case):
     """Whether the reference interpreter matches numpy on `case`."""
-    problem = family.problem(case, np.random.default_rng(families.seed(case.id)))
+    numeric = family.numeric_check(case, np.random.default_rng(families.seed(case.id)))
     try:
-        interpret(family.build(case), problem.grid, problem.args)
-        for index, want in problem.expected.items():
-            np.testing.assert_allclose(problem.decode(problem.args[index]), want, rtol=problem.rtol, atol=problem.atol)
+        interpret(family.build(case), numeric.grid, numeric.args)
+        numeric.check(case.id)
     except AssertionError:
         return "the reference interpreter does not match numpy either"
     return "the reference interpreter matches numpy: the code object (or the emulator) is wrong"
 
 
+def _written(arg, initial, shape):
+    """The elements of `arg` whose bytes differ from `initial`, in `shape`."""
+    changed = arg.view(np.uint8).reshape(*arg.shape, -1) != initial.view(np.uint8).reshape(*initial.shape, -1)
+    return changed.any(axis=-1).reshape(shape)
+
+
 def check(family, case, tc, code_object, kernel_name, block):
     """Run and compare one case; the lines to log. Mismatch if the numbers differ."""
-    problem = family.problem(case, np.random.default_rng(families.seed(case.id)))
-    chosen = sample(problem.grid)
-    initial = {i: np.array(problem.args[i], copy=True) for i in problem.expected}
+    numeric = family.numeric_check(case, np.random.default_rng(families.seed(case.id)))
+    chosen = sample(numeric.grid)
+    initial = {i: np.array(numeric.args[i], copy=True) for i in numeric.expected}
     try:
         program = emu.program(code_object, kernel_name, tc)
         missing = program.unimplemented()
@@ -69,36 +75,28 @@ def check(family, case, tc, code_object, kernel_name, block):
                 f"{case.id} ({tc.flavor}, machine): {len(names)} mnemonics the emulator lacks: {', '.join(names)}; "
                 f"first: {missing[0]}"
             )
-        result = emu.launch(program, grid=problem.grid, block=block, args=problem.args, workgroups=chosen)
+        result = emu.launch(program, grid=numeric.grid, block=block, args=numeric.args, workgroups=chosen)
     except emu.EmuError as e:
         raise Mismatch(f"{case.id} ({tc.flavor}, machine): {type(e).__name__}: {e}") from None
     log = [f"{case.id}: {result.instructions} instructions in {result.waves} waves, {result.seconds:.2f} s"]
     if chosen is not None:
-        total = int(np.prod(problem.grid))
+        total = int(np.prod(numeric.grid))
         log.append(
             f"{case.id}: sampled {len(chosen)} of {total} workgroups (the first and last two of each axis); compared "
             "the elements they wrote"
         )
-    for index, want in problem.expected.items():
-        got = problem.decode(problem.args[index])
+    for index, want in numeric.expected.items():
+        got = np.asarray(numeric.decode(numeric.args[index]), np.float64).reshape(np.shape(want.values))
         if chosen is not None:
-            written = problem.args[index].view(np.uint8).reshape(*problem.args[index].shape, -1) != initial[index].view(
-                np.uint8
-            ).reshape(*initial[index].shape, -1)
-            written = written.any(axis=-1)
+            written = _written(numeric.args[index], initial[index], np.shape(want.values))
             if not written.any():
                 raise Mismatch(
                     f"{case.id} ({tc.flavor}, machine): the sampled workgroups wrote nothing of argument {index}"
                 )
-            got, want = got[written], np.asarray(want)[written]
+            got = got[written]
+            want = bound.Expected(want.values[written], want.magnitudes[written], want.length, want.dtype)
         try:
-            np.testing.assert_allclose(
-                got,
-                want,
-                rtol=problem.rtol,
-                atol=problem.atol,
-                err_msg=f"{case.id} ({tc.flavor}, machine): argument {index}",
-            )
+            want.check(got, f"{case.id} ({tc.flavor}, machine): argument {index}")
         except AssertionError as e:
             raise Mismatch(f"{e}\n{case.id}: {_interpreter_verdict(family, case)}") from None
     check.last = result  # the run's figures (waits, counts), for the can-fail probe

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from family import machine
-from family.family import Case, Family, Problem
+from family.bound import Expected
+from family.family import Case, Family, NumericCheck
 from ir import types as T
 from ir.builder import KernelBuilder
 from lower.llvm import lower
@@ -26,20 +27,18 @@ def build(case):
     return b.finish()
 
 
-def problem(case):
-    def make(case, rng):
-        blocks, shift = case.spec
-        out = np.full(blocks * LANES, np.nan, np.float32)
-        return Problem([out], (blocks, 1, 1), {0: np.arange(blocks * LANES) + shift}, lambda v: v, 0.0, 0.0)
-
-    return make(case, None)
+def numeric_check(case):
+    blocks, shift = case.spec
+    out = np.full(blocks * LANES, np.nan, np.float32)
+    want = np.arange(blocks * LANES, dtype=np.float64) + shift
+    return NumericCheck([out], (blocks, 1, 1), {0: Expected(want, np.abs(want), 1, "f32")}, lambda v: v)
 
 
 FAMILY = Family(
     "toy",
     (Case("wide_gfx942", "gfx942", (100, 0)), Case("wrong_gfx942", "gfx942", (3, 1))),
     build,
-    lambda case, rng: problem(case),
+    lambda case, rng: numeric_check(case),
 )
 
 

@@ -12,9 +12,9 @@ the golden file, in <family>.<flavor>/<case id>.ll, whose first line names
 the bless command, so that a review shows the IR diff.
 
 Reading is strict: a line is exactly what Entry.line() prints, or a comment.
-A merge-conflict marker, a cut-short or garbled line, bytes that are not
-UTF-8, a duplicate case id or a file without a single case each raise
-ManifestError naming file:line and the fix.
+A merge-conflict marker, a cut-short or garbled line, CRLF line endings,
+bytes that are not UTF-8, a duplicate case id or a file without a single
+case each raise ManifestError naming file:line and the fix.
 """
 
 import dataclasses
@@ -48,7 +48,10 @@ class Entry:
     def line(self):
         if self.error:
             return f"reject {self.id} arch={self.arch} error={self.error}"
-        return f"case {self.id} arch={self.arch} kernel={self.kernel} bytes={self.nbytes} sha256={self.sha256}" + " ir=kept" * self.kept
+        return (
+            f"case {self.id} arch={self.arch} kernel={self.kernel} bytes={self.nbytes} sha256={self.sha256}"
+            + " ir=kept" * self.kept
+        )
 
 
 def entry_for(case_id, arch, kernel_name, ir, kept=False):
@@ -118,12 +121,22 @@ def parse(data, where, fix):
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        raise ManifestError(where, line, f"not UTF-8 text (byte {e.start} is {data[e.start]:#04x}): binary garbage", fix) from None
+        raise ManifestError(
+            where, line, f"not UTF-8 text (byte {e.start} is {data[e.start]:#04x}): binary garbage", fix
+        ) from None
     lines = text.split("\n")
     if lines[-1]:
         raise ManifestError(where, len(lines), "the last line has no newline: the file was cut short", fix)
     entries, seen = {}, {}
     for number, line in enumerate(lines[:-1], 1):
+        if line.endswith("\r"):
+            raise ManifestError(
+                where,
+                number,
+                "CRLF line endings (\\r\\n): goldens are LF only; git's core.autocrlf or an editor rewrote them: "
+                f"run `git config core.autocrlf false`, then `git checkout -- {where}`",
+                fix,
+            )
         if line.startswith("#"):
             continue
         try:
@@ -131,7 +144,9 @@ def parse(data, where, fix):
         except ValueError as e:
             raise ManifestError(where, number, f"{e}; got {line[:120]!r}", fix) from None
         if entry.id in seen:
-            raise ManifestError(where, number, f"case {entry.id} again (first on line {seen[entry.id]}): a stale duplicate", fix)
+            raise ManifestError(
+                where, number, f"case {entry.id} again (first on line {seen[entry.id]}): a stale duplicate", fix
+            )
         entries[entry.id], seen[entry.id] = entry, number
     if not entries:
         raise ManifestError(where, len(lines), "no case or reject line: the file is empty or cut short", fix)

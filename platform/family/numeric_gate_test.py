@@ -2,8 +2,8 @@
 py_pytest's runner, as `bazel test` does), on a toy family: a case whose
 numbers match passes, a case the family refuses is recorded as an expected
 rejection (as the emit gate records it) that the test log and Bazel's
-test.xml both show, and a case with wrong numbers or a builder that breaks
-fails, naming the case."""
+test.xml both show, and a case with wrong numbers (one f16 element 4 ulps
+off included) or a builder that breaks fails, naming the case."""
 
 import os
 import subprocess
@@ -18,7 +18,8 @@ RUNNER = os.path.join(HERE, "..", "..", "toolchains", "python", "pytest_main.py"
 _TOY = '''
 import numpy as np
 
-from family.family import Case, Family, Problem, Refusal
+from family.bound import Expected
+from family.family import Case, Family, NumericCheck, Refusal
 from ir import types as T
 from ir.builder import KernelBuilder
 
@@ -28,6 +29,8 @@ class ToyRefusal(Refusal):
 
 
 def build(case):
+    if case.spec == "copy_f16":
+        return _copy_f16(case)
     lanes, _ = case.spec
     if lanes > 1024:
         raise ToyRefusal(f"toy: lanes={lanes} is more than a workgroup's 1024; no family takes it")
@@ -40,12 +43,34 @@ def build(case):
     return b.finish()
 
 
-def problem(case, rng):
+def _copy_f16(case):
+    """out[lane] = x[lane], 64 f16 values."""
+    b = KernelBuilder("toy_" + case.id, arch=case.arch, workgroup_size=(64, 1, 1))
+    x, out = b.arg("x", T.GLOBAL), b.arg("out", T.GLOBAL)
+    at = b.mul(b.thread_id(0), 2)
+    b.store(b.offset(out, at), b.load(b.offset(x, at), T.F16))
+    return b.finish()
+
+
+def _four_ulps_off(case):
+    # A small output whose element 5 is 4 f16 ulps from what the kernel writes: a fault
+    # an absolute bound of 1e-3 passes (4 ulps of 0.3 are 9.8e-4).
+    x = np.linspace(0.26, 0.49, 64).astype(np.float16)
+    want = x.astype(np.float64)
+    want[5] = float(x[5]) + 4 * float(np.spacing(x[5]))
+    out = np.full(64, np.nan, np.float16)
+    return NumericCheck([x, out], (1, 1, 1), {1: Expected(want, np.abs(want), 1, "f16")}, lambda v: v.astype(np.float64))
+
+
+def numeric_check(case, rng):
+    if case.spec == "copy_f16":
+        return _four_ulps_off(case)
     lanes, shift = case.spec
     if lanes > 1024:
         raise AssertionError("the problem of a refused case was made")
     out = np.full(lanes, np.nan, np.float32)
-    return Problem([out], (1, 1, 1), {0: np.arange(lanes) + shift}, lambda v: v, 0.0, 0.0)
+    want = np.arange(lanes) + shift
+    return NumericCheck([out], (1, 1, 1), {0: Expected(want, np.abs(want), 1, "f32")}, lambda v: v)
 
 
 FAMILY = Family(
@@ -55,9 +80,10 @@ FAMILY = Family(
         Case("refused_gfx942", "gfx942", (2048, 0)),
         Case("wrong_gfx942", "gfx942", (64, 1)),
         Case("broken_gfx942", "gfx942", (0, 0)),
+        Case("four_ulps_off_gfx942", "gfx942", "copy_f16"),
     ),
     build,
-    problem,
+    numeric_check,
 )
 '''
 
@@ -65,8 +91,15 @@ FAMILY = Family(
 def test_a_refused_case_is_a_recorded_rejection_and_wrong_numbers_fail(tmp_path):
     (tmp_path / "toy_numeric_family.py").write_text(_TOY)
     report = tmp_path / "test.xml"  # where Bazel asks for the JUnit report
-    env = dict(os.environ, ROCKE_FAMILY_MODULE="toy_numeric_family", PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]), XML_OUTPUT_FILE=str(report))
-    proc = subprocess.run([sys.executable, RUNNER, GATE], env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    env = dict(
+        os.environ,
+        ROCKE_FAMILY_MODULE="toy_numeric_family",
+        PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]),
+        XML_OUTPUT_FILE=str(report),
+    )
+    proc = subprocess.run(
+        [sys.executable, RUNNER, GATE], env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr  # some tests failed
     outcomes, properties = {}, {}
     for case in ET.parse(report).getroot().iter("testcase"):
@@ -77,6 +110,7 @@ def test_a_refused_case_is_a_recorded_rejection_and_wrong_numbers_fail(tmp_path)
     assert outcomes == {
         "test_family_has_cases": "passed",
         f"{test}[broken_gfx942]": "failed",
+        f"{test}[four_ulps_off_gfx942]": "failed",
         f"{test}[refused_gfx942]": "passed",
         f"{test}[right_gfx942]": "passed",
         f"{test}[wrong_gfx942]": "failed",
@@ -85,5 +119,7 @@ def test_a_refused_case_is_a_recorded_rejection_and_wrong_numbers_fail(tmp_path)
     assert properties[f"{test}[right_gfx942]"] == {}
     # The log names the rejected case (pytest's node id, then the property).
     logged = [line for line in proc.stdout.splitlines() if ": rejected: " in line]
-    assert len(logged) == 1 and logged[0].endswith(f"::{test}[refused_gfx942]: rejected: reject refused_gfx942 arch=gfx942 error=ToyRefusal"), proc.stdout
+    assert len(logged) == 1 and logged[0].endswith(
+        f"::{test}[refused_gfx942]: rejected: reject refused_gfx942 arch=gfx942 error=ToyRefusal"
+    ), proc.stdout
     assert "ZeroDivisionError: a builder's bug" in proc.stdout and "wrong_gfx942: argument 0" in proc.stdout

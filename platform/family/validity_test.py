@@ -20,7 +20,7 @@ TC = Toolchain.current()
 with open(os.environ["ROCKE_FAMILY_IRS"]) as f:
     IRS = json.load(f)
 ENTRIES = manifest.read(os.environ["ROCKE_FAMILY_MANIFEST"], manifest.EMITTED_FIX)
-FIGURES = {}
+FIGURES: dict = {}
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -74,4 +74,3 @@ def write_atomic(path, data, mode=0o644, prefix=TMP_PREFIX):
                 os.unlink(tmp)
             except FileNotFoundError:
                 pass
-

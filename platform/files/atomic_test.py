@@ -29,7 +29,10 @@ def test_missing_folder_is_one_line_and_writes_nothing(tmp_path):
     target = tmp_path / "no" / "k.ll"
     with pytest.raises(OutputError) as err:
         write_atomic(str(target), b"x")
-    assert str(err.value) == f"cannot write {target}: the folder {tmp_path / 'no'} does not exist; create it or choose another path"
+    assert (
+        str(err.value)
+        == f"cannot write {target}: the folder {tmp_path / 'no'} does not exist; create it or choose another path"
+    )
     assert os.listdir(tmp_path) == []
 
 
@@ -65,4 +68,3 @@ def test_a_write_that_runs_out_of_room_leaves_nothing(tmp_path):
     assert str(err.value).startswith(f"cannot write {target}: File too large;")
     assert target.read_bytes() == b"previous"
     assert [n for n in os.listdir(tmp_path) if n.startswith(TMP_PREFIX)] == []
-

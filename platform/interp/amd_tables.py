@@ -35,5 +35,15 @@ def load():
             doc = json.load(f)
         for op, entry in sorted(doc["ops"].items()):
             matrices = {m: tuple(tuple(map(tuple, lane)) for lane in entry[m]) for m in ("A", "B", "C", "D")}
-            out.append(Table(doc["architecture"], doc["family"], tuple(doc["archs"]), op, entry["instruction"], entry["wave"], matrices))
+            out.append(
+                Table(
+                    doc["architecture"],
+                    doc["family"],
+                    tuple(doc["archs"]),
+                    op,
+                    entry["instruction"],
+                    entry["wave"],
+                    matrices,
+                )
+            )
     return out

@@ -64,7 +64,9 @@ class Calculator:
     def run(self, *args, check=True):
         proc = subprocess.run([self.python, self.script, *args], capture_output=True, text=True)
         if check and proc.returncode:
-            raise CalculatorError(f"matrix_calculator.py {' '.join(args)} failed (exit {proc.returncode}): {proc.stdout}{proc.stderr}")
+            raise CalculatorError(
+                f"matrix_calculator.py {' '.join(args)} failed (exit {proc.returncode}): {proc.stdout}{proc.stderr}"
+            )
         return proc
 
     def architecture(self, arch):
@@ -80,7 +82,17 @@ class Calculator:
 
 
 def query(architecture, instruction, wave, matrix):
-    return ["--architecture", architecture, "--instruction", instruction, "--wavefront", str(wave), f"--{matrix}-matrix", "--matrix-layout", "--csv"]
+    return [
+        "--architecture",
+        architecture,
+        "--instruction",
+        instruction,
+        "--wavefront",
+        str(wave),
+        f"--{matrix}-matrix",
+        "--matrix-layout",
+        "--csv",
+    ]
 
 
 def element_index(column):
@@ -132,7 +144,9 @@ def tables(calc, archs):
     for name, entry in sorted(by_architecture.items()):
         families = {archs[a].family for a in entry["archs"]}
         if len(families) != 1:
-            raise CalculatorError(f"{name}: expected the archs {entry['archs']} to share one family, got {sorted(families)}")
+            raise CalculatorError(
+                f"{name}: expected the archs {entry['archs']} to share one family, got {sorted(families)}"
+            )
         family = families.pop()
         waves = {m.op: m.wave for info in archs.values() if info.family == family for m in info.matrix}
         ops, missing = {}, []
@@ -146,10 +160,20 @@ def tables(calc, archs):
                 missing.append(op)
                 continue
             args = {m: query(name, listed[0], waves[op], m) for m in MATRICES}
-            ops[op] = {"instruction": listed[0], "wave": waves[op], "queries": {m: "matrix_calculator.py " + " ".join(a) for m, a in args.items()}}
+            ops[op] = {
+                "instruction": listed[0],
+                "wave": waves[op],
+                "queries": {m: "matrix_calculator.py " + " ".join(a) for m, a in args.items()},
+            }
             for m in MATRICES:
                 ops[op][m] = parse_layout(calc.run(*args[m]).stdout, m)
-        out[name] = {"architecture": name, "archs": entry["archs"], "family": family, "not_in_calculator": missing, "ops": ops}
+        out[name] = {
+            "architecture": name,
+            "archs": entry["archs"],
+            "family": family,
+            "not_in_calculator": missing,
+            "ops": ops,
+        }
     return out
 
 
@@ -157,7 +181,7 @@ def dump(value, indent=0):
     """Deterministic JSON: sorted keys, one lane per line."""
     pad = " " * indent
     if isinstance(value, dict):
-        items = [f'{pad}  {json.dumps(k)}: {dump(value[k], indent + 2)}' for k in sorted(value)]
+        items = [f"{pad}  {json.dumps(k)}: {dump(value[k], indent + 2)}" for k in sorted(value)]
         return "{\n" + ",\n".join(items) + f"\n{pad}}}"
     if isinstance(value, list) and value and isinstance(value[0], list):
         rows = [f"{pad}  {json.dumps(row, separators=(',', ':'))}" for row in value]
@@ -184,7 +208,10 @@ def main(argv):
     command = "PYTHONPATH=platform:. python3 platform/interp/gen_amd_tables.py --calculator-git-dir DIR --python PY"
     os.makedirs(args.out, exist_ok=True)
     for name, content in files.items():
-        content["generated_by"] = {"command": command, "calculator": {"repository": _REPO, "commit": commit, "version": version}}
+        content["generated_by"] = {
+            "command": command,
+            "calculator": {"repository": _REPO, "commit": commit, "version": version},
+        }
         path = os.path.join(args.out, f"amd_layouts_{name}.json")
         write_atomic(path, (dump(content) + "\n").encode())
         print(f"wrote {path}: {len(content['ops'])} ops for {', '.join(content['archs'])}")

@@ -25,7 +25,9 @@ def test_csv_becomes_lanes_of_row_col_pairs():
     assert parse_layout(CSV, "B") == [[[0, 0], [1, 0], [2, 0], [3, 0]], [[0, 1], [1, 1], [2, 1], [3, 1]]]
 
 
-@pytest.mark.parametrize("bad", [CSV.replace("B[2][1]", "B[2]"), CSV.replace("1,B[0][1]", "2,B[0][1]"), CSV.replace("lane,", "")])
+@pytest.mark.parametrize(
+    "bad", [CSV.replace("B[2][1]", "B[2]"), CSV.replace("1,B[0][1]", "2,B[0][1]"), CSV.replace("lane,", "")]
+)
 def test_anything_unexpected_is_an_error(bad):
     with pytest.raises(CalculatorError):
         parse_layout(bad, "B")

@@ -54,7 +54,9 @@ class _Chunk:
         self.bid = tuple(np.repeat(np.asarray(blocks)[:, d], per) for d in range(3))
         self.wave = kernel.attrs["wave_size"]
         self.lane_in_wave = linear % self.wave
-        self.wave_of_lane = np.arange(self.lanes) // self.wave  # waves never straddle workgroups: per % wave == 0 checked in run()
+        self.wave_of_lane = (
+            np.arange(self.lanes) // self.wave
+        )  # waves never straddle workgroups: per % wave == 0 checked in run()
         self.buffers = globals_
         self.lds = {}
         # direct-to-LDS writes (mem.load_to_lds, buffer.load_to_lds) in flight: [(buffer id, LDS byte indices
@@ -81,7 +83,9 @@ class _Chunk:
             return self.lds[buf_id], True
         if 0 <= buf_id < len(self.buffers):
             return self.buffers[buf_id], False
-        raise InterpError(f"{op.name}: expected a pointer into an argument or LDS, got buffer id {buf_id} in {self.lane(lane)}")
+        raise InterpError(
+            f"{op.name}: expected a pointer into an argument or LDS, got buffer id {buf_id} in {self.lane(lane)}"
+        )
 
     def _indices(self, op, data, off, nbytes, lanes):
         idx = off[:, None] + np.arange(nbytes)
@@ -89,7 +93,9 @@ class _Chunk:
         outside = idx.max(axis=1) >= size if idx.size else np.zeros(0, bool)
         if outside.any():
             first = np.flatnonzero(outside)[0]
-            raise InterpError(f"{op.name}: expected an access within {size} bytes, got {nbytes} bytes at offset {int(off[first])} in {self.lane(lanes[first])}")
+            raise InterpError(
+                f"{op.name}: expected an access within {size} bytes, got {nbytes} bytes at offset {int(off[first])} in {self.lane(lanes[first])}"
+            )
         return idx
 
     def gather(self, op, ptr, nbytes, mask):
@@ -123,7 +129,9 @@ class _Chunk:
         hit = self.pending[buf_id][self.wg_index[sel][:, None], idx].any(axis=1)
         if hit.any():
             lane = np.flatnonzero(sel)[np.flatnonzero(hit)[0]]
-            raise InterpError(f"{op.name}: expected no access to LDS bytes a direct-to-LDS load has yet to write, got one in {self.lane(lane)}; a barrier must come between the load and any access to what it writes")
+            raise InterpError(
+                f"{op.name}: expected no access to LDS bytes a direct-to-LDS load has yet to write, got one in {self.lane(lane)}; a barrier must come between the load and any access to what it writes"
+            )
 
     def send(self, op, dst, raw, mask):
         """Start direct-to-LDS writes of `raw` at LDS pointers `dst` (per lane): they land at the next barrier."""
@@ -160,7 +168,9 @@ class _Chunk:
             except InterpError:
                 raise
             except Exception as e:  # a stray numpy/Python error is still an InterpError
-                raise InterpError(f"{op.name} ({self.where(op)}): expected to run, got {type(e).__name__}: {e}; {self.first_active(mask)}") from e
+                raise InterpError(
+                    f"{op.name} ({self.where(op)}): expected to run, got {type(e).__name__}: {e}; {self.first_active(mask)}"
+                ) from e
             for value, array in zip(op.results, results):
                 self.env[value] = array
         return []
@@ -231,7 +241,14 @@ def _shift(fn):
     return run
 
 
-_CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
+_CMP = {
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+}
 
 
 def _cmp(c, op, mask):
@@ -337,7 +354,9 @@ def _barrier(c, op, mask):
     divergent = np.flatnonzero((per_wg > 0) & (per_wg < size))
     if divergent.size:
         missing = np.flatnonzero(~mask & (c.wg_index == divergent[0]))[0]
-        raise InterpError(f"{op.name}: expected every lane of a workgroup to reach the barrier, got a divergent barrier: {int(per_wg[divergent[0]])} of {size} lanes arrive; missing: {c.lane(missing)}")
+        raise InterpError(
+            f"{op.name}: expected every lane of a workgroup to reach the barrier, got a divergent barrier: {int(per_wg[divergent[0]])} of {size} lanes arrive; missing: {c.lane(missing)}"
+        )
     if c.in_flight:
         c.land(per_wg > 0)
     return []
@@ -398,7 +417,9 @@ def _whole_groups(c, op, mask, size):
     active = np.bincount(start, weights=mask, minlength=c.lanes)
     partial = np.flatnonzero((active > 0) & (active < size))
     if partial.size:
-        raise InterpError(f"{op.name}: expected all or none of each group of {size} lanes active (they exchange data), got {int(active[partial[0]])} of {size} active, from {c.lane(partial[0])}")
+        raise InterpError(
+            f"{op.name}: expected all or none of each group of {size} lanes active (they exchange data), got {int(active[partial[0]])} of {size} active, from {c.lane(partial[0])}"
+        )
     return start
 
 
@@ -439,7 +460,9 @@ def _wave_uniform(c, op, mask, x, what):
         lanes = np.flatnonzero((c.wave_of_lane == w) & mask)
         if np.unique(x[lanes]).size > 1:
             other = lanes[np.flatnonzero(x[lanes] != x[lanes[0]])[0]]
-            raise InterpError(f"{op.name}: expected {what} the same in every lane of a wave, got two in the wave of {c.lane(lanes[0])} and {c.lane(other)}")
+            raise InterpError(
+                f"{op.name}: expected {what} the same in every lane of a wave, got two in the wave of {c.lane(lanes[0])} and {c.lane(other)}"
+            )
 
 
 def _atomic_add(c, op, mask):
@@ -557,7 +580,9 @@ def _for(c, op, mask):
     iv, iters = lo.copy(), [x.copy() for x in inits]
     stuck = np.flatnonzero(mask & (lo < hi) & (step <= 0))
     if stuck.size:  # the GPU would spin (or run until i32 wraps)
-        raise InterpError(f"scf.for: expected a positive step when lo < hi, got step {int(step[stuck[0]])} in {c.lane(stuck[0])}")
+        raise InterpError(
+            f"scf.for: expected a positive step when lo < hi, got step {int(step[stuck[0]])} in {c.lane(stuck[0])}"
+        )
     while True:
         live = mask & (iv < hi)
         if not live.any():
@@ -657,12 +682,18 @@ def run(kernel, grid, args, max_lanes=1 << 16):
     """
     verify(kernel)
     arch = archs.get(kernel.arch)
-    if not isinstance(grid, (tuple, list)) or not 1 <= len(grid) <= 3 or not all(isinstance(g, int) and not isinstance(g, bool) and g >= 1 for g in grid):
+    if (
+        not isinstance(grid, (tuple, list))
+        or not 1 <= len(grid) <= 3
+        or not all(isinstance(g, int) and not isinstance(g, bool) and g >= 1 for g in grid)
+    ):
         raise InterpError(f"run: expected a grid of 1 to 3 positive ints (workgroups in x, y, z), got {grid!r}")
     grid = tuple(grid) + (1,) * (3 - len(grid))
     if not isinstance(args, (tuple, list)) or len(kernel.args) != len(args):
         got = len(args) if isinstance(args, (tuple, list)) else repr(args)
-        raise InterpError(f"run: expected a list of {len(kernel.args)} arguments ({', '.join(a.name for a in kernel.args)}), got {got}")
+        raise InterpError(
+            f"run: expected a list of {len(kernel.args)} arguments ({', '.join(a.name for a in kernel.args)}), got {got}"
+        )
     wg = kernel.attrs["workgroup_size"]
     per = wg[0] * wg[1] * wg[2]
     if per % kernel.attrs["wave_size"]:

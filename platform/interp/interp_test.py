@@ -1,4 +1,7 @@
-"""The interpreter on small kernels, against numpy."""
+"""The interpreter on small kernels, against numpy. Among them, direct loads to
+LDS (mem.load_to_lds, buffer.load_to_lds) are asynchronous: their bytes land
+at the next barrier and any LDS access to them before it is an error; the
+buffer form reads zeros past its buffer and wants one wave offset per wave."""
 
 import re
 
@@ -36,7 +39,10 @@ def test_out_of_bounds_global_access_is_an_error():
     b = builder()
     x = b.arg("x", T.GLOBAL)
     b.store(b.offset(x, b.mul(b.thread_id(0), 4)), b.const(1.0, T.F32))
-    with pytest.raises(InterpError, match=r"expected an access within 128 bytes, got 4 bytes at offset 128 in lane 32 of its wave, thread \(32, 0, 0\) of workgroup \(0, 0, 0\)"):
+    with pytest.raises(
+        InterpError,
+        match=r"expected an access within 128 bytes, got 4 bytes at offset 128 in lane 32 of its wave, thread \(32, 0, 0\) of workgroup \(0, 0, 0\)",
+    ):
         run(b.finish(), (1, 1, 1), [np.zeros(32, np.float32)])
 
 
@@ -134,7 +140,10 @@ def test_bf16_rounds_to_nearest_even():
 def test_two_independent_fp8_codecs_agree(fmt):
     # The interpreter's nearest-value search vs the lowering's bit arithmetic.
     rng = np.random.default_rng(7)
-    values = np.concatenate([rng.standard_normal(3000) * s for s in (1e-3, 0.1, 1, 30, 500, 1e5)] + [[0.0, -0.0, np.nan, 448, 449, 57344, 1e9]])
+    values = np.concatenate(
+        [rng.standard_normal(3000) * s for s in (1e-3, 0.1, 1, 30, 500, 1e5)]
+        + [[0.0, -0.0, np.nan, 448, 449, 57344, 1e9]]
+    )
     values = values.astype(np.float32)
     ours = N.fp8_encode(values, fmt)
     theirs = np.array([floats.encode_fp8(float(v), fmt) for v in values], np.uint8)
@@ -187,7 +196,10 @@ def test_gfx11_wmma_lanes_i_and_i_plus_16_must_agree(matrix):
     frags = {"A": _replicated(np.ones((16, 16))), "B": _replicated(np.ones((16, 16)))}
     frags[matrix][19, 5] = 2.0  # lane 19 disagrees with lane 3 on element 5
     what = "A[3][5]" if matrix == "A" else "B[5][3]"
-    with pytest.raises(InterpError, match=rf"matrix.mma mma_16x16x16_f16_f32 on gfx11: lanes 3 and 19 hold {re.escape(what)} and must agree, got 1.0 and 2.0"):
+    with pytest.raises(
+        InterpError,
+        match=rf"matrix.mma mma_16x16x16_f16_f32 on gfx11: lanes 3 and 19 hold {re.escape(what)} and must agree, got 1.0 and 2.0",
+    ):
         _gfx11_wmma(frags["A"], frags["B"])
 
 
@@ -231,11 +243,14 @@ def test_a_scalar_argument_of_the_wrong_range_or_kind_is_an_interp_error(value):
         run(b.finish(), (1, 1, 1), [np.zeros(1, np.int32), value])
 
 
-@pytest.mark.parametrize("grid,args,message", [
-    (5, [], "run: expected a grid of 1 to 3 positive ints (workgroups in x, y, z), got 5"),
-    ((1, 0), [], "run: expected a grid of 1 to 3 positive ints (workgroups in x, y, z), got (1, 0)"),
-    ((1,), None, "run: expected a list of 0 arguments (), got None"),
-])
+@pytest.mark.parametrize(
+    "grid,args,message",
+    [
+        (5, [], "run: expected a grid of 1 to 3 positive ints (workgroups in x, y, z), got 5"),
+        ((1, 0), [], "run: expected a grid of 1 to 3 positive ints (workgroups in x, y, z), got (1, 0)"),
+        ((1,), None, "run: expected a list of 0 arguments (), got None"),
+    ],
+)
 def test_a_bad_grid_or_argument_list_is_an_interp_error(grid, args, message):
     with pytest.raises(InterpError) as err:
         run(builder().finish(), grid, args)
@@ -247,7 +262,9 @@ def test_a_loop_that_never_ends_is_an_interp_error():
     step = b.arg("step", T.I32)
     with b.for_range(0, 10, step):
         pass
-    with pytest.raises(InterpError, match=r"scf.for: expected a positive step when lo < hi, got step 0 in lane 0 of its wave"):
+    with pytest.raises(
+        InterpError, match=r"scf.for: expected a positive step when lo < hi, got step 0 in lane 0 of its wave"
+    ):
         run(b.finish(), (1, 1, 1), [0])
 
 
@@ -284,7 +301,10 @@ def test_load_transpose_gives_each_lane_a_column_of_its_groups_tile():
 
 def test_load_transpose_needs_whole_groups_of_16_lanes():
     X, out = np.zeros((4, 64), np.float16), np.zeros((64, 4), np.float16)
-    with pytest.raises(InterpError, match=r"mem.load_transpose: expected all or none of each group of 16 lanes active \(they exchange data\), got 4 of 16 active, from lane 16 of its wave"):
+    with pytest.raises(
+        InterpError,
+        match=r"mem.load_transpose: expected all or none of each group of 16 lanes active \(they exchange data\), got 4 of 16 active, from lane 16 of its wave",
+    ):
         run(_transpose_kernel(active=20), (1, 1, 1), [X, out])
 
 
@@ -322,7 +342,10 @@ def test_load_to_lds_is_asynchronous_until_a_barrier(then_store):
     # writing its bytes before is an error, not a silent old value.
     X, perm, out = np.zeros((128, 4), np.int32), np.arange(128, dtype=np.int32), np.zeros((128, 4), np.int32)
     op = "mem.store" if then_store else "mem.load"
-    with pytest.raises(InterpError, match=rf"^{op}: expected no access to LDS bytes a direct-to-LDS load has yet to write, got one in lane 0 of its wave, thread \(0, 0, 0\) of workgroup \(0, 0, 0\); a barrier must come between"):
+    with pytest.raises(
+        InterpError,
+        match=rf"^{op}: expected no access to LDS bytes a direct-to-LDS load has yet to write, got one in lane 0 of its wave, thread \(0, 0, 0\) of workgroup \(0, 0, 0\); a barrier must come between",
+    ):
         run(_to_lds_kernel(barrier=False, then_store=then_store), (1, 1, 1), [X, perm, out])
 
 
@@ -336,7 +359,12 @@ def _buffer_to_lds_kernel(uniform=True):
     tid = b.thread_id(0)
     lds = b.lds_alloc(128 * 16)
     wave = b.div(tid, 64)
-    b.buffer_load_to_lds(b.buffer_rsrc(x, 40 * 16), b.mul(b.rem(tid, 64), 16), 32 if uniform else b.mul(b.rem(tid, 2), 32), b.offset(lds, b.mul(wave, 1024)))
+    b.buffer_load_to_lds(
+        b.buffer_rsrc(x, 40 * 16),
+        b.mul(b.rem(tid, 64), 16),
+        32 if uniform else b.mul(b.rem(tid, 2), 32),
+        b.offset(lds, b.mul(wave, 1024)),
+    )
     b.barrier()
     b.store(b.offset(out, b.mul(tid, 16)), b.load(b.offset(lds, b.mul(tid, 16)), T.vector(T.I32, 4)))
     return b.finish()
@@ -353,11 +381,17 @@ def test_buffer_load_to_lds_reads_the_lane_plus_wave_offset_and_zeros_past_the_b
 
 def test_buffer_load_to_lds_needs_one_wave_offset_per_wave():
     X, out = np.zeros((128, 4), np.int32), np.zeros((128, 4), np.int32)
-    with pytest.raises(InterpError, match=r"buffer.load_to_lds: expected the wave offset the same in every lane of a wave, got two in the wave of lane 0 of its wave, .* and lane 1 of its wave"):
+    with pytest.raises(
+        InterpError,
+        match=r"buffer.load_to_lds: expected the wave offset the same in every lane of a wave, got two in the wave of lane 0 of its wave, .* and lane 1 of its wave",
+    ):
         run(_buffer_to_lds_kernel(uniform=False), (1, 1, 1), [X, out])
 
 
 def test_load_to_lds_needs_one_destination_per_wave():
     X, perm, out = np.zeros((128, 4), np.int32), np.arange(128, dtype=np.int32), np.zeros((128, 4), np.int32)
-    with pytest.raises(InterpError, match=r"mem.load_to_lds: expected the LDS destination the same in every lane of a wave, got two in the wave of lane 0 of its wave, .* and lane 1 of its wave"):
+    with pytest.raises(
+        InterpError,
+        match=r"mem.load_to_lds: expected the LDS destination the same in every lane of a wave, got two in the wave of lane 0 of its wave, .* and lane 1 of its wave",
+    ):
         run(_to_lds_kernel(uniform=False), (1, 1, 1), [X, perm, out])

@@ -97,11 +97,13 @@ LAYOUTS = {key: BY_ID[form.layout] for key, form in FORMS.items()}
 # The layouts no AMD table covers: AMD's calculator has no CDNA4 (gfx950's
 # K=32 ops) and no gfx1250. layouts_test checks every other entry against
 # AMD's tables (testdata/) and that this set is exactly what they lack.
-NOT_IN_AMD_TABLES = frozenset({
-    ("mma_16x16x32_f16_f32", "gfx9"),
-    ("mma_16x16x32_bf16_f32", "gfx9"),
-    ("mma_32x32x16_f16_f32", "gfx9"),
-    ("mma_32x32x16_bf16_f32", "gfx9"),
-    ("mma_16x16x32_f16_f32", "gfx1250"),
-    ("mma_16x16x32_bf16_f32", "gfx1250"),
-})
+NOT_IN_AMD_TABLES = frozenset(
+    {
+        ("mma_16x16x32_f16_f32", "gfx9"),
+        ("mma_16x16x32_bf16_f32", "gfx9"),
+        ("mma_32x32x16_f16_f32", "gfx9"),
+        ("mma_32x32x16_bf16_f32", "gfx9"),
+        ("mma_16x16x32_f16_f32", "gfx1250"),
+        ("mma_16x16x32_bf16_f32", "gfx1250"),
+    }
+)

@@ -4,6 +4,8 @@ The tables (testdata/amd_layouts_*.json) are the output of AMD's Matrix
 Instruction Calculator; this checks every lane and every element of A, B,
 C and D for every op and arch they cover. A layout that is wrong but
 consistent with platform/tile (the GEMM numeric test cannot see it) fails here.
+Every matrix-core form has its layout, and each layout spreads each matrix
+evenly over its form's lanes and elements.
 """
 
 import collections
@@ -39,7 +41,9 @@ def test_layout_matches_amd_table_in_every_lane_and_element(table, matrix):
         for v in range(len(lanes[l]))
         if tuple(where(l, v)) != lanes[l][v]
     ]
-    assert all(len(lane) == n for lane in lanes), f"{table} {matrix}: AMD has {len(lanes[0])} elements per lane, the IR fragment {n}"
+    assert all(len(lane) == n for lane in lanes), (
+        f"{table} {matrix}: AMD has {len(lanes[0])} elements per lane, the IR fragment {n}"
+    )
     assert not wrong, f"{table} {matrix}: {len(wrong)} of {table.wave * n} elements differ: " + "; ".join(wrong[:4])
 
 
@@ -58,4 +62,6 @@ def test_layout_spreads_each_matrix_evenly_over_the_forms_lanes_and_elements(key
     for part, count, rows, cols in zip("abc", form.fragment, (s.m, s.k, s.m), (s.k, s.n, s.n)):
         held = collections.Counter(tuple(getattr(layout, part)(l, v)) for l in range(form.wave) for v in range(count))
         copies = form.wave * count // (rows * cols)
-        assert held == {(i, j): copies for i in range(rows) for j in range(cols)}, f"{key} {part}: {form.wave} lanes x {count} elements"
+        assert held == {(i, j): copies for i in range(rows) for j in range(cols)}, (
+            f"{key} {part}: {form.wave} lanes x {count} elements"
+        )

@@ -72,7 +72,9 @@ class KernelBuilder:
 
     def finish(self):
         if len(self._blocks) != 1:
-            raise VerifyError(f"kernel @{self.kernel.name}: expected every for/if closed, got {len(self._blocks) - 1} open")
+            raise VerifyError(
+                f"kernel @{self.kernel.name}: expected every for/if closed, got {len(self._blocks) - 1} open"
+            )
         # An if without results may omit its else arm: give it an empty one.
         for op in walk(self.kernel.body):
             if op.name == "scf.if" and not op.results and not op.regions[1].ops:
@@ -105,6 +107,7 @@ class KernelBuilder:
         like = a.type if isinstance(a, Value) else b.type
         return self._coerce(a, like), self._coerce(b, like)
 
+    @staticmethod
     def _binary(name):
         def method(self, a, b):
             a, b = self._pair(a, b)
@@ -126,6 +129,7 @@ class KernelBuilder:
     shl = _binary("arith.shl")
     shr = _binary("arith.shr")
 
+    @staticmethod
     def _unary(name):
         def method(self, a):
             return self._value(name, [a], a.type)
@@ -289,7 +293,9 @@ class KernelBuilder:
             self._blocks.pop()
         if not block.ops or block.ops[-1].name != "scf.yield":
             if results:
-                raise VerifyError(f"{op.name}: expected the region to end with b.yield_({len(results)} values), got no yield")
+                raise VerifyError(
+                    f"{op.name}: expected the region to end with b.yield_({len(results)} values), got no yield"
+                )
             block.ops.append(Op("scf.yield", (), (), {}))
 
     @contextlib.contextmanager

@@ -34,7 +34,9 @@ class Tally:
     examples: int = 0
     rejected: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     domain: int = 0
-    domain_by: collections.Counter = dataclasses.field(default_factory=collections.Counter)  # what each ArchDomainError names: an op, or "kernel"
+    domain_by: collections.Counter = dataclasses.field(
+        default_factory=collections.Counter
+    )  # what each ArchDomainError names: an op, or "kernel"
     accepted: int = 0
     bugs: list = dataclasses.field(default_factory=list)  # (kernel text, LLVM's message)
     accepted_ops: set = dataclasses.field(default_factory=set)

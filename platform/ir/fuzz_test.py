@@ -12,7 +12,12 @@ from ir.printer import print_kernel
 from ir.strategies import cases, kernels, malformed_kernels
 from ir.verifier import verify
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], derandomize=True)
+SETTINGS = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    derandomize=True,
+)
 
 
 def test_the_generator_makes_every_op_of_the_registry():
@@ -82,5 +87,5 @@ def test_damaged_text_fails_only_with_parse_or_verify_error(kernel, data):
     damaged = text[:at] + data.draw(st.sampled_from(["", "%", "{", ")", "x", ",", "9", '"'])) + text[at + 1 :]
     try:
         verify(parse(damaged))
-    except (ParseError, VerifyError):
+    except ParseError, VerifyError:
         pass

@@ -61,9 +61,18 @@ def test_types_come_from_types_json():
 @pytest.mark.parametrize(
     "text, message",
     [
-        ('{"scalars": [], "address_spaces": []}', "expected keys ['address_spaces', 'max_lanes', 'scalars'], got ['address_spaces', 'scalars']"),
-        ('{"scalars": [{"name": "i1", "bits": 1}], "address_spaces": [], "max_lanes": 64}', "scalars/0: expected keys ['bits', 'kind', 'name'], got ['bits', 'name']"),
-        ('{"scalars": [{"name": "q8", "bits": 8, "kind": "fixed"}], "address_spaces": [], "max_lanes": 64}', "scalars/0: expected kind 'int' or 'float', got 'fixed'"),
+        (
+            '{"scalars": [], "address_spaces": []}',
+            "expected keys ['address_spaces', 'max_lanes', 'scalars'], got ['address_spaces', 'scalars']",
+        ),
+        (
+            '{"scalars": [{"name": "i1", "bits": 1}], "address_spaces": [], "max_lanes": 64}',
+            "scalars/0: expected keys ['bits', 'kind', 'name'], got ['bits', 'name']",
+        ),
+        (
+            '{"scalars": [{"name": "q8", "bits": 8, "kind": "fixed"}], "address_spaces": [], "max_lanes": 64}',
+            "scalars/0: expected kind 'int' or 'float', got 'fixed'",
+        ),
     ],
 )
 def test_bad_types_json_names_the_entry(tmp_path, text, message):
@@ -126,11 +135,13 @@ def test_python_time_control_flow_leaves_no_trace():
     assert text.count("arith.add(") == 3 and "scf." not in text
 
 
-
 def test_attribute_lists_nest_at_most_as_deep_as_regions():
     from ir.core import MAX_NESTING
 
     head = 'kernel @k() {arch = "gfx942", wave_size = 64, workgroup_size = [64, 1, 1]} {\n  gpu.barrier() {x = '
     deep = "[" * (MAX_NESTING + 1) + "]" * (MAX_NESTING + 1)
-    with pytest.raises(ParseError, match=f"line 2, column {len('  gpu.barrier() {x = ') + MAX_NESTING + 1}: expected lists nested at most {MAX_NESTING} deep"):
+    with pytest.raises(
+        ParseError,
+        match=f"line 2, column {len('  gpu.barrier() {x = ') + MAX_NESTING + 1}: expected lists nested at most {MAX_NESTING} deep",
+    ):
         parse(head + deep + "}\n}\n")

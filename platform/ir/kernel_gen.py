@@ -27,7 +27,7 @@ from ir import mma
 from ir import types as T
 from ir.builder import KernelBuilder
 from ir.core import VerifyError
-from ir.ops import CMP_PREDICATES, OPS
+from ir.ops import CMP_PREDICATES
 
 SCALARS = tuple(T.SCALARS.values())
 NUMERIC_SCALARS = tuple(t for t in SCALARS if not T.is_fp8(t))
@@ -58,7 +58,7 @@ class RandomChoices:
 @dataclasses.dataclass
 class Case:
     kernel: object  # the verified Kernel, or None
-    error: VerifyError = None  # why the verifier rejected it
+    error: VerifyError | None = None  # why the verifier rejected it
 
 
 class _Skip(Exception):
@@ -109,7 +109,11 @@ class _Gen:
         if isinstance(t, T.PtrType):
             return self.pointer(pool, t)
         if isinstance(t, T.VectorType):
-            return b.build([self.value(pool, t.elem) for _ in range(t.n)]) if t.n <= 4 else b.build([self.value(pool, t.elem)] * t.n)
+            return (
+                b.build([self.value(pool, t.elem) for _ in range(t.n)])
+                if t.n <= 4
+                else b.build([self.value(pool, t.elem)] * t.n)
+            )
         if T.is_fp8(t):
             return b.convert(self.value(pool, T.F32), t)
         if t.is_int:
@@ -127,7 +131,11 @@ class _Gen:
 
     def lds_bytes(self, align):
         """A size for one more LDS allocation: within the arch's budget, but for a fault."""
-        n = self.src.choice((self.lds_left + align, 1 << 20)) if self.fault() else min(self.lds_left // align * align, self.src.choice((4, 64, 256, 4096)))
+        n = (
+            self.src.choice((self.lds_left + align, 1 << 20))
+            if self.fault()
+            else min(self.lds_left // align * align, self.src.choice((4, 64, 256, 4096)))
+        )
         if n < 1:
             raise _Skip("LDS budget")
         self.lds_left -= -(-n // align) * align
@@ -210,7 +218,11 @@ def _convert(g, pool):
 
 def _bitcast(g, pool):
     src = g.numeric()
-    same_size = [t for t in SCALARS if t.nbytes == src.nbytes] + [T.vector(e, src.nbytes // e.nbytes) for e in SCALARS if 2 <= src.nbytes // e.nbytes <= T.MAX_LANES and src.nbytes % e.nbytes == 0]
+    same_size = [t for t in SCALARS if t.nbytes == src.nbytes] + [
+        T.vector(e, src.nbytes // e.nbytes)
+        for e in SCALARS
+        if 2 <= src.nbytes // e.nbytes <= T.MAX_LANES and src.nbytes % e.nbytes == 0
+    ]
     dst = g.src.choice(same_size) if same_size and not g.fault() else g.numeric()
     return [g.b.bitcast(g.value(pool, src), dst)]
 
@@ -306,7 +318,9 @@ def _load_to_lds(g, pool):
 def _buffer_load_to_lds(g, pool):
     _arch_limited(g, "buffer.load_to_lds")
     src, dst = (g.src.choice(POINTERS), g.src.choice(POINTERS)) if g.fault() else (T.BUFFER, T.LDS)
-    g.b.emit("buffer.load_to_lds", [g.value(pool, src), g.value(pool, T.I32), g.value(pool, T.I32), g.value(pool, dst)], [])
+    g.b.emit(
+        "buffer.load_to_lds", [g.value(pool, src), g.value(pool, T.I32), g.value(pool, T.I32), g.value(pool, dst)], []
+    )
 
 
 def _atomic_add(g, pool):
@@ -412,7 +426,11 @@ def _kernel_builder(g, bad):
     src = g.src
     info = archs.get(src.choice(ARCHS))
     wave = src.choice((32, 64, 48)) if bad == "wave_size" else src.choice(info.wave_sizes)
-    size = (info.max_workgroup_size, 2, 1) if bad == "workgroup_size" else (src.choice((32, 64, 256, info.max_workgroup_size)), 1, 1)
+    size = (
+        (info.max_workgroup_size, 2, 1)
+        if bad == "workgroup_size"
+        else (src.choice((32, 64, 256, info.max_workgroup_size)), 1, 1)
+    )
     lo, hi = info.waves_per_eu
     waves = hi + 1 if bad == "waves_per_eu" else None if src.chance(0.7) else src.integer(lo, hi)
     name = src.choice(("k-1", "2k", "ké")) if bad == "name" else "k" + str(src.integer(0, 999))
@@ -428,7 +446,11 @@ def generate(src, faults=0.0):
         g.b = b = _kernel_builder(g, bad)
         pool = {}
         for i in range(src.integer(0, 4)):
-            t = g.any_type() if bad == "argument type" else src.choice(NUMERIC_SCALARS + (T.GLOBAL, T.CONSTANT, T.PRIVATE))
+            t = (
+                g.any_type()
+                if bad == "argument type"
+                else src.choice(NUMERIC_SCALARS + (T.GLOBAL, T.CONSTANT, T.PRIVATE))
+            )
             pool.setdefault(t, []).append(b.arg("é" if bad == "argument name" else f"a{i}", t))
         pool.setdefault(T.GLOBAL, []).append(b.arg("out", T.GLOBAL))
         g.ops(pool, src.integer(1, 14))

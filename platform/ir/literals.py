@@ -35,7 +35,9 @@ def float_text(value):
 
 def read_float(text):
     if not _FLOAT.fullmatch(text):
-        raise ValueError(f"expected a float spelled 0x and 16 upper-case hex digits (the IEEE double's bits, e.g. 1.0 is 0x3FF0000000000000), got {text!r}")
+        raise ValueError(
+            f"expected a float spelled 0x and 16 upper-case hex digits (the IEEE double's bits, e.g. 1.0 is 0x3FF0000000000000), got {text!r}"
+        )
     value = struct.unpack(">d", struct.pack(">Q", int(text[2:], 16)))[0]
     if math.isnan(value) and int(text[2:], 16) != CANONICAL_NAN:
         raise ValueError(f"expected NaN spelled 0x{CANONICAL_NAN:016X} (the one NaN spelling), got {text!r}")
@@ -65,16 +67,20 @@ def read_string(text):
             code = body[i + 1 : i + 3]
             if not re.fullmatch(r"[0-9A-F]{2}", code) or _verbatim(int(code, 16)):
                 raise ValueError(
-                    f"expected a string escape \\XX with 2 upper-case hex digits of a byte that is not printable ASCII (or is \\22 for '\"', \\5C for '\\'), got {body[i:i + 3]!r}"
+                    f"expected a string escape \\XX with 2 upper-case hex digits of a byte that is not printable ASCII (or is \\22 for '\"', \\5C for '\\'), got {body[i : i + 3]!r}"
                 )
             out.append(int(code, 16))
             i += 3
             continue
         if not _verbatim(ord(ch)):
-            raise ValueError(f"expected printable ASCII in a string (any other character as \\XX, its UTF-8 bytes in hex), got {ch!r}")
+            raise ValueError(
+                f"expected printable ASCII in a string (any other character as \\XX, its UTF-8 bytes in hex), got {ch!r}"
+            )
         out.append(ord(ch))
         i += 1
     try:
         return out.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ValueError(f"expected string escapes that spell UTF-8, got {text!r} ({e.reason} at byte {e.start})") from None
+        raise ValueError(
+            f"expected string escapes that spell UTF-8, got {text!r} ({e.reason} at byte {e.start})"
+        ) from None

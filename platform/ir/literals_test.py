@@ -1,4 +1,5 @@
-"""The canonical literal spellings (SPELLING.md): one per value, read back exactly."""
+"""The canonical literal spellings (SPELLING.md): one per value, read back
+bit-exact, and every other spelling refused with the one to use."""
 
 import math
 
@@ -15,18 +16,21 @@ from ir.printer import print_kernel
 HEAD = 'kernel @k() {arch = "gfx942", wave_size = 64, workgroup_size = [64, 1, 1]} {\n'
 
 
-@pytest.mark.parametrize("value,text", [
-    (1.0, "0x3FF0000000000000"),
-    (-2.5, "0xC004000000000000"),
-    (0.0, "0x0000000000000000"),
-    (-0.0, "0x8000000000000000"),
-    (0.1, "0x3FB999999999999A"),
-    (math.inf, "0x7FF0000000000000"),
-    (-math.inf, "0xFFF0000000000000"),
-    (math.nan, "0x7FF8000000000000"),
-    (-math.nan, "0x7FF8000000000000"),  # every NaN has the one spelling
-    (5e-324, "0x0000000000000001"),
-])
+@pytest.mark.parametrize(
+    "value,text",
+    [
+        (1.0, "0x3FF0000000000000"),
+        (-2.5, "0xC004000000000000"),
+        (0.0, "0x0000000000000000"),
+        (-0.0, "0x8000000000000000"),
+        (0.1, "0x3FB999999999999A"),
+        (math.inf, "0x7FF0000000000000"),
+        (-math.inf, "0xFFF0000000000000"),
+        (math.nan, "0x7FF8000000000000"),
+        (-math.nan, "0x7FF8000000000000"),  # every NaN has the one spelling
+        (5e-324, "0x0000000000000001"),
+    ],
+)
 def test_float_is_the_hex_of_its_double_bits(value, text):
     assert literals.float_text(value) == text
     back = literals.read_float(text)
@@ -42,20 +46,33 @@ def test_every_double_reads_back_bit_exact(value):
     assert literals.float_text(literals.read_float(text)) == text
 
 
-@pytest.mark.parametrize("text", ["0x3ff0000000000000", "0x3FF", "0x3FF00000000000000", "0X3FF0000000000000", "0x7FF8000000000001", "0xFFF8000000000000"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0x3ff0000000000000",
+        "0x3FF",
+        "0x3FF00000000000000",
+        "0X3FF0000000000000",
+        "0x7FF8000000000001",
+        "0xFFF8000000000000",
+    ],
+)
 def test_float_spellings_that_are_not_the_one_are_refused(text):
     with pytest.raises(ValueError, match=f"^expected .*, got '{text}'"):
         literals.read_float(text)
 
 
-@pytest.mark.parametrize("value,text", [
-    ("gfx942", '"gfx942"'),
-    ('a"b\\c', '"a\\22b\\5Cc"'),
-    ("tab\there\n", '"tab\\09here\\0A"'),
-    ("\x7f", '"\\7F"'),
-    ("é", '"\\C3\\A9"'),  # UTF-8 bytes, not the code point
-    ("", '""'),
-])
+@pytest.mark.parametrize(
+    "value,text",
+    [
+        ("gfx942", '"gfx942"'),
+        ('a"b\\c', '"a\\22b\\5Cc"'),
+        ("tab\there\n", '"tab\\09here\\0A"'),
+        ("\x7f", '"\\7F"'),
+        ("é", '"\\C3\\A9"'),  # UTF-8 bytes, not the code point
+        ("", '""'),
+    ],
+)
 def test_string_escape_set(value, text):
     assert literals.string_text(value) == text
     assert literals.read_string(text) == value
@@ -69,17 +86,20 @@ def test_every_string_reads_back(value):
     assert literals.read_string(text) == value
 
 
-@pytest.mark.parametrize("text,why", [
-    ('"\\41"', "escape"),  # 'A' is printable: verbatim only
-    ('"\\0a"', "escape"),  # lower-case hex
-    ('"\\n"', "escape"),  # no C escapes
-    ('"\\u00e9"', "escape"),  # no JSON escapes
-    ('"\\"', "escape"),
-    ('"é"', "printable ASCII"),
-    ('"a\tb"', "printable ASCII"),
-    ('"\\C3"', "UTF-8"),  # a cut UTF-8 sequence
-    ('"\\ED\\A0\\80"', "UTF-8"),  # a surrogate is not UTF-8
-])
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        ('"\\41"', "escape"),  # 'A' is printable: verbatim only
+        ('"\\0a"', "escape"),  # lower-case hex
+        ('"\\n"', "escape"),  # no C escapes
+        ('"\\u00e9"', "escape"),  # no JSON escapes
+        ('"\\"', "escape"),
+        ('"é"', "printable ASCII"),
+        ('"a\tb"', "printable ASCII"),
+        ('"\\C3"', "UTF-8"),  # a cut UTF-8 sequence
+        ('"\\ED\\A0\\80"', "UTF-8"),  # a surrogate is not UTF-8
+    ],
+)
 def test_string_spellings_that_are_not_the_one_are_refused(text, why):
     with pytest.raises(ValueError, match=f"^expected .*{why}"):
         literals.read_string(text)
@@ -90,14 +110,17 @@ def test_a_lone_surrogate_cannot_be_printed():
         literals.string_text("\ud800")
 
 
-@pytest.mark.parametrize("value,message", [
-    ("1.0", "line 2, column 31: expected a float spelled as the hex of its IEEE double bits"),
-    ("-2.5e3", "line 2, column 31: expected a float spelled as the hex of its IEEE double bits"),
-    ("inf", "line 2, column 31: expected a float spelled as the hex of its IEEE double bits"),
-    ("nan", "line 2, column 31: expected a float spelled as the hex of its IEEE double bits"),
-    ("0x3ff0000000000000", "line 2, column 31: expected a float spelled 0x and 16 upper-case hex digits"),
-    ("0x7FF0000000000001", "line 2, column 31: expected NaN spelled 0x7FF8000000000000"),
-])
+@pytest.mark.parametrize(
+    "value,message",
+    [
+        ("1.0", "line 2, column 31: expected a float spelled as the hex of its IEEE double bits"),
+        ("-2.5e3", "line 2, column 31: expected a float spelled as the hex of its IEEE double bits"),
+        ("inf", "line 2, column 31: expected a float spelled as the hex of its IEEE double bits"),
+        ("nan", "line 2, column 31: expected a float spelled as the hex of its IEEE double bits"),
+        ("0x3ff0000000000000", "line 2, column 31: expected a float spelled 0x and 16 upper-case hex digits"),
+        ("0x7FF0000000000001", "line 2, column 31: expected NaN spelled 0x7FF8000000000000"),
+    ],
+)
 def test_the_parser_reads_only_the_canonical_float(value, message):
     text = HEAD + f"  %0 = arith.const() {{value = {value}}} : f32\n}}\n"
     with pytest.raises(ParseError) as err:

@@ -16,7 +16,9 @@ from ir import types as T
 # an IR type here fails at import.
 TYPES = {"bf16": T.BF16, "f16": T.F16, "fp8": T.F8E4M3, "f32": T.F32}
 if set(TYPES) != set(AB_TYPES + C_TYPES):
-    raise ImportError(f"ir/mma.py TYPES: expected the tokens of arch/mma_forms.py {sorted(AB_TYPES + C_TYPES)}, got {sorted(TYPES)}")
+    raise ImportError(
+        f"ir/mma.py TYPES: expected the tokens of arch/mma_forms.py {sorted(AB_TYPES + C_TYPES)}, got {sorted(TYPES)}"
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,7 +30,9 @@ class Shape:
     c: T.ScalarType  # C and D element type
 
 
-_SHAPES = {op: Shape(f.shape.m, f.shape.n, f.shape.k, TYPES[f.shape.a], TYPES[f.shape.c]) for (op, _), f in FORMS.items()}
+_SHAPES = {
+    op: Shape(f.shape.m, f.shape.n, f.shape.k, TYPES[f.shape.a], TYPES[f.shape.c]) for (op, _), f in FORMS.items()
+}
 
 
 def shape(op_id):

@@ -45,7 +45,11 @@ def load(path):
         raise OpsError(f"{path}: {where}: expected {what}, got {got}; fix that entry")
 
     if not isinstance(raw, dict) or sorted(raw) != ["ops", "tables"]:
-        fail("top level", "an object with keys ['ops', 'tables']", sorted(raw) if isinstance(raw, dict) else type(raw).__name__)
+        fail(
+            "top level",
+            "an object with keys ['ops', 'tables']",
+            sorted(raw) if isinstance(raw, dict) else type(raw).__name__,
+        )
     for key in ("ops", "tables"):
         if not isinstance(raw[key], dict) or not raw[key]:
             fail(key, "a non-empty object", repr(raw[key]))
@@ -105,12 +109,20 @@ def _phrase(values):
 
 
 def _count(n, noun):
-    return (f"at least {n['min']} {noun}(s)", lambda got: got >= n["min"]) if isinstance(n, dict) else (f"{n} {noun}(s)", lambda got: got == n)
+    return (
+        (f"at least {n['min']} {noun}(s)", lambda got: got >= n["min"])
+        if isinstance(n, dict)
+        else (f"{n} {noun}(s)", lambda got: got == n)
+    )
 
 
 def check(op, entry, tables):
     """Raises VerifyError unless `op` has the counts and attributes `entry` states."""
-    for key, noun, got in (("operands", "operand", op.operands), ("results", "result", op.results), ("regions", "region", op.regions)):
+    for key, noun, got in (
+        ("operands", "operand", op.operands),
+        ("results", "result", op.results),
+        ("regions", "region", op.regions),
+    ):
         what, ok = _count(entry[key], noun)
         if not ok(len(got)):
             raise VerifyError(f"{op.name}: expected {what}, got {len(got)}")

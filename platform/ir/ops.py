@@ -27,7 +27,7 @@ CMP_PREDICATES = tuple(TABLES["cmp_predicates"])
 # codes), so only the ops ops.json marks fp8 may take or make one.
 FP8_OPS = frozenset(name for name, entry in _DATA["ops"].items() if entry["fp8"])
 
-_RULES = {}
+_RULES: dict = {}
 
 
 def register(*names):
@@ -36,7 +36,9 @@ def register(*names):
     def wrap(rule):
         for name in names:
             if name not in _DATA["ops"]:
-                raise ValueError(f"{PATH}: expected an entry for {name}, got a rule for it in ops.py and no entry; add it to ops.json")
+                raise ValueError(
+                    f"{PATH}: expected an entry for {name}, got a rule for it in ops.py and no entry; add it to ops.json"
+                )
             _RULES[name] = rule
         return rule
 
@@ -111,7 +113,12 @@ def _const(op):
 @register("arith.add", "arith.sub", "arith.mul", "arith.div", "arith.rem", "arith.min", "arith.max")
 def _binary(op):
     same_types(op, [*op.operands, op.result], "operands and result of one type")
-    expect(T.is_numeric(op.result.type) and T.element(op.result.type) is not T.I1, op, "int or float operands", op.result.type)
+    expect(
+        T.is_numeric(op.result.type) and T.element(op.result.type) is not T.I1,
+        op,
+        "int or float operands",
+        op.result.type,
+    )
 
 
 @register("arith.and", "arith.or", "arith.xor", "arith.shl", "arith.shr")
@@ -154,7 +161,12 @@ def _bitcast(op):
     src, dst = op.operands[0].type, op.result.type
     expect(T.is_numeric(src) and T.is_numeric(dst), op, "numeric types", f"{src} -> {dst}")
     # i1 has no byte size in LLVM: bitcast it neither from nor to i1.
-    expect(T.element(src) is not T.I1 and T.element(dst) is not T.I1, op, "no i1 operand or result (use arith.convert)", f"{src} -> {dst}")
+    expect(
+        T.element(src) is not T.I1 and T.element(dst) is not T.I1,
+        op,
+        "no i1 operand or result (use arith.convert)",
+        f"{src} -> {dst}",
+    )
     expect(src.nbytes == dst.nbytes, op, f"a type of {src.nbytes} bytes", dst)
 
 
@@ -205,7 +217,12 @@ def _shuffle(op):
     same_types(op, op.operands)
     v = op.operands[0].type
     expect(isinstance(v, T.VectorType), op, "vector operands", v)
-    mask = attr(op, "mask", lambda m: 2 <= len(m) <= T.MAX_LANES and all(0 <= i < 2 * v.n for i in m), f"a list of 2 to {T.MAX_LANES} indices in [0, {2 * v.n})")
+    mask = attr(
+        op,
+        "mask",
+        lambda m: 2 <= len(m) <= T.MAX_LANES and all(0 <= i < 2 * v.n for i in m),
+        f"a list of 2 to {T.MAX_LANES} indices in [0, {2 * v.n})",
+    )
     want = T.vector(v.elem, len(mask))
     expect(op.result.type is want, op, f"result {want}", op.result.type)
 
@@ -228,7 +245,12 @@ def _readfirstlane(op):
 def _bpermute(op):
     addr, v = op.operands
     expect(addr.type is T.I32, op, "an i32 byte address", addr.type)
-    expect(v.type in (T.I32, T.F32) and op.result.type is v.type, op, "an i32 or f32 value and result", f"{v.type}, {op.result.type}")
+    expect(
+        v.type in (T.I32, T.F32) and op.result.type is v.type,
+        op,
+        "an i32 or f32 value and result",
+        f"{v.type}, {op.result.type}",
+    )
 
 
 # -- memory ---------------------------------------------------------------------
@@ -237,7 +259,12 @@ def _bpermute(op):
 def access(op, t, spaces, p):
     expect(isinstance(p, T.PtrType) and p.space in spaces, op, f"a pointer to {' or '.join(spaces)}", p)
     expect(T.is_numeric(t) and T.element(t) is not T.I1, op, "a numeric, non-i1 access type", t)
-    expect(t.nbytes in ACCESS_BYTES, op, f"an access of {', '.join(map(str, ACCESS_BYTES))} bytes", f"{t} ({t.nbytes} bytes)")
+    expect(
+        t.nbytes in ACCESS_BYTES,
+        op,
+        f"an access of {', '.join(map(str, ACCESS_BYTES))} bytes",
+        f"{t} ({t.nbytes} bytes)",
+    )
 
 
 @register("mem.lds_alloc")
@@ -271,7 +298,12 @@ TRANSPOSE_TYPES = tuple(T.vector(e, 4) for e in (T.F16, T.BF16, T.I16))
 def _load_transpose(op):
     p = op.operands[0].type
     expect(p is T.LDS, op, "a ptr<lds> operand", p)
-    expect(op.result.type in TRANSPOSE_TYPES, op, f"a result of type {', '.join(map(str, TRANSPOSE_TYPES))}", op.result.type)
+    expect(
+        op.result.type in TRANSPOSE_TYPES,
+        op,
+        f"a result of type {', '.join(map(str, TRANSPOSE_TYPES))}",
+        op.result.type,
+    )
 
 
 @register("mem.load_to_lds")
@@ -284,8 +316,18 @@ def _load_to_lds(op):
 @register("mem.atomic_add")
 def _atomic_add(op):
     p, v = op.operands
-    expect(isinstance(p.type, T.PtrType) and p.type.space in TABLES["atomic_spaces"], op, f"a pointer to {' or '.join(TABLES['atomic_spaces'])}", p.type)
-    expect(v.type in (T.F32, T.I32) and op.result.type is v.type, op, "an f32 or i32 value and result", f"{v.type}, {op.result.type}")
+    expect(
+        isinstance(p.type, T.PtrType) and p.type.space in TABLES["atomic_spaces"],
+        op,
+        f"a pointer to {' or '.join(TABLES['atomic_spaces'])}",
+        p.type,
+    )
+    expect(
+        v.type in (T.F32, T.I32) and op.result.type is v.type,
+        op,
+        "an f32 or i32 value and result",
+        f"{v.type}, {op.result.type}",
+    )
 
 
 @register("buffer.rsrc")
@@ -306,7 +348,12 @@ def _buffer_load(op):
 def _buffer_load_to_lds(op):
     rsrc, voffset, soffset, dst = op.operands
     expect(rsrc.type is T.BUFFER, op, "a ptr<buffer> source", rsrc.type)
-    expect(voffset.type is T.I32 and soffset.type is T.I32, op, "i32 lane and wave byte offsets", f"{voffset.type}, {soffset.type}")
+    expect(
+        voffset.type is T.I32 and soffset.type is T.I32,
+        op,
+        "i32 lane and wave byte offsets",
+        f"{voffset.type}, {soffset.type}",
+    )
     expect(dst.type is T.LDS, op, "a ptr<lds> destination", dst.type)
 
 
@@ -326,8 +373,18 @@ def _mma(op):
     # The op ids are those of platform/arch/mma_forms.json, read by ir/mma.py.
     s = mma.shape(op.attrs["op"])
     expect(s is not None, op, "an op id like mma_16x16x16_f16_f32", repr(op.attrs["op"]))
-    expect(isinstance(a, T.VectorType) and a.elem is s.a and isinstance(b, T.VectorType) and b.elem is s.a, op, f"A and B fragments of {s.a}", f"{a}, {b}")
-    expect(isinstance(c, T.VectorType) and c.elem is s.c and op.result.type is c, op, f"C and result fragments of {s.c}", f"{c}, {op.result.type}")
+    expect(
+        isinstance(a, T.VectorType) and a.elem is s.a and isinstance(b, T.VectorType) and b.elem is s.a,
+        op,
+        f"A and B fragments of {s.a}",
+        f"{a}, {b}",
+    )
+    expect(
+        isinstance(c, T.VectorType) and c.elem is s.c and op.result.type is c,
+        op,
+        f"C and result fragments of {s.c}",
+        f"{c}, {op.result.type}",
+    )
 
 
 # -- structured control flow ----------------------------------------------------
@@ -335,7 +392,12 @@ def _mma(op):
 
 def yields(op, region, types_, what):
     last = region.ops[-1] if region.ops else None
-    expect(last is not None and last.name == "scf.yield", op, f"{what} to end with scf.yield", last.name if last else "an empty region")
+    expect(
+        last is not None and last.name == "scf.yield",
+        op,
+        f"{what} to end with scf.yield",
+        last.name if last else "an empty region",
+    )
     got = [v.type for v in last.operands]
     expect(got == list(types_), op, f"{what} to yield ({', '.join(map(str, types_))})", f"({', '.join(map(str, got))})")
 
@@ -343,12 +405,27 @@ def yields(op, region, types_, what):
 @register("scf.for")
 def _for(op):
     lo, hi, step, *inits = op.operands
-    expect(lo.type is T.I32 and hi.type is T.I32 and step.type is T.I32, op, "i32 bounds and step", f"{lo.type}, {hi.type}, {step.type}")
+    expect(
+        lo.type is T.I32 and hi.type is T.I32 and step.type is T.I32,
+        op,
+        "i32 bounds and step",
+        f"{lo.type}, {hi.type}, {step.type}",
+    )
     carried = [v.type for v in inits]
-    expect([r.type for r in op.results] == carried, op, "one result per carried value, of its type", [str(r.type) for r in op.results])
+    expect(
+        [r.type for r in op.results] == carried,
+        op,
+        "one result per carried value, of its type",
+        [str(r.type) for r in op.results],
+    )
     body = op.regions[0]
     want = [T.I32, *carried]
-    expect([a.type for a in body.args] == want, op, f"body arguments ({', '.join(map(str, want))})", [str(a.type) for a in body.args])
+    expect(
+        [a.type for a in body.args] == want,
+        op,
+        f"body arguments ({', '.join(map(str, want))})",
+        [str(a.type) for a in body.args],
+    )
     yields(op, body, carried, "the body")
 
 

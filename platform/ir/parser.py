@@ -48,7 +48,11 @@ def _tokens(text):
             raise ParseError(f"unexpected character {text[pos]!r}", line, pos - line_start + 1)
         kind = match.lastgroup
         if kind == "int" and len(match.group().lstrip("-")) > MAX_INT_DIGITS:
-            raise ParseError(f"expected an integer of at most {MAX_INT_DIGITS} digits, got one of {len(match.group().lstrip('-'))}", line, pos - line_start + 1)
+            raise ParseError(
+                f"expected an integer of at most {MAX_INT_DIGITS} digits, got one of {len(match.group().lstrip('-'))}",
+                line,
+                pos - line_start + 1,
+            )
         if kind != "ws":
             out.append((kind, match.group(), line, pos - line_start + 1))
         for i, ch in enumerate(match.group()):
@@ -144,7 +148,10 @@ class _Parser:
             except ValueError as e:
                 raise ParseError(str(e), tok[2], tok[3]) from None
         if kind == "decimal_float" or (kind == "ident" and text in ("inf", "nan")):
-            self.error("a float spelled as the hex of its IEEE double bits (e.g. 1.0 is 0x3FF0000000000000, inf 0x7FF0000000000000)", tok)
+            self.error(
+                "a float spelled as the hex of its IEEE double bits (e.g. 1.0 is 0x3FF0000000000000, inf 0x7FF0000000000000)",
+                tok,
+            )
         if kind == "ident" and text in ("true", "false"):
             return text == "true"
         if text == "[":

@@ -84,7 +84,9 @@ def blocks_of(kernel):
 def malformed_kernels(draw):
     """(kernel, mutation name): a random kernel broken by one mutation."""
     kernel = draw(kernels())
-    candidates = [(op, blk) for blk in blocks_of(kernel) for op in blk.ops if op.results and op.name not in ("scf.for", "scf.if")]
+    candidates = [
+        (op, blk) for blk in blocks_of(kernel) for op in blk.ops if op.results and op.name not in ("scf.for", "scf.if")
+    ]
     name = draw(st.sampled_from(sorted(MUTATIONS)))
     if not candidates:
         name = "bad_wave_size"

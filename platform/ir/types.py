@@ -4,7 +4,7 @@ Types are frozen and interned: the constructors below return one object per
 distinct type, so equal types are identical and can be compared with `is`.
 
 The scalar types, the address spaces and the longest vector are data:
-types.json, read here and by the C++ mirror (platform/cpp/types). Its order
+types.json, read here and by the C++ mirror (platform/ir/cpp). Its order
 is the order of SCALARS and ADDRESS_SPACES.
 """
 

@@ -19,7 +19,12 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _workgroup_ok(v, arch):
-    return isinstance(v, list) and len(v) == 3 and all(is_int(d) and d >= 1 for d in v) and v[0] * v[1] * v[2] <= arch.max_workgroup_size
+    return (
+        isinstance(v, list)
+        and len(v) == 3
+        and all(is_int(d) and d >= 1 for d in v)
+        and v[0] * v[1] * v[2] <= arch.max_workgroup_size
+    )
 
 
 # Kernel attribute -> (check(value, arch), what it must be on arch). The arch
@@ -75,7 +80,11 @@ def _arguments(where, args):
         if not isinstance(a.type, (T.ScalarType, T.PtrType)) or getattr(a.type, "space", None) in ("lds", "buffer"):
             fail(where, "arguments of scalar or global/constant/private pointer type", f"%{a.name}: {a.type}")
         if T.is_fp8(a.type):
-            fail(where, "no fp8 argument (fp8 is storage-only)", f"%{a.name}: {a.type}; pass it as i8 and arith.bitcast it, or as f32 and arith.convert it")
+            fail(
+                where,
+                "no fp8 argument (fp8 is storage-only)",
+                f"%{a.name}: {a.type}; pass it as i8 and arith.bitcast it, or as f32 and arith.convert it",
+            )
     names = [a.name for a in args]
     if len(set(names)) != len(names) or not all(isinstance(n, str) and NAME.fullmatch(n) for n in names):
         fail(where, "distinct argument names of ASCII letters, digits and _ (not first a digit)", names)
@@ -97,7 +106,11 @@ def _block(block, scope, arch, wave_size, depth):
             fail(op.name, "scf.yield only as the last op of a for or if region", f"position {i} of {len(block.ops)}")
         # LDS is allocated once per workgroup, not each time a region runs.
         if op.name == "mem.lds_alloc" and in_region:
-            fail(op.name, "mem.lds_alloc only in the kernel's top-level block (LDS is static)", "one inside a for/if region; move it before the loop or if")
+            fail(
+                op.name,
+                "mem.lds_alloc only in the kernel's top-level block (LDS is static)",
+                "one inside a for/if region; move it before the loop or if",
+            )
         rule(op)
         if op.name == "matrix.mma":
             _fragments(op, arch, wave_size)
@@ -112,7 +125,11 @@ def _fragments(op, arch, wave_size):
     if op_id not in forms:
         fail(op.name, f"an op id {arch.name} has ({', '.join(forms)})", op_id)
     if wave_size != forms[op_id].wave:
-        fail(op.name, f"a wave{forms[op_id].wave} kernel for {op_id} on {arch.name}", f"wave_size {wave_size}; build the kernel with wave_size={forms[op_id].wave}")
+        fail(
+            op.name,
+            f"a wave{forms[op_id].wave} kernel for {op_id} on {arch.name}",
+            f"wave_size {wave_size}; build the kernel with wave_size={forms[op_id].wave}",
+        )
     want = mma.fragment_types(op_id, arch.family)
     got = tuple(v.type for v in op.operands)
     if got != want:
@@ -125,4 +142,8 @@ def _lds_total(where, kernel, arch):
     allocs = [op.attrs for op in walk(kernel.body) if op.name == "mem.lds_alloc"]
     total = sum(-(-a["bytes"] // a["align"]) * a["align"] for a in allocs)
     if total > arch.lds_bytes:
-        fail(where, f"at most {arch.lds_bytes} bytes of LDS on {arch.name}", f"{total} bytes in {len(allocs)} mem.lds_alloc; use smaller tiles or an arch with more LDS")
+        fail(
+            where,
+            f"at most {arch.lds_bytes} bytes of LDS on {arch.name}",
+            f"{total} bytes in {len(allocs)} mem.lds_alloc; use smaller tiles or an arch with more LDS",
+        )

@@ -79,7 +79,11 @@ def test_fp8_kernel_argument_is_rejected():
 # -- one spelling per integer constant -------------------------------------------------
 
 
-@pytest.mark.parametrize("type_,value", [(T.I32, 4294967295), (T.I32, 1 << 31), (T.I8, 255), (T.I64, 1 << 63), (T.I1, -1), (T.I16, -(1 << 15) - 1)], ids=str)
+@pytest.mark.parametrize(
+    "type_,value",
+    [(T.I32, 4294967295), (T.I32, 1 << 31), (T.I8, 255), (T.I64, 1 << 63), (T.I1, -1), (T.I16, -(1 << 15) - 1)],
+    ids=str,
+)
 def test_integer_constants_outside_the_signed_range_are_rejected(type_, value):
     lo, hi = T.int_range(type_)
     with pytest.raises(VerifyError, match=rf"arith.const: expected a value in \[{lo}, {hi}\] for {type_}, got {value}"):
@@ -88,7 +92,10 @@ def test_integer_constants_outside_the_signed_range_are_rejected(type_, value):
 
 def test_integer_constant_text_has_one_spelling():
     text = 'kernel @k() {arch = "gfx942", wave_size = 64, workgroup_size = [64, 1, 1]} {\n  %0 = arith.const() {value = 4294967295} : i32\n}\n'
-    with pytest.raises(VerifyError, match=r"expected a value in \[-2147483648, 2147483647\] for i32, got 4294967295; as i32 it is spelled -1$"):
+    with pytest.raises(
+        VerifyError,
+        match=r"expected a value in \[-2147483648, 2147483647\] for i32, got 4294967295; as i32 it is spelled -1$",
+    ):
         verify(parse(text))
     b = builder()
     for t in (T.I8, T.I16, T.I32, T.I64):
@@ -111,13 +118,19 @@ def test_wmma_in_a_wave64_kernel_is_rejected(arch):
     for wave in (32, 64):
         b = builder(arch, wave_size=wave)
         p = b.arg("p", T.GLOBAL)
-        make = lambda: b.mma(op_id, b.load_wide(p, a_t), b.load_wide(p, b_t), b.load_wide(p, c_t))
+
+        def make():
+            return b.mma(op_id, b.load_wide(p, a_t), b.load_wide(p, b_t), b.load_wide(p, c_t))
+
         if wave == 32:
             make()
             verify(b.finish())
         else:
             make()  # the op alone is well formed; the kernel's wave size is not
-            with pytest.raises(VerifyError, match=f"matrix.mma: expected a wave32 kernel for {op_id} on {arch}, got wave_size 64; build the kernel with wave_size=32"):
+            with pytest.raises(
+                VerifyError,
+                match=f"matrix.mma: expected a wave32 kernel for {op_id} on {arch}, got wave_size 64; build the kernel with wave_size=32",
+            ):
                 b.finish()
 
 
@@ -138,7 +151,10 @@ def test_static_lds_over_the_arch_s_is_rejected(arch, limit):
     b.lds_alloc(limit // 2)
     verify(b.finish())
     b.lds_alloc(4, align=4)
-    with pytest.raises(VerifyError, match=f"expected at most {limit} bytes of LDS on {arch}, got {limit + 4} bytes in 3 mem.lds_alloc; use smaller tiles"):
+    with pytest.raises(
+        VerifyError,
+        match=f"expected at most {limit} bytes of LDS on {arch}, got {limit + 4} bytes in 3 mem.lds_alloc; use smaller tiles",
+    ):
         b.finish()
 
 
@@ -224,7 +240,13 @@ def _nested_ifs(depth):
     x = b.load(b.arg("p", T.GLOBAL), T.vector(T.F32, 2))
     inner = Block([], [Op("vector.shuffle", (x, x), (Value(x.type),), {"mask": [0, 3]}), Op("scf.yield", (), (), {})])
     for _ in range(depth - 2):
-        inner = Block([], [Op("scf.if", (cond,), (), {}, (inner, Block([], [Op("scf.yield", (), (), {})]))), Op("scf.yield", (), (), {})])
+        inner = Block(
+            [],
+            [
+                Op("scf.if", (cond,), (), {}, (inner, Block([], [Op("scf.yield", (), (), {})]))),
+                Op("scf.yield", (), (), {}),
+            ],
+        )
     b.kernel.body.ops.append(Op("scf.if", (cond,), (), {}, (inner, Block([], [Op("scf.yield", (), (), {})]))))
     return b.kernel
 
@@ -233,27 +255,40 @@ def test_nesting_deeper_than_the_parser_reads_is_rejected():
     kernel = _nested_ifs(MAX_NESTING)
     verify(kernel)
     assert print_kernel(parse(print_kernel(kernel))) == print_kernel(kernel)
-    with pytest.raises(VerifyError, match=f"region: expected regions nested at most {MAX_NESTING} deep, got a region at depth {MAX_NESTING + 1}"):
+    with pytest.raises(
+        VerifyError,
+        match=f"region: expected regions nested at most {MAX_NESTING} deep, got a region at depth {MAX_NESTING + 1}",
+    ):
         verify(_nested_ifs(MAX_NESTING + 1))
 
 
 # -- gfx950's memory ops ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("operands,result,message", [
-    ([T.GLOBAL], T.vector(T.F16, 4), "mem.load_transpose: expected a ptr<lds> operand, got ptr<global>"),
-    ([T.LDS], T.vector(T.F16, 8), "mem.load_transpose: expected a result of type vector<4xf16>, vector<4xbf16>, vector<4xi16>, got vector<8xf16>"),
-])
+@pytest.mark.parametrize(
+    "operands,result,message",
+    [
+        ([T.GLOBAL], T.vector(T.F16, 4), "mem.load_transpose: expected a ptr<lds> operand, got ptr<global>"),
+        (
+            [T.LDS],
+            T.vector(T.F16, 8),
+            "mem.load_transpose: expected a result of type vector<4xf16>, vector<4xbf16>, vector<4xi16>, got vector<8xf16>",
+        ),
+    ],
+)
 def test_load_transpose_takes_lds_and_gives_four_16_bit_elements(operands, result, message):
     b = builder(arch="gfx950")
     with pytest.raises(VerifyError, match=f"^{message}$"):
         b.emit("mem.load_transpose", [b.lds_alloc(64) if t is T.LDS else b.arg("p", t) for t in operands], [result])
 
 
-@pytest.mark.parametrize("src,dst,message", [
-    (T.LDS, T.LDS, "mem.load_to_lds: expected a ptr<global> source, got ptr<lds>"),
-    (T.GLOBAL, T.GLOBAL, "mem.load_to_lds: expected a ptr<lds> destination, got ptr<global>"),
-])
+@pytest.mark.parametrize(
+    "src,dst,message",
+    [
+        (T.LDS, T.LDS, "mem.load_to_lds: expected a ptr<global> source, got ptr<lds>"),
+        (T.GLOBAL, T.GLOBAL, "mem.load_to_lds: expected a ptr<lds> destination, got ptr<global>"),
+    ],
+)
 def test_load_to_lds_copies_global_to_lds(src, dst, message):
     b = builder(arch="gfx950")
     values = {T.LDS: b.lds_alloc(1024), T.GLOBAL: b.arg("p", T.GLOBAL)}
@@ -261,15 +296,25 @@ def test_load_to_lds_copies_global_to_lds(src, dst, message):
         b.load_to_lds(values[src], values[dst])
 
 
-@pytest.mark.parametrize("types,message", [
-    ((T.GLOBAL, T.I32, T.I32, T.LDS), "buffer.load_to_lds: expected a ptr<buffer> source, got ptr<global>"),
-    ((T.BUFFER, T.I64, T.I32, T.LDS), "buffer.load_to_lds: expected i32 lane and wave byte offsets, got i64, i32"),
-    ((T.BUFFER, T.I32, T.F32, T.LDS), "buffer.load_to_lds: expected i32 lane and wave byte offsets, got i32, f32"),
-    ((T.BUFFER, T.I32, T.I32, T.GLOBAL), "buffer.load_to_lds: expected a ptr<lds> destination, got ptr<global>"),
-])
+@pytest.mark.parametrize(
+    "types,message",
+    [
+        ((T.GLOBAL, T.I32, T.I32, T.LDS), "buffer.load_to_lds: expected a ptr<buffer> source, got ptr<global>"),
+        ((T.BUFFER, T.I64, T.I32, T.LDS), "buffer.load_to_lds: expected i32 lane and wave byte offsets, got i64, i32"),
+        ((T.BUFFER, T.I32, T.F32, T.LDS), "buffer.load_to_lds: expected i32 lane and wave byte offsets, got i32, f32"),
+        ((T.BUFFER, T.I32, T.I32, T.GLOBAL), "buffer.load_to_lds: expected a ptr<lds> destination, got ptr<global>"),
+    ],
+)
 def test_buffer_load_to_lds_copies_a_buffer_to_lds(types, message):
     b = builder(arch="gfx950")
     p = b.arg("p", T.GLOBAL)
-    values = {T.LDS: b.lds_alloc(1024), T.GLOBAL: p, T.BUFFER: b.buffer_rsrc(p, 64), T.I32: b.const(0, T.I32), T.I64: b.const(0, T.I64), T.F32: b.const(0.0, T.F32)}
+    values = {
+        T.LDS: b.lds_alloc(1024),
+        T.GLOBAL: p,
+        T.BUFFER: b.buffer_rsrc(p, 64),
+        T.I32: b.const(0, T.I32),
+        T.I64: b.const(0, T.I64),
+        T.F32: b.const(0.0, T.F32),
+    }
     with pytest.raises(VerifyError, match=f"^{message}$"):
         b.emit("buffer.load_to_lds", [values[t] for t in types], [])

@@ -101,7 +101,14 @@ _BINARY = {
     "arith.shl": np.left_shift,
     "arith.shr": np.right_shift,
 }
-_CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
+_CMP = {
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+}
 # Ops whose result the model computes from their operands' lane values.
 _PROPAGATING = set(_BINARY) | {"mem.offset", "arith.cmp", "arith.select", "arith.convert"}
 _ACCESSES = {"mem.load": "read", "mem.load_transpose": "read", "mem.store": "write", "mem.atomic_add": "write"}
@@ -135,11 +142,21 @@ class _Model:
         self.index += 1
         if op.name in _ACCESSES and op.operands[0].type is T.LDS:
             data = op.results[0] if op.name in ("mem.load", "mem.load_transpose") else op.operands[1]
-            self.accesses.append(self.access(index, _ACCESSES[op.name], data.type.nbytes, self.env[op.operands[0]], mask, mask_known, depth))
+            self.accesses.append(
+                self.access(
+                    index, _ACCESSES[op.name], data.type.nbytes, self.env[op.operands[0]], mask, mask_known, depth
+                )
+            )
         if op.name in _DIRECT:  # lane L writes 16 bytes at its wave's address + 16 L
             dst = self.env[op.operands[_DIRECT[op.name]]]
             lanes = 16 * self.lane
-            address = dst + lanes if isinstance(dst, np.ndarray) else _Shifted(dst.lanes + lanes, dst.shift) if isinstance(dst, _Shifted) else dst
+            address = (
+                dst + lanes
+                if isinstance(dst, np.ndarray)
+                else _Shifted(dst.lanes + lanes, dst.shift)
+                if isinstance(dst, _Shifted)
+                else dst
+            )
             self.accesses.append(self.access(index, "write", 16, address, mask, mask_known, depth))
         if op.name == "scf.if":
             cond = self.env[op.operands[0]]
@@ -207,11 +224,21 @@ class _Model:
         name = op.name
         first = opaque[0].shift if isinstance(opaque[0], _Shifted) else opaque[0]
         if all(_constant(v) for v in ins):
-            align = {"arith.add": math.gcd, "arith.sub": math.gcd, "mem.offset": math.gcd, "arith.mul": lambda x, y: x * y}.get(name)
+            align = {
+                "arith.add": math.gcd,
+                "arith.sub": math.gcd,
+                "mem.offset": math.gcd,
+                "arith.mul": lambda x, y: x * y,
+            }.get(name)
             if name == "arith.shl" and isinstance(ins[1], np.ndarray):
                 return _uniform(first.reason, ins[0].align << int(ins[1][0]))
             return _uniform(first.reason, align(*map(_alignment, ins)) if align else 1)
-        shifts = name in ("arith.add", "arith.sub") and _is_int(op.results[0].type) or name == "mem.offset" and op.operands[0].type is T.LDS
+        shifts = (
+            name in ("arith.add", "arith.sub")
+            and _is_int(op.results[0].type)
+            or name == "mem.offset"
+            and op.operands[0].type is T.LDS
+        )
         parts = [_split(v) for v in ins]
         if not shifts or any(p is None for p in parts):
             return _Unknown(first.reason)
@@ -220,7 +247,14 @@ class _Model:
         return _Shifted(lanes[0] - lanes[1] if name == "arith.sub" else lanes[0] + lanes[1], shift)
 
     def access(self, index, kind, nbytes, address, mask, mask_known, depth):
-        entry = {"op": index, "access": kind, "bytes": nbytes, "loop_depth": depth, "all_lanes_assumed": not mask_known, "uniform_shift": None}
+        entry = {
+            "op": index,
+            "access": kind,
+            "bytes": nbytes,
+            "loop_depth": depth,
+            "all_lanes_assumed": not mask_known,
+            "uniform_shift": None,
+        }
         if isinstance(address, _Shifted):
             if address.shift.align % self.bank_bytes:
                 reason = f"the address depends on {address.shift.reason}, the same in every lane but not known to be a multiple of {self.bank_bytes} bytes"
@@ -228,7 +262,14 @@ class _Model:
             entry["uniform_shift"] = address.shift.align
             address = address.lanes
         if isinstance(address, _Unknown):
-            return dict(entry, modelled=False, reason=f"the address depends on {address.reason}", cycles=None, ideal=None, ways=None)
+            return dict(
+                entry,
+                modelled=False,
+                reason=f"the address depends on {address.reason}",
+                cycles=None,
+                ideal=None,
+                ways=None,
+            )
         worst = (0, 0, 0)
         active = np.broadcast_to(mask, (self.lanes,))
         for w in range(0, self.lanes, self.wave):

@@ -142,7 +142,11 @@ def test_a_uniform_shift_of_whole_dwords_is_modelled():
 
 def test_a_uniform_shift_not_known_to_be_whole_dwords_is_not_modelled():
     a = _loop_read(lambda b, iv, tid: b.mul(iv, 2))
-    assert not a["modelled"] and a["reason"] == "the address depends on a loop's induction variable or carried value, the same in every lane but not known to be a multiple of 4 bytes"
+    assert (
+        not a["modelled"]
+        and a["reason"]
+        == "the address depends on a loop's induction variable or carried value, the same in every lane but not known to be a multiple of 4 bytes"
+    )
 
 
 def test_a_shift_that_differs_between_lanes_is_not_modelled():

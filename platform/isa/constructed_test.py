@@ -104,7 +104,12 @@ def test_counts_are_the_construction_times_the_unroll(tc, arch):
     # banks (consecutive 16-byte stores; reads at lane ^ r stay in their pass).
     assert report["resources"]["waves_per_workgroup"] == 2
     model = report["lds_banks"]
-    assert (model["modelled"], model["not_modelled"], model["conflicted"], model["worst_ways"]) == (LOADS + READS, 0, 0, 1)
+    assert (model["modelled"], model["not_modelled"], model["conflicted"], model["worst_ways"]) == (
+        LOADS + READS,
+        0,
+        0,
+        1,
+    )
 
 
 def test_the_main_loop_is_the_one_with_matrix_ops(tc):

@@ -91,7 +91,11 @@ def _by_mnemonic(insts):
 def _memory(insts):
     rows = _by_mnemonic(insts)
     known = all(r["bytes"] is not None for r in rows)
-    return {"count": len(insts), "bytes": sum(r["count"] * r["bytes"] for r in rows) if known else None, "by_mnemonic": rows}
+    return {
+        "count": len(insts),
+        "bytes": sum(r["count"] * r["bytes"] for r in rows) if known else None,
+        "by_mnemonic": rows,
+    }
 
 
 def count(insts):
@@ -100,7 +104,10 @@ def count(insts):
     waits = [i for i in insts if _WAIT.match(i.mnemonic)]
     return {
         "instructions": len(insts),
-        "matrix": {"count": len(matrix), "by_mnemonic": [{"mnemonic": r["mnemonic"], "count": r["count"]} for r in _by_mnemonic(matrix)]},
+        "matrix": {
+            "count": len(matrix),
+            "by_mnemonic": [{"mnemonic": r["mnemonic"], "count": r["count"]} for r in _by_mnemonic(matrix)],
+        },
         "global_loads": _memory([i for i in insts if _GLOBAL_LOAD.match(i.mnemonic)]),
         "global_stores": _memory([i for i in insts if _GLOBAL_STORE.match(i.mnemonic)]),
         "lds_reads": _memory([i for i in insts if _LDS_READ.match(i.mnemonic)]),

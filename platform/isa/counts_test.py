@@ -110,7 +110,10 @@ def test_count_of_a_small_loop_body():
     assert c["global_loads"] == {
         "count": 3,
         "bytes": 16 + 16 + 2,
-        "by_mnemonic": [{"mnemonic": "global_load_dwordx4", "count": 2, "bytes": 16}, {"mnemonic": "global_load_ushort", "count": 1, "bytes": 2}],
+        "by_mnemonic": [
+            {"mnemonic": "global_load_dwordx4", "count": 2, "bytes": 16},
+            {"mnemonic": "global_load_ushort", "count": 1, "bytes": 2},
+        ],
     }
     assert c["lds_reads"]["count"] == 2 and c["lds_reads"]["bytes"] == 8 + 16
     assert c["lds_writes"]["count"] == 1 and c["lds_writes"]["bytes"] == 16
@@ -119,13 +122,15 @@ def test_count_of_a_small_loop_body():
 
 
 def test_stores_are_counted_apart_from_loads_and_atomics():
-    c = counts.count([
-        I(0, "global_store_dwordx2", "v[0:1], v[2:3], off"),
-        I(8, "buffer_store_short", "v5, v4, s[0:3], 0 offen"),
-        I(16, "global_store_b128", "v0, v[4:7], s[0:1]"),
-        I(24, "global_atomic_add_f32", "v[0:1], v2, off"),
-        I(32, "global_load_dword", "v5, v[0:1], off"),
-    ])
+    c = counts.count(
+        [
+            I(0, "global_store_dwordx2", "v[0:1], v[2:3], off"),
+            I(8, "buffer_store_short", "v5, v4, s[0:3], 0 offen"),
+            I(16, "global_store_b128", "v0, v[4:7], s[0:1]"),
+            I(24, "global_atomic_add_f32", "v[0:1], v2, off"),
+            I(32, "global_load_dword", "v5, v[0:1], off"),
+        ]
+    )
     assert c["global_stores"] == {
         "count": 3,
         "bytes": 2 + 8 + 16,
@@ -139,7 +144,12 @@ def test_stores_are_counted_apart_from_loads_and_atomics():
 
 
 def test_a_format_load_has_no_total_bytes():
-    c = counts.count([I(0, "buffer_load_format_xyzw", "v[0:3], v4, s[0:3], 0 offen"), I(8, "buffer_load_dword", "v5, v4, s[0:3], 0 offen")])
+    c = counts.count(
+        [
+            I(0, "buffer_load_format_xyzw", "v[0:3], v4, s[0:3], 0 offen"),
+            I(8, "buffer_load_dword", "v5, v4, s[0:3], 0 offen"),
+        ]
+    )
     assert c["global_loads"]["count"] == 2 and c["global_loads"]["bytes"] is None
 
 
@@ -156,5 +166,9 @@ def test_a_direct_to_lds_load_is_a_global_load_and_no_lds_write():
         I(32, "s_cbranch_scc0", "65500", 0),
     ]
     c = counts.count(body)
-    assert c["global_loads"] == {"count": 2, "bytes": 32, "by_mnemonic": [{"mnemonic": "global_load_lds_dwordx4", "count": 2, "bytes": 16}]}
+    assert c["global_loads"] == {
+        "count": 2,
+        "bytes": 32,
+        "by_mnemonic": [{"mnemonic": "global_load_lds_dwordx4", "count": 2, "bytes": 16}],
+    }
     assert c["lds_writes"]["count"] == 0 and c["waits"] == {"count": 1, "vmcnt0": 1}

@@ -19,7 +19,9 @@ def test_blocks_split_at_targets_and_after_branches():
 def test_a_rotated_loop_is_found_whatever_the_layout():
     # 0: entry jumps to the body's second half at 3; 1-2: first half, exit test;
     # 3-4: second half, back to 1. The header (by dominance) is 3, not 1.
-    f = _f(("s_branch", 3), ("v_mfma_x", None), ("s_cbranch_scc0", 5), ("v_add", None), ("s_branch", 1), ("s_endpgm", None))
+    f = _f(
+        ("s_branch", 3), ("v_mfma_x", None), ("s_cbranch_scc0", 5), ("v_add", None), ("s_branch", 1), ("s_endpgm", None)
+    )
     (loop,) = loops.loops(f)
     assert loop.header == 12
     assert loop.blocks == (4, 12)

@@ -31,14 +31,16 @@ class Instruction:
 
 
 _FUNCTION = re.compile(r"^([0-9a-fA-F]+) <([^>]+)>:$")
-_INSTRUCTION = re.compile(r"^\s+(\S+)\s*(.*?)\s*//\s*([0-9a-fA-F]+):\s*[0-9A-Fa-f ]+?(?:\s*<([^>+]+)(?:\+0x([0-9a-fA-F]+))?>)?\s*$")
+_INSTRUCTION = re.compile(
+    r"^\s+(\S+)\s*(.*?)\s*//\s*([0-9a-fA-F]+):\s*[0-9A-Fa-f ]+?(?:\s*<([^>+]+)(?:\+0x([0-9a-fA-F]+))?>)?\s*$"
+)
 _SOPP_BRANCH_BYTES = 4
 
 
 def _simm16_target(offset, operands, where):
     try:
         imm = int(operands.split()[0], 0)
-    except (ValueError, IndexError):
+    except ValueError, IndexError:
         raise ObjdumpError(f"{where}: expected a branch with an immediate or a <target>, got {operands!r}") from None
     if imm >= 1 << 15:
         imm -= 1 << 16
@@ -61,7 +63,9 @@ def parse(text):
             continue  # file header, section titles, directives
         match = _INSTRUCTION.match(line)
         if not match:
-            raise ObjdumpError(f"objdump line {number}: expected 'MNEMONIC OPERANDS // ADDRESS: ENCODING', got {line.strip()!r}")
+            raise ObjdumpError(
+                f"objdump line {number}: expected 'MNEMONIC OPERANDS // ADDRESS: ENCODING', got {line.strip()!r}"
+            )
         mnemonic, operands, address, sym, sym_off = match.groups()
         offset = int(address, 16) - start
         inst = Instruction(offset, mnemonic, operands)
@@ -73,5 +77,7 @@ def parse(text):
             inst = dataclasses.replace(inst, target=target)
         functions[name].append(inst)
     if not functions:
-        raise ObjdumpError("objdump: expected at least one function ('ADDRESS <name>:'), got none; was the code object disassembled with -d?")
+        raise ObjdumpError(
+            "objdump: expected at least one function ('ADDRESS <name>:'), got none; was the code object disassembled with -d?"
+        )
     return {n: tuple(insts) for n, insts in functions.items()}

@@ -53,5 +53,7 @@ def test_no_function_is_an_error():
 
 
 def test_a_garbled_instruction_line_names_its_number():
-    with pytest.raises(objdump.ObjdumpError, match=r"objdump line 2: expected 'MNEMONIC OPERANDS // ADDRESS: ENCODING', got"):
+    with pytest.raises(
+        objdump.ObjdumpError, match=r"objdump line 2: expected 'MNEMONIC OPERANDS // ADDRESS: ENCODING', got"
+    ):
         objdump.parse("0000000000000000 <f>:\n\ts_nop 0 // not an address\n")

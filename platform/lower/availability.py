@@ -45,20 +45,22 @@ def probe_module(flavor, declare, call_match, arch):
     else:
         lines += [f"  %r = {call}", f"  store {ret} %r, ptr addrspace(1) %p, align 16"]
     f = flavors.get(flavor)
-    return "\n".join([
-        f'target datalayout = "{f.datalayout}"',
-        f'target triple = "{f.triple(arch)}"',
-        declare,
-        "",
-        "define amdgpu_kernel void @probe(ptr addrspace(1) %p) #0 {",
-        "entry:",
-        *lines,
-        "  ret void",
-        "}",
-        "",
-        f'attributes #0 = {{ "target-cpu"="{arch}" }}',
-        "",
-    ])
+    return "\n".join(
+        [
+            f'target datalayout = "{f.datalayout}"',
+            f'target triple = "{f.triple(arch)}"',
+            declare,
+            "",
+            "define amdgpu_kernel void @probe(ptr addrspace(1) %p) #0 {",
+            "entry:",
+            *lines,
+            "  ret void",
+            "}",
+            "",
+            f'attributes #0 = {{ "target-cpu"="{arch}" }}',
+            "",
+        ]
+    )
 
 
 def calls(flavor, known):
@@ -96,7 +98,10 @@ def main(argv=None):
     tc = Toolchain.from_file(args.toolchain, isolated=True)
     known = sorted(a for a in archs.ARCHS if a in flavors.get(tc.flavor).cpus)
     found = calls(tc.flavor, known)
-    print(f"availability: probing {len(found)} intrinsics on {len(known)} archs with {tc.flavor} ({tc.version})", file=sys.stderr)
+    print(
+        f"availability: probing {len(found)} intrinsics on {len(known)} archs with {tc.flavor} ({tc.version})",
+        file=sys.stderr,
+    )
     table = {}
     for name, (declare, match) in sorted(found.items()):
         table[name] = [arch for arch in known if available(tc, arch, probe_module(tc.flavor, declare, match, arch))]

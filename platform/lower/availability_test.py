@@ -34,7 +34,9 @@ def test_lowering_emits_only_available_intrinsics(flavor, arch):
     kernels = corpus(arch) + [gemm_kernel(arch, d)[0] for d in ("f16", "bf16")]
     for kernel in kernels:
         for name in emitted(lower(kernel, flavor)):
-            assert arch in TABLES[flavor].get(name, []), f"{kernel.name}: {name} is not available on {arch} with {flavor}"
+            assert arch in TABLES[flavor].get(name, []), (
+                f"{kernel.name}: {name} is not available on {arch} with {flavor}"
+            )
 
 
 def test_tables_know_what_llvm_rejects():
@@ -45,11 +47,23 @@ def test_tables_know_what_llvm_rejects():
     for flavor in flavors.FLAVORS:
         # gfx950's transpose read and direct-to-LDS load: every flavor compiles
         # them there, and LLVM cannot select them anywhere else.
-        for name in ("llvm.amdgcn.ds.read.tr16.b64.v4f16", "llvm.amdgcn.ds.read.tr16.b64.v4bf16", "llvm.amdgcn.ds.read.tr16.b64.v4i16", "llvm.amdgcn.global.load.lds"):
+        for name in (
+            "llvm.amdgcn.ds.read.tr16.b64.v4f16",
+            "llvm.amdgcn.ds.read.tr16.b64.v4bf16",
+            "llvm.amdgcn.ds.read.tr16.b64.v4i16",
+            "llvm.amdgcn.global.load.lds",
+        ):
             assert TABLES[flavor][name] == ["gfx950"], (flavor, name, TABLES[flavor][name])
         # The scheduling barrier the gfx12 tile uses exists on every arch.
         known = sorted(a for a in archs.ARCHS if a in flavors.get(flavor).cpus)
-        assert TABLES[flavor]["llvm.amdgcn.sched.barrier"] == known, (flavor, TABLES[flavor]["llvm.amdgcn.sched.barrier"])
-        for name in ("llvm.amdgcn.mfma.f32.16x16x32.f16", "llvm.amdgcn.mfma.f32.32x32x16.f16", "llvm.amdgcn.mfma.f32.32x32x16.bf16"):
+        assert TABLES[flavor]["llvm.amdgcn.sched.barrier"] == known, (
+            flavor,
+            TABLES[flavor]["llvm.amdgcn.sched.barrier"],
+        )
+        for name in (
+            "llvm.amdgcn.mfma.f32.16x16x32.f16",
+            "llvm.amdgcn.mfma.f32.32x32x16.f16",
+            "llvm.amdgcn.mfma.f32.32x32x16.bf16",
+        ):
             where = TABLES[flavor][name]
             assert "gfx950" in where and "gfx942" not in where, (flavor, name, where)

@@ -25,7 +25,9 @@ def encode(e, x, fmt):
     sign = e.inst(f"and i32 {sign}, 128")
     absbits = e.inst(f"and i32 {bits}, 2147483647")
     a = e.inst(f"bitcast i32 {absbits} to float")
-    a = e.call("float", spell("minnum", "f32"), [f"float {a}", f"float {literal(floats.decode_fp8(f.max_code, fmt), T.F32)}"])
+    a = e.call(
+        "float", spell("minnum", "f32"), [f"float {a}", f"float {literal(floats.decode_fp8(f.max_code, fmt), T.F32)}"]
+    )
     # Subnormal: round a / smallest-step to nearest even.
     sub = e.inst(f"fmul float {a}, {literal(2.0 ** (f.bias - 1 + f.man_bits), T.F32)}")
     sub = e.call("float", spell("rint", "f32"), [f"float {sub}"])

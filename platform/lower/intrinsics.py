@@ -36,7 +36,9 @@ def spell(key, suffix=None):
     when it is overloaded."""
     entry = INTRINSICS.get(key)
     if entry is None:
-        raise LookupError(f"{PATH}: intrinsics: expected an entry {key!r}, got none; add it (schema in platform/arch/FLAVOR_FACTS.md)")
+        raise LookupError(
+            f"{PATH}: intrinsics: expected an entry {key!r}, got none; add it (schema in platform/arch/FLAVOR_FACTS.md)"
+        )
     if entry.overloaded != (suffix is not None):
         form = "an overload suffix" if entry.overloaded else "no overload suffix"
         raise ValueError(f"intrinsic {key!r} ({entry.name}): expected {form}, got {suffix!r}")

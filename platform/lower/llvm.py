@@ -18,7 +18,16 @@ from ir.verifier import verify
 from lower import flavors, fp8_ir
 from lower.flavors import ArchDomainError
 from lower.spelling import literal, ltype, suffix
-from lower.intrinsics import BUFFER_FLAGS, BUFFER_SUFFIX, BUFFER_TYPES, MMA, SPLIT_BARRIER_FAMILIES, WORKGROUP_ID, WORKITEM_ID, spell
+from lower.intrinsics import (
+    BUFFER_FLAGS,
+    BUFFER_SUFFIX,
+    BUFFER_TYPES,
+    MMA,
+    SPLIT_BARRIER_FAMILIES,
+    WORKGROUP_ID,
+    WORKITEM_ID,
+    spell,
+)
 
 # The module's globals, in the order they are emitted; within a kind, by key:
 #   lds:       @rocke.lds.N, the N-th mem.lds_alloc in program order (key N, an int);
@@ -44,7 +53,14 @@ class _Emitter:
         self.lds_only_fences = False  # a gpu.lds_barrier needs its metadata node
         # The s_waitcnt every barrier starts with where the kernel writes LDS
         # asynchronously (arch/lds_ops.py: why), else None.
-        self.barrier_wait = next((LDS_OPS[o.name].barrier_wait for o in walk(kernel.body) if o.name in LDS_OPS and LDS_OPS[o.name].barrier_wait is not None), None)
+        self.barrier_wait = next(
+            (
+                LDS_OPS[o.name].barrier_wait
+                for o in walk(kernel.body)
+                if o.name in LDS_OPS and LDS_OPS[o.name].barrier_wait is not None
+            ),
+            None,
+        )
 
     # -- plumbing ---------------------------------------------------------------
 
@@ -107,7 +123,11 @@ class _Emitter:
         # No noalias: two pointer arguments may name the same buffer.
         params = ", ".join(f"{ltype(a.type)} noundef %arg.{a.name}" for a in k.args)
         size = k.attrs["workgroup_size"][0] * k.attrs["workgroup_size"][1] * k.attrs["workgroup_size"][2]
-        fn_attrs = [f'"amdgpu-flat-work-group-size"="1,{size}"', f'"target-cpu"="{self.arch.name}"', '"uniform-work-group-size"="true"']
+        fn_attrs = [
+            f'"amdgpu-flat-work-group-size"="1,{size}"',
+            f'"target-cpu"="{self.arch.name}"',
+            '"uniform-work-group-size"="true"',
+        ]
         if "waves_per_eu" in k.attrs:
             fn_attrs.append(f'"amdgpu-waves-per-eu"="{k.attrs["waves_per_eu"]}"')
         if k.attrs["wave_size"] == 64 and self.arch.wave_sizes[0] == 32:
@@ -127,7 +147,10 @@ class _Emitter:
         out += ["  ret void", "}", ""]
         out += [self.declares[key] for key in sorted(self.declares)]
         out += ["", f"attributes #0 = {{ {' '.join(sorted(fn_attrs))} }}", ""]
-        out += ["!llvm.module.flags = !{!0}", f'!0 = !{{i32 1, !"amdhsa_code_object_version", i32 {self.flavor.code_object_version}}}']
+        out += [
+            "!llvm.module.flags = !{!0}",
+            f'!0 = !{{i32 1, !"amdhsa_code_object_version", i32 {self.flavor.code_object_version}}}',
+        ]
         if self.lds_only_fences:
             out.append(f'!{LDS_ONLY_MMRA} = !{{!"amdgpu-synchronize-as", !"local"}}')
         out.append("")
@@ -144,6 +167,7 @@ def _const(e, op):
 def _arith(int_op, float_op, int_intrinsic=None, float_intrinsic=None):
     """int_op/float_op: the instruction; the intrinsics (keys of
     flavor_facts.json "intrinsics"), when given, are called instead."""
+
     def lower(e, op):
         t = op.results[0].type
         a, b = (e.values[v] for v in op.operands)
@@ -360,7 +384,9 @@ def _bpermute(e, op):
 def _lds_alloc(e, op):
     n, e.next_lds = e.next_lds, e.next_lds + 1
     name = f"@rocke.lds.{n}"
-    e.add_global("lds", n, f"{name} = internal addrspace(3) global [{op.attrs['bytes']} x i8] poison, align {op.attrs['align']}")
+    e.add_global(
+        "lds", n, f"{name} = internal addrspace(3) global [{op.attrs['bytes']} x i8] poison, align {op.attrs['align']}"
+    )
     return [name]
 
 
@@ -396,7 +422,13 @@ def _rsrc(e, op):
     if e.flavor.rsrc_count_type == "i64":
         count = e.inst(f"zext i32 {count} to i64")
     flags = BUFFER_FLAGS[e.arch.family]
-    return [e.call("ptr addrspace(8)", e.flavor.rsrc_intrinsic, [e.arg(base), "i16 0", f"{e.flavor.rsrc_count_type} {count}", f"i32 {flags}"])]
+    return [
+        e.call(
+            "ptr addrspace(8)",
+            e.flavor.rsrc_intrinsic,
+            [e.arg(base), "i16 0", f"{e.flavor.rsrc_count_type} {count}", f"i32 {flags}"],
+        )
+    ]
 
 
 def _buffer_load(e, op):

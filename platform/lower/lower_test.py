@@ -43,20 +43,27 @@ def test_same_bytes_whatever_the_hash_seed():
     assert digests == {here}
 
 
-@pytest.mark.parametrize("flavor,arch,triple", [
-    ("llvm20", "gfx942", "amdgcn-amd-amdhsa"),
-    ("llvm23", "gfx1201", "amdgcn-amd-amdhsa"),
-    ("llvm24", "gfx950", "amdgpu9.50-amd-amdhsa"),
-    ("llvm24", "gfx90a", "amdgpu9.0a-amd-amdhsa"),
-    ("llvm24", "gfx1250", "amdgpu12.50-amd-amdhsa"),
-])
+@pytest.mark.parametrize(
+    "flavor,arch,triple",
+    [
+        ("llvm20", "gfx942", "amdgcn-amd-amdhsa"),
+        ("llvm23", "gfx1201", "amdgcn-amd-amdhsa"),
+        ("llvm24", "gfx950", "amdgpu9.50-amd-amdhsa"),
+        ("llvm24", "gfx90a", "amdgpu9.0a-amd-amdhsa"),
+        ("llvm24", "gfx1250", "amdgpu12.50-amd-amdhsa"),
+    ],
+)
 def test_triple(flavor, arch, triple):
     assert f'target triple = "{triple}"' in lower(tiny(arch), flavor)
 
 
 def test_buffer_resource_spelling_per_flavor():
-    assert "@llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %arg.out, i16 0, i32 256," in lower(tiny("gfx942"), "llvm20")
-    assert "@llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %arg.out, i16 0, i64 " in lower(tiny("gfx942"), "llvm22")
+    assert "@llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %arg.out, i16 0, i32 256," in lower(
+        tiny("gfx942"), "llvm20"
+    )
+    assert "@llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %arg.out, i16 0, i64 " in lower(
+        tiny("gfx942"), "llvm22"
+    )
     assert "@llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(" in lower(tiny("gfx942"), "llvm24")
 
 
@@ -148,7 +155,9 @@ def test_every_intrinsic_called_is_spelled_by_the_data_files():
         tables |= {form.for_flavor(flavor).intrinsic for key, form in MMA.items() if key[1] == archs.get(arch).family}
         for name in _declared(arch, flavor):
             stem = name.rsplit(".", 1)[0]
-            assert name in tables | lds or stem in stems | lds, f"{name} ({arch}, {flavor}) is spelled outside the data files"
+            assert name in tables | lds or stem in stems | lds, (
+                f"{name} ({arch}, {flavor}) is spelled outside the data files"
+            )
             used.add(name if name in plain else stem)
     assert used >= plain | stems, sorted((plain | stems) - used)
 
@@ -160,9 +169,13 @@ def test_spell_checks_the_form():
     assert spell("mbcnt_hi") == "llvm.amdgcn.mbcnt.hi"
     with pytest.raises(ValueError, match=r"^intrinsic 'fma' \(llvm.fma\): expected an overload suffix, got None$"):
         spell("fma")
-    with pytest.raises(ValueError, match=r"^intrinsic 'bpermute' \(llvm.amdgcn.ds.bpermute\): expected no overload suffix, got 'i32'$"):
+    with pytest.raises(
+        ValueError, match=r"^intrinsic 'bpermute' \(llvm.amdgcn.ds.bpermute\): expected no overload suffix, got 'i32'$"
+    ):
         spell("bpermute", "i32")
-    with pytest.raises(LookupError, match=r"flavor_facts.json: intrinsics: expected an entry 's_sleep', got none; add it"):
+    with pytest.raises(
+        LookupError, match=r"flavor_facts.json: intrinsics: expected an entry 's_sleep', got none; add it"
+    ):
         spell("s_sleep")
 
 
@@ -219,8 +232,13 @@ def _barriers(arch, *kinds):
 def test_lds_barrier_fences_synchronize_lds_only(arch):
     text = _barriers(arch, "lds_barrier")
     fences = re.findall(r"^  fence .*$", text, re.M)
-    assert fences == ['  fence syncscope("workgroup") release, !mmra !1', '  fence syncscope("workgroup") acquire, !mmra !1'], fences
-    assert text.endswith('!0 = !{i32 1, !"amdhsa_code_object_version", i32 600}\n!1 = !{!"amdgpu-synchronize-as", !"local"}\n')
+    assert fences == [
+        '  fence syncscope("workgroup") release, !mmra !1',
+        '  fence syncscope("workgroup") acquire, !mmra !1',
+    ], fences
+    assert text.endswith(
+        '!0 = !{i32 1, !"amdhsa_code_object_version", i32 600}\n!1 = !{!"amdgpu-synchronize-as", !"local"}\n'
+    )
 
 
 def test_the_lds_only_node_is_emitted_only_when_a_fence_uses_it():
@@ -251,17 +269,28 @@ def _buffer_to_lds(arch):
 def test_buffer_load_to_lds_takes_the_lane_offset_then_the_wave_offset(flavor):
     # llvm.amdgcn.raw.ptr.buffer.load.lds(rsrc, lds, size, voffset, soffset, offset, aux); its barriers wait as mem.load_to_lds's.
     text = lower(_buffer_to_lds("gfx950"), flavor)
-    assert re.search(r"call void @llvm\.amdgcn\.raw\.ptr\.buffer\.load\.lds\(ptr addrspace\(8\) %v\d+, ptr addrspace\(3\) @rocke\.lds\.0, i32 16, i32 %v\d+, i32 %arg\.k, i32 0, i32 0\)", text), text
+    assert re.search(
+        r"call void @llvm\.amdgcn\.raw\.ptr\.buffer\.load\.lds\(ptr addrspace\(8\) %v\d+, ptr addrspace\(3\) @rocke\.lds\.0, i32 16, i32 %v\d+, i32 %arg\.k, i32 0, i32 0\)",
+        text,
+    ), text
     assert "  call void @llvm.amdgcn.s.waitcnt(i32 3952)\n" in text
-    with pytest.raises(ArchDomainError, match=r"^buffer.load_to_lds: no instruction for llvm.amdgcn.raw.ptr.buffer.load.lds on gfx942 with " + flavor):
+    with pytest.raises(
+        ArchDomainError,
+        match=r"^buffer.load_to_lds: no instruction for llvm.amdgcn.raw.ptr.buffer.load.lds on gfx942 with " + flavor,
+    ):
         lower(_buffer_to_lds("gfx942"), flavor)
 
 
 @pytest.mark.parametrize("flavor", flavors.FLAVORS)
 def test_gfx950_memory_ops_lower_to_their_intrinsics(flavor):
     text = lower(_lds_ops("gfx950"), flavor)
-    assert "call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v2, ptr addrspace(3) @rocke.lds.0, i32 16, i32 0, i32 0)" in text
-    assert re.search(r"= call <4 x bfloat> @llvm\.amdgcn\.ds\.read\.tr16\.b64\.v4bf16\(ptr addrspace\(3\) %v\d+\)", text)
+    assert (
+        "call void @llvm.amdgcn.global.load.lds(ptr addrspace(1) %v2, ptr addrspace(3) @rocke.lds.0, i32 16, i32 0, i32 0)"
+        in text
+    )
+    assert re.search(
+        r"= call <4 x bfloat> @llvm\.amdgcn\.ds\.read\.tr16\.b64\.v4bf16\(ptr addrspace\(3\) %v\d+\)", text
+    )
 
 
 @pytest.mark.parametrize("flavor", flavors.FLAVORS)
@@ -269,7 +298,7 @@ def test_a_barrier_waits_for_the_kernels_direct_loads(flavor):
     # mem.load_to_lds writes LDS asynchronously: every barrier of a kernel
     # with one starts with s_waitcnt vmcnt(0) (arch/lds_ops.py: LLVM 20 puts
     # none there by itself); a kernel without one gets no such wait.
-    wait = "  call void @llvm.amdgcn.s.waitcnt(i32 3952)\n  fence syncscope(\"workgroup\") release\n"
+    wait = '  call void @llvm.amdgcn.s.waitcnt(i32 3952)\n  fence syncscope("workgroup") release\n'
     assert wait in lower(_lds_ops("gfx950"), flavor)
     assert "s.waitcnt" not in _barriers("gfx950", "barrier", "barrier")
 
@@ -277,5 +306,8 @@ def test_a_barrier_waits_for_the_kernels_direct_loads(flavor):
 @pytest.mark.parametrize("arch", ["gfx942", "gfx1201", "gfx1250"])
 def test_memory_ops_an_arch_lacks_are_refused_before_llvm(arch):
     # LLVM itself would abort ("Cannot select") on these archs.
-    with pytest.raises(ArchDomainError, match=rf"^mem.load_to_lds: no instruction for llvm.amdgcn.global.load.lds on {arch} with llvm23; supported on: gfx950\. Choose a supported arch"):
+    with pytest.raises(
+        ArchDomainError,
+        match=rf"^mem.load_to_lds: no instruction for llvm.amdgcn.global.load.lds on {arch} with llvm23; supported on: gfx950\. Choose a supported arch",
+    ):
         lower(_lds_ops(arch), "llvm23")

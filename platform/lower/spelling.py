@@ -9,7 +9,18 @@ from ir import literals
 from ir import types as T
 from lower import floats
 
-_SCALAR = {"i1": "i1", "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64", "f16": "half", "bf16": "bfloat", "f32": "float", "f8e4m3": "i8", "f8e5m2": "i8"}
+_SCALAR = {
+    "i1": "i1",
+    "i8": "i8",
+    "i16": "i16",
+    "i32": "i32",
+    "i64": "i64",
+    "f16": "half",
+    "bf16": "bfloat",
+    "f32": "float",
+    "f8e4m3": "i8",
+    "f8e5m2": "i8",
+}
 
 
 def ltype(t):

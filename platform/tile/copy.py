@@ -58,9 +58,13 @@ class TileCopy:
             raise ValueError(f"TileCopy: expected contiguous in {CONTIGUOUS}, got {self.contiguous!r}")
         per = self.layout.unit_elems
         if self.contiguous == "rows" and (self.layout.rows % per or self.layout.k % 2):
-            raise ValueError(f"TileCopy: a rows-contiguous tile needs rows a multiple of {per} and an even k, got {self.layout.rows} x {self.layout.k}")
+            raise ValueError(
+                f"TileCopy: a rows-contiguous tile needs rows a multiple of {per} and an even k, got {self.layout.rows} x {self.layout.k}"
+            )
         if self._count % self.threads and self.threads % self._count:
-            raise ValueError(f"TileCopy: expected the tile's {self._count} moves to divide or be a multiple of the {self.threads} threads, got {self.layout.rows} x {self.layout.k}")
+            raise ValueError(
+                f"TileCopy: expected the tile's {self._count} moves to divide or be a multiple of the {self.threads} threads, got {self.layout.rows} x {self.layout.k}"
+            )
 
     @property
     def _count(self):
@@ -81,7 +85,7 @@ class TileCopy:
 
     def _moves(self, b, tid):
         """(row, k) of each move this lane makes: one vector (k-contiguous) or one pair of k-rows."""
-        per, rows, k = self.layout.unit_elems, self.layout.rows, self.layout.k
+        per, k = self.layout.unit_elems, self.layout.k
         for q in self._lane_moves(b, tid):
             if self.contiguous == "k":
                 yield b.div(q, k // per), b.mul(b.rem(q, k // per), per)
@@ -95,7 +99,9 @@ class TileCopy:
         regs = []
         for row, k in self._moves(b, tid):
             if self.contiguous == "k":
-                regs.append(b.load(b.offset(self.src, b.mul(b.add(b.mul(b.add(row0, row), self.ld), b.add(k0, k)), eb)), vec))
+                regs.append(
+                    b.load(b.offset(self.src, b.mul(b.add(b.mul(b.add(row0, row), self.ld), b.add(k0, k)), eb)), vec)
+                )
             else:
                 base = b.add(b.mul(b.add(k0, k), self.ld), b.add(row0, row))
                 regs.append(b.load(b.offset(self.src, b.mul(base, eb)), vec))
@@ -160,7 +166,9 @@ class DirectCopy:
 
     def __post_init__(self):
         if self.layout.nbytes % (self.threads * UNIT):
-            raise ValueError(f"DirectCopy: expected a tile of whole {self.threads * UNIT}-byte rounds ({self.threads} lanes of {UNIT} bytes), got {self.layout.nbytes} bytes")
+            raise ValueError(
+                f"DirectCopy: expected a tile of whole {self.threads * UNIT}-byte rounds ({self.threads} lanes of {UNIT} bytes), got {self.layout.nbytes} bytes"
+            )
 
     @property
     def rounds(self):

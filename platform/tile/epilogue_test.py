@@ -30,7 +30,22 @@ def build(arch, use_mma, activation="none", atomic=False, wide=False, rows=False
         elements, inside = (acc.runs(b), acc.inside) if wide else (acc.elements(b), None)
     else:
         elements = fma_mainloop(b, cfg, ops, T.F16, row0, col0)
-    epilogue(b, elements, c, ldc, m, n, row0, col0, T.F32, bias=bias, activation=activation, atomic=atomic, inside=inside, rows=cfg.block_m if rows else None)
+    epilogue(
+        b,
+        elements,
+        c,
+        ldc,
+        m,
+        n,
+        row0,
+        col0,
+        T.F32,
+        bias=bias,
+        activation=activation,
+        atomic=atomic,
+        inside=inside,
+        rows=cfg.block_m if rows else None,
+    )
     grid = (-(-N // cfg.block_n), -(-M // cfg.block_m), 1)
     return b.finish(), grid
 
@@ -99,9 +114,14 @@ def test_edge_buffer_stores_leave_the_margin_past_m_and_n_untouched(use_mma, wid
 def test_bad_operand_layout_and_copy_shapes():
     with pytest.raises(ValueError, match="Operands: expected a_layout in \\('row', 'col'\\), got 'diag'"):
         Operands(None, None, 1, 1, 1, 1, 1, a_layout="diag")
-    with pytest.raises(ValueError, match="TileCopy: expected the tile's 48 moves to divide or be a multiple of the 256 threads, got 48 x 8"):
+    with pytest.raises(
+        ValueError,
+        match="TileCopy: expected the tile's 48 moves to divide or be a multiple of the 256 threads, got 48 x 8",
+    ):
         TileCopy(None, 1, "k", KMajor(48, 8, 2, 128), T.F16, 256)
-    with pytest.raises(ValueError, match="TileCopy: a rows-contiguous tile needs rows a multiple of 8 and an even k, got 12 x 8"):
+    with pytest.raises(
+        ValueError, match="TileCopy: a rows-contiguous tile needs rows a multiple of 8 and an even k, got 12 x 8"
+    ):
         TileCopy(None, 1, "rows", KMajor(12, 8, 2, 128), T.F16, 256)
 
 

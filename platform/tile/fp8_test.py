@@ -22,7 +22,9 @@ def build(cfg, a_layout, b_layout):
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
     lda, ldb = {"row": k, "col": m}[a_layout], {"row": n, "col": k}[b_layout]
-    acc = mainloop(b, cfg, Operands(a, bm, m, n, k, lda, ldb, a_layout=a_layout, b_layout=b_layout), T.F8E4M3, row0, col0)
+    acc = mainloop(
+        b, cfg, Operands(a, bm, m, n, k, lda, ldb, a_layout=a_layout, b_layout=b_layout), T.F8E4M3, row0, col0
+    )
     epilogue(b, acc.runs(b), c, n, m, n, row0, col0, T.F32, inside=acc.inside)
     return b.finish()
 
@@ -41,7 +43,11 @@ def test_fp8_gemm_matches_numpy(a_layout, b_layout, block):
     a = fp8_encode(rng.standard_normal((m, k)), "f8e4m3")
     bm = fp8_encode(rng.standard_normal((k, n)), "f8e4m3")
     c = np.full((m, n), np.nan, np.float32)
-    run(build(cfg, a_layout, b_layout), (-(-n // block), -(-m // block), 1), [stored(a, a_layout), stored(bm, b_layout), c, m, n, k])
+    run(
+        build(cfg, a_layout, b_layout),
+        (-(-n // block), -(-m // block), 1),
+        [stored(a, a_layout), stored(bm, b_layout), c, m, n, k],
+    )
     want = fp8_decode(a, "f8e4m3").astype(np.float64) @ fp8_decode(bm, "f8e4m3").astype(np.float64)
     np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-4)
     assert np.abs(want).max() > 1  # the data is not all zeros

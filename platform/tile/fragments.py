@@ -19,7 +19,7 @@ Placements are keyed by the layout id of platform/arch/mma_forms.json, which
 says which (op id, arch family) uses which; FRAGMENTS is built from that file.
 The numbers of each placement, the name of its C formula and the input types
 are data, fragments.json beside this file, which the C++ mirror
-(platform/cpp/tile) reads too; the C formulas are code in both, one per name.
+(platform/tile/cpp) reads too; the C formulas are code in both, one per name.
 """
 
 import dataclasses

@@ -6,6 +6,7 @@ A and B may order K differently from the hardware, but only by one
 permutation of K shared by A and B (it leaves D = A*B + C unchanged); their
 M and N indices must match exactly. Last, the tile GEMM runs on an
 interpreter whose lane layouts are AMD's tables rather than layouts.py.
+Every form has a placement that fits its lanes and k.
 """
 
 import numpy as np
@@ -62,7 +63,11 @@ def test_c_runs_are_consecutive_rows_of_one_column(layout):
     for lane in range(wave):
         for v in range(0, n_c, frag.c_run):
             r, c = frag.c(Ints, lane, v)
-            assert [frag.c(Ints, lane, v + j) for j in range(frag.c_run)] == [(r + j, c) for j in range(frag.c_run)], (layout, lane, v)
+            assert [frag.c(Ints, lane, v + j) for j in range(frag.c_run)] == [(r + j, c) for j in range(frag.c_run)], (
+                layout,
+                lane,
+                v,
+            )
     if frag.c_run < n_c:  # the run is the longest: the next element leaves it
         r, c = frag.c(Ints, 0, frag.c_run - 1)
         assert frag.c(Ints, 0, frag.c_run) != (r + 1, c), layout
@@ -103,10 +108,16 @@ def test_a_and_b_match_amd_up_to_one_shared_permutation_of_k(table):
         for l, lane in enumerate(table.matrices[matrix]):
             for v, (r, c) in enumerate(lane):
                 amd_k, amd_mn = (c, r) if matrix == "A" else (r, c)
-                assert amd_mn == row[l], f"{table} {matrix}: lane {l} element {v}: tile {'row' if matrix == 'A' else 'column'} {row[l]}, AMD {amd_mn}"
+                assert amd_mn == row[l], (
+                    f"{table} {matrix}: lane {l} element {v}: tile {'row' if matrix == 'A' else 'column'} {row[l]}, AMD {amd_mn}"
+                )
                 tile_k = int(k0[l]) + v
-                assert perm.setdefault(amd_k, tile_k) == tile_k, f"{table} {matrix}: AMD k {amd_k} is tile k {perm[amd_k]} and also {tile_k} (lane {l} element {v})"
-    assert sorted(perm) == sorted(perm.values()) == list(range(shape.k)), f"{table}: tile k over AMD k is not a permutation of 0..{shape.k - 1}: {perm}"
+                assert perm.setdefault(amd_k, tile_k) == tile_k, (
+                    f"{table} {matrix}: AMD k {amd_k} is tile k {perm[amd_k]} and also {tile_k} (lane {l} element {v})"
+                )
+    assert sorted(perm) == sorted(perm.values()) == list(range(shape.k)), (
+        f"{table}: tile k over AMD k is not a permutation of 0..{shape.k - 1}: {perm}"
+    )
 
 
 def amd_layout(table):
@@ -150,6 +161,10 @@ def test_tile_gemm_is_exact_on_an_interpreter_driven_by_amd_tables(table, k_step
 
 def test_a_placement_naming_an_unknown_c_formula_fails_naming_it(tmp_path):
     path = tmp_path / "fragments.json"
-    path.write_text('{"inputs": ["f16"], "layouts": {"x": {"rows": 16, "groups": 4, "per_lane": 4, "c": "gfx8", "c_run": 4}}}')
-    with pytest.raises(ValueError, match=r"layouts\.x\.c: expected one of \['gfx11', 'gfx12', 'gfx9_16', 'gfx9_32'\], got 'gfx8'"):
+    path.write_text(
+        '{"inputs": ["f16"], "layouts": {"x": {"rows": 16, "groups": 4, "per_lane": 4, "c": "gfx8", "c_run": 4}}}'
+    )
+    with pytest.raises(
+        ValueError, match=r"layouts\.x\.c: expected one of \['gfx11', 'gfx12', 'gfx9_16', 'gfx9_32'\], got 'gfx8'"
+    ):
         fragments._load(str(path))

@@ -39,13 +39,15 @@ class Gather:
 class GatherCopy(TileCopy):
     """TileCopy's moves and LDS writes (k- or rows-contiguous, as the gather's runs); global addresses from `gather`."""
 
-    gather: Gather = None
+    gather: Gather | None = None
 
     def __post_init__(self):
         if not isinstance(self.gather, Gather):
             raise ValueError(f"GatherCopy: expected a tile.gather.Gather, got {self.gather!r}")
         if self.contiguous != self.gather.contiguous:
-            raise ValueError(f"GatherCopy: expected contiguous {self.gather.contiguous!r} (the tile is gathered by {self.gather.contiguous} runs), got {self.contiguous!r}")
+            raise ValueError(
+                f"GatherCopy: expected contiguous {self.gather.contiguous!r} (the tile is gathered by {self.gather.contiguous} runs), got {self.contiguous!r}"
+            )
         super().__post_init__()
 
     def _element(self, b, row, k, type_):

@@ -8,17 +8,16 @@ import numpy as np
 import pytest
 
 from arch import arch as archs
+from family import bound
 from interp.interp import run
 from interp.numerics import round_bf16
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gather import Gather, GatherCopy
-from tile.gemm import GemmConfig, Operands, epilogue, mainloop
+from tile.gemm import Operands, epilogue, mainloop
 from tile.gemm_example import TILES_128
 from tile.lds import KMajor
 
-# (rtol, atol): one rounding of the f32 sum to the output type.
-TOLERANCE = {"f16": (2.0**-10, 1e-3), "bf16": (2.0**-7, 1e-2)}
 # (m, n, k): one block wholly inside (the fast loop, with a k tail) beside edge blocks; a small edge-only one.
 SHAPES = [(200, 130, 72), (37, 45, 29)]
 STRIDE = 7  # stored row of A's row r: r * 7 mod m (m is not a multiple of 7: a permutation)
@@ -47,7 +46,9 @@ def _kernel(arch, dtype, m, n, k, runs):
         valid = b.cmp("ne", b.rem(row, 3), 0)  # every third row of A is "padding"
         if runs:  # A's rows permuted: a 16-byte run of k stays one run
             return b.add(b.mul(b.rem(b.mul(row, STRIDE), m), k), kk), valid
-        return b.add(b.mul(kk, m), row), b.and_(valid, b.cmp("ne", b.rem(kk, 5), 0))  # A stored transposed; k = 5j masked too
+        return b.add(b.mul(kk, m), row), b.and_(
+            valid, b.cmp("ne", b.rem(kk, 5), 0)
+        )  # A stored transposed; k = 5j masked too
 
     ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), 0, n, a_gather=Gather(address, runs))
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
@@ -71,11 +72,12 @@ def test_gathered_gemm_matches_numpy(arch, dtype, m, n, k, runs):
         gathered[:, np.arange(k) % 5 == 0] = 0
     gathered[rows % 3 == 0] = 0
     stored = a if runs else np.ascontiguousarray(a.T)
-    c = np.full((m, n), np.nan, np.float16) if dtype == "f16" else np.full((m, n), 0x7FC0, np.uint16)  # NaN: unwritten outputs fail
+    c = (
+        np.full((m, n), np.nan, np.float16) if dtype == "f16" else np.full((m, n), 0x7FC0, np.uint16)
+    )  # NaN: unwritten outputs fail
     kernel, grid = _kernel(arch, dtype, m, n, k, runs)
     run(kernel, grid, [stored, bm, c])
-    rtol, atol = TOLERANCE[dtype]
-    np.testing.assert_allclose(from_device(c, dtype), gathered @ b64, rtol=rtol, atol=atol)
+    bound.expected(np.matmul, (gathered, b64), k, dtype).check(from_device(c, dtype), f"{m}x{n}x{k} {dtype}")
 
 
 def _b_kernel(arch, dtype, m, n, k, runs):
@@ -112,17 +114,20 @@ def test_gathered_b_matches_numpy(arch, dtype, m, n, k, runs):
     c = np.full((m, n), np.nan, np.float16) if dtype == "f16" else np.full((m, n), 0x7FC0, np.uint16)
     kernel, grid = _b_kernel(arch, dtype, m, n, k, runs)
     run(kernel, grid, [a, stored, c])
-    rtol, atol = TOLERANCE[dtype]
-    np.testing.assert_allclose(from_device(c, dtype), a64 @ gathered, rtol=rtol, atol=atol)
+    bound.expected(np.matmul, (a64, gathered), k, dtype).check(from_device(c, dtype), f"{m}x{n}x{k} {dtype}")
 
 
 def test_gather_copy_errors():
     lay = KMajor(64, 32, 2, 128)
     with pytest.raises(ValueError, match=r"GatherCopy: expected a tile.gather.Gather, got None"):
         GatherCopy(None, 0, "k", lay, T.F16, 256)
-    with pytest.raises(ValueError, match=r"GatherCopy: expected contiguous 'k' \(the tile is gathered by k runs\), got 'rows'"):
+    with pytest.raises(
+        ValueError, match=r"GatherCopy: expected contiguous 'k' \(the tile is gathered by k runs\), got 'rows'"
+    ):
         GatherCopy(None, 0, "rows", lay, T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True))
-    with pytest.raises(ValueError, match=r"GatherCopy: expected contiguous 'rows' \(the tile is gathered by rows runs\), got 'k'"):
+    with pytest.raises(
+        ValueError, match=r"GatherCopy: expected contiguous 'rows' \(the tile is gathered by rows runs\), got 'k'"
+    ):
         GatherCopy(None, 0, "k", lay, T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True, "rows"))
 
 
@@ -147,7 +152,17 @@ def _b_gathered_kernel(arch, dtype, m, n, k, contiguous, runs):
     def address(b, col, kk):
         return b.add(b.mul(b.rem(b.mul(kk, STRIDE), k), n), col), _b_valid(b, col, runs)
 
-    ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), m, 0, a_layout="col", b_gather=Gather(address, runs, contiguous))
+    ops = Operands(
+        a,
+        bm,
+        b.const(m, T.I32),
+        b.const(n, T.I32),
+        b.const(k, T.I32),
+        m,
+        0,
+        a_layout="col",
+        b_gather=Gather(address, runs, contiguous),
+    )
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
@@ -166,5 +181,4 @@ def test_gathered_b_with_column_major_a_matches_numpy(arch, dtype, m, n, k, cont
     c = np.full((m, n), np.nan, np.float16) if dtype == "f16" else np.full((m, n), 0x7FC0, np.uint16)
     kernel, grid = _b_gathered_kernel(arch, dtype, m, n, k, contiguous, runs)
     run(kernel, grid, [np.ascontiguousarray(a.T), bm, c])
-    rtol, atol = TOLERANCE[dtype]
-    np.testing.assert_allclose(from_device(c, dtype), a64 @ gathered, rtol=rtol, atol=atol)
+    bound.expected(np.matmul, (a64, gathered), k, dtype).check(from_device(c, dtype), f"{m}x{n}x{k} {dtype}")

@@ -61,12 +61,10 @@ _B_CONTIGUOUS = {"row": "rows", "col": "k"}
 # WMMAs, chasing occupancy, and the workgroup barrier's release fence then
 # waits for every load in flight: little or no overlap (gfx1201: 2 vmcnt(0)
 # per iteration). There the loop ends its loads with gpu.sched_barrier, and
-# its barriers order LDS only (gpu.lds_barrier: they guard LDS alone).
-# Measured with llvm20-24 on the 128x128x32 tiles: gfx1201 goes to 1
-# vmcnt(0), 114 -> 138 VGPRs (occupancy 12 -> 10), gfx1250 149 -> 160 VGPRs
-# (occupancy 6 either way). On gfx9 the loads already come first and the
-# barrier does not wait for them; there it would only cost VGPRs (gfx950
-# 122 -> 126, above Triton's 124), so gfx9 keeps gpu.barrier.
+# its barriers order LDS only (gpu.lds_barrier: they guard LDS alone): one
+# vmcnt(0) per iteration, paid for in VGPRs (docs/figures/loops.md). On gfx9
+# the loads already come first and the barrier does not wait for them; there
+# it would only cost VGPRs, so gfx9 keeps gpu.barrier.
 PREFETCH_FIRST = ("gfx12", "gfx1250")
 # gfx950's transposed B reads (ds_read_b64_tr_b16) exchange data in groups of
 # this many lanes; the B tile's k-rows are padded by this many bytes (or, with
@@ -101,7 +99,11 @@ class GemmConfig:
         if (self.op, family) not in FRAGMENTS:
             raise ValueError(f"GemmConfig: expected an op with a fragment layout on {family}, got {self.op}")
         s = M.shape(self.op)
-        for name, size, part in (("block_m", self.block_m, self.waves_m * s.m), ("block_n", self.block_n, self.waves_n * s.n), ("block_k", self.block_k, s.k)):
+        for name, size, part in (
+            ("block_m", self.block_m, self.waves_m * s.m),
+            ("block_n", self.block_n, self.waves_n * s.n),
+            ("block_k", self.block_k, s.k),
+        ):
             if size % part:
                 raise ValueError(f"GemmConfig: expected {name} to be a multiple of {part}, got {size}")
 
@@ -138,7 +140,14 @@ def _transpose_b(arch, ops, elem, frag, span):
     row-major and not gathered (so the copy moves it as it is, no transposing writes), 16-bit
     elements, an arch with the instruction, fragments of whole 16-lane
     groups and whole 4-k reads."""
-    return arch in LDS_OPS["mem.load_transpose"].archs and ops.b_gather is None and ops.b_layout == "row" and elem.nbytes == 2 and frag.rows % TRANSPOSE_GROUP == 0 and span % 4 == 0
+    return (
+        arch in LDS_OPS["mem.load_transpose"].archs
+        and ops.b_gather is None
+        and ops.b_layout == "row"
+        and elem.nbytes == 2
+        and frag.rows % TRANSPOSE_GROUP == 0
+        and span % 4 == 0
+    )
 
 
 def _direct(cfg, arch, ops, elem, threads, transpose_b, line_bytes):
@@ -149,7 +158,9 @@ def _direct(cfg, arch, ops, elem, threads, transpose_b, line_bytes):
     rows are its k-rows, whole lines: lds.RowXor). Neither gathered: a
     gathered unit may be padding, which must read as zero, and the load
     cannot zero it. Both tiles whole rounds of 16 bytes a lane."""
-    if not (cfg.direct_lds and arch in LDS_OPS["buffer.load_to_lds"].archs and ops.a_gather is None and ops.b_gather is None):
+    if not (
+        cfg.direct_lds and arch in LDS_OPS["buffer.load_to_lds"].archs and ops.a_gather is None and ops.b_gather is None
+    ):
         return False
     b_units = (transpose_b and cfg.block_n * elem.nbytes % line_bytes == 0) or ops.b_layout == "col"
     whole = all(rows * cfg.block_k * elem.nbytes % (threads * UNIT) == 0 for rows in (cfg.block_m, cfg.block_n))
@@ -170,7 +181,10 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     wave, threads = b.wave_size, cfg.threads(b.wave_size)
     tid, lane = b.thread_id(0), b.lane_id()
     w = b.div(tid, wave)
-    wave_row, wave_col = b.mul(b.div(w, cfg.waves_n), cfg.block_m // cfg.waves_m), b.mul(b.rem(w, cfg.waves_n), cfg.block_n // cfg.waves_n)
+    wave_row, wave_col = (
+        b.mul(b.div(w, cfg.waves_n), cfg.block_m // cfg.waves_m),
+        b.mul(b.rem(w, cfg.waves_n), cfg.block_n // cfg.waves_n),
+    )
     tiles_m, tiles_n = cfg.block_m // cfg.waves_m // s.m, cfg.block_n // cfg.waves_n // s.n
     banks = archs.lds_banks(b.kernel.attrs["arch"])
     lay_a = KMajor(cfg.block_m, cfg.block_k, elem.nbytes, banks.count * banks.bytes)
@@ -187,7 +201,11 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     direct = _direct(cfg, b.kernel.attrs["arch"], ops, elem, threads, transpose_b, lay_a.line_bytes)
     if transpose_b:  # B as it is in memory: k-rows of block_n contiguous elements
         # Filled slot by slot (direct), B's rows are swizzled rather than padded.
-        lay_b = RowXor(cfg.block_k, cfg.block_n, elem.nbytes, lay_a.line_bytes, TRANSPOSE_PAD) if direct else Padded(cfg.block_k, cfg.block_n, elem.nbytes, TRANSPOSE_PAD)
+        lay_b = (
+            RowXor(cfg.block_k, cfg.block_n, elem.nbytes, lay_a.line_bytes, TRANSPOSE_PAD)
+            if direct
+            else Padded(cfg.block_k, cfg.block_n, elem.nbytes, TRANSPOSE_PAD)
+        )
         copy_b = TileCopy(ops.b, ops.ldb, "k", lay_b, bits, threads)
     elif ops.b_gather is not None:
         copy_b = GatherCopy(ops.b, 0, ops.b_gather.contiguous, lay_b, bits, threads, gather=ops.b_gather)
@@ -195,11 +213,19 @@ def mainloop(b, cfg, ops, elem, row0, col0):
         copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, bits, threads)
     buffers = 2 if direct else 1
     lds_a, lds_b = b.lds_alloc(lay_a.nbytes * buffers), b.lds_alloc(lay_b.nbytes * buffers)
-    b_at = (lambda kk: (kk, col0)) if transpose_b else (lambda kk: (col0, kk))  # B's tile at k step kk, as (row, k) of its copy
+    b_at = (
+        (lambda kk: (kk, col0)) if transpose_b else (lambda kk: (col0, kk))
+    )  # B's tile at k step kk, as (row, k) of its copy
     lane_row, lane_k = frag.origin(b, lane, span)
     # Every fragment read's LDS offset, computed once for both loops: [u][tile].
     ks = [b.add(lane_k, u * frag.groups * span) for u in range(steps // merge)]
-    offsets_a = [[lay_a.offsets(b, b.add(wave_row, lane_row), b.add(k, i), range(0, tiles_m * s.m, s.m)) for i in range(0, span, lay_a.unit_elems)] for k in ks]
+    offsets_a = [
+        [
+            lay_a.offsets(b, b.add(wave_row, lane_row), b.add(k, i), range(0, tiles_m * s.m, s.m))
+            for i in range(0, span, lay_a.unit_elems)
+        ]
+        for k in ks
+    ]
     if transpose_b:
         # Lane q of a 16-lane group names row k + q // 4 (+ 4j), columns
         # 4(q % 4) .. + 3 from the group's first column: the group reads a
@@ -213,9 +239,17 @@ def mainloop(b, cfg, ops, elem, row0, col0):
 
             tr_offsets = [[tiles(b.add(k, b.add(b.div(lane_q, 4), 4 * j))) for j in range(span // 4)] for k in ks]
         else:
-            tr_offsets = [[lay_b.offset(b, b.add(k, b.add(b.div(lane_q, 4), 4 * j)), col) for j in range(span // 4)] for k in ks]
+            tr_offsets = [
+                [lay_b.offset(b, b.add(k, b.add(b.div(lane_q, 4), 4 * j)), col) for j in range(span // 4)] for k in ks
+            ]
     else:
-        offsets_b = [[lay_b.offsets(b, b.add(wave_col, lane_row), b.add(k, i), range(0, tiles_n * s.n, s.n)) for i in range(0, span, lay_b.unit_elems)] for k in ks]
+        offsets_b = [
+            [
+                lay_b.offsets(b, b.add(wave_col, lane_row), b.add(k, i), range(0, tiles_n * s.n, s.n))
+                for i in range(0, span, lay_b.unit_elems)
+            ]
+            for k in ks
+        ]
 
     def read_b(lds, u, nt):
         """B's fragment of tile nt at k step u: as A's, or by transposed reads of 4 k each."""
@@ -265,7 +299,25 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     acc = [zero] * (tiles_m * tiles_n)
 
     if direct:
-        fast = _direct_loop(b, cfg, copy_a, copy_b, lay_a, lay_b, lds_a, lds_b, row0, b_at, k_fast, acc, tid, w, fragments, mmas, steps // merge)
+        fast = _direct_loop(
+            b,
+            cfg,
+            copy_a,
+            copy_b,
+            lay_a,
+            lay_b,
+            lds_a,
+            lds_b,
+            row0,
+            b_at,
+            k_fast,
+            acc,
+            tid,
+            w,
+            fragments,
+            mmas,
+            steps // merge,
+        )
     else:
         with b.if_(b.cmp("gt", k_fast, 0)):
             copy_a.store(b, lds_a, copy_a.load(b, row0, 0, tid), tid)
@@ -274,7 +326,9 @@ def mainloop(b, cfg, ops, elem, row0, col0):
         with b.for_range(0, k_fast, cfg.block_k, acc) as fast:
             # LDS holds this step's tiles. The next step's loads come first and
             # fly during the matrix work; only the LDS writes after it wait.
-            nxt = b.min(b.add(fast.iv, cfg.block_k), b.sub(k_fast, cfg.block_k))  # the last step reloads itself: no branch
+            nxt = b.min(
+                b.add(fast.iv, cfg.block_k), b.sub(k_fast, cfg.block_k)
+            )  # the last step reloads itself: no branch
             regs_a, regs_b = copy_a.load(b, row0, nxt, tid), copy_b.load(b, *b_at(nxt), tid)
             ordered = b.arch.family in PREFETCH_FIRST
             if ordered:
@@ -295,7 +349,9 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     return _Accumulators(edge.results, wave_row, wave_col, tiles_n, s, frag, lane, inside)
 
 
-def _direct_loop(b, cfg, copy_a, copy_b, lay_a, lay_b, lds_a, lds_b, row0, b_at, k_fast, acc, tid, w, fragments, mmas, reads):
+def _direct_loop(
+    b, cfg, copy_a, copy_b, lay_a, lay_b, lds_a, lds_b, row0, b_at, k_fast, acc, tid, w, fragments, mmas, reads
+):
     """The fast loop with direct-to-LDS loads into two buffers per tile
     (_direct): step k's tiles are in buffer k % 2, and step k + 1's land in
     the other one while step k is multiplied. Each iteration reads all of
@@ -308,10 +364,8 @@ def _direct_loop(b, cfg, copy_a, copy_b, lay_a, lay_b, lds_a, lds_b, row0, b_at,
     hoists the barrier, and so the wait, above three of the eight MFMAs.
     The loads' addresses are a per-lane offset computed once and the
     tile's origin as their wave-uniform offset (copy.DirectCopy.issue):
-    no vector instruction an iteration. Measured on the 128x128x32 f16
-    tile with llvm23: 110 VGPRs (116 on the register path), occupancy 4,
-    4 buffer_load_dwordx4 ... lds and one vmcnt(0) an iteration, 62
-    instructions (72 with per-lane 64-bit global addresses)."""
+    no vector instruction an iteration (docs/figures/loops.md has the
+    figures beside the register path's)."""
     direct_a = DirectCopy(copy_a.src, copy_a.ld, lay_a, copy_a.elem, copy_a.threads)
     direct_b = DirectCopy(copy_b.src, copy_b.ld, lay_b, copy_b.elem, copy_b.threads)
     wave_at = b.readfirstlane(b.mul(w, b.wave_size * UNIT))  # where this wave's slots start: an SGPR, for M0
@@ -387,7 +441,22 @@ def fma_mainloop(b, cfg, ops, elem, row0, col0):
     return [(r, c, br.results[0])]
 
 
-def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activation="none", atomic=False, inside=None, rows=None):
+def epilogue(
+    b,
+    elements,
+    out,
+    ldc,
+    m,
+    n,
+    row0,
+    col0,
+    out_elem,
+    bias=None,
+    activation="none",
+    atomic=False,
+    inside=None,
+    rows=None,
+):
     """Store (or atomically add) every output value inside the m x n output.
 
     `elements` yields (row, col, f32 value), or (row, col, [f32 values]) for
@@ -425,7 +494,7 @@ def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activ
     # and converted once, here, before any branch. Converted in each arm,
     # LLVM's machine CSE hoists what the arms share above the branch piece
     # by piece (bf16 without a conversion instruction: 3 temporaries per
-    # element live across it; gemm_f16_bcol_bf16_gfx1201 went 120 -> 213 VGPRs).
+    # element live across it, which nearly doubles gemm_f16_bcol_bf16_gfx1201's VGPRs).
     shared = bias is None
     if shared:
         runs = [(r, c, [b.convert(x, out_elem) for x in finish(values, None, None)]) for r, c, values in runs]
@@ -445,10 +514,10 @@ def epilogue(b, elements, out, ldc, m, n, row0, col0, out_elem, bias=None, activ
                     b.atomic_add(ptr, value) if atomic else b.store(ptr, value)
 
     # The edge without branches. One `if` per accumulator element (64 a lane
-    # on the 128x128 tiles, each with its address math) was ~40% of the
-    # unoptimised IR: buffer stores cut gemm_f16_128x128x32's instructions
-    # by ~20% and its compile CPU time by 10-17% (tools/bench:compile), at
-    # equal or fewer VGPRs. The hardware drops a buffer store out of its buffer's range (and reads 0
+    # on the 128x128 tiles, each with its address math) would be ~40% of the
+    # unoptimised IR; buffer stores give fewer instructions and a faster
+    # compile at equal or fewer VGPRs (docs/figures/llvm-time.md). The
+    # hardware drops a buffer store out of its buffer's range (and reads 0
     # for a load out of it). The buffer spans the block's rows of the
     # output inside m, min(m - row0, rows), none for a block wholly past m
     # (a negative count would be a huge unsigned one), so a row past m lies

@@ -54,4 +54,6 @@ def test_without_rowxors_swizzle_the_transposed_reads_conflict(monkeypatch):
     # transposed read fall on the same 16 banks (the swizzle is not decoration).
     monkeypatch.setattr(RowXor, "_swizzle", lambda self, b, row: b.mul(row, 0))
     conflicted = [a for a in _gfx950()["accesses"] if a["modelled"] and a["ways"] > 1]
-    assert conflicted and {a["bytes"] for a in conflicted} == {8} and max(a["ways"] for a in conflicted) == 4, conflicted[:3]
+    assert conflicted and {a["bytes"] for a in conflicted} == {8} and max(a["ways"] for a in conflicted) == 4, (
+        conflicted[:3]
+    )

@@ -45,7 +45,17 @@ def gemm_kernel(arch, dtype, cfg=None, a_layout="row", b_layout="row"):
     a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
     row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
-    ops = Operands(a, bm, m, n, k, lda=k if a_layout == "row" else m, ldb=n if b_layout == "row" else k, a_layout=a_layout, b_layout=b_layout)
+    ops = Operands(
+        a,
+        bm,
+        m,
+        n,
+        k,
+        lda=k if a_layout == "row" else m,
+        ldb=n if b_layout == "row" else k,
+        a_layout=a_layout,
+        b_layout=b_layout,
+    )
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     epilogue(b, acc.runs(b), c, n, m, n, row0, col0, elem, inside=acc.inside, rows=cfg.block_m)
     return b.finish(), lambda mm, nn: (-(-nn // cfg.block_n), -(-mm // cfg.block_m), 1)

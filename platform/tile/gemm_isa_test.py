@@ -1,6 +1,12 @@
 """The 128x128x32 tiles through each flavor's real LLVM, measured by
-platform/isa: the shape of code issue 9 asks of the tile blocks. (The figures
-beside Triton's are tools/bench/tile_bench.py's.)"""
+platform/isa: per main-loop iteration 4 sixteen-byte global loads, one
+branch, no exec writes and one vmcnt(0) wait; every fragment one 16-byte LDS
+read (or two transposed 8-byte reads); on gfx950 direct loads to LDS instead
+of LDS writes, waited for before the loop's barrier, with lane offsets
+computed before the loop (at most one vector instruction per LDS read); no
+spills, no modelled bank conflicts; vector epilogue stores, and edge stores
+one range-checked buffer store per element. (The figures beside Triton's are
+tools/bench/tile_bench.py's.)"""
 
 import re
 
@@ -30,7 +36,12 @@ LDS_BYTES = {"gfx942": 16384, "gfx950": 2 * 16384, "gfx1201": 16384, "gfx1250": 
 # and B fragment of a wave per k step (gfx942 reads two mma k steps'
 # fragments at once): A tiles + B tiles of the wave; on gfx950 each B
 # fragment is two 8-byte transposed reads (ds_read_b64_tr_b16).
-FRAGMENT_READS = {"gfx942": {16: 4 + 4}, "gfx950": {16: 2 * 2, 8: 2 * 2 * 2}, "gfx1201": {16: 4 * 2 + 2 * 2}, "gfx1250": {16: 4 * 2 + 2 * 2}}
+FRAGMENT_READS = {
+    "gfx942": {16: 4 + 4},
+    "gfx950": {16: 2 * 2, 8: 2 * 2 * 2},
+    "gfx1201": {16: 4 * 2 + 2 * 2},
+    "gfx1250": {16: 4 * 2 + 2 * 2},
+}
 # Epilogue vector stores per lane where the block is inside: one per run of
 # consecutive columns (4 f16 on gfx9, 8 on gfx12).
 WIDE_STORES = {"gfx942": 16, "gfx950": 16, "gfx1201": 8, "gfx1250": 8}
@@ -66,7 +77,9 @@ def main_loop(arch):
     """The f16 tile's main loop instructions, compiled for `arch` by this flavor."""
     kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
     compiled = TC.compile(lower(kernel, TC.flavor), arch)
-    return loops.main_loop(objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name], counts.is_matrix).instructions
+    return loops.main_loop(
+        objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name], counts.is_matrix
+    ).instructions
 
 
 def vgprs(operand):
@@ -81,7 +94,9 @@ def vgprs(operand):
 def test_main_loop_issues_four_16_byte_loads_and_one_branch(measured):
     arch, _, report = measured
     loop = report["main_loop"]
-    assert loop["global_loads"]["count"] == 4 and {b for _, _, b in rows(loop["global_loads"])} == {16}, rows(loop["global_loads"])
+    assert loop["global_loads"]["count"] == 4 and {b for _, _, b in rows(loop["global_loads"])} == {16}, rows(
+        loop["global_loads"]
+    )
     assert loop["branches"] == 1 and loop["exec_writes"] == 0, (loop["branches"], loop["exec_writes"])
     # The one wait is before the LDS writes (on gfx12 only because the loop's
     # barriers order LDS alone: gemm.PREFETCH_FIRST), or, with direct loads,
@@ -109,7 +124,9 @@ def test_lds_use_and_that_it_does_not_limit_occupancy(measured):
     arch, _, report = measured
     res = report["resources"]
     assert res["lds"] == LDS_BYTES[arch], res
-    unlimited = occupancy.waves_per_simd(arch, TC.flavor, res["wave_size"], res["vgpr"], res["sgpr"], 1, res["workgroup_size"])
+    unlimited = occupancy.waves_per_simd(
+        arch, TC.flavor, res["wave_size"], res["vgpr"], res["sgpr"], 1, res["workgroup_size"]
+    )
     assert res["occupancy"] == unlimited, (res, unlimited)
 
 
@@ -184,12 +201,16 @@ def test_the_direct_loads_take_their_lane_offsets_as_computed_before_the_loop(ar
     loop = main_loop(arch)
     vector = [i for i in loop if i.mnemonic.startswith("v_") and not counts.is_matrix(i.mnemonic)]
     reads = [i for i in loop if i.mnemonic.startswith("ds_read")]
-    assert len(vector) <= len(reads), f"{arch}: {len(vector)} vector instructions for {len(reads)} LDS reads: {[i.mnemonic for i in vector]}"
+    assert len(vector) <= len(reads), (
+        f"{arch}: {len(vector)} vector instructions for {len(reads)} LDS reads: {[i.mnemonic for i in vector]}"
+    )
     direct = [i for i in loop if is_direct(i)]
     assert len(direct) == 4, [i.mnemonic for i in loop]
     written = set().union(*(vgprs(i.operands.split(",")[0].strip()) for i in vector))
     addresses = set().union(*(vgprs(i.operands.split(",")[0].strip()) for i in direct))
-    assert not written & addresses, f"{arch}: the loop computes direct-load addresses in v{sorted(written & addresses)}: {[(i.mnemonic, i.operands) for i in vector]}"
+    assert not written & addresses, (
+        f"{arch}: the loop computes direct-load addresses in v{sorted(written & addresses)}: {[(i.mnemonic, i.operands) for i in vector]}"
+    )
 
 
 def test_edge_epilogue_is_one_buffer_store_per_element_without_waterfall_loops(instructions):
@@ -202,7 +223,9 @@ def test_edge_epilogue_is_one_buffer_store_per_element_without_waterfall_loops(i
     arch, insts = instructions
     stores = [i.mnemonic for i in insts if i.mnemonic.startswith("buffer_store")]
     assert len(stores) == EDGE_STORES, stores
-    looped = [lp.header for lp in loops.loops(insts) if any(i.mnemonic.startswith("buffer_store") for i in lp.instructions)]
+    looped = [
+        lp.header for lp in loops.loops(insts) if any(i.mnemonic.startswith("buffer_store") for i in lp.instructions)
+    ]
     assert not looped, f"{arch}: buffer stores inside loops headed at {looped} (a waterfall loop)"
 
 

@@ -11,7 +11,12 @@ from tile.gemm_example import gemm_kernel
 from toolchains.llvm.llvm import Toolchain
 
 TC = Toolchain.current()
-MATRIX_INSTRUCTION = {"gfx942": "v_mfma_f32_16x16x16", "gfx950": "v_mfma_f32_32x32x16", "gfx1201": "v_wmma_f32_16x16x16", "gfx1250": "v_wmma_f32_16x16x32"}
+MATRIX_INSTRUCTION = {
+    "gfx942": "v_mfma_f32_16x16x16",
+    "gfx950": "v_mfma_f32_32x32x16",
+    "gfx1201": "v_wmma_f32_16x16x16",
+    "gfx1250": "v_wmma_f32_16x16x32",
+}
 
 
 @pytest.mark.parametrize("dtype", ["f16", "bf16"])

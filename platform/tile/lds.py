@@ -63,10 +63,14 @@ class KMajor(_Rows):
     def __post_init__(self):
         row = self.k * self.elem_bytes
         if row % UNIT:
-            raise ValueError(f"KMajor: expected rows of whole {UNIT}-byte units, got {self.k} elements of {self.elem_bytes} bytes")
+            raise ValueError(
+                f"KMajor: expected rows of whole {UNIT}-byte units, got {self.k} elements of {self.elem_bytes} bytes"
+            )
         units = self.line_bytes // UNIT
         if self.line_bytes % UNIT or units & (units - 1):  # the XOR must stay inside the line
-            raise ValueError(f"KMajor: expected a line of a power of two {UNIT}-byte units, got {self.line_bytes} bytes")
+            raise ValueError(
+                f"KMajor: expected a line of a power of two {UNIT}-byte units, got {self.line_bytes} bytes"
+            )
 
     @property
     def _units(self):
@@ -92,7 +96,10 @@ class KMajor(_Rows):
         """Byte offsets of (row + d, k) for each d in `steps`, as i32 values: one
         computation, plus a constant for every d that is a multiple of the period."""
         base = self.offset(b, row, k)
-        return [b.add(base, d * self.k * self.elem_bytes) if d % self.period_rows == 0 else self.offset(b, b.add(row, d), k) for d in steps]
+        return [
+            b.add(base, d * self.k * self.elem_bytes) if d % self.period_rows == 0 else self.offset(b, b.add(row, d), k)
+            for d in steps
+        ]
 
     def offset(self, b, row, k):
         """Byte offset of element (row, k), as an i32 value; `k` is an IR value or an int."""
@@ -146,7 +153,9 @@ class RowXor(_Rows):
     def __post_init__(self):
         row = self.k * self.elem_bytes
         if row % self.line_bytes or self.line_bytes % self.run or self.run % UNIT:
-            raise ValueError(f"RowXor: expected rows of whole {self.line_bytes}-byte lines and a line of whole runs of whole {UNIT}-byte units, got rows of {row} bytes and runs of {self.run}")
+            raise ValueError(
+                f"RowXor: expected rows of whole {self.line_bytes}-byte lines and a line of whole runs of whole {UNIT}-byte units, got rows of {row} bytes and runs of {self.run}"
+            )
 
     def _swizzle(self, b, row):
         return b.mul(b.rem(row, self.line_bytes // self.run), self.run // UNIT)

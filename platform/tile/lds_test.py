@@ -19,7 +19,10 @@ class Ints:
     shl = staticmethod(lambda a, b: a << b)
 
 
-@pytest.mark.parametrize("rows,k,elem_bytes,line", [(128, 32, 2, 128), (128, 32, 2, 256), (64, 16, 2, 128), (32, 64, 2, 128), (128, 32, 1, 256)])
+@pytest.mark.parametrize(
+    "rows,k,elem_bytes,line",
+    [(128, 32, 2, 128), (128, 32, 2, 256), (64, 16, 2, 128), (32, 64, 2, 128), (128, 32, 1, 256)],
+)
 def test_offsets_are_a_bijection_onto_the_tile_keeping_units_whole(rows, k, elem_bytes, line):
     lay = KMajor(rows, k, elem_bytes, line)
     offsets = {(r, c): lay.offset(Ints, r, c) for r, c in itertools.product(range(rows), range(k))}
@@ -46,7 +49,15 @@ def test_a_line_that_is_not_a_power_of_two_units_is_refused():
         KMajor(16, 32, 2, 96)
 
 
-LAYOUTS = [KMajor(128, 32, 2, 256), KMajor(128, 32, 2, 128), KMajor(64, 16, 2, 128), KMajor(128, 32, 1, 256), RowXor(32, 128, 2, 256, 64), RowXor(16, 256, 2, 256, 64), RowXor(32, 64, 2, 128, 32)]
+LAYOUTS = [
+    KMajor(128, 32, 2, 256),
+    KMajor(128, 32, 2, 128),
+    KMajor(64, 16, 2, 128),
+    KMajor(128, 32, 1, 256),
+    RowXor(32, 128, 2, 256, 64),
+    RowXor(16, 256, 2, 256, 64),
+    RowXor(32, 64, 2, 128, 32),
+]
 
 
 @pytest.mark.parametrize("lay", LAYOUTS, ids=repr)
@@ -60,7 +71,9 @@ def test_unit_at_names_the_unit_each_slot_holds(lay):
     assert len(set(units)) == slots
 
 
-@pytest.mark.parametrize("rows,k,elem_bytes,line,run", [(32, 128, 2, 256, 64), (8, 256, 2, 256, 64), (32, 64, 1, 64, 16)])
+@pytest.mark.parametrize(
+    "rows,k,elem_bytes,line,run", [(32, 128, 2, 256, 64), (8, 256, 2, 256, 64), (32, 64, 1, 64, 16)]
+)
 def test_rowxor_is_a_bijection_keeping_runs_whole(rows, k, elem_bytes, line, run):
     lay = RowXor(rows, k, elem_bytes, line, run)
     offsets = {(r, c): lay.offset(Ints, r, c) for r, c in itertools.product(range(rows), range(k))}
@@ -78,5 +91,8 @@ def test_rowxor_moves_the_rows_of_a_line_group_to_distinct_runs():
 
 
 def test_rowxor_refuses_rows_that_are_not_whole_lines():
-    with pytest.raises(ValueError, match="expected rows of whole 256-byte lines and a line of whole runs of whole 16-byte units, got rows of 192 bytes and runs of 64"):
+    with pytest.raises(
+        ValueError,
+        match="expected rows of whole 256-byte lines and a line of whole runs of whole 16-byte units, got rows of 192 bytes and runs of 64",
+    ):
         RowXor(32, 96, 2, 256, 64)

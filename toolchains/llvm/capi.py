@@ -3,7 +3,7 @@
 One compile is one parse (which also verifies), one -O2 pipeline
 ("default<O2>", as `opt -O2` runs) and one codegen to an object in memory: the
 same bytes as `opt -O2 | llc -O2 -filetype=obj` (toolchains/llvm/inproc_test.py
-compares them), without the three process starts that cost 20-26 ms each.
+compares them), without starting three processes per kernel.
 
 Only the AMDGPU target is initialised. A target machine is made per
 (triple, cpu) and kept: it holds no module state. What LLVM reports through
@@ -49,14 +49,17 @@ _SIGNATURES = {
     "LLVMRunPasses": (_VOID, (_VOID, _STR, _VOID, _VOID)),
     "LLVMGetErrorMessage": (_VOID, (_VOID,)),
     "LLVMDisposeErrorMessage": (None, (_VOID,)),
-    "LLVMTargetMachineEmitToMemoryBuffer": (ctypes.c_int, (_VOID, _VOID, ctypes.c_int, ctypes.POINTER(_VOID), ctypes.POINTER(_VOID))),
+    "LLVMTargetMachineEmitToMemoryBuffer": (
+        ctypes.c_int,
+        (_VOID, _VOID, ctypes.c_int, ctypes.POINTER(_VOID), ctypes.POINTER(_VOID)),
+    ),
     "LLVMGetBufferStart": (_VOID, (_VOID,)),
     "LLVMGetBufferSize": (ctypes.c_size_t, (_VOID,)),
     "LLVMDisposeMemoryBuffer": (None, (_VOID,)),
     "LLVMDisposeMessage": (None, (_VOID,)),
 }
 
-_LOADED = {}  # path -> LibLLVM: a library is loaded and initialised once per process
+_LOADED: dict = {}  # path -> LibLLVM: a library is loaded and initialised once per process
 
 
 def load(path):
@@ -72,7 +75,9 @@ class LibLLVM:
         try:
             lib = ctypes.CDLL(path)
         except OSError as e:
-            raise LlvmError(f"cannot load the LLVM library {path}: {e}; the pinned root ships it (toolchains/sysroot/manifest)") from None
+            raise LlvmError(
+                f"cannot load the LLVM library {path}: {e}; the pinned root ships it (toolchains/sysroot/manifest)"
+            ) from None
         self.path = path
         self._fn = {}
         for name, (result, args) in _SIGNATURES.items():
@@ -98,7 +103,9 @@ class LibLLVM:
             target, error = _VOID(), _VOID()
             if self._fn["LLVMGetTargetFromTriple"](triple.encode(), ctypes.byref(target), ctypes.byref(error)):
                 raise LlvmError(f"target triple {triple!r}: {self._message(error)}")
-            machine = self._fn["LLVMCreateTargetMachine"](target, triple.encode(), cpu.encode(), b"", _OPT_DEFAULT, _RELOC_PIC, _CODE_MODEL_DEFAULT)
+            machine = self._fn["LLVMCreateTargetMachine"](
+                target, triple.encode(), cpu.encode(), b"", _OPT_DEFAULT, _RELOC_PIC, _CODE_MODEL_DEFAULT
+            )
             if not machine:
                 raise LlvmError(f"LLVM made no target machine for {triple} {cpu}")
             self._machines[key] = machine
@@ -170,10 +177,14 @@ class LibLLVM:
             finally:
                 fn["LLVMDisposePassBuilderOptions"](options)
             if failure:
-                raise LlvmError(f"{what} -O2 for {cpu}: {self._message(fn['LLVMGetErrorMessage'](failure), 'LLVMDisposeErrorMessage')}")
+                raise LlvmError(
+                    f"{what} -O2 for {cpu}: {self._message(fn['LLVMGetErrorMessage'](failure), 'LLVMDisposeErrorMessage')}"
+                )
             optimised = time.thread_time()
             error, out = _VOID(), _VOID()
-            if fn["LLVMTargetMachineEmitToMemoryBuffer"](machine, module, _OBJECT_FILE, ctypes.byref(error), ctypes.byref(out)):
+            if fn["LLVMTargetMachineEmitToMemoryBuffer"](
+                machine, module, _OBJECT_FILE, ctypes.byref(error), ctypes.byref(out)
+            ):
                 raise LlvmError(f"{what} codegen for {cpu}: {self._message(error) if error.value else ''}")
             try:
                 obj = ctypes.string_at(fn["LLVMGetBufferStart"](out), fn["LLVMGetBufferSize"](out))

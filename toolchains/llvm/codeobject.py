@@ -32,7 +32,7 @@ def _sections(obj):
     """[Section] of every section header."""
     if obj[:4] != b"\x7fELF" or obj[4] != 2 or obj[5] != 1:
         raise LlvmError(f"expected an ELF64 little-endian object, got {len(obj)} bytes starting {obj[:8]!r}")
-    shoff, = struct.unpack_from("<Q", obj, 0x28)
+    (shoff,) = struct.unpack_from("<Q", obj, 0x28)
     shentsize, shnum = struct.unpack_from("<HH", obj, 0x3A)
     out = []
     for i in range(shnum):
@@ -117,14 +117,29 @@ def read(obj, address, size):
 # MessagePack (github.com/msgpack/msgpack/blob/master/spec.md), decoding only.
 # First byte -> (struct format of the length or value, what it is).
 _FIXED = {
-    0xC0: (None, "nil"), 0xC2: (None, "false"), 0xC3: (None, "true"),
-    0xC4: (">B", "bin"), 0xC5: (">H", "bin"), 0xC6: (">I", "bin"),
-    0xCA: (">f", "value"), 0xCB: (">d", "value"),
-    0xCC: (">B", "value"), 0xCD: (">H", "value"), 0xCE: (">I", "value"), 0xCF: (">Q", "value"),
-    0xD0: (">b", "value"), 0xD1: (">h", "value"), 0xD2: (">i", "value"), 0xD3: (">q", "value"),
-    0xD9: (">B", "str"), 0xDA: (">H", "str"), 0xDB: (">I", "str"),
-    0xDC: (">H", "array"), 0xDD: (">I", "array"),
-    0xDE: (">H", "map"), 0xDF: (">I", "map"),
+    0xC0: (None, "nil"),
+    0xC2: (None, "false"),
+    0xC3: (None, "true"),
+    0xC4: (">B", "bin"),
+    0xC5: (">H", "bin"),
+    0xC6: (">I", "bin"),
+    0xCA: (">f", "value"),
+    0xCB: (">d", "value"),
+    0xCC: (">B", "value"),
+    0xCD: (">H", "value"),
+    0xCE: (">I", "value"),
+    0xCF: (">Q", "value"),
+    0xD0: (">b", "value"),
+    0xD1: (">h", "value"),
+    0xD2: (">i", "value"),
+    0xD3: (">q", "value"),
+    0xD9: (">B", "str"),
+    0xDA: (">H", "str"),
+    0xDB: (">I", "str"),
+    0xDC: (">H", "array"),
+    0xDD: (">I", "array"),
+    0xDE: (">H", "map"),
+    0xDF: (">I", "map"),
 }
 _CONSTANTS = {"nil": None, "false": False, "true": True}
 

@@ -50,7 +50,9 @@ def _elf(sections, abi_version=4):
 
 
 def _note(name, kind, desc):
-    pad = lambda b: b + b"\0" * (-len(b) % 4)
+    def pad(b):
+        return b + b"\0" * (-len(b) % 4)
+
     return struct.pack("<III", len(name) + 1, len(desc), kind) + pad(name + b"\0") + pad(desc)
 
 

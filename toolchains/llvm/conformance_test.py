@@ -1,7 +1,11 @@
 """Conformance of one LLVM toolchain with the measured facts
-(platform/arch/flavor_facts.json, and the operand forms of mma_forms.json),
-and of rocke's lowering with that LLVM: every intrinsic call it emits is in
-the form this LLVM declares (no AutoUpgrade rewrites it).
+(platform/arch/flavor_facts.json, and the operand forms of mma_forms.json):
+the exact version, the triple spellings (accepted, warning-free, rejected),
+the datalayout, which of gfx90a/942/950/1100/1151/1201/1250 compile and
+link, that an unknown llvm.amdgcn.* intrinsic is caught, the resource
+figures; and of rocke's lowering with that LLVM: every intrinsic call it
+emits, for every arch the flavor knows, is in the form this LLVM declares
+(it survives llvm-as | llvm-dis unchanged: no AutoUpgrade rewrites it).
 
 Runs under every flavor (llvm_py_test); the toolchain comes from ROCKE_LLVM.
 """
@@ -85,7 +89,9 @@ def test_unknown_intrinsic_is_caught(tc):
 
 
 def test_build_refuses_the_indirect_call_before_linking(tc):
-    with pytest.raises(IndirectCallError, match=f"^{tc.flavor} compiled an intrinsic it does not know into an indirect call in bogus$"):
+    with pytest.raises(
+        IndirectCallError, match=f"^{tc.flavor} compiled an intrinsic it does not know into an indirect call in bogus$"
+    ):
         tc.build(probe("bogus_intrinsic.ll"), "gfx950", "bogus")
 
 

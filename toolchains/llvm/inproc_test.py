@@ -4,7 +4,9 @@ the -O2 pipeline once and codegen once, and reports each stage's CPU time; a
 verifier failure is one clear error; LLVM 20's worker is reused across
 kernels, a kernel that ends it fails alone, and a worker grown past its
 memory limit is replaced; lld in this process writes the code object ld.lld
-writes, and a link it fails is ld.lld's error."""
+writes on every arch, a link it fails (an undefined symbol) is ld.lld's
+error and the next link is in process again, a fatal link error leaves the
+process alive, and a missing lld_link_NN.so names its target."""
 
 import os
 import re
@@ -35,7 +37,9 @@ if TC.kind == "llc":
 
     @pytest.mark.parametrize("arch", KNOWN)
     def test_in_process_object_is_the_subprocess_object(arch):
-        assert TC._library(arch) is not None, f"{TC.flavor} has no in-process LLVM for {arch}: nothing would be compared"
+        assert TC._library(arch) is not None, (
+            f"{TC.flavor} has no in-process LLVM for {arch}: nothing would be compared"
+        )
         isolated = Toolchain.from_file(llvm._runfile(os.environ["ROCKE_LLVM"]), isolated=True)
         for dtype in ("f16", "bf16"):
             ir = lower(gemm_kernel(arch, dtype)[0], TC.flavor)
@@ -83,7 +87,10 @@ def test_a_failed_in_process_link_is_ld_llds_error_and_lld_links_on():
 
 
 def test_a_missing_linker_library_names_what_there_is():
-    with pytest.raises(LlvmError, match=r"no in-process lld for LLVM '99' .*: found lld_link_22\.so, lld_link_23\.so, lld_link_24\.so; .*//toolchains/llvm:lld_link_NN\.so"):
+    with pytest.raises(
+        LlvmError,
+        match=r"no in-process lld for LLVM '99' .*: found lld_link_22\.so, lld_link_23\.so, lld_link_24\.so; .*//toolchains/llvm:lld_link_NN\.so",
+    ):
         lld_link.load("99")
 
 
@@ -106,10 +113,20 @@ def test_a_fatal_link_error_leaves_the_process_alive_and_ld_lld_links_on():
         "print('usable:', lld_link.load(tc.tools['linker']).usable)\n"
         "print('linked:', tc.link(good)[:4] == b'\\x7fELF')\n"
     )
-    proc = subprocess.run([sys.executable, "-c", script, os.environ["ROCKE_LLVM"]], input=good, capture_output=True, timeout=300, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    proc = subprocess.run(
+        [sys.executable, "-c", script, os.environ["ROCKE_LLVM"]],
+        input=good,
+        capture_output=True,
+        timeout=300,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
+    )
     out = proc.stdout.decode()
     assert proc.returncode == 0, (out, proc.stderr.decode())
-    assert re.search(r"^error: ld.lld --no-undefined failed \(exit 1\): .*section header table goes past the end of the file", out, re.M), out
+    assert re.search(
+        r"^error: ld.lld --no-undefined failed \(exit 1\): .*section header table goes past the end of the file",
+        out,
+        re.M,
+    ), out
     assert "usable: False" in out and "linked: True" in out, out
 
 
@@ -146,7 +163,14 @@ _ISEL = re.compile(r"^(AMDGPU DAG->DAG Pattern Instruction Selection|amdgpu-isel
 def test_one_compile_runs_the_o2_pipeline_once_and_codegen_once():
     python, script = _ONE_COMPILE[TC.kind]
     where = TC.tools["library"] if TC.kind == "llc" else llvm._LLVMLITE_DRIVER
-    proc = subprocess.run([python, "-c", script, where, "gfx942"], input=probe("q4_mfma_16x16x16f16.ll"), capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), timeout=300)
+    proc = subprocess.run(
+        [python, "-c", script, where, "gfx942"],
+        input=probe("q4_mfma_16x16x16f16.ll"),
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     runs = re.findall(r"^BISECT: running pass \(\d+\) (.+) on (.+)$", proc.stderr, re.M)
     assert len(runs) > 100, proc.stderr[-2000:]  # the whole -O2 pipeline and codegen ran

@@ -19,11 +19,11 @@ namespace llvm {
 template <typename T>
 class ArrayRef {  // the layout of LLVM's: a pointer and a length, passed by value
  public:
-  const T *data;
+  const T* data;
   std::size_t length;
 };
 class raw_ostream;
-raw_ostream &nulls();
+raw_ostream& nulls();
 // Without it enabled, lld's fatal errors (a malformed object, say) end the
 // whole process with _exit(1): lldMain's recovery works only once enabled.
 class CrashRecoveryContext {
@@ -42,7 +42,8 @@ class CrashRecoveryContext {
 
 namespace lld {
 enum Flavor { Invalid, Gnu, MinGW, WinLink, Darwin, Wasm };
-using Driver = bool (*)(llvm::ArrayRef<const char *> args, llvm::raw_ostream &stdout_os, llvm::raw_ostream &stderr_os, bool exit_early, bool disable_output);
+using Driver = bool (*)(llvm::ArrayRef<const char*> args, llvm::raw_ostream& stdout_os, llvm::raw_ostream& stderr_os,
+                        bool exit_early, bool disable_output);
 struct DriverDef {
   Flavor flavor;
   Driver driver;
@@ -53,9 +54,11 @@ struct Result {
 };
 // The entry point for lld as a library: it runs the driver under crash
 // recovery, frees the link's state afterwards, and says whether it may run again.
-Result lldMain(llvm::ArrayRef<const char *> args, llvm::raw_ostream &stdout_os, llvm::raw_ostream &stderr_os, llvm::ArrayRef<DriverDef> drivers);
+Result lldMain(llvm::ArrayRef<const char*> args, llvm::raw_ostream& stdout_os, llvm::raw_ostream& stderr_os,
+               llvm::ArrayRef<DriverDef> drivers);
 namespace elf {
-bool link(llvm::ArrayRef<const char *> args, llvm::raw_ostream &stdout_os, llvm::raw_ostream &stderr_os, bool exit_early, bool disable_output);
+bool link(llvm::ArrayRef<const char*> args, llvm::raw_ostream& stdout_os, llvm::raw_ostream& stderr_os, bool exit_early,
+          bool disable_output);
 }  // namespace elf
 }  // namespace lld
 
@@ -76,7 +79,8 @@ void enable_crash_recovery() {
 // (a fatal error or a crash it recovered from). lld's messages are dropped:
 // the caller runs ld.lld itself for the words of a failed link. One link at
 // a time per process (lld keeps its state in globals): the caller's lock.
-extern "C" __attribute__((visibility("default"))) int rocke_lld_link(const char *const *argv, std::size_t argc, int *can_run_again) {
+extern "C" __attribute__((visibility("default"))) int rocke_lld_link(const char* const* argv, std::size_t argc,
+                                                                     int* can_run_again) {
   enable_crash_recovery();
   const lld::DriverDef drivers[] = {{lld::Gnu, &lld::elf::link}};
   const lld::Result result = lld::lldMain({argv, argc}, llvm::nulls(), llvm::nulls(), {drivers, 1});

@@ -3,7 +3,7 @@
 `linker`), loaded once per process.
 
 A link here costs a small part of an ld.lld process's time, most of which
-goes to starting it (the README's "Compiling a kernel" has the figures).
+goes to starting it (docs/figures/llvm-time.md has the figures).
 lld keeps a link's state in globals until the link ends, so links take the
 in-process LLVM's lock (waits.IN_PROCESS), and each runs single-threaded
 (--threads=1: no thread pool is left behind in the caller; the bytes are
@@ -21,7 +21,7 @@ from toolchains.llvm import waits
 from toolchains.llvm.errors import LlvmError
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_LOADED = {}  # version -> Linker
+_LOADED: dict = {}  # version -> Linker
 
 
 class Linker:
@@ -29,7 +29,9 @@ class Linker:
         try:
             self._link = ctypes.CDLL(path).rocke_lld_link
         except (OSError, AttributeError) as e:
-            raise LlvmError(f"cannot load the in-process lld {path}: {e}; it links against the root's libLLVM of its version: rebuild it (./bazel build //toolchains/llvm:all)") from None
+            raise LlvmError(
+                f"cannot load the in-process lld {path}: {e}; it links against the root's libLLVM of its version: rebuild it (./bazel build //toolchains/llvm:all)"
+            ) from None
         self._link.argtypes = (ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.POINTER(ctypes.c_int))
         self._link.restype = ctypes.c_int
         self.usable = True  # until lld says this process must not link again
@@ -54,6 +56,8 @@ def load(version):
             path = os.path.join(_HERE, f"lld_link_{version}.so")
             if not os.path.isfile(path):
                 present = sorted(os.path.basename(p) for p in glob.glob(os.path.join(_HERE, "lld_link_*.so")))
-                raise LlvmError(f"no in-process lld for LLVM {version!r} beside {__file__}: found {', '.join(present) or 'none'}; each is built by //toolchains/llvm:lld_link_NN.so for the linkers flavors.bzl names, and reaches a program as data of //toolchains/llvm:llvm")
+                raise LlvmError(
+                    f"no in-process lld for LLVM {version!r} beside {__file__}: found {', '.join(present) or 'none'}; each is built by //toolchains/llvm:lld_link_NN.so for the linkers flavors.bzl names, and reaches a program as data of //toolchains/llvm:llvm"
+                )
             _LOADED[version] = Linker(path)
         return _LOADED[version]

@@ -40,11 +40,10 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _LLVMLITE_DRIVER = os.path.join(_HERE, "llvmlite_driver.py")
 _LINK_BATCH = 256  # modules per llvm-link run in verify_many
 _LINK_ARGS = ("-shared", "--no-undefined")  # object -> code object, in process or as ld.lld
-# llvmlite's -O2 run keeps about 0.7 MiB per kernel that it never frees
-# (measured: parse and codegen alone keep none, a context per kernel does
-# not help, LLVM 22's C API keeps none), so a worker past this resident size
-# (peak) is replaced before its next request: a fresh one (0.18 s) every
-# ~1300 kernels.
+# llvmlite's -O2 run keeps memory per kernel that it never frees (measured:
+# parse and codegen alone keep none, a context per kernel does not help,
+# LLVM 22's C API keeps none; docs/figures/llvm-time.md), so a worker past
+# this resident size (peak) is replaced before its next request.
 _WORKER_RSS_LIMIT = 1 << 30
 
 __all__ = ["Compiled", "LlvmError", "Toolchain", "resources"]
@@ -122,8 +121,21 @@ def resources(compiled):
     (kernel, *_) = compiled.metadata["amdhsa.kernels"]
     figures = {name: kernel.get(field) for name, field in _RESOURCES.items()}
     figures["occupancy"] = None
-    if compiled.cpu in archs.ARCHS and compiled.flavor in archs.get(compiled.cpu).flavors and None not in (figures["vgpr"], figures["sgpr"], figures["lds"], figures["wave_size"], figures["workgroup_size"]):
-        figures["occupancy"] = occupancy.waves_per_simd(compiled.cpu, compiled.flavor, figures["wave_size"], figures["vgpr"], figures["sgpr"], figures["lds"], figures["workgroup_size"])
+    if (
+        compiled.cpu in archs.ARCHS
+        and compiled.flavor in archs.get(compiled.cpu).flavors
+        and None
+        not in (figures["vgpr"], figures["sgpr"], figures["lds"], figures["wave_size"], figures["workgroup_size"])
+    ):
+        figures["occupancy"] = occupancy.waves_per_simd(
+            compiled.cpu,
+            compiled.flavor,
+            figures["wave_size"],
+            figures["vgpr"],
+            figures["sgpr"],
+            figures["lds"],
+            figures["workgroup_size"],
+        )
     return figures
 
 
@@ -142,7 +154,9 @@ class _Worker:
     def __init__(self, python, version):
         self.version = version
         self.stderr = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([python, _LLVMLITE_DRIVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
+        self.proc = subprocess.Popen(
+            [python, _LLVMLITE_DRIVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr
+        )
         self.read_to = 0
         # Its peak resident size in bytes, as its last answer said (it reads
         # its own: /proc shows other PIDs than a sandbox's PID namespace).
@@ -165,7 +179,9 @@ class _Worker:
         if not line:
             code = self.proc.wait()
             reason = f"killed by signal {-code}" if code < 0 else f"exit {code}"
-            raise _WorkerDied(f"LLVM {self.version} (llvmlite) {op} ended its worker process ({reason}): {self._new_stderr().strip()}")
+            raise _WorkerDied(
+                f"LLVM {self.version} (llvmlite) {op} ended its worker process ({reason}): {self._new_stderr().strip()}"
+            )
         response = json.loads(line)
         self.maxrss = response["maxrss"]
         err = self._new_stderr()
@@ -184,7 +200,7 @@ class _WorkerDied(LlvmError):
     pass
 
 
-_WORKERS = {}  # python -> _Worker: one per process, reused across Toolchains
+_WORKERS: dict = {}  # python -> _Worker: one per process, reused across Toolchains
 _WORKERS_LOCK = waits.Lock()  # one request at a time; counts each thread's wait
 
 
@@ -303,7 +319,14 @@ class Toolchain:
                     f.write(ir)
             start = 0
             while start < len(irs):
-                argv = [self._bin("llvm-link"), "--disable-debug-info-type-map", "--only-needed", "-o", os.devnull, *paths[start:]]
+                argv = [
+                    self._bin("llvm-link"),
+                    "--disable-debug-info-type-map",
+                    "--only-needed",
+                    "-o",
+                    os.devnull,
+                    *paths[start:],
+                ]
                 proc = subprocess.run(argv, capture_output=True, timeout=600)
                 if proc.returncode == 0:
                     break
@@ -345,8 +368,12 @@ class Toolchain:
             obj, notes, stages = library.compile(ir, cpu, triple, what=f"LLVM {self.version}")
             return Compiled(self.flavor, cpu, obj, notes, stages)
         target = [f"-mcpu={cpu}"] + ([f"-mtriple={triple}"] if triple else [])
-        bitcode, opt_err = _run([self._bin("opt"), "-O2", *target, "-o", "-", "-"], ir.encode(), what=f"opt -O2 -mcpu={cpu}")
-        obj, err = _run([self._bin("llc"), "-O2", *target, "-filetype=obj", "-o", "-", "-"], bitcode, what=f"llc -mcpu={cpu}")
+        bitcode, opt_err = _run(
+            [self._bin("opt"), "-O2", *target, "-o", "-", "-"], ir.encode(), what=f"opt -O2 -mcpu={cpu}"
+        )
+        obj, err = _run(
+            [self._bin("llc"), "-O2", *target, "-filetype=obj", "-o", "-", "-"], bitcode, what=f"llc -mcpu={cpu}"
+        )
         return Compiled(self.flavor, cpu, obj, opt_err + err)
 
     def build(self, ir, cpu, name):
@@ -357,7 +384,9 @@ class Toolchain:
         LLVM refused."""
         compiled = self.compile(ir, cpu)
         if compiled.has_indirect_call:
-            raise IndirectCallError(f"{self.flavor} compiled an intrinsic it does not know into an indirect call in {name}")
+            raise IndirectCallError(
+                f"{self.flavor} compiled an intrinsic it does not know into an indirect call in {name}"
+            )
         figures = resources(compiled)
         size, wave = figures["workgroup_size"], figures["wave_size"]
         figures["waves"] = -(-size // wave) if size and wave else None

@@ -14,10 +14,9 @@ OP is verify, compile ({"obj": base64, "stages": {stage: CPU seconds}}),
 datalayout, reprint or version.
 
 Where a compile's time goes: parse, -O2 and codegen are LLVM's; the JSON and
-base64 round trip costs about 0.5 ms of a 0.2 s kernel. This wheel's LLVM is
-built with assertions on, which makes -O2 and codegen about 1.55x slower
-than the root's LLVM 22 on the same IR (the README's "Compiling a kernel"
-has the figures).
+base64 round trip is a small part of a kernel's time. This wheel's LLVM is
+built with assertions on, which makes -O2 and codegen slower than the root's
+LLVM 22 on the same IR (docs/figures/llvm-time.md has the figures).
 """
 
 import base64
@@ -84,7 +83,13 @@ def op_version(request):
     return {"version": ".".join(map(str, llvm.llvm_version_info))}
 
 
-OPS = {"verify": op_verify, "compile": op_compile, "reprint": op_reprint, "datalayout": op_datalayout, "version": op_version}
+OPS = {
+    "verify": op_verify,
+    "compile": op_compile,
+    "reprint": op_reprint,
+    "datalayout": op_datalayout,
+    "version": op_version,
+}
 
 
 def main():

@@ -70,8 +70,12 @@ def kernels(arch):
 def printed_occupancy(ir, arch):
     """llc's "; Occupancy: N" for `ir` through `opt -O2 | llc -O2`, as compile() runs."""
     target = [f"-mcpu={arch}"]
-    bitcode = subprocess.run([f"{TC.tools['bin']}/opt", "-O2", *target, "-o", "-", "-"], input=ir.encode(), capture_output=True, check=True).stdout
-    asm = subprocess.run([f"{TC.tools['bin']}/llc", "-O2", *target, "-o", "-", "-"], input=bitcode, capture_output=True, check=True).stdout.decode()
+    bitcode = subprocess.run(
+        [f"{TC.tools['bin']}/opt", "-O2", *target, "-o", "-", "-"], input=ir.encode(), capture_output=True, check=True
+    ).stdout
+    asm = subprocess.run(
+        [f"{TC.tools['bin']}/llc", "-O2", *target, "-o", "-", "-"], input=bitcode, capture_output=True, check=True
+    ).stdout.decode()
     return int(re.search(r"; Occupancy: (\d+)", asm).group(1))
 
 
@@ -89,4 +93,6 @@ def test_computed_occupancy_is_llcs(arch):
         if figures["occupancy"] != printed:
             wrong.append(f"{name}: llc {printed}, computed {figures['occupancy']} from {figures}")
     assert not wrong, f"{len(wrong)} kernels on {arch}:\n" + "\n".join(wrong)
-    assert len(seen) >= 3, f"the kernels of {arch} reach only occupancies {sorted(seen)}: the test would not see a wrong bound"
+    assert len(seen) >= 3, (
+        f"the kernels of {arch} reach only occupancies {sorted(seen)}: the test would not see a wrong bound"
+    )

@@ -47,7 +47,9 @@ def check_library(flavor, facts):
     """The shared libLLVM llvm.py compiles with in-process, where the flavor has one."""
     path = facts.get("library")
     if path is not None and not os.path.isfile(path):
-        raise SetupError(f"llvm{flavor}: expected the shared library {path} (package {facts['package']}), found none; rebuild the root or fix flavors.bzl")
+        raise SetupError(
+            f"llvm{flavor}: expected the shared library {path} (package {facts['package']}), found none; rebuild the root or fix flavors.bzl"
+        )
     return path
 
 

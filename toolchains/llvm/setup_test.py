@@ -32,12 +32,20 @@ def test_setup_exits_1_with_the_message(capsys, tmp_path):
     stamp = tmp_path / "rocke-root"
     stamp.write_text("key 0123456789abcdef\n")
     wrong = dict(FLAVORS["20"], version="20.1.7")
-    status = setup.main([
-        "--flavor", "20", "--facts", json.dumps(wrong),
-        "--manifest", "toolchains/sysroot/manifest",
-        "--llvmlite-lock", "toolchains/llvm/llvmlite.lock",
-        "--root-stamp", str(stamp),
-    ])
+    status = setup.main(
+        [
+            "--flavor",
+            "20",
+            "--facts",
+            json.dumps(wrong),
+            "--manifest",
+            "toolchains/sysroot/manifest",
+            "--llvmlite-lock",
+            "toolchains/llvm/llvmlite.lock",
+            "--root-stamp",
+            str(stamp),
+        ]
+    )
     assert status == 1
     assert "llvm20: expected LLVM 20.1.7, found 20.1.8" in capsys.readouterr().err
 

@@ -1,5 +1,5 @@
 """waits.Lock: a thread's wait for a Lock another thread holds is counted in
-that thread's waited(), and nowhere else."""
+that thread's waited(), and nowhere else; a free lock costs no wait."""
 
 import threading
 import time

@@ -14,6 +14,5 @@ std::string python_version() { return PY_VERSION; }
 
 PYBIND11_MODULE(pybind_probe, m) {
   m.def("add", &add, "Adds two integers in C++.");
-  m.def("python_version", &python_version,
-        "The Python version this module was compiled against.");
+  m.def("python_version", &python_version, "The Python version this module was compiled against.");
 }

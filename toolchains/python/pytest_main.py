@@ -25,10 +25,13 @@ import sys
 import pytest
 
 ARGS = [
-    "-p", "no:cacheprovider",
+    "-p",
+    "no:cacheprovider",
     "--import-mode=append",
-    "-o", "empty_parameter_set_mark=fail_at_collect",
-    "-o", "xfail_strict=true",
+    "-o",
+    "empty_parameter_set_mark=fail_at_collect",
+    "-o",
+    "xfail_strict=true",
     "-q",
 ]
 
@@ -85,8 +88,11 @@ def main(argv):
     guard = NoSkips()
     status = pytest.main([*ARGS, *_junit(), *argv], plugins=[guard, Properties()])
     if guard.skipped:
-        print(f"FAIL: {len(guard.skipped)} test(s) skipped; a skip is not a pass. Make the test "
-              "apply, or do not collect it where it cannot:", file=sys.stderr)
+        print(
+            f"FAIL: {len(guard.skipped)} test(s) skipped; a skip is not a pass. Make the test "
+            "apply, or do not collect it where it cannot:",
+            file=sys.stderr,
+        )
         for line in guard.skipped:
             print(f"  {line}", file=sys.stderr)
         return int(status) or 1

@@ -17,7 +17,13 @@ def run(tmp_path, body, **env):
     from which this test's own XML_OUTPUT_FILE is taken out."""
     (tmp_path / "scratch_test.py").write_text("import pytest\n\n" + body)
     environ = {k: v for k, v in os.environ.items() if k != "XML_OUTPUT_FILE"}
-    proc = subprocess.run([sys.executable, RUNNER, "scratch_test.py"], cwd=tmp_path, capture_output=True, text=True, env=dict(environ, **env))
+    proc = subprocess.run(
+        [sys.executable, RUNNER, "scratch_test.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=dict(environ, **env),
+    )
     return proc.returncode, proc.stdout + proc.stderr
 
 
@@ -56,7 +62,9 @@ def test_an_xfail_mark_on_a_passing_test_fails(tmp_path):
 
 
 def test_empty_parameter_set_fails_at_collection(tmp_path):
-    status, out = run(tmp_path, "@pytest.mark.parametrize('arch', [])\ndef test_each(arch):\n    pass\n\ndef test_ok():\n    pass\n")
+    status, out = run(
+        tmp_path, "@pytest.mark.parametrize('arch', [])\ndef test_each(arch):\n    pass\n\ndef test_ok():\n    pass\n"
+    )
     assert status == 2, out  # pytest's "interrupted": a collection error
     assert "Empty parameter set" in out
 
@@ -75,7 +83,10 @@ def test_recorded_properties_are_in_the_log_and_in_the_junit_report_bazel_asks_f
     assert status == 0, out
     assert "\nscratch_test.py::test_each[b]: rejected: reject b arch=gfx942 error=Toy\n" in out
     assert "test_each[a]:" not in out
-    cases = {c.get("name"): [(p.get("name"), p.get("value")) for p in c.iter("property")] for c in ET.parse(report).getroot().iter("testcase")}
+    cases = {
+        c.get("name"): [(p.get("name"), p.get("value")) for p in c.iter("property")]
+        for c in ET.parse(report).getroot().iter("testcase")
+    }
     assert cases == {"test_each[a]": [], "test_each[b]": [("rejected", "reject b arch=gfx942 error=Toy")]}
 
 

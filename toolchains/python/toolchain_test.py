@@ -34,7 +34,9 @@ def test_extension_exports_only_its_init_function():
     # in the dynamic symbol table.
     out = subprocess.run(
         ["nm", "-D", "--defined-only", os.path.join(HERE, "pybind_probe.so")],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     functions = [line.split()[2] for line in out.splitlines() if line.split()[1] == "T"]
     assert functions == ["PyInit_pybind_probe"]

@@ -31,12 +31,15 @@ from tools.affected import plan
 from tools.bazel_cmd import bazel_cmd
 from tools.entry import entry
 
+
 def tests_of(expr):
     """The query for the tests of query set `expr` that `bazel test` would
     run: test_suites are left out before tests() (it would expand a suite that
     depends on one changed test into all of its tests), and so are tests
     tagged manual."""
-    return f"let r = {expr} in let t = tests($r except kind(test_suite, $r)) in $t except " + bazel_cmd.has_tag("manual", "$t")
+    return f"let r = {expr} in let t = tests($r except kind(test_suite, $r)) in $t except " + bazel_cmd.has_tag(
+        "manual", "$t"
+    )
 
 
 class AffectedError(Exception):
@@ -49,7 +52,9 @@ def git(repo, *args):
     try:
         return subprocess.run(["git", "-c", "safe.directory=*", "-C", repo, *args], capture_output=True, text=True)
     except FileNotFoundError:
-        raise AffectedError("git is not installed where this runs (the pinned root has it from toolchains/sysroot/manifest: is the root current?)")
+        raise AffectedError(
+            "git is not installed where this runs (the pinned root has it from toolchains/sysroot/manifest: is the root current?)"
+        )
 
 
 def commit(repo, role, rev):

@@ -137,7 +137,11 @@ def decide(change, ws):
     if why:
         return Decision(change, why, everything=True)
     if path in ws.repo_inputs:
-        return Decision(change, "named by Label() in {}, read outside the target graph".format(ws.repo_inputs[path]), everything=True)
+        return Decision(
+            change,
+            "named by Label() in {}, read outside the target graph".format(ws.repo_inputs[path]),
+            everything=True,
+        )
     if posixpath.basename(path) in BUILD_FILES:
         return _build_file(change, ws)
     pkg = package_of(path, ws.packages)

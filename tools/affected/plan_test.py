@@ -11,12 +11,14 @@ from tools.affected import plan
 
 # A small workspace: the root package, //lib/conv, //goldens/lib/conv, //tools/cli.
 PACKAGES = frozenset(["", "lib/conv", "goldens/lib/conv", "tools/cli"])
-TARGETS = frozenset([
-    "//lib/conv:direct.py",
-    "//lib/conv:conv",
-    "//goldens/lib/conv:direct.llvm22.golden",
-    "//tools/cli:setup.py",
-])
+TARGETS = frozenset(
+    [
+        "//lib/conv:direct.py",
+        "//lib/conv:conv",
+        "//goldens/lib/conv:direct.llvm22.golden",
+        "//tools/cli:setup.py",
+    ]
+)
 
 
 def ws(present=(), repo_inputs=None):
@@ -28,17 +30,20 @@ def decide(status, path, **kw):
     return plan.decide(plan.Change(status, path), ws([] if status == "D" else [path], **kw))
 
 
-@pytest.mark.parametrize("path", [
-    "MODULE.bazel",
-    ".bazelrc",
-    "toolchains/sysroot/manifest",
-    "toolchains/sysroot/build_root.sh",
-    "toolchains/python/requirements.lock",
-    "toolchains/llvm/llvmlite.lock",
-    "toolchains/sysroot/stubs/zlib/MODULE.bazel",
-    "defs.bzl",
-    "lib/conv/deep/macro.bzl",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "MODULE.bazel",
+        ".bazelrc",
+        "toolchains/sysroot/manifest",
+        "toolchains/sysroot/build_root.sh",
+        "toolchains/python/requirements.lock",
+        "toolchains/llvm/llvmlite.lock",
+        "toolchains/sysroot/stubs/zlib/MODULE.bazel",
+        "defs.bzl",
+        "lib/conv/deep/macro.bzl",
+    ],
+)
 def test_global_files_select_everything(path):
     d = decide("M", path)
     assert d.everything and d.seeds == ()
@@ -98,7 +103,9 @@ def test_a_file_no_rule_lists_selects_nothing():
 
 
 def test_a_file_in_no_package_selects_nothing():
-    d = plan.decide(plan.Change("M", "README.md"), plan.Workspace(frozenset(["lib"]), frozenset(["README.md"]), TARGETS, {}))
+    d = plan.decide(
+        plan.Change("M", "README.md"), plan.Workspace(frozenset(["lib"]), frozenset(["README.md"]), TARGETS, {})
+    )
     assert d.seeds == () and "no Bazel package" in d.reason
 
 

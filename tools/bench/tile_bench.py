@@ -5,7 +5,8 @@
 Builds the proof GEMM (platform/tile/gemm_example.py) with the tile of
 TILES_128 (f16 in, f32 accumulate: 4 waves on gfx942 and gfx950, 8 on
 gfx1201), compiles it with llvm23 and measures it with platform/isa (what
-`rocke isa` reports). Prints a Markdown table per arch with Triton 3.9.0's
+`rocke isa` reports). Prints, and writes to docs/figures/tile.md
+(figures.py), a Markdown table per arch with Triton 3.9.0's
 figures for the same tile, measured on this host when issue 9 was filed
 (only those the issue records), and whether rocke meets issue 9's goal for
 each: no spills, VGPRs at most and occupancy at least Triton's, per main-loop
@@ -21,6 +22,7 @@ import sys
 from isa import analyze
 from tile.gemm_example import TILES_128, gemm_kernel
 from toolchains.llvm.llvm import Toolchain
+from tools.bench import figures
 
 ARCHS = ("gfx942", "gfx950", "gfx1201")
 # Triton 3.9.0's AOT compile of the same tile, as issue 9 records them; a
@@ -76,14 +78,38 @@ def measure(arch, tc):
 
 def table(arch, rocke):
     triton = TRITON[arch]
-    lines = [f"### {arch}, {rocke['waves']} waves ({rocke['op']}, llvm23)", "", "| | rocke | Triton 3.9.0 | goal met |", "|---|---|---|---|"]
+    lines = [
+        f"### {arch}, {rocke['waves']} waves ({rocke['op']}, llvm23)",
+        "",
+        "| | rocke | Triton 3.9.0 | goal met |",
+        "|---|---|---|---|",
+    ]
     for key, (label, goal) in GOALS.items():
         theirs, mine = triton.get(key), rocke[key]
-        met = "not measured" if mine is None else "no Triton figure" if theirs is None else "yes" if goal(mine, theirs) else "**no**"
+        met = (
+            "not measured"
+            if mine is None
+            else "no Triton figure"
+            if theirs is None
+            else "yes"
+            if goal(mine, theirs)
+            else "**no**"
+        )
         lines.append(f"| {label} | {mine} | {'—' if theirs is None else theirs} | {met} |")
     for key, (label, target) in FIXED.items():
-        lines.append(f"| {label} | {rocke[key]} | — | {'yes' if rocke[key] == target else '**no**'} (target {target}) |")
-    for key, label in (("global_loads", "global loads per iteration"), ("lds_reads", "LDS reads per iteration"), ("lds_writes", "LDS writes per iteration"), ("matrix", "matrix instructions per iteration"), ("instructions", "main-loop instructions"), ("branches", "main-loop branches"), ("agpr", "AGPRs"), ("lds", "LDS bytes")):
+        lines.append(
+            f"| {label} | {rocke[key]} | — | {'yes' if rocke[key] == target else '**no**'} (target {target}) |"
+        )
+    for key, label in (
+        ("global_loads", "global loads per iteration"),
+        ("lds_reads", "LDS reads per iteration"),
+        ("lds_writes", "LDS writes per iteration"),
+        ("matrix", "matrix instructions per iteration"),
+        ("instructions", "main-loop instructions"),
+        ("branches", "main-loop branches"),
+        ("agpr", "AGPRs"),
+        ("lds", "LDS bytes"),
+    ):
         lines.append(f"| {label} | {rocke[key]} | | |")
     return "\n".join(lines)
 
@@ -91,15 +117,21 @@ def table(arch, rocke):
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("toolchain", help="llvm23's toolchain.json (the py_binary passes it)")
-    parser.add_argument("--json", action="store_true", help="print {arch: {rocke, triton}} as JSON instead")
+    parser.add_argument(
+        "--json", action="store_true", help="print {arch: {rocke, triton}} as JSON instead of the tables"
+    )
     args = parser.parse_args(argv)
     tc = Toolchain.from_file(args.toolchain)
     measured = {arch: measure(arch, tc) for arch in ARCHS}
+    body = "\n\n".join(table(arch, measured[arch]) for arch in ARCHS)
+    shown = None
     if args.json:
-        print(json.dumps({arch: {"rocke": measured[arch], "triton": TRITON[arch]} for arch in ARCHS}, indent=2, sort_keys=True))
-    else:
-        print("\n\n".join(table(arch, measured[arch]) for arch in ARCHS))
-    return 0
+        shown = json.dumps(
+            {arch: {"rocke": measured[arch], "triton": TRITON[arch]} for arch in ARCHS}, indent=2, sort_keys=True
+        )
+    # --json changes what is printed, not the figures, so the file's command leaves it out.
+    cmd = figures.command("//tools/bench:tile", __file__)
+    return figures.publish("tile", "The 128x128x32 f16 tile beside Triton 3.9.0", cmd, body, shown)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Measures the workspace and prints a Markdown table for the README:
+# Measures the workspace, prints a Markdown table and writes it, whole, to
+# docs/figures/workspace.md (headed by this command and the date, as
+# tools/bench/figures.py heads the other benches' files):
 #   - building the pinned root from nothing (into a scratch roots folder);
 #   - a cold `./bazel test //...` (expunged output base, no disk cache);
 #   - a no-op `./bazel test //...`;
@@ -27,7 +29,8 @@ scratch=$(mktemp -d /var/cache/rocke/bench/run.XXXXXX)
 edited=library/conv/direct_fwd.py
 # The CI clones' state folders (ci_state_dir) go with them.
 states=()
-trap 'git checkout -- "$edited"; rm -rf "$scratch" "${states[@]}"' EXIT
+tmp=
+trap 'git checkout -- "$edited"; rm -rf "$scratch" "${states[@]}" ${tmp:+"$tmp"}' EXIT
 
 echo "bench: building a pinned root from nothing..." >&2
 row "pinned root build, fresh" "$(ROCKE_ROOTS=$scratch/roots timed toolchains/sysroot/root.sh path) s"
@@ -74,5 +77,14 @@ ci_clone "$scratch/clone-2"
 hits=$(grep -oE '[0-9]+ remote cache hit' "$scratch/clone-2.log" | tail -n 1)
 row "another fresh clone, warm remote cache (.ci/run)" "$((SECONDS - t0)) s, ${hits:-0 remote cache hit}, $(stats "$(ci_state_dir "$scratch/clone-2")/bep.json"), last line: $(tail -n 1 "$scratch/clone-2.log")"
 
-printf '| measurement | figure |\n|---|---|\n'
-printf '%s\n' "${rows[@]}"
+table=$(printf '| measurement | figure |\n|---|---|\n'; printf '%s\n' "${rows[@]}")
+echo "$table"
+# Written beside its target and renamed over it: a killed run leaves the last whole file.
+out=docs/figures/workspace.md
+tmp=$(mktemp docs/figures/.rocke-tmp-XXXXXX)
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+printf '# The workspace: the root, the test suite, CI\n\n`tools/bench/workspace.sh`, measured %s (%s cores, load average %s).\n\n%s\n' \
+  "$(date +%Y-%m-%d)" "$(nproc)" "$load" "$table" >"$tmp"
+chmod 0644 "$tmp"
+mv -f "$tmp" "$out"
+echo "bench: wrote $checkout/$out" >&2

@@ -57,7 +57,9 @@ def golden_tests(ws, patterns):
     expr = bazel_cmd.has_tag("golden", f"tests({' + '.join(patterns)})")
     labels = [l for l in bazel(ws, "query", "--output=label", expr).splitlines() if l]
     if not labels:
-        raise BlessError(f"no golden test matches {' '.join(patterns)}: nothing to bless. Is the pattern right? (try //library/...)")
+        raise BlessError(
+            f"no golden test matches {' '.join(patterns)}: nothing to bless. Is the pattern right? (try //library/...)"
+        )
     return sorted(labels)
 
 
@@ -84,7 +86,9 @@ class Writer:
             try:
                 fcntl.flock(fd, (fcntl.LOCK_SH if self.check else fcntl.LOCK_EX) | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise BlessError(f"another bless is using {self.root}; wait for it to finish, then run this again") from None
+                raise BlessError(
+                    f"another bless is using {self.root}; wait for it to finish, then run this again"
+                ) from None
             yield
         finally:
             os.close(fd)
@@ -92,9 +96,13 @@ class Writer:
     def remove_leftovers(self):
         """Temp files of a bless killed mid-write: under the lock no other
         bless is writing, so every one of them is a leftover."""
-        found = sorted(os.path.join(d, f) for d, _, files in os.walk(self.root) for f in files if f.startswith(TEMP_PREFIX))
+        found = sorted(
+            os.path.join(d, f) for d, _, files in os.walk(self.root) for f in files if f.startswith(TEMP_PREFIX)
+        )
         for path in found:
-            log(f"{'would remove' if self.check else 'removing'} {os.path.relpath(path, os.path.dirname(self.root))}, left by an interrupted bless")
+            log(
+                f"{'would remove' if self.check else 'removing'} {os.path.relpath(path, os.path.dirname(self.root))}, left by an interrupted bless"
+            )
             if not self.check:
                 os.remove(path)
                 sync_folder(os.path.dirname(path))

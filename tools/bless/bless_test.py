@@ -11,9 +11,15 @@ from family import manifest
 from tools.bless import bless
 
 LABEL = "//library/conv:fam_golden_llvm22"
-IRS = {"p_gfx942": "; rocke kernel p_gfx942\ndefine void @p() {}\n", "p_gfx950": "; rocke kernel p_gfx950\ndefine void @p() {}\n"}
+IRS = {
+    "p_gfx942": "; rocke kernel p_gfx942\ndefine void @p() {}\n",
+    "p_gfx950": "; rocke kernel p_gfx950\ndefine void @p() {}\n",
+}
 EMITTED = manifest.render(
-    [manifest.entry_for("p_gfx942", "gfx942", "p", IRS["p_gfx942"], kept=True), manifest.entry_for("p_gfx950", "gfx950", "p", IRS["p_gfx950"])],
+    [
+        manifest.entry_for("p_gfx942", "gfx942", "p", IRS["p_gfx942"], kept=True),
+        manifest.entry_for("p_gfx950", "gfx950", "p", IRS["p_gfx950"]),
+    ],
     manifest.header("fam", "llvm22", LABEL),
 )
 
@@ -104,7 +110,10 @@ def test_check_exits_2_on_a_corrupt_golden_and_leaves_it(ws, capsys, kind):
     assert bless.run(["--check"]) == 2
     assert golden(ws).read_bytes() == before
     err = capsys.readouterr().err
-    assert "cannot read " + str(golden(ws)) + ":" in err and f"Plain bless replaces it: ./bazel run //tools:bless -- {LABEL}" in err, err
+    assert (
+        "cannot read " + str(golden(ws)) + ":" in err
+        and f"Plain bless replaces it: ./bazel run //tools:bless -- {LABEL}" in err
+    ), err
 
 
 def test_a_corrupt_kept_ir_file_is_rewritten(ws):
@@ -142,7 +151,10 @@ def test_leftover_temp_files_are_removed_by_the_next_bless_which_says_so(ws, cap
     assert bless.run([]) == 0
     assert not top.exists() and not inner.exists()
     err = capsys.readouterr().err
-    assert "removing goldens/library/conv/.bless-abc123" in err and "removing goldens/library/conv/fam.llvm22/.bless-def456" in err
+    assert (
+        "removing goldens/library/conv/.bless-abc123" in err
+        and "removing goldens/library/conv/fam.llvm22/.bless-def456" in err
+    )
 
 
 def test_a_second_bless_stops_while_one_is_writing(ws):
@@ -170,7 +182,9 @@ def test_file_then_folder_are_fsynced_around_the_rename(ws, monkeypatch):
     real_fsync, real_replace = os.fsync, os.replace
 
     def fsync(fd):
-        events.append("fsync folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else f"fsync file of {os.fstat(fd).st_size} bytes")
+        events.append(
+            "fsync folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else f"fsync file of {os.fstat(fd).st_size} bytes"
+        )
         real_fsync(fd)
 
     def replace(src, dst):

@@ -17,7 +17,7 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 target=//app/catalog:resnet50
-outputs=(catalog/resnet50.tar catalog/resnet50.index.json)
+outputs=(app/catalog/resnet50.tar app/catalog/resnet50.index.json)
 source tools/checks/report.sh
 source tools/ci/state.sh
 

@@ -69,8 +69,23 @@ def identity_mismatch(modules, golden, identity, python_only, registry):
             if module in python_only and twin in identity:
                 problems.append(f"{twin} exists, but PYTHON_ONLY lists {module}: drop it from PYTHON_ONLY")
             elif module not in python_only and twin not in identity:
-                problems.append(f"{twin} is missing: give the rocke_family a cpp_engine, or list {module} in PYTHON_ONLY")
+                problems.append(
+                    f"{twin} is missing: give the rocke_family a cpp_engine, or list {module} in PYTHON_ONLY"
+                )
     return problems
+
+
+# What a package's style test checks (tools/style/style.bzl).
+STYLED = (".py", ".c", ".cc", ".h")
+
+
+def unstyled(style_tests, files):
+    """The packages (folders with a BUILD file) holding sources that no style
+    test checks: `style_tests` are test labels, `files` the tracked paths."""
+    packages = {os.path.dirname(f) for f in files if os.path.basename(f) in ("BUILD", "BUILD.bazel")}
+    styled = {label[2:].split(":")[0] for label in style_tests}
+    sourced = {os.path.dirname(f) for f in files if f.endswith(STYLED) and os.path.dirname(f) in packages}
+    return sorted(f"//{p}" for p in sourced - styled)
 
 
 def _lines(folder, name):
@@ -116,11 +131,37 @@ def main(argv=None):
     ]
     unregistered, unbuilt = registry_mismatch(rocke_families.FAMILIES, set(modules.values()))
     results = [
-        ("no test target is tagged manual, unless another test runs it", sorted(_lines(args.queries, "unwrapped_manual_tests.txt")), "remove the manual tag (or make it a test_suite)"),
-        ("registry and rocke_family targets agree", [f"in the registry, no rocke_family: {m}" for m in unregistered] + [f"a rocke_family not in library/rocke_families.py: {m}" for m in unbuilt], "add the family to both"),
-        ("every family has golden and validity tests for every flavor its cases claim", missing_gates(_claimed(modules), golden, validity), "give its rocke_family those flavors"),
-        ("every golden test has its byte-identity twin, unless PYTHON_ONLY says the family has no C++ engine", identity_mismatch(modules, golden, identity, rocke_families.PYTHON_ONLY, rocke_families.FAMILIES), "keep PYTHON_ONLY and the cpp_engine arguments in step"),
-        ("no golden file is an orphan", orphans(golden_files, golden), "delete it, or restore the golden test that reads it"),
+        (
+            "no test target is tagged manual, unless another test runs it",
+            sorted(_lines(args.queries, "unwrapped_manual_tests.txt")),
+            "remove the manual tag (or make it a test_suite)",
+        ),
+        (
+            "registry and rocke_family targets agree",
+            [f"in the registry, no rocke_family: {m}" for m in unregistered]
+            + [f"a rocke_family not in library/rocke_families.py: {m}" for m in unbuilt],
+            "add the family to both",
+        ),
+        (
+            "every family has golden and validity tests for every flavor its cases claim",
+            missing_gates(_claimed(modules), golden, validity),
+            "give its rocke_family those flavors",
+        ),
+        (
+            "every golden test has its byte-identity twin, unless PYTHON_ONLY says the family has no C++ engine",
+            identity_mismatch(modules, golden, identity, rocke_families.PYTHON_ONLY, rocke_families.FAMILIES),
+            "keep PYTHON_ONLY and the cpp_engine arguments in step",
+        ),
+        (
+            "every package with Python or C++ sources has a style test",
+            unstyled(_lines(args.queries, "style_tests.txt"), _lines(args.queries, "files.txt")),
+            'add rocke_style_test() (load("//tools/style:style.bzl", "rocke_style_test")) to its BUILD.bazel',
+        ),
+        (
+            "no golden file is an orphan",
+            orphans(golden_files, golden),
+            "delete it, or restore the golden test that reads it",
+        ),
     ]
     failed = 0
     for name, problems, fix in results:

@@ -35,6 +35,8 @@ query unwrapped_manual_tests.txt "$manual except deps($tests except $manual, 1)"
 query golden_tests.txt "$(tag golden "$tests")" "${@}"
 query validity_tests.txt "$(tag ir_validity "$tests")" "${@}"
 query identity_tests.txt "$(tag byte_identity "$tests")" "${@}"
+query style_tests.txt "$(tag style "$tests")" "${@}"
+git ls-files >"$out/files.txt"
 # Each rocke_family emit genrule names its module in its command.
 query emitters.build 'attr(name, "_emit_llvm[0-9]+$", kind(genrule, //...))' --output=build "${@}"
 sed -n -e 's/^  name = "\(.*\)",$/\1/p' -e 's/^  cmd = ".* --family \([^ ]*\) .*",$/\1/p' "$out/emitters.build" |

@@ -35,7 +35,11 @@ def test_registry_mismatch_both_ways():
 
 def test_identity_mismatch_follows_python_only_both_ways():
     modules = {("library/conv", "conv_x"): "conv.x", ("library/gemm", "gemm"): "gemm.gemm"}
-    golden = {"//library/conv:conv_x_golden_llvm22", "//library/conv:conv_x_golden_llvm23", "//library/gemm:gemm_golden_llvm22"}
+    golden = {
+        "//library/conv:conv_x_golden_llvm22",
+        "//library/conv:conv_x_golden_llvm23",
+        "//library/gemm:gemm_golden_llvm22",
+    }
     identity = {"//library/conv:conv_x_byte_identity_llvm22"}
     registry = ("conv.x", "gemm.gemm")
     assert no_drop.identity_mismatch(modules, golden, identity, ("gemm.gemm",), registry) == [
@@ -47,3 +51,9 @@ def test_identity_mismatch_follows_python_only_both_ways():
         "//library/gemm:gemm_byte_identity_llvm22 exists, but PYTHON_ONLY lists gemm.gemm: drop it from PYTHON_ONLY",
     ]
     assert no_drop.identity_mismatch(modules, golden, identity, (), registry) == []
+
+
+def test_a_package_with_sources_and_no_style_test_is_named():
+    files = ["a/BUILD.bazel", "a/x.py", "b/BUILD.bazel", "b/y.cc", "b/data/z.py", "c/BUILD.bazel", "c/README.md"]
+    assert no_drop.unstyled(["//a:style_test"], files) == ["//b"]
+    assert no_drop.unstyled(["//a:style_test", "//b:style_test"], files) == []

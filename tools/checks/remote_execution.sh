@@ -28,7 +28,7 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 target=//app/catalog:resnet50
-outputs=(catalog/resnet50.tar catalog/resnet50.index.json)
+outputs=(app/catalog/resnet50.tar app/catalog/resnet50.index.json)
 source tools/checks/report.sh
 # timed WHAT LOG CMD...: runs CMD, its output into LOG, and says how long it took.
 timed() {

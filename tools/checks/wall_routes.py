@@ -44,13 +44,15 @@ HIGHER = {level: tuple(f for f, lv in LEVEL.items() if lv > level) for level in 
 SETTING = re.compile(r"^\s*(label_flag|label_setting)\s*\(", re.M)
 CALL = re.compile(r"^(\w+)\s*=\s*(use_repo_rule|use_extension)\(\s*\"([^\"]+)\"", re.M)
 REGISTER = re.compile(r"(register_toolchains|register_execution_platforms)\(")
-FLAGS = re.compile(r"--(extra_toolchains|extra_execution_platforms|override_repository|override_module|platforms)[= ](\S+)")
+FLAGS = re.compile(
+    r"--(extra_toolchains|extra_execution_platforms|override_repository|override_module|platforms)[= ](\S+)"
+)
 
 
 def _level(path):
     """The floor of a checkout-relative path (the //tools package itself is the top floor's)."""
     top = path.split("/", 1)[0]
-    if path.startswith("tools/") and "/" not in path[len("tools/"):]:
+    if path.startswith("tools/") and "/" not in path[len("tools/") :]:
         return len(FLOORS) - 1 if os.path.basename(path).startswith("BUILD") else LEVEL["tools"]
     return LEVEL.get(top)
 
@@ -133,7 +135,9 @@ def _edits_path(node):
             return any("PYTHONPATH" in ast.unparse(a) for a in node.args + [k.value for k in node.keywords])
     if isinstance(node, (ast.Assign, ast.AugAssign)):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        return any(ast.unparse(t) in ("sys.path", "os.environ['PYTHONPATH']", 'os.environ["PYTHONPATH"]') for t in targets)
+        return any(
+            ast.unparse(t) in ("sys.path", "os.environ['PYTHONPATH']", 'os.environ["PYTHONPATH"]') for t in targets
+        )
     if isinstance(node, ast.keyword) and node.arg == "PYTHONPATH":
         return True
     if isinstance(node, ast.Dict):
@@ -142,7 +146,12 @@ def _edits_path(node):
 
 
 def sys_path(root, path, text):
-    if not path.endswith(".py") or _level(path) != 0 or path.endswith("_test.py") or path.startswith(("tools/checks/", "tools/layering_probe/")):
+    if (
+        not path.endswith(".py")
+        or _level(path) != 0
+        or path.endswith("_test.py")
+        or path.startswith(("tools/checks/", "tools/layering_probe/"))
+    ):
         return
     try:
         tree = ast.parse(text)
@@ -161,7 +170,7 @@ def exports(root, path, text):
     if os.path.basename(path) in ("BUILD", "BUILD.bazel"):
         for m in re.finditer(r"^exports_files\(", text, re.M):
             if "visibility" not in _call_args(text, m.end()):
-                yield f"{path}:{_line(text, m.start())}: exports_files() without visibility makes the files public; add visibility = [\"//:library_users\"] or narrower"
+                yield f'{path}:{_line(text, m.start())}: exports_files() without visibility makes the files public; add visibility = ["//:library_users"] or narrower'
     if path.endswith(".bzl") and not re.search(r"^visibility\(", text, re.M):
         yield f"{path}: a .bzl of the {FLOORS[level][0]} floor without visibility(): any package could load it; declare who may"
 
@@ -178,7 +187,9 @@ def routes(root, listing):
             target = os.path.normpath(os.path.join(os.path.dirname(path), os.readlink(os.path.join(root, path))))
             here, there = _level(path), _level(target)
             if here is not None and there is not None and there > here:
-                found.append(f"{path}: a symlink into {target}, a higher floor; copy nothing across, depend on it from above")
+                found.append(
+                    f"{path}: a symlink into {target}, a higher floor; copy nothing across, depend on it from above"
+                )
             continue
         if not os.path.isfile(os.path.join(root, path)):
             continue

@@ -32,7 +32,10 @@ PLANTED = {
     "rc override": (".bazelrc", "common --override_repository=lib=%workspace%/library\n"),
     "rc toolchain": (".bazelrc", "build --extra_toolchains=//app/x:tc\n"),
     "sys.path": ("platform/x/tool.py", "import sys\nsys.path.insert(0, '/work/main/library')\n"),
-    "PYTHONPATH": ("tools/x/run.py", "import os, subprocess\nsubprocess.run(['x'], env=dict(os.environ, PYTHONPATH='library'))\n"),
+    "PYTHONPATH": (
+        "tools/x/run.py",
+        "import os, subprocess\nsubprocess.run(['x'], env=dict(os.environ, PYTHONPATH='library'))\n",
+    ),
     "public exports": ("library/x/BUILD.bazel", 'exports_files(["a.json"])\n'),
     "bzl without visibility": ("app/x/defs.bzl", "def m():\n    pass\n"),
 }

@@ -12,12 +12,16 @@ def parser(**kwargs):
     """An argparse_flags.ArgumentParser (subparsers made from it are too)
     whose description and epilog print as written. absl's own flags
     (logging) are not offered: the tools log nothing."""
-    return argparse_flags.ArgumentParser(formatter_class=argparse.RawDescriptionHelpFormatter, inherited_absl_flags=None, **kwargs)
+    return argparse_flags.ArgumentParser(
+        formatter_class=argparse.RawDescriptionHelpFormatter, inherited_absl_flags=None, **kwargs
+    )
 
 
 def subparser(subparsers, name, **kwargs):
     """A subcommand's parser, formatted like parser()'s."""
-    return subparsers.add_parser(name, formatter_class=argparse.RawDescriptionHelpFormatter, inherited_absl_flags=None, **kwargs)
+    return subparsers.add_parser(
+        name, formatter_class=argparse.RawDescriptionHelpFormatter, inherited_absl_flags=None, **kwargs
+    )
 
 
 def main(make_parser, run):

@@ -24,7 +24,13 @@ PROGRAM = textwrap.dedent('''
 
 
 def _run(*argv):
-    return subprocess.run([sys.executable, "-c", PROGRAM, *argv], capture_output=True, text=True, env={"PYTHONPATH": ":".join(sys.path)}, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", PROGRAM, *argv],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": ":".join(sys.path)},
+        timeout=60,
+    )
 
 
 def test_runs_with_the_parsed_args_and_exits_with_the_status():

@@ -2,7 +2,7 @@
 
 #include <variant>
 
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::conv {
 namespace {
@@ -33,8 +33,8 @@ std::vector<Value*> unflatten(ir::KernelBuilder& b, Value* index, const Shape& s
   return out;
 }
 
-Value* layout_index(ir::KernelBuilder& b, const ConvSpec& spec, Value* n, const std::vector<Value*>& pos, Value* channel,
-                    const Shape& shape) {
+Value* layout_index(ir::KernelBuilder& b, const ConvSpec& spec, Value* n, const std::vector<Value*>& pos,
+                    Value* channel, const Shape& shape) {
   std::vector<Value*> dims = {n};
   if (spec.channels_last()) {
     dims.insert(dims.end(), pos.begin(), pos.end());

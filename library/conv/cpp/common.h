@@ -2,7 +2,7 @@
 // the kernel frame (one output per lane), input taps with padding masks, the
 // weight load and the epilogue.
 //
-// ORDER (platform/cpp/ir/builder.h): every builder call that makes an op is
+// ORDER (platform/ir/cpp/builder.h): every builder call that makes an op is
 // its own statement, in the order Python evaluates the expression it mirrors,
 // so the ops and their bytes come out as Python's.
 #pragma once
@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/ir/core.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/core.h"
 
 namespace rocke::conv {
 

@@ -8,10 +8,10 @@
 
 #include "library/conv/cpp/common.h"
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/ir/printer.h"
 #include "platform/cpp/json/json.h"
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/printer.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::conv {
 namespace {

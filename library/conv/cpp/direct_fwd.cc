@@ -8,7 +8,7 @@
 
 #include "library/conv/cpp/common.h"
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/family/family.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 namespace {

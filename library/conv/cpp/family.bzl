@@ -10,7 +10,7 @@ visibility(["//library/..."])
 _FRAME = [
     ":common",
     ":spec",
-    "//platform/cpp/family",
+    "//platform/family/cpp:family",
 ]
 
 def conv_family_library(name, deps = []):

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "library/conv/cpp/common.h"
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::conv {
 

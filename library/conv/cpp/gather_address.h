@@ -4,7 +4,7 @@
 // matrix as A, conv_igemm_wgrad as B; each computes the output pixel its
 // own way and passes it here.
 //
-// ORDER (platform/cpp/ir/builder.h): every builder call that makes an op is
+// ORDER (platform/ir/cpp/builder.h): every builder call that makes an op is
 // its own statement, in the order Python evaluates the expression it mirrors.
 #pragma once
 
@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/ir/core.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/core.h"
 
 namespace rocke::conv {
 

@@ -10,7 +10,7 @@
 #include "library/conv/cpp/spec.h"
 #include "platform/cpp/json/json.h"
 #include "platform/cpp/testing/check.h"
-#include "platform/cpp/types/types.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::conv {
 namespace {

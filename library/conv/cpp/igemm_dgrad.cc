@@ -1,13 +1,13 @@
 // conv_igemm_dgrad, mirroring library/conv/igemm_dgrad.py op for op: the data
 // gradient (dx from dy and w) as an implicit GEMM on the matrix cores, one
-// GEMM per group (grid z), from the tile blocks (platform/cpp/tile).
+// GEMM per group (grid z), from the tile blocks (platform/tile/cpp).
 // igemm_dgrad.py's docstring says how rows, columns and the reduction map
 // onto the convolution, why the reduction is tap-major, and how stride > 1
 // is masked in dy's gather. A (dy) and B (w) are both tile::Gathers.
 //
 //     conv_igemm_dgrad_<case id>(dy, w, dx)
 //
-// ORDER (platform/cpp/ir/builder.h): every builder call is its own
+// ORDER (platform/ir/cpp/builder.h): every builder call is its own
 // statement, in Python's order.
 #include <array>
 #include <cstdint>
@@ -21,11 +21,11 @@
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/family/family.h"
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/tile/gather.h"
-#include "platform/cpp/tile/gemm.h"
-#include "platform/cpp/types/types.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/types.h"
+#include "platform/tile/cpp/gather.h"
+#include "platform/tile/cpp/gemm.h"
 
 namespace rocke::conv {
 namespace {

@@ -1,6 +1,6 @@
 // conv_igemm_fwd, mirroring library/conv/igemm_fwd.py op for op: forward
 // convolution as an implicit GEMM on the matrix cores, one GEMM per group
-// (grid z), from the tile blocks (platform/cpp/tile). igemm_fwd.py's
+// (grid z), from the tile blocks (platform/tile/cpp). igemm_fwd.py's
 // docstring says how rows, columns and the reduction map onto the
 // convolution. A is the im2col matrix, never written: a tile::Gather
 // computes each element's input address, with a mask for the padding.
@@ -12,7 +12,7 @@
 //
 //     conv_igemm_fwd_<case id>(x, w, ws)
 //
-// ORDER (platform/cpp/ir/builder.h): every builder call is its own
+// ORDER (platform/ir/cpp/builder.h): every builder call is its own
 // statement, in Python's order.
 #include <memory>
 #include <string>
@@ -24,11 +24,11 @@
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/family/family.h"
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/tile/gather.h"
-#include "platform/cpp/tile/gemm.h"
-#include "platform/cpp/types/types.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/types.h"
+#include "platform/tile/cpp/gather.h"
+#include "platform/tile/cpp/gemm.h"
 
 namespace rocke::conv {
 namespace {

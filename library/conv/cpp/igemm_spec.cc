@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "platform/cpp/arch/mma_forms_data.h"
-#include "platform/cpp/family/family.h"
+#include "platform/arch/cpp/mma_forms_data.h"
 #include "platform/cpp/py/repr.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 namespace {
@@ -21,7 +21,8 @@ constexpr std::array<std::string_view, 2> kDtypes = {"f16", "bf16"};
 // i32 in the kernel), and no product of two of them passes 64 bits.
 constexpr std::int64_t kMaxTile = INT32_MAX;
 // ("conv",) + igemm_tiles._TILE_FIELDS, in declaration order.
-constexpr std::array<std::string_view, 7> kFields = {"conv", "mma", "block_m", "block_n", "block_k", "waves_m", "waves_n"};
+constexpr std::array<std::string_view, 7> kFields = {"conv",    "mma",     "block_m", "block_n",
+                                                     "block_k", "waves_m", "waves_n"};
 
 template <std::size_t N>
 std::string joined(const std::array<std::string_view, N>& names) {
@@ -63,18 +64,22 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
   IgemmSpec s;
   s.conv = ConvSpec::from_json(conv);
   if (std::find(kDtypes.begin(), kDtypes.end(), s.conv.dtype) == kDtypes.end()) {
-    throw IgemmSpecError("IgemmSpec.conv.dtype: expected one of " + joined(kDtypes) + " (matrix cores), got " + py::repr(s.conv.dtype) +
-                    "; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient");
+    throw IgemmSpecError("IgemmSpec.conv.dtype: expected one of " + joined(kDtypes) + " (matrix cores), got " +
+                         py::repr(s.conv.dtype) +
+                         "; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an "
+                         "f32 data gradient");
   }
-  const std::pair<const char*, std::int64_t*> tile[] = {{"block_m", &s.block_m}, {"block_n", &s.block_n},
-                                                        {"block_k", &s.block_k}, {"waves_m", &s.waves_m},
+  const std::pair<const char*, std::int64_t*> tile[] = {{"block_m", &s.block_m},
+                                                        {"block_n", &s.block_n},
+                                                        {"block_k", &s.block_k},
+                                                        {"waves_m", &s.waves_m},
                                                         {"waves_n", &s.waves_n}};
   for (const auto& [name, slot] : tile) {
     const json::Value& v = fields.at(name);
-    if (!v.is_int() || v.as_int() < 1) {
+    if (!v.above_int64() && (!v.is_int() || v.as_int() < 1)) {
       throw IgemmSpecError("IgemmSpec." + std::string(name) + ": expected a positive int, got " + json::repr(v));
     }
-    if (v.as_int() > kMaxTile) {
+    if (v.above_int64() || v.as_int() > kMaxTile) {
       throw IgemmSpecError("IgemmSpec." + std::string(name) + ": expected a positive int at most " +
                            std::to_string(kMaxTile) + " (2**31 - 1: a tile size is an i32), got " + json::repr(v));
     }
@@ -85,18 +90,18 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
   if (!mma.is_str() || std::find(ops.begin(), ops.end(), mma.as_str()) == ops.end()) {
     std::string list;
     for (const std::string& op : ops) list += (list.empty() ? "" : ", ") + op;
-    throw IgemmSpecError("IgemmSpec.mma: expected a matrix-core shape of " + s.conv.dtype + " inputs (" + list + "), got " +
-                    json::repr(mma));
+    throw IgemmSpecError("IgemmSpec.mma: expected a matrix-core shape of " + s.conv.dtype + " inputs (" + list +
+                         "), got " + json::repr(mma));
   }
   s.mma = mma.as_str();
   if (fields.contains("split_k")) {
     const json::Value& v = fields.at("split_k");
     const std::int64_t steps = s.k_steps();
     if (!v.is_int() || v.as_int() < 1 || v.as_int() > steps) {
-      throw IgemmSpecError("IgemmSpec.split_k: expected an int from 1 to " + std::to_string(steps) + " (the reduction's " +
-                      std::to_string(s.gemm()[2]) + " in k steps of " + std::to_string(s.block_k) +
-                      ": each split reduces whole steps), got " + json::repr(v) +
-                      "; take a split in that range (conv.split_k.select_split_k_fwd picks one)");
+      throw IgemmSpecError("IgemmSpec.split_k: expected an int from 1 to " + std::to_string(steps) +
+                           " (the reduction's " + std::to_string(s.gemm()[2]) + " in k steps of " +
+                           std::to_string(s.block_k) + ": each split reduces whole steps), got " + json::repr(v) +
+                           "; take a split in that range (conv.split_k.select_split_k_fwd picks one)");
     }
     s.split_k = v.as_int();
   }

@@ -13,8 +13,8 @@
 #include <string>
 
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/json/json.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 

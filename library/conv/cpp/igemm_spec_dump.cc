@@ -9,8 +9,8 @@
 #include "library/conv/cpp/spec.h"
 #include "library/conv/cpp/split_k_reduce.h"
 #include "library/parity/dump_main.h"
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/json/json.h"
+#include "platform/family/cpp/family.h"
 
 namespace {
 

@@ -30,19 +30,52 @@ def _conv(**fields):
 # One spec per check from_json and __post_init__ make, in their order, and
 # values whose repr differs by type (True vs 1, None, lists, quotes).
 BAD = [
-    [1, 2], "x", None, 3, True, {},
-    {k: v for k, v in BASE.items() if k != "waves_n"}, _with(mmas="16x16x16"), _with(**{"it's": 1}),
-    _with(conv=None), _with(conv=[1, 2]), _with(conv="NHWC"),
-    _conv(n=0), _conv(groups=3), _conv(extra=1),
-    _conv(dtype="f32"), _conv(dtype="f32", n=0),
-    _conv(n=40000, c=64, spatial=[224, 224]), _conv(k=8192, c=8192, filter=[7, 7], spatial=[7, 7], pad=[3, 3]),
+    [1, 2],
+    "x",
+    None,
+    3,
+    True,
+    {},
+    {k: v for k, v in BASE.items() if k != "waves_n"},
+    _with(mmas="16x16x16"),
+    _with(**{"it's": 1}),
+    _with(conv=None),
+    _with(conv=[1, 2]),
+    _with(conv="NHWC"),
+    _conv(n=0),
+    _conv(groups=3),
+    _conv(extra=1),
+    _conv(dtype="f32"),
+    _conv(dtype="f32", n=0),
+    _conv(n=40000, c=64, spatial=[224, 224]),
+    _conv(k=8192, c=8192, filter=[7, 7], spatial=[7, 7], pad=[3, 3]),
     _conv(n=8000, c=1, k=512, spatial=[512, 512], filter=[1, 1], pad=[0, 0]),
-    _with(block_m=0), _with(block_n=True), _with(block_k="32"), _with(waves_m=None), _with(waves_n=[2]), _with(block_m=-1, mma="x"),
-    _with(mma="16x16x8"), _with(mma=None), _with(mma=["16x16x16"]), _with(mma=16), _conv(dtype="bf16") | {"mma": "32x32x32"},
+    _with(block_m=0),
+    _with(block_n=True),
+    _with(block_k="32"),
+    _with(waves_m=None),
+    _with(waves_n=[2]),
+    _with(block_m=-1, mma="x"),
+    _with(mma="16x16x8"),
+    _with(mma=None),
+    _with(mma=["16x16x16"]),
+    _with(mma=16),
+    _conv(dtype="bf16") | {"mma": "32x32x32"},
     # Tile sizes past an i32 (C++ would truncate them to int, or overflow a product).
-    _with(block_m=2**31), _with(waves_n=2**62), _with(block_k=2**63 - 1),
+    _with(block_m=2**31),
+    _with(waves_n=2**62),
+    _with(block_k=2**63 - 1),
+    # Integers beyond 64 bits, which the C++ engine reads as they are.
+    _with(block_m=2**63),
+    _with(waves_m=-(2**64)),
+    _with(split_k=2**63),
+    _conv(n=2**63),
     # split_k: not a positive int, more splits than k steps (144 = 5 steps of 32), a workspace past 2 GiB.
-    _with(split_k=0), _with(split_k=True), _with(split_k="2"), _with(split_k=None), _with(split_k=6),
+    _with(split_k=0),
+    _with(split_k=True),
+    _with(split_k="2"),
+    _with(split_k=None),
+    _with(split_k=6),
     _conv(n=1, k=1024, spatial=[512, 1024]) | {"split_k": 2},
 ]
 GOOD = [
@@ -93,14 +126,14 @@ def test_every_bad_spec_is_refused_with_pythons_message(cpp, i):
 
 
 def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD):]):
+    for obj, got in zip(GOOD, cpp[len(BAD) :]):
         want = _python({"spec": obj})
         assert want[0] == "ok", obj
         assert got == want, obj
 
 
 def test_every_tile_lookup_as_python(cpp):
-    results = cpp[len(BAD) + len(GOOD):]
+    results = cpp[len(BAD) + len(GOOD) :]
     kinds = set()
     for request, got in zip(TILES, results):
         want = _python({"tile": request})

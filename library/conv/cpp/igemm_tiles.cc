@@ -4,9 +4,9 @@
 #include <string>
 
 #include "library/conv/cpp/igemm_tiles_data.h"
-#include "platform/cpp/arch/arch.h"
-#include "platform/cpp/family/family.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/py/repr.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 
@@ -41,7 +41,7 @@ IgemmSpec igemm_spec_for(std::string_view arch, const ConvSpec& conv) {
   std::string offered;
   for (const IgemmTile& t : igemm_tiles()) offered += (offered.empty() ? "" : ", ") + std::string(t.arch);
   throw IgemmSpecError("conv_igemm_fwd tiles: expected an arch with a tile (" + offered + "), got " + py::repr(arch) +
-                          "; add a row to library/conv/igemm_tiles.json");
+                       "; add a row to library/conv/igemm_tiles.json");
 }
 
 int form_wave(const IgemmSpec& spec, std::string_view arch) {

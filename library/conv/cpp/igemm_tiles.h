@@ -12,7 +12,7 @@
 
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/tile/gemm.h"
+#include "platform/tile/cpp/gemm.h"
 
 namespace rocke::conv {
 

@@ -1,13 +1,13 @@
 // conv_igemm_wgrad, mirroring library/conv/igemm_wgrad.py op for op: the
 // weight gradient dw from x and dy as an implicit GEMM per group on the
-// matrix cores, from the tile blocks (platform/cpp/tile), unsplit or
+// matrix cores, from the tile blocks (platform/tile/cpp), unsplit or
 // split-K (two-stage into an f32 workspace, or atomic into an f32 dw).
 // igemm_wgrad.py's docstring says how rows, columns and the reduction map
 // onto the convolution, and each mode's output type.
 //
 //     conv_igemm_wgrad_<case id>(x, dy, dw | workspace)
 //
-// ORDER (platform/cpp/ir/builder.h): every builder call is its own
+// ORDER (platform/ir/cpp/builder.h): every builder call is its own
 // statement, in Python's order.
 #include <map>
 #include <memory>
@@ -20,13 +20,13 @@
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
 #include "library/conv/cpp/wgrad_spec.h"
-#include "platform/cpp/arch/arch.h"
-#include "platform/cpp/family/family.h"
-#include "platform/cpp/ir/builder.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/tile/gather.h"
-#include "platform/cpp/tile/gemm.h"
-#include "platform/cpp/types/types.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/types.h"
+#include "platform/tile/cpp/gather.h"
+#include "platform/tile/cpp/gemm.h"
 
 namespace rocke::conv {
 namespace {
@@ -35,7 +35,8 @@ using ir::Value;
 
 // The kernel's third argument, by mode (igemm_wgrad.OUTPUT).
 const std::map<std::string, std::string>& outputs() {
-  static const std::map<std::string, std::string> table = {{"none", "dw"}, {"two_stage", "workspace"}, {"atomic", "dw"}};
+  static const std::map<std::string, std::string> table = {
+      {"none", "dw"}, {"two_stage", "workspace"}, {"atomic", "dw"}};
   return table;
 }
 
@@ -67,7 +68,8 @@ tile::Gather dy_gather(const WgradSpec& spec, Value* group, Value* first) {
   const ConvSpec& c = spec.conv();
   const std::int64_t pixels = product(c.output());
   const std::int64_t kpg = c.k_per_group();
-  auto address = [&c, pixels, kpg, group, first](ir::KernelBuilder& b, Value* row, Value* k) -> std::pair<Value*, Value*> {
+  auto address = [&c, pixels, kpg, group, first](ir::KernelBuilder& b, Value* row,
+                                                 Value* k) -> std::pair<Value*, Value*> {
     Value* r = k;
     if (first != nullptr) r = b.add(first, k);
     Value* n = b.div(r, pixels);

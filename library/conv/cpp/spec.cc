@@ -4,9 +4,9 @@
 #include <array>
 #include <string_view>
 
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/types/types.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::conv {
 namespace {
@@ -61,7 +61,9 @@ bool one_of(const json::Value& v, const std::array<std::string_view, N>& names) 
 }
 
 std::int64_t positive_int(std::string_view field, const Field& f) {
-  if (!f.value.is_int() || f.value.as_int() < 1) fail(field, f, "a positive int");
+  const bool above = f.value.above_int64();
+  if (!above && (!f.value.is_int() || f.value.as_int() < 1)) fail(field, f, "a positive int");
+  if (above) fail(field, f, "a positive int " + std::string(kBelow2To63));
   return f.value.as_int();
 }
 
@@ -71,7 +73,9 @@ Shape int_tuple(std::string_view field, const Field& f, std::size_t dims, std::i
   }
   Shape out;
   for (const json::Value& v : f.value.as_array()) {
-    if (!v.is_int() || v.as_int() < minimum) fail(field, f, "ints >= " + std::to_string(minimum));
+    const bool above = v.above_int64();
+    if (!above && (!v.is_int() || v.as_int() < minimum)) fail(field, f, "ints >= " + std::to_string(minimum));
+    if (above) fail(field, f, "ints >= " + std::to_string(minimum) + " and " + std::string(kBelow2To63));
     out.push_back(v.as_int());
   }
   return out;
@@ -198,9 +202,10 @@ void check_tensor_limits(const ConvSpec& s) {
   const std::int64_t in = sample(input), out = sample(output);
   const std::int64_t max_n = (in < 0 || out < 0) ? 0 : kMaxTensorBytes / std::max(in, out);
   const std::string batch_fix =
-      max_n >= 1 ? "use a smaller batch (n at most " + std::to_string(max_n) + "), or split the batch into launches of at most " +
-                       std::to_string(max_n)
-                 : std::string("even one sample is over the limit: split the spatial extent or the channels into launches");
+      max_n >= 1
+          ? "use a smaller batch (n at most " + std::to_string(max_n) +
+                "), or split the batch into launches of at most " + std::to_string(max_n)
+          : std::string("even one sample is over the limit: split the spatial extent or the channels into launches");
   check_wide_tensor("ConvSpec", "input", input, elem, batch_fix);
   check_wide_tensor("ConvSpec", "weights", weights, elem, "split the filters (k) into launches");
   check_wide_tensor("ConvSpec", "output", output, elem, batch_fix);
@@ -216,8 +221,7 @@ json::Value list(const Shape& shape) {
 
 ConvSpec ConvSpec::from_json(const json::Value& obj) {
   if (!obj.is_object()) {
-    throw SpecError("ConvSpec: expected a JSON object with the fields " + joined(kFields) + ", got " +
-                    json::repr(obj));
+    throw SpecError("ConvSpec: expected a JSON object with the fields " + joined(kFields) + ", got " + json::repr(obj));
   }
   const json::Object& fields = obj.as_object();
   // Python walks the keys in the object's order; json::Object is sorted, as
@@ -254,7 +258,8 @@ ConvSpec ConvSpec::from_json(const json::Value& obj) {
   s.c = positive_int("c", c);
   s.k = positive_int("k", k);
   s.groups = positive_int("groups", groups);
-  if (!spatial.is_tuple || (spatial.size() != 2 && spatial.size() != 3)) fail("spatial", spatial, "(H, W) or (D, H, W)");
+  if (!spatial.is_tuple || (spatial.size() != 2 && spatial.size() != 3))
+    fail("spatial", spatial, "(H, W) or (D, H, W)");
   std::size_t dims = spatial.size();
   // Unset stride/dilation default to 1 and pad to 0 in every dimension.
   for (auto [f, fill] : {std::pair{&stride, 1}, std::pair{&pad, 0}, std::pair{&dilation, 1}}) {
@@ -326,7 +331,8 @@ std::int64_t product(const Shape& sizes) {
 Shape ConvSpec::output() const {
   const Wide sizes = output_sizes(*this);
   Shape out;
-  for (std::size_t i = 0; i < sizes.size(); ++i) out.push_back(narrow(sizes[i], "the output size of dimension " + std::to_string(i)));
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    out.push_back(narrow(sizes[i], "the output size of dimension " + std::to_string(i)));
   return out;
 }
 

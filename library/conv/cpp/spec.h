@@ -57,6 +57,10 @@ struct ConvSpec {
 // input, weights and output.
 constexpr std::int64_t kMaxTensorBytes = (std::int64_t{1} << 31) - 1;
 
+// spec.py's BELOW_2_63: what the specs' messages say of a size past int64
+// (json::Value::above_int64), refused before any arithmetic on it.
+constexpr std::string_view kBelow2To63 = "below 2**63 (the C++ engine's int64 limit)";
+
 // spec.check_tensor_bytes: SpecError if tensor `what` of `shape` (elements
 // of `elem_bytes`) is over the limit, worded as Python's; `owner` names the
 // spec class, `fix` says what to do. For a family's own buffers (a split-K

@@ -3,8 +3,8 @@
 // message], what ConvSpec::from_json made of it.
 #include "library/conv/cpp/spec.h"
 #include "library/parity/dump_main.h"
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/json/json.h"
+#include "platform/family/cpp/family.h"
 
 namespace {
 

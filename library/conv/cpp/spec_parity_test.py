@@ -25,19 +25,60 @@ def _without(name):
 # One spec per check __post_init__ and from_json make, in their order, and
 # values whose repr differs by type (True vs 1, [8] vs (8,), None, quotes).
 BAD = [
-    [1, 2], "x", None, 3, True,
-    _with(strides=[1, 1]), _with(**{"it's": 1}),
+    [1, 2],
+    "x",
+    None,
+    3,
+    True,
+    _with(strides=[1, 1]),
+    _with(**{"it's": 1}),
     *(_without(name) for name in ("n", "c", "k", "spatial", "filter")),
-    _with(n=0), _with(n=True), _with(n="1", c=0), _with(c=[8]), _with(k=-3), _with(k="it's"),
-    _with(k={"a": [1, None]}), _with(groups=0), _with(groups=False), _with(groups=None), _with(groups=5),
-    _with(spatial=[7]), _with(spatial=[]), _with(spatial=None), _with(spatial=7), _with(spatial=[1, 2, 3, 4]),
-    _with(spatial=[0, 9]), _with(spatial=[7, "9"]), _with(filter=[3]), _with(filter=[3, [3]]),
-    _with(filter=[], stride=[]), _with(filter=None), _with(filter=[0, 3]), _with(filter=[3, 3, 3]),
-    _with(stride=[1]), _with(stride=5), _with(stride=[0, 1]), _with(stride=[1, True]),
-    _with(pad=[-1, 0]), _with(pad=[0]), _with(pad="0"), _with(dilation=[1, True]), _with(dilation=[0, 0]),
-    _with(layout="nhwc"), _with(layout=["NHWC"]), _with(layout=None), _with(layout=1), _with(layout='say "x"'),
-    _with(dtype="f64"), _with(dtype=None), _with(dtype=16), _with(bias_relu=0), _with(bias_relu="true"),
-    _with(bias_relu=None), _with(filter=[9, 3]), _with(filter=[3, 11]),
+    _with(n=0),
+    _with(n=True),
+    _with(n="1", c=0),
+    _with(c=[8]),
+    _with(k=-3),
+    _with(k="it's"),
+    _with(k={"a": [1, None]}),
+    _with(groups=0),
+    _with(groups=False),
+    _with(groups=None),
+    _with(groups=5),
+    _with(spatial=[7]),
+    _with(spatial=[]),
+    _with(spatial=None),
+    _with(spatial=7),
+    _with(spatial=[1, 2, 3, 4]),
+    _with(spatial=[0, 9]),
+    _with(spatial=[7, "9"]),
+    _with(filter=[3]),
+    _with(filter=[3, [3]]),
+    _with(filter=[], stride=[]),
+    _with(filter=None),
+    _with(filter=[0, 3]),
+    _with(filter=[3, 3, 3]),
+    _with(stride=[1]),
+    _with(stride=5),
+    _with(stride=[0, 1]),
+    _with(stride=[1, True]),
+    _with(pad=[-1, 0]),
+    _with(pad=[0]),
+    _with(pad="0"),
+    _with(dilation=[1, True]),
+    _with(dilation=[0, 0]),
+    _with(layout="nhwc"),
+    _with(layout=["NHWC"]),
+    _with(layout=None),
+    _with(layout=1),
+    _with(layout='say "x"'),
+    _with(dtype="f64"),
+    _with(dtype=None),
+    _with(dtype=16),
+    _with(bias_relu=0),
+    _with(bias_relu="true"),
+    _with(bias_relu=None),
+    _with(filter=[9, 3]),
+    _with(filter=[3, 11]),
     _with(spatial=[2, 2, 2], filter=[3, 3, 3], pad=[0, 1, 0]),
     _with(spatial=[1, 9], filter=[4, 3], stride=[2, 1]),
     _with(spatial=[5, 5], filter=[3, 3], dilation=[3, 1]),
@@ -51,6 +92,14 @@ BAD = [
     _with(c=1024, k=1, spatial=[1024, 1024], filter=[1, 1]),
     _with(pad=[2**62, 0]),
     _with(n=2**62, c=2**62, k=2**62, spatial=[2**62, 2**62, 2**62], filter=[1, 1, 1], dtype="f32"),
+    # Integers beyond 64 bits, which the C++ engine reads as they are.
+    _with(n=2**63),
+    _with(c=-(2**63) - 1),
+    _with(groups=2**64),
+    _with(spatial=[2**64, 3]),
+    _with(pad=[0, 2**100]),
+    _with(stride=[-(2**70), 1]),
+    _with(filter=[3, 2**63]),
 ]
 GOOD = [
     BASE,
@@ -58,7 +107,9 @@ GOOD = [
     _with(layout="NCHW", dtype="bf16", bias_relu=True, groups=4, stride=[2, 1], pad=[1, 0], dilation=[1, 2]),
     _with(spatial=[4, 5, 6], filter=[1, 2, 3], stride=None, pad=None, dilation=None, dtype="f32"),
     # The largest batch of the layer under 2**31 bytes, and the largest f16 and f32 tensors.
-    _with(n=(2**31 - 1) // (4 * 224 * 224 * 64), c=64, k=64, spatial=[224, 224], filter=[3, 3], pad=[1, 1], dtype="f32"),
+    _with(
+        n=(2**31 - 1) // (4 * 224 * 224 * 64), c=64, k=64, spatial=[224, 224], filter=[3, 3], pad=[1, 1], dtype="f32"
+    ),
     _with(c=331, k=331, spatial=[693, 4681], filter=[1, 1]),
     _with(c=233, k=233, spatial=[1103, 2089], filter=[1, 1], dtype="f32"),
     *(c.spec.to_json() for c in direct_cases() + img2col_cases()),
@@ -85,7 +136,7 @@ def test_every_bad_spec_is_refused_with_pythons_message(cpp):
 
 
 def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD):]):
+    for obj, got in zip(GOOD, cpp[len(BAD) :]):
         want = _python(obj)
         assert want[0] == "ok", obj
         assert got == want, obj

@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/json/json.h"
 #include "platform/cpp/testing/check.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 namespace {
@@ -25,8 +25,7 @@ ConvSpec spec(const std::string& extra) {
   return ConvSpec::from_json(fields);
 }
 
-#define CHECK_SPEC_ERROR(extra, message) \
-  CHECK_THROWS(family::SpecError, spec(extra), message)
+#define CHECK_SPEC_ERROR(extra, message) CHECK_THROWS(family::SpecError, spec(extra), message)
 
 ROCKE_TEST(defaults_are_filled_and_to_json_has_every_field) {
   CHECK_EQ(json::canonical(spec("").to_json()),
@@ -55,19 +54,16 @@ ROCKE_TEST(the_object_and_its_fields) {
   CHECK_SPEC_ERROR(R"("strides":[1,1])",
                    "ConvSpec.strides: expected one of the fields n, c, k, spatial, filter, stride, pad, dilation, "
                    "groups, layout, dtype, bias_relu, got the unknown field 'strides'");
-  CHECK_THROWS(family::SpecError,
-               from(R"({"n":1,"c":8,"spatial":[7,9],"filter":[3,3]})"),
+  CHECK_THROWS(family::SpecError, from(R"({"n":1,"c":8,"spatial":[7,9],"filter":[3,3]})"),
                "ConvSpec.k: expected a value (the field is required), got none");
 }
 
 ROCKE_TEST(each_bad_field_worded_as_python) {
   CHECK_SPEC_ERROR(R"("groups":5)", "ConvSpec.groups: expected a divisor of both c (8) and k (12), got 5");
-  CHECK_THROWS(family::SpecError,
-               from(R"({"n":true,"c":8,"k":12,"spatial":[7,9],"filter":[3,3]})"),
+  CHECK_THROWS(family::SpecError, from(R"({"n":true,"c":8,"k":12,"spatial":[7,9],"filter":[3,3]})"),
                "ConvSpec.n: expected a positive int, got True");
   CHECK_SPEC_ERROR(R"("spatial":[7])", "ConvSpec.spatial: expected (H, W) or (D, H, W), got (7,)");
-  CHECK_SPEC_ERROR(R"("stride":5)",
-                   "ConvSpec.stride: expected a tuple of 2 ints (one per spatial dimension), got 5");
+  CHECK_SPEC_ERROR(R"("stride":5)", "ConvSpec.stride: expected a tuple of 2 ints (one per spatial dimension), got 5");
   CHECK_SPEC_ERROR(R"("pad":[-1,0])", "ConvSpec.pad: expected ints >= 0, got (-1, 0)");
   CHECK_SPEC_ERROR(R"("dilation":[1,true])", "ConvSpec.dilation: expected ints >= 1, got (1, True)");
   CHECK_SPEC_ERROR(R"("layout":"nhwc")", "ConvSpec.layout: expected one of NHWC, NCHW, got 'nhwc'");
@@ -83,8 +79,7 @@ ROCKE_TEST(the_filter_must_fit_with_python_floor_division) {
                    "ConvSpec.filter: expected a dilated filter that fits the padded input in dimension 0 (output "
                    "size -1), got (9, 3)");
   // (1 - 3 - 1) // 2 + 1 is -1 in Python; C++'s truncating division would say 0.
-  CHECK_THROWS(family::SpecError,
-               from(R"({"n":1,"c":8,"k":12,"spatial":[1,9],"filter":[4,3],"stride":[2,1]})"),
+  CHECK_THROWS(family::SpecError, from(R"({"n":1,"c":8,"k":12,"spatial":[1,9],"filter":[4,3],"stride":[2,1]})"),
                "ConvSpec.filter: expected a dilated filter that fits the padded input in dimension 0 (output size "
                "-1), got (4, 3)");
 }
@@ -124,8 +119,8 @@ std::string refusal(const std::string& what, const std::string& shape, std::int6
 }
 
 std::string batch_fix(std::int64_t largest) {
-  return "use a smaller batch (n at most " + std::to_string(largest) + "), or split the batch into launches of at most " +
-         std::to_string(largest);
+  return "use a smaller batch (n at most " + std::to_string(largest) +
+         "), or split the batch into launches of at most " + std::to_string(largest);
 }
 
 ROCKE_TEST(the_limit_is_what_an_i32_offset_reaches) { CHECK_EQ(kMaxTensorBytes, kLimit); }

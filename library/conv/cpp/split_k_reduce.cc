@@ -2,7 +2,7 @@
 //
 //     conv_fwd_split_k_reduce_<case id>(ws, y, [bias])
 //
-// ORDER (platform/cpp/ir/builder.h): every builder call is its own
+// ORDER (platform/ir/cpp/builder.h): every builder call is its own
 // statement, in Python's order.
 #include "library/conv/cpp/split_k_reduce.h"
 
@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "platform/cpp/family/family.h"
-#include "platform/cpp/ir/builder.h"
-#include "platform/cpp/types/types.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::conv {
 namespace {
@@ -138,7 +138,7 @@ ReduceSpec ReduceSpec::from_json(const json::Value& obj) {
                      obj.as_object().contains("split_k");
   if (!exact) {
     throw ReduceSpecError("ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got " +
-                            json::repr(obj));
+                          json::repr(obj));
   }
   const json::Object& fields = obj.as_object();
   const json::Value& conv = fields.at("conv");
@@ -147,9 +147,13 @@ ReduceSpec ReduceSpec::from_json(const json::Value& obj) {
   ReduceSpec s;
   s.conv = ConvSpec::from_json(conv);
   const json::Value& split = fields.at("split_k");
-  if (!split.is_int() || split.as_int() < 2) {
+  if (!split.above_int64() && (!split.is_int() || split.as_int() < 2)) {
     throw ReduceSpecError("ReduceSpec.split_k: expected an int of at least 2, got " + json::repr(split) +
-                            "; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)");
+                          "; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)");
+  }
+  if (split.above_int64()) {
+    throw ReduceSpecError("ReduceSpec.split_k: expected an int of at least 2 and " + std::string(kBelow2To63) +
+                          ", got " + json::repr(split));
   }
   s.split_k = split.as_int();
   Shape workspace = s.conv.output_shape();

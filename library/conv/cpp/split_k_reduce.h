@@ -16,9 +16,9 @@
 #include <string_view>
 
 #include "library/conv/cpp/spec.h"
-#include "platform/cpp/family/family.h"
-#include "platform/cpp/ir/core.h"
 #include "platform/cpp/json/json.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/core.h"
 
 namespace rocke::conv {
 
@@ -26,7 +26,8 @@ namespace rocke::conv {
 // its conv's (ConvSpec's) and the workspace size (check_tensor_bytes).
 class ReduceSpecError : public family::Refusal {
  public:
-  explicit ReduceSpecError(const std::string& message) : family::Refusal("conv.split_k_reduce.ReduceSpecError", message) {}
+  explicit ReduceSpecError(const std::string& message)
+      : family::Refusal("conv.split_k_reduce.ReduceSpecError", message) {}
 };
 
 // Where element e's bias is: bias[(e / inner) % count] (split_k_reduce.Channels).

@@ -23,13 +23,35 @@ def _with(**fields):
 
 # One spec per check from_json and __post_init__ make, in their order.
 BAD = [
-    [1, 2], "x", None, 3, {}, {"conv": CONV}, _with(mma="16x16x16"),
-    _with(conv=None), _with(conv=[1]), _with(conv={**CONV, "n": 0}), _with(conv={**CONV, "extra": 1}),
-    _with(split_k=1), _with(split_k=0), _with(split_k=-3), _with(split_k=True), _with(split_k="4"), _with(split_k=None), _with(split_k=[4]),
+    [1, 2],
+    "x",
+    None,
+    3,
+    {},
+    {"conv": CONV},
+    _with(mma="16x16x16"),
+    _with(conv=None),
+    _with(conv=[1]),
+    _with(conv={**CONV, "n": 0}),
+    _with(conv={**CONV, "extra": 1}),
+    _with(split_k=1),
+    _with(split_k=0),
+    _with(split_k=-3),
+    _with(split_k=True),
+    _with(split_k="4"),
+    _with(split_k=None),
+    _with(split_k=[4]),
+    _with(split_k=2**63),
+    _with(split_k=-(2**64)),  # beyond 64 bits
     _with(conv={**CONV, "n": 1, "k": 1024, "spatial": [512, 1024], "pad": [1, 1]}, split_k=2),  # a 4 GiB workspace
     _with(conv={**CONV, "n": 1, "c": 8, "k": 8, "spatial": [4096, 4096], "filter": [1, 1], "pad": [0, 0]}, split_k=9),
 ]
-GOOD = [BASE, _with(split_k=16), _with(conv={**CONV, "layout": "NCHW", "dtype": "bf16", "bias_relu": True}), *(c.spec.to_json() for c in FAMILY.cases)]
+GOOD = [
+    BASE,
+    _with(split_k=16),
+    _with(conv={**CONV, "layout": "NCHW", "dtype": "bf16", "bias_relu": True}),
+    *(c.spec.to_json() for c in FAMILY.cases),
+]
 
 
 def _python(spec):
@@ -53,7 +75,7 @@ def test_every_bad_spec_is_refused_with_pythons_message(cpp, i):
 
 
 def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for spec, got in zip(GOOD, cpp[len(BAD):]):
+    for spec, got in zip(GOOD, cpp[len(BAD) :]):
         want = _python(spec)
         assert want[0] == "ok", spec
         assert got == want, spec

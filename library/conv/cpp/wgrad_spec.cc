@@ -4,8 +4,8 @@
 #include <array>
 #include <string_view>
 
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/py/repr.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 namespace {
@@ -44,9 +44,18 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
   if (!igemm.is_object()) throw SpecError("WgradSpec.igemm: expected an IgemmSpec, got " + json::repr(igemm));
   WgradSpec s;
   s.igemm = IgemmSpec::from_json(igemm);
+  if (s.conv().bias_relu) {  // dw through a relu needs its mask on dy, which this kernel never sees
+    throw SpecError(
+        "ConvSpec.bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution alone), "
+        "got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu");
+  }
   const json::Value& split = fields.at("split");
-  if (!split.is_int() || split.as_int() < 1) {
+  if (!split.above_int64() && (!split.is_int() || split.as_int() < 1)) {
     throw SpecError("WgradSpec.split: expected a positive int, got " + json::repr(split));
+  }
+  if (split.above_int64()) {
+    throw SpecError("WgradSpec.split: expected a positive int " + std::string(kBelow2To63) + ", got " +
+                    json::repr(split));
   }
   s.split = split.as_int();
   const json::Value& mode = fields.at("mode");
@@ -55,8 +64,9 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
   }
   s.mode = mode.as_str();
   if ((s.mode == "none") != (s.split == 1)) {
-    throw SpecError("WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split " +
-                    std::to_string(s.split) + " with mode " + py::repr(s.mode));
+    throw SpecError(
+        "WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split " +
+        std::to_string(s.split) + " with mode " + py::repr(s.mode));
   }
   if (s.split > s.steps()) {
     throw SpecError("WgradSpec.split: expected at most " + std::to_string(s.steps()) + " (one " +
@@ -70,7 +80,8 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
       shape.insert(shape.end(), dw.begin(), dw.end());
       check_tensor_bytes("WgradSpec", "f32 workspace", shape, kF32Bytes, "take a smaller split");
     } else {
-      check_tensor_bytes("WgradSpec", "f32 dw", s.conv().weight_shape(), kF32Bytes, "split the filters (k) into launches");
+      check_tensor_bytes("WgradSpec", "f32 dw", s.conv().weight_shape(), kF32Bytes,
+                         "split the filters (k) into launches");
     }
   }
   return s;

@@ -3,8 +3,8 @@
 // ["SpecError", message] (WgradSpec::from_json).
 #include "library/conv/cpp/wgrad_spec.h"
 #include "library/parity/dump_main.h"
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/json/json.h"
+#include "platform/family/cpp/family.h"
 
 namespace {
 

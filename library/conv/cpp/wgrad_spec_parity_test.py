@@ -26,19 +26,49 @@ def _with(**fields):
 # One spec per check from_json and __post_init__ make, in their order, and
 # values whose repr differs by type (True vs 1, None, lists, quotes).
 BAD = [
-    [1, 2], "x", None, 3, {}, {"igemm": IGEMM, "split": 1}, _with(extra=1),
-    _with(igemm=None), _with(igemm=[1]), _with(igemm="NHWC"), _with(igemm={**IGEMM, "mma": "8x8x8"}),
+    [1, 2],
+    "x",
+    None,
+    3,
+    {},
+    {"igemm": IGEMM, "split": 1},
+    _with(extra=1),
+    _with(igemm=None),
+    _with(igemm=[1]),
+    _with(igemm="NHWC"),
+    _with(igemm={**IGEMM, "mma": "8x8x8"}),
     _with(igemm={**IGEMM, "conv": {**CONV, "dtype": "f32"}}),
-    _with(split=0), _with(split=-2), _with(split=True), _with(split="2"), _with(split=None),
-    _with(mode="both"), _with(mode=None), _with(mode=1), _with(mode=["none"]),
-    _with(split=2), _with(mode="atomic"), _with(mode="two_stage"), _with(split=7, mode="atomic"),
-    _with(igemm={**IGEMM, "conv": {**CONV, "n": 64, "c": 512, "k": 1024, "spatial": [32, 32]}}, split=128, mode="two_stage"),
+    _with(igemm={**IGEMM, "conv": {**CONV, "bias_relu": True}}),
+    _with(igemm={**IGEMM, "conv": {**CONV, "bias_relu": True}}, split=0),
+    _with(split=0),
+    _with(split=-2),
+    _with(split=True),
+    _with(split="2"),
+    _with(split=None),
+    _with(split=2**63, mode="atomic"),
+    _with(split=2**64),
+    _with(split=-(2**63) - 1),  # beyond 64 bits
+    _with(mode="both"),
+    _with(mode=None),
+    _with(mode=1),
+    _with(mode=["none"]),
+    _with(split=2),
+    _with(mode="atomic"),
+    _with(mode="two_stage"),
+    _with(split=7, mode="atomic"),
+    _with(
+        igemm={**IGEMM, "conv": {**CONV, "n": 64, "c": 512, "k": 1024, "spatial": [32, 32]}},
+        split=128,
+        mode="two_stage",
+    ),
 ]
 GOOD = [
     BASE,
     _with(split=6, mode="two_stage"),
     _with(split=2, mode="atomic"),
-    _with(igemm={**IGEMM, "conv": {**CONV, "n": 64, "c": 512, "k": 1024, "spatial": [32, 32]}}, split=64, mode="two_stage"),
+    _with(
+        igemm={**IGEMM, "conv": {**CONV, "n": 64, "c": 512, "k": 1024, "spatial": [32, 32]}}, split=64, mode="two_stage"
+    ),
     *(c.spec.to_json() for c in igemm_wgrad_cases()),
 ]
 
@@ -65,7 +95,7 @@ def test_every_bad_spec_is_refused_with_pythons_message(cpp, i):
 
 
 def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD):]):
+    for obj, got in zip(GOOD, cpp[len(BAD) :]):
         want = _python(obj)
         assert want[0] == "ok", obj
         assert got == want, obj

@@ -1,8 +1,10 @@
 // gemm, mirroring library/gemm/gemm.py: C = A @ B on matrix cores, built
-// from the tile blocks (platform/cpp/tile), one workgroup per block of C.
+// from the tile blocks (platform/tile/cpp), one workgroup per block of C.
 // The kernel takes m, n and k at run time:
 //
 //     gemm_<case id>(a, b, c, [bias,] m: i32, n: i32, k: i32)
+#include "platform/tile/cpp/gemm.h"
+
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
@@ -11,27 +13,16 @@
 #include <utility>
 
 #include "library/gemm/cpp/spec.h"
-#include "platform/cpp/arch/arch.h"
-#include "platform/cpp/family/family.h"
-#include "platform/cpp/ir/builder.h"
+#include "platform/arch/cpp/arch.h"
 #include "platform/cpp/py/repr.h"
-#include "platform/cpp/tile/gemm.h"
-#include "platform/cpp/types/types.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::gemm {
 namespace {
 
 using ir::Value;
-
-// gemm.ELEM: a spec's type name -> IR type (fp8 is f8e4m3).
-const ir::Type* elem(std::string_view name) {
-  constexpr std::pair<std::string_view, std::string_view> kElem[] = {
-      {"f16", "f16"}, {"bf16", "bf16"}, {"fp8", "f8e4m3"}, {"f32", "f32"}};
-  for (const auto& [token, type] : kElem) {
-    if (token == name) return ir::scalar(type);
-  }
-  throw std::logic_error("gemm ELEM has no type " + std::string(name));  // the spec allows only these
-}
 
 // The matrix op's wave size on `arch` (its form's); SpecError if the arch lacks it.
 int form_wave(const GemmSpec& spec, std::string_view arch) {
@@ -39,9 +30,9 @@ int form_wave(const GemmSpec& spec, std::string_view arch) {
   if (std::find(have.begin(), have.end(), spec.mma) == have.end()) {
     std::string list;
     for (const std::string& s : have) list += (list.empty() ? "" : ", ") + s;
-    throw family::SpecError("GemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " + spec.dtype +
-                            " inputs (" + (list.empty() ? "none" : list) + "), got " + py::repr(spec.mma) + "; take " +
-                            std::string(arch) + "'s tile from library/gemm/tiles.json");
+    throw family::SpecError("GemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
+                            spec.dtype + " inputs (" + (list.empty() ? "none" : list) + "), got " + py::repr(spec.mma) +
+                            "; take " + std::string(arch) + "'s tile from library/gemm/tiles.json");
   }
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
     if (op.op == spec.op()) return op.wave;
@@ -52,8 +43,12 @@ int form_wave(const GemmSpec& spec, std::string_view arch) {
 std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   const GemmSpec spec = GemmSpec::from_json(c.spec);
   const int wave = form_wave(spec, c.arch);
-  const tile::GemmConfig cfg{spec.op(), static_cast<int>(spec.block_m), static_cast<int>(spec.block_n),
-                             static_cast<int>(spec.block_k), static_cast<int>(spec.waves_m), static_cast<int>(spec.waves_n)};
+  const tile::GemmConfig cfg{spec.op(),
+                             static_cast<int>(spec.block_m),
+                             static_cast<int>(spec.block_n),
+                             static_cast<int>(spec.block_k),
+                             static_cast<int>(spec.waves_m),
+                             static_cast<int>(spec.waves_n)};
   ir::KernelBuilder b("gemm_" + c.id, c.arch, {cfg.threads(wave), 1, 1}, wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
-#include "platform/cpp/arch/mma_forms_data.h"
-#include "platform/cpp/family/family.h"
+#include "platform/arch/cpp/mma_forms_data.h"
 #include "platform/cpp/py/repr.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::gemm {
 namespace {
@@ -25,9 +27,9 @@ constexpr std::array<std::string_view, 14> kFields = {
     "block_n", "block_k", "waves_m", "waves_n", "layout_a", "layout_b", "bias_relu",
 };
 constexpr std::size_t kRequired = 11;
-// spec.py's MAX_TILE: the tile's sizes are int in tile::GemmConfig (and i32
-// in the kernel), and no product of two of them passes 64 bits.
-constexpr std::int64_t kMaxTile = INT32_MAX;
+// spec.py's MAX_INT: every int field is an i32 in the kernel (and the tile's
+// sizes int in tile::GemmConfig), and every tensor's size in bytes.
+constexpr std::int64_t kMaxInt = INT32_MAX;
 
 template <std::size_t N>
 std::string joined(const std::array<std::string_view, N>& names, std::size_t count = N) {
@@ -43,7 +45,60 @@ std::string joined(const std::vector<std::string>& names) {
 }
 
 [[noreturn]] void fail(std::string_view field, const json::Value& value, std::string_view allowed) {
-  throw SpecError("GemmSpec." + std::string(field) + ": expected " + std::string(allowed) + ", got " + json::repr(value));
+  throw SpecError("GemmSpec." + std::string(field) + ": expected " + std::string(allowed) + ", got " +
+                  json::repr(value));
+}
+
+// repr() of a shape tuple.
+std::string tuple_repr(const std::vector<std::int64_t>& shape) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + (shape.size() == 1 ? ",)" : ")");
+}
+
+// One tensor the kernel addresses (GemmSpec.tensors): its name, stored
+// shape, element bytes and its sizes' fields in the order a message names them.
+struct Tensor {
+  std::string what;
+  std::vector<std::int64_t> shape;
+  std::int64_t elem;
+  std::vector<std::pair<std::string_view, std::int64_t>> sizes;
+};
+
+// GemmSpec._check_tensors: fields are at most kMaxInt, so a tensor's bytes
+// (two sizes and at most 4 bytes) stay below 2**64.
+void check_tensors(const GemmSpec& s) {
+  const std::int64_t ab = elem(s.dtype)->nbytes(), out = elem(s.out)->nbytes();
+  const bool col_a = s.layout_a == "col", col_b = s.layout_b == "col";
+  std::vector<Tensor> tensors = {
+      {"A", col_a ? std::vector{s.k, s.m} : std::vector{s.m, s.k}, ab, {{"m", s.m}, {"k", s.k}}},
+      {"B", col_b ? std::vector{s.n, s.k} : std::vector{s.k, s.n}, ab, {{"n", s.n}, {"k", s.k}}},
+      {"C", {s.m, s.n}, out, {{"m", s.m}, {"n", s.n}}},
+  };
+  if (s.bias_relu) tensors.push_back({"the bias", {s.n}, 4, {{"n", s.n}}});
+  using Wide = unsigned __int128;
+  for (const Tensor& t : tensors) {
+    Wide nbytes = static_cast<Wide>(t.elem);
+    for (std::int64_t size : t.shape) nbytes *= static_cast<Wide>(size);
+    if (nbytes <= static_cast<Wide>(kMaxInt)) continue;
+    std::string_view field = t.sizes[0].first;
+    std::int64_t limit = 0;
+    for (const auto& [name, size] : t.sizes) {
+      limit = static_cast<std::int64_t>(static_cast<Wide>(kMaxInt) / (nbytes / static_cast<Wide>(size)));
+      if (limit >= 1) {
+        field = name;
+        break;
+      }
+    }
+    std::string fix = "use " + std::string(field) + " at most " + std::to_string(limit);
+    if (limit < 1) {
+      fix = "use smaller";
+      for (std::size_t i = 0; i < t.sizes.size(); ++i) fix += (i ? " and " : " ") + std::string(t.sizes[i].first);
+    }
+    throw SpecError("GemmSpec." + std::string(field) + ": expected every tensor at most " + std::to_string(kMaxInt) +
+                    " bytes (2**31 - 1: the kernel's offsets are 32-bit), got " + t.what + " " + tuple_repr(t.shape) +
+                    " of " + std::to_string(static_cast<unsigned long long>(nbytes)) + " bytes; " + fix);
+  }
 }
 
 template <std::size_t N>
@@ -56,6 +111,15 @@ std::string choice(std::string_view field, const json::Value& v, const std::arra
 
 }  // namespace
 
+const ir::Type* elem(std::string_view name) {
+  constexpr std::pair<std::string_view, std::string_view> kElem[] = {
+      {"f16", "f16"}, {"bf16", "bf16"}, {"fp8", "f8e4m3"}, {"f32", "f32"}};
+  for (const auto& [token, type] : kElem) {
+    if (token == name) return ir::scalar(type);
+  }
+  throw std::logic_error("gemm ELEM has no type " + std::string(name));  // the spec allows only these
+}
+
 std::vector<std::string> mma_shapes(std::string_view dtype, std::optional<std::string_view> arch) {
   std::set<std::tuple<int, int, int>> shapes;  // sorted as Python's sorted(tuples)
   for (const auto& f : data::mma_forms::kForms) {
@@ -64,7 +128,8 @@ std::vector<std::string> mma_shapes(std::string_view dtype, std::optional<std::s
     shapes.emplace(f.m, f.n, f.k);
   }
   std::vector<std::string> out;
-  for (const auto& [m, n, k] : shapes) out.push_back(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+  for (const auto& [m, n, k] : shapes)
+    out.push_back(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
   return out;
 }
 
@@ -90,15 +155,19 @@ GemmSpec GemmSpec::from_json(const json::Value& obj) {
     auto it = fields.find(name);
     return it == fields.end() ? fallback : it->second;
   };
-  // __post_init__, in its order.
+  // __post_init__, in its order; spec.py's _INT_FIELDS: field, slot, why.
   GemmSpec s;
-  for (auto [name, slot] : {std::pair{"m", &s.m}, std::pair{"n", &s.n}, std::pair{"k", &s.k}, std::pair{"block_m", &s.block_m},
-                            std::pair{"block_n", &s.block_n}, std::pair{"block_k", &s.block_k},
-                            std::pair{"waves_m", &s.waves_m}, std::pair{"waves_n", &s.waves_n}}) {
+  constexpr std::string_view kArgument = "the kernel takes m, n and k as i32", kTile = "a tile size is an i32";
+  const std::tuple<const char*, std::int64_t*, std::string_view> ints[] = {
+      {"m", &s.m, kArgument},         {"n", &s.n, kArgument},         {"k", &s.k, kArgument},
+      {"block_m", &s.block_m, kTile}, {"block_n", &s.block_n, kTile}, {"block_k", &s.block_k, kTile},
+      {"waves_m", &s.waves_m, kTile}, {"waves_n", &s.waves_n, kTile},
+  };
+  for (const auto& [name, slot, why] : ints) {
     const json::Value v = field(name, nullptr);
-    if (!v.is_int() || v.as_int() < 1) fail(name, v, "a positive int");
-    if (slot != &s.m && slot != &s.n && slot != &s.k && v.as_int() > kMaxTile) {
-      fail(name, v, "a positive int at most " + std::to_string(kMaxTile) + " (2**31 - 1: a tile size is an i32)");
+    if (!v.above_int64() && (!v.is_int() || v.as_int() < 1)) fail(name, v, "a positive int");
+    if (v.above_int64() || v.as_int() > kMaxInt) {
+      fail(name, v, "a positive int at most " + std::to_string(kMaxInt) + " (2**31 - 1: " + std::string(why) + ")");
     }
     *slot = v.as_int();
   }
@@ -117,13 +186,16 @@ GemmSpec GemmSpec::from_json(const json::Value& obj) {
   s.mma = mma.as_str();
   const auto [mm, mn, mk] = s.mma_shape();
   const std::tuple<const char*, std::int64_t, std::int64_t, std::string> parts[] = {
-      {"block_m", s.block_m, s.waves_m * mm, "waves_m (" + std::to_string(s.waves_m) + ") x the mma's M (" + std::to_string(mm) + ")"},
-      {"block_n", s.block_n, s.waves_n * mn, "waves_n (" + std::to_string(s.waves_n) + ") x the mma's N (" + std::to_string(mn) + ")"},
+      {"block_m", s.block_m, s.waves_m * mm,
+       "waves_m (" + std::to_string(s.waves_m) + ") x the mma's M (" + std::to_string(mm) + ")"},
+      {"block_n", s.block_n, s.waves_n * mn,
+       "waves_n (" + std::to_string(s.waves_n) + ") x the mma's N (" + std::to_string(mn) + ")"},
       {"block_k", s.block_k, mk, "the mma's K (" + std::to_string(mk) + ")"},
   };
   for (const auto& [name, size, part, why] : parts) {
     if (size % part) fail(name, json::Value(size), "a multiple of " + why + " = " + std::to_string(part));
   }
+  check_tensors(s);
   return s;
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "platform/cpp/json/json.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::gemm {
 
@@ -39,6 +40,9 @@ struct GemmSpec {
   // The matrix op id (mma_forms.json).
   std::string op() const { return "mma_" + mma + "_" + dtype + "_f32"; }
 };
+
+// spec.ELEM: a spec's type name -> its IR type (fp8 is f8e4m3).
+const ir::Type* elem(std::string_view name);
 
 // GemmSpec.from_json(spec).to_json(): the family's spec_json.
 json::Value normalised(const json::Value& spec);

@@ -5,8 +5,8 @@
 #include "library/gemm/cpp/spec.h"
 #include "library/gemm/cpp/tiles.h"
 #include "library/parity/dump_main.h"
-#include "platform/cpp/family/family.h"
 #include "platform/cpp/json/json.h"
+#include "platform/family/cpp/family.h"
 
 namespace {
 
@@ -22,7 +22,8 @@ json::Value run(const json::Value& request) {
     if (key == "layout_b") options.layout_b = value.as_str();
     if (key == "bias_relu") options.bias_relu = value.as_bool();
   }
-  return gemm::spec_for(t[0].as_str(), t[1].as_int(), t[2].as_int(), t[3].as_int(), t[4].as_str(), t[5].as_str(), options)
+  return gemm::spec_for(t[0].as_str(), t[1].as_int(), t[2].as_int(), t[3].as_int(), t[4].as_str(), t[5].as_str(),
+                        options)
       .to_json();
 }
 

@@ -13,8 +13,19 @@ from parity import harness
 
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spec_dump")
 
-BASE = {"m": 100, "n": 72, "k": 40, "dtype": "f16", "out": "f32", "mma": "16x16x16", "block_m": 128, "block_n": 128,
-        "block_k": 32, "waves_m": 2, "waves_n": 2}
+BASE = {
+    "m": 100,
+    "n": 72,
+    "k": 40,
+    "dtype": "f16",
+    "out": "f32",
+    "mma": "16x16x16",
+    "block_m": 128,
+    "block_n": 128,
+    "block_k": 32,
+    "waves_m": 2,
+    "waves_n": 2,
+}
 
 
 def _with(**fields):
@@ -28,18 +39,69 @@ def _without(name):
 # One spec per check __post_init__ and from_json make, in their order, and
 # values whose repr differs by type (True vs 1, None, lists, quotes).
 BAD = [
-    [1, 2], "x", None, 3, True,
-    _with(mmas="16x16x16"), _with(**{"it's": 1}),
-    *(_without(name) for name in ("m", "n", "k", "dtype", "out", "mma", "block_m", "block_n", "block_k", "waves_m", "waves_n")),
-    _with(m=0), _with(n=True), _with(k="40"), _with(block_m=-1), _with(block_n=None), _with(block_k=[32]),
-    _with(waves_m=0, dtype="f64"), _with(waves_n={"a": 1}),
-    _with(dtype="f64"), _with(dtype=None), _with(dtype="F16"), _with(out="fp8"), _with(out=32),
-    _with(layout_a="column"), _with(layout_b=None), _with(layout_a='say "x"'),
-    _with(bias_relu=0), _with(bias_relu="true"), _with(bias_relu=None),
-    _with(mma="16x16x8"), _with(mma=None), _with(mma=["16x16x16"]), _with(dtype="fp8"), _with(dtype="bf16", mma="16x16x64"),
-    _with(block_m=80), _with(block_n=40, waves_n=1), _with(block_k=24), _with(mma="32x32x16", block_m=64, waves_m=4),
+    [1, 2],
+    "x",
+    None,
+    3,
+    True,
+    _with(mmas="16x16x16"),
+    _with(**{"it's": 1}),
+    *(
+        _without(name)
+        for name in ("m", "n", "k", "dtype", "out", "mma", "block_m", "block_n", "block_k", "waves_m", "waves_n")
+    ),
+    _with(m=0),
+    _with(n=True),
+    _with(k="40"),
+    _with(block_m=-1),
+    _with(block_n=None),
+    _with(block_k=[32]),
+    _with(waves_m=0, dtype="f64"),
+    _with(waves_n={"a": 1}),
+    _with(dtype="f64"),
+    _with(dtype=None),
+    _with(dtype="F16"),
+    _with(out="fp8"),
+    _with(out=32),
+    _with(layout_a="column"),
+    _with(layout_b=None),
+    _with(layout_a='say "x"'),
+    _with(bias_relu=0),
+    _with(bias_relu="true"),
+    _with(bias_relu=None),
+    _with(mma="16x16x8"),
+    _with(mma=None),
+    _with(mma=["16x16x16"]),
+    _with(dtype="fp8"),
+    _with(dtype="bf16", mma="16x16x64"),
+    _with(block_m=80),
+    _with(block_n=40, waves_n=1),
+    _with(block_k=24),
+    _with(mma="32x32x16", block_m=64, waves_m=4),
     # Tile sizes past an i32: C++ truncated them to int, and waves x the mma's size overflowed int64.
-    _with(block_m=2**31 * 16), _with(waves_m=2**62), _with(waves_n=2**31), _with(block_k=2**63 - 1),
+    _with(block_m=2**31 * 16),
+    _with(waves_m=2**62),
+    _with(waves_n=2**31),
+    _with(block_k=2**63 - 1),
+    # m, n and k past an i32, and tensors past 2**31 - 1 bytes (A, B, C, the
+    # bias; each naming the size to cut, or two when neither alone will do).
+    _with(m=2**31),
+    _with(n=2**62),
+    _with(k=2**63 - 1),
+    _with(m=-(2**63)),
+    _with(m=2**20, k=2**10),
+    _with(m=1, k=2**30),
+    _with(m=2**16, k=2**16, layout_a="col"),
+    _with(m=2**31 - 1, k=2**31 - 1, n=2**31 - 1, out="f32"),
+    _with(n=2**20, k=2**10, out="f16", layout_b="col"),
+    _with(m=2**19, n=2**10),
+    _with(m=1, n=2**29, k=1, out="f16", bias_relu=True),
+    # Integers beyond 64 bits, which the C++ engine reads as they are.
+    _with(m=2**63),
+    _with(n=2**64 + 5),
+    _with(k=-(2**63) - 1),
+    _with(block_m=2**70),
+    _with(waves_n=-(10**30)),
 ]
 GOOD = [
     BASE,
@@ -47,6 +109,10 @@ GOOD = [
     _with(dtype="fp8", mma="16x16x32", block_k=64),
     _with(mma="32x32x8", block_m=64, block_n=32, waves_n=1, block_k=8),
     _with(block_m=(2**31 - 1) // 16 * 16, waves_m=1, block_n=16 * 3, waves_n=3),  # a block_m just under 2**31
+    # The largest A, the largest bias and the longest row of A the offsets address.
+    _with(m=(2**31 - 1) // 80, n=16, out="f16"),
+    _with(m=1, n=(2**31 - 1) // 4, k=1, out="f16", bias_relu=True),
+    _with(m=1, n=1, k=(2**31 - 1) // 2),
     *(c.spec.to_json() for c in cases()),
 ]
 # spec_for: every row, an arch or type without a row, options, and a bad problem.
@@ -89,14 +155,14 @@ def test_every_bad_spec_is_refused_with_pythons_message(cpp):
 
 
 def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD):]):
+    for obj, got in zip(GOOD, cpp[len(BAD) :]):
         want = _python({"spec": obj})
         assert want[0] == "ok", obj
         assert got == want, obj
 
 
 def test_every_tile_lookup_as_python(cpp):
-    results = cpp[len(BAD) + len(GOOD):]
+    results = cpp[len(BAD) + len(GOOD) :]
     kinds = set()
     for request, got in zip(TILES, results):
         want = _python({"tile": request})

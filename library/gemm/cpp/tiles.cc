@@ -10,7 +10,8 @@ const std::vector<Tile>& tiles() {
     for (const auto& r : data::gemm_tiles::kTiles) {
       for (const Tile& t : out) {
         // tiles.py refuses such a file at import (gemm_test); this only guards.
-        if (t.arch == r.arch && t.dtype == r.dtype) throw std::logic_error("tiles.json: a second row for " + std::string(r.arch) + " " + std::string(r.dtype));
+        if (t.arch == r.arch && t.dtype == r.dtype)
+          throw std::logic_error("tiles.json: a second row for " + std::string(r.arch) + " " + std::string(r.dtype));
       }
       out.push_back(Tile{r.arch, r.dtype, r.mma, r.block_m, r.block_n, r.block_k, r.waves_m, r.waves_n});
     }
@@ -41,9 +42,10 @@ GemmSpec spec_for(std::string_view arch, std::int64_t m, std::int64_t n, std::in
     });
   }
   std::string offered;
-  for (const Tile& t : tiles()) offered += (offered.empty() ? "" : ", ") + std::string(t.arch) + " " + std::string(t.dtype);
-  throw TileError("gemm tiles: expected an arch and input type with a tile (" + offered + "), got " + std::string(arch) +
-                  " " + std::string(dtype) + "; add a row to library/gemm/tiles.json");
+  for (const Tile& t : tiles())
+    offered += (offered.empty() ? "" : ", ") + std::string(t.arch) + " " + std::string(t.dtype);
+  throw TileError("gemm tiles: expected an arch and input type with a tile (" + offered + "), got " +
+                  std::string(arch) + " " + std::string(dtype) + "; add a row to library/gemm/tiles.json");
 }
 
 }  // namespace rocke::gemm

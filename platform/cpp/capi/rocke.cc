@@ -9,9 +9,9 @@
 #include <string_view>
 
 #include "platform/cpp/engine/engine.h"
-#include "platform/cpp/family/family.h"
-#include "platform/cpp/files/atomic.h"
-#include "platform/cpp/llvm/compile.h"
+#include "platform/family/cpp/family.h"
+#include "platform/files/cpp/atomic.h"
+#include "toolchains/llvm/cpp/compile.h"
 
 namespace {
 

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "platform/cpp/ir/printer.h"
-#include "platform/cpp/lower/lower.h"
+#include "platform/ir/cpp/printer.h"
+#include "platform/lower/cpp/lower.h"
 
 namespace rocke::engine {
 

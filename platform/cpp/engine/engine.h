@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "platform/cpp/family/family.h"
+#include "platform/family/cpp/family.h"
 
 namespace rocke::engine {
 

@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "platform/cpp/family/family.h"
-#include "platform/cpp/ir/core.h"
-#include "platform/cpp/lower/lower.h"
+#include "platform/family/cpp/family.h"
+#include "platform/ir/cpp/core.h"
+#include "platform/lower/cpp/lower.h"
 
 namespace py = pybind11;
 

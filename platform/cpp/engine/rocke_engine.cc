@@ -14,9 +14,9 @@
 #include <string>
 
 #include "platform/cpp/engine/errors.h"
-#include "platform/cpp/ir/parser.h"
-#include "platform/cpp/ir/printer.h"
-#include "platform/cpp/lower/lower.h"
+#include "platform/ir/cpp/parser.h"
+#include "platform/ir/cpp/printer.h"
+#include "platform/lower/cpp/lower.h"
 
 namespace py = pybind11;
 

@@ -10,8 +10,8 @@ def rocke_data_header(name, src, namespace, tables, consts = [], **kwargs):
     Creates two targets:
       `name + "_gen"`: a genrule running //platform/cpp/gen:datagen on `src`,
         whose one output is the header `name + ".h"` in this package;
-      `name`: a header-only cc_library exporting that header (include it as
-        "platform/<pkg>/<name>.h").
+      `name`: a header-only cc_library exporting that header (include it by
+        its package's path, "platform/arch/cpp/archs_data.h").
 
     Args:
       name: the library's name, and the header's without ".h".

@@ -131,7 +131,7 @@ def _resolve(data, row, keys, sel, where):
 
 
 # TYPE -> does a JSON value have its kind (so an optional field takes it)?
-_KIND = {
+_KIND: dict = {
     "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "str": lambda v: isinstance(v, str),
     "bool": lambda v: isinstance(v, bool),
@@ -195,16 +195,20 @@ def generate(src, text, namespace, tables, consts):
     except json.JSONDecodeError as e:
         raise DataError(f"{src}: expected JSON, got an error at line {e.lineno} column {e.colno}: {e.msg}") from None
     optional = any(t.endswith("?") for _, _, fields in tables for _, _, t in fields)
-    out = [
-        f"// Generated from {src} by //platform/cpp/gen:datagen. Do not edit.",
-        "#pragma once",
-        "",
-    ] + (["#include <optional>"] if optional else []) + [
-        "#include <span>",
-        "#include <string_view>",
-        "",
-        f"namespace {namespace} {{",
-    ]
+    out = (
+        [
+            f"// Generated from {src} by //platform/cpp/gen:datagen. Do not edit.",
+            "#pragma once",
+            "",
+        ]
+        + (["#include <optional>"] if optional else [])
+        + [
+            "#include <span>",
+            "#include <string_view>",
+            "",
+            f"namespace {namespace} {{",
+        ]
+    )
     for name, pattern, fields in tables:
         if not fields:
             raise DataError(f"table {name}: expected at least one --field after --table")

@@ -80,7 +80,9 @@ def run(tmp_path, text, args=ARGS, seed="0"):
     if out.exists():
         out.unlink()
     env = dict(os.environ, PYTHONHASHSEED=seed)
-    proc = subprocess.run([DATAGEN, "--src", str(src), "--out", str(out), *args], capture_output=True, text=True, env=env)
+    proc = subprocess.run(
+        [DATAGEN, "--src", str(src), "--out", str(out), *args], capture_output=True, text=True, env=env
+    )
     return proc, (out.read_text() if out.exists() else None), str(src)
 
 
@@ -92,7 +94,9 @@ def test_exact_output(tmp_path):
 
 def test_same_bytes_whatever_hash_seed_or_key_order(tmp_path):
     outputs = {run(tmp_path, json.dumps(DATA), seed=seed)[1] for seed in ("0", "1", "12345", "random")}
-    reordered = json.dumps({"list": DATA["list"], "zoo": {"a": DATA["zoo"]["a"], "b": DATA["zoo"]["b"]}, "max_lanes": 64})
+    reordered = json.dumps(
+        {"list": DATA["list"], "zoo": {"a": DATA["zoo"]["a"], "b": DATA["zoo"]["b"]}, "max_lanes": 64}
+    )
     outputs.add(run(tmp_path, reordered)[1])
     assert len(outputs) == 1 and None not in outputs
 
@@ -100,11 +104,17 @@ def test_same_bytes_whatever_hash_seed_or_key_order(tmp_path):
 @pytest.mark.parametrize(
     "mutate, message",
     [
-        (lambda d: d["zoo"]["b"].update(legs="two"), ": zoo/b: legs (legs): expected a 32-bit integer, got \"two\"; fix the entry"),
+        (
+            lambda d: d["zoo"]["b"].update(legs="two"),
+            ': zoo/b: legs (legs): expected a 32-bit integer, got "two"; fix the entry',
+        ),
         (lambda d: d["zoo"]["a"].update(legs=True), ": zoo/a: legs (legs): expected a 32-bit integer, got true"),
         (lambda d: d["zoo"]["a"].update(legs=1 << 40), ": zoo/a: legs (legs): expected a 32-bit integer"),
         (lambda d: d["zoo"]["a"].pop("tags"), ": zoo/a: tags (tags): expected a key 'tags' at zoo/a, got {"),
-        (lambda d: d["zoo"]["b"].update(tags=["ok", "tab\t"]), ": zoo/b: tags (tags): expected a list of printable ASCII strings"),
+        (
+            lambda d: d["zoo"]["b"].update(tags=["ok", "tab\t"]),
+            ": zoo/b: tags (tags): expected a list of printable ASCII strings",
+        ),
         (lambda d: d.update(zoo=3), ": zoo: expected an object or a list for '*', got 3"),
     ],
 )
@@ -127,15 +137,26 @@ def test_not_json(tmp_path):
 
 
 def test_bad_spec(tmp_path):
-    proc, header, _ = run(tmp_path, json.dumps(DATA), args=["--namespace", "n", "--table", "t=zoo/*", "--field", "legs=legs:float"])
+    proc, header, _ = run(
+        tmp_path, json.dumps(DATA), args=["--namespace", "n", "--table", "t=zoo/*", "--field", "legs=legs:float"]
+    )
     assert proc.returncode == 1 and header is None
-    assert proc.stderr == "datagen: --field: expected NAME=PATH:TYPE with TYPE in int, str, bool, ints, strs (TYPE? optional), got 'legs=legs:float'\n"
+    assert (
+        proc.stderr
+        == "datagen: --field: expected NAME=PATH:TYPE with TYPE in int, str, bool, ints, strs (TYPE? optional), got 'legs=legs:float'\n"
+    )
 
 
 # A count or {"min": count}, a list or a table's name: optional fields split
 # each union into one std::optional per kind; an empty list is of either list
 # kind, and stays an empty list (written by hand from the spec).
-OPT_DATA = {"ops": {"b": {"n": {"min": 0}, "v": "t", "ok": True}, "a": {"n": 2, "v": [4, 8], "ok": False}, "c": {"n": 1, "v": [], "ok": True}}}
+OPT_DATA = {
+    "ops": {
+        "b": {"n": {"min": 0}, "v": "t", "ok": True},
+        "a": {"n": 2, "v": [4, 8], "ok": False},
+        "c": {"n": 1, "v": [], "ok": True},
+    }
+}
 OPT_ARGS = [
     "--namespace", "o",
     "--table", "ops=ops/*",
@@ -186,7 +207,10 @@ def test_optional_and_bool_fields(tmp_path):
     "mutate, message",
     [
         # The right kind with a wrong item is an error, not an absent value.
-        (lambda d: d["ops"]["a"].update(v=[4, "x"]), ": ops/a: ints (v): expected a list of 32-bit integers, got [4, \"x\"]"),
+        (
+            lambda d: d["ops"]["a"].update(v=[4, "x"]),
+            ': ops/a: ints (v): expected a list of 32-bit integers, got [4, "x"]',
+        ),
         (lambda d: d["ops"]["a"].update(ok=1), ": ops/a: ok (ok): expected true or false, got 1"),
     ],
 )

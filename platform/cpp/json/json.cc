@@ -14,7 +14,8 @@ constexpr int kMaxDepth = 512;
 
 // A recursive-descent reader over RFC 8259, stricter than json.loads where
 // json.loads would accept what has no single spelling: floats, NaN,
-// duplicate keys, lone surrogates and bytes that are not UTF-8.
+// duplicate keys, lone surrogates and bytes that are not UTF-8. Integers of
+// any size read, as json.loads reads them (beyond int64 as BigInt).
 class Parser {
  public:
   explicit Parser(std::string_view text) : s_(text) {}
@@ -107,22 +108,20 @@ class Parser {
     if (s_[i_] == '0' && i_ + 1 < s_.size() && s_[i_ + 1] >= '0' && s_[i_ + 1] <= '9') {
       fail("expected an integer without leading zeros", got());
     }
-    // Accumulated negatively: -2^63 fits, 2^63 does not.
+    // Accumulated negatively: -2^63 fits, 2^63 does not; past int64 the digits are kept.
     std::int64_t n = 0;
+    bool big = false;
     constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
     for (; i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9'; ++i_) {
       const int d = s_[i_] - '0';
-      if (n < (kMin + d) / 10) fail_at(at, "expected an integer within 64 bits", py::repr(s_.substr(at, i_ - at + 1)) + "...");
-      n = n * 10 - d;
+      big = big || n < (kMin + d) / 10;
+      if (!big) n = n * 10 - d;
     }
     if (i_ < s_.size() && (s_[i_] == '.' || s_[i_] == 'e' || s_[i_] == 'E')) {
       fail_at(at, "expected an integer (a spec holds no floats)", "a float");
     }
-    if (!negative) {
-      if (n == kMin) fail_at(at, "expected an integer within 64 bits", py::repr(s_.substr(at, i_ - at)));
-      n = -n;
-    }
-    return n;
+    if (big || (!negative && n == kMin)) return BigInt{std::string(s_.substr(at, i_ - at))};
+    return negative ? n : -n;
   }
 
   unsigned hex4() {
@@ -130,7 +129,10 @@ class Parser {
     unsigned u = 0;
     for (int k = 0; k < 4; ++k, ++i_) {
       const char h = s_[i_];
-      const int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      const int d = h >= '0' && h <= '9'   ? h - '0'
+                    : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                    : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                           : -1;
       if (d < 0) fail("expected a hex digit in \\uXXXX", got());
       u = u * 16 + static_cast<unsigned>(d);
     }
@@ -159,11 +161,14 @@ class Parser {
   unsigned code_point() {
     const size_t at = i_ - 2;
     const unsigned u = hex4();
-    if (u >= 0xDC00 && u <= 0xDFFF) fail_at(at, "expected a character, not a lone low surrogate", "\\u" + std::string(s_.substr(at + 2, 4)));
+    if (u >= 0xDC00 && u <= 0xDFFF)
+      fail_at(at, "expected a character, not a lone low surrogate", "\\u" + std::string(s_.substr(at + 2, 4)));
     if (u < 0xD800 || u > 0xDBFF) return u;
     if (!take("\\u")) fail_at(at, "expected a low surrogate \\uDC00-\\uDFFF after a high one", got());
     const unsigned low = hex4();
-    if (low < 0xDC00 || low > 0xDFFF) fail_at(at, "expected a low surrogate \\uDC00-\\uDFFF after a high one", "\\u" + std::string(s_.substr(i_ - 4, 4)));
+    if (low < 0xDC00 || low > 0xDFFF)
+      fail_at(at, "expected a low surrogate \\uDC00-\\uDFFF after a high one",
+              "\\u" + std::string(s_.substr(i_ - 4, 4)));
     return 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00);
   }
 
@@ -172,7 +177,10 @@ class Parser {
   void utf8(std::string& out) {
     const auto b = [&](size_t k) { return static_cast<unsigned char>(s_[i_ + k]); };
     const unsigned char lead = b(0);
-    const int len = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 && lead <= 0xEF ? 3 : lead >= 0xC2 && lead <= 0xDF ? 2 : 0;
+    const int len = lead >= 0xF0 && lead <= 0xF4   ? 4
+                    : lead >= 0xE0 && lead <= 0xEF ? 3
+                    : lead >= 0xC2 && lead <= 0xDF ? 2
+                                                   : 0;
     bool ok = len != 0 && i_ + len <= s_.size();
     for (int k = 1; ok && k < len; ++k) ok = (b(k) & 0xC0) == 0x80;
     if (ok && len == 3) ok = !(lead == 0xE0 && b(1) < 0xA0) && !(lead == 0xED && b(1) >= 0xA0);
@@ -209,18 +217,37 @@ class Parser {
       if (i_ >= s_.size()) fail("expected an escape after '\\'", got());
       const char e = s_[i_++];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': put_utf8(out, code_point()); break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u':
+          put_utf8(out, code_point());
+          break;
         default:
           i_ -= 2;  // at the backslash
-          fail("expected one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", "'\\" + std::string(1, e) + "'");
+          fail("expected one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
+               "'\\" + std::string(1, e) + "'");
       }
     }
   }
@@ -232,14 +259,22 @@ class Parser {
 // The escapes json.dumps writes; every other control byte is \u00xx.
 const char* short_escape(char c) {
   switch (c) {
-    case '"': return "\\\"";
-    case '\\': return "\\\\";
-    case '\n': return "\\n";
-    case '\r': return "\\r";
-    case '\t': return "\\t";
-    case '\b': return "\\b";
-    case '\f': return "\\f";
-    default: return nullptr;
+    case '"':
+      return "\\\"";
+    case '\\':
+      return "\\\\";
+    case '\n':
+      return "\\n";
+    case '\r':
+      return "\\r";
+    case '\t':
+      return "\\t";
+    case '\b':
+      return "\\b";
+    case '\f':
+      return "\\f";
+    default:
+      return nullptr;
   }
 }
 
@@ -250,6 +285,8 @@ void canonical_into(std::string& out, const Value& v) {
     out += v.as_bool() ? "true" : "false";
   } else if (v.is_int()) {
     out += std::to_string(v.as_int());
+  } else if (v.is_big()) {
+    out += v.as_big().digits;
   } else if (v.is_str()) {
     out += quote(v.as_str());
   } else if (v.is_array()) {
@@ -280,6 +317,8 @@ void repr_into(std::string& out, const Value& v) {
     out += v.as_bool() ? "True" : "False";
   } else if (v.is_int()) {
     out += std::to_string(v.as_int());
+  } else if (v.is_big()) {
+    out += v.as_big().digits;
   } else if (v.is_str()) {
     out += py::repr(v.as_str());
   } else if (v.is_array()) {

@@ -1,10 +1,9 @@
 // Expected values are what CPython 3 prints (repr, difflib.get_close_matches).
-#include "platform/cpp/testing/check.h"
-
 #include <string>
 #include <string_view>
 
 #include "platform/cpp/py/repr.h"
+#include "platform/cpp/testing/check.h"
 
 using rocke::py::close_match;
 using rocke::py::repr;

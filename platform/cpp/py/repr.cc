@@ -16,15 +16,17 @@ namespace {
 // unicodedata). Unassigned code points (Cn), which Python escapes too, are
 // not listed: they pass through.
 constexpr std::pair<char32_t, char32_t> kNonPrintable[] = {
-    {0x80, 0xA0},       {0xAD, 0xAD},       {0x600, 0x605},     {0x61C, 0x61C},     {0x6DD, 0x6DD},   {0x70F, 0x70F},
-    {0x890, 0x891},     {0x8E2, 0x8E2},     {0x1680, 0x1680},   {0x180E, 0x180E},   {0x2000, 0x200F}, {0x2028, 0x202F},
-    {0x205F, 0x2064},   {0x2066, 0x206F},   {0x3000, 0x3000},   {0xE000, 0xF8FF},   {0xFEFF, 0xFEFF}, {0xFFF9, 0xFFFB},
-    {0x110BD, 0x110BD}, {0x110CD, 0x110CD}, {0x13430, 0x13438}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
-    {0xE0020, 0xE007F}, {0xF0000, 0xFFFFD}, {0x100000, 0x10FFFD},
+    {0x80, 0xA0},       {0xAD, 0xAD},         {0x600, 0x605},     {0x61C, 0x61C},     {0x6DD, 0x6DD},
+    {0x70F, 0x70F},     {0x890, 0x891},       {0x8E2, 0x8E2},     {0x1680, 0x1680},   {0x180E, 0x180E},
+    {0x2000, 0x200F},   {0x2028, 0x202F},     {0x205F, 0x2064},   {0x2066, 0x206F},   {0x3000, 0x3000},
+    {0xE000, 0xF8FF},   {0xFEFF, 0xFEFF},     {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
+    {0x13430, 0x13438}, {0x1BCA0, 0x1BCA3},   {0x1D173, 0x1D17A}, {0xE0001, 0xE0001}, {0xE0020, 0xE007F},
+    {0xF0000, 0xFFFFD}, {0x100000, 0x10FFFD},
 };
 
 bool non_printable(char32_t cp) {
-  return std::any_of(std::begin(kNonPrintable), std::end(kNonPrintable), [cp](const auto& r) { return r.first <= cp && cp <= r.second; });
+  return std::any_of(std::begin(kNonPrintable), std::end(kNonPrintable),
+                     [cp](const auto& r) { return r.first <= cp && cp <= r.second; });
 }
 
 // The code point of the UTF-8 sequence at s[i] and its length, or length 0
@@ -56,7 +58,11 @@ std::string repr(std::string_view s) {
       const auto [cp, n] = decode(s, i);
       if (n && non_printable(cp)) {
         char buf[12];
-        std::snprintf(buf, sizeof buf, cp <= 0xFF ? "\\x%02x" : cp <= 0xFFFF ? "\\u%04x" : "\\U%08x", static_cast<unsigned>(cp));
+        std::snprintf(buf, sizeof buf,
+                      cp <= 0xFF     ? "\\x%02x"
+                      : cp <= 0xFFFF ? "\\u%04x"
+                                     : "\\U%08x",
+                      static_cast<unsigned>(cp));
         out += buf;
         i += n - 1;
         continue;

@@ -57,7 +57,8 @@ void check_throws(const std::function<void()>& body, std::string_view message, c
     body();
   } catch (const E& e) {
     if (e.what() != message) {
-      fail(file, line, std::string(expr) + " threw\n    got:      " + e.what() + "\n    expected: " + std::string(message));
+      fail(file, line,
+           std::string(expr) + " threw\n    got:      " + e.what() + "\n    expected: " + std::string(message));
     }
     return;
   } catch (const std::exception& e) {
@@ -83,13 +84,12 @@ inline int run_all() {
 
 }  // namespace rocke::testing
 
-#define ROCKE_TEST(name)                                               \
-  static void rocke_test_##name();                                     \
+#define ROCKE_TEST(name)                                                              \
+  static void rocke_test_##name();                                                    \
   static ::rocke::testing::Register rocke_register_##name(#name, &rocke_test_##name); \
   static void rocke_test_##name()
 
-#define CHECK(cond) \
-  ((cond) ? (void)0 : ::rocke::testing::fail(__FILE__, __LINE__, "CHECK(" #cond ")"))
+#define CHECK(cond) ((cond) ? (void)0 : ::rocke::testing::fail(__FILE__, __LINE__, "CHECK(" #cond ")"))
 
 #define CHECK_EQ(a, b) ::rocke::testing::check_eq((a), (b), #a, #b, __FILE__, __LINE__)
 

@@ -1,8 +1,8 @@
 // Every kind of check failing once: check_failing_test.sh runs this and
 // expects exit status 1 and one FAILED line per check.
-#include "platform/cpp/testing/check.h"
-
 #include <stdexcept>
+
+#include "platform/cpp/testing/check.h"
 
 ROCKE_TEST(failing_checks) {
   CHECK(1 + 1 == 3);

@@ -1,0 +1,203 @@
+"""rocke-emit against emit.py on the toy family (testdata/toy_family.py and
+its C++ twin toy_family.cc): the same three files byte for byte on a flavor
+that lowers every case and on one that rejects a case; identity_check
+passes on them and fails on a perturbed byte, naming the case; bad input is
+one line naming what is wrong, worded as the Python emitter words it, and
+writes nothing.
+
+Environment: ROCKE_TOY_EMITTER (the C++ emitter with the toy family linked),
+ROCKE_TOY_MODULE (testdata/toy_family.py).
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(os.environ["ROCKE_TOY_MODULE"])))
+
+from family import emit, identity_check  # noqa: E402
+
+CPP = os.path.abspath(os.environ["ROCKE_TOY_EMITTER"])
+FILES = ("irs", "rk", "manifest")
+TARGET = "//platform/family/cpp:toy_golden_F"
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory):
+    path = tmp_path_factory.mktemp("list") / "toy.cases.json"
+    assert emit.main(["--family", "toy_family", "--cases-json", str(path)]) == 0
+    return path
+
+
+def flags(folder, flavor, cases_path):
+    argv = ["--flavor", flavor, "--cases", str(cases_path), "--bless-target", TARGET]
+    for name in FILES:
+        argv += [f"--{name}", str(folder / name)]
+    return argv
+
+
+def run_cpp(folder, flavor, cases_path, *extra, family="toy"):
+    folder.mkdir(exist_ok=True)
+    return subprocess.run(
+        [CPP, "--family", family, *flags(folder, flavor, cases_path), *extra],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def run_python(folder, flavor, cases_path):
+    folder.mkdir(exist_ok=True)
+    return emit.main(["--family", "toy_family", *flags(folder, flavor, cases_path)])
+
+
+def written(folder):
+    return {name: (folder / name).read_bytes() for name in FILES if (folder / name).exists()}
+
+
+def identity(py, cpp):
+    return identity_check.main([f"--python-{n}={py / n}" for n in FILES] + [f"--cpp-{n}={cpp / n}" for n in FILES])
+
+
+# r_gfx942 is refused by the family (ToyRefusal) on every flavor, q_gfx1250 by llvm20 (ArchDomainError).
+@pytest.mark.parametrize(
+    "flavor,rejected",
+    [
+        ("llvm22", ["r_gfx942 arch=gfx942 error=ToyRefusal"]),
+        ("llvm20", ["q_gfx1250 arch=gfx1250 error=ArchDomainError", "r_gfx942 arch=gfx942 error=ToyRefusal"]),
+    ],
+)
+def test_both_engines_write_the_same_bytes(tmp_path, cases, capsys, flavor, rejected):
+    assert run_python(tmp_path / "py", flavor, cases) == 0
+    done = run_cpp(tmp_path / "cpp", flavor, cases)
+    assert done.returncode == 0, done.stderr
+    py, cpp = written(tmp_path / "py"), written(tmp_path / "cpp")
+    assert set(py) == set(FILES)
+    assert py == cpp
+    lines = py["manifest"].decode().splitlines()
+    assert [line.removeprefix("reject ") for line in lines if line.startswith("reject ")] == rejected
+    assert [line.split()[1] for line in lines if line.endswith(" ir=kept")] == ["p_gfx942"] + (
+        ["q_gfx1250"] if flavor != "llvm20" else []
+    )
+    capsys.readouterr()
+    assert identity(tmp_path / "py", tmp_path / "cpp") == 0
+    assert capsys.readouterr().out.startswith("PASS: 3 cases byte-identical")
+
+
+def test_a_perturbed_case_fails_the_gate_naming_it(tmp_path, cases, capsys):
+    assert run_python(tmp_path / "py", "llvm22", cases) == 0
+    done = run_cpp(tmp_path / "cpp", "llvm22", cases, "--perturb-case", "p_gfx950")
+    assert done.returncode == 0, done.stderr
+    capsys.readouterr()
+    assert identity(tmp_path / "py", tmp_path / "cpp") == 1
+    assert (
+        capsys.readouterr().out.splitlines()[0]
+        == "FAIL: the Python and C++ engines differ on 1 case(s): p_gfx950 (.rk text)"
+    )
+
+
+# (edit of the case list, message): both emitters must word it the same.
+LIST_ERRORS = [
+    (
+        ('"family":"toy"', '"family":"other"'),
+        "case list of toy: expected the list of family toy, got the list of 'other'; pass the family's own NAME.cases.json",
+    ),
+    (
+        ('"format":1', '"format":2'),
+        "case list of toy: expected format 1, got 2; rebuild it with the family's NAME_cases target (emit.py --cases-json)",
+    ),
+    (
+        ('"id":"p_gfx950"', '"id":"p_gfx942"'),
+        "case list of toy: cases[1]: expected unique case ids, got 'p_gfx942' again; rebuild it with the family's NAME_cases target (emit.py --cases-json)",
+    ),
+    (('"arch":"gfx942"', '"arch":7'), "case list of toy: cases[0].arch: expected a non-empty string, got 7"),
+]
+
+
+@pytest.mark.parametrize("edit,message", LIST_ERRORS)
+def test_a_wrong_list_is_refused_by_both_in_the_same_words(tmp_path, cases, capsys, edit, message):
+    bad = tmp_path / "bad.cases.json"
+    bad.write_text(cases.read_text(encoding="utf-8").replace(*edit, 1), encoding="utf-8")
+    done = run_cpp(tmp_path / "cpp", "llvm22", bad)
+    assert (done.returncode, done.stderr) == (1, f"rocke-emit: error: {message}\n")
+    assert written(tmp_path / "cpp") == {}
+    capsys.readouterr()
+    assert run_python(tmp_path / "py", "llvm22", bad) == 1
+    assert capsys.readouterr().err == f"emit: error: {message}\n"
+
+
+@pytest.mark.parametrize(
+    "extra,family,code,message",
+    [
+        ([], "tyo", 1, "family 'tyo': expected one of the registered families toy; did you mean toy?"),
+        (["--perturb-case", "nope"], "toy", 2, "--perturb-case nope: expected a case id of the list"),
+        (
+            ["--colour", "red"],
+            "toy",
+            2,
+            "unknown flag --colour: expected --family, --flavor, --cases, --irs, --rk, --manifest, --bless-target (and the test-only --perturb-case)",
+        ),
+        (["--rk", "x"], "toy", 2, "--rk: expected it once, got it twice"),
+        (["--flavor"], "toy", 2, "--flavor: expected a value after it"),
+    ],
+)
+def test_bad_flags_are_one_line(tmp_path, cases, extra, family, code, message):
+    done = run_cpp(tmp_path / "cpp", "llvm22", cases, *extra, family=family)
+    assert (done.returncode, done.stderr) == (code, f"rocke-emit: error: {message}\n")
+    assert written(tmp_path / "cpp") == {}
+
+
+def test_a_missing_flag_is_named(tmp_path):
+    done = subprocess.run([CPP, "--family", "toy", "--flavor", "llvm22"], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stderr) == (
+        2,
+        "rocke-emit: error: expected all of --family, --flavor, --cases, --irs, --rk, --manifest, --bless-target (missing --cases, --irs, --rk, --manifest, --bless-target)\n",
+    )
+
+
+def test_a_bad_spec_names_the_case_in_both(tmp_path, cases, capsys):
+    bad = tmp_path / "bad.cases.json"
+    bad.write_text(cases.read_text(encoding="utf-8").replace('"lanes":128', '"lanes":"x"'), encoding="utf-8")
+    message = "family toy, case q_gfx1250: SpecError: ToySpec: expected {\"lanes\": int, \"note\": str}, got {'lanes': 'x', 'note': 'q'}"
+    done = run_cpp(tmp_path / "cpp", "llvm22", bad)
+    assert (done.returncode, done.stderr) == (1, f"rocke-emit: error: {message}\n")
+    assert written(tmp_path / "cpp") == {}
+    capsys.readouterr()
+    assert run_python(tmp_path / "py", "llvm22", bad) == 1
+    assert capsys.readouterr().err == f"emit: error: {message}\n"
+
+
+def test_a_kernel_the_verifier_refuses_names_the_case_in_both(tmp_path, cases, capsys):
+    bad = tmp_path / "bad.cases.json"
+    bad.write_text(cases.read_text(encoding="utf-8").replace('"lanes":128', '"lanes":0'), encoding="utf-8")
+    done = run_cpp(tmp_path / "cpp", "llvm22", bad)
+    capsys.readouterr()
+    assert run_python(tmp_path / "py", "llvm22", bad) == 1
+    python = capsys.readouterr().err
+    assert python.startswith("emit: error: family toy, case q_gfx1250: VerifyError: ") and python.count("\n") == 1
+    assert (done.returncode, done.stderr) == (1, "rocke-" + python)
+    assert written(tmp_path / "cpp") == {}
+
+
+def test_an_unwritable_output_is_one_line(tmp_path, cases):
+    done = subprocess.run(
+        [CPP, "--family", "toy", *flags(tmp_path / "no" / "such", "llvm22", cases)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert (
+        done.stderr.startswith(f"rocke-emit: error: cannot write {tmp_path / 'no' / 'such' / 'irs'}: ")
+        and done.stderr.count("\n") == 1
+    )
+
+
+def test_a_missing_list_is_named_by_both(tmp_path, capsys):
+    message = f"cannot read the case list {tmp_path / 'none.json'}: No such file or directory; pass the family's NAME.cases.json"
+    done = run_cpp(tmp_path / "cpp", "llvm22", tmp_path / "none.json")
+    assert (done.returncode, done.stderr) == (1, f"rocke-emit: error: {message}\n")
+    assert run_python(tmp_path / "py", "llvm22", tmp_path / "none.json") == 1
+    assert capsys.readouterr().err == f"emit: error: {message}\n"

@@ -1,0 +1,171 @@
+#include "platform/family/cpp/family.h"
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include "platform/arch/cpp/arch.h"
+#include "platform/cpp/py/repr.h"
+
+namespace rocke::family {
+namespace {
+
+// Filled during static initialisation by each family's Registration; a
+// function-local static, so it exists before the first of them runs.
+struct Registry {
+  std::map<std::string, Family, std::less<>> families;
+  // What went wrong registering (a family registered twice): a throw during
+  // static initialisation would end the program before main, so each is
+  // kept here and get() and names() report them.
+  std::vector<std::string> errors;
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+// FamilyError naming every failed registration, if there was one.
+void check_registrations() {
+  std::string all;
+  for (const std::string& e : registry().errors) all += (all.empty() ? "" : "; ") + e;
+  if (!all.empty()) throw FamilyError(all);
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+// What a case list must hold, for the errors.
+constexpr const char* kListForm =
+    "{\"cases\":[{\"arch\":ARCH,\"id\":ID,\"spec\":SPEC},...],\"family\":NAME,\"format\":1}";
+constexpr std::int64_t kFormat = 1;  // cases_json.FORMAT
+
+// The keys of `o` are exactly `keys` (sorted, as an Object's are).
+bool has_exactly(const json::Object& o, const std::vector<std::string_view>& keys) {
+  if (o.size() != keys.size()) return false;
+  auto k = keys.begin();
+  for (const auto& entry : o) {
+    if (entry.first != *k++) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string SpecError::class_name() const {
+  return python_class_.empty() ? "SpecError" : python_class_.substr(python_class_.rfind('.') + 1);
+}
+
+Registration::Registration(Family family) {
+  if (family.name.empty() || !family.build || !family.spec_json) {
+    registry().errors.push_back("family registration: expected a name, build and spec_json, got name " +
+                                py::repr(family.name) + (family.build ? "" : " without build") +
+                                (family.spec_json ? "" : " without spec_json"));
+    return;
+  }
+  const std::string name = family.name;
+  if (!registry().families.try_emplace(name, std::move(family)).second) {
+    registry().errors.push_back("family " + py::repr(name) +
+                                ": expected each family registered once, got a second registration; link its library "
+                                "only once");
+  }
+}
+
+const Family& get(std::string_view name) {
+  check_registrations();
+  const auto it = registry().families.find(name);
+  if (it != registry().families.end()) return it->second;
+  const std::vector<std::string> known = names();
+  if (known.empty()) {
+    throw FamilyError("family " + py::repr(name) +
+                      ": no family is registered; link a family library (alwayslink), e.g. //library:rocke_library");
+  }
+  std::vector<std::string_view> views(known.begin(), known.end());
+  const std::string_view close = py::close_match(name, views.data(), views.data() + views.size());
+  throw FamilyError("family " + py::repr(name) + ": expected one of the registered families " + joined(known) +
+                    (close.empty() ? "" : "; did you mean " + std::string(close) + "?"));
+}
+
+std::vector<std::string> names() {
+  check_registrations();
+  std::vector<std::string> out;
+  for (const auto& entry : registry().families) out.push_back(entry.first);
+  return out;
+}
+
+Case read_case(const json::Value& entry, std::string_view where) {
+  const std::string at(where);
+  if (!entry.is_object() || !has_exactly(entry.as_object(), {"arch", "id", "spec"})) {
+    throw FamilyError(at + ": expected an object with exactly the keys arch, id and spec, got " + json::repr(entry));
+  }
+  const json::Object& o = entry.as_object();
+  for (const char* key : {"arch", "id"}) {
+    if (!o.at(key).is_str() || o.at(key).as_str().empty()) {
+      throw FamilyError(at + "." + key + ": expected a non-empty string, got " + json::repr(o.at(key)));
+    }
+  }
+  return Case{o.at("id").as_str(), o.at("arch").as_str(), o.at("spec")};
+}
+
+std::vector<Case> read_cases(std::string_view text, std::string_view family) {
+  const std::string where = "case list of " + std::string(family);
+  const std::string fix = "; rebuild it with the family's NAME_cases target (emit.py --cases-json)";
+  json::Value doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::ParseError& e) {
+    throw FamilyError(where + ": expected JSON text, got " + e.what() + fix);
+  }
+  if (!doc.is_object() || !has_exactly(doc.as_object(), {"cases", "family", "format"})) {
+    throw FamilyError(where + ": expected " + kListForm + ", got an object with other keys or no object" + fix);
+  }
+  const json::Object& o = doc.as_object();
+  if (o.at("format") != json::Value(kFormat)) {
+    throw FamilyError(where + ": expected format 1, got " + json::repr(o.at("format")) + fix);
+  }
+  if (!o.at("family").is_str() || o.at("family").as_str() != family) {
+    throw FamilyError(where + ": expected the list of family " + std::string(family) + ", got the list of " +
+                      json::repr(o.at("family")) + "; pass the family's own NAME.cases.json");
+  }
+  if (!o.at("cases").is_array() || o.at("cases").as_array().empty()) {
+    throw FamilyError(where + ": expected a non-empty list of cases, got " + json::repr(o.at("cases")) + fix);
+  }
+  std::vector<Case> cases;
+  std::set<std::string, std::less<>> ids;
+  for (const json::Value& entry : o.at("cases").as_array()) {
+    Case c = read_case(entry, where + ": cases[" + std::to_string(cases.size()) + "]");
+    if (!ids.insert(c.id).second) {
+      throw FamilyError(where + ": cases[" + std::to_string(cases.size()) + "]: expected unique case ids, got " +
+                        py::repr(c.id) + " again" + fix);
+    }
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+// family.representatives: each arch's first case is a candidate; of the
+// candidates with an equal spec on archs of one arch family only the first
+// is kept (family.py says why).
+std::vector<std::string> representatives(const std::vector<const Case*>& emitted) {
+  std::vector<const Case*> first_of_arch;
+  std::set<std::string_view> seen;
+  for (const Case* c : emitted) {
+    if (seen.insert(c->arch).second) first_of_arch.push_back(c);
+  }
+  std::vector<std::pair<const json::Value*, std::string_view>> kinds;
+  std::vector<std::string> kept;
+  for (const Case* c : first_of_arch) {
+    const std::string_view arch_family = arch::get(c->arch).family;
+    bool repeat = false;
+    for (const auto& [spec, fam] : kinds) repeat = repeat || (*spec == c->spec && fam == arch_family);
+    if (repeat) continue;
+    kinds.emplace_back(&c->spec, arch_family);
+    kept.push_back(c->id);
+  }
+  return kept;
+}
+
+}  // namespace rocke::family

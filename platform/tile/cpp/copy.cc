@@ -1,0 +1,233 @@
+#include "platform/tile/cpp/copy.h"
+
+#include <cstdint>
+#include <stdexcept>
+
+#include "platform/cpp/py/repr.h"
+#include "platform/ir/cpp/types.h"
+
+namespace rocke::tile {
+
+namespace {
+
+using ir::KernelBuilder;
+using ir::Value;
+
+// copy.CONTIGUOUS
+constexpr std::string_view kContiguous[] = {"k", "rows"};
+// DirectCopy's buffer spans every i32 byte offset (copy.UNCHECKED says why).
+constexpr int kUnchecked = 0x7FFFFFFF;
+
+std::string tuple_repr() {
+  std::string out = "(";
+  for (std::string_view c : kContiguous) out += (out.size() > 1 ? ", " : "") + py::repr(c);
+  return out + ")";
+}
+
+}  // namespace
+
+TileCopy::TileCopy(Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem,
+                   int threads)
+    : src_(src), ld_(ld), contiguous_(std::move(contiguous)), layout_(layout), elem_(elem), threads_(threads) {
+  if (contiguous_ != kContiguous[0] && contiguous_ != kContiguous[1]) {
+    throw std::invalid_argument("TileCopy: expected contiguous in " + tuple_repr() + ", got " + py::repr(contiguous_));
+  }
+  const int per = layout_.unit_elems();
+  const std::string shape = std::to_string(layout_.rows()) + " x " + std::to_string(layout_.k());
+  if (contiguous_ == "rows" && (layout_.rows() % per || layout_.k() % 2)) {
+    throw std::invalid_argument("TileCopy: a rows-contiguous tile needs rows a multiple of " + std::to_string(per) +
+                                " and an even k, got " + shape);
+  }
+  if (count() % threads_ && threads_ % count()) {
+    throw std::invalid_argument("TileCopy: expected the tile's " + std::to_string(count()) +
+                                " moves to divide or be a multiple of the " + std::to_string(threads_) +
+                                " threads, got " + shape);
+  }
+}
+
+// Moves of the whole tile: vectors (k-contiguous) or pairs of vectors (rows-contiguous).
+int TileCopy::count() const {
+  const int per_move = layout_.unit_elems() * (contiguous_ == "k" ? 1 : 2);
+  return layout_.rows() * layout_.k() / per_move;
+}
+
+// This lane's move indices; where the tile has fewer moves than threads, the
+// extra lanes repeat the last move (same data to the same place).
+std::vector<Value*> TileCopy::lane_moves(KernelBuilder& b, Value* tid) const {
+  if (count() < threads_) return {b.min(tid, count() - 1)};
+  std::vector<Value*> out;
+  for (int i = 0; i < count() / threads_; ++i) out.push_back(b.add(tid, i * threads_));
+  return out;
+}
+
+// (row, k) of move q: one vector (k-contiguous) or one pair of k-rows.
+// copy.py's _moves is a generator: a caller interleaves each move's ops with
+// its own, as Python does.
+std::pair<Value*, Value*> TileCopy::move(KernelBuilder& b, Value* q) const {
+  const int per = layout_.unit_elems(), k = layout_.k();
+  if (contiguous_ == "k") {
+    Value* row = b.div(q, k / per);
+    Value* r = b.rem(q, k / per);
+    return {row, b.mul(r, per)};
+  }
+  const int pairs = k / 2;  // a wave's lanes take all k pairs of a few row blocks (lds.py: why)
+  Value* d = b.div(q, pairs);
+  Value* row = b.mul(d, per);
+  Value* r = b.rem(q, pairs);
+  return {row, b.mul(r, 2)};
+}
+
+const ir::Type* TileCopy::vector_type() const { return ir::vector(elem_, layout_.unit_elems()); }
+
+Value* TileCopy::zero(KernelBuilder& b) const { return elem_->is_float() ? b.const_(0.0, elem_) : b.const_(0, elem_); }
+
+std::vector<Value*> TileCopy::load(KernelBuilder& b, ir::Operand row0, ir::Operand k0, Value* tid) const {
+  const int eb = elem_->nbytes();
+  const ir::Type* vec = vector_type();
+  std::vector<Value*> regs;
+  for (Value* q : lane_moves(b, tid)) {
+    const auto [row, k] = move(b, q);
+    if (contiguous_ == "k") {
+      Value* r = b.add(row0, row);
+      Value* line = b.mul(r, ld_);
+      Value* kk = b.add(k0, k);
+      Value* at = b.add(line, kk);
+      Value* bytes = b.mul(at, eb);
+      Value* p = b.offset(src_, bytes);
+      regs.push_back(b.load(p, vec));
+    } else {
+      Value* kk = b.add(k0, k);
+      Value* line = b.mul(kk, ld_);
+      Value* r = b.add(row0, row);
+      Value* base = b.add(line, r);
+      Value* bytes = b.mul(base, eb);
+      Value* p = b.offset(src_, bytes);
+      regs.push_back(b.load(p, vec));
+      Value* next = b.add(base, ld_);
+      Value* next_bytes = b.mul(next, eb);
+      Value* q2 = b.offset(src_, next_bytes);
+      regs.push_back(b.load(q2, vec));
+    }
+  }
+  return regs;
+}
+
+std::vector<const ir::Type*> TileCopy::reg_types() const {
+  const int per_move = contiguous_ == "k" ? 1 : 2;
+  return std::vector<const ir::Type*>(per_move * std::max(1, count() / threads_), vector_type());
+}
+
+std::vector<Value*> TileCopy::zeros(KernelBuilder& b) const {
+  Value* z = zero(b);
+  Value* v = b.build(std::vector<Value*>(layout_.unit_elems(), z));
+  return std::vector<Value*>(reg_types().size(), v);
+}
+
+void TileCopy::store(KernelBuilder& b, Value* lds, const std::vector<Value*>& regs, Value* tid) const {
+  std::vector<std::pair<Value*, Value*>> moves;  // list(self._moves(...)): every move's ops first
+  for (Value* q : lane_moves(b, tid)) moves.push_back(move(b, q));
+  if (contiguous_ == "k") {
+    for (std::size_t i = 0; i < moves.size() && i < regs.size(); ++i) {  // zip
+      Value* at = layout_.offset(b, moves[i].first, moves[i].second);
+      Value* p = b.offset(lds, at);
+      b.store(p, regs[i]);
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const auto [row, k] = moves[i];
+    Value* v0 = regs.at(2 * i);
+    Value* v1 = regs.at(2 * i + 1);
+    for (int j = 0; j < layout_.unit_elems(); ++j) {
+      Value* x0 = b.extract(v0, j);
+      Value* x1 = b.extract(v1, j);
+      Value* pair = b.build({x0, x1});
+      Value* r = b.add(row, j);
+      Value* at = layout_.offset(b, r, k);
+      Value* p = b.offset(lds, at);
+      b.store(p, pair);
+    }
+  }
+}
+
+void TileCopy::guarded(KernelBuilder& b, Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows, ir::Operand ks,
+                       Value* tid) const {
+  const int n_rows = layout_.rows(), n_k = layout_.k();
+  Value* z = zero(b);
+  b.for_range(tid, n_rows * n_k, threads_, {}, [&](const ir::Loop& loop) {
+    Value* q = loop.iv;
+    Value* row;
+    Value* k;
+    Value* at;
+    if (contiguous_ == "k") {  // consecutive lanes read consecutive source elements
+      row = b.div(q, n_k);
+      k = b.rem(q, n_k);
+      Value* r = b.add(row0, row);
+      Value* line = b.mul(r, ld_);
+      Value* kk = b.add(k0, k);
+      at = b.add(line, kk);
+    } else {
+      k = b.div(q, n_rows);
+      row = b.rem(q, n_rows);
+      Value* kk = b.add(k0, k);
+      Value* line = b.mul(kk, ld_);
+      Value* r = b.add(row0, row);
+      at = b.add(line, r);
+    }
+    Value* r = b.add(row0, row);
+    Value* in_rows = b.cmp("lt", r, rows);
+    Value* kk = b.add(k0, k);
+    Value* in_k = b.cmp("lt", kk, ks);
+    Value* inside = b.and_(in_rows, in_k);
+    const std::vector<Value*> got = b.if_(
+        inside, {elem_},
+        [&] {
+          Value* bytes = b.mul(at, elem_->nbytes());
+          Value* p = b.offset(src_, bytes);
+          b.yield_({b.load(p, elem_)});
+        },
+        [&] { b.yield_({z}); });
+    Value* to = layout_.offset(b, row, k);
+    Value* p = b.offset(lds, to);
+    b.store(p, got[0]);
+  });
+}
+
+DirectCopy::DirectCopy(Value* src, ir::Operand ld, SlotLayout layout, const ir::Type* elem, int threads)
+    : src_(src), ld_(ld), layout_(layout), elem_(elem), threads_(threads) {
+  const std::int64_t round = std::int64_t{threads_} * kUnit;
+  if (layout_.nbytes() % round) {
+    throw std::invalid_argument("DirectCopy: expected a tile of whole " + std::to_string(round) + "-byte rounds (" +
+                                std::to_string(threads_) + " lanes of " + std::to_string(kUnit) + " bytes), got " +
+                                std::to_string(layout_.nbytes()) + " bytes");
+  }
+}
+
+int DirectCopy::rounds() const { return static_cast<int>(layout_.nbytes() / (std::int64_t{threads_} * kUnit)); }
+
+DirectLanes DirectCopy::lanes(KernelBuilder& b, Value* tid) const {
+  DirectLanes out;
+  for (int r = 0; r < rounds(); ++r) {
+    Value* slot = b.add(tid, r * threads_);
+    auto [row, k] = layout_.unit_at(b, slot);
+    Value* line = b.mul(row, ld_);
+    Value* at = b.add(line, k);
+    out.offsets.push_back(b.mul(at, elem_->nbytes()));
+  }
+  out.rsrc = b.buffer_rsrc(src_, kUnchecked);
+  return out;
+}
+
+void DirectCopy::issue(KernelBuilder& b, Value* lds, const DirectLanes& lanes, ir::Operand row0, ir::Operand k0,
+                       Value* wave_at) const {
+  Value* line = b.mul(row0, ld_);
+  Value* at = b.add(line, k0);
+  Value* origin = b.mul(at, elem_->nbytes());
+  for (std::size_t r = 0; r < lanes.offsets.size(); ++r) {
+    Value* slot = b.add(wave_at, static_cast<int>(r) * threads_ * kUnit);
+    Value* dst = b.offset(lds, slot);
+    b.buffer_load_to_lds(lanes.rsrc, lanes.offsets[r], origin, dst);
+  }
+}
+
+}  // namespace rocke::tile

@@ -1,0 +1,102 @@
+#include "platform/tile/cpp/gather.h"
+
+#include <stdexcept>
+
+#include "platform/cpp/py/repr.h"
+
+namespace rocke::tile {
+
+namespace {
+
+using ir::KernelBuilder;
+using ir::Value;
+
+// GatherCopy.__post_init__'s own checks, which Python makes before
+// TileCopy's: run from the base's initialiser, so they come first here too.
+std::string checked(const std::optional<Gather>& gather, std::string contiguous) {
+  if (!gather || !gather->address) {
+    throw std::invalid_argument("GatherCopy: expected a tile.gather.Gather, got None");
+  }
+  if (contiguous != gather->contiguous) {
+    throw std::invalid_argument("GatherCopy: expected contiguous " + py::repr(gather->contiguous) +
+                                " (the tile is gathered by " + gather->contiguous + " runs), got " +
+                                py::repr(contiguous));
+  }
+  return contiguous;
+}
+
+}  // namespace
+
+GatherCopy::GatherCopy(Value* src, ir::Operand ld, std::string contiguous, KMajor layout, const ir::Type* elem,
+                       int threads, std::optional<Gather> gather)
+    : TileCopy(src, ld, checked(gather, std::move(contiguous)), layout, elem, threads), gather_(*gather) {}
+
+// The value at (row, k), zero where it is padding: a load from a safe address (index 0) there.
+Value* GatherCopy::element(KernelBuilder& b, Value* row, Value* k, const ir::Type* type) const {
+  const auto [index, valid] = gather_.address(b, row, k);
+  if (valid == nullptr) {
+    Value* bytes = b.mul(index, elem_->nbytes());
+    Value* p = b.offset(src_, bytes);
+    return b.load(p, type);
+  }
+  Value* safe = b.select(valid, index, 0);
+  Value* bytes = b.mul(safe, elem_->nbytes());
+  Value* p = b.offset(src_, bytes);
+  Value* value = b.load(p, type);
+  Value* z = zero(b);
+  if (type == elem_) return b.select(valid, value, z);
+  Value* zeros = b.build(std::vector<Value*>(type->lanes(), z));
+  return b.select(valid, value, zeros);
+}
+
+Value* GatherCopy::unit(KernelBuilder& b, Value* row, Value* k) const {
+  if (gather_.runs) return element(b, row, k, vector_type());
+  std::vector<Value*> elems;
+  for (int j = 0; j < layout_.unit_elems(); ++j) {
+    if (contiguous_ == "k") {
+      Value* kj = b.add(k, j);
+      elems.push_back(element(b, row, kj, elem_));
+    } else {
+      Value* rj = b.add(row, j);
+      elems.push_back(element(b, rj, k, elem_));
+    }
+  }
+  return b.build(elems);
+}
+
+std::vector<Value*> GatherCopy::load(KernelBuilder& b, ir::Operand row0, ir::Operand k0, Value* tid) const {
+  std::vector<Value*> regs;
+  for (Value* q : lane_moves(b, tid)) {
+    const auto [row, k] = move(b, q);
+    Value* r = b.add(row0, row);
+    Value* kk = b.add(k0, k);
+    regs.push_back(unit(b, r, kk));
+    if (contiguous_ == "rows") {  // two units per move, k and k + 1, as TileCopy::store takes them
+      Value* next = b.add(kk, 1);
+      regs.push_back(unit(b, r, next));
+    }
+  }
+  return regs;
+}
+
+void GatherCopy::guarded(KernelBuilder& b, Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows,
+                         ir::Operand ks, Value* tid) const {
+  const int n_rows = layout_.rows(), n_k = layout_.k();
+  Value* z = zero(b);
+  b.for_range(tid, n_rows * n_k, threads_, {}, [&](const ir::Loop& loop) {
+    Value* row = b.div(loop.iv, n_k);
+    Value* k = b.rem(loop.iv, n_k);
+    Value* r = b.add(row0, row);
+    Value* kk = b.add(k0, k);
+    Value* in_rows = b.cmp("lt", r, rows);
+    Value* in_k = b.cmp("lt", kk, ks);
+    Value* inside = b.and_(in_rows, in_k);
+    const std::vector<Value*> got =
+        b.if_(inside, {elem_}, [&] { b.yield_({element(b, r, kk, elem_)}); }, [&] { b.yield_({z}); });
+    Value* to = layout_.offset(b, row, k);
+    Value* p = b.offset(lds, to);
+    b.store(p, got[0]);
+  });
+}
+
+}  // namespace rocke::tile

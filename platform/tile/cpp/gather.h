@@ -1,0 +1,56 @@
+// A GEMM operand tile gathered from global memory, its addresses from a
+// callback, mirroring platform/tile/gather.py op for op (gather.py says what
+// the two load paths are for and why a gathered tile is never unguarded).
+//
+//   Gather g{[&](KernelBuilder& b, Value* row, Value* k) { ...; return std::pair{index, valid}; }, true};
+//   GatherCopy copy(src, "k", KMajor(128, 32, 2, 128), scalar("f16"), 256, g);
+//
+// ORDER (platform/ir/cpp/builder.h): the callback makes its ops in Python's
+// order, each builder call its own statement.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/core.h"
+#include "platform/tile/cpp/copy.h"
+#include "platform/tile/cpp/lds.h"
+
+namespace rocke::tile {
+
+// gather.Gather. `address` gives (element index i32, valid i1), valid
+// nullptr where no element is padding (Python's None).
+struct Gather {
+  std::function<std::pair<ir::Value*, ir::Value*>(ir::KernelBuilder&, ir::Value* row, ir::Value* k)> address;
+  bool runs;  // aligned 16-byte runs along `contiguous` are consecutive in memory and share their validity
+  std::string contiguous = "k";  // the index runs follow: "k" or "rows"
+};
+
+// gather.GatherCopy: TileCopy's moves and LDS writes (k- or rows-contiguous,
+// as the gather's runs); global addresses from `gather`.
+// std::invalid_argument, worded as Python's, for no gather (Python's None),
+// a contiguous other than the gather's, or TileCopy's own.
+class GatherCopy : public TileCopy {
+ public:
+  GatherCopy(ir::Value* src, ir::Operand ld, std::string contiguous, KMajor layout, const ir::Type* elem, int threads,
+             std::optional<Gather> gather);
+
+  // Registers holding the tile at (row0, k0), which lies inside the problem; padding reads zero.
+  std::vector<ir::Value*> load(ir::KernelBuilder& b, ir::Operand row0, ir::Operand k0, ir::Value* tid) const override;
+  // Copies the tile at (row0, k0) element by element; zero outside rows x ks and in the padding.
+  void guarded(ir::KernelBuilder& b, ir::Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows, ir::Operand ks,
+               ir::Value* tid) const override;
+
+ private:
+  ir::Value* element(ir::KernelBuilder& b, ir::Value* row, ir::Value* k, const ir::Type* type) const;
+  // One 16-byte unit from (row, k) on, along `contiguous` (_unit).
+  ir::Value* unit(ir::KernelBuilder& b, ir::Value* row, ir::Value* k) const;
+
+  Gather gather_;
+};
+
+}  // namespace rocke::tile

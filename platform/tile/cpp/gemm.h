@@ -1,0 +1,126 @@
+// A block-level GEMM, mirroring platform/tile/gemm.py op for op: the main
+// loop on matrix cores (mainloop) or FMAs (fma_mainloop), and the epilogue.
+// gemm.py's docstring says how the main loop is built and why.
+//
+//   GemmConfig cfg{"mma_16x16x16_f16_f32", 128, 128, 32, 2, 2};
+//   Operands ops(a, bm, m, n, k, k, n);                // row-major A and B
+//   Accumulators acc = mainloop(b, cfg, ops, scalar("f16"), row0, col0);
+//   epilogue(b, acc.runs(b), c, n, m, n, row0, col0, scalar("f16"), {.inside = acc.inside, .rows = cfg.block_m});
+//
+// ORDER (platform/ir/cpp/builder.h): every builder call is its own statement,
+// in Python's order. Python's generators (runs, elements) run here when
+// called; gemm.py's epilogue consumes them whole before its first op, so
+// the ops come out in the same order.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/core.h"
+#include "platform/ir/cpp/mma.h"
+#include "platform/tile/cpp/fragments.h"
+#include "platform/tile/cpp/gather.h"
+
+namespace rocke::tile {
+
+// gemm.GemmConfig, without its `vec` (unused in Python since the copies move
+// whole 16-byte units; kept there so old configs construct).
+struct GemmConfig {
+  std::optional<std::string> op;  // matrix op id, or nullopt for the FMA fallback
+  int block_m;
+  int block_n;
+  int block_k;
+  int waves_m = 1;
+  int waves_n = 1;
+  bool direct_lds = true;  // where the arch and both operands allow, load straight to LDS (gemm._direct)
+
+  int threads(int wave) const;
+  // std::invalid_argument, worded as Python's ValueError, unless the tile
+  // divides into the op's shape on arch family `family`.
+  void check(std::string_view family) const;
+};
+
+// Where the problem lives: pointers, sizes (i32 values), leading dimensions
+// (values or numbers) and each operand's layout, "row" or "col". With
+// `a_gather`, A is gathered (gather.h): `lda` and `a_layout` are unused;
+// with `b_gather`, B is (its callback takes (column, k)): `ldb` and
+// `b_layout` are unused.
+struct Operands {
+  // std::invalid_argument, worded as Python's, for a layout not in gemm.LAYOUTS.
+  Operands(ir::Value* a, ir::Value* b, ir::Value* m, ir::Value* n, ir::Value* k, ir::Operand lda, ir::Operand ldb,
+           std::string a_layout = "row", std::string b_layout = "row", std::optional<Gather> a_gather = std::nullopt,
+           std::optional<Gather> b_gather = std::nullopt);
+
+  ir::Value* a;
+  ir::Value* b;
+  ir::Value* m;
+  ir::Value* n;
+  ir::Value* k;
+  ir::Operand lda;
+  ir::Operand ldb;
+  std::string a_layout;
+  std::string b_layout;
+  std::optional<Gather> a_gather;
+  std::optional<Gather> b_gather;
+};
+
+// Output values at (row, col) of the block: one value, or a run of values in
+// consecutive columns of one row.
+struct Run {
+  ir::Value* row;
+  ir::Value* col;
+  std::vector<ir::Value*> values;
+};
+
+// mainloop's accumulators (gemm._Accumulators).
+struct Accumulators {
+  std::vector<ir::Value*> frags;
+  ir::Value* wave_row;
+  ir::Value* wave_col;
+  int tiles_n;
+  ir::mma::Shape shape;
+  const Fragment* frag;
+  ir::Value* lane;
+  ir::Value* inside;  // i1: the whole block lies inside M x N
+
+  // (row, col, f32 values) of every run of this lane's accumulator elements
+  // that are consecutive columns of one row, within the block.
+  std::vector<Run> runs(ir::KernelBuilder& b) const;
+  // (row, col, one f32 value) of every accumulator element, within the block.
+  std::vector<Run> elements(ir::KernelBuilder& b) const;
+  // elements() as Python's generator is consumed by a loop that makes ops of
+  // its own: each element's ops, then fn's for it, element after element.
+  void each_element(ir::KernelBuilder& b, const std::function<void(const Run&)>& fn) const;
+};
+
+// Accumulators (f32 fragments, one per m x n sub-tile of this wave) for the
+// block at (row0, col0).
+Accumulators mainloop(ir::KernelBuilder& b, const GemmConfig& cfg, const Operands& ops, const ir::Type* elem,
+                      ir::Value* row0, ir::Value* col0);
+
+// Fallback without matrix cores: lane (r, c) of the block accumulates one output.
+std::vector<Run> fma_mainloop(ir::KernelBuilder& b, const GemmConfig& cfg, const Operands& ops, const ir::Type* elem,
+                              ir::Value* row0, ir::Value* col0);
+
+// epilogue's keyword arguments.
+struct EpilogueOptions {
+  ir::Value* bias = nullptr;               // f32 per column
+  std::string activation = "none";         // gemm.ACTIVATIONS
+  bool atomic = false;                     // accumulate into f32 output (split-K)
+  ir::Value* inside = nullptr;             // Accumulators::inside: one branch, unguarded stores
+  std::optional<int> rows = std::nullopt;  // the block's rows (block_m): branch-free buffer stores at the edge
+};
+
+// Stores (or atomically adds) every output value inside the m x n output
+// (gemm.epilogue): with `rows`, an edge block through buffer stores the
+// hardware drops out of range, no branch per element. std::invalid_argument, worded as Python's, for an unknown
+// activation or atomic output that is not f32.
+void epilogue(ir::KernelBuilder& b, const std::vector<Run>& elements, ir::Value* out, ir::Operand ldc, ir::Operand m,
+              ir::Operand n, ir::Value* row0, ir::Value* col0, const ir::Type* out_elem,
+              const EpilogueOptions& options = {});
+
+}  // namespace rocke::tile

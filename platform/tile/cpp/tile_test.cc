@@ -1,0 +1,99 @@
+// The tile blocks' C++ facts and behaviour that need no Python; byte parity
+// with platform/tile is gemm_parity_test's.
+#include <stdexcept>
+#include <string>
+
+#include "platform/cpp/testing/check.h"
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/printer.h"
+#include "platform/ir/cpp/types.h"
+#include "platform/tile/cpp/copy.h"
+#include "platform/tile/cpp/fragments.h"
+#include "platform/tile/cpp/gemm.h"
+#include "platform/tile/cpp/lds.h"
+
+using namespace rocke;
+using namespace rocke::tile;
+
+// Expected values read from platform/tile/fragments.json and mma_forms.json.
+ROCKE_TEST(fragments_by_layout_and_by_form) {
+  const Fragment* f = by_id("mfma_32x32x16");
+  CHECK(f != nullptr);
+  CHECK_EQ(f->rows, 32);
+  CHECK_EQ(f->groups, 2);
+  CHECK_EQ(f->per_lane, 8);
+  CHECK_EQ(f->c_run, 4);
+  CHECK(by_id("wmma_gfx11_16x16x16")->c_run == 1);
+  CHECK(by_id("mfma_8x8x4") == nullptr);
+  // mma_forms.json gives (op, family) its layout id.
+  CHECK(fragment("mma_16x16x16_f16_f32", "gfx12") == by_id("wmma_gfx12_16x16x16"));
+  CHECK(fragment("mma_16x16x32_bf16_f32", "gfx1250") == by_id("wmma_gfx1250_16x16x32"));
+  CHECK(fragment("mma_16x16x32_fp8_f32", "gfx9") == by_id("mfma_16x16x32"));
+  // No form, no fragment.
+  CHECK(fragment("mma_16x16x32_f16_f32", "gfx11") == nullptr);
+}
+
+ROCKE_TEST(kmajor_sizes_and_errors) {
+  const KMajor lay(128, 32, 2, 128);
+  CHECK_EQ(lay.nbytes(), 8192);
+  CHECK_EQ(lay.unit_elems(), 8);
+  // C = 4 units a row, U = 8 a line, P = max(4, 8) = 8 lines = 16 rows.
+  CHECK_EQ(lay.period_rows(), 16);
+  CHECK_THROWS(std::invalid_argument, KMajor(64, 3, 2, 128),
+               "KMajor: expected rows of whole 16-byte units, got 3 elements of 2 bytes");
+  CHECK_THROWS(std::invalid_argument, KMajor(64, 32, 2, 96),
+               "KMajor: expected a line of a power of two 16-byte units, got 96 bytes");
+}
+
+// Xors in the kernel storing offsets(row, k, steps): one offset() makes two.
+int xors(const std::vector<int>& steps) {
+  ir::KernelBuilder b("t", "gfx942", {64, 1, 1});
+  ir::Value* p = b.arg("p", ir::ptr("global"));
+  ir::Value* row = b.thread_id(0);
+  ir::Value* k = b.thread_id(1);
+  const KMajor lay(16, 16, 2, 128);  // period: 8 lines of 8 units, 2 units a row: 32 rows
+  for (ir::Value* at : lay.offsets(b, row, k, steps)) b.store(b.offset(p, at), at);
+  const std::string text = ir::print_kernel(*b.finish());
+  int n = 0;
+  for (std::size_t i = text.find("arith.xor"); i != std::string::npos; i = text.find("arith.xor", i + 1)) ++n;
+  return n;
+}
+
+ROCKE_TEST(offsets_a_period_apart_share_one_computation) {
+  CHECK_EQ(xors({0}), 2);
+  CHECK_EQ(xors({0, 32, 64}), 2);
+  CHECK_EQ(xors({0, 16}), 4);
+}
+
+ROCKE_TEST(config_threads_and_errors) {
+  const GemmConfig cfg{"mma_16x16x16_f16_f32", 128, 128, 32, 2, 4};
+  CHECK_EQ(cfg.threads(32), 256);
+  CHECK_EQ((GemmConfig{std::nullopt, 8, 4, 1}).threads(64), 32);
+  cfg.check("gfx12");
+  CHECK_THROWS(std::invalid_argument, (GemmConfig{"mma_16x16x16_f16_f32", 48, 32, 16, 2, 2}.check("gfx9")),
+               "GemmConfig: expected block_m to be a multiple of 32, got 48");
+}
+
+ROCKE_TEST(mainloop_without_an_op_names_fma_mainloop) {
+  ir::KernelBuilder b("t", "gfx942", {64, 1, 1});
+  ir::Value* p = b.arg("p", ir::ptr("global"));
+  ir::Value* i = b.arg("i", ir::scalar("i32"));
+  const Operands ops(p, p, i, i, i, i, i);
+  CHECK_THROWS(std::invalid_argument, mainloop(b, GemmConfig{std::nullopt, 8, 8, 1}, ops, ir::scalar("f16"), i, i),
+               "mainloop: expected a GemmConfig with a matrix op, got none; use fma_mainloop");
+}
+
+ROCKE_TEST(copy_and_operand_errors) {
+  ir::KernelBuilder b("t", "gfx942", {64, 1, 1});
+  ir::Value* p = b.arg("p", ir::ptr("global"));
+  ir::Value* i = b.arg("i", ir::scalar("i32"));
+  CHECK_THROWS(std::invalid_argument, Operands(p, p, i, i, i, i, i, "diag"),
+               "Operands: expected a_layout in ('row', 'col'), got 'diag'");
+  CHECK_THROWS(std::invalid_argument, TileCopy(p, i, "cols", KMajor(64, 32, 2, 128), ir::scalar("f16"), 64),
+               "TileCopy: expected contiguous in ('k', 'rows'), got 'cols'");
+  const TileCopy copy(p, i, "rows", KMajor(64, 32, 2, 128), ir::scalar("f16"), 64);
+  // 64 x 32 f16 in pairs of 8-element vectors: 128 moves, 2 per lane, 2 registers each.
+  CHECK_EQ(static_cast<int>(copy.reg_types().size()), 4);
+}
+
+int main() { return rocke::testing::run_all(); }
