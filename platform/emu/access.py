@@ -76,7 +76,7 @@ def registers(size, form):
     return size // 4 if form == "dw" else 1
 
 
-_POISON = {}
+_POISON: dict = {}
 
 
 def poison_bytes(lanes, size):

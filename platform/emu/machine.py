@@ -48,7 +48,7 @@ class Result:
     waits: dict  # wait address -> (executions, operations it retired)
     lds_out_of_range: int
     workgroups: list
-    figures: dict = None  # figures.Figures.summary() when the launch counted them
+    figures: dict | None = None  # figures.Figures.summary() when the launch counted them
 
     @property
     def instructions(self):

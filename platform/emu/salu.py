@@ -184,22 +184,22 @@ SOP2 = {
     "s_pack_hh_b32_b16": (32, 32, 32, lambda a, b, scc: ((a >> 16) | (b & 0xFFFF0000), None)),
     "s_absdiff_i32": (32, 32, 32, lambda a, b, scc: (abs(_i32(a) - _i32(b)), _nz(abs(_i32(a) - _i32(b)) & M32))),
 }
-for _bits in (32, 64):
-    _b = f"b{_bits}"
+for _width in (32, 64):
+    _b = f"b{_width}"
     SOP2.update(
         {
-            f"s_and_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a & b, _bits)),
-            f"s_or_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a | b, _bits)),
-            f"s_xor_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a ^ b, _bits)),
-            f"s_andn2_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a & ~b, _bits)),
-            f"s_and_not1_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a & ~b, _bits)),
-            f"s_orn2_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a | ~b, _bits)),
-            f"s_or_not1_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: a | ~b, _bits)),
-            f"s_nand_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: ~(a & b), _bits)),
-            f"s_nor_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: ~(a | b), _bits)),
-            f"s_xnor_{_b}": (_bits, _bits, _bits, _logic(lambda a, b: ~(a ^ b), _bits)),
-            f"s_lshl_{_b}": (_bits, _bits, 32, _shift(lambda a, b: a << b, _bits)),
-            f"s_lshr_{_b}": (_bits, _bits, 32, _shift(lambda a, b: a >> b, _bits)),
+            f"s_and_{_b}": (_width, _width, _width, _logic(lambda a, b: a & b, _width)),
+            f"s_or_{_b}": (_width, _width, _width, _logic(lambda a, b: a | b, _width)),
+            f"s_xor_{_b}": (_width, _width, _width, _logic(lambda a, b: a ^ b, _width)),
+            f"s_andn2_{_b}": (_width, _width, _width, _logic(lambda a, b: a & ~b, _width)),
+            f"s_and_not1_{_b}": (_width, _width, _width, _logic(lambda a, b: a & ~b, _width)),
+            f"s_orn2_{_b}": (_width, _width, _width, _logic(lambda a, b: a | ~b, _width)),
+            f"s_or_not1_{_b}": (_width, _width, _width, _logic(lambda a, b: a | ~b, _width)),
+            f"s_nand_{_b}": (_width, _width, _width, _logic(lambda a, b: ~(a & b), _width)),
+            f"s_nor_{_b}": (_width, _width, _width, _logic(lambda a, b: ~(a | b), _width)),
+            f"s_xnor_{_b}": (_width, _width, _width, _logic(lambda a, b: ~(a ^ b), _width)),
+            f"s_lshl_{_b}": (_width, _width, 32, _shift(lambda a, b: a << b, _width)),
+            f"s_lshr_{_b}": (_width, _width, 32, _shift(lambda a, b: a >> b, _width)),
         }
     )
 SOP2["s_ashr_i32"] = (32, 32, 32, _ashr(32))
@@ -251,12 +251,16 @@ SOPK = {
     "s_mulk_i32": (True, lambda d, k: (d * k, None)),
     "s_cmovk_i32": (True, None),
 }
-for _name, (_bits, _fn) in list(SOPC.items()):
-    if _bits == 32 and _name.startswith("s_cmp_") and _name[-3:] in ("i32", "u32"):
-        SOPK["s_cmpk_" + _name[len("s_cmp_") :]] = (
-            _name.endswith("i32"),
-            lambda d, k, f=_fn: (None, int(f(d, k & M32))),
-        )
+
+
+def _cmpk(compare):
+    """A SOPK compare from its SOPC twin: the 16-bit constant against the SGPR."""
+    return lambda d, k: (None, int(compare(d, k & M32)))
+
+
+for _name, (_width, _fn) in list(SOPC.items()):
+    if _width == 32 and _name.startswith("s_cmp_") and _name[-3:] in ("i32", "u32"):
+        SOPK["s_cmpk_" + _name[len("s_cmp_") :]] = (_name.endswith("i32"), _cmpk(_fn))
 
 
 def _ops(inst, n):

@@ -38,11 +38,11 @@ NAMED = {
 POISON = 0x7FC17FC1
 POISON_BYTES = np.array([0xC1, 0x7F, 0xC1, 0x7F], np.uint8)
 
-_LANES = {w: np.arange(w, dtype=np.uint64) for w in (32, 64)}
+_LANES: dict = {w: np.arange(w, dtype=np.uint64) for w in (32, 64)}
 _ONE = np.uint64(1)
 
 
-_MASKS = {}
+_MASKS: dict = {}
 
 
 def mask_to_bools(value, lanes):

@@ -14,7 +14,7 @@ dropped here and the binder reads their modifiers (sdwa selects) itself.
 
 import re
 
-TABLE = {}
+TABLE: dict = {}
 BLOCK = -1
 END = -2
 
