@@ -54,3 +54,29 @@ class Figures:
             "segments_64": int(mem[:, 2].sum()),
             "segments_128": int(mem[:, 3].sum()),
         }
+
+
+def compare_banks(static, dynamic):
+    """The static bank model of a kernel's IR (isa.banks.model) against the
+    figures of its real accesses (Figures.summary()): whether they agree on
+    the worst conflict (the most ways of one pass), and when they do not,
+    the reason the static model states for it (None when it states none:
+    a difference nothing explains)."""
+    static_ways = static["worst_ways"] or 0
+    dynamic_ways = dynamic["lds_worst_ways"] if dynamic["lds_executions"] else 0
+    why = None
+    if static_ways != dynamic_ways:
+        unknown = [a for a in static["accesses"] if not a["modelled"]]
+        if unknown:
+            why = (
+                f"the static model could not evaluate {len(unknown)} of its {len(static['accesses'])} accesses "
+                f"(op {unknown[0]['op']}: {unknown[0]['reason']})"
+            )
+        elif static["accesses"] and not dynamic["lds_executions"]:
+            why = "the launched workgroups made no LDS access"
+    return {
+        "static_worst_ways": static_ways,
+        "dynamic_worst_ways": dynamic_ways,
+        "agree": static_ways == dynamic_ways,
+        "why": why,
+    }

@@ -3,13 +3,15 @@ case's emitted IR, run in the emulator (platform/emu) on the numeric gate's
 inputs, against the family's numpy reference within the numeric gate's
 per-element bounds (bound.py).
 
-    log = check(FAMILY, case, toolchain, code_object, kernel_name)
+    launched = check(FAMILY, case, toolchain, code_object, kernel_name, block)
 
-raises Mismatch (an AssertionError naming the case, the flavor and, when the
-emulator and numpy disagree, whether the reference interpreter agrees with
-numpy on the same case) and returns the lines the gate logs. Before it runs,
-every instruction of the code object, executed or not, must have semantics:
-the check names the mnemonics the emulator lacks (the coverage check).
+returns the Run (launched.log(): the lines the gate logs; launched.result:
+the emulator's counts and waits) or raises Mismatch, an AssertionError
+naming the case, the flavor and, when the emulator and numpy disagree,
+whether the reference interpreter agrees with numpy on the same case.
+Before it runs, every instruction of the code object, executed or not, must
+have semantics: the check names the mnemonics the emulator lacks (the
+coverage check). run() launches without comparing (rocke isa --run).
 
 A grid of more than SAMPLE_LIMIT workgroups is not run whole: the launch
 takes the blocks at the first two and last two positions of every axis
@@ -18,6 +20,7 @@ elements those blocks wrote (those no longer holding the problem's initial
 fill). The log says so; no case is shrunk.
 """
 
+import dataclasses
 import itertools
 
 import numpy as np
@@ -61,8 +64,34 @@ def _written(arg, initial, shape):
     return changed.any(axis=-1).reshape(shape)
 
 
-def check(family, case, tc, code_object, kernel_name, block):
-    """Run and compare one case; the lines to log. Mismatch if the numbers differ."""
+@dataclasses.dataclass
+class Run:
+    """One case launched in the emulator: its NumericCheck (whose args now hold
+    the outputs), the workgroups launched (None: all), the outputs' initial
+    bytes, and the emulator's Result (counts, waits, figures)."""
+
+    case: object
+    numeric: object
+    sampled: list | None
+    initial: dict
+    result: object
+
+    def log(self):
+        """The lines a gate logs about the run."""
+        r = self.result
+        lines = [f"{self.case.id}: {r.instructions} instructions in {r.waves} waves, {r.seconds:.2f} s"]
+        if self.sampled is not None:
+            lines.append(
+                f"{self.case.id}: sampled {len(self.sampled)} of {int(np.prod(self.numeric.grid))} workgroups (the "
+                "first and last two of each axis); compared the elements they wrote"
+            )
+        return lines
+
+
+def run(family, case, tc, code_object, kernel_name, block, figures=False):
+    """Launch `case`'s code object on the numeric gate's inputs (a sample of a
+    wide grid); Mismatch naming the case if the emulator lacks a mnemonic of
+    the code object (executed or not) or stops on an error."""
     numeric = family.numeric_check(case, np.random.default_rng(families.seed(case.id)))
     chosen = sample(numeric.grid)
     initial = {i: np.array(numeric.args[i], copy=True) for i in numeric.expected}
@@ -75,20 +104,22 @@ def check(family, case, tc, code_object, kernel_name, block):
                 f"{case.id} ({tc.flavor}, machine): {len(names)} mnemonics the emulator lacks: {', '.join(names)}; "
                 f"first: {missing[0]}"
             )
-        result = emu.launch(program, grid=numeric.grid, block=block, args=numeric.args, workgroups=chosen)
+        result = emu.launch(
+            program, grid=numeric.grid, block=block, args=numeric.args, workgroups=chosen, figures=figures
+        )
     except emu.EmuError as e:
         raise Mismatch(f"{case.id} ({tc.flavor}, machine): {type(e).__name__}: {e}") from None
-    log = [f"{case.id}: {result.instructions} instructions in {result.waves} waves, {result.seconds:.2f} s"]
-    if chosen is not None:
-        total = int(np.prod(numeric.grid))
-        log.append(
-            f"{case.id}: sampled {len(chosen)} of {total} workgroups (the first and last two of each axis); compared "
-            "the elements they wrote"
-        )
+    return Run(case, numeric, chosen, initial, result)
+
+
+def compare(family, launched, tc):
+    """Mismatch naming the case, with the interpreter's verdict, if an output
+    element the launched workgroups wrote is outside its bound."""
+    case, numeric = launched.case, launched.numeric
     for index, want in numeric.expected.items():
         got = np.asarray(numeric.decode(numeric.args[index]), np.float64).reshape(np.shape(want.values))
-        if chosen is not None:
-            written = _written(numeric.args[index], initial[index], np.shape(want.values))
+        if launched.sampled is not None:
+            written = _written(numeric.args[index], launched.initial[index], np.shape(want.values))
             if not written.any():
                 raise Mismatch(
                     f"{case.id} ({tc.flavor}, machine): the sampled workgroups wrote nothing of argument {index}"
@@ -99,5 +130,10 @@ def check(family, case, tc, code_object, kernel_name, block):
             want.check(got, f"{case.id} ({tc.flavor}, machine): argument {index}")
         except AssertionError as e:
             raise Mismatch(f"{e}\n{case.id}: {_interpreter_verdict(family, case)}") from None
-    check.last = result  # the run's figures (waits, counts), for the can-fail probe
-    return log
+
+
+def check(family, case, tc, code_object, kernel_name, block):
+    """Run and compare one case: its Run. Mismatch if the numbers differ."""
+    launched = run(family, case, tc, code_object, kernel_name, block)
+    compare(family, launched, tc)
+    return launched

@@ -40,12 +40,12 @@ def test_a_removed_wait_fails_the_gate_naming_the_case(record_property):
     case, kernel = _first_case()
     block = kernel.attrs["workgroup_size"]
     code = TC.build(lower(kernel, TC.flavor), case.arch, kernel.name).code_object
-    machine.check(FAMILY, case, TC, code, kernel.name, block)  # the real code object passes
+    launched = machine.check(FAMILY, case, TC, code, kernel.name, block)  # the real code object passes
     program = emu.program(code, kernel.name, TC)
     by_address = {i.address: i for i in program.instructions}
     waits = sorted(
         a
-        for a, (_, landed) in machine.check.last.waits.items()
+        for a, (_, landed) in launched.result.waits.items()
         if landed
         and by_address[a].mnemonic in LOAD_WAITS
         and ("vmcnt" in by_address[a].text or "loadcnt" in by_address[a].text)

@@ -85,5 +85,5 @@ def test_case_runs_and_matches_numpy_or_is_rejected(case_id, record_property):
         return
     case = CASES[case_id]
     block = FAMILY.build(case).attrs["workgroup_size"]
-    for line in machine.check(FAMILY, case, TC, _code_object(case_id), entry.kernel, block):
+    for line in machine.check(FAMILY, case, TC, _code_object(case_id), entry.kernel, block).log():
         record_property("machine", line)
