@@ -148,7 +148,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   check(spec);
   const int wave = form_wave(spec, cs.arch);
   const tile::GemmConfig cfg = gemm_config(spec);
-  ir::KernelBuilder b(std::string(family_names::conv::igemm_dgrad) + "_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1}, wave);
+  ir::KernelBuilder b(std::string(family_names::conv::igemm_dgrad) + "_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1},
+                      wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");
   Value* dy = b.arg("dy", global);

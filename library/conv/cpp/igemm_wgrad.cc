@@ -128,7 +128,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   const IgemmSpec& t = spec.igemm;
   const int wave = form_wave(spec, cs.arch);
   const tile::GemmConfig cfg = gemm_config(t);
-  ir::KernelBuilder b(std::string(family_names::conv::igemm_wgrad) + "_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1}, wave);
+  ir::KernelBuilder b(std::string(family_names::conv::igemm_wgrad) + "_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1},
+                      wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");
   Value* x = b.arg("x", global);

@@ -68,7 +68,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   const ReduceSpec s = ReduceSpec::from_json(cs.spec);
   std::optional<Channels> ch;
   if (s.conv.bias_relu) ch = channels_of(s.conv);
-  return reduce_kernel(std::string(family_names::conv::split_k_reduce) + "_" + cs.id, cs.arch, s.elements(), s.split_k, s.conv.dtype, ch);
+  return reduce_kernel(std::string(family_names::conv::split_k_reduce) + "_" + cs.id, cs.arch, s.elements(), s.split_k,
+                       s.conv.dtype, ch);
 }
 
 json::Value reduce_normalised(const json::Value& spec) { return ReduceSpec::from_json(spec).to_json(); }
