@@ -17,10 +17,11 @@ import dataclasses
 import math
 
 from arch import arch as archs
-from conv import igemm_dgrad, igemm_tiles, wgrad_spec
+from conv import direct_fwd, igemm_dgrad, igemm_fwd, igemm_tiles, igemm_wgrad, img2col, split_k_reduce, wgrad_spec
 from conv.spec import SpecError as ConvSpecError
 from conv.split_k import select_split_k, select_split_k_fwd, select_split_k_wgrad
 from conv.split_k_reduce import ReduceSpec, vector_width
+from gemm import gemm
 from gemm.spec import SpecError as GemmSpecError
 from gemm.tiles import TILES, TileError, spec_for
 from planner.problems import EntryError, spec_error
@@ -35,6 +36,11 @@ class Choice:
     reasons: tuple  # why: one line per family considered or parameter picked
     then: tuple = ()  # the kernels run after this one for the same problem (Choices), e.g. a split's reduce
     stage: str = ""  # a follow-up kernel's stage name ("reduce"): its code object is NAME.STAGE.hsaco
+
+
+def _choice(family, spec, config, reasons, then=(), stage=""):
+    """The Choice of family module `family` (its NAME and its module path)."""
+    return Choice(family.NAME, family.__name__, spec, config, reasons, then, stage)
 
 
 # Workgroup size of the one-output-per-lane conv families (conv/common.py).
@@ -88,8 +94,8 @@ def _fwd_reduce(igemm, arch):
         return ()
     reduce = ReduceSpec(igemm.conv, igemm.split_k)
     config = f"{reduce.split_k} f32 slices, {vector_width(reduce.elements)} elements per lane"
-    why = f"conv_fwd_split_k_reduce: the sum of conv_igemm_fwd's {reduce.split_k} partial sums, converted to {reduce.conv.dtype}"
-    return (Choice("conv_fwd_split_k_reduce", "conv.split_k_reduce", reduce, config, (why,), stage="reduce"),)
+    why = f"{split_k_reduce.NAME}: the sum of {igemm_fwd.NAME}'s {reduce.split_k} partial sums, converted to {reduce.conv.dtype}"
+    return (_choice(split_k_reduce, reduce, config, (why,), stage="reduce"),)
 
 
 def _no_follow_up(spec, arch):
@@ -108,28 +114,26 @@ def _direct(spec, arch):
 
 # The kernels a family's chosen spec needs after its own (Choice.then): family -> (spec, arch) -> Choices.
 FOLLOW_UPS = {
-    "conv_igemm_fwd": _fwd_reduce,
+    igemm_fwd.NAME: _fwd_reduce,
 }
 
-# conv_fwd: (family, module, accept (conv spec, arch) -> ((family spec, config) or None, why)), best first.
+# conv_fwd: (family module, accept (conv spec, arch) -> ((family spec, config) or None, why)), best first.
 CONV_FWD = (
-    ("conv_igemm_fwd", "conv.igemm_fwd", _igemm),
-    ("conv_img2col", "conv.img2col", _img2col),
-    ("conv_direct_fwd", "conv.direct_fwd", _direct),
+    (igemm_fwd, _igemm),
+    (img2col, _img2col),
+    (direct_fwd, _direct),
 )
 
 
 def _first_accepting(op, table, problem, arch):
     """The Choice of the first family of `table` that accepts the problem; every one tried says why."""
     reasons = []
-    for family, module, accept in table:
+    for family, accept in table:
         accepted, why = accept(problem.spec, arch)
-        reasons.append(f"{family}: {'chosen' if accepted else 'passed over'}, {why}")
+        reasons.append(f"{family.NAME}: {'chosen' if accepted else 'passed over'}, {why}")
         if accepted:
             spec, config = accepted
-            return Choice(
-                family, module, spec, config, tuple(reasons), FOLLOW_UPS.get(family, _no_follow_up)(spec, arch)
-            )
+            return _choice(family, spec, config, tuple(reasons), FOLLOW_UPS.get(family.NAME, _no_follow_up)(spec, arch))
     raise EntryError(problem.index, None, f"no {op} family accepts it: " + "; ".join(reasons), arch)
 
 
@@ -179,7 +183,7 @@ def _igemm_dgrad(spec, arch):
 
 
 # conv_dgrad: the families that compute a data gradient, best first (as CONV_FWD).
-CONV_DGRAD = (("conv_igemm_dgrad", "conv.igemm_dgrad", _igemm_dgrad),)
+CONV_DGRAD = ((igemm_dgrad, _igemm_dgrad),)
 
 
 def _conv_dgrad(problem, arch):
@@ -209,11 +213,11 @@ def _conv_wgrad(problem, arch):
     split = "" if policy.split == 1 else f", split {policy.split} {policy.mode}"
     config = _tile(spec.igemm) + split
     reasons = (
-        f"conv_igemm_wgrad: the one wgrad family; matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (conv.wgrad_spec.TILES): {config}",
+        f"{igemm_wgrad.NAME}: the one wgrad family; matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (conv.wgrad_spec.TILES): {config}",
         f"workgroups: {blocks} block{'s' if blocks != 1 else ''} of dw on {archs.get(arch).cus} CUs",
         f"split-K: the planner (select_split_k_wgrad) picks {policy.split}, {policy.mode}: {_WGRAD_SPLIT_WHY[policy.mode]}",
     )
-    return Choice("conv_igemm_wgrad", "conv.igemm_wgrad", spec, config, reasons)
+    return _choice(igemm_wgrad, spec, config, reasons)
 
 
 def _gemm(problem, arch):
@@ -235,12 +239,12 @@ def _gemm(problem, arch):
     groups = spec.grid()[0] * spec.grid()[1]
     config = _tile(spec)
     reasons = (
-        f"gemm: the one GEMM family; its tile for {arch} {dtype} (library/gemm/tiles.json): {config}",
+        f"{gemm.NAME}: the one GEMM family; its tile for {arch} {dtype} (library/gemm/tiles.json): {config}",
         f"workgroups: {groups} block{'s' if groups != 1 else ''} of C on {archs.get(arch).cus} CUs",
         f"split-K: the planner (select_split_k) picks {split}"
         + ("" if split == 1 else "; the gemm family has no split-K yet, so the kernel runs unsplit"),
     )
-    return Choice("gemm", "gemm.gemm", spec, config, reasons)
+    return _choice(gemm, spec, config, reasons)
 
 
 CHOOSERS = {

@@ -9,13 +9,17 @@ import math
 
 from conv import common
 from conv.cases import direct_cases
+from conv.family_names import NAMES
 from family.family import Family
 from ir import types as T
+
+# The family's name, from its rocke_family target (BUILD.bazel).
+NAME = NAMES[__name__]
 
 
 def build(case):
     spec = case.spec
-    fr = common.Frame("conv_direct_fwd_" + case.id, spec, case.arch)
+    fr = common.Frame(NAME + "_" + case.id, spec, case.arch)
     b = fr.b
 
     def body():
@@ -55,4 +59,4 @@ def _linear(taps, sizes):
     return index
 
 
-FAMILY = Family("conv_direct_fwd", direct_cases(), build, lambda case, rng: common.numeric_check(case.spec, rng))
+FAMILY = Family(NAME, direct_cases(), build, lambda case, rng: common.numeric_check(case.spec, rng))

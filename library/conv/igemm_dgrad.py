@@ -61,6 +61,7 @@ import numpy as np
 
 from conv import common, gather_address, igemm_tiles, reference
 from conv.cases import igemm_dgrad_cases
+from conv.family_names import NAMES
 from conv.igemm_tiles import IgemmSpecError
 from family import bound
 from family.family import Family, NumericCheck
@@ -68,6 +69,9 @@ from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gather import Gather
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
+
+# The family's name, from its rocke_family target (BUILD.bazel).
+NAME = NAMES[__name__]
 
 
 def gemm(spec):
@@ -160,7 +164,7 @@ def build(case):
     form = igemm_tiles.form(spec, case.arch)
     cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
     b = KernelBuilder(
-        "conv_igemm_dgrad_" + case.id,
+        NAME + "_" + case.id,
         arch=case.arch,
         workgroup_size=(cfg.threads(form.wave), 1, 1),
         wave_size=form.wave,
@@ -210,4 +214,4 @@ def numeric_check(case, rng):
     return NumericCheck([dy, w, dx], grid(case.spec), {2: want}, lambda v: common.decode(v, c.dtype))
 
 
-FAMILY = Family("conv_igemm_dgrad", igemm_dgrad_cases(), build, numeric_check)
+FAMILY = Family(NAME, igemm_dgrad_cases(), build, numeric_check)

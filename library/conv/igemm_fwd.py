@@ -45,12 +45,16 @@ import numpy as np
 
 from conv import common, gather_address, igemm_tiles
 from conv.cases import igemm_fwd_cases
+from conv.family_names import NAMES
 from family import bound
 from family.family import Family, NumericCheck
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gather import Gather
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
+
+# The family's name, from its rocke_family target (BUILD.bazel).
+NAME = NAMES[__name__]
 
 
 def _gather(spec, group, k_begin=None):
@@ -88,7 +92,7 @@ def build(case):
     form = igemm_tiles.form(spec, case.arch)
     cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
     b = KernelBuilder(
-        "conv_igemm_fwd_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
+        NAME + "_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
     )
     x, w, y = b.arg("x", T.GLOBAL), b.arg("w", T.GLOBAL), b.arg("y" if spec.split_k == 1 else "ws", T.GLOBAL)
     bias = b.arg("bias", T.GLOBAL) if c.bias_relu and spec.split_k == 1 else None
@@ -225,4 +229,4 @@ def numeric_check(case, rng):
     )
 
 
-FAMILY = Family("conv_igemm_fwd", igemm_fwd_cases(), build, numeric_check)
+FAMILY = Family(NAME, igemm_fwd_cases(), build, numeric_check)

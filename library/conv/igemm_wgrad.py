@@ -58,6 +58,7 @@ from arch import arch as archs
 from arch.mma_forms import FORMS
 from conv import common, gather_address, reference
 from conv.cases import igemm_wgrad_cases
+from conv.family_names import NAMES
 from conv.wgrad_spec import WgradSpecError
 from family import bound
 from family.family import Family, NumericCheck
@@ -65,6 +66,9 @@ from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gather import Gather
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
+
+# The family's name, from its rocke_family target (BUILD.bazel).
+NAME = NAMES[__name__]
 
 # The kernel's third argument, by mode.
 OUTPUT = {"none": "dw", "two_stage": "workspace", "atomic": "dw"}
@@ -130,7 +134,7 @@ def build(case):
     form = _form(spec, case.arch)
     cfg = GemmConfig(tile.op, tile.block_m, tile.block_n, tile.block_k, tile.waves_m, tile.waves_n)
     b = KernelBuilder(
-        "conv_igemm_wgrad_" + case.id,
+        NAME + "_" + case.id,
         arch=case.arch,
         workgroup_size=(cfg.threads(form.wave), 1, 1),
         wave_size=form.wave,
@@ -212,4 +216,4 @@ def numeric_check(case, rng):
     return NumericCheck([x, dy, out], spec.grid(), {2: want}, lambda v: common.decode(v, spec.out_dtype))
 
 
-FAMILY = Family("conv_igemm_wgrad", igemm_wgrad_cases(), build, numeric_check)
+FAMILY = Family(NAME, igemm_wgrad_cases(), build, numeric_check)

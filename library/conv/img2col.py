@@ -11,9 +11,13 @@ import math
 
 from conv import common
 from conv.cases import img2col_cases
+from conv.family_names import NAMES
 from conv.spec import SpecError
 from family.family import Family, Refusal
 from ir import types as T
+
+# The family's name, from its rocke_family target (BUILD.bazel).
+NAME = NAMES[__name__]
 
 
 class Img2colSpecError(SpecError, Refusal):
@@ -26,7 +30,7 @@ def build(case):
         raise Img2colSpecError(
             f"conv_img2col: groups={spec.groups} is not supported (one GEMM needs groups=1); conv_direct_fwd or conv_igemm_fwd take grouped layers"
         )
-    fr = common.Frame("conv_img2col_" + case.id, spec, case.arch)
+    fr = common.Frame(NAME + "_" + case.id, spec, case.arch)
     b = fr.b
     taps = math.prod(spec.filter)
     reduction = spec.c * taps
@@ -45,4 +49,4 @@ def build(case):
     return fr.kernel(body)
 
 
-FAMILY = Family("conv_img2col", img2col_cases(), build, lambda case, rng: common.numeric_check(case.spec, rng))
+FAMILY = Family(NAME, img2col_cases(), build, lambda case, rng: common.numeric_check(case.spec, rng))

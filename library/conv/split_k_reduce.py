@@ -36,12 +36,16 @@ import numpy as np
 
 from conv import common
 from conv.cases import ARCHS
+from conv.family_names import NAMES
 from conv.spec import BELOW_2_63, MAX_INT64, ConvSpec, SpecError, check_tensor_bytes
 from family.cases_json import plain_int
 from family import bound
 from family.family import Case, Family, NumericCheck, Refusal
 from ir import types as T
 from ir.builder import KernelBuilder
+
+# The family's name, from its rocke_family target (BUILD.bazel).
+NAME = NAMES[__name__]
 
 WORKGROUP = 256
 VECTORS = (4, 2, 1)  # lane vector widths, widest first
@@ -163,7 +167,7 @@ def build(case):
     s = case.spec
     c = s.conv
     return reduce_kernel(
-        "conv_fwd_split_k_reduce_" + case.id,
+        NAME + "_" + case.id,
         case.arch,
         s.elements,
         s.split_k,
@@ -243,4 +247,4 @@ def reduce_cases():
     )
 
 
-FAMILY = Family("conv_fwd_split_k_reduce", reduce_cases(), build, numeric_check)
+FAMILY = Family(NAME, reduce_cases(), build, numeric_check)

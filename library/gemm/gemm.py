@@ -22,11 +22,15 @@ from arch.mma_forms import FORMS
 from family import bound
 from family.family import Family, NumericCheck
 from gemm.cases import cases
+from gemm.family_names import NAMES
 from gemm.spec import ELEM, SpecError, mma_shapes
 from interp.numerics import fp8_decode, fp8_encode, round_bf16
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
+
+# The family's name, from its rocke_family target (BUILD.bazel).
+NAME = NAMES[__name__]
 
 
 def _form(spec, arch):
@@ -45,7 +49,7 @@ def build(case):
     form = _form(spec, case.arch)
     cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
     b = KernelBuilder(
-        "gemm_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
+        NAME + "_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
     )
     a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
     bias = b.arg("bias", T.GLOBAL) if spec.bias_relu else None
@@ -123,4 +127,4 @@ def numeric_check(case, rng):
     return NumericCheck(args + [spec.m, spec.n, spec.k], spec.grid(), {2: want}, lambda v: decode(v, spec.out))
 
 
-FAMILY = Family("gemm", cases(), build, numeric_check)
+FAMILY = Family(NAME, cases(), build, numeric_check)

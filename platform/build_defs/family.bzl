@@ -1,10 +1,25 @@
-"""rocke_family: turns a kernel family into Bazel gates."""
+"""rocke_family: turns a kernel family into Bazel gates; rocke_family_group and
+rocke_registry generate the family registries from those targets."""
 
-load("@rules_python//python:defs.bzl", "py_binary", "py_test")
+load("@rules_python//python:defs.bzl", "py_binary", "py_library", "py_test")
 load("//toolchains/llvm:flavors.bzl", "DEFAULT_LLVM_VERSION", "LLVM_VERSIONS")
 load("//toolchains/python:defs.bzl", "py_pytest")
 
 ALL_FLAVORS = ["llvm" + v for v in LLVM_VERSIONS]
+
+FamilyInfo = provider(
+    doc = "One rocke_family, as its target states it.",
+    fields = {
+        "name": "the family's name (the rocke_family's name)",
+        "module": "the import path of the Python module defining FAMILY",
+        "cpp_library": "the label of its C++ mirror's cc_library, or empty (no C++ engine)",
+    },
+)
+
+FamilyGroupInfo = provider(
+    doc = "The rocke_family targets of one package (rocke_family_group).",
+    fields = {"families": "list of FamilyInfo, in the order of their modules"},
+)
 
 def _emit(name, tool, family, flavor, cases, outs, golden_target):
     """A genrule running an emitter (Python or C++; both take these flags)
@@ -127,7 +142,25 @@ def _machine_probe(name, module, deps, flavor, family_tag):
     )
     return test
 
-def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
+def _family_entry_impl(ctx):
+    return [FamilyInfo(name = ctx.attr.family, module = ctx.attr.module, cpp_library = ctx.attr.cpp_library)]
+
+# What rocke_family records of a family, for rocke_family_group and
+# rocke_registry to generate from (and tools/checks/no_drop.sh to query).
+# The C++ library is a string, not a label: the library itself depends on
+# the names generated from this entry.
+_family_entry = rule(
+    implementation = _family_entry_impl,
+    attrs = {
+        "family": attr.string(mandatory = True),
+        "module": attr.string(mandatory = True),
+        "cpp_library": attr.string(),
+        "py_deps": attr.string_list(),
+    },
+    provides = [FamilyInfo],
+)
+
+def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, cpp_library = None):
     """Gates for one kernel family, as plain targets selectable by tag.
 
     The family is the Python module `module` (e.g. "conv.direct_fwd", found
@@ -145,6 +178,9 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
                           from_json) equal. Tags: cases_json, family=NAME.
       name + "_numeric":  test: every case through the interpreter vs numpy.
                           Tags: numeric, family=NAME.
+      name + "_family":   the family's entry (name, module, cpp_library), from
+                          which rocke_family_group generates this package's
+                          names and rocke_registry the registries.
       name:               test_suite of every test below, tagged manual (tags
                           on a suite would filter it).
     and for each flavor F in `flavors` (llvm20, llvm22, llvm23, llvm24):
@@ -172,7 +208,8 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
                                check, naming the case (machine_probe_test.py).
                                Tags: gate_probe, machine, flavor=F, family=NAME.
     and when `cpp_engine` (an executable taking the same flags, with --family
-    NAME, and writing the same three files) is given:
+    NAME, and writing the same three files) and `cpp_library` (the C++
+    mirror, which the engine links through //library:cpp_families) are given:
       name + "_emit_cpp_" + F:      genrule, the C++ engine's output from the
                                     same NAME.cases.json.
       name + "_byte_identity_" + F: test: per case the .rk text and the LLVM IR,
@@ -186,14 +223,33 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
                                     (not byte_identity: one byte_identity test
                                     per golden test).
 
+    This target is the one place the family's name is written: the module
+    reads it as NAMES[__name__] from the package's generated family_names.py,
+    its C++ mirror from family_names.h (rocke_family_group).
+
     Args:
-      name: the family name (what Family.name says).
+      name: the family name.
       module: import path of the module defining FAMILY.
       deps: py_library targets providing `module`.
       flavors: the flavors to gate.
       cpp_engine: optional label of the C++ emitter.
+      cpp_library: label of the C++ mirror's cc_library; given with
+        cpp_engine, and only with it.
     """
+    if bool(cpp_engine) != bool(cpp_library):
+        fail("rocke_family {}: expected cpp_engine and cpp_library together or neither, got cpp_engine = {}, cpp_library = {}; give both (a C++ mirror) or neither (Python only)".format(name, cpp_engine, cpp_library))
+    if not _identifier(name):
+        fail("rocke_family: expected a name of letters, digits and _ (not starting with a digit), got {}; it names the family's targets, kernels and C++ constant".format(repr(name)))
+    if len(module.split(".")) != 2 or not all([_identifier(part) for part in module.split(".")]):
+        fail("rocke_family {}: expected module as PACKAGE.STEM (two identifiers, e.g. conv.direct_fwd), got {}; family_names.h names the family rocke::family_names::PACKAGE::STEM".format(name, repr(module)))
     pkg = native.package_name()
+    _family_entry(
+        name = name + "_family",
+        family = name,
+        module = module,
+        cpp_library = str(native.package_relative_label(cpp_library)) if cpp_library else "",
+        py_deps = [str(native.package_relative_label(d)) for d in deps],
+    )
     family_tag = "family=" + name
     tests = []
     py_binary(
@@ -288,4 +344,164 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None):
         name = name,
         tests = [":" + t for t in tests + [name + "_numeric"]],
         tags = ["manual"],
+    )
+
+def _label(label):
+    """`label` as BUILD files write it (//pkg:name)."""
+    return "//{}:{}".format(label.package, label.name)
+
+def _python_string(text):
+    """`text` as a Python string literal (rocke_family holds names and modules to identifiers and dots)."""
+    return '"' + text + '"'
+
+def _identifier(text):
+    """Whether `text` is a Python and C++ identifier (ASCII)."""
+    return text != "" and not text[0].isdigit() and text.replace("_", "a").isalnum()
+
+def _group_files_impl(ctx):
+    families = sorted([e[FamilyInfo] for e in ctx.attr.entries], key = lambda f: f.module)
+    source = "the rocke_family targets of {}/BUILD.bazel".format(ctx.label.package)
+    py = [
+        '"""Each family\'s name by its module: NAMES[__name__] in the module.',
+        "",
+        "Generated by {} from {}: edit those.".format(_label(ctx.label), source),
+        '"""',
+        "",
+        "NAMES = {",
+    ]
+    py += ["    {}: {},".format(_python_string(f.module), _python_string(f.name)) for f in families]
+    py += ["}"]
+    ctx.actions.write(ctx.outputs.py, "\n".join(py) + "\n")
+    namespaces = {}
+    for f in families:
+        package, _, stem = f.module.rpartition(".")
+        namespaces.setdefault(package, []).append((stem, f.name))
+    h = [
+        "// Each family's name by its module's stem, for its C++ mirror.",
+        "// Generated by {} from {}: edit those.".format(_label(ctx.label), source),
+        "#pragma once",
+        "",
+    ]
+    for package, names in sorted(namespaces.items()):
+        h.append("namespace rocke::family_names::{} {{".format(package.replace(".", "::")))
+        h += ['inline constexpr char {}[] = "{}";'.format(stem, name) for stem, name in names]
+        h.append("}}  // namespace rocke::family_names::{}".format(package.replace(".", "::")))
+    ctx.actions.write(ctx.outputs.h, "\n".join(h) + "\n")
+    return [FamilyGroupInfo(families = families)]
+
+_group_files = rule(
+    implementation = _group_files_impl,
+    attrs = {
+        "entries": attr.label_list(providers = [FamilyInfo]),
+        "py": attr.output(mandatory = True),
+        "h": attr.output(mandatory = True),
+    },
+    provides = [FamilyGroupInfo],
+)
+
+def rocke_family_group():
+    """What a package's rocke_family targets generate; call it after them.
+
+    Finds the package's rocke_family targets and creates:
+      family_names_files: family_names.py (NAMES: module -> family name) and
+                          family_names.h (rocke::family_names::<package>::<stem>,
+                          the name), from the families' entries.
+      family_names:       py_library of family_names.py (`from PKG.family_names
+                          import NAMES`; PKG is the package's last folder).
+      family_names_cc:    cc_library of family_names.h.
+      families:           py_library of every family's deps (the registry's).
+      cpp_families:       cc_library of every family's cpp_library.
+    rocke_registry lists the packages whose groups it reads.
+    """
+    entries = [r for r in native.existing_rules().values() if r["kind"] == "_family_entry"]
+    if not entries:
+        fail("rocke_family_group: expected rocke_family targets before it in {}, got none".format(native.package_name()))
+    _group_files(
+        name = "family_names_files",
+        entries = [":" + r["name"] for r in entries],
+        py = "family_names.py",
+        h = "family_names.h",
+    )
+    py_library(
+        name = "family_names",
+        srcs = ["family_names.py"],
+        imports = [".."],
+    )
+    native.cc_library(
+        name = "family_names_cc",
+        hdrs = ["family_names.h"],
+    )
+    py_library(
+        name = "families",
+        deps = sorted({d: None for r in entries for d in r["py_deps"]}.keys()),
+    )
+    native.cc_library(
+        name = "cpp_families",
+        deps = sorted({r["cpp_library"]: None for r in entries if r["cpp_library"]}.keys()),
+    )
+
+def _registry_files_impl(ctx):
+    families = sorted([f for g in ctx.attr.groups for f in g[FamilyGroupInfo].families], key = lambda f: f.module)
+    modules = [f.module for f in families]
+    python_only = [f.module for f in families if not f.cpp_library]
+    py = [
+        '"""The family registry: every family the rocke command line offers.',
+        "",
+        "Generated by {} from the rocke_family targets of the packages it".format(_label(ctx.label)),
+        "lists: edit those. FAMILIES maps each family's module (its rocke_family's",
+        "`module`) to its FAMILY, imported directly; PYTHON_ONLY lists the modules",
+        "whose rocke_family has no cpp_library (no C++ engine, so no byte-identity",
+        "gate).",
+        '"""',
+        "",
+    ]
+    py += ["import " + m for m in modules]
+    py += ["", "FAMILIES = {"]
+    py += ["    {}: {}.FAMILY,".format(_python_string(m), m) for m in modules]
+    py += ["}", "", "PYTHON_ONLY = ({})".format("".join([_python_string(m) + ", " for m in python_only]).strip())]
+    ctx.actions.write(ctx.outputs.py, "\n".join(py) + "\n")
+    libraries = [Label(f.cpp_library).name for f in families if f.cpp_library]
+    ctx.actions.write(ctx.outputs.cpp_list, "".join([n + "\n" for n in libraries]))
+    return [DefaultInfo(files = depset([ctx.outputs.py, ctx.outputs.cpp_list]))]
+
+_registry_files = rule(
+    implementation = _registry_files_impl,
+    attrs = {
+        "groups": attr.label_list(providers = [FamilyGroupInfo]),
+        "py": attr.output(mandatory = True),
+        "cpp_list": attr.output(mandatory = True),
+    },
+)
+
+def rocke_registry(name, packages):
+    """The family registries, generated from the rocke_family_group of each
+    package in `packages` (labels of packages, "//library/conv").
+
+    Creates:
+      name + "_files":  rocke_families.py (FAMILIES: module -> FAMILY, and
+                        PYTHON_ONLY) and cpp_families.txt (the C++ family
+                        libraries' names, one a line).
+      name:             py_library of rocke_families.py (`import rocke_families`).
+      cpp_families:     cc_library of every C++ family (each registers itself
+                        when linked).
+
+    Args:
+      name: the py_library's name.
+      packages: the packages holding rocke_family targets.
+    """
+    _registry_files(
+        name = name + "_files",
+        groups = [p + ":family_names_files" for p in packages],
+        py = "rocke_families.py",
+        cpp_list = "cpp_families.txt",
+    )
+    py_library(
+        name = name,
+        srcs = ["rocke_families.py"],
+        imports = ["."],
+        deps = [p + ":families" for p in packages],
+    )
+    native.cc_library(
+        name = "cpp_families",
+        deps = [p + ":cpp_families" for p in packages],
     )

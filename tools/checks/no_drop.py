@@ -1,31 +1,36 @@
 """No test drops out silently (run by tools/checks/no_drop.sh).
 
 Fails when a test target carries `manual` (test_suites and the layering
-probes aside: they are not test rules, or are meant to fail); when a family
-of the registry lacks a golden or validity test for a flavor its cases claim
-(a flavor whose LLVM knows a case's arch); when the registry and the
-rocke_family targets disagree; when a family's golden test has no
-byte-identity twin although the family is not in the registry's PYTHON_ONLY
-(or has one although it is); and when a file under goldens/ belongs to no
-live golden target (an orphan: its gate was dropped, so nothing reads it).
+probes aside: they are not test rules, or are meant to fail); when a
+rocke_family lacks a golden or validity test for a flavor its cases claim
+(a flavor whose LLVM knows a case's arch); when a rocke_family is in no
+registry (its package is not in a rocke_registry's `packages`); when a
+family's golden test has no byte-identity twin although its rocke_family has
+a cpp_library (or has one although it has none); and when a file under
+goldens/ belongs to no live golden target (an orphan: its gate was dropped,
+so nothing reads it).
 
-    no_drop.py --queries DIR --checkout DIR
+    no_drop.py --queries DIR --bin DIR --checkout DIR
 
-DIR holds the outputs of the `bazel query` calls no_drop.sh makes (one label
-per line): manual_tests.txt, unwrapped_manual_tests.txt (manual tests that
-no other test runs), golden_tests.txt, validity_tests.txt,
-identity_tests.txt, and emitters.txt ("LABEL MODULE" per rocke_family emit genrule).
+--queries holds the outputs of the `bazel query` calls no_drop.sh makes (one
+label per line): manual_tests.txt, unwrapped_manual_tests.txt (manual tests
+that no other test runs), golden_tests.txt, validity_tests.txt,
+identity_tests.txt, style_tests.txt, unregistered.txt (rocke_family entries
+no rocke_registry reaches), files.txt (the tracked files), and families.xml
+(every rocke_family's entry, `bazel query --output=xml`). --bin is Bazel's
+output folder, holding each family's built PKG/NAME.cases.json.
 Prints "PASS name" / "FAIL name: ..." and "checks: P passed, F failed".
 """
 
 import argparse
+import json
 import os
 import re
 import sys
+import xml.etree.ElementTree as ET
 
 # goldens/<package>/<family>.<flavor>.golden and goldens/<package>/<family>.<flavor>/<case>.ll
 _GOLDEN_FILE = re.compile(r"^goldens/(?P<pkg>.+)/(?P<family>[A-Za-z0-9_]+)\.(?P<flavor>llvm\d+)(\.golden|/[^/]+\.ll)$")
-_EMITTER = re.compile(r"^//(?P<pkg>[^:]*):(?P<family>.+)_emit_(?P<flavor>llvm\d+) (?P<module>\S+)$")
 
 
 def missing_gates(families, golden, validity):
@@ -53,25 +58,30 @@ def orphans(golden_files, golden):
     return lost
 
 
-def registry_mismatch(registry, emitter_modules):
-    """(in the registry but no rocke_family, rocke_family not in the registry)."""
-    return sorted(set(registry) - set(emitter_modules)), sorted(set(emitter_modules) - set(registry))
+def families_of(query_xml):
+    """{(pkg, name): has a C++ engine} of the rocke_family entries in
+    `bazel query --output=xml` text (platform/build_defs/family.bzl's
+    _family_entry rules)."""
+    families = {}
+    for rule in ET.fromstring(query_xml).iter("rule"):
+        pkg = rule.get("name", "")[2:].split(":")[0]
+        attrs = {a.get("name"): a.get("value") for a in rule.iter("string")}
+        families[(pkg, attrs["family"])] = bool(attrs.get("cpp_library"))
+    return families
 
 
-def identity_mismatch(modules, golden, identity, python_only, registry):
+def identity_mismatch(families, golden, identity):
     """Byte-identity tests that should exist and do not, or exist for a
-    family the registry says has no C++ engine; and PYTHON_ONLY entries that
-    name no registered family. modules: {(pkg, name): module}."""
-    problems = [f"PYTHON_ONLY names {m}, which is not in FAMILIES" for m in python_only if m not in registry]
-    for (pkg, name), module in sorted(modules.items()):
+    family whose rocke_family has no cpp_library. families: {(pkg, name):
+    has a C++ engine}."""
+    problems = []
+    for (pkg, name), cpp in sorted(families.items()):
         for label in sorted(g for g in golden if g.startswith(f"//{pkg}:{name}_golden_")):
             twin = label.replace("_golden_", "_byte_identity_")
-            if module in python_only and twin in identity:
-                problems.append(f"{twin} exists, but PYTHON_ONLY lists {module}: drop it from PYTHON_ONLY")
-            elif module not in python_only and twin not in identity:
-                problems.append(
-                    f"{twin} is missing: give the rocke_family a cpp_engine, or list {module} in PYTHON_ONLY"
-                )
+            if not cpp and twin in identity:
+                problems.append(f"{twin} exists, but its rocke_family has no cpp_library")
+            elif cpp and twin not in identity:
+                problems.append(f"{twin} is missing, though its rocke_family has a cpp_library")
     return problems
 
 
@@ -93,43 +103,43 @@ def _lines(folder, name):
         return {line.strip() for line in f if line.strip()}
 
 
-def _claimed(modules_by_family):
-    """(pkg, name) -> the flavors whose LLVM knows one of the family's archs."""
-    from family import family as families
+def claimed(families, bin_dir):
+    """(pkg, name) -> the flavors whose LLVM knows one of the family's archs,
+    from its case list bin_dir/PKG/NAME.cases.json."""
     from lower.flavors import supporting
 
-    claimed = {}
-    for key, module in modules_by_family.items():
-        fam = families.load(module)
-        claimed[key] = {f for case in fam.cases for f in supporting(case.arch)}
-    return claimed
+    out = {}
+    for pkg, name in families:
+        with open(os.path.join(bin_dir, pkg, name + ".cases.json"), encoding="utf-8") as f:
+            cases = json.load(f)["cases"]
+        out[(pkg, name)] = {flavor for case in cases for flavor in supporting(case["arch"])}
+    return out
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--queries", required=True)
+    parser.add_argument("--bin", required=True)
     parser.add_argument("--checkout", required=True)
     args = parser.parse_args(argv)
-    import rocke_families
 
     golden, validity = _lines(args.queries, "golden_tests.txt"), _lines(args.queries, "validity_tests.txt")
     manual = _lines(args.queries, "manual_tests.txt")
     identity = _lines(args.queries, "identity_tests.txt") - manual
     golden, validity = golden - manual, validity - manual
-    modules = {}
-    for line in _lines(args.queries, "emitters.txt"):
-        m = _EMITTER.match(line)
-        if not m:  # a misparsed line would drop a family from every check below
-            print(f"FAIL no-drop: cannot read the rocke_family emit genrule {line!r}; fix no_drop.sh's parsing")
-            print("checks: 0 passed, 1 failed")
-            return 1
-        modules[(m["pkg"], m["family"])] = m["module"]
+    with open(os.path.join(args.queries, "families.xml"), encoding="utf-8") as f:
+        families = families_of(f.read())
+    if not families:  # a query that matched nothing would pass every family check below
+        print(
+            "FAIL no-drop: expected rocke_family entries in the query's families.xml, got none; fix no_drop.sh's query"
+        )
+        print("checks: 0 passed, 1 failed")
+        return 1
     golden_files = [
         os.path.relpath(os.path.join(d, n), args.checkout)
         for d, _, names in os.walk(os.path.join(args.checkout, "goldens"))
         for n in names
     ]
-    unregistered, unbuilt = registry_mismatch(rocke_families.FAMILIES, set(modules.values()))
     results = [
         (
             "no test target is tagged manual, unless another test runs it",
@@ -137,20 +147,19 @@ def main(argv=None):
             "remove the manual tag (or make it a test_suite)",
         ),
         (
-            "registry and rocke_family targets agree",
-            [f"in the registry, no rocke_family: {m}" for m in unregistered]
-            + [f"a rocke_family not in library/rocke_families.py: {m}" for m in unbuilt],
-            "add the family to both",
+            "every rocke_family is in a registry",
+            sorted(_lines(args.queries, "unregistered.txt")),
+            "add its package to the `packages` of the rocke_registry (library/BUILD.bazel)",
         ),
         (
             "every family has golden and validity tests for every flavor its cases claim",
-            missing_gates(_claimed(modules), golden, validity),
+            missing_gates(claimed(families, args.bin), golden, validity),
             "give its rocke_family those flavors",
         ),
         (
-            "every golden test has its byte-identity twin, unless PYTHON_ONLY says the family has no C++ engine",
-            identity_mismatch(modules, golden, identity, rocke_families.PYTHON_ONLY, rocke_families.FAMILIES),
-            "keep PYTHON_ONLY and the cpp_engine arguments in step",
+            "every golden test has its byte-identity twin when the family has a C++ engine, and only then",
+            identity_mismatch(families, golden, identity),
+            "keep the byte_identity tests live (no manual tag); rocke_family creates them from cpp_library",
         ),
         (
             "every package with Python or C++ sources has a style test",

@@ -37,12 +37,20 @@ query validity_tests.txt "$(tag ir_validity "$tests")" "${@}"
 query identity_tests.txt "$(tag byte_identity "$tests")" "${@}"
 query style_tests.txt "$(tag style "$tests")" "${@}"
 git ls-files >"$out/files.txt"
-# Each rocke_family emit genrule names its module in its command.
-query emitters.build 'attr(name, "_emit_llvm[0-9]+$", kind(genrule, //...))' --output=build "${@}"
-sed -n -e 's/^  name = "\(.*\)",$/\1/p' -e 's/^  cmd = ".* --family \([^ ]*\) .*",$/\1/p' "$out/emitters.build" |
-  paste - - >"$out/emitters.raw"
-grep -o '^# /[^:]*' "$out/emitters.build" | sed "s|^# $checkout/||; s|/BUILD.bazel$||" >"$out/emitters.pkg"
-paste -d' ' "$out/emitters.pkg" "$out/emitters.raw" | awk '{print "//" $1 ":" $2 " " $3}' >"$out/emitters.txt"
+# Every rocke_family's entry (platform/build_defs/family.bzl), and those no
+# rocke_registry reaches (a package missing from its `packages`).
+entries='kind("_family_entry rule", //...)'
+query families.xml "$entries" --output=xml "${@}"
+query unregistered.txt "$entries except deps(kind(\"_registry_files rule\", //...))" "${@}"
+# Each family's case list, for the flavors its cases claim.
+query cases.txt "kind(genrule, attr(name, \"_cases$\", siblings($entries)))" "${@}"
+if ! ./bazel build "${@}" $(cat "$out/cases.txt") >"$out/build.log" 2>&1; then
+  echo "FAIL no-drop: building the families' case lists failed:"
+  tail -n 5 "$out/build.log" | sed 's/^/    /'
+  echo "checks: 0 passed, 1 failed"
+  exit 1
+fi
+bin=$(./bazel info "${@}" bazel-bin 2>/dev/null)
 
-toolchains/sysroot/root.sh exec env "PYTHONPATH=$checkout/platform:$checkout/library:$checkout" \
-  python3 "$checkout/tools/checks/no_drop.py" --queries "$out" --checkout "$checkout"
+toolchains/sysroot/root.sh exec env "PYTHONPATH=$checkout/platform:$checkout" \
+  python3 "$checkout/tools/checks/no_drop.py" --queries "$out" --bin "$bin" --checkout "$checkout"

@@ -1,5 +1,9 @@
 """The decisions of tools/checks/no_drop.py, on inputs made to fail them."""
 
+import json
+
+from lower.flavors import supporting
+
 from tools.checks import no_drop
 
 
@@ -28,29 +32,54 @@ def test_orphans_are_golden_files_no_live_golden_test_reads():
     ]
 
 
-def test_registry_mismatch_both_ways():
-    assert no_drop.registry_mismatch(("conv.a", "conv.b"), {"conv.b", "conv.c"}) == (["conv.a"], ["conv.c"])
-    assert no_drop.registry_mismatch(("conv.a",), {"conv.a"}) == ([], [])
+FAMILIES_XML = """<?xml version="1.1" encoding="UTF-8" standalone="no"?>
+<query version="2">
+    <rule class="_family_entry" location="/src/library/conv/BUILD.bazel:1:14" name="//library/conv:conv_x_family">
+        <string name="name" value="conv_x_family"/>
+        <string name="family" value="conv_x"/>
+        <string name="module" value="conv.x"/>
+        <string name="cpp_library" value="@@//library/conv/cpp:x"/>
+    </rule>
+    <rule class="_family_entry" location="/src/library/gemm/BUILD.bazel:1:14" name="//library/gemm:gemm_family">
+        <string name="name" value="gemm_family"/>
+        <string name="family" value="gemm"/>
+        <string name="module" value="gemm.gemm"/>
+        <string name="cpp_library" value=""/>
+    </rule>
+</query>
+"""
 
 
-def test_identity_mismatch_follows_python_only_both_ways():
-    modules = {("library/conv", "conv_x"): "conv.x", ("library/gemm", "gemm"): "gemm.gemm"}
+def test_families_of_reads_each_entry_and_whether_it_has_a_cpp_library():
+    assert no_drop.families_of(FAMILIES_XML) == {("library/conv", "conv_x"): True, ("library/gemm", "gemm"): False}
+
+
+def test_identity_mismatch_follows_cpp_library_both_ways():
+    families = {("library/conv", "conv_x"): True, ("library/gemm", "gemm"): False}
     golden = {
         "//library/conv:conv_x_golden_llvm22",
         "//library/conv:conv_x_golden_llvm23",
         "//library/gemm:gemm_golden_llvm22",
     }
     identity = {"//library/conv:conv_x_byte_identity_llvm22"}
-    registry = ("conv.x", "gemm.gemm")
-    assert no_drop.identity_mismatch(modules, golden, identity, ("gemm.gemm",), registry) == [
-        "//library/conv:conv_x_byte_identity_llvm23 is missing: give the rocke_family a cpp_engine, or list conv.x in PYTHON_ONLY"
+    assert no_drop.identity_mismatch(families, golden, identity) == [
+        "//library/conv:conv_x_byte_identity_llvm23 is missing, though its rocke_family has a cpp_library"
     ]
     identity |= {"//library/conv:conv_x_byte_identity_llvm23", "//library/gemm:gemm_byte_identity_llvm22"}
-    assert no_drop.identity_mismatch(modules, golden, identity, ("gemm.gemm", "conv.gone"), registry) == [
-        "PYTHON_ONLY names conv.gone, which is not in FAMILIES",
-        "//library/gemm:gemm_byte_identity_llvm22 exists, but PYTHON_ONLY lists gemm.gemm: drop it from PYTHON_ONLY",
+    assert no_drop.identity_mismatch(families, golden, identity) == [
+        "//library/gemm:gemm_byte_identity_llvm22 exists, but its rocke_family has no cpp_library",
     ]
-    assert no_drop.identity_mismatch(modules, golden, identity, (), registry) == []
+    identity -= {"//library/gemm:gemm_byte_identity_llvm22"}
+    assert no_drop.identity_mismatch(families, golden, identity) == []
+
+
+def test_claimed_flavors_come_from_the_built_case_list(tmp_path):
+    (tmp_path / "library/conv").mkdir(parents=True)
+    cases = {"cases": [{"arch": "gfx1250", "id": "a", "spec": {}}], "family": "conv_x", "format": 1}
+    (tmp_path / "library/conv/conv_x.cases.json").write_text(json.dumps(cases))
+    claimed = no_drop.claimed({("library/conv", "conv_x"): True}, str(tmp_path))
+    assert claimed == {("library/conv", "conv_x"): set(supporting("gfx1250"))}
+    assert "llvm20" not in claimed[("library/conv", "conv_x")]  # llvm20 knows no gfx1250
 
 
 def test_a_package_with_sources_and_no_style_test_is_named():

@@ -8,6 +8,7 @@
 
 #include "library/conv/cpp/common.h"
 #include "library/conv/cpp/spec.h"
+#include "library/conv/family_names.h"
 #include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
@@ -40,7 +41,7 @@ std::int64_t linear(const Shape& taps, const Shape& sizes) {
 
 std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   const ConvSpec spec = ConvSpec::from_json(c.spec);
-  Frame fr("conv_direct_fwd_" + c.id, spec, c.arch);
+  Frame fr(std::string(family_names::conv::direct_fwd) + "_" + c.id, spec, c.arch);
   ir::KernelBuilder& b = fr.b;
   const std::int64_t cpg = spec.c_per_group(), filter_size = product(spec.filter);
 
@@ -77,7 +78,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
 }
 
 const family::Registration kRegistration({
-    .name = "conv_direct_fwd",
+    .name = family_names::conv::direct_fwd,
     .build = &build,
     .spec_json = &normalised,
 });

@@ -6,10 +6,12 @@ load("//platform/cpp:copts.bzl", "rocke_cc_library")
 visibility(["//library/..."])
 
 # What every conv family builds on: the frame and helpers (common.h), the
-# spec, and the family registry it registers with.
+# spec, its name (family_names.h, from its rocke_family target) and the
+# family registry it registers with.
 _FRAME = [
     ":common",
     ":spec",
+    "//library/conv:family_names_cc",
     "//platform/family/cpp:family",
 ]
 

@@ -21,6 +21,7 @@
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
+#include "library/conv/family_names.h"
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/builder.h"
 #include "platform/ir/cpp/types.h"
@@ -147,7 +148,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   check(spec);
   const int wave = form_wave(spec, cs.arch);
   const tile::GemmConfig cfg = gemm_config(spec);
-  ir::KernelBuilder b("conv_igemm_dgrad_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1}, wave);
+  ir::KernelBuilder b(std::string(family_names::conv::igemm_dgrad) + "_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1},
+                      wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");
   Value* dy = b.arg("dy", global);
@@ -186,7 +188,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
 }
 
 const family::Registration kRegistration({
-    .name = "conv_igemm_dgrad",
+    .name = family_names::conv::igemm_dgrad,
     .build = &build,
     .spec_json = &igemm_normalised,
 });

@@ -24,6 +24,7 @@
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
+#include "library/conv/family_names.h"
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/builder.h"
 #include "platform/ir/cpp/types.h"
@@ -142,7 +143,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   const ConvSpec& c = spec.conv;
   const int wave = form_wave(spec, cs.arch);
   const tile::GemmConfig cfg = gemm_config(spec);
-  ir::KernelBuilder b("conv_igemm_fwd_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1}, wave);
+  ir::KernelBuilder b(std::string(family_names::conv::igemm_fwd) + "_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1},
+                      wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");
   Value* x = b.arg("x", global);
@@ -203,7 +205,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
 }
 
 const family::Registration kRegistration({
-    .name = "conv_igemm_fwd",
+    .name = family_names::conv::igemm_fwd,
     .build = &build,
     .spec_json = &igemm_normalised,
 });

@@ -20,6 +20,7 @@
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
 #include "library/conv/cpp/wgrad_spec.h"
+#include "library/conv/family_names.h"
 #include "platform/arch/cpp/arch.h"
 #include "platform/cpp/py/repr.h"
 #include "platform/family/cpp/family.h"
@@ -127,7 +128,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   const IgemmSpec& t = spec.igemm;
   const int wave = form_wave(spec, cs.arch);
   const tile::GemmConfig cfg = gemm_config(t);
-  ir::KernelBuilder b("conv_igemm_wgrad_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1}, wave);
+  ir::KernelBuilder b(std::string(family_names::conv::igemm_wgrad) + "_" + cs.id, cs.arch, {cfg.threads(wave), 1, 1},
+                      wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");
   Value* x = b.arg("x", global);
@@ -171,7 +173,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
 }
 
 const family::Registration kRegistration({
-    .name = "conv_igemm_wgrad",
+    .name = family_names::conv::igemm_wgrad,
     .build = &build,
     .spec_json = &wgrad_normalised,
 });

@@ -12,6 +12,7 @@
 
 #include "library/conv/cpp/common.h"
 #include "library/conv/cpp/spec.h"
+#include "library/conv/family_names.h"
 #include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
@@ -27,7 +28,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
         "conv_img2col: groups=" + std::to_string(spec.groups) +
             " is not supported (one GEMM needs groups=1); conv_direct_fwd or conv_igemm_fwd take grouped layers");
   }
-  Frame fr("conv_img2col_" + c.id, spec, c.arch);
+  Frame fr(std::string(family_names::conv::img2col) + "_" + c.id, spec, c.arch);
   ir::KernelBuilder& b = fr.b;
   // The reduction index j walks a weight row in memory order: C * R * S.
   Shape order = spec.filter;
@@ -59,7 +60,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
 }
 
 const family::Registration kRegistration({
-    .name = "conv_img2col",
+    .name = family_names::conv::img2col,
     .build = &build,
     .spec_json = &normalised,
 });

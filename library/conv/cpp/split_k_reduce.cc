@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "library/conv/family_names.h"
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/builder.h"
 #include "platform/ir/cpp/types.h"
@@ -67,13 +68,14 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   const ReduceSpec s = ReduceSpec::from_json(cs.spec);
   std::optional<Channels> ch;
   if (s.conv.bias_relu) ch = channels_of(s.conv);
-  return reduce_kernel("conv_fwd_split_k_reduce_" + cs.id, cs.arch, s.elements(), s.split_k, s.conv.dtype, ch);
+  return reduce_kernel(std::string(family_names::conv::split_k_reduce) + "_" + cs.id, cs.arch, s.elements(), s.split_k,
+                       s.conv.dtype, ch);
 }
 
 json::Value reduce_normalised(const json::Value& spec) { return ReduceSpec::from_json(spec).to_json(); }
 
 const family::Registration kRegistration({
-    .name = "conv_fwd_split_k_reduce",
+    .name = family_names::conv::split_k_reduce,
     .build = &build,
     .spec_json = &reduce_normalised,
 });

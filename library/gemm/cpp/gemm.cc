@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "library/gemm/cpp/spec.h"
+#include "library/gemm/family_names.h"
 #include "platform/arch/cpp/arch.h"
 #include "platform/cpp/py/repr.h"
 #include "platform/family/cpp/family.h"
@@ -49,7 +50,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
                              static_cast<int>(spec.block_k),
                              static_cast<int>(spec.waves_m),
                              static_cast<int>(spec.waves_n)};
-  ir::KernelBuilder b("gemm_" + c.id, c.arch, {cfg.threads(wave), 1, 1}, wave);
+  ir::KernelBuilder b(std::string(family_names::gemm::gemm) + "_" + c.id, c.arch, {cfg.threads(wave), 1, 1}, wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");
   Value* a = b.arg("a", global);
@@ -74,7 +75,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
 }
 
 const family::Registration kRegistration({
-    .name = "gemm",
+    .name = family_names::gemm::gemm,
     .build = &build,
     .spec_json = &normalised,
 });
