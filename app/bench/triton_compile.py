@@ -13,6 +13,11 @@ TRITON_ALWAYS_COMPILE.
 
     triton_compile.py --cold ARCH WAVES   compile once; print {"first_kernel":
                                           its wall seconds}
+    triton_compile.py --aot DIR           write the code object of each arch
+                                          rocke run's test runs (AOT_ARCHS) as
+                                          DIR/gemm_ARCH.hsaco, with
+                                          DIR/gemm_ARCH.json: Triton's version,
+                                          warps, wave size and LDS bytes
     triton_compile.py                     serve: print {"triton": version};
                                           then for each line "ARCH WAVES" on
                                           stdin compile it and answer
@@ -41,6 +46,10 @@ import triton.language as tl  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.compiler import ASTSource  # noqa: E402
 
+# The archs the emulator runs, with their wave size: //app/cli:run_triton_test
+# runs these code objects, written by --aot into app/cli/testdata/triton.
+AOT_ARCHS = {"gfx942": 64, "gfx950": 64, "gfx1201": 32}
+WARPS = 4
 CONSTANTS = {"BM": 128, "BN": 128, "BK": 32, "GROUP_M": 8, "sak": 1, "sbn": 1, "scn": 1}
 DIVISIBLE = ("a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "sam", "sbk", "scm")
 
@@ -97,20 +106,53 @@ def _source():
     return ASTSource(gemm, signature, constexprs=CONSTANTS, attrs=attrs)
 
 
+def _compile(arch, waves):
+    kernel = triton.compile(
+        _source(), target=GPUTarget("hip", arch, waves), options={"num_warps": WARPS, "num_stages": 2}
+    )
+    if not kernel.asm["hsaco"]:
+        raise SystemExit(f"triton_compile: Triton made no code object for {arch}")
+    return kernel
+
+
 def compile_one(arch, waves):
     """(wall s, CPU s) of one compile to a code object."""
     wall, cpu = time.perf_counter(), time.process_time()
-    kernel = triton.compile(_source(), target=GPUTarget("hip", arch, waves), options={"num_warps": 4, "num_stages": 2})
-    if not kernel.asm["hsaco"]:
-        raise SystemExit(f"triton_compile: Triton made no code object for {arch}")
+    _compile(arch, waves)
     return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def write_aot(folder):
+    """Each AOT_ARCHS code object and its launch facts into `folder` (relative
+    to the checkout under bazel run), atomically."""
+    from files import atomic  # only --aot writes; compile_bench runs this file without platform's packages
+
+    folder = os.path.join(os.environ.get("BUILD_WORKSPACE_DIRECTORY", ""), folder)
+    for arch, waves in AOT_ARCHS.items():
+        kernel = _compile(arch, waves)
+        facts = {
+            "arch": arch,
+            "lds": kernel.metadata.shared,
+            "triton": triton.__version__,
+            "warps": WARPS,
+            "wave": waves,
+        }
+        atomic.write_atomic(os.path.join(folder, f"gemm_{arch}.hsaco"), kernel.asm["hsaco"])
+        atomic.write_atomic(
+            os.path.join(folder, f"gemm_{arch}.json"), (json.dumps(facts, sort_keys=True) + "\n").encode()
+        )
+        print(f"triton_compile: wrote {folder}/gemm_{arch}.hsaco ({len(kernel.asm['hsaco'])} bytes)")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cold", nargs=2, metavar=("ARCH", "WAVES"), help="compile one kernel and print its time")
+    parser.add_argument("--aot", metavar="DIR", help="write the code objects rocke run's test runs into DIR")
     args = parser.parse_args(argv)
     try:
+        if args.aot:
+            write_aot(args.aot)
+            return 0
         if args.cold:
             print(json.dumps({"first_kernel": compile_one(args.cold[0], int(args.cold[1]))[0]}))
             return 0

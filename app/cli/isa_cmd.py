@@ -26,11 +26,25 @@ borrows, and the report says so). Reported:
                  computed from the arch table (toolchains/llvm/llvm.py,
                  platform/arch/occupancy.py), and waves per workgroup
 
+  run            with --run: the code object executed in the emulator
+                 (platform/emu) on the numeric gate's inputs, as the machine
+                 gate launches it (a wide grid: its corner and edge
+                 workgroups): instructions executed by class per wave, waits,
+                 LDS bank cycles from the real addresses and the static
+                 model's worst conflict beside them (agreeing, or the reason
+                 they differ), global memory segments, and whether the
+                 outputs match numpy
+
 --json prints one canonical JSON object (sorted keys, no whitespace).
 """
 
 import sys
 
+import numpy as np
+
+from emu import emu
+from emu.figures import compare_banks
+from family import machine
 from family.cases_json import canonical
 from isa import analyze
 from isa.objdump import ObjdumpError
@@ -51,6 +65,11 @@ def add_arguments(parser):
         help="the LLVM flavor (default: the default toolchain's, see rocke toolchains)",
     )
     parser.add_argument("--json", action="store_true", help="print one canonical JSON object instead of tables")
+    parser.add_argument(
+        "--run",
+        action="store_true",
+        help=f"also run the code object in the emulator ({', '.join(emu.EMULATED)}) and add its dynamic figures",
+    )
 
 
 def _fail(message):
@@ -58,19 +77,48 @@ def _fail(message):
     return 2
 
 
-def report(fam, case_id, flavor):
-    """The metrics of one case of Family `fam` as a JSON value; Refused for
-    anything a user can cause."""
+def report(fam, case_id, flavor, run=False):
+    """The metrics of one case of Family `fam` as a JSON value (with `run`,
+    its "run" section too); Refused for anything a user can cause."""
     case = find_case(fam, case_id)
     kernel = fam.build(case)
     tc = toolchain_for(flavor)
     try:
-        figures = analyze.report(kernel, tc)
+        built = analyze.build(kernel, tc)
+        figures = analyze.report(kernel, tc, built)
     except (ArchDomainError, LlvmError, ObjdumpError) as e:
         raise Refused(str(e)) from None
+    if run:
+        figures["run"] = dynamic(fam, case, kernel, tc, built.code_object, figures["lds_banks"])
     return dict(
         figures, family=fam.name, case=case.id, arch=case.arch, flavor=flavor, llvm=tc.version, kernel=kernel.name
     )
+
+
+def dynamic(fam, case, kernel, tc, code_object, static_banks):
+    """The "run" section: the case launched as its machine gate launches it."""
+    try:
+        emu.check_arch(case.arch)
+        launched = machine.run(fam, case, tc, code_object, kernel.name, kernel.attrs["workgroup_size"], figures=True)
+    except (emu.ArchNotEmulated, machine.Mismatch) as e:
+        raise Refused(f"--run: {e}") from None
+    try:
+        machine.compare(fam, launched, tc)
+        numbers = "match numpy"
+    except machine.Mismatch as e:
+        numbers = str(e).splitlines()[0]
+    r = launched.result
+    waves = max(r.waves, 1)
+    return {
+        "workgroups": len(r.workgroups),
+        "grid_workgroups": int(np.prod(launched.numeric.grid)),
+        "waves": r.waves,
+        "per_wave": {name: round(count / waves, 1) for name, count in sorted(r.classes.items()) if count},
+        "waits": sum(n for n, _ in r.waits.values()),
+        "figures": r.figures,
+        "banks": compare_banks(static_banks, r.figures),
+        "numbers": numbers,
+    }
 
 
 def run(args):
@@ -78,7 +126,7 @@ def run(args):
         fam = load_family(args.family)
         if args.list:
             return list_cases(fam)
-        result = report(fam, args.case, args.flavor or default_flavor())
+        result = report(fam, args.case, args.flavor or default_flavor(), args.run)
     except Refused as e:
         return _fail(str(e))
     if args.json:
@@ -179,4 +227,37 @@ def text(r):
         "waves_per_workgroup",
     )
     out.append(_table([names, tuple("-" if res[n] is None else str(res[n]) for n in names)]))
+    if "run" in r:
+        out.append(_run_text(r["run"]))
+    return "".join(out)
+
+
+def _run_text(d):
+    f, b = d["figures"], d["banks"]
+    sampled = "" if d["workgroups"] == d["grid_workgroups"] else " (its corner and edge workgroups)"
+    out = [
+        f"\nrun in the emulator: {d['workgroups']} of {d['grid_workgroups']} workgroups{sampled}, {d['waves']} waves\n"
+    ]
+    rows = [("executed per wave", ", ".join(f"{n} {c}" for n, c in d["per_wave"].items()))]
+    rows.append(("waits", str(d["waits"])))
+    worst = f", worst {f['lds_worst_ways']}-way" if f["lds_executions"] else ""
+    rows.append(
+        ("LDS", f"{f['lds_executions']} wave accesses, {f['lds_cycles']} cycles against {f['lds_ideal']} ideal{worst}")
+    )
+    verdict = "agree" if b["agree"] else f"differ: {b['why'] or 'unexplained'}"
+    rows.append(
+        (
+            "banks",
+            f"static model worst {b['static_worst_ways']}-way, real accesses {b['dynamic_worst_ways']}-way: {verdict}",
+        )
+    )
+    rows.append(
+        (
+            "global memory",
+            f"{f['memory_executions']} wave accesses, {f['memory_bytes']} bytes, {f['segments_64']} 64-byte and "
+            f"{f['segments_128']} 128-byte segments",
+        )
+    )
+    rows.append(("numbers", d["numbers"]))
+    out.append(_table(rows))
     return "".join(out)

@@ -5,12 +5,13 @@
   rocke emit conv.direct_fwd --list
   rocke emit conv.direct_fwd --case 2d_nhwc_f16_3x3_gfx942 --flavor llvm22 --out k.hsaco
   rocke isa conv.img2col --case 2d_nhwc_f16_3x3_gfx942 --json
+  rocke run k.hsaco --grid 2,2 --block 256 in:a.npy in:b.npy out:c.npy:float16:128,128 i32:128 i32:128 i32:64
 
 (through Bazel: ./bazel run //tools:rocke -- build ...). `rocke COMMAND --help`
 explains each command, with its examples.
 """
 
-from app.cli import build_cmd, emit_cmd, isa_cmd, toolchains_cmd
+from app.cli import build_cmd, emit_cmd, isa_cmd, run_cmd, toolchains_cmd
 from tools.entry import entry
 
 # subcommand -> module with HELP, a docstring (its --help, examples first),
@@ -20,6 +21,7 @@ COMMANDS = {
     "toolchains": toolchains_cmd,
     "emit": emit_cmd,
     "isa": isa_cmd,
+    "run": run_cmd,
 }
 
 

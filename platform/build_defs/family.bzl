@@ -2,7 +2,7 @@
 rocke_registry generate the family registries from those targets."""
 
 load("@rules_python//python:defs.bzl", "py_binary", "py_library", "py_test")
-load("//toolchains/llvm:flavors.bzl", "LLVM_VERSIONS")
+load("//toolchains/llvm:flavors.bzl", "DEFAULT_LLVM_VERSION", "LLVM_VERSIONS")
 load("//toolchains/python:defs.bzl", "py_pytest")
 
 ALL_FLAVORS = ["llvm" + v for v in LLVM_VERSIONS]
@@ -96,6 +96,52 @@ def _gate_probe(name, cpp_engine, cases, flavor, py, golden_target, family_tag):
     )
     return test
 
+def _machine_gate(name, module, deps, flavor, py, family_tag):
+    """NAME_machine_F: the flavor's code objects run in the emulator; returns the test's name."""
+    irs, manifest = py[0], py[2]
+    test = "{}_machine_{}".format(name, flavor)
+    py_pytest(
+        name = test,
+        size = "large",
+        srcs = ["//platform/family:machine_test.py"],
+        data = [irs, manifest, "@{}//:toolchain.json".format(flavor)],
+        env = {
+            "ROCKE_FAMILY_MODULE": module,
+            "ROCKE_FAMILY_IRS": "$(rootpath {})".format(irs),
+            "ROCKE_FAMILY_MANIFEST": "$(rootpath {})".format(manifest),
+            "ROCKE_LLVM": "$(rootpath @{}//:toolchain.json)".format(flavor),
+        },
+        deps = deps + [
+            "//platform/family",
+            "//platform/family:machine",
+            "//toolchains/llvm",
+        ],
+        tags = ["machine", "flavor=" + flavor, family_tag],
+    )
+    return test
+
+def _machine_probe(name, module, deps, flavor, family_tag):
+    """NAME_machine_can_fail; returns the test's name."""
+    test = name + "_machine_can_fail"
+    py_pytest(
+        name = test,
+        size = "medium",
+        srcs = ["//platform/family:machine_probe_test.py"],
+        data = ["@{}//:toolchain.json".format(flavor)],
+        env = {
+            "ROCKE_FAMILY_MODULE": module,
+            "ROCKE_LLVM": "$(rootpath @{}//:toolchain.json)".format(flavor),
+        },
+        deps = deps + [
+            "//platform/family",
+            "//platform/family:machine",
+            "//platform/lower",
+            "//toolchains/llvm",
+        ],
+        tags = ["gate_probe", "machine", "flavor=" + flavor, family_tag],
+    )
+    return test
+
 def _family_entry_impl(ctx):
     return [FamilyInfo(name = ctx.attr.family, module = ctx.attr.module, cpp_library = ctx.attr.cpp_library)]
 
@@ -149,6 +195,18 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
       name + "_validity_" + F: test: verify, compile, link --no-undefined each
                                case with LLVM F, no indirect call, resource
                                figures. Tags: ir_validity, flavor=F, family=NAME.
+      name + "_machine_" + F:  test: each case on an arch the emulator runs
+                               (platform/emu), compiled and linked by LLVM F
+                               from NAME.F.irs.json, launched on the numeric
+                               gate's inputs, against numpy; a rejected case is
+                               an expected rejection, a case on another arch is
+                               listed, never passed (machine_test.py). Tags:
+                               machine, flavor=F, family=NAME.
+    and once, for the default flavor (else the first):
+      name + "_machine_can_fail": test: a wait of a real code object of the
+                               family turned into s_nop 0 fails the machine
+                               check, naming the case (machine_probe_test.py).
+                               Tags: gate_probe, machine, flavor=F, family=NAME.
     and when `cpp_engine` (an executable taking the same flags, with --family
     NAME, and writing the same three files) and `cpp_library` (the C++
     mirror, which the engine links through //library:cpp_families) are given:
@@ -264,10 +322,13 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
             tags = ["ir_validity", "flavor=" + flavor, family_tag],
         )
         tests += ["{}_golden_{}".format(name, flavor), "{}_validity_{}".format(name, flavor)]
+        tests.append(_machine_gate(name, module, deps, flavor, py, family_tag))
         if cpp_engine:
             tests.append(_cpp_gates(name, cpp_engine, cases, flavor, py, golden_target, family_tag))
             if flavor == flavors[0]:
                 tests.append(_gate_probe(name, cpp_engine, cases, flavor, py, golden_target, family_tag))
+    probe_flavor = "llvm" + DEFAULT_LLVM_VERSION if "llvm" + DEFAULT_LLVM_VERSION in flavors else flavors[0]
+    tests.append(_machine_probe(name, module, deps, probe_flavor, family_tag))
     py_pytest(
         name = name + "_numeric",
         size = "medium",

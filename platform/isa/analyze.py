@@ -3,6 +3,7 @@ lowers, verifies, compiles, links and disassembles for them (rocke isa and
 the benchmarks both come here).
 
     analyze.report(kernel, toolchain) -> {"disassembler", "main_loop", "whole_kernel", "lds_banks", "resources"}
+    analyze.report(kernel, toolchain, built)   # the kernel's Toolchain.build, when the caller has it
 
 Raises ArchDomainError (the flavor cannot express the kernel), LlvmError (LLVM
 refused it) or ObjdumpError (the disassembly is not what objdump.py reads).
@@ -13,11 +14,15 @@ from isa import banks, metrics
 from lower.llvm import lower
 
 
-def report(kernel, tc):
+def build(kernel, tc):
+    """Toolchain `tc`'s Built of IR `kernel` (compiled and linked for its arch)."""
+    return tc.build(lower(kernel, tc.flavor), kernel.attrs["arch"], kernel.name)
+
+
+def report(kernel, tc, built=None):
     """The metrics of IR `kernel` compiled by Toolchain `tc`, JSON-ready."""
     cpu = kernel.attrs["arch"]
-    ir = lower(kernel, tc.flavor)
-    built = tc.build(ir, cpu, kernel.name)
+    built = built or build(kernel, tc)
     text = tc.disassemble(built.code_object, cpu)
     figures = dict(built.figures)
     figures["waves_per_workgroup"] = figures.pop("waves")

@@ -279,21 +279,27 @@ class _Model:
         return dict(entry, modelled=True, reason=None, cycles=cycles, ideal=ideal, ways=ways)
 
     def wave_cost(self, addresses, active, nbytes):
-        """(cycles, ideal, worst ways) of one wave's access."""
-        span = 1 << (max(nbytes, self.bank_bytes) - 1).bit_length()
-        group = max(1, self.banks * self.bank_bytes // span)
-        cycles = ideal = ways = 0
-        for start in range(0, addresses.size, group):
-            sel = active[start : start + group]
-            if not sel.any():
-                continue
-            firsts = addresses[start : start + group][sel] // self.bank_bytes
-            lasts = (addresses[start : start + group][sel] + nbytes - 1) // self.bank_bytes
-            dwords = {int(d) for f, l in zip(firsts, lasts) for d in range(f, l + 1)}
-            per_bank = np.bincount([d % self.banks for d in dwords], minlength=self.banks)
-            pass_ways = int(per_bank.max())
-            cycles, ideal, ways = cycles + pass_ways, ideal + 1, max(ways, pass_ways)
-        return cycles, ideal, ways
+        return wave_cost(addresses, active, nbytes, self.banks, self.bank_bytes)
+
+
+def wave_cost(addresses, active, nbytes, banks, bank_bytes):
+    """(cycles, ideal, worst ways) of one wave's access of `nbytes` per lane at
+    byte `addresses` by the `active` lanes (the model of the module doc; the
+    emulator counts real accesses with it too)."""
+    span = 1 << (max(nbytes, bank_bytes) - 1).bit_length()
+    group = max(1, banks * bank_bytes // span)
+    cycles = ideal = ways = 0
+    for start in range(0, addresses.size, group):
+        sel = active[start : start + group]
+        if not sel.any():
+            continue
+        firsts = addresses[start : start + group][sel] // bank_bytes
+        lasts = (addresses[start : start + group][sel] + nbytes - 1) // bank_bytes
+        dwords = {int(d) for f, l in zip(firsts, lasts) for d in range(f, l + 1)}
+        per_bank = np.bincount([d % banks for d in dwords], minlength=banks)
+        pass_ways = int(per_bank.max())
+        cycles, ideal, ways = cycles + pass_ways, ideal + 1, max(ways, pass_ways)
+    return cycles, ideal, ways
 
 
 def model(kernel, banks, bank_bytes):

@@ -6,11 +6,15 @@ symbol table.
     metadata(obj)           -> the note's map ({"amdhsa.kernels": [...], ...})
     undefined_symbols(obj)  -> names the object uses but does not define
     code_object_version(obj) -> 4, 5 or 6
+    symbols(obj)            -> {name: Symbol(value, size, section)} of the defined symbols
+    read(obj, address, size) -> the bytes at a virtual address of a loaded section
+    offset(obj, address, size) -> where in the file those bytes are
 
 Only what these need is read: ELF64 little-endian section headers, notes,
 symbols, and the MessagePack types the note uses.
 """
 
+import collections
 import struct
 
 from toolchains.llvm.errors import LlvmError
@@ -18,23 +22,27 @@ from toolchains.llvm.errors import LlvmError
 _SHT_SYMTAB, _SHT_NOTE = 2, 7
 _NT_AMDGPU_METADATA = 32
 _SHN_UNDEF = 0
+_SHT_NOBITS = 8
+
+Section = collections.namedtuple("Section", "kind addr offset size link")
+Symbol = collections.namedtuple("Symbol", "value size section")
 
 
 def _sections(obj):
-    """[(type, offset, size, link)] of every section header."""
+    """[Section] of every section header."""
     if obj[:4] != b"\x7fELF" or obj[4] != 2 or obj[5] != 1:
         raise LlvmError(f"expected an ELF64 little-endian object, got {len(obj)} bytes starting {obj[:8]!r}")
     (shoff,) = struct.unpack_from("<Q", obj, 0x28)
     shentsize, shnum = struct.unpack_from("<HH", obj, 0x3A)
     out = []
     for i in range(shnum):
-        _, kind, _, _, offset, size, link, _, _, _ = struct.unpack_from("<IIQQQQIIQQ", obj, shoff + i * shentsize)
-        out.append((kind, offset, size, link))
+        _, kind, _, addr, offset, size, link, _, _, _ = struct.unpack_from("<IIQQQQIIQQ", obj, shoff + i * shentsize)
+        out.append(Section(kind, addr, offset, size, link))
     return out
 
 
 def _notes(obj):
-    for kind, offset, size, _ in _sections(obj):
+    for kind, _, offset, size, _ in _sections(obj):
         if kind != _SHT_NOTE:
             continue
         at, end = offset, offset + size
@@ -70,17 +78,40 @@ def metadata(obj):
 
 def undefined_symbols(obj):
     """Sorted names of the global symbols `obj` uses but does not define."""
+    return sorted(name for name, info, shndx, _, _ in _symbol_entries(obj) if shndx == _SHN_UNDEF and info >> 4 != 0)  # not STB_LOCAL
+
+
+def _symbol_entries(obj):
+    """(name, info, section index, value, size) of every symbol-table entry but the null one."""
     sections = _sections(obj)
-    names = set()
-    for kind, offset, size, link in sections:
-        if kind != _SHT_SYMTAB:
+    for section in sections:
+        if section.kind != _SHT_SYMTAB:
             continue
-        strtab = sections[link][1]
-        for at in range(offset + 24, offset + size, 24):  # entry 0 is the null symbol
-            name_at, info, _, shndx = struct.unpack_from("<IBBH", obj, at)
-            if shndx == _SHN_UNDEF and info >> 4 != 0:  # not STB_LOCAL
-                names.add(obj[strtab + name_at : obj.index(b"\0", strtab + name_at)].decode())
-    return sorted(names)
+        strtab = sections[section.link].offset
+        for at in range(section.offset + 24, section.offset + section.size, 24):  # entry 0 is the null symbol
+            name_at, info, _, shndx, value, size = struct.unpack_from("<IBBHQQ", obj, at)
+            yield obj[strtab + name_at : obj.index(b"\0", strtab + name_at)].decode(), info, shndx, value, size
+
+
+def symbols(obj):
+    """{name: Symbol(value, size, section index)} of the symbols `obj` defines
+    (a code object's values are virtual addresses)."""
+    return {name: Symbol(value, size, shndx) for name, _, shndx, value, size in _symbol_entries(obj) if shndx != _SHN_UNDEF and name}
+
+
+def offset(obj, address, size):
+    """The file offset of the `size` bytes at virtual `address` of a section with
+    contents; LlvmError if none holds them all."""
+    for section in _sections(obj):
+        if section.kind != _SHT_NOBITS and section.addr and section.addr <= address and address + size <= section.addr + section.size:
+            return section.offset + address - section.addr
+    raise LlvmError(f"expected {size} bytes at address 0x{address:x} inside one loaded section, got none that holds them")
+
+
+def read(obj, address, size):
+    """The `size` bytes at virtual `address` (see offset)."""
+    at = offset(obj, address, size)
+    return bytes(obj[at : at + size])
 
 
 # MessagePack (github.com/msgpack/msgpack/blob/master/spec.md), decoding only.

@@ -81,3 +81,31 @@ def test_undefined_symbols_are_the_global_undefined_ones():
     symbols += struct.pack("<IBBHQQ", 14, 0x00, 0, 0, 0, 0)  # local, undefined: not a use
     obj = _elf([(3, strtab, 0), (2, symbols, 1)])
     assert codeobject.undefined_symbols(obj) == ["llvm.bogus"]
+
+
+def _loaded_elf(addr, data, symbols, strtab):
+    """An ELF64 object with a PROGBITS section of `data` loaded at `addr`, a
+    string table (section 2) and a symbol table (section 3)."""
+    body = data + strtab + symbols
+    at = 64
+    headers = [b"\0" * 64]
+    for kind, size, a, link in ((1, len(data), addr, 0), (3, len(strtab), 0, 0), (2, len(symbols), 0, 2)):
+        headers.append(struct.pack("<IIQQQQIIQQ", 0, kind, 0, a, at, size, link, 0, 0, 24 if kind == 2 else 0))
+        at += size
+    ident = b"\x7fELF\x02\x01\x01\x40\x04" + b"\0" * 7
+    header = ident + struct.pack("<HHIQQQIHHHHHH", 3, 224, 1, 0, 0, at, 0, 64, 0, 0, 64, len(headers), 0)
+    return header + body + b"".join(headers)
+
+
+def test_symbols_and_reads_at_virtual_addresses():
+    strtab = b"\0k\0k.kd\0"
+    symbols = struct.pack("<IBBHQQ", 0, 0, 0, 0, 0, 0)
+    symbols += struct.pack("<IBBHQQ", 1, 0x12, 0, 1, 0x1008, 4)  # k: a function in section 1
+    symbols += struct.pack("<IBBHQQ", 3, 0x11, 0, 1, 0x1000, 8)  # k.kd: an object in section 1
+    symbols += struct.pack("<IBBHQQ", 6, 0x10, 0, 0, 0, 0)  # undefined: not listed
+    obj = _loaded_elf(0x1000, bytes(range(16)), symbols, strtab)
+    assert codeobject.symbols(obj) == {"k": (0x1008, 4, 1), "k.kd": (0x1000, 8, 1)}
+    assert codeobject.read(obj, 0x1008, 4) == bytes([8, 9, 10, 11])
+    assert codeobject.offset(obj, 0x1008, 4) == 64 + 8
+    with pytest.raises(LlvmError, match=r"^expected 4 bytes at address 0x100e inside one loaded section"):
+        codeobject.read(obj, 0x100E, 4)  # runs past the section's end

@@ -1,0 +1,248 @@
+"""LDS (ds_*) semantics.
+
+The address of a lane is vaddr + offset (16 bits, unsigned), in bytes from
+the start of the workgroup's LDS; ds_read2/ds_write2 address two elements,
+at offset0 and offset1 elements (x64 for the st64 forms). An access whose
+bytes do not all lie inside the workgroup's allocation reads 0 and writes
+nothing, as the ISA's LDS range check says; `out_of_range` counts them.
+
+Ordering: a wave's LDS operations complete in the order it issues them, so
+its own reads see its own writes. Another wave sees a write only once the
+writing wave's wait has retired it: a barrier alone orders nothing (the
+ISA asks for s_waitcnt lgkmcnt(0) / s_wait_dscnt 0 before it), so a kernel
+that lacks that wait reads stale bytes here. Reads take LDS's bytes when
+issued and land in registers when a wait retires them.
+
+ds_read_b64_tr_b16 (gfx950): in each group of 16 lanes, lane i gets 16-bit
+element i % 4 of the 8 bytes that lane 4j + i // 4 of its group addresses,
+for j = 0..3 (platform/ir/builder.py, load_transpose; the interpreter's
+model of the same instruction).
+"""
+
+import numpy as np
+
+from emu import access
+from emu import operands as O
+from emu.errors import ExecutionError
+from emu.table import register
+from emu.valu import BindError
+
+READS = {
+    "b32": (4, "dw"),
+    "b64": (8, "dw"),
+    "b96": (12, "dw"),
+    "b128": (16, "dw"),
+    "u8": (1, "u"),
+    "i8": (1, "s"),
+    "u16": (2, "u"),
+    "i16": (2, "s"),
+    "u16_d16": (2, "lo"),
+    "u16_d16_hi": (2, "hi"),
+    "u8_d16": (1, "lo_u"),
+    "u8_d16_hi": (1, "hi_u"),
+    "i8_d16": (1, "lo_s"),
+    "i8_d16_hi": (1, "hi_s"),
+}
+WRITES = {
+    "b8": (1, "lo"),
+    "b16": (2, "lo"),
+    "b32": (4, "dw"),
+    "b64": (8, "dw"),
+    "b96": (12, "dw"),
+    "b128": (16, "dw"),
+    "b8_d16_hi": (1, "hi"),
+    "b16_d16_hi": (2, "hi"),
+}
+
+
+def _offset(inst, name="offset"):
+    return int(inst.modifier(name, "0"), 0)
+
+
+def _addresses(vaddr, offset):
+    i = vaddr.index
+    return lambda w: w.v[:, i].astype(np.int64) + offset
+
+
+def _order(w):
+    """This wave's earlier LDS writes reach LDS before its next LDS operation."""
+    if w.lds_writes:
+        for entry in w.lds_writes:
+            entry.land()
+        w.lds_writes.clear()
+
+
+_SPANS = {n: np.arange(n) for n in (1, 2, 4, 8, 12, 16)}
+
+
+def _in_range(w, addrs, size, mask):
+    """The lanes of `mask` whose access lies inside the LDS allocation; the others are counted."""
+    ok = mask & (addrs >= 0) & (addrs <= w.workgroup.lds.size - size)
+    if ok is not mask and not np.array_equal(ok, mask):
+        w.lds_out_of_range += int(np.count_nonzero(mask & ~ok))
+    return ok
+
+
+def _gather(w, addrs, size, mask, at):
+    if w.figures is not None:
+        w.figures.lds_access(at, addrs, mask, size)
+    lds = w.workgroup.lds
+    ok = _in_range(w, addrs, size, mask)
+    if ok.all():
+        return lds[addrs[:, None] + _SPANS[size]]
+    data = np.zeros((w.lanes, size), np.uint8)
+    if ok.any():
+        data[ok] = lds[addrs[ok][:, None] + _SPANS[size]]
+    return data
+
+
+def _scatter(w, addrs, data, mask, counter, at):
+    if w.figures is not None:
+        w.figures.lds_access(at, addrs, mask, data.shape[1])
+    lds = w.workgroup.lds
+    size = data.shape[1]
+    ok = _in_range(w, addrs, size, mask)
+    # Lanes in order: where two write the same byte, the higher lane's stays.
+    if ok.all():
+        where, values = addrs[:, None] + _SPANS[size], data
+    else:
+        where, values = addrs[ok][:, None] + _SPANS[size], data[ok]
+
+    def retire():
+        lds[where] = values
+
+    entry = access.in_flight(w, counter, retire, at)
+    w.lds_writes.append(entry)
+
+
+def bind_read(size, form):
+    def binder(inst, ctx):
+        ops = [O.parse(t) for t in inst.operands]
+        if len(ops) != 2:
+            raise BindError(f"expected vdst, vaddr; got {len(ops)} operands")
+        vdst, vaddr = ops
+        address = _addresses(vaddr, _offset(inst))
+        write = access.register_loader(vdst, size, form)
+        counter, at = ctx.counters["lds"], inst.address
+
+        def step(w):
+            _order(w)
+            mask = w.exec
+            access.load(w, counter, write, _gather(w, address(w), size, mask, at), mask, at)
+
+        return step
+
+    return binder
+
+
+def bind_write(size, form):
+    def binder(inst, ctx):
+        ops = [O.parse(t) for t in inst.operands]
+        if len(ops) != 2:
+            raise BindError(f"expected vaddr, vdata; got {len(ops)} operands")
+        vaddr, vdata = ops
+        address = _addresses(vaddr, _offset(inst))
+        read = access.register_bytes(vdata, size, form)
+        counter, at = ctx.counters["lds"], inst.address
+
+        def step(w):
+            _order(w)
+            _scatter(w, address(w), read(w), w.exec, counter, at)
+
+        return step
+
+    return binder
+
+
+def bind_read2(size, stride64):
+    """ds_read2(st64)_b32/b64 vdst, vaddr offset0:A offset1:B: elements at A and B."""
+    scale = size * (64 if stride64 else 1)
+
+    def binder(inst, ctx):
+        vdst, vaddr = [O.parse(t) for t in inst.operands]
+        addrs = [_addresses(vaddr, scale * _offset(inst, f"offset{k}")) for k in (0, 1)]
+        write = access.register_loader(vdst, 2 * size, "dw")
+        counter, at = ctx.counters["lds"], inst.address
+
+        def step(w):
+            _order(w)
+            mask = w.exec
+            data = np.concatenate([_gather(w, a(w), size, mask, at) for a in addrs], axis=1)
+            access.load(w, counter, write, data, mask, at)
+
+        return step
+
+    return binder
+
+
+def bind_write2(size, stride64):
+    """ds_write2(st64)_b32/b64 vaddr, vdata0, vdata1 offset0:A offset1:B."""
+    scale = size * (64 if stride64 else 1)
+
+    def binder(inst, ctx):
+        vaddr, d0, d1 = [O.parse(t) for t in inst.operands]
+        addrs = [_addresses(vaddr, scale * _offset(inst, f"offset{k}")) for k in (0, 1)]
+        reads = [access.register_bytes(d, size, "dw") for d in (d0, d1)]
+        counter, at = ctx.counters["lds"], inst.address
+
+        def step(w):
+            _order(w)
+            mask = w.exec
+            for a, r in zip(addrs, reads):
+                _scatter(w, a(w), r(w), mask, counter, at)
+
+        return step
+
+    return binder
+
+
+_GROUP = 16
+
+
+def bind_read_tr_b16(inst, ctx):
+    vdst, vaddr = [O.parse(t) for t in inst.operands]
+    address = _addresses(vaddr, _offset(inst))
+    write = access.register_loader(vdst, 8, "dw")
+    counter, at = ctx.counters["lds"], inst.address
+    lanes = ctx.lanes
+    i = np.arange(lanes) % _GROUP
+    start = np.arange(lanes) - i
+    # source lane and element of result element j of each lane
+    src = np.stack([start + 4 * j + i // 4 for j in range(4)], axis=1)
+    elem = np.broadcast_to((i % 4)[:, None], (lanes, 4))
+
+    def step(w):
+        _order(w)
+        mask = w.exec
+        groups = mask.reshape(-1, _GROUP)
+        if (groups.any(axis=1) & ~groups.all(axis=1)).any():
+            g = int(np.flatnonzero(groups.any(axis=1) & ~groups.all(axis=1))[0])
+            raise ExecutionError(
+                f"ds_read_b64_tr_b16 at 0x{at:x}: lanes {g * _GROUP}..{g * _GROUP + 15} partly active; they exchange "
+                "data"
+            )
+        raw = _gather(w, address(w), 8, mask, at).view(np.uint16)
+        data = np.ascontiguousarray(raw[src, elem]).view(np.uint8)
+        access.load(w, counter, write, data, mask, at)
+
+    return step
+
+
+def _entries():
+    out = {}
+    for prefix in ("ds_read_", "ds_load_"):
+        for suffix, (size, form) in READS.items():
+            out[prefix + suffix] = bind_read(size, form)
+    for prefix in ("ds_write_", "ds_store_"):
+        for suffix, (size, form) in WRITES.items():
+            out[prefix + suffix] = bind_write(size, form)
+    for size, suffix in ((4, "b32"), (8, "b64")):
+        out[f"ds_read2_{suffix}"] = out[f"ds_load_2addr_{suffix}"] = bind_read2(size, False)
+        out[f"ds_read2st64_{suffix}"] = out[f"ds_load_2addr_stride64_{suffix}"] = bind_read2(size, True)
+        out[f"ds_write2_{suffix}"] = out[f"ds_store_2addr_{suffix}"] = bind_write2(size, False)
+        out[f"ds_write2st64_{suffix}"] = out[f"ds_store_2addr_stride64_{suffix}"] = bind_write2(size, True)
+    out["ds_read_b64_tr_b16"] = bind_read_tr_b16
+    return out
+
+
+register(_entries())

@@ -1,0 +1,89 @@
+"""Machine gate: every case of a family, on every arch the emulator runs,
+built by one flavor's LLVM from the IR its emit genrule wrote, launched in
+the emulator on the numeric gate's inputs and compared with numpy
+(machine.py).
+
+A case the emit gate rejected (a Refusal, an ArchDomainError) is an expected
+rejection, recorded as the numeric gate records it (the "rejected" property).
+A case on an arch the emulator does not run is listed in the log, with the
+reason, by its own test: it is never a passing case.
+
+The coverage test comes first: every mnemonic of every code object the
+flavor builds for the family, executed or not, must have semantics; it names
+the missing ones by arch with the cases that hold them.
+"""
+
+import collections
+import functools
+import json
+import os
+
+import pytest
+
+from emu import emu
+from family import family as families
+from family import machine, manifest
+from toolchains.llvm.llvm import Toolchain
+
+FAMILY = families.load(os.environ["ROCKE_FAMILY_MODULE"])
+CASES = {c.id: c for c in FAMILY.cases}
+TC = Toolchain.current()
+with open(os.environ["ROCKE_FAMILY_IRS"]) as f:
+    IRS = json.load(f)
+ENTRIES = manifest.read(os.environ["ROCKE_FAMILY_MANIFEST"], manifest.EMITTED_FIX)
+RUN = sorted(i for i, e in ENTRIES.items() if e.arch in emu.EMULATED)
+NOT_EMULATED = sorted(i for i, e in ENTRIES.items() if e.arch not in emu.EMULATED)
+
+
+@functools.lru_cache(maxsize=None)
+def _code_object(case_id):
+    entry = ENTRIES[case_id]
+    return TC.build(IRS[case_id], entry.arch, entry.kernel).code_object
+
+
+def test_every_mnemonic_is_implemented(record_property):
+    missing = collections.defaultdict(set)  # (arch, mnemonic) -> case ids
+    mnemonics = collections.defaultdict(set)
+    for case_id in RUN:
+        entry = ENTRIES[case_id]
+        if entry.error:
+            continue
+        program = emu.program(_code_object(case_id), entry.kernel, TC)
+        mnemonics[entry.arch] |= {i.mnemonic for i in program.instructions}
+        for error in program.unimplemented():
+            missing[(entry.arch, error.mnemonic)].add(case_id)
+    for arch in sorted(mnemonics):
+        lacking = sorted(name for a, name in missing if a == arch)
+        record_property("mnemonics", f"{arch}: {len(mnemonics[arch])} distinct, lacking {', '.join(lacking) or 'none'}")
+    assert not missing, f"{FAMILY.name} ({TC.flavor}): mnemonics the emulator lacks: " + "; ".join(
+        f"{arch} {name} (in {len(ids)} cases, e.g. {min(ids)})" for (arch, name), ids in sorted(missing.items())
+    )
+
+
+def test_manifest_lists_every_case():
+    assert sorted(ENTRIES) == sorted(CASES)
+    assert RUN, f"no case of {FAMILY.name} is on an emulated arch ({', '.join(emu.EMULATED)})"
+
+
+def test_cases_not_emulated_are_listed(record_property):
+    for i in NOT_EMULATED:
+        record_property(
+            "not_emulated",
+            f"{i}: {ENTRIES[i].arch} is not emulated (the emulator runs {', '.join(emu.EMULATED)}); not run, not "
+            "passed",
+        )
+    assert not set(NOT_EMULATED) & set(RUN)
+
+
+@pytest.mark.parametrize("case_id", RUN)
+def test_case_runs_and_matches_numpy_or_is_rejected(case_id, record_property):
+    entry = ENTRIES[case_id]
+    if entry.error:
+        rejection = entry.line()
+        record_property("rejected", rejection)
+        print(f"{rejection}: rejected by the emit gate")
+        return
+    case = CASES[case_id]
+    block = FAMILY.build(case).attrs["workgroup_size"]
+    for line in machine.check(FAMILY, case, TC, _code_object(case_id), entry.kernel, block).log():
+        record_property("machine", line)
