@@ -56,11 +56,12 @@ class SpecError(FieldError):
 def check_tensor_bytes(owner, what, shape, elem_bytes, fix, field=None, error=SpecError):
     """`error` if tensor `what` of `shape` (elements of `elem_bytes`) is over
     MAX_TENSOR_BYTES; `owner` names the spec class, `fix` says what to do.
-    Its facts: `field` (`owner` if None), the shape, MAX_TENSOR_BYTES."""
+    The message starts with `field` (`owner` if None); its facts are that
+    field, the shape and MAX_TENSOR_BYTES."""
     nbytes = elem_bytes * math.prod(shape)
     if nbytes > MAX_TENSOR_BYTES:
         raise error(
-            f"{owner}: expected every tensor at most {MAX_TENSOR_BYTES} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
+            f"{field or owner}: expected every tensor at most {MAX_TENSOR_BYTES} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
             f"got the {what} {tuple(shape)} of {nbytes} bytes; {fix}",
             field or owner,
             shape,

@@ -166,7 +166,7 @@ BYTES = {"f32": 4, "f16": 2, "bf16": 2}
 
 def _refusal(what, shape, nbytes, fix):
     return (
-        f"ConvSpec: expected every tensor at most {LIMIT} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
+        f"ConvSpec.{what}: expected every tensor at most {LIMIT} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
         f"got the {what} {shape} of {nbytes} bytes; {fix}"
     )
 

@@ -46,11 +46,10 @@ int form_wave(const WgradSpec& spec, std::string_view arch) {
     if (op.op == spec.igemm.op()) return op.wave;
   }
   const std::string field = "WgradSpec.igemm.mma";
-  throw family::SpecError("conv.wgrad_spec.WgradSpecError", field, spec.igemm.mma, nullptr,
-                          errors::worded(field, "a matrix-core shape " + std::string(arch) + " has for " +
-                                                    spec.conv().dtype,
-                                         spec.igemm.mma,
-                                         "take " + std::string(arch) + "'s tile from conv.wgrad_spec.TILES"));
+  throw family::SpecError(
+      "conv.wgrad_spec.WgradSpecError", field, spec.igemm.mma, nullptr,
+      errors::worded(field, "a matrix-core shape " + std::string(arch) + " has for " + spec.conv().dtype,
+                     spec.igemm.mma, "take " + std::string(arch) + "'s tile from conv.wgrad_spec.TILES"));
 }
 
 // B: x at (column: channel and tap, k: reduction row first + k) (_input_gather).

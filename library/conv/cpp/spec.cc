@@ -33,7 +33,8 @@ json::Array names(const std::array<std::string_view, N>& items) {
   return out;
 }
 
-// SpecError for ConvSpec.`field` (ConvSpec for an empty one); `choices` is `allowed` as data where it is a list or a limit.
+// SpecError for ConvSpec.`field` (ConvSpec for an empty one); `choices` is `allowed` as data where it is a list or a
+// limit.
 [[noreturn]] void fail(std::string_view field, const json::Value& value, std::string_view allowed,
                        json::Value choices = nullptr, std::string_view fix = "") {
   const std::string name = field.empty() ? "ConvSpec" : "ConvSpec." + std::string(field);
@@ -68,7 +69,8 @@ Shape int_tuple(std::string_view field, const json::Value& v, std::size_t dims, 
     if (!item.above_int64() && (!item.is_int() || item.as_int() < minimum)) {
       fail(field, v, "ints >= " + std::to_string(minimum));
     }
-    if (item.above_int64()) fail(field, v, "ints >= " + std::to_string(minimum) + " " + std::string(kBelow2To63), kMaxInt64);
+    if (item.above_int64())
+      fail(field, v, "ints >= " + std::to_string(minimum) + " " + std::string(kBelow2To63), kMaxInt64);
     out.push_back(item.as_int());
   }
   return out;
@@ -189,8 +191,8 @@ ConvSpec ConvSpec::from_json(const json::Value& obj) {
   s.bias_relu = bias_relu.as_bool();
   for (std::size_t i = 0; i < dims; ++i) {
     if (!output_size(s, i)) {
-      fail("filter", filter, "a dilated filter that fits the padded input in dimension " + std::to_string(i),
-           nullptr, "shrink the filter or the dilation, or pad more");
+      fail("filter", filter, "a dilated filter that fits the padded input in dimension " + std::to_string(i), nullptr,
+           "shrink the filter or the dilation, or pad more");
     }
   }
   check_tensor_limits(s);
@@ -233,9 +235,9 @@ std::int64_t product(const Shape& sizes) {
   const std::optional<std::int64_t> out = bounded_product(sizes, kMaxInt64);
   if (!out) {
     const json::Value value = json::Array(sizes.begin(), sizes.end());
-    throw SpecError(std::string(kSpecError), "ConvSpec", value, kMaxInt64,
-                    errors::worded("ConvSpec", "sizes whose product is " + std::string(kBelow2To63), value,
-                                   "use smaller sizes"));
+    throw SpecError(
+        std::string(kSpecError), "ConvSpec", value, kMaxInt64,
+        errors::worded("ConvSpec", "sizes whose product is " + std::string(kBelow2To63), value, "use smaller sizes"));
   }
   return *out;
 }

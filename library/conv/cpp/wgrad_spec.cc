@@ -58,12 +58,12 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
   WgradSpec s;
   s.igemm = IgemmSpec::from_json(igemm);
   if (s.conv().bias_relu) {  // dw through a relu needs its mask on dy, which this kernel never sees
-    refuse("ConvSpec.bias_relu", true,
-           "false (conv_igemm_wgrad computes the weight gradient of the convolution alone)", json::Array{false},
-           "mask dy by the relu (0 where the forward output is 0) and drop bias_relu");
+    refuse("ConvSpec.bias_relu", true, "false (conv_igemm_wgrad computes the weight gradient of the convolution alone)",
+           json::Array{false}, "mask dy by the relu (0 where the forward output is 0) and drop bias_relu");
   }
   const json::Value& split = fields.at("split");
-  if (!split.above_int64() && (!split.is_int() || split.as_int() < 1)) refuse("WgradSpec.split", split, "a positive int");
+  if (!split.above_int64() && (!split.is_int() || split.as_int() < 1))
+    refuse("WgradSpec.split", split, "a positive int");
   if (split.above_int64()) {
     refuse("WgradSpec.split", split, "a positive int " + std::string(kBelow2To63), kMaxInt64);
   }

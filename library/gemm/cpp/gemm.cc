@@ -32,11 +32,12 @@ int form_wave(const GemmSpec& spec, std::string_view arch) {
     for (const std::string& s : have) list += (list.empty() ? "" : ", ") + s;
     json::Array shapes;
     for (const std::string& s : have) shapes.emplace_back(s);
-    throw family::SpecError("gemm.spec.SpecError", "GemmSpec.mma", spec.mma, std::move(shapes),
-                            errors::worded("GemmSpec.mma",
-                                           "a matrix-core shape " + std::string(arch) + " has for " + spec.dtype +
-                                               " inputs (" + (list.empty() ? "none" : list) + ")",
-                                           spec.mma, "take " + std::string(arch) + "'s tile from library/gemm/tiles.json"));
+    throw family::SpecError(
+        "gemm.spec.SpecError", "GemmSpec.mma", spec.mma, std::move(shapes),
+        errors::worded("GemmSpec.mma",
+                       "a matrix-core shape " + std::string(arch) + " has for " + spec.dtype + " inputs (" +
+                           (list.empty() ? "none" : list) + ")",
+                       spec.mma, "take " + std::string(arch) + "'s tile from library/gemm/tiles.json"));
   }
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
     if (op.op == spec.op()) return op.wave;

@@ -87,7 +87,8 @@ void check_tensors(const GemmSpec& s) {
     std::string_view field = t.sizes[0].first;
     std::int64_t limit = 0;
     for (const auto& [name, size] : t.sizes) {
-      limit = static_cast<std::int64_t>(static_cast<std::uint64_t>(kMaxInt) / (nbytes / static_cast<std::uint64_t>(size)));
+      limit =
+          static_cast<std::int64_t>(static_cast<std::uint64_t>(kMaxInt) / (nbytes / static_cast<std::uint64_t>(size)));
       if (limit >= 1) {
         field = name;
         break;

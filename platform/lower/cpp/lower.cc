@@ -75,8 +75,8 @@ json::Array listed(const Names& names) { return json::Array(names.begin(), names
                                const std::string& none = "none") {
   throw ArchDomainError(op.name, std::string(e.arch.name), listed(supported),
                         op.name + ": " + what + " on " + std::string(e.arch.name) + " with " +
-                            std::string(e.flavor.name) + "; supported on: " +
-                            (supported.empty() ? none : join(supported, ", ")) +
+                            std::string(e.flavor.name) +
+                            "; supported on: " + (supported.empty() ? none : join(supported, ", ")) +
                             ". Choose a supported arch, or a different op for this one.");
 }
 

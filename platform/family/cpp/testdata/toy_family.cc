@@ -26,9 +26,9 @@ constexpr std::int64_t kMaxLanes = 1024;  // toy_family.MAX_LANES
 std::unique_ptr<ir::Kernel> build(const Case& c) {
   const std::int64_t wanted = c.spec.as_object().at("lanes").as_int();
   if (wanted > kMaxLanes) {
-    throw Refusal("toy_family.ToyRefusal", "ToySpec.lanes", wanted, kMaxLanes,
-                  errors::worded("ToySpec.lanes", "at most " + std::to_string(kMaxLanes), wanted,
-                                 "no other family takes it"));
+    throw Refusal(
+        "toy_family.ToyRefusal", "ToySpec.lanes", wanted, kMaxLanes,
+        errors::worded("ToySpec.lanes", "at most " + std::to_string(kMaxLanes), wanted, "no other family takes it"));
   }
   const int lanes = static_cast<int>(wanted);
   ir::KernelBuilder b("toy_" + c.id, c.arch, {lanes, 1, 1});
