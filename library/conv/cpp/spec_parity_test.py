@@ -88,6 +88,9 @@ BAD = [
     _with(filter=[2**62, 3], dilation=[2**62, 1]),
     _with(spatial=[2**63 - 1, 9], pad=[1, 0]),
     _with(spatial=[7, 2**62], pad=[0, 2**61]),
+    # Either side of the largest padded size, 7 + 2 * pad = 2**63 - 1.
+    _with(pad=[2**62 - 4, 0]),
+    _with(pad=[2**62 - 3, 0]),
     # Tensors over 2**31 - 1 bytes: the batch, the output, the weights, one
     # sample too large, and byte counts past 2**63 and 2**127.
     _with(n=256, c=64, k=64, spatial=[224, 224], filter=[3, 3], pad=[1, 1], dtype="f32"),
