@@ -259,5 +259,6 @@ def test_check_tensor_bytes_words_a_familys_own_buffer_alike():
     with pytest.raises(SpecError) as err:
         check_tensor_bytes("SplitK", "workspace", [LIMIT // 4 + 1], 4, "fewer splits")
     assert str(err.value) == _refusal("workspace", (LIMIT // 4 + 1,), 2**31, "fewer splits").replace(
-        "ConvSpec", "SplitK"
+        "ConvSpec.workspace", "SplitK"
     )
+    assert err.value.facts() == ["SpecError", "SplitK", [LIMIT // 4 + 1], LIMIT]
