@@ -159,7 +159,7 @@ def test_spec_json_round_trip_and_errors():
     assert spec_for("gfx942", big, 64, "two_stage").out_elements == 64 * 1024 * 512 * 9
     with pytest.raises(
         WgradSpecError,
-        match=r"WgradSpec.split: expected every tensor at most 2147483647 bytes \(2\*\*31 - 1: the kernels' offsets are 32-bit\), got the f32 workspace \(128, 1024, 3, 3, 512\) of 2415919104 bytes; take a smaller split",
+        match=r"WgradSpec: expected every tensor at most 2147483647 bytes \(2\*\*31 - 1: the kernels' offsets are 32-bit\), got the f32 workspace \(128, 1024, 3, 3, 512\) of 2415919104 bytes; take a smaller split",
     ):
         spec_for("gfx942", big, 128, "two_stage")
     assert issubclass(WgradSpecError, SpecError)

@@ -55,13 +55,13 @@ class SpecError(FieldError):
 
 def check_tensor_bytes(owner, what, shape, elem_bytes, fix, field=None, error=SpecError):
     """`error` if tensor `what` of `shape` (elements of `elem_bytes`) is over
-    MAX_TENSOR_BYTES; `owner` names the spec class, `fix` says what to do.
-    The message starts with `field` (`owner` if None); its facts are that
-    field, the shape and MAX_TENSOR_BYTES."""
+    MAX_TENSOR_BYTES; `owner` names the spec class (the message starts with
+    it), `fix` says what to do. Its facts: `field` (`owner` if None), the
+    shape, MAX_TENSOR_BYTES."""
     nbytes = elem_bytes * math.prod(shape)
     if nbytes > MAX_TENSOR_BYTES:
         raise error(
-            f"{field or owner}: expected every tensor at most {MAX_TENSOR_BYTES} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
+            f"{owner}: expected every tensor at most {MAX_TENSOR_BYTES} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
             f"got the {what} {tuple(shape)} of {nbytes} bytes; {fix}",
             field or owner,
             shape,

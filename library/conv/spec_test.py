@@ -166,7 +166,7 @@ BYTES = {"f32": 4, "f16": 2, "bf16": 2}
 
 def _refusal(what, shape, nbytes, fix):
     return (
-        f"ConvSpec.{what}: expected every tensor at most {LIMIT} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
+        f"ConvSpec: expected every tensor at most {LIMIT} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
         f"got the {what} {shape} of {nbytes} bytes; {fix}"
     )
 
@@ -259,6 +259,6 @@ def test_check_tensor_bytes_words_a_familys_own_buffer_alike():
     with pytest.raises(SpecError) as err:
         check_tensor_bytes("SplitK", "workspace", [LIMIT // 4 + 1], 4, "fewer splits")
     assert str(err.value) == _refusal("workspace", (LIMIT // 4 + 1,), 2**31, "fewer splits").replace(
-        "ConvSpec.workspace", "SplitK"
+        "ConvSpec", "SplitK"
     )
     assert err.value.facts() == ["SpecError", "SplitK", [LIMIT // 4 + 1], LIMIT]

@@ -9,7 +9,8 @@ An answer is ["ok", the spec's to_json()] or, for a refusal (an
 errors.FieldError), ["error", [class name, field, value, allowed], message].
 The engines agree when both accept with equal JSON, or both refuse with the
 same class, field, value and allowed values; each words its own message,
-which must be one line naming the field (check)."""
+which must be one line naming the field (its last dotted part: "input" of
+"ConvSpec.input"; check)."""
 
 import json
 import subprocess
@@ -45,6 +46,6 @@ def check(request, cpp, py):
         assert cpp[1] == py[1], f"the specs differ; {where}"
         return
     assert cpp[1] == py[1], f"the refusals' facts (class, field, value, allowed) differ; {where}"
-    field = py[1][1]
+    name = py[1][1].rsplit(".", 1)[-1]
     for engine, message in (("python", py[2]), ("c++", cpp[2])):
-        assert "\n" not in message and field in message, f"{engine}'s message is not one line naming {field}; {where}"
+        assert "\n" not in message and name in message, f"{engine}'s message is not one line naming {name}; {where}"

@@ -2,8 +2,8 @@
 its C++ twin toy_family.cc): the same three files byte for byte on a flavor
 that lowers every case and on one that rejects a case; identity_check
 passes on them and fails on a perturbed byte, naming the case; bad input is
-one line naming what is wrong, worded as the Python emitter words it, and
-writes nothing.
+one line naming what is wrong (worded as the Python emitter words it, but a
+spec's error, which each engine words its own way), and writes nothing.
 
 Environment: ROCKE_TOY_EMITTER (the C++ emitter with the toy family linked),
 ROCKE_TOY_MODULE (testdata/toy_family.py).
