@@ -89,7 +89,10 @@ def grid(spec):
 def _check(spec):
     if spec.conv.bias_relu:
         raise IgemmSpecError(
-            "conv_igemm_dgrad: ConvSpec.bias_relu: expected False (a data gradient has no bias or activation), got True; conv_igemm_fwd takes bias_relu"
+            "conv_igemm_dgrad: ConvSpec.bias_relu: expected False (a data gradient has no bias or activation), got True; conv_igemm_fwd takes bias_relu",
+            "ConvSpec.bias_relu",
+            True,
+            [False],
         )
 
 

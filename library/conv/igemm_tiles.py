@@ -86,19 +86,27 @@ class IgemmSpec:
         if isinstance(self.conv, dict):
             object.__setattr__(self, "conv", ConvSpec.from_json(self.conv))
         if not isinstance(self.conv, ConvSpec):
-            raise IgemmSpecError(f"IgemmSpec.conv: expected a ConvSpec, got {self.conv!r}")
+            raise IgemmSpecError(f"IgemmSpec.conv: expected a ConvSpec, got {self.conv!r}", "IgemmSpec.conv", self.conv)
         if self.conv.dtype not in DTYPES:
             raise IgemmSpecError(
-                f"IgemmSpec.conv.dtype: expected one of {', '.join(DTYPES)} (matrix cores), got {self.conv.dtype!r}; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient"
+                f"IgemmSpec.conv.dtype: expected one of {', '.join(DTYPES)} (matrix cores), got {self.conv.dtype!r}; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an f32 data gradient",
+                "IgemmSpec.conv.dtype",
+                self.conv.dtype,
+                DTYPES,
             )
         for field in _TILE_FIELDS[1:]:
             value = plain_int(getattr(self, field))
             object.__setattr__(self, field, value)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise IgemmSpecError(f"IgemmSpec.{field}: expected a positive int, got {value!r}")
+                raise IgemmSpecError(
+                    f"IgemmSpec.{field}: expected a positive int, got {value!r}", f"IgemmSpec.{field}", value
+                )
             if value > MAX_TILE:
                 raise IgemmSpecError(
-                    f"IgemmSpec.{field}: expected a positive int at most {MAX_TILE} (2**31 - 1: a tile size is an i32), got {value!r}"
+                    f"IgemmSpec.{field}: expected a positive int at most {MAX_TILE} (2**31 - 1: a tile size is an i32), got {value!r}",
+                    f"IgemmSpec.{field}",
+                    value,
+                    MAX_TILE,
                 )
         ops = sorted(
             {
@@ -109,7 +117,10 @@ class IgemmSpec:
         )
         if self.mma not in ops:
             raise IgemmSpecError(
-                f"IgemmSpec.mma: expected a matrix-core shape of {self.conv.dtype} inputs ({', '.join(ops)}), got {self.mma!r}"
+                f"IgemmSpec.mma: expected a matrix-core shape of {self.conv.dtype} inputs ({', '.join(ops)}), got {self.mma!r}",
+                "IgemmSpec.mma",
+                self.mma,
+                ops,
             )
         split = plain_int(self.split_k)
         object.__setattr__(self, "split_k", split)
@@ -117,11 +128,18 @@ class IgemmSpec:
         if not isinstance(split, int) or isinstance(split, bool) or not 1 <= split <= steps:
             raise IgemmSpecError(
                 f"IgemmSpec.split_k: expected an int from 1 to {steps} (the reduction's {self.gemm[2]} in k steps of {self.block_k}: "
-                f"each split reduces whole steps), got {split!r}; take a split in that range (conv.split_k.select_split_k_fwd picks one)"
+                f"each split reduces whole steps), got {split!r}; take a split in that range (conv.split_k.select_split_k_fwd picks one)",
+                "IgemmSpec.split_k",
+                split,
+                steps,
             )
         if split > 1:
             check_tensor_bytes(
-                "IgemmSpec.split_k", "f32 workspace", (split, *self.conv.output_shape()), 4, "take a smaller split"
+                "IgemmSpec.split_k",
+                "f32 workspace",
+                (split, *self.conv.output_shape()),
+                4,
+                "take a smaller split",
             )
 
     @property
@@ -168,7 +186,10 @@ class IgemmSpec:
         fields = ("conv",) + _TILE_FIELDS
         if not isinstance(obj, dict) or sorted(set(obj) - {"split_k"}) != sorted(fields):
             raise IgemmSpecError(
-                f"IgemmSpec: expected a JSON object with exactly the fields {', '.join(fields)} (and optionally split_k), got {obj!r}"
+                f"IgemmSpec: expected a JSON object with exactly the fields {', '.join(fields)} (and optionally split_k), got {obj!r}",
+                "IgemmSpec",
+                obj,
+                [*fields, "split_k"],
             )
         return cls(**obj)
 
@@ -180,7 +201,9 @@ def form(spec, arch):
     found = FORMS.get((spec.op, archs.get(arch).family))
     if found is None or arch not in found.archs:
         raise IgemmSpecError(
-            f"IgemmSpec.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.mma!r}; take {arch}'s tile from library/conv/igemm_tiles.json"
+            f"IgemmSpec.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.mma!r}; take {arch}'s tile from library/conv/igemm_tiles.json",
+            "IgemmSpec.mma",
+            spec.mma,
         )
     return found
 
@@ -189,6 +212,9 @@ def spec_for(arch, conv):
     """The IgemmSpec of `conv` on `arch`, with the table's tile."""
     if arch not in TILES:
         raise IgemmSpecError(
-            f"conv_igemm_fwd tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to library/conv/igemm_tiles.json"
+            f"conv_igemm_fwd tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to library/conv/igemm_tiles.json",
+            "conv_igemm_fwd tiles",
+            arch,
+            list(TILES),
         )
     return IgemmSpec(conv, **dataclasses.asdict(TILES[arch]))

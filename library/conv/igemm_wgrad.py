@@ -78,7 +78,9 @@ def _form(spec, arch):
     form = FORMS.get((spec.igemm.op, archs.get(arch).family))
     if form is None or arch not in form.archs:
         raise WgradSpecError(
-            f"WgradSpec.igemm.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.igemm.mma!r}; take {arch}'s tile from conv.wgrad_spec.TILES"
+            f"WgradSpec.igemm.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.igemm.mma!r}; take {arch}'s tile from conv.wgrad_spec.TILES",
+            "WgradSpec.igemm.mma",
+            spec.igemm.mma,
         )
     return form
 

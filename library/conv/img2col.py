@@ -28,7 +28,10 @@ def build(case):
     spec = case.spec
     if spec.groups != 1:
         raise Img2colSpecError(
-            f"conv_img2col: groups={spec.groups} is not supported (one GEMM needs groups=1); conv_direct_fwd or conv_igemm_fwd take grouped layers"
+            f"conv_img2col: groups={spec.groups} is not supported (one GEMM needs groups=1); conv_direct_fwd or conv_igemm_fwd take grouped layers",
+            "ConvSpec.groups",
+            spec.groups,
+            [1],
         )
     fr = common.Frame(NAME + "_" + case.id, spec, case.arch)
     b = fr.b

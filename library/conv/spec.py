@@ -32,6 +32,7 @@ workspace) with the same message.
 import dataclasses
 import math
 
+from errors.errors import FieldError
 from family import cases_json
 from ir import types as T
 
@@ -42,23 +43,29 @@ DTYPES = ("f32", "f16", "bf16")
 # The kernels' element indices and byte offsets are i32 (the docstring says why).
 MAX_TENSOR_BYTES = 2**31 - 1
 # The C++ engine holds every size in an int64: a larger one is refused, by
-# both engines in these words, before any arithmetic on it.
+# both engines, before any arithmetic on it; so is a padded size past it,
+# which keeps every output size an int64 too.
 MAX_INT64 = 2**63 - 1
 BELOW_2_63 = "below 2**63 (the C++ engine's int64 limit)"
 
 
-class SpecError(ValueError):
+class SpecError(FieldError):
     """A conv spec field is invalid: names the field, the value and what is allowed."""
 
 
-def check_tensor_bytes(owner, what, shape, elem_bytes, fix):
-    """SpecError if tensor `what` of `shape` (elements of `elem_bytes`) is over
-    MAX_TENSOR_BYTES; `owner` names the spec class, `fix` says what to do."""
+def check_tensor_bytes(owner, what, shape, elem_bytes, fix, field=None, error=SpecError):
+    """`error` if tensor `what` of `shape` (elements of `elem_bytes`) is over
+    MAX_TENSOR_BYTES; `owner` names the spec class (the message starts with
+    it), `fix` says what to do. Its facts: `field` (`owner` if None), the
+    shape, MAX_TENSOR_BYTES."""
     nbytes = elem_bytes * math.prod(shape)
     if nbytes > MAX_TENSOR_BYTES:
-        raise SpecError(
+        raise error(
             f"{owner}: expected every tensor at most {MAX_TENSOR_BYTES} bytes (2**31 - 1: the kernels' offsets are 32-bit), "
-            f"got the {what} {tuple(shape)} of {nbytes} bytes; {fix}"
+            f"got the {what} {tuple(shape)} of {nbytes} bytes; {fix}",
+            field or owner,
+            shape,
+            MAX_TENSOR_BYTES,
         )
 
 
@@ -77,18 +84,19 @@ def _tensor_limits(spec):
         ("weights", spec.weight_shape(), "split the filters (k) into launches"),
         ("output", spec.output_shape(), batch_fix),
     ):
-        check_tensor_bytes("ConvSpec", what, shape, elem, fix)
+        check_tensor_bytes("ConvSpec", what, shape, elem, fix, f"ConvSpec.{what}")
 
 
-def _fail(field, value, allowed):
-    raise SpecError(f"ConvSpec.{field}: expected {allowed}, got {value!r}")
+def _fail(field, value, allowed, choices=None):
+    """SpecError for ConvSpec.`field`; `choices` is `allowed` as data where it is a list or a limit."""
+    raise SpecError(f"ConvSpec.{field}: expected {allowed}, got {value!r}", f"ConvSpec.{field}", value, choices)
 
 
 def _positive_int(field, value):
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         _fail(field, value, "a positive int")
     if value > MAX_INT64:
-        _fail(field, value, f"a positive int {BELOW_2_63}")
+        _fail(field, value, f"a positive int {BELOW_2_63}", MAX_INT64)
 
 
 def _tuple(field, value, dims, minimum):
@@ -98,7 +106,7 @@ def _tuple(field, value, dims, minimum):
         if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
             _fail(field, value, f"ints >= {minimum}")
         if v > MAX_INT64:
-            _fail(field, value, f"ints >= {minimum} and {BELOW_2_63}")
+            _fail(field, value, f"ints >= {minimum} and {BELOW_2_63}", MAX_INT64)
 
 
 _INT_FIELDS = ("n", "c", "k", "groups")
@@ -141,12 +149,14 @@ class ConvSpec:
         _tuple("stride", self.stride, dims, 1)
         _tuple("pad", self.pad, dims, 0)
         _tuple("dilation", self.dilation, dims, 1)
+        if any(x + 2 * p > MAX_INT64 for x, p in zip(self.spatial, self.pad)):
+            _fail("pad", self.pad, f"pads that keep every padded size (spatial + 2 * pad) {BELOW_2_63}", MAX_INT64)
         if self.c % self.groups or self.k % self.groups:
             _fail("groups", self.groups, f"a divisor of both c ({self.c}) and k ({self.k})")
         if self.layout not in LAYOUTS:
-            _fail("layout", self.layout, f"one of {', '.join(LAYOUTS)}")
+            _fail("layout", self.layout, f"one of {', '.join(LAYOUTS)}", LAYOUTS)
         if self.dtype not in DTYPES:
-            _fail("dtype", self.dtype, f"one of {', '.join(DTYPES)}")
+            _fail("dtype", self.dtype, f"one of {', '.join(DTYPES)}", DTYPES)
         if not isinstance(self.bias_relu, bool):
             _fail("bias_relu", self.bias_relu, "True or False")
         for i, size in enumerate(self.output):

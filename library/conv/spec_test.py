@@ -261,3 +261,4 @@ def test_check_tensor_bytes_words_a_familys_own_buffer_alike():
     assert str(err.value) == _refusal("workspace", (LIMIT // 4 + 1,), 2**31, "fewer splits").replace(
         "ConvSpec", "SplitK"
     )
+    assert err.value.facts() == ["SpecError", "SplitK", [LIMIT // 4 + 1], LIMIT]

@@ -133,15 +133,24 @@ class ReduceSpec:
         if isinstance(self.conv, dict):
             object.__setattr__(self, "conv", ConvSpec.from_json(self.conv))
         if not isinstance(self.conv, ConvSpec):
-            raise ReduceSpecError(f"ReduceSpec.conv: expected a ConvSpec, got {self.conv!r}")
+            raise ReduceSpecError(
+                f"ReduceSpec.conv: expected a ConvSpec, got {self.conv!r}", "ReduceSpec.conv", self.conv
+            )
         split = plain_int(self.split_k)
         object.__setattr__(self, "split_k", split)
         if not isinstance(split, int) or isinstance(split, bool) or split < 2:
             raise ReduceSpecError(
-                f"ReduceSpec.split_k: expected an int of at least 2, got {split!r}; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)"
+                f"ReduceSpec.split_k: expected an int of at least 2, got {split!r}; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)",
+                "ReduceSpec.split_k",
+                split,
             )
         if split > MAX_INT64:
-            raise ReduceSpecError(f"ReduceSpec.split_k: expected an int of at least 2 and {BELOW_2_63}, got {split!r}")
+            raise ReduceSpecError(
+                f"ReduceSpec.split_k: expected an int of at least 2 and {BELOW_2_63}, got {split!r}",
+                "ReduceSpec.split_k",
+                split,
+                MAX_INT64,
+            )
         check_tensor_bytes(
             "ReduceSpec.split_k", "f32 workspace", (split, *self.conv.output_shape()), 4, "take a smaller split"
         )
@@ -158,7 +167,10 @@ class ReduceSpec:
     def from_json(cls, obj):
         if not isinstance(obj, dict) or sorted(obj) != ["conv", "split_k"]:
             raise ReduceSpecError(
-                f"ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got {obj!r}"
+                f"ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got {obj!r}",
+                "ReduceSpec",
+                obj,
+                ["conv", "split_k"],
             )
         return cls(**obj)
 

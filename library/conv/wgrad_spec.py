@@ -63,27 +63,47 @@ class WgradSpec:
         if isinstance(self.igemm, dict):
             object.__setattr__(self, "igemm", IgemmSpec.from_json(self.igemm))
         if not isinstance(self.igemm, IgemmSpec):
-            raise WgradSpecError(f"WgradSpec.igemm: expected an IgemmSpec, got {self.igemm!r}")
+            raise WgradSpecError(
+                f"WgradSpec.igemm: expected an IgemmSpec, got {self.igemm!r}", "WgradSpec.igemm", self.igemm
+            )
         if self.conv.bias_relu:  # dw through a relu needs its mask on dy, which this kernel never sees
             raise WgradSpecError(
                 "ConvSpec.bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution "
-                "alone), got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu"
+                "alone), got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu",
+                "ConvSpec.bias_relu",
+                True,
+                [False],
             )
         split = plain_int(self.split)
         object.__setattr__(self, "split", split)
         if not isinstance(split, int) or isinstance(split, bool) or split < 1:
-            raise WgradSpecError(f"WgradSpec.split: expected a positive int, got {split!r}")
+            raise WgradSpecError(f"WgradSpec.split: expected a positive int, got {split!r}", "WgradSpec.split", split)
         if split > MAX_INT64:
-            raise WgradSpecError(f"WgradSpec.split: expected a positive int {BELOW_2_63}, got {split!r}")
+            raise WgradSpecError(
+                f"WgradSpec.split: expected a positive int {BELOW_2_63}, got {split!r}",
+                "WgradSpec.split",
+                split,
+                MAX_INT64,
+            )
         if self.mode not in MODES:
-            raise WgradSpecError(f"WgradSpec.mode: expected one of {', '.join(MODES)}, got {self.mode!r}")
+            raise WgradSpecError(
+                f"WgradSpec.mode: expected one of {', '.join(MODES)}, got {self.mode!r}",
+                "WgradSpec.mode",
+                self.mode,
+                MODES,
+            )
         if (self.mode == "none") != (split == 1):
             raise WgradSpecError(
-                f"WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split {split} with mode {self.mode!r}"
+                f"WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split {split} with mode {self.mode!r}",
+                "WgradSpec.split",
+                [split, self.mode],
             )
         if split > self.steps:
             raise WgradSpecError(
-                f"WgradSpec.split: expected at most {self.steps} (one {self.igemm.block_k}-deep k step of the {self.gemm[2]}-long reduction per split), got {split}; take a smaller split"
+                f"WgradSpec.split: expected at most {self.steps} (one {self.igemm.block_k}-deep k step of the {self.gemm[2]}-long reduction per split), got {split}; take a smaller split",
+                "WgradSpec.split",
+                split,
+                self.steps,
             )
         if self.mode != "none":  # the split modes' f32 output: dw, or the workspace of S of them
             what, shape = (
@@ -91,16 +111,15 @@ class WgradSpec:
                 if self.mode == "two_stage"
                 else ("f32 dw", self.conv.weight_shape())
             )
-            try:
-                check_tensor_bytes(
-                    "WgradSpec",
-                    what,
-                    shape,
-                    F32_BYTES,
-                    "take a smaller split" if self.mode == "two_stage" else "split the filters (k) into launches",
-                )
-            except SpecError as e:
-                raise WgradSpecError(str(e)) from None
+            check_tensor_bytes(
+                "WgradSpec",
+                what,
+                shape,
+                F32_BYTES,
+                "take a smaller split" if self.mode == "two_stage" else "split the filters (k) into launches",
+                "WgradSpec.split" if self.mode == "two_stage" else "WgradSpec.mode",
+                WgradSpecError,
+            )
 
     @property
     def conv(self):
@@ -152,7 +171,10 @@ class WgradSpec:
         fields = ("igemm", "split", "mode")
         if not isinstance(obj, dict) or sorted(obj) != sorted(fields):
             raise WgradSpecError(
-                f"WgradSpec: expected a JSON object with exactly the fields {', '.join(fields)}, got {obj!r}"
+                f"WgradSpec: expected a JSON object with exactly the fields {', '.join(fields)}, got {obj!r}",
+                "WgradSpec",
+                obj,
+                fields,
             )
         return cls(**obj)
 
@@ -161,10 +183,16 @@ def spec_for(arch, conv, split=1, mode="none"):
     """The WgradSpec of `conv` on `arch`, with the table's tile."""
     if arch not in TILES:
         raise WgradSpecError(
-            f"conv_igemm_wgrad tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to TILES in library/conv/wgrad_spec.py"
+            f"conv_igemm_wgrad tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to TILES in library/conv/wgrad_spec.py",
+            "conv_igemm_wgrad tiles",
+            arch,
+            list(TILES),
         )
     if conv.dtype not in DTYPES:  # before IgemmSpec's own check, whose fix names forward families
         raise WgradSpecError(
-            f"ConvSpec.dtype: expected one of {', '.join(DTYPES)} (conv_igemm_wgrad runs on matrix cores), got {conv.dtype!r}; no family computes an f32 weight gradient"
+            f"ConvSpec.dtype: expected one of {', '.join(DTYPES)} (conv_igemm_wgrad runs on matrix cores), got {conv.dtype!r}; no family computes an f32 weight gradient",
+            "ConvSpec.dtype",
+            conv.dtype,
+            DTYPES,
         )
     return WgradSpec(IgemmSpec(conv, **dataclasses.asdict(TILES[arch])), split, mode)

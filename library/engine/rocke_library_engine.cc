@@ -6,8 +6,9 @@
 //   rk, ll, name = rocke_library_engine.emit("conv_direct_fwd", case_json, "llvm23")
 //   rocke_library_engine.families()       # ["conv_direct_fwd", ...]
 //
-// Verifier and lowering errors arrive as the Python engine's classes; spec
-// and family errors as ValueError (platform/cpp/engine/errors.h).
+// Verifier, lowering and spec errors arrive as the Python engine's classes,
+// a spec's and a refusal's with their field, value and allowed values; an
+// unknown family as ValueError (platform/cpp/engine/errors.h).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 

@@ -39,7 +39,10 @@ def _form(spec, arch):
     if spec.mma not in have:
         raise SpecError(
             f"GemmSpec.mma: expected a matrix-core shape {arch} has for {spec.dtype} inputs "
-            f"({', '.join(have) or 'none'}), got {spec.mma!r}; take {arch}'s tile from library/gemm/tiles.json"
+            f"({', '.join(have) or 'none'}), got {spec.mma!r}; take {arch}'s tile from library/gemm/tiles.json",
+            "GemmSpec.mma",
+            spec.mma,
+            have,
         )
     return FORMS[(spec.op, archs.get(arch).family)]
 

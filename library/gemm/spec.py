@@ -29,6 +29,7 @@ import dataclasses
 import math
 
 from arch.mma_forms import FORMS
+from errors.errors import FieldError
 from family import cases_json
 from ir import types as T
 
@@ -51,17 +52,18 @@ def mma_shapes(dtype, arch=None):
     return ["x".join(map(str, shape)) for shape in sorted(shapes)]
 
 
-class SpecError(ValueError):
+class SpecError(FieldError):
     """A GEMM spec field is invalid: names the field, the value and what is allowed."""
 
 
-def _fail(field, value, allowed):
-    raise SpecError(f"GemmSpec.{field}: expected {allowed}, got {value!r}")
+def _fail(field, value, allowed, choices=None):
+    """SpecError for GemmSpec.`field`; `choices` is `allowed` as data where it is a list or a limit."""
+    raise SpecError(f"GemmSpec.{field}: expected {allowed}, got {value!r}", f"GemmSpec.{field}", value, choices)
 
 
-def _fail_tensor(field, got):
+def _fail_tensor(field, shape, got):
     allowed = f"every tensor at most {MAX_INT} bytes (2**31 - 1: the kernel's offsets are 32-bit)"
-    raise SpecError(f"GemmSpec.{field}: expected {allowed}, {got}")
+    raise SpecError(f"GemmSpec.{field}: expected {allowed}, {got}", f"GemmSpec.{field}", shape, MAX_INT)
 
 
 # Every int field is an i32 in the kernel (m, n and k its arguments; the
@@ -100,15 +102,15 @@ class GemmSpec:
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 _fail(field, value, "a positive int")
             if value > MAX_INT:
-                _fail(field, value, f"a positive int at most {MAX_INT} (2**31 - 1: {why})")
+                _fail(field, value, f"a positive int at most {MAX_INT} (2**31 - 1: {why})", MAX_INT)
         for field, allowed in _CHOICES:
             if getattr(self, field) not in allowed:
-                _fail(field, getattr(self, field), f"one of {', '.join(allowed)}")
+                _fail(field, getattr(self, field), f"one of {', '.join(allowed)}", allowed)
         if not isinstance(self.bias_relu, bool):
             _fail("bias_relu", self.bias_relu, "True or False")
         shapes = mma_shapes(self.dtype)
         if self.mma not in shapes:
-            _fail("mma", self.mma, f"a matrix-core shape of {self.dtype} inputs: one of {', '.join(shapes)}")
+            _fail("mma", self.mma, f"a matrix-core shape of {self.dtype} inputs: one of {', '.join(shapes)}", shapes)
         mm, mn, mk = self.mma_shape
         for field, size, part, why in (
             ("block_m", self.block_m, self.waves_m * mm, f"waves_m ({self.waves_m}) x the mma's M ({mm})"),
@@ -116,7 +118,7 @@ class GemmSpec:
             ("block_k", self.block_k, mk, f"the mma's K ({mk})"),
         ):
             if size % part:
-                _fail(field, size, f"a multiple of {why} = {part}")
+                _fail(field, size, f"a multiple of {why} = {part}", part)
         self._check_tensors()
 
     def tensors(self):
@@ -143,7 +145,7 @@ class GemmSpec:
             cuts = [(f, MAX_INT // (nbytes // sizes[f])) for f in fields]
             field, limit = next(((f, limit) for f, limit in cuts if limit >= 1), (fields[0], 0))
             fix = f"use {field} at most {limit}" if limit else f"use smaller {' and '.join(fields)}"
-            _fail_tensor(field, f"got {what} {shape} of {nbytes} bytes; {fix}")
+            _fail_tensor(field, shape, f"got {what} {shape} of {nbytes} bytes; {fix}")
 
     def to_json(self):
         """Every field as a JSON value."""

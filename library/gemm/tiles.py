@@ -17,6 +17,7 @@ import dataclasses
 import json
 import os
 
+from errors.errors import FieldError
 from gemm.spec import GemmSpec
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tiles.json")
@@ -50,7 +51,7 @@ def _load(path):
 TILES = _load(PATH)
 
 
-class TileError(ValueError):
+class TileError(FieldError):
     """No tile for the arch and input type asked for."""
 
 
@@ -60,6 +61,9 @@ def spec_for(arch, m, n, k, dtype, out, **options):
     if (arch, dtype) not in TILES:
         offered = ", ".join(f"{a} {d}" for a, d in TILES)
         raise TileError(
-            f"gemm tiles: expected an arch and input type with a tile ({offered}), got {arch} {dtype}; add a row to library/gemm/tiles.json"
+            f"gemm tiles: expected an arch and input type with a tile ({offered}), got {arch} {dtype}; add a row to library/gemm/tiles.json",
+            "gemm tiles",
+            [arch, dtype],
+            list(TILES),
         )
     return GemmSpec(m, n, k, dtype, out, **dataclasses.asdict(TILES[(arch, dtype)]), **options)

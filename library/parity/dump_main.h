@@ -1,7 +1,7 @@
 // The main loop of the library's spec dump binaries (parity/harness.py runs
 // them): each line of the file argv[1] is a JSON request; print one canonical
-// JSON line per request, what `answer` made of it (["ok", to_json()] or
-// [an error's Python class name, its message]).
+// JSON line per request, what `answer` made of it: ["ok", to_json()], or
+// refused(e) for an errors::FieldError.
 //
 //   int main(int argc, char** argv) { return rocke::parity::dump_main(argc, argv, "spec_dump", answer); }
 #pragma once
@@ -13,8 +13,13 @@
 #include <string_view>
 
 #include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
 
 namespace rocke::parity {
+
+// ["error", [class name, field, value, allowed], message]: harness.py's form
+// of a refusal, whose facts the parity tests compare.
+inline json::Array refused(const errors::FieldError& e) { return {"error", e.facts(), e.what()}; }
 
 inline int dump_main(int argc, char** argv, std::string_view name,
                      const std::function<json::Array(const json::Value&)>& answer) {

@@ -142,17 +142,26 @@ def plain_int(value):
 
 def spec_fields(cls, obj, error):
     """The fields of dataclass spec `cls` that the JSON object `obj` spells,
-    for cls(**...): refuses with `error` (the spec's error class) anything
-    but an object of cls's fields with every required one present. A
-    spec's from_json is cls(**spec_fields(cls, obj, SpecError))."""
+    for cls(**...): refuses with `error` (the spec's error class, an
+    errors.FieldError) anything but an object of cls's fields with every
+    required one present. A spec's from_json is
+    cls(**spec_fields(cls, obj, SpecError))."""
     name = cls.__name__
     fields = {f.name: f for f in dataclasses.fields(cls)}
+    names = list(fields)
     if not isinstance(obj, dict):
-        raise error(f"{name}: expected a JSON object with the fields {', '.join(fields)}, got {obj!r}")
+        raise error(
+            f"{name}: expected a JSON object with the fields {', '.join(fields)}, got {obj!r}", name, obj, names
+        )
     for key in obj:
         if key not in fields:
-            raise error(f"{name}.{key}: expected one of the fields {', '.join(fields)}, got the unknown field {key!r}")
+            raise error(
+                f"{name}.{key}: expected one of the fields {', '.join(fields)}, got the unknown field {key!r}",
+                f"{name}.{key}",
+                key,
+                names,
+            )
     for field, f in fields.items():
         if field not in obj and f.default is dataclasses.MISSING:
-            raise error(f"{name}.{field}: expected a value (the field is required), got none")
+            raise error(f"{name}.{field}: expected a value (the field is required), got none", f"{name}.{field}", None)
     return obj

@@ -7,15 +7,18 @@ toolchains/llvm:conformance_test (versions, triples, datalayouts, CPUs).
 """
 
 from arch.flavor_facts import FLAVORS
+from errors.errors import FieldError
 
 
-class ArchDomainError(ValueError):
+class ArchDomainError(FieldError):
     """A kernel asks for something its arch or flavor cannot express."""
 
 
 def get(name):
     if name not in FLAVORS:
-        raise ArchDomainError(f"flavor: expected one of {', '.join(FLAVORS)}, got {name!r}")
+        raise ArchDomainError(
+            f"flavor: expected one of {', '.join(FLAVORS)}, got {name!r}", "flavor", name, list(FLAVORS)
+        )
     return FLAVORS[name]
 
 
@@ -28,5 +31,8 @@ def check_arch(flavor, arch, what):
     if arch not in flavor.cpus:
         raise ArchDomainError(
             f"{what}: {arch} is not known to {flavor.name}; flavors that support it: "
-            f"{', '.join(supporting(arch)) or 'none'}. Lower for one of those, or pick another arch."
+            f"{', '.join(supporting(arch)) or 'none'}. Lower for one of those, or pick another arch.",
+            "flavor",
+            flavor.name,
+            supporting(arch),
         )

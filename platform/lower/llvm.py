@@ -100,10 +100,15 @@ class _Emitter:
     def add_global(self, kind, key, definition):
         self.globals[(GLOBAL_KINDS.index(kind), key)] = definition
 
-    def domain_error(self, op, what, supported):
+    def domain_error(self, op, what, supported, none="none"):
+        """ArchDomainError: op `op` cannot do `what` on this arch; `supported`
+        lists where it can (`none` says so when it is empty)."""
         raise ArchDomainError(
-            f"{op.name}: {what} on {self.arch.name} with {self.flavor.name}; supported on: {supported}. "
-            "Choose a supported arch, or a different op for this one."
+            f"{op.name}: {what} on {self.arch.name} with {self.flavor.name}; supported on: {', '.join(supported) or none}. "
+            "Choose a supported arch, or a different op for this one.",
+            op.name,
+            self.arch.name,
+            supported,
         )
 
     # -- structure ------------------------------------------------------------
@@ -340,7 +345,7 @@ def _lds_op(e, op):
     in "Cannot select")."""
     entry = LDS_OPS[op.name]
     if e.arch.name not in entry.archs:
-        e.domain_error(op, f"no instruction for {entry.intrinsic}", ", ".join(entry.archs))
+        e.domain_error(op, f"no instruction for {entry.intrinsic}", list(entry.archs))
     return entry.intrinsic
 
 
@@ -452,7 +457,7 @@ def _mma(e, op):
     form = MMA.get((op_id, e.arch.family))
     if form is None:
         have = sorted(f"{fam}" for (oid, fam) in MMA if oid == op_id)
-        e.domain_error(op, f"{op_id} has no intrinsic", ", ".join(have) or "no family")
+        e.domain_error(op, f"{op_id} has no intrinsic", list(have), "no family")
     form = form.for_flavor(e.flavor.name)
     a, b, c = op.operands
     ab = []
@@ -573,7 +578,7 @@ LOWER = {
 def lower(kernel, flavor_name):
     """LLVM IR text of `kernel` for `flavor_name` (llvm20, llvm22, llvm23, llvm24)."""
     if not isinstance(kernel, Kernel):
-        raise ArchDomainError(f"lower: expected a Kernel, got {type(kernel).__name__}")
+        raise ArchDomainError(f"lower: expected a Kernel, got {type(kernel).__name__}", "kernel", type(kernel).__name__)
     flavor = flavors.get(flavor_name)
     verify(kernel)
     arch = archs.get(kernel.arch)

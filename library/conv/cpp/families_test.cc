@@ -33,8 +33,8 @@ ROCKE_TEST(spec_json_fills_the_defaults) {
 ROCKE_TEST(img2col_refuses_groups_as_python_does) {
   const family::Case grouped = conv_case(R"({"n":1,"c":8,"k":4,"spatial":[7,9],"filter":[3,3],"groups":2})");
   CHECK_THROWS(family::Refusal, family::get("conv_img2col").build(grouped),
-               "conv_img2col: groups=2 is not supported (one GEMM needs groups=1); conv_direct_fwd or conv_igemm_fwd "
-               "take grouped layers");
+               "ConvSpec.groups: expected 1 (conv_img2col is one GEMM), got 2; conv_direct_fwd or conv_igemm_fwd take "
+               "grouped layers");
   // The Python class the engines raise and the manifest names.
   std::string python_class, class_name;
   try {
@@ -42,6 +42,7 @@ ROCKE_TEST(img2col_refuses_groups_as_python_does) {
   } catch (const family::Refusal& e) {
     python_class = e.python_class();
     class_name = e.class_name();
+    CHECK_EQ(json::canonical(e.facts()), std::string(R"(["Img2colSpecError","ConvSpec.groups",2,[1]])"));
   }
   CHECK_EQ(python_class, std::string("conv.img2col.Img2colSpecError"));
   CHECK_EQ(class_name, std::string("Img2colSpecError"));

@@ -42,9 +42,9 @@ std::array<std::int64_t, 3> dgrad_gemm(const IgemmSpec& spec) {
 // _check: a gradient has no bias or activation.
 void check(const IgemmSpec& spec) {
   if (spec.conv.bias_relu) {
-    throw IgemmSpecError(
-        "conv_igemm_dgrad: ConvSpec.bias_relu: expected False (a data gradient has no bias or activation), got True; "
-        "conv_igemm_fwd takes bias_relu");
+    throw IgemmSpecError("ConvSpec.bias_relu", true,
+                         "false (conv_igemm_dgrad: a data gradient has no bias or activation)", json::Array{false},
+                         "conv_igemm_fwd takes bias_relu");
   }
 }
 

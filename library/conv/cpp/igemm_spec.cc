@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "platform/arch/cpp/mma_forms_data.h"
-#include "platform/cpp/py/repr.h"
 #include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
@@ -28,6 +27,13 @@ template <std::size_t N>
 std::string joined(const std::array<std::string_view, N>& names) {
   std::string out;
   for (std::string_view name : names) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
+template <class Names>
+json::Array listed(const Names& names) {
+  json::Array out;
+  for (const auto& name : names) out.emplace_back(std::string(name));
   return out;
 }
 
@@ -54,19 +60,22 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
     for (std::string_view f : kFields) exact = exact && obj.as_object().contains(f);
   }
   if (!exact) {
-    throw IgemmSpecError("IgemmSpec: expected a JSON object with exactly the fields " + joined(kFields) +
-                         " (and optionally split_k), got " + json::repr(obj));
+    json::Array allowed = listed(kFields);
+    allowed.emplace_back("split_k");
+    throw IgemmSpecError("IgemmSpec", obj,
+                         "a JSON object with exactly the fields " + joined(kFields) + " (and optionally split_k)",
+                         std::move(allowed));
   }
   const json::Object& fields = obj.as_object();
   const json::Value& conv = fields.at("conv");
   // __post_init__, in its order: only a dict becomes a ConvSpec.
-  if (!conv.is_object()) throw IgemmSpecError("IgemmSpec.conv: expected a ConvSpec, got " + json::repr(conv));
+  if (!conv.is_object()) throw IgemmSpecError("IgemmSpec.conv", conv, "a ConvSpec (a JSON object)");
   IgemmSpec s;
   s.conv = ConvSpec::from_json(conv);
   if (std::find(kDtypes.begin(), kDtypes.end(), s.conv.dtype) == kDtypes.end()) {
-    throw IgemmSpecError("IgemmSpec.conv.dtype: expected one of " + joined(kDtypes) + " (matrix cores), got " +
-                         py::repr(s.conv.dtype) +
-                         "; conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an "
+    throw IgemmSpecError("IgemmSpec.conv.dtype", s.conv.dtype, "one of " + joined(kDtypes) + " (matrix cores)",
+                         listed(kDtypes),
+                         "conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an "
                          "f32 data gradient");
   }
   const std::pair<const char*, std::int64_t*> tile[] = {{"block_m", &s.block_m},
@@ -76,12 +85,11 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
                                                         {"waves_n", &s.waves_n}};
   for (const auto& [name, slot] : tile) {
     const json::Value& v = fields.at(name);
-    if (!v.above_int64() && (!v.is_int() || v.as_int() < 1)) {
-      throw IgemmSpecError("IgemmSpec." + std::string(name) + ": expected a positive int, got " + json::repr(v));
-    }
+    const std::string field = "IgemmSpec." + std::string(name);
+    if (!v.above_int64() && (!v.is_int() || v.as_int() < 1)) throw IgemmSpecError(field, v, "a positive int");
     if (v.above_int64() || v.as_int() > kMaxTile) {
-      throw IgemmSpecError("IgemmSpec." + std::string(name) + ": expected a positive int at most " +
-                           std::to_string(kMaxTile) + " (2**31 - 1: a tile size is an i32), got " + json::repr(v));
+      throw IgemmSpecError(field, v, "a positive int at most " + std::to_string(kMaxTile) + " (a tile size is an i32)",
+                           kMaxTile);
     }
     *slot = v.as_int();
   }
@@ -90,18 +98,19 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
   if (!mma.is_str() || std::find(ops.begin(), ops.end(), mma.as_str()) == ops.end()) {
     std::string list;
     for (const std::string& op : ops) list += (list.empty() ? "" : ", ") + op;
-    throw IgemmSpecError("IgemmSpec.mma: expected a matrix-core shape of " + s.conv.dtype + " inputs (" + list +
-                         "), got " + json::repr(mma));
+    throw IgemmSpecError("IgemmSpec.mma", mma, "a matrix-core shape of " + s.conv.dtype + " inputs (" + list + ")",
+                         listed(ops));
   }
   s.mma = mma.as_str();
   if (fields.contains("split_k")) {
     const json::Value& v = fields.at("split_k");
     const std::int64_t steps = s.k_steps();
     if (!v.is_int() || v.as_int() < 1 || v.as_int() > steps) {
-      throw IgemmSpecError("IgemmSpec.split_k: expected an int from 1 to " + std::to_string(steps) +
-                           " (the reduction's " + std::to_string(s.gemm()[2]) + " in k steps of " +
-                           std::to_string(s.block_k) + ": each split reduces whole steps), got " + json::repr(v) +
-                           "; take a split in that range (conv.split_k.select_split_k_fwd picks one)");
+      throw IgemmSpecError("IgemmSpec.split_k", v,
+                           "an int from 1 to " + std::to_string(steps) + " (the reduction's " +
+                               std::to_string(s.gemm()[2]) + " in k steps of " + std::to_string(s.block_k) +
+                               ": each split reduces whole steps)",
+                           steps, "take a split in that range (conv.split_k.select_split_k_fwd picks one)");
     }
     s.split_k = v.as_int();
   }

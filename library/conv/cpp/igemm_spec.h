@@ -1,7 +1,7 @@
 // conv_igemm_fwd's spec, mirroring IgemmSpec of library/conv/igemm_tiles.py:
 // a ConvSpec (the problem) with a matrix-core tile, read from its JSON
-// (IgemmSpec.from_json), validated in Python's order with Python's messages
-// (rocke::family::SpecError, Python's IgemmSpecError), and written back.
+// (IgemmSpec.from_json), validated in Python's order (Python's
+// IgemmSpecError with its field and values), and written back.
 //
 //   IgemmSpec s = IgemmSpec::from_json(json::parse(R"({"conv": {...}, "mma": "16x16x16", "block_m": 128, ...})"));
 //   s.op()     // "mma_16x16x16_f16_f32"
@@ -11,9 +11,12 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "library/conv/cpp/spec.h"
 #include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
@@ -22,7 +25,12 @@ namespace rocke::conv {
 // its conv's, which are ConvSpec's), spec_for and the build's arch check.
 class IgemmSpecError : public family::Refusal {
  public:
-  explicit IgemmSpecError(const std::string& message) : family::Refusal("conv.igemm_tiles.IgemmSpecError", message) {}
+  // The error of `field` for `value`; `choices` is what it allows as data
+  // (a list, a limit) or null; the message says `allowed`, then `fix`.
+  IgemmSpecError(const std::string& field, const json::Value& value, std::string_view allowed,
+                 json::Value choices = nullptr, std::string_view fix = "")
+      : family::Refusal("conv.igemm_tiles.IgemmSpecError", field, value, std::move(choices),
+                        errors::worded(field, allowed, value, fix)) {}
 };
 
 struct IgemmSpec {
@@ -34,8 +42,8 @@ struct IgemmSpec {
   // partial sums to a workspace.
   std::int64_t split_k = 1;
 
-  // IgemmSpec.from_json(obj): IgemmSpecError worded as Python's (or
-  // ConvSpec's SpecError, for a bad conv).
+  // IgemmSpec.from_json(obj): IgemmSpecError (or ConvSpec's SpecError, for
+  // a bad conv or workspace).
   static IgemmSpec from_json(const json::Value& obj);
   // IgemmSpec.to_json(): the conv's JSON and the tile.
   json::Value to_json() const;

@@ -2,8 +2,8 @@
 // the file argv[1] is a JSON object, {"spec": S} (IgemmSpec::from_json(S)),
 // {"tile": [arch, conv]} (igemm_spec_for) or {"reduce": S}
 // (ReduceSpec::from_json(S)); print one canonical JSON line per input:
-// ["ok", to_json()] or [the error's Python class name (SpecError,
-// IgemmSpecError, ReduceSpecError), message].
+// ["ok", to_json()] or parity::refused(e) (a SpecError, IgemmSpecError or
+// ReduceSpecError).
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
@@ -28,7 +28,7 @@ json::Array answer(const json::Value& request) {
   try {
     return {"ok", run(request)};
   } catch (const family::SpecError& e) {
-    return {e.class_name(), e.what()};
+    return parity::refused(e);
   }
 }
 

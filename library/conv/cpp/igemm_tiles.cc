@@ -2,10 +2,10 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "library/conv/cpp/igemm_tiles_data.h"
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/py/repr.h"
 #include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
@@ -39,18 +39,22 @@ IgemmSpec igemm_spec_for(std::string_view arch, const ConvSpec& conv) {
     });
   }
   std::string offered;
-  for (const IgemmTile& t : igemm_tiles()) offered += (offered.empty() ? "" : ", ") + std::string(t.arch);
-  throw IgemmSpecError("conv_igemm_fwd tiles: expected an arch with a tile (" + offered + "), got " + py::repr(arch) +
-                       "; add a row to library/conv/igemm_tiles.json");
+  json::Array archs;
+  for (const IgemmTile& t : igemm_tiles()) {
+    offered += (offered.empty() ? "" : ", ") + std::string(t.arch);
+    archs.emplace_back(std::string(t.arch));
+  }
+  throw IgemmSpecError("conv_igemm_fwd tiles", std::string(arch), "an arch with a tile (" + offered + ")",
+                       std::move(archs), "add a row to library/conv/igemm_tiles.json");
 }
 
 int form_wave(const IgemmSpec& spec, std::string_view arch) {
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
     if (op.op == spec.op()) return op.wave;
   }
-  throw IgemmSpecError("IgemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
-                       spec.conv.dtype + ", got " + py::repr(spec.mma) + "; take " + std::string(arch) +
-                       "'s tile from library/conv/igemm_tiles.json");
+  throw IgemmSpecError("IgemmSpec.mma", spec.mma,
+                       "a matrix-core shape " + std::string(arch) + " has for " + spec.conv.dtype, nullptr,
+                       "take " + std::string(arch) + "'s tile from library/conv/igemm_tiles.json");
 }
 
 tile::GemmConfig gemm_config(const IgemmSpec& spec) {

@@ -26,7 +26,7 @@ struct IgemmTile {
 const std::vector<IgemmTile>& igemm_tiles();
 
 // igemm_tiles.spec_for: the IgemmSpec of `conv` on `arch` with the table's
-// tile (IgemmSpecError worded as Python's).
+// tile (IgemmSpecError, as Python's).
 IgemmSpec igemm_spec_for(std::string_view arch, const ConvSpec& conv);
 
 // The wave size of the matrix op of `spec` on `arch` (igemm_tiles.form);

@@ -22,7 +22,7 @@
 #include "library/conv/cpp/wgrad_spec.h"
 #include "library/conv/family_names.h"
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/py/repr.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/builder.h"
 #include "platform/ir/cpp/types.h"
@@ -46,9 +46,11 @@ int form_wave(const WgradSpec& spec, std::string_view arch) {
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
     if (op.op == spec.igemm.op()) return op.wave;
   }
-  throw family::SpecError("WgradSpec.igemm.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
-                          spec.conv().dtype + ", got " + py::repr(spec.igemm.mma) + "; take " + std::string(arch) +
-                          "'s tile from conv.wgrad_spec.TILES");
+  const std::string field = "WgradSpec.igemm.mma";
+  throw family::SpecError(
+      "conv.wgrad_spec.WgradSpecError", field, spec.igemm.mma, nullptr,
+      errors::worded(field, "a matrix-core shape " + std::string(arch) + " has for " + spec.conv().dtype,
+                     spec.igemm.mma, "take " + std::string(arch) + "'s tile from conv.wgrad_spec.TILES"));
 }
 
 // B: x at (column: channel and tap, k: reduction row first + k) (_input_gather).

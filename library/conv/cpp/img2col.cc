@@ -13,6 +13,7 @@
 #include "library/conv/cpp/common.h"
 #include "library/conv/cpp/spec.h"
 #include "library/conv/family_names.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
@@ -23,10 +24,9 @@ using ir::Value;
 std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   const ConvSpec spec = ConvSpec::from_json(c.spec);
   if (spec.groups != 1) {
-    throw family::Refusal(
-        "conv.img2col.Img2colSpecError",
-        "conv_img2col: groups=" + std::to_string(spec.groups) +
-            " is not supported (one GEMM needs groups=1); conv_direct_fwd or conv_igemm_fwd take grouped layers");
+    throw family::Refusal("conv.img2col.Img2colSpecError", "ConvSpec.groups", spec.groups, json::Array{1},
+                          errors::worded("ConvSpec.groups", "1 (conv_img2col is one GEMM)", spec.groups,
+                                         "conv_direct_fwd or conv_igemm_fwd take grouped layers"));
   }
   Frame fr(std::string(family_names::conv::img2col) + "_" + c.id, spec, c.arch);
   ir::KernelBuilder& b = fr.b;

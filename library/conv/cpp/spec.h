@@ -1,7 +1,8 @@
 // The convolution problem, mirroring library/conv/spec.py: a spec read from
 // its JSON (ConvSpec.from_json), validated field by field in Python's order
-// with Python's messages (rocke::family::SpecError), and written back
-// (to_json). Shapes and sizes as the Python properties give them.
+// (rocke::family::SpecError with Python's class, field and values; the
+// messages are this engine's own), and written back (to_json). Shapes and
+// sizes as the Python properties give them.
 //
 //   ConvSpec s = ConvSpec::from_json(json::parse(R"({"n":1,"c":8,"k":4,"spatial":[7,9],"filter":[3,3]})"));
 //   s.output()         // {5, 7}
@@ -33,7 +34,7 @@ struct ConvSpec {
   std::string dtype;   // "f32", "f16" or "bf16"
   bool bias_relu = false;
 
-  // ConvSpec.from_json(obj): rocke::family::SpecError worded as Python's.
+  // ConvSpec.from_json(obj): rocke::family::SpecError with Python's facts.
   static ConvSpec from_json(const json::Value& obj);
   // ConvSpec.to_json(): every field, tuples as lists.
   json::Value to_json() const;
@@ -47,7 +48,8 @@ struct ConvSpec {
   Shape output_shape() const;
   Shape weight_shape() const;
   // The number of outputs (math.prod(output_shape())). output(), the shapes
-  // and outputs() throw SpecError for a size of 2**63 or more.
+  // and outputs() throw SpecError for a size of 2**63 or more, which only a
+  // spec made by hand, not by from_json, can have.
   std::int64_t outputs() const;
 };
 
@@ -57,16 +59,19 @@ struct ConvSpec {
 // input, weights and output.
 constexpr std::int64_t kMaxTensorBytes = (std::int64_t{1} << 31) - 1;
 
-// spec.py's BELOW_2_63: what the specs' messages say of a size past int64
-// (json::Value::above_int64), refused before any arithmetic on it.
+// spec.py's MAX_INT64: a size past it (json::Value::above_int64) is
+// refused, by both engines, before any arithmetic on it; so is a padded size
+// (spatial + 2 * pad) past it, which keeps every output size an int64.
+constexpr std::int64_t kMaxInt64 = INT64_MAX;
 constexpr std::string_view kBelow2To63 = "below 2**63 (the C++ engine's int64 limit)";
 
-// spec.check_tensor_bytes: SpecError if tensor `what` of `shape` (elements
-// of `elem_bytes`) is over the limit, worded as Python's; `owner` names the
-// spec class, `fix` says what to do. For a family's own buffers (a split-K
-// workspace).
+// spec.check_tensor_bytes: SpecError of class `python_class` if tensor
+// `what` of `shape` (elements of `elem_bytes`) is over the limit; its facts
+// are `field` (`owner` if empty), the shape and kMaxTensorBytes; `fix` says
+// what to do. For a family's own buffers (a split-K workspace) too.
 void check_tensor_bytes(std::string_view owner, std::string_view what, const Shape& shape, std::int64_t elem_bytes,
-                        std::string_view fix);
+                        std::string_view fix, std::string_view field = "",
+                        std::string_view python_class = "conv.spec.SpecError");
 
 // ConvSpec.from_json(spec).to_json(): what a conv family gives the registry
 // as its spec_json.

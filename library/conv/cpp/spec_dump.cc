@@ -1,6 +1,6 @@
 // For spec_parity_test: each line of the file argv[1] is a JSON value; print
-// one canonical JSON line per input, ["ok", to_json()] or ["SpecError",
-// message], what ConvSpec::from_json made of it.
+// one canonical JSON line per input, ["ok", to_json()] or
+// parity::refused(e), what ConvSpec::from_json made of it.
 #include "library/conv/cpp/spec.h"
 #include "library/parity/dump_main.h"
 #include "platform/cpp/json/json.h"
@@ -14,7 +14,7 @@ json::Array answer(const json::Value& request) {
   try {
     return {"ok", conv::ConvSpec::from_json(request).to_json()};
   } catch (const family::SpecError& e) {
-    return {"SpecError", e.what()};
+    return parity::refused(e);
   }
 }
 

@@ -1,12 +1,14 @@
 """ConvSpec in C++ (spec_dump) against Python's ConvSpec.from_json on the same
-JSON: every message byte for byte, every accepted spec's to_json equal."""
+JSON: every refusal with the same class, field, value and allowed values
+(each engine words its own message: one line naming the field), every
+accepted spec's to_json equal (parity/harness.py)."""
 
 import os
 
 import pytest
 
 from conv.cases import direct_cases, img2col_cases
-from conv.spec import ConvSpec, SpecError
+from conv.spec import ConvSpec
 from parity import harness
 
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spec_dump")
@@ -23,7 +25,7 @@ def _without(name):
 
 
 # One spec per check __post_init__ and from_json make, in their order, and
-# values whose repr differs by type (True vs 1, [8] vs (8,), None, quotes).
+# values of every JSON type (True vs 1, [8], None, quotes).
 BAD = [
     [1, 2],
     "x",
@@ -82,10 +84,15 @@ BAD = [
     _with(spatial=[2, 2, 2], filter=[3, 3, 3], pad=[0, 1, 0]),
     _with(spatial=[1, 9], filter=[4, 3], stride=[2, 1]),
     _with(spatial=[5, 5], filter=[3, 3], dilation=[3, 1]),
-    # An output size far below -2**63: Python's ints do not overflow.
+    # A dilated filter far past int64, and padded sizes at and past 2**63.
     _with(filter=[2**62, 3], dilation=[2**62, 1]),
+    _with(spatial=[2**63 - 1, 9], pad=[1, 0]),
+    _with(spatial=[7, 2**62], pad=[0, 2**61]),
+    # Either side of the largest padded size, 7 + 2 * pad = 2**63 - 1.
+    _with(pad=[2**62 - 4, 0]),
+    _with(pad=[2**62 - 3, 0]),
     # Tensors over 2**31 - 1 bytes: the batch, the output, the weights, one
-    # sample too large, and sizes past 2**63 and 2**127 (the exact byte count).
+    # sample too large, and byte counts past 2**63 and 2**127.
     _with(n=256, c=64, k=64, spatial=[224, 224], filter=[3, 3], pad=[1, 1], dtype="f32"),
     _with(n=2**31 // (2 * 64 * 64 * 128) + 1, c=8, k=128, spatial=[64, 64], filter=[1, 1], layout="NCHW"),
     _with(c=2**15, k=2**15, spatial=[1, 1], filter=[1, 1], dtype="bf16"),
@@ -117,10 +124,7 @@ GOOD = [
 
 
 def _python(obj):
-    try:
-        return ["ok", ConvSpec.from_json(obj).to_json()]
-    except SpecError as e:
-        return ["SpecError", str(e)]
+    return harness.python(ConvSpec.from_json, obj)
 
 
 @pytest.fixture(scope="module")
@@ -128,15 +132,28 @@ def cpp(tmp_path_factory):
     return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
 
 
-def test_every_bad_spec_is_refused_with_pythons_message(cpp):
+def test_every_bad_spec_is_refused_with_pythons_facts(cpp):
     for obj, got in zip(BAD, cpp):
         want = _python(obj)
-        assert want[0] == "SpecError", obj  # the list above holds only bad specs
-        assert got == want, obj
+        assert want[0] == "error" and want[1][0] == "SpecError", obj  # the list above holds only bad specs
+        harness.check(obj, got, want)
 
 
 def test_every_good_spec_reads_back_as_python_writes_it(cpp):
     for obj, got in zip(GOOD, cpp[len(BAD) :]):
         want = _python(obj)
         assert want[0] == "ok", obj
-        assert got == want, obj
+        harness.check(obj, got, want)
+
+
+@pytest.mark.parametrize("part,planted", [(1, "ConvSpec.n"), (2, 3), (3, 1)])
+def test_a_planted_difference_in_the_facts_fails(cpp, part, planted):
+    # C++'s refusal of k=-3 with another field, value or allowed value: the
+    # check must fail naming the facts.
+    obj = _with(k=-3)
+    got = cpp[BAD.index(obj)]
+    harness.check(obj, got, _python(obj))
+    wrong = [got[0], [*got[1]], got[2]]
+    wrong[1][part] = planted
+    with pytest.raises(AssertionError, match="facts"):
+        harness.check(obj, wrong, _python(obj))

@@ -139,23 +139,23 @@ ReduceSpec ReduceSpec::from_json(const json::Value& obj) {
   const bool exact = obj.is_object() && obj.as_object().size() == 2 && obj.as_object().contains("conv") &&
                      obj.as_object().contains("split_k");
   if (!exact) {
-    throw ReduceSpecError("ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got " +
-                          json::repr(obj));
+    throw ReduceSpecError("ReduceSpec", obj, "a JSON object with exactly the fields conv, split_k",
+                          json::Array{"conv", "split_k"});
   }
   const json::Object& fields = obj.as_object();
   const json::Value& conv = fields.at("conv");
   // __post_init__, in its order: only a dict becomes a ConvSpec.
-  if (!conv.is_object()) throw ReduceSpecError("ReduceSpec.conv: expected a ConvSpec, got " + json::repr(conv));
+  if (!conv.is_object()) throw ReduceSpecError("ReduceSpec.conv", conv, "a ConvSpec (a JSON object)");
   ReduceSpec s;
   s.conv = ConvSpec::from_json(conv);
   const json::Value& split = fields.at("split_k");
   if (!split.above_int64() && (!split.is_int() || split.as_int() < 2)) {
-    throw ReduceSpecError("ReduceSpec.split_k: expected an int of at least 2, got " + json::repr(split) +
-                          "; an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)");
+    throw ReduceSpecError("ReduceSpec.split_k", split, "an int of at least 2", nullptr,
+                          "an unsplit layer has no reduce (build conv_igemm_fwd with split_k 1)");
   }
   if (split.above_int64()) {
-    throw ReduceSpecError("ReduceSpec.split_k: expected an int of at least 2 and " + std::string(kBelow2To63) +
-                          ", got " + json::repr(split));
+    throw ReduceSpecError("ReduceSpec.split_k", split, "an int of at least 2 and " + std::string(kBelow2To63),
+                          kMaxInt64);
   }
   s.split_k = split.as_int();
   Shape workspace = s.conv.output_shape();

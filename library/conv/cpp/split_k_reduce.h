@@ -17,6 +17,7 @@
 
 #include "library/conv/cpp/spec.h"
 #include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/core.h"
 
@@ -26,8 +27,12 @@ namespace rocke::conv {
 // its conv's (ConvSpec's) and the workspace size (check_tensor_bytes).
 class ReduceSpecError : public family::Refusal {
  public:
-  explicit ReduceSpecError(const std::string& message)
-      : family::Refusal("conv.split_k_reduce.ReduceSpecError", message) {}
+  // The error of `field` for `value`; `choices` is what it allows as data
+  // (a list, a limit) or null; the message says `allowed`, then `fix`.
+  ReduceSpecError(const std::string& field, const json::Value& value, std::string_view allowed,
+                  json::Value choices = nullptr, std::string_view fix = "")
+      : family::Refusal("conv.split_k_reduce.ReduceSpecError", field, value, std::move(choices),
+                        errors::worded(field, allowed, value, fix)) {}
 };
 
 // Where element e's bias is: bias[(e / inner) % count] (split_k_reduce.Channels).
@@ -53,7 +58,7 @@ struct ReduceSpec {
   ConvSpec conv;
   std::int64_t split_k = 0;
 
-  // ReduceSpec.from_json(obj): ReduceSpecError worded as Python's (or
+  // ReduceSpec.from_json(obj): ReduceSpecError (or
   // ConvSpec's SpecError, for a bad conv or workspace).
   static ReduceSpec from_json(const json::Value& obj);
   json::Value to_json() const;

@@ -3,14 +3,23 @@
 #include <algorithm>
 #include <array>
 #include <string_view>
+#include <utility>
 
-#include "platform/cpp/py/repr.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
 
 namespace rocke::conv {
 namespace {
 
-using family::SpecError;
+constexpr std::string_view kWgradSpecError = "conv.wgrad_spec.WgradSpecError";
+
+// Python's WgradSpecError for `field` and `value`; `choices` is what it
+// allows as data (a list, a limit) or null; the message says `allowed`, then `fix`.
+[[noreturn]] void refuse(const std::string& field, const json::Value& value, std::string_view allowed,
+                         json::Value choices = nullptr, std::string_view fix = "") {
+  throw family::SpecError(std::string(kWgradSpecError), field, value, std::move(choices),
+                          errors::worded(field, allowed, value, fix));
+}
 
 // wgrad_spec.MODES, in Python's order (the message lists them).
 constexpr std::array<std::string_view, 3> kModes = {"none", "two_stage", "atomic"};
@@ -25,6 +34,13 @@ std::string joined(const std::array<std::string_view, N>& names) {
   return out;
 }
 
+template <std::size_t N>
+json::Array listed(const std::array<std::string_view, N>& names) {
+  json::Array out;
+  for (std::string_view name : names) out.emplace_back(std::string(name));
+  return out;
+}
+
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
@@ -34,54 +50,49 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
   if (exact) {
     for (std::string_view f : kFields) exact = exact && obj.as_object().contains(f);
   }
-  if (!exact) {
-    throw SpecError("WgradSpec: expected a JSON object with exactly the fields " + joined(kFields) + ", got " +
-                    json::repr(obj));
-  }
+  if (!exact) refuse("WgradSpec", obj, "a JSON object with exactly the fields " + joined(kFields), listed(kFields));
   const json::Object& fields = obj.as_object();
   const json::Value& igemm = fields.at("igemm");
   // __post_init__, in its order: only a dict becomes an IgemmSpec.
-  if (!igemm.is_object()) throw SpecError("WgradSpec.igemm: expected an IgemmSpec, got " + json::repr(igemm));
+  if (!igemm.is_object()) refuse("WgradSpec.igemm", igemm, "an IgemmSpec (a JSON object)");
   WgradSpec s;
   s.igemm = IgemmSpec::from_json(igemm);
   if (s.conv().bias_relu) {  // dw through a relu needs its mask on dy, which this kernel never sees
-    throw SpecError(
-        "ConvSpec.bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution alone), "
-        "got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu");
+    refuse("ConvSpec.bias_relu", true, "false (conv_igemm_wgrad computes the weight gradient of the convolution alone)",
+           json::Array{false}, "mask dy by the relu (0 where the forward output is 0) and drop bias_relu");
   }
   const json::Value& split = fields.at("split");
-  if (!split.above_int64() && (!split.is_int() || split.as_int() < 1)) {
-    throw SpecError("WgradSpec.split: expected a positive int, got " + json::repr(split));
-  }
+  if (!split.above_int64() && (!split.is_int() || split.as_int() < 1))
+    refuse("WgradSpec.split", split, "a positive int");
   if (split.above_int64()) {
-    throw SpecError("WgradSpec.split: expected a positive int " + std::string(kBelow2To63) + ", got " +
-                    json::repr(split));
+    refuse("WgradSpec.split", split, "a positive int " + std::string(kBelow2To63), kMaxInt64);
   }
   s.split = split.as_int();
   const json::Value& mode = fields.at("mode");
   if (!mode.is_str() || std::find(kModes.begin(), kModes.end(), mode.as_str()) == kModes.end()) {
-    throw SpecError("WgradSpec.mode: expected one of " + joined(kModes) + ", got " + json::repr(mode));
+    refuse("WgradSpec.mode", mode, "one of " + joined(kModes), listed(kModes));
   }
   s.mode = mode.as_str();
   if ((s.mode == "none") != (s.split == 1)) {
-    throw SpecError(
-        "WgradSpec.split: expected 1 with mode 'none' and at least 2 with 'two_stage' or 'atomic', got split " +
-        std::to_string(s.split) + " with mode " + py::repr(s.mode));
+    refuse("WgradSpec.split", json::Array{s.split, s.mode},
+           "[split, mode]: split 1 with mode none, at least 2 with two_stage or atomic");
   }
   if (s.split > s.steps()) {
-    throw SpecError("WgradSpec.split: expected at most " + std::to_string(s.steps()) + " (one " +
-                    std::to_string(s.igemm.block_k) + "-deep k step of the " + std::to_string(s.gemm()[2]) +
-                    "-long reduction per split), got " + std::to_string(s.split) + "; take a smaller split");
+    refuse("WgradSpec.split", s.split,
+           "at most " + std::to_string(s.steps()) + " (one " + std::to_string(s.igemm.block_k) +
+               "-deep k step of the " + std::to_string(s.gemm()[2]) + "-long reduction per split)",
+           s.steps(), "take a smaller split");
   }
   if (s.mode != "none") {  // the split modes' f32 output: dw, or the workspace of S of them
     if (s.mode == "two_stage") {
       Shape shape = {s.split};
       const Shape dw = s.conv().weight_shape();
       shape.insert(shape.end(), dw.begin(), dw.end());
-      check_tensor_bytes("WgradSpec", "f32 workspace", shape, kF32Bytes, "take a smaller split");
+      check_tensor_bytes("WgradSpec", "f32 workspace", shape, kF32Bytes, "take a smaller split", "WgradSpec.split",
+                         kWgradSpecError);
     } else {
       check_tensor_bytes("WgradSpec", "f32 dw", s.conv().weight_shape(), kF32Bytes,
-                         "split the filters (k) into launches");
+                         "split the filters (k) into launches", "WgradSpec.mode", kWgradSpecError);
     }
   }
   return s;

@@ -1,9 +1,9 @@
 // conv_igemm_wgrad's spec, mirroring WgradSpec of library/conv/wgrad_spec.py:
 // an IgemmSpec (the problem and the tile, validated as conv_igemm_fwd's)
 // with the split of the reduction and its mode ("none", "two_stage",
-// "atomic"), read from its JSON, validated in Python's order with Python's
-// messages (rocke::family::SpecError, Python's WgradSpecError), and written
-// back.
+// "atomic"), read from its JSON, validated in Python's order (a
+// family::SpecError of Python's WgradSpecError, with its field and values),
+// and written back.
 //
 //   WgradSpec s = WgradSpec::from_json(json::parse(R"({"igemm": {...}, "split": 4, "mode": "two_stage"})"));
 //   s.gemm()   // {filters per group, C/groups x taps, N x output pixels}
@@ -25,8 +25,8 @@ struct WgradSpec {
   std::int64_t split = 1;
   std::string mode = "none";
 
-  // WgradSpec.from_json(obj): SpecError worded as Python's WgradSpecError
-  // (or IgemmSpec's, for a bad igemm).
+  // WgradSpec.from_json(obj): SpecError of Python's WgradSpecError (or
+  // IgemmSpec's, for a bad igemm).
   static WgradSpec from_json(const json::Value& obj);
   json::Value to_json() const;
 

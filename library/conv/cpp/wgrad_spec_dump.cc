@@ -1,6 +1,6 @@
 // For wgrad_spec_parity_test: each line of the file argv[1] is a JSON
 // WgradSpec; print one canonical JSON line per input: ["ok", to_json()] or
-// ["SpecError", message] (WgradSpec::from_json).
+// parity::refused(e) (WgradSpec::from_json).
 #include "library/conv/cpp/wgrad_spec.h"
 #include "library/parity/dump_main.h"
 #include "platform/cpp/json/json.h"
@@ -14,7 +14,7 @@ json::Array answer(const json::Value& request) {
   try {
     return {"ok", conv::WgradSpec::from_json(request).to_json()};
   } catch (const family::SpecError& e) {
-    return {"SpecError", e.what()};
+    return parity::refused(e);
   }
 }
 

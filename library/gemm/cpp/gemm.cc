@@ -15,7 +15,7 @@
 #include "library/gemm/cpp/spec.h"
 #include "library/gemm/family_names.h"
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/py/repr.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/builder.h"
 #include "platform/ir/cpp/types.h"
@@ -31,9 +31,14 @@ int form_wave(const GemmSpec& spec, std::string_view arch) {
   if (std::find(have.begin(), have.end(), spec.mma) == have.end()) {
     std::string list;
     for (const std::string& s : have) list += (list.empty() ? "" : ", ") + s;
-    throw family::SpecError("GemmSpec.mma: expected a matrix-core shape " + std::string(arch) + " has for " +
-                            spec.dtype + " inputs (" + (list.empty() ? "none" : list) + "), got " + py::repr(spec.mma) +
-                            "; take " + std::string(arch) + "'s tile from library/gemm/tiles.json");
+    json::Array shapes;
+    for (const std::string& s : have) shapes.emplace_back(s);
+    throw family::SpecError(
+        "gemm.spec.SpecError", "GemmSpec.mma", spec.mma, std::move(shapes),
+        errors::worded("GemmSpec.mma",
+                       "a matrix-core shape " + std::string(arch) + " has for " + spec.dtype + " inputs (" +
+                           (list.empty() ? "none" : list) + ")",
+                       spec.mma, "take " + std::string(arch) + "'s tile from library/gemm/tiles.json"));
   }
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
     if (op.op == spec.op()) return op.wave;

@@ -7,14 +7,14 @@
 #include <tuple>
 
 #include "platform/arch/cpp/mma_forms_data.h"
-#include "platform/cpp/py/repr.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/types.h"
 
 namespace rocke::gemm {
 namespace {
 
-using family::SpecError;
+constexpr std::string_view kSpecError = "gemm.spec.SpecError";
 
 // spec.py's DTYPES, OUTS and LAYOUTS, in Python's order (messages list them).
 constexpr std::array<std::string_view, 3> kDtypes = {"f16", "bf16", "fp8"};
@@ -44,16 +44,20 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
-[[noreturn]] void fail(std::string_view field, const json::Value& value, std::string_view allowed) {
-  throw SpecError("GemmSpec." + std::string(field) + ": expected " + std::string(allowed) + ", got " +
-                  json::repr(value));
+template <class Names>
+json::Array listed(const Names& names) {
+  json::Array out;
+  for (const auto& name : names) out.emplace_back(std::string(name));
+  return out;
 }
 
-// repr() of a shape tuple.
-std::string tuple_repr(const std::vector<std::int64_t>& shape) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + (shape.size() == 1 ? ",)" : ")");
+// Python's SpecError for GemmSpec.`field` (GemmSpec for an empty one);
+// `choices` is `allowed` as data where it is a list or a limit.
+[[noreturn]] void fail(std::string_view field, const json::Value& value, std::string_view allowed,
+                       json::Value choices = nullptr, std::string_view fix = "") {
+  const std::string name = field.empty() ? "GemmSpec" : "GemmSpec." + std::string(field);
+  throw family::SpecError(std::string(kSpecError), name, value, std::move(choices),
+                          errors::worded(name, allowed, value, fix));
 }
 
 // One tensor the kernel addresses (GemmSpec.tensors): its name, stored
@@ -66,7 +70,7 @@ struct Tensor {
 };
 
 // GemmSpec._check_tensors: fields are at most kMaxInt, so a tensor's bytes
-// (two sizes and at most 4 bytes) stay below 2**64.
+// (two sizes and at most 4 bytes) fit in 64 bits.
 void check_tensors(const GemmSpec& s) {
   const std::int64_t ab = elem(s.dtype)->nbytes(), out = elem(s.out)->nbytes();
   const bool col_a = s.layout_a == "col", col_b = s.layout_b == "col";
@@ -76,15 +80,15 @@ void check_tensors(const GemmSpec& s) {
       {"C", {s.m, s.n}, out, {{"m", s.m}, {"n", s.n}}},
   };
   if (s.bias_relu) tensors.push_back({"the bias", {s.n}, 4, {{"n", s.n}}});
-  using Wide = unsigned __int128;
   for (const Tensor& t : tensors) {
-    Wide nbytes = static_cast<Wide>(t.elem);
-    for (std::int64_t size : t.shape) nbytes *= static_cast<Wide>(size);
-    if (nbytes <= static_cast<Wide>(kMaxInt)) continue;
+    std::uint64_t nbytes = static_cast<std::uint64_t>(t.elem);
+    for (std::int64_t size : t.shape) nbytes *= static_cast<std::uint64_t>(size);
+    if (nbytes <= static_cast<std::uint64_t>(kMaxInt)) continue;
     std::string_view field = t.sizes[0].first;
     std::int64_t limit = 0;
     for (const auto& [name, size] : t.sizes) {
-      limit = static_cast<std::int64_t>(static_cast<Wide>(kMaxInt) / (nbytes / static_cast<Wide>(size)));
+      limit =
+          static_cast<std::int64_t>(static_cast<std::uint64_t>(kMaxInt) / (nbytes / static_cast<std::uint64_t>(size)));
       if (limit >= 1) {
         field = name;
         break;
@@ -95,16 +99,19 @@ void check_tensors(const GemmSpec& s) {
       fix = "use smaller";
       for (std::size_t i = 0; i < t.sizes.size(); ++i) fix += (i ? " and " : " ") + std::string(t.sizes[i].first);
     }
-    throw SpecError("GemmSpec." + std::string(field) + ": expected every tensor at most " + std::to_string(kMaxInt) +
-                    " bytes (2**31 - 1: the kernel's offsets are 32-bit), got " + t.what + " " + tuple_repr(t.shape) +
-                    " of " + std::to_string(static_cast<unsigned long long>(nbytes)) + " bytes; " + fix);
+    const json::Value shape = json::Array(t.shape.begin(), t.shape.end());
+    const std::string name = "GemmSpec." + std::string(field);
+    throw family::SpecError(std::string(kSpecError), name, shape, kMaxInt,
+                            name + ": expected every tensor at most " + std::to_string(kMaxInt) +
+                                " bytes (the kernel's offsets are 32-bit), got " + t.what + " " +
+                                json::canonical(shape) + " of " + std::to_string(nbytes) + " bytes; " + fix);
   }
 }
 
 template <std::size_t N>
 std::string choice(std::string_view field, const json::Value& v, const std::array<std::string_view, N>& allowed) {
   if (!v.is_str() || std::find(allowed.begin(), allowed.end(), v.as_str()) == allowed.end()) {
-    fail(field, v, "one of " + joined(allowed));
+    fail(field, v, "one of " + joined(allowed), listed(allowed));
   }
   return v.as_str();
 }
@@ -134,21 +141,18 @@ std::vector<std::string> mma_shapes(std::string_view dtype, std::optional<std::s
 }
 
 GemmSpec GemmSpec::from_json(const json::Value& obj) {
-  if (!obj.is_object()) {
-    throw SpecError("GemmSpec: expected a JSON object with the fields " + joined(kFields) + ", got " + json::repr(obj));
-  }
+  if (!obj.is_object()) fail("", obj, "a JSON object with the fields " + joined(kFields), listed(kFields));
   const json::Object& fields = obj.as_object();
   // Python walks the keys in the object's order; json::Object is sorted, as
   // the canonical case lists are, so the first unknown key is the same there.
   for (const auto& [key, value] : fields) {
     if (std::find(kFields.begin(), kFields.end(), key) == kFields.end()) {
-      throw SpecError("GemmSpec." + key + ": expected one of the fields " + joined(kFields) +
-                      ", got the unknown field " + py::repr(key));
+      fail(key, key, "one of the fields " + joined(kFields), listed(kFields), "drop it or fix its name");
     }
   }
   for (std::size_t i = 0; i < kRequired; ++i) {
     if (!fields.contains(kFields[i])) {
-      throw SpecError("GemmSpec." + std::string(kFields[i]) + ": expected a value (the field is required), got none");
+      fail(kFields[i], nullptr, "a value (the field is required)", nullptr, "give it");
     }
   }
   auto field = [&](std::string_view name, json::Value fallback) {
@@ -167,7 +171,7 @@ GemmSpec GemmSpec::from_json(const json::Value& obj) {
     const json::Value v = field(name, nullptr);
     if (!v.above_int64() && (!v.is_int() || v.as_int() < 1)) fail(name, v, "a positive int");
     if (v.above_int64() || v.as_int() > kMaxInt) {
-      fail(name, v, "a positive int at most " + std::to_string(kMaxInt) + " (2**31 - 1: " + std::string(why) + ")");
+      fail(name, v, "a positive int at most " + std::to_string(kMaxInt) + " (" + std::string(why) + ")", kMaxInt);
     }
     *slot = v.as_int();
   }
@@ -176,12 +180,12 @@ GemmSpec GemmSpec::from_json(const json::Value& obj) {
   s.layout_a = choice("layout_a", field("layout_a", "row"), kLayouts);
   s.layout_b = choice("layout_b", field("layout_b", "row"), kLayouts);
   const json::Value bias_relu = field("bias_relu", false);
-  if (!bias_relu.is_bool()) fail("bias_relu", bias_relu, "True or False");
+  if (!bias_relu.is_bool()) fail("bias_relu", bias_relu, "true or false");
   s.bias_relu = bias_relu.as_bool();
   const std::vector<std::string> shapes = mma_shapes(s.dtype);
   const json::Value mma = field("mma", nullptr);
   if (!mma.is_str() || std::find(shapes.begin(), shapes.end(), mma.as_str()) == shapes.end()) {
-    fail("mma", mma, "a matrix-core shape of " + s.dtype + " inputs: one of " + joined(shapes));
+    fail("mma", mma, "a matrix-core shape of " + s.dtype + " inputs: one of " + joined(shapes), listed(shapes));
   }
   s.mma = mma.as_str();
   const auto [mm, mn, mk] = s.mma_shape();
@@ -193,7 +197,7 @@ GemmSpec GemmSpec::from_json(const json::Value& obj) {
       {"block_k", s.block_k, mk, "the mma's K (" + std::to_string(mk) + ")"},
   };
   for (const auto& [name, size, part, why] : parts) {
-    if (size % part) fail(name, json::Value(size), "a multiple of " + why + " = " + std::to_string(part));
+    if (size % part) fail(name, json::Value(size), "a multiple of " + why + " = " + std::to_string(part), part);
   }
   check_tensors(s);
   return s;

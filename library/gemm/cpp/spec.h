@@ -1,6 +1,6 @@
 // The GEMM problem and its tile, mirroring library/gemm/spec.py: a spec read
 // from its JSON (GemmSpec.from_json), validated field by field in Python's
-// order with Python's messages (rocke::family::SpecError), and written back
+// order (rocke::family::SpecError with Python's class, field and values), and written back
 // (to_json). The matrix-core shapes come from platform/arch/mma_forms.json.
 //
 //   GemmSpec s = GemmSpec::from_json(json::parse(R"({"m":128, ..., "mma":"16x16x16", ...})"));
@@ -30,7 +30,7 @@ struct GemmSpec {
   std::string layout_b = "row";
   bool bias_relu = false;
 
-  // GemmSpec.from_json(obj): rocke::family::SpecError worded as Python's.
+  // GemmSpec.from_json(obj): rocke::family::SpecError with Python's class, field and values.
   static GemmSpec from_json(const json::Value& obj);
   // GemmSpec.to_json(): every field.
   json::Value to_json() const;

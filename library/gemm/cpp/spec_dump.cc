@@ -1,7 +1,7 @@
 // For spec_parity_test: each line of the file argv[1] is a JSON object,
 // {"spec": S} (GemmSpec::from_json(S)) or {"tile": [arch, m, n, k, dtype,
 // out, options]} (spec_for); print one canonical JSON line per input:
-// ["ok", to_json()], ["SpecError", message] or ["TileError", message].
+// ["ok", to_json()] or parity::refused(e) (a SpecError or TileError).
 #include "library/gemm/cpp/spec.h"
 #include "library/gemm/cpp/tiles.h"
 #include "library/parity/dump_main.h"
@@ -30,10 +30,8 @@ json::Value run(const json::Value& request) {
 json::Array answer(const json::Value& request) {
   try {
     return {"ok", run(request)};
-  } catch (const gemm::TileError& e) {
-    return {"TileError", e.what()};
-  } catch (const family::SpecError& e) {
-    return {"SpecError", e.what()};
+  } catch (const errors::FieldError& e) {
+    return parity::refused(e);
   }
 }
 

@@ -42,10 +42,15 @@ GemmSpec spec_for(std::string_view arch, std::int64_t m, std::int64_t n, std::in
     });
   }
   std::string offered;
-  for (const Tile& t : tiles())
+  json::Array rows;
+  for (const Tile& t : tiles()) {
     offered += (offered.empty() ? "" : ", ") + std::string(t.arch) + " " + std::string(t.dtype);
-  throw TileError("gemm tiles: expected an arch and input type with a tile (" + offered + "), got " +
-                  std::string(arch) + " " + std::string(dtype) + "; add a row to library/gemm/tiles.json");
+    rows.emplace_back(json::Array{std::string(t.arch), std::string(t.dtype)});
+  }
+  const json::Value got = json::Array{std::string(arch), std::string(dtype)};
+  throw TileError("gemm.tiles.TileError", "gemm tiles", got, std::move(rows),
+                  errors::worded("gemm tiles", "an arch and input type with a tile (" + offered + ")", got,
+                                 "add a row to library/gemm/tiles.json"));
 }
 
 }  // namespace rocke::gemm

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "library/gemm/cpp/spec.h"
+#include "platform/errors/cpp/errors.h"
 
 namespace rocke::gemm {
 
@@ -22,9 +23,9 @@ struct Tile {
 };
 
 // No tile for the arch and input type asked for (tiles.TileError).
-class TileError : public std::invalid_argument {
+class TileError : public errors::FieldError {
  public:
-  using std::invalid_argument::invalid_argument;
+  using errors::FieldError::FieldError;
 };
 
 // Every row, in the file's order.
@@ -38,7 +39,7 @@ struct Options {
 };
 
 // tiles.spec_for: the GemmSpec of a problem on `arch` with the table's tile
-// (TileError worded as Python's; SpecError for a bad problem).
+// (TileError, as Python's; SpecError for a bad problem).
 GemmSpec spec_for(std::string_view arch, std::int64_t m, std::int64_t n, std::int64_t k, std::string_view dtype,
                   std::string_view out, const Options& options = {});
 

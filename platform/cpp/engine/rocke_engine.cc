@@ -6,9 +6,9 @@
 //   rocke_engine.print_rk(text)            # parsed and printed again
 //   rocke_engine.lower(text, "llvm23")     # parsed, verified, lowered
 //
-// C++ errors arrive as the Python engine's classes (ir.core.VerifyError,
-// lower.flavors.ArchDomainError, ir.parser.ParseError's message as
-// ValueError), with the same messages.
+// C++ errors arrive as the Python engine's classes (ir.core.VerifyError;
+// lower.flavors.ArchDomainError with its field, value and allowed values;
+// ir.parser.ParseError's message as ValueError), platform/cpp/engine/errors.h.
 #include <pybind11/pybind11.h>
 
 #include <string>

@@ -55,10 +55,6 @@ bool has_exactly(const json::Object& o, const std::vector<std::string_view>& key
 
 }  // namespace
 
-std::string SpecError::class_name() const {
-  return python_class_.empty() ? "SpecError" : python_class_.substr(python_class_.rfind('.') + 1);
-}
-
 Registration::Registration(Family family) {
   if (family.name.empty() || !family.build || !family.spec_json) {
     registry().errors.push_back("family registration: expected a name, build and spec_json, got name " +

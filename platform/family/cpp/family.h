@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/ir/cpp/core.h"
 
 namespace rocke::family {
@@ -32,22 +33,12 @@ struct Case {
   json::Value spec;  // as the spec class's to_json() writes it
 };
 
-// A spec the family refuses; worded as the Python spec class's error
-// (e.g. "ConvSpec.groups: expected ..., got 3"). python_class is that
-// error's class path ("conv.igemm_tiles.IgemmSpecError"), which the pybind
-// engines raise and the emitter names; empty for one that C++ reports as
-// SpecError (and the engines as ValueError).
-class SpecError : public std::invalid_argument {
+// A spec the family refuses: an errors::FieldError whose python_class is the
+// Python spec class's error ("conv.spec.SpecError"), which the pybind
+// engines raise and the emitter names.
+class SpecError : public errors::FieldError {
  public:
-  explicit SpecError(const std::string& message) : std::invalid_argument(message) {}
-  SpecError(std::string python_class, const std::string& message)
-      : std::invalid_argument(message), python_class_(std::move(python_class)) {}
-  const std::string& python_class() const { return python_class_; }
-  // type(e).__name__ in Python: the class path's last name, or "SpecError".
-  std::string class_name() const;
-
- private:
-  std::string python_class_;
+  using errors::FieldError::FieldError;
 };
 
 // A family's refusal of a valid problem another family takes (Python's
@@ -56,7 +47,7 @@ class SpecError : public std::invalid_argument {
 // records it as an expected rejection, `reject ID arch=ARCH error=CLASS`.
 class Refusal : public SpecError {
  public:
-  Refusal(std::string python_class, const std::string& message) : SpecError(std::move(python_class), message) {}
+  using SpecError::SpecError;
 };
 
 // An unknown family name, a malformed case list, or a family registered twice.

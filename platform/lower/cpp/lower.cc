@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/py/repr.h"
 #include "platform/ir/cpp/types.h"
 #include "platform/ir/cpp/verifier.h"
 #include "platform/lower/cpp/emitter.h"
@@ -68,10 +67,17 @@ const Type* with_element(const Type* t, const Type* elem) {
 
 std::int64_t attr_int(const Op& op, const char* key) { return op.attrs.at(key).as_int(); }
 
-[[noreturn]] void domain_error(const Emitter& e, const Op& op, const std::string& what, const std::string& supported) {
-  throw ArchDomainError(op.name + ": " + what + " on " + std::string(e.arch.name) + " with " +
-                        std::string(e.flavor.name) + "; supported on: " + supported +
-                        ". Choose a supported arch, or a different op for this one.");
+json::Array listed(const Names& names) { return json::Array(names.begin(), names.end()); }
+
+// llvm.py's domain_error: op `op` cannot do `what` on this arch; `supported`
+// lists where it can (`none` says so when it is empty).
+[[noreturn]] void domain_error(const Emitter& e, const Op& op, const std::string& what, const Names& supported,
+                               const std::string& none = "none") {
+  throw ArchDomainError(op.name, std::string(e.arch.name), listed(supported),
+                        op.name + ": " + what + " on " + std::string(e.arch.name) + " with " +
+                            std::string(e.flavor.name) +
+                            "; supported on: " + (supported.empty() ? none : join(supported, ", ")) +
+                            ". Choose a supported arch, or a different op for this one.");
 }
 
 // The names an op's region yields (llvm.py's block()): lowers the ops up to
@@ -287,7 +293,7 @@ std::string lds_op(const Emitter& e, const Op& op) {
     Names archs;
     for (std::string_view a : row.archs) archs.push_back(std::string(a));
     if (std::find(row.archs.begin(), row.archs.end(), e.arch.name) == row.archs.end()) {
-      domain_error(e, op, "no instruction for " + std::string(row.intrinsic), join(archs, ", "));
+      domain_error(e, op, "no instruction for " + std::string(row.intrinsic), archs);
     }
     return std::string(row.intrinsic);
   }
@@ -414,10 +420,9 @@ Names lower_mma(Emitter& e, const Op& op) {
   const std::string& op_id = op.attrs.at("op").as_str();
   std::optional<MmaLowering> form = mma(op_id, e.arch.family, e.flavor.name);
   if (!form) {
-    std::vector<std::string_view> have = mma_families(op_id);
-    std::string supported;
-    for (std::string_view f : have) supported += (supported.empty() ? "" : ", ") + std::string(f);
-    domain_error(e, op, op_id + " has no intrinsic", supported.empty() ? "no family" : supported);
+    Names supported;
+    for (std::string_view f : mma_families(op_id)) supported.push_back(std::string(f));
+    domain_error(e, op, op_id + " has no intrinsic", supported, "no family");
   }
   std::string ab_type(form->ab), c_type(form->c);
   Names ab;
@@ -609,7 +614,8 @@ const Flavor& flavor_named(std::string_view name) {
   if (!flavor) {
     Names names;
     for (const Flavor& f : flavors()) names.push_back(std::string(f.name));
-    throw ArchDomainError("flavor: expected one of " + join(names, ", ") + ", got " + py::repr(name));
+    throw ArchDomainError("flavor", std::string(name), listed(names),
+                          errors::worded("flavor", "one of " + join(names, ", "), std::string(name)));
   }
   return *flavor;
 }
@@ -620,10 +626,11 @@ std::string lower_checked(const ir::Kernel& kernel, const Flavor& flavor) {
   if (!flavor.knows(arch.name)) {
     Names names;
     for (std::string_view f : supporting(arch.name)) names.push_back(std::string(f));
-    throw ArchDomainError("kernel @" + kernel.name + ": " + std::string(arch.name) + " is not known to " +
-                          std::string(flavor.name) +
-                          "; flavors that support it: " + (names.empty() ? "none" : join(names, ", ")) +
-                          ". Lower for one of those, or pick another arch.");
+    throw ArchDomainError("flavor", std::string(flavor.name), listed(names),
+                          "kernel @" + kernel.name + ": " + std::string(arch.name) + " is not known to " +
+                              std::string(flavor.name) +
+                              "; flavors that support it: " + (names.empty() ? "none" : join(names, ", ")) +
+                              ". Lower for one of those, or pick another arch.");
   }
   Emitter e{kernel, flavor, arch};
   e.barrier_wait = barrier_wait(kernel);

@@ -5,16 +5,21 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
+#include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/ir/cpp/core.h"
 
 namespace rocke::lower {
 
-// The kernel's arch or flavor cannot express it (Python's ArchDomainError),
-// worded as Python's.
-class ArchDomainError : public std::invalid_argument {
+// The kernel's arch or flavor cannot express it: Python's ArchDomainError,
+// with its field, value and allowed values (errors::FieldError).
+class ArchDomainError : public errors::FieldError {
  public:
-  using std::invalid_argument::invalid_argument;
+  ArchDomainError(std::string field, json::Value value, json::Value allowed, const std::string& message)
+      : errors::FieldError("lower.flavors.ArchDomainError", std::move(field), std::move(value), std::move(allowed),
+                           message) {}
 };
 
 // LLVM IR text of `kernel` for `flavor` (llvm20, llvm22, llvm23, llvm24).

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/builder.h"
@@ -13,7 +14,10 @@ json::Value spec_json(const json::Value& spec) {
   const bool ok = spec.is_object() && spec.as_object().size() == 2 && spec.as_object().contains("lanes") &&
                   spec.as_object().at("lanes").is_int() && spec.as_object().contains("note") &&
                   spec.as_object().at("note").is_str();
-  if (!ok) throw SpecError("ToySpec: expected {\"lanes\": int, \"note\": str}, got " + json::repr(spec));
+  if (!ok) {
+    constexpr std::string_view kAllowed = R"(an object {"lanes": int, "note": str})";
+    throw SpecError("toy_family.SpecError", "ToySpec", spec, nullptr, errors::worded("ToySpec", kAllowed, spec));
+  }
   return spec;
 }
 
@@ -22,8 +26,9 @@ constexpr std::int64_t kMaxLanes = 1024;  // toy_family.MAX_LANES
 std::unique_ptr<ir::Kernel> build(const Case& c) {
   const std::int64_t wanted = c.spec.as_object().at("lanes").as_int();
   if (wanted > kMaxLanes) {
-    throw Refusal("toy_family.ToyRefusal", "toy: lanes=" + std::to_string(wanted) + " is not supported (at most " +
-                                               std::to_string(kMaxLanes) + "); no other family takes it");
+    throw Refusal(
+        "toy_family.ToyRefusal", "ToySpec.lanes", wanted, kMaxLanes,
+        errors::worded("ToySpec.lanes", "at most " + std::to_string(kMaxLanes), wanted, "no other family takes it"));
   }
   const int lanes = static_cast<int>(wanted);
   ir::KernelBuilder b("toy_" + c.id, c.arch, {lanes, 1, 1});

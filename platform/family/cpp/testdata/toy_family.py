@@ -5,12 +5,13 @@ with the same problem on one arch family (one representative)."""
 
 import dataclasses
 
+from errors.errors import FieldError
 from family.family import Case, Family, Refusal
 from ir import types as T
 from ir.builder import KernelBuilder
 
 
-class SpecError(ValueError):
+class SpecError(FieldError):
     """A spec the toy family cannot read."""
 
 
@@ -37,14 +38,17 @@ class ToySpec:
             and type(obj["lanes"]) is int
             and type(obj["note"]) is str
         ):
-            raise SpecError(f'ToySpec: expected {{"lanes": int, "note": str}}, got {obj!r}')
+            raise SpecError(f'ToySpec: expected {{"lanes": int, "note": str}}, got {obj!r}', "ToySpec", obj)
         return cls(**obj)
 
 
 def build(case):
     if case.spec.lanes > MAX_LANES:
         raise ToyRefusal(
-            f"toy: lanes={case.spec.lanes} is not supported (at most {MAX_LANES}); no other family takes it"
+            f"toy: lanes={case.spec.lanes} is not supported (at most {MAX_LANES}); no other family takes it",
+            "ToySpec.lanes",
+            case.spec.lanes,
+            MAX_LANES,
         )
     b = KernelBuilder("toy_" + case.id, arch=case.arch, workgroup_size=(case.spec.lanes, 1, 1))
     out = b.arg("out", T.GLOBAL)
