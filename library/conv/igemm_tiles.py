@@ -177,7 +177,7 @@ def form(spec, arch):
     """The matrix-core form of `spec`'s op on `arch` (arch.mma_forms): the
     kernel's wave size and lane layouts; IgemmSpecError (a Refusal) where the
     arch lacks the op."""
-    found = FORMS.get((spec.op, archs.get(arch).family))
+    found = FORMS.get((spec.op, archs.get(arch).generation))
     if found is None or arch not in found.archs:
         raise IgemmSpecError(
             f"IgemmSpec.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.mma!r}; take {arch}'s tile from library/conv/igemm_tiles.json"

@@ -37,7 +37,7 @@ def _form(spec, arch):
             f"GemmSpec.mma: expected a matrix-core shape {arch} has for {spec.dtype} inputs "
             f"({', '.join(have) or 'none'}), got {spec.mma!r}; take {arch}'s tile from library/gemm/tiles.json"
         )
-    return FORMS[(spec.op, archs.get(arch).family)]
+    return FORMS[(spec.op, archs.get(arch).generation)]
 
 
 def build(case):

@@ -56,7 +56,7 @@ LAYOUTS = ("row", "col")
 # Operand layout -> which dimension of the copied tile is contiguous in memory.
 _A_CONTIGUOUS = {"row": "k", "col": "rows"}
 _B_CONTIGUOUS = {"row": "rows", "col": "k"}
-# Families whose fast loop pins the prefetch before the matrix work. On gfx12
+# Generations whose fast loop pins the prefetch before the matrix work. On gfx12
 # and gfx1250 LLVM otherwise schedules tile k+1's loads after (some of) the
 # WMMAs, chasing occupancy, and the workgroup barrier's release fence then
 # waits for every load in flight: little or no overlap (gfx1201: 2 vmcnt(0)
@@ -92,12 +92,12 @@ class GemmConfig:
     def threads(self, wave):
         return self.waves_m * self.waves_n * wave if self.op else self.block_m * self.block_n
 
-    def check(self, family):
-        """Raise ValueError unless the tile divides into the op's shape on `family`."""
+    def check(self, generation):
+        """Raise ValueError unless the tile divides into the op's shape on `generation`."""
         if self.op is None:
             return
-        if (self.op, family) not in FRAGMENTS:
-            raise ValueError(f"GemmConfig: expected an op with a fragment layout on {family}, got {self.op}")
+        if (self.op, generation) not in FRAGMENTS:
+            raise ValueError(f"GemmConfig: expected an op with a fragment layout on {generation}, got {self.op}")
         s = M.shape(self.op)
         for name, size, part in (
             ("block_m", self.block_m, self.waves_m * s.m),
@@ -174,10 +174,10 @@ def _merge(steps, per_lane, elem_bytes):
 
 def mainloop(b, cfg, ops, elem, row0, col0):
     """Accumulators (f32 fragments, one per m x n sub-tile of this wave) for the block at (row0, col0)."""
-    cfg.check(b.arch.family)
+    cfg.check(b.arch.generation)
     s = M.shape(cfg.op)
-    frag = FRAGMENTS[(cfg.op, b.arch.family)]
-    c_t = M.fragment_types(cfg.op, b.arch.family)[2]
+    frag = FRAGMENTS[(cfg.op, b.arch.generation)]
+    c_t = M.fragment_types(cfg.op, b.arch.generation)[2]
     wave, threads = b.wave_size, cfg.threads(b.wave_size)
     tid, lane = b.thread_id(0), b.lane_id()
     w = b.div(tid, wave)
@@ -330,7 +330,7 @@ def mainloop(b, cfg, ops, elem, row0, col0):
                 b.add(fast.iv, cfg.block_k), b.sub(k_fast, cfg.block_k)
             )  # the last step reloads itself: no branch
             regs_a, regs_b = copy_a.load(b, row0, nxt, tid), copy_b.load(b, *b_at(nxt), tid)
-            ordered = b.arch.family in PREFETCH_FIRST
+            ordered = b.arch.generation in PREFETCH_FIRST
             if ordered:
                 b.sched_barrier()
             acc = multiply(fast.iters)

@@ -15,7 +15,7 @@ from tile.gemm import GemmConfig, Operands, epilogue, mainloop
 
 ELEMS = {"f16": T.F16, "bf16": T.BF16}
 
-# Matrix op and tile per arch, else per arch family (block sizes are multiples of the op shape).
+# Matrix op and tile per arch, else per arch generation (block sizes are multiples of the op shape).
 CONFIGS = {
     "gfx950": lambda d: GemmConfig(f"mma_32x32x16_{d}_f32", 64, 64, 16, 2, 2),
     "gfx9": lambda d: GemmConfig(f"mma_16x16x16_{d}_f32", 32, 32, 16, 2, 2),
@@ -40,7 +40,7 @@ def gemm_kernel(arch, dtype, cfg=None, a_layout="row", b_layout="row"):
         raise ValueError(f"gemm_kernel: expected dtype in {sorted(ELEMS)}, got {dtype!r}")
     elem = ELEMS[dtype]
     info = archs.get(arch)
-    cfg = cfg or CONFIGS.get(arch, CONFIGS[info.family])(dtype)
+    cfg = cfg or CONFIGS.get(arch, CONFIGS[info.generation])(dtype)
     b = KernelBuilder(f"gemm_{dtype}_{arch}", arch=arch, workgroup_size=(cfg.threads(info.wave_sizes[0]), 1, 1))
     a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)

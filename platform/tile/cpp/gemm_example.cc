@@ -27,8 +27,8 @@ const ir::Type* elem_of(std::string_view dtype) {
 
 GemmConfig config(std::string_view arch, std::string_view dtype) {
   if (arch == "gfx950") return GemmConfig{op("32x32x16", dtype), 64, 64, 16, 2, 2};
-  const std::string_view family = arch::get(arch).family;
-  if (family == "gfx1250") return GemmConfig{op("16x16x32", dtype), 32, 32, 32, 2, 2};
+  const std::string_view generation = arch::get(arch).generation;
+  if (generation == "gfx1250") return GemmConfig{op("16x16x32", dtype), 32, 32, 32, 2, 2};
   return GemmConfig{op("16x16x16", dtype), 32, 32, 16, 2, 2};  // gfx9, gfx11, gfx12
 }
 
