@@ -1,6 +1,8 @@
 """The LLVM flavor facts: one JSON data file (flavor_facts.json), read by
-Python here and by the C++ mirror later. FLAVOR_FACTS.md (beside this file)
-says why it lives here, its schema and its canonical form.
+Python here and by the C++ mirror through headers generated from it
+(platform/arch/cpp:flavor_cpus_data, platform/lower/cpp:flavor_facts_data).
+FLAVOR_FACTS.md (beside this file) says why it lives here, its schema and its
+canonical form.
 
     from arch import flavor_facts
     f = flavor_facts.FLAVORS["llvm24"]

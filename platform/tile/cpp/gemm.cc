@@ -14,6 +14,7 @@
 #include "platform/lower/cpp/lds_ops_data.h"
 #include "platform/tile/cpp/copy.h"
 #include "platform/tile/cpp/gather.h"
+#include "platform/tile/cpp/gemm_data.h"
 #include "platform/tile/cpp/lds.h"
 
 namespace rocke::tile {
@@ -49,18 +50,22 @@ const ir::Type* bits_of(const ir::Type* elem) {
   return elem;
 }
 
-// Generations whose fast loop pins the prefetch before the matrix work
-// (gemm.PREFETCH_FIRST, which says why): there the loads end with a
-// gpu.sched_barrier and the loop's barriers order LDS only.
-constexpr std::string_view kPrefetchFirst[] = {"gfx12", "gfx1250"};
-
-bool prefetch_first(std::string_view generation) { return among(generation, kPrefetchFirst); }
+// Whether `generation`'s fast loop pins the prefetch before the matrix work
+// (gemm.json's prefetch_first; gemm.PREFETCH_FIRST says why): there the loads
+// end with a gpu.sched_barrier and the loop's barriers order LDS only.
+bool prefetch_first(std::string_view generation) {
+  for (const auto& row : data::tile_gemm::kPrefetchFirst) {
+    if (row.generation == generation) return true;
+  }
+  return false;
+}
 
 // gfx950's transposed B fragment reads (gemm.py's transpose_b): lanes
 // exchange data in groups of this many, and the B tile's k-rows are padded by
-// this many bytes so the reads of a group's 4 rows fall on distinct banks.
+// gemm.json's transpose_pad bytes so the reads of a group's 4 rows fall on
+// distinct banks.
 constexpr int kTransposeGroup = 16;
-constexpr int kTransposePad = 64;
+constexpr int kTransposePad = data::tile_gemm::kTransposePad;
 
 // Whether B's fragments are read transposed (gemm._transpose_b): B
 // row-major and not gathered, 16-bit elements, an arch with mem.load_transpose, and fragments
