@@ -259,7 +259,7 @@ def test_wgrad_refusals_are_named():
     assert jobs == []
     assert [str(e) for e in errors] == [
         "problems[0].dtype on gfx942: expected one of f16, bf16 (conv_igemm_wgrad runs on matrix cores), got 'f32'; no family computes an f32 weight gradient",
-        "problems[0] on gfx1151: conv_igemm_wgrad tiles: expected an arch with a tile (gfx942, gfx950, gfx1201, gfx1250), got 'gfx1151'; add a row to TILES in library/conv/wgrad_spec.py",
+        "problems[0] on gfx1151: conv_igemm_wgrad tiles: expected an arch with a tile (gfx942, gfx950, gfx1201, gfx1250), got 'gfx1151'; add a row to library/conv/wgrad_tiles.json",
     ]
 
 

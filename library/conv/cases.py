@@ -1,14 +1,13 @@
 """The cases of each conv family: problems x target archs.
 
-Every problem runs on each of gfx942, gfx950 (MFMA-era CDNA), gfx1201 (RDNA4)
-and gfx1250; llvm20 does not know gfx1250, so those cases are its expected
-rejections. Case ids are stable: they name golden entries.
+Every problem runs on each arch of case_archs.ARCHS (library/case_archs.json),
+llvm20's expected rejections among them. Case ids are stable: they name golden
+entries.
 """
 
+from case_archs import ARCHS
 from conv.spec import ConvSpec
 from family.family import Case
-
-ARCHS = ("gfx942", "gfx950", "gfx1201", "gfx1250")
 
 # name -> spec. Small shapes (the interpreter runs every one), chosen to cover
 # each spec field: layouts, dtypes, strides, padding, dilation, groups, 3-D.

@@ -46,8 +46,8 @@ class Tile:
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "igemm_tiles.json")
 
 
-def _load(path):
-    """arch -> Tile, in the file's order."""
+def load_tiles(path):
+    """arch -> Tile, in the file's order: a tile table (igemm_tiles.json, wgrad_tiles.json)."""
     with open(path, encoding="utf-8") as f:
         rows = json.load(f)["tiles"]
     fields = [f.name for f in dataclasses.fields(Tile)]
@@ -60,7 +60,7 @@ def _load(path):
 
 
 # arch -> Tile, for both f16 and bf16 (every arch has the same ops for both).
-TILES = _load(PATH)
+TILES = load_tiles(PATH)
 
 DTYPES = ("f16", "bf16")
 # The tile's sizes are i32 in the kernel (and int in the C++ engine's tile
@@ -198,7 +198,7 @@ def form(spec, arch):
     """The matrix-core form of `spec`'s op on `arch` (arch.mma_forms): the
     kernel's wave size and lane layouts; IgemmSpecError (a Refusal) where the
     arch lacks the op."""
-    found = FORMS.get((spec.op, archs.get(arch).family))
+    found = FORMS.get((spec.op, archs.get(arch).generation))
     if found is None or arch not in found.archs:
         raise IgemmSpecError(
             f"IgemmSpec.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.mma!r}; take {arch}'s tile from library/conv/igemm_tiles.json",

@@ -75,7 +75,7 @@ OUTPUT = {"none": "dw", "two_stage": "workspace", "atomic": "dw"}
 
 
 def _form(spec, arch):
-    form = FORMS.get((spec.igemm.op, archs.get(arch).family))
+    form = FORMS.get((spec.igemm.op, archs.get(arch).generation))
     if form is None or arch not in form.archs:
         raise WgradSpecError(
             f"WgradSpec.igemm.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.igemm.mma!r}; take {arch}'s tile from conv.wgrad_spec.TILES",

@@ -12,7 +12,7 @@ import os
 import pytest
 
 from conv import direct_fwd, img2col, networks
-from conv.cases import ARCHS as CONV_ARCHS
+from case_archs import ARCHS as CONV_ARCHS
 from conv.compile_checks import code_object, known
 from family.family import Case
 

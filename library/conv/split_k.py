@@ -9,20 +9,14 @@ filters, 8 workgroups of 128 x 64 on a 304-CU MI300X, and each runs a
 4,608-long reduction alone. Splitting that reduction S ways runs S times
 as many workgroups, each over 1/S of it (IgemmSpec.split_k), their f32
 partial sums added after by a second kernel (conv.split_k_reduce); the
-planner (library/planner/choose.py) builds both when this picks S > 1.
+planner (app/planner/choose.py) builds both when this picks S > 1.
 
-The rules are the generic GEMM selector's (select_split_k, below), applied
-to the whole launch: its workgroups are the pixel blocks x filter
-blocks of one group times the groups, so a grouped layer already fills
-more of the machine. Starting from 1, the split doubles while
-  - the launch (workgroups x split) is still below the arch's CU count
-    (archs.json): so a split launch never holds more workgroups than
-    fill the CUs twice;
-  - the split stays at most max_split (16: beyond it the f32 workspace and
-    the reduce pass cost more than the extra parallelism gains);
-  - every split still reduces at least two k steps (k // split >= 2 x
-    block_k), so the main loop keeps its prefetch pipeline busy.
-A launch that already fills the CUs is not split.
+The rule is the generic GEMM selector's (select_split_k, below, the one
+place it is stated), applied to the whole launch: its workgroups are the
+pixel blocks x filter blocks of one group times the groups, so a grouped
+layer already fills more of the machine. The forward caps the split at
+MAX_SPLIT = 16: beyond it the f32 workspace and the reduce pass cost more
+than the extra parallelism gains.
 
 conv_igemm_wgrad's planner, select_split_k_wgrad -> WgradSplitPolicy, is
 below: the same selector, and a choice of variant (its docstring). The
@@ -42,14 +36,17 @@ def _positive(name, value):
         raise ValueError(f"select_split_k: expected {name} to be a positive int, got {value!r}")
 
 
-def select_split_k(m, n, k, arch_name, tile_m, tile_n, tile_k, max_split=16):
+def select_split_k(m, n, k, arch_name, tile_m, tile_n, tile_k, max_split=MAX_SPLIT):
     """How many ways to split K for a GEMM-shaped problem (a power of two).
 
-    Rule: with g = ceil(m/tile_m) * ceil(n/tile_n) workgroups, keep doubling
-    the split while g * split is still below the CU count (so one wave of
-    workgroups does not fill the machine), the split stays <= max_split, and
-    every split keeps at least two k tiles (k // split >= 2 * tile_k). When
-    g alone fills the CUs the answer is 1.
+    Rule: with g = ceil(m/tile_m) * ceil(n/tile_n) workgroups, start at 1 and
+    keep doubling the split while
+      - g * split is still below the arch's CU count (archs.json), so a split
+        launch never holds more workgroups than fill the CUs twice;
+      - the split stays <= max_split;
+      - every split keeps at least two k tiles (k // split >= 2 * tile_k), so
+        the main loop keeps its prefetch pipeline busy.
+    When g alone fills the CUs the answer is 1.
     """
     for name, value in (
         ("m", m),
@@ -108,11 +105,8 @@ def select_split_k_wgrad(spec, arch, max_split=WGRAD_MAX_SPLIT, workspace_bytes=
     a 304-CU MI300X, each over a 100,352-long reduction. Only a split fills
     the machine, so every wgrad layer but the widest is split.
 
-    How many ways: the generic GEMM selector (select_split_k)
-    on the whole launch (the filter blocks of every group, as rows), with the
-    rules select_split_k_fwd documents: double while the launch (workgroups x
-    split) is below the CU count (so never more workgroups than fill the CUs
-    twice), every split keeps two k steps or more, and at most
+    How many ways: the generic GEMM selector's rule (select_split_k) on the
+    whole launch (the filter blocks of every group, as rows), capped at
     WGRAD_MAX_SPLIT = 64 ways. The cap is higher than the forward's 16 because
     the reduction is: at 64 ways res2's splits still run 49 k steps each.
 

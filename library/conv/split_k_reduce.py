@@ -35,7 +35,7 @@ import math
 import numpy as np
 
 from conv import common
-from conv.cases import ARCHS
+from case_archs import ARCHS
 from conv.family_names import NAMES
 from conv.spec import BELOW_2_63, MAX_INT64, ConvSpec, SpecError, check_tensor_bytes
 from family.cases_json import plain_int

@@ -32,21 +32,17 @@ refused by name rather than answered with the plain gradient. `split` and
 
 import dataclasses
 import math
+import os
 
-from conv.igemm_tiles import DTYPES, IgemmSpec, Tile
+from conv.igemm_tiles import DTYPES, IgemmSpec, load_tiles
 from conv.spec import BELOW_2_63, MAX_INT64, SpecError, check_tensor_bytes
 from family.cases_json import plain_int
 
 MODES = ("none", "two_stage", "atomic")
 F32_BYTES = 4
 
-# arch -> Tile (the docstring says why 64 x 64).
-TILES = {
-    "gfx942": Tile("16x16x16", 64, 64, 32, 2, 2),
-    "gfx950": Tile("32x32x16", 64, 64, 32, 2, 2),
-    "gfx1201": Tile("16x16x16", 64, 64, 32, 4, 2),
-    "gfx1250": Tile("16x16x32", 64, 64, 32, 4, 2),
-}
+# arch -> Tile (the docstring says why 64 x 64), from wgrad_tiles.json beside this file.
+TILES = load_tiles(os.path.join(os.path.dirname(os.path.abspath(__file__)), "wgrad_tiles.json"))
 
 
 class WgradSpecError(SpecError):
@@ -183,7 +179,7 @@ def spec_for(arch, conv, split=1, mode="none"):
     """The WgradSpec of `conv` on `arch`, with the table's tile."""
     if arch not in TILES:
         raise WgradSpecError(
-            f"conv_igemm_wgrad tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to TILES in library/conv/wgrad_spec.py",
+            f"conv_igemm_wgrad tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to library/conv/wgrad_tiles.json",
             "conv_igemm_wgrad tiles",
             arch,
             list(TILES),

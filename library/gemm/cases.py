@@ -1,16 +1,15 @@
 """The cases of the gemm family: problems x target archs, each with its
 arch's tile (gemm.tiles).
 
-Every problem but the fp8 ones runs on each of gfx942, gfx950 (CDNA3/4),
-gfx1201 (RDNA4) and gfx1250; llvm20 does not know gfx1250, so those cases
-are its expected rejections. fp8 (f8e4m3) has a matrix op on gfx950 only.
-Case ids are stable: they name golden entries.
+Every problem but the fp8 ones runs on each arch of case_archs.ARCHS
+(library/case_archs.json), llvm20's expected rejections among them. fp8
+(f8e4m3) has a matrix op on gfx950 only. Case ids are stable: they name
+golden entries.
 """
 
+from case_archs import ARCHS
 from family.family import Case
 from gemm.tiles import spec_for
-
-ARCHS = ("gfx942", "gfx950", "gfx1201", "gfx1250")
 
 # name -> (archs, m, n, k, dtype, out, options). Small shapes (the interpreter
 # runs every one): the 128x128x32 tile on a problem of two k steps; then

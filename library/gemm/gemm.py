@@ -44,7 +44,7 @@ def _form(spec, arch):
             spec.mma,
             have,
         )
-    return FORMS[(spec.op, archs.get(arch).family)]
+    return FORMS[(spec.op, archs.get(arch).generation)]
 
 
 def build(case):

@@ -35,7 +35,7 @@ class MatrixOp:
 @dataclasses.dataclass(frozen=True)
 class Arch:
     name: str
-    family: str  # gfx9, gfx11, gfx12, gfx1250
+    generation: str  # gfx9, gfx11, gfx12, gfx1250
     cus: int
     xcds: int
     wave_sizes: tuple  # the default first
@@ -86,17 +86,17 @@ _FIELDS = (
 
 def _matrix(path, raw, forms_path):
     """Arch name -> its MatrixOps, from the forms file; every arch a form names
-    must be in archs.json, of the form's family, with the form's wave size."""
+    must be in archs.json, of the form's generation, with the form's wave size."""
     matrix = {name: [] for name in raw}
-    for (op, family), form in sorted(mma_forms.load(forms_path).items()):
+    for (op, generation), form in sorted(mma_forms.load(forms_path).items()):
         for name in form.archs:
-            where = f"{forms_path}: {op}.families.{family}.archs"
+            where = f"{forms_path}: {op}.generations.{generation}.archs"
             if name not in raw:
                 raise ValueError(f"{where}: expected archs of {path}, got {name!r}; add the arch there or drop it here")
-            if raw[name]["family"] != family or form.wave not in raw[name]["wave_sizes"]:
+            if raw[name]["generation"] != generation or form.wave not in raw[name]["wave_sizes"]:
                 raise ValueError(
-                    f"{where}: expected archs of family {family} with wave{form.wave}, got {name} "
-                    f"(family {raw[name]['family']}, wave sizes {raw[name]['wave_sizes']}); list it under its own family"
+                    f"{where}: expected archs of generation {generation} with wave{form.wave}, got {name} "
+                    f"(generation {raw[name]['generation']}, wave sizes {raw[name]['wave_sizes']}); list it under its own generation"
                 )
             s = form.shape
             matrix[name].append(MatrixOp(op, s.m, s.n, s.k, s.a, s.c, form.wave))
@@ -106,8 +106,8 @@ def _matrix(path, raw, forms_path):
 def _flavors(path, raw, facts_path):
     """Arch name -> the flavors whose CPU list names it; every CPU a flavor
     lists is an arch of archs.json, every arch is known to some flavor, and
-    every family has its lowering facts."""
-    flavors, families, *_ = flavor_facts.load(facts_path)
+    every generation has its lowering facts."""
+    flavors, generations, *_ = flavor_facts.load(facts_path)
     for f in flavors.values():
         for cpu in f.cpus:
             if cpu not in raw:
@@ -120,10 +120,10 @@ def _flavors(path, raw, facts_path):
             raise ValueError(
                 f"{path}: {name}: expected an arch some flavor compiles, got one in no flavor's cpus; list it in {facts_path}"
             )
-    wanted = sorted({entry["family"] for entry in raw.values()})
-    if sorted(families) != wanted:
+    wanted = sorted({entry["generation"] for entry in raw.values()})
+    if sorted(generations) != wanted:
         raise ValueError(
-            f"{facts_path}: families: expected exactly the families of {path}, {wanted}, got {sorted(families)}"
+            f"{facts_path}: generations: expected exactly the generations of {path}, {wanted}, got {sorted(generations)}"
         )
     return known
 
@@ -150,7 +150,7 @@ def _load(path, forms_path=mma_forms.PATH, facts_path=flavor_facts.PATH):
     for name, entry in sorted(raw.items()):
         table[name] = Arch(
             name=name,
-            family=entry["family"],
+            generation=entry["generation"],
             cus=entry["cus"],
             xcds=entry["xcds"],
             wave_sizes=tuple(entry["wave_sizes"]),

@@ -22,7 +22,7 @@ def test_gfx1250_is_wave32_only_and_unknown_to_llvm20():
 def test_gfx9_is_wave64_with_agprs():
     for name in ("gfx90a", "gfx942", "gfx950"):
         info = arch.get(name)
-        assert info.wave_sizes == (64,) and info.agprs == 256 and info.family == "gfx9"
+        assert info.wave_sizes == (64,) and info.agprs == 256 and info.generation == "gfx9"
 
 
 def test_lds_sizes():
@@ -53,7 +53,7 @@ def test_a_bad_bank_count_is_refused(tmp_path):
 def test_workgroup_and_occupancy_limits():
     for name, info in arch.ARCHS.items():
         assert info.max_workgroup_size == 1024, name
-        assert info.waves_per_eu == ((1, 8) if info.family == "gfx9" else (1, 16)), name
+        assert info.waves_per_eu == ((1, 8) if info.generation == "gfx9" else (1, 16)), name
 
 
 @pytest.mark.parametrize("name", sorted(arch.ARCHS))

@@ -1,11 +1,13 @@
 """The LLVM flavor facts: one JSON data file (flavor_facts.json), read by
-Python here and by the C++ mirror later. FLAVOR_FACTS.md (beside this file)
-says why it lives here, its schema and its canonical form.
+Python here and by the C++ mirror through headers generated from it
+(platform/arch/cpp:flavor_cpus_data, platform/lower/cpp:flavor_facts_data).
+FLAVOR_FACTS.md (beside this file) says why it lives here, its schema and its
+canonical form.
 
     from arch import flavor_facts
     f = flavor_facts.FLAVORS["llvm24"]
     f.version, f.cpus, f.triple("gfx950")      # "24.0.0", (...), "amdgpu9.50-amd-amdhsa"
-    flavor_facts.FAMILIES["gfx12"].barrier      # "split"
+    flavor_facts.GENERATIONS["gfx12"].barrier      # "split"
     flavor_facts.BUFFER_ACCESS[8]               # Access(type="<2 x i32>", suffix="v2i32")
     flavor_facts.INTRINSICS["smin"]             # Intrinsic(name="llvm.smin", overloaded=True)
 
@@ -63,7 +65,7 @@ class Flavor:
 
 
 @dataclasses.dataclass(frozen=True)
-class Family:
+class Generation:
     buffer_flags: int  # word 3 of a buffer resource
     barrier: str  # one of BARRIERS
 
@@ -82,7 +84,7 @@ class Intrinsic:
     overloaded: bool
 
 
-_TOP_KEYS = ("buffer_access", "families", "flavors", "ids", "intrinsics")
+_TOP_KEYS = ("buffer_access", "flavors", "generations", "ids", "intrinsics")
 _FLAVOR_KEYS = (
     "code_object_version",
     "cpus",
@@ -94,7 +96,7 @@ _FLAVOR_KEYS = (
     "version",
 )
 _RSRC_KEYS = ("count_type", "intrinsic")
-_FAMILY_KEYS = ("barrier", "buffer_flags")
+_GENERATION_KEYS = ("barrier", "buffer_flags")
 _ACCESS_KEYS = ("suffix", "type")
 _ID_KEYS = ("workgroup", "workitem")
 _INTRINSIC_KEYS = ("name", "overloaded")
@@ -174,7 +176,7 @@ def _intrinsic(key, raw, where):
 
 
 def load(path=PATH):
-    """(FLAVORS, FAMILIES, BUFFER_ACCESS, IDS, INTRINSICS), read-only. FlavorFactsError
+    """(FLAVORS, GENERATIONS, BUFFER_ACCESS, IDS, INTRINSICS), read-only. FlavorFactsError
     names the file and the entry on bad data."""
     try:
         with open(path) as f:
@@ -195,19 +197,19 @@ def load(path=PATH):
             f"the triples of {flavors[0].name}, {sorted(flavors[0].triples)}",
             sorted(f.triples),
         )
-    where = f"{path}: families"
+    where = f"{path}: generations"
     _check(
-        isinstance(raw["families"], dict) and raw["families"],
+        isinstance(raw["generations"], dict) and raw["generations"],
         where,
-        "a non-empty object family -> facts",
-        raw["families"],
+        "a non-empty object generation -> facts",
+        raw["generations"],
     )
-    families = {}
-    for name, entry in sorted(raw["families"].items()):
-        _keys(entry, _FAMILY_KEYS, f"{where}.{name}")
+    generations = {}
+    for name, entry in sorted(raw["generations"].items()):
+        _keys(entry, _GENERATION_KEYS, f"{where}.{name}")
         _int(entry["buffer_flags"], 0, 2**32 - 1, f"{where}.{name}.buffer_flags")
         _choice(entry["barrier"], BARRIERS, f"{where}.{name}.barrier")
-        families[name] = Family(entry["buffer_flags"], entry["barrier"])
+        generations[name] = Generation(entry["buffer_flags"], entry["barrier"])
     where = f"{path}: buffer_access"
     _check(
         isinstance(raw["buffer_access"], dict) and raw["buffer_access"],
@@ -240,13 +242,13 @@ def load(path=PATH):
     intrinsics = dict(sorted(_intrinsic(key, entry, f"{where}.{key}") for key, entry in raw["intrinsics"].items()))
     return (
         types.MappingProxyType({f.name: f for f in flavors}),
-        types.MappingProxyType(families),
+        types.MappingProxyType(generations),
         types.MappingProxyType(access),
         types.MappingProxyType(ids),
         types.MappingProxyType(intrinsics),
     )
 
 
-FLAVORS, FAMILIES, BUFFER_ACCESS, IDS, INTRINSICS = load()
+FLAVORS, GENERATIONS, BUFFER_ACCESS, IDS, INTRINSICS = load()
 # The flavor names, oldest LLVM first.
 NAMES = tuple(FLAVORS)

@@ -38,7 +38,7 @@ def test_names_are_oldest_first_and_the_tables_read_only():
     assert len(flavor_facts.NAMES) == len(RAW["flavors"]) > 0
     for table in (
         flavor_facts.FLAVORS,
-        flavor_facts.FAMILIES,
+        flavor_facts.GENERATIONS,
         flavor_facts.BUFFER_ACCESS,
         flavor_facts.IDS,
         flavor_facts.INTRINSICS,
@@ -117,13 +117,13 @@ MALFORMED = {
     ),
     "no flavors": (set_at(("flavors",), {}), "flavors", "a non-empty object flavor -> facts"),
     "unknown barrier": (
-        set_at(("families", "gfx12", "barrier"), "double"),
-        "families.gfx12.barrier",
+        set_at(("generations", "gfx12", "barrier"), "double"),
+        "generations.gfx12.barrier",
         "one of ['single', 'split']",
     ),
     "flags beyond 32 bits": (
-        set_at(("families", "gfx9", "buffer_flags"), 2**32),
-        "families.gfx9.buffer_flags",
+        set_at(("generations", "gfx9", "buffer_flags"), 2**32),
+        "generations.gfx9.buffer_flags",
         "an integer in [0, 4294967295]",
     ),
     "access size not decimal": (_rename_access("8", "08"), "buffer_access.08", "a byte count spelled in decimal"),
@@ -195,8 +195,8 @@ def _without(raw, name):
             "{archs}: gfx1151: expected an arch some flavor compiles, got one in no flavor's cpus; list it in {facts}",
         ),
         (
-            lambda raw: raw["families"].pop("gfx11"),
-            "{facts}: families: expected exactly the families of {archs}, ['gfx11', 'gfx12', 'gfx1250', 'gfx9'], got ['gfx12', 'gfx1250', 'gfx9']",
+            lambda raw: raw["generations"].pop("gfx11"),
+            "{facts}: generations: expected exactly the generations of {archs}, ['gfx11', 'gfx12', 'gfx1250', 'gfx9'], got ['gfx12', 'gfx1250', 'gfx9']",
         ),
     ],
 )

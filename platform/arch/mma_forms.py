@@ -7,7 +7,7 @@ the schema and its canonical form.
     f.archs, f.wave, f.fragment, f.layout   # ("gfx90a", ...), 64, (4, 4, 4), "mfma_16x16x16"
     f.llvm.for_flavor("llvm22").form        # the operand form that LLVM declares
 
-Every other table of (op id, arch family) keys (ir/mma.py, lower/intrinsics.py,
+Every other table of (op id, arch generation) keys (ir/mma.py, lower/intrinsics.py,
 interp/layouts.py, tile/fragments.py, arch.Arch.matrix) is built from FORMS.
 """
 
@@ -67,18 +67,18 @@ class Llvm:
 @dataclasses.dataclass(frozen=True)
 class Form:
     op: str
-    family: str
+    generation: str
     shape: Shape
-    archs: tuple  # the archs of `family` that have this op
+    archs: tuple  # the archs of `generation` that have this op
     wave: int  # the wave size the op runs in
     fragment: tuple  # elements per lane of (A, B, C)
     layout: str  # lane layout id: interp/layouts.py and tile/fragments.py key on it
     llvm: Llvm
 
 
-_OP_KEYS = ("families", "shape")
+_OP_KEYS = ("generations", "shape")
 _SHAPE_KEYS = ("a", "c", "k", "m", "n")
-_FAMILY_KEYS = ("archs", "fragment", "layout", "llvm", "wave")
+_GENERATION_KEYS = ("archs", "fragment", "layout", "llvm", "wave")
 _FRAGMENT_KEYS = ("a", "b", "c")
 _LLVM_KEYS = ("ab", "c", "cast", "flavors", "form", "intrinsic")
 _OVERRIDABLE = ("ab", "c", "cast", "form", "intrinsic")
@@ -121,8 +121,8 @@ def _llvm(raw, where):
     return Llvm(**fields, flavors=types.MappingProxyType(flavors))
 
 
-def _form(op, family, shape, raw, where):
-    _keys(raw, _FAMILY_KEYS, where)
+def _form(op, generation, shape, raw, where):
+    _keys(raw, _GENERATION_KEYS, where)
     archs = raw["archs"]
     _check(
         isinstance(archs, list) and archs and archs == sorted(set(archs)),
@@ -148,12 +148,12 @@ def _form(op, family, shape, raw, where):
             n,
         )
     return Form(
-        op, family, shape, tuple(archs), raw["wave"], fragment, raw["layout"], _llvm(raw["llvm"], f"{where}.llvm")
+        op, generation, shape, tuple(archs), raw["wave"], fragment, raw["layout"], _llvm(raw["llvm"], f"{where}.llvm")
     )
 
 
 def load(path=PATH):
-    """(op id, family) -> Form, read-only. MmaFormsError names the file and the entry on bad data."""
+    """(op id, generation) -> Form, read-only. MmaFormsError names the file and the entry on bad data."""
     try:
         with open(path) as f:
             raw = json.load(f)
@@ -167,13 +167,13 @@ def load(path=PATH):
         shape = _shape(entry["shape"], f"{where}.shape")
         _check(op == shape.op_id(), where, f"the op id its shape spells, {shape.op_id()}", op)
         _check(
-            isinstance(entry["families"], dict) and entry["families"],
-            f"{where}.families",
-            "a non-empty object family -> form",
-            entry["families"],
+            isinstance(entry["generations"], dict) and entry["generations"],
+            f"{where}.generations",
+            "a non-empty object generation -> form",
+            entry["generations"],
         )
-        for family, form in sorted(entry["families"].items()):
-            table[(op, family)] = _form(op, family, shape, form, f"{where}.families.{family}")
+        for generation, form in sorted(entry["generations"].items()):
+            table[(op, generation)] = _form(op, generation, shape, form, f"{where}.generations.{generation}")
     return types.MappingProxyType(table)
 
 

@@ -13,7 +13,7 @@ from arch.json_edits import canonical, delete_at, set_at, write_edited
 with open(mma_forms.PATH) as f:
     TEXT = f.read()
 RAW = json.loads(TEXT)
-OP, FAMILY = "mma_16x16x16_f16_f32", "gfx9"
+OP, GENERATION = "mma_16x16x16_f16_f32", "gfx9"
 
 
 def test_file_is_in_canonical_form():
@@ -23,7 +23,7 @@ def test_file_is_in_canonical_form():
 def test_forms_are_read_only_and_complete():
     with pytest.raises(TypeError):
         mma_forms.FORMS[("x", "y")] = None
-    assert len(mma_forms.FORMS) == sum(len(e["families"]) for e in RAW.values()) > 0
+    assert len(mma_forms.FORMS) == sum(len(e["generations"]) for e in RAW.values()) > 0
 
 
 def test_a_flavor_override_replaces_only_its_fields():
@@ -35,10 +35,10 @@ def test_a_flavor_override_replaces_only_its_fields():
 
 def test_each_arch_has_exactly_the_ops_the_forms_list_for_it():
     for name, info in arch.ARCHS.items():
-        want = sorted(op for (op, family), f in mma_forms.FORMS.items() if name in f.archs)
+        want = sorted(op for (op, generation), f in mma_forms.FORMS.items() if name in f.archs)
         assert [m.op for m in info.matrix] == want, name
         for m in info.matrix:
-            form = mma_forms.FORMS[(m.op, info.family)]
+            form = mma_forms.FORMS[(m.op, info.generation)]
             assert (m.m, m.n, m.k, m.a, m.c, m.wave) == (
                 form.shape.m,
                 form.shape.n,
@@ -56,11 +56,11 @@ def _rename(old, new):
     return edit
 
 
-F = (OP, "families", FAMILY)
+F = (OP, "generations", GENERATION)
 # (edit, the entry the message must name, what it must say was expected)
 MALFORMED = {
-    "unknown key": (set_at((*F, "lanes"), 64), f"{OP}.families.{FAMILY}", "exactly the keys"),
-    "missing key": (delete_at((*F, "layout")), f"{OP}.families.{FAMILY}", "exactly the keys"),
+    "unknown key": (set_at((*F, "lanes"), 64), f"{OP}.generations.{GENERATION}", "exactly the keys"),
+    "missing key": (delete_at((*F, "layout")), f"{OP}.generations.{GENERATION}", "exactly the keys"),
     "op id unlike its shape": (
         _rename(OP, "mma_16x16x8_f16_f32"),
         "mma_16x16x8_f16_f32",
@@ -69,48 +69,52 @@ MALFORMED = {
     "unknown A type": (set_at((OP, "shape", "a"), "f8"), f"{OP}.shape.a", "one of ['bf16', 'f16', 'fp8']"),
     "zero k": (set_at((OP, "shape", "k"), 0), f"{OP}.shape.k", "a positive integer"),
     "boolean m": (set_at((OP, "shape", "m"), True), f"{OP}.shape.m", "a positive integer"),
-    "no families": (set_at((OP, "families"), {}), f"{OP}.families", "a non-empty object"),
+    "no generations": (set_at((OP, "generations"), {}), f"{OP}.generations", "a non-empty object"),
     "unsorted archs": (
         set_at((*F, "archs"), ["gfx942", "gfx90a"]),
-        f"{OP}.families.{FAMILY}.archs",
+        f"{OP}.generations.{GENERATION}.archs",
         "a non-empty sorted list without repeats",
     ),
-    "no archs": (set_at((*F, "archs"), []), f"{OP}.families.{FAMILY}.archs", "a non-empty sorted list without repeats"),
-    "wave 16": (set_at((*F, "wave"), 16), f"{OP}.families.{FAMILY}.wave", "one of [32, 64]"),
+    "no archs": (
+        set_at((*F, "archs"), []),
+        f"{OP}.generations.{GENERATION}.archs",
+        "a non-empty sorted list without repeats",
+    ),
+    "wave 16": (set_at((*F, "wave"), 16), f"{OP}.generations.{GENERATION}.wave", "one of [32, 64]"),
     "fragment short of the matrix": (
         set_at((*F, "fragment", "c"), 3),
-        f"{OP}.families.{FAMILY}.fragment.c",
+        f"{OP}.generations.{GENERATION}.fragment.c",
         "a count whose 64 lanes hold the 256 elements a whole number of times",
     ),
-    "empty layout": (set_at((*F, "layout"), ""), f"{OP}.families.{FAMILY}.layout", "a non-empty string"),
+    "empty layout": (set_at((*F, "layout"), ""), f"{OP}.generations.{GENERATION}.layout", "a non-empty string"),
     "unknown operand form": (
         set_at((*F, "llvm", "form"), "wmma_mods"),
-        f"{OP}.families.{FAMILY}.llvm.form",
+        f"{OP}.generations.{GENERATION}.llvm.form",
         "one of ['mfma', 'wmma', 'wmma6', 'wmma8']",
     ),
     "unknown cast": (
         set_at((*F, "llvm", "cast"), "zext"),
-        f"{OP}.families.{FAMILY}.llvm.cast",
+        f"{OP}.generations.{GENERATION}.llvm.cast",
         "one of ['', 'bitcast']",
     ),
     "unknown flavor": (
         set_at((*F, "llvm", "flavors"), {"llvm21": {"form": "wmma"}}),
-        f"{OP}.families.{FAMILY}.llvm.flavors.llvm21",
+        f"{OP}.generations.{GENERATION}.llvm.flavors.llvm21",
         "one of ['llvm20'",
     ),
     "override of an unknown field": (
         set_at((*F, "llvm", "flavors"), {"llvm22": {"flavors": {}}}),
-        f"{OP}.families.{FAMILY}.llvm.flavors.llvm22",
+        f"{OP}.generations.{GENERATION}.llvm.flavors.llvm22",
         "a non-empty object with keys among",
     ),
     "override that changes nothing": (
         set_at((*F, "llvm", "flavors"), {"llvm22": {"form": "mfma"}}),
-        f"{OP}.families.{FAMILY}.llvm.flavors.llvm22",
+        f"{OP}.generations.{GENERATION}.llvm.flavors.llvm22",
         "only values that differ",
     ),
     "override to a bad form": (
         set_at((*F, "llvm", "flavors"), {"llvm22": {"form": "wmma7"}}),
-        f"{OP}.families.{FAMILY}.llvm.flavors.llvm22.form",
+        f"{OP}.generations.{GENERATION}.llvm.flavors.llvm22.form",
         "one of ['mfma'",
     ),
     "not an object": (lambda raw: raw.clear(), "", "a non-empty object op id -> entry"),
@@ -143,16 +147,16 @@ def test_unreadable_file_is_one_clear_error(tmp_path):
     [
         (
             ["gfx1100"],
-            "expected archs of family gfx9 with wave64, got gfx1100 (family gfx11, wave sizes [32, 64]); list it under its own family",
+            "expected archs of generation gfx9 with wave64, got gfx1100 (generation gfx11, wave sizes [32, 64]); list it under its own generation",
         ),
         (["gfx9000"], f"expected archs of {arch.PATH}, got 'gfx9000'; add the arch there or drop it here"),
     ],
 )
 def test_arch_table_rejects_a_form_naming_an_arch_it_cannot_have(archs, expected, tmp_path):
     raw = copy.deepcopy(RAW)
-    raw[OP]["families"][FAMILY]["archs"] = archs
+    raw[OP]["generations"][GENERATION]["archs"] = archs
     path = tmp_path / "mma_forms.json"
     path.write_text(canonical(raw))
     with pytest.raises(ValueError) as err:
         arch._load(arch.PATH, str(path))
-    assert str(err.value) == f"{path}: {OP}.families.{FAMILY}.archs: {expected}"
+    assert str(err.value) == f"{path}: {OP}.generations.{GENERATION}.archs: {expected}"

@@ -71,22 +71,22 @@ def representatives(cases):
 
     The rule: each arch's first case is a candidate, so an arch with problems
     of its own gets them shown. Candidates with the same spec (Case.spec, the
-    problem without its arch) on archs of the same family (archs.json:
+    problem without its arch) on archs of the same generation (archs.json:
     gfx9, gfx11, gfx12, gfx1250) are one problem kind, and only the first of
     them in the family's order is kept: gfx942 and gfx950 lower the same
     problem to IR that differs in the arch's name and attributes, which would
-    only repeat every diff, while another arch family lowers it differently
+    only repeat every diff, while another generation lowers it differently
     (matrix ops, barriers, buffer flags) and is worth its own file. A family
-    whose problems all run on every arch so keeps one case per arch family:
-    its first problem on that family's first arch.
+    whose problems all run on every arch so keeps one case per generation:
+    its first problem on that generation's first arch.
     """
     first_of_arch = {}
     for case in cases:
         first_of_arch.setdefault(case.arch, case)
     kept = []
     for case in first_of_arch.values():  # in the order of each arch's first case
-        kind = (case.spec, arch.get(case.arch).family)
-        if all(kind != (other.spec, arch.get(other.arch).family) for other in kept):
+        kind = (case.spec, arch.get(case.arch).generation)
+        if all(kind != (other.spec, arch.get(other.arch).generation) for other in kept):
             kept.append(case)
     return [case.id for case in kept]
 

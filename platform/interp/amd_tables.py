@@ -16,7 +16,7 @@ TESTDATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata")
 @dataclasses.dataclass(frozen=True)
 class Table:
     architecture: str  # as the calculator names it: cdna3, rdna3, ...
-    family: str  # the rocke arch family of the archs below
+    generation: str  # the rocke arch generation of the archs below
     archs: tuple  # the archs.json archs the calculator was asked about
     op: str
     instruction: str
@@ -24,7 +24,7 @@ class Table:
     matrices: dict  # "A", "B", "C", "D" -> lanes, each a tuple of (row, col) per element
 
     def __str__(self):
-        return f"{self.op} on {self.family} ({self.architecture} {self.instruction})"
+        return f"{self.op} on {self.generation} ({self.architecture} {self.instruction})"
 
 
 def load():
@@ -38,7 +38,7 @@ def load():
             out.append(
                 Table(
                     doc["architecture"],
-                    doc["family"],
+                    doc["generation"],
                     tuple(doc["archs"]),
                     op,
                     entry["instruction"],

@@ -11,7 +11,7 @@ calculator's code is in this repository: the tables are its output.
 
 For every arch of platform/arch/archs.json the calculator knows (it rejects
 gfx950 and gfx1250), grouped by the architecture it reports (cdna2, cdna3,
-rdna3, rdna4), and for every matrix op of that arch's family
+rdna3, rdna4), and for every matrix op of that arch's generation
 (platform/arch/mma_forms.json) whose
 instruction that architecture lists, the calculator's --matrix-layout --csv
 of A, B, C and D becomes one table: lane l, element v of the LLVM vector
@@ -142,13 +142,13 @@ def tables(calc, archs):
             entry["archs"].append(arch)
     out = {}
     for name, entry in sorted(by_architecture.items()):
-        families = {archs[a].family for a in entry["archs"]}
-        if len(families) != 1:
+        generations = {archs[a].generation for a in entry["archs"]}
+        if len(generations) != 1:
             raise CalculatorError(
-                f"{name}: expected the archs {entry['archs']} to share one family, got {sorted(families)}"
+                f"{name}: expected the archs {entry['archs']} to share one generation, got {sorted(generations)}"
             )
-        family = families.pop()
-        waves = {m.op: m.wave for info in archs.values() if info.family == family for m in info.matrix}
+        generation = generations.pop()
+        waves = {m.op: m.wave for info in archs.values() if info.generation == generation for m in info.matrix}
         ops, missing = {}, []
         for op in sorted(waves):
             if op not in MNEMONICS:
@@ -170,7 +170,7 @@ def tables(calc, archs):
         out[name] = {
             "architecture": name,
             "archs": entry["archs"],
-            "family": family,
+            "generation": generation,
             "not_in_calculator": missing,
             "ops": ops,
         }

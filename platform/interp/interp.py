@@ -519,7 +519,7 @@ def _agree(x, y):
     return (x == y) | (np.isnan(x) & np.isnan(y))
 
 
-def _matrix(where, op_id, family, name, values, shape):
+def _matrix(where, op_id, generation, name, values, shape):
     """The matrix whose element (rows[l, v], cols[l, v]) is values[l, v].
 
     Where the layout gives several lanes the same element (gfx11 WMMA reads
@@ -535,7 +535,7 @@ def _matrix(where, op_id, family, name, values, shape):
         first = holders[0]
         other = next(h for h in holders if not _agree(values[tuple(h)], values[tuple(first)]))
         raise InterpError(
-            f"matrix.mma {op_id} on {family}: lanes {first[0]} and {other[0]} hold {name}[{rows[l, v]}][{cols[l, v]}] "
+            f"matrix.mma {op_id} on {generation}: lanes {first[0]} and {other[0]} hold {name}[{rows[l, v]}][{cols[l, v]}] "
             f"and must agree, got {values[tuple(first)]} and {values[tuple(other)]}; load the same fragment into both lanes"
         )
     return m
@@ -543,8 +543,8 @@ def _matrix(where, op_id, family, name, values, shape):
 
 def _mma(c, op, mask):
     op_id = op.attrs["op"]
-    family = c.arch.family
-    layout = LAYOUTS[(op_id, family)]
+    generation = c.arch.generation
+    layout = LAYOUTS[(op_id, generation)]
     shape = M.shape(op_id)
     a, b, acc = (c.v(v) for v in op.operands)
     a_t = op.operands[0].type
@@ -559,9 +559,9 @@ def _mma(c, op, mask):
             continue
         if not mask[lanes].all():
             raise InterpError(f"matrix.mma: expected all {c.wave} lanes of a wave active, got {int(mask[lanes].sum())}")
-        A = _matrix(where_a, op_id, family, "A", fa[lanes], (shape.m, shape.k))
-        B = _matrix(where_b, op_id, family, "B", fb[lanes], (shape.k, shape.n))
-        C = _matrix(where_c, op_id, family, "C", acc[lanes], (shape.m, shape.n))
+        A = _matrix(where_a, op_id, generation, "A", fa[lanes], (shape.m, shape.k))
+        B = _matrix(where_b, op_id, generation, "B", fb[lanes], (shape.k, shape.n))
+        C = _matrix(where_c, op_id, generation, "C", acc[lanes], (shape.m, shape.n))
         D = (A @ B + C).astype(np.float32)
         out[lanes] = D[where_c]
     return [out]

@@ -2,7 +2,7 @@
 
 For each layout id of platform/arch/mma_forms.json: where element v of lane
 l's A, B and C/D fragment sits in the matrices, D[i][j] = sum_k A[i][k] B[k][j]
-+ C[i][j]. Which (op id, arch family) uses which layout is that file's data;
++ C[i][j]. Which (op id, arch generation) uses which layout is that file's data;
 LAYOUTS below is built from it.
 Written from the sources below, not from platform/tile; LAYOUTS.md (beside
 this file) holds the research notes with quotes. layouts_test checks every
@@ -91,7 +91,7 @@ BY_ID = {
     "wmma_gfx1250_16x16x32": WMMA_GFX1250,
 }
 
-# (op id, arch family) -> Layout. A layout id without a Layout fails here, at import.
+# (op id, arch generation) -> Layout. A layout id without a Layout fails here, at import.
 LAYOUTS = {key: BY_ID[form.layout] for key, form in FORMS.items()}
 
 # The layouts no AMD table covers: AMD's calculator has no CDNA4 (gfx950's

@@ -23,7 +23,7 @@ OPERAND = {"A": 0, "B": 1, "C": 2, "D": 2}  # index into ir.mma.fragment_types
 
 
 def test_every_layout_has_an_amd_table_unless_listed_as_lacking_one():
-    covered = {(t.op, t.family) for t in TABLES}
+    covered = {(t.op, t.generation) for t in TABLES}
     assert covered - set(LAYOUTS) == set(), "AMD tables for ops with no layout"
     assert set(LAYOUTS) - covered == NOT_IN_AMD_TABLES
 
@@ -31,10 +31,10 @@ def test_every_layout_has_an_amd_table_unless_listed_as_lacking_one():
 @pytest.mark.parametrize("matrix", sorted(PARTS))
 @pytest.mark.parametrize("table", TABLES, ids=str)
 def test_layout_matches_amd_table_in_every_lane_and_element(table, matrix):
-    where = getattr(LAYOUTS[(table.op, table.family)], PARTS[matrix])
+    where = getattr(LAYOUTS[(table.op, table.generation)], PARTS[matrix])
     lanes = table.matrices[matrix]
     assert len(lanes) == table.wave
-    n = M.fragment_types(table.op, table.family)[OPERAND[matrix]].n
+    n = M.fragment_types(table.op, table.generation)[OPERAND[matrix]].n
     wrong = [
         f"lane {l} element {v}: layouts.py {tuple(where(l, v))}, AMD {lanes[l][v]}"
         for l in range(table.wave)

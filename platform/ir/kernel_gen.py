@@ -346,10 +346,10 @@ def _mma(g, pool):
     if not fits and not g.fault():
         raise _Skip("no matrix op for this wave size")
     op_id = g.src.choice(MMA_IDS if g.fault() or not fits else fits)
-    # An id this arch's family lacks (a fault) takes the fragments of the
-    # first family that has it: the verifier, not a KeyError here, refuses it.
-    families = sorted(family for (oid, family) in mma.FORMS if oid == op_id)
-    a_t, b_t, c_t = mma.fragment_types(op_id, arch.family if arch.family in families else families[0])
+    # An id this arch's generation lacks (a fault) takes the fragments of the
+    # first generation that has it: the verifier, not a KeyError here, refuses it.
+    generations = sorted(generation for (oid, generation) in mma.FORMS if oid == op_id)
+    a_t, b_t, c_t = mma.fragment_types(op_id, arch.generation if arch.generation in generations else generations[0])
     return [g.b.mma(op_id, g.value(pool, a_t), g.value(pool, b_t), g.value(pool, c_t))]
 
 

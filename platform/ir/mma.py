@@ -40,8 +40,8 @@ def shape(op_id):
     return _SHAPES.get(op_id) if isinstance(op_id, str) else None
 
 
-def fragment_types(op_id, family):
-    """(A, B, C) fragment types of `op_id` on an arch of `family`."""
+def fragment_types(op_id, generation):
+    """(A, B, C) fragment types of `op_id` on an arch of `generation`."""
     s = shape(op_id)
-    a, b, c = FORMS[(op_id, family)].fragment
+    a, b, c = FORMS[(op_id, generation)].fragment
     return T.vector(s.a, a), T.vector(s.a, b), T.vector(s.c, c)

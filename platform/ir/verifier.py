@@ -130,7 +130,7 @@ def _fragments(op, arch, wave_size):
             f"a wave{forms[op_id].wave} kernel for {op_id} on {arch.name}",
             f"wave_size {wave_size}; build the kernel with wave_size={forms[op_id].wave}",
         )
-    want = mma.fragment_types(op_id, arch.family)
+    want = mma.fragment_types(op_id, arch.generation)
     got = tuple(v.type for v in op.operands)
     if got != want:
         fail(op.name, f"{op_id} fragments on {arch.name} ({', '.join(map(str, want))})", ", ".join(map(str, got)))

@@ -114,7 +114,7 @@ def test_wmma_in_a_wave64_kernel_is_rejected(arch):
 
     info = archs.get(arch)
     op_id = info.matrix[0].op
-    a_t, b_t, c_t = mma.fragment_types(op_id, info.family)
+    a_t, b_t, c_t = mma.fragment_types(op_id, info.generation)
     for wave in (32, 64):
         b = builder(arch, wave_size=wave)
         p = b.arg("p", T.GLOBAL)

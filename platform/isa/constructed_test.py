@@ -39,7 +39,7 @@ def kernel(arch, nested=False, copy_loop_first=False):
     """The constructed kernel on `arch`; `nested` puts its loop inside another,
     `copy_loop_first` adds a loop without matrix ops before it."""
     info = archs.get(arch)
-    a_t, _, c_t = M.fragment_types(OP, info.family)
+    a_t, _, c_t = M.fragment_types(OP, info.generation)
     wave = info.wave_sizes[0]
     b = KernelBuilder("constructed", arch=arch, workgroup_size=(2 * wave, 1, 1))  # two waves: the barrier stays
     src, dst, n = b.arg("src", T.GLOBAL), b.arg("dst", T.GLOBAL), b.arg("n", T.I32)

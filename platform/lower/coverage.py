@@ -60,7 +60,7 @@ def every_op(arch):
 def mma_kernel(arch, op_id):
     """One matrix op: fragments loaded from memory, the result stored."""
     info = archs.get(arch)
-    a_t, b_t, c_t = M.fragment_types(op_id, info.family)
+    a_t, b_t, c_t = M.fragment_types(op_id, info.generation)
     b = KernelBuilder("mma_" + op_id, arch=arch, workgroup_size=(info.wave_sizes[0], 1, 1))
     p = b.arg("p", T.GLOBAL)
     a, bb, c = (b.load_wide(b.offset(p, i * 64), t) for i, t in enumerate((a_t, b_t, c_t)))

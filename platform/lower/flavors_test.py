@@ -46,7 +46,7 @@ if UNKNOWN:
             lower(every_op(arch), TC.flavor)
 
 
-@pytest.mark.parametrize("arch", [a for a in KNOWN if archs.get(a).family in ("gfx12", "gfx1250")])
+@pytest.mark.parametrize("arch", [a for a in KNOWN if archs.get(a).generation in ("gfx12", "gfx1250")])
 def test_split_barrier_is_emitted_for_gfx12_and_later(arch):
     out = TC.compile(lower(every_op(arch), TC.flavor), arch)
     text = TC.disassemble(TC.link(out.obj), arch)

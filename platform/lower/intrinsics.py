@@ -6,10 +6,10 @@ Every name here is probed against each flavor's real LLVM at build time
 lowering emits nothing its flavor's table lacks.
 """
 
-from arch.flavor_facts import BUFFER_ACCESS, FAMILIES, IDS, INTRINSICS, PATH
+from arch.flavor_facts import BUFFER_ACCESS, GENERATIONS, IDS, INTRINSICS, PATH
 from arch.mma_forms import FORMS
 
-# (op id, arch family) -> arch.mma_forms.Llvm: the intrinsic, its LLVM types,
+# (op id, arch generation) -> arch.mma_forms.Llvm: the intrinsic, its LLVM types,
 # operand form and cast, with per-flavor overrides (Llvm.for_flavor). Notes Q4
 # measured each name and signature.
 MMA = {key: form.llvm for key, form in FORMS.items()}
@@ -18,13 +18,13 @@ MMA = {key: form.llvm for key, form in FORMS.items()}
 BUFFER_TYPES = {size: a.type for size, a in BUFFER_ACCESS.items()}
 BUFFER_SUFFIX = {a.type: a.suffix for a in BUFFER_ACCESS.values()}
 
-# Word 3 of a buffer resource (format and out-of-bounds behaviour) by family.
+# Word 3 of a buffer resource (format and out-of-bounds behaviour) by generation.
 # Not checked on hardware here (no GPU): compile-proven only (FLAVOR_FACTS.md).
-BUFFER_FLAGS = {family: f.buffer_flags for family, f in FAMILIES.items()}
+BUFFER_FLAGS = {generation: f.buffer_flags for generation, f in GENERATIONS.items()}
 
-# Families whose barrier is split into signal and wait (notes Q5: emitting the
+# Generations whose barrier is split into signal and wait (notes Q5: emitting the
 # split form for gfx9/gfx11 crashes LLVM 20-23).
-SPLIT_BARRIER_FAMILIES = tuple(family for family, f in FAMILIES.items() if f.barrier == "split")
+SPLIT_BARRIER_GENERATIONS = tuple(generation for generation, f in GENERATIONS.items() if f.barrier == "split")
 
 WORKITEM_ID = IDS["workitem"]
 WORKGROUP_ID = IDS["workgroup"]

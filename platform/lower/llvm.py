@@ -23,7 +23,7 @@ from lower.intrinsics import (
     BUFFER_SUFFIX,
     BUFFER_TYPES,
     MMA,
-    SPLIT_BARRIER_FAMILIES,
+    SPLIT_BARRIER_GENERATIONS,
     WORKGROUP_ID,
     WORKITEM_ID,
     spell,
@@ -322,7 +322,7 @@ def _barrier(e, op, fence_tail=""):
     if e.barrier_wait is not None:  # the kernel's direct-to-LDS loads land before any wave goes on
         e.call("void", spell("waitcnt"), [f"i32 {e.barrier_wait}"])
     e.emit(f'fence syncscope("workgroup") release{fence_tail}')
-    if e.arch.family in SPLIT_BARRIER_FAMILIES:
+    if e.arch.generation in SPLIT_BARRIER_GENERATIONS:
         e.call("void", spell("barrier_signal"), ["i32 -1"])
         e.call("void", spell("barrier_wait"), ["i16 -1"])
     else:
@@ -426,7 +426,7 @@ def _rsrc(e, op):
     count = e.values[size]
     if e.flavor.rsrc_count_type == "i64":
         count = e.inst(f"zext i32 {count} to i64")
-    flags = BUFFER_FLAGS[e.arch.family]
+    flags = BUFFER_FLAGS[e.arch.generation]
     return [
         e.call(
             "ptr addrspace(8)",
@@ -454,10 +454,10 @@ def _buffer_store(e, op):
 
 def _mma(e, op):
     op_id = op.attrs["op"]
-    form = MMA.get((op_id, e.arch.family))
+    form = MMA.get((op_id, e.arch.generation))
     if form is None:
         have = sorted(f"{fam}" for (oid, fam) in MMA if oid == op_id)
-        e.domain_error(op, f"{op_id} has no intrinsic", list(have), "no family")
+        e.domain_error(op, f"{op_id} has no intrinsic", list(have), "no generation")
     form = form.for_flavor(e.flavor.name)
     a, b, c = op.operands
     ab = []

@@ -112,7 +112,7 @@ def test_every_matrix_op_of_every_arch_has_an_intrinsic():
 
     for info in archs.ARCHS.values():
         for m in info.matrix:
-            assert (m.op, info.family) in MMA, (info.name, m.op)
+            assert (m.op, info.generation) in MMA, (info.name, m.op)
 
 
 def test_the_mma_table_is_the_forms_and_gfx1250_wmma_has_one_operand_form_per_llvm():
@@ -152,7 +152,9 @@ def test_every_intrinsic_called_is_spelled_by_the_data_files():
     for arch in sorted(archs.ARCHS):
         flavor = flavors.supporting(arch)[-1]
         tables = plain | set(IDS["workitem"]) | set(IDS["workgroup"]) | {FLAVORS[flavor].rsrc_intrinsic}
-        tables |= {form.for_flavor(flavor).intrinsic for key, form in MMA.items() if key[1] == archs.get(arch).family}
+        tables |= {
+            form.for_flavor(flavor).intrinsic for key, form in MMA.items() if key[1] == archs.get(arch).generation
+        }
         for name in _declared(arch, flavor):
             stem = name.rsplit(".", 1)[0]
             assert name in tables | lds or stem in stems | lds, (

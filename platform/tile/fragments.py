@@ -1,6 +1,6 @@
 """How platform/tile lays matrix-core fragments out across a wave's lanes.
 
-For an op id on an arch family, lane l's A fragment is row (l % rows) of the
+For an op id on an arch generation, lane l's A fragment is row (l % rows) of the
 A tile and `per_lane` consecutive k starting at ((l // rows) % groups) *
 per_lane; B is the same with columns. Consecutive k let a lane read its A
 fragment from LDS with one vector load. For gfx12 and gfx1250 this k order
@@ -16,7 +16,7 @@ consecutive rows of one column (so consecutive columns of one row when the
 GEMM computes C transposed, and one vector store).
 
 Placements are keyed by the layout id of platform/arch/mma_forms.json, which
-says which (op id, arch family) uses which; FRAGMENTS is built from that file.
+says which (op id, arch generation) uses which; FRAGMENTS is built from that file.
 The numbers of each placement, the name of its C formula and the input types
 are data, fragments.json beside this file, which the C++ mirror
 (platform/tile/cpp) reads too; the C formulas are code in both, one per name.
@@ -82,6 +82,6 @@ def _load(path):
 # f8e4m3; the copy moves its bytes as i8, since fp8 is storage-only).
 BY_ID, INPUTS = _load(PATH)
 
-# (op id, arch family) -> Fragment, for the forms the tile's GEMM can use. A
+# (op id, arch generation) -> Fragment, for the forms the tile's GEMM can use. A
 # layout id without a Fragment fails here, at import.
 FRAGMENTS = {key: BY_ID[form.layout] for key, form in FORMS.items() if form.shape.a in INPUTS}

@@ -25,11 +25,11 @@ from tile.fragments import BY_ID, FRAGMENTS, INPUTS
 from tile.gemm import GemmConfig
 from tile.gemm_example import gemm_kernel
 
-TABLES = [t for t in amd_tables.load() if (t.op, t.family) in FRAGMENTS]
+TABLES = [t for t in amd_tables.load() if (t.op, t.generation) in FRAGMENTS]
 
 
 def test_every_fragment_has_an_amd_table_unless_the_layouts_lack_one():
-    covered = {(t.op, t.family) for t in TABLES}
+    covered = {(t.op, t.generation) for t in TABLES}
     assert set(FRAGMENTS) - covered == set(FRAGMENTS) & NOT_IN_AMD_TABLES
 
 
@@ -75,8 +75,8 @@ def test_c_runs_are_consecutive_rows_of_one_column(layout):
 
 def tile_layout(table):
     """Run the tile's Fragment in the interpreter: per lane (row, k, then (row, col) of each C element)."""
-    frag = FRAGMENTS[(table.op, table.family)]
-    n_c = M.fragment_types(table.op, table.family)[2].n
+    frag = FRAGMENTS[(table.op, table.generation)]
+    n_c = M.fragment_types(table.op, table.generation)[2].n
     b = KernelBuilder("fragment", arch=table.archs[0], workgroup_size=(table.wave, 1, 1), wave_size=table.wave)
     out = b.arg("out", T.GLOBAL)
     lane = b.lane_id()
@@ -146,7 +146,7 @@ GEMM_TABLES = [t for t in TABLES if M.shape(t.op).a in (T.F16, T.BF16)]
 @pytest.mark.parametrize("table", GEMM_TABLES, ids=str)
 @pytest.mark.parametrize("k_steps", [1, 2])  # 2: the main loop may read two mma steps' k at once
 def test_tile_gemm_is_exact_on_an_interpreter_driven_by_amd_tables(table, k_steps, monkeypatch):
-    monkeypatch.setitem(interp.LAYOUTS, (table.op, table.family), amd_layout(table))
+    monkeypatch.setitem(interp.LAYOUTS, (table.op, table.generation), amd_layout(table))
     s = M.shape(table.op)
     dtype = s.a.name
     kernel, grid = gemm_kernel(table.archs[0], dtype, GemmConfig(table.op, 2 * s.m, 2 * s.n, k_steps * s.k, 2, 2))

@@ -41,6 +41,8 @@ The matrix-core main loop:
 """
 
 import dataclasses
+import json
+import os
 
 from arch import arch as archs
 from arch.lds_ops import LDS_OPS
@@ -56,23 +58,30 @@ LAYOUTS = ("row", "col")
 # Operand layout -> which dimension of the copied tile is contiguous in memory.
 _A_CONTIGUOUS = {"row": "k", "col": "rows"}
 _B_CONTIGUOUS = {"row": "rows", "col": "k"}
-# Families whose fast loop pins the prefetch before the matrix work. On gfx12
-# and gfx1250 LLVM otherwise schedules tile k+1's loads after (some of) the
-# WMMAs, chasing occupancy, and the workgroup barrier's release fence then
-# waits for every load in flight: little or no overlap (gfx1201: 2 vmcnt(0)
-# per iteration). There the loop ends its loads with gpu.sched_barrier, and
-# its barriers order LDS only (gpu.lds_barrier: they guard LDS alone): one
-# vmcnt(0) per iteration, paid for in VGPRs (docs/figures/loops.md). On gfx9
-# the loads already come first and the barrier does not wait for them; there
-# it would only cost VGPRs, so gfx9 keeps gpu.barrier.
-PREFETCH_FIRST = ("gfx12", "gfx1250")
+# The tile's tuning facts are data, gemm.json beside this file, which the C++
+# mirror (platform/tile/cpp) reads too.
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gemm.json")
+with open(PATH, encoding="utf-8") as _f:
+    _DATA = json.load(_f)
+# prefetch_first: the generations whose fast loop pins the prefetch before the
+# matrix work. On gfx12 and gfx1250 LLVM otherwise schedules tile k+1's loads
+# after (some of) the WMMAs, chasing occupancy, and the workgroup barrier's
+# release fence then waits for every load in flight: little or no overlap
+# (gfx1201: 2 vmcnt(0) per iteration). There the loop ends its loads with
+# gpu.sched_barrier, and its barriers order LDS only (gpu.lds_barrier: they
+# guard LDS alone): one vmcnt(0) per iteration, paid for in VGPRs
+# (docs/figures/loops.md). On gfx9 the loads already come first and the
+# barrier does not wait for them; there it would only cost VGPRs, so gfx9
+# keeps gpu.barrier.
+PREFETCH_FIRST = tuple(_DATA["prefetch_first"])
 # gfx950's transposed B reads (ds_read_b64_tr_b16) exchange data in groups of
-# this many lanes; the B tile's k-rows are padded by this many bytes (or, with
-# direct loads, XOR-swizzled in runs of this many: lds.RowXor) so that a
-# group's 4 rows (and the 4 rows of the group beside it) fall on distinct
-# banks: measured by platform/isa/banks.py, zero conflicts (gemm_banks_test).
+# TRANSPOSE_GROUP lanes; the B tile's k-rows are padded by transpose_pad bytes
+# (or, with direct loads, XOR-swizzled in runs of that many: lds.RowXor) so
+# that a group's 4 rows (and the 4 rows of the group beside it) fall on
+# distinct banks: measured by platform/isa/banks.py, zero conflicts
+# (gemm_banks_test).
 TRANSPOSE_GROUP = 16
-TRANSPOSE_PAD = 64
+TRANSPOSE_PAD = _DATA["transpose_pad"]
 # fp8 is storage-only (it cannot be a loop-carried or yielded value): the
 # copies move its bytes as i8; the fragment reads from LDS take it as fp8.
 _BITS = {T.F8E4M3: T.I8, T.F8E5M2: T.I8}
@@ -92,12 +101,12 @@ class GemmConfig:
     def threads(self, wave):
         return self.waves_m * self.waves_n * wave if self.op else self.block_m * self.block_n
 
-    def check(self, family):
-        """Raise ValueError unless the tile divides into the op's shape on `family`."""
+    def check(self, generation):
+        """Raise ValueError unless the tile divides into the op's shape on `generation`."""
         if self.op is None:
             return
-        if (self.op, family) not in FRAGMENTS:
-            raise ValueError(f"GemmConfig: expected an op with a fragment layout on {family}, got {self.op}")
+        if (self.op, generation) not in FRAGMENTS:
+            raise ValueError(f"GemmConfig: expected an op with a fragment layout on {generation}, got {self.op}")
         s = M.shape(self.op)
         for name, size, part in (
             ("block_m", self.block_m, self.waves_m * s.m),
@@ -174,10 +183,10 @@ def _merge(steps, per_lane, elem_bytes):
 
 def mainloop(b, cfg, ops, elem, row0, col0):
     """Accumulators (f32 fragments, one per m x n sub-tile of this wave) for the block at (row0, col0)."""
-    cfg.check(b.arch.family)
+    cfg.check(b.arch.generation)
     s = M.shape(cfg.op)
-    frag = FRAGMENTS[(cfg.op, b.arch.family)]
-    c_t = M.fragment_types(cfg.op, b.arch.family)[2]
+    frag = FRAGMENTS[(cfg.op, b.arch.generation)]
+    c_t = M.fragment_types(cfg.op, b.arch.generation)[2]
     wave, threads = b.wave_size, cfg.threads(b.wave_size)
     tid, lane = b.thread_id(0), b.lane_id()
     w = b.div(tid, wave)
@@ -330,7 +339,7 @@ def mainloop(b, cfg, ops, elem, row0, col0):
                 b.add(fast.iv, cfg.block_k), b.sub(k_fast, cfg.block_k)
             )  # the last step reloads itself: no branch
             regs_a, regs_b = copy_a.load(b, row0, nxt, tid), copy_b.load(b, *b_at(nxt), tid)
-            ordered = b.arch.family in PREFETCH_FIRST
+            ordered = b.arch.generation in PREFETCH_FIRST
             if ordered:
                 b.sched_barrier()
             acc = multiply(fast.iters)

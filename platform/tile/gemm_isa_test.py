@@ -25,7 +25,7 @@ from toolchains.llvm.llvm import Toolchain
 TC = Toolchain.current()
 KNOWN = sorted(a for a in TILES_128 if a in flavors.get(TC.flavor).cpus)
 # The tile archs whose main loop pins its prefetch (gemm.PREFETCH_FIRST).
-PINNED = [a for a in KNOWN if archs.get(a).family in PREFETCH_FIRST]
+PINNED = [a for a in KNOWN if archs.get(a).generation in PREFETCH_FIRST]
 # The tile archs whose fast loop loads straight to LDS (gemm._direct): the
 # loads are buffer_load_dwordx4 ... lds, the tiles double-buffered.
 DIRECT = [a for a in KNOWN if a in LDS_OPS["buffer.load_to_lds"].archs]
@@ -132,7 +132,7 @@ def test_lds_use_and_that_it_does_not_limit_occupancy(measured):
 
 @pytest.mark.parametrize("arch", PINNED)
 def test_where_the_loop_pins_its_prefetch_the_loads_issue_before_the_matrix_work(arch):
-    # On gemm.PREFETCH_FIRST's families, every global load of the main loop
+    # On gemm.PREFETCH_FIRST's generations, every global load of the main loop
     # (a single block, run from its header) comes before its first matrix
     # instruction. (gfx9 keeps LLVM's order: on gfx942 llvm20 and llvm22 put
     # some loads after the first MFMA, which still overlap the others.)

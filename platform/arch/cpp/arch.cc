@@ -25,7 +25,7 @@ std::vector<Arch> build() {
     if (flavors.empty()) throw std::logic_error("no flavor of flavor_facts.json knows " + std::string(r.name));
     const std::string_view oldest = flavors.front();
     table.push_back(Arch{r.name,
-                         r.family,
+                         r.generation,
                          r.cus,
                          r.xcds,
                          r.wave_sizes,
@@ -38,7 +38,7 @@ std::vector<Arch> build() {
                          std::move(flavors),
                          oldest});
   }
-  // Forms are sorted by (op id, family), so each arch's ops come by op id,
+  // Forms are sorted by (op id, generation), so each arch's ops come by op id,
   // as arch.py's _matrix appends them.
   for (const auto& f : data::mma_forms::kForms) {
     for (std::string_view name : f.archs) {

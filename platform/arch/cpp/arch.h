@@ -29,7 +29,7 @@ struct MatrixOp {
 
 struct Arch {
   std::string_view name;
-  std::string_view family;  // gfx9, gfx11, gfx12, gfx1250
+  std::string_view generation;  // gfx9, gfx11, gfx12, gfx1250
   int cus;
   int xcds;
   std::span<const int> wave_sizes;    // the default first

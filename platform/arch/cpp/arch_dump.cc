@@ -37,9 +37,9 @@ std::string arch(const rocke::arch::Arch& a) {
               ", \"k\": " + std::to_string(m.k) + ", \"a\": " + quote(m.a) + ", \"c\": " + quote(m.c) +
               ", \"wave\": " + std::to_string(m.wave) + "}";
   }
-  return "{\"name\": " + quote(a.name) + ", \"family\": " + quote(a.family) + ", \"cus\": " + std::to_string(a.cus) +
-         ", \"xcds\": " + std::to_string(a.xcds) + ", \"wave_sizes\": " + list(a.wave_sizes) +
-         ", \"lds_bytes\": " + std::to_string(a.lds_bytes) +
+  return "{\"name\": " + quote(a.name) + ", \"generation\": " + quote(a.generation) +
+         ", \"cus\": " + std::to_string(a.cus) + ", \"xcds\": " + std::to_string(a.xcds) +
+         ", \"wave_sizes\": " + list(a.wave_sizes) + ", \"lds_bytes\": " + std::to_string(a.lds_bytes) +
          ", \"max_workgroup_size\": " + std::to_string(a.max_workgroup_size) +
          ", \"waves_per_eu\": " + list(a.waves_per_eu) + ", \"vgprs\": " + std::to_string(a.vgprs) +
          ", \"agprs\": " + std::to_string(a.agprs) + ", \"matrix\": " + matrix + "]" +

@@ -13,7 +13,7 @@ using rocke::arch::UnknownArchError;
 ROCKE_TEST(gfx942) {
   const auto& a = get("gfx942");
   CHECK_EQ(a.name, std::string_view("gfx942"));
-  CHECK_EQ(a.family, std::string_view("gfx9"));
+  CHECK_EQ(a.generation, std::string_view("gfx9"));
   CHECK_EQ(a.cus, 304);
   CHECK_EQ(a.xcds, 8);
   CHECK_EQ(a.wave_sizes.size(), 1u);

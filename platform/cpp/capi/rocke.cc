@@ -7,11 +7,13 @@
 #include <exception>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "platform/cpp/engine/engine.h"
 #include "platform/family/cpp/family.h"
 #include "platform/files/cpp/atomic.h"
 #include "toolchains/llvm/cpp/compile.h"
+#include "toolchains/llvm/cpp/flavors_data.h"
 
 namespace {
 
@@ -40,6 +42,35 @@ int guarded(char** error, F&& body) {
 
 void require(const void* p, const char* what) {
   if (!p) throw std::invalid_argument(std::string("rocke: expected ") + what + ", got NULL");
+}
+
+// The flavors whose tools compile (toolchains/llvm/flavors.bzl, kind "llc"),
+// as "llvm22, llvm23 or llvm24".
+std::string compiling_flavors() {
+  std::vector<std::string> names;
+  for (const auto& f : rocke::data::llvm_flavors::kFlavors) {
+    if (f.kind == "llc") names.push_back("llvm" + std::string(f.major));
+  }
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  return out;
+}
+
+// LlvmError unless `flavor` is one whose tools compile; a flavor without
+// tools (llvmlite) is said to be one.
+void check_compiles(std::string_view flavor) {
+  for (const auto& f : rocke::data::llvm_flavors::kFlavors) {
+    if (flavor != "llvm" + std::string(f.major)) continue;
+    if (f.kind == "llc") return;
+    throw rocke::llvm::LlvmError("rocke_compile: expected " + compiling_flavors() + ", got " + std::string(flavor) +
+                                 " (" + std::string(flavor) + " is " + std::string(f.kind) +
+                                 ", a Python package, with no tools to run); emit for " + std::string(flavor) +
+                                 " and compile with the Python engine, or pick a newer flavor");
+  }
+  throw rocke::llvm::LlvmError("rocke_compile: expected " + compiling_flavors() + ", got " + std::string(flavor) +
+                               "; pass the flavor the IR was emitted for");
 }
 
 }  // namespace
@@ -74,16 +105,7 @@ int rocke_compile(const char* ll, const char* flavor, const char* llvm_bin, cons
     require(flavor, "a flavor name");
     require(llvm_bin, "the bin folder of an LLVM");
     require(out_path, "an output path");
-    const std::string_view f(flavor);
-    if (f == "llvm20") {
-      throw rocke::llvm::LlvmError(
-          "rocke_compile: expected llvm22, llvm23 or llvm24, got llvm20 (llvm20 is llvmlite, a Python package, with no "
-          "tools to run); emit for llvm20 and compile with the Python engine, or pick a newer flavor");
-    }
-    if (f != "llvm22" && f != "llvm23" && f != "llvm24") {
-      throw rocke::llvm::LlvmError("rocke_compile: expected llvm22, llvm23 or llvm24, got " + std::string(f) +
-                                   "; pass the flavor the IR was emitted for");
-    }
+    check_compiles(flavor);
     rocke::files::write_atomic(out_path, rocke::llvm::compile_and_link(ll, llvm_bin));
   });
 }

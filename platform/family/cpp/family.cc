@@ -143,7 +143,7 @@ std::vector<Case> read_cases(std::string_view text, std::string_view family) {
 }
 
 // family.representatives: each arch's first case is a candidate; of the
-// candidates with an equal spec on archs of one arch family only the first
+// candidates with an equal spec on archs of one generation only the first
 // is kept (family.py says why).
 std::vector<std::string> representatives(const std::vector<const Case*>& emitted) {
   std::vector<const Case*> first_of_arch;
@@ -154,11 +154,11 @@ std::vector<std::string> representatives(const std::vector<const Case*>& emitted
   std::vector<std::pair<const json::Value*, std::string_view>> kinds;
   std::vector<std::string> kept;
   for (const Case* c : first_of_arch) {
-    const std::string_view arch_family = arch::get(c->arch).family;
+    const std::string_view generation = arch::get(c->arch).generation;
     bool repeat = false;
-    for (const auto& [spec, fam] : kinds) repeat = repeat || (*spec == c->spec && fam == arch_family);
+    for (const auto& [spec, gen] : kinds) repeat = repeat || (*spec == c->spec && gen == generation);
     if (repeat) continue;
-    kinds.emplace_back(&c->spec, arch_family);
+    kinds.emplace_back(&c->spec, generation);
     kept.push_back(c->id);
   }
   return kept;

@@ -38,15 +38,15 @@ std::optional<Shape> shape(std::string_view op_id) {
   return std::nullopt;
 }
 
-Fragments fragment_types(std::string_view op_id, std::string_view family) {
+Fragments fragment_types(std::string_view op_id, std::string_view generation) {
   for (const auto& f : data::kForms) {
-    if (f.op == op_id && f.family == family) {
+    if (f.op == op_id && f.generation == generation) {
       const Type* a = type_of(f.a);
       return Fragments{vector(a, f.a_len), vector(a, f.b_len), vector(type_of(f.c), f.c_len)};
     }
   }
   throw std::out_of_range("mma.fragment_types: mma_forms.json has no form (" + std::string(op_id) + ", " +
-                          std::string(family) + ")");
+                          std::string(generation) + ")");
 }
 
 }  // namespace rocke::ir::mma

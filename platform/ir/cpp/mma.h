@@ -30,9 +30,9 @@ struct Fragments {
 // The Shape of an op id, or std::nullopt if `op_id` is not one (mma.shape).
 std::optional<Shape> shape(std::string_view op_id);
 
-// The (A, B, C) fragment types of `op_id` on an arch of `family`
+// The (A, B, C) fragment types of `op_id` on an arch of `generation`
 // (mma.fragment_types); std::out_of_range when mma_forms.json has no such
 // form (Python's KeyError; the verifier asks only for forms the arch has).
-Fragments fragment_types(std::string_view op_id, std::string_view family);
+Fragments fragment_types(std::string_view op_id, std::string_view generation);
 
 }  // namespace rocke::ir::mma

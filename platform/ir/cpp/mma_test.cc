@@ -21,7 +21,7 @@ ROCKE_TEST(shape_of_an_op_id) {
   CHECK(!mma::shape("").has_value());
 }
 
-ROCKE_TEST(fragment_types_by_family) {
+ROCKE_TEST(fragment_types_by_generation) {
   const auto gfx9 = mma::fragment_types("mma_16x16x16_bf16_f32", "gfx9");
   CHECK_EQ(gfx9.a->str(), "vector<4xbf16>");
   CHECK_EQ(gfx9.b->str(), "vector<4xbf16>");

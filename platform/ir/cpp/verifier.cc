@@ -128,7 +128,7 @@ void fragments(const Op& op, const arch::Arch& a, std::int64_t wave_size) {
     fail(op.name, "a wave" + wave + " kernel for " + op_id + " on " + std::string(a.name),
          "wave_size " + std::to_string(wave_size) + "; build the kernel with wave_size=" + wave);
   }
-  const mma::Fragments want = mma::fragment_types(op_id, a.family);
+  const mma::Fragments want = mma::fragment_types(op_id, a.generation);
   const Type* got[] = {op.operands[0]->type, op.operands[1]->type, op.operands[2]->type};
   if (got[0] != want.a || got[1] != want.b || got[2] != want.c) {
     fail(op.name,

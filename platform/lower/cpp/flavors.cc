@@ -75,11 +75,11 @@ std::vector<std::string_view> supporting(std::string_view arch) {
   return out;
 }
 
-Family family(std::string_view name) {
-  for (const auto& f : facts::kFamilies) {
+Generation generation(std::string_view name) {
+  for (const auto& f : facts::kGenerations) {
     if (f.name == name) return {f.buffer_flags, f.barrier == "split"};
   }
-  throw std::out_of_range("family: " + std::string(name) + " is not in flavor_facts.json");
+  throw std::out_of_range("generation: " + std::string(name) + " is not in flavor_facts.json");
 }
 
 std::optional<Access> buffer_access(int bytes) {
@@ -111,12 +111,12 @@ std::string intrinsic(std::string_view key, std::string_view suffix) {
                          "', got none; add it (schema in platform/arch/FLAVOR_FACTS.md)");
 }
 
-std::optional<MmaLowering> mma(std::string_view op, std::string_view family, std::string_view flavor) {
+std::optional<MmaLowering> mma(std::string_view op, std::string_view generation, std::string_view flavor) {
   for (const auto& f : mmad::kForms) {
-    if (f.op != op || f.family != family) continue;
+    if (f.op != op || f.generation != generation) continue;
     MmaLowering out{f.intrinsic, f.ab, f.c, f.form, f.cast};
     for (const auto& o : mmad::kOverrides) {
-      if (o.op != op || o.family != family || o.flavor != flavor) continue;
+      if (o.op != op || o.generation != generation || o.flavor != flavor) continue;
       if (o.intrinsic) out.intrinsic = *o.intrinsic;
       if (o.ab) out.ab = *o.ab;
       if (o.c) out.c = *o.c;
@@ -128,10 +128,10 @@ std::optional<MmaLowering> mma(std::string_view op, std::string_view family, std
   return std::nullopt;
 }
 
-std::vector<std::string_view> mma_families(std::string_view op) {
+std::vector<std::string_view> mma_generations(std::string_view op) {
   std::vector<std::string_view> out;
   for (const auto& f : mmad::kForms) {
-    if (f.op == op) out.push_back(f.family);
+    if (f.op == op) out.push_back(f.generation);
   }
   std::sort(out.begin(), out.end());
   return out;

@@ -33,12 +33,12 @@ const Flavor* find_flavor(std::string_view name);
 // The flavors that know `arch`, oldest first (flavors.supporting).
 std::vector<std::string_view> supporting(std::string_view arch);
 
-struct Family {
+struct Generation {
   int buffer_flags;    // word 3 of a buffer resource
   bool split_barrier;  // s.barrier.signal + s.barrier.wait instead of s.barrier
 };
-// The family's facts; std::out_of_range for a family the file lacks.
-Family family(std::string_view name);
+// The generation's facts; std::out_of_range for a generation the file lacks.
+Generation generation(std::string_view name);
 
 // The integer type a buffer access of `bytes` bytes moves, and its
 // intrinsic suffix (intrinsics.BUFFER_TYPES, BUFFER_SUFFIX); nullopt if none.
@@ -66,8 +66,8 @@ struct MmaLowering {
   std::string_view form;  // mfma, wmma, wmma6, wmma8
   std::string_view cast;  // "" or "bitcast"
 };
-std::optional<MmaLowering> mma(std::string_view op, std::string_view family, std::string_view flavor);
-// The families that have op id `op`, sorted.
-std::vector<std::string_view> mma_families(std::string_view op);
+std::optional<MmaLowering> mma(std::string_view op, std::string_view generation, std::string_view flavor);
+// The generations that have op id `op`, sorted.
+std::vector<std::string_view> mma_generations(std::string_view op);
 
 }  // namespace rocke::lower

@@ -31,10 +31,10 @@ ROCKE_TEST(cpus) {
   CHECK_EQ(s.at(0), "llvm22");
 }
 
-ROCKE_TEST(families_and_accesses) {
-  // flavor_facts.py: FAMILIES["gfx12"].barrier is "split"; BUFFER_ACCESS[8] is <2 x i32>, v2i32.
-  CHECK(family("gfx12").split_barrier);
-  CHECK(!family("gfx9").split_barrier);
+ROCKE_TEST(generations_and_accesses) {
+  // flavor_facts.py: GENERATIONS["gfx12"].barrier is "split"; BUFFER_ACCESS[8] is <2 x i32>, v2i32.
+  CHECK(generation("gfx12").split_barrier);
+  CHECK(!generation("gfx9").split_barrier);
   CHECK_EQ(buffer_access(8)->type, "<2 x i32>");
   CHECK_EQ(buffer_access(8)->suffix, "v2i32");
   CHECK(!buffer_access(3));
@@ -61,9 +61,9 @@ ROCKE_TEST(mma_overrides_apply_per_flavor) {
   CHECK_EQ(mma("mma_16x16x32_f16_f32", "gfx1250", "llvm22")->form, "wmma8");
   CHECK_EQ(mma("mma_16x16x16_f16_f32", "gfx11", "llvm22")->intrinsic, "llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v16f16");
   CHECK(!mma("mma_16x16x16_f16_f32", "gfx1250", "llvm22"));
-  auto fams = mma_families("mma_16x16x16_bf16_f32");
-  CHECK_EQ(fams.size(), 3u);
-  CHECK_EQ(fams.at(0), "gfx11");
+  auto gens = mma_generations("mma_16x16x16_bf16_f32");
+  CHECK_EQ(gens.size(), 3u);
+  CHECK_EQ(gens.at(0), "gfx11");
 }
 
 int main() { return rocke::testing::run_all(); }

@@ -264,7 +264,7 @@ Names barrier(Emitter& e, const std::string& fence_tail) {
     e.call("void", intrinsic("waitcnt"), {"i32 " + std::to_string(*e.barrier_wait)});
   }
   e.emit("fence syncscope(\"workgroup\") release" + fence_tail);
-  if (family(e.arch.family).split_barrier) {
+  if (generation(e.arch.generation).split_barrier) {
     e.call("void", intrinsic("barrier_signal"), {"i32 -1"});
     e.call("void", intrinsic("barrier_wait"), {"i16 -1"});
   } else {
@@ -385,7 +385,7 @@ Names lower_rsrc(Emitter& e, const Op& op) {
   std::string count = e.values.at(op.operands[1]);
   std::string count_type(e.flavor.rsrc_count_type);
   if (count_type == "i64") count = e.inst("zext i32 " + count + " to i64");
-  int flags = family(e.arch.family).buffer_flags;
+  int flags = generation(e.arch.generation).buffer_flags;
   return {e.call("ptr addrspace(8)", std::string(e.flavor.rsrc_intrinsic),
                  {e.arg(op.operands[0]), "i16 0", count_type + " " + count, "i32 " + std::to_string(flags)})};
 }
@@ -418,11 +418,11 @@ Names lower_buffer_store(Emitter& e, const Op& op) {
 
 Names lower_mma(Emitter& e, const Op& op) {
   const std::string& op_id = op.attrs.at("op").as_str();
-  std::optional<MmaLowering> form = mma(op_id, e.arch.family, e.flavor.name);
+  std::optional<MmaLowering> form = mma(op_id, e.arch.generation, e.flavor.name);
   if (!form) {
     Names supported;
-    for (std::string_view f : mma_families(op_id)) supported.push_back(std::string(f));
-    domain_error(e, op, op_id + " has no intrinsic", supported, "no family");
+    for (std::string_view f : mma_generations(op_id)) supported.push_back(std::string(f));
+    domain_error(e, op, op_id + " has no intrinsic", supported, "no generation");
   }
   std::string ab_type(form->ab), c_type(form->c);
   Names ab;

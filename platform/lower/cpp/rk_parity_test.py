@@ -1,7 +1,7 @@
 """The C++ printer, parser and lowering (rk_tool) against Python's, byte for
 byte: random kernels over every op (ir/kernel_gen.py), directed kernels for
 fp8 converts, every matrix op on every arch, buffer accesses of every size,
-barriers on every family, and the tiled GEMM of platform/tile, each printed
+barriers on every generation, and the tiled GEMM of platform/tile, each printed
 back and lowered for every flavor. Where Python raises ArchDomainError, the
 C++ must raise it with the same field, value and allowed values; malformed text (hand-written, and
 mutated kernels) gets the same ParseError. One rk_tool process answers a
@@ -144,11 +144,11 @@ def test_float_constants():
     check_kernels([b.finish()])
 
 
-def mma_kernel(op_id, family, arch):
+def mma_kernel(op_id, generation, arch):
     info = archs.get(arch)
-    b = KernelBuilder(f"mma_{arch}", arch=arch, workgroup_size=(64, 1, 1), wave_size=FORMS[(op_id, family)].wave)
+    b = KernelBuilder(f"mma_{arch}", arch=arch, workgroup_size=(64, 1, 1), wave_size=FORMS[(op_id, generation)].wave)
     p = b.arg("p", T.GLOBAL)
-    a_t, b_t, c_t = mma.fragment_types(op_id, info.family)
+    a_t, b_t, c_t = mma.fragment_types(op_id, info.generation)
 
     def fragment(t):
         one = b.const(1.5, T.F32)
@@ -162,9 +162,11 @@ def mma_kernel(op_id, family, arch):
 
 def test_mma_on_every_arch_of_every_form():
     kernels = [
-        mma_kernel(op_id, family, arch) for (op_id, family), form in sorted(FORMS.items()) for arch in form.archs
+        mma_kernel(op_id, generation, arch)
+        for (op_id, generation), form in sorted(FORMS.items())
+        for arch in form.archs
     ]
-    assert {archs.get(k.arch).family for k in kernels} == {"gfx9", "gfx11", "gfx12", "gfx1250"}
+    assert {archs.get(k.arch).generation for k in kernels} == {"gfx9", "gfx11", "gfx12", "gfx1250"}
     check_kernels(kernels)
 
 
@@ -217,9 +219,9 @@ def test_wave64_on_a_wave32_arch_and_waves_per_eu():
     check_kernels(kernels)
 
 
-@pytest.mark.parametrize("family", ["gfx9", "gfx11", "gfx12", "gfx1250"])
-def test_gemm_example(family):
-    arch = next(a for a in sorted(archs.ARCHS) if archs.get(a).family == family)
+@pytest.mark.parametrize("generation", ["gfx9", "gfx11", "gfx12", "gfx1250"])
+def test_gemm_example(generation):
+    arch = next(a for a in sorted(archs.ARCHS) if archs.get(a).generation == generation)
     kernels = [gemm_kernel(arch, dtype)[0] for dtype in ("f16", "bf16")]
     check_kernels(kernels)
 

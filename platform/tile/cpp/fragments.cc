@@ -91,9 +91,9 @@ const Fragment* by_id(std::string_view layout) {
   return it == table().end() ? nullptr : &it->second;
 }
 
-const Fragment* fragment(std::string_view op_id, std::string_view family) {
+const Fragment* fragment(std::string_view op_id, std::string_view generation) {
   for (const auto& f : data::mma_fragments::kForms) {
-    if (f.op != op_id || f.family != family) continue;
+    if (f.op != op_id || f.generation != generation) continue;
     const auto& inputs = data::tile_fragments::kInputs;
     if (std::none_of(std::begin(inputs), std::end(inputs), [&](const auto& i) { return i.name == f.a; }))
       return nullptr;

@@ -1,7 +1,7 @@
 // How platform/tile lays matrix-core fragments out across a wave's lanes,
 // mirroring platform/tile/fragments.py. The placements' numbers, their C
 // formula names and the input types come from platform/tile/fragments.json,
-// the layout id of each (op id, family) from platform/arch/mma_forms.json,
+// the layout id of each (op id, generation) from platform/arch/mma_forms.json,
 // both through generated headers (BUILD.bazel); the C formulas are code, one
 // per name, as in fragments.py.
 //
@@ -41,8 +41,8 @@ struct Fragment {
 // The Fragment of a layout id (fragments.BY_ID), or nullptr.
 const Fragment* by_id(std::string_view layout);
 
-// The Fragment of (op id, arch family) for the forms the tile's GEMM can use
+// The Fragment of (op id, arch generation) for the forms the tile's GEMM can use
 // (fragments.FRAGMENTS: inputs of fragments.json's types), or nullptr.
-const Fragment* fragment(std::string_view op_id, std::string_view family);
+const Fragment* fragment(std::string_view op_id, std::string_view generation);
 
 }  // namespace rocke::tile

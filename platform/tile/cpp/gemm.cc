@@ -14,6 +14,7 @@
 #include "platform/lower/cpp/lds_ops_data.h"
 #include "platform/tile/cpp/copy.h"
 #include "platform/tile/cpp/gather.h"
+#include "platform/tile/cpp/gemm_data.h"
 #include "platform/tile/cpp/lds.h"
 
 namespace rocke::tile {
@@ -49,18 +50,22 @@ const ir::Type* bits_of(const ir::Type* elem) {
   return elem;
 }
 
-// Families whose fast loop pins the prefetch before the matrix work
-// (gemm.PREFETCH_FIRST, which says why): there the loads end with a
-// gpu.sched_barrier and the loop's barriers order LDS only.
-constexpr std::string_view kPrefetchFirst[] = {"gfx12", "gfx1250"};
-
-bool prefetch_first(std::string_view family) { return among(family, kPrefetchFirst); }
+// Whether `generation`'s fast loop pins the prefetch before the matrix work
+// (gemm.json's prefetch_first; gemm.PREFETCH_FIRST says why): there the loads
+// end with a gpu.sched_barrier and the loop's barriers order LDS only.
+bool prefetch_first(std::string_view generation) {
+  for (const auto& row : data::tile_gemm::kPrefetchFirst) {
+    if (row.generation == generation) return true;
+  }
+  return false;
+}
 
 // gfx950's transposed B fragment reads (gemm.py's transpose_b): lanes
 // exchange data in groups of this many, and the B tile's k-rows are padded by
-// this many bytes so the reads of a group's 4 rows fall on distinct banks.
+// gemm.json's transpose_pad bytes so the reads of a group's 4 rows fall on
+// distinct banks.
 constexpr int kTransposeGroup = 16;
-constexpr int kTransposePad = 64;
+constexpr int kTransposePad = data::tile_gemm::kTransposePad;
 
 // Whether B's fragments are read transposed (gemm._transpose_b): B
 // row-major and not gathered, 16-bit elements, an arch with mem.load_transpose, and fragments
@@ -135,10 +140,10 @@ void each_run(const Accumulators& acc, KernelBuilder& b, const std::function<voi
 
 int GemmConfig::threads(int wave) const { return op ? waves_m * waves_n * wave : block_m * block_n; }
 
-void GemmConfig::check(std::string_view family) const {
+void GemmConfig::check(std::string_view generation) const {
   if (!op) return;
-  if (fragment(*op, family) == nullptr) {
-    throw std::invalid_argument("GemmConfig: expected an op with a fragment layout on " + std::string(family) +
+  if (fragment(*op, generation) == nullptr) {
+    throw std::invalid_argument("GemmConfig: expected an op with a fragment layout on " + std::string(generation) +
                                 ", got " + *op);
   }
   const ir::mma::Shape s = *ir::mma::shape(*op);
@@ -201,14 +206,14 @@ void Accumulators::each_element(KernelBuilder& b, const std::function<void(const
 
 Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& ops, const ir::Type* elem, Value* row0,
                       Value* col0) {
-  const std::string_view family = b.arch().family;
-  cfg.check(family);
+  const std::string_view generation = b.arch().generation;
+  cfg.check(generation);
   // Python fails here with an AttributeError (no twin to word it as).
   if (!cfg.op)
     throw std::invalid_argument("mainloop: expected a GemmConfig with a matrix op, got none; use fma_mainloop");
   const ir::mma::Shape s = *ir::mma::shape(*cfg.op);
-  const Fragment& frag = *fragment(*cfg.op, family);
-  const ir::Type* c_t = ir::mma::fragment_types(*cfg.op, family).c;
+  const Fragment& frag = *fragment(*cfg.op, generation);
+  const ir::Type* c_t = ir::mma::fragment_types(*cfg.op, generation).c;
   const int wave = b.wave_size(), threads = cfg.threads(b.wave_size());
   Value* tid = b.thread_id(0);
   Value* lane = b.lane_id();
@@ -454,7 +459,7 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
       Value* nxt = b.min(after, last);  // the last step reloads itself: no branch
       const std::vector<Value*> regs_a = copy_a->load(b, row0, nxt, tid);
       const std::vector<Value*> regs_b = copy_b->load(b, b_row0(nxt), b_k0(nxt), tid);
-      const bool ordered = prefetch_first(family);
+      const bool ordered = prefetch_first(generation);
       if (ordered) b.sched_barrier();
       const std::vector<Value*> sums = multiply(loop.iters);
       const auto barrier = [&] { ordered ? b.lds_barrier() : b.barrier(); };

@@ -40,8 +40,8 @@ struct GemmConfig {
 
   int threads(int wave) const;
   // std::invalid_argument, worded as Python's ValueError, unless the tile
-  // divides into the op's shape on arch family `family`.
-  void check(std::string_view family) const;
+  // divides into the op's shape on arch generation `generation`.
+  void check(std::string_view generation) const;
 };
 
 // Where the problem lives: pointers, sizes (i32 values), leading dimensions

@@ -55,14 +55,14 @@ json::Object errors() {
   ir::Value* p = b.arg("p", ir::ptr("global"));
   ir::Value* i = b.arg("i", ir::scalar("i32"));
   const ir::Type* f16 = ir::scalar("f16");
-  auto check = [](GemmConfig cfg, std::string_view family) { return error([&] { cfg.check(family); }); };
+  auto check = [](GemmConfig cfg, std::string_view generation) { return error([&] { cfg.check(generation); }); };
   const std::vector<Run> none;
   auto gather_rows = [](ir::KernelBuilder&, ir::Value* row, ir::Value*) {
     return std::pair<ir::Value*, ir::Value*>{row, nullptr};
   };
   return {
-      {"check_fp8_family", check({"mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2}, "gfx12")},
-      {"check_family", check({"mma_16x16x32_f16_f32", 32, 32, 32, 2, 2}, "gfx11")},
+      {"check_fp8_generation", check({"mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2}, "gfx12")},
+      {"check_generation", check({"mma_16x16x32_f16_f32", 32, 32, 32, 2, 2}, "gfx11")},
       {"check_unknown_op", check({"mma_8x8x8_f16_f32", 32, 32, 32, 2, 2}, "gfx9")},
       {"check_block_m", check({"mma_16x16x16_f16_f32", 48, 32, 16, 2, 2}, "gfx9")},
       {"check_block_n", check({"mma_16x16x16_f16_f32", 32, 16, 16, 2, 2}, "gfx12")},

@@ -1,11 +1,13 @@
 #include "platform/tile/cpp/gemm_example.h"
 
+#include <cstddef>
 #include <stdexcept>
 #include <utility>
 
 #include "platform/arch/cpp/arch.h"
 #include "platform/ir/cpp/builder.h"
 #include "platform/ir/cpp/types.h"
+#include "platform/tile/cpp/gemm_example_data.h"
 
 namespace rocke::tile::example {
 
@@ -23,21 +25,28 @@ const ir::Type* elem_of(std::string_view dtype) {
   return ir::scalar(dtype);
 }
 
+// The GemmConfig of the row of `rows` keyed `key` (an arch or a generation),
+// for input type `dtype` (gemm_example._config); nullopt without one.
+template <typename Row, std::size_t N>
+std::optional<GemmConfig> lookup(const Row (&rows)[N], std::string_view key, std::string_view dtype) {
+  for (const Row& r : rows) {
+    if (r.key == key) return GemmConfig{op(r.mma, dtype), r.block_m, r.block_n, r.block_k, r.waves_m, r.waves_n};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 GemmConfig config(std::string_view arch, std::string_view dtype) {
-  if (arch == "gfx950") return GemmConfig{op("32x32x16", dtype), 64, 64, 16, 2, 2};
-  const std::string_view family = arch::get(arch).family;
-  if (family == "gfx1250") return GemmConfig{op("16x16x32", dtype), 32, 32, 32, 2, 2};
-  return GemmConfig{op("16x16x16", dtype), 32, 32, 16, 2, 2};  // gfx9, gfx11, gfx12
+  if (auto cfg = lookup(data::gemm_example::kByArch, arch, dtype)) return *cfg;
+  const std::string_view generation = arch::get(arch).generation;
+  if (auto cfg = lookup(data::gemm_example::kByGeneration, generation, dtype)) return *cfg;
+  throw std::invalid_argument("gemm_example: no tile for " + std::string(arch) + " or its generation " +
+                              std::string(generation) + " in platform/tile/gemm_example.json");
 }
 
 std::optional<GemmConfig> tile_128(std::string_view arch, std::string_view dtype) {
-  if (arch == "gfx942") return GemmConfig{op("16x16x16", dtype), 128, 128, 32, 2, 2};
-  if (arch == "gfx950") return GemmConfig{op("32x32x16", dtype), 128, 128, 32, 2, 2};
-  if (arch == "gfx1201") return GemmConfig{op("16x16x16", dtype), 128, 128, 32, 2, 4};
-  if (arch == "gfx1250") return GemmConfig{op("16x16x32", dtype), 128, 128, 32, 2, 4};
-  return std::nullopt;
+  return lookup(data::gemm_example::kTiles128, arch, dtype);
 }
 
 std::unique_ptr<ir::Kernel> gemm_kernel(std::string_view arch, std::string_view dtype, std::optional<GemmConfig> cfg,

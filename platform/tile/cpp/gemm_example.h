@@ -14,8 +14,8 @@
 
 namespace rocke::tile::example {
 
-// gemm_example.CONFIGS (per arch, else per family) and TILES_128 (per arch,
-// nullopt elsewhere), for input type `dtype`.
+// gemm_example.CONFIGS (per arch, else per generation) and TILES_128 (per arch,
+// nullopt elsewhere), for input type `dtype`: platform/tile/gemm_example.json.
 GemmConfig config(std::string_view arch, std::string_view dtype);
 std::optional<GemmConfig> tile_128(std::string_view arch, std::string_view dtype);
 

@@ -41,7 +41,7 @@ def _variant(arch_name, dtype, mode):
     (_Accumulators.elements, no `inside`), or the FMA main loop. _fp8's
     epilogue has no `rows`: a branch per edge element, stored."""
     elem, info = ELEMS[dtype], arch.get(arch_name)
-    cfg = GemmConfig(None, 8, 8, 1) if mode == "fma" else CONFIGS.get(arch_name, CONFIGS[info.family])(dtype)
+    cfg = GemmConfig(None, 8, 8, 1) if mode == "fma" else CONFIGS.get(arch_name, CONFIGS[info.generation])(dtype)
     b = KernelBuilder(
         f"gemm_{mode}_{dtype}_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(info.wave_sizes[0]), 1, 1)
     )
@@ -243,8 +243,8 @@ def _probes():
     b = KernelBuilder("probe", arch="gfx942", workgroup_size=(256, 1, 1))
     p, i = b.arg("p", T.GLOBAL), b.arg("i", T.I32)
     return {
-        "check_fp8_family": lambda: GemmConfig("mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2).check("gfx12"),
-        "check_family": lambda: GemmConfig("mma_16x16x32_f16_f32", 32, 32, 32, 2, 2).check("gfx11"),
+        "check_fp8_generation": lambda: GemmConfig("mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2).check("gfx12"),
+        "check_generation": lambda: GemmConfig("mma_16x16x32_f16_f32", 32, 32, 32, 2, 2).check("gfx11"),
         "check_unknown_op": lambda: GemmConfig("mma_8x8x8_f16_f32", 32, 32, 32, 2, 2).check("gfx9"),
         "check_block_m": lambda: GemmConfig("mma_16x16x16_f16_f32", 48, 32, 16, 2, 2).check("gfx9"),
         "check_block_n": lambda: GemmConfig("mma_16x16x16_f16_f32", 32, 16, 16, 2, 2).check("gfx12"),

@@ -25,7 +25,7 @@ ROCKE_TEST(fragments_by_layout_and_by_form) {
   CHECK_EQ(f->c_run, 4);
   CHECK(by_id("wmma_gfx11_16x16x16")->c_run == 1);
   CHECK(by_id("mfma_8x8x4") == nullptr);
-  // mma_forms.json gives (op, family) its layout id.
+  // mma_forms.json gives (op, generation) its layout id.
   CHECK(fragment("mma_16x16x16_f16_f32", "gfx12") == by_id("wmma_gfx12_16x16x16"));
   CHECK(fragment("mma_16x16x32_bf16_f32", "gfx1250") == by_id("wmma_gfx1250_16x16x32"));
   CHECK(fragment("mma_16x16x32_fp8_f32", "gfx9") == by_id("mfma_16x16x32"));

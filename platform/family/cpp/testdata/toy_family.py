@@ -1,7 +1,7 @@
 """A tiny family in both engines (toy_family.cc is its C++ twin), for the
 emitters' identity test: four cases on three archs, one a rejection on
 llvm20, one the family refuses on every flavor (more than 1024 lanes), two
-with the same problem on one arch family (one representative)."""
+with the same problem on one generation (one representative)."""
 
 import dataclasses
 
