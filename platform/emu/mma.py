@@ -3,7 +3,7 @@ layouts platform/interp/layouts.py holds for each op (checked there against
 AMD's Matrix Instruction Calculator where AMD has published one).
 
 A mnemonic names an op id of platform/arch/mma_forms.json; its form on the
-arch's family gives the layout, the fragment sizes and the wave. The
+arch's generation gives the layout, the fragment sizes and the wave. The
 products are summed in float64 and rounded once to float32. fp8 is OCP e4m3
 ("fn"), the format gfx950's MFMA reads; gfx942's fp8 MFMA reads the FNUZ
 format, which is not emulated (a named error).
@@ -95,9 +95,9 @@ def _source(op, regs, lanes):
 
 def bind_mma(op_id):
     def binder(inst, ctx):
-        form = FORMS.get((op_id, ctx.family))
+        form = FORMS.get((op_id, ctx.generation))
         if form is None:
-            raise BindError(f"{op_id} has no form on {ctx.family}")
+            raise BindError(f"{op_id} has no form on {ctx.generation}")
         for name in ("cbsz", "abid", "blgp", "neg_lo", "neg_hi"):
             value = inst.modifier(name)
             if value not in (None, "0", "[0,0,0]"):

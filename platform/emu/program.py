@@ -19,12 +19,12 @@ from emu.errors import ArchNotEmulated, ExecutionError, Unimplemented
 from emu.memory import APERTURES
 from emu.valu import BindError
 
-# The archs this emulator executes, and what differs between their families:
+# The archs this emulator executes, and what differs between their generations:
 # the wait counters each kind of memory operation counts in, what a 16-bit
 # VALU result does to the other half of its register, and where the
 # workgroup ids are (gfx12 has them in ttmp9/ttmp7 as well).
 EMULATED = ("gfx942", "gfx950", "gfx1201")
-FAMILIES = {
+GENERATIONS = {
     "gfx9": {"counters": {"load": "vm", "store": "vm", "lds": "lgkm", "smem": "lgkm"}, "high16": "", "ttmp_ids": False},
     "gfx12": {
         "counters": {"load": "load", "store": "store", "lds": "ds", "smem": "km"},
@@ -71,14 +71,14 @@ KNOWN_MODIFIERS = frozenset(
 def check_arch(arch):
     if arch not in EMULATED:
         raise ArchNotEmulated(f"arch {arch} is not emulated: the emulator runs {', '.join(EMULATED)}")
-    return archs.get(arch).family
+    return archs.get(arch).generation
 
 
 @dataclasses.dataclass
 class Context:
     kernel: str
     arch: str
-    family: str
+    generation: str
     lanes: int
     counters: dict
     high16: str
@@ -150,8 +150,8 @@ def _bind_pair(inst, ctx):
 class Program:
     def __init__(self, kernel, disassembly):
         self.kernel = kernel
-        family = check_arch(kernel.arch)
-        facts = FAMILIES[family]
+        generation = check_arch(kernel.arch)
+        facts = GENERATIONS[generation]
         self.instructions = decode.parse(disassembly, kernel.name)
         index = {inst.address: i for i, inst in enumerate(self.instructions)}
         if kernel.entry not in index:
@@ -160,7 +160,7 @@ class Program:
             )
         self.entry = index[kernel.entry]
         self.context = Context(
-            kernel.name, kernel.arch, family, kernel.wave_size, facts["counters"], facts["high16"], APERTURES, index
+            kernel.name, kernel.arch, generation, kernel.wave_size, facts["counters"], facts["high16"], APERTURES, index
         )
         self.ttmp_ids = facts["ttmp_ids"]
         self.steps = [bind(inst, self.context) for inst in self.instructions]

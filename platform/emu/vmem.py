@@ -207,12 +207,12 @@ class _Resource:
 
     __slots__ = ("base", "stride", "records", "check")
 
-    def __init__(self, words, family, what):
+    def __init__(self, words, generation, what):
         w0, w1, w2, w3 = words
         self.base = w0 | (w1 & 0xFFFF) << 32
         self.stride = (w1 >> 16) & 0x3FFF
         self.records = w2
-        swizzled = bool(w1 >> 31 & 1) if family == "gfx9" else False
+        swizzled = bool(w1 >> 31 & 1) if generation == "gfx9" else False
         add_tid = bool(w3 >> 23 & 1)
         if self.stride or swizzled or add_tid:
             raise ExecutionError(
@@ -220,7 +220,7 @@ class _Resource:
                 "buffers are emulated"
             )
         self.check = True
-        if family != "gfx9":
+        if generation != "gfx9":
             oob = (w3 >> 28) & 3
             if oob != 3:
                 raise ExecutionError(f"{what}: buffer resource OOB_SELECT {oob}: only 3 (raw) is emulated")
@@ -253,10 +253,10 @@ def _buffer_access(inst, ctx, vaddr, srsrc, soffset):
     offsets = _buffer_offsets(inst, vaddr)
     rsrc = srsrc.index
     sreader = O.scalar_reader(soffset, 32)
-    family, what = ctx.family, _what(inst, ctx)
+    generation, what = ctx.generation, _what(inst, ctx)
 
     def resource(w):
-        return _Resource(w.s[rsrc : rsrc + 4], family, what)
+        return _Resource(w.s[rsrc : rsrc + 4], generation, what)
 
     return resource, offsets, sreader
 
