@@ -53,11 +53,7 @@ std::string joined(const std::array<std::string_view, N>& names) {
 
 template <std::size_t N>
 bool one_of(const json::Value& v, const std::array<std::string_view, N>& names) {
-  if (!v.is_str()) return false;
-  for (std::string_view name : names) {
-    if (v.as_str() == name) return true;
-  }
-  return false;
+  return v.is_str() && std::ranges::find(names, v.as_str()) != names.end();
 }
 
 std::int64_t positive_int(std::string_view field, const Field& f) {
@@ -108,7 +104,7 @@ std::vector<__int128> output_sizes(const ConvSpec& s) {
 
 using Wide = std::vector<__int128>;
 
-Wide widen(const Shape& shape) { return Wide(shape.begin(), shape.end()); }
+Wide widen(const Shape& shape) { return {shape.begin(), shape.end()}; }
 
 // repr() of a shape tuple.
 std::string tuple_repr(const Wide& shape) {
@@ -239,9 +235,9 @@ ConvSpec ConvSpec::from_json(const json::Value& obj) {
   }
   // __post_init__, step by step: the field values with their defaults, JSON
   // lists as tuples.
-  auto field = [&](std::string_view name, json::Value fallback) {
+  auto field = [&](std::string_view name, const json::Value& fallback) {
     auto it = fields.find(name);
-    return Field{it == fields.end() ? std::move(fallback) : it->second};
+    return Field{it == fields.end() ? fallback : it->second};
   };
   auto tuple_field = [&](std::string_view name) {
     Field f = field(name, nullptr);

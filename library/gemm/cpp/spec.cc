@@ -151,7 +151,7 @@ GemmSpec GemmSpec::from_json(const json::Value& obj) {
       throw SpecError("GemmSpec." + std::string(kFields[i]) + ": expected a value (the field is required), got none");
     }
   }
-  auto field = [&](std::string_view name, json::Value fallback) {
+  auto field = [&](std::string_view name, const json::Value& fallback) {
     auto it = fields.find(name);
     return it == fields.end() ? fallback : it->second;
   };

@@ -14,6 +14,7 @@ namespace py = pybind11;
 namespace rocke::engine {
 
 void translate_errors() {
+  // NOLINTNEXTLINE(performance-unnecessary-value-param): pybind11's translator type takes it by value
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
