@@ -13,24 +13,24 @@ from tools.style import tidy_main
 CONFIG = os.path.abspath(os.environ["ROCKE_CLANG_TIDY"])
 FLAGS = ["-std=c++20", "-Wall", "-Wextra", "-Werror"]
 
-# Inline: misc-use-internal-linkage would have a lone function static.
-CLEAN_CC = "inline int twice(int x) { return 2 * x; }\n"
+# Static (misc-use-internal-linkage) and maybe unused (-Wunused-function).
+CLEAN_CC = "[[maybe_unused]] static int twice(int x) { return 2 * x; }\n"
 
 # One violation per check family .clang-tidy enables: check -> (line, text).
 VIOLATIONS = {
     "bugprone-use-after-move": (
         5,
-        "#include <string>\n#include <utility>\ninline std::string twice(std::string s) {\n"
+        "#include <string>\n#include <utility>\n[[maybe_unused]] static std::string twice(std::string s) {\n"
         "  std::string t = std::move(s);\n  return t + s;\n}\n",
     ),
     "performance-unnecessary-value-param": (
         3,
-        "#include <cstddef>\n#include <string>\ninline std::size_t length(std::string s) { return s.size(); }\n",
+        "#include <cstddef>\n#include <string>\n[[maybe_unused]] static std::size_t length(std::string s) { return s.size(); }\n",
     ),
-    "modernize-use-nullptr": (1, "inline int* none() { return 0; }\n"),
+    "modernize-use-nullptr": (1, "[[maybe_unused]] static int* none() { return 0; }\n"),
     "readability-container-size-empty": (
         2,
-        "#include <string>\ninline bool none(const std::string& s) { return s.size() == 0; }\n",
+        "#include <string>\n[[maybe_unused]] static bool none(const std::string& s) { return s.size() == 0; }\n",
     ),
 }
 
@@ -70,7 +70,7 @@ def test_each_check_family_fails_on_its_violation_naming_file_line_and_check(che
 
 
 def test_a_compile_error_fails(work, capsys):
-    assert _tidy(_write("pkg/bad.cc", "inline int twice(int x) { return 2 * y; }\n")) == 1
+    assert _tidy(_write("pkg/bad.cc", "[[maybe_unused]] static int twice(int x) { return 2 * y; }\n")) == 1
     out = capsys.readouterr().out
     assert out.startswith("pkg/bad.cc:1:") and "use of undeclared identifier 'y'" in out, out
 
@@ -79,7 +79,7 @@ def test_a_compile_error_fails(work, capsys):
 def test_only_the_packages_own_headers_count(include, work, capsys):
     _write("pkg/bad.h", "#pragma once\ninline int* none() { return 0; }\n")
     _write("pkg/sub/bad.h", "#pragma once\ninline int* other() { return 0; }\n")
-    text = f'#include {include}\n#include "pkg/sub/bad.h"\ninline int* both() {{ return none() ? none() : other(); }}\n'
+    text = f'#include {include}\n#include "pkg/sub/bad.h"\n[[maybe_unused]] static int* both() {{ return none() ? none() : other(); }}\n'
     source = _write("pkg/user.cc", text)
     assert _tidy(source, flags=["-iquote", "."]) == 1
     out = capsys.readouterr().out
