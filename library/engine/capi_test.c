@@ -140,12 +140,12 @@ int main(int argc, char** argv) {
   const char* bin = tc ? strstr(tc, "\"bin\": \"") : NULL;
   CHECK(bin != NULL);
   if (bin && ll) {
-    char path[4096], out[4096];
+    char llvm_bin[4096], out[4096];
     bin += 8;
-    snprintf(path, sizeof path, "%.*s", (int)(strchr(bin, '"') - bin), bin);
+    snprintf(llvm_bin, sizeof llvm_bin, "%.*s", (int)(strchr(bin, '"') - bin), bin);
     const char* tmp = getenv("TEST_TMPDIR");
     snprintf(out, sizeof out, "%s/conv.hsaco", tmp ? tmp : "/tmp");
-    CHECK(rocke_compile(ll, "llvm23", path, out, &error) == 0);
+    CHECK(rocke_compile(ll, "llvm23", llvm_bin, out, &error) == 0);
     if (error) fprintf(stderr, "%s\n", error);
     long obj_size = 0;
     char* obj = slurp(out, &obj_size);
@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
     free(obj);
     rocke_free(error);
     error = NULL;
-    CHECK(rocke_compile(ll, "llvm20", path, out, &error) != 0);
+    CHECK(rocke_compile(ll, "llvm20", llvm_bin, out, &error) != 0);
     CHECK(error && strstr(error, "got llvm20 (llvm20 is llvmlite") != NULL);
     rocke_free(error);
   }

@@ -15,6 +15,8 @@
 
 #include <cstddef>
 
+// NOLINTBEGIN(misc-use-internal-linkage): LLVM's and lld's own declarations,
+// which must keep external linkage to name the libraries' symbols.
 namespace llvm {
 template <typename T>
 class ArrayRef {  // the layout of LLVM's: a pointer and a length, passed by value
@@ -61,6 +63,7 @@ bool link(llvm::ArrayRef<const char*> args, llvm::raw_ostream& stdout_os, llvm::
           bool disable_output);
 }  // namespace elf
 }  // namespace lld
+// NOLINTEND(misc-use-internal-linkage)
 
 namespace {
 void enable_crash_recovery() {

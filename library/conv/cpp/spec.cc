@@ -49,8 +49,8 @@ std::string joined(const std::array<std::string_view, N>& items) {
 }
 
 template <std::size_t N>
-bool one_of(const json::Value& v, const std::array<std::string_view, N>& items) {
-  return v.is_str() && std::find(items.begin(), items.end(), v.as_str()) != items.end();
+bool one_of(const json::Value& v, const std::array<std::string_view, N>& names) {
+  return v.is_str() && std::ranges::find(names, v.as_str()) != names.end();
 }
 
 std::int64_t positive_int(std::string_view field, const json::Value& v) {

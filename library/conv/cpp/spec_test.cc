@@ -151,7 +151,7 @@ ROCKE_TEST(a_tensor_of_2_31_bytes_is_refused_and_the_largest_below_is_taken) {
 
 ROCKE_TEST(the_largest_batch_is_taken_and_one_more_is_refused) {
   // The issue's layer: 224x224x64 f32, 3x3 pad 1, NCHW here (spec_parity_test covers NHWC).
-  const std::int64_t per_sample = 4 * 224 * 224 * 64;
+  const std::int64_t per_sample = std::int64_t{4} * 224 * 224 * 64;
   const std::int64_t largest = kLimit / per_sample;
   auto spec = [](std::int64_t n) {
     return from(R"({"n":)" + std::to_string(n) +
@@ -169,7 +169,7 @@ ROCKE_TEST(the_largest_batch_is_taken_and_one_more_is_refused) {
 
 ROCKE_TEST(the_output_and_the_weights_are_limited_too) {
   // c=8 in, k=128 out: the output is 16 times the input per sample.
-  const std::int64_t out_per_sample = 2 * 64 * 64 * 128;
+  const std::int64_t out_per_sample = std::int64_t{2} * 64 * 64 * 128;
   const std::int64_t largest = kLimit / out_per_sample;
   auto spec = [](std::int64_t n) {
     return from(R"({"n":)" + std::to_string(n) + R"(,"c":8,"k":128,"spatial":[64,64],"filter":[1,1]})");

@@ -155,7 +155,7 @@ GemmSpec GemmSpec::from_json(const json::Value& obj) {
       fail(kFields[i], nullptr, "a value (the field is required)", nullptr, "give it");
     }
   }
-  auto field = [&](std::string_view name, json::Value fallback) {
+  auto field = [&](std::string_view name, const json::Value& fallback) {
     auto it = fields.find(name);
     return it == fields.end() ? fallback : it->second;
   };

@@ -40,7 +40,9 @@ int guarded(char** error, F&& body) {
   return 1;
 }
 
-void require(const void* p, const char* what) {
+// Any pointer: an output pointer (char**) too, with no conversion to void*.
+template <typename T>
+void require(const T* p, const char* what) {
   if (!p) throw std::invalid_argument(std::string("rocke: expected ") + what + ", got NULL");
 }
 

@@ -40,6 +40,7 @@ py::object python_class(const std::string& path) {
 }  // namespace
 
 void translate_errors() {
+  // NOLINTNEXTLINE(performance-unnecessary-value-param): pybind11's translator type takes it by value
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

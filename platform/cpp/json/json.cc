@@ -31,7 +31,7 @@ class Parser {
  private:
   [[noreturn]] void fail(const std::string& what, const std::string& got) const { fail_at(i_, what, got); }
 
-  [[noreturn]] void fail_at(size_t at, const std::string& what, const std::string& got) const {
+  [[noreturn]] static void fail_at(size_t at, const std::string& what, const std::string& got) {
     throw ParseError("JSON byte " + std::to_string(at) + ": " + what + ", got " + got);
   }
 
@@ -79,7 +79,7 @@ class Parser {
       if (!take(":")) fail("expected ':' after the key", got());
       skip_space();
       Value v = value(depth + 1);
-      if (out.count(key)) fail_at(at, "expected each key once in an object", "the key " + py::repr(key) + " again");
+      if (out.contains(key)) fail_at(at, "expected each key once in an object", "the key " + py::repr(key) + " again");
       out.emplace(std::move(key), std::move(v));
       skip_space();
       if (take("}")) return out;
@@ -183,8 +183,8 @@ class Parser {
                                                    : 0;
     bool ok = len != 0 && i_ + len <= s_.size();
     for (int k = 1; ok && k < len; ++k) ok = (b(k) & 0xC0) == 0x80;
-    if (ok && len == 3) ok = !(lead == 0xE0 && b(1) < 0xA0) && !(lead == 0xED && b(1) >= 0xA0);
-    if (ok && len == 4) ok = !(lead == 0xF0 && b(1) < 0x90) && !(lead == 0xF4 && b(1) >= 0x90);
+    if (ok && len == 3) ok = (lead != 0xE0 || b(1) >= 0xA0) && (lead != 0xED || b(1) < 0xA0);
+    if (ok && len == 4) ok = (lead != 0xF0 || b(1) >= 0x90) && (lead != 0xF4 || b(1) < 0x90);
     if (!ok) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02x", lead);

@@ -43,6 +43,8 @@ struct Value {
   std::variant<std::nullptr_t, bool, std::int64_t, BigInt, std::string, Array, Object> v;
 
   Value() : v(nullptr) {}
+  // NOLINTBEGIN(misc-explicit-constructor): implicit on purpose, so that a
+  // document is written as literals (Object{{"n", 1}, {"name", "x"}}), as in Python.
   Value(std::nullptr_t) : v(nullptr) {}
   Value(bool b) : v(b) {}
   Value(int i) : v(std::int64_t{i}) {}
@@ -52,6 +54,7 @@ struct Value {
   Value(std::string s) : v(std::move(s)) {}
   Value(Array a) : v(std::move(a)) {}
   Value(Object o) : v(std::move(o)) {}
+  // NOLINTEND(misc-explicit-constructor)
 
   bool is_null() const { return std::holds_alternative<std::nullptr_t>(v); }
   bool is_bool() const { return std::holds_alternative<bool>(v); }

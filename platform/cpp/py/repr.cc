@@ -49,7 +49,7 @@ std::pair<char32_t, size_t> decode(std::string_view s, size_t i) {
 }  // namespace
 
 std::string repr(std::string_view s) {
-  const char quote = (s.find('\'') != s.npos && s.find('"') == s.npos) ? '"' : '\'';
+  const char quote = (s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos) ? '"' : '\'';
   std::string out(1, quote);
   for (size_t i = 0; i < s.size(); ++i) {
     const char ch = s[i];
@@ -131,7 +131,7 @@ std::string_view close_match(std::string_view word, const std::string_view* begi
   double best = -1;
   std::string_view found;
   for (const std::string_view* x = begin; x != end; ++x) {
-    const double total = static_cast<double>(x->size() + word.size());
+    const auto total = static_cast<double>(x->size() + word.size());
     // real_quick_ratio(), an upper bound, first. It also rules out every
     // word of 200 or more characters for candidates under 86, where Python
     // would start treating popular characters as junk (autojunk).

@@ -91,6 +91,16 @@ inline int run_all() {
 
 #define CHECK(cond) ((cond) ? (void)0 : ::rocke::testing::fail(__FILE__, __LINE__, "CHECK(" #cond ")"))
 
+// CHECK, and on failure the test stops: for what the rest of it needs (an
+// optional's value before its fields are read).
+#define REQUIRE(cond)                                                   \
+  do {                                                                  \
+    if (!(cond)) {                                                      \
+      ::rocke::testing::fail(__FILE__, __LINE__, "REQUIRE(" #cond ")"); \
+      return;                                                           \
+    }                                                                   \
+  } while (0)
+
 #define CHECK_EQ(a, b) ::rocke::testing::check_eq((a), (b), #a, #b, __FILE__, __LINE__)
 
 #define CHECK_THROWS(E, expr, message) \

@@ -70,7 +70,7 @@ std::map<std::string, std::string> parse_flags(int argc, char** argv) {
   }
   std::string missing;
   for (const std::string& f : kFlags) {
-    if (!got.count(f)) missing += (missing.empty() ? "" : ", ") + f;
+    if (!got.contains(f)) missing += (missing.empty() ? "" : ", ") + f;
   }
   if (!missing.empty()) throw UsageError("expected all of " + flag_list() + " (missing " + missing + ")");
   return got;

@@ -55,7 +55,7 @@ bool has_exactly(const json::Object& o, const std::vector<std::string_view>& key
 
 }  // namespace
 
-Registration::Registration(Family family) {
+Registration::Registration(const Family& family) {
   if (family.name.empty() || !family.build || !family.spec_json) {
     registry().errors.push_back("family registration: expected a name, build and spec_json, got name " +
                                 py::repr(family.name) + (family.build ? "" : " without build") +
@@ -63,7 +63,7 @@ Registration::Registration(Family family) {
     return;
   }
   const std::string name = family.name;
-  if (!registry().families.try_emplace(name, std::move(family)).second) {
+  if (!registry().families.try_emplace(name, family).second) {
     registry().errors.push_back("family " + py::repr(name) +
                                 ": expected each family registered once, got a second registration; link its library "
                                 "only once");

@@ -72,7 +72,7 @@ struct Family {
 // a name, build or spec_json, is recorded, and get() and names() throw
 // FamilyError naming it.
 struct Registration {
-  explicit Registration(Family family);
+  explicit Registration(const Family& family);
 };
 
 // The family called `name`; FamilyError naming the registered ones otherwise

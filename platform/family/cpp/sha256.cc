@@ -31,7 +31,7 @@ constexpr Word rotr(Word x, int n) { return (x >> n) | (x << (32 - n)); }
 // Section 6.2.2: one 64-byte block into the state.
 void compress(std::array<Word, 8>& h, const unsigned char* block) {
   std::array<Word, 64> w{};
-  for (int t = 0; t < 16; ++t) {
+  for (std::size_t t = 0; t < 16; ++t) {
     w[t] =
         Word{block[4 * t]} << 24 | Word{block[4 * t + 1]} << 16 | Word{block[4 * t + 2]} << 8 | Word{block[4 * t + 3]};
   }

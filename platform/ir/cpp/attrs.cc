@@ -22,6 +22,7 @@ std::string float_repr(double d) {
     s.erase(0, 1);
   }
   const std::size_t e = s.find('e');
+  // NOLINTNEXTLINE(bugprone-unchecked-string-to-number-conversion): s is printf's %e, a signed exponent of digits
   const int exponent = std::atoi(s.c_str() + e + 1);
   std::string digits;
   for (char c : s.substr(0, e)) {

@@ -104,8 +104,8 @@ Value* KernelBuilder::arg(std::string name, const Type* type) {
   return v;
 }
 
-Op& KernelBuilder::emit(std::string_view name, std::vector<Value*> operands, std::vector<const Type*> result_types,
-                        Attrs attrs, int regions, bool check) {
+Op& KernelBuilder::emit(std::string_view name, std::vector<Value*> operands,
+                        const std::vector<const Type*>& result_types, Attrs attrs, int regions, bool check) {
   auto op = std::make_unique<Op>();
   op->name = std::string(name);
   op->operands = std::move(operands);
@@ -307,7 +307,10 @@ Value* KernelBuilder::load_wide(Value* p, const Type* vtype) {
 // A vector store of any width, as stores of at most 16 bytes.
 void KernelBuilder::store_wide(Value* p, Value* v) {
   const Type* t = type_of(v, "store_wide");
-  if (t->kind() != TypeKind::kVector || t->nbytes() <= 16) return store(p, v);
+  if (t->kind() != TypeKind::kVector || t->nbytes() <= 16) {
+    store(p, v);
+    return;
+  }
   const int n = t->lanes() / 2;
   std::vector<int> low, high;
   for (int i = 0; i < n; ++i) low.push_back(i);

@@ -39,10 +39,13 @@ namespace rocke::ir {
 // operand's type (Python's _coerce): an int, or a double for a float.
 struct Operand {
   std::variant<Value*, std::int64_t, double> v;
+  // NOLINTBEGIN(misc-explicit-constructor): implicit on purpose, so that an op
+  // takes a value or a plain number (b.add(x, 1)), as in Python.
   Operand(Value* x) : v(x) {}
   Operand(int i) : v(std::int64_t{i}) {}
   Operand(std::int64_t i) : v(i) {}
   Operand(double d) : v(d) {}
+  // NOLINTEND(misc-explicit-constructor)
 };
 
 // A run-time loop's induction variable and carried values, for its body.
@@ -62,8 +65,8 @@ class KernelBuilder {
   std::array<int, 3> workgroup_size() const;
   Value* arg(std::string name, const Type* type);
   // Appends op `name`; checks its rule unless `check` is false.
-  Op& emit(std::string_view name, std::vector<Value*> operands, std::vector<const Type*> result_types, Attrs attrs = {},
-           int regions = 0, bool check = true);
+  Op& emit(std::string_view name, std::vector<Value*> operands, const std::vector<const Type*>& result_types,
+           Attrs attrs = {}, int regions = 0, bool check = true);
   std::unique_ptr<Kernel> finish();
 
   // -- numbers become constants --

@@ -38,6 +38,8 @@ using AttrList = std::vector<AttrValue>;
 struct AttrValue {
   std::variant<bool, std::int64_t, double, std::string, AttrList> v;
 
+  // NOLINTBEGIN(misc-explicit-constructor): implicit on purpose, so that
+  // attributes are written as literals ({{"value", 1}}), as in Python.
   AttrValue(bool b) : v(b) {}
   AttrValue(int i) : v(std::int64_t{i}) {}
   AttrValue(std::int64_t i) : v(i) {}
@@ -45,6 +47,7 @@ struct AttrValue {
   AttrValue(const char* s) : v(std::string(s)) {}
   AttrValue(std::string s) : v(std::move(s)) {}
   AttrValue(AttrList l) : v(std::move(l)) {}
+  // NOLINTEND(misc-explicit-constructor)
 
   bool is_bool() const { return std::holds_alternative<bool>(v); }
   bool is_int() const { return std::holds_alternative<std::int64_t>(v); }

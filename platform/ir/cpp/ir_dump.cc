@@ -41,7 +41,7 @@ struct Lines {
   }
 
   void block(const Block& b, int depth) {
-    const std::string indent(2 * depth, ' ');
+    const std::string indent(2 * static_cast<std::size_t>(depth), ' ');
     if (!b.args.empty()) {
       std::string args;
       for (const Value* a : b.args) args += (args.empty() ? "" : ", ") + define(a) + ": " + a->type->str();

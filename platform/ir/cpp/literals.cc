@@ -95,7 +95,7 @@ std::string string_text(std::string_view value) {
 }
 
 double read_float(std::string_view text) {
-  bool ok = text.size() == 18 && text.substr(0, 2) == "0x";
+  bool ok = text.size() == 18 && text.starts_with("0x");
   for (size_t i = 2; ok && i < text.size(); ++i) ok = upper_hex(text[i]);
   if (!ok) {
     throw LiteralError(

@@ -9,14 +9,16 @@ using namespace rocke::ir;
 // Expected values read from platform/arch/mma_forms.json.
 ROCKE_TEST(shape_of_an_op_id) {
   const auto s = mma::shape("mma_32x32x8_f16_f32");
-  CHECK(s.has_value());
+  REQUIRE(s.has_value());
   CHECK_EQ(s->m, 32);
   CHECK_EQ(s->n, 32);
   CHECK_EQ(s->k, 8);
   CHECK(s->a == scalar("f16"));
   CHECK(s->c == scalar("f32"));
   // fp8 is f8e4m3 (ir/mma.py TYPES).
-  CHECK(mma::shape("mma_16x16x32_fp8_f32")->a == scalar("f8e4m3"));
+  const auto fp8 = mma::shape("mma_16x16x32_fp8_f32");
+  REQUIRE(fp8.has_value());
+  CHECK(fp8->a == scalar("f8e4m3"));
   CHECK(!mma::shape("mma_16x16x16_f16_f16").has_value());
   CHECK(!mma::shape("").has_value());
 }

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <iterator>
 #include <map>
+#include <ranges>
 #include <vector>
 
 #include "platform/cpp/py/repr.h"
@@ -86,7 +87,7 @@ class Lexer {
   // The bytes of the whitespace character at i (as Python's \s), or 0.
   size_t space_length(size_t i) const {
     size_t n = char_length(i);
-    unsigned char lead = static_cast<unsigned char>(s_[i]);
+    auto lead = static_cast<unsigned char>(s_[i]);
     if (n == 1 && lead >= 0x80) return 0;  // a stray byte, not a character
     char32_t cp = n == 1 ? lead : lead & (0x7F >> n);
     for (size_t k = 1; k < n; ++k) cp = cp << 6 | (static_cast<unsigned char>(s_[i + k]) & 0x3F);
@@ -201,13 +202,7 @@ const Type* find_scalar(std::string_view name) {
   return nullptr;
 }
 
-bool all_digits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (!is_digit(c)) return false;
-  }
-  return true;
-}
+bool all_digits(std::string_view s) { return !s.empty() && std::ranges::all_of(s, is_digit); }
 
 class Parser {
  public:
@@ -268,7 +263,7 @@ class Parser {
   Value* define(const Token& tok, const Type* type) {
     std::string name = tok.text.substr(1);
     for (const auto& scope : scopes_) {
-      if (scope.count(name)) error("a new value name (%" + name + " is already defined)", &tok);
+      if (scope.contains(name)) error("a new value name (%" + name + " is already defined)", &tok);
     }
     Value* value = kernel_->new_value(type, all_digits(name) ? "" : name);
     scopes_.back()[name] = value;
@@ -278,9 +273,9 @@ class Parser {
   Value* use() {
     Token tok = take(Kind::kValue);
     std::string name = tok.text.substr(1);
-    for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
-      auto it = scope->find(name);
-      if (it != scope->end()) return it->second;
+    for (auto& scope : std::views::reverse(scopes_)) {
+      auto it = scope.find(name);
+      if (it != scope.end()) return it->second;
     }
     error("a value defined before use (" + tok.text + " is not)", &tok);
   }
@@ -323,12 +318,12 @@ class Parser {
       if (ec != std::errc()) {
         throw ParseError("expected an integer in the 64-bit range, got " + tok.text, tok.line, tok.column);
       }
-      return AttrValue(value);
+      return {value};
     }
     if (tok.kind == Kind::kFloat || tok.kind == Kind::kString) {
       try {
-        if (tok.kind == Kind::kFloat) return AttrValue(read_float(tok.text));
-        return AttrValue(read_string(tok.text));
+        if (tok.kind == Kind::kFloat) return {read_float(tok.text)};
+        return {read_string(tok.text)};
       } catch (const LiteralError& e) {
         throw ParseError(e.what(), tok.line, tok.column);
       }
@@ -338,7 +333,7 @@ class Parser {
           "a float spelled as the hex of its IEEE double bits (e.g. 1.0 is 0x3FF0000000000000, inf 0x7FF0000000000000)",
           &tok);
     }
-    if (tok.kind == Kind::kIdent && (tok.text == "true" || tok.text == "false")) return AttrValue(tok.text == "true");
+    if (tok.kind == Kind::kIdent && (tok.text == "true" || tok.text == "false")) return {tok.text == "true"};
     if (tok.text == "[") {
       nest(open_lists_, "lists", &tok, 1);
       AttrList items;
@@ -347,7 +342,7 @@ class Parser {
         items.push_back(attr_value());
       }
       nest(open_lists_, "lists", &tok, -1);
-      return AttrValue(std::move(items));
+      return {std::move(items)};
     }
     error("an attribute value", &tok);
   }
@@ -358,7 +353,7 @@ class Parser {
     while (!accept("}")) {
       if (!out.empty()) take(Kind::kPunct, ",");
       Token key = take(Kind::kIdent);
-      if (out.count(key.text)) error("a new attribute name (" + key.text + " repeats)", &key);
+      if (out.contains(key.text)) error("a new attribute name (" + key.text + " repeats)", &key);
       take(Kind::kPunct, "=");
       out.emplace(key.text, attr_value());
     }

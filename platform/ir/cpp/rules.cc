@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "platform/cpp/py/repr.h"
@@ -46,6 +47,19 @@ const rocke::data::ops::TablesRow& table(std::string_view name) {
     if (t.name == name) return t;
   }
   throw std::logic_error("ops.json has no table " + std::string(name));
+}
+
+// A table of ints, or of strings, by name.
+std::span<const int> int_table(std::string_view name) {
+  const auto& t = table(name);
+  if (!t.ints) throw std::logic_error("ops.json's table " + std::string(name) + " is not a list of ints");
+  return *t.ints;
+}
+
+std::span<const std::string_view> str_table(std::string_view name) {
+  const auto& t = table(name);
+  if (!t.strs) throw std::logic_error("ops.json's table " + std::string(name) + " is not a list of strings");
+  return *t.strs;
 }
 
 std::string join(const std::vector<std::string>& items, std::string_view sep) {
@@ -90,7 +104,7 @@ std::vector<const Type*> types_of(const std::vector<Value*>& values) {
 // ops.attr: a value rule beyond the schema's (which checked presence and
 // kind); `what` makes the wording, only on failure.
 template <typename Check, typename What>
-void attr(const Op& op, const std::string& key, Check check, What what) {
+void attr(const Op& op, const std::string& key, const Check& check, What what) {
   const AttrValue& v = op.attrs.find(key)->second;
   EXPECT(check(v), op, key + " to be " + what(), repr(v));
 }
@@ -277,7 +291,7 @@ bool in_space(const Type* p, std::span<const std::string_view> spaces) {
 void access(const Op& op, const Type* t, std::span<const std::string_view> spaces, const Type* p) {
   EXPECT(in_space(p, spaces), op, "a pointer to " + join(strs(spaces), " or "), p->str());
   EXPECT(is_numeric(t) && t->element() != T().i1, op, "a numeric, non-i1 access type", t->str());
-  const std::span<const int> sizes = *table("access_bytes").ints;
+  const std::span<const int> sizes = int_table("access_bytes");
   if (std::find(sizes.begin(), sizes.end(), t->nbytes()) == sizes.end()) {
     std::vector<std::string> words;
     for (int s : sizes) words.push_back(std::to_string(s));
@@ -297,9 +311,9 @@ void offset_rule(const Op& op) {
   EXPECT(op.result()->type == p, op, "result " + p->str(), op.result()->type->str());
 }
 
-void load_rule(const Op& op) { access(op, op.result()->type, *table("load_spaces").strs, op.operands[0]->type); }
+void load_rule(const Op& op) { access(op, op.result()->type, str_table("load_spaces"), op.operands[0]->type); }
 
-void store_rule(const Op& op) { access(op, op.operands[1]->type, *table("store_spaces").strs, op.operands[0]->type); }
+void store_rule(const Op& op) { access(op, op.operands[1]->type, str_table("store_spaces"), op.operands[0]->type); }
 
 // mem.load_transpose's results: 4 16-bit elements (ops.TRANSPOSE_TYPES).
 std::vector<const Type*> transpose_types() {
@@ -330,7 +344,7 @@ void atomic_add_rule(const Op& op) {
   const Type* p = op.operands[0]->type;
   const Type* v = op.operands[1]->type;
   const Type* r = op.result()->type;
-  const std::span<const std::string_view> spaces = *table("atomic_spaces").strs;
+  const std::span<const std::string_view> spaces = str_table("atomic_spaces");
   EXPECT(in_space(p, spaces), op, "a pointer to " + join(strs(spaces), " or "), p->str());
   EXPECT((v == T().f32 || v == T().i32) && r == v, op, "an f32 or i32 value and result", v->str() + ", " + r->str());
 }
@@ -548,7 +562,7 @@ bool at_least(const AttrValue& v, int min) {
 }
 
 void check_count(const Op& op, const ops::Count& c, const char* noun, std::size_t got) {
-  const bool ok = c.is_min ? got >= static_cast<std::size_t>(c.n) : got == static_cast<std::size_t>(c.n);
+  const bool ok = c.is_min ? std::cmp_greater_equal(got, c.n) : std::cmp_equal(got, c.n);
   if (!ok) {
     const std::string what = (c.is_min ? "at least " : "") + std::to_string(c.n) + " " + noun + "(s)";
     throw VerifyError(op.name + ": expected " + what + ", got " + std::to_string(got));

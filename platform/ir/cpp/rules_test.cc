@@ -29,6 +29,7 @@ struct OpSpec {
   std::string name;
   std::vector<const Type*> operands;
   std::vector<const Type*> results;
+  // NOLINTNEXTLINE(readability-redundant-member-init): rows may then omit it (-Wmissing-field-initializers)
   Attrs attrs = {};
   int regions = 0;
 };
@@ -284,7 +285,7 @@ ROCKE_TEST(mma_rule) {
 
 ROCKE_TEST(for_rule) {
   const auto loop = [](std::vector<const Type*> operands, std::vector<const Type*> results,
-                       std::vector<const Type*> args, std::unique_ptr<Op> last) {
+                       const std::vector<const Type*>& args, std::unique_ptr<Op> last) {
     auto op = make({"scf.for", std::move(operands), std::move(results), {}, 1});
     for (const Type* t : args) op->regions[0].args.push_back(v(t));
     if (last) op->regions[0].ops.push_back(std::move(last));

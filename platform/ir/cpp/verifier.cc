@@ -178,7 +178,7 @@ void block(const Block& b, Scope& scope, const arch::Arch& a, std::int64_t wave_
              value_repr(op.operands[n]));
       }
     }
-    if (op.name == "scf.yield" && !(in_region && i == b.ops.size() - 1)) {
+    if (op.name == "scf.yield" && (!in_region || i != b.ops.size() - 1)) {
       fail(op.name, "scf.yield only as the last op of a for or if region",
            "position " + std::to_string(i) + " of " + std::to_string(b.ops.size()));
     }

@@ -25,7 +25,7 @@ std::unique_ptr<Kernel> kernel(const char* arch = "gfx942", int wave = 64) {
   return k;
 }
 
-Op& add(Kernel& k, Block& b, const char* name, std::vector<Value*> operands, std::vector<const Type*> results,
+Op& add(Kernel& k, Block& b, const char* name, std::vector<Value*> operands, const std::vector<const Type*>& results,
         Attrs attrs = {}, int regions = 0) {
   auto op = std::make_unique<Op>();
   op->name = name;
@@ -114,7 +114,7 @@ ROCKE_TEST(kernel_attributes) {
 }
 
 ROCKE_TEST(arguments) {
-  const auto with_args = [](std::vector<std::pair<const char*, const Type*>> args) {
+  const auto with_args = [](const std::vector<std::pair<const char*, const Type*>>& args) {
     auto k = kernel();
     for (const auto& [name, t] : args) k->args.push_back(k->new_value(t, name));
     return k;
@@ -149,7 +149,7 @@ ROCKE_TEST(nesting_depth) {
     // Close every then-block with its yield (ifs were made innermost last).
     std::vector<Block*> blocks;
     for (const Op* op : walk(k->body)) {
-      if (op->name == "scf.if") blocks.push_back(const_cast<Block*>(&op->regions[0]));
+      if (op->name == "scf.if") blocks.push_back(const_cast<Block*>(op->regions.data()));
     }
     for (Block* then : blocks) yield_at_end(*k, *then);
     if (ifs == 99) {
@@ -260,7 +260,7 @@ ROCKE_TEST(mma_fragments) {
       if (t->nbytes() <= 16) return add(*k, k->body, "mem.load", {p}, {t}).results[0];
       Value* half = add(*k, k->body, "mem.load", {p}, {vector(t->element(), t->lanes() / 2)}).results[0];
       AttrList mask;
-      for (int i = 0; i < t->lanes(); ++i) mask.push_back(i);
+      for (int i = 0; i < t->lanes(); ++i) mask.emplace_back(i);
       return add(*k, k->body, "vector.shuffle", {half, half}, {t}, {{"mask", mask}}).results[0];
     };
     Value* x = fragment(a);

@@ -99,7 +99,7 @@ struct Emitter {
     return line;
   }
   // "TYPE NAME" of an IR value.
-  std::string arg(const ir::Value* v);
+  std::string arg(const ir::Value* v) const;
   // Calls an intrinsic, declaring it; each argument is "TYPE VALUE". Returns
   // the result's name ("" for void).
   std::string call(const std::string& ret, const std::string& name, const std::vector<std::string>& args);

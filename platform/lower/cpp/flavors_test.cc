@@ -35,8 +35,10 @@ ROCKE_TEST(generations_and_accesses) {
   // flavor_facts.py: GENERATIONS["gfx12"].barrier is "split"; BUFFER_ACCESS[8] is <2 x i32>, v2i32.
   CHECK(generation("gfx12").split_barrier);
   CHECK(!generation("gfx9").split_barrier);
-  CHECK_EQ(buffer_access(8)->type, "<2 x i32>");
-  CHECK_EQ(buffer_access(8)->suffix, "v2i32");
+  const auto eight = buffer_access(8);
+  REQUIRE(eight.has_value());
+  CHECK_EQ(eight->type, "<2 x i32>");
+  CHECK_EQ(eight->suffix, "v2i32");
   CHECK(!buffer_access(3));
   CHECK_EQ(id_intrinsic("workgroup", 1), "llvm.amdgcn.workgroup.id.y");
 }
@@ -57,9 +59,13 @@ ROCKE_TEST(intrinsic_spellings) {
 
 ROCKE_TEST(mma_overrides_apply_per_flavor) {
   // mma_forms.json: gfx1250's 16x16x32 forms are wmma6, and wmma8 on llvm22.
-  CHECK_EQ(mma("mma_16x16x32_f16_f32", "gfx1250", "llvm23")->form, "wmma6");
-  CHECK_EQ(mma("mma_16x16x32_f16_f32", "gfx1250", "llvm22")->form, "wmma8");
-  CHECK_EQ(mma("mma_16x16x16_f16_f32", "gfx11", "llvm22")->intrinsic, "llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v16f16");
+  const auto on_llvm23 = mma("mma_16x16x32_f16_f32", "gfx1250", "llvm23");
+  const auto on_llvm22 = mma("mma_16x16x32_f16_f32", "gfx1250", "llvm22");
+  const auto gfx11 = mma("mma_16x16x16_f16_f32", "gfx11", "llvm22");
+  REQUIRE(on_llvm23 && on_llvm22 && gfx11);
+  CHECK_EQ(on_llvm23->form, "wmma6");
+  CHECK_EQ(on_llvm22->form, "wmma8");
+  CHECK_EQ(gfx11->intrinsic, "llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v16f16");
   CHECK(!mma("mma_16x16x16_f16_f32", "gfx1250", "llvm22"));
   auto gens = mma_generations("mma_16x16x16_bf16_f32");
   CHECK_EQ(gens.size(), 3u);

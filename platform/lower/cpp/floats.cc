@@ -31,7 +31,7 @@ const Fp8& fp8(std::string_view name) {
 double f32_round(double x) { return static_cast<double>(static_cast<float>(x)); }
 
 std::uint32_t f32_bits(double x) {
-  float f = static_cast<float>(x);
+  auto f = static_cast<float>(x);
   std::uint32_t bits;
   std::memcpy(&bits, &f, sizeof bits);
   return bits;

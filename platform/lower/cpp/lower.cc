@@ -26,7 +26,7 @@ using ir::Type;
 using ir::Value;
 using Names = std::vector<std::string>;
 
-std::string Emitter::arg(const Value* v) { return ltype(v->type) + " " + values.at(v); }
+std::string Emitter::arg(const Value* v) const { return ltype(v->type) + " " + values.at(v); }
 
 std::string Emitter::call(const std::string& ret, const std::string& name, const std::vector<std::string>& args) {
   // The declaration keeps each argument's type: all but its last word.
@@ -98,12 +98,12 @@ Names block(Emitter& e, const ir::Block& block) {
 
 // -- op lowerings: each takes (emitter, op) and returns the result names ------
 
-Names lower_const(Emitter&, const Op& op) { return {literal(op.attrs.at("value"), op.results[0]->type)}; }
+Names lower_const(Emitter& /*unused*/, const Op& op) { return {literal(op.attrs.at("value"), op.results[0]->type)}; }
 
 // int_op/float_op: the instruction ("" for none); the intrinsics (keys of
 // flavor_facts.json "intrinsics"), when given, are called instead.
-Lowering arith(std::string int_op, std::string float_op, std::string int_intrinsic = "",
-               std::string float_intrinsic = "") {
+Lowering arith(const std::string& int_op, const std::string& float_op, const std::string& int_intrinsic = "",
+               const std::string& float_intrinsic = "") {
   return [=](Emitter& e, const Op& op) -> Names {
     const Type* t = op.results[0]->type;
     const std::string& a = e.values.at(op.operands[0]);
@@ -198,7 +198,7 @@ Names lower_bitcast(Emitter& e, const Op& op) {
   return {e.inst("bitcast " + ltype(src) + " " + x + " to " + ltype(dst))};
 }
 
-Lowering math(std::string intrinsic) {
+Lowering math(const std::string& intrinsic) {
   return [=](Emitter& e, const Op& op) -> Names {
     const Type* t = op.results[0]->type;
     Names args;
@@ -233,7 +233,7 @@ Names lower_shuffle(Emitter& e, const Op& op) {
                  std::to_string(mask.size()) + " x i32> <" + join(lanes, ", ") + ">")};
 }
 
-Lowering id(std::string kind) {
+Lowering id(const std::string& kind) {
   return [=](Emitter& e, const Op& op) -> Names {
     return {e.call("i32", std::string(id_intrinsic(kind, static_cast<int>(attr_int(op, "dim")))), {})};
   };
@@ -253,7 +253,7 @@ Names lower_grid_dim(Emitter& e, const Op& op) {
   return {e.inst("load i32, ptr addrspace(4) " + p + ", align 4")};
 }
 
-Names lower_lane_id(Emitter& e, const Op&) {
+Names lower_lane_id(Emitter& e, const Op& /*unused*/) {
   std::string lo = e.call("i32", intrinsic("mbcnt_lo"), {"i32 -1", "i32 0"});
   if (e.kernel.attrs.at("wave_size").as_int() == 32) return {lo};
   return {e.call("i32", intrinsic("mbcnt_hi"), {"i32 -1", "i32 " + lo})};
@@ -274,12 +274,12 @@ Names barrier(Emitter& e, const std::string& fence_tail) {
   return {};
 }
 
-Names lower_barrier(Emitter& e, const Op&) { return barrier(e, ""); }
+Names lower_barrier(Emitter& e, const Op& /*unused*/) { return barrier(e, ""); }
 
 // The fences carry AMDGPU's memory-model relaxation annotation "only LDS is
 // synchronized": on gfx12 the release then waits for LDS accesses alone, not
 // for global loads still in flight (measured: LLVM 20-24).
-Names lower_lds_barrier(Emitter& e, const Op&) {
+Names lower_lds_barrier(Emitter& e, const Op& /*unused*/) {
   e.lds_only_fences = true;
   return barrier(e, ", !mmra !" + std::to_string(kLdsOnlyMmra));
 }
@@ -291,7 +291,7 @@ std::string lds_op(const Emitter& e, const Op& op) {
   for (const auto& row : rocke::data::lds_ops::kOps) {
     if (row.name != op.name) continue;
     Names archs;
-    for (std::string_view a : row.archs) archs.push_back(std::string(a));
+    for (std::string_view a : row.archs) archs.emplace_back(a);
     if (std::find(row.archs.begin(), row.archs.end(), e.arch.name) == row.archs.end()) {
       domain_error(e, op, "no instruction for " + std::string(row.intrinsic), archs);
     }
@@ -329,7 +329,7 @@ Names lower_buffer_load_to_lds(Emitter& e, const Op& op) {
   return {};
 }
 
-Names lower_sched_barrier(Emitter& e, const Op&) {
+Names lower_sched_barrier(Emitter& e, const Op& /*unused*/) {
   e.call("void", intrinsic("sched_barrier"), {"i32 0"});  // mask 0: no instruction crosses
   return {};
 }
@@ -475,7 +475,7 @@ Names lower_for(Emitter& e, const Op& op) {
   }
   e.lines.insert(e.lines.begin() + static_cast<std::ptrdiff_t>(phi_at), phi_lines.begin(), phi_lines.end());
   e.start_block(done);
-  return Names(phis.begin() + 1, phis.end());
+  return {phis.begin() + 1, phis.end()};
 }
 
 Names lower_if(Emitter& e, const Op& op) {
@@ -484,7 +484,7 @@ Names lower_if(Emitter& e, const Op& op) {
   std::string end = e.new_label("if.end");
   e.emit("br i1 " + e.values.at(op.operands[0]) + ", label %" + then + ", label %" + else_);
   std::vector<std::pair<Names, std::string>> arms;
-  const std::pair<std::string, const ir::Block*> regions[] = {{then, &op.regions[0]}, {else_, &op.regions[1]}};
+  const std::pair<std::string, const ir::Block*> regions[] = {{then, &op.regions.front()}, {else_, &op.regions.back()}};
   for (const auto& [label, region] : regions) {
     e.start_block(label);
     Names values = block(e, *region);
@@ -572,7 +572,7 @@ std::string module(Emitter& e) {
     fn_attrs.push_back("\"amdgpu-waves-per-eu\"=\"" + std::to_string(w->second.as_int()) + "\"");
   }
   if (k.attrs.at("wave_size").as_int() == 64 && e.arch.wave_sizes[0] == 32)
-    fn_attrs.push_back("\"target-features\"=\"+wavefrontsize64\"");
+    fn_attrs.emplace_back("\"target-features\"=\"+wavefrontsize64\"");
   std::sort(fn_attrs.begin(), fn_attrs.end());
   // The module's lines joined by newlines, appended to one string (the body
   // is most of a module: copying its lines into a list first cost a copy of each).
@@ -613,7 +613,7 @@ const Flavor& flavor_named(std::string_view name) {
   const Flavor* flavor = find_flavor(name);
   if (!flavor) {
     Names names;
-    for (const Flavor& f : flavors()) names.push_back(std::string(f.name));
+    for (const Flavor& f : flavors()) names.emplace_back(f.name);
     throw ArchDomainError("flavor", std::string(name), listed(names),
                           errors::worded("flavor", "one of " + join(names, ", "), std::string(name)));
   }
@@ -625,7 +625,7 @@ std::string lower_checked(const ir::Kernel& kernel, const Flavor& flavor) {
   const arch::Arch& arch = arch::get(kernel.arch());
   if (!flavor.knows(arch.name)) {
     Names names;
-    for (std::string_view f : supporting(arch.name)) names.push_back(std::string(f));
+    for (std::string_view f : supporting(arch.name)) names.emplace_back(f);
     throw ArchDomainError("flavor", std::string(flavor.name), listed(names),
                           "kernel @" + kernel.name + ": " + std::string(arch.name) + " is not known to " +
                               std::string(flavor.name) +

@@ -16,7 +16,7 @@ namespace {
 
 std::string lowered(const std::string& arch, const std::string& body, std::string_view flavor) {
   std::string text = "kernel @k(%out: ptr<global>) {arch = \"" + arch +
-                     "\", wave_size = " + (arch.rfind("gfx9", 0) == 0 ? "64" : "32") +
+                     "\", wave_size = " + (arch.starts_with("gfx9") ? "64" : "32") +
                      ", workgroup_size = [64, 1, 1]} {\n" + body + "}\n";
   return lower::lower(*ir::parse(text), flavor);
 }

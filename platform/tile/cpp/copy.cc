@@ -114,7 +114,8 @@ std::vector<Value*> TileCopy::load(KernelBuilder& b, ir::Operand row0, ir::Opera
 
 std::vector<const ir::Type*> TileCopy::reg_types() const {
   const int per_move = contiguous_ == "k" ? 1 : 2;
-  return std::vector<const ir::Type*>(per_move * std::max(1, count() / threads_), vector_type());
+  return std::vector<const ir::Type*>(static_cast<std::size_t>(per_move) * std::max(1, count() / threads_),
+                                      vector_type());
 }
 
 std::vector<Value*> TileCopy::zeros(KernelBuilder& b) const {

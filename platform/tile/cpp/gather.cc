@@ -29,6 +29,7 @@ std::string checked(const std::optional<Gather>& gather, std::string contiguous)
 
 GatherCopy::GatherCopy(Value* src, ir::Operand ld, std::string contiguous, KMajor layout, const ir::Type* elem,
                        int threads, std::optional<Gather> gather)
+    // NOLINTNEXTLINE(bugprone-unchecked-optional-access): checked() threw if it is empty
     : TileCopy(src, ld, checked(gather, std::move(contiguous)), layout, elem, threads), gather_(*gather) {}
 
 // The value at (row, k), zero where it is padding: a load from a safe address (index 0) there.

@@ -88,7 +88,7 @@ bool direct_lds(const GemmConfig& cfg, std::string_view arch, const Operands& op
   for (const auto& row : rocke::data::lds_ops::kOps) {
     if (row.name == "buffer.load_to_lds") has = std::find(row.archs.begin(), row.archs.end(), arch) != row.archs.end();
   }
-  if (!(cfg.direct_lds && has && !ops.a_gather && !ops.b_gather)) return false;
+  if (!cfg.direct_lds || !has || ops.a_gather || ops.b_gather) return false;
   const bool b_units = (tr_b && cfg.block_n * elem_bytes % line_bytes == 0) || ops.b_layout == "col";
   bool whole = true;
   for (int rows : {cfg.block_m, cfg.block_n}) whole = whole && rows * cfg.block_k * elem_bytes % (threads * kUnit) == 0;
@@ -146,6 +146,7 @@ void GemmConfig::check(std::string_view generation) const {
     throw std::invalid_argument("GemmConfig: expected an op with a fragment layout on " + std::string(generation) +
                                 ", got " + *op);
   }
+  // NOLINTNEXTLINE(bugprone-unchecked-optional-access): an op with a fragment layout has a shape
   const ir::mma::Shape s = *ir::mma::shape(*op);
   const std::pair<const char*, std::pair<int, int>> parts[] = {
       {"block_m", {block_m, waves_m * s.m}},
@@ -211,6 +212,7 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   // Python fails here with an AttributeError (no twin to word it as).
   if (!cfg.op)
     throw std::invalid_argument("mainloop: expected a GemmConfig with a matrix op, got none; use fma_mainloop");
+  // NOLINTNEXTLINE(bugprone-unchecked-optional-access): a GemmConfig's op is one of the table's, with a shape
   const ir::mma::Shape s = *ir::mma::shape(*cfg.op);
   const Fragment& frag = *fragment(*cfg.op, generation);
   const ir::Type* c_t = ir::mma::fragment_types(*cfg.op, generation).c;
@@ -400,7 +402,7 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   Value* k_fast = b.select(inside, k_whole, 0);
   Value* zero_f32 = b.const_(0.0, f32());
   Value* zero = b.build(std::vector<Value*>(c_t->lanes(), zero_f32));
-  const std::vector<Value*> acc(tiles_m * tiles_n, zero);
+  const std::vector<Value*> acc(static_cast<std::size_t>(tiles_m) * tiles_n, zero);
 
   std::vector<Value*> fast;
   if (direct) {

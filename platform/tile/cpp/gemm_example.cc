@@ -145,6 +145,7 @@ std::unique_ptr<ir::Kernel> fp8_kernel(std::string_view arch, const std::string&
 std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k,
                                           bool runs) {
   const ir::Type* elem = elem_of(dtype);
+  // NOLINTNEXTLINE(bugprone-unchecked-optional-access): the examples' archs and dtypes all have a 128 tile
   const GemmConfig cfg = *tile_128(arch, dtype);
   ir::KernelBuilder b("gather_" + std::string(arch), arch, {cfg.threads(arch::get(arch).wave_sizes[0]), 1, 1});
   const ir::Type* global = ir::ptr("global");
@@ -185,6 +186,7 @@ std::unique_ptr<ir::Kernel> gather_kernel(std::string_view arch, std::string_vie
 std::unique_ptr<ir::Kernel> gather_b_kernel(std::string_view arch, std::string_view dtype, int m, int n, int k,
                                             const std::string& contiguous, bool runs) {
   const ir::Type* elem = elem_of(dtype);
+  // NOLINTNEXTLINE(bugprone-unchecked-optional-access): the examples' archs and dtypes all have a 128 tile
   const GemmConfig cfg = *tile_128(arch, dtype);
   ir::KernelBuilder b("gather_b_" + std::string(arch), arch, {cfg.threads(arch::get(arch).wave_sizes[0]), 1, 1});
   const ir::Type* global = ir::ptr("global");

@@ -96,8 +96,10 @@ class RowXor : public Rows {
 // A layout a DirectCopy fills slot by slot (copy.py takes any with unit_at).
 class SlotLayout {
  public:
-  SlotLayout(const KMajor& layout) : v_(layout) {}  // NOLINT(google-explicit-constructor): as Python, any such layout
-  SlotLayout(const RowXor& layout) : v_(layout) {}  // NOLINT(google-explicit-constructor)
+  // NOLINTBEGIN(misc-explicit-constructor): implicit on purpose: as in Python, any such layout is one.
+  SlotLayout(const KMajor& layout) : v_(layout) {}
+  SlotLayout(const RowXor& layout) : v_(layout) {}
+  // NOLINTEND(misc-explicit-constructor)
 
   std::int64_t nbytes() const {
     return std::visit([](const auto& l) { return l.nbytes(); }, v_);
@@ -113,9 +115,11 @@ class SlotLayout {
 // Any layout, as a TileCopy uses it (copy.py takes any object with these).
 class TileLayout {
  public:
-  TileLayout(const KMajor& layout) : v_(layout) {}  // NOLINT(google-explicit-constructor): as Python, any layout
-  TileLayout(const Padded& layout) : v_(layout) {}  // NOLINT(google-explicit-constructor)
-  TileLayout(const RowXor& layout) : v_(layout) {}  // NOLINT(google-explicit-constructor)
+  // NOLINTBEGIN(misc-explicit-constructor): implicit on purpose: as in Python, any layout is one.
+  TileLayout(const KMajor& layout) : v_(layout) {}
+  TileLayout(const Padded& layout) : v_(layout) {}
+  TileLayout(const RowXor& layout) : v_(layout) {}
+  // NOLINTEND(misc-explicit-constructor)
 
   int rows() const {
     return std::visit([](const auto& l) { return l.rows(); }, v_);

@@ -46,7 +46,7 @@ ROCKE_TEST(kmajor_sizes_and_errors) {
 }
 
 // Xors in the kernel storing offsets(row, k, steps): one offset() makes two.
-int xors(const std::vector<int>& steps) {
+static int xors(const std::vector<int>& steps) {
   ir::KernelBuilder b("t", "gfx942", {64, 1, 1});
   ir::Value* p = b.arg("p", ir::ptr("global"));
   ir::Value* row = b.thread_id(0);
