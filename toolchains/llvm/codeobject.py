@@ -78,7 +78,9 @@ def metadata(obj):
 
 def undefined_symbols(obj):
     """Sorted names of the global symbols `obj` uses but does not define."""
-    return sorted(name for name, info, shndx, _, _ in _symbol_entries(obj) if shndx == _SHN_UNDEF and info >> 4 != 0)  # not STB_LOCAL
+    return sorted(
+        name for name, info, shndx, _, _ in _symbol_entries(obj) if shndx == _SHN_UNDEF and info >> 4 != 0
+    )  # not STB_LOCAL
 
 
 def _symbol_entries(obj):
@@ -96,16 +98,27 @@ def _symbol_entries(obj):
 def symbols(obj):
     """{name: Symbol(value, size, section index)} of the symbols `obj` defines
     (a code object's values are virtual addresses)."""
-    return {name: Symbol(value, size, shndx) for name, _, shndx, value, size in _symbol_entries(obj) if shndx != _SHN_UNDEF and name}
+    return {
+        name: Symbol(value, size, shndx)
+        for name, _, shndx, value, size in _symbol_entries(obj)
+        if shndx != _SHN_UNDEF and name
+    }
 
 
 def offset(obj, address, size):
     """The file offset of the `size` bytes at virtual `address` of a section with
     contents; LlvmError if none holds them all."""
     for section in _sections(obj):
-        if section.kind != _SHT_NOBITS and section.addr and section.addr <= address and address + size <= section.addr + section.size:
+        if (
+            section.kind != _SHT_NOBITS
+            and section.addr
+            and section.addr <= address
+            and address + size <= section.addr + section.size
+        ):
             return section.offset + address - section.addr
-    raise LlvmError(f"expected {size} bytes at address 0x{address:x} inside one loaded section, got none that holds them")
+    raise LlvmError(
+        f"expected {size} bytes at address 0x{address:x} inside one loaded section, got none that holds them"
+    )
 
 
 def read(obj, address, size):

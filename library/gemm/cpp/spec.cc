@@ -81,7 +81,7 @@ void check_tensors(const GemmSpec& s) {
   };
   if (s.bias_relu) tensors.push_back({"the bias", {s.n}, 4, {{"n", s.n}}});
   for (const Tensor& t : tensors) {
-    std::uint64_t nbytes = static_cast<std::uint64_t>(t.elem);
+    auto nbytes = static_cast<std::uint64_t>(t.elem);
     for (std::int64_t size : t.shape) nbytes *= static_cast<std::uint64_t>(size);
     if (nbytes <= static_cast<std::uint64_t>(kMaxInt)) continue;
     std::string_view field = t.sizes[0].first;
