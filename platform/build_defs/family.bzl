@@ -475,7 +475,7 @@ _registry_files = rule(
 
 def rocke_registry(name, packages):
     """The family registries, generated from the rocke_family_group of each
-    package in `packages` (labels of packages, "//library/conv").
+    package in `packages` (labels of packages, such as "//PKG").
 
     Creates:
       name + "_files":  rocke_families.py (FAMILIES: module -> FAMILY, and

@@ -148,9 +148,9 @@ ConvSpec ConvSpec::from_json(const json::Value& obj) {
     if (!fields.contains(name)) fail(name, nullptr, "a value (the field is required)", nullptr, "give it");
   }
   // __post_init__, step by step, the fields with their defaults.
-  auto field = [&](std::string_view name, json::Value fallback) {
+  auto field = [&](std::string_view name, const json::Value& fallback) {
     auto it = fields.find(name);
-    return it == fields.end() ? std::move(fallback) : it->second;
+    return it == fields.end() ? fallback : it->second;
   };
   json::Value spatial = field("spatial", nullptr), filter = field("filter", nullptr);
   json::Value stride = field("stride", nullptr), pad = field("pad", nullptr), dilation = field("dilation", nullptr);

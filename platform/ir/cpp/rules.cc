@@ -96,9 +96,10 @@ std::vector<const Type*> types_of(const std::vector<Value*>& values) {
 // that WHAT and GOT are built only when the check fails: the rules run on
 // every op the builder makes, and building every message eagerly was most of
 // the C++ engine's emission time (measured with gprof).
-#define EXPECT(ok, op, what, got)   \
-  do {                              \
-    if (!(ok)) fail(op, what, got); \
+#define EXPECT(ok, op, what, got)        \
+  do {                                   \
+    const bool expect_ok = (ok);         \
+    if (!expect_ok) fail(op, what, got); \
   } while (0)
 
 // ops.attr: a value rule beyond the schema's (which checked presence and

@@ -67,7 +67,7 @@ const Type* with_element(const Type* t, const Type* elem) {
 
 std::int64_t attr_int(const Op& op, const char* key) { return op.attrs.at(key).as_int(); }
 
-json::Array listed(const Names& names) { return json::Array(names.begin(), names.end()); }
+json::Array listed(const Names& names) { return {names.begin(), names.end()}; }
 
 // llvm.py's domain_error: op `op` cannot do `what` on this arch; `supported`
 // lists where it can (`none` says so when it is empty).
@@ -421,7 +421,7 @@ Names lower_mma(Emitter& e, const Op& op) {
   std::optional<MmaLowering> form = mma(op_id, e.arch.generation, e.flavor.name);
   if (!form) {
     Names supported;
-    for (std::string_view f : mma_generations(op_id)) supported.push_back(std::string(f));
+    for (std::string_view f : mma_generations(op_id)) supported.emplace_back(f);
     domain_error(e, op, op_id + " has no intrinsic", supported, "no generation");
   }
   std::string ab_type(form->ab), c_type(form->c);

@@ -54,10 +54,8 @@ const ir::Type* bits_of(const ir::Type* elem) {
 // (gemm.json's prefetch_first; gemm.PREFETCH_FIRST says why): there the loads
 // end with a gpu.sched_barrier and the loop's barriers order LDS only.
 bool prefetch_first(std::string_view generation) {
-  for (const auto& row : data::tile_gemm::kPrefetchFirst) {
-    if (row.generation == generation) return true;
-  }
-  return false;
+  return std::ranges::any_of(data::tile_gemm::kPrefetchFirst,
+                             [&](const auto& row) { return row.generation == generation; });
 }
 
 // gfx950's transposed B fragment reads (gemm.py's transpose_b): lanes
