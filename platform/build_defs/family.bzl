@@ -209,7 +209,7 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
                                Tags: gate_probe, machine, flavor=F, family=NAME.
     and when `cpp_engine` (an executable taking the same flags, with --family
     NAME, and writing the same three files) and `cpp_library` (the C++
-    mirror, which the engine links through //library:cpp_families) are given:
+    mirror, which the engine links through the registry's cpp_families) are given:
       name + "_emit_cpp_" + F:      genrule, the C++ engine's output from the
                                     same NAME.cases.json.
       name + "_byte_identity_" + F: test: per case the .rk text and the LLVM IR,
