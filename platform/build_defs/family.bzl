@@ -96,7 +96,22 @@ def _gate_probe(name, cpp_engine, cases, flavor, py, golden_target, family_tag):
     )
     return test
 
-def _machine_gate(name, module, deps, flavor, py, family_tag):
+def _objects(name, flavor, py):
+    """NAME_objects_F: genrule building every emitted case with LLVM F; returns its output."""
+    irs, manifest = py[0], py[2]
+    out = "{}.{}.objects.json".format(name, flavor)
+    toolchain = "@{}//:toolchain.json".format(flavor)
+    native.genrule(
+        name = "{}_objects_{}".format(name, flavor),
+        srcs = [irs, manifest, toolchain],
+        outs = [out],
+        cmd = ("$(execpath //platform/family:build_objects) --irs $(execpath {i}) --manifest $(execpath {m}) " +
+               "--toolchain $(execpath {t}) --out $@").format(i = irs, m = manifest, t = toolchain),
+        tools = ["//platform/family:build_objects"],
+    )
+    return out
+
+def _machine_gate(name, module, deps, flavor, py, objects, family_tag):
     """NAME_machine_F: the flavor's code objects run in the emulator; returns the test's name."""
     irs, manifest = py[0], py[2]
     test = "{}_machine_{}".format(name, flavor)
@@ -104,16 +119,17 @@ def _machine_gate(name, module, deps, flavor, py, family_tag):
         name = test,
         size = "large",
         srcs = ["//platform/family:machine_test.py"],
-        data = [irs, manifest, "@{}//:toolchain.json".format(flavor)],
+        data = [manifest, objects, "@{}//:toolchain.json".format(flavor)],
         env = {
             "ROCKE_FAMILY_MODULE": module,
-            "ROCKE_FAMILY_IRS": "$(rootpath {})".format(irs),
+            "ROCKE_FAMILY_OBJECTS": "$(rootpath {})".format(objects),
             "ROCKE_FAMILY_MANIFEST": "$(rootpath {})".format(manifest),
             "ROCKE_LLVM": "$(rootpath @{}//:toolchain.json)".format(flavor),
         },
         deps = deps + [
             "//platform/family",
             "//platform/family:machine",
+            "//platform/family:objects",
             "//toolchains/llvm",
         ],
         tags = ["machine", "flavor=" + flavor, family_tag],
@@ -192,12 +208,17 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
                                rejections with their error class).
       name + "_golden_" + F:   test: manifest and representative IR vs the
                                golden. Tags: golden, flavor=F, family=NAME.
-      name + "_validity_" + F: test: verify, compile, link --no-undefined each
-                               case with LLVM F, no indirect call, resource
-                               figures. Tags: ir_validity, flavor=F, family=NAME.
+      name + "_objects_" + F:  genrule: every emitted case built by LLVM F
+                               (verify, compile, no indirect call, link
+                               --no-undefined, resource figures) ->
+                               NAME.F.objects.json (platform/family/objects.py),
+                               one build both gates below read.
+      name + "_validity_" + F: test: each case of NAME.F.objects.json built,
+                               with no spill or register overrun. Tags:
+                               ir_validity, flavor=F, family=NAME.
       name + "_machine_" + F:  test: each case on an arch the emulator runs
-                               (platform/emu), compiled and linked by LLVM F
-                               from NAME.F.irs.json, launched on the numeric
+                               (platform/emu), its code object from
+                               NAME.F.objects.json, launched on the numeric
                                gate's inputs, against numpy; a rejected case is
                                an expected rejection, a case on another arch is
                                listed, never passed (machine_test.py). Tags:
@@ -305,24 +326,26 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
             deps = ["//platform/family"],
             tags = ["golden", "flavor=" + flavor, family_tag],
         )
+        objects = _objects(name, flavor, py)
         py_pytest(
             name = "{}_validity_{}".format(name, flavor),
-            size = "medium",
+            size = "small",
             srcs = ["//platform/family:validity_test.py"],
-            data = [irs, manifest, "@{}//:toolchain.json".format(flavor)],
+            data = [irs, manifest, objects],
             env = {
                 "ROCKE_FAMILY_IRS": "$(rootpath {})".format(irs),
                 "ROCKE_FAMILY_MANIFEST": "$(rootpath {})".format(manifest),
-                "ROCKE_LLVM": "$(rootpath @{}//:toolchain.json)".format(flavor),
+                "ROCKE_FAMILY_OBJECTS": "$(rootpath {})".format(objects),
+                "ROCKE_FLAVOR": flavor,
             },
             deps = [
                 "//platform/family",
-                "//toolchains/llvm",
+                "//platform/family:objects",
             ],
             tags = ["ir_validity", "flavor=" + flavor, family_tag],
         )
         tests += ["{}_golden_{}".format(name, flavor), "{}_validity_{}".format(name, flavor)]
-        tests.append(_machine_gate(name, module, deps, flavor, py, family_tag))
+        tests.append(_machine_gate(name, module, deps, flavor, py, objects, family_tag))
         if cpp_engine:
             tests.append(_cpp_gates(name, cpp_engine, cases, flavor, py, golden_target, family_tag))
             if flavor == flavors[0]:

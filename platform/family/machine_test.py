@@ -1,5 +1,6 @@
 """Machine gate: every case of a family, on every arch the emulator runs,
-built by one flavor's LLVM from the IR its emit genrule wrote, launched in
+built by one flavor's LLVM from the IR its emit genrule wrote (by the
+NAME_objects_F action the validity gate reads too: objects.py), launched in
 the emulator on the numeric gate's inputs and compared with numpy
 (machine.py).
 
@@ -14,31 +15,29 @@ the missing ones by arch with the cases that hold them.
 """
 
 import collections
-import functools
-import json
 import os
 
 import pytest
 
 from emu import emu
 from family import family as families
-from family import machine, manifest
+from family import machine, manifest, objects
 from toolchains.llvm.llvm import Toolchain
 
 FAMILY = families.load(os.environ["ROCKE_FAMILY_MODULE"])
 CASES = {c.id: c for c in FAMILY.cases}
 TC = Toolchain.current()
-with open(os.environ["ROCKE_FAMILY_IRS"]) as f:
-    IRS = json.load(f)
+FLAVOR, BUILT = objects.read(os.environ["ROCKE_FAMILY_OBJECTS"])
 ENTRIES = manifest.read(os.environ["ROCKE_FAMILY_MANIFEST"], manifest.EMITTED_FIX)
 RUN = sorted(i for i, e in ENTRIES.items() if e.arch in emu.EMULATED)
 NOT_EMULATED = sorted(i for i, e in ENTRIES.items() if e.arch not in emu.EMULATED)
 
 
-@functools.lru_cache(maxsize=None)
 def _code_object(case_id):
-    entry = ENTRIES[case_id]
-    return TC.build(IRS[case_id], entry.arch, entry.kernel).code_object
+    """The case's code object; a case LLVM refused fails here and in the validity gate, with LLVM's words."""
+    built = BUILT[case_id]
+    assert "error" not in built, f"{case_id} ({FLAVOR}): LLVM refused it: {built['error']}"
+    return built["code_object"]
 
 
 def test_every_mnemonic_is_implemented(record_property):
@@ -62,6 +61,8 @@ def test_every_mnemonic_is_implemented(record_property):
 
 def test_manifest_lists_every_case():
     assert sorted(ENTRIES) == sorted(CASES)
+    assert FLAVOR == TC.flavor
+    assert sorted(BUILT) == sorted(i for i, e in ENTRIES.items() if not e.error)
     assert RUN, f"no case of {FAMILY.name} is on an emulated arch ({', '.join(emu.EMULATED)})"
 
 
