@@ -47,11 +47,6 @@ def _choice(family, spec, config, reasons, then=(), stage=""):
 _LANES_CONFIG = "1 output per lane, 256 lanes"
 
 
-def _tile(t):
-    """A matrix-core family's tile (an IgemmSpec or a GemmSpec) in a few words, for Choice.config."""
-    return f"mma {t.mma}, block {t.block_m}x{t.block_n}x{t.block_k}, waves {t.waves_m}x{t.waves_n}"
-
-
 # conv_igemm_fwd's columns are a group's filters: fewer than one matrix op's
 # N (16 on every arch's tile) leaves most of each op idle (depthwise: 1 of 16).
 _IGEMM_MIN_FILTERS = 16
@@ -69,7 +64,7 @@ def _igemm(spec, arch):
         igemm = igemm_tiles.spec_for(arch, spec)
     except igemm_tiles.IgemmSpecError as e:
         return None, str(e)
-    tile = _tile(igemm)
+    tile = igemm.tile.describe()
     m, n, k = igemm.gemm
     split = select_split_k_fwd(igemm, arch)
     why = f"matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (library/conv/igemm_tiles.json); split-K: the planner (select_split_k_fwd) picks {split}"
@@ -167,7 +162,7 @@ def _igemm_dgrad(spec, arch):
         igemm = igemm_tiles.spec_for(arch, spec)
     except igemm_tiles.IgemmSpecError as e:
         return None, str(e)
-    tile = _tile(igemm)
+    tile = igemm.tile.describe()
     m, n, k = igemm_dgrad.gemm(igemm)
     work = math.prod(spec.stride)
     stride = (
@@ -177,7 +172,7 @@ def _igemm_dgrad(spec, arch):
     )
     why = (
         f"matrix cores: a {m}x{n}x{k} implicit GEMM per group (input pixels x C/groups x K/groups taps); "
-        f"its tile for {arch} (library/conv/igemm_tiles.json){stride}{_idle_columns(n, igemm.block_n)}"
+        f"its tile for {arch} (library/conv/igemm_tiles.json){stride}{_idle_columns(n, igemm.tile.block_n)}"
     )
     return (igemm, tile), why
 
@@ -211,7 +206,7 @@ def _conv_wgrad(problem, arch):
     m, n, k = spec.gemm
     blocks = spec.grid()[0] * spec.grid()[1] * spec.conv.groups
     split = "" if policy.split == 1 else f", split {policy.split} {policy.mode}"
-    config = _tile(spec.igemm) + split
+    config = spec.igemm.tile.describe() + split
     reasons = (
         f"{igemm_wgrad.NAME}: the one wgrad family; matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (conv.wgrad_spec.TILES): {config}",
         f"workgroups: {blocks} block{'s' if blocks != 1 else ''} of dw on {archs.get(arch).cus} CUs",
@@ -235,9 +230,9 @@ def _gemm(problem, arch):
         spec = spec_for(arch, m, n, k, dtype, out, **fields)
     except (GemmSpecError, TileError) as e:
         raise spec_error(problem.index, e, arch) from None
-    split = select_split_k(spec.m, spec.n, spec.k, arch, spec.block_m, spec.block_n, spec.block_k)
+    split = select_split_k(spec.m, spec.n, spec.k, arch, spec.tile.block_m, spec.tile.block_n, spec.tile.block_k)
     groups = spec.grid()[0] * spec.grid()[1]
-    config = _tile(spec)
+    config = spec.tile.describe()
     reasons = (
         f"{gemm.NAME}: the one GEMM family; its tile for {arch} {dtype} (library/gemm/tiles.json): {config}",
         f"workgroups: {groups} block{'s' if groups != 1 else ''} of C on {archs.get(arch).cus} CUs",

@@ -102,11 +102,7 @@ def test_explain_says_why_img2col_was_passed_over_for_depthwise():
 def test_gemm_takes_its_archs_tile_and_the_planners_split(arch):
     (job,), _ = _jobs({"op": "gemm", "m": 128, "n": 128, "k": 4096, "dtype": "f16"}, archs=(arch,))
     tile = TILES[(arch, "f16")]
-    assert (job.choice.spec.mma, job.choice.spec.block_m, job.choice.spec.waves_n) == (
-        tile.mma,
-        tile.block_m,
-        tile.waves_n,
-    )
+    assert job.choice.spec.tile == tile
     assert job.choice.config == f"mma {tile.mma}, block 128x128x32, waves {tile.waves_m}x{tile.waves_n}"
     # One 128x128 block on a machine of dozens of CUs: the planner would split k.
     assert (
@@ -124,7 +120,7 @@ def test_dgrad_takes_conv_igemm_dgrad_with_its_archs_tile(arch):
         job.choice.config
         == f"mma {tile.mma}, block {tile.block_m}x{tile.block_n}x{tile.block_k}, waves {tile.waves_m}x{tile.waves_n}"
     )
-    assert job.choice.spec.conv.dtype == "bf16" and job.choice.spec.mma == tile.mma
+    assert job.choice.spec.conv.dtype == "bf16" and job.choice.spec.tile == tile
 
 
 def test_dgrad_explains_the_gemm_and_the_stride():

@@ -83,7 +83,7 @@ def gemm(spec):
 def grid(spec):
     """Workgroups: channel blocks across x, pixel blocks across y, groups across z."""
     m, n, _ = gemm(spec)
-    return (-(-n // spec.block_n), -(-m // spec.block_m), spec.conv.groups)
+    return (-(-n // spec.tile.block_n), -(-m // spec.tile.block_m), spec.conv.groups)
 
 
 def _check(spec):
@@ -165,7 +165,9 @@ def build(case):
     c = spec.conv
     _check(spec)
     form = igemm_tiles.form(spec, case.arch)
-    cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
+    cfg = GemmConfig(
+        spec.op, spec.tile.block_m, spec.tile.block_n, spec.tile.block_k, spec.tile.waves_m, spec.tile.waves_n
+    )
     b = KernelBuilder(
         NAME + "_" + case.id,
         arch=case.arch,
@@ -192,7 +194,7 @@ def build(case):
         a_gather=_dy_gather(spec),
         b_gather=_w_gather(spec),
     )
-    row0, col0 = b.mul(b.block_id(1), spec.block_m), b.mul(b.block_id(0), spec.block_n)
+    row0, col0 = b.mul(b.block_id(1), spec.tile.block_m), b.mul(b.block_id(0), spec.tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     if c.channels_last:
         dx_group = b.offset(dx, b.mul(b.mul(group, n), elem.nbytes))

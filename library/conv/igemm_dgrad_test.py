@@ -71,8 +71,8 @@ def test_strided_cases_cover_the_trap():
 
 def test_edge_shapes():
     specs = _on("gfx942")
-    assert any(gemm(s)[1] % s.block_n for s in specs)  # C/groups not a multiple of the tile
-    assert any(gemm(s)[2] % s.block_k for s in specs)  # K/groups x taps not a multiple of the k step
+    assert any(gemm(s)[1] % s.tile.block_n for s in specs)  # C/groups not a multiple of the tile
+    assert any(gemm(s)[2] % s.tile.block_k for s in specs)  # K/groups x taps not a multiple of the k step
     assert any(s.conv.k_per_group % 8 for s in specs)  # K/groups off the 16-byte unit: per-element dy
     assert any(math.prod(s.conv.spatial) == 1 and s.conv.n == 1 for s in specs)  # a single input pixel
     assert any(math.prod(s.conv.output) == 1 and s.conv.n == 1 for s in specs)  # a single output pixel
@@ -82,8 +82,8 @@ def test_edge_shapes():
 def test_blocks_wholly_inside_and_both_dy_gathers_are_exercised():
     for arch in ARCHS:
         mine = _on(arch)
-        whole = [s for s in mine if gemm(s)[0] >= s.block_m and gemm(s)[1] >= s.block_n]
-        assert any(gemm(s)[2] % s.block_k for s in whole), arch  # the fast loop, then a k tail
+        whole = [s for s in mine if gemm(s)[0] >= s.tile.block_m and gemm(s)[1] >= s.tile.block_n]
+        assert any(gemm(s)[2] % s.tile.block_k for s in whole), arch  # the fast loop, then a k tail
         assert any(igemm_dgrad._dy_gather(s).runs for s in whole), arch
         assert any(max(s.conv.stride) > 1 and igemm_dgrad._dy_gather(s).runs for s in whole), arch
         assert any(not igemm_dgrad._dy_gather(s).runs for s in mine), arch
@@ -102,9 +102,7 @@ def test_vector_dy_gather_only_for_channels_last_whole_units():
 def test_every_case_has_its_archs_tile_and_kernel_signature():
     for case in FAMILY.cases:
         s = case.spec
-        assert (s.mma, s.block_m, s.block_n, s.block_k, s.waves_m, s.waves_n) == dataclasses.astuple(
-            TILES[case.arch]
-        ), case.id
+        assert s.tile == TILES[case.arch], case.id
     kernel = build(CASES["resnet_3x3_stride2_gfx1201"])
     assert (
         kernel.attrs["workgroup_size"] == [256, 1, 1] and kernel.name == "conv_igemm_dgrad_resnet_3x3_stride2_gfx1201"
@@ -127,9 +125,9 @@ def test_bias_relu_and_bad_tiles_are_refused_with_named_errors():
         build(Case("x", "gfx942", spec))
     bf16 = spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), dtype="bf16"))
     with pytest.raises(
-        IgemmSpecError, match=r"IgemmSpec.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'"
+        IgemmSpecError, match=r"IgemmSpec.tile.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'"
     ):
-        build(Case("x", "gfx942", dataclasses.replace(bf16, mma="32x32x16")))
+        build(Case("x", "gfx942", dataclasses.replace(bf16, tile=dataclasses.replace(bf16.tile, mma="32x32x16"))))
     assert issubclass(IgemmSpecError, SpecError) and issubclass(
         IgemmSpecError, Refusal
     )  # the gates record it as an expected rejection

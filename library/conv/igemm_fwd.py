@@ -90,7 +90,9 @@ def build(case):
     spec = case.spec
     c = spec.conv
     form = igemm_tiles.form(spec, case.arch)
-    cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
+    cfg = GemmConfig(
+        spec.op, spec.tile.block_m, spec.tile.block_n, spec.tile.block_k, spec.tile.waves_m, spec.tile.waves_n
+    )
     b = KernelBuilder(
         NAME + "_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
     )
@@ -117,7 +119,7 @@ def build(case):
         b_layout="col",
         a_gather=_gather(spec, group, k_begin),
     )
-    row0, col0 = b.mul(b.block_id(1), spec.block_m), b.mul(b.block_id(0), spec.block_n)
+    row0, col0 = b.mul(b.block_id(1), spec.tile.block_m), b.mul(b.block_id(0), spec.tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     if spec.split_k > 1:
         _store_partial(b, spec, acc, y, split, group, ops, row0, col0)
@@ -152,8 +154,8 @@ def _split(b, spec):
     k, steps, parts = spec.gemm[2], spec.k_steps, spec.split_k
     z = b.block_id(2)
     split, group = b.div(z, spec.conv.groups), b.rem(z, spec.conv.groups)
-    k_begin = b.mul(b.div(b.mul(split, steps), parts), spec.block_k)
-    k_end = b.min(b.mul(b.div(b.mul(b.add(split, 1), steps), parts), spec.block_k), k)
+    k_begin = b.mul(b.div(b.mul(split, steps), parts), spec.tile.block_k)
+    k_end = b.min(b.mul(b.div(b.mul(b.add(split, 1), steps), parts), spec.tile.block_k), k)
     return split, group, k_begin, b.sub(k_end, k_begin)
 
 
@@ -176,7 +178,7 @@ def _store_partial(b, spec, acc, ws, split, group, ops, row0, col0):
             col0,
             T.F32,
             inside=acc.inside,
-            rows=spec.block_m,
+            rows=spec.tile.block_m,
         )
     else:
         _store_nchw(b, spec, acc, b.offset(ws, b.mul(b.mul(split, elements), 4)), None, group, row0, col0, T.F32)

@@ -45,8 +45,8 @@ def test_coverage_of_the_problem_fields():
 def test_edge_shapes():
     specs = [c.spec for c in FAMILY.cases if c.arch == "gfx942"]
     m_n_k = [s.gemm for s in specs]
-    assert any(n % s.block_n for s, (_, n, _) in zip(specs, m_n_k))  # K not a multiple of the tile
-    assert any(k % s.block_k for s, (_, _, k) in zip(specs, m_n_k))  # C x taps not a multiple of the k step
+    assert any(n % s.tile.block_n for s, (_, n, _) in zip(specs, m_n_k))  # K not a multiple of the tile
+    assert any(k % s.tile.block_k for s, (_, _, k) in zip(specs, m_n_k))  # C x taps not a multiple of the k step
     assert any(s.conv.c_per_group % 8 for s in specs)  # C/groups off the 16-byte unit: per-element gather
     assert any(s.conv.filter == (1, 1) and s.conv.stride == (2, 2) for s in specs)  # 1x1 stride 2
     assert any(math.prod(s.conv.output) == 1 and s.conv.n == 1 for s in specs)  # a single output pixel
@@ -57,8 +57,8 @@ def test_edge_shapes():
 def test_blocks_wholly_inside_and_the_vector_gather_are_exercised():
     for arch in ARCHS:
         mine = [c.spec for c in FAMILY.cases if c.arch == arch]
-        whole = [s for s in mine if s.gemm[0] >= s.block_m and s.gemm[1] >= s.block_n]
-        assert any(s.gemm[2] % s.block_k for s in whole), arch  # the fast loop, then a k tail
+        whole = [s for s in mine if s.gemm[0] >= s.tile.block_m and s.gemm[1] >= s.tile.block_n]
+        assert any(s.gemm[2] % s.tile.block_k for s in whole), arch  # the fast loop, then a k tail
         assert any(igemm_fwd._gather(s, 0).runs for s in whole), arch
         assert any(not igemm_fwd._gather(s, 0).runs for s in mine), arch
         assert (
@@ -78,9 +78,7 @@ def test_vector_gather_only_for_channels_last_whole_units():
 def test_every_case_has_its_archs_tile_and_workgroup():
     for case in FAMILY.cases:
         s = case.spec
-        assert (s.mma, s.block_m, s.block_n, s.block_k, s.waves_m, s.waves_n) == dataclasses.astuple(
-            TILES[case.arch]
-        ), case.id
+        assert s.tile == TILES[case.arch], case.id
     kernel = build(CASES["resnet_3x3_f16_gfx1201"])
     assert kernel.attrs["workgroup_size"] == [256, 1, 1] and kernel.name == "conv_igemm_fwd_resnet_3x3_f16_gfx1201"
     assert [a.name for a in kernel.args] == ["x", "w", "y"]
@@ -106,14 +104,16 @@ def test_spec_json_round_trip_and_errors():
         spec_for("gfx90a", spec.conv)
     with pytest.raises(
         IgemmSpecError,
-        match=r"IgemmSpec.mma: expected a matrix-core shape of bf16 inputs \(16x16x16, 16x16x32, 32x32x16, 32x32x8\), got '8x8x8'",
+        match=r"IgemmSpec.tile.mma: expected a matrix-core shape MxNxK: one of 16x16x16, 16x16x32, 32x32x8, 32x32x16, got '8x8x8'",
     ):
-        dataclasses.replace(spec, mma="8x8x8")
-    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.block_k: expected a positive int, got 0"):
-        dataclasses.replace(spec, block_k=0)
+        IgemmSpec.from_json({**spec.to_json(), "mma": "8x8x8"})
+    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.tile.block_k: expected a positive int, got 0"):
+        IgemmSpec.from_json({**spec.to_json(), "block_k": 0})
+    with pytest.raises(IgemmSpecError, match=r"IgemmSpec.tile: expected a tile.tile.Tile, got \{'mma'"):
+        dataclasses.replace(spec, tile=spec.tile.to_json())
     with pytest.raises(
         IgemmSpecError,
-        match=r"IgemmSpec.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'; take gfx942's tile from library/conv/igemm_tiles\.json",
+        match=r"IgemmSpec.tile.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'; take gfx942's tile from library/conv/igemm_tiles\.json",
     ):
         build(Case("x", "gfx942", spec))
     assert issubclass(IgemmSpecError, SpecError)
@@ -125,7 +125,7 @@ def test_the_largest_batch_conv_spec_takes_gets_its_tile():
     per_sample = 2 * 56 * 56 * 64  # f16 NHWC input and output of a 3x3 pad-1 layer
     spec = spec_for("gfx942", ConvSpec(MAX_TENSOR_BYTES // per_sample, 64, 64, (56, 56), (3, 3), pad=(1, 1)))
     assert 2 * math.prod(spec.conv.input_shape()) <= MAX_TENSOR_BYTES
-    assert spec.grid()[1] == -(-spec.gemm[0] // spec.block_m)
+    assert spec.grid()[1] == -(-spec.gemm[0] // spec.tile.block_m)
 
 
 def _run(case, args_from):
@@ -170,7 +170,7 @@ def test_split_cases_cover_archs_layouts_and_uneven_reductions():
         assert len(mine) >= 5, arch
         assert {s.conv.layout for s in mine} == {"NHWC", "NCHW"}, arch
         assert {s.conv.dtype for s in mine} == {"f16", "bf16"}, arch
-        assert any(s.gemm[2] % s.block_k for s in mine), arch  # a partial last k step
+        assert any(s.gemm[2] % s.tile.block_k for s in mine), arch  # a partial last k step
         assert any(s.k_steps % s.split_k for s in mine), arch  # slices of unequal steps
         assert any(s.split_k == s.k_steps for s in mine), arch  # one step per split
         assert any(s.conv.groups > 1 for s in mine) and any(s.conv.dims == 3 for s in mine), arch
@@ -182,9 +182,9 @@ def test_k_slices_are_contiguous_whole_steps_covering_the_reduction():
         slices = s.k_slices()
         assert len(slices) == s.split_k and slices[0][0] == 0 and slices[-1][1] == s.gemm[2], case.id
         for (_, end), (begin, _) in zip(slices, slices[1:]):
-            assert end == begin and begin % s.block_k == 0, case.id
+            assert end == begin and begin % s.tile.block_k == 0, case.id
         assert all(end > begin for begin, end in slices), case.id
-        sizes = [-(-(end - begin) // s.block_k) for begin, end in slices]
+        sizes = [-(-(end - begin) // s.tile.block_k) for begin, end in slices]
         assert max(sizes) - min(sizes) <= 1, case.id  # balanced
 
 
@@ -213,7 +213,7 @@ def test_the_split_numeric_check_fails_on_wrong_slices():
     want.check(got, "the kernel's output")
     assert want.misses(got[::-1]).any()  # slices in the wrong order
     # Equal (unbalanced) slices of the reduction are not the kernel's.
-    k, block_k = case.spec.gemm[2], case.spec.block_k
+    k, block_k = case.spec.gemm[2], case.spec.tile.block_k
     equal = dataclasses.replace(case.spec, split_k=1)
     x64, w64 = common.decode(p.args[0], "f16"), common.decode(p.args[1], "f16")
     cut = [0, k // 4 // block_k * block_k, k // 2, 3 * k // 4, k]

@@ -9,10 +9,11 @@ keeps library/gemm's 32-deep k step and matrix op per arch, with a
 reuse each B tile twice as often as they reuse A. CDNA runs 4 waves of 64
 lanes (2 x 2), RDNA4 and gfx1250 8 waves of 32 (4 x 2).
 
-IgemmSpec is a ConvSpec (the problem) with this tile; it is JSON as well
-(the case lists both engines read). The rows are data, igemm_tiles.json
-beside this file, in the order errors list them; the C++ mirror
-(library/conv/cpp) reads the same file.
+IgemmSpec is a ConvSpec (the problem) with a tile (tile.tile.Tile, its mma
+narrowed to the shapes of the conv's input type); it is JSON as well (the
+case lists both engines read), the tile's fields beside "conv". The rows
+are data, igemm_tiles.json beside this file, in the order errors list them;
+the C++ mirror (library/conv/cpp) reads the same file.
 """
 
 import dataclasses
@@ -22,8 +23,11 @@ import os
 from arch import arch as archs
 from arch.mma_forms import FORMS
 from conv.spec import ConvSpec, SpecError, check_tensor_bytes
+from errors.errors import FieldError
 from family.cases_json import plain_int
 from family.family import Refusal
+from tile import tile as tiles
+from tile.tile import Tile
 
 
 class IgemmSpecError(SpecError, Refusal):
@@ -33,16 +37,6 @@ class IgemmSpecError(SpecError, Refusal):
     (a bad tile field) it stops the case list being read."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Tile:
-    mma: str  # "MxNxK"
-    block_m: int
-    block_n: int
-    block_k: int
-    waves_m: int
-    waves_n: int
-
-
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "igemm_tiles.json")
 
 
@@ -50,12 +44,11 @@ def load_tiles(path):
     """arch -> Tile, in the file's order: a tile table (igemm_tiles.json, wgrad_tiles.json)."""
     with open(path, encoding="utf-8") as f:
         rows = json.load(f)["tiles"]
-    fields = [f.name for f in dataclasses.fields(Tile)]
     table = {}
-    for row in rows:
+    for i, row in enumerate(rows):
         if row["arch"] in table:
             raise ValueError(f"{path}: expected one row per arch, got a second {row['arch']}")
-        table[row["arch"]] = Tile(**{name: row[name] for name in fields})
+        table[row["arch"]] = Tile.of(row, f"{path}: tiles[{i}]", FieldError)
     return table
 
 
@@ -63,21 +56,12 @@ def load_tiles(path):
 TILES = load_tiles(PATH)
 
 DTYPES = ("f16", "bf16")
-# The tile's sizes are i32 in the kernel (and int in the C++ engine's tile
-# config): each at most MAX_TILE, so no product of two passes 64 bits either.
-MAX_TILE = 2**31 - 1
-_TILE_FIELDS = tuple(f.name for f in dataclasses.fields(Tile))
 
 
 @dataclasses.dataclass(frozen=True)
 class IgemmSpec:
     conv: ConvSpec
-    mma: str
-    block_m: int
-    block_n: int
-    block_k: int
-    waves_m: int
-    waves_n: int
+    tile: Tile
     # Ways the reduction is split (split-K): 1 writes the output; S > 1 writes
     # S f32 partial sums to a workspace (k_slices, conv_fwd_split_k_reduce).
     split_k: int = 1
@@ -94,32 +78,16 @@ class IgemmSpec:
                 self.conv.dtype,
                 DTYPES,
             )
-        for field in _TILE_FIELDS[1:]:
-            value = plain_int(getattr(self, field))
-            object.__setattr__(self, field, value)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise IgemmSpecError(
-                    f"IgemmSpec.{field}: expected a positive int, got {value!r}", f"IgemmSpec.{field}", value
-                )
-            if value > MAX_TILE:
-                raise IgemmSpecError(
-                    f"IgemmSpec.{field}: expected a positive int at most {MAX_TILE} (2**31 - 1: a tile size is an i32), got {value!r}",
-                    f"IgemmSpec.{field}",
-                    value,
-                    MAX_TILE,
-                )
-        ops = sorted(
-            {
-                "x".join(map(str, (f.shape.m, f.shape.n, f.shape.k)))
-                for f in FORMS.values()
-                if (f.shape.a, f.shape.c) == (self.conv.dtype, "f32")
-            }
-        )
-        if self.mma not in ops:
+        if not isinstance(self.tile, Tile):
             raise IgemmSpecError(
-                f"IgemmSpec.mma: expected a matrix-core shape of {self.conv.dtype} inputs ({', '.join(ops)}), got {self.mma!r}",
-                "IgemmSpec.mma",
-                self.mma,
+                f"IgemmSpec.tile: expected a tile.tile.Tile, got {self.tile!r}", "IgemmSpec.tile", self.tile
+            )
+        ops = tiles.shapes(self.conv.dtype)
+        if self.tile.mma not in ops:
+            raise IgemmSpecError(
+                f"IgemmSpec.tile.mma: expected a matrix-core shape of {self.conv.dtype} inputs ({', '.join(ops)}), got {self.tile.mma!r}",
+                "IgemmSpec.tile.mma",
+                self.tile.mma,
                 ops,
             )
         split = plain_int(self.split_k)
@@ -127,7 +95,7 @@ class IgemmSpec:
         steps = self.k_steps
         if not isinstance(split, int) or isinstance(split, bool) or not 1 <= split <= steps:
             raise IgemmSpecError(
-                f"IgemmSpec.split_k: expected an int from 1 to {steps} (the reduction's {self.gemm[2]} in k steps of {self.block_k}: "
+                f"IgemmSpec.split_k: expected an int from 1 to {steps} (the reduction's {self.gemm[2]} in k steps of {self.tile.block_k}: "
                 f"each split reduces whole steps), got {split!r}; take a split in that range (conv.split_k.select_split_k_fwd picks one)",
                 "IgemmSpec.split_k",
                 split,
@@ -145,7 +113,7 @@ class IgemmSpec:
     @property
     def op(self):
         """The matrix op id (platform/arch/mma_forms.json)."""
-        return f"mma_{self.mma}_{self.conv.dtype}_f32"
+        return f"mma_{self.tile.mma}_{self.conv.dtype}_f32"
 
     @property
     def gemm(self):
@@ -159,31 +127,30 @@ class IgemmSpec:
     @property
     def k_steps(self):
         """The reduction's k steps of block_k (the last one may be partial)."""
-        return -(-self.gemm[2] // self.block_k)
+        return -(-self.gemm[2] // self.tile.block_k)
 
     def k_slices(self):
         """[begin, end) of the reduction each split owns, in split order:
         contiguous runs of whole k steps, split s taking steps
         [s * steps // S, (s + 1) * steps // S) (never empty, as S <= steps),
         the last one ending at the reduction's end."""
-        k, steps, split = self.gemm[2], self.k_steps, self.split_k
-        return [
-            (s * steps // split * self.block_k, min((s + 1) * steps // split * self.block_k, k)) for s in range(split)
-        ]
+        k, steps, split, step = self.gemm[2], self.k_steps, self.split_k, self.tile.block_k
+        return [(s * steps // split * step, min((s + 1) * steps // split * step, k)) for s in range(split)]
 
     def grid(self):
         """Workgroups: filter blocks across x, pixel blocks across y, groups x splits across z (z = split x groups + group)."""
         m, n, _ = self.gemm
-        return (-(-n // self.block_n), -(-m // self.block_m), self.conv.groups * self.split_k)
+        return (-(-n // self.tile.block_n), -(-m // self.tile.block_m), self.conv.groups * self.split_k)
 
     def to_json(self):
-        """The conv and the tile; split_k only when the spec splits (the JSON of an unsplit spec predates the field)."""
+        """The conv and the tile's fields beside it; split_k only when the spec splits (the JSON of an unsplit spec predates the field)."""
         split = {"split_k": self.split_k} if self.split_k != 1 else {}
-        return {"conv": self.conv.to_json(), **{f: getattr(self, f) for f in _TILE_FIELDS}, **split}
+        return {"conv": self.conv.to_json(), **self.tile.to_json(), **split}
 
     @classmethod
     def from_json(cls, obj):
-        fields = ("conv",) + _TILE_FIELDS
+        """The spec of a JSON object as to_json writes it: the tile first, then the conv and the rest."""
+        fields = ("conv", *tiles.FIELDS)
         if not isinstance(obj, dict) or sorted(set(obj) - {"split_k"}) != sorted(fields):
             raise IgemmSpecError(
                 f"IgemmSpec: expected a JSON object with exactly the fields {', '.join(fields)} (and optionally split_k), got {obj!r}",
@@ -191,7 +158,8 @@ class IgemmSpec:
                 obj,
                 [*fields, "split_k"],
             )
-        return cls(**obj)
+        tile = Tile.of(obj, "IgemmSpec.tile", IgemmSpecError)
+        return cls(obj["conv"], tile, **({"split_k": obj["split_k"]} if "split_k" in obj else {}))
 
 
 def form(spec, arch):
@@ -201,9 +169,9 @@ def form(spec, arch):
     found = FORMS.get((spec.op, archs.get(arch).generation))
     if found is None or arch not in found.archs:
         raise IgemmSpecError(
-            f"IgemmSpec.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.mma!r}; take {arch}'s tile from library/conv/igemm_tiles.json",
-            "IgemmSpec.mma",
-            spec.mma,
+            f"IgemmSpec.tile.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.tile.mma!r}; take {arch}'s tile from library/conv/igemm_tiles.json",
+            "IgemmSpec.tile.mma",
+            spec.tile.mma,
         )
     return found
 
@@ -217,4 +185,4 @@ def spec_for(arch, conv):
             arch,
             list(TILES),
         )
-    return IgemmSpec(conv, **dataclasses.asdict(TILES[arch]))
+    return IgemmSpec(conv, TILES[arch])

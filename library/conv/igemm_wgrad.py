@@ -78,9 +78,9 @@ def _form(spec, arch):
     form = FORMS.get((spec.igemm.op, archs.get(arch).generation))
     if form is None or arch not in form.archs:
         raise WgradSpecError(
-            f"WgradSpec.igemm.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.igemm.mma!r}; take {arch}'s tile from conv.wgrad_spec.TILES",
-            "WgradSpec.igemm.mma",
-            spec.igemm.mma,
+            f"WgradSpec.igemm.tile.mma: expected a matrix-core shape {arch} has for {spec.conv.dtype}, got {spec.igemm.tile.mma!r}; take {arch}'s tile from conv.wgrad_spec.TILES",
+            "WgradSpec.igemm.tile.mma",
+            spec.igemm.tile.mma,
         )
     return form
 
@@ -120,7 +120,7 @@ def _split(b, spec, z):
     if spec.split == 1:
         return z, None, b.const(r, T.I32), b.mul(z, m * n)
     group, part = b.rem(z, c.groups), b.div(z, c.groups)
-    step, steps = spec.igemm.block_k, spec.steps
+    step, steps = spec.igemm.tile.block_k, spec.steps
     first = b.mul(b.div(b.mul(part, steps), spec.split), step)  # WgradSpec.rows
     end = b.min(b.mul(b.div(b.mul(b.add(part, 1), steps), spec.split), step), r)
     offset = b.mul(group, m * n)
@@ -132,9 +132,9 @@ def _split(b, spec, z):
 def build(case):
     spec = case.spec
     c = spec.conv
-    tile = spec.igemm
+    tile = spec.igemm.tile
     form = _form(spec, case.arch)
-    cfg = GemmConfig(tile.op, tile.block_m, tile.block_n, tile.block_k, tile.waves_m, tile.waves_n)
+    cfg = GemmConfig(spec.igemm.op, tile.block_m, tile.block_n, tile.block_k, tile.waves_m, tile.waves_n)
     b = KernelBuilder(
         NAME + "_" + case.id,
         arch=case.arch,

@@ -62,9 +62,9 @@ def test_coverage_of_the_problem_fields_and_modes():
 def test_edge_shapes():
     specs = [c.spec for c in FAMILY.cases if c.arch == "gfx942"]
     assert any(
-        s.gemm[0] % s.igemm.block_m and s.gemm[0] > s.igemm.block_m for s in specs
+        s.gemm[0] % s.igemm.tile.block_m and s.gemm[0] > s.igemm.tile.block_m for s in specs
     )  # K: a partial second filter block
-    assert any(s.gemm[1] % s.igemm.block_n for s in specs)  # C x taps not a multiple of the tile
+    assert any(s.gemm[1] % s.igemm.tile.block_n for s in specs)  # C x taps not a multiple of the tile
     assert any(s.conv.c % 8 for s in specs) and any(s.conv.k % 8 for s in specs)  # C and K off the 16-byte unit
     assert any(s.conv.filter == (1, 1) and s.conv.stride == (2, 2) for s in specs)  # 1x1 stride 2
     assert any(math.prod(s.conv.output) == 1 and s.conv.n == 1 for s in specs)  # a single output pixel
@@ -74,8 +74,8 @@ def test_edge_shapes():
 def test_fast_loop_tails_gathers_and_grids_are_exercised():
     for arch in ARCHS:
         mine = [c.spec for c in FAMILY.cases if c.arch == arch]
-        whole = [s for s in mine if s.gemm[0] >= s.igemm.block_m and s.gemm[1] >= s.igemm.block_n]
-        assert any(s.gemm[2] % s.igemm.block_k and s.gemm[2] > s.igemm.block_k for s in whole), (
+        whole = [s for s in mine if s.gemm[0] >= s.igemm.tile.block_m and s.gemm[1] >= s.igemm.tile.block_n]
+        assert any(s.gemm[2] % s.igemm.tile.block_k and s.gemm[2] > s.igemm.tile.block_k for s in whole), (
             arch
         )  # fast loop, then a k tail
         assert any(s.mode != "none" for s in whole), arch  # a split through the fast loop
@@ -98,10 +98,7 @@ def test_fast_loop_tails_gathers_and_grids_are_exercised():
 
 def test_every_case_has_its_archs_tile_and_arguments():
     for case in FAMILY.cases:
-        t = case.spec.igemm
-        assert (t.mma, t.block_m, t.block_n, t.block_k, t.waves_m, t.waves_n) == tuple(
-            vars(TILES[case.arch]).values()
-        ), case.id
+        assert case.spec.igemm.tile == TILES[case.arch], case.id
     kernel = build(CASES["resnet_3x3_c64_gfx1201"])
     assert kernel.attrs["workgroup_size"] == [256, 1, 1] and kernel.name == "conv_igemm_wgrad_resnet_3x3_c64_gfx1201"
     assert [a.name for a in kernel.args] == ["x", "dy", "dw"]
@@ -125,7 +122,7 @@ def test_splits_own_disjoint_rows_covering_the_reduction(name):
     rows = [spec.rows(s) for s in range(spec.split)]
     assert rows[0][0] == 0 and rows[-1][1] == spec.gemm[2]
     assert all(first < end for first, end in rows) and all(a[1] == b[0] for a, b in zip(rows, rows[1:]))
-    assert all(first % spec.igemm.block_k == 0 for first, _ in rows)
+    assert all(first % spec.igemm.tile.block_k == 0 for first, _ in rows)
 
 
 def test_spec_json_round_trip_and_errors():

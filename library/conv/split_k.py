@@ -72,8 +72,8 @@ def select_split_k_fwd(spec, arch, max_split=MAX_SPLIT):
     blocks_x, blocks_y, groups = spec.grid()
     # The generic selector counts ceil(m / tile_m) * ceil(n / tile_n) workgroups:
     # give it the launch's rows (pixel blocks of every group) in whole tiles.
-    rows = blocks_y * groups * spec.block_m
-    return select_split_k(rows, n, k, arch, spec.block_m, spec.block_n, spec.block_k, max_split)
+    rows = blocks_y * groups * spec.tile.block_m
+    return select_split_k(rows, n, k, arch, spec.tile.block_m, spec.tile.block_n, spec.tile.block_k, max_split)
 
 
 # -- conv_igemm_wgrad -------------------------------------------------------------------
@@ -122,7 +122,7 @@ def select_split_k_wgrad(spec, arch, max_split=WGRAD_MAX_SPLIT, workspace_bytes=
     A layer whose f32 dw would not fit the kernel's 32-bit offsets runs "none".
     """
     m, n, k = spec.gemm
-    tile = spec.igemm
+    tile = spec.igemm.tile
     rows = -(-m // tile.block_m) * spec.conv.groups * tile.block_m
     split = select_split_k(rows, n, k, arch, tile.block_m, tile.block_n, tile.block_k, max_split)
     if split == 1 or spec.elements * _F32_BYTES > MAX_TENSOR_BYTES:

@@ -23,7 +23,7 @@ def _workgroups(spec):
 def _check_rules(spec, arch, split):
     """The docstring's rules, each an assertion."""
     wg, cus = _workgroups(spec), archs.get(arch).cus
-    k, block_k = spec.gemm[2], spec.block_k
+    k, block_k = spec.gemm[2], spec.tile.block_k
     assert split >= 1 and split & (split - 1) == 0 and split <= MAX_SPLIT
     if wg >= cus:
         assert split == 1  # a launch that fills the CUs is not split
@@ -108,11 +108,11 @@ def _check_wgrad_rules(spec, arch, policy, budget=WORKSPACE_BYTES):
         assert split == 1  # a launch that fills the CUs is not split
     if split > 1:
         assert wg * split < 2 * cus  # never more workgroups than fill the CUs twice
-        assert spec.gemm[2] // split >= 2 * spec.igemm.block_k  # every split keeps two k steps
+        assert spec.gemm[2] // split >= 2 * spec.igemm.tile.block_k  # every split keeps two k steps
         workspace = split * spec.elements * 4
         assert (policy.mode == "two_stage") == (workspace <= budget)
         # The launch rule bounds the workspace whatever the layer: S x E <= S x workgroups x one block < 2 x CUs x one block.
-        assert workspace < 2 * cus * spec.igemm.block_m * spec.igemm.block_n * 4
+        assert workspace < 2 * cus * spec.igemm.tile.block_m * spec.igemm.tile.block_n * 4
     # The policy's spec is valid (every split owns rows) and its splits cover the reduction.
     split_spec = policy.apply(spec)
     assert split_spec.rows(split - 1)[1] == spec.gemm[2] and all(

@@ -96,7 +96,7 @@ class WgradSpec:
             )
         if split > self.steps:
             raise WgradSpecError(
-                f"WgradSpec.split: expected at most {self.steps} (one {self.igemm.block_k}-deep k step of the {self.gemm[2]}-long reduction per split), got {split}; take a smaller split",
+                f"WgradSpec.split: expected at most {self.steps} (one {self.igemm.tile.block_k}-deep k step of the {self.gemm[2]}-long reduction per split), got {split}; take a smaller split",
                 "WgradSpec.split",
                 split,
                 self.steps,
@@ -130,13 +130,13 @@ class WgradSpec:
     @property
     def steps(self):
         """T: the reduction's k steps (the last one partial), dealt out to the splits."""
-        return -(-self.gemm[2] // self.igemm.block_k)
+        return -(-self.gemm[2] // self.igemm.tile.block_k)
 
     def rows(self, part):
         """(first, end) reduction rows split `part` owns: k steps part x T // S up to
         (part + 1) x T // S, so every split owns one step or more (S <= T) and
         they differ by one step at most."""
-        step, reduction = self.igemm.block_k, self.gemm[2]
+        step, reduction = self.igemm.tile.block_k, self.gemm[2]
         return step * (part * self.steps // self.split), min(step * ((part + 1) * self.steps // self.split), reduction)
 
     @property
@@ -157,7 +157,7 @@ class WgradSpec:
     def grid(self):
         """Workgroups: column blocks across x, filter blocks across y, groups x splits across z (group fastest)."""
         m, n, _ = self.gemm
-        return (-(-n // self.igemm.block_n), -(-m // self.igemm.block_m), self.conv.groups * self.split)
+        return (-(-n // self.igemm.tile.block_n), -(-m // self.igemm.tile.block_m), self.conv.groups * self.split)
 
     def to_json(self):
         return {"igemm": self.igemm.to_json(), "split": self.split, "mode": self.mode}
@@ -191,4 +191,4 @@ def spec_for(arch, conv, split=1, mode="none"):
             conv.dtype,
             DTYPES,
         )
-    return WgradSpec(IgemmSpec(conv, **dataclasses.asdict(TILES[arch])), split, mode)
+    return WgradSpec(IgemmSpec(conv, TILES[arch]), split, mode)

@@ -23,10 +23,11 @@ from family import bound
 from family.family import Family, NumericCheck
 from gemm.cases import cases
 from gemm.family_names import NAMES
-from gemm.spec import ELEM, SpecError, mma_shapes
+from gemm.spec import ELEM, SpecError
 from interp.numerics import fp8_decode, fp8_encode, round_bf16
 from ir import types as T
 from ir.builder import KernelBuilder
+from tile import tile as tiles
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
 
 # The family's name, from its rocke_family target (BUILD.bazel).
@@ -35,13 +36,13 @@ NAME = NAMES[__name__]
 
 def _form(spec, arch):
     """The matrix op's form on `arch`; SpecError if the arch lacks it."""
-    have = mma_shapes(spec.dtype, arch)
-    if spec.mma not in have:
+    have = tiles.shapes(spec.dtype, arch)
+    if spec.tile.mma not in have:
         raise SpecError(
-            f"GemmSpec.mma: expected a matrix-core shape {arch} has for {spec.dtype} inputs "
-            f"({', '.join(have) or 'none'}), got {spec.mma!r}; take {arch}'s tile from library/gemm/tiles.json",
-            "GemmSpec.mma",
-            spec.mma,
+            f"GemmSpec.tile.mma: expected a matrix-core shape {arch} has for {spec.dtype} inputs "
+            f"({', '.join(have) or 'none'}), got {spec.tile.mma!r}; take {arch}'s tile from library/gemm/tiles.json",
+            "GemmSpec.tile.mma",
+            spec.tile.mma,
             have,
         )
     return FORMS[(spec.op, archs.get(arch).generation)]
@@ -50,7 +51,8 @@ def _form(spec, arch):
 def build(case):
     spec = case.spec
     form = _form(spec, case.arch)
-    cfg = GemmConfig(spec.op, spec.block_m, spec.block_n, spec.block_k, spec.waves_m, spec.waves_n)
+    t = spec.tile
+    cfg = GemmConfig(spec.op, t.block_m, t.block_n, t.block_k, t.waves_m, t.waves_n)
     b = KernelBuilder(
         NAME + "_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
     )
@@ -60,7 +62,7 @@ def build(case):
     lda = {"row": k, "col": m}[spec.layout_a]
     ldb = {"row": n, "col": k}[spec.layout_b]
     ops = Operands(a, bm, m, n, k, lda, ldb, a_layout=spec.layout_a, b_layout=spec.layout_b)
-    row0, col0 = b.mul(b.block_id(1), spec.block_m), b.mul(b.block_id(0), spec.block_n)
+    row0, col0 = b.mul(b.block_id(1), t.block_m), b.mul(b.block_id(0), t.block_n)
     acc = mainloop(b, cfg, ops, ELEM[spec.dtype], row0, col0)
     activation = "relu" if spec.bias_relu else "none"
     epilogue(

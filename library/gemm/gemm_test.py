@@ -20,7 +20,7 @@ ARCHS = {"gfx942", "gfx950", "gfx1201", "gfx1250"}
 def test_the_128x128x32_cases(arch, waves):
     case = CASES[f"gemm_f16_128x128x32_{arch}"]
     s = case.spec
-    assert (case.arch, s.dtype, s.out, s.block_m, s.block_n, s.block_k, s.waves) == (
+    assert (case.arch, s.dtype, s.out, s.tile.block_m, s.tile.block_n, s.tile.block_k, s.tile.waves) == (
         arch,
         "f16",
         "f16",
@@ -46,10 +46,10 @@ def test_coverage_archs_layouts_outputs_bias_edges_and_fp8():
         assert {s.out for s in mine} == {"f16", "bf16", "f32"} and any(s.bias_relu for s in mine), arch
         for dim in ("m", "n", "k"):  # an edge tile in each dimension, on each arch
             block = {"m": "block_m", "n": "block_n", "k": "block_k"}[dim]
-            assert any(getattr(s, dim) % getattr(s, block) for s in mine), (arch, dim)
+            assert any(getattr(s, dim) % getattr(s.tile, block) for s in mine), (arch, dim)
         # A block wholly inside C (the fast loop and vector stores) with a k tail, with bias, and in each layout.
-        whole = [s for s in mine if s.m >= s.block_m and s.n >= s.block_n]
-        assert any(s.k % s.block_k and s.bias_relu for s in whole), arch
+        whole = [s for s in mine if s.m >= s.tile.block_m and s.n >= s.tile.block_n]
+        assert any(s.k % s.tile.block_k and s.bias_relu for s in whole), arch
         assert {s.layout_a for s in whole} == {s.layout_b for s in whole} == {"row", "col"}, arch
     assert {c.arch for c in FAMILY.cases if c.spec.dtype == "fp8"} == {"gfx950"}
     assert {s.dtype for s in specs} == {"f16", "bf16", "fp8"}
@@ -58,15 +58,7 @@ def test_coverage_archs_layouts_outputs_bias_edges_and_fp8():
 
 def test_every_case_has_its_archs_tile():
     for case in FAMILY.cases:
-        tile = tiles.TILES[(case.arch, case.spec.dtype)]
-        assert (
-            case.spec.mma,
-            case.spec.block_m,
-            case.spec.block_n,
-            case.spec.block_k,
-            case.spec.waves_m,
-            case.spec.waves_n,
-        ) == (tile.mma, tile.block_m, tile.block_n, tile.block_k, tile.waves_m, tile.waves_n), case.id
+        assert case.spec.tile == tiles.TILES[(case.arch, case.spec.dtype)], case.id
 
 
 def test_kernel_name_and_arguments():
@@ -87,7 +79,7 @@ def test_unknown_arch_and_an_op_the_arch_lacks():
     fp8 = CASES["gemm_fp8_f32_gfx950"]
     with pytest.raises(
         SpecError,
-        match=r"GemmSpec.mma: expected a matrix-core shape gfx942 has for fp8 inputs \(none\), got '16x16x32'; take gfx942's tile from library/gemm/tiles\.json",
+        match=r"GemmSpec.tile.mma: expected a matrix-core shape gfx942 has for fp8 inputs \(none\), got '16x16x32'; take gfx942's tile from library/gemm/tiles\.json",
     ):
         build(families.Case("x", "gfx942", fp8.spec))
     with pytest.raises(SpecError, match=r"gfx942 has for f16 inputs \(16x16x16, 32x32x8\), got '32x32x16'"):
@@ -104,8 +96,8 @@ def _run(case, args_from):
 def test_the_numeric_check_sees_a_wrong_layout():
     # The col-major-A kernel fed the row-major A of the same (square A) problem computes something else.
     square = {**CASES["gemm_f16_acol_bias_gfx942"].spec.to_json(), "m": 64, "k": 64}
-    row = families.Case("row", "gfx942", GemmSpec(**{**square, "layout_a": "row"}))
-    col = families.Case("col", "gfx942", GemmSpec(**{**square, "layout_a": "col"}))
+    row = families.Case("row", "gfx942", GemmSpec.from_json({**square, "layout_a": "row"}))
+    col = families.Case("col", "gfx942", GemmSpec.from_json({**square, "layout_a": "col"}))
     got, want, p = _run(col, row)
     assert want.misses(got).any()
     got, want, p = _run(row, row)
@@ -138,4 +130,16 @@ def test_a_second_row_for_an_arch_and_input_type_fails_naming_it(tmp_path):
     path = tmp_path / "tiles.json"
     path.write_text(json.dumps({"tiles": [row, row]}))
     with pytest.raises(ValueError, match="expected one row per arch and input type, got a second gfx942 f16"):
+        tiles._load(str(path))
+
+
+def test_a_row_that_is_not_a_tile_fails_naming_its_field(tmp_path):
+    row = {"arch": "gfx942", "dtype": "f16", "mma": "16x16x16", "block_m": 64, "block_n": 64, "block_k": 16}
+    path = tmp_path / "tiles.json"
+    path.write_text(
+        json.dumps(
+            {"tiles": [{**row, "waves_m": 2, "waves_n": 2}, {**row, "dtype": "bf16", "waves_m": 0, "waves_n": 1}]}
+        )
+    )
+    with pytest.raises(ValueError, match=r"tiles\.json: tiles\[1\]\.waves_m: expected a positive int, got 0$"):
         tiles._load(str(path))

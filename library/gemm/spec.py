@@ -7,18 +7,20 @@ B as n rows of k), packed (leading dimension k or m for A, n or k for B).
 With bias_relu the kernel adds n f32 bias values (one per column) and
 clamps at zero before converting to `out`.
 
-The tile is part of the spec: the matrix-core shape `mma` ("MxNxK"), the
-block a workgroup computes (block_m x block_n, block_k per step) and its
-waves (waves_m x waves_n). library/gemm/tiles.py picks them per arch.
+The tile is part of the spec: `tile`, a tile.tile.Tile (the matrix-core
+shape, the block a workgroup computes and its waves), validated as a tile
+and its mma narrowed to the shapes of `dtype` inputs. library/gemm/tiles.py
+picks one per arch.
 
 A spec is also JSON (the case lists both engines read, platform/family/
-cases_json.py): to_json() gives every field, from_json() reads it back to an
-equal spec. Int fields accept any integer (numpy ints included), stored as
-plain ints, so such specs compare equal.
+cases_json.py): to_json() gives every field, the tile's (mma, block_m,
+block_n, block_k, waves_m, waves_n) beside the problem's, and from_json()
+reads it back to an equal spec. Int fields accept any integer (numpy ints
+included), stored as plain ints, so such specs compare equal.
 
 What the kernel's i32 cannot hold is refused, naming the field: m, n and k
-(the kernel's i32 arguments) and the tile's sizes are each at most
-MAX_INT = 2**31 - 1, and so is every tensor's size in bytes (A, B, C and
+(the kernel's i32 arguments) and the tile's sizes (tile.tile.MAX_SIZE) are
+each at most MAX_INT = 2**31 - 1, and so is every tensor's size in bytes (A, B, C and
 the bias: the kernel's element and byte offsets are i32, as conv's are, for
 the reason library/conv/spec.py gives). A tensor too large names the size
 to cut: the first of its two (m for A and C, n for B) while one row of it
@@ -28,28 +30,17 @@ fits, else the other.
 import dataclasses
 import math
 
-from arch.mma_forms import FORMS
 from errors.errors import FieldError
 from family import cases_json
 from ir import types as T
+from tile import tile as tiles
+from tile.tile import Tile
 
 DTYPES = ("f16", "bf16", "fp8")
 OUTS = ("f16", "bf16", "f32")
 LAYOUTS = ("row", "col")
 # A spec's type name -> its IR type (fp8 is f8e4m3).
 ELEM = {"f16": T.F16, "bf16": T.BF16, "fp8": T.F8E4M3, "f32": T.F32}
-
-
-def mma_shapes(dtype, arch=None):
-    """The "MxNxK" shapes of the f32-accumulating matrix ops on `dtype`
-    inputs that `arch` has (any arch if None), from mma_forms.json, smallest
-    first."""
-    shapes = {
-        (f.shape.m, f.shape.n, f.shape.k)
-        for f in FORMS.values()
-        if (f.shape.a, f.shape.c) == (dtype, "f32") and (arch is None or arch in f.archs)
-    }
-    return ["x".join(map(str, shape)) for shape in sorted(shapes)]
 
 
 class SpecError(FieldError):
@@ -66,15 +57,10 @@ def _fail_tensor(field, shape, got):
     raise SpecError(f"GemmSpec.{field}: expected {allowed}, {got}", f"GemmSpec.{field}", shape, MAX_INT)
 
 
-# Every int field is an i32 in the kernel (m, n and k its arguments; the
-# tile's sizes, also int in the C++ engine's tile config): each at most
-# MAX_INT, so no product of two (waves x the mma's size, a tensor's rows x
-# columns x 4 bytes) passes 64 bits either. Field -> why, for the message.
+# m, n and k are i32 in the kernel (its arguments): each at most MAX_INT,
+# so no product of two (a tensor's rows x columns x 4 bytes) passes 64 bits.
 MAX_INT = 2**31 - 1
-_INT_FIELDS = {
-    **dict.fromkeys(("m", "n", "k"), "the kernel takes m, n and k as i32"),
-    **dict.fromkeys(("block_m", "block_n", "block_k", "waves_m", "waves_n"), "a tile size is an i32"),
-}
+_INT_FIELDS = ("m", "n", "k")
 _CHOICES = (("dtype", DTYPES), ("out", OUTS), ("layout_a", LAYOUTS), ("layout_b", LAYOUTS))
 
 
@@ -85,40 +71,35 @@ class GemmSpec:
     k: int
     dtype: str
     out: str
-    mma: str  # "MxNxK", e.g. "16x16x16"
-    block_m: int
-    block_n: int
-    block_k: int
-    waves_m: int
-    waves_n: int
+    tile: Tile
     layout_a: str = "row"
     layout_b: str = "row"
     bias_relu: bool = False
 
     def __post_init__(self):
-        for field, why in _INT_FIELDS.items():
+        if not isinstance(self.tile, Tile):
+            _fail("tile", self.tile, "a tile.tile.Tile")
+        for field in _INT_FIELDS:
             value = cases_json.plain_int(getattr(self, field))
             object.__setattr__(self, field, value)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 _fail(field, value, "a positive int")
             if value > MAX_INT:
-                _fail(field, value, f"a positive int at most {MAX_INT} (2**31 - 1: {why})", MAX_INT)
+                _fail(
+                    field,
+                    value,
+                    f"a positive int at most {MAX_INT} (2**31 - 1: the kernel takes m, n and k as i32)",
+                    MAX_INT,
+                )
         for field, allowed in _CHOICES:
             if getattr(self, field) not in allowed:
                 _fail(field, getattr(self, field), f"one of {', '.join(allowed)}", allowed)
         if not isinstance(self.bias_relu, bool):
             _fail("bias_relu", self.bias_relu, "True or False")
-        shapes = mma_shapes(self.dtype)
-        if self.mma not in shapes:
-            _fail("mma", self.mma, f"a matrix-core shape of {self.dtype} inputs: one of {', '.join(shapes)}", shapes)
-        mm, mn, mk = self.mma_shape
-        for field, size, part, why in (
-            ("block_m", self.block_m, self.waves_m * mm, f"waves_m ({self.waves_m}) x the mma's M ({mm})"),
-            ("block_n", self.block_n, self.waves_n * mn, f"waves_n ({self.waves_n}) x the mma's N ({mn})"),
-            ("block_k", self.block_k, mk, f"the mma's K ({mk})"),
-        ):
-            if size % part:
-                _fail(field, size, f"a multiple of {why} = {part}", part)
+        shapes = tiles.shapes(self.dtype)
+        if self.tile.mma not in shapes:
+            allowed = f"a matrix-core shape of {self.dtype} inputs: one of {', '.join(shapes)}"
+            _fail("tile.mma", self.tile.mma, allowed, shapes)
         self._check_tensors()
 
     def tensors(self):
@@ -148,27 +129,24 @@ class GemmSpec:
             _fail_tensor(field, shape, f"got {what} {shape} of {nbytes} bytes; {fix}")
 
     def to_json(self):
-        """Every field as a JSON value."""
-        return dataclasses.asdict(self)
+        """Every field as a JSON value, the tile's beside the others, in declaration order."""
+        out = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out.update(value.to_json() if isinstance(value, Tile) else {f.name: value})
+        return out
 
     @classmethod
     def from_json(cls, obj):
         """The spec of a JSON object as to_json writes it (unset optional fields take their defaults)."""
-        return cls(**cases_json.spec_fields(cls, obj, SpecError))
-
-    @property
-    def mma_shape(self):
-        """(M, N, K) of the matrix-core op."""
-        return tuple(int(x) for x in self.mma.split("x"))
+        fields = cases_json.spec_fields(cls, obj, SpecError, flat={"tile": tiles.FIELDS})
+        rest = {k: v for k, v in fields.items() if k not in tiles.FIELDS}
+        return cls(tile=Tile.of(fields, "GemmSpec.tile", SpecError), **rest)
 
     @property
     def op(self):
         """The matrix op id (platform/arch/mma_forms.json)."""
-        return f"mma_{self.mma}_{self.dtype}_f32"
-
-    @property
-    def waves(self):
-        return self.waves_m * self.waves_n
+        return f"mma_{self.tile.mma}_{self.dtype}_f32"
 
     def a_shape(self):
         """The shape A is stored in."""
@@ -180,4 +158,4 @@ class GemmSpec:
 
     def grid(self):
         """Workgroups: block columns across x, block rows across y."""
-        return (-(-self.n // self.block_n), -(-self.m // self.block_m), 1)
+        return (-(-self.n // self.tile.block_n), -(-self.m // self.tile.block_m), 1)

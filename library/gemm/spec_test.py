@@ -7,20 +7,18 @@ import numpy as np
 import pytest
 
 from gemm.spec import GemmSpec, SpecError
+from tile.tile import Tile
 
-BASE = dict(
-    m=100,
-    n=72,
-    k=40,
-    dtype="f16",
-    out="f32",
-    mma="16x16x16",
-    block_m=128,
-    block_n=128,
-    block_k=32,
-    waves_m=2,
-    waves_n=2,
-)
+TILE = dict(mma="16x16x16", block_m=128, block_n=128, block_k=32, waves_m=2, waves_n=2)
+# A spec's JSON: the problem's fields and the tile's beside them.
+BASE = dict(m=100, n=72, k=40, dtype="f16", out="f32", **TILE)
+
+
+def spec(**fields):
+    """GemmSpec(...) of BASE with `fields` replaced, its tile built from the tile's fields."""
+    fields = {**BASE, **fields}
+    tile = Tile(**{name: fields.pop(name) for name in TILE})
+    return GemmSpec(tile=tile, **fields)
 
 
 @pytest.mark.parametrize(
@@ -28,7 +26,7 @@ BASE = dict(
     [
         (dict(m=0), "GemmSpec.m: expected a positive int, got 0"),
         (dict(k=2.0), "GemmSpec.k: expected a positive int, got 2.0"),
-        (dict(waves_n=True), "GemmSpec.waves_n: expected a positive int, got True"),
+        (dict(waves_n=True), "GemmSpec.tile.waves_n: expected a positive int, got True"),
         (dict(dtype="f32"), "GemmSpec.dtype: expected one of f16, bf16, fp8, got 'f32'"),
         (dict(out="fp8"), "GemmSpec.out: expected one of f16, bf16, f32, got 'fp8'"),
         (dict(layout_a="row_major"), "GemmSpec.layout_a: expected one of row, col, got 'row_major'"),
@@ -36,21 +34,35 @@ BASE = dict(
         (dict(bias_relu="yes"), "GemmSpec.bias_relu: expected True or False, got 'yes'"),
         (
             dict(mma="16x16x8"),
-            "GemmSpec.mma: expected a matrix-core shape of f16 inputs: one of 16x16x16, 16x16x32, 32x32x8, 32x32x16, got '16x16x8'",
+            "GemmSpec.tile.mma: expected a matrix-core shape MxNxK: one of 16x16x16, 16x16x32, 32x32x8, 32x32x16, got '16x16x8'",
         ),
         (
             dict(dtype="fp8"),
-            "GemmSpec.mma: expected a matrix-core shape of fp8 inputs: one of 16x16x32, got '16x16x16'",
+            "GemmSpec.tile.mma: expected a matrix-core shape of fp8 inputs: one of 16x16x32, got '16x16x16'",
         ),
-        (dict(block_m=80), "GemmSpec.block_m: expected a multiple of waves_m (2) x the mma's M (16) = 32, got 80"),
-        (dict(waves_n=3), "GemmSpec.block_n: expected a multiple of waves_n (3) x the mma's N (16) = 48, got 128"),
-        (dict(block_k=24), "GemmSpec.block_k: expected a multiple of the mma's K (16) = 16, got 24"),
+        (
+            dict(block_m=80),
+            "GemmSpec.tile.block_m: expected a multiple of waves_m (2) x the mma's M (16) = 32, got 80",
+        ),
+        (
+            dict(waves_n=3),
+            "GemmSpec.tile.block_n: expected a multiple of waves_n (3) x the mma's N (16) = 48, got 128",
+        ),
+        (dict(block_k=24), "GemmSpec.tile.block_k: expected a multiple of the mma's K (16) = 16, got 24"),
+        # The tile is checked first, as the spec is built from it.
+        (dict(m=0, block_k=24), "GemmSpec.tile.block_k: expected a multiple of the mma's K (16) = 16, got 24"),
     ],
 )
 def test_bad_field_is_named(kwargs, message):
     with pytest.raises(SpecError) as err:
-        GemmSpec(**{**BASE, **kwargs})
-    assert str(err.value) == message
+        GemmSpec.from_json({**BASE, **kwargs})
+    assert str(err.value) == message and err.value.field == message.split(":")[0]
+
+
+def test_a_tile_that_is_not_a_tile_is_refused():
+    fields = {k: v for k, v in BASE.items() if k not in TILE}
+    with pytest.raises(SpecError, match=r"^GemmSpec.tile: expected a tile.tile.Tile, got \{'mma': '16x16x16'"):
+        GemmSpec(tile=TILE, **fields)
 
 
 MAX = 2**31 - 1
@@ -100,38 +112,38 @@ OFFSETS = f"expected every tensor at most {MAX} bytes (2**31 - 1: the kernel's o
 )
 def test_a_size_the_kernels_i32_cannot_address_is_refused_naming_the_field(kwargs, message):
     with pytest.raises(SpecError) as err:
-        GemmSpec(**{**BASE, **kwargs})
+        spec(**kwargs)
     assert str(err.value) == message
 
 
 def test_the_largest_tensors_the_offsets_address_are_taken():
     rows = MAX // (2 * 40)  # A's rows of k = 40 f16 under 2**31 bytes
-    spec = GemmSpec(**{**BASE, "m": rows, "n": 16, "out": "f16"})
-    assert 2 * math.prod(spec.a_shape()) <= MAX < 2 * (rows + 1) * 40
-    assert GemmSpec(**{**BASE, "m": 1, "n": MAX // 4, "k": 1, "out": "f16", "bias_relu": True}).n == MAX // 4
-    assert GemmSpec(**{**BASE, "m": 1, "n": 1, "k": MAX // 2}).k == MAX // 2
+    assert 2 * math.prod(spec(m=rows, n=16, out="f16").a_shape()) <= MAX < 2 * (rows + 1) * 40
+    assert spec(m=1, n=MAX // 4, k=1, out="f16", bias_relu=True).n == MAX // 4
+    assert spec(m=1, n=1, k=MAX // 2).k == MAX // 2
 
 
 def test_defaults_shapes_and_grid():
-    s = GemmSpec(**BASE)
+    s = spec()
     assert (s.layout_a, s.layout_b, s.bias_relu) == ("row", "row", False)
-    assert s.op == "mma_16x16x16_f16_f32" and s.mma_shape == (16, 16, 16) and s.waves == 4
+    assert s.op == "mma_16x16x16_f16_f32" and s.tile.mma_shape == (16, 16, 16) and s.tile.waves == 4
     assert s.a_shape() == (100, 40) and s.b_shape() == (40, 72) and s.grid() == (1, 1, 1)
-    t = GemmSpec(**{**BASE, "m": 300, "n": 129, "layout_a": "col", "layout_b": "col"})
+    t = spec(m=300, n=129, layout_a="col", layout_b="col")
     assert t.a_shape() == (40, 300) and t.b_shape() == (129, 40) and t.grid() == (2, 3, 1)
 
 
 def test_to_json_is_every_field_and_reads_back_equal():
-    spec = GemmSpec(**BASE, layout_b="col", bias_relu=True)
-    assert spec.to_json() == {**BASE, "layout_a": "row", "layout_b": "col", "bias_relu": True}
-    back = GemmSpec.from_json(json.loads(json.dumps(spec.to_json())))
-    assert back == spec and hash(back) == hash(spec)
+    s = spec(layout_b="col", bias_relu=True)
+    want = {**BASE, "layout_a": "row", "layout_b": "col", "bias_relu": True}
+    assert s.to_json() == want and list(s.to_json()) == list(want)  # the fields in declaration order, the tile's flat
+    back = GemmSpec.from_json(json.loads(json.dumps(s.to_json())))
+    assert back == s and hash(back) == hash(s)
 
 
 def test_numpy_ints_make_the_equal_spec():
-    spec = GemmSpec(**{**BASE, "m": np.int64(100), "n": np.int32(72), "k": np.uint8(40), "waves_m": np.int16(2)})
-    assert spec == GemmSpec(**BASE) and hash(spec) == hash(GemmSpec(**BASE))
-    assert all(type(getattr(spec, f)) is int for f in ("m", "n", "k", "waves_m"))
+    s = spec(m=np.int64(100), n=np.int32(72), k=np.uint8(40), waves_m=np.int16(2))
+    assert s == spec() and hash(s) == hash(spec())
+    assert all(type(getattr(s, f)) is int for f in ("m", "n", "k")) and type(s.tile.waves_m) is int
 
 
 @pytest.mark.parametrize(

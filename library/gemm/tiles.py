@@ -1,7 +1,7 @@
 """The tile each arch runs a GEMM with: one table, one row per arch and input type.
 
-A row is the matrix-core shape and the workgroup's block and waves; a spec
-(gemm.spec.GemmSpec) carries them, so a case names its tile. Every row is a
+A row is a tile.tile.Tile (the matrix-core shape and the workgroup's block
+and waves); a spec (gemm.spec.GemmSpec) embeds it, so a case names its tile. Every row is a
 128 x 128 block with a 32-deep k step (the tile rocke is measured on against
 Triton, issue 9): 4 waves of 64 lanes on CDNA, 8 of 32 on RDNA4 and gfx1250.
 The matrix op is each arch's best for the type, by `rocke isa` on llvm23
@@ -13,37 +13,26 @@ The rows are data, tiles.json beside this file, in the order errors list
 them; the C++ mirror (library/gemm/cpp) reads the same file.
 """
 
-import dataclasses
 import json
 import os
 
 from errors.errors import FieldError
 from gemm.spec import GemmSpec
+from tile.tile import Tile
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tiles.json")
-
-
-@dataclasses.dataclass(frozen=True)
-class Tile:
-    mma: str
-    block_m: int
-    block_n: int
-    block_k: int
-    waves_m: int
-    waves_n: int
 
 
 def _load(path):
     """(arch, input type) -> Tile, in the file's order."""
     with open(path, encoding="utf-8") as f:
         rows = json.load(f)["tiles"]
-    fields = [f.name for f in dataclasses.fields(Tile)]
     table = {}
-    for row in rows:
+    for i, row in enumerate(rows):
         key = (row["arch"], row["dtype"])
         if key in table:
             raise ValueError(f"{path}: expected one row per arch and input type, got a second {key[0]} {key[1]}")
-        table[key] = Tile(**{name: row[name] for name in fields})
+        table[key] = Tile.of(row, f"{path}: tiles[{i}]", FieldError)
     return table
 
 
@@ -66,4 +55,4 @@ def spec_for(arch, m, n, k, dtype, out, **options):
             [arch, dtype],
             list(TILES),
         )
-    return GemmSpec(m, n, k, dtype, out, **dataclasses.asdict(TILES[(arch, dtype)]), **options)
+    return GemmSpec(m, n, k, dtype, out, TILES[(arch, dtype)], **options)

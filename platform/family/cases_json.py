@@ -140,28 +140,31 @@ def plain_int(value):
         return value
 
 
-def spec_fields(cls, obj, error):
+def spec_fields(cls, obj, error, flat=None):
     """The fields of dataclass spec `cls` that the JSON object `obj` spells,
     for cls(**...): refuses with `error` (the spec's error class, an
     errors.FieldError) anything but an object of cls's fields with every
     required one present. A spec's from_json is
-    cls(**spec_fields(cls, obj, SpecError))."""
+    cls(**spec_fields(cls, obj, SpecError)). `flat` maps a field whose value
+    the JSON spells as fields of its own, beside the spec's (a tile), to
+    their names: those take its place, in its place (required if it is)."""
     name = cls.__name__
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    names = list(fields)
+    required = {}
+    for f in dataclasses.fields(cls):
+        for spelled in (flat or {}).get(f.name, (f.name,)):
+            required[spelled] = f.default is dataclasses.MISSING
+    names = list(required)
     if not isinstance(obj, dict):
-        raise error(
-            f"{name}: expected a JSON object with the fields {', '.join(fields)}, got {obj!r}", name, obj, names
-        )
+        raise error(f"{name}: expected a JSON object with the fields {', '.join(names)}, got {obj!r}", name, obj, names)
     for key in obj:
-        if key not in fields:
+        if key not in required:
             raise error(
-                f"{name}.{key}: expected one of the fields {', '.join(fields)}, got the unknown field {key!r}",
+                f"{name}.{key}: expected one of the fields {', '.join(names)}, got the unknown field {key!r}",
                 f"{name}.{key}",
                 key,
                 names,
             )
-    for field, f in fields.items():
-        if field not in obj and f.default is dataclasses.MISSING:
+    for field, needed in required.items():
+        if needed and field not in obj:
             raise error(f"{name}.{field}: expected a value (the field is required), got none", f"{name}.{field}", None)
     return obj

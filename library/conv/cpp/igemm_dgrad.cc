@@ -171,9 +171,9 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   Value* kv = b.const_(k, i32);
   const tile::Operands ops(dy_group, w_group, mv, nv, kv, 0, 0, "row", "row", dy_gather(spec), w_gather(spec));
   Value* by = b.block_id(1);
-  Value* row0 = b.mul(by, spec.block_m);
+  Value* row0 = b.mul(by, spec.tile.block_m);
   Value* bx = b.block_id(0);
-  Value* col0 = b.mul(bx, spec.block_n);
+  Value* col0 = b.mul(bx, spec.tile.block_n);
   const tile::Accumulators acc = tile::mainloop(b, cfg, ops, elem, row0, col0);
   if (c.channels_last()) {
     Value* first = b.mul(group, n);

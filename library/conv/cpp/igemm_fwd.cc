@@ -103,11 +103,11 @@ Split split_of(ir::KernelBuilder& b, const IgemmSpec& spec) {
   Value* group = b.rem(z, spec.conv.groups);
   Value* first_steps = b.mul(split, steps);
   Value* first = b.div(first_steps, parts);
-  Value* k_begin = b.mul(first, spec.block_k);
+  Value* k_begin = b.mul(first, spec.tile.block_k);
   Value* next = b.add(split, 1);
   Value* last_steps = b.mul(next, steps);
   Value* last = b.div(last_steps, parts);
-  Value* last_k = b.mul(last, spec.block_k);
+  Value* last_k = b.mul(last, spec.tile.block_k);
   Value* k_end = b.min(last_k, k);
   Value* k_len = b.sub(k_end, k_begin);
   return {split, group, k_begin, k_len};
@@ -129,7 +129,7 @@ void store_partial(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accu
     Value* out = b.offset(ws, bytes);
     const std::vector<tile::Run> runs = acc.runs(b);
     tile::epilogue(b, runs, out, c.k, ops.m, ops.n, row0, col0, f32,
-                   {.inside = acc.inside, .rows = static_cast<int>(spec.block_m)});
+                   {.inside = acc.inside, .rows = static_cast<int>(spec.tile.block_m)});
   } else {
     Value* slice = b.mul(sp.split, elements);
     Value* bytes = b.mul(slice, 4);
@@ -176,9 +176,9 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   Value* kv = split ? sp.k_len : b.const_(k, i32);
   const tile::Operands ops(x, w_group, mv, nv, kv, 0, k, "row", "col", gather(spec, group, sp.k_begin));
   Value* by = b.block_id(1);
-  Value* row0 = b.mul(by, spec.block_m);
+  Value* row0 = b.mul(by, spec.tile.block_m);
   Value* bx = b.block_id(0);
-  Value* col0 = b.mul(bx, spec.block_n);
+  Value* col0 = b.mul(bx, spec.tile.block_n);
   const tile::Accumulators acc = tile::mainloop(b, cfg, ops, elem, row0, col0);
   if (split) {
     store_partial(b, spec, acc, y, sp, ops, row0, col0);

@@ -1,5 +1,6 @@
 // conv_igemm_fwd's spec, mirroring IgemmSpec of library/conv/igemm_tiles.py:
-// a ConvSpec (the problem) with a matrix-core tile, read from its JSON
+// a ConvSpec (the problem) with a matrix-core tile (tile::Tile, its fields
+// spelled beside "conv" in the JSON), read from its JSON
 // (IgemmSpec.from_json), validated in Python's order (Python's
 // IgemmSpecError with its field and values), and written back.
 //
@@ -18,6 +19,7 @@
 #include "platform/cpp/json/json.h"
 #include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
+#include "platform/tile/cpp/tile.h"
 
 namespace rocke::conv {
 
@@ -35,9 +37,7 @@ class IgemmSpecError : public family::Refusal {
 
 struct IgemmSpec {
   ConvSpec conv;
-  std::string mma;  // "MxNxK"
-  std::int64_t block_m = 0, block_n = 0, block_k = 0;
-  std::int64_t waves_m = 0, waves_n = 0;
+  tile::Tile tile;
   // Ways the reduction is split (split-K); 1 writes the output, S > 1 f32
   // partial sums to a workspace.
   std::int64_t split_k = 1;
@@ -49,11 +49,11 @@ struct IgemmSpec {
   json::Value to_json() const;
 
   // The matrix op id (platform/arch/mma_forms.json).
-  std::string op() const { return "mma_" + mma + "_" + conv.dtype + "_f32"; }
+  std::string op() const { return "mma_" + tile.mma + "_" + conv.dtype + "_f32"; }
   // (M, N, K) of each group's GEMM.
   std::array<std::int64_t, 3> gemm() const;
   // The reduction's k steps of block_k (the last one may be partial).
-  std::int64_t k_steps() const { return (gemm()[2] + block_k - 1) / block_k; }
+  std::int64_t k_steps() const { return (gemm()[2] + tile.block_k - 1) / tile.block_k; }
 };
 
 // IgemmSpec.from_json(spec).to_json(): the family's spec_json.

@@ -73,6 +73,11 @@ BAD = [
     _with(split_k=2**63),
     _conv(n=2**63),
     # split_k: not a positive int, more splits than k steps (144 = 5 steps of 32), a workspace past 2 GiB.
+    # A block that is not a whole number of its waves' matrix ops.
+    _with(mma="32x32x16", block_m=7, block_n=3, block_k=5, waves_m=1, waves_n=9),
+    _with(block_m=2**31 - 1, waves_n=2**31 - 1),
+    _with(block_n=80),
+    _with(block_k=24),
     _with(split_k=0),
     _with(split_k=True),
     _with(split_k="2"),
@@ -84,8 +89,9 @@ GOOD = [
     BASE,
     _with(split_k=1),  # written back without the field, as an unsplit spec always was
     _with(split_k=5),
-    _with(mma="32x32x16", block_m=7, block_n=3, block_k=5, waves_m=1, waves_n=9),
-    _with(block_m=2**31 - 1, waves_n=2**31 - 1),  # the largest tile sizes the spec takes
+    _with(mma="32x32x16", block_m=32, block_n=288, block_k=16, waves_m=1, waves_n=9),
+    # The largest tile sizes the spec takes: blocks of whole matrix ops.
+    _with(block_m=(2**31 - 1) // 32 * 32, block_n=(2**31 - 1) // 16 * 16, waves_n=(2**31 - 1) // 16),
     _conv(layout="NCHW", dtype="bf16", bias_relu=True, groups=4, stride=[2, 1], dilation=[1, 2]),
     _conv(spatial=[4, 5, 6], filter=[1, 3, 3], pad=[0, 1, 1]) | {"mma": "16x16x32"},
     *(c.spec.to_json() for c in igemm_fwd_cases()),

@@ -18,7 +18,10 @@ const std::vector<IgemmTile>& igemm_tiles() {
         // igemm_tiles.py refuses such a file at import; this only guards.
         if (t.arch == r.arch) throw std::logic_error("igemm_tiles.json: a second row for " + std::string(r.arch));
       }
-      out.push_back(IgemmTile{r.arch, r.mma, r.block_m, r.block_n, r.block_k, r.waves_m, r.waves_n});
+      const json::Object row{{"mma", std::string(r.mma)}, {"block_m", r.block_m}, {"block_n", r.block_n},
+                             {"block_k", r.block_k},      {"waves_m", r.waves_m}, {"waves_n", r.waves_n}};
+      const std::string where = "igemm_tiles.json: tiles[" + std::to_string(out.size()) + "]";
+      out.push_back(IgemmTile{r.arch, tile::Tile::of(row, where, "errors.errors.FieldError")});
     }
     return out;
   }();
@@ -28,15 +31,9 @@ const std::vector<IgemmTile>& igemm_tiles() {
 IgemmSpec igemm_spec_for(std::string_view arch, const ConvSpec& conv) {
   for (const IgemmTile& t : igemm_tiles()) {
     if (t.arch != arch) continue;
-    return IgemmSpec::from_json(json::Object{
-        {"conv", conv.to_json()},
-        {"mma", std::string(t.mma)},
-        {"block_m", t.block_m},
-        {"block_n", t.block_n},
-        {"block_k", t.block_k},
-        {"waves_m", t.waves_m},
-        {"waves_n", t.waves_n},
-    });
+    json::Object spec = t.tile.to_json();
+    spec.emplace("conv", conv.to_json());
+    return IgemmSpec::from_json(spec);
   }
   std::string offered;
   json::Array archs;
@@ -52,18 +49,19 @@ int form_wave(const IgemmSpec& spec, std::string_view arch) {
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
     if (op.op == spec.op()) return op.wave;
   }
-  throw IgemmSpecError("IgemmSpec.mma", spec.mma,
+  throw IgemmSpecError("IgemmSpec.tile.mma", spec.tile.mma,
                        "a matrix-core shape " + std::string(arch) + " has for " + spec.conv.dtype, nullptr,
                        "take " + std::string(arch) + "'s tile from library/conv/igemm_tiles.json");
 }
 
 tile::GemmConfig gemm_config(const IgemmSpec& spec) {
+  const tile::Tile& t = spec.tile;
   return tile::GemmConfig{spec.op(),
-                          static_cast<int>(spec.block_m),
-                          static_cast<int>(spec.block_n),
-                          static_cast<int>(spec.block_k),
-                          static_cast<int>(spec.waves_m),
-                          static_cast<int>(spec.waves_n)};
+                          static_cast<int>(t.block_m),
+                          static_cast<int>(t.block_n),
+                          static_cast<int>(t.block_k),
+                          static_cast<int>(t.waves_m),
+                          static_cast<int>(t.waves_n)};
 }
 
 }  // namespace rocke::conv

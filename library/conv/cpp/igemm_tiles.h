@@ -13,13 +13,14 @@
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/spec.h"
 #include "platform/tile/cpp/gemm.h"
+#include "platform/tile/cpp/tile.h"
 
 namespace rocke::conv {
 
+// One row of the table: an arch and its tile.
 struct IgemmTile {
   std::string_view arch;
-  std::string_view mma;
-  int block_m, block_n, block_k, waves_m, waves_n;
+  tile::Tile tile;
 };
 
 // Every row, in the file's order.
@@ -34,7 +35,7 @@ IgemmSpec igemm_spec_for(std::string_view arch, const ConvSpec& conv);
 int form_wave(const IgemmSpec& spec, std::string_view arch);
 
 // The spec's tile as the tile blocks' config (Python's GemmConfig(spec.op,
-// spec.block_m, ..., spec.waves_n)).
+// spec.tile.block_m, ..., spec.tile.waves_n)).
 tile::GemmConfig gemm_config(const IgemmSpec& spec);
 
 }  // namespace rocke::conv

@@ -46,11 +46,11 @@ int form_wave(const WgradSpec& spec, std::string_view arch) {
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
     if (op.op == spec.igemm.op()) return op.wave;
   }
-  const std::string field = "WgradSpec.igemm.mma";
+  const std::string field = "WgradSpec.igemm.tile.mma";
   throw family::SpecError(
-      "conv.wgrad_spec.WgradSpecError", field, spec.igemm.mma, nullptr,
+      "conv.wgrad_spec.WgradSpecError", field, spec.igemm.tile.mma, nullptr,
       errors::worded(field, "a matrix-core shape " + std::string(arch) + " has for " + spec.conv().dtype,
-                     spec.igemm.mma, "take " + std::string(arch) + "'s tile from conv.wgrad_spec.TILES"));
+                     spec.igemm.tile.mma, "take " + std::string(arch) + "'s tile from conv.wgrad_spec.TILES"));
 }
 
 // B: x at (column: channel and tap, k: reduction row first + k) (_input_gather).
@@ -105,7 +105,7 @@ Split split_of(ir::KernelBuilder& b, const WgradSpec& spec, Value* z) {
   }
   Value* group = b.rem(z, c.groups);
   Value* part = b.div(z, c.groups);
-  const std::int64_t step = spec.igemm.block_k;
+  const std::int64_t step = spec.igemm.tile.block_k;
   const std::int64_t steps = spec.steps();
   Value* first_steps = b.mul(part, steps);
   Value* first_share = b.div(first_steps, spec.split);
@@ -162,9 +162,9 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
                 input_gather(spec, s.group, s.first));
   }
   Value* by = b.block_id(1);
-  Value* row0 = b.mul(by, t.block_m);
+  Value* row0 = b.mul(by, t.tile.block_m);
   Value* bx = b.block_id(0);
-  Value* col0 = b.mul(bx, t.block_n);
+  Value* col0 = b.mul(bx, t.tile.block_n);
   const tile::Accumulators acc = tile::mainloop(b, cfg, *ops, elem, row0, col0);
   Value* dst_bytes = b.mul(s.offset, out_elem->nbytes());
   Value* dst = b.offset(out, dst_bytes);

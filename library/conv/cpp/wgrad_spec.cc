@@ -79,7 +79,7 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
   }
   if (s.split > s.steps()) {
     refuse("WgradSpec.split", s.split,
-           "at most " + std::to_string(s.steps()) + " (one " + std::to_string(s.igemm.block_k) +
+           "at most " + std::to_string(s.steps()) + " (one " + std::to_string(s.igemm.tile.block_k) +
                "-deep k step of the " + std::to_string(s.gemm()[2]) + "-long reduction per split)",
            s.steps(), "take a smaller split");
   }
@@ -113,10 +113,10 @@ std::array<std::int64_t, 3> WgradSpec::gemm() const {
   return {c.k_per_group(), c.c_per_group() * taps, pixels};
 }
 
-std::int64_t WgradSpec::steps() const { return ceil_div(gemm()[2], igemm.block_k); }
+std::int64_t WgradSpec::steps() const { return ceil_div(gemm()[2], igemm.tile.block_k); }
 
 std::pair<std::int64_t, std::int64_t> WgradSpec::rows(std::int64_t part) const {
-  const std::int64_t step = igemm.block_k;
+  const std::int64_t step = igemm.tile.block_k;
   return {step * (part * steps() / split), std::min(step * ((part + 1) * steps() / split), gemm()[2])};
 }
 

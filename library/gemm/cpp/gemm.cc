@@ -19,6 +19,7 @@
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/builder.h"
 #include "platform/ir/cpp/types.h"
+#include "platform/tile/cpp/tile.h"
 
 namespace rocke::gemm {
 namespace {
@@ -27,18 +28,18 @@ using ir::Value;
 
 // The matrix op's wave size on `arch` (its form's); SpecError if the arch lacks it.
 int form_wave(const GemmSpec& spec, std::string_view arch) {
-  const std::vector<std::string> have = mma_shapes(spec.dtype, arch);
-  if (std::find(have.begin(), have.end(), spec.mma) == have.end()) {
+  const std::vector<std::string> have = tile::shapes(spec.dtype, arch);
+  if (std::find(have.begin(), have.end(), spec.tile.mma) == have.end()) {
     std::string list;
     for (const std::string& s : have) list += (list.empty() ? "" : ", ") + s;
     json::Array shapes;
     for (const std::string& s : have) shapes.emplace_back(s);
     throw family::SpecError(
-        "gemm.spec.SpecError", "GemmSpec.mma", spec.mma, std::move(shapes),
-        errors::worded("GemmSpec.mma",
+        "gemm.spec.SpecError", "GemmSpec.tile.mma", spec.tile.mma, std::move(shapes),
+        errors::worded("GemmSpec.tile.mma",
                        "a matrix-core shape " + std::string(arch) + " has for " + spec.dtype + " inputs (" +
                            (list.empty() ? "none" : list) + ")",
-                       spec.mma, "take " + std::string(arch) + "'s tile from library/gemm/tiles.json"));
+                       spec.tile.mma, "take " + std::string(arch) + "'s tile from library/gemm/tiles.json"));
   }
   for (const arch::MatrixOp& op : arch::get(arch).matrix) {
     if (op.op == spec.op()) return op.wave;
@@ -49,12 +50,13 @@ int form_wave(const GemmSpec& spec, std::string_view arch) {
 std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   const GemmSpec spec = GemmSpec::from_json(c.spec);
   const int wave = form_wave(spec, c.arch);
+  const tile::Tile& t = spec.tile;
   const tile::GemmConfig cfg{spec.op(),
-                             static_cast<int>(spec.block_m),
-                             static_cast<int>(spec.block_n),
-                             static_cast<int>(spec.block_k),
-                             static_cast<int>(spec.waves_m),
-                             static_cast<int>(spec.waves_n)};
+                             static_cast<int>(t.block_m),
+                             static_cast<int>(t.block_n),
+                             static_cast<int>(t.block_k),
+                             static_cast<int>(t.waves_m),
+                             static_cast<int>(t.waves_n)};
   ir::KernelBuilder b(std::string(family_names::gemm::gemm) + "_" + c.id, c.arch, {cfg.threads(wave), 1, 1}, wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");
@@ -69,9 +71,9 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   Value* ldb = spec.layout_b == "row" ? n : k;
   const tile::Operands ops(a, bm, m, n, k, lda, ldb, spec.layout_a, spec.layout_b);
   Value* by = b.block_id(1);
-  Value* row0 = b.mul(by, spec.block_m);
+  Value* row0 = b.mul(by, t.block_m);
   Value* bx = b.block_id(0);
-  Value* col0 = b.mul(bx, spec.block_n);
+  Value* col0 = b.mul(bx, t.block_n);
   const tile::Accumulators acc = tile::mainloop(b, cfg, ops, elem(spec.dtype), row0, col0);
   const std::vector<tile::Run> runs = acc.runs(b);
   epilogue(b, runs, out, n, m, n, row0, col0, elem(spec.out),

@@ -2,11 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <set>
 #include <stdexcept>
-#include <tuple>
 
-#include "platform/arch/cpp/mma_forms_data.h"
 #include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/types.h"
@@ -21,14 +18,15 @@ constexpr std::array<std::string_view, 3> kDtypes = {"f16", "bf16", "fp8"};
 constexpr std::array<std::string_view, 3> kOuts = {"f16", "bf16", "f32"};
 constexpr std::array<std::string_view, 2> kLayouts = {"row", "col"};
 
-// The dataclass fields in declaration order; the first 11 have no default.
+// The JSON fields in declaration order, the tile's (tile::kFields) in its
+// place; the first 11 have no default.
 constexpr std::array<std::string_view, 14> kFields = {
     "m",       "n",       "k",       "dtype",   "out",      "mma",      "block_m",
     "block_n", "block_k", "waves_m", "waves_n", "layout_a", "layout_b", "bias_relu",
 };
 constexpr std::size_t kRequired = 11;
-// spec.py's MAX_INT: every int field is an i32 in the kernel (and the tile's
-// sizes int in tile::GemmConfig), and every tensor's size in bytes.
+// spec.py's MAX_INT: m, n and k are i32 in the kernel, and so is every
+// tensor's size in bytes.
 constexpr std::int64_t kMaxInt = INT32_MAX;
 
 template <std::size_t N>
@@ -127,19 +125,6 @@ const ir::Type* elem(std::string_view name) {
   throw std::logic_error("gemm ELEM has no type " + std::string(name));  // the spec allows only these
 }
 
-std::vector<std::string> mma_shapes(std::string_view dtype, std::optional<std::string_view> arch) {
-  std::set<std::tuple<int, int, int>> shapes;  // sorted as Python's sorted(tuples)
-  for (const auto& f : data::mma_forms::kForms) {
-    if (f.a != dtype || f.c != "f32") continue;
-    if (arch && std::find(f.archs.begin(), f.archs.end(), *arch) == f.archs.end()) continue;
-    shapes.emplace(f.m, f.n, f.k);
-  }
-  std::vector<std::string> out;
-  for (const auto& [m, n, k] : shapes)
-    out.push_back(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
-  return out;
-}
-
 GemmSpec GemmSpec::from_json(const json::Value& obj) {
   if (!obj.is_object()) fail("", obj, "a JSON object with the fields " + joined(kFields), listed(kFields));
   const json::Object& fields = obj.as_object();
@@ -159,19 +144,20 @@ GemmSpec GemmSpec::from_json(const json::Value& obj) {
     auto it = fields.find(name);
     return it == fields.end() ? fallback : it->second;
   };
-  // __post_init__, in its order; spec.py's _INT_FIELDS: field, slot, why.
+  // Tile.of, then __post_init__, in its order.
   GemmSpec s;
-  constexpr std::string_view kArgument = "the kernel takes m, n and k as i32", kTile = "a tile size is an i32";
-  const std::tuple<const char*, std::int64_t*, std::string_view> ints[] = {
-      {"m", &s.m, kArgument},         {"n", &s.n, kArgument},         {"k", &s.k, kArgument},
-      {"block_m", &s.block_m, kTile}, {"block_n", &s.block_n, kTile}, {"block_k", &s.block_k, kTile},
-      {"waves_m", &s.waves_m, kTile}, {"waves_n", &s.waves_n, kTile},
-  };
-  for (const auto& [name, slot, why] : ints) {
+  try {
+    s.tile = tile::Tile::of(fields, "GemmSpec.tile", kSpecError);
+  } catch (const errors::FieldError& e) {
+    throw family::SpecError(e.python_class(), e.field(), e.value(), e.allowed(), e.what());
+  }
+  const std::pair<const char*, std::int64_t*> ints[] = {{"m", &s.m}, {"n", &s.n}, {"k", &s.k}};
+  for (const auto& [name, slot] : ints) {
     const json::Value v = field(name, nullptr);
     if (!v.above_int64() && (!v.is_int() || v.as_int() < 1)) fail(name, v, "a positive int");
     if (v.above_int64() || v.as_int() > kMaxInt) {
-      fail(name, v, "a positive int at most " + std::to_string(kMaxInt) + " (" + std::string(why) + ")", kMaxInt);
+      fail(name, v, "a positive int at most " + std::to_string(kMaxInt) + " (the kernel takes m, n and k as i32)",
+           kMaxInt);
     }
     *slot = v.as_int();
   }
@@ -182,55 +168,28 @@ GemmSpec GemmSpec::from_json(const json::Value& obj) {
   const json::Value bias_relu = field("bias_relu", false);
   if (!bias_relu.is_bool()) fail("bias_relu", bias_relu, "true or false");
   s.bias_relu = bias_relu.as_bool();
-  const std::vector<std::string> shapes = mma_shapes(s.dtype);
-  const json::Value mma = field("mma", nullptr);
-  if (!mma.is_str() || std::find(shapes.begin(), shapes.end(), mma.as_str()) == shapes.end()) {
-    fail("mma", mma, "a matrix-core shape of " + s.dtype + " inputs: one of " + joined(shapes), listed(shapes));
-  }
-  s.mma = mma.as_str();
-  const auto [mm, mn, mk] = s.mma_shape();
-  const std::tuple<const char*, std::int64_t, std::int64_t, std::string> parts[] = {
-      {"block_m", s.block_m, s.waves_m * mm,
-       "waves_m (" + std::to_string(s.waves_m) + ") x the mma's M (" + std::to_string(mm) + ")"},
-      {"block_n", s.block_n, s.waves_n * mn,
-       "waves_n (" + std::to_string(s.waves_n) + ") x the mma's N (" + std::to_string(mn) + ")"},
-      {"block_k", s.block_k, mk, "the mma's K (" + std::to_string(mk) + ")"},
-  };
-  for (const auto& [name, size, part, why] : parts) {
-    if (size % part) fail(name, json::Value(size), "a multiple of " + why + " = " + std::to_string(part), part);
+  const std::vector<std::string> shapes = tile::shapes(s.dtype);
+  if (std::find(shapes.begin(), shapes.end(), s.tile.mma) == shapes.end()) {
+    fail("tile.mma", s.tile.mma, "a matrix-core shape of " + s.dtype + " inputs: one of " + joined(shapes),
+         listed(shapes));
   }
   check_tensors(s);
   return s;
 }
 
-std::array<int, 3> GemmSpec::mma_shape() const {
-  std::array<int, 3> out{};
-  std::size_t at = 0;
-  for (int& x : out) {
-    const std::size_t end = std::min(mma.find('x', at), mma.size());
-    x = std::stoi(mma.substr(at, end - at));
-    at = end + 1;
-  }
-  return out;
-}
-
 json::Value GemmSpec::to_json() const {
-  return json::Object{
+  json::Object obj = tile.to_json();
+  obj.insert({
       {"m", m},
       {"n", n},
       {"k", k},
       {"dtype", dtype},
       {"out", out},
-      {"mma", mma},
-      {"block_m", block_m},
-      {"block_n", block_n},
-      {"block_k", block_k},
-      {"waves_m", waves_m},
-      {"waves_n", waves_n},
       {"layout_a", layout_a},
       {"layout_b", layout_b},
       {"bias_relu", bias_relu},
-  };
+  });
+  return obj;
 }
 
 json::Value normalised(const json::Value& spec) { return GemmSpec::from_json(spec).to_json(); }

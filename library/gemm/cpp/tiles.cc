@@ -4,16 +4,19 @@
 
 namespace rocke::gemm {
 
-const std::vector<Tile>& tiles() {
-  static const std::vector<Tile> table = [] {
-    std::vector<Tile> out;
+const std::vector<TileRow>& tiles() {
+  static const std::vector<TileRow> table = [] {
+    std::vector<TileRow> out;
     for (const auto& r : data::gemm_tiles::kTiles) {
-      for (const Tile& t : out) {
+      for (const TileRow& t : out) {
         // tiles.py refuses such a file at import (gemm_test); this only guards.
         if (t.arch == r.arch && t.dtype == r.dtype)
           throw std::logic_error("tiles.json: a second row for " + std::string(r.arch) + " " + std::string(r.dtype));
       }
-      out.push_back(Tile{r.arch, r.dtype, r.mma, r.block_m, r.block_n, r.block_k, r.waves_m, r.waves_n});
+      const json::Object row{{"mma", std::string(r.mma)}, {"block_m", r.block_m}, {"block_n", r.block_n},
+                             {"block_k", r.block_k},      {"waves_m", r.waves_m}, {"waves_n", r.waves_n}};
+      const std::string where = "tiles.json: tiles[" + std::to_string(out.size()) + "]";
+      out.push_back(TileRow{r.arch, r.dtype, tile::Tile::of(row, where, "errors.errors.FieldError")});
     }
     return out;
   }();
@@ -22,28 +25,24 @@ const std::vector<Tile>& tiles() {
 
 GemmSpec spec_for(std::string_view arch, std::int64_t m, std::int64_t n, std::int64_t k, std::string_view dtype,
                   std::string_view out, const Options& options) {
-  for (const Tile& t : tiles()) {
+  for (const TileRow& t : tiles()) {
     if (t.arch != arch || t.dtype != dtype) continue;
-    return GemmSpec::from_json(json::Object{
+    json::Object spec = t.tile.to_json();
+    spec.insert({
         {"m", m},
         {"n", n},
         {"k", k},
         {"dtype", std::string(dtype)},
         {"out", std::string(out)},
-        {"mma", std::string(t.mma)},
-        {"block_m", t.block_m},
-        {"block_n", t.block_n},
-        {"block_k", t.block_k},
-        {"waves_m", t.waves_m},
-        {"waves_n", t.waves_n},
         {"layout_a", options.layout_a},
         {"layout_b", options.layout_b},
         {"bias_relu", options.bias_relu},
     });
+    return GemmSpec::from_json(spec);
   }
   std::string offered;
   json::Array rows;
-  for (const Tile& t : tiles()) {
+  for (const TileRow& t : tiles()) {
     offered += (offered.empty() ? "" : ", ") + std::string(t.arch) + " " + std::string(t.dtype);
     rows.emplace_back(json::Array{std::string(t.arch), std::string(t.dtype)});
   }

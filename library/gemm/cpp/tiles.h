@@ -12,14 +12,15 @@
 
 #include "library/gemm/cpp/spec.h"
 #include "platform/errors/cpp/errors.h"
+#include "platform/tile/cpp/tile.h"
 
 namespace rocke::gemm {
 
-struct Tile {
+// One row of the table: an arch and input type, and their tile.
+struct TileRow {
   std::string_view arch;
   std::string_view dtype;
-  std::string_view mma;
-  int block_m, block_n, block_k, waves_m, waves_n;
+  tile::Tile tile;
 };
 
 // No tile for the arch and input type asked for (tiles.TileError).
@@ -29,7 +30,7 @@ class TileError : public errors::FieldError {
 };
 
 // Every row, in the file's order.
-const std::vector<Tile>& tiles();
+const std::vector<TileRow>& tiles();
 
 // GemmSpec's optional fields.
 struct Options {

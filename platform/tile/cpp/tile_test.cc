@@ -1,9 +1,13 @@
 // The tile blocks' C++ facts and behaviour that need no Python; byte parity
 // with platform/tile is gemm_parity_test's.
+#include "platform/tile/cpp/tile.h"
+
 #include <stdexcept>
 #include <string>
 
+#include "platform/cpp/json/json.h"
 #include "platform/cpp/testing/check.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/ir/cpp/builder.h"
 #include "platform/ir/cpp/printer.h"
 #include "platform/ir/cpp/types.h"
@@ -94,6 +98,39 @@ ROCKE_TEST(copy_and_operand_errors) {
   const TileCopy copy(p, i, "rows", KMajor(64, 32, 2, 128), ir::scalar("f16"), 64);
   // 64 x 32 f16 in pairs of 8-element vectors: 128 moves, 2 per lane, 2 registers each.
   CHECK_EQ(static_cast<int>(copy.reg_types().size()), 4);
+}
+
+// The Tile's checks in tile.py's order, each naming `where`.FIELD with the
+// given Python class; the engines' agreement is the specs' parity tests'.
+ROCKE_TEST(tile_values_and_errors) {
+  const json::Object good{{"mma", "16x16x16"}, {"block_m", 128}, {"block_n", 64},
+                          {"block_k", 32},     {"waves_m", 2},   {"waves_n", 2}};
+  const Tile t = Tile::of(good, "Spec.tile", "errors.errors.FieldError");
+  CHECK_EQ(t.mma_shape()[2], 16);
+  CHECK_EQ(t.waves(), 4);
+  CHECK(json::Value(t.to_json()) == json::Value(good));
+  auto with = [&](const std::string& key, json::Value value) {
+    json::Object out = good;
+    out[key] = std::move(value);
+    return out;
+  };
+  CHECK_THROWS(errors::FieldError, Tile::of(with("block_m", 0), "Spec.tile", "x.Error"),
+               "Spec.tile.block_m: expected a positive int, got 0");
+  CHECK_THROWS(errors::FieldError, Tile::of(with("mma", "16x16"), "Spec.tile", "x.Error"),
+               "Spec.tile.mma: expected a matrix-core shape MxNxK: one of 16x16x16, 16x16x32, 32x32x8, 32x32x16, got "
+               "\"16x16\"");
+  CHECK_THROWS(errors::FieldError, Tile::of(with("waves_n", 3), "Spec.tile", "x.Error"),
+               "Spec.tile.block_n: expected a multiple of waves_n (3) x the mma's N (16) = 48, got 64");
+  try {
+    Tile::of(with("block_k", 8), "Spec.tile", "x.Error");
+    CHECK(false);
+  } catch (const errors::FieldError& e) {
+    CHECK_EQ(e.python_class(), std::string("x.Error"));
+    CHECK_EQ(e.field(), std::string("Spec.tile.block_k"));
+    CHECK(e.allowed() == json::Value(16));
+  }
+  CHECK_EQ(shapes("fp8").size(), std::size_t{1});
+  CHECK_EQ(shapes("f16", "gfx942")[1], std::string("32x32x8"));
 }
 
 int main() { return rocke::testing::run_all(); }
