@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# What one edit re-runs: for each FILE, the tests `bazel test` would re-run
+# after a comment is appended to it (the tests that depend on it, as
+# //tools:affected selects them), and how long that re-run takes once
+# everything else is warm. Prints a Markdown table and writes it to
+# docs/figures/edit-cost.md, headed by this command and the date as
+# tools/bench/figures.py heads the other benches' files.
+#
+#   tools/bench/edit_cost.sh [FILE...]    default: library/conv/direct_fwd.py
+#
+# Per FILE: bazel query selects the tests; `./bazel test` runs them on the
+# unedited tree (the warm build: results cached); a comment line unique to
+# this run (so no cache holds its results) is appended and the same
+# `./bazel test` is timed; the edit is undone. The rows of other commits
+# already in the file are kept, so it holds the figure before and after a
+# change, each measured by this script at its own commit.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+files=("$@")
+[[ ${#files[@]} -gt 0 ]] || files=(library/conv/direct_fwd.py)
+for file in "${files[@]}"; do
+  if [[ ! -f $file ]] || ! git ls-files --error-unmatch "$file" >/dev/null 2>&1; then
+    echo "edit_cost: '$file' is not a file git tracks in this checkout; give paths relative to its root, e.g. library/conv/direct_fwd.py" >&2
+    exit 2
+  fi
+  if ! git diff --quiet -- "$file"; then
+    echo "edit_cost: '$file' has uncommitted changes, which the bench would undo; commit or stash them first" >&2
+    exit 2
+  fi
+done
+
+mkdir -p /var/cache/rocke/bench
+scratch=$(mktemp -d /var/cache/rocke/bench/edit-cost.XXXXXX)
+edited=
+tmp=
+trap '[[ -z $edited ]] || git checkout -- "$edited"; rm -rf "$scratch" ${tmp:+"$tmp"}' EXIT
+
+stats() { toolchains/sysroot/root.sh exec python3 tools/bench/bep_stats.py "$@"; }
+# The tests of query set $1 that `bazel test` runs (as tools/affected/affected.py's tests_of).
+tests_of() {
+  local manual='attr(tags, "(^|[\[ ,])manual([\] ,]|$)", $t)'
+  ./bazel query --output=label "let r = $1 in let t = tests(\$r except kind(test_suite, \$r)) in \$t except $manual" 2>/dev/null
+}
+
+commit=$(git rev-parse --short=12 HEAD)
+day=$(date +%Y-%m-%d)
+all=$(tests_of '//...' | wc -l)
+rows=() lists=()
+for file in "${files[@]}"; do
+  label=$(./bazel query --output=label "$file" 2>/dev/null)
+  tests_of "rdeps(//..., $label)" >"$scratch/selected"
+  n=$(wc -l <"$scratch/selected")
+  echo "bench: $file: $n of $all tests; warming them..." >&2
+  ./bazel test --target_pattern_file="$scratch/selected" >/dev/null 2>&1 || true
+  edited=$file
+  printf '# edit_cost: %s\n' "$(date +%s%N)" >>"$file"
+  echo "bench: $file edited; re-running its tests..." >&2
+  t0=$SECONDS
+  status=0
+  ./bazel test --target_pattern_file="$scratch/selected" "--build_event_json_file=$scratch/bep.json" >"$scratch/log" 2>&1 || status=$?
+  seconds=$((SECONDS - t0))
+  git checkout -- "$file"
+  edited=
+  outcome=passed
+  [[ $status -eq 0 ]] || outcome="exit $status: $(grep -c ' FAILED in ' "$scratch/log" || true) failed"
+  rows+=("| $commit | $day | \`$file\` | $n of $all | $seconds s | $(stats "$scratch/bep.json"); $outcome |")
+  lists+=("$commit, \`$file\`: $(paste -sd' ' "$scratch/selected" | sed 's/ /, /g')")
+  echo "bench: $file: $n tests, $seconds s" >&2
+done
+
+out=docs/figures/edit-cost.md
+# The kept rows (and their test lists) of every other commit.
+kept_rows=$( (grep -E '^\| [0-9a-f]{12} \|' "$out" 2>/dev/null || true) | grep -v "^| $commit |" || true)
+kept_lists=$( (grep -E '^[0-9a-f]{12}, `' "$out" 2>/dev/null || true) | grep -v "^$commit, " || true)
+table=$(
+  printf '| commit | measured | edited file | tests selected | re-run | test actions |\n|---|---|---|---|---|---|\n'
+  [[ -z $kept_rows ]] || printf '%s\n' "$kept_rows"
+  printf '%s\n' "${rows[@]}"
+)
+selected=$(
+  [[ -z $kept_lists ]] || printf '%s\n' "$kept_lists"
+  printf '%s\n' "${lists[@]}"
+)
+echo "$table"
+tmp=$(mktemp docs/figures/.rocke-tmp-XXXXXX)
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+{
+  printf '# What one edit re-runs\n\n'
+  printf '`tools/bench/edit_cost.sh %s`, measured %s (%s cores, load average %s).\n\n' "${files[*]}" "$day" "$(nproc)" "$load"
+  printf 'Per edited file: the tests that depend on it (what `//tools:affected` selects for that change), of every test\n'
+  printf '`bazel test //...` runs, and the wall time of `./bazel test` on them after a comment is appended to the file,\n'
+  printf 'with everything else warm. Rows of other commits are the figure at that commit, kept by the next run.\n\n'
+  printf '%s\n\n## The tests each edit selected\n\n' "$table"
+  # One paragraph per row.
+  sed '$!G' <<<"$selected"
+} >"$tmp"
+chmod 0644 "$tmp"
+mv -f "$tmp" "$out"
+tmp=
+echo "bench: wrote $PWD/$out" >&2
