@@ -11,8 +11,8 @@ def library_family(name, module, deps, cpp_library):
     engine (//library:rocke-emit), and the in-process engines test.
 
     Creates every target rocke_family(name, module, deps, cpp_engine =
-    "//library:rocke-emit", cpp_library) creates (platform/build_defs/family.bzl),
-    and
+    "//library:rocke-emit", cpp_library) creates (platform/build_defs/family.bzl;
+    its test_suite NAME runs NAME_engines too), and
       name + "_engines": test: lower_family(..., engine="both") through the
                          pybind engine (//library/engine) on every case and
                          flavor; a flavor's refusal of an arch is the same
@@ -33,6 +33,7 @@ def library_family(name, module, deps, cpp_library):
         deps = deps,
         cpp_engine = "//library:rocke-emit",
         cpp_library = cpp_library,
+        suite_tests = [":" + name + "_engines"],
     )
     py_pytest(
         name = name + "_engines",

@@ -58,7 +58,8 @@ def conv_fullsize_test(name, module, deps, tags, depthwise_from = None):
             name = "{}_ir_{}".format(name, flavor),
             srcs = [depthwise_from] if depthwise_from else [],
             outs = [irs, manifest],
-            cmd = "$(execpath :{e}) --family {m} --flavor {f} --irs $(execpath {i}) --manifest $(execpath {n}){x}".format(
+            cmd = ("$(execpath :{e}) --family {m} --flavor {f} " +
+                   "--irs $(execpath {i}) --manifest $(execpath {n}){x}").format(
                 e = emitter,
                 m = module,
                 f = flavor,
