@@ -28,16 +28,20 @@ def known(tiles):
     return [arch for arch in tiles if arch in flavors.get(TC.flavor).cpus]
 
 
-def code_object(kernel, arch):
-    """`kernel` lowered, compiled (parsed and verified first) and linked for
-    `arch` by the flavor under test: no indirect call, no spill, within the
-    arch's registers (platform/family/budget.py)."""
-    built = TC.build(lower(kernel, TC.flavor), arch, kernel.name)  # no indirect call
-    assert not overruns(built.figures, arch), f"{kernel.name} with {TC.flavor}: " + "; ".join(
-        overruns(built.figures, arch)
-    )
-    assert built.code_object[:4] == b"\x7fELF", f"{kernel.name} with {TC.flavor}: the link made no ELF"
+def compiled(ir, arch, name):
+    """The code object of the kernel `name`'s LLVM IR `ir`, compiled (parsed
+    and verified first) and linked for `arch` by the flavor under test: no
+    indirect call, no spill, within the arch's registers
+    (platform/family/budget.py)."""
+    built = TC.build(ir, arch, name)  # no indirect call
+    assert not overruns(built.figures, arch), f"{name} with {TC.flavor}: " + "; ".join(overruns(built.figures, arch))
+    assert built.code_object[:4] == b"\x7fELF", f"{name} with {TC.flavor}: the link made no ELF"
     return built.code_object
+
+
+def code_object(kernel, arch):
+    """`kernel` lowered by the flavor under test, then compiled(...)."""
+    return compiled(lower(kernel, TC.flavor), arch, kernel.name)
 
 
 def matrix_code(kernel, arch):

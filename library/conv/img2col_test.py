@@ -1,17 +1,21 @@
 """conv_img2col's refusal of grouped layers: its own error type (a conv
 SpecError and a family Refusal) naming the field and the families that take
-them, recorded by the emit gate as an expected rejection. And the numeric
-problem it shares with conv_direct_fwd (common.numeric_check) starts every output
-as NaN, so an element the kernel never writes fails the check."""
+them, recorded by the emit gate as an expected rejection, and the same
+class and facts from the C++ engine. And the numeric problem it shares with
+conv_direct_fwd (common.numeric_check; direct_fwd_test checks that family's)
+starts every output as NaN, so an element the kernel never writes fails the
+check."""
 
 import dataclasses
 
 import numpy as np
 import pytest
 
-from conv import direct_fwd, img2col
+import rocke_library_engine
+from conv import img2col
 from conv.spec import ConvSpec, SpecError
 from family import emit
+from family.engines import lower_family
 from family.family import Case, Family, Refusal
 
 GROUPED = ConvSpec(1, 8, 8, (6, 6), (3, 3), groups=4)
@@ -44,12 +48,24 @@ def test_the_same_layer_ungrouped_builds():
     )
 
 
-@pytest.mark.parametrize("family", [img2col.FAMILY, direct_fwd.FAMILY], ids=lambda f: f.name)
-def test_unwritten_outputs_fail_the_check(family):
+def test_the_refusal_is_the_same_class_and_facts_in_both_engines():
+    # Through the C++ engine's error mapping, the C++ refusal is Img2colSpecError too,
+    # naming groups in each engine's words.
+    case = Case("g4_gfx942", "gfx942", GROUPED)
+    got = {}
+    for engine in ("python", "cpp"):
+        with pytest.raises(img2col.Img2colSpecError) as err:
+            lower_family(img2col.FAMILY, case, "llvm22", engine=engine, cpp=rocke_library_engine)
+        assert "groups" in str(err.value) and "\n" not in str(err.value), engine
+        got[engine] = (type(err.value), err.value.facts())
+    assert got["cpp"] == got["python"] == (img2col.Img2colSpecError, ["Img2colSpecError", "ConvSpec.groups", 4, [1]])
+
+
+def test_unwritten_outputs_fail_the_check():
     # An output starting as 0 would pass unwritten wherever the answer is 0 (a relu clips about half).
     for dtype in ("f32", "f16", "bf16"):
-        case = next(c for c in family.cases if c.spec.dtype == dtype)
-        p = family.numeric_check(case, np.random.default_rng(1))
+        case = next(c for c in img2col.FAMILY.cases if c.spec.dtype == dtype)
+        p = img2col.FAMILY.numeric_check(case, np.random.default_rng(1))
         assert np.isnan(p.decode(p.args[2])).all(), case.id
         with pytest.raises(AssertionError, match=rf"^{case.id}: argument 2: {p.expected[2].values.size} of "):
             p.check(case.id)

@@ -57,7 +57,7 @@ def depthwise(problems):
     of a problems file ({"problems": [...]}, as catalog/*.json), at BATCH, in
     file order. MobileNetV2's depthwise layers have their one home in
     catalog/mobilenet_v2.json (at batch 1, for rocke build); the full-size
-    tests read them from there (lanes_fullsize_test.py)."""
+    tests read them from there (fullsize_emit.py --depthwise-from)."""
     out = {}
     for i, entry in enumerate(problems["problems"]):
         if entry["op"] != "conv_fwd":

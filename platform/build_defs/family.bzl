@@ -176,7 +176,7 @@ _family_entry = rule(
     provides = [FamilyInfo],
 )
 
-def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, cpp_library = None):
+def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, cpp_library = None, suite_tests = []):
     """Gates for one kernel family, as plain targets selectable by tag.
 
     The family is the Python module `module` (e.g. "conv.direct_fwd", found
@@ -197,8 +197,9 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
       name + "_family":   the family's entry (name, module, cpp_library), from
                           which rocke_family_group generates this package's
                           names and rocke_registry the registries.
-      name:               test_suite of every test below, tagged manual (tags
-                          on a suite would filter it).
+      name:               test_suite of every test below and of
+                          `suite_tests`, tagged manual (tags on a suite
+                          would filter it).
     and for each flavor F in `flavors` (llvm20, llvm22, llvm23, llvm24):
       name + "_emit_" + F:     genrule: the Python emitter over NAME.cases.json
                                -> NAME.F.irs.json (id -> LLVM IR),
@@ -256,6 +257,8 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
       cpp_engine: optional label of the C++ emitter.
       cpp_library: label of the C++ mirror's cc_library; given with
         cpp_engine, and only with it.
+      suite_tests: labels of the family's other tests (made by the caller's
+        macro), which the test_suite NAME runs too.
     """
     if bool(cpp_engine) != bool(cpp_library):
         fail("rocke_family {}: expected cpp_engine and cpp_library together or neither, got cpp_engine = {}, cpp_library = {}; give both (a C++ mirror) or neither (Python only)".format(name, cpp_engine, cpp_library))
@@ -365,7 +368,7 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
     )
     native.test_suite(
         name = name,
-        tests = [":" + t for t in tests + [name + "_numeric"]],
+        tests = [":" + t for t in tests + [name + "_numeric"]] + suite_tests,
         tags = ["manual"],
     )
 

@@ -1,7 +1,8 @@
 """The dispatch's own logic: engine names, and how a mismatch is reported.
 
-The engines themselves are compared on every case of every family by
-library/engine:engines_test (platform code cannot see the library's module).
+The engines themselves are compared on every case of each family by its
+NAME_engines test (library/family.bzl; platform code cannot see the
+library's module).
 """
 
 import pytest

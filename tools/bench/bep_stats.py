@@ -1,35 +1,58 @@
 """Test-action figures from a Bazel build-event JSON file.
 
     bep_stats.py BEP.json [PREFIX]
+    bep_stats.py --executed BEP.json
 
 Prints: tests=N executed=E cached_locally=L cached_remotely=R, counting only
 labels starting with PREFIX when given (an executed test is one whose result
 came from running it, not from a cache; Bazel reports disk-cache hits as
-cached remotely too).
+cached remotely too). With --executed: the labels of the executed tests,
+sorted, one a line.
 """
 
 import json
 import sys
 
 
-def main(path, prefix=""):
-    tests = executed = local = remote = 0
+def results(path):
+    """(label, how) per test result: how is executed, cached_locally or cached_remotely."""
+    out = []
     with open(path) as f:
         for line in f:
             event = json.loads(line)
             ident = event.get("id", {}).get("testResult")
-            if not ident or not ident["label"].startswith(prefix):
+            if not ident:
                 continue
             result = event.get("testResult", {})
-            tests += 1
             if result.get("executionInfo", {}).get("cachedRemotely"):
-                remote += 1
+                how = "cached_remotely"
             elif result.get("cachedLocally"):
-                local += 1
+                how = "cached_locally"
             else:
-                executed += 1
-    print(f"tests={tests} executed={executed} cached_locally={local} cached_remotely={remote}")
+                how = "executed"
+            out.append((ident["label"], how))
+    return out
+
+
+def main(argv):
+    if argv[:1] == ["--executed"] and len(argv) == 2:
+        for label in sorted({label for label, how in results(argv[1]) if how == "executed"}):
+            print(label)
+        return 0
+    if not 1 <= len(argv) <= 2 or argv[0].startswith("--"):
+        print(
+            f"bep_stats: expected BEP.json [PREFIX] or --executed BEP.json, got {' '.join(argv) or 'nothing'}",
+            file=sys.stderr,
+        )
+        return 2
+    prefix = argv[1] if len(argv) == 2 else ""
+    counts = {"executed": 0, "cached_locally": 0, "cached_remotely": 0}
+    for label, how in results(argv[0]):
+        if label.startswith(prefix):
+            counts[how] += 1
+    print(f"tests={sum(counts.values())} " + " ".join(f"{k}={v}" for k, v in counts.items()))
+    return 0
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    sys.exit(main(sys.argv[1:]))

@@ -6,7 +6,8 @@ rocke_family lacks a golden or validity test for a flavor its cases claim
 (a flavor whose LLVM knows a case's arch); when a rocke_family is in no
 registry (its package is not in a rocke_registry's `packages`); when a
 family's golden test has no byte-identity twin although its rocke_family has
-a cpp_library (or has one although it has none); and when a file under
+a cpp_library (or has one although it has none), or no NAME_engines test
+(library_family: both engines in-process); and when a file under
 goldens/ belongs to no live golden target (an orphan: its gate was dropped,
 so nothing reads it).
 
@@ -15,7 +16,7 @@ so nothing reads it).
 --queries holds the outputs of the `bazel query` calls no_drop.sh makes (one
 label per line): manual_tests.txt, unwrapped_manual_tests.txt (manual tests
 that no other test runs), golden_tests.txt, validity_tests.txt,
-identity_tests.txt, style_tests.txt, unregistered.txt (rocke_family entries
+identity_tests.txt, engines_tests.txt, style_tests.txt, unregistered.txt (rocke_family entries
 no rocke_registry reaches), files.txt (the tracked files), and families.xml
 (every rocke_family's entry, `bazel query --output=xml`). --bin is Bazel's
 output folder, holding each family's built PKG/NAME.cases.json.
@@ -85,6 +86,16 @@ def identity_mismatch(families, golden, identity):
     return problems
 
 
+def engines_missing(families, engines):
+    """The NAME_engines tests (tagged engines) that a family with a C++ engine
+    lacks. families: {(pkg, name): has a C++ engine}."""
+    return [
+        f"//{pkg}:{name}_engines"
+        for (pkg, name), cpp in sorted(families.items())
+        if cpp and f"//{pkg}:{name}_engines" not in engines
+    ]
+
+
 # What a package's style test checks (tools/style/style.bzl).
 STYLED = (".py", ".c", ".cc", ".h")
 
@@ -126,6 +137,7 @@ def main(argv=None):
     golden, validity = _lines(args.queries, "golden_tests.txt"), _lines(args.queries, "validity_tests.txt")
     manual = _lines(args.queries, "manual_tests.txt")
     identity = _lines(args.queries, "identity_tests.txt") - manual
+    engines = _lines(args.queries, "engines_tests.txt") - manual
     golden, validity = golden - manual, validity - manual
     with open(os.path.join(args.queries, "families.xml"), encoding="utf-8") as f:
         families = families_of(f.read())
@@ -160,6 +172,11 @@ def main(argv=None):
             "every golden test has its byte-identity twin when the family has a C++ engine, and only then",
             identity_mismatch(families, golden, identity),
             "keep the byte_identity tests live (no manual tag); rocke_family creates them from cpp_library",
+        ),
+        (
+            "every family with a C++ engine compares the two engines in its NAME_engines test",
+            engines_missing(families, engines),
+            "declare it with library_family (library/family.bzl), which creates that test",
         ),
         (
             "every package with Python or C++ sources has a style test",

@@ -35,6 +35,7 @@ query unwrapped_manual_tests.txt "$manual except deps($tests except $manual, 1)"
 query golden_tests.txt "$(tag golden "$tests")" "${@}"
 query validity_tests.txt "$(tag ir_validity "$tests")" "${@}"
 query identity_tests.txt "$(tag byte_identity "$tests")" "${@}"
+query engines_tests.txt "$(tag engines "$tests")" "${@}"
 query style_tests.txt "$(tag style "$tests")" "${@}"
 git ls-files >"$out/files.txt"
 # Every rocke_family's entry (platform/build_defs/family.bzl), and those no

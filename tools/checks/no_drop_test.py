@@ -82,6 +82,14 @@ def test_claimed_flavors_come_from_the_built_case_list(tmp_path):
     assert "llvm20" not in claimed[("library/conv", "conv_x")]  # llvm20 knows no gfx1250
 
 
+def test_a_family_with_a_cpp_engine_and_no_engines_test_is_named():
+    families = {("library/conv", "conv_x"): True, ("library/gemm", "gemm"): True}
+    engines = {"//library/gemm:gemm_engines"}
+    assert no_drop.engines_missing(families, engines) == ["//library/conv:conv_x_engines"]
+    assert no_drop.engines_missing({**families, ("library/conv", "conv_x"): False}, engines) == []
+    assert no_drop.engines_missing(families, engines | {"//library/conv:conv_x_engines"}) == []
+
+
 def test_a_package_with_sources_and_no_style_test_is_named():
     files = ["a/BUILD.bazel", "a/x.py", "b/BUILD.bazel", "b/y.cc", "b/data/z.py", "c/BUILD.bazel", "c/README.md"]
     assert no_drop.unstyled(["//a:style_test"], files) == ["//b"]
