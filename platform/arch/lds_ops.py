@@ -4,6 +4,7 @@ intrinsic that lowers it and the archs that have the instruction:
 
     LDS_OPS["mem.load_transpose"].intrinsic   # "llvm.amdgcn.ds.read.tr16.b64"
     LDS_OPS["mem.load_transpose"].archs       # ("gfx950",)
+    LDS_OPS["mem.load_transpose"].group       # 16: lanes that exchange data
 
 Measured with the real LLVMs (2026-12-01; the availability probes,
 //platform/arch:availability_llvmNN, re-measure it at every build):
@@ -42,6 +43,8 @@ PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lds_ops.json")
 OPS = ("buffer.load_to_lds", "mem.load_to_lds", "mem.load_transpose")
 # Those that write LDS asynchronously: their entry names a barrier_wait.
 ASYNC = ("buffer.load_to_lds", "mem.load_to_lds")
+# Those whose lanes exchange data: their entry names the group of lanes that do.
+GROUPED = ("mem.load_transpose",)
 
 
 class LdsOpsError(ValueError):
@@ -58,6 +61,7 @@ class LdsOp:
     barrier_wait: int | None = (
         None  # s_waitcnt immediate before a barrier of a kernel with this op (asynchronous ops only)
     )
+    group: int | None = None  # lanes of a wave that exchange data, all active or none (GROUPED ops only)
 
 
 def load(path=PATH):
@@ -68,7 +72,8 @@ def load(path=PATH):
     for name in sorted(raw):
         where = f"lds_ops.json: {name}"
         _S.choice(name, OPS, where)
-        _S.keys(raw[name], sorted(["archs", "intrinsic"] + (["barrier_wait"] if name in ASYNC else [])), where)
+        keys = ["archs", "intrinsic"] + ["barrier_wait"] * (name in ASYNC) + ["group"] * (name in GROUPED)
+        _S.keys(raw[name], sorted(keys), where)
         _S.name(raw[name]["intrinsic"], f"{where}.intrinsic")
         archs = _S.names(raw[name]["archs"], f"{where}.archs")
         for a in archs:
@@ -76,7 +81,10 @@ def load(path=PATH):
         wait = raw[name].get("barrier_wait")
         if wait is not None:
             _S.int_in(wait, 0, 0xFFFF, f"{where}.barrier_wait")  # an s_waitcnt immediate
-        out[name] = LdsOp(raw[name]["intrinsic"], archs, wait)
+        group = raw[name].get("group")
+        if group is not None:
+            _S.int_in(group, 1, 64, f"{where}.group")  # lanes of one wave
+        out[name] = LdsOp(raw[name]["intrinsic"], archs, wait, group)
     return out
 
 

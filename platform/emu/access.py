@@ -41,7 +41,7 @@ LOAD_FORMS = {
     "d16_hi_u8": (1, "hi_u"),
     "sbyte_d16_hi": (1, "hi_s"),
     "d16_hi_i8": (1, "hi_s"),
-    # ds_read names
+    # the spellings of ds_read_/ds_load_ (lds.READS)
     "b8": (1, "u"),
     "u16_d16": (2, "lo"),
     "u16_d16_hi": (2, "hi"),

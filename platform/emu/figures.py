@@ -69,8 +69,9 @@ def compare_banks(static, dynamic):
         unknown = [a for a in static["accesses"] if not a["modelled"]]
         if unknown:
             why = (
-                f"the static model could not evaluate {len(unknown)} of its {len(static['accesses'])} accesses "
-                f"(op {unknown[0]['op']}: {unknown[0]['reason']})"
+                f"the conflicts may lie in the {len(unknown)} of {len(static['accesses'])} accesses the static "
+                f"model could not evaluate (op {unknown[0]['op']}: {unknown[0]['reason']}); the emulator's figures "
+                "are per machine instruction, not yet per IR access"
             )
         elif static["accesses"] and not dynamic["lds_executions"]:
             why = "the launched workgroups made no LDS access"

@@ -27,32 +27,13 @@ from emu.errors import ExecutionError
 from emu.table import register
 from emu.valu import BindError
 
+# The LDS spellings of access's forms: ds_read_/ds_load_ + READS, ds_write_/ds_store_ + WRITES.
 READS = {
-    "b32": (4, "dw"),
-    "b64": (8, "dw"),
-    "b96": (12, "dw"),
-    "b128": (16, "dw"),
-    "u8": (1, "u"),
-    "i8": (1, "s"),
-    "u16": (2, "u"),
-    "i16": (2, "s"),
-    "u16_d16": (2, "lo"),
-    "u16_d16_hi": (2, "hi"),
-    "u8_d16": (1, "lo_u"),
-    "u8_d16_hi": (1, "hi_u"),
-    "i8_d16": (1, "lo_s"),
-    "i8_d16_hi": (1, "hi_s"),
+    s: access.LOAD_FORMS[s]
+    for s in ("b32", "b64", "b96", "b128", "u8", "i8", "u16", "i16")
+    + ("u16_d16", "u16_d16_hi", "u8_d16", "u8_d16_hi", "i8_d16", "i8_d16_hi")
 }
-WRITES = {
-    "b8": (1, "lo"),
-    "b16": (2, "lo"),
-    "b32": (4, "dw"),
-    "b64": (8, "dw"),
-    "b96": (12, "dw"),
-    "b128": (16, "dw"),
-    "b8_d16_hi": (1, "hi"),
-    "b16_d16_hi": (2, "hi"),
-}
+WRITES = {s: access.STORE_FORMS[s] for s in ("b8", "b16", "b32", "b64", "b96", "b128", "b8_d16_hi", "b16_d16_hi")}
 
 
 def _offset(inst, name="offset"):

@@ -16,7 +16,7 @@ coverage check). run() launches without comparing (rocke isa --run).
 A grid of more than SAMPLE_LIMIT workgroups is not run whole: the launch
 takes the blocks at the first two and last two positions of every axis
 (so every corner and edge block), and the comparison covers the output
-elements those blocks wrote (those no longer holding the problem's initial
+elements those blocks wrote (those whose bytes differ from the initial
 fill). The log says so; no case is shrunk.
 """
 

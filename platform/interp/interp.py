@@ -20,6 +20,7 @@ import functools
 import numpy as np
 
 from arch import arch as archs
+from arch.lds_ops import LDS_OPS
 from interp import numerics as N
 from interp.layouts import LAYOUTS
 from ir import mma as M
@@ -408,7 +409,7 @@ def _store(c, op, mask):
 
 
 # ds_read_b64_tr_b16 exchanges data within groups of this many lanes of a wave.
-_TRANSPOSE_GROUP = 16
+_TRANSPOSE_GROUP = LDS_OPS["mem.load_transpose"].group
 
 
 def _whole_groups(c, op, mask, size):

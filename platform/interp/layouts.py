@@ -3,7 +3,9 @@
 For each layout id of platform/arch/mma_forms.json: where element v of lane
 l's A, B and C/D fragment sits in the matrices, D[i][j] = sum_k A[i][k] B[k][j]
 + C[i][j]. Which (op id, arch generation) uses which layout is that file's data;
-LAYOUTS below is built from it.
+LAYOUTS below is built from it. C/D is data too, platform/arch/mma_layouts.json
+(the tile places its accumulators by the same file); the sources below are
+those it was written from, and layouts_test checks it against [S1].
 Written from the sources below, not from platform/tile; LAYOUTS.md (beside
 this file) holds the research notes with quotes. layouts_test checks every
 entry the calculator [S1] covers against its output (testdata/).
@@ -20,6 +22,7 @@ entry the calculator [S1] covers against its output (testdata/).
 import dataclasses
 
 from arch.mma_forms import FORMS
+from arch.mma_layouts import C_PLACEMENTS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,20 +37,20 @@ class Layout:
 MFMA_16x16x16 = Layout(
     a=lambda l, v: (l % 16, 4 * (l // 16) + v),
     b=lambda l, v: (4 * (l // 16) + v, l % 16),
-    c=lambda l, v: (4 * (l // 16) + v, l % 16),
+    c=C_PLACEMENTS["mfma_16x16x16"].at,
 )
 # [S1] v_mfma_f32_32x32x8_f16 / _bf16: "A k: 4 * floor(lane / 32) + ...",
 # "C or D i: (8 * floor(GPR_num / 4) % 32) + 4 * floor(lane / 32) + (GPR_num % 4)".
 MFMA_32x32x8 = Layout(
     a=lambda l, v: (l % 32, 4 * (l // 32) + v),
     b=lambda l, v: (4 * (l // 32) + v, l % 32),
-    c=lambda l, v: (8 * (v // 4) + 4 * (l // 32) + v % 4, l % 32),
+    c=C_PLACEMENTS["mfma_32x32x8"].at,
 )
 # [S3] gfx950 M16N16K32: kABKLane = 4, kABKPerLane = 8; C as 16x16x16. Unverified.
 MFMA_16x16x32 = Layout(
     a=lambda l, v: (l % 16, 8 * (l // 16) + v),
     b=lambda l, v: (8 * (l // 16) + v, l % 16),
-    c=lambda l, v: (4 * (l // 16) + v, l % 16),
+    c=C_PLACEMENTS["mfma_16x16x32"].at,
 )
 # [S5] gfx950 32x32x16: A at row lane % 32, k (lane / 32) * 8 + v; C row
 # (lane / 32) * 4 + (v % 4) + (v / 4) * 8, column lane % 32 (as 32x32x8).
@@ -55,14 +58,14 @@ MFMA_16x16x32 = Layout(
 MFMA_32x32x16 = Layout(
     a=lambda l, v: (l % 32, 8 * (l // 32) + v),
     b=lambda l, v: (8 * (l // 32) + v, l % 32),
-    c=lambda l, v: (8 * (v // 4) + 4 * (l // 32) + v % 4, l % 32),
+    c=C_PLACEMENTS["mfma_32x32x16"].at,
 )
 # [S1] rdna3 v_wmma_f32_16x16x16_f16 (wave32): "A[i][k] Lane: i and i+16",
 # "A k: 2 * GPR_num + floor(GPR_bits / 16)", "C or D i: 2 * GPR_num + floor(lane / 16)".
 WMMA_GFX11 = Layout(
     a=lambda l, v: (l % 16, v),
     b=lambda l, v: (v, l % 16),
-    c=lambda l, v: (2 * v + l // 16, l % 16),
+    c=C_PLACEMENTS["wmma_gfx11_16x16x16"].at,
 )
 # [S1] rdna4 v_wmma_f32_16x16x16_f16 (wave32): "A k: 8 * floor(GPR_num / 2) +
 # 4 * floor(lane / 16) + 2 * (GPR_num % 2) + floor(GPR_bits / 16)",
@@ -70,13 +73,13 @@ WMMA_GFX11 = Layout(
 WMMA_GFX12 = Layout(
     a=lambda l, v: (l % 16, 8 * (v // 4) + 4 * (l // 16) + v % 4),
     b=lambda l, v: (8 * (v // 4) + 4 * (l // 16) + v % 4, l % 16),
-    c=lambda l, v: (8 * (l // 16) + v, l % 16),
+    c=C_PLACEMENTS["wmma_gfx12_16x16x16"].at,
 )
 # [S4] gfx1250 16x16x32 (WMMA v3, kWidth 8); C as gfx12. Unverified.
 WMMA_GFX1250 = Layout(
     a=lambda l, v: (l % 16, 16 * (v // 8) + 8 * (l // 16) + v % 8),
     b=lambda l, v: (16 * (v // 8) + 8 * (l // 16) + v % 8, l % 16),
-    c=lambda l, v: (8 * (l // 16) + v, l % 16),
+    c=C_PLACEMENTS["wmma_gfx1250_16x16x32"].at,
 )
 
 # Layout id -> Layout. The fp8 K=32 MFMA shares MFMA_16x16x32: [S1] cdna3

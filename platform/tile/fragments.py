@@ -11,15 +11,16 @@ main loop (gemm.py) uses the same freedom once more: a lane reads the k of
 several mma steps in one 16-byte read, groups taking consecutive spans.
 
 C/D fragments have no such freedom: `c` gives (row, col) of lane l's element
-v exactly as the hardware places them; runs of `c_run` elements are
-consecutive rows of one column (so consecutive columns of one row when the
-GEMM computes C transposed, and one vector store).
+v exactly as the hardware places them, from platform/arch/mma_layouts.json
+(which the reference interpreter's layouts read too); runs of `c_run`
+elements are consecutive rows of one column (so consecutive columns of one
+row when the GEMM computes C transposed, and one vector store).
 
 Placements are keyed by the layout id of platform/arch/mma_forms.json, which
 says which (op id, arch generation) uses which; FRAGMENTS is built from that file.
-The numbers of each placement, the name of its C formula and the input types
-are data, fragments.json beside this file, which the C++ mirror
-(platform/tile/cpp) reads too; the C formulas are code in both, one per name.
+The numbers of each A/B placement and the input types are data,
+fragments.json beside this file, which the C++ mirror (platform/tile/cpp)
+reads too, as it reads mma_layouts.json.
 """
 
 import dataclasses
@@ -27,6 +28,7 @@ import json
 import os
 
 from arch.mma_forms import FORMS
+from arch.mma_layouts import C_PLACEMENTS, CPlacement
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fragments.json")
 
@@ -36,8 +38,16 @@ class Fragment:
     rows: int  # lanes per k group (the M or N extent one group covers)
     groups: int  # k groups across the wave (1: lanes repeat, as on gfx11)
     per_lane: int  # consecutive k per lane
-    c: object  # (builder, lane value, v) -> (row value, col value)
-    c_run: int  # elements v, v+1, ... (v a multiple of it) of a lane's C fragment lie in consecutive rows, one column
+    placement: CPlacement  # where the hardware puts C and D (platform/arch/mma_layouts.json)
+
+    @property
+    def c_run(self):
+        """Elements v, v+1, ... (v a multiple of it) of a lane's C fragment lie in consecutive rows, one column."""
+        return self.placement.run
+
+    def c(self, b, lane, v):
+        """(row, col) values of lane's C element v, as the hardware places it."""
+        return self.placement.row(b, lane, v), b.rem(lane, self.placement.n)
 
     def origin(self, b, lane, span=None):
         """(row, k) values: lane's A fragment is that row of the A tile at k, k+1, ...;
@@ -47,34 +57,17 @@ class Fragment:
         return b.rem(lane, self.rows), b.mul(b.rem(b.div(lane, self.rows), self.groups), span or self.per_lane)
 
 
-def _c_gfx9_16(b, l, v):
-    return b.add(b.mul(b.div(l, 16), 4), v), b.rem(l, 16)
-
-
-def _c_gfx9_32(b, l, v):
-    return b.add(b.mul(b.div(l, 32), 4), 8 * (v // 4) + v % 4), b.rem(l, 32)
-
-
-def _c_gfx11(b, l, v):
-    return b.add(b.div(l, 16), 2 * v), b.rem(l, 16)
-
-
-def _c_gfx12(b, l, v):
-    return b.add(b.mul(b.div(l, 16), 8), v), b.rem(l, 16)
-
-
-# C formula name (fragments.json) -> formula.
-C = {"gfx9_16": _c_gfx9_16, "gfx9_32": _c_gfx9_32, "gfx11": _c_gfx11, "gfx12": _c_gfx12}
-
-
 def _load(path):
     with open(path, encoding="utf-8") as f:
         raw = json.load(f)
     by_id = {}
     for layout, entry in sorted(raw["layouts"].items()):
-        if entry["c"] not in C:
-            raise ValueError(f"{path}: layouts.{layout}.c: expected one of {sorted(C)}, got {entry['c']!r}")
-        by_id[layout] = Fragment(entry["rows"], entry["groups"], entry["per_lane"], C[entry["c"]], entry["c_run"])
+        if layout not in C_PLACEMENTS:
+            raise ValueError(
+                f"{path}: layouts.{layout}: expected a layout id of platform/arch/mma_layouts.json "
+                f"({', '.join(sorted(C_PLACEMENTS))}), got {layout!r}"
+            )
+        by_id[layout] = Fragment(entry["rows"], entry["groups"], entry["per_lane"], C_PLACEMENTS[layout])
     return by_id, tuple(raw["inputs"])
 
 

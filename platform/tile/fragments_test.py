@@ -159,12 +159,11 @@ def test_tile_gemm_is_exact_on_an_interpreter_driven_by_amd_tables(table, k_step
     assert np.array_equal(got, a @ b), f"{table}: max error {np.abs(got - a @ b).max()}"
 
 
-def test_a_placement_naming_an_unknown_c_formula_fails_naming_it(tmp_path):
+def test_a_placement_of_a_layout_without_a_c_placement_fails_naming_it(tmp_path):
     path = tmp_path / "fragments.json"
-    path.write_text(
-        '{"inputs": ["f16"], "layouts": {"x": {"rows": 16, "groups": 4, "per_lane": 4, "c": "gfx8", "c_run": 4}}}'
-    )
+    path.write_text('{"inputs": ["f16"], "layouts": {"mfma_8x8": {"rows": 16, "groups": 4, "per_lane": 4}}}')
     with pytest.raises(
-        ValueError, match=r"layouts\.x\.c: expected one of \['gfx11', 'gfx12', 'gfx9_16', 'gfx9_32'\], got 'gfx8'"
+        ValueError,
+        match=r"layouts\.mfma_8x8: expected a layout id of platform/arch/mma_layouts\.json \(mfma_16x16x16, .*\), got 'mfma_8x8'",
     ):
         fragments._load(str(path))

@@ -75,12 +75,12 @@ with open(PATH, encoding="utf-8") as _f:
 # keeps gpu.barrier.
 PREFETCH_FIRST = tuple(_DATA["prefetch_first"])
 # gfx950's transposed B reads (ds_read_b64_tr_b16) exchange data in groups of
-# TRANSPOSE_GROUP lanes; the B tile's k-rows are padded by transpose_pad bytes
+# TRANSPOSE_GROUP lanes (platform/arch/lds_ops.json); the B tile's k-rows are padded by transpose_pad bytes
 # (or, with direct loads, XOR-swizzled in runs of that many: lds.RowXor) so
 # that a group's 4 rows (and the 4 rows of the group beside it) fall on
 # distinct banks: measured by platform/isa/banks.py, zero conflicts
 # (gemm_banks_test).
-TRANSPOSE_GROUP = 16
+TRANSPOSE_GROUP = LDS_OPS["mem.load_transpose"].group
 TRANSPOSE_PAD = _DATA["transpose_pad"]
 # fp8 is storage-only (it cannot be a loop-carried or yielded value): the
 # copies move its bytes as i8; the fragment reads from LDS take it as fp8.

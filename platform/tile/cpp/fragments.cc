@@ -7,6 +7,7 @@
 
 #include "platform/ir/cpp/mma_fragments_data.h"
 #include "platform/tile/cpp/fragments_data.h"
+#include "platform/tile/cpp/mma_layouts_data.h"
 
 namespace rocke::tile {
 
@@ -14,59 +15,17 @@ namespace {
 
 using ir::KernelBuilder;
 using ir::Value;
-using Pair = std::pair<Value*, Value*>;
-
-Pair c_gfx9_16(KernelBuilder& b, Value* l, int v) {
-  Value* q = b.div(l, 16);
-  Value* s = b.mul(q, 4);
-  Value* row = b.add(s, v);
-  Value* col = b.rem(l, 16);
-  return {row, col};
-}
-
-Pair c_gfx9_32(KernelBuilder& b, Value* l, int v) {
-  Value* q = b.div(l, 32);
-  Value* s = b.mul(q, 4);
-  Value* row = b.add(s, 8 * (v / 4) + v % 4);
-  Value* col = b.rem(l, 32);
-  return {row, col};
-}
-
-Pair c_gfx11(KernelBuilder& b, Value* l, int v) {
-  Value* q = b.div(l, 16);
-  Value* row = b.add(q, 2 * v);
-  Value* col = b.rem(l, 16);
-  return {row, col};
-}
-
-Pair c_gfx12(KernelBuilder& b, Value* l, int v) {
-  Value* q = b.div(l, 16);
-  Value* s = b.mul(q, 8);
-  Value* row = b.add(s, v);
-  Value* col = b.rem(l, 16);
-  return {row, col};
-}
-
-// C formula name (fragments.json) -> formula, as fragments.C.
-constexpr std::pair<std::string_view, CFormula> kFormulas[] = {
-    {"gfx11", c_gfx11},
-    {"gfx12", c_gfx12},
-    {"gfx9_16", c_gfx9_16},
-    {"gfx9_32", c_gfx9_32},
-};
 
 std::map<std::string_view, Fragment> build() {
   std::map<std::string_view, Fragment> table;
   for (const auto& r : data::tile_fragments::kLayouts) {
-    const CFormula* f = nullptr;
-    for (const auto& [name, formula] : kFormulas) {
-      if (name == r.c) f = &formula;
-    }
+    const auto* c = std::find_if(std::begin(data::mma_layouts::kLayouts), std::end(data::mma_layouts::kLayouts),
+                                 [&](const auto& p) { return p.layout == r.layout; });
     // fragments.py refuses such a file at import (fragments_test); this only guards.
-    if (f == nullptr)
+    if (c == std::end(data::mma_layouts::kLayouts))
       throw std::logic_error("fragments.json: layouts." + std::string(r.layout) +
-                             ".c names no formula: " + std::string(r.c));
-    table.emplace(r.layout, Fragment{r.rows, r.groups, r.per_lane, *f, r.c_run});
+                             " has no C placement in platform/arch/mma_layouts.json");
+    table.emplace(r.layout, Fragment{r.rows, r.groups, r.per_lane, c->n, c->run, c->stride});
   }
   return table;
 }
@@ -84,6 +43,14 @@ std::pair<Value*, Value*> Fragment::origin(KernelBuilder& b, Value* lane, std::o
   Value* g = b.rem(group, groups);
   Value* k = b.mul(g, span.value_or(per_lane));
   return {row, k};
+}
+
+std::pair<Value*, Value*> Fragment::c(KernelBuilder& b, Value* lane, int v) const {
+  Value* group = b.div(lane, c_n);
+  if (c_run != 1) group = b.mul(group, c_run);  // as mma_layouts.CPlacement.row: no multiply by 1
+  Value* row = b.add(group, v % c_run + c_stride * (v / c_run));
+  Value* col = b.rem(lane, c_n);
+  return {row, col};
 }
 
 const Fragment* by_id(std::string_view layout) {

@@ -1,9 +1,9 @@
 // How platform/tile lays matrix-core fragments out across a wave's lanes,
-// mirroring platform/tile/fragments.py. The placements' numbers, their C
-// formula names and the input types come from platform/tile/fragments.json,
-// the layout id of each (op id, generation) from platform/arch/mma_forms.json,
-// both through generated headers (BUILD.bazel); the C formulas are code, one
-// per name, as in fragments.py.
+// mirroring platform/tile/fragments.py. The A/B placements' numbers and the
+// input types come from platform/tile/fragments.json, the C/D placements from
+// platform/arch/mma_layouts.json, the layout id of each (op id, generation)
+// from platform/arch/mma_forms.json, all through generated headers
+// (BUILD.bazel).
 //
 //   const Fragment* f = rocke::tile::fragment("mma_16x16x16_f16_f32", "gfx9");
 //   auto [row, k] = f->origin(b, lane);
@@ -21,15 +21,16 @@
 
 namespace rocke::tile {
 
-// (builder, lane, element v) -> (row, col) of lane's C/D element v.
-using CFormula = std::pair<ir::Value*, ir::Value*> (*)(ir::KernelBuilder&, ir::Value*, int);
-
 struct Fragment {
   int rows;      // lanes per k group (the M or N extent one group covers)
   int groups;    // k groups across the wave (1: lanes repeat, as on gfx11)
   int per_lane;  // consecutive k per lane
-  CFormula c;    // (row, col) of lane l's C element v
-  int c_run;     // elements v, v+1, ... (v a multiple of it) lie in consecutive rows, one column
+  int c_n;       // C/D (mma_layouts.json): lane l holds column l % c_n,
+  int c_run;     // its elements v, v+1, ... (v a multiple of c_run) in consecutive rows,
+  int c_stride;  // each run c_stride rows after the one before
+
+  // (row, col) of lane's C/D element v, as the hardware places it (Fragment.c).
+  std::pair<ir::Value*, ir::Value*> c(ir::KernelBuilder& b, ir::Value* lane, int v) const;
 
   // (row, k): lane's A fragment is that row of the A tile at k, k+1, ...; its
   // B fragment that column of the B tile. With `span` (a multiple of

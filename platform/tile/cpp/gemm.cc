@@ -59,10 +59,16 @@ bool prefetch_first(std::string_view generation) {
 }
 
 // gfx950's transposed B fragment reads (gemm.py's transpose_b): lanes
-// exchange data in groups of this many, and the B tile's k-rows are padded by
-// gemm.json's transpose_pad bytes so the reads of a group's 4 rows fall on
-// distinct banks.
-constexpr int kTransposeGroup = 16;
+// exchange data in groups of lds_ops.json's group lanes, and the B tile's
+// k-rows are padded by gemm.json's transpose_pad bytes so the reads of a
+// group's 4 rows fall on distinct banks.
+constexpr int kTransposeGroup = [] {
+  for (const auto& row : rocke::data::lds_ops::kOps) {
+    if (row.name == "mem.load_transpose") return row.group.value();
+  }
+  // Reached only if lds_ops.json lost the op: in a constant expression, a compile error.
+  throw std::logic_error("lds_ops.json has no mem.load_transpose");
+}();
 constexpr int kTransposePad = data::tile_gemm::kTransposePad;
 
 // Whether B's fragments are read transposed (gemm._transpose_b): B
