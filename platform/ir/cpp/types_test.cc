@@ -43,7 +43,7 @@ ROCKE_TEST(vectors_and_pointers) {
   CHECK(!ptr("private")->is_int() && !ptr("private")->is_float());
 }
 
-ROCKE_TEST(bad_parts_worded_as_python) {
+ROCKE_TEST(bad_parts_are_named) {
   const Type* f32 = scalar("f32");
   CHECK_THROWS(BadTypeError, vector(f32, 65), "vector: expected a length in 2..64, got 65");
   CHECK_THROWS(BadTypeError, vector(f32, 1), "vector: expected a length in 2..64, got 1");
