@@ -32,6 +32,8 @@ class ParseError : public std::invalid_argument {
   static std::string where(int line, int column) {
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
   }
+  // [class name, field, value, allowed]: Python's ParseError.facts().
+  json::Array facts() const { return {"ParseError", where(line, column), value, nullptr}; }
   int line;
   int column;
   std::string value;

@@ -25,7 +25,7 @@ ROCKE_TEST(text_parses_back_to_the_same_text) {
 }
 
 ROCKE_TEST(malformed_text_names_line_column_and_token) {
-  // parser.py raises the same facts (ir_parity_test); the wording is C++'s own.
+  // parser.py raises the same facts (rk_parity_test); the wording is C++'s own.
   CHECK_THROWS(ParseError, parse("kernel @k(%0: i32) {}"),
                "line 1, column 11: expected an argument name that is not a number, got \"%0\"");
   CHECK_THROWS(ParseError, parse("kernel @k() {\n  %0 = arith.add(%1, %1) : i32\n}"),
