@@ -20,6 +20,9 @@
 
 namespace rocke::errors {
 
+// The Python class of an error with no class of its own: FieldError itself.
+inline constexpr const char* kFieldError = "errors.errors.FieldError";
+
 class FieldError : public std::invalid_argument {
  public:
   FieldError(std::string python_class, std::string field, json::Value value, json::Value allowed,
