@@ -45,8 +45,8 @@ class FieldError : public std::invalid_argument {
   json::Value allowed_;
 };
 
-// The candidate nearest `word` (fewest single-character edits, ASCII case
-// ignored, the first of equals) if it is within a third of its length (at
+// The candidate nearest `word` (fewest single-character edits or swaps of
+// neighbours, ASCII case ignored, the first of equals) if it is within a third of its length (at
 // least 1 edit), else "": a "did you mean" hint. Python's hints come from
 // difflib and may differ; the engines' parity tests compare facts, not hints.
 std::string_view closest(std::string_view word, std::span<const std::string_view> candidates);
