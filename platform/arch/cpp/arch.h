@@ -62,7 +62,7 @@ struct LdsBanks {
 // Every arch, sorted by name (the order of Python's arch.ARCHS).
 const std::vector<Arch>& all();
 
-// The Arch called `name`; UnknownArchError, worded as Python's, otherwise.
+// The Arch called `name`; UnknownArchError, with Python's facts, otherwise.
 const Arch& get(std::string_view name);
 
 // The LdsBanks of arch `name` (arch.lds_banks); get()'s error otherwise.

@@ -1,6 +1,6 @@
 // The builder against platform/ir/builder.py: every op built, the constant
-// coercion, the regions, finish(), and the errors worded as Python's (read
-// off builder.py's f-strings). ir_parity_test compares with Python itself.
+// coercion, the regions, finish(), and the errors in C++'s wording;
+// ir_parity_test compares their facts with Python's.
 #include "platform/ir/cpp/builder.h"
 
 #include <set>

@@ -64,8 +64,8 @@ const std::vector<Schema>& all();
 // The Schema of the op called `name`, or nullptr if there is none.
 const Schema* find(std::string_view name);
 
-// The Schema of the op called `name`; UnknownOpError, worded as Python's
-// builder, otherwise.
+// The Schema of the op called `name`; UnknownOpError, with the facts of
+// Python's builder's error, otherwise.
 const Schema& schema(std::string_view name);
 
 }  // namespace rocke::ops
