@@ -73,6 +73,14 @@ std::string attr_text(const AttrValue& value) {
   return out;
 }
 
+std::string attr_shown(const AttrValue& value) {
+  if (value.is_float()) return float_repr(value.as_float());
+  if (!value.is_list()) return attr_text(value);
+  std::string out = "[";
+  for (const AttrValue& item : value.as_list()) out += (out.size() > 1 ? ", " : "") + attr_shown(item);
+  return out + "]";
+}
+
 json::Array names_value(const std::vector<std::string>& items) { return {items.begin(), items.end()}; }
 
 }  // namespace rocke::ir

@@ -23,8 +23,12 @@ std::string float_repr(double d);
 void format_attr(std::string& out, const AttrValue& value);
 
 // format_attr's text alone: what a VerifyError about an attribute value
-// shows and holds as its value, in both engines (core.attr_fact).
+// holds as its value, in both engines (core.attr_fact).
 std::string attr_text(const AttrValue& value);
+
+// What a VerifyError's message shows of an attribute value: attr_text, but
+// each float as float_repr spells it (1.5, not its bits), for people.
+std::string attr_shown(const AttrValue& value);
 
 // A list of names as a VerifyError's value: a JSON list, as Python's.
 json::Array names_value(const std::vector<std::string>& items);

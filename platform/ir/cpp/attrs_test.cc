@@ -32,6 +32,11 @@ ROCKE_TEST(float_repr_is_pythons) {
 }
 
 // SPELLING.md's spellings, as the .rk text holds them.
+ROCKE_TEST(attr_shown_spells_floats_for_people) {
+  CHECK_EQ(attr_shown(AttrValue(2.5)), "2.5");
+  CHECK_EQ(attr_shown(AttrValue(AttrList{1, AttrList{1e16, "x"}, true})), "[1, [1e+16, \"x\"], true]");
+}
+
 ROCKE_TEST(attr_text_is_the_rk_spelling) {
   CHECK_EQ(attr_text(AttrValue(true)), "true");
   CHECK_EQ(attr_text(AttrValue(-7)), "-7");

@@ -160,8 +160,7 @@ ROCKE_TEST(coercion_errors) {
   // Python raises AttributeError reading f.type.elem; C++ lets the rule name it.
   CHECK_THROWS(VerifyError, b.insert(f, 1e16, 0), "vector.insert: expected a vector operand, got f32");
   // a float for an int type stays a float, and the const rule names it
-  CHECK_THROWS(VerifyError, b.const_(1.5, S("i32")),
-               "arith.const: expected an integer value for i32, got 0x3FF8000000000000");
+  CHECK_THROWS(VerifyError, b.const_(1.5, S("i32")), "arith.const: expected an integer value for i32, got 1.5");
   CHECK_THROWS(VerifyError, b.const_(300, S("i8")), "arith.const: expected a value in [-128, 127] for i8, got 300");
   CHECK_THROWS(VerifyError, b.const_(1, ptr("lds")), "arith.const: expected a scalar result, got ptr<lds>");
 }
@@ -232,7 +231,7 @@ ROCKE_TEST(for_range_carries_values) {
                "scf.for: expected i32 bounds and step, got f32, i32, i32");
   // A number needs i32 to coerce to; a vector bound cannot take one.
   CHECK_THROWS(VerifyError, c.for_range(0, 2.5, 1, {}, [&](const Loop&) {}),
-               "arith.const: expected an integer value for i32, got 0x4004000000000000");
+               "arith.const: expected an integer value for i32, got 2.5");
 }
 
 ROCKE_TEST(if_regions) {

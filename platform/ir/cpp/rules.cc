@@ -91,6 +91,11 @@ std::vector<const Type*> types_of(const std::vector<Value*>& values) {
   throw VerifyError(op.name, what, got);
 }
 
+// An attribute value received: shown for people, held as .rk spells it.
+[[noreturn]] void fail_attr(const Op& op, const std::string& what, const AttrValue& got) {
+  throw VerifyError(op.name, what, attr_shown(got), attr_text(got));
+}
+
 // A list of names received: shown as JSON, held as a list (Python's value too).
 [[noreturn]] void fail_names(const Op& op, const std::string& what, const std::vector<std::string>& got) {
   throw VerifyError(op.name, what, json::canonical(names_value(got)), names_value(got));
@@ -116,7 +121,7 @@ std::vector<const Type*> types_of(const std::vector<Value*>& values) {
 template <typename Check, typename What>
 void attr(const Op& op, const std::string& key, const Check& check, What what) {
   const AttrValue& v = op.attrs.find(key)->second;
-  EXPECT(check(v), op, key + " to be " + what(), attr_text(v));
+  if (!check(v)) fail_attr(op, key + " to be " + what(), v);
 }
 
 void same_types(const Op& op, const std::vector<Value*>& values, const char* what = "operands of one type") {
@@ -145,7 +150,7 @@ void const_rule(const Op& op) {
   EXPECT(t->kind() == TypeKind::kScalar, op, "a scalar result", t->str());
   const AttrValue& value = op.attrs.find("value")->second;
   if (t->is_int()) {
-    EXPECT(is_int(value), op, "an integer value for " + t->str(), attr_text(value));
+    if (!is_int(value)) fail_attr(op, "an integer value for " + t->str(), value);
     const std::int64_t v = value.as_int();
     // types.int_range: i1 is a truth value, 0 or 1; others signed. Values
     // past i64 cannot reach here (an AttrValue int is an int64).
@@ -161,7 +166,7 @@ void const_rule(const Op& op) {
            "a value in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] for " + t->str(),
            std::to_string(v) + spelled);
   } else {
-    EXPECT(value.is_float(), op, "a float value for " + t->str(), attr_text(value));
+    if (!value.is_float()) fail_attr(op, "a float value for " + t->str(), value);
   }
 }
 
@@ -399,7 +404,7 @@ void mma_rule(const Op& op) {
   const Type* c = op.operands[2]->type;
   const AttrValue& id = op.attrs.find("op")->second;
   const std::optional<mma::Shape> s = mma::shape(id.as_str());
-  EXPECT(s.has_value(), op, "an op id like mma_16x16x16_f16_f32", attr_text(id));
+  if (!s.has_value()) fail_attr(op, "an op id like mma_16x16x16_f16_f32", id);
   EXPECT(is_vector(a) && a->element() == s->a && is_vector(b) && b->element() == s->a, op,
          "A and B fragments of " + s->a->str(), a->str() + ", " + b->str());
   EXPECT(is_vector(c) && c->element() == s->c && op.result()->type == c, op, "C and result fragments of " + s->c->str(),
@@ -599,7 +604,7 @@ void check_schema(const Op& op, const ops::Schema& s) {
     const std::string what = a.min          ? "an int of at least " + std::to_string(*a.min)
                              : a.has_values ? phrase(a)
                                             : std::string(k.what);
-    throw VerifyError(op.name, std::string(a.name) + " to be " + what, attr_text(value));
+    fail_attr(op, std::string(a.name) + " to be " + what, value);
   }
 }
 

@@ -91,7 +91,7 @@ ROCKE_TEST(schema_attributes) {
   BAD((OpSpec{"arith.const", {}, {S("i32")}, {{"value", true}}}),
       "arith.const: expected value to be an int or a float, got true");
   BAD((OpSpec{"vector.extract", {V("f32", 4)}, {S("f32")}, {{"index", 1.0}}}),
-      "vector.extract: expected index to be an int, got 0x3FF0000000000000");
+      "vector.extract: expected index to be an int, got 1.0");
   BAD((OpSpec{"vector.shuffle", {V("f32", 4), V("f32", 4)}, {V("f32", 2)}, {{"mask", AttrList{1, true}}}}),
       "vector.shuffle: expected mask to be a list of ints, got [1, true]");
   BAD((OpSpec{"matrix.mma", {V("f16", 4), V("f16", 4), V("f32", 4)}, {V("f32", 4)}, {{"op", 3}}}),
@@ -113,7 +113,7 @@ ROCKE_TEST(const_rule) {
   BAD((OpSpec{"arith.const", {}, {V("i32", 2)}, {{"value", 1}}}),
       "arith.const: expected a scalar result, got vector<2xi32>");
   BAD((OpSpec{"arith.const", {}, {S("i32")}, {{"value", 1.5}}}),
-      "arith.const: expected an integer value for i32, got 0x3FF8000000000000");
+      "arith.const: expected an integer value for i32, got 1.5");
   BAD((OpSpec{"arith.const", {}, {S("i8")}, {{"value", 200}}}),
       "arith.const: expected a value in [-128, 127] for i8, got 200; as i8 it is spelled -56");
   BAD((OpSpec{"arith.const", {}, {S("i8")}, {{"value", 300}}}),

@@ -251,14 +251,16 @@ void verify(const Kernel& kernel) {
       std::none_of(archs.begin(), archs.end(), [&](const arch::Arch& a) { return a.name == arch_attr.as_str(); })) {
     std::string names;
     for (const arch::Arch& a : archs) names += (names.empty() ? "" : ", ") + std::string(a.name);
-    fail(where, "arch to be a known arch (" + names + ")", attr_text(arch_attr));
+    fail(where, "arch to be a known arch (" + names + ")", attr_shown(arch_attr), attr_text(arch_attr));
   }
   const arch::Arch& a = arch::get(arch_attr.as_str());
   // Python checks the attributes in insertion order, which for a builder's
   // kernel is arch, then KERNEL_ATTRS's order; keys it does not know after.
   for (const KernelAttr& ka : kernel_attrs()) {
     const auto it = kernel.attrs.find(ka.key);
-    if (it != kernel.attrs.end() && !ka.check(it->second, a)) fail(where, ka.what(a), attr_text(it->second));
+    if (it != kernel.attrs.end() && !ka.check(it->second, a)) {
+      fail(where, ka.what(a), attr_shown(it->second), attr_text(it->second));
+    }
   }
   std::string among = "arch";
   for (const KernelAttr& ka : kernel_attrs()) among += std::string(", ") + ka.key;
