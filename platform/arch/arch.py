@@ -15,10 +15,12 @@ import os
 import types
 
 from arch import flavor_facts, mma_forms
+from errors.errors import FieldError
 
 
-class UnknownArchError(ValueError):
-    pass
+class UnknownArchError(FieldError):
+    """An arch or flavor name the table does not know; the facts (errors.FieldError) are
+    the field ("arch" or "flavor"), the name and the known names."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -210,7 +212,7 @@ def get(name):
         return ARCHS[name]
     close = difflib.get_close_matches(str(name), ARCHS, n=1)
     hint = f" Did you mean {close[0]}?" if close else ""
-    raise UnknownArchError(f"arch: expected one of {', '.join(ARCHS)}, got {name!r}.{hint}")
+    raise UnknownArchError(f"arch: expected one of {', '.join(ARCHS)}, got {name!r}.{hint}", "arch", name, list(ARCHS))
 
 
 def lds_banks(name):
@@ -228,5 +230,10 @@ def registers(name):
 def knows(flavor, name):
     """Whether LLVM flavor `flavor` knows arch `name`."""
     if flavor not in flavor_facts.FLAVORS:
-        raise UnknownArchError(f"knows: expected a flavor in {', '.join(flavor_facts.NAMES)}, got {flavor!r}")
+        raise UnknownArchError(
+            f"knows: expected a flavor in {', '.join(flavor_facts.NAMES)}, got {flavor!r}",
+            "flavor",
+            flavor,
+            list(flavor_facts.NAMES),
+        )
     return flavor in get(name).flavors

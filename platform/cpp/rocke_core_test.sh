@@ -8,7 +8,7 @@ raw=$(nm -C --defined-only "$archive") || { echo "rocke_core_test: nm failed on 
 symbols=$(echo "$raw" | sed 's/\[abi:cxx11\]//g')
 status=0
 for entry in 'rocke::arch::get(' 'rocke::arch::all()' 'rocke::ops::schema(' 'rocke::ops::all()' \
-  'rocke::ir::vector(' 'rocke::ir::ptr(' 'rocke::ir::scalar(' 'rocke::py::close_match(' \
+  'rocke::ir::vector(' 'rocke::ir::ptr(' 'rocke::ir::scalar(' 'rocke::errors::closest(' \
   'rocke::ir::verify(' 'rocke::ir::check_op(' 'rocke::ir::KernelBuilder::finish(' 'rocke::ir::mma::fragment_types(' \
   'rocke::ir::print_kernel(' 'rocke::ir::parse(' 'rocke::lower::lower(' \
   'rocke::json::parse(' 'rocke::json::canonical(' \

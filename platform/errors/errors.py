@@ -36,3 +36,16 @@ class FieldError(ValueError):
     def facts(self):
         """[class name, field, value, allowed]: what the engines' parity tests compare."""
         return [type(self).__name__, self.field, self.value, self.allowed]
+
+
+def check_parity(error, refusal, where):
+    """AssertionError unless `refusal`, a C++ engine's answer [facts,
+    message], has the facts of Python's `error` (a FieldError), and each
+    engine's message is one line naming the field. `where` names the case."""
+    assert refusal is not None, f"{where}: Python refuses ({error}), C++ accepts"
+    facts, message = refusal
+    assert facts == data(error.facts()), f"{where}: the facts differ\n  python: {error.facts()}\n  c++:    {facts}"
+    for engine, text in (("python", str(error)), ("c++", message)):
+        assert "\n" not in text and str(error.field) in text, (
+            f"{where}: {engine}'s message is not one line naming {error.field}: {text}"
+        )

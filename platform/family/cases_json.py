@@ -10,7 +10,7 @@ to an equal spec, which the NAME_cases_json gate checks for every case.
 Both emitters build from this list (NAME_cases writes it): the Python one
 through read() here, each spec read back with its class's from_json; the C++
 one through rocke::family::read_cases (platform/family/cpp), which refuses
-the same shapes in the same words.
+the same shapes, naming the same field and value in its own words.
 """
 
 import dataclasses

@@ -61,7 +61,7 @@ class KernelBuilder:
     def emit(self, name, operands, result_types, attrs=None, regions=(), check=True):
         op = Op(name, tuple(operands), tuple(Value(t) for t in result_types), dict(attrs or {}), tuple(regions))
         if name not in OPS:
-            raise VerifyError(f"op: expected a known op, got {name!r}")
+            raise VerifyError.expected("op", "a known op", repr(name), name)
         if check:
             OPS[name](op)
         self._blocks[-1].ops.append(op)
@@ -72,8 +72,8 @@ class KernelBuilder:
 
     def finish(self):
         if len(self._blocks) != 1:
-            raise VerifyError(
-                f"kernel @{self.kernel.name}: expected every for/if closed, got {len(self._blocks) - 1} open"
+            raise VerifyError.expected(
+                f"kernel @{self.kernel.name}", "every for/if closed", f"{len(self._blocks) - 1} open"
             )
         # An if without results may omit its else arm: give it an empty one.
         for op in walk(self.kernel.body):
@@ -99,11 +99,11 @@ class KernelBuilder:
             return x
         if isinstance(x, (int, float)) and not isinstance(x, bool) and isinstance(like, T.ScalarType):
             return self.const(x, like)
-        raise VerifyError(f"operand: expected a Value or a Python number for a {like} operand, got {x!r}")
+        raise VerifyError.expected("operand", f"a Value or a Python number for a {like} operand", repr(x))
 
     def _pair(self, a, b):
         if not isinstance(a, Value) and not isinstance(b, Value):
-            raise VerifyError(f"operand: expected at least one Value, got {a!r} and {b!r}")
+            raise VerifyError.expected("operand", "at least one Value", f"{a!r} and {b!r}")
         like = a.type if isinstance(a, Value) else b.type
         return self._coerce(a, like), self._coerce(b, like)
 
@@ -293,8 +293,8 @@ class KernelBuilder:
             self._blocks.pop()
         if not block.ops or block.ops[-1].name != "scf.yield":
             if results:
-                raise VerifyError(
-                    f"{op.name}: expected the region to end with b.yield_({len(results)} values), got no yield"
+                raise VerifyError.expected(
+                    op.name, f"the region to end with b.yield_({len(results)} values)", "no yield"
                 )
             block.ops.append(Op("scf.yield", (), (), {}))
 

@@ -9,14 +9,42 @@ by the printer.
 
 import dataclasses
 
+from errors.errors import FieldError
+from ir.printer import format_attr
+
 # How deeply regions (and attribute lists) may nest: the verifier and the
 # parser both hold kernels to it, so every recursive pass stays far from
 # Python's recursion limit.
 MAX_NESTING = 100
 
 
-class VerifyError(ValueError):
-    """A kernel breaks an IR rule. Messages read "OP: expected X, got Y"."""
+# VerifyError.expected's default value: the text the message shows.
+SHOWN = object()
+
+
+def attr_fact(value):
+    """An attribute value as a VerifyError's value: its .rk spelling, which
+    both engines share (repr() for what no attribute can hold)."""
+    try:
+        return format_attr(value)
+    except ValueError:
+        return repr(value)
+
+
+class VerifyError(FieldError):
+    """A kernel breaks an IR rule. Messages read "WHERE: expected X, got Y";
+    the facts (errors.FieldError) are field WHERE and value Y: a name as it
+    is, an attribute value as the .rk text spells it (attr_fact), a list as
+    a list, else the text the message shows. Each engine quotes a name its
+    own way in its message; the facts are what the engines must agree on."""
+
+    @classmethod
+    def expected(cls, where, what, got, value=SHOWN):
+        """cls("WHERE: expected WHAT, got GOT") with field WHERE and value
+        `value`; by default GOT itself if a list, else str(GOT)."""
+        if value is SHOWN:
+            value = got if isinstance(got, list | tuple) else str(got)
+        return cls(f"{where}: expected {what}, got {got}", where, value)
 
 
 class Value:
@@ -47,7 +75,7 @@ class Op:
     @property
     def result(self):
         if len(self.results) != 1:
-            raise VerifyError(f"{self.name}: expected exactly one result, got {len(self.results)}")
+            raise VerifyError.expected(self.name, "exactly one result", len(self.results))
         return self.results[0]
 
 

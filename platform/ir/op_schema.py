@@ -7,7 +7,7 @@ type rule. OPS.md describes the schema.
 
 import json
 
-from ir.core import VerifyError
+from ir.core import VerifyError, attr_fact
 
 
 class OpsError(ValueError):
@@ -125,10 +125,10 @@ def check(op, entry, tables):
     ):
         what, ok = _count(entry[key], noun)
         if not ok(len(got)):
-            raise VerifyError(f"{op.name}: expected {what}, got {len(got)}")
+            raise VerifyError.expected(op.name, what, len(got))
     for key, spec in sorted(entry["attrs"].items()):
         if key not in op.attrs:
-            raise VerifyError(f"{op.name}: expected attribute {key}, got attributes {sorted(op.attrs)}")
+            raise VerifyError.expected(op.name, f"attribute {key}", f"attributes {sorted(op.attrs)}", sorted(op.attrs))
         value = op.attrs[key]
         accepts, what = KINDS[spec["kind"]]
         values = values_of(spec, tables)
@@ -138,4 +138,4 @@ def check(op, entry, tables):
         if "min" in spec:
             ok, what = ok and value >= spec["min"], f"an int of at least {spec['min']}"
         if not ok:
-            raise VerifyError(f"{op.name}: expected {key} to be {what}, got {value!r}")
+            raise VerifyError.expected(op.name, f"{key} to be {what}", repr(value), attr_fact(value))

@@ -13,7 +13,7 @@ import os
 from ir import mma
 from ir import op_schema
 from ir import types as T
-from ir.core import VerifyError
+from ir.core import SHOWN, VerifyError, attr_fact
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ops.json")
 _DATA = op_schema.load(PATH)
@@ -67,20 +67,21 @@ def _no_fp8(op):
     for role, values in (("operand", op.operands), ("result", op.results)):
         for v in values:
             if T.is_fp8(v.type):
-                raise VerifyError(
-                    f"{op.name}: expected no fp8 {role} (fp8 is storage-only: {', '.join(sorted(FP8_OPS))} take it), "
-                    f"got {role} of type {v.type}; arith.convert it to f16 or f32 first, and back to fp8 to store"
+                raise VerifyError.expected(
+                    op.name,
+                    f"no fp8 {role} (fp8 is storage-only: {', '.join(sorted(FP8_OPS))} take it)",
+                    f"{role} of type {v.type}; arith.convert it to f16 or f32 first, and back to fp8 to store",
                 )
 
 
-def expect(ok, op, what, got):
+def expect(ok, op, what, got, value=SHOWN):
     if not ok:
-        raise VerifyError(f"{op.name}: expected {what}, got {got}")
+        raise VerifyError.expected(op.name, what, got, value)
 
 
 def attr(op, key, check, what):
     """A value rule beyond the schema's (it has checked presence and kind)."""
-    expect(check(op.attrs[key]), op, f"{key} to be {what}", repr(op.attrs[key]))
+    expect(check(op.attrs[key]), op, f"{key} to be {what}", repr(op.attrs[key]), attr_fact(op.attrs[key]))
     return op.attrs[key]
 
 
@@ -102,12 +103,12 @@ def _const(op):
     expect(isinstance(t, T.ScalarType), op, "a scalar result", t)
     value = op.attrs["value"]
     if t.is_int:
-        expect(is_int(value), op, f"an integer value for {t}", repr(value))
+        expect(is_int(value), op, f"an integer value for {t}", repr(value), attr_fact(value))
         lo, hi = T.int_range(t)  # one spelling per constant
         wraps = f"; as {t} it is spelled {value - (1 << t.bits)}" if t is not T.I1 and hi < value < 1 << t.bits else ""
         expect(lo <= value <= hi, op, f"a value in [{lo}, {hi}] for {t}", f"{value}{wraps}")
     else:
-        expect(isinstance(value, float), op, f"a float value for {t}", repr(value))
+        expect(isinstance(value, float), op, f"a float value for {t}", repr(value), attr_fact(value))
 
 
 @register("arith.add", "arith.sub", "arith.mul", "arith.div", "arith.rem", "arith.min", "arith.max")
@@ -372,7 +373,7 @@ def _mma(op):
     a, b, c = (v.type for v in op.operands)
     # The op ids are those of platform/arch/mma_forms.json, read by ir/mma.py.
     s = mma.shape(op.attrs["op"])
-    expect(s is not None, op, "an op id like mma_16x16x16_f16_f32", repr(op.attrs["op"]))
+    expect(s is not None, op, "an op id like mma_16x16x16_f16_f32", repr(op.attrs["op"]), attr_fact(op.attrs["op"]))
     expect(
         isinstance(a, T.VectorType) and a.elem is s.a and isinstance(b, T.VectorType) and b.elem is s.a,
         op,

@@ -9,6 +9,8 @@ spelling to use.
 
 import re
 
+from errors.errors import FieldError
+
 from ir import literals
 from ir import types as T
 from ir.core import MAX_NESTING, Block, Kernel, Op, Value
@@ -18,11 +20,20 @@ from ir.core import MAX_NESTING, Block, Kernel, Op, Value
 MAX_INT_DIGITS = 20
 
 
-class ParseError(ValueError):
-    def __init__(self, message, line, column):
-        super().__init__(f"line {line}, column {column}: {message}")
+class ParseError(FieldError):
+    """Malformed text at `line` and `column`. The facts (errors.FieldError):
+    field "line L, column C", value the offending token's text (a type's
+    name for input that is not text)."""
+
+    def __init__(self, message, line, column, value):
+        where = f"line {line}, column {column}"
+        super().__init__(f"{where}: {message}", where, value)
         self.line = line
         self.column = column
+        self.message = message
+
+    def __reduce__(self):
+        return type(self), (self.message, self.line, self.column, self.value)
 
 
 _TOKEN = re.compile(
@@ -45,13 +56,14 @@ def _tokens(text):
     while pos < len(text):
         match = _TOKEN.match(text, pos)
         if not match:
-            raise ParseError(f"unexpected character {text[pos]!r}", line, pos - line_start + 1)
+            raise ParseError(f"unexpected character {text[pos]!r}", line, pos - line_start + 1, text[pos])
         kind = match.lastgroup
         if kind == "int" and len(match.group().lstrip("-")) > MAX_INT_DIGITS:
             raise ParseError(
                 f"expected an integer of at most {MAX_INT_DIGITS} digits, got one of {len(match.group().lstrip('-'))}",
                 line,
                 pos - line_start + 1,
+                match.group(),
             )
         if kind != "ws":
             out.append((kind, match.group(), line, pos - line_start + 1))
@@ -76,7 +88,7 @@ class _Parser:
 
     def error(self, what, tok=None):
         kind, text, line, col = tok or self.peek()
-        raise ParseError(f"expected {what}, got {text!r}", line, col)
+        raise ParseError(f"expected {what}, got {text!r}", line, col, text)
 
     def take(self, kind, text=None):
         tok = self.peek()
@@ -146,7 +158,7 @@ class _Parser:
             try:
                 return literals.read_float(text) if kind == "float" else literals.read_string(text)
             except ValueError as e:
-                raise ParseError(str(e), tok[2], tok[3]) from None
+                raise ParseError(str(e), tok[2], tok[3], text) from None
         if kind == "decimal_float" or (kind == "ident" and text in ("inf", "nan")):
             self.error(
                 "a float spelled as the hex of its IEEE double bits (e.g. 1.0 is 0x3FF0000000000000, inf 0x7FF0000000000000)",
@@ -253,5 +265,5 @@ class _Parser:
 def parse(text):
     """Parse one kernel; raise ParseError (with line and column) on bad input."""
     if not isinstance(text, str):
-        raise ParseError(f"expected text, got {type(text).__name__}", 1, 1)
+        raise ParseError(f"expected text, got {type(text).__name__}", 1, 1, type(text).__name__)
     return _Parser(text).kernel()

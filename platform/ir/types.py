@@ -108,16 +108,26 @@ class BadTypeError(VerifyError):
 @functools.lru_cache(maxsize=None, typed=True)
 def vector(elem, n):
     if not isinstance(elem, ScalarType):
-        raise BadTypeError(f"vector: expected a scalar element type, got {elem!r}")
+        raise BadTypeError.expected(
+            "vector",
+            "a scalar element type",
+            repr(elem),
+            str(elem) if isinstance(elem, ScalarType | VectorType | PtrType) else elem,
+        )
     if not isinstance(n, int) or isinstance(n, bool) or n < 2 or n > MAX_LANES:
-        raise BadTypeError(f"vector: expected a length in 2..{MAX_LANES}, got {n!r}")
+        raise BadTypeError.expected("vector", f"a length in 2..{MAX_LANES}", repr(n), n)
     return VectorType(elem, n)
 
 
 @functools.lru_cache(maxsize=None, typed=True)
 def ptr(space):
     if space not in ADDRESS_SPACES:
-        raise BadTypeError(f"ptr: expected an address space in {sorted(ADDRESS_SPACES)}, got {space!r}")
+        raise BadTypeError(
+            f"ptr: expected an address space in {sorted(ADDRESS_SPACES)}, got {space!r}",
+            "ptr",
+            space,
+            sorted(ADDRESS_SPACES),
+        )
     return PtrType(space)
 
 

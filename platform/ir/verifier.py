@@ -11,7 +11,7 @@ import re
 from arch import arch as archs
 from ir import mma
 from ir import types as T
-from ir.core import MAX_NESTING, Kernel, VerifyError, walk
+from ir.core import MAX_NESTING, SHOWN, Kernel, VerifyError, attr_fact, walk
 from ir.ops import OPS, is_int
 
 # Kernel and argument names reach LLVM IR and the text form: ASCII identifiers only.
@@ -46,21 +46,26 @@ KERNEL_ATTRS = {
 REQUIRED = ("arch", "wave_size", "workgroup_size")
 
 
-def fail(where, what, got):
-    raise VerifyError(f"{where}: expected {what}, got {got}")
+def fail(where, what, got, value=SHOWN):
+    raise VerifyError.expected(where, what, got, value)
 
 
 def verify(kernel):
     if not isinstance(kernel, Kernel):
         fail("kernel", "a Kernel", type(kernel).__name__)
     if not isinstance(kernel.name, str) or not NAME.fullmatch(kernel.name):
-        fail("kernel", "a name of ASCII letters, digits and _ (not first a digit)", repr(kernel.name))
+        fail("kernel", "a name of ASCII letters, digits and _ (not first a digit)", repr(kernel.name), kernel.name)
     where = f"kernel @{kernel.name}"
     for key in REQUIRED:
         if key not in kernel.attrs:
-            fail(where, f"attribute {key}", f"attributes {sorted(kernel.attrs)}")
+            fail(where, f"attribute {key}", f"attributes {sorted(kernel.attrs)}", sorted(kernel.attrs))
     if not isinstance(kernel.attrs["arch"], str) or kernel.attrs["arch"] not in archs.ARCHS:
-        fail(where, f"arch to be a known arch ({', '.join(sorted(archs.ARCHS))})", repr(kernel.attrs["arch"]))
+        fail(
+            where,
+            f"arch to be a known arch ({', '.join(sorted(archs.ARCHS))})",
+            repr(kernel.attrs["arch"]),
+            attr_fact(kernel.attrs["arch"]),
+        )
     arch = archs.get(kernel.attrs["arch"])
     for key, value in kernel.attrs.items():
         if key == "arch":
@@ -69,7 +74,7 @@ def verify(kernel):
             fail(where, f"an attribute among arch, {', '.join(KERNEL_ATTRS)}", key)
         check, what = KERNEL_ATTRS[key]
         if not check(value, arch):
-            fail(where, what(arch), repr(value))
+            fail(where, what(arch), repr(value), attr_fact(value))
     _arguments(where, kernel.args)
     _block(kernel.body, set(kernel.args), arch, kernel.attrs["wave_size"], depth=1)
     _lds_total(where, kernel, arch)
@@ -98,7 +103,7 @@ def _block(block, scope, arch, wave_size, depth):
     for i, op in enumerate(block.ops):
         rule = OPS.get(op.name)
         if rule is None:
-            fail("op", "a known op", repr(op.name))
+            fail("op", "a known op", repr(op.name), op.name)
         for n, v in enumerate(op.operands):
             if v not in scope:
                 fail(op.name, f"operand {n} defined before use in an enclosing block", repr(v))

@@ -34,6 +34,7 @@ instructions a load) and never pick its scalar-base form in the loop
 
 import dataclasses
 
+from errors.errors import FieldError
 from ir import types as T
 from tile.lds import UNIT, KMajor
 
@@ -55,15 +56,24 @@ class TileCopy:
 
     def __post_init__(self):
         if self.contiguous not in CONTIGUOUS:
-            raise ValueError(f"TileCopy: expected contiguous in {CONTIGUOUS}, got {self.contiguous!r}")
+            raise FieldError(
+                f"TileCopy: expected contiguous in {CONTIGUOUS}, got {self.contiguous!r}",
+                "TileCopy",
+                {"contiguous": self.contiguous},
+                CONTIGUOUS,
+            )
         per = self.layout.unit_elems
         if self.contiguous == "rows" and (self.layout.rows % per or self.layout.k % 2):
-            raise ValueError(
-                f"TileCopy: a rows-contiguous tile needs rows a multiple of {per} and an even k, got {self.layout.rows} x {self.layout.k}"
+            raise FieldError(
+                f"TileCopy: a rows-contiguous tile needs rows a multiple of {per} and an even k, got {self.layout.rows} x {self.layout.k}",
+                "TileCopy",
+                {"rows": self.layout.rows, "k": self.layout.k},
             )
         if self._count % self.threads and self.threads % self._count:
-            raise ValueError(
-                f"TileCopy: expected the tile's {self._count} moves to divide or be a multiple of the {self.threads} threads, got {self.layout.rows} x {self.layout.k}"
+            raise FieldError(
+                f"TileCopy: expected the tile's {self._count} moves to divide or be a multiple of the {self.threads} threads, got {self.layout.rows} x {self.layout.k}",
+                "TileCopy",
+                {"rows": self.layout.rows, "k": self.layout.k, "threads": self.threads},
             )
 
     @property
@@ -166,8 +176,10 @@ class DirectCopy:
 
     def __post_init__(self):
         if self.layout.nbytes % (self.threads * UNIT):
-            raise ValueError(
-                f"DirectCopy: expected a tile of whole {self.threads * UNIT}-byte rounds ({self.threads} lanes of {UNIT} bytes), got {self.layout.nbytes} bytes"
+            raise FieldError(
+                f"DirectCopy: expected a tile of whole {self.threads * UNIT}-byte rounds ({self.threads} lanes of {UNIT} bytes), got {self.layout.nbytes} bytes",
+                "DirectCopy",
+                {"nbytes": self.layout.nbytes, "threads": self.threads},
             )
 
     @property

@@ -25,6 +25,7 @@ unguarded.
 import dataclasses
 from typing import Callable
 
+from errors.errors import FieldError
 from tile.copy import TileCopy
 
 
@@ -43,10 +44,17 @@ class GatherCopy(TileCopy):
 
     def __post_init__(self):
         if not isinstance(self.gather, Gather):
-            raise ValueError(f"GatherCopy: expected a tile.gather.Gather, got {self.gather!r}")
+            raise FieldError(
+                f"GatherCopy: expected a tile.gather.Gather, got {self.gather!r}",
+                "GatherCopy",
+                {"gather": None if self.gather is None else repr(self.gather)},
+            )
         if self.contiguous != self.gather.contiguous:
-            raise ValueError(
-                f"GatherCopy: expected contiguous {self.gather.contiguous!r} (the tile is gathered by {self.gather.contiguous} runs), got {self.contiguous!r}"
+            raise FieldError(
+                f"GatherCopy: expected contiguous {self.gather.contiguous!r} (the tile is gathered by {self.gather.contiguous} runs), got {self.contiguous!r}",
+                "GatherCopy",
+                {"contiguous": self.contiguous},
+                [self.gather.contiguous],
             )
         super().__post_init__()
 

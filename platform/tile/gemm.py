@@ -46,6 +46,7 @@ import os
 
 from arch import arch as archs
 from arch.lds_ops import LDS_OPS
+from errors.errors import FieldError
 from ir import mma as M
 from ir import types as T
 from tile.copy import DirectCopy, TileCopy
@@ -106,7 +107,11 @@ class GemmConfig:
         if self.op is None:
             return
         if (self.op, generation) not in FRAGMENTS:
-            raise ValueError(f"GemmConfig: expected an op with a fragment layout on {generation}, got {self.op}")
+            raise FieldError(
+                f"GemmConfig: expected an op with a fragment layout on {generation}, got {self.op}",
+                "GemmConfig",
+                {"op": self.op, "generation": generation},
+            )
         s = M.shape(self.op)
         for name, size, part in (
             ("block_m", self.block_m, self.waves_m * s.m),
@@ -114,7 +119,12 @@ class GemmConfig:
             ("block_k", self.block_k, s.k),
         ):
             if size % part:
-                raise ValueError(f"GemmConfig: expected {name} to be a multiple of {part}, got {size}")
+                raise FieldError(
+                    f"GemmConfig: expected {name} to be a multiple of {part}, got {size}",
+                    "GemmConfig",
+                    {name: size},
+                    part,
+                )
 
 
 @dataclasses.dataclass
@@ -141,7 +151,12 @@ class Operands:
     def __post_init__(self):
         for name in ("a_layout", "b_layout"):
             if getattr(self, name) not in LAYOUTS:
-                raise ValueError(f"Operands: expected {name} in {LAYOUTS}, got {getattr(self, name)!r}")
+                raise FieldError(
+                    f"Operands: expected {name} in {LAYOUTS}, got {getattr(self, name)!r}",
+                    "Operands",
+                    {name: getattr(self, name)},
+                    LAYOUTS,
+                )
 
 
 def _transpose_b(arch, ops, elem, frag, span):
@@ -481,9 +496,19 @@ def epilogue(
     atomic (there is no buffer atomic op), one branch per element.
     """
     if activation not in ACTIVATIONS:
-        raise ValueError(f"epilogue: expected an activation in {ACTIVATIONS}, got {activation!r}")
+        raise FieldError(
+            f"epilogue: expected an activation in {ACTIVATIONS}, got {activation!r}",
+            "epilogue",
+            {"activation": activation},
+            ACTIVATIONS,
+        )
     if atomic and out_elem is not T.F32:
-        raise ValueError(f"epilogue: expected f32 output for atomic accumulation, got {out_elem}")
+        raise FieldError(
+            f"epilogue: expected f32 output for atomic accumulation, got {out_elem}",
+            "epilogue",
+            {"out_elem": str(out_elem)},
+            [str(T.F32)],
+        )
     runs = [(r, c, v if isinstance(v, list) else [v]) for r, c, v in elements]
 
     def load_bias(gc, count):

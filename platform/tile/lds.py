@@ -31,6 +31,8 @@ direct loads, which cannot skip a pad).
 
 import dataclasses
 
+from errors.errors import FieldError
+
 UNIT = 16  # bytes: the widest LDS access (ds_read_b128)
 
 
@@ -63,13 +65,17 @@ class KMajor(_Rows):
     def __post_init__(self):
         row = self.k * self.elem_bytes
         if row % UNIT:
-            raise ValueError(
-                f"KMajor: expected rows of whole {UNIT}-byte units, got {self.k} elements of {self.elem_bytes} bytes"
+            raise FieldError(
+                f"KMajor: expected rows of whole {UNIT}-byte units, got {self.k} elements of {self.elem_bytes} bytes",
+                "KMajor",
+                {"k": self.k, "elem_bytes": self.elem_bytes},
             )
         units = self.line_bytes // UNIT
         if self.line_bytes % UNIT or units & (units - 1):  # the XOR must stay inside the line
-            raise ValueError(
-                f"KMajor: expected a line of a power of two {UNIT}-byte units, got {self.line_bytes} bytes"
+            raise FieldError(
+                f"KMajor: expected a line of a power of two {UNIT}-byte units, got {self.line_bytes} bytes",
+                "KMajor",
+                {"line_bytes": self.line_bytes},
             )
 
     @property
@@ -153,8 +159,10 @@ class RowXor(_Rows):
     def __post_init__(self):
         row = self.k * self.elem_bytes
         if row % self.line_bytes or self.line_bytes % self.run or self.run % UNIT:
-            raise ValueError(
-                f"RowXor: expected rows of whole {self.line_bytes}-byte lines and a line of whole runs of whole {UNIT}-byte units, got rows of {row} bytes and runs of {self.run}"
+            raise FieldError(
+                f"RowXor: expected rows of whole {self.line_bytes}-byte lines and a line of whole runs of whole {UNIT}-byte units, got rows of {row} bytes and runs of {self.run}",
+                "RowXor",
+                {"row_bytes": row, "line_bytes": self.line_bytes, "run": self.run},
             )
 
     def _swizzle(self, b, row):

@@ -8,7 +8,7 @@
 #include "platform/arch/cpp/archs_data.h"
 #include "platform/arch/cpp/flavor_cpus_data.h"
 #include "platform/arch/cpp/mma_forms_data.h"
-#include "platform/cpp/py/repr.h"
+#include "platform/cpp/json/json.h"
 
 namespace rocke::arch {
 
@@ -65,14 +65,17 @@ const Arch& get(std::string_view name) {
     if (a.name == name) return a;
   }
   std::vector<std::string_view> names;
+  json::Array allowed;
   std::string known;
   for (const Arch& a : table) {
     names.push_back(a.name);
+    allowed.emplace_back(std::string(a.name));
     known += (known.empty() ? "" : ", ") + std::string(a.name);
   }
-  const std::string_view close = py::close_match(name, names.data(), names.data() + names.size());
+  const std::string_view close = errors::closest(name, names);
   const std::string hint = close.empty() ? "" : " Did you mean " + std::string(close) + "?";
-  throw UnknownArchError("arch: expected one of " + known + ", got " + py::repr(name) + "." + hint);
+  throw UnknownArchError("arch", std::string(name), std::move(allowed),
+                         "arch: expected one of " + known + ", got " + json::quote(name) + "." + hint);
 }
 
 LdsBanks lds_banks(std::string_view name) {

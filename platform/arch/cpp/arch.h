@@ -9,14 +9,23 @@
 
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
 
 namespace rocke::arch {
 
-class UnknownArchError : public std::invalid_argument {
+// An arch or flavor name the table does not know, with the facts of
+// Python's UnknownArchError (arch.py): the field ("arch" or "flavor"), the
+// name and the known names.
+class UnknownArchError : public errors::FieldError {
  public:
-  using std::invalid_argument::invalid_argument;
+  UnknownArchError(const std::string& field, const std::string& name, json::Value known, const std::string& message)
+      : errors::FieldError("arch.arch.UnknownArchError", field, name, std::move(known), message) {}
 };
 
 struct MatrixOp {
@@ -53,7 +62,7 @@ struct LdsBanks {
 // Every arch, sorted by name (the order of Python's arch.ARCHS).
 const std::vector<Arch>& all();
 
-// The Arch called `name`; UnknownArchError, worded as Python's, otherwise.
+// The Arch called `name`; UnknownArchError, with Python's facts, otherwise.
 const Arch& get(std::string_view name);
 
 // The LdsBanks of arch `name` (arch.lds_banks); get()'s error otherwise.

@@ -62,13 +62,13 @@ int main(int argc, char** argv) {
   }
   out += "}, \"errors\": {";
   for (int i = 1; i < argc; ++i) {
-    std::string message = "(no error)";
+    rocke::json::Value refusal;  // [facts, message], null if none
     try {
       rocke::arch::get(argv[i]);
     } catch (const rocke::arch::UnknownArchError& e) {
-      message = e.what();
+      refusal = rocke::json::Array{e.facts(), e.what()};
     }
-    out += (i == 1 ? "" : ", ") + quote(argv[i]) + ": " + quote(message);
+    out += (i == 1 ? "" : ", ") + quote(argv[i]) + ": " + rocke::json::canonical(refusal);
   }
   std::cout << out << "}}\n";
   return 0;

@@ -50,11 +50,11 @@ ROCKE_TEST(every_arch_sorted_and_its_ops_run_in_its_wave_sizes) {
   }
 }
 
-ROCKE_TEST(unknown_arch_worded_as_python) {
+ROCKE_TEST(unknown_arch_names_the_known_ones) {
   const std::string known = "gfx1100, gfx1151, gfx1201, gfx1250, gfx90a, gfx942, gfx950";
   CHECK_THROWS(UnknownArchError, get("gfx9422"),
-               "arch: expected one of " + known + ", got 'gfx9422'. Did you mean gfx942?");
-  CHECK_THROWS(UnknownArchError, get("sm_90"), "arch: expected one of " + known + ", got 'sm_90'.");
+               "arch: expected one of " + known + ", got \"gfx9422\". Did you mean gfx942?");
+  CHECK_THROWS(UnknownArchError, get("sm_90"), "arch: expected one of " + known + ", got \"sm_90\".");
 }
 
 int main() { return rocke::testing::run_all(); }

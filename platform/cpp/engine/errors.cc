@@ -44,8 +44,6 @@ void translate_errors() {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const ir::VerifyError& e) {
-      PyErr_SetObject(python_class("ir.core.VerifyError").ptr(), py::str(e.what()).ptr());
     } catch (const errors::FieldError& e) {
       py::object cls = python_class(e.python_class());
       py::object error = cls(py::str(e.what()), e.field(), to_python(e.value()), to_python(e.allowed()));

@@ -3,10 +3,25 @@
 #include <cstdio>
 #include <limits>
 
-#include "platform/cpp/py/repr.h"
-
 namespace rocke::json {
 namespace {
+
+// Bytes of the text for a message: JSON-quoted, each byte past ASCII as
+// \xNN (a snippet may cut a character, or hold bytes that are not UTF-8).
+std::string shown(std::string_view bytes) {
+  std::string out = "\"";
+  for (char c : bytes) {
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(c));
+      out += hex;
+    } else {
+      const std::string one = quote(std::string_view(&c, 1));
+      out += one.substr(1, one.size() - 2);
+    }
+  }
+  return out + "\"";
+}
 
 // Deeper nesting than any spec has; the bound keeps hostile text from
 // exhausting the stack (Python stops near its recursion limit too).
@@ -38,7 +53,7 @@ class Parser {
   // The text at the cursor, for "got ...": a few bytes, or the end.
   std::string got() const {
     if (i_ >= s_.size()) return "the end of the text";
-    return py::repr(s_.substr(i_, 12));
+    return shown(s_.substr(i_, 12));
   }
 
   void skip_space() {
@@ -79,7 +94,7 @@ class Parser {
       if (!take(":")) fail("expected ':' after the key", got());
       skip_space();
       Value v = value(depth + 1);
-      if (out.contains(key)) fail_at(at, "expected each key once in an object", "the key " + py::repr(key) + " again");
+      if (out.contains(key)) fail_at(at, "expected each key once in an object", "the key " + quote(key) + " again");
       out.emplace(std::move(key), std::move(v));
       skip_space();
       if (take("}")) return out;
@@ -204,7 +219,7 @@ class Parser {
         ++i_;
         return out;
       }
-      if (c < 0x20) fail("expected a control character escaped in a string", py::repr(s_.substr(i_, 1)));
+      if (c < 0x20) fail("expected a control character escaped in a string", shown(s_.substr(i_, 1)));
       if (c >= 0x80) {
         utf8(out);
         continue;
@@ -246,8 +261,7 @@ class Parser {
           break;
         default:
           i_ -= 2;  // at the backslash
-          fail("expected one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
-               "'\\" + std::string(1, e) + "'");
+          fail("expected one of the escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", shown(s_.substr(i_, 2)));
       }
     }
   }
@@ -308,42 +322,6 @@ void canonical_into(std::string& out, const Value& v) {
   }
 }
 
-// Objects print in key order: json.loads keeps the text's order, which for
-// canonical text (every file both engines read) is the same.
-void repr_into(std::string& out, const Value& v) {
-  if (v.is_null()) {
-    out += "None";
-  } else if (v.is_bool()) {
-    out += v.as_bool() ? "True" : "False";
-  } else if (v.is_int()) {
-    out += std::to_string(v.as_int());
-  } else if (v.is_big()) {
-    out += v.as_big().digits;
-  } else if (v.is_str()) {
-    out += py::repr(v.as_str());
-  } else if (v.is_array()) {
-    out += '[';
-    bool first = true;
-    for (const Value& item : v.as_array()) {
-      out += first ? "" : ", ";
-      first = false;
-      repr_into(out, item);
-    }
-    out += ']';
-  } else {
-    out += '{';
-    bool first = true;
-    for (const auto& [key, item] : v.as_object()) {
-      out += first ? "" : ", ";
-      first = false;
-      out += py::repr(key);
-      out += ": ";
-      repr_into(out, item);
-    }
-    out += '}';
-  }
-}
-
 }  // namespace
 
 Value parse(std::string_view text) { return Parser(text).document(); }
@@ -368,12 +346,6 @@ std::string quote(std::string_view s) {
     }
   }
   return out + "\"";
-}
-
-std::string repr(const Value& v) {
-  std::string out;
-  repr_into(out, v);
-  return out;
 }
 
 }  // namespace rocke::json

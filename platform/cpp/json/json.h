@@ -6,7 +6,7 @@
 // Numbers are integers only: a spec holds no floats, and the parser refuses
 // one (naming its position) rather than round it. An integer beyond 64 bits
 // is kept as its digits (BigInt), as json.loads keeps it, so that a spec can
-// refuse it naming its field, in Python's words.
+// refuse it naming its field and the value received.
 #pragma once
 
 #include <cstddef>
@@ -83,9 +83,5 @@ std::string canonical(const Value& v);
 
 // A JSON string literal as json.dumps(ensure_ascii=False) writes it.
 std::string quote(std::string_view s);
-
-// Python's repr() of the value as json.loads would give it (dict, list, str,
-// int, True/False/None), for error messages worded as Python's.
-std::string repr(const Value& v);
 
 }  // namespace rocke::json

@@ -1,7 +1,6 @@
 """rocke::json against Python's json on generated values: the canonical text
 is json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
-parsing any of Python's spellings of v (indented, \\u-escaped) gives it, and
-repr() is Python's repr of json.loads of the canonical text."""
+and parsing any of Python's spellings of v (indented, \\u-escaped) gives it."""
 
 import json
 import os
@@ -12,24 +11,23 @@ from hypothesis import strategies as st
 
 TOOL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "json_tool")
 
-# Characters Python's repr prints as they are (py::repr passes non-ASCII
-# through; json.h's Known limits): printable, plus the ASCII controls repr
-# escapes; surrogates have no UTF-8.
-_REPR_SAFE = st.characters(blacklist_categories=("Cs",)).filter(lambda c: c.isprintable() or ord(c) < 0x80)
+# Any character but a surrogate (it has no UTF-8).
+_CHARS = st.characters(blacklist_categories=("Cs",))
 # Any integer, beyond 64 bits too (json.loads keeps them; so does rocke::json).
 _INTS = st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.integers(min_value=-(10**40), max_value=10**40)
 VALUES = st.recursive(
-    st.none() | st.booleans() | _INTS | st.text(_REPR_SAFE, max_size=12),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(_REPR_SAFE, max_size=6), inner, max_size=4),
+    st.none() | st.booleans() | _INTS | st.text(_CHARS, max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(_CHARS, max_size=6), inner, max_size=4),
     max_leaves=12,
 )
 
 
 def cpp(texts):
+    """json_tool's line per text: its canonical text, or ("error", message)."""
     out = subprocess.run(
         [TOOL], input="".join(t + "\n" for t in texts), capture_output=True, text=True, check=True
     ).stdout.split("\n")
-    return [(out[2 * i], json.loads(out[2 * i + 1])) for i in range(len(texts))]
+    return [("error", json.loads(line[6:])) if line.startswith("error ") else line for line in out[: len(texts)]]
 
 
 def canonical(v):
@@ -38,13 +36,11 @@ def canonical(v):
 
 @given(VALUES)
 @settings(max_examples=300, derandomize=True, deadline=None)
-def test_canonical_and_repr_match_python(value):
+def test_canonical_matches_python(value):
     text = canonical(value)
     # The other spellings Python writes; all one line (indent=None).
     spellings = [text, json.dumps(value), json.dumps(value, ensure_ascii=True, separators=(", ", " : "))]
-    for got_canonical, got_repr in cpp(spellings):
-        assert got_canonical == text
-        assert got_repr == repr(json.loads(text))
+    assert cpp(spellings) == [text] * len(spellings)
 
 
 def test_refused_texts_name_the_byte():

@@ -11,6 +11,7 @@
 //                    worded("ConvSpec.layout", "one of NHWC, NCHW", value));
 #pragma once
 
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -18,6 +19,9 @@
 #include "platform/cpp/json/json.h"
 
 namespace rocke::errors {
+
+// The Python class of an error with no class of its own: FieldError itself.
+inline constexpr const char* kFieldError = "errors.errors.FieldError";
 
 class FieldError : public std::invalid_argument {
  public:
@@ -40,6 +44,12 @@ class FieldError : public std::invalid_argument {
   json::Value value_;
   json::Value allowed_;
 };
+
+// The candidate nearest `word` (fewest single-character edits or swaps of
+// neighbours, ASCII case ignored, the first of equals) if it is within a third of its length (at
+// least 1 edit), else "": a "did you mean" hint. Python's hints come from
+// difflib and may differ; the engines' parity tests compare facts, not hints.
+std::string_view closest(std::string_view word, std::span<const std::string_view> candidates);
 
 // "FIELD: expected ALLOWED, got VALUE" (VALUE as JSON text), then "; FIX"
 // if a fix is given: the C++ engine's one wording of a FieldError.

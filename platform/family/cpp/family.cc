@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/py/repr.h"
+#include "platform/errors/cpp/errors.h"
 
 namespace rocke::family {
 namespace {
@@ -58,13 +58,13 @@ bool has_exactly(const json::Object& o, const std::vector<std::string_view>& key
 Registration::Registration(const Family& family) {
   if (family.name.empty() || !family.build || !family.spec_json) {
     registry().errors.push_back("family registration: expected a name, build and spec_json, got name " +
-                                py::repr(family.name) + (family.build ? "" : " without build") +
+                                json::quote(family.name) + (family.build ? "" : " without build") +
                                 (family.spec_json ? "" : " without spec_json"));
     return;
   }
   const std::string name = family.name;
   if (!registry().families.try_emplace(name, family).second) {
-    registry().errors.push_back("family " + py::repr(name) +
+    registry().errors.push_back("family " + json::quote(name) +
                                 ": expected each family registered once, got a second registration; link its library "
                                 "only once");
   }
@@ -76,12 +76,12 @@ const Family& get(std::string_view name) {
   if (it != registry().families.end()) return it->second;
   const std::vector<std::string> known = names();
   if (known.empty()) {
-    throw FamilyError("family " + py::repr(name) +
+    throw FamilyError("family " + json::quote(name) +
                       ": no family is registered; link a family library (alwayslink), e.g. //library:rocke_library");
   }
   std::vector<std::string_view> views(known.begin(), known.end());
-  const std::string_view close = py::close_match(name, views.data(), views.data() + views.size());
-  throw FamilyError("family " + py::repr(name) + ": expected one of the registered families " + joined(known) +
+  const std::string_view close = errors::closest(name, views);
+  throw FamilyError("family " + json::quote(name) + ": expected one of the registered families " + joined(known) +
                     (close.empty() ? "" : "; did you mean " + std::string(close) + "?"));
 }
 
@@ -95,12 +95,13 @@ std::vector<std::string> names() {
 Case read_case(const json::Value& entry, std::string_view where) {
   const std::string at(where);
   if (!entry.is_object() || !has_exactly(entry.as_object(), {"arch", "id", "spec"})) {
-    throw FamilyError(at + ": expected an object with exactly the keys arch, id and spec, got " + json::repr(entry));
+    throw FamilyError(at + ": expected an object with exactly the keys arch, id and spec, got " +
+                      json::canonical(entry));
   }
   const json::Object& o = entry.as_object();
   for (const char* key : {"arch", "id"}) {
     if (!o.at(key).is_str() || o.at(key).as_str().empty()) {
-      throw FamilyError(at + "." + key + ": expected a non-empty string, got " + json::repr(o.at(key)));
+      throw FamilyError(at + "." + key + ": expected a non-empty string, got " + json::canonical(o.at(key)));
     }
   }
   return Case{o.at("id").as_str(), o.at("arch").as_str(), o.at("spec")};
@@ -120,14 +121,14 @@ std::vector<Case> read_cases(std::string_view text, std::string_view family) {
   }
   const json::Object& o = doc.as_object();
   if (o.at("format") != json::Value(kFormat)) {
-    throw FamilyError(where + ": expected format 1, got " + json::repr(o.at("format")) + fix);
+    throw FamilyError(where + ": expected format 1, got " + json::canonical(o.at("format")) + fix);
   }
   if (!o.at("family").is_str() || o.at("family").as_str() != family) {
     throw FamilyError(where + ": expected the list of family " + std::string(family) + ", got the list of " +
-                      json::repr(o.at("family")) + "; pass the family's own NAME.cases.json");
+                      json::canonical(o.at("family")) + "; pass the family's own NAME.cases.json");
   }
   if (!o.at("cases").is_array() || o.at("cases").as_array().empty()) {
-    throw FamilyError(where + ": expected a non-empty list of cases, got " + json::repr(o.at("cases")) + fix);
+    throw FamilyError(where + ": expected a non-empty list of cases, got " + json::canonical(o.at("cases")) + fix);
   }
   std::vector<Case> cases;
   std::set<std::string, std::less<>> ids;
@@ -135,7 +136,7 @@ std::vector<Case> read_cases(std::string_view text, std::string_view family) {
     Case c = read_case(entry, where + ": cases[" + std::to_string(cases.size()) + "]");
     if (!ids.insert(c.id).second) {
       throw FamilyError(where + ": cases[" + std::to_string(cases.size()) + "]: expected unique case ids, got " +
-                        py::repr(c.id) + " again" + fix);
+                        json::quote(c.id) + " again" + fix);
     }
     cases.push_back(std::move(c));
   }

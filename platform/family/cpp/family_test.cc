@@ -63,9 +63,9 @@ ROCKE_TEST(registry_names_sorted_and_get_by_name) {
 ROCKE_TEST(an_unknown_family_names_the_registered_ones) {
   CHECK_THROWS(
       FamilyError, rocke::family::get("toy_alpah"),
-      "family 'toy_alpah': expected one of the registered families toy_alpha, toy_beta; did you mean toy_alpha?");
+      "family \"toy_alpah\": expected one of the registered families toy_alpha, toy_beta; did you mean toy_alpha?");
   CHECK_THROWS(FamilyError, rocke::family::get("conv"),
-               "family 'conv': expected one of the registered families toy_alpha, toy_beta");
+               "family \"conv\": expected one of the registered families toy_alpha, toy_beta");
 }
 
 ROCKE_TEST(read_cases_gives_the_cases_in_order) {
@@ -82,7 +82,7 @@ ROCKE_TEST(read_cases_gives_the_cases_in_order) {
 ROCKE_TEST(read_cases_names_what_is_wrong) {
   const std::string fix = "; rebuild it with the family's NAME_cases target (emit.py --cases-json)";
   CHECK_THROWS(FamilyError, read_cases("{\"cases\":[],\"family\":\"toy_beta\",\"format\":1}", "toy_alpha"),
-               "case list of toy_alpha: expected the list of family toy_alpha, got the list of 'toy_beta'; pass the "
+               "case list of toy_alpha: expected the list of family toy_alpha, got the list of \"toy_beta\"; pass the "
                "family's own "
                "NAME.cases.json");
   CHECK_THROWS(FamilyError, read_cases("{\"cases\":[],\"family\":\"toy_alpha\",\"format\":1}", "toy_alpha"),
@@ -102,9 +102,8 @@ ROCKE_TEST(read_cases_names_what_is_wrong) {
   CHECK_THROWS(
       FamilyError,
       read_cases("{\"cases\":[{\"arch\":\"gfx942\",\"id\":\"x\"}],\"family\":\"toy_alpha\",\"format\":1}", "toy_alpha"),
-      "case list of toy_alpha: cases[0]: expected an object with exactly the keys arch, id and spec, got {'arch': "
-      "'gfx942', "
-      "'id': 'x'}");
+      "case list of toy_alpha: cases[0]: expected an object with exactly the keys arch, id and spec, got "
+      "{\"arch\":\"gfx942\",\"id\":\"x\"}");
   CHECK_THROWS(FamilyError,
                read_cases("{\"cases\":[{\"arch\":7,\"id\":\"x\",\"spec\":1}],\"family\":\"toy_alpha\",\"format\":1}",
                           "toy_alpha"),
@@ -115,7 +114,7 @@ ROCKE_TEST(read_cases_names_what_is_wrong) {
           "{\"cases\":[{\"arch\":\"gfx942\",\"id\":\"x\",\"spec\":1},{\"arch\":\"gfx950\",\"id\":\"x\",\"spec\":1}],"
           "\"family\":\"toy_alpha\",\"format\":1}",
           "toy_alpha"),
-      "case list of toy_alpha: cases[1]: expected unique case ids, got 'x' again" + fix);
+      "case list of toy_alpha: cases[1]: expected unique case ids, got \"x\" again" + fix);
 }
 
 ROCKE_TEST(one_representative_per_arch_family_for_a_problem_on_every_arch) {

@@ -26,8 +26,8 @@ const Registration kSecond(toy("toy_twice"));
 const Registration kNoBuild(Family{"toy_no_build", nullptr, [](const json::Value& spec) { return spec; }});
 
 constexpr const char* kReport =
-    "family 'toy_twice': expected each family registered once, got a second registration; link its library only "
-    "once; family registration: expected a name, build and spec_json, got name 'toy_no_build' without build";
+    "family \"toy_twice\": expected each family registered once, got a second registration; link its library only "
+    "once; family registration: expected a name, build and spec_json, got name \"toy_no_build\" without build";
 
 }  // namespace
 

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "platform/cpp/py/repr.h"
+#include "platform/ir/cpp/literals.h"
 
 namespace rocke::ir {
 
@@ -44,20 +44,43 @@ std::string float_repr(double d) {
   return out + (exponent < 0 ? "e-" : "e+") + (mag < 10 ? "0" : "") + std::to_string(mag);
 }
 
-std::string repr(const AttrValue& v) {
-  if (v.is_bool()) return v.as_bool() ? "True" : "False";
-  if (v.is_int()) return std::to_string(v.as_int());
-  if (v.is_float()) return float_repr(v.as_float());
-  if (v.is_str()) return py::repr(v.as_str());
+// Every piece is appended to one string (no temporaries): the printer runs
+// on every kernel the engine emits.
+void format_attr(std::string& out, const AttrValue& value) {
+  if (value.is_bool()) {
+    out += value.as_bool() ? "true" : "false";
+  } else if (value.is_int()) {
+    out += std::to_string(value.as_int());
+  } else if (value.is_float()) {
+    out += float_text(value.as_float());
+  } else if (value.is_str()) {
+    out += string_text(value.as_str());
+  } else {
+    out += '[';
+    const char* sep = "";
+    for (const AttrValue& item : value.as_list()) {
+      out += sep;
+      format_attr(out, item);
+      sep = ", ";
+    }
+    out += ']';
+  }
+}
+
+std::string attr_text(const AttrValue& value) {
+  std::string out;
+  format_attr(out, value);
+  return out;
+}
+
+std::string attr_shown(const AttrValue& value) {
+  if (value.is_float()) return float_repr(value.as_float());
+  if (!value.is_list()) return attr_text(value);
   std::string out = "[";
-  for (const AttrValue& x : v.as_list()) out += (out.size() > 1 ? ", " : "") + repr(x);
+  for (const AttrValue& item : value.as_list()) out += (out.size() > 1 ? ", " : "") + attr_shown(item);
   return out + "]";
 }
 
-std::string str_list_repr(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (const std::string& s : items) out += (out.size() > 1 ? ", " : "") + py::repr(s);
-  return out + "]";
-}
+json::Array names_value(const std::vector<std::string>& items) { return {items.begin(), items.end()}; }
 
 }  // namespace rocke::ir

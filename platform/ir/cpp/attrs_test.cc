@@ -31,17 +31,20 @@ ROCKE_TEST(float_repr_is_pythons) {
   CHECK_EQ(float_repr(std::nan("")), "nan");
 }
 
-ROCKE_TEST(attr_repr_is_pythons) {
-  CHECK_EQ(repr(AttrValue(true)), "True");
-  CHECK_EQ(repr(AttrValue(false)), "False");
-  CHECK_EQ(repr(AttrValue(-7)), "-7");
-  CHECK_EQ(repr(AttrValue(2.5)), "2.5");
-  CHECK_EQ(repr(AttrValue("eq")), "'eq'");
-  CHECK_EQ(repr(AttrValue(AttrList{})), "[]");
-  // repr([1, [True, "it's"], 2.5, 'a'])
-  CHECK_EQ(repr(AttrValue(AttrList{1, AttrList{true, "it's"}, 2.5, "a"})), "[1, [True, \"it's\"], 2.5, 'a']");
-  CHECK_EQ(str_list_repr({}), "[]");
-  CHECK_EQ(str_list_repr({"i32", "f32"}), "['i32', 'f32']");
+// SPELLING.md's spellings, as the .rk text holds them.
+ROCKE_TEST(attr_shown_spells_floats_for_people) {
+  CHECK_EQ(attr_shown(AttrValue(2.5)), "2.5");
+  CHECK_EQ(attr_shown(AttrValue(AttrList{1, AttrList{1e16, "x"}, true})), "[1, [1e+16, \"x\"], true]");
+}
+
+ROCKE_TEST(attr_text_is_the_rk_spelling) {
+  CHECK_EQ(attr_text(AttrValue(true)), "true");
+  CHECK_EQ(attr_text(AttrValue(-7)), "-7");
+  CHECK_EQ(attr_text(AttrValue(2.5)), "0x4004000000000000");
+  CHECK_EQ(attr_text(AttrValue("eq")), "\"eq\"");
+  CHECK_EQ(attr_text(AttrValue(AttrList{})), "[]");
+  CHECK_EQ(attr_text(AttrValue(AttrList{1, AttrList{true, "it's"}, "a"})), "[1, [true, \"it's\"], \"a\"]");
+  CHECK(names_value({"i32", "f32"}) == (rocke::json::Array{"i32", "f32"}));
 }
 
 int main() { return rocke::testing::run_all(); }

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "platform/cpp/py/repr.h"
+#include "platform/cpp/json/json.h"
 #include "platform/ir/cpp/attrs.h"
 #include "platform/ir/cpp/ops.h"
 #include "platform/ir/cpp/rules.h"
@@ -56,8 +56,7 @@ void region(std::vector<Block*>& blocks, Block& block, const Op& op, std::size_t
   blocks.pop_back();
   if (block.ops.empty() || block.ops.back()->name != "scf.yield") {
     if (results != 0) {
-      throw VerifyError(op.name + ": expected the region to end with b.yield_(" + std::to_string(results) +
-                        " values), got no yield");
+      throw VerifyError(op.name, "the region to end with b.yield_(" + std::to_string(results) + " values)", "no yield");
     }
     block.ops.push_back(empty_yield());
   }
@@ -113,7 +112,7 @@ Op& KernelBuilder::emit(std::string_view name, std::vector<Value*> operands,
   op->attrs = std::move(attrs);
   op->regions.resize(regions);
   const ops::Schema* schema = ops::find(name);
-  if (!schema) throw VerifyError("op: expected a known op, got " + py::repr(name));
+  if (!schema) throw VerifyError("op", "a known op", json::quote(name), std::string(name));
   if (check) check_known_op(*op, *schema);
   Block* block = blocks_.back();
   block->ops.push_back(std::move(op));
@@ -124,8 +123,7 @@ std::unique_ptr<Kernel> KernelBuilder::finish() {
   if (!kernel_)
     throw std::logic_error("KernelBuilder::finish: expected an unfinished kernel, got one finish() already returned");
   if (blocks_.size() != 1) {
-    throw VerifyError("kernel @" + kernel_->name + ": expected every for/if closed, got " +
-                      std::to_string(blocks_.size() - 1) + " open");
+    throw VerifyError("kernel @" + kernel_->name, "every for/if closed", std::to_string(blocks_.size() - 1) + " open");
   }
   fill_else_arms(kernel_->body);
   verify(*kernel_);
@@ -153,14 +151,13 @@ Value* coerce(KernelBuilder& b, const Operand& x, const Type* like) {
     if (const auto* i = std::get_if<std::int64_t>(&x.v)) return b.const_(*i, like);
     if (const auto* d = std::get_if<double>(&x.v)) return b.const_(*d, like);
   }
-  throw VerifyError("operand: expected a Value or a Python number for a " + like->str() + " operand, got " +
-                    operand_repr(x));
+  throw VerifyError("operand", "a Value or a Python number for a " + like->str() + " operand", operand_repr(x));
 }
 
 // builder._pair: one of a, b must be a Value; the other takes its type. a first.
 std::pair<Value*, Value*> pair(KernelBuilder& b, const Operand& x, const Operand& y) {
   if (!is_value(x) && !is_value(y)) {
-    throw VerifyError("operand: expected at least one Value, got " + operand_repr(x) + " and " + operand_repr(y));
+    throw VerifyError("operand", "at least one Value", operand_repr(x) + " and " + operand_repr(y));
   }
   const Type* like = is_value(x) ? std::get<Value*>(x.v)->type : std::get<Value*>(y.v)->type;
   Value* a = coerce(b, x, like);

@@ -1,6 +1,6 @@
 // The builder against platform/ir/builder.py: every op built, the constant
-// coercion, the regions, finish(), and the errors worded as Python's (read
-// off builder.py's f-strings). ir_parity_test compares with Python itself.
+// coercion, the regions, finish(), and the errors in C++'s wording;
+// ir_parity_test compares their facts with Python's.
 #include "platform/ir/cpp/builder.h"
 
 #include <set>
@@ -167,7 +167,7 @@ ROCKE_TEST(coercion_errors) {
 
 ROCKE_TEST(emit) {
   KernelBuilder b("k", "gfx942", {64, 1, 1});
-  CHECK_THROWS(VerifyError, b.emit("arith.nop", {}, {}), "op: expected a known op, got 'arith.nop'");
+  CHECK_THROWS(VerifyError, b.emit("arith.nop", {}, {}), "op: expected a known op, got \"arith.nop\"");
   CHECK_THROWS(VerifyError, b.emit("gpu.lane_id", {}, {S("f32")}), "gpu.lane_id: expected an i32 result, got f32");
   Op& op = b.emit("gpu.block_id", {}, {S("i32")}, {{"dim", 2}});
   CHECK_EQ(op.name, "gpu.block_id");
@@ -283,7 +283,7 @@ ROCKE_TEST(finish_needs_every_region_closed) {
   CHECK_THROWS(VerifyError, b.finish(), "scf.for: expected the body to end with scf.yield, got an empty region");
   KernelBuilder bad("9k", "gfx942", {64, 1, 1});
   CHECK_THROWS(VerifyError, bad.finish(),
-               "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got '9k'");
+               "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got \"9k\"");
   KernelBuilder big("k", "gfx942", {64, 32, 1});
   CHECK_THROWS(VerifyError, big.finish(),
                "kernel @k: expected workgroup_size to be [x, y, z] of positive ints with x*y*z <= 1024 on gfx942, got "
@@ -292,7 +292,7 @@ ROCKE_TEST(finish_needs_every_region_closed) {
 
 ROCKE_TEST(unknown_arch) {
   CHECK_THROWS(rocke::arch::UnknownArchError, KernelBuilder("k", "gfx943", {64, 1, 1}),
-               "arch: expected one of gfx1100, gfx1151, gfx1201, gfx1250, gfx90a, gfx942, gfx950, got 'gfx943'. Did "
+               "arch: expected one of gfx1100, gfx1151, gfx1201, gfx1250, gfx90a, gfx942, gfx950, got \"gfx943\". Did "
                "you mean gfx942?");
 }
 

@@ -6,7 +6,7 @@ namespace rocke::ir {
 
 Value* Op::result() const {
   if (results.size() != 1) {
-    throw VerifyError(name + ": expected exactly one result, got " + std::to_string(results.size()));
+    throw VerifyError(name, "exactly one result", std::to_string(results.size()));
   }
   return results[0];
 }

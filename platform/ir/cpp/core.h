@@ -13,9 +13,12 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
+#include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/ir/cpp/types.h"
 
 namespace rocke::ir {
@@ -23,11 +26,17 @@ namespace rocke::ir {
 // How deeply regions may nest (core.MAX_NESTING).
 inline constexpr int kMaxNesting = 100;
 
-// A kernel breaks an IR rule. Messages read "OP: expected X, got Y", worded
-// exactly as Python's VerifyError.
-class VerifyError : public std::invalid_argument {
+// A kernel breaks an IR rule: "WHERE: expected X, got Y", with the facts of
+// Python's VerifyError (core.py): field WHERE and value Y (a name as it is,
+// an attribute value as the .rk text spells it, a list of names as a list,
+// else the text the message shows, `got`).
+class VerifyError : public errors::FieldError {
  public:
-  using std::invalid_argument::invalid_argument;
+  VerifyError(const std::string& where, const std::string& what, const std::string& got)
+      : VerifyError(where, what, got, got) {}
+  VerifyError(const std::string& where, const std::string& what, const std::string& got, json::Value value)
+      : errors::FieldError("ir.core.VerifyError", where, std::move(value), nullptr,
+                           where + ": expected " + what + ", got " + got) {}
 };
 
 struct AttrValue;

@@ -1,10 +1,10 @@
 // Builds kernels with the C++ builder and prints, as JSON for
 // ir_parity_test:
-//   {"errors": {case: message}, "programs": {case: [line, ...]}}
-// errors: bad constructions and the message each raises (VerifyError, or
-// the type and arch errors Python raises as ValueErrors); programs: good
+//   {"errors": {case: [facts, message]}, "programs": {case: [line, ...]}}
+// errors: bad constructions and the facts and message of the error each
+// raises (VerifyError, BadTypeError, UnknownArchError); programs: good
 // kernels, one line per op in program order ("  " per region depth):
-//   %3, %4 = name(%x, %1) {key=repr(value), ...} : type, type
+//   %3, %4 = name(%x, %1) {key=VALUE, ...} (VALUE as the .rk text spells it) : type, type
 // with values numbered as they are defined and arguments by name, so the
 // op order, constants, attributes and types can be compared with Python's
 // without a printer. ir_parity_test.py builds the same cases in Python.
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/ir/cpp/attrs.h"
 #include "platform/ir/cpp/builder.h"
 
@@ -55,7 +56,7 @@ struct Lines {
       }
       if (!op->results.empty()) line += " = ";
       for (const Value* v : op->operands) operands += (operands.empty() ? "" : ", ") + names.at(v);
-      for (const auto& [key, value] : op->attrs) attrs += (attrs.empty() ? "" : ", ") + key + "=" + repr(value);
+      for (const auto& [key, value] : op->attrs) attrs += (attrs.empty() ? "" : ", ") + key + "=" + attr_text(value);
       line += op->name + "(" + operands + ")";
       if (!attrs.empty()) line += " {" + attrs + "}";
       if (!types.empty()) line += " : " + types;
@@ -557,13 +558,13 @@ std::vector<Case> errors() {
 int main() {
   std::string errors_, programs_;
   for (const auto& [name, body] : errors()) {
-    std::string message = "(no error)";
+    rocke::json::Value refusal;  // [facts, message], null if none
     try {
       body();
-    } catch (const std::invalid_argument& e) {  // VerifyError, BadTypeError, UnknownArchError
-      message = e.what();
+    } catch (const rocke::errors::FieldError& e) {  // VerifyError, BadTypeError, UnknownArchError
+      refusal = rocke::json::Array{e.facts(), e.what()};
     }
-    errors_ += (errors_.empty() ? "" : ", ") + quote(name) + ": " + quote(message);
+    errors_ += (errors_.empty() ? "" : ", ") + quote(name) + ": " + rocke::json::canonical(refusal);
   }
   const std::pair<const char*, std::function<std::unique_ptr<Kernel>()>> programs[] = {{"every_op", every_op},
                                                                                        {"wide", wide}};

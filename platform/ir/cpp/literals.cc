@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "platform/cpp/py/repr.h"
+#include "platform/cpp/json/json.h"
 
 namespace rocke::ir {
 
@@ -80,7 +80,8 @@ std::string float_text(double value) {
 }
 
 std::string string_text(std::string_view value) {
-  if (utf8_error(value).reason[0]) throw LiteralError("expected a string encodable as UTF-8, got " + py::repr(value));
+  if (utf8_error(value).reason[0])
+    throw LiteralError("expected a string encodable as UTF-8, got " + json::quote(value));
   std::string out = "\"";
   for (unsigned char b : value) {
     if (verbatim(b)) {
@@ -101,21 +102,21 @@ double read_float(std::string_view text) {
     throw LiteralError(
         "expected a float spelled 0x and 16 upper-case hex digits (the IEEE double's bits, e.g. 1.0 is "
         "0x3FF0000000000000), got " +
-        py::repr(text));
+        json::quote(text));
   }
   std::uint64_t bits = 0;
   for (size_t i = 2; i < text.size(); ++i) bits = bits << 4 | static_cast<std::uint64_t>(hex_value(text[i]));
   double value;
   std::memcpy(&value, &bits, sizeof value);
   if (std::isnan(value) && bits != kCanonicalNan) {
-    throw LiteralError("expected NaN spelled 0x7FF8000000000000 (the one NaN spelling), got " + py::repr(text));
+    throw LiteralError("expected NaN spelled 0x7FF8000000000000 (the one NaN spelling), got " + json::quote(text));
   }
   return value;
 }
 
 std::string read_string(std::string_view text) {
   if (text.size() < 2 || text.front() != '"' || text.back() != '"') {
-    throw LiteralError("expected a string in double quotes, got " + py::repr(text));
+    throw LiteralError("expected a string in double quotes, got " + json::quote(text));
   }
   std::string out;
   std::string_view body = text.substr(0, text.size() - 1);
@@ -130,7 +131,7 @@ std::string read_string(std::string_view text) {
             "expected a string escape \\XX with 2 upper-case hex digits of a byte that is not printable ASCII (or is "
             "\\22 for '\"', "
             "\\5C for '\\'), got " +
-            py::repr(body.substr(i, 3)));
+            json::quote(body.substr(i, 3)));
       }
       out += static_cast<char>(byte);
       i += 3;
@@ -141,13 +142,13 @@ std::string read_string(std::string_view text) {
       size_t n = utf8_length(body, i);
       throw LiteralError(
           "expected printable ASCII in a string (any other character as \\XX, its UTF-8 bytes in hex), got " +
-          py::repr(body.substr(i, n ? n : 1)));
+          json::quote(body.substr(i, n ? n : 1)));
     }
     out += ch;
     ++i;
   }
   if (Utf8Error e = utf8_error(out); e.reason[0]) {
-    throw LiteralError("expected string escapes that spell UTF-8, got " + py::repr(text) + " (" + e.reason +
+    throw LiteralError("expected string escapes that spell UTF-8, got " + json::quote(text) + " (" + e.reason +
                        " at byte " + std::to_string(e.at) + ")");
   }
   return out;

@@ -31,11 +31,11 @@ ROCKE_TEST(floats_in_any_other_spelling_are_refused) {
   const char* hex =
       "expected a float spelled 0x and 16 upper-case hex digits (the IEEE double's bits, e.g. 1.0 is "
       "0x3FF0000000000000), got ";
-  CHECK_THROWS(LiteralError, read_float("1.0"), std::string(hex) + "'1.0'");
-  CHECK_THROWS(LiteralError, read_float("0x3ff0000000000000"), std::string(hex) + "'0x3ff0000000000000'");
-  CHECK_THROWS(LiteralError, read_float("0x3FF000000000000"), std::string(hex) + "'0x3FF000000000000'");
+  CHECK_THROWS(LiteralError, read_float("1.0"), std::string(hex) + "\"1.0\"");
+  CHECK_THROWS(LiteralError, read_float("0x3ff0000000000000"), std::string(hex) + "\"0x3ff0000000000000\"");
+  CHECK_THROWS(LiteralError, read_float("0x3FF000000000000"), std::string(hex) + "\"0x3FF000000000000\"");
   CHECK_THROWS(LiteralError, read_float("0x7FF0000000000001"),
-               "expected NaN spelled 0x7FF8000000000000 (the one NaN spelling), got '0x7FF0000000000001'");
+               "expected NaN spelled 0x7FF8000000000000 (the one NaN spelling), got \"0x7FF0000000000001\"");
 }
 
 ROCKE_TEST(strings_escape_every_byte_but_printable_ascii) {
@@ -43,7 +43,7 @@ ROCKE_TEST(strings_escape_every_byte_but_printable_ascii) {
   CHECK_EQ(string_text("q\"b\\\\n\n\xC3\xA9"), "\"q\\22b\\5C\\5Cn\\0A\\C3\\A9\"");
   CHECK_EQ(string_text(""), "\"\"");
   CHECK_EQ(read_string("\"q\\22b\\5C\\5Cn\\0A\\C3\\A9\""), "q\"b\\\\n\n\xC3\xA9");
-  CHECK_THROWS(LiteralError, string_text("\xED\xA0\x80"), "expected a string encodable as UTF-8, got '\xED\xA0\x80'");
+  CHECK_THROWS(LiteralError, string_text("\xED\xA0\x80"), "expected a string encodable as UTF-8, got \"\xED\xA0\x80\"");
 }
 
 ROCKE_TEST(strings_in_any_other_spelling_are_refused) {
@@ -51,13 +51,13 @@ ROCKE_TEST(strings_in_any_other_spelling_are_refused) {
   CHECK_THROWS(LiteralError, read_string("\"a\\41\""),
                "expected a string escape \\XX with 2 upper-case hex digits of a byte that is not printable ASCII (or "
                "is \\22 for '\"', "
-               "\\5C for '\\'), got '\\\\41'");
+               "\\5C for '\\'), got \"\\\\41\"");
   CHECK_THROWS(LiteralError, read_string("\"a\\C3\""),
-               "expected string escapes that spell UTF-8, got '\"a\\\\C3\"' (unexpected end of data at byte 1)");
+               "expected string escapes that spell UTF-8, got \"\\\"a\\\\C3\\\"\" (unexpected end of data at byte 1)");
   CHECK_THROWS(
       LiteralError, read_string("\"a\\C3\\0A\""),
-      "expected string escapes that spell UTF-8, got '\"a\\\\C3\\\\0A\"' (invalid continuation byte at byte 1)");
-  CHECK_THROWS(LiteralError, read_string("\"x"), "expected a string in double quotes, got '\"x'");
+      "expected string escapes that spell UTF-8, got \"\\\"a\\\\C3\\\\0A\\\"\" (invalid continuation byte at byte 1)");
+  CHECK_THROWS(LiteralError, read_string("\"x"), "expected a string in double quotes, got \"\\\"x\"");
 }
 
 int main() { return rocke::testing::run_all(); }

@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "platform/cpp/py/repr.h"
 #include "platform/ir/cpp/ops_data.h"
 
 namespace rocke::ops {
@@ -76,7 +75,7 @@ const Schema* find(std::string_view name) {
 
 const Schema& schema(std::string_view name) {
   if (const Schema* s = find(name)) return *s;
-  throw UnknownOpError("op: expected a known op, got " + py::repr(name));
+  throw UnknownOpError(std::string(name));
 }
 
 }  // namespace rocke::ops

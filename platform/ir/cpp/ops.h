@@ -10,17 +10,23 @@
 
 #include <optional>
 #include <span>
-#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
+
 namespace rocke::ops {
 
-// Python's builder raises VerifyError for an unknown op; here it is its own
-// class so a caller can tell it from a verification failure to come.
-class UnknownOpError : public std::invalid_argument {
+// Python's builder raises VerifyError for an unknown op, with field "op"
+// and the name as its value; here it is its own class, with the same facts,
+// so a caller can tell it from a verification failure to come.
+class UnknownOpError : public errors::FieldError {
  public:
-  using std::invalid_argument::invalid_argument;
+  explicit UnknownOpError(const std::string& name)
+      : errors::FieldError("ir.core.VerifyError", "op", name, nullptr,
+                           "op: expected a known op, got " + json::quote(name)) {}
 };
 
 // ops.json's count: `n` exactly, or at least `n` when the op is variadic
@@ -58,8 +64,8 @@ const std::vector<Schema>& all();
 // The Schema of the op called `name`, or nullptr if there is none.
 const Schema* find(std::string_view name);
 
-// The Schema of the op called `name`; UnknownOpError, worded as Python's
-// builder, otherwise.
+// The Schema of the op called `name`; UnknownOpError, with the facts of
+// Python's builder's error, otherwise.
 const Schema& schema(std::string_view name);
 
 }  // namespace rocke::ops

@@ -54,13 +54,13 @@ int main(int argc, char** argv) {
   }
   std::string errors = "{";
   for (int i = 1; i < argc; ++i) {
-    std::string message = "(no error)";
+    rocke::json::Value refusal;  // [facts, message], null if none
     try {
       rocke::ops::schema(argv[i]);
     } catch (const rocke::ops::UnknownOpError& e) {
-      message = e.what();
+      refusal = rocke::json::Array{e.facts(), e.what()};
     }
-    errors += (i == 1 ? "" : ", ") + quote(argv[i]) + ": " + quote(message);
+    errors += (i == 1 ? "" : ", ") + quote(argv[i]) + ": " + rocke::json::canonical(refusal);
   }
   std::cout << "{\"ops\": " << ops << "}, \"values\": " << allowed << "}, \"errors\": " << errors << "}}\n";
   return 0;

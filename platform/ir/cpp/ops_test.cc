@@ -73,9 +73,9 @@ ROCKE_TEST(sorted_by_name) {
   CHECK(std::is_sorted(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.name < b.name; }));
 }
 
-ROCKE_TEST(unknown_op_worded_as_python) {
-  CHECK_THROWS(UnknownOpError, schema("arith.fadd"), "op: expected a known op, got 'arith.fadd'");
-  CHECK_THROWS(UnknownOpError, schema(""), "op: expected a known op, got ''");
+ROCKE_TEST(unknown_op_is_named) {
+  CHECK_THROWS(UnknownOpError, schema("arith.fadd"), "op: expected a known op, got \"arith.fadd\"");
+  CHECK_THROWS(UnknownOpError, schema(""), "op: expected a known op, got \"\"");
 }
 
 int main() { return rocke::testing::run_all(); }

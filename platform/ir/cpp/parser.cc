@@ -7,7 +7,7 @@
 #include <ranges>
 #include <vector>
 
-#include "platform/cpp/py/repr.h"
+#include "platform/cpp/json/json.h"
 #include "platform/ir/cpp/literals.h"
 #include "platform/ir/cpp/types.h"
 #include "platform/ir/cpp/types_data.h"
@@ -56,15 +56,17 @@ class Lexer {
       int column = this->column(line_start, start);
       Kind kind = kWs;
       size_t end = match(kind);
-      if (end == start)
-        throw ParseError("unexpected character " + py::repr(s_.substr(start, char_length(start))), line, column);
+      if (end == start) {
+        const std::string c(s_.substr(start, char_length(start)));
+        throw ParseError("unexpected character " + json::quote(c), line, column, c);
+      }
       std::string_view text = s_.substr(start, end - start);
       if (kind == Kind::kInt) {
         size_t digits = text.size() - (text[0] == '-');
         if (digits > static_cast<size_t>(kMaxIntDigits)) {
           throw ParseError("expected an integer of at most " + std::to_string(kMaxIntDigits) + " digits, got one of " +
                                std::to_string(digits),
-                           line, column);
+                           line, column, std::string(text));
         }
       }
       if (kind != kWs) out.push_back({kind, std::string(text), line, column});
@@ -233,13 +235,13 @@ class Parser {
 
   [[noreturn]] void error(const std::string& what, const Token* tok = nullptr) const {
     const Token& t = tok ? *tok : peek();
-    throw ParseError("expected " + what + ", got " + py::repr(t.text), t.line, t.column);
+    throw ParseError("expected " + what + ", got " + json::quote(t.text), t.line, t.column, t.text);
   }
 
   Token take(Kind kind, std::string_view text = {}) {
     const Token& tok = peek();
     if (tok.kind != kind || (!text.empty() && tok.text != text))
-      error(!text.empty() ? py::repr(text) : kind_name(kind));
+      error(!text.empty() ? json::quote(text) : kind_name(kind));
     ++i_;
     return tok;
   }
@@ -316,7 +318,7 @@ class Parser {
       std::int64_t value = 0;
       auto [end, ec] = std::from_chars(tok.text.data(), tok.text.data() + tok.text.size(), value);
       if (ec != std::errc()) {
-        throw ParseError("expected an integer in the 64-bit range, got " + tok.text, tok.line, tok.column);
+        throw ParseError("expected an integer in the 64-bit range, got " + tok.text, tok.line, tok.column, tok.text);
       }
       return {value};
     }
@@ -325,7 +327,7 @@ class Parser {
         if (tok.kind == Kind::kFloat) return {read_float(tok.text)};
         return {read_string(tok.text)};
       } catch (const LiteralError& e) {
-        throw ParseError(e.what(), tok.line, tok.column);
+        throw ParseError(e.what(), tok.line, tok.column, tok.text);
       }
     }
     if (tok.kind == Kind::kDecimalFloat || (tok.kind == Kind::kIdent && (tok.text == "inf" || tok.text == "nan"))) {

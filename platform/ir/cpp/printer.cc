@@ -5,34 +5,11 @@
 #include <unordered_set>
 #include <vector>
 
-#include "platform/ir/cpp/literals.h"
+#include "platform/ir/cpp/attrs.h"
 
 namespace rocke::ir {
 
 namespace {
-
-// Every piece is appended to one string (no temporaries): the printer runs
-// on every kernel the engine emits.
-void format_attr(std::string& out, const AttrValue& value) {
-  if (value.is_bool()) {
-    out += value.as_bool() ? "true" : "false";
-  } else if (value.is_int()) {
-    out += std::to_string(value.as_int());
-  } else if (value.is_float()) {
-    out += float_text(value.as_float());
-  } else if (value.is_str()) {
-    out += string_text(value.as_str());
-  } else {
-    out += '[';
-    const char* sep = "";
-    for (const AttrValue& item : value.as_list()) {
-      out += sep;
-      format_attr(out, item);
-      sep = ", ";
-    }
-    out += ']';
-  }
-}
 
 // Attrs is a sorted map: Python prints sorted(attrs) too.
 void format_attrs(std::string& out, const Attrs& attrs) {

@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "platform/cpp/py/repr.h"
 #include "platform/ir/cpp/attrs.h"
 #include "platform/ir/cpp/mma.h"
 #include "platform/ir/cpp/ops.h"
@@ -89,7 +88,17 @@ std::vector<const Type*> types_of(const std::vector<Value*>& values) {
 }
 
 [[noreturn]] void fail(const Op& op, const std::string& what, const std::string& got) {
-  throw VerifyError(op.name + ": expected " + what + ", got " + got);
+  throw VerifyError(op.name, what, got);
+}
+
+// An attribute value received: shown for people, held as .rk spells it.
+[[noreturn]] void fail_attr(const Op& op, const std::string& what, const AttrValue& got) {
+  throw VerifyError(op.name, what, attr_shown(got), attr_text(got));
+}
+
+// A list of names received: shown as JSON, held as a list (Python's value too).
+[[noreturn]] void fail_names(const Op& op, const std::string& what, const std::vector<std::string>& got) {
+  throw VerifyError(op.name, what, json::canonical(names_value(got)), names_value(got));
 }
 
 // ops.expect: VerifyError("OP: expected WHAT, got GOT") unless OK. A macro so
@@ -101,13 +110,18 @@ std::vector<const Type*> types_of(const std::vector<Value*>& values) {
     const bool expect_ok = (ok);         \
     if (!expect_ok) fail(op, what, got); \
   } while (0)
+#define EXPECT_NAMES(ok, op, what, got)        \
+  do {                                         \
+    const bool expect_ok = (ok);               \
+    if (!expect_ok) fail_names(op, what, got); \
+  } while (0)
 
 // ops.attr: a value rule beyond the schema's (which checked presence and
 // kind); `what` makes the wording, only on failure.
 template <typename Check, typename What>
 void attr(const Op& op, const std::string& key, const Check& check, What what) {
   const AttrValue& v = op.attrs.find(key)->second;
-  EXPECT(check(v), op, key + " to be " + what(), repr(v));
+  if (!check(v)) fail_attr(op, key + " to be " + what(), v);
 }
 
 void same_types(const Op& op, const std::vector<Value*>& values, const char* what = "operands of one type") {
@@ -136,7 +150,7 @@ void const_rule(const Op& op) {
   EXPECT(t->kind() == TypeKind::kScalar, op, "a scalar result", t->str());
   const AttrValue& value = op.attrs.find("value")->second;
   if (t->is_int()) {
-    EXPECT(is_int(value), op, "an integer value for " + t->str(), repr(value));
+    if (!is_int(value)) fail_attr(op, "an integer value for " + t->str(), value);
     const std::int64_t v = value.as_int();
     // types.int_range: i1 is a truth value, 0 or 1; others signed. Values
     // past i64 cannot reach here (an AttrValue int is an int64).
@@ -152,7 +166,7 @@ void const_rule(const Op& op) {
            "a value in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] for " + t->str(),
            std::to_string(v) + spelled);
   } else {
-    EXPECT(value.is_float(), op, "a float value for " + t->str(), repr(value));
+    if (!value.is_float()) fail_attr(op, "a float value for " + t->str(), value);
   }
 }
 
@@ -226,7 +240,7 @@ void build_rule(const Op& op) {
          std::to_string(op.operands.size()));
   const bool all =
       std::all_of(op.operands.begin(), op.operands.end(), [&](const Value* v) { return v->type == t->element(); });
-  EXPECT(all, op, t->element()->str() + " elements", str_list_repr(type_names(op.operands)));
+  EXPECT_NAMES(all, op, t->element()->str() + " elements", type_names(op.operands));
 }
 
 std::function<bool(const AttrValue&)> index_in(int n) {
@@ -390,7 +404,7 @@ void mma_rule(const Op& op) {
   const Type* c = op.operands[2]->type;
   const AttrValue& id = op.attrs.find("op")->second;
   const std::optional<mma::Shape> s = mma::shape(id.as_str());
-  EXPECT(s.has_value(), op, "an op id like mma_16x16x16_f16_f32", repr(id));
+  if (!s.has_value()) fail_attr(op, "an op id like mma_16x16x16_f16_f32", id);
   EXPECT(is_vector(a) && a->element() == s->a && is_vector(b) && b->element() == s->a, op,
          "A and B fragments of " + s->a->str(), a->str() + ", " + b->str());
   EXPECT(is_vector(c) && c->element() == s->c && op.result()->type == c, op, "C and result fragments of " + s->c->str(),
@@ -416,13 +430,13 @@ void for_rule(const Op& op) {
   EXPECT(lo == T().i32 && hi == T().i32 && step == T().i32, op, "i32 bounds and step",
          lo->str() + ", " + hi->str() + ", " + step->str());
   const std::vector<const Type*> carried = types_of(inits);
-  EXPECT(types_of(op.results) == carried, op, "one result per carried value, of its type",
-         str_list_repr(type_names(op.results)));
+  EXPECT_NAMES(types_of(op.results) == carried, op, "one result per carried value, of its type",
+               type_names(op.results));
   const Block& body = op.regions[0];
   std::vector<const Type*> want{T().i32};
   want.insert(want.end(), carried.begin(), carried.end());
-  EXPECT(types_of(body.args) == want, op, "body arguments (" + join(type_names(want), ", ") + ")",
-         str_list_repr(type_names(body.args)));
+  EXPECT_NAMES(types_of(body.args) == want, op, "body arguments (" + join(type_names(want), ", ") + ")",
+               type_names(body.args));
   yields(op, body, carried, "the body");
 }
 
@@ -566,7 +580,7 @@ void check_count(const Op& op, const ops::Count& c, const char* noun, std::size_
   const bool ok = c.is_min ? std::cmp_greater_equal(got, c.n) : std::cmp_equal(got, c.n);
   if (!ok) {
     const std::string what = (c.is_min ? "at least " : "") + std::to_string(c.n) + " " + noun + "(s)";
-    throw VerifyError(op.name + ": expected " + what + ", got " + std::to_string(got));
+    throw VerifyError(op.name, what, std::to_string(got));
   }
 }
 
@@ -579,8 +593,8 @@ void check_schema(const Op& op, const ops::Schema& s) {
     if (it == op.attrs.end()) {
       std::vector<std::string> keys;
       for (const auto& [k, v] : op.attrs) keys.push_back(k);
-      throw VerifyError(op.name + ": expected attribute " + std::string(a.name) + ", got attributes " +
-                        str_list_repr(keys));
+      throw VerifyError(op.name, "attribute " + std::string(a.name), "attributes " + json::canonical(names_value(keys)),
+                        names_value(keys));
     }
     const AttrValue& value = it->second;
     const Kind& k = kind(a.kind);
@@ -590,7 +604,7 @@ void check_schema(const Op& op, const ops::Schema& s) {
     const std::string what = a.min          ? "an int of at least " + std::to_string(*a.min)
                              : a.has_values ? phrase(a)
                                             : std::string(k.what);
-    throw VerifyError(op.name + ": expected " + std::string(a.name) + " to be " + what + ", got " + repr(value));
+    fail_attr(op, std::string(a.name) + " to be " + what, value);
   }
 }
 
@@ -604,9 +618,10 @@ void no_fp8(const Op& op) {
       for (const ops::Schema& s : ops::all()) {
         if (s.fp8) fp8_ops.emplace_back(s.name);
       }
-      throw VerifyError(op.name + ": expected no fp8 " + role + " (fp8 is storage-only: " + join(fp8_ops, ", ") +
-                        " take it), got " + role + " of type " + v->type->str() +
-                        "; arith.convert it to f16 or f32 first, and back to fp8 to store");
+      throw VerifyError(op.name,
+                        std::string("no fp8 ") + role + " (fp8 is storage-only: " + join(fp8_ops, ", ") + " take it)",
+                        std::string(role) + " of type " + v->type->str() +
+                            "; arith.convert it to f16 or f32 first, and back to fp8 to store");
     }
   }
 }
@@ -633,7 +648,7 @@ void check_known_op(const Op& op, const ops::Schema& s) {
   // Python's rules would raise AttributeError on None; C++ names it instead.
   for (std::size_t n = 0; n < op.operands.size(); ++n) {
     if (op.operands[n] == nullptr)
-      throw VerifyError(op.name + ": expected operand " + std::to_string(n) + " to be a Value, got None");
+      throw VerifyError(op.name, "operand " + std::to_string(n) + " to be a Value", "None");
   }
   std::vector<std::string> extra;
   for (const auto& [k, v] : op.attrs) {
@@ -652,7 +667,7 @@ void check_known_op(const Op& op, const ops::Schema& s) {
 
 void check_op(const Op& op) {
   const ops::Schema* found = ops::find(op.name);
-  if (!found) throw VerifyError("op: expected a known op, got " + py::repr(op.name));
+  if (!found) throw VerifyError("op", "a known op", json::quote(op.name), op.name);
   check_known_op(op, *found);
 }
 

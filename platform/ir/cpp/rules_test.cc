@@ -51,7 +51,7 @@ std::unique_ptr<Op> yield(std::vector<const Type*> types) { return make({"scf.yi
 
 }  // namespace
 
-ROCKE_TEST(known_ops_only) { BAD((OpSpec{"arith.foo", {}, {}}), "op: expected a known op, got 'arith.foo'"); }
+ROCKE_TEST(known_ops_only) { BAD((OpSpec{"arith.foo", {}, {}}), "op: expected a known op, got \"arith.foo\""); }
 
 ROCKE_TEST(attribute_keys) {
   BAD((OpSpec{"gpu.lane_id", {}, {S("i32")}, {{"foo", 1}, {"bar", 2}}}),
@@ -84,21 +84,21 @@ ROCKE_TEST(schema_counts) {
 ROCKE_TEST(schema_attributes) {
   BAD((OpSpec{"gpu.thread_id", {}, {S("i32")}}), "gpu.thread_id: expected attribute dim, got attributes []");
   BAD((OpSpec{"mem.lds_alloc", {}, {P("lds")}, {{"bytes", 4}}}),
-      "mem.lds_alloc: expected attribute align, got attributes ['bytes']");
+      "mem.lds_alloc: expected attribute align, got attributes [\"bytes\"]");
   // kinds
   BAD((OpSpec{"arith.const", {}, {S("i32")}, {{"value", "x"}}}),
-      "arith.const: expected value to be an int or a float, got 'x'");
+      "arith.const: expected value to be an int or a float, got \"x\"");
   BAD((OpSpec{"arith.const", {}, {S("i32")}, {{"value", true}}}),
-      "arith.const: expected value to be an int or a float, got True");
+      "arith.const: expected value to be an int or a float, got true");
   BAD((OpSpec{"vector.extract", {V("f32", 4)}, {S("f32")}, {{"index", 1.0}}}),
       "vector.extract: expected index to be an int, got 1.0");
   BAD((OpSpec{"vector.shuffle", {V("f32", 4), V("f32", 4)}, {V("f32", 2)}, {{"mask", AttrList{1, true}}}}),
-      "vector.shuffle: expected mask to be a list of ints, got [1, True]");
+      "vector.shuffle: expected mask to be a list of ints, got [1, true]");
   BAD((OpSpec{"matrix.mma", {V("f16", 4), V("f16", 4), V("f32", 4)}, {V("f32", 4)}, {{"op", 3}}}),
       "matrix.mma: expected op to be a str, got 3");
   // allowed values
   BAD((OpSpec{"arith.cmp", {S("i32"), S("i32")}, {S("i1")}, {{"pred", "lq"}}}),
-      "arith.cmp: expected pred to be one of eq, ne, lt, le, gt, ge, got 'lq'");
+      "arith.cmp: expected pred to be one of eq, ne, lt, le, gt, ge, got \"lq\"");
   BAD((OpSpec{"gpu.thread_id", {}, {S("i32")}, {{"dim", 3}}}), "gpu.thread_id: expected dim to be 0, 1 or 2, got 3");
   BAD((OpSpec{"mem.lds_alloc", {}, {P("lds")}, {{"bytes", 4}, {"align", 2}}}),
       "mem.lds_alloc: expected align to be 4, 8 or 16, got 2");
@@ -106,7 +106,7 @@ ROCKE_TEST(schema_attributes) {
   BAD((OpSpec{"mem.lds_alloc", {}, {P("lds")}, {{"bytes", 0}, {"align", 4}}}),
       "mem.lds_alloc: expected bytes to be an int of at least 1, got 0");
   BAD((OpSpec{"mem.lds_alloc", {}, {P("lds")}, {{"bytes", "4"}, {"align", 4}}}),
-      "mem.lds_alloc: expected bytes to be an int of at least 1, got '4'");
+      "mem.lds_alloc: expected bytes to be an int of at least 1, got \"4\"");
 }
 
 ROCKE_TEST(const_rule) {
@@ -172,7 +172,7 @@ ROCKE_TEST(vector_rules) {
   BAD((OpSpec{"vector.build", {S("f32"), S("f32"), S("f32")}, {V("f32", 4)}}),
       "vector.build: expected 4 elements, got 3");
   BAD((OpSpec{"vector.build", {S("f32"), S("i32")}, {V("f32", 2)}}),
-      "vector.build: expected f32 elements, got ['f32', 'i32']");
+      "vector.build: expected f32 elements, got [\"f32\",\"i32\"]");
   BAD((OpSpec{"vector.extract", {S("f32")}, {S("f32")}, {{"index", 0}}}),
       "vector.extract: expected a vector operand, got f32");
   BAD((OpSpec{"vector.extract", {V("f32", 4)}, {S("f32")}, {{"index", 4}}}),
@@ -273,7 +273,7 @@ ROCKE_TEST(mma_rule) {
     return OpSpec{"matrix.mma", {a, b, c}, {r}, {{"op", id}}};
   };
   BAD(mma("mma_1x1", V("f16", 4), V("f16", 4), V("f32", 4), V("f32", 4)),
-      "matrix.mma: expected an op id like mma_16x16x16_f16_f32, got 'mma_1x1'");
+      "matrix.mma: expected an op id like mma_16x16x16_f16_f32, got \"mma_1x1\"");
   BAD(mma("mma_16x16x16_f16_f32", V("f32", 4), V("f16", 4), V("f32", 4), V("f32", 4)),
       "matrix.mma: expected A and B fragments of f16, got vector<4xf32>, vector<4xf16>");
   BAD(mma("mma_16x16x16_f16_f32", V("f16", 4), V("f16", 4), V("f16", 4), V("f16", 4)),
@@ -296,9 +296,9 @@ ROCKE_TEST(for_rule) {
   CHECK_THROWS(VerifyError, check_op(*loop({i32, S("i64"), i32}, {}, {i32}, yield({}))),
                "scf.for: expected i32 bounds and step, got i32, i64, i32");
   CHECK_THROWS(VerifyError, check_op(*loop({i32, i32, i32}, {f32}, {i32}, yield({}))),
-               "scf.for: expected one result per carried value, of its type, got ['f32']");
+               "scf.for: expected one result per carried value, of its type, got [\"f32\"]");
   CHECK_THROWS(VerifyError, check_op(*loop({i32, i32, i32, f32}, {f32}, {i32}, yield({f32}))),
-               "scf.for: expected body arguments (i32, f32), got ['i32']");
+               "scf.for: expected body arguments (i32, f32), got [\"i32\"]");
   CHECK_THROWS(VerifyError, check_op(*loop({i32, i32, i32}, {}, {i32}, nullptr)),
                "scf.for: expected the body to end with scf.yield, got an empty region");
   CHECK_THROWS(VerifyError, check_op(*loop({i32, i32, i32}, {}, {i32}, make({"gpu.barrier", {}, {}}))),

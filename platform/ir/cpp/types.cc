@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
-#include "platform/cpp/py/repr.h"
 #include "platform/ir/cpp/types_data.h"
 
 namespace rocke::ir {
@@ -60,19 +60,6 @@ struct Registry {
   }
 };
 
-std::string Type::repr() const {
-  switch (kind_) {
-    case TypeKind::kScalar:
-      return "ScalarType(name=" + py::repr(str_) + ", bits=" + std::to_string(bits_) +
-             ", kind=" + py::repr(int_ ? "int" : "float") + ")";
-    case TypeKind::kVector:
-      return "VectorType(elem=" + elem_->repr() + ", n=" + std::to_string(n_) + ")";
-    case TypeKind::kPtr:
-      return "PtrType(space=" + py::repr(space_) + ")";
-  }
-  throw std::logic_error("Type::repr: unknown kind");
-}
-
 int Type::nbytes() const {
   switch (kind_) {
     case TypeKind::kScalar:
@@ -94,19 +81,23 @@ const Type* scalar(std::string_view name) {
     if (t->str() == name) return t;
   }
   std::string known;
-  for (const Type* t : scalars()) known += (known.empty() ? "" : ", ") + t->str();
-  throw BadTypeError("scalar: expected one of " + known + ", got " + py::repr(name));
+  json::Array allowed;
+  for (const Type* t : scalars()) {
+    known += (known.empty() ? "" : ", ") + t->str();
+    allowed.emplace_back(t->str());
+  }
+  throw BadTypeError("scalar", "one of " + known, json::quote(name), std::string(name), std::move(allowed));
 }
 
 const Type* vector(const Type* elem, int n) {
   const Registry& r = Registry::get();
   const auto it = std::find(r.scalars.begin(), r.scalars.end(), elem);
   if (it == r.scalars.end()) {
-    throw BadTypeError("vector: expected a scalar element type, got " + (elem ? elem->repr() : std::string("None")));
+    throw BadTypeError("vector", "a scalar element type", elem ? elem->str() : "a null type",
+                       elem ? json::Value(elem->str()) : json::Value());
   }
   if (n < 2 || n > data::kMaxLanes) {
-    throw BadTypeError("vector: expected a length in 2.." + std::to_string(data::kMaxLanes) + ", got " +
-                       std::to_string(n));
+    throw BadTypeError("vector", "a length in 2.." + std::to_string(data::kMaxLanes), std::to_string(n), n);
   }
   return r.vectors[it - r.scalars.begin()][n];
 }
@@ -116,13 +107,12 @@ const Type* ptr(std::string_view space) {
   for (const Type* t : r.ptrs) {
     if (t->space() == space) return t;
   }
-  // Python: f"... in {sorted(ADDRESS_SPACES)}", a list repr.
-  std::vector<std::string_view> names;
-  for (const Type* t : r.ptrs) names.push_back(t->space());
+  std::vector<std::string> names;
+  for (const Type* t : r.ptrs) names.emplace_back(t->space());
   std::sort(names.begin(), names.end());
-  std::string list;
-  for (std::string_view s : names) list += (list.empty() ? "" : ", ") + py::repr(s);
-  throw BadTypeError("ptr: expected an address space in [" + list + "], got " + py::repr(space));
+  const json::Array allowed(names.begin(), names.end());
+  throw BadTypeError("ptr", "an address space in " + json::canonical(allowed), json::quote(space), std::string(space),
+                     allowed);
 }
 
 }  // namespace rocke::ir

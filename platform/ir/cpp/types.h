@@ -9,16 +9,24 @@
 #pragma once
 
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+
+#include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
 
 namespace rocke::ir {
 
-// A type built from bad parts; the message is worded as Python's.
-class BadTypeError : public std::invalid_argument {
+// A type built from bad parts: "WHERE: expected X, got Y", with the facts
+// of Python's BadTypeError (types.py): field WHERE, the value received, and
+// the allowed values where they are a list.
+class BadTypeError : public errors::FieldError {
  public:
-  using std::invalid_argument::invalid_argument;
+  BadTypeError(const std::string& where, const std::string& what, const std::string& got, json::Value value,
+               json::Value allowed = nullptr)
+      : errors::FieldError("ir.types.BadTypeError", where, std::move(value), std::move(allowed),
+                           where + ": expected " + what + ", got " + got) {}
 };
 
 enum class TypeKind { kScalar, kVector, kPtr };
@@ -31,8 +39,6 @@ class Type {
   TypeKind kind() const { return kind_; }
   // Python's str(): i32, vector<4xf16>, ptr<global>.
   const std::string& str() const { return str_; }
-  // Python's repr() of the dataclass, for error messages.
-  std::string repr() const;
 
   bool is_int() const { return kind_ != TypeKind::kPtr && element()->int_; }
   bool is_float() const { return kind_ != TypeKind::kPtr && !element()->int_; }

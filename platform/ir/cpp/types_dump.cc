@@ -48,13 +48,13 @@ int main() {
       {"ptr('')", [&] { ptr(""); }},
   };
   for (const auto& [name, body] : bad) {
-    std::string message = "(no error)";
+    rocke::json::Value refusal;  // [facts, message], null if none
     try {
       body();
     } catch (const BadTypeError& e) {
-      message = e.what();
+      refusal = rocke::json::Array{e.facts(), e.what()};
     }
-    errors_ += sep(errors_) + quote(name) + ": " + quote(message);
+    errors_ += sep(errors_) + quote(name) + ": " + rocke::json::canonical(refusal);
   }
   std::cout << "{\"scalars\": [" << scalars_ << "], \"vectors\": [" << vectors_ << "], \"pointers\": [" << pointers_
             << "], \"errors\": {" << errors_ << "}}\n";

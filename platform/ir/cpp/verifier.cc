@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/py/repr.h"
 #include "platform/ir/cpp/attrs.h"
 #include "platform/ir/cpp/mma.h"
 #include "platform/ir/cpp/rules.h"
@@ -21,7 +20,11 @@ namespace rocke::ir {
 namespace {
 
 [[noreturn]] void fail(const std::string& where, const std::string& what, const std::string& got) {
-  throw VerifyError(where + ": expected " + what + ", got " + got);
+  throw VerifyError(where, what, got);
+}
+
+[[noreturn]] void fail(const std::string& where, const std::string& what, const std::string& got, json::Value value) {
+  throw VerifyError(where, what, got, std::move(value));
 }
 
 // Kernel and argument names reach LLVM IR and the text form: ASCII
@@ -110,7 +113,8 @@ void arguments(const std::string& where, const std::vector<Value*>& args) {
   for (const Value* a : args) names.push_back(a->name);
   const std::set<std::string> distinct(names.begin(), names.end());
   if (distinct.size() != names.size() || !std::all_of(names.begin(), names.end(), is_name)) {
-    fail(where, "distinct argument names of ASCII letters, digits and _ (not first a digit)", str_list_repr(names));
+    fail(where, "distinct argument names of ASCII letters, digits and _ (not first a digit)",
+         json::canonical(names_value(names)), names_value(names));
   }
 }
 
@@ -171,7 +175,7 @@ void block(const Block& b, Scope& scope, const arch::Arch& a, std::int64_t wave_
   for (std::size_t i = 0; i < b.ops.size(); ++i) {
     const Op& op = *b.ops[i];
     const ops::Schema* schema = ops::find(op.name);
-    if (!schema) fail("op", "a known op", py::repr(op.name));
+    if (!schema) fail("op", "a known op", json::quote(op.name), op.name);
     for (std::size_t n = 0; n < op.operands.size(); ++n) {
       if (!scope.contains(op.operands[n])) {
         fail(op.name, "operand " + std::to_string(n) + " defined before use in an enclosing block",
@@ -231,12 +235,15 @@ void lds_total(const std::string& where, const Kernel& k, const arch::Arch& a) {
 
 void verify(const Kernel& kernel) {
   if (!is_name(kernel.name))
-    fail("kernel", "a name of ASCII letters, digits and _ (not first a digit)", py::repr(kernel.name));
+    fail("kernel", "a name of ASCII letters, digits and _ (not first a digit)", json::quote(kernel.name), kernel.name);
   const std::string where = "kernel @" + kernel.name;
   std::vector<std::string> keys;
   for (const auto& [key, value] : kernel.attrs) keys.push_back(key);
   for (const char* key : kRequired) {
-    if (!kernel.attrs.contains(key)) fail(where, "attribute " + std::string(key), "attributes " + str_list_repr(keys));
+    if (!kernel.attrs.contains(key)) {
+      fail(where, "attribute " + std::string(key), "attributes " + json::canonical(names_value(keys)),
+           names_value(keys));
+    }
   }
   const AttrValue& arch_attr = kernel.attrs.at("arch");
   const auto& archs = arch::all();
@@ -244,14 +251,16 @@ void verify(const Kernel& kernel) {
       std::none_of(archs.begin(), archs.end(), [&](const arch::Arch& a) { return a.name == arch_attr.as_str(); })) {
     std::string names;
     for (const arch::Arch& a : archs) names += (names.empty() ? "" : ", ") + std::string(a.name);
-    fail(where, "arch to be a known arch (" + names + ")", repr(arch_attr));
+    fail(where, "arch to be a known arch (" + names + ")", attr_shown(arch_attr), attr_text(arch_attr));
   }
   const arch::Arch& a = arch::get(arch_attr.as_str());
   // Python checks the attributes in insertion order, which for a builder's
   // kernel is arch, then KERNEL_ATTRS's order; keys it does not know after.
   for (const KernelAttr& ka : kernel_attrs()) {
     const auto it = kernel.attrs.find(ka.key);
-    if (it != kernel.attrs.end() && !ka.check(it->second, a)) fail(where, ka.what(a), repr(it->second));
+    if (it != kernel.attrs.end() && !ka.check(it->second, a)) {
+      fail(where, ka.what(a), attr_shown(it->second), attr_text(it->second));
+    }
   }
   std::string among = "arch";
   for (const KernelAttr& ka : kernel_attrs()) among += std::string(", ") + ka.key;

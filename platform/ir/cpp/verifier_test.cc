@@ -1,4 +1,4 @@
-// Every rule of platform/ir/verifier.py failing with Python's message. The
+// Every rule of platform/ir/verifier.py failing with its message. The
 // expected strings are read off verifier.py's f-strings, with the arch facts
 // of platform/arch/archs.json; ir_parity_test runs Python itself.
 #include "platform/ir/cpp/verifier.h"
@@ -64,20 +64,20 @@ ROCKE_TEST(kernel_name) {
   auto k = kernel();
   k->name = "1abc";
   CHECK_THROWS(VerifyError, verify(*k),
-               "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got '1abc'");
+               "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got \"1abc\"");
   k->name = "a-b";
   CHECK_THROWS(VerifyError, verify(*k),
-               "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got 'a-b'");
+               "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got \"a-b\"");
   k->name = "";
   CHECK_THROWS(VerifyError, verify(*k),
-               "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got ''");
+               "kernel: expected a name of ASCII letters, digits and _ (not first a digit), got \"\"");
 }
 
 ROCKE_TEST(required_attributes) {
   auto k = kernel();
   k->attrs.erase("wave_size");
   CHECK_THROWS(VerifyError, verify(*k),
-               "kernel @k: expected attribute wave_size, got attributes ['arch', 'workgroup_size']");
+               "kernel @k: expected attribute wave_size, got attributes [\"arch\",\"workgroup_size\"]");
   k->attrs.clear();
   CHECK_THROWS(VerifyError, verify(*k), "kernel @k: expected attribute arch, got attributes []");
 }
@@ -86,7 +86,7 @@ ROCKE_TEST(kernel_attributes) {
   const std::string archs = "gfx1100, gfx1151, gfx1201, gfx1250, gfx90a, gfx942, gfx950";
   auto k = kernel();
   k->attrs.at("arch") = AttrValue("gfx000");
-  CHECK_THROWS(VerifyError, verify(*k), "kernel @k: expected arch to be a known arch (" + archs + "), got 'gfx000'");
+  CHECK_THROWS(VerifyError, verify(*k), "kernel @k: expected arch to be a known arch (" + archs + "), got \"gfx000\"");
   k->attrs.at("arch") = AttrValue(942);
   CHECK_THROWS(VerifyError, verify(*k), "kernel @k: expected arch to be a known arch (" + archs + "), got 942");
   k = kernel("gfx942", 32);
@@ -128,12 +128,12 @@ ROCKE_TEST(arguments) {
       VerifyError, verify(*with_args({{"x", S("f8e4m3")}})),
       "kernel @k: expected no fp8 argument (fp8 is storage-only), got %x: f8e4m3; pass it as i8 and arith.bitcast it, "
       "or as f32 and arith.convert it");
-  CHECK_THROWS(
-      VerifyError, verify(*with_args({{"x", S("i32")}, {"x", S("f32")}})),
-      "kernel @k: expected distinct argument names of ASCII letters, digits and _ (not first a digit), got ['x', 'x']");
+  CHECK_THROWS(VerifyError, verify(*with_args({{"x", S("i32")}, {"x", S("f32")}})),
+               "kernel @k: expected distinct argument names of ASCII letters, digits and _ (not first a digit), got "
+               "[\"x\",\"x\"]");
   CHECK_THROWS(VerifyError, verify(*with_args({{"x", S("i32")}, {"9y", S("f32")}})),
                "kernel @k: expected distinct argument names of ASCII letters, digits and _ (not first a digit), got "
-               "['x', '9y']");
+               "[\"x\",\"9y\"]");
   verify(*with_args({{"x", ptr("constant")}, {"_y9", S("i64")}, {"z", ptr("private")}}));
 }
 
@@ -164,7 +164,7 @@ ROCKE_TEST(nesting_depth) {
 ROCKE_TEST(ops_and_scoping) {
   auto k = kernel();
   add(*k, k->body, "foo.bar", {}, {});
-  CHECK_THROWS(VerifyError, verify(*k), "op: expected a known op, got 'foo.bar'");
+  CHECK_THROWS(VerifyError, verify(*k), "op: expected a known op, got \"foo.bar\"");
 
   // A named value that is not an argument, and an unnamed one defined inside a region.
   k = kernel();

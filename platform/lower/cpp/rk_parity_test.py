@@ -4,7 +4,7 @@ fp8 converts, every matrix op on every arch, buffer accesses of every size,
 barriers on every generation, and the tiled GEMM of platform/tile, each printed
 back and lowered for every flavor. Where Python raises ArchDomainError, the
 C++ must raise it with the same field, value and allowed values; malformed text (hand-written, and
-mutated kernels) gets the same ParseError. One rk_tool process answers a
+mutated kernels) gets a ParseError with the same facts (errors.check_parity). One rk_tool process answers a
 batch of requests.
 To run it without Bazel, set RK_TOOL=/path/to/rk_tool and run pytest."""
 
@@ -18,6 +18,7 @@ import pytest
 from arch import arch as archs
 from arch.flavor_facts import BUFFER_ACCESS, NAMES
 from arch.mma_forms import FORMS
+from errors.errors import check_parity
 from ir import kernel_gen, mma, parser, printer
 from ir import types as T
 from ir.builder import KernelBuilder
@@ -268,11 +269,11 @@ def test_parse_errors_match():
             kernel = parser.parse(text)
             expected.append(("ok", printer.print_kernel(kernel)))
         except parser.ParseError as e:
-            expected.append(("ParseError", str(e)))
+            expected.append(("ParseError", e))
     assert sum(status == "ParseError" for status, _ in expected) == len(BAD_TEXT)
     got = run_tool([("print", "-", text) for text in BAD_TEXT])
     for text, want, have in zip(BAD_TEXT, expected, got):
-        assert have == want, text
+        check_reply(want, have, text)
 
 
 # What a mutation may insert: every character the grammar uses, and some it does not.
@@ -297,7 +298,17 @@ def python_parse(text):
     try:
         return "ok", printer.print_kernel(parser.parse(text))
     except parser.ParseError as e:
-        return "ParseError", str(e)
+        return "ParseError", e
+
+
+def check_reply(want, have, text):
+    """rk_tool's reply `have` to print `text` against Python's outcome
+    `want`: the same printed text, or a ParseError with the same facts."""
+    if want[0] != "ParseError":
+        assert have == want, text
+        return
+    assert have[0] == "ParseError", f"Python raises ParseError ({want[1]}), C++ answers {have[0]}: {text!r}"
+    check_parity(want[1], json.loads(have[1]), repr(text))
 
 
 def fits_int64(kernel):
@@ -331,7 +342,7 @@ def test_mutated_text_parses_the_same():
     assert 300 < sum(status == "ok" for status, _ in expected) < 2700
     got = run_tool([("print", "-", text) for text in texts])
     for text, want, have in zip(texts, expected, got):
-        assert have == want, text
+        check_reply(want, have, text)
 
 
 def test_unknown_flavor():

@@ -5,9 +5,10 @@
 // print or lower; FLAVOR "-" for print), then LENGTH bytes of .rk text. For
 // each, a line "STATUS LENGTH" on stdout and LENGTH bytes: the printed text
 // or LLVM IR for STATUS "ok", else the message of the error, STATUS its
-// class (ParseError, VerifyError, LiteralError); for ArchDomainError its
-// facts instead (errors::FieldError::facts, canonical JSON), which the test
-// compares, as each engine words its own message.
+// class (VerifyError, LiteralError); for ArchDomainError its facts instead
+// (errors::FieldError::facts, canonical JSON), and for ParseError [facts,
+// message], which the test compares (errors.check_parity), as each engine
+// words its own message.
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -27,7 +28,7 @@ std::string run(const std::string& mode, const std::string& flavor, const std::s
     return rocke::lower::lower(*kernel, flavor);
   } catch (const rocke::ir::ParseError& e) {
     status = "ParseError";
-    return e.what();
+    return rocke::json::canonical(rocke::json::Array{e.facts(), e.what()});
   } catch (const rocke::ir::VerifyError& e) {
     status = "VerifyError";
     return e.what();

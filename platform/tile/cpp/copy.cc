@@ -3,7 +3,8 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "platform/cpp/py/repr.h"
+#include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/ir/cpp/types.h"
 
 namespace rocke::tile {
@@ -18,30 +19,31 @@ constexpr std::string_view kContiguous[] = {"k", "rows"};
 // DirectCopy's buffer spans every i32 byte offset (copy.UNCHECKED says why).
 constexpr int kUnchecked = 0x7FFFFFFF;
 
-std::string tuple_repr() {
-  std::string out = "(";
-  for (std::string_view c : kContiguous) out += (out.size() > 1 ? ", " : "") + py::repr(c);
-  return out + ")";
-}
-
 }  // namespace
 
 TileCopy::TileCopy(Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem,
                    int threads)
     : src_(src), ld_(ld), contiguous_(std::move(contiguous)), layout_(layout), elem_(elem), threads_(threads) {
   if (contiguous_ != kContiguous[0] && contiguous_ != kContiguous[1]) {
-    throw std::invalid_argument("TileCopy: expected contiguous in " + tuple_repr() + ", got " + py::repr(contiguous_));
+    throw errors::FieldError(errors::kFieldError, "TileCopy", json::Object{{"contiguous", contiguous_}},
+                             json::Array{std::string(kContiguous[0]), std::string(kContiguous[1])},
+                             "TileCopy: expected contiguous to be one of " + std::string(kContiguous[0]) + ", " +
+                                 std::string(kContiguous[1]) + ", got " + json::quote(contiguous_));
   }
   const int per = layout_.unit_elems();
   const std::string shape = std::to_string(layout_.rows()) + " x " + std::to_string(layout_.k());
   if (contiguous_ == "rows" && (layout_.rows() % per || layout_.k() % 2)) {
-    throw std::invalid_argument("TileCopy: a rows-contiguous tile needs rows a multiple of " + std::to_string(per) +
-                                " and an even k, got " + shape);
+    throw errors::FieldError(errors::kFieldError, "TileCopy",
+                             json::Object{{"k", layout_.k()}, {"rows", layout_.rows()}}, nullptr,
+                             "TileCopy: a rows-contiguous tile needs rows a multiple of " + std::to_string(per) +
+                                 " and an even k, got " + shape);
   }
   if (count() % threads_ && threads_ % count()) {
-    throw std::invalid_argument("TileCopy: expected the tile's " + std::to_string(count()) +
-                                " moves to divide or be a multiple of the " + std::to_string(threads_) +
-                                " threads, got " + shape);
+    throw errors::FieldError(errors::kFieldError, "TileCopy",
+                             json::Object{{"k", layout_.k()}, {"rows", layout_.rows()}, {"threads", threads_}}, nullptr,
+                             "TileCopy: expected the tile's " + std::to_string(count()) +
+                                 " moves to divide or be a multiple of the " + std::to_string(threads_) +
+                                 " threads, got " + shape);
   }
 }
 
@@ -198,9 +200,10 @@ DirectCopy::DirectCopy(Value* src, ir::Operand ld, SlotLayout layout, const ir::
     : src_(src), ld_(ld), layout_(layout), elem_(elem), threads_(threads) {
   const std::int64_t round = std::int64_t{threads_} * kUnit;
   if (layout_.nbytes() % round) {
-    throw std::invalid_argument("DirectCopy: expected a tile of whole " + std::to_string(round) + "-byte rounds (" +
-                                std::to_string(threads_) + " lanes of " + std::to_string(kUnit) + " bytes), got " +
-                                std::to_string(layout_.nbytes()) + " bytes");
+    throw errors::FieldError(
+        errors::kFieldError, "DirectCopy", json::Object{{"nbytes", layout_.nbytes()}, {"threads", threads_}}, nullptr,
+        "DirectCopy: expected a tile of whole " + std::to_string(round) + "-byte rounds (" + std::to_string(threads_) +
+            " lanes of " + std::to_string(kUnit) + " bytes), got " + std::to_string(layout_.nbytes()) + " bytes");
   }
 }
 

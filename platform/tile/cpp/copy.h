@@ -20,7 +20,7 @@ namespace rocke::tile {
 class TileCopy {
  public:
   // `contiguous`: "k" or "rows", which dimension is contiguous in global
-  // memory. std::invalid_argument, worded as Python's ValueError, for a bad
+  // memory. errors::FieldError, with Python's facts, for a bad
   // one or a tile the threads cannot share.
   TileCopy(ir::Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem,
            int threads);
@@ -71,7 +71,7 @@ struct DirectLanes {
 //   copy.issue(b, lds, lanes, row0, k0, wave_at);
 class DirectCopy {
  public:
-  // std::invalid_argument, worded as Python's ValueError, unless the tile is
+  // errors::FieldError, with Python's facts, unless the tile is
   // whole rounds of 16 bytes a lane.
   DirectCopy(ir::Value* src, ir::Operand ld, SlotLayout layout, const ir::Type* elem, int threads);
 

@@ -2,7 +2,8 @@
 
 #include <stdexcept>
 
-#include "platform/cpp/py/repr.h"
+#include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
 
 namespace rocke::tile {
 
@@ -15,12 +16,14 @@ using ir::Value;
 // TileCopy's: run from the base's initialiser, so they come first here too.
 std::string checked(const std::optional<Gather>& gather, std::string contiguous) {
   if (!gather || !gather->address) {
-    throw std::invalid_argument("GatherCopy: expected a tile.gather.Gather, got None");
+    throw errors::FieldError(errors::kFieldError, "GatherCopy", json::Object{{"gather", nullptr}}, nullptr,
+                             "GatherCopy: expected a Gather (tile/cpp/gather.h), got none");
   }
   if (contiguous != gather->contiguous) {
-    throw std::invalid_argument("GatherCopy: expected contiguous " + py::repr(gather->contiguous) +
-                                " (the tile is gathered by " + gather->contiguous + " runs), got " +
-                                py::repr(contiguous));
+    throw errors::FieldError(
+        errors::kFieldError, "GatherCopy", json::Object{{"contiguous", contiguous}}, json::Array{gather->contiguous},
+        "GatherCopy: expected contiguous " + json::quote(gather->contiguous) + " (the tile is gathered by " +
+            gather->contiguous + " runs), got " + json::quote(contiguous));
   }
   return contiguous;
 }

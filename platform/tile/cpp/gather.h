@@ -32,7 +32,7 @@ struct Gather {
 
 // gather.GatherCopy: TileCopy's moves and LDS writes (k- or rows-contiguous,
 // as the gather's runs); global addresses from `gather`.
-// std::invalid_argument, worded as Python's, for no gather (Python's None),
+// errors::FieldError, with Python's facts, for no gather (Python's None),
 // a contiguous other than the gather's, or TileCopy's own.
 class GatherCopy : public TileCopy {
  public:

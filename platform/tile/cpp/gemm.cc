@@ -9,7 +9,8 @@
 #include <utility>
 
 #include "platform/arch/cpp/arch.h"
-#include "platform/cpp/py/repr.h"
+#include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/ir/cpp/types.h"
 #include "platform/lower/cpp/lds_ops_data.h"
 #include "platform/tile/cpp/copy.h"
@@ -24,7 +25,7 @@ namespace {
 using ir::KernelBuilder;
 using ir::Value;
 
-// gemm.ACTIVATIONS and gemm.LAYOUTS, in Python's order (their repr is in messages).
+// gemm.ACTIVATIONS and gemm.LAYOUTS, in Python's order (an error's allowed values).
 constexpr std::string_view kActivations[] = {"none", "relu"};
 constexpr std::string_view kLayouts[] = {"row", "col"};
 
@@ -33,11 +34,20 @@ bool among(std::string_view x, const std::string_view (&table)[N]) {
   return std::find(std::begin(table), std::end(table), x) != std::end(table);
 }
 
+// `table` as an error's allowed values.
 template <std::size_t N>
-std::string tuple_repr(const std::string_view (&table)[N]) {
-  std::string out = "(";
-  for (std::string_view x : table) out += (out.size() > 1 ? ", " : "") + py::repr(x);
-  return out + ")";
+json::Array allowed(const std::string_view (&table)[N]) {
+  json::Array out;
+  for (std::string_view x : table) out.emplace_back(std::string(x));
+  return out;
+}
+
+// `table` as a message lists it: "row, col".
+template <std::size_t N>
+std::string listed(const std::string_view (&table)[N]) {
+  std::string out;
+  for (std::string_view x : table) out += (out.empty() ? "" : ", ") + std::string(x);
+  return out;
 }
 
 // fp8 is storage-only (it cannot be a loop-carried or yielded value): the
@@ -147,8 +157,9 @@ int GemmConfig::threads(int wave) const { return op ? waves_m * waves_n * wave :
 void GemmConfig::check(std::string_view generation) const {
   if (!op) return;
   if (fragment(*op, generation) == nullptr) {
-    throw std::invalid_argument("GemmConfig: expected an op with a fragment layout on " + std::string(generation) +
-                                ", got " + *op);
+    throw errors::FieldError(
+        errors::kFieldError, "GemmConfig", json::Object{{"generation", std::string(generation)}, {"op", *op}}, nullptr,
+        "GemmConfig: expected an op with a fragment layout on " + std::string(generation) + ", got " + *op);
   }
   // NOLINTNEXTLINE(bugprone-unchecked-optional-access): an op with a fragment layout has a shape
   const ir::mma::Shape s = *ir::mma::shape(*op);
@@ -160,8 +171,9 @@ void GemmConfig::check(std::string_view generation) const {
   for (const auto& [name, sizes] : parts) {
     const auto [size, part] = sizes;
     if (size % part) {
-      throw std::invalid_argument("GemmConfig: expected " + std::string(name) + " to be a multiple of " +
-                                  std::to_string(part) + ", got " + std::to_string(size));
+      throw errors::FieldError(errors::kFieldError, "GemmConfig", json::Object{{name, size}}, part,
+                               "GemmConfig: expected " + std::string(name) + " to be a multiple of " +
+                                   std::to_string(part) + ", got " + std::to_string(size));
     }
   }
 }
@@ -182,8 +194,9 @@ Operands::Operands(Value* a_, Value* b_, Value* m_, Value* n_, Value* k_, ir::Op
       b_gather(std::move(b_gather_)) {
   for (const auto& [name, value] : {std::pair{"a_layout", &a_layout}, std::pair{"b_layout", &b_layout}}) {
     if (!among(*value, kLayouts)) {
-      throw std::invalid_argument("Operands: expected " + std::string(name) + " in " + tuple_repr(kLayouts) + ", got " +
-                                  py::repr(*value));
+      throw errors::FieldError(errors::kFieldError, "Operands", json::Object{{name, *value}}, allowed(kLayouts),
+                               "Operands: expected " + std::string(name) + " to be one of " + listed(kLayouts) +
+                                   ", got " + json::quote(*value));
     }
   }
 }
@@ -528,11 +541,15 @@ std::vector<Run> fma_mainloop(KernelBuilder& b, const GemmConfig& cfg, const Ope
 void epilogue(KernelBuilder& b, const std::vector<Run>& elements, Value* out, ir::Operand ldc, ir::Operand m,
               ir::Operand n, Value* row0, Value* col0, const ir::Type* out_elem, const EpilogueOptions& options) {
   if (!among(options.activation, kActivations)) {
-    throw std::invalid_argument("epilogue: expected an activation in " + tuple_repr(kActivations) + ", got " +
-                                py::repr(options.activation));
+    throw errors::FieldError(errors::kFieldError, "epilogue", json::Object{{"activation", options.activation}},
+                             allowed(kActivations),
+                             "epilogue: expected an activation, one of " + listed(kActivations) + ", got " +
+                                 json::quote(options.activation));
   }
   if (options.atomic && out_elem != f32()) {
-    throw std::invalid_argument("epilogue: expected f32 output for atomic accumulation, got " + out_elem->str());
+    throw errors::FieldError(errors::kFieldError, "epilogue", json::Object{{"out_elem", out_elem->str()}},
+                             json::Array{f32()->str()},
+                             "epilogue: expected f32 output for atomic accumulation, got " + out_elem->str());
   }
   std::vector<Run> runs = elements;
 

@@ -39,7 +39,7 @@ struct GemmConfig {
   bool direct_lds = true;  // where the arch and both operands allow, load straight to LDS (gemm._direct)
 
   int threads(int wave) const;
-  // std::invalid_argument, worded as Python's ValueError, unless the tile
+  // errors::FieldError, with Python's facts, unless the tile
   // divides into the op's shape on arch generation `generation`.
   void check(std::string_view generation) const;
 };
@@ -50,7 +50,7 @@ struct GemmConfig {
 // with `b_gather`, B is (its callback takes (column, k)): `ldb` and
 // `b_layout` are unused.
 struct Operands {
-  // std::invalid_argument, worded as Python's, for a layout not in gemm.LAYOUTS.
+  // errors::FieldError, with Python's facts, for a layout not in gemm.LAYOUTS.
   Operands(ir::Value* a, ir::Value* b, ir::Value* m, ir::Value* n, ir::Value* k, ir::Operand lda, ir::Operand ldb,
            std::string a_layout = "row", std::string b_layout = "row", std::optional<Gather> a_gather = std::nullopt,
            std::optional<Gather> b_gather = std::nullopt);
@@ -117,7 +117,7 @@ struct EpilogueOptions {
 
 // Stores (or atomically adds) every output value inside the m x n output
 // (gemm.epilogue): with `rows`, an edge block through buffer stores the
-// hardware drops out of range, no branch per element. std::invalid_argument, worded as Python's, for an unknown
+// hardware drops out of range, no branch per element. errors::FieldError, with Python's facts, for an unknown
 // activation or atomic output that is not f32.
 void epilogue(ir::KernelBuilder& b, const std::vector<Run>& elements, ir::Value* out, ir::Operand ldc, ir::Operand m,
               ir::Operand n, ir::Value* row0, ir::Value* col0, const ir::Type* out_elem,

@@ -1,8 +1,9 @@
 // For gemm_parity_test: {"kernels": {name: .rk text}, "llvm": {name@flavor:
-// LLVM IR}, "errors": {probe: message}} of the tile blocks in C++.
-// gemm_parity_test.py builds every kernel with gemm_example.py (or the same
-// tile.gemm calls) and makes every probe in Python; a kernel that fails to
-// build is its error's text, so both must fail alike too.
+// LLVM IR}, "errors": {probe: [facts, message] or null}} of the tile blocks
+// in C++. gemm_parity_test.py builds every kernel with gemm_example.py (or
+// the same tile.gemm calls) and makes every probe in Python; a kernel that
+// fails to build is "error: " and its error's [facts, message] as JSON, so
+// both must fail alike too (errors.check_parity).
 #include <array>
 #include <functional>
 #include <iostream>
@@ -13,6 +14,7 @@
 
 #include "platform/arch/cpp/arch.h"
 #include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
 #include "platform/ir/cpp/builder.h"
 #include "platform/ir/cpp/printer.h"
 #include "platform/ir/cpp/types.h"
@@ -28,26 +30,30 @@ namespace {
 
 using Make = std::function<std::unique_ptr<ir::Kernel>()>;
 
-// The kernel's .rk text, or "error: " and the message.
+// An error as the test reads it: [facts, message] (errors.check_parity).
+json::Value refusal(const errors::FieldError& e) { return json::Array{e.facts(), e.what()}; }
+
+// The kernel's .rk text, or "error: " and its error's refusal.
 std::string text(const Make& make, json::Object& llvm, const std::string& name,
                  const std::vector<std::string_view>& flavors) {
   std::unique_ptr<ir::Kernel> kernel;
   try {
     kernel = make();
-  } catch (const std::invalid_argument& e) {
-    return std::string("error: ") + e.what();
+  } catch (const errors::FieldError& e) {
+    return "error: " + json::canonical(refusal(e));
   }
   for (std::string_view flavor : flavors) llvm[name + "@" + std::string(flavor)] = lower::lower(*kernel, flavor);
   return ir::print_kernel(*kernel);
 }
 
-std::string error(const std::function<void()>& probe) {
+// The probe's refusal, or null if it raises nothing.
+json::Value error(const std::function<void()>& probe) {
   try {
     probe();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
+  } catch (const errors::FieldError& e) {
+    return refusal(e);
   }
-  return "(no error)";
+  return nullptr;
 }
 
 json::Object errors() {

@@ -4,6 +4,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
+
 namespace rocke::tile {
 
 using ir::Value;
@@ -11,13 +14,15 @@ using ir::Value;
 KMajor::KMajor(int rows, int k, int elem_bytes, int line_bytes) : Rows(rows, k, elem_bytes), line_bytes_(line_bytes) {
   const int unit = kUnit;
   if ((k * elem_bytes) % unit) {
-    throw std::invalid_argument("KMajor: expected rows of whole " + std::to_string(unit) + "-byte units, got " +
-                                std::to_string(k) + " elements of " + std::to_string(elem_bytes) + " bytes");
+    throw errors::FieldError(errors::kFieldError, "KMajor", json::Object{{"elem_bytes", elem_bytes}, {"k", k}}, nullptr,
+                             "KMajor: expected rows of whole " + std::to_string(unit) + "-byte units, got " +
+                                 std::to_string(k) + " elements of " + std::to_string(elem_bytes) + " bytes");
   }
   const int units = line_bytes / unit;
   if (line_bytes % unit || (units & (units - 1))) {  // the XOR must stay inside the line
-    throw std::invalid_argument("KMajor: expected a line of a power of two " + std::to_string(unit) +
-                                "-byte units, got " + std::to_string(line_bytes) + " bytes");
+    throw errors::FieldError(errors::kFieldError, "KMajor", json::Object{{"line_bytes", line_bytes}}, nullptr,
+                             "KMajor: expected a line of a power of two " + std::to_string(unit) + "-byte units, got " +
+                                 std::to_string(line_bytes) + " bytes");
   }
 }
 
@@ -79,10 +84,12 @@ RowXor::RowXor(int rows, int k, int elem_bytes, int line_bytes, int run)
     : Rows(rows, k, elem_bytes), line_bytes_(line_bytes), run_(run) {
   const int row = k * elem_bytes;
   if (row % line_bytes || line_bytes % run || run % kUnit) {
-    throw std::invalid_argument("RowXor: expected rows of whole " + std::to_string(line_bytes) +
-                                "-byte lines and a line of whole runs of whole " + std::to_string(kUnit) +
-                                "-byte units, got rows of " + std::to_string(row) + " bytes and runs of " +
-                                std::to_string(run));
+    throw errors::FieldError(errors::kFieldError, "RowXor",
+                             json::Object{{"line_bytes", line_bytes}, {"row_bytes", row}, {"run", run}}, nullptr,
+                             "RowXor: expected rows of whole " + std::to_string(line_bytes) +
+                                 "-byte lines and a line of whole runs of whole " + std::to_string(kUnit) +
+                                 "-byte units, got rows of " + std::to_string(row) + " bytes and runs of " +
+                                 std::to_string(run));
   }
 }
 

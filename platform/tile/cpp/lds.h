@@ -37,7 +37,7 @@ class Rows {
 
 class KMajor : public Rows {
  public:
-  // std::invalid_argument, worded as Python's ValueError, unless rows are
+  // errors::FieldError, with Python's facts, unless rows are
   // whole units and a line a power of two units.
   KMajor(int rows, int k, int elem_bytes, int line_bytes);
 
@@ -78,7 +78,7 @@ class Padded : public Rows {
 // why): the B tile as k-rows x n, filled by direct-to-LDS loads.
 class RowXor : public Rows {
  public:
-  // std::invalid_argument, worded as Python's ValueError, unless rows are
+  // errors::FieldError, with Python's facts, unless rows are
   // whole lines and a line whole runs of whole units.
   RowXor(int rows, int k, int elem_bytes, int line_bytes, int run);
 

@@ -91,10 +91,10 @@ ROCKE_TEST(copy_and_operand_errors) {
   ir::KernelBuilder b("t", "gfx942", {64, 1, 1});
   ir::Value* p = b.arg("p", ir::ptr("global"));
   ir::Value* i = b.arg("i", ir::scalar("i32"));
-  CHECK_THROWS(std::invalid_argument, Operands(p, p, i, i, i, i, i, "diag"),
-               "Operands: expected a_layout in ('row', 'col'), got 'diag'");
-  CHECK_THROWS(std::invalid_argument, TileCopy(p, i, "cols", KMajor(64, 32, 2, 128), ir::scalar("f16"), 64),
-               "TileCopy: expected contiguous in ('k', 'rows'), got 'cols'");
+  CHECK_THROWS(errors::FieldError, Operands(p, p, i, i, i, i, i, "diag"),
+               "Operands: expected a_layout to be one of row, col, got \"diag\"");
+  CHECK_THROWS(errors::FieldError, TileCopy(p, i, "cols", KMajor(64, 32, 2, 128), ir::scalar("f16"), 64),
+               "TileCopy: expected contiguous to be one of k, rows, got \"cols\"");
   const TileCopy copy(p, i, "rows", KMajor(64, 32, 2, 128), ir::scalar("f16"), 64);
   // 64 x 32 f16 in pairs of 8-element vectors: 128 moves, 2 per lane, 2 registers each.
   CHECK_EQ(static_cast<int>(copy.reg_types().size()), 4);
