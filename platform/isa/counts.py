@@ -15,8 +15,8 @@ Kinds (by mnemonic; `width` is the bytes one lane moves):
                 not say it: 32x32x1f32 is two 32x32x1 products); sparse forms
                 (smfmac, swmmac) count the K they spell
   scheduling hints  s_nop, s_delay_alu, s_wait_alu, s_clause, s_waitcnt_depctr,
-                s_set_vgpr_msb: they issue no work (notes/loop-metrics.md leaves
-                them out of a loop's instructions)
+                s_set_vgpr_msb: they issue no work, and a loop's instructions
+                (metrics.py) leave them out
   global loads  global_load*, buffer_load*, flat_load* (rocke never reaches
                 LDS or scratch through flat); direct-to-LDS loads included
   global stores global_store*, buffer_store*, flat_store* (atomics are not

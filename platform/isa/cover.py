@@ -1,4 +1,4 @@
-"""Latency cover of a main loop's global loads (notes/loop-metrics.md): for
+"""Latency cover of a main loop's global loads (docs/rocke-command.md): for
 each global or buffer load of the loop, the matrix instructions issued
 between it and the first wait that retires it.
 

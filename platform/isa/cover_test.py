@@ -132,7 +132,7 @@ def test_the_main_loop_figures_of_loop_metrics():
     assert loop["loop_instructions"] == 8
     assert loop["matrix"]["macs"] == 2 * 32 * 32 * 8
     # (8 - 2 matrix) non-matrix over 16384 / 4096 = 4 units.
-    assert loop["non_matrix_per_4096_macs"] == 1.5
+    assert loop["non_matrix_per_4096_macs"] == "1.50"
     # Load A: at vmcnt(1) B has issued after it: 1 MFMA. Load B: nothing after
     # it at vmcnt(1); wrapping, A of the next iteration issues, but no wait
     # follows before B: both MFMAs.

@@ -7,16 +7,17 @@ counts, and the whole kernel's.
     metrics.whole_kernel(objdump_text, "kernel_name") -> {"instructions": ..., "matrix": ..., ...}
 
 loops.py defines the main loop; counts.py what is counted and how; cover.py
-the latency cover. The figures of notes/loop-metrics.md: loop_instructions
+the latency cover. The figures docs/rocke-command.md (rocke isa) defines: loop_instructions
 (every instruction but the scheduling hints), matrix.macs (of one wave),
 non_matrix_per_4096_macs ((loop_instructions - matrix) / (macs / 4096),
-rounded to 2 decimals; None without matrix instructions) and cover.
+as a string of 2 decimals, "2.31": canonical JSON has no floats; None
+without matrix instructions) and cover.
 """
 
 from isa import counts, loops, objdump
 from isa.cover import cover
 
-_MAC_UNIT = 4096  # the MACs of one v_mfma_f32_16x16x16_f16, the unit of loop-metrics.md
+_MAC_UNIT = 4096  # the MACs of one v_mfma_f32_16x16x16_f16, the unit of the figure
 
 
 def _instructions(text, function):
@@ -43,7 +44,7 @@ def main_loop(text, function, arch):
         depth=loop.depth,
         loops=len(loops.loops(insts)),
         loop_instructions=issued,
-        non_matrix_per_4096_macs=round((issued - c["matrix"]["count"]) * _MAC_UNIT / macs, 2) if macs else None,
+        non_matrix_per_4096_macs=f"{(issued - c['matrix']['count']) * _MAC_UNIT / macs:.2f}" if macs else None,
         cover=cover(loop, arch),
         **c,
     )
