@@ -77,6 +77,18 @@ def is_global_load(mnemonic):
     return bool(_GLOBAL_LOAD.match(mnemonic))
 
 
+_MEMORY = re.compile(r"^((global|buffer|flat|scratch|tbuffer)_(load|store|atomic)|ds_)")
+
+
+def kind(mnemonic):
+    """What loops.main_loop weighs: "matrix", "memory" (vector memory or LDS), "hint" or None."""
+    if is_matrix(mnemonic):
+        return "matrix"
+    if _MEMORY.match(mnemonic):
+        return "memory"
+    return "hint" if mnemonic in HINTS else None
+
+
 class ShapeError(ValueError):
     """A matrix mnemonic that spells no MxNxK shape."""
 

@@ -110,6 +110,23 @@ def test_a_scale_load_is_no_matrix_instruction_and_a_shapeless_one_is_refused():
         counts.macs("v_mfma_x")
 
 
+@pytest.mark.parametrize(
+    "mnemonic, kind",
+    [
+        ("v_wmma_f32_16x16x16_f16", "matrix"),
+        ("global_load_b128", "memory"),
+        ("buffer_store_dword", "memory"),
+        ("global_atomic_add_f32", "memory"),
+        ("ds_read_b128", "memory"),
+        ("s_delay_alu", "hint"),
+        ("s_waitcnt", None),
+        ("v_add_u32_e32", None),
+    ],
+)
+def test_kinds_the_main_loop_weighs(mnemonic, kind):
+    assert counts.kind(mnemonic) == kind
+
+
 def test_scheduling_hints_are_counted_apart():
     body = [
         I(0, "s_nop", "1"),

@@ -4,7 +4,7 @@ expected number counted by hand beside it."""
 import pytest
 
 from isa import cover, loops, metrics
-from isa.counts import is_matrix
+from isa.counts import kind
 from isa.objdump import Instruction as I
 
 
@@ -12,7 +12,7 @@ def _loop(*rows):
     """The main loop of instructions 4 bytes apart, from (mnemonic, operands) or
     (mnemonic, operands, target index)."""
     insts = tuple(I(4 * n, m, ops, 4 * rest[0] if rest else None) for n, (m, ops, *rest) in enumerate(rows))
-    return loops.main_loop(insts, is_matrix)
+    return loops.main_loop(insts, kind)
 
 
 MFMA = ("v_mfma_f32_32x32x8_f16", "v[0:15], v[16:17], v[18:19], v[0:15]")

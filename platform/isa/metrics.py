@@ -32,7 +32,7 @@ def main_loop(text, function, arch):
     """Counts and figures of `function`'s main loop on `arch`, JSON-ready;
     None when it has no loop. ObjdumpError when the text holds no such function."""
     insts = _instructions(text, function)
-    loop = loops.main_loop(insts, counts.is_matrix)
+    loop = loops.main_loop(insts, counts.kind)
     if loop is None:
         return None
     c = counts.count(loop.instructions)
