@@ -3,6 +3,7 @@
     rocke isa conv.img2col --list
     rocke isa conv.img2col --case 2d_nhwc_f16_3x3_gfx942
     rocke isa conv.img2col --case 2d_nhwc_f16_3x3_gfx942 --flavor llvm22 --json
+    rocke isa --catalog resnet50-catalog
 
 The case is lowered, verified, compiled (-O2) for its arch and linked by that
 flavor's real LLVM, as `rocke emit --out K.hsaco` does, then disassembled by
@@ -35,6 +36,12 @@ borrows, and the report says so). Reported:
                  they differ), global memory segments, and whether the
                  outputs match numpy
 
+With --catalog DIR (a folder `rocke build --out` wrote) it compiles
+nothing: it reads every code object index.json names (checked against its
+sha256 first) and prints a row per code object: its main loop's instructions,
+matrix instructions, non-matrix per 4096 MACs, waits (for vmcnt(0)), cover,
+VGPRs and occupancy (app/cli/isa_catalog.py). Progress goes to stderr.
+
 --json prints one canonical JSON object (sorted keys, no whitespace).
 """
 
@@ -50,13 +57,19 @@ from isa import analyze
 from isa.objdump import ObjdumpError
 from lower.flavors import FLAVORS, ArchDomainError
 from toolchains.llvm.llvm import LlvmError
+from app.cli import isa_catalog
 from app.cli.inputs import Refused, default_flavor, find_case, list_cases, load_family, toolchain_for
 
-HELP = "compile a family case and report its ISA metrics (main loop, whole kernel, LDS banks, resources)"
+HELP = "report the ISA metrics of a family case (main loop, whole kernel, LDS banks, resources) or of a catalog's code objects"
 
 
 def add_arguments(parser):
-    parser.add_argument("family", help="the family's module, e.g. conv.img2col")
+    parser.add_argument("family", nargs="?", help="the family's module, e.g. conv.img2col (not with --catalog)")
+    parser.add_argument(
+        "--catalog",
+        metavar="DIR",
+        help="report every code object of a catalog folder (rocke build --out) instead of compiling a case",
+    )
     parser.add_argument("--list", action="store_true", help="list the family's cases and stop")
     parser.add_argument("--case", help="the case id (see --list)")
     parser.add_argument(
@@ -121,7 +134,33 @@ def dynamic(fam, case, kernel, tc, code_object, static_banks):
     }
 
 
+def _catalog(args):
+    others = {
+        "FAMILY": args.family,
+        "--case": args.case,
+        "--list": args.list,
+        "--flavor": args.flavor,
+        "--run": args.run,
+    }
+    given = [name for name, value in others.items() if value]
+    if given:
+        return _fail(
+            f"--catalog takes no {', '.join(others)} (each code object is read with its row's flavor), "
+            f"got {', '.join(given)}; drop {'them' if len(given) > 1 else 'it'}, or drop --catalog to compile a case"
+        )
+    try:
+        result = isa_catalog.report(args.catalog, sys.stderr)
+    except Refused as e:
+        return _fail(str(e))
+    sys.stdout.write(canonical(result) + "\n" if args.json else isa_catalog.text(result))
+    return 0
+
+
 def run(args):
+    if args.catalog is not None:
+        return _catalog(args)
+    if args.family is None:
+        return _fail("expected a FAMILY (rocke isa conv.img2col --case ID) or --catalog DIR, got neither")
     try:
         fam = load_family(args.family)
         if args.list:
@@ -171,7 +210,14 @@ def _count_rows(c):
 
 def _loop_rows(loop):
     where = f"{loop['instructions']} in {_n(loop['blocks'], 'block')}, header at +{loop['header']:#x}, depth {loop['depth']} ({_n(loop['loops'], 'loop')} in the kernel)"
-    return [("instructions", where), *_count_rows(loop)]
+    c = loop["cover"]
+    cover = "no global load" if c is None else f"{c['count']} of {c['of']} matrix instructions"
+    per = loop["non_matrix_per_4096_macs"]
+    figures = (
+        f"{loop['loop_instructions']} instructions but scheduling hints, {loop['matrix']['macs']} MACs a wave, "
+        f"{'-' if per is None else per} non-matrix per 4096 MACs, cover {cover}"
+    )
+    return [("instructions", where), ("figures", figures), *_count_rows(loop)]
 
 
 def _bank_rows(model):

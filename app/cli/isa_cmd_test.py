@@ -80,6 +80,7 @@ def test_text_form_has_the_four_sections(gfx942_json, capsys):
     else:
         assert f"\n  {'matrix':13}  {loop['matrix']['count']}" in out  # labels padded to "global stores"
         assert f"\n  {'waits':13}  {loop['waits']['count']}, {loop['waits']['vmcnt0']} for vmcnt(0)" in out
+        assert f"\n  {'figures':13}  {loop['loop_instructions']} instructions but scheduling hints, " in out
     whole = gfx942_json["whole_kernel"]
     assert "\nwhole kernel (every instruction once: each path of a branch, a loop's body once)\n" in out
     assert f"\n  {'instructions':13}  {whole['instructions']}\n" in out

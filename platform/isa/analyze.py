@@ -30,7 +30,7 @@ def report(kernel, tc, built=None):
     borrowed = " (llvmlite has none: LLVM 22's, beside the linker llvm20 borrows)" if tc.objdump_is_borrowed else ""
     return {
         "disassembler": tc.objdump + borrowed,
-        "main_loop": metrics.main_loop(text, kernel.name),
+        "main_loop": metrics.main_loop(text, kernel.name, cpu),
         "whole_kernel": metrics.whole_kernel(text, kernel.name),
         "lds_banks": banks.model(kernel, lds.count, lds.bytes),
         "resources": figures,

@@ -8,7 +8,15 @@ and 24 unroll small loops 4 times at -O2, with a remainder loop after), one
 machine iteration holds several of the IR's.
 
 Kinds (by mnemonic; `width` is the bytes one lane moves):
-  matrix        v_mfma*, v_smfmac*, v_wmma*, v_swmmac*
+  matrix        v_mfma*, v_smfmac*, v_wmma*, v_swmmac* (not v_mfma_ld_scale*, which
+                loads scales for the next one), with the MACs of one wave: M*N*K
+                of the shape the mnemonic spells, times its blocks (`_2b`, `_4b`,
+                `_16b`, or the gfx908/gfx90a spellings of those forms, which do
+                not say it: 32x32x1f32 is two 32x32x1 products); sparse forms
+                (smfmac, swmmac) count the K they spell
+  scheduling hints  s_nop, s_delay_alu, s_wait_alu, s_clause, s_waitcnt_depctr,
+                s_set_vgpr_msb: they issue no work, and a loop's instructions
+                (metrics.py) leave them out
   global loads  global_load*, buffer_load*, flat_load* (rocke never reaches
                 LDS or scratch through flat); direct-to-LDS loads included
   global stores global_store*, buffer_store*, flat_store* (atomics are not
@@ -27,7 +35,20 @@ Kinds (by mnemonic; `width` is the bytes one lane moves):
 
 import re
 
-_MATRIX = re.compile(r"^v_(mfma|smfmac|wmma|swmmac)")
+_MATRIX = re.compile(r"^v_(mfma(?!_ld_)|smfmac|wmma|swmmac)")
+HINTS = frozenset(("s_nop", "s_delay_alu", "s_wait_alu", "s_clause", "s_waitcnt_depctr", "s_set_vgpr_msb"))
+# M, N and K, then the blocks: `_4b` spelled, or a type glued to K (gfx908/gfx90a).
+_SHAPE = re.compile(r"_(\d+)x(\d+)x(\d+)(?:_(\d+)b(?=_|$)|([a-z]\w*))?")
+# The older spellings of blocked forms (gfx90a's names; gfx940 renamed them
+# with the blocks spelled, 32x32x1f32 -> 32x32x1_2b_f32: AMD's CDNA3 ISA).
+_GLUED_BLOCKS = {
+    "32x32x1f32": 2, "16x16x1f32": 4, "4x4x1f32": 16,
+    "32x32x4f16": 2, "16x16x4f16": 4, "4x4x4f16": 16,
+    "32x32x4i8": 2, "16x16x4i8": 4, "4x4x4i8": 16,
+    "32x32x2bf16": 2, "16x16x2bf16": 4, "4x4x2bf16": 16,
+    "32x32x4bf16_1k": 2, "16x16x4bf16_1k": 4, "4x4x4bf16_1k": 16,
+    "4x4x4f64": 4,
+}  # fmt: skip
 _GLOBAL_LOAD = re.compile(r"^(global|buffer|flat)_load")
 _GLOBAL_STORE = re.compile(r"^(global|buffer|flat)_store")
 _LDS_READ = re.compile(r"^ds_(read|load)")
@@ -52,6 +73,39 @@ def is_matrix(mnemonic):
     return bool(_MATRIX.match(mnemonic))
 
 
+def is_global_load(mnemonic):
+    return bool(_GLOBAL_LOAD.match(mnemonic))
+
+
+_MEMORY = re.compile(r"^((global|buffer|flat|scratch|tbuffer)_(load|store|atomic)|ds_)")
+
+
+def kind(mnemonic):
+    """What loops.main_loop weighs: "matrix", "memory" (vector memory or LDS), "hint" or None."""
+    if is_matrix(mnemonic):
+        return "matrix"
+    if _MEMORY.match(mnemonic):
+        return "memory"
+    return "hint" if mnemonic in HINTS else None
+
+
+class ShapeError(ValueError):
+    """A matrix mnemonic that spells no MxNxK shape."""
+
+
+def macs(mnemonic):
+    """Multiply-accumulates one wave issues with matrix instruction `mnemonic`
+    (see the module doc); ShapeError when it spells no shape."""
+    match = _SHAPE.search(mnemonic)
+    if not match:
+        raise ShapeError(
+            f"counts: expected a matrix mnemonic with an MxNxK shape (v_mfma_f32_16x16x16_f16), got {mnemonic!r}"
+        )
+    m, n, k, spelled, glued = match.groups()
+    blocks = int(spelled) if spelled else _GLUED_BLOCKS.get(f"{m}x{n}x{k}{glued or ''}", 1)
+    return int(m) * int(n) * int(k) * blocks
+
+
 def width(mnemonic):
     """Bytes one lane moves, or None when the mnemonic does not say (format loads)."""
     tokens = mnemonic.split("_")[2:]
@@ -67,17 +121,27 @@ def writes_exec(mnemonic, operands):
     return operands.split(",")[0].strip() in _EXEC
 
 
-def waits_vmcnt0(mnemonic, operands):
+_VMCNT = re.compile(r"^vmcnt\((\d+)\)$")
+
+
+def vm_wait(mnemonic, operands):
+    """N when the wait waits until at most N vector-memory loads are
+    outstanding (vmcnt(N), gfx12's loadcnt N), else None (no such field)."""
     if mnemonic == "s_waitcnt":
-        return "vmcnt(0)" in operands.split()
+        found = [int(m.group(1)) for m in map(_VMCNT.match, operands.split()) if m]
+        return found[0] if found else None
     fields = [f.strip() for f in operands.split(",")]
     if mnemonic == "s_waitcnt_vmcnt":
-        return fields == ["null", "0x0"] or fields == ["null", "0"]
+        return int(fields[1], 0) if len(fields) == 2 and fields[0] == "null" else None
     if mnemonic == "s_wait_loadcnt":
-        return int(fields[0], 0) == 0
+        return int(fields[0], 0)
     if mnemonic == "s_wait_loadcnt_dscnt":
-        return (int(fields[0], 0) >> 8) & 0x3F == 0
-    return False
+        return (int(fields[0], 0) >> 8) & 0x3F
+    return None
+
+
+def waits_vmcnt0(mnemonic, operands):
+    return vm_wait(mnemonic, operands) == 0
 
 
 def _by_mnemonic(insts):
@@ -106,8 +170,13 @@ def count(insts):
         "instructions": len(insts),
         "matrix": {
             "count": len(matrix),
-            "by_mnemonic": [{"mnemonic": r["mnemonic"], "count": r["count"]} for r in _by_mnemonic(matrix)],
+            "macs": sum(macs(i.mnemonic) for i in matrix),
+            "by_mnemonic": [
+                {"mnemonic": r["mnemonic"], "count": r["count"], "macs": macs(r["mnemonic"])}
+                for r in _by_mnemonic(matrix)
+            ],
         },
+        "scheduling_hints": sum(1 for i in insts if i.mnemonic in HINTS),
         "global_loads": _memory([i for i in insts if _GLOBAL_LOAD.match(i.mnemonic)]),
         "global_stores": _memory([i for i in insts if _GLOBAL_STORE.match(i.mnemonic)]),
         "lds_reads": _memory([i for i in insts if _LDS_READ.match(i.mnemonic)]),

@@ -51,6 +51,98 @@ def test_waits_for_vmcnt0(mnemonic, operands, expected):
 
 
 @pytest.mark.parametrize(
+    "mnemonic, operands, loads",
+    [
+        ("s_waitcnt", "vmcnt(3) lgkmcnt(0)", 3),
+        ("s_waitcnt", "lgkmcnt(0) vmcnt(12)", 12),
+        ("s_waitcnt", "lgkmcnt(0)", None),
+        ("s_waitcnt_vmcnt", "null, 0x5", 5),
+        ("s_waitcnt_vscnt", "null, 0x0", None),  # stores' counter (gfx10, gfx11)
+        ("s_wait_loadcnt", "0x7", 7),
+        ("s_wait_loadcnt_dscnt", "0x502", 5),  # loadcnt in bits 13:8, dscnt 2 below
+        ("s_wait_storecnt", "0x0", None),
+        ("s_wait_dscnt", "0x0", None),
+    ],
+)
+def test_the_load_count_a_wait_waits_for(mnemonic, operands, loads):
+    assert counts.vm_wait(mnemonic, operands) == loads
+
+
+@pytest.mark.parametrize(
+    "mnemonic, macs",
+    [
+        ("v_mfma_f32_16x16x16_f16", 16 * 16 * 16),
+        ("v_mfma_f32_32x32x8_f16", 32 * 32 * 8),
+        ("v_mfma_f32_32x32x16_bf16", 32 * 32 * 16),
+        ("v_mfma_i32_16x16x64_i8", 16 * 16 * 64),
+        ("v_mfma_f32_16x16x32_fp8_fp8", 16 * 16 * 32),
+        ("v_mfma_f64_16x16x4_f64", 16 * 16 * 4),
+        ("v_mfma_scale_f32_32x32x64_f8f6f4", 32 * 32 * 64),
+        # Blocked forms: the blocks spelled, or implied by gfx90a's spelling.
+        ("v_mfma_f32_32x32x1_2b_f32", 2 * 32 * 32 * 1),
+        ("v_mfma_f32_4x4x4_16b_f16", 16 * 4 * 4 * 4),
+        ("v_mfma_f64_4x4x4_4b_f64", 4 * 4 * 4 * 4),
+        ("v_mfma_f32_32x32x1f32", 2 * 32 * 32 * 1),
+        ("v_mfma_f32_16x16x4f16", 4 * 16 * 16 * 4),
+        ("v_mfma_f32_4x4x2bf16", 16 * 4 * 4 * 2),
+        ("v_mfma_f32_32x32x4bf16_1k", 2 * 32 * 32 * 4),
+        # gfx90a's single-block spellings.
+        ("v_mfma_f32_16x16x16f16", 16 * 16 * 16),
+        ("v_mfma_f32_32x32x8bf16_1k", 32 * 32 * 8),
+        ("v_mfma_f32_16x16x4f32", 16 * 16 * 4),
+        ("v_mfma_i32_32x32x8i8", 32 * 32 * 8),
+        # WMMA (wave32 and wave64 alike) and the sparse forms, as spelled.
+        ("v_wmma_f32_16x16x16_f16", 16 * 16 * 16),
+        ("v_wmma_i32_16x16x32_iu4", 16 * 16 * 32),
+        ("v_wmma_f32_16x16x128_fp8_fp8", 16 * 16 * 128),
+        ("v_smfmac_f32_16x16x32_f16", 16 * 16 * 32),
+        ("v_swmmac_f32_16x16x32_f16", 16 * 16 * 32),
+    ],
+)
+def test_macs_of_each_matrix_shape(mnemonic, macs):
+    assert counts.is_matrix(mnemonic)
+    assert counts.macs(mnemonic) == macs
+
+
+def test_a_scale_load_is_no_matrix_instruction_and_a_shapeless_one_is_refused():
+    assert not counts.is_matrix("v_mfma_ld_scale_b32")
+    with pytest.raises(counts.ShapeError, match="expected a matrix mnemonic with an MxNxK shape.*'v_mfma_x'"):
+        counts.macs("v_mfma_x")
+
+
+@pytest.mark.parametrize(
+    "mnemonic, kind",
+    [
+        ("v_wmma_f32_16x16x16_f16", "matrix"),
+        ("global_load_b128", "memory"),
+        ("buffer_store_dword", "memory"),
+        ("global_atomic_add_f32", "memory"),
+        ("ds_read_b128", "memory"),
+        ("s_delay_alu", "hint"),
+        ("s_waitcnt", None),
+        ("v_add_u32_e32", None),
+    ],
+)
+def test_kinds_the_main_loop_weighs(mnemonic, kind):
+    assert counts.kind(mnemonic) == kind
+
+
+def test_scheduling_hints_are_counted_apart():
+    body = [
+        I(0, "s_nop", "1"),
+        I(4, "s_delay_alu", "instid0(VALU_DEP_1)"),
+        I(8, "s_wait_alu", "0xfffd"),
+        I(12, "s_clause", "0x1"),
+        I(16, "s_waitcnt_depctr", "0xfffe"),
+        I(20, "s_set_vgpr_msb", "0x41"),
+        I(24, "v_add_u32_e32", "v0, v1, v2"),
+        I(28, "s_waitcnt", "vmcnt(0)"),
+    ]
+    c = counts.count(body)
+    assert (c["instructions"], c["scheduling_hints"]) == (8, 6)
+
+
+@pytest.mark.parametrize(
     "mnemonic, operands, expected",
     [
         ("s_and_saveexec_b64", "s[0:1], s[2:3]", True),
@@ -106,7 +198,12 @@ def test_count_of_a_small_loop_body():
     ]
     c = counts.count(body)
     assert c["instructions"] == 15
-    assert c["matrix"] == {"count": 2, "by_mnemonic": [{"mnemonic": "v_mfma_f32_16x16x16_f16", "count": 2}]}
+    assert c["matrix"] == {
+        "count": 2,
+        "macs": 2 * 16 * 16 * 16,
+        "by_mnemonic": [{"mnemonic": "v_mfma_f32_16x16x16_f16", "count": 2, "macs": 16 * 16 * 16}],
+    }
+    assert c["scheduling_hints"] == 0
     assert c["global_loads"] == {
         "count": 3,
         "bytes": 16 + 16 + 2,

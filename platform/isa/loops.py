@@ -14,10 +14,14 @@ loop so that its entry jumps into the middle). The AMDGPU backend structurizes
 control flow, so every cycle has such a header.
 
 The main loop is the innermost loop (one that contains no other loop) holding
-the most matrix instructions; ties, and kernels without any, go to the deepest
-loop nest, then to the most instructions, then to the lowest header address.
+the most matrix instructions; on a tie, the one with fewer instructions (but
+scheduling hints): the fast path, not a guarded tail. When no loop holds a
+matrix instruction, the innermost loop with the most vector-memory and LDS
+instructions, then the fewer instructions. Last, the lowest header address.
+What is which: counts.kind.
 """
 
+import collections
 import dataclasses
 
 _ENDS = ("s_endpgm", "s_setpc_b64")
@@ -129,13 +133,20 @@ def innermost(all_loops):
     return [lp for lp in all_loops if not any(o is not lp and set(o.blocks) < set(lp.blocks) for o in all_loops)]
 
 
-def main_loop(insts, is_matrix):
-    """The main loop (see the module doc), or None when the function has no loop."""
+def main_loop(insts, kind):
+    """The main loop (see the module doc), or None when the function has no loop.
+    `kind(mnemonic)` is "matrix", "memory" (vector memory or LDS), "hint" or None."""
     candidates = innermost(loops(insts))
     if not candidates:
         return None
+    tally = {}
+    for lp in candidates:
+        kinds = collections.Counter(kind(i.mnemonic) for i in lp.instructions)
+        tally[lp.header] = (kinds["matrix"], kinds["memory"], len(lp.instructions) - kinds["hint"])
+    any_matrix = any(matrix for matrix, _, _ in tally.values())
 
     def rank(lp):
-        return (-sum(1 for i in lp.instructions if is_matrix(i.mnemonic)), -lp.depth, -len(lp.instructions), lp.header)
+        matrix, memory, size = tally[lp.header]
+        return (-matrix, 0 if any_matrix else -memory, size, lp.header)
 
     return min(candidates, key=rank)

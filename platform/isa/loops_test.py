@@ -46,7 +46,7 @@ def test_nesting_depth_and_innermost():
     assert loops.innermost((outer, inner)) == [inner]
 
 
-def test_the_main_loop_prefers_matrix_ops_then_depth_then_size():
+def test_the_main_loop_has_the_most_matrix_ops():
     # Two sibling loops: 1..3 with a big body, 4..5 with one v_mfma.
     f = _f(
         ("s_mov", None),
@@ -57,13 +57,48 @@ def test_the_main_loop_prefers_matrix_ops_then_depth_then_size():
         ("s_cbranch_scc1", 4),
         ("s_endpgm", None),
     )
-    assert loops.main_loop(f, counts.is_matrix).header == 16
-    # Without matrix ops the larger loop wins.
-    assert loops.main_loop(f, lambda m: False).header == 4
+    assert loops.main_loop(f, counts.kind).header == 16
+
+
+def test_on_a_tie_the_loop_with_fewer_instructions_but_hints_wins():
+    # 1..4: one v_mfma, 2 hints and the branch (2 instructions but hints);
+    # 5..7: one v_mfma, one other and the branch (3).
+    f = _f(
+        ("s_mov", None),
+        ("v_mfma_f32_16x16x16_f16", None),
+        ("s_nop", None),
+        ("s_delay_alu", None),
+        ("s_cbranch_scc1", 1),
+        ("v_mfma_f32_16x16x16_f16", None),
+        ("v_a", None),
+        ("s_cbranch_scc1", 5),
+        ("s_endpgm", None),
+    )
+    assert loops.main_loop(f, counts.kind).header == 4
+    # Were the hints counted, the first would hold 4 and lose.
+    assert loops.main_loop(f, lambda m: "matrix" if m.startswith("v_mfma") else None).header == 20
+
+
+def test_without_matrix_ops_the_loop_with_the_most_memory_instructions_wins():
+    # 1..2: a global load; 3..6: three ALU instructions; 7..9: a load and an LDS write.
+    f = _f(
+        ("s_mov", None),
+        ("global_load_dwordx4", None),
+        ("s_cbranch_scc1", 1),
+        ("v_a", None),
+        ("v_b", None),
+        ("v_c", None),
+        ("s_cbranch_scc1", 3),
+        ("buffer_load_dword", None),
+        ("ds_write_b128", None),
+        ("s_cbranch_scc1", 7),
+        ("s_endpgm", None),
+    )
+    assert loops.main_loop(f, counts.kind).header == 28
 
 
 def test_no_loop():
-    assert loops.main_loop(_f(("s_mov", None), ("s_endpgm", None)), counts.is_matrix) is None
+    assert loops.main_loop(_f(("s_mov", None), ("s_endpgm", None)), counts.kind) is None
 
 
 def test_straight_line_forward_branches_make_no_loop():

@@ -78,7 +78,7 @@ def main_loop(arch):
     kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
     compiled = TC.compile(lower(kernel, TC.flavor), arch)
     return loops.main_loop(
-        objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name], counts.is_matrix
+        objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name], counts.kind
     ).instructions
 
 
@@ -139,7 +139,7 @@ def test_where_the_loop_pins_its_prefetch_the_loads_issue_before_the_matrix_work
     kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
     compiled = TC.compile(lower(kernel, TC.flavor), arch)
     insts = objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name]
-    loop = loops.main_loop(insts, counts.is_matrix)
+    loop = loops.main_loop(insts, counts.kind)
     order = [i.mnemonic for i in loop.instructions]
     first_matrix = next(n for n, m in enumerate(order) if counts.is_matrix(m))
     late = [m for m in order[first_matrix:] if m.startswith("global_load")]
