@@ -1,10 +1,13 @@
 """Basic blocks, natural loops and the main loop of one disassembled function.
 
 Blocks: a block starts at the function's first instruction, at every branch
-target and after every branch or end of program; it ends at the next start.
+target and after every branch, end of program or s_trap; it ends at the next
+start.
 Edges: a conditional branch (s_cbranch_*) goes to its target and falls
 through; s_branch goes to its target only; s_endpgm* and s_setpc_b64 end the
-flow (rocke kernels make no calls); any other instruction falls through.
+flow (rocke kernels make no calls); any other instruction falls through, s_trap
+included: a trap handler may resume the wave, and loop-metrics.md splits there
+so that a guarded trap is a block of its own.
 
 Loops are natural loops: an edge u -> h is a back edge when h dominates u
 (every path from the entry to u passes h); the loop of header h is h plus
@@ -25,6 +28,7 @@ import collections
 import dataclasses
 
 _ENDS = ("s_endpgm", "s_setpc_b64")
+_SPLITS_AFTER = ("s_trap",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,7 +49,7 @@ def blocks(insts):
     for i, inst in enumerate(insts):
         if inst.is_branch:
             starts.add(inst.target)
-        if (inst.is_branch or _ends_flow(inst)) and i + 1 < len(insts):
+        if (inst.is_branch or _ends_flow(inst) or inst.mnemonic in _SPLITS_AFTER) and i + 1 < len(insts):
             starts.add(insts[i + 1].offset)
     known = {inst.offset for inst in insts}
     stray = sorted(starts - known)

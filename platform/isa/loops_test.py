@@ -16,6 +16,13 @@ def test_blocks_split_at_targets_and_after_branches():
     assert succ == {0: [8, 12], 8: [12], 12: []}
 
 
+def test_a_block_ends_after_s_trap_and_falls_through():
+    f = _f(("s_mov_b32", None), ("s_trap", None), ("v_add", None), ("s_endpgm", None))
+    body, succ = loops.blocks(f)
+    assert sorted(body) == [0, 8]
+    assert succ == {0: [8], 8: []}
+
+
 def test_a_rotated_loop_is_found_whatever_the_layout():
     # 0: entry jumps to the body's second half at 3; 1-2: first half, exit test;
     # 3-4: second half, back to 1. The header (by dominance) is 3, not 1.
