@@ -165,9 +165,7 @@ def build(case):
     c = spec.conv
     _check(spec)
     form = igemm_tiles.form(spec, case.arch)
-    cfg = GemmConfig(
-        spec.op, spec.tile.block_m, spec.tile.block_n, spec.tile.block_k, spec.tile.waves_m, spec.tile.waves_n
-    )
+    cfg = GemmConfig(spec.op, spec.tile)
     b = KernelBuilder(
         NAME + "_" + case.id,
         arch=case.arch,
@@ -198,7 +196,9 @@ def build(case):
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     if c.channels_last:
         dx_group = b.offset(dx, b.mul(b.mul(group, n), elem.nbytes))
-        epilogue(b, acc.runs(b), dx_group, c.c, ops.m, ops.n, row0, col0, elem, inside=acc.inside, rows=cfg.block_m)
+        epilogue(
+            b, acc.runs(b), dx_group, c.c, ops.m, ops.n, row0, col0, elem, inside=acc.inside, rows=spec.tile.block_m
+        )
     else:
         _store_nchw(b, spec, acc, dx, group, row0, col0)
     return b.finish()

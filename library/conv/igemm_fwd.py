@@ -90,9 +90,7 @@ def build(case):
     spec = case.spec
     c = spec.conv
     form = igemm_tiles.form(spec, case.arch)
-    cfg = GemmConfig(
-        spec.op, spec.tile.block_m, spec.tile.block_n, spec.tile.block_k, spec.tile.waves_m, spec.tile.waves_n
-    )
+    cfg = GemmConfig(spec.op, spec.tile)
     b = KernelBuilder(
         NAME + "_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
     )
@@ -141,7 +139,7 @@ def build(case):
             bias=bias_group,
             activation=activation,
             inside=acc.inside,
-            rows=cfg.block_m,
+            rows=spec.tile.block_m,
         )
     else:
         _store_nchw(b, spec, acc, y, bias, group, row0, col0, elem)

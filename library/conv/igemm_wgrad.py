@@ -134,7 +134,7 @@ def build(case):
     c = spec.conv
     tile = spec.igemm.tile
     form = _form(spec, case.arch)
-    cfg = GemmConfig(spec.igemm.op, tile.block_m, tile.block_n, tile.block_k, tile.waves_m, tile.waves_n)
+    cfg = GemmConfig(spec.igemm.op, tile)
     b = KernelBuilder(
         NAME + "_" + case.id,
         arch=case.arch,

@@ -52,7 +52,7 @@ def build(case):
     spec = case.spec
     form = _form(spec, case.arch)
     t = spec.tile
-    cfg = GemmConfig(spec.op, t.block_m, t.block_n, t.block_k, t.waves_m, t.waves_n)
+    cfg = GemmConfig(spec.op, t)
     b = KernelBuilder(
         NAME + "_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
     )
@@ -78,7 +78,7 @@ def build(case):
         bias=bias,
         activation=activation,
         inside=acc.inside,
-        rows=cfg.block_m,
+        rows=t.block_m,
     )
     return b.finish()
 

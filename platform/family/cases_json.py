@@ -17,7 +17,7 @@ import dataclasses
 import json
 import operator
 
-from family.family import Case
+from family.family import Case, FamilyError
 
 FORMAT = 1
 
@@ -71,58 +71,91 @@ FORM = '{"cases":[{"arch":ARCH,"id":ID,"spec":SPEC},...],"family":NAME,"format":
 REBUILD = "; rebuild it with the family's NAME_cases target (emit.py --cases-json)"
 
 
-class CasesError(ValueError):
-    """A case list that cannot be built from; the message names what is wrong."""
+# The keys of a case list and of each of its cases.
+KEYS = ["cases", "family", "format"]
+CASE_KEYS = ["arch", "id", "spec"]
 
 
 def _case(entry, index, where, fam, spec_classes):
     at = f"{where}: cases[{index}]"
-    if type(entry) is not dict or sorted(entry) != ["arch", "id", "spec"]:
-        raise CasesError(f"{at}: expected an object with exactly the keys arch, id and spec, got {entry!r}")
+    if type(entry) is not dict or sorted(entry) != CASE_KEYS:
+        raise FamilyError(
+            f"{at}: expected an object with exactly the keys arch, id and spec, got {entry!r}", at, entry, CASE_KEYS
+        )
     for key in ("arch", "id"):
         if type(entry[key]) is not str or not entry[key]:
-            raise CasesError(f"{at}.{key}: expected a non-empty string, got {entry[key]!r}")
+            raise FamilyError(f"{at}.{key}: expected a non-empty string, got {entry[key]!r}", f"{at}.{key}", entry[key])
     spec_class = spec_classes.get(entry["id"])
     if spec_class is None:
-        raise CasesError(f"{at}: expected a case id of the family, got {entry['id']!r}{REBUILD}")
+        raise FamilyError(
+            f"{at}.id: expected a case id of the family, got {entry['id']!r}{REBUILD}",
+            f"{at}.id",
+            entry["id"],
+            list(spec_classes),
+        )
     from_json = getattr(spec_class, "from_json", None)
     if not callable(from_json):
-        raise CasesError(
-            f"{at}: expected a spec class with from_json, got {spec_class.__name__}; add it to the spec class"
+        raise FamilyError(
+            f"{at}.spec: expected a spec class with from_json, got {spec_class.__name__}; add it to the spec class",
+            f"{at}.spec",
+            spec_class.__name__,
         )
     try:
         spec = from_json(entry["spec"])
     except (TypeError, ValueError) as e:  # the spec class's own error (SpecError), named with its case
-        raise CasesError(f"family {fam.name}, case {entry['id']}: {type(e).__name__}: {e}") from None
+        raise FamilyError(
+            f"family {fam.name}, case {entry['id']}: {type(e).__name__}: {e}", f"{at}.spec", entry["spec"]
+        ) from None
     return Case(entry["id"], entry["arch"], spec)
 
 
 def read(text, fam):
     """The cases of a case list's text, for Family `fam`: each spec read back
     with the from_json of the spec class of the family's case with that id.
-    CasesError names what is wrong: not JSON, not the format, another
+    FamilyError names what is wrong: not JSON, not the format, another
     family's list, no cases, a duplicate or unknown id."""
     where = f"case list of {fam.name}"
     try:
         doc = json.loads(text)
     except ValueError as e:
-        raise CasesError(f"{where}: expected JSON text, got {e}{REBUILD}") from None
-    if type(doc) is not dict or sorted(doc) != ["cases", "family", "format"]:
-        raise CasesError(f"{where}: expected {FORM}, got an object with other keys or no object{REBUILD}")
+        raise FamilyError(f"{where}: expected JSON text, got {e}{REBUILD}", where, text) from None
+    if type(doc) is not dict or sorted(doc) != KEYS:
+        raise FamilyError(
+            f"{where}: expected {FORM}, got an object with other keys or no object{REBUILD}",
+            where,
+            sorted(doc) if type(doc) is dict else doc,
+            KEYS,
+        )
     if type(doc["format"]) is not int or doc["format"] != FORMAT:
-        raise CasesError(f"{where}: expected format {FORMAT}, got {doc['format']!r}{REBUILD}")
+        raise FamilyError(
+            f"{where}: format: expected {FORMAT}, got {doc['format']!r}{REBUILD}",
+            f"{where}: format",
+            doc["format"],
+            [FORMAT],
+        )
     if doc["family"] != fam.name:
-        raise CasesError(
-            f"{where}: expected the list of family {fam.name}, got the list of {doc['family']!r}; pass the family's own NAME.cases.json"
+        raise FamilyError(
+            f"{where}: family: expected {fam.name!r}, got {doc['family']!r}; pass the family's own NAME.cases.json",
+            f"{where}: family",
+            doc["family"],
+            [fam.name],
         )
     if type(doc["cases"]) is not list or not doc["cases"]:
-        raise CasesError(f"{where}: expected a non-empty list of cases, got {doc['cases']!r}{REBUILD}")
+        raise FamilyError(
+            f"{where}: cases: expected a non-empty list of cases, got {doc['cases']!r}{REBUILD}",
+            f"{where}: cases",
+            doc["cases"],
+        )
     spec_classes = {c.id: type(c.spec) for c in fam.cases}
     cases, seen = [], set()
     for index, entry in enumerate(doc["cases"]):
         case = _case(entry, index, where, fam, spec_classes)
         if case.id in seen:
-            raise CasesError(f"{where}: cases[{index}]: expected unique case ids, got {case.id!r} again{REBUILD}")
+            raise FamilyError(
+                f"{where}: cases[{index}].id: expected unique case ids, got {case.id!r} again{REBUILD}",
+                f"{where}: cases[{index}].id",
+                case.id,
+            )
         seen.add(case.id)
         cases.append(case)
     return cases

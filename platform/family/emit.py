@@ -94,12 +94,14 @@ def _read_list(path):
         with open(path, encoding="utf-8") as f:
             return f.read()
     except OSError as e:
-        raise cases_json.CasesError(
-            f"cannot read the case list {path}: {e.strerror}; pass the family's NAME.cases.json"
+        raise families.FamilyError(
+            f"cannot read the case list {path}: {e.strerror}; pass the family's NAME.cases.json", "--cases", path
         ) from None
     except UnicodeDecodeError as e:
-        raise cases_json.CasesError(
-            f"cannot read the case list {path}: not UTF-8 text ({e.reason} at byte {e.start}); pass the family's NAME.cases.json"
+        raise families.FamilyError(
+            f"cannot read the case list {path}: not UTF-8 text ({e.reason} at byte {e.start}); pass the family's NAME.cases.json",
+            "--cases",
+            path,
         ) from None
 
 
@@ -115,7 +117,7 @@ def main(argv=None):
         write(args.irs, text_map(irs))
         write(args.rk, text_map(rks))
         write(args.manifest, manifest.render(entries, manifest.header(fam.name, args.flavor, args.bless_target)))
-    except (cases_json.CasesError, EmitError, OutputError) as e:
+    except (families.FamilyError, EmitError, OutputError) as e:
         print(f"emit: error: {e}", file=sys.stderr)
         return 1
     return 0

@@ -101,17 +101,17 @@ def test_the_specs_come_from_the_list(toy):
     [
         (
             ('"family":"toy"', '"family":"other"'),
-            "case list of toy: expected the list of family toy, got the list of 'other'; pass the family's own NAME.cases.json",
+            "case list of toy: family: expected 'toy', got 'other'; pass the family's own NAME.cases.json",
         ),
         (
             ('"id":"p_gfx942"', '"id":"q_gfx942"'),
-            "case list of toy: cases[0]: expected a case id of the family, got 'q_gfx942'; rebuild it",
+            "case list of toy: cases[0].id: expected a case id of the family, got 'q_gfx942'; rebuild it",
         ),
         (
             ('"id":"p_gfx1250"', '"id":"p_gfx942"'),
-            "case list of toy: cases[1]: expected unique case ids, got 'p_gfx942' again; rebuild it",
+            "case list of toy: cases[1].id: expected unique case ids, got 'p_gfx942' again; rebuild it",
         ),
-        (('"format":1', '"format":2'), "case list of toy: expected format 1, got 2; rebuild it"),
+        (('"format":1', '"format":2'), "case list of toy: format: expected 1, got 2; rebuild it"),
         (('{"cases"', '{"cases'), "case list of toy: expected JSON text, got "),
     ],
 )
@@ -128,7 +128,7 @@ def test_a_wrong_list_is_one_line_and_writes_nothing(toy, capsys, edit, message)
 def test_an_empty_list_is_refused(toy, capsys):
     (toy / "toy.cases.json").write_text('{"cases":[],"family":"toy","format":1}\n')
     assert run(toy)[0] == 1
-    assert "case list of toy: expected a non-empty list of cases, got []" in capsys.readouterr().err
+    assert "case list of toy: cases: expected a non-empty list of cases, got []" in capsys.readouterr().err
 
 
 def test_a_failing_build_names_the_case(toy, capsys):

@@ -10,6 +10,16 @@ import hashlib
 from typing import Callable
 
 from arch import arch
+from errors.errors import FieldError
+
+
+class FamilyError(FieldError):
+    """A case list that cannot be built from (cases_json.read), or an
+    unknown family: `field` names the part that is wrong ("case list of
+    NAME: format"), with the value received and, where they are a list,
+    the values allowed (errors.FieldError). The C++ engine throws
+    rocke::family::FamilyError with the same facts, so the emitters' parity
+    test compares them, not their words."""
 
 
 class Refusal(ValueError):

@@ -8,8 +8,9 @@ from interp.interp import run
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.copy import TileCopy
-from tile.gemm import GemmConfig, Operands, epilogue, fma_mainloop, mainloop
+from tile.gemm import FmaConfig, GemmConfig, Operands, epilogue, fma_mainloop, mainloop
 from tile.lds import KMajor
+from tile.tile import Tile
 
 M, N, K = 51, 71, 13  # 2 x 3 blocks of 32 x 32: one whole, the rest at an edge
 
@@ -17,12 +18,13 @@ M, N, K = 51, 71, 13  # 2 x 3 blocks of 32 x 32: one whole, the rest at an edge
 def build(arch, use_mma, activation="none", atomic=False, wide=False, rows=False, ldc=N):
     """wide: the accumulators' runs and the whole-block check (vector stores where the block is inside).
     rows: give epilogue the block's rows (branch-free buffer stores at the edge). ldc: C's leading dimension."""
-    cfg = GemmConfig("mma_16x16x16_f16_f32", 32, 32, 16, 2, 2) if use_mma else GemmConfig(None, 8, 8, 1)
+    cfg = GemmConfig("mma_16x16x16_f16_f32", Tile("16x16x16", 32, 32, 16, 2, 2)) if use_mma else FmaConfig(8, 8)
+    block = cfg.tile if use_mma else cfg
     wave = 64 if arch.startswith("gfx9") else 32
-    b = KernelBuilder("g", arch=arch, workgroup_size=(cfg.threads(wave), 1, 1))
+    b = KernelBuilder("g", arch=arch, workgroup_size=(cfg.threads(wave) if use_mma else cfg.threads(), 1, 1))
     a, bm, c, bias = (b.arg(n, T.GLOBAL) for n in ("a", "b", "c", "bias"))
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
-    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    row0, col0 = b.mul(b.block_id(1), block.block_m), b.mul(b.block_id(0), block.block_n)
     ops = Operands(a, bm, m, n, k, lda=k, ldb=n)
     inside = None
     if use_mma:
@@ -44,9 +46,9 @@ def build(arch, use_mma, activation="none", atomic=False, wide=False, rows=False
         activation=activation,
         atomic=atomic,
         inside=inside,
-        rows=cfg.block_m if rows else None,
+        rows=block.block_m if rows else None,
     )
-    grid = (-(-N // cfg.block_n), -(-M // cfg.block_m), 1)
+    grid = (-(-N // block.block_n), -(-M // block.block_m), 1)
     return b.finish(), grid
 
 

@@ -24,6 +24,7 @@ from tile import fragments
 from tile.fragments import BY_ID, FRAGMENTS, INPUTS
 from tile.gemm import GemmConfig
 from tile.gemm_example import gemm_kernel
+from tile.tile import Tile
 
 TABLES = [t for t in amd_tables.load() if (t.op, t.generation) in FRAGMENTS]
 
@@ -149,7 +150,9 @@ def test_tile_gemm_is_exact_on_an_interpreter_driven_by_amd_tables(table, k_step
     monkeypatch.setitem(interp.LAYOUTS, (table.op, table.generation), amd_layout(table))
     s = M.shape(table.op)
     dtype = s.a.name
-    kernel, grid = gemm_kernel(table.archs[0], dtype, GemmConfig(table.op, 2 * s.m, 2 * s.n, k_steps * s.k, 2, 2))
+    kernel, grid = gemm_kernel(
+        table.archs[0], dtype, GemmConfig(table.op, Tile(f"{s.m}x{s.n}x{s.k}", 2 * s.m, 2 * s.n, k_steps * s.k, 2, 2))
+    )
     m, n, k = 37, 45, 29
     rng = np.random.default_rng(5)
     a, b = rng.integers(-2, 3, (m, k)), rng.integers(-2, 3, (k, n))  # every sum exact in f16 and bf16

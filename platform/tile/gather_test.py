@@ -51,10 +51,10 @@ def _kernel(arch, dtype, m, n, k, runs):
         )  # A stored transposed; k = 5j masked too
 
     ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), 0, n, a_gather=Gather(address, runs))
-    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    row0, col0 = b.mul(b.block_id(1), cfg.tile.block_m), b.mul(b.block_id(0), cfg.tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
-    return b.finish(), (-(-n // cfg.block_n), -(-m // cfg.block_m), 1)
+    return b.finish(), (-(-n // cfg.tile.block_n), -(-m // cfg.tile.block_m), 1)
 
 
 @pytest.mark.parametrize("runs", [True, False])
@@ -94,10 +94,10 @@ def _b_kernel(arch, dtype, m, n, k, runs):
         return b.add(b.mul(kk, n), col), b.cmp("ne", b.rem(kk, 7), 0)
 
     ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), k, 0, b_gather=Gather(address, runs))
-    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    row0, col0 = b.mul(b.block_id(1), cfg.tile.block_m), b.mul(b.block_id(0), cfg.tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
-    return b.finish(), (-(-n // cfg.block_n), -(-m // cfg.block_m), 1)
+    return b.finish(), (-(-n // cfg.tile.block_n), -(-m // cfg.tile.block_m), 1)
 
 
 @pytest.mark.parametrize("runs", [True, False])
@@ -163,10 +163,10 @@ def _b_gathered_kernel(arch, dtype, m, n, k, contiguous, runs):
         a_layout="col",
         b_gather=Gather(address, runs, contiguous),
     )
-    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    row0, col0 = b.mul(b.block_id(1), cfg.tile.block_m), b.mul(b.block_id(0), cfg.tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
-    return b.finish(), (-(-n // cfg.block_n), -(-m // cfg.block_m), 1)
+    return b.finish(), (-(-n // cfg.tile.block_n), -(-m // cfg.tile.block_m), 1)
 
 
 @pytest.mark.parametrize("contiguous,runs", B_GATHERS)

@@ -1,10 +1,11 @@
 """A block-level GEMM: main loop (matrix cores or FMA) and epilogue.
 
 A workgroup computes a block_m x block_n tile of C = A[MxK] @ B[KxN]
-(leading dimensions in elements; A and B row- or column-major). With a matrix
-op it has waves_m x waves_n waves, each owning (block_m / waves_m) x
-(block_n / waves_n) of the tile. Without one (op=None), every lane computes
-one output with FMAs.
+(leading dimensions in elements; A and B row- or column-major). On matrix
+cores (mainloop, GemmConfig: the op and its tile.Tile) it has waves_m x
+waves_n waves, each owning (block_m / waves_m) x (block_n / waves_n) of the
+tile. Without them (fma_mainloop, FmaConfig), every lane computes one output
+with FMAs.
 
 The matrix-core main loop:
   - Bounds: one check per block. A block wholly inside M x N runs its whole
@@ -53,6 +54,7 @@ from tile.copy import DirectCopy, TileCopy
 from tile.fragments import FRAGMENTS
 from tile.gather import GatherCopy
 from tile.lds import UNIT, KMajor, Padded, RowXor
+from tile.tile import Tile
 
 ACTIVATIONS = ("none", "relu")
 LAYOUTS = ("row", "col")
@@ -90,22 +92,19 @@ _BITS = {T.F8E4M3: T.I8, T.F8E5M2: T.I8}
 
 @dataclasses.dataclass(frozen=True)
 class GemmConfig:
-    op: object  # matrix op id, or None for the FMA fallback
-    block_m: int
-    block_n: int
-    block_k: int
-    waves_m: int = 1
-    waves_n: int = 1
-    vec: int = 4  # unused since the copies move whole 16-byte units (copy.py); kept so existing configs construct
+    """The matrix-core main loop's config: matrix op id `op` (e.g.
+    "mma_16x16x16_f16_f32") and the block and its waves, `tile` (a
+    tile.Tile, validated on construction; its mma is the op's shape)."""
+
+    op: str
+    tile: Tile
     direct_lds: bool = True  # where the arch and both operands allow, the fast loop loads straight to LDS (_direct)
 
     def threads(self, wave):
-        return self.waves_m * self.waves_n * wave if self.op else self.block_m * self.block_n
+        return self.tile.waves * wave
 
     def check(self, generation):
-        """Raise ValueError unless the tile divides into the op's shape on `generation`."""
-        if self.op is None:
-            return
+        """FieldError unless the op has a fragment layout on `generation` and the tile's mma is its shape."""
         if (self.op, generation) not in FRAGMENTS:
             raise FieldError(
                 f"GemmConfig: expected an op with a fragment layout on {generation}, got {self.op}",
@@ -113,18 +112,25 @@ class GemmConfig:
                 {"op": self.op, "generation": generation},
             )
         s = M.shape(self.op)
-        for name, size, part in (
-            ("block_m", self.block_m, self.waves_m * s.m),
-            ("block_n", self.block_n, self.waves_n * s.n),
-            ("block_k", self.block_k, s.k),
-        ):
-            if size % part:
-                raise FieldError(
-                    f"GemmConfig: expected {name} to be a multiple of {part}, got {size}",
-                    "GemmConfig",
-                    {name: size},
-                    part,
-                )
+        shape = f"{s.m}x{s.n}x{s.k}"
+        if self.tile.mma != shape:
+            raise FieldError(
+                f"GemmConfig.tile.mma: expected {self.op}'s shape {shape}, got {self.tile.mma!r}",
+                "GemmConfig.tile.mma",
+                self.tile.mma,
+                [shape],
+            )
+
+
+@dataclasses.dataclass(frozen=True)
+class FmaConfig:
+    """The FMA main loop's config (fma_mainloop): a block_m x block_n block, one lane per output."""
+
+    block_m: int
+    block_n: int
+
+    def threads(self):
+        return self.block_m * self.block_n
 
 
 @dataclasses.dataclass
@@ -186,8 +192,9 @@ def _direct(cfg, arch, ops, elem, threads, transpose_b, line_bytes):
         cfg.direct_lds and arch in LDS_OPS["buffer.load_to_lds"].archs and ops.a_gather is None and ops.b_gather is None
     ):
         return False
-    b_units = (transpose_b and cfg.block_n * elem.nbytes % line_bytes == 0) or ops.b_layout == "col"
-    whole = all(rows * cfg.block_k * elem.nbytes % (threads * UNIT) == 0 for rows in (cfg.block_m, cfg.block_n))
+    b_units = (transpose_b and cfg.tile.block_n * elem.nbytes % line_bytes == 0) or ops.b_layout == "col"
+    t = cfg.tile
+    whole = all(rows * t.block_k * elem.nbytes % (threads * UNIT) == 0 for rows in (t.block_m, t.block_n))
     return ops.a_layout == "row" and b_units and whole
 
 
@@ -199,6 +206,7 @@ def _merge(steps, per_lane, elem_bytes):
 def mainloop(b, cfg, ops, elem, row0, col0):
     """Accumulators (f32 fragments, one per m x n sub-tile of this wave) for the block at (row0, col0)."""
     cfg.check(b.arch.generation)
+    t = cfg.tile
     s = M.shape(cfg.op)
     frag = FRAGMENTS[(cfg.op, b.arch.generation)]
     c_t = M.fragment_types(cfg.op, b.arch.generation)[2]
@@ -206,19 +214,19 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     tid, lane = b.thread_id(0), b.lane_id()
     w = b.div(tid, wave)
     wave_row, wave_col = (
-        b.mul(b.div(w, cfg.waves_n), cfg.block_m // cfg.waves_m),
-        b.mul(b.rem(w, cfg.waves_n), cfg.block_n // cfg.waves_n),
+        b.mul(b.div(w, t.waves_n), t.block_m // t.waves_m),
+        b.mul(b.rem(w, t.waves_n), t.block_n // t.waves_n),
     )
-    tiles_m, tiles_n = cfg.block_m // cfg.waves_m // s.m, cfg.block_n // cfg.waves_n // s.n
+    tiles_m, tiles_n = t.block_m // t.waves_m // s.m, t.block_n // t.waves_n // s.n
     banks = archs.lds_banks(b.kernel.attrs["arch"])
-    lay_a = KMajor(cfg.block_m, cfg.block_k, elem.nbytes, banks.count * banks.bytes)
-    lay_b = KMajor(cfg.block_n, cfg.block_k, elem.nbytes, banks.count * banks.bytes)
+    lay_a = KMajor(t.block_m, t.block_k, elem.nbytes, banks.count * banks.bytes)
+    lay_b = KMajor(t.block_n, t.block_k, elem.nbytes, banks.count * banks.bytes)
     bits = _BITS.get(elem, elem)
     if ops.a_gather is None:
         copy_a = TileCopy(ops.a, ops.lda, _A_CONTIGUOUS[ops.a_layout], lay_a, bits, threads)
     else:
         copy_a = GatherCopy(ops.a, 0, ops.a_gather.contiguous, lay_a, bits, threads, gather=ops.a_gather)
-    steps = cfg.block_k // s.k
+    steps = t.block_k // s.k
     merge = _merge(steps, frag.per_lane, elem.nbytes)
     span = frag.per_lane * merge  # consecutive k per lane and read
     transpose_b = _transpose_b(b.kernel.attrs["arch"], ops, elem, frag, span)
@@ -226,9 +234,9 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     if transpose_b:  # B as it is in memory: k-rows of block_n contiguous elements
         # Filled slot by slot (direct), B's rows are swizzled rather than padded.
         lay_b = (
-            RowXor(cfg.block_k, cfg.block_n, elem.nbytes, lay_a.line_bytes, TRANSPOSE_PAD)
+            RowXor(t.block_k, t.block_n, elem.nbytes, lay_a.line_bytes, TRANSPOSE_PAD)
             if direct
-            else Padded(cfg.block_k, cfg.block_n, elem.nbytes, TRANSPOSE_PAD)
+            else Padded(t.block_k, t.block_n, elem.nbytes, TRANSPOSE_PAD)
         )
         copy_b = TileCopy(ops.b, ops.ldb, "k", lay_b, bits, threads)
     elif ops.b_gather is not None:
@@ -317,8 +325,8 @@ def mainloop(b, cfg, ops, elem, row0, col0):
                     acc[i] = b.mma(cfg.op, b_frags[nt], a_frags[mt], acc[i])  # C transposed
         return acc
 
-    inside = b.and_(b.cmp("le", b.add(row0, cfg.block_m), ops.m), b.cmp("le", b.add(col0, cfg.block_n), ops.n))
-    k_fast = b.select(inside, b.sub(ops.k, b.rem(ops.k, cfg.block_k)), 0)
+    inside = b.and_(b.cmp("le", b.add(row0, t.block_m), ops.m), b.cmp("le", b.add(col0, t.block_n), ops.n))
+    k_fast = b.select(inside, b.sub(ops.k, b.rem(ops.k, t.block_k)), 0)
     zero = b.build([b.const(0.0, T.F32)] * c_t.n)
     acc = [zero] * (tiles_m * tiles_n)
 
@@ -347,12 +355,10 @@ def mainloop(b, cfg, ops, elem, row0, col0):
             copy_a.store(b, lds_a, copy_a.load(b, row0, 0, tid), tid)
             copy_b.store(b, lds_b, copy_b.load(b, *b_at(0), tid), tid)
         b.barrier()
-        with b.for_range(0, k_fast, cfg.block_k, acc) as fast:
+        with b.for_range(0, k_fast, t.block_k, acc) as fast:
             # LDS holds this step's tiles. The next step's loads come first and
             # fly during the matrix work; only the LDS writes after it wait.
-            nxt = b.min(
-                b.add(fast.iv, cfg.block_k), b.sub(k_fast, cfg.block_k)
-            )  # the last step reloads itself: no branch
+            nxt = b.min(b.add(fast.iv, t.block_k), b.sub(k_fast, t.block_k))  # the last step reloads itself: no branch
             regs_a, regs_b = copy_a.load(b, row0, nxt, tid), copy_b.load(b, *b_at(nxt), tid)
             ordered = b.arch.generation in PREFETCH_FIRST
             if ordered:
@@ -364,7 +370,7 @@ def mainloop(b, cfg, ops, elem, row0, col0):
             copy_b.store(b, lds_b, regs_b, tid)
             barrier()
             b.yield_(*acc)
-    with b.for_range(k_fast, ops.k, cfg.block_k, fast.results) as edge:
+    with b.for_range(k_fast, ops.k, t.block_k, fast.results) as edge:
         b.barrier()
         copy_a.guarded(b, lds_a, row0, edge.iv, ops.m, ops.k, tid)
         copy_b.guarded(b, lds_b, *b_at(edge.iv), *((ops.k, ops.n) if transpose_b else (ops.n, ops.k)), tid)
@@ -390,6 +396,7 @@ def _direct_loop(
     tile's origin as their wave-uniform offset (copy.DirectCopy.issue):
     no vector instruction an iteration (docs/figures/loops.md has the
     figures beside the register path's)."""
+    t = cfg.tile
     direct_a = DirectCopy(copy_a.src, copy_a.ld, lay_a, copy_a.elem, copy_a.threads)
     direct_b = DirectCopy(copy_b.src, copy_b.ld, lay_b, copy_b.elem, copy_b.threads)
     wave_at = b.readfirstlane(b.mul(w, b.wave_size * UNIT))  # where this wave's slots start: an SGPR, for M0
@@ -398,12 +405,12 @@ def _direct_loop(
         direct_a.issue(b, lds_a, lanes_a, row0, 0, wave_at)
         direct_b.issue(b, lds_b, lanes_b, *b_at(0), wave_at)
     b.barrier()
-    with b.for_range(0, k_fast, cfg.block_k, acc) as fast:
-        odd = b.rem(b.div(fast.iv, cfg.block_k), 2)
+    with b.for_range(0, k_fast, t.block_k, acc) as fast:
+        odd = b.rem(b.div(fast.iv, t.block_k), 2)
         at_a, at_b = b.mul(odd, lay_a.nbytes), b.mul(odd, lay_b.nbytes)
         la, lb = b.offset(lds_a, at_a), b.offset(lds_b, at_b)
         loaded = [fragments(u, la, lb) for u in b.unroll(reads)]
-        nxt = b.min(b.add(fast.iv, cfg.block_k), b.sub(k_fast, cfg.block_k))  # the last step reloads itself: no branch
+        nxt = b.min(b.add(fast.iv, t.block_k), b.sub(k_fast, t.block_k))  # the last step reloads itself: no branch
         direct_a.issue(b, b.offset(lds_a, b.sub(lay_a.nbytes, at_a)), lanes_a, row0, nxt, wave_at)
         direct_b.issue(b, b.offset(lds_b, b.sub(lay_b.nbytes, at_b)), lanes_b, *b_at(nxt), wave_at)
         sums = list(fast.iters)
@@ -448,7 +455,7 @@ class _Accumulators:
 
 
 def fma_mainloop(b, cfg, ops, elem, row0, col0):
-    """Fallback without matrix cores: lane (r, c) of the block accumulates one output."""
+    """Fallback without matrix cores (`cfg` an FmaConfig): lane (r, c) of the block accumulates one output."""
     tid = b.thread_id(0)
     r, c = b.div(tid, cfg.block_n), b.rem(tid, cfg.block_n)
     gr, gc = b.add(row0, r), b.add(col0, c)
@@ -490,7 +497,7 @@ def epilogue(
     when the whole block lies inside m x n: _Accumulators.inside) gives such
     blocks one branch and unguarded stores, a run as one vector store;
     without it, or outside, every element is checked. `rows` (an int: the
-    block's row count, GemmConfig.block_m) checks them without branches:
+    block's row count, GemmConfig.tile.block_m) checks them without branches:
     buffer stores over the block's rows of the output that the hardware
     drops out of range (the comment at `buffered` says why); without it, or
     atomic (there is no buffer atomic op), one branch per element.

@@ -56,7 +56,7 @@ def measure(arch, tc):
     loop, res = report["main_loop"], report["resources"]
     loads = loop["global_loads"]
     return {
-        "waves": cfg.waves_m * cfg.waves_n,
+        "waves": cfg.tile.waves,
         "op": cfg.op,
         "spills": res["vgpr_spill"] + res["sgpr_spill"],
         "vgpr": res["vgpr"],

@@ -180,7 +180,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
     Value* dx_bytes = b.mul(first, elem->nbytes());
     Value* dx_group = b.offset(dx, dx_bytes);
     const std::vector<tile::Run> runs = acc.runs(b);
-    tile::epilogue(b, runs, dx_group, c.c, ops.m, ops.n, row0, col0, elem, {.inside = acc.inside, .rows = cfg.block_m});
+    tile::epilogue(b, runs, dx_group, c.c, ops.m, ops.n, row0, col0, elem,
+                   {.inside = acc.inside, .rows = cfg.tile.block_m});
   } else {
     store_nchw(b, spec, acc, dx, group, row0, col0);
   }

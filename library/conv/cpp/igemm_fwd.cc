@@ -197,7 +197,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
     }
     const std::vector<tile::Run> runs = acc.runs(b);
     tile::epilogue(b, runs, y_group, c.k, ops.m, ops.n, row0, col0, elem,
-                   {.bias = bias_group, .activation = activation, .inside = acc.inside, .rows = cfg.block_m});
+                   {.bias = bias_group, .activation = activation, .inside = acc.inside, .rows = cfg.tile.block_m});
   } else {
     store_nchw(b, spec, acc, y, bias, group, row0, col0, elem);
   }

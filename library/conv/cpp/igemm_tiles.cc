@@ -54,14 +54,6 @@ int form_wave(const IgemmSpec& spec, std::string_view arch) {
                        "take " + std::string(arch) + "'s tile from library/conv/igemm_tiles.json");
 }
 
-tile::GemmConfig gemm_config(const IgemmSpec& spec) {
-  const tile::Tile& t = spec.tile;
-  return tile::GemmConfig{spec.op(),
-                          static_cast<int>(t.block_m),
-                          static_cast<int>(t.block_n),
-                          static_cast<int>(t.block_k),
-                          static_cast<int>(t.waves_m),
-                          static_cast<int>(t.waves_n)};
-}
+tile::GemmConfig gemm_config(const IgemmSpec& spec) { return tile::GemmConfig{spec.op(), spec.tile}; }
 
 }  // namespace rocke::conv

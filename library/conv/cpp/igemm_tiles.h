@@ -34,8 +34,8 @@ IgemmSpec igemm_spec_for(std::string_view arch, const ConvSpec& conv);
 // IgemmSpecError (a family::Refusal) if the arch lacks the op.
 int form_wave(const IgemmSpec& spec, std::string_view arch);
 
-// The spec's tile as the tile blocks' config (Python's GemmConfig(spec.op,
-// spec.tile.block_m, ..., spec.tile.waves_n)).
+// The spec's op and tile as the tile blocks' config (Python's
+// GemmConfig(spec.op, spec.tile)).
 tile::GemmConfig gemm_config(const IgemmSpec& spec);
 
 }  // namespace rocke::conv

@@ -170,7 +170,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   Value* dst = b.offset(out, dst_bytes);
   const std::vector<tile::Run> runs = acc.runs(b);
   tile::epilogue(b, runs, dst, n, ops->m, ops->n, row0, col0, out_elem,
-                 {.atomic = spec.mode == "atomic", .inside = acc.inside, .rows = cfg.block_m});
+                 {.atomic = spec.mode == "atomic", .inside = acc.inside, .rows = cfg.tile.block_m});
   return b.finish();
 }
 

@@ -50,13 +50,7 @@ int form_wave(const GemmSpec& spec, std::string_view arch) {
 std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   const GemmSpec spec = GemmSpec::from_json(c.spec);
   const int wave = form_wave(spec, c.arch);
-  const tile::Tile& t = spec.tile;
-  const tile::GemmConfig cfg{spec.op(),
-                             static_cast<int>(t.block_m),
-                             static_cast<int>(t.block_n),
-                             static_cast<int>(t.block_k),
-                             static_cast<int>(t.waves_m),
-                             static_cast<int>(t.waves_n)};
+  const tile::GemmConfig cfg{spec.op(), spec.tile};
   ir::KernelBuilder b(std::string(family_names::gemm::gemm) + "_" + c.id, c.arch, {cfg.threads(wave), 1, 1}, wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");
@@ -71,13 +65,14 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   Value* ldb = spec.layout_b == "row" ? n : k;
   const tile::Operands ops(a, bm, m, n, k, lda, ldb, spec.layout_a, spec.layout_b);
   Value* by = b.block_id(1);
-  Value* row0 = b.mul(by, t.block_m);
+  Value* row0 = b.mul(by, spec.tile.block_m);
   Value* bx = b.block_id(0);
-  Value* col0 = b.mul(bx, t.block_n);
+  Value* col0 = b.mul(bx, spec.tile.block_n);
   const tile::Accumulators acc = tile::mainloop(b, cfg, ops, elem(spec.dtype), row0, col0);
   const std::vector<tile::Run> runs = acc.runs(b);
-  epilogue(b, runs, out, n, m, n, row0, col0, elem(spec.out),
-           {.bias = bias, .activation = spec.bias_relu ? "relu" : "none", .inside = acc.inside, .rows = cfg.block_m});
+  epilogue(
+      b, runs, out, n, m, n, row0, col0, elem(spec.out),
+      {.bias = bias, .activation = spec.bias_relu ? "relu" : "none", .inside = acc.inside, .rows = cfg.tile.block_m});
   return b.finish();
 }
 

@@ -24,7 +24,8 @@ Emitted emit_case(std::string_view family, std::string_view case_json, std::stri
   try {
     entry = json::parse(case_json);
   } catch (const json::ParseError& e) {
-    throw family::FamilyError(std::string("case: expected JSON text, got an error: ") + e.what());
+    throw family::FamilyError("case", std::string(case_json), nullptr,
+                              std::string("case: expected JSON text, got an error: ") + e.what());
   }
   return emit(fam, family::read_case(entry, "case"), flavor);
 }

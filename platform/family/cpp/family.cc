@@ -16,8 +16,9 @@ struct Registry {
   std::map<std::string, Family, std::less<>> families;
   // What went wrong registering (a family registered twice): a throw during
   // static initialisation would end the program before main, so each is
-  // kept here and get() and names() report them.
+  // kept here, with the family's name, and get() and names() report them.
   std::vector<std::string> errors;
+  json::Array failed;
 };
 
 Registry& registry() {
@@ -29,7 +30,7 @@ Registry& registry() {
 void check_registrations() {
   std::string all;
   for (const std::string& e : registry().errors) all += (all.empty() ? "" : "; ") + e;
-  if (!all.empty()) throw FamilyError(all);
+  if (!all.empty()) throw FamilyError("family registration", registry().failed, nullptr, all);
 }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -60,6 +61,7 @@ Registration::Registration(const Family& family) {
     registry().errors.push_back("family registration: expected a name, build and spec_json, got name " +
                                 json::quote(family.name) + (family.build ? "" : " without build") +
                                 (family.spec_json ? "" : " without spec_json"));
+    registry().failed.emplace_back(family.name);
     return;
   }
   const std::string name = family.name;
@@ -67,6 +69,7 @@ Registration::Registration(const Family& family) {
     registry().errors.push_back("family " + json::quote(name) +
                                 ": expected each family registered once, got a second registration; link its library "
                                 "only once");
+    registry().failed.emplace_back(name);
   }
 }
 
@@ -76,13 +79,16 @@ const Family& get(std::string_view name) {
   if (it != registry().families.end()) return it->second;
   const std::vector<std::string> known = names();
   if (known.empty()) {
-    throw FamilyError("family " + json::quote(name) +
-                      ": no family is registered; link a family library (alwayslink), e.g. //library:rocke_library");
+    throw FamilyError(
+        "family", std::string(name), json::Array{},
+        "family " + json::quote(name) +
+            ": no family is registered; link a family library (alwayslink), e.g. //library:rocke_library");
   }
   std::vector<std::string_view> views(known.begin(), known.end());
   const std::string_view close = errors::closest(name, views);
-  throw FamilyError("family " + json::quote(name) + ": expected one of the registered families " + joined(known) +
-                    (close.empty() ? "" : "; did you mean " + std::string(close) + "?"));
+  throw FamilyError("family", std::string(name), json::Array(known.begin(), known.end()),
+                    "family " + json::quote(name) + ": expected one of the registered families " + joined(known) +
+                        (close.empty() ? "" : "; did you mean " + std::string(close) + "?"));
 }
 
 std::vector<std::string> names() {
@@ -95,13 +101,15 @@ std::vector<std::string> names() {
 Case read_case(const json::Value& entry, std::string_view where) {
   const std::string at(where);
   if (!entry.is_object() || !has_exactly(entry.as_object(), {"arch", "id", "spec"})) {
-    throw FamilyError(at + ": expected an object with exactly the keys arch, id and spec, got " +
-                      json::canonical(entry));
+    throw FamilyError(
+        at, entry, json::Array{"arch", "id", "spec"},
+        at + ": expected an object with exactly the keys arch, id and spec, got " + json::canonical(entry));
   }
   const json::Object& o = entry.as_object();
   for (const char* key : {"arch", "id"}) {
     if (!o.at(key).is_str() || o.at(key).as_str().empty()) {
-      throw FamilyError(at + "." + key + ": expected a non-empty string, got " + json::canonical(o.at(key)));
+      const std::string field = at + "." + key;
+      throw FamilyError(field, o.at(key), nullptr, errors::worded(field, "a non-empty string", o.at(key)));
     }
   }
   return Case{o.at("id").as_str(), o.at("arch").as_str(), o.at("spec")};
@@ -109,34 +117,49 @@ Case read_case(const json::Value& entry, std::string_view where) {
 
 std::vector<Case> read_cases(std::string_view text, std::string_view family) {
   const std::string where = "case list of " + std::string(family);
-  const std::string fix = "; rebuild it with the family's NAME_cases target (emit.py --cases-json)";
+  const std::string fix = "rebuild it with the family's NAME_cases target (emit.py --cases-json)";
   json::Value doc;
   try {
     doc = json::parse(text);
   } catch (const json::ParseError& e) {
-    throw FamilyError(where + ": expected JSON text, got " + e.what() + fix);
+    throw FamilyError(where, std::string(text), nullptr, where + ": expected JSON text, got " + e.what() + "; " + fix);
   }
   if (!doc.is_object() || !has_exactly(doc.as_object(), {"cases", "family", "format"})) {
-    throw FamilyError(where + ": expected " + kListForm + ", got an object with other keys or no object" + fix);
+    json::Value got = doc;
+    if (doc.is_object()) {
+      json::Array keys;
+      for (const auto& entry : doc.as_object()) keys.emplace_back(entry.first);
+      got = std::move(keys);
+    }
+    throw FamilyError(where, std::move(got), json::Array{"cases", "family", "format"},
+                      where + ": expected " + kListForm + ", got an object with other keys or no object; " + fix);
   }
   const json::Object& o = doc.as_object();
   if (o.at("format") != json::Value(kFormat)) {
-    throw FamilyError(where + ": expected format 1, got " + json::canonical(o.at("format")) + fix);
+    const std::string field = where + ": format";
+    throw FamilyError(field, o.at("format"), json::Array{kFormat},
+                      errors::worded(field, std::to_string(kFormat), o.at("format"), fix));
   }
   if (!o.at("family").is_str() || o.at("family").as_str() != family) {
-    throw FamilyError(where + ": expected the list of family " + std::string(family) + ", got the list of " +
-                      json::canonical(o.at("family")) + "; pass the family's own NAME.cases.json");
+    const std::string field = where + ": family";
+    throw FamilyError(
+        field, o.at("family"), json::Array{std::string(family)},
+        errors::worded(field, json::quote(family), o.at("family"), "pass the family's own NAME.cases.json"));
   }
   if (!o.at("cases").is_array() || o.at("cases").as_array().empty()) {
-    throw FamilyError(where + ": expected a non-empty list of cases, got " + json::canonical(o.at("cases")) + fix);
+    const std::string field = where + ": cases";
+    throw FamilyError(field, o.at("cases"), nullptr,
+                      errors::worded(field, "a non-empty list of cases", o.at("cases"), fix));
   }
   std::vector<Case> cases;
   std::set<std::string, std::less<>> ids;
   for (const json::Value& entry : o.at("cases").as_array()) {
-    Case c = read_case(entry, where + ": cases[" + std::to_string(cases.size()) + "]");
+    const std::string at = where + ": cases[" + std::to_string(cases.size()) + "]";
+    Case c = read_case(entry, at);
     if (!ids.insert(c.id).second) {
-      throw FamilyError(where + ": cases[" + std::to_string(cases.size()) + "]: expected unique case ids, got " +
-                        json::quote(c.id) + " again" + fix);
+      const std::string field = at + ".id";
+      throw FamilyError(field, c.id, nullptr,
+                        field + ": expected unique case ids, got " + json::quote(c.id) + " again; " + fix);
     }
     cases.push_back(std::move(c));
   }

@@ -50,10 +50,14 @@ class Refusal : public SpecError {
   using SpecError::SpecError;
 };
 
-// An unknown family name, a malformed case list, or a family registered twice.
-class FamilyError : public std::invalid_argument {
+// An unknown family name, a malformed case list, or a family registered
+// twice: an errors::FieldError of Python's family.family.FamilyError, with
+// the same facts as Python's for a case list (cases_json.read).
+class FamilyError : public errors::FieldError {
  public:
-  using std::invalid_argument::invalid_argument;
+  FamilyError(std::string field, json::Value value, json::Value allowed, const std::string& message)
+      : errors::FieldError("family.family.FamilyError", std::move(field), std::move(value), std::move(allowed),
+                           message) {}
 };
 
 struct Family {

@@ -66,6 +66,11 @@ ROCKE_TEST(an_unknown_family_names_the_registered_ones) {
       "family \"toy_alpah\": expected one of the registered families toy_alpha, toy_beta; did you mean toy_alpha?");
   CHECK_THROWS(FamilyError, rocke::family::get("conv"),
                "family \"conv\": expected one of the registered families toy_alpha, toy_beta");
+  try {
+    rocke::family::get("conv");
+  } catch (const FamilyError& e) {
+    CHECK_EQ(json::canonical(e.facts()), std::string(R"(["FamilyError","family","conv",["toy_alpha","toy_beta"]])"));
+  }
 }
 
 ROCKE_TEST(read_cases_gives_the_cases_in_order) {
@@ -82,13 +87,12 @@ ROCKE_TEST(read_cases_gives_the_cases_in_order) {
 ROCKE_TEST(read_cases_names_what_is_wrong) {
   const std::string fix = "; rebuild it with the family's NAME_cases target (emit.py --cases-json)";
   CHECK_THROWS(FamilyError, read_cases("{\"cases\":[],\"family\":\"toy_beta\",\"format\":1}", "toy_alpha"),
-               "case list of toy_alpha: expected the list of family toy_alpha, got the list of \"toy_beta\"; pass the "
-               "family's own "
+               "case list of toy_alpha: family: expected \"toy_alpha\", got \"toy_beta\"; pass the family's own "
                "NAME.cases.json");
   CHECK_THROWS(FamilyError, read_cases("{\"cases\":[],\"family\":\"toy_alpha\",\"format\":1}", "toy_alpha"),
-               "case list of toy_alpha: expected a non-empty list of cases, got []" + fix);
+               "case list of toy_alpha: cases: expected a non-empty list of cases, got []" + fix);
   CHECK_THROWS(FamilyError, read_cases("{\"cases\":[1],\"family\":\"toy_alpha\",\"format\":2}", "toy_alpha"),
-               "case list of toy_alpha: expected format 1, got 2" + fix);
+               "case list of toy_alpha: format: expected 1, got 2" + fix);
   CHECK_THROWS(FamilyError, read_cases("{\"cases\":[1.5]}", "toy_alpha"),
                "case list of toy_alpha: expected JSON text, got JSON byte 10: expected an integer (a spec holds no "
                "floats), got a "
@@ -114,7 +118,7 @@ ROCKE_TEST(read_cases_names_what_is_wrong) {
           "{\"cases\":[{\"arch\":\"gfx942\",\"id\":\"x\",\"spec\":1},{\"arch\":\"gfx950\",\"id\":\"x\",\"spec\":1}],"
           "\"family\":\"toy_alpha\",\"format\":1}",
           "toy_alpha"),
-      "case list of toy_alpha: cases[1]: expected unique case ids, got \"x\" again" + fix);
+      "case list of toy_alpha: cases[1].id: expected unique case ids, got \"x\" again" + fix);
 }
 
 ROCKE_TEST(one_representative_per_arch_family_for_a_problem_on_every_arch) {

@@ -103,9 +103,11 @@ bool direct_lds(const GemmConfig& cfg, std::string_view arch, const Operands& op
     if (row.name == "buffer.load_to_lds") has = std::find(row.archs.begin(), row.archs.end(), arch) != row.archs.end();
   }
   if (!cfg.direct_lds || !has || ops.a_gather || ops.b_gather) return false;
-  const bool b_units = (tr_b && cfg.block_n * elem_bytes % line_bytes == 0) || ops.b_layout == "col";
+  const Tile& t = cfg.tile;
+  const bool b_units = (tr_b && t.block_n * elem_bytes % line_bytes == 0) || ops.b_layout == "col";
+  const std::int64_t round = std::int64_t{threads} * kUnit;  // 16 bytes a lane
   bool whole = true;
-  for (int rows : {cfg.block_m, cfg.block_n}) whole = whole && rows * cfg.block_k * elem_bytes % (threads * kUnit) == 0;
+  for (std::int64_t rows : {t.block_m, t.block_n}) whole = whole && rows * t.block_k * elem_bytes % round == 0;
   return ops.a_layout == "row" && b_units && whole;
 }
 
@@ -152,29 +154,20 @@ void each_run(const Accumulators& acc, KernelBuilder& b, const std::function<voi
 
 }  // namespace
 
-int GemmConfig::threads(int wave) const { return op ? waves_m * waves_n * wave : block_m * block_n; }
+int GemmConfig::threads(int wave) const { return static_cast<int>(tile.waves()) * wave; }
 
 void GemmConfig::check(std::string_view generation) const {
-  if (!op) return;
-  if (fragment(*op, generation) == nullptr) {
+  if (fragment(op, generation) == nullptr) {
     throw errors::FieldError(
-        errors::kFieldError, "GemmConfig", json::Object{{"generation", std::string(generation)}, {"op", *op}}, nullptr,
-        "GemmConfig: expected an op with a fragment layout on " + std::string(generation) + ", got " + *op);
+        errors::kFieldError, "GemmConfig", json::Object{{"generation", std::string(generation)}, {"op", op}}, nullptr,
+        "GemmConfig: expected an op with a fragment layout on " + std::string(generation) + ", got " + op);
   }
   // NOLINTNEXTLINE(bugprone-unchecked-optional-access): an op with a fragment layout has a shape
-  const ir::mma::Shape s = *ir::mma::shape(*op);
-  const std::pair<const char*, std::pair<int, int>> parts[] = {
-      {"block_m", {block_m, waves_m * s.m}},
-      {"block_n", {block_n, waves_n * s.n}},
-      {"block_k", {block_k, s.k}},
-  };
-  for (const auto& [name, sizes] : parts) {
-    const auto [size, part] = sizes;
-    if (size % part) {
-      throw errors::FieldError(errors::kFieldError, "GemmConfig", json::Object{{name, size}}, part,
-                               "GemmConfig: expected " + std::string(name) + " to be a multiple of " +
-                                   std::to_string(part) + ", got " + std::to_string(size));
-    }
+  const ir::mma::Shape s = *ir::mma::shape(op);
+  const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  if (tile.mma != shape) {
+    throw errors::FieldError(errors::kFieldError, "GemmConfig.tile.mma", tile.mma, json::Array{shape},
+                             errors::worded("GemmConfig.tile.mma", op + "'s shape " + shape, tile.mma));
   }
 }
 
@@ -226,35 +219,36 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
                       Value* col0) {
   const std::string_view generation = b.arch().generation;
   cfg.check(generation);
-  // Python fails here with an AttributeError (no twin to word it as).
-  if (!cfg.op)
-    throw std::invalid_argument("mainloop: expected a GemmConfig with a matrix op, got none; use fma_mainloop");
-  // NOLINTNEXTLINE(bugprone-unchecked-optional-access): a GemmConfig's op is one of the table's, with a shape
-  const ir::mma::Shape s = *ir::mma::shape(*cfg.op);
-  const Fragment& frag = *fragment(*cfg.op, generation);
-  const ir::Type* c_t = ir::mma::fragment_types(*cfg.op, generation).c;
+  // NOLINTNEXTLINE(bugprone-unchecked-optional-access): a checked op has a shape
+  const ir::mma::Shape s = *ir::mma::shape(cfg.op);
+  // The tile's sizes (at most tile::kMaxSize) as the builder's int operands.
+  const int block_m = static_cast<int>(cfg.tile.block_m), block_n = static_cast<int>(cfg.tile.block_n),
+            block_k = static_cast<int>(cfg.tile.block_k), waves_m = static_cast<int>(cfg.tile.waves_m),
+            waves_n = static_cast<int>(cfg.tile.waves_n);
+  const Fragment& frag = *fragment(cfg.op, generation);
+  const ir::Type* c_t = ir::mma::fragment_types(cfg.op, generation).c;
   const int wave = b.wave_size(), threads = cfg.threads(b.wave_size());
   Value* tid = b.thread_id(0);
   Value* lane = b.lane_id();
   Value* w = b.div(tid, wave);
-  Value* wave_m = b.div(w, cfg.waves_n);
-  Value* wave_row = b.mul(wave_m, cfg.block_m / cfg.waves_m);
-  Value* wave_n = b.rem(w, cfg.waves_n);
-  Value* wave_col = b.mul(wave_n, cfg.block_n / cfg.waves_n);
-  const int tiles_m = cfg.block_m / cfg.waves_m / s.m, tiles_n = cfg.block_n / cfg.waves_n / s.n;
+  Value* wave_m = b.div(w, waves_n);
+  Value* wave_row = b.mul(wave_m, block_m / waves_m);
+  Value* wave_n = b.rem(w, waves_n);
+  Value* wave_col = b.mul(wave_n, block_n / waves_n);
+  const int tiles_m = block_m / waves_m / s.m, tiles_n = block_n / waves_n / s.n;
   const arch::LdsBanks banks = arch::lds_banks(b.arch().name);
   const int eb = elem->nbytes();
-  const KMajor lay_a(cfg.block_m, cfg.block_k, eb, banks.count * banks.bytes);
-  const KMajor lay_b(cfg.block_n, cfg.block_k, eb, banks.count * banks.bytes);
-  const int steps = cfg.block_k / s.k;
+  const KMajor lay_a(block_m, block_k, eb, banks.count * banks.bytes);
+  const KMajor lay_b(block_n, block_k, eb, banks.count * banks.bytes);
+  const int steps = block_k / s.k;
   const int merge = merge_steps(steps, frag.per_lane, eb);
   const int span = frag.per_lane * merge;  // consecutive k per lane and read
   const bool tr_b = transpose_b(b.arch().name, ops, eb, frag, span);
   const bool direct = direct_lds(cfg, b.arch().name, ops, eb, threads, tr_b, lay_a.line_bytes());
   // B as k-rows: padded, or (filled slot by slot, direct) swizzled.
-  const Padded lay_b_rows(cfg.block_k, cfg.block_n, eb, kTransposePad);
+  const Padded lay_b_rows(block_k, block_n, eb, kTransposePad);
   const std::optional<RowXor> lay_b_xor =
-      tr_b && direct ? std::optional<RowXor>(RowXor(cfg.block_k, cfg.block_n, eb, lay_a.line_bytes(), kTransposePad))
+      tr_b && direct ? std::optional<RowXor>(RowXor(block_k, block_n, eb, lay_a.line_bytes(), kTransposePad))
                      : std::nullopt;
   const int buffers = direct ? 2 : 1;
   const std::int64_t b_bytes = lay_b_xor ? lay_b_xor->nbytes() : tr_b ? lay_b_rows.nbytes() : lay_b.nbytes();
@@ -397,7 +391,7 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
       for (int nt = 0; nt < tiles_n; ++nt) {
         for (int mt = 0; mt < tiles_m; ++mt) {
           const int i = mt * tiles_n + nt;
-          acc[i] = b.mma(*cfg.op, b_frags[nt], a_frags[mt], acc[i]);  // C transposed
+          acc[i] = b.mma(cfg.op, b_frags[nt], a_frags[mt], acc[i]);  // C transposed
         }
       }
     }
@@ -409,12 +403,12 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
     return acc;
   };
 
-  Value* row_end = b.add(row0, cfg.block_m);
+  Value* row_end = b.add(row0, block_m);
   Value* rows_in = b.cmp("le", row_end, ops.m);
-  Value* col_end = b.add(col0, cfg.block_n);
+  Value* col_end = b.add(col0, block_n);
   Value* cols_in = b.cmp("le", col_end, ops.n);
   Value* inside = b.and_(rows_in, cols_in);
-  Value* k_tail = b.rem(ops.k, cfg.block_k);
+  Value* k_tail = b.rem(ops.k, block_k);
   Value* k_whole = b.sub(ops.k, k_tail);
   Value* k_fast = b.select(inside, k_whole, 0);
   Value* zero_f32 = b.const_(0.0, f32());
@@ -437,8 +431,8 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
       direct_b.issue(b, lds_b, lanes_b, b_row0(0), b_k0(0), wave_at);
     });
     b.barrier();
-    fast = b.for_range(0, k_fast, cfg.block_k, acc, [&](const ir::Loop& loop) {
-      Value* step = b.div(loop.iv, cfg.block_k);
+    fast = b.for_range(0, k_fast, block_k, acc, [&](const ir::Loop& loop) {
+      Value* step = b.div(loop.iv, block_k);
       Value* odd = b.rem(step, 2);
       Value* at_a = b.mul(odd, static_cast<int>(lay_a.nbytes()));
       Value* at_b = b.mul(odd, static_cast<int>(b_bytes));
@@ -446,8 +440,8 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
       Value* lb = b.offset(lds_b, at_b);
       std::vector<Reads> loaded;
       for (int u = 0; u < steps / merge; ++u) loaded.push_back(fragments(u, la, lb));
-      Value* after = b.add(loop.iv, cfg.block_k);
-      Value* last = b.sub(k_fast, cfg.block_k);
+      Value* after = b.add(loop.iv, block_k);
+      Value* last = b.sub(k_fast, block_k);
       Value* nxt = b.min(after, last);  // the last step reloads itself: no branch
       Value* other_a = b.sub(static_cast<int>(lay_a.nbytes()), at_a);
       Value* to_a = b.offset(lds_a, other_a);
@@ -470,11 +464,11 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
       copy_b->store(b, lds_b, regs_b, tid);
     });
     b.barrier();
-    fast = b.for_range(0, k_fast, cfg.block_k, acc, [&](const ir::Loop& loop) {
+    fast = b.for_range(0, k_fast, block_k, acc, [&](const ir::Loop& loop) {
       // LDS holds this step's tiles. The next step's loads come first and
       // fly during the matrix work; only the LDS writes after it wait.
-      Value* after = b.add(loop.iv, cfg.block_k);
-      Value* last = b.sub(k_fast, cfg.block_k);
+      Value* after = b.add(loop.iv, block_k);
+      Value* last = b.sub(k_fast, block_k);
       Value* nxt = b.min(after, last);  // the last step reloads itself: no branch
       const std::vector<Value*> regs_a = copy_a->load(b, row0, nxt, tid);
       const std::vector<Value*> regs_b = copy_b->load(b, b_row0(nxt), b_k0(nxt), tid);
@@ -489,7 +483,7 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
       b.yield_(sums);
     });
   }
-  const std::vector<Value*> edge = b.for_range(k_fast, ops.k, cfg.block_k, fast, [&](const ir::Loop& loop) {
+  const std::vector<Value*> edge = b.for_range(k_fast, ops.k, block_k, fast, [&](const ir::Loop& loop) {
     b.barrier();
     copy_a->guarded(b, lds_a, row0, loop.iv, ops.m, ops.k, tid);
     if (tr_b) {
@@ -503,7 +497,7 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   return Accumulators{edge, wave_row, wave_col, tiles_n, s, &frag, lane, inside};
 }
 
-std::vector<Run> fma_mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& ops, const ir::Type* elem,
+std::vector<Run> fma_mainloop(KernelBuilder& b, const FmaConfig& cfg, const Operands& ops, const ir::Type* elem,
                               Value* row0, Value* col0) {
   Value* tid = b.thread_id(0);
   Value* r = b.div(tid, cfg.block_n);

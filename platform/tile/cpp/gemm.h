@@ -2,10 +2,10 @@
 // loop on matrix cores (mainloop) or FMAs (fma_mainloop), and the epilogue.
 // gemm.py's docstring says how the main loop is built and why.
 //
-//   GemmConfig cfg{"mma_16x16x16_f16_f32", 128, 128, 32, 2, 2};
+//   GemmConfig cfg{"mma_16x16x16_f16_f32", Tile::of(fields, "GemmSpec.tile", "gemm.spec.SpecError")};
 //   Operands ops(a, bm, m, n, k, k, n);                // row-major A and B
 //   Accumulators acc = mainloop(b, cfg, ops, scalar("f16"), row0, col0);
-//   epilogue(b, acc.runs(b), c, n, m, n, row0, col0, scalar("f16"), {.inside = acc.inside, .rows = cfg.block_m});
+//   epilogue(b, acc.runs(b), c, n, m, n, row0, col0, scalar("f16"), {.inside = acc.inside, .rows = cfg.tile.block_m});
 //
 // ORDER (platform/ir/cpp/builder.h): every builder call is its own statement,
 // in Python's order. Python's generators (runs, elements) run here when
@@ -13,6 +13,7 @@
 // the ops come out in the same order.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -24,24 +25,29 @@
 #include "platform/ir/cpp/mma.h"
 #include "platform/tile/cpp/fragments.h"
 #include "platform/tile/cpp/gather.h"
+#include "platform/tile/cpp/tile.h"
 
 namespace rocke::tile {
 
-// gemm.GemmConfig, without its `vec` (unused in Python since the copies move
-// whole 16-byte units; kept there so old configs construct).
+// gemm.GemmConfig: the matrix-core main loop's op and tile (a tile::Tile
+// built by Tile::of, so validated; its mma is the op's shape).
 struct GemmConfig {
-  std::optional<std::string> op;  // matrix op id, or nullopt for the FMA fallback
-  int block_m;
-  int block_n;
-  int block_k;
-  int waves_m = 1;
-  int waves_n = 1;
+  std::string op;          // matrix op id: "mma_16x16x16_f16_f32"
+  Tile tile;               // the block and its waves
   bool direct_lds = true;  // where the arch and both operands allow, load straight to LDS (gemm._direct)
 
   int threads(int wave) const;
-  // errors::FieldError, with Python's facts, unless the tile
-  // divides into the op's shape on arch generation `generation`.
+  // errors::FieldError, with Python's facts, unless the op has a fragment
+  // layout on arch generation `generation` and the tile's mma is its shape.
   void check(std::string_view generation) const;
+};
+
+// gemm.FmaConfig: the FMA main loop's block_m x block_n block, one lane per output.
+struct FmaConfig {
+  int block_m;
+  int block_n;
+
+  int threads() const { return block_m * block_n; }
 };
 
 // Where the problem lives: pointers, sizes (i32 values), leading dimensions
@@ -103,16 +109,16 @@ Accumulators mainloop(ir::KernelBuilder& b, const GemmConfig& cfg, const Operand
                       ir::Value* row0, ir::Value* col0);
 
 // Fallback without matrix cores: lane (r, c) of the block accumulates one output.
-std::vector<Run> fma_mainloop(ir::KernelBuilder& b, const GemmConfig& cfg, const Operands& ops, const ir::Type* elem,
+std::vector<Run> fma_mainloop(ir::KernelBuilder& b, const FmaConfig& cfg, const Operands& ops, const ir::Type* elem,
                               ir::Value* row0, ir::Value* col0);
 
 // epilogue's keyword arguments.
 struct EpilogueOptions {
-  ir::Value* bias = nullptr;               // f32 per column
-  std::string activation = "none";         // gemm.ACTIVATIONS
-  bool atomic = false;                     // accumulate into f32 output (split-K)
-  ir::Value* inside = nullptr;             // Accumulators::inside: one branch, unguarded stores
-  std::optional<int> rows = std::nullopt;  // the block's rows (block_m): branch-free buffer stores at the edge
+  ir::Value* bias = nullptr;                        // f32 per column
+  std::string activation = "none";                  // gemm.ACTIVATIONS
+  bool atomic = false;                              // accumulate into f32 output (split-K)
+  ir::Value* inside = nullptr;                      // Accumulators::inside: one branch, unguarded stores
+  std::optional<std::int64_t> rows = std::nullopt;  // the block's rows (block_m): branch-free buffer stores at the edge
 };
 
 // Stores (or atomically adds) every output value inside the m x n output

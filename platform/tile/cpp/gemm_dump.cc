@@ -24,6 +24,7 @@
 #include "platform/tile/cpp/gemm.h"
 #include "platform/tile/cpp/gemm_example.h"
 #include "platform/tile/cpp/lds.h"
+#include "platform/tile/cpp/tile.h"
 
 namespace rocke::tile {
 namespace {
@@ -67,13 +68,13 @@ json::Object errors() {
     return std::pair<ir::Value*, ir::Value*>{row, nullptr};
   };
   return {
-      {"check_fp8_generation", check({"mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2}, "gfx12")},
-      {"check_generation", check({"mma_16x16x32_f16_f32", 32, 32, 32, 2, 2}, "gfx11")},
-      {"check_unknown_op", check({"mma_8x8x8_f16_f32", 32, 32, 32, 2, 2}, "gfx9")},
-      {"check_block_m", check({"mma_16x16x16_f16_f32", 48, 32, 16, 2, 2}, "gfx9")},
-      {"check_block_n", check({"mma_16x16x16_f16_f32", 32, 16, 16, 2, 2}, "gfx12")},
-      {"check_block_k", check({"mma_32x32x16_bf16_f32", 64, 64, 24, 2, 2}, "gfx9")},
-      {"check_fma", check({std::nullopt, 3, 5, 1}, "gfx9")},
+      {"check_fp8_generation", check({"mma_16x16x32_fp8_f32", Tile::make("16x16x32", 32, 32, 32, 2, 2)}, "gfx12")},
+      {"check_generation", check({"mma_16x16x32_f16_f32", Tile::make("16x16x32", 32, 32, 32, 2, 2)}, "gfx11")},
+      {"check_unknown_op", check({"mma_8x8x8_f16_f32", Tile::make("16x16x16", 32, 32, 32, 2, 2)}, "gfx9")},
+      {"check_mma", check({"mma_32x32x16_bf16_f32", Tile::make("16x16x16", 64, 64, 16, 2, 2)}, "gfx9")},
+      {"check_good", check({"mma_16x16x16_f16_f32", Tile::make("16x16x16", 32, 32, 16, 2, 2)}, "gfx12")},
+      {"tile_block_m", error([] { Tile::make("16x16x16", 48, 32, 16, 2, 2); })},
+      {"example_dtype", error([] { example::gemm_kernel("gfx942", "f32"); })},
       {"operands_a", error([&] { Operands(p, p, i, i, i, i, i, "diag"); })},
       {"operands_b", error([&] { Operands(p, p, i, i, i, i, i, "row", "Row"); })},
       {"epilogue_activation", error([&] { epilogue(b, none, p, i, i, i, i, i, f16, {.activation = "gelu"}); })},

@@ -24,14 +24,15 @@ from ir.printer import print_kernel
 from lower.llvm import lower
 from tile.copy import DirectCopy, TileCopy
 from tile.gather import Gather, GatherCopy
-from tile.gemm import GemmConfig, Operands, epilogue, fma_mainloop, mainloop
-from tile.gemm_example import CONFIGS, ELEMS, TILES_128, gemm_kernel
+from tile.gemm import FmaConfig, GemmConfig, Operands, epilogue, fma_mainloop, mainloop
+from tile.gemm_example import ELEMS, TILES_128, config, gemm_kernel
 from tile.lds import KMajor, RowXor
+from tile.tile import Tile
 
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gemm_dump")
 MODES = ("bias_relu", "atomic", "elements", "fma")
-# Probes that are good input (the rest must fail): the FMA config checks nothing.
-GOOD = {"check_fma"}
+# Probes that are good input (the rest must fail).
+GOOD = {"check_good"}
 
 
 def _variant(arch_name, dtype, mode):
@@ -41,13 +42,13 @@ def _variant(arch_name, dtype, mode):
     (_Accumulators.elements, no `inside`), or the FMA main loop. _fp8's
     epilogue has no `rows`: a branch per edge element, stored."""
     elem, info = ELEMS[dtype], arch.get(arch_name)
-    cfg = GemmConfig(None, 8, 8, 1) if mode == "fma" else CONFIGS.get(arch_name, CONFIGS[info.generation])(dtype)
-    b = KernelBuilder(
-        f"gemm_{mode}_{dtype}_{arch_name}", arch=arch_name, workgroup_size=(cfg.threads(info.wave_sizes[0]), 1, 1)
-    )
+    cfg = FmaConfig(8, 8) if mode == "fma" else config(arch_name, dtype)
+    block = cfg if mode == "fma" else cfg.tile
+    threads = cfg.threads() if mode == "fma" else cfg.threads(info.wave_sizes[0])
+    b = KernelBuilder(f"gemm_{mode}_{dtype}_{arch_name}", arch=arch_name, workgroup_size=(threads, 1, 1))
     a, bm, c, bias = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL), b.arg("bias", T.GLOBAL)
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
-    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    row0, col0 = b.mul(b.block_id(1), block.block_m), b.mul(b.block_id(0), block.block_n)
     ops = Operands(a, bm, m, n, k, lda=k, ldb=n)
     if mode == "fma":
         epilogue(
@@ -62,7 +63,7 @@ def _variant(arch_name, dtype, mode):
             elem,
             bias=bias,
             activation="relu",
-            rows=cfg.block_m,
+            rows=block.block_m,
         )
         return b.finish()
     acc = mainloop(b, cfg, ops, elem, row0, col0)
@@ -80,24 +81,24 @@ def _variant(arch_name, dtype, mode):
             bias=bias,
             activation="relu",
             inside=acc.inside,
-            rows=cfg.block_m,
+            rows=block.block_m,
         )
     elif mode == "atomic":
         epilogue(
-            b, acc.runs(b), c, n, m, n, row0, col0, T.F32, bias=bias, atomic=True, inside=acc.inside, rows=cfg.block_m
+            b, acc.runs(b), c, n, m, n, row0, col0, T.F32, bias=bias, atomic=True, inside=acc.inside, rows=block.block_m
         )
     else:
-        epilogue(b, acc.elements(b), c, n, m, n, row0, col0, elem, activation="relu", rows=cfg.block_m)
+        epilogue(b, acc.elements(b), c, n, m, n, row0, col0, elem, activation="relu", rows=block.block_m)
     return b.finish()
 
 
 def _fp8(arch_name, a_layout, b_layout):
     """fp8_test.py's kernel (fp8 in, f32 out) on `arch_name`."""
-    cfg = GemmConfig("mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2)
+    cfg = GemmConfig("mma_16x16x32_fp8_f32", Tile("16x16x32", 32, 32, 32, 2, 2))
     b = KernelBuilder("g", arch=arch_name, workgroup_size=(cfg.threads(64), 1, 1))
     a, bm, c = (b.arg(x, T.GLOBAL) for x in "abc")
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
-    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    row0, col0 = b.mul(b.block_id(1), cfg.tile.block_m), b.mul(b.block_id(0), cfg.tile.block_n)
     lda, ldb = {"row": k, "col": m}[a_layout], {"row": n, "col": k}[b_layout]
     acc = mainloop(
         b, cfg, Operands(a, bm, m, n, k, lda, ldb, a_layout=a_layout, b_layout=b_layout), T.F8E4M3, row0, col0
@@ -129,7 +130,7 @@ def _gather(arch_name, dtype, m, n, k, runs):
         return b.add(b.mul(kk, m), row), b.and_(valid, b.cmp("ne", b.rem(kk, 5), 0))
 
     ops = Operands(a, bm, b.const(m, T.I32), b.const(n, T.I32), b.const(k, T.I32), 0, n, a_gather=Gather(address, runs))
-    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    row0, col0 = b.mul(b.block_id(1), cfg.tile.block_m), b.mul(b.block_id(0), cfg.tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
     return b.finish()
@@ -169,7 +170,7 @@ def _gather_b(arch_name, dtype, m, n, k, contiguous, runs):
         a_layout="col",
         b_gather=Gather(address, runs, contiguous),
     )
-    row0, col0 = b.mul(b.block_id(1), cfg.block_m), b.mul(b.block_id(0), cfg.block_n)
+    row0, col0 = b.mul(b.block_id(1), cfg.tile.block_m), b.mul(b.block_id(0), cfg.tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     epilogue(b, acc.runs(b), c, n, ops.m, ops.n, row0, col0, elem, inside=acc.inside)
     return b.finish()
@@ -244,13 +245,17 @@ def _probes():
     b = KernelBuilder("probe", arch="gfx942", workgroup_size=(256, 1, 1))
     p, i = b.arg("p", T.GLOBAL), b.arg("i", T.I32)
     return {
-        "check_fp8_generation": lambda: GemmConfig("mma_16x16x32_fp8_f32", 32, 32, 32, 2, 2).check("gfx12"),
-        "check_generation": lambda: GemmConfig("mma_16x16x32_f16_f32", 32, 32, 32, 2, 2).check("gfx11"),
-        "check_unknown_op": lambda: GemmConfig("mma_8x8x8_f16_f32", 32, 32, 32, 2, 2).check("gfx9"),
-        "check_block_m": lambda: GemmConfig("mma_16x16x16_f16_f32", 48, 32, 16, 2, 2).check("gfx9"),
-        "check_block_n": lambda: GemmConfig("mma_16x16x16_f16_f32", 32, 16, 16, 2, 2).check("gfx12"),
-        "check_block_k": lambda: GemmConfig("mma_32x32x16_bf16_f32", 64, 64, 24, 2, 2).check("gfx9"),
-        "check_fma": lambda: GemmConfig(None, 3, 5, 1).check("gfx9"),
+        "check_fp8_generation": lambda: GemmConfig("mma_16x16x32_fp8_f32", Tile("16x16x32", 32, 32, 32, 2, 2)).check(
+            "gfx12"
+        ),
+        "check_generation": lambda: GemmConfig("mma_16x16x32_f16_f32", Tile("16x16x32", 32, 32, 32, 2, 2)).check(
+            "gfx11"
+        ),
+        "check_unknown_op": lambda: GemmConfig("mma_8x8x8_f16_f32", Tile("16x16x16", 32, 32, 32, 2, 2)).check("gfx9"),
+        "check_mma": lambda: GemmConfig("mma_32x32x16_bf16_f32", Tile("16x16x16", 64, 64, 16, 2, 2)).check("gfx9"),
+        "check_good": lambda: GemmConfig("mma_16x16x16_f16_f32", Tile("16x16x16", 32, 32, 16, 2, 2)).check("gfx12"),
+        "tile_block_m": lambda: Tile("16x16x16", 48, 32, 16, 2, 2),
+        "example_dtype": lambda: gemm_kernel("gfx942", "f32"),
         "operands_a": lambda: Operands(p, p, i, i, i, i, i, a_layout="diag"),
         "operands_b": lambda: Operands(p, p, i, i, i, i, i, b_layout="Row"),
         "epilogue_activation": lambda: epilogue(b, [], p, i, i, i, i, i, T.F16, activation="gelu"),

@@ -85,6 +85,13 @@ Tile Tile::of(const json::Object& fields, std::string_view where, std::string_vi
   return t;
 }
 
+Tile Tile::make(std::string mma, std::int64_t block_m, std::int64_t block_n, std::int64_t block_k, std::int64_t waves_m,
+                std::int64_t waves_n) {
+  const json::Object fields{{"mma", std::move(mma)}, {"block_m", block_m}, {"block_n", block_n},
+                            {"block_k", block_k},    {"waves_m", waves_m}, {"waves_n", waves_n}};
+  return of(fields, "Tile", errors::kFieldError);
+}
+
 json::Object Tile::to_json() const {
   return json::Object{
       {"mma", mma},         {"block_m", block_m}, {"block_n", block_n},

@@ -32,6 +32,10 @@ struct Tile {
   // present; others are ignored), or an errors::FieldError of Python class
   // `python_class` naming `where`.FIELD.
   static Tile of(const json::Object& fields, std::string_view where, std::string_view python_class);
+  // Tile(mma, block_m, ...) in Python: validated as `of` validates, an
+  // errors::FieldError naming Tile.FIELD otherwise.
+  static Tile make(std::string mma, std::int64_t block_m, std::int64_t block_n, std::int64_t block_k,
+                   std::int64_t waves_m, std::int64_t waves_n);
   // Tile.to_json(): kFields.
   json::Object to_json() const;
 

@@ -70,21 +70,12 @@ ROCKE_TEST(offsets_a_period_apart_share_one_computation) {
 }
 
 ROCKE_TEST(config_threads_and_errors) {
-  const GemmConfig cfg{"mma_16x16x16_f16_f32", 128, 128, 32, 2, 4};
+  const GemmConfig cfg{"mma_16x16x16_f16_f32", Tile::make("16x16x16", 128, 128, 32, 2, 4)};
   CHECK_EQ(cfg.threads(32), 256);
-  CHECK_EQ((GemmConfig{std::nullopt, 8, 4, 1}).threads(64), 32);
+  CHECK_EQ((FmaConfig{8, 4}).threads(), 32);
   cfg.check("gfx12");
-  CHECK_THROWS(std::invalid_argument, (GemmConfig{"mma_16x16x16_f16_f32", 48, 32, 16, 2, 2}.check("gfx9")),
-               "GemmConfig: expected block_m to be a multiple of 32, got 48");
-}
-
-ROCKE_TEST(mainloop_without_an_op_names_fma_mainloop) {
-  ir::KernelBuilder b("t", "gfx942", {64, 1, 1});
-  ir::Value* p = b.arg("p", ir::ptr("global"));
-  ir::Value* i = b.arg("i", ir::scalar("i32"));
-  const Operands ops(p, p, i, i, i, i, i);
-  CHECK_THROWS(std::invalid_argument, mainloop(b, GemmConfig{std::nullopt, 8, 8, 1}, ops, ir::scalar("f16"), i, i),
-               "mainloop: expected a GemmConfig with a matrix op, got none; use fma_mainloop");
+  CHECK_THROWS(errors::FieldError, (GemmConfig{"mma_32x32x16_f16_f32", cfg.tile}.check("gfx9")),
+               "GemmConfig.tile.mma: expected mma_32x32x16_f16_f32's shape 32x32x16, got \"16x16x16\"");
 }
 
 ROCKE_TEST(copy_and_operand_errors) {
