@@ -12,15 +12,14 @@ gates stay cached.
 in the family's case order, one entry per case: "refused" when the family
 refuses it (family.Refusal), else its kernel's workgroup size and the
 case's NumericCheck on the numeric gate's inputs (Family.numeric). An ARG
-is {"int": N} or an array {"dtype", "shape", "zlib": base64 of its
-compressed bytes}. An output is decoded by its type (bound.decode); the
+is {"int": N} or an array {"dtype", "shape", "base64": its bytes} (random
+data, which compression would not shrink). An output is decoded by its type (bound.decode); the
 writer refuses a family whose decode differs from that, naming the case.
 """
 
 import base64
 import dataclasses
 import json
-import zlib
 
 import numpy as np
 
@@ -50,12 +49,12 @@ def _array(a):
     return {
         "dtype": a.dtype.str,
         "shape": list(a.shape),
-        "zlib": base64.b64encode(zlib.compress(a.tobytes(), 9)).decode("ascii"),
+        "base64": base64.b64encode(a.tobytes()).decode("ascii"),
     }
 
 
 def _unarray(record):
-    data = zlib.decompress(base64.b64decode(record["zlib"]))
+    data = base64.b64decode(record["base64"])
     return np.frombuffer(data, np.dtype(record["dtype"])).reshape(record["shape"]).copy()
 
 
