@@ -13,8 +13,9 @@ in the family's case order, one entry per case: "refused" when the family
 refuses it (family.Refusal), else its kernel's workgroup size and the
 case's NumericCheck on the numeric gate's inputs (Family.numeric). An ARG
 is {"int": N} or an array {"dtype", "shape", "base64": its bytes} (random
-data, which compression would not shrink). An output is decoded by its type (bound.decode); the
-writer refuses a family whose decode differs from that, naming the case.
+data, which compression would not shrink). An output is decoded by its type
+(bound.decode); the writer refuses a family whose decode differs from that,
+naming the case.
 """
 
 import base64
