@@ -8,7 +8,7 @@ load("//toolchains/python:defs.bzl", "py_pytest")
 # Loaded by library/conv/BUILD.bazel only.
 visibility("private")
 
-def conv_fullsize_test(name, module, deps, tags, cases = "layers", depthwise_from = None, matrix = False):
+def conv_fullsize_test(name, module, deps, tags, cases = "layers", depthwise_from = None, matrix = False, size = "medium"):
     """A conv family's full-size layers (fullsize_emit.py), each flavor's IR
     made by a build action, so that an edit leaving the IR's bytes unchanged
     (a comment) leaves the tests that compile it cached.
@@ -41,6 +41,7 @@ def conv_fullsize_test(name, module, deps, tags, cases = "layers", depthwise_fro
         cases too (fullsize_emit.py --depthwise-from; with cases "layers").
       matrix: whether every case runs its arch's matrix instruction
         (compile_checks.MATRIX_INSTRUCTION).
+      size: the tests' size (their timeout).
     """
     emitter = name + "_emitter"
     py_binary(
@@ -82,7 +83,7 @@ def conv_fullsize_test(name, module, deps, tags, cases = "layers", depthwise_fro
         test = "{}_{}".format(name, flavor)
         py_pytest(
             name = test,
-            size = "medium",
+            size = size,
             srcs = ["fullsize_test.py"],
             data = [irs, manifest, "@{}//:toolchain.json".format(flavor)],
             env = {
