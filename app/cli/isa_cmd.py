@@ -112,11 +112,13 @@ def dynamic(fam, case, kernel, tc, code_object, static_banks):
     """The "run" section: the case launched as its machine gate launches it."""
     try:
         emu.check_arch(case.arch)
-        launched = machine.run(fam, case, tc, code_object, kernel.name, kernel.attrs["workgroup_size"], figures=True)
+        launched = machine.run(
+            case.id, fam.numeric(case), tc, code_object, kernel.name, kernel.attrs["workgroup_size"], figures=True
+        )
     except (emu.ArchNotEmulated, machine.Mismatch) as e:
         raise Refused(f"--run: {e}") from None
     try:
-        machine.compare(fam, launched, tc)
+        machine.compare(launched, tc, lambda: kernel)
         numbers = "match numpy"
     except machine.Mismatch as e:
         numbers = str(e).splitlines()[0]

@@ -8,7 +8,7 @@ load("//toolchains/python:defs.bzl", "py_pytest")
 # Loaded by library/conv/BUILD.bazel only.
 visibility("private")
 
-def conv_fullsize_test(name, module, deps, tags, depthwise_from = None):
+def conv_fullsize_test(name, module, deps, tags, cases = "layers", depthwise_from = None, matrix = False, size = "medium"):
     """A conv family's full-size layers (fullsize_emit.py), each flavor's IR
     made by a build action, so that an edit leaving the IR's bytes unchanged
     (a comment) leaves the tests that compile it cached.
@@ -16,13 +16,17 @@ def conv_fullsize_test(name, module, deps, tags, depthwise_from = None):
     Creates:
       name + "_emitter":       py_binary of fullsize_emit.py with the family.
       name + "_ir_llvmNN":     genrule -> NAME.llvmNN.irs.json and
-                               NAME.llvmNN.manifest, the cases lowered by
+                               NAME.llvmNN.manifest, the case set `cases`
+                               (fullsize_emit.py --cases) lowered by
                                LLVM NN's flavor (a rejection for an arch it
                                does not know).
       name + "_llvmNN":        test (fullsize_test.py): every case on an arch
                                the flavor knows was lowered, and compiles and
                                links with no spill, within its arch's
-                               registers. Tags: `tags` and flavor=llvmNN.
+                               registers; with `matrix`, runs the arch's
+                               matrix instruction; an f32 atomic add is the
+                               arch's own instruction. Tags: `tags` and
+                               flavor=llvmNN.
       name:                    test_suite of those tests, tagged manual.
     for each NN of //toolchains/llvm:flavors.bzl's LLVM_VERSIONS.
 
@@ -31,8 +35,13 @@ def conv_fullsize_test(name, module, deps, tags, depthwise_from = None):
       module: import path of the family's module (e.g. conv.direct_fwd).
       deps: py_library targets providing `module`.
       tags: tags of every test (family=NAME).
+      cases: the case set (fullsize_emit.py --cases: layers, igemm,
+        igemm_split, wgrad).
       depthwise_from: a problems file (a label) whose depthwise layers are
-        cases too (fullsize_emit.py --depthwise-from).
+        cases too (fullsize_emit.py --depthwise-from; with cases "layers").
+      matrix: whether every case runs its arch's matrix instruction
+        (compile_checks.MATRIX_INSTRUCTION).
+      size: the tests' size (their timeout).
     """
     emitter = name + "_emitter"
     py_binary(
@@ -49,7 +58,9 @@ def conv_fullsize_test(name, module, deps, tags, depthwise_from = None):
             "//platform/lower",
         ],
     )
-    extra = " --depthwise-from $(execpath {})".format(depthwise_from) if depthwise_from else ""
+    extra = " --cases " + cases
+    if depthwise_from:
+        extra += " --depthwise-from $(execpath {})".format(depthwise_from)
     tests = []
     for version in LLVM_VERSIONS:
         flavor = "llvm" + version
@@ -72,13 +83,14 @@ def conv_fullsize_test(name, module, deps, tags, depthwise_from = None):
         test = "{}_{}".format(name, flavor)
         py_pytest(
             name = test,
-            size = "medium",
+            size = size,
             srcs = ["fullsize_test.py"],
             data = [irs, manifest, "@{}//:toolchain.json".format(flavor)],
             env = {
                 "ROCKE_FULLSIZE_IRS": "$(rootpath {})".format(irs),
                 "ROCKE_FULLSIZE_MANIFEST": "$(rootpath {})".format(manifest),
                 "ROCKE_LLVM": "$(rootpath @{}//:toolchain.json)".format(flavor),
+                "ROCKE_FULLSIZE_MATRIX": "1" if matrix else "",
             },
             deps = [
                 ":compile_checks",

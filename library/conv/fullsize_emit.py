@@ -3,11 +3,21 @@ full-size test (fullsize_test.py, through conv_fullsize_test in
 fullsize.bzl) reads.
 
     fullsize_emit --family conv.direct_fwd --flavor llvm22 --irs OUT.irs.json \\
-                  --manifest OUT.manifest [--depthwise-from catalog/mobilenet_v2.json]
+                  --manifest OUT.manifest [--cases SET] [--depthwise-from catalog/mobilenet_v2.json]
 
-The cases: every ResNet-50 layer and the 3-D video layer (networks.py), and
-with --depthwise-from the depthwise layers of that problems file, at full
-size, each on every arch of case_archs.json (id LAYER_ARCH). emit.emit
+The cases, by SET (CASES):
+  layers (the default): every ResNet-50 layer and the 3-D video layer
+      (networks.py), and with --depthwise-from the depthwise layers of that
+      problems file, at full size, each on every arch of case_archs.json
+      (id LAYER_ARCH);
+  igemm: every ResNet-50 layer, the 3-D video layer and the acceptance
+      layer on every arch of igemm_tiles.json, with its tile (LAYER_ARCH);
+  igemm_split: igemm's, and the late ResNet-50 layers at batch 1 split as
+      the planner splits them (LAYER_split_ARCH);
+  wgrad: those layers on every arch of wgrad_tiles.json with the split the
+      planner picks, and the acceptance layer also unsplit and atomic
+      (LAYER_MODE_ARCH).
+A case on an arch the flavor does not know is its ArchDomainError. emit.emit
 builds and lowers them as the emit gate does, so the files have the emit
 gate's forms: the IR of every lowered case (canonical JSON, id -> text) and
 a manifest recording a case the flavor cannot express, or the family
@@ -17,15 +27,23 @@ tests that read them cached.
 """
 
 import argparse
+import dataclasses
 import json
 import sys
 
 from case_archs import ARCHS
-from conv import networks
+from conv import igemm_tiles, networks, wgrad_spec
+from conv.split_k import WgradSplitPolicy, select_split_k_fwd, select_split_k_wgrad
 from family import emit, manifest
 from family import family as families
 from family.family import Case
 from files.atomic import OutputError
+
+
+# The implicit-GEMM families' layers: every ResNet-50 layer, the 3-D video layer and the acceptance layer.
+MATRIX_LAYERS = {**networks.RESNET50, **networks.VIDEO, **networks.ACCEPTANCE}
+# The acceptance layer's other wgrad modes, beside the planner's choice.
+WGRAD_EXTRA = {"res2_3x3_n2": (WgradSplitPolicy("none", 1), WgradSplitPolicy("atomic", 8))}
 
 
 def cases(depthwise_from=None):
@@ -37,21 +55,75 @@ def cases(depthwise_from=None):
     return [Case(f"{layer}_{arch}", arch, spec) for layer, spec in layers.items() for arch in ARCHS]
 
 
+def igemm_cases():
+    """MATRIX_LAYERS on every arch of the igemm tile table, with its tile."""
+    return [
+        Case(f"{layer}_{arch}", arch, igemm_tiles.spec_for(arch, MATRIX_LAYERS[layer]))
+        for layer in sorted(MATRIX_LAYERS)
+        for arch in igemm_tiles.TILES
+    ]
+
+
+def split_cases():
+    """igemm_cases() and networks.SPLIT_AT_BATCH_1 at batch 1, split as the planner splits them."""
+    split = []
+    for layer in networks.SPLIT_AT_BATCH_1:
+        for arch in igemm_tiles.TILES:
+            spec = igemm_tiles.spec_for(arch, dataclasses.replace(networks.RESNET50[layer], n=1))
+            case = Case(
+                f"{layer}_split_{arch}", arch, dataclasses.replace(spec, split_k=select_split_k_fwd(spec, arch))
+            )
+            if case.spec.split_k < 2:
+                raise emit.EmitError(
+                    f"case {case.id}: expected the planner to split it (networks.SPLIT_AT_BATCH_1), got split_k 1"
+                )
+            split.append(case)
+    return igemm_cases() + split
+
+
+def wgrad_cases():
+    """MATRIX_LAYERS on every arch of the wgrad tile table: the planner's split, and WGRAD_EXTRA's modes."""
+    out = []
+    for layer in sorted(MATRIX_LAYERS):
+        for arch in wgrad_spec.TILES:
+            spec = wgrad_spec.spec_for(arch, MATRIX_LAYERS[layer])
+            policies = (select_split_k_wgrad(spec, arch),) + WGRAD_EXTRA.get(layer, ())
+            for policy in dict.fromkeys(policies):
+                split = policy.apply(spec)
+                out.append(Case(f"{layer}_{split.mode}_{arch}", arch, split))
+    return out
+
+
+CASES = {
+    "layers": lambda args: cases(args.depthwise_from),
+    "igemm": lambda args: igemm_cases(),
+    "igemm_split": lambda args: split_cases(),
+    "wgrad": lambda args: wgrad_cases(),
+}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--family", required=True, help="the module defining FAMILY, e.g. conv.direct_fwd")
     parser.add_argument("--flavor", required=True)
     parser.add_argument("--irs", required=True)
     parser.add_argument("--manifest", required=True)
-    parser.add_argument("--depthwise-from", help="a problems file whose depthwise layers are cases too")
+    parser.add_argument("--cases", choices=sorted(CASES), default="layers", help="the case set (the module doc)")
+    parser.add_argument(
+        "--depthwise-from", help="a problems file whose depthwise layers are cases too (--cases layers)"
+    )
     args = parser.parse_args(argv)
+    if args.depthwise_from and args.cases != "layers":
+        parser.error(
+            f"--depthwise-from adds layers to --cases layers: expected no --depthwise-from with --cases {args.cases}"
+        )
     fam = families.load(args.family)
     head = [
         f"# Generated by library/conv/fullsize_emit.py for the full-size test of {fam.name}, flavor {args.flavor}.",
         "# No golden: the test compiles every case. Edit the builder, not this file.",
     ]
     try:
-        irs, _, entries = emit.emit(fam, cases(args.depthwise_from), args.flavor)
+        irs, _, entries = emit.emit(fam, CASES[args.cases](args), args.flavor)
         emit.write(args.irs, emit.text_map(irs))
         emit.write(args.manifest, manifest.render(entries, head))
     except (emit.EmitError, OutputError) as e:

@@ -6,7 +6,7 @@ distinct convolution: the 7x7 stem, and per stage the 1x1 reduce, the 3x3
 downsample. Then a 3-D video layer (an R3D/I3D-style 3x3x3 on 16 frames of
 56x56), and the depthwise layers of a problems file at batch 32
 (depthwise). The numeric gate runs scaled-down problems (cases.py); these are
-only built, lowered and compiled (igemm_fullsize_test.py), never run.
+only built, lowered and compiled (the full-size tests: fullsize.bzl), never run.
 """
 
 import dataclasses
@@ -67,6 +67,10 @@ def depthwise(problems):
             out[entry.get("name", f"problems[{i}]")] = dataclasses.replace(spec, n=BATCH)
     return out
 
+
+# Late ResNet-50 layers whose launch at batch 1 is far too small for the
+# machine: the full-size tests compile them split as the planner splits them.
+SPLIT_AT_BATCH_1 = ("res3_3x3", "res4_3x3_s2", "res5_3x3", "res5_1x1_expand")
 
 # The issue's acceptance layer: ResNet-50's 3x3 at N=2, C=K=64, 56x56, pad 1.
 ACCEPTANCE = {"res2_3x3_n2": ConvSpec(2, 64, 64, (56, 56), (3, 3), pad=(1, 1))}

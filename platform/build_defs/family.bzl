@@ -96,10 +96,14 @@ def _gate_probe(name, cpp_engine, cases, flavor, py, golden_target, family_tag):
     )
     return test
 
+def _objects_out(name, flavor):
+    """The objects file NAME_objects_F writes."""
+    return "{}.{}.objects.json".format(name, flavor)
+
 def _objects(name, flavor, py):
     """NAME_objects_F: genrule building every emitted case with LLVM F; returns its output."""
     irs, manifest = py[0], py[2]
-    out = "{}.{}.objects.json".format(name, flavor)
+    out = _objects_out(name, flavor)
     toolchain = "@{}//:toolchain.json".format(flavor)
     native.genrule(
         name = "{}_objects_{}".format(name, flavor),
@@ -111,49 +115,57 @@ def _objects(name, flavor, py):
     )
     return out
 
-def _machine_gate(name, module, deps, flavor, py, objects, family_tag):
+def _machine_inputs(name, flavor, py, checks):
+    """What a machine gate of flavor F reads (never the family's module, so
+    that an edit leaving these files' bytes alone leaves it cached): its data
+    and env."""
+    rk, manifest = py[1], py[2]
+    objects = _objects_out(name, flavor)
+    toolchain = "@{}//:toolchain.json".format(flavor)
+    data = [checks, manifest, objects, rk, toolchain]
+    env = {
+        "ROCKE_FAMILY_CHECKS": "$(rootpath {})".format(checks),
+        "ROCKE_FAMILY_MANIFEST": "$(rootpath {})".format(manifest),
+        "ROCKE_FAMILY_OBJECTS": "$(rootpath {})".format(objects),
+        "ROCKE_FAMILY_RK": "$(rootpath {})".format(rk),
+        "ROCKE_LLVM": "$(rootpath {})".format(toolchain),
+    }
+    return data, env
+
+_MACHINE_DEPS = [
+    "//platform/family",
+    "//platform/family:machine",
+    "//platform/family:objects",
+    "//platform/ir",
+    "//toolchains/llvm",
+]
+
+def _machine_gate(name, flavor, py, checks, family_tag):
     """NAME_machine_F: the flavor's code objects run in the emulator; returns the test's name."""
-    irs, manifest = py[0], py[2]
     test = "{}_machine_{}".format(name, flavor)
+    data, env = _machine_inputs(name, flavor, py, checks)
     py_pytest(
         name = test,
         size = "large",
         srcs = ["//platform/family:machine_test.py"],
-        data = [manifest, objects, "@{}//:toolchain.json".format(flavor)],
-        env = {
-            "ROCKE_FAMILY_MODULE": module,
-            "ROCKE_FAMILY_OBJECTS": "$(rootpath {})".format(objects),
-            "ROCKE_FAMILY_MANIFEST": "$(rootpath {})".format(manifest),
-            "ROCKE_LLVM": "$(rootpath @{}//:toolchain.json)".format(flavor),
-        },
-        deps = deps + [
-            "//platform/family",
-            "//platform/family:machine",
-            "//platform/family:objects",
-            "//toolchains/llvm",
-        ],
+        data = data,
+        env = env,
+        deps = _MACHINE_DEPS,
         tags = ["machine", "flavor=" + flavor, family_tag],
     )
     return test
 
-def _machine_probe(name, module, deps, flavor, family_tag):
+def _machine_probe(name, flavor, py, checks, family_tag):
     """NAME_machine_can_fail; returns the test's name."""
     test = name + "_machine_can_fail"
+    data, env = _machine_inputs(name, flavor, py, checks)
     py_pytest(
         name = test,
         size = "medium",
         srcs = ["//platform/family:machine_probe_test.py"],
-        data = ["@{}//:toolchain.json".format(flavor)],
-        env = {
-            "ROCKE_FAMILY_MODULE": module,
-            "ROCKE_LLVM": "$(rootpath @{}//:toolchain.json)".format(flavor),
-        },
-        deps = deps + [
-            "//platform/family",
-            "//platform/family:machine",
-            "//platform/lower",
-            "//toolchains/llvm",
-        ],
+        data = data,
+        env = env,
+        deps = _MACHINE_DEPS,
         tags = ["gate_probe", "machine", "flavor=" + flavor, family_tag],
     )
     return test
@@ -189,6 +201,11 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
                           canonical JSON ({"cases":[{"arch","id","spec"}],
                           "family","format"}; platform/ir/SPELLING.md), the
                           list both engines build from.
+      name + "_checks":   genrule -> NAME.checks.json, every case's numeric
+                          check (inputs, bounds, grid, workgroup size) as
+                          data (platform/family/checks.py), which the
+                          machine gates read instead of the module: an
+                          edit that keeps these bytes keeps them cached.
       name + "_cases_json": test: that file is the canonical rendering, and
                           every case's spec reads back (its class's
                           from_json) equal. Tags: cases_json, family=NAME.
@@ -220,7 +237,8 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
       name + "_machine_" + F:  test: each case on an arch the emulator runs
                                (platform/emu), its code object from
                                NAME.F.objects.json, launched on the numeric
-                               gate's inputs, against numpy; a rejected case is
+                               gate's inputs (NAME.checks.json), against
+                               numpy; a rejected case is
                                an expected rejection, a case on another arch is
                                listed, never passed (machine_test.py). Tags:
                                machine, flavor=F, family=NAME.
@@ -294,6 +312,13 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
         cmd = "$(execpath :{e}) --family {fam} --cases-json $@".format(e = name + "_emitter", fam = module),
         tools = [":" + name + "_emitter"],
     )
+    checks = name + ".checks.json"
+    native.genrule(
+        name = name + "_checks",
+        outs = [checks],
+        cmd = "$(execpath :{e}) --family {fam} --checks $@".format(e = name + "_emitter", fam = module),
+        tools = [":" + name + "_emitter"],
+    )
     py_pytest(
         name = name + "_cases_json",
         size = "small",
@@ -348,13 +373,13 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
             tags = ["ir_validity", "flavor=" + flavor, family_tag],
         )
         tests += ["{}_golden_{}".format(name, flavor), "{}_validity_{}".format(name, flavor)]
-        tests.append(_machine_gate(name, module, deps, flavor, py, objects, family_tag))
+        tests.append(_machine_gate(name, flavor, py, checks, family_tag))
         if cpp_engine:
             tests.append(_cpp_gates(name, cpp_engine, cases, flavor, py, golden_target, family_tag))
             if flavor == flavors[0]:
                 tests.append(_gate_probe(name, cpp_engine, cases, flavor, py, golden_target, family_tag))
     probe_flavor = "llvm" + DEFAULT_LLVM_VERSION if "llvm" + DEFAULT_LLVM_VERSION in flavors else flavors[0]
-    tests.append(_machine_probe(name, module, deps, probe_flavor, family_tag))
+    tests.append(_machine_probe(name, probe_flavor, _outs(name, probe_flavor, ""), checks, family_tag))
     py_pytest(
         name = name + "_numeric",
         size = "medium",

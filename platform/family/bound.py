@@ -45,6 +45,15 @@ def ulp(x, dtype):
     return np.ldexp(1.0, np.maximum(lead, emin) - (p - 1))
 
 
+def decode(raw, dtype):
+    """An output's float64 values from how a kernel stores `dtype`: bf16 as
+    its uint16 bits, f16 and f32 as numpy's float16 and float32."""
+    raw = np.asarray(raw)
+    if dtype == "bf16":
+        return (raw.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    return raw.astype(np.float64)
+
+
 def gamma(n):
     """gamma_n of the accumulator type: the relative error bound of a sum of n terms."""
     nu = n * 2.0 ** -FORMATS[ACCUMULATOR][0]

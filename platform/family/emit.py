@@ -3,6 +3,7 @@
     emit --family conv.direct_fwd --flavor llvm22 --cases conv_direct_fwd.cases.json \\
          --irs OUT.irs.json --rk OUT.rk.json --manifest OUT.manifest --bless-target LABEL
     emit --family conv.direct_fwd --cases-json OUT.cases.json
+    emit --family conv.direct_fwd --checks OUT.checks.json
 
 Builds the cases of the list written by NAME_cases (cases_json.py; each spec
 read back with its class's from_json), the list the C++ emitter rocke-emit
@@ -14,13 +15,15 @@ the family refuses (family.Refusal, raised by its build) or whose arch the
 flavor cannot express is recorded as an expected rejection with its error
 class; any other failure stops with one line naming the case.
 
-With --cases-json it writes only the family's case list, as canonical JSON.
+With --cases-json it writes only the family's case list, as canonical JSON;
+with --checks only its numeric checks as data (checks.py), which the machine
+gates read instead of importing the family.
 """
 
 import argparse
 import sys
 
-from family import cases_json
+from family import cases_json, checks
 from family import family as families
 from family import manifest
 from files.atomic import OutputError, write_atomic
@@ -68,23 +71,28 @@ def write(path, text):
 
 
 _EMIT_FLAGS = ("--flavor", "--cases", "--irs", "--rk", "--manifest", "--bless-target")
+_ONLY_FLAGS = {"--cases-json": "the case list", "--checks": "the numeric checks"}  # flag -> the one file it writes
 
 
 def _parse(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--family", required=True, help="the module defining FAMILY, e.g. conv.direct_fwd")
     parser.add_argument("--cases-json", help="write only the case list, to this path")
+    parser.add_argument("--checks", help="write only the numeric checks (checks.py), to this path")
     for flag in _EMIT_FLAGS:
         parser.add_argument(flag)
     args = parser.parse_args(argv)
     given = [flag for flag in _EMIT_FLAGS if getattr(args, flag[2:].replace("-", "_")) is not None]
-    if args.cases_json is not None and given:
+    only = [flag for flag in _ONLY_FLAGS if getattr(args, flag[2:].replace("-", "_")) is not None]
+    if len(only) > 1:
+        parser.error(f"expected one of {' and '.join(only)}, got both; each writes one file, in its own run")
+    if only and given:
         parser.error(
-            f"--cases-json writes only the case list: expected none of {', '.join(_EMIT_FLAGS)} with it, got {', '.join(given)}"
+            f"{only[0]} writes only {_ONLY_FLAGS[only[0]]}: expected none of {', '.join(_EMIT_FLAGS)} with it, got {', '.join(given)}"
         )
-    if args.cases_json is None and len(given) != len(_EMIT_FLAGS):
+    if not only and len(given) != len(_EMIT_FLAGS):
         parser.error(
-            f"expected either --cases-json, or all of {', '.join(_EMIT_FLAGS)} (missing {', '.join(f for f in _EMIT_FLAGS if f not in given)})"
+            f"expected either {' or '.join(_ONLY_FLAGS)}, or all of {', '.join(_EMIT_FLAGS)} (missing {', '.join(f for f in _EMIT_FLAGS if f not in given)})"
         )
     return args
 
@@ -112,12 +120,15 @@ def main(argv=None):
         if args.cases_json is not None:
             write(args.cases_json, cases_json.render(fam))
             return 0
+        if args.checks is not None:
+            write_atomic(args.checks, checks.render(fam))
+            return 0
         cases = cases_json.read(_read_list(args.cases), fam)
         irs, rks, entries = emit(fam, cases, args.flavor)
         write(args.irs, text_map(irs))
         write(args.rk, text_map(rks))
         write(args.manifest, manifest.render(entries, manifest.header(fam.name, args.flavor, args.bless_target)))
-    except (families.FamilyError, EmitError, OutputError) as e:
+    except (families.FamilyError, checks.ChecksError, EmitError, OutputError) as e:
         print(f"emit: error: {e}", file=sys.stderr)
         return 1
     return 0

@@ -147,8 +147,12 @@ def test_a_failing_build_names_the_case(toy, capsys):
             "--cases-json writes only the case list: expected none of --flavor, --cases, --irs, --rk, --manifest, --bless-target with it, got --flavor",
         ),
         (
+            ["--checks", "x", "--cases-json", "y"],
+            "expected one of --cases-json and --checks, got both; each writes one file, in its own run",
+        ),
+        (
             ["--flavor", "llvm22", "--irs", "i"],
-            "expected either --cases-json, or all of --flavor, --cases, --irs, --rk, --manifest, --bless-target (missing --cases, --rk, --manifest, --bless-target)",
+            "expected either --cases-json or --checks, or all of --flavor, --cases, --irs, --rk, --manifest, --bless-target (missing --cases, --rk, --manifest, --bless-target)",
         ),
     ],
 )

@@ -9,6 +9,8 @@ import dataclasses
 import hashlib
 from typing import Callable
 
+import numpy as np
+
 from arch import arch
 from errors.errors import FieldError
 
@@ -70,6 +72,10 @@ class Family:
         if len(set(ids)) != len(ids):
             dup = sorted({i for i in ids if ids.count(i) > 1})
             raise ValueError(f"family {self.name}: expected unique case ids, got duplicates {dup}")
+
+    def numeric(self, case):
+        """`case`'s NumericCheck on the numeric gate's inputs (seeded by the case's id), which every gate uses."""
+        return self.numeric_check(case, np.random.default_rng(seed(case.id)))
 
 
 def representatives(cases):

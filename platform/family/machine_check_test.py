@@ -45,7 +45,8 @@ FAMILY = Family(
 def _check(case):
     kernel = build(case)
     code = TC.build(lower(kernel, TC.flavor), case.arch, kernel.name).code_object
-    return machine.check(FAMILY, case, TC, code, kernel.name, (LANES, 1, 1)).log()
+    numeric = FAMILY.numeric(case)
+    return machine.check(case.id, numeric, TC, code, kernel.name, (LANES, 1, 1), lambda: kernel).log()
 
 
 def test_a_wide_grid_runs_its_corner_and_edge_blocks_and_says_so():

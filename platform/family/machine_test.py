@@ -2,7 +2,10 @@
 built by one flavor's LLVM from the IR its emit genrule wrote (by the
 NAME_objects_F action the validity gate reads too: objects.py), launched in
 the emulator on the numeric gate's inputs and compared with numpy
-(machine.py).
+(machine.py). It reads the family only as files its actions wrote: the
+numeric checks (NAME_checks, checks.py), the manifest, the code objects and,
+on a mismatch, the kernel's .rk text for the interpreter's verdict; so an
+edit that changes none of them (a comment) leaves it cached.
 
 A case the emit gate rejected (a Refusal, an ArchDomainError) is an expected
 rejection, recorded as the numeric gate records it (the "rejected" property).
@@ -15,18 +18,20 @@ the missing ones by arch with the cases that hold them.
 """
 
 import collections
+import json
 import os
 
 import pytest
 
 from emu import emu
-from family import family as families
-from family import machine, manifest, objects
+from family import checks, machine, manifest, objects
+from ir.parser import parse
 from toolchains.llvm.llvm import Toolchain
 
-FAMILY = families.load(os.environ["ROCKE_FAMILY_MODULE"])
-CASES = {c.id: c for c in FAMILY.cases}
+NAME, CASES = checks.read(os.environ["ROCKE_FAMILY_CHECKS"])
 TC = Toolchain.current()
+with open(os.environ["ROCKE_FAMILY_RK"]) as f:
+    RK = json.load(f)
 FLAVOR, BUILT = objects.read(os.environ["ROCKE_FAMILY_OBJECTS"])
 ENTRIES = manifest.read(os.environ["ROCKE_FAMILY_MANIFEST"], manifest.EMITTED_FIX)
 RUN = sorted(i for i, e in ENTRIES.items() if e.arch in emu.EMULATED)
@@ -54,16 +59,17 @@ def test_every_mnemonic_is_implemented(record_property):
     for arch in sorted(mnemonics):
         lacking = sorted(name for a, name in missing if a == arch)
         record_property("mnemonics", f"{arch}: {len(mnemonics[arch])} distinct, lacking {', '.join(lacking) or 'none'}")
-    assert not missing, f"{FAMILY.name} ({TC.flavor}): mnemonics the emulator lacks: " + "; ".join(
+    assert not missing, f"{NAME} ({TC.flavor}): mnemonics the emulator lacks: " + "; ".join(
         f"{arch} {name} (in {len(ids)} cases, e.g. {min(ids)})" for (arch, name), ids in sorted(missing.items())
     )
 
 
 def test_manifest_lists_every_case():
     assert sorted(ENTRIES) == sorted(CASES)
+    assert all(ENTRIES[i].error == c.refused for i, c in CASES.items() if c.refused)
     assert FLAVOR == TC.flavor
     assert sorted(BUILT) == sorted(i for i, e in ENTRIES.items() if not e.error)
-    assert RUN, f"no case of {FAMILY.name} is on an emulated arch ({', '.join(emu.EMULATED)})"
+    assert RUN, f"no case of {NAME} is on an emulated arch ({', '.join(emu.EMULATED)})"
 
 
 def test_cases_not_emulated_are_listed(record_property):
@@ -85,6 +91,8 @@ def test_case_runs_and_matches_numpy_or_is_rejected(case_id, record_property):
         print(f"{rejection}: rejected by the emit gate")
         return
     case = CASES[case_id]
-    block = FAMILY.build(case).attrs["workgroup_size"]
-    for line in machine.check(FAMILY, case, TC, _code_object(case_id), entry.kernel, block).log():
+    launched = machine.check(
+        case_id, case.numeric, TC, _code_object(case_id), entry.kernel, case.block, lambda: parse(RK[case_id])
+    )
+    for line in launched.log():
         record_property("machine", line)
