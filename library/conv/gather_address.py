@@ -86,6 +86,21 @@ def padded_dims(c):
     ]
 
 
+def floor_div(b, x, d, bound):
+    """x // d of an IR value 0 <= x < bound: a shift where d is a power of
+    two, else a multiply by d's reciprocal rounded up, m = ceil(2^s / d), and
+    a shift, with the least s that is exact below bound (e = m x d - 2^s,
+    e x (bound - 1) < 2^s) and keeps x x m an i32; else a division. A k
+    step's division by a constant is 4-5 scalar instructions; this is 1-2."""
+    if d & (d - 1) == 0:
+        return b.shr(x, d.bit_length() - 1)
+    for s in range(1, 31):
+        m = -(-(1 << s) // d)
+        if (m * d - (1 << s)) * (bound - 1) < 1 << s and (bound - 1) * m < 2**31:
+            return b.shr(b.mul(x, m), s)
+    return b.div(x, d)
+
+
 def stepped_offset(b, c, group, row, k0, k):
     """Byte offset in x (NHWC, stepped(c, ...)) of im2col unit (row, k0 + k)
     of `group`, with PADDING_BIT set where it is padding. k0 is a k step's
@@ -95,26 +110,28 @@ def stepped_offset(b, c, group, row, k0, k):
     t_d x (dilation x d's input stride - d's stride in k); that is 0 for
     the innermost dim without dilation or groups, whose t_d is then never
     computed."""
-    cpg, elem = c.c_per_group, common.ELEM[c.dtype]
+    cpg, elem, taps = c.c_per_group, common.ELEM[c.dtype], math.prod(c.filter)
     n, o = output_pixel(b, c, row)
     first = [b.sub(b.mul(oi, stride), pad) for oi, stride, pad in zip(o, c.stride, c.pad)]
     lane = common.layout_index(b, c, n, first, b.add(b.mul(group, cpg), k), c.input_shape())
-    step = k0
-    shape = c.input_shape()
+    shape, dims = c.input_shape(), padded_dims(c)
+    moves = []  # (dim, taps inside one of its coordinates, coefficient)
     for d, (f, dil) in enumerate(zip(c.filter, c.dilation)):
-        k_stride = cpg * math.prod(c.filter[d + 1 :])
-        coef = dil * math.prod(shape[d + 2 :]) - k_stride
-        if f == 1 or coef == 0:
-            continue
-        t = b.div(k0, k_stride)
+        inner = math.prod(c.filter[d + 1 :])
+        coef = dil * math.prod(shape[d + 2 :]) - cpg * inner
+        if f > 1 and coef != 0:
+            moves.append((d, inner, coef))
+    tap = floor_div(b, k0, cpg, cpg * taps) if moves or dims else None
+    step = k0
+    for d, inner, coef in moves:
+        t = floor_div(b, tap, inner, taps)
         if d > 0:
-            t = b.rem(t, f)
+            t = b.sub(t, b.mul(floor_div(b, t, c.filter[d], -(-taps // inner)), c.filter[d]))
         step = b.add(step, b.mul(t, coef))
     offset = b.add(b.mul(lane, elem.nbytes), b.mul(step, elem.nbytes))
-    dims = padded_dims(c)
     if not dims:
         return offset
-    bit = b.and_(b.shr(_padding_mask(b, c, first, dims), b.div(k0, cpg)), 1)
+    bit = b.and_(b.shr(_padding_mask(b, c, first, dims), tap), 1)
     return b.or_(offset, b.shl(bit, PADDING_BIT))
 
 

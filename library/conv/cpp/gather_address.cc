@@ -115,9 +115,27 @@ Value* padding_mask(ir::KernelBuilder& b, const ConvSpec& c, const std::vector<V
 
 }  // namespace
 
+Value* floor_div(ir::KernelBuilder& b, Value* x, std::int64_t d, std::int64_t bound) {
+  if ((d & (d - 1)) == 0) {
+    int shift = 0;
+    while ((std::int64_t{1} << (shift + 1)) <= d) ++shift;
+    return b.shr(x, shift);
+  }
+  for (int s = 1; s < 31; ++s) {
+    const std::int64_t power = std::int64_t{1} << s;
+    const std::int64_t m = (power + d - 1) / d;
+    if ((m * d - power) * (bound - 1) < power && (bound - 1) * m < (std::int64_t{1} << 31)) {
+      Value* scaled = b.mul(x, m);
+      return b.shr(scaled, s);
+    }
+  }
+  return b.div(x, d);
+}
+
 Value* stepped_offset(ir::KernelBuilder& b, const ConvSpec& c, Value* group, Value* row, Value* k0, Value* k) {
   const std::int64_t cpg = c.c_per_group();
   const int nbytes = ir::scalar(c.dtype)->nbytes();
+  const std::int64_t taps = product(c.filter);
   const Pixel px = output_pixel(b, c, row);
   std::vector<Value*> first;
   const std::size_t dims = std::min({px.o.size(), c.stride.size(), c.pad.size()});  // zip
@@ -128,26 +146,38 @@ Value* stepped_offset(ir::KernelBuilder& b, const ConvSpec& c, Value* group, Val
   Value* channel_first = b.mul(group, cpg);
   Value* channel = b.add(channel_first, k);
   Value* lane = layout_index(b, c, px.n, first, channel, c.input_shape());
-  Value* step = k0;
   const Shape shape = c.input_shape();
+  const std::vector<int> padded = padded_dims(c);
+  struct Move {
+    std::size_t d;
+    std::int64_t inner;  // taps inside one of its coordinates
+    std::int64_t coef;
+  };
+  std::vector<Move> moves;
   for (std::size_t d = 0; d < c.filter.size(); ++d) {
-    const std::int64_t k_stride =
-        cpg * product(Shape(c.filter.begin() + static_cast<std::ptrdiff_t>(d) + 1, c.filter.end()));
-    const std::int64_t coef =
-        c.dilation[d] * product(Shape(shape.begin() + static_cast<std::ptrdiff_t>(d) + 2, shape.end())) - k_stride;
-    if (c.filter[d] == 1 || coef == 0) continue;
-    Value* t = b.div(k0, k_stride);
-    if (d > 0) t = b.rem(t, c.filter[d]);
-    Value* moved = b.mul(t, coef);
+    const auto at = static_cast<std::ptrdiff_t>(d);
+    const std::int64_t inner = product(Shape(c.filter.begin() + at + 1, c.filter.end()));
+    const std::int64_t coef = c.dilation[d] * product(Shape(shape.begin() + at + 2, shape.end())) - cpg * inner;
+    if (c.filter[d] > 1 && coef != 0) moves.push_back({d, inner, coef});
+  }
+  Value* tap = !moves.empty() || !padded.empty() ? floor_div(b, k0, cpg, cpg * taps) : nullptr;
+  Value* step = k0;
+  for (const Move& mv : moves) {
+    Value* t = floor_div(b, tap, mv.inner, taps);
+    if (mv.d > 0) {
+      const std::int64_t f = c.filter[mv.d];
+      Value* q = floor_div(b, t, f, (taps + mv.inner - 1) / mv.inner);
+      Value* whole = b.mul(q, f);
+      t = b.sub(t, whole);
+    }
+    Value* moved = b.mul(t, mv.coef);
     step = b.add(step, moved);
   }
   Value* lane_bytes = b.mul(lane, nbytes);
   Value* step_bytes = b.mul(step, nbytes);
   Value* offset = b.add(lane_bytes, step_bytes);
-  const std::vector<int> padded = padded_dims(c);
   if (padded.empty()) return offset;
   Value* mask = padding_mask(b, c, first, padded);
-  Value* tap = b.div(k0, cpg);
   Value* shifted = b.shr(mask, tap);
   Value* bit = b.and_(shifted, 1);
   Value* flag = b.shl(bit, tile::kPaddingBit);
