@@ -72,6 +72,16 @@ IGEMM_FWD = {
     # Edges: one output pixel; a filter as large as the padded input.
     "single_pixel": ConvSpec(1, 16, 8, (3, 3), (3, 3)),
     "filter_fills_padded_input_bf16": ConvSpec(1, 8, 8, (5, 5), (7, 7), pad=(1, 1), dtype="bf16"),
+    # The stepped gather (C/groups a multiple of the k step, gather_address.stepped) where its
+    # fast loop runs (blocks of 128 pixels and 64 filters wholly inside): stride 2 with
+    # dilation 2 and padding; stride 3 with padding past half the filter (whole taps in it);
+    # 3-D and grouped; C/groups = 96, not a power of two (a multiply-and-shift tap).
+    "stepped_stride2_dilated_bf16": ConvSpec(
+        2, 32, 64, (16, 16), (3, 3), stride=(2, 2), pad=(2, 2), dilation=(2, 2), dtype="bf16"
+    ),
+    "stepped_stride3_pad3": ConvSpec(1, 32, 64, (34, 34), (3, 3), stride=(3, 3), pad=(3, 3)),
+    "stepped_3d_grouped": ConvSpec(1, 64, 128, (4, 6, 6), (3, 3, 3), pad=(1, 1, 1), groups=2),
+    "stepped_c96": ConvSpec(1, 96, 64, (12, 12), (3, 3), pad=(1, 1)),
     # Channels-first (per-element gather and stores), 2-D and 3-D.
     "nchw_3x3_bias": ConvSpec(1, 8, 12, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", bias_relu=True),
     "ncdhw_grouped_bf16": ConvSpec(1, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), groups=2, layout="NCHW", dtype="bf16"),

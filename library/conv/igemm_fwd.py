@@ -50,6 +50,7 @@ from family import bound
 from family.family import Family, NumericCheck
 from ir import types as T
 from ir.builder import KernelBuilder
+from tile.copy import UNCHECKED
 from tile.gather import Gather
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
 
@@ -68,7 +69,33 @@ def _gather(spec, group, k_begin=None):
             k = b.add(k, k_begin)
         return gather_address.input_address(b, c, group, n, o, k)
 
-    return Gather(address, runs=c.channels_last and gather_address.whole_units(c.c_per_group, c.dtype))
+    runs = c.channels_last and gather_address.whole_units(c.c_per_group, c.dtype)
+    if not gather_address.stepped(c, spec.tile.block_k):
+        return Gather(address, runs=runs)
+
+    def stepped(b, row, k0, k):
+        if k_begin is not None:
+            k0 = b.add(k0, k_begin)
+        return gather_address.stepped_offset(b, c, group, row, k0, k)
+
+    return Gather(address, runs=runs, stepped=stepped, extent=math.prod(c.input_shape()) * common.ELEM[c.dtype].nbytes)
+
+
+def _weights(spec, elem):
+    """B, the group's filters (each a row of k weights, its `ld`), as a
+    stepped tile.gather.Gather: its fast loop's loads through a buffer, the
+    lane's offset fixed and the k step's uniform (no per-lane 64-bit address
+    arithmetic in the loop). They never leave the weights: the buffer is
+    unchecked."""
+    k = spec.gemm[2]
+
+    def address(b, row, kk):
+        return b.add(b.mul(row, k), kk), None
+
+    def stepped(b, row, k0, kk):
+        return b.add(b.mul(b.add(b.mul(row, k), kk), elem.nbytes), b.mul(k0, elem.nbytes))
+
+    return Gather(address, runs=True, stepped=stepped, extent=UNCHECKED)
 
 
 def _store_nchw(b, spec, acc, y, bias, group, row0, col0, elem):
@@ -116,6 +143,7 @@ def build(case):
         k,
         b_layout="col",
         a_gather=_gather(spec, group, k_begin),
+        b_gather=_weights(spec, elem),
     )
     row0, col0 = b.mul(b.block_id(1), spec.tile.block_m), b.mul(b.block_id(0), spec.tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)

@@ -20,13 +20,28 @@ the run's first address, zeroed where it is padding; otherwise one load per
 element, each with its own mask. Both `load` (a tile inside rows x k) and
 `guarded` (an edge tile) keep the padding mask: a gathered tile is never
 unguarded.
+
+`Gather.stepped` (optional, with runs along k) gives `load` the fast loop's
+addresses in parts, so that no per-lane division or select is left in the
+loop: `stepped(b, row, k0, k)` is the byte offset of unit (row, k0 + k),
+with k0 the tile's first k (wave-uniform: the loop's only varying input)
+and row and k the lane's own (fixed over the loop), and `load` reads it
+through a buffer of `extent` bytes over the source. The callback puts a
+padded unit's offset at or past `extent` (PADDING_BIT), where the buffer's
+range check reads zeros: no select after the load, which would wait for
+it at once. `guarded` still uses `address`.
 """
 
 import dataclasses
 from typing import Callable
 
 from errors.errors import FieldError
-from tile.copy import TileCopy
+from ir import types as T
+from tile.copy import UNCHECKED, TileCopy
+
+# A stepped offset with this bit set is past any extent (at most UNCHECKED =
+# 2**31 - 1 bytes): a padded unit's offset ORed with it reads zeros.
+PADDING_BIT = 31
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,6 +49,8 @@ class Gather:
     address: Callable  # (builder, row value, k value) -> (element index i32, valid i1 or None)
     runs: bool  # aligned 16-byte runs along `contiguous` are consecutive in memory and share their validity
     contiguous: str = "k"  # the index runs follow: "k" or "rows"
+    stepped: Callable | None = None  # (builder, row value, k0 value, k value) -> byte offset i32
+    extent: int = 0  # bytes of the buffer `stepped`'s offsets index, 1 .. UNCHECKED
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,6 +72,19 @@ class GatherCopy(TileCopy):
                 "GatherCopy",
                 {"contiguous": self.contiguous},
                 [self.gather.contiguous],
+            )
+        stepped = self.gather.stepped
+        if stepped is not None and not (self.gather.runs and self.contiguous == "k"):
+            raise FieldError(
+                f"GatherCopy: a stepped gather loads whole runs along k, got runs={self.gather.runs} along {self.contiguous!r}",
+                "GatherCopy",
+                {"runs": self.gather.runs, "contiguous": self.contiguous},
+            )
+        if stepped is not None and not 0 < self.gather.extent <= UNCHECKED:
+            raise FieldError(
+                f"GatherCopy: expected a stepped gather's extent in 1 .. {UNCHECKED} bytes, got {self.gather.extent}",
+                "GatherCopy",
+                {"extent": self.gather.extent},
             )
         super().__post_init__()
 
@@ -78,6 +108,13 @@ class GatherCopy(TileCopy):
     def load(self, b, row0, k0, tid):
         """Registers holding the tile at (row0, k0), which lies inside the problem; padding reads zero.
         Rows-contiguous: two units per move, k and k + 1, as TileCopy.store takes them."""
+        if self.gather.stepped is not None:
+            rsrc = b.buffer_rsrc(self.src, self.gather.extent)
+            k0 = b.const(k0, T.I32) if isinstance(k0, int) else k0  # the callback's k0 is always a value
+            return [
+                b.buffer_load(rsrc, self.gather.stepped(b, b.add(row0, row), k0, k), self._vector)
+                for row, k in self._moves(b, tid)
+            ]
         regs = []
         for row, k in self._moves(b, tid):
             r, kk = b.add(row0, row), b.add(k0, k)

@@ -41,4 +41,22 @@ Pixel output_pixel(ir::KernelBuilder& b, const ConvSpec& c, ir::Value* row);
 std::pair<ir::Value*, ir::Value*> input_address(ir::KernelBuilder& b, const ConvSpec& c, ir::Value* group,
                                                 const Pixel& px, ir::Value* col);
 
+// A lane's padding mask is one i32, a bit per tap (gather_address.MAX_STEPPED_TAPS).
+inline constexpr std::int64_t kMaxSteppedTaps = 31;
+
+// Whether the im2col matrix can be gathered by stepped_offset with k steps
+// of `block_k` (stepped): NHWC in whole units, every k step inside one tap.
+bool stepped(const ConvSpec& c, std::int64_t block_k);
+
+// The spatial dims in which some tap of some output position falls in the padding (padded_dims).
+std::vector<int> padded_dims(const ConvSpec& c);
+
+// x / d of an IR value 0 <= x < bound, without a division where it can (floor_div, which says how).
+ir::Value* floor_div(ir::KernelBuilder& b, ir::Value* x, std::int64_t d, std::int64_t bound);
+
+// Byte offset in x of im2col unit (row, k0 + k) of `group`, with
+// tile::kPaddingBit set where it is padding (stepped_offset, which says how).
+ir::Value* stepped_offset(ir::KernelBuilder& b, const ConvSpec& c, ir::Value* group, ir::Value* row, ir::Value* k0,
+                          ir::Value* k);
+
 }  // namespace rocke::conv

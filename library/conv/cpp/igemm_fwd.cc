@@ -45,7 +45,31 @@ tile::Gather gather(const IgemmSpec& spec, Value* group, Value* k_begin) {
     if (k_begin != nullptr) k = b.add(k, k_begin);
     return input_address(b, c, group, px, k);
   };
-  return tile::Gather{address, c.channels_last() && whole_units(c.c_per_group(), c.dtype)};
+  const bool runs = c.channels_last() && whole_units(c.c_per_group(), c.dtype);
+  if (!stepped(c, spec.tile.block_k)) return tile::Gather{address, runs};
+  auto offset = [&c, group, k_begin](ir::KernelBuilder& b, Value* row, Value* k0, Value* k) -> Value* {
+    if (k_begin != nullptr) k0 = b.add(k0, k_begin);
+    return stepped_offset(b, c, group, row, k0, k);
+  };
+  return tile::Gather{address, runs, "k", offset, product(c.input_shape()) * ir::scalar(c.dtype)->nbytes()};
+}
+
+// B, the group's filters (each a row of k weights, its ld), as a stepped
+// tile::Gather (_weights, which says why): loads through an unchecked buffer.
+tile::Gather weights(const IgemmSpec& spec, const ir::Type* elem) {
+  const std::int64_t k = spec.gemm()[2];
+  auto address = [k](ir::KernelBuilder& b, Value* row, Value* kk) -> std::pair<Value*, Value*> {
+    Value* start = b.mul(row, k);
+    return {b.add(start, kk), nullptr};
+  };
+  auto offset = [k, elem](ir::KernelBuilder& b, Value* row, Value* k0, Value* kk) -> Value* {
+    Value* start = b.mul(row, k);
+    Value* index = b.add(start, kk);
+    Value* lane = b.mul(index, elem->nbytes());
+    Value* step = b.mul(k0, elem->nbytes());
+    return b.add(lane, step);
+  };
+  return tile::Gather{address, true, "k", offset, tile::kUnchecked};
 }
 
 // Channels-first output: y[n, g*K/g + col, pixel] as `elem`, element by element (_store_nchw).
@@ -174,7 +198,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   Value* mv = b.const_(m, i32);
   Value* nv = b.const_(n, i32);
   Value* kv = split ? sp.k_len : b.const_(k, i32);
-  const tile::Operands ops(x, w_group, mv, nv, kv, 0, k, "row", "col", gather(spec, group, sp.k_begin));
+  const tile::Operands ops(x, w_group, mv, nv, kv, 0, k, "row", "col", gather(spec, group, sp.k_begin),
+                           weights(spec, elem));
   Value* by = b.block_id(1);
   Value* row0 = b.mul(by, spec.tile.block_m);
   Value* bx = b.block_id(0);

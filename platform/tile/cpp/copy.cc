@@ -16,8 +16,6 @@ using ir::Value;
 
 // copy.CONTIGUOUS
 constexpr std::string_view kContiguous[] = {"k", "rows"};
-// DirectCopy's buffer spans every i32 byte offset (copy.UNCHECKED says why).
-constexpr int kUnchecked = 0x7FFFFFFF;
 
 }  // namespace
 

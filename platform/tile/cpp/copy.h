@@ -17,6 +17,9 @@
 
 namespace rocke::tile {
 
+// copy.UNCHECKED: DirectCopy's buffer spans every i32 byte offset (copy.py says why).
+inline constexpr int kUnchecked = 0x7FFFFFFF;
+
 class TileCopy {
  public:
   // `contiguous`: "k" or "rows", which dimension is contiguous in global

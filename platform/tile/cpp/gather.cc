@@ -1,9 +1,12 @@
 #include "platform/tile/cpp/gather.h"
 
 #include <stdexcept>
+#include <string>
+#include <variant>
 
 #include "platform/cpp/json/json.h"
 #include "platform/errors/cpp/errors.h"
+#include "platform/ir/cpp/types.h"
 
 namespace rocke::tile {
 
@@ -24,6 +27,17 @@ std::string checked(const std::optional<Gather>& gather, std::string contiguous)
         errors::kFieldError, "GatherCopy", json::Object{{"contiguous", contiguous}}, json::Array{gather->contiguous},
         "GatherCopy: expected contiguous " + json::quote(gather->contiguous) + " (the tile is gathered by " +
             gather->contiguous + " runs), got " + json::quote(contiguous));
+  }
+  if (gather->stepped && !(gather->runs && contiguous == "k")) {
+    throw errors::FieldError(errors::kFieldError, "GatherCopy",
+                             json::Object{{"runs", gather->runs}, {"contiguous", contiguous}}, nullptr,
+                             std::string("GatherCopy: a stepped gather loads whole runs along k, got runs=") +
+                                 (gather->runs ? "True" : "False") + " along " + json::quote(contiguous));
+  }
+  if (gather->stepped && (gather->extent <= 0 || gather->extent > kUnchecked)) {
+    throw errors::FieldError(errors::kFieldError, "GatherCopy", json::Object{{"extent", gather->extent}}, nullptr,
+                             "GatherCopy: expected a stepped gather's extent in 1 .. " + std::to_string(kUnchecked) +
+                                 " bytes, got " + std::to_string(gather->extent));
   }
   return contiguous;
 }
@@ -70,6 +84,19 @@ Value* GatherCopy::unit(KernelBuilder& b, Value* row, Value* k) const {
 
 std::vector<Value*> GatherCopy::load(KernelBuilder& b, ir::Operand row0, ir::Operand k0, Value* tid) const {
   std::vector<Value*> regs;
+  if (gather_.stepped) {
+    Value* rsrc = b.buffer_rsrc(src_, gather_.extent);
+    // The callback's k0 is always a value (the first tile's 0 made one).
+    const auto* first = std::get_if<std::int64_t>(&k0.v);
+    Value* step = first != nullptr ? b.const_(*first, ir::scalar("i32")) : std::get<Value*>(k0.v);
+    for (Value* q : lane_moves(b, tid)) {
+      const auto [row, k] = move(b, q);
+      Value* r = b.add(row0, row);
+      Value* at = gather_.stepped(b, r, step, k);
+      regs.push_back(b.buffer_load(rsrc, at, vector_type()));
+    }
+    return regs;
+  }
   for (Value* q : lane_moves(b, tid)) {
     const auto [row, k] = move(b, q);
     Value* r = b.add(row0, row);

@@ -9,6 +9,7 @@
 // order, each builder call its own statement.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -22,12 +23,21 @@
 
 namespace rocke::tile {
 
+// gather.PADDING_BIT: a stepped offset with this bit set is past any extent.
+inline constexpr int kPaddingBit = 31;
+
 // gather.Gather. `address` gives (element index i32, valid i1), valid
-// nullptr where no element is padding (Python's None).
+// nullptr where no element is padding (Python's None). `stepped`, optional
+// (gather.py says what for), gives the byte offset of unit (row, k0 + k),
+// past `extent` in the padding; k0 a value (load makes the first tile's 0 one).
 struct Gather {
   std::function<std::pair<ir::Value*, ir::Value*>(ir::KernelBuilder&, ir::Value* row, ir::Value* k)> address;
   bool runs;  // aligned 16-byte runs along `contiguous` are consecutive in memory and share their validity
   std::string contiguous = "k";  // the index runs follow: "k" or "rows"
+  // Its {} is for GCC's -Wmissing-field-initializers, where a family aggregate-initialises a Gather without it.
+  // NOLINTNEXTLINE(readability-redundant-member-init): GCC wants it (above)
+  std::function<ir::Value*(ir::KernelBuilder&, ir::Value* row, ir::Value* k0, ir::Value* k)> stepped{};
+  std::int64_t extent = 0;  // bytes of the buffer `stepped`'s offsets index, 1 .. kUnchecked
 };
 
 // gather.GatherCopy: TileCopy's moves and LDS writes (k- or rows-contiguous,
