@@ -49,13 +49,12 @@ def case_json(case):
 def _python(fam, case, flavors):
     try:
         kernel = fam.build(case)
-        rk = print_kernel(kernel)
-        lowered = lower_each(kernel, flavors)
     except ArchDomainError as e:  # the case's arch refused by the builder: every flavor's answer
         return dict.fromkeys(flavors, e)
+    rk = print_kernel(kernel)
     return {
         flavor: ll if isinstance(ll, ArchDomainError) else Emitted(rk, ll, kernel.name)
-        for flavor, ll in lowered.items()
+        for flavor, ll in lower_each(kernel, flavors).items()
     }
 
 
