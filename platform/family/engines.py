@@ -9,14 +9,23 @@ NAME.cases.json) to the C++ engine given as `cpp`: the module
 rocke_library_engine that the library builds (//library/engine:engine), which
 the caller imports and passes in (platform code never names library code);
 engine="both" runs the two and raises EngineMismatch, naming the case and the
-first differing line, unless they agree byte for byte.
+first differing line, unless they agree byte for byte, or unless both refuse
+the case with an ArchDomainError of the same facts.
+
+    outs = lower_flavors(fam, case, FLAVORS, engine="both", cpp=rocke_library_engine)
+
+does the same for several flavors at once: {flavor: Emitted, or the
+ArchDomainError that flavor raised}. The Python engine builds, prints and
+verifies the kernel once for all of them (none of that depends on the flavor;
+it costs far more than the lowering).
 """
 
 import dataclasses
 
 from family import cases_json
 from ir.printer import print_kernel
-from lower.llvm import lower
+from lower.flavors import ArchDomainError
+from lower.llvm import lower_each
 
 ENGINES = ("python", "cpp", "both")
 
@@ -37,13 +46,27 @@ def case_json(case):
     return cases_json.canonical({"arch": case.arch, "id": case.id, "spec": case.spec.to_json()}, f"case {case.id}")
 
 
-def _python(fam, case, flavor):
-    kernel = fam.build(case)
-    return Emitted(print_kernel(kernel), lower(kernel, flavor), kernel.name)
+def _python(fam, case, flavors):
+    try:
+        kernel = fam.build(case)
+    except ArchDomainError as e:  # the case's arch refused by the builder: every flavor's answer
+        return dict.fromkeys(flavors, e)
+    rk = print_kernel(kernel)
+    return {
+        flavor: ll if isinstance(ll, ArchDomainError) else Emitted(rk, ll, kernel.name)
+        for flavor, ll in lower_each(kernel, flavors).items()
+    }
 
 
-def _cpp(fam, case, flavor, cpp):
-    return Emitted(*cpp.emit(fam.name, case_json(case), flavor))
+def _cpp(fam, case, flavors, cpp):
+    entry = case_json(case)
+    out = {}
+    for flavor in flavors:
+        try:
+            out[flavor] = Emitted(*cpp.emit(fam.name, entry, flavor))
+        except ArchDomainError as e:
+            out[flavor] = e
+    return out
 
 
 def first_difference(a, b):
@@ -72,9 +95,25 @@ def compare(case_id, py, cpp):
             )
 
 
-def lower_family(fam, case, flavor, engine="python", cpp=None):
-    """The case's .rk text and LLVM IR from the chosen engine; `cpp` is the C++
-    engine module, needed by engine="cpp" and "both" (see the module doc)."""
+def compare_refusals(case_id, flavor, py, cpp):
+    """Raises EngineMismatch unless the two engines' outcomes for one flavor are
+    both output or both an ArchDomainError of the same facts."""
+    refused = isinstance(py, ArchDomainError), isinstance(cpp, ArchDomainError)
+    if refused == (True, True) and py.facts() != cpp.facts():
+        raise EngineMismatch(
+            f"case {case_id}, {flavor}: both engines refuse it, with different facts:\n"
+            f"  python: {py.facts()}\n  c++:    {cpp.facts()}"
+        )
+    if refused[0] != refused[1]:
+        which, error = ("Python", py) if refused[0] else ("C++", cpp)
+        raise EngineMismatch(f"case {case_id}, {flavor}: only {which} refuses it: {error}")
+
+
+def lower_flavors(fam, case, flavors, engine="python", cpp=None):
+    """{flavor: the case's Emitted from the chosen engine, or the ArchDomainError
+    that flavor raised} for each of `flavors`; `cpp` as for lower_family (see the
+    module doc). With engine="both", EngineMismatch unless the engines agree on
+    every flavor: the same bytes, or a refusal with the same facts."""
     if engine not in ENGINES:
         raise ValueError(f"lower_family: expected engine to be one of {', '.join(ENGINES)}, got {engine!r}")
     if engine != "python" and cpp is None:
@@ -83,9 +122,22 @@ def lower_family(fam, case, flavor, engine="python", cpp=None):
             "import rocke_library_engine (//library/engine:engine) and pass it as cpp="
         )
     if engine == "python":
-        return _python(fam, case, flavor)
+        return _python(fam, case, flavors)
     if engine == "cpp":
-        return _cpp(fam, case, flavor, cpp)
-    py, made = _python(fam, case, flavor), _cpp(fam, case, flavor, cpp)
-    compare(case.id, py, made)
+        return _cpp(fam, case, flavors, cpp)
+    py, made = _python(fam, case, flavors), _cpp(fam, case, flavors, cpp)
+    for flavor in flavors:
+        compare_refusals(case.id, flavor, py[flavor], made[flavor])
+        if not isinstance(py[flavor], ArchDomainError):
+            compare(case.id, py[flavor], made[flavor])
     return py
+
+
+def lower_family(fam, case, flavor, engine="python", cpp=None):
+    """The case's .rk text and LLVM IR from the chosen engine; `cpp` is the C++
+    engine module, needed by engine="cpp" and "both" (see the module doc). A
+    flavor that cannot express the case raises its ArchDomainError."""
+    out = lower_flavors(fam, case, [flavor], engine, cpp)[flavor]
+    if isinstance(out, ArchDomainError):
+        raise out
+    return out

@@ -9,6 +9,11 @@ import pytest
 
 from family import engines
 from family.engines import Emitted, EngineMismatch
+from ir import types as T
+from ir.builder import KernelBuilder
+from ir.printer import print_kernel
+from lower.flavors import ArchDomainError
+from lower.llvm import lower
 
 RK = "kernel @k() {\n  %0 = gpu.lane_id() : i32\n}\n"
 LL = "define void @k() {\nentry:\n  ret void\n}\n"
@@ -74,3 +79,89 @@ def test_cpp_engine_is_the_module_passed_in():
 
     out = engines.lower_family(type("F", (), {"name": "f"}), Case, "llvm22", engine="cpp", cpp=Engine)
     assert out == Emitted("rk f llvm22", '{"arch":"gfx942","id":"c1","spec":{"m":1}}', "f_c1")
+
+
+def _tiny_family():
+    """A family of one gfx1250 kernel (llvm20 does not know gfx1250), counting its builds."""
+
+    class Family:
+        name, builds = "tiny", 0
+
+        @classmethod
+        def build(cls, case):
+            cls.builds += 1
+            b = KernelBuilder("tiny", arch=case.arch, workgroup_size=(64, 1, 1))
+            out = b.arg("out", T.GLOBAL)
+            b.buffer_store(b.buffer_rsrc(out, 256), b.mul(b.thread_id(0), 4), b.convert(b.lane_id(), T.F32))
+            return b.finish()
+
+    class Case:
+        id, arch = "c1", "gfx1250"
+
+        class spec:
+            @staticmethod
+            def to_json():
+                return {"m": 1}
+
+    return Family, Case
+
+
+def test_python_engine_builds_once_for_every_flavor_and_refuses_per_flavor():
+    fam, case = _tiny_family()
+    outs = engines.lower_flavors(fam, case, ["llvm20", "llvm22", "llvm24"])
+    assert fam.builds == 1
+    kernel = fam.build(case)
+    assert isinstance(outs["llvm20"], ArchDomainError)
+    assert "gfx1250 is not known to llvm20" in str(outs["llvm20"])
+    for flavor in ("llvm22", "llvm24"):
+        assert outs[flavor] == Emitted(print_kernel(kernel), lower(kernel, flavor), "tiny")
+    with pytest.raises(ArchDomainError, match="gfx1250 is not known to llvm20"):
+        engines.lower_family(fam, case, "llvm20")
+
+
+def _cpp_engine(refuse):
+    """A C++ engine stand-in: the Python engine's bytes, and refuse(flavor) -> an error to raise, or None."""
+    fam, case = _tiny_family()
+    python = engines.lower_flavors(fam, case, ["llvm20", "llvm22", "llvm24"])
+
+    class Engine:
+        @staticmethod
+        def emit(name, case_json, flavor):
+            error = refuse(flavor)
+            if error is not None:
+                raise error
+            out = python[flavor]
+            return out.rk, out.ll, out.name
+
+    return Engine
+
+
+def test_both_engines_refusing_alike_is_agreement():
+    fam, case = _tiny_family()
+    py_refusal = engines.lower_flavors(fam, case, ["llvm20"])["llvm20"]
+    cpp = _cpp_engine(lambda f: ArchDomainError("c++ words", *py_refusal.facts()[1:]) if f == "llvm20" else None)
+    outs = engines.lower_flavors(fam, case, ["llvm20", "llvm22"], engine="both", cpp=cpp)
+    assert isinstance(outs["llvm20"], ArchDomainError) and isinstance(outs["llvm22"], Emitted)
+
+
+def test_only_one_engine_refusing_is_a_mismatch():
+    fam, case = _tiny_family()
+    cpp = _cpp_engine(lambda f: ArchDomainError("no", "flavor", f, []) if f == "llvm22" else None)
+    with pytest.raises(EngineMismatch, match="^case c1, llvm22: only C\\+\\+ refuses it: no$"):
+        engines.lower_flavors(fam, case, ["llvm22", "llvm24"], engine="both", cpp=cpp)
+    python_only = _cpp_engine(lambda f: None)
+    python_only.emit = staticmethod(lambda name, case_json, flavor: ("rk", "ll", "tiny"))
+    with pytest.raises(EngineMismatch, match="^case c1, llvm20: only Python refuses it: "):
+        engines.lower_flavors(fam, case, ["llvm20"], engine="both", cpp=python_only)
+
+
+def test_refusals_with_different_facts_are_a_mismatch():
+    fam, case = _tiny_family()
+    cpp = _cpp_engine(lambda f: ArchDomainError("no", "arch", "gfx1250", []) if f == "llvm20" else None)
+    with pytest.raises(EngineMismatch) as e:
+        engines.lower_flavors(fam, case, ["llvm20"], engine="both", cpp=cpp)
+    assert str(e.value).startswith(
+        "case c1, llvm20: both engines refuse it, with different facts:\n"
+        "  python: ['ArchDomainError', 'flavor', 'llvm20', ['llvm22', 'llvm23', 'llvm24']]\n"
+        "  c++:    ['ArchDomainError', 'arch', 'gfx1250', []]"
+    )

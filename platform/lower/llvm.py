@@ -577,10 +577,28 @@ LOWER = {
 
 def lower(kernel, flavor_name):
     """LLVM IR text of `kernel` for `flavor_name` (llvm20, llvm22, llvm23, llvm24)."""
+    text = lower_each(kernel, [flavor_name])[flavor_name]
+    if isinstance(text, ArchDomainError):
+        raise text
+    return text
+
+
+def lower_each(kernel, flavor_names):
+    """{flavor: the LLVM IR text of `kernel`, or the ArchDomainError lower(kernel,
+    flavor) raises} for each of `flavor_names`. The kernel is verified once for
+    all of them: verification does not depend on the flavor, and it costs far
+    more than the lowering itself. An unknown flavor or an invalid kernel raises
+    as lower() does."""
     if not isinstance(kernel, Kernel):
         raise ArchDomainError(f"lower: expected a Kernel, got {type(kernel).__name__}", "kernel", type(kernel).__name__)
-    flavor = flavors.get(flavor_name)
+    chosen = {name: flavors.get(name) for name in flavor_names}
     verify(kernel)
     arch = archs.get(kernel.arch)
-    flavors.check_arch(flavor, arch.name, f"kernel @{kernel.name}")
-    return _Emitter(kernel, flavor, arch).module()
+    out = {}
+    for name, flavor in chosen.items():
+        try:
+            flavors.check_arch(flavor, arch.name, f"kernel @{kernel.name}")
+            out[name] = _Emitter(kernel, flavor, arch).module()
+        except ArchDomainError as e:
+            out[name] = e
+    return out

@@ -12,7 +12,7 @@ from ir import types as T
 from ir.builder import KernelBuilder
 from lower import flavors
 from lower.flavors import ArchDomainError
-from lower.llvm import lower
+from lower.llvm import lower, lower_each
 from tile.gemm_example import gemm_kernel
 
 
@@ -55,6 +55,19 @@ def test_same_bytes_whatever_the_hash_seed():
 )
 def test_triple(flavor, arch, triple):
     assert f'target triple = "{triple}"' in lower(tiny(arch), flavor)
+
+
+def test_lower_each_is_lower_per_flavor_with_its_refusals():
+    kernel = tiny("gfx1250")
+    outs = lower_each(kernel, ["llvm20", "llvm22", "llvm24"])
+    assert list(outs) == ["llvm20", "llvm22", "llvm24"]
+    for flavor in ("llvm22", "llvm24"):
+        assert outs[flavor] == lower(kernel, flavor)
+    with pytest.raises(ArchDomainError) as e:
+        lower(kernel, "llvm20")
+    assert isinstance(outs["llvm20"], ArchDomainError) and str(outs["llvm20"]) == str(e.value)
+    with pytest.raises(ArchDomainError, match="flavor: expected one of llvm20, llvm22, llvm23, llvm24, got 'llvm21'"):
+        lower_each(kernel, ["llvm22", "llvm21"])
 
 
 def test_buffer_resource_spelling_per_flavor():

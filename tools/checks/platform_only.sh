@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A copy of the checkout with the platform floor only (no library/,
 # goldens/library/ and catalog/, no top floor: app/ and the //tools aliases)
-# still builds and gates green: platform never needs what is above it.
+# still builds and gates green: platform never needs what is above it. The
+# copy runs with this checkout's user.bazelrc, if any.
 #
 #   tools/checks/platform_only.sh [BAZEL_FLAG...]
 #
@@ -22,6 +23,9 @@ rm -rf "$copy" && mkdir -p "$copy"
 git ls-files -z --cached --others --exclude-standard |
   grep -zvE "$above" |
   xargs -0 cp --parents -t "$copy" 2>/dev/null
+# The user's own flags (user.bazelrc, which git ignores) hold in the copy too:
+# a disk cache turned off (a cold CI run, tools/bench/ci_cold.sh) stays off.
+[[ ! -f user.bazelrc ]] || cp user.bazelrc "$copy/"
 missing=$(git ls-files --cached --others --exclude-standard | grep -vE "$above" | while read -r f; do [[ -e $copy/$f || ! -e $f ]] || echo "$f"; done)
 if [[ -n $missing || -e $copy/library || -e $copy/goldens/library || -e $copy/catalog || -e $copy/app ]]; then
   echo "FAIL $name: the copy at $copy is not what it should be (missing: ${missing:-none})"
