@@ -49,6 +49,16 @@ fi
 rev=$(git rev-parse --verify --quiet "$commit^{commit}") ||
   { echo "ci_cold: '$commit' is not a commit of this checkout; give a branch, tag or hash" >&2; exit 2; }
 short=${rev:0:12}
+# What building the pinned root costs a machine that lacks it: cited from its
+# home, tools/bench/workspace.sh's figure, read now so that a missing one stops
+# the bench before its half hour.
+workspace=docs/figures/workspace.md
+root_build=$(sed -n 's/^| pinned root build[^|]*| \([0-9][0-9]* s\) |$/\1/p' "$workspace")
+root_measured=$(sed -n 's/^`tools\/bench\/workspace.sh`, measured \([0-9-]*\) .*/\1/p' "$workspace")
+if [[ -z $root_build || -z $root_measured ]]; then
+  echo "ci_cold: $workspace has no 'pinned root build' row or no 'measured DATE' line (found '$root_build', '$root_measured'); run tools/bench/workspace.sh to write it" >&2
+  exit 2
+fi
 source tools/ci/state.sh
 source tools/ci/remote_cache.sh
 
@@ -56,7 +66,10 @@ source tools/ci/remote_cache.sh
 mkdir -p /var/cache/rocke/bench
 scratch=$(mktemp -d /var/cache/rocke/bench/ci-cold.XXXXXX)
 clone=$scratch/clone
-state=$(ci_state_dir "$scratch/clone" 2>/dev/null || true)
+# The clone's folder is made first, so that its state folder (named after its
+# real path, ci_state_dir) is known once, here, for the trap below to remove.
+mkdir "$clone"
+state=$(ci_state_dir "$clone")
 tmp=
 finish() {
   remote_cache_stop
@@ -66,13 +79,12 @@ finish() {
   for dir in "$clone" "$state/platform-only" "$state/catalog-clone"; do
     [[ -x $dir/bazel ]] && (cd "$dir" && ./bazel clean --expunge >/dev/null 2>&1)
   done
-  rm -rf "$scratch" ${state:+"$state"} ${tmp:+"$tmp"}
+  rm -rf "$scratch" "$state" ${tmp:+"$tmp"}
 }
 trap finish EXIT
 
 git clone -q --no-hardlinks "$checkout" "$clone"
 git -C "$clone" checkout -q --detach "$rev"
-state=$(ci_state_dir "$clone")
 echo "build --disk_cache=" >"$clone/user.bazelrc"
 if [[ -n $scope ]]; then
   # The test command (and the README line .ci/run checks it against), and the checks kept.
@@ -143,7 +155,9 @@ tmp=$(mktemp docs/figures/.rocke-tmp-XXXXXX)
   printf '`.ci/run` of commit %s in a fresh clone: no disk cache, an empty remote cache (ROCKE_REMOTE_CACHE), fresh\n' "$short"
   printf 'output bases for the clone and for the checks'"'"' copies, an empty check cache, so every test and every check runs.\n'
   printf 'Kept, as on any machine that ran CI once: the pinned root (%s; a machine without it first builds it,\n' "$(toolchains/sysroot/root.sh key)"
-  printf 'which took 386 s when last timed by hand on this machine) and the remote executor'"'"'s environment layer.\n'
+  printf 'which took %s when tools/bench/workspace.sh measured it on %s, %s) and the remote executor'"'"'s\n' \
+    "$root_build" "$root_measured" "$workspace"
+  printf 'environment layer.\n'
   printf 'The goal (issue 24): under 30 minutes.\n'
   printf 'Each phase as .ci/run prints it; a check'"'"'s time runs from its `ci:` line to the next.\n\n'
   verdict=$( ((total < 1800)) && echo "under the goal's 30 minutes" || echo "over the goal's 30 minutes")
