@@ -120,17 +120,26 @@ else
 fi
 
 # 5. Routing: a job for another root (//tools/remote:unmatched_root) waits,
-# unrun, however long: Bazel shows it queued at the executor ("[Sched]") until
-# Ctrl-C (SIGINT) cancels the build.
+# unrun, however long: Bazel shows it queued at the executor ("[Sched]"), and
+# once it has shown it queued for 10 s (a job of the right root runs in under
+# 2 s), Ctrl-C (SIGINT, through timeout, to the whole ./bazel process group)
+# cancels the build; timeout's own 60 s bound ends a build that never shows it.
+queued="^\[.*\] \[Sched\] .*; [1-9][0-9]s"
 before=$(grep -c 'Runner exited' "$run_dir/logs/worker.log")
-timeout -s INT 40 ./bazel "--output_base=$scratch/output-base" build "--remote_executor=grpc://127.0.0.1:$ROCKE_REMOTE_PORT" \
+start=$SECONDS
+timeout -s INT 60 ./bazel "--output_base=$scratch/output-base" build "--remote_executor=grpc://127.0.0.1:$ROCKE_REMOTE_PORT" \
   --spawn_strategy=remote --disk_cache= --noremote_accept_cached --extra_execution_platforms=//tools/remote:unmatched_root \
   --curses=no --show_progress_rate_limit=5 \
-  "${target}_000_gfx942" >"$scratch/unmatched.log" 2>&1
+  "${target}_000_gfx942" >"$scratch/unmatched.log" 2>&1 &
+build=$!
+while kill -0 "$build" 2>/dev/null && ! grep -q "$queued" "$scratch/unmatched.log"; do sleep 1; done
+kill -INT "$build" 2>/dev/null
+wait "$build"
 status=$?
+waited=$((SECONDS - start))
 after=$(grep -c 'Runner exited' "$run_dir/logs/worker.log")
-if [[ $status -ne 0 && $after -eq $before ]] && grep -q "^\[.*\] \[Sched\] .*; [1-9][0-9]s" "$scratch/unmatched.log"; then
-  pass "remote: a job asking for another root (rocke-root=no-such-root) is not run by this root's worker (waited 40 s; bazel exit $status)"
+if [[ $status -ne 0 && $after -eq $before ]] && grep -q "$queued" "$scratch/unmatched.log"; then
+  pass "remote: a job asking for another root (rocke-root=no-such-root) is not run by this root's worker (cancelled after $waited s, queued for 10 s or more; bazel exit $status)"
 else
   fail "remote: a job asking for another root is not run by this root's worker (bazel exit $status; runner exits $before -> $after)" "$(tail -n 3 "$scratch/unmatched.log")"
 fi
