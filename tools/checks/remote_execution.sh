@@ -132,7 +132,7 @@ timeout -s INT 60 ./bazel "--output_base=$scratch/output-base" build "--remote_e
   --curses=no --show_progress_rate_limit=5 \
   "${target}_000_gfx942" >"$scratch/unmatched.log" 2>&1 &
 build=$!
-while kill -0 "$build" 2>/dev/null && ! grep -q "$queued" "$scratch/unmatched.log"; do sleep 1; done
+while kill -0 "$build" 2>/dev/null && ! grep -qs "$queued" "$scratch/unmatched.log"; do sleep 1; done
 kill -INT "$build" 2>/dev/null
 wait "$build"
 status=$?
