@@ -21,9 +21,14 @@ FamilyGroupInfo = provider(
     fields = {"families": "list of FamilyInfo, in the order of their modules"},
 )
 
+def _golden_target(pkg, name, flavor):
+    """The label of the family's golden test for `flavor` (bless builds what it names)."""
+    return "//{}:{}_golden_{}".format(pkg, name, flavor)
+
 def _emit(name, tool, family, flavor, cases, outs, golden_target):
-    """A genrule running an emitter (Python or C++; both take these flags)
-    over the case list `cases`; outs = (irs, rk, manifest)."""
+    """A genrule running the C++ emitter `tool` (it takes the Python
+    emitter's flags, one flavor a run) over the case list `cases`;
+    outs = (irs, rk, manifest)."""
     irs, rk, manifest = outs
     native.genrule(
         name = name,
@@ -40,6 +45,36 @@ def _emit(name, tool, family, flavor, cases, outs, golden_target):
             m = manifest,
             g = golden_target,
         ),
+        tools = [tool],
+    )
+
+def _emit_flavors(name, tool, family, flavors, cases, pkg):
+    """NAME_emit: one genrule running the Python emitter `tool` over the case
+    list `cases` for every flavor of `flavors` (one run builds each case once:
+    platform/family/emit.py), writing each flavor's _outs(name, F, ""); and
+    NAME_emit_F: a filegroup of flavor F's three files."""
+    groups, outs = [], []
+    for flavor in flavors:
+        irs, rk, manifest = _outs(name, flavor, "")
+        outs += [irs, rk, manifest]
+        groups.append(
+            "--flavor {} --irs $(execpath {}) --rk $(execpath {}) --manifest $(execpath {}) --bless-target {}".format(
+                flavor,
+                irs,
+                rk,
+                manifest,
+                _golden_target(pkg, name, flavor),
+            ),
+        )
+        native.filegroup(
+            name = "{}_emit_{}".format(name, flavor),
+            srcs = [irs, rk, manifest],
+        )
+    native.genrule(
+        name = name + "_emit",
+        srcs = [cases],
+        outs = outs,
+        cmd = "$(execpath {}) --family {} --cases $(execpath {}) {}".format(tool, family, cases, " ".join(groups)),
         tools = [tool],
     )
 
@@ -201,6 +236,10 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
                           canonical JSON ({"cases":[{"arch","id","spec"}],
                           "family","format"}; platform/ir/SPELLING.md), the
                           list both engines build from.
+      name + "_emit":     genrule: the Python emitter over NAME.cases.json,
+                          once for every flavor in `flavors` (each case
+                          built once, lowered per flavor), writing each
+                          flavor's three files below.
       name + "_checks":   genrule -> NAME.checks.json, every case's numeric
                           check (inputs, bounds, grid, workgroup size) as
                           data (platform/family/checks.py), which the
@@ -218,8 +257,8 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
                           `suite_tests`, tagged manual (tags on a suite
                           would filter it).
     and for each flavor F in `flavors` (llvm20, llvm22, llvm23, llvm24):
-      name + "_emit_" + F:     genrule: the Python emitter over NAME.cases.json
-                               -> NAME.F.irs.json (id -> LLVM IR),
+      name + "_emit_" + F:     filegroup of NAME_emit's files for F:
+                               NAME.F.irs.json (id -> LLVM IR),
                                NAME.F.rk.json (id -> .rk text of every built
                                kernel) and NAME.F.manifest (id, arch, kernel,
                                bytes, sha256, ir=kept on the representatives;
@@ -332,11 +371,11 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
         tags = ["cases_json", family_tag],
     )
     tests.append(name + "_cases_json")
+    _emit_flavors(name, ":" + name + "_emitter", module, flavors, cases, pkg)
     for flavor in flavors:
-        golden_target = "//{}:{}_golden_{}".format(pkg, name, flavor)
+        golden_target = _golden_target(pkg, name, flavor)
         py = _outs(name, flavor, "")
         irs, manifest = py[0], py[2]
-        _emit("{}_emit_{}".format(name, flavor), ":" + name + "_emitter", module, flavor, cases, py, golden_target)
         golden = "goldens/{}/{}.{}".format(pkg, name, flavor)
         py_test(
             name = "{}_golden_{}".format(name, flavor),

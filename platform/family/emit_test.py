@@ -182,3 +182,54 @@ def test_a_spec_from_json_refuses_names_the_case(toy, capsys):
         and "lanez" in err
         and err.count("\n") == 1
     ), err
+
+
+def test_one_run_of_two_flavors_writes_what_a_run_per_flavor_writes(toy):
+    single = {}
+    for flavor in ("llvm20", "llvm22"):
+        code, single[flavor] = run(toy, flavor)
+        assert code == 0
+    argv = ["--family", "toy_family_for_emit_build", "--cases", str(toy / "toy.cases.json")]
+    for flavor in ("llvm22", "llvm20"):  # in another order than the single runs
+        argv += ["--flavor", flavor, "--bless-target", "//x:toy_golden_llvm20"]
+        for flag in ("irs", "rk", "manifest"):
+            argv += [f"--{flag}", str(toy / f"both.{flavor}.{flag}")]
+    assert emit.main(argv) == 0
+    for flavor in ("llvm20", "llvm22"):
+        both = {flag: (toy / f"both.{flavor}.{flag}").read_text(encoding="utf-8") for flag in ("irs", "rk", "manifest")}
+        assert both == single[flavor], flavor
+    assert single["llvm20"]["irs"] != single["llvm22"]["irs"]  # the flavors' files differ, so the pairing is seen
+
+
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        (
+            ["--flavor", "llvm23"],
+            "expected --flavor, --irs, --rk, --manifest, --bless-target once per flavor, got 2 --flavor, 1 --irs, 1 --rk, 1 --manifest, 1 --bless-target",
+        ),
+        (
+            ["--flavor", "llvm22", "--irs", "i2", "--rk", "r2", "--manifest", "m2", "--bless-target", "//x:y"],
+            "expected each flavor once, got llvm22 more than once",
+        ),
+    ],
+)
+def test_per_flavor_flags_come_in_whole_groups(extra, message, capsys):
+    argv = [
+        "--cases",
+        "c",
+        "--flavor",
+        "llvm22",
+        "--irs",
+        "i",
+        "--rk",
+        "r",
+        "--manifest",
+        "m",
+        "--bless-target",
+        "//x:y",
+    ]
+    with pytest.raises(SystemExit) as exit_:
+        emit.main(["--family", "toy_family", *argv, *extra])
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err

@@ -93,14 +93,17 @@ class Run:
         return lines
 
 
-def run(case_id, numeric, tc, code_object, kernel_name, block, figures=False):
+def run(case_id, numeric, tc, code_object, kernel_name, block, figures=False, program=None):
     """Launch the case's code object on `numeric`'s inputs (a sample of a
     wide grid); Mismatch naming the case if the emulator lacks a mnemonic of
-    the code object (executed or not) or stops on an error."""
+    the code object (executed or not) or stops on an error. `program`: the
+    code object's kernel as emu.program decoded it, when the caller has it
+    (decoding is a tenth of a gate's time); else it is decoded here."""
     chosen = sample(numeric.grid)
     initial = {i: np.array(a, copy=True) for i, a in enumerate(numeric.args) if isinstance(a, np.ndarray)}
     try:
-        program = emu.program(code_object, kernel_name, tc)
+        if program is None:
+            program = emu.program(code_object, kernel_name, tc)
         missing = program.unimplemented()
         if missing:  # coverage: every instruction of the code object, executed or not
             names = sorted({e.mnemonic for e in missing})
@@ -138,8 +141,9 @@ def compare(launched, tc, kernel_of):
             raise Mismatch(f"{e}\n{case_id}: {verdict}") from None
 
 
-def check(case_id, numeric, tc, code_object, kernel_name, block, kernel_of):
-    """Run and compare one case: its Run. Mismatch if the numbers differ."""
-    launched = run(case_id, numeric, tc, code_object, kernel_name, block)
+def check(case_id, numeric, tc, code_object, kernel_name, block, kernel_of, program=None):
+    """Run and compare one case: its Run. Mismatch if the numbers differ.
+    `program` as for run()."""
+    launched = run(case_id, numeric, tc, code_object, kernel_name, block, program=program)
     compare(launched, tc, kernel_of)
     return launched

@@ -18,6 +18,7 @@ the missing ones by arch with the cases that hold them.
 """
 
 import collections
+import functools
 import json
 import os
 
@@ -45,6 +46,12 @@ def _code_object(case_id):
     return built["code_object"]
 
 
+@functools.cache
+def _program(case_id):
+    """The case's kernel decoded (emu.program): once, for the coverage test and the case's own."""
+    return emu.program(_code_object(case_id), ENTRIES[case_id].kernel, TC)
+
+
 def test_every_mnemonic_is_implemented(record_property):
     missing = collections.defaultdict(set)  # (arch, mnemonic) -> case ids
     mnemonics = collections.defaultdict(set)
@@ -52,7 +59,7 @@ def test_every_mnemonic_is_implemented(record_property):
         entry = ENTRIES[case_id]
         if entry.error:
             continue
-        program = emu.program(_code_object(case_id), entry.kernel, TC)
+        program = _program(case_id)
         mnemonics[entry.arch] |= {i.mnemonic for i in program.instructions}
         for error in program.unimplemented():
             missing[(entry.arch, error.mnemonic)].add(case_id)
@@ -92,7 +99,14 @@ def test_case_runs_and_matches_numpy_or_is_rejected(case_id, record_property):
         return
     case = CASES[case_id]
     launched = machine.check(
-        case_id, case.numeric, TC, _code_object(case_id), entry.kernel, case.block, lambda: parse(RK[case_id])
+        case_id,
+        case.numeric,
+        TC,
+        _code_object(case_id),
+        entry.kernel,
+        case.block,
+        lambda: parse(RK[case_id]),
+        program=_program(case_id),
     )
     for line in launched.log():
         record_property("machine", line)
