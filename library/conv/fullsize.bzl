@@ -9,17 +9,18 @@ load("//toolchains/python:defs.bzl", "py_pytest")
 visibility("private")
 
 def conv_fullsize_test(name, module, deps, tags, cases = "layers", depthwise_from = None, matrix = False, size = "medium"):
-    """A conv family's full-size layers (fullsize_emit.py), each flavor's IR
-    made by a build action, so that an edit leaving the IR's bytes unchanged
+    """A conv family's full-size layers (fullsize_emit.py), every flavor's IR
+    made by one build action, so that an edit leaving the IR's bytes unchanged
     (a comment) leaves the tests that compile it cached.
 
     Creates:
       name + "_emitter":       py_binary of fullsize_emit.py with the family.
-      name + "_ir_llvmNN":     genrule -> NAME.llvmNN.irs.json and
-                               NAME.llvmNN.manifest, the case set `cases`
-                               (fullsize_emit.py --cases) lowered by
-                               LLVM NN's flavor (a rejection for an arch it
-                               does not know).
+      name + "_ir":            genrule -> for every NN, NAME.llvmNN.irs.json
+                               and NAME.llvmNN.manifest, the case set
+                               `cases` (fullsize_emit.py --cases), each case
+                               built once and lowered by LLVM NN's flavor (a
+                               rejection for an arch it does not know).
+      name + "_ir_llvmNN":     filegroup of NN's two files.
       name + "_llvmNN":        test (fullsize_test.py): every case on an arch
                                the flavor knows was lowered, and compiles and
                                links with no spill, within its arch's
@@ -61,25 +62,32 @@ def conv_fullsize_test(name, module, deps, tags, cases = "layers", depthwise_fro
     extra = " --cases " + cases
     if depthwise_from:
         extra += " --depthwise-from $(execpath {})".format(depthwise_from)
-    tests = []
+    files = {}  # flavor -> (irs, manifest)
     for version in LLVM_VERSIONS:
         flavor = "llvm" + version
-        irs, manifest = "{}.{}.irs.json".format(name, flavor), "{}.{}.manifest".format(name, flavor)
-        native.genrule(
+        files[flavor] = "{}.{}.irs.json".format(name, flavor), "{}.{}.manifest".format(name, flavor)
+        native.filegroup(
             name = "{}_ir_{}".format(name, flavor),
-            srcs = [depthwise_from] if depthwise_from else [],
-            outs = [irs, manifest],
-            cmd = ("$(execpath :{e}) --family {m} --flavor {f} " +
-                   "--irs $(execpath {i}) --manifest $(execpath {n}){x}").format(
-                e = emitter,
-                m = module,
-                f = flavor,
-                i = irs,
-                n = manifest,
-                x = extra,
-            ),
-            tools = [":" + emitter],
+            srcs = list(files[flavor]),
         )
+    native.genrule(
+        name = name + "_ir",
+        srcs = [depthwise_from] if depthwise_from else [],
+        outs = [f for pair in files.values() for f in pair],
+        cmd = "$(execpath :{}) --family {} {}{}".format(
+            emitter,
+            module,
+            " ".join([
+                "--flavor {} --irs $(execpath {}) --manifest $(execpath {})".format(f, files[f][0], files[f][1])
+                for f in files
+            ]),
+            extra,
+        ),
+        tools = [":" + emitter],
+    )
+    tests = []
+    for flavor in files:
+        irs, manifest = files[flavor]
         test = "{}_{}".format(name, flavor)
         py_pytest(
             name = test,
