@@ -155,9 +155,8 @@ tmp=$(mktemp docs/figures/.rocke-tmp-XXXXXX)
   printf '`.ci/run` of commit %s in a fresh clone: no disk cache, an empty remote cache (ROCKE_REMOTE_CACHE), fresh\n' "$short"
   printf 'output bases for the clone and for the checks'"'"' copies, an empty check cache, so every test and every check runs.\n'
   printf 'Kept, as on any machine that ran CI once: the pinned root (%s; a machine without it first builds it,\n' "$(toolchains/sysroot/root.sh key)"
-  printf 'which took %s when tools/bench/workspace.sh measured it on %s, %s) and the remote executor'"'"'s\n' \
-    "$root_build" "$root_measured" "$workspace"
-  printf 'environment layer.\n'
+  printf 'which took %s when tools/bench/workspace.sh measured it on %s, %s)\n' "$root_build" "$root_measured" "$workspace"
+  printf 'and the remote executor'"'"'s environment layer.\n'
   printf 'The goal (issue 24): under 30 minutes.\n'
   printf 'Each phase as .ci/run prints it; a check'"'"'s time runs from its `ci:` line to the next.\n\n'
   verdict=$( ((total < 1800)) && echo "under the goal's 30 minutes" || echo "over the goal's 30 minutes")
