@@ -27,6 +27,7 @@ import json
 import os
 import sys
 
+import rocke_families
 from arch import arch as arch_table
 from catalog.kernel import KernelError
 from files.atomic import OutputError, write_atomic
@@ -77,7 +78,9 @@ def _kernels(args):
     problem = None
     try:
         problem = entry(args.index, json.loads(args.entry))
-        return jobs.build(jobs.Job.of(problem, args.arch), Toolchain.from_file(args.toolchain), args.engine)
+        return jobs.build(
+            jobs.Job.of(problem, args.arch), Toolchain.from_file(args.toolchain), rocke_families.FAMILIES, args.engine
+        )
     except EntryError as e:
         print(f"rocke catalog: refused, recorded in the catalog's errors: {e}", file=sys.stderr)
         refused = {"problem": e.index, "arch": e.arch, "field": e.field, "message": e.message}
