@@ -136,12 +136,12 @@ def _read(path):
         raise Refused(f"cannot read --problems {path}: {e.strerror}") from None
 
 
-# Each worker process keeps its toolchain and engine.
+# Each worker process keeps its toolchain, engine and family registry.
 _WORKER: dict = {}
 
 
-def _init(toolchain, engine):
-    _WORKER.update(toolchain=toolchain, engine=engine)
+def _init(toolchain, engine, families):
+    _WORKER.update(toolchain=toolchain, engine=engine, families=families)
 
 
 def _guarded(step):
@@ -168,7 +168,7 @@ def _guarded(step):
 
 def _lower(job):
     w = _WORKER
-    return (job, *_guarded(lambda: planner.lower(job, w["toolchain"].flavor, w["engine"])))
+    return (job, *_guarded(lambda: planner.lower(job, w["toolchain"].flavor, w["families"], w["engine"])))
 
 
 def _compile(item):
@@ -247,7 +247,7 @@ def run(args):
         error_rows.append(index.error(job.problem.index, job.arch, failure))
         print(f"rocke build: {_what(job)}: {failure}", file=sys.stderr)
 
-    with _workers(jobs, args.jobs, toolchain, args.engine) as (how, results):
+    with _workers(jobs, args.jobs, toolchain, args.engine, args.families) as (how, results):
         lowered, refused = {}, []
         lowering = Progress(len(jobs), sys.stderr)
         for job, low, failure, spent, _ in results(_lower, jobs):
@@ -346,10 +346,10 @@ def _pool(workers, initargs):
 
 
 @contextlib.contextmanager
-def _workers(jobs, workers, toolchain, engine):
+def _workers(jobs, workers, toolchain, engine, families):
     """(how kernels are built, results(fn, items): an iterator of fn(item)
     per item as they finish), in this process or in a pool kept for every call."""
-    initargs = (toolchain, engine)
+    initargs = (toolchain, engine, families)
     if workers == 1 or len(jobs) < 2:
         _init(*initargs)
         yield "1 process", lambda fn, items: map(fn, items)

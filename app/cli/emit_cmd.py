@@ -53,7 +53,7 @@ def _write(out, data):
 
 def run(args):
     try:
-        fam = load_family(args.family)
+        fam = load_family(args.families, args.family)
         if args.list:
             return list_cases(fam)
         case = find_case(fam, args.case)

@@ -1,11 +1,10 @@
-"""What the commands share: the registry's families and cases, the
-toolchains this program was given, --out paths, and Refused, the one-line
-refusal each command prints."""
+"""What the commands share: families and cases of the registry the
+command line was given (args.families, command_line.py), the toolchains
+this program was given, --out paths, and Refused, the one-line refusal each
+command prints."""
 
 import difflib
 import os
-
-import rocke_families
 
 from app.cli.toolchains_cmd import configs
 
@@ -30,18 +29,18 @@ def out_path(out):
     return path
 
 
-def load_family(name):
+def load_family(families, name):
     """The Family of registry module `name` (conv.direct_fwd) or of the
-    registered family called `name` (conv_direct_fwd); Refused names what the
-    registry offers."""
-    if name in rocke_families.FAMILIES:
-        return rocke_families.FAMILIES[name]
+    registered family called `name` (conv_direct_fwd) in `families` (module
+    -> Family); Refused names what the registry offers."""
+    if name in families:
+        return families[name]
     # A family's own name (Family.name) works too.
-    by_name = {fam.name: fam for fam in rocke_families.FAMILIES.values()}
+    by_name = {fam.name: fam for fam in families.values()}
     if name in by_name:
         return by_name[name]
-    offered = ", ".join(rocke_families.FAMILIES)
-    close = difflib.get_close_matches(name, [*rocke_families.FAMILIES, *by_name], n=1)
+    offered = ", ".join(families)
+    close = difflib.get_close_matches(name, [*families, *by_name], n=1)
     hint = f" Did you mean {close[0]}?" if close else ""
     raise Refused(f"expected a family of the registry, got {name!r}; the registry offers: {offered}.{hint}")
 

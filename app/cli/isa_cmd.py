@@ -164,7 +164,7 @@ def run(args):
     if args.family is None:
         return _fail("expected a FAMILY (rocke isa conv.img2col --case ID) or --catalog DIR, got neither")
     try:
-        fam = load_family(args.family)
+        fam = load_family(args.families, args.family)
         if args.list:
             return list_cases(fam)
         result = report(fam, args.case, args.flavor or default_flavor(), args.run)

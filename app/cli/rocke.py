@@ -11,11 +11,12 @@
 explains each command, with its examples.
 """
 
-from app.cli import build_cmd, emit_cmd, isa_cmd, run_cmd, toolchains_cmd
+import rocke_families
+
+from app.cli import build_cmd, command_line, emit_cmd, isa_cmd, run_cmd, toolchains_cmd
 from tools.entry import entry
 
-# subcommand -> module with HELP, a docstring (its --help, examples first),
-# add_arguments(parser) and run(args) -> exit status.
+# subcommand -> module (command_line.parser says what each module gives).
 COMMANDS = {
     "build": build_cmd,
     "toolchains": toolchains_cmd,
@@ -26,22 +27,14 @@ COMMANDS = {
 
 
 def parser():
-    """The command line's parser, a subparser per command."""
-    top = entry.parser(prog="rocke", description=__doc__)
-    sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, module in COMMANDS.items():
-        module.add_arguments(entry.subparser(sub, name, help=module.HELP, description=module.__doc__))
-    return top
-
-
-def run(args):
-    return COMMANDS[args.command].run(args)
+    """The command line's parser: every command, over the whole family registry."""
+    return command_line.parser(__doc__, COMMANDS, rocke_families.FAMILIES)
 
 
 def main(argv=None):
     """Parse `argv` (without the program name) and run the command; its exit status."""
-    return run(parser().parse_args(argv))
+    return command_line.runner(COMMANDS)(parser().parse_args(argv))
 
 
 if __name__ == "__main__":
-    entry.main(parser, run)
+    entry.main(parser, command_line.runner(COMMANDS))

@@ -8,15 +8,18 @@ import re
 import numpy as np
 import pytest
 
-from app.cli import rocke
+from app.cli import command_line, emit_cmd, run_cmd
+from gemm import gemm
 
+# The commands and the one family it needs: an edit to another family does not re-run it.
+COMMANDS = {"emit": emit_cmd, "run": run_cmd}
 CASE = "gemm_f16_128x128x32"  # m = n = 128, k = 64; one workgroup of 256 lanes
 
 
 def _rocke(argv):
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = rocke.main(argv)
+        status = command_line.main(argv, COMMANDS, command_line.registry(gemm))
     return status, out.getvalue(), err.getvalue()
 
 

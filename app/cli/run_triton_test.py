@@ -14,7 +14,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from app.cli import rocke
+from app.cli import command_line, run_cmd
 
 TESTDATA = pathlib.Path(__file__).parent / "testdata" / "triton"
 M, N, K = 208, 144, 112  # Triton compiled M, N, K and the row strides as multiples of 16
@@ -56,7 +56,7 @@ def test_triton_gemm_runs_and_matches_numpy(arch, tmp_path):
     ]
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        assert rocke.main(argv) == 0, err.getvalue()
+        assert command_line.main(argv, {"run": run_cmd}, {}) == 0, err.getvalue()
     c = np.load(tmp_path / "c.npy").astype(np.float64)
     np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), rtol=2.0**-10, atol=1e-2)
     assert f"gemm ({arch}, wave{facts['wave']}): {grid} workgroups" in out.getvalue()

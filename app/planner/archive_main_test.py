@@ -19,7 +19,7 @@ with open(os.path.join(HERE, "testdata", "refusals.json")) as f:
     DOC = json.load(f)
 
 
-def _fake_build(job, toolchain, engine):
+def _fake_build(job, toolchain, families):
     row = dict.fromkeys(index.COLUMNS)
     row.update(problem=job.problem.index, name=job.problem.name, op=job.problem.op, arch=job.arch, path=job.path)
     return [(row, f"code of {job.path}".encode())]

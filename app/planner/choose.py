@@ -17,11 +17,12 @@ import dataclasses
 import math
 
 from arch import arch as archs
-from conv import direct_fwd, igemm_dgrad, igemm_fwd, igemm_tiles, igemm_wgrad, img2col, split_k_reduce, wgrad_spec
+from conv import igemm_tiles, wgrad_spec
+from conv.family_names import NAMES as CONV_NAMES
+from conv.reduce_spec import ReduceSpec, vector_width
 from conv.spec import SpecError as ConvSpecError
 from conv.split_k import select_split_k, select_split_k_fwd, select_split_k_wgrad
-from conv.split_k_reduce import ReduceSpec, vector_width
-from gemm import gemm
+from gemm.family_names import NAMES as GEMM_NAMES
 from gemm.spec import SpecError as GemmSpecError
 from gemm.tiles import TILES, TileError, spec_for
 from planner.problems import EntryError, spec_error
@@ -38,9 +39,32 @@ class Choice:
     stage: str = ""  # a follow-up kernel's stage name ("reduce"): its code object is NAME.STAGE.hsaco
 
 
+@dataclasses.dataclass(frozen=True)
+class _Family:
+    """A family as the planner names it: its module in the registry and its
+    name. Both come from the generated family_names, so that choosing
+    imports no family's builder (jobs.lower builds with the caller's registry)."""
+
+    module: str
+    NAME: str
+
+
+def _family(module):
+    return _Family(module, {**CONV_NAMES, **GEMM_NAMES}[module])
+
+
+direct_fwd = _family("conv.direct_fwd")
+igemm_dgrad = _family("conv.igemm_dgrad")
+igemm_fwd = _family("conv.igemm_fwd")
+igemm_wgrad = _family("conv.igemm_wgrad")
+img2col = _family("conv.img2col")
+split_k_reduce = _family("conv.split_k_reduce")
+gemm = _family("gemm.gemm")
+
+
 def _choice(family, spec, config, reasons, then=(), stage=""):
-    """The Choice of family module `family` (its NAME and its module path)."""
-    return Choice(family.NAME, family.__name__, spec, config, reasons, then, stage)
+    """The Choice of `family` (a _Family: its NAME and its module)."""
+    return Choice(family.NAME, family.module, spec, config, reasons, then, stage)
 
 
 # Workgroup size of the one-output-per-lane conv families (conv/common.py).
@@ -112,7 +136,7 @@ FOLLOW_UPS = {
     igemm_fwd.NAME: _fwd_reduce,
 }
 
-# conv_fwd: (family module, accept (conv spec, arch) -> ((family spec, config) or None, why)), best first.
+# conv_fwd: (family, accept (conv spec, arch) -> ((family spec, config) or None, why)), best first.
 CONV_FWD = (
     (igemm_fwd, _igemm),
     (img2col, _img2col),
@@ -163,7 +187,7 @@ def _igemm_dgrad(spec, arch):
     except igemm_tiles.IgemmSpecError as e:
         return None, str(e)
     tile = igemm.tile.describe()
-    m, n, k = igemm_dgrad.gemm(igemm)
+    m, n, k = igemm.dgrad_gemm
     work = math.prod(spec.stride)
     stride = (
         ""

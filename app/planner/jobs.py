@@ -6,13 +6,14 @@ Lowering (build and lower a kernel for the flavor) takes the C++ engine
 by default (engine="cpp": every family has a C++ mirror, and the
 byte-identity gates prove it makes the Python engine's bytes, about 20x
 faster); engine="python" takes the Python builders. A family the C++ engine
-does not register falls back to Python.
+does not register falls back to Python. The family registry (module ->
+Family, as the generated rocke_families.FAMILIES) is the caller's: the rocke
+program passes the whole registry, a test the families it plans for.
 """
 
 import dataclasses
 import time
 
-import rocke_families
 import rocke_library_engine
 from arch import arch as arch_table
 from catalog import index, kernel
@@ -121,15 +122,21 @@ class Lowered:
 CPP_FAMILIES = frozenset(rocke_library_engine.families())
 
 
-def lower(job, flavor, engine=ENGINES[0]):
+def lower(job, flavor, families, engine=ENGINES[0]):
     """[Lowered] of a job's kernels for `flavor`, in the order they run, by
-    `engine` (see the module doc); lower.flavors.ArchDomainError, naming
-    the kernel, if the flavor cannot express it for the arch (no LLVM runs)."""
+    `engine` (see the module doc), each built by its family in `families`
+    (module -> Family); lower.flavors.ArchDomainError, naming the kernel, if
+    the flavor cannot express it for the arch (no LLVM runs)."""
     if engine not in ENGINES:
         raise ValueError(f"expected engine to be one of {', '.join(ENGINES)}, got {engine!r}")
     out = []
     for choice, case_id, path in job.kernels():
-        fam = rocke_families.FAMILIES[choice.module]
+        if choice.module not in families:
+            raise ValueError(
+                f"expected {choice.module} (family {choice.family}) in the family registry, got only "
+                f"{', '.join(sorted(families)) or 'none'}; pass a registry that holds every family the job needs"
+            )
+        fam = families[choice.module]
         used = "python" if engine == "cpp" and fam.name not in CPP_FAMILIES else engine
         start = time.monotonic()
         case = Case(case_id, job.arch, choice.spec)
@@ -153,11 +160,11 @@ def compile_row(job, lowered, toolchain, built=None, served_by=None):
     return row, built
 
 
-def build(job, toolchain, engine=ENGINES[0]):
+def build(job, toolchain, families, engine=ENGINES[0]):
     """[(row, code object)] of a job, one per kernel (Job.kernels), lowered
-    by `engine`, compiled and linked."""
+    by `engine` from `families` (as lower), compiled and linked."""
     out = []
-    for lowered in lower(job, toolchain.flavor, engine):
+    for lowered in lower(job, toolchain.flavor, families, engine):
         row, built = compile_row(job, lowered, toolchain)
         out.append((row, built.code_object))
     return out

@@ -1,7 +1,7 @@
 """One rocke_catalog action: one problem on one arch -> its code objects and index rows.
 
     kernel_main --entry '{"op": "conv_fwd", ...}' --index 3 --arch gfx942 \
-        --toolchain external/llvm23/toolchain.json --out K [--engine cpp|python]
+        --toolchain external/llvm23/toolchain.json --out K
 
 K (a folder, the action's one output) then holds rows.json (the problem's
 index rows, a JSON list in the order its kernels run) and each row's code
@@ -27,6 +27,7 @@ import json
 import os
 import sys
 
+import rocke_families
 from arch import arch as arch_table
 from catalog.kernel import KernelError
 from files.atomic import OutputError, write_atomic
@@ -43,12 +44,6 @@ def main(argv=None):
     parser.add_argument("--arch", required=True)
     parser.add_argument("--toolchain", required=True, help="the flavor's toolchain.json")
     parser.add_argument("--out", required=True, help="the folder for rows.json and the code objects")
-    parser.add_argument(
-        "--engine",
-        choices=jobs.ENGINES,
-        default=jobs.ENGINES[0],
-        help="which engine builds and lowers the kernels (the same bytes)",
-    )
     args = parser.parse_args(argv)
     try:
         arch_table.get(args.arch)  # the action's own arch first: an unknown one fails it, whatever the entry
@@ -77,7 +72,7 @@ def _kernels(args):
     problem = None
     try:
         problem = entry(args.index, json.loads(args.entry))
-        return jobs.build(jobs.Job.of(problem, args.arch), Toolchain.from_file(args.toolchain), args.engine)
+        return jobs.build(jobs.Job.of(problem, args.arch), Toolchain.from_file(args.toolchain), rocke_families.FAMILIES)
     except EntryError as e:
         print(f"rocke catalog: refused, recorded in the catalog's errors: {e}", file=sys.stderr)
         refused = {"problem": e.index, "arch": e.arch, "field": e.field, "message": e.message}

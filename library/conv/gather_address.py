@@ -113,8 +113,8 @@ def stepped_offset(b, c, group, row, k0, k):
     cpg, elem, taps = c.c_per_group, common.ELEM[c.dtype], math.prod(c.filter)
     n, o = output_pixel(b, c, row)
     first = [b.sub(b.mul(oi, stride), pad) for oi, stride, pad in zip(o, c.stride, c.pad)]
-    lane = common.layout_index(b, c, n, first, b.add(b.mul(group, cpg), k), c.input_shape())
     shape, dims = c.input_shape(), padded_dims(c)
+    lane = common.layout_index(b, c, n, first, b.add(b.mul(group, cpg), k), shape)
     moves = []  # (dim, taps inside one of its coordinates, coefficient)
     for d, (f, dil) in enumerate(zip(c.filter, c.dilation)):
         inner = math.prod(c.filter[d + 1 :])

@@ -74,15 +74,9 @@ from tile.gemm import GemmConfig, Operands, epilogue, mainloop
 NAME = NAMES[__name__]
 
 
-def gemm(spec):
-    """(M, N, K) of each group's GEMM: input pixels, channels per group, K/groups x filter taps."""
-    c = spec.conv
-    return c.n * math.prod(c.spatial), c.c_per_group, c.k_per_group * math.prod(c.filter)
-
-
 def grid(spec):
     """Workgroups: channel blocks across x, pixel blocks across y, groups across z."""
-    m, n, _ = gemm(spec)
+    m, n, _ = spec.dgrad_gemm
     return (-(-n // spec.tile.block_n), -(-m // spec.tile.block_m), spec.conv.groups)
 
 
@@ -149,7 +143,7 @@ def _w_gather(spec):
 def _store_nchw(b, spec, acc, dx, group, row0, col0):
     """Channels-first dx[n, g C/g + col, pixel], element by element."""
     c = spec.conv
-    m, cpg, _ = gemm(spec)
+    m, cpg, _ = spec.dgrad_gemm
     pixels = math.prod(c.spatial)
     elem = common.ELEM[c.dtype]
     for row, col, value in acc.elements(b):
@@ -174,7 +168,7 @@ def build(case):
     )
     dy, w, dx = b.arg("dy", T.GLOBAL), b.arg("w", T.GLOBAL), b.arg("dx", T.GLOBAL)
     elem = common.ELEM[c.dtype]
-    m, n, k = gemm(spec)
+    m, n, k = spec.dgrad_gemm
     group = b.block_id(2)
     # The group's first dy channel and first filter (K is w's outermost dimension).
     # The gathers index from there: no group term in every element's address.
@@ -215,7 +209,7 @@ def numeric_check(case, rng):
     )
     store_type, poison = common.POISON[c.dtype]
     dx = np.full(c.input_shape(), poison, store_type)
-    want = bound.expected(lambda dy_, w_: reference.dgrad(c, dy_, w_), (dy64, w64), gemm(case.spec)[2], c.dtype)
+    want = bound.expected(lambda dy_, w_: reference.dgrad(c, dy_, w_), (dy64, w64), case.spec.dgrad_gemm[2], c.dtype)
     return NumericCheck([dy, w, dx], grid(case.spec), {2: want}, lambda v: common.decode(v, c.dtype))
 
 

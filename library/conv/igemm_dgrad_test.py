@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from conv import igemm_dgrad
-from conv.igemm_dgrad import FAMILY, build, gemm, grid, numeric_check
+from conv.igemm_dgrad import FAMILY, build, grid, numeric_check
 from conv.igemm_tiles import TILES, IgemmSpecError, spec_for
 from conv.spec import ConvSpec, SpecError
 from family.family import Case, Refusal
@@ -71,8 +71,8 @@ def test_strided_cases_cover_the_trap():
 
 def test_edge_shapes():
     specs = _on("gfx942")
-    assert any(gemm(s)[1] % s.tile.block_n for s in specs)  # C/groups not a multiple of the tile
-    assert any(gemm(s)[2] % s.tile.block_k for s in specs)  # K/groups x taps not a multiple of the k step
+    assert any(s.dgrad_gemm[1] % s.tile.block_n for s in specs)  # C/groups not a multiple of the tile
+    assert any(s.dgrad_gemm[2] % s.tile.block_k for s in specs)  # K/groups x taps not a multiple of the k step
     assert any(s.conv.k_per_group % 8 for s in specs)  # K/groups off the 16-byte unit: per-element dy
     assert any(math.prod(s.conv.spatial) == 1 and s.conv.n == 1 for s in specs)  # a single input pixel
     assert any(math.prod(s.conv.output) == 1 and s.conv.n == 1 for s in specs)  # a single output pixel
@@ -82,8 +82,8 @@ def test_edge_shapes():
 def test_blocks_wholly_inside_and_both_dy_gathers_are_exercised():
     for arch in ARCHS:
         mine = _on(arch)
-        whole = [s for s in mine if gemm(s)[0] >= s.tile.block_m and gemm(s)[1] >= s.tile.block_n]
-        assert any(gemm(s)[2] % s.tile.block_k for s in whole), arch  # the fast loop, then a k tail
+        whole = [s for s in mine if s.dgrad_gemm[0] >= s.tile.block_m and s.dgrad_gemm[1] >= s.tile.block_n]
+        assert any(s.dgrad_gemm[2] % s.tile.block_k for s in whole), arch  # the fast loop, then a k tail
         assert any(igemm_dgrad._dy_gather(s).runs for s in whole), arch
         assert any(max(s.conv.stride) > 1 and igemm_dgrad._dy_gather(s).runs for s in whole), arch
         assert any(not igemm_dgrad._dy_gather(s).runs for s in mine), arch
@@ -112,7 +112,7 @@ def test_every_case_has_its_archs_tile_and_kernel_signature():
 
 def test_gemm_and_grid():
     spec = spec_for("gfx942", ConvSpec(2, 96, 64, (10, 12), (3, 3), stride=(2, 2), pad=(1, 1), groups=2))
-    assert gemm(spec) == (2 * 10 * 12, 48, 32 * 9)
+    assert spec.dgrad_gemm == (2 * 10 * 12, 48, 32 * 9)
     assert grid(spec) == (1, 2, 2)
 
 

@@ -18,6 +18,7 @@ the C++ mirror (library/conv/cpp) reads the same file.
 
 import dataclasses
 import json
+import math
 import os
 
 from arch import arch as archs
@@ -123,6 +124,13 @@ class IgemmSpec:
         for o, f in zip(c.output, c.filter):
             pixels, taps = pixels * o, taps * f
         return pixels, c.k_per_group, c.c_per_group * taps
+
+    @property
+    def dgrad_gemm(self):
+        """(M, N, K) of each group's GEMM when the spec is a data gradient's
+        (conv_igemm_dgrad): input pixels, channels per group, K/groups x filter taps."""
+        c = self.conv
+        return c.n * math.prod(c.spatial), c.c_per_group, c.k_per_group * math.prod(c.filter)
 
     @property
     def k_steps(self):

@@ -12,7 +12,8 @@ from conv import networks
 from conv.compile_checks import code_object, known
 from conv.igemm_tiles import TILES, spec_for
 from conv.split_k import select_split_k_fwd
-from conv.split_k_reduce import ReduceSpec, build
+from conv.reduce_spec import ReduceSpec
+from conv.split_k_reduce import build
 from family.family import Case
 
 

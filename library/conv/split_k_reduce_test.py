@@ -10,17 +10,8 @@ import pytest
 
 from conv import split_k_reduce
 from conv.spec import ConvSpec, SpecError
-from conv.split_k_reduce import (
-    FAMILY,
-    Channels,
-    ReduceSpec,
-    ReduceSpecError,
-    build,
-    channels_of,
-    numeric_check,
-    reduce_kernel,
-    vector_width,
-)
+from conv.reduce_spec import ReduceSpec, ReduceSpecError, vector_width
+from conv.split_k_reduce import FAMILY, Channels, build, channels_of, numeric_check, reduce_kernel
 from family.bound import Expected
 from family.family import Refusal
 from interp.interp import run

@@ -345,19 +345,16 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
         ],
     )
     cases = name + ".cases.json"
-    native.genrule(
-        name = name + "_cases",
-        outs = [cases],
-        cmd = "$(execpath :{e}) --family {fam} --cases-json $@".format(e = name + "_emitter", fam = module),
-        tools = [":" + name + "_emitter"],
-    )
     checks = name + ".checks.json"
-    native.genrule(
-        name = name + "_checks",
-        outs = [checks],
-        cmd = "$(execpath :{e}) --family {fam} --checks $@".format(e = name + "_emitter", fam = module),
-        tools = [":" + name + "_emitter"],
-    )
+
+    # The emitter's two files of the family's data: (target suffix, output, flag).
+    for suffix, out, flag in [("_cases", cases, "--cases-json"), ("_checks", checks, "--checks")]:
+        native.genrule(
+            name = name + suffix,
+            outs = [out],
+            cmd = "$(execpath :{e}) --family {fam} {flag} $@".format(e = name + "_emitter", fam = module, flag = flag),
+            tools = [":" + name + "_emitter"],
+        )
     py_pytest(
         name = name + "_cases_json",
         size = "small",

@@ -1,11 +1,12 @@
-"""bound.py: the spacing of each output type, gamma_n, and the per-element
+"""bound.py: the spacing of each output type, gamma_n, the per-element
 bound: wide enough for every correct f32 accumulation rounded to the output
-type, narrow enough that one element a few ulps off fails."""
+type, narrow enough that one element a few ulps off fails; and the decoding
+of each output type's storage."""
 
 import numpy as np
 import pytest
 
-from family.bound import Expected, expected, gamma, ulp
+from family.bound import Expected, decode, expected, gamma, ulp
 
 
 def _bf16_round(x):
@@ -104,3 +105,9 @@ def test_expected_takes_the_magnitudes_from_the_reference_over_absolute_values()
     assert want.values.tolist() == [[0.0]] and want.magnitudes.tolist() == [[12.0]]  # max(3 - 8 - 1, 0); 3 + 8 + 1
     unbiased = expected(lambda x, y, c: x @ y + (0 if c is None else c), (a, b, None), 2, "f32")
     assert unbiased.magnitudes.tolist() == [[11.0]]
+
+
+def test_decode_reads_each_output_type():
+    assert decode(np.array([0x3F80], np.uint16), "bf16").tolist() == [1.0]
+    assert decode(np.array([0.5], np.float16), "f16").tolist() == [0.5]
+    assert decode(np.array([2.25], np.float32), "f32").tolist() == [2.25]

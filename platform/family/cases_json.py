@@ -102,10 +102,9 @@ def _case(entry, index, where, fam, spec_classes):
         )
     try:
         spec = from_json(entry["spec"])
-    except (TypeError, ValueError) as e:  # the spec class's own error (SpecError), named with its case
-        raise FamilyError(
-            f"family {fam.name}, case {entry['id']}: {type(e).__name__}: {e}", f"{at}.spec", entry["spec"]
-        ) from None
+    except (TypeError, ValueError) as e:  # the spec class's own error (SpecError), named with its place and case
+        field = f"{at}.spec"
+        raise FamilyError(f"{field} (case {entry['id']}): {type(e).__name__}: {e}", field, entry["spec"]) from None
     return Case(entry["id"], entry["arch"], spec)
 
 

@@ -72,7 +72,9 @@ def _arg(value, where):
 def _same_decode(numeric, index, want, where):
     """ChecksError unless the family's decode of argument `index` is bound.decode of its type."""
     raw = np.asarray(numeric.args[index])
-    probe = np.arange(raw.size).astype(raw.dtype).reshape(raw.shape)  # every 16-bit pattern, for 16-bit outputs
+    # The bit patterns 0 .. size - 1 in the output's storage type: every 16-bit
+    # pattern only for a 16-bit output of 65,536 elements or more.
+    probe = np.arange(raw.size).astype(raw.dtype).reshape(raw.shape)
     mine = np.asarray(numeric.decode(probe), np.float64).reshape(-1)
     typed = bound.decode(probe, want.dtype).reshape(-1)
     differ = np.flatnonzero(~((mine == typed) | (np.isnan(mine) & np.isnan(typed))))
@@ -129,7 +131,9 @@ def _entry(record):
         for i, e in record["expected"].items()
     }
     args = [a["int"] if "int" in a else _unarray(a) for a in record["args"]]
-    dtype = next((e.dtype for e in expected.values()), "f32")  # the writer checked that the outputs share it
+    # The outputs' one type (the writer checked that they share it); a case
+    # with no output checked decodes nothing, so its f32 is never used.
+    dtype = next((e.dtype for e in expected.values()), "f32")
     numeric = NumericCheck(args, tuple(record["grid"]), expected, lambda raw: bound.decode(raw, dtype))
     return Entry(record["arch"], block=tuple(record["block"]), numeric=numeric)
 

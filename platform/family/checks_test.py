@@ -78,9 +78,3 @@ def test_a_decode_that_is_not_the_output_types_is_refused_naming_the_case():
     wrong = toy(decode=lambda v: v.astype(np.float64))  # bf16 bits read as integers
     with pytest.raises(checks.ChecksError, match=r"family toy, case a_gfx942: argument 1: the family's decode differs"):
         checks.render(wrong)
-
-
-def test_bound_decode_reads_each_output_type():
-    assert bound.decode(np.array([0x3F80], np.uint16), "bf16").tolist() == [1.0]
-    assert bound.decode(np.array([0.5], np.float16), "f16").tolist() == [0.5]
-    assert bound.decode(np.array([2.25], np.float32), "f32").tolist() == [2.25]

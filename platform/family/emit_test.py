@@ -178,7 +178,7 @@ def test_a_spec_from_json_refuses_names_the_case(toy, capsys):
     assert run(toy)[0] == 1
     err = capsys.readouterr().err
     assert (
-        err.startswith("emit: error: family toy, case p_gfx942: TypeError: ")
+        err.startswith("emit: error: case list of toy: cases[0].spec (case p_gfx942): TypeError: ")
         and "lanez" in err
         and err.count("\n") == 1
     ), err

@@ -109,18 +109,24 @@ def compare_refusals(case_id, flavor, py, cpp):
         raise EngineMismatch(f"case {case_id}, {flavor}: only {which} refuses it: {error}")
 
 
+def _check_engine(function, engine, cpp):
+    """ValueError, naming `function` (the one the caller called), unless
+    `engine` is one of ENGINES and the C++ engine `cpp` is given where it is needed."""
+    if engine not in ENGINES:
+        raise ValueError(f"{function}: expected engine to be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine != "python" and cpp is None:
+        raise ValueError(
+            f'{function}: engine="{engine}" needs the C++ engine, got cpp=None; '
+            "import rocke_library_engine (//library/engine:engine) and pass it as cpp="
+        )
+
+
 def lower_flavors(fam, case, flavors, engine="python", cpp=None):
     """{flavor: the case's Emitted from the chosen engine, or the ArchDomainError
     that flavor raised} for each of `flavors`; `cpp` as for lower_family (see the
     module doc). With engine="both", EngineMismatch unless the engines agree on
     every flavor: the same bytes, or a refusal with the same facts."""
-    if engine not in ENGINES:
-        raise ValueError(f"lower_family: expected engine to be one of {', '.join(ENGINES)}, got {engine!r}")
-    if engine != "python" and cpp is None:
-        raise ValueError(
-            f'lower_family: engine="{engine}" needs the C++ engine, got cpp=None; '
-            "import rocke_library_engine (//library/engine:engine) and pass it as cpp="
-        )
+    _check_engine("lower_flavors", engine, cpp)
     if engine == "python":
         return _python(fam, case, flavors)
     if engine == "cpp":
@@ -137,6 +143,7 @@ def lower_family(fam, case, flavor, engine="python", cpp=None):
     """The case's .rk text and LLVM IR from the chosen engine; `cpp` is the C++
     engine module, needed by engine="cpp" and "both" (see the module doc). A
     flavor that cannot express the case raises its ArchDomainError."""
+    _check_engine("lower_family", engine, cpp)
     out = lower_flavors(fam, case, [flavor], engine, cpp)[flavor]
     if isinstance(out, ArchDomainError):
         raise out

@@ -47,18 +47,27 @@ def test_a_missing_final_newline_is_a_difference():
         engines.compare("c3", Emitted(RK, LL, "k"), Emitted(RK, LL[:-1], "k"))
 
 
-def test_unknown_engine_is_refused():
+# Each function's refusal names that function: the one its caller called.
+LOWERS = [
+    ("lower_family", lambda fam, engine: engines.lower_family(fam, None, "llvm23", engine=engine)),
+    ("lower_flavors", lambda fam, engine: engines.lower_flavors(fam, None, ["llvm23"], engine=engine)),
+]
+
+
+@pytest.mark.parametrize("function,lower", LOWERS)
+def test_unknown_engine_is_refused(function, lower):
     with pytest.raises(ValueError) as e:
-        engines.lower_family(None, None, "llvm23", engine="rust")
-    assert str(e.value) == "lower_family: expected engine to be one of python, cpp, both, got 'rust'"
+        lower(None, "rust")
+    assert str(e.value) == f"{function}: expected engine to be one of python, cpp, both, got 'rust'"
 
 
-def test_cpp_without_the_module_says_what_to_pass():
+@pytest.mark.parametrize("function,lower", LOWERS)
+def test_cpp_without_the_module_says_what_to_pass(function, lower):
     for engine in ("cpp", "both"):
         with pytest.raises(ValueError) as e:
-            engines.lower_family(type("F", (), {"name": "f"}), None, "llvm23", engine=engine)
+            lower(type("F", (), {"name": "f"}), engine)
         assert str(e.value) == (
-            f'lower_family: engine="{engine}" needs the C++ engine, got cpp=None; '
+            f'{function}: engine="{engine}" needs the C++ engine, got cpp=None; '
             "import rocke_library_engine (//library/engine:engine) and pass it as cpp="
         )
 

@@ -16,9 +16,10 @@ from errors.errors import FieldError
 
 
 class FamilyError(FieldError):
-    """A case list that cannot be built from (cases_json.read), or an
-    unknown family: `field` names the part that is wrong ("case list of
-    NAME: format"), with the value received and, where they are a list,
+    """A case list that cannot be built from (cases_json.read), an unknown
+    family, a family whose case ids repeat, or a module without a FAMILY
+    (load): `field` names the part that is wrong ("case list of NAME:
+    format"), with the value received and, where they are a list,
     the values allowed (errors.FieldError). The C++ engine throws
     rocke::family::FamilyError with the same facts, so the emitters' parity
     test compares them, not their words."""
@@ -71,7 +72,13 @@ class Family:
         ids = [c.id for c in self.cases]
         if len(set(ids)) != len(ids):
             dup = sorted({i for i in ids if ids.count(i) > 1})
-            raise ValueError(f"family {self.name}: expected unique case ids, got duplicates {dup}")
+            field = f"family {self.name}: cases"
+            raise FamilyError(
+                f"{field}: expected unique case ids, got duplicates {dup}; give each case its own id "
+                "(its problem's name and its arch)",
+                field,
+                dup,
+            )
 
     def numeric(self, case):
         """`case`'s NumericCheck on the numeric gate's inputs (seeded by the case's id), which every gate uses."""
@@ -115,11 +122,20 @@ def seed(case_id):
 
 
 def load(module_name):
-    """The FAMILY of a module given by import path (e.g. "conv.direct_fwd")."""
+    """The FAMILY of a module given by import path (e.g. "conv.direct_fwd");
+    FamilyError if the module defines none."""
     import importlib
 
     module = importlib.import_module(module_name)
     family = getattr(module, "FAMILY", None)
     if not isinstance(family, Family):
-        raise ValueError(f"{module_name}: expected a module-level FAMILY = Family(...), got {type(family).__name__}")
+        field = f"{module_name}.FAMILY"
+        got = type(family).__name__
+        raise FamilyError(
+            f"{field}: expected a module-level FAMILY = Family(...), got {got}; define it in {module_name} "
+            "(or name the module of a family: the rocke_family's `module`)",
+            field,
+            got,
+            ["Family"],
+        )
     return family

@@ -1,9 +1,9 @@
-"""The Family interface: unique ids, the representative rule, numeric seeds."""
+"""The Family interface: unique ids, loading a module's FAMILY, the representative rule, numeric seeds."""
 
 import pytest
 
 from family import family
-from family.family import Case, Family
+from family.family import Case, Family, FamilyError
 
 SPEC_A, SPEC_B = ("a", 1), ("b", 2)
 
@@ -12,9 +12,18 @@ def cases(problems, archs):
     return [Case(f"{name}_{arch}", arch, spec) for name, spec in problems for arch in archs]
 
 
-def test_duplicate_case_ids_are_refused():
-    with pytest.raises(ValueError, match="expected unique case ids, got duplicates \\['x'\\]"):
-        Family("f", (Case("x", "gfx942", None), Case("x", "gfx950", None)), build=None, numeric_check=None)
+def test_duplicate_case_ids_are_a_family_error_with_its_facts():
+    with pytest.raises(FamilyError) as e:
+        Family("f", (Case("x", "gfx942", None), Case("x", "gfx950", None), Case("y", "gfx942", None)), None, None)
+    assert e.value.facts() == ["FamilyError", "family f: cases", ["x"], None]
+    assert str(e.value).startswith("family f: cases: expected unique case ids, got duplicates ['x']; give each case")
+
+
+def test_a_module_without_a_family_is_a_family_error_naming_it():
+    with pytest.raises(FamilyError) as e:
+        family.load("family.bound")  # a module of this package that defines no FAMILY
+    assert e.value.facts() == ["FamilyError", "family.bound.FAMILY", "NoneType", ["Family"]]
+    assert str(e.value).startswith("family.bound.FAMILY: expected a module-level FAMILY = Family(...), got NoneType;")
 
 
 def test_one_representative_per_arch_family_for_a_problem_on_every_arch():

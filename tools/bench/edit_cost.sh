@@ -73,7 +73,7 @@ for file in "${files[@]}"; do
   outcome=passed
   [[ $status -eq 0 ]] || outcome="exit $status: $(grep -c ' FAILED in ' "$scratch/log" || true) failed"
   stats --executed "$scratch/bep.json" >"$scratch/ran"
-  # The floor of each test that ran again: the family's floor, or the top floor's (app/), whose tests import every family.
+  # The floor of each test that ran again: the family's floor, or the top floor's (app/).
   floors=$(sed -E 's|^//([^/:]+).*|\1|' "$scratch/ran" | sort | uniq -c | awk '{printf "%s%s %s", sep, $2, $1; sep=", "}')
   rows+=("| $commit | $day | \`$file\` | \`$scope\` | $n of $all | $seconds s | $(stats "$scratch/bep.json") (${floors:-none}); $outcome |")
   lists+=("$commit, \`$file\`, \`$scope\`: ran again: $(paste -sd' ' "$scratch/ran" | sed 's/ /, /g'). Selected: $(paste -sd' ' "$scratch/selected" | sed 's/ /, /g')")
@@ -107,9 +107,10 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
   printf '`bazel test PATTERN` runs (PATTERN: the tests of column), and the wall time of `./bazel test` on them after a comment is appended to the file,\n'
   printf 'with everything else warm. Rows of other commits are the figure at that commit, kept by the next run.\n'
   printf 'Test actions: how many of the selected tests ran again (executed) or were cached, and per floor those that ran.\n'
-  printf 'A selected test whose inputs keep their digests (a golden test of unchanged IR) is cached; tests under `app/` import\n'
-  printf 'the command line or the planner, which import every family, so they run again after an edit to any family: they\n'
-  printf 'are whole-catalog tests by design.\n\n'
+  printf 'A selected test whose inputs keep their digests (a golden test of unchanged IR) is cached. Of the tests under\n'
+  printf '`app/`, a test of one command links only the families it uses (`app/cli/command_line.py`); those that plan or\n'
+  printf 'build (the planner chooses among every family) or that run the whole program or registry run again after an edit\n'
+  printf 'to any family: they are whole-catalog tests by design.\n\n'
   printf '%s\n\n## The tests each edit ran again, and selected\n\n' "$table"
   # One paragraph per row.
   sed '$!G' <<<"$selected"

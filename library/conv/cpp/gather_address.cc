@@ -145,9 +145,9 @@ Value* stepped_offset(ir::KernelBuilder& b, const ConvSpec& c, Value* group, Val
   }
   Value* channel_first = b.mul(group, cpg);
   Value* channel = b.add(channel_first, k);
-  Value* lane = layout_index(b, c, px.n, first, channel, c.input_shape());
   const Shape shape = c.input_shape();
   const std::vector<int> padded = padded_dims(c);
+  Value* lane = layout_index(b, c, px.n, first, channel, shape);
   struct Move {
     std::size_t d;
     std::int64_t inner;  // taps inside one of its coordinates

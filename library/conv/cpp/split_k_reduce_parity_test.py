@@ -8,7 +8,8 @@ import os
 
 import pytest
 
-from conv.split_k_reduce import FAMILY, ReduceSpec
+from conv.reduce_spec import ReduceSpec
+from conv.split_k_reduce import FAMILY
 from parity import harness
 
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "igemm_spec_dump")

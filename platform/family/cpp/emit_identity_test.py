@@ -2,9 +2,9 @@
 its C++ twin toy_family.cc): the same three files byte for byte on a flavor
 that lowers every case and on one that rejects a case; identity_check
 passes on them and fails on a perturbed byte, naming the case; bad input is
-one line naming what is wrong, and writes nothing; a wrong case list is
-refused by both readers with the same facts (errors.check_parity), each
-engine in its own words.
+one line naming what is wrong, and writes nothing; a wrong case list, or a
+bad spec in it, is refused by both readers with the same facts
+(errors.check_parity), each engine in its own words.
 
 Environment: ROCKE_TOY_EMITTER (the C++ emitter with the toy family linked),
 ROCKE_READ_CASES (read_cases_tool: the C++ reader's refusal as JSON),
@@ -164,22 +164,27 @@ def test_a_missing_flag_is_named(tmp_path):
     )
 
 
-def test_a_bad_spec_names_the_case_in_both(tmp_path, cases, capsys):
+def test_a_bad_spec_is_refused_by_both_with_the_same_facts(tmp_path, cases, capsys):
     # Each engine words the spec's error its own way (platform/errors); both
-    # name the case, the error's class and the field, on one line.
+    # raise FamilyError on the spec's place in the list, with the spec received.
     bad = tmp_path / "bad.cases.json"
     bad.write_text(cases.read_text(encoding="utf-8").replace('"lanes":128', '"lanes":"x"'), encoding="utf-8")
-    prefix = "error: family toy, case q_gfx1250: SpecError: ToySpec: expected "
+    index, entry = next((i, c) for i, c in enumerate(json.loads(bad.read_text())["cases"]) if c["spec"]["lanes"] == "x")
+    field = f"case list of toy: cases[{index}].spec"
     done = run_cpp(tmp_path / "cpp", "llvm22", bad)
     assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
-    assert done.stderr.startswith("rocke-emit: " + prefix), done.stderr
-    assert '{"lanes":"x","note":"q"}' in done.stderr
+    assert done.stderr.startswith(f"rocke-emit: error: {field} (case {entry['id']}): SpecError: ToySpec: expected ")
     assert written(tmp_path / "cpp") == {}
     capsys.readouterr()
     assert run_python(tmp_path / "py", "llvm22", bad) == 1
     python = capsys.readouterr().err
-    assert python.startswith("emit: " + prefix) and python.count("\n") == 1, python
-    assert "{'lanes': 'x', 'note': 'q'}" in python
+    assert python.startswith(f"emit: error: {field} (case {entry['id']}): SpecError: ToySpec: expected "), python
+    assert python.count("\n") == 1
+    with pytest.raises(families.FamilyError) as error:
+        cases_json.read(bad.read_text(encoding="utf-8"), families.load("toy_family"))
+    assert error.value.facts() == ["FamilyError", field, entry["spec"], None]
+    cpp = subprocess.run([READ_CASES, "toy", str(bad)], capture_output=True, text=True, check=True)
+    check_parity(error.value, json.loads(cpp.stdout), field)
 
 
 def test_a_kernel_the_verifier_refuses_names_the_case_in_both(tmp_path, cases, capsys):

@@ -106,18 +106,10 @@ std::string failed(const Family& fam, const Case& c, std::string_view error_clas
 int emit(const std::map<std::string, std::string>& flags) {
   const Family& fam = get(flags.at("--family"));
   const std::string flavor = flags.at("--flavor");
-  std::vector<Case> cases = read_cases(read_file(flags.at("--cases")), fam.name);
+  std::vector<Case> cases = read_cases(read_file(flags.at("--cases")), fam);
   std::map<std::string, std::string> irs, rks;
   std::vector<manifest::Entry> entries;
   std::vector<std::pair<const Case*, std::string>> emitted;  // case, kernel name
-  // Every spec read first, as emit.py's cases_json.read does (Spec.from_json).
-  for (Case& c : cases) {
-    try {
-      c.spec = fam.spec_json(c.spec);
-    } catch (const SpecError& e) {
-      throw std::runtime_error(failed(fam, c, e.class_name(), e));
-    }
-  }
   for (Case& c : cases) {
     try {
       std::unique_ptr<ir::Kernel> kernel;

@@ -115,7 +115,11 @@ Case read_case(const json::Value& entry, std::string_view where) {
   return Case{o.at("id").as_str(), o.at("arch").as_str(), o.at("spec")};
 }
 
-std::vector<Case> read_cases(std::string_view text, std::string_view family) {
+namespace {
+
+// read_cases: with `fam`, each case's spec is read by its spec_json as the
+// case is read, as cases_json.read reads it with its class's from_json.
+std::vector<Case> read_list(std::string_view text, std::string_view family, const Family* fam) {
   const std::string where = "case list of " + std::string(family);
   const std::string fix = "rebuild it with the family's NAME_cases target (emit.py --cases-json)";
   json::Value doc;
@@ -156,6 +160,14 @@ std::vector<Case> read_cases(std::string_view text, std::string_view family) {
   for (const json::Value& entry : o.at("cases").as_array()) {
     const std::string at = where + ": cases[" + std::to_string(cases.size()) + "]";
     Case c = read_case(entry, at);
+    if (fam != nullptr) {
+      try {
+        c.spec = fam->spec_json(c.spec);
+      } catch (const SpecError& e) {  // the spec's own error, named with its place in the list and its case
+        const std::string field = at + ".spec";
+        throw FamilyError(field, c.spec, nullptr, field + " (case " + c.id + "): " + e.class_name() + ": " + e.what());
+      }
+    }
     if (!ids.insert(c.id).second) {
       const std::string field = at + ".id";
       throw FamilyError(field, c.id, nullptr,
@@ -165,6 +177,14 @@ std::vector<Case> read_cases(std::string_view text, std::string_view family) {
   }
   return cases;
 }
+
+}  // namespace
+
+std::vector<Case> read_cases(std::string_view text, std::string_view family) {
+  return read_list(text, family, nullptr);
+}
+
+std::vector<Case> read_cases(std::string_view text, const Family& fam) { return read_list(text, fam.name, &fam); }
 
 // family.representatives: each arch's first case is a candidate; of the
 // candidates with an equal spec on archs of one generation only the first

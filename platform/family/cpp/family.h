@@ -88,6 +88,10 @@ std::vector<std::string> names();
 // The cases of a case list (cases_json.render's text) for `family`;
 // FamilyError naming what is wrong (not the format, another family's list).
 std::vector<Case> read_cases(std::string_view text, std::string_view family);
+// The same for the family `fam`, each spec read by its spec_json as
+// cases_json.read reads it: a spec it refuses is a FamilyError with the facts
+// of Python's (field "case list of NAME: cases[I].spec", the spec received).
+std::vector<Case> read_cases(std::string_view text, const Family& fam);
 
 // One entry of a case list ({"arch": ..., "id": ..., "spec": {...}});
 // FamilyError prefixed with `where` naming a missing or mistyped field.

@@ -1,7 +1,7 @@
 // For emit_identity_test: `read_cases_tool FAMILY PATH` reads the case list
-// at PATH for FAMILY with read_cases, as rocke-emit does, and prints its
-// refusal as JSON, [facts, message] (errors.check_parity), or null if it
-// takes the list.
+// at PATH for the registered FAMILY with read_cases, specs included, as
+// rocke-emit does, and prints its refusal as JSON, [facts, message]
+// (errors.check_parity), or null if it takes the list.
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   text << in.rdbuf();
   rocke::json::Value out;
   try {
-    rocke::family::read_cases(text.str(), argv[1]);
+    rocke::family::read_cases(text.str(), rocke::family::get(argv[1]));
   } catch (const rocke::family::FamilyError& e) {
     out = rocke::json::Array{e.facts(), e.what()};
   }
