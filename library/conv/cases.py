@@ -150,6 +150,16 @@ IGEMM_DGRAD = {
     "single_pixel": ConvSpec(1, 8, 16, (1, 1), (1, 1)),
     "single_output_pixel": ConvSpec(1, 8, 16, (3, 3), (3, 3)),
     "filter_fills_padded_input_bf16": ConvSpec(1, 8, 8, (5, 5), (7, 7), pad=(1, 1), dtype="bf16"),
+    # The stepped gathers' fast loop (K/groups a multiple of the k step, blocks wholly
+    # inside): stride 2 with dilation 2 and padding; stride 3 with dilation 2 (a tap's
+    # output row by a floor) and padding 3, more than half the filter; stride 2 with
+    # input pixels no output reaches; 3-D grouped and strided.
+    "stepped_stride2_dilation2": ConvSpec(1, 64, 32, (12, 12), (3, 3), stride=(2, 2), pad=(2, 2), dilation=(2, 2)),
+    "stepped_stride3_dilation2_pad3_bf16": ConvSpec(
+        1, 64, 32, (12, 12), (3, 3), stride=(3, 3), pad=(3, 3), dilation=(2, 2), dtype="bf16"
+    ),
+    "stepped_stride2_uncovered_edge": ConvSpec(1, 64, 32, (11, 12), (3, 3), stride=(2, 2)),
+    "stepped_3d_grouped_stride": ConvSpec(1, 128, 64, (2, 8, 8), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1), groups=2),
     # Channels-first (per-element gathers and stores), 2-D, strided, 3-D grouped strided.
     "nchw_3x3": ConvSpec(1, 12, 8, (6, 6), (3, 3), pad=(1, 1), layout="NCHW"),
     "nchw_stride2_bf16": ConvSpec(1, 8, 8, (7, 7), (3, 3), stride=(2, 2), pad=(1, 1), layout="NCHW", dtype="bf16"),

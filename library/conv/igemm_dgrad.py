@@ -20,11 +20,26 @@ the vector gather: in NHWC, when K/groups is a multiple of 8, the 8 r of a
 [K x taps, C/g]) but A one load per element for any filter larger than
 1x1: 8 x the loads and address arithmetic on the operand that is 2 x B's
 size in each step (a 128 x 32 A tile against a 64 x 32 B one). So B (w, a
-few KB, cache-resident) is the gathered one, element by element
-(tile.Operands.b_gather): w[g K/g + k, tap, c] in NHWC, w[g K/g + k, c, tap]
-in NCHW. Both orders were built and measured on resnet50_3x3_c64: tap-major
-takes fewer instructions and VGPRs on gfx942 and gfx1201
-(docs/figures/conv-isa.md).
+few KB, cache-resident) is the gathered one (tile.Operands.b_gather):
+w[g K/g + k, tap, c] in NHWC, w[g K/g + k, c, tap] in NCHW. In NHWC with
+C/groups in whole 16-byte units and a filter of more than one tap, 8
+consecutive columns (channels) of one (filter, tap) are one vector load,
+transposed on the way to LDS (the gather runs along B's rows); otherwise
+one load per element. A 1x1 filter keeps the element loads: its loop is
+short enough that LLVM unrolls it two k steps deep, and with the
+transposing writes' 8 LDS addresses that costs a wave on gfx942 (92 ->
+100 VGPRs) and two on gfx950 (72 -> 86) (docs/figures/conv-isa.md). Both orders
+were built and measured on resnet50_3x3_c64: tap-major takes fewer
+instructions and VGPRs on gfx942 and gfx1201 (docs/figures/conv-isa.md).
+
+Where every k step lies inside one tap (K/groups a multiple of the k
+step) the fast loop's gathers are stepped (tile.gather's Gather.stepped),
+as conv_igemm_fwd's: a lane's offset is fixed and a k step adds a
+wave-uniform one, through a buffer. For A (_dy_stepped) an input pixel
+and tap that reach no output pixel (the padding, and with stride > 1 the
+pixels between outputs) get the offset's PADDING_BIT from the lane's mask
+of such taps, so the buffer's range check reads zeros: no division,
+compare or select per lane in the loop.
 
 Stride > 1 is masking in A's gather: input pixel i takes dy[o] through tap
 t only where i + pad - t*dilation is a multiple of the stride whose
@@ -55,6 +70,7 @@ columns. The kernel is
 run over grid(spec).
 """
 
+import itertools
 import math
 
 import numpy as np
@@ -67,7 +83,8 @@ from family import bound
 from family.family import Family, NumericCheck
 from ir import types as T
 from ir.builder import KernelBuilder
-from tile.gather import Gather
+from tile.copy import UNCHECKED
+from tile.gather import PADDING_BIT, Gather
 from tile.gemm import GemmConfig, Operands, epilogue, mainloop
 
 # The family's name, from its rocke_family target (BUILD.bazel).
@@ -95,10 +112,95 @@ def _split(b, r, kpg):
     return b.div(r, kpg), b.rem(r, kpg)
 
 
+def _steps_in_one_tap(spec):
+    """Whether every k step of the reduction (tap-major, K/groups filters fastest) lies inside one filter tap."""
+    return spec.conv.k_per_group % spec.tile.block_k == 0
+
+
+def _missed_dims(c):
+    """The spatial dims in which some (input pixel, tap) reaches no output
+    pixel: strided ones (a pixel between two outputs), and those where a
+    tap's o x stride = i + pad - t x dilation falls before the first
+    output or past the last."""
+    return [
+        d
+        for d, (size, out, stride, pad, dil, f) in enumerate(
+            zip(c.spatial, c.output, c.stride, c.pad, c.dilation, c.filter)
+        )
+        if stride > 1 or pad < (f - 1) * dil or size - 1 + pad > (out - 1) * stride
+    ]
+
+
+def _miss_mask(b, c, shifted, dims):
+    """A lane's i32 with bit `tap` set where input pixel (i + pad = `shifted`)
+    reaches no output pixel through that tap in one of `dims`."""
+    missed, mask = {}, None
+    for tap, ts in enumerate(itertools.product(*(range(f) for f in c.filter))):
+        out = None
+        for d in dims:
+            if (d, ts[d]) not in missed:
+                x = b.sub(shifted[d], ts[d] * c.dilation[d])  # o x stride
+                miss = b.or_(b.cmp("lt", x, 0), b.cmp("gt", x, (c.output[d] - 1) * c.stride[d]))
+                if c.stride[d] > 1:
+                    miss = b.or_(miss, b.cmp("ne", b.rem(x, c.stride[d]), 0))
+                missed[d, ts[d]] = miss
+            out = missed[d, ts[d]] if out is None else b.or_(out, missed[d, ts[d]])
+        bit = b.select(out, b.const(1 << tap, T.I32), b.const(0, T.I32))
+        mask = bit if mask is None else b.or_(mask, bit)
+    return mask
+
+
+def _dy_stepped(c):
+    """A's stepped offset (tile.gather's Gather.stepped): the byte offset in
+    dy (NHWC, from the group's first channel) of unit (row, k0 + k), with
+    PADDING_BIT set where input pixel `row` reaches no output pixel through
+    k0's tap. Where input position i and tap t reach an output, o = (i + pad
+    - t x dilation) / stride exactly, so t x dilation = i + pad modulo the
+    stride and o = q - floor(t x dilation / stride) with q = floor((i + pad)
+    / stride): a lane part (q and filter k, fixed over the loop) plus a k
+    step's (k0 = tap x K/g + its first filter, less tap x K/g and each
+    dim's floor(t x dilation / stride) output rows: wave-uniform). The
+    mask of taps that miss is the lane's, computed once."""
+    kpg, elem, taps = c.k_per_group, common.ELEM[c.dtype], math.prod(c.filter)
+    shape, dims = c.output_shape(), _missed_dims(c)
+
+    def stepped(b, row, k0, k):
+        n, *i = common.unflatten(b, row, (c.n, *c.spatial))
+        shifted = [b.add(ii, pad) for ii, pad in zip(i, c.pad)]
+        q = [
+            sh if stride == 1 else gather_address.floor_div(b, sh, stride, size + pad)
+            for sh, stride, size, pad in zip(shifted, c.stride, c.spatial, c.pad)
+        ]
+        lane = common.layout_index(b, c, n, q, k, shape)
+        moving = [d for d, f in enumerate(c.filter) if f > 1]
+        tap = gather_address.floor_div(b, k0, kpg, kpg * taps) if moving or dims else None
+        step = k0
+        for d in moving:
+            inner, f, stride, dil = math.prod(c.filter[d + 1 :]), c.filter[d], c.stride[d], c.dilation[d]
+            rows = math.prod(shape[d + 2 :])  # dy elements per output position along d
+            t = gather_address.floor_div(b, tap, inner, taps)
+            if d > 0:
+                t = b.sub(t, b.mul(gather_address.floor_div(b, t, f, -(-taps // inner)), f))
+            if dil % stride == 0:
+                step = b.add(step, b.mul(t, -(dil // stride * rows + kpg * inner)))
+            else:
+                back = gather_address.floor_div(b, b.mul(t, dil), stride, (f - 1) * dil + 1)
+                step = b.sub(b.add(step, b.mul(t, -kpg * inner)), b.mul(back, rows))
+        offset = b.add(b.mul(lane, elem.nbytes), b.mul(step, elem.nbytes))
+        if not dims:
+            return offset
+        bit = b.and_(b.shr(_miss_mask(b, c, shifted, dims), tap), 1)
+        return b.or_(offset, b.shl(bit, PADDING_BIT))
+
+    return stepped
+
+
 def _dy_gather(spec):
     """A: the group's dy[n, o, k] for input pixel `row` and reduction r = (tap, k)
     (an index from the group's first channel); zero where no output pixel
-    reaches this input pixel through the tap."""
+    reaches this input pixel through the tap. Stepped (_dy_stepped) where
+    dy's units are vector loads, every k step inside one tap and the taps
+    fit a lane's mask."""
     c = spec.conv
     kpg = c.k_per_group
 
@@ -123,13 +225,25 @@ def _dy_gather(spec):
         valid = b.cmp("eq", miss, 0)
         return common.layout_index(b, c, n, pos, k, c.output_shape()), valid
 
-    return Gather(address, runs=c.channels_last and gather_address.whole_units(kpg, c.dtype))
+    runs = c.channels_last and gather_address.whole_units(kpg, c.dtype)
+    if not (runs and _steps_in_one_tap(spec) and math.prod(c.filter) <= gather_address.MAX_STEPPED_TAPS):
+        return Gather(address, runs=runs)
+    extent = math.prod(c.output_shape()) * common.ELEM[c.dtype].nbytes
+    return Gather(address, runs=True, stepped=_dy_stepped(c), extent=extent)
 
 
 def _w_gather(spec):
-    """B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW), one element at a time."""
+    """B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW). In NHWC
+    with C/groups in whole 16-byte units and more than one tap (the module
+    docstring says why not 1x1), 8 consecutive columns are one vector load
+    (runs along B's rows, transposed on the way to LDS), and where every k
+    step lies inside one tap the fast loop's offsets are stepped: the
+    lane's (filter k, column) fixed, the k step's (its first filter and its
+    tap) wave-uniform, through a buffer that never leaves the weights
+    (unchecked). Otherwise one element at a time."""
     c = spec.conv
     kpg, cpg, taps = c.k_per_group, c.c_per_group, math.prod(c.filter)
+    elem = common.ELEM[c.dtype]
 
     def address(b, col, r):
         tap, k = _split(b, r, kpg)
@@ -137,7 +251,21 @@ def _w_gather(spec):
             return b.add(b.mul(b.add(b.mul(k, taps), tap), cpg), col), None
         return b.add(b.mul(b.add(b.mul(k, cpg), col), taps), tap), None
 
-    return Gather(address, runs=False)
+    if not (c.channels_last and gather_address.whole_units(cpg, c.dtype)) or taps == 1:
+        return Gather(address, runs=False)
+    if not _steps_in_one_tap(spec):
+        return Gather(address, runs=True, contiguous="rows")
+
+    def stepped(b, col, k0, k):
+        # k0 = tap x K/g + first filter f: w[f + k, tap, col] = (k x taps + col) + (k0 x taps - tap x (K/g x taps - 1)) x C/g.
+        lane = b.add(b.mul(k, taps * cpg), col)
+        step = b.mul(k0, taps * cpg)
+        if taps > 1:
+            tap = gather_address.floor_div(b, k0, kpg, kpg * taps)
+            step = b.sub(step, b.mul(tap, (kpg * taps - 1) * cpg))
+        return b.add(b.mul(lane, elem.nbytes), b.mul(step, elem.nbytes))
+
+    return Gather(address, runs=True, contiguous="rows", stepped=stepped, extent=UNCHECKED)
 
 
 def _store_nchw(b, spec, acc, dx, group, row0, col0):

@@ -96,7 +96,25 @@ def test_vector_dy_gather_only_for_channels_last_whole_units():
     assert igemm_dgrad._dy_gather(nhwc).runs
     assert not igemm_dgrad._dy_gather(spec_for("gfx942", dataclasses.replace(nhwc.conv, k=12))).runs
     assert not igemm_dgrad._dy_gather(spec_for("gfx942", dataclasses.replace(nhwc.conv, layout="NCHW"))).runs
-    assert not igemm_dgrad._w_gather(nhwc).runs
+
+
+def test_w_gathered_in_vectors_along_channels_where_they_are_whole_units():
+    # w[k, tap, c]: 8 consecutive columns (channels) are one 16-byte unit when C/groups is a multiple of 8.
+    nhwc = spec_for("gfx942", ConvSpec(1, 8, 16, (4, 4), (3, 3), stride=(2, 2), pad=(1, 1)))
+    w = igemm_dgrad._w_gather(nhwc)
+    assert (w.runs, w.contiguous, w.stepped) == (True, "rows", None)  # K/groups = 16: a k step spans two taps
+    one_tap = dataclasses.replace(nhwc.conv, filter=(1, 1), pad=(0, 0))  # 1x1: element loads (the module says why)
+    for conv in (dataclasses.replace(nhwc.conv, c=12), dataclasses.replace(nhwc.conv, layout="NCHW"), one_tap):
+        assert not igemm_dgrad._w_gather(spec_for("gfx942", conv)).runs, conv
+
+
+def test_stepped_gathers_where_every_k_step_lies_inside_one_tap():
+    spec = spec_for("gfx942", ConvSpec(1, 64, 32, (12, 12), (3, 3), stride=(3, 3), pad=(3, 3), dilation=(2, 2)))
+    assert igemm_dgrad._dy_gather(spec).stepped is not None
+    assert igemm_dgrad._w_gather(spec).stepped is not None
+    many_taps = spec_for("gfx942", dataclasses.replace(spec.conv, filter=(7, 7)))  # 49 taps: past a lane's mask
+    assert igemm_dgrad._dy_gather(many_taps).stepped is None
+    assert igemm_dgrad._w_gather(many_taps).stepped is not None
 
 
 def test_every_case_has_its_archs_tile_and_kernel_signature():

@@ -21,12 +21,13 @@ element, each with its own mask. Both `load` (a tile inside rows x k) and
 `guarded` (an edge tile) keep the padding mask: a gathered tile is never
 unguarded.
 
-`Gather.stepped` (optional, with runs along k) gives `load` the fast loop's
+`Gather.stepped` (optional, with runs) gives `load` the fast loop's
 addresses in parts, so that no per-lane division or select is left in the
 loop: `stepped(b, row, k0, k)` is the byte offset of unit (row, k0 + k),
 with k0 the tile's first k (wave-uniform: the loop's only varying input)
 and row and k the lane's own (fixed over the loop), and `load` reads it
-through a buffer of `extent` bytes over the source. The callback puts a
+through a buffer of `extent` bytes over the source (rows-contiguous: each
+move's two units, k and k + 1). The callback puts a
 padded unit's offset at or past `extent` (PADDING_BIT), where the buffer's
 range check reads zeros: no select after the load, which would wait for
 it at once. `guarded` still uses `address`.
@@ -74,11 +75,12 @@ class GatherCopy(TileCopy):
                 [self.gather.contiguous],
             )
         stepped = self.gather.stepped
-        if stepped is not None and not (self.gather.runs and self.contiguous == "k"):
+        if stepped is not None and not self.gather.runs:
             raise FieldError(
-                f"GatherCopy: a stepped gather loads whole runs along k, got runs={self.gather.runs} along {self.contiguous!r}",
+                "GatherCopy: a stepped gather loads whole runs, got runs=False; give it runs=True or no stepped",
                 "GatherCopy",
-                {"runs": self.gather.runs, "contiguous": self.contiguous},
+                {"runs": self.gather.runs},
+                [True],
             )
         if stepped is not None and not 0 < self.gather.extent <= UNCHECKED:
             raise FieldError(
@@ -111,10 +113,13 @@ class GatherCopy(TileCopy):
         if self.gather.stepped is not None:
             rsrc = b.buffer_rsrc(self.src, self.gather.extent)
             k0 = b.const(k0, T.I32) if isinstance(k0, int) else k0  # the callback's k0 is always a value
-            return [
-                b.buffer_load(rsrc, self.gather.stepped(b, b.add(row0, row), k0, k), self._vector)
-                for row, k in self._moves(b, tid)
-            ]
+            regs = []
+            for row, k in self._moves(b, tid):
+                r = b.add(row0, row)
+                regs.append(b.buffer_load(rsrc, self.gather.stepped(b, r, k0, k), self._vector))
+                if self.contiguous == "rows":
+                    regs.append(b.buffer_load(rsrc, self.gather.stepped(b, r, k0, b.add(k, 1)), self._vector))
+            return regs
         regs = []
         for row, k in self._moves(b, tid):
             r, kk = b.add(row0, row), b.add(k0, k)

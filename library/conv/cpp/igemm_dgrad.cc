@@ -10,7 +10,9 @@
 // ORDER (platform/ir/cpp/builder.h): every builder call is its own
 // statement, in Python's order.
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -48,8 +50,127 @@ void check(const IgemmSpec& spec) {
   }
 }
 
+// _steps_in_one_tap: every k step of the (tap-major) reduction lies inside one filter tap.
+bool steps_in_one_tap(const IgemmSpec& spec) { return spec.conv.k_per_group() % spec.tile.block_k == 0; }
+
+// The spatial dims in which some (input pixel, tap) reaches no output pixel (_missed_dims).
+std::vector<int> missed_dims(const ConvSpec& c) {
+  const Shape out = c.output();
+  std::vector<int> dims;
+  for (int d = 0; d < c.dims(); ++d) {
+    if (c.stride[d] > 1 || c.pad[d] < (c.filter[d] - 1) * c.dilation[d] ||
+        c.spatial[d] - 1 + c.pad[d] > (out[d] - 1) * c.stride[d]) {
+      dims.push_back(d);
+    }
+  }
+  return dims;
+}
+
+// A lane's i32 with bit `tap` set where input pixel (i + pad = `shifted`)
+// reaches no output pixel through that tap in one of `dims` (_miss_mask).
+Value* miss_mask(ir::KernelBuilder& b, const ConvSpec& c, const std::vector<Value*>& shifted,
+                 const std::vector<int>& dims) {
+  const ir::Type* i32 = ir::scalar("i32");
+  const Shape output = c.output();
+  std::map<std::pair<int, std::int64_t>, Value*> missed;
+  Value* mask = nullptr;
+  const std::int64_t taps = product(c.filter);
+  for (std::int64_t tap = 0; tap < taps; ++tap) {
+    // The tap's coordinates, row-major (itertools.product's order).
+    std::vector<std::int64_t> ts(c.filter.size());
+    std::int64_t rest = tap;
+    for (std::size_t d = c.filter.size(); d-- > 0;) {
+      ts[d] = rest % c.filter[d];
+      rest /= c.filter[d];
+    }
+    Value* out = nullptr;
+    for (const int d : dims) {
+      auto [at, fresh] = missed.try_emplace({d, ts[d]}, nullptr);
+      if (fresh) {
+        Value* x = b.sub(shifted[d], ts[d] * c.dilation[d]);  // o x stride
+        Value* before = b.cmp("lt", x, 0);
+        Value* past = b.cmp("gt", x, (output[d] - 1) * c.stride[d]);
+        Value* miss = b.or_(before, past);
+        if (c.stride[d] > 1) {
+          Value* between = b.rem(x, c.stride[d]);
+          Value* off = b.cmp("ne", between, 0);
+          miss = b.or_(miss, off);
+        }
+        at->second = miss;
+      }
+      out = out == nullptr ? at->second : b.or_(out, at->second);
+    }
+    Value* one = b.const_(std::int64_t{1} << tap, i32);
+    Value* none = b.const_(0, i32);
+    Value* bit = b.select(out, one, none);
+    mask = mask == nullptr ? bit : b.or_(mask, bit);
+  }
+  return mask;
+}
+
+// A's stepped offset: the byte offset in dy of unit (row, k0 + k), with
+// tile::kPaddingBit set where no output pixel is reached (_dy_stepped, which says how).
+Value* dy_stepped(ir::KernelBuilder& b, const ConvSpec& c, Value* row, Value* k0, Value* k) {
+  const std::int64_t kpg = c.k_per_group();
+  const int nbytes = ir::scalar(c.dtype)->nbytes();
+  const std::int64_t taps = product(c.filter);
+  const Shape shape = c.output_shape();
+  const std::vector<int> dims = missed_dims(c);
+  Shape sizes = {c.n};
+  sizes.insert(sizes.end(), c.spatial.begin(), c.spatial.end());
+  const std::vector<Value*> parts = unflatten(b, row, sizes);
+  Value* n = parts[0];
+  std::vector<Value*> shifted;
+  for (std::size_t d = 0; d < c.spatial.size(); ++d) shifted.push_back(b.add(parts[d + 1], c.pad[d]));
+  std::vector<Value*> q;
+  for (std::size_t d = 0; d < c.spatial.size(); ++d) {
+    q.push_back(c.stride[d] == 1 ? shifted[d] : floor_div(b, shifted[d], c.stride[d], c.spatial[d] + c.pad[d]));
+  }
+  Value* lane = layout_index(b, c, n, q, k, shape);
+  std::vector<std::size_t> moving;
+  for (std::size_t d = 0; d < c.filter.size(); ++d) {
+    if (c.filter[d] > 1) moving.push_back(d);
+  }
+  Value* tap = !moving.empty() || !dims.empty() ? floor_div(b, k0, kpg, kpg * taps) : nullptr;
+  Value* step = k0;
+  for (const std::size_t d : moving) {
+    const auto at = static_cast<std::ptrdiff_t>(d);
+    const std::int64_t inner = product(Shape(c.filter.begin() + at + 1, c.filter.end()));
+    const std::int64_t f = c.filter[d], stride = c.stride[d], dil = c.dilation[d];
+    const std::int64_t rows = product(Shape(shape.begin() + at + 2, shape.end()));  // dy elements per output position
+    Value* t = floor_div(b, tap, inner, taps);
+    if (d > 0) {
+      Value* whole = floor_div(b, t, f, (taps + inner - 1) / inner);
+      Value* wrapped = b.mul(whole, f);
+      t = b.sub(t, wrapped);
+    }
+    if (dil % stride == 0) {
+      Value* moved = b.mul(t, -(dil / stride * rows + kpg * inner));
+      step = b.add(step, moved);
+    } else {
+      Value* dilated = b.mul(t, dil);
+      Value* back = floor_div(b, dilated, stride, (f - 1) * dil + 1);
+      Value* moved = b.mul(t, -kpg * inner);
+      Value* ahead = b.add(step, moved);
+      Value* rows_back = b.mul(back, rows);
+      step = b.sub(ahead, rows_back);
+    }
+  }
+  Value* lane_bytes = b.mul(lane, nbytes);
+  Value* step_bytes = b.mul(step, nbytes);
+  Value* offset = b.add(lane_bytes, step_bytes);
+  if (dims.empty()) return offset;
+  Value* mask = miss_mask(b, c, shifted, dims);
+  Value* shifted_mask = b.shr(mask, tap);
+  Value* bit = b.and_(shifted_mask, 1);
+  Value* flag = b.shl(bit, tile::kPaddingBit);
+  return b.or_(offset, flag);
+}
+
 // A: the group's dy[n, o, k] for input pixel `row` and reduction r = (tap, k),
-// zero where no output pixel reaches the input pixel through the tap (_dy_gather).
+// zero where no output pixel reaches the input pixel through the tap; stepped
+// where its units are vector loads, each k step in one tap and the taps fit a
+// lane's mask (_dy_gather).
 tile::Gather dy_gather(const IgemmSpec& spec) {
   const ConvSpec& c = spec.conv;
   const std::int64_t kpg = c.k_per_group();
@@ -86,14 +207,23 @@ tile::Gather dy_gather(const IgemmSpec& spec) {
     Value* valid = b.cmp("eq", miss, 0);
     return {layout_index(b, c, n, pos, k, c.output_shape()), valid};
   };
-  return tile::Gather{address, c.channels_last() && whole_units(kpg, c.dtype)};
+  const bool runs = c.channels_last() && whole_units(kpg, c.dtype);
+  if (!runs || !steps_in_one_tap(spec) || product(c.filter) > kMaxSteppedTaps) return tile::Gather{address, runs};
+  auto stepped = [&c](ir::KernelBuilder& b, Value* row, Value* k0, Value* k) -> Value* {
+    return dy_stepped(b, c, row, k0, k);
+  };
+  const std::int64_t extent = product(c.output_shape()) * ir::scalar(c.dtype)->nbytes();
+  return tile::Gather{address, true, "k", stepped, extent};
 }
 
-// B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW), one element
-// at a time (_w_gather).
+// B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW): vector loads
+// along the columns where C/groups is whole units (NHWC) and the filter has
+// more than one tap, stepped where each k step lies in one tap; else one
+// element at a time (_w_gather).
 tile::Gather w_gather(const IgemmSpec& spec) {
   const ConvSpec& c = spec.conv;
   const std::int64_t kpg = c.k_per_group(), cpg = c.c_per_group(), taps = product(c.filter);
+  const int nbytes = ir::scalar(c.dtype)->nbytes();
   const bool last = c.channels_last();
   auto address = [kpg, cpg, taps, last](ir::KernelBuilder& b, Value* col, Value* r) -> std::pair<Value*, Value*> {
     Value* tap = b.div(r, kpg);
@@ -109,7 +239,23 @@ tile::Gather w_gather(const IgemmSpec& spec) {
     Value* base = b.mul(row, taps);
     return {b.add(base, tap), nullptr};
   };
-  return tile::Gather{address, false};
+  if (!(last && whole_units(cpg, c.dtype)) || taps == 1) return tile::Gather{address, false};
+  if (!steps_in_one_tap(spec)) return tile::Gather{address, true, "rows"};
+  auto stepped = [kpg, cpg, taps, nbytes](ir::KernelBuilder& b, Value* col, Value* k0, Value* k) -> Value* {
+    // w[f + k, tap, col] with k0 = tap x K/g + f (_w_gather's stepped says how).
+    Value* filters = b.mul(k, taps * cpg);
+    Value* lane = b.add(filters, col);
+    Value* step = b.mul(k0, taps * cpg);
+    if (taps > 1) {
+      Value* tap = floor_div(b, k0, kpg, kpg * taps);
+      Value* back = b.mul(tap, (kpg * taps - 1) * cpg);
+      step = b.sub(step, back);
+    }
+    Value* lane_bytes = b.mul(lane, nbytes);
+    Value* step_bytes = b.mul(step, nbytes);
+    return b.add(lane_bytes, step_bytes);
+  };
+  return tile::Gather{address, true, "rows", stepped, tile::kUnchecked};
 }
 
 // Channels-first dx[n, g C/g + col, pixel], element by element (_store_nchw).

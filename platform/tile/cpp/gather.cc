@@ -28,11 +28,10 @@ std::string checked(const std::optional<Gather>& gather, std::string contiguous)
         "GatherCopy: expected contiguous " + json::quote(gather->contiguous) + " (the tile is gathered by " +
             gather->contiguous + " runs), got " + json::quote(contiguous));
   }
-  if (gather->stepped && !(gather->runs && contiguous == "k")) {
-    throw errors::FieldError(errors::kFieldError, "GatherCopy",
-                             json::Object{{"runs", gather->runs}, {"contiguous", contiguous}}, nullptr,
-                             std::string("GatherCopy: a stepped gather loads whole runs along k, got runs=") +
-                                 (gather->runs ? "True" : "False") + " along " + json::quote(contiguous));
+  if (gather->stepped && !gather->runs) {
+    throw errors::FieldError(errors::kFieldError, "GatherCopy", json::Object{{"runs", gather->runs}}, json::Array{true},
+                             "GatherCopy: a stepped gather loads whole runs, got runs=False; give it runs=True or no "
+                             "stepped");
   }
   if (gather->stepped && (gather->extent <= 0 || gather->extent > kUnchecked)) {
     throw errors::FieldError(errors::kFieldError, "GatherCopy", json::Object{{"extent", gather->extent}}, nullptr,
@@ -94,6 +93,11 @@ std::vector<Value*> GatherCopy::load(KernelBuilder& b, ir::Operand row0, ir::Ope
       Value* r = b.add(row0, row);
       Value* at = gather_.stepped(b, r, step, k);
       regs.push_back(b.buffer_load(rsrc, at, vector_type()));
+      if (contiguous_ == "rows") {  // two units per move, k and k + 1, as TileCopy::store takes them
+        Value* next = b.add(k, 1);
+        Value* next_at = gather_.stepped(b, r, step, next);
+        regs.push_back(b.buffer_load(rsrc, next_at, vector_type()));
+      }
     }
     return regs;
   }
