@@ -289,7 +289,10 @@ def _store(kern, state):
     acc, m, l = state
     for t, row in enumerate(kern.rows):
         total = softmax.across(b, kern.frag, l[t], b.add)
-        inv = b.select(b.cmp("gt", total, 0.0), b.div(1.0, total), 0.0)
+        # 1 / total as rsqrt(total)^2: v_rsq_f32 and a multiply where an IEEE division is a dozen
+        # instructions (total >= 1 wherever a key is seen: its max term is exp(0)).
+        root = b.rsqrt(total)
+        inv = b.select(b.cmp("gt", total, 0.0), b.mul(root, root), 0.0)
         splat = b.build([inv] * kern.c)
         inside = b.cmp("lt", row, kern.seq_q)
         with b.if_(inside):
@@ -318,6 +321,8 @@ def encode(x, dtype):
 POISON = {"f16": (np.float16, np.nan), "bf16": (np.uint16, 0x7FC0)}
 # Relative error of one f32 operation, and of f32's exp and log (LLVM's expansions are within 2 ulps).
 _U32 = 2.0**-24
+# Relative error of 1 / sum as rsqrt(sum)^2: v_rsq_f32 within 1 ulp, squared, and the multiply.
+_RECIPROCAL = 4 * _U32
 # The input type's unit roundoff: the probabilities are rounded to it for the second product.
 _UNIT = {"f16": 2.0**-11, "bf16": 2.0**-8}
 
@@ -357,13 +362,14 @@ def expected(spec, q, k, v, mask):
     A probability reaches the second product with a relative error of at most eta: its score's
     f32 error (scale * gamma_d * sum |q k|, and a few roundings of the scaled score), the exp,
     and the rounding to the input type. O = sum p v / sum p takes it twice (numerator and sum),
-    plus the f32 sum of seq_k products: |dO| <= (2 eta + gamma_k) sum p |v|. The lse takes eta
+    plus the f32 sum of seq_k products and the reciprocal of the sum:
+    |dO| <= (2 eta + gamma_k + _RECIPROCAL) sum p |v|. The lse takes eta
     once without the rounding to the input type (the sum is of the f32 probabilities), plus its own
     roundings."""
     o, lse, p, vh, score_err = reference(spec, q, k, v, mask)
     eta = score_err.max(axis=-1) + 8 * _U32  # per query row, before the rounding to the input type
     weight = p @ np.abs(vh)
-    o_err = (2 * (eta[..., None] + _UNIT[spec.dtype]) + bound.gamma(spec.seq_k)) * weight
+    o_err = (2 * (eta[..., None] + _UNIT[spec.dtype]) + bound.gamma(spec.seq_k) + _RECIPROCAL) * weight
     lse_err = eta + 4 * _U32 * np.abs(lse)
     if spec.layout == "bshd":
         o, o_err = o.transpose(0, 2, 1, 3), o_err.transpose(0, 2, 1, 3)

@@ -1837,46 +1837,47 @@ for.exit11:
   %v1736 = call i32 @llvm.amdgcn.ds.bpermute(i32 %v1734, i32 %v1735)
   %v1737 = bitcast i32 %v1736 to float
   %v1738 = fadd float %v1143, %v1737
-  %v1739 = fcmp ogt float %v1738, 0x0000000000000000
-  %v1740 = fdiv float 0x3FF0000000000000, %v1738
-  %v1741 = select i1 %v1739, float %v1740, float 0x0000000000000000
-  %v1742 = insertelement <8 x float> poison, float %v1741, i32 0
-  %v1743 = insertelement <8 x float> %v1742, float %v1741, i32 1
-  %v1744 = insertelement <8 x float> %v1743, float %v1741, i32 2
-  %v1745 = insertelement <8 x float> %v1744, float %v1741, i32 3
-  %v1746 = insertelement <8 x float> %v1745, float %v1741, i32 4
-  %v1747 = insertelement <8 x float> %v1746, float %v1741, i32 5
-  %v1748 = insertelement <8 x float> %v1747, float %v1741, i32 6
-  %v1749 = insertelement <8 x float> %v1748, float %v1741, i32 7
-  %v1750 = icmp slt i32 %v37, %arg.seq_q
-  br i1 %v1750, label %if.then24, label %if.else25
+  %v1739 = call float @llvm.amdgcn.rsq.f32(float %v1738)
+  %v1740 = fcmp ogt float %v1738, 0x0000000000000000
+  %v1741 = fmul float %v1739, %v1739
+  %v1742 = select i1 %v1740, float %v1741, float 0x0000000000000000
+  %v1743 = insertelement <8 x float> poison, float %v1742, i32 0
+  %v1744 = insertelement <8 x float> %v1743, float %v1742, i32 1
+  %v1745 = insertelement <8 x float> %v1744, float %v1742, i32 2
+  %v1746 = insertelement <8 x float> %v1745, float %v1742, i32 3
+  %v1747 = insertelement <8 x float> %v1746, float %v1742, i32 4
+  %v1748 = insertelement <8 x float> %v1747, float %v1742, i32 5
+  %v1749 = insertelement <8 x float> %v1748, float %v1742, i32 6
+  %v1750 = insertelement <8 x float> %v1749, float %v1742, i32 7
+  %v1751 = icmp slt i32 %v37, %arg.seq_q
+  br i1 %v1751, label %if.then24, label %if.else25
 if.then24:
-  %v1751 = mul i32 %v37, 128
-  %v1752 = add i32 %v1751, %v33
-  %v1753 = fmul <8 x float> %v1138, %v1749
-  %v1754 = fptrunc <8 x float> %v1753 to <8 x half>
-  %v1755 = add i32 %v1752, 0
-  %v1756 = mul i32 %v1755, 2
-  %v1757 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1756
-  store <8 x half> %v1754, ptr addrspace(1) %v1757, align 2
-  %v1758 = fmul <8 x float> %v1139, %v1749
-  %v1759 = fptrunc <8 x float> %v1758 to <8 x half>
-  %v1760 = add i32 %v1752, 16
-  %v1761 = mul i32 %v1760, 2
-  %v1762 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1761
-  store <8 x half> %v1759, ptr addrspace(1) %v1762, align 2
-  %v1763 = fmul <8 x float> %v1140, %v1749
-  %v1764 = fptrunc <8 x float> %v1763 to <8 x half>
-  %v1765 = add i32 %v1752, 32
-  %v1766 = mul i32 %v1765, 2
-  %v1767 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1766
-  store <8 x half> %v1764, ptr addrspace(1) %v1767, align 2
-  %v1768 = fmul <8 x float> %v1141, %v1749
-  %v1769 = fptrunc <8 x float> %v1768 to <8 x half>
-  %v1770 = add i32 %v1752, 48
-  %v1771 = mul i32 %v1770, 2
-  %v1772 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1771
-  store <8 x half> %v1769, ptr addrspace(1) %v1772, align 2
+  %v1752 = mul i32 %v37, 128
+  %v1753 = add i32 %v1752, %v33
+  %v1754 = fmul <8 x float> %v1138, %v1750
+  %v1755 = fptrunc <8 x float> %v1754 to <8 x half>
+  %v1756 = add i32 %v1753, 0
+  %v1757 = mul i32 %v1756, 2
+  %v1758 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1757
+  store <8 x half> %v1755, ptr addrspace(1) %v1758, align 2
+  %v1759 = fmul <8 x float> %v1139, %v1750
+  %v1760 = fptrunc <8 x float> %v1759 to <8 x half>
+  %v1761 = add i32 %v1753, 16
+  %v1762 = mul i32 %v1761, 2
+  %v1763 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1762
+  store <8 x half> %v1760, ptr addrspace(1) %v1763, align 2
+  %v1764 = fmul <8 x float> %v1140, %v1750
+  %v1765 = fptrunc <8 x float> %v1764 to <8 x half>
+  %v1766 = add i32 %v1753, 32
+  %v1767 = mul i32 %v1766, 2
+  %v1768 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1767
+  store <8 x half> %v1765, ptr addrspace(1) %v1768, align 2
+  %v1769 = fmul <8 x float> %v1141, %v1750
+  %v1770 = fptrunc <8 x float> %v1769 to <8 x half>
+  %v1771 = add i32 %v1753, 48
+  %v1772 = mul i32 %v1771, 2
+  %v1773 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1772
+  store <8 x half> %v1770, ptr addrspace(1) %v1773, align 2
   br label %if.end26
 if.else25:
   br label %if.end26
@@ -1886,6 +1887,7 @@ if.end26:
 
 declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare float @llvm.amdgcn.rsq.f32(float)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
 declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half>, <8 x half>, <8 x float>)

@@ -1460,42 +1460,43 @@ for.exit11:
   %v1366 = call i32 @llvm.amdgcn.ds.bpermute(i32 %v1364, i32 %v1365)
   %v1367 = bitcast i32 %v1366 to float
   %v1368 = fadd float %v1362, %v1367
-  %v1369 = fcmp ogt float %v1368, 0x0000000000000000
-  %v1370 = fdiv float 0x3FF0000000000000, %v1368
-  %v1371 = select i1 %v1369, float %v1370, float 0x0000000000000000
-  %v1372 = insertelement <4 x float> poison, float %v1371, i32 0
-  %v1373 = insertelement <4 x float> %v1372, float %v1371, i32 1
-  %v1374 = insertelement <4 x float> %v1373, float %v1371, i32 2
-  %v1375 = insertelement <4 x float> %v1374, float %v1371, i32 3
-  %v1376 = icmp slt i32 %v38, %arg.seq_q
-  br i1 %v1376, label %if.then24, label %if.else25
+  %v1369 = call float @llvm.amdgcn.rsq.f32(float %v1368)
+  %v1370 = fcmp ogt float %v1368, 0x0000000000000000
+  %v1371 = fmul float %v1369, %v1369
+  %v1372 = select i1 %v1370, float %v1371, float 0x0000000000000000
+  %v1373 = insertelement <4 x float> poison, float %v1372, i32 0
+  %v1374 = insertelement <4 x float> %v1373, float %v1372, i32 1
+  %v1375 = insertelement <4 x float> %v1374, float %v1372, i32 2
+  %v1376 = insertelement <4 x float> %v1375, float %v1372, i32 3
+  %v1377 = icmp slt i32 %v38, %arg.seq_q
+  br i1 %v1377, label %if.then24, label %if.else25
 if.then24:
-  %v1377 = mul i32 %v38, 128
-  %v1378 = add i32 %v1377, %v34
-  %v1379 = fmul <4 x float> %v954, %v1375
-  %v1380 = fptrunc <4 x float> %v1379 to <4 x half>
-  %v1381 = add i32 %v1378, 0
-  %v1382 = mul i32 %v1381, 2
-  %v1383 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1382
-  store <4 x half> %v1380, ptr addrspace(1) %v1383, align 2
-  %v1384 = fmul <4 x float> %v955, %v1375
-  %v1385 = fptrunc <4 x float> %v1384 to <4 x half>
-  %v1386 = add i32 %v1378, 16
-  %v1387 = mul i32 %v1386, 2
-  %v1388 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1387
-  store <4 x half> %v1385, ptr addrspace(1) %v1388, align 2
-  %v1389 = fmul <4 x float> %v956, %v1375
-  %v1390 = fptrunc <4 x float> %v1389 to <4 x half>
-  %v1391 = add i32 %v1378, 32
-  %v1392 = mul i32 %v1391, 2
-  %v1393 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1392
-  store <4 x half> %v1390, ptr addrspace(1) %v1393, align 2
-  %v1394 = fmul <4 x float> %v957, %v1375
-  %v1395 = fptrunc <4 x float> %v1394 to <4 x half>
-  %v1396 = add i32 %v1378, 48
-  %v1397 = mul i32 %v1396, 2
-  %v1398 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1397
-  store <4 x half> %v1395, ptr addrspace(1) %v1398, align 2
+  %v1378 = mul i32 %v38, 128
+  %v1379 = add i32 %v1378, %v34
+  %v1380 = fmul <4 x float> %v954, %v1376
+  %v1381 = fptrunc <4 x float> %v1380 to <4 x half>
+  %v1382 = add i32 %v1379, 0
+  %v1383 = mul i32 %v1382, 2
+  %v1384 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1383
+  store <4 x half> %v1381, ptr addrspace(1) %v1384, align 2
+  %v1385 = fmul <4 x float> %v955, %v1376
+  %v1386 = fptrunc <4 x float> %v1385 to <4 x half>
+  %v1387 = add i32 %v1379, 16
+  %v1388 = mul i32 %v1387, 2
+  %v1389 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1388
+  store <4 x half> %v1386, ptr addrspace(1) %v1389, align 2
+  %v1390 = fmul <4 x float> %v956, %v1376
+  %v1391 = fptrunc <4 x float> %v1390 to <4 x half>
+  %v1392 = add i32 %v1379, 32
+  %v1393 = mul i32 %v1392, 2
+  %v1394 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1393
+  store <4 x half> %v1391, ptr addrspace(1) %v1394, align 2
+  %v1395 = fmul <4 x float> %v957, %v1376
+  %v1396 = fptrunc <4 x float> %v1395 to <4 x half>
+  %v1397 = add i32 %v1379, 48
+  %v1398 = mul i32 %v1397, 2
+  %v1399 = getelementptr inbounds i8, ptr addrspace(1) %v17, i32 %v1398
+  store <4 x half> %v1396, ptr addrspace(1) %v1399, align 2
   br label %if.end26
 if.else25:
   br label %if.end26
@@ -1507,6 +1508,7 @@ declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half>, <4 x half>, <4 x float>, i32, i32, i32)
+declare float @llvm.amdgcn.rsq.f32(float)
 declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
