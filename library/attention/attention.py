@@ -92,11 +92,13 @@ class _Kernel:
         self.eb = self.elem.nbytes
         qb, self.head, self.z = b.block_id(0), b.block_id(1), b.block_id(2)
         kv_head = b.div(self.head, spec.heads // spec.kv_heads)
-        _, self.ld_q = self._strides(self.seq_q, spec.heads)
-        batch_k, self.ld_k = self._strides(self.seq_k, spec.kv_heads)
-        self.q, self.o = (self._base(p, self.seq_q, spec.heads, self.head) for p in (q, o))
-        k_base = b.add(b.mul(self.z, batch_k), b.mul(kv_head, self._head_stride(self.seq_k)))
-        self.k, self.v = (b.offset(p, b.mul(k_base, self.eb)) for p in (k, v))
+        rows_apart = spec.head_dim if spec.layout == "bhsd" else None  # elements from one row to the next
+        self.ld_q = rows_apart or spec.heads * spec.head_dim
+        self.ld_k = rows_apart or spec.kv_heads * spec.head_dim
+        q_base = self._base(self.seq_q, spec.heads, self.head)
+        self.q, self.o = b.offset(q, b.mul(q_base, self.eb)), b.offset(o, b.mul(q_base, self.eb))
+        k_base = self._base(self.seq_k, spec.kv_heads, kv_head)
+        self.k, self.v = b.offset(k, b.mul(k_base, self.eb)), b.offset(v, b.mul(k_base, self.eb))
         self.row0 = b.mul(qb, spec.block_m)
         self.tid, lane = b.thread_id(0), b.lane_id()
         wave_row = b.mul(b.div(self.tid, wave), spec.block_m // spec.waves)
@@ -105,18 +107,12 @@ class _Kernel:
         # The query row of each of this lane's tiles: its C column.
         self.rows = [b.add(b.add(self.row0, wave_row), b.add(self.lane_row, 16 * t)) for t in range(self.tiles_q)]
 
-    def _head_stride(self, seq):
-        return self.spec.head_dim if self.spec.layout == "bshd" else self.b.mul(seq, self.spec.head_dim)
-
-    def _strides(self, seq, heads):
-        """(batch stride, row stride) in elements of a tensor of `seq` rows of `heads` heads."""
-        d = self.spec.head_dim
-        return self.b.mul(seq, heads * d), heads * d if self.spec.layout == "bshd" else d
-
-    def _base(self, p, seq, heads, head):
-        b = self.b
-        batch, _ = self._strides(seq, heads)
-        return b.offset(p, b.mul(b.add(b.mul(self.z, batch), b.mul(head, self._head_stride(seq))), self.eb))
+    def _base(self, seq, heads, head):
+        """The element offset of head `head` of this workgroup's batch in a tensor of `seq` rows of `heads` heads."""
+        b, d = self.b, self.spec.head_dim
+        batch = b.mul(self.z, b.mul(seq, heads * d))
+        head_stride = d if self.spec.layout == "bshd" else b.mul(seq, d)
+        return b.add(batch, b.mul(head, head_stride))
 
     def q_fragments(self):
         """[tile][d step] B fragments of this wave's Q rows, read once from global memory (zero past seq_q)."""
