@@ -17,6 +17,9 @@ import dataclasses
 import math
 
 from arch import arch as archs
+from attention import attention
+from attention import tiles as attention_tiles
+from attention.spec import SpecError as AttentionSpecError
 from conv import direct_fwd, igemm_dgrad, igemm_fwd, igemm_tiles, igemm_wgrad, img2col, split_k_reduce, wgrad_spec
 from conv.spec import SpecError as ConvSpecError
 from conv.split_k import select_split_k, select_split_k_fwd, select_split_k_wgrad
@@ -242,11 +245,41 @@ def _gemm(problem, arch):
     return _choice(gemm, spec, config, reasons)
 
 
+def _attention(problem, arch):
+    fields = dict(problem.spec)
+    head_dim = fields.pop("head_dim")
+    try:
+        tile = attention_tiles.tile_for(arch, head_dim)
+    except attention_tiles.TileError as e:
+        raise spec_error(problem.index, e, arch) from None
+    sizes = [fields.pop(f) for f in ("batch", "heads", "kv_heads", "seq_q", "seq_k")]
+    try:
+        spec = attention_tiles.spec_for(arch, *sizes, head_dim, fields.pop("dtype"), **fields)
+    except AttentionSpecError as e:
+        raise spec_error(problem.index, e, arch) from None
+    config = f"mma {tile['mma']}, block {tile['block_m']}x{tile['block_n']}, waves {tile['waves']}"
+    blocks, heads, batch = spec.grid()
+    reasons = (
+        f"{attention.NAME}: the one attention family; its tile for {arch} d{head_dim} "
+        f"(library/attention/tiles.json): {config}",
+        f"workgroups: {blocks * heads * batch} ({blocks} query block{'s' if blocks != 1 else ''} of {spec.block_m} "
+        f"x {heads} heads x {batch} batch) on {archs.get(arch).cus} CUs",
+        "keys: "
+        + (
+            "the blocks left of the causal diagonal unmasked, then the diagonal band and any partial block masked"
+            if spec.causal
+            else "every whole block unmasked, then a partial last block masked"
+        ),
+    )
+    return _choice(attention, spec, config, reasons)
+
+
 CHOOSERS = {
     "conv_fwd": _conv_fwd,
     "conv_dgrad": _conv_dgrad,
     "conv_wgrad": _conv_wgrad,
     "gemm": _gemm,
+    "attention": _attention,
 }
 
 

@@ -39,6 +39,8 @@ PROBLEMS = {
         {"causal": True, "mask": "padding", "lse": True},
     ),
     "attn_bf16_d64_bhsd_lse": (1, 1, 1, 33, 200, 64, "bf16", {"layout": "bhsd", "lse": True}),
+    # catalog/llama_attention.json's kernel (causal GQA at d128, BSHD, no lse), on a short sequence.
+    "attn_f16_d128_causal_gqa": (1, 8, 2, 96, 160, 128, "f16", {"causal": True}),
 }
 
 
