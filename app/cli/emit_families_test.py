@@ -7,7 +7,9 @@ import rocke_families
 
 from app.cli import rocke
 
-FIRST = next(iter(rocke_families.FAMILIES))
+# The families with a case on gfx1250 (every family but attention_fwd, which has no tile there), and the first of them.
+ON_GFX1250 = [m for m, f in rocke_families.FAMILIES.items() if any(c.arch == "gfx1250" for c in f.cases)]
+FIRST = ON_GFX1250[0]
 
 
 def _first_case(module):
@@ -21,7 +23,11 @@ def test_emit_lists_every_case_of_every_family(module, capsys):
     assert listed == [f"{c.id}  {c.arch}" for c in rocke_families.FAMILIES[module].cases]
 
 
-@pytest.mark.parametrize("module", rocke_families.FAMILIES)
+def test_only_attention_lacks_gfx1250():
+    assert set(rocke_families.FAMILIES) - set(ON_GFX1250) == {"attention.attention"}
+
+
+@pytest.mark.parametrize("module", ON_GFX1250)
 def test_emit_prints_ir_for_the_flavor(module, capsys):
     case = next(c for c in rocke_families.FAMILIES[module].cases if c.arch == "gfx1250")
     assert rocke.main(["emit", module, "--case", case.id, "--flavor", "llvm24"]) == 0

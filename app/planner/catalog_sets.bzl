@@ -37,6 +37,7 @@ catalog_sets = repository_rule(
 # refusals a catalog records (app/planner:refusals_catalog_test).
 _SETS = [
     "//catalog:bert_base.json",
+    "//catalog:llama_attention.json",
     "//catalog:mobilenet_v2.json",
     "//catalog:resnet50.json",
     "//app/planner:testdata/refusals.json",

@@ -17,6 +17,9 @@ import dataclasses
 import math
 
 from arch import arch as archs
+from attention import tiles as attention_tiles
+from attention.family_names import NAMES as ATTENTION_NAMES
+from attention.spec import SpecError as AttentionSpecError
 from conv import igemm_tiles, wgrad_spec
 from conv.family_names import NAMES as CONV_NAMES
 from conv.reduce_spec import ReduceSpec, vector_width
@@ -50,7 +53,7 @@ class _Family:
 
 
 def _family(module):
-    return _Family(module, {**CONV_NAMES, **GEMM_NAMES}[module])
+    return _Family(module, {**ATTENTION_NAMES, **CONV_NAMES, **GEMM_NAMES}[module])
 
 
 direct_fwd = _family("conv.direct_fwd")
@@ -60,6 +63,7 @@ igemm_wgrad = _family("conv.igemm_wgrad")
 img2col = _family("conv.img2col")
 split_k_reduce = _family("conv.split_k_reduce")
 gemm = _family("gemm.gemm")
+attention = _family("attention.attention")
 
 
 def _choice(family, spec, config, reasons, then=(), stage=""):
@@ -266,11 +270,41 @@ def _gemm(problem, arch):
     return _choice(gemm, spec, config, reasons)
 
 
+def _attention(problem, arch):
+    fields = dict(problem.spec)
+    head_dim = fields.pop("head_dim")
+    try:
+        tile = attention_tiles.tile_for(arch, head_dim)
+    except attention_tiles.TileError as e:
+        raise spec_error(problem.index, e, arch) from None
+    sizes = [fields.pop(f) for f in ("batch", "heads", "kv_heads", "seq_q", "seq_k")]
+    try:
+        spec = attention_tiles.spec_for(arch, *sizes, head_dim, fields.pop("dtype"), **fields)
+    except AttentionSpecError as e:
+        raise spec_error(problem.index, e, arch) from None
+    config = f"mma {tile['mma']}, block {tile['block_m']}x{tile['block_n']}, waves {tile['waves']}"
+    blocks, heads, batch = spec.grid()
+    reasons = (
+        f"{attention.NAME}: the one attention family; its tile for {arch} d{head_dim} "
+        f"(library/attention/tiles.json): {config}",
+        f"workgroups: {blocks * heads * batch} ({blocks} query block{'s' if blocks != 1 else ''} of {spec.block_m} "
+        f"x {heads} heads x {batch} batch) on {archs.get(arch).cus} CUs",
+        "keys: "
+        + (
+            "the blocks left of the causal diagonal unmasked, then the diagonal band and any partial block masked"
+            if spec.causal
+            else "every whole block unmasked, then a partial last block masked"
+        ),
+    )
+    return _choice(attention, spec, config, reasons)
+
+
 CHOOSERS = {
     "conv_fwd": _conv_fwd,
     "conv_dgrad": _conv_dgrad,
     "conv_wgrad": _conv_wgrad,
     "gemm": _gemm,
+    "attention": _attention,
 }
 
 

@@ -1,5 +1,7 @@
 """The selection table: which family and config each op gets on each arch, and why."""
 
+import re
+
 import pytest
 
 from arch import arch
@@ -281,3 +283,35 @@ def test_an_unknown_arch_is_refused_at_planning_naming_the_known_ones(entry):
         plan(problems, ["gfx942", "gfx9999"])
     with pytest.raises(arch.UnknownArchError, match=rf"^arch: expected one of {known}, got 'gfx9999'"):
         Job.of(problems[0], "gfx9999")
+
+
+ATTENTION = {"op": "attention", "batch": 2, "heads": 12, "seq_q": 200, "seq_k": 200, "head_dim": 64, "dtype": "f16"}
+
+
+def test_attention_takes_its_archs_tile_and_explains_it():
+    (job,), errors = _jobs(dict(ATTENTION, causal=True, scale=0.125), archs=("gfx1201",))
+    spec = job.choice.spec
+    assert errors == [] and job.choice.family == "attention_fwd"
+    assert (spec.kv_heads, spec.scale, spec.block_m, spec.block_n, spec.waves) == (12, "0.125", 128, 64, 8)
+    assert job.choice.config == "mma 16x16x16, block 128x64, waves 8"
+    assert job.choice.reasons == (
+        "attention_fwd: the one attention family; its tile for gfx1201 d64 (library/attention/tiles.json): "
+        "mma 16x16x16, block 128x64, waves 8",
+        "workgroups: 48 (2 query blocks of 128 x 12 heads x 2 batch) on 64 CUs",
+        "keys: the blocks left of the causal diagonal unmasked, then the diagonal band and any partial block masked",
+    )
+
+
+@pytest.mark.parametrize(
+    "fields,arch,message",
+    [
+        ({"head_dim": 96}, "gfx942", r"expected an arch and head dim with a tile \(.*\), got gfx942 d96"),
+        ({}, "gfx1250", r"got gfx1250 d64; add a row to library/attention/tiles.json"),
+        ({"kv_heads": 5}, "gfx942", r"^problems\[0\]\.kv_heads: expected a divisor of heads \(12\), got 5"),
+        ({"mask": "causal"}, "gfx950", r"^problems\[0\]\.mask: expected one of none, padding, got 'causal'"),
+    ],
+)
+def test_attention_refusals_name_the_field(fields, arch, message):
+    jobs, errors = _jobs(dict(ATTENTION, **fields), archs=(arch,))
+    assert jobs == [] and len(errors) == 1
+    assert re.search(message, str(errors[0])), str(errors[0])

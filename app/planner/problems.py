@@ -2,12 +2,17 @@
 
     {"op": "conv_fwd", "n": 1, "c": 64, "k": 64, "spatial": [56, 56], "filter": [3, 3], "pad": [1, 1]}
     {"op": "gemm", "m": 128, "n": 2304, "k": 768, "dtype": "f16", "layout_b": "col"}
+    {"op": "attention", "batch": 1, "heads": 12, "seq_q": 128, "seq_k": 128, "head_dim": 64, "dtype": "f16"}
 
 conv_fwd, conv_dgrad and conv_wgrad take ConvSpec's fields (conv/spec.py),
 gemm takes GemmSpec's problem fields (gemm/spec.py: m, n, k, dtype, out,
 layout_a, layout_b, bias_relu; the tile is the planner's choice). Optional
 fields take the spec's defaults; gemm's `out` defaults to its input type
-(f32 for fp8, which has no output type). Any entry may carry a "name" (the
+(f32 for fp8, which has no output type). attention takes AttentionSpec's
+problem fields (attention/spec.py: batch, heads, kv_heads, seq_q, seq_k,
+head_dim, dtype, causal, mask, scale, layout, lse; the tile is the
+planner's); kv_heads defaults to heads, and a scale given as a JSON number
+becomes its shortest decimal (a spec holds no floats). Any entry may carry a "name" (the
 layer's published name); one is made from its fields otherwise. The specs
 validate every field and normalise JSON lists and numpy ints.
 
@@ -29,9 +34,26 @@ from conv.spec import SpecError as ConvSpecError
 CONV_OPS = ("conv_fwd", "conv_dgrad", "conv_wgrad")
 GEMM_FIELDS = ("m", "n", "k", "dtype", "out", "layout_a", "layout_b", "bias_relu")
 GEMM_REQUIRED = ("m", "n", "k", "dtype")
-OPS = (*CONV_OPS, "gemm")
+ATTENTION_FIELDS = (
+    "batch",
+    "heads",
+    "kv_heads",
+    "seq_q",
+    "seq_k",
+    "head_dim",
+    "dtype",
+    "causal",
+    "mask",
+    "scale",
+    "layout",
+    "lse",
+)
+ATTENTION_REQUIRED = ("batch", "heads", "seq_q", "seq_k", "head_dim", "dtype")
+OPS = (*CONV_OPS, "gemm", "attention")
+# An op of dict fields -> (its fields, the required ones).
+_FIELDS = {"gemm": (GEMM_FIELDS, GEMM_REQUIRED), "attention": (ATTENTION_FIELDS, ATTENTION_REQUIRED)}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-_SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec)(?:\.(\w+))?: (.*)$", re.S)
+_SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec|AttentionSpec)(?:\.(\w+))?: (.*)$", re.S)
 
 
 class EntryError(ValueError):
@@ -59,7 +81,7 @@ class Problem:
     index: int
     name: str
     op: str
-    spec: object  # ConvSpec for conv ops; for gemm, the dict of GEMM_FIELDS given (the tile is per arch)
+    spec: object  # ConvSpec for conv ops; for gemm and attention, the dict of fields given (the tile is per arch)
 
 
 class FileError(ValueError):
@@ -221,16 +243,23 @@ def entry(index, obj):
         except ConvSpecError as e:
             raise spec_error(index, e) from None
         return Problem(index, name or conv_name(op, spec), op, spec)
+    allowed, required = _FIELDS[op]
     for key in fields:
-        if key not in GEMM_FIELDS:
+        if key not in allowed:
             raise EntryError(
                 index,
                 key,
-                f"expected one of the fields op, name, {', '.join(GEMM_FIELDS)}, got the unknown field {key!r}",
+                f"expected one of the fields op, name, {', '.join(allowed)}, got the unknown field {key!r}",
             )
-    for key in GEMM_REQUIRED:
+    for key in required:
         if key not in fields:
             raise EntryError(index, key, "expected a value (the field is required), got none")
+    if op == "attention":
+        fields.setdefault("kv_heads", fields["heads"])
+        scale = fields.get("scale")
+        if isinstance(scale, float | int) and not isinstance(scale, bool):
+            fields["scale"] = repr(float(scale))
+        return Problem(index, name or attention_name(fields), op, fields)
     if "out" not in fields:
         fields["out"] = "f32" if fields["dtype"] == "fp8" else fields["dtype"]
     return Problem(index, name or gemm_name(fields), op, fields)
@@ -260,3 +289,21 @@ def gemm_name(fields):
     )  # checked later, by GemmSpec
     parts = ["gemm", f"{fields['m']}x{fields['n']}x{fields['k']}", str(fields["dtype"]), layouts, str(fields["out"])]
     return "_".join(parts + (["bias_relu"] if fields.get("bias_relu") else []))
+
+
+def attention_name(fields):
+    """A short name from an attention problem's fields."""
+    heads = f"h{fields['heads']}" + ("" if fields["kv_heads"] == fields["heads"] else f"kv{fields['kv_heads']}")
+    parts = [
+        "attention",
+        f"b{fields['batch']}",
+        heads,
+        f"{fields['seq_q']}x{fields['seq_k']}",
+        f"d{fields['head_dim']}",
+    ]
+    parts.append(str(fields["dtype"]))
+    return "_".join(
+        parts
+        + [flag for flag in ("causal",) if fields.get(flag)]
+        + (["padding"] if fields.get("mask") == "padding" else [])
+    )

@@ -24,7 +24,10 @@ def test_one_bad_entry_among_good_ones_is_named_and_the_others_read():
 @pytest.mark.parametrize(
     "entry,message",
     [
-        ({"op": "conv_bwd"}, "problems[0].op: expected one of conv_fwd, conv_dgrad, conv_wgrad, gemm, got 'conv_bwd'"),
+        (
+            {"op": "conv_bwd"},
+            "problems[0].op: expected one of conv_fwd, conv_dgrad, conv_wgrad, gemm, attention, got 'conv_bwd'",
+        ),
         ([1, 2], 'problems[0]: expected a JSON object with an "op" and its fields, got [1, 2]'),
         (dict(GOOD_CONV, spatial=[56]), "problems[0].spatial: expected (H, W) or (D, H, W), got (56,)"),
         (dict(GOOD_CONV, strides=[2, 2]), "problems[0].strides: expected one of the fields"),
@@ -154,7 +157,7 @@ def test_the_example_sets_read_without_error():
     import os
 
     here = os.path.dirname(os.path.abspath(__file__))
-    for name, count in (("resnet50", 23), ("bert_base", 6), ("mobilenet_v2", 29)):
+    for name, count in (("resnet50", 23), ("bert_base", 8), ("mobilenet_v2", 29), ("llama_attention", 1)):
         with open(os.path.join(here, "..", "..", "catalog", name + ".json")) as f:
             problems, errors = read(json.load(f))
         assert errors == [] and len(problems) == count, name

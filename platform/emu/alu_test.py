@@ -292,3 +292,39 @@ def test_packed_16_bit_mad_wraps_and_selects_halves():
     )
     assert _lanes(w, 3)[0] == (0x10F << 16) | 5
     assert _lanes(w, 4)[0] == (((0xFFFF * 5 + 0x100) & 0xFFFF) << 16) | 13
+
+
+def test_exp_expansion_ops_round_scale_and_fuse():
+    def setup(w):
+        w.v[:4, 0] = [_f32(2.5), _f32(3.5), _f32(-2.5), _f32(1.25)]
+        w.v[:4, 1] = [3, (-2) & 0xFFFFFFFF, 0, 200]
+        w.v[:4, 2] = _f32(1.0)
+
+    w = one_wave(
+        "gfx942",
+        ["v_rndne_f32_e32 v3, v0", "v_ldexp_f32 v4, v0, v1", "v_fmamk_f32 v5, v0, 0x40000000, v2"],
+        setup,
+    )
+    assert _lanes(w, 3) == [_f32(2.0), _f32(4.0), _f32(-2.0), _f32(1.0)]  # ties to even
+    assert _lanes(w, 4) == [_f32(20.0), _f32(0.875), _f32(-2.5), _f32(np.inf)]
+    assert _lanes(w, 5) == [_f32(6.0), _f32(8.0), _f32(-4.0), _f32(3.5)]  # v0 * 2 + 1
+
+
+def test_max3_num_ignores_a_nan():
+    def setup(w):
+        w.v[:2, 0] = [_f32(1.0), _f32(np.nan)]
+        w.v[:2, 1] = [_f32(3.0), _f32(-1.0)]
+        w.v[:2, 2] = [_f32(2.0), _f32(-2.0)]
+
+    w = one_wave("gfx1201", ["v_max3_num_f32 v3, v0, v1, v2"], setup)
+    assert _lanes(w, 3)[:2] == [_f32(3.0), _f32(-1.0)]
+
+
+def test_permlanex16_takes_from_the_other_row():
+    def setup(w):
+        w.v[:, 0] = np.arange(32, dtype=np.uint32) + 100
+        w.s[12] = 0x76543210
+
+    w = one_wave("gfx1201", ["v_permlanex16_b32 v1, v0, s12, 0xfedcba98"], setup)
+    # identity selects: lane j of one row reads lane j of the other
+    assert [int(x) for x in w.v[:32, 1]] == [100 + (j + 16) % 32 for j in range(32)]

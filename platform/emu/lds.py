@@ -13,11 +13,23 @@ ISA asks for s_waitcnt lgkmcnt(0) / s_wait_dscnt 0 before it), so a kernel
 that lacks that wait reads stale bytes here. Reads take LDS's bytes when
 issued and land in registers when a wait retires them.
 
+ds_bpermute_b32 and ds_swizzle_b32 move data between a wave's lanes through
+the LDS unit (no LDS bytes): lane i gets vdata of the lane that its address
+((vaddr + offset) / 4, modulo the wave) or the swizzle pattern names, 0 from
+an inactive lane, landing when its wait retires it like a read. A swizzle's
+pattern is its offset: bit 15 set, a quad permutation (lane i of each 4 takes
+lane (offset >> 2(i % 4)) & 3 of its quad); else a bitmask permutation of each
+32 lanes, ((i & and) | or) ^ xor with and, or and xor offset bits 0-4, 5-9
+and 10-14. The disassembler spells it swizzle(SWAP,n), swizzle(REVERSE,n),
+swizzle(BROADCAST,n,lane), swizzle(QUAD_PERM,a,b,c,d) or a number.
+
 ds_read_b64_tr_b16 (gfx950): in each group of 16 lanes, lane i gets 16-bit
 element i % 4 of the 8 bytes that lane 4j + i // 4 of its group addresses,
 for j = 0..3 (platform/ir/builder.py, load_transpose; the interpreter's
 model of the same instruction).
 """
+
+import re
 
 import numpy as np
 
@@ -209,6 +221,76 @@ def bind_read_tr_b16(inst, ctx):
     return step
 
 
+def _moved(w, data, src):
+    """(lanes, 4) bytes: lane i gets data[src[i]], 0 where src[i] is inactive; read as a load retires."""
+    out = np.where(w.exec[src][:, None], data[src], np.uint8(0))
+    return np.ascontiguousarray(out)
+
+
+def bind_bpermute(inst, ctx):
+    """ds_bpermute_b32 vdst, vaddr, vdata [offset:N]."""
+    ops = [O.parse(t) for t in inst.operands]
+    if len(ops) != 3:
+        raise BindError(f"expected vdst, vaddr, vdata; got {len(ops)} operands")
+    vdst, vaddr, vdata = ops
+    address = _addresses(vaddr, _offset(inst))
+    write, read = access.register_loader(vdst, 4, "dw"), access.register_bytes(vdata, 4, "dw")
+    counter, at = ctx.counters["lds"], inst.address
+
+    def step(w):
+        _order(w)
+        src = (address(w) // 4) % w.lanes
+        access.load(w, counter, write, _moved(w, read(w), src), w.exec, at)
+
+    return step
+
+
+_SWIZZLE = re.compile(r"swizzle\((\w+)((?:,\d+)*)\)")
+
+
+def swizzle_offset(text):
+    """The 16-bit offset that a ds_swizzle_b32 offset modifier spells (the module doc lists the forms)."""
+    m = _SWIZZLE.fullmatch(text)
+    if m is None:
+        return int(text, 0)
+    mode, args = m.group(1), [int(x) for x in m.group(2).split(",")[1:]]
+    if mode == "QUAD_PERM" and len(args) == 4:
+        return 0x8000 | sum(a << (2 * i) for i, a in enumerate(args))
+    if mode == "SWAP" and len(args) == 1:
+        return 0x1F | args[0] << 10
+    if mode == "REVERSE" and len(args) == 1:
+        return 0x1F | (args[0] - 1) << 10
+    if mode == "BROADCAST" and len(args) == 2:
+        return (0x1F & ~(args[0] - 1)) | args[1] << 5
+    raise BindError(f"expected a swizzle offset of SWAP, REVERSE, BROADCAST or QUAD_PERM, got {text!r}")
+
+
+def swizzle_sources(offset, lanes):
+    """The lane each lane of a ds_swizzle_b32 with `offset` reads (the module doc says how)."""
+    i = np.arange(lanes)
+    if offset & 0x8000:
+        return i - i % 4 + (offset >> (2 * (i % 4))) % 4
+    within = i % 32
+    return i - within + (((within & (offset & 0x1F)) | (offset >> 5 & 0x1F)) ^ (offset >> 10 & 0x1F))
+
+
+def bind_swizzle(inst, ctx):
+    """ds_swizzle_b32 vdst, vdata offset:PATTERN."""
+    ops = [O.parse(t) for t in inst.operands]
+    if len(ops) != 2:
+        raise BindError(f"expected vdst, vdata; got {len(ops)} operands")
+    vdst, vdata = ops
+    src = swizzle_sources(swizzle_offset(inst.modifier("offset", "0")), ctx.lanes)
+    write, read = access.register_loader(vdst, 4, "dw"), access.register_bytes(vdata, 4, "dw")
+    counter, at = ctx.counters["lds"], inst.address
+
+    def step(w):
+        _order(w)
+        access.load(w, counter, write, _moved(w, read(w), src), w.exec, at)
+
+    return step
+
+
 def _entries():
     out = {}
     for prefix in ("ds_read_", "ds_load_"):
@@ -223,6 +305,8 @@ def _entries():
         out[f"ds_write2_{suffix}"] = out[f"ds_store_2addr_{suffix}"] = bind_write2(size, False)
         out[f"ds_write2st64_{suffix}"] = out[f"ds_store_2addr_stride64_{suffix}"] = bind_write2(size, True)
     out["ds_read_b64_tr_b16"] = bind_read_tr_b16
+    out["ds_bpermute_b32"] = bind_bpermute
+    out["ds_swizzle_b32"] = bind_swizzle
     return out
 
 

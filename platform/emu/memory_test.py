@@ -246,3 +246,30 @@ def test_matrix_op_under_partial_exec_is_an_error():
     wg.waves[0].set_exec(1)
     with pytest.raises(ExecutionError, match="partial EXEC"):
         testing.run(wg)
+
+
+def test_ds_bpermute_reads_the_addressed_lane_and_zero_from_an_inactive_one():
+    wg = testing.workgroup("gfx942", ["ds_bpermute_b32 v2, v0, v1", "s_waitcnt lgkmcnt(0)"])
+    w = wg.waves[0]
+    w.v[:, 0] = ((np.arange(64) ^ 16) * 4 + 256).astype(np.uint32)  # lane i ^ 16, wrapped past the wave
+    w.v[:, 1] = np.arange(64, dtype=np.uint32) + 7
+    testing.run(wg)
+    assert [int(x) for x in w.v[:, 2]] == [(i ^ 16) + 7 for i in range(64)]
+
+
+@pytest.mark.parametrize(
+    "pattern,source",
+    [
+        ("swizzle(SWAP,16)", lambda i: i ^ 16),
+        ("swizzle(REVERSE,8)", lambda i: i ^ 7),
+        ("swizzle(BROADCAST,4,1)", lambda i: i - i % 4 + 1),
+        ("swizzle(QUAD_PERM,3,2,1,0)", lambda i: i - i % 4 + 3 - i % 4),
+        ("0x401f", lambda i: i ^ 16),  # the SWAP,16 pattern as a number
+    ],
+)
+def test_ds_swizzle_patterns(pattern, source):
+    wg = testing.workgroup("gfx942", [f"ds_swizzle_b32 v2, v1 offset:{pattern}", "s_waitcnt lgkmcnt(0)"])
+    w = wg.waves[0]
+    w.v[:, 1] = np.arange(64, dtype=np.uint32) * 3
+    testing.run(wg)
+    assert [int(x) for x in w.v[:, 2]] == [3 * source(i) for i in range(64)]

@@ -480,6 +480,11 @@ PLAIN = {
     "v_max3_f32": Op(lambda a, b, c: np.fmax(np.fmax(a, b), c), "f32", ("f32", "f32", "f32")),
     "v_min3_f32": Op(lambda a, b, c: np.fmin(np.fmin(a, b), c), "f32", ("f32", "f32", "f32")),
     "v_med3_f32": Op(_med3, "f32", ("f32", "f32", "f32")),
+    "v_max3_num_f32": Op(lambda a, b, c: np.fmax(np.fmax(a, b), c), "f32", ("f32", "f32", "f32")),
+    # v_fmamk_f32 vdst, src0, K, vsrc1: src0 * K + vsrc1, the literal K in the middle.
+    "v_fmamk_f32": Op(_fma, "f32", ("f32", "f32", "f32")),
+    "v_rndne_f32": Op(np.rint, "f32", ("f32",)),  # to nearest, ties to even
+    "v_ldexp_f32": Op(lambda a, b: np.ldexp(a, b).astype(np.float32), "f32", ("f32", "i32")),
     "v_exp_f32": Op(lambda a: np.exp2(a), "f32", ("f32",)),
     "v_log_f32": Op(lambda a: np.log2(a), "f32", ("f32",)),
     "v_rcp_f32": Op(lambda a: np.float32(1) / a, "f32", ("f32",)),
@@ -746,7 +751,33 @@ def bind_permlane32_swap(inst, ctx):
     return step
 
 
+def bind_permlanex16(inst, ctx):
+    """v_permlanex16_b32 vdst, vsrc, sel_lo, sel_hi (gfx12): lane j of each 16-lane row takes vsrc of
+    lane ((sel_lo | sel_hi << 32) >> 4j) & 15 of the other row of its 32 (LLVM's llvm.amdgcn.permlanex16)."""
+    if inst.modifiers.get("op_sel"):
+        raise BindError("expected no op_sel (fetch-inactive or bound-control)")
+    d, s, lo, hi = (O.parse(t) for t in inst.operands)
+    if d.kind != "v" or s.kind != "v":
+        raise BindError("expected VGPR destination and source")
+    read_lo, read_hi = O.scalar_reader(lo, 32), O.scalar_reader(hi, 32)
+    di, si, lanes = d.index, s.index, ctx.lanes
+    i = np.arange(lanes)
+    other = i - i % 32 + (i + 16) % 32 - i % 16  # the other row's first lane
+
+    def step(w):
+        if not w.full:
+            raise ExecutionError(
+                f"v_permlanex16_b32 at 0x{inst.address:x} in {ctx.kernel}: a lane exchange under a partial EXEC mask"
+            )
+        sel = int(read_lo(w)) | int(read_hi(w)) << 32
+        picks = np.array([(sel >> (4 * j)) & 15 for j in range(16)])
+        w.v[:, di] = w.v[other + picks[i % 16], si]
+
+    return step
+
+
 SPECIAL = {
+    "v_permlanex16_b32": bind_permlanex16,
     "v_permlane32_swap_b32": bind_permlane32_swap,
     "v_readfirstlane_b32": bind_readfirstlane,
     "v_fma_mix_f32": _mix_binder("f32"),

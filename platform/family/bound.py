@@ -54,6 +54,20 @@ def decode(raw, dtype):
     return raw.astype(np.float64)
 
 
+# How a kernel's output is stored -> its type: f32 and f16 as numpy's, bf16 as its uint16 bits.
+STORED = {np.dtype(np.float32): "f32", np.dtype(np.float16): "f16", np.dtype(np.uint16): "bf16"}
+
+
+def decode_stored(raw):
+    """decode() of an output by how it is stored (STORED): for a check whose outputs differ in type."""
+    raw = np.asarray(raw)
+    if raw.dtype not in STORED:
+        raise ValueError(
+            f"decode_stored: expected an output stored as one of {', '.join(map(str, STORED))}, got {raw.dtype}"
+        )
+    return decode(raw, STORED[raw.dtype])
+
+
 def gamma(n):
     """gamma_n of the accumulator type: the relative error bound of a sum of n terms."""
     nu = n * 2.0 ** -FORMATS[ACCUMULATOR][0]
@@ -118,3 +132,11 @@ def expected(reference, operands, length, dtype):
     values = reference(*operands)
     magnitudes = reference(*(None if o is None else np.abs(o) for o in operands))
     return Expected(np.asarray(values, np.float64), np.asarray(magnitudes, np.float64), length, dtype)
+
+
+def within(values, errors, dtype):
+    """The Expected of an output that is not one plain reduction (attention's softmax): its
+    float64 reference `values` and each element's own derived f32 error bound `errors`, to which
+    the bound adds the rounding to `dtype`. Stated as the Expected of a one-term reduction whose
+    magnitudes make gamma_1 * magnitudes = errors."""
+    return Expected(np.asarray(values, np.float64), np.asarray(errors, np.float64) / gamma(1), 1, dtype)

@@ -6,7 +6,7 @@ of each output type's storage."""
 import numpy as np
 import pytest
 
-from family.bound import Expected, decode, expected, gamma, ulp
+from family.bound import Expected, decode, decode_stored, expected, gamma, ulp, within
 
 
 def _bf16_round(x):
@@ -111,3 +111,21 @@ def test_decode_reads_each_output_type():
     assert decode(np.array([0x3F80], np.uint16), "bf16").tolist() == [1.0]
     assert decode(np.array([0.5], np.float16), "f16").tolist() == [0.5]
     assert decode(np.array([2.25], np.float32), "f32").tolist() == [2.25]
+
+
+def test_within_bounds_each_element_by_its_own_error_plus_the_rounding():
+    want = within(np.array([1.0, 1.0]), np.array([0.0, 0.01]), "f16")
+    assert want.bound()[0] == ulp(1.0, "f16") / 2  # no error of its own: the rounding alone
+    assert want.bound()[1] == pytest.approx(0.01 + ulp(1.01, "f16") / 2)
+    assert want.misses(np.array([1.0 + ulp(1.0, "f16"), 1.0104])).tolist() == [True, False]
+
+
+def test_decode_stored_decodes_by_how_an_output_is_stored():
+    bits = np.array([0x3F80, 0xC000], np.uint16)  # bf16 1.0 and -2.0
+    assert decode_stored(bits).tolist() == [1.0, -2.0]
+    assert decode_stored(np.array([1.5], np.float16)).tolist() == [1.5]
+    assert decode_stored(np.array([0.1], np.float32)).tolist() == [float(np.float32(0.1))]
+    with pytest.raises(
+        ValueError, match=r"decode_stored: expected an output stored as one of float32, float16, uint16, got float64"
+    ):
+        decode_stored(np.zeros(1))

@@ -1,0 +1,1 @@
+"""Attention families. See BUILD.bazel: imported as `attention` with library/ as the import root."""

@@ -1,0 +1,107 @@
+"""AttentionSpec in C++ (spec_dump) against Python's AttentionSpec.from_json
+on the same JSON: every refusal with the same class, field, value and allowed
+values (each engine words its own message), every accepted spec's to_json
+equal (parity/harness.py)."""
+
+import os
+
+import pytest
+
+from attention.cases import cases
+from attention.spec import AttentionSpec
+from parity import harness
+
+DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spec_dump")
+
+BASE = {
+    "batch": 2,
+    "heads": 8,
+    "kv_heads": 2,
+    "seq_q": 100,
+    "seq_k": 130,
+    "head_dim": 64,
+    "dtype": "f16",
+    "mma": "16x16x16",
+    "block_m": 128,
+    "block_n": 64,
+    "waves": 8,
+}
+REQUIRED = list(BASE)
+
+
+def _with(**fields):
+    return {**BASE, **fields}
+
+
+def _without(name):
+    return {k: v for k, v in BASE.items() if k != name}
+
+
+# One spec per check __post_init__ and from_json make, in their order, and
+# values of every JSON type (True vs 1, None, lists, quotes) but floats, which
+# no spec holds and the C++ JSON reader refuses (spec_test has Python's refusal).
+BAD = [
+    [1, 2],
+    "x",
+    None,
+    _with(window=4),
+    *(_without(name) for name in REQUIRED),
+    _with(batch=0),
+    _with(heads=True),
+    _with(kv_heads="2"),
+    _with(seq_q=None),
+    _with(seq_k=[1]),
+    _with(head_dim=-64),
+    _with(block_m=2**31),
+    _with(block_n=2**70),
+    _with(waves=-(10**30)),
+    _with(dtype="f32"),
+    _with(dtype=None),
+    _with(layout="sbhd"),
+    _with(mask="causal"),
+    _with(mask=0),
+    _with(causal=1),
+    _with(lse="yes"),
+    _with(head_dim=96),
+    _with(head_dim=256),
+    _with(kv_heads=3),
+    _with(scale="1e-2x"),
+    _with(scale="0"),
+    _with(scale="1e39"),
+    _with(scale="1e-50"),
+    _with(scale=" 0.5"),
+    _with(scale=None),
+    _with(mma="16x16x8"),
+    _with(mma=None),
+    _with(mma="32x32x8"),
+    _with(block_m=96),
+    _with(block_n=40),
+    _with(batch=64, seq_k=2**20),
+    _with(batch=2**30, heads=2**30, kv_heads=2**30, seq_q=2**30),
+]
+GOOD = [
+    BASE,
+    _with(causal=True, mask="padding", scale="0.5", layout="bhsd", lse=True),
+    _with(scale="1.5e-1", head_dim=128, dtype="bf16", kv_heads=8),
+    _with(mma="16x16x32", block_n=32),
+    *(c.spec.to_json() for c in cases()),
+]
+
+
+@pytest.fixture(scope="module")
+def cpp(tmp_path_factory):
+    return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
+
+
+def test_every_bad_spec_is_refused_with_pythons_facts(cpp):
+    for obj, got in zip(BAD, cpp):
+        want = harness.python(AttentionSpec.from_json, obj)
+        assert want[0] == "error" and want[1][0] == "SpecError", obj  # the list above holds only bad specs
+        harness.check(obj, got, want)
+
+
+def test_every_good_spec_reads_back_as_python_writes_it(cpp):
+    for obj, got in zip(GOOD, cpp[len(BAD) :]):
+        want = harness.python(AttentionSpec.from_json, obj)
+        assert want[0] == "ok", obj
+        harness.check(obj, got, want)

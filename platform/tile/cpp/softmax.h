@@ -1,0 +1,39 @@
+// Row statistics of matrix-core accumulators for an online softmax,
+// mirroring platform/tile/softmax.py (which says why each helper is what it is).
+//
+//   const Fragment* f = rocke::tile::softmax::chain("mma_16x16x16_f16_f32", "gfx9");
+//   Value* top = rocke::tile::softmax::across(b, *f, x, &ir::KernelBuilder::max);
+//
+// ORDER (platform/ir/cpp/builder.h): every builder call is its own statement,
+// in Python's order.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "platform/ir/cpp/builder.h"
+#include "platform/ir/cpp/core.h"
+#include "platform/tile/cpp/fragments.h"
+
+namespace rocke::tile::softmax {
+
+// lane.bpermute addresses lanes in bytes.
+inline constexpr int kLaneBytes = 4;
+
+// A builder's binary op (&ir::KernelBuilder::max, &ir::KernelBuilder::add).
+using Combine = ir::Value* (ir::KernelBuilder::*)(ir::Operand, ir::Operand);
+
+// The Fragment of `op` on `generation` when its C fragment is its own B
+// operand's layout (softmax.chain); errors::FieldError with Python's facts otherwise.
+const Fragment& chain(std::string_view op, std::string_view generation);
+
+// `combine` of the f32 `x` over the lanes holding the same C column (softmax.across).
+ir::Value* across(ir::KernelBuilder& b, const Fragment& frag, ir::Value* x, Combine combine);
+
+// exp(scale * s - m): one fma and one exp (softmax.scaled_exp).
+ir::Value* scaled_exp(ir::KernelBuilder& b, ir::Value* s, double scale, ir::Value* m);
+
+// The f32 `values` as one vector of `elem` (softmax.repack).
+ir::Value* repack(ir::KernelBuilder& b, const std::vector<ir::Value*>& values, const ir::Type* elem);
+
+}  // namespace rocke::tile::softmax

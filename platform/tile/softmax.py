@@ -1,0 +1,73 @@
+"""Row statistics of matrix-core accumulators: what an online softmax needs.
+
+Attention computes its scores transposed, Sᵀ = K Qᵀ (a key per row, a query
+per column), so that a C fragment (fragments.Fragment.c) gives lane l one
+query, column l % n, and `run` consecutive keys; the lanes l ^ n, l ^ 2n, ...
+hold the other keys of the same query. Three helpers follow from that:
+
+  - across: a query's row statistic (max or sum) over the lanes that share
+    its column, by lane.bpermute (ds_bpermute_b32) exchanges, log2 of the
+    lane groups of them: 2 on a 64-lane wave of 16x16 tiles, 1 on 32 lanes.
+  - scaled_exp: exp(scale * s - m) with the scale folded into one fma
+    (statistics in the scaled units: the scores are never scaled on their own).
+  - repack: a lane's f32 probabilities converted to the input type, one
+    vector: by chain(), exactly the B fragment of P for the second product
+    Oᵀ = Vᵀ Pᵀ, with no lane exchange.
+"""
+
+from arch.mma_forms import FORMS
+from errors.errors import FieldError
+from ir import mma as M
+from ir import types as T
+from tile.fragments import FRAGMENTS
+
+LANE_BYTES = 4  # lane.bpermute addresses lanes in bytes
+
+
+def chain(op, generation):
+    """The Fragment of `op` on `generation` when its C fragment is its own B
+    operand's layout: lane l's C elements v are keys origin_k(l) + v of
+    column l % n, for every lane of the wave. FieldError otherwise (such an
+    op needs a lane exchange between the two products, which this does not do)."""
+    if (op, generation) not in FRAGMENTS:
+        raise FieldError(
+            f"softmax.chain: expected an op with a fragment layout on {generation}, got {op}",
+            "softmax.chain",
+            {"op": op, "generation": generation},
+        )
+    frag = FRAGMENTS[(op, generation)]
+    s = M.shape(op)
+    form = FORMS[(op, generation)]
+    c = form.fragment[2]
+    ok = s.m == s.n == s.k == frag.rows == frag.placement.n and c == frag.per_lane
+    for lane in range(form.wave):
+        origin = (lane // frag.rows) % frag.groups * frag.per_lane
+        ok = ok and all(frag.placement.at(lane, v) == (origin + v, lane % s.n) for v in range(c))
+    if not ok:
+        raise FieldError(
+            f"softmax.chain: expected an op whose accumulator is its own B operand's layout, got {op} on {generation}",
+            "softmax.chain",
+            {"op": op, "generation": generation},
+        )
+    return frag
+
+
+def across(b, frag, x, combine):
+    """`combine` (a builder method: b.max, b.add) of the f32 `x` over the lanes
+    that hold the same C column as this one: every such lane gets the result."""
+    lane = b.lane_id()
+    step = frag.placement.n
+    while step < b.wave_size:
+        x = combine(x, b.bpermute(b.mul(b.xor(lane, step), LANE_BYTES), x))
+        step *= 2
+    return x
+
+
+def scaled_exp(b, s, scale, m):
+    """exp(scale * s - m) for f32 values: one fma and one exp (scale an f32 constant or value, m the row's max in scaled units)."""
+    return b.exp(b.fma(s, b.const(scale, T.F32) if isinstance(scale, float) else scale, b.neg(m)))
+
+
+def repack(b, values, elem):
+    """The f32 `values` as one vector of `elem` (the input type), rounded to nearest."""
+    return b.convert(b.build(values), T.vector(elem, len(values)))
