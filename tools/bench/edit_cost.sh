@@ -108,9 +108,9 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
   printf 'with everything else warm. Rows of other commits are the figure at that commit, kept by the next run.\n'
   printf 'Test actions: how many of the selected tests ran again (executed) or were cached, and per floor those that ran.\n'
   printf 'A selected test whose inputs keep their digests (a golden test of unchanged IR) is cached. Of the tests under\n'
-  printf '`app/`, a test of one command links only the families it uses (`app/cli/command_line.py`); those that plan or\n'
-  printf 'build (the planner chooses among every family) or that run the whole program or registry run again after an edit\n'
-  printf 'to any family: they are whole-catalog tests by design.\n\n'
+  printf '`app/`, a test links only the families it builds: the commands and the planner'"'"'s lowering take the registry\n'
+  printf '(`app/cli/command_line.py`, `planner.jobs.lower`), and choosing imports no family'"'"'s builder. Those that run the\n'
+  printf 'whole program or registry (the catalog actions'"'"' kernel_main among them) run again after an edit to any family, by design.\n\n'
   printf '%s\n\n## The tests each edit ran again, and selected\n\n' "$table"
   # One paragraph per row.
   sed '$!G' <<<"$selected"
