@@ -146,6 +146,7 @@ def build(case):
     lds_k, lds_v = b.lds_alloc(lay_k.nbytes), b.lds_alloc(lay_v.nbytes)
     qf = kern.q_fragments()
     scale = spec.scale_value
+    scale2 = scale * softmax.LOG2E  # the scores in log2 units, as the statistics (tile.softmax.scaled_exp)
     off_k = [
         lay_k.offsets(b, kern.lane_row, b.add(kern.lane_k, 16 * kd), range(0, bn, 16)) for kd in range(kern.tiles_d)
     ]
@@ -184,9 +185,10 @@ def build(case):
         for t in range(tq):
             x = [[b.extract(s[t][kt], v) for v in range(c)] for kt in range(tk)]
             if guarded or adds is not None:
-                x = [[b.mul(e, scale) for e in row] for row in x]
+                x = [[b.mul(e, scale2) for e in row] for row in x]
                 if adds is not None:
-                    x = [[b.add(e, a) for e, a in zip(row, add)] for row, add in zip(x, adds)]
+                    log2e = b.const(softmax.LOG2E, T.F32)
+                    x = [[b.fma(a, log2e, e) for e, a in zip(row, add)] for row, add in zip(x, adds)]
                 if guarded:
                     x = [
                         [b.select(seen(kern, kb, kt, v, t), e, NEG_INF) for v, e in enumerate(row)]
@@ -194,12 +196,12 @@ def build(case):
                     ]
                 m_new = b.max(m[t], softmax.across(b, kern.frag, _reduce(b, x, b.max), b.max))
                 m_use = b.select(b.cmp("eq", m_new, NEG_INF), 0.0, m_new)
-                p = [[b.exp(b.sub(e, m_use)) for e in row] for row in x]
+                p = [[b.exp2(b.sub(e, m_use)) for e in row] for row in x]
             else:
-                m_new = b.max(m[t], b.mul(softmax.across(b, kern.frag, _reduce(b, x, b.max), b.max), scale))
+                m_new = b.max(m[t], b.mul(softmax.across(b, kern.frag, _reduce(b, x, b.max), b.max), scale2))
                 m_use = m_new
                 p = [[softmax.scaled_exp(b, e, scale, m_use) for e in row] for row in x]
-            alpha = b.exp(b.sub(m[t], m_use))
+            alpha = b.exp2(b.sub(m[t], m_use))
             l[t] = b.add(b.mul(l[t], alpha), _reduce(b, p, b.add))
             m[t] = m_new
             pk = [softmax.repack(b, row, kern.elem) for row in p]
@@ -299,7 +301,10 @@ def _store(kern, state):
         if kern.lse is not None:
             with b.if_(b.and_(inside, kern.first_group)):
                 lse_at = b.add(b.mul(b.add(b.mul(kern.z, spec.heads), kern.head), kern.seq_q), row)
-                b.store(b.offset(kern.lse, b.mul(lse_at, 4)), b.add(m[t], b.log(total)))
+                at_lse = b.offset(kern.lse, b.mul(lse_at, 4))
+                log = b.log(total)
+                # the max is in log2 units (tile.softmax.scaled_exp)
+                b.store(at_lse, b.fma(m[t], b.const(softmax.LN2, T.F32), log))
 
 
 # -- numbers --------------------------------------------------------------------------
@@ -315,7 +320,9 @@ def encode(x, dtype):
 
 
 POISON = {"f16": (np.float16, np.nan), "bf16": (np.uint16, 0x7FC0)}
-# Relative error of one f32 operation, and of f32's exp and log (LLVM's expansions are within 2 ulps).
+# Relative error of one f32 operation, and of f32's log (LLVM's expansion is within 2 ulps) and exp2
+# (v_exp_f32, through math.exp2: 1 ulp in AMD's ISA manuals; the interpreter and the emulator compute the
+# correctly rounded 2^x, so only a GPU would show it).
 _U32 = 2.0**-24
 # Relative error of 1 / sum as rsqrt(sum)^2: v_rsq_f32 within 1 ulp, squared, and the multiply.
 _RECIPROCAL = 4 * _U32
@@ -340,6 +347,7 @@ def reference(spec, q, k, v, mask):
     err = scale * bound.gamma(spec.head_dim) * np.einsum("bhqd,bhkd->bhqk", np.abs(qh), np.abs(kh))
     if mask is not None:
         s = s + mask[:, None, None, :]
+        err = err + _U32 * np.abs(mask[:, None, None, :])  # the mask times log2(e)'s f32 rounding
     if spec.causal:
         i = np.arange(spec.seq_q)[:, None]
         j = np.arange(spec.seq_k)[None, :]
@@ -356,7 +364,8 @@ def expected(spec, q, k, v, mask):
     """bound.Expected of O (as stored) and of the lse: each element within its derived error.
 
     A probability reaches the second product with a relative error of at most eta: its score's
-    f32 error (scale * gamma_d * sum |q k|, and a few roundings of the scaled score), the exp,
+    f32 error (scale * gamma_d * sum |q k|, a few roundings of the score in log2 units, and the
+    f32 rounding of log2(e) in scale * log2(e) and, with a mask, in mask * log2(e)), the exp2,
     and the rounding to the input type. O = sum p v / sum p takes it twice (numerator and sum),
     plus the f32 sum of seq_k products and the reciprocal of the sum:
     |dO| <= (2 eta + gamma_k + _RECIPROCAL) sum p |v|. The lse takes eta
@@ -366,7 +375,8 @@ def expected(spec, q, k, v, mask):
     eta = score_err.max(axis=-1) + 8 * _U32  # per query row, before the rounding to the input type
     weight = p @ np.abs(vh)
     o_err = (2 * (eta[..., None] + _UNIT[spec.dtype]) + bound.gamma(spec.seq_k) + _RECIPROCAL) * weight
-    lse_err = eta + 4 * _U32 * np.abs(lse)
+    # The max comes back from log2 units times ln(2)'s f32 rounding: u |max| <= u (|lse| + log(seq_k)).
+    lse_err = eta + 5 * _U32 * np.abs(lse) + _U32 * np.log(spec.seq_k)
     if spec.layout == "bshd":
         o, o_err = o.transpose(0, 2, 1, 3), o_err.transpose(0, 2, 1, 3)
     return bound.within(o, o_err, spec.dtype), bound.within(lse, lse_err, "f32")

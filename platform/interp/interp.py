@@ -291,6 +291,13 @@ def _unary(fn):
     return run
 
 
+def _exp2(x):
+    """2^x as v_exp_f32 computes it: results below f32's least normal (2^-126) flush to +0 (an f16
+    result is that small only below f16's least subnormal, where it rounds to 0 anyway)."""
+    r = np.exp2(x)
+    return np.where(r < np.float32(2.0**-126), np.float32(0), r)
+
+
 def _neg(c, op, mask):
     x = c.v(op.operands[0])
     if x.dtype == np.bool_:  # i1: 0 - x wraps to x
@@ -629,6 +636,7 @@ EXEC = {
     "arith.convert": _convert,
     "arith.bitcast": _bitcast,
     "math.exp": _unary(np.exp),
+    "math.exp2": _unary(_exp2),
     "math.log": _unary(np.log),
     "math.sqrt": _unary(np.sqrt),
     "math.rsqrt": _unary(lambda x: 1 / np.sqrt(x)),

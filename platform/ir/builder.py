@@ -139,6 +139,7 @@ class KernelBuilder:
 
     neg = _unary("arith.neg")
     exp = _unary("math.exp")
+    exp2 = _unary("math.exp2")
     log = _unary("math.log")
     sqrt = _unary("math.sqrt")
     rsqrt = _unary("math.rsqrt")

@@ -387,7 +387,7 @@ MAKERS = {
     "arith.select": _select,
     "arith.convert": _convert,
     "arith.bitcast": _bitcast,
-    **{f"math.{m}": _unary(m) for m in ("exp", "log", "sqrt", "rsqrt")},
+    **{f"math.{m}": _unary(m) for m in ("exp", "exp2", "log", "sqrt", "rsqrt")},
     "math.fma": _fma,
     "vector.build": _build,
     "vector.extract": _extract,

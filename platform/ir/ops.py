@@ -174,7 +174,7 @@ def _bitcast(op):
 # -- math -----------------------------------------------------------------------
 
 
-@register("math.exp", "math.log", "math.sqrt", "math.rsqrt")
+@register("math.exp", "math.exp2", "math.log", "math.sqrt", "math.rsqrt")
 def _unary_float(op):
     same_types(op, [*op.operands, op.result], "operand and result of one type")
     expect(op.result.type in (T.F32, T.F16), op, "f32 or f16", op.result.type)

@@ -17,7 +17,7 @@ def every_op(arch):
     i = b.add(b.mul(b.block_id(0), b.block_dim(0)), tid)
     for dim in (1, 2):  # every id intrinsic, in every dimension
         i = b.add(i, b.mul(b.add(b.block_id(dim), b.thread_id(dim)), b.grid_dim(dim)))
-    f = b.fma(b.exp(x), b.log(x), b.sqrt(b.rsqrt(x)))
+    f = b.fma(b.exp(x), b.log(b.exp2(x)), b.sqrt(b.rsqrt(x)))
     f = b.max(b.min(f, 1.0), b.neg(f))
     h = b.convert(f, T.F16)
     bf = b.convert(h, T.BF16)
@@ -50,7 +50,7 @@ def every_op(arch):
     for t in (T.I8, T.F16, T.vector(T.F32, 2), T.vector(T.F16, 8)):
         b.buffer_store(r, 64, b.buffer_load(r, 32, t))
     h16 = b.convert(x, T.F16)
-    b.store(out, b.fma(b.exp(h16), b.log(b.sqrt(h16)), b.rsqrt(h16)))
+    b.store(out, b.fma(b.exp(h16), b.log(b.sqrt(b.exp2(h16))), b.rsqrt(h16)))
     b.store(out, b.readfirstlane(s))
     b.atomic_add(out, s)
     b.store(b.offset(out, 8), b.load(b.offset(out, 16), T.vector(T.F16, 8)))

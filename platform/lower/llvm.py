@@ -540,6 +540,7 @@ LOWER = {
     "arith.convert": _convert,
     "arith.bitcast": _bitcast,
     "math.exp": _math("exp"),
+    "math.exp2": _math("exp2"),
     "math.log": _math("log"),
     "math.sqrt": _math("sqrt"),
     "math.rsqrt": _math("rsq"),

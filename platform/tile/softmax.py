@@ -8,8 +8,10 @@ hold the other keys of the same query. Three helpers follow from that:
   - across: a query's row statistic (max or sum) over the lanes that share
     its column, by lane.bpermute (ds_bpermute_b32) exchanges, log2 of the
     lane groups of them: 2 on a 64-lane wave of 16x16 tiles, 1 on 32 lanes.
-  - scaled_exp: exp(scale * s - m) with the scale folded into one fma
-    (statistics in the scaled units: the scores are never scaled on their own).
+  - scaled_exp: exp(scale * s - m) as 2^(scale log2(e) s - m'), with
+    scale log2(e) folded into one fma and the exponential one v_exp_f32
+    (math.exp2): the statistics are kept in log2 units, m' = m log2(e), and
+    the scores are never scaled on their own.
   - repack: a lane's f32 probabilities converted to the input type, one
     vector: by chain(), exactly the B fragment of P for the second product
     Oᵀ = Vᵀ Pᵀ, with no lane exchange.
@@ -22,6 +24,8 @@ from ir import types as T
 from tile.fragments import FRAGMENTS
 
 LANE_BYTES = 4  # lane.bpermute addresses lanes in bytes
+LOG2E = 1.4426950408889634  # log2(e), the double nearest it (C++: std::numbers::log2e)
+LN2 = 0.6931471805599453  # ln(2), the double nearest it (C++: std::numbers::ln2)
 
 
 def chain(op, generation):
@@ -64,8 +68,9 @@ def across(b, frag, x, combine):
 
 
 def scaled_exp(b, s, scale, m):
-    """exp(scale * s - m) for f32 values: one fma and one exp (scale an f32 constant or value, m the row's max in scaled units)."""
-    return b.exp(b.fma(s, b.const(scale, T.F32) if isinstance(scale, float) else scale, b.neg(m)))
+    """2^(scale log2(e) s - m) for f32 values, `scale` a float and `m` in log2 units (the row's max
+    of scale log2(e) s): exp(scale s) relative to the row, as one fma and one exp2."""
+    return b.exp2(b.fma(s, b.const(scale * LOG2E, T.F32), b.neg(m)))
 
 
 def repack(b, values, elem):

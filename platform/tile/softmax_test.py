@@ -1,6 +1,8 @@
 """tile.softmax: which matrix ops chain a product into the next, and the row
 statistics, exp and repack run in the interpreter against numpy."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -34,10 +36,14 @@ def test_other_ops_are_refused_by_name(op, generation, why):
         softmax.chain(op, generation)
 
 
+def test_the_log_constants_are_the_doubles_nearest_them():
+    assert (softmax.LOG2E, softmax.LN2) == (math.log2(math.e), math.log(2))
+
+
 @pytest.mark.parametrize("arch,generation,wave", [("gfx942", "gfx9", 64), ("gfx1201", "gfx12", 32)])
 def test_row_statistics_scaled_exp_and_repack(arch, generation, wave):
     """Lane l holds x[l]: across() gives every lane the max and sum over the lanes of its C column
-    (l % 16); scaled_exp and repack give exp(scale x - m) and its f16 bits."""
+    (l % 16); scaled_exp and repack give exp(scale x - m) (m in log2 units) and its f16 bits."""
     frag = softmax.chain("mma_16x16x16_f16_f32", generation)
     b = KernelBuilder("rows", arch=arch, workgroup_size=(wave, 1, 1), wave_size=wave)
     src, top, total, packed = (b.arg(n, T.GLOBAL) for n in ("src", "top", "total", "packed"))
@@ -46,7 +52,7 @@ def test_row_statistics_scaled_exp_and_repack(arch, generation, wave):
     m = softmax.across(b, frag, x, b.max)
     b.store(b.offset(top, b.mul(lane, 4)), m)
     b.store(b.offset(total, b.mul(lane, 4)), softmax.across(b, frag, x, b.add))
-    e = softmax.scaled_exp(b, x, 0.5, b.mul(m, 0.5))
+    e = softmax.scaled_exp(b, x, 0.5, b.mul(m, 0.5 * softmax.LOG2E))
     b.store(b.offset(packed, b.mul(lane, 4)), softmax.repack(b, [e, x], T.F16))
     kernel = b.finish()
     rng = np.random.default_rng(7)

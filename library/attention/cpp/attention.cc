@@ -279,7 +279,9 @@ void store(Kernel& kern, const State& s) {
         Value* bytes = b.mul(lse_at, 4);
         Value* p = b.offset(kern.lse, bytes);
         Value* log = b.log(total);
-        b.store(p, b.add(s.m[static_cast<std::size_t>(t)], log));
+        // the max is in log2 units (tile::softmax::scaled_exp)
+        Value* ln2 = b.const_(tile::softmax::kLn2, ir::scalar("f32"));
+        b.store(p, b.fma(s.m[static_cast<std::size_t>(t)], ln2, log));
       });
     }
   }
@@ -300,6 +302,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   Value* lds_v = b.lds_alloc(lay_v.nbytes());
   const std::vector<Values> qf = kern.q_fragments();
   const double scale = spec.scale_value();
+  const double scale2 = scale * tile::softmax::kLog2e;  // the scores in log2 units, as the statistics
   const int tq = kern.tiles_q, td = kern.tiles_d, tk = kern.tiles_k, cn = kern.c;
   std::vector<int> key_steps, d_steps;
   for (int i = 0; i < bn; i += 16) key_steps.push_back(i);
@@ -373,11 +376,12 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
       std::vector<Values> p(static_cast<std::size_t>(tk));
       if (guarded || !adds.empty()) {
         for (Values& row : x) {
-          for (Value*& e : row) e = b.mul(e, scale);
+          for (Value*& e : row) e = b.mul(e, scale2);
         }
         if (!adds.empty()) {
+          Value* log2e = b.const_(tile::softmax::kLog2e, ir::scalar("f32"));
           for (std::size_t kt = 0; kt < x.size(); ++kt) {
-            for (std::size_t v = 0; v < x[kt].size(); ++v) x[kt][v] = b.add(x[kt][v], adds[kt][v]);
+            for (std::size_t v = 0; v < x[kt].size(); ++v) x[kt][v] = b.fma(adds[kt][v], log2e, x[kt][v]);
           }
         }
         if (guarded) {
@@ -397,13 +401,13 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
         for (std::size_t kt = 0; kt < x.size(); ++kt) {
           for (Value* e : x[kt]) {
             Value* shifted = b.sub(e, m_use);
-            p[kt].push_back(b.exp(shifted));
+            p[kt].push_back(b.exp2(shifted));
           }
         }
       } else {
         Value* top = reduce(b, x, &KernelBuilder::max);
         Value* row_top = tile::softmax::across(b, *kern.frag, top, &KernelBuilder::max);
-        Value* scaled_top = b.mul(row_top, scale);
+        Value* scaled_top = b.mul(row_top, scale2);
         m_new = b.max(st.m[ut], scaled_top);
         m_use = m_new;
         for (std::size_t kt = 0; kt < x.size(); ++kt) {
@@ -411,7 +415,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
         }
       }
       Value* drop = b.sub(st.m[ut], m_use);
-      Value* alpha = b.exp(drop);
+      Value* alpha = b.exp2(drop);
       Value* kept = b.mul(st.l[ut], alpha);
       Value* added = reduce(b, p, &KernelBuilder::add);
       st.l[ut] = b.add(kept, added);

@@ -193,6 +193,7 @@ Value* KernelBuilder::shl(Operand a, Operand b) { return binary(*this, "arith.sh
 Value* KernelBuilder::shr(Operand a, Operand b) { return binary(*this, "arith.shr", a, b); }
 Value* KernelBuilder::neg(Value* a) { return unary(*this, "arith.neg", a); }
 Value* KernelBuilder::exp(Value* a) { return unary(*this, "math.exp", a); }
+Value* KernelBuilder::exp2(Value* a) { return unary(*this, "math.exp2", a); }
 Value* KernelBuilder::log(Value* a) { return unary(*this, "math.log", a); }
 Value* KernelBuilder::sqrt(Value* a) { return unary(*this, "math.sqrt", a); }
 Value* KernelBuilder::rsqrt(Value* a) { return unary(*this, "math.rsqrt", a); }

@@ -89,6 +89,7 @@ class KernelBuilder {
   Value* shr(Operand a, Operand b);
   Value* neg(Value* a);
   Value* exp(Value* a);
+  Value* exp2(Value* a);
   Value* log(Value* a);
   Value* sqrt(Value* a);
   Value* rsqrt(Value* a);

@@ -73,6 +73,7 @@ ROCKE_TEST(builds_every_op) {
   Value* f = b.load(x, S("f32"));
   f = b.neg(f);
   f = b.exp(f);
+  f = b.exp2(f);
   f = b.log(f);
   f = b.sqrt(f);
   f = b.rsqrt(f);

@@ -97,6 +97,7 @@ std::unique_ptr<Kernel> every_op() {
   Value* f = b.load(x, S("f32"));
   f = b.neg(f);
   f = b.exp(f);
+  f = b.exp2(f);
   f = b.log(f);
   f = b.sqrt(f);
   f = b.rsqrt(f);

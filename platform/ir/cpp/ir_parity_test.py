@@ -82,6 +82,7 @@ def every_op():
     f = b.load(x, F32)
     f = b.neg(f)
     f = b.exp(f)
+    f = b.exp2(f)
     f = b.log(f)
     f = b.sqrt(f)
     f = b.rsqrt(f)

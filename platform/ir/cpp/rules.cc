@@ -476,6 +476,7 @@ const std::map<std::string_view, Rule>& rules() {
       {"arith.convert", convert_rule},
       {"arith.bitcast", bitcast_rule},
       {"math.exp", unary_float_rule},
+      {"math.exp2", unary_float_rule},
       {"math.log", unary_float_rule},
       {"math.sqrt", unary_float_rule},
       {"math.rsqrt", unary_float_rule},

@@ -522,6 +522,7 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"arith.convert", lower_convert},
       {"arith.bitcast", lower_bitcast},
       {"math.exp", math("exp")},
+      {"math.exp2", math("exp2")},
       {"math.log", math("log")},
       {"math.sqrt", math("sqrt")},
       {"math.rsqrt", math("rsq")},

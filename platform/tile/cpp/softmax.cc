@@ -62,10 +62,10 @@ ir::Value* across(ir::KernelBuilder& b, const Fragment& frag, ir::Value* x, Comb
 }
 
 ir::Value* scaled_exp(ir::KernelBuilder& b, ir::Value* s, double scale, ir::Value* m) {
-  ir::Value* k = b.const_(scale, ir::scalar("f32"));
+  ir::Value* k = b.const_(scale * kLog2e, ir::scalar("f32"));
   ir::Value* minus = b.neg(m);
   ir::Value* arg = b.fma(s, k, minus);
-  return b.exp(arg);
+  return b.exp2(arg);
 }
 
 ir::Value* repack(ir::KernelBuilder& b, const std::vector<ir::Value*>& values, const ir::Type* elem) {

@@ -8,6 +8,7 @@
 // in Python's order.
 #pragma once
 
+#include <numbers>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,9 @@ namespace rocke::tile::softmax {
 
 // lane.bpermute addresses lanes in bytes.
 inline constexpr int kLaneBytes = 4;
+// log2(e) and ln(2), the doubles softmax.LOG2E and softmax.LN2 spell.
+inline constexpr double kLog2e = std::numbers::log2e;
+inline constexpr double kLn2 = std::numbers::ln2;
 
 // A builder's binary op (&ir::KernelBuilder::max, &ir::KernelBuilder::add).
 using Combine = ir::Value* (ir::KernelBuilder::*)(ir::Operand, ir::Operand);
@@ -30,7 +34,7 @@ const Fragment& chain(std::string_view op, std::string_view generation);
 // `combine` of the f32 `x` over the lanes holding the same C column (softmax.across).
 ir::Value* across(ir::KernelBuilder& b, const Fragment& frag, ir::Value* x, Combine combine);
 
-// exp(scale * s - m): one fma and one exp (softmax.scaled_exp).
+// 2^(scale log2(e) s - m), m in log2 units: one fma and one exp2 (softmax.scaled_exp).
 ir::Value* scaled_exp(ir::KernelBuilder& b, ir::Value* s, double scale, ir::Value* m);
 
 // The f32 `values` as one vector of `elem` (softmax.repack).
