@@ -3,7 +3,7 @@ every family and bad entries among them: the whole program (its registry
 of every family), so an edit to any family re-runs it. It builds the good
 entries, names the bad and exits 1; every row names its code object with
 its sha256 and figures; a second build gives the same bytes under another
-hash seed and --jobs; a rebuild removes the code objects no longer listed;
+hash seed and --jobs; a rebuild removes the code objects the problems file does not list;
 --explain says why for each kernel; every command's --help shows its
 examples. The command's other behaviours are build_cmd_test's."""
 
