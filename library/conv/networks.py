@@ -52,19 +52,32 @@ VIDEO = {
 }
 
 
+# The fields of a conv_fwd entry that give its convolution's shape; the
+# others (name, the fused epilogue) do not change what the full-size tests build.
+SHAPE_FIELDS = ("n", "c", "k", "spatial", "filter", "stride", "pad", "dilation", "groups", "layout", "dtype")
+
+
+def shape(entry):
+    """The ConvSpec of a conv_fwd entry's shape fields (SHAPE_FIELDS)."""
+    return ConvSpec.from_json({k: v for k, v in entry.items() if k in SHAPE_FIELDS})
+
+
 def depthwise(problems):
-    """name -> spec of the depthwise conv_fwd entries (one filter per group)
-    of a problems file ({"problems": [...]}, as catalog/*.json), at BATCH, in
-    file order. MobileNetV2's depthwise layers have their one home in
-    catalog/mobilenet_v2.json (at batch 1, for rocke build); the full-size
-    tests read them from there (fullsize_emit.py --depthwise-from)."""
+    """name -> spec of the distinct depthwise conv_fwd shapes (one filter per
+    group) of a problems file ({"problems": [...]}, as catalog/*.json), at
+    BATCH, in file order, each under the name of its first entry. A network
+    file lists every layer, so a shape repeats (MobileNetV2's blocks); the
+    full-size tests build each shape once. MobileNetV2's depthwise layers
+    have their one home in catalog/mobilenet_v2.json (at batch 1, for rocke
+    build); the full-size tests read them from there (fullsize_emit.py
+    --depthwise-from)."""
     out = {}
     for i, entry in enumerate(problems["problems"]):
         if entry["op"] != "conv_fwd":
             continue
-        spec = ConvSpec.from_json({k: v for k, v in entry.items() if k not in ("op", "name")})
-        if 1 < spec.groups == spec.c == spec.k:
-            out[entry.get("name", f"problems[{i}]")] = dataclasses.replace(spec, n=BATCH)
+        spec = dataclasses.replace(shape(entry), n=BATCH)
+        if 1 < spec.groups == spec.c == spec.k and spec not in out.values():
+            out[entry.get("name", f"problems[{i}]")] = spec
     return out
 
 

@@ -72,19 +72,32 @@ def test_only_depthwise_conv_fwd_entries_are_taken_at_the_full_size_batch():
     }
 
 
-def test_mobilenet_v2s_depthwise_layers_are_the_catalogs_at_batch_32():
+def test_mobilenet_v2s_depthwise_layers_are_the_catalogs_distinct_ones_at_batch_32():
     with open(CATALOG) as f:
         doc = json.load(f)
     layers = networks.depthwise(doc)
-    # The catalog's entries with one filter per group, every one of them, each at batch 32.
-    depthwise = [e for e in doc["problems"] if e.get("groups", 1) > 1]
-    assert list(layers) == [e["name"] for e in depthwise] and layers
-    for e in depthwise:
-        assert (
-            dataclasses.replace(layers[e["name"]], n=e["n"]).to_json()
-            == ConvSpec.from_json({k: v for k, v in e.items() if k not in ("op", "name")}).to_json()
-        )
+    # The catalog's entries with one filter per group, each shape once under its first name, at batch 32.
+    first = {}
+    for e in doc["problems"]:
+        if e.get("groups", 1) > 1:
+            key = json.dumps({k: v for k, v in e.items() if k in networks.SHAPE_FIELDS}, sort_keys=True)
+            first.setdefault(key, e)
+    assert list(layers) == [e["name"] for e in first.values()] and len(layers) == 10
+    for e in first.values():
+        assert dataclasses.replace(layers[e["name"]], n=e["n"]) == networks.shape(e)
         assert layers[e["name"]].n == networks.BATCH == 32
+
+
+def test_a_repeated_depthwise_shape_is_taken_once_under_its_first_name():
+    dw = {"op": "conv_fwd", "n": 1, "c": 8, "k": 8, "spatial": [14, 14], "filter": [3, 3], "groups": 8}
+    doc = {
+        "problems": [
+            dict(dw, name="first"),
+            dict(dw, name="again", bias=True),
+            dict(dw, name="other", c=16, k=16, groups=16),
+        ]
+    }
+    assert list(networks.depthwise(doc)) == ["first", "other"]
 
 
 def test_a_bad_entry_is_the_specs_error():
@@ -108,17 +121,10 @@ def test_a_bad_entry_is_the_specs_error():
         )
 
 
-def test_resnet50s_full_size_layers_are_the_catalogs_at_batch_32():
+def test_resnet50s_full_size_layers_are_the_catalogs_distinct_convolutions_at_batch_32():
     with open(RESNET50_CATALOG) as f:
-        entries = json.load(f)["problems"]
-    catalog = sorted(
-        json.dumps(
-            ConvSpec.from_json(
-                {k: v for k, v in e.items() if k not in ("op", "name")} | {"n": networks.BATCH}
-            ).to_json(),
-            sort_keys=True,
-        )
-        for e in entries
-    )
+        entries = [e for e in json.load(f)["problems"] if e["op"] == "conv_fwd"]
+    catalog = {json.dumps(networks.shape(e | {"n": networks.BATCH}).to_json(), sort_keys=True) for e in entries}
     ours = sorted(json.dumps(spec.to_json(), sort_keys=True) for spec in networks.RESNET50.values())
-    assert len(entries) == len(networks.RESNET50) and ours == catalog
+    # Every layer of the network is in the catalog (53 convolutions), of these 23 distinct shapes.
+    assert len(entries) == 53 and ours == sorted(catalog) and len(ours) == 23
