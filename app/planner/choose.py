@@ -246,12 +246,14 @@ def _conv_wgrad(problem, arch):
 def _gemm(problem, arch):
     fields = dict(problem.spec)
     if not isinstance(fields["dtype"], str) or (arch, fields["dtype"]) not in TILES:
-        offered = ", ".join(sorted({d for a, d in TILES if a == arch})) or "none"
+        offered = sorted({d for a, d in TILES if a == arch})
         raise EntryError(
             problem.index,
             "dtype",
-            f"expected an input type the gemm family has a tile for on {arch} ({offered}), got {fields['dtype']!r}",
+            f"expected an input type the gemm family has a tile for on {arch} ({', '.join(offered) or 'none'}), "
+            f"got {fields['dtype']!r}",
             arch,
+            offered,
         )
     m, n, k, dtype, out = (fields.pop(f) for f in ("m", "n", "k", "dtype", "out"))
     try:
@@ -273,6 +275,16 @@ def _gemm(problem, arch):
 def _attention(problem, arch):
     fields = dict(problem.spec)
     head_dim = fields.pop("head_dim")
+    dims = sorted(d for a, d in attention_tiles.TILES if a == arch)
+    if dims and head_dim not in dims:
+        raise EntryError(
+            problem.index,
+            "head_dim",
+            f"expected a head dim the attention family has a tile for on {arch} ({', '.join(map(str, dims))}), "
+            f"got {head_dim!r}",
+            arch,
+            dims,
+        )
     try:
         tile = attention_tiles.tile_for(arch, head_dim)
     except attention_tiles.TileError as e:

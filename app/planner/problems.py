@@ -59,9 +59,11 @@ _SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec|AttentionSpec)(?:\.(\w+))?: (.*
 class EntryError(ValueError):
     """One entry of the problems file is bad: names it, its field, what was given and what is allowed."""
 
-    def __init__(self, index, field, message, arch=None):
-        super().__init__(index, field, message, arch)
+    def __init__(self, index, field, message, arch=None, allowed=None):
+        super().__init__(index, field, message, arch, allowed)
         self.index, self.field, self.message, self.arch = index, field, message, arch
+        # What the field allows as data (a spec's choices or limit), where the refusal has it.
+        self.allowed = allowed
 
     def __str__(self):
         where = f"problems[{self.index}]" + (f".{self.field}" if self.field else "")
@@ -73,7 +75,7 @@ def spec_error(index, error, arch=None):
     "ConvSpec: expected ..." for a limit of no one field), naming the entry."""
     match = _SPEC_FIELD.match(str(error))
     field, message = match.groups() if match else (None, str(error))
-    return EntryError(index, field, message, arch)
+    return EntryError(index, field, message, arch, getattr(error, "allowed", None))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -224,6 +226,15 @@ def duplicate_names(named):
         for index, name in pairs
         if first[name] != index
     ]
+
+
+def fields(op):
+    """(the fields, the required ones) an entry of `op` may give besides "op"
+    and "name": for the conv ops, ConvSpec's."""
+    if op in CONV_OPS:
+        spec = dataclasses.fields(ConvSpec)
+        return tuple(f.name for f in spec), tuple(f.name for f in spec if f.default is dataclasses.MISSING)
+    return _FIELDS[op]
 
 
 def entry(index, obj):
