@@ -76,7 +76,14 @@ def plan(spec, arch):
     per_lane = -(-vectors // group)
     step = max(1, spec.lane_elements // vector)
     return Plan(
-        wave, vector, vectors, group, spec.waves * wave // group, per_lane, per_lane * vector <= spec.lane_elements, step
+        wave,
+        vector,
+        vectors,
+        group,
+        spec.waves * wave // group,
+        per_lane,
+        per_lane * vector <= spec.lane_elements,
+        step,
     )
 
 
