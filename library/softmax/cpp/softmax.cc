@@ -7,6 +7,8 @@
 //
 // ORDER (platform/ir/cpp/builder.h): every builder call is its own statement,
 // in Python's order.
+#include "platform/tile/cpp/softmax.h"
+
 #include <array>
 #include <cstddef>
 #include <limits>
@@ -23,7 +25,6 @@
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/builder.h"
 #include "platform/ir/cpp/types.h"
-#include "platform/tile/cpp/softmax.h"
 
 namespace rocke::softmax {
 namespace {
@@ -171,12 +172,12 @@ struct Kernel {
     return values;
   }
 
-  Value* top(const Values& values) {
+  Value* top(const Values& values) const {
     Value* t = reduce(*b, values, &KernelBuilder::max);
     return mask != nullptr ? t : b->mul(t, scale2);
   }
 
-  Values exps(const Values& values, Value* m) {
+  Values exps(const Values& values, Value* m) const {
     Values out;
     for (Value* v : values) {
       if (mask != nullptr) {

@@ -85,9 +85,7 @@ double SoftmaxSpec::scale_value() const {
   return static_cast<double>(static_cast<float>(std::strtod(scale.c_str(), nullptr)));
 }
 
-int SoftmaxSpec::vector() const {
-  return static_cast<int>(std::gcd(dim, std::int64_t{16 / elem(dtype)->nbytes()}));
-}
+int SoftmaxSpec::vector() const { return static_cast<int>(std::gcd(dim, std::int64_t{16 / elem(dtype)->nbytes()})); }
 
 SoftmaxSpec SoftmaxSpec::from_json(const json::Value& obj) {
   if (!obj.is_object()) fail("", obj, "a JSON object with the fields " + joined(kFields), listed(kFields));
@@ -136,8 +134,7 @@ SoftmaxSpec SoftmaxSpec::from_json(const json::Value& obj) {
     fail("waves", s.waves, "at most " + std::to_string(kMaxWaves) + " (a workgroup holds at most 1024 lanes)",
          kMaxWaves);
   }
-  const unsigned __int128 nbytes =
-      4 * static_cast<unsigned __int128>(s.rows) * static_cast<unsigned __int128>(s.dim);
+  const unsigned __int128 nbytes = 4 * static_cast<unsigned __int128>(s.rows) * static_cast<unsigned __int128>(s.dim);
   if (nbytes > static_cast<unsigned __int128>(kMaxInt)) {
     const std::int64_t limit = std::max<std::int64_t>(kMaxInt / (4 * s.dim), 1);
     throw family::SpecError(std::string(kSpecError), "SoftmaxSpec.rows", s.rows, kMaxInt,
@@ -150,8 +147,12 @@ SoftmaxSpec SoftmaxSpec::from_json(const json::Value& obj) {
 
 json::Value SoftmaxSpec::to_json() const {
   return json::Object{
-      {"rows", rows},   {"dim", dim},     {"dtype", dtype},
-      {"mask", mask},   {"scale", scale}, {"waves", waves},
+      {"rows", rows},
+      {"dim", dim},
+      {"dtype", dtype},
+      {"mask", mask},
+      {"scale", scale},
+      {"waves", waves},
       {"lane_elements", lane_elements},
   };
 }
