@@ -1,6 +1,6 @@
 """softmax: y = softmax(scale * x + mask) over the last dimension, row by row.
 
-A row lives in a group of consecutive lanes of one wave (plan()): the next
+A row lives in a group of consecutive lanes of one wave (softmax.plan): the next
 power of two of its vectors, at most the wave, so that a short row (BERT's
 128) does not leave most of a wave idle and its reductions take only
 log2(group) exchanges (tile.softmax.butterfly). A lane moves `vector`
@@ -28,11 +28,8 @@ as zeros, never NaN. Lanes of a group past the last row read the last row
     softmax_<case id>(x, y, [mask,] rows: i32)
 """
 
-import dataclasses
-
 import numpy as np
 
-from arch import arch as archs
 from family import bound
 from family.family import Family, NumericCheck
 from interp.numerics import round_bf16
@@ -40,6 +37,7 @@ from ir import types as T
 from ir.builder import KernelBuilder
 from softmax.cases import cases
 from softmax.family_names import NAMES
+from softmax.plan import plan
 from softmax.spec import ELEM
 from tile import softmax
 
@@ -48,43 +46,6 @@ NAME = NAMES[__name__]
 NEG_INF = float("-inf")
 # The most bytes one load or store moves.
 _WIDEST = 16
-
-
-@dataclasses.dataclass(frozen=True)
-class Plan:
-    """How a spec's rows map onto `arch`'s lanes."""
-
-    wave: int  # lanes of a wave
-    vector: int  # elements a lane loads or stores at once
-    vectors: int  # vectors of a row
-    group: int  # lanes that hold one row: a power of two, at most the wave
-    rows_per_block: int  # rows a workgroup holds
-    per_lane: int  # vectors of a row each lane holds
-    one_pass: bool  # per_lane vectors fit lane_elements: the row is read once
-    step: int  # vectors a lane reads at a time in the two-pass form
-
-    def grid(self, rows):
-        return (-(-rows // self.rows_per_block), 1, 1)
-
-
-def plan(spec, arch):
-    """The Plan of `spec` on `arch` (its default wave size)."""
-    wave = archs.get(arch).wave_sizes[0]
-    vector = spec.vector
-    vectors = spec.dim // vector
-    group = min(wave, 1 << (vectors - 1).bit_length())
-    per_lane = -(-vectors // group)
-    step = max(1, spec.lane_elements // vector)
-    return Plan(
-        wave,
-        vector,
-        vectors,
-        group,
-        spec.waves * wave // group,
-        per_lane,
-        per_lane * vector <= spec.lane_elements,
-        step,
-    )
 
 
 class _Kernel:

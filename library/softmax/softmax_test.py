@@ -7,6 +7,7 @@ import pytest
 from family.family import Case
 from interp.interp import run
 from softmax import softmax
+from softmax.plan import plan
 from softmax.spec import SoftmaxSpec
 
 
@@ -20,14 +21,14 @@ from softmax.spec import SoftmaxSpec
     ],
 )
 def test_a_row_is_read_once_up_to_lane_elements_per_lane(arch, dim, one_pass):
-    assert softmax.plan(SoftmaxSpec(1, dim), arch).one_pass is one_pass
+    assert plan(SoftmaxSpec(1, dim), arch).one_pass is one_pass
 
 
 @pytest.mark.parametrize(
     "dim,group,rows_per_block", [(128, 16, 16), (8, 1, 256), (100, 32, 8), (512, 64, 4), (4096, 64, 4)]
 )
 def test_a_short_row_takes_a_group_of_lanes(dim, group, rows_per_block):
-    p = softmax.plan(SoftmaxSpec(1, dim), "gfx942")
+    p = plan(SoftmaxSpec(1, dim), "gfx942")
     assert (p.group, p.rows_per_block) == (group, rows_per_block)
 
 
@@ -35,7 +36,7 @@ def _run(spec, arch, x, mask=None):
     case = Case("t", arch, spec)
     y = np.full(x.shape, np.nan, np.float32)
     args = [x, y] + ([mask] if mask is not None else []) + [spec.rows]
-    run(softmax.build(case), softmax.plan(spec, arch).grid(spec.rows), args)
+    run(softmax.build(case), plan(spec, arch).grid(spec.rows), args)
     return y
 
 
