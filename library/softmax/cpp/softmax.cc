@@ -9,12 +9,14 @@
 // in Python's order.
 #include "platform/tile/cpp/softmax.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <limits>
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
