@@ -29,6 +29,11 @@ from gemm.family_names import NAMES as GEMM_NAMES
 from gemm.spec import SpecError as GemmSpecError
 from gemm.tiles import TILES, TileError, spec_for
 from planner.problems import EntryError, spec_error
+from softmax import plan as softmax_plan
+from softmax.family_names import NAMES as SOFTMAX_NAMES
+from softmax.spec import ELEM as SOFTMAX_ELEM
+from softmax.spec import SoftmaxSpec
+from softmax.spec import SpecError as SoftmaxSpecError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,7 +58,7 @@ class _Family:
 
 
 def _family(module):
-    return _Family(module, {**ATTENTION_NAMES, **CONV_NAMES, **GEMM_NAMES}[module])
+    return _Family(module, {**ATTENTION_NAMES, **CONV_NAMES, **GEMM_NAMES, **SOFTMAX_NAMES}[module])
 
 
 direct_fwd = _family("conv.direct_fwd")
@@ -64,6 +69,7 @@ img2col = _family("conv.img2col")
 split_k_reduce = _family("conv.split_k_reduce")
 gemm = _family("gemm.gemm")
 attention = _family("attention.attention")
+softmax = _family("softmax.softmax")
 
 
 def _choice(family, spec, config, reasons, then=(), stage=""):
@@ -311,12 +317,38 @@ def _attention(problem, arch):
     return _choice(attention, spec, config, reasons)
 
 
+def _softmax(problem, arch):
+    try:
+        spec = SoftmaxSpec(**problem.spec)
+    except SoftmaxSpecError as e:
+        raise spec_error(problem.index, e, arch) from None
+    p = softmax_plan.plan(spec, arch)
+    config = softmax_plan.describe(p)
+    elements = p.per_lane * p.vector
+    blocks = p.grid(spec.rows)[0]
+    reasons = (
+        f"{softmax.NAME}: the one softmax family: {config}",
+        f"row: {spec.dim} {spec.dtype} elements in {p.vectors} vectors of {p.vector * SOFTMAX_ELEM[spec.dtype].nbytes} "
+        f"bytes over {p.group} lane{'s' * (p.group > 1)}, {elements} elements a lane: "
+        + (
+            f"read once (a lane holds at most lane_elements = {spec.lane_elements})"
+            if p.one_pass
+            else f"more than lane_elements = {spec.lane_elements}, so an online pass keeps the max and sum and a "
+            "second pass reads the row again to write it"
+        ),
+        f"workgroups: {blocks} of {p.rows_per_block} row{'s' * (p.rows_per_block > 1)} ({spec.waves} waves) "
+        f"on {archs.get(arch).cus} CUs",
+    )
+    return _choice(softmax, spec, config, reasons)
+
+
 CHOOSERS = {
     "conv_fwd": _conv_fwd,
     "conv_dgrad": _conv_dgrad,
     "conv_wgrad": _conv_wgrad,
     "gemm": _gemm,
     "attention": _attention,
+    "softmax": _softmax,
 }
 
 

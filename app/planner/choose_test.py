@@ -33,6 +33,7 @@ TABLE = [
     (conv(groups=32), "gfx942", "conv_direct_fwd"),  # depthwise
     (conv(groups=4), "gfx950", "conv_direct_fwd"),  # 8 filters per group
     ({"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "bf16"}, "gfx1250", "gemm"),
+    ({"op": "softmax", "rows": 128, "dim": 128}, "gfx950", "softmax"),
     (conv(op="conv_dgrad"), "gfx942", "conv_igemm_dgrad"),
     (conv(op="conv_dgrad", groups=2, stride=[2, 2]), "gfx1201", "conv_igemm_dgrad"),  # 16 channels per group
     (conv(op="conv_dgrad", groups=32), "gfx942", "conv_igemm_dgrad"),  # depthwise: 1 channel per group
@@ -313,5 +314,42 @@ def test_attention_takes_its_archs_tile_and_explains_it():
 )
 def test_attention_refusals_name_the_field(fields, arch, message):
     jobs, errors = _jobs(dict(ATTENTION, **fields), archs=(arch,))
+    assert jobs == [] and len(errors) == 1
+    assert re.search(message, str(errors[0])), str(errors[0])
+
+
+SOFTMAX = {"op": "softmax", "rows": 1536, "dim": 128, "dtype": "f16", "mask": True, "scale": 0.125}
+
+
+def test_softmax_reads_a_short_row_once_and_explains_the_plan():
+    (job,), errors = _jobs(SOFTMAX, archs=("gfx942",))
+    assert errors == [] and job.choice.family == "softmax"
+    assert job.choice.spec.scale == "0.125" and job.choice.spec.mask
+    assert job.choice.config == "one pass, a row per 16 lanes, 8-element vectors"
+    # 128 f16 are 16 vectors of 16 bytes: 16 lanes of a 64-lane wave, so a 4-wave workgroup holds 16 rows.
+    assert job.choice.reasons == (
+        "softmax: the one softmax family: one pass, a row per 16 lanes, 8-element vectors",
+        "row: 128 f16 elements in 16 vectors of 16 bytes over 16 lanes, 8 elements a lane: "
+        "read once (a lane holds at most lane_elements = 32)",
+        "workgroups: 96 of 16 rows (4 waves) on 304 CUs",
+    )
+
+
+def test_softmax_reads_a_long_row_twice():
+    (job,), _ = _jobs(dict(SOFTMAX, rows=4, dim=32768, dtype="bf16"), archs=("gfx1201",))
+    assert job.choice.config == "two passes, 32 elements a lane a step, a row per 32 lanes, 8-element vectors"
+    assert "1024 elements a lane: more than lane_elements = 32, so an online pass" in job.choice.reasons[1]
+
+
+@pytest.mark.parametrize(
+    "fields,message",
+    [
+        ({"dtype": "f64"}, r"^problems\[0\]\.dtype( on gfx942)?: expected one of f16, bf16, f32, got 'f64'"),
+        ({"scale": -1}, r"^problems\[0\]\.scale( on gfx942)?: expected a positive decimal such as '0.125', got '-1'"),
+        ({"rows": 2**20, "dim": 2**10}, r"^problems\[0\]\.rows( on gfx942)?: expected every tensor at most"),
+    ],
+)
+def test_softmax_refusals_name_the_field(fields, message):
+    jobs, errors = _jobs(dict(SOFTMAX, **fields))
     assert jobs == [] and len(errors) == 1
     assert re.search(message, str(errors[0])), str(errors[0])

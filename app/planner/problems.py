@@ -3,6 +3,7 @@
     {"op": "conv_fwd", "n": 1, "c": 64, "k": 64, "spatial": [56, 56], "filter": [3, 3], "pad": [1, 1]}
     {"op": "gemm", "m": 128, "n": 2304, "k": 768, "dtype": "f16", "layout_b": "col"}
     {"op": "attention", "batch": 1, "heads": 12, "seq_q": 128, "seq_k": 128, "head_dim": 64, "dtype": "f16"}
+    {"op": "softmax", "rows": 1536, "dim": 128, "dtype": "f16", "mask": true, "scale": 0.125}
 
 conv_fwd, conv_dgrad and conv_wgrad take ConvSpec's fields (conv/spec.py),
 gemm takes GemmSpec's problem fields (gemm/spec.py: m, n, k, dtype, out,
@@ -12,7 +13,9 @@ fields take the spec's defaults; gemm's `out` defaults to its input type
 problem fields (attention/spec.py: batch, heads, kv_heads, seq_q, seq_k,
 head_dim, dtype, causal, mask, scale, layout, lse; the tile is the
 planner's); kv_heads defaults to heads, and a scale given as a JSON number
-becomes its shortest decimal (a spec holds no floats). Any entry may carry a "name" (the
+becomes its shortest decimal (a spec holds no floats). softmax takes
+SoftmaxSpec's problem fields (softmax/spec.py: rows, dim, dtype, mask,
+scale; a scale given as a JSON number likewise). Any entry may carry a "name" (the
 layer's published name); one is made from its fields otherwise. The specs
 validate every field and normalise JSON lists and numpy ints.
 
@@ -49,11 +52,17 @@ ATTENTION_FIELDS = (
     "lse",
 )
 ATTENTION_REQUIRED = ("batch", "heads", "seq_q", "seq_k", "head_dim", "dtype")
-OPS = (*CONV_OPS, "gemm", "attention")
+SOFTMAX_FIELDS = ("rows", "dim", "dtype", "mask", "scale")
+SOFTMAX_REQUIRED = ("rows", "dim")
+OPS = (*CONV_OPS, "gemm", "attention", "softmax")
 # An op of dict fields -> (its fields, the required ones).
-_FIELDS = {"gemm": (GEMM_FIELDS, GEMM_REQUIRED), "attention": (ATTENTION_FIELDS, ATTENTION_REQUIRED)}
+_FIELDS = {
+    "gemm": (GEMM_FIELDS, GEMM_REQUIRED),
+    "attention": (ATTENTION_FIELDS, ATTENTION_REQUIRED),
+    "softmax": (SOFTMAX_FIELDS, SOFTMAX_REQUIRED),
+}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-_SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec|AttentionSpec)(?:\.(\w+))?: (.*)$", re.S)
+_SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec|AttentionSpec|SoftmaxSpec)(?:\.(\w+))?: (.*)$", re.S)
 
 
 class EntryError(ValueError):
@@ -271,6 +280,11 @@ def entry(index, obj):
         if isinstance(scale, float | int) and not isinstance(scale, bool):
             fields["scale"] = repr(float(scale))
         return Problem(index, name or attention_name(fields), op, fields)
+    if op == "softmax":
+        scale = fields.get("scale")
+        if isinstance(scale, float | int) and not isinstance(scale, bool):
+            fields["scale"] = str(scale) if isinstance(scale, int) else repr(scale)
+        return Problem(index, name or softmax_name(fields), op, fields)
     if "out" not in fields:
         fields["out"] = "f32" if fields["dtype"] == "fp8" else fields["dtype"]
     return Problem(index, name or gemm_name(fields), op, fields)
@@ -318,3 +332,11 @@ def attention_name(fields):
         + [flag for flag in ("causal",) if fields.get(flag)]
         + (["padding"] if fields.get("mask") == "padding" else [])
     )
+
+
+def softmax_name(fields):
+    """A short name from a softmax problem's fields (the scale's point spelled p)."""
+    parts = ["softmax", f"{fields['rows']}x{fields['dim']}", str(fields.get("dtype", "f16"))]
+    parts += ["mask"] if fields.get("mask") else []
+    scale = str(fields.get("scale", "1"))
+    return "_".join(parts + ([] if scale == "1" else ["scale" + scale.replace(".", "p")]))

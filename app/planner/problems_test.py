@@ -26,7 +26,7 @@ def test_one_bad_entry_among_good_ones_is_named_and_the_others_read():
     [
         (
             {"op": "conv_bwd"},
-            "problems[0].op: expected one of conv_fwd, conv_dgrad, conv_wgrad, gemm, attention, got 'conv_bwd'",
+            "problems[0].op: expected one of conv_fwd, conv_dgrad, conv_wgrad, gemm, attention, softmax, got 'conv_bwd'",
         ),
         ([1, 2], 'problems[0]: expected a JSON object with an "op" and its fields, got [1, 2]'),
         (dict(GOOD_CONV, spatial=[56]), "problems[0].spatial: expected (H, W) or (D, H, W), got (56,)"),
@@ -37,6 +37,11 @@ def test_one_bad_entry_among_good_ones_is_named_and_the_others_read():
         ),
         (dict(GOOD_GEMM, lda=3), "problems[0].lda: expected one of the fields op, name, m, n, k, dtype, out"),
         ({"op": "gemm", "m": 1, "n": 2}, "problems[0].k: expected a value (the field is required), got none"),
+        ({"op": "softmax", "rows": 8}, "problems[0].dim: expected a value (the field is required), got none"),
+        (
+            {"op": "softmax", "rows": 8, "dim": 8, "eps": 1e-5},
+            "problems[0].eps: expected one of the fields op, name, rows, dim, dtype, mask, scale",
+        ),
         (dict(GOOD_GEMM, name="3x"), "problems[0].name: expected letters, digits and _"),
     ],
 )
@@ -161,3 +166,18 @@ def test_the_example_sets_read_without_error():
         with open(os.path.join(here, "..", "..", "catalog", name + ".json")) as f:
             problems, errors = read(json.load(f))
         assert errors == [] and len(problems) == count, name
+
+
+@pytest.mark.parametrize(
+    "fields,name,scale",
+    [
+        ({}, "softmax_128x512_f16", None),
+        ({"dtype": "bf16", "mask": True, "scale": 0.125}, "softmax_128x512_bf16_mask_scale0p125", "0.125"),
+        ({"scale": 2}, "softmax_128x512_f16_scale2", "2"),
+        ({"scale": "0.5"}, "softmax_128x512_f16_scale0p5", "0.5"),
+    ],
+)
+def test_a_softmax_scale_number_becomes_its_shortest_decimal_and_names_the_entry(fields, name, scale):
+    (problem,), errors = read({"problems": [{"op": "softmax", "rows": 128, "dim": 512, **fields}]})
+    assert errors == [] and problem.name == name
+    assert problem.spec.get("scale") == scale

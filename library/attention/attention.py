@@ -287,10 +287,7 @@ def _store(kern, state):
     acc, m, l = state
     for t, row in enumerate(kern.rows):
         total = softmax.across(b, kern.frag, l[t], b.add)
-        # 1 / total as rsqrt(total)^2: v_rsq_f32 and a multiply where an IEEE division is a dozen
-        # instructions (total >= 1 wherever a key is seen: its max term is exp(0)).
-        root = b.rsqrt(total)
-        inv = b.select(b.cmp("gt", total, 0.0), b.mul(root, root), 0.0)
+        inv = softmax.reciprocal(b, total)
         splat = b.build([inv] * kern.c)
         inside = b.cmp("lt", row, kern.seq_q)
         with b.if_(inside):

@@ -12,7 +12,7 @@ the mnemonic, the address and the kernel: it is never skipped.
 import dataclasses
 
 from arch import arch as archs
-from emu import decode
+from emu import decode, dpp
 from emu import operands as O
 from emu import table
 from emu.errors import ArchNotEmulated, ExecutionError, Unimplemented
@@ -103,13 +103,13 @@ def _unimplemented(inst, ctx, detail=""):
 
 def bind(inst, ctx):
     """The step of one instruction (see table.py)."""
-    unknown = sorted(set(inst.modifiers) - KNOWN_MODIFIERS)
+    unknown = sorted(set(inst.modifiers) - KNOWN_MODIFIERS - dpp.MODIFIERS)
     if unknown:
         return _unimplemented(inst, ctx, f"modifier {unknown[0]}")
     if inst.pair is not None:
         return _bind_pair(inst, ctx)
     binder = table.TABLE.get(table.normalize(inst.mnemonic))
-    if binder is None or inst.mnemonic.endswith("_dpp"):
+    if binder is None or inst.mnemonic.endswith("_dpp") and not getattr(binder, "dpp", False):
         return _unimplemented(inst, ctx)
     try:
         return binder(inst, ctx)

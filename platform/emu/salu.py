@@ -388,6 +388,33 @@ def bind_saveexec(bits, fn):
     return binder
 
 
+# wrexec: EXEC = fn(S0, EXEC); D = EXEC; SCC = EXEC != 0. LLVM folds `x = s_andn2 y, exec; exec = x`
+# (an if's else) into one.
+WREXEC = {
+    "andn2": lambda s, e: s & ~e,
+    "and_not1": lambda s, e: s & ~e,
+    "andn1": lambda s, e: ~s & e,
+    "and_not0": lambda s, e: ~s & e,
+}
+
+
+def bind_wrexec(bits, fn):
+    def binder(inst, ctx):
+        d, a = _ops(inst, 2)
+        ra, write = O.scalar_reader(a, bits, ctx.apertures), O.scalar_writer(d, bits)
+        mask = (1 << bits) - 1
+
+        def step(w):
+            new = fn(ra(w), w.exec_bits) & mask
+            w.set_exec(new)
+            write(w, new)
+            w.scc = int(new != 0)
+
+        return step
+
+    return binder
+
+
 def bind_getpc(inst, ctx):
     (d,) = _ops(inst, 1)
     write, value = O.scalar_writer(d, 64), inst.address + inst.size
@@ -564,6 +591,9 @@ def _entries():
     for name, fn in SAVEEXEC.items():
         out[f"s_{name}_saveexec_b64"] = bind_saveexec(64, fn)
         out[f"s_{name}_saveexec_b32"] = bind_saveexec(32, fn)
+    for name, fn in WREXEC.items():
+        out[f"s_{name}_wrexec_b64"] = bind_wrexec(64, fn)
+        out[f"s_{name}_wrexec_b32"] = bind_wrexec(32, fn)
     out.update({name: bind_sop2(32, 32, 32, _fop(fn)) for name, fn in SOP2_F32.items()})
     out.update({name: bind_sop1(bits, bits, fn) for name, (bits, fn) in SOP1_F32.items()})
     out.update({name: bind_sopc(32, lambda a, b, f=fn: bool(f(_f(a), _f(b)))) for name, f in SOPC_F32.items()})

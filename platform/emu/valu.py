@@ -18,6 +18,7 @@ from typing import Callable
 
 import numpy as np
 
+from emu import dpp
 from emu import operands as O
 from emu import state
 from emu.errors import ExecutionError
@@ -123,6 +124,8 @@ def bind_plain(op):
         dst, srcs = ops[0], ops[1:] + [None] * (len(op.srcs) - n)
         reads = _readers(inst, ctx, srcs, op.srcs)
         write = _writer(inst, ctx, dst, op)
+        if inst.mnemonic.endswith("_dpp"):
+            reads[0], write = _dpp(inst, ctx, dst, op, reads[0], write)
         kw = {m: int(inst.modifier(m), 0) for m in op.modifiers}
         fn = _output_modifiers(inst, op, op.fn)
         if kw:
@@ -130,7 +133,23 @@ def bind_plain(op):
             fn = lambda *a: base(*a, **kw)  # noqa: E731
         return _step(fn, reads, write)
 
+    binder.dpp = True  # program.bind lets DPP forms through to this shape only
     return binder
+
+
+def _dpp(inst, ctx, dst, op, read, write):
+    """src0's reader and the writer of a DPP instruction (emu/dpp.py): 32-bit results only, so that a lane
+    left unwritten can be given back its value."""
+    if O.BITS.get(op.dst) != 32 or op.shape != "plain":
+        raise BindError(f"expected DPP on a 32-bit result of a plain VALU op, got {op.dst} ({op.shape})")
+    try:
+        permuted, keep = dpp.bind(inst, ctx.lanes, read)
+    except dpp.DppError as e:
+        raise BindError(str(e)) from None
+    if keep is None:
+        return permuted, write
+    old = O.vector_reader(dst, op.dst)
+    return permuted, lambda w, x: write(w, np.where(keep(w), old(w), x))
 
 
 def _step(fn, reads, write):

@@ -15,6 +15,10 @@ hold the other keys of the same query. Three helpers follow from that:
   - repack: a lane's f32 probabilities converted to the input type, one
     vector: by chain(), exactly the B fragment of P for the second product
     Oᵀ = Vᵀ Pᵀ, with no lane exchange.
+
+Two more serve any row held across lanes (library/softmax holds a row in a
+group of consecutive lanes): butterfly, the exchange `across` is made of, over
+any power-of-two span of lane-id bits; and reciprocal, 1 / a row sum.
 """
 
 from arch.mma_forms import FORMS
@@ -59,9 +63,16 @@ def chain(op, generation):
 def across(b, frag, x, combine):
     """`combine` (a builder method: b.max, b.add) of the f32 `x` over the lanes
     that hold the same C column as this one: every such lane gets the result."""
+    return butterfly(b, x, combine, frag.placement.n, b.wave_size)
+
+
+def butterfly(b, x, combine, first, end):
+    """`combine` of the 32-bit `x` over the lanes whose ids differ from this one's only in the bits
+    first, 2 first, ... below `end` (powers of two, end <= the wave): every such lane gets the result,
+    by log2(end / first) ds_bpermute exchanges. first = 1: over each aligned group of `end` lanes."""
     lane = b.lane_id()
-    step = frag.placement.n
-    while step < b.wave_size:
+    step = first
+    while step < end:
         x = combine(x, b.bpermute(b.mul(b.xor(lane, step), LANE_BYTES), x))
         step *= 2
     return x
@@ -71,6 +82,14 @@ def scaled_exp(b, s, scale, m):
     """2^(scale log2(e) s - m) for f32 values, `scale` a float and `m` in log2 units (the row's max
     of scale log2(e) s): exp(scale s) relative to the row, as one fma and one exp2."""
     return b.exp2(b.fma(s, b.const(scale * LOG2E, T.F32), b.neg(m)))
+
+
+def reciprocal(b, total):
+    """1 / total for an f32 row sum, 0 where total is 0 (a row with nothing seen): rsqrt(total)^2,
+    v_rsq_f32 and a multiply where an IEEE division is a dozen instructions (within 4 ulps: total >= 1
+    wherever anything is seen, its max term being exp(0))."""
+    root = b.rsqrt(total)
+    return b.select(b.cmp("gt", total, 0.0), b.mul(root, root), 0.0)
 
 
 def repack(b, values, elem):

@@ -65,3 +65,25 @@ def test_row_statistics_scaled_exp_and_repack(arch, generation, wave):
     want = np.exp(0.5 * data - 0.5 * out[0])
     np.testing.assert_allclose(out[2][0::2].astype(np.float64), want, rtol=2**-10)
     np.testing.assert_array_equal(out[2][1::2], data.astype(np.float16))
+
+
+@pytest.mark.parametrize("arch,wave,first,end", [("gfx942", 64, 1, 16), ("gfx942", 64, 2, 64), ("gfx1201", 32, 1, 32)])
+def test_butterfly_reduces_over_the_lane_bits_from_first_to_end_and_reciprocal_is_one_over(arch, wave, first, end):
+    """Lane l holds x[l]: butterfly(first, end) gives every lane the max and the sum over the lanes whose ids
+    differ from l's only in the bits first .. end / 2; reciprocal gives 1 / sum, and 0 for a zero sum."""
+    b = KernelBuilder("lanes", arch=arch, workgroup_size=(wave, 1, 1), wave_size=wave)
+    src, top, inv = (b.arg(n, T.GLOBAL) for n in ("src", "top", "inv"))
+    lane = b.lane_id()
+    x = b.load(b.offset(src, b.mul(lane, 4)), T.F32)
+    b.store(b.offset(top, b.mul(lane, 4)), softmax.butterfly(b, x, b.max, first, end))
+    b.store(b.offset(inv, b.mul(lane, 4)), softmax.reciprocal(b, softmax.butterfly(b, x, b.add, first, end)))
+    kernel = b.finish()
+    data = np.random.default_rng(3).integers(0, 5, wave).astype(np.float32)  # some groups sum to 0
+    data[:end] = 0
+    out = [np.zeros(wave, np.float32), np.zeros(wave, np.float32)]
+    run(kernel, (1, 1, 1), [data, *out])
+    lanes = np.arange(wave)
+    group = [(lanes & ~(end - first)) == (l & ~(end - first)) for l in lanes]  # the lanes l's bits first..end/2 reach
+    np.testing.assert_array_equal(out[0], [data[g].max() for g in group])
+    sums = np.array([data[g].sum() for g in group])
+    np.testing.assert_allclose(out[1], np.divide(1, sums, out=np.zeros(wave), where=sums > 0), rtol=1e-6)

@@ -252,10 +252,7 @@ void store(Kernel& kern, const State& s) {
   for (int t = 0; t < kern.tiles_q; ++t) {
     Value* row = kern.rows[static_cast<std::size_t>(t)];
     Value* total = tile::softmax::across(b, *kern.frag, s.l[static_cast<std::size_t>(t)], &KernelBuilder::add);
-    Value* root = b.rsqrt(total);
-    Value* positive = b.cmp("gt", total, 0.0);
-    Value* square = b.mul(root, root);
-    Value* inv = b.select(positive, square, 0.0);
+    Value* inv = tile::softmax::reciprocal(b, total);
     Value* splat = b.build(Values(static_cast<std::size_t>(kern.c), inv));
     Value* inside = b.cmp("lt", row, kern.seq_q);
     b.if_(inside, {}, [&] {

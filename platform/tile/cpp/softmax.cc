@@ -51,8 +51,12 @@ const Fragment& chain(std::string_view op, std::string_view generation) {
 }
 
 ir::Value* across(ir::KernelBuilder& b, const Fragment& frag, ir::Value* x, Combine combine) {
+  return butterfly(b, x, combine, frag.c_n, b.wave_size());
+}
+
+ir::Value* butterfly(ir::KernelBuilder& b, ir::Value* x, Combine combine, int first, int end) {
   ir::Value* lane = b.lane_id();
-  for (int step = frag.c_n; step < b.wave_size(); step *= 2) {
+  for (int step = first; step < end; step *= 2) {
     ir::Value* other = b.xor_(lane, step);
     ir::Value* addr = b.mul(other, kLaneBytes);
     ir::Value* got = b.bpermute(addr, x);
@@ -66,6 +70,13 @@ ir::Value* scaled_exp(ir::KernelBuilder& b, ir::Value* s, double scale, ir::Valu
   ir::Value* minus = b.neg(m);
   ir::Value* arg = b.fma(s, k, minus);
   return b.exp2(arg);
+}
+
+ir::Value* reciprocal(ir::KernelBuilder& b, ir::Value* total) {
+  ir::Value* root = b.rsqrt(total);
+  ir::Value* positive = b.cmp("gt", total, 0.0);
+  ir::Value* square = b.mul(root, root);
+  return b.select(positive, square, 0.0);
 }
 
 ir::Value* repack(ir::KernelBuilder& b, const std::vector<ir::Value*>& values, const ir::Type* elem) {

@@ -34,6 +34,13 @@ const Fragment& chain(std::string_view op, std::string_view generation);
 // `combine` of the f32 `x` over the lanes holding the same C column (softmax.across).
 ir::Value* across(ir::KernelBuilder& b, const Fragment& frag, ir::Value* x, Combine combine);
 
+// `combine` of the 32-bit `x` over the lanes whose ids differ from this one's
+// only in the bits first, 2 first, ... below `end` (softmax.butterfly).
+ir::Value* butterfly(ir::KernelBuilder& b, ir::Value* x, Combine combine, int first, int end);
+
+// 1 / total for an f32 row sum, 0 where it is 0: rsqrt(total)^2 (softmax.reciprocal).
+ir::Value* reciprocal(ir::KernelBuilder& b, ir::Value* total);
+
 // 2^(scale log2(e) s - m), m in log2 units: one fma and one exp2 (softmax.scaled_exp).
 ir::Value* scaled_exp(ir::KernelBuilder& b, ir::Value* s, double scale, ir::Value* m);
 

@@ -1,0 +1,86 @@
+"""SoftmaxSpec in C++ (spec_dump) against Python's SoftmaxSpec.from_json on
+the same JSON: every refusal with the same class, field, value and allowed
+values (each engine words its own message), every accepted spec's to_json
+equal (parity/harness.py)."""
+
+import os
+
+import pytest
+
+from parity import harness
+from softmax.cases import cases
+from softmax.spec import SoftmaxSpec
+
+DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spec_dump")
+
+BASE = {"rows": 8, "dim": 1000}
+REQUIRED = list(BASE)
+
+
+def _with(**fields):
+    return {**BASE, **fields}
+
+
+def _without(name):
+    return {k: v for k, v in BASE.items() if k != name}
+
+
+# One spec per check __post_init__ and from_json make, in their order, and
+# values of every JSON type (True vs 1, None, lists, quotes) but floats, which
+# no spec holds and the C++ JSON reader refuses (spec_test has Python's refusal).
+BAD = [
+    [1, 2],
+    "x",
+    None,
+    _with(eps="1e-5"),
+    *(_without(name) for name in REQUIRED),
+    _with(rows=0),
+    _with(dim=True),
+    _with(rows="2"),
+    _with(dim=None),
+    _with(rows=[1]),
+    _with(dim=-64),
+    _with(waves=2**31),
+    _with(lane_elements=2**70),
+    _with(waves=-(10**30)),
+    _with(dtype="f64"),
+    _with(dtype=None),
+    _with(mask=1),
+    _with(mask="yes"),
+    _with(scale="1e-2x"),
+    _with(scale="0"),
+    _with(scale="1e39"),
+    _with(scale="1e-50"),
+    _with(scale=" 0.5"),
+    _with(scale=None),
+    _with(scale=1),
+    _with(waves=17),
+    _with(rows=2**20, dim=2**10),
+    _with(rows=2**31 - 1, dim=2**31 - 1),
+]
+GOOD = [
+    BASE,
+    _with(dtype="bf16", mask=True, scale="0.125"),
+    _with(dtype="f32", dim=77, scale="2.5e0", waves=16, lane_elements=1),
+    _with(rows=2**19 - 1, dim=2**10),
+    *(c.spec.to_json() for c in cases()),
+]
+
+
+@pytest.fixture(scope="module")
+def cpp(tmp_path_factory):
+    return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
+
+
+def test_every_bad_spec_is_refused_with_pythons_facts(cpp):
+    for obj, got in zip(BAD, cpp):
+        want = harness.python(SoftmaxSpec.from_json, obj)
+        assert want[0] == "error" and want[1][0] == "SpecError", obj  # the list above holds only bad specs
+        harness.check(obj, got, want)
+
+
+def test_every_good_spec_reads_back_as_python_writes_it(cpp):
+    for obj, got in zip(GOOD, cpp[len(BAD) :]):
+        want = harness.python(SoftmaxSpec.from_json, obj)
+        assert want[0] == "ok", obj
+        harness.check(obj, got, want)
