@@ -1,12 +1,13 @@
 """The cases of the pool family: problems x the library's archs (case_archs.json).
 
-Small problems (the interpreter and the emulator run every one) that
-together cover what issue 22 asks: max and average; 2-D and 3-D; nhwc and
-nchw; f16, bf16 and f32; ResNet-50's max pool (3x3, stride 2, pad 1) on a
-small image and its global average pool at full size (7x7x2048 -> 1x1);
-windows larger than the stride; padding on one side only; count_pad both
-ways; c not a multiple of the vector (a tail lane beside full ones, and a
-tail alone); odd sizes. Case ids are stable: they name golden entries.
+Problems the interpreter and the emulator run in seconds, which together
+cover what issue 22 asks: max and average; 2-D and 3-D; nhwc and nchw; f16,
+bf16 and f32; ResNet-50's max pool (3x3, stride 2, pad 1) at full size
+(112x112x64 -> 56x56) and on a small image, and its global average pool
+(7x7x2048 -> 1x1); windows larger than the stride; padding on one side
+only; count_pad both ways; c not a multiple of the vector (a tail lane
+beside full ones, and a tail alone); odd sizes. Case ids are stable: they
+name golden entries.
 """
 
 from case_archs import ARCHS
@@ -15,7 +16,10 @@ from pool.spec import PoolSpec
 
 # name -> PoolSpec fields.
 PROBLEMS = {
-    # ResNet-50's max pool (112x112x64 -> 56x56) on a 12x12 image.
+    # ResNet-50's max pool (112x112x64 -> 56x56), full size, and on a 12x12 image with a batch.
+    "max_3x3s2p1_f16_c64_112": dict(
+        n=1, c=64, spatial=(112, 112), kind="max", window=(3, 3), stride=(2, 2), pad=(1, 1)
+    ),
     "max_3x3s2p1_f16_c64": dict(n=2, c=64, spatial=(12, 12), kind="max", window=(3, 3), stride=(2, 2), pad=(1, 1)),
     # ResNet-50's global average pool, full size.
     "avg_global_7x7_f16_c2048": dict(n=1, c=2048, spatial=(7, 7), kind="avg", window=(7, 7)),
