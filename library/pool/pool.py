@@ -1,11 +1,12 @@
 """pool: max and average pooling, 2-D and 3-D, channels last or first (spec.py states the problem).
 
-One lane per output element group, THREADS lanes a workgroup, a 1-D grid:
+One lane per output element group, THREADS lanes a workgroup, a 1-D grid
+(PoolSpec.vec, groups, lanes and grid):
 
-  - nhwc: a lane computes VEC = 16 / element bytes consecutive channels of
+  - nhwc: a lane computes vec = 16 / element bytes consecutive channels of
     one output position (8 of f16 or bf16, 4 of f32), so every load and
-    store is 16 bytes; with c not a multiple of VEC the last group of each
-    position is the tail, c % VEC channels loaded and stored one by one.
+    store is 16 bytes; with c not a multiple of vec the last group of each
+    position is the tail, c % vec channels loaded and stored one by one.
     The tail lanes take a branch of their own: the other lanes never test
     a channel bound.
   - nchw: a lane computes one output element (channels are not
@@ -34,35 +35,11 @@ from ir import types as T
 from ir.builder import KernelBuilder
 from pool.cases import cases
 from pool.family_names import NAMES
-from pool.spec import ELEM
+from pool.spec import ELEM, THREADS
 
 # The family's name, from its rocke_family target (BUILD.bazel).
 NAME = NAMES[__name__]
-# Lanes per workgroup: 4 waves of 64 on CDNA, 8 of 32 on RDNA.
-THREADS = 256
-# Bytes a lane loads and stores at once along the channels (nhwc).
-VECTOR_BYTES = 16
 NEG_INF = float("-inf")
-
-
-def vec(spec):
-    """Channels one lane computes: VECTOR_BYTES of them in nhwc, one in nchw."""
-    return VECTOR_BYTES // ELEM[spec.dtype].nbytes if spec.channels_last else 1
-
-
-def groups(spec):
-    """Lanes per output position: a lane per VEC channels and one for the tail (nhwc); 1 in nchw."""
-    return -(-spec.c // vec(spec)) if spec.channels_last else 1
-
-
-def lanes(spec):
-    """Lanes with work: one per group of each output position of each image (and channel, nchw)."""
-    per_image = math.prod(spec.output) * (groups(spec) if spec.channels_last else spec.c)
-    return spec.n * per_image
-
-
-def grid(spec):
-    return (-(-lanes(spec) // THREADS), 1, 1)
 
 
 class _Kernel:
@@ -82,8 +59,8 @@ class _Kernel:
         rest = gid
         channel = None
         if spec.channels_last:
-            channel = b.rem(rest, groups(spec))
-            rest = b.div(rest, groups(spec))
+            channel = b.rem(rest, spec.groups)
+            rest = b.div(rest, spec.groups)
         out = []
         for size in reversed(spec.output):
             out.append(b.rem(rest, size))
@@ -168,14 +145,14 @@ def build(case):
     spec, b = kern.spec, kern.b
     gid = b.add(b.mul(b.block_id(0), THREADS), b.thread_id(0))
     positions = math.prod(spec.spatial)
-    with b.if_(b.cmp("lt", gid, lanes(spec))):
+    with b.if_(b.cmp("lt", gid, spec.lanes)):
         image, channel, out = kern.origin(gid)
         lo, hi = kern.bounds(out)
         if spec.channels_last:
-            width, full, tail = vec(spec), spec.c // vec(spec), spec.c % vec(spec)
+            width, full, tail = spec.vec, spec.c // spec.vec, spec.c % spec.vec
             c0 = b.mul(channel, width)
             base = b.add(b.mul(image, positions * spec.c), c0)
-            at_out = b.add(b.mul(b.div(gid, groups(spec)), spec.c), c0)
+            at_out = b.add(b.mul(b.div(gid, spec.groups), spec.c), c0)
             if not tail:
                 kern.run(width, lo, hi, base, spec.c, at_out, vector=True)
             elif not full:
@@ -255,7 +232,7 @@ def numeric_check(case, rng):
     x, x64 = encode(data, spec.dtype)
     store_type, poison = POISON[spec.dtype]
     y = np.full(spec.output_shape(), poison, store_type)
-    return NumericCheck([x, y], grid(spec), {1: expected(spec, x64)}, bound.decode_stored)
+    return NumericCheck([x, y], spec.grid(), {1: expected(spec, x64)}, bound.decode_stored)
 
 
 FAMILY = Family(NAME, cases(), build, numeric_check)

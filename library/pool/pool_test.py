@@ -10,7 +10,6 @@ from family.family import Case
 from interp.interp import run
 from ir import types as T
 from ir.core import walk
-from pool import pool
 from pool.pool import FAMILY, build, numeric_check
 from pool.spec import PoolSpec
 
@@ -30,8 +29,8 @@ def test_cases_cover_the_issue():
     assert PoolSpec(1, 2048, (7, 7), "avg", (7, 7)) in specs  # ResNet-50's global average pool
     assert any(k > s for spec in specs for k, s in zip(spec.window, spec.stride))
     assert any(p != q for s in specs for p, q in zip(s.pad, s.pad_end))  # padding on one side only
-    assert any(s.channels_last and s.c % pool.vec(s) and s.c > pool.vec(s) for s in specs)  # full lanes and a tail
-    assert any(s.channels_last and s.c < pool.vec(s) for s in specs)  # a tail alone
+    assert any(s.channels_last and s.c % s.vec and s.c > s.vec for s in specs)  # full lanes and a tail
+    assert any(s.channels_last and s.c < s.vec for s in specs)  # a tail alone
     assert {s.count_pad for s in specs if s.kind == "avg"} == {True, False}
 
 
@@ -63,5 +62,5 @@ def test_average_divisor_counts_padding_only_when_asked():
     for count_pad, corner in ((False, 1.0), (True, 0.25)):
         case = Case("t_gfx942", "gfx942", dataclasses.replace(spec, count_pad=count_pad))
         y = np.full(spec.output_shape(), np.nan, np.float32)
-        run(build(case), grid=pool.grid(case.spec), args=[x, y])
+        run(build(case), grid=case.spec.grid(), args=[x, y])
         assert y[0, 0, 0].tolist() == [1.0] * 4 and y[0, 1, 1].tolist() == [corner] * 4

@@ -18,6 +18,11 @@ Max or average pooling of an n x c x spatial input, 2-D ([h, w]) or 3-D
   - A global average pool is the window of the whole spatial extent (the
     planner's "global" field makes it: app/planner/problems.py).
 
+The kernel's work split is a fact of the spec too (the planner quotes it):
+one lane per `vec` channels of an output position in nhwc (VECTOR_BYTES of
+them, the last group of a position a tail when c is no multiple), one lane
+per output element in nchw; THREADS lanes a workgroup, a 1-D grid.
+
 Sums are f32; a max is exact in any type. Sizes and element offsets are i32
 in the kernel, so every int is at most 2**31 - 1 and so is every tensor's
 byte count.
@@ -37,6 +42,10 @@ DTYPES = ("f16", "bf16", "f32")
 ELEM = {"f16": T.F16, "bf16": T.BF16, "f32": T.F32}
 # Sizes are i32 in the kernel, and so is every element offset.
 MAX_INT = 2**31 - 1
+# Lanes per workgroup: 4 waves of 64 on CDNA, 8 of 32 on RDNA.
+THREADS = 256
+# Bytes a lane loads and stores at once along the channels (nhwc).
+VECTOR_BYTES = 16
 _INT_FIELDS = ("n", "c")
 # Tuple fields in order, with their least value.
 _TUPLE_FIELDS = (("spatial", 1), ("window", 1), ("stride", 1), ("pad", 0), ("pad_end", 0))
@@ -153,6 +162,25 @@ class PoolSpec:
     @property
     def channels_last(self):
         return self.layout == "nhwc"
+
+    @property
+    def vec(self):
+        """Channels one lane computes: VECTOR_BYTES of them in nhwc, one in nchw."""
+        return VECTOR_BYTES // ELEM[self.dtype].nbytes if self.channels_last else 1
+
+    @property
+    def groups(self):
+        """Lanes per output position in nhwc: one per `vec` channels, and one for the tail; 1 in nchw."""
+        return -(-self.c // self.vec) if self.channels_last else 1
+
+    @property
+    def lanes(self):
+        """Lanes with work: one per group of each output position of each image (and channel, nchw)."""
+        return self.n * math.prod(self.output) * (self.groups if self.channels_last else self.c)
+
+    def grid(self):
+        """Workgroups of THREADS lanes, along x."""
+        return (-(-self.lanes // THREADS), 1, 1)
 
     def input_shape(self):
         return (self.n, *self.spatial, self.c) if self.channels_last else (self.n, self.c, *self.spatial)
