@@ -327,7 +327,8 @@ def test_pool_explains_how_the_lanes_split_the_channels():
     assert job.choice.config == "8 channels per lane (16-byte loads), a tail lane of 4, 256 lanes"
     assert job.choice.reasons[1:] == (
         "workgroups: 1 of 256 lanes, 3 lanes per output position, on 304 CUs",
-        "window: loops clipped to the input, so padding is never read; the sum is divided by the input elements it covers",
+        "window: loops clipped to the input, so padding is never read; "
+        "the sum is divided by the input elements it covers",
     )
     (job,), _ = _jobs(dict(POOL, layout="nchw", kind="max", dtype="f32"), archs=("gfx1201",))
     assert (

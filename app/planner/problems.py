@@ -3,7 +3,7 @@
     {"op": "conv_fwd", "n": 1, "c": 64, "k": 64, "spatial": [56, 56], "filter": [3, 3], "pad": [1, 1]}
     {"op": "gemm", "m": 128, "n": 2304, "k": 768, "dtype": "f16", "layout_b": "col"}
     {"op": "attention", "batch": 1, "heads": 12, "seq_q": 128, "seq_k": 128, "head_dim": 64, "dtype": "f16"}
-    {"op": "pool", "n": 1, "c": 64, "spatial": [112, 112], "kind": "max", "window": [3, 3], "stride": [2, 2], "pad": [1, 1]}
+    {"op": "pool", "n": 1, "c": 64, "spatial": [112, 112], "kind": "max", "window": [3, 3], "stride": [2, 2]}
 
 conv_fwd, conv_dgrad and conv_wgrad take ConvSpec's fields (conv/spec.py),
 gemm takes GemmSpec's problem fields (gemm/spec.py: m, n, k, dtype, out,
@@ -109,7 +109,8 @@ class Problem:
     index: int
     name: str
     op: str
-    spec: object  # ConvSpec for conv ops, PoolSpec for pool; for gemm and attention, the dict of fields given (the tile is per arch)
+    # ConvSpec for conv ops, PoolSpec for pool; for gemm and attention, the dict of fields given (the tile is per arch)
+    spec: object
 
 
 class FileError(ValueError):
