@@ -14,8 +14,11 @@ One lane per output element group, THREADS lanes a workgroup, a 1-D grid
 
 The window loops over the input positions it covers, clipped to the input
 by per-dimension bounds computed once (max(start, 0), min(start + window,
-size)): padding is never read, tested or counted, so a max ignores it as if
-it held -inf. Each input element is converted to f32 and combined (max, or
+size)), so padding is never read. The last dimension, when at most UNROLL
+long, is unrolled instead, its loads in flight together: each position is
+clamped into the input (only those some window can push out), which a max
+takes as it is (a clamped position repeats one of the window, so padding
+still counts as -inf, never 0) and an average replaces by 0. Each input element is converted to f32 and combined (max, or
 added to an f32 sum); an average multiplies by the reciprocal of its count
 (the whole window with count_pad, a compile-time constant; otherwise the
 clipped window's size, as rsqrt(count)^2: v_rsq_f32 and a multiply where
@@ -40,6 +43,14 @@ from pool.spec import ELEM, THREADS
 # The family's name, from its rocke_family target (BUILD.bazel).
 NAME = NAMES[__name__]
 NEG_INF = float("-inf")
+# The last window dimension is unrolled when it has at most this many positions, so that a row's loads are
+# in flight together (a rolled loop waits for each); a longer one (a global pool's) stays a loop.
+UNROLL = 8
+
+
+def unrolled(spec, dim):
+    """Whether the window's dimension `dim` is unrolled: the last one, when it is at most UNROLL long."""
+    return dim == spec.dims - 1 and spec.window[dim] <= UNROLL
 
 
 class _Kernel:
@@ -71,29 +82,62 @@ class _Kernel:
         return rest, channel, out[::-1]
 
     def bounds(self, out):
-        """Per dimension, the input positions [lo, hi) of the window at output position `out`."""
+        """(start, lo, hi) per dimension: where the window at output position `out` starts, and the input
+        positions [lo, hi) it covers; lo and hi None for an unrolled dimension that needs no count."""
         b, spec = self.b, self.spec
-        lo, hi = [], []
-        for o, size, k, s, p in zip(out, spec.spatial, spec.window, spec.stride, spec.pad):
+        counted = spec.kind == "avg" and not spec.count_pad
+        starts, lo, hi = [], [], []
+        for dim, (o, size, k, s, p) in enumerate(zip(out, spec.spatial, spec.window, spec.stride, spec.pad)):
             start = b.sub(b.mul(o, s), p)
+            starts.append(start)
+            if unrolled(spec, dim) and not counted:
+                lo.append(None)
+                hi.append(None)
+                continue
             lo.append(b.max(start, 0))
             hi.append(b.min(b.add(start, k), size))
-        return lo, hi
+        return starts, lo, hi
 
-    def window(self, lo, hi, base, stride, load, acc):
-        """`acc` combined with `load(element offset)` over the window: nested loops over the input
-        positions [lo, hi) of each dimension; `base` the offset of the image (and channel) at position
-        0, `stride` elements from one position of the last dimension to the next."""
+    def window(self, bounds, base, stride, load, acc):
+        """`acc` (the combine's identity) combined with `load(element offset)` over the window: nested
+        loops over the input positions [lo, hi) of each dimension, the last one unrolled (`row`); `base`
+        the offset of the image (and channel) at position 0, `stride` elements from one position of the
+        last dimension to the next."""
         b, spec = self.b, self.spec
+        starts, lo, hi = bounds
         combine = b.max if spec.kind == "max" else b.add
 
         def nest(dim, at, values):
+            if unrolled(spec, dim):
+                return row(dim, at, values)
             if dim == spec.dims:
                 return [combine(a, v) for a, v in zip(values, load(b.add(base, b.mul(at, stride))))]
             with b.for_range(lo[dim], hi[dim], 1, values) as loop:
                 inner = loop.iv if dim == 0 else b.add(b.mul(at, spec.spatial[dim]), loop.iv)
                 b.yield_(*nest(dim + 1, inner, loop.iters))
             return loop.results
+
+        def row(dim, at, values):
+            """The last dimension's window positions, each clamped into the input: a max takes a clamped
+            position as it is (it repeats a position of the window), an average takes the identity there.
+            Only the positions some window can push out of the input are clamped."""
+            size, pad = spec.spatial[dim], spec.pad[dim]
+            reach = size + pad - (spec.output[dim] - 1) * spec.stride[dim]  # k >= reach: past the end for some lane
+            average = spec.kind == "avg"
+            for k in range(spec.window[dim]):
+                x, valid = b.add(starts[dim], k), []
+                if k < pad:
+                    valid += [b.cmp("ge", x, 0)] if average else []
+                    x = b.max(x, 0)
+                if k >= reach:
+                    valid += [b.cmp("lt", x, size)] if average else []
+                    x = b.min(x, size - 1)
+                loaded = load(b.add(base, b.mul(b.add(b.mul(at, size), x), stride)))
+                if valid:
+                    inside = valid[0] if len(valid) == 1 else b.and_(*valid)
+                    loaded = [b.select(inside, v, e) for v, e in zip(loaded, acc)]
+                values = [combine(a, v) for a, v in zip(values, loaded)]
+            return values
 
         return nest(0, None, acc)
 
@@ -112,7 +156,7 @@ class _Kernel:
             inv = b.mul(root, root)
         return [b.mul(a, b.build([inv] * T.lanes(a.type)) if T.lanes(a.type) > 1 else inv) for a in acc]
 
-    def run(self, width, lo, hi, base, stride, at_out, vector):
+    def run(self, width, bounds, base, stride, at_out, vector):
         """One lane's `width` channels: the window reduced and stored at element offset `at_out`; as one
         vector of `width` when `vector`, else `width` scalars."""
         b, spec = self.b, self.spec
@@ -132,7 +176,7 @@ class _Kernel:
                     for i in range(width)
                 ]
 
-        result = self.finish(self.window(lo, hi, base, stride, load, acc), lo, hi)
+        result = self.finish(self.window(bounds, base, stride, load, acc), bounds[1], bounds[2])
         if vector:
             b.store(b.offset(self.y, b.mul(at_out, self.eb)), b.convert(result[0], T.vector(self.elem, width)))
         else:
@@ -147,25 +191,25 @@ def build(case):
     positions = math.prod(spec.spatial)
     with b.if_(b.cmp("lt", gid, spec.lanes)):
         image, channel, out = kern.origin(gid)
-        lo, hi = kern.bounds(out)
+        bounds = kern.bounds(out)
         if spec.channels_last:
             width, full, tail = spec.vec, spec.c // spec.vec, spec.c % spec.vec
             c0 = b.mul(channel, width)
             base = b.add(b.mul(image, positions * spec.c), c0)
             at_out = b.add(b.mul(b.div(gid, spec.groups), spec.c), c0)
             if not tail:
-                kern.run(width, lo, hi, base, spec.c, at_out, vector=True)
+                kern.run(width, bounds, base, spec.c, at_out, vector=True)
             elif not full:
-                kern.run(tail, lo, hi, base, spec.c, at_out, vector=False)
+                kern.run(tail, bounds, base, spec.c, at_out, vector=False)
             else:
                 br = b.if_(b.cmp("lt", channel, full))
                 with br.then_():
-                    kern.run(width, lo, hi, base, spec.c, at_out, vector=True)
+                    kern.run(width, bounds, base, spec.c, at_out, vector=True)
                 with br.else_():
-                    kern.run(tail, lo, hi, base, spec.c, at_out, vector=False)
+                    kern.run(tail, bounds, base, spec.c, at_out, vector=False)
         else:
             base = b.mul(b.add(b.mul(image, spec.c), channel), positions)
-            kern.run(1, lo, hi, base, 1, gid, vector=False)
+            kern.run(1, bounds, base, 1, gid, vector=False)
     return b.finish()
 
 

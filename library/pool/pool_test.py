@@ -64,3 +64,20 @@ def test_average_divisor_counts_padding_only_when_asked():
         y = np.full(spec.output_shape(), np.nan, np.float32)
         run(build(case), grid=case.spec.grid(), args=[x, y])
         assert y[0, 0, 0].tolist() == [1.0] * 4 and y[0, 1, 1].tolist() == [corner] * 4
+
+
+def _ops(kernel, name):
+    return [op for op in walk(kernel.body) if op.name == name]
+
+
+def test_the_last_window_dimension_is_unrolled_up_to_unroll():
+    """ResNet-50's max pool: one loop (the rows), its 3 loads unrolled, clamped with no select (a clamped
+    position repeats one of the window); a global pool's 12-long rows stay a loop."""
+    kernel = build(CASES["max_3x3s2p1_f16_c64_112_gfx942"])
+    (loop,) = _ops(kernel, "scf.for")
+    assert len([op for op in walk(loop.regions[0]) if op.name == "mem.load"]) == 3
+    assert _ops(kernel, "arith.select") == []
+    # An average selects 0 at the clamped positions: 2 of the 5 on each side of the padded row, one vector
+    # select each in the full lanes' branch and one per channel (4) in the tail's.
+    assert len(_ops(build(CASES["avg_5x5s2p2_bf16_c20_gfx942"]), "arith.select")) == (2 + 2) * (1 + 4)
+    assert len(_ops(build(CASES["avg_global_nchw_f16_gfx942"]), "scf.for")) == 2

@@ -31,9 +31,11 @@ using ir::KernelBuilder;
 using ir::Value;
 using Values = std::vector<Value*>;
 
-// pool.THREADS and pool.VECTOR_BYTES.
+// spec.THREADS and spec.VECTOR_BYTES.
 constexpr int kThreads = 256;
 constexpr int kVectorBytes = 16;
+// pool.UNROLL.
+constexpr std::int64_t kUnroll = 8;
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 std::int64_t product(const Shape& sizes) {
@@ -42,10 +44,20 @@ std::int64_t product(const Shape& sizes) {
   return out;
 }
 
-// pool.vec, pool.groups and pool.lanes.
+// PoolSpec.vec, groups and lanes.
 int vec(const PoolSpec& s) { return s.channels_last() ? kVectorBytes / elem(s.dtype)->nbytes() : 1; }
 std::int64_t groups(const PoolSpec& s) { return s.channels_last() ? (s.c + vec(s) - 1) / vec(s) : 1; }
 std::int64_t lanes(const PoolSpec& s) { return s.n * product(s.output()) * (s.channels_last() ? groups(s) : s.c); }
+
+// pool.unrolled: the window's last dimension, when it is at most kUnroll long.
+bool unrolled(const PoolSpec& s, int dim) {
+  return dim == s.dims() - 1 && s.window[static_cast<std::size_t>(dim)] <= kUnroll;
+}
+
+// _Kernel.bounds: where each dimension's window starts, and the input positions [lo, hi) it covers.
+struct Bounds {
+  Values starts, lo, hi;
+};
 
 // pool._Kernel.
 struct Kernel {
@@ -91,38 +103,77 @@ struct Kernel {
     return {rest, channel, out};
   }
 
-  // _Kernel.bounds: (lo, hi) per dimension.
-  std::pair<Values, Values> bounds(const Values& out) {
-    Values lo, hi;
+  // _Kernel.bounds: lo and hi are null for an unrolled dimension that needs no count.
+  Bounds bounds(const Values& out) const {
+    const bool counted = spec.kind == "avg" && !spec.count_pad;
+    Bounds w;
     for (std::size_t i = 0; i < out.size(); ++i) {
       Value* scaled = b->mul(out[i], spec.stride[i]);
       Value* start = b->sub(scaled, spec.pad[i]);
-      lo.push_back(b->max(start, 0));
+      w.starts.push_back(start);
+      if (unrolled(spec, static_cast<int>(i)) && !counted) {
+        w.lo.push_back(nullptr);
+        w.hi.push_back(nullptr);
+        continue;
+      }
+      w.lo.push_back(b->max(start, 0));
       Value* end = b->add(start, spec.window[i]);
-      hi.push_back(b->min(end, spec.spatial[i]));
+      w.hi.push_back(b->min(end, spec.spatial[i]));
     }
-    return {lo, hi};
+    return w;
   }
 
   using Load = std::function<Values(Value*)>;
 
-  // _Kernel.window.
-  Values window(const Values& lo, const Values& hi, Value* base, std::int64_t stride, const Load& load,
-                const Values& acc) {
+  // _Kernel.window; `acc` is the combine's identity.
+  Values window(const Bounds& w, Value* base, std::int64_t stride, const Load& load, const Values& acc) const {
     const bool is_max = spec.kind == "max";
+    auto combine = [&](const Values& values, const Values& loaded) {
+      Values out;
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        out.push_back(is_max ? b->max(values[i], loaded[i]) : b->add(values[i], loaded[i]));
+      }
+      return out;
+    };
+    // _Kernel.window's row: the unrolled last dimension.
+    auto row = [&](int dim, Value* at, Values values) {
+      const auto d = static_cast<std::size_t>(dim);
+      const std::int64_t size = spec.spatial[d], pad = spec.pad[d];
+      const std::int64_t reach = size + pad - (spec.output()[d] - 1) * spec.stride[d];
+      const bool average = spec.kind == "avg";
+      for (std::int64_t k = 0; k < spec.window[d]; ++k) {
+        Value* x = b->add(w.starts[d], k);
+        Values valid;
+        if (k < pad) {
+          if (average) valid.push_back(b->cmp("ge", x, 0));
+          x = b->max(x, 0);
+        }
+        if (k >= reach) {
+          if (average) valid.push_back(b->cmp("lt", x, size));
+          x = b->min(x, size - 1);
+        }
+        Value* scaled = b->mul(at, size);
+        Value* position = b->add(scaled, x);
+        Value* elements = b->mul(position, stride);
+        Value* where = b->add(base, elements);
+        Values loaded = load(where);
+        if (!valid.empty()) {
+          Value* inside = valid.size() == 1 ? valid[0] : b->and_(valid[0], valid[1]);
+          for (std::size_t i = 0; i < loaded.size(); ++i) loaded[i] = b->select(inside, loaded[i], acc[i]);
+        }
+        values = combine(values, loaded);
+      }
+      return values;
+    };
     std::function<Values(int, Value*, const Values&)> nest = [&](int dim, Value* at, const Values& values) {
+      if (unrolled(spec, dim)) return row(dim, at, values);
       if (dim == spec.dims()) {
         Value* scaled = b->mul(at, stride);
         Value* where = b->add(base, scaled);
-        const Values loaded = load(where);
-        Values out;
-        for (std::size_t i = 0; i < values.size(); ++i) {
-          out.push_back(is_max ? b->max(values[i], loaded[i]) : b->add(values[i], loaded[i]));
-        }
-        return out;
+        return combine(values, load(where));
       }
       const auto d = static_cast<std::size_t>(dim);
-      return b->for_range(lo[d], hi[d], 1, values, [&](const ir::Loop& loop) {
+      return b->for_range(w.lo[d], w.hi[d], 1, values, [&](const ir::Loop& loop) {
         Value* inner = loop.iv;
         if (dim != 0) {
           Value* scaled = b->mul(at, spec.spatial[d]);
@@ -161,8 +212,7 @@ struct Kernel {
   }
 
   // _Kernel.run.
-  void run(int width, const Values& lo, const Values& hi, Value* base, std::int64_t stride, Value* at_out,
-           bool vector) {
+  void run(int width, const Bounds& w, Value* base, std::int64_t stride, Value* at_out, bool vector) {
     const double start = spec.kind == "max" ? kNegInf : 0.0;
     const ir::Type* f32 = ir::scalar("f32");
     Values acc;
@@ -193,8 +243,8 @@ struct Kernel {
         return out;
       };
     }
-    const Values reduced = window(lo, hi, base, stride, load, acc);
-    const Values result = finish(reduced, lo, hi);
+    const Values reduced = window(w, base, stride, load, acc);
+    const Values result = finish(reduced, w.lo, w.hi);
     if (vector) {
       Value* bytes = b->mul(at_out, eb);
       Value* p = b->offset(y, bytes);
@@ -222,7 +272,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   Value* inside = b.cmp("lt", gid, lanes(spec));
   b.if_(inside, {}, [&] {
     const Kernel::Origin o = kern.origin(gid);
-    const auto [lo, hi] = kern.bounds(o.out);
+    const Bounds w = kern.bounds(o.out);
     if (spec.channels_last()) {
       const int width = vec(spec);
       const std::int64_t full = spec.c / width, tail = spec.c % width;
@@ -233,20 +283,20 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
       Value* row = b.mul(position, spec.c);
       Value* at_out = b.add(row, c0);
       if (tail == 0) {
-        kern.run(width, lo, hi, base, spec.c, at_out, true);
+        kern.run(width, w, base, spec.c, at_out, true);
       } else if (full == 0) {
-        kern.run(static_cast<int>(tail), lo, hi, base, spec.c, at_out, false);
+        kern.run(static_cast<int>(tail), w, base, spec.c, at_out, false);
       } else {
         Value* is_full = b.cmp("lt", o.channel, full);
         b.if_(
-            is_full, {}, [&] { kern.run(width, lo, hi, base, spec.c, at_out, true); },
-            [&] { kern.run(static_cast<int>(tail), lo, hi, base, spec.c, at_out, false); });
+            is_full, {}, [&] { kern.run(width, w, base, spec.c, at_out, true); },
+            [&] { kern.run(static_cast<int>(tail), w, base, spec.c, at_out, false); });
       }
     } else {
       Value* plane = b.mul(o.image, spec.c);
       Value* channel = b.add(plane, o.channel);
       Value* base = b.mul(channel, positions);
-      kern.run(1, lo, hi, base, 1, gid, false);
+      kern.run(1, w, base, 1, gid, false);
     }
   });
   return b.finish();

@@ -25,56 +25,65 @@ if.then0:
   %v15 = call i32 @llvm.smin.i32(i32 %v14, i32 112)
   %v16 = mul i32 %v7, 2
   %v17 = sub i32 %v16, 1
-  %v18 = call i32 @llvm.smax.i32(i32 %v17, i32 0)
-  %v19 = add i32 %v17, 3
-  %v20 = call i32 @llvm.smin.i32(i32 %v19, i32 112)
-  %v21 = mul i32 %v5, 8
-  %v22 = mul i32 %v10, 802816
-  %v23 = add i32 %v22, %v21
-  %v24 = sdiv i32 %v3, 8
-  %v25 = mul i32 %v24, 64
-  %v26 = add i32 %v25, %v21
-  %v27 = insertelement <8 x float> poison, float 0xFFF0000000000000, i32 0
-  %v28 = insertelement <8 x float> %v27, float 0xFFF0000000000000, i32 1
-  %v29 = insertelement <8 x float> %v28, float 0xFFF0000000000000, i32 2
-  %v30 = insertelement <8 x float> %v29, float 0xFFF0000000000000, i32 3
-  %v31 = insertelement <8 x float> %v30, float 0xFFF0000000000000, i32 4
-  %v32 = insertelement <8 x float> %v31, float 0xFFF0000000000000, i32 5
-  %v33 = insertelement <8 x float> %v32, float 0xFFF0000000000000, i32 6
-  %v34 = insertelement <8 x float> %v33, float 0xFFF0000000000000, i32 7
+  %v18 = mul i32 %v5, 8
+  %v19 = mul i32 %v10, 802816
+  %v20 = add i32 %v19, %v18
+  %v21 = sdiv i32 %v3, 8
+  %v22 = mul i32 %v21, 64
+  %v23 = add i32 %v22, %v18
+  %v24 = insertelement <8 x float> poison, float 0xFFF0000000000000, i32 0
+  %v25 = insertelement <8 x float> %v24, float 0xFFF0000000000000, i32 1
+  %v26 = insertelement <8 x float> %v25, float 0xFFF0000000000000, i32 2
+  %v27 = insertelement <8 x float> %v26, float 0xFFF0000000000000, i32 3
+  %v28 = insertelement <8 x float> %v27, float 0xFFF0000000000000, i32 4
+  %v29 = insertelement <8 x float> %v28, float 0xFFF0000000000000, i32 5
+  %v30 = insertelement <8 x float> %v29, float 0xFFF0000000000000, i32 6
+  %v31 = insertelement <8 x float> %v30, float 0xFFF0000000000000, i32 7
   br label %for.head3
 for.head3:
-  %v35 = phi i32 [ %v13, %if.then0 ], [ %v51, %for.exit8 ]
-  %v36 = phi <8 x float> [ %v34, %if.then0 ], [ %v39, %for.exit8 ]
-  %v37 = icmp slt i32 %v35, %v15
-  br i1 %v37, label %for.body4, label %for.exit5
+  %v32 = phi i32 [ %v13, %if.then0 ], [ %v66, %for.body4 ]
+  %v33 = phi <8 x float> [ %v31, %if.then0 ], [ %v65, %for.body4 ]
+  %v34 = icmp slt i32 %v32, %v15
+  br i1 %v34, label %for.body4, label %for.exit5
 for.body4:
-  br label %for.head6
-for.head6:
-  %v38 = phi i32 [ %v18, %for.body4 ], [ %v50, %for.body7 ]
-  %v39 = phi <8 x float> [ %v36, %for.body4 ], [ %v49, %for.body7 ]
-  %v40 = icmp slt i32 %v38, %v20
-  br i1 %v40, label %for.body7, label %for.exit8
-for.body7:
-  %v41 = mul i32 %v35, 112
-  %v42 = add i32 %v41, %v38
-  %v43 = mul i32 %v42, 64
-  %v44 = add i32 %v23, %v43
-  %v45 = mul i32 %v44, 2
-  %v46 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v45
-  %v47 = load <8 x half>, ptr addrspace(1) %v46, align 2
-  %v48 = fpext <8 x half> %v47 to <8 x float>
-  %v49 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v39, <8 x float> %v48)
-  %v50 = add i32 %v38, 1
-  br label %for.head6
-for.exit8:
-  %v51 = add i32 %v35, 1
+  %v35 = add i32 %v17, 0
+  %v36 = call i32 @llvm.smax.i32(i32 %v35, i32 0)
+  %v37 = mul i32 %v32, 112
+  %v38 = add i32 %v37, %v36
+  %v39 = mul i32 %v38, 64
+  %v40 = add i32 %v20, %v39
+  %v41 = mul i32 %v40, 2
+  %v42 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v41
+  %v43 = load <8 x half>, ptr addrspace(1) %v42, align 2
+  %v44 = fpext <8 x half> %v43 to <8 x float>
+  %v45 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v33, <8 x float> %v44)
+  %v46 = add i32 %v17, 1
+  %v47 = mul i32 %v32, 112
+  %v48 = add i32 %v47, %v46
+  %v49 = mul i32 %v48, 64
+  %v50 = add i32 %v20, %v49
+  %v51 = mul i32 %v50, 2
+  %v52 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v51
+  %v53 = load <8 x half>, ptr addrspace(1) %v52, align 2
+  %v54 = fpext <8 x half> %v53 to <8 x float>
+  %v55 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v45, <8 x float> %v54)
+  %v56 = add i32 %v17, 2
+  %v57 = mul i32 %v32, 112
+  %v58 = add i32 %v57, %v56
+  %v59 = mul i32 %v58, 64
+  %v60 = add i32 %v20, %v59
+  %v61 = mul i32 %v60, 2
+  %v62 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v61
+  %v63 = load <8 x half>, ptr addrspace(1) %v62, align 2
+  %v64 = fpext <8 x half> %v63 to <8 x float>
+  %v65 = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %v55, <8 x float> %v64)
+  %v66 = add i32 %v32, 1
   br label %for.head3
 for.exit5:
-  %v52 = mul i32 %v26, 2
-  %v53 = getelementptr inbounds i8, ptr addrspace(1) %arg.y, i32 %v52
-  %v54 = fptrunc <8 x float> %v36 to <8 x half>
-  store <8 x half> %v54, ptr addrspace(1) %v53, align 2
+  %v67 = mul i32 %v23, 2
+  %v68 = getelementptr inbounds i8, ptr addrspace(1) %arg.y, i32 %v67
+  %v69 = fptrunc <8 x float> %v33 to <8 x half>
+  store <8 x half> %v69, ptr addrspace(1) %v68, align 2
   br label %if.end2
 if.else1:
   br label %if.end2
