@@ -59,7 +59,7 @@ PROBLEMS = {
     "max_3x3s2p1_nchw_f32": dict(
         n=2, c=5, spatial=(11, 9), kind="max", window=(3, 3), stride=(2, 2), pad=(1, 1), layout="nchw", dtype="f32"
     ),
-    # Channels first, a global average whose rows are longer than pool.UNROLL: a loop.
+    # Channels first, a global average whose rows are longer than lanes.json's unroll: a loop.
     "avg_global_nchw_f16": dict(n=2, c=7, spatial=(5, 12), kind="avg", window=(5, 12), layout="nchw"),
 }
 

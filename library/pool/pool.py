@@ -18,11 +18,12 @@ size)), so padding is never read. The last dimension, when at most UNROLL
 long, is unrolled instead, its loads in flight together: each position is
 clamped into the input (only those some window can push out), which a max
 takes as it is (a clamped position repeats one of the window, so padding
-still counts as -inf, never 0) and an average replaces by 0. Each input element is converted to f32 and combined (max, or
-added to an f32 sum); an average multiplies by the reciprocal of its count
-(the whole window with count_pad, a compile-time constant; otherwise the
-clipped window's size, as rsqrt(count)^2: v_rsq_f32 and a multiply where
-an IEEE division is a dozen instructions).
+still counts as -inf, never 0) and an average replaces by 0. Each input
+element is converted to f32 and combined (max, or added to an f32 sum); an
+average multiplies by the reciprocal of its count (the whole window with
+count_pad, a compile-time constant; otherwise the clipped window's size,
+as rsqrt(count)^2: v_rsq_f32 and a multiply where an IEEE division is a
+dozen instructions).
 
     pool_<case id>(x, y)
 """
@@ -38,18 +39,17 @@ from ir import types as T
 from ir.builder import KernelBuilder
 from pool.cases import cases
 from pool.family_names import NAMES
-from pool.spec import ELEM, THREADS
+from pool.spec import ELEM, THREADS, UNROLL
 
 # The family's name, from its rocke_family target (BUILD.bazel).
 NAME = NAMES[__name__]
 NEG_INF = float("-inf")
-# The last window dimension is unrolled when it has at most this many positions, so that a row's loads are
-# in flight together (a rolled loop waits for each); a longer one (a global pool's) stays a loop.
-UNROLL = 8
 
 
 def unrolled(spec, dim):
-    """Whether the window's dimension `dim` is unrolled: the last one, when it is at most UNROLL long."""
+    """Whether the window's dimension `dim` is unrolled: the last one, when it is at most UNROLL long, so
+    that a row's loads are in flight together (a rolled loop waits for each); a longer one (a global
+    pool's) stays a loop."""
     return dim == spec.dims - 1 and spec.window[dim] <= UNROLL
 
 

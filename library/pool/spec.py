@@ -29,7 +29,9 @@ byte count.
 """
 
 import dataclasses
+import json
 import math
+import os
 
 from errors.errors import FieldError
 from family import cases_json
@@ -42,10 +44,15 @@ DTYPES = ("f16", "bf16", "f32")
 ELEM = {"f16": T.F16, "bf16": T.BF16, "f32": T.F32}
 # Sizes are i32 in the kernel, and so is every element offset.
 MAX_INT = 2**31 - 1
+# How the kernel splits the work, beside this file (lanes.json), read by both engines.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "lanes.json"), encoding="utf-8") as _f:
+    _LANES = json.load(_f)
 # Lanes per workgroup: 4 waves of 64 on CDNA, 8 of 32 on RDNA.
-THREADS = 256
+THREADS = _LANES["threads"]
 # Bytes a lane loads and stores at once along the channels (nhwc).
-VECTOR_BYTES = 16
+VECTOR_BYTES = _LANES["vector_bytes"]
+# The window's last dimension is unrolled when it has at most this many positions (pool.py).
+UNROLL = _LANES["unroll"]
 _INT_FIELDS = ("n", "c")
 # Tuple fields in order, with their least value.
 _TUPLE_FIELDS = (("spatial", 1), ("window", 1), ("stride", 1), ("pad", 0), ("pad_end", 0))

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "library/pool/cpp/lanes_data.h"
 #include "library/pool/cpp/spec.h"
 #include "library/pool/family_names.h"
 #include "platform/cpp/json/json.h"
@@ -31,11 +32,10 @@ using ir::KernelBuilder;
 using ir::Value;
 using Values = std::vector<Value*>;
 
-// spec.THREADS and spec.VECTOR_BYTES.
-constexpr int kThreads = 256;
-constexpr int kVectorBytes = 16;
-// pool.UNROLL.
-constexpr std::int64_t kUnroll = 8;
+// spec.THREADS, VECTOR_BYTES and UNROLL (library/pool/lanes.json).
+using data::pool_lanes::kThreads;
+using data::pool_lanes::kUnroll;
+using data::pool_lanes::kVectorBytes;
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 std::int64_t product(const Shape& sizes) {
