@@ -51,9 +51,14 @@ def test_max_ignores_padding_and_the_check_can_fail():
     check.check(case.id)
     got = check.decode(check.args[1])
     assert (got < 0).all()
-    padded_as_zero = dataclasses.replace(check.expected[1], values=np.maximum(check.expected[1].values, 0) * 0)
-    with pytest.raises(AssertionError, match="elements outside the bound"):
-        padded_as_zero.check(got, case.id)
+    # 12x12, window 3, stride 2, pad 1: the windows of output row 0 and column 0 cover low-side padding (none
+    # reaches the high side), where a max over zero padding is 0.
+    zero_padded = check.expected[1].values.copy()
+    zero_padded[:, 0, :, :] = zero_padded[:, :, 0, :] = 0
+    wrong = dataclasses.replace(check.expected[1], values=zero_padded)
+    misses, outputs = 2 * (6 + 6 - 1) * 64, 2 * 6 * 6 * 64  # 2 images x 11 border positions x 64 channels
+    with pytest.raises(AssertionError, match=f"{misses} of {outputs} elements outside the bound"):
+        wrong.check(got, case.id)
 
 
 def test_average_divisor_counts_padding_only_when_asked():
