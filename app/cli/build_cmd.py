@@ -5,7 +5,7 @@
     rocke build --problems catalog/mobilenet_v2.json --arch gfx1201 --out mnv2 --explain
 
 The problems file is {"problems": [...]}; each entry is an op (conv_fwd,
-conv_dgrad, conv_wgrad, gemm, attention) and its fields (app/planner/problems.py).
+conv_dgrad, conv_wgrad, gemm, attention, pool) and its fields (app/planner/problems.py).
 For every (problem, arch) the planner picks a family and its
 config (--explain prints why), the family builds and lowers the kernel
 (--engine: the C++ engine by default, the Python one on request; the same

@@ -29,6 +29,8 @@ from gemm.family_names import NAMES as GEMM_NAMES
 from gemm.spec import SpecError as GemmSpecError
 from gemm.tiles import TILES, TileError, spec_for
 from planner.problems import EntryError, spec_error
+from pool import spec as pool_spec
+from pool.family_names import NAMES as POOL_NAMES
 from softmax import plan as softmax_plan
 from softmax.family_names import NAMES as SOFTMAX_NAMES
 from softmax.spec import ELEM as SOFTMAX_ELEM
@@ -58,7 +60,7 @@ class _Family:
 
 
 def _family(module):
-    return _Family(module, {**ATTENTION_NAMES, **CONV_NAMES, **GEMM_NAMES, **SOFTMAX_NAMES}[module])
+    return _Family(module, {**ATTENTION_NAMES, **CONV_NAMES, **GEMM_NAMES, **POOL_NAMES, **SOFTMAX_NAMES}[module])
 
 
 direct_fwd = _family("conv.direct_fwd")
@@ -69,6 +71,7 @@ img2col = _family("conv.img2col")
 split_k_reduce = _family("conv.split_k_reduce")
 gemm = _family("gemm.gemm")
 attention = _family("attention.attention")
+pool = _family("pool.pool")
 softmax = _family("softmax.softmax")
 
 
@@ -317,6 +320,30 @@ def _attention(problem, arch):
     return _choice(attention, spec, config, reasons)
 
 
+def _pool(problem, arch):
+    """pool, the one pooling family: no choice to make, so --explain says how the spec splits the work."""
+    spec = problem.spec
+    if spec.channels_last:
+        tail = spec.c % spec.vec
+        config = f"{spec.vec} channels per lane ({pool_spec.VECTOR_BYTES}-byte loads)" + (
+            f", a tail lane of {tail}" if tail else ""
+        )
+        lanes = f"{spec.groups} lane{'s' if spec.groups != 1 else ''} per output position"
+    else:
+        config = "1 output element per lane (scalar loads: nchw's channels are not contiguous)"
+        lanes = "a lane per output element"
+    config += f", {pool_spec.THREADS} lanes"
+    blocks = spec.grid()[0]
+    reasons = (
+        f"{pool.NAME}: the one pooling family (max and avg, 2-D and 3-D, nhwc and nchw): {config}",
+        f"workgroups: {blocks} of {pool_spec.THREADS} lanes, {lanes}, on {archs.get(arch).cus} CUs",
+        "window: loops clipped to the input, so padding is never read"
+        + ("; the sum is divided by the whole window (count_pad)" if spec.count_pad else "")
+        + ("" if spec.kind == "max" or spec.count_pad else "; the sum is divided by the input elements it covers"),
+    )
+    return _choice(pool, spec, config, reasons)
+
+
 def _softmax(problem, arch):
     try:
         spec = SoftmaxSpec(**problem.spec)
@@ -348,6 +375,7 @@ CHOOSERS = {
     "conv_wgrad": _conv_wgrad,
     "gemm": _gemm,
     "attention": _attention,
+    "pool": _pool,
     "softmax": _softmax,
 }
 

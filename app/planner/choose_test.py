@@ -318,6 +318,25 @@ def test_attention_refusals_name_the_field(fields, arch, message):
     assert re.search(message, str(errors[0])), str(errors[0])
 
 
+POOL = {"op": "pool", "n": 2, "c": 20, "spatial": [9, 11], "kind": "avg", "window": [5, 5], "stride": [2, 2]}
+
+
+def test_pool_explains_how_the_lanes_split_the_channels():
+    (job,), errors = _jobs(dict(POOL, pad=[2, 2], dtype="bf16"), archs=("gfx942",))
+    assert errors == [] and job.choice.family == "pool" and job.choice.module == "pool.pool"
+    # 20 bf16 channels: two lanes of 8 and a tail lane of 4; 2 x 5 x 6 positions x 3 lanes = 180 lanes, 1 workgroup.
+    assert job.choice.config == "8 channels per lane (16-byte loads), a tail lane of 4, 256 lanes"
+    assert job.choice.reasons[1:] == (
+        "workgroups: 1 of 256 lanes, 3 lanes per output position, on 304 CUs",
+        "window: loops clipped to the input, so padding is never read; "
+        "the sum is divided by the input elements it covers",
+    )
+    (job,), _ = _jobs(dict(POOL, layout="nchw", kind="max", dtype="f32"), archs=("gfx1201",))
+    assert (
+        job.choice.config == "1 output element per lane (scalar loads: nchw's channels are not contiguous), 256 lanes"
+    )
+
+
 SOFTMAX = {"op": "softmax", "rows": 1536, "dim": 128, "dtype": "f16", "mask": True, "scale": 0.125}
 
 

@@ -3,6 +3,7 @@
     {"op": "conv_fwd", "n": 1, "c": 64, "k": 64, "spatial": [56, 56], "filter": [3, 3], "pad": [1, 1]}
     {"op": "gemm", "m": 128, "n": 2304, "k": 768, "dtype": "f16", "layout_b": "col"}
     {"op": "attention", "batch": 1, "heads": 12, "seq_q": 128, "seq_k": 128, "head_dim": 64, "dtype": "f16"}
+    {"op": "pool", "n": 1, "c": 64, "spatial": [112, 112], "kind": "max", "window": [3, 3], "stride": [2, 2]}
     {"op": "softmax", "rows": 1536, "dim": 128, "dtype": "f16", "mask": true, "scale": 0.125}
 
 conv_fwd, conv_dgrad and conv_wgrad take ConvSpec's fields (conv/spec.py),
@@ -13,9 +14,13 @@ fields take the spec's defaults; gemm's `out` defaults to its input type
 problem fields (attention/spec.py: batch, heads, kv_heads, seq_q, seq_k,
 head_dim, dtype, causal, mask, scale, layout, lse; the tile is the
 planner's); kv_heads defaults to heads, and a scale given as a JSON number
-becomes its shortest decimal (a spec holds no floats). softmax takes
-SoftmaxSpec's problem fields (softmax/spec.py: rows, dim, dtype, mask,
-scale; a scale given as a JSON number likewise). Any entry may carry a "name" (the
+becomes its shortest decimal (a spec holds no floats). pool takes PoolSpec's
+fields (pool/spec.py: n, c, spatial, kind, window, stride, pad, pad_end,
+count_pad, layout, dtype) and "global": true, an average over the whole
+spatial extent, given without window, stride, pad and pad_end (the spec's
+window is then the spatial extent). softmax takes SoftmaxSpec's problem
+fields (softmax/spec.py: rows, dim, dtype, mask, scale; a scale given as a
+JSON number likewise). Any entry may carry a "name" (the
 layer's published name); one is made from its fields otherwise. The specs
 validate every field and normalise JSON lists and numpy ints.
 
@@ -33,6 +38,8 @@ import re
 
 from conv.spec import ConvSpec
 from conv.spec import SpecError as ConvSpecError
+from pool.spec import PoolSpec
+from pool.spec import SpecError as PoolSpecError
 
 CONV_OPS = ("conv_fwd", "conv_dgrad", "conv_wgrad")
 GEMM_FIELDS = ("m", "n", "k", "dtype", "out", "layout_a", "layout_b", "bias_relu")
@@ -52,17 +59,35 @@ ATTENTION_FIELDS = (
     "lse",
 )
 ATTENTION_REQUIRED = ("batch", "heads", "seq_q", "seq_k", "head_dim", "dtype")
+POOL_FIELDS = (
+    "n",
+    "c",
+    "spatial",
+    "kind",
+    "window",
+    "stride",
+    "pad",
+    "pad_end",
+    "count_pad",
+    "global",
+    "layout",
+    "dtype",
+)
+POOL_REQUIRED = ("n", "c", "spatial", "kind")
+# What "global": true stands for: these are the whole spatial extent's, so the entry gives none of them.
+POOL_GLOBAL_IMPLIES = ("window", "stride", "pad", "pad_end")
 SOFTMAX_FIELDS = ("rows", "dim", "dtype", "mask", "scale")
 SOFTMAX_REQUIRED = ("rows", "dim")
-OPS = (*CONV_OPS, "gemm", "attention", "softmax")
+OPS = (*CONV_OPS, "gemm", "attention", "pool", "softmax")
 # An op of dict fields -> (its fields, the required ones).
 _FIELDS = {
     "gemm": (GEMM_FIELDS, GEMM_REQUIRED),
     "attention": (ATTENTION_FIELDS, ATTENTION_REQUIRED),
+    "pool": (POOL_FIELDS, POOL_REQUIRED),
     "softmax": (SOFTMAX_FIELDS, SOFTMAX_REQUIRED),
 }
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-_SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec|AttentionSpec|SoftmaxSpec)(?:\.(\w+))?: (.*)$", re.S)
+_SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec|AttentionSpec|PoolSpec|SoftmaxSpec)(?:\.(\w+))?: (.*)$", re.S)
 
 
 class EntryError(ValueError):
@@ -92,7 +117,8 @@ class Problem:
     index: int
     name: str
     op: str
-    spec: object  # ConvSpec for conv ops; for gemm and attention, the dict of fields given (the tile is per arch)
+    # ConvSpec for conv ops, PoolSpec for pool; for gemm and attention, the dict of fields given (the tile is per arch)
+    spec: object
 
 
 class FileError(ValueError):
@@ -280,6 +306,8 @@ def entry(index, obj):
         if isinstance(scale, float | int) and not isinstance(scale, bool):
             fields["scale"] = repr(float(scale))
         return Problem(index, name or attention_name(fields), op, fields)
+    if op == "pool":
+        return _pool(index, name, fields)
     if op == "softmax":
         scale = fields.get("scale")
         if isinstance(scale, float | int) and not isinstance(scale, bool):
@@ -288,6 +316,32 @@ def entry(index, obj):
     if "out" not in fields:
         fields["out"] = "f32" if fields["dtype"] == "fp8" else fields["dtype"]
     return Problem(index, name or gemm_name(fields), op, fields)
+
+
+def _pool(index, name, fields):
+    """The Problem of a pool entry: "global" turned into the window of the whole spatial extent."""
+    whole = fields.pop("global", False)
+    if not isinstance(whole, bool):
+        raise EntryError(index, "global", f"expected true or false, got {whole!r}")
+    if whole:
+        given = [key for key in POOL_GLOBAL_IMPLIES if key in fields]
+        if given:
+            raise EntryError(
+                index,
+                given[0],
+                f'expected no {given[0]} with "global": true (a global pool\'s window is the whole spatial extent), '
+                f"got {fields[given[0]]!r}; drop it, or drop global",
+            )
+        if fields["kind"] != "avg":
+            raise EntryError(index, "kind", f'expected "avg" with "global": true, got {fields["kind"]!r}')
+        fields["window"] = fields["spatial"]
+    elif "window" not in fields:
+        raise EntryError(index, "window", 'expected a value (required unless "global": true), got none')
+    try:
+        spec = PoolSpec.from_json(fields)
+    except PoolSpecError as e:
+        raise spec_error(index, e) from None
+    return Problem(index, name or pool_name(spec, whole), "pool", spec)
 
 
 def _dims(values):
@@ -332,6 +386,20 @@ def attention_name(fields):
         + [flag for flag in ("causal",) if fields.get(flag)]
         + (["padding"] if fields.get("mask") == "padding" else [])
     )
+
+
+def pool_name(spec, whole):
+    """A short name from a pool spec: kind, sizes, the window (or global), then each field not its default."""
+    parts = ["pool", spec.kind, f"n{spec.n}c{spec.c}_{_dims(spec.spatial)}"]
+    if whole:
+        parts.append("global")
+    else:
+        parts.append(f"w{_dims(spec.window)}")
+        if spec.stride != spec.window:
+            parts.append(f"s{_dims(spec.stride)}")
+        if any(spec.pad) or spec.pad_end != spec.pad:
+            parts.append(f"p{_dims(spec.pad)}" + ("" if spec.pad_end == spec.pad else f"e{_dims(spec.pad_end)}"))
+    return "_".join(parts + (["count_pad"] if spec.count_pad else []) + [spec.layout, spec.dtype])
 
 
 def softmax_name(fields):

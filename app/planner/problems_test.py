@@ -26,7 +26,8 @@ def test_one_bad_entry_among_good_ones_is_named_and_the_others_read():
     [
         (
             {"op": "conv_bwd"},
-            "problems[0].op: expected one of conv_fwd, conv_dgrad, conv_wgrad, gemm, attention, softmax, got 'conv_bwd'",
+            "problems[0].op: expected one of conv_fwd, conv_dgrad, conv_wgrad, gemm, attention, pool, softmax, "
+            "got 'conv_bwd'",
         ),
         ([1, 2], 'problems[0]: expected a JSON object with an "op" and its fields, got [1, 2]'),
         (dict(GOOD_CONV, spatial=[56]), "problems[0].spatial: expected (H, W) or (D, H, W), got (56,)"),
@@ -166,6 +167,52 @@ def test_the_example_sets_read_without_error():
         with open(os.path.join(here, "..", "..", "catalog", name + ".json")) as f:
             problems, errors = read(json.load(f))
         assert errors == [] and len(problems) == count, name
+
+
+POOL = {"op": "pool", "n": 1, "c": 64, "spatial": [112, 112], "kind": "max", "window": [3, 3], "stride": [2, 2]}
+
+
+def test_pool_entries_become_pool_specs_with_names():
+    entries = [
+        dict(POOL, pad=[1, 1]),
+        {"op": "pool", "n": 1, "c": 2048, "spatial": [7, 7], "kind": "avg", "global": True},
+        dict(POOL, kind="avg", pad=[0, 1], pad_end=[1, 0], count_pad=True, layout="nchw", dtype="f32"),
+    ]
+    problems, errors = read({"problems": entries})
+    assert errors == []
+    assert [p.name for p in problems] == [
+        "pool_max_n1c64_112x112_w3x3_s2x2_p1x1_nhwc_f16",
+        "pool_avg_n1c2048_7x7_global_nhwc_f16",
+        "pool_avg_n1c64_112x112_w3x3_s2x2_p0x1e1x0_count_pad_nchw_f32",
+    ]
+    assert problems[0].spec.output == (56, 56) and problems[0].spec.pad_end == (1, 1)
+    glob = problems[1].spec
+    assert (glob.window, glob.stride, glob.pad, glob.output) == ((7, 7), (7, 7), (0, 0), (1, 1))
+
+
+@pytest.mark.parametrize(
+    "entry,message",
+    [
+        (dict(POOL, window=None), "problems[0].window: expected a list of 2 ints"),
+        (
+            {k: v for k, v in POOL.items() if k != "window"},
+            'problems[0].window: expected a value (required unless "global": true)',
+        ),
+        (dict(POOL, kind="avg", **{"global": True}), 'problems[0].window: expected no window with "global": true'),
+        (
+            {"op": "pool", "n": 1, "c": 8, "spatial": [7, 7], "kind": "max", "global": True},
+            'problems[0].kind: expected "avg" with "global": true',
+        ),
+        (dict(POOL, **{"global": 1}), "problems[0].global: expected true or false, got 1"),
+        (dict(POOL, count_pad=True), "problems[0].count_pad: expected False for a max pool"),
+        (dict(POOL, pad=[3, 0]), "problems[0].pad: expected each below the window [3, 3]"),
+        (dict(POOL, dilation=[1, 1]), "problems[0].dilation: expected one of the fields op, name, n, c, spatial, kind"),
+    ],
+)
+def test_bad_pool_entries_name_the_field(entry, message):
+    problems, errors = read({"problems": [entry]})
+    assert problems == [] and len(errors) == 1
+    assert str(errors[0]).startswith(message), str(errors[0])
 
 
 @pytest.mark.parametrize(

@@ -84,6 +84,25 @@ def test_vector_integer_wrap_and_shifts():
     assert _lanes(w, 6) == [2, 0, 0xFFFFFFF6, (-2 * 0x345678) & 0xFFFFFFFF]
 
 
+def test_clamp_saturates_unsigned_add_and_subtract():
+    def setup(w):
+        w.v[:, 0] = np.resize([3, 5, 0xFFFFFFFE, 0], len(w.v))  # 64 lanes on gfx942, 32 on gfx1201
+
+    lines = [
+        "v_sub_u32_e64 v1, v0, 4 clamp",  # below 0: 0
+        "v_subrev_u32_e64 v2, v0, 4 clamp",  # 4 - v0
+        "v_add_u32_e64 v3, v0, 3 clamp",  # past 2^32 - 1: 2^32 - 1
+        "v_sub_u32_e64 v4, v0, 4",  # no clamp: wraps
+    ]
+    w = one_wave("gfx942", lines, setup)
+    assert _lanes(w, 1) == [0, 1, 0xFFFFFFFA, 0]
+    assert _lanes(w, 2) == [1, 0, 0, 4]
+    assert _lanes(w, 3) == [6, 8, 0xFFFFFFFF, 3]
+    assert _lanes(w, 4) == [0xFFFFFFFF, 1, 0xFFFFFFFA, 0xFFFFFFFC]
+    w = one_wave("gfx1201", ["v_sub_nc_u32_e64 v1, v0, 4 clamp"], setup)
+    assert _lanes(w, 1) == [0, 1, 0xFFFFFFFA, 0]
+
+
 def test_carry_chain_and_mad64():
     def setup(w):
         w.v[:, 0] = [0xFFFFFFFF, 1, 0xFFFFFFFE, 0x80000000] * 16

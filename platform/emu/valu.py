@@ -40,6 +40,7 @@ class Op:
     shape: str = "plain"  # plain, carry_out, carry_io, cmp, mad64, readlane, cndmask
     high16: str = ""  # "preserve": keeps the other half on every arch
     modifiers: tuple = ()  # modifier names the fn takes as keyword arguments (bitop3)
+    clamped: Callable | None = None  # the fn with clamp on its integer result: the saturating form
 
 
 def _ops(inst):
@@ -102,6 +103,8 @@ def _output_modifiers(inst, op, fn):
     if not clamp and factor is None:
         return fn
     if op.dst not in O.FLOATS:
+        if clamp and factor is None and op.clamped is not None:
+            return op.clamped
         raise BindError(f"clamp/omod on an integer result ({op.dst})")
 
     def modified(*args):
@@ -363,6 +366,17 @@ def _pack16(lo, hi):
     return lo.astype(np.uint16).astype(U32) | (hi.astype(np.uint16).astype(U32) << U32(16))
 
 
+# clamp on an unsigned add or subtract saturates to 0..2**32 - 1 (LLVM selects it for uadd.sat and usub.sat,
+# as in max(x - y, 0) of unsigned values).
+def _add_sat(a, b):
+    total = a + b
+    return np.where(total < a, U32(0xFFFFFFFF), total)
+
+
+def _sub_sat(a, b):
+    return np.where(a >= b, a - b, U32(0))
+
+
 def _cvt_f32_u32(x):
     return x.astype(np.float32)
 
@@ -384,12 +398,12 @@ PLAIN = {
     "v_accvgpr_write_b32": Op(lambda a: a, "b32", ("b32",)),
     "v_accvgpr_read_b32": Op(lambda a: a, "b32", ("b32",)),
     "v_accvgpr_mov_b32": Op(lambda a: a, "b32", ("b32",)),
-    "v_add_u32": Op(lambda a, b: a + b, "u32", ("u32", "u32")),
-    "v_add_nc_u32": Op(lambda a, b: a + b, "u32", ("u32", "u32")),
-    "v_sub_u32": Op(lambda a, b: a - b, "u32", ("u32", "u32")),
-    "v_sub_nc_u32": Op(lambda a, b: a - b, "u32", ("u32", "u32")),
-    "v_subrev_u32": Op(lambda a, b: b - a, "u32", ("u32", "u32")),
-    "v_subrev_nc_u32": Op(lambda a, b: b - a, "u32", ("u32", "u32")),
+    "v_add_u32": Op(lambda a, b: a + b, "u32", ("u32", "u32"), clamped=_add_sat),
+    "v_add_nc_u32": Op(lambda a, b: a + b, "u32", ("u32", "u32"), clamped=_add_sat),
+    "v_sub_u32": Op(lambda a, b: a - b, "u32", ("u32", "u32"), clamped=_sub_sat),
+    "v_sub_nc_u32": Op(lambda a, b: a - b, "u32", ("u32", "u32"), clamped=_sub_sat),
+    "v_subrev_u32": Op(lambda a, b: b - a, "u32", ("u32", "u32"), clamped=lambda a, b: _sub_sat(b, a)),
+    "v_subrev_nc_u32": Op(lambda a, b: b - a, "u32", ("u32", "u32"), clamped=lambda a, b: _sub_sat(b, a)),
     "v_and_b32": Op(lambda a, b: a & b, "u32", ("u32", "u32")),
     "v_or_b32": Op(lambda a, b: a | b, "u32", ("u32", "u32")),
     "v_xor_b32": Op(lambda a, b: a ^ b, "u32", ("u32", "u32")),

@@ -1,0 +1,1 @@
+"""Pooling families. See BUILD.bazel: imported as `pool` with library/ as the import root."""
