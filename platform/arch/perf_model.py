@@ -26,12 +26,14 @@ FIELDS = (
     "dram_gbps",
     "issue_cycles",
     "l2_gbps",
-    "latency_cycles",
+    "lds_latency_cycles",
     "matrix_passes",
     "part",
     "peak_matrix_tflops",
+    "smem_latency_cycles",
     "valu_lanes_per_cycle",
     "vmem_bytes_per_cycle",
+    "vmem_latency_cycles",
 )
 LATENCIES = ("lds", "smem", "vmem")
 
@@ -56,7 +58,7 @@ class PerfFacts:
     cycles_per_pass: int | None  # an MFMA pass (None: the arch states no passes)
     matrix_passes: types.MappingProxyType  # mnemonic -> passes
     vmem_bytes_per_cycle: int  # a CU's vector memory path
-    latency_cycles: types.MappingProxyType  # lds, smem, vmem -> cycles from issue to data
+    latency_cycles: types.MappingProxyType  # lds, smem, vmem -> cycles from issue to data (FIELD_latency_cycles)
 
 
 def _figure(entry, where, sources):
@@ -88,9 +90,8 @@ def _load(raw):
             _SCHEMA.positive(v[f], f"{arch}.{f}")
         if v["l2_gbps"] is not None:
             _SCHEMA.positive(v["l2_gbps"], f"{arch}.l2_gbps")
-        _SCHEMA.keys(v["latency_cycles"], LATENCIES, f"{arch}.latency_cycles")
-        for k, n in v["latency_cycles"].items():
-            _SCHEMA.positive(n, f"{arch}.latency_cycles.{k}")
+        for k in LATENCIES:
+            _SCHEMA.positive(v[f"{k}_latency_cycles"], f"{arch}.{k}_latency_cycles")
         for k, n in v["matrix_passes"].items():
             _SCHEMA.positive(n, f"{arch}.matrix_passes.{k}")
         _SCHEMA.check(
@@ -105,7 +106,7 @@ def _load(raw):
             )
         v["peak_matrix_tflops"] = types.MappingProxyType(dict(v["peak_matrix_tflops"]))
         v["matrix_passes"] = types.MappingProxyType(dict(v["matrix_passes"]))
-        v["latency_cycles"] = types.MappingProxyType(dict(v["latency_cycles"]))
+        v["latency_cycles"] = types.MappingProxyType({k: v.pop(f"{k}_latency_cycles") for k in LATENCIES})
         table[arch] = PerfFacts(arch=arch, **v)
     return types.MappingProxyType(table), raw
 
