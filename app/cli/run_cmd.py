@@ -17,19 +17,23 @@ dynamic LDS; --workgroups "X,Y,Z;X,Y,Z" runs only those workgroups.
 
 The code object may come from any compiler; it is disassembled by the
 llvm-objdump of --flavor (default: the default toolchain's). It prints the
-instructions executed by class and the time taken. Bad input (an argument
+instructions executed by class and the time taken, and the performance
+model's time for the whole grid (platform/emu/model.py: a MODEL from the
+run's trace, the occupancy and perf_model.json's sourced figures, not a
+hardware time; its DRAM bytes are the buffers', each read or written once). Bad input (an argument
 count or type the metadata disagrees with, an unknown kernel, a file that is
 not a code object, an arch the emulator does not run, a global access
 outside every buffer) is one line and exit status 2.
 """
 
+import math
 import os
 import sys
 
 import numpy as np
 
 from app.cli.inputs import Refused, default_flavor, out_path, toolchain_for
-from emu import emu
+from emu import emu, model
 from lower.flavors import FLAVORS
 
 HELP = "run a code object in the emulator (ours or another compiler's) and report what it executed"
@@ -150,15 +154,37 @@ def _run(args):
             outputs.append(out)
     grid, block = _triple(args.grid, "--grid"), _triple(args.block, "--block")
     chosen = [_triple(g, "--workgroups", 0) for g in args.workgroups.split(";")] if args.workgroups else None
-    tc = toolchain_for(args.flavor or default_flavor())
-    program = emu.program(co, kernel.name, tc)
+    flavor = args.flavor or default_flavor()
+    program = emu.program(co, kernel.name, toolchain_for(flavor))
     result = emu.launch(
-        program, grid=grid, block=block, args=values, dynamic_lds=args.lds, workgroups=chosen, figures=True
+        program, grid=grid, block=block, args=values, dynamic_lds=args.lds, workgroups=chosen, trace=True
     )
     for path, array in outputs:
         np.save(path, array)
     print(report(kernel, co.arch, result))
+    print(_model_line(program, result, grid, block, args, values, flavor))
     return 0
+
+
+def _dram_bytes(texts, values):
+    """Bytes the buffers move to and from DRAM, each read once (in, inout) and written once (out, inout)."""
+    times = {"in": 1, "out": 1, "inout": 2}
+    return sum(v.nbytes * times.get(t.partition(":")[0], 0) for t, v in zip(texts, values) if isinstance(v, np.ndarray))
+
+
+def _model_line(program, result, grid, block, args, values, flavor):
+    try:
+        waves = model.occupancy(program.kernel, math.prod(block), args.lds, flavor)
+        e = model.estimate(
+            program, result.trace, grid=grid, waves_per_simd=waves, dram_bytes=_dram_bytes(args.args, values)
+        )
+    except ValueError as e:  # PerfModelError, or an occupancy the arch table cannot give
+        return f"  model    none: {e}"
+    return (
+        f"  model    {e.microseconds:.1f} us for the whole grid, {100 * e.fraction_of_peak:.1f}% of peak, "
+        f"{e.bound}-bound ({waves} waves per SIMD, {e.resident} workgroups per CU at once; a MODEL from "
+        "platform/arch/perf_model.json, not a hardware time)"
+    )
 
 
 def report(kernel, arch, result):

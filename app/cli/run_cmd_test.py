@@ -50,6 +50,13 @@ def test_runs_our_gemm_tile_and_matches_numpy(files):
     )
     assert re.search(r"^gemm_gemm_f16_128x128x32_gfx942 \(gfx942, wave64\): 1 workgroups, 4 waves, ", out, re.M)
     assert re.search(r"^  matrix +256 +64\.0 per wave$", out, re.M)  # 2 k steps x 32 MFMAs per wave
+    model = re.search(
+        r"^  model    ([\d.]+) us for the whole grid, ([\d.]+)% of peak, ([\w ]+)-bound \(.*\)$", out, re.M
+    )
+    assert model, out
+    assert "a MODEL from platform/arch/perf_model.json, not a hardware time" in model.group(0)
+    # One workgroup on one of gfx942's 304 CUs: most of the device idles.
+    assert float(model.group(1)) > 0 and float(model.group(2)) < 5 and model.group(3) == "tail"
 
 
 def test_some_workgroups_only(files):

@@ -23,6 +23,7 @@ import numpy as np
 
 from emu import state
 from emu.errors import ExecutionError, LaunchError
+from emu import trace as tracing
 from emu.figures import Figures
 from emu.memory import APERTURES, DISPATCH_PACKET, DISPATCH_PACKET_BYTES, Memory
 from emu.table import BLOCK
@@ -49,6 +50,7 @@ class Result:
     lds_out_of_range: int
     workgroups: list
     figures: dict | None = None  # figures.Figures.summary() when the launch counted them
+    trace: object = None  # trace.Trace when the launch traced
 
     @property
     def instructions(self):
@@ -223,9 +225,8 @@ def new_wave(program, index, wg, block, user, lanes):
 # -- running ---------------------------------------------------------------------------
 
 
-def _run_wave(program, w, counts):
+def _run_wave(program, w, counts, steps):
     """Run `w` until it ends or blocks; True if it changed anything."""
-    steps = program.steps
     pc, before, n = w.pc, (w.pc, w.barriers), 0
     limit = STEP_BUDGET - w.executed
     try:
@@ -259,17 +260,18 @@ def _run_wave(program, w, counts):
     return n > 0 or (w.pc, w.barriers) != before
 
 
-def run_workgroup(program, wg, counts):
+def run_workgroup(program, wg, counts, steps=None):
+    """Run workgroup `wg` to its end; `steps` (default the program's) are what each instruction runs."""
     with np.errstate(all="ignore"):  # float overflow and NaN are results in the ISA, not errors
-        _run_waves(program, wg, counts)
+        _run_waves(program, wg, counts, program.steps if steps is None else steps)
 
 
-def _run_waves(program, wg, counts):
+def _run_waves(program, wg, counts, steps):
     while True:
         live = [w for w in wg.waves if not w.done]
         if not live:
             return
-        if not any([_run_wave(program, w, counts) for w in live]):
+        if not any([_run_wave(program, w, counts, steps) for w in live]):
             at = ", ".join(f"wave {w.index} at 0x{program.instructions[w.pc].address:x}" for w in live)
             raise ExecutionError(
                 f"kernel {program.kernel.name}: workgroup {wg.id} cannot go on: {at} wait at barriers no other wave "
@@ -289,8 +291,9 @@ def workgroup_order(grid):
     return [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
 
 
-def launch(program, *, grid, block, args, dynamic_lds=0, workgroups=None, kd_address=0, figures=False):
-    """Run `program` (a Program) over `grid` workgroups of `block` threads; see the module doc."""
+def launch(program, *, grid, block, args, dynamic_lds=0, workgroups=None, kd_address=0, figures=False, trace=False):
+    """Run `program` (a Program) over `grid` workgroups of `block` threads; see the module doc.
+    figures=True counts the dynamic figures; trace=True also records the trace (trace.py)."""
     kernel = program.kernel
     grid, block = _triple(grid, "grid"), _triple(block, "block")
     threads = block[0] * block[1] * block[2]
@@ -319,16 +322,19 @@ def launch(program, *, grid, block, args, dynamic_lds=0, workgroups=None, kd_add
     }
     user = _user_sgprs(kernel, addresses, kernarg)
     counts = [0] * len(program.steps)
-    counted = Figures(kernel.arch) if figures else None
-    waits, waves, out_of_range = {}, 0, 0
+    counted = Figures(kernel.arch) if figures or trace else None
+    steps = tracing.steps(program) if trace else program.steps
+    waits, waves, out_of_range, ran = {}, 0, 0, []
     start = time.perf_counter()
     for ident in chosen:
         wg = Workgroup(ident, lds_bytes)
         wg.waves = [new_wave(program, i, wg, block, user, lanes) for i in range(-(-threads // lanes))]
         for w in wg.waves:
             w.memory, w.figures = memory, counted
-        run_workgroup(program, wg, counts)
+        run_workgroup(program, wg, counts, steps)
         waves += len(wg.waves)
+        if trace:
+            ran.append([w.trace for w in wg.waves])
         for w in wg.waves:
             out_of_range += w.lds_out_of_range
             for address, landed in w.waits:
@@ -345,4 +351,5 @@ def launch(program, *, grid, block, args, dynamic_lds=0, workgroups=None, kd_add
         * lanes
     )
     summary = counted.summary() if counted is not None else None
-    return Result(counts, classes, waves, lane_instructions, seconds, waits, out_of_range, chosen, summary)
+    traced = tracing.collect(ran, counted) if trace else None
+    return Result(counts, classes, waves, lane_instructions, seconds, waits, out_of_range, chosen, summary, traced)

@@ -67,10 +67,11 @@ class Pending:
     """A memory operation in flight: counted by `counter` until a wait retires
     it, when `retire` (if any) lands its data."""
 
-    __slots__ = ("counter", "retire", "landed", "address")
+    __slots__ = ("counter", "retire", "landed", "address", "seq")
 
     def __init__(self, counter, retire, address):
         self.counter, self.retire, self.landed, self.address = counter, retire, False, address
+        self.seq = -1  # its number among the wave's memory operations, when the launch traces
 
     def land(self):
         if not self.landed and self.retire is not None:
@@ -103,6 +104,8 @@ class Wave:
         self.executed = 0
         self.waits = []  # (address, operations landed) of every wait executed
         self.lds_out_of_range = 0  # lanes whose LDS access fell outside the allocation
+        self.trace = []  # (index, operations issued, numbers of the operations retired), when the launch traces
+        self.issued = 0  # memory operations numbered so far, when the launch traces
 
     def set_exec(self, bits):
         full = (1 << self.lanes) - 1

@@ -12,6 +12,7 @@ import numpy as np
 
 from emu import emu  # noqa: F401  (registers the semantics)
 from emu import machine
+from emu import trace as tracing
 from emu.figures import Figures
 from emu.loader import Kernel
 from emu.memory import Memory
@@ -69,9 +70,10 @@ def workgroup(arch, lines, waves=1, wave_size=None, lds=1024, figures=False):
     return wg
 
 
-def run(wg):
+def run(wg, trace=False):
+    """Run `wg`; the executions of each instruction. trace=True records each wave's trace (trace.py)."""
     counts = [0] * len(wg.program.steps)
-    machine.run_workgroup(wg.program, wg, counts)
+    machine.run_workgroup(wg.program, wg, counts, tracing.steps(wg.program) if trace else None)
     return counts
 
 
