@@ -331,7 +331,7 @@ def test_pool_explains_how_the_lanes_split_the_channels():
         "window: loops clipped to the input, so padding is never read; "
         "the sum is divided by the input elements it covers",
     )
-    (job,), _ = _jobs(dict(POOL, layout="nchw", kind="max", dtype="f32"), archs=("gfx1201",))
+    (job,), _ = _jobs(dict(POOL, layout="NCHW", kind="max", dtype="f32"), archs=("gfx1201",))
     assert (
         job.choice.config == "1 output element per lane (scalar loads: nchw's channels are not contiguous), 256 lanes"
     )

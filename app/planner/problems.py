@@ -399,7 +399,7 @@ def pool_name(spec, whole):
             parts.append(f"s{_dims(spec.stride)}")
         if any(spec.pad) or spec.pad_end != spec.pad:
             parts.append(f"p{_dims(spec.pad)}" + ("" if spec.pad_end == spec.pad else f"e{_dims(spec.pad_end)}"))
-    return "_".join(parts + (["count_pad"] if spec.count_pad else []) + [spec.layout, spec.dtype])
+    return "_".join(parts + (["count_pad"] if spec.count_pad else []) + [spec.layout.lower(), spec.dtype])
 
 
 def softmax_name(fields):

@@ -176,7 +176,7 @@ def test_pool_entries_become_pool_specs_with_names():
     entries = [
         dict(POOL, pad=[1, 1]),
         {"op": "pool", "n": 1, "c": 2048, "spatial": [7, 7], "kind": "avg", "global": True},
-        dict(POOL, kind="avg", pad=[0, 1], pad_end=[1, 0], count_pad=True, layout="nchw", dtype="f32"),
+        dict(POOL, kind="avg", pad=[0, 1], pad_end=[1, 0], count_pad=True, layout="NCHW", dtype="f32"),
     ]
     problems, errors = read({"problems": entries})
     assert errors == []

@@ -52,15 +52,15 @@ PROBLEMS = {
         pad=(1, 1, 1),
         pad_end=(0, 1, 1),
         count_pad=True,
-        layout="nchw",
+        layout="NCHW",
         dtype="bf16",
     ),
     # Channels first: ResNet's max pool shape on a small odd image.
     "max_3x3s2p1_nchw_f32": dict(
-        n=2, c=5, spatial=(11, 9), kind="max", window=(3, 3), stride=(2, 2), pad=(1, 1), layout="nchw", dtype="f32"
+        n=2, c=5, spatial=(11, 9), kind="max", window=(3, 3), stride=(2, 2), pad=(1, 1), layout="NCHW", dtype="f32"
     ),
     # Channels first, a global average whose rows are longer than lanes.json's unroll: a loop.
-    "avg_global_nchw_f16": dict(n=2, c=7, spatial=(5, 12), kind="avg", window=(5, 12), layout="nchw"),
+    "avg_global_nchw_f16": dict(n=2, c=7, spatial=(5, 12), kind="avg", window=(5, 12), layout="NCHW"),
 }
 
 

@@ -23,7 +23,7 @@ def _loads(kernel):
 def test_cases_cover_the_issue():
     specs = [c.spec for c in FAMILY.cases]
     assert {s.kind for s in specs} == {"max", "avg"} and {s.dims for s in specs} == {2, 3}
-    assert {s.layout for s in specs} == {"nhwc", "nchw"} and {s.dtype for s in specs} == {"f16", "bf16", "f32"}
+    assert {s.layout for s in specs} == {"NHWC", "NCHW"} and {s.dtype for s in specs} == {"f16", "bf16", "f32"}
     assert PoolSpec(1, 64, (112, 112), "max", (3, 3), (2, 2), (1, 1)) in specs  # ResNet-50's max pool
     assert PoolSpec(2, 64, (12, 12), "max", (3, 3), (2, 2), (1, 1)) in specs  # the same, small
     assert PoolSpec(1, 2048, (7, 7), "avg", (7, 7)) in specs  # ResNet-50's global average pool

@@ -1,7 +1,7 @@
 """The pooling problem: a frozen spec validated on construction.
 
 Max or average pooling of an n x c x spatial input, 2-D ([h, w]) or 3-D
-([d, h, w]), in the layout "nhwc" (channels last; ndhwc in 3-D) or "nchw"
+([d, h, w]), in the layout "NHWC" (channels last; ndhwc in 3-D) or "NCHW"
 (channels first), of f16, bf16 or f32 elements:
 
   - window, stride, pad (the low side) and pad_end (the high side), one int
@@ -38,7 +38,7 @@ from family import cases_json
 from ir import types as T
 
 KINDS = ("max", "avg")
-LAYOUTS = ("nhwc", "nchw")
+LAYOUTS = ("NHWC", "NCHW")
 DTYPES = ("f16", "bf16", "f32")
 # A spec's type name -> its IR type.
 ELEM = {"f16": T.F16, "bf16": T.BF16, "f32": T.F32}
@@ -83,7 +83,7 @@ class PoolSpec:
     pad: tuple | None = None
     pad_end: tuple | None = None
     count_pad: bool = False
-    layout: str = "nhwc"
+    layout: str = "NHWC"
     dtype: str = "f16"
 
     def __post_init__(self):
@@ -168,7 +168,7 @@ class PoolSpec:
 
     @property
     def channels_last(self):
-        return self.layout == "nhwc"
+        return self.layout == "NHWC"
 
     @property
     def vec(self):

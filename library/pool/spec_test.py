@@ -11,7 +11,7 @@ def test_defaults_stride_is_the_window_pad_end_the_pad():
         (3, 3),
         (1, 2),
         (1, 2),
-        "nhwc",
+        "NHWC",
         "f16",
         False,
     )
@@ -24,7 +24,7 @@ def test_resnet50_pools():
 
 
 def test_one_sided_padding_and_3d_nchw_shapes():
-    s = PoolSpec(2, 3, (4, 5, 6), "avg", (2, 2, 2), (2, 2, 2), (0, 1, 0), (1, 0, 0), count_pad=True, layout="nchw")
+    s = PoolSpec(2, 3, (4, 5, 6), "avg", (2, 2, 2), (2, 2, 2), (0, 1, 0), (1, 0, 0), count_pad=True, layout="NCHW")
     # d: (4 + 0 + 1 - 2) // 2 + 1, h: (5 + 1 + 0 - 2) // 2 + 1, w: (6 - 2) // 2 + 1
     assert s.output == (2, 3, 3) and s.input_shape() == (2, 3, 4, 5, 6) and s.output_shape() == (2, 3, 2, 3, 3)
 
@@ -41,7 +41,7 @@ def test_json_round_trip_fills_defaults():
         "pad": [0, 0],
         "pad_end": [0, 0],
         "count_pad": False,
-        "layout": "nhwc",
+        "layout": "NHWC",
         "dtype": "f16",
     }
     assert PoolSpec.from_json(s.to_json()) == s
@@ -54,7 +54,7 @@ def test_json_round_trip_fills_defaults():
         ({"spatial": (5,)}, r"PoolSpec.spatial: expected \[h, w\] or \[d, h, w\], got \(5,\)"),
         ({"stride": (0, 1)}, r"PoolSpec.stride: expected a list of 2 ints from 1 to 2147483647"),
         ({"kind": "sum"}, r"PoolSpec.kind: expected one of max, avg, got 'sum'"),
-        ({"layout": "NHWC"}, r"PoolSpec.layout: expected one of nhwc, nchw, got 'NHWC'"),
+        ({"layout": "nhwc"}, r"PoolSpec.layout: expected one of NHWC, NCHW, got 'nhwc'"),
         ({"count_pad": True}, r"PoolSpec.count_pad: expected False for a max pool"),
         ({"pad": (3, 0)}, r"PoolSpec.pad: expected each below the window \[3, 3\]"),
         ({"pad_end": (0, 3)}, r"PoolSpec.pad_end: expected each below the window \[3, 3\]"),

@@ -19,7 +19,7 @@ constexpr std::string_view kSpecError = "pool.spec.SpecError";
 
 // spec.py's KINDS, LAYOUTS and DTYPES, in Python's order (messages list them).
 constexpr std::array<std::string_view, 2> kKinds = {"max", "avg"};
-constexpr std::array<std::string_view, 2> kLayouts = {"nhwc", "nchw"};
+constexpr std::array<std::string_view, 2> kLayouts = {"NHWC", "NCHW"};
 constexpr std::array<std::string_view, 3> kDtypes = {"f16", "bf16", "f32"};
 
 // The JSON fields in declaration order; the first 5 have no default.
@@ -168,7 +168,7 @@ PoolSpec PoolSpec::from_json(const json::Value& obj) {
   }
   s.kind = choice("kind", field("kind"), kKinds);
   const json::Value layout = field("layout"), dtype = field("dtype");
-  s.layout = choice("layout", layout.is_null() && !fields.contains("layout") ? json::Value("nhwc") : layout, kLayouts);
+  s.layout = choice("layout", layout.is_null() && !fields.contains("layout") ? json::Value("NHWC") : layout, kLayouts);
   s.dtype = choice("dtype", dtype.is_null() && !fields.contains("dtype") ? json::Value("f16") : dtype, kDtypes);
   const json::Value count_pad = fields.contains("count_pad") ? field("count_pad") : json::Value(false);
   if (!count_pad.is_bool()) fail("count_pad", count_pad, "true or false");

@@ -25,7 +25,7 @@ struct PoolSpec {
   std::string kind;  // "max" or "avg"
   Shape window, stride, pad, pad_end;
   bool count_pad = false;
-  std::string layout = "nhwc";  // "nhwc" or "nchw"
+  std::string layout = "NHWC";  // "NHWC" or "NCHW"
   std::string dtype = "f16";    // "f16", "bf16" or "f32"
 
   // PoolSpec.from_json(obj): rocke::family::SpecError with Python's class, field and values.
@@ -34,7 +34,7 @@ struct PoolSpec {
   json::Value to_json() const;
 
   int dims() const { return static_cast<int>(spatial.size()); }
-  bool channels_last() const { return layout == "nhwc"; }
+  bool channels_last() const { return layout == "NHWC"; }
   // The output's spatial sizes (valid specs only: every size >= 1).
   Shape output() const;
 };

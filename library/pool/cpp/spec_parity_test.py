@@ -64,7 +64,7 @@ BAD = [
 ]
 GOOD = [
     BASE,
-    _with(stride=None, pad=None, pad_end=None, layout="nchw", dtype="f32"),
+    _with(stride=None, pad=None, pad_end=None, layout="NCHW", dtype="f32"),
     _with(kind="avg", count_pad=True, pad=[1, 0], pad_end=[0, 2], stride=[2, 1]),
     _with(spatial=[3, 5, 7], window=[2, 2, 2], dtype="bf16"),
     *(c.spec.to_json() for c in cases()),

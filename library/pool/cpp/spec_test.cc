@@ -38,14 +38,14 @@ std::string facts(F make) {
 
 ROCKE_TEST(defaults_are_filled_and_to_json_has_every_field) {
   CHECK_EQ(json::canonical(spec(R"("pad":[1,2])").to_json()),
-           std::string(R"({"c":64,"count_pad":false,"dtype":"f16","kind":"max","layout":"nhwc","n":1,"pad":[1,2],)"
+           std::string(R"({"c":64,"count_pad":false,"dtype":"f16","kind":"max","layout":"NHWC","n":1,"pad":[1,2],)"
                        R"("pad_end":[1,2],"spatial":[12,12],"stride":[3,3],"window":[3,3]})"));
 }
 
 ROCKE_TEST(output_sizes_floor_as_python) {
   // (12 + 1 + 0 - 3) // 2 + 1 = 6 and (12 + 0 + 2 - 3) // 2 + 1 = 6; 3-D with one-sided padding.
   CHECK(spec(R"("stride":[2,2],"pad":[1,0],"pad_end":[0,2])").output() == (Shape{6, 6}));
-  PoolSpec s = spec(R"("spatial":[4,5,6],"window":[2,2,2],"pad":[0,1,0],"pad_end":[1,0,0],"layout":"nchw")");
+  PoolSpec s = spec(R"("spatial":[4,5,6],"window":[2,2,2],"pad":[0,1,0],"pad_end":[1,0,0],"layout":"NCHW")");
   CHECK(s.output() == (Shape{2, 3, 3}));
 }
 
