@@ -57,6 +57,14 @@ rewritten in place, otherwise a line per step.
 Kernels build in --jobs worker processes (default: the machine's cores, at
 most 8). The last line counts the kernels, the distinct ones built and the
 errors, and the waits for the LLVM in all.
+
+--verify [N] then runs every distinct code object in the emulator on N
+output tiles of its problem against numpy (app/catalog/verify.py, the same
+check as `rocke verify DIR`), a progress step each, in the same workers;
+every row gets the result (index.json, the table's last column) and
+index.json the seed (--verify-seed) and N. A row that does not compute the
+right numbers is named on stderr after the table, and the exit status is 1;
+the catalog is written all the same.
 """
 
 import concurrent.futures
