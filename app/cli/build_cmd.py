@@ -206,11 +206,13 @@ def _verify(item):
     of the first row it serves."""
     row, code_object, settings = item
     w = _WORKER
-    fam = load_family(w["families"], row["family"])
-    spec = verify.spec_of(fam, row["spec"])
-    checked, failure, seconds, _ = _guarded(
-        lambda: verify.check(fam, spec, row["arch"], code_object, row["kernel"], w["toolchain"], row["path"], settings)
-    )
+
+    def check():
+        fam = load_family(w["families"], row["family"])
+        spec = verify.spec_of(fam, row["spec"])
+        return verify.check(fam, spec, row["arch"], code_object, row["kernel"], w["toolchain"], row["path"], settings)
+
+    checked, failure, seconds, _ = _guarded(check)
     return row["path"], checked or {"result": "error", "message": failure}, seconds
 
 
