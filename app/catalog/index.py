@@ -36,12 +36,15 @@ COLUMNS = {
     "kernel": "the kernel's symbol in the code object",
     "path": "the code object, relative to the catalog; rows of one kernel (the same IR but for its name: same family, spec and arch) name the same one",
     "sha256": "the code object's sha256",
+    "spec": "the family's spec of the kernel (its to_json()), which rocke verify reads back",
+    "verify": "null, or (rocke build --verify) what it computed in the emulator: catalog/verify.py",
     **{figure: "resource figure (null where the flavor reports none)" for figure in FIGURES},
 }
 
 
-def row(problem, name, op, arch, flavor, family, config, kernel, path, built):
-    """The row of one built kernel (catalog.kernel.Built)."""
+def row(problem, name, op, arch, flavor, family, config, kernel, path, built, spec):
+    """The row of one built kernel (catalog.kernel.Built), its family's spec
+    as JSON (`spec`) and no verification yet."""
     values = dict(
         problem=problem,
         name=name,
@@ -53,6 +56,8 @@ def row(problem, name, op, arch, flavor, family, config, kernel, path, built):
         kernel=kernel,
         path=path,
         sha256=built.sha256,
+        spec=spec,
+        verify=None,
     )
     values.update(built.figures)
     return {column: values[column] for column in COLUMNS}
@@ -76,21 +81,34 @@ def _order(rows):
     return sorted(rows, key=lambda r: (r["problem"], r["arch"]))
 
 
-def index_json(rows, errors):
-    """index.json's bytes: rows by (problem, arch), errors by (problem, arch), sorted keys."""
+def index_json(rows, errors, verify=None):
+    """index.json's bytes: rows by (problem, arch), errors by (problem, arch),
+    sorted keys; with `verify` (catalog.verify.settings, when the rows were
+    verified) its seed and workgroups under "verify"."""
     errors = sorted(errors, key=lambda e: (e["problem"], e["arch"] or ""))
     doc = {"format": FORMAT, "columns": list(COLUMNS), "kernels": _order(rows), "errors": errors}
+    if verify is not None:
+        doc["verify"] = verify
     return (json.dumps(doc, indent=1, sort_keys=True) + "\n").encode()
 
 
 def index_csv(rows):
-    """index.csv's bytes: a header of COLUMNS, one line per row; empty cells for null."""
+    """index.csv's bytes: a header of COLUMNS, one line per row; empty cells
+    for null, JSON text (sorted keys, no spaces) for an object."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for r in _order(rows):
-        writer.writerow("" if r[c] is None else r[c] for c in COLUMNS)
+        writer.writerow(_csv_cell(r[c]) for c in COLUMNS)
     return out.getvalue().encode()
+
+
+def _csv_cell(value):
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return value
 
 
 def kernel_key(row):
@@ -142,13 +160,29 @@ _TABLE = (
 )
 
 
+def verify_cell(result):
+    """The table's cell of a row's "verify": ok, MISMATCH and its largest error, ERROR; "-" for none."""
+    if result is None:
+        return "-"
+    if result["result"] == "mismatch":
+        return f"MISMATCH {number(result['largest_error'])}"
+    return "ok" if result["result"] == "ok" else "ERROR"
+
+
+def number(x):
+    """A figure of a verification in a few digits: NaN, infinities and null as they are."""
+    return str(x) if isinstance(x, str) or x is None else f"{x:.3g}"
+
+
 def table(rows, seconds):
     """A readable table of the rows, with each kernel's own build time
     (`seconds`: kernel_key -> s; "-" where there is none). Spills are
     VGPR/SGPR; occ is waves per SIMD. A row whose code object an earlier
     row's kernel is (built once) shows `= #P`, P that row's problem, for its
-    time: it cost no compile of its own."""
-    header = [h for h, _ in _TABLE] + ["time s"]
+    time: it cost no compile of its own. Where rows were verified, a last
+    column says how (catalog.verify.cell)."""
+    verified = any(r.get("verify") is not None for r in rows)
+    header = [h for h, _ in _TABLE] + ["time s"] + ["verify"] * verified
     lines, first_of_path = [], {}
     for r in _order(rows):
         cells = [c(r) if callable(c) else r[c] for _, c in _TABLE]
@@ -157,9 +191,13 @@ def table(rows, seconds):
             cells.append(f"= #{first['problem']}")
         else:
             cells.append(f"{seconds[kernel_key(r)]:.2f}" if kernel_key(r) in seconds else "-")
+        if verified:
+            cells.append(verify_cell(r.get("verify")))
         lines.append(["-" if v is None else str(v) for v in cells])
     widths = [max(len(x) for x in col) for col in zip(header, *lines)]
     text_columns = {0, 1, 2, 3, 4}  # left-aligned; figures right-aligned
+
+    text_columns.add(len(_TABLE) + 1)  # the verify column
 
     def fmt(cells):
         return "  ".join(

@@ -29,6 +29,7 @@ def _row(problem, arch, occupancy=8):
         f"conv_img2col_p{problem}_{arch}",
         f"{arch}/p{problem}.hsaco",
         built,
+        {"dtype": "f16", "filter": [3, 3]},
     )
 
 
@@ -44,6 +45,8 @@ def test_the_columns_are_the_issues_list_in_order():
         "kernel",
         "path",
         "sha256",
+        "spec",
+        "verify",
         "vgpr",
         "agpr",
         "sgpr",
@@ -170,3 +173,21 @@ def test_two_kernels_of_one_problem_arch_and_family_are_refused_by_name(output):
     message = str(refused.value)
     assert "two conv_img2col kernels for problems[2] (p2) on gfx942" in message
     assert "choose distinct families" in message and "kernel_key" in message
+
+
+def test_a_spec_and_a_verification_are_json_text_in_csv_and_a_column_in_the_table():
+    verified = dict(_row(0, "gfx942"), verify={"result": "ok"})
+    wrong = {"result": "mismatch", "argument": 2, "wrong": 3, "of": 64, "largest_error": 0.25, "first_wrong": {}}
+    rows = [verified, dict(_row(1, "gfx942"), verify=wrong)]
+    cells = list(csv.DictReader(io.StringIO(index.index_csv(rows).decode())))
+    assert cells[0]["spec"] == '{"dtype":"f16","filter":[3,3]}' and cells[0]["verify"] == '{"result":"ok"}'
+    header, first, second = index.table(rows, {}).splitlines()
+    assert header.split()[-1] == "verify"
+    assert first.endswith(" ok") and second.endswith(" MISMATCH 0.25")
+    assert "verify" not in index.table([_row(0, "gfx942")], {}).splitlines()[0]  # unverified: no column
+
+
+def test_index_json_holds_the_verification_settings_only_when_verified():
+    assert "verify" not in json.loads(index.index_json([_row(0, "gfx942")], []))
+    doc = json.loads(index.index_json([_row(0, "gfx942")], [], {"seed": 3, "workgroups": 4}))
+    assert doc["verify"] == {"seed": 3, "workgroups": 4} and doc["kernels"][0]["verify"] is None

@@ -57,6 +57,14 @@ rewritten in place, otherwise a line per step.
 Kernels build in --jobs worker processes (default: the machine's cores, at
 most 8). The last line counts the kernels, the distinct ones built and the
 errors, and the waits for the LLVM in all.
+
+--verify [N] then runs every distinct code object in the emulator on N
+output tiles of its problem against numpy (app/catalog/verify.py, the same
+check as `rocke verify DIR`), a progress step each, in the same workers;
+every row gets the result (index.json, the table's last column) and
+index.json the seed (--verify-seed) and N. A row that does not compute the
+right numbers is named on stderr after the table, and the exit status is 1;
+the catalog is written all the same.
 """
 
 import concurrent.futures
@@ -68,7 +76,7 @@ import os
 import sys
 import time
 
-from catalog import index
+from catalog import index, verify
 from catalog.kernel import KernelError
 from catalog.progress import Progress
 from files.atomic import OutputError, sync_folder, write_atomic
@@ -76,7 +84,7 @@ from lower.flavors import FLAVORS
 from planner import jobs as planner
 from toolchains.llvm import waits
 
-from app.cli.inputs import Refused, default_flavor, out_path, toolchain_for
+from app.cli.inputs import Refused, default_flavor, load_family, out_path, toolchain_for
 
 
 # The catalog's index files, index.json first: removed first and written
@@ -107,6 +115,22 @@ def add_arguments(parser):
         choices=planner.ENGINES,
         default=planner.ENGINES[0],
         help="which engine builds and lowers the kernels: the C++ one (about 20x faster) or the Python one; the same bytes",
+    )
+    parser.add_argument(
+        "--verify",
+        nargs="?",
+        type=int,
+        const=verify.WORKGROUPS,
+        metavar="N",
+        help=f"run every distinct kernel in the emulator on N output tiles of its problem (default {verify.WORKGROUPS}) "
+        "against numpy; a mismatch makes the exit status 1",
+    )
+    parser.add_argument(
+        "--verify-seed",
+        type=int,
+        default=verify.SEED,
+        metavar="SEED",
+        help=f"the seed of the verification's inputs and tiles, written to index.json (default {verify.SEED})",
     )
 
 
@@ -177,6 +201,39 @@ def _compile(item):
     return ((job, i), *_guarded(lambda: planner.compile_row(job, lowered, w["toolchain"])))
 
 
+def _verify(item):
+    """(path, result, seconds) of one distinct code object: catalog.verify.check
+    of the first row it serves."""
+    row, code_object, settings = item
+    w = _WORKER
+
+    def check():
+        fam = load_family(w["families"], row["family"])
+        spec = verify.spec_of(fam, row["spec"])
+        return verify.check(fam, spec, row["arch"], code_object, row["kernel"], w["toolchain"], row["path"], settings)
+
+    checked, failure, seconds, _ = _guarded(check)
+    return row["path"], checked or {"result": "error", "message": failure}, seconds
+
+
+def _verify_rows(rows, objects, settings, workers, toolchain, engine, families):
+    """Every row's "verify" set: each distinct code object run once
+    (catalog.verify), its rows carrying the result; progress on stderr."""
+    first = {}
+    for r in sorted(rows, key=lambda r: (r["problem"], r["arch"])):
+        first.setdefault(r["path"], r)
+    work = [(r, objects[path], settings) for path, r in first.items()]
+    results = {}
+    progress = Progress(len(work), sys.stderr)
+    with _workers(work, workers, toolchain, engine, families) as (_, run_all):
+        for path, result, seconds in run_all(_verify, work):
+            results[path] = result
+            what = f"{first[path]['family']} {path}"
+            progress.step(f"verified {what}: {index.verify_cell(result)} ({seconds:.2f} s)")
+    for r in rows:
+        r["verify"] = results[r["path"]]
+
+
 def _explain(jobs):
     for job in jobs:
         print(
@@ -225,6 +282,12 @@ def _distinct(lowered):
 def run(args):
     if args.jobs < 1:
         return _fail(f"expected --jobs to be a positive number, got {args.jobs}")
+    settings = None
+    if args.verify is not None:
+        try:
+            settings = verify.settings(args.verify, args.verify_seed)
+        except ValueError as e:
+            return _fail(f"--verify: {e}")
     try:
         args.flavor = args.flavor or default_flavor()
         jobs, errors, out = _plan(args)
@@ -299,15 +362,27 @@ def run(args):
     wall = time.monotonic() - start
     try:
         index.check_keys(rows)  # before writing: times are keyed by kernel_key
-        _write(out, objects, rows, error_rows, seconds)
-    except (OutputError, index.DuplicateKernel) as e:
+    except index.DuplicateKernel as e:
+        return _fail(str(e))
+    checked, bad = "", []
+    if settings is not None:
+        verify_start = time.monotonic()
+        _verify_rows(rows, objects, settings, args.jobs, toolchain, args.engine, args.families)
+        bad = [r for r in sorted(rows, key=lambda r: (r["problem"], r["arch"])) if r["verify"]["result"] != "ok"]
+        checked = f", {len(objects)} verified in {time.monotonic() - verify_start:.1f} s ({len(bad)} rows wrong)"
+    try:
+        _write(out, objects, rows, error_rows, seconds, settings)
+    except OutputError as e:
         return _fail(str(e))
     sys.stdout.write(index.table(rows, seconds))
     rate = f", {len(rows) / wall:.1f} kernels/s" if wall > 0 and rows else ""
     print(
-        f"{len(rows)} kernels ({len(objects)} distinct built), {len(error_rows)} errors, {wall:.1f} s in {how}{_wait(waited, ' in all')}{rate}; wrote {out}"
+        f"{len(rows)} kernels ({len(objects)} distinct built), {len(error_rows)} errors, {wall:.1f} s in {how}{_wait(waited, ' in all')}{rate}{checked}; wrote {out}"
     )
-    return 1 if error_rows else 0
+    for r in bad:  # after the table: the catalog is written, these rows are wrong
+        where = f"problems[{r['problem']}] {r['name']} on {r['arch']}, {r['family']} ({r['path']})"
+        print(f"rocke build: {where}: {verify.text(r['verify'])}", file=sys.stderr)
+    return 1 if error_rows or bad else 0
 
 
 def _what(job):
@@ -434,7 +509,7 @@ def _previous(out):
     return _named(os.path.join(out, "index.json"), indexed) | _named(os.path.join(out, PENDING), pending)
 
 
-def _write(out, objects, rows, errors, seconds):
+def _write(out, objects, rows, errors, seconds, settings=None):
     """Every file of the catalog, each atomically, under the folder's lock,
     so that the index never names a code object that is not the one it
     describes, even if the build dies writing: the old index files go
@@ -445,13 +520,13 @@ def _write(out, objects, rows, errors, seconds):
     removed, so the folder is what a build into an empty one makes."""
     _makedirs(out)
     try:
-        _write_locked(out, objects, rows, errors, seconds)
+        _write_locked(out, objects, rows, errors, seconds, settings)
     except OSError as e:  # write_atomic's own are OutputErrors already: the lock, a removal, a listing
         fix = "check the folder and the disk, then try again"
         raise OutputError(f"cannot write {e.filename or out}: {e.strerror}; {fix}") from None
 
 
-def _write_locked(out, objects, rows, errors, seconds):
+def _write_locked(out, objects, rows, errors, seconds, settings):
     """_write's steps, under the folder's lock."""
     with _locked(out):
         previous = _previous(out)
@@ -466,7 +541,7 @@ def _write_locked(out, objects, rows, errors, seconds):
             _makedirs(os.path.dirname(os.path.join(out, path)))
             write_atomic(os.path.join(out, path), data, prefix=TEMP_PREFIX)
         files = {
-            "index.json": index.index_json(rows, errors),
+            "index.json": index.index_json(rows, errors, settings),
             "index.csv": index.index_csv(rows),
             "timings.json": index.timings_json(seconds),
         }

@@ -28,53 +28,59 @@ from app.cli.inputs import Refused, toolchain_for
 RESOURCES = ("vgpr", "agpr", "sgpr", "lds", "scratch", "vgpr_spill", "sgpr_spill", "occupancy", "waves")
 
 
-def read_index(folder):
+def read_index(folder, what="--catalog"):
     """index.json's rows; Refused when there is none or it is not a catalog index."""
+    return read_document(folder, what)["kernels"]
+
+
+def read_document(folder, what="--catalog"):
+    """index.json as a JSON value; Refused, naming `what` (the command's
+    argument), when there is none or it is not a catalog index."""
     path = os.path.join(folder, "index.json")
     if not os.path.isdir(folder):
-        raise Refused(f"--catalog: expected a catalog folder (rocke build --out), got {folder!r}, which is no folder")
+        raise Refused(f"{what}: expected a catalog folder (rocke build --out), got {folder!r}, which is no folder")
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
     except FileNotFoundError:
         raise Refused(
-            f"--catalog: expected {path}, got a folder without index.json; give the folder `rocke build --out` wrote"
+            f"{what}: expected {path}, got a folder without index.json; give the folder `rocke build --out` wrote"
         ) from None
     except (OSError, ValueError) as e:
-        raise Refused(f"--catalog: cannot read {path}: {e}") from None
+        raise Refused(f"{what}: cannot read {path}: {e}") from None
     if not isinstance(doc, dict) or doc.get("format") != index.FORMAT or not isinstance(doc.get("kernels"), list):
         got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
         raise Refused(
-            f'--catalog: expected {path} of format "{index.FORMAT}" with a "kernels" list, got {got!r}; '
+            f'{what}: expected {path} of format "{index.FORMAT}" with a "kernels" list, got {got!r}; '
             "rebuild the catalog with this rocke build"
         )
-    return doc["kernels"]
+    return doc
 
 
 def _row_name(n, row):
     return f"index.json kernels[{n}] (problems[{row.get('problem')}] {row.get('name')}, {row.get('arch')}, {row.get('family')})"
 
 
-def code_objects(folder, rows):
+def code_objects(folder, rows, what="--catalog"):
     """[(path, [rows it serves])] in index order; Refused, naming the row, when
     a row lacks a field, or its code object is missing or has another sha256."""
     by_path = {}
     for n, row in enumerate(rows):
         missing = [c for c in ("path", "sha256", "arch", "flavor", "kernel") if not isinstance(row.get(c), str)]
         if missing:
-            raise Refused(f"--catalog: {_row_name(n, row)}: expected the fields {', '.join(missing)}, got none")
+            raise Refused(f"{what}: {_row_name(n, row)}: expected the fields {', '.join(missing)}, got none")
         file = os.path.join(folder, row["path"])
         try:
             with open(file, "rb") as f:
                 sha256 = hashlib.sha256(f.read()).hexdigest()
         except OSError as e:
             raise Refused(
-                f"--catalog: {_row_name(n, row)} names {file}, which cannot be read ({e.strerror}); "
+                f"{what}: {_row_name(n, row)} names {file}, which cannot be read ({e.strerror}); "
                 "rebuild the catalog (rocke build --out) or restore the file"
             ) from None
         if sha256 != row["sha256"]:
             raise Refused(
-                f"--catalog: {_row_name(n, row)} names {file} with sha256 {row['sha256']}, got a file of sha256 "
+                f"{what}: {_row_name(n, row)} names {file} with sha256 {row['sha256']}, got a file of sha256 "
                 f"{sha256}; rebuild the catalog (rocke build --out): the file is not the one its index lists"
             )
         by_path.setdefault(row["path"], []).append(row)

@@ -6,6 +6,7 @@
   rocke emit conv.direct_fwd --case 2d_nhwc_f16_3x3_gfx942 --flavor llvm22 --out k.hsaco
   rocke isa conv.img2col --case 2d_nhwc_f16_3x3_gfx942 --json
   rocke run k.hsaco --grid 2,2 --block 256 in:a.npy in:b.npy out:c.npy:float16:128,128 i32:128 i32:128 i32:64
+  rocke verify resnet50
 
 (through Bazel: ./bazel run //tools:rocke -- build ...). `rocke COMMAND --help`
 explains each command, with its examples.
@@ -13,7 +14,7 @@ explains each command, with its examples.
 
 import rocke_families
 
-from app.cli import build_cmd, command_line, emit_cmd, isa_cmd, run_cmd, toolchains_cmd
+from app.cli import build_cmd, command_line, emit_cmd, isa_cmd, run_cmd, toolchains_cmd, verify_cmd
 from tools.entry import entry
 
 # subcommand -> module (command_line.parser says what each module gives).
@@ -23,6 +24,7 @@ COMMANDS = {
     "emit": emit_cmd,
     "isa": isa_cmd,
     "run": run_cmd,
+    "verify": verify_cmd,
 }
 
 

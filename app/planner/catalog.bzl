@@ -2,6 +2,7 @@
 
 load("@rocke_catalog_sets//:sets.bzl", "SETS")
 load("//toolchains/llvm:flavors.bzl", "DEFAULT_LLVM_VERSION", "LLVM_VERSIONS")
+load("//toolchains/python:defs.bzl", "py_pytest")
 
 # The top floor's: loaded only by the application's packages.
 visibility(["//app/..."])
@@ -77,7 +78,7 @@ _archive = rule(
     },
 )
 
-def rocke_catalog(name, problems, archs, flavor = "llvm" + DEFAULT_LLVM_VERSION):
+def rocke_catalog(name, problems, archs, flavor = "llvm" + DEFAULT_LLVM_VERSION, verify_workgroups = 0):
     """The kernels of a problem set for some archs, one Bazel action each.
 
     `problems` is the label of a JSON problems file (as `rocke build
@@ -97,12 +98,18 @@ def rocke_catalog(name, problems, archs, flavor = "llvm" + DEFAULT_LLVM_VERSION)
           as `rocke build --out` lays them out) and NAME.index.json, whose
           "errors" list the refusals and duplicate names as `rocke build`
           lists them.
+      name + "_verify_test", when `verify_workgroups` is set: `rocke
+          verify` on the tar, every distinct code object run in the
+          emulator on that many output tiles of its problem against numpy
+          (app/cli/catalog_verify_test.py); tagged machine.
 
     Args:
       name: the catalog's name.
       problems: the problems file, e.g. "//catalog:resnet50.json".
       archs: target archs, e.g. ["gfx942", "gfx950"].
       flavor: the LLVM flavor, e.g. "llvm22"; the toolchains' default if none.
+      verify_workgroups: output tiles per kernel for name + "_verify_test";
+          0 (the default) makes no such test.
     """
     flavors = ["llvm" + v for v in LLVM_VERSIONS]
     if flavor not in flavors:
@@ -134,6 +141,23 @@ def rocke_catalog(name, problems, archs, flavor = "llvm" + DEFAULT_LLVM_VERSION)
         tar = name + ".tar",
         index = name + ".index.json",
     )
+    if verify_workgroups:
+        py_pytest(
+            name = name + "_verify_test",
+            size = "large",
+            srcs = ["//app/cli:catalog_verify_test.py"],
+            data = [":{}.tar".format(name)],
+            env = {
+                "ROCKE_CATALOG": "$(rootpath :{}.tar)".format(name),
+                "ROCKE_WORKGROUPS": str(verify_workgroups),
+            },
+            tags = ["machine"],
+            deps = [
+                "//app/cli:command_line",
+                "//app/cli:verify_cmd",
+                "//library:families",
+            ],
+        )
 
 def _pad(index):
     """index as 3 digits (Starlark has no format widths)."""

@@ -156,7 +156,9 @@ def compile_row(job, lowered, toolchain, built=None, served_by=None):
         built = kernel.build(lowered.ll, job.arch, lowered.name, toolchain)
     by = served_by or lowered
     p, c = job.problem, lowered.choice
-    row = index.row(p.index, p.name, p.op, job.arch, toolchain.flavor, c.family, c.config, by.name, by.path, built)
+    row = index.row(
+        p.index, p.name, p.op, job.arch, toolchain.flavor, c.family, c.config, by.name, by.path, built, c.spec.to_json()
+    )
     return row, built
 
 

@@ -226,11 +226,33 @@ def slice_weights(spec, w64, begin, end):
 
 
 def partial_sums(spec, x64, w64):
-    """The workspace a split kernel writes, from numpy's forward convolution
-    (common.reference) on each split's slice of the reduction: S x output."""
-    return np.stack(
-        [common.reference(spec.conv, x64, slice_weights(spec, w64, begin, end), None) for begin, end in spec.k_slices()]
-    )
+    """The workspace a split kernel writes: S x output, slice s numpy's
+    forward convolution over the reduction indices [begin, end) it owns
+    (the convolution of slice_weights). Computed as common.reference does,
+    tap by tap, each tap's product over the channels a slice owns going to
+    that slice: for one tap those channels are one run (the reduction is
+    tap-major, channel fastest, channels-last; channel-major, tap fastest,
+    channels-first), so the S slices cost one convolution, not S."""
+    c = spec.conv
+    x, w = (np.moveaxis(x64, -1, 1), np.moveaxis(w64, -1, 1)) if c.channels_last else (x64, w64)
+    x = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in c.pad])
+    cpg, kpg, taps = c.c_per_group, c.k_per_group, math.prod(c.filter)
+    out = np.zeros((spec.split_k, c.n, c.k, *c.output))
+    for t, tap in enumerate(np.ndindex(*c.filter)):
+        window = tuple(
+            slice(f * d, f * d + s * (o - 1) + 1, s) for f, d, s, o in zip(tap, c.dilation, c.stride, c.output)
+        )
+        patch = x[(slice(None), slice(None)) + window]  # n, c, *out
+        for split, (begin, end) in enumerate(spec.k_slices()):
+            if c.channels_last:
+                lo, hi = max(begin - t * cpg, 0), min(end - t * cpg, cpg)
+            else:
+                lo, hi = max(-(-(begin - t) // taps), 0), min(-(-(end - t) // taps), cpg)
+            for g in range(c.groups) if lo < hi else ():
+                xs = patch[:, g * cpg + lo : g * cpg + hi]
+                ws = w[(slice(g * kpg, (g + 1) * kpg), slice(lo, hi)) + tap]  # kpg, channels
+                out[split, :, g * kpg : (g + 1) * kpg] += np.einsum("nc...,kc->nk...", xs, ws, optimize=True)
+    return np.moveaxis(out, 2, -1) if c.channels_last else out
 
 
 def numeric_check(case, rng):
@@ -244,7 +266,8 @@ def numeric_check(case, rng):
         ws = np.full((case.spec.split_k, *c.output_shape()), np.nan, np.float32)
         length = c.c_per_group * math.prod(c.filter)
         want = bound.expected(lambda x_, w_: partial_sums(case.spec, x_, w_), (x64, w64), length, "f32")
-        return NumericCheck([x, w, ws], case.spec.grid(), {2: want}, lambda v: v.astype(np.float64))
+        # Grid z runs the slices (and groups): a sampled tile runs every slice.
+        return NumericCheck([x, w, ws], case.spec.grid(), {2: want}, lambda v: v.astype(np.float64), whole=(2,))
     store_type, poison = common.POISON[c.dtype]
     y = np.full(c.output_shape(), poison, store_type)
     args = [x, w, y]

@@ -48,12 +48,16 @@ class Case:
 class NumericCheck:
     """One numeric check: run the kernel over `grid` with `args`, then every
     args[i] for i in `expected`, as float64 after `decode`, must lie within
-    expected[i] (a bound.Expected: the reference and each element's bound)."""
+    expected[i] (a bound.Expected: the reference and each element's bound).
+    `whole`: the grid axes whose workgroups all add to one output tile (a
+    split-K kernel's slices, an atomic wgrad's contributions), which a
+    sampled launch runs whole for every tile it picks (machine.pick)."""
 
     args: list
     grid: tuple
     expected: dict  # argument index -> bound.Expected
     decode: Callable
+    whole: tuple = ()
 
     def check(self, what):
         """AssertionError naming `what` and the argument if any output is out of its bound (bound.Expected.check)."""

@@ -20,10 +20,15 @@ takes the blocks at the first two and last two positions of every axis
 (so every corner and edge block), and the comparison covers the output
 elements those blocks wrote (those whose bytes differ from the initial
 fill). The log says so; no case is shrunk.
+
+A catalog's verification (rocke build --verify, rocke verify) launches
+pick()'s few workgroups of a full-size problem instead, and outcome() gives
+its verdict as data: ok, or the largest error and the first wrong element.
 """
 
 import dataclasses
 import itertools
+import math
 
 import numpy as np
 
@@ -46,6 +51,35 @@ def sample(grid):
         return None
     picks = [sorted({p for p in (0, 1, n - 2, n - 1) if 0 <= p < n}) for n in grid]
     return list(itertools.product(*picks))
+
+
+def pick(grid, count, rng, whole=()):
+    """The workgroups a verification launches, in launch order: `count` output
+    tiles of `grid` (all of them if it has no more), each with every
+    workgroup along the `whole` axes (NumericCheck.whole: split-K slices).
+    The tiles are always the first and the last (the first and last block of
+    every axis; the last is the edge block of every axis with a remainder,
+    being the partial one), then tiles drawn without replacement by numpy
+    Generator `rng` from the others, strictly interior ones first."""
+    grid = tuple(grid) + (1,) * (3 - len(grid))
+    if count < 1:
+        raise ValueError(f"pick: expected a positive number of workgroups, got {count}")
+    tiles = tuple(1 if axis in whole else n for axis, n in enumerate(grid))
+    total = math.prod(tiles)
+    if total <= count:
+        chosen = list(np.ndindex(*tiles))
+    else:
+        chosen = list(dict.fromkeys([(0, 0, 0), tuple(n - 1 for n in tiles)]))
+        drawn = np.stack(np.unravel_index(rng.permutation(total), tiles), axis=1)
+        limits = np.array(tiles)
+        interior = ((drawn > 0) & (drawn < limits - 1) | (limits <= 2)).all(axis=1)
+        for at in drawn[np.argsort(~interior, kind="stable")]:
+            if len(chosen) == count:
+                break
+            if tuple(int(c) for c in at) not in chosen:
+                chosen.append(tuple(int(c) for c in at))
+    spans = [range(n) if axis in whole else None for axis, n in enumerate(grid)]
+    return [full for tile in chosen for full in itertools.product(*[span or (t,) for span, t in zip(spans, tile)])]
 
 
 def _interpreter_verdict(kernel, numeric, initial):
@@ -93,13 +127,14 @@ class Run:
         return lines
 
 
-def run(case_id, numeric, tc, code_object, kernel_name, block, figures=False, program=None):
+def run(case_id, numeric, tc, code_object, kernel_name, block, figures=False, program=None, workgroups=None):
     """Launch the case's code object on `numeric`'s inputs (a sample of a
     wide grid); Mismatch naming the case if the emulator lacks a mnemonic of
     the code object (executed or not) or stops on an error. `program`: the
     code object's kernel as emu.program decoded it, when the caller has it
-    (decoding is a tenth of a gate's time); else it is decoded here."""
-    chosen = sample(numeric.grid)
+    (decoding is a tenth of a gate's time); else it is decoded here.
+    `workgroups`: the ones to launch (pick()), else sample()'s."""
+    chosen = sample(numeric.grid) if workgroups is None else list(workgroups)
     initial = {i: np.array(a, copy=True) for i, a in enumerate(numeric.args) if isinstance(a, np.ndarray)}
     try:
         if program is None:
@@ -119,21 +154,79 @@ def run(case_id, numeric, tc, code_object, kernel_name, block, figures=False, pr
     return Run(case_id, numeric, chosen, initial, result)
 
 
+def _compared(launched, index, want):
+    """(got, want, where) of output argument `index`: what the launch wrote
+    and its bound.Expected, over every element (a whole grid) or over the
+    elements the sampled workgroups wrote, flattened, and `where` each
+    compared element's index in the output (None when none was written)."""
+    numeric = launched.numeric
+    shape = np.shape(want.values)
+    got = np.asarray(numeric.decode(numeric.args[index]), np.float64).reshape(shape)
+    if launched.sampled is None:
+        return got, want, np.ones(shape, bool)
+    written = _written(numeric.args[index], launched.initial[index], shape)
+    if not written.any():
+        return got[written], want, None
+    return (
+        got[written],
+        bound.Expected(want.values[written], want.magnitudes[written], want.length, want.dtype),
+        written,
+    )
+
+
+def outcome(launched):
+    """The verdict of a launch as data: {"result": "ok"} when every output
+    element the launched workgroups wrote is within its bound, else
+    {"result": "mismatch", "argument": the output's index, "wrong": how many
+    elements are outside, "of": how many were compared, "largest_error": the
+    largest |got - reference| ("inf" where an element is NaN or infinite),
+    "first_wrong": {"index", "got", "expected", "bound"} of the first wrong
+    element in row-major order}. An output the workgroups wrote nothing of
+    is a mismatch with "wrong" and "of" 0, a null largest error and no element."""
+    for index, full in launched.numeric.expected.items():
+        got, want, where = _compared(launched, index, full)
+        if where is None:
+            return {"result": "mismatch", "argument": index, "wrong": 0, "of": 0, "largest_error": None}
+        miss = want.misses(got).reshape(-1)
+        if not miss.any():
+            continue
+        flat_got, values, bounds = got.reshape(-1), np.reshape(want.values, -1), np.reshape(want.bound(), -1)
+        errors = np.abs(flat_got - values)
+        first = int(np.argmax(miss))
+        at = np.argwhere(where)[first]
+        return {
+            "result": "mismatch",
+            "argument": index,
+            "wrong": int(miss.sum()),
+            "of": int(miss.size),
+            "largest_error": _number(np.max(np.where(np.isnan(errors), np.inf, errors))),
+            "first_wrong": {
+                "index": [int(i) for i in at],
+                "got": _number(flat_got[first]),
+                "expected": _number(values[first]),
+                "bound": _number(bounds[first]),
+            },
+        }
+    return {"result": "ok"}
+
+
+def _number(x):
+    """A float as JSON holds it: NaN and infinities as their names."""
+    x = float(x)
+    return x if np.isfinite(x) else repr(x)
+
+
 def compare(launched, tc, kernel_of):
     """Mismatch naming the case, with the interpreter's verdict on kernel_of()
     (the case's IR kernel), if an output element the launched workgroups
     wrote is outside its bound."""
     case_id, numeric = launched.case_id, launched.numeric
-    for index, want in numeric.expected.items():
-        got = np.asarray(numeric.decode(numeric.args[index]), np.float64).reshape(np.shape(want.values))
-        if launched.sampled is not None:
-            written = _written(numeric.args[index], launched.initial[index], np.shape(want.values))
-            if not written.any():
-                raise Mismatch(
-                    f"{case_id} ({tc.flavor}, machine): the sampled workgroups wrote nothing of argument {index}"
-                )
-            got = got[written]
-            want = bound.Expected(want.values[written], want.magnitudes[written], want.length, want.dtype)
+    for index, full in numeric.expected.items():
+        got, want, where = _compared(launched, index, full)
+        if where is None:
+            raise Mismatch(
+                f"{case_id} ({tc.flavor}, machine): the sampled workgroups wrote nothing of argument {index}"
+            )
         try:
             want.check(got, f"{case_id} ({tc.flavor}, machine): argument {index}")
         except AssertionError as e:

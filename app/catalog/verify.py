@@ -1,0 +1,84 @@
+"""A catalog's kernels run in the emulator against numpy: what `rocke build
+--verify` and `rocke verify DIR` share.
+
+    result = check(fam, spec, arch, code_object, kernel_name, toolchain, path, settings)
+
+runs one code object (`path` in its catalog) on random inputs of its exact
+problem: the family gives the full-size inputs, the reference and each
+element's bound (Family.numeric_check of the row's spec, family.bound) and
+the workgroup size (its kernel's, as the machine gate takes it);
+platform/family/machine.py picks the workgroups (pick: the first and last
+output tile, then random ones, each with every split-K slice that adds to
+it), launches only those, and compares the output elements they wrote
+(outcome). The inputs and the random tiles come from one generator seeded by
+the catalog's seed and the code object's path, so a second run of the same
+catalog launches the same workgroups on the same numbers.
+
+A result is {"result": "ok"}, a mismatch (machine.outcome: the largest error
+and the first wrong element), or {"result": "error", "message": ...} where
+the emulator cannot run the code object (a mnemonic it lacks, a fault).
+"""
+
+import numpy as np
+
+from catalog.index import number
+from emu import emu
+from family import machine
+from family.family import Case
+from family.family import seed as path_seed
+
+# index.json's "verify": the seed of every kernel's inputs and tiles, and how
+# many output tiles each launches (`rocke build --verify N`).
+SEED = 0
+WORKGROUPS = 4
+
+
+def settings(workgroups=WORKGROUPS, seed=SEED):
+    """index.json's "verify" object; ValueError unless `workgroups` is at least 2
+    (the first and the last tile are always run)."""
+    if type(workgroups) is not int or workgroups < 2:
+        raise ValueError(f"expected at least 2 workgroups to verify (the first and the last tile), got {workgroups!r}")
+    if type(seed) is not int or seed < 0:
+        raise ValueError(f"expected a non-negative integer seed, got {seed!r}")
+    return {"seed": seed, "workgroups": workgroups}
+
+
+def spec_of(fam, obj):
+    """The family's spec of a row's "spec" (its to_json()), read back by the
+    class of the family's specs; ValueError names the family."""
+    spec_class = type(fam.cases[0].spec)
+    try:
+        return spec_class.from_json(obj)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"expected a {fam.name} spec ({spec_class.__name__}), got {obj!r}: {e}") from None
+
+
+def check(fam, spec, arch, code_object, kernel_name, toolchain, path, verify):
+    """The result of one code object (module doc); `verify` is settings()."""
+    case = Case("verify", arch, spec)  # the id names only the IR kernel, built here for its workgroup size
+    rng = np.random.default_rng([verify["seed"], path_seed(path)])
+    numeric = fam.numeric_check(case, rng)
+    block = fam.build(case).attrs["workgroup_size"]
+    chosen = machine.pick(numeric.grid, verify["workgroups"], rng, numeric.whole)
+    try:
+        emu.check_arch(arch)
+        launched = machine.run(path, numeric, toolchain, code_object, kernel_name, block, workgroups=chosen)
+    except (emu.ArchNotEmulated, machine.Mismatch) as e:
+        return {"result": "error", "message": str(e)}
+    return machine.outcome(launched)
+
+
+def text(result):
+    """A result in words, for a line naming its row."""
+    if result["result"] == "ok":
+        return "ok"
+    if result["result"] == "error":
+        return f"the emulator cannot run it: {result['message']}"
+    first = result.get("first_wrong")
+    if first is None:
+        return f"mismatch: the sampled workgroups wrote nothing of argument {result['argument']}"
+    return (
+        f"mismatch: {result['wrong']} of {result['of']} compared elements of argument {result['argument']} outside "
+        f"their bound, largest error {number(result['largest_error'])}; the first wrong element, at "
+        f"{tuple(first['index'])}, is {number(first['got'])}, expected {number(first['expected'])} within {number(first['bound'])}"
+    )

@@ -1,0 +1,102 @@
+"""`rocke build --verify` and `rocke verify DIR` on a small catalog (a gemm,
+and a split-K convolution with its reduce): every row verified ok, the
+settings in index.json; a code object patched on disk so that its first MFMA
+takes its A and B operands swapped is named as a mismatch by `rocke verify`,
+which exits 1; a missing code object or index is one line and status 2."""
+
+import json
+
+from app.cli import build_cmd, command_line, verify_cmd
+from app.cli.inputs import toolchain_for
+from conv import igemm_fwd, split_k_reduce
+from emu import emu
+from gemm import gemm
+
+COMMANDS = {"build": build_cmd, "verify": verify_cmd}
+FAMILIES = command_line.registry(gemm, igemm_fwd, split_k_reduce)
+
+PROBLEMS = [
+    {"op": "gemm", "name": "scores", "m": 256, "n": 192, "k": 64, "dtype": "f16", "layout_b": "col"},
+    {"op": "conv_fwd", "name": "late", "n": 1, "c": 32, "k": 32, "spatial": [14, 14], "filter": [3, 3], "pad": [1, 1]},
+]
+
+
+def main(argv):
+    return command_line.main(argv, COMMANDS, FAMILIES)
+
+
+def _build(tmp_path, *verify):
+    (tmp_path / "p.json").write_text(json.dumps({"problems": PROBLEMS}))
+    out = tmp_path / "cat"
+    argv = ["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(out), "--jobs", "1"]
+    return main(argv + list(verify)), out
+
+
+def test_a_verified_build_and_its_catalog_on_disk_pass(tmp_path, capsys):
+    status, out = _build(tmp_path, "--verify", "2", "--verify-seed", "5")
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    doc = json.loads((out / "index.json").read_text())
+    assert doc["verify"] == {"seed": 5, "workgroups": 2}
+    assert [(r["name"], r["family"], r["verify"]) for r in doc["kernels"]] == [
+        ("scores", "gemm", {"result": "ok"}),
+        ("late", "conv_igemm_fwd", {"result": "ok"}),
+        ("late", "conv_fwd_split_k_reduce", {"result": "ok"}),
+    ]
+    assert captured.out.splitlines()[0].split()[-1] == "verify"
+    assert "verified conv_igemm_fwd gfx942/late.hsaco: ok" in captured.err
+    assert main(["verify", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[:3]] == ["ok", "ok", "ok"]
+    assert lines[-1] == f"3 code objects of 3 rows verified (2 tiles each, seed 5): 0 of 3 rows wrong; {out}"
+
+
+def _swap_first_mfma(path, kernel):
+    """The code object at `path` with its first MFMA's A and B (SRC0 and SRC1
+    of the VOP3P-MAI encoding's second word) swapped."""
+    data = path.read_bytes()
+    program = emu.program(data, kernel, toolchain_for("llvm23"))
+    mfma = next(i for i in program.instructions if i.mnemonic.startswith("v_mfma"))
+    first, second = (int(w, 16) for w in mfma.words[:2])
+    src0, src1 = second & 0x1FF, (second >> 9) & 0x1FF
+    assert src0 != src1, mfma.text  # distinct registers, or the swap changes nothing
+    swapped = second & ~0x3FFFF | src0 << 9 | src1
+    path.write_bytes(emu.patch(data, mfma.address, [first, swapped]))
+    return mfma
+
+
+def test_a_code_object_patched_to_compute_wrong_numbers_is_named(tmp_path, capsys):
+    status, out = _build(tmp_path)
+    assert status == 0
+    capsys.readouterr()
+    row = json.loads((out / "index.json").read_text())["kernels"][0]
+    mfma = _swap_first_mfma(out / row["path"], row["kernel"])
+    patched = emu.program((out / row["path"]).read_bytes(), row["kernel"], toolchain_for("llvm23"))
+    again = next(i for i in patched.instructions if i.address == mfma.address)
+    assert again.operands[1:3] == mfma.operands[2:0:-1]  # the decoder reads A and B swapped
+    assert main(["verify", str(out), "--workgroups", "2"]) == 1
+    captured = capsys.readouterr()
+    table = captured.out.splitlines()
+    assert table[0].startswith("MISMATCH ") and "problems[0] scores on gfx942, gemm" in table[0]
+    assert "(its sha256 is not the index's)" in table[0]
+    assert [line.split()[0] for line in table[1:3]] == ["ok", "ok"]
+    assert table[-1] == f"3 code objects of 3 rows verified (2 tiles each, seed 0): 1 of 3 rows wrong; {out}"
+    err = captured.err.splitlines()[-1]
+    assert err.startswith("rocke verify: problems[0] scores on gfx942, gemm (gfx942/scores.hsaco)"), err
+    assert "mismatch: " in err and "the first wrong element, at (" in err
+
+
+def test_a_missing_code_object_or_index_is_one_line_and_status_2(tmp_path, capsys):
+    status, out = _build(tmp_path)
+    assert status == 0
+    capsys.readouterr()
+    (out / "gfx942" / "late.reduce.hsaco").unlink()
+    assert main(["verify", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(
+        "rocke verify: DIR: index.json kernels[2] (problems[1] late on gfx942, conv_fwd_split_k_reduce)"
+    )
+    assert "cannot be read (No such file or directory)" in err
+    (out / "index.json").unlink()
+    assert main(["verify", str(out)]) == 2
+    assert "got a folder without index.json" in capsys.readouterr().err
