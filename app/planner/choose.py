@@ -28,6 +28,9 @@ from conv.split_k import select_split_k, select_split_k_fwd, select_split_k_wgra
 from gemm.family_names import NAMES as GEMM_NAMES
 from gemm.spec import SpecError as GemmSpecError
 from gemm.tiles import TILES, TileError, spec_for
+from norm import tiles as norm_tiles
+from norm.family_names import NAMES as NORM_NAMES
+from norm.spec import SpecError as NormSpecError
 from planner.problems import EntryError, spec_error
 
 
@@ -53,7 +56,7 @@ class _Family:
 
 
 def _family(module):
-    return _Family(module, {**ATTENTION_NAMES, **CONV_NAMES, **GEMM_NAMES}[module])
+    return _Family(module, {**ATTENTION_NAMES, **CONV_NAMES, **GEMM_NAMES, **NORM_NAMES}[module])
 
 
 direct_fwd = _family("conv.direct_fwd")
@@ -64,6 +67,7 @@ img2col = _family("conv.img2col")
 split_k_reduce = _family("conv.split_k_reduce")
 gemm = _family("gemm.gemm")
 attention = _family("attention.attention")
+norm = _family("norm.norm")
 
 
 def _choice(family, spec, config, reasons, then=(), stage=""):
@@ -299,12 +303,38 @@ def _attention(problem, arch):
     return _choice(attention, spec, config, reasons)
 
 
+def _norm(problem, arch):
+    """layernorm and rmsnorm: the norm family, the op its kind, with its arch's tile for the dim."""
+    fields = dict(problem.spec)
+    sizes = [fields.pop(f) for f in ("rows", "dim", "dtype", "eps")]
+    try:
+        spec = norm_tiles.spec_for(arch, problem.op, *sizes, **fields)
+    except (NormSpecError, norm_tiles.TileError) as e:
+        raise spec_error(problem.index, e, arch) from None
+    config = f"{spec.threads} lanes a row, {spec.per_lane} elements a lane"
+    chunks = spec.chunks
+    reasons = (
+        f"{norm.NAME}: the one norm family ({problem.op}); its tile for {arch} dim {spec.dim} "
+        f"(library/norm/tiles.json): {config}",
+        f"workgroups: {spec.rows} (one a row) on {archs.get(arch).cus} CUs",
+        f"row: {spec.vec}-element vectors; "
+        + (
+            "held in registers, read once"
+            if chunks == 1
+            else f"{chunks} chunks of {spec.chunk} elements, read twice (statistics, then the output)"
+        ),
+    )
+    return _choice(norm, spec, config, reasons)
+
+
 CHOOSERS = {
     "conv_fwd": _conv_fwd,
     "conv_dgrad": _conv_dgrad,
     "conv_wgrad": _conv_wgrad,
     "gemm": _gemm,
     "attention": _attention,
+    "layernorm": _norm,
+    "rmsnorm": _norm,
 }
 
 

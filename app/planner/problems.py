@@ -3,6 +3,7 @@
     {"op": "conv_fwd", "n": 1, "c": 64, "k": 64, "spatial": [56, 56], "filter": [3, 3], "pad": [1, 1]}
     {"op": "gemm", "m": 128, "n": 2304, "k": 768, "dtype": "f16", "layout_b": "col"}
     {"op": "attention", "batch": 1, "heads": 12, "seq_q": 128, "seq_k": 128, "head_dim": 64, "dtype": "f16"}
+    {"op": "layernorm", "rows": 128, "dim": 768, "residual": true}
 
 conv_fwd, conv_dgrad and conv_wgrad take ConvSpec's fields (conv/spec.py),
 gemm takes GemmSpec's problem fields (gemm/spec.py: m, n, k, dtype, out,
@@ -12,7 +13,11 @@ fields take the spec's defaults; gemm's `out` defaults to its input type
 problem fields (attention/spec.py: batch, heads, kv_heads, seq_q, seq_k,
 head_dim, dtype, causal, mask, scale, layout, lse; the tile is the
 planner's); kv_heads defaults to heads, and a scale given as a JSON number
-becomes its shortest decimal (a spec holds no floats). Any entry may carry a "name" (the
+becomes its shortest decimal (a spec holds no floats). layernorm and rmsnorm
+take NormSpec's problem fields (norm/spec.py: rows, dim, dtype, eps, affine,
+residual, residual_out; the op is its kind, the tile the planner's); dtype
+defaults to f16, eps to NORM_EPS's (a JSON number becomes its shortest
+decimal, as attention's scale). Any entry may carry a "name" (the
 layer's published name); one is made from its fields otherwise. The specs
 validate every field and normalise JSON lists and numpy ints.
 
@@ -49,11 +54,19 @@ ATTENTION_FIELDS = (
     "lse",
 )
 ATTENTION_REQUIRED = ("batch", "heads", "seq_q", "seq_k", "head_dim", "dtype")
-OPS = (*CONV_OPS, "gemm", "attention")
+NORM_FIELDS = ("rows", "dim", "dtype", "eps", "affine", "residual", "residual_out")
+NORM_REQUIRED = ("rows", "dim")
+# A norm op -> its eps when the entry gives none (PyTorch's LayerNorm and the usual RMSNorm).
+NORM_EPS = {"layernorm": "1e-5", "rmsnorm": "1e-6"}
+OPS = (*CONV_OPS, "gemm", "attention", *NORM_EPS)
 # An op of dict fields -> (its fields, the required ones).
-_FIELDS = {"gemm": (GEMM_FIELDS, GEMM_REQUIRED), "attention": (ATTENTION_FIELDS, ATTENTION_REQUIRED)}
+_FIELDS = {
+    "gemm": (GEMM_FIELDS, GEMM_REQUIRED),
+    "attention": (ATTENTION_FIELDS, ATTENTION_REQUIRED),
+    **{op: (NORM_FIELDS, NORM_REQUIRED) for op in NORM_EPS},
+}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-_SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec|AttentionSpec)(?:\.(\w+))?: (.*)$", re.S)
+_SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec|AttentionSpec|NormSpec)(?:\.(\w+))?: (.*)$", re.S)
 
 
 class EntryError(ValueError):
@@ -81,7 +94,7 @@ class Problem:
     index: int
     name: str
     op: str
-    spec: object  # ConvSpec for conv ops; for gemm and attention, the dict of fields given (the tile is per arch)
+    spec: object  # ConvSpec for conv ops; for the others, the dict of fields given (the tile is per arch)
 
 
 class FileError(ValueError):
@@ -260,6 +273,12 @@ def entry(index, obj):
         if isinstance(scale, float | int) and not isinstance(scale, bool):
             fields["scale"] = repr(float(scale))
         return Problem(index, name or attention_name(fields), op, fields)
+    if op in NORM_EPS:
+        fields.setdefault("dtype", "f16")
+        eps = fields.setdefault("eps", NORM_EPS[op])
+        if isinstance(eps, float | int) and not isinstance(eps, bool):
+            fields["eps"] = repr(float(eps))
+        return Problem(index, name or norm_name(op, fields), op, fields)
     if "out" not in fields:
         fields["out"] = "f32" if fields["dtype"] == "fp8" else fields["dtype"]
     return Problem(index, name or gemm_name(fields), op, fields)
@@ -307,3 +326,10 @@ def attention_name(fields):
         + [flag for flag in ("causal",) if fields.get(flag)]
         + (["padding"] if fields.get("mask") == "padding" else [])
     )
+
+
+def norm_name(op, fields):
+    """A short name from a layernorm or rmsnorm problem's fields."""
+    parts = [op, f"{fields['rows']}x{fields['dim']}", str(fields["dtype"])]
+    flags = [flag for flag in ("residual", "residual_out") if fields.get(flag)]
+    return "_".join(parts + flags + ([] if fields.get("affine", True) else ["plain"]))

@@ -18,7 +18,7 @@ CASES = {c.id: c for c in FAMILY.cases}
 
 def test_cases_cover_the_issue():
     specs = [c.spec for c in FAMILY.cases]
-    assert {c.arch for c in FAMILY.cases} == {"gfx942", "gfx950", "gfx1201"}
+    assert {c.arch for c in FAMILY.cases} == {"gfx942", "gfx950", "gfx1201", "gfx1250"}
     assert {s.kind for s in specs} == {"layernorm", "rmsnorm"} and {s.dtype for s in specs} == {"f16", "bf16", "f32"}
     assert {768, 1024, 4096} <= {s.dim for s in specs} and any(s.dim % 8 for s in specs)
     assert {(s.residual, s.residual_out) for s in specs} == {(False, False), (True, False), (True, True)}

@@ -101,14 +101,25 @@ class NormSpec:
         if self.per_lane % PER_LANE_STEP or self.per_lane > MAX_PER_LANE:
             _fail("per_lane", self.per_lane, f"a multiple of {PER_LANE_STEP} at most {MAX_PER_LANE}", MAX_PER_LANE)
         if self.residual_out and not self.residual:
-            _fail("residual_out", True, "False without a residual (the sum it writes is x + residual)", None,
-                  "set residual too")
+            _fail(
+                "residual_out",
+                True,
+                "False without a residual (the sum it writes is x + residual)",
+                None,
+                "set residual too",
+            )
         nbytes = self.rows * self.dim * ELEM[self.dtype].nbytes
         if nbytes > MAX_INT:
             limit = MAX_INT // (self.dim * ELEM[self.dtype].nbytes)
             fix = f"use rows at most {limit}" if limit else "use a smaller dim"
-            _fail("rows", self.rows, f"a [rows, dim] tensor of at most {MAX_INT} bytes (the kernel's offsets are "
-                  f"32-bit), which is {nbytes} bytes", MAX_INT, fix)
+            _fail(
+                "rows",
+                self.rows,
+                f"a [rows, dim] tensor of at most {MAX_INT} bytes (the kernel's offsets are "
+                f"32-bit), which is {nbytes} bytes",
+                MAX_INT,
+                fix,
+            )
 
     def to_json(self):
         """Every field as a JSON value, in declaration order."""

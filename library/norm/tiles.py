@@ -7,7 +7,7 @@ last row (max_dim null) takes every longer one. A dim up to threads *
 per_lane is read once (the row stays in registers from the load to the
 store); past it the kernel goes chunk by chunk, twice (library/norm/norm.py).
 The line is 1024 * 32 = 32768 elements on every arch here: 16 waves of 64
-lanes (gfx942, gfx950) or 32 of 32 (gfx1201), 32 f32 values a lane. Small
+lanes (gfx942, gfx950) or 32 of 32 (gfx1201, gfx1250), 32 f32 values a lane. Small
 dims take one wave: a 768- or 1024-wide row is 2 16-byte vectors a lane
 (f16), with no LDS and no barrier in its reductions (tile.rows).
 

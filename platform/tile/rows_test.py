@@ -10,7 +10,9 @@ from ir.builder import KernelBuilder
 from tile import rows
 
 
-@pytest.mark.parametrize("arch,wave,waves", [("gfx942", 64, 1), ("gfx942", 64, 4), ("gfx1201", 32, 1), ("gfx1201", 32, 3)])
+@pytest.mark.parametrize(
+    "arch,wave,waves", [("gfx942", 64, 1), ("gfx942", 64, 4), ("gfx1201", 32, 1), ("gfx1201", 32, 3)]
+)
 def test_every_lane_gets_the_workgroups_sum_and_max(arch, wave, waves):
     threads = wave * waves
     b = KernelBuilder("rows", arch=arch, workgroup_size=(threads, 1, 1), wave_size=wave)

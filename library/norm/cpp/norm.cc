@@ -83,7 +83,7 @@ struct Kernel {
   }
 
   // _Kernel.vectors.
-  std::vector<Vector> vectors(std::int64_t c) {
+  std::vector<Vector> vectors(std::int64_t c) const {
     std::vector<Vector> out;
     for (std::int64_t k = 0; k < spec.per_lane / vec; ++k) {
       const std::int64_t first = c * spec.chunk() + k * spec.threads * vec;  // lane 0's first element
@@ -117,7 +117,7 @@ struct Kernel {
   }
 
   // _Kernel.write.
-  void write(Value* p, const Vector& vector, Value* value) {
+  void write(Value* p, const Vector& vector, Value* value) const {
     if (vector.inside == nullptr) {
       Value* at = b->offset(p, vector.at);
       b->store(at, value);
@@ -147,7 +147,7 @@ struct Kernel {
   }
 
   // _Kernel.elems.
-  Values elems(Value* v) {
+  Values elems(Value* v) const {
     if (vec == 1) return {v};
     Values out;
     for (int j = 0; j < vec; ++j) out.push_back(b->extract(v, j));
@@ -155,12 +155,10 @@ struct Kernel {
   }
 
   // _Kernel.splat.
-  Value* splat(Value* x_) { return vec > 1 ? b->build(Values(static_cast<std::size_t>(vec), x_)) : x_; }
+  Value* splat(Value* x_) const { return vec > 1 ? b->build(Values(static_cast<std::size_t>(vec), x_)) : x_; }
 
   // _Kernel.total.
-  Value* total(Value* lane_sum) {
-    return tile::rows::workgroup(*b, lane_sum, &KernelBuilder::add, slots, waves);
-  }
+  Value* total(Value* lane_sum) const { return tile::rows::workgroup(*b, lane_sum, &KernelBuilder::add, slots, waves); }
 };
 
 // norm._tree.

@@ -165,8 +165,10 @@ NormSpec NormSpec::from_json(const json::Value& obj) {
 
 json::Value NormSpec::to_json() const {
   return json::Object{
-      {"kind", kind},       {"rows", rows},         {"dim", dim},           {"dtype", dtype},
-      {"eps", eps},         {"threads", threads},   {"per_lane", per_lane}, {"affine", affine},
+      {"kind", kind},         {"rows", rows},
+      {"dim", dim},           {"dtype", dtype},
+      {"eps", eps},           {"threads", threads},
+      {"per_lane", per_lane}, {"affine", affine},
       {"residual", residual}, {"residual_out", residual_out},
   };
 }

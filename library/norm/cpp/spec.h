@@ -17,7 +17,7 @@
 namespace rocke::norm {
 
 struct NormSpec {
-  std::string kind;   // "layernorm" or "rmsnorm"
+  std::string kind;  // "layernorm" or "rmsnorm"
   std::int64_t rows = 0, dim = 0;
   std::string dtype;  // "f16", "bf16" or "f32"
   std::string eps;    // a positive decimal
