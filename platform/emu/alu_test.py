@@ -2,10 +2,13 @@
 shifts, carries, bit fields, byte permutes, exec-masked lanes, SDWA and
 true16 halves, f16/bf16 rounding, NaN and denormals."""
 
+import re
+
 import numpy as np
 import pytest
 
 from emu import state, testing
+from emu.errors import Unimplemented
 
 
 def one_wave(arch, lines, setup=None):
@@ -328,3 +331,52 @@ def test_permlanex16_takes_from_the_other_row():
     w = one_wave("gfx1201", ["v_permlanex16_b32 v1, v0, s12, 0xfedcba98"], setup)
     # identity selects: lane j of one row reads lane j of the other
     assert [int(x) for x in w.v[:32, 1]] == [100 + (j + 16) % 32 for j in range(32)]
+
+
+# -- DPP ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "control,source",
+    [
+        ("quad_perm:[1,0,3,2]", lambda i: i ^ 1),
+        ("quad_perm:[2,3,0,1]", lambda i: i ^ 2),
+        ("quad_perm:[3,3,0,1]", lambda i: i - i % 4 + [3, 3, 0, 1][i % 4]),
+        ("row_ror:8", lambda i: i - i % 16 + (i % 16 + 8) % 16),
+        ("row_ror:3", lambda i: i - i % 16 + (i % 16 + 3) % 16),
+    ],
+)
+def test_dpp_reads_the_first_source_from_the_controls_lane(control, source):
+    """v1 = lane * 3 + 1, v2 = 1000: v_add_u32_dpp v3, v1, v2 gives lane source(i)'s v1 plus 1000 in lane i."""
+
+    def setup(w):
+        w.v[:, 1] = np.arange(64, dtype=np.uint32) * 3 + 1
+        w.v[:, 2] = 1000
+
+    w = one_wave("gfx942", [f"v_add_u32_dpp v3, v1, v2 {control} row_mask:0xf bank_mask:0xf bound_ctrl:1"], setup)
+    assert [int(x) for x in w.v[:, 3]] == [3 * source(i) + 1 + 1000 for i in range(64)]
+
+
+def test_dpp_row_xmask_on_wave32_and_an_inactive_source_lane_reads_zero():
+    def setup(w):
+        w.v[:, 1] = (np.arange(32, dtype=np.float32) + 1).view(np.uint32)
+        w.set_exec(0xFFFFFFFE)  # lane 0 inactive: lane 4 reads it as 0
+
+    lines = ["v_mov_b32_dpp v3, v1 row_xmask:4 row_mask:0xf bank_mask:0xf bound_ctrl:1"]
+    w = one_wave("gfx1201", lines, setup)
+    got = w.v[:, 3].view(np.float32)
+    assert got[4] == 0 and all(got[i] == (i ^ 4) + 1 for i in range(1, 32) if i != 4)
+
+
+@pytest.mark.parametrize(
+    "line,detail",
+    [
+        ("v_mov_b32_dpp v3, v1 row_shl:1 row_mask:0xf bank_mask:0xf bound_ctrl:1", "modifier row_shl"),
+        ("v_mov_b32_dpp v3, v1 quad_perm:[0,0,0,0] row_mask:0x3 bank_mask:0xf bound_ctrl:1", "row_mask:0xf"),
+        ("v_mov_b32_dpp v3, v1 quad_perm:[0,0,0,0] row_mask:0xf bank_mask:0xf", "expected bound_ctrl"),
+        ("v_cmp_lt_f32_dpp vcc, v1, v2 quad_perm:[0,0,0,0] row_mask:0xf bank_mask:0xf bound_ctrl:1", ""),
+    ],
+)
+def test_dpp_forms_not_implemented_are_refused_naming_them(line, detail):
+    with pytest.raises(Unimplemented, match=f"unimplemented instruction .*{re.escape(detail)}"):
+        one_wave("gfx942", [line])

@@ -12,7 +12,7 @@ the mnemonic, the address and the kernel: it is never skipped.
 import dataclasses
 
 from arch import arch as archs
-from emu import decode
+from emu import decode, dpp
 from emu import operands as O
 from emu import table
 from emu.errors import ArchNotEmulated, ExecutionError, Unimplemented
@@ -64,6 +64,7 @@ KNOWN_MODIFIERS = frozenset(
         "blgp",
         "bitop3",
         "idxen",
+        *dpp.MODIFIERS,
     }
 )
 
@@ -109,7 +110,7 @@ def bind(inst, ctx):
     if inst.pair is not None:
         return _bind_pair(inst, ctx)
     binder = table.TABLE.get(table.normalize(inst.mnemonic))
-    if binder is None or inst.mnemonic.endswith("_dpp"):
+    if binder is None or (inst.mnemonic.endswith("_dpp") and not getattr(binder, "dpp", False)):
         return _unimplemented(inst, ctx)
     try:
         return binder(inst, ctx)

@@ -18,6 +18,7 @@ from typing import Callable
 
 import numpy as np
 
+from emu import dpp
 from emu import operands as O
 from emu import state
 from emu.errors import ExecutionError
@@ -67,6 +68,10 @@ def _readers(inst, ctx, srcs, types):
             sdwa_sel = inst.modifier(f"src{i}_sel", "DWORD") if sdwa else None
             high = bool(sel[i]) and O.BITS[ty] == 16 and not op.half
             out.append(O.vector_reader(op, ty, high=high, sdwa=sdwa_sel, apertures=ctx.apertures))
+    if inst.mnemonic.endswith("_dpp"):
+        if srcs[0].kind != "v":
+            raise BindError(f"expected a VGPR as a DPP instruction's first source, got {inst.operands[1]}")
+        out[0] = dpp.reader(inst, ctx.lanes, out[0])
     return out
 
 
@@ -130,6 +135,7 @@ def bind_plain(op):
             fn = lambda *a: base(*a, **kw)  # noqa: E731
         return _step(fn, reads, write)
 
+    binder.dpp = True  # its first source may be read through a DPP lane control (_readers)
     return binder
 
 
