@@ -380,3 +380,16 @@ def test_dpp_row_xmask_on_wave32_and_an_inactive_source_lane_reads_zero():
 def test_dpp_forms_not_implemented_are_refused_naming_them(line, detail):
     with pytest.raises(Unimplemented, match=f"unimplemented instruction .*{re.escape(detail)}"):
         one_wave("gfx942", [line])
+
+
+@pytest.mark.parametrize("op_sel,want", [("", (1, 3)), (" op_sel:[1,0]", (2, 3)), (" op_sel:[0,1]", (1, 4))])
+def test_pk_mov_takes_its_high_result_from_the_second_source(op_sel, want):
+    """v_pk_mov_b32 v[4:5], v[0:1], v[2:3]: the low result is v0 or v1 (op_sel[0]), the high one v2 or v3
+    (op_sel[1]); LLVM 23 writes op_sel:[1,0] to gather two products' halves into one pair."""
+
+    def setup(w):
+        for r, value in enumerate((1.0, 2.0, 3.0, 4.0)):
+            w.v[:, r] = np.float32(value).view(np.uint32)
+
+    w = one_wave("gfx942", [f"v_pk_mov_b32 v[4:5], v[0:1], v[2:3]{op_sel}"], setup)
+    assert tuple(float(w.v[0, r].view(np.float32)) for r in (4, 5)) == want
