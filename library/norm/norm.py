@@ -168,7 +168,7 @@ def _lane_sum(kern, vectors, values, mean=None):
     return _tree(b, terms)
 
 
-def _squares(kern, vectors, values):
+def _squares(kern, values):
     """This lane's sum of v^2 over its elements (values past the row are zero)."""
     b = kern.b
     return _tree(b, [b.mul(e, e) for v in values for e in kern.elems(v)])
@@ -203,7 +203,7 @@ def _rms_stats(kern, held):
     for c in range(spec.chunks):
         vectors, values = kern.load_chunk(c, True)
         held.append((vectors, values))
-        squares = _squares(kern, vectors, values)
+        squares = _squares(kern, values)
         part = squares if part is None else b.add(part, squares)
     ms = b.mul(kern.total(part), f32(1 / spec.dim))
     return b.rsqrt(b.add(ms, spec.eps_value))
