@@ -28,6 +28,9 @@ from conv.split_k import select_split_k, select_split_k_fwd, select_split_k_wgra
 from gemm.family_names import NAMES as GEMM_NAMES
 from gemm.spec import SpecError as GemmSpecError
 from gemm.tiles import TILES, TileError, spec_for
+from norm import tiles as norm_tiles
+from norm.family_names import NAMES as NORM_NAMES
+from norm.spec import SpecError as NormSpecError
 from planner.problems import EntryError, spec_error
 from pool import spec as pool_spec
 from pool.family_names import NAMES as POOL_NAMES
@@ -60,7 +63,8 @@ class _Family:
 
 
 def _family(module):
-    return _Family(module, {**ATTENTION_NAMES, **CONV_NAMES, **GEMM_NAMES, **POOL_NAMES, **SOFTMAX_NAMES}[module])
+    names = {**ATTENTION_NAMES, **CONV_NAMES, **GEMM_NAMES, **NORM_NAMES, **POOL_NAMES, **SOFTMAX_NAMES}
+    return _Family(module, names[module])
 
 
 direct_fwd = _family("conv.direct_fwd")
@@ -73,6 +77,7 @@ gemm = _family("gemm.gemm")
 attention = _family("attention.attention")
 pool = _family("pool.pool")
 softmax = _family("softmax.softmax")
+norm = _family("norm.norm")
 
 
 def _choice(family, spec, config, reasons, then=(), stage=""):
@@ -369,6 +374,30 @@ def _softmax(problem, arch):
     return _choice(softmax, spec, config, reasons)
 
 
+def _norm(problem, arch):
+    """layernorm and rmsnorm: the norm family, the op its kind, with its arch's tile for the dim."""
+    fields = dict(problem.spec)
+    sizes = [fields.pop(f) for f in ("rows", "dim", "dtype", "eps")]
+    try:
+        spec = norm_tiles.spec_for(arch, problem.op, *sizes, **fields)
+    except (NormSpecError, norm_tiles.TileError) as e:
+        raise spec_error(problem.index, e, arch) from None
+    config = f"{spec.threads} lanes a row, {spec.per_lane} elements a lane"
+    chunks = spec.chunks
+    reasons = (
+        f"{norm.NAME}: the one norm family ({problem.op}); its tile for {arch} dim {spec.dim} "
+        f"(library/norm/tiles.json): {config}",
+        f"workgroups: {spec.rows} (one a row) on {archs.get(arch).cus} CUs",
+        f"row: {spec.vec}-element vectors; "
+        + (
+            "held in registers, read once"
+            if chunks == 1
+            else f"{chunks} chunks of {spec.chunk} elements, read twice (statistics, then the output)"
+        ),
+    )
+    return _choice(norm, spec, config, reasons)
+
+
 CHOOSERS = {
     "conv_fwd": _conv_fwd,
     "conv_dgrad": _conv_dgrad,
@@ -377,6 +406,8 @@ CHOOSERS = {
     "attention": _attention,
     "pool": _pool,
     "softmax": _softmax,
+    "layernorm": _norm,
+    "rmsnorm": _norm,
 }
 
 

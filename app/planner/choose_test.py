@@ -370,5 +370,38 @@ def test_softmax_reads_a_long_row_twice():
 )
 def test_softmax_refusals_name_the_field(fields, message):
     jobs, errors = _jobs(dict(SOFTMAX, **fields))
+
+
+LAYERNORM = {"op": "layernorm", "rows": 512, "dim": 768, "residual": True, "residual_out": True}
+
+
+def test_norms_take_their_archs_tile_and_explain_it():
+    (job,), errors = _jobs(LAYERNORM, archs=("gfx1201",))
+    spec = job.choice.spec
+    assert errors == [] and job.choice.family == "norm"
+    assert (spec.kind, spec.eps, spec.dtype, spec.threads, spec.per_lane) == ("layernorm", "1e-5", "f16", 64, 16)
+    assert job.choice.reasons == (
+        "norm: the one norm family (layernorm); its tile for gfx1201 dim 768 (library/norm/tiles.json): "
+        "64 lanes a row, 16 elements a lane",
+        "workgroups: 512 (one a row) on 64 CUs",
+        "row: 8-element vectors; held in registers, read once",
+    )
+    (job,), errors = _jobs({"op": "rmsnorm", "rows": 2, "dim": 65536, "dtype": "f32"})
+    assert job.choice.spec.kind == "rmsnorm" and job.choice.reasons[2] == (
+        "row: 4-element vectors; 2 chunks of 32768 elements, read twice (statistics, then the output)"
+    )
+
+
+@pytest.mark.parametrize(
+    "fields,arch,message",
+    [
+        ({}, "gfx1100", r"got gfx1100; add its rows to library/norm/tiles.json"),
+        ({"eps": "-1"}, "gfx942", r"^problems\[0\]\.eps: expected a positive decimal string"),
+        ({"residual": False}, "gfx950", r"^problems\[0\]\.residual_out: expected False without a residual"),
+        ({"dtype": "fp8"}, "gfx942", r"^problems\[0\]\.dtype: expected one of f16, bf16, f32, got 'fp8'"),
+    ],
+)
+def test_norm_refusals_name_the_field(fields, arch, message):
+    jobs, errors = _jobs(dict(LAYERNORM, **fields), archs=(arch,))
     assert jobs == [] and len(errors) == 1
     assert re.search(message, str(errors[0])), str(errors[0])

@@ -5,6 +5,7 @@
     {"op": "attention", "batch": 1, "heads": 12, "seq_q": 128, "seq_k": 128, "head_dim": 64, "dtype": "f16"}
     {"op": "pool", "n": 1, "c": 64, "spatial": [112, 112], "kind": "max", "window": [3, 3], "stride": [2, 2]}
     {"op": "softmax", "rows": 1536, "dim": 128, "dtype": "f16", "mask": true, "scale": 0.125}
+    {"op": "layernorm", "rows": 128, "dim": 768, "residual": true}
 
 conv_fwd, conv_dgrad and conv_wgrad take ConvSpec's fields (conv/spec.py),
 gemm takes GemmSpec's problem fields (gemm/spec.py: m, n, k, dtype, out,
@@ -20,7 +21,11 @@ count_pad, layout, dtype) and "global": true, an average over the whole
 spatial extent, given without window, stride, pad and pad_end (the spec's
 window is then the spatial extent). softmax takes SoftmaxSpec's problem
 fields (softmax/spec.py: rows, dim, dtype, mask, scale; a scale given as a
-JSON number likewise). Any entry may carry a "name" (the
+JSON number likewise). layernorm and rmsnorm
+take NormSpec's problem fields (norm/spec.py: rows, dim, dtype, eps, affine,
+residual, residual_out; the op is its kind, the tile the planner's); dtype
+defaults to f16, eps to NORM_EPS's (a JSON number becomes its shortest
+decimal, as attention's scale). Any entry may carry a "name" (the
 layer's published name); one is made from its fields otherwise. The specs
 validate every field and normalise JSON lists and numpy ints.
 
@@ -78,16 +83,21 @@ POOL_REQUIRED = ("n", "c", "spatial", "kind")
 POOL_GLOBAL_IMPLIES = ("window", "stride", "pad", "pad_end")
 SOFTMAX_FIELDS = ("rows", "dim", "dtype", "mask", "scale")
 SOFTMAX_REQUIRED = ("rows", "dim")
-OPS = (*CONV_OPS, "gemm", "attention", "pool", "softmax")
+NORM_FIELDS = ("rows", "dim", "dtype", "eps", "affine", "residual", "residual_out")
+NORM_REQUIRED = ("rows", "dim")
+# A norm op -> its eps when the entry gives none (PyTorch's LayerNorm and the usual RMSNorm).
+NORM_EPS = {"layernorm": "1e-5", "rmsnorm": "1e-6"}
+OPS = (*CONV_OPS, "gemm", "attention", "pool", "softmax", *NORM_EPS)
 # An op of dict fields -> (its fields, the required ones).
 _FIELDS = {
     "gemm": (GEMM_FIELDS, GEMM_REQUIRED),
     "attention": (ATTENTION_FIELDS, ATTENTION_REQUIRED),
     "pool": (POOL_FIELDS, POOL_REQUIRED),
     "softmax": (SOFTMAX_FIELDS, SOFTMAX_REQUIRED),
+    **{op: (NORM_FIELDS, NORM_REQUIRED) for op in NORM_EPS},
 }
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-_SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec|AttentionSpec|PoolSpec|SoftmaxSpec)(?:\.(\w+))?: (.*)$", re.S)
+_SPEC_FIELD = re.compile(r"^(?:ConvSpec|GemmSpec|AttentionSpec|PoolSpec|SoftmaxSpec|NormSpec)(?:\.(\w+))?: (.*)$", re.S)
 
 
 class EntryError(ValueError):
@@ -117,7 +127,7 @@ class Problem:
     index: int
     name: str
     op: str
-    # ConvSpec for conv ops, PoolSpec for pool; for gemm and attention, the dict of fields given (the tile is per arch)
+    # ConvSpec for conv ops, PoolSpec for pool; for the others, the dict of fields given (the tile is per arch)
     spec: object
 
 
@@ -313,6 +323,12 @@ def entry(index, obj):
         if isinstance(scale, float | int) and not isinstance(scale, bool):
             fields["scale"] = str(scale) if isinstance(scale, int) else repr(scale)
         return Problem(index, name or softmax_name(fields), op, fields)
+    if op in NORM_EPS:
+        fields.setdefault("dtype", "f16")
+        eps = fields.setdefault("eps", NORM_EPS[op])
+        if isinstance(eps, float | int) and not isinstance(eps, bool):
+            fields["eps"] = repr(float(eps))
+        return Problem(index, name or norm_name(op, fields), op, fields)
     if "out" not in fields:
         fields["out"] = "f32" if fields["dtype"] == "fp8" else fields["dtype"]
     return Problem(index, name or gemm_name(fields), op, fields)
@@ -408,3 +424,10 @@ def softmax_name(fields):
     parts += ["mask"] if fields.get("mask") else []
     scale = str(fields.get("scale", "1"))
     return "_".join(parts + ([] if scale == "1" else ["scale" + scale.replace(".", "p")]))
+
+
+def norm_name(op, fields):
+    """A short name from a layernorm or rmsnorm problem's fields."""
+    parts = [op, f"{fields['rows']}x{fields['dim']}", str(fields["dtype"])]
+    flags = [flag for flag in ("residual", "residual_out") if fields.get(flag)]
+    return "_".join(parts + flags + ([] if fields.get("affine", True) else ["plain"]))

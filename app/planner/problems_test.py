@@ -27,6 +27,7 @@ def test_one_bad_entry_among_good_ones_is_named_and_the_others_read():
         (
             {"op": "conv_bwd"},
             "problems[0].op: expected one of conv_fwd, conv_dgrad, conv_wgrad, gemm, attention, pool, softmax, "
+            "layernorm, rmsnorm, "
             "got 'conv_bwd'",
         ),
         ([1, 2], 'problems[0]: expected a JSON object with an "op" and its fields, got [1, 2]'),
@@ -95,6 +96,27 @@ def test_names_come_from_the_entry_or_its_fields_and_must_be_unique():
 def test_gemm_out_defaults_to_the_input_type_and_f32_for_fp8():
     problems, _ = read({"problems": [GOOD_GEMM, dict(GOOD_GEMM, dtype="fp8")]})
     assert [p.spec["out"] for p in problems] == ["f16", "f32"]
+
+
+def test_norms_take_their_eps_and_f16_by_default_and_an_eps_number_becomes_its_decimal():
+    entries = [
+        {"op": "layernorm", "rows": 128, "dim": 768},
+        {"op": "rmsnorm", "rows": 4, "dim": 4096, "dtype": "bf16", "eps": 1e-05, "residual": True},
+        {"op": "rmsnorm", "rows": 4, "dim": 771, "affine": False},
+    ]
+    problems, errors = read({"problems": entries})
+    assert errors == []
+    assert [(p.spec["dtype"], p.spec["eps"]) for p in problems] == [("f16", "1e-5"), ("bf16", "1e-05"), ("f16", "1e-6")]
+    assert [p.name for p in problems] == [
+        "layernorm_128x768_f16",
+        "rmsnorm_4x4096_bf16_residual",
+        "rmsnorm_4x771_f16_plain",
+    ]
+    problems, errors = read({"problems": [{"op": "layernorm", "rows": 1, "dim": 8, "kind": "rmsnorm"}]})
+    assert [str(e) for e in errors] == [
+        "problems[0].kind: expected one of the fields op, name, rows, dim, dtype, eps, affine, residual, "
+        "residual_out, got the unknown field 'kind'"
+    ]
 
 
 @pytest.mark.parametrize(

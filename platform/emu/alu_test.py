@@ -347,3 +347,16 @@ def test_permlanex16_takes_from_the_other_row():
     w = one_wave("gfx1201", ["v_permlanex16_b32 v1, v0, s12, 0xfedcba98"], setup)
     # identity selects: lane j of one row reads lane j of the other
     assert [int(x) for x in w.v[:32, 1]] == [100 + (j + 16) % 32 for j in range(32)]
+
+
+@pytest.mark.parametrize("op_sel,want", [("", (1, 3)), (" op_sel:[1,0]", (2, 3)), (" op_sel:[0,1]", (1, 4))])
+def test_pk_mov_takes_its_high_result_from_the_second_source(op_sel, want):
+    """v_pk_mov_b32 v[4:5], v[0:1], v[2:3]: the low result is v0 or v1 (op_sel[0]), the high one v2 or v3
+    (op_sel[1]); LLVM 23 writes op_sel:[1,0] to gather two products' halves into one pair."""
+
+    def setup(w):
+        for r, value in enumerate((1.0, 2.0, 3.0, 4.0)):
+            w.v[:, r] = np.float32(value).view(np.uint32)
+
+    w = one_wave("gfx942", [f"v_pk_mov_b32 v[4:5], v[0:1], v[2:3]{op_sel}"], setup)
+    assert tuple(float(w.v[0, r].view(np.float32)) for r in (4, 5)) == want

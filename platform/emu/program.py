@@ -109,7 +109,7 @@ def bind(inst, ctx):
     if inst.pair is not None:
         return _bind_pair(inst, ctx)
     binder = table.TABLE.get(table.normalize(inst.mnemonic))
-    if binder is None or inst.mnemonic.endswith("_dpp") and not getattr(binder, "dpp", False):
+    if binder is None or (inst.mnemonic.endswith("_dpp") and not getattr(binder, "dpp", False)):
         return _unimplemented(inst, ctx)
     try:
         return binder(inst, ctx)

@@ -671,10 +671,12 @@ def _with_mods(read, op):
     return read
 
 
-def _packed_binder(fn, half_type, n):
+def _packed_binder(fn, half_type, n, mov=False):
     """v_pk_*: two results from the low and high halves of each source; op_sel
     picks the half for the low result, op_sel_hi (default all set) for the
-    high one; neg_lo/neg_hi negate a float source of that result."""
+    high one; neg_lo/neg_hi negate a float source of that result. mov:
+    v_pk_mov_b32, whose low result is src0's half op_sel[0] picks and whose
+    high result is src1's half op_sel[1] picks (op_sel_hi plays no part)."""
     bits = O.BITS[half_type]
 
     def binder(inst, ctx):
@@ -702,7 +704,7 @@ def _packed_binder(fn, half_type, n):
             lo = [-v if neg_lo[i] else v for i, v in enumerate(lo)]
             hi = [-v if neg_hi[i] else v for i, v in enumerate(hi)]
             rl = np.asarray(fn(*lo)).astype(dtype).view(O.UNSIGNED[bits]).astype(wide)
-            rh = np.asarray(fn(*hi)).astype(dtype).view(O.UNSIGNED[bits]).astype(wide)
+            rh = np.asarray(lo[1] if mov else fn(*hi)).astype(dtype).view(O.UNSIGNED[bits]).astype(wide)
             write(w, rl | (rh << wide(bits)))
 
         return step
@@ -720,7 +722,7 @@ PACKED = {
     "v_pk_add_f32": _packed_binder(lambda a, b: a + b, "f32", 2),
     "v_pk_mul_f32": _packed_binder(lambda a, b: a * b, "f32", 2),
     "v_pk_fma_f32": _packed_binder(_fma, "f32", 3),
-    "v_pk_mov_b32": _packed_binder(lambda a, b: a, "f32", 2),
+    "v_pk_mov_b32": _packed_binder(lambda a, b: a, "f32", 2, mov=True),
     "v_pk_add_f16": _packed_binder(lambda a, b: a + b, "f16", 2),
     "v_pk_mul_f16": _packed_binder(lambda a, b: a * b, "f16", 2),
     "v_pk_fma_f16": _packed_binder(lambda a, b, c: _fma(a, b, c).astype(np.float16), "f16", 3),

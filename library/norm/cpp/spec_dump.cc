@@ -1,0 +1,23 @@
+// For spec_parity_test: each line of the file argv[1] is a JSON spec
+// (NormSpec::from_json); print one canonical JSON line per input:
+// ["ok", to_json()] or parity::refused(e) (a SpecError).
+#include "library/norm/cpp/spec.h"
+#include "library/parity/dump_main.h"
+#include "platform/cpp/json/json.h"
+#include "platform/errors/cpp/errors.h"
+
+namespace {
+
+using namespace rocke;
+
+json::Array answer(const json::Value& request) {
+  try {
+    return {"ok", norm::NormSpec::from_json(request).to_json()};
+  } catch (const errors::FieldError& e) {
+    return parity::refused(e);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return rocke::parity::dump_main(argc, argv, "spec_dump", answer); }

@@ -1,0 +1,98 @@
+"""NormSpec in C++ (spec_dump) against Python's NormSpec.from_json on the same
+JSON: every refusal with the same class, field, value and allowed values (each
+engine words its own message), every accepted spec's to_json equal
+(parity/harness.py)."""
+
+import os
+
+import pytest
+
+from norm.cases import cases
+from norm.spec import NormSpec
+from parity import harness
+
+DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spec_dump")
+
+BASE = {
+    "kind": "layernorm",
+    "rows": 4,
+    "dim": 768,
+    "dtype": "f16",
+    "eps": "1e-5",
+    "threads": 64,
+    "per_lane": 16,
+}
+REQUIRED = list(BASE)
+
+
+def _with(**fields):
+    return {**BASE, **fields}
+
+
+def _without(name):
+    return {k: v for k, v in BASE.items() if k != name}
+
+
+# One spec per check __post_init__ and from_json make, in their order, and
+# values of every JSON type (True vs 1, None, lists) but floats, which no
+# spec holds and the C++ JSON reader refuses (spec_test has Python's refusal).
+BAD = [
+    [1, 2],
+    "x",
+    None,
+    _with(window=4),
+    *(_without(name) for name in REQUIRED),
+    _with(rows=0),
+    _with(dim=True),
+    _with(threads="64"),
+    _with(per_lane=None),
+    _with(rows=[1]),
+    _with(dim=2**31),
+    _with(threads=2**70),
+    _with(per_lane=-(10**30)),
+    _with(kind="batchnorm"),
+    _with(kind=None),
+    _with(dtype="f64"),
+    _with(affine=1),
+    _with(residual="yes"),
+    _with(residual_out=None),
+    _with(eps=1),
+    _with(eps="0"),
+    _with(eps="1e-50"),
+    _with(eps="1e39"),
+    _with(eps=" 1e-5"),
+    _with(eps="-1e-5"),
+    _with(threads=96),
+    _with(threads=2048),
+    _with(per_lane=12),
+    _with(per_lane=72),
+    _with(residual_out=True),
+    _with(rows=2**20, dim=2**11),
+    _with(rows=2**31 - 1, dim=2**31 - 1, dtype="f32"),
+]
+GOOD = [
+    BASE,
+    _with(kind="rmsnorm", dtype="bf16", eps="1e-6", affine=False),
+    _with(dim=771, dtype="f32", residual=True, residual_out=True, threads=1024, per_lane=64),
+    _with(eps="0.5", residual=True),
+    *(c.spec.to_json() for c in cases()),
+]
+
+
+@pytest.fixture(scope="module")
+def cpp(tmp_path_factory):
+    return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
+
+
+def test_every_bad_spec_is_refused_with_pythons_facts(cpp):
+    for obj, got in zip(BAD, cpp):
+        want = harness.python(NormSpec.from_json, obj)
+        assert want[0] == "error" and want[1][0] == "SpecError", obj  # the list above holds only bad specs
+        harness.check(obj, got, want)
+
+
+def test_every_good_spec_reads_back_as_python_writes_it(cpp):
+    for obj, got in zip(GOOD, cpp[len(BAD) :]):
+        want = harness.python(NormSpec.from_json, obj)
+        assert want[0] == "ok", obj
+        harness.check(obj, got, want)
