@@ -169,6 +169,24 @@ def verify_cell(result):
     return "ok" if result["result"] == "ok" else "ERROR"
 
 
+# The cost model's columns (catalog.verify's "model"): labelled as a model in the header.
+MODEL_COLUMNS = ("model us", "of peak", "model bound")
+
+
+def model_cells(result):
+    """The row's model columns: microseconds, percent of peak and bound, "-" where there is no figure."""
+    figures = (result or {}).get("model") or {}
+    if "us" not in figures:
+        return ["-"] * len(MODEL_COLUMNS)
+    return [f"{figures['us']:.1f}", f"{100 * figures['peak']:.1f}%", figures["bound"]]
+
+
+def modelled_total(rows):
+    """The sum of the rows' modelled microseconds (each row a launch), and how many rows have none."""
+    figures = [((r.get("verify") or {}).get("model") or {}).get("us") for r in rows]
+    return sum(f for f in figures if f is not None), sum(f is None for f in figures)
+
+
 def number(x):
     """A figure of a verification in a few digits: NaN, infinities and null as they are."""
     return str(x) if isinstance(x, str) or x is None else f"{x:.3g}"
@@ -179,10 +197,11 @@ def table(rows, seconds):
     (`seconds`: kernel_key -> s; "-" where there is none). Spills are
     VGPR/SGPR; occ is waves per SIMD. A row whose code object an earlier
     row's kernel is (built once) shows `= #P`, P that row's problem, for its
-    time: it cost no compile of its own. Where rows were verified, a last
-    column says how (catalog.verify.cell)."""
+    time: it cost no compile of its own. Where rows were verified, a column
+    says how (verify_cell), and the cost model's three (model_cells): the
+    modelled time, its fraction of the arch's peak and what bounds it."""
     verified = any(r.get("verify") is not None for r in rows)
-    header = [h for h, _ in _TABLE] + ["time s"] + ["verify"] * verified
+    header = [h for h, _ in _TABLE] + ["time s"] + (["verify", *MODEL_COLUMNS] if verified else [])
     lines, first_of_path = [], {}
     for r in _order(rows):
         cells = [c(r) if callable(c) else r[c] for _, c in _TABLE]
@@ -192,12 +211,12 @@ def table(rows, seconds):
         else:
             cells.append(f"{seconds[kernel_key(r)]:.2f}" if kernel_key(r) in seconds else "-")
         if verified:
-            cells.append(verify_cell(r.get("verify")))
+            cells += [verify_cell(r.get("verify")), *model_cells(r.get("verify"))]
         lines.append(["-" if v is None else str(v) for v in cells])
     widths = [max(len(x) for x in col) for col in zip(header, *lines)]
     text_columns = {0, 1, 2, 3, 4}  # left-aligned; figures right-aligned
 
-    text_columns.add(len(_TABLE) + 1)  # the verify column
+    text_columns |= {len(_TABLE) + 1, len(_TABLE) + 4}  # the verify and bound columns
 
     def fmt(cells):
         return "  ".join(

@@ -176,14 +176,23 @@ def test_two_kernels_of_one_problem_arch_and_family_are_refused_by_name(output):
 
 
 def test_a_spec_and_a_verification_are_json_text_in_csv_and_a_column_in_the_table():
-    verified = dict(_row(0, "gfx942"), verify={"result": "ok"})
+    verified = dict(_row(0, "gfx942"), verify={"result": "ok", "model": {"us": 12.345, "peak": 0.4321, "bound": "LDS"}})
     wrong = {"result": "mismatch", "argument": 2, "wrong": 3, "of": 64, "largest_error": 0.25, "first_wrong": {}}
     rows = [verified, dict(_row(1, "gfx942"), verify=wrong)]
     cells = list(csv.DictReader(io.StringIO(index.index_csv(rows).decode())))
-    assert cells[0]["spec"] == '{"dtype":"f16","filter":[3,3]}' and cells[0]["verify"] == '{"result":"ok"}'
+    assert cells[0]["spec"] == '{"dtype":"f16","filter":[3,3]}'
+    assert cells[0]["verify"] == '{"model":{"bound":"LDS","peak":0.4321,"us":12.345},"result":"ok"}'
     header, first, second = index.table(rows, {}).splitlines()
-    assert header.split()[-1] == "verify"
-    assert first.endswith(" ok") and second.endswith(" MISMATCH 0.25")
+    assert header.split()[-7:] == ["verify", "model", "us", "of", "peak", "model", "bound"]
+    # The model's figures where the row has them, "-" where it has none (a mismatch without a model).
+    assert first.split()[-4:] == ["ok", "12.3", "43.2%", "LDS"] and second.split()[-5:] == [
+        "MISMATCH",
+        "0.25",
+        "-",
+        "-",
+        "-",
+    ]
+    assert index.modelled_total(rows) == (12.345, 1)
     assert "verify" not in index.table([_row(0, "gfx942")], {}).splitlines()[0]  # unverified: no column
 
 

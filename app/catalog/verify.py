@@ -16,13 +16,21 @@ catalog launches the same workgroups on the same numbers.
 
 A result is {"result": "ok"}, a mismatch (machine.outcome: the largest error
 and the first wrong element), or {"result": "error", "message": ...} where
-the emulator cannot run the code object (a mnemonic it lacks, a fault).
+the emulator cannot run the code object (a mnemonic it lacks, a fault). A
+run result also holds "model": the cost model's figures for the whole grid
+(platform/emu/model.py, from the trace of the launched workgroups, the
+occupancy of the code object and the bytes its buffers hold, each moved
+once): {"us": modelled microseconds, "peak": the fraction of the arch's
+physical peak, "bound": what bounds it}, or {"none": why} where the model has
+no figures for it. A MODEL, stated in perf_model.json, not a hardware time.
 """
+
+import math
 
 import numpy as np
 
 from catalog.index import number
-from emu import emu
+from emu import emu, model
 from family import machine
 from family.family import Case
 from family.family import seed as path_seed
@@ -60,12 +68,29 @@ def check(fam, spec, arch, code_object, kernel_name, toolchain, path, verify):
     numeric = fam.numeric_check(case, rng)
     block = fam.build(case).attrs["workgroup_size"]
     chosen = machine.pick(numeric.grid, verify["workgroups"], rng, numeric.whole)
+    dram_bytes = sum(a.nbytes for a in numeric.args if isinstance(a, np.ndarray))
     try:
         emu.check_arch(arch)
-        launched = machine.run(path, numeric, toolchain, code_object, kernel_name, block, workgroups=chosen)
-    except (emu.ArchNotEmulated, machine.Mismatch) as e:
+        program = emu.program(code_object, kernel_name, toolchain)
+        launched = machine.run(
+            path, numeric, toolchain, code_object, kernel_name, block, program=program, workgroups=chosen, trace=True
+        )
+    except (emu.ArchNotEmulated, emu.EmuError, machine.Mismatch) as e:
         return {"result": "error", "message": str(e)}
-    return machine.outcome(launched)
+    return {
+        **machine.outcome(launched),
+        "model": modelled(program, launched.result.trace, numeric.grid, block, toolchain, dram_bytes),
+    }
+
+
+def modelled(program, trace, grid, block, toolchain, dram_bytes):
+    """The "model" of a result (module doc)."""
+    try:
+        waves = model.occupancy(program.kernel, math.prod(block), 0, toolchain.flavor)
+        e = model.estimate(program, trace, grid=grid, waves_per_simd=waves, dram_bytes=dram_bytes)
+    except ValueError as e:  # PerfModelError, or an occupancy the arch table cannot give
+        return {"none": str(e)}
+    return {"us": round(e.microseconds, 3), "peak": round(e.fraction_of_peak, 4), "bound": e.bound}
 
 
 def text(result):

@@ -202,9 +202,9 @@ def _compile(item):
 
 
 def _verify(item):
-    """(path, result, seconds) of one distinct code object: catalog.verify.check
-    of the first row it serves."""
-    row, code_object, settings = item
+    """(key, result, seconds) of one distinct code object and problem:
+    catalog.verify.check of the first row of them."""
+    key, row, code_object, settings = item
     w = _WORKER
 
     def check():
@@ -213,25 +213,32 @@ def _verify(item):
         return verify.check(fam, spec, row["arch"], code_object, row["kernel"], w["toolchain"], row["path"], settings)
 
     checked, failure, seconds, _ = _guarded(check)
-    return row["path"], checked or {"result": "error", "message": failure}, seconds
+    return key, checked or {"result": "error", "message": failure}, seconds
+
+
+def _verify_key(row):
+    """Rows that launch one code object on one problem: verified (and modelled) once. A code object that
+    serves problems of other sizes (GEMMs that differ only in m, n and k) runs on each of them."""
+    return row["path"], json.dumps(row["spec"], sort_keys=True)
 
 
 def _verify_rows(rows, objects, settings, workers, toolchain, engine, families):
-    """Every row's "verify" set: each distinct code object run once
-    (catalog.verify), its rows carrying the result; progress on stderr."""
+    """Every row's "verify" set: each distinct code object run once per
+    problem (catalog.verify), its rows carrying the result; progress on stderr."""
     first = {}
     for r in sorted(rows, key=lambda r: (r["problem"], r["arch"])):
-        first.setdefault(r["path"], r)
-    work = [(r, objects[path], settings) for path, r in first.items()]
+        first.setdefault(_verify_key(r), r)
+    work = [(key, r, objects[r["path"]], settings) for key, r in first.items()]
     results = {}
     progress = Progress(len(work), sys.stderr)
     with _workers(work, workers, toolchain, engine, families) as (_, run_all):
-        for path, result, seconds in run_all(_verify, work):
-            results[path] = result
-            what = f"{first[path]['family']} {path}"
+        for key, result, seconds in run_all(_verify, work):
+            results[key] = result
+            what = f"{first[key]['family']} {first[key]['path']} (problems[{first[key]['problem']}])"
             progress.step(f"verified {what}: {index.verify_cell(result)} ({seconds:.2f} s)")
     for r in rows:
-        r["verify"] = results[r["path"]]
+        r["verify"] = results[_verify_key(r)]
+    return len(work)
 
 
 def _explain(jobs):
@@ -367,9 +374,15 @@ def run(args):
     checked, bad = "", []
     if settings is not None:
         verify_start = time.monotonic()
-        _verify_rows(rows, objects, settings, args.jobs, toolchain, args.engine, args.families)
+        launched = _verify_rows(rows, objects, settings, args.jobs, toolchain, args.engine, args.families)
         bad = [r for r in sorted(rows, key=lambda r: (r["problem"], r["arch"])) if r["verify"]["result"] != "ok"]
-        checked = f", {len(objects)} verified in {time.monotonic() - verify_start:.1f} s ({len(bad)} rows wrong)"
+        total, unmodelled = index.modelled_total(rows)
+        checked = (
+            f", {launched} verified in {time.monotonic() - verify_start:.1f} s ({len(bad)} rows wrong); "
+            f"modelled time {total:.1f} us in all (a model, platform/emu/model.py"
+            + (f"; {unmodelled} rows without a figure" if unmodelled else "")
+            + ")"
+        )
     try:
         _write(out, objects, rows, error_rows, seconds, settings)
     except OutputError as e:

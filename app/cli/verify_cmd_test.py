@@ -9,7 +9,7 @@ import json
 from app.cli import build_cmd, command_line, verify_cmd
 from app.cli.inputs import toolchain_for
 from conv import igemm_fwd, split_k_reduce
-from emu import emu
+from emu import emu, model
 from gemm import gemm
 
 COMMANDS = {"build": build_cmd, "verify": verify_cmd}
@@ -38,13 +38,18 @@ def test_a_verified_build_and_its_catalog_on_disk_pass(tmp_path, capsys):
     assert status == 0, captured.err
     doc = json.loads((out / "index.json").read_text())
     assert doc["verify"] == {"seed": 5, "workgroups": 2}
-    assert [(r["name"], r["family"], r["verify"]) for r in doc["kernels"]] == [
-        ("scores", "gemm", {"result": "ok"}),
-        ("late", "conv_igemm_fwd", {"result": "ok"}),
-        ("late", "conv_fwd_split_k_reduce", {"result": "ok"}),
+    assert [(r["name"], r["family"], r["verify"]["result"]) for r in doc["kernels"]] == [
+        ("scores", "gemm", "ok"),
+        ("late", "conv_igemm_fwd", "ok"),
+        ("late", "conv_fwd_split_k_reduce", "ok"),
     ]
-    assert captured.out.splitlines()[0].split()[-1] == "verify"
-    assert "verified conv_igemm_fwd gfx942/late.hsaco: ok" in captured.err
+    # Each launch has the cost model's figures, labelled as a model in the table's header and last line.
+    figures = [r["verify"]["model"] for r in doc["kernels"]]
+    assert all(f["us"] > 0 and 0 < f["peak"] <= 1 and f["bound"] in model.BOUNDS for f in figures), figures
+    lines = captured.out.splitlines()
+    assert lines[0].split()[-7:] == ["verify", "model", "us", "of", "peak", "model", "bound"]
+    assert f"modelled time {sum(f['us'] for f in figures):.1f} us in all (a model" in lines[-1]
+    assert "verified conv_igemm_fwd gfx942/late.hsaco (problems[1]): ok" in captured.err
     assert main(["verify", str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines[:3]] == ["ok", "ok", "ok"]

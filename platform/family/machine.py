@@ -127,13 +127,16 @@ class Run:
         return lines
 
 
-def run(case_id, numeric, tc, code_object, kernel_name, block, figures=False, program=None, workgroups=None):
+def run(
+    case_id, numeric, tc, code_object, kernel_name, block, figures=False, program=None, workgroups=None, trace=False
+):
     """Launch the case's code object on `numeric`'s inputs (a sample of a
     wide grid); Mismatch naming the case if the emulator lacks a mnemonic of
     the code object (executed or not) or stops on an error. `program`: the
     code object's kernel as emu.program decoded it, when the caller has it
     (decoding is a tenth of a gate's time); else it is decoded here.
-    `workgroups`: the ones to launch (pick()), else sample()'s."""
+    `workgroups`: the ones to launch (pick()), else sample()'s. `trace`: the
+    Result keeps the emulator's trace (emu/trace.py), for the cost model."""
     chosen = sample(numeric.grid) if workgroups is None else list(workgroups)
     initial = {i: np.array(a, copy=True) for i, a in enumerate(numeric.args) if isinstance(a, np.ndarray)}
     try:
@@ -147,7 +150,7 @@ def run(case_id, numeric, tc, code_object, kernel_name, block, figures=False, pr
                 f"first: {missing[0]}"
             )
         result = emu.launch(
-            program, grid=numeric.grid, block=block, args=numeric.args, workgroups=chosen, figures=figures
+            program, grid=numeric.grid, block=block, args=numeric.args, workgroups=chosen, figures=figures, trace=trace
         )
     except emu.EmuError as e:
         raise Mismatch(f"{case_id} ({tc.flavor}, machine): {type(e).__name__}: {e}") from None
