@@ -84,6 +84,7 @@ ATTENTION_LAUNCH = {
 ATTENTION_BLOCKS = {"BM": 128, "BN": 64}
 # The head dim's stride of Q, K, V and O is 1, as in a contiguous tensor.
 ATTENTION_UNIT_STRIDES = {"sqd": 1, "skd": 1, "svd": 1, "sod": 1}
+# The pointers and the strides of batch, head and sequence.
 ATTENTION_DIVISIBLE = (
     "q_ptr",
     "k_ptr",
@@ -98,8 +99,10 @@ ATTENTION_DIVISIBLE = (
     "svb",
     "svh",
     "svn",
+    "sob",
+    "soh",
+    "som",
 )
-ATTENTION_DIVISIBLE += ("sob", "soh", "som")
 
 
 @triton.jit
@@ -284,7 +287,7 @@ def _compile(request):
     if not compiled.asm["hsaco"]:
         raise SystemExit(f"triton_compile: Triton made no code object for {request}")
     blocks = ", ".join(f"{k} {constants[k]}" for k in ("BM", "BN", "BK") if k in constants)
-    return compiled, f"{warps} warps, {stages} stages, {blocks}"
+    return compiled, f"{warps} warps, {stages} stage{'s' if stages > 1 else ''}, {blocks}"
 
 
 def compile_one(request):
