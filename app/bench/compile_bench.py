@@ -364,9 +364,9 @@ def compare_gemm(args, toolchains, kernels, triton):
     walls = [t["wall"] for _, _, t in theirs]
     triton_row = [f"Triton {triton.version}, every kernel above", cold_triton, _spread(walls), "1", "", f"{cpu:.3f} s"]
     rows.append(triton_row + [""] * (len(GEMM_COLUMNS) - len(triton_row)))
-    per_arch = (
+    per_arch = (  # the archs measured: fewer --kernels than cases leave some out
         f"{arch} {statistics.median(t['wall'] for k, _, t in theirs if k.case.arch == arch):.3f} s"
-        for arch in CASE_ARCHS
+        for arch in dict.fromkeys(k.case.arch for k, _, _ in theirs)
     )
     return [*_table(GEMM_COLUMNS, rows), "", "Triton's warm wall per arch, median: " + ", ".join(per_arch) + "."]
 
