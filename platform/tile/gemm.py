@@ -92,12 +92,12 @@ TRANSPOSE_PAD = _DATA["transpose_pad"]
 # GELU's constants as decimal strings (gemm.json), which both engines parse to the same double
 # and the IR holds as f32. tanh form: x * sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3), is
 # x / (1 + exp2(x (k0 + k1 x^2))) with k0 = -2 sqrt(2/pi) log2(e), k1 = 0.044715 k0.
-GELU_TANH = tuple(float(x) for x in _DATA["gelu_tanh"]["k"])
+GELU_TANH = (float(_DATA["gelu_tanh"]["k0"]), float(_DATA["gelu_tanh"]["k1"]))
 # erf form: 0.5 x (1 + erf(x / sqrt(2))), erf by Abramowitz and Stegun 7.1.26 (|error| <= 1.5e-7
 # for every x): erf(z) = 1 - t (a1 + t (a2 + ... + t a5)) exp(-z^2), t = 1 / (1 + p z), z >= 0.
 # Folded for x: p / sqrt(2), the a_i halved, and exp(-x^2 / 2) as exp2(x^2 * -log2(e) / 2).
 GELU_ERF_P = float(_DATA["gelu_erf"]["p"])
-GELU_ERF_A = tuple(float(x) for x in _DATA["gelu_erf"]["a"])
+GELU_ERF_A = tuple(float(_DATA["gelu_erf"][f"a{i}"]) for i in range(1, 6))
 GELU_ERF_EXP2 = float(_DATA["gelu_erf"]["exp2"])
 # A decimal number as a spec's output scale: digits, an optional fraction and exponent.
 _DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
@@ -495,6 +495,31 @@ def scale_value(text):
         return None
     value = struct.unpack("<f", struct.pack("<f", float(text)))[0]
     return value if value > 0 else None
+
+
+# A spec's residual field: none, or where the residual is added.
+RESIDUAL_FIELD = ("none", *RESIDUALS)
+
+
+def check_epilogue_fields(spec, fail):
+    """A spec's epilogue fields (bias, activation, residual, scale: conv's and GEMM's), each
+    refused through fail(field, value, allowed, choices)."""
+    if not isinstance(spec.bias, bool):
+        fail("bias", spec.bias, "True or False")
+    for field, allowed in (("activation", ACTIVATIONS), ("residual", RESIDUAL_FIELD)):
+        if getattr(spec, field) not in allowed:
+            fail(field, getattr(spec, field), f"one of {', '.join(allowed)}", allowed)
+    if scale_value(spec.scale) is None:
+        fail("scale", spec.scale, "a positive decimal string such as '0.5' (finite and above 0 as f32)")
+
+
+def spec_epilogue(spec):
+    """epilogue's and finish's keywords for a spec's activation, residual place and scale."""
+    return {
+        "activation": spec.activation,
+        "residual_at": RESIDUALS[0] if spec.residual == "none" else spec.residual,
+        "scale": scale_value(spec.scale),
+    }
 
 
 def check_epilogue(activation, residual_at):

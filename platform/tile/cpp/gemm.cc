@@ -545,8 +545,8 @@ Value* reciprocal(KernelBuilder& b, Value* x) {
 
 // gemm._gelu_tanh.
 Value* gelu_tanh(KernelBuilder& b, Value* x) {
-  Value* k0 = b.const_(decimal(data::tile_gemm::kGeluTanh[0]), f32());
-  Value* k1 = b.const_(decimal(data::tile_gemm::kGeluTanh[1]), f32());
+  Value* k0 = b.const_(decimal(data::tile_gemm::kGeluTanhK0), f32());
+  Value* k1 = b.const_(decimal(data::tile_gemm::kGeluTanhK1), f32());
   Value* square = b.mul(x, x);
   Value* poly = b.fma(square, k1, k0);
   Value* power = b.mul(x, poly);
@@ -558,15 +558,16 @@ Value* gelu_tanh(KernelBuilder& b, Value* x) {
 
 // gemm._gelu_erf.
 Value* gelu_erf(KernelBuilder& b, Value* x) {
-  const auto& a = data::tile_gemm::kGeluErfA;
+  namespace d = data::tile_gemm;
+  const std::string_view a[] = {d::kGeluErfA1, d::kGeluErfA2, d::kGeluErfA3, d::kGeluErfA4, d::kGeluErfA5};
   Value* minus = b.neg(x);
   Value* magnitude = b.max(x, minus);
   Value* p = b.const_(decimal(data::tile_gemm::kGeluErfP), f32());
   Value* one = b.const_(1.0, f32());
   Value* d = b.fma(magnitude, p, one);
   Value* t = reciprocal(b, d);
-  Value* poly = b.const_(decimal(a[a.size() - 1]), f32());
-  for (std::size_t i = a.size() - 1; i-- > 0;) {
+  Value* poly = b.const_(decimal(a[4]), f32());
+  for (int i = 3; i >= 0; --i) {
     Value* ai = b.const_(decimal(a[i]), f32());
     poly = b.fma(poly, t, ai);
   }
