@@ -65,7 +65,7 @@ def test_igemm_takes_its_archs_tile_and_explains_the_gemm():
 
 
 def test_a_split_conv_is_two_kernels_the_reduce_after_the_split():
-    (job,), _ = _jobs(conv(name="late", bias_relu=True), archs=("gfx942",))
+    (job,), _ = _jobs(conv(name="late", bias=True, activation="relu"), archs=("gfx942",))
     (reduce,) = job.choice.then
     assert (reduce.family, reduce.module, reduce.stage) == ("conv_fwd_split_k_reduce", "conv.split_k_reduce", "reduce")
     assert reduce.spec.split_k == job.choice.spec.split_k > 1 and reduce.spec.conv == job.choice.spec.conv
@@ -263,7 +263,7 @@ def test_wgrad_refusals_are_named():
 
 def test_wgrad_through_a_bias_and_relu_is_a_named_error():
     # dw through a relu needs the relu's mask on dy, which conv_igemm_wgrad does not apply.
-    problems, _ = read({"problems": [conv(op="conv_wgrad", bias_relu=True)]})
+    problems, _ = read({"problems": [conv(op="conv_wgrad", bias=True, activation="relu")]})
     jobs, errors = plan(problems, ["gfx942", "gfx950"])
     assert jobs == []
     assert [str(e) for e in errors] == [

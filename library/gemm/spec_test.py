@@ -105,7 +105,7 @@ OFFSETS = f"expected every tensor at most {MAX} bytes (2**31 - 1: the kernel's o
             f"GemmSpec.m: {OFFSETS}, got C (524288, 1024) of 2147483648 bytes; use m at most 524287",
         ),
         (
-            dict(m=1, n=2**29, k=1, out="f16", bias_relu=True),
+            dict(m=1, n=2**29, k=1, out="f16", bias=True, activation="relu"),
             f"GemmSpec.n: {OFFSETS}, got the bias (536870912,) of 2147483648 bytes; use n at most 536870911",
         ),
     ],
@@ -119,7 +119,7 @@ def test_a_size_the_kernels_i32_cannot_address_is_refused_naming_the_field(kwarg
 def test_the_largest_tensors_the_offsets_address_are_taken():
     rows = MAX // (2 * 40)  # A's rows of k = 40 f16 under 2**31 bytes
     assert 2 * math.prod(spec(m=rows, n=16, out="f16").a_shape()) <= MAX < 2 * (rows + 1) * 40
-    assert spec(m=1, n=MAX // 4, k=1, out="f16", bias_relu=True).n == MAX // 4
+    assert spec(m=1, n=MAX // 4, k=1, out="f16", bias=True, activation="relu").n == MAX // 4
     assert spec(m=1, n=1, k=MAX // 2).k == MAX // 2
 
 
@@ -133,7 +133,7 @@ def test_defaults_shapes_and_grid():
 
 
 def test_to_json_is_every_field_and_reads_back_equal():
-    s = spec(layout_b="col", bias_relu=True)
+    s = spec(layout_b="col", bias=True, activation="relu")
     want = {**BASE, "layout_a": "row", "layout_b": "col", "bias_relu": True}
     assert s.to_json() == want and list(s.to_json()) == list(want)  # the fields in declaration order, the tile's flat
     back = GemmSpec.from_json(json.loads(json.dumps(s.to_json())))

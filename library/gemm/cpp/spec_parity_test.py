@@ -96,7 +96,7 @@ BAD = [
     _with(m=2**31 - 1, k=2**31 - 1, n=2**31 - 1, out="f32"),
     _with(n=2**20, k=2**10, out="f16", layout_b="col"),
     _with(m=2**19, n=2**10),
-    _with(m=1, n=2**29, k=1, out="f16", bias_relu=True),
+    _with(m=1, n=2**29, k=1, out="f16", bias=True, activation="relu"),
     # Integers beyond 64 bits, which the C++ engine reads as they are.
     _with(m=2**63),
     _with(n=2**64 + 5),
@@ -106,13 +106,13 @@ BAD = [
 ]
 GOOD = [
     BASE,
-    _with(layout_a="col", layout_b="col", bias_relu=True, out="bf16"),
+    _with(layout_a="col", layout_b="col", bias=True, activation="relu", out="bf16"),
     _with(dtype="fp8", mma="16x16x32", block_k=64),
     _with(mma="32x32x8", block_m=64, block_n=32, waves_n=1, block_k=8),
     _with(block_m=(2**31 - 1) // 16 * 16, waves_m=1, block_n=16 * 3, waves_n=3),  # a block_m just under 2**31
     # The largest A, the largest bias and the longest row of A the offsets address.
     _with(m=(2**31 - 1) // 80, n=16, out="f16"),
-    _with(m=1, n=(2**31 - 1) // 4, k=1, out="f16", bias_relu=True),
+    _with(m=1, n=(2**31 - 1) // 4, k=1, out="f16", bias=True, activation="relu"),
     _with(m=1, n=1, k=(2**31 - 1) // 2),
     *(c.spec.to_json() for c in cases()),
 ]
