@@ -28,7 +28,7 @@ from conv.split_k import select_split_k, select_split_k_fwd, select_split_k_wgra
 from gemm.family_names import NAMES as GEMM_NAMES
 from gemm.spec import SpecError as GemmSpecError
 from gemm.tiles import TILES, TileError, spec_for
-from planner.problems import EntryError, spec_error
+from planner.problems import EntryError, epilogue_tags, spec_error
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,7 +105,7 @@ def _igemm(spec, arch):
     why += (
         f": the kernel reduces 1/{split} of the k steps per workgroup into an f32 workspace of {split} slices, "
         f"then conv_fwd_split_k_reduce (stage reduce, its own code object NAME.reduce.hsaco and index row) adds them"
-        + (", bias and relu" if spec.bias_relu else "")
+        + (f", its epilogue ({', '.join(epilogue_tags(dataclasses.asdict(spec)))})" if spec.epilogue_field() else "")
         + f" into the {spec.dtype} output"
     )
     return (igemm, f"{tile}, split-K {split}"), why
@@ -184,8 +184,13 @@ def _igemm_dgrad(spec, arch):
     columns are C/groups, so few channels per group (depthwise, ResNeXt, the
     C = 3 stem) leave most of each block's matrix work on zeros, but the
     numbers are right, and no other family computes a data gradient."""
-    if spec.bias_relu:
-        return None, "bias_relu = True: a data gradient has no bias or activation; drop bias_relu from the entry"
+    found = spec.epilogue_field()
+    if found is not None:
+        field, value, _ = found
+        return (
+            None,
+            f"{field} = {value!r}: a data gradient has no bias, activation, residual or scale; drop {field} from the entry",
+        )
     try:
         igemm = igemm_tiles.spec_for(arch, spec)
     except igemm_tiles.IgemmSpecError as e:

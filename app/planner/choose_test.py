@@ -161,9 +161,14 @@ def test_dgrad_builds_few_channels_per_group_and_says_how_idle_the_matrix_ops_ar
     "fields,arch,why",
     [
         (
-            {"bias_relu": True},
+            {"bias": True, "activation": "relu"},
             "gfx942",
-            "conv_igemm_dgrad: passed over, bias_relu = True: a data gradient has no bias or activation; drop bias_relu from the entry",
+            "conv_igemm_dgrad: passed over, bias = True: a data gradient has no bias, activation, residual or scale; drop bias from the entry",
+        ),
+        (
+            {"scale": 0.5},
+            "gfx942",
+            "conv_igemm_dgrad: passed over, scale = '0.5': a data gradient has no bias, activation, residual or scale; drop scale from the entry",
         ),
         (
             {"dtype": "f32"},
@@ -267,12 +272,29 @@ def test_wgrad_through_a_bias_and_relu_is_a_named_error():
     jobs, errors = plan(problems, ["gfx942", "gfx950"])
     assert jobs == []
     assert [str(e) for e in errors] == [
-        "problems[0].bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution "
-        "alone), got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu",
+        "problems[0].bias: expected False (conv_igemm_wgrad computes the weight gradient of the convolution "
+        "alone), got True; apply the epilogue's derivative to dy and drop bias",
     ]
 
 
 GEMM = {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16"}
+
+
+def test_a_gemm_epilogue_reaches_its_spec_and_a_bad_one_is_named():
+    problems, _ = read({"problems": [dict(GEMM, bias=True, activation="gelu_erf", residual="after_activation")]})
+    (job,), errors = plan(problems, ["gfx942"])
+    spec = job.choice.spec
+    assert errors == [] and (spec.bias, spec.activation, spec.residual, spec.scale) == (
+        True,
+        "gelu_erf",
+        "after_activation",
+        "1",
+    )
+    problems, _ = read({"problems": [dict(GEMM, activation="gelu")]})
+    jobs, errors = plan(problems, ["gfx942"])
+    assert jobs == [] and [str(e) for e in errors] == [
+        "problems[0].activation on gfx942: expected one of none, relu, relu6, gelu_tanh, gelu_erf, got 'gelu'"
+    ]
 
 
 @pytest.mark.parametrize("entry", [conv(), conv(op="conv_dgrad"), conv(op="conv_wgrad"), GEMM])

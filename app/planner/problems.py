@@ -6,9 +6,15 @@
 
 conv_fwd, conv_dgrad and conv_wgrad take ConvSpec's fields (conv/spec.py),
 gemm takes GemmSpec's problem fields (gemm/spec.py: m, n, k, dtype, out,
-layout_a, layout_b, bias_relu; the tile is the planner's choice). Optional
-fields take the spec's defaults; gemm's `out` defaults to its input type
-(f32 for fp8, which has no output type). attention takes AttentionSpec's
+layout_a, layout_b, bias, activation, residual, scale; the tile is the
+planner's choice). Optional fields take the spec's defaults; gemm's `out`
+defaults to its input type (f32 for fp8, which has no output type). The
+epilogue fields of conv_fwd and gemm: "bias" (false), "activation" (none,
+relu, relu6, gelu_tanh, gelu_erf; "none"), "residual" (none,
+before_activation, after_activation: an extra input of the output's shape
+added there; "none") and "scale" (the output scale, a JSON number or a
+decimal string, kept as its shortest decimal; 1). A gradient takes none of
+them. attention takes AttentionSpec's
 problem fields (attention/spec.py: batch, heads, kv_heads, seq_q, seq_k,
 head_dim, dtype, causal, mask, scale, layout, lse; the tile is the
 planner's); kv_heads defaults to heads, and a scale given as a JSON number
@@ -32,7 +38,8 @@ from conv.spec import ConvSpec
 from conv.spec import SpecError as ConvSpecError
 
 CONV_OPS = ("conv_fwd", "conv_dgrad", "conv_wgrad")
-GEMM_FIELDS = ("m", "n", "k", "dtype", "out", "layout_a", "layout_b", "bias_relu")
+EPILOGUE_FIELDS = ("bias", "activation", "residual", "scale")
+GEMM_FIELDS = ("m", "n", "k", "dtype", "out", "layout_a", "layout_b", *EPILOGUE_FIELDS)
 GEMM_REQUIRED = ("m", "n", "k", "dtype")
 ATTENTION_FIELDS = (
     "batch",
@@ -237,6 +244,8 @@ def entry(index, obj):
     name = fields.pop("name", None)
     if name is not None and (not isinstance(name, str) or not _NAME.fullmatch(name)):
         raise EntryError(index, "name", f"expected letters, digits and _ (not first a digit, at most 64), got {name!r}")
+    if op in CONV_OPS or op == "gemm":
+        _epilogue_fields(fields)
     if op in CONV_OPS:
         try:
             spec = ConvSpec.from_json(fields)
@@ -265,6 +274,36 @@ def entry(index, obj):
     return Problem(index, name or gemm_name(fields), op, fields)
 
 
+def shortest_decimal(x):
+    """A JSON number as the shortest decimal that reads back as it: 1 -> "1", 0.5 -> "0.5", 1e-05 -> "1e-05"."""
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _epilogue_fields(fields):
+    """The epilogue's scale as the specs take it, in place: a JSON number becomes its shortest decimal."""
+    scale = fields.get("scale")
+    if isinstance(scale, float | int) and not isinstance(scale, bool):
+        fields["scale"] = shortest_decimal(scale)
+
+
+def epilogue_tags(fields):
+    """Name tags of the epilogue fields that are not their defaults ("bias_relu" for bias and relu)."""
+    bias, activation = fields.get("bias", False), fields.get("activation", "none")
+    tags = ["bias_relu"] if bias is True and activation == "relu" else ["bias"] * (bias is True)
+    if activation != "none" and tags != ["bias_relu"]:
+        tags.append(str(activation))
+    residual = fields.get("residual", "none")
+    if residual != "none":
+        tags.append(
+            {"before_activation": "residual_pre", "after_activation": "residual_post"}.get(residual, "residual")
+        )
+    scale = str(fields.get("scale", "1"))
+    if scale != "1":
+        tags.append("scale" + re.sub(r"[^A-Za-z0-9]", "_", scale))
+    return tags
+
+
 def _dims(values):
     return "x".join(str(v) for v in values)
 
@@ -278,7 +317,7 @@ def conv_name(op, spec):
             parts.append(tag + _dims(values))
     if spec.groups != 1:
         parts.append(f"g{spec.groups}")
-    parts += [spec.layout.lower(), spec.dtype] + (["bias_relu"] if spec.bias_relu else [])
+    parts += [spec.layout.lower(), spec.dtype] + epilogue_tags(dataclasses.asdict(spec))
     return "_".join(parts)
 
 
@@ -288,7 +327,7 @@ def gemm_name(fields):
         str(fields.get("layout_a", "row"))[:1] + str(fields.get("layout_b", "row"))[:1]
     )  # checked later, by GemmSpec
     parts = ["gemm", f"{fields['m']}x{fields['n']}x{fields['k']}", str(fields["dtype"]), layouts, str(fields["out"])]
-    return "_".join(parts + (["bias_relu"] if fields.get("bias_relu") else []))
+    return "_".join(parts + epilogue_tags(fields))
 
 
 def attention_name(fields):

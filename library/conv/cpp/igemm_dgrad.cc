@@ -45,10 +45,10 @@ std::array<std::int64_t, 3> dgrad_gemm(const IgemmSpec& spec) {
 void check(const IgemmSpec& spec) {
   if (auto found = spec.conv.epilogue_field()) {
     const auto& [field, value, fallback] = *found;
-    throw IgemmSpecError("ConvSpec." + field, value,
-                         json::canonical(fallback) +
-                             " (conv_igemm_dgrad: a data gradient has no bias, activation, residual or scale)",
-                         json::Array{fallback}, "conv_igemm_fwd takes " + field);
+    throw IgemmSpecError(
+        "ConvSpec." + field, value,
+        json::canonical(fallback) + " (conv_igemm_dgrad: a data gradient has no bias, activation, residual or scale)",
+        json::Array{fallback}, "conv_igemm_fwd takes " + field);
   }
 }
 

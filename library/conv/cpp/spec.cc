@@ -23,8 +23,8 @@ constexpr std::array<std::string_view, 3> kDtypes = {"f32", "f16", "bf16"};
 
 // The dataclass fields in declaration order, which the messages list.
 constexpr std::array<std::string_view, 15> kFields = {
-    "n",      "c",     "k",    "spatial", "filter",     "stride",   "pad",   "dilation",
-    "groups", "layout", "dtype", "bias",   "activation", "residual", "scale",
+    "n",      "c",      "k",     "spatial", "filter",     "stride",   "pad",   "dilation",
+    "groups", "layout", "dtype", "bias",    "activation", "residual", "scale",
 };
 // Fields without a default: from_json names the first one missing.
 constexpr std::array<std::string_view, 5> kRequired = {"n", "c", "k", "spatial", "filter"};
@@ -53,7 +53,7 @@ std::string joined(const Names& items) {
 
 template <typename Names>
 bool one_of(const json::Value& v, const Names& names) {
-  return v.is_str() && std::ranges::find(names, v.as_str()) != names.end();
+  return v.is_str() && std::ranges::find(names, v.as_str()) != std::ranges::end(names);
 }
 
 std::int64_t positive_int(std::string_view field, const json::Value& v) {

@@ -32,12 +32,12 @@ struct ConvSpec {
   Shape pad;
   Shape dilation;
   std::int64_t groups = 1;
-  std::string layout;  // "NHWC" (channels-last) or "NCHW"
-  std::string dtype;   // "f32", "f16" or "bf16"
-  bool bias = false;                  // K f32 values added
-  std::string activation = "none";    // tile::kActivations
-  std::string residual = "none";      // "none" or one of tile::kResiduals
-  std::string scale = "1";            // a decimal string (tile::scale_value)
+  std::string layout;               // "NHWC" (channels-last) or "NCHW"
+  std::string dtype;                // "f32", "f16" or "bf16"
+  bool bias = false;                // K f32 values added
+  std::string activation = "none";  // tile::kActivations
+  std::string residual = "none";    // "none" or one of tile::kResiduals
+  std::string scale = "1";          // a decimal string (tile::scale_value)
 
   // ConvSpec.from_json(obj): rocke::family::SpecError with Python's facts.
   static ConvSpec from_json(const json::Value& obj);

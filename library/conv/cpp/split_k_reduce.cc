@@ -95,8 +95,7 @@ int vector_width(std::int64_t elements) {
 
 std::unique_ptr<ir::Kernel> reduce_kernel(std::string name, std::string_view arch, std::int64_t elements,
                                           std::int64_t splits, const std::string& dtype,
-                                          std::optional<Channels> channels, bool residual,
-                                          const Epilogue& epilogue) {
+                                          std::optional<Channels> channels, bool residual, const Epilogue& epilogue) {
   const ir::Type* elem = ir::scalar(dtype);
   const int v = vector_width(elements);
   ir::KernelBuilder b(std::move(name), arch, {kWorkgroup, 1, 1});

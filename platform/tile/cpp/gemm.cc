@@ -1,8 +1,8 @@
 #include "platform/tile/cpp/gemm.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -558,11 +558,12 @@ Value* gelu_tanh(KernelBuilder& b, Value* x) {
 
 // gemm._gelu_erf.
 Value* gelu_erf(KernelBuilder& b, Value* x) {
-  namespace d = data::tile_gemm;
-  const std::string_view a[] = {d::kGeluErfA1, d::kGeluErfA2, d::kGeluErfA3, d::kGeluErfA4, d::kGeluErfA5};
+  namespace facts = rocke::data::tile_gemm;
+  const std::string_view a[] = {facts::kGeluErfA1, facts::kGeluErfA2, facts::kGeluErfA3, facts::kGeluErfA4,
+                                facts::kGeluErfA5};
   Value* minus = b.neg(x);
   Value* magnitude = b.max(x, minus);
-  Value* p = b.const_(decimal(data::tile_gemm::kGeluErfP), f32());
+  Value* p = b.const_(decimal(facts::kGeluErfP), f32());
   Value* one = b.const_(1.0, f32());
   Value* d = b.fma(magnitude, p, one);
   Value* t = reciprocal(b, d);
@@ -573,7 +574,7 @@ Value* gelu_erf(KernelBuilder& b, Value* x) {
   }
   Value* tail = b.mul(poly, t);
   Value* square = b.mul(x, x);
-  Value* power = b.mul(square, decimal(data::tile_gemm::kGeluErfExp2));
+  Value* power = b.mul(square, decimal(facts::kGeluErfExp2));
   Value* gauss = b.exp2(power);
   Value* h = b.mul(tail, gauss);
   Value* negative = b.cmp("lt", x, 0.0);
@@ -607,22 +608,19 @@ std::optional<double> scale_value(const std::string& text) {
 
 void check_epilogue(const std::string& activation, const std::string& residual_at) {
   if (!among(activation, kActivations)) {
-    throw errors::FieldError(errors::kFieldError, "epilogue", json::Object{{"activation", activation}},
-                             allowed(kActivations),
-                             "epilogue: expected activation one of " + listed(kActivations) + ", got " +
-                                 json::quote(activation));
+    throw errors::FieldError(
+        errors::kFieldError, "epilogue", json::Object{{"activation", activation}}, allowed(kActivations),
+        "epilogue: expected activation one of " + listed(kActivations) + ", got " + json::quote(activation));
   }
   if (!among(residual_at, kResiduals)) {
-    throw errors::FieldError(errors::kFieldError, "epilogue", json::Object{{"residual_at", residual_at}},
-                             allowed(kResiduals),
-                             "epilogue: expected residual_at one of " + listed(kResiduals) + ", got " +
-                                 json::quote(residual_at));
+    throw errors::FieldError(
+        errors::kFieldError, "epilogue", json::Object{{"residual_at", residual_at}}, allowed(kResiduals),
+        "epilogue: expected residual_at one of " + listed(kResiduals) + ", got " + json::quote(residual_at));
   }
 }
 
 std::vector<Value*> finish(KernelBuilder& b, std::vector<Value*> values, const std::string& activation,
-                           const Addend& bias, const Addend& residual, const std::string& residual_at,
-                           double scale) {
+                           const Addend& bias, const Addend& residual, const std::string& residual_at, double scale) {
   check_epilogue(activation, residual_at);
   auto add_each = [&](const Addend& addend) {
     for (std::size_t j = 0; j < values.size(); ++j) {

@@ -140,8 +140,8 @@ std::unique_ptr<ir::Kernel> variant_kernel(std::string_view arch, std::string_vi
     throw errors::FieldError(
         errors::kFieldError, "variant_kernel.mode", std::string(mode),
         json::Array{"bias_relu", "atomic", "elements", "fma", "residual_before", "residual_after"},
-        errors::worded("variant_kernel.mode", "one of bias_relu, atomic, elements, fma, residual_before, residual_after",
-                       std::string(mode)));
+        errors::worded("variant_kernel.mode",
+                       "one of bias_relu, atomic, elements, fma, residual_before, residual_after", std::string(mode)));
   }
   const ir::Type* elem = elem_of(dtype);
   const arch::Arch& info = arch::get(arch);
