@@ -83,7 +83,6 @@ BAD = [
     _with(activation=None),
     _with(residual="before"),
     _with(residual=True),
-    _with(scale=0.5),
     _with(scale="-1"),
     _with(scale="1e-50"),
     _with(scale="1e39"),
