@@ -28,7 +28,7 @@ from conv.split_k import select_split_k, select_split_k_fwd, select_split_k_wgra
 from gemm.family_names import NAMES as GEMM_NAMES
 from gemm.spec import SpecError as GemmSpecError
 from gemm.tiles import TILES, TileError, spec_for
-from planner.problems import EntryError, epilogue_tags, spec_error
+from planner.problems import EntryError, spec_error
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,10 +105,20 @@ def _igemm(spec, arch):
     why += (
         f": the kernel reduces 1/{split} of the k steps per workgroup into an f32 workspace of {split} slices, "
         f"then conv_fwd_split_k_reduce (stage reduce, its own code object NAME.reduce.hsaco and index row) adds them"
-        + (f", its epilogue ({', '.join(epilogue_tags(dataclasses.asdict(spec)))})" if spec.epilogue_field() else "")
+        + (f", {_epilogue_words(spec)}" if spec.epilogue_field() else "")
         + f" into the {spec.dtype} output"
     )
     return (igemm, f"{tile}, split-K {split}"), why
+
+
+def _epilogue_words(conv):
+    """A conv spec's epilogue in words, as --explain says what the reduce adds: "bias and relu"."""
+    parts = ["bias"] * conv.bias + [conv.activation] * (conv.activation != "none")
+    if conv.residual != "none":
+        parts.append(f"the residual {conv.residual.replace('_', ' ')}")
+    if conv.scale != "1":
+        parts.append(f"scale {conv.scale}")
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
 
 
 def _fwd_reduce(igemm, arch):

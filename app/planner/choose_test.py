@@ -293,7 +293,7 @@ def test_a_gemm_epilogue_reaches_its_spec_and_a_bad_one_is_named():
     problems, _ = read({"problems": [dict(GEMM, activation="gelu")]})
     jobs, errors = plan(problems, ["gfx942"])
     assert jobs == [] and [str(e) for e in errors] == [
-        "problems[0].activation on gfx942: expected one of none, relu, relu6, gelu_tanh, gelu_erf, got 'gelu'"
+        "problems[0].activation: expected one of none, relu, relu6, gelu_tanh, gelu_erf, got 'gelu'"
     ]
 
 
