@@ -208,7 +208,8 @@ SPLIT = {
     "spatial": [28, 28],
     "filter": [3, 3],
     "pad": [1, 1],
-    "bias_relu": True,
+    "bias": True,
+    "activation": "relu",
 }
 
 

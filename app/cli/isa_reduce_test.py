@@ -3,10 +3,12 @@ kernel's memory instructions are known by construction from each case.
 
 A lane reduces V elements, V the widest of 4, 2, 1 that divides the output's
 E elements (split_k_reduce.py): it loads each of the S f32 slices as one
-V-wide load (4V bytes), the bias (bias_relu only) as one V-wide load where
-its V elements are V consecutive channels (channels-last, K % V == 0), as
-one f32 where they share a channel (channels-first, pixels % V == 0), else
-as V f32 loads, and stores V elements of the output type once. No matrix
+V-wide load (4V bytes), the bias (where the layer has one) as one V-wide
+load where its V elements are V consecutive channels (channels-last,
+K % V == 0), as one f32 where they share a channel (channels-first,
+pixels % V == 0), else as V f32 loads, the residual (where the layer has
+one) as one V-wide load of the output type, and stores V elements of the
+output type once. No matrix
 op, no LDS, no barrier, no loop."""
 
 import contextlib
@@ -43,7 +45,9 @@ def _expected(spec):
     elements = math.prod(conv.output_shape())
     v = next(w for w in (4, 2, 1) if elements % w == 0)
     loads, load_bytes = spec.split_k, spec.split_k * 4 * v
-    if conv.bias_relu:
+    if conv.residual != "none":
+        loads, load_bytes = loads + 1, load_bytes + v * BYTES[conv.dtype]
+    if conv.bias:
         pixels = math.prod(conv.output)
         if conv.channels_last and conv.k % v == 0:
             loads, load_bytes = loads + 1, load_bytes + 4 * v
@@ -55,7 +59,7 @@ def _expected(spec):
 
 
 def test_the_cases_cover_every_way_to_load_the_bias():
-    kinds = {(c.spec.conv.bias_relu, _expected(c.spec)[0] - c.spec.split_k) for c in CASES}
+    kinds = {(c.spec.conv.bias, _expected(c.spec)[0] - c.spec.split_k) for c in CASES if c.spec.conv.residual == "none"}
     assert {(True, 1), (True, 4), (False, 0)} <= kinds, kinds  # wide or shared, one per element, none
 
 

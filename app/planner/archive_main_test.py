@@ -75,7 +75,7 @@ def test_the_errors_are_rocke_builds_and_name_each_refusal(records):
         (4, None),
         (5, None),
     ]
-    assert doc["errors"][4]["message"].startswith("problems[5].bias_relu: expected False")
+    assert doc["errors"][4]["message"].startswith("problems[5].bias: expected False")
     assert "problems[0] has it too" in doc["errors"][2]["message"]
     assert doc["errors"][1]["message"].endswith("no family computes an f32 weight gradient")
 

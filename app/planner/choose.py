@@ -119,10 +119,20 @@ def _igemm(spec, arch):
     why += (
         f": the kernel reduces 1/{split} of the k steps per workgroup into an f32 workspace of {split} slices, "
         f"then conv_fwd_split_k_reduce (stage reduce, its own code object NAME.reduce.hsaco and index row) adds them"
-        + (", bias and relu" if spec.bias_relu else "")
+        + (f", {_epilogue_words(spec)}" if spec.epilogue_field() else "")
         + f" into the {spec.dtype} output"
     )
     return (igemm, f"{tile}, split-K {split}"), why
+
+
+def _epilogue_words(conv):
+    """A conv spec's epilogue in words, as --explain says what the reduce adds: "bias and relu"."""
+    parts = ["bias"] * conv.bias + [conv.activation] * (conv.activation != "none")
+    if conv.residual != "none":
+        parts.append(f"the residual {conv.residual.replace('_', ' ')}")
+    if conv.scale != "1":
+        parts.append(f"scale {conv.scale}")
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
 
 
 def _fwd_reduce(igemm, arch):
@@ -198,8 +208,13 @@ def _igemm_dgrad(spec, arch):
     columns are C/groups, so few channels per group (depthwise, ResNeXt, the
     C = 3 stem) leave most of each block's matrix work on zeros, but the
     numbers are right, and no other family computes a data gradient."""
-    if spec.bias_relu:
-        return None, "bias_relu = True: a data gradient has no bias or activation; drop bias_relu from the entry"
+    found = spec.epilogue_field()
+    if found is not None:
+        field, value, _ = found
+        return (
+            None,
+            f"{field} = {value!r}: a data gradient has no bias, activation, residual or scale; drop {field} from the entry",
+        )
     try:
         igemm = igemm_tiles.spec_for(arch, spec)
     except igemm_tiles.IgemmSpecError as e:

@@ -66,7 +66,7 @@ def test_igemm_takes_its_archs_tile_and_explains_the_gemm():
 
 
 def test_a_split_conv_is_two_kernels_the_reduce_after_the_split():
-    (job,), _ = _jobs(conv(name="late", bias_relu=True), archs=("gfx942",))
+    (job,), _ = _jobs(conv(name="late", bias=True, activation="relu"), archs=("gfx942",))
     (reduce,) = job.choice.then
     assert (reduce.family, reduce.module, reduce.stage) == ("conv_fwd_split_k_reduce", "conv.split_k_reduce", "reduce")
     assert reduce.spec.split_k == job.choice.spec.split_k > 1 and reduce.spec.conv == job.choice.spec.conv
@@ -162,9 +162,14 @@ def test_dgrad_builds_few_channels_per_group_and_says_how_idle_the_matrix_ops_ar
     "fields,arch,why",
     [
         (
-            {"bias_relu": True},
+            {"bias": True, "activation": "relu"},
             "gfx942",
-            "conv_igemm_dgrad: passed over, bias_relu = True: a data gradient has no bias or activation; drop bias_relu from the entry",
+            "conv_igemm_dgrad: passed over, bias = True: a data gradient has no bias, activation, residual or scale; drop bias from the entry",
+        ),
+        (
+            {"scale": 0.5},
+            "gfx942",
+            "conv_igemm_dgrad: passed over, scale = '0.5': a data gradient has no bias, activation, residual or scale; drop scale from the entry",
         ),
         (
             {"dtype": "f32"},
@@ -264,16 +269,33 @@ def test_wgrad_refusals_are_named():
 
 def test_wgrad_through_a_bias_and_relu_is_a_named_error():
     # dw through a relu needs the relu's mask on dy, which conv_igemm_wgrad does not apply.
-    problems, _ = read({"problems": [conv(op="conv_wgrad", bias_relu=True)]})
+    problems, _ = read({"problems": [conv(op="conv_wgrad", bias=True, activation="relu")]})
     jobs, errors = plan(problems, ["gfx942", "gfx950"])
     assert jobs == []
     assert [str(e) for e in errors] == [
-        "problems[0].bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution "
-        "alone), got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu",
+        "problems[0].bias: expected False (conv_igemm_wgrad computes the weight gradient of the convolution "
+        "alone), got True; apply the epilogue's derivative to dy and drop bias",
     ]
 
 
 GEMM = {"op": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "f16"}
+
+
+def test_a_gemm_epilogue_reaches_its_spec_and_a_bad_one_is_named():
+    problems, _ = read({"problems": [dict(GEMM, bias=True, activation="gelu_erf", residual="after_activation")]})
+    (job,), errors = plan(problems, ["gfx942"])
+    spec = job.choice.spec
+    assert errors == [] and (spec.bias, spec.activation, spec.residual, spec.scale) == (
+        True,
+        "gelu_erf",
+        "after_activation",
+        "1",
+    )
+    problems, _ = read({"problems": [dict(GEMM, activation="gelu")]})
+    jobs, errors = plan(problems, ["gfx942"])
+    assert jobs == [] and [str(e) for e in errors] == [
+        "problems[0].activation: expected one of none, relu, relu6, gelu_tanh, gelu_erf, got 'gelu'"
+    ]
 
 
 @pytest.mark.parametrize("entry", [conv(), conv(op="conv_dgrad"), conv(op="conv_wgrad"), GEMM])

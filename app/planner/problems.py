@@ -7,25 +7,16 @@
     {"op": "softmax", "rows": 1536, "dim": 128, "dtype": "f16", "mask": true, "scale": 0.125}
     {"op": "layernorm", "rows": 128, "dim": 768, "residual": true}
 
-conv_fwd, conv_dgrad and conv_wgrad take ConvSpec's fields (conv/spec.py),
-gemm takes GemmSpec's problem fields (gemm/spec.py: m, n, k, dtype, out,
-layout_a, layout_b, bias_relu; the tile is the planner's choice). Optional
-fields take the spec's defaults; gemm's `out` defaults to its input type
-(f32 for fp8, which has no output type). attention takes AttentionSpec's
-problem fields (attention/spec.py: batch, heads, kv_heads, seq_q, seq_k,
-head_dim, dtype, causal, mask, scale, layout, lse; the tile is the
-planner's); kv_heads defaults to heads, and a scale given as a JSON number
-becomes its shortest decimal (a spec holds no floats). pool takes PoolSpec's
-fields (pool/spec.py: n, c, spatial, kind, window, stride, pad, pad_end,
-count_pad, layout, dtype) and "global": true, an average over the whole
-spatial extent, given without window, stride, pad and pad_end (the spec's
-window is then the spatial extent). softmax takes SoftmaxSpec's problem
-fields (softmax/spec.py: rows, dim, dtype, mask, scale; a scale given as a
-JSON number likewise). layernorm and rmsnorm
-take NormSpec's problem fields (norm/spec.py: rows, dim, dtype, eps, affine,
-residual, residual_out; the op is its kind, the tile the planner's); dtype
-defaults to f16, eps to NORM_EPS's (a JSON number becomes its shortest
-decimal, as attention's scale). Any entry may carry a "name" (the
+Each op's fields, their defaults and an example are in problems.schema.json
+beside this file, the format's written home (problems_schema_test ties it to
+this reader and the planner). The conv ops give ConvSpec's fields
+(conv/spec.py; conv_fwd also the epilogue's, which the gradients refuse),
+gemm GemmSpec's problem fields (gemm/spec.py), attention, softmax,
+layernorm and rmsnorm their specs' problem fields (the tile is the
+planner's), pool PoolSpec's, with "global": true standing for a window of
+the whole spatial extent. A field a spec holds as a decimal string (scale,
+eps: a spec holds no floats) may be a JSON number, read as its shortest
+decimal. Any entry may carry a "name" (the
 layer's published name); one is made from its fields otherwise. The specs
 validate every field and normalise JSON lists and numpy ints.
 
@@ -47,7 +38,8 @@ from pool.spec import PoolSpec
 from pool.spec import SpecError as PoolSpecError
 
 CONV_OPS = ("conv_fwd", "conv_dgrad", "conv_wgrad")
-GEMM_FIELDS = ("m", "n", "k", "dtype", "out", "layout_a", "layout_b", "bias_relu")
+EPILOGUE_FIELDS = ("bias", "activation", "residual", "scale")
+GEMM_FIELDS = ("m", "n", "k", "dtype", "out", "layout_a", "layout_b", *EPILOGUE_FIELDS)
 GEMM_REQUIRED = ("m", "n", "k", "dtype")
 ATTENTION_FIELDS = (
     "batch",
@@ -88,6 +80,12 @@ NORM_REQUIRED = ("rows", "dim")
 # A norm op -> its eps when the entry gives none (PyTorch's LayerNorm and the usual RMSNorm).
 NORM_EPS = {"layernorm": "1e-5", "rmsnorm": "1e-6"}
 OPS = (*CONV_OPS, "gemm", "attention", "pool", "softmax", *NORM_EPS)
+# An op -> its fields a spec holds as decimal strings (a spec holds no floats): a JSON number given for one
+# becomes its shortest decimal.
+_DECIMALS = {
+    **{op: ("scale",) for op in (*CONV_OPS, "gemm", "attention", "softmax")},
+    **{op: ("eps",) for op in NORM_EPS},
+}
 # An op of dict fields -> (its fields, the required ones).
 _FIELDS = {
     "gemm": (GEMM_FIELDS, GEMM_REQUIRED),
@@ -293,6 +291,9 @@ def entry(index, obj):
     name = fields.pop("name", None)
     if name is not None and (not isinstance(name, str) or not _NAME.fullmatch(name)):
         raise EntryError(index, "name", f"expected letters, digits and _ (not first a digit, at most 64), got {name!r}")
+    for key in _DECIMALS.get(op, ()):
+        if isinstance(fields.get(key), float | int) and not isinstance(fields[key], bool):
+            fields[key] = shortest_decimal(fields[key])
     if op in CONV_OPS:
         try:
             spec = ConvSpec.from_json(fields)
@@ -312,22 +313,14 @@ def entry(index, obj):
             raise EntryError(index, key, "expected a value (the field is required), got none")
     if op == "attention":
         fields.setdefault("kv_heads", fields["heads"])
-        scale = fields.get("scale")
-        if isinstance(scale, float | int) and not isinstance(scale, bool):
-            fields["scale"] = repr(float(scale))
         return Problem(index, name or attention_name(fields), op, fields)
     if op == "pool":
         return _pool(index, name, fields)
     if op == "softmax":
-        scale = fields.get("scale")
-        if isinstance(scale, float | int) and not isinstance(scale, bool):
-            fields["scale"] = str(scale) if isinstance(scale, int) else repr(scale)
         return Problem(index, name or softmax_name(fields), op, fields)
     if op in NORM_EPS:
         fields.setdefault("dtype", "f16")
-        eps = fields.setdefault("eps", NORM_EPS[op])
-        if isinstance(eps, float | int) and not isinstance(eps, bool):
-            fields["eps"] = repr(float(eps))
+        fields.setdefault("eps", NORM_EPS[op])
         return Problem(index, name or norm_name(op, fields), op, fields)
     if "out" not in fields:
         fields["out"] = "f32" if fields["dtype"] == "fp8" else fields["dtype"]
@@ -360,6 +353,29 @@ def _pool(index, name, fields):
     return Problem(index, name or pool_name(spec, whole), "pool", spec)
 
 
+def shortest_decimal(x):
+    """A JSON number as the shortest decimal that reads back as it: 1 -> "1", 0.5 -> "0.5", 1e-05 -> "1e-05"."""
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def epilogue_tags(fields):
+    """Name tags of the epilogue fields that are not their defaults ("bias_relu" for bias and relu)."""
+    bias, activation = fields.get("bias", False), fields.get("activation", "none")
+    tags = ["bias_relu"] if bias is True and activation == "relu" else ["bias"] * (bias is True)
+    if activation != "none" and tags != ["bias_relu"]:
+        tags.append(str(activation))
+    residual = fields.get("residual", "none")
+    if residual != "none":
+        tags.append(
+            {"before_activation": "residual_pre", "after_activation": "residual_post"}.get(residual, "residual")
+        )
+    scale = str(fields.get("scale", "1"))
+    if scale != "1":
+        tags.append("scale" + re.sub(r"[^A-Za-z0-9]", "_", scale))
+    return tags
+
+
 def _dims(values):
     return "x".join(str(v) for v in values)
 
@@ -373,7 +389,7 @@ def conv_name(op, spec):
             parts.append(tag + _dims(values))
     if spec.groups != 1:
         parts.append(f"g{spec.groups}")
-    parts += [spec.layout.lower(), spec.dtype] + (["bias_relu"] if spec.bias_relu else [])
+    parts += [spec.layout.lower(), spec.dtype] + epilogue_tags(dataclasses.asdict(spec))
     return "_".join(parts)
 
 
@@ -383,7 +399,7 @@ def gemm_name(fields):
         str(fields.get("layout_a", "row"))[:1] + str(fields.get("layout_b", "row"))[:1]
     )  # checked later, by GemmSpec
     parts = ["gemm", f"{fields['m']}x{fields['n']}x{fields['k']}", str(fields["dtype"]), layouts, str(fields["out"])]
-    return "_".join(parts + (["bias_relu"] if fields.get("bias_relu") else []))
+    return "_".join(parts + epilogue_tags(fields))
 
 
 def attention_name(fields):

@@ -93,6 +93,33 @@ def test_names_come_from_the_entry_or_its_fields_and_must_be_unique():
     ]
 
 
+def test_the_epilogue_fields_reach_the_specs_and_a_numeric_scale_its_shortest_decimal():
+    entries = [
+        dict(GOOD_CONV, bias=True, activation="relu", residual="before_activation"),
+        dict(GOOD_CONV, activation="relu6", scale=1),
+        dict(GOOD_GEMM, bias=True, activation="gelu_erf", scale=0.125),
+        dict(GOOD_GEMM, residual="after_activation", scale="2.5"),
+    ]
+    problems, errors = read({"problems": entries})
+    assert errors == []
+    assert (problems[0].spec.bias, problems[0].spec.activation, problems[0].spec.residual) == (
+        True,
+        "relu",
+        "before_activation",
+    )
+    assert problems[1].spec.scale == "1" and problems[2].spec["scale"] == "0.125"
+    assert [p.name for p in problems] == [
+        "conv_fwd_n1c64_56x56_k64_f3x3_p1x1_nhwc_f16_bias_relu_residual_pre",
+        "conv_fwd_n1c64_56x56_k64_f3x3_p1x1_nhwc_f16_relu6",
+        "gemm_128x768x768_f16_rc_f16_bias_gelu_erf_scale0_125",
+        "gemm_128x768x768_f16_rc_f16_residual_post_scale2_5",
+    ]
+    _, errors = read({"problems": [dict(GOOD_CONV, scale=-1)]})
+    assert [str(e) for e in errors] == [
+        "problems[0].scale: expected a positive decimal string such as '0.5' (finite and above 0 as f32), got '-1'",
+    ]
+
+
 def test_gemm_out_defaults_to_the_input_type_and_f32_for_fp8():
     problems, _ = read({"problems": [GOOD_GEMM, dict(GOOD_GEMM, dtype="fp8")]})
     assert [p.spec["out"] for p in problems] == ["f16", "f32"]

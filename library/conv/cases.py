@@ -19,12 +19,19 @@ DIRECT = {
     "2d_nhwc_f16_grouped": ConvSpec(1, 8, 12, (6, 7), (3, 3), pad=(1, 1), groups=4),
     "2d_nhwc_f32_depthwise": ConvSpec(2, 8, 8, (5, 6), (3, 3), pad=(1, 1), groups=8, dtype="f32"),
     "2d_nchw_bf16_depthwise_bias": ConvSpec(
-        1, 6, 6, (7, 5), (5, 3), pad=(2, 1), groups=6, layout="NCHW", dtype="bf16", bias_relu=True
+        1, 6, 6, (7, 5), (5, 3), pad=(2, 1), groups=6, layout="NCHW", dtype="bf16", bias=True, activation="relu"
     ),
-    "2d_nhwc_f16_1x1_bias": ConvSpec(2, 16, 8, (4, 5), (1, 1), bias_relu=True),
+    "2d_nhwc_f16_1x1_bias": ConvSpec(2, 16, 8, (4, 5), (1, 1), bias=True, activation="relu"),
     "3d_ndhwc_f16": ConvSpec(1, 4, 4, (4, 5, 5), (3, 3, 3), pad=(1, 1, 1)),
     "3d_ncdhw_f32_stride_groups": ConvSpec(
         1, 4, 6, (5, 6, 6), (2, 3, 3), stride=(1, 2, 2), groups=2, layout="NCHW", dtype="f32"
+    ),
+    # Epilogues: MobileNetV2's ReLU6 with a residual before it; erf GELU and a scale, channels-first.
+    "epilogue_relu6_residual_before": ConvSpec(
+        1, 8, 8, (5, 5), (3, 3), pad=(1, 1), bias=True, activation="relu6", residual="before_activation"
+    ),
+    "epilogue_nchw_bf16_gelu_erf_scale": ConvSpec(
+        1, 4, 6, (5, 6), (3, 3), layout="NCHW", dtype="bf16", activation="gelu_erf", scale="0.5"
     ),
 }
 
@@ -33,12 +40,18 @@ IMG2COL = {
     "2d_nchw_f32_3x3": ConvSpec(2, 4, 6, (6, 6), (3, 3), layout="NCHW", dtype="f32"),
     "2d_nhwc_bf16_stride2": ConvSpec(1, 6, 4, (9, 8), (3, 3), stride=(2, 2), pad=(1, 1), dtype="bf16"),
     "2d_nchw_f16_dilated_pad": ConvSpec(1, 4, 4, (9, 9), (3, 3), pad=(2, 2), dilation=(2, 2), layout="NCHW"),
-    "2d_nhwc_f16_5x5_bias": ConvSpec(1, 3, 8, (8, 8), (5, 5), pad=(2, 2), bias_relu=True),
+    "2d_nhwc_f16_5x5_bias": ConvSpec(1, 3, 8, (8, 8), (5, 5), pad=(2, 2), bias=True, activation="relu"),
     "2d_nchw_bf16_rect": ConvSpec(2, 5, 3, (6, 10), (1, 3), stride=(1, 3), layout="NCHW", dtype="bf16"),
     "2d_nhwc_f32_1x1": ConvSpec(2, 16, 8, (4, 5), (1, 1), dtype="f32"),
     "2d_nhwc_f16_stride_dilate": ConvSpec(1, 4, 6, (11, 11), (3, 3), stride=(2, 2), dilation=(2, 2), pad=(1, 1)),
     "3d_ndhwc_bf16": ConvSpec(1, 3, 4, (4, 5, 5), (3, 3, 3), pad=(1, 1, 1), dtype="bf16"),
-    "3d_ncdhw_f16_bias": ConvSpec(1, 4, 4, (4, 6, 6), (2, 2, 2), stride=(2, 2, 2), layout="NCHW", bias_relu=True),
+    "3d_ncdhw_f16_bias": ConvSpec(
+        1, 4, 4, (4, 6, 6), (2, 2, 2), stride=(2, 2, 2), layout="NCHW", bias=True, activation="relu"
+    ),
+    # Epilogue: tanh GELU with a residual after it and a scale of 2, f32.
+    "epilogue_f32_gelu_tanh_residual_after": ConvSpec(
+        1, 4, 6, (6, 6), (3, 3), pad=(1, 1), dtype="f32", activation="gelu_tanh", residual="after_activation", scale="2"
+    ),
 }
 
 
@@ -55,19 +68,19 @@ IGEMM_FWD = {
     "resnet_1x1_f16": ConvSpec(2, 32, 64, (8, 8), (1, 1)),
     "resnet_3x3_f16": ConvSpec(2, 16, 64, (8, 8), (3, 3), pad=(1, 1)),
     "resnet_3x3_stride2_bf16": ConvSpec(2, 16, 32, (9, 9), (3, 3), stride=(2, 2), pad=(1, 1), dtype="bf16"),
-    "resnet_1x1_stride2_bias": ConvSpec(1, 32, 72, (8, 8), (1, 1), stride=(2, 2), bias_relu=True),
+    "resnet_1x1_stride2_bias": ConvSpec(1, 32, 72, (8, 8), (1, 1), stride=(2, 2), bias=True, activation="relu"),
     # ResNeXt: grouped 3x3, 8 channels per group (vector gather) and 4 (per element).
     "resnext_grouped_f16": ConvSpec(1, 32, 32, (6, 6), (3, 3), pad=(1, 1), groups=4),
     "resnext_grouped_c4_bf16_bias": ConvSpec(
-        1, 32, 16, (5, 5), (3, 3), pad=(1, 1), groups=8, dtype="bf16", bias_relu=True
+        1, 32, 16, (5, 5), (3, 3), pad=(1, 1), groups=8, dtype="bf16", bias=True, activation="relu"
     ),
     # UNet: 3x3 with C and K not multiples of the tile (12 and 20), bias + relu; a dilated one.
-    "unet_3x3_odd_bias": ConvSpec(1, 12, 20, (10, 10), (3, 3), pad=(1, 1), bias_relu=True),
+    "unet_3x3_odd_bias": ConvSpec(1, 12, 20, (10, 10), (3, 3), pad=(1, 1), bias=True, activation="relu"),
     "unet_dilated_bf16": ConvSpec(1, 16, 16, (9, 9), (3, 3), pad=(2, 2), dilation=(2, 2), dtype="bf16"),
     # 3-D video: 3x3x3, and a (1, 2, 2)-strided one with bias.
     "video_3d_f16": ConvSpec(1, 8, 16, (4, 6, 6), (3, 3, 3), pad=(1, 1, 1)),
     "video_3d_stride_bf16_bias": ConvSpec(
-        1, 16, 8, (3, 7, 7), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1), dtype="bf16", bias_relu=True
+        1, 16, 8, (3, 7, 7), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1), dtype="bf16", bias=True, activation="relu"
     ),
     # Edges: one output pixel; a filter as large as the padded input.
     "single_pixel": ConvSpec(1, 16, 8, (3, 3), (3, 3)),
@@ -83,7 +96,21 @@ IGEMM_FWD = {
     "stepped_3d_grouped": ConvSpec(1, 64, 128, (4, 6, 6), (3, 3, 3), pad=(1, 1, 1), groups=2),
     "stepped_c96": ConvSpec(1, 96, 64, (12, 12), (3, 3), pad=(1, 1)),
     # Channels-first (per-element gather and stores), 2-D and 3-D.
-    "nchw_3x3_bias": ConvSpec(1, 8, 12, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", bias_relu=True),
+    "nchw_3x3_bias": ConvSpec(1, 8, 12, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", bias=True, activation="relu"),
+    # Epilogues. ResNet-50's bottleneck end: a 1x1 with the residual added before the ReLU, in
+    # blocks wholly inside (M = 128) and at the edge (K = 72). MobileNetV2's projection: no
+    # activation, the residual added after. BERT's FFN: erf GELU, bf16, a scale, odd K. Tanh
+    # GELU with the residual after it, channels-first.
+    "epilogue_bottleneck_residual_relu": ConvSpec(
+        2, 32, 72, (8, 8), (1, 1), bias=True, activation="relu", residual="before_activation"
+    ),
+    "epilogue_projection_residual": ConvSpec(1, 24, 16, (6, 6), (1, 1), bias=True, residual="after_activation"),
+    "epilogue_gelu_erf_scale_bf16": ConvSpec(
+        1, 16, 20, (5, 5), (3, 3), pad=(1, 1), dtype="bf16", bias=True, activation="gelu_erf", scale="0.125"
+    ),
+    "epilogue_nchw_gelu_tanh_residual_after": ConvSpec(
+        1, 8, 12, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", activation="gelu_tanh", residual="after_activation"
+    ),
     "ncdhw_grouped_bf16": ConvSpec(1, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), groups=2, layout="NCHW", dtype="bf16"),
 }
 
@@ -94,7 +121,10 @@ IGEMM_FWD_SPLIT = {
     # res5-like 3x3 (few pixels, long reduction): 18 steps in 4 slices of 4-5, vector gather.
     "splitk_resnet_3x3_s4": (ConvSpec(1, 64, 64, (7, 7), (3, 3), pad=(1, 1)), 4),
     # Channels-first with bias (the reduce applies it): k = 108, 4 steps (the last 12 deep) in 3.
-    "splitk_nchw_odd_bias_s3": (ConvSpec(1, 12, 20, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", bias_relu=True), 3),
+    "splitk_nchw_odd_bias_s3": (
+        ConvSpec(1, 12, 20, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", bias=True, activation="relu"),
+        3,
+    ),
     # Grouped (z = split x groups + group): k = 144, 5 steps in 2 slices of 2 and 3.
     "splitk_grouped_bf16_s2": (ConvSpec(1, 32, 32, (5, 5), (3, 3), pad=(1, 1), groups=2, dtype="bf16"), 2),
     # 3-D: k = 216, 7 steps in 4.
@@ -103,6 +133,22 @@ IGEMM_FWD_SPLIT = {
     "splitk_single_pixel_s5": (ConvSpec(1, 16, 8, (3, 3), (3, 3)), 5),
     # Channels-first 1x1, bf16, batch 2: 2 whole steps in 2.
     "splitk_nchw_1x1_bf16_s2": (ConvSpec(2, 64, 32, (4, 4), (1, 1), layout="NCHW", dtype="bf16"), 2),
+    # An epilogue (the reduce applies it; the split kernel is the plain one): 144 = 5 steps in 2.
+    "splitk_epilogue_gelu_residual_s2": (
+        ConvSpec(
+            1,
+            16,
+            16,
+            (4, 4),
+            (3, 3),
+            pad=(1, 1),
+            bias=True,
+            activation="gelu_erf",
+            residual="before_activation",
+            scale="0.5",
+        ),
+        2,
+    ),
 }
 
 

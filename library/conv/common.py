@@ -10,6 +10,7 @@ from family import bound
 from family.family import NumericCheck
 from ir import types as T
 from ir.builder import KernelBuilder
+from tile.gemm import finish, scale_value, spec_epilogue
 
 ELEM = {"f32": T.F32, "f16": T.F16, "bf16": T.BF16}
 WORKGROUP = 256
@@ -51,7 +52,8 @@ class Frame:
         self.elem = ELEM[spec.dtype]
         self.b = b = KernelBuilder(name, arch=arch, workgroup_size=(WORKGROUP, 1, 1))
         self.x, self.w, self.y = b.arg("x", T.GLOBAL), b.arg("w", T.GLOBAL), b.arg("y", T.GLOBAL)
-        self.bias = b.arg("bias", T.GLOBAL) if spec.bias_relu else None
+        self.bias = b.arg("bias", T.GLOBAL) if spec.bias else None
+        self.residual = b.arg("residual", T.GLOBAL) if spec.residual != "none" else None
         self.gid = b.add(b.mul(b.block_id(0), WORKGROUP), b.thread_id(0))
         coords = unflatten(b, self.gid, spec.output_shape())
         if spec.channels_last:
@@ -81,10 +83,22 @@ class Frame:
         return b.convert(b.load(b.offset(self.w, b.mul(index, self.elem.nbytes)), self.elem), T.F32)
 
     def store(self, acc):
-        """Bias and relu if asked, convert to the output type, store."""
+        """The epilogue (tile.gemm.finish), convert to the output type, store."""
         b = self.b
-        if self.bias is not None:
-            acc = b.max(b.add(acc, b.load(b.offset(self.bias, b.mul(self.k, 4)), T.F32)), 0.0)
+
+        def bias(j):
+            return b.load(b.offset(self.bias, b.mul(self.k, 4)), T.F32)
+
+        def residual(j):  # the output's shape and layout: this lane's element
+            return b.convert(b.load(b.offset(self.residual, b.mul(self.gid, self.elem.nbytes)), self.elem), T.F32)
+
+        (acc,) = finish(
+            b,
+            [acc],
+            bias=None if self.bias is None else bias,
+            residual=None if self.residual is None else residual,
+            **spec_epilogue(self.spec),
+        )
         b.store(b.offset(self.y, b.mul(self.gid, self.elem.nbytes)), b.convert(acc, self.elem))
 
     def kernel(self, body):
@@ -121,8 +135,10 @@ def decode(y, dtype):
     return y.astype(np.float64)
 
 
-def reference(spec, x, w, bias):
-    """The convolution in float64 numpy, channels-first internally."""
+def reference(spec, x, w, bias, residual=None):
+    """The convolution in float64 numpy, channels-first internally, plus the
+    bias and a residual (the output's shape) where given: the epilogue's
+    linear part (expected adds the rest)."""
     if spec.channels_last:
         x = np.moveaxis(x, -1, 1)
         w = np.moveaxis(w, -1, 1)
@@ -141,15 +157,33 @@ def reference(spec, x, w, bias):
             ws = w[(slice(g * kpg, (g + 1) * kpg), slice(None)) + tuple(taps)]  # kpg, cpg
             out[:, g * kpg : (g + 1) * kpg] += np.einsum("nc...,kc->nk...", xs, ws)
     if bias is not None:
-        out = np.maximum(out + bias.reshape((1, -1) + (1,) * spec.dims), 0)
-    return np.moveaxis(out, 1, -1) if spec.channels_last else out
+        out = out + bias.reshape((1, -1) + (1,) * spec.dims)
+    out = np.moveaxis(out, 1, -1) if spec.channels_last else out
+    return out if residual is None else out + residual
 
 
-def expected(spec, x64, w64, bias):
-    """The forward convolution's bound.Expected: reference() and its terms,
-    C/groups x taps products per output and the bias."""
-    length = spec.c_per_group * math.prod(spec.filter) + (bias is not None)
-    return bound.expected(lambda x, w, b: reference(spec, x, w, b), (x64, w64, bias), length, spec.dtype)
+def expected(spec, x64, w64, bias, residual64=None):
+    """The forward convolution's bound.Expected through the spec's epilogue:
+    reference() and its terms (C/groups x taps products per output, the
+    bias, a residual added before the activation), then bound.finished."""
+    before = residual64 if spec.residual == "before_activation" else None
+    after = residual64 if spec.residual == "after_activation" else None
+    length = spec.c_per_group * math.prod(spec.filter) + (bias is not None) + (before is not None)
+    pre = bound.expected(lambda x, w, b, r: reference(spec, x, w, b, r), (x64, w64, bias, before), length, spec.dtype)
+    return bound.finished(pre, spec.activation, after, scale_value(spec.scale))
+
+
+def epilogue_args(spec, rng):
+    """The bias (K f32 values) and residual (the output's shape, encoded) a kernel takes after y, each
+    where the spec asks for it: (the arguments, the bias, the residual's exact values or None)."""
+    args, bias, residual64 = [], None, None
+    if spec.bias:
+        bias = rng.standard_normal(spec.k).astype(np.float32)
+        args.append(bias)
+    if spec.residual != "none":
+        residual, residual64 = encode(rng.standard_normal(spec.output_shape()), spec.dtype)
+        args.append(residual)
+    return args, bias, residual64
 
 
 def numeric_check(spec, rng):
@@ -159,9 +193,6 @@ def numeric_check(spec, rng):
     )
     store_type, poison = POISON[spec.dtype]
     y = np.full(spec.output_shape(), poison, store_type)
-    args = [x, w, y]
-    bias = None
-    if spec.bias_relu:
-        bias = rng.standard_normal(spec.k).astype(np.float32)
-        args.append(bias)
-    return NumericCheck(args, grid(spec), {2: expected(spec, x64, w64, bias)}, lambda v: decode(v, spec.dtype))
+    extra, bias, residual64 = epilogue_args(spec, rng)
+    want = expected(spec, x64, w64, bias, residual64)
+    return NumericCheck([x, w, y, *extra], grid(spec), {2: want}, lambda v: decode(v, spec.dtype))

@@ -60,8 +60,8 @@ stride-2 layer, 4 x fewer matrix ops).
 NHWC and NCHW are both supported. NHWC dx is the GEMM's C (row-major,
 ld = C, the group's columns at g x C/groups) through tile.epilogue (vector
 stores in whole blocks); NCHW dx is stored element by element here, and
-its dy gather is one load per element. A gradient has no bias or relu: a
-spec with bias_relu is refused. The tile is conv_igemm_fwd's (igemm_tiles.json,
+its dy gather is one load per element. A gradient has no epilogue: a spec
+with a bias, an activation, a residual or a scale is refused. The tile is conv_igemm_fwd's (igemm_tiles.json,
 IgemmSpec): the GEMM has the same shape class, many pixel rows by few channel
 columns. The kernel is
 
@@ -98,12 +98,15 @@ def grid(spec):
 
 
 def _check(spec):
-    if spec.conv.bias_relu:
+    found = spec.conv.epilogue_field()
+    if found is not None:
+        field, value, default = found
         raise IgemmSpecError(
-            "conv_igemm_dgrad: ConvSpec.bias_relu: expected False (a data gradient has no bias or activation), got True; conv_igemm_fwd takes bias_relu",
-            "ConvSpec.bias_relu",
-            True,
-            [False],
+            f"conv_igemm_dgrad: ConvSpec.{field}: expected {default!r} (a data gradient has no bias, activation, "
+            f"residual or scale), got {value!r}; conv_igemm_fwd takes {field}",
+            f"ConvSpec.{field}",
+            value,
+            [default],
         )
 
 

@@ -134,13 +134,16 @@ def test_gemm_and_grid():
     assert grid(spec) == (1, 2, 2)
 
 
-def test_bias_relu_and_bad_tiles_are_refused_with_named_errors():
-    spec = spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), bias_relu=True))
+def test_an_epilogue_and_bad_tiles_are_refused_with_named_errors():
+    spec = spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), bias=True, activation="relu"))
     with pytest.raises(
         IgemmSpecError,
-        match=r"^conv_igemm_dgrad: ConvSpec.bias_relu: expected False \(a data gradient has no bias or activation\), got True; conv_igemm_fwd takes bias_relu$",
+        match=r"^conv_igemm_dgrad: ConvSpec.bias: expected False \(a data gradient has no bias, activation, residual or scale\), got True; conv_igemm_fwd takes bias$",
     ):
         build(Case("x", "gfx942", spec))
+    residual = spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), residual="after_activation"))
+    with pytest.raises(IgemmSpecError, match=r"ConvSpec.residual: expected 'none' .* got 'after_activation'"):
+        build(Case("x", "gfx942", residual))
     bf16 = spec_for("gfx942", ConvSpec(1, 8, 8, (4, 4), (3, 3), dtype="bf16"))
     with pytest.raises(
         IgemmSpecError, match=r"IgemmSpec.tile.mma: expected a matrix-core shape gfx942 has for bf16, got '32x32x16'"

@@ -19,11 +19,12 @@ per element.
 
 Output NHWC is the GEMM's C (row-major, ld = K, the group's columns at
 g x K/groups) and goes through tile.epilogue (vector stores in whole
-blocks); NCHW output is stored element by element here. bias + relu are
-applied before the conversion to the input type. Sizes are compile-time
-constants of the spec: the kernel is
+blocks); NCHW output is stored element by element here. The epilogue
+(ConvSpec: bias, residual, activation, scale; tile.gemm.finish) is applied
+before the conversion to the input type. Sizes are compile-time constants
+of the spec: the kernel is
 
-    conv_igemm_fwd_<case id>(x, w, y, [bias])
+    conv_igemm_fwd_<case id>(x, w, y, [bias], [residual])
 
 run over IgemmSpec.grid().
 
@@ -35,7 +36,7 @@ the slice's start. It writes f32 partial sums, never the output:
     conv_igemm_fwd_<case id>(x, w, ws)
 
 ws holds S slices of E = output elements (slice s at element s x E), each in
-the output's own layout, with no bias, relu or conversion: the reduce kernel
+the output's own layout, with no epilogue or conversion: the reduce kernel
 (conv.split_k_reduce) adds them up, then applies those.
 """
 
@@ -52,7 +53,7 @@ from ir import types as T
 from ir.builder import KernelBuilder
 from tile.copy import UNCHECKED
 from tile.gather import Gather
-from tile.gemm import GemmConfig, Operands, epilogue, mainloop
+from tile.gemm import GemmConfig, Operands, epilogue, finish, mainloop, spec_epilogue
 
 # The family's name, from its rocke_family target (BUILD.bazel).
 NAME = NAMES[__name__]
@@ -98,19 +99,36 @@ def _weights(spec, elem):
     return Gather(address, runs=True, stepped=stepped, extent=UNCHECKED)
 
 
-def _store_nchw(b, spec, acc, y, bias, group, row0, col0, elem):
-    """Channels-first output: y[n, g*K/g + col, pixel] as `elem`, element by element."""
+def _store_nchw(b, spec, acc, y, group, row0, col0, elem, bias=None, residual=None, partial=False):
+    """Channels-first output: y[n, g*K/g + col, pixel] as `elem`, element by element, through
+    the spec's epilogue (tile.gemm.finish; `bias` and `residual` its arguments) unless `partial`
+    (a split's f32 partial sums)."""
     c = spec.conv
     m, kpg, _ = spec.gemm
     pixels = math.prod(c.output)
+    keywords = {} if partial else spec_epilogue(c)
     for row, col, value in acc.elements(b):
         gr, gc = b.add(row0, row), b.add(col0, col)
         with b.if_(b.and_(b.cmp("lt", gr, m), b.cmp("lt", gc, kpg))):
             channel = b.add(b.mul(group, kpg), gc)
-            if bias is not None:
-                value = b.max(b.add(value, b.load(b.offset(bias, b.mul(channel, 4)), T.F32)), 0.0)
-            index = b.add(b.mul(b.add(b.mul(b.div(gr, pixels), c.k), channel), pixels), b.rem(gr, pixels))
-            b.store(b.offset(y, b.mul(index, elem.nbytes)), b.convert(value, elem))
+
+            def index():
+                return b.add(b.mul(b.add(b.mul(b.div(gr, pixels), c.k), channel), pixels), b.rem(gr, pixels))
+
+            def add_bias(j):
+                return b.load(b.offset(bias, b.mul(channel, 4)), T.F32)
+
+            def add_residual(j):  # the output's layout: the element stored below (LLVM merges the two indices)
+                return b.convert(b.load(b.offset(residual, b.mul(index(), elem.nbytes)), elem), T.F32)
+
+            (value,) = finish(
+                b,
+                [value],
+                bias=None if bias is None else add_bias,
+                residual=None if residual is None else add_residual,
+                **keywords,
+            )
+            b.store(b.offset(y, b.mul(index(), elem.nbytes)), b.convert(value, elem))
 
 
 def build(case):
@@ -122,7 +140,8 @@ def build(case):
         NAME + "_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
     )
     x, w, y = b.arg("x", T.GLOBAL), b.arg("w", T.GLOBAL), b.arg("y" if spec.split_k == 1 else "ws", T.GLOBAL)
-    bias = b.arg("bias", T.GLOBAL) if c.bias_relu and spec.split_k == 1 else None
+    bias = b.arg("bias", T.GLOBAL) if c.bias and spec.split_k == 1 else None
+    residual = b.arg("residual", T.GLOBAL) if c.residual != "none" and spec.split_k == 1 else None
     elem = common.ELEM[c.dtype]
     m, n, k = spec.gemm
     if spec.split_k == 1:
@@ -150,10 +169,10 @@ def build(case):
     if spec.split_k > 1:
         _store_partial(b, spec, acc, y, split, group, ops, row0, col0)
         return b.finish()
-    activation = "relu" if c.bias_relu else "none"
     if c.channels_last:
         y_group = b.offset(y, b.mul(b.mul(group, n), elem.nbytes))
         bias_group = None if bias is None else b.offset(bias, b.mul(b.mul(group, n), 4))
+        residual_group = None if residual is None else b.offset(residual, b.mul(b.mul(group, n), elem.nbytes))
         epilogue(
             b,
             acc.runs(b),
@@ -165,12 +184,13 @@ def build(case):
             col0,
             elem,
             bias=bias_group,
-            activation=activation,
+            residual=residual_group,
             inside=acc.inside,
             rows=spec.tile.block_m,
+            **spec_epilogue(c),
         )
     else:
-        _store_nchw(b, spec, acc, y, bias, group, row0, col0, elem)
+        _store_nchw(b, spec, acc, y, group, row0, col0, elem, bias, residual)
     return b.finish()
 
 
@@ -187,7 +207,7 @@ def _split(b, spec):
 
 def _store_partial(b, spec, acc, ws, split, group, ops, row0, col0):
     """This split's f32 partial sums into workspace slice `split` (element
-    offset split x E), in the output's layout, unconverted, no bias or relu."""
+    offset split x E), in the output's layout, unconverted, no epilogue."""
     c = spec.conv
     n = spec.gemm[1]
     elements = math.prod(c.output_shape())
@@ -207,7 +227,9 @@ def _store_partial(b, spec, acc, ws, split, group, ops, row0, col0):
             rows=spec.tile.block_m,
         )
     else:
-        _store_nchw(b, spec, acc, b.offset(ws, b.mul(b.mul(split, elements), 4)), None, group, row0, col0, T.F32)
+        _store_nchw(
+            b, spec, acc, b.offset(ws, b.mul(b.mul(split, elements), 4)), group, row0, col0, T.F32, partial=True
+        )
 
 
 # -- numbers --------------------------------------------------------------------------
@@ -270,14 +292,9 @@ def numeric_check(case, rng):
         return NumericCheck([x, w, ws], case.spec.grid(), {2: want}, lambda v: v.astype(np.float64), whole=(2,))
     store_type, poison = common.POISON[c.dtype]
     y = np.full(c.output_shape(), poison, store_type)
-    args = [x, w, y]
-    bias = None
-    if c.bias_relu:
-        bias = rng.standard_normal(c.k).astype(np.float32)
-        args.append(bias)
-    return NumericCheck(
-        args, case.spec.grid(), {2: common.expected(c, x64, w64, bias)}, lambda v: common.decode(v, c.dtype)
-    )
+    extra, bias, residual64 = common.epilogue_args(c, rng)
+    want = common.expected(c, x64, w64, bias, residual64)
+    return NumericCheck([x, w, y, *extra], case.spec.grid(), {2: want}, lambda v: common.decode(v, c.dtype))
 
 
 FAMILY = Family(NAME, igemm_fwd_cases(), build, numeric_check)

@@ -39,7 +39,7 @@ def test_coverage_of_the_problem_fields():
         assert any(c.groups > 1 and c.layout == "NHWC" for c in convs) and any(
             c.groups > 1 and c.layout == "NCHW" for c in convs
         ), arch
-        assert any(c.bias_relu for c in convs) and any(not c.bias_relu for c in convs), arch
+        assert any(c.bias for c in convs) and any(not c.bias for c in convs), arch
 
 
 def test_edge_shapes():

@@ -170,13 +170,19 @@ def test_spec_json_round_trip_and_errors():
         match=r"conv_igemm_wgrad tiles: expected an arch with a tile \(gfx942, gfx950, gfx1201, gfx1250\), got 'gfx90a'; add a row",
     ):
         spec_for("gfx90a", conv)
-    # A gradient through a bias and relu needs the relu's mask, which dw alone cannot see: refused by name.
-    relu = r"ConvSpec.bias_relu: expected False \(conv_igemm_wgrad computes the weight gradient of the convolution "
-    fix = r"alone\), got True; mask dy by the relu \(0 where the forward output is 0\) and drop bias_relu$"
-    with pytest.raises(WgradSpecError, match=relu + fix):
-        spec_for("gfx942", ConvSpec(1, 16, 16, (4, 4), (3, 3), bias_relu=True))
-    with pytest.raises(WgradSpecError, match=relu):
-        WgradSpec.from_json({**good, "igemm": {**good["igemm"], "conv": {**good["igemm"]["conv"], "bias_relu": True}}})
+    # A gradient through an epilogue needs its derivative on dy, which dw alone cannot see: refused by name.
+    bias = r"ConvSpec.bias: expected False \(conv_igemm_wgrad computes the weight gradient of the convolution "
+    fix = r"alone\), got True; apply the epilogue's derivative to dy and drop bias$"
+    with pytest.raises(WgradSpecError, match=bias + fix):
+        spec_for("gfx942", ConvSpec(1, 16, 16, (4, 4), (3, 3), bias=True, activation="relu"))
+    conv = {**good["igemm"]["conv"], "activation": "gelu_erf"}
+    with pytest.raises(
+        WgradSpecError, match=r"ConvSpec.activation: expected 'none' .* got 'gelu_erf'; .* drop activation$"
+    ):
+        WgradSpec.from_json({**good, "igemm": {**good["igemm"], "conv": conv}})
+    conv = {**good["igemm"]["conv"], "scale": "0.5"}
+    with pytest.raises(WgradSpecError, match=r"ConvSpec.scale: expected '1' .* got '0.5'"):
+        WgradSpec.from_json({**good, "igemm": {**good["igemm"], "conv": conv}})
 
 
 def test_numbers_and_that_the_check_can_fail():

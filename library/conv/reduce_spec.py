@@ -26,7 +26,7 @@ def vector_width(elements):
 @dataclasses.dataclass(frozen=True)
 class ReduceSpec:
     """The reduce of a split forward layer: the layer (its output's shape,
-    layout, type, bias_relu) and the split."""
+    layout, type, epilogue) and the split."""
 
     conv: ConvSpec
     split_k: int

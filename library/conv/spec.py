@@ -4,8 +4,16 @@
 channels, with stride, padding and dilation per spatial dimension. Layout
 "NHWC" is channels-last (NDHWC in 3-D), "NCHW" channels-first. Weights are
 [K, *filter, C/groups] channels-last and [K, C/groups, *filter]
-channels-first; the bias (with bias_relu) is K f32 values. Accumulation is
-always f32.
+channels-first. Accumulation is always f32. The epilogue (forward layers
+only) is
+
+    y = scale * act(conv + bias + residual)   residual "before_activation"
+    y = scale * (act(conv + bias) + residual) residual "after_activation"
+
+with `bias` (K f32 values, one per output channel) and the residual (a
+tensor of the output's shape, layout and type) each only where asked,
+`activation` one of tile.gemm.ACTIVATIONS and `scale` a decimal string
+(the spec holds no floats; the kernel multiplies by its f32 value).
 
 A spec is also JSON (the case lists both engines read, platform/family/
 cases_json.py): to_json() gives every field, tuples as lists, and
@@ -35,6 +43,7 @@ import math
 from errors.errors import FieldError
 from family import cases_json
 from ir import types as T
+from tile.gemm import check_epilogue_fields, scale_value
 
 LAYOUTS = ("NHWC", "NCHW")
 DTYPES = ("f32", "f16", "bf16")
@@ -110,6 +119,8 @@ def _tuple(field, value, dims, minimum):
 
 
 _INT_FIELDS = ("n", "c", "k", "groups")
+# The epilogue's fields and their defaults (no epilogue), in declaration order.
+EPILOGUE_DEFAULTS = (("bias", False), ("activation", "none"), ("residual", "none"), ("scale", "1"))
 _TUPLE_FIELDS = ("spatial", "filter", "stride", "pad", "dilation")
 
 
@@ -126,7 +137,10 @@ class ConvSpec:
     groups: int = 1
     layout: str = "NHWC"
     dtype: str = "f16"
-    bias_relu: bool = False
+    bias: bool = False
+    activation: str = "none"
+    residual: str = "none"
+    scale: str = "1"
 
     def __post_init__(self):
         # Normalise first (JSON lists, numpy ints), so that equal problems are equal specs.
@@ -157,8 +171,7 @@ class ConvSpec:
             _fail("layout", self.layout, f"one of {', '.join(LAYOUTS)}", LAYOUTS)
         if self.dtype not in DTYPES:
             _fail("dtype", self.dtype, f"one of {', '.join(DTYPES)}", DTYPES)
-        if not isinstance(self.bias_relu, bool):
-            _fail("bias_relu", self.bias_relu, "True or False")
+        check_epilogue_fields(self, _fail)
         for i, size in enumerate(self.output):
             if size < 1:
                 _fail(
@@ -176,6 +189,15 @@ class ConvSpec:
     def from_json(cls, obj):
         """The spec of a JSON object as to_json writes it (unset optional fields take their defaults)."""
         return cls(**cases_json.spec_fields(cls, obj, SpecError))
+
+    def epilogue_field(self):
+        """(field, value, default) of the first epilogue field that changes the output (a scale
+        whose f32 value is 1 does not), or None: what a gradient kernel, which has none, refuses."""
+        for field, default in EPILOGUE_DEFAULTS:
+            value = getattr(self, field)
+            if (scale_value(value) != 1.0) if field == "scale" else value != default:
+                return field, value, default
+        return None
 
     @property
     def dims(self):

@@ -40,7 +40,27 @@ def test_defaults_and_output_size():
             dict(filter=(9, 3)),
             "ConvSpec.filter: expected a dilated filter that fits the padded input in dimension 0 (output size -1), got (9, 3)",
         ),
-        (dict(bias_relu=1), "ConvSpec.bias_relu: expected True or False, got 1"),
+        (dict(bias=1), "ConvSpec.bias: expected True or False, got 1"),
+        (
+            dict(activation="gelu"),
+            "ConvSpec.activation: expected one of none, relu, relu6, gelu_tanh, gelu_erf, got 'gelu'",
+        ),
+        (
+            dict(residual="before"),
+            "ConvSpec.residual: expected one of none, before_activation, after_activation, got 'before'",
+        ),
+        (
+            dict(scale=0.5),
+            "ConvSpec.scale: expected a positive decimal string such as '0.5' (finite and above 0 as f32), got 0.5",
+        ),
+        (
+            dict(scale="-1"),
+            "ConvSpec.scale: expected a positive decimal string such as '0.5' (finite and above 0 as f32), got '-1'",
+        ),
+        (
+            dict(scale="1e-50"),
+            "ConvSpec.scale: expected a positive decimal string such as '0.5' (finite and above 0 as f32), got '1e-50'",
+        ),
         # The C++ engine holds every size in an int64: both engines refuse more.
         (
             dict(n=2**63),
@@ -98,7 +118,10 @@ def test_to_json_is_every_field_with_lists_and_the_defaults_filled():
         "groups": 1,
         "layout": "NHWC",
         "dtype": "f16",
-        "bias_relu": False,
+        "bias": False,
+        "activation": "none",
+        "residual": "none",
+        "scale": "1",
     }
 
 
@@ -131,8 +154,8 @@ def test_json_lists_and_numpy_ints_make_the_equal_spec():
             "ConvSpec.n: expected a positive int, got 1.0",
         ),
         (
-            {"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "bias_relu": 1},
-            "ConvSpec.bias_relu: expected True or False, got 1",
+            {"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "bias": 1},
+            "ConvSpec.bias: expected True or False, got 1",
         ),
         (
             {"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "stride": 2},
@@ -140,7 +163,7 @@ def test_json_lists_and_numpy_ints_make_the_equal_spec():
         ),
         (
             {"n": 1, "c": 8, "k": 4, "spatial": [8, 8], "filter": [3, 3], "padding": [1, 1]},
-            "ConvSpec.padding: expected one of the fields n, c, k, spatial, filter, stride, pad, dilation, groups, layout, dtype, bias_relu, got the unknown field 'padding'",
+            "ConvSpec.padding: expected one of the fields n, c, k, spatial, filter, stride, pad, dilation, groups, layout, dtype, bias, activation, residual, scale, got the unknown field 'padding'",
         ),
         (
             {"n": 1, "c": 8, "k": 4, "spatial": [8, 8]},
@@ -148,7 +171,7 @@ def test_json_lists_and_numpy_ints_make_the_equal_spec():
         ),
         (
             [1, 8, 4],
-            "ConvSpec: expected a JSON object with the fields n, c, k, spatial, filter, stride, pad, dilation, groups, layout, dtype, bias_relu, got [1, 8, 4]",
+            "ConvSpec: expected a JSON object with the fields n, c, k, spatial, filter, stride, pad, dilation, groups, layout, dtype, bias, activation, residual, scale, got [1, 8, 4]",
         ),
     ],
 )

@@ -11,21 +11,24 @@ import pytest
 
 from conv import common, igemm_fwd, split_k_reduce
 from conv.igemm_tiles import spec_for
+from conv.reduce_spec import ReduceSpec
 from conv.spec import ConvSpec
 from family.family import Case
 from interp.interp import run
 
 # Layer shapes (scaled down) with the arch each runs on.
 LAYERS = {
-    "res5_3x3_bias": ("gfx942", ConvSpec(1, 64, 64, (5, 5), (3, 3), pad=(1, 1), bias_relu=True)),
+    "res5_3x3_bias": ("gfx942", ConvSpec(1, 64, 64, (5, 5), (3, 3), pad=(1, 1), bias=True, activation="relu")),
     "nchw_grouped_bf16_bias": (
         "gfx1201",
-        ConvSpec(1, 32, 24, (6, 6), (3, 3), pad=(1, 1), groups=2, layout="NCHW", dtype="bf16", bias_relu=True),
+        ConvSpec(
+            1, 32, 24, (6, 6), (3, 3), pad=(1, 1), groups=2, layout="NCHW", dtype="bf16", bias=True, activation="relu"
+        ),
     ),
     "video_3d_stride": ("gfx1250", ConvSpec(1, 16, 8, (3, 6, 6), (3, 3, 3), stride=(1, 2, 2), pad=(1, 1, 1))),
     "resnet_1x1_stride2_bf16": (
         "gfx950",
-        ConvSpec(2, 160, 40, (8, 8), (1, 1), stride=(2, 2), dtype="bf16", bias_relu=True),
+        ConvSpec(2, 160, 40, (8, 8), (1, 1), stride=(2, 2), dtype="bf16", bias=True, activation="relu"),
     ),
 }
 
@@ -37,14 +40,13 @@ def _layer(arch, conv, split, rng):
     w, w64 = common.encode(
         rng.standard_normal(conv.weight_shape()) / math.sqrt(conv.c_per_group * math.prod(conv.filter)), conv.dtype
     )
-    bias = rng.standard_normal(conv.k).astype(np.float32) if conv.bias_relu else None
+    bias = rng.standard_normal(conv.k).astype(np.float32) if conv.bias else None
     elements = math.prod(conv.output_shape())
     ws = np.full(split * elements, np.nan, np.float32)
     run(igemm_fwd.build(Case("split", arch, spec)), spec.grid(), [x, w, ws])
     store_type, poison = common.POISON[conv.dtype]
     y = np.full(conv.output_shape(), poison, store_type)
-    channels = split_k_reduce.channels_of(conv) if conv.bias_relu else None
-    reduce = split_k_reduce.reduce_kernel("reduce", arch, elements, split, conv.dtype, channels)
+    reduce = split_k_reduce.build(Case("reduce", arch, ReduceSpec(conv, split)))
     run(reduce, split_k_reduce.grid(elements), [ws, y] + ([bias] if bias is not None else []))
     return common.decode(y, conv.dtype), common.expected(conv, x64, w64, bias)
 
@@ -62,8 +64,8 @@ def test_a_reduce_of_too_few_slices_fails_the_check():
     arch, conv = LAYERS["res5_3x3_bias"]
     original = split_k_reduce.reduce_kernel
 
-    def short(name, arch, elements, splits, dtype, channels=None):
-        return original(name, arch, elements, splits - 1, dtype, channels)
+    def short(name, arch, elements, splits, dtype, *epilogue):
+        return original(name, arch, elements, splits - 1, dtype, *epilogue)
 
     split_k_reduce.reduce_kernel = short
     try:

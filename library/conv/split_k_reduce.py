@@ -5,11 +5,14 @@ conv_igemm_wgrad's two-stage split) leaves S f32 partial sums in a
 workspace: slice s at element s x E, E the output's elements, each slice in
 the output's own layout. This kernel adds them up and finishes the output:
 
-    y[e] = convert(relu(sum_{s<S} ws[s x E + e] + bias[channel(e)]))
+    y[e] = convert(finish(sum_{s<S} ws[s x E + e]))
 
-bias and relu only for a layer that has them (ConvSpec.bias_relu), where
-channel(e) follows the output layout: e % K channels-last, (e / pixels) % K
-channels-first (Channels). The sum runs in f32, slice by slice in order.
+finish being the layer's epilogue (tile.gemm.finish, applied once, after the
+sum): bias[channel(e)], a residual r[e] (the output's shape and type) before
+or after the activation, the activation and the scale, each only where the
+layer has it (ConvSpec). channel(e) follows the output layout: e % K
+channels-last, (e / pixels) % K channels-first (Channels). The sum runs in
+f32, slice by slice in order.
 
 Each lane reduces V consecutive elements, V the widest of 4, 2, 1 that
 divides E: every slice (at s x E) and the output then stay aligned for it,
@@ -18,13 +21,14 @@ per lane's vector. Its loads are one V-wide f32 load per slice (16 bytes at
 V = 4) and one V-wide store of the output type. The bias of V elements is
 one wide load where they are V consecutive channels (channels-last,
 K % V == 0), one load where they share a channel (channels-first,
-pixels % V == 0), else one load each.
+pixels % V == 0), else one load each. The residual of V elements is one
+V-wide load of the output type.
 
-reduce_kernel(name, arch, elements, splits, dtype, channels) is the plain
-builder, for any split family (wgrad calls it with channels=None); this
+reduce_kernel(name, arch, elements, splits, dtype, ...) is the plain
+builder, for any split family (wgrad calls it with no epilogue); this
 module's FAMILY builds it for a forward layer (conv.reduce_spec.ReduceSpec):
 
-    conv_fwd_split_k_reduce_<case id>(ws, y, [bias])
+    conv_fwd_split_k_reduce_<case id>(ws, y, [bias], [residual])
 
 run over grid(E).
 """
@@ -43,6 +47,7 @@ from family import bound
 from family.family import Case, Family, NumericCheck
 from ir import types as T
 from ir.builder import KernelBuilder
+from tile.gemm import finish, scale_value, spec_epilogue
 
 # The family's name, from its rocke_family target (BUILD.bazel).
 NAME = NAMES[__name__]
@@ -89,23 +94,39 @@ def _bias(b, bias, first, channels, v):
     return [b.load(b.offset(bias, b.mul(_channel(b, b.add(first, j), channels), 4)), T.F32) for j in range(v)]
 
 
-def reduce_kernel(name, arch, elements, splits, dtype, channels=None):
-    """The reduce kernel `name`(ws, y, [bias]) on `arch`: y (`dtype`, E =
-    `elements`) from `splits` f32 slices of ws; with `channels` (a Channels),
-    bias[channel] is added and relu applied before the conversion."""
+def reduce_kernel(name, arch, elements, splits, dtype, channels=None, residual=False, epilogue=None):
+    """The reduce kernel `name`(ws, y, [bias], [residual]) on `arch`: y
+    (`dtype`, E = `elements`) from `splits` f32 slices of ws, through
+    tile.gemm.finish before the conversion: bias[channel] with `channels`
+    (a Channels), the residual where `residual`, and `epilogue` (finish's
+    activation, residual_at and scale; None: none)."""
     elem = common.ELEM[dtype]
     v = vector_width(elements)
     b = KernelBuilder(name, arch=arch, workgroup_size=(WORKGROUP, 1, 1))
     ws, y = b.arg("ws", T.GLOBAL), b.arg("y", T.GLOBAL)
     bias = b.arg("bias", T.GLOBAL) if channels is not None else None
+    near = b.arg("residual", T.GLOBAL) if residual else None
     first = b.mul(b.add(b.mul(b.block_id(0), WORKGROUP), b.thread_id(0)), v)
     with b.if_(b.cmp("lt", first, elements)):
         total = _load(b, b.offset(ws, b.mul(first, 4)), v)
         for s in range(1, splits):
             part = _load(b, b.offset(ws, b.mul(b.add(first, s * elements), 4)), v)
             total = [b.add(t, p) for t, p in zip(total, part)]
-        if bias is not None:
-            total = [b.max(b.add(t, c), 0.0) for t, c in zip(total, _bias(b, bias, first, channels, v))]
+        biases = None if bias is None else _bias(b, bias, first, channels, v)
+        residuals = None
+        if near is not None:
+            loaded = b.load(b.offset(near, b.mul(first, elem.nbytes)), elem if v == 1 else T.vector(elem, v))
+            residuals = [b.convert(loaded if v == 1 else b.extract(loaded, j), T.F32) for j in range(v)]
+        total = [
+            finish(
+                b,
+                [t],
+                bias=None if biases is None else lambda _, j=j: biases[j],
+                residual=None if residuals is None else lambda _, j=j: residuals[j],
+                **(epilogue or {}),
+            )[0]
+            for j, t in enumerate(total)
+        ]
         out = [b.convert(t, elem) for t in total]
         b.store(b.offset(y, b.mul(first, elem.nbytes)), out[0] if v == 1 else b.build(out))
     return b.finish()
@@ -120,24 +141,26 @@ def build(case):
         s.elements,
         s.split_k,
         c.dtype,
-        channels_of(c) if c.bias_relu else None,
+        channels_of(c) if c.bias else None,
+        c.residual != "none",
+        spec_epilogue(c),
     )
 
 
 # -- numbers --------------------------------------------------------------------------
 
 
-def reference(spec, ws, bias):
+def reference(spec, ws, bias, residual=None):
     """numpy: the slices' sum (float64), bias broadcast over the output's
-    channel axis and relu."""
+    channel axis, and the residual where given: the epilogue's linear part."""
     c = spec.conv
     total = ws.astype(np.float64).sum(axis=0)
     if bias is not None:
         axis = c.dims + 1 if c.channels_last else 1
         shape = [1] * total.ndim
         shape[axis] = c.k
-        total = np.maximum(total + bias.astype(np.float64).reshape(shape), 0)
-    return total
+        total = total + bias.astype(np.float64).reshape(shape)
+    return total if residual is None else total + residual
 
 
 def numeric_check(case, rng):
@@ -146,14 +169,13 @@ def numeric_check(case, rng):
     ws = rng.standard_normal((s.split_k, *c.output_shape())).astype(np.float32)
     store_type, poison = common.POISON[c.dtype]
     y = np.full(c.output_shape(), poison, store_type)
-    args = [ws, y]
-    bias = None
-    if c.bias_relu:
-        bias = rng.standard_normal(c.k).astype(np.float32)
-        args.append(bias)
-    length = s.split_k + (bias is not None)  # the slices and the bias
-    want = bound.expected(lambda ws_, bias_: reference(s, ws_, bias_), (ws, bias), length, c.dtype)
-    return NumericCheck(args, grid(s.elements), {1: want}, lambda v: common.decode(v, c.dtype))
+    extra, bias, residual64 = common.epilogue_args(c, rng)
+    before = residual64 if c.residual == "before_activation" else None
+    after = residual64 if c.residual == "after_activation" else None
+    length = s.split_k + (bias is not None) + (before is not None)  # the slices, the bias, the residual
+    pre = bound.expected(lambda ws_, b_, r_: reference(s, ws_, b_, r_), (ws, bias, before), length, c.dtype)
+    want = bound.finished(pre, c.activation, after, scale_value(c.scale))
+    return NumericCheck([ws, y, *extra], grid(s.elements), {1: want}, lambda v: common.decode(v, c.dtype))
 
 
 # conv_fwd_split_k_reduce: name -> (layer, S). The output's elements E pick
@@ -162,23 +184,31 @@ def numeric_check(case, rng):
 REDUCE = {
     "resnet_3x3_f16_s4": (ConvSpec(1, 64, 64, (7, 7), (3, 3), pad=(1, 1)), 4),
     # NHWC bias, K a multiple of 4: one wide bias load; E = two whole workgroups.
-    "resnet_1x1_bias_f16_s2": (ConvSpec(2, 32, 64, (8, 8), (1, 1), bias_relu=True), 2),
+    "resnet_1x1_bias_f16_s2": (ConvSpec(2, 32, 64, (8, 8), (1, 1), bias=True, activation="relu"), 2),
     # NCHW bias, 36 pixels: a vector's 4 elements share one channel.
     "nchw_bias_bf16_s3": (
-        ConvSpec(1, 12, 20, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", dtype="bf16", bias_relu=True),
+        ConvSpec(1, 12, 20, (6, 6), (3, 3), pad=(1, 1), layout="NCHW", dtype="bf16", bias=True, activation="relu"),
         3,
     ),
     # NCHW bias, 25 pixels: a vector can cross channels, one bias load per element.
-    "nchw_odd_pixels_bias_f16_s2": (ConvSpec(1, 8, 12, (5, 5), (3, 3), pad=(1, 1), layout="NCHW", bias_relu=True), 2),
+    "nchw_odd_pixels_bias_f16_s2": (
+        ConvSpec(1, 8, 12, (5, 5), (3, 3), pad=(1, 1), layout="NCHW", bias=True, activation="relu"),
+        2,
+    ),
     # NHWC bias, K = 6: a vector can cross channels.
-    "nhwc_k6_bias_bf16_s4": (ConvSpec(1, 8, 6, (4, 4), (3, 3), pad=(1, 1), dtype="bf16", bias_relu=True), 4),
+    "nhwc_k6_bias_bf16_s4": (
+        ConvSpec(1, 8, 6, (4, 4), (3, 3), pad=(1, 1), dtype="bf16", bias=True, activation="relu"),
+        4,
+    ),
     # E = 125, odd: one element per lane, 16 slices, f32 out (no conversion).
     "odd_elements_f32_s16": (ConvSpec(1, 4, 5, (5, 5), (3, 3), pad=(1, 1), dtype="f32"), 16),
     # E = 54: two elements per lane, bias on two consecutive channels.
-    "two_wide_bias_f32_s2": (ConvSpec(1, 4, 6, (3, 3), (1, 1), dtype="f32", bias_relu=True), 2),
+    "two_wide_bias_f32_s2": (ConvSpec(1, 4, 6, (3, 3), (1, 1), dtype="f32", bias=True, activation="relu"), 2),
     "video_3d_f16_s8": (ConvSpec(1, 8, 16, (3, 4, 4), (3, 3, 3), pad=(1, 1, 1)), 8),
     "ncdhw_bias_bf16_s2": (
-        ConvSpec(1, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), layout="NCHW", dtype="bf16", bias_relu=True),
+        ConvSpec(
+            1, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), layout="NCHW", dtype="bf16", bias=True, activation="relu"
+        ),
         2,
     ),
     # E = 8: two lanes of one workgroup.
@@ -186,6 +216,31 @@ REDUCE = {
     # E = 1296: a whole workgroup then a partial one.
     "partial_workgroup_bf16_s2": (ConvSpec(1, 16, 36, (6, 6), (3, 3), pad=(1, 1), dtype="bf16"), 2),
     "nchw_f32_s3": (ConvSpec(2, 4, 4, (6, 6), (3, 3), layout="NCHW", dtype="f32"), 3),
+    # Epilogues, once after the sum: ReLU6 with a residual after it (4-wide residual loads);
+    # channels-first tanh GELU, a residual before it and a scale (E = 300: 4-wide, one bias each).
+    "nhwc_relu6_residual_after_f16_s2": (
+        ConvSpec(1, 8, 8, (4, 4), (3, 3), pad=(1, 1), bias=True, activation="relu6", residual="after_activation"),
+        2,
+    ),
+    "nchw_gelu_tanh_residual_scale_bf16_s3": (
+        ConvSpec(
+            1,
+            8,
+            12,
+            (5, 5),
+            (3, 3),
+            pad=(1, 1),
+            layout="NCHW",
+            dtype="bf16",
+            bias=True,
+            activation="gelu_tanh",
+            residual="before_activation",
+            scale="2",
+        ),
+        3,
+    ),
+    # E = 54 (2-wide) and f32: erf GELU alone.
+    "two_wide_gelu_erf_f32_s2": (ConvSpec(1, 4, 6, (3, 3), (1, 1), dtype="f32", activation="gelu_erf"), 2),
 }
 
 

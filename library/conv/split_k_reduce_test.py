@@ -16,6 +16,7 @@ from family.bound import Expected
 from family.family import Refusal
 from interp.interp import run
 from ir.printer import print_kernel
+from tile.gemm import spec_epilogue
 
 CASES = {c.id: c for c in FAMILY.cases}
 ARCHS = {"gfx942", "gfx950", "gfx1201", "gfx1250"}
@@ -39,9 +40,9 @@ def test_cases_cover_types_layouts_splits_bias_and_edges():
         assert {s.conv.dims for s in specs} == {2, 3}, arch
         splits = {s.split_k for s in specs}
         assert 2 in splits and max(splits) == 16 and any(x % 2 for x in splits), arch
-        assert {s.conv.bias_relu for s in specs} == {True, False}, arch
+        assert {s.conv.bias for s in specs} == {True, False}, arch
         assert {vector_width(s.elements) for s in specs} == {1, 2, 4}, arch
-        assert {_bias_path(s) for s in specs if s.conv.bias_relu} == {"wide", "shared", "each"}, arch
+        assert {_bias_path(s) for s in specs if s.conv.bias} == {"wide", "shared", "each"}, arch
         blocks = [s.elements / (split_k_reduce.WORKGROUP * vector_width(s.elements)) for s in specs]
         assert (
             any(b < 1 for b in blocks)
@@ -116,10 +117,14 @@ def test_numbers_and_the_check_can_fail():
     assert (want.values == 0).mean() > 0.2 and (want.values > 0).mean() > 0.2  # relu clips some, keeps others
     s, c = case.spec, case.spec.conv
     # One slice short; the bias at the channels-last channel (the wrong layout).
-    short = reduce_kernel("short", case.arch, s.elements, s.split_k - 1, c.dtype, channels_of(c))
+    short = reduce_kernel(
+        "short", case.arch, s.elements, s.split_k - 1, c.dtype, channels_of(c), False, spec_epilogue(c)
+    )
     got, want, p = _run(case, short)
     assert want.misses(got).any()
-    wrong_layout = reduce_kernel("nhwc", case.arch, s.elements, s.split_k, c.dtype, Channels(c.k, 1))
+    wrong_layout = reduce_kernel(
+        "nhwc", case.arch, s.elements, s.split_k, c.dtype, Channels(c.k, 1), False, spec_epilogue(c)
+    )
     got, want, p = _run(case, wrong_layout)
     assert want.misses(got).any()
     # An output left unwritten is NaN.

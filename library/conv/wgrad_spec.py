@@ -16,9 +16,9 @@ WgradSpec is JSON as well (the case lists both engines read):
     {"igemm": IgemmSpec (the ConvSpec and the tile), "split": S, "mode": M}
 
 The IgemmSpec is validated as conv_igemm_fwd's (dtype, sizes, tile, op),
-and its ConvSpec must have no bias_relu: the weight gradient through a relu
-needs the relu's mask on dy, which this kernel never sees, so such a spec is
-refused by name rather than answered with the plain gradient. `split` and
+and its ConvSpec must have no epilogue (bias, activation, residual, scale):
+the weight gradient through an activation needs its derivative on dy, which
+this kernel never sees, so such a spec is refused by name rather than answered with the plain gradient. `split` and
 `mode` say how the reduction is split:
 
     "none"       split 1: dw in the input type, one kernel.
@@ -62,13 +62,15 @@ class WgradSpec:
             raise WgradSpecError(
                 f"WgradSpec.igemm: expected an IgemmSpec, got {self.igemm!r}", "WgradSpec.igemm", self.igemm
             )
-        if self.conv.bias_relu:  # dw through a relu needs its mask on dy, which this kernel never sees
+        found = self.conv.epilogue_field()
+        if found is not None:  # dw through an activation needs its derivative on dy, which this kernel never sees
+            field, value, default = found
             raise WgradSpecError(
-                "ConvSpec.bias_relu: expected False (conv_igemm_wgrad computes the weight gradient of the convolution "
-                "alone), got True; mask dy by the relu (0 where the forward output is 0) and drop bias_relu",
-                "ConvSpec.bias_relu",
-                True,
-                [False],
+                f"ConvSpec.{field}: expected {default!r} (conv_igemm_wgrad computes the weight gradient of the "
+                f"convolution alone), got {value!r}; apply the epilogue's derivative to dy and drop {field}",
+                f"ConvSpec.{field}",
+                value,
+                [default],
             )
         split = plain_int(self.split)
         object.__setattr__(self, "split", split)

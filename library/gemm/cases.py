@@ -17,11 +17,11 @@ from gemm.tiles import spec_for
 # after it where k is not a multiple of 32, vector stores, bias included)
 # beside edge blocks (m or n past a multiple of 128: every access checked),
 # and small problems of edge blocks only; every layout pair, every output
-# type, bias and relu.
+# type, bias and relu; then the other epilogues.
 PROBLEMS = {
     "gemm_f16_128x128x32": (ARCHS, 128, 128, 64, "f16", "f16", {}),
     "gemm_bf16_edge_f32": (ARCHS, 100, 72, 40, "bf16", "f32", {}),
-    "gemm_f16_acol_bias": (ARCHS, 200, 256, 72, "f16", "f16", {"layout_a": "col", "bias_relu": True}),
+    "gemm_f16_acol_bias": (ARCHS, 200, 256, 72, "f16", "f16", {"layout_a": "col", "bias": True, "activation": "relu"}),
     "gemm_f16_bcol_bf16": (ARCHS, 256, 136, 100, "f16", "bf16", {"layout_b": "col"}),
     "gemm_bf16_acol_bcol_bias_f32": (
         ARCHS,
@@ -30,7 +30,7 @@ PROBLEMS = {
         33,
         "bf16",
         "f32",
-        {"layout_a": "col", "layout_b": "col", "bias_relu": True},
+        {"layout_a": "col", "layout_b": "col", "bias": True, "activation": "relu"},
     ),
     "gemm_fp8_f32": (("gfx950",), 256, 128, 80, "fp8", "f32", {}),
     "gemm_fp8_acol_bcol_bias_f16": (
@@ -40,9 +40,40 @@ PROBLEMS = {
         64,
         "fp8",
         "f16",
-        {"layout_a": "col", "layout_b": "col", "bias_relu": True},
+        {"layout_a": "col", "layout_b": "col", "bias": True, "activation": "relu"},
     ),
     "gemm_fp8_bcol_bf16": (("gfx950",), 33, 47, 100, "fp8", "bf16", {"layout_b": "col"}),
+    # Epilogues. BERT's FFN up-projection: erf GELU after the bias, an inner block and edge
+    # ones; its output projection: the residual added (no activation) and a scale; tanh GELU
+    # with the residual after it, f32; ReLU6 with the residual before it, bf16.
+    "gemm_f16_gelu_erf_bias": (ARCHS, 136, 200, 64, "f16", "f16", {"bias": True, "activation": "gelu_erf"}),
+    "gemm_bf16_residual_scale": (
+        ARCHS,
+        72,
+        64,
+        40,
+        "bf16",
+        "bf16",
+        {"bias": True, "residual": "after_activation", "scale": "0.5"},
+    ),
+    "gemm_f16_gelu_tanh_residual_after_f32": (
+        ARCHS,
+        40,
+        56,
+        48,
+        "f16",
+        "f32",
+        {"layout_b": "col", "activation": "gelu_tanh", "residual": "after_activation"},
+    ),
+    "gemm_bf16_relu6_residual_before": (
+        ARCHS,
+        50,
+        72,
+        32,
+        "bf16",
+        "bf16",
+        {"layout_a": "col", "bias": True, "activation": "relu6", "residual": "before_activation", "scale": "2"},
+    ),
 }
 
 

@@ -2,11 +2,12 @@
 
 One workgroup per block of C (the spec's tile): tile.gemm.mainloop copies
 A and B (row- or column-major, fp8 as its bytes) into LDS a k step at a time
-and issues the matrix ops, accumulating in f32; tile.gemm.epilogue adds the
-bias, applies relu and stores the block in the output type (a block wholly
-inside C with vector stores, an edge block element by element). The kernel takes m, n and k at run time:
+and issues the matrix ops, accumulating in f32; tile.gemm.epilogue applies
+the spec's epilogue (bias, residual, activation, scale: GemmSpec) and stores
+the block in the output type (a block wholly inside C with vector stores, an
+edge block element by element). The kernel takes m, n and k at run time:
 
-    gemm_<case id>(a, b, c, [bias,] m: i32, n: i32, k: i32)
+    gemm_<case id>(a, b, c, [bias,] [residual,] m: i32, n: i32, k: i32)
 
 so one kernel serves every problem with its types, layouts and tile; the
 spec's m, n and k are the problem the numeric gate runs (and its grid,
@@ -28,7 +29,7 @@ from interp.numerics import fp8_decode, fp8_encode, round_bf16
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile import tile as tiles
-from tile.gemm import GemmConfig, Operands, epilogue, mainloop
+from tile.gemm import GemmConfig, Operands, epilogue, mainloop, scale_value, spec_epilogue
 
 # The family's name, from its rocke_family target (BUILD.bazel).
 NAME = NAMES[__name__]
@@ -57,14 +58,14 @@ def build(case):
         NAME + "_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
     )
     a, bm, c = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL)
-    bias = b.arg("bias", T.GLOBAL) if spec.bias_relu else None
+    bias = b.arg("bias", T.GLOBAL) if spec.bias else None
+    residual = b.arg("residual", T.GLOBAL) if spec.residual != "none" else None
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
     lda = {"row": k, "col": m}[spec.layout_a]
     ldb = {"row": n, "col": k}[spec.layout_b]
     ops = Operands(a, bm, m, n, k, lda, ldb, a_layout=spec.layout_a, b_layout=spec.layout_b)
     row0, col0 = b.mul(b.block_id(1), t.block_m), b.mul(b.block_id(0), t.block_n)
     acc = mainloop(b, cfg, ops, ELEM[spec.dtype], row0, col0)
-    activation = "relu" if spec.bias_relu else "none"
     epilogue(
         b,
         acc.runs(b),
@@ -76,9 +77,10 @@ def build(case):
         col0,
         ELEM[spec.out],
         bias=bias,
-        activation=activation,
+        residual=residual,
         inside=acc.inside,
         rows=t.block_m,
+        **spec_epilogue(spec),
     )
     return b.finish()
 
@@ -90,7 +92,10 @@ POISON = {"f32": (np.float32, np.nan), "f16": (np.float16, np.nan), "bf16": (np.
 
 
 def encode(x, dtype):
-    """float data -> what the kernel reads (f16, bf16 bits, f8e4m3 codes), and its exact values."""
+    """float data -> what the kernel reads (f16, bf16 bits, f8e4m3 codes, f32), and its exact values."""
+    if dtype == "f32":
+        f = x.astype(np.float32)
+        return f, f.astype(np.float64)
     if dtype == "f16":
         h = x.astype(np.float16)
         return h, h.astype(np.float64)
@@ -107,10 +112,11 @@ def decode(y, out):
     return y.astype(np.float64)
 
 
-def reference(a, b, bias):
-    """A @ B in float64, then bias and relu if given."""
+def reference(a, b, bias, residual=None):
+    """A @ B in float64, plus the bias and a residual where given: the epilogue's linear part."""
     c = a @ b
-    return c if bias is None else np.maximum(c + bias, 0)
+    c = c if bias is None else c + bias
+    return c if residual is None else c + residual
 
 
 def numeric_check(case, rng):
@@ -124,11 +130,18 @@ def numeric_check(case, rng):
         b if spec.layout_b == "row" else np.ascontiguousarray(b.T),
         c,
     ]
-    bias = None
-    if spec.bias_relu:
+    bias, residual64 = None, None
+    if spec.bias:
         bias = rng.standard_normal(spec.n).astype(np.float32)
         args.append(bias)
-    want = bound.expected(reference, (a64, b64, bias), spec.k + (bias is not None), spec.out)
+    if spec.residual != "none":
+        residual, residual64 = encode(rng.standard_normal((spec.m, spec.n)), spec.out)
+        args.append(residual)
+    before = residual64 if spec.residual == "before_activation" else None
+    after = residual64 if spec.residual == "after_activation" else None
+    length = spec.k + (bias is not None) + (before is not None)
+    pre = bound.expected(reference, (a64, b64, bias, before), length, spec.out)
+    want = bound.finished(pre, spec.activation, after, scale_value(spec.scale))
     return NumericCheck(args + [spec.m, spec.n, spec.k], spec.grid(), {2: want}, lambda v: decode(v, spec.out))
 
 

@@ -43,13 +43,13 @@ def test_coverage_archs_layouts_outputs_bias_edges_and_fp8():
             ("row", "col"),
             ("col", "col"),
         }, arch
-        assert {s.out for s in mine} == {"f16", "bf16", "f32"} and any(s.bias_relu for s in mine), arch
+        assert {s.out for s in mine} == {"f16", "bf16", "f32"} and any(s.bias for s in mine), arch
         for dim in ("m", "n", "k"):  # an edge tile in each dimension, on each arch
             block = {"m": "block_m", "n": "block_n", "k": "block_k"}[dim]
             assert any(getattr(s, dim) % getattr(s.tile, block) for s in mine), (arch, dim)
         # A block wholly inside C (the fast loop and vector stores) with a k tail, with bias, and in each layout.
         whole = [s for s in mine if s.m >= s.tile.block_m and s.n >= s.tile.block_n]
-        assert any(s.k % s.tile.block_k and s.bias_relu for s in whole), arch
+        assert any(s.k % s.tile.block_k and s.bias for s in whole), arch
         assert {s.layout_a for s in whole} == {s.layout_b for s in whole} == {"row", "col"}, arch
     assert {c.arch for c in FAMILY.cases if c.spec.dtype == "fp8"} == {"gfx950"}
     assert {s.dtype for s in specs} == {"f16", "bf16", "fp8"}

@@ -4,8 +4,15 @@ C[m x n] = A[m x k] @ B[k x n], f32 accumulate, C row-major in `out`.
 A and B hold `dtype` (fp8 is f8e4m3) and are each "row" (row-major: A as
 m rows of k, B as k rows of n) or "col" (column-major: A as k rows of m,
 B as n rows of k), packed (leading dimension k or m for A, n or k for B).
-With bias_relu the kernel adds n f32 bias values (one per column) and
-clamps at zero before converting to `out`.
+The epilogue, before the conversion to `out`, is
+
+    C = scale * act(A @ B + bias + R)   residual "before_activation"
+    C = scale * (act(A @ B + bias) + R) residual "after_activation"
+
+with `bias` (n f32 values, one per column) and the residual R (m x n in
+`out`, row-major like C) each only where asked, `activation` one of
+tile.gemm.ACTIVATIONS and `scale` a decimal string (the spec holds no
+floats; the kernel multiplies by its f32 value).
 
 The tile is part of the spec: `tile`, a tile.tile.Tile (the matrix-core
 shape, the block a workgroup computes and its waves), validated as a tile
@@ -34,6 +41,7 @@ from errors.errors import FieldError
 from family import cases_json
 from ir import types as T
 from tile import tile as tiles
+from tile.gemm import check_epilogue_fields
 from tile.tile import Tile
 
 DTYPES = ("f16", "bf16", "fp8")
@@ -74,7 +82,10 @@ class GemmSpec:
     tile: Tile
     layout_a: str = "row"
     layout_b: str = "row"
-    bias_relu: bool = False
+    bias: bool = False
+    activation: str = "none"
+    residual: str = "none"
+    scale: str = "1"
 
     def __post_init__(self):
         if not isinstance(self.tile, Tile):
@@ -94,8 +105,7 @@ class GemmSpec:
         for field, allowed in _CHOICES:
             if getattr(self, field) not in allowed:
                 _fail(field, getattr(self, field), f"one of {', '.join(allowed)}", allowed)
-        if not isinstance(self.bias_relu, bool):
-            _fail("bias_relu", self.bias_relu, "True or False")
+        check_epilogue_fields(self, _fail)
         shapes = tiles.shapes(self.dtype)
         if self.tile.mma not in shapes:
             allowed = f"a matrix-core shape of {self.dtype} inputs: one of {', '.join(shapes)}"
@@ -106,12 +116,14 @@ class GemmSpec:
         """(name, stored shape, element bytes, its sizes' fields in the order
         a message names them) of every tensor the kernel addresses."""
         ab, out = ELEM[self.dtype].nbytes, ELEM[self.out].nbytes
-        bias = [("the bias", (self.n,), 4, ("n",))] if self.bias_relu else []
+        bias = [("the bias", (self.n,), 4, ("n",))] if self.bias else []
+        residual = [("the residual", (self.m, self.n), out, ("m", "n"))] if self.residual != "none" else []
         return [
             ("A", self.a_shape(), ab, ("m", "k")),
             ("B", self.b_shape(), ab, ("n", "k")),
             ("C", (self.m, self.n), out, ("m", "n")),
             *bias,
+            *residual,
         ]
 
     def _check_tensors(self):

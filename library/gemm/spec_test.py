@@ -31,7 +31,19 @@ def spec(**fields):
         (dict(out="fp8"), "GemmSpec.out: expected one of f16, bf16, f32, got 'fp8'"),
         (dict(layout_a="row_major"), "GemmSpec.layout_a: expected one of row, col, got 'row_major'"),
         (dict(layout_b="T"), "GemmSpec.layout_b: expected one of row, col, got 'T'"),
-        (dict(bias_relu="yes"), "GemmSpec.bias_relu: expected True or False, got 'yes'"),
+        (dict(bias="yes"), "GemmSpec.bias: expected True or False, got 'yes'"),
+        (
+            dict(activation="silu"),
+            "GemmSpec.activation: expected one of none, relu, relu6, gelu_tanh, gelu_erf, got 'silu'",
+        ),
+        (
+            dict(residual="after"),
+            "GemmSpec.residual: expected one of none, before_activation, after_activation, got 'after'",
+        ),
+        (
+            dict(scale="1/8"),
+            "GemmSpec.scale: expected a positive decimal string such as '0.5' (finite and above 0 as f32), got '1/8'",
+        ),
         (
             dict(mma="16x16x8"),
             "GemmSpec.tile.mma: expected a matrix-core shape MxNxK: one of 16x16x16, 16x16x32, 32x32x8, 32x32x16, got '16x16x8'",
@@ -105,7 +117,7 @@ OFFSETS = f"expected every tensor at most {MAX} bytes (2**31 - 1: the kernel's o
             f"GemmSpec.m: {OFFSETS}, got C (524288, 1024) of 2147483648 bytes; use m at most 524287",
         ),
         (
-            dict(m=1, n=2**29, k=1, out="f16", bias_relu=True),
+            dict(m=1, n=2**29, k=1, out="f16", bias=True, activation="relu"),
             f"GemmSpec.n: {OFFSETS}, got the bias (536870912,) of 2147483648 bytes; use n at most 536870911",
         ),
     ],
@@ -119,13 +131,20 @@ def test_a_size_the_kernels_i32_cannot_address_is_refused_naming_the_field(kwarg
 def test_the_largest_tensors_the_offsets_address_are_taken():
     rows = MAX // (2 * 40)  # A's rows of k = 40 f16 under 2**31 bytes
     assert 2 * math.prod(spec(m=rows, n=16, out="f16").a_shape()) <= MAX < 2 * (rows + 1) * 40
-    assert spec(m=1, n=MAX // 4, k=1, out="f16", bias_relu=True).n == MAX // 4
+    assert spec(m=1, n=MAX // 4, k=1, out="f16", bias=True, activation="relu").n == MAX // 4
     assert spec(m=1, n=1, k=MAX // 2).k == MAX // 2
 
 
 def test_defaults_shapes_and_grid():
     s = spec()
-    assert (s.layout_a, s.layout_b, s.bias_relu) == ("row", "row", False)
+    assert (s.layout_a, s.layout_b, s.bias, s.activation, s.residual, s.scale) == (
+        "row",
+        "row",
+        False,
+        "none",
+        "none",
+        "1",
+    )
     assert s.op == "mma_16x16x16_f16_f32" and s.tile.mma_shape == (16, 16, 16) and s.tile.waves == 4
     assert s.a_shape() == (100, 40) and s.b_shape() == (40, 72) and s.grid() == (1, 1, 1)
     t = spec(m=300, n=129, layout_a="col", layout_b="col")
@@ -133,8 +152,16 @@ def test_defaults_shapes_and_grid():
 
 
 def test_to_json_is_every_field_and_reads_back_equal():
-    s = spec(layout_b="col", bias_relu=True)
-    want = {**BASE, "layout_a": "row", "layout_b": "col", "bias_relu": True}
+    s = spec(layout_b="col", bias=True, activation="relu")
+    want = {
+        **BASE,
+        "layout_a": "row",
+        "layout_b": "col",
+        "bias": True,
+        "activation": "relu",
+        "residual": "none",
+        "scale": "1",
+    }
     assert s.to_json() == want and list(s.to_json()) == list(want)  # the fields in declaration order, the tile's flat
     back = GemmSpec.from_json(json.loads(json.dumps(s.to_json())))
     assert back == s and hash(back) == hash(s)
@@ -151,11 +178,11 @@ def test_numpy_ints_make_the_equal_spec():
     [
         (
             [1, 2],
-            "GemmSpec: expected a JSON object with the fields m, n, k, dtype, out, mma, block_m, block_n, block_k, waves_m, waves_n, layout_a, layout_b, bias_relu, got [1, 2]",
+            "GemmSpec: expected a JSON object with the fields m, n, k, dtype, out, mma, block_m, block_n, block_k, waves_m, waves_n, layout_a, layout_b, bias, activation, residual, scale, got [1, 2]",
         ),
         (
             {**BASE, "lda": 4},
-            "GemmSpec.lda: expected one of the fields m, n, k, dtype, out, mma, block_m, block_n, block_k, waves_m, waves_n, layout_a, layout_b, bias_relu, got the unknown field 'lda'",
+            "GemmSpec.lda: expected one of the fields m, n, k, dtype, out, mma, block_m, block_n, block_k, waves_m, waves_n, layout_a, layout_b, bias, activation, residual, scale, got the unknown field 'lda'",
         ),
         (
             {k: v for k, v in BASE.items() if k != "mma"},

@@ -46,7 +46,7 @@ class TileError(FieldError):
 
 def spec_for(arch, m, n, k, dtype, out, **options):
     """The GemmSpec of a problem on `arch` with the table's tile for it;
-    `options` are GemmSpec's optional fields (layout_a, layout_b, bias_relu)."""
+    `options` are GemmSpec's optional fields (layout_a, layout_b and the epilogue's: bias, activation, residual, scale)."""
     if (arch, dtype) not in TILES:
         offered = ", ".join(f"{a} {d}" for a, d in TILES)
         raise TileError(

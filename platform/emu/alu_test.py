@@ -329,6 +329,34 @@ def test_exp_expansion_ops_round_scale_and_fuse():
     assert _lanes(w, 5) == [_f32(6.0), _f32(8.0), _f32(-4.0), _f32(3.5)]  # v0 * 2 + 1
 
 
+def test_the_epilogue_clamps_and_fused_literals():
+    """v_fmaak_f32 (src0 * vsrc1 + K), gfx12's med3/maxmin/minmax in num form (ReLU6's clamp), and a VOPD
+    pair of fmaak and mul reading its sources before either half writes."""
+
+    def setup(w):
+        w.v[:4, 0] = [_f32(-1.0), _f32(3.0), _f32(7.5), _f32(np.nan)]
+        w.v[:4, 1] = _f32(0.0)
+        w.v[:4, 2] = _f32(6.0)
+
+    w = one_wave("gfx942", ["v_fmaak_f32 v3, v0, v2, 0x3f800000"], setup)  # v0 * 6 + 1
+    assert _lanes(w, 3)[:3] == [_f32(-5.0), _f32(19.0), _f32(46.0)]
+    w = one_wave(
+        "gfx1201",
+        [
+            "v_med3_num_f32 v3, v0, v1, v2",
+            "v_maxmin_num_f32 v4, v0, v1, v2",
+            "v_minmax_num_f32 v5, v0, v2, v1",
+            "v_dual_fmaak_f32 v6, v0, v2, 0x3f800000 :: v_dual_mul_f32 v0, v0, v2",
+        ],
+        setup,
+    )
+    assert _lanes(w, 3)[:3] == _lanes(w, 4)[:3] == [_f32(0.0), _f32(3.0), _f32(6.0)]
+    assert _lanes(w, 4)[3] == _f32(0.0)  # max(NaN, 0) is 0, then min(0, 6)
+    assert _lanes(w, 5)[:3] == [_f32(0.0), _f32(3.0), _f32(6.0)]
+    assert _lanes(w, 6)[:3] == [_f32(-5.0), _f32(19.0), _f32(46.0)]
+    assert _lanes(w, 0)[:3] == [_f32(-6.0), _f32(18.0), _f32(45.0)]
+
+
 def test_max3_num_ignores_a_nan():
     def setup(w):
         w.v[:2, 0] = [_f32(1.0), _f32(np.nan)]

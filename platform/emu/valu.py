@@ -516,6 +516,12 @@ PLAIN = {
     "v_max3_num_f32": Op(lambda a, b, c: np.fmax(np.fmax(a, b), c), "f32", ("f32", "f32", "f32")),
     # v_fmamk_f32 vdst, src0, K, vsrc1: src0 * K + vsrc1, the literal K in the middle.
     "v_fmamk_f32": Op(_fma, "f32", ("f32", "f32", "f32")),
+    # v_fmaak_f32 vdst, src0, vsrc1, K: src0 * vsrc1 + K, the literal K last.
+    "v_fmaak_f32": Op(_fma, "f32", ("f32", "f32", "f32")),
+    # gfx12's IEEE-754 2019 minimumNumber/maximumNumber forms: a NaN operand is ignored.
+    "v_med3_num_f32": Op(lambda a, b, c: np.fmax(np.fmin(a, b), np.fmin(np.fmax(a, b), c)), "f32", ("f32",) * 3),
+    "v_maxmin_num_f32": Op(lambda a, b, c: np.fmin(np.fmax(a, b), c), "f32", ("f32", "f32", "f32")),
+    "v_minmax_num_f32": Op(lambda a, b, c: np.fmax(np.fmin(a, b), c), "f32", ("f32", "f32", "f32")),
     "v_rndne_f32": Op(np.rint, "f32", ("f32",)),  # to nearest, ties to even
     "v_ldexp_f32": Op(lambda a, b: np.ldexp(a, b).astype(np.float32), "f32", ("f32", "i32")),
     "v_exp_f32": Op(lambda a: np.exp2(a), "f32", ("f32",)),

@@ -20,13 +20,17 @@ that error. So an element passes when
     |got - y| <= gamma_n * m + ulp_out(|y| + gamma_n * m) / 2
 
 A relu after the bias moves no element farther from the reference (it is
-1-Lipschitz), so the bound holds through it. Unlike one absolute tolerance
+1-Lipschitz), so the bound holds through it. The other epilogues (finished)
+carry the error through: an activation multiplies it by its Lipschitz
+constant and adds its own f32 evaluation error; a residual added after it
+and the output scale each add one f32 rounding. Unlike one absolute tolerance
 for every element, this scales with each element's own terms and value: a
 single f16 element a few ulps off fails however small the output is, and a
 long reduction of large terms gets the room its rounding needs.
 """
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -140,3 +144,46 @@ def within(values, errors, dtype):
     the bound adds the rounding to `dtype`. Stated as the Expected of a one-term reduction whose
     magnitudes make gamma_1 * magnitudes = errors."""
     return Expected(np.asarray(values, np.float64), np.asarray(errors, np.float64) / gamma(1), 1, dtype)
+
+
+def _gelu_erf(x):
+    return 0.5 * x * (1 + np.vectorize(math.erf, otypes=[np.float64])(np.asarray(x) / math.sqrt(2)))
+
+
+def _gelu_tanh(x):
+    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * np.asarray(x) ** 3)))
+
+
+# activation (tile.gemm.ACTIVATIONS) -> (its float64 definition, a Lipschitz constant, the relative
+# error of its f32 evaluation in the kernel). GELU's derivative peaks at 1.1289; its evaluation is
+# a few f32 roundings plus, for the erf form, the approximation's 1.5e-7 (tile.gemm.GELU_ERF_A):
+# 0.5 |x| 1.5e-7 < 2**-23 |x|, so 2**-18 |x| leaves a factor of 16 for the roundings.
+ACTIVATIONS = {
+    "none": (lambda x: x, 1.0, 0.0),
+    "relu": (lambda x: np.maximum(x, 0), 1.0, 0.0),
+    "relu6": (lambda x: np.clip(x, 0, 6), 1.0, 0.0),
+    "gelu_tanh": (_gelu_tanh, 1.13, 2.0**-18),
+    "gelu_erf": (_gelu_erf, 1.13, 2.0**-18),
+}
+
+
+def finished(pre, activation="none", after=None, scale=1.0):
+    """The Expected of scale * (act(pre) + after), an epilogue past a linear reduction: `pre` the
+    Expected of that reduction (bias and a residual added before the activation among its terms),
+    `after` (None: none) a residual added after the activation (float64, exact), `scale` the f32
+    value the kernel multiplies by. `pre` itself where the epilogue adds nothing but a relu or none."""
+    if after is None and scale == 1.0 and activation in ("none", "relu"):
+        if activation == "none":
+            return pre
+        return Expected(np.maximum(pre.values, 0), pre.magnitudes, pre.length, pre.dtype)
+    act, lipschitz, relative = ACTIVATIONS[activation]
+    u = 2.0 ** -FORMATS[ACCUMULATOR][0]
+    values = act(np.asarray(pre.values, np.float64))
+    errors = lipschitz * gamma(pre.length) * np.asarray(pre.magnitudes, np.float64) + relative * np.abs(pre.values)
+    if after is not None:
+        values = values + after
+        errors = errors + u * np.abs(values)
+    if scale != 1.0:
+        values = scale * values
+        errors = abs(scale) * errors + u * np.abs(values)
+    return within(values, errors, pre.dtype)

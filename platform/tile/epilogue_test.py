@@ -1,6 +1,8 @@
 """The FMA fallback and the epilogue's bias, activation, atomic and wide-store paths,
 run by the interpreter against numpy."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -15,14 +17,16 @@ from tile.tile import Tile
 M, N, K = 51, 71, 13  # 2 x 3 blocks of 32 x 32: one whole, the rest at an edge
 
 
-def build(arch, use_mma, activation="none", atomic=False, wide=False, rows=False, ldc=N):
+def build(arch, use_mma, activation="none", atomic=False, wide=False, rows=False, ldc=N, residual_at=None, scale=1.0):
     """wide: the accumulators' runs and the whole-block check (vector stores where the block is inside).
-    rows: give epilogue the block's rows (branch-free buffer stores at the edge). ldc: C's leading dimension."""
+    rows: give epilogue the block's rows (branch-free buffer stores at the edge). ldc: C's leading dimension.
+    residual_at: a residual argument (after bias) added there."""
     cfg = GemmConfig("mma_16x16x16_f16_f32", Tile("16x16x16", 32, 32, 16, 2, 2)) if use_mma else FmaConfig(8, 8)
     block = cfg.tile if use_mma else cfg
     wave = 64 if arch.startswith("gfx9") else 32
     b = KernelBuilder("g", arch=arch, workgroup_size=(cfg.threads(wave) if use_mma else cfg.threads(), 1, 1))
     a, bm, c, bias = (b.arg(n, T.GLOBAL) for n in ("a", "b", "c", "bias"))
+    residual = None if residual_at is None else b.arg("residual", T.GLOBAL)
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
     row0, col0 = b.mul(b.block_id(1), block.block_m), b.mul(b.block_id(0), block.block_n)
     ops = Operands(a, bm, m, n, k, lda=k, ldb=n)
@@ -44,6 +48,9 @@ def build(arch, use_mma, activation="none", atomic=False, wide=False, rows=False
         T.F32,
         bias=bias,
         activation=activation,
+        residual=residual,
+        residual_at=residual_at or "before_activation",
+        scale=scale,
         atomic=atomic,
         inside=inside,
         rows=block.block_m if rows else None,
@@ -90,6 +97,43 @@ def test_fma_fallback_with_bias_and_relu(arch):
     assert (c == 0).any() and (c > 0).any()  # relu clipped some, kept others
 
 
+# Each activation in float64, from its definition (not the kernel's formulas).
+ACTIVATIONS = {
+    "relu": lambda x: np.maximum(x, 0),
+    "relu6": lambda x: np.clip(x, 0, 6),
+    "gelu_tanh": lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3))),
+    "gelu_erf": lambda x: 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2))),
+}
+
+
+@pytest.mark.parametrize(
+    "activation, residual_at, scale, use_mma, wide, rows",
+    [
+        ("relu6", "before_activation", 1.0, True, True, True),
+        ("gelu_tanh", "after_activation", 0.25, True, True, True),
+        ("gelu_erf", "before_activation", 3.0, True, False, False),
+        ("gelu_erf", "after_activation", 1.0, False, False, True),
+    ],
+)
+def test_activations_residual_and_scale(activation, residual_at, scale, use_mma, wide, rows):
+    """Every path (whole, buffered, checked) with each new activation, a residual on either side and a scale;
+    inputs scaled by 3 so that relu6 clips above 6 and GELU sees both tails."""
+    kernel, grid = build(
+        "gfx942", use_mma, activation=activation, wide=wide, rows=rows, residual_at=residual_at, scale=scale
+    )
+    a, b, bias, ref = data()
+    a = (3 * a).astype(np.float16)
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    res = np.random.default_rng(5).standard_normal((M, N)).astype(np.float32)
+    c = np.full((M, N), SENTINEL, np.float32)
+    run(kernel, grid, [a, b, c, bias, res, M, N, K])
+    x = ref + bias + (res if residual_at == "before_activation" else 0)
+    want = ACTIVATIONS[activation](x) + (res if residual_at == "after_activation" else 0)
+    np.testing.assert_allclose(c, scale * want, rtol=1e-4, atol=1e-4)
+    if activation == "relu6":
+        assert (c == 6).any() and (c == 0).any()  # both clamps taken
+
+
 SENTINEL = -7.0
 
 
@@ -129,7 +173,11 @@ def test_bad_operand_layout_and_copy_shapes():
 
 def test_bad_epilogue_arguments():
     b = KernelBuilder("g", arch="gfx942", workgroup_size=(64, 1, 1))
-    with pytest.raises(ValueError, match="expected an activation in"):
+    with pytest.raises(
+        ValueError, match="expected activation one of none, relu, relu6, gelu_tanh, gelu_erf, got 'gelu'"
+    ):
         epilogue(b, [], None, 1, 1, 1, 0, 0, T.F32, activation="gelu")
+    with pytest.raises(ValueError, match="expected residual_at one of before_activation, after_activation, got 'x'"):
+        epilogue(b, [], None, 1, 1, 1, 0, 0, T.F32, residual_at="x")
     with pytest.raises(ValueError, match="expected f32 output for atomic accumulation, got f16"):
         epilogue(b, [], None, 1, 1, 1, 0, 0, T.F16, atomic=True)

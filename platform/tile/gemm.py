@@ -44,6 +44,8 @@ The matrix-core main loop:
 import dataclasses
 import json
 import os
+import re
+import struct
 
 from arch import arch as archs
 from arch.lds_ops import LDS_OPS
@@ -56,7 +58,9 @@ from tile.gather import GatherCopy
 from tile.lds import UNIT, KMajor, Padded, RowXor
 from tile.tile import Tile
 
-ACTIVATIONS = ("none", "relu")
+ACTIVATIONS = ("none", "relu", "relu6", "gelu_tanh", "gelu_erf")
+# Where a residual input (the output's shape and type) is added: before or after the activation.
+RESIDUALS = ("before_activation", "after_activation")
 LAYOUTS = ("row", "col")
 # Operand layout -> which dimension of the copied tile is contiguous in memory.
 _A_CONTIGUOUS = {"row": "k", "col": "rows"}
@@ -85,6 +89,18 @@ PREFETCH_FIRST = tuple(_DATA["prefetch_first"])
 # (gemm_banks_test).
 TRANSPOSE_GROUP = LDS_OPS["mem.load_transpose"].group
 TRANSPOSE_PAD = _DATA["transpose_pad"]
+# GELU's constants as decimal strings (gemm.json), which both engines parse to the same double
+# and the IR holds as f32. tanh form: x * sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3), is
+# x / (1 + exp2(x (k0 + k1 x^2))) with k0 = -2 sqrt(2/pi) log2(e), k1 = 0.044715 k0.
+GELU_TANH = (float(_DATA["gelu_tanh"]["k0"]), float(_DATA["gelu_tanh"]["k1"]))
+# erf form: 0.5 x (1 + erf(x / sqrt(2))), erf by Abramowitz and Stegun 7.1.26 (|error| <= 1.5e-7
+# for every x): erf(z) = 1 - t (a1 + t (a2 + ... + t a5)) exp(-z^2), t = 1 / (1 + p z), z >= 0.
+# Folded for x: p / sqrt(2), the a_i halved, and exp(-x^2 / 2) as exp2(x^2 * -log2(e) / 2).
+GELU_ERF_P = float(_DATA["gelu_erf"]["p"])
+GELU_ERF_A = tuple(float(_DATA["gelu_erf"][f"a{i}"]) for i in range(1, 6))
+GELU_ERF_EXP2 = float(_DATA["gelu_erf"]["exp2"])
+# A decimal number as a spec's output scale: digits, an optional fraction and exponent.
+_DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 # fp8 is storage-only (it cannot be a loop-carried or yielded value): the
 # copies move its bytes as i8; the fragment reads from LDS take it as fp8.
 _BITS = {T.F8E4M3: T.I8, T.F8E5M2: T.I8}
@@ -472,6 +488,107 @@ def fma_mainloop(b, cfg, ops, elem, row0, col0):
     return [(r, c, br.results[0])]
 
 
+def scale_value(text):
+    """The output scale a spec spells as `text` (a decimal string) as the kernel multiplies by it:
+    an f32 value, as a Python float; None unless `text` is a decimal whose f32 is positive and finite."""
+    if not isinstance(text, str) or not _DECIMAL.fullmatch(text) or not float(text) < 3.4e38:
+        return None
+    value = struct.unpack("<f", struct.pack("<f", float(text)))[0]
+    return value if value > 0 else None
+
+
+# A spec's residual field: none, or where the residual is added.
+RESIDUAL_FIELD = ("none", *RESIDUALS)
+
+
+def check_epilogue_fields(spec, fail):
+    """A spec's epilogue fields (bias, activation, residual, scale: conv's and GEMM's), each
+    refused through fail(field, value, allowed, choices)."""
+    if not isinstance(spec.bias, bool):
+        fail("bias", spec.bias, "True or False")
+    for field, allowed in (("activation", ACTIVATIONS), ("residual", RESIDUAL_FIELD)):
+        if getattr(spec, field) not in allowed:
+            fail(field, getattr(spec, field), f"one of {', '.join(allowed)}", allowed)
+    if scale_value(spec.scale) is None:
+        fail("scale", spec.scale, "a positive decimal string such as '0.5' (finite and above 0 as f32)")
+
+
+def spec_epilogue(spec):
+    """epilogue's and finish's keywords for a spec's activation, residual place and scale."""
+    return {
+        "activation": spec.activation,
+        "residual_at": RESIDUALS[0] if spec.residual == "none" else spec.residual,
+        "scale": scale_value(spec.scale),
+    }
+
+
+def check_epilogue(activation, residual_at):
+    """FieldError unless `activation` is one of ACTIVATIONS and `residual_at` one of RESIDUALS."""
+    for field, value, allowed in (("activation", activation, ACTIVATIONS), ("residual_at", residual_at, RESIDUALS)):
+        if value not in allowed:
+            raise FieldError(
+                f"epilogue: expected {field} one of {', '.join(allowed)}, got {value!r}",
+                "epilogue",
+                {field: value},
+                allowed,
+            )
+
+
+def _reciprocal(b, x):
+    """1 / x for x >= 1 as rsqrt(x * x) (v_rsq_f32, 1 ulp; x * x = inf gives 0): an IR division is
+    LLVM's correctly rounded fdiv, a dozen instructions with scale and fix-up steps this never needs."""
+    return b.rsqrt(b.mul(x, x))
+
+
+def _gelu_tanh(b, x):
+    """x * sigmoid(2u) (GELU_TANH says which u): exp2 of at most 0 past x = 0 flushes to 0, and
+    of a large argument gives inf, whose reciprocal is 0."""
+    k0, k1 = (b.const(k, T.F32) for k in GELU_TANH)
+    e = b.exp2(b.mul(x, b.fma(b.mul(x, x), k1, k0)))
+    return b.mul(x, _reciprocal(b, b.add(e, 1.0)))
+
+
+def _gelu_erf(b, x):
+    """x * (1 - h) for x >= 0, x * h below, h = (1 - erf(|x| / sqrt(2))) / 2 (GELU_ERF_A: its
+    approximation and bound)."""
+    t = _reciprocal(b, b.fma(b.max(x, b.neg(x)), b.const(GELU_ERF_P, T.F32), b.const(1.0, T.F32)))
+    poly = b.const(GELU_ERF_A[-1], T.F32)
+    for a in reversed(GELU_ERF_A[:-1]):
+        poly = b.fma(poly, t, b.const(a, T.F32))
+    h = b.mul(b.mul(poly, t), b.exp2(b.mul(b.mul(x, x), GELU_ERF_EXP2)))
+    return b.mul(x, b.select(b.cmp("lt", x, 0.0), h, b.sub(1.0, h)))
+
+
+# activation -> its f32 value of an f32 value.
+_ACTIVATE = {
+    "none": lambda b, x: x,
+    "relu": lambda b, x: b.max(x, 0.0),
+    "relu6": lambda b, x: b.min(b.max(x, 0.0), 6.0),
+    "gelu_tanh": _gelu_tanh,
+    "gelu_erf": _gelu_erf,
+}
+
+
+def finish(b, values, activation="none", bias=None, residual=None, residual_at="before_activation", scale=1.0):
+    """The epilogue's arithmetic on f32 `values`, every family's:
+
+        scale * (act(x + bias + residual) or act(x + bias) + residual)
+
+    the residual added before or after the activation (`residual_at`). `bias` and `residual`
+    (None: not added) give element j's f32 addend as called with j, each read just before its
+    add. A scale of 1 multiplies nothing."""
+    if bias is not None:
+        values = [b.add(x, bias(j)) for j, x in enumerate(values)]
+    if residual is not None and residual_at == "before_activation":
+        values = [b.add(x, residual(j)) for j, x in enumerate(values)]
+    values = [_ACTIVATE[activation](b, x) for x in values]
+    if residual is not None and residual_at == "after_activation":
+        values = [b.add(x, residual(j)) for j, x in enumerate(values)]
+    if scale != 1.0:
+        values = [b.mul(x, scale) for x in values]
+    return values
+
+
 def epilogue(
     b,
     elements,
@@ -484,6 +601,9 @@ def epilogue(
     out_elem,
     bias=None,
     activation="none",
+    residual=None,
+    residual_at="before_activation",
+    scale=1.0,
     atomic=False,
     inside=None,
     rows=None,
@@ -491,8 +611,10 @@ def epilogue(
     """Store (or atomically add) every output value inside the m x n output.
 
     `elements` yields (row, col, f32 value), or (row, col, [f32 values]) for
-    a run of consecutive columns (_Accumulators.runs). Converts to
-    `out_elem`, adds bias[col] (f32) and applies the activation first.
+    a run of consecutive columns (_Accumulators.runs). Finishes each value
+    first (finish): adds bias[col] (f32), the residual (an `out_elem` tensor
+    laid out as the output, ldc included) before or after the activation,
+    the activation and the scale (an f32 value), then converts to `out_elem`.
     atomic=True accumulates into f32 output (split-K). `inside` (an i1, true
     when the whole block lies inside m x n: _Accumulators.inside) gives such
     blocks one branch and unguarded stores, a run as one vector store;
@@ -502,13 +624,7 @@ def epilogue(
     drops out of range (the comment at `buffered` says why); without it, or
     atomic (there is no buffer atomic op), one branch per element.
     """
-    if activation not in ACTIVATIONS:
-        raise FieldError(
-            f"epilogue: expected an activation in {ACTIVATIONS}, got {activation!r}",
-            "epilogue",
-            {"activation": activation},
-            ACTIVATIONS,
-        )
+    check_epilogue(activation, residual_at)
     if atomic and out_elem is not T.F32:
         raise FieldError(
             f"epilogue: expected f32 output for atomic accumulation, got {out_elem}",
@@ -522,27 +638,44 @@ def epilogue(
         ptr = b.offset(bias, b.mul(gc, 4))
         return b.load_wide(ptr, T.vector(T.F32, count)) if count > 1 else b.load(ptr, T.F32)
 
-    def finish(values, gc, load):
-        """The run's values with bias (read by `load`) and activation, in f32."""
-        if bias is not None:
-            loaded = load(gc, len(values))
-            values = [b.add(x, loaded if len(values) == 1 else b.extract(loaded, j)) for j, x in enumerate(values)]
-        if activation == "relu":
-            values = [b.max(x, 0.0) for x in values]
-        return values
+    def load_residual(gr, gc, count):
+        """The residual of a run of `count` at (gr, gc): one load, its f32 values."""
+        ptr = b.offset(residual, b.mul(b.add(b.mul(gr, ldc), gc), out_elem.nbytes))
+        if count == 1:
+            return [b.convert(b.load(ptr, out_elem), T.F32)]
+        loaded = b.load_wide(ptr, T.vector(out_elem, count))
+        return [b.convert(b.extract(loaded, j), T.F32) for j in range(count)]
+
+    def finished(values, gc, load, reload):
+        """The run's values through finish: bias read by `load`, the residual by `reload` (its f32 values)."""
+        loaded = load(gc, len(values)) if bias is not None else None
+        residuals = reload() if residual is not None else None
+
+        def bias_of(j):
+            return loaded if len(values) == 1 else b.extract(loaded, j)
+
+        return finish(
+            b,
+            values,
+            activation,
+            None if loaded is None else bias_of,
+            None if residuals is None else residuals.__getitem__,
+            residual_at,
+            scale,
+        )
 
     # Without a bias the values stored are the same on every path: finished
     # and converted once, here, before any branch. Converted in each arm,
     # LLVM's machine CSE hoists what the arms share above the branch piece
     # by piece (bf16 without a conversion instruction: 3 temporaries per
     # element live across it, which nearly doubles gemm_f16_bcol_bf16_gfx1201's VGPRs).
-    shared = bias is None
+    shared = bias is None and residual is None
     if shared:
-        runs = [(r, c, [b.convert(x, out_elem) for x in finish(values, None, None)]) for r, c, values in runs]
+        runs = [(r, c, [b.convert(x, out_elem) for x in finished(values, None, None, None)]) for r, c, values in runs]
 
-    def ready(values, gc, load=load_bias):
+    def ready(values, gc, reload, load=load_bias):
         """The run's values as stored: finished and converted unless `shared` did it."""
-        return values if shared else [b.convert(x, out_elem) for x in finish(values, gc, load)]
+        return values if shared else [b.convert(x, out_elem) for x in finished(values, gc, load, reload)]
 
     def checked():
         for r, c, values in runs:
@@ -550,7 +683,7 @@ def epilogue(
             for j, value in enumerate(values):
                 gc = b.add(b.add(col0, c), j)
                 with b.if_(b.and_(b.cmp("lt", gr, m), b.cmp("lt", gc, n))):
-                    (value,) = ready([value], gc)
+                    (value,) = ready([value], gc, lambda: load_residual(gr, gc, 1))
                     ptr = b.offset(out, b.mul(b.add(b.mul(gr, ldc), gc), out_elem.nbytes))
                     b.atomic_add(ptr, value) if atomic else b.store(ptr, value)
 
@@ -565,8 +698,8 @@ def epilogue(
     # past its end; a column past n gets the offset nbytes, out of range
     # however the hardware compares (offset >= size, or offset + access >
     # size); all of it is range checked: the scalar offset, which is not, is
-    # 0 (gemm_isa_test). The bias reads through a buffer of its n values: 0 past n, and
-    # that value is dropped. The count is a select, not max(..., 0): LLVM
+    # 0 (gemm_isa_test). The bias reads through a buffer of its n values, the residual
+    # through one like the output's: 0 past n or m, and that value is dropped. The count is a select, not max(..., 0): LLVM
     # fuses min and max into v_med3_i32, a vector op, and a buffer built
     # from vector registers turns every store into a waterfall loop (gemm_isa_test).
     # nbytes is i32 like every offset here, at most rows x ldc x elem bytes:
@@ -578,17 +711,30 @@ def epilogue(
         nbytes = b.mul(b.mul(live, ldc), out_elem.nbytes)
         dst = b.buffer_rsrc(b.offset(out, b.mul(b.mul(row0, ldc), out_elem.nbytes)), nbytes)
         src = None if bias is None else b.buffer_rsrc(bias, b.mul(n, 4))
+        near = None
+        if residual is not None:
+            near = b.buffer_rsrc(b.offset(residual, b.mul(b.mul(row0, ldc), out_elem.nbytes)), nbytes)
+
+        def at(r, gc):
+            """The byte offset of (r, gc) in the block's buffer: nbytes, out of range, past n."""
+            offset = b.mul(b.add(b.mul(r, ldc), gc), out_elem.nbytes)
+            return b.select(b.cmp("lt", gc, n), offset, nbytes)
+
         for r, c, values in runs:
             for j, value in enumerate(values):
                 gc = b.add(b.add(col0, c), j)
-                (value,) = ready([value], gc, lambda gc, count: b.buffer_load(src, b.mul(gc, 4), T.F32))
-                at = b.mul(b.add(b.mul(r, ldc), gc), out_elem.nbytes)
-                b.buffer_store(dst, b.select(b.cmp("lt", gc, n), at, nbytes), value)
+                (value,) = ready(
+                    [value],
+                    gc,
+                    lambda: [b.convert(b.buffer_load(near, at(r, gc), out_elem), T.F32)],
+                    lambda gc, count: b.buffer_load(src, b.mul(gc, 4), T.F32),
+                )
+                b.buffer_store(dst, at(r, gc), value)
 
     def whole():
         for r, c, values in runs:
             gr, gc = b.add(row0, r), b.add(col0, c)
-            values = ready(values, gc)
+            values = ready(values, gc, lambda: load_residual(gr, gc, len(values)))
             ptr = b.offset(out, b.mul(b.add(b.mul(gr, ldc), gc), out_elem.nbytes))
             if atomic:
                 for j, value in enumerate(values):

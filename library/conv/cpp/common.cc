@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "platform/ir/cpp/types.h"
+#include "platform/tile/cpp/gemm.h"
 
 namespace rocke::conv {
 namespace {
@@ -53,7 +54,8 @@ Frame::Frame(std::string name, const ConvSpec& spec_, std::string_view arch)
   x = b.arg("x", global);
   w = b.arg("w", global);
   y = b.arg("y", global);
-  if (spec.bias_relu) bias = b.arg("bias", global);
+  if (spec.bias) bias = b.arg("bias", global);
+  if (spec.residual != "none") residual = b.arg("residual", global);
   Value* block = b.block_id(0);
   Value* first = b.mul(block, kWorkgroup);
   Value* thread = b.thread_id(0);
@@ -106,13 +108,23 @@ Value* Frame::weight(Value* index) {
 }
 
 void Frame::store(Value* acc) {
+  tile::Addend add_bias, add_residual;
   if (bias != nullptr) {
-    Value* bytes = b.mul(k, 4);
-    Value* address = b.offset(bias, bytes);
-    Value* loaded = b.load(address, f32());
-    Value* sum = b.add(acc, loaded);
-    acc = b.max(sum, 0.0);
+    add_bias = [&](int) {
+      Value* bytes = b.mul(k, 4);
+      Value* address = b.offset(bias, bytes);
+      return b.load(address, f32());
+    };
   }
+  if (residual != nullptr) {  // the output's shape and layout: this lane's element
+    add_residual = [&](int) {
+      Value* bytes = b.mul(gid, elem->nbytes());
+      Value* address = b.offset(residual, bytes);
+      Value* loaded = b.load(address, elem);
+      return b.convert(loaded, f32());
+    };
+  }
+  acc = tile::finish(b, {acc}, spec.activation, add_bias, add_residual, spec.residual_at(), spec.scale_value())[0];
   Value* bytes = b.mul(gid, elem->nbytes());
   Value* address = b.offset(y, bytes);
   Value* out = b.convert(acc, elem);

@@ -57,7 +57,8 @@ class Frame {
   ir::Value* x;
   ir::Value* w;
   ir::Value* y;
-  ir::Value* bias = nullptr;  // with bias_relu only
+  ir::Value* bias = nullptr;      // with bias only
+  ir::Value* residual = nullptr;  // with a residual only
   ir::Value* gid;
   ir::Value* n;
   std::vector<ir::Value*> o;  // output position, one per spatial dimension

@@ -52,7 +52,10 @@ int main() {
       {"index", rocke::conv::index_kernel()},
       {"frame_nchw_bias",
        frame_kernel(R"({"n":1,"c":4,"k":6,"spatial":[5,7],"filter":[3,3],"stride":[2,1],"pad":[1,0],)"
-                    R"("dilation":[1,2],"layout":"NCHW","bias_relu":true})")},
+                    R"("dilation":[1,2],"layout":"NCHW","bias":true,"activation":"relu"})")},
+      {"frame_nhwc_epilogue",
+       frame_kernel(R"({"n":1,"c":4,"k":6,"spatial":[5,7],"filter":[3,3],"pad":[1,1],"activation":"gelu_erf",)"
+                    R"("residual":"before_activation","scale":"0.5"})")},
       {"frame_nhwc_f32", frame_kernel(R"({"n":2,"c":3,"k":4,"spatial":[6,5],"filter":[2,3],"dtype":"f32"})")},
   };
   std::cout << rocke::json::canonical(out) << "\n";

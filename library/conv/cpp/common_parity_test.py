@@ -40,7 +40,22 @@ def _frame(spec):
 PYTHON = {
     "index": _index,
     "frame_nchw_bias": lambda: _frame(
-        ConvSpec(1, 4, 6, (5, 7), (3, 3), stride=(2, 1), pad=(1, 0), dilation=(1, 2), layout="NCHW", bias_relu=True)
+        ConvSpec(
+            1,
+            4,
+            6,
+            (5, 7),
+            (3, 3),
+            stride=(2, 1),
+            pad=(1, 0),
+            dilation=(1, 2),
+            layout="NCHW",
+            bias=True,
+            activation="relu",
+        )
+    ),
+    "frame_nhwc_epilogue": lambda: _frame(
+        ConvSpec(1, 4, 6, (5, 7), (3, 3), pad=(1, 1), activation="gelu_erf", residual="before_activation", scale="0.5")
     ),
     "frame_nhwc_f32": lambda: _frame(ConvSpec(2, 3, 4, (6, 5), (2, 3), dtype="f32")),
 }

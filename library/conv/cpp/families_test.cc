@@ -25,7 +25,8 @@ ROCKE_TEST(spec_json_fills_the_defaults) {
   json::Value spec = json::parse(R"({"n":1,"c":8,"k":4,"spatial":[7,9],"filter":[3,3],"pad":[1,0]})");
   // spec_test.py's test_to_json_is_every_field_with_lists_and_the_defaults_filled.
   json::Value want = json::parse(R"({"n":1,"c":8,"k":4,"spatial":[7,9],"filter":[3,3],"stride":[1,1],"pad":[1,0],)"
-                                 R"("dilation":[1,1],"groups":1,"layout":"NHWC","dtype":"f16","bias_relu":false})");
+                                 R"("dilation":[1,1],"groups":1,"layout":"NHWC","dtype":"f16","bias":false,)"
+                                 R"("activation":"none","residual":"none","scale":"1"})");
   CHECK(family::get("conv_direct_fwd").spec_json(spec) == want);
   CHECK(family::get("conv_img2col").spec_json(spec) == want);
 }
@@ -54,10 +55,11 @@ ROCKE_TEST(the_frame_names_the_kernel_and_its_arguments) {
     CHECK_EQ(plain->name, std::string(name) + "_probe");
     CHECK_EQ(plain->args.size(), 3u);
     CHECK_EQ(plain->arch(), std::string("gfx942"));
-    auto bias =
-        family::get(name).build(conv_case(R"({"n":1,"c":8,"k":4,"spatial":[7,9],"filter":[3,3],"bias_relu":true})"));
-    CHECK_EQ(bias->args.size(), 4u);
-    CHECK_EQ(bias->args.back()->name, std::string("bias"));
+    auto bias = family::get(name).build(
+        conv_case(R"({"n":1,"c":8,"k":4,"spatial":[7,9],"filter":[3,3],"bias":true,"residual":"after_activation"})"));
+    CHECK_EQ(bias->args.size(), 5u);
+    CHECK_EQ(bias->args[3]->name, std::string("bias"));
+    CHECK_EQ(bias->args.back()->name, std::string("residual"));
   }
 }
 

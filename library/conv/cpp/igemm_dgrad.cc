@@ -41,12 +41,14 @@ std::array<std::int64_t, 3> dgrad_gemm(const IgemmSpec& spec) {
   return {c.n * product(c.spatial), c.c_per_group(), c.k_per_group() * product(c.filter)};
 }
 
-// _check: a gradient has no bias or activation.
+// _check: a gradient has no epilogue.
 void check(const IgemmSpec& spec) {
-  if (spec.conv.bias_relu) {
-    throw IgemmSpecError("ConvSpec.bias_relu", true,
-                         "false (conv_igemm_dgrad: a data gradient has no bias or activation)", json::Array{false},
-                         "conv_igemm_fwd takes bias_relu");
+  if (auto found = spec.conv.epilogue_field()) {
+    const auto& [field, value, fallback] = *found;
+    throw IgemmSpecError(
+        "ConvSpec." + field, value,
+        json::canonical(fallback) + " (conv_igemm_dgrad: a data gradient has no bias, activation, residual or scale)",
+        json::Array{fallback}, "conv_igemm_fwd takes " + field);
   }
 }
 

@@ -73,11 +73,14 @@ tile::Gather weights(const IgemmSpec& spec, const ir::Type* elem) {
 }
 
 // Channels-first output: y[n, g*K/g + col, pixel] as `elem`, element by element (_store_nchw).
-void store_nchw(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumulators& acc, Value* y, Value* bias,
-                Value* group, Value* row0, Value* col0, const ir::Type* elem) {
+void store_nchw(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumulators& acc, Value* y, Value* group,
+                Value* row0, Value* col0, const ir::Type* elem, Value* bias = nullptr, Value* residual = nullptr,
+                bool partial = false) {
   const ConvSpec& c = spec.conv;
   const auto [m, kpg, unused] = spec.gemm();
   const std::int64_t pixels = product(c.output());
+  const std::string activation = partial ? "none" : c.activation;
+  const double scale = partial ? 1.0 : c.scale_value();
   acc.each_element(b, [&](const tile::Run& e) {
     Value* gr = b.add(row0, e.row);
     Value* gc = b.add(col0, e.col);
@@ -87,21 +90,32 @@ void store_nchw(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumul
     b.if_(inside, {}, [&] {
       Value* first = b.mul(group, kpg);
       Value* channel = b.add(first, gc);
-      Value* value = e.values[0];
+      auto index = [&] {
+        Value* image = b.div(gr, pixels);
+        Value* image_k = b.mul(image, c.k);
+        Value* plane = b.add(image_k, channel);
+        Value* base = b.mul(plane, pixels);
+        Value* pixel = b.rem(gr, pixels);
+        return b.add(base, pixel);
+      };
+      tile::Addend add_bias, add_residual;
       if (bias != nullptr) {
-        Value* at = b.mul(channel, 4);
-        Value* p = b.offset(bias, at);
-        Value* bv = b.load(p, ir::scalar("f32"));
-        Value* sum = b.add(value, bv);
-        value = b.max(sum, 0.0);
+        add_bias = [&](int) {
+          Value* at = b.mul(channel, 4);
+          Value* p = b.offset(bias, at);
+          return b.load(p, ir::scalar("f32"));
+        };
       }
-      Value* image = b.div(gr, pixels);
-      Value* image_k = b.mul(image, c.k);
-      Value* plane = b.add(image_k, channel);
-      Value* base = b.mul(plane, pixels);
-      Value* pixel = b.rem(gr, pixels);
-      Value* index = b.add(base, pixel);
-      Value* bytes = b.mul(index, elem->nbytes());
+      if (residual != nullptr) {  // the output's layout: the element stored below
+        add_residual = [&](int) {
+          Value* bytes = b.mul(index(), elem->nbytes());
+          Value* p = b.offset(residual, bytes);
+          Value* loaded = b.load(p, elem);
+          return b.convert(loaded, ir::scalar("f32"));
+        };
+      }
+      Value* value = tile::finish(b, {e.values[0]}, activation, add_bias, add_residual, c.residual_at(), scale)[0];
+      Value* bytes = b.mul(index(), elem->nbytes());
       Value* p = b.offset(y, bytes);
       Value* out = b.convert(value, elem);
       b.store(p, out);
@@ -138,7 +152,7 @@ Split split_of(ir::KernelBuilder& b, const IgemmSpec& spec) {
 }
 
 // This split's f32 partial sums into workspace slice `split` (element offset
-// split x E), in the output's layout, unconverted, no bias or relu (_store_partial).
+// split x E), in the output's layout, unconverted, no epilogue (_store_partial).
 void store_partial(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumulators& acc, Value* ws,
                    const Split& sp, const tile::Operands& ops, Value* row0, Value* col0) {
   const ConvSpec& c = spec.conv;
@@ -158,7 +172,7 @@ void store_partial(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accu
     Value* slice = b.mul(sp.split, elements);
     Value* bytes = b.mul(slice, 4);
     Value* out = b.offset(ws, bytes);
-    store_nchw(b, spec, acc, out, nullptr, sp.group, row0, col0, f32);
+    store_nchw(b, spec, acc, out, sp.group, row0, col0, f32, nullptr, nullptr, true);
   }
 }
 
@@ -175,7 +189,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   Value* w = b.arg("w", global);
   const bool split = spec.split_k > 1;
   Value* y = b.arg(split ? "ws" : "y", global);
-  Value* bias = c.bias_relu && !split ? b.arg("bias", global) : nullptr;
+  Value* bias = c.bias && !split ? b.arg("bias", global) : nullptr;
+  Value* residual = c.residual != "none" && !split ? b.arg("residual", global) : nullptr;
   const ir::Type* elem = ir::scalar(c.dtype);
   const auto [m, n, k] = spec.gemm();
   Split sp{};
@@ -209,7 +224,6 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
     store_partial(b, spec, acc, y, sp, ops, row0, col0);
     return b.finish();
   }
-  const std::string activation = c.bias_relu ? "relu" : "none";
   if (c.channels_last()) {
     Value* first = b.mul(group, n);
     Value* y_bytes = b.mul(first, elem->nbytes());
@@ -220,11 +234,23 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
       Value* bias_bytes = b.mul(bias_first, 4);
       bias_group = b.offset(bias, bias_bytes);
     }
+    Value* residual_group = nullptr;
+    if (residual != nullptr) {
+      Value* residual_first = b.mul(group, n);
+      Value* residual_bytes = b.mul(residual_first, elem->nbytes());
+      residual_group = b.offset(residual, residual_bytes);
+    }
     const std::vector<tile::Run> runs = acc.runs(b);
     tile::epilogue(b, runs, y_group, c.k, ops.m, ops.n, row0, col0, elem,
-                   {.bias = bias_group, .activation = activation, .inside = acc.inside, .rows = cfg.tile.block_m});
+                   {.bias = bias_group,
+                    .activation = c.activation,
+                    .residual = residual_group,
+                    .residual_at = c.residual_at(),
+                    .scale = c.scale_value(),
+                    .inside = acc.inside,
+                    .rows = cfg.tile.block_m});
   } else {
-    store_nchw(b, spec, acc, y, bias, group, row0, col0, elem);
+    store_nchw(b, spec, acc, y, group, row0, col0, elem, bias, residual);
   }
   return b.finish();
 }

@@ -92,7 +92,7 @@ GOOD = [
     _with(mma="32x32x16", block_m=32, block_n=288, block_k=16, waves_m=1, waves_n=9),
     # The largest tile sizes the spec takes: blocks of whole matrix ops.
     _with(block_m=(2**31 - 1) // 32 * 32, block_n=(2**31 - 1) // 16 * 16, waves_n=(2**31 - 1) // 16),
-    _conv(layout="NCHW", dtype="bf16", bias_relu=True, groups=4, stride=[2, 1], dilation=[1, 2]),
+    _conv(layout="NCHW", dtype="bf16", bias=True, activation="relu", groups=4, stride=[2, 1], dilation=[1, 2]),
     _conv(spatial=[4, 5, 6], filter=[1, 3, 3], pad=[0, 1, 1]) | {"mma": "16x16x32"},
     *(c.spec.to_json() for c in igemm_fwd_cases()),
 ]

@@ -5,10 +5,12 @@
 #include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/types.h"
+#include "platform/tile/cpp/gemm.h"
 
 namespace rocke::conv {
 namespace {
@@ -20,14 +22,15 @@ constexpr std::array<std::string_view, 2> kLayouts = {"NHWC", "NCHW"};
 constexpr std::array<std::string_view, 3> kDtypes = {"f32", "f16", "bf16"};
 
 // The dataclass fields in declaration order, which the messages list.
-constexpr std::array<std::string_view, 12> kFields = {
-    "n", "c", "k", "spatial", "filter", "stride", "pad", "dilation", "groups", "layout", "dtype", "bias_relu",
+constexpr std::array<std::string_view, 15> kFields = {
+    "n",      "c",      "k",     "spatial", "filter",     "stride",   "pad",   "dilation",
+    "groups", "layout", "dtype", "bias",    "activation", "residual", "scale",
 };
 // Fields without a default: from_json names the first one missing.
 constexpr std::array<std::string_view, 5> kRequired = {"n", "c", "k", "spatial", "filter"};
 
-template <std::size_t N>
-json::Array names(const std::array<std::string_view, N>& items) {
+template <typename Names>
+json::Array names(const Names& items) {
   json::Array out;
   for (std::string_view item : items) out.emplace_back(std::string(item));
   return out;
@@ -41,16 +44,16 @@ json::Array names(const std::array<std::string_view, N>& items) {
   throw SpecError(std::string(kSpecError), name, value, std::move(choices), errors::worded(name, allowed, value, fix));
 }
 
-template <std::size_t N>
-std::string joined(const std::array<std::string_view, N>& items) {
+template <typename Names>
+std::string joined(const Names& items) {
   std::string out;
   for (std::string_view item : items) out += (out.empty() ? "" : ", ") + std::string(item);
   return out;
 }
 
-template <std::size_t N>
-bool one_of(const json::Value& v, const std::array<std::string_view, N>& names) {
-  return v.is_str() && std::ranges::find(names, v.as_str()) != names.end();
+template <typename Names>
+bool one_of(const json::Value& v, const Names& names) {
+  return v.is_str() && std::ranges::find(names, v.as_str()) != std::ranges::end(names);
 }
 
 std::int64_t positive_int(std::string_view field, const json::Value& v) {
@@ -155,7 +158,8 @@ ConvSpec ConvSpec::from_json(const json::Value& obj) {
   json::Value spatial = field("spatial", nullptr), filter = field("filter", nullptr);
   json::Value stride = field("stride", nullptr), pad = field("pad", nullptr), dilation = field("dilation", nullptr);
   const json::Value groups = field("groups", 1), layout = field("layout", "NHWC"), dtype = field("dtype", "f16");
-  const json::Value bias_relu = field("bias_relu", false);
+  const json::Value bias = field("bias", false), activation = field("activation", "none");
+  const json::Value residual = field("residual", "none"), scale = field("scale", "1");
 
   ConvSpec s;
   s.n = positive_int("n", field("n", nullptr));
@@ -187,8 +191,21 @@ ConvSpec ConvSpec::from_json(const json::Value& obj) {
   s.layout = layout.as_str();
   if (!one_of(dtype, kDtypes)) fail("dtype", dtype, "one of " + joined(kDtypes), names(kDtypes));
   s.dtype = dtype.as_str();
-  if (!bias_relu.is_bool()) fail("bias_relu", bias_relu, "true or false");
-  s.bias_relu = bias_relu.as_bool();
+  // tile.gemm.check_epilogue_fields.
+  if (!bias.is_bool()) fail("bias", bias, "true or false");
+  s.bias = bias.as_bool();
+  if (!one_of(activation, tile::kActivations)) {
+    fail("activation", activation, "one of " + joined(tile::kActivations), names(tile::kActivations));
+  }
+  s.activation = activation.as_str();
+  std::vector<std::string_view> residuals = {"none"};
+  residuals.insert(residuals.end(), std::begin(tile::kResiduals), std::end(tile::kResiduals));
+  if (!one_of(residual, residuals)) fail("residual", residual, "one of " + joined(residuals), names(residuals));
+  s.residual = residual.as_str();
+  if (!scale.is_str() || !tile::scale_value(scale.as_str())) {
+    fail("scale", scale, "a positive decimal string such as '0.5' (finite and above 0 as f32)");
+  }
+  s.scale = scale.as_str();
   for (std::size_t i = 0; i < dims; ++i) {
     if (!output_size(s, i)) {
       fail("filter", filter, "a dilated filter that fits the padded input in dimension " + std::to_string(i), nullptr,
@@ -225,9 +242,22 @@ json::Value ConvSpec::to_json() const {
       {"groups", groups},
       {"layout", layout},
       {"dtype", dtype},
-      {"bias_relu", bias_relu},
+      {"bias", bias},
+      {"activation", activation},
+      {"residual", residual},
+      {"scale", scale},
   };
 }
+
+std::optional<std::tuple<std::string, json::Value, json::Value>> ConvSpec::epilogue_field() const {
+  if (bias) return std::tuple{std::string("bias"), json::Value(true), json::Value(false)};
+  if (activation != "none") return std::tuple{std::string("activation"), json::Value(activation), json::Value("none")};
+  if (residual != "none") return std::tuple{std::string("residual"), json::Value(residual), json::Value("none")};
+  if (scale_value() != 1.0) return std::tuple{std::string("scale"), json::Value(scale), json::Value("1")};
+  return std::nullopt;
+}
+
+double ConvSpec::scale_value() const { return tile::scale_value(scale).value_or(1.0); }
 
 json::Value normalised(const json::Value& spec) { return ConvSpec::from_json(spec).to_json(); }
 

@@ -10,8 +10,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "platform/cpp/json/json.h"
@@ -30,15 +32,24 @@ struct ConvSpec {
   Shape pad;
   Shape dilation;
   std::int64_t groups = 1;
-  std::string layout;  // "NHWC" (channels-last) or "NCHW"
-  std::string dtype;   // "f32", "f16" or "bf16"
-  bool bias_relu = false;
+  std::string layout;               // "NHWC" (channels-last) or "NCHW"
+  std::string dtype;                // "f32", "f16" or "bf16"
+  bool bias = false;                // K f32 values added
+  std::string activation = "none";  // tile::kActivations
+  std::string residual = "none";    // "none" or one of tile::kResiduals
+  std::string scale = "1";          // a decimal string (tile::scale_value)
 
   // ConvSpec.from_json(obj): rocke::family::SpecError with Python's facts.
   static ConvSpec from_json(const json::Value& obj);
   // ConvSpec.to_json(): every field, tuples as lists.
   json::Value to_json() const;
 
+  // ConvSpec.epilogue_field(): the first epilogue field that changes the
+  // output, as (field, value, default), or nullopt.
+  std::optional<std::tuple<std::string, json::Value, json::Value>> epilogue_field() const;
+  // The epilogue keywords (tile::EpilogueOptions' activation, residual_at, scale; tile.gemm.spec_epilogue).
+  std::string residual_at() const { return residual == "none" ? "before_activation" : residual; }
+  double scale_value() const;
   int dims() const { return static_cast<int>(spatial.size()); }
   Shape output() const;
   bool channels_last() const { return layout == "NHWC"; }

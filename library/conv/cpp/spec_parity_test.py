@@ -76,9 +76,17 @@ BAD = [
     _with(dtype="f64"),
     _with(dtype=None),
     _with(dtype=16),
-    _with(bias_relu=0),
-    _with(bias_relu="true"),
-    _with(bias_relu=None),
+    _with(bias=0),
+    _with(bias="true"),
+    _with(bias=None),
+    _with(activation="gelu"),
+    _with(activation=None),
+    _with(residual="before"),
+    _with(residual=True),
+    _with(scale="-1"),
+    _with(scale="1e-50"),
+    _with(scale="1e39"),
+    _with(scale=".5"),
     _with(filter=[9, 3]),
     _with(filter=[3, 11]),
     _with(spatial=[2, 2, 2], filter=[3, 3, 3], pad=[0, 1, 0]),
@@ -111,7 +119,9 @@ BAD = [
 GOOD = [
     BASE,
     _with(spatial=[1, 1], filter=[1, 1], stride=[2, 2], pad=[0, 0]),
-    _with(layout="NCHW", dtype="bf16", bias_relu=True, groups=4, stride=[2, 1], pad=[1, 0], dilation=[1, 2]),
+    _with(
+        layout="NCHW", dtype="bf16", bias=True, activation="relu", groups=4, stride=[2, 1], pad=[1, 0], dilation=[1, 2]
+    ),
     _with(spatial=[4, 5, 6], filter=[1, 2, 3], stride=None, pad=None, dilation=None, dtype="f32"),
     # The largest batch of the layer under 2**31 bytes, and the largest f16 and f32 tensors.
     _with(

@@ -41,8 +41,9 @@ std::string facts(F make) {
 
 ROCKE_TEST(defaults_are_filled_and_to_json_has_every_field) {
   CHECK_EQ(json::canonical(spec("").to_json()),
-           std::string(R"({"bias_relu":false,"c":8,"dilation":[1,1],"dtype":"f16","filter":[3,3],"groups":1,)"
-                       R"("k":12,"layout":"NHWC","n":1,"pad":[0,0],"spatial":[7,9],"stride":[1,1]})"));
+           std::string(R"({"activation":"none","bias":false,"c":8,"dilation":[1,1],"dtype":"f16","filter":[3,3],)"
+                       R"("groups":1,"k":12,"layout":"NHWC","n":1,"pad":[0,0],"residual":"none","scale":"1",)"
+                       R"("spatial":[7,9],"stride":[1,1]})"));
 }
 
 ROCKE_TEST(shapes_as_python_gives_them) {
@@ -61,7 +62,8 @@ ROCKE_TEST(shapes_as_python_gives_them) {
 
 ROCKE_TEST(the_object_and_its_fields) {
   const std::string fields =
-      R"(["n","c","k","spatial","filter","stride","pad","dilation","groups","layout","dtype","bias_relu"])";
+      R"(["n","c","k","spatial","filter","stride","pad","dilation","groups","layout","dtype","bias","activation",)"
+      R"("residual","scale"])";
   CHECK_FACTS(from(R"([1,2])"), R"(["SpecError","ConvSpec",[1,2],)" + fields + "]");
   CHECK_SPEC_FACTS(R"("strides":[1,1])", R"(["SpecError","ConvSpec.strides","strides",)" + fields + "]");
   CHECK_FACTS(from(R"({"n":1,"c":8,"spatial":[7,9],"filter":[3,3]})"), R"(["SpecError","ConvSpec.k",null,null])");
@@ -77,7 +79,12 @@ ROCKE_TEST(each_bad_field_by_its_facts) {
   CHECK_SPEC_FACTS(R"("dilation":[1,true])", R"(["SpecError","ConvSpec.dilation",[1,true],null])");
   CHECK_SPEC_FACTS(R"("layout":"nhwc")", R"(["SpecError","ConvSpec.layout","nhwc",["NHWC","NCHW"]])");
   CHECK_SPEC_FACTS(R"("dtype":null)", R"(["SpecError","ConvSpec.dtype",null,["f32","f16","bf16"]])");
-  CHECK_SPEC_FACTS(R"("bias_relu":0)", R"(["SpecError","ConvSpec.bias_relu",0,null])");
+  CHECK_SPEC_FACTS(R"("bias":0)", R"(["SpecError","ConvSpec.bias",0,null])");
+  CHECK_SPEC_FACTS(R"("activation":"gelu")", R"(["SpecError","ConvSpec.activation","gelu",)"
+                                             R"(["none","relu","relu6","gelu_tanh","gelu_erf"]])");
+  CHECK_SPEC_FACTS(R"("residual":"before")", R"(["SpecError","ConvSpec.residual","before",)"
+                                             R"(["none","before_activation","after_activation"]])");
+  CHECK_SPEC_FACTS(R"("scale":"1e-50")", R"(["SpecError","ConvSpec.scale","1e-50",null])");
   CHECK_SPEC_FACTS(R"("filter":[],"stride":[])", R"(["SpecError","ConvSpec.filter",[],null])");
   CHECK_SPEC_FACTS(R"("n":9223372036854775808)",
                    R"(["SpecError","ConvSpec.n",9223372036854775808,9223372036854775807])");
@@ -88,7 +95,7 @@ ROCKE_TEST(the_messages_say_what_was_received_and_what_is_allowed) {
                R"(ConvSpec.layout: expected one of NHWC, NCHW, got "nhwc")");
   CHECK_THROWS(family::SpecError, spec(R"("strides":[1,1])"),
                "ConvSpec.strides: expected one of the fields n, c, k, spatial, filter, stride, pad, dilation, groups, "
-               "layout, dtype, bias_relu, got \"strides\"; drop it or fix its name");
+               "layout, dtype, bias, activation, residual, scale, got \"strides\"; drop it or fix its name");
 }
 
 ROCKE_TEST(the_filter_must_fit_the_padded_input) {

@@ -14,6 +14,7 @@
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/builder.h"
 #include "platform/ir/cpp/types.h"
+#include "platform/tile/cpp/gemm.h"
 
 namespace rocke::conv {
 namespace {
@@ -67,9 +68,10 @@ std::vector<Value*> bias_of(ir::KernelBuilder& b, Value* bias, Value* first, con
 std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   const ReduceSpec s = ReduceSpec::from_json(cs.spec);
   std::optional<Channels> ch;
-  if (s.conv.bias_relu) ch = channels_of(s.conv);
+  if (s.conv.bias) ch = channels_of(s.conv);
+  const Epilogue epilogue{s.conv.activation, s.conv.residual_at(), s.conv.scale_value()};
   return reduce_kernel(std::string(family_names::conv::split_k_reduce) + "_" + cs.id, cs.arch, s.elements(), s.split_k,
-                       s.conv.dtype, ch);
+                       s.conv.dtype, ch, s.conv.residual != "none", epilogue);
 }
 
 json::Value reduce_normalised(const json::Value& spec) { return ReduceSpec::from_json(spec).to_json(); }
@@ -93,7 +95,7 @@ int vector_width(std::int64_t elements) {
 
 std::unique_ptr<ir::Kernel> reduce_kernel(std::string name, std::string_view arch, std::int64_t elements,
                                           std::int64_t splits, const std::string& dtype,
-                                          std::optional<Channels> channels) {
+                                          std::optional<Channels> channels, bool residual, const Epilogue& epilogue) {
   const ir::Type* elem = ir::scalar(dtype);
   const int v = vector_width(elements);
   ir::KernelBuilder b(std::move(name), arch, {kWorkgroup, 1, 1});
@@ -101,6 +103,7 @@ std::unique_ptr<ir::Kernel> reduce_kernel(std::string name, std::string_view arc
   Value* ws = b.arg("ws", global);
   Value* y = b.arg("y", global);
   Value* bias = channels ? b.arg("bias", global) : nullptr;
+  Value* near = residual ? b.arg("residual", global) : nullptr;
   Value* block = b.block_id(0);
   Value* base = b.mul(block, kWorkgroup);
   Value* tid = b.thread_id(0);
@@ -118,12 +121,23 @@ std::unique_ptr<ir::Kernel> reduce_kernel(std::string name, std::string_view arc
       const std::vector<Value*> part = load(b, q, v);
       for (int j = 0; j < v; ++j) total[j] = b.add(total[j], part[j]);
     }
-    if (bias != nullptr) {
-      const std::vector<Value*> add = bias_of(b, bias, first, *channels, v);
+    const std::vector<Value*> biases = bias != nullptr ? bias_of(b, bias, first, *channels, v) : std::vector<Value*>{};
+    std::vector<Value*> residuals;
+    if (near != nullptr) {
+      Value* r_bytes = b.mul(first, elem->nbytes());
+      Value* rp = b.offset(near, r_bytes);
+      Value* loaded = b.load(rp, v == 1 ? elem : ir::vector(elem, v));
       for (int j = 0; j < v; ++j) {
-        Value* sum = b.add(total[j], add[j]);
-        total[j] = b.max(sum, 0.0);
+        Value* x = v == 1 ? loaded : b.extract(loaded, j);
+        residuals.push_back(b.convert(x, ir::scalar("f32")));
       }
+    }
+    for (int j = 0; j < v; ++j) {
+      tile::Addend add_bias, add_residual;
+      if (bias != nullptr) add_bias = [&](int) { return biases[j]; };
+      if (near != nullptr) add_residual = [&](int) { return residuals[j]; };
+      total[j] = tile::finish(b, {total[j]}, epilogue.activation, add_bias, add_residual, epilogue.residual_at,
+                              epilogue.scale)[0];
     }
     std::vector<Value*> out;
     for (Value* t : total) out.push_back(b.convert(t, elem));

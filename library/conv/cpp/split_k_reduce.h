@@ -1,7 +1,7 @@
 // conv_fwd_split_k_reduce, mirroring library/conv/split_k_reduce.py: the
-// second pass of a split-K convolution, y = convert(relu(sum of the f32
-// workspace slices + bias)). split_k_reduce.py's docstring has the workspace
-// convention, the lane vectors and the bias paths.
+// second pass of a split-K convolution, y = convert(finish(sum of the f32
+// workspace slices)), finish the layer's epilogue. split_k_reduce.py's
+// docstring has the workspace convention, the lane vectors and the bias paths.
 //
 // reduce_kernel is the plain builder any split family calls (conv_igemm_wgrad's
 // two-stage split, with no Channels); ReduceSpec is the forward family's spec.
@@ -47,11 +47,21 @@ Channels channels_of(const ConvSpec& conv);
 // V: the widest lane vector (4, 2, 1) that divides `elements`.
 int vector_width(std::int64_t elements);
 
-// The kernel `name`(ws, y, [bias]) on `arch`: y (`dtype`, `elements` of them)
-// from `splits` f32 workspace slices; with `channels`, bias + relu first.
+// tile::finish's activation, residual place and scale (tile.gemm.spec_epilogue); the default adds nothing.
+struct Epilogue {
+  std::string activation = "none";
+  std::string residual_at = "before_activation";
+  double scale = 1.0;
+};
+
+// The kernel `name`(ws, y, [bias], [residual]) on `arch`: y (`dtype`,
+// `elements` of them) from `splits` f32 workspace slices, through
+// tile::finish first: bias with `channels`, the residual with `residual`,
+// and `epilogue`.
 std::unique_ptr<ir::Kernel> reduce_kernel(std::string name, std::string_view arch, std::int64_t elements,
                                           std::int64_t splits, const std::string& dtype,
-                                          std::optional<Channels> channels = std::nullopt);
+                                          std::optional<Channels> channels = std::nullopt, bool residual = false,
+                                          const Epilogue& epilogue = {});
 
 // split_k_reduce.ReduceSpec: a forward layer and its split.
 struct ReduceSpec {

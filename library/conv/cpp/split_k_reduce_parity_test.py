@@ -50,7 +50,7 @@ BAD = [
 GOOD = [
     BASE,
     _with(split_k=16),
-    _with(conv={**CONV, "layout": "NCHW", "dtype": "bf16", "bias_relu": True}),
+    _with(conv={**CONV, "layout": "NCHW", "dtype": "bf16", "bias": True, "activation": "relu"}),
     *(c.spec.to_json() for c in FAMILY.cases),
 ]
 

@@ -57,9 +57,12 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
   if (!igemm.is_object()) refuse("WgradSpec.igemm", igemm, "an IgemmSpec (a JSON object)");
   WgradSpec s;
   s.igemm = IgemmSpec::from_json(igemm);
-  if (s.conv().bias_relu) {  // dw through a relu needs its mask on dy, which this kernel never sees
-    refuse("ConvSpec.bias_relu", true, "false (conv_igemm_wgrad computes the weight gradient of the convolution alone)",
-           json::Array{false}, "mask dy by the relu (0 where the forward output is 0) and drop bias_relu");
+  // dw through an activation needs its derivative on dy, which this kernel never sees.
+  if (auto found = s.conv().epilogue_field()) {
+    const auto& [field, value, fallback] = *found;
+    refuse("ConvSpec." + field, value,
+           json::canonical(fallback) + " (conv_igemm_wgrad computes the weight gradient of the convolution alone)",
+           json::Array{fallback}, "apply the epilogue's derivative to dy and drop " + field);
   }
   const json::Value& split = fields.at("split");
   if (!split.above_int64() && (!split.is_int() || split.as_int() < 1))

@@ -57,7 +57,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   Value* a = b.arg("a", global);
   Value* bm = b.arg("b", global);
   Value* out = b.arg("c", global);
-  Value* bias = spec.bias_relu ? b.arg("bias", global) : nullptr;
+  Value* bias = spec.bias ? b.arg("bias", global) : nullptr;
+  Value* residual = spec.residual != "none" ? b.arg("residual", global) : nullptr;
   Value* m = b.arg("m", i32);
   Value* n = b.arg("n", i32);
   Value* k = b.arg("k", i32);
@@ -70,9 +71,14 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   Value* col0 = b.mul(bx, spec.tile.block_n);
   const tile::Accumulators acc = tile::mainloop(b, cfg, ops, elem(spec.dtype), row0, col0);
   const std::vector<tile::Run> runs = acc.runs(b);
-  epilogue(
-      b, runs, out, n, m, n, row0, col0, elem(spec.out),
-      {.bias = bias, .activation = spec.bias_relu ? "relu" : "none", .inside = acc.inside, .rows = cfg.tile.block_m});
+  epilogue(b, runs, out, n, m, n, row0, col0, elem(spec.out),
+           {.bias = bias,
+            .activation = spec.activation,
+            .residual = residual,
+            .residual_at = spec.residual_at(),
+            .scale = spec.scale_value(),
+            .inside = acc.inside,
+            .rows = cfg.tile.block_m});
   return b.finish();
 }
 

@@ -7,6 +7,7 @@
 #include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
 #include "platform/ir/cpp/types.h"
+#include "platform/tile/cpp/gemm.h"
 
 namespace rocke::gemm {
 namespace {
@@ -20,10 +21,13 @@ constexpr std::array<std::string_view, 2> kLayouts = {"row", "col"};
 
 // The JSON fields in declaration order, the tile's (tile::kFields) in its
 // place; the first 11 have no default.
-constexpr std::array<std::string_view, 14> kFields = {
-    "m",       "n",       "k",       "dtype",   "out",      "mma",      "block_m",
-    "block_n", "block_k", "waves_m", "waves_n", "layout_a", "layout_b", "bias_relu",
+constexpr std::array<std::string_view, 17> kFields = {
+    "m",       "n",       "k",        "dtype",    "out",  "mma",        "block_m",  "block_n", "block_k",
+    "waves_m", "waves_n", "layout_a", "layout_b", "bias", "activation", "residual", "scale",
 };
+// tile.gemm.ACTIVATIONS and RESIDUAL_FIELD: the epilogue's choices.
+constexpr auto kActivations = std::to_array(tile::kActivations);
+constexpr std::array<std::string_view, 3> kResidualField = {"none", tile::kResiduals[0], tile::kResiduals[1]};
 constexpr std::size_t kRequired = 11;
 // spec.py's MAX_INT: m, n and k are i32 in the kernel, and so is every
 // tensor's size in bytes.
@@ -77,7 +81,8 @@ void check_tensors(const GemmSpec& s) {
       {"B", col_b ? std::vector{s.n, s.k} : std::vector{s.k, s.n}, ab, {{"n", s.n}, {"k", s.k}}},
       {"C", {s.m, s.n}, out, {{"m", s.m}, {"n", s.n}}},
   };
-  if (s.bias_relu) tensors.push_back({"the bias", {s.n}, 4, {{"n", s.n}}});
+  if (s.bias) tensors.push_back({"the bias", {s.n}, 4, {{"n", s.n}}});
+  if (s.residual != "none") tensors.push_back({"the residual", {s.m, s.n}, out, {{"m", s.m}, {"n", s.n}}});
   for (const Tensor& t : tensors) {
     auto nbytes = static_cast<std::uint64_t>(t.elem);
     for (std::int64_t size : t.shape) nbytes *= static_cast<std::uint64_t>(size);
@@ -165,9 +170,17 @@ GemmSpec GemmSpec::from_json(const json::Value& obj) {
   s.out = choice("out", field("out", nullptr), kOuts);
   s.layout_a = choice("layout_a", field("layout_a", "row"), kLayouts);
   s.layout_b = choice("layout_b", field("layout_b", "row"), kLayouts);
-  const json::Value bias_relu = field("bias_relu", false);
-  if (!bias_relu.is_bool()) fail("bias_relu", bias_relu, "true or false");
-  s.bias_relu = bias_relu.as_bool();
+  // tile.gemm.check_epilogue_fields.
+  const json::Value bias = field("bias", false);
+  if (!bias.is_bool()) fail("bias", bias, "true or false");
+  s.bias = bias.as_bool();
+  s.activation = choice("activation", field("activation", "none"), kActivations);
+  s.residual = choice("residual", field("residual", "none"), kResidualField);
+  const json::Value scale = field("scale", "1");
+  if (!scale.is_str() || !tile::scale_value(scale.as_str())) {
+    fail("scale", scale, "a positive decimal string such as '0.5' (finite and above 0 as f32)");
+  }
+  s.scale = scale.as_str();
   const std::vector<std::string> shapes = tile::shapes(s.dtype);
   if (std::find(shapes.begin(), shapes.end(), s.tile.mma) == shapes.end()) {
     fail("tile.mma", s.tile.mma, "a matrix-core shape of " + s.dtype + " inputs: one of " + joined(shapes),
@@ -187,7 +200,10 @@ json::Value GemmSpec::to_json() const {
       {"out", out},
       {"layout_a", layout_a},
       {"layout_b", layout_b},
-      {"bias_relu", bias_relu},
+      {"bias", bias},
+      {"activation", activation},
+      {"residual", residual},
+      {"scale", scale},
   });
   return obj;
 }

@@ -16,6 +16,7 @@
 
 #include "platform/cpp/json/json.h"
 #include "platform/ir/cpp/types.h"
+#include "platform/tile/cpp/gemm.h"
 #include "platform/tile/cpp/tile.h"
 
 namespace rocke::gemm {
@@ -27,12 +28,19 @@ struct GemmSpec {
   tile::Tile tile;
   std::string layout_a = "row";
   std::string layout_b = "row";
-  bool bias_relu = false;
+  bool bias = false;                // n f32 values added
+  std::string activation = "none";  // tile::kActivations
+  std::string residual = "none";    // "none" or one of tile::kResiduals
+  std::string scale = "1";          // a decimal string (tile::scale_value)
 
   // GemmSpec.from_json(obj): rocke::family::SpecError with Python's class, field and values.
   static GemmSpec from_json(const json::Value& obj);
   // GemmSpec.to_json(): every field.
   json::Value to_json() const;
+
+  // tile.gemm.spec_epilogue's residual_at and scale.
+  std::string residual_at() const { return residual == "none" ? "before_activation" : residual; }
+  double scale_value() const { return tile::scale_value(scale).value_or(1.0); }
 
   // The matrix op id (mma_forms.json).
   std::string op() const { return "mma_" + tile.mma + "_" + dtype + "_f32"; }

@@ -20,7 +20,10 @@ json::Value run(const json::Value& request) {
   for (const auto& [key, value] : t[6].as_object()) {
     if (key == "layout_a") options.layout_a = value.as_str();
     if (key == "layout_b") options.layout_b = value.as_str();
-    if (key == "bias_relu") options.bias_relu = value.as_bool();
+    if (key == "bias") options.bias = value.as_bool();
+    if (key == "activation") options.activation = value.as_str();
+    if (key == "residual") options.residual = value.as_str();
+    if (key == "scale") options.scale = value.as_str();
   }
   return gemm::spec_for(t[0].as_str(), t[1].as_int(), t[2].as_int(), t[3].as_int(), t[4].as_str(), t[5].as_str(),
                         options)

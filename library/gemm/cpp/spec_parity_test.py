@@ -67,9 +67,15 @@ BAD = [
     _with(layout_a="column"),
     _with(layout_b=None),
     _with(layout_a='say "x"'),
-    _with(bias_relu=0),
-    _with(bias_relu="true"),
-    _with(bias_relu=None),
+    _with(bias=0),
+    _with(bias="true"),
+    _with(bias=None),
+    _with(activation="gelu"),
+    _with(residual="before"),
+    _with(scale=2),
+    _with(scale="0"),
+    _with(scale="1e39"),
+    _with(m=1 << 20, n=1 << 12, out="f32", residual="after_activation"),
     _with(mma="16x16x8"),
     _with(mma=None),
     _with(mma=["16x16x16"]),
@@ -96,7 +102,7 @@ BAD = [
     _with(m=2**31 - 1, k=2**31 - 1, n=2**31 - 1, out="f32"),
     _with(n=2**20, k=2**10, out="f16", layout_b="col"),
     _with(m=2**19, n=2**10),
-    _with(m=1, n=2**29, k=1, out="f16", bias_relu=True),
+    _with(m=1, n=2**29, k=1, out="f16", bias=True, activation="relu"),
     # Integers beyond 64 bits, which the C++ engine reads as they are.
     _with(m=2**63),
     _with(n=2**64 + 5),
@@ -106,13 +112,13 @@ BAD = [
 ]
 GOOD = [
     BASE,
-    _with(layout_a="col", layout_b="col", bias_relu=True, out="bf16"),
+    _with(layout_a="col", layout_b="col", bias=True, activation="relu", out="bf16"),
     _with(dtype="fp8", mma="16x16x32", block_k=64),
     _with(mma="32x32x8", block_m=64, block_n=32, waves_n=1, block_k=8),
     _with(block_m=(2**31 - 1) // 16 * 16, waves_m=1, block_n=16 * 3, waves_n=3),  # a block_m just under 2**31
     # The largest A, the largest bias and the longest row of A the offsets address.
     _with(m=(2**31 - 1) // 80, n=16, out="f16"),
-    _with(m=1, n=(2**31 - 1) // 4, k=1, out="f16", bias_relu=True),
+    _with(m=1, n=(2**31 - 1) // 4, k=1, out="f16", bias=True, activation="relu"),
     _with(m=1, n=1, k=(2**31 - 1) // 2),
     *(c.spec.to_json() for c in cases()),
 ]
@@ -122,7 +128,8 @@ TILES = [
     ["gfx90a", 16, 16, 16, "f16", "f16", {}],
     ["gfx942", 16, 16, 16, "fp8", "f32", {}],
     ["gfx9999", 16, 16, 16, "f16", "f16", {}],
-    ["gfx950", 64, 64, 64, "bf16", "f16", {"layout_a": "col", "bias_relu": True}],
+    ["gfx950", 64, 64, 64, "bf16", "f16", {"layout_a": "col", "bias": True, "activation": "relu"}],
+    ["gfx942", 64, 64, 64, "f16", "f32", {"activation": "gelu_erf", "residual": "after_activation", "scale": "0.5"}],
     ["gfx1201", 64, 64, 64, "f16", "f16", {"layout_b": "cols"}],
     ["gfx1250", 0, 64, 64, "f16", "f16", {}],
 ]

@@ -36,7 +36,10 @@ GemmSpec spec_for(std::string_view arch, std::int64_t m, std::int64_t n, std::in
         {"out", std::string(out)},
         {"layout_a", options.layout_a},
         {"layout_b", options.layout_b},
-        {"bias_relu", options.bias_relu},
+        {"bias", options.bias},
+        {"activation", options.activation},
+        {"residual", options.residual},
+        {"scale", options.scale},
     });
     return GemmSpec::from_json(spec);
   }

@@ -36,7 +36,10 @@ const std::vector<TileRow>& tiles();
 struct Options {
   std::string layout_a = "row";
   std::string layout_b = "row";
-  bool bias_relu = false;
+  bool bias = false;
+  std::string activation = "none";
+  std::string residual = "none";
+  std::string scale = "1";
 };
 
 // tiles.spec_for: the GemmSpec of a problem on `arch` with the table's tile

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <stdexcept>
 #include <utility>
 
@@ -25,8 +27,7 @@ namespace {
 using ir::KernelBuilder;
 using ir::Value;
 
-// gemm.ACTIVATIONS and gemm.LAYOUTS, in Python's order (an error's allowed values).
-constexpr std::string_view kActivations[] = {"none", "relu"};
+// gemm.LAYOUTS, in Python's order (an error's allowed values).
 constexpr std::string_view kLayouts[] = {"row", "col"};
 
 template <std::size_t N>
@@ -532,14 +533,114 @@ std::vector<Run> fma_mainloop(KernelBuilder& b, const FmaConfig& cfg, const Oper
   return {Run{r, c, {got[0]}}};
 }
 
+namespace {
+
+double decimal(std::string_view text) { return std::strtod(std::string(text).c_str(), nullptr); }
+
+// gemm._reciprocal: 1 / x for x >= 1 as rsqrt(x * x) (gemm.py says why).
+Value* reciprocal(KernelBuilder& b, Value* x) {
+  Value* square = b.mul(x, x);
+  return b.rsqrt(square);
+}
+
+// gemm._gelu_tanh.
+Value* gelu_tanh(KernelBuilder& b, Value* x) {
+  Value* k0 = b.const_(decimal(data::tile_gemm::kGeluTanhK0), f32());
+  Value* k1 = b.const_(decimal(data::tile_gemm::kGeluTanhK1), f32());
+  Value* square = b.mul(x, x);
+  Value* poly = b.fma(square, k1, k0);
+  Value* power = b.mul(x, poly);
+  Value* e = b.exp2(power);
+  Value* sum = b.add(e, 1.0);
+  Value* r = reciprocal(b, sum);
+  return b.mul(x, r);
+}
+
+// gemm._gelu_erf.
+Value* gelu_erf(KernelBuilder& b, Value* x) {
+  namespace facts = rocke::data::tile_gemm;
+  const std::string_view a[] = {facts::kGeluErfA1, facts::kGeluErfA2, facts::kGeluErfA3, facts::kGeluErfA4,
+                                facts::kGeluErfA5};
+  Value* minus = b.neg(x);
+  Value* magnitude = b.max(x, minus);
+  Value* p = b.const_(decimal(facts::kGeluErfP), f32());
+  Value* one = b.const_(1.0, f32());
+  Value* d = b.fma(magnitude, p, one);
+  Value* t = reciprocal(b, d);
+  Value* poly = b.const_(decimal(a[4]), f32());
+  for (int i = 3; i >= 0; --i) {
+    Value* ai = b.const_(decimal(a[i]), f32());
+    poly = b.fma(poly, t, ai);
+  }
+  Value* tail = b.mul(poly, t);
+  Value* square = b.mul(x, x);
+  Value* power = b.mul(square, decimal(facts::kGeluErfExp2));
+  Value* gauss = b.exp2(power);
+  Value* h = b.mul(tail, gauss);
+  Value* negative = b.cmp("lt", x, 0.0);
+  Value* rest = b.sub(1.0, h);
+  Value* factor = b.select(negative, h, rest);
+  return b.mul(x, factor);
+}
+
+Value* activate(KernelBuilder& b, const std::string& activation, Value* x) {
+  if (activation == "relu") return b.max(x, 0.0);
+  if (activation == "relu6") {
+    Value* low = b.max(x, 0.0);
+    return b.min(low, 6.0);
+  }
+  if (activation == "gelu_tanh") return gelu_tanh(b, x);
+  if (activation == "gelu_erf") return gelu_erf(b, x);
+  return x;
+}
+
+}  // namespace
+
+std::optional<double> scale_value(const std::string& text) {
+  static const std::regex decimal_text("[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
+  if (!std::regex_match(text, decimal_text)) return std::nullopt;
+  const double value = std::strtod(text.c_str(), nullptr);
+  if (!(value < 3.4e38)) return std::nullopt;
+  const auto rounded = static_cast<float>(value);
+  if (!(rounded > 0)) return std::nullopt;
+  return static_cast<double>(rounded);
+}
+
+void check_epilogue(const std::string& activation, const std::string& residual_at) {
+  if (!among(activation, kActivations)) {
+    throw errors::FieldError(
+        errors::kFieldError, "epilogue", json::Object{{"activation", activation}}, allowed(kActivations),
+        "epilogue: expected activation one of " + listed(kActivations) + ", got " + json::quote(activation));
+  }
+  if (!among(residual_at, kResiduals)) {
+    throw errors::FieldError(
+        errors::kFieldError, "epilogue", json::Object{{"residual_at", residual_at}}, allowed(kResiduals),
+        "epilogue: expected residual_at one of " + listed(kResiduals) + ", got " + json::quote(residual_at));
+  }
+}
+
+std::vector<Value*> finish(KernelBuilder& b, std::vector<Value*> values, const std::string& activation,
+                           const Addend& bias, const Addend& residual, const std::string& residual_at, double scale) {
+  check_epilogue(activation, residual_at);
+  auto add_each = [&](const Addend& addend) {
+    for (std::size_t j = 0; j < values.size(); ++j) {
+      Value* y = addend(static_cast<int>(j));
+      values[j] = b.add(values[j], y);
+    }
+  };
+  if (bias) add_each(bias);
+  if (residual && residual_at == "before_activation") add_each(residual);
+  for (Value*& x : values) x = activate(b, activation, x);
+  if (residual && residual_at == "after_activation") add_each(residual);
+  if (scale != 1.0) {
+    for (Value*& x : values) x = b.mul(x, scale);
+  }
+  return values;
+}
+
 void epilogue(KernelBuilder& b, const std::vector<Run>& elements, Value* out, ir::Operand ldc, ir::Operand m,
               ir::Operand n, Value* row0, Value* col0, const ir::Type* out_elem, const EpilogueOptions& options) {
-  if (!among(options.activation, kActivations)) {
-    throw errors::FieldError(errors::kFieldError, "epilogue", json::Object{{"activation", options.activation}},
-                             allowed(kActivations),
-                             "epilogue: expected an activation, one of " + listed(kActivations) + ", got " +
-                                 json::quote(options.activation));
-  }
+  check_epilogue(options.activation, options.residual_at);
   if (options.atomic && out_elem != f32()) {
     throw errors::FieldError(errors::kFieldError, "epilogue", json::Object{{"out_elem", out_elem->str()}},
                              json::Array{f32()->str()},
@@ -553,21 +654,39 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& elements, Value* out, ir
     return count > 1 ? b.load_wide(ptr, ir::vector(f32(), count)) : b.load(ptr, f32());
   };
 
-  // The run's values with bias (read by `load`) and activation, in f32.
+  // The residual of a run of `count` at (gr, gc): one load, its f32 values.
+  auto load_residual = [&](Value* gr, Value* gc, int count) {
+    Value* line = b.mul(gr, ldc);
+    Value* at = b.add(line, gc);
+    Value* bytes = b.mul(at, out_elem->nbytes());
+    Value* ptr = b.offset(options.residual, bytes);
+    if (count == 1) {
+      Value* loaded = b.load(ptr, out_elem);
+      return std::vector<Value*>{b.convert(loaded, f32())};
+    }
+    Value* loaded = b.load_wide(ptr, ir::vector(out_elem, count));
+    std::vector<Value*> got;
+    for (int j = 0; j < count; ++j) {
+      Value* x = b.extract(loaded, j);
+      got.push_back(b.convert(x, f32()));
+    }
+    return got;
+  };
+
+  // The run's values through finish: bias read by `load`, the residual by `reload` (its f32 values).
   using Load = std::function<Value*(Value*, int)>;
-  auto finish = [&](std::vector<Value*> values, Value* gc, const Load& load) {
-    if (options.bias != nullptr) {
+  using Reload = std::function<std::vector<Value*>()>;
+  auto finished = [&](const std::vector<Value*>& values, Value* gc, const Load& load, const Reload& reload) {
+    Value* loaded = options.bias != nullptr ? load(gc, static_cast<int>(values.size())) : nullptr;
+    const std::vector<Value*> residuals = options.residual != nullptr ? reload() : std::vector<Value*>{};
+    Addend bias_of;
+    if (loaded != nullptr) {
       const bool one = values.size() == 1;
-      Value* loaded = load(gc, static_cast<int>(values.size()));
-      for (std::size_t j = 0; j < values.size(); ++j) {
-        Value* add = one ? loaded : b.extract(loaded, static_cast<int>(j));
-        values[j] = b.add(values[j], add);
-      }
+      bias_of = [&b, loaded, one](int j) { return one ? loaded : b.extract(loaded, j); };
     }
-    if (options.activation == "relu") {
-      for (Value*& x : values) x = b.max(x, 0.0);
-    }
-    return values;
+    Addend residual_of;
+    if (options.residual != nullptr) residual_of = [residuals](int j) { return residuals[j]; };
+    return finish(b, values, options.activation, bias_of, residual_of, options.residual_at, options.scale);
   };
 
   auto convert = [&](std::vector<Value*> values) {
@@ -577,14 +696,14 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& elements, Value* out, ir
 
   // Without a bias the values stored are the same on every path: finished
   // and converted once, here, before any branch (gemm.py's epilogue: why).
-  const bool shared = options.bias == nullptr;
+  const bool shared = options.bias == nullptr && options.residual == nullptr;
   if (shared) {
-    for (Run& run : runs) run.values = convert(finish(run.values, nullptr, nullptr));
+    for (Run& run : runs) run.values = convert(finished(run.values, nullptr, nullptr, nullptr));
   }
 
   // The run's values as stored: finished and converted unless `shared` did it.
-  auto ready = [&](const std::vector<Value*>& values, Value* gc, const Load& load) {
-    return shared ? values : convert(finish(values, gc, load));
+  auto ready = [&](const std::vector<Value*>& values, Value* gc, const Reload& reload, const Load& load) {
+    return shared ? values : convert(finished(values, gc, load, reload));
   };
 
   auto address = [&](Value* gr, Value* gc) {
@@ -604,7 +723,7 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& elements, Value* out, ir
         Value* col_in = b.cmp("lt", gc, n);
         Value* in = b.and_(row_in, col_in);
         b.if_(in, {}, [&] {
-          Value* value = ready({run.values[j]}, gc, load_bias)[0];
+          Value* value = ready({run.values[j]}, gc, [&] { return load_residual(gr, gc, 1); }, load_bias)[0];
           Value* ptr = address(gr, gc);
           if (options.atomic) {
             b.atomic_add(ptr, value);
@@ -634,20 +753,36 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& elements, Value* out, ir
       Value* bias_bytes = b.mul(n, 4);
       src = b.buffer_rsrc(options.bias, bias_bytes);
     }
+    Value* near = nullptr;
+    if (options.residual != nullptr) {
+      Value* rows_before = b.mul(row0, ldc);
+      Value* skipped = b.mul(rows_before, out_elem->nbytes());
+      Value* residual_base = b.offset(options.residual, skipped);
+      near = b.buffer_rsrc(residual_base, nbytes);
+    }
     const Load load = [&](Value* gc, int) {
       Value* bytes = b.mul(gc, 4);
       return b.buffer_load(src, bytes, f32());
+    };
+    // The byte offset of (row, gc) in the block's buffer: nbytes, out of range, past n.
+    auto at = [&](Value* row, Value* gc) {
+      Value* row_at = b.mul(row, ldc);
+      Value* at_elems = b.add(row_at, gc);
+      Value* offset = b.mul(at_elems, out_elem->nbytes());
+      Value* col_in = b.cmp("lt", gc, n);
+      return b.select(col_in, offset, nbytes);
     };
     for (const Run& run : runs) {
       for (std::size_t j = 0; j < run.values.size(); ++j) {
         Value* col = b.add(col0, run.col);
         Value* gc = b.add(col, static_cast<int>(j));
-        Value* value = ready({run.values[j]}, gc, load)[0];
-        Value* row_at = b.mul(run.row, ldc);
-        Value* at_elems = b.add(row_at, gc);
-        Value* at = b.mul(at_elems, out_elem->nbytes());
-        Value* col_in = b.cmp("lt", gc, n);
-        Value* off = b.select(col_in, at, nbytes);
+        const Reload reload = [&] {
+          Value* off = at(run.row, gc);
+          Value* loaded = b.buffer_load(near, off, out_elem);
+          return std::vector<Value*>{b.convert(loaded, f32())};
+        };
+        Value* value = ready({run.values[j]}, gc, reload, load)[0];
+        Value* off = at(run.row, gc);
         b.buffer_store(dst, off, value);
       }
     }
@@ -657,7 +792,8 @@ void epilogue(KernelBuilder& b, const std::vector<Run>& elements, Value* out, ir
     for (const Run& run : runs) {
       Value* gr = b.add(row0, run.row);
       Value* gc = b.add(col0, run.col);
-      const std::vector<Value*> values = ready(run.values, gc, load_bias);
+      const int count = static_cast<int>(run.values.size());
+      const std::vector<Value*> values = ready(run.values, gc, [&] { return load_residual(gr, gc, count); }, load_bias);
       Value* ptr = address(gr, gc);
       if (options.atomic) {
         for (std::size_t j = 0; j < values.size(); ++j) {

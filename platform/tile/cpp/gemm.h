@@ -112,10 +112,35 @@ Accumulators mainloop(ir::KernelBuilder& b, const GemmConfig& cfg, const Operand
 std::vector<Run> fma_mainloop(ir::KernelBuilder& b, const FmaConfig& cfg, const Operands& ops, const ir::Type* elem,
                               ir::Value* row0, ir::Value* col0);
 
+// gemm.ACTIVATIONS and gemm.RESIDUALS, in Python's order (an error's allowed values).
+inline constexpr std::string_view kActivations[] = {"none", "relu", "relu6", "gelu_tanh", "gelu_erf"};
+inline constexpr std::string_view kResiduals[] = {"before_activation", "after_activation"};
+
+// gemm.scale_value: the f32 value (as a double) of a spec's output scale
+// `text`, a decimal string; nullopt unless it is positive and finite as f32.
+std::optional<double> scale_value(const std::string& text);
+
+// gemm.check_epilogue: errors::FieldError unless `activation` is one of
+// kActivations and `residual_at` one of kResiduals.
+void check_epilogue(const std::string& activation, const std::string& residual_at);
+
+// Element j's f32 addend, read when called (finish).
+using Addend = std::function<ir::Value*(int)>;
+
+// gemm.finish: the epilogue's arithmetic on f32 `values`, every family's:
+// scale * (act(x + bias + residual)) or scale * (act(x + bias) + residual),
+// bias and residual added only where given; a scale of 1 multiplies nothing.
+std::vector<ir::Value*> finish(ir::KernelBuilder& b, std::vector<ir::Value*> values, const std::string& activation,
+                               const Addend& bias, const Addend& residual, const std::string& residual_at,
+                               double scale);
+
 // epilogue's keyword arguments.
 struct EpilogueOptions {
   ir::Value* bias = nullptr;                        // f32 per column
-  std::string activation = "none";                  // gemm.ACTIVATIONS
+  std::string activation = "none";                  // kActivations
+  ir::Value* residual = nullptr;                    // the output's type and layout (ldc included)
+  std::string residual_at = "before_activation";    // kResiduals
+  double scale = 1.0;                               // an f32 value (scale_value)
   bool atomic = false;                              // accumulate into f32 output (split-K)
   ir::Value* inside = nullptr;                      // Accumulators::inside: one branch, unguarded stores
   std::optional<std::int64_t> rows = std::nullopt;  // the block's rows (block_m): branch-free buffer stores at the edge
@@ -124,7 +149,7 @@ struct EpilogueOptions {
 // Stores (or atomically adds) every output value inside the m x n output
 // (gemm.epilogue): with `rows`, an edge block through buffer stores the
 // hardware drops out of range, no branch per element. errors::FieldError, with Python's facts, for an unknown
-// activation or atomic output that is not f32.
+// activation or residual place, or atomic output that is not f32.
 void epilogue(ir::KernelBuilder& b, const std::vector<Run>& elements, ir::Value* out, ir::Operand ldc, ir::Operand m,
               ir::Operand n, ir::Value* row0, ir::Value* col0, const ir::Type* out_elem,
               const EpilogueOptions& options = {});

@@ -78,6 +78,7 @@ json::Object errors() {
       {"operands_a", error([&] { Operands(p, p, i, i, i, i, i, "diag"); })},
       {"operands_b", error([&] { Operands(p, p, i, i, i, i, i, "row", "Row"); })},
       {"epilogue_activation", error([&] { epilogue(b, none, p, i, i, i, i, i, f16, {.activation = "gelu"}); })},
+      {"epilogue_residual_at", error([&] { epilogue(b, none, p, i, i, i, i, i, f16, {.residual_at = "middle"}); })},
       {"epilogue_atomic", error([&] { epilogue(b, none, p, i, i, i, i, i, f16, {.atomic = true}); })},
       {"kmajor_row", error([&] { KMajor(64, 3, 2, 128); })},
       {"kmajor_line", error([&] { KMajor(64, 32, 2, 96); })},
@@ -127,7 +128,7 @@ int main() {
           }
         }
       }
-      for (std::string mode : {"bias_relu", "atomic", "elements", "fma"}) {
+      for (std::string mode : {"bias_relu", "atomic", "elements", "fma", "residual_before", "residual_after"}) {
         const std::string key = name + "/" + dtype + "/" + mode;
         const std::vector<std::string_view> oldest =
             dtype == "f16" ? std::vector<std::string_view>{a.min_llvm} : std::vector<std::string_view>{};

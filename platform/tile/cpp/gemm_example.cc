@@ -25,7 +25,7 @@ using ir::Value;
 // gemm_example.ELEMS, in its order (an error's allowed values).
 constexpr std::string_view kDtypes[] = {"f16", "bf16"};
 // variant_kernel's modes (gemm_parity_test.MODES).
-constexpr std::string_view kModes[] = {"bias_relu", "atomic", "elements", "fma"};
+constexpr std::string_view kModes[] = {"bias_relu", "atomic", "elements", "fma", "residual_before", "residual_after"};
 
 const ir::Type* elem_of(std::string_view dtype) {
   if (std::find(std::begin(kDtypes), std::end(kDtypes), dtype) == std::end(kDtypes)) {
@@ -139,8 +139,9 @@ std::unique_ptr<ir::Kernel> variant_kernel(std::string_view arch, std::string_vi
   if (std::find(std::begin(kModes), std::end(kModes), mode) == std::end(kModes)) {
     throw errors::FieldError(
         errors::kFieldError, "variant_kernel.mode", std::string(mode),
-        json::Array{"bias_relu", "atomic", "elements", "fma"},
-        errors::worded("variant_kernel.mode", "one of bias_relu, atomic, elements, fma", std::string(mode)));
+        json::Array{"bias_relu", "atomic", "elements", "fma", "residual_before", "residual_after"},
+        errors::worded("variant_kernel.mode",
+                       "one of bias_relu, atomic, elements, fma, residual_before, residual_after", std::string(mode)));
   }
   const ir::Type* elem = elem_of(dtype);
   const arch::Arch& info = arch::get(arch);
@@ -156,6 +157,7 @@ std::unique_ptr<ir::Kernel> variant_kernel(std::string_view arch, std::string_vi
   Value* bm = b.arg("b", global);
   Value* out = b.arg("c", global);
   Value* bias = b.arg("bias", global);
+  Value* residual = mode.starts_with("residual_") ? b.arg("residual", global) : nullptr;
   Value* m = b.arg("m", i32);
   Value* n = b.arg("n", i32);
   Value* k = b.arg("k", i32);
@@ -178,6 +180,19 @@ std::unique_ptr<ir::Kernel> variant_kernel(std::string_view arch, std::string_vi
     const std::vector<Run> runs = acc.runs(b);
     epilogue(b, runs, out, n, m, n, row0, col0, ir::scalar("f32"),
              {.bias = bias, .atomic = true, .inside = acc.inside, .rows = block_m});
+  } else if (mode == "residual_before") {
+    const std::vector<Run> runs = acc.runs(b);
+    epilogue(b, runs, out, n, m, n, row0, col0, elem,
+             {.bias = bias,
+              .activation = "gelu_erf",
+              .residual = residual,
+              .scale = 0.5,
+              .inside = acc.inside,
+              .rows = block_m});
+  } else if (mode == "residual_after") {
+    const std::vector<Run> elements = acc.elements(b);
+    epilogue(b, elements, out, n, m, n, row0, col0, elem,
+             {.activation = "gelu_tanh", .residual = residual, .residual_at = "after_activation"});
   } else {  // elements
     const std::vector<Run> elements = acc.elements(b);
     epilogue(b, elements, out, n, m, n, row0, col0, elem, {.activation = "relu", .rows = block_m});

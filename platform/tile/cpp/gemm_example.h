@@ -24,8 +24,9 @@ std::unique_ptr<ir::Kernel> gemm_kernel(std::string_view arch, std::string_view 
                                         std::optional<GemmConfig> cfg = std::nullopt,
                                         const std::string& a_layout = "row", const std::string& b_layout = "row");
 
-// The example with another epilogue: "bias_relu", "atomic", "elements" or
-// "fma" (gemm_parity_test.py's _variant says what each is).
+// The example with another epilogue: "bias_relu", "atomic", "elements", "fma",
+// "residual_before" or "residual_after" (gemm_parity_test.py's _variant says
+// what each is).
 std::unique_ptr<ir::Kernel> variant_kernel(std::string_view arch, std::string_view dtype, std::string_view mode);
 
 // platform/tile/fp8_test.py's kernel: f8e4m3 inputs through the 16x16x32

@@ -13,18 +13,21 @@ using namespace rocke;
 
 ROCKE_TEST(an_unknown_variant_names_the_mode_and_the_modes) {
   CHECK_THROWS(errors::FieldError, tile::example::variant_kernel("gfx942", "f16", "gelu"),
-               "variant_kernel.mode: expected one of bias_relu, atomic, elements, fma, got \"gelu\"");
+               "variant_kernel.mode: expected one of bias_relu, atomic, elements, fma, residual_before, "
+               "residual_after, got \"gelu\"");
   try {
     tile::example::variant_kernel("gfx942", "f16", "Atomic");
     CHECK(false);
   } catch (const errors::FieldError& e) {
-    CHECK_EQ(json::canonical(e.facts()),
-             std::string(R"(["FieldError","variant_kernel.mode","Atomic",["bias_relu","atomic","elements","fma"]])"));
+    CHECK_EQ(
+        json::canonical(e.facts()),
+        std::string(
+            R"(["FieldError","variant_kernel.mode","Atomic",["bias_relu","atomic","elements","fma","residual_before","residual_after"]])"));
   }
 }
 
 ROCKE_TEST(every_variant_builds) {
-  for (const char* mode : {"bias_relu", "atomic", "elements", "fma"}) {
+  for (const char* mode : {"bias_relu", "atomic", "elements", "fma", "residual_before", "residual_after"}) {
     CHECK(tile::example::variant_kernel("gfx942", "f16", mode) != nullptr);
   }
 }

@@ -30,7 +30,7 @@ from tile.lds import KMajor, RowXor
 from tile.tile import Tile
 
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gemm_dump")
-MODES = ("bias_relu", "atomic", "elements", "fma")
+MODES = ("bias_relu", "atomic", "elements", "fma", "residual_before", "residual_after")
 # Probes that are good input (the rest must fail).
 GOOD = {"check_good"}
 
@@ -39,7 +39,9 @@ def _variant(arch_name, dtype, mode):
     """gemm_example's kernel with another epilogue: bias and relu on the
     wide path, atomic f32 accumulation (a branch per edge element: `rows`
     is ignored), per-element buffer stores everywhere
-    (_Accumulators.elements, no `inside`), or the FMA main loop. _fp8's
+    (_Accumulators.elements, no `inside`), the FMA main loop, bias, erf GELU,
+    a residual before it and a scale on the wide path (residual_before), or
+    tanh GELU and a residual after it, a branch per element (residual_after). _fp8's
     epilogue has no `rows`: a branch per edge element, stored."""
     elem, info = ELEMS[dtype], arch.get(arch_name)
     cfg = FmaConfig(8, 8) if mode == "fma" else config(arch_name, dtype)
@@ -47,6 +49,7 @@ def _variant(arch_name, dtype, mode):
     threads = cfg.threads() if mode == "fma" else cfg.threads(info.wave_sizes[0])
     b = KernelBuilder(f"gemm_{mode}_{dtype}_{arch_name}", arch=arch_name, workgroup_size=(threads, 1, 1))
     a, bm, c, bias = b.arg("a", T.GLOBAL), b.arg("b", T.GLOBAL), b.arg("c", T.GLOBAL), b.arg("bias", T.GLOBAL)
+    residual = b.arg("residual", T.GLOBAL) if mode.startswith("residual_") else None
     m, n, k = b.arg("m", T.I32), b.arg("n", T.I32), b.arg("k", T.I32)
     row0, col0 = b.mul(b.block_id(1), block.block_m), b.mul(b.block_id(0), block.block_n)
     ops = Operands(a, bm, m, n, k, lda=k, ldb=n)
@@ -86,6 +89,39 @@ def _variant(arch_name, dtype, mode):
     elif mode == "atomic":
         epilogue(
             b, acc.runs(b), c, n, m, n, row0, col0, T.F32, bias=bias, atomic=True, inside=acc.inside, rows=block.block_m
+        )
+    elif mode == "residual_before":
+        epilogue(
+            b,
+            acc.runs(b),
+            c,
+            n,
+            m,
+            n,
+            row0,
+            col0,
+            elem,
+            bias=bias,
+            activation="gelu_erf",
+            residual=residual,
+            scale=0.5,
+            inside=acc.inside,
+            rows=block.block_m,
+        )
+    elif mode == "residual_after":
+        epilogue(
+            b,
+            acc.elements(b),
+            c,
+            n,
+            m,
+            n,
+            row0,
+            col0,
+            elem,
+            activation="gelu_tanh",
+            residual=residual,
+            residual_at="after_activation",
         )
     else:
         epilogue(b, acc.elements(b), c, n, m, n, row0, col0, elem, activation="relu", rows=block.block_m)
@@ -259,6 +295,7 @@ def _probes():
         "operands_a": lambda: Operands(p, p, i, i, i, i, i, a_layout="diag"),
         "operands_b": lambda: Operands(p, p, i, i, i, i, i, b_layout="Row"),
         "epilogue_activation": lambda: epilogue(b, [], p, i, i, i, i, i, T.F16, activation="gelu"),
+        "epilogue_residual_at": lambda: epilogue(b, [], p, i, i, i, i, i, T.F16, residual_at="middle"),
         "epilogue_atomic": lambda: epilogue(b, [], p, i, i, i, i, i, T.F16, atomic=True),
         "kmajor_row": lambda: KMajor(64, 3, 2, 128),
         "kmajor_line": lambda: KMajor(64, 32, 2, 96),
