@@ -328,7 +328,12 @@ def test_attention_takes_its_archs_tile_and_explains_it():
 @pytest.mark.parametrize(
     "fields,arch,message",
     [
-        ({"head_dim": 96}, "gfx942", r"expected an arch and head dim with a tile \(.*\), got gfx942 d96"),
+        (
+            {"head_dim": 96},
+            "gfx942",
+            r"^problems\[0\]\.head_dim( on gfx942)?: expected a head dim the attention family has a tile for on gfx942 "
+            r"\(64, 128\), got 96",
+        ),
         ({}, "gfx1250", r"got gfx1250 d64; add a row to library/attention/tiles.json"),
         ({"kv_heads": 5}, "gfx942", r"^problems\[0\]\.kv_heads: expected a divisor of heads \(12\), got 5"),
         ({"mask": "causal"}, "gfx950", r"^problems\[0\]\.mask: expected one of none, padding, got 'causal'"),

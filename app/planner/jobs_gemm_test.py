@@ -41,14 +41,17 @@ def test_both_engines_lower_every_job_of_bert_to_the_same_ir():
         )
 
 
-def test_bert_has_two_kernels_one_per_layout_of_b():
+def test_berts_gemms_are_one_kernel_per_epilogue():
+    """The QKV projection (bias), the FFN's first GEMM (bias, GELU) and the two projections with a residual add:
+    m, n and k are the kernel's arguments, so the two residual projections share one kernel."""
     gemms = _jobs("bert_base", ["gfx942"])
     lowered = [kernel for job in gemms for kernel in jobs.lower(job, "llvm23", FAMILIES)]
-    layouts = [job.choice.spec.layout_b for job in gemms]
     kinds = {}
-    for low, layout in zip(lowered, layouts):
-        kinds.setdefault(layout, set()).add(low.identity)
-    assert {k: len(v) for k, v in kinds.items()} == {"col": 1, "row": 1} and len({l.identity for l in lowered}) == 2
+    for job, low in zip(gemms, lowered):
+        spec = job.choice.spec
+        kinds.setdefault((spec.bias, spec.activation, spec.residual, spec.scale), set()).add(low.identity)
+    assert len(gemms) == 4 and len(kinds) == 3 and all(len(v) == 1 for v in kinds.values())
+    assert len({low.identity for low in lowered}) == 3
 
 
 def test_identity_ignores_the_name_and_nothing_else():

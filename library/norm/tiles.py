@@ -64,6 +64,8 @@ def tile_for(arch, dim):
             arch,
             list(TILES),
         )
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        return TILES[arch][0][1]  # no row is for it; NormSpec refuses the dim by name
     return next(tile for top, tile in TILES[arch] if top is None or dim <= top)
 
 
