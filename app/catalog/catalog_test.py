@@ -37,7 +37,7 @@ def test_the_tar_holds_the_index_and_each_problems_code_objects_and_nothing_else
         | {f"gfx942/{p['name']}.hsaco" for p in PROBLEMS}
         | {f"gfx942/{name}.reduce.hsaco" for name in SPLIT}
     )
-    assert set(FILES) == expected and len(PROBLEMS) == 23
+    assert set(FILES) == expected and len(PROBLEMS) == 56
     assert FILES["index.json"] == INDEX
     # Batch 1 on 304 CUs: few layers fill the machine, so most split; a 64-long reduction (2 k steps) is too short to.
     assert {"res5a_branch2b", "res4a_branch2b"} <= SPLIT and "res2a_branch2a" not in SPLIT
