@@ -25,6 +25,7 @@ physical peak, "bound": what bounds it}, or {"none": why} where the model has
 no figures for it. A MODEL, stated in perf_model.json, not a hardware time.
 """
 
+import json
 import math
 
 import numpy as np
@@ -49,6 +50,12 @@ def settings(workgroups=WORKGROUPS, seed=SEED):
     if type(seed) is not int or seed < 0:
         raise ValueError(f"expected a non-negative integer seed, got {seed!r}")
     return {"seed": seed, "workgroups": workgroups}
+
+
+def key(row):
+    """Rows of one code object and one problem: verified (and modelled) once. A code object that serves problems
+    of other sizes (GEMMs that differ only in m, n and k, the kernel's arguments) runs on each of them."""
+    return row["path"], json.dumps(row["spec"], sort_keys=True)
 
 
 def spec_of(fam, obj):

@@ -216,18 +216,12 @@ def _verify(item):
     return key, checked or {"result": "error", "message": failure}, seconds
 
 
-def _verify_key(row):
-    """Rows that launch one code object on one problem: verified (and modelled) once. A code object that
-    serves problems of other sizes (GEMMs that differ only in m, n and k) runs on each of them."""
-    return row["path"], json.dumps(row["spec"], sort_keys=True)
-
-
 def _verify_rows(rows, objects, settings, workers, toolchain, engine, families):
     """Every row's "verify" set: each distinct code object run once per
     problem (catalog.verify), its rows carrying the result; progress on stderr."""
     first = {}
     for r in sorted(rows, key=lambda r: (r["problem"], r["arch"])):
-        first.setdefault(_verify_key(r), r)
+        first.setdefault(verify.key(r), r)
     work = [(key, r, objects[r["path"]], settings) for key, r in first.items()]
     results = {}
     progress = Progress(len(work), sys.stderr)
@@ -237,7 +231,7 @@ def _verify_rows(rows, objects, settings, workers, toolchain, engine, families):
             what = f"{first[key]['family']} {first[key]['path']} (problems[{first[key]['problem']}])"
             progress.step(f"verified {what}: {index.verify_cell(result)} ({seconds:.2f} s)")
     for r in rows:
-        r["verify"] = results[_verify_key(r)]
+        r["verify"] = results[verify.key(r)]
     return len(work)
 
 

@@ -5,9 +5,9 @@
 
 DIR is a folder `rocke build --out` wrote: index.json names each kernel's
 problem, arch, flavor, family, spec, code object and sha256. Every distinct
-code object (rows of one kernel name one) runs in the emulator as `rocke
-build --verify` runs it (app/catalog/verify.py: the same sampling, inputs
-and comparison), with the index's seed and workgroups when it has them
+code object runs in the emulator once per problem it serves (verify.key), as
+`rocke build --verify` runs it (app/catalog/verify.py: the same sampling,
+inputs and comparison), with the index's seed and workgroups when it has them
 (--seed and --workgroups choose others). Each row gets a line: ok, a
 mismatch (its largest error and first wrong element) or an error of the
 emulator; a code object whose sha256 is not the index's is run all the same
@@ -46,14 +46,18 @@ def _fail(message):
     return 2
 
 
+def _count(n, one, many=None):
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def _where(row):
     return f"problems[{row.get('problem')}] {row.get('name')} on {row.get('arch')}, {row.get('family')}"
 
 
 def _rows(folder, rows):
-    """{path: (its rows, the file's bytes)} in index order; Refused naming the
-    row whose fields are missing or whose code object cannot be read."""
-    out = {}
+    """{verify.key: (its rows, the code object's bytes)} in index order; Refused
+    naming the row whose fields are missing or whose code object cannot be read."""
+    out, files = {}, {}
     for n, row in enumerate(rows):
         missing = [c for c in FIELDS if not isinstance(row.get(c), str)]
         if not isinstance(row.get("spec"), dict):
@@ -63,19 +67,20 @@ def _rows(folder, rows):
                 f"DIR: index.json kernels[{n}] ({_where(row)}): expected the fields {', '.join(missing)}, got none; "
                 "rebuild the catalog with this rocke build"
             )
-        if row["path"] in out:
-            out[row["path"]][0].append(row)
+        if verify.key(row) in out:
+            out[verify.key(row)][0].append(row)
             continue
-        file = os.path.join(folder, row["path"])
-        try:
-            with open(file, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            raise Refused(
-                f"DIR: index.json kernels[{n}] ({_where(row)}) names {file}, which cannot be read ({e.strerror}); "
-                "restore the file or rebuild the catalog (rocke build --out)"
-            ) from None
-        out[row["path"]] = ([row], data)
+        if row["path"] not in files:
+            file = os.path.join(folder, row["path"])
+            try:
+                with open(file, "rb") as f:
+                    files[row["path"]] = f.read()
+            except OSError as e:
+                raise Refused(
+                    f"DIR: index.json kernels[{n}] ({_where(row)}) names {file}, which cannot be read "
+                    f"({e.strerror}); restore the file or rebuild the catalog (rocke build --out)"
+                ) from None
+        out[verify.key(row)] = ([row], files[row["path"]])
     return out
 
 
@@ -104,7 +109,7 @@ def _run(args):
     objects = _rows(folder, doc["kernels"])
     progress = Progress(len(objects), sys.stderr)
     bad, lines = [], []
-    for path, (rows, data) in objects.items():
+    for (path, _), (rows, data) in objects.items():
         first = rows[0]
         fam = load_family(args.families, first["family"])
         try:
@@ -126,7 +131,9 @@ def _run(args):
     rows = sum(len(r) for r, _ in objects.values())
     seed, workgroups = settings["seed"], settings["workgroups"]
     print(
-        f"{len(objects)} code objects of {rows} rows verified ({workgroups} tiles each, seed {seed}): "
+        f"{_count(len({path for path, _ in objects}), 'code object')} of {rows} rows verified in "
+        f"{_count(len(objects), 'launch', 'launches')} "
+        f"({workgroups} tiles each, seed {seed}): "
         f"{len(bad)} of {rows} rows wrong; {folder}"
     )
     for line in bad:

@@ -53,7 +53,9 @@ def test_a_verified_build_and_its_catalog_on_disk_pass(tmp_path, capsys):
     assert main(["verify", str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines[:3]] == ["ok", "ok", "ok"]
-    assert lines[-1] == f"3 code objects of 3 rows verified (2 tiles each, seed 5): 0 of 3 rows wrong; {out}"
+    assert (
+        lines[-1] == f"3 code objects of 3 rows verified in 3 launches (2 tiles each, seed 5): 0 of 3 rows wrong; {out}"
+    )
 
 
 def _swap_first_mfma(path, kernel):
@@ -85,7 +87,9 @@ def test_a_code_object_patched_to_compute_wrong_numbers_is_named(tmp_path, capsy
     assert table[0].startswith("MISMATCH ") and "problems[0] scores on gfx942, gemm" in table[0]
     assert "(its sha256 is not the index's)" in table[0]
     assert [line.split()[0] for line in table[1:3]] == ["ok", "ok"]
-    assert table[-1] == f"3 code objects of 3 rows verified (2 tiles each, seed 0): 1 of 3 rows wrong; {out}"
+    assert (
+        table[-1] == f"3 code objects of 3 rows verified in 3 launches (2 tiles each, seed 0): 1 of 3 rows wrong; {out}"
+    )
     err = captured.err.splitlines()[-1]
     assert err.startswith("rocke verify: problems[0] scores on gfx942, gemm (gfx942/scores.hsaco)"), err
     assert "mismatch: " in err and "the first wrong element, at (" in err
@@ -105,3 +109,16 @@ def test_a_missing_code_object_or_index_is_one_line_and_status_2(tmp_path, capsy
     (out / "index.json").unlink()
     assert main(["verify", str(out)]) == 2
     assert "got a folder without index.json" in capsys.readouterr().err
+
+
+def test_a_code_object_serving_two_sizes_is_verified_and_modelled_on_each(tmp_path, capsys):
+    """Two GEMMs that differ only in m share one code object (m is the kernel's argument): each runs on its own."""
+    (tmp_path / "p.json").write_text(json.dumps({"problems": [PROBLEMS[0], dict(PROBLEMS[0], name="wide", m=1024)]}))
+    out = tmp_path / "cat"
+    argv = ["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(out), "--jobs", "1"]
+    assert main([*argv, "--verify", "2"]) == 0
+    rows = json.loads((out / "index.json").read_text())["kernels"]
+    assert rows[0]["path"] == rows[1]["path"] and rows[0]["verify"]["model"] != rows[1]["verify"]["model"]
+    assert "2 verified in" in capsys.readouterr().out.splitlines()[-1]
+    assert main(["verify", str(out)]) == 0
+    assert "1 code object of 2 rows verified in 2 launches" in capsys.readouterr().out.splitlines()[-1]
