@@ -182,6 +182,7 @@ def build(case):
                     s[t][kt] = b.mma(spec.op, kf, qf[t][kd], s[t][kt])
         adds = [mask_values(kb, kt, guarded) for kt in range(tk)] if mask_row is not None else None
         acc, m, l = [list(a) for a in acc], list(m), list(l)
+        pk, splat = [None] * tq, [None] * tq  # per query tile: P as the next product's B fragments, alpha splat
         for t in range(tq):
             x = [[b.extract(s[t][kt], v) for v in range(c)] for kt in range(tk)]
             if guarded or adds is not None:
@@ -204,13 +205,16 @@ def build(case):
             alpha = b.exp2(b.sub(m[t], m_use))
             l[t] = b.add(b.mul(l[t], alpha), _reduce(b, p, b.add))
             m[t] = m_new
-            pk = [softmax.repack(b, row, kern.elem) for row in p]
-            splat = b.build([alpha] * c)
-            for dt in range(td):
-                a = b.mul(acc[t][dt], splat)
-                for kt in range(tk):
-                    a = b.mma(spec.op, b.load(b.offset(lds_v, off_v[kt][dt]), frag_vec), pk[kt], a)
-                acc[t][dt] = a
+            pk[t] = [softmax.repack(b, row, kern.elem) for row in p]
+            splat[t] = b.build([alpha] * c)
+        # Each V fragment is read once for all the wave's query tiles.
+        for dt in range(td):
+            a = [b.mul(acc[t][dt], splat[t]) for t in range(tq)]
+            for kt in range(tk):
+                vf = b.load(b.offset(lds_v, off_v[kt][dt]), frag_vec)
+                a = [b.mma(spec.op, vf, pk[t][kt], a[t]) for t in range(tq)]
+            for t in range(tq):
+                acc[t][dt] = a[t]
         return acc, m, l
 
     def flat(state):

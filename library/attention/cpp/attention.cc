@@ -361,6 +361,9 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
     if (mask_row != nullptr) {
       for (int kt = 0; kt < tk; ++kt) adds.push_back(mask_values(kb, kt, guarded));
     }
+    // Per query tile: P as the next product's B fragments, and alpha as a splat.
+    std::vector<Values> pk(static_cast<std::size_t>(tq));
+    Values splat(static_cast<std::size_t>(tq));
     for (int t = 0; t < tq; ++t) {
       const auto ut = static_cast<std::size_t>(t);
       std::vector<Values> x(static_cast<std::size_t>(tk));
@@ -417,18 +420,27 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
       Value* added = reduce(b, p, &KernelBuilder::add);
       st.l[ut] = b.add(kept, added);
       st.m[ut] = m_new;
-      Values pk;
-      for (const Values& row : p) pk.push_back(tile::softmax::repack(b, row, kern.elem));
-      Value* splat = b.build(Values(static_cast<std::size_t>(cn), alpha));
-      for (int dt = 0; dt < td; ++dt) {
-        Value* a = b.mul(st.acc[ut][static_cast<std::size_t>(dt)], splat);
-        for (int kt = 0; kt < tk; ++kt) {
-          Value* at = b.offset(lds_v, off_v[static_cast<std::size_t>(kt)][static_cast<std::size_t>(dt)]);
-          Value* vf = b.load(at, frag_vec);
-          a = b.mma(spec.op(), vf, pk[static_cast<std::size_t>(kt)], a);
-        }
-        st.acc[ut][static_cast<std::size_t>(dt)] = a;
+      for (const Values& row : p) pk[ut].push_back(tile::softmax::repack(b, row, kern.elem));
+      splat[ut] = b.build(Values(static_cast<std::size_t>(cn), alpha));
+    }
+    // Each V fragment is read once for all the wave's query tiles.
+    for (int dt = 0; dt < td; ++dt) {
+      const auto ud = static_cast<std::size_t>(dt);
+      Values a;
+      for (int t = 0; t < tq; ++t) {
+        const auto ut = static_cast<std::size_t>(t);
+        a.push_back(b.mul(st.acc[ut][ud], splat[ut]));
       }
+      for (int kt = 0; kt < tk; ++kt) {
+        const auto uk = static_cast<std::size_t>(kt);
+        Value* at = b.offset(lds_v, off_v[uk][ud]);
+        Value* vf = b.load(at, frag_vec);
+        for (int t = 0; t < tq; ++t) {
+          const auto ut = static_cast<std::size_t>(t);
+          a[ut] = b.mma(spec.op(), vf, pk[ut][uk], a[ut]);
+        }
+      }
+      for (int t = 0; t < tq; ++t) st.acc[static_cast<std::size_t>(t)][ud] = a[static_cast<std::size_t>(t)];
     }
     return st;
   };
