@@ -1,8 +1,9 @@
 """`rocke build --verify` and `rocke verify DIR` on a small catalog (a gemm,
 and a split-K convolution with its reduce): every row verified ok, the
-settings in index.json; a code object patched on disk so that its first MFMA
-takes its A and B operands swapped is named as a mismatch by `rocke verify`,
-which exits 1; a missing code object or index is one line and status 2."""
+settings in index.json, the reduce fed by the split kernel; a code object
+patched on disk so that its first MFMA takes its A and B operands swapped is
+named as a mismatch by `rocke verify`, which exits 1, and a split kernel so
+patched makes its layer's output (the reduce's row) a mismatch too; a missing code object or index is one line and status 2."""
 
 import json
 
@@ -49,7 +50,13 @@ def test_a_verified_build_and_its_catalog_on_disk_pass(tmp_path, capsys):
     lines = captured.out.splitlines()
     assert lines[0].split()[-7:] == ["verify", "model", "us", "of", "peak", "model", "bound"]
     assert f"modelled time {sum(f['us'] for f in figures):.1f} us in all (a model" in lines[-1]
-    assert "verified conv_igemm_fwd gfx942/late.hsaco (problems[1]): ok" in captured.err
+    # The split-K layer is one check: the reduce fed by the split kernel's workspace, compared with the layer.
+    assert doc["kernels"][2]["verify"]["after"] == "gfx942/late.hsaco"
+    assert "after" not in doc["kernels"][1]["verify"]
+    assert (
+        "verified conv_igemm_fwd gfx942/late.hsaco then conv_fwd_split_k_reduce gfx942/late.reduce.hsaco "
+        "(problems[1]): ok, ok" in captured.err
+    )
     assert main(["verify", str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines[:3]] == ["ok", "ok", "ok"]
@@ -93,6 +100,27 @@ def test_a_code_object_patched_to_compute_wrong_numbers_is_named(tmp_path, capsy
     err = captured.err.splitlines()[-1]
     assert err.startswith("rocke verify: problems[0] scores on gfx942, gemm (gfx942/scores.hsaco)"), err
     assert "mismatch: " in err and "the first wrong element, at (" in err
+
+
+def test_a_wrong_split_kernel_makes_its_layers_output_a_mismatch(tmp_path, capsys):
+    """The split kernel's MFMA patched: its partial sums are wrong, and so is the output the reduce makes of them."""
+    status, out = _build(tmp_path)
+    assert status == 0
+    capsys.readouterr()
+    row = json.loads((out / "index.json").read_text())["kernels"][1]
+    assert row["family"] == "conv_igemm_fwd"
+    _swap_first_mfma(out / row["path"], row["kernel"])
+    assert main(["verify", str(out), "--workgroups", "2"]) == 1
+    captured = capsys.readouterr()
+    table = captured.out.splitlines()
+    assert [line.split()[0] for line in table[:3]] == ["ok", "MISMATCH", "MISMATCH"], table
+    assert "problems[1] late on gfx942, conv_fwd_split_k_reduce" in table[2]
+    assert "(its sha256 is not the index's)" not in table[2]  # the reduce's own code object is intact
+    err = captured.err.splitlines()[-1]
+    assert err.startswith(
+        "rocke verify: problems[1] late on gfx942, conv_fwd_split_k_reduce (gfx942/late.reduce.hsaco): "
+        "mismatch (the problem's output, fed by gfx942/late.hsaco): "
+    ), err
 
 
 def test_a_missing_code_object_or_index_is_one_line_and_status_2(tmp_path, capsys):

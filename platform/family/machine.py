@@ -114,6 +114,11 @@ class Run:
     sampled: list | None
     initial: dict
     result: object
+    covered: dict | None = None  # output index -> the elements compared (Chained.covered); None: all written
+
+    def written(self):
+        """Every array argument's elements whose bytes the launch changed, by index."""
+        return {i: _written(self.numeric.args[i], a, np.shape(a)) for i, a in self.initial.items()}
 
     def log(self):
         """The lines a gate logs about the run."""
@@ -128,7 +133,17 @@ class Run:
 
 
 def run(
-    case_id, numeric, tc, code_object, kernel_name, block, figures=False, program=None, workgroups=None, trace=False
+    case_id,
+    numeric,
+    tc,
+    code_object,
+    kernel_name,
+    block,
+    figures=False,
+    program=None,
+    workgroups=None,
+    trace=False,
+    covered=None,
 ):
     """Launch the case's code object on `numeric`'s inputs (a sample of a
     wide grid); Mismatch naming the case if the emulator lacks a mnemonic of
@@ -136,7 +151,8 @@ def run(
     code object's kernel as emu.program decoded it, when the caller has it
     (decoding is a tenth of a gate's time); else it is decoded here.
     `workgroups`: the ones to launch (pick()), else sample()'s. `trace`: the
-    Result keeps the emulator's trace (emu/trace.py), for the cost model."""
+    Result keeps the emulator's trace (emu/trace.py), for the cost model.
+    `covered`: the only output elements to compare (Chained.covered)."""
     chosen = sample(numeric.grid) if workgroups is None else list(workgroups)
     initial = {i: np.array(a, copy=True) for i, a in enumerate(numeric.args) if isinstance(a, np.ndarray)}
     try:
@@ -154,20 +170,23 @@ def run(
         )
     except emu.EmuError as e:
         raise Mismatch(f"{case_id} ({tc.flavor}, machine): {type(e).__name__}: {e}") from None
-    return Run(case_id, numeric, chosen, initial, result)
+    return Run(case_id, numeric, chosen, initial, result, covered)
 
 
 def _compared(launched, index, want):
     """(got, want, where) of output argument `index`: what the launch wrote
     and its bound.Expected, over every element (a whole grid) or over the
     elements the sampled workgroups wrote, flattened, and `where` each
-    compared element's index in the output (None when none was written)."""
+    compared element's index in the output (None when none was written);
+    of a chained launch, only the covered elements it wrote."""
     numeric = launched.numeric
     shape = np.shape(want.values)
     got = np.asarray(numeric.decode(numeric.args[index]), np.float64).reshape(shape)
     if launched.sampled is None:
         return got, want, np.ones(shape, bool)
     written = _written(numeric.args[index], launched.initial[index], shape)
+    if launched.covered is not None:
+        written &= np.asarray(launched.covered[index]).reshape(shape)
     if not written.any():
         return got[written], want, None
     return (
