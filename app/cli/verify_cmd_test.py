@@ -65,18 +65,20 @@ def test_a_verified_build_and_its_catalog_on_disk_pass(tmp_path, capsys):
     )
 
 
-def _swap_first_mfma(path, kernel):
-    """The code object at `path` with its first MFMA's A and B (SRC0 and SRC1
-    of the VOP3P-MAI encoding's second word) swapped."""
+def _swap_mfmas(path, kernel, every=False):
+    """The code object at `path` with its first MFMA's (every MFMA's) A and B
+    (SRC0 and SRC1 of the VOP3P-MAI encoding's second word) swapped; the first."""
     data = path.read_bytes()
     program = emu.program(data, kernel, toolchain_for("llvm23"))
-    mfma = next(i for i in program.instructions if i.mnemonic.startswith("v_mfma"))
-    first, second = (int(w, 16) for w in mfma.words[:2])
-    src0, src1 = second & 0x1FF, (second >> 9) & 0x1FF
-    assert src0 != src1, mfma.text  # distinct registers, or the swap changes nothing
-    swapped = second & ~0x3FFFF | src0 << 9 | src1
-    path.write_bytes(emu.patch(data, mfma.address, [first, swapped]))
-    return mfma
+    mfmas = [i for i in program.instructions if i.mnemonic.startswith("v_mfma")]
+    for mfma in mfmas if every else mfmas[:1]:
+        first, second = (int(w, 16) for w in mfma.words[:2])
+        src0, src1 = second & 0x1FF, (second >> 9) & 0x1FF
+        assert src0 != src1, mfma.text  # distinct registers, or the swap changes nothing
+        swapped = second & ~0x3FFFF | src0 << 9 | src1
+        data = emu.patch(data, mfma.address, [first, swapped])
+    path.write_bytes(data)
+    return mfmas[0]
 
 
 def test_a_code_object_patched_to_compute_wrong_numbers_is_named(tmp_path, capsys):
@@ -84,7 +86,7 @@ def test_a_code_object_patched_to_compute_wrong_numbers_is_named(tmp_path, capsy
     assert status == 0
     capsys.readouterr()
     row = json.loads((out / "index.json").read_text())["kernels"][0]
-    mfma = _swap_first_mfma(out / row["path"], row["kernel"])
+    mfma = _swap_mfmas(out / row["path"], row["kernel"])
     patched = emu.program((out / row["path"]).read_bytes(), row["kernel"], toolchain_for("llvm23"))
     again = next(i for i in patched.instructions if i.address == mfma.address)
     assert again.operands[1:3] == mfma.operands[2:0:-1]  # the decoder reads A and B swapped
@@ -103,13 +105,13 @@ def test_a_code_object_patched_to_compute_wrong_numbers_is_named(tmp_path, capsy
 
 
 def test_a_wrong_split_kernel_makes_its_layers_output_a_mismatch(tmp_path, capsys):
-    """The split kernel's MFMA patched: its partial sums are wrong, and so is the output the reduce makes of them."""
+    """The split kernel's MFMAs patched: its partial sums are wrong, and so is the output the reduce makes of them."""
     status, out = _build(tmp_path)
     assert status == 0
     capsys.readouterr()
     row = json.loads((out / "index.json").read_text())["kernels"][1]
     assert row["family"] == "conv_igemm_fwd"
-    _swap_first_mfma(out / row["path"], row["kernel"])
+    _swap_mfmas(out / row["path"], row["kernel"], every=True)
     assert main(["verify", str(out), "--workgroups", "2"]) == 1
     captured = capsys.readouterr()
     table = captured.out.splitlines()
