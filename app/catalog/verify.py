@@ -1,10 +1,10 @@
 """A catalog's kernels run in the emulator against numpy: what `rocke build
 --verify` and `rocke verify DIR` share.
 
-    result = check(fam, spec, arch, code_object, kernel_name, toolchain, path, settings)
+    results = check_problem([Kernel(fam, spec, arch, code_object, kernel_name, toolchain, path), ...], settings)
 
-runs one code object (`path` in its catalog) on random inputs of its exact
-problem: the family gives the full-size inputs, the reference and each
+runs a problem's kernels in the order they run. Each code object (`path` in
+its catalog) runs on random inputs of its exact problem: the family gives the full-size inputs, the reference and each
 element's bound (Family.numeric_check of the row's spec, family.bound) and
 the workgroup size (its kernel's, as the machine gate takes it);
 platform/family/machine.py picks the workgroups (pick: the first and last
@@ -103,14 +103,9 @@ class Kernel:
     path: str
 
 
-def check(fam, spec, arch, code_object, kernel_name, toolchain, path, verify):
-    """The result of one code object checked alone (module doc); `verify` is settings()."""
-    return check_problem([Kernel(fam, spec, arch, code_object, kernel_name, toolchain, path)], verify)[0]
-
-
 def check_problem(kernels, verify):
-    """The results of a problem's kernels (Kernel), in the order they run: the
-    first checked alone, each next one fed by the one before where its family
+    """The results of a problem's kernels (Kernel), in the order they run; `verify`
+    is settings(). The first is checked alone, each next one fed by the one before where its family
     can follow it (Family.chain; module doc), else checked alone."""
     results, before = [], None
     for k in kernels:
@@ -120,8 +115,8 @@ def check_problem(kernels, verify):
 
 
 def _check(k, verify, before):
-    """(result, Run or None) of Kernel `k`, chained after the Run `before` (a
-    (Kernel, Run) pair, or None)."""
+    """(result, (k, its machine.Run) or None where it could not run) of Kernel
+    `k`, fed by `before`, the kernel before it and its Run (or None)."""
     case = Case("verify", k.arch, k.spec)  # the id names only the IR kernel, built here for its workgroup size
     rng = np.random.default_rng([verify["seed"], path_seed(k.path)])
     chained = None
