@@ -184,8 +184,8 @@ PUBLISHED = """### Against published MI300X throughput
 The column below is AMD's measured MI300X FP16 GEMM throughput, 654 TFLOP/s: the Max-Achievable FLOPs of AMD's
 ROCm blog 'Measuring Max-Achievable FLOPs - Part 2'
 (rocm.blogs.amd.com/software-tools-optimization/measuring-max-achievable-flops-part2/README.html), hipBLASLt at
-the matrix size AMD found best, at the clock the part holds under that load (below its 2.1 GHz peak). It is not a
-figure at these exact sizes, and the library search reached the post's opening, not its results table: the figure
+the matrix size AMD found best, at the clock the part held under that load (the post reports its median). It is
+not a figure at these exact sizes, and the library search reached the post's opening, not its results table: the figure
 is quoted second-hand, not read there. No Triton-project MI300X figure at these sizes was reached. The
 model runs every CU at the peak clock with no power limit, so a ratio above 1 is the model's optimism."""
 
