@@ -18,8 +18,10 @@ The kernels of one problem run in turn (check_problem): a split-K
 convolution's split kernel, then its reduce. A kernel whose family can follow
 the one before (Family.chain: conv_fwd_split_k_reduce after the split kernel's
 shaped workspace) is fed what that one's launched workgroups wrote, launches
-the workgroups reading it, and its output is compared with numpy's answer for
-the whole problem on the elements whose partial sums were all written: a wrong
+as many of the workgroups reading it as the others launch tiles
+(machine.pick_among: the first, the last and random ones), and its output is
+compared with numpy's answer for the whole problem on the elements whose
+partial sums were all written: a wrong
 partial sum shows as a wrong output. Its result says which code object fed it
 ("after": that one's path). A kernel no family can follow is checked alone,
 on random inputs of its own.
@@ -126,7 +128,8 @@ def _check(k, verify, before):
         numeric = k.fam.numeric_check(case, rng)
         chosen, covered = machine.pick(numeric.grid, verify["workgroups"], rng, numeric.whole), None
     else:
-        numeric, chosen, covered = chained.numeric, chained.workgroups, chained.covered
+        numeric, covered = chained.numeric, chained.covered
+        chosen = machine.pick_among(chained.workgroups, verify["workgroups"], rng)
     block = k.fam.build(case).attrs["workgroup_size"]
     dram_bytes = sum(a.nbytes for a in numeric.args if isinstance(a, np.ndarray))
     try:

@@ -82,6 +82,16 @@ def pick(grid, count, rng, whole=()):
     return [full for tile in chosen for full in itertools.product(*[span or (t,) for span, t in zip(spans, tile)])]
 
 
+def pick_among(workgroups, count, rng):
+    """`count` of `workgroups` (all of them if they are no more), in their
+    order: the first and the last, then ones drawn without replacement by
+    numpy Generator `rng` (a chained kernel's: Chained.workgroups)."""
+    if len(workgroups) <= count:
+        return list(workgroups)
+    drawn = rng.choice(len(workgroups) - 2, count - 2, replace=False) + 1
+    return [workgroups[i] for i in sorted({0, len(workgroups) - 1, *drawn.tolist()})]
+
+
 def _interpreter_verdict(kernel, numeric, initial):
     """Whether the reference interpreter running `kernel` on the inputs
     `initial` (every argument as it was before the launch) matches numpy."""

@@ -96,3 +96,11 @@ def test_a_chained_outcome_compares_the_covered_elements_alone():
     launched.covered = {0: np.array([[False, False, True], [True] * 3])}
     result = machine.outcome(launched)
     assert (result["wrong"], result["of"], result["first_wrong"]["index"]) == (1, 4, [0, 2])
+
+
+def test_a_chained_kernel_runs_the_first_last_and_random_of_its_workgroups():
+    candidates = [(g, 0, 0) for g in range(3, 40)]
+    chosen = machine.pick_among(candidates, 4, np.random.default_rng(1))
+    assert len(chosen) == 4 and chosen[0] == (3, 0, 0) and chosen[-1] == (39, 0, 0)
+    assert chosen == sorted(set(chosen)) and set(chosen) <= set(candidates)
+    assert machine.pick_among(candidates[:3], 4, np.random.default_rng(1)) == candidates[:3]
