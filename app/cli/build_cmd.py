@@ -58,9 +58,11 @@ Kernels build in --jobs worker processes (default: the machine's cores, at
 most 8). The last line counts the kernels, the distinct ones built and the
 errors, and the waits for the LLVM in all.
 
---verify [N] then runs every distinct code object in the emulator on N
-output tiles of its problem against numpy (app/catalog/verify.py, the same
-check as `rocke verify DIR`), a progress step each, in the same workers;
+--verify [N] then runs every distinct problem's kernels in the emulator on N
+output tiles against numpy (app/catalog/verify.py, the same check as `rocke
+verify DIR`; a split-K layer's reduce is fed its split kernel's workspace and
+its output compared with the whole layer's), a progress step each, in the
+same workers;
 every row gets the result (index.json, the table's last column) and
 index.json the seed (--verify-seed) and N. A row that does not compute the
 right numbers is named on stderr after the table, and the exit status is 1;
@@ -202,37 +204,47 @@ def _compile(item):
 
 
 def _verify(item):
-    """(key, result, seconds) of one distinct code object and problem:
-    catalog.verify.check of the first row of them."""
-    key, row, code_object, settings = item
+    """(key, results, seconds) of one problem's kernels (catalog.verify.problems):
+    catalog.verify.check_problem of its rows."""
+    key, rows, code_objects, settings = item
     w = _WORKER
 
     def check():
-        fam = load_family(w["families"], row["family"])
-        spec = verify.spec_of(fam, row["spec"])
-        return verify.check(fam, spec, row["arch"], code_object, row["kernel"], w["toolchain"], row["path"], settings)
+        kernels = []
+        for row, code_object in zip(rows, code_objects):
+            fam = load_family(w["families"], row["family"])
+            spec = verify.spec_of(fam, row["spec"])
+            kernels.append(
+                verify.Kernel(fam, spec, row["arch"], code_object, row["kernel"], w["toolchain"], row["path"])
+            )
+        return verify.check_problem(kernels, settings)
 
     checked, failure, seconds, _ = _guarded(check)
-    return key, checked or {"result": "error", "message": failure}, seconds
+    return key, checked or [{"result": "error", "message": failure}] * len(rows), seconds
 
 
 def _verify_rows(rows, objects, settings, workers, toolchain, engine, families):
-    """Every row's "verify" set: each distinct code object run once per
-    problem (catalog.verify), its rows carrying the result; progress on stderr."""
+    """Every row's "verify" set: each distinct problem's kernels run once
+    (catalog.verify), its rows carrying the results; progress on stderr. The
+    number of launches."""
+    problems = verify.problems(sorted(rows, key=lambda r: (r["problem"], r["arch"])))
     first = {}
-    for r in sorted(rows, key=lambda r: (r["problem"], r["arch"])):
-        first.setdefault(verify.key(r), r)
-    work = [(key, r, objects[r["path"]], settings) for key, r in first.items()]
+    for key, group in problems:
+        first.setdefault(key, group)
+    work = [(key, group, [objects[r["path"]] for r in group], settings) for key, group in first.items()]
     results = {}
     progress = Progress(len(work), sys.stderr)
     with _workers(work, workers, toolchain, engine, families) as (_, run_all):
-        for key, result, seconds in run_all(_verify, work):
-            results[key] = result
-            what = f"{first[key]['family']} {first[key]['path']} (problems[{first[key]['problem']}])"
-            progress.step(f"verified {what}: {index.verify_cell(result)} ({seconds:.2f} s)")
-    for r in rows:
-        r["verify"] = results[verify.key(r)]
-    return len(work)
+        for key, checked, seconds in run_all(_verify, work):
+            results[key] = checked
+            group = first[key]
+            what = " then ".join(f"{r['family']} {r['path']}" for r in group)
+            cells = ", ".join(index.verify_cell(result) for result in checked)
+            progress.step(f"verified {what} (problems[{group[0]['problem']}]): {cells} ({seconds:.2f} s)")
+    for key, group in problems:
+        for r, result in zip(group, results[key]):
+            r["verify"] = result
+    return sum(len(group) for group in first.values())
 
 
 def _explain(jobs):

@@ -4,10 +4,10 @@
     rocke verify resnet50-catalog --workgroups 8 --seed 3
 
 DIR is a folder `rocke build --out` wrote: index.json names each kernel's
-problem, arch, flavor, family, spec, code object and sha256. Every distinct
-code object runs in the emulator once per problem it serves (verify.key), as
-`rocke build --verify` runs it (app/catalog/verify.py: the same sampling,
-inputs and comparison), with the index's seed and workgroups when it has them
+problem, arch, flavor, family, spec, code object and sha256. The kernels of
+every distinct problem run in the emulator once (verify.problems), as `rocke
+build --verify` runs them (app/catalog/verify.py: the same sampling, inputs
+and comparison; a split-K layer's reduce fed by its split kernel), with the index's seed and workgroups when it has them
 (--seed and --workgroups choose others). Each row gets a line: ok, a
 mismatch (its largest error and first wrong element) or an error of the
 emulator; a code object whose sha256 is not the index's is run all the same
@@ -54,10 +54,10 @@ def _where(row):
     return f"problems[{row.get('problem')}] {row.get('name')} on {row.get('arch')}, {row.get('family')}"
 
 
-def _rows(folder, rows):
-    """{verify.key: (its rows, the code object's bytes)} in index order; Refused
-    naming the row whose fields are missing or whose code object cannot be read."""
-    out, files = {}, {}
+def _files(folder, rows):
+    """{path: the code object's bytes} of every row; Refused naming the row
+    whose fields are missing or whose code object cannot be read."""
+    files = {}
     for n, row in enumerate(rows):
         missing = [c for c in FIELDS if not isinstance(row.get(c), str)]
         if not isinstance(row.get("spec"), dict):
@@ -67,9 +67,6 @@ def _rows(folder, rows):
                 f"DIR: index.json kernels[{n}] ({_where(row)}): expected the fields {', '.join(missing)}, got none; "
                 "rebuild the catalog with this rocke build"
             )
-        if verify.key(row) in out:
-            out[verify.key(row)][0].append(row)
-            continue
         if row["path"] not in files:
             file = os.path.join(folder, row["path"])
             try:
@@ -80,8 +77,17 @@ def _rows(folder, rows):
                     f"DIR: index.json kernels[{n}] ({_where(row)}) names {file}, which cannot be read "
                     f"({e.strerror}); restore the file or rebuild the catalog (rocke build --out)"
                 ) from None
-        out[verify.key(row)] = ([row], files[row["path"]])
-    return out
+    return files
+
+
+def _kernel(args, row, data):
+    """The verify.Kernel of a row; Refused naming it if its spec is not its family's."""
+    fam = load_family(args.families, row["family"])
+    try:
+        spec = verify.spec_of(fam, row["spec"])
+    except ValueError as e:
+        raise Refused(f"DIR: {row['path']} ({_where(row)}): {e}; rebuild the catalog") from None
+    return verify.Kernel(fam, spec, row["arch"], data, row["kernel"], toolchain_for(row["flavor"]), row["path"])
 
 
 def _settings(doc, args):
@@ -106,33 +112,32 @@ def _run(args):
     folder = os.path.join(os.environ.get("BUILD_WORKING_DIRECTORY", ""), args.folder)
     doc = read_document(folder, "DIR")
     settings = _settings(doc, args)
-    objects = _rows(folder, doc["kernels"])
-    progress = Progress(len(objects), sys.stderr)
+    files = _files(folder, doc["kernels"])
+    problems = verify.problems(doc["kernels"])
+    checked = {}
+    progress = Progress(len({key for key, _ in problems}), sys.stderr)
     bad, lines = [], []
-    for (path, _), (rows, data) in objects.items():
-        first = rows[0]
-        fam = load_family(args.families, first["family"])
-        try:
-            spec = verify.spec_of(fam, first["spec"])
-        except ValueError as e:
-            raise Refused(f"DIR: {path} ({_where(first)}): {e}; rebuild the catalog") from None
-        tc = toolchain_for(first["flavor"])
-        start = time.monotonic()
-        result = verify.check(fam, spec, first["arch"], data, first["kernel"], tc, path, settings)
-        seconds = time.monotonic() - start
-        changed = hashlib.sha256(data).hexdigest() != first["sha256"]
-        note = " (its sha256 is not the index's)" if changed else ""
-        progress.step(f"verified {first['family']} {path}: {index.verify_cell(result)} ({seconds:.2f} s){note}")
-        for r in rows:
-            lines.append(f"{index.verify_cell(result):<10}  {_where(r)}  {path}{note}")
+    for key, group in problems:
+        if key not in checked:
+            start = time.monotonic()
+            checked[key] = verify.check_problem([_kernel(args, r, files[r["path"]]) for r in group], settings)
+            seconds = time.monotonic() - start
+            what = " then ".join(f"{r['family']} {r['path']}" for r in group)
+            cells = ", ".join(index.verify_cell(result) for result in checked[key])
+            progress.step(f"verified {what}: {cells} ({seconds:.2f} s)")
+        for r, result in zip(group, checked[key]):
+            changed = hashlib.sha256(files[r["path"]]).hexdigest() != r["sha256"]
+            note = " (its sha256 is not the index's)" if changed else ""
+            lines.append(f"{index.verify_cell(result):<10}  {_where(r)}  {r['path']}{note}")
             if result["result"] != "ok":
-                bad.append(f"rocke verify: {_where(r)} ({path}){note}: {verify.text(result)}")
+                bad.append(f"rocke verify: {_where(r)} ({r['path']}){note}: {verify.text(result)}")
     print("\n".join(lines))
-    rows = sum(len(r) for r, _ in objects.values())
+    rows = len(doc["kernels"])
+    launches = sum(len(key) for key in checked)
     seed, workgroups = settings["seed"], settings["workgroups"]
     print(
-        f"{_count(len({path for path, _ in objects}), 'code object')} of {rows} rows verified in "
-        f"{_count(len(objects), 'launch', 'launches')} "
+        f"{_count(len(files), 'code object')} of {rows} rows verified in "
+        f"{_count(launches, 'launch', 'launches')} "
         f"({workgroups} tiles each, seed {seed}): "
         f"{len(bad)} of {rows} rows wrong; {folder}"
     )

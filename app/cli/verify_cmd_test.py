@@ -1,8 +1,9 @@
 """`rocke build --verify` and `rocke verify DIR` on a small catalog (a gemm,
 and a split-K convolution with its reduce): every row verified ok, the
-settings in index.json; a code object patched on disk so that its first MFMA
-takes its A and B operands swapped is named as a mismatch by `rocke verify`,
-which exits 1; a missing code object or index is one line and status 2."""
+settings in index.json, the reduce fed by the split kernel; a code object
+patched on disk so that its first MFMA takes its A and B operands swapped is
+named as a mismatch by `rocke verify`, which exits 1, and a split kernel so
+patched makes its layer's output (the reduce's row) a mismatch too; a missing code object or index is one line and status 2."""
 
 import json
 
@@ -49,7 +50,13 @@ def test_a_verified_build_and_its_catalog_on_disk_pass(tmp_path, capsys):
     lines = captured.out.splitlines()
     assert lines[0].split()[-7:] == ["verify", "model", "us", "of", "peak", "model", "bound"]
     assert f"modelled time {sum(f['us'] for f in figures):.1f} us in all (a model" in lines[-1]
-    assert "verified conv_igemm_fwd gfx942/late.hsaco (problems[1]): ok" in captured.err
+    # The split-K layer is one check: the reduce fed by the split kernel's workspace, compared with the layer.
+    assert doc["kernels"][2]["verify"]["after"] == "gfx942/late.hsaco"
+    assert "after" not in doc["kernels"][1]["verify"]
+    assert (
+        "verified conv_igemm_fwd gfx942/late.hsaco then conv_fwd_split_k_reduce gfx942/late.reduce.hsaco "
+        "(problems[1]): ok, ok" in captured.err
+    )
     assert main(["verify", str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines[:3]] == ["ok", "ok", "ok"]
@@ -58,18 +65,20 @@ def test_a_verified_build_and_its_catalog_on_disk_pass(tmp_path, capsys):
     )
 
 
-def _swap_first_mfma(path, kernel):
-    """The code object at `path` with its first MFMA's A and B (SRC0 and SRC1
-    of the VOP3P-MAI encoding's second word) swapped."""
+def _swap_mfmas(path, kernel, every=False):
+    """The code object at `path` with its first MFMA's (every MFMA's) A and B
+    (SRC0 and SRC1 of the VOP3P-MAI encoding's second word) swapped; the first."""
     data = path.read_bytes()
     program = emu.program(data, kernel, toolchain_for("llvm23"))
-    mfma = next(i for i in program.instructions if i.mnemonic.startswith("v_mfma"))
-    first, second = (int(w, 16) for w in mfma.words[:2])
-    src0, src1 = second & 0x1FF, (second >> 9) & 0x1FF
-    assert src0 != src1, mfma.text  # distinct registers, or the swap changes nothing
-    swapped = second & ~0x3FFFF | src0 << 9 | src1
-    path.write_bytes(emu.patch(data, mfma.address, [first, swapped]))
-    return mfma
+    mfmas = [i for i in program.instructions if i.mnemonic.startswith("v_mfma")]
+    for mfma in mfmas if every else mfmas[:1]:
+        first, second = (int(w, 16) for w in mfma.words[:2])
+        src0, src1 = second & 0x1FF, (second >> 9) & 0x1FF
+        assert src0 != src1, mfma.text  # distinct registers, or the swap changes nothing
+        swapped = second & ~0x3FFFF | src0 << 9 | src1
+        data = emu.patch(data, mfma.address, [first, swapped])
+    path.write_bytes(data)
+    return mfmas[0]
 
 
 def test_a_code_object_patched_to_compute_wrong_numbers_is_named(tmp_path, capsys):
@@ -77,7 +86,7 @@ def test_a_code_object_patched_to_compute_wrong_numbers_is_named(tmp_path, capsy
     assert status == 0
     capsys.readouterr()
     row = json.loads((out / "index.json").read_text())["kernels"][0]
-    mfma = _swap_first_mfma(out / row["path"], row["kernel"])
+    mfma = _swap_mfmas(out / row["path"], row["kernel"])
     patched = emu.program((out / row["path"]).read_bytes(), row["kernel"], toolchain_for("llvm23"))
     again = next(i for i in patched.instructions if i.address == mfma.address)
     assert again.operands[1:3] == mfma.operands[2:0:-1]  # the decoder reads A and B swapped
@@ -93,6 +102,27 @@ def test_a_code_object_patched_to_compute_wrong_numbers_is_named(tmp_path, capsy
     err = captured.err.splitlines()[-1]
     assert err.startswith("rocke verify: problems[0] scores on gfx942, gemm (gfx942/scores.hsaco)"), err
     assert "mismatch: " in err and "the first wrong element, at (" in err
+
+
+def test_a_wrong_split_kernel_makes_its_layers_output_a_mismatch(tmp_path, capsys):
+    """The split kernel's MFMAs patched: its partial sums are wrong, and so is the output the reduce makes of them."""
+    status, out = _build(tmp_path)
+    assert status == 0
+    capsys.readouterr()
+    row = json.loads((out / "index.json").read_text())["kernels"][1]
+    assert row["family"] == "conv_igemm_fwd"
+    _swap_mfmas(out / row["path"], row["kernel"], every=True)
+    assert main(["verify", str(out), "--workgroups", "2"]) == 1
+    captured = capsys.readouterr()
+    table = captured.out.splitlines()
+    assert [line.split()[0] for line in table[:3]] == ["ok", "MISMATCH", "MISMATCH"], table
+    assert "problems[1] late on gfx942, conv_fwd_split_k_reduce" in table[2]
+    assert "(its sha256 is not the index's)" not in table[2]  # the reduce's own code object is intact
+    err = captured.err.splitlines()[-1]
+    assert err.startswith(
+        "rocke verify: problems[1] late on gfx942, conv_fwd_split_k_reduce (gfx942/late.reduce.hsaco): "
+        "mismatch (the problem's output, fed by gfx942/late.hsaco): "
+    ), err
 
 
 def test_a_missing_code_object_or_index_is_one_line_and_status_2(tmp_path, capsys):

@@ -1,7 +1,9 @@
 """Split-K forward end to end: conv_igemm_fwd split S ways writes the f32
 workspace, conv_fwd_split_k_reduce turns it into the output, both run by the
 reference interpreter, against numpy's forward convolution (common.reference)
-of the whole layer, bias and relu included."""
+of the whole layer, bias and relu included; and the reduce's Chained check
+(split_k_reduce.chain), the one rocke build --verify and rocke verify make,
+on a workspace of which only some elements were written."""
 
 import dataclasses
 import math
@@ -11,8 +13,9 @@ import pytest
 
 from conv import common, igemm_fwd, split_k_reduce
 from conv.igemm_tiles import spec_for
-from conv.reduce_spec import ReduceSpec
+from conv.reduce_spec import ReduceSpec, vector_width
 from conv.spec import ConvSpec
+from family import bound
 from family.family import Case
 from interp.interp import run
 
@@ -73,3 +76,57 @@ def test_a_reduce_of_too_few_slices_fails_the_check():
     finally:
         split_k_reduce.reduce_kernel = original
     assert want.misses(got).any()
+
+
+def _chained(arch, conv, split, rng, written_fraction):
+    """The split kernel through the interpreter on its numeric check's inputs, then the reduce's Chained check
+    of that workspace, told that only the first `written_fraction` of the output's elements were written."""
+    spec = dataclasses.replace(spec_for(arch, conv), split_k=split)
+    producer = igemm_fwd.numeric_check(Case("split", arch, spec), rng)
+    run(igemm_fwd.build(Case("split", arch, spec)), producer.grid, producer.args)
+    ws = producer.args[2]
+    written = np.zeros(ws.shape, bool).reshape(split, -1)
+    written[:, : int(written.shape[1] * written_fraction)] = True
+    ws.reshape(split, -1)[~written] = np.nan  # what a sampled launch leaves: NaN where it did not write
+    case = Case("reduce", arch, ReduceSpec(conv, split))
+    return case, split_k_reduce.chain(case, producer.args, {2: written.reshape(ws.shape)}, rng)
+
+
+def _reduce(case, chained):
+    """The reduce through the interpreter on the Chained check: its output on the covered elements, and theirs."""
+    numeric = chained.numeric
+    run(split_k_reduce.build(case), numeric.grid, numeric.args)
+    covered = chained.covered[1]
+    want = numeric.expected[1]
+    got = numeric.decode(numeric.args[1])[covered]
+    return got, bound.Expected(want.values[covered], want.magnitudes[covered], want.length, want.dtype)
+
+
+def test_the_chained_reduce_of_the_written_slices_is_the_convolution():
+    arch, conv = LAYERS["res5_3x3_bias"]
+    case, chained = _chained(arch, conv, 4, np.random.default_rng(7), 0.5)
+    covered = chained.covered[1]
+    assert 0 < covered.sum() < covered.size
+    # The workgroups launched are those holding a covered element, and no other.
+    per = split_k_reduce.WORKGROUP * vector_width(math.prod(conv.output_shape()))
+    assert chained.workgroups == [(g, 0, 0) for g in sorted(set(np.flatnonzero(covered) // per))]
+    got, want = _reduce(case, chained)
+    want.check(got, "chained reduce")
+
+
+def test_a_wrong_partial_sum_is_a_wrong_chained_output():
+    arch, conv = LAYERS["res5_3x3_bias"]
+    case, chained = _chained(arch, conv, 2, np.random.default_rng(8), 1.0)
+    chained.numeric.args[0][1].reshape(-1)[5] += 100.0  # one element of the second slice wrong, past the relu
+    got, want = _reduce(case, chained)
+    assert np.flatnonzero(want.misses(got)).tolist() == [5]
+
+
+def test_a_flat_workspace_is_not_followed():
+    # wgrad's two-stage split leaves a flat workspace: the reduce is checked alone.
+    arch, conv = LAYERS["res5_3x3_bias"]
+    case = Case("reduce", arch, ReduceSpec(conv, 2))
+    elements = math.prod(conv.output_shape())
+    args = [np.zeros(conv.input_shape(), np.float16), np.zeros(conv.weight_shape(), np.float16)]
+    flat = np.zeros(2 * elements, np.float32)
+    assert split_k_reduce.chain(case, [*args, flat], {2: np.ones(flat.shape, bool)}, np.random.default_rng(0)) is None

@@ -44,7 +44,7 @@ from conv.family_names import NAMES
 from conv.reduce_spec import ReduceSpec, vector_width
 from conv.spec import ConvSpec
 from family import bound
-from family.family import Case, Family, NumericCheck
+from family.family import Case, Chained, Family, NumericCheck
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile.gemm import finish, scale_value, spec_epilogue
@@ -178,6 +178,36 @@ def numeric_check(case, rng):
     return NumericCheck([ws, y, *extra], grid(s.elements), {1: want}, lambda v: common.decode(v, c.dtype))
 
 
+def chain(case, args, written, rng):
+    """The reduce fed by the split kernel run before it (Family.chain): `args`
+    that kernel's (x, w, ws) after its launch, ws the S slices in the output's
+    shape, `written` the elements its launch wrote; the output expected is
+    the whole layer's, numpy's forward convolution through the epilogue
+    (common.expected), on the elements whose S slices were all written. The
+    workgroups launched are those holding one of them. None for a producer
+    whose arguments are not those (a flat workspace, as wgrad's two-stage
+    split leaves): the reduce is then checked alone."""
+    s = case.spec
+    c = s.conv
+    shapes = (c.input_shape(), c.weight_shape(), (s.split_k, *c.output_shape()))
+    if len(args) != 3 or any(np.shape(a) != shape for a, shape in zip(args, shapes)) or args[2].dtype != np.float32:
+        return None
+    x64, w64 = common.decode(args[0], c.dtype), common.decode(args[1], c.dtype)
+    store_type, poison = common.POISON[c.dtype]
+    y = np.full(c.output_shape(), poison, store_type)
+    extra, bias, residual64 = common.epilogue_args(c, rng)
+    covered = np.asarray(written[2]).reshape(shapes[2]).all(axis=0)
+    per_workgroup = WORKGROUP * vector_width(s.elements)
+    workgroups = [(int(g), 0, 0) for g in np.unique(np.flatnonzero(covered) // per_workgroup)]
+    numeric = NumericCheck(
+        [args[2], y, *extra],
+        grid(s.elements),
+        {1: common.expected(c, x64, w64, bias, residual64)},
+        lambda v: common.decode(v, c.dtype),
+    )
+    return Chained(numeric, workgroups, {1: covered})
+
+
 # conv_fwd_split_k_reduce: name -> (layer, S). The output's elements E pick
 # the lane vector (4, 2 or 1 wide) and the bias path (wide, one channel per
 # vector, per element); S from 2 to 16; every output type and layout.
@@ -250,4 +280,4 @@ def reduce_cases():
     )
 
 
-FAMILY = Family(NAME, reduce_cases(), build, numeric_check)
+FAMILY = Family(NAME, reduce_cases(), build, numeric_check, chain)

@@ -22,6 +22,7 @@ from arch.schema import Schema
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "perf_model.json")
 FIELDS = (
     "clock_mhz",
+    "cus_per_wgp",
     "cycles_per_pass",
     "dram_gbps",
     "issue_cycles",
@@ -50,6 +51,7 @@ class PerfFacts:
     arch: str
     part: str  # the product whose data sheet the figures are from
     clock_mhz: int  # peak engine clock
+    cus_per_wgp: int  # CUs of one unit of archs.json's eus_per_cu SIMDs: 2 on RDNA (a WGP), 1 on CDNA
     dram_gbps: int  # peak HBM/GDDR bandwidth, GB/s
     l2_gbps: int | None  # peak L2 bandwidth, GB/s (None: not known, no L2 bound)
     peak_matrix_tflops: types.MappingProxyType  # A/B element type -> dense matrix TFLOPS of the part
@@ -86,7 +88,14 @@ def _load(raw):
     for arch, entry in sorted(raw["archs"].items()):
         _SCHEMA.keys(entry, sorted(FIELDS), arch)
         v = {f: _figure(entry[f], f"{arch}.{f}", sources) for f in FIELDS}
-        for f in ("clock_mhz", "dram_gbps", "valu_lanes_per_cycle", "issue_cycles", "vmem_bytes_per_cycle"):
+        for f in (
+            "clock_mhz",
+            "cus_per_wgp",
+            "dram_gbps",
+            "valu_lanes_per_cycle",
+            "issue_cycles",
+            "vmem_bytes_per_cycle",
+        ):
             _SCHEMA.positive(v[f], f"{arch}.{f}")
         if v["l2_gbps"] is not None:
             _SCHEMA.positive(v["l2_gbps"], f"{arch}.l2_gbps")

@@ -23,6 +23,9 @@ What it does:
   cost; a wait (`s_waitcnt`, gfx12's `s_wait_*`) stalls the wave until the
   operations the emulator retired there are all there. A barrier holds each
   wave until every wave of its workgroup that has not ended reached it.
+  On RDNA the unit is a WGP of `cus_per_wgp` CUs sharing its SIMDs and LDS
+  (archs.json's eus_per_cu and lds_per_cu are per WGP there): "CU" below
+  means that unit.
 - The grid spreads over the CUs in waves of workgroups: the busiest CU runs
   ceil(workgroups / CUs) of them, so a partial last wave (the tail) costs a
   whole workgroup's time.
@@ -262,7 +265,8 @@ def estimate(program, trace, *, grid, waves_per_simd, dram_bytes):
     resource use) and the bytes it moves to and from DRAM."""
     name = program.kernel.arch
     facts = perf_model.get(name)
-    simds, cus = archs.registers(name).eus_per_cu, archs.get(name).cus
+    # The unit of eus_per_cu SIMDs that runs a workgroup: a CU on CDNA, a WGP of two CUs on RDNA.
+    simds, cus = archs.registers(name).eus_per_cu, archs.get(name).cus // facts.cus_per_wgp
     if not trace.workgroups:
         raise PerfModelError("performance model: the trace has no workgroup; launch at least one with trace=True")
     info = _instructions(program, trace, facts, simds, cus)

@@ -106,3 +106,16 @@ def test_barrier_holds_the_early_wave():
 def test_an_arch_without_figures_is_named():
     with pytest.raises(perf_model.PerfModelError, match=r"no figures for 'gfx1100'; perf_model.json has gfx1201"):
         perf_model.get("gfx1100")
+
+
+def test_an_rdna_grid_spreads_over_its_wgps():
+    # gfx1201's 64 CUs are 32 WGPs of 4 SIMDs (archs.json's eus_per_cu is per WGP on RDNA):
+    # 96 one-wave workgroups (one VALU instruction each) run 3 on the busiest WGP, which holds 4
+    # at once at one wave per SIMD; they fill the 32 WGPs with no tail.
+    facts = perf_model.get("gfx1201")
+    assert facts.cus_per_wgp == 2 and archs.get("gfx1201").cus == 64
+    program, trace = _traced("gfx1201", ["v_add_u32_e32 v4, v4, v4"])
+    e = model.estimate(program, trace, grid=(96, 1, 1), waves_per_simd=1, dram_bytes=0)
+    assert e.per_cu == 96 // 32
+    assert e.resident == 4
+    assert e.shares["tail"] == 0

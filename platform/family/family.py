@@ -66,11 +66,29 @@ class NumericCheck:
 
 
 @dataclasses.dataclass(frozen=True)
+class Chained:
+    """A kernel's check fed by the kernel run before it for the same problem
+    (Family.chain): `numeric` takes that kernel's output among its args and
+    expects the problem's final answer; `workgroups` are the ones to launch
+    (those reading what the first kernel's launched workgroups wrote);
+    `covered`: output argument index -> the elements whose answer those
+    workgroups wrote all of (the comparison is restricted to them)."""
+
+    numeric: NumericCheck
+    workgroups: list
+    covered: dict
+
+
+@dataclasses.dataclass(frozen=True)
 class Family:
     name: str
     cases: tuple
     build: Callable  # Case -> ir Kernel
     numeric_check: Callable  # (Case, numpy Generator) -> NumericCheck
+    # (Case, the args of the kernel run before it after its launch, argument index -> the elements that
+    # launch wrote, numpy Generator) -> Chained, or None for a kernel whose output it cannot follow. None:
+    # the family's kernels are only ever checked alone.
+    chain: Callable | None = None
 
     def __post_init__(self):
         ids = [c.id for c in self.cases]

@@ -82,6 +82,16 @@ def pick(grid, count, rng, whole=()):
     return [full for tile in chosen for full in itertools.product(*[span or (t,) for span, t in zip(spans, tile)])]
 
 
+def pick_among(workgroups, count, rng):
+    """`count` of `workgroups` (all of them if they are no more), in their
+    order: the first and the last, then ones drawn without replacement by
+    numpy Generator `rng` (a chained kernel's: Chained.workgroups)."""
+    if len(workgroups) <= count:
+        return list(workgroups)
+    drawn = rng.choice(len(workgroups) - 2, count - 2, replace=False) + 1
+    return [workgroups[i] for i in sorted({0, len(workgroups) - 1, *drawn.tolist()})]
+
+
 def _interpreter_verdict(kernel, numeric, initial):
     """Whether the reference interpreter running `kernel` on the inputs
     `initial` (every argument as it was before the launch) matches numpy."""
@@ -114,6 +124,11 @@ class Run:
     sampled: list | None
     initial: dict
     result: object
+    covered: dict | None = None  # output index -> the elements compared (Chained.covered); None: all written
+
+    def written(self):
+        """Every array argument's elements whose bytes the launch changed, by index."""
+        return {i: _written(self.numeric.args[i], a, np.shape(a)) for i, a in self.initial.items()}
 
     def log(self):
         """The lines a gate logs about the run."""
@@ -128,7 +143,17 @@ class Run:
 
 
 def run(
-    case_id, numeric, tc, code_object, kernel_name, block, figures=False, program=None, workgroups=None, trace=False
+    case_id,
+    numeric,
+    tc,
+    code_object,
+    kernel_name,
+    block,
+    figures=False,
+    program=None,
+    workgroups=None,
+    trace=False,
+    covered=None,
 ):
     """Launch the case's code object on `numeric`'s inputs (a sample of a
     wide grid); Mismatch naming the case if the emulator lacks a mnemonic of
@@ -136,7 +161,8 @@ def run(
     code object's kernel as emu.program decoded it, when the caller has it
     (decoding is a tenth of a gate's time); else it is decoded here.
     `workgroups`: the ones to launch (pick()), else sample()'s. `trace`: the
-    Result keeps the emulator's trace (emu/trace.py), for the cost model."""
+    Result keeps the emulator's trace (emu/trace.py), for the cost model.
+    `covered`: the only output elements to compare (Chained.covered)."""
     chosen = sample(numeric.grid) if workgroups is None else list(workgroups)
     initial = {i: np.array(a, copy=True) for i, a in enumerate(numeric.args) if isinstance(a, np.ndarray)}
     try:
@@ -154,20 +180,23 @@ def run(
         )
     except emu.EmuError as e:
         raise Mismatch(f"{case_id} ({tc.flavor}, machine): {type(e).__name__}: {e}") from None
-    return Run(case_id, numeric, chosen, initial, result)
+    return Run(case_id, numeric, chosen, initial, result, covered)
 
 
 def _compared(launched, index, want):
     """(got, want, where) of output argument `index`: what the launch wrote
     and its bound.Expected, over every element (a whole grid) or over the
     elements the sampled workgroups wrote, flattened, and `where` each
-    compared element's index in the output (None when none was written)."""
+    compared element's index in the output (None when none was written);
+    of a chained launch, only the covered elements it wrote."""
     numeric = launched.numeric
     shape = np.shape(want.values)
     got = np.asarray(numeric.decode(numeric.args[index]), np.float64).reshape(shape)
     if launched.sampled is None:
         return got, want, np.ones(shape, bool)
     written = _written(numeric.args[index], launched.initial[index], shape)
+    if launched.covered is not None:
+        written &= np.asarray(launched.covered[index]).reshape(shape)
     if not written.any():
         return got[written], want, None
     return (

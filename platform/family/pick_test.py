@@ -82,3 +82,25 @@ def test_outcome_of_a_sample_that_wrote_nothing_is_a_mismatch():
     values = np.ones((2, 2))
     result = machine.outcome(_launched(values, np.full((2, 2), np.nan), [(0, 0, 0)]))
     assert result == {"result": "mismatch", "argument": 0, "wrong": 0, "of": 0, "largest_error": None}
+
+
+def test_a_chained_outcome_compares_the_covered_elements_alone():
+    # A reduce fed a partly written workspace (Chained.covered): what it wrote outside the covered
+    # elements is not compared, a wrong covered element is.
+    values = np.arange(1.0, 7.0).reshape(2, 3)
+    got = values.copy()
+    got[0] = -1.0  # written from slices the first kernel did not write
+    launched = _launched(values, got, [(0, 0, 0)])
+    launched.covered = {0: np.array([[False] * 3, [True] * 3])}
+    assert machine.outcome(launched) == {"result": "ok"}
+    launched.covered = {0: np.array([[False, False, True], [True] * 3])}
+    result = machine.outcome(launched)
+    assert (result["wrong"], result["of"], result["first_wrong"]["index"]) == (1, 4, [0, 2])
+
+
+def test_a_chained_kernel_runs_the_first_last_and_random_of_its_workgroups():
+    candidates = [(g, 0, 0) for g in range(3, 40)]
+    chosen = machine.pick_among(candidates, 4, np.random.default_rng(1))
+    assert len(chosen) == 4 and chosen[0] == (3, 0, 0) and chosen[-1] == (39, 0, 0)
+    assert chosen == sorted(set(chosen)) and set(chosen) <= set(candidates)
+    assert machine.pick_among(candidates[:3], 4, np.random.default_rng(1)) == candidates[:3]
