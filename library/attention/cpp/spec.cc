@@ -55,8 +55,8 @@ void check_tensors(const AttentionSpec& s) {
     const std::string name = "AttentionSpec." + std::string(seqs[i].first);
     throw family::SpecError(std::string(kSpecError), name, seqs[i].second, kMaxInt,
                             name + ": expected every tensor at most " + std::to_string(kMaxInt) +
-                                " bytes (the kernel's offsets are 32-bit), got " + names[i] + " of " + family::digits(nbytes) +
-                                " bytes; " + fix);
+                                " bytes (the kernel's offsets are 32-bit), got " + names[i] + " of " +
+                                family::digits(nbytes) + " bytes; " + fix);
   }
 }
 
@@ -64,7 +64,8 @@ void check_tensors(const AttentionSpec& s) {
 void check_tile(const AttentionSpec& s) {
   const std::vector<std::string> shapes = tile::shapes(s.dtype);
   if (std::find(shapes.begin(), shapes.end(), s.mma) == shapes.end()) {
-    fail("mma", s.mma, "a matrix-core shape of " + s.dtype + " inputs: one of " + family::joined(shapes), family::listed(shapes));
+    fail("mma", s.mma, "a matrix-core shape of " + s.dtype + " inputs: one of " + family::joined(shapes),
+         family::listed(shapes));
   }
   const int m = std::stoi(s.mma), n = std::stoi(s.mma.substr(s.mma.find('x') + 1));
   const int k = std::stoi(s.mma.substr(s.mma.rfind('x') + 1));
@@ -124,7 +125,8 @@ AttentionSpec AttentionSpec::from_json(const json::Value& obj) {
   const json::Value mma = f.get("mma");
   if (!mma.is_str()) {
     const std::vector<std::string> shapes = tile::shapes(s.dtype);
-    fail("mma", mma, "a matrix-core shape of " + s.dtype + " inputs: one of " + family::joined(shapes), family::listed(shapes));
+    fail("mma", mma, "a matrix-core shape of " + s.dtype + " inputs: one of " + family::joined(shapes),
+         family::listed(shapes));
   }
   s.mma = mma.as_str();
   check_tile(s);

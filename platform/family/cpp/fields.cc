@@ -30,7 +30,8 @@ bool positive_decimal(const std::string& text) {
 void SpecRefusal::operator()(std::string_view field, const json::Value& value, std::string_view allowed,
                              json::Value choices, std::string_view fix) const {
   const std::string name = field.empty() ? std::string(spec_) : std::string(spec_) + "." + std::string(field);
-  throw SpecError(std::string(error_class_), name, value, std::move(choices), errors::worded(name, allowed, value, fix));
+  throw SpecError(std::string(error_class_), name, value, std::move(choices),
+                  errors::worded(name, allowed, value, fix));
 }
 
 SpecFields::SpecFields(const SpecRefusal& fail, std::span<const std::string_view> names, std::size_t required,

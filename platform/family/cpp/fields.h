@@ -69,7 +69,7 @@ class SpecFields {
   SpecFields(const SpecRefusal& fail, std::span<const std::string_view> names, std::size_t required,
              const json::Value& obj);
 
-  const SpecRefusal& fail() const { return fail_; }
+  const json::Object& object() const { return *object_; }
   bool has(std::string_view name) const { return object_->contains(name); }
   json::Value get(std::string_view name, const json::Value& fallback = nullptr) const;
   // An int from 1 to kMaxInt; `why` says why kMaxInt in the refusal of a larger one.

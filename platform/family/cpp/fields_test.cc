@@ -26,7 +26,8 @@ std::string refusal(const std::function<void()>& read) {
     read();
   } catch (const family::SpecError& e) {
     if (e.python_class() != "toy.spec.SpecError") return "wrong class " + e.python_class();
-    if (std::string(e.what()).find(e.field()) != 0) return "message does not start with the field: " + std::string(e.what());
+    if (!std::string_view(e.what()).starts_with(e.field()))
+      return "message does not start with the field: " + std::string(e.what());
     return json::canonical(e.facts());
   }
   return "accepted";
@@ -67,7 +68,8 @@ ROCKE_TEST(refuses_a_bad_value_naming_the_field) {
            std::string(R"(["SpecError","ToySpec.rows",2147483648,2147483647])"));
   CHECK_EQ(read_field(R"({"rows":2147483647})", rows), std::string("accepted"));
   auto dtype = [](const family::SpecFields& f) { f.choice("dtype", kDtypes); };
-  CHECK_EQ(read_field(R"({"dtype":"f64"})", dtype), std::string(R"(["SpecError","ToySpec.dtype","f64",["f16","f32"]])"));
+  CHECK_EQ(read_field(R"({"dtype":"f64"})", dtype),
+           std::string(R"(["SpecError","ToySpec.dtype","f64",["f16","f32"]])"));
   auto mask = [](const family::SpecFields& f) { f.flag("mask", false); };
   CHECK_EQ(read_field(R"({"mask":1})", mask), std::string(R"(["SpecError","ToySpec.mask",1,null])"));
   auto eps = [](const family::SpecFields& f) { f.decimal("eps", nullptr, "a positive decimal"); };
