@@ -5,8 +5,6 @@ equal (parity/harness.py)."""
 
 import os
 
-import pytest
-
 from attention.cases import cases
 from attention.spec import AttentionSpec
 from parity import harness
@@ -88,20 +86,4 @@ GOOD = [
 ]
 
 
-@pytest.fixture(scope="module")
-def cpp(tmp_path_factory):
-    return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
-
-
-def test_every_bad_spec_is_refused_with_pythons_facts(cpp):
-    for obj, got in zip(BAD, cpp):
-        want = harness.python(AttentionSpec.from_json, obj)
-        assert want[0] == "error" and want[1][0] == "SpecError", obj  # the list above holds only bad specs
-        harness.check(obj, got, want)
-
-
-def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD) :]):
-        want = harness.python(AttentionSpec.from_json, obj)
-        assert want[0] == "ok", obj
-        harness.check(obj, got, want)
+TestSpecParity = harness.spec_parity(DUMP, BAD, GOOD, AttentionSpec.from_json)

@@ -133,37 +133,16 @@ GOOD = [
 ]
 
 
-def _python(obj):
-    return harness.python(ConvSpec.from_json, obj)
-
-
-@pytest.fixture(scope="module")
-def cpp(tmp_path_factory):
-    return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
-
-
-def test_every_bad_spec_is_refused_with_pythons_facts(cpp):
-    for obj, got in zip(BAD, cpp):
-        want = _python(obj)
-        assert want[0] == "error" and want[1][0] == "SpecError", obj  # the list above holds only bad specs
+class TestSpecParity(harness.spec_parity(DUMP, BAD, GOOD, ConvSpec.from_json)):
+    @pytest.mark.parametrize("part,planted", [(1, "ConvSpec.n"), (2, 3), (3, 1)])
+    def test_a_planted_difference_in_the_facts_fails(self, cpp, part, planted):
+        # C++'s refusal of k=-3 with another field, value or allowed value: the
+        # check must fail naming the facts.
+        obj = _with(k=-3)
+        got = cpp[BAD.index(obj)]
+        want = harness.python(ConvSpec.from_json, obj)
         harness.check(obj, got, want)
-
-
-def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD) :]):
-        want = _python(obj)
-        assert want[0] == "ok", obj
-        harness.check(obj, got, want)
-
-
-@pytest.mark.parametrize("part,planted", [(1, "ConvSpec.n"), (2, 3), (3, 1)])
-def test_a_planted_difference_in_the_facts_fails(cpp, part, planted):
-    # C++'s refusal of k=-3 with another field, value or allowed value: the
-    # check must fail naming the facts.
-    obj = _with(k=-3)
-    got = cpp[BAD.index(obj)]
-    harness.check(obj, got, _python(obj))
-    wrong = [got[0], [*got[1]], got[2]]
-    wrong[1][part] = planted
-    with pytest.raises(AssertionError, match="facts"):
-        harness.check(obj, wrong, _python(obj))
+        wrong = [got[0], [*got[1]], got[2]]
+        wrong[1][part] = planted
+        with pytest.raises(AssertionError, match="facts"):
+            harness.check(obj, wrong, want)

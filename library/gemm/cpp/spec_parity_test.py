@@ -5,7 +5,6 @@ message), every accepted spec's to_json equal (parity/harness.py)."""
 
 import os
 
-import pytest
 
 from gemm import tiles
 from gemm.cases import cases
@@ -142,37 +141,13 @@ def _make(request):
     return tiles.spec_for(arch, m, n, k, dtype, out, **options)
 
 
-def _python(request):
-    return harness.python(_make, request)
-
-
-REQUESTS = [{"spec": s} for s in BAD + GOOD] + [{"tile": t} for t in TILES]
-
-
-@pytest.fixture(scope="module")
-def cpp(tmp_path_factory):
-    return harness.answers(DUMP, REQUESTS, tmp_path_factory.mktemp("specs"))
-
-
-def test_every_bad_spec_is_refused_with_pythons_facts(cpp):
-    for obj, got in zip(BAD, cpp):
-        want = _python({"spec": obj})
-        assert want[0] == "error" and want[1][0] == "SpecError", obj  # the list above holds only bad specs
-        harness.check(obj, got, want)
-
-
-def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD) :]):
-        want = _python({"spec": obj})
-        assert want[0] == "ok", obj
-        harness.check(obj, got, want)
-
-
-def test_every_tile_lookup_as_python(cpp):
-    results = cpp[len(BAD) + len(GOOD) :]
-    kinds = set()
-    for request, got in zip(TILES, results):
-        want = _python({"tile": request})
-        kinds.add(want[0] if want[0] == "ok" else want[1][0])
-        harness.check(request, got, want)
-    assert kinds == {"ok", "TileError", "SpecError"}  # the list reaches every outcome
+class TestSpecParity(
+    harness.spec_parity(DUMP, BAD, GOOD, _make, wrap=lambda spec: {"spec": spec}, extra=[{"tile": t} for t in TILES])
+):
+    def test_every_tile_lookup_as_python(self, cpp):
+        kinds = set()
+        for request, got in zip(TILES, cpp[len(BAD) + len(GOOD) :]):
+            want = harness.python(_make, {"tile": request})
+            kinds.add(want[0] if want[0] == "ok" else want[1][0])
+            harness.check(request, got, want)
+        assert kinds == {"ok", "TileError", "SpecError"}  # the list reaches every outcome

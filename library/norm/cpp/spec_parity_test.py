@@ -5,8 +5,6 @@ engine words its own message), every accepted spec's to_json equal
 
 import os
 
-import pytest
-
 from norm.cases import cases
 from norm.spec import NormSpec
 from parity import harness
@@ -79,20 +77,4 @@ GOOD = [
 ]
 
 
-@pytest.fixture(scope="module")
-def cpp(tmp_path_factory):
-    return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
-
-
-def test_every_bad_spec_is_refused_with_pythons_facts(cpp):
-    for obj, got in zip(BAD, cpp):
-        want = harness.python(NormSpec.from_json, obj)
-        assert want[0] == "error" and want[1][0] == "SpecError", obj  # the list above holds only bad specs
-        harness.check(obj, got, want)
-
-
-def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD) :]):
-        want = harness.python(NormSpec.from_json, obj)
-        assert want[0] == "ok", obj
-        harness.check(obj, got, want)
+TestSpecParity = harness.spec_parity(DUMP, BAD, GOOD, NormSpec.from_json)

@@ -1,4 +1,4 @@
-// The main loop of the library's spec dump binaries (parity/harness.py runs
+// The main loop of the spec dump binaries (parity/harness.py runs
 // them): each line of the file argv[1] is a JSON request; print one canonical
 // JSON line per request, what `answer` made of it: ["ok", to_json()], or
 // refused(e) for an errors::FieldError.

@@ -1,9 +1,10 @@
-"""The one harness of the library's spec parity tests: a C++ dump binary
-(its main loop is dump_main.h) answers JSON requests, one line each, and the
-test compares every answer with what Python makes of the same request.
+"""The one harness of the spec parity tests: a C++ dump binary (its main
+loop is dump_main.h) answers JSON requests, one line each, and the test
+compares every answer with what Python makes of the same request.
 A new spec parity test writes a dump whose `main` calls
-`rocke::parity::dump_main`, and its fixture returns
-`harness.answers(DUMP, requests, tmp_dir)`.
+`rocke::parity::dump_main`, and binds its checks with spec_parity:
+
+    TestSpecParity = harness.spec_parity(DUMP, BAD, GOOD, NormSpec.from_json)
 
 An answer is ["ok", the spec's to_json()] or, for a refusal (an
 errors.FieldError), ["error", [class name, field, value, allowed], message].
@@ -14,6 +15,8 @@ which must be one line naming the field (its last dotted part: "input" of
 
 import json
 import subprocess
+
+import pytest
 
 from errors.errors import FieldError
 
@@ -49,3 +52,42 @@ def check(request, cpp, py):
     name = py[1][1].rsplit(".", 1)[-1]
     for engine, message in (("python", py[2]), ("c++", cpp[2])):
         assert "\n" not in message and name in message, f"{engine}'s message is not one line naming {name}; {where}"
+
+
+def sorted_json(request):
+    """`request` as the dump reads it: JSON with sorted keys (Python then
+    meets an unknown field in the same order as C++)."""
+    return json.loads(json.dumps(request, sort_keys=True))
+
+
+def spec_parity(dump, bad, good, make, classes=("SpecError",), wrap=None, extra=()):
+    """A pytest class (bind it to a Test* name) checking the binary `dump`
+    against Python: every spec of `bad` refused with the same facts, by one
+    of `classes`; every spec of `good` accepted with equal to_json. `make`
+    takes a request to the Python spec; `wrap` makes a spec the request the
+    dump reads (the spec itself by default); `extra` requests follow the
+    specs, for a subclass's own tests of `cpp[len(bad) + len(good):]`."""
+    wrap = wrap or (lambda spec: spec)
+    ran = []  # the dump's answers, once for all the class's tests
+
+    class SpecParity:
+        @pytest.fixture
+        def cpp(self, tmp_path_factory):
+            if not ran:
+                requests = [wrap(spec) for spec in bad + good] + list(extra)
+                ran.append(answers(dump, requests, tmp_path_factory.mktemp("specs")))
+            return ran[0]
+
+        def test_every_bad_spec_is_refused_with_pythons_facts(self, cpp):
+            for obj, got in zip(bad, cpp):
+                want = python(make, sorted_json(wrap(obj)))
+                assert want[0] == "error" and want[1][0] in classes, obj  # the list holds only bad specs
+                check(obj, got, want)
+
+        def test_every_good_spec_reads_back_as_python_writes_it(self, cpp):
+            for obj, got in zip(good, cpp[len(bad) :]):
+                want = python(make, sorted_json(wrap(obj)))
+                assert want[0] == "ok", obj
+                check(obj, got, want)
+
+    return SpecParity
