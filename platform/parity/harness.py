@@ -66,17 +66,22 @@ def spec_parity(dump, bad, good, make, classes=("SpecError",), wrap=None, extra=
     of `classes`; every spec of `good` accepted with equal to_json. `make`
     takes a request to the Python spec; `wrap` makes a spec the request the
     dump reads (the spec itself by default); `extra` requests follow the
-    specs, for a subclass's own tests of `cpp[len(bad) + len(good):]`."""
+    specs, for a module's own tests of the class's answers(tmp_path_factory)."""
     wrap = wrap or (lambda spec: spec)
     ran = []  # the dump's answers, once for all the class's tests
 
     class SpecParity:
-        @pytest.fixture
-        def cpp(self, tmp_path_factory):
+        @staticmethod
+        def answers(tmp_path_factory):
+            """The dump's answers to the specs, then to `extra` (a module's own tests read those)."""
             if not ran:
                 requests = [wrap(spec) for spec in bad + good] + list(extra)
                 ran.append(answers(dump, requests, tmp_path_factory.mktemp("specs")))
             return ran[0]
+
+        @pytest.fixture
+        def cpp(self, tmp_path_factory):
+            return self.answers(tmp_path_factory)
 
         def test_every_bad_spec_is_refused_with_pythons_facts(self, cpp):
             for obj, got in zip(bad, cpp):

@@ -2,9 +2,9 @@
 // one canonical JSON line per input, ["ok", to_json()] or
 // parity::refused(e), what ConvSpec::from_json made of it.
 #include "library/conv/cpp/spec.h"
-#include "platform/parity/dump_main.h"
 #include "platform/cpp/json/json.h"
 #include "platform/family/cpp/family.h"
+#include "platform/parity/dump_main.h"
 
 namespace {
 

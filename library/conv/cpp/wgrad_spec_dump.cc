@@ -2,9 +2,9 @@
 // WgradSpec; print one canonical JSON line per input: ["ok", to_json()] or
 // parity::refused(e) (WgradSpec::from_json).
 #include "library/conv/cpp/wgrad_spec.h"
-#include "platform/parity/dump_main.h"
 #include "platform/cpp/json/json.h"
 #include "platform/family/cpp/family.h"
+#include "platform/parity/dump_main.h"
 
 namespace {
 

@@ -2,9 +2,9 @@
 // (NormSpec::from_json); print one canonical JSON line per input:
 // ["ok", to_json()] or parity::refused(e) (a SpecError).
 #include "library/norm/cpp/spec.h"
-#include "platform/parity/dump_main.h"
 #include "platform/cpp/json/json.h"
 #include "platform/errors/cpp/errors.h"
+#include "platform/parity/dump_main.h"
 
 namespace {
 

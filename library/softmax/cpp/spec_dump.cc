@@ -1,10 +1,10 @@
 // For spec_parity_test: each line of the file argv[1] is a JSON spec
 // (SoftmaxSpec::from_json); print one canonical JSON line per input:
 // ["ok", to_json()] or parity::refused(e) (a SpecError).
-#include "platform/parity/dump_main.h"
 #include "library/softmax/cpp/spec.h"
 #include "platform/cpp/json/json.h"
 #include "platform/errors/cpp/errors.h"
+#include "platform/parity/dump_main.h"
 
 namespace {
 
