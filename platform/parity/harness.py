@@ -1,8 +1,9 @@
 """The one harness of the spec parity tests: a C++ dump binary (its main
 loop is dump_main.h) answers JSON requests, one line each, and the test
 compares every answer with what Python makes of the same request.
-A new spec parity test writes a dump whose `main` calls
-`rocke::parity::dump_main`, and binds its checks with spec_parity:
+A new spec parity test has its dump from rocke_cc_spec (generated for a
+spec class alone, else a `main` calling `rocke::parity::dump_main`), and
+binds its checks with spec_parity:
 
     TestSpecParity = harness.spec_parity(DUMP, BAD, GOOD, NormSpec.from_json)
 
@@ -52,6 +53,21 @@ def check(request, cpp, py):
     name = py[1][1].rsplit(".", 1)[-1]
     for engine, message in (("python", py[2]), ("c++", cpp[2])):
         assert "\n" not in message and name in message, f"{engine}'s message is not one line naming {name}; {where}"
+
+
+def shape_refusals(base, unknown):
+    """What every spec refuses before reading a field: JSON that is no
+    object, `base` (every required field, only those) with the field
+    `unknown` added, and `base` without each of its fields in turn."""
+    return [
+        [1, 2],
+        "x",
+        None,
+        3,
+        True,
+        {**base, unknown: 1},
+        *({key: value for key, value in base.items() if key != name} for name in base),
+    ]
 
 
 def sorted_json(request):

@@ -12,26 +12,17 @@ from pool.spec import PoolSpec
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spec_dump")
 
 BASE = {"n": 2, "c": 64, "spatial": [12, 12], "kind": "max", "window": [3, 3]}
-REQUIRED = list(BASE)
 
 
 def _with(**fields):
     return {**BASE, **fields}
 
 
-def _without(name):
-    return {k: v for k, v in BASE.items() if k != name}
-
-
 # One spec per check __post_init__ and from_json make, in their order, and
 # values of every JSON type but floats, which no spec holds and the C++ JSON
 # reader refuses.
 BAD = [
-    [1, 2],
-    "x",
-    None,
-    _with(filter=[3, 3]),
-    *(_without(name) for name in REQUIRED),
+    *harness.shape_refusals(BASE, "filter"),
     _with(n=0),
     _with(c=True),
     _with(n="2"),
