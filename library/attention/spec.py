@@ -54,11 +54,7 @@ class SpecError(FieldError):
     """An attention spec field is invalid: names the field, the value and what is allowed."""
 
 
-def _fail(field, value, allowed, choices=None):
-    """SpecError for AttentionSpec.`field`; `choices` is `allowed` as data where it is a list or a limit."""
-    raise SpecError(
-        f"AttentionSpec.{field}: expected {allowed}, got {value!r}", f"AttentionSpec.{field}", value, choices
-    )
+_fail = fields.refusal(SpecError, "AttentionSpec")
 
 
 @dataclasses.dataclass(frozen=True)

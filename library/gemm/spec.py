@@ -39,6 +39,7 @@ import math
 
 from errors.errors import FieldError
 from family import cases_json
+from family.fields import refusal
 from ir import types as T
 from tile import tile as tiles
 from tile.gemm import check_epilogue_fields
@@ -55,9 +56,7 @@ class SpecError(FieldError):
     """A GEMM spec field is invalid: names the field, the value and what is allowed."""
 
 
-def _fail(field, value, allowed, choices=None):
-    """SpecError for GemmSpec.`field`; `choices` is `allowed` as data where it is a list or a limit."""
-    raise SpecError(f"GemmSpec.{field}: expected {allowed}, got {value!r}", f"GemmSpec.{field}", value, choices)
+_fail = refusal(SpecError, "GemmSpec")
 
 
 def _fail_tensor(field, shape, got):

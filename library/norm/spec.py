@@ -51,10 +51,7 @@ class SpecError(FieldError):
     """A norm spec field is invalid: names the field, the value and what is allowed."""
 
 
-def _fail(field, value, allowed, choices=None, fix=""):
-    """SpecError for NormSpec.`field`; `choices` is `allowed` as data where it is a list or a limit."""
-    tail = f"; {fix}" if fix else ""
-    raise SpecError(f"NormSpec.{field}: expected {allowed}, got {value!r}{tail}", f"NormSpec.{field}", value, choices)
+_fail = fields.refusal(SpecError, "NormSpec")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -42,9 +42,7 @@ class SpecError(FieldError):
     """A softmax spec field is invalid: names the field, the value and what is allowed."""
 
 
-def _fail(field, value, allowed, choices=None):
-    """SpecError for SoftmaxSpec.`field`; `choices` is `allowed` as data where it is a list or a limit."""
-    raise SpecError(f"SoftmaxSpec.{field}: expected {allowed}, got {value!r}", f"SoftmaxSpec.{field}", value, choices)
+_fail = fields.refusal(SpecError, "SoftmaxSpec")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """A flat spec's field checks, one home for what every family's spec asks of
-its JSON-valued fields (its C++ twin: cpp/fields.h). `fail(field, value,
-allowed, choices=None)` is the spec's own refusal: it raises the spec's
-SpecError (an errors.FieldError) for SPEC.field.
+its JSON-valued fields (its C++ twin: cpp/fields.h). `fail` is the spec's
+refusal (refusal(SpecError, "NormSpec")): it raises the spec's SpecError
+for SPEC.field.
 
     @dataclasses.dataclass(frozen=True)
     class NormSpec(fields.JsonSpec):
@@ -26,6 +26,20 @@ MAX_INT = 2**31 - 1
 _DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 # Below this an f32 rounding stays finite (the largest f32 is 3.4028e38).
 _F32_FINITE = 3.4e38
+
+
+def refusal(error, spec):
+    """The refusal function of the spec class named `spec`:
+    fail(field, value, allowed, choices=None, fix="") raises `error` (an
+    errors.FieldError) for SPEC.field, "SPEC.field: expected ALLOWED, got
+    VALUE" and "; FIX" if a fix is given; `choices` is `allowed` as data
+    where it is a list or a limit."""
+
+    def fail(field, value, allowed, choices=None, fix=""):
+        tail = f"; {fix}" if fix else ""
+        raise error(f"{spec}.{field}: expected {allowed}, got {value!r}{tail}", f"{spec}.{field}", value, choices)
+
+    return fail
 
 
 def f32(x):

@@ -1,5 +1,5 @@
-"""fields: the shared checks refuse what each promises to refuse, naming the
-field, and JsonSpec round-trips a spec."""
+"""fields: the shared refusal and checks refuse what each promises to
+refuse, naming the field, and JsonSpec round-trips a spec."""
 
 import dataclasses
 
@@ -13,8 +13,7 @@ class ToyError(FieldError):
     """A toy spec's refusal."""
 
 
-def _fail(field, value, allowed, choices=None):
-    raise ToyError(f"Toy.{field}: expected {allowed}, got {value!r}", f"Toy.{field}", value, choices)
+_fail = fields.refusal(ToyError, "Toy")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +75,15 @@ def test_checks_refuse_naming_the_field(kwargs, field, allowed):
         Toy(**kwargs)
     assert e.value.facts()[1:] == [field, list(kwargs.values())[-1], allowed]
     assert str(e.value).startswith(field + ": expected ")
+
+
+def test_refusal_words_the_field_value_and_fix():
+    with pytest.raises(ToyError) as e:
+        _fail("rows", 96, "a multiple of 64", 64, "use 128")
+    assert str(e.value) == "Toy.rows: expected a multiple of 64, got 96; use 128"
+    assert e.value.facts() == ["ToyError", "Toy.rows", 96, 64]
+    with pytest.raises(ToyError, match=r"^Toy.dtype: expected one of f16, got 'f8'$"):
+        _fail("dtype", "f8", "one of f16")
 
 
 def test_ints_become_plain_ints():
