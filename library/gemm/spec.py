@@ -39,7 +39,7 @@ import math
 
 from errors.errors import FieldError
 from family import cases_json
-from family.fields import refusal
+from family.fields import MAX_INT, check_choices, check_positive_ints, refusal
 from ir import types as T
 from tile import tile as tiles
 from tile.gemm import check_epilogue_fields
@@ -66,7 +66,6 @@ def _fail_tensor(field, shape, got):
 
 # m, n and k are i32 in the kernel (its arguments): each at most MAX_INT,
 # so no product of two (a tensor's rows x columns x 4 bytes) passes 64 bits.
-MAX_INT = 2**31 - 1
 _INT_FIELDS = ("m", "n", "k")
 _CHOICES = (("dtype", DTYPES), ("out", OUTS), ("layout_a", LAYOUTS), ("layout_b", LAYOUTS))
 
@@ -89,21 +88,8 @@ class GemmSpec:
     def __post_init__(self):
         if not isinstance(self.tile, Tile):
             _fail("tile", self.tile, "a tile.tile.Tile")
-        for field in _INT_FIELDS:
-            value = cases_json.plain_int(getattr(self, field))
-            object.__setattr__(self, field, value)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                _fail(field, value, "a positive int")
-            if value > MAX_INT:
-                _fail(
-                    field,
-                    value,
-                    f"a positive int at most {MAX_INT} (2**31 - 1: the kernel takes m, n and k as i32)",
-                    MAX_INT,
-                )
-        for field, allowed in _CHOICES:
-            if getattr(self, field) not in allowed:
-                _fail(field, getattr(self, field), f"one of {', '.join(allowed)}", allowed)
+        check_positive_ints(self, _INT_FIELDS, _fail, "the kernel takes m, n and k as i32")
+        check_choices(self, _CHOICES, _fail)
         check_epilogue_fields(self, _fail)
         shapes = tiles.shapes(self.dtype)
         if self.tile.mma not in shapes:

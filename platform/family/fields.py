@@ -55,16 +55,16 @@ def positive_decimal(text):
     return value < _F32_FINITE and f32(value) > 0
 
 
-def check_positive_ints(spec, names, fail):
+def check_positive_ints(spec, names, fail, why="an i32 in the kernel"):
     """Each field of `names` made a plain int (cases_json.plain_int) and
-    refused unless it is from 1 to MAX_INT."""
+    refused unless it is from 1 to MAX_INT; `why` says why MAX_INT."""
     for name in names:
         value = cases_json.plain_int(getattr(spec, name))
         object.__setattr__(spec, name, value)
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             fail(name, value, "a positive int")
         if value > MAX_INT:
-            fail(name, value, f"a positive int at most {MAX_INT} (2**31 - 1: an i32 in the kernel)", MAX_INT)
+            fail(name, value, f"a positive int at most {MAX_INT} (2**31 - 1: {why})", MAX_INT)
 
 
 def check_choices(spec, choices, fail):
