@@ -32,11 +32,10 @@ spec's batch, seq_q and seq_k are the problem the numeric gate runs.
 
 import dataclasses
 import math
-import re
-import struct
 
 from errors.errors import FieldError
-from family import cases_json
+from family import fields
+from family.fields import MAX_INT, f32
 from ir import types as T
 from tile import tile as tiles
 
@@ -45,12 +44,8 @@ HEAD_DIMS = (64, 128)
 LAYOUTS = ("bshd", "bhsd")
 MASKS = ("none", "padding")
 DEFAULT_SCALE = "1/sqrt(head_dim)"
-# A decimal number as the scale's spelling: digits, an optional fraction and exponent.
-_DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 # A spec's type name -> its IR type.
 ELEM = {"f16": T.F16, "bf16": T.BF16}
-# Sizes are i32 in the kernel, and so is every element offset.
-MAX_INT = 2**31 - 1
 _INT_FIELDS = ("batch", "heads", "kv_heads", "seq_q", "seq_k", "head_dim", "block_m", "block_n", "waves")
 _CHOICES = (("dtype", DTYPES), ("layout", LAYOUTS), ("mask", MASKS))
 
@@ -59,20 +54,12 @@ class SpecError(FieldError):
     """An attention spec field is invalid: names the field, the value and what is allowed."""
 
 
-def _fail(field, value, allowed, choices=None):
-    """SpecError for AttentionSpec.`field`; `choices` is `allowed` as data where it is a list or a limit."""
-    raise SpecError(
-        f"AttentionSpec.{field}: expected {allowed}, got {value!r}", f"AttentionSpec.{field}", value, choices
-    )
-
-
-def f32(x):
-    """x rounded to the nearest f32, as a Python float."""
-    return struct.unpack("<f", struct.pack("<f", x))[0]
+_fail = fields.refusal(SpecError, "AttentionSpec")
 
 
 @dataclasses.dataclass(frozen=True)
-class AttentionSpec:
+class AttentionSpec(fields.JsonSpec):
+    error = SpecError
     batch: int
     heads: int
     kv_heads: int
@@ -91,25 +78,15 @@ class AttentionSpec:
     lse: bool = False
 
     def __post_init__(self):
-        for field in _INT_FIELDS:
-            value = cases_json.plain_int(getattr(self, field))
-            object.__setattr__(self, field, value)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                _fail(field, value, "a positive int")
-            if value > MAX_INT:
-                _fail(field, value, f"a positive int at most {MAX_INT} (2**31 - 1: an i32 in the kernel)", MAX_INT)
-        for field, allowed in _CHOICES:
-            if getattr(self, field) not in allowed:
-                _fail(field, getattr(self, field), f"one of {', '.join(allowed)}", allowed)
-        for field in ("causal", "lse"):
-            if not isinstance(getattr(self, field), bool):
-                _fail(field, getattr(self, field), "True or False")
+        fields.check_positive_ints(self, _INT_FIELDS, _fail)
+        fields.check_choices(self, _CHOICES, _fail)
+        fields.check_flags(self, ("causal", "lse"), _fail)
         if self.head_dim not in HEAD_DIMS:
             allowed = f"one of {', '.join(map(str, HEAD_DIMS))} (the head dims the kernel tiles)"
             _fail("head_dim", self.head_dim, allowed, HEAD_DIMS)
         if self.heads % self.kv_heads:
             _fail("kv_heads", self.kv_heads, f"a divisor of heads ({self.heads})")
-        if not isinstance(self.scale, str) or (self.scale != DEFAULT_SCALE and not _scale_ok(self.scale)):
+        if self.scale != DEFAULT_SCALE and not fields.positive_decimal(self.scale):
             _fail("scale", self.scale, f"{DEFAULT_SCALE!r} or a positive decimal such as '0.125'")
         self._check_tile()
         self._check_tensors()
@@ -144,15 +121,6 @@ class AttentionSpec:
                     MAX_INT,
                 )
 
-    def to_json(self):
-        """Every field as a JSON value, in declaration order."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-
-    @classmethod
-    def from_json(cls, obj):
-        """The spec of a JSON object as to_json writes it (unset optional fields take their defaults)."""
-        return cls(**cases_json.spec_fields(cls, obj, SpecError))
-
     @property
     def op(self):
         """The matrix op id (platform/arch/mma_forms.json)."""
@@ -172,11 +140,3 @@ class AttentionSpec:
     def grid(self):
         """Workgroups: query blocks across x, heads across y, the batch across z."""
         return (-(-self.seq_q // self.block_m), self.heads, self.batch)
-
-
-def _scale_ok(text):
-    """Whether `text` spells a positive finite decimal (f32 keeps it positive and finite)."""
-    if not _DECIMAL.fullmatch(text):
-        return False
-    value = f32(float(text)) if float(text) < 3.4e38 else math.inf
-    return 0 < value < math.inf

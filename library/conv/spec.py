@@ -41,7 +41,7 @@ import dataclasses
 import math
 
 from errors.errors import FieldError
-from family import cases_json
+from family import cases_json, fields
 from ir import types as T
 from tile.gemm import check_epilogue_fields, scale_value
 
@@ -96,9 +96,7 @@ def _tensor_limits(spec):
         check_tensor_bytes("ConvSpec", what, shape, elem, fix, f"ConvSpec.{what}")
 
 
-def _fail(field, value, allowed, choices=None):
-    """SpecError for ConvSpec.`field`; `choices` is `allowed` as data where it is a list or a limit."""
-    raise SpecError(f"ConvSpec.{field}: expected {allowed}, got {value!r}", f"ConvSpec.{field}", value, choices)
+_fail = fields.refusal(SpecError, "ConvSpec")
 
 
 def _positive_int(field, value):

@@ -39,6 +39,7 @@ import math
 
 from errors.errors import FieldError
 from family import cases_json
+from family.fields import MAX_INT, check_choices, check_positive_ints, refusal
 from ir import types as T
 from tile import tile as tiles
 from tile.gemm import check_epilogue_fields
@@ -55,9 +56,7 @@ class SpecError(FieldError):
     """A GEMM spec field is invalid: names the field, the value and what is allowed."""
 
 
-def _fail(field, value, allowed, choices=None):
-    """SpecError for GemmSpec.`field`; `choices` is `allowed` as data where it is a list or a limit."""
-    raise SpecError(f"GemmSpec.{field}: expected {allowed}, got {value!r}", f"GemmSpec.{field}", value, choices)
+_fail = refusal(SpecError, "GemmSpec")
 
 
 def _fail_tensor(field, shape, got):
@@ -67,7 +66,6 @@ def _fail_tensor(field, shape, got):
 
 # m, n and k are i32 in the kernel (its arguments): each at most MAX_INT,
 # so no product of two (a tensor's rows x columns x 4 bytes) passes 64 bits.
-MAX_INT = 2**31 - 1
 _INT_FIELDS = ("m", "n", "k")
 _CHOICES = (("dtype", DTYPES), ("out", OUTS), ("layout_a", LAYOUTS), ("layout_b", LAYOUTS))
 
@@ -90,21 +88,8 @@ class GemmSpec:
     def __post_init__(self):
         if not isinstance(self.tile, Tile):
             _fail("tile", self.tile, "a tile.tile.Tile")
-        for field in _INT_FIELDS:
-            value = cases_json.plain_int(getattr(self, field))
-            object.__setattr__(self, field, value)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                _fail(field, value, "a positive int")
-            if value > MAX_INT:
-                _fail(
-                    field,
-                    value,
-                    f"a positive int at most {MAX_INT} (2**31 - 1: the kernel takes m, n and k as i32)",
-                    MAX_INT,
-                )
-        for field, allowed in _CHOICES:
-            if getattr(self, field) not in allowed:
-                _fail(field, getattr(self, field), f"one of {', '.join(allowed)}", allowed)
+        check_positive_ints(self, _INT_FIELDS, _fail, "the kernel takes m, n and k as i32")
+        check_choices(self, _CHOICES, _fail)
         check_epilogue_fields(self, _fail)
         shapes = tiles.shapes(self.dtype)
         if self.tile.mma not in shapes:

@@ -32,12 +32,13 @@ import numpy as np
 from arch import arch as archs
 from family import bound
 from family.family import Family, NumericCheck
+from family.fields import f32
 from interp.numerics import round_bf16
 from ir import types as T
 from ir.builder import KernelBuilder
 from norm.cases import cases
 from norm.family_names import NAMES
-from norm.spec import ELEM, f32
+from norm.spec import ELEM
 from tile import rows
 
 # The family's name, from its rocke_family target (BUILD.bazel).

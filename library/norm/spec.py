@@ -26,11 +26,10 @@ one twice. library/norm/tiles.py picks the tile per arch and dim.
 """
 
 import dataclasses
-import re
-import struct
 
 from errors.errors import FieldError
-from family import cases_json
+from family import fields
+from family.fields import MAX_INT, f32
 from ir import types as T
 
 KINDS = ("layernorm", "rmsnorm")
@@ -43,10 +42,6 @@ VECTOR_BYTES = 16
 THREAD_STEP, MAX_THREADS = 64, 1024
 # Elements a lane holds: a multiple of every vector width (at most 8 elements), within a register budget.
 PER_LANE_STEP, MAX_PER_LANE = 8, 64
-# Sizes are i32 in the kernel, and so is every byte offset.
-MAX_INT = 2**31 - 1
-# A decimal number as eps's spelling: digits, an optional fraction and exponent.
-_DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _INT_FIELDS = ("rows", "dim", "threads", "per_lane")
 _CHOICES = (("kind", KINDS), ("dtype", DTYPES))
 _BOOLS = ("affine", "residual", "residual_out")
@@ -56,19 +51,12 @@ class SpecError(FieldError):
     """A norm spec field is invalid: names the field, the value and what is allowed."""
 
 
-def _fail(field, value, allowed, choices=None, fix=""):
-    """SpecError for NormSpec.`field`; `choices` is `allowed` as data where it is a list or a limit."""
-    tail = f"; {fix}" if fix else ""
-    raise SpecError(f"NormSpec.{field}: expected {allowed}, got {value!r}{tail}", f"NormSpec.{field}", value, choices)
-
-
-def f32(x):
-    """x rounded to the nearest f32, as a Python float."""
-    return struct.unpack("<f", struct.pack("<f", x))[0]
+_fail = fields.refusal(SpecError, "NormSpec")
 
 
 @dataclasses.dataclass(frozen=True)
-class NormSpec:
+class NormSpec(fields.JsonSpec):
+    error = SpecError
     kind: str
     rows: int
     dim: int
@@ -81,20 +69,10 @@ class NormSpec:
     residual_out: bool = False
 
     def __post_init__(self):
-        for field in _INT_FIELDS:
-            value = cases_json.plain_int(getattr(self, field))
-            object.__setattr__(self, field, value)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                _fail(field, value, "a positive int")
-            if value > MAX_INT:
-                _fail(field, value, f"a positive int at most {MAX_INT} (2**31 - 1: an i32 in the kernel)", MAX_INT)
-        for field, allowed in _CHOICES:
-            if getattr(self, field) not in allowed:
-                _fail(field, getattr(self, field), f"one of {', '.join(allowed)}", allowed)
-        for field in _BOOLS:
-            if not isinstance(getattr(self, field), bool):
-                _fail(field, getattr(self, field), "True or False")
-        if not isinstance(self.eps, str) or not _eps_ok(self.eps):
+        fields.check_positive_ints(self, _INT_FIELDS, _fail)
+        fields.check_choices(self, _CHOICES, _fail)
+        fields.check_flags(self, _BOOLS, _fail)
+        if not fields.positive_decimal(self.eps):
             _fail("eps", self.eps, "a positive decimal string such as '1e-5' (positive and finite as an f32)")
         if self.threads % THREAD_STEP or self.threads > MAX_THREADS:
             _fail("threads", self.threads, f"a multiple of {THREAD_STEP} at most {MAX_THREADS}", MAX_THREADS)
@@ -121,15 +99,6 @@ class NormSpec:
                 fix,
             )
 
-    def to_json(self):
-        """Every field as a JSON value, in declaration order."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-
-    @classmethod
-    def from_json(cls, obj):
-        """The spec of a JSON object as to_json writes it (unset optional fields take their defaults)."""
-        return cls(**cases_json.spec_fields(cls, obj, SpecError))
-
     @property
     def eps_value(self):
         """eps as the kernel adds it: an f32 value."""
@@ -153,11 +122,3 @@ class NormSpec:
     def chunks(self):
         """Chunks of a row: 1 reads the row once, more read it twice (statistics, then the output)."""
         return -(-self.dim // self.chunk)
-
-
-def _eps_ok(text):
-    """Whether `text` spells a decimal that is positive and finite as an f32."""
-    if not _DECIMAL.fullmatch(text):
-        return False
-    value = float(text)
-    return value < 3.4e38 and f32(value) > 0

@@ -34,7 +34,7 @@ import math
 import os
 
 from errors.errors import FieldError
-from family import cases_json
+from family import cases_json, fields
 from ir import types as T
 
 KINDS = ("max", "avg")
@@ -63,9 +63,7 @@ class SpecError(FieldError):
     """A pool spec field is invalid: names the field, the value and what is allowed."""
 
 
-def _fail(field, value, allowed, choices=None):
-    """SpecError for PoolSpec.`field`; `choices` is `allowed` as data where it is a list or a limit."""
-    raise SpecError(f"PoolSpec.{field}: expected {allowed}, got {value!r}", f"PoolSpec.{field}", value, choices)
+_fail = fields.refusal(SpecError, "PoolSpec")
 
 
 def _int_ok(value, minimum):

@@ -5,8 +5,6 @@ equal (parity/harness.py)."""
 
 import os
 
-import pytest
-
 from attention.cases import cases
 from attention.spec import AttentionSpec
 from parity import harness
@@ -26,26 +24,17 @@ BASE = {
     "block_n": 64,
     "waves": 8,
 }
-REQUIRED = list(BASE)
 
 
 def _with(**fields):
     return {**BASE, **fields}
 
 
-def _without(name):
-    return {k: v for k, v in BASE.items() if k != name}
-
-
 # One spec per check __post_init__ and from_json make, in their order, and
 # values of every JSON type (True vs 1, None, lists, quotes) but floats, which
 # no spec holds and the C++ JSON reader refuses (spec_test has Python's refusal).
 BAD = [
-    [1, 2],
-    "x",
-    None,
-    _with(window=4),
-    *(_without(name) for name in REQUIRED),
+    *harness.shape_refusals(BASE, "window"),
     _with(batch=0),
     _with(heads=True),
     _with(kv_heads="2"),
@@ -88,20 +77,4 @@ GOOD = [
 ]
 
 
-@pytest.fixture(scope="module")
-def cpp(tmp_path_factory):
-    return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
-
-
-def test_every_bad_spec_is_refused_with_pythons_facts(cpp):
-    for obj, got in zip(BAD, cpp):
-        want = harness.python(AttentionSpec.from_json, obj)
-        assert want[0] == "error" and want[1][0] == "SpecError", obj  # the list above holds only bad specs
-        harness.check(obj, got, want)
-
-
-def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD) :]):
-        want = harness.python(AttentionSpec.from_json, obj)
-        assert want[0] == "ok", obj
-        harness.check(obj, got, want)
+TestSpecParity = harness.spec_parity(DUMP, BAD, GOOD, AttentionSpec.from_json)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "platform/family/cpp/family.h"
+#include "platform/family/cpp/fields.h"
 
 namespace rocke::conv {
 namespace {
@@ -17,20 +18,6 @@ constexpr std::array<std::string_view, 2> kDtypes = {"f16", "bf16"};
 // ("conv",) + tile::kFields, in declaration order.
 constexpr std::array<std::string_view, 7> kFields = {"conv",    "mma",     "block_m", "block_n",
                                                      "block_k", "waves_m", "waves_n"};
-
-template <std::size_t N>
-std::string joined(const std::array<std::string_view, N>& names) {
-  std::string out;
-  for (std::string_view name : names) out += (out.empty() ? "" : ", ") + std::string(name);
-  return out;
-}
-
-template <class Names>
-json::Array listed(const Names& names) {
-  json::Array out;
-  for (const auto& name : names) out.emplace_back(std::string(name));
-  return out;
-}
 
 }  // namespace
 
@@ -43,11 +30,12 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
     for (std::string_view f : kFields) exact = exact && obj.as_object().contains(f);
   }
   if (!exact) {
-    json::Array allowed = listed(kFields);
+    json::Array allowed = family::listed(kFields);
     allowed.emplace_back("split_k");
-    throw IgemmSpecError("IgemmSpec", obj,
-                         "a JSON object with exactly the fields " + joined(kFields) + " (and optionally split_k)",
-                         std::move(allowed));
+    throw IgemmSpecError(
+        "IgemmSpec", obj,
+        "a JSON object with exactly the fields " + family::joined(kFields) + " (and optionally split_k)",
+        std::move(allowed));
   }
   const json::Object& fields = obj.as_object();
   // Tile.of, then __post_init__, in its order: only a dict becomes a ConvSpec.
@@ -61,8 +49,8 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
   if (!conv.is_object()) throw IgemmSpecError("IgemmSpec.conv", conv, "a ConvSpec (a JSON object)");
   s.conv = ConvSpec::from_json(conv);
   if (std::find(kDtypes.begin(), kDtypes.end(), s.conv.dtype) == kDtypes.end()) {
-    throw IgemmSpecError("IgemmSpec.conv.dtype", s.conv.dtype, "one of " + joined(kDtypes) + " (matrix cores)",
-                         listed(kDtypes),
+    throw IgemmSpecError("IgemmSpec.conv.dtype", s.conv.dtype, "one of " + family::joined(kDtypes) + " (matrix cores)",
+                         family::listed(kDtypes),
                          "conv_direct_fwd and conv_img2col compute an f32 forward convolution; no family computes an "
                          "f32 data gradient");
   }
@@ -71,7 +59,7 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
     std::string list;
     for (const std::string& op : ops) list += (list.empty() ? "" : ", ") + op;
     throw IgemmSpecError("IgemmSpec.tile.mma", s.tile.mma,
-                         "a matrix-core shape of " + s.conv.dtype + " inputs (" + list + ")", listed(ops));
+                         "a matrix-core shape of " + s.conv.dtype + " inputs (" + list + ")", family::listed(ops));
   }
   if (fields.contains("split_k")) {
     const json::Value& v = fields.at("split_k");

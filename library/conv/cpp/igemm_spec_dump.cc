@@ -8,9 +8,9 @@
 #include "library/conv/cpp/igemm_tiles.h"
 #include "library/conv/cpp/spec.h"
 #include "library/conv/cpp/split_k_reduce.h"
-#include "library/parity/dump_main.h"
 #include "platform/cpp/json/json.h"
 #include "platform/family/cpp/family.h"
+#include "platform/parity/dump_main.h"
 
 namespace {
 

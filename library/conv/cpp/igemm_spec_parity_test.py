@@ -4,10 +4,8 @@ JSON: every refusal with the same class, field, value and allowed values
 (each engine words its own message), every accepted spec's to_json equal
 (parity/harness.py)."""
 
-import json
 import os
 
-import pytest
 
 from conv import igemm_tiles
 from conv.cases import igemm_fwd_cases
@@ -112,40 +110,22 @@ def _make(request):
     return igemm_tiles.spec_for(arch, ConvSpec.from_json(conv))
 
 
-def _python(request):
-    # As the dump reads it: sorted JSON, as every case list is (an unknown
-    # field is the first in key order in both).
-    return harness.python(_make, json.loads(json.dumps(request, sort_keys=True)))
+# The refusals' classes: IgemmSpecError, or ConvSpec's SpecError for a bad conv or workspace.
+TestSpecParity = harness.spec_parity(
+    DUMP,
+    BAD,
+    GOOD,
+    _make,
+    classes=("SpecError", "IgemmSpecError"),
+    wrap=lambda spec: {"spec": spec},
+    extra=[{"tile": t} for t in TILES],
+)
 
 
-REQUESTS = [{"spec": s} for s in BAD + GOOD] + [{"tile": t} for t in TILES]
-
-
-@pytest.fixture(scope="module")
-def cpp(tmp_path_factory):
-    return harness.answers(DUMP, REQUESTS, tmp_path_factory.mktemp("specs"))
-
-
-@pytest.mark.parametrize("i", range(len(BAD)))
-def test_every_bad_spec_is_refused_with_pythons_facts(cpp, i):
-    want = _python({"spec": BAD[i]})
-    # The class too: IgemmSpecError, or ConvSpec's SpecError for a bad conv or workspace.
-    assert want[0] == "error" and want[1][0] in ("SpecError", "IgemmSpecError"), BAD[i]
-    harness.check(BAD[i], cpp[i], want)
-
-
-def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD) :]):
-        want = _python({"spec": obj})
-        assert want[0] == "ok", obj
-        harness.check(obj, got, want)
-
-
-def test_every_tile_lookup_as_python(cpp):
-    results = cpp[len(BAD) + len(GOOD) :]
+def test_every_tile_lookup_as_python(tmp_path_factory):
     kinds = set()
-    for request, got in zip(TILES, results):
-        want = _python({"tile": request})
+    for request, got in zip(TILES, TestSpecParity.answers(tmp_path_factory)[len(BAD) + len(GOOD) :]):
+        want = harness.python(_make, harness.sorted_json({"tile": request}))
         kinds.add(want[0] if want[0] == "ok" else want[1][0])
         harness.check(request, got, want)
     assert kinds == {"ok", "IgemmSpecError"}  # the list reaches both outcomes

@@ -9,6 +9,7 @@
 
 #include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
+#include "platform/family/cpp/fields.h"
 #include "platform/ir/cpp/types.h"
 #include "platform/tile/cpp/gemm.h"
 
@@ -29,26 +30,12 @@ constexpr std::array<std::string_view, 15> kFields = {
 // Fields without a default: from_json names the first one missing.
 constexpr std::array<std::string_view, 5> kRequired = {"n", "c", "k", "spatial", "filter"};
 
-template <typename Names>
-json::Array names(const Names& items) {
-  json::Array out;
-  for (std::string_view item : items) out.emplace_back(std::string(item));
-  return out;
-}
-
 // SpecError for ConvSpec.`field` (ConvSpec for an empty one); `choices` is `allowed` as data where it is a list or a
 // limit.
 [[noreturn]] void fail(std::string_view field, const json::Value& value, std::string_view allowed,
                        json::Value choices = nullptr, std::string_view fix = "") {
   const std::string name = field.empty() ? "ConvSpec" : "ConvSpec." + std::string(field);
   throw SpecError(std::string(kSpecError), name, value, std::move(choices), errors::worded(name, allowed, value, fix));
-}
-
-template <typename Names>
-std::string joined(const Names& items) {
-  std::string out;
-  for (std::string_view item : items) out += (out.empty() ? "" : ", ") + std::string(item);
-  return out;
 }
 
 template <typename Names>
@@ -138,13 +125,15 @@ json::Value list(const Shape& shape) {
 }  // namespace
 
 ConvSpec ConvSpec::from_json(const json::Value& obj) {
-  if (!obj.is_object()) fail("", obj, "a JSON object with the fields " + joined(kFields), names(kFields));
+  if (!obj.is_object())
+    fail("", obj, "a JSON object with the fields " + family::joined(kFields), family::listed(kFields));
   const json::Object& fields = obj.as_object();
   // Python walks the keys in the object's order; json::Object is sorted, as
   // the canonical case lists are, so the first unknown key is the same there.
   for (const auto& [key, value] : fields) {
     if (!one_of(json::Value(key), kFields)) {
-      fail(key, key, "one of the fields " + joined(kFields), names(kFields), "drop it or fix its name");
+      fail(key, key, "one of the fields " + family::joined(kFields), family::listed(kFields),
+           "drop it or fix its name");
     }
   }
   for (std::string_view name : kRequired) {
@@ -187,20 +176,21 @@ ConvSpec ConvSpec::from_json(const json::Value& obj) {
   if (s.c % s.groups || s.k % s.groups) {
     fail("groups", groups, "a divisor of both c (" + std::to_string(s.c) + ") and k (" + std::to_string(s.k) + ")");
   }
-  if (!one_of(layout, kLayouts)) fail("layout", layout, "one of " + joined(kLayouts), names(kLayouts));
+  if (!one_of(layout, kLayouts)) fail("layout", layout, "one of " + family::joined(kLayouts), family::listed(kLayouts));
   s.layout = layout.as_str();
-  if (!one_of(dtype, kDtypes)) fail("dtype", dtype, "one of " + joined(kDtypes), names(kDtypes));
+  if (!one_of(dtype, kDtypes)) fail("dtype", dtype, "one of " + family::joined(kDtypes), family::listed(kDtypes));
   s.dtype = dtype.as_str();
   // tile.gemm.check_epilogue_fields.
   if (!bias.is_bool()) fail("bias", bias, "true or false");
   s.bias = bias.as_bool();
   if (!one_of(activation, tile::kActivations)) {
-    fail("activation", activation, "one of " + joined(tile::kActivations), names(tile::kActivations));
+    fail("activation", activation, "one of " + family::joined(tile::kActivations), family::listed(tile::kActivations));
   }
   s.activation = activation.as_str();
   std::vector<std::string_view> residuals = {"none"};
   residuals.insert(residuals.end(), std::begin(tile::kResiduals), std::end(tile::kResiduals));
-  if (!one_of(residual, residuals)) fail("residual", residual, "one of " + joined(residuals), names(residuals));
+  if (!one_of(residual, residuals))
+    fail("residual", residual, "one of " + family::joined(residuals), family::listed(residuals));
   s.residual = residual.as_str();
   if (!scale.is_str() || !tile::scale_value(scale.as_str())) {
     fail("scale", scale, "a positive decimal string such as '0.5' (finite and above 0 as f32)");

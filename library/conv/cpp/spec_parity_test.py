@@ -20,21 +20,11 @@ def _with(**fields):
     return {**BASE, **fields}
 
 
-def _without(name):
-    return {k: v for k, v in BASE.items() if k != name}
-
-
 # One spec per check __post_init__ and from_json make, in their order, and
 # values of every JSON type (True vs 1, [8], None, quotes).
 BAD = [
-    [1, 2],
-    "x",
-    None,
-    3,
-    True,
-    _with(strides=[1, 1]),
+    *harness.shape_refusals(BASE, "strides"),
     _with(**{"it's": 1}),
-    *(_without(name) for name in ("n", "c", "k", "spatial", "filter")),
     _with(n=0),
     _with(n=True),
     _with(n="1", c=0),
@@ -133,37 +123,18 @@ GOOD = [
 ]
 
 
-def _python(obj):
-    return harness.python(ConvSpec.from_json, obj)
-
-
-@pytest.fixture(scope="module")
-def cpp(tmp_path_factory):
-    return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
-
-
-def test_every_bad_spec_is_refused_with_pythons_facts(cpp):
-    for obj, got in zip(BAD, cpp):
-        want = _python(obj)
-        assert want[0] == "error" and want[1][0] == "SpecError", obj  # the list above holds only bad specs
-        harness.check(obj, got, want)
-
-
-def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD) :]):
-        want = _python(obj)
-        assert want[0] == "ok", obj
-        harness.check(obj, got, want)
+TestSpecParity = harness.spec_parity(DUMP, BAD, GOOD, ConvSpec.from_json)
 
 
 @pytest.mark.parametrize("part,planted", [(1, "ConvSpec.n"), (2, 3), (3, 1)])
-def test_a_planted_difference_in_the_facts_fails(cpp, part, planted):
+def test_a_planted_difference_in_the_facts_fails(tmp_path_factory, part, planted):
     # C++'s refusal of k=-3 with another field, value or allowed value: the
     # check must fail naming the facts.
     obj = _with(k=-3)
-    got = cpp[BAD.index(obj)]
-    harness.check(obj, got, _python(obj))
+    got = TestSpecParity.answers(tmp_path_factory)[BAD.index(obj)]
+    want = harness.python(ConvSpec.from_json, obj)
+    harness.check(obj, got, want)
     wrong = [got[0], [*got[1]], got[2]]
     wrong[1][part] = planted
     with pytest.raises(AssertionError, match="facts"):
-        harness.check(obj, wrong, _python(obj))
+        harness.check(obj, wrong, want)

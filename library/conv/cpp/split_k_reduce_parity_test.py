@@ -3,10 +3,8 @@ ReduceSpec.from_json on the same JSON: every refusal with the same class,
 field, value and allowed values (each engine words its own message), every
 accepted spec's to_json equal (parity/harness.py)."""
 
-import json
 import os
 
-import pytest
 
 from conv.reduce_spec import ReduceSpec
 from conv.split_k_reduce import FAMILY
@@ -55,25 +53,12 @@ GOOD = [
 ]
 
 
-def _python(spec):
-    return harness.python(ReduceSpec.from_json, json.loads(json.dumps(spec, sort_keys=True)))  # as the dump reads it
-
-
-@pytest.fixture(scope="module")
-def cpp(tmp_path_factory):
-    return harness.answers(DUMP, [{"reduce": s} for s in BAD + GOOD], tmp_path_factory.mktemp("specs"))
-
-
-@pytest.mark.parametrize("i", range(len(BAD)))
-def test_every_bad_spec_is_refused_with_pythons_facts(cpp, i):
-    want = _python(BAD[i])
-    # The class too: ReduceSpecError, or SpecError for a bad conv or workspace.
-    assert want[0] == "error" and want[1][0] in ("SpecError", "ReduceSpecError"), BAD[i]
-    harness.check(BAD[i], cpp[i], want)
-
-
-def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for spec, got in zip(GOOD, cpp[len(BAD) :]):
-        want = _python(spec)
-        assert want[0] == "ok", spec
-        harness.check(spec, got, want)
+# The refusals' classes: ReduceSpecError, or SpecError for a bad conv or workspace.
+TestSpecParity = harness.spec_parity(
+    DUMP,
+    BAD,
+    GOOD,
+    lambda request: ReduceSpec.from_json(request["reduce"]),
+    classes=("SpecError", "ReduceSpecError"),
+    wrap=lambda spec: {"reduce": spec},
+)

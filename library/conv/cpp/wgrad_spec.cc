@@ -7,6 +7,7 @@
 
 #include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
+#include "platform/family/cpp/fields.h"
 
 namespace rocke::conv {
 namespace {
@@ -27,20 +28,6 @@ constexpr std::array<std::string_view, 3> kModes = {"none", "two_stage", "atomic
 constexpr std::array<std::string_view, 3> kFields = {"igemm", "split", "mode"};
 constexpr std::int64_t kF32Bytes = 4;
 
-template <std::size_t N>
-std::string joined(const std::array<std::string_view, N>& names) {
-  std::string out;
-  for (std::string_view name : names) out += (out.empty() ? "" : ", ") + std::string(name);
-  return out;
-}
-
-template <std::size_t N>
-json::Array listed(const std::array<std::string_view, N>& names) {
-  json::Array out;
-  for (std::string_view name : names) out.emplace_back(std::string(name));
-  return out;
-}
-
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
@@ -50,7 +37,9 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
   if (exact) {
     for (std::string_view f : kFields) exact = exact && obj.as_object().contains(f);
   }
-  if (!exact) refuse("WgradSpec", obj, "a JSON object with exactly the fields " + joined(kFields), listed(kFields));
+  if (!exact)
+    refuse("WgradSpec", obj, "a JSON object with exactly the fields " + family::joined(kFields),
+           family::listed(kFields));
   const json::Object& fields = obj.as_object();
   const json::Value& igemm = fields.at("igemm");
   // __post_init__, in its order: only a dict becomes an IgemmSpec.
@@ -73,7 +62,7 @@ WgradSpec WgradSpec::from_json(const json::Value& obj) {
   s.split = split.as_int();
   const json::Value& mode = fields.at("mode");
   if (!mode.is_str() || std::find(kModes.begin(), kModes.end(), mode.as_str()) == kModes.end()) {
-    refuse("WgradSpec.mode", mode, "one of " + joined(kModes), listed(kModes));
+    refuse("WgradSpec.mode", mode, "one of " + family::joined(kModes), family::listed(kModes));
   }
   s.mode = mode.as_str();
   if ((s.mode == "none") != (s.split == 1)) {

@@ -3,10 +3,8 @@ the same JSON: every refusal with the same class, field, value and allowed
 values (each engine words its own message), every accepted spec's to_json
 equal (parity/harness.py)."""
 
-import json
 import os
 
-import pytest
 
 from conv.cases import igemm_wgrad_cases
 from conv.wgrad_spec import WgradSpec
@@ -75,25 +73,7 @@ GOOD = [
 ]
 
 
-def _python(obj):
-    return harness.python(WgradSpec.from_json, json.loads(json.dumps(obj, sort_keys=True)))  # as the dump reads it
-
-
-@pytest.fixture(scope="module")
-def cpp(tmp_path_factory):
-    return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
-
-
-@pytest.mark.parametrize("i", range(len(BAD)))
-def test_every_bad_spec_is_refused_with_pythons_facts(cpp, i):
-    want = _python(BAD[i])
-    # The class too: WgradSpecError, or IgemmSpec's and ConvSpec's for a bad igemm.
-    assert want[0] == "error" and want[1][0] in ("WgradSpecError", "IgemmSpecError", "SpecError"), BAD[i]
-    harness.check(BAD[i], cpp[i], want)
-
-
-def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD) :]):
-        want = _python(obj)
-        assert want[0] == "ok", obj
-        harness.check(obj, got, want)
+# The refusals' classes: WgradSpecError, or IgemmSpec's and ConvSpec's for a bad igemm.
+TestSpecParity = harness.spec_parity(
+    DUMP, BAD, GOOD, WgradSpec.from_json, classes=("WgradSpecError", "IgemmSpecError", "SpecError")
+)

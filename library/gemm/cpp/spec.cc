@@ -6,6 +6,7 @@
 
 #include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
+#include "platform/family/cpp/fields.h"
 #include "platform/ir/cpp/types.h"
 #include "platform/tile/cpp/gemm.h"
 
@@ -31,36 +32,9 @@ constexpr std::array<std::string_view, 3> kResidualField = {"none", tile::kResid
 constexpr std::size_t kRequired = 11;
 // spec.py's MAX_INT: m, n and k are i32 in the kernel, and so is every
 // tensor's size in bytes.
-constexpr std::int64_t kMaxInt = INT32_MAX;
+constexpr std::int64_t kMaxInt = family::kMaxInt;
 
-template <std::size_t N>
-std::string joined(const std::array<std::string_view, N>& names, std::size_t count = N) {
-  std::string out;
-  for (std::size_t i = 0; i < count; ++i) out += (out.empty() ? "" : ", ") + std::string(names[i]);
-  return out;
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
-  return out;
-}
-
-template <class Names>
-json::Array listed(const Names& names) {
-  json::Array out;
-  for (const auto& name : names) out.emplace_back(std::string(name));
-  return out;
-}
-
-// Python's SpecError for GemmSpec.`field` (GemmSpec for an empty one);
-// `choices` is `allowed` as data where it is a list or a limit.
-[[noreturn]] void fail(std::string_view field, const json::Value& value, std::string_view allowed,
-                       json::Value choices = nullptr, std::string_view fix = "") {
-  const std::string name = field.empty() ? "GemmSpec" : "GemmSpec." + std::string(field);
-  throw family::SpecError(std::string(kSpecError), name, value, std::move(choices),
-                          errors::worded(name, allowed, value, fix));
-}
+constexpr family::SpecRefusal fail(kSpecError, "GemmSpec");
 
 // One tensor the kernel addresses (GemmSpec.tensors): its name, stored
 // shape, element bytes and its sizes' fields in the order a message names them.
@@ -111,14 +85,6 @@ void check_tensors(const GemmSpec& s) {
   }
 }
 
-template <std::size_t N>
-std::string choice(std::string_view field, const json::Value& v, const std::array<std::string_view, N>& allowed) {
-  if (!v.is_str() || std::find(allowed.begin(), allowed.end(), v.as_str()) == allowed.end()) {
-    fail(field, v, "one of " + joined(allowed), listed(allowed));
-  }
-  return v.as_str();
-}
-
 }  // namespace
 
 const ir::Type* elem(std::string_view name) {
@@ -131,60 +97,35 @@ const ir::Type* elem(std::string_view name) {
 }
 
 GemmSpec GemmSpec::from_json(const json::Value& obj) {
-  if (!obj.is_object()) fail("", obj, "a JSON object with the fields " + joined(kFields), listed(kFields));
-  const json::Object& fields = obj.as_object();
-  // Python walks the keys in the object's order; json::Object is sorted, as
-  // the canonical case lists are, so the first unknown key is the same there.
-  for (const auto& [key, value] : fields) {
-    if (std::find(kFields.begin(), kFields.end(), key) == kFields.end()) {
-      fail(key, key, "one of the fields " + joined(kFields), listed(kFields), "drop it or fix its name");
-    }
-  }
-  for (std::size_t i = 0; i < kRequired; ++i) {
-    if (!fields.contains(kFields[i])) {
-      fail(kFields[i], nullptr, "a value (the field is required)", nullptr, "give it");
-    }
-  }
-  auto field = [&](std::string_view name, const json::Value& fallback) {
-    auto it = fields.find(name);
-    return it == fields.end() ? fallback : it->second;
-  };
+  const family::SpecFields f(fail, kFields, kRequired, obj);
   // Tile.of, then __post_init__, in its order.
   GemmSpec s;
   try {
-    s.tile = tile::Tile::of(fields, "GemmSpec.tile", kSpecError);
+    s.tile = tile::Tile::of(f.object(), "GemmSpec.tile", kSpecError);
   } catch (const errors::FieldError& e) {
     throw family::SpecError(e.python_class(), e.field(), e.value(), e.allowed(), e.what());
   }
-  const std::pair<const char*, std::int64_t*> ints[] = {{"m", &s.m}, {"n", &s.n}, {"k", &s.k}};
-  for (const auto& [name, slot] : ints) {
-    const json::Value v = field(name, nullptr);
-    if (!v.above_int64() && (!v.is_int() || v.as_int() < 1)) fail(name, v, "a positive int");
-    if (v.above_int64() || v.as_int() > kMaxInt) {
-      fail(name, v, "a positive int at most " + std::to_string(kMaxInt) + " (the kernel takes m, n and k as i32)",
-           kMaxInt);
-    }
-    *slot = v.as_int();
-  }
-  s.dtype = choice("dtype", field("dtype", nullptr), kDtypes);
-  s.out = choice("out", field("out", nullptr), kOuts);
-  s.layout_a = choice("layout_a", field("layout_a", "row"), kLayouts);
-  s.layout_b = choice("layout_b", field("layout_b", "row"), kLayouts);
+  constexpr std::string_view kWhy = "the kernel takes m, n and k as i32";
+  s.m = f.positive_int("m", nullptr, kWhy);
+  s.n = f.positive_int("n", nullptr, kWhy);
+  s.k = f.positive_int("k", nullptr, kWhy);
+  s.dtype = f.choice("dtype", kDtypes);
+  s.out = f.choice("out", kOuts);
+  s.layout_a = f.choice("layout_a", kLayouts, "row");
+  s.layout_b = f.choice("layout_b", kLayouts, "row");
   // tile.gemm.check_epilogue_fields.
-  const json::Value bias = field("bias", false);
-  if (!bias.is_bool()) fail("bias", bias, "true or false");
-  s.bias = bias.as_bool();
-  s.activation = choice("activation", field("activation", "none"), kActivations);
-  s.residual = choice("residual", field("residual", "none"), kResidualField);
-  const json::Value scale = field("scale", "1");
+  s.bias = f.flag("bias", false);
+  s.activation = f.choice("activation", kActivations, "none");
+  s.residual = f.choice("residual", kResidualField, "none");
+  const json::Value scale = f.get("scale", "1");
   if (!scale.is_str() || !tile::scale_value(scale.as_str())) {
     fail("scale", scale, "a positive decimal string such as '0.5' (finite and above 0 as f32)");
   }
   s.scale = scale.as_str();
   const std::vector<std::string> shapes = tile::shapes(s.dtype);
   if (std::find(shapes.begin(), shapes.end(), s.tile.mma) == shapes.end()) {
-    fail("tile.mma", s.tile.mma, "a matrix-core shape of " + s.dtype + " inputs: one of " + joined(shapes),
-         listed(shapes));
+    fail("tile.mma", s.tile.mma, "a matrix-core shape of " + s.dtype + " inputs: one of " + family::joined(shapes),
+         family::listed(shapes));
   }
   check_tensors(s);
   return s;

@@ -4,9 +4,9 @@
 // ["ok", to_json()] or parity::refused(e) (a SpecError or TileError).
 #include "library/gemm/cpp/spec.h"
 #include "library/gemm/cpp/tiles.h"
-#include "library/parity/dump_main.h"
 #include "platform/cpp/json/json.h"
 #include "platform/family/cpp/family.h"
+#include "platform/parity/dump_main.h"
 
 namespace {
 

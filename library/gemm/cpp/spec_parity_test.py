@@ -5,7 +5,6 @@ message), every accepted spec's to_json equal (parity/harness.py)."""
 
 import os
 
-import pytest
 
 from gemm import tiles
 from gemm.cases import cases
@@ -33,24 +32,11 @@ def _with(**fields):
     return {**BASE, **fields}
 
 
-def _without(name):
-    return {k: v for k, v in BASE.items() if k != name}
-
-
 # One spec per check __post_init__ and from_json make, in their order, and
 # values of every JSON type (True vs 1, None, lists, quotes).
 BAD = [
-    [1, 2],
-    "x",
-    None,
-    3,
-    True,
-    _with(mmas="16x16x16"),
+    *harness.shape_refusals(BASE, "mmas"),
     _with(**{"it's": 1}),
-    *(
-        _without(name)
-        for name in ("m", "n", "k", "dtype", "out", "mma", "block_m", "block_n", "block_k", "waves_m", "waves_n")
-    ),
     _with(m=0),
     _with(n=True),
     _with(k="40"),
@@ -142,37 +128,15 @@ def _make(request):
     return tiles.spec_for(arch, m, n, k, dtype, out, **options)
 
 
-def _python(request):
-    return harness.python(_make, request)
+TestSpecParity = harness.spec_parity(
+    DUMP, BAD, GOOD, _make, wrap=lambda spec: {"spec": spec}, extra=[{"tile": t} for t in TILES]
+)
 
 
-REQUESTS = [{"spec": s} for s in BAD + GOOD] + [{"tile": t} for t in TILES]
-
-
-@pytest.fixture(scope="module")
-def cpp(tmp_path_factory):
-    return harness.answers(DUMP, REQUESTS, tmp_path_factory.mktemp("specs"))
-
-
-def test_every_bad_spec_is_refused_with_pythons_facts(cpp):
-    for obj, got in zip(BAD, cpp):
-        want = _python({"spec": obj})
-        assert want[0] == "error" and want[1][0] == "SpecError", obj  # the list above holds only bad specs
-        harness.check(obj, got, want)
-
-
-def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD) :]):
-        want = _python({"spec": obj})
-        assert want[0] == "ok", obj
-        harness.check(obj, got, want)
-
-
-def test_every_tile_lookup_as_python(cpp):
-    results = cpp[len(BAD) + len(GOOD) :]
+def test_every_tile_lookup_as_python(tmp_path_factory):
     kinds = set()
-    for request, got in zip(TILES, results):
-        want = _python({"tile": request})
+    for request, got in zip(TILES, TestSpecParity.answers(tmp_path_factory)[len(BAD) + len(GOOD) :]):
+        want = harness.python(_make, {"tile": request})
         kinds.add(want[0] if want[0] == "ok" else want[1][0])
         harness.check(request, got, want)
     assert kinds == {"ok", "TileError", "SpecError"}  # the list reaches every outcome

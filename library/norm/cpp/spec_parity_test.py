@@ -5,8 +5,6 @@ engine words its own message), every accepted spec's to_json equal
 
 import os
 
-import pytest
-
 from norm.cases import cases
 from norm.spec import NormSpec
 from parity import harness
@@ -22,26 +20,17 @@ BASE = {
     "threads": 64,
     "per_lane": 16,
 }
-REQUIRED = list(BASE)
 
 
 def _with(**fields):
     return {**BASE, **fields}
 
 
-def _without(name):
-    return {k: v for k, v in BASE.items() if k != name}
-
-
 # One spec per check __post_init__ and from_json make, in their order, and
 # values of every JSON type (True vs 1, None, lists) but floats, which no
 # spec holds and the C++ JSON reader refuses (spec_test has Python's refusal).
 BAD = [
-    [1, 2],
-    "x",
-    None,
-    _with(window=4),
-    *(_without(name) for name in REQUIRED),
+    *harness.shape_refusals(BASE, "window"),
     _with(rows=0),
     _with(dim=True),
     _with(threads="64"),
@@ -79,20 +68,4 @@ GOOD = [
 ]
 
 
-@pytest.fixture(scope="module")
-def cpp(tmp_path_factory):
-    return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
-
-
-def test_every_bad_spec_is_refused_with_pythons_facts(cpp):
-    for obj, got in zip(BAD, cpp):
-        want = harness.python(NormSpec.from_json, obj)
-        assert want[0] == "error" and want[1][0] == "SpecError", obj  # the list above holds only bad specs
-        harness.check(obj, got, want)
-
-
-def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD) :]):
-        want = harness.python(NormSpec.from_json, obj)
-        assert want[0] == "ok", obj
-        harness.check(obj, got, want)
+TestSpecParity = harness.spec_parity(DUMP, BAD, GOOD, NormSpec.from_json)

@@ -10,6 +10,7 @@
 
 #include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
+#include "platform/family/cpp/fields.h"
 #include "platform/ir/cpp/types.h"
 
 namespace rocke::pool {
@@ -28,39 +29,11 @@ constexpr std::array<std::string_view, 11> kFields = {
 };
 constexpr std::size_t kRequired = 5;
 // spec.py's MAX_INT: sizes are i32 in the kernel, and so is every offset.
-constexpr std::int64_t kMaxInt = INT32_MAX;
-
-template <class Names>
-std::string joined(const Names& names) {
-  std::string out;
-  for (const auto& name : names) out += (out.empty() ? "" : ", ") + std::string(name);
-  return out;
-}
-
-template <class Names>
-json::Array listed(const Names& names) {
-  json::Array out;
-  for (const auto& name : names) out.emplace_back(std::string(name));
-  return out;
-}
+constexpr std::int64_t kMaxInt = family::kMaxInt;
 
 json::Value list(const Shape& shape) { return json::Array(shape.begin(), shape.end()); }
 
-// Python's SpecError for PoolSpec.`field` (PoolSpec for an empty one).
-[[noreturn]] void fail(std::string_view field, const json::Value& value, std::string_view allowed,
-                       json::Value choices = nullptr, std::string_view fix = "") {
-  const std::string name = field.empty() ? "PoolSpec" : "PoolSpec." + std::string(field);
-  throw family::SpecError(std::string(kSpecError), name, value, std::move(choices),
-                          errors::worded(name, allowed, value, fix));
-}
-
-template <std::size_t N>
-std::string choice(std::string_view field, const json::Value& v, const std::array<std::string_view, N>& allowed) {
-  if (!v.is_str() || std::find(allowed.begin(), allowed.end(), v.as_str()) == allowed.end()) {
-    fail(field, v, "one of " + joined(allowed), listed(allowed));
-  }
-  return v.as_str();
-}
+constexpr family::SpecRefusal fail(kSpecError, "PoolSpec");
 
 // spec._int_ok.
 bool int_ok(const json::Value& v, std::int64_t minimum) {
@@ -116,37 +89,22 @@ Shape PoolSpec::output() const {
 }
 
 PoolSpec PoolSpec::from_json(const json::Value& obj) {
-  if (!obj.is_object()) fail("", obj, "a JSON object with the fields " + joined(kFields), listed(kFields));
-  const json::Object& fields = obj.as_object();
-  // Python walks the keys in the object's order; json::Object is sorted, as
-  // the canonical case lists are, so the first unknown key is the same there.
-  for (const auto& [key, value] : fields) {
-    if (std::find(kFields.begin(), kFields.end(), key) == kFields.end()) {
-      fail(key, key, "one of the fields " + joined(kFields), listed(kFields), "drop it or fix its name");
-    }
-  }
-  for (std::size_t i = 0; i < kRequired; ++i) {
-    if (!fields.contains(kFields[i])) fail(kFields[i], nullptr, "a value (the field is required)", nullptr, "give it");
-  }
-  auto field = [&](std::string_view name) {
-    auto it = fields.find(name);
-    return it == fields.end() ? json::Value(nullptr) : it->second;
-  };
+  const family::SpecFields f(fail, kFields, kRequired, obj);
   PoolSpec s;
   const std::pair<const char*, std::int64_t*> ints[] = {{"n", &s.n}, {"c", &s.c}};
   for (const auto& [name, slot] : ints) {
-    const json::Value v = field(name);
+    const json::Value v = f.get(name);
     if (!int_ok(v, 1))
       fail(name, v, "a positive int at most " + std::to_string(kMaxInt) + " (an i32 in the kernel)", kMaxInt);
     *slot = v.as_int();
   }
-  const json::Value spatial = field("spatial");
+  const json::Value spatial = f.get("spatial");
   if (!spatial.is_array() || (spatial.as_array().size() != 2 && spatial.as_array().size() != 3)) {
     fail("spatial", spatial, "[h, w] or [d, h, w]");
   }
   const std::size_t dims = spatial.as_array().size();
-  const json::Value window = field("window");
-  json::Value stride = field("stride"), pad = field("pad"), pad_end = field("pad_end");
+  const json::Value window = f.get("window");
+  json::Value stride = f.get("stride"), pad = f.get("pad"), pad_end = f.get("pad_end");
   if (stride.is_null()) stride = window;
   if (pad.is_null()) pad = json::Array(dims, json::Value(0));
   if (pad_end.is_null()) pad_end = pad;
@@ -166,13 +124,10 @@ PoolSpec PoolSpec::from_json(const json::Value& obj) {
     }
     for (const json::Value& v : value->as_array()) slot->push_back(v.as_int());
   }
-  s.kind = choice("kind", field("kind"), kKinds);
-  const json::Value layout = field("layout"), dtype = field("dtype");
-  s.layout = choice("layout", layout.is_null() && !fields.contains("layout") ? json::Value("NHWC") : layout, kLayouts);
-  s.dtype = choice("dtype", dtype.is_null() && !fields.contains("dtype") ? json::Value("f16") : dtype, kDtypes);
-  const json::Value count_pad = fields.contains("count_pad") ? field("count_pad") : json::Value(false);
-  if (!count_pad.is_bool()) fail("count_pad", count_pad, "true or false");
-  s.count_pad = count_pad.as_bool();
+  s.kind = f.choice("kind", kKinds);
+  s.layout = f.choice("layout", kLayouts, "NHWC");
+  s.dtype = f.choice("dtype", kDtypes, "f16");
+  s.count_pad = f.flag("count_pad", false);
   if (s.count_pad && s.kind != "avg") {
     fail("count_pad", true, "false for a max pool (padding counts only in an average)");
   }

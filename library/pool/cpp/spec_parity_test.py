@@ -5,8 +5,6 @@ same JSON: every refusal with the same class, field, value and allowed values
 
 import os
 
-import pytest
-
 from parity import harness
 from pool.cases import cases
 from pool.spec import PoolSpec
@@ -14,26 +12,17 @@ from pool.spec import PoolSpec
 DUMP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spec_dump")
 
 BASE = {"n": 2, "c": 64, "spatial": [12, 12], "kind": "max", "window": [3, 3]}
-REQUIRED = list(BASE)
 
 
 def _with(**fields):
     return {**BASE, **fields}
 
 
-def _without(name):
-    return {k: v for k, v in BASE.items() if k != name}
-
-
 # One spec per check __post_init__ and from_json make, in their order, and
 # values of every JSON type but floats, which no spec holds and the C++ JSON
 # reader refuses.
 BAD = [
-    [1, 2],
-    "x",
-    None,
-    _with(filter=[3, 3]),
-    *(_without(name) for name in REQUIRED),
+    *harness.shape_refusals(BASE, "filter"),
     _with(n=0),
     _with(c=True),
     _with(n="2"),
@@ -71,20 +60,4 @@ GOOD = [
 ]
 
 
-@pytest.fixture(scope="module")
-def cpp(tmp_path_factory):
-    return harness.answers(DUMP, BAD + GOOD, tmp_path_factory.mktemp("specs"))
-
-
-def test_every_bad_spec_is_refused_with_pythons_facts(cpp):
-    for obj, got in zip(BAD, cpp):
-        want = harness.python(PoolSpec.from_json, obj)
-        assert want[0] == "error" and want[1][0] == "SpecError", obj  # the list above holds only bad specs
-        harness.check(obj, got, want)
-
-
-def test_every_good_spec_reads_back_as_python_writes_it(cpp):
-    for obj, got in zip(GOOD, cpp[len(BAD) :]):
-        want = harness.python(PoolSpec.from_json, obj)
-        assert want[0] == "ok", obj
-        harness.check(obj, got, want)
+TestSpecParity = harness.spec_parity(DUMP, BAD, GOOD, PoolSpec.from_json)

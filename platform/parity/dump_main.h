@@ -1,9 +1,12 @@
-// The main loop of the library's spec dump binaries (parity/harness.py runs
+// The main loop of the spec dump binaries (parity/harness.py runs
 // them): each line of the file argv[1] is a JSON request; print one canonical
 // JSON line per request, what `answer` made of it: ["ok", to_json()], or
 // refused(e) for an errors::FieldError.
 //
 //   int main(int argc, char** argv) { return rocke::parity::dump_main(argc, argv, "spec_dump", answer); }
+//
+// A dump of one spec class alone is spec_dump_main<Spec>, which
+// rocke_cc_spec(spec_class = ...) generates (platform/build_defs/cpp_family.bzl).
 #pragma once
 
 #include <fstream>
@@ -34,6 +37,18 @@ inline int dump_main(int argc, char** argv, std::string_view name,
   }
   for (std::string line; std::getline(in, line);) std::cout << json::canonical(answer(json::parse(line))) << "\n";
   return 0;
+}
+
+// dump_main answering ["ok", Spec::from_json(request).to_json()] or refused(e).
+template <class Spec>
+int spec_dump_main(int argc, char** argv, std::string_view name) {
+  return dump_main(argc, argv, name, [](const json::Value& request) -> json::Array {
+    try {
+      return {"ok", Spec::from_json(request).to_json()};
+    } catch (const errors::FieldError& e) {
+      return refused(e);
+    }
+  });
 }
 
 }  // namespace rocke::parity
