@@ -26,7 +26,8 @@ using ir::Value;
 
 constexpr int kWorkgroup = 256;
 constexpr std::array<int, 3> kVectors = {4, 2, 1};  // widest first
-constexpr std::array<std::string_view, 2> kTensors = {"y", "dw"};  // ReduceSpec.tensor, the default first
+// ReduceSpec.tensor, the default first.
+constexpr std::array<std::string_view, 2> kTensors = {"y", "dw"};
 
 // v f32 values at p: one load, its elements (_load).
 std::vector<Value*> load(ir::KernelBuilder& b, Value* p, int v) {
