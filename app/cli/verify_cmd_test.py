@@ -127,7 +127,7 @@ def test_a_code_object_serving_two_sizes_is_verified_and_modelled_on_each(tmp_pa
 
 
 def test_a_two_stage_weight_gradient_and_its_reduce_are_verified(tmp_path, capsys):
-    # A 32 x 288 x 196 wgrad GEMM: 5 blocks of 64 x 64 on 304 CUs, split 2 ways two-stage.
+    # A 32 x 288 x 196 wgrad GEMM: 2 blocks of 64 x 256 on 304 CUs, split 2 ways two-stage.
     wgrad = dict(PROBLEMS[1], op="conv_wgrad", name="dw")
     (tmp_path / "p.json").write_text(json.dumps({"problems": [wgrad]}))
     out = tmp_path / "cat"
