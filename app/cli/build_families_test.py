@@ -82,14 +82,16 @@ PROBLEMS = [
 TOO_BIG = 4 * 224 * 224 * 64  # bytes per sample of its input (and output)
 
 
+# problem -> the families of its kernels, in the order they run.
 GOOD = {
-    0: "conv_igemm_fwd",
-    2: "conv_direct_fwd",
-    3: "conv_igemm_dgrad",
-    4: "gemm",
-    5: "conv_img2col",
-    7: "conv_igemm_wgrad",
+    0: ("conv_igemm_fwd",),
+    2: ("conv_direct_fwd",),
+    3: ("conv_igemm_dgrad",),
+    4: ("gemm",),
+    5: ("conv_img2col",),
+    7: ("conv_igemm_wgrad", "conv_fwd_split_k_reduce"),  # two-stage: the split kernel, then the reduce of dw
 }
+KERNELS = sum(len(families) for families in GOOD.values())
 
 
 ARCHS = ["gfx942", "gfx1201"]
@@ -118,7 +120,7 @@ def test_bad_entries_are_named_the_others_build_and_the_status_is_1(built, capsy
     assert status == 1
     doc = json.loads((out / "index.json").read_text())
     assert sorted((r["problem"], r["arch"], r["family"]) for r in doc["kernels"]) == sorted(
-        (p, a, f) for p, f in GOOD.items() for a in ARCHS
+        (p, a, f) for p, families in GOOD.items() for f in families for a in ARCHS
     )
     assert doc["errors"] == [
         {"problem": 1, "arch": None, "message": "problems[1].stride: expected ints >= 1, got (0, 1)"},
@@ -168,7 +170,7 @@ def test_a_second_build_gives_the_same_bytes_whatever_the_workers_and_hash_seed(
             if f != "timings.json"
         }
 
-    assert files(tmp_path) == files(first) and len(files(first)) == 2 + len(GOOD) * len(ARCHS)
+    assert files(tmp_path) == files(first) and len(files(first)) == 2 + KERNELS * len(ARCHS)
 
 
 def test_a_rebuild_with_fewer_problems_removes_the_code_objects_no_longer_listed(problems, tmp_path):
@@ -191,12 +193,13 @@ def test_explain_prints_why_for_each_kernel(problems, tmp_path, capsys):
         "    conv_img2col: passed over, groups = 16: the im2col GEMM needs groups == 1\n"
     ) in out
     assert "problems[4] gemm_64x64x64_f16_rc_f16 on gfx1201: gemm, mma 16x16x16, block 128x128x32, waves 2x4\n" in out
-    # wgrad: 32 x 144 weights in one block, a reduction of 128 = 4 k steps: split twice, atomic in a one-kernel entry.
+    # wgrad: 32 x 144 weights in 3 blocks, a reduction of 128 = 4 k steps: split twice, two-stage, then its reduce.
     assert (
-        "problems[7] wgrad_3x3 on gfx942: conv_igemm_wgrad, mma 16x16x16, block 64x64x32, waves 2x2, split 2 atomic\n"
+        "problems[7] wgrad_3x3 on gfx942: conv_igemm_wgrad, mma 16x16x16, block 64x64x32, waves 2x2, split 2 two_stage\n"
         "    conv_igemm_wgrad: the one wgrad family; matrix cores: a 32x144x128 implicit GEMM per group; its tile for gfx942 (conv.wgrad_spec.TILES): "
-        "mma 16x16x16, block 64x64x32, waves 2x2, split 2 atomic\n"
+        "mma 16x16x16, block 64x64x32, waves 2x2, split 2 two_stage\n"
     ) in out
+    assert "conv_fwd_split_k_reduce: the sum of conv_igemm_wgrad's 2 partial sums of dw, converted to f16" in out
 
 
 @pytest.mark.parametrize("command", list(rocke.COMMANDS))

@@ -3,18 +3,22 @@ and a split-K convolution with its reduce): every row verified ok, the
 settings in index.json, the reduce fed by the split kernel; a code object
 patched on disk so that its first MFMA takes its A and B operands swapped is
 named as a mismatch by `rocke verify`, which exits 1, and a split kernel so
-patched makes its layer's output (the reduce's row) a mismatch too; a missing code object or index is one line and status 2."""
+patched makes its layer's output (the reduce's row) a mismatch too; a missing
+code object or index is one line and status 2. A weight gradient the planner
+splits two-stage is two rows, the split kernel and the reduce of dw, the
+reduce checked on its own inputs (the chain cannot follow dw's flat
+workspace)."""
 
 import json
 
 from app.cli import build_cmd, command_line, verify_cmd
 from app.cli.inputs import toolchain_for
-from conv import igemm_fwd, split_k_reduce
+from conv import igemm_fwd, igemm_wgrad, split_k_reduce
 from emu import emu, model
 from gemm import gemm
 
 COMMANDS = {"build": build_cmd, "verify": verify_cmd}
-FAMILIES = command_line.registry(gemm, igemm_fwd, split_k_reduce)
+FAMILIES = command_line.registry(gemm, igemm_fwd, igemm_wgrad, split_k_reduce)
 
 PROBLEMS = [
     {"op": "gemm", "name": "scores", "m": 256, "n": 192, "k": 64, "dtype": "f16", "layout_b": "col"},
@@ -152,3 +156,22 @@ def test_a_code_object_serving_two_sizes_is_verified_and_modelled_on_each(tmp_pa
     assert "2 verified in" in capsys.readouterr().out.splitlines()[-1]
     assert main(["verify", str(out)]) == 0
     assert "1 code object of 2 rows verified in 2 launches" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_a_two_stage_weight_gradient_and_its_reduce_are_verified(tmp_path, capsys):
+    # A 32 x 288 x 196 wgrad GEMM: 2 blocks of 64 x 256 on 304 CUs, split 2 ways two-stage.
+    wgrad = dict(PROBLEMS[1], op="conv_wgrad", name="dw")
+    (tmp_path / "p.json").write_text(json.dumps({"problems": [wgrad]}))
+    out = tmp_path / "cat"
+    argv = ["build", "--problems", str(tmp_path / "p.json"), "--arch", "gfx942", "--out", str(out), "--jobs", "1"]
+    assert main([*argv, "--verify", "2"]) == 0, capsys.readouterr().err
+    rows = json.loads((out / "index.json").read_text())["kernels"]
+    assert [(r["family"], r["path"], r["verify"]["result"]) for r in rows] == [
+        ("conv_igemm_wgrad", "gfx942/dw.hsaco", "ok"),
+        ("conv_fwd_split_k_reduce", "gfx942/dw.reduce.hsaco", "ok"),
+    ]
+    assert (rows[0]["spec"]["split"], rows[0]["spec"]["mode"]) == (2, "two_stage")
+    assert (rows[1]["spec"]["split_k"], rows[1]["spec"]["tensor"]) == (2, "dw")
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 0
+    assert "0 of 2 rows wrong" in capsys.readouterr().out.splitlines()[-1]

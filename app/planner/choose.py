@@ -7,8 +7,9 @@ has CONV_DGRAD likewise); the first
 that accepts the problem wins, and every family passed over says why in the
 Choice's reasons (what `rocke build --explain` prints).
 
-A problem may need more than one kernel: a split-K conv_igemm_fwd leaves
-f32 partial sums that conv_fwd_split_k_reduce turns into the output. The
+A problem may need more than one kernel: a split-K conv_igemm_fwd (or a
+two-stage conv_igemm_wgrad) leaves f32 partial sums that
+conv_fwd_split_k_reduce turns into the output (or dw). The
 Choice then lists those kernels in `then` (each a Choice with its `stage`),
 built and indexed after it (jobs.Job.kernels).
 """
@@ -242,23 +243,31 @@ def _conv_dgrad(problem, arch):
     return _first_accepting("conv_dgrad", CONV_DGRAD, problem, arch)
 
 
-# rocke build makes one kernel per entry, and the two-stage split is two (the
-# split kernel, then conv_fwd_split_k_reduce): the wgrad planner runs with no
-# workspace, so a layer it splits takes the atomic variant.
-_WGRAD_WORKSPACE_BYTES = 0
 _WGRAD_SPLIT_WHY = {
     "none": "the launch fills the CUs unsplit (or the reduction is too short to split): dw in the input type",
-    "atomic": "one kernel per entry leaves no workspace for the two-stage variant, so the splits add atomically into an f32 dw the caller zeroes first",
+    "two_stage": "the f32 workspace of the splits fits the planner's budget (conv.split_k.WORKSPACE_BYTES), so each split writes its own slice and conv_fwd_split_k_reduce (stage reduce, its own code object NAME.reduce.hsaco and index row) adds them in a fixed order into the {dtype} dw",
+    "atomic": "the f32 workspace of the splits would pass the planner's budget (conv.split_k.WORKSPACE_BYTES), so the splits add atomically into an f32 dw the caller zeroes first",
 }
 
 
+def _wgrad_reduce(spec):
+    """The reduce kernel a two-stage conv_igemm_wgrad needs (none otherwise)."""
+    if spec.mode != "two_stage":
+        return ()
+    reduce = ReduceSpec(spec.conv, spec.split, "dw")
+    config = f"{reduce.split_k} f32 slices, {vector_width(reduce.elements)} elements per lane"
+    why = f"{split_k_reduce.NAME}: the sum of {igemm_wgrad.NAME}'s {reduce.split_k} partial sums of dw, converted to {reduce.conv.dtype}"
+    return (_choice(split_k_reduce, reduce, config, (why,), stage="reduce"),)
+
+
 def _conv_wgrad(problem, arch):
-    """conv_igemm_wgrad, the one wgrad family, split as select_split_k_wgrad says."""
+    """conv_igemm_wgrad, the one wgrad family, split as select_split_k_wgrad
+    says; a two-stage split then runs its reduce."""
     try:
         unsplit = wgrad_spec.spec_for(arch, problem.spec)
     except ConvSpecError as e:
         raise spec_error(problem.index, e, arch) from None
-    policy = select_split_k_wgrad(unsplit, arch, workspace_bytes=_WGRAD_WORKSPACE_BYTES)
+    policy = select_split_k_wgrad(unsplit, arch)
     spec = policy.apply(unsplit)
     m, n, k = spec.gemm
     blocks = spec.grid()[0] * spec.grid()[1] * spec.conv.groups
@@ -267,9 +276,10 @@ def _conv_wgrad(problem, arch):
     reasons = (
         f"{igemm_wgrad.NAME}: the one wgrad family; matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (conv.wgrad_spec.TILES): {config}",
         f"workgroups: {blocks} block{'s' if blocks != 1 else ''} of dw on {archs.get(arch).cus} CUs",
-        f"split-K: the planner (select_split_k_wgrad) picks {policy.split}, {policy.mode}: {_WGRAD_SPLIT_WHY[policy.mode]}",
+        f"split-K: the planner (select_split_k_wgrad) picks {policy.split}, {policy.mode}: "
+        + _WGRAD_SPLIT_WHY[policy.mode].format(dtype=spec.conv.dtype),
     )
-    return _choice(igemm_wgrad, spec, config, reasons)
+    return _choice(igemm_wgrad, spec, config, reasons, _wgrad_reduce(spec))
 
 
 def _gemm(problem, arch):

@@ -231,26 +231,37 @@ def test_fields_of_the_wrong_json_type_are_named_not_a_crash():
     ]
 
 
-def test_wgrad_takes_its_tile_and_the_planners_split_as_atomic():
-    # ResNet-50's res2 3x3 at batch 32: 64 x 576 weights are 9 blocks on 304 CUs, the reduction
-    # 32 x 56 x 56 = 100,352 long: select_split_k_wgrad splits 64 ways, atomic in a one-kernel entry.
-    (job,), _ = _jobs(conv(op="conv_wgrad", n=32, c=64, k=64, spatial=[56, 56]))
-    assert job.choice.family == "conv_igemm_wgrad" and (job.choice.spec.split, job.choice.spec.mode) == (64, "atomic")
-    assert job.choice.config == "mma 16x16x16, block 64x64x32, waves 2x2, split 64 atomic"
+def test_wgrad_takes_its_tile_and_the_planners_split_as_two_stage_then_its_reduce():
+    # ResNet-50's res2 3x3 at batch 32: 64 x 576 weights are 3 blocks of 64 x 256 on 304 CUs, the
+    # reduction 32 x 56 x 56 = 100,352 long: select_split_k_wgrad splits 64 ways; 64 f32 slices of
+    # 36,864 elements are 9 MiB, within the 64 MiB budget, so two-stage with its reduce.
+    (job,), _ = _jobs(conv(op="conv_wgrad", n=32, c=64, k=64, spatial=[56, 56], name="res2"))
+    assert job.choice.family == "conv_igemm_wgrad"
+    assert (job.choice.spec.split, job.choice.spec.mode) == (64, "two_stage")
+    assert job.choice.config == "mma 16x16x16, block 64x256x32, waves 2x2, split 64 two_stage"
     assert job.choice.reasons == (
         "conv_igemm_wgrad: the one wgrad family; matrix cores: a 64x576x100352 implicit GEMM per group; its tile for gfx942 (conv.wgrad_spec.TILES): "
-        "mma 16x16x16, block 64x64x32, waves 2x2, split 64 atomic",
-        "workgroups: 9 blocks of dw on 304 CUs",
-        "split-K: the planner (select_split_k_wgrad) picks 64, atomic: one kernel per entry leaves no workspace for the two-stage variant, "
-        "so the splits add atomically into an f32 dw the caller zeroes first",
+        "mma 16x16x16, block 64x256x32, waves 2x2, split 64 two_stage",
+        "workgroups: 3 blocks of dw on 304 CUs",
+        "split-K: the planner (select_split_k_wgrad) picks 64, two_stage: the f32 workspace of the splits fits the planner's "
+        "budget (conv.split_k.WORKSPACE_BYTES), so each split writes its own slice and conv_fwd_split_k_reduce (stage reduce, "
+        "its own code object NAME.reduce.hsaco and index row) adds them in a fixed order into the f16 dw",
     )
+    (reduce,) = job.choice.then
+    assert (reduce.family, reduce.stage, reduce.spec.tensor) == ("conv_fwd_split_k_reduce", "reduce", "dw")
+    assert (reduce.spec.split_k, reduce.spec.conv, reduce.spec.elements) == (64, job.choice.spec.conv, 64 * 576)
+    assert reduce.config == "64 f32 slices, 4 elements per lane"
+    assert [(c.family, case, path) for c, case, path in job.kernels()] == [
+        ("conv_igemm_wgrad", "res2_gfx942", "gfx942/res2.hsaco"),
+        ("conv_fwd_split_k_reduce", "res2_gfx942_reduce", "gfx942/res2.reduce.hsaco"),
+    ]
 
 
 def test_wgrad_unsplit_when_the_launch_fills_the_cus():
-    # 512 x 4,608 weights: 576 blocks of 64 x 64.
+    # 512 x 4,608 weights: 144 blocks of 128 x 128 on 64 CUs.
     (job,), _ = _jobs(conv(op="conv_wgrad", n=1, c=512, k=512, spatial=[7, 7], dtype="bf16"), archs=("gfx1201",))
     assert (job.choice.spec.split, job.choice.spec.mode, job.choice.spec.out_dtype) == (1, "none", "bf16")
-    assert job.choice.config == "mma 16x16x16, block 64x64x32, waves 4x2"
+    assert job.choice.config == "mma 16x16x16, block 128x128x32, waves 4x2"
     assert (
         job.choice.reasons[2]
         == "split-K: the planner (select_split_k_wgrad) picks 1, none: the launch fills the CUs unsplit (or the reduction is too short to split): dw in the input type"

@@ -247,12 +247,16 @@ def igemm_fwd_cases():
 # conv_igemm_wgrad: name -> (spec, split, mode). Layer shapes of real networks
 # scaled down (the reduction, N x output pixels, kept to a few hundred so the
 # interpreter runs them), then edge shapes, then split-K. Each names what it
-# covers: blocks wholly inside the GEMM (the fast loop, M = K/groups >= 64
-# and N = C/groups x taps >= 64), k tails, column-major A (NHWC) and the
-# gathered one (NCHW), grids in x, y and z.
+# covers: each block of conv.wgrad_spec.tile_for (64 x 64, 64 x 256, 128 x
+# 128), blocks wholly inside the GEMM (the fast loop) and partial ones, k
+# tails, column-major A (NHWC) and the gathered one (NCHW), grids in x, y
+# and z.
 IGEMM_WGRAD = {
-    # ResNet: res2's 3x3 (C = K = 64: 9 column blocks wholly inside, 6 k steps and a tail of 4); 1x1; strided.
+    # ResNet: res2's 3x3 (C = K = 64, 64 x 256 blocks: 2 wholly inside and a partial third, 6 k steps
+    # and a tail of 4); 1x1; strided.
     "resnet_3x3_c64": (ConvSpec(1, 64, 64, (14, 14), (3, 3), pad=(1, 1)), 1, "none"),
+    # K = 128: 128 x 128 blocks, 2 wholly inside and a partial third (288 columns), 3 k steps and a tail of 4.
+    "resnet_3x3_k128": (ConvSpec(1, 32, 128, (10, 10), (3, 3), pad=(1, 1)), 1, "none"),
     "resnet_1x1_f16": (ConvSpec(2, 64, 64, (8, 8), (1, 1)), 1, "none"),
     "resnet_3x3_stride2_bf16": (
         ConvSpec(2, 16, 32, (9, 9), (3, 3), stride=(2, 2), pad=(1, 1), dtype="bf16"),

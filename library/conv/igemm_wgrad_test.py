@@ -17,7 +17,7 @@ from conv.igemm_wgrad import FAMILY, build, numeric_check
 from conv.spec import ConvSpec, SpecError
 from conv.split_k_reduce import grid as reduce_grid
 from conv.split_k_reduce import reduce_kernel
-from conv.wgrad_spec import MODES, TILES, WgradSpec, WgradSpecError, spec_for
+from conv.wgrad_spec import MODES, TILES, WgradSpec, WgradSpecError, spec_for, tile_for
 from family import bound
 from interp.interp import run
 from ir.printer import print_kernel
@@ -96,9 +96,10 @@ def test_fast_loop_tails_gathers_and_grids_are_exercised():
         ), arch
 
 
-def test_every_case_has_its_archs_tile_and_arguments():
+def test_every_case_has_tile_fors_tile_and_arguments():
     for case in FAMILY.cases:
-        assert case.spec.igemm.tile == TILES[case.arch], case.id
+        m, n, _ = case.spec.gemm
+        assert case.spec.igemm.tile == tile_for(case.arch, m, n), case.id
     kernel = build(CASES["resnet_3x3_c64_gfx1201"])
     assert kernel.attrs["workgroup_size"] == [256, 1, 1] and kernel.name == "conv_igemm_wgrad_resnet_3x3_c64_gfx1201"
     assert [a.name for a in kernel.args] == ["x", "dy", "dw"]
@@ -237,3 +238,27 @@ def test_two_stage_then_reduce_gives_dw(name, arch):
     dy64 = common.decode(p.args[1], c.dtype).reshape(c.output_shape())
     want = bound.expected(lambda x, dy: reference.wgrad(c, x, dy), (x64, dy64), spec.gemm[2], c.dtype)
     want.check(common.decode(dw, c.dtype), case.id)
+
+
+def test_tile_for_takes_the_biggest_block_the_weights_fill():
+    # M x N weights -> block: 128 x 128 when both reach 128, 64 x 256 when N reaches 256, else the arch's.
+    want = {
+        (128, 128): (128, 128),
+        (512, 4608): (128, 128),
+        (64, 576): (64, 256),
+        (127, 256): (64, 256),
+        (8, 392): (64, 256),
+        (128, 127): (64, 64),
+        (64, 255): (64, 64),
+        (1, 1): (64, 64),
+    }
+    for arch, base in TILES.items():
+        assert (base.block_m, base.block_n) == (64, 64), arch
+        for (m, n), block in want.items():
+            tile = tile_for(arch, m, n)
+            assert (tile.block_m, tile.block_n) == block, (arch, m, n)
+            assert (tile.mma, tile.block_k, tile.waves_m, tile.waves_n) == (base.mma, 32, base.waves_m, base.waves_n)
+    # Every block is in the cases, on every arch.
+    for arch in TILES:
+        blocks = {(c.spec.igemm.tile.block_m, c.spec.igemm.tile.block_n) for c in FAMILY.cases if c.arch == arch}
+        assert blocks == {(64, 64), (64, 256), (128, 128)}, arch

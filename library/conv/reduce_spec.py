@@ -1,7 +1,14 @@
-"""The spec of conv_fwd_split_k_reduce (a split forward layer's reduce) and
+"""The spec of conv_fwd_split_k_reduce (the reduce of a split layer) and
 its lane vector width: the facts the planner needs to choose and describe it,
 apart from the builder (split_k_reduce.py), so that planning imports no
 family's builder.
+
+ReduceSpec.tensor says which tensor of the layer the reduce finishes:
+
+    "y"   the forward output (conv_igemm_fwd split-K), through the layer's
+          epilogue; the default, left out of the JSON.
+    "dw"  the weight gradient (conv_igemm_wgrad two-stage), in dw's shape and
+          layout; a weight gradient has no epilogue, so the conv has none.
 """
 
 import dataclasses
@@ -12,6 +19,7 @@ from family.cases_json import plain_int
 from family.family import Refusal
 
 VECTORS = (4, 2, 1)  # lane vector widths, widest first
+TENSORS = ("y", "dw")  # ReduceSpec.tensor, the default first
 
 
 class ReduceSpecError(SpecError, Refusal):
@@ -25,11 +33,12 @@ def vector_width(elements):
 
 @dataclasses.dataclass(frozen=True)
 class ReduceSpec:
-    """The reduce of a split forward layer: the layer (its output's shape,
-    layout, type, epilogue) and the split."""
+    """The reduce of a split layer: the layer (its output's shape, layout,
+    type, epilogue), the split and the tensor it finishes (module doc)."""
 
     conv: ConvSpec
     split_k: int
+    tensor: str = TENSORS[0]
 
     def __post_init__(self):
         if isinstance(self.conv, dict):
@@ -53,25 +62,46 @@ class ReduceSpec:
                 split,
                 MAX_INT64,
             )
-        check_tensor_bytes(
-            "ReduceSpec.split_k", "f32 workspace", (split, *self.conv.output_shape()), 4, "take a smaller split"
-        )
+        if self.tensor not in TENSORS:
+            raise ReduceSpecError(
+                f"ReduceSpec.tensor: expected one of {', '.join(TENSORS)}, got {self.tensor!r}",
+                "ReduceSpec.tensor",
+                self.tensor,
+                list(TENSORS),
+            )
+        found = self.conv.epilogue_field()
+        if self.tensor == "dw" and found is not None:  # a weight gradient has no epilogue to apply
+            field, value, default = found
+            raise ReduceSpecError(
+                f"ConvSpec.{field}: expected {default!r} (a weight gradient's reduce applies no epilogue), "
+                f"got {value!r}; drop {field}",
+                f"ConvSpec.{field}",
+                value,
+                [default],
+            )
+        check_tensor_bytes("ReduceSpec.split_k", "f32 workspace", (split, *self.shape), 4, "take a smaller split")
+
+    @property
+    def shape(self):
+        """The shape of the tensor the reduce finishes, one workspace slice."""
+        return self.conv.output_shape() if self.tensor == "y" else self.conv.weight_shape()
 
     @property
     def elements(self):
-        """E: the output's elements, one workspace slice."""
-        return math.prod(self.conv.output_shape())
+        """E: the finished tensor's elements, one workspace slice."""
+        return math.prod(self.shape)
 
     def to_json(self):
-        return {"conv": self.conv.to_json(), "split_k": self.split_k}
+        tensor = {} if self.tensor == TENSORS[0] else {"tensor": self.tensor}
+        return {"conv": self.conv.to_json(), "split_k": self.split_k, **tensor}
 
     @classmethod
     def from_json(cls, obj):
-        if not isinstance(obj, dict) or sorted(obj) != ["conv", "split_k"]:
+        if not isinstance(obj, dict) or sorted(set(obj) - {"tensor"}) != ["conv", "split_k"]:
             raise ReduceSpecError(
-                f"ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got {obj!r}",
+                f"ReduceSpec: expected a JSON object with the fields conv, split_k and optionally tensor, got {obj!r}",
                 "ReduceSpec",
                 obj,
-                ["conv", "split_k"],
+                ["conv", "split_k", "tensor"],
             )
         return cls(**obj)

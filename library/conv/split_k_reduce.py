@@ -25,8 +25,9 @@ pixels % V == 0), else one load each. The residual of V elements is one
 V-wide load of the output type.
 
 reduce_kernel(name, arch, elements, splits, dtype, ...) is the plain
-builder, for any split family (wgrad calls it with no epilogue); this
-module's FAMILY builds it for a forward layer (conv.reduce_spec.ReduceSpec):
+builder, for any split family; this module's FAMILY builds it from a
+conv.reduce_spec.ReduceSpec: a forward layer's y, or (tensor "dw") a
+two-stage weight gradient's dw, with no epilogue:
 
     conv_fwd_split_k_reduce_<case id>(ws, y, [bias], [residual])
 
@@ -166,9 +167,9 @@ def reference(spec, ws, bias, residual=None):
 def numeric_check(case, rng):
     s = case.spec
     c = s.conv
-    ws = rng.standard_normal((s.split_k, *c.output_shape())).astype(np.float32)
+    ws = rng.standard_normal((s.split_k, *s.shape)).astype(np.float32)
     store_type, poison = common.POISON[c.dtype]
-    y = np.full(c.output_shape(), poison, store_type)
+    y = np.full(s.shape, poison, store_type)
     extra, bias, residual64 = common.epilogue_args(c, rng)
     before = residual64 if c.residual == "before_activation" else None
     after = residual64 if c.residual == "after_activation" else None
@@ -185,9 +186,11 @@ def chain(case, args, written, rng):
     the whole layer's, numpy's forward convolution through the epilogue
     (common.expected), on the elements whose S slices were all written. The
     workgroups launched are those holding one of them. None for a producer
-    whose arguments are not those (a flat workspace, as wgrad's two-stage
-    split leaves): the reduce is then checked alone."""
+    whose arguments are not those (a reduce of dw, whose two-stage split
+    leaves a flat workspace): the reduce is then checked alone."""
     s = case.spec
+    if s.tensor != "y":
+        return None
     c = s.conv
     shapes = (c.input_shape(), c.weight_shape(), (s.split_k, *c.output_shape()))
     if len(args) != 3 or any(np.shape(a) != shape for a, shape in zip(args, shapes)) or args[2].dtype != np.float32:

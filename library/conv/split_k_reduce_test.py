@@ -3,6 +3,7 @@ lane vectors and bias paths in the IR, and that the numeric check fails on a
 wrong reduce."""
 
 import dataclasses
+import math
 import re
 
 import numpy as np
@@ -13,7 +14,7 @@ from conv.spec import ConvSpec, SpecError
 from conv.reduce_spec import ReduceSpec, ReduceSpecError, vector_width
 from conv.split_k_reduce import FAMILY, Channels, build, channels_of, numeric_check, reduce_kernel
 from family.bound import Expected
-from family.family import Refusal
+from family.family import Case, Refusal
 from interp.interp import run
 from ir.printer import print_kernel
 from tile.gemm import spec_epilogue
@@ -80,9 +81,8 @@ def test_spec_json_and_errors():
     spec = CASES["nchw_bias_bf16_s3_gfx1250"].spec
     assert ReduceSpec.from_json(spec.to_json()) == spec
     assert ReduceSpec(spec.conv.to_json(), np.int32(3)) == spec
-    with pytest.raises(
-        ReduceSpecError, match=r"ReduceSpec: expected a JSON object with exactly the fields conv, split_k, got \{'conv'"
-    ):
+    fields = r"ReduceSpec: expected a JSON object with the fields conv, split_k and optionally tensor, got \{'conv'"
+    with pytest.raises(ReduceSpecError, match=fields):
         ReduceSpec.from_json({"conv": spec.conv.to_json()})
     with pytest.raises(ReduceSpecError, match=r"ReduceSpec.conv: expected a ConvSpec, got 'NHWC'"):
         ReduceSpec("NHWC", 2)
@@ -144,3 +144,32 @@ def test_reduce_kernel_without_channels_is_a_plain_sum():
     ws64 = ws.astype(np.float64)
     Expected(ws64.sum(axis=0), np.abs(ws64).sum(axis=0), 4, "bf16").check(got, "the sum")
     assert (got < 0).any()
+
+
+def test_a_weight_gradients_reduce_finishes_dw():
+    # conv_igemm_wgrad's two-stage split: the workspace slices and the output are dw's shape
+    # (16 x 3 x 3 x 8 = 1152 elements), not y's (2 x 7 x 7 x 16 = 1568).
+    conv = ConvSpec(2, 8, 16, (7, 7), (3, 3), pad=(1, 1))
+    spec = ReduceSpec(conv, 3, "dw")
+    assert (spec.shape, spec.elements) == ((16, 3, 3, 8), 1152) and math.prod(conv.output_shape()) == 1568
+    assert spec.to_json() == {"conv": conv.to_json(), "split_k": 3, "tensor": "dw"}
+    assert ReduceSpec.from_json(spec.to_json()) == spec
+    assert "tensor" not in ReduceSpec(conv, 3).to_json()  # the default, "y", is left out
+    case = Case("dw", "gfx942", spec)
+    got, want, p = _run(case)
+    assert p.args[0].shape == (3, 16, 3, 3, 8) and p.grid == split_k_reduce.grid(1152)
+    want.check(got, case.id)
+    # One slice short: the check fails.
+    got, want, p = _run(case, reduce_kernel("short", case.arch, 1152, 2, conv.dtype))
+    assert want.misses(got).any()
+
+
+def test_a_weight_gradients_reduce_refuses_an_epilogue_and_an_unknown_tensor():
+    conv = ConvSpec(1, 8, 16, (7, 7), (3, 3), pad=(1, 1), bias=True)
+    why = r"ConvSpec.bias: expected False \(a weight gradient's reduce applies no epilogue\), got True; drop bias"
+    with pytest.raises(ReduceSpecError, match=why):
+        ReduceSpec(conv, 2, "dw")
+    with pytest.raises(ReduceSpecError, match=r"ReduceSpec.tensor: expected one of y, dw, got 'w'"):
+        ReduceSpec(dataclasses.replace(conv, bias=False), 2, "w")
+    with pytest.raises(ReduceSpecError, match=r"fields conv, split_k and optionally tensor, got"):
+        ReduceSpec.from_json({"conv": conv.to_json(), "split_k": 2, "tensr": "dw"})

@@ -129,13 +129,22 @@ def test_wgrad_resnet50_at_batch_32_splits_its_narrow_layers():
             spec = wgrad_spec.spec_for(arch, conv)
             policies[name] = select_split_k_wgrad(spec, arch)
             _check_wgrad_rules(spec, arch, policies[name])
-        # res2's 3x3 is 64 x 576: 9 workgroups over a 100,352-long reduction. Doubling runs to
-        # 9 x 64 = 576 workgroups on 304 CUs (the cap), 9 x 32 on 256, 9 x 8 on gfx1201's 64.
+        # res2's 3x3 is 64 x 576: 3 workgroups of 64 x 256 over a 100,352-long reduction. Doubling
+        # runs to the cap, 3 x 64 = 192 workgroups, on 304 and 256 CUs, and to 3 x 32 on gfx1201's 64.
         assert policies["res2_3x3"] == WgradSplitPolicy(
-            "two_stage", {"gfx942": 64, "gfx950": 32, "gfx1201": 8, "gfx1250": 32}[arch]
+            "two_stage", {"gfx942": 64, "gfx950": 64, "gfx1201": 32, "gfx1250": 64}[arch]
         ), arch
-        # res5's 3x3 is 512 x 4,608: 576 workgroups fill every arch unsplit.
-        assert policies["res5_3x3"] == WgradSplitPolicy("none", 1), arch
+        # res5's 3x3 is 512 x 4,608: 4 x 36 = 144 workgroups of 128 x 128. Doubling while under the
+        # CUs: to 576 on 304 (4 ways), 288 on 256 (2); gfx1201's 64 are filled unsplit.
+        assert (
+            policies["res5_3x3"]
+            == {
+                "gfx942": WgradSplitPolicy("two_stage", 4),
+                "gfx950": WgradSplitPolicy("two_stage", 2),
+                "gfx1201": WgradSplitPolicy("none", 1),
+                "gfx1250": WgradSplitPolicy("two_stage", 2),
+            }[arch]
+        ), arch
 
 
 def test_wgrad_atomic_when_the_workspace_budget_is_small():
@@ -148,9 +157,10 @@ def test_wgrad_atomic_when_the_workspace_budget_is_small():
 
 def test_wgrad_groups_count_as_workgroups():
     one = wgrad_spec.spec_for("gfx942", ConvSpec(8, 128, 128, (14, 14), (3, 3), pad=(1, 1)))
-    grouped = wgrad_spec.spec_for("gfx942", ConvSpec(8, 128 * 32, 128 * 32, (14, 14), (3, 3), pad=(1, 1), groups=32))
+    grouped = wgrad_spec.spec_for("gfx942", ConvSpec(8, 128 * 64, 128 * 64, (14, 14), (3, 3), pad=(1, 1), groups=64))
     assert one.gemm == grouped.gemm
-    # 2 x 18 = 36 workgroups: 36 x 8 = 288 < 304, so 16; grouped, 1,152 workgroups fill the CUs.
+    # 9 workgroups of 128 x 128: doubling stops at 16, where a split would run fewer than two
+    # k steps of 32 (1,568 / 32 = 49); grouped, 9 x 64 = 576 workgroups fill the CUs.
     assert select_split_k_wgrad(one, "gfx942") == WgradSplitPolicy("two_stage", 16)
     assert select_split_k_wgrad(grouped, "gfx942") == WgradSplitPolicy("none", 1)
 

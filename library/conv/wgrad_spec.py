@@ -5,11 +5,20 @@ group's channels x filter taps (columns), reduced over N x output pixels
 (conv.igemm_wgrad says how). Its shape is the forward's turned around: the
 rows and columns are the weights, small (64 x 576 for ResNet-50's res2
 3x3), and the reduction is the whole batch's pixels, long (100,352 at
-batch 32). So the table's block is 64 x 64: a K = 64 layer fills its rows,
-and every block of the grid does a long run of k steps; the reduction is
-what split-K (conv.split_k.select_split_k_wgrad) cuts. Each arch keeps
-conv_igemm_fwd's matrix op and 32-deep k step; CDNA runs 4 waves of 64
-lanes (2 x 2), RDNA4 and gfx1250 8 waves of 32 (4 x 2).
+batch 32); the reduction is what split-K (conv.split_k.select_split_k_wgrad)
+cuts. Each arch keeps conv_igemm_fwd's matrix op and 32-deep k step; CDNA
+runs 4 waves of 64 lanes (2 x 2), RDNA4 and gfx1250 8 waves of 32 (4 x 2).
+
+The block is the largest the weights fill (tile_for, from the "blocks"
+rows of wgrad_tiles.json, first match): 128 x 128 when M = K/groups and
+N = C/groups x taps are both 128 or more, 64 x 256 when N is 256 or more,
+else the arch's 64 x 64 ("tiles" rows). A bigger block spreads a k step's
+copy and address work over more matrix ops: on res2's 3x3 (64 x 576
+weights; llvm23, docs/figures/conv-isa.md) the main loop's non-matrix
+instructions per 4096 MACs go from 11.6 (64 x 64) to 4.7 (64 x 256) on
+gfx942, and a 128 x 128 block runs 3.1, at the price of occupancy (more
+accumulators), which the long reduction and the split's workgroups make up
+for.
 
 WgradSpec is JSON as well (the case lists both engines read):
 
@@ -31,18 +40,50 @@ this kernel never sees, so such a spec is refused by name rather than answered w
 """
 
 import dataclasses
+import json
 import math
 import os
 
 from conv.igemm_tiles import DTYPES, IgemmSpec, load_tiles
 from conv.spec import BELOW_2_63, MAX_INT64, SpecError, check_tensor_bytes
 from family.cases_json import plain_int
+from tile.tile import Tile
 
 MODES = ("none", "two_stage", "atomic")
 F32_BYTES = 4
 
-# arch -> Tile (the docstring says why 64 x 64), from wgrad_tiles.json beside this file.
-TILES = load_tiles(os.path.join(os.path.dirname(os.path.abspath(__file__)), "wgrad_tiles.json"))
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wgrad_tiles.json")
+# arch -> Tile: its matrix op, waves and 64 x 64 block, the block of weights too small for BLOCKS'.
+TILES = load_tiles(PATH)
+
+
+@dataclasses.dataclass(frozen=True)
+class Block:
+    """A block the weights' GEMM takes when its M and N are at least min_m and min_n."""
+
+    min_m: int
+    min_n: int
+    block_m: int
+    block_n: int
+
+
+def _load_blocks(path):
+    with open(path, encoding="utf-8") as f:
+        return tuple(Block(**row) for row in json.load(f)["blocks"])
+
+
+# The bigger blocks, best first (the docstring says why), from the same file.
+BLOCKS = _load_blocks(PATH)
+
+
+def tile_for(arch, m, n):
+    """The Tile of a wgrad GEMM of M x N weights on `arch` (an arch of TILES):
+    the first of BLOCKS whose minimums m and n reach, else the arch's own."""
+    base = TILES[arch]
+    block = next((b for b in BLOCKS if m >= b.min_m and n >= b.min_n), None)
+    if block is None:
+        return base
+    return Tile.of({**base.to_json(), "block_m": block.block_m, "block_n": block.block_n}, PATH, WgradSpecError)
 
 
 class WgradSpecError(SpecError):
@@ -178,7 +219,7 @@ class WgradSpec:
 
 
 def spec_for(arch, conv, split=1, mode="none"):
-    """The WgradSpec of `conv` on `arch`, with the table's tile."""
+    """The WgradSpec of `conv` on `arch`, with tile_for's tile."""
     if arch not in TILES:
         raise WgradSpecError(
             f"conv_igemm_wgrad tiles: expected an arch with a tile ({', '.join(TILES)}), got {arch!r}; add a row to library/conv/wgrad_tiles.json",
@@ -193,4 +234,5 @@ def spec_for(arch, conv, split=1, mode="none"):
             conv.dtype,
             DTYPES,
         )
-    return WgradSpec(IgemmSpec(conv, TILES[arch]), split, mode)
+    m, n = conv.k_per_group, conv.c_per_group * math.prod(conv.filter)
+    return WgradSpec(IgemmSpec(conv, tile_for(arch, m, n)), split, mode)

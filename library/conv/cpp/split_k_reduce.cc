@@ -6,7 +6,10 @@
 // statement, in Python's order.
 #include "library/conv/cpp/split_k_reduce.h"
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -23,6 +26,8 @@ using ir::Value;
 
 constexpr int kWorkgroup = 256;
 constexpr std::array<int, 3> kVectors = {4, 2, 1};  // widest first
+// ReduceSpec.tensor, the default first.
+constexpr std::array<std::string_view, 2> kTensors = {"y", "dw"};
 
 // v f32 values at p: one load, its elements (_load).
 std::vector<Value*> load(ir::KernelBuilder& b, Value* p, int v) {
@@ -150,11 +155,11 @@ std::unique_ptr<ir::Kernel> reduce_kernel(std::string name, std::string_view arc
 }
 
 ReduceSpec ReduceSpec::from_json(const json::Value& obj) {
-  const bool exact = obj.is_object() && obj.as_object().size() == 2 && obj.as_object().contains("conv") &&
-                     obj.as_object().contains("split_k");
-  if (!exact) {
-    throw ReduceSpecError("ReduceSpec", obj, "a JSON object with exactly the fields conv, split_k",
-                          json::Array{"conv", "split_k"});
+  const bool fields_ok = obj.is_object() && obj.as_object().contains("conv") && obj.as_object().contains("split_k") &&
+                         obj.as_object().size() == 2 + static_cast<std::size_t>(obj.as_object().contains("tensor"));
+  if (!fields_ok) {
+    throw ReduceSpecError("ReduceSpec", obj, "a JSON object with the fields conv, split_k and optionally tensor",
+                          json::Array{"conv", "split_k", "tensor"});
   }
   const json::Object& fields = obj.as_object();
   const json::Value& conv = fields.at("conv");
@@ -172,12 +177,29 @@ ReduceSpec ReduceSpec::from_json(const json::Value& obj) {
                           kMaxInt64);
   }
   s.split_k = split.as_int();
-  Shape workspace = s.conv.output_shape();
+  if (fields.contains("tensor")) {
+    const json::Value& tensor = fields.at("tensor");
+    if (!tensor.is_str() || std::find(kTensors.begin(), kTensors.end(), tensor.as_str()) == kTensors.end()) {
+      throw ReduceSpecError("ReduceSpec.tensor", tensor, "one of y, dw", json::Array{"y", "dw"});
+    }
+    s.tensor = tensor.as_str();
+  }
+  if (auto found = s.conv.epilogue_field(); found && s.tensor == "dw") {  // a weight gradient has no epilogue
+    const auto& [field, value, fallback] = *found;
+    throw ReduceSpecError("ConvSpec." + field, value,
+                          json::canonical(fallback) + " (a weight gradient's reduce applies no epilogue)",
+                          json::Array{fallback}, "drop " + field);
+  }
+  Shape workspace = s.shape();
   workspace.insert(workspace.begin(), s.split_k);
   check_tensor_bytes("ReduceSpec.split_k", "f32 workspace", workspace, 4, "take a smaller split");
   return s;
 }
 
-json::Value ReduceSpec::to_json() const { return json::Object{{"conv", conv.to_json()}, {"split_k", split_k}}; }
+json::Value ReduceSpec::to_json() const {
+  json::Object out{{"conv", conv.to_json()}, {"split_k", split_k}};
+  if (tensor != kTensors[0]) out.emplace("tensor", tensor);  // the default is left out
+  return out;
+}
 
 }  // namespace rocke::conv

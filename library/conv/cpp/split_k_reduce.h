@@ -63,16 +63,20 @@ std::unique_ptr<ir::Kernel> reduce_kernel(std::string name, std::string_view arc
                                           std::optional<Channels> channels = std::nullopt, bool residual = false,
                                           const Epilogue& epilogue = {});
 
-// split_k_reduce.ReduceSpec: a forward layer and its split.
+// reduce_spec.ReduceSpec: a split layer, its split and the tensor the reduce
+// finishes ("y", the forward output; "dw", the weight gradient).
 struct ReduceSpec {
   ConvSpec conv;
   std::int64_t split_k = 0;
+  std::string tensor = "y";
 
   // ReduceSpec.from_json(obj): ReduceSpecError (or
   // ConvSpec's SpecError, for a bad conv or workspace).
   static ReduceSpec from_json(const json::Value& obj);
   json::Value to_json() const;
-  std::int64_t elements() const { return product(conv.output_shape()); }
+  // The finished tensor's shape, one workspace slice.
+  Shape shape() const { return tensor == "y" ? conv.output_shape() : conv.weight_shape(); }
+  std::int64_t elements() const { return product(shape()); }
 };
 
 }  // namespace rocke::conv

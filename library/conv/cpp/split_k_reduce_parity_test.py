@@ -44,11 +44,21 @@ BAD = [
     _with(split_k=-(2**64)),  # beyond 64 bits
     _with(conv={**CONV, "n": 1, "k": 1024, "spatial": [512, 1024], "pad": [1, 1]}, split_k=2),  # a 4 GiB workspace
     _with(conv={**CONV, "n": 1, "c": 8, "k": 8, "spatial": [4096, 4096], "filter": [1, 1], "pad": [0, 0]}, split_k=9),
+    _with(tensor="x"),
+    _with(tensor=None),
+    _with(tensor=["dw"]),
+    _with(tensor="dw", conv={**CONV, "bias": True}),  # a weight gradient has no epilogue
+    _with(tensor="dw", conv={**CONV, "activation": "relu"}),
+    # dw of 4096 x 4096 x 3 x 3 in f32 is 576 MiB: 4 slices pass 2 GiB.
+    _with(tensor="dw", conv={**CONV, "c": 4096, "k": 4096, "spatial": [3, 3]}, split_k=4),
 ]
 GOOD = [
     BASE,
     _with(split_k=16),
     _with(conv={**CONV, "layout": "NCHW", "dtype": "bf16", "bias": True, "activation": "relu"}),
+    _with(tensor="y"),  # the default: written back without the field
+    _with(tensor="dw"),
+    _with(tensor="dw", conv={**CONV, "layout": "NCHW", "dtype": "bf16"}, split_k=64),
     *(c.spec.to_json() for c in FAMILY.cases),
 ]
 
