@@ -361,10 +361,11 @@ def vector_writer(op, ty, *, high16=None, sdwa=None):
 
         return write_sdwa
     if bits == 32 and file == "v" and ty != "bf16":
+        typed = np.dtype(dtype)
 
         def write32(w, x):
-            if x.dtype != dtype:
-                x = x.astype(dtype)
+            if x.dtype is not typed:  # numpy's dtypes are singletons: an identity test is the cheap one
+                x = x.astype(typed, copy=False)
             if w.full:
                 w.v[:, i] = x.view(np.uint32)
             else:
