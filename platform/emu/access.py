@@ -95,7 +95,11 @@ def register_loader(op, size, form):
 
         def write(w, raw, mask):
             regs = getattr(w, file)[:, first : first + n]
-            np.copyto(regs, np.ascontiguousarray(raw).view(np.uint32), where=mask[:, None])
+            words = np.ascontiguousarray(raw).view(np.uint32)
+            if mask is w.exec and w.full:
+                regs[...] = words
+            else:
+                np.copyto(regs, words, where=mask[:, None])
 
         return write
     if form in ("u", "s"):

@@ -43,6 +43,8 @@ _GFX9_FIELDS = (("vm", ((0, 4), (14, 2))), ("exp", ((4, 3),)), ("lgkm", ((8, 4),
 
 def retire(w, counter, limit):
     """Land the oldest operations of `counter` until at most `limit` are in flight; how many landed."""
+    if len(w.pending) <= limit:  # fewer in flight than the limit, of every counter: nothing to land
+        return 0
     mine = [p for p in w.pending if p.counter == counter]
     excess = len(mine) - limit
     if excess <= 0:

@@ -70,9 +70,12 @@ _SPANS = {n: np.arange(n) for n in (1, 2, 4, 8, 12, 16)}
 
 def _in_range(w, addrs, size, mask):
     """The lanes of `mask` whose access lies inside the LDS allocation; the others are counted."""
-    ok = mask & (addrs >= 0) & (addrs <= w.workgroup.lds.size - size)
-    if ok is not mask and not np.array_equal(ok, mask):
-        w.lds_out_of_range += int(np.count_nonzero(mask & ~ok))
+    limit = w.workgroup.lds.size - size
+    live = addrs if w.full else addrs[mask]
+    if not live.size or (live.min() >= 0 and live.max() <= limit):  # two reductions, no mask arithmetic
+        return mask
+    ok = mask & (addrs >= 0) & (addrs <= limit)
+    w.lds_out_of_range += int(np.count_nonzero(mask & ~ok))
     return ok
 
 

@@ -14,6 +14,7 @@ from emu.errors import MemoryFault
 FIRST = 0x1_0000_0000  # no buffer below 4 GiB: a 32-bit offset taken for an address faults
 GAP = 1 << 20  # unmapped bytes after every buffer
 ALIGN = 1 << 16
+_SPANS: dict = {n: np.arange(n, dtype=np.int64) for n in range(1, 65)}  # the bytes of one lane's access (at most 64)
 # The aperture bases, as src_shared_base / src_private_base give them (high halves).
 APERTURES = {
     "shared_base": 0x0001_0000_0000_0000,
@@ -67,11 +68,32 @@ class Memory:
             )
         return idx, addrs
 
+    def _one_buffer(self, addrs, nbytes, active):
+        """(buffer, int64 offsets of every lane) when the active lanes' accesses all lie in one
+        buffer (what nearly every access is), else None: one range check instead of a lookup per lane."""
+        addrs = np.asarray(addrs, np.uint64)
+        if addrs.shape != active.shape:
+            addrs = np.broadcast_to(addrs, active.shape)
+        live = addrs if active.all() else addrs[active]
+        lo, hi = int(live.min()), int(live.max())
+        b = int(np.searchsorted(self._starts, np.uint64(lo), side="right")) - 1
+        if b < 0 or hi + nbytes > int(self._ends[b]):
+            return None
+        return self.buffers[b], addrs.astype(np.int64) - self.bases[b]
+
     def read(self, addrs, nbytes, active, what):
         """(lanes, nbytes) uint8 at each active lane's address; zeros in inactive lanes."""
-        out = np.zeros((active.size, nbytes), np.uint8)
         if not active.any():
+            return np.zeros((active.size, nbytes), np.uint8)
+        one = self._one_buffer(addrs, nbytes, active)
+        if one is not None:
+            buf, off = one
+            if active.all():
+                return buf[off[:, None] + _SPANS[nbytes]]
+            out = np.zeros((active.size, nbytes), np.uint8)
+            out[active] = buf[off[active][:, None] + _SPANS[nbytes]]
             return out
+        out = np.zeros((active.size, nbytes), np.uint8)
         idx, addrs = self._locate(addrs, nbytes, active, what)
         span = np.arange(nbytes, dtype=np.int64)
         for b in np.unique(idx[active]):
@@ -85,6 +107,14 @@ class Memory:
         if not active.any():
             return
         nbytes = data.shape[1]
+        one = self._one_buffer(addrs, nbytes, active)
+        if one is not None:
+            buf, off = one
+            if active.all():
+                buf[off[:, None] + _SPANS[nbytes]] = data
+            else:
+                buf[off[active][:, None] + _SPANS[nbytes]] = data[active]
+            return
         idx, addrs = self._locate(addrs, nbytes, active, what)
         span = np.arange(nbytes, dtype=np.int64)
         for b in np.unique(idx[active]):

@@ -16,6 +16,7 @@ is encoded in the operand's float format.
 """
 
 import dataclasses
+import functools
 import re
 import struct
 
@@ -77,18 +78,25 @@ class OperandError(ValueError):
     pass
 
 
+_HEX = re.compile(r"-?0x[0-9a-fA-F]+")
+_INT = re.compile(r"-?\d+")
+_FLOAT = re.compile(r"-?\d+\.\d+(e[+-]?\d+)?")
+
+
 def _number(text):
-    if re.fullmatch(r"-?0x[0-9a-fA-F]+", text):
+    if _HEX.fullmatch(text):
         return int(text, 16)
-    if re.fullmatch(r"-?\d+", text):
+    if _INT.fullmatch(text):
         return int(text)
-    if re.fullmatch(r"-?\d+\.\d+(e[+-]?\d+)?", text):
+    if _FLOAT.fullmatch(text):
         return float(text)
     return None
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def parse(text):
-    """Operand of one operand's text; OperandError if it is none the tables know."""
+    """Operand of one operand's text; OperandError if it is none the tables know. Cached: a kernel's
+    operands repeat (v1, s[0:1], vcc) and binding every instruction of every gate's kernels parses each."""
     body, neg, abs_, sext = text, False, False, False
     if body.startswith("sext(") and body.endswith(")"):
         body, sext = body[5:-1], True
@@ -361,10 +369,11 @@ def vector_writer(op, ty, *, high16=None, sdwa=None):
 
         return write_sdwa
     if bits == 32 and file == "v" and ty != "bf16":
+        typed = np.dtype(dtype)
 
         def write32(w, x):
-            if x.dtype != dtype:
-                x = x.astype(dtype)
+            if x.dtype is not typed:  # numpy's dtypes are singletons: an identity test is the cheap one
+                x = x.astype(typed, copy=False)
             if w.full:
                 w.v[:, i] = x.view(np.uint32)
             else:

@@ -12,6 +12,7 @@ The encoding suffixes _e32, _e64, _sdwa and _dpp name one operation; they are
 dropped here and the binder reads their modifiers (sdwa selects) itself.
 """
 
+import functools
 import re
 
 TABLE: dict = {}
@@ -60,6 +61,7 @@ CLASSES = (
 )
 
 
+@functools.cache  # a handful of mnemonics, asked once per instruction of every kernel
 def instruction_class(mnemonic):
     for prefix, name in CLASSES:
         if mnemonic.startswith(prefix):

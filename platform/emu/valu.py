@@ -253,14 +253,19 @@ def bind_mad64(op):
 # -- the operations --------------------------------------------------------------------
 
 
+_SHIFT = U32(31)  # made once: a numpy scalar costs as much to build as the AND
+
+
 def _sh(x):
-    return x & U32(31)
+    return x & _SHIFT
 
 
 def _bfe_u(x, off, width):
+    if off.size == 1 and width.size == 1:  # constant or scalar offset and width (nearly always): two scalar ops
+        o, n = int(off.reshape(-1)[0]) & 31, int(width.reshape(-1)[0]) & 31
+        return (x >> U32(o)) & U32((1 << n) - 1)
     off, width = _sh(off), _sh(width)
-    mask = ((U64(1) << width.astype(U64)) - U64(1)).astype(U32)
-    return (x >> off) & mask
+    return (x >> off) & ((U32(1) << width) - U32(1))  # width < 32: the mask fits 32 bits
 
 
 def _bfe_i(x, off, width):
@@ -271,21 +276,22 @@ def _bfe_i(x, off, width):
     return np.where(width == 0, 0, out).astype(np.int64).astype(U32)
 
 
+# v_perm_b32's byte selectors 0..13 as indices into a lane's 14-byte table: bytes 0-7 of {src0, src1} (src1
+# low), the sign of bytes 1, 3, 5 and 7 spread to a byte (8-11), 0x00 (12) and 0xFF (13, also for 14-255).
+_PERM_SIGNS = np.array([1, 3, 5, 7])
+
+
 def _perm(s0, s1, sel):
-    both = (s0.astype(U64) << U64(32)) | s1.astype(U64)
-    out = np.zeros(np.broadcast_shapes(s0.shape, s1.shape, sel.shape), U32)
-    for byte in range(4):
-        k = ((sel >> U32(8 * byte)) & U32(0xFF)).astype(U64)
-        picked = (both >> (np.minimum(k, U64(7)) * U64(8))) & U64(0xFF)
-        sign_byte = {8: 1, 9: 3, 10: 5, 11: 7}
-        value = picked
-        for code, src_byte in sign_byte.items():
-            ext = ((both >> U64(8 * src_byte + 7)) & U64(1)) * U64(0xFF)
-            value = np.where(k == code, ext, value)
-        value = np.where(k == 12, U64(0), value)
-        value = np.where(k >= 13, U64(0xFF), value)
-        out |= value.astype(U32) << U32(8 * byte)
-    return out
+    shape = np.broadcast_shapes(s0.shape, s1.shape, sel.shape)
+    both = np.empty((shape[0], 2), U32)
+    both[:, 0], both[:, 1] = s1, s0
+    data = both.view(np.uint8)  # (lanes, 8), little-endian: byte k of {src0, src1}
+    table = np.empty((shape[0], 14), np.uint8)
+    table[:, :8] = data
+    table[:, 8:12] = (data[:, _PERM_SIGNS] >> 7) * np.uint8(0xFF)
+    table[:, 12], table[:, 13] = 0, 0xFF
+    picks = np.minimum(np.broadcast_to(sel, shape).astype(U32).reshape(-1, 1).view(np.uint8), 13)
+    return np.take_along_axis(table, picks.astype(np.intp), axis=1).view(U32).reshape(shape)
 
 
 def _bitop3(a, b, c, bitop3):

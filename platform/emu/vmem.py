@@ -255,8 +255,13 @@ def _buffer_access(inst, ctx, vaddr, srsrc, soffset):
     sreader = O.scalar_reader(soffset, 32)
     generation, what = ctx.generation, _what(inst, ctx)
 
+    last = [None, None]  # the V# words of the last execution and their _Resource: decoded once per change
+
     def resource(w):
-        return _Resource(w.s[rsrc : rsrc + 4], generation, what)
+        words = w.s[rsrc : rsrc + 4]
+        if words != last[0]:
+            last[:] = words, _Resource(words, generation, what)
+        return last[1]
 
     return resource, offsets, sreader
 
@@ -269,9 +274,12 @@ def _components(size, form):
 
 
 def buffer_read(w, r, offs, soff, size, form, mask, what, at):
-    data = np.zeros((w.lanes, size), np.uint8)
     base = _U64(r.base + soff)
-    _count(w, at, base + offs.astype(_U64), mask & (offs + size <= r.records), size)
+    whole = mask & (offs + size <= r.records)
+    _count(w, at, base + offs.astype(_U64), whole, size)
+    if np.count_nonzero(whole) == np.count_nonzero(mask):  # every active lane in range: one access
+        return w.memory.read(base + offs.astype(_U64), size, mask, what)
+    data = np.zeros((w.lanes, size), np.uint8)
     for at, n in _components(size, form):
         ok = mask & (offs + at + n <= r.records)
         if ok.any():
@@ -311,7 +319,12 @@ def bind_buffer_store(size, form):
             mask = w.exec
             r, offs, data = resource(w), offsets(w), read(w)
             base = _U64(r.base + sreader(w))
-            _count(w, at, base + offs.astype(_U64), mask & (offs + size <= r.records), size)
+            whole = mask & (offs + size <= r.records)
+            _count(w, at, base + offs.astype(_U64), whole, size)
+            if np.count_nonzero(whole) == np.count_nonzero(mask):  # every active lane in range: one access
+                w.memory.write(base + offs.astype(_U64), data, mask, what)
+                access.in_flight(w, counter, None, at)
+                return
             for start, n in _components(size, form):
                 ok = mask & (offs + start + n <= r.records)
                 if ok.any():

@@ -5,13 +5,14 @@ family re-runs that action, which writes the same bytes, and the machine
 gates stay cached.
 
     {"cases": [{"id", "arch", "refused": CLASS}
-               or {"id", "arch", "block", "grid", "args": [ARG...],
+               or {"id", "arch", "block", "grid", "whole": [AXIS...], "args": [ARG...],
                    "expected": {INDEX: {"values", "magnitudes", "length", "dtype"}}}],
-     "family": NAME, "format": 1}
+     "family": NAME, "format": 2}
 
 in the family's case order, one entry per case: "refused" when the family
 refuses it (family.Refusal), else its kernel's workgroup size and the
-case's NumericCheck on the numeric gate's inputs (Family.numeric). An ARG
+case's NumericCheck on the numeric gate's inputs (Family.numeric), with the
+grid axes a sampled launch runs whole (NumericCheck.whole). An ARG
 is {"int": N} or an array {"dtype", "shape", "base64": its bytes} (random
 data, which compression would not shrink). An output is decoded by its type
 (bound.decode); the writer refuses a family whose decode differs from that,
@@ -27,7 +28,7 @@ import numpy as np
 from family import bound
 from family.family import NumericCheck, Refusal
 
-FORMAT = 1
+FORMAT = 2
 
 
 class ChecksError(ValueError):
@@ -107,6 +108,7 @@ def _case(fam, case):
         "arch": case.arch,
         "block": [int(n) for n in kernel.attrs["workgroup_size"]],
         "grid": [int(n) for n in numeric.grid],
+        "whole": [int(axis) for axis in numeric.whole],
         "args": [_arg(a, f"{where}: argument {i}") for i, a in enumerate(numeric.args)],
         "expected": expected,
     }
@@ -127,7 +129,7 @@ def _entry(record):
     }
     args = [a["int"] if "int" in a else _unarray(a) for a in record["args"]]
     # The writer checked that each output's decode is its type's, by how it is stored.
-    numeric = NumericCheck(args, tuple(record["grid"]), expected, bound.decode_stored)
+    numeric = NumericCheck(args, tuple(record["grid"]), expected, bound.decode_stored, tuple(record["whole"]))
     return Entry(record["arch"], block=tuple(record["block"]), numeric=numeric)
 
 

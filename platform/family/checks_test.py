@@ -1,5 +1,6 @@
 """The numeric checks as data (checks.py): what Family.numeric gives reads
-back equal (arrays, ints, grid, bounds, the workgroup size), decoded by the
+back equal (arrays, ints, grid, the axes run whole, bounds, the workgroup
+size), decoded by the
 output's type; the bytes are the same on every run; a refused case is
 recorded with its class; a family whose decode is not its output type's is
 refused, naming the case."""
@@ -33,7 +34,7 @@ def numeric_check(case, rng, decode=lambda v: bound.decode(v, "bf16")):
     x = rng.standard_normal(5).astype(np.float16)
     out = bf16_bits(rng)
     want = rng.standard_normal((3, 4))
-    return NumericCheck([x, out, 7], (3, 2, 1), {1: bound.Expected(want, np.abs(want), 5, "bf16")}, decode)
+    return NumericCheck([x, out, 7], (3, 2, 1), {1: bound.Expected(want, np.abs(want), 5, "bf16")}, decode, whole=(1,))
 
 
 def toy(decode=None):
@@ -55,7 +56,7 @@ def test_a_case_reads_back_as_family_numeric_gives_it(tmp_path):
     entry, want = entries["a_gfx942"], fam.numeric(fam.cases[0])
     assert entry.arch == "gfx942" and entry.block == (32, 2, 1) and not entry.refused
     got = entry.numeric
-    assert got.grid == (3, 2, 1)
+    assert got.grid == (3, 2, 1) and got.whole == (1,)
     assert [type(a) for a in got.args] == [np.ndarray, np.ndarray, int] and got.args[2] == 7
     for mine, theirs in zip(got.args[:2], want.args[:2]):
         assert mine.dtype == theirs.dtype and mine.shape == theirs.shape and mine.tobytes() == theirs.tobytes()

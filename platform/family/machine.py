@@ -16,8 +16,10 @@ semantics: the check names the mnemonics the emulator lacks (the coverage
 check). run() launches without comparing (rocke isa --run).
 
 A grid of more than SAMPLE_LIMIT workgroups is not run whole: the launch
-takes the blocks at the first two and last two positions of every axis
-(so every corner and edge block), and the comparison covers the output
+takes the blocks at the first, middle and last position of every axis (so
+every corner block, and the edge block of every axis with a remainder),
+crossed with every workgroup along the NumericCheck's `whole` axes (every
+split-K slice of the tiles it runs), and the comparison covers the output
 elements those blocks wrote (those whose bytes differ from the initial
 fill). The log says so; no case is shrunk.
 
@@ -36,20 +38,24 @@ from emu import emu
 from family import bound
 from interp.interp import run as interpret
 
-SAMPLE_LIMIT = 64
+# Above this many workgroups a gate runs a sample: emulating a workgroup costs
+# seconds, and the blocks beyond the first, middle and last of an axis run
+# the same code on other offsets.
+SAMPLE_LIMIT = 4
 
 
 class Mismatch(AssertionError):
     """The emulated code object's output differs from numpy."""
 
 
-def sample(grid):
+def sample(grid, whole=()):
     """The workgroups to launch: None (all of them) up to SAMPLE_LIMIT, else
-    the first two and last two positions of each axis, crossed."""
+    the first, middle and last position of each axis, and every position of
+    the `whole` axes (NumericCheck.whole), crossed."""
     grid = tuple(grid) + (1,) * (3 - len(grid))
-    if grid[0] * grid[1] * grid[2] <= SAMPLE_LIMIT:
+    if math.prod(grid) <= SAMPLE_LIMIT:
         return None
-    picks = [sorted({p for p in (0, 1, n - 2, n - 1) if 0 <= p < n}) for n in grid]
+    picks = [range(n) if axis in whole else sorted({0, n // 2, n - 1}) for axis, n in enumerate(grid)]
     return list(itertools.product(*picks))
 
 
@@ -137,9 +143,14 @@ class Run:
         if self.sampled is not None:
             lines.append(
                 f"{self.case_id}: sampled {len(self.sampled)} of {int(np.prod(self.numeric.grid))} workgroups (the "
-                "first and last two of each axis); compared the elements they wrote"
+                f"first, middle and last of each axis{_whole(self.numeric.whole)}); compared the elements they wrote"
             )
         return lines
+
+
+def _whole(axes):
+    """What the log says of the axes a sample runs whole."""
+    return "".join(f", every one along {'xyz'[axis]}" for axis in axes)
 
 
 def run(
@@ -163,7 +174,7 @@ def run(
     `workgroups`: the ones to launch (pick()), else sample()'s. `trace`: the
     Result keeps the emulator's trace (emu/trace.py), for the cost model.
     `covered`: the only output elements to compare (Chained.covered)."""
-    chosen = sample(numeric.grid) if workgroups is None else list(workgroups)
+    chosen = sample(numeric.grid, numeric.whole) if workgroups is None else list(workgroups)
     initial = {i: np.array(a, copy=True) for i, a in enumerate(numeric.args) if isinstance(a, np.ndarray)}
     try:
         if program is None:

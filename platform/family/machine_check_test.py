@@ -1,8 +1,8 @@
 """machine.check on a toy family's real code objects: a grid of more than
 SAMPLE_LIMIT workgroups launches its corner and edge blocks and compares what
 they wrote, saying so; wrong numbers fail naming the case and the flavor,
-with the reference interpreter's verdict; sample() picks the first and last
-two positions of each axis."""
+with the reference interpreter's verdict; sample() picks the first, middle
+and last position of each axis and every position of the axes run whole."""
 
 import numpy as np
 import pytest
@@ -51,7 +51,7 @@ def _check(case):
 
 def test_a_wide_grid_runs_its_corner_and_edge_blocks_and_says_so():
     log = _check(FAMILY.cases[0])
-    assert any("sampled 4 of 100 workgroups (the first and last two of each axis)" in line for line in log), log
+    assert any("sampled 3 of 100 workgroups (the first, middle and last of each axis)" in line for line in log), log
 
 
 def test_wrong_numbers_fail_naming_the_case_with_the_interpreter_verdict():
@@ -60,7 +60,13 @@ def test_wrong_numbers_fail_naming_the_case_with_the_interpreter_verdict():
     assert "wrong_gfx942: the reference interpreter does not match numpy either" in str(e.value)
 
 
-def test_sample_takes_the_first_and_last_two_of_each_axis():
-    assert machine.sample((8, 8)) is None  # 64 workgroups run whole
-    assert machine.sample((100,)) == [(0, 0, 0), (1, 0, 0), (98, 0, 0), (99, 0, 0)]
-    assert len(machine.sample((10, 10, 3))) == 4 * 4 * 3
+def test_sample_takes_the_first_middle_and_last_of_each_axis():
+    assert machine.sample((2, 2)) is None  # 4 workgroups run whole
+    assert machine.sample((100,)) == [(0, 0, 0), (50, 0, 0), (99, 0, 0)]
+    assert machine.sample((2, 3)) == [(x, y, 0) for x in (0, 1) for y in (0, 1, 2)]
+    assert len(machine.sample((10, 10, 3))) == 3 * 3 * 3
+
+
+def test_sample_runs_every_workgroup_along_a_whole_axis():
+    chosen = machine.sample((7, 1, 4), whole=(2,))  # split-K: 4 slices of each tile
+    assert chosen == [(x, 0, z) for x in (0, 3, 6) for z in range(4)]
