@@ -163,7 +163,7 @@ def build(case):
         0,
         k,
         b_layout="col",
-        a_gather=row_runs.im2col(spec) if spec.row_runs else _gather(spec, group, k_begin),
+        a_gather=row_runs.im2col(spec, group) if spec.row_runs else _gather(spec, group, k_begin),
         b_gather=row_runs.weights(spec) if spec.row_runs else _weights(spec, elem),
     )
     row0, col0 = b.mul(b.block_id(1), spec.tile.block_m), b.mul(b.block_id(0), spec.tile.block_n)

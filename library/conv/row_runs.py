@@ -91,7 +91,7 @@ def _unit_elems(c):
     return gather_address.UNIT_BYTES // common.ELEM[c.dtype].nbytes
 
 
-def im2col(spec):
+def im2col(spec, group):
     """The im2col matrix (A) as a stepped, patched tile.gather.Gather over x."""
     c, step = spec.conv, spec.tile.block_k
     run = piece(c)
@@ -101,7 +101,7 @@ def im2col(spec):
     def address(b, row, k):
         n, o = gather_address.output_pixel(b, c, row)
         r, j = b.div(k, step), b.rem(k, step)
-        index, valid = gather_address.input_address(b, c, 0, n, o, b.add(b.mul(r, run), j))
+        index, valid = gather_address.input_address(b, c, group, n, o, b.add(b.mul(r, run), j))
         return index, b.and_(valid, b.cmp("lt", j, run))
 
     def first(b, row):
