@@ -71,9 +71,10 @@ def _first_safe_row(c):
     ids=lambda c: "x".join(map(str, c.spatial)) + "_p" + "_".join(map(str, c.pad)),
 )
 def test_fast_from_is_the_first_row_no_run_starts_before_x(conv):
-    # fast_from may be later than needed (it counts whole lines of the outer dim), never earlier.
+    # fast_from may be later than needed, never earlier: it takes an outer line's first input
+    # position, not its first one a filter row reaches (with dilation, up to dilation lines later).
     got, need = row_runs.fast_from(conv), _first_safe_row(conv)
-    assert need <= got < need + math.prod(conv.output[1:])
+    assert need <= got <= need + conv.dilation[0] * math.prod(conv.output[1:])
 
 
 def test_the_stem_sends_its_first_two_output_lines_through_the_guarded_loop():
