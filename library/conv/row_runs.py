@@ -16,12 +16,20 @@ and past its X x C elements is zeroed by the lane's patch mask
 (Gather.patch), which is fixed over the loop too. The weights are gathered
 the same way, each filter row's X x C weights then zeros.
 
-A run that starts left of the image starts before its input row; in the
-first rows of the first image that is before x, where a buffer offset
-would wrap: fast_from puts those blocks through the guarded loop.
+The buffer's range check keeps or zeros whole dwords, and a run starts at
+any element: a dword that begins inside a tensor and ends past it would
+lose the tensor's last element. So no unit reads past its run: the run's
+last unit is loaded end-aligned (it starts at X x C - 8 and its elements
+the one before already holds are masked; place). No filter row's run
+ends past w. A run of x ends past x only on the last input line with
+padding right of the image: fast_to sends those blocks (the last image's
+last output lines) through the guarded loop; fast_from sends the blocks
+whose runs start before x (left padding on the first lines), where a
+buffer offset would wrap.
 
 Allowed (refusal says why not): NHWC, one group, no dilation in the last
-dim, X x C at most block_k, at most MAX_ROWS filter rows, no split-K.
+dim, X x C from one unit (8) to block_k, at most MAX_ROWS filter rows, no
+split-K.
 library/conv/cpp/row_runs.{h,cc} mirrors this op for op.
 """
 
@@ -54,6 +62,8 @@ def refusal(c, block_k):
         return f"one group (a run holds every channel), got {c.groups}"
     if c.dilation[-1] != 1:
         return f"no dilation in the last dim (a run is contiguous), got {c.dilation[-1]}"
+    if piece(c) < _unit_elems(c):
+        return f"a filter row of at least {_unit_elems(c)} elements (one 16-byte unit), got {piece(c)} (X {c.filter[-1]} x C {c.c})"
     if piece(c) > block_k:
         return f"a filter row of at most {block_k} elements (the k step), got {piece(c)} (X {c.filter[-1]} x C {c.c})"
     if rows(c) > MAX_ROWS:
@@ -71,6 +81,40 @@ def fast_from(c):
         return 0
     first = next((o for o in range(c.output[0]) if max(0, o * c.stride[0] - c.pad[0]) * inner >= pad), c.output[0])
     return first * math.prod(c.output[1:])
+
+
+def fast_to(c):
+    """The first im2col row of the last image's output lines (of the
+    outermost dim) whose filter rows reach x's last input line, where a run
+    padded right of the image ends past x; 0 (no limit) without such runs."""
+    if (c.output[-1] - 1) * c.stride[-1] - c.pad[-1] + c.filter[-1] - 1 < c.spatial[-1]:
+        return 0
+    reach = (c.filter[0] - 1) * c.dilation[0] - c.pad[0]
+    first = next((o for o in range(c.output[0]) if o * c.stride[0] + reach >= c.spatial[0] - 1), None)
+    return 0 if first is None else (c.n - 1) * math.prod(c.output) + first * math.prod(c.output[1:])
+
+
+def place(b, c, j):
+    """The run position that k position `j` of a filter row holds: j, but
+    in the run's last unit (and the junk ones after it) j - shift, so that
+    the last unit ends with the run (shift = what it would read past it)."""
+    last, shift = _last_unit(c)
+    if shift == 0:
+        return j
+    return b.sub(j, b.select(b.cmp("ge", j, last), b.const(shift, T.I32), b.const(0, T.I32)))
+
+
+def _last_unit(c):
+    """(first k position of the run's last unit, the elements it would read past the run)."""
+    unit, run = _unit_elems(c), piece(c)
+    last = (run - 1) // unit * unit
+    return last, last + unit - run
+
+
+def _in_run(b, c, q, start):
+    """Whether run position q (of a unit whose k positions start at `start`) is the unit's to add: inside the
+    run, and not before `start` (an end-aligned unit's first elements are the previous unit's)."""
+    return b.and_(b.cmp("ge", q, start), b.cmp("lt", q, piece(c)))
 
 
 def _needs_patch(c, block_k):
@@ -101,8 +145,9 @@ def im2col(spec, group):
     def address(b, row, k):
         n, o = gather_address.output_pixel(b, c, row)
         r, j = b.div(k, step), b.rem(k, step)
-        index, valid = gather_address.input_address(b, c, group, n, o, b.add(b.mul(r, run), j))
-        return index, b.and_(valid, b.cmp("lt", j, run))
+        q = place(b, c, j)
+        index, valid = gather_address.input_address(b, c, group, n, o, b.add(b.mul(r, run), q))
+        return index, b.and_(valid, _in_run(b, c, q, b.sub(j, b.rem(j, _unit_elems(c)))))
 
     def first(b, row):
         n, o = gather_address.output_pixel(b, c, row)
@@ -110,7 +155,7 @@ def im2col(spec, group):
 
     def stepped(b, row, k0, k):
         n, pos = first(b, row)
-        lane = common.layout_index(b, c, n, pos, k, shape)
+        lane = common.layout_index(b, c, n, pos, place(b, c, k), shape)
         r = gather_address.floor_div(b, k0, step, step * rows(c))
         coords = common.unflatten(b, r, c.filter[:-1]) if len(c.filter) > 2 else [r]
         displacement = None
@@ -127,12 +172,13 @@ def im2col(spec, group):
     def patch(b, row, k):
         _, pos = first(b, row)
         at = b.mul(pos[-1], c.c)  # the run's first element in its input line
+        start = place(b, c, k)
         valid = []
         for e in range(_unit_elems(c)):
-            p = b.add(k, e)
-            x = b.add(at, p)
+            q = b.add(start, e)
+            x = b.add(at, q)
             inside = b.and_(b.cmp("ge", x, 0), b.cmp("lt", x, c.spatial[-1] * c.c))
-            valid.append(b.and_(inside, b.cmp("lt", p, run)))
+            valid.append(b.and_(inside, _in_run(b, c, q, k)))
         return _words(b, valid)
 
     return Gather(
@@ -142,6 +188,7 @@ def im2col(spec, group):
         extent=math.prod(shape) * nbytes,
         patch=patch if _needs_patch(c, step) else None,
         fast_from=fast_from(c),
+        fast_to=fast_to(c),
     )
 
 
@@ -153,14 +200,16 @@ def weights(spec):
 
     def address(b, row, kk):
         r, j = b.div(kk, step), b.rem(kk, step)
-        return b.add(b.add(b.mul(row, length), b.mul(r, run)), j), b.cmp("lt", j, run)
+        q = place(b, c, j)
+        return b.add(b.add(b.mul(row, length), b.mul(r, run)), q), _in_run(b, c, q, b.sub(j, b.rem(j, _unit_elems(c))))
 
     def stepped(b, row, k0, kk):
         r = gather_address.floor_div(b, k0, step, step * rows(c))
-        return b.mul(b.add(b.add(b.mul(row, length), kk), b.mul(r, run)), nbytes)
+        return b.mul(b.add(b.add(b.mul(row, length), place(b, c, kk)), b.mul(r, run)), nbytes)
 
     def patch(b, row, kk):
-        return _words(b, [b.cmp("lt", b.add(kk, e), run) for e in range(_unit_elems(c))])
+        start = place(b, c, kk)
+        return _words(b, [_in_run(b, c, b.add(start, e), kk) for e in range(_unit_elems(c))])
 
     # The buffer ends with the weights: the last filter's last row reads zeros past them.
     return Gather(

@@ -34,6 +34,7 @@ def test_the_stem_pads_each_filter_row_of_21_to_the_k_step():
         (ConvSpec(1, 4, 64, (8, 8), (3, 3), groups=2), "one group"),
         (ConvSpec(1, 3, 64, (8, 8), (3, 3), dilation=(1, 2)), "no dilation in the last dim"),
         (ConvSpec(1, 12, 64, (8, 8), (3, 3)), "at most 32 elements"),
+        (ConvSpec(1, 3, 64, (8, 8), (3, 2)), "at least 8 elements"),
         (ConvSpec(1, 3, 64, (9, 9, 9), (8, 4, 3)), "at most 31 filter rows"),
     ],
 )

@@ -36,9 +36,11 @@ it at once. `guarded` still uses `address`.
 in part (a convolution's row of filter taps, some of them left or right of
 the image): `patch(b, row, k)` gives the lane's unit (row, k0 + k) a mask
 of i32 words, fixed over the loop, that `load` ANDs with what it read (no
-select, no wait at the load). `Gather.fast_from` (rows) is the first row
-whose stepped offsets are all at or after the buffer's start: the main loop
-sends a block that begins before it through `guarded`.
+select, no wait at the load). `Gather.fast_from` and `Gather.fast_to`
+(rows; fast_to 0: no limit) bound the rows whose stepped loads are safe
+(none starts before the buffer, none has a dword past its end that holds
+an element inside it): the main loop sends a block that begins before
+fast_from or ends after fast_to through `guarded`.
 """
 
 import dataclasses
@@ -62,6 +64,7 @@ class Gather:
     extent: int = 0  # bytes of the buffer `stepped`'s offsets index, 1 .. UNCHECKED
     patch: Callable | None = None  # (builder, row value, k value) -> the unit's i32 words mask, fixed over the loop
     fast_from: int = 0  # the first row `load` may read: a block before it goes through `guarded`
+    fast_to: int = 0  # rows from it on `load` may not read (0: none): a block past it goes through `guarded`
 
 
 @dataclasses.dataclass(frozen=True)

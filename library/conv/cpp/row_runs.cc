@@ -43,6 +43,38 @@ Value* words(ir::KernelBuilder& b, const std::vector<Value*>& valid) {
 
 int unit_elems(const ConvSpec& c) { return kUnitBytes / ir::scalar(c.dtype)->nbytes(); }
 
+// (first k position of the run's last unit, the elements it would read past the run) (_last_unit).
+std::pair<std::int64_t, std::int64_t> last_unit(const ConvSpec& c) {
+  const std::int64_t unit = unit_elems(c), run = row_piece(c);
+  const std::int64_t last = (run - 1) / unit * unit;
+  return {last, last + unit - run};
+}
+
+// The run position k position `j` of a filter row holds (place).
+Value* place(ir::KernelBuilder& b, const ConvSpec& c, Value* j) {
+  const auto [last, shift] = last_unit(c);
+  if (shift == 0) return j;
+  const ir::Type* i32 = ir::scalar("i32");
+  Value* past = b.cmp("ge", j, last);
+  Value* by = b.const_(shift, i32);
+  Value* none = b.const_(0, i32);
+  Value* back = b.select(past, by, none);
+  return b.sub(j, back);
+}
+
+// Whether run position q of a unit whose k positions start at `start` is the unit's to add (_in_run).
+Value* in_run(ir::KernelBuilder& b, const ConvSpec& c, Value* q, Value* start) {
+  Value* low = b.cmp("ge", q, start);
+  Value* high = b.cmp("lt", q, row_piece(c));
+  return b.and_(low, high);
+}
+
+// The k position of the first element of j's unit: j - j % unit.
+Value* unit_start(ir::KernelBuilder& b, const ConvSpec& c, Value* j) {
+  Value* into = b.rem(j, unit_elems(c));
+  return b.sub(j, into);
+}
+
 // A lane's pixel and its first input position (im2col's `first`).
 std::pair<Value*, std::vector<Value*>> first_of(ir::KernelBuilder& b, const ConvSpec& c, Value* row) {
   const Pixel px = output_pixel(b, c, row);
@@ -101,6 +133,11 @@ std::optional<std::string> row_runs_refusal(const ConvSpec& c, std::int64_t bloc
   if (c.dilation.back() != 1) {
     return "no dilation in the last dim (a run is contiguous), got " + std::to_string(c.dilation.back());
   }
+  if (row_piece(c) < unit_elems(c)) {
+    return "a filter row of at least " + std::to_string(unit_elems(c)) + " elements (one 16-byte unit), got " +
+           std::to_string(row_piece(c)) + " (X " + std::to_string(c.filter.back()) + " x C " + std::to_string(c.c) +
+           ")";
+  }
   if (row_piece(c) > block_k) {
     return "a filter row of at most " + std::to_string(block_k) + " elements (the k step), got " +
            std::to_string(row_piece(c)) + " (X " + std::to_string(c.filter.back()) + " x C " + std::to_string(c.c) +
@@ -127,6 +164,18 @@ std::int64_t row_runs_fast_from(const ConvSpec& c) {
   return first * product(Shape(out.begin() + 1, out.end()));
 }
 
+std::int64_t row_runs_fast_to(const ConvSpec& c) {
+  const Shape out = c.output();
+  if ((out.back() - 1) * c.stride.back() - c.pad.back() + c.filter.back() - 1 < c.spatial.back()) return 0;
+  const std::int64_t reach = (c.filter[0] - 1) * c.dilation[0] - c.pad[0];
+  for (std::int64_t o = 0; o < out[0]; ++o) {
+    if (o * c.stride[0] + reach >= c.spatial[0] - 1) {
+      return (c.n - 1) * product(out) + o * product(Shape(out.begin() + 1, out.end()));
+    }
+  }
+  return 0;
+}
+
 tile::Gather row_runs_im2col(const ConvSpec& c, std::int64_t block_k, Value* group) {
   const std::int64_t step = block_k;
   const std::int64_t run = row_piece(c);
@@ -136,15 +185,18 @@ tile::Gather row_runs_im2col(const ConvSpec& c, std::int64_t block_k, Value* gro
     const Pixel px = output_pixel(b, c, row);
     Value* r = b.div(k, step);
     Value* j = b.rem(k, step);
+    Value* q = place(b, c, j);
     Value* start = b.mul(r, run);
-    Value* col = b.add(start, j);
+    Value* col = b.add(start, q);
     const auto [index, valid] = input_address(b, c, group, px, col);
-    Value* in_run = b.cmp("lt", j, run);
-    return {index, b.and_(valid, in_run)};
+    Value* first = unit_start(b, c, j);
+    Value* kept = in_run(b, c, q, first);
+    return {index, b.and_(valid, kept)};
   };
   auto stepped = [&c, step, shape, nbytes](ir::KernelBuilder& b, Value* row, Value* k0, Value* k) -> Value* {
     const auto [n, pos] = first_of(b, c, row);
-    Value* lane = layout_index(b, c, n, pos, k, shape);
+    Value* start = place(b, c, k);
+    Value* lane = layout_index(b, c, n, pos, start, shape);
     Value* r = floor_div(b, k0, step, step * filter_rows(c));
     const Shape outer(c.filter.begin(), c.filter.end() - 1);
     const std::vector<Value*> coords = c.filter.size() > 2 ? unflatten(b, r, outer) : std::vector<Value*>{r};
@@ -170,21 +222,23 @@ tile::Gather row_runs_im2col(const ConvSpec& c, std::int64_t block_k, Value* gro
   auto patch = [&c, run](ir::KernelBuilder& b, Value* row, Value* k) -> Value* {
     const auto [unused, pos] = first_of(b, c, row);
     Value* at = b.mul(pos.back(), c.c);  // the run's first element in its input line
+    Value* start = place(b, c, k);
     std::vector<Value*> valid;
     for (int e = 0; e < unit_elems(c); ++e) {
-      Value* p = b.add(k, e);
-      Value* x = b.add(at, p);
+      Value* q = b.add(start, e);
+      Value* x = b.add(at, q);
       Value* low = b.cmp("ge", x, 0);
       Value* high = b.cmp("lt", x, c.spatial.back() * c.c);
       Value* inside = b.and_(low, high);
-      Value* in_run = b.cmp("lt", p, run);
-      valid.push_back(b.and_(inside, in_run));
+      Value* kept = in_run(b, c, q, k);
+      valid.push_back(b.and_(inside, kept));
     }
     return words(b, valid);
   };
   tile::Gather g{address, true, "k", stepped, product(shape) * nbytes};
   if (needs_patch(c, step)) g.patch = patch;
   g.fast_from = row_runs_fast_from(c);
+  g.fast_to = row_runs_fast_to(c);
   return g;
 }
 
@@ -193,28 +247,32 @@ tile::Gather row_runs_weights(const ConvSpec& c, std::int64_t block_k) {
   const std::int64_t run = row_piece(c);
   const std::int64_t length = filter_rows(c) * run;
   const int nbytes = ir::scalar(c.dtype)->nbytes();
-  auto address = [step, run, length](ir::KernelBuilder& b, Value* row, Value* kk) -> std::pair<Value*, Value*> {
+  auto address = [&c, step, run, length](ir::KernelBuilder& b, Value* row, Value* kk) -> std::pair<Value*, Value*> {
     Value* r = b.div(kk, step);
     Value* j = b.rem(kk, step);
+    Value* q = place(b, c, j);
     Value* start = b.mul(row, length);
     Value* rows_before = b.mul(r, run);
     Value* at = b.add(start, rows_before);
-    Value* index = b.add(at, j);
-    return {index, b.cmp("lt", j, run)};
+    Value* index = b.add(at, q);
+    Value* first = unit_start(b, c, j);
+    return {index, in_run(b, c, q, first)};
   };
   auto stepped = [&c, step, run, length, nbytes](ir::KernelBuilder& b, Value* row, Value* k0, Value* kk) -> Value* {
     Value* r = floor_div(b, k0, step, step * filter_rows(c));
     Value* start = b.mul(row, length);
-    Value* lane = b.add(start, kk);
+    Value* q = place(b, c, kk);
+    Value* lane = b.add(start, q);
     Value* rows_before = b.mul(r, run);
     Value* index = b.add(lane, rows_before);
     return b.mul(index, nbytes);
   };
-  auto patch = [&c, run](ir::KernelBuilder& b, Value* /*row*/, Value* kk) -> Value* {
+  auto patch = [&c](ir::KernelBuilder& b, Value* /*row*/, Value* kk) -> Value* {
+    Value* start = place(b, c, kk);
     std::vector<Value*> valid;
     for (int e = 0; e < unit_elems(c); ++e) {
-      Value* p = b.add(kk, e);
-      valid.push_back(b.cmp("lt", p, run));
+      Value* q = b.add(start, e);
+      valid.push_back(in_run(b, c, q, kk));
     }
     return words(b, valid);
   };

@@ -28,6 +28,8 @@ std::int64_t filter_rows(const ConvSpec& c);
 std::optional<std::string> row_runs_refusal(const ConvSpec& c, std::int64_t block_k);
 // The first im2col row whose runs all start at or after x's first element (fast_from).
 std::int64_t row_runs_fast_from(const ConvSpec& c);
+// The first im2col row whose runs may end past x (fast_to); 0: none.
+std::int64_t row_runs_fast_to(const ConvSpec& c);
 
 // The im2col matrix (A) as a stepped, patched tile::Gather over x (im2col).
 tile::Gather row_runs_im2col(const ConvSpec& c, std::int64_t block_k, ir::Value* group);

@@ -412,7 +412,12 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   Value* fast = inside;
   if (ops.a_gather && ops.a_gather->fast_from > 0) {  // a block before it is gathered guarded
     Value* from = b.cmp("ge", row0, ops.a_gather->fast_from);
-    fast = b.and_(inside, from);
+    fast = b.and_(fast, from);
+  }
+  if (ops.a_gather && ops.a_gather->fast_to > 0) {  // and one past it
+    Value* end = b.add(row0, block_m);
+    Value* to = b.cmp("le", end, ops.a_gather->fast_to);
+    fast = b.and_(fast, to);
   }
   Value* k_tail = b.rem(ops.k, block_k);
   Value* k_whole = b.sub(ops.k, k_tail);
