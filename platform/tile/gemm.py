@@ -343,12 +343,12 @@ def mainloop(b, cfg, ops, elem, row0, col0):
         return acc
 
     inside = b.and_(b.cmp("le", b.add(row0, t.block_m), ops.m), b.cmp("le", b.add(col0, t.block_n), ops.n))
-    fast = inside
+    fast_block = inside
     if ops.a_gather is not None and ops.a_gather.fast_from > 0:  # a block before it is gathered guarded
-        fast = b.and_(fast, b.cmp("ge", row0, ops.a_gather.fast_from))
+        fast_block = b.and_(fast_block, b.cmp("ge", row0, ops.a_gather.fast_from))
     if ops.a_gather is not None and ops.a_gather.fast_to > 0:  # and one past it
-        fast = b.and_(fast, b.cmp("le", b.add(row0, t.block_m), ops.a_gather.fast_to))
-    k_fast = b.select(fast, b.sub(ops.k, b.rem(ops.k, t.block_k)), 0)
+        fast_block = b.and_(fast_block, b.cmp("le", b.add(row0, t.block_m), ops.a_gather.fast_to))
+    k_fast = b.select(fast_block, b.sub(ops.k, b.rem(ops.k, t.block_k)), 0)
     zero = b.build([b.const(0.0, T.F32)] * c_t.n)
     acc = [zero] * (tiles_m * tiles_n)
 
