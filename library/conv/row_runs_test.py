@@ -78,6 +78,29 @@ def test_fast_from_is_the_first_row_no_run_starts_before_x(conv):
     assert need <= got <= need + conv.dilation[0] * math.prod(conv.output[1:])
 
 
+def _first_run_past_x(c):
+    """The first row with a run (of a filter row inside the image) that ends past x's last element; None: none."""
+    end = math.prod(c.input_shape()) // c.c
+    for row, (n, *o) in enumerate(itertools.product(range(c.n), *(range(x) for x in c.output))):
+        first = [oi * s - p for oi, s, p in zip(o, c.stride, c.pad)]
+        for ts in itertools.product(*(range(f) for f in c.filter[:-1])):
+            line = [f + t * d for f, t, d in zip(first, ts, c.dilation)]
+            if not all(0 <= x < size for x, size in zip(line, c.spatial)):
+                continue
+            index = n
+            for x, size in zip(line + [first[-1]], c.spatial):
+                index = index * size + x
+            if index + c.filter[-1] > end:
+                return row
+    return None
+
+
+@pytest.mark.parametrize("conv", [STEM, *IGEMM_FWD_ROWS.values(), dataclasses.replace(STEM, pad=(3, 2))])
+def test_fast_to_ends_before_the_first_row_whose_run_ends_past_x(conv):
+    got, need = row_runs.fast_to(conv), _first_run_past_x(conv)
+    assert got == 0 if need is None else 0 < got <= need
+
+
 def test_the_stem_sends_its_first_two_output_lines_through_the_guarded_loop():
     # Line 1's first two pixels start their run (input line 0, x = -3 and -1) before x.
     assert _first_safe_row(STEM) == 112 + 2
