@@ -96,7 +96,9 @@ class IgemmSpec:
             )
         if not isinstance(self.row_runs, bool):
             raise IgemmSpecError(
-                f"IgemmSpec.row_runs: expected true or false, got {self.row_runs!r}", "IgemmSpec.row_runs", self.row_runs
+                f"IgemmSpec.row_runs: expected true or false, got {self.row_runs!r}",
+                "IgemmSpec.row_runs",
+                self.row_runs,
             )
         why = row_runs.refusal(self.conv, self.tile.block_k) if self.row_runs else None
         if why is not None:

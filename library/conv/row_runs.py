@@ -235,4 +235,3 @@ def _padded_rows(b, c, first, dims):
         bit = b.select(out, b.const(1 << r, T.I32), b.const(0, T.I32))
         mask = bit if mask is None else b.or_(mask, bit)
     return mask
-

@@ -214,7 +214,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   Value* mv = b.const_(m, i32);
   Value* nv = b.const_(n, i32);
   Value* kv = split ? sp.k_len : b.const_(k, i32);
-  tile::Gather a_gather = spec.row_runs ? row_runs_im2col(c, spec.tile.block_k, group) : gather(spec, group, sp.k_begin);
+  tile::Gather a_gather =
+      spec.row_runs ? row_runs_im2col(c, spec.tile.block_k, group) : gather(spec, group, sp.k_begin);
   tile::Gather b_gather = spec.row_runs ? row_runs_weights(c, spec.tile.block_k) : weights(spec, elem);
   const tile::Operands ops(x, w_group, mv, nv, kv, 0, k, "row", "col", a_gather, b_gather);
   Value* by = b.block_id(1);
