@@ -219,7 +219,7 @@ tile::Gather row_runs_im2col(const ConvSpec& c, std::int64_t block_k, Value* gro
     Value* flag = b.shl(bit, tile::kPaddingBit);
     return b.or_(offset, flag);
   };
-  auto patch = [&c, run](ir::KernelBuilder& b, Value* row, Value* k) -> Value* {
+  auto patch = [&c](ir::KernelBuilder& b, Value* row, Value* k) -> Value* {
     const auto [unused, pos] = first_of(b, c, row);
     Value* at = b.mul(pos.back(), c.c);  // the run's first element in its input line
     Value* start = place(b, c, k);
