@@ -21,7 +21,7 @@ from arch import arch as archs
 from attention import tiles as attention_tiles
 from attention.family_names import NAMES as ATTENTION_NAMES
 from attention.spec import SpecError as AttentionSpecError
-from conv import igemm_tiles, wgrad_spec
+from conv import gather_address, igemm_tiles, row_runs, wgrad_spec
 from conv.family_names import NAMES as CONV_NAMES
 from conv.reduce_spec import ReduceSpec, vector_width
 from conv.spec import SpecError as ConvSpecError
@@ -108,6 +108,15 @@ def _igemm(spec, arch):
     except igemm_tiles.IgemmSpecError as e:
         return None, str(e)
     tile = igemm.tile.describe()
+    if _row_runs(spec, igemm.tile.block_k):
+        igemm = dataclasses.replace(igemm, row_runs=True)
+        m, n, k = igemm.gemm
+        why = (
+            f"matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (library/conv/igemm_tiles.json); "
+            f"row runs: C = {spec.c} is no whole 16-byte unit, so each filter row's {row_runs.piece(spec)} elements "
+            f"load as one run, padded to the k step of {igemm.tile.block_k} (conv.row_runs); never split"
+        )
+        return (igemm, f"{tile}, row runs"), why
     m, n, k = igemm.gemm
     split = select_split_k_fwd(igemm, arch)
     why = f"matrix cores: a {m}x{n}x{k} implicit GEMM per group; its tile for {arch} (library/conv/igemm_tiles.json); split-K: the planner (select_split_k_fwd) picks {split}"
@@ -124,6 +133,13 @@ def _igemm(spec, arch):
         + f" into the {spec.dtype} output"
     )
     return (igemm, f"{tile}, split-K {split}"), why
+
+
+def _row_runs(spec, block_k):
+    """Whether conv_igemm_fwd gathers `spec` by row runs: its channels are no
+    whole 16-byte unit (the plain gather would go element by element) and
+    its filter rows are runs (row_runs.refusal)."""
+    return not gather_address.whole_units(spec.c_per_group, spec.dtype) and row_runs.refusal(spec, block_k) is None
 
 
 def _epilogue_words(conv):

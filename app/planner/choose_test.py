@@ -65,6 +65,21 @@ def test_igemm_takes_its_archs_tile_and_explains_the_gemm():
     )
 
 
+def test_the_stem_is_gathered_by_row_runs_and_never_split():
+    # At batch 1 the plain 12544x64x147 GEMM splits on gfx942 and gfx950 (split-K 2); row runs are never split.
+    stem = conv(name="conv1", c=3, k=64, spatial=[224, 224], filter=[7, 7], stride=[2, 2], pad=[3, 3])
+    for target in ("gfx942", "gfx950", "gfx1201"):
+        (job,), _ = _jobs(stem, archs=(target,))
+        spec = job.choice.spec
+        assert (spec.row_runs, spec.split_k, spec.gemm) == (True, 1, (112 * 112, 64, 7 * 32)), target
+        assert job.choice.config.endswith(", row runs") and job.choice.then == ()
+        assert "each filter row's 21 elements load as one run" in job.choice.reasons[0]
+    # C = 8 is a whole unit: the plain gather; C = 16 with a 3x3 is a row of 48, past the k step.
+    for c in (8, 16):
+        (job,), _ = _jobs(conv(c=c, k=64), archs=("gfx942",))
+        assert not job.choice.spec.row_runs, c
+
+
 def test_a_split_conv_is_two_kernels_the_reduce_after_the_split():
     (job,), _ = _jobs(conv(name="late", bias=True, activation="relu"), archs=("gfx942",))
     (reduce,) = job.choice.then

@@ -114,6 +114,19 @@ IGEMM_FWD = {
     "ncdhw_grouped_bf16": ConvSpec(1, 8, 8, (3, 4, 4), (2, 3, 3), pad=(0, 1, 1), groups=2, layout="NCHW", dtype="bf16"),
 }
 
+# Row runs (IgemmSpec.row_runs, conv.row_runs): small C, each filter row one run of vector
+# loads. Every case has a block of its fast loop with padding on every side (of its 2-D
+# plane), and guarded blocks before fast_from or past fast_to: the stem (7x7, C = 3, stride
+# 2, bias and ReLU); C = 6 (a run of 18), bf16; 3-D (6 rows of 9); stride 3, dilation 2 in
+# y and padding past half the filter (a run of 15). Block 1 of each spans an image's
+# bottom or the next one's top.
+IGEMM_FWD_ROWS = {
+    "rows_stem_7x7_s2": ConvSpec(2, 3, 64, (24, 24), (7, 7), stride=(2, 2), pad=(3, 3), bias=True, activation="relu"),
+    "rows_c6_3x3_bf16": ConvSpec(2, 6, 64, (16, 16), (3, 3), pad=(1, 1), dtype="bf16"),
+    "rows_3d_c3": ConvSpec(3, 3, 64, (3, 8, 8), (2, 3, 3), pad=(0, 1, 1)),
+    "rows_s3_dilated_pad4": ConvSpec(3, 3, 64, (32, 32), (5, 5), stride=(3, 3), pad=(4, 4), dilation=(2, 1)),
+}
+
 # Split-K (IgemmSpec.split_k = S): name -> (problem, S). Each kernel writes S
 # f32 partial sums; the reductions mostly do not divide evenly: into whole k
 # steps (a partial last step) nor the steps into S (slices of unequal steps).
@@ -241,7 +254,12 @@ def igemm_fwd_cases():
         for name, (spec, s) in IGEMM_FWD_SPLIT.items()
         for arch in ARCHS
     )
-    return plain + split
+    rows = tuple(
+        Case(f"{name}_{arch}", arch, dataclasses.replace(spec_for(arch, spec), row_runs=True))
+        for name, spec in IGEMM_FWD_ROWS.items()
+        for arch in ARCHS
+    )
+    return plain + split + rows
 
 
 # conv_igemm_wgrad: name -> (spec, split, mode). Layer shapes of real networks

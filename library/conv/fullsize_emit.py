@@ -12,7 +12,8 @@ The cases, by SET (CASES):
       problems file, at full size, each on every arch of case_archs.json
       (id LAYER_ARCH);
   igemm: every ResNet-50 layer, the 3-D video layer and the acceptance
-      layer on every arch of igemm_tiles.json, with its tile (LAYER_ARCH);
+      layer on every arch of igemm_tiles.json, with its tile (LAYER_ARCH),
+      and the small-C layers of ROW_RUNS by row runs (LAYER_rows_ARCH);
   igemm_split: igemm's, and the late ResNet-50 layers at batch 1 split as
       the planner splits them (LAYER_split_ARCH);
   wgrad: those layers on every arch of wgrad_tiles.json with the split the
@@ -34,6 +35,7 @@ import sys
 
 from case_archs import ARCHS
 from conv import igemm_tiles, networks, wgrad_spec
+from conv.spec import ConvSpec
 from conv.split_k import WgradSplitPolicy, select_split_k_fwd, select_split_k_wgrad
 from family import emit, manifest
 from family import family as families
@@ -43,6 +45,13 @@ from files.atomic import OutputError
 
 # The implicit-GEMM families' layers: every ResNet-50 layer, the 3-D video layer and the acceptance layer.
 MATRIX_LAYERS = {**networks.RESNET50, **networks.VIDEO, **networks.ACCEPTANCE}
+# Layers conv_igemm_fwd gathers by row runs (IgemmSpec.row_runs), as the planner picks them for small C:
+# ResNet-50's stem; C = 6 on 56x56 (a run of 18); C = 3, 3x3 stride 2 on 224x224 (a run of 9).
+ROW_RUNS = {
+    "conv1_7x7_s2": networks.RESNET50["conv1_7x7_s2"],
+    "c6_3x3_56": ConvSpec(networks.BATCH, 6, 64, (56, 56), (3, 3), pad=(1, 1)),
+    "c3_3x3_s2_224": ConvSpec(networks.BATCH, 3, 32, (224, 224), (3, 3), stride=(2, 2), pad=(1, 1)),
+}
 # The acceptance layer's other wgrad modes, beside the planner's choice.
 WGRAD_EXTRA = {"res2_3x3_n2": (WgradSplitPolicy("none", 1), WgradSplitPolicy("atomic", 8))}
 
@@ -57,10 +66,14 @@ def cases(depthwise_from=None):
 
 
 def igemm_cases():
-    """MATRIX_LAYERS on every arch of the igemm tile table, with its tile."""
+    """MATRIX_LAYERS on every arch of the igemm tile table, with its tile; ROW_RUNS by row runs (LAYER_rows_ARCH)."""
     return [
         Case(f"{layer}_{arch}", arch, igemm_tiles.spec_for(arch, MATRIX_LAYERS[layer]))
         for layer in sorted(MATRIX_LAYERS)
+        for arch in igemm_tiles.TILES
+    ] + [
+        Case(f"{layer}_rows_{arch}", arch, dataclasses.replace(igemm_tiles.spec_for(arch, spec), row_runs=True))
+        for layer, spec in ROW_RUNS.items()
         for arch in igemm_tiles.TILES
     ]
 

@@ -15,7 +15,9 @@ fastest, in NHWC). A is the im2col matrix, never written: its tile copy
 tap), with a mask for the padding. In NHWC, when C/groups is a multiple of
 8, the 8 k of a 16-byte unit are 8 consecutive channels of one input pixel:
 one vector load, zeroed in the padding; otherwise (and in NCHW) one load
-per element.
+per element. With IgemmSpec.row_runs (small C: the stem) the reduction
+runs by filter rows, each padded to the k step with zero weights, and a
+filter row's X x C elements are one run of vector loads (row_runs.py).
 
 Output NHWC is the GEMM's C (row-major, ld = K, the group's columns at
 g x K/groups) and goes through tile.epilogue (vector stores in whole
@@ -44,7 +46,7 @@ import math
 
 import numpy as np
 
-from conv import common, gather_address, igemm_tiles
+from conv import common, gather_address, igemm_tiles, row_runs
 from conv.cases import igemm_fwd_cases
 from conv.family_names import NAMES
 from family import bound
@@ -161,8 +163,8 @@ def build(case):
         0,
         k,
         b_layout="col",
-        a_gather=_gather(spec, group, k_begin),
-        b_gather=_weights(spec, elem),
+        a_gather=row_runs.im2col(spec, group) if spec.row_runs else _gather(spec, group, k_begin),
+        b_gather=row_runs.weights(spec) if spec.row_runs else _weights(spec, elem),
     )
     row0, col0 = b.mul(b.block_id(1), spec.tile.block_m), b.mul(b.block_id(0), spec.tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)

@@ -23,6 +23,7 @@ import os
 
 from arch import arch as archs
 from arch.mma_forms import FORMS
+from conv import row_runs
 from conv.spec import ConvSpec, SpecError, check_tensor_bytes
 from errors.errors import FieldError
 from family.cases_json import plain_int
@@ -66,6 +67,8 @@ class IgemmSpec:
     # Ways the reduction is split (split-K): 1 writes the output; S > 1 writes
     # S f32 partial sums to a workspace (k_slices, conv_fwd_split_k_reduce).
     split_k: int = 1
+    # The reduction by filter rows, each padded to block_k (conv.row_runs): vector loads for small C.
+    row_runs: bool = False
 
     def __post_init__(self):
         if isinstance(self.conv, dict):
@@ -91,6 +94,19 @@ class IgemmSpec:
                 self.tile.mma,
                 ops,
             )
+        if not isinstance(self.row_runs, bool):
+            raise IgemmSpecError(
+                f"IgemmSpec.row_runs: expected true or false, got {self.row_runs!r}",
+                "IgemmSpec.row_runs",
+                self.row_runs,
+            )
+        why = row_runs.refusal(self.conv, self.tile.block_k) if self.row_runs else None
+        if why is not None:
+            raise IgemmSpecError(
+                f"IgemmSpec.row_runs: expected a layer whose filter rows are runs: {why}; leave row_runs false",
+                "IgemmSpec.row_runs",
+                self.row_runs,
+            )
         split = plain_int(self.split_k)
         object.__setattr__(self, "split_k", split)
         steps = self.k_steps
@@ -101,6 +117,13 @@ class IgemmSpec:
                 "IgemmSpec.split_k",
                 split,
                 steps,
+            )
+        if split > 1 and self.row_runs:
+            raise IgemmSpecError(
+                f"IgemmSpec.split_k: expected 1 for a spec with row_runs (its reduction is padded by filter rows), got {split}; leave split_k 1",
+                "IgemmSpec.split_k",
+                split,
+                1,
             )
         if split > 1:
             check_tensor_bytes(
@@ -118,11 +141,14 @@ class IgemmSpec:
 
     @property
     def gemm(self):
-        """(M, N, K) of each group's GEMM: output pixels, filters per group, C/groups x filter taps."""
+        """(M, N, K) of each group's GEMM: output pixels, filters per group, C/groups x filter taps
+        (with row_runs, filter rows x block_k)."""
         c = self.conv
         pixels, taps = c.n, 1
         for o, f in zip(c.output, c.filter):
             pixels, taps = pixels * o, taps * f
+        if self.row_runs:
+            return pixels, c.k_per_group, row_runs.rows(c) * self.tile.block_k
         return pixels, c.k_per_group, c.c_per_group * taps
 
     @property
@@ -153,21 +179,23 @@ class IgemmSpec:
     def to_json(self):
         """The conv and the tile's fields beside it; split_k only when the spec splits (the JSON of an unsplit spec predates the field)."""
         split = {"split_k": self.split_k} if self.split_k != 1 else {}
-        return {"conv": self.conv.to_json(), **self.tile.to_json(), **split}
+        runs = {"row_runs": True} if self.row_runs else {}
+        return {"conv": self.conv.to_json(), **self.tile.to_json(), **split, **runs}
 
     @classmethod
     def from_json(cls, obj):
         """The spec of a JSON object as to_json writes it: the tile first, then the conv and the rest."""
         fields = ("conv", *tiles.FIELDS)
-        if not isinstance(obj, dict) or sorted(set(obj) - {"split_k"}) != sorted(fields):
+        optional = ("split_k", "row_runs")
+        if not isinstance(obj, dict) or sorted(set(obj) - set(optional)) != sorted(fields):
             raise IgemmSpecError(
-                f"IgemmSpec: expected a JSON object with exactly the fields {', '.join(fields)} (and optionally split_k), got {obj!r}",
+                f"IgemmSpec: expected a JSON object with exactly the fields {', '.join(fields)} (and optionally split_k, row_runs), got {obj!r}",
                 "IgemmSpec",
                 obj,
-                [*fields, "split_k"],
+                [*fields, *optional],
             )
         tile = Tile.of(obj, "IgemmSpec.tile", IgemmSpecError)
-        return cls(obj["conv"], tile, **({"split_k": obj["split_k"]} if "split_k" in obj else {}))
+        return cls(obj["conv"], tile, **{f: obj[f] for f in optional if f in obj})
 
 
 def form(spec, arch):

@@ -495,15 +495,27 @@ def _rsrc(c, op, mask):
     return [np.stack([c.v(op.operands[0]), c.v(op.operands[1]).astype(np.int64) & 0xFFFFFFFF], axis=1)]
 
 
-def _in_bounds(rsrc, off, nbytes):
-    return (off >= 0) & (off.astype(np.int64) + nbytes <= rsrc[:, 1])
+def _in_bounds(rsrc, off, nbytes, at=0):
+    """Whether bytes at .. at + nbytes of offset `off` (an i32, negative:
+    past any buffer) lie inside the buffer."""
+    return (off >= 0) & (off.astype(np.int64) + at + nbytes <= rsrc[:, 1])
+
+
+def _checked_parts(nbytes):
+    """(byte offset, bytes) of each separately range-checked part of a buffer
+    access: every dword of one of whole dwords, as the hardware (and
+    platform/emu's vmem) checks them; else the whole access."""
+    return [(at, 4) for at in range(0, nbytes, 4)] if nbytes % 4 == 0 else [(0, nbytes)]
 
 
 def _buffer_load(c, op, mask):
+    """A dword past the buffer reads zero, the dwords before it their bytes."""
     t = op.results[0].type
     rsrc, off = c.v(op.operands[0]), c.v(op.operands[1])
-    ok = mask & _in_bounds(rsrc, off, t.nbytes)
-    raw = c.gather(op, rsrc[:, 0] + off.astype(np.int64), t.nbytes, ok)
+    raw = np.zeros((c.lanes, t.nbytes), np.uint8)
+    for at, n in _checked_parts(t.nbytes):
+        ok = mask & _in_bounds(rsrc, off, n, at)
+        raw[:, at : at + n] = c.gather(op, rsrc[:, 0] + off.astype(np.int64) + at, n, ok)
     return [_from_raw(raw, t)]
 
 

@@ -96,6 +96,20 @@ def test_buffer_loads_outside_the_resource_read_zero_and_stores_drop():
     np.testing.assert_array_equal(X, np.where(np.arange(64) < 10, np.arange(64) + 1, np.arange(64)))
 
 
+def test_a_buffer_load_straddling_the_end_reads_its_dwords_inside_and_zeros_after():
+    """Each dword of a vector load is range checked on its own, as the hardware does: a 16-byte
+    load at byte 2t of a 40-byte buffer keeps the dwords that end by byte 40."""
+    b = builder()
+    x, out = b.arg("x", T.GLOBAL), b.arg("out", T.GLOBAL)
+    tid = b.thread_id(0)
+    v = b.buffer_load(b.buffer_rsrc(x, 40), b.mul(tid, 2), T.vector(T.I16, 8))
+    b.store(b.offset(out, b.mul(tid, 16)), v)
+    X, OUT = np.arange(128, dtype=np.int16), np.full((64, 8), -1, np.int16)
+    run(b.finish(), (1, 1, 1), [X, OUT])
+    want = np.array([[t + e if 2 * t + 4 * (e // 2) + 4 <= 40 else 0 for e in range(8)] for t in range(64)])
+    np.testing.assert_array_equal(OUT, want)
+
+
 def test_a_negative_buffer_byte_count_is_a_huge_unsigned_one():
     """The hardware reads the count as unsigned: -4 bytes lets every store through."""
     b = builder()

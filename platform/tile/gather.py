@@ -31,6 +31,16 @@ move's two units, k and k + 1). The callback puts a
 padded unit's offset at or past `extent` (PADDING_BIT), where the buffer's
 range check reads zeros: no select after the load, which would wait for
 it at once. `guarded` still uses `address`.
+
+`Gather.patch` (optional, with stepped) is for runs that are padding only
+in part (a convolution's row of filter taps, some of them left or right of
+the image): `patch(b, row, k)` gives the lane's unit (row, k0 + k) a mask
+of i32 words, fixed over the loop, that `load` ANDs with what it read (no
+select, no wait at the load). `Gather.fast_from` and `Gather.fast_to`
+(rows; fast_to 0: no limit) bound the rows whose stepped loads are safe
+(none starts before the buffer, none has a dword past its end that holds
+an element inside it): the main loop sends a block that begins before
+fast_from or ends after fast_to through `guarded`.
 """
 
 import dataclasses
@@ -52,6 +62,9 @@ class Gather:
     contiguous: str = "k"  # the index runs follow: "k" or "rows"
     stepped: Callable | None = None  # (builder, row value, k0 value, k value) -> byte offset i32
     extent: int = 0  # bytes of the buffer `stepped`'s offsets index, 1 .. UNCHECKED
+    patch: Callable | None = None  # (builder, row value, k value) -> the unit's i32 words mask, fixed over the loop
+    fast_from: int = 0  # the first row `load` may read: a block before it goes through `guarded`
+    fast_to: int = 0  # rows from it on `load` may not read (0: none): a block past it goes through `guarded`
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +94,12 @@ class GatherCopy(TileCopy):
                 "GatherCopy",
                 {"runs": self.gather.runs},
                 [True],
+            )
+        if self.gather.patch is not None and (stepped is None or self.contiguous != "k"):
+            raise FieldError(
+                "GatherCopy: a patch masks a stepped gather's units along k, got a patch without stepped or contiguous 'rows'; give it stepped and contiguous 'k' or no patch",
+                "GatherCopy",
+                {"patch": "a patch"},
             )
         if stepped is not None and not 0 < self.gather.extent <= UNCHECKED:
             raise FieldError(
@@ -117,6 +136,10 @@ class GatherCopy(TileCopy):
             for row, k in self._moves(b, tid):
                 r = b.add(row0, row)
                 regs.append(b.buffer_load(rsrc, self.gather.stepped(b, r, k0, k), self._vector))
+                if self.gather.patch is not None:
+                    words = T.vector(T.I32, self.layout.unit_elems * self.elem.nbytes // 4)
+                    masked = b.and_(b.bitcast(regs[-1], words), self.gather.patch(b, r, k))
+                    regs[-1] = b.bitcast(masked, self._vector)
                 if self.contiguous == "rows":
                     regs.append(b.buffer_load(rsrc, self.gather.stepped(b, r, k0, b.add(k, 1)), self._vector))
             return regs

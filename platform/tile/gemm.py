@@ -11,7 +11,8 @@ The matrix-core main loop:
   - Bounds: one check per block. A block wholly inside M x N runs its whole
     k tiles through the fast loop: unguarded 16-byte loads (copy.py). What
     is left (every k step of an edge block, the last partial k step of an
-    inner one) runs through a second, guarded loop.
+    inner one, every step of a block outside a gathered A's fast_from .. fast_to) runs
+    through a second, guarded loop.
   - Pipelining: two stages, LDS and registers. Each iteration of the fast
     loop issues all global loads of tile k+1 into registers, multiplies
     tile k out of LDS while they fly, then writes them to LDS (the one wait).
@@ -342,7 +343,12 @@ def mainloop(b, cfg, ops, elem, row0, col0):
         return acc
 
     inside = b.and_(b.cmp("le", b.add(row0, t.block_m), ops.m), b.cmp("le", b.add(col0, t.block_n), ops.n))
-    k_fast = b.select(inside, b.sub(ops.k, b.rem(ops.k, t.block_k)), 0)
+    fast_block = inside
+    if ops.a_gather is not None and ops.a_gather.fast_from > 0:  # a block before it is gathered guarded
+        fast_block = b.and_(fast_block, b.cmp("ge", row0, ops.a_gather.fast_from))
+    if ops.a_gather is not None and ops.a_gather.fast_to > 0:  # and one past it
+        fast_block = b.and_(fast_block, b.cmp("le", b.add(row0, t.block_m), ops.a_gather.fast_to))
+    k_fast = b.select(fast_block, b.sub(ops.k, b.rem(ops.k, t.block_k)), 0)
     zero = b.build([b.const(0.0, T.F32)] * c_t.n)
     acc = [zero] * (tiles_m * tiles_n)
 

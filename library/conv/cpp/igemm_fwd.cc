@@ -23,6 +23,7 @@
 #include "library/conv/cpp/gather_address.h"
 #include "library/conv/cpp/igemm_spec.h"
 #include "library/conv/cpp/igemm_tiles.h"
+#include "library/conv/cpp/row_runs.h"
 #include "library/conv/cpp/spec.h"
 #include "library/conv/family_names.h"
 #include "platform/family/cpp/family.h"
@@ -213,8 +214,10 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   Value* mv = b.const_(m, i32);
   Value* nv = b.const_(n, i32);
   Value* kv = split ? sp.k_len : b.const_(k, i32);
-  const tile::Operands ops(x, w_group, mv, nv, kv, 0, k, "row", "col", gather(spec, group, sp.k_begin),
-                           weights(spec, elem));
+  tile::Gather a_gather =
+      spec.row_runs ? row_runs_im2col(c, spec.tile.block_k, group) : gather(spec, group, sp.k_begin);
+  tile::Gather b_gather = spec.row_runs ? row_runs_weights(c, spec.tile.block_k) : weights(spec, elem);
+  const tile::Operands ops(x, w_group, mv, nv, kv, 0, k, "row", "col", a_gather, b_gather);
   Value* by = b.block_id(1);
   Value* row0 = b.mul(by, spec.tile.block_m);
   Value* bx = b.block_id(0);

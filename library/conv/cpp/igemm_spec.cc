@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "library/conv/cpp/row_runs.h"
 #include "platform/family/cpp/family.h"
 #include "platform/family/cpp/fields.h"
 
@@ -18,23 +21,27 @@ constexpr std::array<std::string_view, 2> kDtypes = {"f16", "bf16"};
 // ("conv",) + tile::kFields, in declaration order.
 constexpr std::array<std::string_view, 7> kFields = {"conv",    "mma",     "block_m", "block_n",
                                                      "block_k", "waves_m", "waves_n"};
+// The fields a spec spells only when they are not their default, in Python's order.
+constexpr std::array<std::string_view, 2> kOptional = {"split_k", "row_runs"};
 
 }  // namespace
 
 IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
-  // Exactly kFields, and split_k (optional: the JSON of an unsplit spec predates it).
+  // Exactly kFields, and the optional ones (the JSON of a plain spec predates them).
   bool exact = obj.is_object();
   if (exact) {
-    const std::size_t optional = obj.as_object().contains("split_k") ? 1 : 0;
+    std::size_t optional = 0;
+    for (std::string_view f : kOptional) optional += obj.as_object().contains(f) ? 1 : 0;
     exact = obj.as_object().size() == kFields.size() + optional;
     for (std::string_view f : kFields) exact = exact && obj.as_object().contains(f);
   }
   if (!exact) {
     json::Array allowed = family::listed(kFields);
-    allowed.emplace_back("split_k");
+    for (std::string_view f : kOptional) allowed.emplace_back(std::string(f));
     throw IgemmSpecError(
         "IgemmSpec", obj,
-        "a JSON object with exactly the fields " + family::joined(kFields) + " (and optionally split_k)",
+        "a JSON object with exactly the fields " + family::joined(kFields) + " (and optionally " +
+            family::joined(kOptional) + ")",
         std::move(allowed));
   }
   const json::Object& fields = obj.as_object();
@@ -61,6 +68,17 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
     throw IgemmSpecError("IgemmSpec.tile.mma", s.tile.mma,
                          "a matrix-core shape of " + s.conv.dtype + " inputs (" + list + ")", family::listed(ops));
   }
+  if (fields.contains("row_runs")) {
+    const json::Value& v = fields.at("row_runs");
+    if (!v.is_bool()) throw IgemmSpecError("IgemmSpec.row_runs", v, "true or false");
+    s.row_runs = v.as_bool();
+  }
+  if (s.row_runs) {
+    if (const std::optional<std::string> why = row_runs_refusal(s.conv, s.tile.block_k)) {
+      throw IgemmSpecError("IgemmSpec.row_runs", s.row_runs, "a layer whose filter rows are runs: " + *why, nullptr,
+                           "leave row_runs false");
+    }
+  }
   if (fields.contains("split_k")) {
     const json::Value& v = fields.at("split_k");
     const std::int64_t steps = s.k_steps();
@@ -72,6 +90,10 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
                            steps, "take a split in that range (conv.split_k.select_split_k_fwd picks one)");
     }
     s.split_k = v.as_int();
+  }
+  if (s.split_k > 1 && s.row_runs) {
+    throw IgemmSpecError("IgemmSpec.split_k", s.split_k,
+                         "1 for a spec with row_runs (its reduction is padded by filter rows)", 1, "leave split_k 1");
   }
   if (s.split_k > 1) {
     Shape workspace = s.conv.output_shape();
@@ -85,6 +107,7 @@ json::Value IgemmSpec::to_json() const {
   json::Object out = tile.to_json();
   out.emplace("conv", conv.to_json());
   if (split_k != 1) out.emplace("split_k", split_k);  // only a split spec spells it (Python's to_json)
+  if (row_runs) out.emplace("row_runs", true);
   return out;
 }
 
@@ -95,6 +118,7 @@ std::array<std::int64_t, 3> IgemmSpec::gemm() const {
     pixels *= out[i];
     taps *= conv.filter[i];
   }
+  if (row_runs) return {pixels, conv.k_per_group(), filter_rows(conv) * tile.block_k};
   return {pixels, conv.k_per_group(), conv.c_per_group() * taps};
 }
 

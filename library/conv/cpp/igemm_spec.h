@@ -41,6 +41,8 @@ struct IgemmSpec {
   // Ways the reduction is split (split-K); 1 writes the output, S > 1 f32
   // partial sums to a workspace.
   std::int64_t split_k = 1;
+  // The reduction by filter rows, each padded to block_k (row_runs.h): vector loads for small C.
+  bool row_runs = false;
 
   // IgemmSpec.from_json(obj): IgemmSpecError (or ConvSpec's SpecError, for
   // a bad conv or workspace).
@@ -50,7 +52,7 @@ struct IgemmSpec {
 
   // The matrix op id (platform/arch/mma_forms.json).
   std::string op() const { return "mma_" + tile.mma + "_" + conv.dtype + "_f32"; }
-  // (M, N, K) of each group's GEMM.
+  // (M, N, K) of each group's GEMM (with row_runs, K is filter rows x block_k).
   std::array<std::int64_t, 3> gemm() const;
   // The reduction's k steps of block_k (the last one may be partial).
   std::int64_t k_steps() const { return (gemm()[2] + tile.block_k - 1) / tile.block_k; }

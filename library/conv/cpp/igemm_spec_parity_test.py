@@ -82,11 +82,25 @@ BAD = [
     _with(split_k=None),
     _with(split_k=6),
     _conv(n=1, k=1024, spatial=[512, 1024]) | {"split_k": 2},
+    # row_runs: not a bool; a layer whose filter rows are not runs (a row of 48 > the k step of
+    # 32, NCHW, groups, dilation in x, more than 31 rows); split.
+    _with(row_runs=1),
+    _with(row_runs=None),
+    _with(row_runs="true"),
+    _with(row_runs=True),
+    _conv(c=3, layout="NCHW") | {"row_runs": True},
+    _conv(c=4, groups=2) | {"row_runs": True},
+    _conv(c=3, dilation=[1, 2]) | {"row_runs": True},
+    _conv(c=3, spatial=[9, 9, 9], filter=[8, 4, 3], pad=[0, 0, 0]) | {"row_runs": True},
+    _conv(c=3) | {"row_runs": True, "split_k": 2},
 ]
 GOOD = [
     BASE,
     _with(split_k=1),  # written back without the field, as an unsplit spec always was
     _with(split_k=5),
+    _with(row_runs=False),  # written back without the field
+    _conv(c=3, filter=[7, 7], stride=[2, 2], pad=[3, 3]) | {"row_runs": True},
+    _conv(c=6, dilation=[2, 1]) | {"row_runs": True, "split_k": 1},
     _with(mma="32x32x16", block_m=32, block_n=288, block_k=16, waves_m=1, waves_n=9),
     # The largest tile sizes the spec takes: blocks of whole matrix ops.
     _with(block_m=(2**31 - 1) // 32 * 32, block_n=(2**31 - 1) // 16 * 16, waves_n=(2**31 - 1) // 16),

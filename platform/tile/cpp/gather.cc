@@ -33,6 +33,11 @@ std::string checked(const std::optional<Gather>& gather, std::string contiguous)
                              "GatherCopy: a stepped gather loads whole runs, got runs=False; give it runs=True or no "
                              "stepped");
   }
+  if (gather->patch && (!gather->stepped || contiguous != "k")) {
+    throw errors::FieldError(errors::kFieldError, "GatherCopy", json::Object{{"patch", "a patch"}}, nullptr,
+                             "GatherCopy: a patch masks a stepped gather's units along k, got a patch without stepped "
+                             "or contiguous 'rows'; give it stepped and contiguous 'k' or no patch");
+  }
   if (gather->stepped && (gather->extent <= 0 || gather->extent > kUnchecked)) {
     throw errors::FieldError(errors::kFieldError, "GatherCopy", json::Object{{"extent", gather->extent}}, nullptr,
                              "GatherCopy: expected a stepped gather's extent in 1 .. " + std::to_string(kUnchecked) +
@@ -93,6 +98,13 @@ std::vector<Value*> GatherCopy::load(KernelBuilder& b, ir::Operand row0, ir::Ope
       Value* r = b.add(row0, row);
       Value* at = gather_.stepped(b, r, step, k);
       regs.push_back(b.buffer_load(rsrc, at, vector_type()));
+      if (gather_.patch) {
+        const ir::Type* words = ir::vector(ir::scalar("i32"), layout_.unit_elems() * elem_->nbytes() / 4);
+        Value* bits = b.bitcast(regs.back(), words);
+        Value* mask = gather_.patch(b, r, k);
+        Value* masked = b.and_(bits, mask);
+        regs.back() = b.bitcast(masked, vector_type());
+      }
       if (contiguous_ == "rows") {  // two units per move, k and k + 1, as TileCopy::store takes them
         Value* next = b.add(k, 1);
         Value* next_at = gather_.stepped(b, r, step, next);

@@ -30,6 +30,7 @@ inline constexpr int kPaddingBit = 31;
 // nullptr where no element is padding (Python's None). `stepped`, optional
 // (gather.py says what for), gives the byte offset of unit (row, k0 + k),
 // past `extent` in the padding; k0 a value (load makes the first tile's 0 one).
+// `patch`, `fast_from` and `fast_to` are for runs padded only in part (gather.py).
 struct Gather {
   std::function<std::pair<ir::Value*, ir::Value*>(ir::KernelBuilder&, ir::Value* row, ir::Value* k)> address;
   bool runs;  // aligned 16-byte runs along `contiguous` are consecutive in memory and share their validity
@@ -38,6 +39,11 @@ struct Gather {
   // NOLINTNEXTLINE(readability-redundant-member-init): GCC wants it (above)
   std::function<ir::Value*(ir::KernelBuilder&, ir::Value* row, ir::Value* k0, ir::Value* k)> stepped{};
   std::int64_t extent = 0;  // bytes of the buffer `stepped`'s offsets index, 1 .. kUnchecked
+  // Optional, with stepped along k: the i32 words mask `load` ANDs with unit (row, k0 + k), fixed over the loop.
+  // NOLINTNEXTLINE(readability-redundant-member-init): GCC wants it (above)
+  std::function<ir::Value*(ir::KernelBuilder&, ir::Value* row, ir::Value* k)> patch{};
+  std::int64_t fast_from = 0;  // the first row `load` may read: a block before it goes through `guarded`
+  std::int64_t fast_to = 0;    // rows from it on `load` may not read (0: none): a block past it goes through `guarded`
 };
 
 // gather.GatherCopy: TileCopy's moves and LDS writes (k- or rows-contiguous,

@@ -409,9 +409,19 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   Value* col_end = b.add(col0, block_n);
   Value* cols_in = b.cmp("le", col_end, ops.n);
   Value* inside = b.and_(rows_in, cols_in);
+  Value* fast_block = inside;
+  if (ops.a_gather && ops.a_gather->fast_from > 0) {  // a block before it is gathered guarded
+    Value* from = b.cmp("ge", row0, ops.a_gather->fast_from);
+    fast_block = b.and_(fast_block, from);
+  }
+  if (ops.a_gather && ops.a_gather->fast_to > 0) {  // and one past it
+    Value* end = b.add(row0, block_m);
+    Value* to = b.cmp("le", end, ops.a_gather->fast_to);
+    fast_block = b.and_(fast_block, to);
+  }
   Value* k_tail = b.rem(ops.k, block_k);
   Value* k_whole = b.sub(ops.k, k_tail);
-  Value* k_fast = b.select(inside, k_whole, 0);
+  Value* k_fast = b.select(fast_block, k_whole, 0);
   Value* zero_f32 = b.const_(0.0, f32());
   Value* zero = b.build(std::vector<Value*>(c_t->lanes(), zero_f32));
   const std::vector<Value*> acc(static_cast<std::size_t>(tiles_m) * tiles_n, zero);
