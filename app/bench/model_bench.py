@@ -176,8 +176,9 @@ PUBLISHED_TFLOPS = 654
 INTRO = """All times are the performance MODEL's (platform/emu/model.py, figures from platform/arch/perf_model.json
 with their sources), not hardware times: a yardstick applied equally to both code objects. Each kernel ran {sample}
 of its workgroups in the emulator (traced; their blocks of C checked against numpy); the model spreads the whole grid
-over the arch's CUs. Our tile was built by {flavor}; Triton's code objects are app/cli/testdata/triton. The same
-figures for one kernel come from `rocke run FILE.hsaco --grid ... --workgroups ...` (its `model` line)."""
+over the arch's CUs (on RDNA, its WGPs of two CUs: perf_model.json cus_per_wgp). Our tile was built by {flavor};
+Triton's code objects are app/cli/testdata/triton. The same figures for one kernel come from
+`rocke run FILE.hsaco --grid ... --workgroups ...` (its `model` line)."""
 
 PUBLISHED = """### Against published MI300X throughput
 

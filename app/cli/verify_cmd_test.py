@@ -71,7 +71,8 @@ def test_a_verified_build_and_its_catalog_on_disk_pass(tmp_path, capsys):
 
 def _swap_mfmas(path, kernel, every=False):
     """The code object at `path` with its first MFMA's (every MFMA's) A and B
-    (SRC0 and SRC1 of the VOP3P-MAI encoding's second word) swapped; the first."""
+    (SRC0 and SRC1 of the VOP3P-MAI encoding's second word) swapped. Returns
+    the first MFMA as decoded before the patch."""
     data = path.read_bytes()
     program = emu.program(data, kernel, toolchain_for("llvm23"))
     mfmas = [i for i in program.instructions if i.mnemonic.startswith("v_mfma")]

@@ -122,8 +122,21 @@ def test_a_wrong_partial_sum_is_a_wrong_chained_output():
     assert np.flatnonzero(want.misses(got)).tolist() == [5]
 
 
-def test_a_flat_workspace_is_not_followed():
-    # wgrad's two-stage split leaves a flat workspace: the reduce is checked alone.
+def test_a_reduce_of_dw_is_not_followed():
+    # wgrad's two-stage split: the reduce is checked alone, even when its
+    # producer's arguments have the shapes of a forward split's.
+    arch, conv = LAYERS["res5_3x3_bias"]
+    conv = dataclasses.replace(conv, bias=False, activation="none")
+    case = Case("reduce", arch, ReduceSpec(conv, 2, "dw"))
+    args = [np.zeros(conv.input_shape(), np.float16), np.zeros(conv.weight_shape(), np.float16)]
+    ws = np.zeros((2, *conv.output_shape()), np.float32)
+    assert split_k_reduce.chain(case, [*args, ws], {2: np.ones(ws.shape, bool)}, np.random.default_rng(0)) is None
+    y_case = Case("reduce", arch, ReduceSpec(conv, 2))
+    assert split_k_reduce.chain(y_case, [*args, ws], {2: np.ones(ws.shape, bool)}, np.random.default_rng(0)) is not None
+
+
+def test_a_workspace_not_of_y_slices_is_not_followed():
+    # A flat workspace: the reduce is checked alone.
     arch, conv = LAYERS["res5_3x3_bias"]
     case = Case("reduce", arch, ReduceSpec(conv, 2))
     elements = math.prod(conv.output_shape())

@@ -27,7 +27,7 @@ constexpr std::array<std::string_view, 2> kOptional = {"split_k", "row_runs"};
 }  // namespace
 
 IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
-  // Exactly kFields, and the optional ones (the JSON of a plain spec predates them).
+  // Exactly kFields, plus any of kOptional (each left out at its default, as Python's to_json writes it).
   bool exact = obj.is_object();
   if (exact) {
     std::size_t optional = 0;

@@ -79,7 +79,8 @@ ROCKE_TEST(refuses_a_bad_value_naming_the_field) {
 
 ROCKE_TEST(positive_decimal_is_positive_and_finite_as_f32) {
   for (const char* good : {"1", "0.5", "1e-5", "1E+3", "3.3e38", "1e-45"}) CHECK(family::positive_decimal(good));
-  // 1e-50 rounds to f32 zero, 1e39 and 3.4e38 past the largest finite f32.
+  // 1e-50 rounds to f32 zero, 1e39 past the largest f32; 3.4e38 at the cutoff (fields.positive_decimal refuses from
+  // 3.4e38 on).
   for (const char* bad : {"0", "0.0", "1e-50", "1e39", "3.4e38", " 1", "-1", "+1", ".5", "1.", "inf", "nan", ""}) {
     CHECK(!family::positive_decimal(bad));
   }
