@@ -38,11 +38,10 @@ IgemmSpec IgemmSpec::from_json(const json::Value& obj) {
   if (!exact) {
     json::Array allowed = family::listed(kFields);
     for (std::string_view f : kOptional) allowed.emplace_back(std::string(f));
-    throw IgemmSpecError(
-        "IgemmSpec", obj,
-        "a JSON object with exactly the fields " + family::joined(kFields) + " (and optionally " +
-            family::joined(kOptional) + ")",
-        std::move(allowed));
+    throw IgemmSpecError("IgemmSpec", obj,
+                         "a JSON object with exactly the fields " + family::joined(kFields) + " (and optionally " +
+                             family::joined(kOptional) + ")",
+                         std::move(allowed));
   }
   const json::Object& fields = obj.as_object();
   // Tile.of, then __post_init__, in its order: only a dict becomes a ConvSpec.
