@@ -220,7 +220,7 @@ def _verify(item):
         return verify.check_problem(kernels, settings)
 
     checked, failure, seconds, _ = _guarded(check)
-    return key, checked or [{"result": "error", "message": failure}] * len(rows), seconds
+    return key, checked or [{"result": "error", "message": failure} for _ in rows], seconds
 
 
 def _verify_rows(rows, objects, settings, workers, toolchain, engine, families):

@@ -277,10 +277,19 @@ REDUCE = {
 }
 
 
+# The reduce of a weight gradient's two-stage split (tensor "dw", no
+# epilogue): dw's elements in the weight's layout and type; S as large as
+# tile_for's splits of a long reduction make it.
+REDUCE_DW = {
+    "dw_3x3_f16_s2": (ConvSpec(1, 32, 32, (7, 7), (3, 3), pad=(1, 1)), 2),
+    "dw_nchw_bf16_s64": (ConvSpec(1, 8, 12, (5, 5), (3, 3), pad=(1, 1), layout="NCHW", dtype="bf16"), 64),
+}
+
+
 def reduce_cases():
-    return tuple(
-        Case(f"{name}_{arch}", arch, ReduceSpec(conv, s)) for name, (conv, s) in REDUCE.items() for arch in ARCHS
-    )
+    specs = [(name, ReduceSpec(conv, s)) for name, (conv, s) in REDUCE.items()]
+    specs += [(name, ReduceSpec(conv, s, "dw")) for name, (conv, s) in REDUCE_DW.items()]
+    return tuple(Case(f"{name}_{arch}", arch, spec) for name, spec in specs for arch in ARCHS)
 
 
 FAMILY = Family(NAME, reduce_cases(), build, numeric_check, chain)
