@@ -40,7 +40,10 @@ def test_cases_cover_types_layouts_splits_bias_and_edges():
         assert {s.conv.layout for s in specs} == {"NHWC", "NCHW"}, arch
         assert {s.conv.dims for s in specs} == {2, 3}, arch
         splits = {s.split_k for s in specs}
-        assert 2 in splits and max(splits) == 16 and any(x % 2 for x in splits), arch
+        # 2 to 16 slices of y; dw's two-stage split takes up to 64.
+        assert 2 in splits and max(splits) == 64 and any(x % 2 for x in splits), arch
+        assert {s.tensor for s in specs} == {"y", "dw"}, arch
+        assert max(s.split_k for s in specs if s.tensor == "y") == 16, arch
         assert {s.conv.bias for s in specs} == {True, False}, arch
         assert {vector_width(s.elements) for s in specs} == {1, 2, 4}, arch
         assert {_bias_path(s) for s in specs if s.conv.bias} == {"wide", "shared", "each"}, arch
