@@ -35,6 +35,7 @@ import os
 
 from errors.errors import FieldError
 from family import cases_json, fields
+from family.fields import MAX_INT
 from ir import types as T
 
 KINDS = ("max", "avg")
@@ -43,7 +44,6 @@ DTYPES = ("f16", "bf16", "f32")
 # A spec's type name -> its IR type.
 ELEM = {"f16": T.F16, "bf16": T.BF16, "f32": T.F32}
 # Sizes are i32 in the kernel, and so is every element offset.
-MAX_INT = 2**31 - 1
 # How the kernel splits the work, beside this file (lanes.json), read by both engines.
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "lanes.json"), encoding="utf-8") as _f:
     _LANES = json.load(_f)
