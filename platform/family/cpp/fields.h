@@ -70,6 +70,7 @@ class SpecFields {
              const json::Value& obj);
 
   const json::Object& object() const { return *object_; }
+  bool has(std::string_view name) const { return object_->contains(name); }
   json::Value get(std::string_view name, const json::Value& fallback = nullptr) const;
   // An int from 1 to kMaxInt; `why` says why kMaxInt in the refusal of a larger one.
   std::int64_t positive_int(std::string_view name, const json::Value& fallback = nullptr,

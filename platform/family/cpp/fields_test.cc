@@ -52,6 +52,7 @@ ROCKE_TEST(reads_each_kind_of_field) {
   CHECK_EQ(f.choice("dtype", kDtypes), std::string("f32"));
   CHECK_EQ(f.decimal("eps", "1", "a positive decimal"), std::string("1e-5"));
   CHECK_EQ(f.flag("mask", true), true);  // left out: the fallback
+  CHECK(f.has("eps") && !f.has("mask"));
 }
 
 std::string read_field(std::string_view text, const std::function<void(const family::SpecFields&)>& reader) {
