@@ -19,6 +19,7 @@ the missing ones by arch with the cases that hold them.
 
 import collections
 import functools
+import gc
 import json
 import os
 
@@ -48,8 +49,12 @@ def _code_object(case_id):
 
 @functools.cache
 def _program(case_id):
-    """The case's kernel decoded (emu.program): once, for the coverage test and the case's own."""
-    return emu.program(_code_object(case_id), ENTRIES[case_id].kernel, TC)
+    """The case's kernel decoded (emu.program): once, for the coverage test and the case's own. It lives
+    until the gate ends, so it is frozen out of the garbage collector's walks (which cost seconds, the
+    last one at pytest's exit over every program)."""
+    program = emu.program(_code_object(case_id), ENTRIES[case_id].kernel, TC)
+    gc.freeze()
+    return program
 
 
 def test_every_mnemonic_is_implemented(record_property):
