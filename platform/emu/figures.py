@@ -20,14 +20,30 @@ class Figures:
         self.banks, self.bank_bytes = lds.count, lds.bytes
         self.lds = {}  # instruction address -> [executions, cycles, ideal, worst ways]
         self.memory = {}  # instruction address -> [executions, bytes, 64-byte segments, 128-byte segments]
+        self._costs = {}  # (bytes, addresses less a whole number of bank rows, lanes) -> wave_cost
 
     def lds_access(self, at, addrs, mask, size):
-        cycles, ideal, ways = wave_cost(np.asarray(addrs, np.int64), mask, size, self.banks, self.bank_bytes)
+        cycles, ideal, ways = self._cost(np.asarray(addrs, np.int64), mask, size)
         row = self.lds.setdefault(at, [0, 0, 0, 0])
         row[0] += 1
         row[1] += cycles
         row[2] += ideal
         row[3] = max(row[3], ways)
+
+    def _cost(self, addrs, mask, size):
+        """wave_cost of an access, remembered by its pattern: a loop issues the same pattern on every pass,
+        shifted by whole rows of banks (a row: the next buffer of a double buffer), which changes no cost;
+        wave_cost walks each lane's dwords in Python."""
+        live = addrs[mask]
+        row = self.banks * self.bank_bytes
+        shift = int(live.min()) // row * row if live.size else 0
+        key = (size, (addrs - shift).tobytes(), mask.tobytes())
+        cost = self._costs.get(key)
+        if cost is None:
+            if len(self._costs) > 4096:  # a bound keeps the memory small when patterns do not repeat
+                self._costs.clear()
+            cost = self._costs[key] = wave_cost(addrs - shift, mask, size, self.banks, self.bank_bytes)
+        return cost
 
     def memory_access(self, at, addrs, mask, size):
         addrs = np.asarray(addrs, np.uint64)[mask]
