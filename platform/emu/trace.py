@@ -33,6 +33,9 @@ def _traced(step, index):
         if r == BLOCK:  # runs again when the barrier lets it; recorded then
             return r
         after = w.pending
+        if after is before and len(after) == held:  # nothing issued, nothing retired: most steps
+            w.trace.append((index, 0, ()))
+            return r
         first = len(after)
         while first and after[first - 1].seq < 0:
             first -= 1
