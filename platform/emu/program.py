@@ -12,7 +12,7 @@ the mnemonic, the address and the kernel: it is never skipped.
 import dataclasses
 
 from arch import arch as archs
-from emu import collector, decode, dpp
+from emu import decode, dpp
 from emu import operands as O
 from emu import table
 from emu.errors import ArchNotEmulated, ExecutionError, Unimplemented
@@ -149,10 +149,6 @@ def _bind_pair(inst, ctx):
 
 class Program:
     def __init__(self, kernel, disassembly):
-        with collector.paused():
-            self._make(kernel, disassembly)
-
-    def _make(self, kernel, disassembly):
         self.kernel = kernel
         generation = check_arch(kernel.arch)
         facts = GENERATIONS[generation]

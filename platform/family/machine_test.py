@@ -48,13 +48,20 @@ def _code_object(case_id):
 
 
 @functools.cache
-def _program(case_id):
-    """The case's kernel decoded (emu.program): once, for the coverage test and the case's own. It lives
-    until the gate ends, so it is frozen out of the garbage collector's walks (which cost seconds, the
-    last one at pytest's exit over every program)."""
-    program = emu.program(_code_object(case_id), ENTRIES[case_id].kernel, TC)
+def _programs():
+    """Every built case's kernel on an emulated arch decoded (emu.programs: one llvm-objdump run per arch),
+    by case id: once, for the coverage test and each case's own. They live until the gate ends, so they are
+    frozen out of the garbage collector's walks (which cost seconds, the last one at pytest's exit)."""
+    ids = [i for i in RUN if not ENTRIES[i].error and "error" not in BUILT[i]]
+    programs = emu.programs([(_code_object(i), ENTRIES[i].kernel) for i in ids], TC)
     gc.freeze()
-    return program
+    return dict(zip(ids, programs))
+
+
+def _program(case_id):
+    """The case's decoded kernel; a case LLVM refused fails here (_code_object)."""
+    _code_object(case_id)
+    return _programs()[case_id]
 
 
 def test_every_mnemonic_is_implemented(record_property):
