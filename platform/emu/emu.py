@@ -1,6 +1,6 @@
 """The emulator's front door: a code object's kernel made ready to run, and launched.
 
-    prog = program(data, "kernel", toolchain)   # toolchain: disassembles (Toolchain.disassemble_all)
+    prog = program(data, "kernel", toolchain)   # toolchain: its llvm-objdump disassembles (disassemble.py)
     progs = programs([(data, "kernel"), ...], toolchain)   # many, one llvm-objdump run per arch
     result = launch(prog, grid=..., block=..., args=[...])
 
@@ -8,7 +8,7 @@ ArchNotEmulated comes before any disassembly; LoadError for bytes that are
 not a code object or a kernel it lacks.
 """
 
-from emu import collector
+from emu import collector, disassemble
 from emu import control, lds, mma, salu, valu, vmem  # noqa: F401  (each registers its semantics)
 from emu.errors import ArchNotEmulated, EmuError, ExecutionError, LaunchError, LoadError, MemoryFault, Unimplemented
 from emu.loader import CodeObject
@@ -60,7 +60,7 @@ def _programs(items, toolchain):
     texts = {}
     for arch in dict.fromkeys(co.arch for co in objects):
         mine = [n for n, co in enumerate(objects) if co.arch == arch]
-        texts.update(zip(mine, toolchain.disassemble_all([objects[n].data for n in mine], arch)))
+        texts.update(zip(mine, disassemble.all_of([objects[n].data for n in mine], arch, toolchain)))
     out = []
     for n, (co, k) in enumerate(zip(objects, kernels)):
         prog = Program(k, texts[n])

@@ -413,21 +413,12 @@ class Toolchain:
 
     def disassemble(self, code_object, cpu):
         """`llvm-objdump -d` text of a linked code object, for `cpu`."""
-        return self.disassemble_all([code_object], cpu)[0]
-
-    def disassemble_all(self, code_objects, cpu):
-        """disassemble() of each linked code object for `cpu`, in order, from one llvm-objdump run (its
-        start-up costs three times a kernel's disassembly)."""
         with tempfile.TemporaryDirectory() as tmp:
-            paths = [os.path.join(tmp, f"k{n}.hsaco") for n in range(len(code_objects))]
-            for path, data in zip(paths, code_objects):
-                with open(path, "wb") as f:
-                    f.write(data)
-            out, _ = _run([self.objdump, "-d", f"--mcpu={cpu}", *paths], what=f"llvm-objdump --mcpu={cpu}")
-        text = out.decode()
-        # Each file's text starts at the line naming it.
-        starts = [text.index(f"\n{path}:\tfile format ") for path in paths] + [len(text)]
-        return [text[a:b] for a, b in zip(starts, starts[1:])]
+            path = os.path.join(tmp, "k.hsaco")
+            with open(path, "wb") as f:
+                f.write(code_object)
+            out, _ = _run([self.objdump, "-d", f"--mcpu={cpu}", path], what=f"llvm-objdump --mcpu={cpu}")
+        return out.decode()
 
     def default_datalayout(self, triple, cpu):
         """The datalayout this LLVM's target machine uses for `triple`."""
