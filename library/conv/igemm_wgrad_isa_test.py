@@ -1,12 +1,14 @@
 """conv_igemm_wgrad's main loop through each flavor's real LLVM, measured by
 platform/isa, for each block of conv.wgrad_spec.tile_for: ResNet's 1x1
-(64 x 64), its 3x3 with C = K = 64 (64 x 256) and with K = 128 (128 x 128).
-The main loop is the tile's fast loop: the block's matrix ops per 32-deep k
-step and no others, every global load 16 bytes wide (dy, A, column-major;
-x, B, gathered along rows: 8 channels of one input pixel per load, where a
-per-element gather would take eight), no spill, no modelled bank conflict;
-and the bigger blocks spread the k step's other work over their matrix ops
-(non-matrix instructions per 4096 MACs under a bound per arch)."""
+(64 x 64, 128 x 128 and 256 x 64), its 3x3 with C = K = 64 (64 x 256) and
+with K = 128 (128 x 128). The main loop is the tile's fast loop: the block's
+matrix ops per 32-deep k step and no others, every global load 16 bytes wide
+(dy, A, column-major; x, B, gathered along rows: 8 channels of one input
+pixel per load, where a per-element gather would take eight; or, 1x1 with
+stride 1, x itself as a row-major B), no spill, no modelled bank conflict;
+the bigger blocks spread the k step's other work over their matrix ops
+(non-matrix instructions per 4096 MACs under a bound per arch); and on
+gfx950 a 1x1's B fragments are read transposed (ds_read_b64_tr_b16)."""
 
 import functools
 
@@ -18,7 +20,15 @@ from conv.wgrad_spec import TILES
 
 KNOWN = checks.known(TILES)
 # case -> its block (tile_for's) as (block_m, block_n).
-CASES = {"resnet_1x1_f16": (64, 64), "resnet_3x3_c64": (64, 256), "resnet_3x3_k128": (128, 128)}
+CASES = {
+    "resnet_1x1_f16": (64, 64),
+    "resnet_1x1_k128_two_stage": (128, 128),
+    "resnet_1x1_k256": (256, 64),
+    "resnet_3x3_c64": (64, 256),
+    "resnet_3x3_k128": (128, 128),
+}
+# The cases whose B is x itself (igemm_wgrad.plain_input).
+PLAIN = ("resnet_1x1_f16", "resnet_1x1_k128_two_stage", "resnet_1x1_k256")
 # Non-matrix instructions per 4096 MACs of a big block's main loop, at most, on every flavor: about
 # two thirds of what the 64 x 64 block runs (11.6 on gfx942, 11.9 on gfx950, 31 on gfx1201, 28.8 on
 # gfx1250 with llvm23: docs/figures/conv-isa.md); llvm20 schedules 64 x 256 worst (6.9 on CDNA).
@@ -71,3 +81,9 @@ def test_a_big_block_spreads_its_work_over_its_matrix_ops(big):
     arch, tile, report = big
     figure = float(report["main_loop"]["non_matrix_per_4096_macs"])
     assert figure <= BOUND[arch], (arch, tile, figure)
+
+
+@pytest.mark.parametrize("arch,name", [(arch, name) for arch in KNOWN if arch == "gfx950" for name in PLAIN])
+def test_gfx950_reads_a_1x1_inputs_fragments_transposed(arch, name):
+    reads = _measure(arch, name)[2]["main_loop"]["lds_reads"]["by_mnemonic"]
+    assert "ds_read_b64_tr_b16" in {r["mnemonic"] for r in reads}, reads

@@ -54,12 +54,16 @@ int form_wave(const WgradSpec& spec, std::string_view arch) {
                      spec.igemm.tile.mma, "take " + std::string(arch) + "'s tile from conv.wgrad_spec.TILES"));
 }
 
+// Whether every one of `sizes` is `value`.
+bool all_equal(const Shape& sizes, std::int64_t value) {
+  return std::all_of(sizes.begin(), sizes.end(), [value](std::int64_t v) { return v == value; });
+}
+
 // Whether B is x itself, row-major [N x pixels, C] (igemm_wgrad.plain_input): NHWC, a 1x1 filter,
 // stride 1, no padding, and C/groups whole 16-byte units.
 bool plain_input(const ConvSpec& c) {
-  const auto ones = [](const Shape& s) { return std::all_of(s.begin(), s.end(), [](std::int64_t v) { return v == 1; }); };
-  const bool unpadded = std::all_of(c.pad.begin(), c.pad.end(), [](std::int64_t v) { return v == 0; });
-  return c.channels_last() && ones(c.filter) && ones(c.stride) && unpadded && whole_units(c.c_per_group(), c.dtype);
+  return c.channels_last() && all_equal(c.filter, 1) && all_equal(c.stride, 1) && all_equal(c.pad, 0) &&
+         whole_units(c.c_per_group(), c.dtype);
 }
 
 // B: x at (column: channel and tap, k: reduction row first + k) (_input_gather).
