@@ -5,7 +5,8 @@ with K = 128 (128 x 128). The main loop is the tile's fast loop: the block's
 matrix ops per 32-deep k step and no others, every global load 16 bytes wide
 (dy, A, column-major; x, B, gathered along rows: 8 channels of one input
 pixel per load, where a per-element gather would take eight; or, 1x1 with
-stride 1, x itself as a row-major B), no spill, no modelled bank conflict;
+stride 1, x itself as a row-major B), no spill, no modelled bank conflict
+(but gfx950's 2-way writes of a 64-wide plain x, the test says why);
 the bigger blocks spread the k step's other work over their matrix ops
 (non-matrix instructions per 4096 MACs under a bound per arch); and on
 gfx950 a 1x1's B fragments are read transposed (ds_read_b64_tr_b16)."""
@@ -50,7 +51,7 @@ def _measure(arch, name):
     case = {c.id: c for c in FAMILY.cases}[f"{name}_{arch}"]
     tile = case.spec.igemm.tile
     assert (tile.block_m, tile.block_n) == CASES[name], case.id
-    return arch, tile, checks.main_loop_report(FAMILY, case.id)
+    return arch, tile, checks.main_loop_report(FAMILY, case.id), name
 
 
 @pytest.fixture(params=[(arch, name) for arch in KNOWN for name in CASES])
@@ -64,7 +65,7 @@ def big(request):
 
 
 def test_main_loop_is_the_matrix_loop(measured):
-    arch, tile, report = measured
+    arch, tile, report, _ = measured
     checks.check_matrix_loop(report, arch, _matrix_ops(tile))
 
 
@@ -74,11 +75,21 @@ def test_both_tiles_load_16_bytes_at_a_time(measured):
 
 
 def test_no_spills_and_no_modelled_bank_conflicts(measured):
-    checks.check_no_spills_or_bank_conflicts(measured[2])
+    arch, tile, report, name = measured
+    if not (arch == "gfx950" and name in PLAIN and tile.block_n == 64):
+        checks.check_no_spills_or_bank_conflicts(report)
+        return
+    # gfx950 keeps a plain x as k-rows of block_n elements, padded for the transposed reads
+    # (tile.gemm's TRANSPOSE_PAD): 64 of them are half a line, so a pass of 16-byte writes
+    # meets the next row's, 2 ways. Those writes (one a lane and k step) are the only conflicts.
+    res = report["resources"]
+    assert (res["vgpr_spill"], res["sgpr_spill"], res["scratch"]) == (0, 0, 0), res
+    conflicted = [a for a in report["lds_banks"]["accesses"] if (a["ways"] or 1) > 1]
+    assert all((a["access"], a["bytes"], a["ways"]) == ("write", 16, 2) for a in conflicted), conflicted
 
 
 def test_a_big_block_spreads_its_work_over_its_matrix_ops(big):
-    arch, tile, report = big
+    arch, tile, report, _ = big
     figure = float(report["main_loop"]["non_matrix_per_4096_macs"])
     assert figure <= BOUND[arch], (arch, tile, figure)
 
