@@ -65,8 +65,15 @@ def big(request):
 
 
 def test_main_loop_is_the_matrix_loop(measured):
-    arch, tile, report, _ = measured
-    checks.check_matrix_loop(report, arch, _matrix_ops(tile))
+    arch, tile, report, name = measured
+    if name not in PLAIN:
+        checks.check_matrix_loop(report, arch, _matrix_ops(tile))
+        return
+    # A plain x's loop is short enough that LLVM may unroll it 2 k steps deep (gfx950, gfx1250):
+    # a whole number of k steps' matrix ops.
+    matrix = report["main_loop"]["matrix"]
+    assert matrix["count"] in (_matrix_ops(tile), 2 * _matrix_ops(tile)), matrix
+    checks.check_matrix_loop(report, arch, matrix["count"])
 
 
 def test_both_tiles_load_16_bytes_at_a_time(measured):
