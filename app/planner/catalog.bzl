@@ -1,6 +1,8 @@
 """rocke_catalog: a kernel catalog as Bazel targets, one action per kernel."""
 
+load("@rules_python//python:defs.bzl", "py_binary")
 load("@rocke_catalog_sets//:sets.bzl", "SETS")
+load("//platform/build_defs:family.bzl", "rocke_registry_of")
 load("//toolchains/llvm:flavors.bzl", "DEFAULT_LLVM_VERSION", "LLVM_VERSIONS")
 load("//toolchains/python:defs.bzl", "py_pytest")
 
@@ -25,7 +27,7 @@ def _kernel_impl(ctx):
     args.add("--toolchain", toolchain)
     args.add("--out", folder.path)
     ctx.actions.run(
-        executable = ctx.executable._tool,
+        executable = ctx.executable.tool,
         arguments = [args],
         inputs = [toolchain],
         outputs = [folder],
@@ -45,7 +47,7 @@ _kernel = rule(
         "index": attr.int(mandatory = True, doc = "its index in the set"),
         "arch": attr.string(mandatory = True),
         "toolchain": attr.label(mandatory = True, allow_single_file = [".json"], doc = "the flavor's toolchain.json"),
-        "_tool": attr.label(default = "//app/planner:kernel_main", executable = True, cfg = "exec"),
+        "tool": attr.label(mandatory = True, executable = True, cfg = "exec", doc = "kernel_main with the catalog's families"),
     },
 )
 
@@ -78,7 +80,7 @@ _archive = rule(
     },
 )
 
-def rocke_catalog(name, problems, archs, flavor = "llvm" + DEFAULT_LLVM_VERSION, verify_workgroups = 0):
+def rocke_catalog(name, problems, archs, families, flavor = "llvm" + DEFAULT_LLVM_VERSION, verify_workgroups = 0):
     """The kernels of a problem set for some archs, one Bazel action each.
 
     `problems` is the label of a JSON problems file (as `rocke build
@@ -86,11 +88,18 @@ def rocke_catalog(name, problems, archs, flavor = "llvm" + DEFAULT_LLVM_VERSION,
     lets this macro see its entries. Each action gets its entry as an
     argument, not the file, so editing one problem reruns only its actions.
 
+    The catalog's actions and its test link the families it names, not the
+    whole registry, so that an edit to another family leaves them cached.
+
     Creates:
+      name + "_families": the registry of `families` (rocke_registry_of).
+      name + "_kernel_main": //app/planner:kernel_main's program with that
+          registry. An action whose plan takes a family outside it fails,
+          naming the family and this list.
       name + "_NNN_ARCH" for each entry NNN (its index, 3 digits) and arch:
           the folder NAME_NNN_ARCH/ of its kernels: rows.json (its index
           rows) and ARCH/NAME.hsaco (plus ARCH/NAME.reduce.hsaco for a
-          split conv); built by //app/planner:kernel_main with the
+          split conv); built by NAME_kernel_main with the
           flavor's toolchain.json as its one input besides the tool. An
           entry that is bad or that no family builds on the arch does not
           fail the action: rows.json records the refusal.
@@ -107,6 +116,8 @@ def rocke_catalog(name, problems, archs, flavor = "llvm" + DEFAULT_LLVM_VERSION,
       name: the catalog's name.
       problems: the problems file, e.g. "//catalog:resnet50.json".
       archs: target archs, e.g. ["gfx942", "gfx950"].
+      families: the families the planner takes for these problems, as
+          rocke_family labels (e.g. "//library/gemm:gemm").
       flavor: the LLVM flavor, e.g. "llvm22"; the toolchains' default if none.
       verify_workgroups: output tiles per kernel for name + "_verify_test";
           0 (the default) makes no such test.
@@ -122,6 +133,22 @@ def rocke_catalog(name, problems, archs, flavor = "llvm" + DEFAULT_LLVM_VERSION,
             key,
             label,
         ))
+    registry = name + "_families"
+    rocke_registry_of(
+        name = registry,
+        families = families,
+        summary = "the families of rocke_catalog {}, which the planner takes for {}".format(name, problems),
+    )
+    tool = name + "_kernel_main"
+    py_binary(
+        name = tool,
+        srcs = ["//app/planner:kernel_main.py"],
+        main = "//app/planner:kernel_main.py",
+        deps = [
+            ":" + registry,
+            "//app/planner:kernel_main_deps",
+        ],
+    )
     kernels = []
     for index, entry in enumerate(SETS[key]):
         for arch in archs:
@@ -132,6 +159,7 @@ def rocke_catalog(name, problems, archs, flavor = "llvm" + DEFAULT_LLVM_VERSION,
                 index = index,
                 arch = arch,
                 toolchain = "@{}//:toolchain.json".format(flavor),
+                tool = ":" + tool,
             )
             kernels.append(":{}_{}".format(name, stem))
     _archive(
@@ -155,7 +183,7 @@ def rocke_catalog(name, problems, archs, flavor = "llvm" + DEFAULT_LLVM_VERSION,
             deps = [
                 "//app/cli:command_line",
                 "//app/cli:verify_cmd",
-                "//library:families",
+                ":" + registry,
             ],
         )
 

@@ -122,17 +122,22 @@ class Lowered:
 CPP_FAMILIES = frozenset(rocke_library_engine.families())
 
 
+class RegistryError(ValueError):
+    """The planner chose a family the caller's registry does not hold; the message names both."""
+
+
 def lower(job, flavor, families, engine=ENGINES[0]):
     """[Lowered] of a job's kernels for `flavor`, in the order they run, by
     `engine` (see the module doc), each built by its family in `families`
-    (module -> Family); lower.flavors.ArchDomainError, naming the kernel, if
-    the flavor cannot express it for the arch (no LLVM runs)."""
+    (module -> Family); RegistryError if one is not there;
+    lower.flavors.ArchDomainError, naming the kernel, if the flavor cannot
+    express it for the arch (no LLVM runs)."""
     if engine not in ENGINES:
         raise ValueError(f"expected engine to be one of {', '.join(ENGINES)}, got {engine!r}")
     out = []
     for choice, case_id, path in job.kernels():
         if choice.module not in families:
-            raise ValueError(
+            raise RegistryError(
                 f"expected {choice.module} (family {choice.family}) in the family registry, got only "
                 f"{', '.join(sorted(families)) or 'none'}; pass a registry that holds every family the job needs"
             )

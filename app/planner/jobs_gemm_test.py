@@ -78,7 +78,7 @@ def test_a_family_missing_from_the_registry_is_named_with_those_it_holds():
     job = _jobs("bert_base", ["gfx942"])[0]
     others = {"conv.img2col": None}
     with pytest.raises(
-        ValueError, match=r"expected gemm\.gemm \(family gemm\) in the family registry, got only conv\.img2col"
+        jobs.RegistryError, match=r"expected gemm\.gemm \(family gemm\) in the family registry, got only conv\.img2col"
     ):
         jobs.lower(job, "llvm23", others)
 

@@ -19,7 +19,9 @@ entry itself is bad}, and no code object; the message goes to stderr, and
 the archive lists the refusal under index.json's "errors", as `rocke build`
 does. Exit status 1 only when the arch is not in the arch table, the
 flavor cannot express the chosen kernel for it (ArchDomainError, named on
-the line), an output cannot be written or LLVM fails on the kernel.
+the line), the planner chooses a family this program's registry lacks
+(a rocke_catalog's families), an output cannot be written or LLVM fails on
+the kernel.
 """
 
 import argparse
@@ -59,6 +61,9 @@ def main(argv=None):
         )
     except (KernelError, OutputError, arch_table.UnknownArchError) as e:
         print(f"rocke catalog: {e}", file=sys.stderr)
+        return 1
+    except jobs.RegistryError as e:  # the rocke_catalog's families lack the planner's choice
+        print(f"rocke catalog: {e}: add its rocke_family to the rocke_catalog's families", file=sys.stderr)
         return 1
     except ArchDomainError as e:  # the flavor cannot express the kernel: the line says so, not that LLVM failed
         print(f"rocke catalog: {type(e).__name__}: {e}", file=sys.stderr)

@@ -106,3 +106,28 @@ def test_a_flavor_that_cannot_lower_the_arch_fails_the_action_naming_arch_domain
     assert status == 1 and os.listdir(out) == []
     assert err.startswith("rocke catalog: ArchDomainError: ") and "gfx1250 is not known to llvm20" in err, err
     assert len(err.splitlines()) == 1, err
+
+
+def test_a_family_outside_the_programs_registry_fails_the_action_naming_it(tmp_path, capsys, monkeypatch):
+    # A rocke_catalog's kernel_main holds the catalog's families alone: a plan that takes another fails the build.
+    monkeypatch.setattr(kernel_main.rocke_families, "FAMILIES", {})
+    out = tmp_path / "k"
+    out.mkdir()
+    status = kernel_main.main(
+        [
+            "--entry",
+            json.dumps({"op": "gemm", "name": "g", "m": 64, "n": 64, "k": 64, "dtype": "f16"}),
+            "--index",
+            "0",
+            "--arch",
+            "gfx942",
+            "--toolchain",
+            os.environ["ROCKE_LLVM20"],
+            "--out",
+            str(out),
+        ]
+    )
+    err = capsys.readouterr().err
+    assert status == 1 and os.listdir(out) == []
+    assert err.startswith("rocke catalog: expected gemm.gemm (family gemm) in the family registry, got only none"), err
+    assert err.rstrip().endswith("add its rocke_family to the rocke_catalog's families") and len(err.splitlines()) == 1

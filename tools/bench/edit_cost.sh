@@ -110,7 +110,8 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
   printf 'A selected test whose inputs keep their digests (a golden test of unchanged IR) is cached. Of the tests under\n'
   printf '`app/`, a test links only the families it builds: the commands and the planner'"'"'s lowering take the registry\n'
   printf '(`app/cli/command_line.py`, `planner.jobs.lower`), and choosing imports no family'"'"'s builder. Those that run the\n'
-  printf 'whole program or registry (the catalog actions'"'"' kernel_main among them) run again after an edit to any family, by design.\n\n'
+  printf 'whole program or registry run again after an edit to any family, by design; a rocke_catalog'"'"'s actions and verify test\n'
+  printf 'link only the families it names (app/planner/catalog.bzl).\n\n'
   printf '%s\n\n## The tests each edit ran again, and selected\n\n' "$table"
   # One paragraph per row.
   sed '$!G' <<<"$selected"
