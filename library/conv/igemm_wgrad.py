@@ -148,6 +148,15 @@ def _split(b, spec, z):
     return group, first, b.sub(end, first), offset
 
 
+def _slice_origin(b, first, channels, group, width):
+    """The element of a channels-last tensor (pixels of `channels` each) at
+    which this block's operand starts: pixel `first` (None: pixel 0), then
+    `group` groups of `width` channels."""
+    if first is None:
+        return b.mul(group, width)
+    return b.add(b.mul(first, channels), b.mul(group, width))
+
+
 def build(case):
     spec = case.spec
     c = spec.conv
@@ -166,11 +175,9 @@ def build(case):
     group, first, length, offset = _split(b, spec, b.block_id(2))
     mv, nv = b.const(m, T.I32), b.const(n, T.I32)
     if c.channels_last:
-        rows = b.mul(group, m) if first is None else b.add(b.mul(first, c.k), b.mul(group, m))
-        a = b.offset(dy, b.mul(rows, elem.nbytes))
+        a = b.offset(dy, b.mul(_slice_origin(b, first, c.k, group, m), elem.nbytes))
         if plain_input(c):
-            cols = b.mul(group, n) if first is None else b.add(b.mul(first, c.c), b.mul(group, n))
-            bx = b.offset(x, b.mul(cols, elem.nbytes))
+            bx = b.offset(x, b.mul(_slice_origin(b, first, c.c, group, n), elem.nbytes))
             ops = Operands(a, bx, mv, nv, length, c.k, c.c, a_layout="col")
         else:
             ops = Operands(a, x, mv, nv, length, c.k, 0, a_layout="col", b_gather=_input_gather(spec, group, first))

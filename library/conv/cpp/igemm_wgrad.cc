@@ -137,6 +137,18 @@ Split split_of(ir::KernelBuilder& b, const WgradSpec& spec, Value* z) {
   return {group, first, length, offset};
 }
 
+// The element of a channels-last tensor (pixels of `channels` each) at which
+// this block's operand starts: pixel `first` (null: pixel 0), then `group`
+// groups of `width` channels.
+Value* slice_origin(ir::KernelBuilder& b, Value* first, std::int64_t channels, Value* group, std::int64_t width) {
+  if (first == nullptr) {
+    return b.mul(group, width);
+  }
+  Value* passed = b.mul(first, channels);
+  Value* in_group = b.mul(group, width);
+  return b.add(passed, in_group);
+}
+
 std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   const WgradSpec spec = WgradSpec::from_json(cs.spec);
   const ConvSpec& c = spec.conv();
@@ -159,25 +171,11 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   Value* nv = b.const_(n, i32);
   std::optional<tile::Operands> ops;
   if (c.channels_last()) {
-    Value* rows;
-    if (s.first == nullptr) {
-      rows = b.mul(s.group, m);
-    } else {
-      Value* passed = b.mul(s.first, c.k);
-      Value* filters = b.mul(s.group, m);
-      rows = b.add(passed, filters);
-    }
+    Value* rows = slice_origin(b, s.first, c.k, s.group, m);
     Value* a_bytes = b.mul(rows, elem->nbytes());
     Value* a = b.offset(dy, a_bytes);
     if (plain_input(c)) {
-      Value* cols;
-      if (s.first == nullptr) {
-        cols = b.mul(s.group, n);
-      } else {
-        Value* passed = b.mul(s.first, c.c);
-        Value* channels = b.mul(s.group, n);
-        cols = b.add(passed, channels);
-      }
+      Value* cols = slice_origin(b, s.first, c.c, s.group, n);
       Value* b_bytes = b.mul(cols, elem->nbytes());
       Value* bx = b.offset(x, b_bytes);
       ops.emplace(a, bx, mv, nv, s.length, c.k, c.c, "col", "row");
