@@ -59,7 +59,7 @@ class PerfFacts:
     issue_cycles: int  # cycles between two instructions of one wave
     cycles_per_pass: int | None  # an MFMA pass (None: the arch states no passes)
     matrix_passes: types.MappingProxyType  # mnemonic -> passes
-    vmem_bytes_per_cycle: int  # a CU's vector memory path
+    vmem_bytes_per_cycle: int  # the modelled unit's vector memory path (a CU; on RDNA a WGP)
     latency_cycles: types.MappingProxyType  # lds, smem, vmem -> cycles from issue to data (FIELD_latency_cycles)
 
 

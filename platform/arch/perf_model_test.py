@@ -26,12 +26,15 @@ def test_every_emulated_arch_has_figures():
 
 def test_the_figures_without_a_source_are_the_assumed_ones():
     # The report and the docs name these as assumptions; a new unsourced figure must be named too.
-    assumed = ["smem_latency_cycles", "vmem_bytes_per_cycle", "vmem_latency_cycles"]
-    assert sorted(perf_model.unsourced("gfx942")) == sorted(["lds_latency_cycles", *assumed])
-    assert sorted(perf_model.unsourced("gfx950")) == sorted(["l2_gbps", *assumed])
-    assert sorted(perf_model.unsourced("gfx1201")) == sorted(
-        ["cycles_per_pass", "l2_gbps", "lds_latency_cycles", *assumed]
-    )
+    assert perf_model.unsourced("gfx942") == {}
+    assert perf_model.unsourced("gfx950") == {}
+    assert sorted(perf_model.unsourced("gfx1201")) == [
+        "cycles_per_pass",
+        "l2_gbps",
+        "lds_latency_cycles",
+        "smem_latency_cycles",
+        "vmem_latency_cycles",
+    ]
 
 
 @pytest.mark.parametrize("name", ["gfx942", "gfx950"])
@@ -46,6 +49,14 @@ def test_full_rate_mfma_passes_give_the_data_sheet_peak(name):
         best = max(best, 2 * m * n * k / (passes * facts.cycles_per_pass))
     tflops = best * simds * info.cus * facts.clock_mhz * 1e6 / 1e12
     assert tflops == pytest.approx(facts.peak_matrix_tflops["f16"], rel=2e-3)
+
+
+@pytest.mark.parametrize("name", ["gfx942", "gfx950"])
+def test_cdna_l2_peak_is_its_channels_at_128_bytes_a_clock(name):
+    # The CDNA3 white paper (gfx942) and rocprofiler-compute (gfx950) must agree on the rule: 8 XCDs of
+    # 16 L2 channels, each 128 bytes a clock at the peak clock.
+    facts = perf_model.get(name)
+    assert facts.l2_gbps == round(8 * 16 * 128 * facts.clock_mhz / 1000)
 
 
 def _refused(edit, match):
