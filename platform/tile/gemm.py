@@ -12,7 +12,9 @@ The matrix-core main loop:
     k tiles through the fast loop: unguarded 16-byte loads (copy.py). What
     is left (every k step of an edge block, the last partial k step of an
     inner one, every step of a block outside a gathered A's fast_from .. fast_to) runs
-    through a second, guarded loop.
+    through a second, guarded loop: 16-byte loads whose units outside the
+    problem read zero, where k (or m, n along a rows-contiguous operand) is a
+    multiple of a unit, else element by element (copy.TileCopy.guarded).
   - Pipelining: two stages, LDS and registers. Each iteration of the fast
     loop issues all global loads of tile k+1 into registers, multiplies
     tile k out of LDS while they fly, then writes them to LDS (the one wait).

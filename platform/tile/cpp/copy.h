@@ -9,6 +9,7 @@
 
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "platform/ir/cpp/builder.h"
@@ -17,7 +18,8 @@
 
 namespace rocke::tile {
 
-// copy.UNCHECKED: DirectCopy's buffer spans every i32 byte offset (copy.py says why).
+// copy.UNCHECKED: DirectCopy's buffer spans every i32 byte offset, and an
+// edge unit outside the problem reads zeros from it (copy.py says why).
 inline constexpr int kUnchecked = 0x7FFFFFFF;
 
 class TileCopy {
@@ -39,7 +41,9 @@ class TileCopy {
   std::vector<ir::Value*> zeros(ir::KernelBuilder& b) const;
   // Writes load()'s registers to LDS in the K-major layout.
   void store(ir::KernelBuilder& b, ir::Value* lds, const std::vector<ir::Value*>& regs, ir::Value* tid) const;
-  // Copies the tile at (row0, k0) element by element; zero outside rows x ks.
+  // Copies the tile at (row0, k0) to LDS; zero outside rows x ks: by
+  // 16-byte units through a buffer where each lies wholly inside or outside
+  // (copy.py says when), else element by element.
   virtual void guarded(ir::KernelBuilder& b, ir::Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows,
                        ir::Operand ks, ir::Value* tid) const;
 
@@ -49,6 +53,12 @@ class TileCopy {
   std::pair<ir::Value*, ir::Value*> move(ir::KernelBuilder& b, ir::Value* q) const;
   const ir::Type* vector_type() const;
   ir::Value* zero(ir::KernelBuilder& b) const;
+  // copy.TileCopy._whole_units: a constant (true, false) or an i1 value.
+  std::variant<bool, ir::Value*> whole_units(ir::KernelBuilder& b, ir::Operand rows, ir::Operand ks) const;
+  void units(ir::KernelBuilder& b, ir::Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows, ir::Operand ks,
+             ir::Value* tid) const;
+  void elements(ir::KernelBuilder& b, ir::Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows,
+                ir::Operand ks, ir::Value* tid) const;
 
   ir::Value* src_;
   ir::Operand ld_;
