@@ -275,7 +275,15 @@ IGEMM_WGRAD = {
     "resnet_3x3_c64": (ConvSpec(1, 64, 64, (14, 14), (3, 3), pad=(1, 1)), 1, "none"),
     # K = 128: 128 x 128 blocks, 2 wholly inside and a partial third (288 columns), 3 k steps and a tail of 4.
     "resnet_3x3_k128": (ConvSpec(1, 32, 128, (10, 10), (3, 3), pad=(1, 1)), 1, "none"),
-    "resnet_1x1_f16": (ConvSpec(2, 64, 64, (8, 8), (1, 1)), 1, "none"),
+    # 9 k steps: more than LLVM unrolls whole (its upper bound is 8), so the fast loop stays a loop.
+    "resnet_1x1_f16": (ConvSpec(2, 64, 64, (12, 12), (1, 1)), 1, "none"),
+    # 1x1, stride 1, unpadded: B is x itself (igemm_wgrad.plain_input). A 128 x 128 block inside and a
+    # partial one (136 columns); 3 k steps (the last 17 rows) over 2 splits, the second from row 32.
+    "resnet_1x1_k128_two_stage": (ConvSpec(1, 136, 128, (9, 9), (1, 1)), 2, "two_stage"),
+    # M = 256, N = 64: a 256 x 64 block, 9 k steps and a tail of 1.
+    "resnet_1x1_k256": (ConvSpec(1, 64, 256, (17, 17), (1, 1)), 1, "none"),
+    # Two groups of 64 channels: the second group's columns start at channel 64 of x's rows.
+    "resnext_1x1_grouped_bf16": (ConvSpec(1, 128, 128, (6, 6), (1, 1), groups=2, dtype="bf16"), 1, "none"),
     "resnet_3x3_stride2_bf16": (
         ConvSpec(2, 16, 32, (9, 9), (3, 3), stride=(2, 2), pad=(1, 1), dtype="bf16"),
         1,

@@ -131,15 +131,17 @@ def stepped_offset(b, c, group, row, k0, k):
     offset = b.add(b.mul(lane, elem.nbytes), b.mul(step, elem.nbytes))
     if not dims:
         return offset
-    bit = b.and_(b.shr(_padding_mask(b, c, first, dims), tap), 1)
+    bit = b.and_(b.shr(padding_mask(b, c, first, dims, c.filter), tap), 1)
     return b.or_(offset, b.shl(bit, PADDING_BIT))
 
 
-def _padding_mask(b, c, first, dims):
-    """A lane's i32 with bit `tap` set where that tap of its pixel (first
-    input position `first`) falls in the padding of one of `dims`."""
+def padding_mask(b, c, first, dims, extents):
+    """A lane's i32 with bit t set where tap t over the filter `extents`
+    (row-major) of its pixel (first input position `first`) falls in the
+    padding of one of `dims`: every tap (c.filter), or every filter row
+    (c.filter[:-1], row_runs)."""
     outside, mask = {}, None
-    for tap, ts in enumerate(itertools.product(*(range(f) for f in c.filter))):
+    for tap, ts in enumerate(itertools.product(*(range(f) for f in extents))):
         out = None
         for d in dims:
             if (d, ts[d]) not in outside:

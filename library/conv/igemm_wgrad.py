@@ -22,7 +22,11 @@ consecutive channels: in NHWC, when C/groups is a multiple of 8, the 8
 columns of a 16-byte unit are 8 channels of one input pixel, so the gather
 runs along rows (Gather.contiguous = "rows"): one vector load per unit,
 zeroed in the padding, transposed into LDS by the copy. Otherwise (and in
-NCHW) one load per element, along k.
+NCHW) one load per element, along k. A 1x1 filter with stride 1 and no
+padding in NHWC (plain_input) needs no gather: row k of B is input pixel k,
+so B is x itself, row-major [N x pixels, C], copied as a GEMM's B (no
+address work per unit; on gfx950 read transposed from LDS, so it needs no
+transposing LDS writes).
 
 The columns follow dw's own layout (tap-major, channel fastest, in NHWC;
 channel-major in NCHW), so dw is the GEMM's C, row-major with ld = C/groups
@@ -83,6 +87,21 @@ def _form(spec, arch):
             spec.igemm.tile.mma,
         )
     return form
+
+
+def plain_input(c):
+    """Whether B is x itself, row-major [N x pixels, C] (ld = C, the group's columns at g x C/groups):
+    NHWC, a 1x1 filter, stride 1 and no padding (each output pixel reads its own input pixel), and
+    C/groups whole 16-byte units (the copy's aligned vector loads). B is then copied as a GEMM's
+    row-major B: no per-element address, and on gfx950 its fragments are read transposed
+    (tile.gemm), with no transposing LDS writes."""
+    return (
+        c.channels_last
+        and all(f == 1 for f in c.filter)
+        and all(s == 1 for s in c.stride)
+        and all(p == 0 for p in c.pad)
+        and gather_address.whole_units(c.c_per_group, c.dtype)
+    )
 
 
 def _input_gather(spec, group, first):
@@ -149,7 +168,12 @@ def build(case):
     if c.channels_last:
         rows = b.mul(group, m) if first is None else b.add(b.mul(first, c.k), b.mul(group, m))
         a = b.offset(dy, b.mul(rows, elem.nbytes))
-        ops = Operands(a, x, mv, nv, length, c.k, 0, a_layout="col", b_gather=_input_gather(spec, group, first))
+        if plain_input(c):
+            cols = b.mul(group, n) if first is None else b.add(b.mul(first, c.c), b.mul(group, n))
+            bx = b.offset(x, b.mul(cols, elem.nbytes))
+            ops = Operands(a, bx, mv, nv, length, c.k, c.c, a_layout="col")
+        else:
+            ops = Operands(a, x, mv, nv, length, c.k, 0, a_layout="col", b_gather=_input_gather(spec, group, first))
     else:
         ops = Operands(
             dy,

@@ -241,13 +241,17 @@ def test_two_stage_then_reduce_gives_dw(name, arch):
 
 
 def test_tile_for_takes_the_biggest_block_the_weights_fill():
-    # M x N weights -> block: 128 x 128 when both reach 128, 64 x 256 when N reaches 256, else the arch's.
+    # M x N weights -> block: 128 x 128 when both reach 128, 64 x 256 when N reaches 256,
+    # 256 x 64 when M reaches 256, else the arch's.
     want = {
         (128, 128): (128, 128),
         (512, 4608): (128, 128),
         (64, 576): (64, 256),
         (127, 256): (64, 256),
         (8, 392): (64, 256),
+        (256, 64): (256, 64),
+        (2048, 127): (256, 64),
+        (255, 127): (64, 64),
         (128, 127): (64, 64),
         (64, 255): (64, 64),
         (1, 1): (64, 64),
@@ -261,4 +265,4 @@ def test_tile_for_takes_the_biggest_block_the_weights_fill():
     # Every block is in the cases, on every arch.
     for arch in TILES:
         blocks = {(c.spec.igemm.tile.block_m, c.spec.igemm.tile.block_n) for c in FAMILY.cases if c.arch == arch}
-        assert blocks == {(64, 64), (64, 256), (128, 128)}, arch
+        assert blocks == {(64, 64), (64, 256), (128, 128), (256, 64)}, arch

@@ -33,7 +33,6 @@ split-K.
 library/conv/cpp/row_runs.{h,cc} mirrors this op for op.
 """
 
-import itertools
 import math
 
 from conv import common, gather_address
@@ -166,7 +165,7 @@ def im2col(spec, group):
         dims = [d for d in gather_address.padded_dims(c) if d < len(c.spatial) - 1]
         if not dims:
             return offset
-        bit = b.and_(b.shr(_padded_rows(b, c, pos, dims), r), 1)
+        bit = b.and_(b.shr(gather_address.padding_mask(b, c, pos, dims, c.filter[:-1]), r), 1)
         return b.or_(offset, b.shl(bit, PADDING_BIT))
 
     def patch(b, row, k):
@@ -219,19 +218,3 @@ def weights(spec):
         extent=c.k * length * nbytes,
         patch=patch if run < step else None,
     )
-
-
-def _padded_rows(b, c, first, dims):
-    """A lane's i32 with bit r set where filter row r of its pixel (first
-    input position `first`) falls in the padding of one of `dims`."""
-    outside, mask = {}, None
-    for r, ts in enumerate(itertools.product(*(range(f) for f in c.filter[:-1]))):
-        out = None
-        for d in dims:
-            if (d, ts[d]) not in outside:
-                x = b.add(first[d], ts[d] * c.dilation[d])
-                outside[d, ts[d]] = b.or_(b.cmp("lt", x, 0), b.cmp("ge", x, c.spatial[d]))
-            out = outside[d, ts[d]] if out is None else b.or_(out, outside[d, ts[d]])
-        bit = b.select(out, b.const(1 << r, T.I32), b.const(0, T.I32))
-        mask = bit if mask is None else b.or_(mask, bit)
-    return mask

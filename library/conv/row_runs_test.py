@@ -48,11 +48,10 @@ def test_a_row_runs_spec_is_never_split():
         dataclasses.replace(spec_for("gfx942", STEM), row_runs=True, split_k=2)
 
 
-def _first_safe_row(c):
-    """The row after the last whose run (of a filter row inside the image) starts before x."""
-    last = -1
-    out = c.output
-    for row, (n, *o) in enumerate(itertools.product(range(c.n), *(range(x) for x in out))):
+def _runs(c):
+    """(row, index in x's pixels of its run's first element) for each im2col row and each of
+    its filter rows that lies inside the image, in row order."""
+    for row, (n, *o) in enumerate(itertools.product(range(c.n), *(range(x) for x in c.output))):
         first = [oi * s - p for oi, s, p in zip(o, c.stride, c.pad)]
         for ts in itertools.product(*(range(f) for f in c.filter[:-1])):
             line = [f + t * d for f, t, d in zip(first, ts, c.dilation)]
@@ -61,9 +60,12 @@ def _first_safe_row(c):
             index = n
             for x, size in zip(line + [first[-1]], c.spatial):
                 index = index * size + x
-            if index < 0:
-                last = row
-    return last + 1
+            yield row, index
+
+
+def _first_safe_row(c):
+    """The row after the last whose run (of a filter row inside the image) starts before x."""
+    return max((row for row, index in _runs(c) if index < 0), default=-1) + 1
 
 
 @pytest.mark.parametrize(
@@ -81,18 +83,7 @@ def test_fast_from_is_the_first_row_no_run_starts_before_x(conv):
 def _first_run_past_x(c):
     """The first row with a run (of a filter row inside the image) that ends past x's last element; None: none."""
     end = math.prod(c.input_shape()) // c.c
-    for row, (n, *o) in enumerate(itertools.product(range(c.n), *(range(x) for x in c.output))):
-        first = [oi * s - p for oi, s, p in zip(o, c.stride, c.pad)]
-        for ts in itertools.product(*(range(f) for f in c.filter[:-1])):
-            line = [f + t * d for f, t, d in zip(first, ts, c.dilation)]
-            if not all(0 <= x < size for x, size in zip(line, c.spatial)):
-                continue
-            index = n
-            for x, size in zip(line + [first[-1]], c.spatial):
-                index = index * size + x
-            if index + c.filter[-1] > end:
-                return row
-    return None
+    return next((row for row, index in _runs(c) if index + c.filter[-1] > end), None)
 
 
 @pytest.mark.parametrize("conv", [STEM, *IGEMM_FWD_ROWS.values(), dataclasses.replace(STEM, pad=(3, 2))])

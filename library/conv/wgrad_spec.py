@@ -12,13 +12,12 @@ runs 4 waves of 64 lanes (2 x 2), RDNA4 and gfx1250 8 waves of 32 (4 x 2).
 The block is the largest the weights fill (tile_for, from the "blocks"
 rows of wgrad_tiles.json, first match): 128 x 128 when M = K/groups and
 N = C/groups x taps are both 128 or more, 64 x 256 when N is 256 or more,
-else the arch's 64 x 64 ("tiles" rows). A bigger block spreads a k step's
-copy and address work over more matrix ops: on res2's 3x3 (64 x 576
-weights; llvm23, docs/figures/conv-isa.md) the main loop's non-matrix
-instructions per 4096 MACs go from 11.6 (64 x 64) to 4.7 (64 x 256) on
-gfx942, and a 128 x 128 block runs 3.1, at the price of occupancy (more
-accumulators), which the long reduction and the split's workgroups make up
-for.
+256 x 64 when M is 256 or more (a 1x1 layer from 64 channels to 256
+filters), else the arch's 64 x 64 ("tiles" rows). A bigger block spreads
+a k step's copy and address work over more matrix ops
+(docs/figures/conv-isa.md counts the main loop's non-matrix instructions
+per block), at the price of occupancy (more accumulators), which the long
+reduction and the split's workgroups make up for.
 
 WgradSpec is JSON as well (the case lists both engines read):
 

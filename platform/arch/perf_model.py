@@ -117,6 +117,9 @@ def _load(raw):
         v["matrix_passes"] = types.MappingProxyType(dict(v["matrix_passes"]))
         v["latency_cycles"] = types.MappingProxyType({k: v.pop(f"{k}_latency_cycles") for k in LATENCIES})
         table[arch] = PerfFacts(arch=arch, **v)
+    cited = {entry[f]["source"] for entry in raw["archs"].values() for f in FIELDS}
+    for key in sorted(sources):
+        _SCHEMA.check(key in cited, f"sources.{key}", "a source some figure names (cite it, or remove it)", key)
     return types.MappingProxyType(table), raw
 
 

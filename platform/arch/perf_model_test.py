@@ -69,5 +69,12 @@ def test_a_source_the_file_does_not_list_is_refused():
     )
 
 
+def test_a_source_no_figure_names_is_refused():
+    _refused(
+        json_edits.set_at(["sources", "a_blog"], "a post no figure was read from"),
+        r"sources.a_blog: expected a source some figure names",
+    )
+
+
 def test_a_missing_figure_is_refused():
     _refused(json_edits.delete_at(["archs", "gfx950", "dram_gbps"]), r"gfx950: expected exactly the keys")

@@ -1,12 +1,14 @@
 """The emulator's front door: a code object's kernel made ready to run, and launched.
 
-    prog = program(data, "kernel", toolchain)   # toolchain: disassembles (Toolchain.disassemble)
+    prog = program(data, "kernel", toolchain)   # toolchain: its llvm-objdump disassembles (disassemble.py)
+    progs = programs([(data, "kernel"), ...], toolchain)   # many, one llvm-objdump run per arch
     result = launch(prog, grid=..., block=..., args=[...])
 
 ArchNotEmulated comes before any disassembly; LoadError for bytes that are
 not a code object or a kernel it lacks.
 """
 
+from emu import collector, disassemble
 from emu import control, lds, mma, salu, valu, vmem  # noqa: F401  (each registers its semantics)
 from emu.errors import ArchNotEmulated, EmuError, ExecutionError, LaunchError, LoadError, MemoryFault, Unimplemented
 from emu.loader import CodeObject
@@ -30,6 +32,7 @@ __all__ = [
     "launch",
     "patch",
     "program",
+    "programs",
     "workgroup_order",
 ]
 
@@ -39,12 +42,31 @@ S_NOP_0 = 0xBF800000
 
 def program(data, kernel, toolchain):
     """The Program of kernel `kernel` (None: the only one) of code object bytes `data`."""
-    co = data if isinstance(data, CodeObject) else CodeObject(data)
-    k = co.kernel(kernel)
-    check_arch(co.arch)
-    prog = Program(k, toolchain.disassemble(co.data, co.arch))
-    prog.kd_address = co.symbols[k.name + ".kd"].value if k.name + ".kd" in co.symbols else 0
-    return prog
+    return programs([(data, kernel)], toolchain)[0]
+
+
+def programs(items, toolchain):
+    """program() of each (data, kernel) of `items`, in order; the code objects of one arch are
+    disassembled by one llvm-objdump run."""
+    with collector.paused():
+        return _programs(items, toolchain)
+
+
+def _programs(items, toolchain):
+    objects = [data if isinstance(data, CodeObject) else CodeObject(data) for data, _ in items]
+    kernels = [co.kernel(kernel) for co, (_, kernel) in zip(objects, items)]
+    for co in objects:
+        check_arch(co.arch)
+    texts = {}
+    for arch in dict.fromkeys(co.arch for co in objects):
+        mine = [n for n, co in enumerate(objects) if co.arch == arch]
+        texts.update(zip(mine, disassemble.all_of([objects[n].data for n in mine], arch, toolchain)))
+    out = []
+    for n, (co, k) in enumerate(zip(objects, kernels)):
+        prog = Program(k, texts[n])
+        prog.kd_address = co.symbols[k.name + ".kd"].value if k.name + ".kd" in co.symbols else 0
+        out.append(prog)
+    return out
 
 
 def patch(data, address, words):

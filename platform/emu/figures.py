@@ -20,23 +20,49 @@ class Figures:
         self.banks, self.bank_bytes = lds.count, lds.bytes
         self.lds = {}  # instruction address -> [executions, cycles, ideal, worst ways]
         self.memory = {}  # instruction address -> [executions, bytes, 64-byte segments, 128-byte segments]
+        self._costs = {}  # (bytes, addresses less a whole number of bank rows, lanes) -> wave_cost
+        self._segment_counts = {}  # (bytes, active addresses less whole 128-byte segments) -> segments
 
     def lds_access(self, at, addrs, mask, size):
-        cycles, ideal, ways = wave_cost(np.asarray(addrs, np.int64), mask, size, self.banks, self.bank_bytes)
+        cycles, ideal, ways = self._cost(np.asarray(addrs, np.int64), mask, size)
         row = self.lds.setdefault(at, [0, 0, 0, 0])
         row[0] += 1
         row[1] += cycles
         row[2] += ideal
         row[3] = max(row[3], ways)
 
+    def _cost(self, addrs, mask, size):
+        """wave_cost of an access (which walks each lane's dwords in Python), remembered by its pattern: a
+        loop issues the same pattern on every pass, shifted by whole rows of banks (a row: the next buffer
+        of a double buffer), which changes no cost."""
+        live = addrs[mask]
+        row = self.banks * self.bank_bytes
+        shift = int(live.min()) // row * row if live.size else 0
+        key = (size, (addrs - shift).tobytes(), mask.tobytes())
+        return _remember(self._costs, key, lambda: wave_cost(addrs - shift, mask, size, self.banks, self.bank_bytes))
+
     def memory_access(self, at, addrs, mask, size):
         addrs = np.asarray(addrs, np.uint64)[mask]
         row = self.memory.setdefault(at, [0, 0, 0, 0])
         row[0] += 1
         row[1] += int(addrs.size) * size
-        for k, segment in ((2, 64), (3, 128)):
-            first, last = addrs // np.uint64(segment), (addrs + np.uint64(size - 1)) // np.uint64(segment)
-            row[k] += int(np.unique(np.concatenate([first, last])).size)
+        segments = self._segments(addrs, size)
+        row[2] += segments[0]
+        row[3] += segments[1]
+
+    def _segments(self, addrs, size):
+        """(64-byte, 128-byte) segments the active lanes' `addrs` touch, remembered by their pattern: shifted
+        by whole 128-byte segments (a loop's next pass), the counts are the same."""
+        shift = np.uint64(int(addrs.min()) // 128 * 128 if addrs.size else 0)
+        rel = addrs - shift
+
+        def count():
+            return tuple(
+                int(np.unique(np.concatenate([rel // np.uint64(n), (rel + np.uint64(size - 1)) // np.uint64(n)])).size)
+                for n in (64, 128)
+            )
+
+        return _remember(self._segment_counts, (size, rel.tobytes()), count)
 
     def summary(self):
         """Totals, JSON-ready: LDS cycles, ideal and worst ways; memory bytes and segments."""
@@ -54,6 +80,16 @@ class Figures:
             "segments_64": int(mem[:, 2].sum()),
             "segments_128": int(mem[:, 3].sum()),
         }
+
+
+def _remember(table, key, compute):
+    """table[key], computed the first time; a bound keeps the memory small where patterns do not repeat."""
+    value = table.get(key)
+    if value is None:
+        if len(table) > 4096:
+            table.clear()
+        value = table[key] = compute()
+    return value
 
 
 def compare_banks(static, dynamic):

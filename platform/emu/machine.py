@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from emu import state
+from emu import collector, state
 from emu.errors import ExecutionError, LaunchError
 from emu import trace as tracing
 from emu.figures import Figures
@@ -262,7 +262,7 @@ def _run_wave(program, w, counts, steps):
 
 def run_workgroup(program, wg, counts, steps=None):
     """Run workgroup `wg` to its end; `steps` (default the program's) are what each instruction runs."""
-    with np.errstate(all="ignore"):  # float overflow and NaN are results in the ISA, not errors
+    with np.errstate(all="ignore"), collector.paused():  # float overflow and NaN are results in the ISA
         _run_waves(program, wg, counts, program.steps if steps is None else steps)
 
 

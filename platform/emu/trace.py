@@ -23,20 +23,29 @@ class Trace:
 
 
 def _traced(step, index):
+    # A step only appends to w.pending (what it issues, unnumbered, at the end)
+    # or replaces the list (a wait, the end: control.retire), so the list
+    # before the step is kept as it was whenever something retired.
     def run(w):
-        before = w.pending[:] if w.pending else ()
+        before = w.pending
+        held = len(before)
         r = step(w)
         if r == BLOCK:  # runs again when the barrier lets it; recorded then
             return r
-        issued = 0
-        for p in w.pending:
-            if p.seq < 0:
-                p.seq, w.issued, issued = w.issued, w.issued + 1, issued + 1
+        after = w.pending
+        if after is before and len(after) == held:  # nothing issued, nothing retired: most steps
+            w.trace.append((index, 0, ()))
+            return r
+        first = len(after)
+        while first and after[first - 1].seq < 0:
+            first -= 1
+        for p in after[first:]:
+            p.seq, w.issued = w.issued, w.issued + 1
         retired = ()
-        if before:
-            still = set(map(id, w.pending))
-            retired = tuple(p.seq for p in before if id(p) not in still)
-        w.trace.append((index, issued, retired))
+        if after is not before and held:
+            still = set(map(id, after))
+            retired = tuple(p.seq for p in before[:held] if id(p) not in still)
+        w.trace.append((index, len(after) - first, retired))
         return r
 
     return run

@@ -3,6 +3,8 @@ its JSON-valued fields (its C++ twin: cpp/fields.h). `fail` is the spec's
 refusal (refusal(SpecError, "NormSpec")): it raises the spec's SpecError
 for SPEC.field.
 
+    _fail = fields.refusal(SpecError, "NormSpec")
+
     @dataclasses.dataclass(frozen=True)
     class NormSpec(fields.JsonSpec):
         error = SpecError

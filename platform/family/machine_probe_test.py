@@ -41,12 +41,14 @@ def test_a_removed_wait_fails_the_gate_naming_the_case(record_property):
     case_id = _first_case()
     case, kernel_name, code = CASES[case_id], ENTRIES[case_id].kernel, BUILT[case_id]["code_object"]
 
-    def check(code_object):
+    def check(code_object, program=None):
         fresh = checks.read(os.environ["ROCKE_FAMILY_CHECKS"])[1][case_id].numeric  # outputs start as their fill
-        return machine.check(case_id, fresh, TC, code_object, kernel_name, case.block, lambda: parse(RK[case_id]))
+        return machine.check(
+            case_id, fresh, TC, code_object, kernel_name, case.block, lambda: parse(RK[case_id]), program=program
+        )
 
-    launched = check(code)  # the real code object passes
     program = emu.program(code, kernel_name, TC)
+    launched = check(code, program)  # the real code object passes
     by_address = {i.address: i for i in program.instructions}
     waits = sorted(
         a

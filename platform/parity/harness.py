@@ -1,5 +1,5 @@
 """The one harness of the spec parity tests: a C++ dump binary (its main
-loop is dump_main.h) answers JSON requests, one line each, and the test
+loop is cpp/dump_main.h) answers JSON requests, one line each, and the test
 compares every answer with what Python makes of the same request.
 A new spec parity test has its dump from rocke_cc_spec (generated for a
 spec class alone, else a `main` calling `rocke::parity::dump_main`), and

@@ -76,23 +76,19 @@ std::vector<int> padded_dims(const ConvSpec& c) {
   return dims;
 }
 
-namespace {
-
-// A lane's i32 with bit `tap` set where that tap of its pixel (first input
-// position `first`) falls in the padding of one of `dims` (_padding_mask).
 Value* padding_mask(ir::KernelBuilder& b, const ConvSpec& c, const std::vector<Value*>& first,
-                    const std::vector<int>& dims) {
+                    const std::vector<int>& dims, const Shape& extents) {
   const ir::Type* i32 = ir::scalar("i32");
   std::map<std::pair<int, std::int64_t>, Value*> outside;
   Value* mask = nullptr;
-  const std::int64_t taps = product(c.filter);
+  const std::int64_t taps = product(extents);
   for (std::int64_t tap = 0; tap < taps; ++tap) {
     // The tap's coordinates, row-major (itertools.product's order).
-    std::vector<std::int64_t> ts(c.filter.size());
+    std::vector<std::int64_t> ts(extents.size());
     std::int64_t rest = tap;
-    for (std::size_t d = c.filter.size(); d-- > 0;) {
-      ts[d] = rest % c.filter[d];
-      rest /= c.filter[d];
+    for (std::size_t d = extents.size(); d-- > 0;) {
+      ts[d] = rest % extents[d];
+      rest /= extents[d];
     }
     Value* out = nullptr;
     for (const int d : dims) {
@@ -112,8 +108,6 @@ Value* padding_mask(ir::KernelBuilder& b, const ConvSpec& c, const std::vector<V
   }
   return mask;
 }
-
-}  // namespace
 
 Value* floor_div(ir::KernelBuilder& b, Value* x, std::int64_t d, std::int64_t bound) {
   if ((d & (d - 1)) == 0) {
@@ -177,7 +171,7 @@ Value* stepped_offset(ir::KernelBuilder& b, const ConvSpec& c, Value* group, Val
   Value* step_bytes = b.mul(step, nbytes);
   Value* offset = b.add(lane_bytes, step_bytes);
   if (padded.empty()) return offset;
-  Value* mask = padding_mask(b, c, first, padded);
+  Value* mask = padding_mask(b, c, first, padded, c.filter);
   Value* shifted = b.shr(mask, tap);
   Value* bit = b.and_(shifted, 1);
   Value* flag = b.shl(bit, tile::kPaddingBit);

@@ -51,6 +51,12 @@ bool stepped(const ConvSpec& c, std::int64_t block_k);
 // The spatial dims in which some tap of some output position falls in the padding (padded_dims).
 std::vector<int> padded_dims(const ConvSpec& c);
 
+// A lane's i32 with bit t set where tap t over the filter `extents` (row-major)
+// of its pixel (first input position `first`) falls in the padding of one of
+// `dims`: every tap (c.filter), or every filter row (row_runs) (padding_mask).
+ir::Value* padding_mask(ir::KernelBuilder& b, const ConvSpec& c, const std::vector<ir::Value*>& first,
+                        const std::vector<int>& dims, const Shape& extents);
+
 // x / d of an IR value 0 <= x < bound, without a division where it can (floor_div, which says how).
 ir::Value* floor_div(ir::KernelBuilder& b, ir::Value* x, std::int64_t d, std::int64_t bound);
 

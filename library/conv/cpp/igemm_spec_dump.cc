@@ -10,7 +10,7 @@
 #include "library/conv/cpp/split_k_reduce.h"
 #include "platform/cpp/json/json.h"
 #include "platform/family/cpp/family.h"
-#include "platform/parity/dump_main.h"
+#include "platform/parity/cpp/dump_main.h"
 
 namespace {
 

@@ -9,6 +9,7 @@
 //
 // ORDER (platform/ir/cpp/builder.h): every builder call is its own
 // statement, in Python's order.
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -51,6 +52,18 @@ int form_wave(const WgradSpec& spec, std::string_view arch) {
       "conv.wgrad_spec.WgradSpecError", field, spec.igemm.tile.mma, nullptr,
       errors::worded(field, "a matrix-core shape " + std::string(arch) + " has for " + spec.conv().dtype,
                      spec.igemm.tile.mma, "take " + std::string(arch) + "'s tile from conv.wgrad_spec.TILES"));
+}
+
+// Whether every one of `sizes` is `value`.
+bool all_equal(const Shape& sizes, std::int64_t value) {
+  return std::all_of(sizes.begin(), sizes.end(), [value](std::int64_t v) { return v == value; });
+}
+
+// Whether B is x itself, row-major [N x pixels, C] (igemm_wgrad.plain_input): NHWC, a 1x1 filter,
+// stride 1, no padding, and C/groups whole 16-byte units.
+bool plain_input(const ConvSpec& c) {
+  return c.channels_last() && all_equal(c.filter, 1) && all_equal(c.stride, 1) && all_equal(c.pad, 0) &&
+         whole_units(c.c_per_group(), c.dtype);
 }
 
 // B: x at (column: channel and tap, k: reduction row first + k) (_input_gather).
@@ -156,7 +169,21 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
     }
     Value* a_bytes = b.mul(rows, elem->nbytes());
     Value* a = b.offset(dy, a_bytes);
-    ops.emplace(a, x, mv, nv, s.length, c.k, 0, "col", "row", std::nullopt, input_gather(spec, s.group, s.first));
+    if (plain_input(c)) {
+      Value* cols;
+      if (s.first == nullptr) {
+        cols = b.mul(s.group, n);
+      } else {
+        Value* passed = b.mul(s.first, c.c);
+        Value* channels = b.mul(s.group, n);
+        cols = b.add(passed, channels);
+      }
+      Value* b_bytes = b.mul(cols, elem->nbytes());
+      Value* bx = b.offset(x, b_bytes);
+      ops.emplace(a, bx, mv, nv, s.length, c.k, c.c, "col", "row");
+    } else {
+      ops.emplace(a, x, mv, nv, s.length, c.k, 0, "col", "row", std::nullopt, input_gather(spec, s.group, s.first));
+    }
   } else {
     ops.emplace(dy, x, mv, nv, s.length, 0, 0, "row", "row", dy_gather(spec, s.group, s.first),
                 input_gather(spec, s.group, s.first));

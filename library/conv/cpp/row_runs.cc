@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -84,41 +83,6 @@ std::pair<Value*, std::vector<Value*>> first_of(ir::KernelBuilder& b, const Conv
     pos.push_back(b.sub(strided, c.pad[d]));
   }
   return {px.n, pos};
-}
-
-// A lane's i32 with bit r set where filter row r of its pixel (first input
-// position `first`) falls in the padding of one of `dims` (_padded_rows).
-Value* padded_rows(ir::KernelBuilder& b, const ConvSpec& c, const std::vector<Value*>& first,
-                   const std::vector<int>& dims) {
-  const ir::Type* i32 = ir::scalar("i32");
-  const Shape outer(c.filter.begin(), c.filter.end() - 1);
-  std::map<std::pair<int, std::int64_t>, Value*> outside;
-  Value* mask = nullptr;
-  for (std::int64_t r = 0; r < product(outer); ++r) {
-    // The row's coordinates, row-major (itertools.product's order).
-    std::vector<std::int64_t> ts(outer.size());
-    std::int64_t rest = r;
-    for (std::size_t d = outer.size(); d-- > 0;) {
-      ts[d] = rest % outer[d];
-      rest /= outer[d];
-    }
-    Value* out = nullptr;
-    for (const int d : dims) {
-      auto [at, fresh] = outside.try_emplace({d, ts[d]}, nullptr);
-      if (fresh) {
-        Value* x = b.add(first[d], ts[d] * c.dilation[d]);
-        Value* low = b.cmp("lt", x, 0);
-        Value* high = b.cmp("ge", x, c.spatial[d]);
-        at->second = b.or_(low, high);
-      }
-      out = out == nullptr ? at->second : b.or_(out, at->second);
-    }
-    Value* one = b.const_(std::int64_t{1} << r, i32);
-    Value* none = b.const_(0, i32);
-    Value* bit = b.select(out, one, none);
-    mask = mask == nullptr ? bit : b.or_(mask, bit);
-  }
-  return mask;
 }
 
 }  // namespace
@@ -213,7 +177,7 @@ tile::Gather row_runs_im2col(const ConvSpec& c, std::int64_t block_k, Value* gro
       if (d < c.dims() - 1) dims.push_back(d);
     }
     if (dims.empty()) return offset;
-    Value* mask = padded_rows(b, c, pos, dims);
+    Value* mask = padding_mask(b, c, pos, dims, Shape(c.filter.begin(), c.filter.end() - 1));
     Value* shifted = b.shr(mask, r);
     Value* bit = b.and_(shifted, 1);
     Value* flag = b.shl(bit, tile::kPaddingBit);

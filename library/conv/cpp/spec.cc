@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "platform/errors/cpp/errors.h"
 #include "platform/family/cpp/family.h"
 #include "platform/family/cpp/fields.h"
 #include "platform/ir/cpp/types.h"
@@ -30,13 +29,8 @@ constexpr std::array<std::string_view, 15> kFields = {
 // Fields without a default: from_json names the first one missing.
 constexpr std::array<std::string_view, 5> kRequired = {"n", "c", "k", "spatial", "filter"};
 
-// SpecError for ConvSpec.`field` (ConvSpec for an empty one); `choices` is `allowed` as data where it is a list or a
-// limit.
-[[noreturn]] void fail(std::string_view field, const json::Value& value, std::string_view allowed,
-                       json::Value choices = nullptr, std::string_view fix = "") {
-  const std::string name = field.empty() ? "ConvSpec" : "ConvSpec." + std::string(field);
-  throw SpecError(std::string(kSpecError), name, value, std::move(choices), errors::worded(name, allowed, value, fix));
-}
+// SpecError for ConvSpec.`field` (ConvSpec for an empty one).
+constexpr family::SpecRefusal fail(kSpecError, "ConvSpec");
 
 template <typename Names>
 bool one_of(const json::Value& v, const Names& names) {
@@ -255,9 +249,7 @@ std::int64_t product(const Shape& sizes) {
   const std::optional<std::int64_t> out = bounded_product(sizes, kMaxInt64);
   if (!out) {
     const json::Value value = json::Array(sizes.begin(), sizes.end());
-    throw SpecError(
-        std::string(kSpecError), "ConvSpec", value, kMaxInt64,
-        errors::worded("ConvSpec", "sizes whose product is " + std::string(kBelow2To63), value, "use smaller sizes"));
+    fail("", value, "sizes whose product is " + std::string(kBelow2To63), kMaxInt64, "use smaller sizes");
   }
   return *out;
 }

@@ -6,7 +6,7 @@
 #include "library/gemm/cpp/tiles.h"
 #include "platform/cpp/json/json.h"
 #include "platform/family/cpp/family.h"
-#include "platform/parity/dump_main.h"
+#include "platform/parity/cpp/dump_main.h"
 
 namespace {
 

@@ -1780,15 +1780,15 @@ for.body4:
 for.exit5:
   br label %for.head6
 for.head6:
-  %v1697 = phi i32 [ %v119, %for.exit5 ], [ %v2066, %for.exit20 ]
-  %v1698 = phi <8 x float> [ %v881, %for.exit5 ], [ %v2058, %for.exit20 ]
-  %v1699 = phi <8 x float> [ %v882, %for.exit5 ], [ %v2059, %for.exit20 ]
-  %v1700 = phi <8 x float> [ %v883, %for.exit5 ], [ %v2060, %for.exit20 ]
-  %v1701 = phi <8 x float> [ %v884, %for.exit5 ], [ %v2061, %for.exit20 ]
-  %v1702 = phi <8 x float> [ %v885, %for.exit5 ], [ %v2062, %for.exit20 ]
-  %v1703 = phi <8 x float> [ %v886, %for.exit5 ], [ %v2063, %for.exit20 ]
-  %v1704 = phi <8 x float> [ %v887, %for.exit5 ], [ %v2064, %for.exit20 ]
-  %v1705 = phi <8 x float> [ %v888, %for.exit5 ], [ %v2065, %for.exit20 ]
+  %v1697 = phi i32 [ %v119, %for.exit5 ], [ %v1858, %for.exit17 ]
+  %v1698 = phi <8 x float> [ %v881, %for.exit5 ], [ %v1850, %for.exit17 ]
+  %v1699 = phi <8 x float> [ %v882, %for.exit5 ], [ %v1851, %for.exit17 ]
+  %v1700 = phi <8 x float> [ %v883, %for.exit5 ], [ %v1852, %for.exit17 ]
+  %v1701 = phi <8 x float> [ %v884, %for.exit5 ], [ %v1853, %for.exit17 ]
+  %v1702 = phi <8 x float> [ %v885, %for.exit5 ], [ %v1854, %for.exit17 ]
+  %v1703 = phi <8 x float> [ %v886, %for.exit5 ], [ %v1855, %for.exit17 ]
+  %v1704 = phi <8 x float> [ %v887, %for.exit5 ], [ %v1856, %for.exit17 ]
+  %v1705 = phi <8 x float> [ %v888, %for.exit5 ], [ %v1857, %for.exit17 ]
   %v1706 = icmp slt i32 %v1697, 196
   br i1 %v1706, label %for.body7, label %for.exit8
 for.body7:
@@ -1796,93 +1796,112 @@ for.body7:
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v1707 = srem i32 64, 8
-  %v1708 = icmp eq i32 %v1707, 0
-  br i1 %v1708, label %if.then9, label %if.else10
-if.then9:
-  %v1709 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v4, i16 0, i32 2147483647, i32 822099968)
-  %v1710 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
-  %v1711 = sdiv i32 %v1710, 16
-  %v1712 = mul i32 %v1711, 8
-  %v1713 = srem i32 %v1710, 16
-  %v1714 = mul i32 %v1713, 2
-  %v1715 = add i32 %v6, %v1712
-  %v1716 = add i32 %v1697, %v1714
-  %v1717 = icmp slt i32 %v1715, 64
-  %v1718 = icmp slt i32 %v1716, 196
-  %v1719 = mul i32 %v1716, 64
-  %v1720 = add i32 %v1719, %v1715
-  %v1721 = and i1 %v1717, %v1718
-  %v1722 = mul i32 %v1720, 2
-  %v1723 = select i1 %v1721, i32 %v1722, i32 2147483647
-  %v1724 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v1709, i32 %v1723, i32 0, i32 0)
-  %v1725 = bitcast <4 x i32> %v1724 to <8 x half>
-  %v1726 = add i32 %v1720, 64
-  %v1727 = add i32 %v1716, 1
-  %v1728 = icmp slt i32 %v1727, 196
-  %v1729 = and i1 %v1717, %v1728
-  %v1730 = mul i32 %v1726, 2
-  %v1731 = select i1 %v1729, i32 %v1730, i32 2147483647
-  %v1732 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v1709, i32 %v1731, i32 0, i32 0)
-  %v1733 = bitcast <4 x i32> %v1732 to <8 x half>
-  %v1734 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
-  %v1735 = sdiv i32 %v1734, 16
-  %v1736 = mul i32 %v1735, 8
-  %v1737 = srem i32 %v1734, 16
-  %v1738 = mul i32 %v1737, 2
-  %v1739 = extractelement <8 x half> %v1725, i32 0
-  %v1740 = extractelement <8 x half> %v1733, i32 0
-  %v1741 = insertelement <2 x half> poison, half %v1739, i32 0
-  %v1742 = insertelement <2 x half> %v1741, half %v1740, i32 1
-  %v1743 = add i32 %v1736, 0
-  %v1744 = mul i32 %v1738, 2
-  %v1745 = mul i32 %v1743, 4
-  %v1746 = sdiv i32 %v1744, 16
-  %v1747 = add i32 %v1745, %v1746
-  %v1748 = sdiv i32 %v1747, 8
-  %v1749 = srem i32 %v1748, 8
-  %v1750 = shl i32 %v1749, 1
-  %v1751 = xor i32 %v1749, %v1750
-  %v1752 = srem i32 %v1751, 8
-  %v1753 = srem i32 %v1747, 8
-  %v1754 = xor i32 %v1753, %v1752
-  %v1755 = mul i32 %v1748, 128
-  %v1756 = mul i32 %v1754, 16
-  %v1757 = add i32 %v1755, %v1756
-  %v1758 = srem i32 %v1744, 16
-  %v1759 = add i32 %v1757, %v1758
-  %v1760 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1759
-  store <2 x half> %v1742, ptr addrspace(3) %v1760, align 2
-  %v1761 = extractelement <8 x half> %v1725, i32 1
-  %v1762 = extractelement <8 x half> %v1733, i32 1
-  %v1763 = insertelement <2 x half> poison, half %v1761, i32 0
-  %v1764 = insertelement <2 x half> %v1763, half %v1762, i32 1
-  %v1765 = add i32 %v1736, 1
-  %v1766 = mul i32 %v1738, 2
-  %v1767 = mul i32 %v1765, 4
-  %v1768 = sdiv i32 %v1766, 16
-  %v1769 = add i32 %v1767, %v1768
-  %v1770 = sdiv i32 %v1769, 8
-  %v1771 = srem i32 %v1770, 8
-  %v1772 = shl i32 %v1771, 1
-  %v1773 = xor i32 %v1771, %v1772
-  %v1774 = srem i32 %v1773, 8
-  %v1775 = srem i32 %v1769, 8
-  %v1776 = xor i32 %v1775, %v1774
-  %v1777 = mul i32 %v1770, 128
-  %v1778 = mul i32 %v1776, 16
-  %v1779 = add i32 %v1777, %v1778
-  %v1780 = srem i32 %v1766, 16
-  %v1781 = add i32 %v1779, %v1780
-  %v1782 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1781
-  store <2 x half> %v1764, ptr addrspace(3) %v1782, align 2
-  %v1783 = extractelement <8 x half> %v1725, i32 2
-  %v1784 = extractelement <8 x half> %v1733, i32 2
-  %v1785 = insertelement <2 x half> poison, half %v1783, i32 0
-  %v1786 = insertelement <2 x half> %v1785, half %v1784, i32 1
-  %v1787 = add i32 %v1736, 2
-  %v1788 = mul i32 %v1738, 2
-  %v1789 = mul i32 %v1787, 4
+  br label %for.head9
+for.head9:
+  %v1707 = phi i32 [ %v9, %for.body7 ], [ %v1741, %if.end14 ]
+  %v1708 = icmp slt i32 %v1707, 2048
+  br i1 %v1708, label %for.body10, label %for.exit11
+for.body10:
+  %v1709 = sdiv i32 %v1707, 64
+  %v1710 = srem i32 %v1707, 64
+  %v1711 = add i32 %v1697, %v1709
+  %v1712 = mul i32 %v1711, 64
+  %v1713 = add i32 %v6, %v1710
+  %v1714 = add i32 %v1712, %v1713
+  %v1715 = add i32 %v6, %v1710
+  %v1716 = icmp slt i32 %v1715, 64
+  %v1717 = add i32 %v1697, %v1709
+  %v1718 = icmp slt i32 %v1717, 196
+  %v1719 = and i1 %v1716, %v1718
+  br i1 %v1719, label %if.then12, label %if.else13
+if.then12:
+  %v1720 = mul i32 %v1714, 2
+  %v1721 = getelementptr inbounds i8, ptr addrspace(1) %v4, i32 %v1720
+  %v1722 = load half, ptr addrspace(1) %v1721, align 2
+  br label %if.end14
+if.else13:
+  br label %if.end14
+if.end14:
+  %v1723 = phi half [ %v1722, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v1724 = mul i32 %v1709, 2
+  %v1725 = mul i32 %v1710, 4
+  %v1726 = sdiv i32 %v1724, 16
+  %v1727 = add i32 %v1725, %v1726
+  %v1728 = sdiv i32 %v1727, 8
+  %v1729 = srem i32 %v1728, 8
+  %v1730 = shl i32 %v1729, 1
+  %v1731 = xor i32 %v1729, %v1730
+  %v1732 = srem i32 %v1731, 8
+  %v1733 = srem i32 %v1727, 8
+  %v1734 = xor i32 %v1733, %v1732
+  %v1735 = mul i32 %v1728, 128
+  %v1736 = mul i32 %v1734, 16
+  %v1737 = add i32 %v1735, %v1736
+  %v1738 = srem i32 %v1724, 16
+  %v1739 = add i32 %v1737, %v1738
+  %v1740 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1739
+  store half %v1723, ptr addrspace(3) %v1740, align 2
+  %v1741 = add i32 %v1707, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v1742 = phi i32 [ %v9, %for.exit11 ], [ %v1805, %if.end20 ]
+  %v1743 = icmp slt i32 %v1742, 8192
+  br i1 %v1743, label %for.body16, label %for.exit17
+for.body16:
+  %v1744 = sdiv i32 %v1742, 32
+  %v1745 = srem i32 %v1742, 32
+  %v1746 = add i32 %v8, %v1744
+  %v1747 = add i32 %v1697, %v1745
+  %v1748 = icmp slt i32 %v1746, 576
+  %v1749 = icmp slt i32 %v1747, 196
+  %v1750 = and i1 %v1748, %v1749
+  br i1 %v1750, label %if.then18, label %if.else19
+if.then18:
+  %v1751 = srem i32 %v1747, 14
+  %v1752 = sdiv i32 %v1747, 14
+  %v1753 = srem i32 %v1752, 14
+  %v1754 = sdiv i32 %v1752, 14
+  %v1755 = sdiv i32 %v1746, 64
+  %v1756 = srem i32 %v1746, 64
+  %v1757 = srem i32 %v1755, 3
+  %v1758 = sdiv i32 %v1755, 3
+  %v1759 = mul i32 %v1753, 1
+  %v1760 = mul i32 %v1758, 1
+  %v1761 = sub i32 %v1760, 1
+  %v1762 = add i32 %v1759, %v1761
+  %v1763 = icmp sge i32 %v1762, 0
+  %v1764 = icmp slt i32 %v1762, 14
+  %v1765 = and i1 %v1763, %v1764
+  %v1766 = mul i32 %v1751, 1
+  %v1767 = mul i32 %v1757, 1
+  %v1768 = sub i32 %v1767, 1
+  %v1769 = add i32 %v1766, %v1768
+  %v1770 = icmp sge i32 %v1769, 0
+  %v1771 = icmp slt i32 %v1769, 14
+  %v1772 = and i1 %v1770, %v1771
+  %v1773 = and i1 %v1765, %v1772
+  %v1774 = mul i32 %v0, 64
+  %v1775 = add i32 %v1774, %v1756
+  %v1776 = mul i32 %v1754, 14
+  %v1777 = add i32 %v1776, %v1762
+  %v1778 = mul i32 %v1777, 14
+  %v1779 = add i32 %v1778, %v1769
+  %v1780 = mul i32 %v1779, 64
+  %v1781 = add i32 %v1780, %v1775
+  %v1782 = select i1 %v1773, i32 %v1781, i32 0
+  %v1783 = mul i32 %v1782, 2
+  %v1784 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v1783
+  %v1785 = load half, ptr addrspace(1) %v1784, align 2
+  %v1786 = select i1 %v1773, half %v1785, half 0xH0000
+  br label %if.end20
+if.else19:
+  br label %if.end20
+if.end20:
+  %v1787 = phi half [ %v1786, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v1788 = mul i32 %v1745, 2
+  %v1789 = mul i32 %v1744, 4
   %v1790 = sdiv i32 %v1788, 16
   %v1791 = add i32 %v1789, %v1790
   %v1792 = sdiv i32 %v1791, 8
@@ -1897,1223 +1916,981 @@ if.then9:
   %v1801 = add i32 %v1799, %v1800
   %v1802 = srem i32 %v1788, 16
   %v1803 = add i32 %v1801, %v1802
-  %v1804 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1803
-  store <2 x half> %v1786, ptr addrspace(3) %v1804, align 2
-  %v1805 = extractelement <8 x half> %v1725, i32 3
-  %v1806 = extractelement <8 x half> %v1733, i32 3
-  %v1807 = insertelement <2 x half> poison, half %v1805, i32 0
-  %v1808 = insertelement <2 x half> %v1807, half %v1806, i32 1
-  %v1809 = add i32 %v1736, 3
-  %v1810 = mul i32 %v1738, 2
-  %v1811 = mul i32 %v1809, 4
-  %v1812 = sdiv i32 %v1810, 16
-  %v1813 = add i32 %v1811, %v1812
-  %v1814 = sdiv i32 %v1813, 8
-  %v1815 = srem i32 %v1814, 8
-  %v1816 = shl i32 %v1815, 1
-  %v1817 = xor i32 %v1815, %v1816
-  %v1818 = srem i32 %v1817, 8
-  %v1819 = srem i32 %v1813, 8
-  %v1820 = xor i32 %v1819, %v1818
-  %v1821 = mul i32 %v1814, 128
-  %v1822 = mul i32 %v1820, 16
-  %v1823 = add i32 %v1821, %v1822
-  %v1824 = srem i32 %v1810, 16
-  %v1825 = add i32 %v1823, %v1824
-  %v1826 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1825
-  store <2 x half> %v1808, ptr addrspace(3) %v1826, align 2
-  %v1827 = extractelement <8 x half> %v1725, i32 4
-  %v1828 = extractelement <8 x half> %v1733, i32 4
-  %v1829 = insertelement <2 x half> poison, half %v1827, i32 0
-  %v1830 = insertelement <2 x half> %v1829, half %v1828, i32 1
-  %v1831 = add i32 %v1736, 4
-  %v1832 = mul i32 %v1738, 2
-  %v1833 = mul i32 %v1831, 4
-  %v1834 = sdiv i32 %v1832, 16
-  %v1835 = add i32 %v1833, %v1834
-  %v1836 = sdiv i32 %v1835, 8
-  %v1837 = srem i32 %v1836, 8
-  %v1838 = shl i32 %v1837, 1
-  %v1839 = xor i32 %v1837, %v1838
-  %v1840 = srem i32 %v1839, 8
-  %v1841 = srem i32 %v1835, 8
-  %v1842 = xor i32 %v1841, %v1840
-  %v1843 = mul i32 %v1836, 128
-  %v1844 = mul i32 %v1842, 16
-  %v1845 = add i32 %v1843, %v1844
-  %v1846 = srem i32 %v1832, 16
-  %v1847 = add i32 %v1845, %v1846
-  %v1848 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1847
-  store <2 x half> %v1830, ptr addrspace(3) %v1848, align 2
-  %v1849 = extractelement <8 x half> %v1725, i32 5
-  %v1850 = extractelement <8 x half> %v1733, i32 5
-  %v1851 = insertelement <2 x half> poison, half %v1849, i32 0
-  %v1852 = insertelement <2 x half> %v1851, half %v1850, i32 1
-  %v1853 = add i32 %v1736, 5
-  %v1854 = mul i32 %v1738, 2
-  %v1855 = mul i32 %v1853, 4
-  %v1856 = sdiv i32 %v1854, 16
-  %v1857 = add i32 %v1855, %v1856
-  %v1858 = sdiv i32 %v1857, 8
-  %v1859 = srem i32 %v1858, 8
-  %v1860 = shl i32 %v1859, 1
-  %v1861 = xor i32 %v1859, %v1860
-  %v1862 = srem i32 %v1861, 8
-  %v1863 = srem i32 %v1857, 8
-  %v1864 = xor i32 %v1863, %v1862
-  %v1865 = mul i32 %v1858, 128
-  %v1866 = mul i32 %v1864, 16
-  %v1867 = add i32 %v1865, %v1866
-  %v1868 = srem i32 %v1854, 16
-  %v1869 = add i32 %v1867, %v1868
-  %v1870 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1869
-  store <2 x half> %v1852, ptr addrspace(3) %v1870, align 2
-  %v1871 = extractelement <8 x half> %v1725, i32 6
-  %v1872 = extractelement <8 x half> %v1733, i32 6
-  %v1873 = insertelement <2 x half> poison, half %v1871, i32 0
-  %v1874 = insertelement <2 x half> %v1873, half %v1872, i32 1
-  %v1875 = add i32 %v1736, 6
-  %v1876 = mul i32 %v1738, 2
-  %v1877 = mul i32 %v1875, 4
-  %v1878 = sdiv i32 %v1876, 16
-  %v1879 = add i32 %v1877, %v1878
-  %v1880 = sdiv i32 %v1879, 8
-  %v1881 = srem i32 %v1880, 8
-  %v1882 = shl i32 %v1881, 1
-  %v1883 = xor i32 %v1881, %v1882
-  %v1884 = srem i32 %v1883, 8
-  %v1885 = srem i32 %v1879, 8
-  %v1886 = xor i32 %v1885, %v1884
-  %v1887 = mul i32 %v1880, 128
-  %v1888 = mul i32 %v1886, 16
-  %v1889 = add i32 %v1887, %v1888
-  %v1890 = srem i32 %v1876, 16
-  %v1891 = add i32 %v1889, %v1890
-  %v1892 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1891
-  store <2 x half> %v1874, ptr addrspace(3) %v1892, align 2
-  %v1893 = extractelement <8 x half> %v1725, i32 7
-  %v1894 = extractelement <8 x half> %v1733, i32 7
-  %v1895 = insertelement <2 x half> poison, half %v1893, i32 0
-  %v1896 = insertelement <2 x half> %v1895, half %v1894, i32 1
-  %v1897 = add i32 %v1736, 7
-  %v1898 = mul i32 %v1738, 2
-  %v1899 = mul i32 %v1897, 4
-  %v1900 = sdiv i32 %v1898, 16
-  %v1901 = add i32 %v1899, %v1900
-  %v1902 = sdiv i32 %v1901, 8
-  %v1903 = srem i32 %v1902, 8
-  %v1904 = shl i32 %v1903, 1
-  %v1905 = xor i32 %v1903, %v1904
-  %v1906 = srem i32 %v1905, 8
-  %v1907 = srem i32 %v1901, 8
-  %v1908 = xor i32 %v1907, %v1906
-  %v1909 = mul i32 %v1902, 128
-  %v1910 = mul i32 %v1908, 16
-  %v1911 = add i32 %v1909, %v1910
-  %v1912 = srem i32 %v1898, 16
-  %v1913 = add i32 %v1911, %v1912
-  %v1914 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1913
-  store <2 x half> %v1896, ptr addrspace(3) %v1914, align 2
-  br label %if.end11
-if.else10:
-  br label %for.head12
-for.head12:
-  %v1915 = phi i32 [ %v9, %if.else10 ], [ %v1949, %if.end17 ]
-  %v1916 = icmp slt i32 %v1915, 2048
-  br i1 %v1916, label %for.body13, label %for.exit14
-for.body13:
-  %v1917 = sdiv i32 %v1915, 64
-  %v1918 = srem i32 %v1915, 64
-  %v1919 = add i32 %v1697, %v1917
-  %v1920 = mul i32 %v1919, 64
-  %v1921 = add i32 %v6, %v1918
-  %v1922 = add i32 %v1920, %v1921
-  %v1923 = add i32 %v6, %v1918
-  %v1924 = icmp slt i32 %v1923, 64
-  %v1925 = add i32 %v1697, %v1917
-  %v1926 = icmp slt i32 %v1925, 196
-  %v1927 = and i1 %v1924, %v1926
-  br i1 %v1927, label %if.then15, label %if.else16
-if.then15:
-  %v1928 = mul i32 %v1922, 2
-  %v1929 = getelementptr inbounds i8, ptr addrspace(1) %v4, i32 %v1928
-  %v1930 = load half, ptr addrspace(1) %v1929, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v1931 = phi half [ %v1930, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v1932 = mul i32 %v1917, 2
-  %v1933 = mul i32 %v1918, 4
-  %v1934 = sdiv i32 %v1932, 16
-  %v1935 = add i32 %v1933, %v1934
-  %v1936 = sdiv i32 %v1935, 8
-  %v1937 = srem i32 %v1936, 8
-  %v1938 = shl i32 %v1937, 1
-  %v1939 = xor i32 %v1937, %v1938
-  %v1940 = srem i32 %v1939, 8
-  %v1941 = srem i32 %v1935, 8
-  %v1942 = xor i32 %v1941, %v1940
-  %v1943 = mul i32 %v1936, 128
-  %v1944 = mul i32 %v1942, 16
-  %v1945 = add i32 %v1943, %v1944
-  %v1946 = srem i32 %v1932, 16
-  %v1947 = add i32 %v1945, %v1946
-  %v1948 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1947
-  store half %v1931, ptr addrspace(3) %v1948, align 2
-  %v1949 = add i32 %v1915, 256
-  br label %for.head12
-for.exit14:
-  br label %if.end11
-if.end11:
-  br label %for.head18
-for.head18:
-  %v1950 = phi i32 [ %v9, %if.end11 ], [ %v2013, %if.end23 ]
-  %v1951 = icmp slt i32 %v1950, 8192
-  br i1 %v1951, label %for.body19, label %for.exit20
-for.body19:
-  %v1952 = sdiv i32 %v1950, 32
-  %v1953 = srem i32 %v1950, 32
-  %v1954 = add i32 %v8, %v1952
-  %v1955 = add i32 %v1697, %v1953
-  %v1956 = icmp slt i32 %v1954, 576
-  %v1957 = icmp slt i32 %v1955, 196
-  %v1958 = and i1 %v1956, %v1957
-  br i1 %v1958, label %if.then21, label %if.else22
-if.then21:
-  %v1959 = srem i32 %v1955, 14
-  %v1960 = sdiv i32 %v1955, 14
-  %v1961 = srem i32 %v1960, 14
-  %v1962 = sdiv i32 %v1960, 14
-  %v1963 = sdiv i32 %v1954, 64
-  %v1964 = srem i32 %v1954, 64
-  %v1965 = srem i32 %v1963, 3
-  %v1966 = sdiv i32 %v1963, 3
-  %v1967 = mul i32 %v1961, 1
-  %v1968 = mul i32 %v1966, 1
-  %v1969 = sub i32 %v1968, 1
-  %v1970 = add i32 %v1967, %v1969
-  %v1971 = icmp sge i32 %v1970, 0
-  %v1972 = icmp slt i32 %v1970, 14
-  %v1973 = and i1 %v1971, %v1972
-  %v1974 = mul i32 %v1959, 1
-  %v1975 = mul i32 %v1965, 1
-  %v1976 = sub i32 %v1975, 1
-  %v1977 = add i32 %v1974, %v1976
-  %v1978 = icmp sge i32 %v1977, 0
-  %v1979 = icmp slt i32 %v1977, 14
-  %v1980 = and i1 %v1978, %v1979
-  %v1981 = and i1 %v1973, %v1980
-  %v1982 = mul i32 %v0, 64
-  %v1983 = add i32 %v1982, %v1964
-  %v1984 = mul i32 %v1962, 14
-  %v1985 = add i32 %v1984, %v1970
-  %v1986 = mul i32 %v1985, 14
-  %v1987 = add i32 %v1986, %v1977
-  %v1988 = mul i32 %v1987, 64
-  %v1989 = add i32 %v1988, %v1983
-  %v1990 = select i1 %v1981, i32 %v1989, i32 0
-  %v1991 = mul i32 %v1990, 2
-  %v1992 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v1991
-  %v1993 = load half, ptr addrspace(1) %v1992, align 2
-  %v1994 = select i1 %v1981, half %v1993, half 0xH0000
-  br label %if.end23
-if.else22:
-  br label %if.end23
-if.end23:
-  %v1995 = phi half [ %v1994, %if.then21 ], [ 0xH0000, %if.else22 ]
-  %v1996 = mul i32 %v1953, 2
-  %v1997 = mul i32 %v1952, 4
-  %v1998 = sdiv i32 %v1996, 16
-  %v1999 = add i32 %v1997, %v1998
-  %v2000 = sdiv i32 %v1999, 8
-  %v2001 = srem i32 %v2000, 8
-  %v2002 = shl i32 %v2001, 1
-  %v2003 = xor i32 %v2001, %v2002
-  %v2004 = srem i32 %v2003, 8
-  %v2005 = srem i32 %v1999, 8
-  %v2006 = xor i32 %v2005, %v2004
-  %v2007 = mul i32 %v2000, 128
-  %v2008 = mul i32 %v2006, 16
-  %v2009 = add i32 %v2007, %v2008
-  %v2010 = srem i32 %v1996, 16
-  %v2011 = add i32 %v2009, %v2010
-  %v2012 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v2011
-  store half %v1995, ptr addrspace(3) %v2012, align 2
-  %v2013 = add i32 %v1950, 256
-  br label %for.head18
-for.exit20:
+  %v1804 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1803
+  store half %v1787, ptr addrspace(3) %v1804, align 2
+  %v1805 = add i32 %v1742, 256
+  br label %for.head15
+for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v2014 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v40
-  %v2015 = load <8 x half>, ptr addrspace(3) %v2014, align 2
-  %v2016 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v78
-  %v2017 = load <8 x half>, ptr addrspace(3) %v2016, align 2
-  %v2018 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
-  %v2019 = load <8 x half>, ptr addrspace(3) %v2018, align 2
-  %v2020 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
-  %v2021 = load <8 x half>, ptr addrspace(3) %v2020, align 2
-  %v2022 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v81
-  %v2023 = load <8 x half>, ptr addrspace(3) %v2022, align 2
-  %v2024 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v82
-  %v2025 = load <8 x half>, ptr addrspace(3) %v2024, align 2
-  %v2026 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v83
-  %v2027 = load <8 x half>, ptr addrspace(3) %v2026, align 2
-  %v2028 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v84
-  %v2029 = load <8 x half>, ptr addrspace(3) %v2028, align 2
-  %v2030 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v85
-  %v2031 = load <8 x half>, ptr addrspace(3) %v2030, align 2
-  %v2032 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2017, <8 x half> %v2015, <8 x float> %v1698)
-  %v2033 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2019, <8 x half> %v2015, <8 x float> %v1699)
-  %v2034 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2021, <8 x half> %v2015, <8 x float> %v1700)
-  %v2035 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2023, <8 x half> %v2015, <8 x float> %v1701)
-  %v2036 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2025, <8 x half> %v2015, <8 x float> %v1702)
-  %v2037 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2027, <8 x half> %v2015, <8 x float> %v1703)
-  %v2038 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2029, <8 x half> %v2015, <8 x float> %v1704)
-  %v2039 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2031, <8 x half> %v2015, <8 x float> %v1705)
-  %v2040 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v59
-  %v2041 = load <8 x half>, ptr addrspace(3) %v2040, align 2
-  %v2042 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v104
-  %v2043 = load <8 x half>, ptr addrspace(3) %v2042, align 2
-  %v2044 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v105
-  %v2045 = load <8 x half>, ptr addrspace(3) %v2044, align 2
-  %v2046 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v106
-  %v2047 = load <8 x half>, ptr addrspace(3) %v2046, align 2
-  %v2048 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v107
-  %v2049 = load <8 x half>, ptr addrspace(3) %v2048, align 2
-  %v2050 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v108
-  %v2051 = load <8 x half>, ptr addrspace(3) %v2050, align 2
-  %v2052 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v109
-  %v2053 = load <8 x half>, ptr addrspace(3) %v2052, align 2
-  %v2054 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v110
-  %v2055 = load <8 x half>, ptr addrspace(3) %v2054, align 2
-  %v2056 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v111
-  %v2057 = load <8 x half>, ptr addrspace(3) %v2056, align 2
-  %v2058 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2043, <8 x half> %v2041, <8 x float> %v2032)
-  %v2059 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2045, <8 x half> %v2041, <8 x float> %v2033)
-  %v2060 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2047, <8 x half> %v2041, <8 x float> %v2034)
-  %v2061 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2049, <8 x half> %v2041, <8 x float> %v2035)
-  %v2062 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2051, <8 x half> %v2041, <8 x float> %v2036)
-  %v2063 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2053, <8 x half> %v2041, <8 x float> %v2037)
-  %v2064 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2055, <8 x half> %v2041, <8 x float> %v2038)
-  %v2065 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2057, <8 x half> %v2041, <8 x float> %v2039)
-  %v2066 = add i32 %v1697, 32
+  %v1806 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v40
+  %v1807 = load <8 x half>, ptr addrspace(3) %v1806, align 2
+  %v1808 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v78
+  %v1809 = load <8 x half>, ptr addrspace(3) %v1808, align 2
+  %v1810 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
+  %v1811 = load <8 x half>, ptr addrspace(3) %v1810, align 2
+  %v1812 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
+  %v1813 = load <8 x half>, ptr addrspace(3) %v1812, align 2
+  %v1814 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v81
+  %v1815 = load <8 x half>, ptr addrspace(3) %v1814, align 2
+  %v1816 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v82
+  %v1817 = load <8 x half>, ptr addrspace(3) %v1816, align 2
+  %v1818 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v83
+  %v1819 = load <8 x half>, ptr addrspace(3) %v1818, align 2
+  %v1820 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v84
+  %v1821 = load <8 x half>, ptr addrspace(3) %v1820, align 2
+  %v1822 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v85
+  %v1823 = load <8 x half>, ptr addrspace(3) %v1822, align 2
+  %v1824 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1809, <8 x half> %v1807, <8 x float> %v1698)
+  %v1825 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1811, <8 x half> %v1807, <8 x float> %v1699)
+  %v1826 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1813, <8 x half> %v1807, <8 x float> %v1700)
+  %v1827 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1815, <8 x half> %v1807, <8 x float> %v1701)
+  %v1828 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1817, <8 x half> %v1807, <8 x float> %v1702)
+  %v1829 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1819, <8 x half> %v1807, <8 x float> %v1703)
+  %v1830 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1821, <8 x half> %v1807, <8 x float> %v1704)
+  %v1831 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1823, <8 x half> %v1807, <8 x float> %v1705)
+  %v1832 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v59
+  %v1833 = load <8 x half>, ptr addrspace(3) %v1832, align 2
+  %v1834 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v104
+  %v1835 = load <8 x half>, ptr addrspace(3) %v1834, align 2
+  %v1836 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v105
+  %v1837 = load <8 x half>, ptr addrspace(3) %v1836, align 2
+  %v1838 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v106
+  %v1839 = load <8 x half>, ptr addrspace(3) %v1838, align 2
+  %v1840 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v107
+  %v1841 = load <8 x half>, ptr addrspace(3) %v1840, align 2
+  %v1842 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v108
+  %v1843 = load <8 x half>, ptr addrspace(3) %v1842, align 2
+  %v1844 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v109
+  %v1845 = load <8 x half>, ptr addrspace(3) %v1844, align 2
+  %v1846 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v110
+  %v1847 = load <8 x half>, ptr addrspace(3) %v1846, align 2
+  %v1848 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v111
+  %v1849 = load <8 x half>, ptr addrspace(3) %v1848, align 2
+  %v1850 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1835, <8 x half> %v1833, <8 x float> %v1824)
+  %v1851 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1837, <8 x half> %v1833, <8 x float> %v1825)
+  %v1852 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1839, <8 x half> %v1833, <8 x float> %v1826)
+  %v1853 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1841, <8 x half> %v1833, <8 x float> %v1827)
+  %v1854 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1843, <8 x half> %v1833, <8 x float> %v1828)
+  %v1855 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1845, <8 x half> %v1833, <8 x float> %v1829)
+  %v1856 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1847, <8 x half> %v1833, <8 x float> %v1830)
+  %v1857 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1849, <8 x half> %v1833, <8 x float> %v1831)
+  %v1858 = add i32 %v1697, 32
   br label %for.head6
 for.exit8:
-  %v2067 = mul i32 %v1, 2
-  %v2068 = getelementptr inbounds i8, ptr addrspace(1) %arg.dw, i32 %v2067
-  %v2069 = sdiv i32 %v10, 16
-  %v2070 = mul i32 %v2069, 8
-  %v2071 = add i32 %v2070, 0
-  %v2072 = srem i32 %v10, 16
-  %v2073 = add i32 %v13, 0
-  %v2074 = add i32 %v2073, %v2072
-  %v2075 = add i32 %v15, 0
-  %v2076 = add i32 %v2075, %v2071
-  %v2077 = extractelement <8 x float> %v1698, i32 0
-  %v2078 = extractelement <8 x float> %v1698, i32 1
-  %v2079 = extractelement <8 x float> %v1698, i32 2
-  %v2080 = extractelement <8 x float> %v1698, i32 3
-  %v2081 = extractelement <8 x float> %v1698, i32 4
-  %v2082 = extractelement <8 x float> %v1698, i32 5
-  %v2083 = extractelement <8 x float> %v1698, i32 6
-  %v2084 = extractelement <8 x float> %v1698, i32 7
-  %v2085 = sdiv i32 %v10, 16
-  %v2086 = mul i32 %v2085, 8
-  %v2087 = add i32 %v2086, 0
-  %v2088 = srem i32 %v10, 16
-  %v2089 = add i32 %v13, 0
-  %v2090 = add i32 %v2089, %v2088
-  %v2091 = add i32 %v15, 16
-  %v2092 = add i32 %v2091, %v2087
-  %v2093 = extractelement <8 x float> %v1699, i32 0
-  %v2094 = extractelement <8 x float> %v1699, i32 1
-  %v2095 = extractelement <8 x float> %v1699, i32 2
-  %v2096 = extractelement <8 x float> %v1699, i32 3
-  %v2097 = extractelement <8 x float> %v1699, i32 4
-  %v2098 = extractelement <8 x float> %v1699, i32 5
-  %v2099 = extractelement <8 x float> %v1699, i32 6
-  %v2100 = extractelement <8 x float> %v1699, i32 7
-  %v2101 = sdiv i32 %v10, 16
-  %v2102 = mul i32 %v2101, 8
-  %v2103 = add i32 %v2102, 0
-  %v2104 = srem i32 %v10, 16
-  %v2105 = add i32 %v13, 0
-  %v2106 = add i32 %v2105, %v2104
-  %v2107 = add i32 %v15, 32
-  %v2108 = add i32 %v2107, %v2103
-  %v2109 = extractelement <8 x float> %v1700, i32 0
-  %v2110 = extractelement <8 x float> %v1700, i32 1
-  %v2111 = extractelement <8 x float> %v1700, i32 2
-  %v2112 = extractelement <8 x float> %v1700, i32 3
-  %v2113 = extractelement <8 x float> %v1700, i32 4
-  %v2114 = extractelement <8 x float> %v1700, i32 5
-  %v2115 = extractelement <8 x float> %v1700, i32 6
-  %v2116 = extractelement <8 x float> %v1700, i32 7
-  %v2117 = sdiv i32 %v10, 16
-  %v2118 = mul i32 %v2117, 8
-  %v2119 = add i32 %v2118, 0
-  %v2120 = srem i32 %v10, 16
-  %v2121 = add i32 %v13, 0
-  %v2122 = add i32 %v2121, %v2120
-  %v2123 = add i32 %v15, 48
-  %v2124 = add i32 %v2123, %v2119
-  %v2125 = extractelement <8 x float> %v1701, i32 0
-  %v2126 = extractelement <8 x float> %v1701, i32 1
-  %v2127 = extractelement <8 x float> %v1701, i32 2
-  %v2128 = extractelement <8 x float> %v1701, i32 3
-  %v2129 = extractelement <8 x float> %v1701, i32 4
-  %v2130 = extractelement <8 x float> %v1701, i32 5
-  %v2131 = extractelement <8 x float> %v1701, i32 6
-  %v2132 = extractelement <8 x float> %v1701, i32 7
-  %v2133 = sdiv i32 %v10, 16
-  %v2134 = mul i32 %v2133, 8
-  %v2135 = add i32 %v2134, 0
-  %v2136 = srem i32 %v10, 16
-  %v2137 = add i32 %v13, 0
-  %v2138 = add i32 %v2137, %v2136
-  %v2139 = add i32 %v15, 64
-  %v2140 = add i32 %v2139, %v2135
-  %v2141 = extractelement <8 x float> %v1702, i32 0
-  %v2142 = extractelement <8 x float> %v1702, i32 1
-  %v2143 = extractelement <8 x float> %v1702, i32 2
-  %v2144 = extractelement <8 x float> %v1702, i32 3
-  %v2145 = extractelement <8 x float> %v1702, i32 4
-  %v2146 = extractelement <8 x float> %v1702, i32 5
-  %v2147 = extractelement <8 x float> %v1702, i32 6
-  %v2148 = extractelement <8 x float> %v1702, i32 7
-  %v2149 = sdiv i32 %v10, 16
-  %v2150 = mul i32 %v2149, 8
-  %v2151 = add i32 %v2150, 0
-  %v2152 = srem i32 %v10, 16
-  %v2153 = add i32 %v13, 0
+  %v1859 = mul i32 %v1, 2
+  %v1860 = getelementptr inbounds i8, ptr addrspace(1) %arg.dw, i32 %v1859
+  %v1861 = sdiv i32 %v10, 16
+  %v1862 = mul i32 %v1861, 8
+  %v1863 = add i32 %v1862, 0
+  %v1864 = srem i32 %v10, 16
+  %v1865 = add i32 %v13, 0
+  %v1866 = add i32 %v1865, %v1864
+  %v1867 = add i32 %v15, 0
+  %v1868 = add i32 %v1867, %v1863
+  %v1869 = extractelement <8 x float> %v1698, i32 0
+  %v1870 = extractelement <8 x float> %v1698, i32 1
+  %v1871 = extractelement <8 x float> %v1698, i32 2
+  %v1872 = extractelement <8 x float> %v1698, i32 3
+  %v1873 = extractelement <8 x float> %v1698, i32 4
+  %v1874 = extractelement <8 x float> %v1698, i32 5
+  %v1875 = extractelement <8 x float> %v1698, i32 6
+  %v1876 = extractelement <8 x float> %v1698, i32 7
+  %v1877 = sdiv i32 %v10, 16
+  %v1878 = mul i32 %v1877, 8
+  %v1879 = add i32 %v1878, 0
+  %v1880 = srem i32 %v10, 16
+  %v1881 = add i32 %v13, 0
+  %v1882 = add i32 %v1881, %v1880
+  %v1883 = add i32 %v15, 16
+  %v1884 = add i32 %v1883, %v1879
+  %v1885 = extractelement <8 x float> %v1699, i32 0
+  %v1886 = extractelement <8 x float> %v1699, i32 1
+  %v1887 = extractelement <8 x float> %v1699, i32 2
+  %v1888 = extractelement <8 x float> %v1699, i32 3
+  %v1889 = extractelement <8 x float> %v1699, i32 4
+  %v1890 = extractelement <8 x float> %v1699, i32 5
+  %v1891 = extractelement <8 x float> %v1699, i32 6
+  %v1892 = extractelement <8 x float> %v1699, i32 7
+  %v1893 = sdiv i32 %v10, 16
+  %v1894 = mul i32 %v1893, 8
+  %v1895 = add i32 %v1894, 0
+  %v1896 = srem i32 %v10, 16
+  %v1897 = add i32 %v13, 0
+  %v1898 = add i32 %v1897, %v1896
+  %v1899 = add i32 %v15, 32
+  %v1900 = add i32 %v1899, %v1895
+  %v1901 = extractelement <8 x float> %v1700, i32 0
+  %v1902 = extractelement <8 x float> %v1700, i32 1
+  %v1903 = extractelement <8 x float> %v1700, i32 2
+  %v1904 = extractelement <8 x float> %v1700, i32 3
+  %v1905 = extractelement <8 x float> %v1700, i32 4
+  %v1906 = extractelement <8 x float> %v1700, i32 5
+  %v1907 = extractelement <8 x float> %v1700, i32 6
+  %v1908 = extractelement <8 x float> %v1700, i32 7
+  %v1909 = sdiv i32 %v10, 16
+  %v1910 = mul i32 %v1909, 8
+  %v1911 = add i32 %v1910, 0
+  %v1912 = srem i32 %v10, 16
+  %v1913 = add i32 %v13, 0
+  %v1914 = add i32 %v1913, %v1912
+  %v1915 = add i32 %v15, 48
+  %v1916 = add i32 %v1915, %v1911
+  %v1917 = extractelement <8 x float> %v1701, i32 0
+  %v1918 = extractelement <8 x float> %v1701, i32 1
+  %v1919 = extractelement <8 x float> %v1701, i32 2
+  %v1920 = extractelement <8 x float> %v1701, i32 3
+  %v1921 = extractelement <8 x float> %v1701, i32 4
+  %v1922 = extractelement <8 x float> %v1701, i32 5
+  %v1923 = extractelement <8 x float> %v1701, i32 6
+  %v1924 = extractelement <8 x float> %v1701, i32 7
+  %v1925 = sdiv i32 %v10, 16
+  %v1926 = mul i32 %v1925, 8
+  %v1927 = add i32 %v1926, 0
+  %v1928 = srem i32 %v10, 16
+  %v1929 = add i32 %v13, 0
+  %v1930 = add i32 %v1929, %v1928
+  %v1931 = add i32 %v15, 64
+  %v1932 = add i32 %v1931, %v1927
+  %v1933 = extractelement <8 x float> %v1702, i32 0
+  %v1934 = extractelement <8 x float> %v1702, i32 1
+  %v1935 = extractelement <8 x float> %v1702, i32 2
+  %v1936 = extractelement <8 x float> %v1702, i32 3
+  %v1937 = extractelement <8 x float> %v1702, i32 4
+  %v1938 = extractelement <8 x float> %v1702, i32 5
+  %v1939 = extractelement <8 x float> %v1702, i32 6
+  %v1940 = extractelement <8 x float> %v1702, i32 7
+  %v1941 = sdiv i32 %v10, 16
+  %v1942 = mul i32 %v1941, 8
+  %v1943 = add i32 %v1942, 0
+  %v1944 = srem i32 %v10, 16
+  %v1945 = add i32 %v13, 0
+  %v1946 = add i32 %v1945, %v1944
+  %v1947 = add i32 %v15, 80
+  %v1948 = add i32 %v1947, %v1943
+  %v1949 = extractelement <8 x float> %v1703, i32 0
+  %v1950 = extractelement <8 x float> %v1703, i32 1
+  %v1951 = extractelement <8 x float> %v1703, i32 2
+  %v1952 = extractelement <8 x float> %v1703, i32 3
+  %v1953 = extractelement <8 x float> %v1703, i32 4
+  %v1954 = extractelement <8 x float> %v1703, i32 5
+  %v1955 = extractelement <8 x float> %v1703, i32 6
+  %v1956 = extractelement <8 x float> %v1703, i32 7
+  %v1957 = sdiv i32 %v10, 16
+  %v1958 = mul i32 %v1957, 8
+  %v1959 = add i32 %v1958, 0
+  %v1960 = srem i32 %v10, 16
+  %v1961 = add i32 %v13, 0
+  %v1962 = add i32 %v1961, %v1960
+  %v1963 = add i32 %v15, 96
+  %v1964 = add i32 %v1963, %v1959
+  %v1965 = extractelement <8 x float> %v1704, i32 0
+  %v1966 = extractelement <8 x float> %v1704, i32 1
+  %v1967 = extractelement <8 x float> %v1704, i32 2
+  %v1968 = extractelement <8 x float> %v1704, i32 3
+  %v1969 = extractelement <8 x float> %v1704, i32 4
+  %v1970 = extractelement <8 x float> %v1704, i32 5
+  %v1971 = extractelement <8 x float> %v1704, i32 6
+  %v1972 = extractelement <8 x float> %v1704, i32 7
+  %v1973 = sdiv i32 %v10, 16
+  %v1974 = mul i32 %v1973, 8
+  %v1975 = add i32 %v1974, 0
+  %v1976 = srem i32 %v10, 16
+  %v1977 = add i32 %v13, 0
+  %v1978 = add i32 %v1977, %v1976
+  %v1979 = add i32 %v15, 112
+  %v1980 = add i32 %v1979, %v1975
+  %v1981 = extractelement <8 x float> %v1705, i32 0
+  %v1982 = extractelement <8 x float> %v1705, i32 1
+  %v1983 = extractelement <8 x float> %v1705, i32 2
+  %v1984 = extractelement <8 x float> %v1705, i32 3
+  %v1985 = extractelement <8 x float> %v1705, i32 4
+  %v1986 = extractelement <8 x float> %v1705, i32 5
+  %v1987 = extractelement <8 x float> %v1705, i32 6
+  %v1988 = extractelement <8 x float> %v1705, i32 7
+  %v1989 = fptrunc float %v1869 to half
+  %v1990 = fptrunc float %v1870 to half
+  %v1991 = fptrunc float %v1871 to half
+  %v1992 = fptrunc float %v1872 to half
+  %v1993 = fptrunc float %v1873 to half
+  %v1994 = fptrunc float %v1874 to half
+  %v1995 = fptrunc float %v1875 to half
+  %v1996 = fptrunc float %v1876 to half
+  %v1997 = fptrunc float %v1885 to half
+  %v1998 = fptrunc float %v1886 to half
+  %v1999 = fptrunc float %v1887 to half
+  %v2000 = fptrunc float %v1888 to half
+  %v2001 = fptrunc float %v1889 to half
+  %v2002 = fptrunc float %v1890 to half
+  %v2003 = fptrunc float %v1891 to half
+  %v2004 = fptrunc float %v1892 to half
+  %v2005 = fptrunc float %v1901 to half
+  %v2006 = fptrunc float %v1902 to half
+  %v2007 = fptrunc float %v1903 to half
+  %v2008 = fptrunc float %v1904 to half
+  %v2009 = fptrunc float %v1905 to half
+  %v2010 = fptrunc float %v1906 to half
+  %v2011 = fptrunc float %v1907 to half
+  %v2012 = fptrunc float %v1908 to half
+  %v2013 = fptrunc float %v1917 to half
+  %v2014 = fptrunc float %v1918 to half
+  %v2015 = fptrunc float %v1919 to half
+  %v2016 = fptrunc float %v1920 to half
+  %v2017 = fptrunc float %v1921 to half
+  %v2018 = fptrunc float %v1922 to half
+  %v2019 = fptrunc float %v1923 to half
+  %v2020 = fptrunc float %v1924 to half
+  %v2021 = fptrunc float %v1933 to half
+  %v2022 = fptrunc float %v1934 to half
+  %v2023 = fptrunc float %v1935 to half
+  %v2024 = fptrunc float %v1936 to half
+  %v2025 = fptrunc float %v1937 to half
+  %v2026 = fptrunc float %v1938 to half
+  %v2027 = fptrunc float %v1939 to half
+  %v2028 = fptrunc float %v1940 to half
+  %v2029 = fptrunc float %v1949 to half
+  %v2030 = fptrunc float %v1950 to half
+  %v2031 = fptrunc float %v1951 to half
+  %v2032 = fptrunc float %v1952 to half
+  %v2033 = fptrunc float %v1953 to half
+  %v2034 = fptrunc float %v1954 to half
+  %v2035 = fptrunc float %v1955 to half
+  %v2036 = fptrunc float %v1956 to half
+  %v2037 = fptrunc float %v1965 to half
+  %v2038 = fptrunc float %v1966 to half
+  %v2039 = fptrunc float %v1967 to half
+  %v2040 = fptrunc float %v1968 to half
+  %v2041 = fptrunc float %v1969 to half
+  %v2042 = fptrunc float %v1970 to half
+  %v2043 = fptrunc float %v1971 to half
+  %v2044 = fptrunc float %v1972 to half
+  %v2045 = fptrunc float %v1981 to half
+  %v2046 = fptrunc float %v1982 to half
+  %v2047 = fptrunc float %v1983 to half
+  %v2048 = fptrunc float %v1984 to half
+  %v2049 = fptrunc float %v1985 to half
+  %v2050 = fptrunc float %v1986 to half
+  %v2051 = fptrunc float %v1987 to half
+  %v2052 = fptrunc float %v1988 to half
+  br i1 %v116, label %if.then21, label %if.else22
+if.then21:
+  %v2053 = add i32 %v6, %v1866
+  %v2054 = add i32 %v8, %v1868
+  %v2055 = mul i32 %v2053, 576
+  %v2056 = add i32 %v2055, %v2054
+  %v2057 = mul i32 %v2056, 2
+  %v2058 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2057
+  %v2059 = insertelement <8 x half> poison, half %v1989, i32 0
+  %v2060 = insertelement <8 x half> %v2059, half %v1990, i32 1
+  %v2061 = insertelement <8 x half> %v2060, half %v1991, i32 2
+  %v2062 = insertelement <8 x half> %v2061, half %v1992, i32 3
+  %v2063 = insertelement <8 x half> %v2062, half %v1993, i32 4
+  %v2064 = insertelement <8 x half> %v2063, half %v1994, i32 5
+  %v2065 = insertelement <8 x half> %v2064, half %v1995, i32 6
+  %v2066 = insertelement <8 x half> %v2065, half %v1996, i32 7
+  store <8 x half> %v2066, ptr addrspace(1) %v2058, align 2
+  %v2067 = add i32 %v6, %v1882
+  %v2068 = add i32 %v8, %v1884
+  %v2069 = mul i32 %v2067, 576
+  %v2070 = add i32 %v2069, %v2068
+  %v2071 = mul i32 %v2070, 2
+  %v2072 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2071
+  %v2073 = insertelement <8 x half> poison, half %v1997, i32 0
+  %v2074 = insertelement <8 x half> %v2073, half %v1998, i32 1
+  %v2075 = insertelement <8 x half> %v2074, half %v1999, i32 2
+  %v2076 = insertelement <8 x half> %v2075, half %v2000, i32 3
+  %v2077 = insertelement <8 x half> %v2076, half %v2001, i32 4
+  %v2078 = insertelement <8 x half> %v2077, half %v2002, i32 5
+  %v2079 = insertelement <8 x half> %v2078, half %v2003, i32 6
+  %v2080 = insertelement <8 x half> %v2079, half %v2004, i32 7
+  store <8 x half> %v2080, ptr addrspace(1) %v2072, align 2
+  %v2081 = add i32 %v6, %v1898
+  %v2082 = add i32 %v8, %v1900
+  %v2083 = mul i32 %v2081, 576
+  %v2084 = add i32 %v2083, %v2082
+  %v2085 = mul i32 %v2084, 2
+  %v2086 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2085
+  %v2087 = insertelement <8 x half> poison, half %v2005, i32 0
+  %v2088 = insertelement <8 x half> %v2087, half %v2006, i32 1
+  %v2089 = insertelement <8 x half> %v2088, half %v2007, i32 2
+  %v2090 = insertelement <8 x half> %v2089, half %v2008, i32 3
+  %v2091 = insertelement <8 x half> %v2090, half %v2009, i32 4
+  %v2092 = insertelement <8 x half> %v2091, half %v2010, i32 5
+  %v2093 = insertelement <8 x half> %v2092, half %v2011, i32 6
+  %v2094 = insertelement <8 x half> %v2093, half %v2012, i32 7
+  store <8 x half> %v2094, ptr addrspace(1) %v2086, align 2
+  %v2095 = add i32 %v6, %v1914
+  %v2096 = add i32 %v8, %v1916
+  %v2097 = mul i32 %v2095, 576
+  %v2098 = add i32 %v2097, %v2096
+  %v2099 = mul i32 %v2098, 2
+  %v2100 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2099
+  %v2101 = insertelement <8 x half> poison, half %v2013, i32 0
+  %v2102 = insertelement <8 x half> %v2101, half %v2014, i32 1
+  %v2103 = insertelement <8 x half> %v2102, half %v2015, i32 2
+  %v2104 = insertelement <8 x half> %v2103, half %v2016, i32 3
+  %v2105 = insertelement <8 x half> %v2104, half %v2017, i32 4
+  %v2106 = insertelement <8 x half> %v2105, half %v2018, i32 5
+  %v2107 = insertelement <8 x half> %v2106, half %v2019, i32 6
+  %v2108 = insertelement <8 x half> %v2107, half %v2020, i32 7
+  store <8 x half> %v2108, ptr addrspace(1) %v2100, align 2
+  %v2109 = add i32 %v6, %v1930
+  %v2110 = add i32 %v8, %v1932
+  %v2111 = mul i32 %v2109, 576
+  %v2112 = add i32 %v2111, %v2110
+  %v2113 = mul i32 %v2112, 2
+  %v2114 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2113
+  %v2115 = insertelement <8 x half> poison, half %v2021, i32 0
+  %v2116 = insertelement <8 x half> %v2115, half %v2022, i32 1
+  %v2117 = insertelement <8 x half> %v2116, half %v2023, i32 2
+  %v2118 = insertelement <8 x half> %v2117, half %v2024, i32 3
+  %v2119 = insertelement <8 x half> %v2118, half %v2025, i32 4
+  %v2120 = insertelement <8 x half> %v2119, half %v2026, i32 5
+  %v2121 = insertelement <8 x half> %v2120, half %v2027, i32 6
+  %v2122 = insertelement <8 x half> %v2121, half %v2028, i32 7
+  store <8 x half> %v2122, ptr addrspace(1) %v2114, align 2
+  %v2123 = add i32 %v6, %v1946
+  %v2124 = add i32 %v8, %v1948
+  %v2125 = mul i32 %v2123, 576
+  %v2126 = add i32 %v2125, %v2124
+  %v2127 = mul i32 %v2126, 2
+  %v2128 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2127
+  %v2129 = insertelement <8 x half> poison, half %v2029, i32 0
+  %v2130 = insertelement <8 x half> %v2129, half %v2030, i32 1
+  %v2131 = insertelement <8 x half> %v2130, half %v2031, i32 2
+  %v2132 = insertelement <8 x half> %v2131, half %v2032, i32 3
+  %v2133 = insertelement <8 x half> %v2132, half %v2033, i32 4
+  %v2134 = insertelement <8 x half> %v2133, half %v2034, i32 5
+  %v2135 = insertelement <8 x half> %v2134, half %v2035, i32 6
+  %v2136 = insertelement <8 x half> %v2135, half %v2036, i32 7
+  store <8 x half> %v2136, ptr addrspace(1) %v2128, align 2
+  %v2137 = add i32 %v6, %v1962
+  %v2138 = add i32 %v8, %v1964
+  %v2139 = mul i32 %v2137, 576
+  %v2140 = add i32 %v2139, %v2138
+  %v2141 = mul i32 %v2140, 2
+  %v2142 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2141
+  %v2143 = insertelement <8 x half> poison, half %v2037, i32 0
+  %v2144 = insertelement <8 x half> %v2143, half %v2038, i32 1
+  %v2145 = insertelement <8 x half> %v2144, half %v2039, i32 2
+  %v2146 = insertelement <8 x half> %v2145, half %v2040, i32 3
+  %v2147 = insertelement <8 x half> %v2146, half %v2041, i32 4
+  %v2148 = insertelement <8 x half> %v2147, half %v2042, i32 5
+  %v2149 = insertelement <8 x half> %v2148, half %v2043, i32 6
+  %v2150 = insertelement <8 x half> %v2149, half %v2044, i32 7
+  store <8 x half> %v2150, ptr addrspace(1) %v2142, align 2
+  %v2151 = add i32 %v6, %v1978
+  %v2152 = add i32 %v8, %v1980
+  %v2153 = mul i32 %v2151, 576
   %v2154 = add i32 %v2153, %v2152
-  %v2155 = add i32 %v15, 80
-  %v2156 = add i32 %v2155, %v2151
-  %v2157 = extractelement <8 x float> %v1703, i32 0
-  %v2158 = extractelement <8 x float> %v1703, i32 1
-  %v2159 = extractelement <8 x float> %v1703, i32 2
-  %v2160 = extractelement <8 x float> %v1703, i32 3
-  %v2161 = extractelement <8 x float> %v1703, i32 4
-  %v2162 = extractelement <8 x float> %v1703, i32 5
-  %v2163 = extractelement <8 x float> %v1703, i32 6
-  %v2164 = extractelement <8 x float> %v1703, i32 7
-  %v2165 = sdiv i32 %v10, 16
-  %v2166 = mul i32 %v2165, 8
-  %v2167 = add i32 %v2166, 0
-  %v2168 = srem i32 %v10, 16
-  %v2169 = add i32 %v13, 0
-  %v2170 = add i32 %v2169, %v2168
-  %v2171 = add i32 %v15, 96
-  %v2172 = add i32 %v2171, %v2167
-  %v2173 = extractelement <8 x float> %v1704, i32 0
-  %v2174 = extractelement <8 x float> %v1704, i32 1
-  %v2175 = extractelement <8 x float> %v1704, i32 2
-  %v2176 = extractelement <8 x float> %v1704, i32 3
-  %v2177 = extractelement <8 x float> %v1704, i32 4
-  %v2178 = extractelement <8 x float> %v1704, i32 5
-  %v2179 = extractelement <8 x float> %v1704, i32 6
-  %v2180 = extractelement <8 x float> %v1704, i32 7
-  %v2181 = sdiv i32 %v10, 16
-  %v2182 = mul i32 %v2181, 8
-  %v2183 = add i32 %v2182, 0
-  %v2184 = srem i32 %v10, 16
-  %v2185 = add i32 %v13, 0
+  %v2155 = mul i32 %v2154, 2
+  %v2156 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2155
+  %v2157 = insertelement <8 x half> poison, half %v2045, i32 0
+  %v2158 = insertelement <8 x half> %v2157, half %v2046, i32 1
+  %v2159 = insertelement <8 x half> %v2158, half %v2047, i32 2
+  %v2160 = insertelement <8 x half> %v2159, half %v2048, i32 3
+  %v2161 = insertelement <8 x half> %v2160, half %v2049, i32 4
+  %v2162 = insertelement <8 x half> %v2161, half %v2050, i32 5
+  %v2163 = insertelement <8 x half> %v2162, half %v2051, i32 6
+  %v2164 = insertelement <8 x half> %v2163, half %v2052, i32 7
+  store <8 x half> %v2164, ptr addrspace(1) %v2156, align 2
+  br label %if.end23
+if.else22:
+  %v2165 = icmp slt i32 %v6, 64
+  %v2166 = sub i32 64, %v6
+  %v2167 = call i32 @llvm.smin.i32(i32 %v2166, i32 64)
+  %v2168 = select i1 %v2165, i32 %v2167, i32 0
+  %v2169 = mul i32 %v2168, 576
+  %v2170 = mul i32 %v2169, 2
+  %v2171 = mul i32 %v6, 576
+  %v2172 = mul i32 %v2171, 2
+  %v2173 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2172
+  %v2174 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v2173, i16 0, i32 %v2170, i32 822099968)
+  %v2175 = add i32 %v8, %v1868
+  %v2176 = add i32 %v2175, 0
+  %v2177 = mul i32 %v1866, 576
+  %v2178 = add i32 %v2177, %v2176
+  %v2179 = mul i32 %v2178, 2
+  %v2180 = icmp slt i32 %v2176, 576
+  %v2181 = select i1 %v2180, i32 %v2179, i32 %v2170
+  %v2182 = bitcast half %v1989 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2182, ptr addrspace(8) %v2174, i32 %v2181, i32 0, i32 0)
+  %v2183 = add i32 %v8, %v1868
+  %v2184 = add i32 %v2183, 1
+  %v2185 = mul i32 %v1866, 576
   %v2186 = add i32 %v2185, %v2184
-  %v2187 = add i32 %v15, 112
-  %v2188 = add i32 %v2187, %v2183
-  %v2189 = extractelement <8 x float> %v1705, i32 0
-  %v2190 = extractelement <8 x float> %v1705, i32 1
-  %v2191 = extractelement <8 x float> %v1705, i32 2
-  %v2192 = extractelement <8 x float> %v1705, i32 3
-  %v2193 = extractelement <8 x float> %v1705, i32 4
-  %v2194 = extractelement <8 x float> %v1705, i32 5
-  %v2195 = extractelement <8 x float> %v1705, i32 6
-  %v2196 = extractelement <8 x float> %v1705, i32 7
-  %v2197 = fptrunc float %v2077 to half
-  %v2198 = fptrunc float %v2078 to half
-  %v2199 = fptrunc float %v2079 to half
-  %v2200 = fptrunc float %v2080 to half
-  %v2201 = fptrunc float %v2081 to half
-  %v2202 = fptrunc float %v2082 to half
-  %v2203 = fptrunc float %v2083 to half
-  %v2204 = fptrunc float %v2084 to half
-  %v2205 = fptrunc float %v2093 to half
-  %v2206 = fptrunc float %v2094 to half
-  %v2207 = fptrunc float %v2095 to half
-  %v2208 = fptrunc float %v2096 to half
-  %v2209 = fptrunc float %v2097 to half
-  %v2210 = fptrunc float %v2098 to half
-  %v2211 = fptrunc float %v2099 to half
-  %v2212 = fptrunc float %v2100 to half
-  %v2213 = fptrunc float %v2109 to half
-  %v2214 = fptrunc float %v2110 to half
-  %v2215 = fptrunc float %v2111 to half
-  %v2216 = fptrunc float %v2112 to half
-  %v2217 = fptrunc float %v2113 to half
-  %v2218 = fptrunc float %v2114 to half
-  %v2219 = fptrunc float %v2115 to half
-  %v2220 = fptrunc float %v2116 to half
-  %v2221 = fptrunc float %v2125 to half
-  %v2222 = fptrunc float %v2126 to half
-  %v2223 = fptrunc float %v2127 to half
-  %v2224 = fptrunc float %v2128 to half
-  %v2225 = fptrunc float %v2129 to half
-  %v2226 = fptrunc float %v2130 to half
-  %v2227 = fptrunc float %v2131 to half
-  %v2228 = fptrunc float %v2132 to half
-  %v2229 = fptrunc float %v2141 to half
-  %v2230 = fptrunc float %v2142 to half
-  %v2231 = fptrunc float %v2143 to half
-  %v2232 = fptrunc float %v2144 to half
-  %v2233 = fptrunc float %v2145 to half
-  %v2234 = fptrunc float %v2146 to half
-  %v2235 = fptrunc float %v2147 to half
-  %v2236 = fptrunc float %v2148 to half
-  %v2237 = fptrunc float %v2157 to half
-  %v2238 = fptrunc float %v2158 to half
-  %v2239 = fptrunc float %v2159 to half
-  %v2240 = fptrunc float %v2160 to half
-  %v2241 = fptrunc float %v2161 to half
-  %v2242 = fptrunc float %v2162 to half
-  %v2243 = fptrunc float %v2163 to half
-  %v2244 = fptrunc float %v2164 to half
-  %v2245 = fptrunc float %v2173 to half
-  %v2246 = fptrunc float %v2174 to half
-  %v2247 = fptrunc float %v2175 to half
-  %v2248 = fptrunc float %v2176 to half
-  %v2249 = fptrunc float %v2177 to half
-  %v2250 = fptrunc float %v2178 to half
-  %v2251 = fptrunc float %v2179 to half
-  %v2252 = fptrunc float %v2180 to half
-  %v2253 = fptrunc float %v2189 to half
-  %v2254 = fptrunc float %v2190 to half
-  %v2255 = fptrunc float %v2191 to half
-  %v2256 = fptrunc float %v2192 to half
-  %v2257 = fptrunc float %v2193 to half
-  %v2258 = fptrunc float %v2194 to half
-  %v2259 = fptrunc float %v2195 to half
-  %v2260 = fptrunc float %v2196 to half
-  br i1 %v116, label %if.then24, label %if.else25
-if.then24:
-  %v2261 = add i32 %v6, %v2074
-  %v2262 = add i32 %v8, %v2076
-  %v2263 = mul i32 %v2261, 576
-  %v2264 = add i32 %v2263, %v2262
-  %v2265 = mul i32 %v2264, 2
-  %v2266 = getelementptr inbounds i8, ptr addrspace(1) %v2068, i32 %v2265
-  %v2267 = insertelement <8 x half> poison, half %v2197, i32 0
-  %v2268 = insertelement <8 x half> %v2267, half %v2198, i32 1
-  %v2269 = insertelement <8 x half> %v2268, half %v2199, i32 2
-  %v2270 = insertelement <8 x half> %v2269, half %v2200, i32 3
-  %v2271 = insertelement <8 x half> %v2270, half %v2201, i32 4
-  %v2272 = insertelement <8 x half> %v2271, half %v2202, i32 5
-  %v2273 = insertelement <8 x half> %v2272, half %v2203, i32 6
-  %v2274 = insertelement <8 x half> %v2273, half %v2204, i32 7
-  store <8 x half> %v2274, ptr addrspace(1) %v2266, align 2
-  %v2275 = add i32 %v6, %v2090
-  %v2276 = add i32 %v8, %v2092
-  %v2277 = mul i32 %v2275, 576
-  %v2278 = add i32 %v2277, %v2276
-  %v2279 = mul i32 %v2278, 2
-  %v2280 = getelementptr inbounds i8, ptr addrspace(1) %v2068, i32 %v2279
-  %v2281 = insertelement <8 x half> poison, half %v2205, i32 0
-  %v2282 = insertelement <8 x half> %v2281, half %v2206, i32 1
-  %v2283 = insertelement <8 x half> %v2282, half %v2207, i32 2
-  %v2284 = insertelement <8 x half> %v2283, half %v2208, i32 3
-  %v2285 = insertelement <8 x half> %v2284, half %v2209, i32 4
-  %v2286 = insertelement <8 x half> %v2285, half %v2210, i32 5
-  %v2287 = insertelement <8 x half> %v2286, half %v2211, i32 6
-  %v2288 = insertelement <8 x half> %v2287, half %v2212, i32 7
-  store <8 x half> %v2288, ptr addrspace(1) %v2280, align 2
-  %v2289 = add i32 %v6, %v2106
-  %v2290 = add i32 %v8, %v2108
-  %v2291 = mul i32 %v2289, 576
-  %v2292 = add i32 %v2291, %v2290
-  %v2293 = mul i32 %v2292, 2
-  %v2294 = getelementptr inbounds i8, ptr addrspace(1) %v2068, i32 %v2293
-  %v2295 = insertelement <8 x half> poison, half %v2213, i32 0
-  %v2296 = insertelement <8 x half> %v2295, half %v2214, i32 1
-  %v2297 = insertelement <8 x half> %v2296, half %v2215, i32 2
-  %v2298 = insertelement <8 x half> %v2297, half %v2216, i32 3
-  %v2299 = insertelement <8 x half> %v2298, half %v2217, i32 4
-  %v2300 = insertelement <8 x half> %v2299, half %v2218, i32 5
-  %v2301 = insertelement <8 x half> %v2300, half %v2219, i32 6
-  %v2302 = insertelement <8 x half> %v2301, half %v2220, i32 7
-  store <8 x half> %v2302, ptr addrspace(1) %v2294, align 2
-  %v2303 = add i32 %v6, %v2122
-  %v2304 = add i32 %v8, %v2124
-  %v2305 = mul i32 %v2303, 576
+  %v2187 = mul i32 %v2186, 2
+  %v2188 = icmp slt i32 %v2184, 576
+  %v2189 = select i1 %v2188, i32 %v2187, i32 %v2170
+  %v2190 = bitcast half %v1990 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2190, ptr addrspace(8) %v2174, i32 %v2189, i32 0, i32 0)
+  %v2191 = add i32 %v8, %v1868
+  %v2192 = add i32 %v2191, 2
+  %v2193 = mul i32 %v1866, 576
+  %v2194 = add i32 %v2193, %v2192
+  %v2195 = mul i32 %v2194, 2
+  %v2196 = icmp slt i32 %v2192, 576
+  %v2197 = select i1 %v2196, i32 %v2195, i32 %v2170
+  %v2198 = bitcast half %v1991 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2198, ptr addrspace(8) %v2174, i32 %v2197, i32 0, i32 0)
+  %v2199 = add i32 %v8, %v1868
+  %v2200 = add i32 %v2199, 3
+  %v2201 = mul i32 %v1866, 576
+  %v2202 = add i32 %v2201, %v2200
+  %v2203 = mul i32 %v2202, 2
+  %v2204 = icmp slt i32 %v2200, 576
+  %v2205 = select i1 %v2204, i32 %v2203, i32 %v2170
+  %v2206 = bitcast half %v1992 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2206, ptr addrspace(8) %v2174, i32 %v2205, i32 0, i32 0)
+  %v2207 = add i32 %v8, %v1868
+  %v2208 = add i32 %v2207, 4
+  %v2209 = mul i32 %v1866, 576
+  %v2210 = add i32 %v2209, %v2208
+  %v2211 = mul i32 %v2210, 2
+  %v2212 = icmp slt i32 %v2208, 576
+  %v2213 = select i1 %v2212, i32 %v2211, i32 %v2170
+  %v2214 = bitcast half %v1993 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2214, ptr addrspace(8) %v2174, i32 %v2213, i32 0, i32 0)
+  %v2215 = add i32 %v8, %v1868
+  %v2216 = add i32 %v2215, 5
+  %v2217 = mul i32 %v1866, 576
+  %v2218 = add i32 %v2217, %v2216
+  %v2219 = mul i32 %v2218, 2
+  %v2220 = icmp slt i32 %v2216, 576
+  %v2221 = select i1 %v2220, i32 %v2219, i32 %v2170
+  %v2222 = bitcast half %v1994 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2222, ptr addrspace(8) %v2174, i32 %v2221, i32 0, i32 0)
+  %v2223 = add i32 %v8, %v1868
+  %v2224 = add i32 %v2223, 6
+  %v2225 = mul i32 %v1866, 576
+  %v2226 = add i32 %v2225, %v2224
+  %v2227 = mul i32 %v2226, 2
+  %v2228 = icmp slt i32 %v2224, 576
+  %v2229 = select i1 %v2228, i32 %v2227, i32 %v2170
+  %v2230 = bitcast half %v1995 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2230, ptr addrspace(8) %v2174, i32 %v2229, i32 0, i32 0)
+  %v2231 = add i32 %v8, %v1868
+  %v2232 = add i32 %v2231, 7
+  %v2233 = mul i32 %v1866, 576
+  %v2234 = add i32 %v2233, %v2232
+  %v2235 = mul i32 %v2234, 2
+  %v2236 = icmp slt i32 %v2232, 576
+  %v2237 = select i1 %v2236, i32 %v2235, i32 %v2170
+  %v2238 = bitcast half %v1996 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2238, ptr addrspace(8) %v2174, i32 %v2237, i32 0, i32 0)
+  %v2239 = add i32 %v8, %v1884
+  %v2240 = add i32 %v2239, 0
+  %v2241 = mul i32 %v1882, 576
+  %v2242 = add i32 %v2241, %v2240
+  %v2243 = mul i32 %v2242, 2
+  %v2244 = icmp slt i32 %v2240, 576
+  %v2245 = select i1 %v2244, i32 %v2243, i32 %v2170
+  %v2246 = bitcast half %v1997 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2246, ptr addrspace(8) %v2174, i32 %v2245, i32 0, i32 0)
+  %v2247 = add i32 %v8, %v1884
+  %v2248 = add i32 %v2247, 1
+  %v2249 = mul i32 %v1882, 576
+  %v2250 = add i32 %v2249, %v2248
+  %v2251 = mul i32 %v2250, 2
+  %v2252 = icmp slt i32 %v2248, 576
+  %v2253 = select i1 %v2252, i32 %v2251, i32 %v2170
+  %v2254 = bitcast half %v1998 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2254, ptr addrspace(8) %v2174, i32 %v2253, i32 0, i32 0)
+  %v2255 = add i32 %v8, %v1884
+  %v2256 = add i32 %v2255, 2
+  %v2257 = mul i32 %v1882, 576
+  %v2258 = add i32 %v2257, %v2256
+  %v2259 = mul i32 %v2258, 2
+  %v2260 = icmp slt i32 %v2256, 576
+  %v2261 = select i1 %v2260, i32 %v2259, i32 %v2170
+  %v2262 = bitcast half %v1999 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2262, ptr addrspace(8) %v2174, i32 %v2261, i32 0, i32 0)
+  %v2263 = add i32 %v8, %v1884
+  %v2264 = add i32 %v2263, 3
+  %v2265 = mul i32 %v1882, 576
+  %v2266 = add i32 %v2265, %v2264
+  %v2267 = mul i32 %v2266, 2
+  %v2268 = icmp slt i32 %v2264, 576
+  %v2269 = select i1 %v2268, i32 %v2267, i32 %v2170
+  %v2270 = bitcast half %v2000 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2270, ptr addrspace(8) %v2174, i32 %v2269, i32 0, i32 0)
+  %v2271 = add i32 %v8, %v1884
+  %v2272 = add i32 %v2271, 4
+  %v2273 = mul i32 %v1882, 576
+  %v2274 = add i32 %v2273, %v2272
+  %v2275 = mul i32 %v2274, 2
+  %v2276 = icmp slt i32 %v2272, 576
+  %v2277 = select i1 %v2276, i32 %v2275, i32 %v2170
+  %v2278 = bitcast half %v2001 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2278, ptr addrspace(8) %v2174, i32 %v2277, i32 0, i32 0)
+  %v2279 = add i32 %v8, %v1884
+  %v2280 = add i32 %v2279, 5
+  %v2281 = mul i32 %v1882, 576
+  %v2282 = add i32 %v2281, %v2280
+  %v2283 = mul i32 %v2282, 2
+  %v2284 = icmp slt i32 %v2280, 576
+  %v2285 = select i1 %v2284, i32 %v2283, i32 %v2170
+  %v2286 = bitcast half %v2002 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2286, ptr addrspace(8) %v2174, i32 %v2285, i32 0, i32 0)
+  %v2287 = add i32 %v8, %v1884
+  %v2288 = add i32 %v2287, 6
+  %v2289 = mul i32 %v1882, 576
+  %v2290 = add i32 %v2289, %v2288
+  %v2291 = mul i32 %v2290, 2
+  %v2292 = icmp slt i32 %v2288, 576
+  %v2293 = select i1 %v2292, i32 %v2291, i32 %v2170
+  %v2294 = bitcast half %v2003 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2294, ptr addrspace(8) %v2174, i32 %v2293, i32 0, i32 0)
+  %v2295 = add i32 %v8, %v1884
+  %v2296 = add i32 %v2295, 7
+  %v2297 = mul i32 %v1882, 576
+  %v2298 = add i32 %v2297, %v2296
+  %v2299 = mul i32 %v2298, 2
+  %v2300 = icmp slt i32 %v2296, 576
+  %v2301 = select i1 %v2300, i32 %v2299, i32 %v2170
+  %v2302 = bitcast half %v2004 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2302, ptr addrspace(8) %v2174, i32 %v2301, i32 0, i32 0)
+  %v2303 = add i32 %v8, %v1900
+  %v2304 = add i32 %v2303, 0
+  %v2305 = mul i32 %v1898, 576
   %v2306 = add i32 %v2305, %v2304
   %v2307 = mul i32 %v2306, 2
-  %v2308 = getelementptr inbounds i8, ptr addrspace(1) %v2068, i32 %v2307
-  %v2309 = insertelement <8 x half> poison, half %v2221, i32 0
-  %v2310 = insertelement <8 x half> %v2309, half %v2222, i32 1
-  %v2311 = insertelement <8 x half> %v2310, half %v2223, i32 2
-  %v2312 = insertelement <8 x half> %v2311, half %v2224, i32 3
-  %v2313 = insertelement <8 x half> %v2312, half %v2225, i32 4
-  %v2314 = insertelement <8 x half> %v2313, half %v2226, i32 5
-  %v2315 = insertelement <8 x half> %v2314, half %v2227, i32 6
-  %v2316 = insertelement <8 x half> %v2315, half %v2228, i32 7
-  store <8 x half> %v2316, ptr addrspace(1) %v2308, align 2
-  %v2317 = add i32 %v6, %v2138
-  %v2318 = add i32 %v8, %v2140
-  %v2319 = mul i32 %v2317, 576
-  %v2320 = add i32 %v2319, %v2318
-  %v2321 = mul i32 %v2320, 2
-  %v2322 = getelementptr inbounds i8, ptr addrspace(1) %v2068, i32 %v2321
-  %v2323 = insertelement <8 x half> poison, half %v2229, i32 0
-  %v2324 = insertelement <8 x half> %v2323, half %v2230, i32 1
-  %v2325 = insertelement <8 x half> %v2324, half %v2231, i32 2
-  %v2326 = insertelement <8 x half> %v2325, half %v2232, i32 3
-  %v2327 = insertelement <8 x half> %v2326, half %v2233, i32 4
-  %v2328 = insertelement <8 x half> %v2327, half %v2234, i32 5
-  %v2329 = insertelement <8 x half> %v2328, half %v2235, i32 6
-  %v2330 = insertelement <8 x half> %v2329, half %v2236, i32 7
-  store <8 x half> %v2330, ptr addrspace(1) %v2322, align 2
-  %v2331 = add i32 %v6, %v2154
-  %v2332 = add i32 %v8, %v2156
-  %v2333 = mul i32 %v2331, 576
-  %v2334 = add i32 %v2333, %v2332
-  %v2335 = mul i32 %v2334, 2
-  %v2336 = getelementptr inbounds i8, ptr addrspace(1) %v2068, i32 %v2335
-  %v2337 = insertelement <8 x half> poison, half %v2237, i32 0
-  %v2338 = insertelement <8 x half> %v2337, half %v2238, i32 1
-  %v2339 = insertelement <8 x half> %v2338, half %v2239, i32 2
-  %v2340 = insertelement <8 x half> %v2339, half %v2240, i32 3
-  %v2341 = insertelement <8 x half> %v2340, half %v2241, i32 4
-  %v2342 = insertelement <8 x half> %v2341, half %v2242, i32 5
-  %v2343 = insertelement <8 x half> %v2342, half %v2243, i32 6
-  %v2344 = insertelement <8 x half> %v2343, half %v2244, i32 7
-  store <8 x half> %v2344, ptr addrspace(1) %v2336, align 2
-  %v2345 = add i32 %v6, %v2170
-  %v2346 = add i32 %v8, %v2172
-  %v2347 = mul i32 %v2345, 576
-  %v2348 = add i32 %v2347, %v2346
-  %v2349 = mul i32 %v2348, 2
-  %v2350 = getelementptr inbounds i8, ptr addrspace(1) %v2068, i32 %v2349
-  %v2351 = insertelement <8 x half> poison, half %v2245, i32 0
-  %v2352 = insertelement <8 x half> %v2351, half %v2246, i32 1
-  %v2353 = insertelement <8 x half> %v2352, half %v2247, i32 2
-  %v2354 = insertelement <8 x half> %v2353, half %v2248, i32 3
-  %v2355 = insertelement <8 x half> %v2354, half %v2249, i32 4
-  %v2356 = insertelement <8 x half> %v2355, half %v2250, i32 5
-  %v2357 = insertelement <8 x half> %v2356, half %v2251, i32 6
-  %v2358 = insertelement <8 x half> %v2357, half %v2252, i32 7
-  store <8 x half> %v2358, ptr addrspace(1) %v2350, align 2
-  %v2359 = add i32 %v6, %v2186
-  %v2360 = add i32 %v8, %v2188
-  %v2361 = mul i32 %v2359, 576
+  %v2308 = icmp slt i32 %v2304, 576
+  %v2309 = select i1 %v2308, i32 %v2307, i32 %v2170
+  %v2310 = bitcast half %v2005 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2310, ptr addrspace(8) %v2174, i32 %v2309, i32 0, i32 0)
+  %v2311 = add i32 %v8, %v1900
+  %v2312 = add i32 %v2311, 1
+  %v2313 = mul i32 %v1898, 576
+  %v2314 = add i32 %v2313, %v2312
+  %v2315 = mul i32 %v2314, 2
+  %v2316 = icmp slt i32 %v2312, 576
+  %v2317 = select i1 %v2316, i32 %v2315, i32 %v2170
+  %v2318 = bitcast half %v2006 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2318, ptr addrspace(8) %v2174, i32 %v2317, i32 0, i32 0)
+  %v2319 = add i32 %v8, %v1900
+  %v2320 = add i32 %v2319, 2
+  %v2321 = mul i32 %v1898, 576
+  %v2322 = add i32 %v2321, %v2320
+  %v2323 = mul i32 %v2322, 2
+  %v2324 = icmp slt i32 %v2320, 576
+  %v2325 = select i1 %v2324, i32 %v2323, i32 %v2170
+  %v2326 = bitcast half %v2007 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2326, ptr addrspace(8) %v2174, i32 %v2325, i32 0, i32 0)
+  %v2327 = add i32 %v8, %v1900
+  %v2328 = add i32 %v2327, 3
+  %v2329 = mul i32 %v1898, 576
+  %v2330 = add i32 %v2329, %v2328
+  %v2331 = mul i32 %v2330, 2
+  %v2332 = icmp slt i32 %v2328, 576
+  %v2333 = select i1 %v2332, i32 %v2331, i32 %v2170
+  %v2334 = bitcast half %v2008 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2334, ptr addrspace(8) %v2174, i32 %v2333, i32 0, i32 0)
+  %v2335 = add i32 %v8, %v1900
+  %v2336 = add i32 %v2335, 4
+  %v2337 = mul i32 %v1898, 576
+  %v2338 = add i32 %v2337, %v2336
+  %v2339 = mul i32 %v2338, 2
+  %v2340 = icmp slt i32 %v2336, 576
+  %v2341 = select i1 %v2340, i32 %v2339, i32 %v2170
+  %v2342 = bitcast half %v2009 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2342, ptr addrspace(8) %v2174, i32 %v2341, i32 0, i32 0)
+  %v2343 = add i32 %v8, %v1900
+  %v2344 = add i32 %v2343, 5
+  %v2345 = mul i32 %v1898, 576
+  %v2346 = add i32 %v2345, %v2344
+  %v2347 = mul i32 %v2346, 2
+  %v2348 = icmp slt i32 %v2344, 576
+  %v2349 = select i1 %v2348, i32 %v2347, i32 %v2170
+  %v2350 = bitcast half %v2010 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2350, ptr addrspace(8) %v2174, i32 %v2349, i32 0, i32 0)
+  %v2351 = add i32 %v8, %v1900
+  %v2352 = add i32 %v2351, 6
+  %v2353 = mul i32 %v1898, 576
+  %v2354 = add i32 %v2353, %v2352
+  %v2355 = mul i32 %v2354, 2
+  %v2356 = icmp slt i32 %v2352, 576
+  %v2357 = select i1 %v2356, i32 %v2355, i32 %v2170
+  %v2358 = bitcast half %v2011 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2358, ptr addrspace(8) %v2174, i32 %v2357, i32 0, i32 0)
+  %v2359 = add i32 %v8, %v1900
+  %v2360 = add i32 %v2359, 7
+  %v2361 = mul i32 %v1898, 576
   %v2362 = add i32 %v2361, %v2360
   %v2363 = mul i32 %v2362, 2
-  %v2364 = getelementptr inbounds i8, ptr addrspace(1) %v2068, i32 %v2363
-  %v2365 = insertelement <8 x half> poison, half %v2253, i32 0
-  %v2366 = insertelement <8 x half> %v2365, half %v2254, i32 1
-  %v2367 = insertelement <8 x half> %v2366, half %v2255, i32 2
-  %v2368 = insertelement <8 x half> %v2367, half %v2256, i32 3
-  %v2369 = insertelement <8 x half> %v2368, half %v2257, i32 4
-  %v2370 = insertelement <8 x half> %v2369, half %v2258, i32 5
-  %v2371 = insertelement <8 x half> %v2370, half %v2259, i32 6
-  %v2372 = insertelement <8 x half> %v2371, half %v2260, i32 7
-  store <8 x half> %v2372, ptr addrspace(1) %v2364, align 2
-  br label %if.end26
-if.else25:
-  %v2373 = icmp slt i32 %v6, 64
-  %v2374 = sub i32 64, %v6
-  %v2375 = call i32 @llvm.smin.i32(i32 %v2374, i32 64)
-  %v2376 = select i1 %v2373, i32 %v2375, i32 0
-  %v2377 = mul i32 %v2376, 576
-  %v2378 = mul i32 %v2377, 2
-  %v2379 = mul i32 %v6, 576
-  %v2380 = mul i32 %v2379, 2
-  %v2381 = getelementptr inbounds i8, ptr addrspace(1) %v2068, i32 %v2380
-  %v2382 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v2381, i16 0, i32 %v2378, i32 822099968)
-  %v2383 = add i32 %v8, %v2076
-  %v2384 = add i32 %v2383, 0
-  %v2385 = mul i32 %v2074, 576
+  %v2364 = icmp slt i32 %v2360, 576
+  %v2365 = select i1 %v2364, i32 %v2363, i32 %v2170
+  %v2366 = bitcast half %v2012 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2366, ptr addrspace(8) %v2174, i32 %v2365, i32 0, i32 0)
+  %v2367 = add i32 %v8, %v1916
+  %v2368 = add i32 %v2367, 0
+  %v2369 = mul i32 %v1914, 576
+  %v2370 = add i32 %v2369, %v2368
+  %v2371 = mul i32 %v2370, 2
+  %v2372 = icmp slt i32 %v2368, 576
+  %v2373 = select i1 %v2372, i32 %v2371, i32 %v2170
+  %v2374 = bitcast half %v2013 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2374, ptr addrspace(8) %v2174, i32 %v2373, i32 0, i32 0)
+  %v2375 = add i32 %v8, %v1916
+  %v2376 = add i32 %v2375, 1
+  %v2377 = mul i32 %v1914, 576
+  %v2378 = add i32 %v2377, %v2376
+  %v2379 = mul i32 %v2378, 2
+  %v2380 = icmp slt i32 %v2376, 576
+  %v2381 = select i1 %v2380, i32 %v2379, i32 %v2170
+  %v2382 = bitcast half %v2014 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2382, ptr addrspace(8) %v2174, i32 %v2381, i32 0, i32 0)
+  %v2383 = add i32 %v8, %v1916
+  %v2384 = add i32 %v2383, 2
+  %v2385 = mul i32 %v1914, 576
   %v2386 = add i32 %v2385, %v2384
   %v2387 = mul i32 %v2386, 2
   %v2388 = icmp slt i32 %v2384, 576
-  %v2389 = select i1 %v2388, i32 %v2387, i32 %v2378
-  %v2390 = bitcast half %v2197 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2390, ptr addrspace(8) %v2382, i32 %v2389, i32 0, i32 0)
-  %v2391 = add i32 %v8, %v2076
-  %v2392 = add i32 %v2391, 1
-  %v2393 = mul i32 %v2074, 576
+  %v2389 = select i1 %v2388, i32 %v2387, i32 %v2170
+  %v2390 = bitcast half %v2015 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2390, ptr addrspace(8) %v2174, i32 %v2389, i32 0, i32 0)
+  %v2391 = add i32 %v8, %v1916
+  %v2392 = add i32 %v2391, 3
+  %v2393 = mul i32 %v1914, 576
   %v2394 = add i32 %v2393, %v2392
   %v2395 = mul i32 %v2394, 2
   %v2396 = icmp slt i32 %v2392, 576
-  %v2397 = select i1 %v2396, i32 %v2395, i32 %v2378
-  %v2398 = bitcast half %v2198 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2398, ptr addrspace(8) %v2382, i32 %v2397, i32 0, i32 0)
-  %v2399 = add i32 %v8, %v2076
-  %v2400 = add i32 %v2399, 2
-  %v2401 = mul i32 %v2074, 576
+  %v2397 = select i1 %v2396, i32 %v2395, i32 %v2170
+  %v2398 = bitcast half %v2016 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2398, ptr addrspace(8) %v2174, i32 %v2397, i32 0, i32 0)
+  %v2399 = add i32 %v8, %v1916
+  %v2400 = add i32 %v2399, 4
+  %v2401 = mul i32 %v1914, 576
   %v2402 = add i32 %v2401, %v2400
   %v2403 = mul i32 %v2402, 2
   %v2404 = icmp slt i32 %v2400, 576
-  %v2405 = select i1 %v2404, i32 %v2403, i32 %v2378
-  %v2406 = bitcast half %v2199 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2406, ptr addrspace(8) %v2382, i32 %v2405, i32 0, i32 0)
-  %v2407 = add i32 %v8, %v2076
-  %v2408 = add i32 %v2407, 3
-  %v2409 = mul i32 %v2074, 576
+  %v2405 = select i1 %v2404, i32 %v2403, i32 %v2170
+  %v2406 = bitcast half %v2017 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2406, ptr addrspace(8) %v2174, i32 %v2405, i32 0, i32 0)
+  %v2407 = add i32 %v8, %v1916
+  %v2408 = add i32 %v2407, 5
+  %v2409 = mul i32 %v1914, 576
   %v2410 = add i32 %v2409, %v2408
   %v2411 = mul i32 %v2410, 2
   %v2412 = icmp slt i32 %v2408, 576
-  %v2413 = select i1 %v2412, i32 %v2411, i32 %v2378
-  %v2414 = bitcast half %v2200 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2414, ptr addrspace(8) %v2382, i32 %v2413, i32 0, i32 0)
-  %v2415 = add i32 %v8, %v2076
-  %v2416 = add i32 %v2415, 4
-  %v2417 = mul i32 %v2074, 576
+  %v2413 = select i1 %v2412, i32 %v2411, i32 %v2170
+  %v2414 = bitcast half %v2018 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2414, ptr addrspace(8) %v2174, i32 %v2413, i32 0, i32 0)
+  %v2415 = add i32 %v8, %v1916
+  %v2416 = add i32 %v2415, 6
+  %v2417 = mul i32 %v1914, 576
   %v2418 = add i32 %v2417, %v2416
   %v2419 = mul i32 %v2418, 2
   %v2420 = icmp slt i32 %v2416, 576
-  %v2421 = select i1 %v2420, i32 %v2419, i32 %v2378
-  %v2422 = bitcast half %v2201 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2422, ptr addrspace(8) %v2382, i32 %v2421, i32 0, i32 0)
-  %v2423 = add i32 %v8, %v2076
-  %v2424 = add i32 %v2423, 5
-  %v2425 = mul i32 %v2074, 576
+  %v2421 = select i1 %v2420, i32 %v2419, i32 %v2170
+  %v2422 = bitcast half %v2019 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2422, ptr addrspace(8) %v2174, i32 %v2421, i32 0, i32 0)
+  %v2423 = add i32 %v8, %v1916
+  %v2424 = add i32 %v2423, 7
+  %v2425 = mul i32 %v1914, 576
   %v2426 = add i32 %v2425, %v2424
   %v2427 = mul i32 %v2426, 2
   %v2428 = icmp slt i32 %v2424, 576
-  %v2429 = select i1 %v2428, i32 %v2427, i32 %v2378
-  %v2430 = bitcast half %v2202 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2430, ptr addrspace(8) %v2382, i32 %v2429, i32 0, i32 0)
-  %v2431 = add i32 %v8, %v2076
-  %v2432 = add i32 %v2431, 6
-  %v2433 = mul i32 %v2074, 576
+  %v2429 = select i1 %v2428, i32 %v2427, i32 %v2170
+  %v2430 = bitcast half %v2020 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2430, ptr addrspace(8) %v2174, i32 %v2429, i32 0, i32 0)
+  %v2431 = add i32 %v8, %v1932
+  %v2432 = add i32 %v2431, 0
+  %v2433 = mul i32 %v1930, 576
   %v2434 = add i32 %v2433, %v2432
   %v2435 = mul i32 %v2434, 2
   %v2436 = icmp slt i32 %v2432, 576
-  %v2437 = select i1 %v2436, i32 %v2435, i32 %v2378
-  %v2438 = bitcast half %v2203 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2438, ptr addrspace(8) %v2382, i32 %v2437, i32 0, i32 0)
-  %v2439 = add i32 %v8, %v2076
-  %v2440 = add i32 %v2439, 7
-  %v2441 = mul i32 %v2074, 576
+  %v2437 = select i1 %v2436, i32 %v2435, i32 %v2170
+  %v2438 = bitcast half %v2021 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2438, ptr addrspace(8) %v2174, i32 %v2437, i32 0, i32 0)
+  %v2439 = add i32 %v8, %v1932
+  %v2440 = add i32 %v2439, 1
+  %v2441 = mul i32 %v1930, 576
   %v2442 = add i32 %v2441, %v2440
   %v2443 = mul i32 %v2442, 2
   %v2444 = icmp slt i32 %v2440, 576
-  %v2445 = select i1 %v2444, i32 %v2443, i32 %v2378
-  %v2446 = bitcast half %v2204 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2446, ptr addrspace(8) %v2382, i32 %v2445, i32 0, i32 0)
-  %v2447 = add i32 %v8, %v2092
-  %v2448 = add i32 %v2447, 0
-  %v2449 = mul i32 %v2090, 576
+  %v2445 = select i1 %v2444, i32 %v2443, i32 %v2170
+  %v2446 = bitcast half %v2022 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2446, ptr addrspace(8) %v2174, i32 %v2445, i32 0, i32 0)
+  %v2447 = add i32 %v8, %v1932
+  %v2448 = add i32 %v2447, 2
+  %v2449 = mul i32 %v1930, 576
   %v2450 = add i32 %v2449, %v2448
   %v2451 = mul i32 %v2450, 2
   %v2452 = icmp slt i32 %v2448, 576
-  %v2453 = select i1 %v2452, i32 %v2451, i32 %v2378
-  %v2454 = bitcast half %v2205 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2454, ptr addrspace(8) %v2382, i32 %v2453, i32 0, i32 0)
-  %v2455 = add i32 %v8, %v2092
-  %v2456 = add i32 %v2455, 1
-  %v2457 = mul i32 %v2090, 576
+  %v2453 = select i1 %v2452, i32 %v2451, i32 %v2170
+  %v2454 = bitcast half %v2023 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2454, ptr addrspace(8) %v2174, i32 %v2453, i32 0, i32 0)
+  %v2455 = add i32 %v8, %v1932
+  %v2456 = add i32 %v2455, 3
+  %v2457 = mul i32 %v1930, 576
   %v2458 = add i32 %v2457, %v2456
   %v2459 = mul i32 %v2458, 2
   %v2460 = icmp slt i32 %v2456, 576
-  %v2461 = select i1 %v2460, i32 %v2459, i32 %v2378
-  %v2462 = bitcast half %v2206 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2462, ptr addrspace(8) %v2382, i32 %v2461, i32 0, i32 0)
-  %v2463 = add i32 %v8, %v2092
-  %v2464 = add i32 %v2463, 2
-  %v2465 = mul i32 %v2090, 576
+  %v2461 = select i1 %v2460, i32 %v2459, i32 %v2170
+  %v2462 = bitcast half %v2024 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2462, ptr addrspace(8) %v2174, i32 %v2461, i32 0, i32 0)
+  %v2463 = add i32 %v8, %v1932
+  %v2464 = add i32 %v2463, 4
+  %v2465 = mul i32 %v1930, 576
   %v2466 = add i32 %v2465, %v2464
   %v2467 = mul i32 %v2466, 2
   %v2468 = icmp slt i32 %v2464, 576
-  %v2469 = select i1 %v2468, i32 %v2467, i32 %v2378
-  %v2470 = bitcast half %v2207 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2470, ptr addrspace(8) %v2382, i32 %v2469, i32 0, i32 0)
-  %v2471 = add i32 %v8, %v2092
-  %v2472 = add i32 %v2471, 3
-  %v2473 = mul i32 %v2090, 576
+  %v2469 = select i1 %v2468, i32 %v2467, i32 %v2170
+  %v2470 = bitcast half %v2025 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2470, ptr addrspace(8) %v2174, i32 %v2469, i32 0, i32 0)
+  %v2471 = add i32 %v8, %v1932
+  %v2472 = add i32 %v2471, 5
+  %v2473 = mul i32 %v1930, 576
   %v2474 = add i32 %v2473, %v2472
   %v2475 = mul i32 %v2474, 2
   %v2476 = icmp slt i32 %v2472, 576
-  %v2477 = select i1 %v2476, i32 %v2475, i32 %v2378
-  %v2478 = bitcast half %v2208 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2478, ptr addrspace(8) %v2382, i32 %v2477, i32 0, i32 0)
-  %v2479 = add i32 %v8, %v2092
-  %v2480 = add i32 %v2479, 4
-  %v2481 = mul i32 %v2090, 576
+  %v2477 = select i1 %v2476, i32 %v2475, i32 %v2170
+  %v2478 = bitcast half %v2026 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2478, ptr addrspace(8) %v2174, i32 %v2477, i32 0, i32 0)
+  %v2479 = add i32 %v8, %v1932
+  %v2480 = add i32 %v2479, 6
+  %v2481 = mul i32 %v1930, 576
   %v2482 = add i32 %v2481, %v2480
   %v2483 = mul i32 %v2482, 2
   %v2484 = icmp slt i32 %v2480, 576
-  %v2485 = select i1 %v2484, i32 %v2483, i32 %v2378
-  %v2486 = bitcast half %v2209 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2486, ptr addrspace(8) %v2382, i32 %v2485, i32 0, i32 0)
-  %v2487 = add i32 %v8, %v2092
-  %v2488 = add i32 %v2487, 5
-  %v2489 = mul i32 %v2090, 576
+  %v2485 = select i1 %v2484, i32 %v2483, i32 %v2170
+  %v2486 = bitcast half %v2027 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2486, ptr addrspace(8) %v2174, i32 %v2485, i32 0, i32 0)
+  %v2487 = add i32 %v8, %v1932
+  %v2488 = add i32 %v2487, 7
+  %v2489 = mul i32 %v1930, 576
   %v2490 = add i32 %v2489, %v2488
   %v2491 = mul i32 %v2490, 2
   %v2492 = icmp slt i32 %v2488, 576
-  %v2493 = select i1 %v2492, i32 %v2491, i32 %v2378
-  %v2494 = bitcast half %v2210 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2494, ptr addrspace(8) %v2382, i32 %v2493, i32 0, i32 0)
-  %v2495 = add i32 %v8, %v2092
-  %v2496 = add i32 %v2495, 6
-  %v2497 = mul i32 %v2090, 576
+  %v2493 = select i1 %v2492, i32 %v2491, i32 %v2170
+  %v2494 = bitcast half %v2028 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2494, ptr addrspace(8) %v2174, i32 %v2493, i32 0, i32 0)
+  %v2495 = add i32 %v8, %v1948
+  %v2496 = add i32 %v2495, 0
+  %v2497 = mul i32 %v1946, 576
   %v2498 = add i32 %v2497, %v2496
   %v2499 = mul i32 %v2498, 2
   %v2500 = icmp slt i32 %v2496, 576
-  %v2501 = select i1 %v2500, i32 %v2499, i32 %v2378
-  %v2502 = bitcast half %v2211 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2502, ptr addrspace(8) %v2382, i32 %v2501, i32 0, i32 0)
-  %v2503 = add i32 %v8, %v2092
-  %v2504 = add i32 %v2503, 7
-  %v2505 = mul i32 %v2090, 576
+  %v2501 = select i1 %v2500, i32 %v2499, i32 %v2170
+  %v2502 = bitcast half %v2029 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2502, ptr addrspace(8) %v2174, i32 %v2501, i32 0, i32 0)
+  %v2503 = add i32 %v8, %v1948
+  %v2504 = add i32 %v2503, 1
+  %v2505 = mul i32 %v1946, 576
   %v2506 = add i32 %v2505, %v2504
   %v2507 = mul i32 %v2506, 2
   %v2508 = icmp slt i32 %v2504, 576
-  %v2509 = select i1 %v2508, i32 %v2507, i32 %v2378
-  %v2510 = bitcast half %v2212 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2510, ptr addrspace(8) %v2382, i32 %v2509, i32 0, i32 0)
-  %v2511 = add i32 %v8, %v2108
-  %v2512 = add i32 %v2511, 0
-  %v2513 = mul i32 %v2106, 576
+  %v2509 = select i1 %v2508, i32 %v2507, i32 %v2170
+  %v2510 = bitcast half %v2030 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2510, ptr addrspace(8) %v2174, i32 %v2509, i32 0, i32 0)
+  %v2511 = add i32 %v8, %v1948
+  %v2512 = add i32 %v2511, 2
+  %v2513 = mul i32 %v1946, 576
   %v2514 = add i32 %v2513, %v2512
   %v2515 = mul i32 %v2514, 2
   %v2516 = icmp slt i32 %v2512, 576
-  %v2517 = select i1 %v2516, i32 %v2515, i32 %v2378
-  %v2518 = bitcast half %v2213 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2518, ptr addrspace(8) %v2382, i32 %v2517, i32 0, i32 0)
-  %v2519 = add i32 %v8, %v2108
-  %v2520 = add i32 %v2519, 1
-  %v2521 = mul i32 %v2106, 576
+  %v2517 = select i1 %v2516, i32 %v2515, i32 %v2170
+  %v2518 = bitcast half %v2031 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2518, ptr addrspace(8) %v2174, i32 %v2517, i32 0, i32 0)
+  %v2519 = add i32 %v8, %v1948
+  %v2520 = add i32 %v2519, 3
+  %v2521 = mul i32 %v1946, 576
   %v2522 = add i32 %v2521, %v2520
   %v2523 = mul i32 %v2522, 2
   %v2524 = icmp slt i32 %v2520, 576
-  %v2525 = select i1 %v2524, i32 %v2523, i32 %v2378
-  %v2526 = bitcast half %v2214 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2526, ptr addrspace(8) %v2382, i32 %v2525, i32 0, i32 0)
-  %v2527 = add i32 %v8, %v2108
-  %v2528 = add i32 %v2527, 2
-  %v2529 = mul i32 %v2106, 576
+  %v2525 = select i1 %v2524, i32 %v2523, i32 %v2170
+  %v2526 = bitcast half %v2032 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2526, ptr addrspace(8) %v2174, i32 %v2525, i32 0, i32 0)
+  %v2527 = add i32 %v8, %v1948
+  %v2528 = add i32 %v2527, 4
+  %v2529 = mul i32 %v1946, 576
   %v2530 = add i32 %v2529, %v2528
   %v2531 = mul i32 %v2530, 2
   %v2532 = icmp slt i32 %v2528, 576
-  %v2533 = select i1 %v2532, i32 %v2531, i32 %v2378
-  %v2534 = bitcast half %v2215 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2534, ptr addrspace(8) %v2382, i32 %v2533, i32 0, i32 0)
-  %v2535 = add i32 %v8, %v2108
-  %v2536 = add i32 %v2535, 3
-  %v2537 = mul i32 %v2106, 576
+  %v2533 = select i1 %v2532, i32 %v2531, i32 %v2170
+  %v2534 = bitcast half %v2033 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2534, ptr addrspace(8) %v2174, i32 %v2533, i32 0, i32 0)
+  %v2535 = add i32 %v8, %v1948
+  %v2536 = add i32 %v2535, 5
+  %v2537 = mul i32 %v1946, 576
   %v2538 = add i32 %v2537, %v2536
   %v2539 = mul i32 %v2538, 2
   %v2540 = icmp slt i32 %v2536, 576
-  %v2541 = select i1 %v2540, i32 %v2539, i32 %v2378
-  %v2542 = bitcast half %v2216 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2542, ptr addrspace(8) %v2382, i32 %v2541, i32 0, i32 0)
-  %v2543 = add i32 %v8, %v2108
-  %v2544 = add i32 %v2543, 4
-  %v2545 = mul i32 %v2106, 576
+  %v2541 = select i1 %v2540, i32 %v2539, i32 %v2170
+  %v2542 = bitcast half %v2034 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2542, ptr addrspace(8) %v2174, i32 %v2541, i32 0, i32 0)
+  %v2543 = add i32 %v8, %v1948
+  %v2544 = add i32 %v2543, 6
+  %v2545 = mul i32 %v1946, 576
   %v2546 = add i32 %v2545, %v2544
   %v2547 = mul i32 %v2546, 2
   %v2548 = icmp slt i32 %v2544, 576
-  %v2549 = select i1 %v2548, i32 %v2547, i32 %v2378
-  %v2550 = bitcast half %v2217 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2550, ptr addrspace(8) %v2382, i32 %v2549, i32 0, i32 0)
-  %v2551 = add i32 %v8, %v2108
-  %v2552 = add i32 %v2551, 5
-  %v2553 = mul i32 %v2106, 576
+  %v2549 = select i1 %v2548, i32 %v2547, i32 %v2170
+  %v2550 = bitcast half %v2035 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2550, ptr addrspace(8) %v2174, i32 %v2549, i32 0, i32 0)
+  %v2551 = add i32 %v8, %v1948
+  %v2552 = add i32 %v2551, 7
+  %v2553 = mul i32 %v1946, 576
   %v2554 = add i32 %v2553, %v2552
   %v2555 = mul i32 %v2554, 2
   %v2556 = icmp slt i32 %v2552, 576
-  %v2557 = select i1 %v2556, i32 %v2555, i32 %v2378
-  %v2558 = bitcast half %v2218 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2558, ptr addrspace(8) %v2382, i32 %v2557, i32 0, i32 0)
-  %v2559 = add i32 %v8, %v2108
-  %v2560 = add i32 %v2559, 6
-  %v2561 = mul i32 %v2106, 576
+  %v2557 = select i1 %v2556, i32 %v2555, i32 %v2170
+  %v2558 = bitcast half %v2036 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2558, ptr addrspace(8) %v2174, i32 %v2557, i32 0, i32 0)
+  %v2559 = add i32 %v8, %v1964
+  %v2560 = add i32 %v2559, 0
+  %v2561 = mul i32 %v1962, 576
   %v2562 = add i32 %v2561, %v2560
   %v2563 = mul i32 %v2562, 2
   %v2564 = icmp slt i32 %v2560, 576
-  %v2565 = select i1 %v2564, i32 %v2563, i32 %v2378
-  %v2566 = bitcast half %v2219 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2566, ptr addrspace(8) %v2382, i32 %v2565, i32 0, i32 0)
-  %v2567 = add i32 %v8, %v2108
-  %v2568 = add i32 %v2567, 7
-  %v2569 = mul i32 %v2106, 576
+  %v2565 = select i1 %v2564, i32 %v2563, i32 %v2170
+  %v2566 = bitcast half %v2037 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2566, ptr addrspace(8) %v2174, i32 %v2565, i32 0, i32 0)
+  %v2567 = add i32 %v8, %v1964
+  %v2568 = add i32 %v2567, 1
+  %v2569 = mul i32 %v1962, 576
   %v2570 = add i32 %v2569, %v2568
   %v2571 = mul i32 %v2570, 2
   %v2572 = icmp slt i32 %v2568, 576
-  %v2573 = select i1 %v2572, i32 %v2571, i32 %v2378
-  %v2574 = bitcast half %v2220 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2574, ptr addrspace(8) %v2382, i32 %v2573, i32 0, i32 0)
-  %v2575 = add i32 %v8, %v2124
-  %v2576 = add i32 %v2575, 0
-  %v2577 = mul i32 %v2122, 576
+  %v2573 = select i1 %v2572, i32 %v2571, i32 %v2170
+  %v2574 = bitcast half %v2038 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2574, ptr addrspace(8) %v2174, i32 %v2573, i32 0, i32 0)
+  %v2575 = add i32 %v8, %v1964
+  %v2576 = add i32 %v2575, 2
+  %v2577 = mul i32 %v1962, 576
   %v2578 = add i32 %v2577, %v2576
   %v2579 = mul i32 %v2578, 2
   %v2580 = icmp slt i32 %v2576, 576
-  %v2581 = select i1 %v2580, i32 %v2579, i32 %v2378
-  %v2582 = bitcast half %v2221 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2582, ptr addrspace(8) %v2382, i32 %v2581, i32 0, i32 0)
-  %v2583 = add i32 %v8, %v2124
-  %v2584 = add i32 %v2583, 1
-  %v2585 = mul i32 %v2122, 576
+  %v2581 = select i1 %v2580, i32 %v2579, i32 %v2170
+  %v2582 = bitcast half %v2039 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2582, ptr addrspace(8) %v2174, i32 %v2581, i32 0, i32 0)
+  %v2583 = add i32 %v8, %v1964
+  %v2584 = add i32 %v2583, 3
+  %v2585 = mul i32 %v1962, 576
   %v2586 = add i32 %v2585, %v2584
   %v2587 = mul i32 %v2586, 2
   %v2588 = icmp slt i32 %v2584, 576
-  %v2589 = select i1 %v2588, i32 %v2587, i32 %v2378
-  %v2590 = bitcast half %v2222 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2590, ptr addrspace(8) %v2382, i32 %v2589, i32 0, i32 0)
-  %v2591 = add i32 %v8, %v2124
-  %v2592 = add i32 %v2591, 2
-  %v2593 = mul i32 %v2122, 576
+  %v2589 = select i1 %v2588, i32 %v2587, i32 %v2170
+  %v2590 = bitcast half %v2040 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2590, ptr addrspace(8) %v2174, i32 %v2589, i32 0, i32 0)
+  %v2591 = add i32 %v8, %v1964
+  %v2592 = add i32 %v2591, 4
+  %v2593 = mul i32 %v1962, 576
   %v2594 = add i32 %v2593, %v2592
   %v2595 = mul i32 %v2594, 2
   %v2596 = icmp slt i32 %v2592, 576
-  %v2597 = select i1 %v2596, i32 %v2595, i32 %v2378
-  %v2598 = bitcast half %v2223 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2598, ptr addrspace(8) %v2382, i32 %v2597, i32 0, i32 0)
-  %v2599 = add i32 %v8, %v2124
-  %v2600 = add i32 %v2599, 3
-  %v2601 = mul i32 %v2122, 576
+  %v2597 = select i1 %v2596, i32 %v2595, i32 %v2170
+  %v2598 = bitcast half %v2041 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2598, ptr addrspace(8) %v2174, i32 %v2597, i32 0, i32 0)
+  %v2599 = add i32 %v8, %v1964
+  %v2600 = add i32 %v2599, 5
+  %v2601 = mul i32 %v1962, 576
   %v2602 = add i32 %v2601, %v2600
   %v2603 = mul i32 %v2602, 2
   %v2604 = icmp slt i32 %v2600, 576
-  %v2605 = select i1 %v2604, i32 %v2603, i32 %v2378
-  %v2606 = bitcast half %v2224 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2606, ptr addrspace(8) %v2382, i32 %v2605, i32 0, i32 0)
-  %v2607 = add i32 %v8, %v2124
-  %v2608 = add i32 %v2607, 4
-  %v2609 = mul i32 %v2122, 576
+  %v2605 = select i1 %v2604, i32 %v2603, i32 %v2170
+  %v2606 = bitcast half %v2042 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2606, ptr addrspace(8) %v2174, i32 %v2605, i32 0, i32 0)
+  %v2607 = add i32 %v8, %v1964
+  %v2608 = add i32 %v2607, 6
+  %v2609 = mul i32 %v1962, 576
   %v2610 = add i32 %v2609, %v2608
   %v2611 = mul i32 %v2610, 2
   %v2612 = icmp slt i32 %v2608, 576
-  %v2613 = select i1 %v2612, i32 %v2611, i32 %v2378
-  %v2614 = bitcast half %v2225 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2614, ptr addrspace(8) %v2382, i32 %v2613, i32 0, i32 0)
-  %v2615 = add i32 %v8, %v2124
-  %v2616 = add i32 %v2615, 5
-  %v2617 = mul i32 %v2122, 576
+  %v2613 = select i1 %v2612, i32 %v2611, i32 %v2170
+  %v2614 = bitcast half %v2043 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2614, ptr addrspace(8) %v2174, i32 %v2613, i32 0, i32 0)
+  %v2615 = add i32 %v8, %v1964
+  %v2616 = add i32 %v2615, 7
+  %v2617 = mul i32 %v1962, 576
   %v2618 = add i32 %v2617, %v2616
   %v2619 = mul i32 %v2618, 2
   %v2620 = icmp slt i32 %v2616, 576
-  %v2621 = select i1 %v2620, i32 %v2619, i32 %v2378
-  %v2622 = bitcast half %v2226 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2622, ptr addrspace(8) %v2382, i32 %v2621, i32 0, i32 0)
-  %v2623 = add i32 %v8, %v2124
-  %v2624 = add i32 %v2623, 6
-  %v2625 = mul i32 %v2122, 576
+  %v2621 = select i1 %v2620, i32 %v2619, i32 %v2170
+  %v2622 = bitcast half %v2044 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2622, ptr addrspace(8) %v2174, i32 %v2621, i32 0, i32 0)
+  %v2623 = add i32 %v8, %v1980
+  %v2624 = add i32 %v2623, 0
+  %v2625 = mul i32 %v1978, 576
   %v2626 = add i32 %v2625, %v2624
   %v2627 = mul i32 %v2626, 2
   %v2628 = icmp slt i32 %v2624, 576
-  %v2629 = select i1 %v2628, i32 %v2627, i32 %v2378
-  %v2630 = bitcast half %v2227 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2630, ptr addrspace(8) %v2382, i32 %v2629, i32 0, i32 0)
-  %v2631 = add i32 %v8, %v2124
-  %v2632 = add i32 %v2631, 7
-  %v2633 = mul i32 %v2122, 576
+  %v2629 = select i1 %v2628, i32 %v2627, i32 %v2170
+  %v2630 = bitcast half %v2045 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2630, ptr addrspace(8) %v2174, i32 %v2629, i32 0, i32 0)
+  %v2631 = add i32 %v8, %v1980
+  %v2632 = add i32 %v2631, 1
+  %v2633 = mul i32 %v1978, 576
   %v2634 = add i32 %v2633, %v2632
   %v2635 = mul i32 %v2634, 2
   %v2636 = icmp slt i32 %v2632, 576
-  %v2637 = select i1 %v2636, i32 %v2635, i32 %v2378
-  %v2638 = bitcast half %v2228 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2638, ptr addrspace(8) %v2382, i32 %v2637, i32 0, i32 0)
-  %v2639 = add i32 %v8, %v2140
-  %v2640 = add i32 %v2639, 0
-  %v2641 = mul i32 %v2138, 576
+  %v2637 = select i1 %v2636, i32 %v2635, i32 %v2170
+  %v2638 = bitcast half %v2046 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2638, ptr addrspace(8) %v2174, i32 %v2637, i32 0, i32 0)
+  %v2639 = add i32 %v8, %v1980
+  %v2640 = add i32 %v2639, 2
+  %v2641 = mul i32 %v1978, 576
   %v2642 = add i32 %v2641, %v2640
   %v2643 = mul i32 %v2642, 2
   %v2644 = icmp slt i32 %v2640, 576
-  %v2645 = select i1 %v2644, i32 %v2643, i32 %v2378
-  %v2646 = bitcast half %v2229 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2646, ptr addrspace(8) %v2382, i32 %v2645, i32 0, i32 0)
-  %v2647 = add i32 %v8, %v2140
-  %v2648 = add i32 %v2647, 1
-  %v2649 = mul i32 %v2138, 576
+  %v2645 = select i1 %v2644, i32 %v2643, i32 %v2170
+  %v2646 = bitcast half %v2047 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2646, ptr addrspace(8) %v2174, i32 %v2645, i32 0, i32 0)
+  %v2647 = add i32 %v8, %v1980
+  %v2648 = add i32 %v2647, 3
+  %v2649 = mul i32 %v1978, 576
   %v2650 = add i32 %v2649, %v2648
   %v2651 = mul i32 %v2650, 2
   %v2652 = icmp slt i32 %v2648, 576
-  %v2653 = select i1 %v2652, i32 %v2651, i32 %v2378
-  %v2654 = bitcast half %v2230 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2654, ptr addrspace(8) %v2382, i32 %v2653, i32 0, i32 0)
-  %v2655 = add i32 %v8, %v2140
-  %v2656 = add i32 %v2655, 2
-  %v2657 = mul i32 %v2138, 576
+  %v2653 = select i1 %v2652, i32 %v2651, i32 %v2170
+  %v2654 = bitcast half %v2048 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2654, ptr addrspace(8) %v2174, i32 %v2653, i32 0, i32 0)
+  %v2655 = add i32 %v8, %v1980
+  %v2656 = add i32 %v2655, 4
+  %v2657 = mul i32 %v1978, 576
   %v2658 = add i32 %v2657, %v2656
   %v2659 = mul i32 %v2658, 2
   %v2660 = icmp slt i32 %v2656, 576
-  %v2661 = select i1 %v2660, i32 %v2659, i32 %v2378
-  %v2662 = bitcast half %v2231 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2662, ptr addrspace(8) %v2382, i32 %v2661, i32 0, i32 0)
-  %v2663 = add i32 %v8, %v2140
-  %v2664 = add i32 %v2663, 3
-  %v2665 = mul i32 %v2138, 576
+  %v2661 = select i1 %v2660, i32 %v2659, i32 %v2170
+  %v2662 = bitcast half %v2049 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2662, ptr addrspace(8) %v2174, i32 %v2661, i32 0, i32 0)
+  %v2663 = add i32 %v8, %v1980
+  %v2664 = add i32 %v2663, 5
+  %v2665 = mul i32 %v1978, 576
   %v2666 = add i32 %v2665, %v2664
   %v2667 = mul i32 %v2666, 2
   %v2668 = icmp slt i32 %v2664, 576
-  %v2669 = select i1 %v2668, i32 %v2667, i32 %v2378
-  %v2670 = bitcast half %v2232 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2670, ptr addrspace(8) %v2382, i32 %v2669, i32 0, i32 0)
-  %v2671 = add i32 %v8, %v2140
-  %v2672 = add i32 %v2671, 4
-  %v2673 = mul i32 %v2138, 576
+  %v2669 = select i1 %v2668, i32 %v2667, i32 %v2170
+  %v2670 = bitcast half %v2050 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2670, ptr addrspace(8) %v2174, i32 %v2669, i32 0, i32 0)
+  %v2671 = add i32 %v8, %v1980
+  %v2672 = add i32 %v2671, 6
+  %v2673 = mul i32 %v1978, 576
   %v2674 = add i32 %v2673, %v2672
   %v2675 = mul i32 %v2674, 2
   %v2676 = icmp slt i32 %v2672, 576
-  %v2677 = select i1 %v2676, i32 %v2675, i32 %v2378
-  %v2678 = bitcast half %v2233 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2678, ptr addrspace(8) %v2382, i32 %v2677, i32 0, i32 0)
-  %v2679 = add i32 %v8, %v2140
-  %v2680 = add i32 %v2679, 5
-  %v2681 = mul i32 %v2138, 576
+  %v2677 = select i1 %v2676, i32 %v2675, i32 %v2170
+  %v2678 = bitcast half %v2051 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2678, ptr addrspace(8) %v2174, i32 %v2677, i32 0, i32 0)
+  %v2679 = add i32 %v8, %v1980
+  %v2680 = add i32 %v2679, 7
+  %v2681 = mul i32 %v1978, 576
   %v2682 = add i32 %v2681, %v2680
   %v2683 = mul i32 %v2682, 2
   %v2684 = icmp slt i32 %v2680, 576
-  %v2685 = select i1 %v2684, i32 %v2683, i32 %v2378
-  %v2686 = bitcast half %v2234 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2686, ptr addrspace(8) %v2382, i32 %v2685, i32 0, i32 0)
-  %v2687 = add i32 %v8, %v2140
-  %v2688 = add i32 %v2687, 6
-  %v2689 = mul i32 %v2138, 576
-  %v2690 = add i32 %v2689, %v2688
-  %v2691 = mul i32 %v2690, 2
-  %v2692 = icmp slt i32 %v2688, 576
-  %v2693 = select i1 %v2692, i32 %v2691, i32 %v2378
-  %v2694 = bitcast half %v2235 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2694, ptr addrspace(8) %v2382, i32 %v2693, i32 0, i32 0)
-  %v2695 = add i32 %v8, %v2140
-  %v2696 = add i32 %v2695, 7
-  %v2697 = mul i32 %v2138, 576
-  %v2698 = add i32 %v2697, %v2696
-  %v2699 = mul i32 %v2698, 2
-  %v2700 = icmp slt i32 %v2696, 576
-  %v2701 = select i1 %v2700, i32 %v2699, i32 %v2378
-  %v2702 = bitcast half %v2236 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2702, ptr addrspace(8) %v2382, i32 %v2701, i32 0, i32 0)
-  %v2703 = add i32 %v8, %v2156
-  %v2704 = add i32 %v2703, 0
-  %v2705 = mul i32 %v2154, 576
-  %v2706 = add i32 %v2705, %v2704
-  %v2707 = mul i32 %v2706, 2
-  %v2708 = icmp slt i32 %v2704, 576
-  %v2709 = select i1 %v2708, i32 %v2707, i32 %v2378
-  %v2710 = bitcast half %v2237 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2710, ptr addrspace(8) %v2382, i32 %v2709, i32 0, i32 0)
-  %v2711 = add i32 %v8, %v2156
-  %v2712 = add i32 %v2711, 1
-  %v2713 = mul i32 %v2154, 576
-  %v2714 = add i32 %v2713, %v2712
-  %v2715 = mul i32 %v2714, 2
-  %v2716 = icmp slt i32 %v2712, 576
-  %v2717 = select i1 %v2716, i32 %v2715, i32 %v2378
-  %v2718 = bitcast half %v2238 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2718, ptr addrspace(8) %v2382, i32 %v2717, i32 0, i32 0)
-  %v2719 = add i32 %v8, %v2156
-  %v2720 = add i32 %v2719, 2
-  %v2721 = mul i32 %v2154, 576
-  %v2722 = add i32 %v2721, %v2720
-  %v2723 = mul i32 %v2722, 2
-  %v2724 = icmp slt i32 %v2720, 576
-  %v2725 = select i1 %v2724, i32 %v2723, i32 %v2378
-  %v2726 = bitcast half %v2239 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2726, ptr addrspace(8) %v2382, i32 %v2725, i32 0, i32 0)
-  %v2727 = add i32 %v8, %v2156
-  %v2728 = add i32 %v2727, 3
-  %v2729 = mul i32 %v2154, 576
-  %v2730 = add i32 %v2729, %v2728
-  %v2731 = mul i32 %v2730, 2
-  %v2732 = icmp slt i32 %v2728, 576
-  %v2733 = select i1 %v2732, i32 %v2731, i32 %v2378
-  %v2734 = bitcast half %v2240 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2734, ptr addrspace(8) %v2382, i32 %v2733, i32 0, i32 0)
-  %v2735 = add i32 %v8, %v2156
-  %v2736 = add i32 %v2735, 4
-  %v2737 = mul i32 %v2154, 576
-  %v2738 = add i32 %v2737, %v2736
-  %v2739 = mul i32 %v2738, 2
-  %v2740 = icmp slt i32 %v2736, 576
-  %v2741 = select i1 %v2740, i32 %v2739, i32 %v2378
-  %v2742 = bitcast half %v2241 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2742, ptr addrspace(8) %v2382, i32 %v2741, i32 0, i32 0)
-  %v2743 = add i32 %v8, %v2156
-  %v2744 = add i32 %v2743, 5
-  %v2745 = mul i32 %v2154, 576
-  %v2746 = add i32 %v2745, %v2744
-  %v2747 = mul i32 %v2746, 2
-  %v2748 = icmp slt i32 %v2744, 576
-  %v2749 = select i1 %v2748, i32 %v2747, i32 %v2378
-  %v2750 = bitcast half %v2242 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2750, ptr addrspace(8) %v2382, i32 %v2749, i32 0, i32 0)
-  %v2751 = add i32 %v8, %v2156
-  %v2752 = add i32 %v2751, 6
-  %v2753 = mul i32 %v2154, 576
-  %v2754 = add i32 %v2753, %v2752
-  %v2755 = mul i32 %v2754, 2
-  %v2756 = icmp slt i32 %v2752, 576
-  %v2757 = select i1 %v2756, i32 %v2755, i32 %v2378
-  %v2758 = bitcast half %v2243 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2758, ptr addrspace(8) %v2382, i32 %v2757, i32 0, i32 0)
-  %v2759 = add i32 %v8, %v2156
-  %v2760 = add i32 %v2759, 7
-  %v2761 = mul i32 %v2154, 576
-  %v2762 = add i32 %v2761, %v2760
-  %v2763 = mul i32 %v2762, 2
-  %v2764 = icmp slt i32 %v2760, 576
-  %v2765 = select i1 %v2764, i32 %v2763, i32 %v2378
-  %v2766 = bitcast half %v2244 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2766, ptr addrspace(8) %v2382, i32 %v2765, i32 0, i32 0)
-  %v2767 = add i32 %v8, %v2172
-  %v2768 = add i32 %v2767, 0
-  %v2769 = mul i32 %v2170, 576
-  %v2770 = add i32 %v2769, %v2768
-  %v2771 = mul i32 %v2770, 2
-  %v2772 = icmp slt i32 %v2768, 576
-  %v2773 = select i1 %v2772, i32 %v2771, i32 %v2378
-  %v2774 = bitcast half %v2245 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2774, ptr addrspace(8) %v2382, i32 %v2773, i32 0, i32 0)
-  %v2775 = add i32 %v8, %v2172
-  %v2776 = add i32 %v2775, 1
-  %v2777 = mul i32 %v2170, 576
-  %v2778 = add i32 %v2777, %v2776
-  %v2779 = mul i32 %v2778, 2
-  %v2780 = icmp slt i32 %v2776, 576
-  %v2781 = select i1 %v2780, i32 %v2779, i32 %v2378
-  %v2782 = bitcast half %v2246 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2782, ptr addrspace(8) %v2382, i32 %v2781, i32 0, i32 0)
-  %v2783 = add i32 %v8, %v2172
-  %v2784 = add i32 %v2783, 2
-  %v2785 = mul i32 %v2170, 576
-  %v2786 = add i32 %v2785, %v2784
-  %v2787 = mul i32 %v2786, 2
-  %v2788 = icmp slt i32 %v2784, 576
-  %v2789 = select i1 %v2788, i32 %v2787, i32 %v2378
-  %v2790 = bitcast half %v2247 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2790, ptr addrspace(8) %v2382, i32 %v2789, i32 0, i32 0)
-  %v2791 = add i32 %v8, %v2172
-  %v2792 = add i32 %v2791, 3
-  %v2793 = mul i32 %v2170, 576
-  %v2794 = add i32 %v2793, %v2792
-  %v2795 = mul i32 %v2794, 2
-  %v2796 = icmp slt i32 %v2792, 576
-  %v2797 = select i1 %v2796, i32 %v2795, i32 %v2378
-  %v2798 = bitcast half %v2248 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2798, ptr addrspace(8) %v2382, i32 %v2797, i32 0, i32 0)
-  %v2799 = add i32 %v8, %v2172
-  %v2800 = add i32 %v2799, 4
-  %v2801 = mul i32 %v2170, 576
-  %v2802 = add i32 %v2801, %v2800
-  %v2803 = mul i32 %v2802, 2
-  %v2804 = icmp slt i32 %v2800, 576
-  %v2805 = select i1 %v2804, i32 %v2803, i32 %v2378
-  %v2806 = bitcast half %v2249 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2806, ptr addrspace(8) %v2382, i32 %v2805, i32 0, i32 0)
-  %v2807 = add i32 %v8, %v2172
-  %v2808 = add i32 %v2807, 5
-  %v2809 = mul i32 %v2170, 576
-  %v2810 = add i32 %v2809, %v2808
-  %v2811 = mul i32 %v2810, 2
-  %v2812 = icmp slt i32 %v2808, 576
-  %v2813 = select i1 %v2812, i32 %v2811, i32 %v2378
-  %v2814 = bitcast half %v2250 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2814, ptr addrspace(8) %v2382, i32 %v2813, i32 0, i32 0)
-  %v2815 = add i32 %v8, %v2172
-  %v2816 = add i32 %v2815, 6
-  %v2817 = mul i32 %v2170, 576
-  %v2818 = add i32 %v2817, %v2816
-  %v2819 = mul i32 %v2818, 2
-  %v2820 = icmp slt i32 %v2816, 576
-  %v2821 = select i1 %v2820, i32 %v2819, i32 %v2378
-  %v2822 = bitcast half %v2251 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2822, ptr addrspace(8) %v2382, i32 %v2821, i32 0, i32 0)
-  %v2823 = add i32 %v8, %v2172
-  %v2824 = add i32 %v2823, 7
-  %v2825 = mul i32 %v2170, 576
-  %v2826 = add i32 %v2825, %v2824
-  %v2827 = mul i32 %v2826, 2
-  %v2828 = icmp slt i32 %v2824, 576
-  %v2829 = select i1 %v2828, i32 %v2827, i32 %v2378
-  %v2830 = bitcast half %v2252 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2830, ptr addrspace(8) %v2382, i32 %v2829, i32 0, i32 0)
-  %v2831 = add i32 %v8, %v2188
-  %v2832 = add i32 %v2831, 0
-  %v2833 = mul i32 %v2186, 576
-  %v2834 = add i32 %v2833, %v2832
-  %v2835 = mul i32 %v2834, 2
-  %v2836 = icmp slt i32 %v2832, 576
-  %v2837 = select i1 %v2836, i32 %v2835, i32 %v2378
-  %v2838 = bitcast half %v2253 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2838, ptr addrspace(8) %v2382, i32 %v2837, i32 0, i32 0)
-  %v2839 = add i32 %v8, %v2188
-  %v2840 = add i32 %v2839, 1
-  %v2841 = mul i32 %v2186, 576
-  %v2842 = add i32 %v2841, %v2840
-  %v2843 = mul i32 %v2842, 2
-  %v2844 = icmp slt i32 %v2840, 576
-  %v2845 = select i1 %v2844, i32 %v2843, i32 %v2378
-  %v2846 = bitcast half %v2254 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2846, ptr addrspace(8) %v2382, i32 %v2845, i32 0, i32 0)
-  %v2847 = add i32 %v8, %v2188
-  %v2848 = add i32 %v2847, 2
-  %v2849 = mul i32 %v2186, 576
-  %v2850 = add i32 %v2849, %v2848
-  %v2851 = mul i32 %v2850, 2
-  %v2852 = icmp slt i32 %v2848, 576
-  %v2853 = select i1 %v2852, i32 %v2851, i32 %v2378
-  %v2854 = bitcast half %v2255 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2854, ptr addrspace(8) %v2382, i32 %v2853, i32 0, i32 0)
-  %v2855 = add i32 %v8, %v2188
-  %v2856 = add i32 %v2855, 3
-  %v2857 = mul i32 %v2186, 576
-  %v2858 = add i32 %v2857, %v2856
-  %v2859 = mul i32 %v2858, 2
-  %v2860 = icmp slt i32 %v2856, 576
-  %v2861 = select i1 %v2860, i32 %v2859, i32 %v2378
-  %v2862 = bitcast half %v2256 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2862, ptr addrspace(8) %v2382, i32 %v2861, i32 0, i32 0)
-  %v2863 = add i32 %v8, %v2188
-  %v2864 = add i32 %v2863, 4
-  %v2865 = mul i32 %v2186, 576
-  %v2866 = add i32 %v2865, %v2864
-  %v2867 = mul i32 %v2866, 2
-  %v2868 = icmp slt i32 %v2864, 576
-  %v2869 = select i1 %v2868, i32 %v2867, i32 %v2378
-  %v2870 = bitcast half %v2257 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2870, ptr addrspace(8) %v2382, i32 %v2869, i32 0, i32 0)
-  %v2871 = add i32 %v8, %v2188
-  %v2872 = add i32 %v2871, 5
-  %v2873 = mul i32 %v2186, 576
-  %v2874 = add i32 %v2873, %v2872
-  %v2875 = mul i32 %v2874, 2
-  %v2876 = icmp slt i32 %v2872, 576
-  %v2877 = select i1 %v2876, i32 %v2875, i32 %v2378
-  %v2878 = bitcast half %v2258 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2878, ptr addrspace(8) %v2382, i32 %v2877, i32 0, i32 0)
-  %v2879 = add i32 %v8, %v2188
-  %v2880 = add i32 %v2879, 6
-  %v2881 = mul i32 %v2186, 576
-  %v2882 = add i32 %v2881, %v2880
-  %v2883 = mul i32 %v2882, 2
-  %v2884 = icmp slt i32 %v2880, 576
-  %v2885 = select i1 %v2884, i32 %v2883, i32 %v2378
-  %v2886 = bitcast half %v2259 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2886, ptr addrspace(8) %v2382, i32 %v2885, i32 0, i32 0)
-  %v2887 = add i32 %v8, %v2188
-  %v2888 = add i32 %v2887, 7
-  %v2889 = mul i32 %v2186, 576
-  %v2890 = add i32 %v2889, %v2888
-  %v2891 = mul i32 %v2890, 2
-  %v2892 = icmp slt i32 %v2888, 576
-  %v2893 = select i1 %v2892, i32 %v2891, i32 %v2378
-  %v2894 = bitcast half %v2260 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2894, ptr addrspace(8) %v2382, i32 %v2893, i32 0, i32 0)
-  br label %if.end26
-if.end26:
+  %v2685 = select i1 %v2684, i32 %v2683, i32 %v2170
+  %v2686 = bitcast half %v2052 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2686, ptr addrspace(8) %v2174, i32 %v2685, i32 0, i32 0)
+  br label %if.end23
+if.end23:
   ret void
 }
 
 declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1), i16, i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
-declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)

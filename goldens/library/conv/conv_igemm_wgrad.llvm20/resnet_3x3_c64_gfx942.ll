@@ -1756,116 +1756,135 @@ for.body4:
 for.exit5:
   br label %for.head6
 for.head6:
-  %v1677 = phi i32 [ %v75, %for.exit5 ], [ %v2074, %for.exit20 ]
-  %v1678 = phi <4 x float> [ %v833, %for.exit5 ], [ %v2058, %for.exit20 ]
-  %v1679 = phi <4 x float> [ %v834, %for.exit5 ], [ %v2060, %for.exit20 ]
-  %v1680 = phi <4 x float> [ %v835, %for.exit5 ], [ %v2062, %for.exit20 ]
-  %v1681 = phi <4 x float> [ %v836, %for.exit5 ], [ %v2064, %for.exit20 ]
-  %v1682 = phi <4 x float> [ %v837, %for.exit5 ], [ %v2066, %for.exit20 ]
-  %v1683 = phi <4 x float> [ %v838, %for.exit5 ], [ %v2068, %for.exit20 ]
-  %v1684 = phi <4 x float> [ %v839, %for.exit5 ], [ %v2070, %for.exit20 ]
-  %v1685 = phi <4 x float> [ %v840, %for.exit5 ], [ %v2072, %for.exit20 ]
-  %v1686 = phi <4 x float> [ %v841, %for.exit5 ], [ %v2059, %for.exit20 ]
-  %v1687 = phi <4 x float> [ %v842, %for.exit5 ], [ %v2061, %for.exit20 ]
-  %v1688 = phi <4 x float> [ %v843, %for.exit5 ], [ %v2063, %for.exit20 ]
-  %v1689 = phi <4 x float> [ %v844, %for.exit5 ], [ %v2065, %for.exit20 ]
-  %v1690 = phi <4 x float> [ %v845, %for.exit5 ], [ %v2067, %for.exit20 ]
-  %v1691 = phi <4 x float> [ %v846, %for.exit5 ], [ %v2069, %for.exit20 ]
-  %v1692 = phi <4 x float> [ %v847, %for.exit5 ], [ %v2071, %for.exit20 ]
-  %v1693 = phi <4 x float> [ %v848, %for.exit5 ], [ %v2073, %for.exit20 ]
+  %v1677 = phi i32 [ %v75, %for.exit5 ], [ %v1866, %for.exit17 ]
+  %v1678 = phi <4 x float> [ %v833, %for.exit5 ], [ %v1850, %for.exit17 ]
+  %v1679 = phi <4 x float> [ %v834, %for.exit5 ], [ %v1852, %for.exit17 ]
+  %v1680 = phi <4 x float> [ %v835, %for.exit5 ], [ %v1854, %for.exit17 ]
+  %v1681 = phi <4 x float> [ %v836, %for.exit5 ], [ %v1856, %for.exit17 ]
+  %v1682 = phi <4 x float> [ %v837, %for.exit5 ], [ %v1858, %for.exit17 ]
+  %v1683 = phi <4 x float> [ %v838, %for.exit5 ], [ %v1860, %for.exit17 ]
+  %v1684 = phi <4 x float> [ %v839, %for.exit5 ], [ %v1862, %for.exit17 ]
+  %v1685 = phi <4 x float> [ %v840, %for.exit5 ], [ %v1864, %for.exit17 ]
+  %v1686 = phi <4 x float> [ %v841, %for.exit5 ], [ %v1851, %for.exit17 ]
+  %v1687 = phi <4 x float> [ %v842, %for.exit5 ], [ %v1853, %for.exit17 ]
+  %v1688 = phi <4 x float> [ %v843, %for.exit5 ], [ %v1855, %for.exit17 ]
+  %v1689 = phi <4 x float> [ %v844, %for.exit5 ], [ %v1857, %for.exit17 ]
+  %v1690 = phi <4 x float> [ %v845, %for.exit5 ], [ %v1859, %for.exit17 ]
+  %v1691 = phi <4 x float> [ %v846, %for.exit5 ], [ %v1861, %for.exit17 ]
+  %v1692 = phi <4 x float> [ %v847, %for.exit5 ], [ %v1863, %for.exit17 ]
+  %v1693 = phi <4 x float> [ %v848, %for.exit5 ], [ %v1865, %for.exit17 ]
   %v1694 = icmp slt i32 %v1677, 196
   br i1 %v1694, label %for.body7, label %for.exit8
 for.body7:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v1695 = srem i32 64, 8
-  %v1696 = icmp eq i32 %v1695, 0
-  br i1 %v1696, label %if.then9, label %if.else10
-if.then9:
-  %v1697 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v4, i16 0, i32 2147483647, i32 131072)
-  %v1698 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
-  %v1699 = sdiv i32 %v1698, 16
-  %v1700 = mul i32 %v1699, 8
-  %v1701 = srem i32 %v1698, 16
-  %v1702 = mul i32 %v1701, 2
-  %v1703 = add i32 %v6, %v1700
-  %v1704 = add i32 %v1677, %v1702
-  %v1705 = icmp slt i32 %v1703, 64
-  %v1706 = icmp slt i32 %v1704, 196
-  %v1707 = mul i32 %v1704, 64
-  %v1708 = add i32 %v1707, %v1703
-  %v1709 = and i1 %v1705, %v1706
-  %v1710 = mul i32 %v1708, 2
-  %v1711 = select i1 %v1709, i32 %v1710, i32 2147483647
-  %v1712 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v1697, i32 %v1711, i32 0, i32 0)
-  %v1713 = bitcast <4 x i32> %v1712 to <8 x half>
-  %v1714 = add i32 %v1708, 64
-  %v1715 = add i32 %v1704, 1
-  %v1716 = icmp slt i32 %v1715, 196
-  %v1717 = and i1 %v1705, %v1716
-  %v1718 = mul i32 %v1714, 2
-  %v1719 = select i1 %v1717, i32 %v1718, i32 2147483647
-  %v1720 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v1697, i32 %v1719, i32 0, i32 0)
-  %v1721 = bitcast <4 x i32> %v1720 to <8 x half>
-  %v1722 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
-  %v1723 = sdiv i32 %v1722, 16
-  %v1724 = mul i32 %v1723, 8
-  %v1725 = srem i32 %v1722, 16
-  %v1726 = mul i32 %v1725, 2
-  %v1727 = extractelement <8 x half> %v1713, i32 0
-  %v1728 = extractelement <8 x half> %v1721, i32 0
-  %v1729 = insertelement <2 x half> poison, half %v1727, i32 0
-  %v1730 = insertelement <2 x half> %v1729, half %v1728, i32 1
-  %v1731 = add i32 %v1724, 0
-  %v1732 = mul i32 %v1726, 2
-  %v1733 = mul i32 %v1731, 4
-  %v1734 = sdiv i32 %v1732, 16
-  %v1735 = add i32 %v1733, %v1734
-  %v1736 = sdiv i32 %v1735, 8
-  %v1737 = srem i32 %v1736, 8
-  %v1738 = shl i32 %v1737, 1
-  %v1739 = xor i32 %v1737, %v1738
-  %v1740 = srem i32 %v1739, 8
-  %v1741 = srem i32 %v1735, 8
-  %v1742 = xor i32 %v1741, %v1740
-  %v1743 = mul i32 %v1736, 128
-  %v1744 = mul i32 %v1742, 16
-  %v1745 = add i32 %v1743, %v1744
-  %v1746 = srem i32 %v1732, 16
-  %v1747 = add i32 %v1745, %v1746
-  %v1748 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1747
-  store <2 x half> %v1730, ptr addrspace(3) %v1748, align 2
-  %v1749 = extractelement <8 x half> %v1713, i32 1
-  %v1750 = extractelement <8 x half> %v1721, i32 1
-  %v1751 = insertelement <2 x half> poison, half %v1749, i32 0
-  %v1752 = insertelement <2 x half> %v1751, half %v1750, i32 1
-  %v1753 = add i32 %v1724, 1
-  %v1754 = mul i32 %v1726, 2
-  %v1755 = mul i32 %v1753, 4
-  %v1756 = sdiv i32 %v1754, 16
-  %v1757 = add i32 %v1755, %v1756
-  %v1758 = sdiv i32 %v1757, 8
-  %v1759 = srem i32 %v1758, 8
-  %v1760 = shl i32 %v1759, 1
-  %v1761 = xor i32 %v1759, %v1760
-  %v1762 = srem i32 %v1761, 8
-  %v1763 = srem i32 %v1757, 8
-  %v1764 = xor i32 %v1763, %v1762
-  %v1765 = mul i32 %v1758, 128
-  %v1766 = mul i32 %v1764, 16
-  %v1767 = add i32 %v1765, %v1766
-  %v1768 = srem i32 %v1754, 16
-  %v1769 = add i32 %v1767, %v1768
-  %v1770 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1769
-  store <2 x half> %v1752, ptr addrspace(3) %v1770, align 2
-  %v1771 = extractelement <8 x half> %v1713, i32 2
-  %v1772 = extractelement <8 x half> %v1721, i32 2
-  %v1773 = insertelement <2 x half> poison, half %v1771, i32 0
-  %v1774 = insertelement <2 x half> %v1773, half %v1772, i32 1
-  %v1775 = add i32 %v1724, 2
-  %v1776 = mul i32 %v1726, 2
-  %v1777 = mul i32 %v1775, 4
+  br label %for.head9
+for.head9:
+  %v1695 = phi i32 [ %v9, %for.body7 ], [ %v1729, %if.end14 ]
+  %v1696 = icmp slt i32 %v1695, 2048
+  br i1 %v1696, label %for.body10, label %for.exit11
+for.body10:
+  %v1697 = sdiv i32 %v1695, 64
+  %v1698 = srem i32 %v1695, 64
+  %v1699 = add i32 %v1677, %v1697
+  %v1700 = mul i32 %v1699, 64
+  %v1701 = add i32 %v6, %v1698
+  %v1702 = add i32 %v1700, %v1701
+  %v1703 = add i32 %v6, %v1698
+  %v1704 = icmp slt i32 %v1703, 64
+  %v1705 = add i32 %v1677, %v1697
+  %v1706 = icmp slt i32 %v1705, 196
+  %v1707 = and i1 %v1704, %v1706
+  br i1 %v1707, label %if.then12, label %if.else13
+if.then12:
+  %v1708 = mul i32 %v1702, 2
+  %v1709 = getelementptr inbounds i8, ptr addrspace(1) %v4, i32 %v1708
+  %v1710 = load half, ptr addrspace(1) %v1709, align 2
+  br label %if.end14
+if.else13:
+  br label %if.end14
+if.end14:
+  %v1711 = phi half [ %v1710, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v1712 = mul i32 %v1697, 2
+  %v1713 = mul i32 %v1698, 4
+  %v1714 = sdiv i32 %v1712, 16
+  %v1715 = add i32 %v1713, %v1714
+  %v1716 = sdiv i32 %v1715, 8
+  %v1717 = srem i32 %v1716, 8
+  %v1718 = shl i32 %v1717, 1
+  %v1719 = xor i32 %v1717, %v1718
+  %v1720 = srem i32 %v1719, 8
+  %v1721 = srem i32 %v1715, 8
+  %v1722 = xor i32 %v1721, %v1720
+  %v1723 = mul i32 %v1716, 128
+  %v1724 = mul i32 %v1722, 16
+  %v1725 = add i32 %v1723, %v1724
+  %v1726 = srem i32 %v1712, 16
+  %v1727 = add i32 %v1725, %v1726
+  %v1728 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1727
+  store half %v1711, ptr addrspace(3) %v1728, align 2
+  %v1729 = add i32 %v1695, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v1730 = phi i32 [ %v9, %for.exit11 ], [ %v1793, %if.end20 ]
+  %v1731 = icmp slt i32 %v1730, 8192
+  br i1 %v1731, label %for.body16, label %for.exit17
+for.body16:
+  %v1732 = sdiv i32 %v1730, 32
+  %v1733 = srem i32 %v1730, 32
+  %v1734 = add i32 %v8, %v1732
+  %v1735 = add i32 %v1677, %v1733
+  %v1736 = icmp slt i32 %v1734, 576
+  %v1737 = icmp slt i32 %v1735, 196
+  %v1738 = and i1 %v1736, %v1737
+  br i1 %v1738, label %if.then18, label %if.else19
+if.then18:
+  %v1739 = srem i32 %v1735, 14
+  %v1740 = sdiv i32 %v1735, 14
+  %v1741 = srem i32 %v1740, 14
+  %v1742 = sdiv i32 %v1740, 14
+  %v1743 = sdiv i32 %v1734, 64
+  %v1744 = srem i32 %v1734, 64
+  %v1745 = srem i32 %v1743, 3
+  %v1746 = sdiv i32 %v1743, 3
+  %v1747 = mul i32 %v1741, 1
+  %v1748 = mul i32 %v1746, 1
+  %v1749 = sub i32 %v1748, 1
+  %v1750 = add i32 %v1747, %v1749
+  %v1751 = icmp sge i32 %v1750, 0
+  %v1752 = icmp slt i32 %v1750, 14
+  %v1753 = and i1 %v1751, %v1752
+  %v1754 = mul i32 %v1739, 1
+  %v1755 = mul i32 %v1745, 1
+  %v1756 = sub i32 %v1755, 1
+  %v1757 = add i32 %v1754, %v1756
+  %v1758 = icmp sge i32 %v1757, 0
+  %v1759 = icmp slt i32 %v1757, 14
+  %v1760 = and i1 %v1758, %v1759
+  %v1761 = and i1 %v1753, %v1760
+  %v1762 = mul i32 %v0, 64
+  %v1763 = add i32 %v1762, %v1744
+  %v1764 = mul i32 %v1742, 14
+  %v1765 = add i32 %v1764, %v1750
+  %v1766 = mul i32 %v1765, 14
+  %v1767 = add i32 %v1766, %v1757
+  %v1768 = mul i32 %v1767, 64
+  %v1769 = add i32 %v1768, %v1763
+  %v1770 = select i1 %v1761, i32 %v1769, i32 0
+  %v1771 = mul i32 %v1770, 2
+  %v1772 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v1771
+  %v1773 = load half, ptr addrspace(1) %v1772, align 2
+  %v1774 = select i1 %v1761, half %v1773, half 0xH0000
+  br label %if.end20
+if.else19:
+  br label %if.end20
+if.end20:
+  %v1775 = phi half [ %v1774, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v1776 = mul i32 %v1733, 2
+  %v1777 = mul i32 %v1732, 4
   %v1778 = sdiv i32 %v1776, 16
   %v1779 = add i32 %v1777, %v1778
   %v1780 = sdiv i32 %v1779, 8
@@ -1880,1356 +1899,1115 @@ if.then9:
   %v1789 = add i32 %v1787, %v1788
   %v1790 = srem i32 %v1776, 16
   %v1791 = add i32 %v1789, %v1790
-  %v1792 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1791
-  store <2 x half> %v1774, ptr addrspace(3) %v1792, align 2
-  %v1793 = extractelement <8 x half> %v1713, i32 3
-  %v1794 = extractelement <8 x half> %v1721, i32 3
-  %v1795 = insertelement <2 x half> poison, half %v1793, i32 0
-  %v1796 = insertelement <2 x half> %v1795, half %v1794, i32 1
-  %v1797 = add i32 %v1724, 3
-  %v1798 = mul i32 %v1726, 2
-  %v1799 = mul i32 %v1797, 4
-  %v1800 = sdiv i32 %v1798, 16
-  %v1801 = add i32 %v1799, %v1800
-  %v1802 = sdiv i32 %v1801, 8
-  %v1803 = srem i32 %v1802, 8
-  %v1804 = shl i32 %v1803, 1
-  %v1805 = xor i32 %v1803, %v1804
-  %v1806 = srem i32 %v1805, 8
-  %v1807 = srem i32 %v1801, 8
-  %v1808 = xor i32 %v1807, %v1806
-  %v1809 = mul i32 %v1802, 128
-  %v1810 = mul i32 %v1808, 16
-  %v1811 = add i32 %v1809, %v1810
-  %v1812 = srem i32 %v1798, 16
-  %v1813 = add i32 %v1811, %v1812
-  %v1814 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1813
-  store <2 x half> %v1796, ptr addrspace(3) %v1814, align 2
-  %v1815 = extractelement <8 x half> %v1713, i32 4
-  %v1816 = extractelement <8 x half> %v1721, i32 4
-  %v1817 = insertelement <2 x half> poison, half %v1815, i32 0
-  %v1818 = insertelement <2 x half> %v1817, half %v1816, i32 1
-  %v1819 = add i32 %v1724, 4
-  %v1820 = mul i32 %v1726, 2
-  %v1821 = mul i32 %v1819, 4
-  %v1822 = sdiv i32 %v1820, 16
-  %v1823 = add i32 %v1821, %v1822
-  %v1824 = sdiv i32 %v1823, 8
-  %v1825 = srem i32 %v1824, 8
-  %v1826 = shl i32 %v1825, 1
-  %v1827 = xor i32 %v1825, %v1826
-  %v1828 = srem i32 %v1827, 8
-  %v1829 = srem i32 %v1823, 8
-  %v1830 = xor i32 %v1829, %v1828
-  %v1831 = mul i32 %v1824, 128
-  %v1832 = mul i32 %v1830, 16
-  %v1833 = add i32 %v1831, %v1832
-  %v1834 = srem i32 %v1820, 16
-  %v1835 = add i32 %v1833, %v1834
-  %v1836 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1835
-  store <2 x half> %v1818, ptr addrspace(3) %v1836, align 2
-  %v1837 = extractelement <8 x half> %v1713, i32 5
-  %v1838 = extractelement <8 x half> %v1721, i32 5
-  %v1839 = insertelement <2 x half> poison, half %v1837, i32 0
-  %v1840 = insertelement <2 x half> %v1839, half %v1838, i32 1
-  %v1841 = add i32 %v1724, 5
-  %v1842 = mul i32 %v1726, 2
-  %v1843 = mul i32 %v1841, 4
-  %v1844 = sdiv i32 %v1842, 16
-  %v1845 = add i32 %v1843, %v1844
-  %v1846 = sdiv i32 %v1845, 8
-  %v1847 = srem i32 %v1846, 8
-  %v1848 = shl i32 %v1847, 1
-  %v1849 = xor i32 %v1847, %v1848
-  %v1850 = srem i32 %v1849, 8
-  %v1851 = srem i32 %v1845, 8
-  %v1852 = xor i32 %v1851, %v1850
-  %v1853 = mul i32 %v1846, 128
-  %v1854 = mul i32 %v1852, 16
-  %v1855 = add i32 %v1853, %v1854
-  %v1856 = srem i32 %v1842, 16
-  %v1857 = add i32 %v1855, %v1856
-  %v1858 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1857
-  store <2 x half> %v1840, ptr addrspace(3) %v1858, align 2
-  %v1859 = extractelement <8 x half> %v1713, i32 6
-  %v1860 = extractelement <8 x half> %v1721, i32 6
-  %v1861 = insertelement <2 x half> poison, half %v1859, i32 0
-  %v1862 = insertelement <2 x half> %v1861, half %v1860, i32 1
-  %v1863 = add i32 %v1724, 6
-  %v1864 = mul i32 %v1726, 2
-  %v1865 = mul i32 %v1863, 4
-  %v1866 = sdiv i32 %v1864, 16
-  %v1867 = add i32 %v1865, %v1866
-  %v1868 = sdiv i32 %v1867, 8
-  %v1869 = srem i32 %v1868, 8
-  %v1870 = shl i32 %v1869, 1
-  %v1871 = xor i32 %v1869, %v1870
-  %v1872 = srem i32 %v1871, 8
-  %v1873 = srem i32 %v1867, 8
-  %v1874 = xor i32 %v1873, %v1872
-  %v1875 = mul i32 %v1868, 128
-  %v1876 = mul i32 %v1874, 16
-  %v1877 = add i32 %v1875, %v1876
-  %v1878 = srem i32 %v1864, 16
-  %v1879 = add i32 %v1877, %v1878
-  %v1880 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1879
-  store <2 x half> %v1862, ptr addrspace(3) %v1880, align 2
-  %v1881 = extractelement <8 x half> %v1713, i32 7
-  %v1882 = extractelement <8 x half> %v1721, i32 7
-  %v1883 = insertelement <2 x half> poison, half %v1881, i32 0
-  %v1884 = insertelement <2 x half> %v1883, half %v1882, i32 1
-  %v1885 = add i32 %v1724, 7
-  %v1886 = mul i32 %v1726, 2
-  %v1887 = mul i32 %v1885, 4
-  %v1888 = sdiv i32 %v1886, 16
-  %v1889 = add i32 %v1887, %v1888
-  %v1890 = sdiv i32 %v1889, 8
-  %v1891 = srem i32 %v1890, 8
-  %v1892 = shl i32 %v1891, 1
-  %v1893 = xor i32 %v1891, %v1892
-  %v1894 = srem i32 %v1893, 8
-  %v1895 = srem i32 %v1889, 8
-  %v1896 = xor i32 %v1895, %v1894
-  %v1897 = mul i32 %v1890, 128
-  %v1898 = mul i32 %v1896, 16
-  %v1899 = add i32 %v1897, %v1898
-  %v1900 = srem i32 %v1886, 16
-  %v1901 = add i32 %v1899, %v1900
-  %v1902 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1901
-  store <2 x half> %v1884, ptr addrspace(3) %v1902, align 2
-  br label %if.end11
-if.else10:
-  br label %for.head12
-for.head12:
-  %v1903 = phi i32 [ %v9, %if.else10 ], [ %v1937, %if.end17 ]
-  %v1904 = icmp slt i32 %v1903, 2048
-  br i1 %v1904, label %for.body13, label %for.exit14
-for.body13:
-  %v1905 = sdiv i32 %v1903, 64
-  %v1906 = srem i32 %v1903, 64
-  %v1907 = add i32 %v1677, %v1905
-  %v1908 = mul i32 %v1907, 64
-  %v1909 = add i32 %v6, %v1906
-  %v1910 = add i32 %v1908, %v1909
-  %v1911 = add i32 %v6, %v1906
-  %v1912 = icmp slt i32 %v1911, 64
-  %v1913 = add i32 %v1677, %v1905
-  %v1914 = icmp slt i32 %v1913, 196
-  %v1915 = and i1 %v1912, %v1914
-  br i1 %v1915, label %if.then15, label %if.else16
-if.then15:
-  %v1916 = mul i32 %v1910, 2
-  %v1917 = getelementptr inbounds i8, ptr addrspace(1) %v4, i32 %v1916
-  %v1918 = load half, ptr addrspace(1) %v1917, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v1919 = phi half [ %v1918, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v1920 = mul i32 %v1905, 2
-  %v1921 = mul i32 %v1906, 4
-  %v1922 = sdiv i32 %v1920, 16
-  %v1923 = add i32 %v1921, %v1922
-  %v1924 = sdiv i32 %v1923, 8
-  %v1925 = srem i32 %v1924, 8
-  %v1926 = shl i32 %v1925, 1
-  %v1927 = xor i32 %v1925, %v1926
-  %v1928 = srem i32 %v1927, 8
-  %v1929 = srem i32 %v1923, 8
-  %v1930 = xor i32 %v1929, %v1928
-  %v1931 = mul i32 %v1924, 128
-  %v1932 = mul i32 %v1930, 16
-  %v1933 = add i32 %v1931, %v1932
-  %v1934 = srem i32 %v1920, 16
-  %v1935 = add i32 %v1933, %v1934
-  %v1936 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1935
-  store half %v1919, ptr addrspace(3) %v1936, align 2
-  %v1937 = add i32 %v1903, 256
-  br label %for.head12
-for.exit14:
-  br label %if.end11
-if.end11:
-  br label %for.head18
-for.head18:
-  %v1938 = phi i32 [ %v9, %if.end11 ], [ %v2001, %if.end23 ]
-  %v1939 = icmp slt i32 %v1938, 8192
-  br i1 %v1939, label %for.body19, label %for.exit20
-for.body19:
-  %v1940 = sdiv i32 %v1938, 32
-  %v1941 = srem i32 %v1938, 32
-  %v1942 = add i32 %v8, %v1940
-  %v1943 = add i32 %v1677, %v1941
-  %v1944 = icmp slt i32 %v1942, 576
-  %v1945 = icmp slt i32 %v1943, 196
-  %v1946 = and i1 %v1944, %v1945
-  br i1 %v1946, label %if.then21, label %if.else22
-if.then21:
-  %v1947 = srem i32 %v1943, 14
-  %v1948 = sdiv i32 %v1943, 14
-  %v1949 = srem i32 %v1948, 14
-  %v1950 = sdiv i32 %v1948, 14
-  %v1951 = sdiv i32 %v1942, 64
-  %v1952 = srem i32 %v1942, 64
-  %v1953 = srem i32 %v1951, 3
-  %v1954 = sdiv i32 %v1951, 3
-  %v1955 = mul i32 %v1949, 1
-  %v1956 = mul i32 %v1954, 1
-  %v1957 = sub i32 %v1956, 1
-  %v1958 = add i32 %v1955, %v1957
-  %v1959 = icmp sge i32 %v1958, 0
-  %v1960 = icmp slt i32 %v1958, 14
-  %v1961 = and i1 %v1959, %v1960
-  %v1962 = mul i32 %v1947, 1
-  %v1963 = mul i32 %v1953, 1
-  %v1964 = sub i32 %v1963, 1
-  %v1965 = add i32 %v1962, %v1964
-  %v1966 = icmp sge i32 %v1965, 0
-  %v1967 = icmp slt i32 %v1965, 14
-  %v1968 = and i1 %v1966, %v1967
-  %v1969 = and i1 %v1961, %v1968
-  %v1970 = mul i32 %v0, 64
-  %v1971 = add i32 %v1970, %v1952
-  %v1972 = mul i32 %v1950, 14
-  %v1973 = add i32 %v1972, %v1958
-  %v1974 = mul i32 %v1973, 14
-  %v1975 = add i32 %v1974, %v1965
-  %v1976 = mul i32 %v1975, 64
-  %v1977 = add i32 %v1976, %v1971
-  %v1978 = select i1 %v1969, i32 %v1977, i32 0
-  %v1979 = mul i32 %v1978, 2
-  %v1980 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v1979
-  %v1981 = load half, ptr addrspace(1) %v1980, align 2
-  %v1982 = select i1 %v1969, half %v1981, half 0xH0000
-  br label %if.end23
-if.else22:
-  br label %if.end23
-if.end23:
-  %v1983 = phi half [ %v1982, %if.then21 ], [ 0xH0000, %if.else22 ]
-  %v1984 = mul i32 %v1941, 2
-  %v1985 = mul i32 %v1940, 4
-  %v1986 = sdiv i32 %v1984, 16
-  %v1987 = add i32 %v1985, %v1986
-  %v1988 = sdiv i32 %v1987, 8
-  %v1989 = srem i32 %v1988, 8
-  %v1990 = shl i32 %v1989, 1
-  %v1991 = xor i32 %v1989, %v1990
-  %v1992 = srem i32 %v1991, 8
-  %v1993 = srem i32 %v1987, 8
-  %v1994 = xor i32 %v1993, %v1992
-  %v1995 = mul i32 %v1988, 128
-  %v1996 = mul i32 %v1994, 16
-  %v1997 = add i32 %v1995, %v1996
-  %v1998 = srem i32 %v1984, 16
-  %v1999 = add i32 %v1997, %v1998
-  %v2000 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1999
-  store half %v1983, ptr addrspace(3) %v2000, align 2
-  %v2001 = add i32 %v1938, 256
-  br label %for.head18
-for.exit20:
+  %v1792 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1791
+  store half %v1775, ptr addrspace(3) %v1792, align 2
+  %v1793 = add i32 %v1730, 256
+  br label %for.head15
+for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v2002 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v40
-  %v2003 = load <8 x half>, ptr addrspace(3) %v2002, align 2
-  %v2004 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v41
-  %v2005 = load <8 x half>, ptr addrspace(3) %v2004, align 2
-  %v2006 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v60
-  %v2007 = load <8 x half>, ptr addrspace(3) %v2006, align 2
-  %v2008 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v61
-  %v2009 = load <8 x half>, ptr addrspace(3) %v2008, align 2
-  %v2010 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v62
-  %v2011 = load <8 x half>, ptr addrspace(3) %v2010, align 2
-  %v2012 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v63
-  %v2013 = load <8 x half>, ptr addrspace(3) %v2012, align 2
-  %v2014 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v64
-  %v2015 = load <8 x half>, ptr addrspace(3) %v2014, align 2
-  %v2016 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v65
-  %v2017 = load <8 x half>, ptr addrspace(3) %v2016, align 2
-  %v2018 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v66
-  %v2019 = load <8 x half>, ptr addrspace(3) %v2018, align 2
-  %v2020 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v67
-  %v2021 = load <8 x half>, ptr addrspace(3) %v2020, align 2
-  %v2022 = shufflevector <8 x half> %v2003, <8 x half> %v2003, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v2023 = shufflevector <8 x half> %v2005, <8 x half> %v2005, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v2024 = shufflevector <8 x half> %v2007, <8 x half> %v2007, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v2025 = shufflevector <8 x half> %v2009, <8 x half> %v2009, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v2026 = shufflevector <8 x half> %v2011, <8 x half> %v2011, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v2027 = shufflevector <8 x half> %v2013, <8 x half> %v2013, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v2028 = shufflevector <8 x half> %v2015, <8 x half> %v2015, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v2029 = shufflevector <8 x half> %v2017, <8 x half> %v2017, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v2030 = shufflevector <8 x half> %v2019, <8 x half> %v2019, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v2031 = shufflevector <8 x half> %v2021, <8 x half> %v2021, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
-  %v2032 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2024, <4 x half> %v2022, <4 x float> %v1678, i32 0, i32 0, i32 0)
-  %v2033 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2024, <4 x half> %v2023, <4 x float> %v1686, i32 0, i32 0, i32 0)
-  %v2034 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2025, <4 x half> %v2022, <4 x float> %v1679, i32 0, i32 0, i32 0)
-  %v2035 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2025, <4 x half> %v2023, <4 x float> %v1687, i32 0, i32 0, i32 0)
-  %v2036 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2026, <4 x half> %v2022, <4 x float> %v1680, i32 0, i32 0, i32 0)
-  %v2037 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2026, <4 x half> %v2023, <4 x float> %v1688, i32 0, i32 0, i32 0)
-  %v2038 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2027, <4 x half> %v2022, <4 x float> %v1681, i32 0, i32 0, i32 0)
-  %v2039 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2027, <4 x half> %v2023, <4 x float> %v1689, i32 0, i32 0, i32 0)
-  %v2040 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2028, <4 x half> %v2022, <4 x float> %v1682, i32 0, i32 0, i32 0)
-  %v2041 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2028, <4 x half> %v2023, <4 x float> %v1690, i32 0, i32 0, i32 0)
-  %v2042 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2029, <4 x half> %v2022, <4 x float> %v1683, i32 0, i32 0, i32 0)
-  %v2043 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2029, <4 x half> %v2023, <4 x float> %v1691, i32 0, i32 0, i32 0)
-  %v2044 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2030, <4 x half> %v2022, <4 x float> %v1684, i32 0, i32 0, i32 0)
-  %v2045 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2030, <4 x half> %v2023, <4 x float> %v1692, i32 0, i32 0, i32 0)
-  %v2046 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2031, <4 x half> %v2022, <4 x float> %v1685, i32 0, i32 0, i32 0)
-  %v2047 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2031, <4 x half> %v2023, <4 x float> %v1693, i32 0, i32 0, i32 0)
-  %v2048 = shufflevector <8 x half> %v2003, <8 x half> %v2003, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v2049 = shufflevector <8 x half> %v2005, <8 x half> %v2005, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v2050 = shufflevector <8 x half> %v2007, <8 x half> %v2007, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v2051 = shufflevector <8 x half> %v2009, <8 x half> %v2009, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v2052 = shufflevector <8 x half> %v2011, <8 x half> %v2011, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v2053 = shufflevector <8 x half> %v2013, <8 x half> %v2013, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v2054 = shufflevector <8 x half> %v2015, <8 x half> %v2015, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v2055 = shufflevector <8 x half> %v2017, <8 x half> %v2017, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v2056 = shufflevector <8 x half> %v2019, <8 x half> %v2019, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v2057 = shufflevector <8 x half> %v2021, <8 x half> %v2021, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
-  %v2058 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2050, <4 x half> %v2048, <4 x float> %v2032, i32 0, i32 0, i32 0)
-  %v2059 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2050, <4 x half> %v2049, <4 x float> %v2033, i32 0, i32 0, i32 0)
-  %v2060 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2051, <4 x half> %v2048, <4 x float> %v2034, i32 0, i32 0, i32 0)
-  %v2061 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2051, <4 x half> %v2049, <4 x float> %v2035, i32 0, i32 0, i32 0)
-  %v2062 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2052, <4 x half> %v2048, <4 x float> %v2036, i32 0, i32 0, i32 0)
-  %v2063 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2052, <4 x half> %v2049, <4 x float> %v2037, i32 0, i32 0, i32 0)
-  %v2064 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2053, <4 x half> %v2048, <4 x float> %v2038, i32 0, i32 0, i32 0)
-  %v2065 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2053, <4 x half> %v2049, <4 x float> %v2039, i32 0, i32 0, i32 0)
-  %v2066 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2054, <4 x half> %v2048, <4 x float> %v2040, i32 0, i32 0, i32 0)
-  %v2067 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2054, <4 x half> %v2049, <4 x float> %v2041, i32 0, i32 0, i32 0)
-  %v2068 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2055, <4 x half> %v2048, <4 x float> %v2042, i32 0, i32 0, i32 0)
-  %v2069 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2055, <4 x half> %v2049, <4 x float> %v2043, i32 0, i32 0, i32 0)
-  %v2070 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2056, <4 x half> %v2048, <4 x float> %v2044, i32 0, i32 0, i32 0)
-  %v2071 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2056, <4 x half> %v2049, <4 x float> %v2045, i32 0, i32 0, i32 0)
-  %v2072 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2057, <4 x half> %v2048, <4 x float> %v2046, i32 0, i32 0, i32 0)
-  %v2073 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v2057, <4 x half> %v2049, <4 x float> %v2047, i32 0, i32 0, i32 0)
-  %v2074 = add i32 %v1677, 32
+  %v1794 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v40
+  %v1795 = load <8 x half>, ptr addrspace(3) %v1794, align 2
+  %v1796 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v41
+  %v1797 = load <8 x half>, ptr addrspace(3) %v1796, align 2
+  %v1798 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v60
+  %v1799 = load <8 x half>, ptr addrspace(3) %v1798, align 2
+  %v1800 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v61
+  %v1801 = load <8 x half>, ptr addrspace(3) %v1800, align 2
+  %v1802 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v62
+  %v1803 = load <8 x half>, ptr addrspace(3) %v1802, align 2
+  %v1804 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v63
+  %v1805 = load <8 x half>, ptr addrspace(3) %v1804, align 2
+  %v1806 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v64
+  %v1807 = load <8 x half>, ptr addrspace(3) %v1806, align 2
+  %v1808 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v65
+  %v1809 = load <8 x half>, ptr addrspace(3) %v1808, align 2
+  %v1810 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v66
+  %v1811 = load <8 x half>, ptr addrspace(3) %v1810, align 2
+  %v1812 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v67
+  %v1813 = load <8 x half>, ptr addrspace(3) %v1812, align 2
+  %v1814 = shufflevector <8 x half> %v1795, <8 x half> %v1795, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v1815 = shufflevector <8 x half> %v1797, <8 x half> %v1797, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v1816 = shufflevector <8 x half> %v1799, <8 x half> %v1799, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v1817 = shufflevector <8 x half> %v1801, <8 x half> %v1801, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v1818 = shufflevector <8 x half> %v1803, <8 x half> %v1803, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v1819 = shufflevector <8 x half> %v1805, <8 x half> %v1805, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v1820 = shufflevector <8 x half> %v1807, <8 x half> %v1807, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v1821 = shufflevector <8 x half> %v1809, <8 x half> %v1809, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v1822 = shufflevector <8 x half> %v1811, <8 x half> %v1811, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v1823 = shufflevector <8 x half> %v1813, <8 x half> %v1813, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+  %v1824 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1816, <4 x half> %v1814, <4 x float> %v1678, i32 0, i32 0, i32 0)
+  %v1825 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1816, <4 x half> %v1815, <4 x float> %v1686, i32 0, i32 0, i32 0)
+  %v1826 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1817, <4 x half> %v1814, <4 x float> %v1679, i32 0, i32 0, i32 0)
+  %v1827 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1817, <4 x half> %v1815, <4 x float> %v1687, i32 0, i32 0, i32 0)
+  %v1828 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1818, <4 x half> %v1814, <4 x float> %v1680, i32 0, i32 0, i32 0)
+  %v1829 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1818, <4 x half> %v1815, <4 x float> %v1688, i32 0, i32 0, i32 0)
+  %v1830 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1819, <4 x half> %v1814, <4 x float> %v1681, i32 0, i32 0, i32 0)
+  %v1831 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1819, <4 x half> %v1815, <4 x float> %v1689, i32 0, i32 0, i32 0)
+  %v1832 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1820, <4 x half> %v1814, <4 x float> %v1682, i32 0, i32 0, i32 0)
+  %v1833 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1820, <4 x half> %v1815, <4 x float> %v1690, i32 0, i32 0, i32 0)
+  %v1834 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1821, <4 x half> %v1814, <4 x float> %v1683, i32 0, i32 0, i32 0)
+  %v1835 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1821, <4 x half> %v1815, <4 x float> %v1691, i32 0, i32 0, i32 0)
+  %v1836 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1822, <4 x half> %v1814, <4 x float> %v1684, i32 0, i32 0, i32 0)
+  %v1837 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1822, <4 x half> %v1815, <4 x float> %v1692, i32 0, i32 0, i32 0)
+  %v1838 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1823, <4 x half> %v1814, <4 x float> %v1685, i32 0, i32 0, i32 0)
+  %v1839 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1823, <4 x half> %v1815, <4 x float> %v1693, i32 0, i32 0, i32 0)
+  %v1840 = shufflevector <8 x half> %v1795, <8 x half> %v1795, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v1841 = shufflevector <8 x half> %v1797, <8 x half> %v1797, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v1842 = shufflevector <8 x half> %v1799, <8 x half> %v1799, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v1843 = shufflevector <8 x half> %v1801, <8 x half> %v1801, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v1844 = shufflevector <8 x half> %v1803, <8 x half> %v1803, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v1845 = shufflevector <8 x half> %v1805, <8 x half> %v1805, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v1846 = shufflevector <8 x half> %v1807, <8 x half> %v1807, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v1847 = shufflevector <8 x half> %v1809, <8 x half> %v1809, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v1848 = shufflevector <8 x half> %v1811, <8 x half> %v1811, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v1849 = shufflevector <8 x half> %v1813, <8 x half> %v1813, <4 x i32> <i32 4, i32 5, i32 6, i32 7>
+  %v1850 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1842, <4 x half> %v1840, <4 x float> %v1824, i32 0, i32 0, i32 0)
+  %v1851 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1842, <4 x half> %v1841, <4 x float> %v1825, i32 0, i32 0, i32 0)
+  %v1852 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1843, <4 x half> %v1840, <4 x float> %v1826, i32 0, i32 0, i32 0)
+  %v1853 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1843, <4 x half> %v1841, <4 x float> %v1827, i32 0, i32 0, i32 0)
+  %v1854 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1844, <4 x half> %v1840, <4 x float> %v1828, i32 0, i32 0, i32 0)
+  %v1855 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1844, <4 x half> %v1841, <4 x float> %v1829, i32 0, i32 0, i32 0)
+  %v1856 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1845, <4 x half> %v1840, <4 x float> %v1830, i32 0, i32 0, i32 0)
+  %v1857 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1845, <4 x half> %v1841, <4 x float> %v1831, i32 0, i32 0, i32 0)
+  %v1858 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1846, <4 x half> %v1840, <4 x float> %v1832, i32 0, i32 0, i32 0)
+  %v1859 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1846, <4 x half> %v1841, <4 x float> %v1833, i32 0, i32 0, i32 0)
+  %v1860 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1847, <4 x half> %v1840, <4 x float> %v1834, i32 0, i32 0, i32 0)
+  %v1861 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1847, <4 x half> %v1841, <4 x float> %v1835, i32 0, i32 0, i32 0)
+  %v1862 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1848, <4 x half> %v1840, <4 x float> %v1836, i32 0, i32 0, i32 0)
+  %v1863 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1848, <4 x half> %v1841, <4 x float> %v1837, i32 0, i32 0, i32 0)
+  %v1864 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1849, <4 x half> %v1840, <4 x float> %v1838, i32 0, i32 0, i32 0)
+  %v1865 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v1849, <4 x half> %v1841, <4 x float> %v1839, i32 0, i32 0, i32 0)
+  %v1866 = add i32 %v1677, 32
   br label %for.head6
 for.exit8:
-  %v2075 = mul i32 %v1, 2
-  %v2076 = getelementptr inbounds i8, ptr addrspace(1) %arg.dw, i32 %v2075
-  %v2077 = sdiv i32 %v11, 16
-  %v2078 = mul i32 %v2077, 4
-  %v2079 = add i32 %v2078, 0
-  %v2080 = srem i32 %v11, 16
-  %v2081 = add i32 %v14, 0
-  %v2082 = add i32 %v2081, %v2080
-  %v2083 = add i32 %v16, 0
-  %v2084 = add i32 %v2083, %v2079
-  %v2085 = extractelement <4 x float> %v1678, i32 0
-  %v2086 = extractelement <4 x float> %v1678, i32 1
-  %v2087 = extractelement <4 x float> %v1678, i32 2
-  %v2088 = extractelement <4 x float> %v1678, i32 3
-  %v2089 = sdiv i32 %v11, 16
-  %v2090 = mul i32 %v2089, 4
-  %v2091 = add i32 %v2090, 0
-  %v2092 = srem i32 %v11, 16
-  %v2093 = add i32 %v14, 0
-  %v2094 = add i32 %v2093, %v2092
-  %v2095 = add i32 %v16, 16
-  %v2096 = add i32 %v2095, %v2091
-  %v2097 = extractelement <4 x float> %v1679, i32 0
-  %v2098 = extractelement <4 x float> %v1679, i32 1
-  %v2099 = extractelement <4 x float> %v1679, i32 2
-  %v2100 = extractelement <4 x float> %v1679, i32 3
-  %v2101 = sdiv i32 %v11, 16
-  %v2102 = mul i32 %v2101, 4
-  %v2103 = add i32 %v2102, 0
-  %v2104 = srem i32 %v11, 16
-  %v2105 = add i32 %v14, 0
-  %v2106 = add i32 %v2105, %v2104
-  %v2107 = add i32 %v16, 32
-  %v2108 = add i32 %v2107, %v2103
-  %v2109 = extractelement <4 x float> %v1680, i32 0
-  %v2110 = extractelement <4 x float> %v1680, i32 1
-  %v2111 = extractelement <4 x float> %v1680, i32 2
-  %v2112 = extractelement <4 x float> %v1680, i32 3
-  %v2113 = sdiv i32 %v11, 16
-  %v2114 = mul i32 %v2113, 4
-  %v2115 = add i32 %v2114, 0
-  %v2116 = srem i32 %v11, 16
-  %v2117 = add i32 %v14, 0
-  %v2118 = add i32 %v2117, %v2116
-  %v2119 = add i32 %v16, 48
-  %v2120 = add i32 %v2119, %v2115
-  %v2121 = extractelement <4 x float> %v1681, i32 0
-  %v2122 = extractelement <4 x float> %v1681, i32 1
-  %v2123 = extractelement <4 x float> %v1681, i32 2
-  %v2124 = extractelement <4 x float> %v1681, i32 3
-  %v2125 = sdiv i32 %v11, 16
-  %v2126 = mul i32 %v2125, 4
-  %v2127 = add i32 %v2126, 0
-  %v2128 = srem i32 %v11, 16
-  %v2129 = add i32 %v14, 0
-  %v2130 = add i32 %v2129, %v2128
-  %v2131 = add i32 %v16, 64
-  %v2132 = add i32 %v2131, %v2127
-  %v2133 = extractelement <4 x float> %v1682, i32 0
-  %v2134 = extractelement <4 x float> %v1682, i32 1
-  %v2135 = extractelement <4 x float> %v1682, i32 2
-  %v2136 = extractelement <4 x float> %v1682, i32 3
-  %v2137 = sdiv i32 %v11, 16
-  %v2138 = mul i32 %v2137, 4
-  %v2139 = add i32 %v2138, 0
-  %v2140 = srem i32 %v11, 16
-  %v2141 = add i32 %v14, 0
-  %v2142 = add i32 %v2141, %v2140
-  %v2143 = add i32 %v16, 80
-  %v2144 = add i32 %v2143, %v2139
-  %v2145 = extractelement <4 x float> %v1683, i32 0
-  %v2146 = extractelement <4 x float> %v1683, i32 1
-  %v2147 = extractelement <4 x float> %v1683, i32 2
-  %v2148 = extractelement <4 x float> %v1683, i32 3
-  %v2149 = sdiv i32 %v11, 16
-  %v2150 = mul i32 %v2149, 4
-  %v2151 = add i32 %v2150, 0
-  %v2152 = srem i32 %v11, 16
-  %v2153 = add i32 %v14, 0
-  %v2154 = add i32 %v2153, %v2152
-  %v2155 = add i32 %v16, 96
-  %v2156 = add i32 %v2155, %v2151
-  %v2157 = extractelement <4 x float> %v1684, i32 0
-  %v2158 = extractelement <4 x float> %v1684, i32 1
-  %v2159 = extractelement <4 x float> %v1684, i32 2
-  %v2160 = extractelement <4 x float> %v1684, i32 3
-  %v2161 = sdiv i32 %v11, 16
-  %v2162 = mul i32 %v2161, 4
-  %v2163 = add i32 %v2162, 0
-  %v2164 = srem i32 %v11, 16
-  %v2165 = add i32 %v14, 0
-  %v2166 = add i32 %v2165, %v2164
-  %v2167 = add i32 %v16, 112
-  %v2168 = add i32 %v2167, %v2163
-  %v2169 = extractelement <4 x float> %v1685, i32 0
-  %v2170 = extractelement <4 x float> %v1685, i32 1
-  %v2171 = extractelement <4 x float> %v1685, i32 2
-  %v2172 = extractelement <4 x float> %v1685, i32 3
-  %v2173 = sdiv i32 %v11, 16
-  %v2174 = mul i32 %v2173, 4
-  %v2175 = add i32 %v2174, 0
-  %v2176 = srem i32 %v11, 16
-  %v2177 = add i32 %v14, 16
+  %v1867 = mul i32 %v1, 2
+  %v1868 = getelementptr inbounds i8, ptr addrspace(1) %arg.dw, i32 %v1867
+  %v1869 = sdiv i32 %v11, 16
+  %v1870 = mul i32 %v1869, 4
+  %v1871 = add i32 %v1870, 0
+  %v1872 = srem i32 %v11, 16
+  %v1873 = add i32 %v14, 0
+  %v1874 = add i32 %v1873, %v1872
+  %v1875 = add i32 %v16, 0
+  %v1876 = add i32 %v1875, %v1871
+  %v1877 = extractelement <4 x float> %v1678, i32 0
+  %v1878 = extractelement <4 x float> %v1678, i32 1
+  %v1879 = extractelement <4 x float> %v1678, i32 2
+  %v1880 = extractelement <4 x float> %v1678, i32 3
+  %v1881 = sdiv i32 %v11, 16
+  %v1882 = mul i32 %v1881, 4
+  %v1883 = add i32 %v1882, 0
+  %v1884 = srem i32 %v11, 16
+  %v1885 = add i32 %v14, 0
+  %v1886 = add i32 %v1885, %v1884
+  %v1887 = add i32 %v16, 16
+  %v1888 = add i32 %v1887, %v1883
+  %v1889 = extractelement <4 x float> %v1679, i32 0
+  %v1890 = extractelement <4 x float> %v1679, i32 1
+  %v1891 = extractelement <4 x float> %v1679, i32 2
+  %v1892 = extractelement <4 x float> %v1679, i32 3
+  %v1893 = sdiv i32 %v11, 16
+  %v1894 = mul i32 %v1893, 4
+  %v1895 = add i32 %v1894, 0
+  %v1896 = srem i32 %v11, 16
+  %v1897 = add i32 %v14, 0
+  %v1898 = add i32 %v1897, %v1896
+  %v1899 = add i32 %v16, 32
+  %v1900 = add i32 %v1899, %v1895
+  %v1901 = extractelement <4 x float> %v1680, i32 0
+  %v1902 = extractelement <4 x float> %v1680, i32 1
+  %v1903 = extractelement <4 x float> %v1680, i32 2
+  %v1904 = extractelement <4 x float> %v1680, i32 3
+  %v1905 = sdiv i32 %v11, 16
+  %v1906 = mul i32 %v1905, 4
+  %v1907 = add i32 %v1906, 0
+  %v1908 = srem i32 %v11, 16
+  %v1909 = add i32 %v14, 0
+  %v1910 = add i32 %v1909, %v1908
+  %v1911 = add i32 %v16, 48
+  %v1912 = add i32 %v1911, %v1907
+  %v1913 = extractelement <4 x float> %v1681, i32 0
+  %v1914 = extractelement <4 x float> %v1681, i32 1
+  %v1915 = extractelement <4 x float> %v1681, i32 2
+  %v1916 = extractelement <4 x float> %v1681, i32 3
+  %v1917 = sdiv i32 %v11, 16
+  %v1918 = mul i32 %v1917, 4
+  %v1919 = add i32 %v1918, 0
+  %v1920 = srem i32 %v11, 16
+  %v1921 = add i32 %v14, 0
+  %v1922 = add i32 %v1921, %v1920
+  %v1923 = add i32 %v16, 64
+  %v1924 = add i32 %v1923, %v1919
+  %v1925 = extractelement <4 x float> %v1682, i32 0
+  %v1926 = extractelement <4 x float> %v1682, i32 1
+  %v1927 = extractelement <4 x float> %v1682, i32 2
+  %v1928 = extractelement <4 x float> %v1682, i32 3
+  %v1929 = sdiv i32 %v11, 16
+  %v1930 = mul i32 %v1929, 4
+  %v1931 = add i32 %v1930, 0
+  %v1932 = srem i32 %v11, 16
+  %v1933 = add i32 %v14, 0
+  %v1934 = add i32 %v1933, %v1932
+  %v1935 = add i32 %v16, 80
+  %v1936 = add i32 %v1935, %v1931
+  %v1937 = extractelement <4 x float> %v1683, i32 0
+  %v1938 = extractelement <4 x float> %v1683, i32 1
+  %v1939 = extractelement <4 x float> %v1683, i32 2
+  %v1940 = extractelement <4 x float> %v1683, i32 3
+  %v1941 = sdiv i32 %v11, 16
+  %v1942 = mul i32 %v1941, 4
+  %v1943 = add i32 %v1942, 0
+  %v1944 = srem i32 %v11, 16
+  %v1945 = add i32 %v14, 0
+  %v1946 = add i32 %v1945, %v1944
+  %v1947 = add i32 %v16, 96
+  %v1948 = add i32 %v1947, %v1943
+  %v1949 = extractelement <4 x float> %v1684, i32 0
+  %v1950 = extractelement <4 x float> %v1684, i32 1
+  %v1951 = extractelement <4 x float> %v1684, i32 2
+  %v1952 = extractelement <4 x float> %v1684, i32 3
+  %v1953 = sdiv i32 %v11, 16
+  %v1954 = mul i32 %v1953, 4
+  %v1955 = add i32 %v1954, 0
+  %v1956 = srem i32 %v11, 16
+  %v1957 = add i32 %v14, 0
+  %v1958 = add i32 %v1957, %v1956
+  %v1959 = add i32 %v16, 112
+  %v1960 = add i32 %v1959, %v1955
+  %v1961 = extractelement <4 x float> %v1685, i32 0
+  %v1962 = extractelement <4 x float> %v1685, i32 1
+  %v1963 = extractelement <4 x float> %v1685, i32 2
+  %v1964 = extractelement <4 x float> %v1685, i32 3
+  %v1965 = sdiv i32 %v11, 16
+  %v1966 = mul i32 %v1965, 4
+  %v1967 = add i32 %v1966, 0
+  %v1968 = srem i32 %v11, 16
+  %v1969 = add i32 %v14, 16
+  %v1970 = add i32 %v1969, %v1968
+  %v1971 = add i32 %v16, 0
+  %v1972 = add i32 %v1971, %v1967
+  %v1973 = extractelement <4 x float> %v1686, i32 0
+  %v1974 = extractelement <4 x float> %v1686, i32 1
+  %v1975 = extractelement <4 x float> %v1686, i32 2
+  %v1976 = extractelement <4 x float> %v1686, i32 3
+  %v1977 = sdiv i32 %v11, 16
+  %v1978 = mul i32 %v1977, 4
+  %v1979 = add i32 %v1978, 0
+  %v1980 = srem i32 %v11, 16
+  %v1981 = add i32 %v14, 16
+  %v1982 = add i32 %v1981, %v1980
+  %v1983 = add i32 %v16, 16
+  %v1984 = add i32 %v1983, %v1979
+  %v1985 = extractelement <4 x float> %v1687, i32 0
+  %v1986 = extractelement <4 x float> %v1687, i32 1
+  %v1987 = extractelement <4 x float> %v1687, i32 2
+  %v1988 = extractelement <4 x float> %v1687, i32 3
+  %v1989 = sdiv i32 %v11, 16
+  %v1990 = mul i32 %v1989, 4
+  %v1991 = add i32 %v1990, 0
+  %v1992 = srem i32 %v11, 16
+  %v1993 = add i32 %v14, 16
+  %v1994 = add i32 %v1993, %v1992
+  %v1995 = add i32 %v16, 32
+  %v1996 = add i32 %v1995, %v1991
+  %v1997 = extractelement <4 x float> %v1688, i32 0
+  %v1998 = extractelement <4 x float> %v1688, i32 1
+  %v1999 = extractelement <4 x float> %v1688, i32 2
+  %v2000 = extractelement <4 x float> %v1688, i32 3
+  %v2001 = sdiv i32 %v11, 16
+  %v2002 = mul i32 %v2001, 4
+  %v2003 = add i32 %v2002, 0
+  %v2004 = srem i32 %v11, 16
+  %v2005 = add i32 %v14, 16
+  %v2006 = add i32 %v2005, %v2004
+  %v2007 = add i32 %v16, 48
+  %v2008 = add i32 %v2007, %v2003
+  %v2009 = extractelement <4 x float> %v1689, i32 0
+  %v2010 = extractelement <4 x float> %v1689, i32 1
+  %v2011 = extractelement <4 x float> %v1689, i32 2
+  %v2012 = extractelement <4 x float> %v1689, i32 3
+  %v2013 = sdiv i32 %v11, 16
+  %v2014 = mul i32 %v2013, 4
+  %v2015 = add i32 %v2014, 0
+  %v2016 = srem i32 %v11, 16
+  %v2017 = add i32 %v14, 16
+  %v2018 = add i32 %v2017, %v2016
+  %v2019 = add i32 %v16, 64
+  %v2020 = add i32 %v2019, %v2015
+  %v2021 = extractelement <4 x float> %v1690, i32 0
+  %v2022 = extractelement <4 x float> %v1690, i32 1
+  %v2023 = extractelement <4 x float> %v1690, i32 2
+  %v2024 = extractelement <4 x float> %v1690, i32 3
+  %v2025 = sdiv i32 %v11, 16
+  %v2026 = mul i32 %v2025, 4
+  %v2027 = add i32 %v2026, 0
+  %v2028 = srem i32 %v11, 16
+  %v2029 = add i32 %v14, 16
+  %v2030 = add i32 %v2029, %v2028
+  %v2031 = add i32 %v16, 80
+  %v2032 = add i32 %v2031, %v2027
+  %v2033 = extractelement <4 x float> %v1691, i32 0
+  %v2034 = extractelement <4 x float> %v1691, i32 1
+  %v2035 = extractelement <4 x float> %v1691, i32 2
+  %v2036 = extractelement <4 x float> %v1691, i32 3
+  %v2037 = sdiv i32 %v11, 16
+  %v2038 = mul i32 %v2037, 4
+  %v2039 = add i32 %v2038, 0
+  %v2040 = srem i32 %v11, 16
+  %v2041 = add i32 %v14, 16
+  %v2042 = add i32 %v2041, %v2040
+  %v2043 = add i32 %v16, 96
+  %v2044 = add i32 %v2043, %v2039
+  %v2045 = extractelement <4 x float> %v1692, i32 0
+  %v2046 = extractelement <4 x float> %v1692, i32 1
+  %v2047 = extractelement <4 x float> %v1692, i32 2
+  %v2048 = extractelement <4 x float> %v1692, i32 3
+  %v2049 = sdiv i32 %v11, 16
+  %v2050 = mul i32 %v2049, 4
+  %v2051 = add i32 %v2050, 0
+  %v2052 = srem i32 %v11, 16
+  %v2053 = add i32 %v14, 16
+  %v2054 = add i32 %v2053, %v2052
+  %v2055 = add i32 %v16, 112
+  %v2056 = add i32 %v2055, %v2051
+  %v2057 = extractelement <4 x float> %v1693, i32 0
+  %v2058 = extractelement <4 x float> %v1693, i32 1
+  %v2059 = extractelement <4 x float> %v1693, i32 2
+  %v2060 = extractelement <4 x float> %v1693, i32 3
+  %v2061 = fptrunc float %v1877 to half
+  %v2062 = fptrunc float %v1878 to half
+  %v2063 = fptrunc float %v1879 to half
+  %v2064 = fptrunc float %v1880 to half
+  %v2065 = fptrunc float %v1889 to half
+  %v2066 = fptrunc float %v1890 to half
+  %v2067 = fptrunc float %v1891 to half
+  %v2068 = fptrunc float %v1892 to half
+  %v2069 = fptrunc float %v1901 to half
+  %v2070 = fptrunc float %v1902 to half
+  %v2071 = fptrunc float %v1903 to half
+  %v2072 = fptrunc float %v1904 to half
+  %v2073 = fptrunc float %v1913 to half
+  %v2074 = fptrunc float %v1914 to half
+  %v2075 = fptrunc float %v1915 to half
+  %v2076 = fptrunc float %v1916 to half
+  %v2077 = fptrunc float %v1925 to half
+  %v2078 = fptrunc float %v1926 to half
+  %v2079 = fptrunc float %v1927 to half
+  %v2080 = fptrunc float %v1928 to half
+  %v2081 = fptrunc float %v1937 to half
+  %v2082 = fptrunc float %v1938 to half
+  %v2083 = fptrunc float %v1939 to half
+  %v2084 = fptrunc float %v1940 to half
+  %v2085 = fptrunc float %v1949 to half
+  %v2086 = fptrunc float %v1950 to half
+  %v2087 = fptrunc float %v1951 to half
+  %v2088 = fptrunc float %v1952 to half
+  %v2089 = fptrunc float %v1961 to half
+  %v2090 = fptrunc float %v1962 to half
+  %v2091 = fptrunc float %v1963 to half
+  %v2092 = fptrunc float %v1964 to half
+  %v2093 = fptrunc float %v1973 to half
+  %v2094 = fptrunc float %v1974 to half
+  %v2095 = fptrunc float %v1975 to half
+  %v2096 = fptrunc float %v1976 to half
+  %v2097 = fptrunc float %v1985 to half
+  %v2098 = fptrunc float %v1986 to half
+  %v2099 = fptrunc float %v1987 to half
+  %v2100 = fptrunc float %v1988 to half
+  %v2101 = fptrunc float %v1997 to half
+  %v2102 = fptrunc float %v1998 to half
+  %v2103 = fptrunc float %v1999 to half
+  %v2104 = fptrunc float %v2000 to half
+  %v2105 = fptrunc float %v2009 to half
+  %v2106 = fptrunc float %v2010 to half
+  %v2107 = fptrunc float %v2011 to half
+  %v2108 = fptrunc float %v2012 to half
+  %v2109 = fptrunc float %v2021 to half
+  %v2110 = fptrunc float %v2022 to half
+  %v2111 = fptrunc float %v2023 to half
+  %v2112 = fptrunc float %v2024 to half
+  %v2113 = fptrunc float %v2033 to half
+  %v2114 = fptrunc float %v2034 to half
+  %v2115 = fptrunc float %v2035 to half
+  %v2116 = fptrunc float %v2036 to half
+  %v2117 = fptrunc float %v2045 to half
+  %v2118 = fptrunc float %v2046 to half
+  %v2119 = fptrunc float %v2047 to half
+  %v2120 = fptrunc float %v2048 to half
+  %v2121 = fptrunc float %v2057 to half
+  %v2122 = fptrunc float %v2058 to half
+  %v2123 = fptrunc float %v2059 to half
+  %v2124 = fptrunc float %v2060 to half
+  br i1 %v72, label %if.then21, label %if.else22
+if.then21:
+  %v2125 = add i32 %v6, %v1874
+  %v2126 = add i32 %v8, %v1876
+  %v2127 = mul i32 %v2125, 576
+  %v2128 = add i32 %v2127, %v2126
+  %v2129 = mul i32 %v2128, 2
+  %v2130 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2129
+  %v2131 = insertelement <4 x half> poison, half %v2061, i32 0
+  %v2132 = insertelement <4 x half> %v2131, half %v2062, i32 1
+  %v2133 = insertelement <4 x half> %v2132, half %v2063, i32 2
+  %v2134 = insertelement <4 x half> %v2133, half %v2064, i32 3
+  store <4 x half> %v2134, ptr addrspace(1) %v2130, align 2
+  %v2135 = add i32 %v6, %v1886
+  %v2136 = add i32 %v8, %v1888
+  %v2137 = mul i32 %v2135, 576
+  %v2138 = add i32 %v2137, %v2136
+  %v2139 = mul i32 %v2138, 2
+  %v2140 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2139
+  %v2141 = insertelement <4 x half> poison, half %v2065, i32 0
+  %v2142 = insertelement <4 x half> %v2141, half %v2066, i32 1
+  %v2143 = insertelement <4 x half> %v2142, half %v2067, i32 2
+  %v2144 = insertelement <4 x half> %v2143, half %v2068, i32 3
+  store <4 x half> %v2144, ptr addrspace(1) %v2140, align 2
+  %v2145 = add i32 %v6, %v1898
+  %v2146 = add i32 %v8, %v1900
+  %v2147 = mul i32 %v2145, 576
+  %v2148 = add i32 %v2147, %v2146
+  %v2149 = mul i32 %v2148, 2
+  %v2150 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2149
+  %v2151 = insertelement <4 x half> poison, half %v2069, i32 0
+  %v2152 = insertelement <4 x half> %v2151, half %v2070, i32 1
+  %v2153 = insertelement <4 x half> %v2152, half %v2071, i32 2
+  %v2154 = insertelement <4 x half> %v2153, half %v2072, i32 3
+  store <4 x half> %v2154, ptr addrspace(1) %v2150, align 2
+  %v2155 = add i32 %v6, %v1910
+  %v2156 = add i32 %v8, %v1912
+  %v2157 = mul i32 %v2155, 576
+  %v2158 = add i32 %v2157, %v2156
+  %v2159 = mul i32 %v2158, 2
+  %v2160 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2159
+  %v2161 = insertelement <4 x half> poison, half %v2073, i32 0
+  %v2162 = insertelement <4 x half> %v2161, half %v2074, i32 1
+  %v2163 = insertelement <4 x half> %v2162, half %v2075, i32 2
+  %v2164 = insertelement <4 x half> %v2163, half %v2076, i32 3
+  store <4 x half> %v2164, ptr addrspace(1) %v2160, align 2
+  %v2165 = add i32 %v6, %v1922
+  %v2166 = add i32 %v8, %v1924
+  %v2167 = mul i32 %v2165, 576
+  %v2168 = add i32 %v2167, %v2166
+  %v2169 = mul i32 %v2168, 2
+  %v2170 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2169
+  %v2171 = insertelement <4 x half> poison, half %v2077, i32 0
+  %v2172 = insertelement <4 x half> %v2171, half %v2078, i32 1
+  %v2173 = insertelement <4 x half> %v2172, half %v2079, i32 2
+  %v2174 = insertelement <4 x half> %v2173, half %v2080, i32 3
+  store <4 x half> %v2174, ptr addrspace(1) %v2170, align 2
+  %v2175 = add i32 %v6, %v1934
+  %v2176 = add i32 %v8, %v1936
+  %v2177 = mul i32 %v2175, 576
   %v2178 = add i32 %v2177, %v2176
-  %v2179 = add i32 %v16, 0
-  %v2180 = add i32 %v2179, %v2175
-  %v2181 = extractelement <4 x float> %v1686, i32 0
-  %v2182 = extractelement <4 x float> %v1686, i32 1
-  %v2183 = extractelement <4 x float> %v1686, i32 2
-  %v2184 = extractelement <4 x float> %v1686, i32 3
-  %v2185 = sdiv i32 %v11, 16
-  %v2186 = mul i32 %v2185, 4
-  %v2187 = add i32 %v2186, 0
-  %v2188 = srem i32 %v11, 16
-  %v2189 = add i32 %v14, 16
-  %v2190 = add i32 %v2189, %v2188
-  %v2191 = add i32 %v16, 16
-  %v2192 = add i32 %v2191, %v2187
-  %v2193 = extractelement <4 x float> %v1687, i32 0
-  %v2194 = extractelement <4 x float> %v1687, i32 1
-  %v2195 = extractelement <4 x float> %v1687, i32 2
-  %v2196 = extractelement <4 x float> %v1687, i32 3
-  %v2197 = sdiv i32 %v11, 16
-  %v2198 = mul i32 %v2197, 4
-  %v2199 = add i32 %v2198, 0
-  %v2200 = srem i32 %v11, 16
-  %v2201 = add i32 %v14, 16
-  %v2202 = add i32 %v2201, %v2200
-  %v2203 = add i32 %v16, 32
-  %v2204 = add i32 %v2203, %v2199
-  %v2205 = extractelement <4 x float> %v1688, i32 0
-  %v2206 = extractelement <4 x float> %v1688, i32 1
-  %v2207 = extractelement <4 x float> %v1688, i32 2
-  %v2208 = extractelement <4 x float> %v1688, i32 3
-  %v2209 = sdiv i32 %v11, 16
-  %v2210 = mul i32 %v2209, 4
-  %v2211 = add i32 %v2210, 0
-  %v2212 = srem i32 %v11, 16
-  %v2213 = add i32 %v14, 16
-  %v2214 = add i32 %v2213, %v2212
-  %v2215 = add i32 %v16, 48
-  %v2216 = add i32 %v2215, %v2211
-  %v2217 = extractelement <4 x float> %v1689, i32 0
-  %v2218 = extractelement <4 x float> %v1689, i32 1
-  %v2219 = extractelement <4 x float> %v1689, i32 2
-  %v2220 = extractelement <4 x float> %v1689, i32 3
-  %v2221 = sdiv i32 %v11, 16
-  %v2222 = mul i32 %v2221, 4
-  %v2223 = add i32 %v2222, 0
-  %v2224 = srem i32 %v11, 16
-  %v2225 = add i32 %v14, 16
-  %v2226 = add i32 %v2225, %v2224
-  %v2227 = add i32 %v16, 64
-  %v2228 = add i32 %v2227, %v2223
-  %v2229 = extractelement <4 x float> %v1690, i32 0
-  %v2230 = extractelement <4 x float> %v1690, i32 1
-  %v2231 = extractelement <4 x float> %v1690, i32 2
-  %v2232 = extractelement <4 x float> %v1690, i32 3
-  %v2233 = sdiv i32 %v11, 16
-  %v2234 = mul i32 %v2233, 4
-  %v2235 = add i32 %v2234, 0
-  %v2236 = srem i32 %v11, 16
-  %v2237 = add i32 %v14, 16
+  %v2179 = mul i32 %v2178, 2
+  %v2180 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2179
+  %v2181 = insertelement <4 x half> poison, half %v2081, i32 0
+  %v2182 = insertelement <4 x half> %v2181, half %v2082, i32 1
+  %v2183 = insertelement <4 x half> %v2182, half %v2083, i32 2
+  %v2184 = insertelement <4 x half> %v2183, half %v2084, i32 3
+  store <4 x half> %v2184, ptr addrspace(1) %v2180, align 2
+  %v2185 = add i32 %v6, %v1946
+  %v2186 = add i32 %v8, %v1948
+  %v2187 = mul i32 %v2185, 576
+  %v2188 = add i32 %v2187, %v2186
+  %v2189 = mul i32 %v2188, 2
+  %v2190 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2189
+  %v2191 = insertelement <4 x half> poison, half %v2085, i32 0
+  %v2192 = insertelement <4 x half> %v2191, half %v2086, i32 1
+  %v2193 = insertelement <4 x half> %v2192, half %v2087, i32 2
+  %v2194 = insertelement <4 x half> %v2193, half %v2088, i32 3
+  store <4 x half> %v2194, ptr addrspace(1) %v2190, align 2
+  %v2195 = add i32 %v6, %v1958
+  %v2196 = add i32 %v8, %v1960
+  %v2197 = mul i32 %v2195, 576
+  %v2198 = add i32 %v2197, %v2196
+  %v2199 = mul i32 %v2198, 2
+  %v2200 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2199
+  %v2201 = insertelement <4 x half> poison, half %v2089, i32 0
+  %v2202 = insertelement <4 x half> %v2201, half %v2090, i32 1
+  %v2203 = insertelement <4 x half> %v2202, half %v2091, i32 2
+  %v2204 = insertelement <4 x half> %v2203, half %v2092, i32 3
+  store <4 x half> %v2204, ptr addrspace(1) %v2200, align 2
+  %v2205 = add i32 %v6, %v1970
+  %v2206 = add i32 %v8, %v1972
+  %v2207 = mul i32 %v2205, 576
+  %v2208 = add i32 %v2207, %v2206
+  %v2209 = mul i32 %v2208, 2
+  %v2210 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2209
+  %v2211 = insertelement <4 x half> poison, half %v2093, i32 0
+  %v2212 = insertelement <4 x half> %v2211, half %v2094, i32 1
+  %v2213 = insertelement <4 x half> %v2212, half %v2095, i32 2
+  %v2214 = insertelement <4 x half> %v2213, half %v2096, i32 3
+  store <4 x half> %v2214, ptr addrspace(1) %v2210, align 2
+  %v2215 = add i32 %v6, %v1982
+  %v2216 = add i32 %v8, %v1984
+  %v2217 = mul i32 %v2215, 576
+  %v2218 = add i32 %v2217, %v2216
+  %v2219 = mul i32 %v2218, 2
+  %v2220 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2219
+  %v2221 = insertelement <4 x half> poison, half %v2097, i32 0
+  %v2222 = insertelement <4 x half> %v2221, half %v2098, i32 1
+  %v2223 = insertelement <4 x half> %v2222, half %v2099, i32 2
+  %v2224 = insertelement <4 x half> %v2223, half %v2100, i32 3
+  store <4 x half> %v2224, ptr addrspace(1) %v2220, align 2
+  %v2225 = add i32 %v6, %v1994
+  %v2226 = add i32 %v8, %v1996
+  %v2227 = mul i32 %v2225, 576
+  %v2228 = add i32 %v2227, %v2226
+  %v2229 = mul i32 %v2228, 2
+  %v2230 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2229
+  %v2231 = insertelement <4 x half> poison, half %v2101, i32 0
+  %v2232 = insertelement <4 x half> %v2231, half %v2102, i32 1
+  %v2233 = insertelement <4 x half> %v2232, half %v2103, i32 2
+  %v2234 = insertelement <4 x half> %v2233, half %v2104, i32 3
+  store <4 x half> %v2234, ptr addrspace(1) %v2230, align 2
+  %v2235 = add i32 %v6, %v2006
+  %v2236 = add i32 %v8, %v2008
+  %v2237 = mul i32 %v2235, 576
   %v2238 = add i32 %v2237, %v2236
-  %v2239 = add i32 %v16, 80
-  %v2240 = add i32 %v2239, %v2235
-  %v2241 = extractelement <4 x float> %v1691, i32 0
-  %v2242 = extractelement <4 x float> %v1691, i32 1
-  %v2243 = extractelement <4 x float> %v1691, i32 2
-  %v2244 = extractelement <4 x float> %v1691, i32 3
-  %v2245 = sdiv i32 %v11, 16
-  %v2246 = mul i32 %v2245, 4
-  %v2247 = add i32 %v2246, 0
-  %v2248 = srem i32 %v11, 16
-  %v2249 = add i32 %v14, 16
-  %v2250 = add i32 %v2249, %v2248
-  %v2251 = add i32 %v16, 96
-  %v2252 = add i32 %v2251, %v2247
-  %v2253 = extractelement <4 x float> %v1692, i32 0
-  %v2254 = extractelement <4 x float> %v1692, i32 1
-  %v2255 = extractelement <4 x float> %v1692, i32 2
-  %v2256 = extractelement <4 x float> %v1692, i32 3
-  %v2257 = sdiv i32 %v11, 16
-  %v2258 = mul i32 %v2257, 4
-  %v2259 = add i32 %v2258, 0
-  %v2260 = srem i32 %v11, 16
-  %v2261 = add i32 %v14, 16
-  %v2262 = add i32 %v2261, %v2260
-  %v2263 = add i32 %v16, 112
-  %v2264 = add i32 %v2263, %v2259
-  %v2265 = extractelement <4 x float> %v1693, i32 0
-  %v2266 = extractelement <4 x float> %v1693, i32 1
-  %v2267 = extractelement <4 x float> %v1693, i32 2
-  %v2268 = extractelement <4 x float> %v1693, i32 3
-  %v2269 = fptrunc float %v2085 to half
-  %v2270 = fptrunc float %v2086 to half
-  %v2271 = fptrunc float %v2087 to half
-  %v2272 = fptrunc float %v2088 to half
-  %v2273 = fptrunc float %v2097 to half
-  %v2274 = fptrunc float %v2098 to half
-  %v2275 = fptrunc float %v2099 to half
-  %v2276 = fptrunc float %v2100 to half
-  %v2277 = fptrunc float %v2109 to half
-  %v2278 = fptrunc float %v2110 to half
-  %v2279 = fptrunc float %v2111 to half
-  %v2280 = fptrunc float %v2112 to half
-  %v2281 = fptrunc float %v2121 to half
-  %v2282 = fptrunc float %v2122 to half
-  %v2283 = fptrunc float %v2123 to half
-  %v2284 = fptrunc float %v2124 to half
-  %v2285 = fptrunc float %v2133 to half
-  %v2286 = fptrunc float %v2134 to half
-  %v2287 = fptrunc float %v2135 to half
-  %v2288 = fptrunc float %v2136 to half
-  %v2289 = fptrunc float %v2145 to half
-  %v2290 = fptrunc float %v2146 to half
-  %v2291 = fptrunc float %v2147 to half
-  %v2292 = fptrunc float %v2148 to half
-  %v2293 = fptrunc float %v2157 to half
-  %v2294 = fptrunc float %v2158 to half
-  %v2295 = fptrunc float %v2159 to half
-  %v2296 = fptrunc float %v2160 to half
-  %v2297 = fptrunc float %v2169 to half
-  %v2298 = fptrunc float %v2170 to half
-  %v2299 = fptrunc float %v2171 to half
-  %v2300 = fptrunc float %v2172 to half
-  %v2301 = fptrunc float %v2181 to half
-  %v2302 = fptrunc float %v2182 to half
-  %v2303 = fptrunc float %v2183 to half
-  %v2304 = fptrunc float %v2184 to half
-  %v2305 = fptrunc float %v2193 to half
-  %v2306 = fptrunc float %v2194 to half
-  %v2307 = fptrunc float %v2195 to half
-  %v2308 = fptrunc float %v2196 to half
-  %v2309 = fptrunc float %v2205 to half
-  %v2310 = fptrunc float %v2206 to half
-  %v2311 = fptrunc float %v2207 to half
-  %v2312 = fptrunc float %v2208 to half
-  %v2313 = fptrunc float %v2217 to half
-  %v2314 = fptrunc float %v2218 to half
-  %v2315 = fptrunc float %v2219 to half
-  %v2316 = fptrunc float %v2220 to half
-  %v2317 = fptrunc float %v2229 to half
-  %v2318 = fptrunc float %v2230 to half
-  %v2319 = fptrunc float %v2231 to half
-  %v2320 = fptrunc float %v2232 to half
-  %v2321 = fptrunc float %v2241 to half
-  %v2322 = fptrunc float %v2242 to half
-  %v2323 = fptrunc float %v2243 to half
-  %v2324 = fptrunc float %v2244 to half
-  %v2325 = fptrunc float %v2253 to half
-  %v2326 = fptrunc float %v2254 to half
-  %v2327 = fptrunc float %v2255 to half
-  %v2328 = fptrunc float %v2256 to half
-  %v2329 = fptrunc float %v2265 to half
-  %v2330 = fptrunc float %v2266 to half
-  %v2331 = fptrunc float %v2267 to half
-  %v2332 = fptrunc float %v2268 to half
-  br i1 %v72, label %if.then24, label %if.else25
-if.then24:
-  %v2333 = add i32 %v6, %v2082
-  %v2334 = add i32 %v8, %v2084
-  %v2335 = mul i32 %v2333, 576
-  %v2336 = add i32 %v2335, %v2334
-  %v2337 = mul i32 %v2336, 2
-  %v2338 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2337
-  %v2339 = insertelement <4 x half> poison, half %v2269, i32 0
-  %v2340 = insertelement <4 x half> %v2339, half %v2270, i32 1
-  %v2341 = insertelement <4 x half> %v2340, half %v2271, i32 2
-  %v2342 = insertelement <4 x half> %v2341, half %v2272, i32 3
-  store <4 x half> %v2342, ptr addrspace(1) %v2338, align 2
-  %v2343 = add i32 %v6, %v2094
-  %v2344 = add i32 %v8, %v2096
-  %v2345 = mul i32 %v2343, 576
+  %v2239 = mul i32 %v2238, 2
+  %v2240 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2239
+  %v2241 = insertelement <4 x half> poison, half %v2105, i32 0
+  %v2242 = insertelement <4 x half> %v2241, half %v2106, i32 1
+  %v2243 = insertelement <4 x half> %v2242, half %v2107, i32 2
+  %v2244 = insertelement <4 x half> %v2243, half %v2108, i32 3
+  store <4 x half> %v2244, ptr addrspace(1) %v2240, align 2
+  %v2245 = add i32 %v6, %v2018
+  %v2246 = add i32 %v8, %v2020
+  %v2247 = mul i32 %v2245, 576
+  %v2248 = add i32 %v2247, %v2246
+  %v2249 = mul i32 %v2248, 2
+  %v2250 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2249
+  %v2251 = insertelement <4 x half> poison, half %v2109, i32 0
+  %v2252 = insertelement <4 x half> %v2251, half %v2110, i32 1
+  %v2253 = insertelement <4 x half> %v2252, half %v2111, i32 2
+  %v2254 = insertelement <4 x half> %v2253, half %v2112, i32 3
+  store <4 x half> %v2254, ptr addrspace(1) %v2250, align 2
+  %v2255 = add i32 %v6, %v2030
+  %v2256 = add i32 %v8, %v2032
+  %v2257 = mul i32 %v2255, 576
+  %v2258 = add i32 %v2257, %v2256
+  %v2259 = mul i32 %v2258, 2
+  %v2260 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2259
+  %v2261 = insertelement <4 x half> poison, half %v2113, i32 0
+  %v2262 = insertelement <4 x half> %v2261, half %v2114, i32 1
+  %v2263 = insertelement <4 x half> %v2262, half %v2115, i32 2
+  %v2264 = insertelement <4 x half> %v2263, half %v2116, i32 3
+  store <4 x half> %v2264, ptr addrspace(1) %v2260, align 2
+  %v2265 = add i32 %v6, %v2042
+  %v2266 = add i32 %v8, %v2044
+  %v2267 = mul i32 %v2265, 576
+  %v2268 = add i32 %v2267, %v2266
+  %v2269 = mul i32 %v2268, 2
+  %v2270 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2269
+  %v2271 = insertelement <4 x half> poison, half %v2117, i32 0
+  %v2272 = insertelement <4 x half> %v2271, half %v2118, i32 1
+  %v2273 = insertelement <4 x half> %v2272, half %v2119, i32 2
+  %v2274 = insertelement <4 x half> %v2273, half %v2120, i32 3
+  store <4 x half> %v2274, ptr addrspace(1) %v2270, align 2
+  %v2275 = add i32 %v6, %v2054
+  %v2276 = add i32 %v8, %v2056
+  %v2277 = mul i32 %v2275, 576
+  %v2278 = add i32 %v2277, %v2276
+  %v2279 = mul i32 %v2278, 2
+  %v2280 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2279
+  %v2281 = insertelement <4 x half> poison, half %v2121, i32 0
+  %v2282 = insertelement <4 x half> %v2281, half %v2122, i32 1
+  %v2283 = insertelement <4 x half> %v2282, half %v2123, i32 2
+  %v2284 = insertelement <4 x half> %v2283, half %v2124, i32 3
+  store <4 x half> %v2284, ptr addrspace(1) %v2280, align 2
+  br label %if.end23
+if.else22:
+  %v2285 = icmp slt i32 %v6, 64
+  %v2286 = sub i32 64, %v6
+  %v2287 = call i32 @llvm.smin.i32(i32 %v2286, i32 64)
+  %v2288 = select i1 %v2285, i32 %v2287, i32 0
+  %v2289 = mul i32 %v2288, 576
+  %v2290 = mul i32 %v2289, 2
+  %v2291 = mul i32 %v6, 576
+  %v2292 = mul i32 %v2291, 2
+  %v2293 = getelementptr inbounds i8, ptr addrspace(1) %v1868, i32 %v2292
+  %v2294 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v2293, i16 0, i32 %v2290, i32 131072)
+  %v2295 = add i32 %v8, %v1876
+  %v2296 = add i32 %v2295, 0
+  %v2297 = mul i32 %v1874, 576
+  %v2298 = add i32 %v2297, %v2296
+  %v2299 = mul i32 %v2298, 2
+  %v2300 = icmp slt i32 %v2296, 576
+  %v2301 = select i1 %v2300, i32 %v2299, i32 %v2290
+  %v2302 = bitcast half %v2061 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2302, ptr addrspace(8) %v2294, i32 %v2301, i32 0, i32 0)
+  %v2303 = add i32 %v8, %v1876
+  %v2304 = add i32 %v2303, 1
+  %v2305 = mul i32 %v1874, 576
+  %v2306 = add i32 %v2305, %v2304
+  %v2307 = mul i32 %v2306, 2
+  %v2308 = icmp slt i32 %v2304, 576
+  %v2309 = select i1 %v2308, i32 %v2307, i32 %v2290
+  %v2310 = bitcast half %v2062 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2310, ptr addrspace(8) %v2294, i32 %v2309, i32 0, i32 0)
+  %v2311 = add i32 %v8, %v1876
+  %v2312 = add i32 %v2311, 2
+  %v2313 = mul i32 %v1874, 576
+  %v2314 = add i32 %v2313, %v2312
+  %v2315 = mul i32 %v2314, 2
+  %v2316 = icmp slt i32 %v2312, 576
+  %v2317 = select i1 %v2316, i32 %v2315, i32 %v2290
+  %v2318 = bitcast half %v2063 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2318, ptr addrspace(8) %v2294, i32 %v2317, i32 0, i32 0)
+  %v2319 = add i32 %v8, %v1876
+  %v2320 = add i32 %v2319, 3
+  %v2321 = mul i32 %v1874, 576
+  %v2322 = add i32 %v2321, %v2320
+  %v2323 = mul i32 %v2322, 2
+  %v2324 = icmp slt i32 %v2320, 576
+  %v2325 = select i1 %v2324, i32 %v2323, i32 %v2290
+  %v2326 = bitcast half %v2064 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2326, ptr addrspace(8) %v2294, i32 %v2325, i32 0, i32 0)
+  %v2327 = add i32 %v8, %v1888
+  %v2328 = add i32 %v2327, 0
+  %v2329 = mul i32 %v1886, 576
+  %v2330 = add i32 %v2329, %v2328
+  %v2331 = mul i32 %v2330, 2
+  %v2332 = icmp slt i32 %v2328, 576
+  %v2333 = select i1 %v2332, i32 %v2331, i32 %v2290
+  %v2334 = bitcast half %v2065 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2334, ptr addrspace(8) %v2294, i32 %v2333, i32 0, i32 0)
+  %v2335 = add i32 %v8, %v1888
+  %v2336 = add i32 %v2335, 1
+  %v2337 = mul i32 %v1886, 576
+  %v2338 = add i32 %v2337, %v2336
+  %v2339 = mul i32 %v2338, 2
+  %v2340 = icmp slt i32 %v2336, 576
+  %v2341 = select i1 %v2340, i32 %v2339, i32 %v2290
+  %v2342 = bitcast half %v2066 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2342, ptr addrspace(8) %v2294, i32 %v2341, i32 0, i32 0)
+  %v2343 = add i32 %v8, %v1888
+  %v2344 = add i32 %v2343, 2
+  %v2345 = mul i32 %v1886, 576
   %v2346 = add i32 %v2345, %v2344
   %v2347 = mul i32 %v2346, 2
-  %v2348 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2347
-  %v2349 = insertelement <4 x half> poison, half %v2273, i32 0
-  %v2350 = insertelement <4 x half> %v2349, half %v2274, i32 1
-  %v2351 = insertelement <4 x half> %v2350, half %v2275, i32 2
-  %v2352 = insertelement <4 x half> %v2351, half %v2276, i32 3
-  store <4 x half> %v2352, ptr addrspace(1) %v2348, align 2
-  %v2353 = add i32 %v6, %v2106
-  %v2354 = add i32 %v8, %v2108
-  %v2355 = mul i32 %v2353, 576
-  %v2356 = add i32 %v2355, %v2354
-  %v2357 = mul i32 %v2356, 2
-  %v2358 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2357
-  %v2359 = insertelement <4 x half> poison, half %v2277, i32 0
-  %v2360 = insertelement <4 x half> %v2359, half %v2278, i32 1
-  %v2361 = insertelement <4 x half> %v2360, half %v2279, i32 2
-  %v2362 = insertelement <4 x half> %v2361, half %v2280, i32 3
-  store <4 x half> %v2362, ptr addrspace(1) %v2358, align 2
-  %v2363 = add i32 %v6, %v2118
-  %v2364 = add i32 %v8, %v2120
-  %v2365 = mul i32 %v2363, 576
-  %v2366 = add i32 %v2365, %v2364
-  %v2367 = mul i32 %v2366, 2
-  %v2368 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2367
-  %v2369 = insertelement <4 x half> poison, half %v2281, i32 0
-  %v2370 = insertelement <4 x half> %v2369, half %v2282, i32 1
-  %v2371 = insertelement <4 x half> %v2370, half %v2283, i32 2
-  %v2372 = insertelement <4 x half> %v2371, half %v2284, i32 3
-  store <4 x half> %v2372, ptr addrspace(1) %v2368, align 2
-  %v2373 = add i32 %v6, %v2130
-  %v2374 = add i32 %v8, %v2132
-  %v2375 = mul i32 %v2373, 576
-  %v2376 = add i32 %v2375, %v2374
-  %v2377 = mul i32 %v2376, 2
-  %v2378 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2377
-  %v2379 = insertelement <4 x half> poison, half %v2285, i32 0
-  %v2380 = insertelement <4 x half> %v2379, half %v2286, i32 1
-  %v2381 = insertelement <4 x half> %v2380, half %v2287, i32 2
-  %v2382 = insertelement <4 x half> %v2381, half %v2288, i32 3
-  store <4 x half> %v2382, ptr addrspace(1) %v2378, align 2
-  %v2383 = add i32 %v6, %v2142
-  %v2384 = add i32 %v8, %v2144
-  %v2385 = mul i32 %v2383, 576
+  %v2348 = icmp slt i32 %v2344, 576
+  %v2349 = select i1 %v2348, i32 %v2347, i32 %v2290
+  %v2350 = bitcast half %v2067 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2350, ptr addrspace(8) %v2294, i32 %v2349, i32 0, i32 0)
+  %v2351 = add i32 %v8, %v1888
+  %v2352 = add i32 %v2351, 3
+  %v2353 = mul i32 %v1886, 576
+  %v2354 = add i32 %v2353, %v2352
+  %v2355 = mul i32 %v2354, 2
+  %v2356 = icmp slt i32 %v2352, 576
+  %v2357 = select i1 %v2356, i32 %v2355, i32 %v2290
+  %v2358 = bitcast half %v2068 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2358, ptr addrspace(8) %v2294, i32 %v2357, i32 0, i32 0)
+  %v2359 = add i32 %v8, %v1900
+  %v2360 = add i32 %v2359, 0
+  %v2361 = mul i32 %v1898, 576
+  %v2362 = add i32 %v2361, %v2360
+  %v2363 = mul i32 %v2362, 2
+  %v2364 = icmp slt i32 %v2360, 576
+  %v2365 = select i1 %v2364, i32 %v2363, i32 %v2290
+  %v2366 = bitcast half %v2069 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2366, ptr addrspace(8) %v2294, i32 %v2365, i32 0, i32 0)
+  %v2367 = add i32 %v8, %v1900
+  %v2368 = add i32 %v2367, 1
+  %v2369 = mul i32 %v1898, 576
+  %v2370 = add i32 %v2369, %v2368
+  %v2371 = mul i32 %v2370, 2
+  %v2372 = icmp slt i32 %v2368, 576
+  %v2373 = select i1 %v2372, i32 %v2371, i32 %v2290
+  %v2374 = bitcast half %v2070 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2374, ptr addrspace(8) %v2294, i32 %v2373, i32 0, i32 0)
+  %v2375 = add i32 %v8, %v1900
+  %v2376 = add i32 %v2375, 2
+  %v2377 = mul i32 %v1898, 576
+  %v2378 = add i32 %v2377, %v2376
+  %v2379 = mul i32 %v2378, 2
+  %v2380 = icmp slt i32 %v2376, 576
+  %v2381 = select i1 %v2380, i32 %v2379, i32 %v2290
+  %v2382 = bitcast half %v2071 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2382, ptr addrspace(8) %v2294, i32 %v2381, i32 0, i32 0)
+  %v2383 = add i32 %v8, %v1900
+  %v2384 = add i32 %v2383, 3
+  %v2385 = mul i32 %v1898, 576
   %v2386 = add i32 %v2385, %v2384
   %v2387 = mul i32 %v2386, 2
-  %v2388 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2387
-  %v2389 = insertelement <4 x half> poison, half %v2289, i32 0
-  %v2390 = insertelement <4 x half> %v2389, half %v2290, i32 1
-  %v2391 = insertelement <4 x half> %v2390, half %v2291, i32 2
-  %v2392 = insertelement <4 x half> %v2391, half %v2292, i32 3
-  store <4 x half> %v2392, ptr addrspace(1) %v2388, align 2
-  %v2393 = add i32 %v6, %v2154
-  %v2394 = add i32 %v8, %v2156
-  %v2395 = mul i32 %v2393, 576
-  %v2396 = add i32 %v2395, %v2394
-  %v2397 = mul i32 %v2396, 2
-  %v2398 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2397
-  %v2399 = insertelement <4 x half> poison, half %v2293, i32 0
-  %v2400 = insertelement <4 x half> %v2399, half %v2294, i32 1
-  %v2401 = insertelement <4 x half> %v2400, half %v2295, i32 2
-  %v2402 = insertelement <4 x half> %v2401, half %v2296, i32 3
-  store <4 x half> %v2402, ptr addrspace(1) %v2398, align 2
-  %v2403 = add i32 %v6, %v2166
-  %v2404 = add i32 %v8, %v2168
-  %v2405 = mul i32 %v2403, 576
-  %v2406 = add i32 %v2405, %v2404
-  %v2407 = mul i32 %v2406, 2
-  %v2408 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2407
-  %v2409 = insertelement <4 x half> poison, half %v2297, i32 0
-  %v2410 = insertelement <4 x half> %v2409, half %v2298, i32 1
-  %v2411 = insertelement <4 x half> %v2410, half %v2299, i32 2
-  %v2412 = insertelement <4 x half> %v2411, half %v2300, i32 3
-  store <4 x half> %v2412, ptr addrspace(1) %v2408, align 2
-  %v2413 = add i32 %v6, %v2178
-  %v2414 = add i32 %v8, %v2180
-  %v2415 = mul i32 %v2413, 576
-  %v2416 = add i32 %v2415, %v2414
-  %v2417 = mul i32 %v2416, 2
-  %v2418 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2417
-  %v2419 = insertelement <4 x half> poison, half %v2301, i32 0
-  %v2420 = insertelement <4 x half> %v2419, half %v2302, i32 1
-  %v2421 = insertelement <4 x half> %v2420, half %v2303, i32 2
-  %v2422 = insertelement <4 x half> %v2421, half %v2304, i32 3
-  store <4 x half> %v2422, ptr addrspace(1) %v2418, align 2
-  %v2423 = add i32 %v6, %v2190
-  %v2424 = add i32 %v8, %v2192
-  %v2425 = mul i32 %v2423, 576
+  %v2388 = icmp slt i32 %v2384, 576
+  %v2389 = select i1 %v2388, i32 %v2387, i32 %v2290
+  %v2390 = bitcast half %v2072 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2390, ptr addrspace(8) %v2294, i32 %v2389, i32 0, i32 0)
+  %v2391 = add i32 %v8, %v1912
+  %v2392 = add i32 %v2391, 0
+  %v2393 = mul i32 %v1910, 576
+  %v2394 = add i32 %v2393, %v2392
+  %v2395 = mul i32 %v2394, 2
+  %v2396 = icmp slt i32 %v2392, 576
+  %v2397 = select i1 %v2396, i32 %v2395, i32 %v2290
+  %v2398 = bitcast half %v2073 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2398, ptr addrspace(8) %v2294, i32 %v2397, i32 0, i32 0)
+  %v2399 = add i32 %v8, %v1912
+  %v2400 = add i32 %v2399, 1
+  %v2401 = mul i32 %v1910, 576
+  %v2402 = add i32 %v2401, %v2400
+  %v2403 = mul i32 %v2402, 2
+  %v2404 = icmp slt i32 %v2400, 576
+  %v2405 = select i1 %v2404, i32 %v2403, i32 %v2290
+  %v2406 = bitcast half %v2074 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2406, ptr addrspace(8) %v2294, i32 %v2405, i32 0, i32 0)
+  %v2407 = add i32 %v8, %v1912
+  %v2408 = add i32 %v2407, 2
+  %v2409 = mul i32 %v1910, 576
+  %v2410 = add i32 %v2409, %v2408
+  %v2411 = mul i32 %v2410, 2
+  %v2412 = icmp slt i32 %v2408, 576
+  %v2413 = select i1 %v2412, i32 %v2411, i32 %v2290
+  %v2414 = bitcast half %v2075 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2414, ptr addrspace(8) %v2294, i32 %v2413, i32 0, i32 0)
+  %v2415 = add i32 %v8, %v1912
+  %v2416 = add i32 %v2415, 3
+  %v2417 = mul i32 %v1910, 576
+  %v2418 = add i32 %v2417, %v2416
+  %v2419 = mul i32 %v2418, 2
+  %v2420 = icmp slt i32 %v2416, 576
+  %v2421 = select i1 %v2420, i32 %v2419, i32 %v2290
+  %v2422 = bitcast half %v2076 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2422, ptr addrspace(8) %v2294, i32 %v2421, i32 0, i32 0)
+  %v2423 = add i32 %v8, %v1924
+  %v2424 = add i32 %v2423, 0
+  %v2425 = mul i32 %v1922, 576
   %v2426 = add i32 %v2425, %v2424
   %v2427 = mul i32 %v2426, 2
-  %v2428 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2427
-  %v2429 = insertelement <4 x half> poison, half %v2305, i32 0
-  %v2430 = insertelement <4 x half> %v2429, half %v2306, i32 1
-  %v2431 = insertelement <4 x half> %v2430, half %v2307, i32 2
-  %v2432 = insertelement <4 x half> %v2431, half %v2308, i32 3
-  store <4 x half> %v2432, ptr addrspace(1) %v2428, align 2
-  %v2433 = add i32 %v6, %v2202
-  %v2434 = add i32 %v8, %v2204
-  %v2435 = mul i32 %v2433, 576
-  %v2436 = add i32 %v2435, %v2434
-  %v2437 = mul i32 %v2436, 2
-  %v2438 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2437
-  %v2439 = insertelement <4 x half> poison, half %v2309, i32 0
-  %v2440 = insertelement <4 x half> %v2439, half %v2310, i32 1
-  %v2441 = insertelement <4 x half> %v2440, half %v2311, i32 2
-  %v2442 = insertelement <4 x half> %v2441, half %v2312, i32 3
-  store <4 x half> %v2442, ptr addrspace(1) %v2438, align 2
-  %v2443 = add i32 %v6, %v2214
-  %v2444 = add i32 %v8, %v2216
-  %v2445 = mul i32 %v2443, 576
-  %v2446 = add i32 %v2445, %v2444
-  %v2447 = mul i32 %v2446, 2
-  %v2448 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2447
-  %v2449 = insertelement <4 x half> poison, half %v2313, i32 0
-  %v2450 = insertelement <4 x half> %v2449, half %v2314, i32 1
-  %v2451 = insertelement <4 x half> %v2450, half %v2315, i32 2
-  %v2452 = insertelement <4 x half> %v2451, half %v2316, i32 3
-  store <4 x half> %v2452, ptr addrspace(1) %v2448, align 2
-  %v2453 = add i32 %v6, %v2226
-  %v2454 = add i32 %v8, %v2228
-  %v2455 = mul i32 %v2453, 576
-  %v2456 = add i32 %v2455, %v2454
-  %v2457 = mul i32 %v2456, 2
-  %v2458 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2457
-  %v2459 = insertelement <4 x half> poison, half %v2317, i32 0
-  %v2460 = insertelement <4 x half> %v2459, half %v2318, i32 1
-  %v2461 = insertelement <4 x half> %v2460, half %v2319, i32 2
-  %v2462 = insertelement <4 x half> %v2461, half %v2320, i32 3
-  store <4 x half> %v2462, ptr addrspace(1) %v2458, align 2
-  %v2463 = add i32 %v6, %v2238
-  %v2464 = add i32 %v8, %v2240
-  %v2465 = mul i32 %v2463, 576
+  %v2428 = icmp slt i32 %v2424, 576
+  %v2429 = select i1 %v2428, i32 %v2427, i32 %v2290
+  %v2430 = bitcast half %v2077 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2430, ptr addrspace(8) %v2294, i32 %v2429, i32 0, i32 0)
+  %v2431 = add i32 %v8, %v1924
+  %v2432 = add i32 %v2431, 1
+  %v2433 = mul i32 %v1922, 576
+  %v2434 = add i32 %v2433, %v2432
+  %v2435 = mul i32 %v2434, 2
+  %v2436 = icmp slt i32 %v2432, 576
+  %v2437 = select i1 %v2436, i32 %v2435, i32 %v2290
+  %v2438 = bitcast half %v2078 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2438, ptr addrspace(8) %v2294, i32 %v2437, i32 0, i32 0)
+  %v2439 = add i32 %v8, %v1924
+  %v2440 = add i32 %v2439, 2
+  %v2441 = mul i32 %v1922, 576
+  %v2442 = add i32 %v2441, %v2440
+  %v2443 = mul i32 %v2442, 2
+  %v2444 = icmp slt i32 %v2440, 576
+  %v2445 = select i1 %v2444, i32 %v2443, i32 %v2290
+  %v2446 = bitcast half %v2079 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2446, ptr addrspace(8) %v2294, i32 %v2445, i32 0, i32 0)
+  %v2447 = add i32 %v8, %v1924
+  %v2448 = add i32 %v2447, 3
+  %v2449 = mul i32 %v1922, 576
+  %v2450 = add i32 %v2449, %v2448
+  %v2451 = mul i32 %v2450, 2
+  %v2452 = icmp slt i32 %v2448, 576
+  %v2453 = select i1 %v2452, i32 %v2451, i32 %v2290
+  %v2454 = bitcast half %v2080 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2454, ptr addrspace(8) %v2294, i32 %v2453, i32 0, i32 0)
+  %v2455 = add i32 %v8, %v1936
+  %v2456 = add i32 %v2455, 0
+  %v2457 = mul i32 %v1934, 576
+  %v2458 = add i32 %v2457, %v2456
+  %v2459 = mul i32 %v2458, 2
+  %v2460 = icmp slt i32 %v2456, 576
+  %v2461 = select i1 %v2460, i32 %v2459, i32 %v2290
+  %v2462 = bitcast half %v2081 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2462, ptr addrspace(8) %v2294, i32 %v2461, i32 0, i32 0)
+  %v2463 = add i32 %v8, %v1936
+  %v2464 = add i32 %v2463, 1
+  %v2465 = mul i32 %v1934, 576
   %v2466 = add i32 %v2465, %v2464
   %v2467 = mul i32 %v2466, 2
-  %v2468 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2467
-  %v2469 = insertelement <4 x half> poison, half %v2321, i32 0
-  %v2470 = insertelement <4 x half> %v2469, half %v2322, i32 1
-  %v2471 = insertelement <4 x half> %v2470, half %v2323, i32 2
-  %v2472 = insertelement <4 x half> %v2471, half %v2324, i32 3
-  store <4 x half> %v2472, ptr addrspace(1) %v2468, align 2
-  %v2473 = add i32 %v6, %v2250
-  %v2474 = add i32 %v8, %v2252
-  %v2475 = mul i32 %v2473, 576
-  %v2476 = add i32 %v2475, %v2474
-  %v2477 = mul i32 %v2476, 2
-  %v2478 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2477
-  %v2479 = insertelement <4 x half> poison, half %v2325, i32 0
-  %v2480 = insertelement <4 x half> %v2479, half %v2326, i32 1
-  %v2481 = insertelement <4 x half> %v2480, half %v2327, i32 2
-  %v2482 = insertelement <4 x half> %v2481, half %v2328, i32 3
-  store <4 x half> %v2482, ptr addrspace(1) %v2478, align 2
-  %v2483 = add i32 %v6, %v2262
-  %v2484 = add i32 %v8, %v2264
-  %v2485 = mul i32 %v2483, 576
-  %v2486 = add i32 %v2485, %v2484
-  %v2487 = mul i32 %v2486, 2
-  %v2488 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2487
-  %v2489 = insertelement <4 x half> poison, half %v2329, i32 0
-  %v2490 = insertelement <4 x half> %v2489, half %v2330, i32 1
-  %v2491 = insertelement <4 x half> %v2490, half %v2331, i32 2
-  %v2492 = insertelement <4 x half> %v2491, half %v2332, i32 3
-  store <4 x half> %v2492, ptr addrspace(1) %v2488, align 2
-  br label %if.end26
-if.else25:
-  %v2493 = icmp slt i32 %v6, 64
-  %v2494 = sub i32 64, %v6
-  %v2495 = call i32 @llvm.smin.i32(i32 %v2494, i32 64)
-  %v2496 = select i1 %v2493, i32 %v2495, i32 0
-  %v2497 = mul i32 %v2496, 576
-  %v2498 = mul i32 %v2497, 2
-  %v2499 = mul i32 %v6, 576
-  %v2500 = mul i32 %v2499, 2
-  %v2501 = getelementptr inbounds i8, ptr addrspace(1) %v2076, i32 %v2500
-  %v2502 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v2501, i16 0, i32 %v2498, i32 131072)
-  %v2503 = add i32 %v8, %v2084
-  %v2504 = add i32 %v2503, 0
-  %v2505 = mul i32 %v2082, 576
+  %v2468 = icmp slt i32 %v2464, 576
+  %v2469 = select i1 %v2468, i32 %v2467, i32 %v2290
+  %v2470 = bitcast half %v2082 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2470, ptr addrspace(8) %v2294, i32 %v2469, i32 0, i32 0)
+  %v2471 = add i32 %v8, %v1936
+  %v2472 = add i32 %v2471, 2
+  %v2473 = mul i32 %v1934, 576
+  %v2474 = add i32 %v2473, %v2472
+  %v2475 = mul i32 %v2474, 2
+  %v2476 = icmp slt i32 %v2472, 576
+  %v2477 = select i1 %v2476, i32 %v2475, i32 %v2290
+  %v2478 = bitcast half %v2083 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2478, ptr addrspace(8) %v2294, i32 %v2477, i32 0, i32 0)
+  %v2479 = add i32 %v8, %v1936
+  %v2480 = add i32 %v2479, 3
+  %v2481 = mul i32 %v1934, 576
+  %v2482 = add i32 %v2481, %v2480
+  %v2483 = mul i32 %v2482, 2
+  %v2484 = icmp slt i32 %v2480, 576
+  %v2485 = select i1 %v2484, i32 %v2483, i32 %v2290
+  %v2486 = bitcast half %v2084 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2486, ptr addrspace(8) %v2294, i32 %v2485, i32 0, i32 0)
+  %v2487 = add i32 %v8, %v1948
+  %v2488 = add i32 %v2487, 0
+  %v2489 = mul i32 %v1946, 576
+  %v2490 = add i32 %v2489, %v2488
+  %v2491 = mul i32 %v2490, 2
+  %v2492 = icmp slt i32 %v2488, 576
+  %v2493 = select i1 %v2492, i32 %v2491, i32 %v2290
+  %v2494 = bitcast half %v2085 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2494, ptr addrspace(8) %v2294, i32 %v2493, i32 0, i32 0)
+  %v2495 = add i32 %v8, %v1948
+  %v2496 = add i32 %v2495, 1
+  %v2497 = mul i32 %v1946, 576
+  %v2498 = add i32 %v2497, %v2496
+  %v2499 = mul i32 %v2498, 2
+  %v2500 = icmp slt i32 %v2496, 576
+  %v2501 = select i1 %v2500, i32 %v2499, i32 %v2290
+  %v2502 = bitcast half %v2086 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2502, ptr addrspace(8) %v2294, i32 %v2501, i32 0, i32 0)
+  %v2503 = add i32 %v8, %v1948
+  %v2504 = add i32 %v2503, 2
+  %v2505 = mul i32 %v1946, 576
   %v2506 = add i32 %v2505, %v2504
   %v2507 = mul i32 %v2506, 2
   %v2508 = icmp slt i32 %v2504, 576
-  %v2509 = select i1 %v2508, i32 %v2507, i32 %v2498
-  %v2510 = bitcast half %v2269 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2510, ptr addrspace(8) %v2502, i32 %v2509, i32 0, i32 0)
-  %v2511 = add i32 %v8, %v2084
-  %v2512 = add i32 %v2511, 1
-  %v2513 = mul i32 %v2082, 576
+  %v2509 = select i1 %v2508, i32 %v2507, i32 %v2290
+  %v2510 = bitcast half %v2087 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2510, ptr addrspace(8) %v2294, i32 %v2509, i32 0, i32 0)
+  %v2511 = add i32 %v8, %v1948
+  %v2512 = add i32 %v2511, 3
+  %v2513 = mul i32 %v1946, 576
   %v2514 = add i32 %v2513, %v2512
   %v2515 = mul i32 %v2514, 2
   %v2516 = icmp slt i32 %v2512, 576
-  %v2517 = select i1 %v2516, i32 %v2515, i32 %v2498
-  %v2518 = bitcast half %v2270 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2518, ptr addrspace(8) %v2502, i32 %v2517, i32 0, i32 0)
-  %v2519 = add i32 %v8, %v2084
-  %v2520 = add i32 %v2519, 2
-  %v2521 = mul i32 %v2082, 576
+  %v2517 = select i1 %v2516, i32 %v2515, i32 %v2290
+  %v2518 = bitcast half %v2088 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2518, ptr addrspace(8) %v2294, i32 %v2517, i32 0, i32 0)
+  %v2519 = add i32 %v8, %v1960
+  %v2520 = add i32 %v2519, 0
+  %v2521 = mul i32 %v1958, 576
   %v2522 = add i32 %v2521, %v2520
   %v2523 = mul i32 %v2522, 2
   %v2524 = icmp slt i32 %v2520, 576
-  %v2525 = select i1 %v2524, i32 %v2523, i32 %v2498
-  %v2526 = bitcast half %v2271 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2526, ptr addrspace(8) %v2502, i32 %v2525, i32 0, i32 0)
-  %v2527 = add i32 %v8, %v2084
-  %v2528 = add i32 %v2527, 3
-  %v2529 = mul i32 %v2082, 576
+  %v2525 = select i1 %v2524, i32 %v2523, i32 %v2290
+  %v2526 = bitcast half %v2089 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2526, ptr addrspace(8) %v2294, i32 %v2525, i32 0, i32 0)
+  %v2527 = add i32 %v8, %v1960
+  %v2528 = add i32 %v2527, 1
+  %v2529 = mul i32 %v1958, 576
   %v2530 = add i32 %v2529, %v2528
   %v2531 = mul i32 %v2530, 2
   %v2532 = icmp slt i32 %v2528, 576
-  %v2533 = select i1 %v2532, i32 %v2531, i32 %v2498
-  %v2534 = bitcast half %v2272 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2534, ptr addrspace(8) %v2502, i32 %v2533, i32 0, i32 0)
-  %v2535 = add i32 %v8, %v2096
-  %v2536 = add i32 %v2535, 0
-  %v2537 = mul i32 %v2094, 576
+  %v2533 = select i1 %v2532, i32 %v2531, i32 %v2290
+  %v2534 = bitcast half %v2090 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2534, ptr addrspace(8) %v2294, i32 %v2533, i32 0, i32 0)
+  %v2535 = add i32 %v8, %v1960
+  %v2536 = add i32 %v2535, 2
+  %v2537 = mul i32 %v1958, 576
   %v2538 = add i32 %v2537, %v2536
   %v2539 = mul i32 %v2538, 2
   %v2540 = icmp slt i32 %v2536, 576
-  %v2541 = select i1 %v2540, i32 %v2539, i32 %v2498
-  %v2542 = bitcast half %v2273 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2542, ptr addrspace(8) %v2502, i32 %v2541, i32 0, i32 0)
-  %v2543 = add i32 %v8, %v2096
-  %v2544 = add i32 %v2543, 1
-  %v2545 = mul i32 %v2094, 576
+  %v2541 = select i1 %v2540, i32 %v2539, i32 %v2290
+  %v2542 = bitcast half %v2091 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2542, ptr addrspace(8) %v2294, i32 %v2541, i32 0, i32 0)
+  %v2543 = add i32 %v8, %v1960
+  %v2544 = add i32 %v2543, 3
+  %v2545 = mul i32 %v1958, 576
   %v2546 = add i32 %v2545, %v2544
   %v2547 = mul i32 %v2546, 2
   %v2548 = icmp slt i32 %v2544, 576
-  %v2549 = select i1 %v2548, i32 %v2547, i32 %v2498
-  %v2550 = bitcast half %v2274 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2550, ptr addrspace(8) %v2502, i32 %v2549, i32 0, i32 0)
-  %v2551 = add i32 %v8, %v2096
-  %v2552 = add i32 %v2551, 2
-  %v2553 = mul i32 %v2094, 576
+  %v2549 = select i1 %v2548, i32 %v2547, i32 %v2290
+  %v2550 = bitcast half %v2092 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2550, ptr addrspace(8) %v2294, i32 %v2549, i32 0, i32 0)
+  %v2551 = add i32 %v8, %v1972
+  %v2552 = add i32 %v2551, 0
+  %v2553 = mul i32 %v1970, 576
   %v2554 = add i32 %v2553, %v2552
   %v2555 = mul i32 %v2554, 2
   %v2556 = icmp slt i32 %v2552, 576
-  %v2557 = select i1 %v2556, i32 %v2555, i32 %v2498
-  %v2558 = bitcast half %v2275 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2558, ptr addrspace(8) %v2502, i32 %v2557, i32 0, i32 0)
-  %v2559 = add i32 %v8, %v2096
-  %v2560 = add i32 %v2559, 3
-  %v2561 = mul i32 %v2094, 576
+  %v2557 = select i1 %v2556, i32 %v2555, i32 %v2290
+  %v2558 = bitcast half %v2093 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2558, ptr addrspace(8) %v2294, i32 %v2557, i32 0, i32 0)
+  %v2559 = add i32 %v8, %v1972
+  %v2560 = add i32 %v2559, 1
+  %v2561 = mul i32 %v1970, 576
   %v2562 = add i32 %v2561, %v2560
   %v2563 = mul i32 %v2562, 2
   %v2564 = icmp slt i32 %v2560, 576
-  %v2565 = select i1 %v2564, i32 %v2563, i32 %v2498
-  %v2566 = bitcast half %v2276 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2566, ptr addrspace(8) %v2502, i32 %v2565, i32 0, i32 0)
-  %v2567 = add i32 %v8, %v2108
-  %v2568 = add i32 %v2567, 0
-  %v2569 = mul i32 %v2106, 576
+  %v2565 = select i1 %v2564, i32 %v2563, i32 %v2290
+  %v2566 = bitcast half %v2094 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2566, ptr addrspace(8) %v2294, i32 %v2565, i32 0, i32 0)
+  %v2567 = add i32 %v8, %v1972
+  %v2568 = add i32 %v2567, 2
+  %v2569 = mul i32 %v1970, 576
   %v2570 = add i32 %v2569, %v2568
   %v2571 = mul i32 %v2570, 2
   %v2572 = icmp slt i32 %v2568, 576
-  %v2573 = select i1 %v2572, i32 %v2571, i32 %v2498
-  %v2574 = bitcast half %v2277 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2574, ptr addrspace(8) %v2502, i32 %v2573, i32 0, i32 0)
-  %v2575 = add i32 %v8, %v2108
-  %v2576 = add i32 %v2575, 1
-  %v2577 = mul i32 %v2106, 576
+  %v2573 = select i1 %v2572, i32 %v2571, i32 %v2290
+  %v2574 = bitcast half %v2095 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2574, ptr addrspace(8) %v2294, i32 %v2573, i32 0, i32 0)
+  %v2575 = add i32 %v8, %v1972
+  %v2576 = add i32 %v2575, 3
+  %v2577 = mul i32 %v1970, 576
   %v2578 = add i32 %v2577, %v2576
   %v2579 = mul i32 %v2578, 2
   %v2580 = icmp slt i32 %v2576, 576
-  %v2581 = select i1 %v2580, i32 %v2579, i32 %v2498
-  %v2582 = bitcast half %v2278 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2582, ptr addrspace(8) %v2502, i32 %v2581, i32 0, i32 0)
-  %v2583 = add i32 %v8, %v2108
-  %v2584 = add i32 %v2583, 2
-  %v2585 = mul i32 %v2106, 576
+  %v2581 = select i1 %v2580, i32 %v2579, i32 %v2290
+  %v2582 = bitcast half %v2096 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2582, ptr addrspace(8) %v2294, i32 %v2581, i32 0, i32 0)
+  %v2583 = add i32 %v8, %v1984
+  %v2584 = add i32 %v2583, 0
+  %v2585 = mul i32 %v1982, 576
   %v2586 = add i32 %v2585, %v2584
   %v2587 = mul i32 %v2586, 2
   %v2588 = icmp slt i32 %v2584, 576
-  %v2589 = select i1 %v2588, i32 %v2587, i32 %v2498
-  %v2590 = bitcast half %v2279 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2590, ptr addrspace(8) %v2502, i32 %v2589, i32 0, i32 0)
-  %v2591 = add i32 %v8, %v2108
-  %v2592 = add i32 %v2591, 3
-  %v2593 = mul i32 %v2106, 576
+  %v2589 = select i1 %v2588, i32 %v2587, i32 %v2290
+  %v2590 = bitcast half %v2097 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2590, ptr addrspace(8) %v2294, i32 %v2589, i32 0, i32 0)
+  %v2591 = add i32 %v8, %v1984
+  %v2592 = add i32 %v2591, 1
+  %v2593 = mul i32 %v1982, 576
   %v2594 = add i32 %v2593, %v2592
   %v2595 = mul i32 %v2594, 2
   %v2596 = icmp slt i32 %v2592, 576
-  %v2597 = select i1 %v2596, i32 %v2595, i32 %v2498
-  %v2598 = bitcast half %v2280 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2598, ptr addrspace(8) %v2502, i32 %v2597, i32 0, i32 0)
-  %v2599 = add i32 %v8, %v2120
-  %v2600 = add i32 %v2599, 0
-  %v2601 = mul i32 %v2118, 576
+  %v2597 = select i1 %v2596, i32 %v2595, i32 %v2290
+  %v2598 = bitcast half %v2098 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2598, ptr addrspace(8) %v2294, i32 %v2597, i32 0, i32 0)
+  %v2599 = add i32 %v8, %v1984
+  %v2600 = add i32 %v2599, 2
+  %v2601 = mul i32 %v1982, 576
   %v2602 = add i32 %v2601, %v2600
   %v2603 = mul i32 %v2602, 2
   %v2604 = icmp slt i32 %v2600, 576
-  %v2605 = select i1 %v2604, i32 %v2603, i32 %v2498
-  %v2606 = bitcast half %v2281 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2606, ptr addrspace(8) %v2502, i32 %v2605, i32 0, i32 0)
-  %v2607 = add i32 %v8, %v2120
-  %v2608 = add i32 %v2607, 1
-  %v2609 = mul i32 %v2118, 576
+  %v2605 = select i1 %v2604, i32 %v2603, i32 %v2290
+  %v2606 = bitcast half %v2099 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2606, ptr addrspace(8) %v2294, i32 %v2605, i32 0, i32 0)
+  %v2607 = add i32 %v8, %v1984
+  %v2608 = add i32 %v2607, 3
+  %v2609 = mul i32 %v1982, 576
   %v2610 = add i32 %v2609, %v2608
   %v2611 = mul i32 %v2610, 2
   %v2612 = icmp slt i32 %v2608, 576
-  %v2613 = select i1 %v2612, i32 %v2611, i32 %v2498
-  %v2614 = bitcast half %v2282 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2614, ptr addrspace(8) %v2502, i32 %v2613, i32 0, i32 0)
-  %v2615 = add i32 %v8, %v2120
-  %v2616 = add i32 %v2615, 2
-  %v2617 = mul i32 %v2118, 576
+  %v2613 = select i1 %v2612, i32 %v2611, i32 %v2290
+  %v2614 = bitcast half %v2100 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2614, ptr addrspace(8) %v2294, i32 %v2613, i32 0, i32 0)
+  %v2615 = add i32 %v8, %v1996
+  %v2616 = add i32 %v2615, 0
+  %v2617 = mul i32 %v1994, 576
   %v2618 = add i32 %v2617, %v2616
   %v2619 = mul i32 %v2618, 2
   %v2620 = icmp slt i32 %v2616, 576
-  %v2621 = select i1 %v2620, i32 %v2619, i32 %v2498
-  %v2622 = bitcast half %v2283 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2622, ptr addrspace(8) %v2502, i32 %v2621, i32 0, i32 0)
-  %v2623 = add i32 %v8, %v2120
-  %v2624 = add i32 %v2623, 3
-  %v2625 = mul i32 %v2118, 576
+  %v2621 = select i1 %v2620, i32 %v2619, i32 %v2290
+  %v2622 = bitcast half %v2101 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2622, ptr addrspace(8) %v2294, i32 %v2621, i32 0, i32 0)
+  %v2623 = add i32 %v8, %v1996
+  %v2624 = add i32 %v2623, 1
+  %v2625 = mul i32 %v1994, 576
   %v2626 = add i32 %v2625, %v2624
   %v2627 = mul i32 %v2626, 2
   %v2628 = icmp slt i32 %v2624, 576
-  %v2629 = select i1 %v2628, i32 %v2627, i32 %v2498
-  %v2630 = bitcast half %v2284 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2630, ptr addrspace(8) %v2502, i32 %v2629, i32 0, i32 0)
-  %v2631 = add i32 %v8, %v2132
-  %v2632 = add i32 %v2631, 0
-  %v2633 = mul i32 %v2130, 576
+  %v2629 = select i1 %v2628, i32 %v2627, i32 %v2290
+  %v2630 = bitcast half %v2102 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2630, ptr addrspace(8) %v2294, i32 %v2629, i32 0, i32 0)
+  %v2631 = add i32 %v8, %v1996
+  %v2632 = add i32 %v2631, 2
+  %v2633 = mul i32 %v1994, 576
   %v2634 = add i32 %v2633, %v2632
   %v2635 = mul i32 %v2634, 2
   %v2636 = icmp slt i32 %v2632, 576
-  %v2637 = select i1 %v2636, i32 %v2635, i32 %v2498
-  %v2638 = bitcast half %v2285 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2638, ptr addrspace(8) %v2502, i32 %v2637, i32 0, i32 0)
-  %v2639 = add i32 %v8, %v2132
-  %v2640 = add i32 %v2639, 1
-  %v2641 = mul i32 %v2130, 576
+  %v2637 = select i1 %v2636, i32 %v2635, i32 %v2290
+  %v2638 = bitcast half %v2103 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2638, ptr addrspace(8) %v2294, i32 %v2637, i32 0, i32 0)
+  %v2639 = add i32 %v8, %v1996
+  %v2640 = add i32 %v2639, 3
+  %v2641 = mul i32 %v1994, 576
   %v2642 = add i32 %v2641, %v2640
   %v2643 = mul i32 %v2642, 2
   %v2644 = icmp slt i32 %v2640, 576
-  %v2645 = select i1 %v2644, i32 %v2643, i32 %v2498
-  %v2646 = bitcast half %v2286 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2646, ptr addrspace(8) %v2502, i32 %v2645, i32 0, i32 0)
-  %v2647 = add i32 %v8, %v2132
-  %v2648 = add i32 %v2647, 2
-  %v2649 = mul i32 %v2130, 576
+  %v2645 = select i1 %v2644, i32 %v2643, i32 %v2290
+  %v2646 = bitcast half %v2104 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2646, ptr addrspace(8) %v2294, i32 %v2645, i32 0, i32 0)
+  %v2647 = add i32 %v8, %v2008
+  %v2648 = add i32 %v2647, 0
+  %v2649 = mul i32 %v2006, 576
   %v2650 = add i32 %v2649, %v2648
   %v2651 = mul i32 %v2650, 2
   %v2652 = icmp slt i32 %v2648, 576
-  %v2653 = select i1 %v2652, i32 %v2651, i32 %v2498
-  %v2654 = bitcast half %v2287 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2654, ptr addrspace(8) %v2502, i32 %v2653, i32 0, i32 0)
-  %v2655 = add i32 %v8, %v2132
-  %v2656 = add i32 %v2655, 3
-  %v2657 = mul i32 %v2130, 576
+  %v2653 = select i1 %v2652, i32 %v2651, i32 %v2290
+  %v2654 = bitcast half %v2105 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2654, ptr addrspace(8) %v2294, i32 %v2653, i32 0, i32 0)
+  %v2655 = add i32 %v8, %v2008
+  %v2656 = add i32 %v2655, 1
+  %v2657 = mul i32 %v2006, 576
   %v2658 = add i32 %v2657, %v2656
   %v2659 = mul i32 %v2658, 2
   %v2660 = icmp slt i32 %v2656, 576
-  %v2661 = select i1 %v2660, i32 %v2659, i32 %v2498
-  %v2662 = bitcast half %v2288 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2662, ptr addrspace(8) %v2502, i32 %v2661, i32 0, i32 0)
-  %v2663 = add i32 %v8, %v2144
-  %v2664 = add i32 %v2663, 0
-  %v2665 = mul i32 %v2142, 576
+  %v2661 = select i1 %v2660, i32 %v2659, i32 %v2290
+  %v2662 = bitcast half %v2106 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2662, ptr addrspace(8) %v2294, i32 %v2661, i32 0, i32 0)
+  %v2663 = add i32 %v8, %v2008
+  %v2664 = add i32 %v2663, 2
+  %v2665 = mul i32 %v2006, 576
   %v2666 = add i32 %v2665, %v2664
   %v2667 = mul i32 %v2666, 2
   %v2668 = icmp slt i32 %v2664, 576
-  %v2669 = select i1 %v2668, i32 %v2667, i32 %v2498
-  %v2670 = bitcast half %v2289 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2670, ptr addrspace(8) %v2502, i32 %v2669, i32 0, i32 0)
-  %v2671 = add i32 %v8, %v2144
-  %v2672 = add i32 %v2671, 1
-  %v2673 = mul i32 %v2142, 576
+  %v2669 = select i1 %v2668, i32 %v2667, i32 %v2290
+  %v2670 = bitcast half %v2107 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2670, ptr addrspace(8) %v2294, i32 %v2669, i32 0, i32 0)
+  %v2671 = add i32 %v8, %v2008
+  %v2672 = add i32 %v2671, 3
+  %v2673 = mul i32 %v2006, 576
   %v2674 = add i32 %v2673, %v2672
   %v2675 = mul i32 %v2674, 2
   %v2676 = icmp slt i32 %v2672, 576
-  %v2677 = select i1 %v2676, i32 %v2675, i32 %v2498
-  %v2678 = bitcast half %v2290 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2678, ptr addrspace(8) %v2502, i32 %v2677, i32 0, i32 0)
-  %v2679 = add i32 %v8, %v2144
-  %v2680 = add i32 %v2679, 2
-  %v2681 = mul i32 %v2142, 576
+  %v2677 = select i1 %v2676, i32 %v2675, i32 %v2290
+  %v2678 = bitcast half %v2108 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2678, ptr addrspace(8) %v2294, i32 %v2677, i32 0, i32 0)
+  %v2679 = add i32 %v8, %v2020
+  %v2680 = add i32 %v2679, 0
+  %v2681 = mul i32 %v2018, 576
   %v2682 = add i32 %v2681, %v2680
   %v2683 = mul i32 %v2682, 2
   %v2684 = icmp slt i32 %v2680, 576
-  %v2685 = select i1 %v2684, i32 %v2683, i32 %v2498
-  %v2686 = bitcast half %v2291 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2686, ptr addrspace(8) %v2502, i32 %v2685, i32 0, i32 0)
-  %v2687 = add i32 %v8, %v2144
-  %v2688 = add i32 %v2687, 3
-  %v2689 = mul i32 %v2142, 576
+  %v2685 = select i1 %v2684, i32 %v2683, i32 %v2290
+  %v2686 = bitcast half %v2109 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2686, ptr addrspace(8) %v2294, i32 %v2685, i32 0, i32 0)
+  %v2687 = add i32 %v8, %v2020
+  %v2688 = add i32 %v2687, 1
+  %v2689 = mul i32 %v2018, 576
   %v2690 = add i32 %v2689, %v2688
   %v2691 = mul i32 %v2690, 2
   %v2692 = icmp slt i32 %v2688, 576
-  %v2693 = select i1 %v2692, i32 %v2691, i32 %v2498
-  %v2694 = bitcast half %v2292 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2694, ptr addrspace(8) %v2502, i32 %v2693, i32 0, i32 0)
-  %v2695 = add i32 %v8, %v2156
-  %v2696 = add i32 %v2695, 0
-  %v2697 = mul i32 %v2154, 576
+  %v2693 = select i1 %v2692, i32 %v2691, i32 %v2290
+  %v2694 = bitcast half %v2110 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2694, ptr addrspace(8) %v2294, i32 %v2693, i32 0, i32 0)
+  %v2695 = add i32 %v8, %v2020
+  %v2696 = add i32 %v2695, 2
+  %v2697 = mul i32 %v2018, 576
   %v2698 = add i32 %v2697, %v2696
   %v2699 = mul i32 %v2698, 2
   %v2700 = icmp slt i32 %v2696, 576
-  %v2701 = select i1 %v2700, i32 %v2699, i32 %v2498
-  %v2702 = bitcast half %v2293 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2702, ptr addrspace(8) %v2502, i32 %v2701, i32 0, i32 0)
-  %v2703 = add i32 %v8, %v2156
-  %v2704 = add i32 %v2703, 1
-  %v2705 = mul i32 %v2154, 576
+  %v2701 = select i1 %v2700, i32 %v2699, i32 %v2290
+  %v2702 = bitcast half %v2111 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2702, ptr addrspace(8) %v2294, i32 %v2701, i32 0, i32 0)
+  %v2703 = add i32 %v8, %v2020
+  %v2704 = add i32 %v2703, 3
+  %v2705 = mul i32 %v2018, 576
   %v2706 = add i32 %v2705, %v2704
   %v2707 = mul i32 %v2706, 2
   %v2708 = icmp slt i32 %v2704, 576
-  %v2709 = select i1 %v2708, i32 %v2707, i32 %v2498
-  %v2710 = bitcast half %v2294 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2710, ptr addrspace(8) %v2502, i32 %v2709, i32 0, i32 0)
-  %v2711 = add i32 %v8, %v2156
-  %v2712 = add i32 %v2711, 2
-  %v2713 = mul i32 %v2154, 576
+  %v2709 = select i1 %v2708, i32 %v2707, i32 %v2290
+  %v2710 = bitcast half %v2112 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2710, ptr addrspace(8) %v2294, i32 %v2709, i32 0, i32 0)
+  %v2711 = add i32 %v8, %v2032
+  %v2712 = add i32 %v2711, 0
+  %v2713 = mul i32 %v2030, 576
   %v2714 = add i32 %v2713, %v2712
   %v2715 = mul i32 %v2714, 2
   %v2716 = icmp slt i32 %v2712, 576
-  %v2717 = select i1 %v2716, i32 %v2715, i32 %v2498
-  %v2718 = bitcast half %v2295 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2718, ptr addrspace(8) %v2502, i32 %v2717, i32 0, i32 0)
-  %v2719 = add i32 %v8, %v2156
-  %v2720 = add i32 %v2719, 3
-  %v2721 = mul i32 %v2154, 576
+  %v2717 = select i1 %v2716, i32 %v2715, i32 %v2290
+  %v2718 = bitcast half %v2113 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2718, ptr addrspace(8) %v2294, i32 %v2717, i32 0, i32 0)
+  %v2719 = add i32 %v8, %v2032
+  %v2720 = add i32 %v2719, 1
+  %v2721 = mul i32 %v2030, 576
   %v2722 = add i32 %v2721, %v2720
   %v2723 = mul i32 %v2722, 2
   %v2724 = icmp slt i32 %v2720, 576
-  %v2725 = select i1 %v2724, i32 %v2723, i32 %v2498
-  %v2726 = bitcast half %v2296 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2726, ptr addrspace(8) %v2502, i32 %v2725, i32 0, i32 0)
-  %v2727 = add i32 %v8, %v2168
-  %v2728 = add i32 %v2727, 0
-  %v2729 = mul i32 %v2166, 576
+  %v2725 = select i1 %v2724, i32 %v2723, i32 %v2290
+  %v2726 = bitcast half %v2114 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2726, ptr addrspace(8) %v2294, i32 %v2725, i32 0, i32 0)
+  %v2727 = add i32 %v8, %v2032
+  %v2728 = add i32 %v2727, 2
+  %v2729 = mul i32 %v2030, 576
   %v2730 = add i32 %v2729, %v2728
   %v2731 = mul i32 %v2730, 2
   %v2732 = icmp slt i32 %v2728, 576
-  %v2733 = select i1 %v2732, i32 %v2731, i32 %v2498
-  %v2734 = bitcast half %v2297 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2734, ptr addrspace(8) %v2502, i32 %v2733, i32 0, i32 0)
-  %v2735 = add i32 %v8, %v2168
-  %v2736 = add i32 %v2735, 1
-  %v2737 = mul i32 %v2166, 576
+  %v2733 = select i1 %v2732, i32 %v2731, i32 %v2290
+  %v2734 = bitcast half %v2115 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2734, ptr addrspace(8) %v2294, i32 %v2733, i32 0, i32 0)
+  %v2735 = add i32 %v8, %v2032
+  %v2736 = add i32 %v2735, 3
+  %v2737 = mul i32 %v2030, 576
   %v2738 = add i32 %v2737, %v2736
   %v2739 = mul i32 %v2738, 2
   %v2740 = icmp slt i32 %v2736, 576
-  %v2741 = select i1 %v2740, i32 %v2739, i32 %v2498
-  %v2742 = bitcast half %v2298 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2742, ptr addrspace(8) %v2502, i32 %v2741, i32 0, i32 0)
-  %v2743 = add i32 %v8, %v2168
-  %v2744 = add i32 %v2743, 2
-  %v2745 = mul i32 %v2166, 576
+  %v2741 = select i1 %v2740, i32 %v2739, i32 %v2290
+  %v2742 = bitcast half %v2116 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2742, ptr addrspace(8) %v2294, i32 %v2741, i32 0, i32 0)
+  %v2743 = add i32 %v8, %v2044
+  %v2744 = add i32 %v2743, 0
+  %v2745 = mul i32 %v2042, 576
   %v2746 = add i32 %v2745, %v2744
   %v2747 = mul i32 %v2746, 2
   %v2748 = icmp slt i32 %v2744, 576
-  %v2749 = select i1 %v2748, i32 %v2747, i32 %v2498
-  %v2750 = bitcast half %v2299 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2750, ptr addrspace(8) %v2502, i32 %v2749, i32 0, i32 0)
-  %v2751 = add i32 %v8, %v2168
-  %v2752 = add i32 %v2751, 3
-  %v2753 = mul i32 %v2166, 576
+  %v2749 = select i1 %v2748, i32 %v2747, i32 %v2290
+  %v2750 = bitcast half %v2117 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2750, ptr addrspace(8) %v2294, i32 %v2749, i32 0, i32 0)
+  %v2751 = add i32 %v8, %v2044
+  %v2752 = add i32 %v2751, 1
+  %v2753 = mul i32 %v2042, 576
   %v2754 = add i32 %v2753, %v2752
   %v2755 = mul i32 %v2754, 2
   %v2756 = icmp slt i32 %v2752, 576
-  %v2757 = select i1 %v2756, i32 %v2755, i32 %v2498
-  %v2758 = bitcast half %v2300 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2758, ptr addrspace(8) %v2502, i32 %v2757, i32 0, i32 0)
-  %v2759 = add i32 %v8, %v2180
-  %v2760 = add i32 %v2759, 0
-  %v2761 = mul i32 %v2178, 576
+  %v2757 = select i1 %v2756, i32 %v2755, i32 %v2290
+  %v2758 = bitcast half %v2118 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2758, ptr addrspace(8) %v2294, i32 %v2757, i32 0, i32 0)
+  %v2759 = add i32 %v8, %v2044
+  %v2760 = add i32 %v2759, 2
+  %v2761 = mul i32 %v2042, 576
   %v2762 = add i32 %v2761, %v2760
   %v2763 = mul i32 %v2762, 2
   %v2764 = icmp slt i32 %v2760, 576
-  %v2765 = select i1 %v2764, i32 %v2763, i32 %v2498
-  %v2766 = bitcast half %v2301 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2766, ptr addrspace(8) %v2502, i32 %v2765, i32 0, i32 0)
-  %v2767 = add i32 %v8, %v2180
-  %v2768 = add i32 %v2767, 1
-  %v2769 = mul i32 %v2178, 576
+  %v2765 = select i1 %v2764, i32 %v2763, i32 %v2290
+  %v2766 = bitcast half %v2119 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2766, ptr addrspace(8) %v2294, i32 %v2765, i32 0, i32 0)
+  %v2767 = add i32 %v8, %v2044
+  %v2768 = add i32 %v2767, 3
+  %v2769 = mul i32 %v2042, 576
   %v2770 = add i32 %v2769, %v2768
   %v2771 = mul i32 %v2770, 2
   %v2772 = icmp slt i32 %v2768, 576
-  %v2773 = select i1 %v2772, i32 %v2771, i32 %v2498
-  %v2774 = bitcast half %v2302 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2774, ptr addrspace(8) %v2502, i32 %v2773, i32 0, i32 0)
-  %v2775 = add i32 %v8, %v2180
-  %v2776 = add i32 %v2775, 2
-  %v2777 = mul i32 %v2178, 576
+  %v2773 = select i1 %v2772, i32 %v2771, i32 %v2290
+  %v2774 = bitcast half %v2120 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2774, ptr addrspace(8) %v2294, i32 %v2773, i32 0, i32 0)
+  %v2775 = add i32 %v8, %v2056
+  %v2776 = add i32 %v2775, 0
+  %v2777 = mul i32 %v2054, 576
   %v2778 = add i32 %v2777, %v2776
   %v2779 = mul i32 %v2778, 2
   %v2780 = icmp slt i32 %v2776, 576
-  %v2781 = select i1 %v2780, i32 %v2779, i32 %v2498
-  %v2782 = bitcast half %v2303 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2782, ptr addrspace(8) %v2502, i32 %v2781, i32 0, i32 0)
-  %v2783 = add i32 %v8, %v2180
-  %v2784 = add i32 %v2783, 3
-  %v2785 = mul i32 %v2178, 576
+  %v2781 = select i1 %v2780, i32 %v2779, i32 %v2290
+  %v2782 = bitcast half %v2121 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2782, ptr addrspace(8) %v2294, i32 %v2781, i32 0, i32 0)
+  %v2783 = add i32 %v8, %v2056
+  %v2784 = add i32 %v2783, 1
+  %v2785 = mul i32 %v2054, 576
   %v2786 = add i32 %v2785, %v2784
   %v2787 = mul i32 %v2786, 2
   %v2788 = icmp slt i32 %v2784, 576
-  %v2789 = select i1 %v2788, i32 %v2787, i32 %v2498
-  %v2790 = bitcast half %v2304 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2790, ptr addrspace(8) %v2502, i32 %v2789, i32 0, i32 0)
-  %v2791 = add i32 %v8, %v2192
-  %v2792 = add i32 %v2791, 0
-  %v2793 = mul i32 %v2190, 576
+  %v2789 = select i1 %v2788, i32 %v2787, i32 %v2290
+  %v2790 = bitcast half %v2122 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2790, ptr addrspace(8) %v2294, i32 %v2789, i32 0, i32 0)
+  %v2791 = add i32 %v8, %v2056
+  %v2792 = add i32 %v2791, 2
+  %v2793 = mul i32 %v2054, 576
   %v2794 = add i32 %v2793, %v2792
   %v2795 = mul i32 %v2794, 2
   %v2796 = icmp slt i32 %v2792, 576
-  %v2797 = select i1 %v2796, i32 %v2795, i32 %v2498
-  %v2798 = bitcast half %v2305 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2798, ptr addrspace(8) %v2502, i32 %v2797, i32 0, i32 0)
-  %v2799 = add i32 %v8, %v2192
-  %v2800 = add i32 %v2799, 1
-  %v2801 = mul i32 %v2190, 576
+  %v2797 = select i1 %v2796, i32 %v2795, i32 %v2290
+  %v2798 = bitcast half %v2123 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2798, ptr addrspace(8) %v2294, i32 %v2797, i32 0, i32 0)
+  %v2799 = add i32 %v8, %v2056
+  %v2800 = add i32 %v2799, 3
+  %v2801 = mul i32 %v2054, 576
   %v2802 = add i32 %v2801, %v2800
   %v2803 = mul i32 %v2802, 2
   %v2804 = icmp slt i32 %v2800, 576
-  %v2805 = select i1 %v2804, i32 %v2803, i32 %v2498
-  %v2806 = bitcast half %v2306 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2806, ptr addrspace(8) %v2502, i32 %v2805, i32 0, i32 0)
-  %v2807 = add i32 %v8, %v2192
-  %v2808 = add i32 %v2807, 2
-  %v2809 = mul i32 %v2190, 576
-  %v2810 = add i32 %v2809, %v2808
-  %v2811 = mul i32 %v2810, 2
-  %v2812 = icmp slt i32 %v2808, 576
-  %v2813 = select i1 %v2812, i32 %v2811, i32 %v2498
-  %v2814 = bitcast half %v2307 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2814, ptr addrspace(8) %v2502, i32 %v2813, i32 0, i32 0)
-  %v2815 = add i32 %v8, %v2192
-  %v2816 = add i32 %v2815, 3
-  %v2817 = mul i32 %v2190, 576
-  %v2818 = add i32 %v2817, %v2816
-  %v2819 = mul i32 %v2818, 2
-  %v2820 = icmp slt i32 %v2816, 576
-  %v2821 = select i1 %v2820, i32 %v2819, i32 %v2498
-  %v2822 = bitcast half %v2308 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2822, ptr addrspace(8) %v2502, i32 %v2821, i32 0, i32 0)
-  %v2823 = add i32 %v8, %v2204
-  %v2824 = add i32 %v2823, 0
-  %v2825 = mul i32 %v2202, 576
-  %v2826 = add i32 %v2825, %v2824
-  %v2827 = mul i32 %v2826, 2
-  %v2828 = icmp slt i32 %v2824, 576
-  %v2829 = select i1 %v2828, i32 %v2827, i32 %v2498
-  %v2830 = bitcast half %v2309 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2830, ptr addrspace(8) %v2502, i32 %v2829, i32 0, i32 0)
-  %v2831 = add i32 %v8, %v2204
-  %v2832 = add i32 %v2831, 1
-  %v2833 = mul i32 %v2202, 576
-  %v2834 = add i32 %v2833, %v2832
-  %v2835 = mul i32 %v2834, 2
-  %v2836 = icmp slt i32 %v2832, 576
-  %v2837 = select i1 %v2836, i32 %v2835, i32 %v2498
-  %v2838 = bitcast half %v2310 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2838, ptr addrspace(8) %v2502, i32 %v2837, i32 0, i32 0)
-  %v2839 = add i32 %v8, %v2204
-  %v2840 = add i32 %v2839, 2
-  %v2841 = mul i32 %v2202, 576
-  %v2842 = add i32 %v2841, %v2840
-  %v2843 = mul i32 %v2842, 2
-  %v2844 = icmp slt i32 %v2840, 576
-  %v2845 = select i1 %v2844, i32 %v2843, i32 %v2498
-  %v2846 = bitcast half %v2311 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2846, ptr addrspace(8) %v2502, i32 %v2845, i32 0, i32 0)
-  %v2847 = add i32 %v8, %v2204
-  %v2848 = add i32 %v2847, 3
-  %v2849 = mul i32 %v2202, 576
-  %v2850 = add i32 %v2849, %v2848
-  %v2851 = mul i32 %v2850, 2
-  %v2852 = icmp slt i32 %v2848, 576
-  %v2853 = select i1 %v2852, i32 %v2851, i32 %v2498
-  %v2854 = bitcast half %v2312 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2854, ptr addrspace(8) %v2502, i32 %v2853, i32 0, i32 0)
-  %v2855 = add i32 %v8, %v2216
-  %v2856 = add i32 %v2855, 0
-  %v2857 = mul i32 %v2214, 576
-  %v2858 = add i32 %v2857, %v2856
-  %v2859 = mul i32 %v2858, 2
-  %v2860 = icmp slt i32 %v2856, 576
-  %v2861 = select i1 %v2860, i32 %v2859, i32 %v2498
-  %v2862 = bitcast half %v2313 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2862, ptr addrspace(8) %v2502, i32 %v2861, i32 0, i32 0)
-  %v2863 = add i32 %v8, %v2216
-  %v2864 = add i32 %v2863, 1
-  %v2865 = mul i32 %v2214, 576
-  %v2866 = add i32 %v2865, %v2864
-  %v2867 = mul i32 %v2866, 2
-  %v2868 = icmp slt i32 %v2864, 576
-  %v2869 = select i1 %v2868, i32 %v2867, i32 %v2498
-  %v2870 = bitcast half %v2314 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2870, ptr addrspace(8) %v2502, i32 %v2869, i32 0, i32 0)
-  %v2871 = add i32 %v8, %v2216
-  %v2872 = add i32 %v2871, 2
-  %v2873 = mul i32 %v2214, 576
-  %v2874 = add i32 %v2873, %v2872
-  %v2875 = mul i32 %v2874, 2
-  %v2876 = icmp slt i32 %v2872, 576
-  %v2877 = select i1 %v2876, i32 %v2875, i32 %v2498
-  %v2878 = bitcast half %v2315 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2878, ptr addrspace(8) %v2502, i32 %v2877, i32 0, i32 0)
-  %v2879 = add i32 %v8, %v2216
-  %v2880 = add i32 %v2879, 3
-  %v2881 = mul i32 %v2214, 576
-  %v2882 = add i32 %v2881, %v2880
-  %v2883 = mul i32 %v2882, 2
-  %v2884 = icmp slt i32 %v2880, 576
-  %v2885 = select i1 %v2884, i32 %v2883, i32 %v2498
-  %v2886 = bitcast half %v2316 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2886, ptr addrspace(8) %v2502, i32 %v2885, i32 0, i32 0)
-  %v2887 = add i32 %v8, %v2228
-  %v2888 = add i32 %v2887, 0
-  %v2889 = mul i32 %v2226, 576
-  %v2890 = add i32 %v2889, %v2888
-  %v2891 = mul i32 %v2890, 2
-  %v2892 = icmp slt i32 %v2888, 576
-  %v2893 = select i1 %v2892, i32 %v2891, i32 %v2498
-  %v2894 = bitcast half %v2317 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2894, ptr addrspace(8) %v2502, i32 %v2893, i32 0, i32 0)
-  %v2895 = add i32 %v8, %v2228
-  %v2896 = add i32 %v2895, 1
-  %v2897 = mul i32 %v2226, 576
-  %v2898 = add i32 %v2897, %v2896
-  %v2899 = mul i32 %v2898, 2
-  %v2900 = icmp slt i32 %v2896, 576
-  %v2901 = select i1 %v2900, i32 %v2899, i32 %v2498
-  %v2902 = bitcast half %v2318 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2902, ptr addrspace(8) %v2502, i32 %v2901, i32 0, i32 0)
-  %v2903 = add i32 %v8, %v2228
-  %v2904 = add i32 %v2903, 2
-  %v2905 = mul i32 %v2226, 576
-  %v2906 = add i32 %v2905, %v2904
-  %v2907 = mul i32 %v2906, 2
-  %v2908 = icmp slt i32 %v2904, 576
-  %v2909 = select i1 %v2908, i32 %v2907, i32 %v2498
-  %v2910 = bitcast half %v2319 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2910, ptr addrspace(8) %v2502, i32 %v2909, i32 0, i32 0)
-  %v2911 = add i32 %v8, %v2228
-  %v2912 = add i32 %v2911, 3
-  %v2913 = mul i32 %v2226, 576
-  %v2914 = add i32 %v2913, %v2912
-  %v2915 = mul i32 %v2914, 2
-  %v2916 = icmp slt i32 %v2912, 576
-  %v2917 = select i1 %v2916, i32 %v2915, i32 %v2498
-  %v2918 = bitcast half %v2320 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2918, ptr addrspace(8) %v2502, i32 %v2917, i32 0, i32 0)
-  %v2919 = add i32 %v8, %v2240
-  %v2920 = add i32 %v2919, 0
-  %v2921 = mul i32 %v2238, 576
-  %v2922 = add i32 %v2921, %v2920
-  %v2923 = mul i32 %v2922, 2
-  %v2924 = icmp slt i32 %v2920, 576
-  %v2925 = select i1 %v2924, i32 %v2923, i32 %v2498
-  %v2926 = bitcast half %v2321 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2926, ptr addrspace(8) %v2502, i32 %v2925, i32 0, i32 0)
-  %v2927 = add i32 %v8, %v2240
-  %v2928 = add i32 %v2927, 1
-  %v2929 = mul i32 %v2238, 576
-  %v2930 = add i32 %v2929, %v2928
-  %v2931 = mul i32 %v2930, 2
-  %v2932 = icmp slt i32 %v2928, 576
-  %v2933 = select i1 %v2932, i32 %v2931, i32 %v2498
-  %v2934 = bitcast half %v2322 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2934, ptr addrspace(8) %v2502, i32 %v2933, i32 0, i32 0)
-  %v2935 = add i32 %v8, %v2240
-  %v2936 = add i32 %v2935, 2
-  %v2937 = mul i32 %v2238, 576
-  %v2938 = add i32 %v2937, %v2936
-  %v2939 = mul i32 %v2938, 2
-  %v2940 = icmp slt i32 %v2936, 576
-  %v2941 = select i1 %v2940, i32 %v2939, i32 %v2498
-  %v2942 = bitcast half %v2323 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2942, ptr addrspace(8) %v2502, i32 %v2941, i32 0, i32 0)
-  %v2943 = add i32 %v8, %v2240
-  %v2944 = add i32 %v2943, 3
-  %v2945 = mul i32 %v2238, 576
-  %v2946 = add i32 %v2945, %v2944
-  %v2947 = mul i32 %v2946, 2
-  %v2948 = icmp slt i32 %v2944, 576
-  %v2949 = select i1 %v2948, i32 %v2947, i32 %v2498
-  %v2950 = bitcast half %v2324 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2950, ptr addrspace(8) %v2502, i32 %v2949, i32 0, i32 0)
-  %v2951 = add i32 %v8, %v2252
-  %v2952 = add i32 %v2951, 0
-  %v2953 = mul i32 %v2250, 576
-  %v2954 = add i32 %v2953, %v2952
-  %v2955 = mul i32 %v2954, 2
-  %v2956 = icmp slt i32 %v2952, 576
-  %v2957 = select i1 %v2956, i32 %v2955, i32 %v2498
-  %v2958 = bitcast half %v2325 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2958, ptr addrspace(8) %v2502, i32 %v2957, i32 0, i32 0)
-  %v2959 = add i32 %v8, %v2252
-  %v2960 = add i32 %v2959, 1
-  %v2961 = mul i32 %v2250, 576
-  %v2962 = add i32 %v2961, %v2960
-  %v2963 = mul i32 %v2962, 2
-  %v2964 = icmp slt i32 %v2960, 576
-  %v2965 = select i1 %v2964, i32 %v2963, i32 %v2498
-  %v2966 = bitcast half %v2326 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2966, ptr addrspace(8) %v2502, i32 %v2965, i32 0, i32 0)
-  %v2967 = add i32 %v8, %v2252
-  %v2968 = add i32 %v2967, 2
-  %v2969 = mul i32 %v2250, 576
-  %v2970 = add i32 %v2969, %v2968
-  %v2971 = mul i32 %v2970, 2
-  %v2972 = icmp slt i32 %v2968, 576
-  %v2973 = select i1 %v2972, i32 %v2971, i32 %v2498
-  %v2974 = bitcast half %v2327 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2974, ptr addrspace(8) %v2502, i32 %v2973, i32 0, i32 0)
-  %v2975 = add i32 %v8, %v2252
-  %v2976 = add i32 %v2975, 3
-  %v2977 = mul i32 %v2250, 576
-  %v2978 = add i32 %v2977, %v2976
-  %v2979 = mul i32 %v2978, 2
-  %v2980 = icmp slt i32 %v2976, 576
-  %v2981 = select i1 %v2980, i32 %v2979, i32 %v2498
-  %v2982 = bitcast half %v2328 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2982, ptr addrspace(8) %v2502, i32 %v2981, i32 0, i32 0)
-  %v2983 = add i32 %v8, %v2264
-  %v2984 = add i32 %v2983, 0
-  %v2985 = mul i32 %v2262, 576
-  %v2986 = add i32 %v2985, %v2984
-  %v2987 = mul i32 %v2986, 2
-  %v2988 = icmp slt i32 %v2984, 576
-  %v2989 = select i1 %v2988, i32 %v2987, i32 %v2498
-  %v2990 = bitcast half %v2329 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2990, ptr addrspace(8) %v2502, i32 %v2989, i32 0, i32 0)
-  %v2991 = add i32 %v8, %v2264
-  %v2992 = add i32 %v2991, 1
-  %v2993 = mul i32 %v2262, 576
-  %v2994 = add i32 %v2993, %v2992
-  %v2995 = mul i32 %v2994, 2
-  %v2996 = icmp slt i32 %v2992, 576
-  %v2997 = select i1 %v2996, i32 %v2995, i32 %v2498
-  %v2998 = bitcast half %v2330 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2998, ptr addrspace(8) %v2502, i32 %v2997, i32 0, i32 0)
-  %v2999 = add i32 %v8, %v2264
-  %v3000 = add i32 %v2999, 2
-  %v3001 = mul i32 %v2262, 576
-  %v3002 = add i32 %v3001, %v3000
-  %v3003 = mul i32 %v3002, 2
-  %v3004 = icmp slt i32 %v3000, 576
-  %v3005 = select i1 %v3004, i32 %v3003, i32 %v2498
-  %v3006 = bitcast half %v2331 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v3006, ptr addrspace(8) %v2502, i32 %v3005, i32 0, i32 0)
-  %v3007 = add i32 %v8, %v2264
-  %v3008 = add i32 %v3007, 3
-  %v3009 = mul i32 %v2262, 576
-  %v3010 = add i32 %v3009, %v3008
-  %v3011 = mul i32 %v3010, 2
-  %v3012 = icmp slt i32 %v3008, 576
-  %v3013 = select i1 %v3012, i32 %v3011, i32 %v2498
-  %v3014 = bitcast half %v2332 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v3014, ptr addrspace(8) %v2502, i32 %v3013, i32 0, i32 0)
-  br label %if.end26
-if.end26:
+  %v2805 = select i1 %v2804, i32 %v2803, i32 %v2290
+  %v2806 = bitcast half %v2124 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2806, ptr addrspace(8) %v2294, i32 %v2805, i32 0, i32 0)
+  br label %if.end23
+if.end23:
   ret void
 }
 
@@ -3237,7 +3015,6 @@ declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1), i16,
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half>, <4 x half>, <4 x float>, i32, i32, i32)
-declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()

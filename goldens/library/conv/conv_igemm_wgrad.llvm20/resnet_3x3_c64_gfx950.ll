@@ -1749,104 +1749,123 @@ for.body4:
 for.exit5:
   br label %for.head6
 for.head6:
-  %v1670 = phi i32 [ %v112, %for.exit5 ], [ %v2011, %for.exit20 ]
-  %v1671 = phi <16 x float> [ %v882, %for.exit5 ], [ %v2007, %for.exit20 ]
-  %v1672 = phi <16 x float> [ %v883, %for.exit5 ], [ %v2008, %for.exit20 ]
-  %v1673 = phi <16 x float> [ %v884, %for.exit5 ], [ %v2009, %for.exit20 ]
-  %v1674 = phi <16 x float> [ %v885, %for.exit5 ], [ %v2010, %for.exit20 ]
+  %v1670 = phi i32 [ %v112, %for.exit5 ], [ %v1803, %for.exit17 ]
+  %v1671 = phi <16 x float> [ %v882, %for.exit5 ], [ %v1799, %for.exit17 ]
+  %v1672 = phi <16 x float> [ %v883, %for.exit5 ], [ %v1800, %for.exit17 ]
+  %v1673 = phi <16 x float> [ %v884, %for.exit5 ], [ %v1801, %for.exit17 ]
+  %v1674 = phi <16 x float> [ %v885, %for.exit5 ], [ %v1802, %for.exit17 ]
   %v1675 = icmp slt i32 %v1670, 196
   br i1 %v1675, label %for.body7, label %for.exit8
 for.body7:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v1676 = srem i32 64, 8
-  %v1677 = icmp eq i32 %v1676, 0
-  br i1 %v1677, label %if.then9, label %if.else10
-if.then9:
-  %v1678 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v4, i16 0, i32 2147483647, i32 131072)
-  %v1679 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
-  %v1680 = sdiv i32 %v1679, 16
-  %v1681 = mul i32 %v1680, 8
-  %v1682 = srem i32 %v1679, 16
-  %v1683 = mul i32 %v1682, 2
-  %v1684 = add i32 %v6, %v1681
-  %v1685 = add i32 %v1670, %v1683
-  %v1686 = icmp slt i32 %v1684, 64
-  %v1687 = icmp slt i32 %v1685, 196
-  %v1688 = mul i32 %v1685, 64
-  %v1689 = add i32 %v1688, %v1684
-  %v1690 = and i1 %v1686, %v1687
-  %v1691 = mul i32 %v1689, 2
-  %v1692 = select i1 %v1690, i32 %v1691, i32 2147483647
-  %v1693 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v1678, i32 %v1692, i32 0, i32 0)
-  %v1694 = bitcast <4 x i32> %v1693 to <8 x half>
-  %v1695 = add i32 %v1689, 64
-  %v1696 = add i32 %v1685, 1
-  %v1697 = icmp slt i32 %v1696, 196
-  %v1698 = and i1 %v1686, %v1697
-  %v1699 = mul i32 %v1695, 2
-  %v1700 = select i1 %v1698, i32 %v1699, i32 2147483647
-  %v1701 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v1678, i32 %v1700, i32 0, i32 0)
-  %v1702 = bitcast <4 x i32> %v1701 to <8 x half>
-  %v1703 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
-  %v1704 = sdiv i32 %v1703, 16
-  %v1705 = mul i32 %v1704, 8
-  %v1706 = srem i32 %v1703, 16
-  %v1707 = mul i32 %v1706, 2
-  %v1708 = extractelement <8 x half> %v1694, i32 0
-  %v1709 = extractelement <8 x half> %v1702, i32 0
-  %v1710 = insertelement <2 x half> poison, half %v1708, i32 0
-  %v1711 = insertelement <2 x half> %v1710, half %v1709, i32 1
-  %v1712 = add i32 %v1705, 0
-  %v1713 = mul i32 %v1707, 2
-  %v1714 = mul i32 %v1712, 4
-  %v1715 = sdiv i32 %v1713, 16
-  %v1716 = add i32 %v1714, %v1715
-  %v1717 = sdiv i32 %v1716, 16
-  %v1718 = srem i32 %v1717, 8
-  %v1719 = shl i32 %v1718, 1
-  %v1720 = xor i32 %v1718, %v1719
-  %v1721 = srem i32 %v1720, 16
-  %v1722 = srem i32 %v1716, 16
-  %v1723 = xor i32 %v1722, %v1721
-  %v1724 = mul i32 %v1717, 256
-  %v1725 = mul i32 %v1723, 16
-  %v1726 = add i32 %v1724, %v1725
-  %v1727 = srem i32 %v1713, 16
-  %v1728 = add i32 %v1726, %v1727
-  %v1729 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1728
-  store <2 x half> %v1711, ptr addrspace(3) %v1729, align 2
-  %v1730 = extractelement <8 x half> %v1694, i32 1
-  %v1731 = extractelement <8 x half> %v1702, i32 1
-  %v1732 = insertelement <2 x half> poison, half %v1730, i32 0
-  %v1733 = insertelement <2 x half> %v1732, half %v1731, i32 1
-  %v1734 = add i32 %v1705, 1
-  %v1735 = mul i32 %v1707, 2
-  %v1736 = mul i32 %v1734, 4
-  %v1737 = sdiv i32 %v1735, 16
-  %v1738 = add i32 %v1736, %v1737
-  %v1739 = sdiv i32 %v1738, 16
-  %v1740 = srem i32 %v1739, 8
-  %v1741 = shl i32 %v1740, 1
-  %v1742 = xor i32 %v1740, %v1741
-  %v1743 = srem i32 %v1742, 16
-  %v1744 = srem i32 %v1738, 16
-  %v1745 = xor i32 %v1744, %v1743
-  %v1746 = mul i32 %v1739, 256
-  %v1747 = mul i32 %v1745, 16
-  %v1748 = add i32 %v1746, %v1747
-  %v1749 = srem i32 %v1735, 16
-  %v1750 = add i32 %v1748, %v1749
-  %v1751 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1750
-  store <2 x half> %v1733, ptr addrspace(3) %v1751, align 2
-  %v1752 = extractelement <8 x half> %v1694, i32 2
-  %v1753 = extractelement <8 x half> %v1702, i32 2
-  %v1754 = insertelement <2 x half> poison, half %v1752, i32 0
-  %v1755 = insertelement <2 x half> %v1754, half %v1753, i32 1
-  %v1756 = add i32 %v1705, 2
-  %v1757 = mul i32 %v1707, 2
-  %v1758 = mul i32 %v1756, 4
+  br label %for.head9
+for.head9:
+  %v1676 = phi i32 [ %v9, %for.body7 ], [ %v1710, %if.end14 ]
+  %v1677 = icmp slt i32 %v1676, 2048
+  br i1 %v1677, label %for.body10, label %for.exit11
+for.body10:
+  %v1678 = sdiv i32 %v1676, 64
+  %v1679 = srem i32 %v1676, 64
+  %v1680 = add i32 %v1670, %v1678
+  %v1681 = mul i32 %v1680, 64
+  %v1682 = add i32 %v6, %v1679
+  %v1683 = add i32 %v1681, %v1682
+  %v1684 = add i32 %v6, %v1679
+  %v1685 = icmp slt i32 %v1684, 64
+  %v1686 = add i32 %v1670, %v1678
+  %v1687 = icmp slt i32 %v1686, 196
+  %v1688 = and i1 %v1685, %v1687
+  br i1 %v1688, label %if.then12, label %if.else13
+if.then12:
+  %v1689 = mul i32 %v1683, 2
+  %v1690 = getelementptr inbounds i8, ptr addrspace(1) %v4, i32 %v1689
+  %v1691 = load half, ptr addrspace(1) %v1690, align 2
+  br label %if.end14
+if.else13:
+  br label %if.end14
+if.end14:
+  %v1692 = phi half [ %v1691, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v1693 = mul i32 %v1678, 2
+  %v1694 = mul i32 %v1679, 4
+  %v1695 = sdiv i32 %v1693, 16
+  %v1696 = add i32 %v1694, %v1695
+  %v1697 = sdiv i32 %v1696, 16
+  %v1698 = srem i32 %v1697, 8
+  %v1699 = shl i32 %v1698, 1
+  %v1700 = xor i32 %v1698, %v1699
+  %v1701 = srem i32 %v1700, 16
+  %v1702 = srem i32 %v1696, 16
+  %v1703 = xor i32 %v1702, %v1701
+  %v1704 = mul i32 %v1697, 256
+  %v1705 = mul i32 %v1703, 16
+  %v1706 = add i32 %v1704, %v1705
+  %v1707 = srem i32 %v1693, 16
+  %v1708 = add i32 %v1706, %v1707
+  %v1709 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1708
+  store half %v1692, ptr addrspace(3) %v1709, align 2
+  %v1710 = add i32 %v1676, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v1711 = phi i32 [ %v9, %for.exit11 ], [ %v1774, %if.end20 ]
+  %v1712 = icmp slt i32 %v1711, 8192
+  br i1 %v1712, label %for.body16, label %for.exit17
+for.body16:
+  %v1713 = sdiv i32 %v1711, 32
+  %v1714 = srem i32 %v1711, 32
+  %v1715 = add i32 %v8, %v1713
+  %v1716 = add i32 %v1670, %v1714
+  %v1717 = icmp slt i32 %v1715, 576
+  %v1718 = icmp slt i32 %v1716, 196
+  %v1719 = and i1 %v1717, %v1718
+  br i1 %v1719, label %if.then18, label %if.else19
+if.then18:
+  %v1720 = srem i32 %v1716, 14
+  %v1721 = sdiv i32 %v1716, 14
+  %v1722 = srem i32 %v1721, 14
+  %v1723 = sdiv i32 %v1721, 14
+  %v1724 = sdiv i32 %v1715, 64
+  %v1725 = srem i32 %v1715, 64
+  %v1726 = srem i32 %v1724, 3
+  %v1727 = sdiv i32 %v1724, 3
+  %v1728 = mul i32 %v1722, 1
+  %v1729 = mul i32 %v1727, 1
+  %v1730 = sub i32 %v1729, 1
+  %v1731 = add i32 %v1728, %v1730
+  %v1732 = icmp sge i32 %v1731, 0
+  %v1733 = icmp slt i32 %v1731, 14
+  %v1734 = and i1 %v1732, %v1733
+  %v1735 = mul i32 %v1720, 1
+  %v1736 = mul i32 %v1726, 1
+  %v1737 = sub i32 %v1736, 1
+  %v1738 = add i32 %v1735, %v1737
+  %v1739 = icmp sge i32 %v1738, 0
+  %v1740 = icmp slt i32 %v1738, 14
+  %v1741 = and i1 %v1739, %v1740
+  %v1742 = and i1 %v1734, %v1741
+  %v1743 = mul i32 %v0, 64
+  %v1744 = add i32 %v1743, %v1725
+  %v1745 = mul i32 %v1723, 14
+  %v1746 = add i32 %v1745, %v1731
+  %v1747 = mul i32 %v1746, 14
+  %v1748 = add i32 %v1747, %v1738
+  %v1749 = mul i32 %v1748, 64
+  %v1750 = add i32 %v1749, %v1744
+  %v1751 = select i1 %v1742, i32 %v1750, i32 0
+  %v1752 = mul i32 %v1751, 2
+  %v1753 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v1752
+  %v1754 = load half, ptr addrspace(1) %v1753, align 2
+  %v1755 = select i1 %v1742, half %v1754, half 0xH0000
+  br label %if.end20
+if.else19:
+  br label %if.end20
+if.end20:
+  %v1756 = phi half [ %v1755, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v1757 = mul i32 %v1714, 2
+  %v1758 = mul i32 %v1713, 4
   %v1759 = sdiv i32 %v1757, 16
   %v1760 = add i32 %v1758, %v1759
   %v1761 = sdiv i32 %v1760, 16
@@ -1861,1312 +1880,1071 @@ if.then9:
   %v1770 = add i32 %v1768, %v1769
   %v1771 = srem i32 %v1757, 16
   %v1772 = add i32 %v1770, %v1771
-  %v1773 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1772
-  store <2 x half> %v1755, ptr addrspace(3) %v1773, align 2
-  %v1774 = extractelement <8 x half> %v1694, i32 3
-  %v1775 = extractelement <8 x half> %v1702, i32 3
-  %v1776 = insertelement <2 x half> poison, half %v1774, i32 0
-  %v1777 = insertelement <2 x half> %v1776, half %v1775, i32 1
-  %v1778 = add i32 %v1705, 3
-  %v1779 = mul i32 %v1707, 2
-  %v1780 = mul i32 %v1778, 4
-  %v1781 = sdiv i32 %v1779, 16
-  %v1782 = add i32 %v1780, %v1781
-  %v1783 = sdiv i32 %v1782, 16
-  %v1784 = srem i32 %v1783, 8
-  %v1785 = shl i32 %v1784, 1
-  %v1786 = xor i32 %v1784, %v1785
-  %v1787 = srem i32 %v1786, 16
-  %v1788 = srem i32 %v1782, 16
-  %v1789 = xor i32 %v1788, %v1787
-  %v1790 = mul i32 %v1783, 256
-  %v1791 = mul i32 %v1789, 16
-  %v1792 = add i32 %v1790, %v1791
-  %v1793 = srem i32 %v1779, 16
-  %v1794 = add i32 %v1792, %v1793
-  %v1795 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1794
-  store <2 x half> %v1777, ptr addrspace(3) %v1795, align 2
-  %v1796 = extractelement <8 x half> %v1694, i32 4
-  %v1797 = extractelement <8 x half> %v1702, i32 4
-  %v1798 = insertelement <2 x half> poison, half %v1796, i32 0
-  %v1799 = insertelement <2 x half> %v1798, half %v1797, i32 1
-  %v1800 = add i32 %v1705, 4
-  %v1801 = mul i32 %v1707, 2
-  %v1802 = mul i32 %v1800, 4
-  %v1803 = sdiv i32 %v1801, 16
-  %v1804 = add i32 %v1802, %v1803
-  %v1805 = sdiv i32 %v1804, 16
-  %v1806 = srem i32 %v1805, 8
-  %v1807 = shl i32 %v1806, 1
-  %v1808 = xor i32 %v1806, %v1807
-  %v1809 = srem i32 %v1808, 16
-  %v1810 = srem i32 %v1804, 16
-  %v1811 = xor i32 %v1810, %v1809
-  %v1812 = mul i32 %v1805, 256
-  %v1813 = mul i32 %v1811, 16
-  %v1814 = add i32 %v1812, %v1813
-  %v1815 = srem i32 %v1801, 16
-  %v1816 = add i32 %v1814, %v1815
-  %v1817 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1816
-  store <2 x half> %v1799, ptr addrspace(3) %v1817, align 2
-  %v1818 = extractelement <8 x half> %v1694, i32 5
-  %v1819 = extractelement <8 x half> %v1702, i32 5
-  %v1820 = insertelement <2 x half> poison, half %v1818, i32 0
-  %v1821 = insertelement <2 x half> %v1820, half %v1819, i32 1
-  %v1822 = add i32 %v1705, 5
-  %v1823 = mul i32 %v1707, 2
-  %v1824 = mul i32 %v1822, 4
-  %v1825 = sdiv i32 %v1823, 16
-  %v1826 = add i32 %v1824, %v1825
-  %v1827 = sdiv i32 %v1826, 16
-  %v1828 = srem i32 %v1827, 8
-  %v1829 = shl i32 %v1828, 1
-  %v1830 = xor i32 %v1828, %v1829
-  %v1831 = srem i32 %v1830, 16
-  %v1832 = srem i32 %v1826, 16
-  %v1833 = xor i32 %v1832, %v1831
-  %v1834 = mul i32 %v1827, 256
-  %v1835 = mul i32 %v1833, 16
-  %v1836 = add i32 %v1834, %v1835
-  %v1837 = srem i32 %v1823, 16
-  %v1838 = add i32 %v1836, %v1837
-  %v1839 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1838
-  store <2 x half> %v1821, ptr addrspace(3) %v1839, align 2
-  %v1840 = extractelement <8 x half> %v1694, i32 6
-  %v1841 = extractelement <8 x half> %v1702, i32 6
-  %v1842 = insertelement <2 x half> poison, half %v1840, i32 0
-  %v1843 = insertelement <2 x half> %v1842, half %v1841, i32 1
-  %v1844 = add i32 %v1705, 6
-  %v1845 = mul i32 %v1707, 2
-  %v1846 = mul i32 %v1844, 4
-  %v1847 = sdiv i32 %v1845, 16
-  %v1848 = add i32 %v1846, %v1847
-  %v1849 = sdiv i32 %v1848, 16
-  %v1850 = srem i32 %v1849, 8
-  %v1851 = shl i32 %v1850, 1
-  %v1852 = xor i32 %v1850, %v1851
-  %v1853 = srem i32 %v1852, 16
-  %v1854 = srem i32 %v1848, 16
-  %v1855 = xor i32 %v1854, %v1853
-  %v1856 = mul i32 %v1849, 256
-  %v1857 = mul i32 %v1855, 16
-  %v1858 = add i32 %v1856, %v1857
-  %v1859 = srem i32 %v1845, 16
-  %v1860 = add i32 %v1858, %v1859
-  %v1861 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1860
-  store <2 x half> %v1843, ptr addrspace(3) %v1861, align 2
-  %v1862 = extractelement <8 x half> %v1694, i32 7
-  %v1863 = extractelement <8 x half> %v1702, i32 7
-  %v1864 = insertelement <2 x half> poison, half %v1862, i32 0
-  %v1865 = insertelement <2 x half> %v1864, half %v1863, i32 1
-  %v1866 = add i32 %v1705, 7
-  %v1867 = mul i32 %v1707, 2
-  %v1868 = mul i32 %v1866, 4
-  %v1869 = sdiv i32 %v1867, 16
-  %v1870 = add i32 %v1868, %v1869
-  %v1871 = sdiv i32 %v1870, 16
-  %v1872 = srem i32 %v1871, 8
-  %v1873 = shl i32 %v1872, 1
-  %v1874 = xor i32 %v1872, %v1873
-  %v1875 = srem i32 %v1874, 16
-  %v1876 = srem i32 %v1870, 16
-  %v1877 = xor i32 %v1876, %v1875
-  %v1878 = mul i32 %v1871, 256
-  %v1879 = mul i32 %v1877, 16
-  %v1880 = add i32 %v1878, %v1879
-  %v1881 = srem i32 %v1867, 16
-  %v1882 = add i32 %v1880, %v1881
-  %v1883 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1882
-  store <2 x half> %v1865, ptr addrspace(3) %v1883, align 2
-  br label %if.end11
-if.else10:
-  br label %for.head12
-for.head12:
-  %v1884 = phi i32 [ %v9, %if.else10 ], [ %v1918, %if.end17 ]
-  %v1885 = icmp slt i32 %v1884, 2048
-  br i1 %v1885, label %for.body13, label %for.exit14
-for.body13:
-  %v1886 = sdiv i32 %v1884, 64
-  %v1887 = srem i32 %v1884, 64
-  %v1888 = add i32 %v1670, %v1886
-  %v1889 = mul i32 %v1888, 64
-  %v1890 = add i32 %v6, %v1887
-  %v1891 = add i32 %v1889, %v1890
-  %v1892 = add i32 %v6, %v1887
-  %v1893 = icmp slt i32 %v1892, 64
-  %v1894 = add i32 %v1670, %v1886
-  %v1895 = icmp slt i32 %v1894, 196
-  %v1896 = and i1 %v1893, %v1895
-  br i1 %v1896, label %if.then15, label %if.else16
-if.then15:
-  %v1897 = mul i32 %v1891, 2
-  %v1898 = getelementptr inbounds i8, ptr addrspace(1) %v4, i32 %v1897
-  %v1899 = load half, ptr addrspace(1) %v1898, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v1900 = phi half [ %v1899, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v1901 = mul i32 %v1886, 2
-  %v1902 = mul i32 %v1887, 4
-  %v1903 = sdiv i32 %v1901, 16
-  %v1904 = add i32 %v1902, %v1903
-  %v1905 = sdiv i32 %v1904, 16
-  %v1906 = srem i32 %v1905, 8
-  %v1907 = shl i32 %v1906, 1
-  %v1908 = xor i32 %v1906, %v1907
-  %v1909 = srem i32 %v1908, 16
-  %v1910 = srem i32 %v1904, 16
-  %v1911 = xor i32 %v1910, %v1909
-  %v1912 = mul i32 %v1905, 256
-  %v1913 = mul i32 %v1911, 16
-  %v1914 = add i32 %v1912, %v1913
-  %v1915 = srem i32 %v1901, 16
-  %v1916 = add i32 %v1914, %v1915
-  %v1917 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1916
-  store half %v1900, ptr addrspace(3) %v1917, align 2
-  %v1918 = add i32 %v1884, 256
-  br label %for.head12
-for.exit14:
-  br label %if.end11
-if.end11:
-  br label %for.head18
-for.head18:
-  %v1919 = phi i32 [ %v9, %if.end11 ], [ %v1982, %if.end23 ]
-  %v1920 = icmp slt i32 %v1919, 8192
-  br i1 %v1920, label %for.body19, label %for.exit20
-for.body19:
-  %v1921 = sdiv i32 %v1919, 32
-  %v1922 = srem i32 %v1919, 32
-  %v1923 = add i32 %v8, %v1921
-  %v1924 = add i32 %v1670, %v1922
-  %v1925 = icmp slt i32 %v1923, 576
-  %v1926 = icmp slt i32 %v1924, 196
-  %v1927 = and i1 %v1925, %v1926
-  br i1 %v1927, label %if.then21, label %if.else22
-if.then21:
-  %v1928 = srem i32 %v1924, 14
-  %v1929 = sdiv i32 %v1924, 14
-  %v1930 = srem i32 %v1929, 14
-  %v1931 = sdiv i32 %v1929, 14
-  %v1932 = sdiv i32 %v1923, 64
-  %v1933 = srem i32 %v1923, 64
-  %v1934 = srem i32 %v1932, 3
-  %v1935 = sdiv i32 %v1932, 3
-  %v1936 = mul i32 %v1930, 1
-  %v1937 = mul i32 %v1935, 1
-  %v1938 = sub i32 %v1937, 1
-  %v1939 = add i32 %v1936, %v1938
-  %v1940 = icmp sge i32 %v1939, 0
-  %v1941 = icmp slt i32 %v1939, 14
-  %v1942 = and i1 %v1940, %v1941
-  %v1943 = mul i32 %v1928, 1
-  %v1944 = mul i32 %v1934, 1
-  %v1945 = sub i32 %v1944, 1
-  %v1946 = add i32 %v1943, %v1945
-  %v1947 = icmp sge i32 %v1946, 0
-  %v1948 = icmp slt i32 %v1946, 14
-  %v1949 = and i1 %v1947, %v1948
-  %v1950 = and i1 %v1942, %v1949
-  %v1951 = mul i32 %v0, 64
-  %v1952 = add i32 %v1951, %v1933
-  %v1953 = mul i32 %v1931, 14
-  %v1954 = add i32 %v1953, %v1939
-  %v1955 = mul i32 %v1954, 14
-  %v1956 = add i32 %v1955, %v1946
-  %v1957 = mul i32 %v1956, 64
-  %v1958 = add i32 %v1957, %v1952
-  %v1959 = select i1 %v1950, i32 %v1958, i32 0
-  %v1960 = mul i32 %v1959, 2
-  %v1961 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v1960
-  %v1962 = load half, ptr addrspace(1) %v1961, align 2
-  %v1963 = select i1 %v1950, half %v1962, half 0xH0000
-  br label %if.end23
-if.else22:
-  br label %if.end23
-if.end23:
-  %v1964 = phi half [ %v1963, %if.then21 ], [ 0xH0000, %if.else22 ]
-  %v1965 = mul i32 %v1922, 2
-  %v1966 = mul i32 %v1921, 4
-  %v1967 = sdiv i32 %v1965, 16
-  %v1968 = add i32 %v1966, %v1967
-  %v1969 = sdiv i32 %v1968, 16
-  %v1970 = srem i32 %v1969, 8
-  %v1971 = shl i32 %v1970, 1
-  %v1972 = xor i32 %v1970, %v1971
-  %v1973 = srem i32 %v1972, 16
-  %v1974 = srem i32 %v1968, 16
-  %v1975 = xor i32 %v1974, %v1973
-  %v1976 = mul i32 %v1969, 256
-  %v1977 = mul i32 %v1975, 16
-  %v1978 = add i32 %v1976, %v1977
-  %v1979 = srem i32 %v1965, 16
-  %v1980 = add i32 %v1978, %v1979
-  %v1981 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1980
-  store half %v1964, ptr addrspace(3) %v1981, align 2
-  %v1982 = add i32 %v1919, 256
-  br label %for.head18
-for.exit20:
+  %v1773 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1772
+  store half %v1756, ptr addrspace(3) %v1773, align 2
+  %v1774 = add i32 %v1711, 256
+  br label %for.head15
+for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v1983 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v41
-  %v1984 = load <8 x half>, ptr addrspace(3) %v1983, align 2
-  %v1985 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
-  %v1986 = load <8 x half>, ptr addrspace(3) %v1985, align 2
-  %v1987 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
-  %v1988 = load <8 x half>, ptr addrspace(3) %v1987, align 2
-  %v1989 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v81
-  %v1990 = load <8 x half>, ptr addrspace(3) %v1989, align 2
-  %v1991 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v82
-  %v1992 = load <8 x half>, ptr addrspace(3) %v1991, align 2
-  %v1993 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1986, <8 x half> %v1984, <16 x float> %v1671, i32 0, i32 0, i32 0)
-  %v1994 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1988, <8 x half> %v1984, <16 x float> %v1672, i32 0, i32 0, i32 0)
-  %v1995 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1990, <8 x half> %v1984, <16 x float> %v1673, i32 0, i32 0, i32 0)
-  %v1996 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1992, <8 x half> %v1984, <16 x float> %v1674, i32 0, i32 0, i32 0)
-  %v1997 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v60
-  %v1998 = load <8 x half>, ptr addrspace(3) %v1997, align 2
-  %v1999 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v101
-  %v2000 = load <8 x half>, ptr addrspace(3) %v1999, align 2
-  %v2001 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
-  %v2002 = load <8 x half>, ptr addrspace(3) %v2001, align 2
-  %v2003 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v103
-  %v2004 = load <8 x half>, ptr addrspace(3) %v2003, align 2
-  %v2005 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v104
-  %v2006 = load <8 x half>, ptr addrspace(3) %v2005, align 2
-  %v2007 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v2000, <8 x half> %v1998, <16 x float> %v1993, i32 0, i32 0, i32 0)
-  %v2008 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v2002, <8 x half> %v1998, <16 x float> %v1994, i32 0, i32 0, i32 0)
-  %v2009 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v2004, <8 x half> %v1998, <16 x float> %v1995, i32 0, i32 0, i32 0)
-  %v2010 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v2006, <8 x half> %v1998, <16 x float> %v1996, i32 0, i32 0, i32 0)
-  %v2011 = add i32 %v1670, 32
+  %v1775 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v41
+  %v1776 = load <8 x half>, ptr addrspace(3) %v1775, align 2
+  %v1777 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
+  %v1778 = load <8 x half>, ptr addrspace(3) %v1777, align 2
+  %v1779 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
+  %v1780 = load <8 x half>, ptr addrspace(3) %v1779, align 2
+  %v1781 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v81
+  %v1782 = load <8 x half>, ptr addrspace(3) %v1781, align 2
+  %v1783 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v82
+  %v1784 = load <8 x half>, ptr addrspace(3) %v1783, align 2
+  %v1785 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1778, <8 x half> %v1776, <16 x float> %v1671, i32 0, i32 0, i32 0)
+  %v1786 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1780, <8 x half> %v1776, <16 x float> %v1672, i32 0, i32 0, i32 0)
+  %v1787 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1782, <8 x half> %v1776, <16 x float> %v1673, i32 0, i32 0, i32 0)
+  %v1788 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1784, <8 x half> %v1776, <16 x float> %v1674, i32 0, i32 0, i32 0)
+  %v1789 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v60
+  %v1790 = load <8 x half>, ptr addrspace(3) %v1789, align 2
+  %v1791 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v101
+  %v1792 = load <8 x half>, ptr addrspace(3) %v1791, align 2
+  %v1793 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
+  %v1794 = load <8 x half>, ptr addrspace(3) %v1793, align 2
+  %v1795 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v103
+  %v1796 = load <8 x half>, ptr addrspace(3) %v1795, align 2
+  %v1797 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v104
+  %v1798 = load <8 x half>, ptr addrspace(3) %v1797, align 2
+  %v1799 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1792, <8 x half> %v1790, <16 x float> %v1785, i32 0, i32 0, i32 0)
+  %v1800 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1794, <8 x half> %v1790, <16 x float> %v1786, i32 0, i32 0, i32 0)
+  %v1801 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1796, <8 x half> %v1790, <16 x float> %v1787, i32 0, i32 0, i32 0)
+  %v1802 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1798, <8 x half> %v1790, <16 x float> %v1788, i32 0, i32 0, i32 0)
+  %v1803 = add i32 %v1670, 32
   br label %for.head6
 for.exit8:
-  %v2012 = mul i32 %v1, 2
-  %v2013 = getelementptr inbounds i8, ptr addrspace(1) %arg.dw, i32 %v2012
-  %v2014 = sdiv i32 %v11, 32
-  %v2015 = mul i32 %v2014, 4
-  %v2016 = add i32 %v2015, 0
-  %v2017 = srem i32 %v11, 32
-  %v2018 = add i32 %v14, 0
-  %v2019 = add i32 %v2018, %v2017
-  %v2020 = add i32 %v16, 0
-  %v2021 = add i32 %v2020, %v2016
-  %v2022 = extractelement <16 x float> %v1671, i32 0
-  %v2023 = extractelement <16 x float> %v1671, i32 1
-  %v2024 = extractelement <16 x float> %v1671, i32 2
-  %v2025 = extractelement <16 x float> %v1671, i32 3
-  %v2026 = sdiv i32 %v11, 32
-  %v2027 = mul i32 %v2026, 4
-  %v2028 = add i32 %v2027, 8
-  %v2029 = srem i32 %v11, 32
-  %v2030 = add i32 %v14, 0
-  %v2031 = add i32 %v2030, %v2029
-  %v2032 = add i32 %v16, 0
-  %v2033 = add i32 %v2032, %v2028
-  %v2034 = extractelement <16 x float> %v1671, i32 4
-  %v2035 = extractelement <16 x float> %v1671, i32 5
-  %v2036 = extractelement <16 x float> %v1671, i32 6
-  %v2037 = extractelement <16 x float> %v1671, i32 7
-  %v2038 = sdiv i32 %v11, 32
-  %v2039 = mul i32 %v2038, 4
-  %v2040 = add i32 %v2039, 16
-  %v2041 = srem i32 %v11, 32
-  %v2042 = add i32 %v14, 0
-  %v2043 = add i32 %v2042, %v2041
-  %v2044 = add i32 %v16, 0
-  %v2045 = add i32 %v2044, %v2040
-  %v2046 = extractelement <16 x float> %v1671, i32 8
-  %v2047 = extractelement <16 x float> %v1671, i32 9
-  %v2048 = extractelement <16 x float> %v1671, i32 10
-  %v2049 = extractelement <16 x float> %v1671, i32 11
-  %v2050 = sdiv i32 %v11, 32
-  %v2051 = mul i32 %v2050, 4
-  %v2052 = add i32 %v2051, 24
-  %v2053 = srem i32 %v11, 32
-  %v2054 = add i32 %v14, 0
-  %v2055 = add i32 %v2054, %v2053
-  %v2056 = add i32 %v16, 0
-  %v2057 = add i32 %v2056, %v2052
-  %v2058 = extractelement <16 x float> %v1671, i32 12
-  %v2059 = extractelement <16 x float> %v1671, i32 13
-  %v2060 = extractelement <16 x float> %v1671, i32 14
-  %v2061 = extractelement <16 x float> %v1671, i32 15
-  %v2062 = sdiv i32 %v11, 32
-  %v2063 = mul i32 %v2062, 4
-  %v2064 = add i32 %v2063, 0
-  %v2065 = srem i32 %v11, 32
-  %v2066 = add i32 %v14, 0
-  %v2067 = add i32 %v2066, %v2065
-  %v2068 = add i32 %v16, 32
-  %v2069 = add i32 %v2068, %v2064
-  %v2070 = extractelement <16 x float> %v1672, i32 0
-  %v2071 = extractelement <16 x float> %v1672, i32 1
-  %v2072 = extractelement <16 x float> %v1672, i32 2
-  %v2073 = extractelement <16 x float> %v1672, i32 3
-  %v2074 = sdiv i32 %v11, 32
-  %v2075 = mul i32 %v2074, 4
-  %v2076 = add i32 %v2075, 8
-  %v2077 = srem i32 %v11, 32
-  %v2078 = add i32 %v14, 0
-  %v2079 = add i32 %v2078, %v2077
-  %v2080 = add i32 %v16, 32
-  %v2081 = add i32 %v2080, %v2076
-  %v2082 = extractelement <16 x float> %v1672, i32 4
-  %v2083 = extractelement <16 x float> %v1672, i32 5
-  %v2084 = extractelement <16 x float> %v1672, i32 6
-  %v2085 = extractelement <16 x float> %v1672, i32 7
-  %v2086 = sdiv i32 %v11, 32
-  %v2087 = mul i32 %v2086, 4
-  %v2088 = add i32 %v2087, 16
-  %v2089 = srem i32 %v11, 32
-  %v2090 = add i32 %v14, 0
-  %v2091 = add i32 %v2090, %v2089
-  %v2092 = add i32 %v16, 32
-  %v2093 = add i32 %v2092, %v2088
-  %v2094 = extractelement <16 x float> %v1672, i32 8
-  %v2095 = extractelement <16 x float> %v1672, i32 9
-  %v2096 = extractelement <16 x float> %v1672, i32 10
-  %v2097 = extractelement <16 x float> %v1672, i32 11
-  %v2098 = sdiv i32 %v11, 32
-  %v2099 = mul i32 %v2098, 4
-  %v2100 = add i32 %v2099, 24
-  %v2101 = srem i32 %v11, 32
-  %v2102 = add i32 %v14, 0
-  %v2103 = add i32 %v2102, %v2101
-  %v2104 = add i32 %v16, 32
-  %v2105 = add i32 %v2104, %v2100
-  %v2106 = extractelement <16 x float> %v1672, i32 12
-  %v2107 = extractelement <16 x float> %v1672, i32 13
-  %v2108 = extractelement <16 x float> %v1672, i32 14
-  %v2109 = extractelement <16 x float> %v1672, i32 15
-  %v2110 = sdiv i32 %v11, 32
-  %v2111 = mul i32 %v2110, 4
-  %v2112 = add i32 %v2111, 0
-  %v2113 = srem i32 %v11, 32
-  %v2114 = add i32 %v14, 0
+  %v1804 = mul i32 %v1, 2
+  %v1805 = getelementptr inbounds i8, ptr addrspace(1) %arg.dw, i32 %v1804
+  %v1806 = sdiv i32 %v11, 32
+  %v1807 = mul i32 %v1806, 4
+  %v1808 = add i32 %v1807, 0
+  %v1809 = srem i32 %v11, 32
+  %v1810 = add i32 %v14, 0
+  %v1811 = add i32 %v1810, %v1809
+  %v1812 = add i32 %v16, 0
+  %v1813 = add i32 %v1812, %v1808
+  %v1814 = extractelement <16 x float> %v1671, i32 0
+  %v1815 = extractelement <16 x float> %v1671, i32 1
+  %v1816 = extractelement <16 x float> %v1671, i32 2
+  %v1817 = extractelement <16 x float> %v1671, i32 3
+  %v1818 = sdiv i32 %v11, 32
+  %v1819 = mul i32 %v1818, 4
+  %v1820 = add i32 %v1819, 8
+  %v1821 = srem i32 %v11, 32
+  %v1822 = add i32 %v14, 0
+  %v1823 = add i32 %v1822, %v1821
+  %v1824 = add i32 %v16, 0
+  %v1825 = add i32 %v1824, %v1820
+  %v1826 = extractelement <16 x float> %v1671, i32 4
+  %v1827 = extractelement <16 x float> %v1671, i32 5
+  %v1828 = extractelement <16 x float> %v1671, i32 6
+  %v1829 = extractelement <16 x float> %v1671, i32 7
+  %v1830 = sdiv i32 %v11, 32
+  %v1831 = mul i32 %v1830, 4
+  %v1832 = add i32 %v1831, 16
+  %v1833 = srem i32 %v11, 32
+  %v1834 = add i32 %v14, 0
+  %v1835 = add i32 %v1834, %v1833
+  %v1836 = add i32 %v16, 0
+  %v1837 = add i32 %v1836, %v1832
+  %v1838 = extractelement <16 x float> %v1671, i32 8
+  %v1839 = extractelement <16 x float> %v1671, i32 9
+  %v1840 = extractelement <16 x float> %v1671, i32 10
+  %v1841 = extractelement <16 x float> %v1671, i32 11
+  %v1842 = sdiv i32 %v11, 32
+  %v1843 = mul i32 %v1842, 4
+  %v1844 = add i32 %v1843, 24
+  %v1845 = srem i32 %v11, 32
+  %v1846 = add i32 %v14, 0
+  %v1847 = add i32 %v1846, %v1845
+  %v1848 = add i32 %v16, 0
+  %v1849 = add i32 %v1848, %v1844
+  %v1850 = extractelement <16 x float> %v1671, i32 12
+  %v1851 = extractelement <16 x float> %v1671, i32 13
+  %v1852 = extractelement <16 x float> %v1671, i32 14
+  %v1853 = extractelement <16 x float> %v1671, i32 15
+  %v1854 = sdiv i32 %v11, 32
+  %v1855 = mul i32 %v1854, 4
+  %v1856 = add i32 %v1855, 0
+  %v1857 = srem i32 %v11, 32
+  %v1858 = add i32 %v14, 0
+  %v1859 = add i32 %v1858, %v1857
+  %v1860 = add i32 %v16, 32
+  %v1861 = add i32 %v1860, %v1856
+  %v1862 = extractelement <16 x float> %v1672, i32 0
+  %v1863 = extractelement <16 x float> %v1672, i32 1
+  %v1864 = extractelement <16 x float> %v1672, i32 2
+  %v1865 = extractelement <16 x float> %v1672, i32 3
+  %v1866 = sdiv i32 %v11, 32
+  %v1867 = mul i32 %v1866, 4
+  %v1868 = add i32 %v1867, 8
+  %v1869 = srem i32 %v11, 32
+  %v1870 = add i32 %v14, 0
+  %v1871 = add i32 %v1870, %v1869
+  %v1872 = add i32 %v16, 32
+  %v1873 = add i32 %v1872, %v1868
+  %v1874 = extractelement <16 x float> %v1672, i32 4
+  %v1875 = extractelement <16 x float> %v1672, i32 5
+  %v1876 = extractelement <16 x float> %v1672, i32 6
+  %v1877 = extractelement <16 x float> %v1672, i32 7
+  %v1878 = sdiv i32 %v11, 32
+  %v1879 = mul i32 %v1878, 4
+  %v1880 = add i32 %v1879, 16
+  %v1881 = srem i32 %v11, 32
+  %v1882 = add i32 %v14, 0
+  %v1883 = add i32 %v1882, %v1881
+  %v1884 = add i32 %v16, 32
+  %v1885 = add i32 %v1884, %v1880
+  %v1886 = extractelement <16 x float> %v1672, i32 8
+  %v1887 = extractelement <16 x float> %v1672, i32 9
+  %v1888 = extractelement <16 x float> %v1672, i32 10
+  %v1889 = extractelement <16 x float> %v1672, i32 11
+  %v1890 = sdiv i32 %v11, 32
+  %v1891 = mul i32 %v1890, 4
+  %v1892 = add i32 %v1891, 24
+  %v1893 = srem i32 %v11, 32
+  %v1894 = add i32 %v14, 0
+  %v1895 = add i32 %v1894, %v1893
+  %v1896 = add i32 %v16, 32
+  %v1897 = add i32 %v1896, %v1892
+  %v1898 = extractelement <16 x float> %v1672, i32 12
+  %v1899 = extractelement <16 x float> %v1672, i32 13
+  %v1900 = extractelement <16 x float> %v1672, i32 14
+  %v1901 = extractelement <16 x float> %v1672, i32 15
+  %v1902 = sdiv i32 %v11, 32
+  %v1903 = mul i32 %v1902, 4
+  %v1904 = add i32 %v1903, 0
+  %v1905 = srem i32 %v11, 32
+  %v1906 = add i32 %v14, 0
+  %v1907 = add i32 %v1906, %v1905
+  %v1908 = add i32 %v16, 64
+  %v1909 = add i32 %v1908, %v1904
+  %v1910 = extractelement <16 x float> %v1673, i32 0
+  %v1911 = extractelement <16 x float> %v1673, i32 1
+  %v1912 = extractelement <16 x float> %v1673, i32 2
+  %v1913 = extractelement <16 x float> %v1673, i32 3
+  %v1914 = sdiv i32 %v11, 32
+  %v1915 = mul i32 %v1914, 4
+  %v1916 = add i32 %v1915, 8
+  %v1917 = srem i32 %v11, 32
+  %v1918 = add i32 %v14, 0
+  %v1919 = add i32 %v1918, %v1917
+  %v1920 = add i32 %v16, 64
+  %v1921 = add i32 %v1920, %v1916
+  %v1922 = extractelement <16 x float> %v1673, i32 4
+  %v1923 = extractelement <16 x float> %v1673, i32 5
+  %v1924 = extractelement <16 x float> %v1673, i32 6
+  %v1925 = extractelement <16 x float> %v1673, i32 7
+  %v1926 = sdiv i32 %v11, 32
+  %v1927 = mul i32 %v1926, 4
+  %v1928 = add i32 %v1927, 16
+  %v1929 = srem i32 %v11, 32
+  %v1930 = add i32 %v14, 0
+  %v1931 = add i32 %v1930, %v1929
+  %v1932 = add i32 %v16, 64
+  %v1933 = add i32 %v1932, %v1928
+  %v1934 = extractelement <16 x float> %v1673, i32 8
+  %v1935 = extractelement <16 x float> %v1673, i32 9
+  %v1936 = extractelement <16 x float> %v1673, i32 10
+  %v1937 = extractelement <16 x float> %v1673, i32 11
+  %v1938 = sdiv i32 %v11, 32
+  %v1939 = mul i32 %v1938, 4
+  %v1940 = add i32 %v1939, 24
+  %v1941 = srem i32 %v11, 32
+  %v1942 = add i32 %v14, 0
+  %v1943 = add i32 %v1942, %v1941
+  %v1944 = add i32 %v16, 64
+  %v1945 = add i32 %v1944, %v1940
+  %v1946 = extractelement <16 x float> %v1673, i32 12
+  %v1947 = extractelement <16 x float> %v1673, i32 13
+  %v1948 = extractelement <16 x float> %v1673, i32 14
+  %v1949 = extractelement <16 x float> %v1673, i32 15
+  %v1950 = sdiv i32 %v11, 32
+  %v1951 = mul i32 %v1950, 4
+  %v1952 = add i32 %v1951, 0
+  %v1953 = srem i32 %v11, 32
+  %v1954 = add i32 %v14, 0
+  %v1955 = add i32 %v1954, %v1953
+  %v1956 = add i32 %v16, 96
+  %v1957 = add i32 %v1956, %v1952
+  %v1958 = extractelement <16 x float> %v1674, i32 0
+  %v1959 = extractelement <16 x float> %v1674, i32 1
+  %v1960 = extractelement <16 x float> %v1674, i32 2
+  %v1961 = extractelement <16 x float> %v1674, i32 3
+  %v1962 = sdiv i32 %v11, 32
+  %v1963 = mul i32 %v1962, 4
+  %v1964 = add i32 %v1963, 8
+  %v1965 = srem i32 %v11, 32
+  %v1966 = add i32 %v14, 0
+  %v1967 = add i32 %v1966, %v1965
+  %v1968 = add i32 %v16, 96
+  %v1969 = add i32 %v1968, %v1964
+  %v1970 = extractelement <16 x float> %v1674, i32 4
+  %v1971 = extractelement <16 x float> %v1674, i32 5
+  %v1972 = extractelement <16 x float> %v1674, i32 6
+  %v1973 = extractelement <16 x float> %v1674, i32 7
+  %v1974 = sdiv i32 %v11, 32
+  %v1975 = mul i32 %v1974, 4
+  %v1976 = add i32 %v1975, 16
+  %v1977 = srem i32 %v11, 32
+  %v1978 = add i32 %v14, 0
+  %v1979 = add i32 %v1978, %v1977
+  %v1980 = add i32 %v16, 96
+  %v1981 = add i32 %v1980, %v1976
+  %v1982 = extractelement <16 x float> %v1674, i32 8
+  %v1983 = extractelement <16 x float> %v1674, i32 9
+  %v1984 = extractelement <16 x float> %v1674, i32 10
+  %v1985 = extractelement <16 x float> %v1674, i32 11
+  %v1986 = sdiv i32 %v11, 32
+  %v1987 = mul i32 %v1986, 4
+  %v1988 = add i32 %v1987, 24
+  %v1989 = srem i32 %v11, 32
+  %v1990 = add i32 %v14, 0
+  %v1991 = add i32 %v1990, %v1989
+  %v1992 = add i32 %v16, 96
+  %v1993 = add i32 %v1992, %v1988
+  %v1994 = extractelement <16 x float> %v1674, i32 12
+  %v1995 = extractelement <16 x float> %v1674, i32 13
+  %v1996 = extractelement <16 x float> %v1674, i32 14
+  %v1997 = extractelement <16 x float> %v1674, i32 15
+  %v1998 = fptrunc float %v1814 to half
+  %v1999 = fptrunc float %v1815 to half
+  %v2000 = fptrunc float %v1816 to half
+  %v2001 = fptrunc float %v1817 to half
+  %v2002 = fptrunc float %v1826 to half
+  %v2003 = fptrunc float %v1827 to half
+  %v2004 = fptrunc float %v1828 to half
+  %v2005 = fptrunc float %v1829 to half
+  %v2006 = fptrunc float %v1838 to half
+  %v2007 = fptrunc float %v1839 to half
+  %v2008 = fptrunc float %v1840 to half
+  %v2009 = fptrunc float %v1841 to half
+  %v2010 = fptrunc float %v1850 to half
+  %v2011 = fptrunc float %v1851 to half
+  %v2012 = fptrunc float %v1852 to half
+  %v2013 = fptrunc float %v1853 to half
+  %v2014 = fptrunc float %v1862 to half
+  %v2015 = fptrunc float %v1863 to half
+  %v2016 = fptrunc float %v1864 to half
+  %v2017 = fptrunc float %v1865 to half
+  %v2018 = fptrunc float %v1874 to half
+  %v2019 = fptrunc float %v1875 to half
+  %v2020 = fptrunc float %v1876 to half
+  %v2021 = fptrunc float %v1877 to half
+  %v2022 = fptrunc float %v1886 to half
+  %v2023 = fptrunc float %v1887 to half
+  %v2024 = fptrunc float %v1888 to half
+  %v2025 = fptrunc float %v1889 to half
+  %v2026 = fptrunc float %v1898 to half
+  %v2027 = fptrunc float %v1899 to half
+  %v2028 = fptrunc float %v1900 to half
+  %v2029 = fptrunc float %v1901 to half
+  %v2030 = fptrunc float %v1910 to half
+  %v2031 = fptrunc float %v1911 to half
+  %v2032 = fptrunc float %v1912 to half
+  %v2033 = fptrunc float %v1913 to half
+  %v2034 = fptrunc float %v1922 to half
+  %v2035 = fptrunc float %v1923 to half
+  %v2036 = fptrunc float %v1924 to half
+  %v2037 = fptrunc float %v1925 to half
+  %v2038 = fptrunc float %v1934 to half
+  %v2039 = fptrunc float %v1935 to half
+  %v2040 = fptrunc float %v1936 to half
+  %v2041 = fptrunc float %v1937 to half
+  %v2042 = fptrunc float %v1946 to half
+  %v2043 = fptrunc float %v1947 to half
+  %v2044 = fptrunc float %v1948 to half
+  %v2045 = fptrunc float %v1949 to half
+  %v2046 = fptrunc float %v1958 to half
+  %v2047 = fptrunc float %v1959 to half
+  %v2048 = fptrunc float %v1960 to half
+  %v2049 = fptrunc float %v1961 to half
+  %v2050 = fptrunc float %v1970 to half
+  %v2051 = fptrunc float %v1971 to half
+  %v2052 = fptrunc float %v1972 to half
+  %v2053 = fptrunc float %v1973 to half
+  %v2054 = fptrunc float %v1982 to half
+  %v2055 = fptrunc float %v1983 to half
+  %v2056 = fptrunc float %v1984 to half
+  %v2057 = fptrunc float %v1985 to half
+  %v2058 = fptrunc float %v1994 to half
+  %v2059 = fptrunc float %v1995 to half
+  %v2060 = fptrunc float %v1996 to half
+  %v2061 = fptrunc float %v1997 to half
+  br i1 %v109, label %if.then21, label %if.else22
+if.then21:
+  %v2062 = add i32 %v6, %v1811
+  %v2063 = add i32 %v8, %v1813
+  %v2064 = mul i32 %v2062, 576
+  %v2065 = add i32 %v2064, %v2063
+  %v2066 = mul i32 %v2065, 2
+  %v2067 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2066
+  %v2068 = insertelement <4 x half> poison, half %v1998, i32 0
+  %v2069 = insertelement <4 x half> %v2068, half %v1999, i32 1
+  %v2070 = insertelement <4 x half> %v2069, half %v2000, i32 2
+  %v2071 = insertelement <4 x half> %v2070, half %v2001, i32 3
+  store <4 x half> %v2071, ptr addrspace(1) %v2067, align 2
+  %v2072 = add i32 %v6, %v1823
+  %v2073 = add i32 %v8, %v1825
+  %v2074 = mul i32 %v2072, 576
+  %v2075 = add i32 %v2074, %v2073
+  %v2076 = mul i32 %v2075, 2
+  %v2077 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2076
+  %v2078 = insertelement <4 x half> poison, half %v2002, i32 0
+  %v2079 = insertelement <4 x half> %v2078, half %v2003, i32 1
+  %v2080 = insertelement <4 x half> %v2079, half %v2004, i32 2
+  %v2081 = insertelement <4 x half> %v2080, half %v2005, i32 3
+  store <4 x half> %v2081, ptr addrspace(1) %v2077, align 2
+  %v2082 = add i32 %v6, %v1835
+  %v2083 = add i32 %v8, %v1837
+  %v2084 = mul i32 %v2082, 576
+  %v2085 = add i32 %v2084, %v2083
+  %v2086 = mul i32 %v2085, 2
+  %v2087 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2086
+  %v2088 = insertelement <4 x half> poison, half %v2006, i32 0
+  %v2089 = insertelement <4 x half> %v2088, half %v2007, i32 1
+  %v2090 = insertelement <4 x half> %v2089, half %v2008, i32 2
+  %v2091 = insertelement <4 x half> %v2090, half %v2009, i32 3
+  store <4 x half> %v2091, ptr addrspace(1) %v2087, align 2
+  %v2092 = add i32 %v6, %v1847
+  %v2093 = add i32 %v8, %v1849
+  %v2094 = mul i32 %v2092, 576
+  %v2095 = add i32 %v2094, %v2093
+  %v2096 = mul i32 %v2095, 2
+  %v2097 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2096
+  %v2098 = insertelement <4 x half> poison, half %v2010, i32 0
+  %v2099 = insertelement <4 x half> %v2098, half %v2011, i32 1
+  %v2100 = insertelement <4 x half> %v2099, half %v2012, i32 2
+  %v2101 = insertelement <4 x half> %v2100, half %v2013, i32 3
+  store <4 x half> %v2101, ptr addrspace(1) %v2097, align 2
+  %v2102 = add i32 %v6, %v1859
+  %v2103 = add i32 %v8, %v1861
+  %v2104 = mul i32 %v2102, 576
+  %v2105 = add i32 %v2104, %v2103
+  %v2106 = mul i32 %v2105, 2
+  %v2107 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2106
+  %v2108 = insertelement <4 x half> poison, half %v2014, i32 0
+  %v2109 = insertelement <4 x half> %v2108, half %v2015, i32 1
+  %v2110 = insertelement <4 x half> %v2109, half %v2016, i32 2
+  %v2111 = insertelement <4 x half> %v2110, half %v2017, i32 3
+  store <4 x half> %v2111, ptr addrspace(1) %v2107, align 2
+  %v2112 = add i32 %v6, %v1871
+  %v2113 = add i32 %v8, %v1873
+  %v2114 = mul i32 %v2112, 576
   %v2115 = add i32 %v2114, %v2113
-  %v2116 = add i32 %v16, 64
-  %v2117 = add i32 %v2116, %v2112
-  %v2118 = extractelement <16 x float> %v1673, i32 0
-  %v2119 = extractelement <16 x float> %v1673, i32 1
-  %v2120 = extractelement <16 x float> %v1673, i32 2
-  %v2121 = extractelement <16 x float> %v1673, i32 3
-  %v2122 = sdiv i32 %v11, 32
-  %v2123 = mul i32 %v2122, 4
-  %v2124 = add i32 %v2123, 8
-  %v2125 = srem i32 %v11, 32
-  %v2126 = add i32 %v14, 0
-  %v2127 = add i32 %v2126, %v2125
-  %v2128 = add i32 %v16, 64
-  %v2129 = add i32 %v2128, %v2124
-  %v2130 = extractelement <16 x float> %v1673, i32 4
-  %v2131 = extractelement <16 x float> %v1673, i32 5
-  %v2132 = extractelement <16 x float> %v1673, i32 6
-  %v2133 = extractelement <16 x float> %v1673, i32 7
-  %v2134 = sdiv i32 %v11, 32
-  %v2135 = mul i32 %v2134, 4
-  %v2136 = add i32 %v2135, 16
-  %v2137 = srem i32 %v11, 32
-  %v2138 = add i32 %v14, 0
-  %v2139 = add i32 %v2138, %v2137
-  %v2140 = add i32 %v16, 64
-  %v2141 = add i32 %v2140, %v2136
-  %v2142 = extractelement <16 x float> %v1673, i32 8
-  %v2143 = extractelement <16 x float> %v1673, i32 9
-  %v2144 = extractelement <16 x float> %v1673, i32 10
-  %v2145 = extractelement <16 x float> %v1673, i32 11
-  %v2146 = sdiv i32 %v11, 32
-  %v2147 = mul i32 %v2146, 4
-  %v2148 = add i32 %v2147, 24
-  %v2149 = srem i32 %v11, 32
-  %v2150 = add i32 %v14, 0
-  %v2151 = add i32 %v2150, %v2149
-  %v2152 = add i32 %v16, 64
-  %v2153 = add i32 %v2152, %v2148
-  %v2154 = extractelement <16 x float> %v1673, i32 12
-  %v2155 = extractelement <16 x float> %v1673, i32 13
-  %v2156 = extractelement <16 x float> %v1673, i32 14
-  %v2157 = extractelement <16 x float> %v1673, i32 15
-  %v2158 = sdiv i32 %v11, 32
-  %v2159 = mul i32 %v2158, 4
-  %v2160 = add i32 %v2159, 0
-  %v2161 = srem i32 %v11, 32
-  %v2162 = add i32 %v14, 0
-  %v2163 = add i32 %v2162, %v2161
-  %v2164 = add i32 %v16, 96
-  %v2165 = add i32 %v2164, %v2160
-  %v2166 = extractelement <16 x float> %v1674, i32 0
-  %v2167 = extractelement <16 x float> %v1674, i32 1
-  %v2168 = extractelement <16 x float> %v1674, i32 2
-  %v2169 = extractelement <16 x float> %v1674, i32 3
-  %v2170 = sdiv i32 %v11, 32
-  %v2171 = mul i32 %v2170, 4
-  %v2172 = add i32 %v2171, 8
-  %v2173 = srem i32 %v11, 32
-  %v2174 = add i32 %v14, 0
+  %v2116 = mul i32 %v2115, 2
+  %v2117 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2116
+  %v2118 = insertelement <4 x half> poison, half %v2018, i32 0
+  %v2119 = insertelement <4 x half> %v2118, half %v2019, i32 1
+  %v2120 = insertelement <4 x half> %v2119, half %v2020, i32 2
+  %v2121 = insertelement <4 x half> %v2120, half %v2021, i32 3
+  store <4 x half> %v2121, ptr addrspace(1) %v2117, align 2
+  %v2122 = add i32 %v6, %v1883
+  %v2123 = add i32 %v8, %v1885
+  %v2124 = mul i32 %v2122, 576
+  %v2125 = add i32 %v2124, %v2123
+  %v2126 = mul i32 %v2125, 2
+  %v2127 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2126
+  %v2128 = insertelement <4 x half> poison, half %v2022, i32 0
+  %v2129 = insertelement <4 x half> %v2128, half %v2023, i32 1
+  %v2130 = insertelement <4 x half> %v2129, half %v2024, i32 2
+  %v2131 = insertelement <4 x half> %v2130, half %v2025, i32 3
+  store <4 x half> %v2131, ptr addrspace(1) %v2127, align 2
+  %v2132 = add i32 %v6, %v1895
+  %v2133 = add i32 %v8, %v1897
+  %v2134 = mul i32 %v2132, 576
+  %v2135 = add i32 %v2134, %v2133
+  %v2136 = mul i32 %v2135, 2
+  %v2137 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2136
+  %v2138 = insertelement <4 x half> poison, half %v2026, i32 0
+  %v2139 = insertelement <4 x half> %v2138, half %v2027, i32 1
+  %v2140 = insertelement <4 x half> %v2139, half %v2028, i32 2
+  %v2141 = insertelement <4 x half> %v2140, half %v2029, i32 3
+  store <4 x half> %v2141, ptr addrspace(1) %v2137, align 2
+  %v2142 = add i32 %v6, %v1907
+  %v2143 = add i32 %v8, %v1909
+  %v2144 = mul i32 %v2142, 576
+  %v2145 = add i32 %v2144, %v2143
+  %v2146 = mul i32 %v2145, 2
+  %v2147 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2146
+  %v2148 = insertelement <4 x half> poison, half %v2030, i32 0
+  %v2149 = insertelement <4 x half> %v2148, half %v2031, i32 1
+  %v2150 = insertelement <4 x half> %v2149, half %v2032, i32 2
+  %v2151 = insertelement <4 x half> %v2150, half %v2033, i32 3
+  store <4 x half> %v2151, ptr addrspace(1) %v2147, align 2
+  %v2152 = add i32 %v6, %v1919
+  %v2153 = add i32 %v8, %v1921
+  %v2154 = mul i32 %v2152, 576
+  %v2155 = add i32 %v2154, %v2153
+  %v2156 = mul i32 %v2155, 2
+  %v2157 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2156
+  %v2158 = insertelement <4 x half> poison, half %v2034, i32 0
+  %v2159 = insertelement <4 x half> %v2158, half %v2035, i32 1
+  %v2160 = insertelement <4 x half> %v2159, half %v2036, i32 2
+  %v2161 = insertelement <4 x half> %v2160, half %v2037, i32 3
+  store <4 x half> %v2161, ptr addrspace(1) %v2157, align 2
+  %v2162 = add i32 %v6, %v1931
+  %v2163 = add i32 %v8, %v1933
+  %v2164 = mul i32 %v2162, 576
+  %v2165 = add i32 %v2164, %v2163
+  %v2166 = mul i32 %v2165, 2
+  %v2167 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2166
+  %v2168 = insertelement <4 x half> poison, half %v2038, i32 0
+  %v2169 = insertelement <4 x half> %v2168, half %v2039, i32 1
+  %v2170 = insertelement <4 x half> %v2169, half %v2040, i32 2
+  %v2171 = insertelement <4 x half> %v2170, half %v2041, i32 3
+  store <4 x half> %v2171, ptr addrspace(1) %v2167, align 2
+  %v2172 = add i32 %v6, %v1943
+  %v2173 = add i32 %v8, %v1945
+  %v2174 = mul i32 %v2172, 576
   %v2175 = add i32 %v2174, %v2173
-  %v2176 = add i32 %v16, 96
-  %v2177 = add i32 %v2176, %v2172
-  %v2178 = extractelement <16 x float> %v1674, i32 4
-  %v2179 = extractelement <16 x float> %v1674, i32 5
-  %v2180 = extractelement <16 x float> %v1674, i32 6
-  %v2181 = extractelement <16 x float> %v1674, i32 7
-  %v2182 = sdiv i32 %v11, 32
-  %v2183 = mul i32 %v2182, 4
-  %v2184 = add i32 %v2183, 16
-  %v2185 = srem i32 %v11, 32
-  %v2186 = add i32 %v14, 0
-  %v2187 = add i32 %v2186, %v2185
-  %v2188 = add i32 %v16, 96
-  %v2189 = add i32 %v2188, %v2184
-  %v2190 = extractelement <16 x float> %v1674, i32 8
-  %v2191 = extractelement <16 x float> %v1674, i32 9
-  %v2192 = extractelement <16 x float> %v1674, i32 10
-  %v2193 = extractelement <16 x float> %v1674, i32 11
-  %v2194 = sdiv i32 %v11, 32
-  %v2195 = mul i32 %v2194, 4
-  %v2196 = add i32 %v2195, 24
-  %v2197 = srem i32 %v11, 32
-  %v2198 = add i32 %v14, 0
-  %v2199 = add i32 %v2198, %v2197
-  %v2200 = add i32 %v16, 96
-  %v2201 = add i32 %v2200, %v2196
-  %v2202 = extractelement <16 x float> %v1674, i32 12
-  %v2203 = extractelement <16 x float> %v1674, i32 13
-  %v2204 = extractelement <16 x float> %v1674, i32 14
-  %v2205 = extractelement <16 x float> %v1674, i32 15
-  %v2206 = fptrunc float %v2022 to half
-  %v2207 = fptrunc float %v2023 to half
-  %v2208 = fptrunc float %v2024 to half
-  %v2209 = fptrunc float %v2025 to half
-  %v2210 = fptrunc float %v2034 to half
-  %v2211 = fptrunc float %v2035 to half
-  %v2212 = fptrunc float %v2036 to half
-  %v2213 = fptrunc float %v2037 to half
-  %v2214 = fptrunc float %v2046 to half
-  %v2215 = fptrunc float %v2047 to half
-  %v2216 = fptrunc float %v2048 to half
-  %v2217 = fptrunc float %v2049 to half
-  %v2218 = fptrunc float %v2058 to half
-  %v2219 = fptrunc float %v2059 to half
-  %v2220 = fptrunc float %v2060 to half
-  %v2221 = fptrunc float %v2061 to half
-  %v2222 = fptrunc float %v2070 to half
-  %v2223 = fptrunc float %v2071 to half
-  %v2224 = fptrunc float %v2072 to half
-  %v2225 = fptrunc float %v2073 to half
-  %v2226 = fptrunc float %v2082 to half
-  %v2227 = fptrunc float %v2083 to half
-  %v2228 = fptrunc float %v2084 to half
-  %v2229 = fptrunc float %v2085 to half
-  %v2230 = fptrunc float %v2094 to half
-  %v2231 = fptrunc float %v2095 to half
-  %v2232 = fptrunc float %v2096 to half
-  %v2233 = fptrunc float %v2097 to half
-  %v2234 = fptrunc float %v2106 to half
-  %v2235 = fptrunc float %v2107 to half
-  %v2236 = fptrunc float %v2108 to half
-  %v2237 = fptrunc float %v2109 to half
-  %v2238 = fptrunc float %v2118 to half
-  %v2239 = fptrunc float %v2119 to half
-  %v2240 = fptrunc float %v2120 to half
-  %v2241 = fptrunc float %v2121 to half
-  %v2242 = fptrunc float %v2130 to half
-  %v2243 = fptrunc float %v2131 to half
-  %v2244 = fptrunc float %v2132 to half
-  %v2245 = fptrunc float %v2133 to half
-  %v2246 = fptrunc float %v2142 to half
-  %v2247 = fptrunc float %v2143 to half
-  %v2248 = fptrunc float %v2144 to half
-  %v2249 = fptrunc float %v2145 to half
-  %v2250 = fptrunc float %v2154 to half
-  %v2251 = fptrunc float %v2155 to half
-  %v2252 = fptrunc float %v2156 to half
-  %v2253 = fptrunc float %v2157 to half
-  %v2254 = fptrunc float %v2166 to half
-  %v2255 = fptrunc float %v2167 to half
-  %v2256 = fptrunc float %v2168 to half
-  %v2257 = fptrunc float %v2169 to half
-  %v2258 = fptrunc float %v2178 to half
-  %v2259 = fptrunc float %v2179 to half
-  %v2260 = fptrunc float %v2180 to half
-  %v2261 = fptrunc float %v2181 to half
-  %v2262 = fptrunc float %v2190 to half
-  %v2263 = fptrunc float %v2191 to half
-  %v2264 = fptrunc float %v2192 to half
-  %v2265 = fptrunc float %v2193 to half
-  %v2266 = fptrunc float %v2202 to half
-  %v2267 = fptrunc float %v2203 to half
-  %v2268 = fptrunc float %v2204 to half
-  %v2269 = fptrunc float %v2205 to half
-  br i1 %v109, label %if.then24, label %if.else25
-if.then24:
-  %v2270 = add i32 %v6, %v2019
-  %v2271 = add i32 %v8, %v2021
-  %v2272 = mul i32 %v2270, 576
-  %v2273 = add i32 %v2272, %v2271
-  %v2274 = mul i32 %v2273, 2
-  %v2275 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2274
-  %v2276 = insertelement <4 x half> poison, half %v2206, i32 0
-  %v2277 = insertelement <4 x half> %v2276, half %v2207, i32 1
-  %v2278 = insertelement <4 x half> %v2277, half %v2208, i32 2
-  %v2279 = insertelement <4 x half> %v2278, half %v2209, i32 3
-  store <4 x half> %v2279, ptr addrspace(1) %v2275, align 2
-  %v2280 = add i32 %v6, %v2031
-  %v2281 = add i32 %v8, %v2033
-  %v2282 = mul i32 %v2280, 576
+  %v2176 = mul i32 %v2175, 2
+  %v2177 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2176
+  %v2178 = insertelement <4 x half> poison, half %v2042, i32 0
+  %v2179 = insertelement <4 x half> %v2178, half %v2043, i32 1
+  %v2180 = insertelement <4 x half> %v2179, half %v2044, i32 2
+  %v2181 = insertelement <4 x half> %v2180, half %v2045, i32 3
+  store <4 x half> %v2181, ptr addrspace(1) %v2177, align 2
+  %v2182 = add i32 %v6, %v1955
+  %v2183 = add i32 %v8, %v1957
+  %v2184 = mul i32 %v2182, 576
+  %v2185 = add i32 %v2184, %v2183
+  %v2186 = mul i32 %v2185, 2
+  %v2187 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2186
+  %v2188 = insertelement <4 x half> poison, half %v2046, i32 0
+  %v2189 = insertelement <4 x half> %v2188, half %v2047, i32 1
+  %v2190 = insertelement <4 x half> %v2189, half %v2048, i32 2
+  %v2191 = insertelement <4 x half> %v2190, half %v2049, i32 3
+  store <4 x half> %v2191, ptr addrspace(1) %v2187, align 2
+  %v2192 = add i32 %v6, %v1967
+  %v2193 = add i32 %v8, %v1969
+  %v2194 = mul i32 %v2192, 576
+  %v2195 = add i32 %v2194, %v2193
+  %v2196 = mul i32 %v2195, 2
+  %v2197 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2196
+  %v2198 = insertelement <4 x half> poison, half %v2050, i32 0
+  %v2199 = insertelement <4 x half> %v2198, half %v2051, i32 1
+  %v2200 = insertelement <4 x half> %v2199, half %v2052, i32 2
+  %v2201 = insertelement <4 x half> %v2200, half %v2053, i32 3
+  store <4 x half> %v2201, ptr addrspace(1) %v2197, align 2
+  %v2202 = add i32 %v6, %v1979
+  %v2203 = add i32 %v8, %v1981
+  %v2204 = mul i32 %v2202, 576
+  %v2205 = add i32 %v2204, %v2203
+  %v2206 = mul i32 %v2205, 2
+  %v2207 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2206
+  %v2208 = insertelement <4 x half> poison, half %v2054, i32 0
+  %v2209 = insertelement <4 x half> %v2208, half %v2055, i32 1
+  %v2210 = insertelement <4 x half> %v2209, half %v2056, i32 2
+  %v2211 = insertelement <4 x half> %v2210, half %v2057, i32 3
+  store <4 x half> %v2211, ptr addrspace(1) %v2207, align 2
+  %v2212 = add i32 %v6, %v1991
+  %v2213 = add i32 %v8, %v1993
+  %v2214 = mul i32 %v2212, 576
+  %v2215 = add i32 %v2214, %v2213
+  %v2216 = mul i32 %v2215, 2
+  %v2217 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2216
+  %v2218 = insertelement <4 x half> poison, half %v2058, i32 0
+  %v2219 = insertelement <4 x half> %v2218, half %v2059, i32 1
+  %v2220 = insertelement <4 x half> %v2219, half %v2060, i32 2
+  %v2221 = insertelement <4 x half> %v2220, half %v2061, i32 3
+  store <4 x half> %v2221, ptr addrspace(1) %v2217, align 2
+  br label %if.end23
+if.else22:
+  %v2222 = icmp slt i32 %v6, 64
+  %v2223 = sub i32 64, %v6
+  %v2224 = call i32 @llvm.smin.i32(i32 %v2223, i32 64)
+  %v2225 = select i1 %v2222, i32 %v2224, i32 0
+  %v2226 = mul i32 %v2225, 576
+  %v2227 = mul i32 %v2226, 2
+  %v2228 = mul i32 %v6, 576
+  %v2229 = mul i32 %v2228, 2
+  %v2230 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2229
+  %v2231 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v2230, i16 0, i32 %v2227, i32 131072)
+  %v2232 = add i32 %v8, %v1813
+  %v2233 = add i32 %v2232, 0
+  %v2234 = mul i32 %v1811, 576
+  %v2235 = add i32 %v2234, %v2233
+  %v2236 = mul i32 %v2235, 2
+  %v2237 = icmp slt i32 %v2233, 576
+  %v2238 = select i1 %v2237, i32 %v2236, i32 %v2227
+  %v2239 = bitcast half %v1998 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2239, ptr addrspace(8) %v2231, i32 %v2238, i32 0, i32 0)
+  %v2240 = add i32 %v8, %v1813
+  %v2241 = add i32 %v2240, 1
+  %v2242 = mul i32 %v1811, 576
+  %v2243 = add i32 %v2242, %v2241
+  %v2244 = mul i32 %v2243, 2
+  %v2245 = icmp slt i32 %v2241, 576
+  %v2246 = select i1 %v2245, i32 %v2244, i32 %v2227
+  %v2247 = bitcast half %v1999 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2247, ptr addrspace(8) %v2231, i32 %v2246, i32 0, i32 0)
+  %v2248 = add i32 %v8, %v1813
+  %v2249 = add i32 %v2248, 2
+  %v2250 = mul i32 %v1811, 576
+  %v2251 = add i32 %v2250, %v2249
+  %v2252 = mul i32 %v2251, 2
+  %v2253 = icmp slt i32 %v2249, 576
+  %v2254 = select i1 %v2253, i32 %v2252, i32 %v2227
+  %v2255 = bitcast half %v2000 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2255, ptr addrspace(8) %v2231, i32 %v2254, i32 0, i32 0)
+  %v2256 = add i32 %v8, %v1813
+  %v2257 = add i32 %v2256, 3
+  %v2258 = mul i32 %v1811, 576
+  %v2259 = add i32 %v2258, %v2257
+  %v2260 = mul i32 %v2259, 2
+  %v2261 = icmp slt i32 %v2257, 576
+  %v2262 = select i1 %v2261, i32 %v2260, i32 %v2227
+  %v2263 = bitcast half %v2001 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2263, ptr addrspace(8) %v2231, i32 %v2262, i32 0, i32 0)
+  %v2264 = add i32 %v8, %v1825
+  %v2265 = add i32 %v2264, 0
+  %v2266 = mul i32 %v1823, 576
+  %v2267 = add i32 %v2266, %v2265
+  %v2268 = mul i32 %v2267, 2
+  %v2269 = icmp slt i32 %v2265, 576
+  %v2270 = select i1 %v2269, i32 %v2268, i32 %v2227
+  %v2271 = bitcast half %v2002 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2271, ptr addrspace(8) %v2231, i32 %v2270, i32 0, i32 0)
+  %v2272 = add i32 %v8, %v1825
+  %v2273 = add i32 %v2272, 1
+  %v2274 = mul i32 %v1823, 576
+  %v2275 = add i32 %v2274, %v2273
+  %v2276 = mul i32 %v2275, 2
+  %v2277 = icmp slt i32 %v2273, 576
+  %v2278 = select i1 %v2277, i32 %v2276, i32 %v2227
+  %v2279 = bitcast half %v2003 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2279, ptr addrspace(8) %v2231, i32 %v2278, i32 0, i32 0)
+  %v2280 = add i32 %v8, %v1825
+  %v2281 = add i32 %v2280, 2
+  %v2282 = mul i32 %v1823, 576
   %v2283 = add i32 %v2282, %v2281
   %v2284 = mul i32 %v2283, 2
-  %v2285 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2284
-  %v2286 = insertelement <4 x half> poison, half %v2210, i32 0
-  %v2287 = insertelement <4 x half> %v2286, half %v2211, i32 1
-  %v2288 = insertelement <4 x half> %v2287, half %v2212, i32 2
-  %v2289 = insertelement <4 x half> %v2288, half %v2213, i32 3
-  store <4 x half> %v2289, ptr addrspace(1) %v2285, align 2
-  %v2290 = add i32 %v6, %v2043
-  %v2291 = add i32 %v8, %v2045
-  %v2292 = mul i32 %v2290, 576
-  %v2293 = add i32 %v2292, %v2291
-  %v2294 = mul i32 %v2293, 2
-  %v2295 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2294
-  %v2296 = insertelement <4 x half> poison, half %v2214, i32 0
-  %v2297 = insertelement <4 x half> %v2296, half %v2215, i32 1
-  %v2298 = insertelement <4 x half> %v2297, half %v2216, i32 2
-  %v2299 = insertelement <4 x half> %v2298, half %v2217, i32 3
-  store <4 x half> %v2299, ptr addrspace(1) %v2295, align 2
-  %v2300 = add i32 %v6, %v2055
-  %v2301 = add i32 %v8, %v2057
-  %v2302 = mul i32 %v2300, 576
-  %v2303 = add i32 %v2302, %v2301
-  %v2304 = mul i32 %v2303, 2
-  %v2305 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2304
-  %v2306 = insertelement <4 x half> poison, half %v2218, i32 0
-  %v2307 = insertelement <4 x half> %v2306, half %v2219, i32 1
-  %v2308 = insertelement <4 x half> %v2307, half %v2220, i32 2
-  %v2309 = insertelement <4 x half> %v2308, half %v2221, i32 3
-  store <4 x half> %v2309, ptr addrspace(1) %v2305, align 2
-  %v2310 = add i32 %v6, %v2067
-  %v2311 = add i32 %v8, %v2069
-  %v2312 = mul i32 %v2310, 576
-  %v2313 = add i32 %v2312, %v2311
-  %v2314 = mul i32 %v2313, 2
-  %v2315 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2314
-  %v2316 = insertelement <4 x half> poison, half %v2222, i32 0
-  %v2317 = insertelement <4 x half> %v2316, half %v2223, i32 1
-  %v2318 = insertelement <4 x half> %v2317, half %v2224, i32 2
-  %v2319 = insertelement <4 x half> %v2318, half %v2225, i32 3
-  store <4 x half> %v2319, ptr addrspace(1) %v2315, align 2
-  %v2320 = add i32 %v6, %v2079
-  %v2321 = add i32 %v8, %v2081
-  %v2322 = mul i32 %v2320, 576
+  %v2285 = icmp slt i32 %v2281, 576
+  %v2286 = select i1 %v2285, i32 %v2284, i32 %v2227
+  %v2287 = bitcast half %v2004 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2287, ptr addrspace(8) %v2231, i32 %v2286, i32 0, i32 0)
+  %v2288 = add i32 %v8, %v1825
+  %v2289 = add i32 %v2288, 3
+  %v2290 = mul i32 %v1823, 576
+  %v2291 = add i32 %v2290, %v2289
+  %v2292 = mul i32 %v2291, 2
+  %v2293 = icmp slt i32 %v2289, 576
+  %v2294 = select i1 %v2293, i32 %v2292, i32 %v2227
+  %v2295 = bitcast half %v2005 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2295, ptr addrspace(8) %v2231, i32 %v2294, i32 0, i32 0)
+  %v2296 = add i32 %v8, %v1837
+  %v2297 = add i32 %v2296, 0
+  %v2298 = mul i32 %v1835, 576
+  %v2299 = add i32 %v2298, %v2297
+  %v2300 = mul i32 %v2299, 2
+  %v2301 = icmp slt i32 %v2297, 576
+  %v2302 = select i1 %v2301, i32 %v2300, i32 %v2227
+  %v2303 = bitcast half %v2006 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2303, ptr addrspace(8) %v2231, i32 %v2302, i32 0, i32 0)
+  %v2304 = add i32 %v8, %v1837
+  %v2305 = add i32 %v2304, 1
+  %v2306 = mul i32 %v1835, 576
+  %v2307 = add i32 %v2306, %v2305
+  %v2308 = mul i32 %v2307, 2
+  %v2309 = icmp slt i32 %v2305, 576
+  %v2310 = select i1 %v2309, i32 %v2308, i32 %v2227
+  %v2311 = bitcast half %v2007 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2311, ptr addrspace(8) %v2231, i32 %v2310, i32 0, i32 0)
+  %v2312 = add i32 %v8, %v1837
+  %v2313 = add i32 %v2312, 2
+  %v2314 = mul i32 %v1835, 576
+  %v2315 = add i32 %v2314, %v2313
+  %v2316 = mul i32 %v2315, 2
+  %v2317 = icmp slt i32 %v2313, 576
+  %v2318 = select i1 %v2317, i32 %v2316, i32 %v2227
+  %v2319 = bitcast half %v2008 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2319, ptr addrspace(8) %v2231, i32 %v2318, i32 0, i32 0)
+  %v2320 = add i32 %v8, %v1837
+  %v2321 = add i32 %v2320, 3
+  %v2322 = mul i32 %v1835, 576
   %v2323 = add i32 %v2322, %v2321
   %v2324 = mul i32 %v2323, 2
-  %v2325 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2324
-  %v2326 = insertelement <4 x half> poison, half %v2226, i32 0
-  %v2327 = insertelement <4 x half> %v2326, half %v2227, i32 1
-  %v2328 = insertelement <4 x half> %v2327, half %v2228, i32 2
-  %v2329 = insertelement <4 x half> %v2328, half %v2229, i32 3
-  store <4 x half> %v2329, ptr addrspace(1) %v2325, align 2
-  %v2330 = add i32 %v6, %v2091
-  %v2331 = add i32 %v8, %v2093
-  %v2332 = mul i32 %v2330, 576
-  %v2333 = add i32 %v2332, %v2331
-  %v2334 = mul i32 %v2333, 2
-  %v2335 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2334
-  %v2336 = insertelement <4 x half> poison, half %v2230, i32 0
-  %v2337 = insertelement <4 x half> %v2336, half %v2231, i32 1
-  %v2338 = insertelement <4 x half> %v2337, half %v2232, i32 2
-  %v2339 = insertelement <4 x half> %v2338, half %v2233, i32 3
-  store <4 x half> %v2339, ptr addrspace(1) %v2335, align 2
-  %v2340 = add i32 %v6, %v2103
-  %v2341 = add i32 %v8, %v2105
-  %v2342 = mul i32 %v2340, 576
-  %v2343 = add i32 %v2342, %v2341
-  %v2344 = mul i32 %v2343, 2
-  %v2345 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2344
-  %v2346 = insertelement <4 x half> poison, half %v2234, i32 0
-  %v2347 = insertelement <4 x half> %v2346, half %v2235, i32 1
-  %v2348 = insertelement <4 x half> %v2347, half %v2236, i32 2
-  %v2349 = insertelement <4 x half> %v2348, half %v2237, i32 3
-  store <4 x half> %v2349, ptr addrspace(1) %v2345, align 2
-  %v2350 = add i32 %v6, %v2115
-  %v2351 = add i32 %v8, %v2117
-  %v2352 = mul i32 %v2350, 576
-  %v2353 = add i32 %v2352, %v2351
-  %v2354 = mul i32 %v2353, 2
-  %v2355 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2354
-  %v2356 = insertelement <4 x half> poison, half %v2238, i32 0
-  %v2357 = insertelement <4 x half> %v2356, half %v2239, i32 1
-  %v2358 = insertelement <4 x half> %v2357, half %v2240, i32 2
-  %v2359 = insertelement <4 x half> %v2358, half %v2241, i32 3
-  store <4 x half> %v2359, ptr addrspace(1) %v2355, align 2
-  %v2360 = add i32 %v6, %v2127
-  %v2361 = add i32 %v8, %v2129
-  %v2362 = mul i32 %v2360, 576
+  %v2325 = icmp slt i32 %v2321, 576
+  %v2326 = select i1 %v2325, i32 %v2324, i32 %v2227
+  %v2327 = bitcast half %v2009 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2327, ptr addrspace(8) %v2231, i32 %v2326, i32 0, i32 0)
+  %v2328 = add i32 %v8, %v1849
+  %v2329 = add i32 %v2328, 0
+  %v2330 = mul i32 %v1847, 576
+  %v2331 = add i32 %v2330, %v2329
+  %v2332 = mul i32 %v2331, 2
+  %v2333 = icmp slt i32 %v2329, 576
+  %v2334 = select i1 %v2333, i32 %v2332, i32 %v2227
+  %v2335 = bitcast half %v2010 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2335, ptr addrspace(8) %v2231, i32 %v2334, i32 0, i32 0)
+  %v2336 = add i32 %v8, %v1849
+  %v2337 = add i32 %v2336, 1
+  %v2338 = mul i32 %v1847, 576
+  %v2339 = add i32 %v2338, %v2337
+  %v2340 = mul i32 %v2339, 2
+  %v2341 = icmp slt i32 %v2337, 576
+  %v2342 = select i1 %v2341, i32 %v2340, i32 %v2227
+  %v2343 = bitcast half %v2011 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2343, ptr addrspace(8) %v2231, i32 %v2342, i32 0, i32 0)
+  %v2344 = add i32 %v8, %v1849
+  %v2345 = add i32 %v2344, 2
+  %v2346 = mul i32 %v1847, 576
+  %v2347 = add i32 %v2346, %v2345
+  %v2348 = mul i32 %v2347, 2
+  %v2349 = icmp slt i32 %v2345, 576
+  %v2350 = select i1 %v2349, i32 %v2348, i32 %v2227
+  %v2351 = bitcast half %v2012 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2351, ptr addrspace(8) %v2231, i32 %v2350, i32 0, i32 0)
+  %v2352 = add i32 %v8, %v1849
+  %v2353 = add i32 %v2352, 3
+  %v2354 = mul i32 %v1847, 576
+  %v2355 = add i32 %v2354, %v2353
+  %v2356 = mul i32 %v2355, 2
+  %v2357 = icmp slt i32 %v2353, 576
+  %v2358 = select i1 %v2357, i32 %v2356, i32 %v2227
+  %v2359 = bitcast half %v2013 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2359, ptr addrspace(8) %v2231, i32 %v2358, i32 0, i32 0)
+  %v2360 = add i32 %v8, %v1861
+  %v2361 = add i32 %v2360, 0
+  %v2362 = mul i32 %v1859, 576
   %v2363 = add i32 %v2362, %v2361
   %v2364 = mul i32 %v2363, 2
-  %v2365 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2364
-  %v2366 = insertelement <4 x half> poison, half %v2242, i32 0
-  %v2367 = insertelement <4 x half> %v2366, half %v2243, i32 1
-  %v2368 = insertelement <4 x half> %v2367, half %v2244, i32 2
-  %v2369 = insertelement <4 x half> %v2368, half %v2245, i32 3
-  store <4 x half> %v2369, ptr addrspace(1) %v2365, align 2
-  %v2370 = add i32 %v6, %v2139
-  %v2371 = add i32 %v8, %v2141
-  %v2372 = mul i32 %v2370, 576
-  %v2373 = add i32 %v2372, %v2371
-  %v2374 = mul i32 %v2373, 2
-  %v2375 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2374
-  %v2376 = insertelement <4 x half> poison, half %v2246, i32 0
-  %v2377 = insertelement <4 x half> %v2376, half %v2247, i32 1
-  %v2378 = insertelement <4 x half> %v2377, half %v2248, i32 2
-  %v2379 = insertelement <4 x half> %v2378, half %v2249, i32 3
-  store <4 x half> %v2379, ptr addrspace(1) %v2375, align 2
-  %v2380 = add i32 %v6, %v2151
-  %v2381 = add i32 %v8, %v2153
-  %v2382 = mul i32 %v2380, 576
-  %v2383 = add i32 %v2382, %v2381
-  %v2384 = mul i32 %v2383, 2
-  %v2385 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2384
-  %v2386 = insertelement <4 x half> poison, half %v2250, i32 0
-  %v2387 = insertelement <4 x half> %v2386, half %v2251, i32 1
-  %v2388 = insertelement <4 x half> %v2387, half %v2252, i32 2
-  %v2389 = insertelement <4 x half> %v2388, half %v2253, i32 3
-  store <4 x half> %v2389, ptr addrspace(1) %v2385, align 2
-  %v2390 = add i32 %v6, %v2163
-  %v2391 = add i32 %v8, %v2165
-  %v2392 = mul i32 %v2390, 576
-  %v2393 = add i32 %v2392, %v2391
-  %v2394 = mul i32 %v2393, 2
-  %v2395 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2394
-  %v2396 = insertelement <4 x half> poison, half %v2254, i32 0
-  %v2397 = insertelement <4 x half> %v2396, half %v2255, i32 1
-  %v2398 = insertelement <4 x half> %v2397, half %v2256, i32 2
-  %v2399 = insertelement <4 x half> %v2398, half %v2257, i32 3
-  store <4 x half> %v2399, ptr addrspace(1) %v2395, align 2
-  %v2400 = add i32 %v6, %v2175
-  %v2401 = add i32 %v8, %v2177
-  %v2402 = mul i32 %v2400, 576
+  %v2365 = icmp slt i32 %v2361, 576
+  %v2366 = select i1 %v2365, i32 %v2364, i32 %v2227
+  %v2367 = bitcast half %v2014 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2367, ptr addrspace(8) %v2231, i32 %v2366, i32 0, i32 0)
+  %v2368 = add i32 %v8, %v1861
+  %v2369 = add i32 %v2368, 1
+  %v2370 = mul i32 %v1859, 576
+  %v2371 = add i32 %v2370, %v2369
+  %v2372 = mul i32 %v2371, 2
+  %v2373 = icmp slt i32 %v2369, 576
+  %v2374 = select i1 %v2373, i32 %v2372, i32 %v2227
+  %v2375 = bitcast half %v2015 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2375, ptr addrspace(8) %v2231, i32 %v2374, i32 0, i32 0)
+  %v2376 = add i32 %v8, %v1861
+  %v2377 = add i32 %v2376, 2
+  %v2378 = mul i32 %v1859, 576
+  %v2379 = add i32 %v2378, %v2377
+  %v2380 = mul i32 %v2379, 2
+  %v2381 = icmp slt i32 %v2377, 576
+  %v2382 = select i1 %v2381, i32 %v2380, i32 %v2227
+  %v2383 = bitcast half %v2016 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2383, ptr addrspace(8) %v2231, i32 %v2382, i32 0, i32 0)
+  %v2384 = add i32 %v8, %v1861
+  %v2385 = add i32 %v2384, 3
+  %v2386 = mul i32 %v1859, 576
+  %v2387 = add i32 %v2386, %v2385
+  %v2388 = mul i32 %v2387, 2
+  %v2389 = icmp slt i32 %v2385, 576
+  %v2390 = select i1 %v2389, i32 %v2388, i32 %v2227
+  %v2391 = bitcast half %v2017 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2391, ptr addrspace(8) %v2231, i32 %v2390, i32 0, i32 0)
+  %v2392 = add i32 %v8, %v1873
+  %v2393 = add i32 %v2392, 0
+  %v2394 = mul i32 %v1871, 576
+  %v2395 = add i32 %v2394, %v2393
+  %v2396 = mul i32 %v2395, 2
+  %v2397 = icmp slt i32 %v2393, 576
+  %v2398 = select i1 %v2397, i32 %v2396, i32 %v2227
+  %v2399 = bitcast half %v2018 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2399, ptr addrspace(8) %v2231, i32 %v2398, i32 0, i32 0)
+  %v2400 = add i32 %v8, %v1873
+  %v2401 = add i32 %v2400, 1
+  %v2402 = mul i32 %v1871, 576
   %v2403 = add i32 %v2402, %v2401
   %v2404 = mul i32 %v2403, 2
-  %v2405 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2404
-  %v2406 = insertelement <4 x half> poison, half %v2258, i32 0
-  %v2407 = insertelement <4 x half> %v2406, half %v2259, i32 1
-  %v2408 = insertelement <4 x half> %v2407, half %v2260, i32 2
-  %v2409 = insertelement <4 x half> %v2408, half %v2261, i32 3
-  store <4 x half> %v2409, ptr addrspace(1) %v2405, align 2
-  %v2410 = add i32 %v6, %v2187
-  %v2411 = add i32 %v8, %v2189
-  %v2412 = mul i32 %v2410, 576
-  %v2413 = add i32 %v2412, %v2411
-  %v2414 = mul i32 %v2413, 2
-  %v2415 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2414
-  %v2416 = insertelement <4 x half> poison, half %v2262, i32 0
-  %v2417 = insertelement <4 x half> %v2416, half %v2263, i32 1
-  %v2418 = insertelement <4 x half> %v2417, half %v2264, i32 2
-  %v2419 = insertelement <4 x half> %v2418, half %v2265, i32 3
-  store <4 x half> %v2419, ptr addrspace(1) %v2415, align 2
-  %v2420 = add i32 %v6, %v2199
-  %v2421 = add i32 %v8, %v2201
-  %v2422 = mul i32 %v2420, 576
-  %v2423 = add i32 %v2422, %v2421
-  %v2424 = mul i32 %v2423, 2
-  %v2425 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2424
-  %v2426 = insertelement <4 x half> poison, half %v2266, i32 0
-  %v2427 = insertelement <4 x half> %v2426, half %v2267, i32 1
-  %v2428 = insertelement <4 x half> %v2427, half %v2268, i32 2
-  %v2429 = insertelement <4 x half> %v2428, half %v2269, i32 3
-  store <4 x half> %v2429, ptr addrspace(1) %v2425, align 2
-  br label %if.end26
-if.else25:
-  %v2430 = icmp slt i32 %v6, 64
-  %v2431 = sub i32 64, %v6
-  %v2432 = call i32 @llvm.smin.i32(i32 %v2431, i32 64)
-  %v2433 = select i1 %v2430, i32 %v2432, i32 0
-  %v2434 = mul i32 %v2433, 576
-  %v2435 = mul i32 %v2434, 2
-  %v2436 = mul i32 %v6, 576
-  %v2437 = mul i32 %v2436, 2
-  %v2438 = getelementptr inbounds i8, ptr addrspace(1) %v2013, i32 %v2437
-  %v2439 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v2438, i16 0, i32 %v2435, i32 131072)
-  %v2440 = add i32 %v8, %v2021
-  %v2441 = add i32 %v2440, 0
-  %v2442 = mul i32 %v2019, 576
+  %v2405 = icmp slt i32 %v2401, 576
+  %v2406 = select i1 %v2405, i32 %v2404, i32 %v2227
+  %v2407 = bitcast half %v2019 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2407, ptr addrspace(8) %v2231, i32 %v2406, i32 0, i32 0)
+  %v2408 = add i32 %v8, %v1873
+  %v2409 = add i32 %v2408, 2
+  %v2410 = mul i32 %v1871, 576
+  %v2411 = add i32 %v2410, %v2409
+  %v2412 = mul i32 %v2411, 2
+  %v2413 = icmp slt i32 %v2409, 576
+  %v2414 = select i1 %v2413, i32 %v2412, i32 %v2227
+  %v2415 = bitcast half %v2020 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2415, ptr addrspace(8) %v2231, i32 %v2414, i32 0, i32 0)
+  %v2416 = add i32 %v8, %v1873
+  %v2417 = add i32 %v2416, 3
+  %v2418 = mul i32 %v1871, 576
+  %v2419 = add i32 %v2418, %v2417
+  %v2420 = mul i32 %v2419, 2
+  %v2421 = icmp slt i32 %v2417, 576
+  %v2422 = select i1 %v2421, i32 %v2420, i32 %v2227
+  %v2423 = bitcast half %v2021 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2423, ptr addrspace(8) %v2231, i32 %v2422, i32 0, i32 0)
+  %v2424 = add i32 %v8, %v1885
+  %v2425 = add i32 %v2424, 0
+  %v2426 = mul i32 %v1883, 576
+  %v2427 = add i32 %v2426, %v2425
+  %v2428 = mul i32 %v2427, 2
+  %v2429 = icmp slt i32 %v2425, 576
+  %v2430 = select i1 %v2429, i32 %v2428, i32 %v2227
+  %v2431 = bitcast half %v2022 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2431, ptr addrspace(8) %v2231, i32 %v2430, i32 0, i32 0)
+  %v2432 = add i32 %v8, %v1885
+  %v2433 = add i32 %v2432, 1
+  %v2434 = mul i32 %v1883, 576
+  %v2435 = add i32 %v2434, %v2433
+  %v2436 = mul i32 %v2435, 2
+  %v2437 = icmp slt i32 %v2433, 576
+  %v2438 = select i1 %v2437, i32 %v2436, i32 %v2227
+  %v2439 = bitcast half %v2023 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2439, ptr addrspace(8) %v2231, i32 %v2438, i32 0, i32 0)
+  %v2440 = add i32 %v8, %v1885
+  %v2441 = add i32 %v2440, 2
+  %v2442 = mul i32 %v1883, 576
   %v2443 = add i32 %v2442, %v2441
   %v2444 = mul i32 %v2443, 2
   %v2445 = icmp slt i32 %v2441, 576
-  %v2446 = select i1 %v2445, i32 %v2444, i32 %v2435
-  %v2447 = bitcast half %v2206 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2447, ptr addrspace(8) %v2439, i32 %v2446, i32 0, i32 0)
-  %v2448 = add i32 %v8, %v2021
-  %v2449 = add i32 %v2448, 1
-  %v2450 = mul i32 %v2019, 576
+  %v2446 = select i1 %v2445, i32 %v2444, i32 %v2227
+  %v2447 = bitcast half %v2024 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2447, ptr addrspace(8) %v2231, i32 %v2446, i32 0, i32 0)
+  %v2448 = add i32 %v8, %v1885
+  %v2449 = add i32 %v2448, 3
+  %v2450 = mul i32 %v1883, 576
   %v2451 = add i32 %v2450, %v2449
   %v2452 = mul i32 %v2451, 2
   %v2453 = icmp slt i32 %v2449, 576
-  %v2454 = select i1 %v2453, i32 %v2452, i32 %v2435
-  %v2455 = bitcast half %v2207 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2455, ptr addrspace(8) %v2439, i32 %v2454, i32 0, i32 0)
-  %v2456 = add i32 %v8, %v2021
-  %v2457 = add i32 %v2456, 2
-  %v2458 = mul i32 %v2019, 576
+  %v2454 = select i1 %v2453, i32 %v2452, i32 %v2227
+  %v2455 = bitcast half %v2025 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2455, ptr addrspace(8) %v2231, i32 %v2454, i32 0, i32 0)
+  %v2456 = add i32 %v8, %v1897
+  %v2457 = add i32 %v2456, 0
+  %v2458 = mul i32 %v1895, 576
   %v2459 = add i32 %v2458, %v2457
   %v2460 = mul i32 %v2459, 2
   %v2461 = icmp slt i32 %v2457, 576
-  %v2462 = select i1 %v2461, i32 %v2460, i32 %v2435
-  %v2463 = bitcast half %v2208 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2463, ptr addrspace(8) %v2439, i32 %v2462, i32 0, i32 0)
-  %v2464 = add i32 %v8, %v2021
-  %v2465 = add i32 %v2464, 3
-  %v2466 = mul i32 %v2019, 576
+  %v2462 = select i1 %v2461, i32 %v2460, i32 %v2227
+  %v2463 = bitcast half %v2026 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2463, ptr addrspace(8) %v2231, i32 %v2462, i32 0, i32 0)
+  %v2464 = add i32 %v8, %v1897
+  %v2465 = add i32 %v2464, 1
+  %v2466 = mul i32 %v1895, 576
   %v2467 = add i32 %v2466, %v2465
   %v2468 = mul i32 %v2467, 2
   %v2469 = icmp slt i32 %v2465, 576
-  %v2470 = select i1 %v2469, i32 %v2468, i32 %v2435
-  %v2471 = bitcast half %v2209 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2471, ptr addrspace(8) %v2439, i32 %v2470, i32 0, i32 0)
-  %v2472 = add i32 %v8, %v2033
-  %v2473 = add i32 %v2472, 0
-  %v2474 = mul i32 %v2031, 576
+  %v2470 = select i1 %v2469, i32 %v2468, i32 %v2227
+  %v2471 = bitcast half %v2027 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2471, ptr addrspace(8) %v2231, i32 %v2470, i32 0, i32 0)
+  %v2472 = add i32 %v8, %v1897
+  %v2473 = add i32 %v2472, 2
+  %v2474 = mul i32 %v1895, 576
   %v2475 = add i32 %v2474, %v2473
   %v2476 = mul i32 %v2475, 2
   %v2477 = icmp slt i32 %v2473, 576
-  %v2478 = select i1 %v2477, i32 %v2476, i32 %v2435
-  %v2479 = bitcast half %v2210 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2479, ptr addrspace(8) %v2439, i32 %v2478, i32 0, i32 0)
-  %v2480 = add i32 %v8, %v2033
-  %v2481 = add i32 %v2480, 1
-  %v2482 = mul i32 %v2031, 576
+  %v2478 = select i1 %v2477, i32 %v2476, i32 %v2227
+  %v2479 = bitcast half %v2028 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2479, ptr addrspace(8) %v2231, i32 %v2478, i32 0, i32 0)
+  %v2480 = add i32 %v8, %v1897
+  %v2481 = add i32 %v2480, 3
+  %v2482 = mul i32 %v1895, 576
   %v2483 = add i32 %v2482, %v2481
   %v2484 = mul i32 %v2483, 2
   %v2485 = icmp slt i32 %v2481, 576
-  %v2486 = select i1 %v2485, i32 %v2484, i32 %v2435
-  %v2487 = bitcast half %v2211 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2487, ptr addrspace(8) %v2439, i32 %v2486, i32 0, i32 0)
-  %v2488 = add i32 %v8, %v2033
-  %v2489 = add i32 %v2488, 2
-  %v2490 = mul i32 %v2031, 576
+  %v2486 = select i1 %v2485, i32 %v2484, i32 %v2227
+  %v2487 = bitcast half %v2029 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2487, ptr addrspace(8) %v2231, i32 %v2486, i32 0, i32 0)
+  %v2488 = add i32 %v8, %v1909
+  %v2489 = add i32 %v2488, 0
+  %v2490 = mul i32 %v1907, 576
   %v2491 = add i32 %v2490, %v2489
   %v2492 = mul i32 %v2491, 2
   %v2493 = icmp slt i32 %v2489, 576
-  %v2494 = select i1 %v2493, i32 %v2492, i32 %v2435
-  %v2495 = bitcast half %v2212 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2495, ptr addrspace(8) %v2439, i32 %v2494, i32 0, i32 0)
-  %v2496 = add i32 %v8, %v2033
-  %v2497 = add i32 %v2496, 3
-  %v2498 = mul i32 %v2031, 576
+  %v2494 = select i1 %v2493, i32 %v2492, i32 %v2227
+  %v2495 = bitcast half %v2030 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2495, ptr addrspace(8) %v2231, i32 %v2494, i32 0, i32 0)
+  %v2496 = add i32 %v8, %v1909
+  %v2497 = add i32 %v2496, 1
+  %v2498 = mul i32 %v1907, 576
   %v2499 = add i32 %v2498, %v2497
   %v2500 = mul i32 %v2499, 2
   %v2501 = icmp slt i32 %v2497, 576
-  %v2502 = select i1 %v2501, i32 %v2500, i32 %v2435
-  %v2503 = bitcast half %v2213 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2503, ptr addrspace(8) %v2439, i32 %v2502, i32 0, i32 0)
-  %v2504 = add i32 %v8, %v2045
-  %v2505 = add i32 %v2504, 0
-  %v2506 = mul i32 %v2043, 576
+  %v2502 = select i1 %v2501, i32 %v2500, i32 %v2227
+  %v2503 = bitcast half %v2031 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2503, ptr addrspace(8) %v2231, i32 %v2502, i32 0, i32 0)
+  %v2504 = add i32 %v8, %v1909
+  %v2505 = add i32 %v2504, 2
+  %v2506 = mul i32 %v1907, 576
   %v2507 = add i32 %v2506, %v2505
   %v2508 = mul i32 %v2507, 2
   %v2509 = icmp slt i32 %v2505, 576
-  %v2510 = select i1 %v2509, i32 %v2508, i32 %v2435
-  %v2511 = bitcast half %v2214 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2511, ptr addrspace(8) %v2439, i32 %v2510, i32 0, i32 0)
-  %v2512 = add i32 %v8, %v2045
-  %v2513 = add i32 %v2512, 1
-  %v2514 = mul i32 %v2043, 576
+  %v2510 = select i1 %v2509, i32 %v2508, i32 %v2227
+  %v2511 = bitcast half %v2032 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2511, ptr addrspace(8) %v2231, i32 %v2510, i32 0, i32 0)
+  %v2512 = add i32 %v8, %v1909
+  %v2513 = add i32 %v2512, 3
+  %v2514 = mul i32 %v1907, 576
   %v2515 = add i32 %v2514, %v2513
   %v2516 = mul i32 %v2515, 2
   %v2517 = icmp slt i32 %v2513, 576
-  %v2518 = select i1 %v2517, i32 %v2516, i32 %v2435
-  %v2519 = bitcast half %v2215 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2519, ptr addrspace(8) %v2439, i32 %v2518, i32 0, i32 0)
-  %v2520 = add i32 %v8, %v2045
-  %v2521 = add i32 %v2520, 2
-  %v2522 = mul i32 %v2043, 576
+  %v2518 = select i1 %v2517, i32 %v2516, i32 %v2227
+  %v2519 = bitcast half %v2033 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2519, ptr addrspace(8) %v2231, i32 %v2518, i32 0, i32 0)
+  %v2520 = add i32 %v8, %v1921
+  %v2521 = add i32 %v2520, 0
+  %v2522 = mul i32 %v1919, 576
   %v2523 = add i32 %v2522, %v2521
   %v2524 = mul i32 %v2523, 2
   %v2525 = icmp slt i32 %v2521, 576
-  %v2526 = select i1 %v2525, i32 %v2524, i32 %v2435
-  %v2527 = bitcast half %v2216 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2527, ptr addrspace(8) %v2439, i32 %v2526, i32 0, i32 0)
-  %v2528 = add i32 %v8, %v2045
-  %v2529 = add i32 %v2528, 3
-  %v2530 = mul i32 %v2043, 576
+  %v2526 = select i1 %v2525, i32 %v2524, i32 %v2227
+  %v2527 = bitcast half %v2034 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2527, ptr addrspace(8) %v2231, i32 %v2526, i32 0, i32 0)
+  %v2528 = add i32 %v8, %v1921
+  %v2529 = add i32 %v2528, 1
+  %v2530 = mul i32 %v1919, 576
   %v2531 = add i32 %v2530, %v2529
   %v2532 = mul i32 %v2531, 2
   %v2533 = icmp slt i32 %v2529, 576
-  %v2534 = select i1 %v2533, i32 %v2532, i32 %v2435
-  %v2535 = bitcast half %v2217 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2535, ptr addrspace(8) %v2439, i32 %v2534, i32 0, i32 0)
-  %v2536 = add i32 %v8, %v2057
-  %v2537 = add i32 %v2536, 0
-  %v2538 = mul i32 %v2055, 576
+  %v2534 = select i1 %v2533, i32 %v2532, i32 %v2227
+  %v2535 = bitcast half %v2035 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2535, ptr addrspace(8) %v2231, i32 %v2534, i32 0, i32 0)
+  %v2536 = add i32 %v8, %v1921
+  %v2537 = add i32 %v2536, 2
+  %v2538 = mul i32 %v1919, 576
   %v2539 = add i32 %v2538, %v2537
   %v2540 = mul i32 %v2539, 2
   %v2541 = icmp slt i32 %v2537, 576
-  %v2542 = select i1 %v2541, i32 %v2540, i32 %v2435
-  %v2543 = bitcast half %v2218 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2543, ptr addrspace(8) %v2439, i32 %v2542, i32 0, i32 0)
-  %v2544 = add i32 %v8, %v2057
-  %v2545 = add i32 %v2544, 1
-  %v2546 = mul i32 %v2055, 576
+  %v2542 = select i1 %v2541, i32 %v2540, i32 %v2227
+  %v2543 = bitcast half %v2036 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2543, ptr addrspace(8) %v2231, i32 %v2542, i32 0, i32 0)
+  %v2544 = add i32 %v8, %v1921
+  %v2545 = add i32 %v2544, 3
+  %v2546 = mul i32 %v1919, 576
   %v2547 = add i32 %v2546, %v2545
   %v2548 = mul i32 %v2547, 2
   %v2549 = icmp slt i32 %v2545, 576
-  %v2550 = select i1 %v2549, i32 %v2548, i32 %v2435
-  %v2551 = bitcast half %v2219 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2551, ptr addrspace(8) %v2439, i32 %v2550, i32 0, i32 0)
-  %v2552 = add i32 %v8, %v2057
-  %v2553 = add i32 %v2552, 2
-  %v2554 = mul i32 %v2055, 576
+  %v2550 = select i1 %v2549, i32 %v2548, i32 %v2227
+  %v2551 = bitcast half %v2037 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2551, ptr addrspace(8) %v2231, i32 %v2550, i32 0, i32 0)
+  %v2552 = add i32 %v8, %v1933
+  %v2553 = add i32 %v2552, 0
+  %v2554 = mul i32 %v1931, 576
   %v2555 = add i32 %v2554, %v2553
   %v2556 = mul i32 %v2555, 2
   %v2557 = icmp slt i32 %v2553, 576
-  %v2558 = select i1 %v2557, i32 %v2556, i32 %v2435
-  %v2559 = bitcast half %v2220 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2559, ptr addrspace(8) %v2439, i32 %v2558, i32 0, i32 0)
-  %v2560 = add i32 %v8, %v2057
-  %v2561 = add i32 %v2560, 3
-  %v2562 = mul i32 %v2055, 576
+  %v2558 = select i1 %v2557, i32 %v2556, i32 %v2227
+  %v2559 = bitcast half %v2038 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2559, ptr addrspace(8) %v2231, i32 %v2558, i32 0, i32 0)
+  %v2560 = add i32 %v8, %v1933
+  %v2561 = add i32 %v2560, 1
+  %v2562 = mul i32 %v1931, 576
   %v2563 = add i32 %v2562, %v2561
   %v2564 = mul i32 %v2563, 2
   %v2565 = icmp slt i32 %v2561, 576
-  %v2566 = select i1 %v2565, i32 %v2564, i32 %v2435
-  %v2567 = bitcast half %v2221 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2567, ptr addrspace(8) %v2439, i32 %v2566, i32 0, i32 0)
-  %v2568 = add i32 %v8, %v2069
-  %v2569 = add i32 %v2568, 0
-  %v2570 = mul i32 %v2067, 576
+  %v2566 = select i1 %v2565, i32 %v2564, i32 %v2227
+  %v2567 = bitcast half %v2039 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2567, ptr addrspace(8) %v2231, i32 %v2566, i32 0, i32 0)
+  %v2568 = add i32 %v8, %v1933
+  %v2569 = add i32 %v2568, 2
+  %v2570 = mul i32 %v1931, 576
   %v2571 = add i32 %v2570, %v2569
   %v2572 = mul i32 %v2571, 2
   %v2573 = icmp slt i32 %v2569, 576
-  %v2574 = select i1 %v2573, i32 %v2572, i32 %v2435
-  %v2575 = bitcast half %v2222 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2575, ptr addrspace(8) %v2439, i32 %v2574, i32 0, i32 0)
-  %v2576 = add i32 %v8, %v2069
-  %v2577 = add i32 %v2576, 1
-  %v2578 = mul i32 %v2067, 576
+  %v2574 = select i1 %v2573, i32 %v2572, i32 %v2227
+  %v2575 = bitcast half %v2040 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2575, ptr addrspace(8) %v2231, i32 %v2574, i32 0, i32 0)
+  %v2576 = add i32 %v8, %v1933
+  %v2577 = add i32 %v2576, 3
+  %v2578 = mul i32 %v1931, 576
   %v2579 = add i32 %v2578, %v2577
   %v2580 = mul i32 %v2579, 2
   %v2581 = icmp slt i32 %v2577, 576
-  %v2582 = select i1 %v2581, i32 %v2580, i32 %v2435
-  %v2583 = bitcast half %v2223 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2583, ptr addrspace(8) %v2439, i32 %v2582, i32 0, i32 0)
-  %v2584 = add i32 %v8, %v2069
-  %v2585 = add i32 %v2584, 2
-  %v2586 = mul i32 %v2067, 576
+  %v2582 = select i1 %v2581, i32 %v2580, i32 %v2227
+  %v2583 = bitcast half %v2041 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2583, ptr addrspace(8) %v2231, i32 %v2582, i32 0, i32 0)
+  %v2584 = add i32 %v8, %v1945
+  %v2585 = add i32 %v2584, 0
+  %v2586 = mul i32 %v1943, 576
   %v2587 = add i32 %v2586, %v2585
   %v2588 = mul i32 %v2587, 2
   %v2589 = icmp slt i32 %v2585, 576
-  %v2590 = select i1 %v2589, i32 %v2588, i32 %v2435
-  %v2591 = bitcast half %v2224 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2591, ptr addrspace(8) %v2439, i32 %v2590, i32 0, i32 0)
-  %v2592 = add i32 %v8, %v2069
-  %v2593 = add i32 %v2592, 3
-  %v2594 = mul i32 %v2067, 576
+  %v2590 = select i1 %v2589, i32 %v2588, i32 %v2227
+  %v2591 = bitcast half %v2042 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2591, ptr addrspace(8) %v2231, i32 %v2590, i32 0, i32 0)
+  %v2592 = add i32 %v8, %v1945
+  %v2593 = add i32 %v2592, 1
+  %v2594 = mul i32 %v1943, 576
   %v2595 = add i32 %v2594, %v2593
   %v2596 = mul i32 %v2595, 2
   %v2597 = icmp slt i32 %v2593, 576
-  %v2598 = select i1 %v2597, i32 %v2596, i32 %v2435
-  %v2599 = bitcast half %v2225 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2599, ptr addrspace(8) %v2439, i32 %v2598, i32 0, i32 0)
-  %v2600 = add i32 %v8, %v2081
-  %v2601 = add i32 %v2600, 0
-  %v2602 = mul i32 %v2079, 576
+  %v2598 = select i1 %v2597, i32 %v2596, i32 %v2227
+  %v2599 = bitcast half %v2043 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2599, ptr addrspace(8) %v2231, i32 %v2598, i32 0, i32 0)
+  %v2600 = add i32 %v8, %v1945
+  %v2601 = add i32 %v2600, 2
+  %v2602 = mul i32 %v1943, 576
   %v2603 = add i32 %v2602, %v2601
   %v2604 = mul i32 %v2603, 2
   %v2605 = icmp slt i32 %v2601, 576
-  %v2606 = select i1 %v2605, i32 %v2604, i32 %v2435
-  %v2607 = bitcast half %v2226 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2607, ptr addrspace(8) %v2439, i32 %v2606, i32 0, i32 0)
-  %v2608 = add i32 %v8, %v2081
-  %v2609 = add i32 %v2608, 1
-  %v2610 = mul i32 %v2079, 576
+  %v2606 = select i1 %v2605, i32 %v2604, i32 %v2227
+  %v2607 = bitcast half %v2044 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2607, ptr addrspace(8) %v2231, i32 %v2606, i32 0, i32 0)
+  %v2608 = add i32 %v8, %v1945
+  %v2609 = add i32 %v2608, 3
+  %v2610 = mul i32 %v1943, 576
   %v2611 = add i32 %v2610, %v2609
   %v2612 = mul i32 %v2611, 2
   %v2613 = icmp slt i32 %v2609, 576
-  %v2614 = select i1 %v2613, i32 %v2612, i32 %v2435
-  %v2615 = bitcast half %v2227 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2615, ptr addrspace(8) %v2439, i32 %v2614, i32 0, i32 0)
-  %v2616 = add i32 %v8, %v2081
-  %v2617 = add i32 %v2616, 2
-  %v2618 = mul i32 %v2079, 576
+  %v2614 = select i1 %v2613, i32 %v2612, i32 %v2227
+  %v2615 = bitcast half %v2045 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2615, ptr addrspace(8) %v2231, i32 %v2614, i32 0, i32 0)
+  %v2616 = add i32 %v8, %v1957
+  %v2617 = add i32 %v2616, 0
+  %v2618 = mul i32 %v1955, 576
   %v2619 = add i32 %v2618, %v2617
   %v2620 = mul i32 %v2619, 2
   %v2621 = icmp slt i32 %v2617, 576
-  %v2622 = select i1 %v2621, i32 %v2620, i32 %v2435
-  %v2623 = bitcast half %v2228 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2623, ptr addrspace(8) %v2439, i32 %v2622, i32 0, i32 0)
-  %v2624 = add i32 %v8, %v2081
-  %v2625 = add i32 %v2624, 3
-  %v2626 = mul i32 %v2079, 576
+  %v2622 = select i1 %v2621, i32 %v2620, i32 %v2227
+  %v2623 = bitcast half %v2046 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2623, ptr addrspace(8) %v2231, i32 %v2622, i32 0, i32 0)
+  %v2624 = add i32 %v8, %v1957
+  %v2625 = add i32 %v2624, 1
+  %v2626 = mul i32 %v1955, 576
   %v2627 = add i32 %v2626, %v2625
   %v2628 = mul i32 %v2627, 2
   %v2629 = icmp slt i32 %v2625, 576
-  %v2630 = select i1 %v2629, i32 %v2628, i32 %v2435
-  %v2631 = bitcast half %v2229 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2631, ptr addrspace(8) %v2439, i32 %v2630, i32 0, i32 0)
-  %v2632 = add i32 %v8, %v2093
-  %v2633 = add i32 %v2632, 0
-  %v2634 = mul i32 %v2091, 576
+  %v2630 = select i1 %v2629, i32 %v2628, i32 %v2227
+  %v2631 = bitcast half %v2047 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2631, ptr addrspace(8) %v2231, i32 %v2630, i32 0, i32 0)
+  %v2632 = add i32 %v8, %v1957
+  %v2633 = add i32 %v2632, 2
+  %v2634 = mul i32 %v1955, 576
   %v2635 = add i32 %v2634, %v2633
   %v2636 = mul i32 %v2635, 2
   %v2637 = icmp slt i32 %v2633, 576
-  %v2638 = select i1 %v2637, i32 %v2636, i32 %v2435
-  %v2639 = bitcast half %v2230 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2639, ptr addrspace(8) %v2439, i32 %v2638, i32 0, i32 0)
-  %v2640 = add i32 %v8, %v2093
-  %v2641 = add i32 %v2640, 1
-  %v2642 = mul i32 %v2091, 576
+  %v2638 = select i1 %v2637, i32 %v2636, i32 %v2227
+  %v2639 = bitcast half %v2048 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2639, ptr addrspace(8) %v2231, i32 %v2638, i32 0, i32 0)
+  %v2640 = add i32 %v8, %v1957
+  %v2641 = add i32 %v2640, 3
+  %v2642 = mul i32 %v1955, 576
   %v2643 = add i32 %v2642, %v2641
   %v2644 = mul i32 %v2643, 2
   %v2645 = icmp slt i32 %v2641, 576
-  %v2646 = select i1 %v2645, i32 %v2644, i32 %v2435
-  %v2647 = bitcast half %v2231 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2647, ptr addrspace(8) %v2439, i32 %v2646, i32 0, i32 0)
-  %v2648 = add i32 %v8, %v2093
-  %v2649 = add i32 %v2648, 2
-  %v2650 = mul i32 %v2091, 576
+  %v2646 = select i1 %v2645, i32 %v2644, i32 %v2227
+  %v2647 = bitcast half %v2049 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2647, ptr addrspace(8) %v2231, i32 %v2646, i32 0, i32 0)
+  %v2648 = add i32 %v8, %v1969
+  %v2649 = add i32 %v2648, 0
+  %v2650 = mul i32 %v1967, 576
   %v2651 = add i32 %v2650, %v2649
   %v2652 = mul i32 %v2651, 2
   %v2653 = icmp slt i32 %v2649, 576
-  %v2654 = select i1 %v2653, i32 %v2652, i32 %v2435
-  %v2655 = bitcast half %v2232 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2655, ptr addrspace(8) %v2439, i32 %v2654, i32 0, i32 0)
-  %v2656 = add i32 %v8, %v2093
-  %v2657 = add i32 %v2656, 3
-  %v2658 = mul i32 %v2091, 576
+  %v2654 = select i1 %v2653, i32 %v2652, i32 %v2227
+  %v2655 = bitcast half %v2050 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2655, ptr addrspace(8) %v2231, i32 %v2654, i32 0, i32 0)
+  %v2656 = add i32 %v8, %v1969
+  %v2657 = add i32 %v2656, 1
+  %v2658 = mul i32 %v1967, 576
   %v2659 = add i32 %v2658, %v2657
   %v2660 = mul i32 %v2659, 2
   %v2661 = icmp slt i32 %v2657, 576
-  %v2662 = select i1 %v2661, i32 %v2660, i32 %v2435
-  %v2663 = bitcast half %v2233 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2663, ptr addrspace(8) %v2439, i32 %v2662, i32 0, i32 0)
-  %v2664 = add i32 %v8, %v2105
-  %v2665 = add i32 %v2664, 0
-  %v2666 = mul i32 %v2103, 576
+  %v2662 = select i1 %v2661, i32 %v2660, i32 %v2227
+  %v2663 = bitcast half %v2051 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2663, ptr addrspace(8) %v2231, i32 %v2662, i32 0, i32 0)
+  %v2664 = add i32 %v8, %v1969
+  %v2665 = add i32 %v2664, 2
+  %v2666 = mul i32 %v1967, 576
   %v2667 = add i32 %v2666, %v2665
   %v2668 = mul i32 %v2667, 2
   %v2669 = icmp slt i32 %v2665, 576
-  %v2670 = select i1 %v2669, i32 %v2668, i32 %v2435
-  %v2671 = bitcast half %v2234 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2671, ptr addrspace(8) %v2439, i32 %v2670, i32 0, i32 0)
-  %v2672 = add i32 %v8, %v2105
-  %v2673 = add i32 %v2672, 1
-  %v2674 = mul i32 %v2103, 576
+  %v2670 = select i1 %v2669, i32 %v2668, i32 %v2227
+  %v2671 = bitcast half %v2052 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2671, ptr addrspace(8) %v2231, i32 %v2670, i32 0, i32 0)
+  %v2672 = add i32 %v8, %v1969
+  %v2673 = add i32 %v2672, 3
+  %v2674 = mul i32 %v1967, 576
   %v2675 = add i32 %v2674, %v2673
   %v2676 = mul i32 %v2675, 2
   %v2677 = icmp slt i32 %v2673, 576
-  %v2678 = select i1 %v2677, i32 %v2676, i32 %v2435
-  %v2679 = bitcast half %v2235 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2679, ptr addrspace(8) %v2439, i32 %v2678, i32 0, i32 0)
-  %v2680 = add i32 %v8, %v2105
-  %v2681 = add i32 %v2680, 2
-  %v2682 = mul i32 %v2103, 576
+  %v2678 = select i1 %v2677, i32 %v2676, i32 %v2227
+  %v2679 = bitcast half %v2053 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2679, ptr addrspace(8) %v2231, i32 %v2678, i32 0, i32 0)
+  %v2680 = add i32 %v8, %v1981
+  %v2681 = add i32 %v2680, 0
+  %v2682 = mul i32 %v1979, 576
   %v2683 = add i32 %v2682, %v2681
   %v2684 = mul i32 %v2683, 2
   %v2685 = icmp slt i32 %v2681, 576
-  %v2686 = select i1 %v2685, i32 %v2684, i32 %v2435
-  %v2687 = bitcast half %v2236 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2687, ptr addrspace(8) %v2439, i32 %v2686, i32 0, i32 0)
-  %v2688 = add i32 %v8, %v2105
-  %v2689 = add i32 %v2688, 3
-  %v2690 = mul i32 %v2103, 576
+  %v2686 = select i1 %v2685, i32 %v2684, i32 %v2227
+  %v2687 = bitcast half %v2054 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2687, ptr addrspace(8) %v2231, i32 %v2686, i32 0, i32 0)
+  %v2688 = add i32 %v8, %v1981
+  %v2689 = add i32 %v2688, 1
+  %v2690 = mul i32 %v1979, 576
   %v2691 = add i32 %v2690, %v2689
   %v2692 = mul i32 %v2691, 2
   %v2693 = icmp slt i32 %v2689, 576
-  %v2694 = select i1 %v2693, i32 %v2692, i32 %v2435
-  %v2695 = bitcast half %v2237 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2695, ptr addrspace(8) %v2439, i32 %v2694, i32 0, i32 0)
-  %v2696 = add i32 %v8, %v2117
-  %v2697 = add i32 %v2696, 0
-  %v2698 = mul i32 %v2115, 576
+  %v2694 = select i1 %v2693, i32 %v2692, i32 %v2227
+  %v2695 = bitcast half %v2055 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2695, ptr addrspace(8) %v2231, i32 %v2694, i32 0, i32 0)
+  %v2696 = add i32 %v8, %v1981
+  %v2697 = add i32 %v2696, 2
+  %v2698 = mul i32 %v1979, 576
   %v2699 = add i32 %v2698, %v2697
   %v2700 = mul i32 %v2699, 2
   %v2701 = icmp slt i32 %v2697, 576
-  %v2702 = select i1 %v2701, i32 %v2700, i32 %v2435
-  %v2703 = bitcast half %v2238 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2703, ptr addrspace(8) %v2439, i32 %v2702, i32 0, i32 0)
-  %v2704 = add i32 %v8, %v2117
-  %v2705 = add i32 %v2704, 1
-  %v2706 = mul i32 %v2115, 576
+  %v2702 = select i1 %v2701, i32 %v2700, i32 %v2227
+  %v2703 = bitcast half %v2056 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2703, ptr addrspace(8) %v2231, i32 %v2702, i32 0, i32 0)
+  %v2704 = add i32 %v8, %v1981
+  %v2705 = add i32 %v2704, 3
+  %v2706 = mul i32 %v1979, 576
   %v2707 = add i32 %v2706, %v2705
   %v2708 = mul i32 %v2707, 2
   %v2709 = icmp slt i32 %v2705, 576
-  %v2710 = select i1 %v2709, i32 %v2708, i32 %v2435
-  %v2711 = bitcast half %v2239 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2711, ptr addrspace(8) %v2439, i32 %v2710, i32 0, i32 0)
-  %v2712 = add i32 %v8, %v2117
-  %v2713 = add i32 %v2712, 2
-  %v2714 = mul i32 %v2115, 576
+  %v2710 = select i1 %v2709, i32 %v2708, i32 %v2227
+  %v2711 = bitcast half %v2057 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2711, ptr addrspace(8) %v2231, i32 %v2710, i32 0, i32 0)
+  %v2712 = add i32 %v8, %v1993
+  %v2713 = add i32 %v2712, 0
+  %v2714 = mul i32 %v1991, 576
   %v2715 = add i32 %v2714, %v2713
   %v2716 = mul i32 %v2715, 2
   %v2717 = icmp slt i32 %v2713, 576
-  %v2718 = select i1 %v2717, i32 %v2716, i32 %v2435
-  %v2719 = bitcast half %v2240 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2719, ptr addrspace(8) %v2439, i32 %v2718, i32 0, i32 0)
-  %v2720 = add i32 %v8, %v2117
-  %v2721 = add i32 %v2720, 3
-  %v2722 = mul i32 %v2115, 576
+  %v2718 = select i1 %v2717, i32 %v2716, i32 %v2227
+  %v2719 = bitcast half %v2058 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2719, ptr addrspace(8) %v2231, i32 %v2718, i32 0, i32 0)
+  %v2720 = add i32 %v8, %v1993
+  %v2721 = add i32 %v2720, 1
+  %v2722 = mul i32 %v1991, 576
   %v2723 = add i32 %v2722, %v2721
   %v2724 = mul i32 %v2723, 2
   %v2725 = icmp slt i32 %v2721, 576
-  %v2726 = select i1 %v2725, i32 %v2724, i32 %v2435
-  %v2727 = bitcast half %v2241 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2727, ptr addrspace(8) %v2439, i32 %v2726, i32 0, i32 0)
-  %v2728 = add i32 %v8, %v2129
-  %v2729 = add i32 %v2728, 0
-  %v2730 = mul i32 %v2127, 576
+  %v2726 = select i1 %v2725, i32 %v2724, i32 %v2227
+  %v2727 = bitcast half %v2059 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2727, ptr addrspace(8) %v2231, i32 %v2726, i32 0, i32 0)
+  %v2728 = add i32 %v8, %v1993
+  %v2729 = add i32 %v2728, 2
+  %v2730 = mul i32 %v1991, 576
   %v2731 = add i32 %v2730, %v2729
   %v2732 = mul i32 %v2731, 2
   %v2733 = icmp slt i32 %v2729, 576
-  %v2734 = select i1 %v2733, i32 %v2732, i32 %v2435
-  %v2735 = bitcast half %v2242 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2735, ptr addrspace(8) %v2439, i32 %v2734, i32 0, i32 0)
-  %v2736 = add i32 %v8, %v2129
-  %v2737 = add i32 %v2736, 1
-  %v2738 = mul i32 %v2127, 576
+  %v2734 = select i1 %v2733, i32 %v2732, i32 %v2227
+  %v2735 = bitcast half %v2060 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2735, ptr addrspace(8) %v2231, i32 %v2734, i32 0, i32 0)
+  %v2736 = add i32 %v8, %v1993
+  %v2737 = add i32 %v2736, 3
+  %v2738 = mul i32 %v1991, 576
   %v2739 = add i32 %v2738, %v2737
   %v2740 = mul i32 %v2739, 2
   %v2741 = icmp slt i32 %v2737, 576
-  %v2742 = select i1 %v2741, i32 %v2740, i32 %v2435
-  %v2743 = bitcast half %v2243 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2743, ptr addrspace(8) %v2439, i32 %v2742, i32 0, i32 0)
-  %v2744 = add i32 %v8, %v2129
-  %v2745 = add i32 %v2744, 2
-  %v2746 = mul i32 %v2127, 576
-  %v2747 = add i32 %v2746, %v2745
-  %v2748 = mul i32 %v2747, 2
-  %v2749 = icmp slt i32 %v2745, 576
-  %v2750 = select i1 %v2749, i32 %v2748, i32 %v2435
-  %v2751 = bitcast half %v2244 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2751, ptr addrspace(8) %v2439, i32 %v2750, i32 0, i32 0)
-  %v2752 = add i32 %v8, %v2129
-  %v2753 = add i32 %v2752, 3
-  %v2754 = mul i32 %v2127, 576
-  %v2755 = add i32 %v2754, %v2753
-  %v2756 = mul i32 %v2755, 2
-  %v2757 = icmp slt i32 %v2753, 576
-  %v2758 = select i1 %v2757, i32 %v2756, i32 %v2435
-  %v2759 = bitcast half %v2245 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2759, ptr addrspace(8) %v2439, i32 %v2758, i32 0, i32 0)
-  %v2760 = add i32 %v8, %v2141
-  %v2761 = add i32 %v2760, 0
-  %v2762 = mul i32 %v2139, 576
-  %v2763 = add i32 %v2762, %v2761
-  %v2764 = mul i32 %v2763, 2
-  %v2765 = icmp slt i32 %v2761, 576
-  %v2766 = select i1 %v2765, i32 %v2764, i32 %v2435
-  %v2767 = bitcast half %v2246 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2767, ptr addrspace(8) %v2439, i32 %v2766, i32 0, i32 0)
-  %v2768 = add i32 %v8, %v2141
-  %v2769 = add i32 %v2768, 1
-  %v2770 = mul i32 %v2139, 576
-  %v2771 = add i32 %v2770, %v2769
-  %v2772 = mul i32 %v2771, 2
-  %v2773 = icmp slt i32 %v2769, 576
-  %v2774 = select i1 %v2773, i32 %v2772, i32 %v2435
-  %v2775 = bitcast half %v2247 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2775, ptr addrspace(8) %v2439, i32 %v2774, i32 0, i32 0)
-  %v2776 = add i32 %v8, %v2141
-  %v2777 = add i32 %v2776, 2
-  %v2778 = mul i32 %v2139, 576
-  %v2779 = add i32 %v2778, %v2777
-  %v2780 = mul i32 %v2779, 2
-  %v2781 = icmp slt i32 %v2777, 576
-  %v2782 = select i1 %v2781, i32 %v2780, i32 %v2435
-  %v2783 = bitcast half %v2248 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2783, ptr addrspace(8) %v2439, i32 %v2782, i32 0, i32 0)
-  %v2784 = add i32 %v8, %v2141
-  %v2785 = add i32 %v2784, 3
-  %v2786 = mul i32 %v2139, 576
-  %v2787 = add i32 %v2786, %v2785
-  %v2788 = mul i32 %v2787, 2
-  %v2789 = icmp slt i32 %v2785, 576
-  %v2790 = select i1 %v2789, i32 %v2788, i32 %v2435
-  %v2791 = bitcast half %v2249 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2791, ptr addrspace(8) %v2439, i32 %v2790, i32 0, i32 0)
-  %v2792 = add i32 %v8, %v2153
-  %v2793 = add i32 %v2792, 0
-  %v2794 = mul i32 %v2151, 576
-  %v2795 = add i32 %v2794, %v2793
-  %v2796 = mul i32 %v2795, 2
-  %v2797 = icmp slt i32 %v2793, 576
-  %v2798 = select i1 %v2797, i32 %v2796, i32 %v2435
-  %v2799 = bitcast half %v2250 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2799, ptr addrspace(8) %v2439, i32 %v2798, i32 0, i32 0)
-  %v2800 = add i32 %v8, %v2153
-  %v2801 = add i32 %v2800, 1
-  %v2802 = mul i32 %v2151, 576
-  %v2803 = add i32 %v2802, %v2801
-  %v2804 = mul i32 %v2803, 2
-  %v2805 = icmp slt i32 %v2801, 576
-  %v2806 = select i1 %v2805, i32 %v2804, i32 %v2435
-  %v2807 = bitcast half %v2251 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2807, ptr addrspace(8) %v2439, i32 %v2806, i32 0, i32 0)
-  %v2808 = add i32 %v8, %v2153
-  %v2809 = add i32 %v2808, 2
-  %v2810 = mul i32 %v2151, 576
-  %v2811 = add i32 %v2810, %v2809
-  %v2812 = mul i32 %v2811, 2
-  %v2813 = icmp slt i32 %v2809, 576
-  %v2814 = select i1 %v2813, i32 %v2812, i32 %v2435
-  %v2815 = bitcast half %v2252 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2815, ptr addrspace(8) %v2439, i32 %v2814, i32 0, i32 0)
-  %v2816 = add i32 %v8, %v2153
-  %v2817 = add i32 %v2816, 3
-  %v2818 = mul i32 %v2151, 576
-  %v2819 = add i32 %v2818, %v2817
-  %v2820 = mul i32 %v2819, 2
-  %v2821 = icmp slt i32 %v2817, 576
-  %v2822 = select i1 %v2821, i32 %v2820, i32 %v2435
-  %v2823 = bitcast half %v2253 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2823, ptr addrspace(8) %v2439, i32 %v2822, i32 0, i32 0)
-  %v2824 = add i32 %v8, %v2165
-  %v2825 = add i32 %v2824, 0
-  %v2826 = mul i32 %v2163, 576
-  %v2827 = add i32 %v2826, %v2825
-  %v2828 = mul i32 %v2827, 2
-  %v2829 = icmp slt i32 %v2825, 576
-  %v2830 = select i1 %v2829, i32 %v2828, i32 %v2435
-  %v2831 = bitcast half %v2254 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2831, ptr addrspace(8) %v2439, i32 %v2830, i32 0, i32 0)
-  %v2832 = add i32 %v8, %v2165
-  %v2833 = add i32 %v2832, 1
-  %v2834 = mul i32 %v2163, 576
-  %v2835 = add i32 %v2834, %v2833
-  %v2836 = mul i32 %v2835, 2
-  %v2837 = icmp slt i32 %v2833, 576
-  %v2838 = select i1 %v2837, i32 %v2836, i32 %v2435
-  %v2839 = bitcast half %v2255 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2839, ptr addrspace(8) %v2439, i32 %v2838, i32 0, i32 0)
-  %v2840 = add i32 %v8, %v2165
-  %v2841 = add i32 %v2840, 2
-  %v2842 = mul i32 %v2163, 576
-  %v2843 = add i32 %v2842, %v2841
-  %v2844 = mul i32 %v2843, 2
-  %v2845 = icmp slt i32 %v2841, 576
-  %v2846 = select i1 %v2845, i32 %v2844, i32 %v2435
-  %v2847 = bitcast half %v2256 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2847, ptr addrspace(8) %v2439, i32 %v2846, i32 0, i32 0)
-  %v2848 = add i32 %v8, %v2165
-  %v2849 = add i32 %v2848, 3
-  %v2850 = mul i32 %v2163, 576
-  %v2851 = add i32 %v2850, %v2849
-  %v2852 = mul i32 %v2851, 2
-  %v2853 = icmp slt i32 %v2849, 576
-  %v2854 = select i1 %v2853, i32 %v2852, i32 %v2435
-  %v2855 = bitcast half %v2257 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2855, ptr addrspace(8) %v2439, i32 %v2854, i32 0, i32 0)
-  %v2856 = add i32 %v8, %v2177
-  %v2857 = add i32 %v2856, 0
-  %v2858 = mul i32 %v2175, 576
-  %v2859 = add i32 %v2858, %v2857
-  %v2860 = mul i32 %v2859, 2
-  %v2861 = icmp slt i32 %v2857, 576
-  %v2862 = select i1 %v2861, i32 %v2860, i32 %v2435
-  %v2863 = bitcast half %v2258 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2863, ptr addrspace(8) %v2439, i32 %v2862, i32 0, i32 0)
-  %v2864 = add i32 %v8, %v2177
-  %v2865 = add i32 %v2864, 1
-  %v2866 = mul i32 %v2175, 576
-  %v2867 = add i32 %v2866, %v2865
-  %v2868 = mul i32 %v2867, 2
-  %v2869 = icmp slt i32 %v2865, 576
-  %v2870 = select i1 %v2869, i32 %v2868, i32 %v2435
-  %v2871 = bitcast half %v2259 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2871, ptr addrspace(8) %v2439, i32 %v2870, i32 0, i32 0)
-  %v2872 = add i32 %v8, %v2177
-  %v2873 = add i32 %v2872, 2
-  %v2874 = mul i32 %v2175, 576
-  %v2875 = add i32 %v2874, %v2873
-  %v2876 = mul i32 %v2875, 2
-  %v2877 = icmp slt i32 %v2873, 576
-  %v2878 = select i1 %v2877, i32 %v2876, i32 %v2435
-  %v2879 = bitcast half %v2260 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2879, ptr addrspace(8) %v2439, i32 %v2878, i32 0, i32 0)
-  %v2880 = add i32 %v8, %v2177
-  %v2881 = add i32 %v2880, 3
-  %v2882 = mul i32 %v2175, 576
-  %v2883 = add i32 %v2882, %v2881
-  %v2884 = mul i32 %v2883, 2
-  %v2885 = icmp slt i32 %v2881, 576
-  %v2886 = select i1 %v2885, i32 %v2884, i32 %v2435
-  %v2887 = bitcast half %v2261 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2887, ptr addrspace(8) %v2439, i32 %v2886, i32 0, i32 0)
-  %v2888 = add i32 %v8, %v2189
-  %v2889 = add i32 %v2888, 0
-  %v2890 = mul i32 %v2187, 576
-  %v2891 = add i32 %v2890, %v2889
-  %v2892 = mul i32 %v2891, 2
-  %v2893 = icmp slt i32 %v2889, 576
-  %v2894 = select i1 %v2893, i32 %v2892, i32 %v2435
-  %v2895 = bitcast half %v2262 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2895, ptr addrspace(8) %v2439, i32 %v2894, i32 0, i32 0)
-  %v2896 = add i32 %v8, %v2189
-  %v2897 = add i32 %v2896, 1
-  %v2898 = mul i32 %v2187, 576
-  %v2899 = add i32 %v2898, %v2897
-  %v2900 = mul i32 %v2899, 2
-  %v2901 = icmp slt i32 %v2897, 576
-  %v2902 = select i1 %v2901, i32 %v2900, i32 %v2435
-  %v2903 = bitcast half %v2263 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2903, ptr addrspace(8) %v2439, i32 %v2902, i32 0, i32 0)
-  %v2904 = add i32 %v8, %v2189
-  %v2905 = add i32 %v2904, 2
-  %v2906 = mul i32 %v2187, 576
-  %v2907 = add i32 %v2906, %v2905
-  %v2908 = mul i32 %v2907, 2
-  %v2909 = icmp slt i32 %v2905, 576
-  %v2910 = select i1 %v2909, i32 %v2908, i32 %v2435
-  %v2911 = bitcast half %v2264 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2911, ptr addrspace(8) %v2439, i32 %v2910, i32 0, i32 0)
-  %v2912 = add i32 %v8, %v2189
-  %v2913 = add i32 %v2912, 3
-  %v2914 = mul i32 %v2187, 576
-  %v2915 = add i32 %v2914, %v2913
-  %v2916 = mul i32 %v2915, 2
-  %v2917 = icmp slt i32 %v2913, 576
-  %v2918 = select i1 %v2917, i32 %v2916, i32 %v2435
-  %v2919 = bitcast half %v2265 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2919, ptr addrspace(8) %v2439, i32 %v2918, i32 0, i32 0)
-  %v2920 = add i32 %v8, %v2201
-  %v2921 = add i32 %v2920, 0
-  %v2922 = mul i32 %v2199, 576
-  %v2923 = add i32 %v2922, %v2921
-  %v2924 = mul i32 %v2923, 2
-  %v2925 = icmp slt i32 %v2921, 576
-  %v2926 = select i1 %v2925, i32 %v2924, i32 %v2435
-  %v2927 = bitcast half %v2266 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2927, ptr addrspace(8) %v2439, i32 %v2926, i32 0, i32 0)
-  %v2928 = add i32 %v8, %v2201
-  %v2929 = add i32 %v2928, 1
-  %v2930 = mul i32 %v2199, 576
-  %v2931 = add i32 %v2930, %v2929
-  %v2932 = mul i32 %v2931, 2
-  %v2933 = icmp slt i32 %v2929, 576
-  %v2934 = select i1 %v2933, i32 %v2932, i32 %v2435
-  %v2935 = bitcast half %v2267 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2935, ptr addrspace(8) %v2439, i32 %v2934, i32 0, i32 0)
-  %v2936 = add i32 %v8, %v2201
-  %v2937 = add i32 %v2936, 2
-  %v2938 = mul i32 %v2199, 576
-  %v2939 = add i32 %v2938, %v2937
-  %v2940 = mul i32 %v2939, 2
-  %v2941 = icmp slt i32 %v2937, 576
-  %v2942 = select i1 %v2941, i32 %v2940, i32 %v2435
-  %v2943 = bitcast half %v2268 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2943, ptr addrspace(8) %v2439, i32 %v2942, i32 0, i32 0)
-  %v2944 = add i32 %v8, %v2201
-  %v2945 = add i32 %v2944, 3
-  %v2946 = mul i32 %v2199, 576
-  %v2947 = add i32 %v2946, %v2945
-  %v2948 = mul i32 %v2947, 2
-  %v2949 = icmp slt i32 %v2945, 576
-  %v2950 = select i1 %v2949, i32 %v2948, i32 %v2435
-  %v2951 = bitcast half %v2269 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2951, ptr addrspace(8) %v2439, i32 %v2950, i32 0, i32 0)
-  br label %if.end26
-if.end26:
+  %v2742 = select i1 %v2741, i32 %v2740, i32 %v2227
+  %v2743 = bitcast half %v2061 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2743, ptr addrspace(8) %v2231, i32 %v2742, i32 0, i32 0)
+  br label %if.end23
+if.end23:
   ret void
 }
 
@@ -3174,7 +2952,6 @@ declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1), i16,
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, <16 x float>, i32, i32, i32)
-declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()

@@ -1908,15 +1908,15 @@ for.body4:
 for.exit5:
   br label %for.head6
 for.head6:
-  %v1825 = phi i32 [ %v246, %for.exit5 ], [ %v2196, %for.exit20 ]
-  %v1826 = phi <8 x float> [ %v1008, %for.exit5 ], [ %v2188, %for.exit20 ]
-  %v1827 = phi <8 x float> [ %v1009, %for.exit5 ], [ %v2189, %for.exit20 ]
-  %v1828 = phi <8 x float> [ %v1010, %for.exit5 ], [ %v2190, %for.exit20 ]
-  %v1829 = phi <8 x float> [ %v1011, %for.exit5 ], [ %v2191, %for.exit20 ]
-  %v1830 = phi <8 x float> [ %v1012, %for.exit5 ], [ %v2192, %for.exit20 ]
-  %v1831 = phi <8 x float> [ %v1013, %for.exit5 ], [ %v2193, %for.exit20 ]
-  %v1832 = phi <8 x float> [ %v1014, %for.exit5 ], [ %v2194, %for.exit20 ]
-  %v1833 = phi <8 x float> [ %v1015, %for.exit5 ], [ %v2195, %for.exit20 ]
+  %v1825 = phi i32 [ %v246, %for.exit5 ], [ %v1987, %for.exit17 ]
+  %v1826 = phi <8 x float> [ %v1008, %for.exit5 ], [ %v1979, %for.exit17 ]
+  %v1827 = phi <8 x float> [ %v1009, %for.exit5 ], [ %v1980, %for.exit17 ]
+  %v1828 = phi <8 x float> [ %v1010, %for.exit5 ], [ %v1981, %for.exit17 ]
+  %v1829 = phi <8 x float> [ %v1011, %for.exit5 ], [ %v1982, %for.exit17 ]
+  %v1830 = phi <8 x float> [ %v1012, %for.exit5 ], [ %v1983, %for.exit17 ]
+  %v1831 = phi <8 x float> [ %v1013, %for.exit5 ], [ %v1984, %for.exit17 ]
+  %v1832 = phi <8 x float> [ %v1014, %for.exit5 ], [ %v1985, %for.exit17 ]
+  %v1833 = phi <8 x float> [ %v1015, %for.exit5 ], [ %v1986, %for.exit17 ]
   %v1834 = icmp slt i32 %v1825, 196
   br i1 %v1834, label %for.body7, label %for.exit8
 for.body7:
@@ -1924,1327 +1924,1103 @@ for.body7:
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v1835 = srem i32 64, 8
-  %v1836 = icmp eq i32 %v1835, 0
-  br i1 %v1836, label %if.then9, label %if.else10
-if.then9:
-  %v1837 = zext i32 2147483647 to i64
-  %v1838 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v4, i16 0, i64 %v1837, i32 822099968)
-  %v1839 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
-  %v1840 = sdiv i32 %v1839, 16
-  %v1841 = mul i32 %v1840, 8
-  %v1842 = srem i32 %v1839, 16
-  %v1843 = mul i32 %v1842, 2
-  %v1844 = add i32 %v6, %v1841
-  %v1845 = add i32 %v1825, %v1843
-  %v1846 = icmp slt i32 %v1844, 64
-  %v1847 = icmp slt i32 %v1845, 196
-  %v1848 = mul i32 %v1845, 64
-  %v1849 = add i32 %v1848, %v1844
-  %v1850 = and i1 %v1846, %v1847
-  %v1851 = mul i32 %v1849, 2
-  %v1852 = select i1 %v1850, i32 %v1851, i32 2147483647
-  %v1853 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v1838, i32 %v1852, i32 0, i32 0)
-  %v1854 = bitcast <4 x i32> %v1853 to <8 x half>
-  %v1855 = add i32 %v1849, 64
-  %v1856 = add i32 %v1845, 1
-  %v1857 = icmp slt i32 %v1856, 196
-  %v1858 = and i1 %v1846, %v1857
-  %v1859 = mul i32 %v1855, 2
-  %v1860 = select i1 %v1858, i32 %v1859, i32 2147483647
-  %v1861 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v1838, i32 %v1860, i32 0, i32 0)
-  %v1862 = bitcast <4 x i32> %v1861 to <8 x half>
-  %v1863 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
-  %v1864 = sdiv i32 %v1863, 16
-  %v1865 = mul i32 %v1864, 8
-  %v1866 = srem i32 %v1863, 16
-  %v1867 = mul i32 %v1866, 2
-  %v1868 = extractelement <8 x half> %v1854, i32 0
-  %v1869 = extractelement <8 x half> %v1862, i32 0
-  %v1870 = insertelement <2 x half> poison, half %v1868, i32 0
-  %v1871 = insertelement <2 x half> %v1870, half %v1869, i32 1
-  %v1872 = add i32 %v1865, 0
-  %v1873 = mul i32 %v1867, 2
-  %v1874 = mul i32 %v1872, 4
-  %v1875 = sdiv i32 %v1873, 16
-  %v1876 = add i32 %v1874, %v1875
-  %v1877 = sdiv i32 %v1876, 16
-  %v1878 = srem i32 %v1877, 8
-  %v1879 = shl i32 %v1878, 1
-  %v1880 = xor i32 %v1878, %v1879
-  %v1881 = srem i32 %v1880, 16
-  %v1882 = srem i32 %v1876, 16
-  %v1883 = xor i32 %v1882, %v1881
-  %v1884 = mul i32 %v1877, 256
-  %v1885 = mul i32 %v1883, 16
-  %v1886 = add i32 %v1884, %v1885
-  %v1887 = srem i32 %v1873, 16
-  %v1888 = add i32 %v1886, %v1887
-  %v1889 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1888
-  store <2 x half> %v1871, ptr addrspace(3) %v1889, align 2
-  %v1890 = extractelement <8 x half> %v1854, i32 1
-  %v1891 = extractelement <8 x half> %v1862, i32 1
-  %v1892 = insertelement <2 x half> poison, half %v1890, i32 0
-  %v1893 = insertelement <2 x half> %v1892, half %v1891, i32 1
-  %v1894 = add i32 %v1865, 1
-  %v1895 = mul i32 %v1867, 2
-  %v1896 = mul i32 %v1894, 4
-  %v1897 = sdiv i32 %v1895, 16
-  %v1898 = add i32 %v1896, %v1897
-  %v1899 = sdiv i32 %v1898, 16
-  %v1900 = srem i32 %v1899, 8
-  %v1901 = shl i32 %v1900, 1
-  %v1902 = xor i32 %v1900, %v1901
-  %v1903 = srem i32 %v1902, 16
-  %v1904 = srem i32 %v1898, 16
-  %v1905 = xor i32 %v1904, %v1903
-  %v1906 = mul i32 %v1899, 256
-  %v1907 = mul i32 %v1905, 16
-  %v1908 = add i32 %v1906, %v1907
-  %v1909 = srem i32 %v1895, 16
-  %v1910 = add i32 %v1908, %v1909
-  %v1911 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1910
-  store <2 x half> %v1893, ptr addrspace(3) %v1911, align 2
-  %v1912 = extractelement <8 x half> %v1854, i32 2
-  %v1913 = extractelement <8 x half> %v1862, i32 2
-  %v1914 = insertelement <2 x half> poison, half %v1912, i32 0
-  %v1915 = insertelement <2 x half> %v1914, half %v1913, i32 1
-  %v1916 = add i32 %v1865, 2
-  %v1917 = mul i32 %v1867, 2
-  %v1918 = mul i32 %v1916, 4
-  %v1919 = sdiv i32 %v1917, 16
-  %v1920 = add i32 %v1918, %v1919
-  %v1921 = sdiv i32 %v1920, 16
-  %v1922 = srem i32 %v1921, 8
-  %v1923 = shl i32 %v1922, 1
-  %v1924 = xor i32 %v1922, %v1923
-  %v1925 = srem i32 %v1924, 16
-  %v1926 = srem i32 %v1920, 16
-  %v1927 = xor i32 %v1926, %v1925
-  %v1928 = mul i32 %v1921, 256
-  %v1929 = mul i32 %v1927, 16
-  %v1930 = add i32 %v1928, %v1929
-  %v1931 = srem i32 %v1917, 16
-  %v1932 = add i32 %v1930, %v1931
-  %v1933 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1932
-  store <2 x half> %v1915, ptr addrspace(3) %v1933, align 2
-  %v1934 = extractelement <8 x half> %v1854, i32 3
-  %v1935 = extractelement <8 x half> %v1862, i32 3
-  %v1936 = insertelement <2 x half> poison, half %v1934, i32 0
-  %v1937 = insertelement <2 x half> %v1936, half %v1935, i32 1
-  %v1938 = add i32 %v1865, 3
-  %v1939 = mul i32 %v1867, 2
-  %v1940 = mul i32 %v1938, 4
-  %v1941 = sdiv i32 %v1939, 16
-  %v1942 = add i32 %v1940, %v1941
-  %v1943 = sdiv i32 %v1942, 16
-  %v1944 = srem i32 %v1943, 8
-  %v1945 = shl i32 %v1944, 1
-  %v1946 = xor i32 %v1944, %v1945
-  %v1947 = srem i32 %v1946, 16
-  %v1948 = srem i32 %v1942, 16
-  %v1949 = xor i32 %v1948, %v1947
-  %v1950 = mul i32 %v1943, 256
-  %v1951 = mul i32 %v1949, 16
-  %v1952 = add i32 %v1950, %v1951
-  %v1953 = srem i32 %v1939, 16
-  %v1954 = add i32 %v1952, %v1953
-  %v1955 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1954
-  store <2 x half> %v1937, ptr addrspace(3) %v1955, align 2
-  %v1956 = extractelement <8 x half> %v1854, i32 4
-  %v1957 = extractelement <8 x half> %v1862, i32 4
-  %v1958 = insertelement <2 x half> poison, half %v1956, i32 0
-  %v1959 = insertelement <2 x half> %v1958, half %v1957, i32 1
-  %v1960 = add i32 %v1865, 4
-  %v1961 = mul i32 %v1867, 2
-  %v1962 = mul i32 %v1960, 4
-  %v1963 = sdiv i32 %v1961, 16
-  %v1964 = add i32 %v1962, %v1963
-  %v1965 = sdiv i32 %v1964, 16
-  %v1966 = srem i32 %v1965, 8
-  %v1967 = shl i32 %v1966, 1
-  %v1968 = xor i32 %v1966, %v1967
-  %v1969 = srem i32 %v1968, 16
-  %v1970 = srem i32 %v1964, 16
-  %v1971 = xor i32 %v1970, %v1969
-  %v1972 = mul i32 %v1965, 256
-  %v1973 = mul i32 %v1971, 16
-  %v1974 = add i32 %v1972, %v1973
-  %v1975 = srem i32 %v1961, 16
-  %v1976 = add i32 %v1974, %v1975
-  %v1977 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1976
-  store <2 x half> %v1959, ptr addrspace(3) %v1977, align 2
-  %v1978 = extractelement <8 x half> %v1854, i32 5
-  %v1979 = extractelement <8 x half> %v1862, i32 5
-  %v1980 = insertelement <2 x half> poison, half %v1978, i32 0
-  %v1981 = insertelement <2 x half> %v1980, half %v1979, i32 1
-  %v1982 = add i32 %v1865, 5
-  %v1983 = mul i32 %v1867, 2
-  %v1984 = mul i32 %v1982, 4
-  %v1985 = sdiv i32 %v1983, 16
-  %v1986 = add i32 %v1984, %v1985
-  %v1987 = sdiv i32 %v1986, 16
-  %v1988 = srem i32 %v1987, 8
-  %v1989 = shl i32 %v1988, 1
-  %v1990 = xor i32 %v1988, %v1989
-  %v1991 = srem i32 %v1990, 16
-  %v1992 = srem i32 %v1986, 16
-  %v1993 = xor i32 %v1992, %v1991
-  %v1994 = mul i32 %v1987, 256
-  %v1995 = mul i32 %v1993, 16
-  %v1996 = add i32 %v1994, %v1995
-  %v1997 = srem i32 %v1983, 16
-  %v1998 = add i32 %v1996, %v1997
-  %v1999 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1998
-  store <2 x half> %v1981, ptr addrspace(3) %v1999, align 2
-  %v2000 = extractelement <8 x half> %v1854, i32 6
-  %v2001 = extractelement <8 x half> %v1862, i32 6
-  %v2002 = insertelement <2 x half> poison, half %v2000, i32 0
-  %v2003 = insertelement <2 x half> %v2002, half %v2001, i32 1
-  %v2004 = add i32 %v1865, 6
-  %v2005 = mul i32 %v1867, 2
-  %v2006 = mul i32 %v2004, 4
-  %v2007 = sdiv i32 %v2005, 16
-  %v2008 = add i32 %v2006, %v2007
-  %v2009 = sdiv i32 %v2008, 16
-  %v2010 = srem i32 %v2009, 8
-  %v2011 = shl i32 %v2010, 1
-  %v2012 = xor i32 %v2010, %v2011
-  %v2013 = srem i32 %v2012, 16
-  %v2014 = srem i32 %v2008, 16
-  %v2015 = xor i32 %v2014, %v2013
-  %v2016 = mul i32 %v2009, 256
-  %v2017 = mul i32 %v2015, 16
-  %v2018 = add i32 %v2016, %v2017
-  %v2019 = srem i32 %v2005, 16
-  %v2020 = add i32 %v2018, %v2019
-  %v2021 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v2020
-  store <2 x half> %v2003, ptr addrspace(3) %v2021, align 2
-  %v2022 = extractelement <8 x half> %v1854, i32 7
-  %v2023 = extractelement <8 x half> %v1862, i32 7
-  %v2024 = insertelement <2 x half> poison, half %v2022, i32 0
-  %v2025 = insertelement <2 x half> %v2024, half %v2023, i32 1
-  %v2026 = add i32 %v1865, 7
-  %v2027 = mul i32 %v1867, 2
-  %v2028 = mul i32 %v2026, 4
-  %v2029 = sdiv i32 %v2027, 16
-  %v2030 = add i32 %v2028, %v2029
-  %v2031 = sdiv i32 %v2030, 16
-  %v2032 = srem i32 %v2031, 8
-  %v2033 = shl i32 %v2032, 1
-  %v2034 = xor i32 %v2032, %v2033
-  %v2035 = srem i32 %v2034, 16
-  %v2036 = srem i32 %v2030, 16
-  %v2037 = xor i32 %v2036, %v2035
-  %v2038 = mul i32 %v2031, 256
-  %v2039 = mul i32 %v2037, 16
-  %v2040 = add i32 %v2038, %v2039
-  %v2041 = srem i32 %v2027, 16
-  %v2042 = add i32 %v2040, %v2041
-  %v2043 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v2042
-  store <2 x half> %v2025, ptr addrspace(3) %v2043, align 2
-  br label %if.end11
-if.else10:
-  br label %for.head12
-for.head12:
-  %v2044 = phi i32 [ %v9, %if.else10 ], [ %v2078, %if.end17 ]
-  %v2045 = icmp slt i32 %v2044, 2048
-  br i1 %v2045, label %for.body13, label %for.exit14
-for.body13:
-  %v2046 = sdiv i32 %v2044, 64
-  %v2047 = srem i32 %v2044, 64
-  %v2048 = add i32 %v1825, %v2046
-  %v2049 = mul i32 %v2048, 64
-  %v2050 = add i32 %v6, %v2047
-  %v2051 = add i32 %v2049, %v2050
-  %v2052 = add i32 %v6, %v2047
-  %v2053 = icmp slt i32 %v2052, 64
-  %v2054 = add i32 %v1825, %v2046
-  %v2055 = icmp slt i32 %v2054, 196
-  %v2056 = and i1 %v2053, %v2055
-  br i1 %v2056, label %if.then15, label %if.else16
-if.then15:
-  %v2057 = mul i32 %v2051, 2
-  %v2058 = getelementptr inbounds i8, ptr addrspace(1) %v4, i32 %v2057
-  %v2059 = load half, ptr addrspace(1) %v2058, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v2060 = phi half [ %v2059, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v2061 = mul i32 %v2046, 2
-  %v2062 = mul i32 %v2047, 4
-  %v2063 = sdiv i32 %v2061, 16
-  %v2064 = add i32 %v2062, %v2063
-  %v2065 = sdiv i32 %v2064, 16
-  %v2066 = srem i32 %v2065, 8
-  %v2067 = shl i32 %v2066, 1
-  %v2068 = xor i32 %v2066, %v2067
-  %v2069 = srem i32 %v2068, 16
-  %v2070 = srem i32 %v2064, 16
-  %v2071 = xor i32 %v2070, %v2069
-  %v2072 = mul i32 %v2065, 256
-  %v2073 = mul i32 %v2071, 16
-  %v2074 = add i32 %v2072, %v2073
-  %v2075 = srem i32 %v2061, 16
-  %v2076 = add i32 %v2074, %v2075
-  %v2077 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v2076
-  store half %v2060, ptr addrspace(3) %v2077, align 2
-  %v2078 = add i32 %v2044, 256
-  br label %for.head12
-for.exit14:
-  br label %if.end11
-if.end11:
-  br label %for.head18
-for.head18:
-  %v2079 = phi i32 [ %v9, %if.end11 ], [ %v2142, %if.end23 ]
-  %v2080 = icmp slt i32 %v2079, 8192
-  br i1 %v2080, label %for.body19, label %for.exit20
-for.body19:
-  %v2081 = sdiv i32 %v2079, 32
-  %v2082 = srem i32 %v2079, 32
-  %v2083 = add i32 %v8, %v2081
-  %v2084 = add i32 %v1825, %v2082
-  %v2085 = icmp slt i32 %v2083, 576
-  %v2086 = icmp slt i32 %v2084, 196
-  %v2087 = and i1 %v2085, %v2086
-  br i1 %v2087, label %if.then21, label %if.else22
-if.then21:
-  %v2088 = srem i32 %v2084, 14
-  %v2089 = sdiv i32 %v2084, 14
-  %v2090 = srem i32 %v2089, 14
-  %v2091 = sdiv i32 %v2089, 14
-  %v2092 = sdiv i32 %v2083, 64
-  %v2093 = srem i32 %v2083, 64
-  %v2094 = srem i32 %v2092, 3
-  %v2095 = sdiv i32 %v2092, 3
-  %v2096 = mul i32 %v2090, 1
-  %v2097 = mul i32 %v2095, 1
-  %v2098 = sub i32 %v2097, 1
-  %v2099 = add i32 %v2096, %v2098
-  %v2100 = icmp sge i32 %v2099, 0
-  %v2101 = icmp slt i32 %v2099, 14
-  %v2102 = and i1 %v2100, %v2101
-  %v2103 = mul i32 %v2088, 1
-  %v2104 = mul i32 %v2094, 1
-  %v2105 = sub i32 %v2104, 1
-  %v2106 = add i32 %v2103, %v2105
-  %v2107 = icmp sge i32 %v2106, 0
-  %v2108 = icmp slt i32 %v2106, 14
-  %v2109 = and i1 %v2107, %v2108
-  %v2110 = and i1 %v2102, %v2109
-  %v2111 = mul i32 %v0, 64
-  %v2112 = add i32 %v2111, %v2093
-  %v2113 = mul i32 %v2091, 14
-  %v2114 = add i32 %v2113, %v2099
-  %v2115 = mul i32 %v2114, 14
-  %v2116 = add i32 %v2115, %v2106
-  %v2117 = mul i32 %v2116, 64
-  %v2118 = add i32 %v2117, %v2112
-  %v2119 = select i1 %v2110, i32 %v2118, i32 0
-  %v2120 = mul i32 %v2119, 2
-  %v2121 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v2120
-  %v2122 = load half, ptr addrspace(1) %v2121, align 2
-  %v2123 = select i1 %v2110, half %v2122, half 0xH0000
-  br label %if.end23
-if.else22:
-  br label %if.end23
-if.end23:
-  %v2124 = phi half [ %v2123, %if.then21 ], [ 0xH0000, %if.else22 ]
-  %v2125 = mul i32 %v2082, 2
-  %v2126 = mul i32 %v2081, 4
-  %v2127 = sdiv i32 %v2125, 16
-  %v2128 = add i32 %v2126, %v2127
-  %v2129 = sdiv i32 %v2128, 16
-  %v2130 = srem i32 %v2129, 8
-  %v2131 = shl i32 %v2130, 1
-  %v2132 = xor i32 %v2130, %v2131
-  %v2133 = srem i32 %v2132, 16
-  %v2134 = srem i32 %v2128, 16
-  %v2135 = xor i32 %v2134, %v2133
-  %v2136 = mul i32 %v2129, 256
-  %v2137 = mul i32 %v2135, 16
-  %v2138 = add i32 %v2136, %v2137
-  %v2139 = srem i32 %v2125, 16
-  %v2140 = add i32 %v2138, %v2139
-  %v2141 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v2140
-  store half %v2124, ptr addrspace(3) %v2141, align 2
-  %v2142 = add i32 %v2079, 256
-  br label %for.head18
-for.exit20:
+  br label %for.head9
+for.head9:
+  %v1835 = phi i32 [ %v9, %for.body7 ], [ %v1869, %if.end14 ]
+  %v1836 = icmp slt i32 %v1835, 2048
+  br i1 %v1836, label %for.body10, label %for.exit11
+for.body10:
+  %v1837 = sdiv i32 %v1835, 64
+  %v1838 = srem i32 %v1835, 64
+  %v1839 = add i32 %v1825, %v1837
+  %v1840 = mul i32 %v1839, 64
+  %v1841 = add i32 %v6, %v1838
+  %v1842 = add i32 %v1840, %v1841
+  %v1843 = add i32 %v6, %v1838
+  %v1844 = icmp slt i32 %v1843, 64
+  %v1845 = add i32 %v1825, %v1837
+  %v1846 = icmp slt i32 %v1845, 196
+  %v1847 = and i1 %v1844, %v1846
+  br i1 %v1847, label %if.then12, label %if.else13
+if.then12:
+  %v1848 = mul i32 %v1842, 2
+  %v1849 = getelementptr inbounds i8, ptr addrspace(1) %v4, i32 %v1848
+  %v1850 = load half, ptr addrspace(1) %v1849, align 2
+  br label %if.end14
+if.else13:
+  br label %if.end14
+if.end14:
+  %v1851 = phi half [ %v1850, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v1852 = mul i32 %v1837, 2
+  %v1853 = mul i32 %v1838, 4
+  %v1854 = sdiv i32 %v1852, 16
+  %v1855 = add i32 %v1853, %v1854
+  %v1856 = sdiv i32 %v1855, 16
+  %v1857 = srem i32 %v1856, 8
+  %v1858 = shl i32 %v1857, 1
+  %v1859 = xor i32 %v1857, %v1858
+  %v1860 = srem i32 %v1859, 16
+  %v1861 = srem i32 %v1855, 16
+  %v1862 = xor i32 %v1861, %v1860
+  %v1863 = mul i32 %v1856, 256
+  %v1864 = mul i32 %v1862, 16
+  %v1865 = add i32 %v1863, %v1864
+  %v1866 = srem i32 %v1852, 16
+  %v1867 = add i32 %v1865, %v1866
+  %v1868 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1867
+  store half %v1851, ptr addrspace(3) %v1868, align 2
+  %v1869 = add i32 %v1835, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v1870 = phi i32 [ %v9, %for.exit11 ], [ %v1933, %if.end20 ]
+  %v1871 = icmp slt i32 %v1870, 8192
+  br i1 %v1871, label %for.body16, label %for.exit17
+for.body16:
+  %v1872 = sdiv i32 %v1870, 32
+  %v1873 = srem i32 %v1870, 32
+  %v1874 = add i32 %v8, %v1872
+  %v1875 = add i32 %v1825, %v1873
+  %v1876 = icmp slt i32 %v1874, 576
+  %v1877 = icmp slt i32 %v1875, 196
+  %v1878 = and i1 %v1876, %v1877
+  br i1 %v1878, label %if.then18, label %if.else19
+if.then18:
+  %v1879 = srem i32 %v1875, 14
+  %v1880 = sdiv i32 %v1875, 14
+  %v1881 = srem i32 %v1880, 14
+  %v1882 = sdiv i32 %v1880, 14
+  %v1883 = sdiv i32 %v1874, 64
+  %v1884 = srem i32 %v1874, 64
+  %v1885 = srem i32 %v1883, 3
+  %v1886 = sdiv i32 %v1883, 3
+  %v1887 = mul i32 %v1881, 1
+  %v1888 = mul i32 %v1886, 1
+  %v1889 = sub i32 %v1888, 1
+  %v1890 = add i32 %v1887, %v1889
+  %v1891 = icmp sge i32 %v1890, 0
+  %v1892 = icmp slt i32 %v1890, 14
+  %v1893 = and i1 %v1891, %v1892
+  %v1894 = mul i32 %v1879, 1
+  %v1895 = mul i32 %v1885, 1
+  %v1896 = sub i32 %v1895, 1
+  %v1897 = add i32 %v1894, %v1896
+  %v1898 = icmp sge i32 %v1897, 0
+  %v1899 = icmp slt i32 %v1897, 14
+  %v1900 = and i1 %v1898, %v1899
+  %v1901 = and i1 %v1893, %v1900
+  %v1902 = mul i32 %v0, 64
+  %v1903 = add i32 %v1902, %v1884
+  %v1904 = mul i32 %v1882, 14
+  %v1905 = add i32 %v1904, %v1890
+  %v1906 = mul i32 %v1905, 14
+  %v1907 = add i32 %v1906, %v1897
+  %v1908 = mul i32 %v1907, 64
+  %v1909 = add i32 %v1908, %v1903
+  %v1910 = select i1 %v1901, i32 %v1909, i32 0
+  %v1911 = mul i32 %v1910, 2
+  %v1912 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v1911
+  %v1913 = load half, ptr addrspace(1) %v1912, align 2
+  %v1914 = select i1 %v1901, half %v1913, half 0xH0000
+  br label %if.end20
+if.else19:
+  br label %if.end20
+if.end20:
+  %v1915 = phi half [ %v1914, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v1916 = mul i32 %v1873, 2
+  %v1917 = mul i32 %v1872, 4
+  %v1918 = sdiv i32 %v1916, 16
+  %v1919 = add i32 %v1917, %v1918
+  %v1920 = sdiv i32 %v1919, 16
+  %v1921 = srem i32 %v1920, 8
+  %v1922 = shl i32 %v1921, 1
+  %v1923 = xor i32 %v1921, %v1922
+  %v1924 = srem i32 %v1923, 16
+  %v1925 = srem i32 %v1919, 16
+  %v1926 = xor i32 %v1925, %v1924
+  %v1927 = mul i32 %v1920, 256
+  %v1928 = mul i32 %v1926, 16
+  %v1929 = add i32 %v1927, %v1928
+  %v1930 = srem i32 %v1916, 16
+  %v1931 = add i32 %v1929, %v1930
+  %v1932 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1931
+  store half %v1915, ptr addrspace(3) %v1932, align 2
+  %v1933 = add i32 %v1870, 256
+  br label %for.head15
+for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v2143 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v39
-  %v2144 = load <8 x half>, ptr addrspace(3) %v2143, align 2
-  %v2145 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v58
-  %v2146 = load <8 x half>, ptr addrspace(3) %v2145, align 2
-  %v2147 = shufflevector <8 x half> %v2144, <8 x half> %v2146, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v2148 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
-  %v2149 = load <8 x half>, ptr addrspace(3) %v2148, align 2
-  %v2150 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v167
-  %v2151 = load <8 x half>, ptr addrspace(3) %v2150, align 2
-  %v2152 = shufflevector <8 x half> %v2149, <8 x half> %v2151, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v2153 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v94
-  %v2154 = load <8 x half>, ptr addrspace(3) %v2153, align 2
-  %v2155 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v184
-  %v2156 = load <8 x half>, ptr addrspace(3) %v2155, align 2
-  %v2157 = shufflevector <8 x half> %v2154, <8 x half> %v2156, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v2158 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v95
-  %v2159 = load <8 x half>, ptr addrspace(3) %v2158, align 2
-  %v2160 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v185
-  %v2161 = load <8 x half>, ptr addrspace(3) %v2160, align 2
-  %v2162 = shufflevector <8 x half> %v2159, <8 x half> %v2161, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v2163 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v112
-  %v2164 = load <8 x half>, ptr addrspace(3) %v2163, align 2
-  %v2165 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v202
-  %v2166 = load <8 x half>, ptr addrspace(3) %v2165, align 2
-  %v2167 = shufflevector <8 x half> %v2164, <8 x half> %v2166, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v2168 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v113
-  %v2169 = load <8 x half>, ptr addrspace(3) %v2168, align 2
-  %v2170 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v203
-  %v2171 = load <8 x half>, ptr addrspace(3) %v2170, align 2
-  %v2172 = shufflevector <8 x half> %v2169, <8 x half> %v2171, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v2173 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v130
-  %v2174 = load <8 x half>, ptr addrspace(3) %v2173, align 2
-  %v2175 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v220
-  %v2176 = load <8 x half>, ptr addrspace(3) %v2175, align 2
-  %v2177 = shufflevector <8 x half> %v2174, <8 x half> %v2176, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v2178 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v131
-  %v2179 = load <8 x half>, ptr addrspace(3) %v2178, align 2
-  %v2180 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v221
-  %v2181 = load <8 x half>, ptr addrspace(3) %v2180, align 2
-  %v2182 = shufflevector <8 x half> %v2179, <8 x half> %v2181, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v2183 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v148
-  %v2184 = load <8 x half>, ptr addrspace(3) %v2183, align 2
-  %v2185 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v238
-  %v2186 = load <8 x half>, ptr addrspace(3) %v2185, align 2
-  %v2187 = shufflevector <8 x half> %v2184, <8 x half> %v2186, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v2188 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v2152, i1 false, <16 x half> %v2147, i16 0, <8 x float> %v1826, i1 false, i1 false)
-  %v2189 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v2157, i1 false, <16 x half> %v2147, i16 0, <8 x float> %v1827, i1 false, i1 false)
-  %v2190 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v2162, i1 false, <16 x half> %v2147, i16 0, <8 x float> %v1828, i1 false, i1 false)
-  %v2191 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v2167, i1 false, <16 x half> %v2147, i16 0, <8 x float> %v1829, i1 false, i1 false)
-  %v2192 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v2172, i1 false, <16 x half> %v2147, i16 0, <8 x float> %v1830, i1 false, i1 false)
-  %v2193 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v2177, i1 false, <16 x half> %v2147, i16 0, <8 x float> %v1831, i1 false, i1 false)
-  %v2194 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v2182, i1 false, <16 x half> %v2147, i16 0, <8 x float> %v1832, i1 false, i1 false)
-  %v2195 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v2187, i1 false, <16 x half> %v2147, i16 0, <8 x float> %v1833, i1 false, i1 false)
-  %v2196 = add i32 %v1825, 32
+  %v1934 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v39
+  %v1935 = load <8 x half>, ptr addrspace(3) %v1934, align 2
+  %v1936 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v58
+  %v1937 = load <8 x half>, ptr addrspace(3) %v1936, align 2
+  %v1938 = shufflevector <8 x half> %v1935, <8 x half> %v1937, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v1939 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
+  %v1940 = load <8 x half>, ptr addrspace(3) %v1939, align 2
+  %v1941 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v167
+  %v1942 = load <8 x half>, ptr addrspace(3) %v1941, align 2
+  %v1943 = shufflevector <8 x half> %v1940, <8 x half> %v1942, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v1944 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v94
+  %v1945 = load <8 x half>, ptr addrspace(3) %v1944, align 2
+  %v1946 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v184
+  %v1947 = load <8 x half>, ptr addrspace(3) %v1946, align 2
+  %v1948 = shufflevector <8 x half> %v1945, <8 x half> %v1947, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v1949 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v95
+  %v1950 = load <8 x half>, ptr addrspace(3) %v1949, align 2
+  %v1951 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v185
+  %v1952 = load <8 x half>, ptr addrspace(3) %v1951, align 2
+  %v1953 = shufflevector <8 x half> %v1950, <8 x half> %v1952, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v1954 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v112
+  %v1955 = load <8 x half>, ptr addrspace(3) %v1954, align 2
+  %v1956 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v202
+  %v1957 = load <8 x half>, ptr addrspace(3) %v1956, align 2
+  %v1958 = shufflevector <8 x half> %v1955, <8 x half> %v1957, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v1959 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v113
+  %v1960 = load <8 x half>, ptr addrspace(3) %v1959, align 2
+  %v1961 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v203
+  %v1962 = load <8 x half>, ptr addrspace(3) %v1961, align 2
+  %v1963 = shufflevector <8 x half> %v1960, <8 x half> %v1962, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v1964 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v130
+  %v1965 = load <8 x half>, ptr addrspace(3) %v1964, align 2
+  %v1966 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v220
+  %v1967 = load <8 x half>, ptr addrspace(3) %v1966, align 2
+  %v1968 = shufflevector <8 x half> %v1965, <8 x half> %v1967, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v1969 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v131
+  %v1970 = load <8 x half>, ptr addrspace(3) %v1969, align 2
+  %v1971 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v221
+  %v1972 = load <8 x half>, ptr addrspace(3) %v1971, align 2
+  %v1973 = shufflevector <8 x half> %v1970, <8 x half> %v1972, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v1974 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v148
+  %v1975 = load <8 x half>, ptr addrspace(3) %v1974, align 2
+  %v1976 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v238
+  %v1977 = load <8 x half>, ptr addrspace(3) %v1976, align 2
+  %v1978 = shufflevector <8 x half> %v1975, <8 x half> %v1977, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v1979 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v1943, i1 false, <16 x half> %v1938, i16 0, <8 x float> %v1826, i1 false, i1 false)
+  %v1980 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v1948, i1 false, <16 x half> %v1938, i16 0, <8 x float> %v1827, i1 false, i1 false)
+  %v1981 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v1953, i1 false, <16 x half> %v1938, i16 0, <8 x float> %v1828, i1 false, i1 false)
+  %v1982 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v1958, i1 false, <16 x half> %v1938, i16 0, <8 x float> %v1829, i1 false, i1 false)
+  %v1983 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v1963, i1 false, <16 x half> %v1938, i16 0, <8 x float> %v1830, i1 false, i1 false)
+  %v1984 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v1968, i1 false, <16 x half> %v1938, i16 0, <8 x float> %v1831, i1 false, i1 false)
+  %v1985 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v1973, i1 false, <16 x half> %v1938, i16 0, <8 x float> %v1832, i1 false, i1 false)
+  %v1986 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %v1978, i1 false, <16 x half> %v1938, i16 0, <8 x float> %v1833, i1 false, i1 false)
+  %v1987 = add i32 %v1825, 32
   br label %for.head6
 for.exit8:
-  %v2197 = mul i32 %v1, 2
-  %v2198 = getelementptr inbounds i8, ptr addrspace(1) %arg.dw, i32 %v2197
-  %v2199 = sdiv i32 %v10, 16
-  %v2200 = mul i32 %v2199, 8
-  %v2201 = add i32 %v2200, 0
-  %v2202 = srem i32 %v10, 16
-  %v2203 = add i32 %v13, 0
-  %v2204 = add i32 %v2203, %v2202
-  %v2205 = add i32 %v15, 0
-  %v2206 = add i32 %v2205, %v2201
-  %v2207 = extractelement <8 x float> %v1826, i32 0
-  %v2208 = extractelement <8 x float> %v1826, i32 1
-  %v2209 = extractelement <8 x float> %v1826, i32 2
-  %v2210 = extractelement <8 x float> %v1826, i32 3
-  %v2211 = extractelement <8 x float> %v1826, i32 4
-  %v2212 = extractelement <8 x float> %v1826, i32 5
-  %v2213 = extractelement <8 x float> %v1826, i32 6
-  %v2214 = extractelement <8 x float> %v1826, i32 7
-  %v2215 = sdiv i32 %v10, 16
-  %v2216 = mul i32 %v2215, 8
-  %v2217 = add i32 %v2216, 0
-  %v2218 = srem i32 %v10, 16
-  %v2219 = add i32 %v13, 0
-  %v2220 = add i32 %v2219, %v2218
-  %v2221 = add i32 %v15, 16
-  %v2222 = add i32 %v2221, %v2217
-  %v2223 = extractelement <8 x float> %v1827, i32 0
-  %v2224 = extractelement <8 x float> %v1827, i32 1
-  %v2225 = extractelement <8 x float> %v1827, i32 2
-  %v2226 = extractelement <8 x float> %v1827, i32 3
-  %v2227 = extractelement <8 x float> %v1827, i32 4
-  %v2228 = extractelement <8 x float> %v1827, i32 5
-  %v2229 = extractelement <8 x float> %v1827, i32 6
-  %v2230 = extractelement <8 x float> %v1827, i32 7
-  %v2231 = sdiv i32 %v10, 16
-  %v2232 = mul i32 %v2231, 8
-  %v2233 = add i32 %v2232, 0
-  %v2234 = srem i32 %v10, 16
-  %v2235 = add i32 %v13, 0
-  %v2236 = add i32 %v2235, %v2234
-  %v2237 = add i32 %v15, 32
-  %v2238 = add i32 %v2237, %v2233
-  %v2239 = extractelement <8 x float> %v1828, i32 0
-  %v2240 = extractelement <8 x float> %v1828, i32 1
-  %v2241 = extractelement <8 x float> %v1828, i32 2
-  %v2242 = extractelement <8 x float> %v1828, i32 3
-  %v2243 = extractelement <8 x float> %v1828, i32 4
-  %v2244 = extractelement <8 x float> %v1828, i32 5
-  %v2245 = extractelement <8 x float> %v1828, i32 6
-  %v2246 = extractelement <8 x float> %v1828, i32 7
-  %v2247 = sdiv i32 %v10, 16
-  %v2248 = mul i32 %v2247, 8
-  %v2249 = add i32 %v2248, 0
-  %v2250 = srem i32 %v10, 16
-  %v2251 = add i32 %v13, 0
-  %v2252 = add i32 %v2251, %v2250
-  %v2253 = add i32 %v15, 48
-  %v2254 = add i32 %v2253, %v2249
-  %v2255 = extractelement <8 x float> %v1829, i32 0
-  %v2256 = extractelement <8 x float> %v1829, i32 1
-  %v2257 = extractelement <8 x float> %v1829, i32 2
-  %v2258 = extractelement <8 x float> %v1829, i32 3
-  %v2259 = extractelement <8 x float> %v1829, i32 4
-  %v2260 = extractelement <8 x float> %v1829, i32 5
-  %v2261 = extractelement <8 x float> %v1829, i32 6
-  %v2262 = extractelement <8 x float> %v1829, i32 7
-  %v2263 = sdiv i32 %v10, 16
-  %v2264 = mul i32 %v2263, 8
-  %v2265 = add i32 %v2264, 0
-  %v2266 = srem i32 %v10, 16
-  %v2267 = add i32 %v13, 0
-  %v2268 = add i32 %v2267, %v2266
-  %v2269 = add i32 %v15, 64
-  %v2270 = add i32 %v2269, %v2265
-  %v2271 = extractelement <8 x float> %v1830, i32 0
-  %v2272 = extractelement <8 x float> %v1830, i32 1
-  %v2273 = extractelement <8 x float> %v1830, i32 2
-  %v2274 = extractelement <8 x float> %v1830, i32 3
-  %v2275 = extractelement <8 x float> %v1830, i32 4
-  %v2276 = extractelement <8 x float> %v1830, i32 5
-  %v2277 = extractelement <8 x float> %v1830, i32 6
-  %v2278 = extractelement <8 x float> %v1830, i32 7
-  %v2279 = sdiv i32 %v10, 16
-  %v2280 = mul i32 %v2279, 8
-  %v2281 = add i32 %v2280, 0
-  %v2282 = srem i32 %v10, 16
-  %v2283 = add i32 %v13, 0
-  %v2284 = add i32 %v2283, %v2282
-  %v2285 = add i32 %v15, 80
-  %v2286 = add i32 %v2285, %v2281
-  %v2287 = extractelement <8 x float> %v1831, i32 0
-  %v2288 = extractelement <8 x float> %v1831, i32 1
-  %v2289 = extractelement <8 x float> %v1831, i32 2
-  %v2290 = extractelement <8 x float> %v1831, i32 3
-  %v2291 = extractelement <8 x float> %v1831, i32 4
-  %v2292 = extractelement <8 x float> %v1831, i32 5
-  %v2293 = extractelement <8 x float> %v1831, i32 6
-  %v2294 = extractelement <8 x float> %v1831, i32 7
-  %v2295 = sdiv i32 %v10, 16
-  %v2296 = mul i32 %v2295, 8
-  %v2297 = add i32 %v2296, 0
-  %v2298 = srem i32 %v10, 16
-  %v2299 = add i32 %v13, 0
-  %v2300 = add i32 %v2299, %v2298
-  %v2301 = add i32 %v15, 96
-  %v2302 = add i32 %v2301, %v2297
-  %v2303 = extractelement <8 x float> %v1832, i32 0
-  %v2304 = extractelement <8 x float> %v1832, i32 1
-  %v2305 = extractelement <8 x float> %v1832, i32 2
-  %v2306 = extractelement <8 x float> %v1832, i32 3
-  %v2307 = extractelement <8 x float> %v1832, i32 4
-  %v2308 = extractelement <8 x float> %v1832, i32 5
-  %v2309 = extractelement <8 x float> %v1832, i32 6
-  %v2310 = extractelement <8 x float> %v1832, i32 7
-  %v2311 = sdiv i32 %v10, 16
-  %v2312 = mul i32 %v2311, 8
-  %v2313 = add i32 %v2312, 0
-  %v2314 = srem i32 %v10, 16
-  %v2315 = add i32 %v13, 0
+  %v1988 = mul i32 %v1, 2
+  %v1989 = getelementptr inbounds i8, ptr addrspace(1) %arg.dw, i32 %v1988
+  %v1990 = sdiv i32 %v10, 16
+  %v1991 = mul i32 %v1990, 8
+  %v1992 = add i32 %v1991, 0
+  %v1993 = srem i32 %v10, 16
+  %v1994 = add i32 %v13, 0
+  %v1995 = add i32 %v1994, %v1993
+  %v1996 = add i32 %v15, 0
+  %v1997 = add i32 %v1996, %v1992
+  %v1998 = extractelement <8 x float> %v1826, i32 0
+  %v1999 = extractelement <8 x float> %v1826, i32 1
+  %v2000 = extractelement <8 x float> %v1826, i32 2
+  %v2001 = extractelement <8 x float> %v1826, i32 3
+  %v2002 = extractelement <8 x float> %v1826, i32 4
+  %v2003 = extractelement <8 x float> %v1826, i32 5
+  %v2004 = extractelement <8 x float> %v1826, i32 6
+  %v2005 = extractelement <8 x float> %v1826, i32 7
+  %v2006 = sdiv i32 %v10, 16
+  %v2007 = mul i32 %v2006, 8
+  %v2008 = add i32 %v2007, 0
+  %v2009 = srem i32 %v10, 16
+  %v2010 = add i32 %v13, 0
+  %v2011 = add i32 %v2010, %v2009
+  %v2012 = add i32 %v15, 16
+  %v2013 = add i32 %v2012, %v2008
+  %v2014 = extractelement <8 x float> %v1827, i32 0
+  %v2015 = extractelement <8 x float> %v1827, i32 1
+  %v2016 = extractelement <8 x float> %v1827, i32 2
+  %v2017 = extractelement <8 x float> %v1827, i32 3
+  %v2018 = extractelement <8 x float> %v1827, i32 4
+  %v2019 = extractelement <8 x float> %v1827, i32 5
+  %v2020 = extractelement <8 x float> %v1827, i32 6
+  %v2021 = extractelement <8 x float> %v1827, i32 7
+  %v2022 = sdiv i32 %v10, 16
+  %v2023 = mul i32 %v2022, 8
+  %v2024 = add i32 %v2023, 0
+  %v2025 = srem i32 %v10, 16
+  %v2026 = add i32 %v13, 0
+  %v2027 = add i32 %v2026, %v2025
+  %v2028 = add i32 %v15, 32
+  %v2029 = add i32 %v2028, %v2024
+  %v2030 = extractelement <8 x float> %v1828, i32 0
+  %v2031 = extractelement <8 x float> %v1828, i32 1
+  %v2032 = extractelement <8 x float> %v1828, i32 2
+  %v2033 = extractelement <8 x float> %v1828, i32 3
+  %v2034 = extractelement <8 x float> %v1828, i32 4
+  %v2035 = extractelement <8 x float> %v1828, i32 5
+  %v2036 = extractelement <8 x float> %v1828, i32 6
+  %v2037 = extractelement <8 x float> %v1828, i32 7
+  %v2038 = sdiv i32 %v10, 16
+  %v2039 = mul i32 %v2038, 8
+  %v2040 = add i32 %v2039, 0
+  %v2041 = srem i32 %v10, 16
+  %v2042 = add i32 %v13, 0
+  %v2043 = add i32 %v2042, %v2041
+  %v2044 = add i32 %v15, 48
+  %v2045 = add i32 %v2044, %v2040
+  %v2046 = extractelement <8 x float> %v1829, i32 0
+  %v2047 = extractelement <8 x float> %v1829, i32 1
+  %v2048 = extractelement <8 x float> %v1829, i32 2
+  %v2049 = extractelement <8 x float> %v1829, i32 3
+  %v2050 = extractelement <8 x float> %v1829, i32 4
+  %v2051 = extractelement <8 x float> %v1829, i32 5
+  %v2052 = extractelement <8 x float> %v1829, i32 6
+  %v2053 = extractelement <8 x float> %v1829, i32 7
+  %v2054 = sdiv i32 %v10, 16
+  %v2055 = mul i32 %v2054, 8
+  %v2056 = add i32 %v2055, 0
+  %v2057 = srem i32 %v10, 16
+  %v2058 = add i32 %v13, 0
+  %v2059 = add i32 %v2058, %v2057
+  %v2060 = add i32 %v15, 64
+  %v2061 = add i32 %v2060, %v2056
+  %v2062 = extractelement <8 x float> %v1830, i32 0
+  %v2063 = extractelement <8 x float> %v1830, i32 1
+  %v2064 = extractelement <8 x float> %v1830, i32 2
+  %v2065 = extractelement <8 x float> %v1830, i32 3
+  %v2066 = extractelement <8 x float> %v1830, i32 4
+  %v2067 = extractelement <8 x float> %v1830, i32 5
+  %v2068 = extractelement <8 x float> %v1830, i32 6
+  %v2069 = extractelement <8 x float> %v1830, i32 7
+  %v2070 = sdiv i32 %v10, 16
+  %v2071 = mul i32 %v2070, 8
+  %v2072 = add i32 %v2071, 0
+  %v2073 = srem i32 %v10, 16
+  %v2074 = add i32 %v13, 0
+  %v2075 = add i32 %v2074, %v2073
+  %v2076 = add i32 %v15, 80
+  %v2077 = add i32 %v2076, %v2072
+  %v2078 = extractelement <8 x float> %v1831, i32 0
+  %v2079 = extractelement <8 x float> %v1831, i32 1
+  %v2080 = extractelement <8 x float> %v1831, i32 2
+  %v2081 = extractelement <8 x float> %v1831, i32 3
+  %v2082 = extractelement <8 x float> %v1831, i32 4
+  %v2083 = extractelement <8 x float> %v1831, i32 5
+  %v2084 = extractelement <8 x float> %v1831, i32 6
+  %v2085 = extractelement <8 x float> %v1831, i32 7
+  %v2086 = sdiv i32 %v10, 16
+  %v2087 = mul i32 %v2086, 8
+  %v2088 = add i32 %v2087, 0
+  %v2089 = srem i32 %v10, 16
+  %v2090 = add i32 %v13, 0
+  %v2091 = add i32 %v2090, %v2089
+  %v2092 = add i32 %v15, 96
+  %v2093 = add i32 %v2092, %v2088
+  %v2094 = extractelement <8 x float> %v1832, i32 0
+  %v2095 = extractelement <8 x float> %v1832, i32 1
+  %v2096 = extractelement <8 x float> %v1832, i32 2
+  %v2097 = extractelement <8 x float> %v1832, i32 3
+  %v2098 = extractelement <8 x float> %v1832, i32 4
+  %v2099 = extractelement <8 x float> %v1832, i32 5
+  %v2100 = extractelement <8 x float> %v1832, i32 6
+  %v2101 = extractelement <8 x float> %v1832, i32 7
+  %v2102 = sdiv i32 %v10, 16
+  %v2103 = mul i32 %v2102, 8
+  %v2104 = add i32 %v2103, 0
+  %v2105 = srem i32 %v10, 16
+  %v2106 = add i32 %v13, 0
+  %v2107 = add i32 %v2106, %v2105
+  %v2108 = add i32 %v15, 112
+  %v2109 = add i32 %v2108, %v2104
+  %v2110 = extractelement <8 x float> %v1833, i32 0
+  %v2111 = extractelement <8 x float> %v1833, i32 1
+  %v2112 = extractelement <8 x float> %v1833, i32 2
+  %v2113 = extractelement <8 x float> %v1833, i32 3
+  %v2114 = extractelement <8 x float> %v1833, i32 4
+  %v2115 = extractelement <8 x float> %v1833, i32 5
+  %v2116 = extractelement <8 x float> %v1833, i32 6
+  %v2117 = extractelement <8 x float> %v1833, i32 7
+  %v2118 = fptrunc float %v1998 to half
+  %v2119 = fptrunc float %v1999 to half
+  %v2120 = fptrunc float %v2000 to half
+  %v2121 = fptrunc float %v2001 to half
+  %v2122 = fptrunc float %v2002 to half
+  %v2123 = fptrunc float %v2003 to half
+  %v2124 = fptrunc float %v2004 to half
+  %v2125 = fptrunc float %v2005 to half
+  %v2126 = fptrunc float %v2014 to half
+  %v2127 = fptrunc float %v2015 to half
+  %v2128 = fptrunc float %v2016 to half
+  %v2129 = fptrunc float %v2017 to half
+  %v2130 = fptrunc float %v2018 to half
+  %v2131 = fptrunc float %v2019 to half
+  %v2132 = fptrunc float %v2020 to half
+  %v2133 = fptrunc float %v2021 to half
+  %v2134 = fptrunc float %v2030 to half
+  %v2135 = fptrunc float %v2031 to half
+  %v2136 = fptrunc float %v2032 to half
+  %v2137 = fptrunc float %v2033 to half
+  %v2138 = fptrunc float %v2034 to half
+  %v2139 = fptrunc float %v2035 to half
+  %v2140 = fptrunc float %v2036 to half
+  %v2141 = fptrunc float %v2037 to half
+  %v2142 = fptrunc float %v2046 to half
+  %v2143 = fptrunc float %v2047 to half
+  %v2144 = fptrunc float %v2048 to half
+  %v2145 = fptrunc float %v2049 to half
+  %v2146 = fptrunc float %v2050 to half
+  %v2147 = fptrunc float %v2051 to half
+  %v2148 = fptrunc float %v2052 to half
+  %v2149 = fptrunc float %v2053 to half
+  %v2150 = fptrunc float %v2062 to half
+  %v2151 = fptrunc float %v2063 to half
+  %v2152 = fptrunc float %v2064 to half
+  %v2153 = fptrunc float %v2065 to half
+  %v2154 = fptrunc float %v2066 to half
+  %v2155 = fptrunc float %v2067 to half
+  %v2156 = fptrunc float %v2068 to half
+  %v2157 = fptrunc float %v2069 to half
+  %v2158 = fptrunc float %v2078 to half
+  %v2159 = fptrunc float %v2079 to half
+  %v2160 = fptrunc float %v2080 to half
+  %v2161 = fptrunc float %v2081 to half
+  %v2162 = fptrunc float %v2082 to half
+  %v2163 = fptrunc float %v2083 to half
+  %v2164 = fptrunc float %v2084 to half
+  %v2165 = fptrunc float %v2085 to half
+  %v2166 = fptrunc float %v2094 to half
+  %v2167 = fptrunc float %v2095 to half
+  %v2168 = fptrunc float %v2096 to half
+  %v2169 = fptrunc float %v2097 to half
+  %v2170 = fptrunc float %v2098 to half
+  %v2171 = fptrunc float %v2099 to half
+  %v2172 = fptrunc float %v2100 to half
+  %v2173 = fptrunc float %v2101 to half
+  %v2174 = fptrunc float %v2110 to half
+  %v2175 = fptrunc float %v2111 to half
+  %v2176 = fptrunc float %v2112 to half
+  %v2177 = fptrunc float %v2113 to half
+  %v2178 = fptrunc float %v2114 to half
+  %v2179 = fptrunc float %v2115 to half
+  %v2180 = fptrunc float %v2116 to half
+  %v2181 = fptrunc float %v2117 to half
+  br i1 %v243, label %if.then21, label %if.else22
+if.then21:
+  %v2182 = add i32 %v6, %v1995
+  %v2183 = add i32 %v8, %v1997
+  %v2184 = mul i32 %v2182, 576
+  %v2185 = add i32 %v2184, %v2183
+  %v2186 = mul i32 %v2185, 2
+  %v2187 = getelementptr inbounds i8, ptr addrspace(1) %v1989, i32 %v2186
+  %v2188 = insertelement <8 x half> poison, half %v2118, i32 0
+  %v2189 = insertelement <8 x half> %v2188, half %v2119, i32 1
+  %v2190 = insertelement <8 x half> %v2189, half %v2120, i32 2
+  %v2191 = insertelement <8 x half> %v2190, half %v2121, i32 3
+  %v2192 = insertelement <8 x half> %v2191, half %v2122, i32 4
+  %v2193 = insertelement <8 x half> %v2192, half %v2123, i32 5
+  %v2194 = insertelement <8 x half> %v2193, half %v2124, i32 6
+  %v2195 = insertelement <8 x half> %v2194, half %v2125, i32 7
+  store <8 x half> %v2195, ptr addrspace(1) %v2187, align 2
+  %v2196 = add i32 %v6, %v2011
+  %v2197 = add i32 %v8, %v2013
+  %v2198 = mul i32 %v2196, 576
+  %v2199 = add i32 %v2198, %v2197
+  %v2200 = mul i32 %v2199, 2
+  %v2201 = getelementptr inbounds i8, ptr addrspace(1) %v1989, i32 %v2200
+  %v2202 = insertelement <8 x half> poison, half %v2126, i32 0
+  %v2203 = insertelement <8 x half> %v2202, half %v2127, i32 1
+  %v2204 = insertelement <8 x half> %v2203, half %v2128, i32 2
+  %v2205 = insertelement <8 x half> %v2204, half %v2129, i32 3
+  %v2206 = insertelement <8 x half> %v2205, half %v2130, i32 4
+  %v2207 = insertelement <8 x half> %v2206, half %v2131, i32 5
+  %v2208 = insertelement <8 x half> %v2207, half %v2132, i32 6
+  %v2209 = insertelement <8 x half> %v2208, half %v2133, i32 7
+  store <8 x half> %v2209, ptr addrspace(1) %v2201, align 2
+  %v2210 = add i32 %v6, %v2027
+  %v2211 = add i32 %v8, %v2029
+  %v2212 = mul i32 %v2210, 576
+  %v2213 = add i32 %v2212, %v2211
+  %v2214 = mul i32 %v2213, 2
+  %v2215 = getelementptr inbounds i8, ptr addrspace(1) %v1989, i32 %v2214
+  %v2216 = insertelement <8 x half> poison, half %v2134, i32 0
+  %v2217 = insertelement <8 x half> %v2216, half %v2135, i32 1
+  %v2218 = insertelement <8 x half> %v2217, half %v2136, i32 2
+  %v2219 = insertelement <8 x half> %v2218, half %v2137, i32 3
+  %v2220 = insertelement <8 x half> %v2219, half %v2138, i32 4
+  %v2221 = insertelement <8 x half> %v2220, half %v2139, i32 5
+  %v2222 = insertelement <8 x half> %v2221, half %v2140, i32 6
+  %v2223 = insertelement <8 x half> %v2222, half %v2141, i32 7
+  store <8 x half> %v2223, ptr addrspace(1) %v2215, align 2
+  %v2224 = add i32 %v6, %v2043
+  %v2225 = add i32 %v8, %v2045
+  %v2226 = mul i32 %v2224, 576
+  %v2227 = add i32 %v2226, %v2225
+  %v2228 = mul i32 %v2227, 2
+  %v2229 = getelementptr inbounds i8, ptr addrspace(1) %v1989, i32 %v2228
+  %v2230 = insertelement <8 x half> poison, half %v2142, i32 0
+  %v2231 = insertelement <8 x half> %v2230, half %v2143, i32 1
+  %v2232 = insertelement <8 x half> %v2231, half %v2144, i32 2
+  %v2233 = insertelement <8 x half> %v2232, half %v2145, i32 3
+  %v2234 = insertelement <8 x half> %v2233, half %v2146, i32 4
+  %v2235 = insertelement <8 x half> %v2234, half %v2147, i32 5
+  %v2236 = insertelement <8 x half> %v2235, half %v2148, i32 6
+  %v2237 = insertelement <8 x half> %v2236, half %v2149, i32 7
+  store <8 x half> %v2237, ptr addrspace(1) %v2229, align 2
+  %v2238 = add i32 %v6, %v2059
+  %v2239 = add i32 %v8, %v2061
+  %v2240 = mul i32 %v2238, 576
+  %v2241 = add i32 %v2240, %v2239
+  %v2242 = mul i32 %v2241, 2
+  %v2243 = getelementptr inbounds i8, ptr addrspace(1) %v1989, i32 %v2242
+  %v2244 = insertelement <8 x half> poison, half %v2150, i32 0
+  %v2245 = insertelement <8 x half> %v2244, half %v2151, i32 1
+  %v2246 = insertelement <8 x half> %v2245, half %v2152, i32 2
+  %v2247 = insertelement <8 x half> %v2246, half %v2153, i32 3
+  %v2248 = insertelement <8 x half> %v2247, half %v2154, i32 4
+  %v2249 = insertelement <8 x half> %v2248, half %v2155, i32 5
+  %v2250 = insertelement <8 x half> %v2249, half %v2156, i32 6
+  %v2251 = insertelement <8 x half> %v2250, half %v2157, i32 7
+  store <8 x half> %v2251, ptr addrspace(1) %v2243, align 2
+  %v2252 = add i32 %v6, %v2075
+  %v2253 = add i32 %v8, %v2077
+  %v2254 = mul i32 %v2252, 576
+  %v2255 = add i32 %v2254, %v2253
+  %v2256 = mul i32 %v2255, 2
+  %v2257 = getelementptr inbounds i8, ptr addrspace(1) %v1989, i32 %v2256
+  %v2258 = insertelement <8 x half> poison, half %v2158, i32 0
+  %v2259 = insertelement <8 x half> %v2258, half %v2159, i32 1
+  %v2260 = insertelement <8 x half> %v2259, half %v2160, i32 2
+  %v2261 = insertelement <8 x half> %v2260, half %v2161, i32 3
+  %v2262 = insertelement <8 x half> %v2261, half %v2162, i32 4
+  %v2263 = insertelement <8 x half> %v2262, half %v2163, i32 5
+  %v2264 = insertelement <8 x half> %v2263, half %v2164, i32 6
+  %v2265 = insertelement <8 x half> %v2264, half %v2165, i32 7
+  store <8 x half> %v2265, ptr addrspace(1) %v2257, align 2
+  %v2266 = add i32 %v6, %v2091
+  %v2267 = add i32 %v8, %v2093
+  %v2268 = mul i32 %v2266, 576
+  %v2269 = add i32 %v2268, %v2267
+  %v2270 = mul i32 %v2269, 2
+  %v2271 = getelementptr inbounds i8, ptr addrspace(1) %v1989, i32 %v2270
+  %v2272 = insertelement <8 x half> poison, half %v2166, i32 0
+  %v2273 = insertelement <8 x half> %v2272, half %v2167, i32 1
+  %v2274 = insertelement <8 x half> %v2273, half %v2168, i32 2
+  %v2275 = insertelement <8 x half> %v2274, half %v2169, i32 3
+  %v2276 = insertelement <8 x half> %v2275, half %v2170, i32 4
+  %v2277 = insertelement <8 x half> %v2276, half %v2171, i32 5
+  %v2278 = insertelement <8 x half> %v2277, half %v2172, i32 6
+  %v2279 = insertelement <8 x half> %v2278, half %v2173, i32 7
+  store <8 x half> %v2279, ptr addrspace(1) %v2271, align 2
+  %v2280 = add i32 %v6, %v2107
+  %v2281 = add i32 %v8, %v2109
+  %v2282 = mul i32 %v2280, 576
+  %v2283 = add i32 %v2282, %v2281
+  %v2284 = mul i32 %v2283, 2
+  %v2285 = getelementptr inbounds i8, ptr addrspace(1) %v1989, i32 %v2284
+  %v2286 = insertelement <8 x half> poison, half %v2174, i32 0
+  %v2287 = insertelement <8 x half> %v2286, half %v2175, i32 1
+  %v2288 = insertelement <8 x half> %v2287, half %v2176, i32 2
+  %v2289 = insertelement <8 x half> %v2288, half %v2177, i32 3
+  %v2290 = insertelement <8 x half> %v2289, half %v2178, i32 4
+  %v2291 = insertelement <8 x half> %v2290, half %v2179, i32 5
+  %v2292 = insertelement <8 x half> %v2291, half %v2180, i32 6
+  %v2293 = insertelement <8 x half> %v2292, half %v2181, i32 7
+  store <8 x half> %v2293, ptr addrspace(1) %v2285, align 2
+  br label %if.end23
+if.else22:
+  %v2294 = icmp slt i32 %v6, 64
+  %v2295 = sub i32 64, %v6
+  %v2296 = call i32 @llvm.smin.i32(i32 %v2295, i32 64)
+  %v2297 = select i1 %v2294, i32 %v2296, i32 0
+  %v2298 = mul i32 %v2297, 576
+  %v2299 = mul i32 %v2298, 2
+  %v2300 = mul i32 %v6, 576
+  %v2301 = mul i32 %v2300, 2
+  %v2302 = getelementptr inbounds i8, ptr addrspace(1) %v1989, i32 %v2301
+  %v2303 = zext i32 %v2299 to i64
+  %v2304 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v2302, i16 0, i64 %v2303, i32 822099968)
+  %v2305 = add i32 %v8, %v1997
+  %v2306 = add i32 %v2305, 0
+  %v2307 = mul i32 %v1995, 576
+  %v2308 = add i32 %v2307, %v2306
+  %v2309 = mul i32 %v2308, 2
+  %v2310 = icmp slt i32 %v2306, 576
+  %v2311 = select i1 %v2310, i32 %v2309, i32 %v2299
+  %v2312 = bitcast half %v2118 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2312, ptr addrspace(8) %v2304, i32 %v2311, i32 0, i32 0)
+  %v2313 = add i32 %v8, %v1997
+  %v2314 = add i32 %v2313, 1
+  %v2315 = mul i32 %v1995, 576
   %v2316 = add i32 %v2315, %v2314
-  %v2317 = add i32 %v15, 112
-  %v2318 = add i32 %v2317, %v2313
-  %v2319 = extractelement <8 x float> %v1833, i32 0
-  %v2320 = extractelement <8 x float> %v1833, i32 1
-  %v2321 = extractelement <8 x float> %v1833, i32 2
-  %v2322 = extractelement <8 x float> %v1833, i32 3
-  %v2323 = extractelement <8 x float> %v1833, i32 4
-  %v2324 = extractelement <8 x float> %v1833, i32 5
-  %v2325 = extractelement <8 x float> %v1833, i32 6
-  %v2326 = extractelement <8 x float> %v1833, i32 7
-  %v2327 = fptrunc float %v2207 to half
-  %v2328 = fptrunc float %v2208 to half
-  %v2329 = fptrunc float %v2209 to half
-  %v2330 = fptrunc float %v2210 to half
-  %v2331 = fptrunc float %v2211 to half
-  %v2332 = fptrunc float %v2212 to half
-  %v2333 = fptrunc float %v2213 to half
-  %v2334 = fptrunc float %v2214 to half
-  %v2335 = fptrunc float %v2223 to half
-  %v2336 = fptrunc float %v2224 to half
-  %v2337 = fptrunc float %v2225 to half
-  %v2338 = fptrunc float %v2226 to half
-  %v2339 = fptrunc float %v2227 to half
-  %v2340 = fptrunc float %v2228 to half
-  %v2341 = fptrunc float %v2229 to half
-  %v2342 = fptrunc float %v2230 to half
-  %v2343 = fptrunc float %v2239 to half
-  %v2344 = fptrunc float %v2240 to half
-  %v2345 = fptrunc float %v2241 to half
-  %v2346 = fptrunc float %v2242 to half
-  %v2347 = fptrunc float %v2243 to half
-  %v2348 = fptrunc float %v2244 to half
-  %v2349 = fptrunc float %v2245 to half
-  %v2350 = fptrunc float %v2246 to half
-  %v2351 = fptrunc float %v2255 to half
-  %v2352 = fptrunc float %v2256 to half
-  %v2353 = fptrunc float %v2257 to half
-  %v2354 = fptrunc float %v2258 to half
-  %v2355 = fptrunc float %v2259 to half
-  %v2356 = fptrunc float %v2260 to half
-  %v2357 = fptrunc float %v2261 to half
-  %v2358 = fptrunc float %v2262 to half
-  %v2359 = fptrunc float %v2271 to half
-  %v2360 = fptrunc float %v2272 to half
-  %v2361 = fptrunc float %v2273 to half
-  %v2362 = fptrunc float %v2274 to half
-  %v2363 = fptrunc float %v2275 to half
-  %v2364 = fptrunc float %v2276 to half
-  %v2365 = fptrunc float %v2277 to half
-  %v2366 = fptrunc float %v2278 to half
-  %v2367 = fptrunc float %v2287 to half
-  %v2368 = fptrunc float %v2288 to half
-  %v2369 = fptrunc float %v2289 to half
-  %v2370 = fptrunc float %v2290 to half
-  %v2371 = fptrunc float %v2291 to half
-  %v2372 = fptrunc float %v2292 to half
-  %v2373 = fptrunc float %v2293 to half
-  %v2374 = fptrunc float %v2294 to half
-  %v2375 = fptrunc float %v2303 to half
-  %v2376 = fptrunc float %v2304 to half
-  %v2377 = fptrunc float %v2305 to half
-  %v2378 = fptrunc float %v2306 to half
-  %v2379 = fptrunc float %v2307 to half
-  %v2380 = fptrunc float %v2308 to half
-  %v2381 = fptrunc float %v2309 to half
-  %v2382 = fptrunc float %v2310 to half
-  %v2383 = fptrunc float %v2319 to half
-  %v2384 = fptrunc float %v2320 to half
-  %v2385 = fptrunc float %v2321 to half
-  %v2386 = fptrunc float %v2322 to half
-  %v2387 = fptrunc float %v2323 to half
-  %v2388 = fptrunc float %v2324 to half
-  %v2389 = fptrunc float %v2325 to half
-  %v2390 = fptrunc float %v2326 to half
-  br i1 %v243, label %if.then24, label %if.else25
-if.then24:
-  %v2391 = add i32 %v6, %v2204
-  %v2392 = add i32 %v8, %v2206
-  %v2393 = mul i32 %v2391, 576
-  %v2394 = add i32 %v2393, %v2392
-  %v2395 = mul i32 %v2394, 2
-  %v2396 = getelementptr inbounds i8, ptr addrspace(1) %v2198, i32 %v2395
-  %v2397 = insertelement <8 x half> poison, half %v2327, i32 0
-  %v2398 = insertelement <8 x half> %v2397, half %v2328, i32 1
-  %v2399 = insertelement <8 x half> %v2398, half %v2329, i32 2
-  %v2400 = insertelement <8 x half> %v2399, half %v2330, i32 3
-  %v2401 = insertelement <8 x half> %v2400, half %v2331, i32 4
-  %v2402 = insertelement <8 x half> %v2401, half %v2332, i32 5
-  %v2403 = insertelement <8 x half> %v2402, half %v2333, i32 6
-  %v2404 = insertelement <8 x half> %v2403, half %v2334, i32 7
-  store <8 x half> %v2404, ptr addrspace(1) %v2396, align 2
-  %v2405 = add i32 %v6, %v2220
-  %v2406 = add i32 %v8, %v2222
-  %v2407 = mul i32 %v2405, 576
-  %v2408 = add i32 %v2407, %v2406
-  %v2409 = mul i32 %v2408, 2
-  %v2410 = getelementptr inbounds i8, ptr addrspace(1) %v2198, i32 %v2409
-  %v2411 = insertelement <8 x half> poison, half %v2335, i32 0
-  %v2412 = insertelement <8 x half> %v2411, half %v2336, i32 1
-  %v2413 = insertelement <8 x half> %v2412, half %v2337, i32 2
-  %v2414 = insertelement <8 x half> %v2413, half %v2338, i32 3
-  %v2415 = insertelement <8 x half> %v2414, half %v2339, i32 4
-  %v2416 = insertelement <8 x half> %v2415, half %v2340, i32 5
-  %v2417 = insertelement <8 x half> %v2416, half %v2341, i32 6
-  %v2418 = insertelement <8 x half> %v2417, half %v2342, i32 7
-  store <8 x half> %v2418, ptr addrspace(1) %v2410, align 2
-  %v2419 = add i32 %v6, %v2236
-  %v2420 = add i32 %v8, %v2238
-  %v2421 = mul i32 %v2419, 576
-  %v2422 = add i32 %v2421, %v2420
-  %v2423 = mul i32 %v2422, 2
-  %v2424 = getelementptr inbounds i8, ptr addrspace(1) %v2198, i32 %v2423
-  %v2425 = insertelement <8 x half> poison, half %v2343, i32 0
-  %v2426 = insertelement <8 x half> %v2425, half %v2344, i32 1
-  %v2427 = insertelement <8 x half> %v2426, half %v2345, i32 2
-  %v2428 = insertelement <8 x half> %v2427, half %v2346, i32 3
-  %v2429 = insertelement <8 x half> %v2428, half %v2347, i32 4
-  %v2430 = insertelement <8 x half> %v2429, half %v2348, i32 5
-  %v2431 = insertelement <8 x half> %v2430, half %v2349, i32 6
-  %v2432 = insertelement <8 x half> %v2431, half %v2350, i32 7
-  store <8 x half> %v2432, ptr addrspace(1) %v2424, align 2
-  %v2433 = add i32 %v6, %v2252
-  %v2434 = add i32 %v8, %v2254
-  %v2435 = mul i32 %v2433, 576
+  %v2317 = mul i32 %v2316, 2
+  %v2318 = icmp slt i32 %v2314, 576
+  %v2319 = select i1 %v2318, i32 %v2317, i32 %v2299
+  %v2320 = bitcast half %v2119 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2320, ptr addrspace(8) %v2304, i32 %v2319, i32 0, i32 0)
+  %v2321 = add i32 %v8, %v1997
+  %v2322 = add i32 %v2321, 2
+  %v2323 = mul i32 %v1995, 576
+  %v2324 = add i32 %v2323, %v2322
+  %v2325 = mul i32 %v2324, 2
+  %v2326 = icmp slt i32 %v2322, 576
+  %v2327 = select i1 %v2326, i32 %v2325, i32 %v2299
+  %v2328 = bitcast half %v2120 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2328, ptr addrspace(8) %v2304, i32 %v2327, i32 0, i32 0)
+  %v2329 = add i32 %v8, %v1997
+  %v2330 = add i32 %v2329, 3
+  %v2331 = mul i32 %v1995, 576
+  %v2332 = add i32 %v2331, %v2330
+  %v2333 = mul i32 %v2332, 2
+  %v2334 = icmp slt i32 %v2330, 576
+  %v2335 = select i1 %v2334, i32 %v2333, i32 %v2299
+  %v2336 = bitcast half %v2121 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2336, ptr addrspace(8) %v2304, i32 %v2335, i32 0, i32 0)
+  %v2337 = add i32 %v8, %v1997
+  %v2338 = add i32 %v2337, 4
+  %v2339 = mul i32 %v1995, 576
+  %v2340 = add i32 %v2339, %v2338
+  %v2341 = mul i32 %v2340, 2
+  %v2342 = icmp slt i32 %v2338, 576
+  %v2343 = select i1 %v2342, i32 %v2341, i32 %v2299
+  %v2344 = bitcast half %v2122 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2344, ptr addrspace(8) %v2304, i32 %v2343, i32 0, i32 0)
+  %v2345 = add i32 %v8, %v1997
+  %v2346 = add i32 %v2345, 5
+  %v2347 = mul i32 %v1995, 576
+  %v2348 = add i32 %v2347, %v2346
+  %v2349 = mul i32 %v2348, 2
+  %v2350 = icmp slt i32 %v2346, 576
+  %v2351 = select i1 %v2350, i32 %v2349, i32 %v2299
+  %v2352 = bitcast half %v2123 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2352, ptr addrspace(8) %v2304, i32 %v2351, i32 0, i32 0)
+  %v2353 = add i32 %v8, %v1997
+  %v2354 = add i32 %v2353, 6
+  %v2355 = mul i32 %v1995, 576
+  %v2356 = add i32 %v2355, %v2354
+  %v2357 = mul i32 %v2356, 2
+  %v2358 = icmp slt i32 %v2354, 576
+  %v2359 = select i1 %v2358, i32 %v2357, i32 %v2299
+  %v2360 = bitcast half %v2124 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2360, ptr addrspace(8) %v2304, i32 %v2359, i32 0, i32 0)
+  %v2361 = add i32 %v8, %v1997
+  %v2362 = add i32 %v2361, 7
+  %v2363 = mul i32 %v1995, 576
+  %v2364 = add i32 %v2363, %v2362
+  %v2365 = mul i32 %v2364, 2
+  %v2366 = icmp slt i32 %v2362, 576
+  %v2367 = select i1 %v2366, i32 %v2365, i32 %v2299
+  %v2368 = bitcast half %v2125 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2368, ptr addrspace(8) %v2304, i32 %v2367, i32 0, i32 0)
+  %v2369 = add i32 %v8, %v2013
+  %v2370 = add i32 %v2369, 0
+  %v2371 = mul i32 %v2011, 576
+  %v2372 = add i32 %v2371, %v2370
+  %v2373 = mul i32 %v2372, 2
+  %v2374 = icmp slt i32 %v2370, 576
+  %v2375 = select i1 %v2374, i32 %v2373, i32 %v2299
+  %v2376 = bitcast half %v2126 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2376, ptr addrspace(8) %v2304, i32 %v2375, i32 0, i32 0)
+  %v2377 = add i32 %v8, %v2013
+  %v2378 = add i32 %v2377, 1
+  %v2379 = mul i32 %v2011, 576
+  %v2380 = add i32 %v2379, %v2378
+  %v2381 = mul i32 %v2380, 2
+  %v2382 = icmp slt i32 %v2378, 576
+  %v2383 = select i1 %v2382, i32 %v2381, i32 %v2299
+  %v2384 = bitcast half %v2127 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2384, ptr addrspace(8) %v2304, i32 %v2383, i32 0, i32 0)
+  %v2385 = add i32 %v8, %v2013
+  %v2386 = add i32 %v2385, 2
+  %v2387 = mul i32 %v2011, 576
+  %v2388 = add i32 %v2387, %v2386
+  %v2389 = mul i32 %v2388, 2
+  %v2390 = icmp slt i32 %v2386, 576
+  %v2391 = select i1 %v2390, i32 %v2389, i32 %v2299
+  %v2392 = bitcast half %v2128 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2392, ptr addrspace(8) %v2304, i32 %v2391, i32 0, i32 0)
+  %v2393 = add i32 %v8, %v2013
+  %v2394 = add i32 %v2393, 3
+  %v2395 = mul i32 %v2011, 576
+  %v2396 = add i32 %v2395, %v2394
+  %v2397 = mul i32 %v2396, 2
+  %v2398 = icmp slt i32 %v2394, 576
+  %v2399 = select i1 %v2398, i32 %v2397, i32 %v2299
+  %v2400 = bitcast half %v2129 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2400, ptr addrspace(8) %v2304, i32 %v2399, i32 0, i32 0)
+  %v2401 = add i32 %v8, %v2013
+  %v2402 = add i32 %v2401, 4
+  %v2403 = mul i32 %v2011, 576
+  %v2404 = add i32 %v2403, %v2402
+  %v2405 = mul i32 %v2404, 2
+  %v2406 = icmp slt i32 %v2402, 576
+  %v2407 = select i1 %v2406, i32 %v2405, i32 %v2299
+  %v2408 = bitcast half %v2130 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2408, ptr addrspace(8) %v2304, i32 %v2407, i32 0, i32 0)
+  %v2409 = add i32 %v8, %v2013
+  %v2410 = add i32 %v2409, 5
+  %v2411 = mul i32 %v2011, 576
+  %v2412 = add i32 %v2411, %v2410
+  %v2413 = mul i32 %v2412, 2
+  %v2414 = icmp slt i32 %v2410, 576
+  %v2415 = select i1 %v2414, i32 %v2413, i32 %v2299
+  %v2416 = bitcast half %v2131 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2416, ptr addrspace(8) %v2304, i32 %v2415, i32 0, i32 0)
+  %v2417 = add i32 %v8, %v2013
+  %v2418 = add i32 %v2417, 6
+  %v2419 = mul i32 %v2011, 576
+  %v2420 = add i32 %v2419, %v2418
+  %v2421 = mul i32 %v2420, 2
+  %v2422 = icmp slt i32 %v2418, 576
+  %v2423 = select i1 %v2422, i32 %v2421, i32 %v2299
+  %v2424 = bitcast half %v2132 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2424, ptr addrspace(8) %v2304, i32 %v2423, i32 0, i32 0)
+  %v2425 = add i32 %v8, %v2013
+  %v2426 = add i32 %v2425, 7
+  %v2427 = mul i32 %v2011, 576
+  %v2428 = add i32 %v2427, %v2426
+  %v2429 = mul i32 %v2428, 2
+  %v2430 = icmp slt i32 %v2426, 576
+  %v2431 = select i1 %v2430, i32 %v2429, i32 %v2299
+  %v2432 = bitcast half %v2133 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2432, ptr addrspace(8) %v2304, i32 %v2431, i32 0, i32 0)
+  %v2433 = add i32 %v8, %v2029
+  %v2434 = add i32 %v2433, 0
+  %v2435 = mul i32 %v2027, 576
   %v2436 = add i32 %v2435, %v2434
   %v2437 = mul i32 %v2436, 2
-  %v2438 = getelementptr inbounds i8, ptr addrspace(1) %v2198, i32 %v2437
-  %v2439 = insertelement <8 x half> poison, half %v2351, i32 0
-  %v2440 = insertelement <8 x half> %v2439, half %v2352, i32 1
-  %v2441 = insertelement <8 x half> %v2440, half %v2353, i32 2
-  %v2442 = insertelement <8 x half> %v2441, half %v2354, i32 3
-  %v2443 = insertelement <8 x half> %v2442, half %v2355, i32 4
-  %v2444 = insertelement <8 x half> %v2443, half %v2356, i32 5
-  %v2445 = insertelement <8 x half> %v2444, half %v2357, i32 6
-  %v2446 = insertelement <8 x half> %v2445, half %v2358, i32 7
-  store <8 x half> %v2446, ptr addrspace(1) %v2438, align 2
-  %v2447 = add i32 %v6, %v2268
-  %v2448 = add i32 %v8, %v2270
-  %v2449 = mul i32 %v2447, 576
-  %v2450 = add i32 %v2449, %v2448
-  %v2451 = mul i32 %v2450, 2
-  %v2452 = getelementptr inbounds i8, ptr addrspace(1) %v2198, i32 %v2451
-  %v2453 = insertelement <8 x half> poison, half %v2359, i32 0
-  %v2454 = insertelement <8 x half> %v2453, half %v2360, i32 1
-  %v2455 = insertelement <8 x half> %v2454, half %v2361, i32 2
-  %v2456 = insertelement <8 x half> %v2455, half %v2362, i32 3
-  %v2457 = insertelement <8 x half> %v2456, half %v2363, i32 4
-  %v2458 = insertelement <8 x half> %v2457, half %v2364, i32 5
-  %v2459 = insertelement <8 x half> %v2458, half %v2365, i32 6
-  %v2460 = insertelement <8 x half> %v2459, half %v2366, i32 7
-  store <8 x half> %v2460, ptr addrspace(1) %v2452, align 2
-  %v2461 = add i32 %v6, %v2284
-  %v2462 = add i32 %v8, %v2286
-  %v2463 = mul i32 %v2461, 576
-  %v2464 = add i32 %v2463, %v2462
-  %v2465 = mul i32 %v2464, 2
-  %v2466 = getelementptr inbounds i8, ptr addrspace(1) %v2198, i32 %v2465
-  %v2467 = insertelement <8 x half> poison, half %v2367, i32 0
-  %v2468 = insertelement <8 x half> %v2467, half %v2368, i32 1
-  %v2469 = insertelement <8 x half> %v2468, half %v2369, i32 2
-  %v2470 = insertelement <8 x half> %v2469, half %v2370, i32 3
-  %v2471 = insertelement <8 x half> %v2470, half %v2371, i32 4
-  %v2472 = insertelement <8 x half> %v2471, half %v2372, i32 5
-  %v2473 = insertelement <8 x half> %v2472, half %v2373, i32 6
-  %v2474 = insertelement <8 x half> %v2473, half %v2374, i32 7
-  store <8 x half> %v2474, ptr addrspace(1) %v2466, align 2
-  %v2475 = add i32 %v6, %v2300
-  %v2476 = add i32 %v8, %v2302
-  %v2477 = mul i32 %v2475, 576
-  %v2478 = add i32 %v2477, %v2476
-  %v2479 = mul i32 %v2478, 2
-  %v2480 = getelementptr inbounds i8, ptr addrspace(1) %v2198, i32 %v2479
-  %v2481 = insertelement <8 x half> poison, half %v2375, i32 0
-  %v2482 = insertelement <8 x half> %v2481, half %v2376, i32 1
-  %v2483 = insertelement <8 x half> %v2482, half %v2377, i32 2
-  %v2484 = insertelement <8 x half> %v2483, half %v2378, i32 3
-  %v2485 = insertelement <8 x half> %v2484, half %v2379, i32 4
-  %v2486 = insertelement <8 x half> %v2485, half %v2380, i32 5
-  %v2487 = insertelement <8 x half> %v2486, half %v2381, i32 6
-  %v2488 = insertelement <8 x half> %v2487, half %v2382, i32 7
-  store <8 x half> %v2488, ptr addrspace(1) %v2480, align 2
-  %v2489 = add i32 %v6, %v2316
-  %v2490 = add i32 %v8, %v2318
-  %v2491 = mul i32 %v2489, 576
+  %v2438 = icmp slt i32 %v2434, 576
+  %v2439 = select i1 %v2438, i32 %v2437, i32 %v2299
+  %v2440 = bitcast half %v2134 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2440, ptr addrspace(8) %v2304, i32 %v2439, i32 0, i32 0)
+  %v2441 = add i32 %v8, %v2029
+  %v2442 = add i32 %v2441, 1
+  %v2443 = mul i32 %v2027, 576
+  %v2444 = add i32 %v2443, %v2442
+  %v2445 = mul i32 %v2444, 2
+  %v2446 = icmp slt i32 %v2442, 576
+  %v2447 = select i1 %v2446, i32 %v2445, i32 %v2299
+  %v2448 = bitcast half %v2135 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2448, ptr addrspace(8) %v2304, i32 %v2447, i32 0, i32 0)
+  %v2449 = add i32 %v8, %v2029
+  %v2450 = add i32 %v2449, 2
+  %v2451 = mul i32 %v2027, 576
+  %v2452 = add i32 %v2451, %v2450
+  %v2453 = mul i32 %v2452, 2
+  %v2454 = icmp slt i32 %v2450, 576
+  %v2455 = select i1 %v2454, i32 %v2453, i32 %v2299
+  %v2456 = bitcast half %v2136 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2456, ptr addrspace(8) %v2304, i32 %v2455, i32 0, i32 0)
+  %v2457 = add i32 %v8, %v2029
+  %v2458 = add i32 %v2457, 3
+  %v2459 = mul i32 %v2027, 576
+  %v2460 = add i32 %v2459, %v2458
+  %v2461 = mul i32 %v2460, 2
+  %v2462 = icmp slt i32 %v2458, 576
+  %v2463 = select i1 %v2462, i32 %v2461, i32 %v2299
+  %v2464 = bitcast half %v2137 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2464, ptr addrspace(8) %v2304, i32 %v2463, i32 0, i32 0)
+  %v2465 = add i32 %v8, %v2029
+  %v2466 = add i32 %v2465, 4
+  %v2467 = mul i32 %v2027, 576
+  %v2468 = add i32 %v2467, %v2466
+  %v2469 = mul i32 %v2468, 2
+  %v2470 = icmp slt i32 %v2466, 576
+  %v2471 = select i1 %v2470, i32 %v2469, i32 %v2299
+  %v2472 = bitcast half %v2138 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2472, ptr addrspace(8) %v2304, i32 %v2471, i32 0, i32 0)
+  %v2473 = add i32 %v8, %v2029
+  %v2474 = add i32 %v2473, 5
+  %v2475 = mul i32 %v2027, 576
+  %v2476 = add i32 %v2475, %v2474
+  %v2477 = mul i32 %v2476, 2
+  %v2478 = icmp slt i32 %v2474, 576
+  %v2479 = select i1 %v2478, i32 %v2477, i32 %v2299
+  %v2480 = bitcast half %v2139 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2480, ptr addrspace(8) %v2304, i32 %v2479, i32 0, i32 0)
+  %v2481 = add i32 %v8, %v2029
+  %v2482 = add i32 %v2481, 6
+  %v2483 = mul i32 %v2027, 576
+  %v2484 = add i32 %v2483, %v2482
+  %v2485 = mul i32 %v2484, 2
+  %v2486 = icmp slt i32 %v2482, 576
+  %v2487 = select i1 %v2486, i32 %v2485, i32 %v2299
+  %v2488 = bitcast half %v2140 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2488, ptr addrspace(8) %v2304, i32 %v2487, i32 0, i32 0)
+  %v2489 = add i32 %v8, %v2029
+  %v2490 = add i32 %v2489, 7
+  %v2491 = mul i32 %v2027, 576
   %v2492 = add i32 %v2491, %v2490
   %v2493 = mul i32 %v2492, 2
-  %v2494 = getelementptr inbounds i8, ptr addrspace(1) %v2198, i32 %v2493
-  %v2495 = insertelement <8 x half> poison, half %v2383, i32 0
-  %v2496 = insertelement <8 x half> %v2495, half %v2384, i32 1
-  %v2497 = insertelement <8 x half> %v2496, half %v2385, i32 2
-  %v2498 = insertelement <8 x half> %v2497, half %v2386, i32 3
-  %v2499 = insertelement <8 x half> %v2498, half %v2387, i32 4
-  %v2500 = insertelement <8 x half> %v2499, half %v2388, i32 5
-  %v2501 = insertelement <8 x half> %v2500, half %v2389, i32 6
-  %v2502 = insertelement <8 x half> %v2501, half %v2390, i32 7
-  store <8 x half> %v2502, ptr addrspace(1) %v2494, align 2
-  br label %if.end26
-if.else25:
-  %v2503 = icmp slt i32 %v6, 64
-  %v2504 = sub i32 64, %v6
-  %v2505 = call i32 @llvm.smin.i32(i32 %v2504, i32 64)
-  %v2506 = select i1 %v2503, i32 %v2505, i32 0
-  %v2507 = mul i32 %v2506, 576
-  %v2508 = mul i32 %v2507, 2
-  %v2509 = mul i32 %v6, 576
-  %v2510 = mul i32 %v2509, 2
-  %v2511 = getelementptr inbounds i8, ptr addrspace(1) %v2198, i32 %v2510
-  %v2512 = zext i32 %v2508 to i64
-  %v2513 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v2511, i16 0, i64 %v2512, i32 822099968)
-  %v2514 = add i32 %v8, %v2206
-  %v2515 = add i32 %v2514, 0
-  %v2516 = mul i32 %v2204, 576
-  %v2517 = add i32 %v2516, %v2515
-  %v2518 = mul i32 %v2517, 2
-  %v2519 = icmp slt i32 %v2515, 576
-  %v2520 = select i1 %v2519, i32 %v2518, i32 %v2508
-  %v2521 = bitcast half %v2327 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2521, ptr addrspace(8) %v2513, i32 %v2520, i32 0, i32 0)
-  %v2522 = add i32 %v8, %v2206
-  %v2523 = add i32 %v2522, 1
-  %v2524 = mul i32 %v2204, 576
-  %v2525 = add i32 %v2524, %v2523
-  %v2526 = mul i32 %v2525, 2
-  %v2527 = icmp slt i32 %v2523, 576
-  %v2528 = select i1 %v2527, i32 %v2526, i32 %v2508
-  %v2529 = bitcast half %v2328 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2529, ptr addrspace(8) %v2513, i32 %v2528, i32 0, i32 0)
-  %v2530 = add i32 %v8, %v2206
-  %v2531 = add i32 %v2530, 2
-  %v2532 = mul i32 %v2204, 576
-  %v2533 = add i32 %v2532, %v2531
-  %v2534 = mul i32 %v2533, 2
-  %v2535 = icmp slt i32 %v2531, 576
-  %v2536 = select i1 %v2535, i32 %v2534, i32 %v2508
-  %v2537 = bitcast half %v2329 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2537, ptr addrspace(8) %v2513, i32 %v2536, i32 0, i32 0)
-  %v2538 = add i32 %v8, %v2206
-  %v2539 = add i32 %v2538, 3
-  %v2540 = mul i32 %v2204, 576
-  %v2541 = add i32 %v2540, %v2539
-  %v2542 = mul i32 %v2541, 2
-  %v2543 = icmp slt i32 %v2539, 576
-  %v2544 = select i1 %v2543, i32 %v2542, i32 %v2508
-  %v2545 = bitcast half %v2330 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2545, ptr addrspace(8) %v2513, i32 %v2544, i32 0, i32 0)
-  %v2546 = add i32 %v8, %v2206
-  %v2547 = add i32 %v2546, 4
-  %v2548 = mul i32 %v2204, 576
-  %v2549 = add i32 %v2548, %v2547
-  %v2550 = mul i32 %v2549, 2
-  %v2551 = icmp slt i32 %v2547, 576
-  %v2552 = select i1 %v2551, i32 %v2550, i32 %v2508
-  %v2553 = bitcast half %v2331 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2553, ptr addrspace(8) %v2513, i32 %v2552, i32 0, i32 0)
-  %v2554 = add i32 %v8, %v2206
-  %v2555 = add i32 %v2554, 5
-  %v2556 = mul i32 %v2204, 576
-  %v2557 = add i32 %v2556, %v2555
-  %v2558 = mul i32 %v2557, 2
-  %v2559 = icmp slt i32 %v2555, 576
-  %v2560 = select i1 %v2559, i32 %v2558, i32 %v2508
-  %v2561 = bitcast half %v2332 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2561, ptr addrspace(8) %v2513, i32 %v2560, i32 0, i32 0)
-  %v2562 = add i32 %v8, %v2206
-  %v2563 = add i32 %v2562, 6
-  %v2564 = mul i32 %v2204, 576
-  %v2565 = add i32 %v2564, %v2563
-  %v2566 = mul i32 %v2565, 2
-  %v2567 = icmp slt i32 %v2563, 576
-  %v2568 = select i1 %v2567, i32 %v2566, i32 %v2508
-  %v2569 = bitcast half %v2333 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2569, ptr addrspace(8) %v2513, i32 %v2568, i32 0, i32 0)
-  %v2570 = add i32 %v8, %v2206
-  %v2571 = add i32 %v2570, 7
-  %v2572 = mul i32 %v2204, 576
-  %v2573 = add i32 %v2572, %v2571
-  %v2574 = mul i32 %v2573, 2
-  %v2575 = icmp slt i32 %v2571, 576
-  %v2576 = select i1 %v2575, i32 %v2574, i32 %v2508
-  %v2577 = bitcast half %v2334 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2577, ptr addrspace(8) %v2513, i32 %v2576, i32 0, i32 0)
-  %v2578 = add i32 %v8, %v2222
-  %v2579 = add i32 %v2578, 0
-  %v2580 = mul i32 %v2220, 576
-  %v2581 = add i32 %v2580, %v2579
-  %v2582 = mul i32 %v2581, 2
-  %v2583 = icmp slt i32 %v2579, 576
-  %v2584 = select i1 %v2583, i32 %v2582, i32 %v2508
-  %v2585 = bitcast half %v2335 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2585, ptr addrspace(8) %v2513, i32 %v2584, i32 0, i32 0)
-  %v2586 = add i32 %v8, %v2222
-  %v2587 = add i32 %v2586, 1
-  %v2588 = mul i32 %v2220, 576
-  %v2589 = add i32 %v2588, %v2587
-  %v2590 = mul i32 %v2589, 2
-  %v2591 = icmp slt i32 %v2587, 576
-  %v2592 = select i1 %v2591, i32 %v2590, i32 %v2508
-  %v2593 = bitcast half %v2336 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2593, ptr addrspace(8) %v2513, i32 %v2592, i32 0, i32 0)
-  %v2594 = add i32 %v8, %v2222
-  %v2595 = add i32 %v2594, 2
-  %v2596 = mul i32 %v2220, 576
-  %v2597 = add i32 %v2596, %v2595
-  %v2598 = mul i32 %v2597, 2
-  %v2599 = icmp slt i32 %v2595, 576
-  %v2600 = select i1 %v2599, i32 %v2598, i32 %v2508
-  %v2601 = bitcast half %v2337 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2601, ptr addrspace(8) %v2513, i32 %v2600, i32 0, i32 0)
-  %v2602 = add i32 %v8, %v2222
-  %v2603 = add i32 %v2602, 3
-  %v2604 = mul i32 %v2220, 576
-  %v2605 = add i32 %v2604, %v2603
-  %v2606 = mul i32 %v2605, 2
-  %v2607 = icmp slt i32 %v2603, 576
-  %v2608 = select i1 %v2607, i32 %v2606, i32 %v2508
-  %v2609 = bitcast half %v2338 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2609, ptr addrspace(8) %v2513, i32 %v2608, i32 0, i32 0)
-  %v2610 = add i32 %v8, %v2222
-  %v2611 = add i32 %v2610, 4
-  %v2612 = mul i32 %v2220, 576
-  %v2613 = add i32 %v2612, %v2611
-  %v2614 = mul i32 %v2613, 2
-  %v2615 = icmp slt i32 %v2611, 576
-  %v2616 = select i1 %v2615, i32 %v2614, i32 %v2508
-  %v2617 = bitcast half %v2339 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2617, ptr addrspace(8) %v2513, i32 %v2616, i32 0, i32 0)
-  %v2618 = add i32 %v8, %v2222
-  %v2619 = add i32 %v2618, 5
-  %v2620 = mul i32 %v2220, 576
-  %v2621 = add i32 %v2620, %v2619
-  %v2622 = mul i32 %v2621, 2
-  %v2623 = icmp slt i32 %v2619, 576
-  %v2624 = select i1 %v2623, i32 %v2622, i32 %v2508
-  %v2625 = bitcast half %v2340 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2625, ptr addrspace(8) %v2513, i32 %v2624, i32 0, i32 0)
-  %v2626 = add i32 %v8, %v2222
-  %v2627 = add i32 %v2626, 6
-  %v2628 = mul i32 %v2220, 576
-  %v2629 = add i32 %v2628, %v2627
-  %v2630 = mul i32 %v2629, 2
-  %v2631 = icmp slt i32 %v2627, 576
-  %v2632 = select i1 %v2631, i32 %v2630, i32 %v2508
-  %v2633 = bitcast half %v2341 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2633, ptr addrspace(8) %v2513, i32 %v2632, i32 0, i32 0)
-  %v2634 = add i32 %v8, %v2222
-  %v2635 = add i32 %v2634, 7
-  %v2636 = mul i32 %v2220, 576
-  %v2637 = add i32 %v2636, %v2635
-  %v2638 = mul i32 %v2637, 2
-  %v2639 = icmp slt i32 %v2635, 576
-  %v2640 = select i1 %v2639, i32 %v2638, i32 %v2508
-  %v2641 = bitcast half %v2342 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2641, ptr addrspace(8) %v2513, i32 %v2640, i32 0, i32 0)
-  %v2642 = add i32 %v8, %v2238
-  %v2643 = add i32 %v2642, 0
-  %v2644 = mul i32 %v2236, 576
-  %v2645 = add i32 %v2644, %v2643
-  %v2646 = mul i32 %v2645, 2
-  %v2647 = icmp slt i32 %v2643, 576
-  %v2648 = select i1 %v2647, i32 %v2646, i32 %v2508
-  %v2649 = bitcast half %v2343 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2649, ptr addrspace(8) %v2513, i32 %v2648, i32 0, i32 0)
-  %v2650 = add i32 %v8, %v2238
-  %v2651 = add i32 %v2650, 1
-  %v2652 = mul i32 %v2236, 576
-  %v2653 = add i32 %v2652, %v2651
-  %v2654 = mul i32 %v2653, 2
-  %v2655 = icmp slt i32 %v2651, 576
-  %v2656 = select i1 %v2655, i32 %v2654, i32 %v2508
-  %v2657 = bitcast half %v2344 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2657, ptr addrspace(8) %v2513, i32 %v2656, i32 0, i32 0)
-  %v2658 = add i32 %v8, %v2238
-  %v2659 = add i32 %v2658, 2
-  %v2660 = mul i32 %v2236, 576
-  %v2661 = add i32 %v2660, %v2659
-  %v2662 = mul i32 %v2661, 2
-  %v2663 = icmp slt i32 %v2659, 576
-  %v2664 = select i1 %v2663, i32 %v2662, i32 %v2508
-  %v2665 = bitcast half %v2345 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2665, ptr addrspace(8) %v2513, i32 %v2664, i32 0, i32 0)
-  %v2666 = add i32 %v8, %v2238
-  %v2667 = add i32 %v2666, 3
-  %v2668 = mul i32 %v2236, 576
-  %v2669 = add i32 %v2668, %v2667
-  %v2670 = mul i32 %v2669, 2
-  %v2671 = icmp slt i32 %v2667, 576
-  %v2672 = select i1 %v2671, i32 %v2670, i32 %v2508
-  %v2673 = bitcast half %v2346 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2673, ptr addrspace(8) %v2513, i32 %v2672, i32 0, i32 0)
-  %v2674 = add i32 %v8, %v2238
-  %v2675 = add i32 %v2674, 4
-  %v2676 = mul i32 %v2236, 576
-  %v2677 = add i32 %v2676, %v2675
-  %v2678 = mul i32 %v2677, 2
-  %v2679 = icmp slt i32 %v2675, 576
-  %v2680 = select i1 %v2679, i32 %v2678, i32 %v2508
-  %v2681 = bitcast half %v2347 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2681, ptr addrspace(8) %v2513, i32 %v2680, i32 0, i32 0)
-  %v2682 = add i32 %v8, %v2238
-  %v2683 = add i32 %v2682, 5
-  %v2684 = mul i32 %v2236, 576
-  %v2685 = add i32 %v2684, %v2683
-  %v2686 = mul i32 %v2685, 2
-  %v2687 = icmp slt i32 %v2683, 576
-  %v2688 = select i1 %v2687, i32 %v2686, i32 %v2508
-  %v2689 = bitcast half %v2348 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2689, ptr addrspace(8) %v2513, i32 %v2688, i32 0, i32 0)
-  %v2690 = add i32 %v8, %v2238
-  %v2691 = add i32 %v2690, 6
-  %v2692 = mul i32 %v2236, 576
-  %v2693 = add i32 %v2692, %v2691
-  %v2694 = mul i32 %v2693, 2
-  %v2695 = icmp slt i32 %v2691, 576
-  %v2696 = select i1 %v2695, i32 %v2694, i32 %v2508
-  %v2697 = bitcast half %v2349 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2697, ptr addrspace(8) %v2513, i32 %v2696, i32 0, i32 0)
-  %v2698 = add i32 %v8, %v2238
-  %v2699 = add i32 %v2698, 7
-  %v2700 = mul i32 %v2236, 576
-  %v2701 = add i32 %v2700, %v2699
-  %v2702 = mul i32 %v2701, 2
-  %v2703 = icmp slt i32 %v2699, 576
-  %v2704 = select i1 %v2703, i32 %v2702, i32 %v2508
-  %v2705 = bitcast half %v2350 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2705, ptr addrspace(8) %v2513, i32 %v2704, i32 0, i32 0)
-  %v2706 = add i32 %v8, %v2254
-  %v2707 = add i32 %v2706, 0
-  %v2708 = mul i32 %v2252, 576
-  %v2709 = add i32 %v2708, %v2707
-  %v2710 = mul i32 %v2709, 2
-  %v2711 = icmp slt i32 %v2707, 576
-  %v2712 = select i1 %v2711, i32 %v2710, i32 %v2508
-  %v2713 = bitcast half %v2351 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2713, ptr addrspace(8) %v2513, i32 %v2712, i32 0, i32 0)
-  %v2714 = add i32 %v8, %v2254
-  %v2715 = add i32 %v2714, 1
-  %v2716 = mul i32 %v2252, 576
-  %v2717 = add i32 %v2716, %v2715
-  %v2718 = mul i32 %v2717, 2
-  %v2719 = icmp slt i32 %v2715, 576
-  %v2720 = select i1 %v2719, i32 %v2718, i32 %v2508
-  %v2721 = bitcast half %v2352 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2721, ptr addrspace(8) %v2513, i32 %v2720, i32 0, i32 0)
-  %v2722 = add i32 %v8, %v2254
-  %v2723 = add i32 %v2722, 2
-  %v2724 = mul i32 %v2252, 576
-  %v2725 = add i32 %v2724, %v2723
-  %v2726 = mul i32 %v2725, 2
-  %v2727 = icmp slt i32 %v2723, 576
-  %v2728 = select i1 %v2727, i32 %v2726, i32 %v2508
-  %v2729 = bitcast half %v2353 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2729, ptr addrspace(8) %v2513, i32 %v2728, i32 0, i32 0)
-  %v2730 = add i32 %v8, %v2254
-  %v2731 = add i32 %v2730, 3
-  %v2732 = mul i32 %v2252, 576
-  %v2733 = add i32 %v2732, %v2731
-  %v2734 = mul i32 %v2733, 2
-  %v2735 = icmp slt i32 %v2731, 576
-  %v2736 = select i1 %v2735, i32 %v2734, i32 %v2508
-  %v2737 = bitcast half %v2354 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2737, ptr addrspace(8) %v2513, i32 %v2736, i32 0, i32 0)
-  %v2738 = add i32 %v8, %v2254
-  %v2739 = add i32 %v2738, 4
-  %v2740 = mul i32 %v2252, 576
-  %v2741 = add i32 %v2740, %v2739
-  %v2742 = mul i32 %v2741, 2
-  %v2743 = icmp slt i32 %v2739, 576
-  %v2744 = select i1 %v2743, i32 %v2742, i32 %v2508
-  %v2745 = bitcast half %v2355 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2745, ptr addrspace(8) %v2513, i32 %v2744, i32 0, i32 0)
-  %v2746 = add i32 %v8, %v2254
-  %v2747 = add i32 %v2746, 5
-  %v2748 = mul i32 %v2252, 576
-  %v2749 = add i32 %v2748, %v2747
-  %v2750 = mul i32 %v2749, 2
-  %v2751 = icmp slt i32 %v2747, 576
-  %v2752 = select i1 %v2751, i32 %v2750, i32 %v2508
-  %v2753 = bitcast half %v2356 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2753, ptr addrspace(8) %v2513, i32 %v2752, i32 0, i32 0)
-  %v2754 = add i32 %v8, %v2254
-  %v2755 = add i32 %v2754, 6
-  %v2756 = mul i32 %v2252, 576
-  %v2757 = add i32 %v2756, %v2755
-  %v2758 = mul i32 %v2757, 2
-  %v2759 = icmp slt i32 %v2755, 576
-  %v2760 = select i1 %v2759, i32 %v2758, i32 %v2508
-  %v2761 = bitcast half %v2357 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2761, ptr addrspace(8) %v2513, i32 %v2760, i32 0, i32 0)
-  %v2762 = add i32 %v8, %v2254
-  %v2763 = add i32 %v2762, 7
-  %v2764 = mul i32 %v2252, 576
-  %v2765 = add i32 %v2764, %v2763
-  %v2766 = mul i32 %v2765, 2
-  %v2767 = icmp slt i32 %v2763, 576
-  %v2768 = select i1 %v2767, i32 %v2766, i32 %v2508
-  %v2769 = bitcast half %v2358 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2769, ptr addrspace(8) %v2513, i32 %v2768, i32 0, i32 0)
-  %v2770 = add i32 %v8, %v2270
-  %v2771 = add i32 %v2770, 0
-  %v2772 = mul i32 %v2268, 576
-  %v2773 = add i32 %v2772, %v2771
-  %v2774 = mul i32 %v2773, 2
-  %v2775 = icmp slt i32 %v2771, 576
-  %v2776 = select i1 %v2775, i32 %v2774, i32 %v2508
-  %v2777 = bitcast half %v2359 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2777, ptr addrspace(8) %v2513, i32 %v2776, i32 0, i32 0)
-  %v2778 = add i32 %v8, %v2270
-  %v2779 = add i32 %v2778, 1
-  %v2780 = mul i32 %v2268, 576
-  %v2781 = add i32 %v2780, %v2779
-  %v2782 = mul i32 %v2781, 2
-  %v2783 = icmp slt i32 %v2779, 576
-  %v2784 = select i1 %v2783, i32 %v2782, i32 %v2508
-  %v2785 = bitcast half %v2360 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2785, ptr addrspace(8) %v2513, i32 %v2784, i32 0, i32 0)
-  %v2786 = add i32 %v8, %v2270
-  %v2787 = add i32 %v2786, 2
-  %v2788 = mul i32 %v2268, 576
-  %v2789 = add i32 %v2788, %v2787
-  %v2790 = mul i32 %v2789, 2
-  %v2791 = icmp slt i32 %v2787, 576
-  %v2792 = select i1 %v2791, i32 %v2790, i32 %v2508
-  %v2793 = bitcast half %v2361 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2793, ptr addrspace(8) %v2513, i32 %v2792, i32 0, i32 0)
-  %v2794 = add i32 %v8, %v2270
-  %v2795 = add i32 %v2794, 3
-  %v2796 = mul i32 %v2268, 576
-  %v2797 = add i32 %v2796, %v2795
-  %v2798 = mul i32 %v2797, 2
-  %v2799 = icmp slt i32 %v2795, 576
-  %v2800 = select i1 %v2799, i32 %v2798, i32 %v2508
-  %v2801 = bitcast half %v2362 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2801, ptr addrspace(8) %v2513, i32 %v2800, i32 0, i32 0)
-  %v2802 = add i32 %v8, %v2270
-  %v2803 = add i32 %v2802, 4
-  %v2804 = mul i32 %v2268, 576
-  %v2805 = add i32 %v2804, %v2803
-  %v2806 = mul i32 %v2805, 2
-  %v2807 = icmp slt i32 %v2803, 576
-  %v2808 = select i1 %v2807, i32 %v2806, i32 %v2508
-  %v2809 = bitcast half %v2363 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2809, ptr addrspace(8) %v2513, i32 %v2808, i32 0, i32 0)
-  %v2810 = add i32 %v8, %v2270
-  %v2811 = add i32 %v2810, 5
-  %v2812 = mul i32 %v2268, 576
-  %v2813 = add i32 %v2812, %v2811
-  %v2814 = mul i32 %v2813, 2
-  %v2815 = icmp slt i32 %v2811, 576
-  %v2816 = select i1 %v2815, i32 %v2814, i32 %v2508
-  %v2817 = bitcast half %v2364 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2817, ptr addrspace(8) %v2513, i32 %v2816, i32 0, i32 0)
-  %v2818 = add i32 %v8, %v2270
-  %v2819 = add i32 %v2818, 6
-  %v2820 = mul i32 %v2268, 576
-  %v2821 = add i32 %v2820, %v2819
-  %v2822 = mul i32 %v2821, 2
-  %v2823 = icmp slt i32 %v2819, 576
-  %v2824 = select i1 %v2823, i32 %v2822, i32 %v2508
-  %v2825 = bitcast half %v2365 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2825, ptr addrspace(8) %v2513, i32 %v2824, i32 0, i32 0)
-  %v2826 = add i32 %v8, %v2270
-  %v2827 = add i32 %v2826, 7
-  %v2828 = mul i32 %v2268, 576
-  %v2829 = add i32 %v2828, %v2827
-  %v2830 = mul i32 %v2829, 2
-  %v2831 = icmp slt i32 %v2827, 576
-  %v2832 = select i1 %v2831, i32 %v2830, i32 %v2508
-  %v2833 = bitcast half %v2366 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2833, ptr addrspace(8) %v2513, i32 %v2832, i32 0, i32 0)
-  %v2834 = add i32 %v8, %v2286
-  %v2835 = add i32 %v2834, 0
-  %v2836 = mul i32 %v2284, 576
-  %v2837 = add i32 %v2836, %v2835
-  %v2838 = mul i32 %v2837, 2
-  %v2839 = icmp slt i32 %v2835, 576
-  %v2840 = select i1 %v2839, i32 %v2838, i32 %v2508
-  %v2841 = bitcast half %v2367 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2841, ptr addrspace(8) %v2513, i32 %v2840, i32 0, i32 0)
-  %v2842 = add i32 %v8, %v2286
-  %v2843 = add i32 %v2842, 1
-  %v2844 = mul i32 %v2284, 576
-  %v2845 = add i32 %v2844, %v2843
-  %v2846 = mul i32 %v2845, 2
-  %v2847 = icmp slt i32 %v2843, 576
-  %v2848 = select i1 %v2847, i32 %v2846, i32 %v2508
-  %v2849 = bitcast half %v2368 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2849, ptr addrspace(8) %v2513, i32 %v2848, i32 0, i32 0)
-  %v2850 = add i32 %v8, %v2286
-  %v2851 = add i32 %v2850, 2
-  %v2852 = mul i32 %v2284, 576
-  %v2853 = add i32 %v2852, %v2851
-  %v2854 = mul i32 %v2853, 2
-  %v2855 = icmp slt i32 %v2851, 576
-  %v2856 = select i1 %v2855, i32 %v2854, i32 %v2508
-  %v2857 = bitcast half %v2369 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2857, ptr addrspace(8) %v2513, i32 %v2856, i32 0, i32 0)
-  %v2858 = add i32 %v8, %v2286
-  %v2859 = add i32 %v2858, 3
-  %v2860 = mul i32 %v2284, 576
-  %v2861 = add i32 %v2860, %v2859
-  %v2862 = mul i32 %v2861, 2
-  %v2863 = icmp slt i32 %v2859, 576
-  %v2864 = select i1 %v2863, i32 %v2862, i32 %v2508
-  %v2865 = bitcast half %v2370 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2865, ptr addrspace(8) %v2513, i32 %v2864, i32 0, i32 0)
-  %v2866 = add i32 %v8, %v2286
-  %v2867 = add i32 %v2866, 4
-  %v2868 = mul i32 %v2284, 576
-  %v2869 = add i32 %v2868, %v2867
-  %v2870 = mul i32 %v2869, 2
-  %v2871 = icmp slt i32 %v2867, 576
-  %v2872 = select i1 %v2871, i32 %v2870, i32 %v2508
-  %v2873 = bitcast half %v2371 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2873, ptr addrspace(8) %v2513, i32 %v2872, i32 0, i32 0)
-  %v2874 = add i32 %v8, %v2286
-  %v2875 = add i32 %v2874, 5
-  %v2876 = mul i32 %v2284, 576
-  %v2877 = add i32 %v2876, %v2875
-  %v2878 = mul i32 %v2877, 2
-  %v2879 = icmp slt i32 %v2875, 576
-  %v2880 = select i1 %v2879, i32 %v2878, i32 %v2508
-  %v2881 = bitcast half %v2372 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2881, ptr addrspace(8) %v2513, i32 %v2880, i32 0, i32 0)
-  %v2882 = add i32 %v8, %v2286
-  %v2883 = add i32 %v2882, 6
-  %v2884 = mul i32 %v2284, 576
-  %v2885 = add i32 %v2884, %v2883
-  %v2886 = mul i32 %v2885, 2
-  %v2887 = icmp slt i32 %v2883, 576
-  %v2888 = select i1 %v2887, i32 %v2886, i32 %v2508
-  %v2889 = bitcast half %v2373 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2889, ptr addrspace(8) %v2513, i32 %v2888, i32 0, i32 0)
-  %v2890 = add i32 %v8, %v2286
-  %v2891 = add i32 %v2890, 7
-  %v2892 = mul i32 %v2284, 576
-  %v2893 = add i32 %v2892, %v2891
-  %v2894 = mul i32 %v2893, 2
-  %v2895 = icmp slt i32 %v2891, 576
-  %v2896 = select i1 %v2895, i32 %v2894, i32 %v2508
-  %v2897 = bitcast half %v2374 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2897, ptr addrspace(8) %v2513, i32 %v2896, i32 0, i32 0)
-  %v2898 = add i32 %v8, %v2302
-  %v2899 = add i32 %v2898, 0
-  %v2900 = mul i32 %v2300, 576
-  %v2901 = add i32 %v2900, %v2899
-  %v2902 = mul i32 %v2901, 2
-  %v2903 = icmp slt i32 %v2899, 576
-  %v2904 = select i1 %v2903, i32 %v2902, i32 %v2508
-  %v2905 = bitcast half %v2375 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2905, ptr addrspace(8) %v2513, i32 %v2904, i32 0, i32 0)
-  %v2906 = add i32 %v8, %v2302
-  %v2907 = add i32 %v2906, 1
-  %v2908 = mul i32 %v2300, 576
-  %v2909 = add i32 %v2908, %v2907
-  %v2910 = mul i32 %v2909, 2
-  %v2911 = icmp slt i32 %v2907, 576
-  %v2912 = select i1 %v2911, i32 %v2910, i32 %v2508
-  %v2913 = bitcast half %v2376 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2913, ptr addrspace(8) %v2513, i32 %v2912, i32 0, i32 0)
-  %v2914 = add i32 %v8, %v2302
-  %v2915 = add i32 %v2914, 2
-  %v2916 = mul i32 %v2300, 576
-  %v2917 = add i32 %v2916, %v2915
-  %v2918 = mul i32 %v2917, 2
-  %v2919 = icmp slt i32 %v2915, 576
-  %v2920 = select i1 %v2919, i32 %v2918, i32 %v2508
-  %v2921 = bitcast half %v2377 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2921, ptr addrspace(8) %v2513, i32 %v2920, i32 0, i32 0)
-  %v2922 = add i32 %v8, %v2302
-  %v2923 = add i32 %v2922, 3
-  %v2924 = mul i32 %v2300, 576
-  %v2925 = add i32 %v2924, %v2923
-  %v2926 = mul i32 %v2925, 2
-  %v2927 = icmp slt i32 %v2923, 576
-  %v2928 = select i1 %v2927, i32 %v2926, i32 %v2508
-  %v2929 = bitcast half %v2378 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2929, ptr addrspace(8) %v2513, i32 %v2928, i32 0, i32 0)
-  %v2930 = add i32 %v8, %v2302
-  %v2931 = add i32 %v2930, 4
-  %v2932 = mul i32 %v2300, 576
-  %v2933 = add i32 %v2932, %v2931
-  %v2934 = mul i32 %v2933, 2
-  %v2935 = icmp slt i32 %v2931, 576
-  %v2936 = select i1 %v2935, i32 %v2934, i32 %v2508
-  %v2937 = bitcast half %v2379 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2937, ptr addrspace(8) %v2513, i32 %v2936, i32 0, i32 0)
-  %v2938 = add i32 %v8, %v2302
-  %v2939 = add i32 %v2938, 5
-  %v2940 = mul i32 %v2300, 576
-  %v2941 = add i32 %v2940, %v2939
-  %v2942 = mul i32 %v2941, 2
-  %v2943 = icmp slt i32 %v2939, 576
-  %v2944 = select i1 %v2943, i32 %v2942, i32 %v2508
-  %v2945 = bitcast half %v2380 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2945, ptr addrspace(8) %v2513, i32 %v2944, i32 0, i32 0)
-  %v2946 = add i32 %v8, %v2302
-  %v2947 = add i32 %v2946, 6
-  %v2948 = mul i32 %v2300, 576
-  %v2949 = add i32 %v2948, %v2947
-  %v2950 = mul i32 %v2949, 2
-  %v2951 = icmp slt i32 %v2947, 576
-  %v2952 = select i1 %v2951, i32 %v2950, i32 %v2508
-  %v2953 = bitcast half %v2381 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2953, ptr addrspace(8) %v2513, i32 %v2952, i32 0, i32 0)
-  %v2954 = add i32 %v8, %v2302
-  %v2955 = add i32 %v2954, 7
-  %v2956 = mul i32 %v2300, 576
-  %v2957 = add i32 %v2956, %v2955
-  %v2958 = mul i32 %v2957, 2
-  %v2959 = icmp slt i32 %v2955, 576
-  %v2960 = select i1 %v2959, i32 %v2958, i32 %v2508
-  %v2961 = bitcast half %v2382 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2961, ptr addrspace(8) %v2513, i32 %v2960, i32 0, i32 0)
-  %v2962 = add i32 %v8, %v2318
-  %v2963 = add i32 %v2962, 0
-  %v2964 = mul i32 %v2316, 576
-  %v2965 = add i32 %v2964, %v2963
-  %v2966 = mul i32 %v2965, 2
-  %v2967 = icmp slt i32 %v2963, 576
-  %v2968 = select i1 %v2967, i32 %v2966, i32 %v2508
-  %v2969 = bitcast half %v2383 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2969, ptr addrspace(8) %v2513, i32 %v2968, i32 0, i32 0)
-  %v2970 = add i32 %v8, %v2318
-  %v2971 = add i32 %v2970, 1
-  %v2972 = mul i32 %v2316, 576
-  %v2973 = add i32 %v2972, %v2971
-  %v2974 = mul i32 %v2973, 2
-  %v2975 = icmp slt i32 %v2971, 576
-  %v2976 = select i1 %v2975, i32 %v2974, i32 %v2508
-  %v2977 = bitcast half %v2384 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2977, ptr addrspace(8) %v2513, i32 %v2976, i32 0, i32 0)
-  %v2978 = add i32 %v8, %v2318
-  %v2979 = add i32 %v2978, 2
-  %v2980 = mul i32 %v2316, 576
-  %v2981 = add i32 %v2980, %v2979
-  %v2982 = mul i32 %v2981, 2
-  %v2983 = icmp slt i32 %v2979, 576
-  %v2984 = select i1 %v2983, i32 %v2982, i32 %v2508
-  %v2985 = bitcast half %v2385 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2985, ptr addrspace(8) %v2513, i32 %v2984, i32 0, i32 0)
-  %v2986 = add i32 %v8, %v2318
-  %v2987 = add i32 %v2986, 3
-  %v2988 = mul i32 %v2316, 576
-  %v2989 = add i32 %v2988, %v2987
-  %v2990 = mul i32 %v2989, 2
-  %v2991 = icmp slt i32 %v2987, 576
-  %v2992 = select i1 %v2991, i32 %v2990, i32 %v2508
-  %v2993 = bitcast half %v2386 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2993, ptr addrspace(8) %v2513, i32 %v2992, i32 0, i32 0)
-  %v2994 = add i32 %v8, %v2318
-  %v2995 = add i32 %v2994, 4
-  %v2996 = mul i32 %v2316, 576
-  %v2997 = add i32 %v2996, %v2995
-  %v2998 = mul i32 %v2997, 2
-  %v2999 = icmp slt i32 %v2995, 576
-  %v3000 = select i1 %v2999, i32 %v2998, i32 %v2508
-  %v3001 = bitcast half %v2387 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v3001, ptr addrspace(8) %v2513, i32 %v3000, i32 0, i32 0)
-  %v3002 = add i32 %v8, %v2318
-  %v3003 = add i32 %v3002, 5
-  %v3004 = mul i32 %v2316, 576
-  %v3005 = add i32 %v3004, %v3003
-  %v3006 = mul i32 %v3005, 2
-  %v3007 = icmp slt i32 %v3003, 576
-  %v3008 = select i1 %v3007, i32 %v3006, i32 %v2508
-  %v3009 = bitcast half %v2388 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v3009, ptr addrspace(8) %v2513, i32 %v3008, i32 0, i32 0)
-  %v3010 = add i32 %v8, %v2318
-  %v3011 = add i32 %v3010, 6
-  %v3012 = mul i32 %v2316, 576
-  %v3013 = add i32 %v3012, %v3011
-  %v3014 = mul i32 %v3013, 2
-  %v3015 = icmp slt i32 %v3011, 576
-  %v3016 = select i1 %v3015, i32 %v3014, i32 %v2508
-  %v3017 = bitcast half %v2389 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v3017, ptr addrspace(8) %v2513, i32 %v3016, i32 0, i32 0)
-  %v3018 = add i32 %v8, %v2318
-  %v3019 = add i32 %v3018, 7
-  %v3020 = mul i32 %v2316, 576
-  %v3021 = add i32 %v3020, %v3019
-  %v3022 = mul i32 %v3021, 2
-  %v3023 = icmp slt i32 %v3019, 576
-  %v3024 = select i1 %v3023, i32 %v3022, i32 %v2508
-  %v3025 = bitcast half %v2390 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v3025, ptr addrspace(8) %v2513, i32 %v3024, i32 0, i32 0)
-  br label %if.end26
-if.end26:
+  %v2494 = icmp slt i32 %v2490, 576
+  %v2495 = select i1 %v2494, i32 %v2493, i32 %v2299
+  %v2496 = bitcast half %v2141 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2496, ptr addrspace(8) %v2304, i32 %v2495, i32 0, i32 0)
+  %v2497 = add i32 %v8, %v2045
+  %v2498 = add i32 %v2497, 0
+  %v2499 = mul i32 %v2043, 576
+  %v2500 = add i32 %v2499, %v2498
+  %v2501 = mul i32 %v2500, 2
+  %v2502 = icmp slt i32 %v2498, 576
+  %v2503 = select i1 %v2502, i32 %v2501, i32 %v2299
+  %v2504 = bitcast half %v2142 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2504, ptr addrspace(8) %v2304, i32 %v2503, i32 0, i32 0)
+  %v2505 = add i32 %v8, %v2045
+  %v2506 = add i32 %v2505, 1
+  %v2507 = mul i32 %v2043, 576
+  %v2508 = add i32 %v2507, %v2506
+  %v2509 = mul i32 %v2508, 2
+  %v2510 = icmp slt i32 %v2506, 576
+  %v2511 = select i1 %v2510, i32 %v2509, i32 %v2299
+  %v2512 = bitcast half %v2143 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2512, ptr addrspace(8) %v2304, i32 %v2511, i32 0, i32 0)
+  %v2513 = add i32 %v8, %v2045
+  %v2514 = add i32 %v2513, 2
+  %v2515 = mul i32 %v2043, 576
+  %v2516 = add i32 %v2515, %v2514
+  %v2517 = mul i32 %v2516, 2
+  %v2518 = icmp slt i32 %v2514, 576
+  %v2519 = select i1 %v2518, i32 %v2517, i32 %v2299
+  %v2520 = bitcast half %v2144 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2520, ptr addrspace(8) %v2304, i32 %v2519, i32 0, i32 0)
+  %v2521 = add i32 %v8, %v2045
+  %v2522 = add i32 %v2521, 3
+  %v2523 = mul i32 %v2043, 576
+  %v2524 = add i32 %v2523, %v2522
+  %v2525 = mul i32 %v2524, 2
+  %v2526 = icmp slt i32 %v2522, 576
+  %v2527 = select i1 %v2526, i32 %v2525, i32 %v2299
+  %v2528 = bitcast half %v2145 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2528, ptr addrspace(8) %v2304, i32 %v2527, i32 0, i32 0)
+  %v2529 = add i32 %v8, %v2045
+  %v2530 = add i32 %v2529, 4
+  %v2531 = mul i32 %v2043, 576
+  %v2532 = add i32 %v2531, %v2530
+  %v2533 = mul i32 %v2532, 2
+  %v2534 = icmp slt i32 %v2530, 576
+  %v2535 = select i1 %v2534, i32 %v2533, i32 %v2299
+  %v2536 = bitcast half %v2146 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2536, ptr addrspace(8) %v2304, i32 %v2535, i32 0, i32 0)
+  %v2537 = add i32 %v8, %v2045
+  %v2538 = add i32 %v2537, 5
+  %v2539 = mul i32 %v2043, 576
+  %v2540 = add i32 %v2539, %v2538
+  %v2541 = mul i32 %v2540, 2
+  %v2542 = icmp slt i32 %v2538, 576
+  %v2543 = select i1 %v2542, i32 %v2541, i32 %v2299
+  %v2544 = bitcast half %v2147 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2544, ptr addrspace(8) %v2304, i32 %v2543, i32 0, i32 0)
+  %v2545 = add i32 %v8, %v2045
+  %v2546 = add i32 %v2545, 6
+  %v2547 = mul i32 %v2043, 576
+  %v2548 = add i32 %v2547, %v2546
+  %v2549 = mul i32 %v2548, 2
+  %v2550 = icmp slt i32 %v2546, 576
+  %v2551 = select i1 %v2550, i32 %v2549, i32 %v2299
+  %v2552 = bitcast half %v2148 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2552, ptr addrspace(8) %v2304, i32 %v2551, i32 0, i32 0)
+  %v2553 = add i32 %v8, %v2045
+  %v2554 = add i32 %v2553, 7
+  %v2555 = mul i32 %v2043, 576
+  %v2556 = add i32 %v2555, %v2554
+  %v2557 = mul i32 %v2556, 2
+  %v2558 = icmp slt i32 %v2554, 576
+  %v2559 = select i1 %v2558, i32 %v2557, i32 %v2299
+  %v2560 = bitcast half %v2149 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2560, ptr addrspace(8) %v2304, i32 %v2559, i32 0, i32 0)
+  %v2561 = add i32 %v8, %v2061
+  %v2562 = add i32 %v2561, 0
+  %v2563 = mul i32 %v2059, 576
+  %v2564 = add i32 %v2563, %v2562
+  %v2565 = mul i32 %v2564, 2
+  %v2566 = icmp slt i32 %v2562, 576
+  %v2567 = select i1 %v2566, i32 %v2565, i32 %v2299
+  %v2568 = bitcast half %v2150 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2568, ptr addrspace(8) %v2304, i32 %v2567, i32 0, i32 0)
+  %v2569 = add i32 %v8, %v2061
+  %v2570 = add i32 %v2569, 1
+  %v2571 = mul i32 %v2059, 576
+  %v2572 = add i32 %v2571, %v2570
+  %v2573 = mul i32 %v2572, 2
+  %v2574 = icmp slt i32 %v2570, 576
+  %v2575 = select i1 %v2574, i32 %v2573, i32 %v2299
+  %v2576 = bitcast half %v2151 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2576, ptr addrspace(8) %v2304, i32 %v2575, i32 0, i32 0)
+  %v2577 = add i32 %v8, %v2061
+  %v2578 = add i32 %v2577, 2
+  %v2579 = mul i32 %v2059, 576
+  %v2580 = add i32 %v2579, %v2578
+  %v2581 = mul i32 %v2580, 2
+  %v2582 = icmp slt i32 %v2578, 576
+  %v2583 = select i1 %v2582, i32 %v2581, i32 %v2299
+  %v2584 = bitcast half %v2152 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2584, ptr addrspace(8) %v2304, i32 %v2583, i32 0, i32 0)
+  %v2585 = add i32 %v8, %v2061
+  %v2586 = add i32 %v2585, 3
+  %v2587 = mul i32 %v2059, 576
+  %v2588 = add i32 %v2587, %v2586
+  %v2589 = mul i32 %v2588, 2
+  %v2590 = icmp slt i32 %v2586, 576
+  %v2591 = select i1 %v2590, i32 %v2589, i32 %v2299
+  %v2592 = bitcast half %v2153 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2592, ptr addrspace(8) %v2304, i32 %v2591, i32 0, i32 0)
+  %v2593 = add i32 %v8, %v2061
+  %v2594 = add i32 %v2593, 4
+  %v2595 = mul i32 %v2059, 576
+  %v2596 = add i32 %v2595, %v2594
+  %v2597 = mul i32 %v2596, 2
+  %v2598 = icmp slt i32 %v2594, 576
+  %v2599 = select i1 %v2598, i32 %v2597, i32 %v2299
+  %v2600 = bitcast half %v2154 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2600, ptr addrspace(8) %v2304, i32 %v2599, i32 0, i32 0)
+  %v2601 = add i32 %v8, %v2061
+  %v2602 = add i32 %v2601, 5
+  %v2603 = mul i32 %v2059, 576
+  %v2604 = add i32 %v2603, %v2602
+  %v2605 = mul i32 %v2604, 2
+  %v2606 = icmp slt i32 %v2602, 576
+  %v2607 = select i1 %v2606, i32 %v2605, i32 %v2299
+  %v2608 = bitcast half %v2155 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2608, ptr addrspace(8) %v2304, i32 %v2607, i32 0, i32 0)
+  %v2609 = add i32 %v8, %v2061
+  %v2610 = add i32 %v2609, 6
+  %v2611 = mul i32 %v2059, 576
+  %v2612 = add i32 %v2611, %v2610
+  %v2613 = mul i32 %v2612, 2
+  %v2614 = icmp slt i32 %v2610, 576
+  %v2615 = select i1 %v2614, i32 %v2613, i32 %v2299
+  %v2616 = bitcast half %v2156 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2616, ptr addrspace(8) %v2304, i32 %v2615, i32 0, i32 0)
+  %v2617 = add i32 %v8, %v2061
+  %v2618 = add i32 %v2617, 7
+  %v2619 = mul i32 %v2059, 576
+  %v2620 = add i32 %v2619, %v2618
+  %v2621 = mul i32 %v2620, 2
+  %v2622 = icmp slt i32 %v2618, 576
+  %v2623 = select i1 %v2622, i32 %v2621, i32 %v2299
+  %v2624 = bitcast half %v2157 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2624, ptr addrspace(8) %v2304, i32 %v2623, i32 0, i32 0)
+  %v2625 = add i32 %v8, %v2077
+  %v2626 = add i32 %v2625, 0
+  %v2627 = mul i32 %v2075, 576
+  %v2628 = add i32 %v2627, %v2626
+  %v2629 = mul i32 %v2628, 2
+  %v2630 = icmp slt i32 %v2626, 576
+  %v2631 = select i1 %v2630, i32 %v2629, i32 %v2299
+  %v2632 = bitcast half %v2158 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2632, ptr addrspace(8) %v2304, i32 %v2631, i32 0, i32 0)
+  %v2633 = add i32 %v8, %v2077
+  %v2634 = add i32 %v2633, 1
+  %v2635 = mul i32 %v2075, 576
+  %v2636 = add i32 %v2635, %v2634
+  %v2637 = mul i32 %v2636, 2
+  %v2638 = icmp slt i32 %v2634, 576
+  %v2639 = select i1 %v2638, i32 %v2637, i32 %v2299
+  %v2640 = bitcast half %v2159 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2640, ptr addrspace(8) %v2304, i32 %v2639, i32 0, i32 0)
+  %v2641 = add i32 %v8, %v2077
+  %v2642 = add i32 %v2641, 2
+  %v2643 = mul i32 %v2075, 576
+  %v2644 = add i32 %v2643, %v2642
+  %v2645 = mul i32 %v2644, 2
+  %v2646 = icmp slt i32 %v2642, 576
+  %v2647 = select i1 %v2646, i32 %v2645, i32 %v2299
+  %v2648 = bitcast half %v2160 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2648, ptr addrspace(8) %v2304, i32 %v2647, i32 0, i32 0)
+  %v2649 = add i32 %v8, %v2077
+  %v2650 = add i32 %v2649, 3
+  %v2651 = mul i32 %v2075, 576
+  %v2652 = add i32 %v2651, %v2650
+  %v2653 = mul i32 %v2652, 2
+  %v2654 = icmp slt i32 %v2650, 576
+  %v2655 = select i1 %v2654, i32 %v2653, i32 %v2299
+  %v2656 = bitcast half %v2161 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2656, ptr addrspace(8) %v2304, i32 %v2655, i32 0, i32 0)
+  %v2657 = add i32 %v8, %v2077
+  %v2658 = add i32 %v2657, 4
+  %v2659 = mul i32 %v2075, 576
+  %v2660 = add i32 %v2659, %v2658
+  %v2661 = mul i32 %v2660, 2
+  %v2662 = icmp slt i32 %v2658, 576
+  %v2663 = select i1 %v2662, i32 %v2661, i32 %v2299
+  %v2664 = bitcast half %v2162 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2664, ptr addrspace(8) %v2304, i32 %v2663, i32 0, i32 0)
+  %v2665 = add i32 %v8, %v2077
+  %v2666 = add i32 %v2665, 5
+  %v2667 = mul i32 %v2075, 576
+  %v2668 = add i32 %v2667, %v2666
+  %v2669 = mul i32 %v2668, 2
+  %v2670 = icmp slt i32 %v2666, 576
+  %v2671 = select i1 %v2670, i32 %v2669, i32 %v2299
+  %v2672 = bitcast half %v2163 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2672, ptr addrspace(8) %v2304, i32 %v2671, i32 0, i32 0)
+  %v2673 = add i32 %v8, %v2077
+  %v2674 = add i32 %v2673, 6
+  %v2675 = mul i32 %v2075, 576
+  %v2676 = add i32 %v2675, %v2674
+  %v2677 = mul i32 %v2676, 2
+  %v2678 = icmp slt i32 %v2674, 576
+  %v2679 = select i1 %v2678, i32 %v2677, i32 %v2299
+  %v2680 = bitcast half %v2164 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2680, ptr addrspace(8) %v2304, i32 %v2679, i32 0, i32 0)
+  %v2681 = add i32 %v8, %v2077
+  %v2682 = add i32 %v2681, 7
+  %v2683 = mul i32 %v2075, 576
+  %v2684 = add i32 %v2683, %v2682
+  %v2685 = mul i32 %v2684, 2
+  %v2686 = icmp slt i32 %v2682, 576
+  %v2687 = select i1 %v2686, i32 %v2685, i32 %v2299
+  %v2688 = bitcast half %v2165 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2688, ptr addrspace(8) %v2304, i32 %v2687, i32 0, i32 0)
+  %v2689 = add i32 %v8, %v2093
+  %v2690 = add i32 %v2689, 0
+  %v2691 = mul i32 %v2091, 576
+  %v2692 = add i32 %v2691, %v2690
+  %v2693 = mul i32 %v2692, 2
+  %v2694 = icmp slt i32 %v2690, 576
+  %v2695 = select i1 %v2694, i32 %v2693, i32 %v2299
+  %v2696 = bitcast half %v2166 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2696, ptr addrspace(8) %v2304, i32 %v2695, i32 0, i32 0)
+  %v2697 = add i32 %v8, %v2093
+  %v2698 = add i32 %v2697, 1
+  %v2699 = mul i32 %v2091, 576
+  %v2700 = add i32 %v2699, %v2698
+  %v2701 = mul i32 %v2700, 2
+  %v2702 = icmp slt i32 %v2698, 576
+  %v2703 = select i1 %v2702, i32 %v2701, i32 %v2299
+  %v2704 = bitcast half %v2167 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2704, ptr addrspace(8) %v2304, i32 %v2703, i32 0, i32 0)
+  %v2705 = add i32 %v8, %v2093
+  %v2706 = add i32 %v2705, 2
+  %v2707 = mul i32 %v2091, 576
+  %v2708 = add i32 %v2707, %v2706
+  %v2709 = mul i32 %v2708, 2
+  %v2710 = icmp slt i32 %v2706, 576
+  %v2711 = select i1 %v2710, i32 %v2709, i32 %v2299
+  %v2712 = bitcast half %v2168 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2712, ptr addrspace(8) %v2304, i32 %v2711, i32 0, i32 0)
+  %v2713 = add i32 %v8, %v2093
+  %v2714 = add i32 %v2713, 3
+  %v2715 = mul i32 %v2091, 576
+  %v2716 = add i32 %v2715, %v2714
+  %v2717 = mul i32 %v2716, 2
+  %v2718 = icmp slt i32 %v2714, 576
+  %v2719 = select i1 %v2718, i32 %v2717, i32 %v2299
+  %v2720 = bitcast half %v2169 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2720, ptr addrspace(8) %v2304, i32 %v2719, i32 0, i32 0)
+  %v2721 = add i32 %v8, %v2093
+  %v2722 = add i32 %v2721, 4
+  %v2723 = mul i32 %v2091, 576
+  %v2724 = add i32 %v2723, %v2722
+  %v2725 = mul i32 %v2724, 2
+  %v2726 = icmp slt i32 %v2722, 576
+  %v2727 = select i1 %v2726, i32 %v2725, i32 %v2299
+  %v2728 = bitcast half %v2170 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2728, ptr addrspace(8) %v2304, i32 %v2727, i32 0, i32 0)
+  %v2729 = add i32 %v8, %v2093
+  %v2730 = add i32 %v2729, 5
+  %v2731 = mul i32 %v2091, 576
+  %v2732 = add i32 %v2731, %v2730
+  %v2733 = mul i32 %v2732, 2
+  %v2734 = icmp slt i32 %v2730, 576
+  %v2735 = select i1 %v2734, i32 %v2733, i32 %v2299
+  %v2736 = bitcast half %v2171 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2736, ptr addrspace(8) %v2304, i32 %v2735, i32 0, i32 0)
+  %v2737 = add i32 %v8, %v2093
+  %v2738 = add i32 %v2737, 6
+  %v2739 = mul i32 %v2091, 576
+  %v2740 = add i32 %v2739, %v2738
+  %v2741 = mul i32 %v2740, 2
+  %v2742 = icmp slt i32 %v2738, 576
+  %v2743 = select i1 %v2742, i32 %v2741, i32 %v2299
+  %v2744 = bitcast half %v2172 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2744, ptr addrspace(8) %v2304, i32 %v2743, i32 0, i32 0)
+  %v2745 = add i32 %v8, %v2093
+  %v2746 = add i32 %v2745, 7
+  %v2747 = mul i32 %v2091, 576
+  %v2748 = add i32 %v2747, %v2746
+  %v2749 = mul i32 %v2748, 2
+  %v2750 = icmp slt i32 %v2746, 576
+  %v2751 = select i1 %v2750, i32 %v2749, i32 %v2299
+  %v2752 = bitcast half %v2173 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2752, ptr addrspace(8) %v2304, i32 %v2751, i32 0, i32 0)
+  %v2753 = add i32 %v8, %v2109
+  %v2754 = add i32 %v2753, 0
+  %v2755 = mul i32 %v2107, 576
+  %v2756 = add i32 %v2755, %v2754
+  %v2757 = mul i32 %v2756, 2
+  %v2758 = icmp slt i32 %v2754, 576
+  %v2759 = select i1 %v2758, i32 %v2757, i32 %v2299
+  %v2760 = bitcast half %v2174 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2760, ptr addrspace(8) %v2304, i32 %v2759, i32 0, i32 0)
+  %v2761 = add i32 %v8, %v2109
+  %v2762 = add i32 %v2761, 1
+  %v2763 = mul i32 %v2107, 576
+  %v2764 = add i32 %v2763, %v2762
+  %v2765 = mul i32 %v2764, 2
+  %v2766 = icmp slt i32 %v2762, 576
+  %v2767 = select i1 %v2766, i32 %v2765, i32 %v2299
+  %v2768 = bitcast half %v2175 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2768, ptr addrspace(8) %v2304, i32 %v2767, i32 0, i32 0)
+  %v2769 = add i32 %v8, %v2109
+  %v2770 = add i32 %v2769, 2
+  %v2771 = mul i32 %v2107, 576
+  %v2772 = add i32 %v2771, %v2770
+  %v2773 = mul i32 %v2772, 2
+  %v2774 = icmp slt i32 %v2770, 576
+  %v2775 = select i1 %v2774, i32 %v2773, i32 %v2299
+  %v2776 = bitcast half %v2176 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2776, ptr addrspace(8) %v2304, i32 %v2775, i32 0, i32 0)
+  %v2777 = add i32 %v8, %v2109
+  %v2778 = add i32 %v2777, 3
+  %v2779 = mul i32 %v2107, 576
+  %v2780 = add i32 %v2779, %v2778
+  %v2781 = mul i32 %v2780, 2
+  %v2782 = icmp slt i32 %v2778, 576
+  %v2783 = select i1 %v2782, i32 %v2781, i32 %v2299
+  %v2784 = bitcast half %v2177 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2784, ptr addrspace(8) %v2304, i32 %v2783, i32 0, i32 0)
+  %v2785 = add i32 %v8, %v2109
+  %v2786 = add i32 %v2785, 4
+  %v2787 = mul i32 %v2107, 576
+  %v2788 = add i32 %v2787, %v2786
+  %v2789 = mul i32 %v2788, 2
+  %v2790 = icmp slt i32 %v2786, 576
+  %v2791 = select i1 %v2790, i32 %v2789, i32 %v2299
+  %v2792 = bitcast half %v2178 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2792, ptr addrspace(8) %v2304, i32 %v2791, i32 0, i32 0)
+  %v2793 = add i32 %v8, %v2109
+  %v2794 = add i32 %v2793, 5
+  %v2795 = mul i32 %v2107, 576
+  %v2796 = add i32 %v2795, %v2794
+  %v2797 = mul i32 %v2796, 2
+  %v2798 = icmp slt i32 %v2794, 576
+  %v2799 = select i1 %v2798, i32 %v2797, i32 %v2299
+  %v2800 = bitcast half %v2179 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2800, ptr addrspace(8) %v2304, i32 %v2799, i32 0, i32 0)
+  %v2801 = add i32 %v8, %v2109
+  %v2802 = add i32 %v2801, 6
+  %v2803 = mul i32 %v2107, 576
+  %v2804 = add i32 %v2803, %v2802
+  %v2805 = mul i32 %v2804, 2
+  %v2806 = icmp slt i32 %v2802, 576
+  %v2807 = select i1 %v2806, i32 %v2805, i32 %v2299
+  %v2808 = bitcast half %v2180 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2808, ptr addrspace(8) %v2304, i32 %v2807, i32 0, i32 0)
+  %v2809 = add i32 %v8, %v2109
+  %v2810 = add i32 %v2809, 7
+  %v2811 = mul i32 %v2107, 576
+  %v2812 = add i32 %v2811, %v2810
+  %v2813 = mul i32 %v2812, 2
+  %v2814 = icmp slt i32 %v2810, 576
+  %v2815 = select i1 %v2814, i32 %v2813, i32 %v2299
+  %v2816 = bitcast half %v2181 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2816, ptr addrspace(8) %v2304, i32 %v2815, i32 0, i32 0)
+  br label %if.end23
+if.end23:
   ret void
 }
 
 declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
-declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)

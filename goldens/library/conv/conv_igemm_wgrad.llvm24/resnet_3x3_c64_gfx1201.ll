@@ -1780,15 +1780,15 @@ for.body4:
 for.exit5:
   br label %for.head6
 for.head6:
-  %v1697 = phi i32 [ %v119, %for.exit5 ], [ %v2067, %for.exit20 ]
-  %v1698 = phi <8 x float> [ %v881, %for.exit5 ], [ %v2059, %for.exit20 ]
-  %v1699 = phi <8 x float> [ %v882, %for.exit5 ], [ %v2060, %for.exit20 ]
-  %v1700 = phi <8 x float> [ %v883, %for.exit5 ], [ %v2061, %for.exit20 ]
-  %v1701 = phi <8 x float> [ %v884, %for.exit5 ], [ %v2062, %for.exit20 ]
-  %v1702 = phi <8 x float> [ %v885, %for.exit5 ], [ %v2063, %for.exit20 ]
-  %v1703 = phi <8 x float> [ %v886, %for.exit5 ], [ %v2064, %for.exit20 ]
-  %v1704 = phi <8 x float> [ %v887, %for.exit5 ], [ %v2065, %for.exit20 ]
-  %v1705 = phi <8 x float> [ %v888, %for.exit5 ], [ %v2066, %for.exit20 ]
+  %v1697 = phi i32 [ %v119, %for.exit5 ], [ %v1858, %for.exit17 ]
+  %v1698 = phi <8 x float> [ %v881, %for.exit5 ], [ %v1850, %for.exit17 ]
+  %v1699 = phi <8 x float> [ %v882, %for.exit5 ], [ %v1851, %for.exit17 ]
+  %v1700 = phi <8 x float> [ %v883, %for.exit5 ], [ %v1852, %for.exit17 ]
+  %v1701 = phi <8 x float> [ %v884, %for.exit5 ], [ %v1853, %for.exit17 ]
+  %v1702 = phi <8 x float> [ %v885, %for.exit5 ], [ %v1854, %for.exit17 ]
+  %v1703 = phi <8 x float> [ %v886, %for.exit5 ], [ %v1855, %for.exit17 ]
+  %v1704 = phi <8 x float> [ %v887, %for.exit5 ], [ %v1856, %for.exit17 ]
+  %v1705 = phi <8 x float> [ %v888, %for.exit5 ], [ %v1857, %for.exit17 ]
   %v1706 = icmp slt i32 %v1697, 196
   br i1 %v1706, label %for.body7, label %for.exit8
 for.body7:
@@ -1796,1326 +1796,1102 @@ for.body7:
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v1707 = srem i32 64, 8
-  %v1708 = icmp eq i32 %v1707, 0
-  br i1 %v1708, label %if.then9, label %if.else10
-if.then9:
-  %v1709 = zext i32 2147483647 to i64
-  %v1710 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v4, i16 0, i64 %v1709, i32 822099968)
-  %v1711 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
-  %v1712 = sdiv i32 %v1711, 16
-  %v1713 = mul i32 %v1712, 8
-  %v1714 = srem i32 %v1711, 16
-  %v1715 = mul i32 %v1714, 2
-  %v1716 = add i32 %v6, %v1713
-  %v1717 = add i32 %v1697, %v1715
-  %v1718 = icmp slt i32 %v1716, 64
-  %v1719 = icmp slt i32 %v1717, 196
-  %v1720 = mul i32 %v1717, 64
-  %v1721 = add i32 %v1720, %v1716
-  %v1722 = and i1 %v1718, %v1719
-  %v1723 = mul i32 %v1721, 2
-  %v1724 = select i1 %v1722, i32 %v1723, i32 2147483647
-  %v1725 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v1710, i32 %v1724, i32 0, i32 0)
-  %v1726 = bitcast <4 x i32> %v1725 to <8 x half>
-  %v1727 = add i32 %v1721, 64
-  %v1728 = add i32 %v1717, 1
-  %v1729 = icmp slt i32 %v1728, 196
-  %v1730 = and i1 %v1718, %v1729
-  %v1731 = mul i32 %v1727, 2
-  %v1732 = select i1 %v1730, i32 %v1731, i32 2147483647
-  %v1733 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v1710, i32 %v1732, i32 0, i32 0)
-  %v1734 = bitcast <4 x i32> %v1733 to <8 x half>
-  %v1735 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
-  %v1736 = sdiv i32 %v1735, 16
-  %v1737 = mul i32 %v1736, 8
-  %v1738 = srem i32 %v1735, 16
-  %v1739 = mul i32 %v1738, 2
-  %v1740 = extractelement <8 x half> %v1726, i32 0
-  %v1741 = extractelement <8 x half> %v1734, i32 0
-  %v1742 = insertelement <2 x half> poison, half %v1740, i32 0
-  %v1743 = insertelement <2 x half> %v1742, half %v1741, i32 1
-  %v1744 = add i32 %v1737, 0
-  %v1745 = mul i32 %v1739, 2
-  %v1746 = mul i32 %v1744, 4
-  %v1747 = sdiv i32 %v1745, 16
-  %v1748 = add i32 %v1746, %v1747
-  %v1749 = sdiv i32 %v1748, 8
-  %v1750 = srem i32 %v1749, 8
-  %v1751 = shl i32 %v1750, 1
-  %v1752 = xor i32 %v1750, %v1751
-  %v1753 = srem i32 %v1752, 8
-  %v1754 = srem i32 %v1748, 8
-  %v1755 = xor i32 %v1754, %v1753
-  %v1756 = mul i32 %v1749, 128
-  %v1757 = mul i32 %v1755, 16
-  %v1758 = add i32 %v1756, %v1757
-  %v1759 = srem i32 %v1745, 16
-  %v1760 = add i32 %v1758, %v1759
-  %v1761 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1760
-  store <2 x half> %v1743, ptr addrspace(3) %v1761, align 2
-  %v1762 = extractelement <8 x half> %v1726, i32 1
-  %v1763 = extractelement <8 x half> %v1734, i32 1
-  %v1764 = insertelement <2 x half> poison, half %v1762, i32 0
-  %v1765 = insertelement <2 x half> %v1764, half %v1763, i32 1
-  %v1766 = add i32 %v1737, 1
-  %v1767 = mul i32 %v1739, 2
-  %v1768 = mul i32 %v1766, 4
-  %v1769 = sdiv i32 %v1767, 16
-  %v1770 = add i32 %v1768, %v1769
-  %v1771 = sdiv i32 %v1770, 8
-  %v1772 = srem i32 %v1771, 8
-  %v1773 = shl i32 %v1772, 1
-  %v1774 = xor i32 %v1772, %v1773
-  %v1775 = srem i32 %v1774, 8
-  %v1776 = srem i32 %v1770, 8
-  %v1777 = xor i32 %v1776, %v1775
-  %v1778 = mul i32 %v1771, 128
-  %v1779 = mul i32 %v1777, 16
-  %v1780 = add i32 %v1778, %v1779
-  %v1781 = srem i32 %v1767, 16
-  %v1782 = add i32 %v1780, %v1781
-  %v1783 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1782
-  store <2 x half> %v1765, ptr addrspace(3) %v1783, align 2
-  %v1784 = extractelement <8 x half> %v1726, i32 2
-  %v1785 = extractelement <8 x half> %v1734, i32 2
-  %v1786 = insertelement <2 x half> poison, half %v1784, i32 0
-  %v1787 = insertelement <2 x half> %v1786, half %v1785, i32 1
-  %v1788 = add i32 %v1737, 2
-  %v1789 = mul i32 %v1739, 2
-  %v1790 = mul i32 %v1788, 4
-  %v1791 = sdiv i32 %v1789, 16
-  %v1792 = add i32 %v1790, %v1791
-  %v1793 = sdiv i32 %v1792, 8
-  %v1794 = srem i32 %v1793, 8
-  %v1795 = shl i32 %v1794, 1
-  %v1796 = xor i32 %v1794, %v1795
-  %v1797 = srem i32 %v1796, 8
-  %v1798 = srem i32 %v1792, 8
-  %v1799 = xor i32 %v1798, %v1797
-  %v1800 = mul i32 %v1793, 128
-  %v1801 = mul i32 %v1799, 16
-  %v1802 = add i32 %v1800, %v1801
-  %v1803 = srem i32 %v1789, 16
-  %v1804 = add i32 %v1802, %v1803
-  %v1805 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1804
-  store <2 x half> %v1787, ptr addrspace(3) %v1805, align 2
-  %v1806 = extractelement <8 x half> %v1726, i32 3
-  %v1807 = extractelement <8 x half> %v1734, i32 3
-  %v1808 = insertelement <2 x half> poison, half %v1806, i32 0
-  %v1809 = insertelement <2 x half> %v1808, half %v1807, i32 1
-  %v1810 = add i32 %v1737, 3
-  %v1811 = mul i32 %v1739, 2
-  %v1812 = mul i32 %v1810, 4
-  %v1813 = sdiv i32 %v1811, 16
-  %v1814 = add i32 %v1812, %v1813
-  %v1815 = sdiv i32 %v1814, 8
-  %v1816 = srem i32 %v1815, 8
-  %v1817 = shl i32 %v1816, 1
-  %v1818 = xor i32 %v1816, %v1817
-  %v1819 = srem i32 %v1818, 8
-  %v1820 = srem i32 %v1814, 8
-  %v1821 = xor i32 %v1820, %v1819
-  %v1822 = mul i32 %v1815, 128
-  %v1823 = mul i32 %v1821, 16
-  %v1824 = add i32 %v1822, %v1823
-  %v1825 = srem i32 %v1811, 16
-  %v1826 = add i32 %v1824, %v1825
-  %v1827 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1826
-  store <2 x half> %v1809, ptr addrspace(3) %v1827, align 2
-  %v1828 = extractelement <8 x half> %v1726, i32 4
-  %v1829 = extractelement <8 x half> %v1734, i32 4
-  %v1830 = insertelement <2 x half> poison, half %v1828, i32 0
-  %v1831 = insertelement <2 x half> %v1830, half %v1829, i32 1
-  %v1832 = add i32 %v1737, 4
-  %v1833 = mul i32 %v1739, 2
-  %v1834 = mul i32 %v1832, 4
-  %v1835 = sdiv i32 %v1833, 16
-  %v1836 = add i32 %v1834, %v1835
-  %v1837 = sdiv i32 %v1836, 8
-  %v1838 = srem i32 %v1837, 8
-  %v1839 = shl i32 %v1838, 1
-  %v1840 = xor i32 %v1838, %v1839
-  %v1841 = srem i32 %v1840, 8
-  %v1842 = srem i32 %v1836, 8
-  %v1843 = xor i32 %v1842, %v1841
-  %v1844 = mul i32 %v1837, 128
-  %v1845 = mul i32 %v1843, 16
-  %v1846 = add i32 %v1844, %v1845
-  %v1847 = srem i32 %v1833, 16
-  %v1848 = add i32 %v1846, %v1847
-  %v1849 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1848
-  store <2 x half> %v1831, ptr addrspace(3) %v1849, align 2
-  %v1850 = extractelement <8 x half> %v1726, i32 5
-  %v1851 = extractelement <8 x half> %v1734, i32 5
-  %v1852 = insertelement <2 x half> poison, half %v1850, i32 0
-  %v1853 = insertelement <2 x half> %v1852, half %v1851, i32 1
-  %v1854 = add i32 %v1737, 5
-  %v1855 = mul i32 %v1739, 2
-  %v1856 = mul i32 %v1854, 4
-  %v1857 = sdiv i32 %v1855, 16
-  %v1858 = add i32 %v1856, %v1857
-  %v1859 = sdiv i32 %v1858, 8
-  %v1860 = srem i32 %v1859, 8
-  %v1861 = shl i32 %v1860, 1
-  %v1862 = xor i32 %v1860, %v1861
-  %v1863 = srem i32 %v1862, 8
-  %v1864 = srem i32 %v1858, 8
-  %v1865 = xor i32 %v1864, %v1863
-  %v1866 = mul i32 %v1859, 128
-  %v1867 = mul i32 %v1865, 16
-  %v1868 = add i32 %v1866, %v1867
-  %v1869 = srem i32 %v1855, 16
-  %v1870 = add i32 %v1868, %v1869
-  %v1871 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1870
-  store <2 x half> %v1853, ptr addrspace(3) %v1871, align 2
-  %v1872 = extractelement <8 x half> %v1726, i32 6
-  %v1873 = extractelement <8 x half> %v1734, i32 6
-  %v1874 = insertelement <2 x half> poison, half %v1872, i32 0
-  %v1875 = insertelement <2 x half> %v1874, half %v1873, i32 1
-  %v1876 = add i32 %v1737, 6
-  %v1877 = mul i32 %v1739, 2
-  %v1878 = mul i32 %v1876, 4
-  %v1879 = sdiv i32 %v1877, 16
-  %v1880 = add i32 %v1878, %v1879
-  %v1881 = sdiv i32 %v1880, 8
-  %v1882 = srem i32 %v1881, 8
-  %v1883 = shl i32 %v1882, 1
-  %v1884 = xor i32 %v1882, %v1883
-  %v1885 = srem i32 %v1884, 8
-  %v1886 = srem i32 %v1880, 8
-  %v1887 = xor i32 %v1886, %v1885
-  %v1888 = mul i32 %v1881, 128
-  %v1889 = mul i32 %v1887, 16
-  %v1890 = add i32 %v1888, %v1889
-  %v1891 = srem i32 %v1877, 16
-  %v1892 = add i32 %v1890, %v1891
-  %v1893 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1892
-  store <2 x half> %v1875, ptr addrspace(3) %v1893, align 2
-  %v1894 = extractelement <8 x half> %v1726, i32 7
-  %v1895 = extractelement <8 x half> %v1734, i32 7
-  %v1896 = insertelement <2 x half> poison, half %v1894, i32 0
-  %v1897 = insertelement <2 x half> %v1896, half %v1895, i32 1
-  %v1898 = add i32 %v1737, 7
-  %v1899 = mul i32 %v1739, 2
-  %v1900 = mul i32 %v1898, 4
-  %v1901 = sdiv i32 %v1899, 16
-  %v1902 = add i32 %v1900, %v1901
-  %v1903 = sdiv i32 %v1902, 8
-  %v1904 = srem i32 %v1903, 8
-  %v1905 = shl i32 %v1904, 1
-  %v1906 = xor i32 %v1904, %v1905
-  %v1907 = srem i32 %v1906, 8
-  %v1908 = srem i32 %v1902, 8
-  %v1909 = xor i32 %v1908, %v1907
-  %v1910 = mul i32 %v1903, 128
-  %v1911 = mul i32 %v1909, 16
-  %v1912 = add i32 %v1910, %v1911
-  %v1913 = srem i32 %v1899, 16
-  %v1914 = add i32 %v1912, %v1913
-  %v1915 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1914
-  store <2 x half> %v1897, ptr addrspace(3) %v1915, align 2
-  br label %if.end11
-if.else10:
-  br label %for.head12
-for.head12:
-  %v1916 = phi i32 [ %v9, %if.else10 ], [ %v1950, %if.end17 ]
-  %v1917 = icmp slt i32 %v1916, 2048
-  br i1 %v1917, label %for.body13, label %for.exit14
-for.body13:
-  %v1918 = sdiv i32 %v1916, 64
-  %v1919 = srem i32 %v1916, 64
-  %v1920 = add i32 %v1697, %v1918
-  %v1921 = mul i32 %v1920, 64
-  %v1922 = add i32 %v6, %v1919
-  %v1923 = add i32 %v1921, %v1922
-  %v1924 = add i32 %v6, %v1919
-  %v1925 = icmp slt i32 %v1924, 64
-  %v1926 = add i32 %v1697, %v1918
-  %v1927 = icmp slt i32 %v1926, 196
-  %v1928 = and i1 %v1925, %v1927
-  br i1 %v1928, label %if.then15, label %if.else16
-if.then15:
-  %v1929 = mul i32 %v1923, 2
-  %v1930 = getelementptr inbounds i8, ptr addrspace(1) %v4, i32 %v1929
-  %v1931 = load half, ptr addrspace(1) %v1930, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v1932 = phi half [ %v1931, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v1933 = mul i32 %v1918, 2
-  %v1934 = mul i32 %v1919, 4
-  %v1935 = sdiv i32 %v1933, 16
-  %v1936 = add i32 %v1934, %v1935
-  %v1937 = sdiv i32 %v1936, 8
-  %v1938 = srem i32 %v1937, 8
-  %v1939 = shl i32 %v1938, 1
-  %v1940 = xor i32 %v1938, %v1939
-  %v1941 = srem i32 %v1940, 8
-  %v1942 = srem i32 %v1936, 8
-  %v1943 = xor i32 %v1942, %v1941
-  %v1944 = mul i32 %v1937, 128
-  %v1945 = mul i32 %v1943, 16
-  %v1946 = add i32 %v1944, %v1945
-  %v1947 = srem i32 %v1933, 16
-  %v1948 = add i32 %v1946, %v1947
-  %v1949 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1948
-  store half %v1932, ptr addrspace(3) %v1949, align 2
-  %v1950 = add i32 %v1916, 256
-  br label %for.head12
-for.exit14:
-  br label %if.end11
-if.end11:
-  br label %for.head18
-for.head18:
-  %v1951 = phi i32 [ %v9, %if.end11 ], [ %v2014, %if.end23 ]
-  %v1952 = icmp slt i32 %v1951, 8192
-  br i1 %v1952, label %for.body19, label %for.exit20
-for.body19:
-  %v1953 = sdiv i32 %v1951, 32
-  %v1954 = srem i32 %v1951, 32
-  %v1955 = add i32 %v8, %v1953
-  %v1956 = add i32 %v1697, %v1954
-  %v1957 = icmp slt i32 %v1955, 576
-  %v1958 = icmp slt i32 %v1956, 196
-  %v1959 = and i1 %v1957, %v1958
-  br i1 %v1959, label %if.then21, label %if.else22
-if.then21:
-  %v1960 = srem i32 %v1956, 14
-  %v1961 = sdiv i32 %v1956, 14
-  %v1962 = srem i32 %v1961, 14
-  %v1963 = sdiv i32 %v1961, 14
-  %v1964 = sdiv i32 %v1955, 64
-  %v1965 = srem i32 %v1955, 64
-  %v1966 = srem i32 %v1964, 3
-  %v1967 = sdiv i32 %v1964, 3
-  %v1968 = mul i32 %v1962, 1
-  %v1969 = mul i32 %v1967, 1
-  %v1970 = sub i32 %v1969, 1
-  %v1971 = add i32 %v1968, %v1970
-  %v1972 = icmp sge i32 %v1971, 0
-  %v1973 = icmp slt i32 %v1971, 14
-  %v1974 = and i1 %v1972, %v1973
-  %v1975 = mul i32 %v1960, 1
-  %v1976 = mul i32 %v1966, 1
-  %v1977 = sub i32 %v1976, 1
-  %v1978 = add i32 %v1975, %v1977
-  %v1979 = icmp sge i32 %v1978, 0
-  %v1980 = icmp slt i32 %v1978, 14
-  %v1981 = and i1 %v1979, %v1980
-  %v1982 = and i1 %v1974, %v1981
-  %v1983 = mul i32 %v0, 64
-  %v1984 = add i32 %v1983, %v1965
-  %v1985 = mul i32 %v1963, 14
-  %v1986 = add i32 %v1985, %v1971
-  %v1987 = mul i32 %v1986, 14
-  %v1988 = add i32 %v1987, %v1978
-  %v1989 = mul i32 %v1988, 64
-  %v1990 = add i32 %v1989, %v1984
-  %v1991 = select i1 %v1982, i32 %v1990, i32 0
-  %v1992 = mul i32 %v1991, 2
-  %v1993 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v1992
-  %v1994 = load half, ptr addrspace(1) %v1993, align 2
-  %v1995 = select i1 %v1982, half %v1994, half 0xH0000
-  br label %if.end23
-if.else22:
-  br label %if.end23
-if.end23:
-  %v1996 = phi half [ %v1995, %if.then21 ], [ 0xH0000, %if.else22 ]
-  %v1997 = mul i32 %v1954, 2
-  %v1998 = mul i32 %v1953, 4
-  %v1999 = sdiv i32 %v1997, 16
-  %v2000 = add i32 %v1998, %v1999
-  %v2001 = sdiv i32 %v2000, 8
-  %v2002 = srem i32 %v2001, 8
-  %v2003 = shl i32 %v2002, 1
-  %v2004 = xor i32 %v2002, %v2003
-  %v2005 = srem i32 %v2004, 8
-  %v2006 = srem i32 %v2000, 8
-  %v2007 = xor i32 %v2006, %v2005
-  %v2008 = mul i32 %v2001, 128
-  %v2009 = mul i32 %v2007, 16
-  %v2010 = add i32 %v2008, %v2009
-  %v2011 = srem i32 %v1997, 16
-  %v2012 = add i32 %v2010, %v2011
-  %v2013 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v2012
-  store half %v1996, ptr addrspace(3) %v2013, align 2
-  %v2014 = add i32 %v1951, 256
-  br label %for.head18
-for.exit20:
+  br label %for.head9
+for.head9:
+  %v1707 = phi i32 [ %v9, %for.body7 ], [ %v1741, %if.end14 ]
+  %v1708 = icmp slt i32 %v1707, 2048
+  br i1 %v1708, label %for.body10, label %for.exit11
+for.body10:
+  %v1709 = sdiv i32 %v1707, 64
+  %v1710 = srem i32 %v1707, 64
+  %v1711 = add i32 %v1697, %v1709
+  %v1712 = mul i32 %v1711, 64
+  %v1713 = add i32 %v6, %v1710
+  %v1714 = add i32 %v1712, %v1713
+  %v1715 = add i32 %v6, %v1710
+  %v1716 = icmp slt i32 %v1715, 64
+  %v1717 = add i32 %v1697, %v1709
+  %v1718 = icmp slt i32 %v1717, 196
+  %v1719 = and i1 %v1716, %v1718
+  br i1 %v1719, label %if.then12, label %if.else13
+if.then12:
+  %v1720 = mul i32 %v1714, 2
+  %v1721 = getelementptr inbounds i8, ptr addrspace(1) %v4, i32 %v1720
+  %v1722 = load half, ptr addrspace(1) %v1721, align 2
+  br label %if.end14
+if.else13:
+  br label %if.end14
+if.end14:
+  %v1723 = phi half [ %v1722, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v1724 = mul i32 %v1709, 2
+  %v1725 = mul i32 %v1710, 4
+  %v1726 = sdiv i32 %v1724, 16
+  %v1727 = add i32 %v1725, %v1726
+  %v1728 = sdiv i32 %v1727, 8
+  %v1729 = srem i32 %v1728, 8
+  %v1730 = shl i32 %v1729, 1
+  %v1731 = xor i32 %v1729, %v1730
+  %v1732 = srem i32 %v1731, 8
+  %v1733 = srem i32 %v1727, 8
+  %v1734 = xor i32 %v1733, %v1732
+  %v1735 = mul i32 %v1728, 128
+  %v1736 = mul i32 %v1734, 16
+  %v1737 = add i32 %v1735, %v1736
+  %v1738 = srem i32 %v1724, 16
+  %v1739 = add i32 %v1737, %v1738
+  %v1740 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1739
+  store half %v1723, ptr addrspace(3) %v1740, align 2
+  %v1741 = add i32 %v1707, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v1742 = phi i32 [ %v9, %for.exit11 ], [ %v1805, %if.end20 ]
+  %v1743 = icmp slt i32 %v1742, 8192
+  br i1 %v1743, label %for.body16, label %for.exit17
+for.body16:
+  %v1744 = sdiv i32 %v1742, 32
+  %v1745 = srem i32 %v1742, 32
+  %v1746 = add i32 %v8, %v1744
+  %v1747 = add i32 %v1697, %v1745
+  %v1748 = icmp slt i32 %v1746, 576
+  %v1749 = icmp slt i32 %v1747, 196
+  %v1750 = and i1 %v1748, %v1749
+  br i1 %v1750, label %if.then18, label %if.else19
+if.then18:
+  %v1751 = srem i32 %v1747, 14
+  %v1752 = sdiv i32 %v1747, 14
+  %v1753 = srem i32 %v1752, 14
+  %v1754 = sdiv i32 %v1752, 14
+  %v1755 = sdiv i32 %v1746, 64
+  %v1756 = srem i32 %v1746, 64
+  %v1757 = srem i32 %v1755, 3
+  %v1758 = sdiv i32 %v1755, 3
+  %v1759 = mul i32 %v1753, 1
+  %v1760 = mul i32 %v1758, 1
+  %v1761 = sub i32 %v1760, 1
+  %v1762 = add i32 %v1759, %v1761
+  %v1763 = icmp sge i32 %v1762, 0
+  %v1764 = icmp slt i32 %v1762, 14
+  %v1765 = and i1 %v1763, %v1764
+  %v1766 = mul i32 %v1751, 1
+  %v1767 = mul i32 %v1757, 1
+  %v1768 = sub i32 %v1767, 1
+  %v1769 = add i32 %v1766, %v1768
+  %v1770 = icmp sge i32 %v1769, 0
+  %v1771 = icmp slt i32 %v1769, 14
+  %v1772 = and i1 %v1770, %v1771
+  %v1773 = and i1 %v1765, %v1772
+  %v1774 = mul i32 %v0, 64
+  %v1775 = add i32 %v1774, %v1756
+  %v1776 = mul i32 %v1754, 14
+  %v1777 = add i32 %v1776, %v1762
+  %v1778 = mul i32 %v1777, 14
+  %v1779 = add i32 %v1778, %v1769
+  %v1780 = mul i32 %v1779, 64
+  %v1781 = add i32 %v1780, %v1775
+  %v1782 = select i1 %v1773, i32 %v1781, i32 0
+  %v1783 = mul i32 %v1782, 2
+  %v1784 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v1783
+  %v1785 = load half, ptr addrspace(1) %v1784, align 2
+  %v1786 = select i1 %v1773, half %v1785, half 0xH0000
+  br label %if.end20
+if.else19:
+  br label %if.end20
+if.end20:
+  %v1787 = phi half [ %v1786, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v1788 = mul i32 %v1745, 2
+  %v1789 = mul i32 %v1744, 4
+  %v1790 = sdiv i32 %v1788, 16
+  %v1791 = add i32 %v1789, %v1790
+  %v1792 = sdiv i32 %v1791, 8
+  %v1793 = srem i32 %v1792, 8
+  %v1794 = shl i32 %v1793, 1
+  %v1795 = xor i32 %v1793, %v1794
+  %v1796 = srem i32 %v1795, 8
+  %v1797 = srem i32 %v1791, 8
+  %v1798 = xor i32 %v1797, %v1796
+  %v1799 = mul i32 %v1792, 128
+  %v1800 = mul i32 %v1798, 16
+  %v1801 = add i32 %v1799, %v1800
+  %v1802 = srem i32 %v1788, 16
+  %v1803 = add i32 %v1801, %v1802
+  %v1804 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1803
+  store half %v1787, ptr addrspace(3) %v1804, align 2
+  %v1805 = add i32 %v1742, 256
+  br label %for.head15
+for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v2015 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v40
-  %v2016 = load <8 x half>, ptr addrspace(3) %v2015, align 2
-  %v2017 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v78
-  %v2018 = load <8 x half>, ptr addrspace(3) %v2017, align 2
-  %v2019 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
-  %v2020 = load <8 x half>, ptr addrspace(3) %v2019, align 2
-  %v2021 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
-  %v2022 = load <8 x half>, ptr addrspace(3) %v2021, align 2
-  %v2023 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v81
-  %v2024 = load <8 x half>, ptr addrspace(3) %v2023, align 2
-  %v2025 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v82
-  %v2026 = load <8 x half>, ptr addrspace(3) %v2025, align 2
-  %v2027 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v83
-  %v2028 = load <8 x half>, ptr addrspace(3) %v2027, align 2
-  %v2029 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v84
-  %v2030 = load <8 x half>, ptr addrspace(3) %v2029, align 2
-  %v2031 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v85
-  %v2032 = load <8 x half>, ptr addrspace(3) %v2031, align 2
-  %v2033 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2018, <8 x half> %v2016, <8 x float> %v1698)
-  %v2034 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2020, <8 x half> %v2016, <8 x float> %v1699)
-  %v2035 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2022, <8 x half> %v2016, <8 x float> %v1700)
-  %v2036 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2024, <8 x half> %v2016, <8 x float> %v1701)
-  %v2037 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2026, <8 x half> %v2016, <8 x float> %v1702)
-  %v2038 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2028, <8 x half> %v2016, <8 x float> %v1703)
-  %v2039 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2030, <8 x half> %v2016, <8 x float> %v1704)
-  %v2040 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2032, <8 x half> %v2016, <8 x float> %v1705)
-  %v2041 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v59
-  %v2042 = load <8 x half>, ptr addrspace(3) %v2041, align 2
-  %v2043 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v104
-  %v2044 = load <8 x half>, ptr addrspace(3) %v2043, align 2
-  %v2045 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v105
-  %v2046 = load <8 x half>, ptr addrspace(3) %v2045, align 2
-  %v2047 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v106
-  %v2048 = load <8 x half>, ptr addrspace(3) %v2047, align 2
-  %v2049 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v107
-  %v2050 = load <8 x half>, ptr addrspace(3) %v2049, align 2
-  %v2051 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v108
-  %v2052 = load <8 x half>, ptr addrspace(3) %v2051, align 2
-  %v2053 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v109
-  %v2054 = load <8 x half>, ptr addrspace(3) %v2053, align 2
-  %v2055 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v110
-  %v2056 = load <8 x half>, ptr addrspace(3) %v2055, align 2
-  %v2057 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v111
-  %v2058 = load <8 x half>, ptr addrspace(3) %v2057, align 2
-  %v2059 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2044, <8 x half> %v2042, <8 x float> %v2033)
-  %v2060 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2046, <8 x half> %v2042, <8 x float> %v2034)
-  %v2061 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2048, <8 x half> %v2042, <8 x float> %v2035)
-  %v2062 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2050, <8 x half> %v2042, <8 x float> %v2036)
-  %v2063 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2052, <8 x half> %v2042, <8 x float> %v2037)
-  %v2064 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2054, <8 x half> %v2042, <8 x float> %v2038)
-  %v2065 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2056, <8 x half> %v2042, <8 x float> %v2039)
-  %v2066 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v2058, <8 x half> %v2042, <8 x float> %v2040)
-  %v2067 = add i32 %v1697, 32
+  %v1806 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v40
+  %v1807 = load <8 x half>, ptr addrspace(3) %v1806, align 2
+  %v1808 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v78
+  %v1809 = load <8 x half>, ptr addrspace(3) %v1808, align 2
+  %v1810 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
+  %v1811 = load <8 x half>, ptr addrspace(3) %v1810, align 2
+  %v1812 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
+  %v1813 = load <8 x half>, ptr addrspace(3) %v1812, align 2
+  %v1814 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v81
+  %v1815 = load <8 x half>, ptr addrspace(3) %v1814, align 2
+  %v1816 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v82
+  %v1817 = load <8 x half>, ptr addrspace(3) %v1816, align 2
+  %v1818 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v83
+  %v1819 = load <8 x half>, ptr addrspace(3) %v1818, align 2
+  %v1820 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v84
+  %v1821 = load <8 x half>, ptr addrspace(3) %v1820, align 2
+  %v1822 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v85
+  %v1823 = load <8 x half>, ptr addrspace(3) %v1822, align 2
+  %v1824 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1809, <8 x half> %v1807, <8 x float> %v1698)
+  %v1825 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1811, <8 x half> %v1807, <8 x float> %v1699)
+  %v1826 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1813, <8 x half> %v1807, <8 x float> %v1700)
+  %v1827 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1815, <8 x half> %v1807, <8 x float> %v1701)
+  %v1828 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1817, <8 x half> %v1807, <8 x float> %v1702)
+  %v1829 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1819, <8 x half> %v1807, <8 x float> %v1703)
+  %v1830 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1821, <8 x half> %v1807, <8 x float> %v1704)
+  %v1831 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1823, <8 x half> %v1807, <8 x float> %v1705)
+  %v1832 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v59
+  %v1833 = load <8 x half>, ptr addrspace(3) %v1832, align 2
+  %v1834 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v104
+  %v1835 = load <8 x half>, ptr addrspace(3) %v1834, align 2
+  %v1836 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v105
+  %v1837 = load <8 x half>, ptr addrspace(3) %v1836, align 2
+  %v1838 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v106
+  %v1839 = load <8 x half>, ptr addrspace(3) %v1838, align 2
+  %v1840 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v107
+  %v1841 = load <8 x half>, ptr addrspace(3) %v1840, align 2
+  %v1842 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v108
+  %v1843 = load <8 x half>, ptr addrspace(3) %v1842, align 2
+  %v1844 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v109
+  %v1845 = load <8 x half>, ptr addrspace(3) %v1844, align 2
+  %v1846 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v110
+  %v1847 = load <8 x half>, ptr addrspace(3) %v1846, align 2
+  %v1848 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v111
+  %v1849 = load <8 x half>, ptr addrspace(3) %v1848, align 2
+  %v1850 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1835, <8 x half> %v1833, <8 x float> %v1824)
+  %v1851 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1837, <8 x half> %v1833, <8 x float> %v1825)
+  %v1852 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1839, <8 x half> %v1833, <8 x float> %v1826)
+  %v1853 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1841, <8 x half> %v1833, <8 x float> %v1827)
+  %v1854 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1843, <8 x half> %v1833, <8 x float> %v1828)
+  %v1855 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1845, <8 x half> %v1833, <8 x float> %v1829)
+  %v1856 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1847, <8 x half> %v1833, <8 x float> %v1830)
+  %v1857 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1849, <8 x half> %v1833, <8 x float> %v1831)
+  %v1858 = add i32 %v1697, 32
   br label %for.head6
 for.exit8:
-  %v2068 = mul i32 %v1, 2
-  %v2069 = getelementptr inbounds i8, ptr addrspace(1) %arg.dw, i32 %v2068
-  %v2070 = sdiv i32 %v10, 16
-  %v2071 = mul i32 %v2070, 8
-  %v2072 = add i32 %v2071, 0
-  %v2073 = srem i32 %v10, 16
-  %v2074 = add i32 %v13, 0
-  %v2075 = add i32 %v2074, %v2073
-  %v2076 = add i32 %v15, 0
-  %v2077 = add i32 %v2076, %v2072
-  %v2078 = extractelement <8 x float> %v1698, i32 0
-  %v2079 = extractelement <8 x float> %v1698, i32 1
-  %v2080 = extractelement <8 x float> %v1698, i32 2
-  %v2081 = extractelement <8 x float> %v1698, i32 3
-  %v2082 = extractelement <8 x float> %v1698, i32 4
-  %v2083 = extractelement <8 x float> %v1698, i32 5
-  %v2084 = extractelement <8 x float> %v1698, i32 6
-  %v2085 = extractelement <8 x float> %v1698, i32 7
-  %v2086 = sdiv i32 %v10, 16
-  %v2087 = mul i32 %v2086, 8
-  %v2088 = add i32 %v2087, 0
-  %v2089 = srem i32 %v10, 16
-  %v2090 = add i32 %v13, 0
-  %v2091 = add i32 %v2090, %v2089
-  %v2092 = add i32 %v15, 16
-  %v2093 = add i32 %v2092, %v2088
-  %v2094 = extractelement <8 x float> %v1699, i32 0
-  %v2095 = extractelement <8 x float> %v1699, i32 1
-  %v2096 = extractelement <8 x float> %v1699, i32 2
-  %v2097 = extractelement <8 x float> %v1699, i32 3
-  %v2098 = extractelement <8 x float> %v1699, i32 4
-  %v2099 = extractelement <8 x float> %v1699, i32 5
-  %v2100 = extractelement <8 x float> %v1699, i32 6
-  %v2101 = extractelement <8 x float> %v1699, i32 7
-  %v2102 = sdiv i32 %v10, 16
-  %v2103 = mul i32 %v2102, 8
-  %v2104 = add i32 %v2103, 0
-  %v2105 = srem i32 %v10, 16
-  %v2106 = add i32 %v13, 0
-  %v2107 = add i32 %v2106, %v2105
-  %v2108 = add i32 %v15, 32
-  %v2109 = add i32 %v2108, %v2104
-  %v2110 = extractelement <8 x float> %v1700, i32 0
-  %v2111 = extractelement <8 x float> %v1700, i32 1
-  %v2112 = extractelement <8 x float> %v1700, i32 2
-  %v2113 = extractelement <8 x float> %v1700, i32 3
-  %v2114 = extractelement <8 x float> %v1700, i32 4
-  %v2115 = extractelement <8 x float> %v1700, i32 5
-  %v2116 = extractelement <8 x float> %v1700, i32 6
-  %v2117 = extractelement <8 x float> %v1700, i32 7
-  %v2118 = sdiv i32 %v10, 16
-  %v2119 = mul i32 %v2118, 8
-  %v2120 = add i32 %v2119, 0
-  %v2121 = srem i32 %v10, 16
-  %v2122 = add i32 %v13, 0
-  %v2123 = add i32 %v2122, %v2121
-  %v2124 = add i32 %v15, 48
-  %v2125 = add i32 %v2124, %v2120
-  %v2126 = extractelement <8 x float> %v1701, i32 0
-  %v2127 = extractelement <8 x float> %v1701, i32 1
-  %v2128 = extractelement <8 x float> %v1701, i32 2
-  %v2129 = extractelement <8 x float> %v1701, i32 3
-  %v2130 = extractelement <8 x float> %v1701, i32 4
-  %v2131 = extractelement <8 x float> %v1701, i32 5
-  %v2132 = extractelement <8 x float> %v1701, i32 6
-  %v2133 = extractelement <8 x float> %v1701, i32 7
-  %v2134 = sdiv i32 %v10, 16
-  %v2135 = mul i32 %v2134, 8
-  %v2136 = add i32 %v2135, 0
-  %v2137 = srem i32 %v10, 16
-  %v2138 = add i32 %v13, 0
-  %v2139 = add i32 %v2138, %v2137
-  %v2140 = add i32 %v15, 64
-  %v2141 = add i32 %v2140, %v2136
-  %v2142 = extractelement <8 x float> %v1702, i32 0
-  %v2143 = extractelement <8 x float> %v1702, i32 1
-  %v2144 = extractelement <8 x float> %v1702, i32 2
-  %v2145 = extractelement <8 x float> %v1702, i32 3
-  %v2146 = extractelement <8 x float> %v1702, i32 4
-  %v2147 = extractelement <8 x float> %v1702, i32 5
-  %v2148 = extractelement <8 x float> %v1702, i32 6
-  %v2149 = extractelement <8 x float> %v1702, i32 7
-  %v2150 = sdiv i32 %v10, 16
-  %v2151 = mul i32 %v2150, 8
-  %v2152 = add i32 %v2151, 0
-  %v2153 = srem i32 %v10, 16
-  %v2154 = add i32 %v13, 0
-  %v2155 = add i32 %v2154, %v2153
-  %v2156 = add i32 %v15, 80
-  %v2157 = add i32 %v2156, %v2152
-  %v2158 = extractelement <8 x float> %v1703, i32 0
-  %v2159 = extractelement <8 x float> %v1703, i32 1
-  %v2160 = extractelement <8 x float> %v1703, i32 2
-  %v2161 = extractelement <8 x float> %v1703, i32 3
-  %v2162 = extractelement <8 x float> %v1703, i32 4
-  %v2163 = extractelement <8 x float> %v1703, i32 5
-  %v2164 = extractelement <8 x float> %v1703, i32 6
-  %v2165 = extractelement <8 x float> %v1703, i32 7
-  %v2166 = sdiv i32 %v10, 16
-  %v2167 = mul i32 %v2166, 8
-  %v2168 = add i32 %v2167, 0
-  %v2169 = srem i32 %v10, 16
-  %v2170 = add i32 %v13, 0
-  %v2171 = add i32 %v2170, %v2169
-  %v2172 = add i32 %v15, 96
-  %v2173 = add i32 %v2172, %v2168
-  %v2174 = extractelement <8 x float> %v1704, i32 0
-  %v2175 = extractelement <8 x float> %v1704, i32 1
-  %v2176 = extractelement <8 x float> %v1704, i32 2
-  %v2177 = extractelement <8 x float> %v1704, i32 3
-  %v2178 = extractelement <8 x float> %v1704, i32 4
-  %v2179 = extractelement <8 x float> %v1704, i32 5
-  %v2180 = extractelement <8 x float> %v1704, i32 6
-  %v2181 = extractelement <8 x float> %v1704, i32 7
-  %v2182 = sdiv i32 %v10, 16
-  %v2183 = mul i32 %v2182, 8
-  %v2184 = add i32 %v2183, 0
-  %v2185 = srem i32 %v10, 16
-  %v2186 = add i32 %v13, 0
+  %v1859 = mul i32 %v1, 2
+  %v1860 = getelementptr inbounds i8, ptr addrspace(1) %arg.dw, i32 %v1859
+  %v1861 = sdiv i32 %v10, 16
+  %v1862 = mul i32 %v1861, 8
+  %v1863 = add i32 %v1862, 0
+  %v1864 = srem i32 %v10, 16
+  %v1865 = add i32 %v13, 0
+  %v1866 = add i32 %v1865, %v1864
+  %v1867 = add i32 %v15, 0
+  %v1868 = add i32 %v1867, %v1863
+  %v1869 = extractelement <8 x float> %v1698, i32 0
+  %v1870 = extractelement <8 x float> %v1698, i32 1
+  %v1871 = extractelement <8 x float> %v1698, i32 2
+  %v1872 = extractelement <8 x float> %v1698, i32 3
+  %v1873 = extractelement <8 x float> %v1698, i32 4
+  %v1874 = extractelement <8 x float> %v1698, i32 5
+  %v1875 = extractelement <8 x float> %v1698, i32 6
+  %v1876 = extractelement <8 x float> %v1698, i32 7
+  %v1877 = sdiv i32 %v10, 16
+  %v1878 = mul i32 %v1877, 8
+  %v1879 = add i32 %v1878, 0
+  %v1880 = srem i32 %v10, 16
+  %v1881 = add i32 %v13, 0
+  %v1882 = add i32 %v1881, %v1880
+  %v1883 = add i32 %v15, 16
+  %v1884 = add i32 %v1883, %v1879
+  %v1885 = extractelement <8 x float> %v1699, i32 0
+  %v1886 = extractelement <8 x float> %v1699, i32 1
+  %v1887 = extractelement <8 x float> %v1699, i32 2
+  %v1888 = extractelement <8 x float> %v1699, i32 3
+  %v1889 = extractelement <8 x float> %v1699, i32 4
+  %v1890 = extractelement <8 x float> %v1699, i32 5
+  %v1891 = extractelement <8 x float> %v1699, i32 6
+  %v1892 = extractelement <8 x float> %v1699, i32 7
+  %v1893 = sdiv i32 %v10, 16
+  %v1894 = mul i32 %v1893, 8
+  %v1895 = add i32 %v1894, 0
+  %v1896 = srem i32 %v10, 16
+  %v1897 = add i32 %v13, 0
+  %v1898 = add i32 %v1897, %v1896
+  %v1899 = add i32 %v15, 32
+  %v1900 = add i32 %v1899, %v1895
+  %v1901 = extractelement <8 x float> %v1700, i32 0
+  %v1902 = extractelement <8 x float> %v1700, i32 1
+  %v1903 = extractelement <8 x float> %v1700, i32 2
+  %v1904 = extractelement <8 x float> %v1700, i32 3
+  %v1905 = extractelement <8 x float> %v1700, i32 4
+  %v1906 = extractelement <8 x float> %v1700, i32 5
+  %v1907 = extractelement <8 x float> %v1700, i32 6
+  %v1908 = extractelement <8 x float> %v1700, i32 7
+  %v1909 = sdiv i32 %v10, 16
+  %v1910 = mul i32 %v1909, 8
+  %v1911 = add i32 %v1910, 0
+  %v1912 = srem i32 %v10, 16
+  %v1913 = add i32 %v13, 0
+  %v1914 = add i32 %v1913, %v1912
+  %v1915 = add i32 %v15, 48
+  %v1916 = add i32 %v1915, %v1911
+  %v1917 = extractelement <8 x float> %v1701, i32 0
+  %v1918 = extractelement <8 x float> %v1701, i32 1
+  %v1919 = extractelement <8 x float> %v1701, i32 2
+  %v1920 = extractelement <8 x float> %v1701, i32 3
+  %v1921 = extractelement <8 x float> %v1701, i32 4
+  %v1922 = extractelement <8 x float> %v1701, i32 5
+  %v1923 = extractelement <8 x float> %v1701, i32 6
+  %v1924 = extractelement <8 x float> %v1701, i32 7
+  %v1925 = sdiv i32 %v10, 16
+  %v1926 = mul i32 %v1925, 8
+  %v1927 = add i32 %v1926, 0
+  %v1928 = srem i32 %v10, 16
+  %v1929 = add i32 %v13, 0
+  %v1930 = add i32 %v1929, %v1928
+  %v1931 = add i32 %v15, 64
+  %v1932 = add i32 %v1931, %v1927
+  %v1933 = extractelement <8 x float> %v1702, i32 0
+  %v1934 = extractelement <8 x float> %v1702, i32 1
+  %v1935 = extractelement <8 x float> %v1702, i32 2
+  %v1936 = extractelement <8 x float> %v1702, i32 3
+  %v1937 = extractelement <8 x float> %v1702, i32 4
+  %v1938 = extractelement <8 x float> %v1702, i32 5
+  %v1939 = extractelement <8 x float> %v1702, i32 6
+  %v1940 = extractelement <8 x float> %v1702, i32 7
+  %v1941 = sdiv i32 %v10, 16
+  %v1942 = mul i32 %v1941, 8
+  %v1943 = add i32 %v1942, 0
+  %v1944 = srem i32 %v10, 16
+  %v1945 = add i32 %v13, 0
+  %v1946 = add i32 %v1945, %v1944
+  %v1947 = add i32 %v15, 80
+  %v1948 = add i32 %v1947, %v1943
+  %v1949 = extractelement <8 x float> %v1703, i32 0
+  %v1950 = extractelement <8 x float> %v1703, i32 1
+  %v1951 = extractelement <8 x float> %v1703, i32 2
+  %v1952 = extractelement <8 x float> %v1703, i32 3
+  %v1953 = extractelement <8 x float> %v1703, i32 4
+  %v1954 = extractelement <8 x float> %v1703, i32 5
+  %v1955 = extractelement <8 x float> %v1703, i32 6
+  %v1956 = extractelement <8 x float> %v1703, i32 7
+  %v1957 = sdiv i32 %v10, 16
+  %v1958 = mul i32 %v1957, 8
+  %v1959 = add i32 %v1958, 0
+  %v1960 = srem i32 %v10, 16
+  %v1961 = add i32 %v13, 0
+  %v1962 = add i32 %v1961, %v1960
+  %v1963 = add i32 %v15, 96
+  %v1964 = add i32 %v1963, %v1959
+  %v1965 = extractelement <8 x float> %v1704, i32 0
+  %v1966 = extractelement <8 x float> %v1704, i32 1
+  %v1967 = extractelement <8 x float> %v1704, i32 2
+  %v1968 = extractelement <8 x float> %v1704, i32 3
+  %v1969 = extractelement <8 x float> %v1704, i32 4
+  %v1970 = extractelement <8 x float> %v1704, i32 5
+  %v1971 = extractelement <8 x float> %v1704, i32 6
+  %v1972 = extractelement <8 x float> %v1704, i32 7
+  %v1973 = sdiv i32 %v10, 16
+  %v1974 = mul i32 %v1973, 8
+  %v1975 = add i32 %v1974, 0
+  %v1976 = srem i32 %v10, 16
+  %v1977 = add i32 %v13, 0
+  %v1978 = add i32 %v1977, %v1976
+  %v1979 = add i32 %v15, 112
+  %v1980 = add i32 %v1979, %v1975
+  %v1981 = extractelement <8 x float> %v1705, i32 0
+  %v1982 = extractelement <8 x float> %v1705, i32 1
+  %v1983 = extractelement <8 x float> %v1705, i32 2
+  %v1984 = extractelement <8 x float> %v1705, i32 3
+  %v1985 = extractelement <8 x float> %v1705, i32 4
+  %v1986 = extractelement <8 x float> %v1705, i32 5
+  %v1987 = extractelement <8 x float> %v1705, i32 6
+  %v1988 = extractelement <8 x float> %v1705, i32 7
+  %v1989 = fptrunc float %v1869 to half
+  %v1990 = fptrunc float %v1870 to half
+  %v1991 = fptrunc float %v1871 to half
+  %v1992 = fptrunc float %v1872 to half
+  %v1993 = fptrunc float %v1873 to half
+  %v1994 = fptrunc float %v1874 to half
+  %v1995 = fptrunc float %v1875 to half
+  %v1996 = fptrunc float %v1876 to half
+  %v1997 = fptrunc float %v1885 to half
+  %v1998 = fptrunc float %v1886 to half
+  %v1999 = fptrunc float %v1887 to half
+  %v2000 = fptrunc float %v1888 to half
+  %v2001 = fptrunc float %v1889 to half
+  %v2002 = fptrunc float %v1890 to half
+  %v2003 = fptrunc float %v1891 to half
+  %v2004 = fptrunc float %v1892 to half
+  %v2005 = fptrunc float %v1901 to half
+  %v2006 = fptrunc float %v1902 to half
+  %v2007 = fptrunc float %v1903 to half
+  %v2008 = fptrunc float %v1904 to half
+  %v2009 = fptrunc float %v1905 to half
+  %v2010 = fptrunc float %v1906 to half
+  %v2011 = fptrunc float %v1907 to half
+  %v2012 = fptrunc float %v1908 to half
+  %v2013 = fptrunc float %v1917 to half
+  %v2014 = fptrunc float %v1918 to half
+  %v2015 = fptrunc float %v1919 to half
+  %v2016 = fptrunc float %v1920 to half
+  %v2017 = fptrunc float %v1921 to half
+  %v2018 = fptrunc float %v1922 to half
+  %v2019 = fptrunc float %v1923 to half
+  %v2020 = fptrunc float %v1924 to half
+  %v2021 = fptrunc float %v1933 to half
+  %v2022 = fptrunc float %v1934 to half
+  %v2023 = fptrunc float %v1935 to half
+  %v2024 = fptrunc float %v1936 to half
+  %v2025 = fptrunc float %v1937 to half
+  %v2026 = fptrunc float %v1938 to half
+  %v2027 = fptrunc float %v1939 to half
+  %v2028 = fptrunc float %v1940 to half
+  %v2029 = fptrunc float %v1949 to half
+  %v2030 = fptrunc float %v1950 to half
+  %v2031 = fptrunc float %v1951 to half
+  %v2032 = fptrunc float %v1952 to half
+  %v2033 = fptrunc float %v1953 to half
+  %v2034 = fptrunc float %v1954 to half
+  %v2035 = fptrunc float %v1955 to half
+  %v2036 = fptrunc float %v1956 to half
+  %v2037 = fptrunc float %v1965 to half
+  %v2038 = fptrunc float %v1966 to half
+  %v2039 = fptrunc float %v1967 to half
+  %v2040 = fptrunc float %v1968 to half
+  %v2041 = fptrunc float %v1969 to half
+  %v2042 = fptrunc float %v1970 to half
+  %v2043 = fptrunc float %v1971 to half
+  %v2044 = fptrunc float %v1972 to half
+  %v2045 = fptrunc float %v1981 to half
+  %v2046 = fptrunc float %v1982 to half
+  %v2047 = fptrunc float %v1983 to half
+  %v2048 = fptrunc float %v1984 to half
+  %v2049 = fptrunc float %v1985 to half
+  %v2050 = fptrunc float %v1986 to half
+  %v2051 = fptrunc float %v1987 to half
+  %v2052 = fptrunc float %v1988 to half
+  br i1 %v116, label %if.then21, label %if.else22
+if.then21:
+  %v2053 = add i32 %v6, %v1866
+  %v2054 = add i32 %v8, %v1868
+  %v2055 = mul i32 %v2053, 576
+  %v2056 = add i32 %v2055, %v2054
+  %v2057 = mul i32 %v2056, 2
+  %v2058 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2057
+  %v2059 = insertelement <8 x half> poison, half %v1989, i32 0
+  %v2060 = insertelement <8 x half> %v2059, half %v1990, i32 1
+  %v2061 = insertelement <8 x half> %v2060, half %v1991, i32 2
+  %v2062 = insertelement <8 x half> %v2061, half %v1992, i32 3
+  %v2063 = insertelement <8 x half> %v2062, half %v1993, i32 4
+  %v2064 = insertelement <8 x half> %v2063, half %v1994, i32 5
+  %v2065 = insertelement <8 x half> %v2064, half %v1995, i32 6
+  %v2066 = insertelement <8 x half> %v2065, half %v1996, i32 7
+  store <8 x half> %v2066, ptr addrspace(1) %v2058, align 2
+  %v2067 = add i32 %v6, %v1882
+  %v2068 = add i32 %v8, %v1884
+  %v2069 = mul i32 %v2067, 576
+  %v2070 = add i32 %v2069, %v2068
+  %v2071 = mul i32 %v2070, 2
+  %v2072 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2071
+  %v2073 = insertelement <8 x half> poison, half %v1997, i32 0
+  %v2074 = insertelement <8 x half> %v2073, half %v1998, i32 1
+  %v2075 = insertelement <8 x half> %v2074, half %v1999, i32 2
+  %v2076 = insertelement <8 x half> %v2075, half %v2000, i32 3
+  %v2077 = insertelement <8 x half> %v2076, half %v2001, i32 4
+  %v2078 = insertelement <8 x half> %v2077, half %v2002, i32 5
+  %v2079 = insertelement <8 x half> %v2078, half %v2003, i32 6
+  %v2080 = insertelement <8 x half> %v2079, half %v2004, i32 7
+  store <8 x half> %v2080, ptr addrspace(1) %v2072, align 2
+  %v2081 = add i32 %v6, %v1898
+  %v2082 = add i32 %v8, %v1900
+  %v2083 = mul i32 %v2081, 576
+  %v2084 = add i32 %v2083, %v2082
+  %v2085 = mul i32 %v2084, 2
+  %v2086 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2085
+  %v2087 = insertelement <8 x half> poison, half %v2005, i32 0
+  %v2088 = insertelement <8 x half> %v2087, half %v2006, i32 1
+  %v2089 = insertelement <8 x half> %v2088, half %v2007, i32 2
+  %v2090 = insertelement <8 x half> %v2089, half %v2008, i32 3
+  %v2091 = insertelement <8 x half> %v2090, half %v2009, i32 4
+  %v2092 = insertelement <8 x half> %v2091, half %v2010, i32 5
+  %v2093 = insertelement <8 x half> %v2092, half %v2011, i32 6
+  %v2094 = insertelement <8 x half> %v2093, half %v2012, i32 7
+  store <8 x half> %v2094, ptr addrspace(1) %v2086, align 2
+  %v2095 = add i32 %v6, %v1914
+  %v2096 = add i32 %v8, %v1916
+  %v2097 = mul i32 %v2095, 576
+  %v2098 = add i32 %v2097, %v2096
+  %v2099 = mul i32 %v2098, 2
+  %v2100 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2099
+  %v2101 = insertelement <8 x half> poison, half %v2013, i32 0
+  %v2102 = insertelement <8 x half> %v2101, half %v2014, i32 1
+  %v2103 = insertelement <8 x half> %v2102, half %v2015, i32 2
+  %v2104 = insertelement <8 x half> %v2103, half %v2016, i32 3
+  %v2105 = insertelement <8 x half> %v2104, half %v2017, i32 4
+  %v2106 = insertelement <8 x half> %v2105, half %v2018, i32 5
+  %v2107 = insertelement <8 x half> %v2106, half %v2019, i32 6
+  %v2108 = insertelement <8 x half> %v2107, half %v2020, i32 7
+  store <8 x half> %v2108, ptr addrspace(1) %v2100, align 2
+  %v2109 = add i32 %v6, %v1930
+  %v2110 = add i32 %v8, %v1932
+  %v2111 = mul i32 %v2109, 576
+  %v2112 = add i32 %v2111, %v2110
+  %v2113 = mul i32 %v2112, 2
+  %v2114 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2113
+  %v2115 = insertelement <8 x half> poison, half %v2021, i32 0
+  %v2116 = insertelement <8 x half> %v2115, half %v2022, i32 1
+  %v2117 = insertelement <8 x half> %v2116, half %v2023, i32 2
+  %v2118 = insertelement <8 x half> %v2117, half %v2024, i32 3
+  %v2119 = insertelement <8 x half> %v2118, half %v2025, i32 4
+  %v2120 = insertelement <8 x half> %v2119, half %v2026, i32 5
+  %v2121 = insertelement <8 x half> %v2120, half %v2027, i32 6
+  %v2122 = insertelement <8 x half> %v2121, half %v2028, i32 7
+  store <8 x half> %v2122, ptr addrspace(1) %v2114, align 2
+  %v2123 = add i32 %v6, %v1946
+  %v2124 = add i32 %v8, %v1948
+  %v2125 = mul i32 %v2123, 576
+  %v2126 = add i32 %v2125, %v2124
+  %v2127 = mul i32 %v2126, 2
+  %v2128 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2127
+  %v2129 = insertelement <8 x half> poison, half %v2029, i32 0
+  %v2130 = insertelement <8 x half> %v2129, half %v2030, i32 1
+  %v2131 = insertelement <8 x half> %v2130, half %v2031, i32 2
+  %v2132 = insertelement <8 x half> %v2131, half %v2032, i32 3
+  %v2133 = insertelement <8 x half> %v2132, half %v2033, i32 4
+  %v2134 = insertelement <8 x half> %v2133, half %v2034, i32 5
+  %v2135 = insertelement <8 x half> %v2134, half %v2035, i32 6
+  %v2136 = insertelement <8 x half> %v2135, half %v2036, i32 7
+  store <8 x half> %v2136, ptr addrspace(1) %v2128, align 2
+  %v2137 = add i32 %v6, %v1962
+  %v2138 = add i32 %v8, %v1964
+  %v2139 = mul i32 %v2137, 576
+  %v2140 = add i32 %v2139, %v2138
+  %v2141 = mul i32 %v2140, 2
+  %v2142 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2141
+  %v2143 = insertelement <8 x half> poison, half %v2037, i32 0
+  %v2144 = insertelement <8 x half> %v2143, half %v2038, i32 1
+  %v2145 = insertelement <8 x half> %v2144, half %v2039, i32 2
+  %v2146 = insertelement <8 x half> %v2145, half %v2040, i32 3
+  %v2147 = insertelement <8 x half> %v2146, half %v2041, i32 4
+  %v2148 = insertelement <8 x half> %v2147, half %v2042, i32 5
+  %v2149 = insertelement <8 x half> %v2148, half %v2043, i32 6
+  %v2150 = insertelement <8 x half> %v2149, half %v2044, i32 7
+  store <8 x half> %v2150, ptr addrspace(1) %v2142, align 2
+  %v2151 = add i32 %v6, %v1978
+  %v2152 = add i32 %v8, %v1980
+  %v2153 = mul i32 %v2151, 576
+  %v2154 = add i32 %v2153, %v2152
+  %v2155 = mul i32 %v2154, 2
+  %v2156 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2155
+  %v2157 = insertelement <8 x half> poison, half %v2045, i32 0
+  %v2158 = insertelement <8 x half> %v2157, half %v2046, i32 1
+  %v2159 = insertelement <8 x half> %v2158, half %v2047, i32 2
+  %v2160 = insertelement <8 x half> %v2159, half %v2048, i32 3
+  %v2161 = insertelement <8 x half> %v2160, half %v2049, i32 4
+  %v2162 = insertelement <8 x half> %v2161, half %v2050, i32 5
+  %v2163 = insertelement <8 x half> %v2162, half %v2051, i32 6
+  %v2164 = insertelement <8 x half> %v2163, half %v2052, i32 7
+  store <8 x half> %v2164, ptr addrspace(1) %v2156, align 2
+  br label %if.end23
+if.else22:
+  %v2165 = icmp slt i32 %v6, 64
+  %v2166 = sub i32 64, %v6
+  %v2167 = call i32 @llvm.smin.i32(i32 %v2166, i32 64)
+  %v2168 = select i1 %v2165, i32 %v2167, i32 0
+  %v2169 = mul i32 %v2168, 576
+  %v2170 = mul i32 %v2169, 2
+  %v2171 = mul i32 %v6, 576
+  %v2172 = mul i32 %v2171, 2
+  %v2173 = getelementptr inbounds i8, ptr addrspace(1) %v1860, i32 %v2172
+  %v2174 = zext i32 %v2170 to i64
+  %v2175 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v2173, i16 0, i64 %v2174, i32 822099968)
+  %v2176 = add i32 %v8, %v1868
+  %v2177 = add i32 %v2176, 0
+  %v2178 = mul i32 %v1866, 576
+  %v2179 = add i32 %v2178, %v2177
+  %v2180 = mul i32 %v2179, 2
+  %v2181 = icmp slt i32 %v2177, 576
+  %v2182 = select i1 %v2181, i32 %v2180, i32 %v2170
+  %v2183 = bitcast half %v1989 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2183, ptr addrspace(8) %v2175, i32 %v2182, i32 0, i32 0)
+  %v2184 = add i32 %v8, %v1868
+  %v2185 = add i32 %v2184, 1
+  %v2186 = mul i32 %v1866, 576
   %v2187 = add i32 %v2186, %v2185
-  %v2188 = add i32 %v15, 112
-  %v2189 = add i32 %v2188, %v2184
-  %v2190 = extractelement <8 x float> %v1705, i32 0
-  %v2191 = extractelement <8 x float> %v1705, i32 1
-  %v2192 = extractelement <8 x float> %v1705, i32 2
-  %v2193 = extractelement <8 x float> %v1705, i32 3
-  %v2194 = extractelement <8 x float> %v1705, i32 4
-  %v2195 = extractelement <8 x float> %v1705, i32 5
-  %v2196 = extractelement <8 x float> %v1705, i32 6
-  %v2197 = extractelement <8 x float> %v1705, i32 7
-  %v2198 = fptrunc float %v2078 to half
-  %v2199 = fptrunc float %v2079 to half
-  %v2200 = fptrunc float %v2080 to half
-  %v2201 = fptrunc float %v2081 to half
-  %v2202 = fptrunc float %v2082 to half
-  %v2203 = fptrunc float %v2083 to half
-  %v2204 = fptrunc float %v2084 to half
-  %v2205 = fptrunc float %v2085 to half
-  %v2206 = fptrunc float %v2094 to half
-  %v2207 = fptrunc float %v2095 to half
-  %v2208 = fptrunc float %v2096 to half
-  %v2209 = fptrunc float %v2097 to half
-  %v2210 = fptrunc float %v2098 to half
-  %v2211 = fptrunc float %v2099 to half
-  %v2212 = fptrunc float %v2100 to half
-  %v2213 = fptrunc float %v2101 to half
-  %v2214 = fptrunc float %v2110 to half
-  %v2215 = fptrunc float %v2111 to half
-  %v2216 = fptrunc float %v2112 to half
-  %v2217 = fptrunc float %v2113 to half
-  %v2218 = fptrunc float %v2114 to half
-  %v2219 = fptrunc float %v2115 to half
-  %v2220 = fptrunc float %v2116 to half
-  %v2221 = fptrunc float %v2117 to half
-  %v2222 = fptrunc float %v2126 to half
-  %v2223 = fptrunc float %v2127 to half
-  %v2224 = fptrunc float %v2128 to half
-  %v2225 = fptrunc float %v2129 to half
-  %v2226 = fptrunc float %v2130 to half
-  %v2227 = fptrunc float %v2131 to half
-  %v2228 = fptrunc float %v2132 to half
-  %v2229 = fptrunc float %v2133 to half
-  %v2230 = fptrunc float %v2142 to half
-  %v2231 = fptrunc float %v2143 to half
-  %v2232 = fptrunc float %v2144 to half
-  %v2233 = fptrunc float %v2145 to half
-  %v2234 = fptrunc float %v2146 to half
-  %v2235 = fptrunc float %v2147 to half
-  %v2236 = fptrunc float %v2148 to half
-  %v2237 = fptrunc float %v2149 to half
-  %v2238 = fptrunc float %v2158 to half
-  %v2239 = fptrunc float %v2159 to half
-  %v2240 = fptrunc float %v2160 to half
-  %v2241 = fptrunc float %v2161 to half
-  %v2242 = fptrunc float %v2162 to half
-  %v2243 = fptrunc float %v2163 to half
-  %v2244 = fptrunc float %v2164 to half
-  %v2245 = fptrunc float %v2165 to half
-  %v2246 = fptrunc float %v2174 to half
-  %v2247 = fptrunc float %v2175 to half
-  %v2248 = fptrunc float %v2176 to half
-  %v2249 = fptrunc float %v2177 to half
-  %v2250 = fptrunc float %v2178 to half
-  %v2251 = fptrunc float %v2179 to half
-  %v2252 = fptrunc float %v2180 to half
-  %v2253 = fptrunc float %v2181 to half
-  %v2254 = fptrunc float %v2190 to half
-  %v2255 = fptrunc float %v2191 to half
-  %v2256 = fptrunc float %v2192 to half
-  %v2257 = fptrunc float %v2193 to half
-  %v2258 = fptrunc float %v2194 to half
-  %v2259 = fptrunc float %v2195 to half
-  %v2260 = fptrunc float %v2196 to half
-  %v2261 = fptrunc float %v2197 to half
-  br i1 %v116, label %if.then24, label %if.else25
-if.then24:
-  %v2262 = add i32 %v6, %v2075
-  %v2263 = add i32 %v8, %v2077
-  %v2264 = mul i32 %v2262, 576
-  %v2265 = add i32 %v2264, %v2263
-  %v2266 = mul i32 %v2265, 2
-  %v2267 = getelementptr inbounds i8, ptr addrspace(1) %v2069, i32 %v2266
-  %v2268 = insertelement <8 x half> poison, half %v2198, i32 0
-  %v2269 = insertelement <8 x half> %v2268, half %v2199, i32 1
-  %v2270 = insertelement <8 x half> %v2269, half %v2200, i32 2
-  %v2271 = insertelement <8 x half> %v2270, half %v2201, i32 3
-  %v2272 = insertelement <8 x half> %v2271, half %v2202, i32 4
-  %v2273 = insertelement <8 x half> %v2272, half %v2203, i32 5
-  %v2274 = insertelement <8 x half> %v2273, half %v2204, i32 6
-  %v2275 = insertelement <8 x half> %v2274, half %v2205, i32 7
-  store <8 x half> %v2275, ptr addrspace(1) %v2267, align 2
-  %v2276 = add i32 %v6, %v2091
-  %v2277 = add i32 %v8, %v2093
-  %v2278 = mul i32 %v2276, 576
-  %v2279 = add i32 %v2278, %v2277
-  %v2280 = mul i32 %v2279, 2
-  %v2281 = getelementptr inbounds i8, ptr addrspace(1) %v2069, i32 %v2280
-  %v2282 = insertelement <8 x half> poison, half %v2206, i32 0
-  %v2283 = insertelement <8 x half> %v2282, half %v2207, i32 1
-  %v2284 = insertelement <8 x half> %v2283, half %v2208, i32 2
-  %v2285 = insertelement <8 x half> %v2284, half %v2209, i32 3
-  %v2286 = insertelement <8 x half> %v2285, half %v2210, i32 4
-  %v2287 = insertelement <8 x half> %v2286, half %v2211, i32 5
-  %v2288 = insertelement <8 x half> %v2287, half %v2212, i32 6
-  %v2289 = insertelement <8 x half> %v2288, half %v2213, i32 7
-  store <8 x half> %v2289, ptr addrspace(1) %v2281, align 2
-  %v2290 = add i32 %v6, %v2107
-  %v2291 = add i32 %v8, %v2109
-  %v2292 = mul i32 %v2290, 576
-  %v2293 = add i32 %v2292, %v2291
-  %v2294 = mul i32 %v2293, 2
-  %v2295 = getelementptr inbounds i8, ptr addrspace(1) %v2069, i32 %v2294
-  %v2296 = insertelement <8 x half> poison, half %v2214, i32 0
-  %v2297 = insertelement <8 x half> %v2296, half %v2215, i32 1
-  %v2298 = insertelement <8 x half> %v2297, half %v2216, i32 2
-  %v2299 = insertelement <8 x half> %v2298, half %v2217, i32 3
-  %v2300 = insertelement <8 x half> %v2299, half %v2218, i32 4
-  %v2301 = insertelement <8 x half> %v2300, half %v2219, i32 5
-  %v2302 = insertelement <8 x half> %v2301, half %v2220, i32 6
-  %v2303 = insertelement <8 x half> %v2302, half %v2221, i32 7
-  store <8 x half> %v2303, ptr addrspace(1) %v2295, align 2
-  %v2304 = add i32 %v6, %v2123
-  %v2305 = add i32 %v8, %v2125
-  %v2306 = mul i32 %v2304, 576
+  %v2188 = mul i32 %v2187, 2
+  %v2189 = icmp slt i32 %v2185, 576
+  %v2190 = select i1 %v2189, i32 %v2188, i32 %v2170
+  %v2191 = bitcast half %v1990 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2191, ptr addrspace(8) %v2175, i32 %v2190, i32 0, i32 0)
+  %v2192 = add i32 %v8, %v1868
+  %v2193 = add i32 %v2192, 2
+  %v2194 = mul i32 %v1866, 576
+  %v2195 = add i32 %v2194, %v2193
+  %v2196 = mul i32 %v2195, 2
+  %v2197 = icmp slt i32 %v2193, 576
+  %v2198 = select i1 %v2197, i32 %v2196, i32 %v2170
+  %v2199 = bitcast half %v1991 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2199, ptr addrspace(8) %v2175, i32 %v2198, i32 0, i32 0)
+  %v2200 = add i32 %v8, %v1868
+  %v2201 = add i32 %v2200, 3
+  %v2202 = mul i32 %v1866, 576
+  %v2203 = add i32 %v2202, %v2201
+  %v2204 = mul i32 %v2203, 2
+  %v2205 = icmp slt i32 %v2201, 576
+  %v2206 = select i1 %v2205, i32 %v2204, i32 %v2170
+  %v2207 = bitcast half %v1992 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2207, ptr addrspace(8) %v2175, i32 %v2206, i32 0, i32 0)
+  %v2208 = add i32 %v8, %v1868
+  %v2209 = add i32 %v2208, 4
+  %v2210 = mul i32 %v1866, 576
+  %v2211 = add i32 %v2210, %v2209
+  %v2212 = mul i32 %v2211, 2
+  %v2213 = icmp slt i32 %v2209, 576
+  %v2214 = select i1 %v2213, i32 %v2212, i32 %v2170
+  %v2215 = bitcast half %v1993 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2215, ptr addrspace(8) %v2175, i32 %v2214, i32 0, i32 0)
+  %v2216 = add i32 %v8, %v1868
+  %v2217 = add i32 %v2216, 5
+  %v2218 = mul i32 %v1866, 576
+  %v2219 = add i32 %v2218, %v2217
+  %v2220 = mul i32 %v2219, 2
+  %v2221 = icmp slt i32 %v2217, 576
+  %v2222 = select i1 %v2221, i32 %v2220, i32 %v2170
+  %v2223 = bitcast half %v1994 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2223, ptr addrspace(8) %v2175, i32 %v2222, i32 0, i32 0)
+  %v2224 = add i32 %v8, %v1868
+  %v2225 = add i32 %v2224, 6
+  %v2226 = mul i32 %v1866, 576
+  %v2227 = add i32 %v2226, %v2225
+  %v2228 = mul i32 %v2227, 2
+  %v2229 = icmp slt i32 %v2225, 576
+  %v2230 = select i1 %v2229, i32 %v2228, i32 %v2170
+  %v2231 = bitcast half %v1995 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2231, ptr addrspace(8) %v2175, i32 %v2230, i32 0, i32 0)
+  %v2232 = add i32 %v8, %v1868
+  %v2233 = add i32 %v2232, 7
+  %v2234 = mul i32 %v1866, 576
+  %v2235 = add i32 %v2234, %v2233
+  %v2236 = mul i32 %v2235, 2
+  %v2237 = icmp slt i32 %v2233, 576
+  %v2238 = select i1 %v2237, i32 %v2236, i32 %v2170
+  %v2239 = bitcast half %v1996 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2239, ptr addrspace(8) %v2175, i32 %v2238, i32 0, i32 0)
+  %v2240 = add i32 %v8, %v1884
+  %v2241 = add i32 %v2240, 0
+  %v2242 = mul i32 %v1882, 576
+  %v2243 = add i32 %v2242, %v2241
+  %v2244 = mul i32 %v2243, 2
+  %v2245 = icmp slt i32 %v2241, 576
+  %v2246 = select i1 %v2245, i32 %v2244, i32 %v2170
+  %v2247 = bitcast half %v1997 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2247, ptr addrspace(8) %v2175, i32 %v2246, i32 0, i32 0)
+  %v2248 = add i32 %v8, %v1884
+  %v2249 = add i32 %v2248, 1
+  %v2250 = mul i32 %v1882, 576
+  %v2251 = add i32 %v2250, %v2249
+  %v2252 = mul i32 %v2251, 2
+  %v2253 = icmp slt i32 %v2249, 576
+  %v2254 = select i1 %v2253, i32 %v2252, i32 %v2170
+  %v2255 = bitcast half %v1998 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2255, ptr addrspace(8) %v2175, i32 %v2254, i32 0, i32 0)
+  %v2256 = add i32 %v8, %v1884
+  %v2257 = add i32 %v2256, 2
+  %v2258 = mul i32 %v1882, 576
+  %v2259 = add i32 %v2258, %v2257
+  %v2260 = mul i32 %v2259, 2
+  %v2261 = icmp slt i32 %v2257, 576
+  %v2262 = select i1 %v2261, i32 %v2260, i32 %v2170
+  %v2263 = bitcast half %v1999 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2263, ptr addrspace(8) %v2175, i32 %v2262, i32 0, i32 0)
+  %v2264 = add i32 %v8, %v1884
+  %v2265 = add i32 %v2264, 3
+  %v2266 = mul i32 %v1882, 576
+  %v2267 = add i32 %v2266, %v2265
+  %v2268 = mul i32 %v2267, 2
+  %v2269 = icmp slt i32 %v2265, 576
+  %v2270 = select i1 %v2269, i32 %v2268, i32 %v2170
+  %v2271 = bitcast half %v2000 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2271, ptr addrspace(8) %v2175, i32 %v2270, i32 0, i32 0)
+  %v2272 = add i32 %v8, %v1884
+  %v2273 = add i32 %v2272, 4
+  %v2274 = mul i32 %v1882, 576
+  %v2275 = add i32 %v2274, %v2273
+  %v2276 = mul i32 %v2275, 2
+  %v2277 = icmp slt i32 %v2273, 576
+  %v2278 = select i1 %v2277, i32 %v2276, i32 %v2170
+  %v2279 = bitcast half %v2001 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2279, ptr addrspace(8) %v2175, i32 %v2278, i32 0, i32 0)
+  %v2280 = add i32 %v8, %v1884
+  %v2281 = add i32 %v2280, 5
+  %v2282 = mul i32 %v1882, 576
+  %v2283 = add i32 %v2282, %v2281
+  %v2284 = mul i32 %v2283, 2
+  %v2285 = icmp slt i32 %v2281, 576
+  %v2286 = select i1 %v2285, i32 %v2284, i32 %v2170
+  %v2287 = bitcast half %v2002 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2287, ptr addrspace(8) %v2175, i32 %v2286, i32 0, i32 0)
+  %v2288 = add i32 %v8, %v1884
+  %v2289 = add i32 %v2288, 6
+  %v2290 = mul i32 %v1882, 576
+  %v2291 = add i32 %v2290, %v2289
+  %v2292 = mul i32 %v2291, 2
+  %v2293 = icmp slt i32 %v2289, 576
+  %v2294 = select i1 %v2293, i32 %v2292, i32 %v2170
+  %v2295 = bitcast half %v2003 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2295, ptr addrspace(8) %v2175, i32 %v2294, i32 0, i32 0)
+  %v2296 = add i32 %v8, %v1884
+  %v2297 = add i32 %v2296, 7
+  %v2298 = mul i32 %v1882, 576
+  %v2299 = add i32 %v2298, %v2297
+  %v2300 = mul i32 %v2299, 2
+  %v2301 = icmp slt i32 %v2297, 576
+  %v2302 = select i1 %v2301, i32 %v2300, i32 %v2170
+  %v2303 = bitcast half %v2004 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2303, ptr addrspace(8) %v2175, i32 %v2302, i32 0, i32 0)
+  %v2304 = add i32 %v8, %v1900
+  %v2305 = add i32 %v2304, 0
+  %v2306 = mul i32 %v1898, 576
   %v2307 = add i32 %v2306, %v2305
   %v2308 = mul i32 %v2307, 2
-  %v2309 = getelementptr inbounds i8, ptr addrspace(1) %v2069, i32 %v2308
-  %v2310 = insertelement <8 x half> poison, half %v2222, i32 0
-  %v2311 = insertelement <8 x half> %v2310, half %v2223, i32 1
-  %v2312 = insertelement <8 x half> %v2311, half %v2224, i32 2
-  %v2313 = insertelement <8 x half> %v2312, half %v2225, i32 3
-  %v2314 = insertelement <8 x half> %v2313, half %v2226, i32 4
-  %v2315 = insertelement <8 x half> %v2314, half %v2227, i32 5
-  %v2316 = insertelement <8 x half> %v2315, half %v2228, i32 6
-  %v2317 = insertelement <8 x half> %v2316, half %v2229, i32 7
-  store <8 x half> %v2317, ptr addrspace(1) %v2309, align 2
-  %v2318 = add i32 %v6, %v2139
-  %v2319 = add i32 %v8, %v2141
-  %v2320 = mul i32 %v2318, 576
-  %v2321 = add i32 %v2320, %v2319
-  %v2322 = mul i32 %v2321, 2
-  %v2323 = getelementptr inbounds i8, ptr addrspace(1) %v2069, i32 %v2322
-  %v2324 = insertelement <8 x half> poison, half %v2230, i32 0
-  %v2325 = insertelement <8 x half> %v2324, half %v2231, i32 1
-  %v2326 = insertelement <8 x half> %v2325, half %v2232, i32 2
-  %v2327 = insertelement <8 x half> %v2326, half %v2233, i32 3
-  %v2328 = insertelement <8 x half> %v2327, half %v2234, i32 4
-  %v2329 = insertelement <8 x half> %v2328, half %v2235, i32 5
-  %v2330 = insertelement <8 x half> %v2329, half %v2236, i32 6
-  %v2331 = insertelement <8 x half> %v2330, half %v2237, i32 7
-  store <8 x half> %v2331, ptr addrspace(1) %v2323, align 2
-  %v2332 = add i32 %v6, %v2155
-  %v2333 = add i32 %v8, %v2157
-  %v2334 = mul i32 %v2332, 576
-  %v2335 = add i32 %v2334, %v2333
-  %v2336 = mul i32 %v2335, 2
-  %v2337 = getelementptr inbounds i8, ptr addrspace(1) %v2069, i32 %v2336
-  %v2338 = insertelement <8 x half> poison, half %v2238, i32 0
-  %v2339 = insertelement <8 x half> %v2338, half %v2239, i32 1
-  %v2340 = insertelement <8 x half> %v2339, half %v2240, i32 2
-  %v2341 = insertelement <8 x half> %v2340, half %v2241, i32 3
-  %v2342 = insertelement <8 x half> %v2341, half %v2242, i32 4
-  %v2343 = insertelement <8 x half> %v2342, half %v2243, i32 5
-  %v2344 = insertelement <8 x half> %v2343, half %v2244, i32 6
-  %v2345 = insertelement <8 x half> %v2344, half %v2245, i32 7
-  store <8 x half> %v2345, ptr addrspace(1) %v2337, align 2
-  %v2346 = add i32 %v6, %v2171
-  %v2347 = add i32 %v8, %v2173
-  %v2348 = mul i32 %v2346, 576
-  %v2349 = add i32 %v2348, %v2347
-  %v2350 = mul i32 %v2349, 2
-  %v2351 = getelementptr inbounds i8, ptr addrspace(1) %v2069, i32 %v2350
-  %v2352 = insertelement <8 x half> poison, half %v2246, i32 0
-  %v2353 = insertelement <8 x half> %v2352, half %v2247, i32 1
-  %v2354 = insertelement <8 x half> %v2353, half %v2248, i32 2
-  %v2355 = insertelement <8 x half> %v2354, half %v2249, i32 3
-  %v2356 = insertelement <8 x half> %v2355, half %v2250, i32 4
-  %v2357 = insertelement <8 x half> %v2356, half %v2251, i32 5
-  %v2358 = insertelement <8 x half> %v2357, half %v2252, i32 6
-  %v2359 = insertelement <8 x half> %v2358, half %v2253, i32 7
-  store <8 x half> %v2359, ptr addrspace(1) %v2351, align 2
-  %v2360 = add i32 %v6, %v2187
-  %v2361 = add i32 %v8, %v2189
-  %v2362 = mul i32 %v2360, 576
+  %v2309 = icmp slt i32 %v2305, 576
+  %v2310 = select i1 %v2309, i32 %v2308, i32 %v2170
+  %v2311 = bitcast half %v2005 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2311, ptr addrspace(8) %v2175, i32 %v2310, i32 0, i32 0)
+  %v2312 = add i32 %v8, %v1900
+  %v2313 = add i32 %v2312, 1
+  %v2314 = mul i32 %v1898, 576
+  %v2315 = add i32 %v2314, %v2313
+  %v2316 = mul i32 %v2315, 2
+  %v2317 = icmp slt i32 %v2313, 576
+  %v2318 = select i1 %v2317, i32 %v2316, i32 %v2170
+  %v2319 = bitcast half %v2006 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2319, ptr addrspace(8) %v2175, i32 %v2318, i32 0, i32 0)
+  %v2320 = add i32 %v8, %v1900
+  %v2321 = add i32 %v2320, 2
+  %v2322 = mul i32 %v1898, 576
+  %v2323 = add i32 %v2322, %v2321
+  %v2324 = mul i32 %v2323, 2
+  %v2325 = icmp slt i32 %v2321, 576
+  %v2326 = select i1 %v2325, i32 %v2324, i32 %v2170
+  %v2327 = bitcast half %v2007 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2327, ptr addrspace(8) %v2175, i32 %v2326, i32 0, i32 0)
+  %v2328 = add i32 %v8, %v1900
+  %v2329 = add i32 %v2328, 3
+  %v2330 = mul i32 %v1898, 576
+  %v2331 = add i32 %v2330, %v2329
+  %v2332 = mul i32 %v2331, 2
+  %v2333 = icmp slt i32 %v2329, 576
+  %v2334 = select i1 %v2333, i32 %v2332, i32 %v2170
+  %v2335 = bitcast half %v2008 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2335, ptr addrspace(8) %v2175, i32 %v2334, i32 0, i32 0)
+  %v2336 = add i32 %v8, %v1900
+  %v2337 = add i32 %v2336, 4
+  %v2338 = mul i32 %v1898, 576
+  %v2339 = add i32 %v2338, %v2337
+  %v2340 = mul i32 %v2339, 2
+  %v2341 = icmp slt i32 %v2337, 576
+  %v2342 = select i1 %v2341, i32 %v2340, i32 %v2170
+  %v2343 = bitcast half %v2009 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2343, ptr addrspace(8) %v2175, i32 %v2342, i32 0, i32 0)
+  %v2344 = add i32 %v8, %v1900
+  %v2345 = add i32 %v2344, 5
+  %v2346 = mul i32 %v1898, 576
+  %v2347 = add i32 %v2346, %v2345
+  %v2348 = mul i32 %v2347, 2
+  %v2349 = icmp slt i32 %v2345, 576
+  %v2350 = select i1 %v2349, i32 %v2348, i32 %v2170
+  %v2351 = bitcast half %v2010 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2351, ptr addrspace(8) %v2175, i32 %v2350, i32 0, i32 0)
+  %v2352 = add i32 %v8, %v1900
+  %v2353 = add i32 %v2352, 6
+  %v2354 = mul i32 %v1898, 576
+  %v2355 = add i32 %v2354, %v2353
+  %v2356 = mul i32 %v2355, 2
+  %v2357 = icmp slt i32 %v2353, 576
+  %v2358 = select i1 %v2357, i32 %v2356, i32 %v2170
+  %v2359 = bitcast half %v2011 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2359, ptr addrspace(8) %v2175, i32 %v2358, i32 0, i32 0)
+  %v2360 = add i32 %v8, %v1900
+  %v2361 = add i32 %v2360, 7
+  %v2362 = mul i32 %v1898, 576
   %v2363 = add i32 %v2362, %v2361
   %v2364 = mul i32 %v2363, 2
-  %v2365 = getelementptr inbounds i8, ptr addrspace(1) %v2069, i32 %v2364
-  %v2366 = insertelement <8 x half> poison, half %v2254, i32 0
-  %v2367 = insertelement <8 x half> %v2366, half %v2255, i32 1
-  %v2368 = insertelement <8 x half> %v2367, half %v2256, i32 2
-  %v2369 = insertelement <8 x half> %v2368, half %v2257, i32 3
-  %v2370 = insertelement <8 x half> %v2369, half %v2258, i32 4
-  %v2371 = insertelement <8 x half> %v2370, half %v2259, i32 5
-  %v2372 = insertelement <8 x half> %v2371, half %v2260, i32 6
-  %v2373 = insertelement <8 x half> %v2372, half %v2261, i32 7
-  store <8 x half> %v2373, ptr addrspace(1) %v2365, align 2
-  br label %if.end26
-if.else25:
-  %v2374 = icmp slt i32 %v6, 64
-  %v2375 = sub i32 64, %v6
-  %v2376 = call i32 @llvm.smin.i32(i32 %v2375, i32 64)
-  %v2377 = select i1 %v2374, i32 %v2376, i32 0
-  %v2378 = mul i32 %v2377, 576
-  %v2379 = mul i32 %v2378, 2
-  %v2380 = mul i32 %v6, 576
-  %v2381 = mul i32 %v2380, 2
-  %v2382 = getelementptr inbounds i8, ptr addrspace(1) %v2069, i32 %v2381
-  %v2383 = zext i32 %v2379 to i64
-  %v2384 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v2382, i16 0, i64 %v2383, i32 822099968)
-  %v2385 = add i32 %v8, %v2077
-  %v2386 = add i32 %v2385, 0
-  %v2387 = mul i32 %v2075, 576
-  %v2388 = add i32 %v2387, %v2386
-  %v2389 = mul i32 %v2388, 2
-  %v2390 = icmp slt i32 %v2386, 576
-  %v2391 = select i1 %v2390, i32 %v2389, i32 %v2379
-  %v2392 = bitcast half %v2198 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2392, ptr addrspace(8) %v2384, i32 %v2391, i32 0, i32 0)
-  %v2393 = add i32 %v8, %v2077
-  %v2394 = add i32 %v2393, 1
-  %v2395 = mul i32 %v2075, 576
-  %v2396 = add i32 %v2395, %v2394
-  %v2397 = mul i32 %v2396, 2
-  %v2398 = icmp slt i32 %v2394, 576
-  %v2399 = select i1 %v2398, i32 %v2397, i32 %v2379
-  %v2400 = bitcast half %v2199 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2400, ptr addrspace(8) %v2384, i32 %v2399, i32 0, i32 0)
-  %v2401 = add i32 %v8, %v2077
-  %v2402 = add i32 %v2401, 2
-  %v2403 = mul i32 %v2075, 576
-  %v2404 = add i32 %v2403, %v2402
-  %v2405 = mul i32 %v2404, 2
-  %v2406 = icmp slt i32 %v2402, 576
-  %v2407 = select i1 %v2406, i32 %v2405, i32 %v2379
-  %v2408 = bitcast half %v2200 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2408, ptr addrspace(8) %v2384, i32 %v2407, i32 0, i32 0)
-  %v2409 = add i32 %v8, %v2077
-  %v2410 = add i32 %v2409, 3
-  %v2411 = mul i32 %v2075, 576
-  %v2412 = add i32 %v2411, %v2410
-  %v2413 = mul i32 %v2412, 2
-  %v2414 = icmp slt i32 %v2410, 576
-  %v2415 = select i1 %v2414, i32 %v2413, i32 %v2379
-  %v2416 = bitcast half %v2201 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2416, ptr addrspace(8) %v2384, i32 %v2415, i32 0, i32 0)
-  %v2417 = add i32 %v8, %v2077
-  %v2418 = add i32 %v2417, 4
-  %v2419 = mul i32 %v2075, 576
-  %v2420 = add i32 %v2419, %v2418
-  %v2421 = mul i32 %v2420, 2
-  %v2422 = icmp slt i32 %v2418, 576
-  %v2423 = select i1 %v2422, i32 %v2421, i32 %v2379
-  %v2424 = bitcast half %v2202 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2424, ptr addrspace(8) %v2384, i32 %v2423, i32 0, i32 0)
-  %v2425 = add i32 %v8, %v2077
-  %v2426 = add i32 %v2425, 5
-  %v2427 = mul i32 %v2075, 576
-  %v2428 = add i32 %v2427, %v2426
-  %v2429 = mul i32 %v2428, 2
-  %v2430 = icmp slt i32 %v2426, 576
-  %v2431 = select i1 %v2430, i32 %v2429, i32 %v2379
-  %v2432 = bitcast half %v2203 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2432, ptr addrspace(8) %v2384, i32 %v2431, i32 0, i32 0)
-  %v2433 = add i32 %v8, %v2077
-  %v2434 = add i32 %v2433, 6
-  %v2435 = mul i32 %v2075, 576
-  %v2436 = add i32 %v2435, %v2434
-  %v2437 = mul i32 %v2436, 2
-  %v2438 = icmp slt i32 %v2434, 576
-  %v2439 = select i1 %v2438, i32 %v2437, i32 %v2379
-  %v2440 = bitcast half %v2204 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2440, ptr addrspace(8) %v2384, i32 %v2439, i32 0, i32 0)
-  %v2441 = add i32 %v8, %v2077
-  %v2442 = add i32 %v2441, 7
-  %v2443 = mul i32 %v2075, 576
-  %v2444 = add i32 %v2443, %v2442
-  %v2445 = mul i32 %v2444, 2
-  %v2446 = icmp slt i32 %v2442, 576
-  %v2447 = select i1 %v2446, i32 %v2445, i32 %v2379
-  %v2448 = bitcast half %v2205 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2448, ptr addrspace(8) %v2384, i32 %v2447, i32 0, i32 0)
-  %v2449 = add i32 %v8, %v2093
-  %v2450 = add i32 %v2449, 0
-  %v2451 = mul i32 %v2091, 576
-  %v2452 = add i32 %v2451, %v2450
-  %v2453 = mul i32 %v2452, 2
-  %v2454 = icmp slt i32 %v2450, 576
-  %v2455 = select i1 %v2454, i32 %v2453, i32 %v2379
-  %v2456 = bitcast half %v2206 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2456, ptr addrspace(8) %v2384, i32 %v2455, i32 0, i32 0)
-  %v2457 = add i32 %v8, %v2093
-  %v2458 = add i32 %v2457, 1
-  %v2459 = mul i32 %v2091, 576
-  %v2460 = add i32 %v2459, %v2458
-  %v2461 = mul i32 %v2460, 2
-  %v2462 = icmp slt i32 %v2458, 576
-  %v2463 = select i1 %v2462, i32 %v2461, i32 %v2379
-  %v2464 = bitcast half %v2207 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2464, ptr addrspace(8) %v2384, i32 %v2463, i32 0, i32 0)
-  %v2465 = add i32 %v8, %v2093
-  %v2466 = add i32 %v2465, 2
-  %v2467 = mul i32 %v2091, 576
-  %v2468 = add i32 %v2467, %v2466
-  %v2469 = mul i32 %v2468, 2
-  %v2470 = icmp slt i32 %v2466, 576
-  %v2471 = select i1 %v2470, i32 %v2469, i32 %v2379
-  %v2472 = bitcast half %v2208 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2472, ptr addrspace(8) %v2384, i32 %v2471, i32 0, i32 0)
-  %v2473 = add i32 %v8, %v2093
-  %v2474 = add i32 %v2473, 3
-  %v2475 = mul i32 %v2091, 576
-  %v2476 = add i32 %v2475, %v2474
-  %v2477 = mul i32 %v2476, 2
-  %v2478 = icmp slt i32 %v2474, 576
-  %v2479 = select i1 %v2478, i32 %v2477, i32 %v2379
-  %v2480 = bitcast half %v2209 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2480, ptr addrspace(8) %v2384, i32 %v2479, i32 0, i32 0)
-  %v2481 = add i32 %v8, %v2093
-  %v2482 = add i32 %v2481, 4
-  %v2483 = mul i32 %v2091, 576
-  %v2484 = add i32 %v2483, %v2482
-  %v2485 = mul i32 %v2484, 2
-  %v2486 = icmp slt i32 %v2482, 576
-  %v2487 = select i1 %v2486, i32 %v2485, i32 %v2379
-  %v2488 = bitcast half %v2210 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2488, ptr addrspace(8) %v2384, i32 %v2487, i32 0, i32 0)
-  %v2489 = add i32 %v8, %v2093
-  %v2490 = add i32 %v2489, 5
-  %v2491 = mul i32 %v2091, 576
-  %v2492 = add i32 %v2491, %v2490
-  %v2493 = mul i32 %v2492, 2
-  %v2494 = icmp slt i32 %v2490, 576
-  %v2495 = select i1 %v2494, i32 %v2493, i32 %v2379
-  %v2496 = bitcast half %v2211 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2496, ptr addrspace(8) %v2384, i32 %v2495, i32 0, i32 0)
-  %v2497 = add i32 %v8, %v2093
-  %v2498 = add i32 %v2497, 6
-  %v2499 = mul i32 %v2091, 576
-  %v2500 = add i32 %v2499, %v2498
-  %v2501 = mul i32 %v2500, 2
-  %v2502 = icmp slt i32 %v2498, 576
-  %v2503 = select i1 %v2502, i32 %v2501, i32 %v2379
-  %v2504 = bitcast half %v2212 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2504, ptr addrspace(8) %v2384, i32 %v2503, i32 0, i32 0)
-  %v2505 = add i32 %v8, %v2093
-  %v2506 = add i32 %v2505, 7
-  %v2507 = mul i32 %v2091, 576
-  %v2508 = add i32 %v2507, %v2506
-  %v2509 = mul i32 %v2508, 2
-  %v2510 = icmp slt i32 %v2506, 576
-  %v2511 = select i1 %v2510, i32 %v2509, i32 %v2379
-  %v2512 = bitcast half %v2213 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2512, ptr addrspace(8) %v2384, i32 %v2511, i32 0, i32 0)
-  %v2513 = add i32 %v8, %v2109
-  %v2514 = add i32 %v2513, 0
-  %v2515 = mul i32 %v2107, 576
-  %v2516 = add i32 %v2515, %v2514
-  %v2517 = mul i32 %v2516, 2
-  %v2518 = icmp slt i32 %v2514, 576
-  %v2519 = select i1 %v2518, i32 %v2517, i32 %v2379
-  %v2520 = bitcast half %v2214 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2520, ptr addrspace(8) %v2384, i32 %v2519, i32 0, i32 0)
-  %v2521 = add i32 %v8, %v2109
-  %v2522 = add i32 %v2521, 1
-  %v2523 = mul i32 %v2107, 576
-  %v2524 = add i32 %v2523, %v2522
-  %v2525 = mul i32 %v2524, 2
-  %v2526 = icmp slt i32 %v2522, 576
-  %v2527 = select i1 %v2526, i32 %v2525, i32 %v2379
-  %v2528 = bitcast half %v2215 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2528, ptr addrspace(8) %v2384, i32 %v2527, i32 0, i32 0)
-  %v2529 = add i32 %v8, %v2109
-  %v2530 = add i32 %v2529, 2
-  %v2531 = mul i32 %v2107, 576
-  %v2532 = add i32 %v2531, %v2530
-  %v2533 = mul i32 %v2532, 2
-  %v2534 = icmp slt i32 %v2530, 576
-  %v2535 = select i1 %v2534, i32 %v2533, i32 %v2379
-  %v2536 = bitcast half %v2216 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2536, ptr addrspace(8) %v2384, i32 %v2535, i32 0, i32 0)
-  %v2537 = add i32 %v8, %v2109
-  %v2538 = add i32 %v2537, 3
-  %v2539 = mul i32 %v2107, 576
-  %v2540 = add i32 %v2539, %v2538
-  %v2541 = mul i32 %v2540, 2
-  %v2542 = icmp slt i32 %v2538, 576
-  %v2543 = select i1 %v2542, i32 %v2541, i32 %v2379
-  %v2544 = bitcast half %v2217 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2544, ptr addrspace(8) %v2384, i32 %v2543, i32 0, i32 0)
-  %v2545 = add i32 %v8, %v2109
-  %v2546 = add i32 %v2545, 4
-  %v2547 = mul i32 %v2107, 576
-  %v2548 = add i32 %v2547, %v2546
-  %v2549 = mul i32 %v2548, 2
-  %v2550 = icmp slt i32 %v2546, 576
-  %v2551 = select i1 %v2550, i32 %v2549, i32 %v2379
-  %v2552 = bitcast half %v2218 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2552, ptr addrspace(8) %v2384, i32 %v2551, i32 0, i32 0)
-  %v2553 = add i32 %v8, %v2109
-  %v2554 = add i32 %v2553, 5
-  %v2555 = mul i32 %v2107, 576
-  %v2556 = add i32 %v2555, %v2554
-  %v2557 = mul i32 %v2556, 2
-  %v2558 = icmp slt i32 %v2554, 576
-  %v2559 = select i1 %v2558, i32 %v2557, i32 %v2379
-  %v2560 = bitcast half %v2219 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2560, ptr addrspace(8) %v2384, i32 %v2559, i32 0, i32 0)
-  %v2561 = add i32 %v8, %v2109
-  %v2562 = add i32 %v2561, 6
-  %v2563 = mul i32 %v2107, 576
-  %v2564 = add i32 %v2563, %v2562
-  %v2565 = mul i32 %v2564, 2
-  %v2566 = icmp slt i32 %v2562, 576
-  %v2567 = select i1 %v2566, i32 %v2565, i32 %v2379
-  %v2568 = bitcast half %v2220 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2568, ptr addrspace(8) %v2384, i32 %v2567, i32 0, i32 0)
-  %v2569 = add i32 %v8, %v2109
-  %v2570 = add i32 %v2569, 7
-  %v2571 = mul i32 %v2107, 576
-  %v2572 = add i32 %v2571, %v2570
-  %v2573 = mul i32 %v2572, 2
-  %v2574 = icmp slt i32 %v2570, 576
-  %v2575 = select i1 %v2574, i32 %v2573, i32 %v2379
-  %v2576 = bitcast half %v2221 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2576, ptr addrspace(8) %v2384, i32 %v2575, i32 0, i32 0)
-  %v2577 = add i32 %v8, %v2125
-  %v2578 = add i32 %v2577, 0
-  %v2579 = mul i32 %v2123, 576
-  %v2580 = add i32 %v2579, %v2578
-  %v2581 = mul i32 %v2580, 2
-  %v2582 = icmp slt i32 %v2578, 576
-  %v2583 = select i1 %v2582, i32 %v2581, i32 %v2379
-  %v2584 = bitcast half %v2222 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2584, ptr addrspace(8) %v2384, i32 %v2583, i32 0, i32 0)
-  %v2585 = add i32 %v8, %v2125
-  %v2586 = add i32 %v2585, 1
-  %v2587 = mul i32 %v2123, 576
-  %v2588 = add i32 %v2587, %v2586
-  %v2589 = mul i32 %v2588, 2
-  %v2590 = icmp slt i32 %v2586, 576
-  %v2591 = select i1 %v2590, i32 %v2589, i32 %v2379
-  %v2592 = bitcast half %v2223 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2592, ptr addrspace(8) %v2384, i32 %v2591, i32 0, i32 0)
-  %v2593 = add i32 %v8, %v2125
-  %v2594 = add i32 %v2593, 2
-  %v2595 = mul i32 %v2123, 576
-  %v2596 = add i32 %v2595, %v2594
-  %v2597 = mul i32 %v2596, 2
-  %v2598 = icmp slt i32 %v2594, 576
-  %v2599 = select i1 %v2598, i32 %v2597, i32 %v2379
-  %v2600 = bitcast half %v2224 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2600, ptr addrspace(8) %v2384, i32 %v2599, i32 0, i32 0)
-  %v2601 = add i32 %v8, %v2125
-  %v2602 = add i32 %v2601, 3
-  %v2603 = mul i32 %v2123, 576
-  %v2604 = add i32 %v2603, %v2602
-  %v2605 = mul i32 %v2604, 2
-  %v2606 = icmp slt i32 %v2602, 576
-  %v2607 = select i1 %v2606, i32 %v2605, i32 %v2379
-  %v2608 = bitcast half %v2225 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2608, ptr addrspace(8) %v2384, i32 %v2607, i32 0, i32 0)
-  %v2609 = add i32 %v8, %v2125
-  %v2610 = add i32 %v2609, 4
-  %v2611 = mul i32 %v2123, 576
-  %v2612 = add i32 %v2611, %v2610
-  %v2613 = mul i32 %v2612, 2
-  %v2614 = icmp slt i32 %v2610, 576
-  %v2615 = select i1 %v2614, i32 %v2613, i32 %v2379
-  %v2616 = bitcast half %v2226 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2616, ptr addrspace(8) %v2384, i32 %v2615, i32 0, i32 0)
-  %v2617 = add i32 %v8, %v2125
-  %v2618 = add i32 %v2617, 5
-  %v2619 = mul i32 %v2123, 576
-  %v2620 = add i32 %v2619, %v2618
-  %v2621 = mul i32 %v2620, 2
-  %v2622 = icmp slt i32 %v2618, 576
-  %v2623 = select i1 %v2622, i32 %v2621, i32 %v2379
-  %v2624 = bitcast half %v2227 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2624, ptr addrspace(8) %v2384, i32 %v2623, i32 0, i32 0)
-  %v2625 = add i32 %v8, %v2125
-  %v2626 = add i32 %v2625, 6
-  %v2627 = mul i32 %v2123, 576
-  %v2628 = add i32 %v2627, %v2626
-  %v2629 = mul i32 %v2628, 2
-  %v2630 = icmp slt i32 %v2626, 576
-  %v2631 = select i1 %v2630, i32 %v2629, i32 %v2379
-  %v2632 = bitcast half %v2228 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2632, ptr addrspace(8) %v2384, i32 %v2631, i32 0, i32 0)
-  %v2633 = add i32 %v8, %v2125
-  %v2634 = add i32 %v2633, 7
-  %v2635 = mul i32 %v2123, 576
-  %v2636 = add i32 %v2635, %v2634
-  %v2637 = mul i32 %v2636, 2
-  %v2638 = icmp slt i32 %v2634, 576
-  %v2639 = select i1 %v2638, i32 %v2637, i32 %v2379
-  %v2640 = bitcast half %v2229 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2640, ptr addrspace(8) %v2384, i32 %v2639, i32 0, i32 0)
-  %v2641 = add i32 %v8, %v2141
-  %v2642 = add i32 %v2641, 0
-  %v2643 = mul i32 %v2139, 576
-  %v2644 = add i32 %v2643, %v2642
-  %v2645 = mul i32 %v2644, 2
-  %v2646 = icmp slt i32 %v2642, 576
-  %v2647 = select i1 %v2646, i32 %v2645, i32 %v2379
-  %v2648 = bitcast half %v2230 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2648, ptr addrspace(8) %v2384, i32 %v2647, i32 0, i32 0)
-  %v2649 = add i32 %v8, %v2141
-  %v2650 = add i32 %v2649, 1
-  %v2651 = mul i32 %v2139, 576
-  %v2652 = add i32 %v2651, %v2650
-  %v2653 = mul i32 %v2652, 2
-  %v2654 = icmp slt i32 %v2650, 576
-  %v2655 = select i1 %v2654, i32 %v2653, i32 %v2379
-  %v2656 = bitcast half %v2231 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2656, ptr addrspace(8) %v2384, i32 %v2655, i32 0, i32 0)
-  %v2657 = add i32 %v8, %v2141
-  %v2658 = add i32 %v2657, 2
-  %v2659 = mul i32 %v2139, 576
-  %v2660 = add i32 %v2659, %v2658
-  %v2661 = mul i32 %v2660, 2
-  %v2662 = icmp slt i32 %v2658, 576
-  %v2663 = select i1 %v2662, i32 %v2661, i32 %v2379
-  %v2664 = bitcast half %v2232 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2664, ptr addrspace(8) %v2384, i32 %v2663, i32 0, i32 0)
-  %v2665 = add i32 %v8, %v2141
-  %v2666 = add i32 %v2665, 3
-  %v2667 = mul i32 %v2139, 576
-  %v2668 = add i32 %v2667, %v2666
-  %v2669 = mul i32 %v2668, 2
-  %v2670 = icmp slt i32 %v2666, 576
-  %v2671 = select i1 %v2670, i32 %v2669, i32 %v2379
-  %v2672 = bitcast half %v2233 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2672, ptr addrspace(8) %v2384, i32 %v2671, i32 0, i32 0)
-  %v2673 = add i32 %v8, %v2141
-  %v2674 = add i32 %v2673, 4
-  %v2675 = mul i32 %v2139, 576
-  %v2676 = add i32 %v2675, %v2674
-  %v2677 = mul i32 %v2676, 2
-  %v2678 = icmp slt i32 %v2674, 576
-  %v2679 = select i1 %v2678, i32 %v2677, i32 %v2379
-  %v2680 = bitcast half %v2234 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2680, ptr addrspace(8) %v2384, i32 %v2679, i32 0, i32 0)
-  %v2681 = add i32 %v8, %v2141
-  %v2682 = add i32 %v2681, 5
-  %v2683 = mul i32 %v2139, 576
-  %v2684 = add i32 %v2683, %v2682
-  %v2685 = mul i32 %v2684, 2
-  %v2686 = icmp slt i32 %v2682, 576
-  %v2687 = select i1 %v2686, i32 %v2685, i32 %v2379
-  %v2688 = bitcast half %v2235 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2688, ptr addrspace(8) %v2384, i32 %v2687, i32 0, i32 0)
-  %v2689 = add i32 %v8, %v2141
-  %v2690 = add i32 %v2689, 6
-  %v2691 = mul i32 %v2139, 576
-  %v2692 = add i32 %v2691, %v2690
-  %v2693 = mul i32 %v2692, 2
-  %v2694 = icmp slt i32 %v2690, 576
-  %v2695 = select i1 %v2694, i32 %v2693, i32 %v2379
-  %v2696 = bitcast half %v2236 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2696, ptr addrspace(8) %v2384, i32 %v2695, i32 0, i32 0)
-  %v2697 = add i32 %v8, %v2141
-  %v2698 = add i32 %v2697, 7
-  %v2699 = mul i32 %v2139, 576
-  %v2700 = add i32 %v2699, %v2698
-  %v2701 = mul i32 %v2700, 2
-  %v2702 = icmp slt i32 %v2698, 576
-  %v2703 = select i1 %v2702, i32 %v2701, i32 %v2379
-  %v2704 = bitcast half %v2237 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2704, ptr addrspace(8) %v2384, i32 %v2703, i32 0, i32 0)
-  %v2705 = add i32 %v8, %v2157
-  %v2706 = add i32 %v2705, 0
-  %v2707 = mul i32 %v2155, 576
-  %v2708 = add i32 %v2707, %v2706
-  %v2709 = mul i32 %v2708, 2
-  %v2710 = icmp slt i32 %v2706, 576
-  %v2711 = select i1 %v2710, i32 %v2709, i32 %v2379
-  %v2712 = bitcast half %v2238 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2712, ptr addrspace(8) %v2384, i32 %v2711, i32 0, i32 0)
-  %v2713 = add i32 %v8, %v2157
-  %v2714 = add i32 %v2713, 1
-  %v2715 = mul i32 %v2155, 576
-  %v2716 = add i32 %v2715, %v2714
-  %v2717 = mul i32 %v2716, 2
-  %v2718 = icmp slt i32 %v2714, 576
-  %v2719 = select i1 %v2718, i32 %v2717, i32 %v2379
-  %v2720 = bitcast half %v2239 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2720, ptr addrspace(8) %v2384, i32 %v2719, i32 0, i32 0)
-  %v2721 = add i32 %v8, %v2157
-  %v2722 = add i32 %v2721, 2
-  %v2723 = mul i32 %v2155, 576
-  %v2724 = add i32 %v2723, %v2722
-  %v2725 = mul i32 %v2724, 2
-  %v2726 = icmp slt i32 %v2722, 576
-  %v2727 = select i1 %v2726, i32 %v2725, i32 %v2379
-  %v2728 = bitcast half %v2240 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2728, ptr addrspace(8) %v2384, i32 %v2727, i32 0, i32 0)
-  %v2729 = add i32 %v8, %v2157
-  %v2730 = add i32 %v2729, 3
-  %v2731 = mul i32 %v2155, 576
-  %v2732 = add i32 %v2731, %v2730
-  %v2733 = mul i32 %v2732, 2
-  %v2734 = icmp slt i32 %v2730, 576
-  %v2735 = select i1 %v2734, i32 %v2733, i32 %v2379
-  %v2736 = bitcast half %v2241 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2736, ptr addrspace(8) %v2384, i32 %v2735, i32 0, i32 0)
-  %v2737 = add i32 %v8, %v2157
-  %v2738 = add i32 %v2737, 4
-  %v2739 = mul i32 %v2155, 576
-  %v2740 = add i32 %v2739, %v2738
-  %v2741 = mul i32 %v2740, 2
-  %v2742 = icmp slt i32 %v2738, 576
-  %v2743 = select i1 %v2742, i32 %v2741, i32 %v2379
-  %v2744 = bitcast half %v2242 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2744, ptr addrspace(8) %v2384, i32 %v2743, i32 0, i32 0)
-  %v2745 = add i32 %v8, %v2157
-  %v2746 = add i32 %v2745, 5
-  %v2747 = mul i32 %v2155, 576
-  %v2748 = add i32 %v2747, %v2746
-  %v2749 = mul i32 %v2748, 2
-  %v2750 = icmp slt i32 %v2746, 576
-  %v2751 = select i1 %v2750, i32 %v2749, i32 %v2379
-  %v2752 = bitcast half %v2243 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2752, ptr addrspace(8) %v2384, i32 %v2751, i32 0, i32 0)
-  %v2753 = add i32 %v8, %v2157
-  %v2754 = add i32 %v2753, 6
-  %v2755 = mul i32 %v2155, 576
-  %v2756 = add i32 %v2755, %v2754
-  %v2757 = mul i32 %v2756, 2
-  %v2758 = icmp slt i32 %v2754, 576
-  %v2759 = select i1 %v2758, i32 %v2757, i32 %v2379
-  %v2760 = bitcast half %v2244 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2760, ptr addrspace(8) %v2384, i32 %v2759, i32 0, i32 0)
-  %v2761 = add i32 %v8, %v2157
-  %v2762 = add i32 %v2761, 7
-  %v2763 = mul i32 %v2155, 576
-  %v2764 = add i32 %v2763, %v2762
-  %v2765 = mul i32 %v2764, 2
-  %v2766 = icmp slt i32 %v2762, 576
-  %v2767 = select i1 %v2766, i32 %v2765, i32 %v2379
-  %v2768 = bitcast half %v2245 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2768, ptr addrspace(8) %v2384, i32 %v2767, i32 0, i32 0)
-  %v2769 = add i32 %v8, %v2173
-  %v2770 = add i32 %v2769, 0
-  %v2771 = mul i32 %v2171, 576
-  %v2772 = add i32 %v2771, %v2770
-  %v2773 = mul i32 %v2772, 2
-  %v2774 = icmp slt i32 %v2770, 576
-  %v2775 = select i1 %v2774, i32 %v2773, i32 %v2379
-  %v2776 = bitcast half %v2246 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2776, ptr addrspace(8) %v2384, i32 %v2775, i32 0, i32 0)
-  %v2777 = add i32 %v8, %v2173
-  %v2778 = add i32 %v2777, 1
-  %v2779 = mul i32 %v2171, 576
-  %v2780 = add i32 %v2779, %v2778
-  %v2781 = mul i32 %v2780, 2
-  %v2782 = icmp slt i32 %v2778, 576
-  %v2783 = select i1 %v2782, i32 %v2781, i32 %v2379
-  %v2784 = bitcast half %v2247 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2784, ptr addrspace(8) %v2384, i32 %v2783, i32 0, i32 0)
-  %v2785 = add i32 %v8, %v2173
-  %v2786 = add i32 %v2785, 2
-  %v2787 = mul i32 %v2171, 576
-  %v2788 = add i32 %v2787, %v2786
-  %v2789 = mul i32 %v2788, 2
-  %v2790 = icmp slt i32 %v2786, 576
-  %v2791 = select i1 %v2790, i32 %v2789, i32 %v2379
-  %v2792 = bitcast half %v2248 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2792, ptr addrspace(8) %v2384, i32 %v2791, i32 0, i32 0)
-  %v2793 = add i32 %v8, %v2173
-  %v2794 = add i32 %v2793, 3
-  %v2795 = mul i32 %v2171, 576
-  %v2796 = add i32 %v2795, %v2794
-  %v2797 = mul i32 %v2796, 2
-  %v2798 = icmp slt i32 %v2794, 576
-  %v2799 = select i1 %v2798, i32 %v2797, i32 %v2379
-  %v2800 = bitcast half %v2249 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2800, ptr addrspace(8) %v2384, i32 %v2799, i32 0, i32 0)
-  %v2801 = add i32 %v8, %v2173
-  %v2802 = add i32 %v2801, 4
-  %v2803 = mul i32 %v2171, 576
-  %v2804 = add i32 %v2803, %v2802
-  %v2805 = mul i32 %v2804, 2
-  %v2806 = icmp slt i32 %v2802, 576
-  %v2807 = select i1 %v2806, i32 %v2805, i32 %v2379
-  %v2808 = bitcast half %v2250 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2808, ptr addrspace(8) %v2384, i32 %v2807, i32 0, i32 0)
-  %v2809 = add i32 %v8, %v2173
-  %v2810 = add i32 %v2809, 5
-  %v2811 = mul i32 %v2171, 576
-  %v2812 = add i32 %v2811, %v2810
-  %v2813 = mul i32 %v2812, 2
-  %v2814 = icmp slt i32 %v2810, 576
-  %v2815 = select i1 %v2814, i32 %v2813, i32 %v2379
-  %v2816 = bitcast half %v2251 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2816, ptr addrspace(8) %v2384, i32 %v2815, i32 0, i32 0)
-  %v2817 = add i32 %v8, %v2173
-  %v2818 = add i32 %v2817, 6
-  %v2819 = mul i32 %v2171, 576
-  %v2820 = add i32 %v2819, %v2818
-  %v2821 = mul i32 %v2820, 2
-  %v2822 = icmp slt i32 %v2818, 576
-  %v2823 = select i1 %v2822, i32 %v2821, i32 %v2379
-  %v2824 = bitcast half %v2252 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2824, ptr addrspace(8) %v2384, i32 %v2823, i32 0, i32 0)
-  %v2825 = add i32 %v8, %v2173
-  %v2826 = add i32 %v2825, 7
-  %v2827 = mul i32 %v2171, 576
-  %v2828 = add i32 %v2827, %v2826
-  %v2829 = mul i32 %v2828, 2
-  %v2830 = icmp slt i32 %v2826, 576
-  %v2831 = select i1 %v2830, i32 %v2829, i32 %v2379
-  %v2832 = bitcast half %v2253 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2832, ptr addrspace(8) %v2384, i32 %v2831, i32 0, i32 0)
-  %v2833 = add i32 %v8, %v2189
-  %v2834 = add i32 %v2833, 0
-  %v2835 = mul i32 %v2187, 576
-  %v2836 = add i32 %v2835, %v2834
-  %v2837 = mul i32 %v2836, 2
-  %v2838 = icmp slt i32 %v2834, 576
-  %v2839 = select i1 %v2838, i32 %v2837, i32 %v2379
-  %v2840 = bitcast half %v2254 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2840, ptr addrspace(8) %v2384, i32 %v2839, i32 0, i32 0)
-  %v2841 = add i32 %v8, %v2189
-  %v2842 = add i32 %v2841, 1
-  %v2843 = mul i32 %v2187, 576
-  %v2844 = add i32 %v2843, %v2842
-  %v2845 = mul i32 %v2844, 2
-  %v2846 = icmp slt i32 %v2842, 576
-  %v2847 = select i1 %v2846, i32 %v2845, i32 %v2379
-  %v2848 = bitcast half %v2255 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2848, ptr addrspace(8) %v2384, i32 %v2847, i32 0, i32 0)
-  %v2849 = add i32 %v8, %v2189
-  %v2850 = add i32 %v2849, 2
-  %v2851 = mul i32 %v2187, 576
-  %v2852 = add i32 %v2851, %v2850
-  %v2853 = mul i32 %v2852, 2
-  %v2854 = icmp slt i32 %v2850, 576
-  %v2855 = select i1 %v2854, i32 %v2853, i32 %v2379
-  %v2856 = bitcast half %v2256 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2856, ptr addrspace(8) %v2384, i32 %v2855, i32 0, i32 0)
-  %v2857 = add i32 %v8, %v2189
-  %v2858 = add i32 %v2857, 3
-  %v2859 = mul i32 %v2187, 576
-  %v2860 = add i32 %v2859, %v2858
-  %v2861 = mul i32 %v2860, 2
-  %v2862 = icmp slt i32 %v2858, 576
-  %v2863 = select i1 %v2862, i32 %v2861, i32 %v2379
-  %v2864 = bitcast half %v2257 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2864, ptr addrspace(8) %v2384, i32 %v2863, i32 0, i32 0)
-  %v2865 = add i32 %v8, %v2189
-  %v2866 = add i32 %v2865, 4
-  %v2867 = mul i32 %v2187, 576
-  %v2868 = add i32 %v2867, %v2866
-  %v2869 = mul i32 %v2868, 2
-  %v2870 = icmp slt i32 %v2866, 576
-  %v2871 = select i1 %v2870, i32 %v2869, i32 %v2379
-  %v2872 = bitcast half %v2258 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2872, ptr addrspace(8) %v2384, i32 %v2871, i32 0, i32 0)
-  %v2873 = add i32 %v8, %v2189
-  %v2874 = add i32 %v2873, 5
-  %v2875 = mul i32 %v2187, 576
-  %v2876 = add i32 %v2875, %v2874
-  %v2877 = mul i32 %v2876, 2
-  %v2878 = icmp slt i32 %v2874, 576
-  %v2879 = select i1 %v2878, i32 %v2877, i32 %v2379
-  %v2880 = bitcast half %v2259 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2880, ptr addrspace(8) %v2384, i32 %v2879, i32 0, i32 0)
-  %v2881 = add i32 %v8, %v2189
-  %v2882 = add i32 %v2881, 6
-  %v2883 = mul i32 %v2187, 576
-  %v2884 = add i32 %v2883, %v2882
-  %v2885 = mul i32 %v2884, 2
-  %v2886 = icmp slt i32 %v2882, 576
-  %v2887 = select i1 %v2886, i32 %v2885, i32 %v2379
-  %v2888 = bitcast half %v2260 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2888, ptr addrspace(8) %v2384, i32 %v2887, i32 0, i32 0)
-  %v2889 = add i32 %v8, %v2189
-  %v2890 = add i32 %v2889, 7
-  %v2891 = mul i32 %v2187, 576
-  %v2892 = add i32 %v2891, %v2890
-  %v2893 = mul i32 %v2892, 2
-  %v2894 = icmp slt i32 %v2890, 576
-  %v2895 = select i1 %v2894, i32 %v2893, i32 %v2379
-  %v2896 = bitcast half %v2261 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2896, ptr addrspace(8) %v2384, i32 %v2895, i32 0, i32 0)
-  br label %if.end26
-if.end26:
+  %v2365 = icmp slt i32 %v2361, 576
+  %v2366 = select i1 %v2365, i32 %v2364, i32 %v2170
+  %v2367 = bitcast half %v2012 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2367, ptr addrspace(8) %v2175, i32 %v2366, i32 0, i32 0)
+  %v2368 = add i32 %v8, %v1916
+  %v2369 = add i32 %v2368, 0
+  %v2370 = mul i32 %v1914, 576
+  %v2371 = add i32 %v2370, %v2369
+  %v2372 = mul i32 %v2371, 2
+  %v2373 = icmp slt i32 %v2369, 576
+  %v2374 = select i1 %v2373, i32 %v2372, i32 %v2170
+  %v2375 = bitcast half %v2013 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2375, ptr addrspace(8) %v2175, i32 %v2374, i32 0, i32 0)
+  %v2376 = add i32 %v8, %v1916
+  %v2377 = add i32 %v2376, 1
+  %v2378 = mul i32 %v1914, 576
+  %v2379 = add i32 %v2378, %v2377
+  %v2380 = mul i32 %v2379, 2
+  %v2381 = icmp slt i32 %v2377, 576
+  %v2382 = select i1 %v2381, i32 %v2380, i32 %v2170
+  %v2383 = bitcast half %v2014 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2383, ptr addrspace(8) %v2175, i32 %v2382, i32 0, i32 0)
+  %v2384 = add i32 %v8, %v1916
+  %v2385 = add i32 %v2384, 2
+  %v2386 = mul i32 %v1914, 576
+  %v2387 = add i32 %v2386, %v2385
+  %v2388 = mul i32 %v2387, 2
+  %v2389 = icmp slt i32 %v2385, 576
+  %v2390 = select i1 %v2389, i32 %v2388, i32 %v2170
+  %v2391 = bitcast half %v2015 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2391, ptr addrspace(8) %v2175, i32 %v2390, i32 0, i32 0)
+  %v2392 = add i32 %v8, %v1916
+  %v2393 = add i32 %v2392, 3
+  %v2394 = mul i32 %v1914, 576
+  %v2395 = add i32 %v2394, %v2393
+  %v2396 = mul i32 %v2395, 2
+  %v2397 = icmp slt i32 %v2393, 576
+  %v2398 = select i1 %v2397, i32 %v2396, i32 %v2170
+  %v2399 = bitcast half %v2016 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2399, ptr addrspace(8) %v2175, i32 %v2398, i32 0, i32 0)
+  %v2400 = add i32 %v8, %v1916
+  %v2401 = add i32 %v2400, 4
+  %v2402 = mul i32 %v1914, 576
+  %v2403 = add i32 %v2402, %v2401
+  %v2404 = mul i32 %v2403, 2
+  %v2405 = icmp slt i32 %v2401, 576
+  %v2406 = select i1 %v2405, i32 %v2404, i32 %v2170
+  %v2407 = bitcast half %v2017 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2407, ptr addrspace(8) %v2175, i32 %v2406, i32 0, i32 0)
+  %v2408 = add i32 %v8, %v1916
+  %v2409 = add i32 %v2408, 5
+  %v2410 = mul i32 %v1914, 576
+  %v2411 = add i32 %v2410, %v2409
+  %v2412 = mul i32 %v2411, 2
+  %v2413 = icmp slt i32 %v2409, 576
+  %v2414 = select i1 %v2413, i32 %v2412, i32 %v2170
+  %v2415 = bitcast half %v2018 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2415, ptr addrspace(8) %v2175, i32 %v2414, i32 0, i32 0)
+  %v2416 = add i32 %v8, %v1916
+  %v2417 = add i32 %v2416, 6
+  %v2418 = mul i32 %v1914, 576
+  %v2419 = add i32 %v2418, %v2417
+  %v2420 = mul i32 %v2419, 2
+  %v2421 = icmp slt i32 %v2417, 576
+  %v2422 = select i1 %v2421, i32 %v2420, i32 %v2170
+  %v2423 = bitcast half %v2019 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2423, ptr addrspace(8) %v2175, i32 %v2422, i32 0, i32 0)
+  %v2424 = add i32 %v8, %v1916
+  %v2425 = add i32 %v2424, 7
+  %v2426 = mul i32 %v1914, 576
+  %v2427 = add i32 %v2426, %v2425
+  %v2428 = mul i32 %v2427, 2
+  %v2429 = icmp slt i32 %v2425, 576
+  %v2430 = select i1 %v2429, i32 %v2428, i32 %v2170
+  %v2431 = bitcast half %v2020 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2431, ptr addrspace(8) %v2175, i32 %v2430, i32 0, i32 0)
+  %v2432 = add i32 %v8, %v1932
+  %v2433 = add i32 %v2432, 0
+  %v2434 = mul i32 %v1930, 576
+  %v2435 = add i32 %v2434, %v2433
+  %v2436 = mul i32 %v2435, 2
+  %v2437 = icmp slt i32 %v2433, 576
+  %v2438 = select i1 %v2437, i32 %v2436, i32 %v2170
+  %v2439 = bitcast half %v2021 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2439, ptr addrspace(8) %v2175, i32 %v2438, i32 0, i32 0)
+  %v2440 = add i32 %v8, %v1932
+  %v2441 = add i32 %v2440, 1
+  %v2442 = mul i32 %v1930, 576
+  %v2443 = add i32 %v2442, %v2441
+  %v2444 = mul i32 %v2443, 2
+  %v2445 = icmp slt i32 %v2441, 576
+  %v2446 = select i1 %v2445, i32 %v2444, i32 %v2170
+  %v2447 = bitcast half %v2022 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2447, ptr addrspace(8) %v2175, i32 %v2446, i32 0, i32 0)
+  %v2448 = add i32 %v8, %v1932
+  %v2449 = add i32 %v2448, 2
+  %v2450 = mul i32 %v1930, 576
+  %v2451 = add i32 %v2450, %v2449
+  %v2452 = mul i32 %v2451, 2
+  %v2453 = icmp slt i32 %v2449, 576
+  %v2454 = select i1 %v2453, i32 %v2452, i32 %v2170
+  %v2455 = bitcast half %v2023 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2455, ptr addrspace(8) %v2175, i32 %v2454, i32 0, i32 0)
+  %v2456 = add i32 %v8, %v1932
+  %v2457 = add i32 %v2456, 3
+  %v2458 = mul i32 %v1930, 576
+  %v2459 = add i32 %v2458, %v2457
+  %v2460 = mul i32 %v2459, 2
+  %v2461 = icmp slt i32 %v2457, 576
+  %v2462 = select i1 %v2461, i32 %v2460, i32 %v2170
+  %v2463 = bitcast half %v2024 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2463, ptr addrspace(8) %v2175, i32 %v2462, i32 0, i32 0)
+  %v2464 = add i32 %v8, %v1932
+  %v2465 = add i32 %v2464, 4
+  %v2466 = mul i32 %v1930, 576
+  %v2467 = add i32 %v2466, %v2465
+  %v2468 = mul i32 %v2467, 2
+  %v2469 = icmp slt i32 %v2465, 576
+  %v2470 = select i1 %v2469, i32 %v2468, i32 %v2170
+  %v2471 = bitcast half %v2025 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2471, ptr addrspace(8) %v2175, i32 %v2470, i32 0, i32 0)
+  %v2472 = add i32 %v8, %v1932
+  %v2473 = add i32 %v2472, 5
+  %v2474 = mul i32 %v1930, 576
+  %v2475 = add i32 %v2474, %v2473
+  %v2476 = mul i32 %v2475, 2
+  %v2477 = icmp slt i32 %v2473, 576
+  %v2478 = select i1 %v2477, i32 %v2476, i32 %v2170
+  %v2479 = bitcast half %v2026 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2479, ptr addrspace(8) %v2175, i32 %v2478, i32 0, i32 0)
+  %v2480 = add i32 %v8, %v1932
+  %v2481 = add i32 %v2480, 6
+  %v2482 = mul i32 %v1930, 576
+  %v2483 = add i32 %v2482, %v2481
+  %v2484 = mul i32 %v2483, 2
+  %v2485 = icmp slt i32 %v2481, 576
+  %v2486 = select i1 %v2485, i32 %v2484, i32 %v2170
+  %v2487 = bitcast half %v2027 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2487, ptr addrspace(8) %v2175, i32 %v2486, i32 0, i32 0)
+  %v2488 = add i32 %v8, %v1932
+  %v2489 = add i32 %v2488, 7
+  %v2490 = mul i32 %v1930, 576
+  %v2491 = add i32 %v2490, %v2489
+  %v2492 = mul i32 %v2491, 2
+  %v2493 = icmp slt i32 %v2489, 576
+  %v2494 = select i1 %v2493, i32 %v2492, i32 %v2170
+  %v2495 = bitcast half %v2028 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2495, ptr addrspace(8) %v2175, i32 %v2494, i32 0, i32 0)
+  %v2496 = add i32 %v8, %v1948
+  %v2497 = add i32 %v2496, 0
+  %v2498 = mul i32 %v1946, 576
+  %v2499 = add i32 %v2498, %v2497
+  %v2500 = mul i32 %v2499, 2
+  %v2501 = icmp slt i32 %v2497, 576
+  %v2502 = select i1 %v2501, i32 %v2500, i32 %v2170
+  %v2503 = bitcast half %v2029 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2503, ptr addrspace(8) %v2175, i32 %v2502, i32 0, i32 0)
+  %v2504 = add i32 %v8, %v1948
+  %v2505 = add i32 %v2504, 1
+  %v2506 = mul i32 %v1946, 576
+  %v2507 = add i32 %v2506, %v2505
+  %v2508 = mul i32 %v2507, 2
+  %v2509 = icmp slt i32 %v2505, 576
+  %v2510 = select i1 %v2509, i32 %v2508, i32 %v2170
+  %v2511 = bitcast half %v2030 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2511, ptr addrspace(8) %v2175, i32 %v2510, i32 0, i32 0)
+  %v2512 = add i32 %v8, %v1948
+  %v2513 = add i32 %v2512, 2
+  %v2514 = mul i32 %v1946, 576
+  %v2515 = add i32 %v2514, %v2513
+  %v2516 = mul i32 %v2515, 2
+  %v2517 = icmp slt i32 %v2513, 576
+  %v2518 = select i1 %v2517, i32 %v2516, i32 %v2170
+  %v2519 = bitcast half %v2031 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2519, ptr addrspace(8) %v2175, i32 %v2518, i32 0, i32 0)
+  %v2520 = add i32 %v8, %v1948
+  %v2521 = add i32 %v2520, 3
+  %v2522 = mul i32 %v1946, 576
+  %v2523 = add i32 %v2522, %v2521
+  %v2524 = mul i32 %v2523, 2
+  %v2525 = icmp slt i32 %v2521, 576
+  %v2526 = select i1 %v2525, i32 %v2524, i32 %v2170
+  %v2527 = bitcast half %v2032 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2527, ptr addrspace(8) %v2175, i32 %v2526, i32 0, i32 0)
+  %v2528 = add i32 %v8, %v1948
+  %v2529 = add i32 %v2528, 4
+  %v2530 = mul i32 %v1946, 576
+  %v2531 = add i32 %v2530, %v2529
+  %v2532 = mul i32 %v2531, 2
+  %v2533 = icmp slt i32 %v2529, 576
+  %v2534 = select i1 %v2533, i32 %v2532, i32 %v2170
+  %v2535 = bitcast half %v2033 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2535, ptr addrspace(8) %v2175, i32 %v2534, i32 0, i32 0)
+  %v2536 = add i32 %v8, %v1948
+  %v2537 = add i32 %v2536, 5
+  %v2538 = mul i32 %v1946, 576
+  %v2539 = add i32 %v2538, %v2537
+  %v2540 = mul i32 %v2539, 2
+  %v2541 = icmp slt i32 %v2537, 576
+  %v2542 = select i1 %v2541, i32 %v2540, i32 %v2170
+  %v2543 = bitcast half %v2034 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2543, ptr addrspace(8) %v2175, i32 %v2542, i32 0, i32 0)
+  %v2544 = add i32 %v8, %v1948
+  %v2545 = add i32 %v2544, 6
+  %v2546 = mul i32 %v1946, 576
+  %v2547 = add i32 %v2546, %v2545
+  %v2548 = mul i32 %v2547, 2
+  %v2549 = icmp slt i32 %v2545, 576
+  %v2550 = select i1 %v2549, i32 %v2548, i32 %v2170
+  %v2551 = bitcast half %v2035 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2551, ptr addrspace(8) %v2175, i32 %v2550, i32 0, i32 0)
+  %v2552 = add i32 %v8, %v1948
+  %v2553 = add i32 %v2552, 7
+  %v2554 = mul i32 %v1946, 576
+  %v2555 = add i32 %v2554, %v2553
+  %v2556 = mul i32 %v2555, 2
+  %v2557 = icmp slt i32 %v2553, 576
+  %v2558 = select i1 %v2557, i32 %v2556, i32 %v2170
+  %v2559 = bitcast half %v2036 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2559, ptr addrspace(8) %v2175, i32 %v2558, i32 0, i32 0)
+  %v2560 = add i32 %v8, %v1964
+  %v2561 = add i32 %v2560, 0
+  %v2562 = mul i32 %v1962, 576
+  %v2563 = add i32 %v2562, %v2561
+  %v2564 = mul i32 %v2563, 2
+  %v2565 = icmp slt i32 %v2561, 576
+  %v2566 = select i1 %v2565, i32 %v2564, i32 %v2170
+  %v2567 = bitcast half %v2037 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2567, ptr addrspace(8) %v2175, i32 %v2566, i32 0, i32 0)
+  %v2568 = add i32 %v8, %v1964
+  %v2569 = add i32 %v2568, 1
+  %v2570 = mul i32 %v1962, 576
+  %v2571 = add i32 %v2570, %v2569
+  %v2572 = mul i32 %v2571, 2
+  %v2573 = icmp slt i32 %v2569, 576
+  %v2574 = select i1 %v2573, i32 %v2572, i32 %v2170
+  %v2575 = bitcast half %v2038 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2575, ptr addrspace(8) %v2175, i32 %v2574, i32 0, i32 0)
+  %v2576 = add i32 %v8, %v1964
+  %v2577 = add i32 %v2576, 2
+  %v2578 = mul i32 %v1962, 576
+  %v2579 = add i32 %v2578, %v2577
+  %v2580 = mul i32 %v2579, 2
+  %v2581 = icmp slt i32 %v2577, 576
+  %v2582 = select i1 %v2581, i32 %v2580, i32 %v2170
+  %v2583 = bitcast half %v2039 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2583, ptr addrspace(8) %v2175, i32 %v2582, i32 0, i32 0)
+  %v2584 = add i32 %v8, %v1964
+  %v2585 = add i32 %v2584, 3
+  %v2586 = mul i32 %v1962, 576
+  %v2587 = add i32 %v2586, %v2585
+  %v2588 = mul i32 %v2587, 2
+  %v2589 = icmp slt i32 %v2585, 576
+  %v2590 = select i1 %v2589, i32 %v2588, i32 %v2170
+  %v2591 = bitcast half %v2040 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2591, ptr addrspace(8) %v2175, i32 %v2590, i32 0, i32 0)
+  %v2592 = add i32 %v8, %v1964
+  %v2593 = add i32 %v2592, 4
+  %v2594 = mul i32 %v1962, 576
+  %v2595 = add i32 %v2594, %v2593
+  %v2596 = mul i32 %v2595, 2
+  %v2597 = icmp slt i32 %v2593, 576
+  %v2598 = select i1 %v2597, i32 %v2596, i32 %v2170
+  %v2599 = bitcast half %v2041 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2599, ptr addrspace(8) %v2175, i32 %v2598, i32 0, i32 0)
+  %v2600 = add i32 %v8, %v1964
+  %v2601 = add i32 %v2600, 5
+  %v2602 = mul i32 %v1962, 576
+  %v2603 = add i32 %v2602, %v2601
+  %v2604 = mul i32 %v2603, 2
+  %v2605 = icmp slt i32 %v2601, 576
+  %v2606 = select i1 %v2605, i32 %v2604, i32 %v2170
+  %v2607 = bitcast half %v2042 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2607, ptr addrspace(8) %v2175, i32 %v2606, i32 0, i32 0)
+  %v2608 = add i32 %v8, %v1964
+  %v2609 = add i32 %v2608, 6
+  %v2610 = mul i32 %v1962, 576
+  %v2611 = add i32 %v2610, %v2609
+  %v2612 = mul i32 %v2611, 2
+  %v2613 = icmp slt i32 %v2609, 576
+  %v2614 = select i1 %v2613, i32 %v2612, i32 %v2170
+  %v2615 = bitcast half %v2043 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2615, ptr addrspace(8) %v2175, i32 %v2614, i32 0, i32 0)
+  %v2616 = add i32 %v8, %v1964
+  %v2617 = add i32 %v2616, 7
+  %v2618 = mul i32 %v1962, 576
+  %v2619 = add i32 %v2618, %v2617
+  %v2620 = mul i32 %v2619, 2
+  %v2621 = icmp slt i32 %v2617, 576
+  %v2622 = select i1 %v2621, i32 %v2620, i32 %v2170
+  %v2623 = bitcast half %v2044 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2623, ptr addrspace(8) %v2175, i32 %v2622, i32 0, i32 0)
+  %v2624 = add i32 %v8, %v1980
+  %v2625 = add i32 %v2624, 0
+  %v2626 = mul i32 %v1978, 576
+  %v2627 = add i32 %v2626, %v2625
+  %v2628 = mul i32 %v2627, 2
+  %v2629 = icmp slt i32 %v2625, 576
+  %v2630 = select i1 %v2629, i32 %v2628, i32 %v2170
+  %v2631 = bitcast half %v2045 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2631, ptr addrspace(8) %v2175, i32 %v2630, i32 0, i32 0)
+  %v2632 = add i32 %v8, %v1980
+  %v2633 = add i32 %v2632, 1
+  %v2634 = mul i32 %v1978, 576
+  %v2635 = add i32 %v2634, %v2633
+  %v2636 = mul i32 %v2635, 2
+  %v2637 = icmp slt i32 %v2633, 576
+  %v2638 = select i1 %v2637, i32 %v2636, i32 %v2170
+  %v2639 = bitcast half %v2046 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2639, ptr addrspace(8) %v2175, i32 %v2638, i32 0, i32 0)
+  %v2640 = add i32 %v8, %v1980
+  %v2641 = add i32 %v2640, 2
+  %v2642 = mul i32 %v1978, 576
+  %v2643 = add i32 %v2642, %v2641
+  %v2644 = mul i32 %v2643, 2
+  %v2645 = icmp slt i32 %v2641, 576
+  %v2646 = select i1 %v2645, i32 %v2644, i32 %v2170
+  %v2647 = bitcast half %v2047 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2647, ptr addrspace(8) %v2175, i32 %v2646, i32 0, i32 0)
+  %v2648 = add i32 %v8, %v1980
+  %v2649 = add i32 %v2648, 3
+  %v2650 = mul i32 %v1978, 576
+  %v2651 = add i32 %v2650, %v2649
+  %v2652 = mul i32 %v2651, 2
+  %v2653 = icmp slt i32 %v2649, 576
+  %v2654 = select i1 %v2653, i32 %v2652, i32 %v2170
+  %v2655 = bitcast half %v2048 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2655, ptr addrspace(8) %v2175, i32 %v2654, i32 0, i32 0)
+  %v2656 = add i32 %v8, %v1980
+  %v2657 = add i32 %v2656, 4
+  %v2658 = mul i32 %v1978, 576
+  %v2659 = add i32 %v2658, %v2657
+  %v2660 = mul i32 %v2659, 2
+  %v2661 = icmp slt i32 %v2657, 576
+  %v2662 = select i1 %v2661, i32 %v2660, i32 %v2170
+  %v2663 = bitcast half %v2049 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2663, ptr addrspace(8) %v2175, i32 %v2662, i32 0, i32 0)
+  %v2664 = add i32 %v8, %v1980
+  %v2665 = add i32 %v2664, 5
+  %v2666 = mul i32 %v1978, 576
+  %v2667 = add i32 %v2666, %v2665
+  %v2668 = mul i32 %v2667, 2
+  %v2669 = icmp slt i32 %v2665, 576
+  %v2670 = select i1 %v2669, i32 %v2668, i32 %v2170
+  %v2671 = bitcast half %v2050 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2671, ptr addrspace(8) %v2175, i32 %v2670, i32 0, i32 0)
+  %v2672 = add i32 %v8, %v1980
+  %v2673 = add i32 %v2672, 6
+  %v2674 = mul i32 %v1978, 576
+  %v2675 = add i32 %v2674, %v2673
+  %v2676 = mul i32 %v2675, 2
+  %v2677 = icmp slt i32 %v2673, 576
+  %v2678 = select i1 %v2677, i32 %v2676, i32 %v2170
+  %v2679 = bitcast half %v2051 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2679, ptr addrspace(8) %v2175, i32 %v2678, i32 0, i32 0)
+  %v2680 = add i32 %v8, %v1980
+  %v2681 = add i32 %v2680, 7
+  %v2682 = mul i32 %v1978, 576
+  %v2683 = add i32 %v2682, %v2681
+  %v2684 = mul i32 %v2683, 2
+  %v2685 = icmp slt i32 %v2681, 576
+  %v2686 = select i1 %v2685, i32 %v2684, i32 %v2170
+  %v2687 = bitcast half %v2052 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2687, ptr addrspace(8) %v2175, i32 %v2686, i32 0, i32 0)
+  br label %if.end23
+if.end23:
   ret void
 }
 
 declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
-declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)

@@ -1749,1426 +1749,1203 @@ for.body4:
 for.exit5:
   br label %for.head6
 for.head6:
-  %v1670 = phi i32 [ %v112, %for.exit5 ], [ %v2012, %for.exit20 ]
-  %v1671 = phi <16 x float> [ %v882, %for.exit5 ], [ %v2008, %for.exit20 ]
-  %v1672 = phi <16 x float> [ %v883, %for.exit5 ], [ %v2009, %for.exit20 ]
-  %v1673 = phi <16 x float> [ %v884, %for.exit5 ], [ %v2010, %for.exit20 ]
-  %v1674 = phi <16 x float> [ %v885, %for.exit5 ], [ %v2011, %for.exit20 ]
+  %v1670 = phi i32 [ %v112, %for.exit5 ], [ %v1803, %for.exit17 ]
+  %v1671 = phi <16 x float> [ %v882, %for.exit5 ], [ %v1799, %for.exit17 ]
+  %v1672 = phi <16 x float> [ %v883, %for.exit5 ], [ %v1800, %for.exit17 ]
+  %v1673 = phi <16 x float> [ %v884, %for.exit5 ], [ %v1801, %for.exit17 ]
+  %v1674 = phi <16 x float> [ %v885, %for.exit5 ], [ %v1802, %for.exit17 ]
   %v1675 = icmp slt i32 %v1670, 196
   br i1 %v1675, label %for.body7, label %for.exit8
 for.body7:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v1676 = srem i32 64, 8
-  %v1677 = icmp eq i32 %v1676, 0
-  br i1 %v1677, label %if.then9, label %if.else10
-if.then9:
-  %v1678 = zext i32 2147483647 to i64
-  %v1679 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v4, i16 0, i64 %v1678, i32 131072)
-  %v1680 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
-  %v1681 = sdiv i32 %v1680, 16
-  %v1682 = mul i32 %v1681, 8
-  %v1683 = srem i32 %v1680, 16
-  %v1684 = mul i32 %v1683, 2
-  %v1685 = add i32 %v6, %v1682
-  %v1686 = add i32 %v1670, %v1684
-  %v1687 = icmp slt i32 %v1685, 64
-  %v1688 = icmp slt i32 %v1686, 196
-  %v1689 = mul i32 %v1686, 64
-  %v1690 = add i32 %v1689, %v1685
-  %v1691 = and i1 %v1687, %v1688
-  %v1692 = mul i32 %v1690, 2
-  %v1693 = select i1 %v1691, i32 %v1692, i32 2147483647
-  %v1694 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v1679, i32 %v1693, i32 0, i32 0)
-  %v1695 = bitcast <4 x i32> %v1694 to <8 x half>
-  %v1696 = add i32 %v1690, 64
-  %v1697 = add i32 %v1686, 1
-  %v1698 = icmp slt i32 %v1697, 196
-  %v1699 = and i1 %v1687, %v1698
-  %v1700 = mul i32 %v1696, 2
-  %v1701 = select i1 %v1699, i32 %v1700, i32 2147483647
-  %v1702 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v1679, i32 %v1701, i32 0, i32 0)
-  %v1703 = bitcast <4 x i32> %v1702 to <8 x half>
-  %v1704 = call i32 @llvm.smin.i32(i32 %v9, i32 127)
-  %v1705 = sdiv i32 %v1704, 16
-  %v1706 = mul i32 %v1705, 8
-  %v1707 = srem i32 %v1704, 16
-  %v1708 = mul i32 %v1707, 2
-  %v1709 = extractelement <8 x half> %v1695, i32 0
-  %v1710 = extractelement <8 x half> %v1703, i32 0
-  %v1711 = insertelement <2 x half> poison, half %v1709, i32 0
-  %v1712 = insertelement <2 x half> %v1711, half %v1710, i32 1
-  %v1713 = add i32 %v1706, 0
-  %v1714 = mul i32 %v1708, 2
-  %v1715 = mul i32 %v1713, 4
-  %v1716 = sdiv i32 %v1714, 16
-  %v1717 = add i32 %v1715, %v1716
-  %v1718 = sdiv i32 %v1717, 16
-  %v1719 = srem i32 %v1718, 8
-  %v1720 = shl i32 %v1719, 1
-  %v1721 = xor i32 %v1719, %v1720
-  %v1722 = srem i32 %v1721, 16
-  %v1723 = srem i32 %v1717, 16
-  %v1724 = xor i32 %v1723, %v1722
-  %v1725 = mul i32 %v1718, 256
-  %v1726 = mul i32 %v1724, 16
-  %v1727 = add i32 %v1725, %v1726
-  %v1728 = srem i32 %v1714, 16
-  %v1729 = add i32 %v1727, %v1728
-  %v1730 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1729
-  store <2 x half> %v1712, ptr addrspace(3) %v1730, align 2
-  %v1731 = extractelement <8 x half> %v1695, i32 1
-  %v1732 = extractelement <8 x half> %v1703, i32 1
-  %v1733 = insertelement <2 x half> poison, half %v1731, i32 0
-  %v1734 = insertelement <2 x half> %v1733, half %v1732, i32 1
-  %v1735 = add i32 %v1706, 1
-  %v1736 = mul i32 %v1708, 2
-  %v1737 = mul i32 %v1735, 4
-  %v1738 = sdiv i32 %v1736, 16
-  %v1739 = add i32 %v1737, %v1738
-  %v1740 = sdiv i32 %v1739, 16
-  %v1741 = srem i32 %v1740, 8
-  %v1742 = shl i32 %v1741, 1
-  %v1743 = xor i32 %v1741, %v1742
-  %v1744 = srem i32 %v1743, 16
-  %v1745 = srem i32 %v1739, 16
-  %v1746 = xor i32 %v1745, %v1744
-  %v1747 = mul i32 %v1740, 256
-  %v1748 = mul i32 %v1746, 16
-  %v1749 = add i32 %v1747, %v1748
-  %v1750 = srem i32 %v1736, 16
-  %v1751 = add i32 %v1749, %v1750
-  %v1752 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1751
-  store <2 x half> %v1734, ptr addrspace(3) %v1752, align 2
-  %v1753 = extractelement <8 x half> %v1695, i32 2
-  %v1754 = extractelement <8 x half> %v1703, i32 2
-  %v1755 = insertelement <2 x half> poison, half %v1753, i32 0
-  %v1756 = insertelement <2 x half> %v1755, half %v1754, i32 1
-  %v1757 = add i32 %v1706, 2
-  %v1758 = mul i32 %v1708, 2
-  %v1759 = mul i32 %v1757, 4
-  %v1760 = sdiv i32 %v1758, 16
-  %v1761 = add i32 %v1759, %v1760
-  %v1762 = sdiv i32 %v1761, 16
-  %v1763 = srem i32 %v1762, 8
-  %v1764 = shl i32 %v1763, 1
-  %v1765 = xor i32 %v1763, %v1764
-  %v1766 = srem i32 %v1765, 16
-  %v1767 = srem i32 %v1761, 16
-  %v1768 = xor i32 %v1767, %v1766
-  %v1769 = mul i32 %v1762, 256
-  %v1770 = mul i32 %v1768, 16
-  %v1771 = add i32 %v1769, %v1770
-  %v1772 = srem i32 %v1758, 16
-  %v1773 = add i32 %v1771, %v1772
-  %v1774 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1773
-  store <2 x half> %v1756, ptr addrspace(3) %v1774, align 2
-  %v1775 = extractelement <8 x half> %v1695, i32 3
-  %v1776 = extractelement <8 x half> %v1703, i32 3
-  %v1777 = insertelement <2 x half> poison, half %v1775, i32 0
-  %v1778 = insertelement <2 x half> %v1777, half %v1776, i32 1
-  %v1779 = add i32 %v1706, 3
-  %v1780 = mul i32 %v1708, 2
-  %v1781 = mul i32 %v1779, 4
-  %v1782 = sdiv i32 %v1780, 16
-  %v1783 = add i32 %v1781, %v1782
-  %v1784 = sdiv i32 %v1783, 16
-  %v1785 = srem i32 %v1784, 8
-  %v1786 = shl i32 %v1785, 1
-  %v1787 = xor i32 %v1785, %v1786
-  %v1788 = srem i32 %v1787, 16
-  %v1789 = srem i32 %v1783, 16
-  %v1790 = xor i32 %v1789, %v1788
-  %v1791 = mul i32 %v1784, 256
-  %v1792 = mul i32 %v1790, 16
-  %v1793 = add i32 %v1791, %v1792
-  %v1794 = srem i32 %v1780, 16
-  %v1795 = add i32 %v1793, %v1794
-  %v1796 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1795
-  store <2 x half> %v1778, ptr addrspace(3) %v1796, align 2
-  %v1797 = extractelement <8 x half> %v1695, i32 4
-  %v1798 = extractelement <8 x half> %v1703, i32 4
-  %v1799 = insertelement <2 x half> poison, half %v1797, i32 0
-  %v1800 = insertelement <2 x half> %v1799, half %v1798, i32 1
-  %v1801 = add i32 %v1706, 4
-  %v1802 = mul i32 %v1708, 2
-  %v1803 = mul i32 %v1801, 4
-  %v1804 = sdiv i32 %v1802, 16
-  %v1805 = add i32 %v1803, %v1804
-  %v1806 = sdiv i32 %v1805, 16
-  %v1807 = srem i32 %v1806, 8
-  %v1808 = shl i32 %v1807, 1
-  %v1809 = xor i32 %v1807, %v1808
-  %v1810 = srem i32 %v1809, 16
-  %v1811 = srem i32 %v1805, 16
-  %v1812 = xor i32 %v1811, %v1810
-  %v1813 = mul i32 %v1806, 256
-  %v1814 = mul i32 %v1812, 16
-  %v1815 = add i32 %v1813, %v1814
-  %v1816 = srem i32 %v1802, 16
-  %v1817 = add i32 %v1815, %v1816
-  %v1818 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1817
-  store <2 x half> %v1800, ptr addrspace(3) %v1818, align 2
-  %v1819 = extractelement <8 x half> %v1695, i32 5
-  %v1820 = extractelement <8 x half> %v1703, i32 5
-  %v1821 = insertelement <2 x half> poison, half %v1819, i32 0
-  %v1822 = insertelement <2 x half> %v1821, half %v1820, i32 1
-  %v1823 = add i32 %v1706, 5
-  %v1824 = mul i32 %v1708, 2
-  %v1825 = mul i32 %v1823, 4
-  %v1826 = sdiv i32 %v1824, 16
-  %v1827 = add i32 %v1825, %v1826
-  %v1828 = sdiv i32 %v1827, 16
-  %v1829 = srem i32 %v1828, 8
-  %v1830 = shl i32 %v1829, 1
-  %v1831 = xor i32 %v1829, %v1830
-  %v1832 = srem i32 %v1831, 16
-  %v1833 = srem i32 %v1827, 16
-  %v1834 = xor i32 %v1833, %v1832
-  %v1835 = mul i32 %v1828, 256
-  %v1836 = mul i32 %v1834, 16
-  %v1837 = add i32 %v1835, %v1836
-  %v1838 = srem i32 %v1824, 16
-  %v1839 = add i32 %v1837, %v1838
-  %v1840 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1839
-  store <2 x half> %v1822, ptr addrspace(3) %v1840, align 2
-  %v1841 = extractelement <8 x half> %v1695, i32 6
-  %v1842 = extractelement <8 x half> %v1703, i32 6
-  %v1843 = insertelement <2 x half> poison, half %v1841, i32 0
-  %v1844 = insertelement <2 x half> %v1843, half %v1842, i32 1
-  %v1845 = add i32 %v1706, 6
-  %v1846 = mul i32 %v1708, 2
-  %v1847 = mul i32 %v1845, 4
-  %v1848 = sdiv i32 %v1846, 16
-  %v1849 = add i32 %v1847, %v1848
-  %v1850 = sdiv i32 %v1849, 16
-  %v1851 = srem i32 %v1850, 8
-  %v1852 = shl i32 %v1851, 1
-  %v1853 = xor i32 %v1851, %v1852
-  %v1854 = srem i32 %v1853, 16
-  %v1855 = srem i32 %v1849, 16
-  %v1856 = xor i32 %v1855, %v1854
-  %v1857 = mul i32 %v1850, 256
-  %v1858 = mul i32 %v1856, 16
-  %v1859 = add i32 %v1857, %v1858
-  %v1860 = srem i32 %v1846, 16
-  %v1861 = add i32 %v1859, %v1860
-  %v1862 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1861
-  store <2 x half> %v1844, ptr addrspace(3) %v1862, align 2
-  %v1863 = extractelement <8 x half> %v1695, i32 7
-  %v1864 = extractelement <8 x half> %v1703, i32 7
-  %v1865 = insertelement <2 x half> poison, half %v1863, i32 0
-  %v1866 = insertelement <2 x half> %v1865, half %v1864, i32 1
-  %v1867 = add i32 %v1706, 7
-  %v1868 = mul i32 %v1708, 2
-  %v1869 = mul i32 %v1867, 4
-  %v1870 = sdiv i32 %v1868, 16
-  %v1871 = add i32 %v1869, %v1870
-  %v1872 = sdiv i32 %v1871, 16
-  %v1873 = srem i32 %v1872, 8
-  %v1874 = shl i32 %v1873, 1
-  %v1875 = xor i32 %v1873, %v1874
-  %v1876 = srem i32 %v1875, 16
-  %v1877 = srem i32 %v1871, 16
-  %v1878 = xor i32 %v1877, %v1876
-  %v1879 = mul i32 %v1872, 256
-  %v1880 = mul i32 %v1878, 16
-  %v1881 = add i32 %v1879, %v1880
-  %v1882 = srem i32 %v1868, 16
-  %v1883 = add i32 %v1881, %v1882
-  %v1884 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1883
-  store <2 x half> %v1866, ptr addrspace(3) %v1884, align 2
-  br label %if.end11
-if.else10:
-  br label %for.head12
-for.head12:
-  %v1885 = phi i32 [ %v9, %if.else10 ], [ %v1919, %if.end17 ]
-  %v1886 = icmp slt i32 %v1885, 2048
-  br i1 %v1886, label %for.body13, label %for.exit14
-for.body13:
-  %v1887 = sdiv i32 %v1885, 64
-  %v1888 = srem i32 %v1885, 64
-  %v1889 = add i32 %v1670, %v1887
-  %v1890 = mul i32 %v1889, 64
-  %v1891 = add i32 %v6, %v1888
-  %v1892 = add i32 %v1890, %v1891
-  %v1893 = add i32 %v6, %v1888
-  %v1894 = icmp slt i32 %v1893, 64
-  %v1895 = add i32 %v1670, %v1887
-  %v1896 = icmp slt i32 %v1895, 196
-  %v1897 = and i1 %v1894, %v1896
-  br i1 %v1897, label %if.then15, label %if.else16
-if.then15:
-  %v1898 = mul i32 %v1892, 2
-  %v1899 = getelementptr inbounds i8, ptr addrspace(1) %v4, i32 %v1898
-  %v1900 = load half, ptr addrspace(1) %v1899, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v1901 = phi half [ %v1900, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v1902 = mul i32 %v1887, 2
-  %v1903 = mul i32 %v1888, 4
-  %v1904 = sdiv i32 %v1902, 16
-  %v1905 = add i32 %v1903, %v1904
-  %v1906 = sdiv i32 %v1905, 16
-  %v1907 = srem i32 %v1906, 8
-  %v1908 = shl i32 %v1907, 1
-  %v1909 = xor i32 %v1907, %v1908
-  %v1910 = srem i32 %v1909, 16
-  %v1911 = srem i32 %v1905, 16
-  %v1912 = xor i32 %v1911, %v1910
-  %v1913 = mul i32 %v1906, 256
-  %v1914 = mul i32 %v1912, 16
-  %v1915 = add i32 %v1913, %v1914
-  %v1916 = srem i32 %v1902, 16
-  %v1917 = add i32 %v1915, %v1916
-  %v1918 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1917
-  store half %v1901, ptr addrspace(3) %v1918, align 2
-  %v1919 = add i32 %v1885, 256
-  br label %for.head12
-for.exit14:
-  br label %if.end11
-if.end11:
-  br label %for.head18
-for.head18:
-  %v1920 = phi i32 [ %v9, %if.end11 ], [ %v1983, %if.end23 ]
-  %v1921 = icmp slt i32 %v1920, 8192
-  br i1 %v1921, label %for.body19, label %for.exit20
-for.body19:
-  %v1922 = sdiv i32 %v1920, 32
-  %v1923 = srem i32 %v1920, 32
-  %v1924 = add i32 %v8, %v1922
-  %v1925 = add i32 %v1670, %v1923
-  %v1926 = icmp slt i32 %v1924, 576
-  %v1927 = icmp slt i32 %v1925, 196
-  %v1928 = and i1 %v1926, %v1927
-  br i1 %v1928, label %if.then21, label %if.else22
-if.then21:
-  %v1929 = srem i32 %v1925, 14
-  %v1930 = sdiv i32 %v1925, 14
-  %v1931 = srem i32 %v1930, 14
-  %v1932 = sdiv i32 %v1930, 14
-  %v1933 = sdiv i32 %v1924, 64
-  %v1934 = srem i32 %v1924, 64
-  %v1935 = srem i32 %v1933, 3
-  %v1936 = sdiv i32 %v1933, 3
-  %v1937 = mul i32 %v1931, 1
-  %v1938 = mul i32 %v1936, 1
-  %v1939 = sub i32 %v1938, 1
-  %v1940 = add i32 %v1937, %v1939
-  %v1941 = icmp sge i32 %v1940, 0
-  %v1942 = icmp slt i32 %v1940, 14
-  %v1943 = and i1 %v1941, %v1942
-  %v1944 = mul i32 %v1929, 1
-  %v1945 = mul i32 %v1935, 1
-  %v1946 = sub i32 %v1945, 1
-  %v1947 = add i32 %v1944, %v1946
-  %v1948 = icmp sge i32 %v1947, 0
-  %v1949 = icmp slt i32 %v1947, 14
-  %v1950 = and i1 %v1948, %v1949
-  %v1951 = and i1 %v1943, %v1950
-  %v1952 = mul i32 %v0, 64
-  %v1953 = add i32 %v1952, %v1934
-  %v1954 = mul i32 %v1932, 14
-  %v1955 = add i32 %v1954, %v1940
-  %v1956 = mul i32 %v1955, 14
-  %v1957 = add i32 %v1956, %v1947
-  %v1958 = mul i32 %v1957, 64
-  %v1959 = add i32 %v1958, %v1953
-  %v1960 = select i1 %v1951, i32 %v1959, i32 0
-  %v1961 = mul i32 %v1960, 2
-  %v1962 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v1961
-  %v1963 = load half, ptr addrspace(1) %v1962, align 2
-  %v1964 = select i1 %v1951, half %v1963, half 0xH0000
-  br label %if.end23
-if.else22:
-  br label %if.end23
-if.end23:
-  %v1965 = phi half [ %v1964, %if.then21 ], [ 0xH0000, %if.else22 ]
-  %v1966 = mul i32 %v1923, 2
-  %v1967 = mul i32 %v1922, 4
-  %v1968 = sdiv i32 %v1966, 16
-  %v1969 = add i32 %v1967, %v1968
-  %v1970 = sdiv i32 %v1969, 16
-  %v1971 = srem i32 %v1970, 8
-  %v1972 = shl i32 %v1971, 1
-  %v1973 = xor i32 %v1971, %v1972
-  %v1974 = srem i32 %v1973, 16
-  %v1975 = srem i32 %v1969, 16
-  %v1976 = xor i32 %v1975, %v1974
-  %v1977 = mul i32 %v1970, 256
-  %v1978 = mul i32 %v1976, 16
-  %v1979 = add i32 %v1977, %v1978
-  %v1980 = srem i32 %v1966, 16
-  %v1981 = add i32 %v1979, %v1980
-  %v1982 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1981
-  store half %v1965, ptr addrspace(3) %v1982, align 2
-  %v1983 = add i32 %v1920, 256
-  br label %for.head18
-for.exit20:
+  br label %for.head9
+for.head9:
+  %v1676 = phi i32 [ %v9, %for.body7 ], [ %v1710, %if.end14 ]
+  %v1677 = icmp slt i32 %v1676, 2048
+  br i1 %v1677, label %for.body10, label %for.exit11
+for.body10:
+  %v1678 = sdiv i32 %v1676, 64
+  %v1679 = srem i32 %v1676, 64
+  %v1680 = add i32 %v1670, %v1678
+  %v1681 = mul i32 %v1680, 64
+  %v1682 = add i32 %v6, %v1679
+  %v1683 = add i32 %v1681, %v1682
+  %v1684 = add i32 %v6, %v1679
+  %v1685 = icmp slt i32 %v1684, 64
+  %v1686 = add i32 %v1670, %v1678
+  %v1687 = icmp slt i32 %v1686, 196
+  %v1688 = and i1 %v1685, %v1687
+  br i1 %v1688, label %if.then12, label %if.else13
+if.then12:
+  %v1689 = mul i32 %v1683, 2
+  %v1690 = getelementptr inbounds i8, ptr addrspace(1) %v4, i32 %v1689
+  %v1691 = load half, ptr addrspace(1) %v1690, align 2
+  br label %if.end14
+if.else13:
+  br label %if.end14
+if.end14:
+  %v1692 = phi half [ %v1691, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v1693 = mul i32 %v1678, 2
+  %v1694 = mul i32 %v1679, 4
+  %v1695 = sdiv i32 %v1693, 16
+  %v1696 = add i32 %v1694, %v1695
+  %v1697 = sdiv i32 %v1696, 16
+  %v1698 = srem i32 %v1697, 8
+  %v1699 = shl i32 %v1698, 1
+  %v1700 = xor i32 %v1698, %v1699
+  %v1701 = srem i32 %v1700, 16
+  %v1702 = srem i32 %v1696, 16
+  %v1703 = xor i32 %v1702, %v1701
+  %v1704 = mul i32 %v1697, 256
+  %v1705 = mul i32 %v1703, 16
+  %v1706 = add i32 %v1704, %v1705
+  %v1707 = srem i32 %v1693, 16
+  %v1708 = add i32 %v1706, %v1707
+  %v1709 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v1708
+  store half %v1692, ptr addrspace(3) %v1709, align 2
+  %v1710 = add i32 %v1676, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v1711 = phi i32 [ %v9, %for.exit11 ], [ %v1774, %if.end20 ]
+  %v1712 = icmp slt i32 %v1711, 8192
+  br i1 %v1712, label %for.body16, label %for.exit17
+for.body16:
+  %v1713 = sdiv i32 %v1711, 32
+  %v1714 = srem i32 %v1711, 32
+  %v1715 = add i32 %v8, %v1713
+  %v1716 = add i32 %v1670, %v1714
+  %v1717 = icmp slt i32 %v1715, 576
+  %v1718 = icmp slt i32 %v1716, 196
+  %v1719 = and i1 %v1717, %v1718
+  br i1 %v1719, label %if.then18, label %if.else19
+if.then18:
+  %v1720 = srem i32 %v1716, 14
+  %v1721 = sdiv i32 %v1716, 14
+  %v1722 = srem i32 %v1721, 14
+  %v1723 = sdiv i32 %v1721, 14
+  %v1724 = sdiv i32 %v1715, 64
+  %v1725 = srem i32 %v1715, 64
+  %v1726 = srem i32 %v1724, 3
+  %v1727 = sdiv i32 %v1724, 3
+  %v1728 = mul i32 %v1722, 1
+  %v1729 = mul i32 %v1727, 1
+  %v1730 = sub i32 %v1729, 1
+  %v1731 = add i32 %v1728, %v1730
+  %v1732 = icmp sge i32 %v1731, 0
+  %v1733 = icmp slt i32 %v1731, 14
+  %v1734 = and i1 %v1732, %v1733
+  %v1735 = mul i32 %v1720, 1
+  %v1736 = mul i32 %v1726, 1
+  %v1737 = sub i32 %v1736, 1
+  %v1738 = add i32 %v1735, %v1737
+  %v1739 = icmp sge i32 %v1738, 0
+  %v1740 = icmp slt i32 %v1738, 14
+  %v1741 = and i1 %v1739, %v1740
+  %v1742 = and i1 %v1734, %v1741
+  %v1743 = mul i32 %v0, 64
+  %v1744 = add i32 %v1743, %v1725
+  %v1745 = mul i32 %v1723, 14
+  %v1746 = add i32 %v1745, %v1731
+  %v1747 = mul i32 %v1746, 14
+  %v1748 = add i32 %v1747, %v1738
+  %v1749 = mul i32 %v1748, 64
+  %v1750 = add i32 %v1749, %v1744
+  %v1751 = select i1 %v1742, i32 %v1750, i32 0
+  %v1752 = mul i32 %v1751, 2
+  %v1753 = getelementptr inbounds i8, ptr addrspace(1) %arg.x, i32 %v1752
+  %v1754 = load half, ptr addrspace(1) %v1753, align 2
+  %v1755 = select i1 %v1742, half %v1754, half 0xH0000
+  br label %if.end20
+if.else19:
+  br label %if.end20
+if.end20:
+  %v1756 = phi half [ %v1755, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v1757 = mul i32 %v1714, 2
+  %v1758 = mul i32 %v1713, 4
+  %v1759 = sdiv i32 %v1757, 16
+  %v1760 = add i32 %v1758, %v1759
+  %v1761 = sdiv i32 %v1760, 16
+  %v1762 = srem i32 %v1761, 8
+  %v1763 = shl i32 %v1762, 1
+  %v1764 = xor i32 %v1762, %v1763
+  %v1765 = srem i32 %v1764, 16
+  %v1766 = srem i32 %v1760, 16
+  %v1767 = xor i32 %v1766, %v1765
+  %v1768 = mul i32 %v1761, 256
+  %v1769 = mul i32 %v1767, 16
+  %v1770 = add i32 %v1768, %v1769
+  %v1771 = srem i32 %v1757, 16
+  %v1772 = add i32 %v1770, %v1771
+  %v1773 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1772
+  store half %v1756, ptr addrspace(3) %v1773, align 2
+  %v1774 = add i32 %v1711, 256
+  br label %for.head15
+for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v1984 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v41
-  %v1985 = load <8 x half>, ptr addrspace(3) %v1984, align 2
-  %v1986 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
-  %v1987 = load <8 x half>, ptr addrspace(3) %v1986, align 2
-  %v1988 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
-  %v1989 = load <8 x half>, ptr addrspace(3) %v1988, align 2
-  %v1990 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v81
-  %v1991 = load <8 x half>, ptr addrspace(3) %v1990, align 2
-  %v1992 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v82
-  %v1993 = load <8 x half>, ptr addrspace(3) %v1992, align 2
-  %v1994 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1987, <8 x half> %v1985, <16 x float> %v1671, i32 0, i32 0, i32 0)
-  %v1995 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1989, <8 x half> %v1985, <16 x float> %v1672, i32 0, i32 0, i32 0)
-  %v1996 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1991, <8 x half> %v1985, <16 x float> %v1673, i32 0, i32 0, i32 0)
-  %v1997 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1993, <8 x half> %v1985, <16 x float> %v1674, i32 0, i32 0, i32 0)
-  %v1998 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v60
-  %v1999 = load <8 x half>, ptr addrspace(3) %v1998, align 2
-  %v2000 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v101
-  %v2001 = load <8 x half>, ptr addrspace(3) %v2000, align 2
-  %v2002 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
-  %v2003 = load <8 x half>, ptr addrspace(3) %v2002, align 2
-  %v2004 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v103
-  %v2005 = load <8 x half>, ptr addrspace(3) %v2004, align 2
-  %v2006 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v104
-  %v2007 = load <8 x half>, ptr addrspace(3) %v2006, align 2
-  %v2008 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v2001, <8 x half> %v1999, <16 x float> %v1994, i32 0, i32 0, i32 0)
-  %v2009 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v2003, <8 x half> %v1999, <16 x float> %v1995, i32 0, i32 0, i32 0)
-  %v2010 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v2005, <8 x half> %v1999, <16 x float> %v1996, i32 0, i32 0, i32 0)
-  %v2011 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v2007, <8 x half> %v1999, <16 x float> %v1997, i32 0, i32 0, i32 0)
-  %v2012 = add i32 %v1670, 32
+  %v1775 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v41
+  %v1776 = load <8 x half>, ptr addrspace(3) %v1775, align 2
+  %v1777 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
+  %v1778 = load <8 x half>, ptr addrspace(3) %v1777, align 2
+  %v1779 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
+  %v1780 = load <8 x half>, ptr addrspace(3) %v1779, align 2
+  %v1781 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v81
+  %v1782 = load <8 x half>, ptr addrspace(3) %v1781, align 2
+  %v1783 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v82
+  %v1784 = load <8 x half>, ptr addrspace(3) %v1783, align 2
+  %v1785 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1778, <8 x half> %v1776, <16 x float> %v1671, i32 0, i32 0, i32 0)
+  %v1786 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1780, <8 x half> %v1776, <16 x float> %v1672, i32 0, i32 0, i32 0)
+  %v1787 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1782, <8 x half> %v1776, <16 x float> %v1673, i32 0, i32 0, i32 0)
+  %v1788 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1784, <8 x half> %v1776, <16 x float> %v1674, i32 0, i32 0, i32 0)
+  %v1789 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v60
+  %v1790 = load <8 x half>, ptr addrspace(3) %v1789, align 2
+  %v1791 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v101
+  %v1792 = load <8 x half>, ptr addrspace(3) %v1791, align 2
+  %v1793 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
+  %v1794 = load <8 x half>, ptr addrspace(3) %v1793, align 2
+  %v1795 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v103
+  %v1796 = load <8 x half>, ptr addrspace(3) %v1795, align 2
+  %v1797 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v104
+  %v1798 = load <8 x half>, ptr addrspace(3) %v1797, align 2
+  %v1799 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1792, <8 x half> %v1790, <16 x float> %v1785, i32 0, i32 0, i32 0)
+  %v1800 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1794, <8 x half> %v1790, <16 x float> %v1786, i32 0, i32 0, i32 0)
+  %v1801 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1796, <8 x half> %v1790, <16 x float> %v1787, i32 0, i32 0, i32 0)
+  %v1802 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v1798, <8 x half> %v1790, <16 x float> %v1788, i32 0, i32 0, i32 0)
+  %v1803 = add i32 %v1670, 32
   br label %for.head6
 for.exit8:
-  %v2013 = mul i32 %v1, 2
-  %v2014 = getelementptr inbounds i8, ptr addrspace(1) %arg.dw, i32 %v2013
-  %v2015 = sdiv i32 %v11, 32
-  %v2016 = mul i32 %v2015, 4
-  %v2017 = add i32 %v2016, 0
-  %v2018 = srem i32 %v11, 32
-  %v2019 = add i32 %v14, 0
-  %v2020 = add i32 %v2019, %v2018
-  %v2021 = add i32 %v16, 0
-  %v2022 = add i32 %v2021, %v2017
-  %v2023 = extractelement <16 x float> %v1671, i32 0
-  %v2024 = extractelement <16 x float> %v1671, i32 1
-  %v2025 = extractelement <16 x float> %v1671, i32 2
-  %v2026 = extractelement <16 x float> %v1671, i32 3
-  %v2027 = sdiv i32 %v11, 32
-  %v2028 = mul i32 %v2027, 4
-  %v2029 = add i32 %v2028, 8
-  %v2030 = srem i32 %v11, 32
-  %v2031 = add i32 %v14, 0
-  %v2032 = add i32 %v2031, %v2030
-  %v2033 = add i32 %v16, 0
-  %v2034 = add i32 %v2033, %v2029
-  %v2035 = extractelement <16 x float> %v1671, i32 4
-  %v2036 = extractelement <16 x float> %v1671, i32 5
-  %v2037 = extractelement <16 x float> %v1671, i32 6
-  %v2038 = extractelement <16 x float> %v1671, i32 7
-  %v2039 = sdiv i32 %v11, 32
-  %v2040 = mul i32 %v2039, 4
-  %v2041 = add i32 %v2040, 16
-  %v2042 = srem i32 %v11, 32
-  %v2043 = add i32 %v14, 0
-  %v2044 = add i32 %v2043, %v2042
-  %v2045 = add i32 %v16, 0
-  %v2046 = add i32 %v2045, %v2041
-  %v2047 = extractelement <16 x float> %v1671, i32 8
-  %v2048 = extractelement <16 x float> %v1671, i32 9
-  %v2049 = extractelement <16 x float> %v1671, i32 10
-  %v2050 = extractelement <16 x float> %v1671, i32 11
-  %v2051 = sdiv i32 %v11, 32
-  %v2052 = mul i32 %v2051, 4
-  %v2053 = add i32 %v2052, 24
-  %v2054 = srem i32 %v11, 32
-  %v2055 = add i32 %v14, 0
-  %v2056 = add i32 %v2055, %v2054
-  %v2057 = add i32 %v16, 0
-  %v2058 = add i32 %v2057, %v2053
-  %v2059 = extractelement <16 x float> %v1671, i32 12
-  %v2060 = extractelement <16 x float> %v1671, i32 13
-  %v2061 = extractelement <16 x float> %v1671, i32 14
-  %v2062 = extractelement <16 x float> %v1671, i32 15
-  %v2063 = sdiv i32 %v11, 32
-  %v2064 = mul i32 %v2063, 4
-  %v2065 = add i32 %v2064, 0
-  %v2066 = srem i32 %v11, 32
-  %v2067 = add i32 %v14, 0
-  %v2068 = add i32 %v2067, %v2066
-  %v2069 = add i32 %v16, 32
-  %v2070 = add i32 %v2069, %v2065
-  %v2071 = extractelement <16 x float> %v1672, i32 0
-  %v2072 = extractelement <16 x float> %v1672, i32 1
-  %v2073 = extractelement <16 x float> %v1672, i32 2
-  %v2074 = extractelement <16 x float> %v1672, i32 3
-  %v2075 = sdiv i32 %v11, 32
-  %v2076 = mul i32 %v2075, 4
-  %v2077 = add i32 %v2076, 8
-  %v2078 = srem i32 %v11, 32
-  %v2079 = add i32 %v14, 0
-  %v2080 = add i32 %v2079, %v2078
-  %v2081 = add i32 %v16, 32
-  %v2082 = add i32 %v2081, %v2077
-  %v2083 = extractelement <16 x float> %v1672, i32 4
-  %v2084 = extractelement <16 x float> %v1672, i32 5
-  %v2085 = extractelement <16 x float> %v1672, i32 6
-  %v2086 = extractelement <16 x float> %v1672, i32 7
-  %v2087 = sdiv i32 %v11, 32
-  %v2088 = mul i32 %v2087, 4
-  %v2089 = add i32 %v2088, 16
-  %v2090 = srem i32 %v11, 32
-  %v2091 = add i32 %v14, 0
-  %v2092 = add i32 %v2091, %v2090
-  %v2093 = add i32 %v16, 32
-  %v2094 = add i32 %v2093, %v2089
-  %v2095 = extractelement <16 x float> %v1672, i32 8
-  %v2096 = extractelement <16 x float> %v1672, i32 9
-  %v2097 = extractelement <16 x float> %v1672, i32 10
-  %v2098 = extractelement <16 x float> %v1672, i32 11
-  %v2099 = sdiv i32 %v11, 32
-  %v2100 = mul i32 %v2099, 4
-  %v2101 = add i32 %v2100, 24
-  %v2102 = srem i32 %v11, 32
-  %v2103 = add i32 %v14, 0
-  %v2104 = add i32 %v2103, %v2102
-  %v2105 = add i32 %v16, 32
-  %v2106 = add i32 %v2105, %v2101
-  %v2107 = extractelement <16 x float> %v1672, i32 12
-  %v2108 = extractelement <16 x float> %v1672, i32 13
-  %v2109 = extractelement <16 x float> %v1672, i32 14
-  %v2110 = extractelement <16 x float> %v1672, i32 15
-  %v2111 = sdiv i32 %v11, 32
-  %v2112 = mul i32 %v2111, 4
-  %v2113 = add i32 %v2112, 0
-  %v2114 = srem i32 %v11, 32
-  %v2115 = add i32 %v14, 0
-  %v2116 = add i32 %v2115, %v2114
-  %v2117 = add i32 %v16, 64
-  %v2118 = add i32 %v2117, %v2113
-  %v2119 = extractelement <16 x float> %v1673, i32 0
-  %v2120 = extractelement <16 x float> %v1673, i32 1
-  %v2121 = extractelement <16 x float> %v1673, i32 2
-  %v2122 = extractelement <16 x float> %v1673, i32 3
-  %v2123 = sdiv i32 %v11, 32
-  %v2124 = mul i32 %v2123, 4
-  %v2125 = add i32 %v2124, 8
-  %v2126 = srem i32 %v11, 32
-  %v2127 = add i32 %v14, 0
-  %v2128 = add i32 %v2127, %v2126
-  %v2129 = add i32 %v16, 64
-  %v2130 = add i32 %v2129, %v2125
-  %v2131 = extractelement <16 x float> %v1673, i32 4
-  %v2132 = extractelement <16 x float> %v1673, i32 5
-  %v2133 = extractelement <16 x float> %v1673, i32 6
-  %v2134 = extractelement <16 x float> %v1673, i32 7
-  %v2135 = sdiv i32 %v11, 32
-  %v2136 = mul i32 %v2135, 4
-  %v2137 = add i32 %v2136, 16
-  %v2138 = srem i32 %v11, 32
-  %v2139 = add i32 %v14, 0
-  %v2140 = add i32 %v2139, %v2138
-  %v2141 = add i32 %v16, 64
-  %v2142 = add i32 %v2141, %v2137
-  %v2143 = extractelement <16 x float> %v1673, i32 8
-  %v2144 = extractelement <16 x float> %v1673, i32 9
-  %v2145 = extractelement <16 x float> %v1673, i32 10
-  %v2146 = extractelement <16 x float> %v1673, i32 11
-  %v2147 = sdiv i32 %v11, 32
-  %v2148 = mul i32 %v2147, 4
-  %v2149 = add i32 %v2148, 24
-  %v2150 = srem i32 %v11, 32
-  %v2151 = add i32 %v14, 0
-  %v2152 = add i32 %v2151, %v2150
-  %v2153 = add i32 %v16, 64
-  %v2154 = add i32 %v2153, %v2149
-  %v2155 = extractelement <16 x float> %v1673, i32 12
-  %v2156 = extractelement <16 x float> %v1673, i32 13
-  %v2157 = extractelement <16 x float> %v1673, i32 14
-  %v2158 = extractelement <16 x float> %v1673, i32 15
-  %v2159 = sdiv i32 %v11, 32
-  %v2160 = mul i32 %v2159, 4
-  %v2161 = add i32 %v2160, 0
-  %v2162 = srem i32 %v11, 32
-  %v2163 = add i32 %v14, 0
-  %v2164 = add i32 %v2163, %v2162
-  %v2165 = add i32 %v16, 96
-  %v2166 = add i32 %v2165, %v2161
-  %v2167 = extractelement <16 x float> %v1674, i32 0
-  %v2168 = extractelement <16 x float> %v1674, i32 1
-  %v2169 = extractelement <16 x float> %v1674, i32 2
-  %v2170 = extractelement <16 x float> %v1674, i32 3
-  %v2171 = sdiv i32 %v11, 32
-  %v2172 = mul i32 %v2171, 4
-  %v2173 = add i32 %v2172, 8
-  %v2174 = srem i32 %v11, 32
-  %v2175 = add i32 %v14, 0
-  %v2176 = add i32 %v2175, %v2174
-  %v2177 = add i32 %v16, 96
-  %v2178 = add i32 %v2177, %v2173
-  %v2179 = extractelement <16 x float> %v1674, i32 4
-  %v2180 = extractelement <16 x float> %v1674, i32 5
-  %v2181 = extractelement <16 x float> %v1674, i32 6
-  %v2182 = extractelement <16 x float> %v1674, i32 7
-  %v2183 = sdiv i32 %v11, 32
-  %v2184 = mul i32 %v2183, 4
-  %v2185 = add i32 %v2184, 16
-  %v2186 = srem i32 %v11, 32
-  %v2187 = add i32 %v14, 0
-  %v2188 = add i32 %v2187, %v2186
-  %v2189 = add i32 %v16, 96
-  %v2190 = add i32 %v2189, %v2185
-  %v2191 = extractelement <16 x float> %v1674, i32 8
-  %v2192 = extractelement <16 x float> %v1674, i32 9
-  %v2193 = extractelement <16 x float> %v1674, i32 10
-  %v2194 = extractelement <16 x float> %v1674, i32 11
-  %v2195 = sdiv i32 %v11, 32
-  %v2196 = mul i32 %v2195, 4
-  %v2197 = add i32 %v2196, 24
-  %v2198 = srem i32 %v11, 32
-  %v2199 = add i32 %v14, 0
-  %v2200 = add i32 %v2199, %v2198
-  %v2201 = add i32 %v16, 96
-  %v2202 = add i32 %v2201, %v2197
-  %v2203 = extractelement <16 x float> %v1674, i32 12
-  %v2204 = extractelement <16 x float> %v1674, i32 13
-  %v2205 = extractelement <16 x float> %v1674, i32 14
-  %v2206 = extractelement <16 x float> %v1674, i32 15
-  %v2207 = fptrunc float %v2023 to half
-  %v2208 = fptrunc float %v2024 to half
-  %v2209 = fptrunc float %v2025 to half
-  %v2210 = fptrunc float %v2026 to half
-  %v2211 = fptrunc float %v2035 to half
-  %v2212 = fptrunc float %v2036 to half
-  %v2213 = fptrunc float %v2037 to half
-  %v2214 = fptrunc float %v2038 to half
-  %v2215 = fptrunc float %v2047 to half
-  %v2216 = fptrunc float %v2048 to half
-  %v2217 = fptrunc float %v2049 to half
-  %v2218 = fptrunc float %v2050 to half
-  %v2219 = fptrunc float %v2059 to half
-  %v2220 = fptrunc float %v2060 to half
-  %v2221 = fptrunc float %v2061 to half
-  %v2222 = fptrunc float %v2062 to half
-  %v2223 = fptrunc float %v2071 to half
-  %v2224 = fptrunc float %v2072 to half
-  %v2225 = fptrunc float %v2073 to half
-  %v2226 = fptrunc float %v2074 to half
-  %v2227 = fptrunc float %v2083 to half
-  %v2228 = fptrunc float %v2084 to half
-  %v2229 = fptrunc float %v2085 to half
-  %v2230 = fptrunc float %v2086 to half
-  %v2231 = fptrunc float %v2095 to half
-  %v2232 = fptrunc float %v2096 to half
-  %v2233 = fptrunc float %v2097 to half
-  %v2234 = fptrunc float %v2098 to half
-  %v2235 = fptrunc float %v2107 to half
-  %v2236 = fptrunc float %v2108 to half
-  %v2237 = fptrunc float %v2109 to half
-  %v2238 = fptrunc float %v2110 to half
-  %v2239 = fptrunc float %v2119 to half
-  %v2240 = fptrunc float %v2120 to half
-  %v2241 = fptrunc float %v2121 to half
-  %v2242 = fptrunc float %v2122 to half
-  %v2243 = fptrunc float %v2131 to half
-  %v2244 = fptrunc float %v2132 to half
-  %v2245 = fptrunc float %v2133 to half
-  %v2246 = fptrunc float %v2134 to half
-  %v2247 = fptrunc float %v2143 to half
-  %v2248 = fptrunc float %v2144 to half
-  %v2249 = fptrunc float %v2145 to half
-  %v2250 = fptrunc float %v2146 to half
-  %v2251 = fptrunc float %v2155 to half
-  %v2252 = fptrunc float %v2156 to half
-  %v2253 = fptrunc float %v2157 to half
-  %v2254 = fptrunc float %v2158 to half
-  %v2255 = fptrunc float %v2167 to half
-  %v2256 = fptrunc float %v2168 to half
-  %v2257 = fptrunc float %v2169 to half
-  %v2258 = fptrunc float %v2170 to half
-  %v2259 = fptrunc float %v2179 to half
-  %v2260 = fptrunc float %v2180 to half
-  %v2261 = fptrunc float %v2181 to half
-  %v2262 = fptrunc float %v2182 to half
-  %v2263 = fptrunc float %v2191 to half
-  %v2264 = fptrunc float %v2192 to half
-  %v2265 = fptrunc float %v2193 to half
-  %v2266 = fptrunc float %v2194 to half
-  %v2267 = fptrunc float %v2203 to half
-  %v2268 = fptrunc float %v2204 to half
-  %v2269 = fptrunc float %v2205 to half
-  %v2270 = fptrunc float %v2206 to half
-  br i1 %v109, label %if.then24, label %if.else25
-if.then24:
-  %v2271 = add i32 %v6, %v2020
-  %v2272 = add i32 %v8, %v2022
-  %v2273 = mul i32 %v2271, 576
-  %v2274 = add i32 %v2273, %v2272
-  %v2275 = mul i32 %v2274, 2
-  %v2276 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2275
-  %v2277 = insertelement <4 x half> poison, half %v2207, i32 0
-  %v2278 = insertelement <4 x half> %v2277, half %v2208, i32 1
-  %v2279 = insertelement <4 x half> %v2278, half %v2209, i32 2
-  %v2280 = insertelement <4 x half> %v2279, half %v2210, i32 3
-  store <4 x half> %v2280, ptr addrspace(1) %v2276, align 2
-  %v2281 = add i32 %v6, %v2032
-  %v2282 = add i32 %v8, %v2034
-  %v2283 = mul i32 %v2281, 576
+  %v1804 = mul i32 %v1, 2
+  %v1805 = getelementptr inbounds i8, ptr addrspace(1) %arg.dw, i32 %v1804
+  %v1806 = sdiv i32 %v11, 32
+  %v1807 = mul i32 %v1806, 4
+  %v1808 = add i32 %v1807, 0
+  %v1809 = srem i32 %v11, 32
+  %v1810 = add i32 %v14, 0
+  %v1811 = add i32 %v1810, %v1809
+  %v1812 = add i32 %v16, 0
+  %v1813 = add i32 %v1812, %v1808
+  %v1814 = extractelement <16 x float> %v1671, i32 0
+  %v1815 = extractelement <16 x float> %v1671, i32 1
+  %v1816 = extractelement <16 x float> %v1671, i32 2
+  %v1817 = extractelement <16 x float> %v1671, i32 3
+  %v1818 = sdiv i32 %v11, 32
+  %v1819 = mul i32 %v1818, 4
+  %v1820 = add i32 %v1819, 8
+  %v1821 = srem i32 %v11, 32
+  %v1822 = add i32 %v14, 0
+  %v1823 = add i32 %v1822, %v1821
+  %v1824 = add i32 %v16, 0
+  %v1825 = add i32 %v1824, %v1820
+  %v1826 = extractelement <16 x float> %v1671, i32 4
+  %v1827 = extractelement <16 x float> %v1671, i32 5
+  %v1828 = extractelement <16 x float> %v1671, i32 6
+  %v1829 = extractelement <16 x float> %v1671, i32 7
+  %v1830 = sdiv i32 %v11, 32
+  %v1831 = mul i32 %v1830, 4
+  %v1832 = add i32 %v1831, 16
+  %v1833 = srem i32 %v11, 32
+  %v1834 = add i32 %v14, 0
+  %v1835 = add i32 %v1834, %v1833
+  %v1836 = add i32 %v16, 0
+  %v1837 = add i32 %v1836, %v1832
+  %v1838 = extractelement <16 x float> %v1671, i32 8
+  %v1839 = extractelement <16 x float> %v1671, i32 9
+  %v1840 = extractelement <16 x float> %v1671, i32 10
+  %v1841 = extractelement <16 x float> %v1671, i32 11
+  %v1842 = sdiv i32 %v11, 32
+  %v1843 = mul i32 %v1842, 4
+  %v1844 = add i32 %v1843, 24
+  %v1845 = srem i32 %v11, 32
+  %v1846 = add i32 %v14, 0
+  %v1847 = add i32 %v1846, %v1845
+  %v1848 = add i32 %v16, 0
+  %v1849 = add i32 %v1848, %v1844
+  %v1850 = extractelement <16 x float> %v1671, i32 12
+  %v1851 = extractelement <16 x float> %v1671, i32 13
+  %v1852 = extractelement <16 x float> %v1671, i32 14
+  %v1853 = extractelement <16 x float> %v1671, i32 15
+  %v1854 = sdiv i32 %v11, 32
+  %v1855 = mul i32 %v1854, 4
+  %v1856 = add i32 %v1855, 0
+  %v1857 = srem i32 %v11, 32
+  %v1858 = add i32 %v14, 0
+  %v1859 = add i32 %v1858, %v1857
+  %v1860 = add i32 %v16, 32
+  %v1861 = add i32 %v1860, %v1856
+  %v1862 = extractelement <16 x float> %v1672, i32 0
+  %v1863 = extractelement <16 x float> %v1672, i32 1
+  %v1864 = extractelement <16 x float> %v1672, i32 2
+  %v1865 = extractelement <16 x float> %v1672, i32 3
+  %v1866 = sdiv i32 %v11, 32
+  %v1867 = mul i32 %v1866, 4
+  %v1868 = add i32 %v1867, 8
+  %v1869 = srem i32 %v11, 32
+  %v1870 = add i32 %v14, 0
+  %v1871 = add i32 %v1870, %v1869
+  %v1872 = add i32 %v16, 32
+  %v1873 = add i32 %v1872, %v1868
+  %v1874 = extractelement <16 x float> %v1672, i32 4
+  %v1875 = extractelement <16 x float> %v1672, i32 5
+  %v1876 = extractelement <16 x float> %v1672, i32 6
+  %v1877 = extractelement <16 x float> %v1672, i32 7
+  %v1878 = sdiv i32 %v11, 32
+  %v1879 = mul i32 %v1878, 4
+  %v1880 = add i32 %v1879, 16
+  %v1881 = srem i32 %v11, 32
+  %v1882 = add i32 %v14, 0
+  %v1883 = add i32 %v1882, %v1881
+  %v1884 = add i32 %v16, 32
+  %v1885 = add i32 %v1884, %v1880
+  %v1886 = extractelement <16 x float> %v1672, i32 8
+  %v1887 = extractelement <16 x float> %v1672, i32 9
+  %v1888 = extractelement <16 x float> %v1672, i32 10
+  %v1889 = extractelement <16 x float> %v1672, i32 11
+  %v1890 = sdiv i32 %v11, 32
+  %v1891 = mul i32 %v1890, 4
+  %v1892 = add i32 %v1891, 24
+  %v1893 = srem i32 %v11, 32
+  %v1894 = add i32 %v14, 0
+  %v1895 = add i32 %v1894, %v1893
+  %v1896 = add i32 %v16, 32
+  %v1897 = add i32 %v1896, %v1892
+  %v1898 = extractelement <16 x float> %v1672, i32 12
+  %v1899 = extractelement <16 x float> %v1672, i32 13
+  %v1900 = extractelement <16 x float> %v1672, i32 14
+  %v1901 = extractelement <16 x float> %v1672, i32 15
+  %v1902 = sdiv i32 %v11, 32
+  %v1903 = mul i32 %v1902, 4
+  %v1904 = add i32 %v1903, 0
+  %v1905 = srem i32 %v11, 32
+  %v1906 = add i32 %v14, 0
+  %v1907 = add i32 %v1906, %v1905
+  %v1908 = add i32 %v16, 64
+  %v1909 = add i32 %v1908, %v1904
+  %v1910 = extractelement <16 x float> %v1673, i32 0
+  %v1911 = extractelement <16 x float> %v1673, i32 1
+  %v1912 = extractelement <16 x float> %v1673, i32 2
+  %v1913 = extractelement <16 x float> %v1673, i32 3
+  %v1914 = sdiv i32 %v11, 32
+  %v1915 = mul i32 %v1914, 4
+  %v1916 = add i32 %v1915, 8
+  %v1917 = srem i32 %v11, 32
+  %v1918 = add i32 %v14, 0
+  %v1919 = add i32 %v1918, %v1917
+  %v1920 = add i32 %v16, 64
+  %v1921 = add i32 %v1920, %v1916
+  %v1922 = extractelement <16 x float> %v1673, i32 4
+  %v1923 = extractelement <16 x float> %v1673, i32 5
+  %v1924 = extractelement <16 x float> %v1673, i32 6
+  %v1925 = extractelement <16 x float> %v1673, i32 7
+  %v1926 = sdiv i32 %v11, 32
+  %v1927 = mul i32 %v1926, 4
+  %v1928 = add i32 %v1927, 16
+  %v1929 = srem i32 %v11, 32
+  %v1930 = add i32 %v14, 0
+  %v1931 = add i32 %v1930, %v1929
+  %v1932 = add i32 %v16, 64
+  %v1933 = add i32 %v1932, %v1928
+  %v1934 = extractelement <16 x float> %v1673, i32 8
+  %v1935 = extractelement <16 x float> %v1673, i32 9
+  %v1936 = extractelement <16 x float> %v1673, i32 10
+  %v1937 = extractelement <16 x float> %v1673, i32 11
+  %v1938 = sdiv i32 %v11, 32
+  %v1939 = mul i32 %v1938, 4
+  %v1940 = add i32 %v1939, 24
+  %v1941 = srem i32 %v11, 32
+  %v1942 = add i32 %v14, 0
+  %v1943 = add i32 %v1942, %v1941
+  %v1944 = add i32 %v16, 64
+  %v1945 = add i32 %v1944, %v1940
+  %v1946 = extractelement <16 x float> %v1673, i32 12
+  %v1947 = extractelement <16 x float> %v1673, i32 13
+  %v1948 = extractelement <16 x float> %v1673, i32 14
+  %v1949 = extractelement <16 x float> %v1673, i32 15
+  %v1950 = sdiv i32 %v11, 32
+  %v1951 = mul i32 %v1950, 4
+  %v1952 = add i32 %v1951, 0
+  %v1953 = srem i32 %v11, 32
+  %v1954 = add i32 %v14, 0
+  %v1955 = add i32 %v1954, %v1953
+  %v1956 = add i32 %v16, 96
+  %v1957 = add i32 %v1956, %v1952
+  %v1958 = extractelement <16 x float> %v1674, i32 0
+  %v1959 = extractelement <16 x float> %v1674, i32 1
+  %v1960 = extractelement <16 x float> %v1674, i32 2
+  %v1961 = extractelement <16 x float> %v1674, i32 3
+  %v1962 = sdiv i32 %v11, 32
+  %v1963 = mul i32 %v1962, 4
+  %v1964 = add i32 %v1963, 8
+  %v1965 = srem i32 %v11, 32
+  %v1966 = add i32 %v14, 0
+  %v1967 = add i32 %v1966, %v1965
+  %v1968 = add i32 %v16, 96
+  %v1969 = add i32 %v1968, %v1964
+  %v1970 = extractelement <16 x float> %v1674, i32 4
+  %v1971 = extractelement <16 x float> %v1674, i32 5
+  %v1972 = extractelement <16 x float> %v1674, i32 6
+  %v1973 = extractelement <16 x float> %v1674, i32 7
+  %v1974 = sdiv i32 %v11, 32
+  %v1975 = mul i32 %v1974, 4
+  %v1976 = add i32 %v1975, 16
+  %v1977 = srem i32 %v11, 32
+  %v1978 = add i32 %v14, 0
+  %v1979 = add i32 %v1978, %v1977
+  %v1980 = add i32 %v16, 96
+  %v1981 = add i32 %v1980, %v1976
+  %v1982 = extractelement <16 x float> %v1674, i32 8
+  %v1983 = extractelement <16 x float> %v1674, i32 9
+  %v1984 = extractelement <16 x float> %v1674, i32 10
+  %v1985 = extractelement <16 x float> %v1674, i32 11
+  %v1986 = sdiv i32 %v11, 32
+  %v1987 = mul i32 %v1986, 4
+  %v1988 = add i32 %v1987, 24
+  %v1989 = srem i32 %v11, 32
+  %v1990 = add i32 %v14, 0
+  %v1991 = add i32 %v1990, %v1989
+  %v1992 = add i32 %v16, 96
+  %v1993 = add i32 %v1992, %v1988
+  %v1994 = extractelement <16 x float> %v1674, i32 12
+  %v1995 = extractelement <16 x float> %v1674, i32 13
+  %v1996 = extractelement <16 x float> %v1674, i32 14
+  %v1997 = extractelement <16 x float> %v1674, i32 15
+  %v1998 = fptrunc float %v1814 to half
+  %v1999 = fptrunc float %v1815 to half
+  %v2000 = fptrunc float %v1816 to half
+  %v2001 = fptrunc float %v1817 to half
+  %v2002 = fptrunc float %v1826 to half
+  %v2003 = fptrunc float %v1827 to half
+  %v2004 = fptrunc float %v1828 to half
+  %v2005 = fptrunc float %v1829 to half
+  %v2006 = fptrunc float %v1838 to half
+  %v2007 = fptrunc float %v1839 to half
+  %v2008 = fptrunc float %v1840 to half
+  %v2009 = fptrunc float %v1841 to half
+  %v2010 = fptrunc float %v1850 to half
+  %v2011 = fptrunc float %v1851 to half
+  %v2012 = fptrunc float %v1852 to half
+  %v2013 = fptrunc float %v1853 to half
+  %v2014 = fptrunc float %v1862 to half
+  %v2015 = fptrunc float %v1863 to half
+  %v2016 = fptrunc float %v1864 to half
+  %v2017 = fptrunc float %v1865 to half
+  %v2018 = fptrunc float %v1874 to half
+  %v2019 = fptrunc float %v1875 to half
+  %v2020 = fptrunc float %v1876 to half
+  %v2021 = fptrunc float %v1877 to half
+  %v2022 = fptrunc float %v1886 to half
+  %v2023 = fptrunc float %v1887 to half
+  %v2024 = fptrunc float %v1888 to half
+  %v2025 = fptrunc float %v1889 to half
+  %v2026 = fptrunc float %v1898 to half
+  %v2027 = fptrunc float %v1899 to half
+  %v2028 = fptrunc float %v1900 to half
+  %v2029 = fptrunc float %v1901 to half
+  %v2030 = fptrunc float %v1910 to half
+  %v2031 = fptrunc float %v1911 to half
+  %v2032 = fptrunc float %v1912 to half
+  %v2033 = fptrunc float %v1913 to half
+  %v2034 = fptrunc float %v1922 to half
+  %v2035 = fptrunc float %v1923 to half
+  %v2036 = fptrunc float %v1924 to half
+  %v2037 = fptrunc float %v1925 to half
+  %v2038 = fptrunc float %v1934 to half
+  %v2039 = fptrunc float %v1935 to half
+  %v2040 = fptrunc float %v1936 to half
+  %v2041 = fptrunc float %v1937 to half
+  %v2042 = fptrunc float %v1946 to half
+  %v2043 = fptrunc float %v1947 to half
+  %v2044 = fptrunc float %v1948 to half
+  %v2045 = fptrunc float %v1949 to half
+  %v2046 = fptrunc float %v1958 to half
+  %v2047 = fptrunc float %v1959 to half
+  %v2048 = fptrunc float %v1960 to half
+  %v2049 = fptrunc float %v1961 to half
+  %v2050 = fptrunc float %v1970 to half
+  %v2051 = fptrunc float %v1971 to half
+  %v2052 = fptrunc float %v1972 to half
+  %v2053 = fptrunc float %v1973 to half
+  %v2054 = fptrunc float %v1982 to half
+  %v2055 = fptrunc float %v1983 to half
+  %v2056 = fptrunc float %v1984 to half
+  %v2057 = fptrunc float %v1985 to half
+  %v2058 = fptrunc float %v1994 to half
+  %v2059 = fptrunc float %v1995 to half
+  %v2060 = fptrunc float %v1996 to half
+  %v2061 = fptrunc float %v1997 to half
+  br i1 %v109, label %if.then21, label %if.else22
+if.then21:
+  %v2062 = add i32 %v6, %v1811
+  %v2063 = add i32 %v8, %v1813
+  %v2064 = mul i32 %v2062, 576
+  %v2065 = add i32 %v2064, %v2063
+  %v2066 = mul i32 %v2065, 2
+  %v2067 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2066
+  %v2068 = insertelement <4 x half> poison, half %v1998, i32 0
+  %v2069 = insertelement <4 x half> %v2068, half %v1999, i32 1
+  %v2070 = insertelement <4 x half> %v2069, half %v2000, i32 2
+  %v2071 = insertelement <4 x half> %v2070, half %v2001, i32 3
+  store <4 x half> %v2071, ptr addrspace(1) %v2067, align 2
+  %v2072 = add i32 %v6, %v1823
+  %v2073 = add i32 %v8, %v1825
+  %v2074 = mul i32 %v2072, 576
+  %v2075 = add i32 %v2074, %v2073
+  %v2076 = mul i32 %v2075, 2
+  %v2077 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2076
+  %v2078 = insertelement <4 x half> poison, half %v2002, i32 0
+  %v2079 = insertelement <4 x half> %v2078, half %v2003, i32 1
+  %v2080 = insertelement <4 x half> %v2079, half %v2004, i32 2
+  %v2081 = insertelement <4 x half> %v2080, half %v2005, i32 3
+  store <4 x half> %v2081, ptr addrspace(1) %v2077, align 2
+  %v2082 = add i32 %v6, %v1835
+  %v2083 = add i32 %v8, %v1837
+  %v2084 = mul i32 %v2082, 576
+  %v2085 = add i32 %v2084, %v2083
+  %v2086 = mul i32 %v2085, 2
+  %v2087 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2086
+  %v2088 = insertelement <4 x half> poison, half %v2006, i32 0
+  %v2089 = insertelement <4 x half> %v2088, half %v2007, i32 1
+  %v2090 = insertelement <4 x half> %v2089, half %v2008, i32 2
+  %v2091 = insertelement <4 x half> %v2090, half %v2009, i32 3
+  store <4 x half> %v2091, ptr addrspace(1) %v2087, align 2
+  %v2092 = add i32 %v6, %v1847
+  %v2093 = add i32 %v8, %v1849
+  %v2094 = mul i32 %v2092, 576
+  %v2095 = add i32 %v2094, %v2093
+  %v2096 = mul i32 %v2095, 2
+  %v2097 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2096
+  %v2098 = insertelement <4 x half> poison, half %v2010, i32 0
+  %v2099 = insertelement <4 x half> %v2098, half %v2011, i32 1
+  %v2100 = insertelement <4 x half> %v2099, half %v2012, i32 2
+  %v2101 = insertelement <4 x half> %v2100, half %v2013, i32 3
+  store <4 x half> %v2101, ptr addrspace(1) %v2097, align 2
+  %v2102 = add i32 %v6, %v1859
+  %v2103 = add i32 %v8, %v1861
+  %v2104 = mul i32 %v2102, 576
+  %v2105 = add i32 %v2104, %v2103
+  %v2106 = mul i32 %v2105, 2
+  %v2107 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2106
+  %v2108 = insertelement <4 x half> poison, half %v2014, i32 0
+  %v2109 = insertelement <4 x half> %v2108, half %v2015, i32 1
+  %v2110 = insertelement <4 x half> %v2109, half %v2016, i32 2
+  %v2111 = insertelement <4 x half> %v2110, half %v2017, i32 3
+  store <4 x half> %v2111, ptr addrspace(1) %v2107, align 2
+  %v2112 = add i32 %v6, %v1871
+  %v2113 = add i32 %v8, %v1873
+  %v2114 = mul i32 %v2112, 576
+  %v2115 = add i32 %v2114, %v2113
+  %v2116 = mul i32 %v2115, 2
+  %v2117 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2116
+  %v2118 = insertelement <4 x half> poison, half %v2018, i32 0
+  %v2119 = insertelement <4 x half> %v2118, half %v2019, i32 1
+  %v2120 = insertelement <4 x half> %v2119, half %v2020, i32 2
+  %v2121 = insertelement <4 x half> %v2120, half %v2021, i32 3
+  store <4 x half> %v2121, ptr addrspace(1) %v2117, align 2
+  %v2122 = add i32 %v6, %v1883
+  %v2123 = add i32 %v8, %v1885
+  %v2124 = mul i32 %v2122, 576
+  %v2125 = add i32 %v2124, %v2123
+  %v2126 = mul i32 %v2125, 2
+  %v2127 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2126
+  %v2128 = insertelement <4 x half> poison, half %v2022, i32 0
+  %v2129 = insertelement <4 x half> %v2128, half %v2023, i32 1
+  %v2130 = insertelement <4 x half> %v2129, half %v2024, i32 2
+  %v2131 = insertelement <4 x half> %v2130, half %v2025, i32 3
+  store <4 x half> %v2131, ptr addrspace(1) %v2127, align 2
+  %v2132 = add i32 %v6, %v1895
+  %v2133 = add i32 %v8, %v1897
+  %v2134 = mul i32 %v2132, 576
+  %v2135 = add i32 %v2134, %v2133
+  %v2136 = mul i32 %v2135, 2
+  %v2137 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2136
+  %v2138 = insertelement <4 x half> poison, half %v2026, i32 0
+  %v2139 = insertelement <4 x half> %v2138, half %v2027, i32 1
+  %v2140 = insertelement <4 x half> %v2139, half %v2028, i32 2
+  %v2141 = insertelement <4 x half> %v2140, half %v2029, i32 3
+  store <4 x half> %v2141, ptr addrspace(1) %v2137, align 2
+  %v2142 = add i32 %v6, %v1907
+  %v2143 = add i32 %v8, %v1909
+  %v2144 = mul i32 %v2142, 576
+  %v2145 = add i32 %v2144, %v2143
+  %v2146 = mul i32 %v2145, 2
+  %v2147 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2146
+  %v2148 = insertelement <4 x half> poison, half %v2030, i32 0
+  %v2149 = insertelement <4 x half> %v2148, half %v2031, i32 1
+  %v2150 = insertelement <4 x half> %v2149, half %v2032, i32 2
+  %v2151 = insertelement <4 x half> %v2150, half %v2033, i32 3
+  store <4 x half> %v2151, ptr addrspace(1) %v2147, align 2
+  %v2152 = add i32 %v6, %v1919
+  %v2153 = add i32 %v8, %v1921
+  %v2154 = mul i32 %v2152, 576
+  %v2155 = add i32 %v2154, %v2153
+  %v2156 = mul i32 %v2155, 2
+  %v2157 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2156
+  %v2158 = insertelement <4 x half> poison, half %v2034, i32 0
+  %v2159 = insertelement <4 x half> %v2158, half %v2035, i32 1
+  %v2160 = insertelement <4 x half> %v2159, half %v2036, i32 2
+  %v2161 = insertelement <4 x half> %v2160, half %v2037, i32 3
+  store <4 x half> %v2161, ptr addrspace(1) %v2157, align 2
+  %v2162 = add i32 %v6, %v1931
+  %v2163 = add i32 %v8, %v1933
+  %v2164 = mul i32 %v2162, 576
+  %v2165 = add i32 %v2164, %v2163
+  %v2166 = mul i32 %v2165, 2
+  %v2167 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2166
+  %v2168 = insertelement <4 x half> poison, half %v2038, i32 0
+  %v2169 = insertelement <4 x half> %v2168, half %v2039, i32 1
+  %v2170 = insertelement <4 x half> %v2169, half %v2040, i32 2
+  %v2171 = insertelement <4 x half> %v2170, half %v2041, i32 3
+  store <4 x half> %v2171, ptr addrspace(1) %v2167, align 2
+  %v2172 = add i32 %v6, %v1943
+  %v2173 = add i32 %v8, %v1945
+  %v2174 = mul i32 %v2172, 576
+  %v2175 = add i32 %v2174, %v2173
+  %v2176 = mul i32 %v2175, 2
+  %v2177 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2176
+  %v2178 = insertelement <4 x half> poison, half %v2042, i32 0
+  %v2179 = insertelement <4 x half> %v2178, half %v2043, i32 1
+  %v2180 = insertelement <4 x half> %v2179, half %v2044, i32 2
+  %v2181 = insertelement <4 x half> %v2180, half %v2045, i32 3
+  store <4 x half> %v2181, ptr addrspace(1) %v2177, align 2
+  %v2182 = add i32 %v6, %v1955
+  %v2183 = add i32 %v8, %v1957
+  %v2184 = mul i32 %v2182, 576
+  %v2185 = add i32 %v2184, %v2183
+  %v2186 = mul i32 %v2185, 2
+  %v2187 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2186
+  %v2188 = insertelement <4 x half> poison, half %v2046, i32 0
+  %v2189 = insertelement <4 x half> %v2188, half %v2047, i32 1
+  %v2190 = insertelement <4 x half> %v2189, half %v2048, i32 2
+  %v2191 = insertelement <4 x half> %v2190, half %v2049, i32 3
+  store <4 x half> %v2191, ptr addrspace(1) %v2187, align 2
+  %v2192 = add i32 %v6, %v1967
+  %v2193 = add i32 %v8, %v1969
+  %v2194 = mul i32 %v2192, 576
+  %v2195 = add i32 %v2194, %v2193
+  %v2196 = mul i32 %v2195, 2
+  %v2197 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2196
+  %v2198 = insertelement <4 x half> poison, half %v2050, i32 0
+  %v2199 = insertelement <4 x half> %v2198, half %v2051, i32 1
+  %v2200 = insertelement <4 x half> %v2199, half %v2052, i32 2
+  %v2201 = insertelement <4 x half> %v2200, half %v2053, i32 3
+  store <4 x half> %v2201, ptr addrspace(1) %v2197, align 2
+  %v2202 = add i32 %v6, %v1979
+  %v2203 = add i32 %v8, %v1981
+  %v2204 = mul i32 %v2202, 576
+  %v2205 = add i32 %v2204, %v2203
+  %v2206 = mul i32 %v2205, 2
+  %v2207 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2206
+  %v2208 = insertelement <4 x half> poison, half %v2054, i32 0
+  %v2209 = insertelement <4 x half> %v2208, half %v2055, i32 1
+  %v2210 = insertelement <4 x half> %v2209, half %v2056, i32 2
+  %v2211 = insertelement <4 x half> %v2210, half %v2057, i32 3
+  store <4 x half> %v2211, ptr addrspace(1) %v2207, align 2
+  %v2212 = add i32 %v6, %v1991
+  %v2213 = add i32 %v8, %v1993
+  %v2214 = mul i32 %v2212, 576
+  %v2215 = add i32 %v2214, %v2213
+  %v2216 = mul i32 %v2215, 2
+  %v2217 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2216
+  %v2218 = insertelement <4 x half> poison, half %v2058, i32 0
+  %v2219 = insertelement <4 x half> %v2218, half %v2059, i32 1
+  %v2220 = insertelement <4 x half> %v2219, half %v2060, i32 2
+  %v2221 = insertelement <4 x half> %v2220, half %v2061, i32 3
+  store <4 x half> %v2221, ptr addrspace(1) %v2217, align 2
+  br label %if.end23
+if.else22:
+  %v2222 = icmp slt i32 %v6, 64
+  %v2223 = sub i32 64, %v6
+  %v2224 = call i32 @llvm.smin.i32(i32 %v2223, i32 64)
+  %v2225 = select i1 %v2222, i32 %v2224, i32 0
+  %v2226 = mul i32 %v2225, 576
+  %v2227 = mul i32 %v2226, 2
+  %v2228 = mul i32 %v6, 576
+  %v2229 = mul i32 %v2228, 2
+  %v2230 = getelementptr inbounds i8, ptr addrspace(1) %v1805, i32 %v2229
+  %v2231 = zext i32 %v2227 to i64
+  %v2232 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v2230, i16 0, i64 %v2231, i32 131072)
+  %v2233 = add i32 %v8, %v1813
+  %v2234 = add i32 %v2233, 0
+  %v2235 = mul i32 %v1811, 576
+  %v2236 = add i32 %v2235, %v2234
+  %v2237 = mul i32 %v2236, 2
+  %v2238 = icmp slt i32 %v2234, 576
+  %v2239 = select i1 %v2238, i32 %v2237, i32 %v2227
+  %v2240 = bitcast half %v1998 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2240, ptr addrspace(8) %v2232, i32 %v2239, i32 0, i32 0)
+  %v2241 = add i32 %v8, %v1813
+  %v2242 = add i32 %v2241, 1
+  %v2243 = mul i32 %v1811, 576
+  %v2244 = add i32 %v2243, %v2242
+  %v2245 = mul i32 %v2244, 2
+  %v2246 = icmp slt i32 %v2242, 576
+  %v2247 = select i1 %v2246, i32 %v2245, i32 %v2227
+  %v2248 = bitcast half %v1999 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2248, ptr addrspace(8) %v2232, i32 %v2247, i32 0, i32 0)
+  %v2249 = add i32 %v8, %v1813
+  %v2250 = add i32 %v2249, 2
+  %v2251 = mul i32 %v1811, 576
+  %v2252 = add i32 %v2251, %v2250
+  %v2253 = mul i32 %v2252, 2
+  %v2254 = icmp slt i32 %v2250, 576
+  %v2255 = select i1 %v2254, i32 %v2253, i32 %v2227
+  %v2256 = bitcast half %v2000 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2256, ptr addrspace(8) %v2232, i32 %v2255, i32 0, i32 0)
+  %v2257 = add i32 %v8, %v1813
+  %v2258 = add i32 %v2257, 3
+  %v2259 = mul i32 %v1811, 576
+  %v2260 = add i32 %v2259, %v2258
+  %v2261 = mul i32 %v2260, 2
+  %v2262 = icmp slt i32 %v2258, 576
+  %v2263 = select i1 %v2262, i32 %v2261, i32 %v2227
+  %v2264 = bitcast half %v2001 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2264, ptr addrspace(8) %v2232, i32 %v2263, i32 0, i32 0)
+  %v2265 = add i32 %v8, %v1825
+  %v2266 = add i32 %v2265, 0
+  %v2267 = mul i32 %v1823, 576
+  %v2268 = add i32 %v2267, %v2266
+  %v2269 = mul i32 %v2268, 2
+  %v2270 = icmp slt i32 %v2266, 576
+  %v2271 = select i1 %v2270, i32 %v2269, i32 %v2227
+  %v2272 = bitcast half %v2002 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2272, ptr addrspace(8) %v2232, i32 %v2271, i32 0, i32 0)
+  %v2273 = add i32 %v8, %v1825
+  %v2274 = add i32 %v2273, 1
+  %v2275 = mul i32 %v1823, 576
+  %v2276 = add i32 %v2275, %v2274
+  %v2277 = mul i32 %v2276, 2
+  %v2278 = icmp slt i32 %v2274, 576
+  %v2279 = select i1 %v2278, i32 %v2277, i32 %v2227
+  %v2280 = bitcast half %v2003 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2280, ptr addrspace(8) %v2232, i32 %v2279, i32 0, i32 0)
+  %v2281 = add i32 %v8, %v1825
+  %v2282 = add i32 %v2281, 2
+  %v2283 = mul i32 %v1823, 576
   %v2284 = add i32 %v2283, %v2282
   %v2285 = mul i32 %v2284, 2
-  %v2286 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2285
-  %v2287 = insertelement <4 x half> poison, half %v2211, i32 0
-  %v2288 = insertelement <4 x half> %v2287, half %v2212, i32 1
-  %v2289 = insertelement <4 x half> %v2288, half %v2213, i32 2
-  %v2290 = insertelement <4 x half> %v2289, half %v2214, i32 3
-  store <4 x half> %v2290, ptr addrspace(1) %v2286, align 2
-  %v2291 = add i32 %v6, %v2044
-  %v2292 = add i32 %v8, %v2046
-  %v2293 = mul i32 %v2291, 576
-  %v2294 = add i32 %v2293, %v2292
-  %v2295 = mul i32 %v2294, 2
-  %v2296 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2295
-  %v2297 = insertelement <4 x half> poison, half %v2215, i32 0
-  %v2298 = insertelement <4 x half> %v2297, half %v2216, i32 1
-  %v2299 = insertelement <4 x half> %v2298, half %v2217, i32 2
-  %v2300 = insertelement <4 x half> %v2299, half %v2218, i32 3
-  store <4 x half> %v2300, ptr addrspace(1) %v2296, align 2
-  %v2301 = add i32 %v6, %v2056
-  %v2302 = add i32 %v8, %v2058
-  %v2303 = mul i32 %v2301, 576
-  %v2304 = add i32 %v2303, %v2302
-  %v2305 = mul i32 %v2304, 2
-  %v2306 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2305
-  %v2307 = insertelement <4 x half> poison, half %v2219, i32 0
-  %v2308 = insertelement <4 x half> %v2307, half %v2220, i32 1
-  %v2309 = insertelement <4 x half> %v2308, half %v2221, i32 2
-  %v2310 = insertelement <4 x half> %v2309, half %v2222, i32 3
-  store <4 x half> %v2310, ptr addrspace(1) %v2306, align 2
-  %v2311 = add i32 %v6, %v2068
-  %v2312 = add i32 %v8, %v2070
-  %v2313 = mul i32 %v2311, 576
-  %v2314 = add i32 %v2313, %v2312
-  %v2315 = mul i32 %v2314, 2
-  %v2316 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2315
-  %v2317 = insertelement <4 x half> poison, half %v2223, i32 0
-  %v2318 = insertelement <4 x half> %v2317, half %v2224, i32 1
-  %v2319 = insertelement <4 x half> %v2318, half %v2225, i32 2
-  %v2320 = insertelement <4 x half> %v2319, half %v2226, i32 3
-  store <4 x half> %v2320, ptr addrspace(1) %v2316, align 2
-  %v2321 = add i32 %v6, %v2080
-  %v2322 = add i32 %v8, %v2082
-  %v2323 = mul i32 %v2321, 576
+  %v2286 = icmp slt i32 %v2282, 576
+  %v2287 = select i1 %v2286, i32 %v2285, i32 %v2227
+  %v2288 = bitcast half %v2004 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2288, ptr addrspace(8) %v2232, i32 %v2287, i32 0, i32 0)
+  %v2289 = add i32 %v8, %v1825
+  %v2290 = add i32 %v2289, 3
+  %v2291 = mul i32 %v1823, 576
+  %v2292 = add i32 %v2291, %v2290
+  %v2293 = mul i32 %v2292, 2
+  %v2294 = icmp slt i32 %v2290, 576
+  %v2295 = select i1 %v2294, i32 %v2293, i32 %v2227
+  %v2296 = bitcast half %v2005 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2296, ptr addrspace(8) %v2232, i32 %v2295, i32 0, i32 0)
+  %v2297 = add i32 %v8, %v1837
+  %v2298 = add i32 %v2297, 0
+  %v2299 = mul i32 %v1835, 576
+  %v2300 = add i32 %v2299, %v2298
+  %v2301 = mul i32 %v2300, 2
+  %v2302 = icmp slt i32 %v2298, 576
+  %v2303 = select i1 %v2302, i32 %v2301, i32 %v2227
+  %v2304 = bitcast half %v2006 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2304, ptr addrspace(8) %v2232, i32 %v2303, i32 0, i32 0)
+  %v2305 = add i32 %v8, %v1837
+  %v2306 = add i32 %v2305, 1
+  %v2307 = mul i32 %v1835, 576
+  %v2308 = add i32 %v2307, %v2306
+  %v2309 = mul i32 %v2308, 2
+  %v2310 = icmp slt i32 %v2306, 576
+  %v2311 = select i1 %v2310, i32 %v2309, i32 %v2227
+  %v2312 = bitcast half %v2007 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2312, ptr addrspace(8) %v2232, i32 %v2311, i32 0, i32 0)
+  %v2313 = add i32 %v8, %v1837
+  %v2314 = add i32 %v2313, 2
+  %v2315 = mul i32 %v1835, 576
+  %v2316 = add i32 %v2315, %v2314
+  %v2317 = mul i32 %v2316, 2
+  %v2318 = icmp slt i32 %v2314, 576
+  %v2319 = select i1 %v2318, i32 %v2317, i32 %v2227
+  %v2320 = bitcast half %v2008 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2320, ptr addrspace(8) %v2232, i32 %v2319, i32 0, i32 0)
+  %v2321 = add i32 %v8, %v1837
+  %v2322 = add i32 %v2321, 3
+  %v2323 = mul i32 %v1835, 576
   %v2324 = add i32 %v2323, %v2322
   %v2325 = mul i32 %v2324, 2
-  %v2326 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2325
-  %v2327 = insertelement <4 x half> poison, half %v2227, i32 0
-  %v2328 = insertelement <4 x half> %v2327, half %v2228, i32 1
-  %v2329 = insertelement <4 x half> %v2328, half %v2229, i32 2
-  %v2330 = insertelement <4 x half> %v2329, half %v2230, i32 3
-  store <4 x half> %v2330, ptr addrspace(1) %v2326, align 2
-  %v2331 = add i32 %v6, %v2092
-  %v2332 = add i32 %v8, %v2094
-  %v2333 = mul i32 %v2331, 576
-  %v2334 = add i32 %v2333, %v2332
-  %v2335 = mul i32 %v2334, 2
-  %v2336 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2335
-  %v2337 = insertelement <4 x half> poison, half %v2231, i32 0
-  %v2338 = insertelement <4 x half> %v2337, half %v2232, i32 1
-  %v2339 = insertelement <4 x half> %v2338, half %v2233, i32 2
-  %v2340 = insertelement <4 x half> %v2339, half %v2234, i32 3
-  store <4 x half> %v2340, ptr addrspace(1) %v2336, align 2
-  %v2341 = add i32 %v6, %v2104
-  %v2342 = add i32 %v8, %v2106
-  %v2343 = mul i32 %v2341, 576
-  %v2344 = add i32 %v2343, %v2342
-  %v2345 = mul i32 %v2344, 2
-  %v2346 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2345
-  %v2347 = insertelement <4 x half> poison, half %v2235, i32 0
-  %v2348 = insertelement <4 x half> %v2347, half %v2236, i32 1
-  %v2349 = insertelement <4 x half> %v2348, half %v2237, i32 2
-  %v2350 = insertelement <4 x half> %v2349, half %v2238, i32 3
-  store <4 x half> %v2350, ptr addrspace(1) %v2346, align 2
-  %v2351 = add i32 %v6, %v2116
-  %v2352 = add i32 %v8, %v2118
-  %v2353 = mul i32 %v2351, 576
-  %v2354 = add i32 %v2353, %v2352
-  %v2355 = mul i32 %v2354, 2
-  %v2356 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2355
-  %v2357 = insertelement <4 x half> poison, half %v2239, i32 0
-  %v2358 = insertelement <4 x half> %v2357, half %v2240, i32 1
-  %v2359 = insertelement <4 x half> %v2358, half %v2241, i32 2
-  %v2360 = insertelement <4 x half> %v2359, half %v2242, i32 3
-  store <4 x half> %v2360, ptr addrspace(1) %v2356, align 2
-  %v2361 = add i32 %v6, %v2128
-  %v2362 = add i32 %v8, %v2130
-  %v2363 = mul i32 %v2361, 576
+  %v2326 = icmp slt i32 %v2322, 576
+  %v2327 = select i1 %v2326, i32 %v2325, i32 %v2227
+  %v2328 = bitcast half %v2009 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2328, ptr addrspace(8) %v2232, i32 %v2327, i32 0, i32 0)
+  %v2329 = add i32 %v8, %v1849
+  %v2330 = add i32 %v2329, 0
+  %v2331 = mul i32 %v1847, 576
+  %v2332 = add i32 %v2331, %v2330
+  %v2333 = mul i32 %v2332, 2
+  %v2334 = icmp slt i32 %v2330, 576
+  %v2335 = select i1 %v2334, i32 %v2333, i32 %v2227
+  %v2336 = bitcast half %v2010 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2336, ptr addrspace(8) %v2232, i32 %v2335, i32 0, i32 0)
+  %v2337 = add i32 %v8, %v1849
+  %v2338 = add i32 %v2337, 1
+  %v2339 = mul i32 %v1847, 576
+  %v2340 = add i32 %v2339, %v2338
+  %v2341 = mul i32 %v2340, 2
+  %v2342 = icmp slt i32 %v2338, 576
+  %v2343 = select i1 %v2342, i32 %v2341, i32 %v2227
+  %v2344 = bitcast half %v2011 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2344, ptr addrspace(8) %v2232, i32 %v2343, i32 0, i32 0)
+  %v2345 = add i32 %v8, %v1849
+  %v2346 = add i32 %v2345, 2
+  %v2347 = mul i32 %v1847, 576
+  %v2348 = add i32 %v2347, %v2346
+  %v2349 = mul i32 %v2348, 2
+  %v2350 = icmp slt i32 %v2346, 576
+  %v2351 = select i1 %v2350, i32 %v2349, i32 %v2227
+  %v2352 = bitcast half %v2012 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2352, ptr addrspace(8) %v2232, i32 %v2351, i32 0, i32 0)
+  %v2353 = add i32 %v8, %v1849
+  %v2354 = add i32 %v2353, 3
+  %v2355 = mul i32 %v1847, 576
+  %v2356 = add i32 %v2355, %v2354
+  %v2357 = mul i32 %v2356, 2
+  %v2358 = icmp slt i32 %v2354, 576
+  %v2359 = select i1 %v2358, i32 %v2357, i32 %v2227
+  %v2360 = bitcast half %v2013 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2360, ptr addrspace(8) %v2232, i32 %v2359, i32 0, i32 0)
+  %v2361 = add i32 %v8, %v1861
+  %v2362 = add i32 %v2361, 0
+  %v2363 = mul i32 %v1859, 576
   %v2364 = add i32 %v2363, %v2362
   %v2365 = mul i32 %v2364, 2
-  %v2366 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2365
-  %v2367 = insertelement <4 x half> poison, half %v2243, i32 0
-  %v2368 = insertelement <4 x half> %v2367, half %v2244, i32 1
-  %v2369 = insertelement <4 x half> %v2368, half %v2245, i32 2
-  %v2370 = insertelement <4 x half> %v2369, half %v2246, i32 3
-  store <4 x half> %v2370, ptr addrspace(1) %v2366, align 2
-  %v2371 = add i32 %v6, %v2140
-  %v2372 = add i32 %v8, %v2142
-  %v2373 = mul i32 %v2371, 576
-  %v2374 = add i32 %v2373, %v2372
-  %v2375 = mul i32 %v2374, 2
-  %v2376 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2375
-  %v2377 = insertelement <4 x half> poison, half %v2247, i32 0
-  %v2378 = insertelement <4 x half> %v2377, half %v2248, i32 1
-  %v2379 = insertelement <4 x half> %v2378, half %v2249, i32 2
-  %v2380 = insertelement <4 x half> %v2379, half %v2250, i32 3
-  store <4 x half> %v2380, ptr addrspace(1) %v2376, align 2
-  %v2381 = add i32 %v6, %v2152
-  %v2382 = add i32 %v8, %v2154
-  %v2383 = mul i32 %v2381, 576
-  %v2384 = add i32 %v2383, %v2382
-  %v2385 = mul i32 %v2384, 2
-  %v2386 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2385
-  %v2387 = insertelement <4 x half> poison, half %v2251, i32 0
-  %v2388 = insertelement <4 x half> %v2387, half %v2252, i32 1
-  %v2389 = insertelement <4 x half> %v2388, half %v2253, i32 2
-  %v2390 = insertelement <4 x half> %v2389, half %v2254, i32 3
-  store <4 x half> %v2390, ptr addrspace(1) %v2386, align 2
-  %v2391 = add i32 %v6, %v2164
-  %v2392 = add i32 %v8, %v2166
-  %v2393 = mul i32 %v2391, 576
-  %v2394 = add i32 %v2393, %v2392
-  %v2395 = mul i32 %v2394, 2
-  %v2396 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2395
-  %v2397 = insertelement <4 x half> poison, half %v2255, i32 0
-  %v2398 = insertelement <4 x half> %v2397, half %v2256, i32 1
-  %v2399 = insertelement <4 x half> %v2398, half %v2257, i32 2
-  %v2400 = insertelement <4 x half> %v2399, half %v2258, i32 3
-  store <4 x half> %v2400, ptr addrspace(1) %v2396, align 2
-  %v2401 = add i32 %v6, %v2176
-  %v2402 = add i32 %v8, %v2178
-  %v2403 = mul i32 %v2401, 576
+  %v2366 = icmp slt i32 %v2362, 576
+  %v2367 = select i1 %v2366, i32 %v2365, i32 %v2227
+  %v2368 = bitcast half %v2014 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2368, ptr addrspace(8) %v2232, i32 %v2367, i32 0, i32 0)
+  %v2369 = add i32 %v8, %v1861
+  %v2370 = add i32 %v2369, 1
+  %v2371 = mul i32 %v1859, 576
+  %v2372 = add i32 %v2371, %v2370
+  %v2373 = mul i32 %v2372, 2
+  %v2374 = icmp slt i32 %v2370, 576
+  %v2375 = select i1 %v2374, i32 %v2373, i32 %v2227
+  %v2376 = bitcast half %v2015 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2376, ptr addrspace(8) %v2232, i32 %v2375, i32 0, i32 0)
+  %v2377 = add i32 %v8, %v1861
+  %v2378 = add i32 %v2377, 2
+  %v2379 = mul i32 %v1859, 576
+  %v2380 = add i32 %v2379, %v2378
+  %v2381 = mul i32 %v2380, 2
+  %v2382 = icmp slt i32 %v2378, 576
+  %v2383 = select i1 %v2382, i32 %v2381, i32 %v2227
+  %v2384 = bitcast half %v2016 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2384, ptr addrspace(8) %v2232, i32 %v2383, i32 0, i32 0)
+  %v2385 = add i32 %v8, %v1861
+  %v2386 = add i32 %v2385, 3
+  %v2387 = mul i32 %v1859, 576
+  %v2388 = add i32 %v2387, %v2386
+  %v2389 = mul i32 %v2388, 2
+  %v2390 = icmp slt i32 %v2386, 576
+  %v2391 = select i1 %v2390, i32 %v2389, i32 %v2227
+  %v2392 = bitcast half %v2017 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2392, ptr addrspace(8) %v2232, i32 %v2391, i32 0, i32 0)
+  %v2393 = add i32 %v8, %v1873
+  %v2394 = add i32 %v2393, 0
+  %v2395 = mul i32 %v1871, 576
+  %v2396 = add i32 %v2395, %v2394
+  %v2397 = mul i32 %v2396, 2
+  %v2398 = icmp slt i32 %v2394, 576
+  %v2399 = select i1 %v2398, i32 %v2397, i32 %v2227
+  %v2400 = bitcast half %v2018 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2400, ptr addrspace(8) %v2232, i32 %v2399, i32 0, i32 0)
+  %v2401 = add i32 %v8, %v1873
+  %v2402 = add i32 %v2401, 1
+  %v2403 = mul i32 %v1871, 576
   %v2404 = add i32 %v2403, %v2402
   %v2405 = mul i32 %v2404, 2
-  %v2406 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2405
-  %v2407 = insertelement <4 x half> poison, half %v2259, i32 0
-  %v2408 = insertelement <4 x half> %v2407, half %v2260, i32 1
-  %v2409 = insertelement <4 x half> %v2408, half %v2261, i32 2
-  %v2410 = insertelement <4 x half> %v2409, half %v2262, i32 3
-  store <4 x half> %v2410, ptr addrspace(1) %v2406, align 2
-  %v2411 = add i32 %v6, %v2188
-  %v2412 = add i32 %v8, %v2190
-  %v2413 = mul i32 %v2411, 576
-  %v2414 = add i32 %v2413, %v2412
-  %v2415 = mul i32 %v2414, 2
-  %v2416 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2415
-  %v2417 = insertelement <4 x half> poison, half %v2263, i32 0
-  %v2418 = insertelement <4 x half> %v2417, half %v2264, i32 1
-  %v2419 = insertelement <4 x half> %v2418, half %v2265, i32 2
-  %v2420 = insertelement <4 x half> %v2419, half %v2266, i32 3
-  store <4 x half> %v2420, ptr addrspace(1) %v2416, align 2
-  %v2421 = add i32 %v6, %v2200
-  %v2422 = add i32 %v8, %v2202
-  %v2423 = mul i32 %v2421, 576
-  %v2424 = add i32 %v2423, %v2422
-  %v2425 = mul i32 %v2424, 2
-  %v2426 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2425
-  %v2427 = insertelement <4 x half> poison, half %v2267, i32 0
-  %v2428 = insertelement <4 x half> %v2427, half %v2268, i32 1
-  %v2429 = insertelement <4 x half> %v2428, half %v2269, i32 2
-  %v2430 = insertelement <4 x half> %v2429, half %v2270, i32 3
-  store <4 x half> %v2430, ptr addrspace(1) %v2426, align 2
-  br label %if.end26
-if.else25:
-  %v2431 = icmp slt i32 %v6, 64
-  %v2432 = sub i32 64, %v6
-  %v2433 = call i32 @llvm.smin.i32(i32 %v2432, i32 64)
-  %v2434 = select i1 %v2431, i32 %v2433, i32 0
-  %v2435 = mul i32 %v2434, 576
-  %v2436 = mul i32 %v2435, 2
-  %v2437 = mul i32 %v6, 576
-  %v2438 = mul i32 %v2437, 2
-  %v2439 = getelementptr inbounds i8, ptr addrspace(1) %v2014, i32 %v2438
-  %v2440 = zext i32 %v2436 to i64
-  %v2441 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v2439, i16 0, i64 %v2440, i32 131072)
-  %v2442 = add i32 %v8, %v2022
-  %v2443 = add i32 %v2442, 0
-  %v2444 = mul i32 %v2020, 576
-  %v2445 = add i32 %v2444, %v2443
-  %v2446 = mul i32 %v2445, 2
-  %v2447 = icmp slt i32 %v2443, 576
-  %v2448 = select i1 %v2447, i32 %v2446, i32 %v2436
-  %v2449 = bitcast half %v2207 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2449, ptr addrspace(8) %v2441, i32 %v2448, i32 0, i32 0)
-  %v2450 = add i32 %v8, %v2022
-  %v2451 = add i32 %v2450, 1
-  %v2452 = mul i32 %v2020, 576
-  %v2453 = add i32 %v2452, %v2451
-  %v2454 = mul i32 %v2453, 2
-  %v2455 = icmp slt i32 %v2451, 576
-  %v2456 = select i1 %v2455, i32 %v2454, i32 %v2436
-  %v2457 = bitcast half %v2208 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2457, ptr addrspace(8) %v2441, i32 %v2456, i32 0, i32 0)
-  %v2458 = add i32 %v8, %v2022
-  %v2459 = add i32 %v2458, 2
-  %v2460 = mul i32 %v2020, 576
-  %v2461 = add i32 %v2460, %v2459
-  %v2462 = mul i32 %v2461, 2
-  %v2463 = icmp slt i32 %v2459, 576
-  %v2464 = select i1 %v2463, i32 %v2462, i32 %v2436
-  %v2465 = bitcast half %v2209 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2465, ptr addrspace(8) %v2441, i32 %v2464, i32 0, i32 0)
-  %v2466 = add i32 %v8, %v2022
-  %v2467 = add i32 %v2466, 3
-  %v2468 = mul i32 %v2020, 576
-  %v2469 = add i32 %v2468, %v2467
-  %v2470 = mul i32 %v2469, 2
-  %v2471 = icmp slt i32 %v2467, 576
-  %v2472 = select i1 %v2471, i32 %v2470, i32 %v2436
-  %v2473 = bitcast half %v2210 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2473, ptr addrspace(8) %v2441, i32 %v2472, i32 0, i32 0)
-  %v2474 = add i32 %v8, %v2034
-  %v2475 = add i32 %v2474, 0
-  %v2476 = mul i32 %v2032, 576
-  %v2477 = add i32 %v2476, %v2475
-  %v2478 = mul i32 %v2477, 2
-  %v2479 = icmp slt i32 %v2475, 576
-  %v2480 = select i1 %v2479, i32 %v2478, i32 %v2436
-  %v2481 = bitcast half %v2211 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2481, ptr addrspace(8) %v2441, i32 %v2480, i32 0, i32 0)
-  %v2482 = add i32 %v8, %v2034
-  %v2483 = add i32 %v2482, 1
-  %v2484 = mul i32 %v2032, 576
-  %v2485 = add i32 %v2484, %v2483
-  %v2486 = mul i32 %v2485, 2
-  %v2487 = icmp slt i32 %v2483, 576
-  %v2488 = select i1 %v2487, i32 %v2486, i32 %v2436
-  %v2489 = bitcast half %v2212 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2489, ptr addrspace(8) %v2441, i32 %v2488, i32 0, i32 0)
-  %v2490 = add i32 %v8, %v2034
-  %v2491 = add i32 %v2490, 2
-  %v2492 = mul i32 %v2032, 576
-  %v2493 = add i32 %v2492, %v2491
-  %v2494 = mul i32 %v2493, 2
-  %v2495 = icmp slt i32 %v2491, 576
-  %v2496 = select i1 %v2495, i32 %v2494, i32 %v2436
-  %v2497 = bitcast half %v2213 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2497, ptr addrspace(8) %v2441, i32 %v2496, i32 0, i32 0)
-  %v2498 = add i32 %v8, %v2034
-  %v2499 = add i32 %v2498, 3
-  %v2500 = mul i32 %v2032, 576
-  %v2501 = add i32 %v2500, %v2499
-  %v2502 = mul i32 %v2501, 2
-  %v2503 = icmp slt i32 %v2499, 576
-  %v2504 = select i1 %v2503, i32 %v2502, i32 %v2436
-  %v2505 = bitcast half %v2214 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2505, ptr addrspace(8) %v2441, i32 %v2504, i32 0, i32 0)
-  %v2506 = add i32 %v8, %v2046
-  %v2507 = add i32 %v2506, 0
-  %v2508 = mul i32 %v2044, 576
-  %v2509 = add i32 %v2508, %v2507
-  %v2510 = mul i32 %v2509, 2
-  %v2511 = icmp slt i32 %v2507, 576
-  %v2512 = select i1 %v2511, i32 %v2510, i32 %v2436
-  %v2513 = bitcast half %v2215 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2513, ptr addrspace(8) %v2441, i32 %v2512, i32 0, i32 0)
-  %v2514 = add i32 %v8, %v2046
-  %v2515 = add i32 %v2514, 1
-  %v2516 = mul i32 %v2044, 576
-  %v2517 = add i32 %v2516, %v2515
-  %v2518 = mul i32 %v2517, 2
-  %v2519 = icmp slt i32 %v2515, 576
-  %v2520 = select i1 %v2519, i32 %v2518, i32 %v2436
-  %v2521 = bitcast half %v2216 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2521, ptr addrspace(8) %v2441, i32 %v2520, i32 0, i32 0)
-  %v2522 = add i32 %v8, %v2046
-  %v2523 = add i32 %v2522, 2
-  %v2524 = mul i32 %v2044, 576
-  %v2525 = add i32 %v2524, %v2523
-  %v2526 = mul i32 %v2525, 2
-  %v2527 = icmp slt i32 %v2523, 576
-  %v2528 = select i1 %v2527, i32 %v2526, i32 %v2436
-  %v2529 = bitcast half %v2217 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2529, ptr addrspace(8) %v2441, i32 %v2528, i32 0, i32 0)
-  %v2530 = add i32 %v8, %v2046
-  %v2531 = add i32 %v2530, 3
-  %v2532 = mul i32 %v2044, 576
-  %v2533 = add i32 %v2532, %v2531
-  %v2534 = mul i32 %v2533, 2
-  %v2535 = icmp slt i32 %v2531, 576
-  %v2536 = select i1 %v2535, i32 %v2534, i32 %v2436
-  %v2537 = bitcast half %v2218 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2537, ptr addrspace(8) %v2441, i32 %v2536, i32 0, i32 0)
-  %v2538 = add i32 %v8, %v2058
-  %v2539 = add i32 %v2538, 0
-  %v2540 = mul i32 %v2056, 576
-  %v2541 = add i32 %v2540, %v2539
-  %v2542 = mul i32 %v2541, 2
-  %v2543 = icmp slt i32 %v2539, 576
-  %v2544 = select i1 %v2543, i32 %v2542, i32 %v2436
-  %v2545 = bitcast half %v2219 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2545, ptr addrspace(8) %v2441, i32 %v2544, i32 0, i32 0)
-  %v2546 = add i32 %v8, %v2058
-  %v2547 = add i32 %v2546, 1
-  %v2548 = mul i32 %v2056, 576
-  %v2549 = add i32 %v2548, %v2547
-  %v2550 = mul i32 %v2549, 2
-  %v2551 = icmp slt i32 %v2547, 576
-  %v2552 = select i1 %v2551, i32 %v2550, i32 %v2436
-  %v2553 = bitcast half %v2220 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2553, ptr addrspace(8) %v2441, i32 %v2552, i32 0, i32 0)
-  %v2554 = add i32 %v8, %v2058
-  %v2555 = add i32 %v2554, 2
-  %v2556 = mul i32 %v2056, 576
-  %v2557 = add i32 %v2556, %v2555
-  %v2558 = mul i32 %v2557, 2
-  %v2559 = icmp slt i32 %v2555, 576
-  %v2560 = select i1 %v2559, i32 %v2558, i32 %v2436
-  %v2561 = bitcast half %v2221 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2561, ptr addrspace(8) %v2441, i32 %v2560, i32 0, i32 0)
-  %v2562 = add i32 %v8, %v2058
-  %v2563 = add i32 %v2562, 3
-  %v2564 = mul i32 %v2056, 576
-  %v2565 = add i32 %v2564, %v2563
-  %v2566 = mul i32 %v2565, 2
-  %v2567 = icmp slt i32 %v2563, 576
-  %v2568 = select i1 %v2567, i32 %v2566, i32 %v2436
-  %v2569 = bitcast half %v2222 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2569, ptr addrspace(8) %v2441, i32 %v2568, i32 0, i32 0)
-  %v2570 = add i32 %v8, %v2070
-  %v2571 = add i32 %v2570, 0
-  %v2572 = mul i32 %v2068, 576
-  %v2573 = add i32 %v2572, %v2571
-  %v2574 = mul i32 %v2573, 2
-  %v2575 = icmp slt i32 %v2571, 576
-  %v2576 = select i1 %v2575, i32 %v2574, i32 %v2436
-  %v2577 = bitcast half %v2223 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2577, ptr addrspace(8) %v2441, i32 %v2576, i32 0, i32 0)
-  %v2578 = add i32 %v8, %v2070
-  %v2579 = add i32 %v2578, 1
-  %v2580 = mul i32 %v2068, 576
-  %v2581 = add i32 %v2580, %v2579
-  %v2582 = mul i32 %v2581, 2
-  %v2583 = icmp slt i32 %v2579, 576
-  %v2584 = select i1 %v2583, i32 %v2582, i32 %v2436
-  %v2585 = bitcast half %v2224 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2585, ptr addrspace(8) %v2441, i32 %v2584, i32 0, i32 0)
-  %v2586 = add i32 %v8, %v2070
-  %v2587 = add i32 %v2586, 2
-  %v2588 = mul i32 %v2068, 576
-  %v2589 = add i32 %v2588, %v2587
-  %v2590 = mul i32 %v2589, 2
-  %v2591 = icmp slt i32 %v2587, 576
-  %v2592 = select i1 %v2591, i32 %v2590, i32 %v2436
-  %v2593 = bitcast half %v2225 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2593, ptr addrspace(8) %v2441, i32 %v2592, i32 0, i32 0)
-  %v2594 = add i32 %v8, %v2070
-  %v2595 = add i32 %v2594, 3
-  %v2596 = mul i32 %v2068, 576
-  %v2597 = add i32 %v2596, %v2595
-  %v2598 = mul i32 %v2597, 2
-  %v2599 = icmp slt i32 %v2595, 576
-  %v2600 = select i1 %v2599, i32 %v2598, i32 %v2436
-  %v2601 = bitcast half %v2226 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2601, ptr addrspace(8) %v2441, i32 %v2600, i32 0, i32 0)
-  %v2602 = add i32 %v8, %v2082
-  %v2603 = add i32 %v2602, 0
-  %v2604 = mul i32 %v2080, 576
-  %v2605 = add i32 %v2604, %v2603
-  %v2606 = mul i32 %v2605, 2
-  %v2607 = icmp slt i32 %v2603, 576
-  %v2608 = select i1 %v2607, i32 %v2606, i32 %v2436
-  %v2609 = bitcast half %v2227 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2609, ptr addrspace(8) %v2441, i32 %v2608, i32 0, i32 0)
-  %v2610 = add i32 %v8, %v2082
-  %v2611 = add i32 %v2610, 1
-  %v2612 = mul i32 %v2080, 576
-  %v2613 = add i32 %v2612, %v2611
-  %v2614 = mul i32 %v2613, 2
-  %v2615 = icmp slt i32 %v2611, 576
-  %v2616 = select i1 %v2615, i32 %v2614, i32 %v2436
-  %v2617 = bitcast half %v2228 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2617, ptr addrspace(8) %v2441, i32 %v2616, i32 0, i32 0)
-  %v2618 = add i32 %v8, %v2082
-  %v2619 = add i32 %v2618, 2
-  %v2620 = mul i32 %v2080, 576
-  %v2621 = add i32 %v2620, %v2619
-  %v2622 = mul i32 %v2621, 2
-  %v2623 = icmp slt i32 %v2619, 576
-  %v2624 = select i1 %v2623, i32 %v2622, i32 %v2436
-  %v2625 = bitcast half %v2229 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2625, ptr addrspace(8) %v2441, i32 %v2624, i32 0, i32 0)
-  %v2626 = add i32 %v8, %v2082
-  %v2627 = add i32 %v2626, 3
-  %v2628 = mul i32 %v2080, 576
-  %v2629 = add i32 %v2628, %v2627
-  %v2630 = mul i32 %v2629, 2
-  %v2631 = icmp slt i32 %v2627, 576
-  %v2632 = select i1 %v2631, i32 %v2630, i32 %v2436
-  %v2633 = bitcast half %v2230 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2633, ptr addrspace(8) %v2441, i32 %v2632, i32 0, i32 0)
-  %v2634 = add i32 %v8, %v2094
-  %v2635 = add i32 %v2634, 0
-  %v2636 = mul i32 %v2092, 576
-  %v2637 = add i32 %v2636, %v2635
-  %v2638 = mul i32 %v2637, 2
-  %v2639 = icmp slt i32 %v2635, 576
-  %v2640 = select i1 %v2639, i32 %v2638, i32 %v2436
-  %v2641 = bitcast half %v2231 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2641, ptr addrspace(8) %v2441, i32 %v2640, i32 0, i32 0)
-  %v2642 = add i32 %v8, %v2094
-  %v2643 = add i32 %v2642, 1
-  %v2644 = mul i32 %v2092, 576
-  %v2645 = add i32 %v2644, %v2643
-  %v2646 = mul i32 %v2645, 2
-  %v2647 = icmp slt i32 %v2643, 576
-  %v2648 = select i1 %v2647, i32 %v2646, i32 %v2436
-  %v2649 = bitcast half %v2232 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2649, ptr addrspace(8) %v2441, i32 %v2648, i32 0, i32 0)
-  %v2650 = add i32 %v8, %v2094
-  %v2651 = add i32 %v2650, 2
-  %v2652 = mul i32 %v2092, 576
-  %v2653 = add i32 %v2652, %v2651
-  %v2654 = mul i32 %v2653, 2
-  %v2655 = icmp slt i32 %v2651, 576
-  %v2656 = select i1 %v2655, i32 %v2654, i32 %v2436
-  %v2657 = bitcast half %v2233 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2657, ptr addrspace(8) %v2441, i32 %v2656, i32 0, i32 0)
-  %v2658 = add i32 %v8, %v2094
-  %v2659 = add i32 %v2658, 3
-  %v2660 = mul i32 %v2092, 576
-  %v2661 = add i32 %v2660, %v2659
-  %v2662 = mul i32 %v2661, 2
-  %v2663 = icmp slt i32 %v2659, 576
-  %v2664 = select i1 %v2663, i32 %v2662, i32 %v2436
-  %v2665 = bitcast half %v2234 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2665, ptr addrspace(8) %v2441, i32 %v2664, i32 0, i32 0)
-  %v2666 = add i32 %v8, %v2106
-  %v2667 = add i32 %v2666, 0
-  %v2668 = mul i32 %v2104, 576
-  %v2669 = add i32 %v2668, %v2667
-  %v2670 = mul i32 %v2669, 2
-  %v2671 = icmp slt i32 %v2667, 576
-  %v2672 = select i1 %v2671, i32 %v2670, i32 %v2436
-  %v2673 = bitcast half %v2235 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2673, ptr addrspace(8) %v2441, i32 %v2672, i32 0, i32 0)
-  %v2674 = add i32 %v8, %v2106
-  %v2675 = add i32 %v2674, 1
-  %v2676 = mul i32 %v2104, 576
-  %v2677 = add i32 %v2676, %v2675
-  %v2678 = mul i32 %v2677, 2
-  %v2679 = icmp slt i32 %v2675, 576
-  %v2680 = select i1 %v2679, i32 %v2678, i32 %v2436
-  %v2681 = bitcast half %v2236 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2681, ptr addrspace(8) %v2441, i32 %v2680, i32 0, i32 0)
-  %v2682 = add i32 %v8, %v2106
-  %v2683 = add i32 %v2682, 2
-  %v2684 = mul i32 %v2104, 576
-  %v2685 = add i32 %v2684, %v2683
-  %v2686 = mul i32 %v2685, 2
-  %v2687 = icmp slt i32 %v2683, 576
-  %v2688 = select i1 %v2687, i32 %v2686, i32 %v2436
-  %v2689 = bitcast half %v2237 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2689, ptr addrspace(8) %v2441, i32 %v2688, i32 0, i32 0)
-  %v2690 = add i32 %v8, %v2106
-  %v2691 = add i32 %v2690, 3
-  %v2692 = mul i32 %v2104, 576
-  %v2693 = add i32 %v2692, %v2691
-  %v2694 = mul i32 %v2693, 2
-  %v2695 = icmp slt i32 %v2691, 576
-  %v2696 = select i1 %v2695, i32 %v2694, i32 %v2436
-  %v2697 = bitcast half %v2238 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2697, ptr addrspace(8) %v2441, i32 %v2696, i32 0, i32 0)
-  %v2698 = add i32 %v8, %v2118
-  %v2699 = add i32 %v2698, 0
-  %v2700 = mul i32 %v2116, 576
-  %v2701 = add i32 %v2700, %v2699
-  %v2702 = mul i32 %v2701, 2
-  %v2703 = icmp slt i32 %v2699, 576
-  %v2704 = select i1 %v2703, i32 %v2702, i32 %v2436
-  %v2705 = bitcast half %v2239 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2705, ptr addrspace(8) %v2441, i32 %v2704, i32 0, i32 0)
-  %v2706 = add i32 %v8, %v2118
-  %v2707 = add i32 %v2706, 1
-  %v2708 = mul i32 %v2116, 576
-  %v2709 = add i32 %v2708, %v2707
-  %v2710 = mul i32 %v2709, 2
-  %v2711 = icmp slt i32 %v2707, 576
-  %v2712 = select i1 %v2711, i32 %v2710, i32 %v2436
-  %v2713 = bitcast half %v2240 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2713, ptr addrspace(8) %v2441, i32 %v2712, i32 0, i32 0)
-  %v2714 = add i32 %v8, %v2118
-  %v2715 = add i32 %v2714, 2
-  %v2716 = mul i32 %v2116, 576
-  %v2717 = add i32 %v2716, %v2715
-  %v2718 = mul i32 %v2717, 2
-  %v2719 = icmp slt i32 %v2715, 576
-  %v2720 = select i1 %v2719, i32 %v2718, i32 %v2436
-  %v2721 = bitcast half %v2241 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2721, ptr addrspace(8) %v2441, i32 %v2720, i32 0, i32 0)
-  %v2722 = add i32 %v8, %v2118
-  %v2723 = add i32 %v2722, 3
-  %v2724 = mul i32 %v2116, 576
-  %v2725 = add i32 %v2724, %v2723
-  %v2726 = mul i32 %v2725, 2
-  %v2727 = icmp slt i32 %v2723, 576
-  %v2728 = select i1 %v2727, i32 %v2726, i32 %v2436
-  %v2729 = bitcast half %v2242 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2729, ptr addrspace(8) %v2441, i32 %v2728, i32 0, i32 0)
-  %v2730 = add i32 %v8, %v2130
-  %v2731 = add i32 %v2730, 0
-  %v2732 = mul i32 %v2128, 576
-  %v2733 = add i32 %v2732, %v2731
-  %v2734 = mul i32 %v2733, 2
-  %v2735 = icmp slt i32 %v2731, 576
-  %v2736 = select i1 %v2735, i32 %v2734, i32 %v2436
-  %v2737 = bitcast half %v2243 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2737, ptr addrspace(8) %v2441, i32 %v2736, i32 0, i32 0)
-  %v2738 = add i32 %v8, %v2130
-  %v2739 = add i32 %v2738, 1
-  %v2740 = mul i32 %v2128, 576
-  %v2741 = add i32 %v2740, %v2739
-  %v2742 = mul i32 %v2741, 2
-  %v2743 = icmp slt i32 %v2739, 576
-  %v2744 = select i1 %v2743, i32 %v2742, i32 %v2436
-  %v2745 = bitcast half %v2244 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2745, ptr addrspace(8) %v2441, i32 %v2744, i32 0, i32 0)
-  %v2746 = add i32 %v8, %v2130
-  %v2747 = add i32 %v2746, 2
-  %v2748 = mul i32 %v2128, 576
-  %v2749 = add i32 %v2748, %v2747
-  %v2750 = mul i32 %v2749, 2
-  %v2751 = icmp slt i32 %v2747, 576
-  %v2752 = select i1 %v2751, i32 %v2750, i32 %v2436
-  %v2753 = bitcast half %v2245 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2753, ptr addrspace(8) %v2441, i32 %v2752, i32 0, i32 0)
-  %v2754 = add i32 %v8, %v2130
-  %v2755 = add i32 %v2754, 3
-  %v2756 = mul i32 %v2128, 576
-  %v2757 = add i32 %v2756, %v2755
-  %v2758 = mul i32 %v2757, 2
-  %v2759 = icmp slt i32 %v2755, 576
-  %v2760 = select i1 %v2759, i32 %v2758, i32 %v2436
-  %v2761 = bitcast half %v2246 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2761, ptr addrspace(8) %v2441, i32 %v2760, i32 0, i32 0)
-  %v2762 = add i32 %v8, %v2142
-  %v2763 = add i32 %v2762, 0
-  %v2764 = mul i32 %v2140, 576
-  %v2765 = add i32 %v2764, %v2763
-  %v2766 = mul i32 %v2765, 2
-  %v2767 = icmp slt i32 %v2763, 576
-  %v2768 = select i1 %v2767, i32 %v2766, i32 %v2436
-  %v2769 = bitcast half %v2247 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2769, ptr addrspace(8) %v2441, i32 %v2768, i32 0, i32 0)
-  %v2770 = add i32 %v8, %v2142
-  %v2771 = add i32 %v2770, 1
-  %v2772 = mul i32 %v2140, 576
-  %v2773 = add i32 %v2772, %v2771
-  %v2774 = mul i32 %v2773, 2
-  %v2775 = icmp slt i32 %v2771, 576
-  %v2776 = select i1 %v2775, i32 %v2774, i32 %v2436
-  %v2777 = bitcast half %v2248 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2777, ptr addrspace(8) %v2441, i32 %v2776, i32 0, i32 0)
-  %v2778 = add i32 %v8, %v2142
-  %v2779 = add i32 %v2778, 2
-  %v2780 = mul i32 %v2140, 576
-  %v2781 = add i32 %v2780, %v2779
-  %v2782 = mul i32 %v2781, 2
-  %v2783 = icmp slt i32 %v2779, 576
-  %v2784 = select i1 %v2783, i32 %v2782, i32 %v2436
-  %v2785 = bitcast half %v2249 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2785, ptr addrspace(8) %v2441, i32 %v2784, i32 0, i32 0)
-  %v2786 = add i32 %v8, %v2142
-  %v2787 = add i32 %v2786, 3
-  %v2788 = mul i32 %v2140, 576
-  %v2789 = add i32 %v2788, %v2787
-  %v2790 = mul i32 %v2789, 2
-  %v2791 = icmp slt i32 %v2787, 576
-  %v2792 = select i1 %v2791, i32 %v2790, i32 %v2436
-  %v2793 = bitcast half %v2250 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2793, ptr addrspace(8) %v2441, i32 %v2792, i32 0, i32 0)
-  %v2794 = add i32 %v8, %v2154
-  %v2795 = add i32 %v2794, 0
-  %v2796 = mul i32 %v2152, 576
-  %v2797 = add i32 %v2796, %v2795
-  %v2798 = mul i32 %v2797, 2
-  %v2799 = icmp slt i32 %v2795, 576
-  %v2800 = select i1 %v2799, i32 %v2798, i32 %v2436
-  %v2801 = bitcast half %v2251 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2801, ptr addrspace(8) %v2441, i32 %v2800, i32 0, i32 0)
-  %v2802 = add i32 %v8, %v2154
-  %v2803 = add i32 %v2802, 1
-  %v2804 = mul i32 %v2152, 576
-  %v2805 = add i32 %v2804, %v2803
-  %v2806 = mul i32 %v2805, 2
-  %v2807 = icmp slt i32 %v2803, 576
-  %v2808 = select i1 %v2807, i32 %v2806, i32 %v2436
-  %v2809 = bitcast half %v2252 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2809, ptr addrspace(8) %v2441, i32 %v2808, i32 0, i32 0)
-  %v2810 = add i32 %v8, %v2154
-  %v2811 = add i32 %v2810, 2
-  %v2812 = mul i32 %v2152, 576
-  %v2813 = add i32 %v2812, %v2811
-  %v2814 = mul i32 %v2813, 2
-  %v2815 = icmp slt i32 %v2811, 576
-  %v2816 = select i1 %v2815, i32 %v2814, i32 %v2436
-  %v2817 = bitcast half %v2253 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2817, ptr addrspace(8) %v2441, i32 %v2816, i32 0, i32 0)
-  %v2818 = add i32 %v8, %v2154
-  %v2819 = add i32 %v2818, 3
-  %v2820 = mul i32 %v2152, 576
-  %v2821 = add i32 %v2820, %v2819
-  %v2822 = mul i32 %v2821, 2
-  %v2823 = icmp slt i32 %v2819, 576
-  %v2824 = select i1 %v2823, i32 %v2822, i32 %v2436
-  %v2825 = bitcast half %v2254 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2825, ptr addrspace(8) %v2441, i32 %v2824, i32 0, i32 0)
-  %v2826 = add i32 %v8, %v2166
-  %v2827 = add i32 %v2826, 0
-  %v2828 = mul i32 %v2164, 576
-  %v2829 = add i32 %v2828, %v2827
-  %v2830 = mul i32 %v2829, 2
-  %v2831 = icmp slt i32 %v2827, 576
-  %v2832 = select i1 %v2831, i32 %v2830, i32 %v2436
-  %v2833 = bitcast half %v2255 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2833, ptr addrspace(8) %v2441, i32 %v2832, i32 0, i32 0)
-  %v2834 = add i32 %v8, %v2166
-  %v2835 = add i32 %v2834, 1
-  %v2836 = mul i32 %v2164, 576
-  %v2837 = add i32 %v2836, %v2835
-  %v2838 = mul i32 %v2837, 2
-  %v2839 = icmp slt i32 %v2835, 576
-  %v2840 = select i1 %v2839, i32 %v2838, i32 %v2436
-  %v2841 = bitcast half %v2256 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2841, ptr addrspace(8) %v2441, i32 %v2840, i32 0, i32 0)
-  %v2842 = add i32 %v8, %v2166
-  %v2843 = add i32 %v2842, 2
-  %v2844 = mul i32 %v2164, 576
-  %v2845 = add i32 %v2844, %v2843
-  %v2846 = mul i32 %v2845, 2
-  %v2847 = icmp slt i32 %v2843, 576
-  %v2848 = select i1 %v2847, i32 %v2846, i32 %v2436
-  %v2849 = bitcast half %v2257 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2849, ptr addrspace(8) %v2441, i32 %v2848, i32 0, i32 0)
-  %v2850 = add i32 %v8, %v2166
-  %v2851 = add i32 %v2850, 3
-  %v2852 = mul i32 %v2164, 576
-  %v2853 = add i32 %v2852, %v2851
-  %v2854 = mul i32 %v2853, 2
-  %v2855 = icmp slt i32 %v2851, 576
-  %v2856 = select i1 %v2855, i32 %v2854, i32 %v2436
-  %v2857 = bitcast half %v2258 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2857, ptr addrspace(8) %v2441, i32 %v2856, i32 0, i32 0)
-  %v2858 = add i32 %v8, %v2178
-  %v2859 = add i32 %v2858, 0
-  %v2860 = mul i32 %v2176, 576
-  %v2861 = add i32 %v2860, %v2859
-  %v2862 = mul i32 %v2861, 2
-  %v2863 = icmp slt i32 %v2859, 576
-  %v2864 = select i1 %v2863, i32 %v2862, i32 %v2436
-  %v2865 = bitcast half %v2259 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2865, ptr addrspace(8) %v2441, i32 %v2864, i32 0, i32 0)
-  %v2866 = add i32 %v8, %v2178
-  %v2867 = add i32 %v2866, 1
-  %v2868 = mul i32 %v2176, 576
-  %v2869 = add i32 %v2868, %v2867
-  %v2870 = mul i32 %v2869, 2
-  %v2871 = icmp slt i32 %v2867, 576
-  %v2872 = select i1 %v2871, i32 %v2870, i32 %v2436
-  %v2873 = bitcast half %v2260 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2873, ptr addrspace(8) %v2441, i32 %v2872, i32 0, i32 0)
-  %v2874 = add i32 %v8, %v2178
-  %v2875 = add i32 %v2874, 2
-  %v2876 = mul i32 %v2176, 576
-  %v2877 = add i32 %v2876, %v2875
-  %v2878 = mul i32 %v2877, 2
-  %v2879 = icmp slt i32 %v2875, 576
-  %v2880 = select i1 %v2879, i32 %v2878, i32 %v2436
-  %v2881 = bitcast half %v2261 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2881, ptr addrspace(8) %v2441, i32 %v2880, i32 0, i32 0)
-  %v2882 = add i32 %v8, %v2178
-  %v2883 = add i32 %v2882, 3
-  %v2884 = mul i32 %v2176, 576
-  %v2885 = add i32 %v2884, %v2883
-  %v2886 = mul i32 %v2885, 2
-  %v2887 = icmp slt i32 %v2883, 576
-  %v2888 = select i1 %v2887, i32 %v2886, i32 %v2436
-  %v2889 = bitcast half %v2262 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2889, ptr addrspace(8) %v2441, i32 %v2888, i32 0, i32 0)
-  %v2890 = add i32 %v8, %v2190
-  %v2891 = add i32 %v2890, 0
-  %v2892 = mul i32 %v2188, 576
-  %v2893 = add i32 %v2892, %v2891
-  %v2894 = mul i32 %v2893, 2
-  %v2895 = icmp slt i32 %v2891, 576
-  %v2896 = select i1 %v2895, i32 %v2894, i32 %v2436
-  %v2897 = bitcast half %v2263 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2897, ptr addrspace(8) %v2441, i32 %v2896, i32 0, i32 0)
-  %v2898 = add i32 %v8, %v2190
-  %v2899 = add i32 %v2898, 1
-  %v2900 = mul i32 %v2188, 576
-  %v2901 = add i32 %v2900, %v2899
-  %v2902 = mul i32 %v2901, 2
-  %v2903 = icmp slt i32 %v2899, 576
-  %v2904 = select i1 %v2903, i32 %v2902, i32 %v2436
-  %v2905 = bitcast half %v2264 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2905, ptr addrspace(8) %v2441, i32 %v2904, i32 0, i32 0)
-  %v2906 = add i32 %v8, %v2190
-  %v2907 = add i32 %v2906, 2
-  %v2908 = mul i32 %v2188, 576
-  %v2909 = add i32 %v2908, %v2907
-  %v2910 = mul i32 %v2909, 2
-  %v2911 = icmp slt i32 %v2907, 576
-  %v2912 = select i1 %v2911, i32 %v2910, i32 %v2436
-  %v2913 = bitcast half %v2265 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2913, ptr addrspace(8) %v2441, i32 %v2912, i32 0, i32 0)
-  %v2914 = add i32 %v8, %v2190
-  %v2915 = add i32 %v2914, 3
-  %v2916 = mul i32 %v2188, 576
-  %v2917 = add i32 %v2916, %v2915
-  %v2918 = mul i32 %v2917, 2
-  %v2919 = icmp slt i32 %v2915, 576
-  %v2920 = select i1 %v2919, i32 %v2918, i32 %v2436
-  %v2921 = bitcast half %v2266 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2921, ptr addrspace(8) %v2441, i32 %v2920, i32 0, i32 0)
-  %v2922 = add i32 %v8, %v2202
-  %v2923 = add i32 %v2922, 0
-  %v2924 = mul i32 %v2200, 576
-  %v2925 = add i32 %v2924, %v2923
-  %v2926 = mul i32 %v2925, 2
-  %v2927 = icmp slt i32 %v2923, 576
-  %v2928 = select i1 %v2927, i32 %v2926, i32 %v2436
-  %v2929 = bitcast half %v2267 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2929, ptr addrspace(8) %v2441, i32 %v2928, i32 0, i32 0)
-  %v2930 = add i32 %v8, %v2202
-  %v2931 = add i32 %v2930, 1
-  %v2932 = mul i32 %v2200, 576
-  %v2933 = add i32 %v2932, %v2931
-  %v2934 = mul i32 %v2933, 2
-  %v2935 = icmp slt i32 %v2931, 576
-  %v2936 = select i1 %v2935, i32 %v2934, i32 %v2436
-  %v2937 = bitcast half %v2268 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2937, ptr addrspace(8) %v2441, i32 %v2936, i32 0, i32 0)
-  %v2938 = add i32 %v8, %v2202
-  %v2939 = add i32 %v2938, 2
-  %v2940 = mul i32 %v2200, 576
-  %v2941 = add i32 %v2940, %v2939
-  %v2942 = mul i32 %v2941, 2
-  %v2943 = icmp slt i32 %v2939, 576
-  %v2944 = select i1 %v2943, i32 %v2942, i32 %v2436
-  %v2945 = bitcast half %v2269 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2945, ptr addrspace(8) %v2441, i32 %v2944, i32 0, i32 0)
-  %v2946 = add i32 %v8, %v2202
-  %v2947 = add i32 %v2946, 3
-  %v2948 = mul i32 %v2200, 576
-  %v2949 = add i32 %v2948, %v2947
-  %v2950 = mul i32 %v2949, 2
-  %v2951 = icmp slt i32 %v2947, 576
-  %v2952 = select i1 %v2951, i32 %v2950, i32 %v2436
-  %v2953 = bitcast half %v2270 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2953, ptr addrspace(8) %v2441, i32 %v2952, i32 0, i32 0)
-  br label %if.end26
-if.end26:
+  %v2406 = icmp slt i32 %v2402, 576
+  %v2407 = select i1 %v2406, i32 %v2405, i32 %v2227
+  %v2408 = bitcast half %v2019 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2408, ptr addrspace(8) %v2232, i32 %v2407, i32 0, i32 0)
+  %v2409 = add i32 %v8, %v1873
+  %v2410 = add i32 %v2409, 2
+  %v2411 = mul i32 %v1871, 576
+  %v2412 = add i32 %v2411, %v2410
+  %v2413 = mul i32 %v2412, 2
+  %v2414 = icmp slt i32 %v2410, 576
+  %v2415 = select i1 %v2414, i32 %v2413, i32 %v2227
+  %v2416 = bitcast half %v2020 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2416, ptr addrspace(8) %v2232, i32 %v2415, i32 0, i32 0)
+  %v2417 = add i32 %v8, %v1873
+  %v2418 = add i32 %v2417, 3
+  %v2419 = mul i32 %v1871, 576
+  %v2420 = add i32 %v2419, %v2418
+  %v2421 = mul i32 %v2420, 2
+  %v2422 = icmp slt i32 %v2418, 576
+  %v2423 = select i1 %v2422, i32 %v2421, i32 %v2227
+  %v2424 = bitcast half %v2021 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2424, ptr addrspace(8) %v2232, i32 %v2423, i32 0, i32 0)
+  %v2425 = add i32 %v8, %v1885
+  %v2426 = add i32 %v2425, 0
+  %v2427 = mul i32 %v1883, 576
+  %v2428 = add i32 %v2427, %v2426
+  %v2429 = mul i32 %v2428, 2
+  %v2430 = icmp slt i32 %v2426, 576
+  %v2431 = select i1 %v2430, i32 %v2429, i32 %v2227
+  %v2432 = bitcast half %v2022 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2432, ptr addrspace(8) %v2232, i32 %v2431, i32 0, i32 0)
+  %v2433 = add i32 %v8, %v1885
+  %v2434 = add i32 %v2433, 1
+  %v2435 = mul i32 %v1883, 576
+  %v2436 = add i32 %v2435, %v2434
+  %v2437 = mul i32 %v2436, 2
+  %v2438 = icmp slt i32 %v2434, 576
+  %v2439 = select i1 %v2438, i32 %v2437, i32 %v2227
+  %v2440 = bitcast half %v2023 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2440, ptr addrspace(8) %v2232, i32 %v2439, i32 0, i32 0)
+  %v2441 = add i32 %v8, %v1885
+  %v2442 = add i32 %v2441, 2
+  %v2443 = mul i32 %v1883, 576
+  %v2444 = add i32 %v2443, %v2442
+  %v2445 = mul i32 %v2444, 2
+  %v2446 = icmp slt i32 %v2442, 576
+  %v2447 = select i1 %v2446, i32 %v2445, i32 %v2227
+  %v2448 = bitcast half %v2024 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2448, ptr addrspace(8) %v2232, i32 %v2447, i32 0, i32 0)
+  %v2449 = add i32 %v8, %v1885
+  %v2450 = add i32 %v2449, 3
+  %v2451 = mul i32 %v1883, 576
+  %v2452 = add i32 %v2451, %v2450
+  %v2453 = mul i32 %v2452, 2
+  %v2454 = icmp slt i32 %v2450, 576
+  %v2455 = select i1 %v2454, i32 %v2453, i32 %v2227
+  %v2456 = bitcast half %v2025 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2456, ptr addrspace(8) %v2232, i32 %v2455, i32 0, i32 0)
+  %v2457 = add i32 %v8, %v1897
+  %v2458 = add i32 %v2457, 0
+  %v2459 = mul i32 %v1895, 576
+  %v2460 = add i32 %v2459, %v2458
+  %v2461 = mul i32 %v2460, 2
+  %v2462 = icmp slt i32 %v2458, 576
+  %v2463 = select i1 %v2462, i32 %v2461, i32 %v2227
+  %v2464 = bitcast half %v2026 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2464, ptr addrspace(8) %v2232, i32 %v2463, i32 0, i32 0)
+  %v2465 = add i32 %v8, %v1897
+  %v2466 = add i32 %v2465, 1
+  %v2467 = mul i32 %v1895, 576
+  %v2468 = add i32 %v2467, %v2466
+  %v2469 = mul i32 %v2468, 2
+  %v2470 = icmp slt i32 %v2466, 576
+  %v2471 = select i1 %v2470, i32 %v2469, i32 %v2227
+  %v2472 = bitcast half %v2027 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2472, ptr addrspace(8) %v2232, i32 %v2471, i32 0, i32 0)
+  %v2473 = add i32 %v8, %v1897
+  %v2474 = add i32 %v2473, 2
+  %v2475 = mul i32 %v1895, 576
+  %v2476 = add i32 %v2475, %v2474
+  %v2477 = mul i32 %v2476, 2
+  %v2478 = icmp slt i32 %v2474, 576
+  %v2479 = select i1 %v2478, i32 %v2477, i32 %v2227
+  %v2480 = bitcast half %v2028 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2480, ptr addrspace(8) %v2232, i32 %v2479, i32 0, i32 0)
+  %v2481 = add i32 %v8, %v1897
+  %v2482 = add i32 %v2481, 3
+  %v2483 = mul i32 %v1895, 576
+  %v2484 = add i32 %v2483, %v2482
+  %v2485 = mul i32 %v2484, 2
+  %v2486 = icmp slt i32 %v2482, 576
+  %v2487 = select i1 %v2486, i32 %v2485, i32 %v2227
+  %v2488 = bitcast half %v2029 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2488, ptr addrspace(8) %v2232, i32 %v2487, i32 0, i32 0)
+  %v2489 = add i32 %v8, %v1909
+  %v2490 = add i32 %v2489, 0
+  %v2491 = mul i32 %v1907, 576
+  %v2492 = add i32 %v2491, %v2490
+  %v2493 = mul i32 %v2492, 2
+  %v2494 = icmp slt i32 %v2490, 576
+  %v2495 = select i1 %v2494, i32 %v2493, i32 %v2227
+  %v2496 = bitcast half %v2030 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2496, ptr addrspace(8) %v2232, i32 %v2495, i32 0, i32 0)
+  %v2497 = add i32 %v8, %v1909
+  %v2498 = add i32 %v2497, 1
+  %v2499 = mul i32 %v1907, 576
+  %v2500 = add i32 %v2499, %v2498
+  %v2501 = mul i32 %v2500, 2
+  %v2502 = icmp slt i32 %v2498, 576
+  %v2503 = select i1 %v2502, i32 %v2501, i32 %v2227
+  %v2504 = bitcast half %v2031 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2504, ptr addrspace(8) %v2232, i32 %v2503, i32 0, i32 0)
+  %v2505 = add i32 %v8, %v1909
+  %v2506 = add i32 %v2505, 2
+  %v2507 = mul i32 %v1907, 576
+  %v2508 = add i32 %v2507, %v2506
+  %v2509 = mul i32 %v2508, 2
+  %v2510 = icmp slt i32 %v2506, 576
+  %v2511 = select i1 %v2510, i32 %v2509, i32 %v2227
+  %v2512 = bitcast half %v2032 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2512, ptr addrspace(8) %v2232, i32 %v2511, i32 0, i32 0)
+  %v2513 = add i32 %v8, %v1909
+  %v2514 = add i32 %v2513, 3
+  %v2515 = mul i32 %v1907, 576
+  %v2516 = add i32 %v2515, %v2514
+  %v2517 = mul i32 %v2516, 2
+  %v2518 = icmp slt i32 %v2514, 576
+  %v2519 = select i1 %v2518, i32 %v2517, i32 %v2227
+  %v2520 = bitcast half %v2033 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2520, ptr addrspace(8) %v2232, i32 %v2519, i32 0, i32 0)
+  %v2521 = add i32 %v8, %v1921
+  %v2522 = add i32 %v2521, 0
+  %v2523 = mul i32 %v1919, 576
+  %v2524 = add i32 %v2523, %v2522
+  %v2525 = mul i32 %v2524, 2
+  %v2526 = icmp slt i32 %v2522, 576
+  %v2527 = select i1 %v2526, i32 %v2525, i32 %v2227
+  %v2528 = bitcast half %v2034 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2528, ptr addrspace(8) %v2232, i32 %v2527, i32 0, i32 0)
+  %v2529 = add i32 %v8, %v1921
+  %v2530 = add i32 %v2529, 1
+  %v2531 = mul i32 %v1919, 576
+  %v2532 = add i32 %v2531, %v2530
+  %v2533 = mul i32 %v2532, 2
+  %v2534 = icmp slt i32 %v2530, 576
+  %v2535 = select i1 %v2534, i32 %v2533, i32 %v2227
+  %v2536 = bitcast half %v2035 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2536, ptr addrspace(8) %v2232, i32 %v2535, i32 0, i32 0)
+  %v2537 = add i32 %v8, %v1921
+  %v2538 = add i32 %v2537, 2
+  %v2539 = mul i32 %v1919, 576
+  %v2540 = add i32 %v2539, %v2538
+  %v2541 = mul i32 %v2540, 2
+  %v2542 = icmp slt i32 %v2538, 576
+  %v2543 = select i1 %v2542, i32 %v2541, i32 %v2227
+  %v2544 = bitcast half %v2036 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2544, ptr addrspace(8) %v2232, i32 %v2543, i32 0, i32 0)
+  %v2545 = add i32 %v8, %v1921
+  %v2546 = add i32 %v2545, 3
+  %v2547 = mul i32 %v1919, 576
+  %v2548 = add i32 %v2547, %v2546
+  %v2549 = mul i32 %v2548, 2
+  %v2550 = icmp slt i32 %v2546, 576
+  %v2551 = select i1 %v2550, i32 %v2549, i32 %v2227
+  %v2552 = bitcast half %v2037 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2552, ptr addrspace(8) %v2232, i32 %v2551, i32 0, i32 0)
+  %v2553 = add i32 %v8, %v1933
+  %v2554 = add i32 %v2553, 0
+  %v2555 = mul i32 %v1931, 576
+  %v2556 = add i32 %v2555, %v2554
+  %v2557 = mul i32 %v2556, 2
+  %v2558 = icmp slt i32 %v2554, 576
+  %v2559 = select i1 %v2558, i32 %v2557, i32 %v2227
+  %v2560 = bitcast half %v2038 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2560, ptr addrspace(8) %v2232, i32 %v2559, i32 0, i32 0)
+  %v2561 = add i32 %v8, %v1933
+  %v2562 = add i32 %v2561, 1
+  %v2563 = mul i32 %v1931, 576
+  %v2564 = add i32 %v2563, %v2562
+  %v2565 = mul i32 %v2564, 2
+  %v2566 = icmp slt i32 %v2562, 576
+  %v2567 = select i1 %v2566, i32 %v2565, i32 %v2227
+  %v2568 = bitcast half %v2039 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2568, ptr addrspace(8) %v2232, i32 %v2567, i32 0, i32 0)
+  %v2569 = add i32 %v8, %v1933
+  %v2570 = add i32 %v2569, 2
+  %v2571 = mul i32 %v1931, 576
+  %v2572 = add i32 %v2571, %v2570
+  %v2573 = mul i32 %v2572, 2
+  %v2574 = icmp slt i32 %v2570, 576
+  %v2575 = select i1 %v2574, i32 %v2573, i32 %v2227
+  %v2576 = bitcast half %v2040 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2576, ptr addrspace(8) %v2232, i32 %v2575, i32 0, i32 0)
+  %v2577 = add i32 %v8, %v1933
+  %v2578 = add i32 %v2577, 3
+  %v2579 = mul i32 %v1931, 576
+  %v2580 = add i32 %v2579, %v2578
+  %v2581 = mul i32 %v2580, 2
+  %v2582 = icmp slt i32 %v2578, 576
+  %v2583 = select i1 %v2582, i32 %v2581, i32 %v2227
+  %v2584 = bitcast half %v2041 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2584, ptr addrspace(8) %v2232, i32 %v2583, i32 0, i32 0)
+  %v2585 = add i32 %v8, %v1945
+  %v2586 = add i32 %v2585, 0
+  %v2587 = mul i32 %v1943, 576
+  %v2588 = add i32 %v2587, %v2586
+  %v2589 = mul i32 %v2588, 2
+  %v2590 = icmp slt i32 %v2586, 576
+  %v2591 = select i1 %v2590, i32 %v2589, i32 %v2227
+  %v2592 = bitcast half %v2042 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2592, ptr addrspace(8) %v2232, i32 %v2591, i32 0, i32 0)
+  %v2593 = add i32 %v8, %v1945
+  %v2594 = add i32 %v2593, 1
+  %v2595 = mul i32 %v1943, 576
+  %v2596 = add i32 %v2595, %v2594
+  %v2597 = mul i32 %v2596, 2
+  %v2598 = icmp slt i32 %v2594, 576
+  %v2599 = select i1 %v2598, i32 %v2597, i32 %v2227
+  %v2600 = bitcast half %v2043 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2600, ptr addrspace(8) %v2232, i32 %v2599, i32 0, i32 0)
+  %v2601 = add i32 %v8, %v1945
+  %v2602 = add i32 %v2601, 2
+  %v2603 = mul i32 %v1943, 576
+  %v2604 = add i32 %v2603, %v2602
+  %v2605 = mul i32 %v2604, 2
+  %v2606 = icmp slt i32 %v2602, 576
+  %v2607 = select i1 %v2606, i32 %v2605, i32 %v2227
+  %v2608 = bitcast half %v2044 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2608, ptr addrspace(8) %v2232, i32 %v2607, i32 0, i32 0)
+  %v2609 = add i32 %v8, %v1945
+  %v2610 = add i32 %v2609, 3
+  %v2611 = mul i32 %v1943, 576
+  %v2612 = add i32 %v2611, %v2610
+  %v2613 = mul i32 %v2612, 2
+  %v2614 = icmp slt i32 %v2610, 576
+  %v2615 = select i1 %v2614, i32 %v2613, i32 %v2227
+  %v2616 = bitcast half %v2045 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2616, ptr addrspace(8) %v2232, i32 %v2615, i32 0, i32 0)
+  %v2617 = add i32 %v8, %v1957
+  %v2618 = add i32 %v2617, 0
+  %v2619 = mul i32 %v1955, 576
+  %v2620 = add i32 %v2619, %v2618
+  %v2621 = mul i32 %v2620, 2
+  %v2622 = icmp slt i32 %v2618, 576
+  %v2623 = select i1 %v2622, i32 %v2621, i32 %v2227
+  %v2624 = bitcast half %v2046 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2624, ptr addrspace(8) %v2232, i32 %v2623, i32 0, i32 0)
+  %v2625 = add i32 %v8, %v1957
+  %v2626 = add i32 %v2625, 1
+  %v2627 = mul i32 %v1955, 576
+  %v2628 = add i32 %v2627, %v2626
+  %v2629 = mul i32 %v2628, 2
+  %v2630 = icmp slt i32 %v2626, 576
+  %v2631 = select i1 %v2630, i32 %v2629, i32 %v2227
+  %v2632 = bitcast half %v2047 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2632, ptr addrspace(8) %v2232, i32 %v2631, i32 0, i32 0)
+  %v2633 = add i32 %v8, %v1957
+  %v2634 = add i32 %v2633, 2
+  %v2635 = mul i32 %v1955, 576
+  %v2636 = add i32 %v2635, %v2634
+  %v2637 = mul i32 %v2636, 2
+  %v2638 = icmp slt i32 %v2634, 576
+  %v2639 = select i1 %v2638, i32 %v2637, i32 %v2227
+  %v2640 = bitcast half %v2048 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2640, ptr addrspace(8) %v2232, i32 %v2639, i32 0, i32 0)
+  %v2641 = add i32 %v8, %v1957
+  %v2642 = add i32 %v2641, 3
+  %v2643 = mul i32 %v1955, 576
+  %v2644 = add i32 %v2643, %v2642
+  %v2645 = mul i32 %v2644, 2
+  %v2646 = icmp slt i32 %v2642, 576
+  %v2647 = select i1 %v2646, i32 %v2645, i32 %v2227
+  %v2648 = bitcast half %v2049 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2648, ptr addrspace(8) %v2232, i32 %v2647, i32 0, i32 0)
+  %v2649 = add i32 %v8, %v1969
+  %v2650 = add i32 %v2649, 0
+  %v2651 = mul i32 %v1967, 576
+  %v2652 = add i32 %v2651, %v2650
+  %v2653 = mul i32 %v2652, 2
+  %v2654 = icmp slt i32 %v2650, 576
+  %v2655 = select i1 %v2654, i32 %v2653, i32 %v2227
+  %v2656 = bitcast half %v2050 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2656, ptr addrspace(8) %v2232, i32 %v2655, i32 0, i32 0)
+  %v2657 = add i32 %v8, %v1969
+  %v2658 = add i32 %v2657, 1
+  %v2659 = mul i32 %v1967, 576
+  %v2660 = add i32 %v2659, %v2658
+  %v2661 = mul i32 %v2660, 2
+  %v2662 = icmp slt i32 %v2658, 576
+  %v2663 = select i1 %v2662, i32 %v2661, i32 %v2227
+  %v2664 = bitcast half %v2051 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2664, ptr addrspace(8) %v2232, i32 %v2663, i32 0, i32 0)
+  %v2665 = add i32 %v8, %v1969
+  %v2666 = add i32 %v2665, 2
+  %v2667 = mul i32 %v1967, 576
+  %v2668 = add i32 %v2667, %v2666
+  %v2669 = mul i32 %v2668, 2
+  %v2670 = icmp slt i32 %v2666, 576
+  %v2671 = select i1 %v2670, i32 %v2669, i32 %v2227
+  %v2672 = bitcast half %v2052 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2672, ptr addrspace(8) %v2232, i32 %v2671, i32 0, i32 0)
+  %v2673 = add i32 %v8, %v1969
+  %v2674 = add i32 %v2673, 3
+  %v2675 = mul i32 %v1967, 576
+  %v2676 = add i32 %v2675, %v2674
+  %v2677 = mul i32 %v2676, 2
+  %v2678 = icmp slt i32 %v2674, 576
+  %v2679 = select i1 %v2678, i32 %v2677, i32 %v2227
+  %v2680 = bitcast half %v2053 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2680, ptr addrspace(8) %v2232, i32 %v2679, i32 0, i32 0)
+  %v2681 = add i32 %v8, %v1981
+  %v2682 = add i32 %v2681, 0
+  %v2683 = mul i32 %v1979, 576
+  %v2684 = add i32 %v2683, %v2682
+  %v2685 = mul i32 %v2684, 2
+  %v2686 = icmp slt i32 %v2682, 576
+  %v2687 = select i1 %v2686, i32 %v2685, i32 %v2227
+  %v2688 = bitcast half %v2054 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2688, ptr addrspace(8) %v2232, i32 %v2687, i32 0, i32 0)
+  %v2689 = add i32 %v8, %v1981
+  %v2690 = add i32 %v2689, 1
+  %v2691 = mul i32 %v1979, 576
+  %v2692 = add i32 %v2691, %v2690
+  %v2693 = mul i32 %v2692, 2
+  %v2694 = icmp slt i32 %v2690, 576
+  %v2695 = select i1 %v2694, i32 %v2693, i32 %v2227
+  %v2696 = bitcast half %v2055 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2696, ptr addrspace(8) %v2232, i32 %v2695, i32 0, i32 0)
+  %v2697 = add i32 %v8, %v1981
+  %v2698 = add i32 %v2697, 2
+  %v2699 = mul i32 %v1979, 576
+  %v2700 = add i32 %v2699, %v2698
+  %v2701 = mul i32 %v2700, 2
+  %v2702 = icmp slt i32 %v2698, 576
+  %v2703 = select i1 %v2702, i32 %v2701, i32 %v2227
+  %v2704 = bitcast half %v2056 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2704, ptr addrspace(8) %v2232, i32 %v2703, i32 0, i32 0)
+  %v2705 = add i32 %v8, %v1981
+  %v2706 = add i32 %v2705, 3
+  %v2707 = mul i32 %v1979, 576
+  %v2708 = add i32 %v2707, %v2706
+  %v2709 = mul i32 %v2708, 2
+  %v2710 = icmp slt i32 %v2706, 576
+  %v2711 = select i1 %v2710, i32 %v2709, i32 %v2227
+  %v2712 = bitcast half %v2057 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2712, ptr addrspace(8) %v2232, i32 %v2711, i32 0, i32 0)
+  %v2713 = add i32 %v8, %v1993
+  %v2714 = add i32 %v2713, 0
+  %v2715 = mul i32 %v1991, 576
+  %v2716 = add i32 %v2715, %v2714
+  %v2717 = mul i32 %v2716, 2
+  %v2718 = icmp slt i32 %v2714, 576
+  %v2719 = select i1 %v2718, i32 %v2717, i32 %v2227
+  %v2720 = bitcast half %v2058 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2720, ptr addrspace(8) %v2232, i32 %v2719, i32 0, i32 0)
+  %v2721 = add i32 %v8, %v1993
+  %v2722 = add i32 %v2721, 1
+  %v2723 = mul i32 %v1991, 576
+  %v2724 = add i32 %v2723, %v2722
+  %v2725 = mul i32 %v2724, 2
+  %v2726 = icmp slt i32 %v2722, 576
+  %v2727 = select i1 %v2726, i32 %v2725, i32 %v2227
+  %v2728 = bitcast half %v2059 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2728, ptr addrspace(8) %v2232, i32 %v2727, i32 0, i32 0)
+  %v2729 = add i32 %v8, %v1993
+  %v2730 = add i32 %v2729, 2
+  %v2731 = mul i32 %v1991, 576
+  %v2732 = add i32 %v2731, %v2730
+  %v2733 = mul i32 %v2732, 2
+  %v2734 = icmp slt i32 %v2730, 576
+  %v2735 = select i1 %v2734, i32 %v2733, i32 %v2227
+  %v2736 = bitcast half %v2060 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2736, ptr addrspace(8) %v2232, i32 %v2735, i32 0, i32 0)
+  %v2737 = add i32 %v8, %v1993
+  %v2738 = add i32 %v2737, 3
+  %v2739 = mul i32 %v1991, 576
+  %v2740 = add i32 %v2739, %v2738
+  %v2741 = mul i32 %v2740, 2
+  %v2742 = icmp slt i32 %v2738, 576
+  %v2743 = select i1 %v2742, i32 %v2741, i32 %v2227
+  %v2744 = bitcast half %v2061 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2744, ptr addrspace(8) %v2232, i32 %v2743, i32 0, i32 0)
+  br label %if.end23
+if.end23:
   ret void
 }
 
@@ -3176,7 +2953,6 @@ declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, <16 x float>, i32, i32, i32)
-declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.workgroup.id.x()

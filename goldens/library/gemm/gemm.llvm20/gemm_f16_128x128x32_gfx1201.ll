@@ -749,15 +749,15 @@ for.body4:
 for.exit5:
   br label %for.head6
 for.head6:
-  %v694 = phi i32 [ %v108, %for.exit5 ], [ %v1097, %if.end20 ]
-  %v695 = phi <8 x float> [ %v380, %for.exit5 ], [ %v1089, %if.end20 ]
-  %v696 = phi <8 x float> [ %v381, %for.exit5 ], [ %v1093, %if.end20 ]
-  %v697 = phi <8 x float> [ %v382, %for.exit5 ], [ %v1090, %if.end20 ]
-  %v698 = phi <8 x float> [ %v383, %for.exit5 ], [ %v1094, %if.end20 ]
-  %v699 = phi <8 x float> [ %v384, %for.exit5 ], [ %v1091, %if.end20 ]
-  %v700 = phi <8 x float> [ %v385, %for.exit5 ], [ %v1095, %if.end20 ]
-  %v701 = phi <8 x float> [ %v386, %for.exit5 ], [ %v1092, %if.end20 ]
-  %v702 = phi <8 x float> [ %v387, %for.exit5 ], [ %v1096, %if.end20 ]
+  %v694 = phi i32 [ %v108, %for.exit5 ], [ %v814, %for.exit17 ]
+  %v695 = phi <8 x float> [ %v380, %for.exit5 ], [ %v806, %for.exit17 ]
+  %v696 = phi <8 x float> [ %v381, %for.exit5 ], [ %v810, %for.exit17 ]
+  %v697 = phi <8 x float> [ %v382, %for.exit5 ], [ %v807, %for.exit17 ]
+  %v698 = phi <8 x float> [ %v383, %for.exit5 ], [ %v811, %for.exit17 ]
+  %v699 = phi <8 x float> [ %v384, %for.exit5 ], [ %v808, %for.exit17 ]
+  %v700 = phi <8 x float> [ %v385, %for.exit5 ], [ %v812, %for.exit17 ]
+  %v701 = phi <8 x float> [ %v386, %for.exit5 ], [ %v809, %for.exit17 ]
+  %v702 = phi <8 x float> [ %v387, %for.exit5 ], [ %v813, %for.exit17 ]
   %v703 = icmp slt i32 %v694, %arg.k
   br i1 %v703, label %for.body7, label %for.exit8
 for.body7:
@@ -765,1364 +765,1058 @@ for.body7:
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v704 = srem i32 %arg.k, 8
-  %v705 = icmp eq i32 %v704, 0
-  br i1 %v705, label %if.then9, label %if.else10
-if.then9:
-  %v706 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %arg.a, i16 0, i32 2147483647, i32 822099968)
-  %v707 = add i32 %v4, 0
-  %v708 = add i32 %v4, 256
-  %v709 = sdiv i32 %v707, 4
-  %v710 = srem i32 %v707, 4
-  %v711 = mul i32 %v710, 8
-  %v712 = add i32 %v1, %v709
-  %v713 = add i32 %v694, %v711
-  %v714 = icmp slt i32 %v712, %arg.m
-  %v715 = icmp slt i32 %v713, %arg.k
-  %v716 = mul i32 %v712, %arg.k
-  %v717 = add i32 %v716, %v713
-  %v718 = and i1 %v714, %v715
-  %v719 = mul i32 %v717, 2
-  %v720 = select i1 %v718, i32 %v719, i32 2147483647
-  %v721 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v706, i32 %v720, i32 0, i32 0)
-  %v722 = bitcast <4 x i32> %v721 to <8 x half>
-  %v723 = sdiv i32 %v708, 4
-  %v724 = srem i32 %v708, 4
-  %v725 = mul i32 %v724, 8
-  %v726 = add i32 %v1, %v723
-  %v727 = add i32 %v694, %v725
-  %v728 = icmp slt i32 %v726, %arg.m
-  %v729 = icmp slt i32 %v727, %arg.k
-  %v730 = mul i32 %v726, %arg.k
-  %v731 = add i32 %v730, %v727
-  %v732 = and i1 %v728, %v729
-  %v733 = mul i32 %v731, 2
-  %v734 = select i1 %v732, i32 %v733, i32 2147483647
-  %v735 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v706, i32 %v734, i32 0, i32 0)
-  %v736 = bitcast <4 x i32> %v735 to <8 x half>
-  %v737 = add i32 %v4, 0
-  %v738 = add i32 %v4, 256
-  %v739 = sdiv i32 %v737, 4
-  %v740 = srem i32 %v737, 4
-  %v741 = mul i32 %v740, 8
-  %v742 = sdiv i32 %v738, 4
-  %v743 = srem i32 %v738, 4
-  %v744 = mul i32 %v743, 8
-  %v745 = mul i32 %v741, 2
-  %v746 = mul i32 %v739, 4
-  %v747 = sdiv i32 %v745, 16
-  %v748 = add i32 %v746, %v747
-  %v749 = sdiv i32 %v748, 8
-  %v750 = srem i32 %v749, 8
-  %v751 = shl i32 %v750, 1
-  %v752 = xor i32 %v750, %v751
-  %v753 = srem i32 %v752, 8
-  %v754 = srem i32 %v748, 8
-  %v755 = xor i32 %v754, %v753
-  %v756 = mul i32 %v749, 128
-  %v757 = mul i32 %v755, 16
-  %v758 = add i32 %v756, %v757
-  %v759 = srem i32 %v745, 16
-  %v760 = add i32 %v758, %v759
-  %v761 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v760
-  store <8 x half> %v722, ptr addrspace(3) %v761, align 2
-  %v762 = mul i32 %v744, 2
-  %v763 = mul i32 %v742, 4
-  %v764 = sdiv i32 %v762, 16
-  %v765 = add i32 %v763, %v764
-  %v766 = sdiv i32 %v765, 8
-  %v767 = srem i32 %v766, 8
-  %v768 = shl i32 %v767, 1
-  %v769 = xor i32 %v767, %v768
-  %v770 = srem i32 %v769, 8
-  %v771 = srem i32 %v765, 8
-  %v772 = xor i32 %v771, %v770
-  %v773 = mul i32 %v766, 128
-  %v774 = mul i32 %v772, 16
-  %v775 = add i32 %v773, %v774
-  %v776 = srem i32 %v762, 16
-  %v777 = add i32 %v775, %v776
-  %v778 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v777
-  store <8 x half> %v736, ptr addrspace(3) %v778, align 2
-  br label %if.end11
-if.else10:
-  br label %for.head12
-for.head12:
-  %v779 = phi i32 [ %v4, %if.else10 ], [ %v813, %if.end17 ]
-  %v780 = icmp slt i32 %v779, 4096
-  br i1 %v780, label %for.body13, label %for.exit14
-for.body13:
-  %v781 = sdiv i32 %v779, 32
-  %v782 = srem i32 %v779, 32
-  %v783 = add i32 %v1, %v781
-  %v784 = mul i32 %v783, %arg.k
-  %v785 = add i32 %v694, %v782
-  %v786 = add i32 %v784, %v785
-  %v787 = add i32 %v1, %v781
-  %v788 = icmp slt i32 %v787, %arg.m
-  %v789 = add i32 %v694, %v782
-  %v790 = icmp slt i32 %v789, %arg.k
-  %v791 = and i1 %v788, %v790
-  br i1 %v791, label %if.then15, label %if.else16
-if.then15:
-  %v792 = mul i32 %v786, 2
-  %v793 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v792
-  %v794 = load half, ptr addrspace(1) %v793, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v795 = phi half [ %v794, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v796 = mul i32 %v782, 2
-  %v797 = mul i32 %v781, 4
-  %v798 = sdiv i32 %v796, 16
-  %v799 = add i32 %v797, %v798
-  %v800 = sdiv i32 %v799, 8
-  %v801 = srem i32 %v800, 8
-  %v802 = shl i32 %v801, 1
-  %v803 = xor i32 %v801, %v802
-  %v804 = srem i32 %v803, 8
-  %v805 = srem i32 %v799, 8
-  %v806 = xor i32 %v805, %v804
-  %v807 = mul i32 %v800, 128
-  %v808 = mul i32 %v806, 16
-  %v809 = add i32 %v807, %v808
-  %v810 = srem i32 %v796, 16
-  %v811 = add i32 %v809, %v810
-  %v812 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v811
-  store half %v795, ptr addrspace(3) %v812, align 2
-  %v813 = add i32 %v779, 256
-  br label %for.head12
-for.exit14:
-  br label %if.end11
-if.end11:
-  %v814 = srem i32 %arg.n, 8
-  %v815 = icmp eq i32 %v814, 0
-  br i1 %v815, label %if.then18, label %if.else19
+  br label %for.head9
+for.head9:
+  %v704 = phi i32 [ %v4, %for.body7 ], [ %v738, %if.end14 ]
+  %v705 = icmp slt i32 %v704, 4096
+  br i1 %v705, label %for.body10, label %for.exit11
+for.body10:
+  %v706 = sdiv i32 %v704, 32
+  %v707 = srem i32 %v704, 32
+  %v708 = add i32 %v1, %v706
+  %v709 = mul i32 %v708, %arg.k
+  %v710 = add i32 %v694, %v707
+  %v711 = add i32 %v709, %v710
+  %v712 = add i32 %v1, %v706
+  %v713 = icmp slt i32 %v712, %arg.m
+  %v714 = add i32 %v694, %v707
+  %v715 = icmp slt i32 %v714, %arg.k
+  %v716 = and i1 %v713, %v715
+  br i1 %v716, label %if.then12, label %if.else13
+if.then12:
+  %v717 = mul i32 %v711, 2
+  %v718 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v717
+  %v719 = load half, ptr addrspace(1) %v718, align 2
+  br label %if.end14
+if.else13:
+  br label %if.end14
+if.end14:
+  %v720 = phi half [ %v719, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v721 = mul i32 %v707, 2
+  %v722 = mul i32 %v706, 4
+  %v723 = sdiv i32 %v721, 16
+  %v724 = add i32 %v722, %v723
+  %v725 = sdiv i32 %v724, 8
+  %v726 = srem i32 %v725, 8
+  %v727 = shl i32 %v726, 1
+  %v728 = xor i32 %v726, %v727
+  %v729 = srem i32 %v728, 8
+  %v730 = srem i32 %v724, 8
+  %v731 = xor i32 %v730, %v729
+  %v732 = mul i32 %v725, 128
+  %v733 = mul i32 %v731, 16
+  %v734 = add i32 %v732, %v733
+  %v735 = srem i32 %v721, 16
+  %v736 = add i32 %v734, %v735
+  %v737 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v736
+  store half %v720, ptr addrspace(3) %v737, align 2
+  %v738 = add i32 %v704, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v739 = phi i32 [ %v4, %for.exit11 ], [ %v773, %if.end20 ]
+  %v740 = icmp slt i32 %v739, 4096
+  br i1 %v740, label %for.body16, label %for.exit17
+for.body16:
+  %v741 = sdiv i32 %v739, 128
+  %v742 = srem i32 %v739, 128
+  %v743 = add i32 %v694, %v741
+  %v744 = mul i32 %v743, %arg.n
+  %v745 = add i32 %v3, %v742
+  %v746 = add i32 %v744, %v745
+  %v747 = add i32 %v3, %v742
+  %v748 = icmp slt i32 %v747, %arg.n
+  %v749 = add i32 %v694, %v741
+  %v750 = icmp slt i32 %v749, %arg.k
+  %v751 = and i1 %v748, %v750
+  br i1 %v751, label %if.then18, label %if.else19
 if.then18:
-  %v816 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %arg.b, i16 0, i32 2147483647, i32 822099968)
-  %v817 = add i32 %v4, 0
-  %v818 = sdiv i32 %v817, 16
-  %v819 = mul i32 %v818, 8
-  %v820 = srem i32 %v817, 16
-  %v821 = mul i32 %v820, 2
-  %v822 = add i32 %v3, %v819
-  %v823 = add i32 %v694, %v821
-  %v824 = icmp slt i32 %v822, %arg.n
-  %v825 = icmp slt i32 %v823, %arg.k
-  %v826 = mul i32 %v823, %arg.n
-  %v827 = add i32 %v826, %v822
-  %v828 = and i1 %v824, %v825
-  %v829 = mul i32 %v827, 2
-  %v830 = select i1 %v828, i32 %v829, i32 2147483647
-  %v831 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v816, i32 %v830, i32 0, i32 0)
-  %v832 = bitcast <4 x i32> %v831 to <8 x half>
-  %v833 = add i32 %v827, %arg.n
-  %v834 = add i32 %v823, 1
-  %v835 = icmp slt i32 %v834, %arg.k
-  %v836 = and i1 %v824, %v835
-  %v837 = mul i32 %v833, 2
-  %v838 = select i1 %v836, i32 %v837, i32 2147483647
-  %v839 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v816, i32 %v838, i32 0, i32 0)
-  %v840 = bitcast <4 x i32> %v839 to <8 x half>
-  %v841 = add i32 %v4, 0
-  %v842 = sdiv i32 %v841, 16
-  %v843 = mul i32 %v842, 8
-  %v844 = srem i32 %v841, 16
-  %v845 = mul i32 %v844, 2
-  %v846 = extractelement <8 x half> %v832, i32 0
-  %v847 = extractelement <8 x half> %v840, i32 0
-  %v848 = insertelement <2 x half> poison, half %v846, i32 0
-  %v849 = insertelement <2 x half> %v848, half %v847, i32 1
-  %v850 = add i32 %v843, 0
-  %v851 = mul i32 %v845, 2
-  %v852 = mul i32 %v850, 4
-  %v853 = sdiv i32 %v851, 16
-  %v854 = add i32 %v852, %v853
-  %v855 = sdiv i32 %v854, 8
-  %v856 = srem i32 %v855, 8
-  %v857 = shl i32 %v856, 1
-  %v858 = xor i32 %v856, %v857
-  %v859 = srem i32 %v858, 8
-  %v860 = srem i32 %v854, 8
-  %v861 = xor i32 %v860, %v859
-  %v862 = mul i32 %v855, 128
-  %v863 = mul i32 %v861, 16
-  %v864 = add i32 %v862, %v863
-  %v865 = srem i32 %v851, 16
-  %v866 = add i32 %v864, %v865
-  %v867 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v866
-  store <2 x half> %v849, ptr addrspace(3) %v867, align 2
-  %v868 = extractelement <8 x half> %v832, i32 1
-  %v869 = extractelement <8 x half> %v840, i32 1
-  %v870 = insertelement <2 x half> poison, half %v868, i32 0
-  %v871 = insertelement <2 x half> %v870, half %v869, i32 1
-  %v872 = add i32 %v843, 1
-  %v873 = mul i32 %v845, 2
-  %v874 = mul i32 %v872, 4
-  %v875 = sdiv i32 %v873, 16
-  %v876 = add i32 %v874, %v875
-  %v877 = sdiv i32 %v876, 8
-  %v878 = srem i32 %v877, 8
-  %v879 = shl i32 %v878, 1
-  %v880 = xor i32 %v878, %v879
-  %v881 = srem i32 %v880, 8
-  %v882 = srem i32 %v876, 8
-  %v883 = xor i32 %v882, %v881
-  %v884 = mul i32 %v877, 128
-  %v885 = mul i32 %v883, 16
-  %v886 = add i32 %v884, %v885
-  %v887 = srem i32 %v873, 16
-  %v888 = add i32 %v886, %v887
-  %v889 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v888
-  store <2 x half> %v871, ptr addrspace(3) %v889, align 2
-  %v890 = extractelement <8 x half> %v832, i32 2
-  %v891 = extractelement <8 x half> %v840, i32 2
-  %v892 = insertelement <2 x half> poison, half %v890, i32 0
-  %v893 = insertelement <2 x half> %v892, half %v891, i32 1
-  %v894 = add i32 %v843, 2
-  %v895 = mul i32 %v845, 2
-  %v896 = mul i32 %v894, 4
-  %v897 = sdiv i32 %v895, 16
-  %v898 = add i32 %v896, %v897
-  %v899 = sdiv i32 %v898, 8
-  %v900 = srem i32 %v899, 8
-  %v901 = shl i32 %v900, 1
-  %v902 = xor i32 %v900, %v901
-  %v903 = srem i32 %v902, 8
-  %v904 = srem i32 %v898, 8
-  %v905 = xor i32 %v904, %v903
-  %v906 = mul i32 %v899, 128
-  %v907 = mul i32 %v905, 16
-  %v908 = add i32 %v906, %v907
-  %v909 = srem i32 %v895, 16
-  %v910 = add i32 %v908, %v909
-  %v911 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v910
-  store <2 x half> %v893, ptr addrspace(3) %v911, align 2
-  %v912 = extractelement <8 x half> %v832, i32 3
-  %v913 = extractelement <8 x half> %v840, i32 3
-  %v914 = insertelement <2 x half> poison, half %v912, i32 0
-  %v915 = insertelement <2 x half> %v914, half %v913, i32 1
-  %v916 = add i32 %v843, 3
-  %v917 = mul i32 %v845, 2
-  %v918 = mul i32 %v916, 4
-  %v919 = sdiv i32 %v917, 16
-  %v920 = add i32 %v918, %v919
-  %v921 = sdiv i32 %v920, 8
-  %v922 = srem i32 %v921, 8
-  %v923 = shl i32 %v922, 1
-  %v924 = xor i32 %v922, %v923
-  %v925 = srem i32 %v924, 8
-  %v926 = srem i32 %v920, 8
-  %v927 = xor i32 %v926, %v925
-  %v928 = mul i32 %v921, 128
-  %v929 = mul i32 %v927, 16
-  %v930 = add i32 %v928, %v929
-  %v931 = srem i32 %v917, 16
-  %v932 = add i32 %v930, %v931
-  %v933 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v932
-  store <2 x half> %v915, ptr addrspace(3) %v933, align 2
-  %v934 = extractelement <8 x half> %v832, i32 4
-  %v935 = extractelement <8 x half> %v840, i32 4
-  %v936 = insertelement <2 x half> poison, half %v934, i32 0
-  %v937 = insertelement <2 x half> %v936, half %v935, i32 1
-  %v938 = add i32 %v843, 4
-  %v939 = mul i32 %v845, 2
-  %v940 = mul i32 %v938, 4
-  %v941 = sdiv i32 %v939, 16
-  %v942 = add i32 %v940, %v941
-  %v943 = sdiv i32 %v942, 8
-  %v944 = srem i32 %v943, 8
-  %v945 = shl i32 %v944, 1
-  %v946 = xor i32 %v944, %v945
-  %v947 = srem i32 %v946, 8
-  %v948 = srem i32 %v942, 8
-  %v949 = xor i32 %v948, %v947
-  %v950 = mul i32 %v943, 128
-  %v951 = mul i32 %v949, 16
-  %v952 = add i32 %v950, %v951
-  %v953 = srem i32 %v939, 16
-  %v954 = add i32 %v952, %v953
-  %v955 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v954
-  store <2 x half> %v937, ptr addrspace(3) %v955, align 2
-  %v956 = extractelement <8 x half> %v832, i32 5
-  %v957 = extractelement <8 x half> %v840, i32 5
-  %v958 = insertelement <2 x half> poison, half %v956, i32 0
-  %v959 = insertelement <2 x half> %v958, half %v957, i32 1
-  %v960 = add i32 %v843, 5
-  %v961 = mul i32 %v845, 2
-  %v962 = mul i32 %v960, 4
-  %v963 = sdiv i32 %v961, 16
-  %v964 = add i32 %v962, %v963
-  %v965 = sdiv i32 %v964, 8
-  %v966 = srem i32 %v965, 8
-  %v967 = shl i32 %v966, 1
-  %v968 = xor i32 %v966, %v967
-  %v969 = srem i32 %v968, 8
-  %v970 = srem i32 %v964, 8
-  %v971 = xor i32 %v970, %v969
-  %v972 = mul i32 %v965, 128
-  %v973 = mul i32 %v971, 16
-  %v974 = add i32 %v972, %v973
-  %v975 = srem i32 %v961, 16
-  %v976 = add i32 %v974, %v975
-  %v977 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v976
-  store <2 x half> %v959, ptr addrspace(3) %v977, align 2
-  %v978 = extractelement <8 x half> %v832, i32 6
-  %v979 = extractelement <8 x half> %v840, i32 6
-  %v980 = insertelement <2 x half> poison, half %v978, i32 0
-  %v981 = insertelement <2 x half> %v980, half %v979, i32 1
-  %v982 = add i32 %v843, 6
-  %v983 = mul i32 %v845, 2
-  %v984 = mul i32 %v982, 4
-  %v985 = sdiv i32 %v983, 16
-  %v986 = add i32 %v984, %v985
-  %v987 = sdiv i32 %v986, 8
-  %v988 = srem i32 %v987, 8
-  %v989 = shl i32 %v988, 1
-  %v990 = xor i32 %v988, %v989
-  %v991 = srem i32 %v990, 8
-  %v992 = srem i32 %v986, 8
-  %v993 = xor i32 %v992, %v991
-  %v994 = mul i32 %v987, 128
-  %v995 = mul i32 %v993, 16
-  %v996 = add i32 %v994, %v995
-  %v997 = srem i32 %v983, 16
-  %v998 = add i32 %v996, %v997
-  %v999 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v998
-  store <2 x half> %v981, ptr addrspace(3) %v999, align 2
-  %v1000 = extractelement <8 x half> %v832, i32 7
-  %v1001 = extractelement <8 x half> %v840, i32 7
-  %v1002 = insertelement <2 x half> poison, half %v1000, i32 0
-  %v1003 = insertelement <2 x half> %v1002, half %v1001, i32 1
-  %v1004 = add i32 %v843, 7
-  %v1005 = mul i32 %v845, 2
-  %v1006 = mul i32 %v1004, 4
-  %v1007 = sdiv i32 %v1005, 16
-  %v1008 = add i32 %v1006, %v1007
-  %v1009 = sdiv i32 %v1008, 8
-  %v1010 = srem i32 %v1009, 8
-  %v1011 = shl i32 %v1010, 1
-  %v1012 = xor i32 %v1010, %v1011
-  %v1013 = srem i32 %v1012, 8
-  %v1014 = srem i32 %v1008, 8
-  %v1015 = xor i32 %v1014, %v1013
-  %v1016 = mul i32 %v1009, 128
-  %v1017 = mul i32 %v1015, 16
-  %v1018 = add i32 %v1016, %v1017
-  %v1019 = srem i32 %v1005, 16
-  %v1020 = add i32 %v1018, %v1019
-  %v1021 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1020
-  store <2 x half> %v1003, ptr addrspace(3) %v1021, align 2
+  %v752 = mul i32 %v746, 2
+  %v753 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v752
+  %v754 = load half, ptr addrspace(1) %v753, align 2
   br label %if.end20
 if.else19:
-  br label %for.head21
-for.head21:
-  %v1022 = phi i32 [ %v4, %if.else19 ], [ %v1056, %if.end26 ]
-  %v1023 = icmp slt i32 %v1022, 4096
-  br i1 %v1023, label %for.body22, label %for.exit23
-for.body22:
-  %v1024 = sdiv i32 %v1022, 128
-  %v1025 = srem i32 %v1022, 128
-  %v1026 = add i32 %v694, %v1024
-  %v1027 = mul i32 %v1026, %arg.n
-  %v1028 = add i32 %v3, %v1025
-  %v1029 = add i32 %v1027, %v1028
-  %v1030 = add i32 %v3, %v1025
-  %v1031 = icmp slt i32 %v1030, %arg.n
-  %v1032 = add i32 %v694, %v1024
-  %v1033 = icmp slt i32 %v1032, %arg.k
-  %v1034 = and i1 %v1031, %v1033
-  br i1 %v1034, label %if.then24, label %if.else25
-if.then24:
-  %v1035 = mul i32 %v1029, 2
-  %v1036 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v1035
-  %v1037 = load half, ptr addrspace(1) %v1036, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
-  %v1038 = phi half [ %v1037, %if.then24 ], [ 0xH0000, %if.else25 ]
-  %v1039 = mul i32 %v1024, 2
-  %v1040 = mul i32 %v1025, 4
-  %v1041 = sdiv i32 %v1039, 16
-  %v1042 = add i32 %v1040, %v1041
-  %v1043 = sdiv i32 %v1042, 8
-  %v1044 = srem i32 %v1043, 8
-  %v1045 = shl i32 %v1044, 1
-  %v1046 = xor i32 %v1044, %v1045
-  %v1047 = srem i32 %v1046, 8
-  %v1048 = srem i32 %v1042, 8
-  %v1049 = xor i32 %v1048, %v1047
-  %v1050 = mul i32 %v1043, 128
-  %v1051 = mul i32 %v1049, 16
-  %v1052 = add i32 %v1050, %v1051
-  %v1053 = srem i32 %v1039, 16
-  %v1054 = add i32 %v1052, %v1053
-  %v1055 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1054
-  store half %v1038, ptr addrspace(3) %v1055, align 2
-  %v1056 = add i32 %v1022, 256
-  br label %for.head21
-for.exit23:
   br label %if.end20
 if.end20:
+  %v755 = phi half [ %v754, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v756 = mul i32 %v741, 2
+  %v757 = mul i32 %v742, 4
+  %v758 = sdiv i32 %v756, 16
+  %v759 = add i32 %v757, %v758
+  %v760 = sdiv i32 %v759, 8
+  %v761 = srem i32 %v760, 8
+  %v762 = shl i32 %v761, 1
+  %v763 = xor i32 %v761, %v762
+  %v764 = srem i32 %v763, 8
+  %v765 = srem i32 %v759, 8
+  %v766 = xor i32 %v765, %v764
+  %v767 = mul i32 %v760, 128
+  %v768 = mul i32 %v766, 16
+  %v769 = add i32 %v767, %v768
+  %v770 = srem i32 %v756, 16
+  %v771 = add i32 %v769, %v770
+  %v772 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v771
+  store half %v755, ptr addrspace(3) %v772, align 2
+  %v773 = add i32 %v739, 256
+  br label %for.head15
+for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v1057 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v35
-  %v1058 = load <8 x half>, ptr addrspace(3) %v1057, align 2
-  %v1059 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
-  %v1060 = load <8 x half>, ptr addrspace(3) %v1059, align 2
-  %v1061 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v1062 = load <8 x half>, ptr addrspace(3) %v1061, align 2
-  %v1063 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v38
-  %v1064 = load <8 x half>, ptr addrspace(3) %v1063, align 2
-  %v1065 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
-  %v1066 = load <8 x half>, ptr addrspace(3) %v1065, align 2
-  %v1067 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
-  %v1068 = load <8 x half>, ptr addrspace(3) %v1067, align 2
-  %v1069 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1066, <8 x half> %v1058, <8 x float> %v695)
-  %v1070 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1066, <8 x half> %v1060, <8 x float> %v697)
-  %v1071 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1066, <8 x half> %v1062, <8 x float> %v699)
-  %v1072 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1066, <8 x half> %v1064, <8 x float> %v701)
-  %v1073 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1068, <8 x half> %v1058, <8 x float> %v696)
-  %v1074 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1068, <8 x half> %v1060, <8 x float> %v698)
-  %v1075 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1068, <8 x half> %v1062, <8 x float> %v700)
-  %v1076 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1068, <8 x half> %v1064, <8 x float> %v702)
-  %v1077 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
-  %v1078 = load <8 x half>, ptr addrspace(3) %v1077, align 2
-  %v1079 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v58
-  %v1080 = load <8 x half>, ptr addrspace(3) %v1079, align 2
-  %v1081 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v59
-  %v1082 = load <8 x half>, ptr addrspace(3) %v1081, align 2
-  %v1083 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v60
-  %v1084 = load <8 x half>, ptr addrspace(3) %v1083, align 2
-  %v1085 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v99
-  %v1086 = load <8 x half>, ptr addrspace(3) %v1085, align 2
-  %v1087 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v100
-  %v1088 = load <8 x half>, ptr addrspace(3) %v1087, align 2
-  %v1089 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1086, <8 x half> %v1078, <8 x float> %v1069)
-  %v1090 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1086, <8 x half> %v1080, <8 x float> %v1070)
-  %v1091 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1086, <8 x half> %v1082, <8 x float> %v1071)
-  %v1092 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1086, <8 x half> %v1084, <8 x float> %v1072)
-  %v1093 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1088, <8 x half> %v1078, <8 x float> %v1073)
-  %v1094 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1088, <8 x half> %v1080, <8 x float> %v1074)
-  %v1095 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1088, <8 x half> %v1082, <8 x float> %v1075)
-  %v1096 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1088, <8 x half> %v1084, <8 x float> %v1076)
-  %v1097 = add i32 %v694, 32
+  %v774 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v35
+  %v775 = load <8 x half>, ptr addrspace(3) %v774, align 2
+  %v776 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v777 = load <8 x half>, ptr addrspace(3) %v776, align 2
+  %v778 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v779 = load <8 x half>, ptr addrspace(3) %v778, align 2
+  %v780 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v38
+  %v781 = load <8 x half>, ptr addrspace(3) %v780, align 2
+  %v782 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
+  %v783 = load <8 x half>, ptr addrspace(3) %v782, align 2
+  %v784 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
+  %v785 = load <8 x half>, ptr addrspace(3) %v784, align 2
+  %v786 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v783, <8 x half> %v775, <8 x float> %v695)
+  %v787 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v783, <8 x half> %v777, <8 x float> %v697)
+  %v788 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v783, <8 x half> %v779, <8 x float> %v699)
+  %v789 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v783, <8 x half> %v781, <8 x float> %v701)
+  %v790 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v785, <8 x half> %v775, <8 x float> %v696)
+  %v791 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v785, <8 x half> %v777, <8 x float> %v698)
+  %v792 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v785, <8 x half> %v779, <8 x float> %v700)
+  %v793 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v785, <8 x half> %v781, <8 x float> %v702)
+  %v794 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
+  %v795 = load <8 x half>, ptr addrspace(3) %v794, align 2
+  %v796 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v58
+  %v797 = load <8 x half>, ptr addrspace(3) %v796, align 2
+  %v798 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v59
+  %v799 = load <8 x half>, ptr addrspace(3) %v798, align 2
+  %v800 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v60
+  %v801 = load <8 x half>, ptr addrspace(3) %v800, align 2
+  %v802 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v99
+  %v803 = load <8 x half>, ptr addrspace(3) %v802, align 2
+  %v804 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v100
+  %v805 = load <8 x half>, ptr addrspace(3) %v804, align 2
+  %v806 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v803, <8 x half> %v795, <8 x float> %v786)
+  %v807 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v803, <8 x half> %v797, <8 x float> %v787)
+  %v808 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v803, <8 x half> %v799, <8 x float> %v788)
+  %v809 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v803, <8 x half> %v801, <8 x float> %v789)
+  %v810 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v805, <8 x half> %v795, <8 x float> %v790)
+  %v811 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v805, <8 x half> %v797, <8 x float> %v791)
+  %v812 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v805, <8 x half> %v799, <8 x float> %v792)
+  %v813 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v805, <8 x half> %v801, <8 x float> %v793)
+  %v814 = add i32 %v694, 32
   br label %for.head6
 for.exit8:
-  %v1098 = sdiv i32 %v5, 16
-  %v1099 = mul i32 %v1098, 8
-  %v1100 = add i32 %v1099, 0
-  %v1101 = srem i32 %v5, 16
-  %v1102 = add i32 %v8, 0
-  %v1103 = add i32 %v1102, %v1101
-  %v1104 = add i32 %v10, 0
-  %v1105 = add i32 %v1104, %v1100
-  %v1106 = extractelement <8 x float> %v695, i32 0
-  %v1107 = extractelement <8 x float> %v695, i32 1
-  %v1108 = extractelement <8 x float> %v695, i32 2
-  %v1109 = extractelement <8 x float> %v695, i32 3
-  %v1110 = extractelement <8 x float> %v695, i32 4
-  %v1111 = extractelement <8 x float> %v695, i32 5
-  %v1112 = extractelement <8 x float> %v695, i32 6
-  %v1113 = extractelement <8 x float> %v695, i32 7
-  %v1114 = sdiv i32 %v5, 16
-  %v1115 = mul i32 %v1114, 8
-  %v1116 = add i32 %v1115, 0
-  %v1117 = srem i32 %v5, 16
-  %v1118 = add i32 %v8, 0
-  %v1119 = add i32 %v1118, %v1117
-  %v1120 = add i32 %v10, 16
-  %v1121 = add i32 %v1120, %v1116
-  %v1122 = extractelement <8 x float> %v696, i32 0
-  %v1123 = extractelement <8 x float> %v696, i32 1
-  %v1124 = extractelement <8 x float> %v696, i32 2
-  %v1125 = extractelement <8 x float> %v696, i32 3
-  %v1126 = extractelement <8 x float> %v696, i32 4
-  %v1127 = extractelement <8 x float> %v696, i32 5
-  %v1128 = extractelement <8 x float> %v696, i32 6
-  %v1129 = extractelement <8 x float> %v696, i32 7
-  %v1130 = sdiv i32 %v5, 16
-  %v1131 = mul i32 %v1130, 8
-  %v1132 = add i32 %v1131, 0
-  %v1133 = srem i32 %v5, 16
-  %v1134 = add i32 %v8, 16
-  %v1135 = add i32 %v1134, %v1133
-  %v1136 = add i32 %v10, 0
-  %v1137 = add i32 %v1136, %v1132
-  %v1138 = extractelement <8 x float> %v697, i32 0
-  %v1139 = extractelement <8 x float> %v697, i32 1
-  %v1140 = extractelement <8 x float> %v697, i32 2
-  %v1141 = extractelement <8 x float> %v697, i32 3
-  %v1142 = extractelement <8 x float> %v697, i32 4
-  %v1143 = extractelement <8 x float> %v697, i32 5
-  %v1144 = extractelement <8 x float> %v697, i32 6
-  %v1145 = extractelement <8 x float> %v697, i32 7
-  %v1146 = sdiv i32 %v5, 16
-  %v1147 = mul i32 %v1146, 8
-  %v1148 = add i32 %v1147, 0
-  %v1149 = srem i32 %v5, 16
-  %v1150 = add i32 %v8, 16
-  %v1151 = add i32 %v1150, %v1149
-  %v1152 = add i32 %v10, 16
-  %v1153 = add i32 %v1152, %v1148
-  %v1154 = extractelement <8 x float> %v698, i32 0
-  %v1155 = extractelement <8 x float> %v698, i32 1
-  %v1156 = extractelement <8 x float> %v698, i32 2
-  %v1157 = extractelement <8 x float> %v698, i32 3
-  %v1158 = extractelement <8 x float> %v698, i32 4
-  %v1159 = extractelement <8 x float> %v698, i32 5
-  %v1160 = extractelement <8 x float> %v698, i32 6
-  %v1161 = extractelement <8 x float> %v698, i32 7
-  %v1162 = sdiv i32 %v5, 16
-  %v1163 = mul i32 %v1162, 8
-  %v1164 = add i32 %v1163, 0
-  %v1165 = srem i32 %v5, 16
-  %v1166 = add i32 %v8, 32
-  %v1167 = add i32 %v1166, %v1165
-  %v1168 = add i32 %v10, 0
-  %v1169 = add i32 %v1168, %v1164
-  %v1170 = extractelement <8 x float> %v699, i32 0
-  %v1171 = extractelement <8 x float> %v699, i32 1
-  %v1172 = extractelement <8 x float> %v699, i32 2
-  %v1173 = extractelement <8 x float> %v699, i32 3
-  %v1174 = extractelement <8 x float> %v699, i32 4
-  %v1175 = extractelement <8 x float> %v699, i32 5
-  %v1176 = extractelement <8 x float> %v699, i32 6
-  %v1177 = extractelement <8 x float> %v699, i32 7
-  %v1178 = sdiv i32 %v5, 16
-  %v1179 = mul i32 %v1178, 8
-  %v1180 = add i32 %v1179, 0
-  %v1181 = srem i32 %v5, 16
-  %v1182 = add i32 %v8, 32
-  %v1183 = add i32 %v1182, %v1181
-  %v1184 = add i32 %v10, 16
-  %v1185 = add i32 %v1184, %v1180
-  %v1186 = extractelement <8 x float> %v700, i32 0
-  %v1187 = extractelement <8 x float> %v700, i32 1
-  %v1188 = extractelement <8 x float> %v700, i32 2
-  %v1189 = extractelement <8 x float> %v700, i32 3
-  %v1190 = extractelement <8 x float> %v700, i32 4
-  %v1191 = extractelement <8 x float> %v700, i32 5
-  %v1192 = extractelement <8 x float> %v700, i32 6
-  %v1193 = extractelement <8 x float> %v700, i32 7
-  %v1194 = sdiv i32 %v5, 16
-  %v1195 = mul i32 %v1194, 8
-  %v1196 = add i32 %v1195, 0
-  %v1197 = srem i32 %v5, 16
-  %v1198 = add i32 %v8, 48
-  %v1199 = add i32 %v1198, %v1197
-  %v1200 = add i32 %v10, 0
-  %v1201 = add i32 %v1200, %v1196
-  %v1202 = extractelement <8 x float> %v701, i32 0
-  %v1203 = extractelement <8 x float> %v701, i32 1
-  %v1204 = extractelement <8 x float> %v701, i32 2
-  %v1205 = extractelement <8 x float> %v701, i32 3
-  %v1206 = extractelement <8 x float> %v701, i32 4
-  %v1207 = extractelement <8 x float> %v701, i32 5
-  %v1208 = extractelement <8 x float> %v701, i32 6
-  %v1209 = extractelement <8 x float> %v701, i32 7
-  %v1210 = sdiv i32 %v5, 16
-  %v1211 = mul i32 %v1210, 8
-  %v1212 = add i32 %v1211, 0
-  %v1213 = srem i32 %v5, 16
-  %v1214 = add i32 %v8, 48
-  %v1215 = add i32 %v1214, %v1213
-  %v1216 = add i32 %v10, 16
-  %v1217 = add i32 %v1216, %v1212
-  %v1218 = extractelement <8 x float> %v702, i32 0
-  %v1219 = extractelement <8 x float> %v702, i32 1
-  %v1220 = extractelement <8 x float> %v702, i32 2
-  %v1221 = extractelement <8 x float> %v702, i32 3
-  %v1222 = extractelement <8 x float> %v702, i32 4
-  %v1223 = extractelement <8 x float> %v702, i32 5
-  %v1224 = extractelement <8 x float> %v702, i32 6
-  %v1225 = extractelement <8 x float> %v702, i32 7
-  %v1226 = fptrunc float %v1106 to half
-  %v1227 = fptrunc float %v1107 to half
-  %v1228 = fptrunc float %v1108 to half
-  %v1229 = fptrunc float %v1109 to half
-  %v1230 = fptrunc float %v1110 to half
-  %v1231 = fptrunc float %v1111 to half
-  %v1232 = fptrunc float %v1112 to half
-  %v1233 = fptrunc float %v1113 to half
-  %v1234 = fptrunc float %v1122 to half
-  %v1235 = fptrunc float %v1123 to half
-  %v1236 = fptrunc float %v1124 to half
-  %v1237 = fptrunc float %v1125 to half
-  %v1238 = fptrunc float %v1126 to half
-  %v1239 = fptrunc float %v1127 to half
-  %v1240 = fptrunc float %v1128 to half
-  %v1241 = fptrunc float %v1129 to half
-  %v1242 = fptrunc float %v1138 to half
-  %v1243 = fptrunc float %v1139 to half
-  %v1244 = fptrunc float %v1140 to half
-  %v1245 = fptrunc float %v1141 to half
-  %v1246 = fptrunc float %v1142 to half
-  %v1247 = fptrunc float %v1143 to half
-  %v1248 = fptrunc float %v1144 to half
-  %v1249 = fptrunc float %v1145 to half
-  %v1250 = fptrunc float %v1154 to half
-  %v1251 = fptrunc float %v1155 to half
-  %v1252 = fptrunc float %v1156 to half
-  %v1253 = fptrunc float %v1157 to half
-  %v1254 = fptrunc float %v1158 to half
-  %v1255 = fptrunc float %v1159 to half
-  %v1256 = fptrunc float %v1160 to half
-  %v1257 = fptrunc float %v1161 to half
-  %v1258 = fptrunc float %v1170 to half
-  %v1259 = fptrunc float %v1171 to half
-  %v1260 = fptrunc float %v1172 to half
-  %v1261 = fptrunc float %v1173 to half
-  %v1262 = fptrunc float %v1174 to half
-  %v1263 = fptrunc float %v1175 to half
-  %v1264 = fptrunc float %v1176 to half
-  %v1265 = fptrunc float %v1177 to half
-  %v1266 = fptrunc float %v1186 to half
-  %v1267 = fptrunc float %v1187 to half
-  %v1268 = fptrunc float %v1188 to half
-  %v1269 = fptrunc float %v1189 to half
-  %v1270 = fptrunc float %v1190 to half
-  %v1271 = fptrunc float %v1191 to half
-  %v1272 = fptrunc float %v1192 to half
-  %v1273 = fptrunc float %v1193 to half
-  %v1274 = fptrunc float %v1202 to half
-  %v1275 = fptrunc float %v1203 to half
-  %v1276 = fptrunc float %v1204 to half
-  %v1277 = fptrunc float %v1205 to half
-  %v1278 = fptrunc float %v1206 to half
-  %v1279 = fptrunc float %v1207 to half
-  %v1280 = fptrunc float %v1208 to half
-  %v1281 = fptrunc float %v1209 to half
-  %v1282 = fptrunc float %v1218 to half
-  %v1283 = fptrunc float %v1219 to half
-  %v1284 = fptrunc float %v1220 to half
-  %v1285 = fptrunc float %v1221 to half
-  %v1286 = fptrunc float %v1222 to half
-  %v1287 = fptrunc float %v1223 to half
-  %v1288 = fptrunc float %v1224 to half
-  %v1289 = fptrunc float %v1225 to half
-  br i1 %v105, label %if.then27, label %if.else28
-if.then27:
-  %v1290 = add i32 %v1, %v1103
-  %v1291 = add i32 %v3, %v1105
-  %v1292 = mul i32 %v1290, %arg.n
-  %v1293 = add i32 %v1292, %v1291
-  %v1294 = mul i32 %v1293, 2
-  %v1295 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1294
-  %v1296 = insertelement <8 x half> poison, half %v1226, i32 0
-  %v1297 = insertelement <8 x half> %v1296, half %v1227, i32 1
-  %v1298 = insertelement <8 x half> %v1297, half %v1228, i32 2
-  %v1299 = insertelement <8 x half> %v1298, half %v1229, i32 3
-  %v1300 = insertelement <8 x half> %v1299, half %v1230, i32 4
-  %v1301 = insertelement <8 x half> %v1300, half %v1231, i32 5
-  %v1302 = insertelement <8 x half> %v1301, half %v1232, i32 6
-  %v1303 = insertelement <8 x half> %v1302, half %v1233, i32 7
-  store <8 x half> %v1303, ptr addrspace(1) %v1295, align 2
-  %v1304 = add i32 %v1, %v1119
-  %v1305 = add i32 %v3, %v1121
-  %v1306 = mul i32 %v1304, %arg.n
-  %v1307 = add i32 %v1306, %v1305
-  %v1308 = mul i32 %v1307, 2
-  %v1309 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1308
-  %v1310 = insertelement <8 x half> poison, half %v1234, i32 0
-  %v1311 = insertelement <8 x half> %v1310, half %v1235, i32 1
-  %v1312 = insertelement <8 x half> %v1311, half %v1236, i32 2
-  %v1313 = insertelement <8 x half> %v1312, half %v1237, i32 3
-  %v1314 = insertelement <8 x half> %v1313, half %v1238, i32 4
-  %v1315 = insertelement <8 x half> %v1314, half %v1239, i32 5
-  %v1316 = insertelement <8 x half> %v1315, half %v1240, i32 6
-  %v1317 = insertelement <8 x half> %v1316, half %v1241, i32 7
-  store <8 x half> %v1317, ptr addrspace(1) %v1309, align 2
-  %v1318 = add i32 %v1, %v1135
-  %v1319 = add i32 %v3, %v1137
-  %v1320 = mul i32 %v1318, %arg.n
-  %v1321 = add i32 %v1320, %v1319
-  %v1322 = mul i32 %v1321, 2
-  %v1323 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1322
-  %v1324 = insertelement <8 x half> poison, half %v1242, i32 0
-  %v1325 = insertelement <8 x half> %v1324, half %v1243, i32 1
-  %v1326 = insertelement <8 x half> %v1325, half %v1244, i32 2
-  %v1327 = insertelement <8 x half> %v1326, half %v1245, i32 3
-  %v1328 = insertelement <8 x half> %v1327, half %v1246, i32 4
-  %v1329 = insertelement <8 x half> %v1328, half %v1247, i32 5
-  %v1330 = insertelement <8 x half> %v1329, half %v1248, i32 6
-  %v1331 = insertelement <8 x half> %v1330, half %v1249, i32 7
-  store <8 x half> %v1331, ptr addrspace(1) %v1323, align 2
-  %v1332 = add i32 %v1, %v1151
-  %v1333 = add i32 %v3, %v1153
-  %v1334 = mul i32 %v1332, %arg.n
-  %v1335 = add i32 %v1334, %v1333
-  %v1336 = mul i32 %v1335, 2
-  %v1337 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1336
-  %v1338 = insertelement <8 x half> poison, half %v1250, i32 0
-  %v1339 = insertelement <8 x half> %v1338, half %v1251, i32 1
-  %v1340 = insertelement <8 x half> %v1339, half %v1252, i32 2
-  %v1341 = insertelement <8 x half> %v1340, half %v1253, i32 3
-  %v1342 = insertelement <8 x half> %v1341, half %v1254, i32 4
-  %v1343 = insertelement <8 x half> %v1342, half %v1255, i32 5
-  %v1344 = insertelement <8 x half> %v1343, half %v1256, i32 6
-  %v1345 = insertelement <8 x half> %v1344, half %v1257, i32 7
-  store <8 x half> %v1345, ptr addrspace(1) %v1337, align 2
-  %v1346 = add i32 %v1, %v1167
-  %v1347 = add i32 %v3, %v1169
-  %v1348 = mul i32 %v1346, %arg.n
-  %v1349 = add i32 %v1348, %v1347
-  %v1350 = mul i32 %v1349, 2
-  %v1351 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1350
-  %v1352 = insertelement <8 x half> poison, half %v1258, i32 0
-  %v1353 = insertelement <8 x half> %v1352, half %v1259, i32 1
-  %v1354 = insertelement <8 x half> %v1353, half %v1260, i32 2
-  %v1355 = insertelement <8 x half> %v1354, half %v1261, i32 3
-  %v1356 = insertelement <8 x half> %v1355, half %v1262, i32 4
-  %v1357 = insertelement <8 x half> %v1356, half %v1263, i32 5
-  %v1358 = insertelement <8 x half> %v1357, half %v1264, i32 6
-  %v1359 = insertelement <8 x half> %v1358, half %v1265, i32 7
-  store <8 x half> %v1359, ptr addrspace(1) %v1351, align 2
-  %v1360 = add i32 %v1, %v1183
-  %v1361 = add i32 %v3, %v1185
-  %v1362 = mul i32 %v1360, %arg.n
-  %v1363 = add i32 %v1362, %v1361
-  %v1364 = mul i32 %v1363, 2
-  %v1365 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1364
-  %v1366 = insertelement <8 x half> poison, half %v1266, i32 0
-  %v1367 = insertelement <8 x half> %v1366, half %v1267, i32 1
-  %v1368 = insertelement <8 x half> %v1367, half %v1268, i32 2
-  %v1369 = insertelement <8 x half> %v1368, half %v1269, i32 3
-  %v1370 = insertelement <8 x half> %v1369, half %v1270, i32 4
-  %v1371 = insertelement <8 x half> %v1370, half %v1271, i32 5
-  %v1372 = insertelement <8 x half> %v1371, half %v1272, i32 6
-  %v1373 = insertelement <8 x half> %v1372, half %v1273, i32 7
-  store <8 x half> %v1373, ptr addrspace(1) %v1365, align 2
-  %v1374 = add i32 %v1, %v1199
-  %v1375 = add i32 %v3, %v1201
-  %v1376 = mul i32 %v1374, %arg.n
-  %v1377 = add i32 %v1376, %v1375
-  %v1378 = mul i32 %v1377, 2
-  %v1379 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1378
-  %v1380 = insertelement <8 x half> poison, half %v1274, i32 0
-  %v1381 = insertelement <8 x half> %v1380, half %v1275, i32 1
-  %v1382 = insertelement <8 x half> %v1381, half %v1276, i32 2
-  %v1383 = insertelement <8 x half> %v1382, half %v1277, i32 3
-  %v1384 = insertelement <8 x half> %v1383, half %v1278, i32 4
-  %v1385 = insertelement <8 x half> %v1384, half %v1279, i32 5
-  %v1386 = insertelement <8 x half> %v1385, half %v1280, i32 6
-  %v1387 = insertelement <8 x half> %v1386, half %v1281, i32 7
-  store <8 x half> %v1387, ptr addrspace(1) %v1379, align 2
-  %v1388 = add i32 %v1, %v1215
-  %v1389 = add i32 %v3, %v1217
-  %v1390 = mul i32 %v1388, %arg.n
-  %v1391 = add i32 %v1390, %v1389
-  %v1392 = mul i32 %v1391, 2
-  %v1393 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1392
-  %v1394 = insertelement <8 x half> poison, half %v1282, i32 0
-  %v1395 = insertelement <8 x half> %v1394, half %v1283, i32 1
-  %v1396 = insertelement <8 x half> %v1395, half %v1284, i32 2
-  %v1397 = insertelement <8 x half> %v1396, half %v1285, i32 3
-  %v1398 = insertelement <8 x half> %v1397, half %v1286, i32 4
-  %v1399 = insertelement <8 x half> %v1398, half %v1287, i32 5
-  %v1400 = insertelement <8 x half> %v1399, half %v1288, i32 6
-  %v1401 = insertelement <8 x half> %v1400, half %v1289, i32 7
-  store <8 x half> %v1401, ptr addrspace(1) %v1393, align 2
-  br label %if.end29
-if.else28:
-  %v1402 = icmp slt i32 %v1, %arg.m
-  %v1403 = sub i32 %arg.m, %v1
-  %v1404 = call i32 @llvm.smin.i32(i32 %v1403, i32 128)
-  %v1405 = select i1 %v1402, i32 %v1404, i32 0
-  %v1406 = mul i32 %v1405, %arg.n
-  %v1407 = mul i32 %v1406, 2
-  %v1408 = mul i32 %v1, %arg.n
-  %v1409 = mul i32 %v1408, 2
-  %v1410 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1409
-  %v1411 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v1410, i16 0, i32 %v1407, i32 822099968)
-  %v1412 = add i32 %v3, %v1105
-  %v1413 = add i32 %v1412, 0
-  %v1414 = mul i32 %v1103, %arg.n
-  %v1415 = add i32 %v1414, %v1413
-  %v1416 = mul i32 %v1415, 2
-  %v1417 = icmp slt i32 %v1413, %arg.n
-  %v1418 = select i1 %v1417, i32 %v1416, i32 %v1407
-  %v1419 = bitcast half %v1226 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1419, ptr addrspace(8) %v1411, i32 %v1418, i32 0, i32 0)
-  %v1420 = add i32 %v3, %v1105
-  %v1421 = add i32 %v1420, 1
-  %v1422 = mul i32 %v1103, %arg.n
-  %v1423 = add i32 %v1422, %v1421
-  %v1424 = mul i32 %v1423, 2
-  %v1425 = icmp slt i32 %v1421, %arg.n
-  %v1426 = select i1 %v1425, i32 %v1424, i32 %v1407
-  %v1427 = bitcast half %v1227 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1427, ptr addrspace(8) %v1411, i32 %v1426, i32 0, i32 0)
-  %v1428 = add i32 %v3, %v1105
-  %v1429 = add i32 %v1428, 2
-  %v1430 = mul i32 %v1103, %arg.n
-  %v1431 = add i32 %v1430, %v1429
-  %v1432 = mul i32 %v1431, 2
-  %v1433 = icmp slt i32 %v1429, %arg.n
-  %v1434 = select i1 %v1433, i32 %v1432, i32 %v1407
-  %v1435 = bitcast half %v1228 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1435, ptr addrspace(8) %v1411, i32 %v1434, i32 0, i32 0)
-  %v1436 = add i32 %v3, %v1105
-  %v1437 = add i32 %v1436, 3
-  %v1438 = mul i32 %v1103, %arg.n
-  %v1439 = add i32 %v1438, %v1437
-  %v1440 = mul i32 %v1439, 2
-  %v1441 = icmp slt i32 %v1437, %arg.n
-  %v1442 = select i1 %v1441, i32 %v1440, i32 %v1407
-  %v1443 = bitcast half %v1229 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1443, ptr addrspace(8) %v1411, i32 %v1442, i32 0, i32 0)
-  %v1444 = add i32 %v3, %v1105
-  %v1445 = add i32 %v1444, 4
-  %v1446 = mul i32 %v1103, %arg.n
-  %v1447 = add i32 %v1446, %v1445
-  %v1448 = mul i32 %v1447, 2
-  %v1449 = icmp slt i32 %v1445, %arg.n
-  %v1450 = select i1 %v1449, i32 %v1448, i32 %v1407
-  %v1451 = bitcast half %v1230 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1451, ptr addrspace(8) %v1411, i32 %v1450, i32 0, i32 0)
-  %v1452 = add i32 %v3, %v1105
-  %v1453 = add i32 %v1452, 5
-  %v1454 = mul i32 %v1103, %arg.n
-  %v1455 = add i32 %v1454, %v1453
-  %v1456 = mul i32 %v1455, 2
-  %v1457 = icmp slt i32 %v1453, %arg.n
-  %v1458 = select i1 %v1457, i32 %v1456, i32 %v1407
-  %v1459 = bitcast half %v1231 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1459, ptr addrspace(8) %v1411, i32 %v1458, i32 0, i32 0)
-  %v1460 = add i32 %v3, %v1105
-  %v1461 = add i32 %v1460, 6
-  %v1462 = mul i32 %v1103, %arg.n
-  %v1463 = add i32 %v1462, %v1461
-  %v1464 = mul i32 %v1463, 2
-  %v1465 = icmp slt i32 %v1461, %arg.n
-  %v1466 = select i1 %v1465, i32 %v1464, i32 %v1407
-  %v1467 = bitcast half %v1232 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1467, ptr addrspace(8) %v1411, i32 %v1466, i32 0, i32 0)
-  %v1468 = add i32 %v3, %v1105
-  %v1469 = add i32 %v1468, 7
-  %v1470 = mul i32 %v1103, %arg.n
-  %v1471 = add i32 %v1470, %v1469
-  %v1472 = mul i32 %v1471, 2
-  %v1473 = icmp slt i32 %v1469, %arg.n
-  %v1474 = select i1 %v1473, i32 %v1472, i32 %v1407
-  %v1475 = bitcast half %v1233 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1475, ptr addrspace(8) %v1411, i32 %v1474, i32 0, i32 0)
-  %v1476 = add i32 %v3, %v1121
-  %v1477 = add i32 %v1476, 0
-  %v1478 = mul i32 %v1119, %arg.n
-  %v1479 = add i32 %v1478, %v1477
-  %v1480 = mul i32 %v1479, 2
-  %v1481 = icmp slt i32 %v1477, %arg.n
-  %v1482 = select i1 %v1481, i32 %v1480, i32 %v1407
-  %v1483 = bitcast half %v1234 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1483, ptr addrspace(8) %v1411, i32 %v1482, i32 0, i32 0)
-  %v1484 = add i32 %v3, %v1121
-  %v1485 = add i32 %v1484, 1
-  %v1486 = mul i32 %v1119, %arg.n
-  %v1487 = add i32 %v1486, %v1485
-  %v1488 = mul i32 %v1487, 2
-  %v1489 = icmp slt i32 %v1485, %arg.n
-  %v1490 = select i1 %v1489, i32 %v1488, i32 %v1407
-  %v1491 = bitcast half %v1235 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1491, ptr addrspace(8) %v1411, i32 %v1490, i32 0, i32 0)
-  %v1492 = add i32 %v3, %v1121
-  %v1493 = add i32 %v1492, 2
-  %v1494 = mul i32 %v1119, %arg.n
-  %v1495 = add i32 %v1494, %v1493
-  %v1496 = mul i32 %v1495, 2
-  %v1497 = icmp slt i32 %v1493, %arg.n
-  %v1498 = select i1 %v1497, i32 %v1496, i32 %v1407
-  %v1499 = bitcast half %v1236 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1499, ptr addrspace(8) %v1411, i32 %v1498, i32 0, i32 0)
-  %v1500 = add i32 %v3, %v1121
-  %v1501 = add i32 %v1500, 3
-  %v1502 = mul i32 %v1119, %arg.n
-  %v1503 = add i32 %v1502, %v1501
-  %v1504 = mul i32 %v1503, 2
-  %v1505 = icmp slt i32 %v1501, %arg.n
-  %v1506 = select i1 %v1505, i32 %v1504, i32 %v1407
-  %v1507 = bitcast half %v1237 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1507, ptr addrspace(8) %v1411, i32 %v1506, i32 0, i32 0)
-  %v1508 = add i32 %v3, %v1121
-  %v1509 = add i32 %v1508, 4
-  %v1510 = mul i32 %v1119, %arg.n
-  %v1511 = add i32 %v1510, %v1509
-  %v1512 = mul i32 %v1511, 2
-  %v1513 = icmp slt i32 %v1509, %arg.n
-  %v1514 = select i1 %v1513, i32 %v1512, i32 %v1407
-  %v1515 = bitcast half %v1238 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1515, ptr addrspace(8) %v1411, i32 %v1514, i32 0, i32 0)
-  %v1516 = add i32 %v3, %v1121
-  %v1517 = add i32 %v1516, 5
-  %v1518 = mul i32 %v1119, %arg.n
-  %v1519 = add i32 %v1518, %v1517
-  %v1520 = mul i32 %v1519, 2
-  %v1521 = icmp slt i32 %v1517, %arg.n
-  %v1522 = select i1 %v1521, i32 %v1520, i32 %v1407
-  %v1523 = bitcast half %v1239 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1523, ptr addrspace(8) %v1411, i32 %v1522, i32 0, i32 0)
-  %v1524 = add i32 %v3, %v1121
-  %v1525 = add i32 %v1524, 6
-  %v1526 = mul i32 %v1119, %arg.n
-  %v1527 = add i32 %v1526, %v1525
-  %v1528 = mul i32 %v1527, 2
-  %v1529 = icmp slt i32 %v1525, %arg.n
-  %v1530 = select i1 %v1529, i32 %v1528, i32 %v1407
-  %v1531 = bitcast half %v1240 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1531, ptr addrspace(8) %v1411, i32 %v1530, i32 0, i32 0)
-  %v1532 = add i32 %v3, %v1121
-  %v1533 = add i32 %v1532, 7
-  %v1534 = mul i32 %v1119, %arg.n
-  %v1535 = add i32 %v1534, %v1533
-  %v1536 = mul i32 %v1535, 2
-  %v1537 = icmp slt i32 %v1533, %arg.n
-  %v1538 = select i1 %v1537, i32 %v1536, i32 %v1407
-  %v1539 = bitcast half %v1241 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1539, ptr addrspace(8) %v1411, i32 %v1538, i32 0, i32 0)
-  %v1540 = add i32 %v3, %v1137
-  %v1541 = add i32 %v1540, 0
-  %v1542 = mul i32 %v1135, %arg.n
-  %v1543 = add i32 %v1542, %v1541
-  %v1544 = mul i32 %v1543, 2
-  %v1545 = icmp slt i32 %v1541, %arg.n
-  %v1546 = select i1 %v1545, i32 %v1544, i32 %v1407
-  %v1547 = bitcast half %v1242 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1547, ptr addrspace(8) %v1411, i32 %v1546, i32 0, i32 0)
-  %v1548 = add i32 %v3, %v1137
-  %v1549 = add i32 %v1548, 1
-  %v1550 = mul i32 %v1135, %arg.n
-  %v1551 = add i32 %v1550, %v1549
-  %v1552 = mul i32 %v1551, 2
-  %v1553 = icmp slt i32 %v1549, %arg.n
-  %v1554 = select i1 %v1553, i32 %v1552, i32 %v1407
-  %v1555 = bitcast half %v1243 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1555, ptr addrspace(8) %v1411, i32 %v1554, i32 0, i32 0)
-  %v1556 = add i32 %v3, %v1137
-  %v1557 = add i32 %v1556, 2
-  %v1558 = mul i32 %v1135, %arg.n
-  %v1559 = add i32 %v1558, %v1557
-  %v1560 = mul i32 %v1559, 2
-  %v1561 = icmp slt i32 %v1557, %arg.n
-  %v1562 = select i1 %v1561, i32 %v1560, i32 %v1407
-  %v1563 = bitcast half %v1244 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1563, ptr addrspace(8) %v1411, i32 %v1562, i32 0, i32 0)
-  %v1564 = add i32 %v3, %v1137
-  %v1565 = add i32 %v1564, 3
-  %v1566 = mul i32 %v1135, %arg.n
-  %v1567 = add i32 %v1566, %v1565
-  %v1568 = mul i32 %v1567, 2
-  %v1569 = icmp slt i32 %v1565, %arg.n
-  %v1570 = select i1 %v1569, i32 %v1568, i32 %v1407
-  %v1571 = bitcast half %v1245 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1571, ptr addrspace(8) %v1411, i32 %v1570, i32 0, i32 0)
-  %v1572 = add i32 %v3, %v1137
-  %v1573 = add i32 %v1572, 4
-  %v1574 = mul i32 %v1135, %arg.n
-  %v1575 = add i32 %v1574, %v1573
-  %v1576 = mul i32 %v1575, 2
-  %v1577 = icmp slt i32 %v1573, %arg.n
-  %v1578 = select i1 %v1577, i32 %v1576, i32 %v1407
-  %v1579 = bitcast half %v1246 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1579, ptr addrspace(8) %v1411, i32 %v1578, i32 0, i32 0)
-  %v1580 = add i32 %v3, %v1137
-  %v1581 = add i32 %v1580, 5
-  %v1582 = mul i32 %v1135, %arg.n
-  %v1583 = add i32 %v1582, %v1581
-  %v1584 = mul i32 %v1583, 2
-  %v1585 = icmp slt i32 %v1581, %arg.n
-  %v1586 = select i1 %v1585, i32 %v1584, i32 %v1407
-  %v1587 = bitcast half %v1247 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1587, ptr addrspace(8) %v1411, i32 %v1586, i32 0, i32 0)
-  %v1588 = add i32 %v3, %v1137
-  %v1589 = add i32 %v1588, 6
-  %v1590 = mul i32 %v1135, %arg.n
-  %v1591 = add i32 %v1590, %v1589
-  %v1592 = mul i32 %v1591, 2
-  %v1593 = icmp slt i32 %v1589, %arg.n
-  %v1594 = select i1 %v1593, i32 %v1592, i32 %v1407
-  %v1595 = bitcast half %v1248 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1595, ptr addrspace(8) %v1411, i32 %v1594, i32 0, i32 0)
-  %v1596 = add i32 %v3, %v1137
-  %v1597 = add i32 %v1596, 7
-  %v1598 = mul i32 %v1135, %arg.n
-  %v1599 = add i32 %v1598, %v1597
-  %v1600 = mul i32 %v1599, 2
-  %v1601 = icmp slt i32 %v1597, %arg.n
-  %v1602 = select i1 %v1601, i32 %v1600, i32 %v1407
-  %v1603 = bitcast half %v1249 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1603, ptr addrspace(8) %v1411, i32 %v1602, i32 0, i32 0)
-  %v1604 = add i32 %v3, %v1153
-  %v1605 = add i32 %v1604, 0
-  %v1606 = mul i32 %v1151, %arg.n
-  %v1607 = add i32 %v1606, %v1605
-  %v1608 = mul i32 %v1607, 2
-  %v1609 = icmp slt i32 %v1605, %arg.n
-  %v1610 = select i1 %v1609, i32 %v1608, i32 %v1407
-  %v1611 = bitcast half %v1250 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1611, ptr addrspace(8) %v1411, i32 %v1610, i32 0, i32 0)
-  %v1612 = add i32 %v3, %v1153
-  %v1613 = add i32 %v1612, 1
-  %v1614 = mul i32 %v1151, %arg.n
-  %v1615 = add i32 %v1614, %v1613
-  %v1616 = mul i32 %v1615, 2
-  %v1617 = icmp slt i32 %v1613, %arg.n
-  %v1618 = select i1 %v1617, i32 %v1616, i32 %v1407
-  %v1619 = bitcast half %v1251 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1619, ptr addrspace(8) %v1411, i32 %v1618, i32 0, i32 0)
-  %v1620 = add i32 %v3, %v1153
-  %v1621 = add i32 %v1620, 2
-  %v1622 = mul i32 %v1151, %arg.n
-  %v1623 = add i32 %v1622, %v1621
-  %v1624 = mul i32 %v1623, 2
-  %v1625 = icmp slt i32 %v1621, %arg.n
-  %v1626 = select i1 %v1625, i32 %v1624, i32 %v1407
-  %v1627 = bitcast half %v1252 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1627, ptr addrspace(8) %v1411, i32 %v1626, i32 0, i32 0)
-  %v1628 = add i32 %v3, %v1153
-  %v1629 = add i32 %v1628, 3
-  %v1630 = mul i32 %v1151, %arg.n
-  %v1631 = add i32 %v1630, %v1629
-  %v1632 = mul i32 %v1631, 2
-  %v1633 = icmp slt i32 %v1629, %arg.n
-  %v1634 = select i1 %v1633, i32 %v1632, i32 %v1407
-  %v1635 = bitcast half %v1253 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1635, ptr addrspace(8) %v1411, i32 %v1634, i32 0, i32 0)
-  %v1636 = add i32 %v3, %v1153
-  %v1637 = add i32 %v1636, 4
-  %v1638 = mul i32 %v1151, %arg.n
-  %v1639 = add i32 %v1638, %v1637
-  %v1640 = mul i32 %v1639, 2
-  %v1641 = icmp slt i32 %v1637, %arg.n
-  %v1642 = select i1 %v1641, i32 %v1640, i32 %v1407
-  %v1643 = bitcast half %v1254 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1643, ptr addrspace(8) %v1411, i32 %v1642, i32 0, i32 0)
-  %v1644 = add i32 %v3, %v1153
-  %v1645 = add i32 %v1644, 5
-  %v1646 = mul i32 %v1151, %arg.n
-  %v1647 = add i32 %v1646, %v1645
-  %v1648 = mul i32 %v1647, 2
-  %v1649 = icmp slt i32 %v1645, %arg.n
-  %v1650 = select i1 %v1649, i32 %v1648, i32 %v1407
-  %v1651 = bitcast half %v1255 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1651, ptr addrspace(8) %v1411, i32 %v1650, i32 0, i32 0)
-  %v1652 = add i32 %v3, %v1153
-  %v1653 = add i32 %v1652, 6
-  %v1654 = mul i32 %v1151, %arg.n
-  %v1655 = add i32 %v1654, %v1653
-  %v1656 = mul i32 %v1655, 2
-  %v1657 = icmp slt i32 %v1653, %arg.n
-  %v1658 = select i1 %v1657, i32 %v1656, i32 %v1407
-  %v1659 = bitcast half %v1256 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1659, ptr addrspace(8) %v1411, i32 %v1658, i32 0, i32 0)
-  %v1660 = add i32 %v3, %v1153
-  %v1661 = add i32 %v1660, 7
-  %v1662 = mul i32 %v1151, %arg.n
-  %v1663 = add i32 %v1662, %v1661
-  %v1664 = mul i32 %v1663, 2
-  %v1665 = icmp slt i32 %v1661, %arg.n
-  %v1666 = select i1 %v1665, i32 %v1664, i32 %v1407
-  %v1667 = bitcast half %v1257 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1667, ptr addrspace(8) %v1411, i32 %v1666, i32 0, i32 0)
-  %v1668 = add i32 %v3, %v1169
-  %v1669 = add i32 %v1668, 0
-  %v1670 = mul i32 %v1167, %arg.n
-  %v1671 = add i32 %v1670, %v1669
-  %v1672 = mul i32 %v1671, 2
-  %v1673 = icmp slt i32 %v1669, %arg.n
-  %v1674 = select i1 %v1673, i32 %v1672, i32 %v1407
-  %v1675 = bitcast half %v1258 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1675, ptr addrspace(8) %v1411, i32 %v1674, i32 0, i32 0)
-  %v1676 = add i32 %v3, %v1169
-  %v1677 = add i32 %v1676, 1
-  %v1678 = mul i32 %v1167, %arg.n
-  %v1679 = add i32 %v1678, %v1677
-  %v1680 = mul i32 %v1679, 2
-  %v1681 = icmp slt i32 %v1677, %arg.n
-  %v1682 = select i1 %v1681, i32 %v1680, i32 %v1407
-  %v1683 = bitcast half %v1259 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1683, ptr addrspace(8) %v1411, i32 %v1682, i32 0, i32 0)
-  %v1684 = add i32 %v3, %v1169
-  %v1685 = add i32 %v1684, 2
-  %v1686 = mul i32 %v1167, %arg.n
-  %v1687 = add i32 %v1686, %v1685
-  %v1688 = mul i32 %v1687, 2
-  %v1689 = icmp slt i32 %v1685, %arg.n
-  %v1690 = select i1 %v1689, i32 %v1688, i32 %v1407
-  %v1691 = bitcast half %v1260 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1691, ptr addrspace(8) %v1411, i32 %v1690, i32 0, i32 0)
-  %v1692 = add i32 %v3, %v1169
-  %v1693 = add i32 %v1692, 3
-  %v1694 = mul i32 %v1167, %arg.n
-  %v1695 = add i32 %v1694, %v1693
-  %v1696 = mul i32 %v1695, 2
-  %v1697 = icmp slt i32 %v1693, %arg.n
-  %v1698 = select i1 %v1697, i32 %v1696, i32 %v1407
-  %v1699 = bitcast half %v1261 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1699, ptr addrspace(8) %v1411, i32 %v1698, i32 0, i32 0)
-  %v1700 = add i32 %v3, %v1169
-  %v1701 = add i32 %v1700, 4
-  %v1702 = mul i32 %v1167, %arg.n
-  %v1703 = add i32 %v1702, %v1701
-  %v1704 = mul i32 %v1703, 2
-  %v1705 = icmp slt i32 %v1701, %arg.n
-  %v1706 = select i1 %v1705, i32 %v1704, i32 %v1407
-  %v1707 = bitcast half %v1262 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1707, ptr addrspace(8) %v1411, i32 %v1706, i32 0, i32 0)
-  %v1708 = add i32 %v3, %v1169
-  %v1709 = add i32 %v1708, 5
-  %v1710 = mul i32 %v1167, %arg.n
-  %v1711 = add i32 %v1710, %v1709
-  %v1712 = mul i32 %v1711, 2
-  %v1713 = icmp slt i32 %v1709, %arg.n
-  %v1714 = select i1 %v1713, i32 %v1712, i32 %v1407
-  %v1715 = bitcast half %v1263 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1715, ptr addrspace(8) %v1411, i32 %v1714, i32 0, i32 0)
-  %v1716 = add i32 %v3, %v1169
-  %v1717 = add i32 %v1716, 6
-  %v1718 = mul i32 %v1167, %arg.n
-  %v1719 = add i32 %v1718, %v1717
-  %v1720 = mul i32 %v1719, 2
-  %v1721 = icmp slt i32 %v1717, %arg.n
-  %v1722 = select i1 %v1721, i32 %v1720, i32 %v1407
-  %v1723 = bitcast half %v1264 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1723, ptr addrspace(8) %v1411, i32 %v1722, i32 0, i32 0)
-  %v1724 = add i32 %v3, %v1169
-  %v1725 = add i32 %v1724, 7
-  %v1726 = mul i32 %v1167, %arg.n
-  %v1727 = add i32 %v1726, %v1725
-  %v1728 = mul i32 %v1727, 2
-  %v1729 = icmp slt i32 %v1725, %arg.n
-  %v1730 = select i1 %v1729, i32 %v1728, i32 %v1407
-  %v1731 = bitcast half %v1265 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1731, ptr addrspace(8) %v1411, i32 %v1730, i32 0, i32 0)
-  %v1732 = add i32 %v3, %v1185
-  %v1733 = add i32 %v1732, 0
-  %v1734 = mul i32 %v1183, %arg.n
-  %v1735 = add i32 %v1734, %v1733
-  %v1736 = mul i32 %v1735, 2
-  %v1737 = icmp slt i32 %v1733, %arg.n
-  %v1738 = select i1 %v1737, i32 %v1736, i32 %v1407
-  %v1739 = bitcast half %v1266 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1739, ptr addrspace(8) %v1411, i32 %v1738, i32 0, i32 0)
-  %v1740 = add i32 %v3, %v1185
-  %v1741 = add i32 %v1740, 1
-  %v1742 = mul i32 %v1183, %arg.n
-  %v1743 = add i32 %v1742, %v1741
-  %v1744 = mul i32 %v1743, 2
-  %v1745 = icmp slt i32 %v1741, %arg.n
-  %v1746 = select i1 %v1745, i32 %v1744, i32 %v1407
-  %v1747 = bitcast half %v1267 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1747, ptr addrspace(8) %v1411, i32 %v1746, i32 0, i32 0)
-  %v1748 = add i32 %v3, %v1185
-  %v1749 = add i32 %v1748, 2
-  %v1750 = mul i32 %v1183, %arg.n
-  %v1751 = add i32 %v1750, %v1749
-  %v1752 = mul i32 %v1751, 2
-  %v1753 = icmp slt i32 %v1749, %arg.n
-  %v1754 = select i1 %v1753, i32 %v1752, i32 %v1407
-  %v1755 = bitcast half %v1268 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1755, ptr addrspace(8) %v1411, i32 %v1754, i32 0, i32 0)
-  %v1756 = add i32 %v3, %v1185
-  %v1757 = add i32 %v1756, 3
-  %v1758 = mul i32 %v1183, %arg.n
-  %v1759 = add i32 %v1758, %v1757
-  %v1760 = mul i32 %v1759, 2
-  %v1761 = icmp slt i32 %v1757, %arg.n
-  %v1762 = select i1 %v1761, i32 %v1760, i32 %v1407
-  %v1763 = bitcast half %v1269 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1763, ptr addrspace(8) %v1411, i32 %v1762, i32 0, i32 0)
-  %v1764 = add i32 %v3, %v1185
-  %v1765 = add i32 %v1764, 4
-  %v1766 = mul i32 %v1183, %arg.n
-  %v1767 = add i32 %v1766, %v1765
-  %v1768 = mul i32 %v1767, 2
-  %v1769 = icmp slt i32 %v1765, %arg.n
-  %v1770 = select i1 %v1769, i32 %v1768, i32 %v1407
-  %v1771 = bitcast half %v1270 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1771, ptr addrspace(8) %v1411, i32 %v1770, i32 0, i32 0)
-  %v1772 = add i32 %v3, %v1185
-  %v1773 = add i32 %v1772, 5
-  %v1774 = mul i32 %v1183, %arg.n
-  %v1775 = add i32 %v1774, %v1773
-  %v1776 = mul i32 %v1775, 2
-  %v1777 = icmp slt i32 %v1773, %arg.n
-  %v1778 = select i1 %v1777, i32 %v1776, i32 %v1407
-  %v1779 = bitcast half %v1271 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1779, ptr addrspace(8) %v1411, i32 %v1778, i32 0, i32 0)
-  %v1780 = add i32 %v3, %v1185
-  %v1781 = add i32 %v1780, 6
-  %v1782 = mul i32 %v1183, %arg.n
-  %v1783 = add i32 %v1782, %v1781
-  %v1784 = mul i32 %v1783, 2
-  %v1785 = icmp slt i32 %v1781, %arg.n
-  %v1786 = select i1 %v1785, i32 %v1784, i32 %v1407
-  %v1787 = bitcast half %v1272 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1787, ptr addrspace(8) %v1411, i32 %v1786, i32 0, i32 0)
-  %v1788 = add i32 %v3, %v1185
-  %v1789 = add i32 %v1788, 7
-  %v1790 = mul i32 %v1183, %arg.n
-  %v1791 = add i32 %v1790, %v1789
-  %v1792 = mul i32 %v1791, 2
-  %v1793 = icmp slt i32 %v1789, %arg.n
-  %v1794 = select i1 %v1793, i32 %v1792, i32 %v1407
-  %v1795 = bitcast half %v1273 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1795, ptr addrspace(8) %v1411, i32 %v1794, i32 0, i32 0)
-  %v1796 = add i32 %v3, %v1201
-  %v1797 = add i32 %v1796, 0
-  %v1798 = mul i32 %v1199, %arg.n
-  %v1799 = add i32 %v1798, %v1797
-  %v1800 = mul i32 %v1799, 2
-  %v1801 = icmp slt i32 %v1797, %arg.n
-  %v1802 = select i1 %v1801, i32 %v1800, i32 %v1407
-  %v1803 = bitcast half %v1274 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1803, ptr addrspace(8) %v1411, i32 %v1802, i32 0, i32 0)
-  %v1804 = add i32 %v3, %v1201
-  %v1805 = add i32 %v1804, 1
-  %v1806 = mul i32 %v1199, %arg.n
-  %v1807 = add i32 %v1806, %v1805
-  %v1808 = mul i32 %v1807, 2
-  %v1809 = icmp slt i32 %v1805, %arg.n
-  %v1810 = select i1 %v1809, i32 %v1808, i32 %v1407
-  %v1811 = bitcast half %v1275 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1811, ptr addrspace(8) %v1411, i32 %v1810, i32 0, i32 0)
-  %v1812 = add i32 %v3, %v1201
-  %v1813 = add i32 %v1812, 2
-  %v1814 = mul i32 %v1199, %arg.n
-  %v1815 = add i32 %v1814, %v1813
-  %v1816 = mul i32 %v1815, 2
-  %v1817 = icmp slt i32 %v1813, %arg.n
-  %v1818 = select i1 %v1817, i32 %v1816, i32 %v1407
-  %v1819 = bitcast half %v1276 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1819, ptr addrspace(8) %v1411, i32 %v1818, i32 0, i32 0)
-  %v1820 = add i32 %v3, %v1201
-  %v1821 = add i32 %v1820, 3
-  %v1822 = mul i32 %v1199, %arg.n
-  %v1823 = add i32 %v1822, %v1821
-  %v1824 = mul i32 %v1823, 2
-  %v1825 = icmp slt i32 %v1821, %arg.n
-  %v1826 = select i1 %v1825, i32 %v1824, i32 %v1407
-  %v1827 = bitcast half %v1277 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1827, ptr addrspace(8) %v1411, i32 %v1826, i32 0, i32 0)
-  %v1828 = add i32 %v3, %v1201
-  %v1829 = add i32 %v1828, 4
-  %v1830 = mul i32 %v1199, %arg.n
-  %v1831 = add i32 %v1830, %v1829
-  %v1832 = mul i32 %v1831, 2
-  %v1833 = icmp slt i32 %v1829, %arg.n
-  %v1834 = select i1 %v1833, i32 %v1832, i32 %v1407
-  %v1835 = bitcast half %v1278 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1835, ptr addrspace(8) %v1411, i32 %v1834, i32 0, i32 0)
-  %v1836 = add i32 %v3, %v1201
-  %v1837 = add i32 %v1836, 5
-  %v1838 = mul i32 %v1199, %arg.n
-  %v1839 = add i32 %v1838, %v1837
-  %v1840 = mul i32 %v1839, 2
-  %v1841 = icmp slt i32 %v1837, %arg.n
-  %v1842 = select i1 %v1841, i32 %v1840, i32 %v1407
-  %v1843 = bitcast half %v1279 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1843, ptr addrspace(8) %v1411, i32 %v1842, i32 0, i32 0)
-  %v1844 = add i32 %v3, %v1201
-  %v1845 = add i32 %v1844, 6
-  %v1846 = mul i32 %v1199, %arg.n
-  %v1847 = add i32 %v1846, %v1845
-  %v1848 = mul i32 %v1847, 2
-  %v1849 = icmp slt i32 %v1845, %arg.n
-  %v1850 = select i1 %v1849, i32 %v1848, i32 %v1407
-  %v1851 = bitcast half %v1280 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1851, ptr addrspace(8) %v1411, i32 %v1850, i32 0, i32 0)
-  %v1852 = add i32 %v3, %v1201
-  %v1853 = add i32 %v1852, 7
-  %v1854 = mul i32 %v1199, %arg.n
-  %v1855 = add i32 %v1854, %v1853
-  %v1856 = mul i32 %v1855, 2
-  %v1857 = icmp slt i32 %v1853, %arg.n
-  %v1858 = select i1 %v1857, i32 %v1856, i32 %v1407
-  %v1859 = bitcast half %v1281 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1859, ptr addrspace(8) %v1411, i32 %v1858, i32 0, i32 0)
-  %v1860 = add i32 %v3, %v1217
-  %v1861 = add i32 %v1860, 0
-  %v1862 = mul i32 %v1215, %arg.n
-  %v1863 = add i32 %v1862, %v1861
-  %v1864 = mul i32 %v1863, 2
-  %v1865 = icmp slt i32 %v1861, %arg.n
-  %v1866 = select i1 %v1865, i32 %v1864, i32 %v1407
-  %v1867 = bitcast half %v1282 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1867, ptr addrspace(8) %v1411, i32 %v1866, i32 0, i32 0)
-  %v1868 = add i32 %v3, %v1217
-  %v1869 = add i32 %v1868, 1
-  %v1870 = mul i32 %v1215, %arg.n
-  %v1871 = add i32 %v1870, %v1869
-  %v1872 = mul i32 %v1871, 2
-  %v1873 = icmp slt i32 %v1869, %arg.n
-  %v1874 = select i1 %v1873, i32 %v1872, i32 %v1407
-  %v1875 = bitcast half %v1283 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1875, ptr addrspace(8) %v1411, i32 %v1874, i32 0, i32 0)
-  %v1876 = add i32 %v3, %v1217
-  %v1877 = add i32 %v1876, 2
-  %v1878 = mul i32 %v1215, %arg.n
-  %v1879 = add i32 %v1878, %v1877
-  %v1880 = mul i32 %v1879, 2
-  %v1881 = icmp slt i32 %v1877, %arg.n
-  %v1882 = select i1 %v1881, i32 %v1880, i32 %v1407
-  %v1883 = bitcast half %v1284 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1883, ptr addrspace(8) %v1411, i32 %v1882, i32 0, i32 0)
-  %v1884 = add i32 %v3, %v1217
-  %v1885 = add i32 %v1884, 3
-  %v1886 = mul i32 %v1215, %arg.n
-  %v1887 = add i32 %v1886, %v1885
-  %v1888 = mul i32 %v1887, 2
-  %v1889 = icmp slt i32 %v1885, %arg.n
-  %v1890 = select i1 %v1889, i32 %v1888, i32 %v1407
-  %v1891 = bitcast half %v1285 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1891, ptr addrspace(8) %v1411, i32 %v1890, i32 0, i32 0)
-  %v1892 = add i32 %v3, %v1217
-  %v1893 = add i32 %v1892, 4
-  %v1894 = mul i32 %v1215, %arg.n
-  %v1895 = add i32 %v1894, %v1893
-  %v1896 = mul i32 %v1895, 2
-  %v1897 = icmp slt i32 %v1893, %arg.n
-  %v1898 = select i1 %v1897, i32 %v1896, i32 %v1407
-  %v1899 = bitcast half %v1286 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1899, ptr addrspace(8) %v1411, i32 %v1898, i32 0, i32 0)
-  %v1900 = add i32 %v3, %v1217
-  %v1901 = add i32 %v1900, 5
-  %v1902 = mul i32 %v1215, %arg.n
-  %v1903 = add i32 %v1902, %v1901
-  %v1904 = mul i32 %v1903, 2
-  %v1905 = icmp slt i32 %v1901, %arg.n
-  %v1906 = select i1 %v1905, i32 %v1904, i32 %v1407
-  %v1907 = bitcast half %v1287 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1907, ptr addrspace(8) %v1411, i32 %v1906, i32 0, i32 0)
-  %v1908 = add i32 %v3, %v1217
-  %v1909 = add i32 %v1908, 6
-  %v1910 = mul i32 %v1215, %arg.n
-  %v1911 = add i32 %v1910, %v1909
-  %v1912 = mul i32 %v1911, 2
-  %v1913 = icmp slt i32 %v1909, %arg.n
-  %v1914 = select i1 %v1913, i32 %v1912, i32 %v1407
-  %v1915 = bitcast half %v1288 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1915, ptr addrspace(8) %v1411, i32 %v1914, i32 0, i32 0)
-  %v1916 = add i32 %v3, %v1217
-  %v1917 = add i32 %v1916, 7
-  %v1918 = mul i32 %v1215, %arg.n
-  %v1919 = add i32 %v1918, %v1917
-  %v1920 = mul i32 %v1919, 2
-  %v1921 = icmp slt i32 %v1917, %arg.n
-  %v1922 = select i1 %v1921, i32 %v1920, i32 %v1407
-  %v1923 = bitcast half %v1289 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1923, ptr addrspace(8) %v1411, i32 %v1922, i32 0, i32 0)
-  br label %if.end29
-if.end29:
+  %v815 = sdiv i32 %v5, 16
+  %v816 = mul i32 %v815, 8
+  %v817 = add i32 %v816, 0
+  %v818 = srem i32 %v5, 16
+  %v819 = add i32 %v8, 0
+  %v820 = add i32 %v819, %v818
+  %v821 = add i32 %v10, 0
+  %v822 = add i32 %v821, %v817
+  %v823 = extractelement <8 x float> %v695, i32 0
+  %v824 = extractelement <8 x float> %v695, i32 1
+  %v825 = extractelement <8 x float> %v695, i32 2
+  %v826 = extractelement <8 x float> %v695, i32 3
+  %v827 = extractelement <8 x float> %v695, i32 4
+  %v828 = extractelement <8 x float> %v695, i32 5
+  %v829 = extractelement <8 x float> %v695, i32 6
+  %v830 = extractelement <8 x float> %v695, i32 7
+  %v831 = sdiv i32 %v5, 16
+  %v832 = mul i32 %v831, 8
+  %v833 = add i32 %v832, 0
+  %v834 = srem i32 %v5, 16
+  %v835 = add i32 %v8, 0
+  %v836 = add i32 %v835, %v834
+  %v837 = add i32 %v10, 16
+  %v838 = add i32 %v837, %v833
+  %v839 = extractelement <8 x float> %v696, i32 0
+  %v840 = extractelement <8 x float> %v696, i32 1
+  %v841 = extractelement <8 x float> %v696, i32 2
+  %v842 = extractelement <8 x float> %v696, i32 3
+  %v843 = extractelement <8 x float> %v696, i32 4
+  %v844 = extractelement <8 x float> %v696, i32 5
+  %v845 = extractelement <8 x float> %v696, i32 6
+  %v846 = extractelement <8 x float> %v696, i32 7
+  %v847 = sdiv i32 %v5, 16
+  %v848 = mul i32 %v847, 8
+  %v849 = add i32 %v848, 0
+  %v850 = srem i32 %v5, 16
+  %v851 = add i32 %v8, 16
+  %v852 = add i32 %v851, %v850
+  %v853 = add i32 %v10, 0
+  %v854 = add i32 %v853, %v849
+  %v855 = extractelement <8 x float> %v697, i32 0
+  %v856 = extractelement <8 x float> %v697, i32 1
+  %v857 = extractelement <8 x float> %v697, i32 2
+  %v858 = extractelement <8 x float> %v697, i32 3
+  %v859 = extractelement <8 x float> %v697, i32 4
+  %v860 = extractelement <8 x float> %v697, i32 5
+  %v861 = extractelement <8 x float> %v697, i32 6
+  %v862 = extractelement <8 x float> %v697, i32 7
+  %v863 = sdiv i32 %v5, 16
+  %v864 = mul i32 %v863, 8
+  %v865 = add i32 %v864, 0
+  %v866 = srem i32 %v5, 16
+  %v867 = add i32 %v8, 16
+  %v868 = add i32 %v867, %v866
+  %v869 = add i32 %v10, 16
+  %v870 = add i32 %v869, %v865
+  %v871 = extractelement <8 x float> %v698, i32 0
+  %v872 = extractelement <8 x float> %v698, i32 1
+  %v873 = extractelement <8 x float> %v698, i32 2
+  %v874 = extractelement <8 x float> %v698, i32 3
+  %v875 = extractelement <8 x float> %v698, i32 4
+  %v876 = extractelement <8 x float> %v698, i32 5
+  %v877 = extractelement <8 x float> %v698, i32 6
+  %v878 = extractelement <8 x float> %v698, i32 7
+  %v879 = sdiv i32 %v5, 16
+  %v880 = mul i32 %v879, 8
+  %v881 = add i32 %v880, 0
+  %v882 = srem i32 %v5, 16
+  %v883 = add i32 %v8, 32
+  %v884 = add i32 %v883, %v882
+  %v885 = add i32 %v10, 0
+  %v886 = add i32 %v885, %v881
+  %v887 = extractelement <8 x float> %v699, i32 0
+  %v888 = extractelement <8 x float> %v699, i32 1
+  %v889 = extractelement <8 x float> %v699, i32 2
+  %v890 = extractelement <8 x float> %v699, i32 3
+  %v891 = extractelement <8 x float> %v699, i32 4
+  %v892 = extractelement <8 x float> %v699, i32 5
+  %v893 = extractelement <8 x float> %v699, i32 6
+  %v894 = extractelement <8 x float> %v699, i32 7
+  %v895 = sdiv i32 %v5, 16
+  %v896 = mul i32 %v895, 8
+  %v897 = add i32 %v896, 0
+  %v898 = srem i32 %v5, 16
+  %v899 = add i32 %v8, 32
+  %v900 = add i32 %v899, %v898
+  %v901 = add i32 %v10, 16
+  %v902 = add i32 %v901, %v897
+  %v903 = extractelement <8 x float> %v700, i32 0
+  %v904 = extractelement <8 x float> %v700, i32 1
+  %v905 = extractelement <8 x float> %v700, i32 2
+  %v906 = extractelement <8 x float> %v700, i32 3
+  %v907 = extractelement <8 x float> %v700, i32 4
+  %v908 = extractelement <8 x float> %v700, i32 5
+  %v909 = extractelement <8 x float> %v700, i32 6
+  %v910 = extractelement <8 x float> %v700, i32 7
+  %v911 = sdiv i32 %v5, 16
+  %v912 = mul i32 %v911, 8
+  %v913 = add i32 %v912, 0
+  %v914 = srem i32 %v5, 16
+  %v915 = add i32 %v8, 48
+  %v916 = add i32 %v915, %v914
+  %v917 = add i32 %v10, 0
+  %v918 = add i32 %v917, %v913
+  %v919 = extractelement <8 x float> %v701, i32 0
+  %v920 = extractelement <8 x float> %v701, i32 1
+  %v921 = extractelement <8 x float> %v701, i32 2
+  %v922 = extractelement <8 x float> %v701, i32 3
+  %v923 = extractelement <8 x float> %v701, i32 4
+  %v924 = extractelement <8 x float> %v701, i32 5
+  %v925 = extractelement <8 x float> %v701, i32 6
+  %v926 = extractelement <8 x float> %v701, i32 7
+  %v927 = sdiv i32 %v5, 16
+  %v928 = mul i32 %v927, 8
+  %v929 = add i32 %v928, 0
+  %v930 = srem i32 %v5, 16
+  %v931 = add i32 %v8, 48
+  %v932 = add i32 %v931, %v930
+  %v933 = add i32 %v10, 16
+  %v934 = add i32 %v933, %v929
+  %v935 = extractelement <8 x float> %v702, i32 0
+  %v936 = extractelement <8 x float> %v702, i32 1
+  %v937 = extractelement <8 x float> %v702, i32 2
+  %v938 = extractelement <8 x float> %v702, i32 3
+  %v939 = extractelement <8 x float> %v702, i32 4
+  %v940 = extractelement <8 x float> %v702, i32 5
+  %v941 = extractelement <8 x float> %v702, i32 6
+  %v942 = extractelement <8 x float> %v702, i32 7
+  %v943 = fptrunc float %v823 to half
+  %v944 = fptrunc float %v824 to half
+  %v945 = fptrunc float %v825 to half
+  %v946 = fptrunc float %v826 to half
+  %v947 = fptrunc float %v827 to half
+  %v948 = fptrunc float %v828 to half
+  %v949 = fptrunc float %v829 to half
+  %v950 = fptrunc float %v830 to half
+  %v951 = fptrunc float %v839 to half
+  %v952 = fptrunc float %v840 to half
+  %v953 = fptrunc float %v841 to half
+  %v954 = fptrunc float %v842 to half
+  %v955 = fptrunc float %v843 to half
+  %v956 = fptrunc float %v844 to half
+  %v957 = fptrunc float %v845 to half
+  %v958 = fptrunc float %v846 to half
+  %v959 = fptrunc float %v855 to half
+  %v960 = fptrunc float %v856 to half
+  %v961 = fptrunc float %v857 to half
+  %v962 = fptrunc float %v858 to half
+  %v963 = fptrunc float %v859 to half
+  %v964 = fptrunc float %v860 to half
+  %v965 = fptrunc float %v861 to half
+  %v966 = fptrunc float %v862 to half
+  %v967 = fptrunc float %v871 to half
+  %v968 = fptrunc float %v872 to half
+  %v969 = fptrunc float %v873 to half
+  %v970 = fptrunc float %v874 to half
+  %v971 = fptrunc float %v875 to half
+  %v972 = fptrunc float %v876 to half
+  %v973 = fptrunc float %v877 to half
+  %v974 = fptrunc float %v878 to half
+  %v975 = fptrunc float %v887 to half
+  %v976 = fptrunc float %v888 to half
+  %v977 = fptrunc float %v889 to half
+  %v978 = fptrunc float %v890 to half
+  %v979 = fptrunc float %v891 to half
+  %v980 = fptrunc float %v892 to half
+  %v981 = fptrunc float %v893 to half
+  %v982 = fptrunc float %v894 to half
+  %v983 = fptrunc float %v903 to half
+  %v984 = fptrunc float %v904 to half
+  %v985 = fptrunc float %v905 to half
+  %v986 = fptrunc float %v906 to half
+  %v987 = fptrunc float %v907 to half
+  %v988 = fptrunc float %v908 to half
+  %v989 = fptrunc float %v909 to half
+  %v990 = fptrunc float %v910 to half
+  %v991 = fptrunc float %v919 to half
+  %v992 = fptrunc float %v920 to half
+  %v993 = fptrunc float %v921 to half
+  %v994 = fptrunc float %v922 to half
+  %v995 = fptrunc float %v923 to half
+  %v996 = fptrunc float %v924 to half
+  %v997 = fptrunc float %v925 to half
+  %v998 = fptrunc float %v926 to half
+  %v999 = fptrunc float %v935 to half
+  %v1000 = fptrunc float %v936 to half
+  %v1001 = fptrunc float %v937 to half
+  %v1002 = fptrunc float %v938 to half
+  %v1003 = fptrunc float %v939 to half
+  %v1004 = fptrunc float %v940 to half
+  %v1005 = fptrunc float %v941 to half
+  %v1006 = fptrunc float %v942 to half
+  br i1 %v105, label %if.then21, label %if.else22
+if.then21:
+  %v1007 = add i32 %v1, %v820
+  %v1008 = add i32 %v3, %v822
+  %v1009 = mul i32 %v1007, %arg.n
+  %v1010 = add i32 %v1009, %v1008
+  %v1011 = mul i32 %v1010, 2
+  %v1012 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1011
+  %v1013 = insertelement <8 x half> poison, half %v943, i32 0
+  %v1014 = insertelement <8 x half> %v1013, half %v944, i32 1
+  %v1015 = insertelement <8 x half> %v1014, half %v945, i32 2
+  %v1016 = insertelement <8 x half> %v1015, half %v946, i32 3
+  %v1017 = insertelement <8 x half> %v1016, half %v947, i32 4
+  %v1018 = insertelement <8 x half> %v1017, half %v948, i32 5
+  %v1019 = insertelement <8 x half> %v1018, half %v949, i32 6
+  %v1020 = insertelement <8 x half> %v1019, half %v950, i32 7
+  store <8 x half> %v1020, ptr addrspace(1) %v1012, align 2
+  %v1021 = add i32 %v1, %v836
+  %v1022 = add i32 %v3, %v838
+  %v1023 = mul i32 %v1021, %arg.n
+  %v1024 = add i32 %v1023, %v1022
+  %v1025 = mul i32 %v1024, 2
+  %v1026 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1025
+  %v1027 = insertelement <8 x half> poison, half %v951, i32 0
+  %v1028 = insertelement <8 x half> %v1027, half %v952, i32 1
+  %v1029 = insertelement <8 x half> %v1028, half %v953, i32 2
+  %v1030 = insertelement <8 x half> %v1029, half %v954, i32 3
+  %v1031 = insertelement <8 x half> %v1030, half %v955, i32 4
+  %v1032 = insertelement <8 x half> %v1031, half %v956, i32 5
+  %v1033 = insertelement <8 x half> %v1032, half %v957, i32 6
+  %v1034 = insertelement <8 x half> %v1033, half %v958, i32 7
+  store <8 x half> %v1034, ptr addrspace(1) %v1026, align 2
+  %v1035 = add i32 %v1, %v852
+  %v1036 = add i32 %v3, %v854
+  %v1037 = mul i32 %v1035, %arg.n
+  %v1038 = add i32 %v1037, %v1036
+  %v1039 = mul i32 %v1038, 2
+  %v1040 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1039
+  %v1041 = insertelement <8 x half> poison, half %v959, i32 0
+  %v1042 = insertelement <8 x half> %v1041, half %v960, i32 1
+  %v1043 = insertelement <8 x half> %v1042, half %v961, i32 2
+  %v1044 = insertelement <8 x half> %v1043, half %v962, i32 3
+  %v1045 = insertelement <8 x half> %v1044, half %v963, i32 4
+  %v1046 = insertelement <8 x half> %v1045, half %v964, i32 5
+  %v1047 = insertelement <8 x half> %v1046, half %v965, i32 6
+  %v1048 = insertelement <8 x half> %v1047, half %v966, i32 7
+  store <8 x half> %v1048, ptr addrspace(1) %v1040, align 2
+  %v1049 = add i32 %v1, %v868
+  %v1050 = add i32 %v3, %v870
+  %v1051 = mul i32 %v1049, %arg.n
+  %v1052 = add i32 %v1051, %v1050
+  %v1053 = mul i32 %v1052, 2
+  %v1054 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1053
+  %v1055 = insertelement <8 x half> poison, half %v967, i32 0
+  %v1056 = insertelement <8 x half> %v1055, half %v968, i32 1
+  %v1057 = insertelement <8 x half> %v1056, half %v969, i32 2
+  %v1058 = insertelement <8 x half> %v1057, half %v970, i32 3
+  %v1059 = insertelement <8 x half> %v1058, half %v971, i32 4
+  %v1060 = insertelement <8 x half> %v1059, half %v972, i32 5
+  %v1061 = insertelement <8 x half> %v1060, half %v973, i32 6
+  %v1062 = insertelement <8 x half> %v1061, half %v974, i32 7
+  store <8 x half> %v1062, ptr addrspace(1) %v1054, align 2
+  %v1063 = add i32 %v1, %v884
+  %v1064 = add i32 %v3, %v886
+  %v1065 = mul i32 %v1063, %arg.n
+  %v1066 = add i32 %v1065, %v1064
+  %v1067 = mul i32 %v1066, 2
+  %v1068 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1067
+  %v1069 = insertelement <8 x half> poison, half %v975, i32 0
+  %v1070 = insertelement <8 x half> %v1069, half %v976, i32 1
+  %v1071 = insertelement <8 x half> %v1070, half %v977, i32 2
+  %v1072 = insertelement <8 x half> %v1071, half %v978, i32 3
+  %v1073 = insertelement <8 x half> %v1072, half %v979, i32 4
+  %v1074 = insertelement <8 x half> %v1073, half %v980, i32 5
+  %v1075 = insertelement <8 x half> %v1074, half %v981, i32 6
+  %v1076 = insertelement <8 x half> %v1075, half %v982, i32 7
+  store <8 x half> %v1076, ptr addrspace(1) %v1068, align 2
+  %v1077 = add i32 %v1, %v900
+  %v1078 = add i32 %v3, %v902
+  %v1079 = mul i32 %v1077, %arg.n
+  %v1080 = add i32 %v1079, %v1078
+  %v1081 = mul i32 %v1080, 2
+  %v1082 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1081
+  %v1083 = insertelement <8 x half> poison, half %v983, i32 0
+  %v1084 = insertelement <8 x half> %v1083, half %v984, i32 1
+  %v1085 = insertelement <8 x half> %v1084, half %v985, i32 2
+  %v1086 = insertelement <8 x half> %v1085, half %v986, i32 3
+  %v1087 = insertelement <8 x half> %v1086, half %v987, i32 4
+  %v1088 = insertelement <8 x half> %v1087, half %v988, i32 5
+  %v1089 = insertelement <8 x half> %v1088, half %v989, i32 6
+  %v1090 = insertelement <8 x half> %v1089, half %v990, i32 7
+  store <8 x half> %v1090, ptr addrspace(1) %v1082, align 2
+  %v1091 = add i32 %v1, %v916
+  %v1092 = add i32 %v3, %v918
+  %v1093 = mul i32 %v1091, %arg.n
+  %v1094 = add i32 %v1093, %v1092
+  %v1095 = mul i32 %v1094, 2
+  %v1096 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1095
+  %v1097 = insertelement <8 x half> poison, half %v991, i32 0
+  %v1098 = insertelement <8 x half> %v1097, half %v992, i32 1
+  %v1099 = insertelement <8 x half> %v1098, half %v993, i32 2
+  %v1100 = insertelement <8 x half> %v1099, half %v994, i32 3
+  %v1101 = insertelement <8 x half> %v1100, half %v995, i32 4
+  %v1102 = insertelement <8 x half> %v1101, half %v996, i32 5
+  %v1103 = insertelement <8 x half> %v1102, half %v997, i32 6
+  %v1104 = insertelement <8 x half> %v1103, half %v998, i32 7
+  store <8 x half> %v1104, ptr addrspace(1) %v1096, align 2
+  %v1105 = add i32 %v1, %v932
+  %v1106 = add i32 %v3, %v934
+  %v1107 = mul i32 %v1105, %arg.n
+  %v1108 = add i32 %v1107, %v1106
+  %v1109 = mul i32 %v1108, 2
+  %v1110 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1109
+  %v1111 = insertelement <8 x half> poison, half %v999, i32 0
+  %v1112 = insertelement <8 x half> %v1111, half %v1000, i32 1
+  %v1113 = insertelement <8 x half> %v1112, half %v1001, i32 2
+  %v1114 = insertelement <8 x half> %v1113, half %v1002, i32 3
+  %v1115 = insertelement <8 x half> %v1114, half %v1003, i32 4
+  %v1116 = insertelement <8 x half> %v1115, half %v1004, i32 5
+  %v1117 = insertelement <8 x half> %v1116, half %v1005, i32 6
+  %v1118 = insertelement <8 x half> %v1117, half %v1006, i32 7
+  store <8 x half> %v1118, ptr addrspace(1) %v1110, align 2
+  br label %if.end23
+if.else22:
+  %v1119 = icmp slt i32 %v1, %arg.m
+  %v1120 = sub i32 %arg.m, %v1
+  %v1121 = call i32 @llvm.smin.i32(i32 %v1120, i32 128)
+  %v1122 = select i1 %v1119, i32 %v1121, i32 0
+  %v1123 = mul i32 %v1122, %arg.n
+  %v1124 = mul i32 %v1123, 2
+  %v1125 = mul i32 %v1, %arg.n
+  %v1126 = mul i32 %v1125, 2
+  %v1127 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1126
+  %v1128 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v1127, i16 0, i32 %v1124, i32 822099968)
+  %v1129 = add i32 %v3, %v822
+  %v1130 = add i32 %v1129, 0
+  %v1131 = mul i32 %v820, %arg.n
+  %v1132 = add i32 %v1131, %v1130
+  %v1133 = mul i32 %v1132, 2
+  %v1134 = icmp slt i32 %v1130, %arg.n
+  %v1135 = select i1 %v1134, i32 %v1133, i32 %v1124
+  %v1136 = bitcast half %v943 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1136, ptr addrspace(8) %v1128, i32 %v1135, i32 0, i32 0)
+  %v1137 = add i32 %v3, %v822
+  %v1138 = add i32 %v1137, 1
+  %v1139 = mul i32 %v820, %arg.n
+  %v1140 = add i32 %v1139, %v1138
+  %v1141 = mul i32 %v1140, 2
+  %v1142 = icmp slt i32 %v1138, %arg.n
+  %v1143 = select i1 %v1142, i32 %v1141, i32 %v1124
+  %v1144 = bitcast half %v944 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1144, ptr addrspace(8) %v1128, i32 %v1143, i32 0, i32 0)
+  %v1145 = add i32 %v3, %v822
+  %v1146 = add i32 %v1145, 2
+  %v1147 = mul i32 %v820, %arg.n
+  %v1148 = add i32 %v1147, %v1146
+  %v1149 = mul i32 %v1148, 2
+  %v1150 = icmp slt i32 %v1146, %arg.n
+  %v1151 = select i1 %v1150, i32 %v1149, i32 %v1124
+  %v1152 = bitcast half %v945 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1152, ptr addrspace(8) %v1128, i32 %v1151, i32 0, i32 0)
+  %v1153 = add i32 %v3, %v822
+  %v1154 = add i32 %v1153, 3
+  %v1155 = mul i32 %v820, %arg.n
+  %v1156 = add i32 %v1155, %v1154
+  %v1157 = mul i32 %v1156, 2
+  %v1158 = icmp slt i32 %v1154, %arg.n
+  %v1159 = select i1 %v1158, i32 %v1157, i32 %v1124
+  %v1160 = bitcast half %v946 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1160, ptr addrspace(8) %v1128, i32 %v1159, i32 0, i32 0)
+  %v1161 = add i32 %v3, %v822
+  %v1162 = add i32 %v1161, 4
+  %v1163 = mul i32 %v820, %arg.n
+  %v1164 = add i32 %v1163, %v1162
+  %v1165 = mul i32 %v1164, 2
+  %v1166 = icmp slt i32 %v1162, %arg.n
+  %v1167 = select i1 %v1166, i32 %v1165, i32 %v1124
+  %v1168 = bitcast half %v947 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1168, ptr addrspace(8) %v1128, i32 %v1167, i32 0, i32 0)
+  %v1169 = add i32 %v3, %v822
+  %v1170 = add i32 %v1169, 5
+  %v1171 = mul i32 %v820, %arg.n
+  %v1172 = add i32 %v1171, %v1170
+  %v1173 = mul i32 %v1172, 2
+  %v1174 = icmp slt i32 %v1170, %arg.n
+  %v1175 = select i1 %v1174, i32 %v1173, i32 %v1124
+  %v1176 = bitcast half %v948 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1176, ptr addrspace(8) %v1128, i32 %v1175, i32 0, i32 0)
+  %v1177 = add i32 %v3, %v822
+  %v1178 = add i32 %v1177, 6
+  %v1179 = mul i32 %v820, %arg.n
+  %v1180 = add i32 %v1179, %v1178
+  %v1181 = mul i32 %v1180, 2
+  %v1182 = icmp slt i32 %v1178, %arg.n
+  %v1183 = select i1 %v1182, i32 %v1181, i32 %v1124
+  %v1184 = bitcast half %v949 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1184, ptr addrspace(8) %v1128, i32 %v1183, i32 0, i32 0)
+  %v1185 = add i32 %v3, %v822
+  %v1186 = add i32 %v1185, 7
+  %v1187 = mul i32 %v820, %arg.n
+  %v1188 = add i32 %v1187, %v1186
+  %v1189 = mul i32 %v1188, 2
+  %v1190 = icmp slt i32 %v1186, %arg.n
+  %v1191 = select i1 %v1190, i32 %v1189, i32 %v1124
+  %v1192 = bitcast half %v950 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1192, ptr addrspace(8) %v1128, i32 %v1191, i32 0, i32 0)
+  %v1193 = add i32 %v3, %v838
+  %v1194 = add i32 %v1193, 0
+  %v1195 = mul i32 %v836, %arg.n
+  %v1196 = add i32 %v1195, %v1194
+  %v1197 = mul i32 %v1196, 2
+  %v1198 = icmp slt i32 %v1194, %arg.n
+  %v1199 = select i1 %v1198, i32 %v1197, i32 %v1124
+  %v1200 = bitcast half %v951 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1200, ptr addrspace(8) %v1128, i32 %v1199, i32 0, i32 0)
+  %v1201 = add i32 %v3, %v838
+  %v1202 = add i32 %v1201, 1
+  %v1203 = mul i32 %v836, %arg.n
+  %v1204 = add i32 %v1203, %v1202
+  %v1205 = mul i32 %v1204, 2
+  %v1206 = icmp slt i32 %v1202, %arg.n
+  %v1207 = select i1 %v1206, i32 %v1205, i32 %v1124
+  %v1208 = bitcast half %v952 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1208, ptr addrspace(8) %v1128, i32 %v1207, i32 0, i32 0)
+  %v1209 = add i32 %v3, %v838
+  %v1210 = add i32 %v1209, 2
+  %v1211 = mul i32 %v836, %arg.n
+  %v1212 = add i32 %v1211, %v1210
+  %v1213 = mul i32 %v1212, 2
+  %v1214 = icmp slt i32 %v1210, %arg.n
+  %v1215 = select i1 %v1214, i32 %v1213, i32 %v1124
+  %v1216 = bitcast half %v953 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1216, ptr addrspace(8) %v1128, i32 %v1215, i32 0, i32 0)
+  %v1217 = add i32 %v3, %v838
+  %v1218 = add i32 %v1217, 3
+  %v1219 = mul i32 %v836, %arg.n
+  %v1220 = add i32 %v1219, %v1218
+  %v1221 = mul i32 %v1220, 2
+  %v1222 = icmp slt i32 %v1218, %arg.n
+  %v1223 = select i1 %v1222, i32 %v1221, i32 %v1124
+  %v1224 = bitcast half %v954 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1224, ptr addrspace(8) %v1128, i32 %v1223, i32 0, i32 0)
+  %v1225 = add i32 %v3, %v838
+  %v1226 = add i32 %v1225, 4
+  %v1227 = mul i32 %v836, %arg.n
+  %v1228 = add i32 %v1227, %v1226
+  %v1229 = mul i32 %v1228, 2
+  %v1230 = icmp slt i32 %v1226, %arg.n
+  %v1231 = select i1 %v1230, i32 %v1229, i32 %v1124
+  %v1232 = bitcast half %v955 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1232, ptr addrspace(8) %v1128, i32 %v1231, i32 0, i32 0)
+  %v1233 = add i32 %v3, %v838
+  %v1234 = add i32 %v1233, 5
+  %v1235 = mul i32 %v836, %arg.n
+  %v1236 = add i32 %v1235, %v1234
+  %v1237 = mul i32 %v1236, 2
+  %v1238 = icmp slt i32 %v1234, %arg.n
+  %v1239 = select i1 %v1238, i32 %v1237, i32 %v1124
+  %v1240 = bitcast half %v956 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1240, ptr addrspace(8) %v1128, i32 %v1239, i32 0, i32 0)
+  %v1241 = add i32 %v3, %v838
+  %v1242 = add i32 %v1241, 6
+  %v1243 = mul i32 %v836, %arg.n
+  %v1244 = add i32 %v1243, %v1242
+  %v1245 = mul i32 %v1244, 2
+  %v1246 = icmp slt i32 %v1242, %arg.n
+  %v1247 = select i1 %v1246, i32 %v1245, i32 %v1124
+  %v1248 = bitcast half %v957 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1248, ptr addrspace(8) %v1128, i32 %v1247, i32 0, i32 0)
+  %v1249 = add i32 %v3, %v838
+  %v1250 = add i32 %v1249, 7
+  %v1251 = mul i32 %v836, %arg.n
+  %v1252 = add i32 %v1251, %v1250
+  %v1253 = mul i32 %v1252, 2
+  %v1254 = icmp slt i32 %v1250, %arg.n
+  %v1255 = select i1 %v1254, i32 %v1253, i32 %v1124
+  %v1256 = bitcast half %v958 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1256, ptr addrspace(8) %v1128, i32 %v1255, i32 0, i32 0)
+  %v1257 = add i32 %v3, %v854
+  %v1258 = add i32 %v1257, 0
+  %v1259 = mul i32 %v852, %arg.n
+  %v1260 = add i32 %v1259, %v1258
+  %v1261 = mul i32 %v1260, 2
+  %v1262 = icmp slt i32 %v1258, %arg.n
+  %v1263 = select i1 %v1262, i32 %v1261, i32 %v1124
+  %v1264 = bitcast half %v959 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1264, ptr addrspace(8) %v1128, i32 %v1263, i32 0, i32 0)
+  %v1265 = add i32 %v3, %v854
+  %v1266 = add i32 %v1265, 1
+  %v1267 = mul i32 %v852, %arg.n
+  %v1268 = add i32 %v1267, %v1266
+  %v1269 = mul i32 %v1268, 2
+  %v1270 = icmp slt i32 %v1266, %arg.n
+  %v1271 = select i1 %v1270, i32 %v1269, i32 %v1124
+  %v1272 = bitcast half %v960 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1272, ptr addrspace(8) %v1128, i32 %v1271, i32 0, i32 0)
+  %v1273 = add i32 %v3, %v854
+  %v1274 = add i32 %v1273, 2
+  %v1275 = mul i32 %v852, %arg.n
+  %v1276 = add i32 %v1275, %v1274
+  %v1277 = mul i32 %v1276, 2
+  %v1278 = icmp slt i32 %v1274, %arg.n
+  %v1279 = select i1 %v1278, i32 %v1277, i32 %v1124
+  %v1280 = bitcast half %v961 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1280, ptr addrspace(8) %v1128, i32 %v1279, i32 0, i32 0)
+  %v1281 = add i32 %v3, %v854
+  %v1282 = add i32 %v1281, 3
+  %v1283 = mul i32 %v852, %arg.n
+  %v1284 = add i32 %v1283, %v1282
+  %v1285 = mul i32 %v1284, 2
+  %v1286 = icmp slt i32 %v1282, %arg.n
+  %v1287 = select i1 %v1286, i32 %v1285, i32 %v1124
+  %v1288 = bitcast half %v962 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1288, ptr addrspace(8) %v1128, i32 %v1287, i32 0, i32 0)
+  %v1289 = add i32 %v3, %v854
+  %v1290 = add i32 %v1289, 4
+  %v1291 = mul i32 %v852, %arg.n
+  %v1292 = add i32 %v1291, %v1290
+  %v1293 = mul i32 %v1292, 2
+  %v1294 = icmp slt i32 %v1290, %arg.n
+  %v1295 = select i1 %v1294, i32 %v1293, i32 %v1124
+  %v1296 = bitcast half %v963 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1296, ptr addrspace(8) %v1128, i32 %v1295, i32 0, i32 0)
+  %v1297 = add i32 %v3, %v854
+  %v1298 = add i32 %v1297, 5
+  %v1299 = mul i32 %v852, %arg.n
+  %v1300 = add i32 %v1299, %v1298
+  %v1301 = mul i32 %v1300, 2
+  %v1302 = icmp slt i32 %v1298, %arg.n
+  %v1303 = select i1 %v1302, i32 %v1301, i32 %v1124
+  %v1304 = bitcast half %v964 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1304, ptr addrspace(8) %v1128, i32 %v1303, i32 0, i32 0)
+  %v1305 = add i32 %v3, %v854
+  %v1306 = add i32 %v1305, 6
+  %v1307 = mul i32 %v852, %arg.n
+  %v1308 = add i32 %v1307, %v1306
+  %v1309 = mul i32 %v1308, 2
+  %v1310 = icmp slt i32 %v1306, %arg.n
+  %v1311 = select i1 %v1310, i32 %v1309, i32 %v1124
+  %v1312 = bitcast half %v965 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1312, ptr addrspace(8) %v1128, i32 %v1311, i32 0, i32 0)
+  %v1313 = add i32 %v3, %v854
+  %v1314 = add i32 %v1313, 7
+  %v1315 = mul i32 %v852, %arg.n
+  %v1316 = add i32 %v1315, %v1314
+  %v1317 = mul i32 %v1316, 2
+  %v1318 = icmp slt i32 %v1314, %arg.n
+  %v1319 = select i1 %v1318, i32 %v1317, i32 %v1124
+  %v1320 = bitcast half %v966 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1320, ptr addrspace(8) %v1128, i32 %v1319, i32 0, i32 0)
+  %v1321 = add i32 %v3, %v870
+  %v1322 = add i32 %v1321, 0
+  %v1323 = mul i32 %v868, %arg.n
+  %v1324 = add i32 %v1323, %v1322
+  %v1325 = mul i32 %v1324, 2
+  %v1326 = icmp slt i32 %v1322, %arg.n
+  %v1327 = select i1 %v1326, i32 %v1325, i32 %v1124
+  %v1328 = bitcast half %v967 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1328, ptr addrspace(8) %v1128, i32 %v1327, i32 0, i32 0)
+  %v1329 = add i32 %v3, %v870
+  %v1330 = add i32 %v1329, 1
+  %v1331 = mul i32 %v868, %arg.n
+  %v1332 = add i32 %v1331, %v1330
+  %v1333 = mul i32 %v1332, 2
+  %v1334 = icmp slt i32 %v1330, %arg.n
+  %v1335 = select i1 %v1334, i32 %v1333, i32 %v1124
+  %v1336 = bitcast half %v968 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1336, ptr addrspace(8) %v1128, i32 %v1335, i32 0, i32 0)
+  %v1337 = add i32 %v3, %v870
+  %v1338 = add i32 %v1337, 2
+  %v1339 = mul i32 %v868, %arg.n
+  %v1340 = add i32 %v1339, %v1338
+  %v1341 = mul i32 %v1340, 2
+  %v1342 = icmp slt i32 %v1338, %arg.n
+  %v1343 = select i1 %v1342, i32 %v1341, i32 %v1124
+  %v1344 = bitcast half %v969 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1344, ptr addrspace(8) %v1128, i32 %v1343, i32 0, i32 0)
+  %v1345 = add i32 %v3, %v870
+  %v1346 = add i32 %v1345, 3
+  %v1347 = mul i32 %v868, %arg.n
+  %v1348 = add i32 %v1347, %v1346
+  %v1349 = mul i32 %v1348, 2
+  %v1350 = icmp slt i32 %v1346, %arg.n
+  %v1351 = select i1 %v1350, i32 %v1349, i32 %v1124
+  %v1352 = bitcast half %v970 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1352, ptr addrspace(8) %v1128, i32 %v1351, i32 0, i32 0)
+  %v1353 = add i32 %v3, %v870
+  %v1354 = add i32 %v1353, 4
+  %v1355 = mul i32 %v868, %arg.n
+  %v1356 = add i32 %v1355, %v1354
+  %v1357 = mul i32 %v1356, 2
+  %v1358 = icmp slt i32 %v1354, %arg.n
+  %v1359 = select i1 %v1358, i32 %v1357, i32 %v1124
+  %v1360 = bitcast half %v971 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1360, ptr addrspace(8) %v1128, i32 %v1359, i32 0, i32 0)
+  %v1361 = add i32 %v3, %v870
+  %v1362 = add i32 %v1361, 5
+  %v1363 = mul i32 %v868, %arg.n
+  %v1364 = add i32 %v1363, %v1362
+  %v1365 = mul i32 %v1364, 2
+  %v1366 = icmp slt i32 %v1362, %arg.n
+  %v1367 = select i1 %v1366, i32 %v1365, i32 %v1124
+  %v1368 = bitcast half %v972 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1368, ptr addrspace(8) %v1128, i32 %v1367, i32 0, i32 0)
+  %v1369 = add i32 %v3, %v870
+  %v1370 = add i32 %v1369, 6
+  %v1371 = mul i32 %v868, %arg.n
+  %v1372 = add i32 %v1371, %v1370
+  %v1373 = mul i32 %v1372, 2
+  %v1374 = icmp slt i32 %v1370, %arg.n
+  %v1375 = select i1 %v1374, i32 %v1373, i32 %v1124
+  %v1376 = bitcast half %v973 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1376, ptr addrspace(8) %v1128, i32 %v1375, i32 0, i32 0)
+  %v1377 = add i32 %v3, %v870
+  %v1378 = add i32 %v1377, 7
+  %v1379 = mul i32 %v868, %arg.n
+  %v1380 = add i32 %v1379, %v1378
+  %v1381 = mul i32 %v1380, 2
+  %v1382 = icmp slt i32 %v1378, %arg.n
+  %v1383 = select i1 %v1382, i32 %v1381, i32 %v1124
+  %v1384 = bitcast half %v974 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1384, ptr addrspace(8) %v1128, i32 %v1383, i32 0, i32 0)
+  %v1385 = add i32 %v3, %v886
+  %v1386 = add i32 %v1385, 0
+  %v1387 = mul i32 %v884, %arg.n
+  %v1388 = add i32 %v1387, %v1386
+  %v1389 = mul i32 %v1388, 2
+  %v1390 = icmp slt i32 %v1386, %arg.n
+  %v1391 = select i1 %v1390, i32 %v1389, i32 %v1124
+  %v1392 = bitcast half %v975 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1392, ptr addrspace(8) %v1128, i32 %v1391, i32 0, i32 0)
+  %v1393 = add i32 %v3, %v886
+  %v1394 = add i32 %v1393, 1
+  %v1395 = mul i32 %v884, %arg.n
+  %v1396 = add i32 %v1395, %v1394
+  %v1397 = mul i32 %v1396, 2
+  %v1398 = icmp slt i32 %v1394, %arg.n
+  %v1399 = select i1 %v1398, i32 %v1397, i32 %v1124
+  %v1400 = bitcast half %v976 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1400, ptr addrspace(8) %v1128, i32 %v1399, i32 0, i32 0)
+  %v1401 = add i32 %v3, %v886
+  %v1402 = add i32 %v1401, 2
+  %v1403 = mul i32 %v884, %arg.n
+  %v1404 = add i32 %v1403, %v1402
+  %v1405 = mul i32 %v1404, 2
+  %v1406 = icmp slt i32 %v1402, %arg.n
+  %v1407 = select i1 %v1406, i32 %v1405, i32 %v1124
+  %v1408 = bitcast half %v977 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1408, ptr addrspace(8) %v1128, i32 %v1407, i32 0, i32 0)
+  %v1409 = add i32 %v3, %v886
+  %v1410 = add i32 %v1409, 3
+  %v1411 = mul i32 %v884, %arg.n
+  %v1412 = add i32 %v1411, %v1410
+  %v1413 = mul i32 %v1412, 2
+  %v1414 = icmp slt i32 %v1410, %arg.n
+  %v1415 = select i1 %v1414, i32 %v1413, i32 %v1124
+  %v1416 = bitcast half %v978 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1416, ptr addrspace(8) %v1128, i32 %v1415, i32 0, i32 0)
+  %v1417 = add i32 %v3, %v886
+  %v1418 = add i32 %v1417, 4
+  %v1419 = mul i32 %v884, %arg.n
+  %v1420 = add i32 %v1419, %v1418
+  %v1421 = mul i32 %v1420, 2
+  %v1422 = icmp slt i32 %v1418, %arg.n
+  %v1423 = select i1 %v1422, i32 %v1421, i32 %v1124
+  %v1424 = bitcast half %v979 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1424, ptr addrspace(8) %v1128, i32 %v1423, i32 0, i32 0)
+  %v1425 = add i32 %v3, %v886
+  %v1426 = add i32 %v1425, 5
+  %v1427 = mul i32 %v884, %arg.n
+  %v1428 = add i32 %v1427, %v1426
+  %v1429 = mul i32 %v1428, 2
+  %v1430 = icmp slt i32 %v1426, %arg.n
+  %v1431 = select i1 %v1430, i32 %v1429, i32 %v1124
+  %v1432 = bitcast half %v980 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1432, ptr addrspace(8) %v1128, i32 %v1431, i32 0, i32 0)
+  %v1433 = add i32 %v3, %v886
+  %v1434 = add i32 %v1433, 6
+  %v1435 = mul i32 %v884, %arg.n
+  %v1436 = add i32 %v1435, %v1434
+  %v1437 = mul i32 %v1436, 2
+  %v1438 = icmp slt i32 %v1434, %arg.n
+  %v1439 = select i1 %v1438, i32 %v1437, i32 %v1124
+  %v1440 = bitcast half %v981 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1440, ptr addrspace(8) %v1128, i32 %v1439, i32 0, i32 0)
+  %v1441 = add i32 %v3, %v886
+  %v1442 = add i32 %v1441, 7
+  %v1443 = mul i32 %v884, %arg.n
+  %v1444 = add i32 %v1443, %v1442
+  %v1445 = mul i32 %v1444, 2
+  %v1446 = icmp slt i32 %v1442, %arg.n
+  %v1447 = select i1 %v1446, i32 %v1445, i32 %v1124
+  %v1448 = bitcast half %v982 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1448, ptr addrspace(8) %v1128, i32 %v1447, i32 0, i32 0)
+  %v1449 = add i32 %v3, %v902
+  %v1450 = add i32 %v1449, 0
+  %v1451 = mul i32 %v900, %arg.n
+  %v1452 = add i32 %v1451, %v1450
+  %v1453 = mul i32 %v1452, 2
+  %v1454 = icmp slt i32 %v1450, %arg.n
+  %v1455 = select i1 %v1454, i32 %v1453, i32 %v1124
+  %v1456 = bitcast half %v983 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1456, ptr addrspace(8) %v1128, i32 %v1455, i32 0, i32 0)
+  %v1457 = add i32 %v3, %v902
+  %v1458 = add i32 %v1457, 1
+  %v1459 = mul i32 %v900, %arg.n
+  %v1460 = add i32 %v1459, %v1458
+  %v1461 = mul i32 %v1460, 2
+  %v1462 = icmp slt i32 %v1458, %arg.n
+  %v1463 = select i1 %v1462, i32 %v1461, i32 %v1124
+  %v1464 = bitcast half %v984 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1464, ptr addrspace(8) %v1128, i32 %v1463, i32 0, i32 0)
+  %v1465 = add i32 %v3, %v902
+  %v1466 = add i32 %v1465, 2
+  %v1467 = mul i32 %v900, %arg.n
+  %v1468 = add i32 %v1467, %v1466
+  %v1469 = mul i32 %v1468, 2
+  %v1470 = icmp slt i32 %v1466, %arg.n
+  %v1471 = select i1 %v1470, i32 %v1469, i32 %v1124
+  %v1472 = bitcast half %v985 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1472, ptr addrspace(8) %v1128, i32 %v1471, i32 0, i32 0)
+  %v1473 = add i32 %v3, %v902
+  %v1474 = add i32 %v1473, 3
+  %v1475 = mul i32 %v900, %arg.n
+  %v1476 = add i32 %v1475, %v1474
+  %v1477 = mul i32 %v1476, 2
+  %v1478 = icmp slt i32 %v1474, %arg.n
+  %v1479 = select i1 %v1478, i32 %v1477, i32 %v1124
+  %v1480 = bitcast half %v986 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1480, ptr addrspace(8) %v1128, i32 %v1479, i32 0, i32 0)
+  %v1481 = add i32 %v3, %v902
+  %v1482 = add i32 %v1481, 4
+  %v1483 = mul i32 %v900, %arg.n
+  %v1484 = add i32 %v1483, %v1482
+  %v1485 = mul i32 %v1484, 2
+  %v1486 = icmp slt i32 %v1482, %arg.n
+  %v1487 = select i1 %v1486, i32 %v1485, i32 %v1124
+  %v1488 = bitcast half %v987 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1488, ptr addrspace(8) %v1128, i32 %v1487, i32 0, i32 0)
+  %v1489 = add i32 %v3, %v902
+  %v1490 = add i32 %v1489, 5
+  %v1491 = mul i32 %v900, %arg.n
+  %v1492 = add i32 %v1491, %v1490
+  %v1493 = mul i32 %v1492, 2
+  %v1494 = icmp slt i32 %v1490, %arg.n
+  %v1495 = select i1 %v1494, i32 %v1493, i32 %v1124
+  %v1496 = bitcast half %v988 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1496, ptr addrspace(8) %v1128, i32 %v1495, i32 0, i32 0)
+  %v1497 = add i32 %v3, %v902
+  %v1498 = add i32 %v1497, 6
+  %v1499 = mul i32 %v900, %arg.n
+  %v1500 = add i32 %v1499, %v1498
+  %v1501 = mul i32 %v1500, 2
+  %v1502 = icmp slt i32 %v1498, %arg.n
+  %v1503 = select i1 %v1502, i32 %v1501, i32 %v1124
+  %v1504 = bitcast half %v989 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1504, ptr addrspace(8) %v1128, i32 %v1503, i32 0, i32 0)
+  %v1505 = add i32 %v3, %v902
+  %v1506 = add i32 %v1505, 7
+  %v1507 = mul i32 %v900, %arg.n
+  %v1508 = add i32 %v1507, %v1506
+  %v1509 = mul i32 %v1508, 2
+  %v1510 = icmp slt i32 %v1506, %arg.n
+  %v1511 = select i1 %v1510, i32 %v1509, i32 %v1124
+  %v1512 = bitcast half %v990 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1512, ptr addrspace(8) %v1128, i32 %v1511, i32 0, i32 0)
+  %v1513 = add i32 %v3, %v918
+  %v1514 = add i32 %v1513, 0
+  %v1515 = mul i32 %v916, %arg.n
+  %v1516 = add i32 %v1515, %v1514
+  %v1517 = mul i32 %v1516, 2
+  %v1518 = icmp slt i32 %v1514, %arg.n
+  %v1519 = select i1 %v1518, i32 %v1517, i32 %v1124
+  %v1520 = bitcast half %v991 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1520, ptr addrspace(8) %v1128, i32 %v1519, i32 0, i32 0)
+  %v1521 = add i32 %v3, %v918
+  %v1522 = add i32 %v1521, 1
+  %v1523 = mul i32 %v916, %arg.n
+  %v1524 = add i32 %v1523, %v1522
+  %v1525 = mul i32 %v1524, 2
+  %v1526 = icmp slt i32 %v1522, %arg.n
+  %v1527 = select i1 %v1526, i32 %v1525, i32 %v1124
+  %v1528 = bitcast half %v992 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1528, ptr addrspace(8) %v1128, i32 %v1527, i32 0, i32 0)
+  %v1529 = add i32 %v3, %v918
+  %v1530 = add i32 %v1529, 2
+  %v1531 = mul i32 %v916, %arg.n
+  %v1532 = add i32 %v1531, %v1530
+  %v1533 = mul i32 %v1532, 2
+  %v1534 = icmp slt i32 %v1530, %arg.n
+  %v1535 = select i1 %v1534, i32 %v1533, i32 %v1124
+  %v1536 = bitcast half %v993 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1536, ptr addrspace(8) %v1128, i32 %v1535, i32 0, i32 0)
+  %v1537 = add i32 %v3, %v918
+  %v1538 = add i32 %v1537, 3
+  %v1539 = mul i32 %v916, %arg.n
+  %v1540 = add i32 %v1539, %v1538
+  %v1541 = mul i32 %v1540, 2
+  %v1542 = icmp slt i32 %v1538, %arg.n
+  %v1543 = select i1 %v1542, i32 %v1541, i32 %v1124
+  %v1544 = bitcast half %v994 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1544, ptr addrspace(8) %v1128, i32 %v1543, i32 0, i32 0)
+  %v1545 = add i32 %v3, %v918
+  %v1546 = add i32 %v1545, 4
+  %v1547 = mul i32 %v916, %arg.n
+  %v1548 = add i32 %v1547, %v1546
+  %v1549 = mul i32 %v1548, 2
+  %v1550 = icmp slt i32 %v1546, %arg.n
+  %v1551 = select i1 %v1550, i32 %v1549, i32 %v1124
+  %v1552 = bitcast half %v995 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1552, ptr addrspace(8) %v1128, i32 %v1551, i32 0, i32 0)
+  %v1553 = add i32 %v3, %v918
+  %v1554 = add i32 %v1553, 5
+  %v1555 = mul i32 %v916, %arg.n
+  %v1556 = add i32 %v1555, %v1554
+  %v1557 = mul i32 %v1556, 2
+  %v1558 = icmp slt i32 %v1554, %arg.n
+  %v1559 = select i1 %v1558, i32 %v1557, i32 %v1124
+  %v1560 = bitcast half %v996 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1560, ptr addrspace(8) %v1128, i32 %v1559, i32 0, i32 0)
+  %v1561 = add i32 %v3, %v918
+  %v1562 = add i32 %v1561, 6
+  %v1563 = mul i32 %v916, %arg.n
+  %v1564 = add i32 %v1563, %v1562
+  %v1565 = mul i32 %v1564, 2
+  %v1566 = icmp slt i32 %v1562, %arg.n
+  %v1567 = select i1 %v1566, i32 %v1565, i32 %v1124
+  %v1568 = bitcast half %v997 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1568, ptr addrspace(8) %v1128, i32 %v1567, i32 0, i32 0)
+  %v1569 = add i32 %v3, %v918
+  %v1570 = add i32 %v1569, 7
+  %v1571 = mul i32 %v916, %arg.n
+  %v1572 = add i32 %v1571, %v1570
+  %v1573 = mul i32 %v1572, 2
+  %v1574 = icmp slt i32 %v1570, %arg.n
+  %v1575 = select i1 %v1574, i32 %v1573, i32 %v1124
+  %v1576 = bitcast half %v998 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1576, ptr addrspace(8) %v1128, i32 %v1575, i32 0, i32 0)
+  %v1577 = add i32 %v3, %v934
+  %v1578 = add i32 %v1577, 0
+  %v1579 = mul i32 %v932, %arg.n
+  %v1580 = add i32 %v1579, %v1578
+  %v1581 = mul i32 %v1580, 2
+  %v1582 = icmp slt i32 %v1578, %arg.n
+  %v1583 = select i1 %v1582, i32 %v1581, i32 %v1124
+  %v1584 = bitcast half %v999 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1584, ptr addrspace(8) %v1128, i32 %v1583, i32 0, i32 0)
+  %v1585 = add i32 %v3, %v934
+  %v1586 = add i32 %v1585, 1
+  %v1587 = mul i32 %v932, %arg.n
+  %v1588 = add i32 %v1587, %v1586
+  %v1589 = mul i32 %v1588, 2
+  %v1590 = icmp slt i32 %v1586, %arg.n
+  %v1591 = select i1 %v1590, i32 %v1589, i32 %v1124
+  %v1592 = bitcast half %v1000 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1592, ptr addrspace(8) %v1128, i32 %v1591, i32 0, i32 0)
+  %v1593 = add i32 %v3, %v934
+  %v1594 = add i32 %v1593, 2
+  %v1595 = mul i32 %v932, %arg.n
+  %v1596 = add i32 %v1595, %v1594
+  %v1597 = mul i32 %v1596, 2
+  %v1598 = icmp slt i32 %v1594, %arg.n
+  %v1599 = select i1 %v1598, i32 %v1597, i32 %v1124
+  %v1600 = bitcast half %v1001 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1600, ptr addrspace(8) %v1128, i32 %v1599, i32 0, i32 0)
+  %v1601 = add i32 %v3, %v934
+  %v1602 = add i32 %v1601, 3
+  %v1603 = mul i32 %v932, %arg.n
+  %v1604 = add i32 %v1603, %v1602
+  %v1605 = mul i32 %v1604, 2
+  %v1606 = icmp slt i32 %v1602, %arg.n
+  %v1607 = select i1 %v1606, i32 %v1605, i32 %v1124
+  %v1608 = bitcast half %v1002 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1608, ptr addrspace(8) %v1128, i32 %v1607, i32 0, i32 0)
+  %v1609 = add i32 %v3, %v934
+  %v1610 = add i32 %v1609, 4
+  %v1611 = mul i32 %v932, %arg.n
+  %v1612 = add i32 %v1611, %v1610
+  %v1613 = mul i32 %v1612, 2
+  %v1614 = icmp slt i32 %v1610, %arg.n
+  %v1615 = select i1 %v1614, i32 %v1613, i32 %v1124
+  %v1616 = bitcast half %v1003 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1616, ptr addrspace(8) %v1128, i32 %v1615, i32 0, i32 0)
+  %v1617 = add i32 %v3, %v934
+  %v1618 = add i32 %v1617, 5
+  %v1619 = mul i32 %v932, %arg.n
+  %v1620 = add i32 %v1619, %v1618
+  %v1621 = mul i32 %v1620, 2
+  %v1622 = icmp slt i32 %v1618, %arg.n
+  %v1623 = select i1 %v1622, i32 %v1621, i32 %v1124
+  %v1624 = bitcast half %v1004 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1624, ptr addrspace(8) %v1128, i32 %v1623, i32 0, i32 0)
+  %v1625 = add i32 %v3, %v934
+  %v1626 = add i32 %v1625, 6
+  %v1627 = mul i32 %v932, %arg.n
+  %v1628 = add i32 %v1627, %v1626
+  %v1629 = mul i32 %v1628, 2
+  %v1630 = icmp slt i32 %v1626, %arg.n
+  %v1631 = select i1 %v1630, i32 %v1629, i32 %v1124
+  %v1632 = bitcast half %v1005 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1632, ptr addrspace(8) %v1128, i32 %v1631, i32 0, i32 0)
+  %v1633 = add i32 %v3, %v934
+  %v1634 = add i32 %v1633, 7
+  %v1635 = mul i32 %v932, %arg.n
+  %v1636 = add i32 %v1635, %v1634
+  %v1637 = mul i32 %v1636, 2
+  %v1638 = icmp slt i32 %v1634, %arg.n
+  %v1639 = select i1 %v1638, i32 %v1637, i32 %v1124
+  %v1640 = bitcast half %v1006 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1640, ptr addrspace(8) %v1128, i32 %v1639, i32 0, i32 0)
+  br label %if.end23
+if.end23:
   ret void
 }
 
 declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1), i16, i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
-declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)

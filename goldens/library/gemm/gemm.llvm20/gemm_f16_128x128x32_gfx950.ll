@@ -368,11 +368,11 @@ for.body4:
 for.exit5:
   br label %for.head6
 for.head6:
-  %v329 = phi i32 [ %v171, %for.exit5 ], [ %v573, %if.end20 ]
-  %v330 = phi <16 x float> [ %v260, %for.exit5 ], [ %v569, %if.end20 ]
-  %v331 = phi <16 x float> [ %v261, %for.exit5 ], [ %v571, %if.end20 ]
-  %v332 = phi <16 x float> [ %v262, %for.exit5 ], [ %v570, %if.end20 ]
-  %v333 = phi <16 x float> [ %v263, %for.exit5 ], [ %v572, %if.end20 ]
+  %v329 = phi i32 [ %v171, %for.exit5 ], [ %v435, %for.exit17 ]
+  %v330 = phi <16 x float> [ %v260, %for.exit5 ], [ %v431, %for.exit17 ]
+  %v331 = phi <16 x float> [ %v261, %for.exit5 ], [ %v433, %for.exit17 ]
+  %v332 = phi <16 x float> [ %v262, %for.exit5 ], [ %v432, %for.exit17 ]
+  %v333 = phi <16 x float> [ %v263, %for.exit5 ], [ %v434, %for.exit17 ]
   %v334 = icmp slt i32 %v329, %arg.k
   br i1 %v334, label %for.body7, label %for.exit8
 for.body7:
@@ -380,1317 +380,1163 @@ for.body7:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v335 = srem i32 %arg.k, 8
-  %v336 = icmp eq i32 %v335, 0
-  br i1 %v336, label %if.then9, label %if.else10
-if.then9:
-  %v337 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %arg.a, i16 0, i32 2147483647, i32 131072)
-  %v338 = add i32 %v4, 0
-  %v339 = add i32 %v4, 256
-  %v340 = sdiv i32 %v338, 4
-  %v341 = srem i32 %v338, 4
-  %v342 = mul i32 %v341, 8
-  %v343 = add i32 %v1, %v340
-  %v344 = add i32 %v329, %v342
-  %v345 = icmp slt i32 %v343, %arg.m
-  %v346 = icmp slt i32 %v344, %arg.k
-  %v347 = mul i32 %v343, %arg.k
-  %v348 = add i32 %v347, %v344
-  %v349 = and i1 %v345, %v346
-  %v350 = mul i32 %v348, 2
-  %v351 = select i1 %v349, i32 %v350, i32 2147483647
-  %v352 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v337, i32 %v351, i32 0, i32 0)
-  %v353 = bitcast <4 x i32> %v352 to <8 x half>
-  %v354 = sdiv i32 %v339, 4
-  %v355 = srem i32 %v339, 4
-  %v356 = mul i32 %v355, 8
-  %v357 = add i32 %v1, %v354
-  %v358 = add i32 %v329, %v356
-  %v359 = icmp slt i32 %v357, %arg.m
-  %v360 = icmp slt i32 %v358, %arg.k
-  %v361 = mul i32 %v357, %arg.k
-  %v362 = add i32 %v361, %v358
-  %v363 = and i1 %v359, %v360
-  %v364 = mul i32 %v362, 2
-  %v365 = select i1 %v363, i32 %v364, i32 2147483647
-  %v366 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v337, i32 %v365, i32 0, i32 0)
-  %v367 = bitcast <4 x i32> %v366 to <8 x half>
-  %v368 = add i32 %v4, 0
-  %v369 = add i32 %v4, 256
-  %v370 = sdiv i32 %v368, 4
-  %v371 = srem i32 %v368, 4
-  %v372 = mul i32 %v371, 8
-  %v373 = sdiv i32 %v369, 4
-  %v374 = srem i32 %v369, 4
-  %v375 = mul i32 %v374, 8
-  %v376 = mul i32 %v372, 2
-  %v377 = mul i32 %v370, 4
-  %v378 = sdiv i32 %v376, 16
-  %v379 = add i32 %v377, %v378
-  %v380 = sdiv i32 %v379, 16
-  %v381 = srem i32 %v380, 8
-  %v382 = shl i32 %v381, 1
-  %v383 = xor i32 %v381, %v382
-  %v384 = srem i32 %v383, 16
-  %v385 = srem i32 %v379, 16
-  %v386 = xor i32 %v385, %v384
-  %v387 = mul i32 %v380, 256
-  %v388 = mul i32 %v386, 16
-  %v389 = add i32 %v387, %v388
-  %v390 = srem i32 %v376, 16
-  %v391 = add i32 %v389, %v390
-  %v392 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v391
-  store <8 x half> %v353, ptr addrspace(3) %v392, align 2
-  %v393 = mul i32 %v375, 2
-  %v394 = mul i32 %v373, 4
-  %v395 = sdiv i32 %v393, 16
-  %v396 = add i32 %v394, %v395
-  %v397 = sdiv i32 %v396, 16
-  %v398 = srem i32 %v397, 8
-  %v399 = shl i32 %v398, 1
-  %v400 = xor i32 %v398, %v399
-  %v401 = srem i32 %v400, 16
-  %v402 = srem i32 %v396, 16
-  %v403 = xor i32 %v402, %v401
-  %v404 = mul i32 %v397, 256
-  %v405 = mul i32 %v403, 16
-  %v406 = add i32 %v404, %v405
-  %v407 = srem i32 %v393, 16
-  %v408 = add i32 %v406, %v407
-  %v409 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v408
-  store <8 x half> %v367, ptr addrspace(3) %v409, align 2
-  br label %if.end11
-if.else10:
-  br label %for.head12
-for.head12:
-  %v410 = phi i32 [ %v4, %if.else10 ], [ %v444, %if.end17 ]
-  %v411 = icmp slt i32 %v410, 4096
-  br i1 %v411, label %for.body13, label %for.exit14
-for.body13:
-  %v412 = sdiv i32 %v410, 32
-  %v413 = srem i32 %v410, 32
-  %v414 = add i32 %v1, %v412
-  %v415 = mul i32 %v414, %arg.k
-  %v416 = add i32 %v329, %v413
-  %v417 = add i32 %v415, %v416
-  %v418 = add i32 %v1, %v412
-  %v419 = icmp slt i32 %v418, %arg.m
-  %v420 = add i32 %v329, %v413
-  %v421 = icmp slt i32 %v420, %arg.k
-  %v422 = and i1 %v419, %v421
-  br i1 %v422, label %if.then15, label %if.else16
-if.then15:
-  %v423 = mul i32 %v417, 2
-  %v424 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v423
-  %v425 = load half, ptr addrspace(1) %v424, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v426 = phi half [ %v425, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v427 = mul i32 %v413, 2
-  %v428 = mul i32 %v412, 4
-  %v429 = sdiv i32 %v427, 16
-  %v430 = add i32 %v428, %v429
-  %v431 = sdiv i32 %v430, 16
-  %v432 = srem i32 %v431, 8
-  %v433 = shl i32 %v432, 1
-  %v434 = xor i32 %v432, %v433
-  %v435 = srem i32 %v434, 16
-  %v436 = srem i32 %v430, 16
-  %v437 = xor i32 %v436, %v435
-  %v438 = mul i32 %v431, 256
-  %v439 = mul i32 %v437, 16
-  %v440 = add i32 %v438, %v439
-  %v441 = srem i32 %v427, 16
-  %v442 = add i32 %v440, %v441
-  %v443 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v442
-  store half %v426, ptr addrspace(3) %v443, align 2
-  %v444 = add i32 %v410, 256
-  br label %for.head12
-for.exit14:
-  br label %if.end11
-if.end11:
-  %v445 = srem i32 %arg.n, 8
-  %v446 = icmp eq i32 %v445, 0
-  br i1 %v446, label %if.then18, label %if.else19
+  br label %for.head9
+for.head9:
+  %v335 = phi i32 [ %v4, %for.body7 ], [ %v369, %if.end14 ]
+  %v336 = icmp slt i32 %v335, 4096
+  br i1 %v336, label %for.body10, label %for.exit11
+for.body10:
+  %v337 = sdiv i32 %v335, 32
+  %v338 = srem i32 %v335, 32
+  %v339 = add i32 %v1, %v337
+  %v340 = mul i32 %v339, %arg.k
+  %v341 = add i32 %v329, %v338
+  %v342 = add i32 %v340, %v341
+  %v343 = add i32 %v1, %v337
+  %v344 = icmp slt i32 %v343, %arg.m
+  %v345 = add i32 %v329, %v338
+  %v346 = icmp slt i32 %v345, %arg.k
+  %v347 = and i1 %v344, %v346
+  br i1 %v347, label %if.then12, label %if.else13
+if.then12:
+  %v348 = mul i32 %v342, 2
+  %v349 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v348
+  %v350 = load half, ptr addrspace(1) %v349, align 2
+  br label %if.end14
+if.else13:
+  br label %if.end14
+if.end14:
+  %v351 = phi half [ %v350, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v352 = mul i32 %v338, 2
+  %v353 = mul i32 %v337, 4
+  %v354 = sdiv i32 %v352, 16
+  %v355 = add i32 %v353, %v354
+  %v356 = sdiv i32 %v355, 16
+  %v357 = srem i32 %v356, 8
+  %v358 = shl i32 %v357, 1
+  %v359 = xor i32 %v357, %v358
+  %v360 = srem i32 %v359, 16
+  %v361 = srem i32 %v355, 16
+  %v362 = xor i32 %v361, %v360
+  %v363 = mul i32 %v356, 256
+  %v364 = mul i32 %v362, 16
+  %v365 = add i32 %v363, %v364
+  %v366 = srem i32 %v352, 16
+  %v367 = add i32 %v365, %v366
+  %v368 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v367
+  store half %v351, ptr addrspace(3) %v368, align 2
+  %v369 = add i32 %v335, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v370 = phi i32 [ %v4, %for.exit11 ], [ %v398, %if.end20 ]
+  %v371 = icmp slt i32 %v370, 4096
+  br i1 %v371, label %for.body16, label %for.exit17
+for.body16:
+  %v372 = sdiv i32 %v370, 128
+  %v373 = srem i32 %v370, 128
+  %v374 = add i32 %v329, %v372
+  %v375 = mul i32 %v374, %arg.n
+  %v376 = add i32 %v3, %v373
+  %v377 = add i32 %v375, %v376
+  %v378 = add i32 %v329, %v372
+  %v379 = icmp slt i32 %v378, %arg.k
+  %v380 = add i32 %v3, %v373
+  %v381 = icmp slt i32 %v380, %arg.n
+  %v382 = and i1 %v379, %v381
+  br i1 %v382, label %if.then18, label %if.else19
 if.then18:
-  %v447 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %arg.b, i16 0, i32 2147483647, i32 131072)
-  %v448 = add i32 %v4, 0
-  %v449 = add i32 %v4, 256
-  %v450 = sdiv i32 %v448, 16
-  %v451 = srem i32 %v448, 16
-  %v452 = mul i32 %v451, 8
-  %v453 = add i32 %v329, %v450
-  %v454 = add i32 %v3, %v452
-  %v455 = icmp slt i32 %v453, %arg.k
-  %v456 = icmp slt i32 %v454, %arg.n
-  %v457 = mul i32 %v453, %arg.n
-  %v458 = add i32 %v457, %v454
-  %v459 = and i1 %v455, %v456
-  %v460 = mul i32 %v458, 2
-  %v461 = select i1 %v459, i32 %v460, i32 2147483647
-  %v462 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v447, i32 %v461, i32 0, i32 0)
-  %v463 = bitcast <4 x i32> %v462 to <8 x half>
-  %v464 = sdiv i32 %v449, 16
-  %v465 = srem i32 %v449, 16
-  %v466 = mul i32 %v465, 8
-  %v467 = add i32 %v329, %v464
-  %v468 = add i32 %v3, %v466
-  %v469 = icmp slt i32 %v467, %arg.k
-  %v470 = icmp slt i32 %v468, %arg.n
-  %v471 = mul i32 %v467, %arg.n
-  %v472 = add i32 %v471, %v468
-  %v473 = and i1 %v469, %v470
-  %v474 = mul i32 %v472, 2
-  %v475 = select i1 %v473, i32 %v474, i32 2147483647
-  %v476 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v447, i32 %v475, i32 0, i32 0)
-  %v477 = bitcast <4 x i32> %v476 to <8 x half>
-  %v478 = add i32 %v4, 0
-  %v479 = add i32 %v4, 256
-  %v480 = sdiv i32 %v478, 16
-  %v481 = srem i32 %v478, 16
-  %v482 = mul i32 %v481, 8
-  %v483 = sdiv i32 %v479, 16
-  %v484 = srem i32 %v479, 16
-  %v485 = mul i32 %v484, 8
-  %v486 = mul i32 %v482, 2
-  %v487 = sdiv i32 %v486, 16
-  %v488 = srem i32 %v480, 4
-  %v489 = mul i32 %v488, 4
-  %v490 = xor i32 %v487, %v489
-  %v491 = mul i32 %v480, 256
-  %v492 = mul i32 %v490, 16
-  %v493 = add i32 %v491, %v492
-  %v494 = srem i32 %v486, 16
-  %v495 = add i32 %v493, %v494
-  %v496 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v495
-  store <8 x half> %v463, ptr addrspace(3) %v496, align 2
-  %v497 = mul i32 %v485, 2
-  %v498 = sdiv i32 %v497, 16
-  %v499 = srem i32 %v483, 4
-  %v500 = mul i32 %v499, 4
-  %v501 = xor i32 %v498, %v500
-  %v502 = mul i32 %v483, 256
-  %v503 = mul i32 %v501, 16
-  %v504 = add i32 %v502, %v503
-  %v505 = srem i32 %v497, 16
-  %v506 = add i32 %v504, %v505
-  %v507 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v506
-  store <8 x half> %v477, ptr addrspace(3) %v507, align 2
+  %v383 = mul i32 %v377, 2
+  %v384 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v383
+  %v385 = load half, ptr addrspace(1) %v384, align 2
   br label %if.end20
 if.else19:
-  br label %for.head21
-for.head21:
-  %v508 = phi i32 [ %v4, %if.else19 ], [ %v536, %if.end26 ]
-  %v509 = icmp slt i32 %v508, 4096
-  br i1 %v509, label %for.body22, label %for.exit23
-for.body22:
-  %v510 = sdiv i32 %v508, 128
-  %v511 = srem i32 %v508, 128
-  %v512 = add i32 %v329, %v510
-  %v513 = mul i32 %v512, %arg.n
-  %v514 = add i32 %v3, %v511
-  %v515 = add i32 %v513, %v514
-  %v516 = add i32 %v329, %v510
-  %v517 = icmp slt i32 %v516, %arg.k
-  %v518 = add i32 %v3, %v511
-  %v519 = icmp slt i32 %v518, %arg.n
-  %v520 = and i1 %v517, %v519
-  br i1 %v520, label %if.then24, label %if.else25
-if.then24:
-  %v521 = mul i32 %v515, 2
-  %v522 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v521
-  %v523 = load half, ptr addrspace(1) %v522, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
-  %v524 = phi half [ %v523, %if.then24 ], [ 0xH0000, %if.else25 ]
-  %v525 = mul i32 %v511, 2
-  %v526 = sdiv i32 %v525, 16
-  %v527 = srem i32 %v510, 4
-  %v528 = mul i32 %v527, 4
-  %v529 = xor i32 %v526, %v528
-  %v530 = mul i32 %v510, 256
-  %v531 = mul i32 %v529, 16
-  %v532 = add i32 %v530, %v531
-  %v533 = srem i32 %v525, 16
-  %v534 = add i32 %v532, %v533
-  %v535 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v534
-  store half %v524, ptr addrspace(3) %v535, align 2
-  %v536 = add i32 %v508, 256
-  br label %for.head21
-for.exit23:
   br label %if.end20
 if.end20:
+  %v386 = phi half [ %v385, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v387 = mul i32 %v373, 2
+  %v388 = sdiv i32 %v387, 16
+  %v389 = srem i32 %v372, 4
+  %v390 = mul i32 %v389, 4
+  %v391 = xor i32 %v388, %v390
+  %v392 = mul i32 %v372, 256
+  %v393 = mul i32 %v391, 16
+  %v394 = add i32 %v392, %v393
+  %v395 = srem i32 %v387, 16
+  %v396 = add i32 %v394, %v395
+  %v397 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v396
+  store half %v386, ptr addrspace(3) %v397, align 2
+  %v398 = add i32 %v370, 256
+  br label %for.head15
+for.exit17:
   call void @llvm.amdgcn.s.waitcnt(i32 3952)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v537 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
-  %v538 = load <8 x half>, ptr addrspace(3) %v537, align 2
-  %v539 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v540 = load <8 x half>, ptr addrspace(3) %v539, align 2
-  %v541 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
-  %v542 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v541)
-  %v543 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
-  %v544 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v543)
-  %v545 = shufflevector <4 x half> %v542, <4 x half> %v544, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v546 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v88
-  %v547 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v546)
-  %v548 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v113
-  %v549 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v548)
-  %v550 = shufflevector <4 x half> %v547, <4 x half> %v549, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v551 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v545, <8 x half> %v538, <16 x float> %v330, i32 0, i32 0, i32 0)
-  %v552 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v545, <8 x half> %v540, <16 x float> %v332, i32 0, i32 0, i32 0)
-  %v553 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v550, <8 x half> %v538, <16 x float> %v331, i32 0, i32 0, i32 0)
-  %v554 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v550, <8 x half> %v540, <16 x float> %v333, i32 0, i32 0, i32 0)
-  %v555 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
-  %v556 = load <8 x half>, ptr addrspace(3) %v555, align 2
-  %v557 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
-  %v558 = load <8 x half>, ptr addrspace(3) %v557, align 2
-  %v559 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v127
-  %v560 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v559)
-  %v561 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v152
-  %v562 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v561)
-  %v563 = shufflevector <4 x half> %v560, <4 x half> %v562, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v564 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v138
-  %v565 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v564)
-  %v566 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v163
-  %v567 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v566)
-  %v568 = shufflevector <4 x half> %v565, <4 x half> %v567, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v569 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v563, <8 x half> %v556, <16 x float> %v551, i32 0, i32 0, i32 0)
-  %v570 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v563, <8 x half> %v558, <16 x float> %v552, i32 0, i32 0, i32 0)
-  %v571 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v568, <8 x half> %v556, <16 x float> %v553, i32 0, i32 0, i32 0)
-  %v572 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v568, <8 x half> %v558, <16 x float> %v554, i32 0, i32 0, i32 0)
-  %v573 = add i32 %v329, 32
+  %v399 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v400 = load <8 x half>, ptr addrspace(3) %v399, align 2
+  %v401 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v402 = load <8 x half>, ptr addrspace(3) %v401, align 2
+  %v403 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
+  %v404 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v403)
+  %v405 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
+  %v406 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v405)
+  %v407 = shufflevector <4 x half> %v404, <4 x half> %v406, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v408 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v88
+  %v409 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v408)
+  %v410 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v113
+  %v411 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v410)
+  %v412 = shufflevector <4 x half> %v409, <4 x half> %v411, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v413 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v407, <8 x half> %v400, <16 x float> %v330, i32 0, i32 0, i32 0)
+  %v414 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v407, <8 x half> %v402, <16 x float> %v332, i32 0, i32 0, i32 0)
+  %v415 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v412, <8 x half> %v400, <16 x float> %v331, i32 0, i32 0, i32 0)
+  %v416 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v412, <8 x half> %v402, <16 x float> %v333, i32 0, i32 0, i32 0)
+  %v417 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
+  %v418 = load <8 x half>, ptr addrspace(3) %v417, align 2
+  %v419 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
+  %v420 = load <8 x half>, ptr addrspace(3) %v419, align 2
+  %v421 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v127
+  %v422 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v421)
+  %v423 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v152
+  %v424 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v423)
+  %v425 = shufflevector <4 x half> %v422, <4 x half> %v424, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v426 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v138
+  %v427 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v426)
+  %v428 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v163
+  %v429 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v428)
+  %v430 = shufflevector <4 x half> %v427, <4 x half> %v429, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v431 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v425, <8 x half> %v418, <16 x float> %v413, i32 0, i32 0, i32 0)
+  %v432 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v425, <8 x half> %v420, <16 x float> %v414, i32 0, i32 0, i32 0)
+  %v433 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v430, <8 x half> %v418, <16 x float> %v415, i32 0, i32 0, i32 0)
+  %v434 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v430, <8 x half> %v420, <16 x float> %v416, i32 0, i32 0, i32 0)
+  %v435 = add i32 %v329, 32
   br label %for.head6
 for.exit8:
-  %v574 = sdiv i32 %v6, 32
-  %v575 = mul i32 %v574, 4
-  %v576 = add i32 %v575, 0
-  %v577 = srem i32 %v6, 32
-  %v578 = add i32 %v9, 0
-  %v579 = add i32 %v578, %v577
-  %v580 = add i32 %v11, 0
-  %v581 = add i32 %v580, %v576
-  %v582 = extractelement <16 x float> %v330, i32 0
-  %v583 = extractelement <16 x float> %v330, i32 1
-  %v584 = extractelement <16 x float> %v330, i32 2
-  %v585 = extractelement <16 x float> %v330, i32 3
-  %v586 = sdiv i32 %v6, 32
-  %v587 = mul i32 %v586, 4
-  %v588 = add i32 %v587, 8
-  %v589 = srem i32 %v6, 32
-  %v590 = add i32 %v9, 0
-  %v591 = add i32 %v590, %v589
-  %v592 = add i32 %v11, 0
-  %v593 = add i32 %v592, %v588
-  %v594 = extractelement <16 x float> %v330, i32 4
-  %v595 = extractelement <16 x float> %v330, i32 5
-  %v596 = extractelement <16 x float> %v330, i32 6
-  %v597 = extractelement <16 x float> %v330, i32 7
-  %v598 = sdiv i32 %v6, 32
-  %v599 = mul i32 %v598, 4
-  %v600 = add i32 %v599, 16
-  %v601 = srem i32 %v6, 32
-  %v602 = add i32 %v9, 0
-  %v603 = add i32 %v602, %v601
-  %v604 = add i32 %v11, 0
-  %v605 = add i32 %v604, %v600
-  %v606 = extractelement <16 x float> %v330, i32 8
-  %v607 = extractelement <16 x float> %v330, i32 9
-  %v608 = extractelement <16 x float> %v330, i32 10
-  %v609 = extractelement <16 x float> %v330, i32 11
-  %v610 = sdiv i32 %v6, 32
-  %v611 = mul i32 %v610, 4
-  %v612 = add i32 %v611, 24
-  %v613 = srem i32 %v6, 32
-  %v614 = add i32 %v9, 0
-  %v615 = add i32 %v614, %v613
-  %v616 = add i32 %v11, 0
-  %v617 = add i32 %v616, %v612
-  %v618 = extractelement <16 x float> %v330, i32 12
-  %v619 = extractelement <16 x float> %v330, i32 13
-  %v620 = extractelement <16 x float> %v330, i32 14
-  %v621 = extractelement <16 x float> %v330, i32 15
-  %v622 = sdiv i32 %v6, 32
-  %v623 = mul i32 %v622, 4
-  %v624 = add i32 %v623, 0
-  %v625 = srem i32 %v6, 32
-  %v626 = add i32 %v9, 0
-  %v627 = add i32 %v626, %v625
-  %v628 = add i32 %v11, 32
-  %v629 = add i32 %v628, %v624
-  %v630 = extractelement <16 x float> %v331, i32 0
-  %v631 = extractelement <16 x float> %v331, i32 1
-  %v632 = extractelement <16 x float> %v331, i32 2
-  %v633 = extractelement <16 x float> %v331, i32 3
-  %v634 = sdiv i32 %v6, 32
-  %v635 = mul i32 %v634, 4
-  %v636 = add i32 %v635, 8
-  %v637 = srem i32 %v6, 32
-  %v638 = add i32 %v9, 0
-  %v639 = add i32 %v638, %v637
-  %v640 = add i32 %v11, 32
-  %v641 = add i32 %v640, %v636
-  %v642 = extractelement <16 x float> %v331, i32 4
-  %v643 = extractelement <16 x float> %v331, i32 5
-  %v644 = extractelement <16 x float> %v331, i32 6
-  %v645 = extractelement <16 x float> %v331, i32 7
-  %v646 = sdiv i32 %v6, 32
-  %v647 = mul i32 %v646, 4
-  %v648 = add i32 %v647, 16
-  %v649 = srem i32 %v6, 32
-  %v650 = add i32 %v9, 0
-  %v651 = add i32 %v650, %v649
-  %v652 = add i32 %v11, 32
-  %v653 = add i32 %v652, %v648
-  %v654 = extractelement <16 x float> %v331, i32 8
-  %v655 = extractelement <16 x float> %v331, i32 9
-  %v656 = extractelement <16 x float> %v331, i32 10
-  %v657 = extractelement <16 x float> %v331, i32 11
-  %v658 = sdiv i32 %v6, 32
-  %v659 = mul i32 %v658, 4
-  %v660 = add i32 %v659, 24
-  %v661 = srem i32 %v6, 32
-  %v662 = add i32 %v9, 0
-  %v663 = add i32 %v662, %v661
-  %v664 = add i32 %v11, 32
-  %v665 = add i32 %v664, %v660
-  %v666 = extractelement <16 x float> %v331, i32 12
-  %v667 = extractelement <16 x float> %v331, i32 13
-  %v668 = extractelement <16 x float> %v331, i32 14
-  %v669 = extractelement <16 x float> %v331, i32 15
-  %v670 = sdiv i32 %v6, 32
-  %v671 = mul i32 %v670, 4
-  %v672 = add i32 %v671, 0
-  %v673 = srem i32 %v6, 32
-  %v674 = add i32 %v9, 32
-  %v675 = add i32 %v674, %v673
-  %v676 = add i32 %v11, 0
-  %v677 = add i32 %v676, %v672
-  %v678 = extractelement <16 x float> %v332, i32 0
-  %v679 = extractelement <16 x float> %v332, i32 1
-  %v680 = extractelement <16 x float> %v332, i32 2
-  %v681 = extractelement <16 x float> %v332, i32 3
-  %v682 = sdiv i32 %v6, 32
-  %v683 = mul i32 %v682, 4
-  %v684 = add i32 %v683, 8
-  %v685 = srem i32 %v6, 32
-  %v686 = add i32 %v9, 32
-  %v687 = add i32 %v686, %v685
-  %v688 = add i32 %v11, 0
-  %v689 = add i32 %v688, %v684
-  %v690 = extractelement <16 x float> %v332, i32 4
-  %v691 = extractelement <16 x float> %v332, i32 5
-  %v692 = extractelement <16 x float> %v332, i32 6
-  %v693 = extractelement <16 x float> %v332, i32 7
-  %v694 = sdiv i32 %v6, 32
-  %v695 = mul i32 %v694, 4
-  %v696 = add i32 %v695, 16
-  %v697 = srem i32 %v6, 32
-  %v698 = add i32 %v9, 32
-  %v699 = add i32 %v698, %v697
-  %v700 = add i32 %v11, 0
-  %v701 = add i32 %v700, %v696
-  %v702 = extractelement <16 x float> %v332, i32 8
-  %v703 = extractelement <16 x float> %v332, i32 9
-  %v704 = extractelement <16 x float> %v332, i32 10
-  %v705 = extractelement <16 x float> %v332, i32 11
-  %v706 = sdiv i32 %v6, 32
-  %v707 = mul i32 %v706, 4
-  %v708 = add i32 %v707, 24
-  %v709 = srem i32 %v6, 32
-  %v710 = add i32 %v9, 32
-  %v711 = add i32 %v710, %v709
-  %v712 = add i32 %v11, 0
-  %v713 = add i32 %v712, %v708
-  %v714 = extractelement <16 x float> %v332, i32 12
-  %v715 = extractelement <16 x float> %v332, i32 13
-  %v716 = extractelement <16 x float> %v332, i32 14
-  %v717 = extractelement <16 x float> %v332, i32 15
-  %v718 = sdiv i32 %v6, 32
-  %v719 = mul i32 %v718, 4
-  %v720 = add i32 %v719, 0
-  %v721 = srem i32 %v6, 32
-  %v722 = add i32 %v9, 32
-  %v723 = add i32 %v722, %v721
-  %v724 = add i32 %v11, 32
-  %v725 = add i32 %v724, %v720
-  %v726 = extractelement <16 x float> %v333, i32 0
-  %v727 = extractelement <16 x float> %v333, i32 1
-  %v728 = extractelement <16 x float> %v333, i32 2
-  %v729 = extractelement <16 x float> %v333, i32 3
-  %v730 = sdiv i32 %v6, 32
-  %v731 = mul i32 %v730, 4
-  %v732 = add i32 %v731, 8
-  %v733 = srem i32 %v6, 32
-  %v734 = add i32 %v9, 32
+  %v436 = sdiv i32 %v6, 32
+  %v437 = mul i32 %v436, 4
+  %v438 = add i32 %v437, 0
+  %v439 = srem i32 %v6, 32
+  %v440 = add i32 %v9, 0
+  %v441 = add i32 %v440, %v439
+  %v442 = add i32 %v11, 0
+  %v443 = add i32 %v442, %v438
+  %v444 = extractelement <16 x float> %v330, i32 0
+  %v445 = extractelement <16 x float> %v330, i32 1
+  %v446 = extractelement <16 x float> %v330, i32 2
+  %v447 = extractelement <16 x float> %v330, i32 3
+  %v448 = sdiv i32 %v6, 32
+  %v449 = mul i32 %v448, 4
+  %v450 = add i32 %v449, 8
+  %v451 = srem i32 %v6, 32
+  %v452 = add i32 %v9, 0
+  %v453 = add i32 %v452, %v451
+  %v454 = add i32 %v11, 0
+  %v455 = add i32 %v454, %v450
+  %v456 = extractelement <16 x float> %v330, i32 4
+  %v457 = extractelement <16 x float> %v330, i32 5
+  %v458 = extractelement <16 x float> %v330, i32 6
+  %v459 = extractelement <16 x float> %v330, i32 7
+  %v460 = sdiv i32 %v6, 32
+  %v461 = mul i32 %v460, 4
+  %v462 = add i32 %v461, 16
+  %v463 = srem i32 %v6, 32
+  %v464 = add i32 %v9, 0
+  %v465 = add i32 %v464, %v463
+  %v466 = add i32 %v11, 0
+  %v467 = add i32 %v466, %v462
+  %v468 = extractelement <16 x float> %v330, i32 8
+  %v469 = extractelement <16 x float> %v330, i32 9
+  %v470 = extractelement <16 x float> %v330, i32 10
+  %v471 = extractelement <16 x float> %v330, i32 11
+  %v472 = sdiv i32 %v6, 32
+  %v473 = mul i32 %v472, 4
+  %v474 = add i32 %v473, 24
+  %v475 = srem i32 %v6, 32
+  %v476 = add i32 %v9, 0
+  %v477 = add i32 %v476, %v475
+  %v478 = add i32 %v11, 0
+  %v479 = add i32 %v478, %v474
+  %v480 = extractelement <16 x float> %v330, i32 12
+  %v481 = extractelement <16 x float> %v330, i32 13
+  %v482 = extractelement <16 x float> %v330, i32 14
+  %v483 = extractelement <16 x float> %v330, i32 15
+  %v484 = sdiv i32 %v6, 32
+  %v485 = mul i32 %v484, 4
+  %v486 = add i32 %v485, 0
+  %v487 = srem i32 %v6, 32
+  %v488 = add i32 %v9, 0
+  %v489 = add i32 %v488, %v487
+  %v490 = add i32 %v11, 32
+  %v491 = add i32 %v490, %v486
+  %v492 = extractelement <16 x float> %v331, i32 0
+  %v493 = extractelement <16 x float> %v331, i32 1
+  %v494 = extractelement <16 x float> %v331, i32 2
+  %v495 = extractelement <16 x float> %v331, i32 3
+  %v496 = sdiv i32 %v6, 32
+  %v497 = mul i32 %v496, 4
+  %v498 = add i32 %v497, 8
+  %v499 = srem i32 %v6, 32
+  %v500 = add i32 %v9, 0
+  %v501 = add i32 %v500, %v499
+  %v502 = add i32 %v11, 32
+  %v503 = add i32 %v502, %v498
+  %v504 = extractelement <16 x float> %v331, i32 4
+  %v505 = extractelement <16 x float> %v331, i32 5
+  %v506 = extractelement <16 x float> %v331, i32 6
+  %v507 = extractelement <16 x float> %v331, i32 7
+  %v508 = sdiv i32 %v6, 32
+  %v509 = mul i32 %v508, 4
+  %v510 = add i32 %v509, 16
+  %v511 = srem i32 %v6, 32
+  %v512 = add i32 %v9, 0
+  %v513 = add i32 %v512, %v511
+  %v514 = add i32 %v11, 32
+  %v515 = add i32 %v514, %v510
+  %v516 = extractelement <16 x float> %v331, i32 8
+  %v517 = extractelement <16 x float> %v331, i32 9
+  %v518 = extractelement <16 x float> %v331, i32 10
+  %v519 = extractelement <16 x float> %v331, i32 11
+  %v520 = sdiv i32 %v6, 32
+  %v521 = mul i32 %v520, 4
+  %v522 = add i32 %v521, 24
+  %v523 = srem i32 %v6, 32
+  %v524 = add i32 %v9, 0
+  %v525 = add i32 %v524, %v523
+  %v526 = add i32 %v11, 32
+  %v527 = add i32 %v526, %v522
+  %v528 = extractelement <16 x float> %v331, i32 12
+  %v529 = extractelement <16 x float> %v331, i32 13
+  %v530 = extractelement <16 x float> %v331, i32 14
+  %v531 = extractelement <16 x float> %v331, i32 15
+  %v532 = sdiv i32 %v6, 32
+  %v533 = mul i32 %v532, 4
+  %v534 = add i32 %v533, 0
+  %v535 = srem i32 %v6, 32
+  %v536 = add i32 %v9, 32
+  %v537 = add i32 %v536, %v535
+  %v538 = add i32 %v11, 0
+  %v539 = add i32 %v538, %v534
+  %v540 = extractelement <16 x float> %v332, i32 0
+  %v541 = extractelement <16 x float> %v332, i32 1
+  %v542 = extractelement <16 x float> %v332, i32 2
+  %v543 = extractelement <16 x float> %v332, i32 3
+  %v544 = sdiv i32 %v6, 32
+  %v545 = mul i32 %v544, 4
+  %v546 = add i32 %v545, 8
+  %v547 = srem i32 %v6, 32
+  %v548 = add i32 %v9, 32
+  %v549 = add i32 %v548, %v547
+  %v550 = add i32 %v11, 0
+  %v551 = add i32 %v550, %v546
+  %v552 = extractelement <16 x float> %v332, i32 4
+  %v553 = extractelement <16 x float> %v332, i32 5
+  %v554 = extractelement <16 x float> %v332, i32 6
+  %v555 = extractelement <16 x float> %v332, i32 7
+  %v556 = sdiv i32 %v6, 32
+  %v557 = mul i32 %v556, 4
+  %v558 = add i32 %v557, 16
+  %v559 = srem i32 %v6, 32
+  %v560 = add i32 %v9, 32
+  %v561 = add i32 %v560, %v559
+  %v562 = add i32 %v11, 0
+  %v563 = add i32 %v562, %v558
+  %v564 = extractelement <16 x float> %v332, i32 8
+  %v565 = extractelement <16 x float> %v332, i32 9
+  %v566 = extractelement <16 x float> %v332, i32 10
+  %v567 = extractelement <16 x float> %v332, i32 11
+  %v568 = sdiv i32 %v6, 32
+  %v569 = mul i32 %v568, 4
+  %v570 = add i32 %v569, 24
+  %v571 = srem i32 %v6, 32
+  %v572 = add i32 %v9, 32
+  %v573 = add i32 %v572, %v571
+  %v574 = add i32 %v11, 0
+  %v575 = add i32 %v574, %v570
+  %v576 = extractelement <16 x float> %v332, i32 12
+  %v577 = extractelement <16 x float> %v332, i32 13
+  %v578 = extractelement <16 x float> %v332, i32 14
+  %v579 = extractelement <16 x float> %v332, i32 15
+  %v580 = sdiv i32 %v6, 32
+  %v581 = mul i32 %v580, 4
+  %v582 = add i32 %v581, 0
+  %v583 = srem i32 %v6, 32
+  %v584 = add i32 %v9, 32
+  %v585 = add i32 %v584, %v583
+  %v586 = add i32 %v11, 32
+  %v587 = add i32 %v586, %v582
+  %v588 = extractelement <16 x float> %v333, i32 0
+  %v589 = extractelement <16 x float> %v333, i32 1
+  %v590 = extractelement <16 x float> %v333, i32 2
+  %v591 = extractelement <16 x float> %v333, i32 3
+  %v592 = sdiv i32 %v6, 32
+  %v593 = mul i32 %v592, 4
+  %v594 = add i32 %v593, 8
+  %v595 = srem i32 %v6, 32
+  %v596 = add i32 %v9, 32
+  %v597 = add i32 %v596, %v595
+  %v598 = add i32 %v11, 32
+  %v599 = add i32 %v598, %v594
+  %v600 = extractelement <16 x float> %v333, i32 4
+  %v601 = extractelement <16 x float> %v333, i32 5
+  %v602 = extractelement <16 x float> %v333, i32 6
+  %v603 = extractelement <16 x float> %v333, i32 7
+  %v604 = sdiv i32 %v6, 32
+  %v605 = mul i32 %v604, 4
+  %v606 = add i32 %v605, 16
+  %v607 = srem i32 %v6, 32
+  %v608 = add i32 %v9, 32
+  %v609 = add i32 %v608, %v607
+  %v610 = add i32 %v11, 32
+  %v611 = add i32 %v610, %v606
+  %v612 = extractelement <16 x float> %v333, i32 8
+  %v613 = extractelement <16 x float> %v333, i32 9
+  %v614 = extractelement <16 x float> %v333, i32 10
+  %v615 = extractelement <16 x float> %v333, i32 11
+  %v616 = sdiv i32 %v6, 32
+  %v617 = mul i32 %v616, 4
+  %v618 = add i32 %v617, 24
+  %v619 = srem i32 %v6, 32
+  %v620 = add i32 %v9, 32
+  %v621 = add i32 %v620, %v619
+  %v622 = add i32 %v11, 32
+  %v623 = add i32 %v622, %v618
+  %v624 = extractelement <16 x float> %v333, i32 12
+  %v625 = extractelement <16 x float> %v333, i32 13
+  %v626 = extractelement <16 x float> %v333, i32 14
+  %v627 = extractelement <16 x float> %v333, i32 15
+  %v628 = fptrunc float %v444 to half
+  %v629 = fptrunc float %v445 to half
+  %v630 = fptrunc float %v446 to half
+  %v631 = fptrunc float %v447 to half
+  %v632 = fptrunc float %v456 to half
+  %v633 = fptrunc float %v457 to half
+  %v634 = fptrunc float %v458 to half
+  %v635 = fptrunc float %v459 to half
+  %v636 = fptrunc float %v468 to half
+  %v637 = fptrunc float %v469 to half
+  %v638 = fptrunc float %v470 to half
+  %v639 = fptrunc float %v471 to half
+  %v640 = fptrunc float %v480 to half
+  %v641 = fptrunc float %v481 to half
+  %v642 = fptrunc float %v482 to half
+  %v643 = fptrunc float %v483 to half
+  %v644 = fptrunc float %v492 to half
+  %v645 = fptrunc float %v493 to half
+  %v646 = fptrunc float %v494 to half
+  %v647 = fptrunc float %v495 to half
+  %v648 = fptrunc float %v504 to half
+  %v649 = fptrunc float %v505 to half
+  %v650 = fptrunc float %v506 to half
+  %v651 = fptrunc float %v507 to half
+  %v652 = fptrunc float %v516 to half
+  %v653 = fptrunc float %v517 to half
+  %v654 = fptrunc float %v518 to half
+  %v655 = fptrunc float %v519 to half
+  %v656 = fptrunc float %v528 to half
+  %v657 = fptrunc float %v529 to half
+  %v658 = fptrunc float %v530 to half
+  %v659 = fptrunc float %v531 to half
+  %v660 = fptrunc float %v540 to half
+  %v661 = fptrunc float %v541 to half
+  %v662 = fptrunc float %v542 to half
+  %v663 = fptrunc float %v543 to half
+  %v664 = fptrunc float %v552 to half
+  %v665 = fptrunc float %v553 to half
+  %v666 = fptrunc float %v554 to half
+  %v667 = fptrunc float %v555 to half
+  %v668 = fptrunc float %v564 to half
+  %v669 = fptrunc float %v565 to half
+  %v670 = fptrunc float %v566 to half
+  %v671 = fptrunc float %v567 to half
+  %v672 = fptrunc float %v576 to half
+  %v673 = fptrunc float %v577 to half
+  %v674 = fptrunc float %v578 to half
+  %v675 = fptrunc float %v579 to half
+  %v676 = fptrunc float %v588 to half
+  %v677 = fptrunc float %v589 to half
+  %v678 = fptrunc float %v590 to half
+  %v679 = fptrunc float %v591 to half
+  %v680 = fptrunc float %v600 to half
+  %v681 = fptrunc float %v601 to half
+  %v682 = fptrunc float %v602 to half
+  %v683 = fptrunc float %v603 to half
+  %v684 = fptrunc float %v612 to half
+  %v685 = fptrunc float %v613 to half
+  %v686 = fptrunc float %v614 to half
+  %v687 = fptrunc float %v615 to half
+  %v688 = fptrunc float %v624 to half
+  %v689 = fptrunc float %v625 to half
+  %v690 = fptrunc float %v626 to half
+  %v691 = fptrunc float %v627 to half
+  br i1 %v168, label %if.then21, label %if.else22
+if.then21:
+  %v692 = add i32 %v1, %v441
+  %v693 = add i32 %v3, %v443
+  %v694 = mul i32 %v692, %arg.n
+  %v695 = add i32 %v694, %v693
+  %v696 = mul i32 %v695, 2
+  %v697 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v696
+  %v698 = insertelement <4 x half> poison, half %v628, i32 0
+  %v699 = insertelement <4 x half> %v698, half %v629, i32 1
+  %v700 = insertelement <4 x half> %v699, half %v630, i32 2
+  %v701 = insertelement <4 x half> %v700, half %v631, i32 3
+  store <4 x half> %v701, ptr addrspace(1) %v697, align 2
+  %v702 = add i32 %v1, %v453
+  %v703 = add i32 %v3, %v455
+  %v704 = mul i32 %v702, %arg.n
+  %v705 = add i32 %v704, %v703
+  %v706 = mul i32 %v705, 2
+  %v707 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v706
+  %v708 = insertelement <4 x half> poison, half %v632, i32 0
+  %v709 = insertelement <4 x half> %v708, half %v633, i32 1
+  %v710 = insertelement <4 x half> %v709, half %v634, i32 2
+  %v711 = insertelement <4 x half> %v710, half %v635, i32 3
+  store <4 x half> %v711, ptr addrspace(1) %v707, align 2
+  %v712 = add i32 %v1, %v465
+  %v713 = add i32 %v3, %v467
+  %v714 = mul i32 %v712, %arg.n
+  %v715 = add i32 %v714, %v713
+  %v716 = mul i32 %v715, 2
+  %v717 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v716
+  %v718 = insertelement <4 x half> poison, half %v636, i32 0
+  %v719 = insertelement <4 x half> %v718, half %v637, i32 1
+  %v720 = insertelement <4 x half> %v719, half %v638, i32 2
+  %v721 = insertelement <4 x half> %v720, half %v639, i32 3
+  store <4 x half> %v721, ptr addrspace(1) %v717, align 2
+  %v722 = add i32 %v1, %v477
+  %v723 = add i32 %v3, %v479
+  %v724 = mul i32 %v722, %arg.n
+  %v725 = add i32 %v724, %v723
+  %v726 = mul i32 %v725, 2
+  %v727 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v726
+  %v728 = insertelement <4 x half> poison, half %v640, i32 0
+  %v729 = insertelement <4 x half> %v728, half %v641, i32 1
+  %v730 = insertelement <4 x half> %v729, half %v642, i32 2
+  %v731 = insertelement <4 x half> %v730, half %v643, i32 3
+  store <4 x half> %v731, ptr addrspace(1) %v727, align 2
+  %v732 = add i32 %v1, %v489
+  %v733 = add i32 %v3, %v491
+  %v734 = mul i32 %v732, %arg.n
   %v735 = add i32 %v734, %v733
-  %v736 = add i32 %v11, 32
-  %v737 = add i32 %v736, %v732
-  %v738 = extractelement <16 x float> %v333, i32 4
-  %v739 = extractelement <16 x float> %v333, i32 5
-  %v740 = extractelement <16 x float> %v333, i32 6
-  %v741 = extractelement <16 x float> %v333, i32 7
-  %v742 = sdiv i32 %v6, 32
-  %v743 = mul i32 %v742, 4
-  %v744 = add i32 %v743, 16
-  %v745 = srem i32 %v6, 32
-  %v746 = add i32 %v9, 32
-  %v747 = add i32 %v746, %v745
-  %v748 = add i32 %v11, 32
-  %v749 = add i32 %v748, %v744
-  %v750 = extractelement <16 x float> %v333, i32 8
-  %v751 = extractelement <16 x float> %v333, i32 9
-  %v752 = extractelement <16 x float> %v333, i32 10
-  %v753 = extractelement <16 x float> %v333, i32 11
-  %v754 = sdiv i32 %v6, 32
-  %v755 = mul i32 %v754, 4
-  %v756 = add i32 %v755, 24
-  %v757 = srem i32 %v6, 32
-  %v758 = add i32 %v9, 32
-  %v759 = add i32 %v758, %v757
-  %v760 = add i32 %v11, 32
-  %v761 = add i32 %v760, %v756
-  %v762 = extractelement <16 x float> %v333, i32 12
-  %v763 = extractelement <16 x float> %v333, i32 13
-  %v764 = extractelement <16 x float> %v333, i32 14
-  %v765 = extractelement <16 x float> %v333, i32 15
-  %v766 = fptrunc float %v582 to half
-  %v767 = fptrunc float %v583 to half
-  %v768 = fptrunc float %v584 to half
-  %v769 = fptrunc float %v585 to half
-  %v770 = fptrunc float %v594 to half
-  %v771 = fptrunc float %v595 to half
-  %v772 = fptrunc float %v596 to half
-  %v773 = fptrunc float %v597 to half
-  %v774 = fptrunc float %v606 to half
-  %v775 = fptrunc float %v607 to half
-  %v776 = fptrunc float %v608 to half
-  %v777 = fptrunc float %v609 to half
-  %v778 = fptrunc float %v618 to half
-  %v779 = fptrunc float %v619 to half
-  %v780 = fptrunc float %v620 to half
-  %v781 = fptrunc float %v621 to half
-  %v782 = fptrunc float %v630 to half
-  %v783 = fptrunc float %v631 to half
-  %v784 = fptrunc float %v632 to half
-  %v785 = fptrunc float %v633 to half
-  %v786 = fptrunc float %v642 to half
-  %v787 = fptrunc float %v643 to half
-  %v788 = fptrunc float %v644 to half
-  %v789 = fptrunc float %v645 to half
-  %v790 = fptrunc float %v654 to half
-  %v791 = fptrunc float %v655 to half
-  %v792 = fptrunc float %v656 to half
-  %v793 = fptrunc float %v657 to half
-  %v794 = fptrunc float %v666 to half
-  %v795 = fptrunc float %v667 to half
-  %v796 = fptrunc float %v668 to half
-  %v797 = fptrunc float %v669 to half
-  %v798 = fptrunc float %v678 to half
-  %v799 = fptrunc float %v679 to half
-  %v800 = fptrunc float %v680 to half
-  %v801 = fptrunc float %v681 to half
-  %v802 = fptrunc float %v690 to half
-  %v803 = fptrunc float %v691 to half
-  %v804 = fptrunc float %v692 to half
-  %v805 = fptrunc float %v693 to half
-  %v806 = fptrunc float %v702 to half
-  %v807 = fptrunc float %v703 to half
-  %v808 = fptrunc float %v704 to half
-  %v809 = fptrunc float %v705 to half
-  %v810 = fptrunc float %v714 to half
-  %v811 = fptrunc float %v715 to half
-  %v812 = fptrunc float %v716 to half
-  %v813 = fptrunc float %v717 to half
-  %v814 = fptrunc float %v726 to half
-  %v815 = fptrunc float %v727 to half
-  %v816 = fptrunc float %v728 to half
-  %v817 = fptrunc float %v729 to half
-  %v818 = fptrunc float %v738 to half
-  %v819 = fptrunc float %v739 to half
-  %v820 = fptrunc float %v740 to half
-  %v821 = fptrunc float %v741 to half
-  %v822 = fptrunc float %v750 to half
-  %v823 = fptrunc float %v751 to half
-  %v824 = fptrunc float %v752 to half
-  %v825 = fptrunc float %v753 to half
-  %v826 = fptrunc float %v762 to half
-  %v827 = fptrunc float %v763 to half
-  %v828 = fptrunc float %v764 to half
-  %v829 = fptrunc float %v765 to half
-  br i1 %v168, label %if.then27, label %if.else28
-if.then27:
-  %v830 = add i32 %v1, %v579
-  %v831 = add i32 %v3, %v581
-  %v832 = mul i32 %v830, %arg.n
-  %v833 = add i32 %v832, %v831
-  %v834 = mul i32 %v833, 2
-  %v835 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v834
-  %v836 = insertelement <4 x half> poison, half %v766, i32 0
-  %v837 = insertelement <4 x half> %v836, half %v767, i32 1
-  %v838 = insertelement <4 x half> %v837, half %v768, i32 2
-  %v839 = insertelement <4 x half> %v838, half %v769, i32 3
-  store <4 x half> %v839, ptr addrspace(1) %v835, align 2
-  %v840 = add i32 %v1, %v591
-  %v841 = add i32 %v3, %v593
-  %v842 = mul i32 %v840, %arg.n
-  %v843 = add i32 %v842, %v841
-  %v844 = mul i32 %v843, 2
-  %v845 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v844
-  %v846 = insertelement <4 x half> poison, half %v770, i32 0
-  %v847 = insertelement <4 x half> %v846, half %v771, i32 1
-  %v848 = insertelement <4 x half> %v847, half %v772, i32 2
-  %v849 = insertelement <4 x half> %v848, half %v773, i32 3
-  store <4 x half> %v849, ptr addrspace(1) %v845, align 2
-  %v850 = add i32 %v1, %v603
-  %v851 = add i32 %v3, %v605
-  %v852 = mul i32 %v850, %arg.n
-  %v853 = add i32 %v852, %v851
-  %v854 = mul i32 %v853, 2
-  %v855 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v854
-  %v856 = insertelement <4 x half> poison, half %v774, i32 0
-  %v857 = insertelement <4 x half> %v856, half %v775, i32 1
-  %v858 = insertelement <4 x half> %v857, half %v776, i32 2
-  %v859 = insertelement <4 x half> %v858, half %v777, i32 3
-  store <4 x half> %v859, ptr addrspace(1) %v855, align 2
-  %v860 = add i32 %v1, %v615
-  %v861 = add i32 %v3, %v617
-  %v862 = mul i32 %v860, %arg.n
-  %v863 = add i32 %v862, %v861
-  %v864 = mul i32 %v863, 2
-  %v865 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v864
-  %v866 = insertelement <4 x half> poison, half %v778, i32 0
-  %v867 = insertelement <4 x half> %v866, half %v779, i32 1
-  %v868 = insertelement <4 x half> %v867, half %v780, i32 2
-  %v869 = insertelement <4 x half> %v868, half %v781, i32 3
-  store <4 x half> %v869, ptr addrspace(1) %v865, align 2
-  %v870 = add i32 %v1, %v627
-  %v871 = add i32 %v3, %v629
-  %v872 = mul i32 %v870, %arg.n
+  %v736 = mul i32 %v735, 2
+  %v737 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v736
+  %v738 = insertelement <4 x half> poison, half %v644, i32 0
+  %v739 = insertelement <4 x half> %v738, half %v645, i32 1
+  %v740 = insertelement <4 x half> %v739, half %v646, i32 2
+  %v741 = insertelement <4 x half> %v740, half %v647, i32 3
+  store <4 x half> %v741, ptr addrspace(1) %v737, align 2
+  %v742 = add i32 %v1, %v501
+  %v743 = add i32 %v3, %v503
+  %v744 = mul i32 %v742, %arg.n
+  %v745 = add i32 %v744, %v743
+  %v746 = mul i32 %v745, 2
+  %v747 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v746
+  %v748 = insertelement <4 x half> poison, half %v648, i32 0
+  %v749 = insertelement <4 x half> %v748, half %v649, i32 1
+  %v750 = insertelement <4 x half> %v749, half %v650, i32 2
+  %v751 = insertelement <4 x half> %v750, half %v651, i32 3
+  store <4 x half> %v751, ptr addrspace(1) %v747, align 2
+  %v752 = add i32 %v1, %v513
+  %v753 = add i32 %v3, %v515
+  %v754 = mul i32 %v752, %arg.n
+  %v755 = add i32 %v754, %v753
+  %v756 = mul i32 %v755, 2
+  %v757 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v756
+  %v758 = insertelement <4 x half> poison, half %v652, i32 0
+  %v759 = insertelement <4 x half> %v758, half %v653, i32 1
+  %v760 = insertelement <4 x half> %v759, half %v654, i32 2
+  %v761 = insertelement <4 x half> %v760, half %v655, i32 3
+  store <4 x half> %v761, ptr addrspace(1) %v757, align 2
+  %v762 = add i32 %v1, %v525
+  %v763 = add i32 %v3, %v527
+  %v764 = mul i32 %v762, %arg.n
+  %v765 = add i32 %v764, %v763
+  %v766 = mul i32 %v765, 2
+  %v767 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v766
+  %v768 = insertelement <4 x half> poison, half %v656, i32 0
+  %v769 = insertelement <4 x half> %v768, half %v657, i32 1
+  %v770 = insertelement <4 x half> %v769, half %v658, i32 2
+  %v771 = insertelement <4 x half> %v770, half %v659, i32 3
+  store <4 x half> %v771, ptr addrspace(1) %v767, align 2
+  %v772 = add i32 %v1, %v537
+  %v773 = add i32 %v3, %v539
+  %v774 = mul i32 %v772, %arg.n
+  %v775 = add i32 %v774, %v773
+  %v776 = mul i32 %v775, 2
+  %v777 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v776
+  %v778 = insertelement <4 x half> poison, half %v660, i32 0
+  %v779 = insertelement <4 x half> %v778, half %v661, i32 1
+  %v780 = insertelement <4 x half> %v779, half %v662, i32 2
+  %v781 = insertelement <4 x half> %v780, half %v663, i32 3
+  store <4 x half> %v781, ptr addrspace(1) %v777, align 2
+  %v782 = add i32 %v1, %v549
+  %v783 = add i32 %v3, %v551
+  %v784 = mul i32 %v782, %arg.n
+  %v785 = add i32 %v784, %v783
+  %v786 = mul i32 %v785, 2
+  %v787 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v786
+  %v788 = insertelement <4 x half> poison, half %v664, i32 0
+  %v789 = insertelement <4 x half> %v788, half %v665, i32 1
+  %v790 = insertelement <4 x half> %v789, half %v666, i32 2
+  %v791 = insertelement <4 x half> %v790, half %v667, i32 3
+  store <4 x half> %v791, ptr addrspace(1) %v787, align 2
+  %v792 = add i32 %v1, %v561
+  %v793 = add i32 %v3, %v563
+  %v794 = mul i32 %v792, %arg.n
+  %v795 = add i32 %v794, %v793
+  %v796 = mul i32 %v795, 2
+  %v797 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v796
+  %v798 = insertelement <4 x half> poison, half %v668, i32 0
+  %v799 = insertelement <4 x half> %v798, half %v669, i32 1
+  %v800 = insertelement <4 x half> %v799, half %v670, i32 2
+  %v801 = insertelement <4 x half> %v800, half %v671, i32 3
+  store <4 x half> %v801, ptr addrspace(1) %v797, align 2
+  %v802 = add i32 %v1, %v573
+  %v803 = add i32 %v3, %v575
+  %v804 = mul i32 %v802, %arg.n
+  %v805 = add i32 %v804, %v803
+  %v806 = mul i32 %v805, 2
+  %v807 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v806
+  %v808 = insertelement <4 x half> poison, half %v672, i32 0
+  %v809 = insertelement <4 x half> %v808, half %v673, i32 1
+  %v810 = insertelement <4 x half> %v809, half %v674, i32 2
+  %v811 = insertelement <4 x half> %v810, half %v675, i32 3
+  store <4 x half> %v811, ptr addrspace(1) %v807, align 2
+  %v812 = add i32 %v1, %v585
+  %v813 = add i32 %v3, %v587
+  %v814 = mul i32 %v812, %arg.n
+  %v815 = add i32 %v814, %v813
+  %v816 = mul i32 %v815, 2
+  %v817 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v816
+  %v818 = insertelement <4 x half> poison, half %v676, i32 0
+  %v819 = insertelement <4 x half> %v818, half %v677, i32 1
+  %v820 = insertelement <4 x half> %v819, half %v678, i32 2
+  %v821 = insertelement <4 x half> %v820, half %v679, i32 3
+  store <4 x half> %v821, ptr addrspace(1) %v817, align 2
+  %v822 = add i32 %v1, %v597
+  %v823 = add i32 %v3, %v599
+  %v824 = mul i32 %v822, %arg.n
+  %v825 = add i32 %v824, %v823
+  %v826 = mul i32 %v825, 2
+  %v827 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v826
+  %v828 = insertelement <4 x half> poison, half %v680, i32 0
+  %v829 = insertelement <4 x half> %v828, half %v681, i32 1
+  %v830 = insertelement <4 x half> %v829, half %v682, i32 2
+  %v831 = insertelement <4 x half> %v830, half %v683, i32 3
+  store <4 x half> %v831, ptr addrspace(1) %v827, align 2
+  %v832 = add i32 %v1, %v609
+  %v833 = add i32 %v3, %v611
+  %v834 = mul i32 %v832, %arg.n
+  %v835 = add i32 %v834, %v833
+  %v836 = mul i32 %v835, 2
+  %v837 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v836
+  %v838 = insertelement <4 x half> poison, half %v684, i32 0
+  %v839 = insertelement <4 x half> %v838, half %v685, i32 1
+  %v840 = insertelement <4 x half> %v839, half %v686, i32 2
+  %v841 = insertelement <4 x half> %v840, half %v687, i32 3
+  store <4 x half> %v841, ptr addrspace(1) %v837, align 2
+  %v842 = add i32 %v1, %v621
+  %v843 = add i32 %v3, %v623
+  %v844 = mul i32 %v842, %arg.n
+  %v845 = add i32 %v844, %v843
+  %v846 = mul i32 %v845, 2
+  %v847 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v846
+  %v848 = insertelement <4 x half> poison, half %v688, i32 0
+  %v849 = insertelement <4 x half> %v848, half %v689, i32 1
+  %v850 = insertelement <4 x half> %v849, half %v690, i32 2
+  %v851 = insertelement <4 x half> %v850, half %v691, i32 3
+  store <4 x half> %v851, ptr addrspace(1) %v847, align 2
+  br label %if.end23
+if.else22:
+  %v852 = icmp slt i32 %v1, %arg.m
+  %v853 = sub i32 %arg.m, %v1
+  %v854 = call i32 @llvm.smin.i32(i32 %v853, i32 128)
+  %v855 = select i1 %v852, i32 %v854, i32 0
+  %v856 = mul i32 %v855, %arg.n
+  %v857 = mul i32 %v856, 2
+  %v858 = mul i32 %v1, %arg.n
+  %v859 = mul i32 %v858, 2
+  %v860 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v859
+  %v861 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v860, i16 0, i32 %v857, i32 131072)
+  %v862 = add i32 %v3, %v443
+  %v863 = add i32 %v862, 0
+  %v864 = mul i32 %v441, %arg.n
+  %v865 = add i32 %v864, %v863
+  %v866 = mul i32 %v865, 2
+  %v867 = icmp slt i32 %v863, %arg.n
+  %v868 = select i1 %v867, i32 %v866, i32 %v857
+  %v869 = bitcast half %v628 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v869, ptr addrspace(8) %v861, i32 %v868, i32 0, i32 0)
+  %v870 = add i32 %v3, %v443
+  %v871 = add i32 %v870, 1
+  %v872 = mul i32 %v441, %arg.n
   %v873 = add i32 %v872, %v871
   %v874 = mul i32 %v873, 2
-  %v875 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v874
-  %v876 = insertelement <4 x half> poison, half %v782, i32 0
-  %v877 = insertelement <4 x half> %v876, half %v783, i32 1
-  %v878 = insertelement <4 x half> %v877, half %v784, i32 2
-  %v879 = insertelement <4 x half> %v878, half %v785, i32 3
-  store <4 x half> %v879, ptr addrspace(1) %v875, align 2
-  %v880 = add i32 %v1, %v639
-  %v881 = add i32 %v3, %v641
-  %v882 = mul i32 %v880, %arg.n
-  %v883 = add i32 %v882, %v881
-  %v884 = mul i32 %v883, 2
-  %v885 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v884
-  %v886 = insertelement <4 x half> poison, half %v786, i32 0
-  %v887 = insertelement <4 x half> %v886, half %v787, i32 1
-  %v888 = insertelement <4 x half> %v887, half %v788, i32 2
-  %v889 = insertelement <4 x half> %v888, half %v789, i32 3
-  store <4 x half> %v889, ptr addrspace(1) %v885, align 2
-  %v890 = add i32 %v1, %v651
-  %v891 = add i32 %v3, %v653
-  %v892 = mul i32 %v890, %arg.n
-  %v893 = add i32 %v892, %v891
-  %v894 = mul i32 %v893, 2
-  %v895 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v894
-  %v896 = insertelement <4 x half> poison, half %v790, i32 0
-  %v897 = insertelement <4 x half> %v896, half %v791, i32 1
-  %v898 = insertelement <4 x half> %v897, half %v792, i32 2
-  %v899 = insertelement <4 x half> %v898, half %v793, i32 3
-  store <4 x half> %v899, ptr addrspace(1) %v895, align 2
-  %v900 = add i32 %v1, %v663
-  %v901 = add i32 %v3, %v665
-  %v902 = mul i32 %v900, %arg.n
-  %v903 = add i32 %v902, %v901
-  %v904 = mul i32 %v903, 2
-  %v905 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v904
-  %v906 = insertelement <4 x half> poison, half %v794, i32 0
-  %v907 = insertelement <4 x half> %v906, half %v795, i32 1
-  %v908 = insertelement <4 x half> %v907, half %v796, i32 2
-  %v909 = insertelement <4 x half> %v908, half %v797, i32 3
-  store <4 x half> %v909, ptr addrspace(1) %v905, align 2
-  %v910 = add i32 %v1, %v675
-  %v911 = add i32 %v3, %v677
-  %v912 = mul i32 %v910, %arg.n
+  %v875 = icmp slt i32 %v871, %arg.n
+  %v876 = select i1 %v875, i32 %v874, i32 %v857
+  %v877 = bitcast half %v629 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v877, ptr addrspace(8) %v861, i32 %v876, i32 0, i32 0)
+  %v878 = add i32 %v3, %v443
+  %v879 = add i32 %v878, 2
+  %v880 = mul i32 %v441, %arg.n
+  %v881 = add i32 %v880, %v879
+  %v882 = mul i32 %v881, 2
+  %v883 = icmp slt i32 %v879, %arg.n
+  %v884 = select i1 %v883, i32 %v882, i32 %v857
+  %v885 = bitcast half %v630 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v885, ptr addrspace(8) %v861, i32 %v884, i32 0, i32 0)
+  %v886 = add i32 %v3, %v443
+  %v887 = add i32 %v886, 3
+  %v888 = mul i32 %v441, %arg.n
+  %v889 = add i32 %v888, %v887
+  %v890 = mul i32 %v889, 2
+  %v891 = icmp slt i32 %v887, %arg.n
+  %v892 = select i1 %v891, i32 %v890, i32 %v857
+  %v893 = bitcast half %v631 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v893, ptr addrspace(8) %v861, i32 %v892, i32 0, i32 0)
+  %v894 = add i32 %v3, %v455
+  %v895 = add i32 %v894, 0
+  %v896 = mul i32 %v453, %arg.n
+  %v897 = add i32 %v896, %v895
+  %v898 = mul i32 %v897, 2
+  %v899 = icmp slt i32 %v895, %arg.n
+  %v900 = select i1 %v899, i32 %v898, i32 %v857
+  %v901 = bitcast half %v632 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v901, ptr addrspace(8) %v861, i32 %v900, i32 0, i32 0)
+  %v902 = add i32 %v3, %v455
+  %v903 = add i32 %v902, 1
+  %v904 = mul i32 %v453, %arg.n
+  %v905 = add i32 %v904, %v903
+  %v906 = mul i32 %v905, 2
+  %v907 = icmp slt i32 %v903, %arg.n
+  %v908 = select i1 %v907, i32 %v906, i32 %v857
+  %v909 = bitcast half %v633 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v909, ptr addrspace(8) %v861, i32 %v908, i32 0, i32 0)
+  %v910 = add i32 %v3, %v455
+  %v911 = add i32 %v910, 2
+  %v912 = mul i32 %v453, %arg.n
   %v913 = add i32 %v912, %v911
   %v914 = mul i32 %v913, 2
-  %v915 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v914
-  %v916 = insertelement <4 x half> poison, half %v798, i32 0
-  %v917 = insertelement <4 x half> %v916, half %v799, i32 1
-  %v918 = insertelement <4 x half> %v917, half %v800, i32 2
-  %v919 = insertelement <4 x half> %v918, half %v801, i32 3
-  store <4 x half> %v919, ptr addrspace(1) %v915, align 2
-  %v920 = add i32 %v1, %v687
-  %v921 = add i32 %v3, %v689
-  %v922 = mul i32 %v920, %arg.n
-  %v923 = add i32 %v922, %v921
-  %v924 = mul i32 %v923, 2
-  %v925 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v924
-  %v926 = insertelement <4 x half> poison, half %v802, i32 0
-  %v927 = insertelement <4 x half> %v926, half %v803, i32 1
-  %v928 = insertelement <4 x half> %v927, half %v804, i32 2
-  %v929 = insertelement <4 x half> %v928, half %v805, i32 3
-  store <4 x half> %v929, ptr addrspace(1) %v925, align 2
-  %v930 = add i32 %v1, %v699
-  %v931 = add i32 %v3, %v701
-  %v932 = mul i32 %v930, %arg.n
-  %v933 = add i32 %v932, %v931
-  %v934 = mul i32 %v933, 2
-  %v935 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v934
-  %v936 = insertelement <4 x half> poison, half %v806, i32 0
-  %v937 = insertelement <4 x half> %v936, half %v807, i32 1
-  %v938 = insertelement <4 x half> %v937, half %v808, i32 2
-  %v939 = insertelement <4 x half> %v938, half %v809, i32 3
-  store <4 x half> %v939, ptr addrspace(1) %v935, align 2
-  %v940 = add i32 %v1, %v711
-  %v941 = add i32 %v3, %v713
-  %v942 = mul i32 %v940, %arg.n
-  %v943 = add i32 %v942, %v941
-  %v944 = mul i32 %v943, 2
-  %v945 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v944
-  %v946 = insertelement <4 x half> poison, half %v810, i32 0
-  %v947 = insertelement <4 x half> %v946, half %v811, i32 1
-  %v948 = insertelement <4 x half> %v947, half %v812, i32 2
-  %v949 = insertelement <4 x half> %v948, half %v813, i32 3
-  store <4 x half> %v949, ptr addrspace(1) %v945, align 2
-  %v950 = add i32 %v1, %v723
-  %v951 = add i32 %v3, %v725
-  %v952 = mul i32 %v950, %arg.n
+  %v915 = icmp slt i32 %v911, %arg.n
+  %v916 = select i1 %v915, i32 %v914, i32 %v857
+  %v917 = bitcast half %v634 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v917, ptr addrspace(8) %v861, i32 %v916, i32 0, i32 0)
+  %v918 = add i32 %v3, %v455
+  %v919 = add i32 %v918, 3
+  %v920 = mul i32 %v453, %arg.n
+  %v921 = add i32 %v920, %v919
+  %v922 = mul i32 %v921, 2
+  %v923 = icmp slt i32 %v919, %arg.n
+  %v924 = select i1 %v923, i32 %v922, i32 %v857
+  %v925 = bitcast half %v635 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v925, ptr addrspace(8) %v861, i32 %v924, i32 0, i32 0)
+  %v926 = add i32 %v3, %v467
+  %v927 = add i32 %v926, 0
+  %v928 = mul i32 %v465, %arg.n
+  %v929 = add i32 %v928, %v927
+  %v930 = mul i32 %v929, 2
+  %v931 = icmp slt i32 %v927, %arg.n
+  %v932 = select i1 %v931, i32 %v930, i32 %v857
+  %v933 = bitcast half %v636 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v933, ptr addrspace(8) %v861, i32 %v932, i32 0, i32 0)
+  %v934 = add i32 %v3, %v467
+  %v935 = add i32 %v934, 1
+  %v936 = mul i32 %v465, %arg.n
+  %v937 = add i32 %v936, %v935
+  %v938 = mul i32 %v937, 2
+  %v939 = icmp slt i32 %v935, %arg.n
+  %v940 = select i1 %v939, i32 %v938, i32 %v857
+  %v941 = bitcast half %v637 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v941, ptr addrspace(8) %v861, i32 %v940, i32 0, i32 0)
+  %v942 = add i32 %v3, %v467
+  %v943 = add i32 %v942, 2
+  %v944 = mul i32 %v465, %arg.n
+  %v945 = add i32 %v944, %v943
+  %v946 = mul i32 %v945, 2
+  %v947 = icmp slt i32 %v943, %arg.n
+  %v948 = select i1 %v947, i32 %v946, i32 %v857
+  %v949 = bitcast half %v638 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v949, ptr addrspace(8) %v861, i32 %v948, i32 0, i32 0)
+  %v950 = add i32 %v3, %v467
+  %v951 = add i32 %v950, 3
+  %v952 = mul i32 %v465, %arg.n
   %v953 = add i32 %v952, %v951
   %v954 = mul i32 %v953, 2
-  %v955 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v954
-  %v956 = insertelement <4 x half> poison, half %v814, i32 0
-  %v957 = insertelement <4 x half> %v956, half %v815, i32 1
-  %v958 = insertelement <4 x half> %v957, half %v816, i32 2
-  %v959 = insertelement <4 x half> %v958, half %v817, i32 3
-  store <4 x half> %v959, ptr addrspace(1) %v955, align 2
-  %v960 = add i32 %v1, %v735
-  %v961 = add i32 %v3, %v737
-  %v962 = mul i32 %v960, %arg.n
-  %v963 = add i32 %v962, %v961
-  %v964 = mul i32 %v963, 2
-  %v965 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v964
-  %v966 = insertelement <4 x half> poison, half %v818, i32 0
-  %v967 = insertelement <4 x half> %v966, half %v819, i32 1
-  %v968 = insertelement <4 x half> %v967, half %v820, i32 2
-  %v969 = insertelement <4 x half> %v968, half %v821, i32 3
-  store <4 x half> %v969, ptr addrspace(1) %v965, align 2
-  %v970 = add i32 %v1, %v747
-  %v971 = add i32 %v3, %v749
-  %v972 = mul i32 %v970, %arg.n
-  %v973 = add i32 %v972, %v971
-  %v974 = mul i32 %v973, 2
-  %v975 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v974
-  %v976 = insertelement <4 x half> poison, half %v822, i32 0
-  %v977 = insertelement <4 x half> %v976, half %v823, i32 1
-  %v978 = insertelement <4 x half> %v977, half %v824, i32 2
-  %v979 = insertelement <4 x half> %v978, half %v825, i32 3
-  store <4 x half> %v979, ptr addrspace(1) %v975, align 2
-  %v980 = add i32 %v1, %v759
-  %v981 = add i32 %v3, %v761
-  %v982 = mul i32 %v980, %arg.n
-  %v983 = add i32 %v982, %v981
-  %v984 = mul i32 %v983, 2
-  %v985 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v984
-  %v986 = insertelement <4 x half> poison, half %v826, i32 0
-  %v987 = insertelement <4 x half> %v986, half %v827, i32 1
-  %v988 = insertelement <4 x half> %v987, half %v828, i32 2
-  %v989 = insertelement <4 x half> %v988, half %v829, i32 3
-  store <4 x half> %v989, ptr addrspace(1) %v985, align 2
-  br label %if.end29
-if.else28:
-  %v990 = icmp slt i32 %v1, %arg.m
-  %v991 = sub i32 %arg.m, %v1
-  %v992 = call i32 @llvm.smin.i32(i32 %v991, i32 128)
-  %v993 = select i1 %v990, i32 %v992, i32 0
-  %v994 = mul i32 %v993, %arg.n
-  %v995 = mul i32 %v994, 2
-  %v996 = mul i32 %v1, %arg.n
-  %v997 = mul i32 %v996, 2
-  %v998 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v997
-  %v999 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p1(ptr addrspace(1) %v998, i16 0, i32 %v995, i32 131072)
-  %v1000 = add i32 %v3, %v581
-  %v1001 = add i32 %v1000, 0
-  %v1002 = mul i32 %v579, %arg.n
-  %v1003 = add i32 %v1002, %v1001
-  %v1004 = mul i32 %v1003, 2
-  %v1005 = icmp slt i32 %v1001, %arg.n
-  %v1006 = select i1 %v1005, i32 %v1004, i32 %v995
-  %v1007 = bitcast half %v766 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1007, ptr addrspace(8) %v999, i32 %v1006, i32 0, i32 0)
-  %v1008 = add i32 %v3, %v581
-  %v1009 = add i32 %v1008, 1
-  %v1010 = mul i32 %v579, %arg.n
-  %v1011 = add i32 %v1010, %v1009
-  %v1012 = mul i32 %v1011, 2
-  %v1013 = icmp slt i32 %v1009, %arg.n
-  %v1014 = select i1 %v1013, i32 %v1012, i32 %v995
-  %v1015 = bitcast half %v767 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1015, ptr addrspace(8) %v999, i32 %v1014, i32 0, i32 0)
-  %v1016 = add i32 %v3, %v581
-  %v1017 = add i32 %v1016, 2
-  %v1018 = mul i32 %v579, %arg.n
-  %v1019 = add i32 %v1018, %v1017
-  %v1020 = mul i32 %v1019, 2
-  %v1021 = icmp slt i32 %v1017, %arg.n
-  %v1022 = select i1 %v1021, i32 %v1020, i32 %v995
-  %v1023 = bitcast half %v768 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1023, ptr addrspace(8) %v999, i32 %v1022, i32 0, i32 0)
-  %v1024 = add i32 %v3, %v581
-  %v1025 = add i32 %v1024, 3
-  %v1026 = mul i32 %v579, %arg.n
-  %v1027 = add i32 %v1026, %v1025
-  %v1028 = mul i32 %v1027, 2
-  %v1029 = icmp slt i32 %v1025, %arg.n
-  %v1030 = select i1 %v1029, i32 %v1028, i32 %v995
-  %v1031 = bitcast half %v769 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1031, ptr addrspace(8) %v999, i32 %v1030, i32 0, i32 0)
-  %v1032 = add i32 %v3, %v593
-  %v1033 = add i32 %v1032, 0
-  %v1034 = mul i32 %v591, %arg.n
-  %v1035 = add i32 %v1034, %v1033
-  %v1036 = mul i32 %v1035, 2
-  %v1037 = icmp slt i32 %v1033, %arg.n
-  %v1038 = select i1 %v1037, i32 %v1036, i32 %v995
-  %v1039 = bitcast half %v770 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1039, ptr addrspace(8) %v999, i32 %v1038, i32 0, i32 0)
-  %v1040 = add i32 %v3, %v593
-  %v1041 = add i32 %v1040, 1
-  %v1042 = mul i32 %v591, %arg.n
-  %v1043 = add i32 %v1042, %v1041
-  %v1044 = mul i32 %v1043, 2
-  %v1045 = icmp slt i32 %v1041, %arg.n
-  %v1046 = select i1 %v1045, i32 %v1044, i32 %v995
-  %v1047 = bitcast half %v771 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1047, ptr addrspace(8) %v999, i32 %v1046, i32 0, i32 0)
-  %v1048 = add i32 %v3, %v593
-  %v1049 = add i32 %v1048, 2
-  %v1050 = mul i32 %v591, %arg.n
-  %v1051 = add i32 %v1050, %v1049
-  %v1052 = mul i32 %v1051, 2
-  %v1053 = icmp slt i32 %v1049, %arg.n
-  %v1054 = select i1 %v1053, i32 %v1052, i32 %v995
-  %v1055 = bitcast half %v772 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1055, ptr addrspace(8) %v999, i32 %v1054, i32 0, i32 0)
-  %v1056 = add i32 %v3, %v593
-  %v1057 = add i32 %v1056, 3
-  %v1058 = mul i32 %v591, %arg.n
-  %v1059 = add i32 %v1058, %v1057
-  %v1060 = mul i32 %v1059, 2
-  %v1061 = icmp slt i32 %v1057, %arg.n
-  %v1062 = select i1 %v1061, i32 %v1060, i32 %v995
-  %v1063 = bitcast half %v773 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1063, ptr addrspace(8) %v999, i32 %v1062, i32 0, i32 0)
-  %v1064 = add i32 %v3, %v605
-  %v1065 = add i32 %v1064, 0
-  %v1066 = mul i32 %v603, %arg.n
-  %v1067 = add i32 %v1066, %v1065
-  %v1068 = mul i32 %v1067, 2
-  %v1069 = icmp slt i32 %v1065, %arg.n
-  %v1070 = select i1 %v1069, i32 %v1068, i32 %v995
-  %v1071 = bitcast half %v774 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1071, ptr addrspace(8) %v999, i32 %v1070, i32 0, i32 0)
-  %v1072 = add i32 %v3, %v605
-  %v1073 = add i32 %v1072, 1
-  %v1074 = mul i32 %v603, %arg.n
-  %v1075 = add i32 %v1074, %v1073
-  %v1076 = mul i32 %v1075, 2
-  %v1077 = icmp slt i32 %v1073, %arg.n
-  %v1078 = select i1 %v1077, i32 %v1076, i32 %v995
-  %v1079 = bitcast half %v775 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1079, ptr addrspace(8) %v999, i32 %v1078, i32 0, i32 0)
-  %v1080 = add i32 %v3, %v605
-  %v1081 = add i32 %v1080, 2
-  %v1082 = mul i32 %v603, %arg.n
-  %v1083 = add i32 %v1082, %v1081
-  %v1084 = mul i32 %v1083, 2
-  %v1085 = icmp slt i32 %v1081, %arg.n
-  %v1086 = select i1 %v1085, i32 %v1084, i32 %v995
-  %v1087 = bitcast half %v776 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1087, ptr addrspace(8) %v999, i32 %v1086, i32 0, i32 0)
-  %v1088 = add i32 %v3, %v605
-  %v1089 = add i32 %v1088, 3
-  %v1090 = mul i32 %v603, %arg.n
-  %v1091 = add i32 %v1090, %v1089
-  %v1092 = mul i32 %v1091, 2
-  %v1093 = icmp slt i32 %v1089, %arg.n
-  %v1094 = select i1 %v1093, i32 %v1092, i32 %v995
-  %v1095 = bitcast half %v777 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1095, ptr addrspace(8) %v999, i32 %v1094, i32 0, i32 0)
-  %v1096 = add i32 %v3, %v617
-  %v1097 = add i32 %v1096, 0
-  %v1098 = mul i32 %v615, %arg.n
-  %v1099 = add i32 %v1098, %v1097
-  %v1100 = mul i32 %v1099, 2
-  %v1101 = icmp slt i32 %v1097, %arg.n
-  %v1102 = select i1 %v1101, i32 %v1100, i32 %v995
-  %v1103 = bitcast half %v778 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1103, ptr addrspace(8) %v999, i32 %v1102, i32 0, i32 0)
-  %v1104 = add i32 %v3, %v617
-  %v1105 = add i32 %v1104, 1
-  %v1106 = mul i32 %v615, %arg.n
-  %v1107 = add i32 %v1106, %v1105
-  %v1108 = mul i32 %v1107, 2
-  %v1109 = icmp slt i32 %v1105, %arg.n
-  %v1110 = select i1 %v1109, i32 %v1108, i32 %v995
-  %v1111 = bitcast half %v779 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1111, ptr addrspace(8) %v999, i32 %v1110, i32 0, i32 0)
-  %v1112 = add i32 %v3, %v617
-  %v1113 = add i32 %v1112, 2
-  %v1114 = mul i32 %v615, %arg.n
-  %v1115 = add i32 %v1114, %v1113
-  %v1116 = mul i32 %v1115, 2
-  %v1117 = icmp slt i32 %v1113, %arg.n
-  %v1118 = select i1 %v1117, i32 %v1116, i32 %v995
-  %v1119 = bitcast half %v780 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1119, ptr addrspace(8) %v999, i32 %v1118, i32 0, i32 0)
-  %v1120 = add i32 %v3, %v617
-  %v1121 = add i32 %v1120, 3
-  %v1122 = mul i32 %v615, %arg.n
-  %v1123 = add i32 %v1122, %v1121
-  %v1124 = mul i32 %v1123, 2
-  %v1125 = icmp slt i32 %v1121, %arg.n
-  %v1126 = select i1 %v1125, i32 %v1124, i32 %v995
-  %v1127 = bitcast half %v781 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1127, ptr addrspace(8) %v999, i32 %v1126, i32 0, i32 0)
-  %v1128 = add i32 %v3, %v629
-  %v1129 = add i32 %v1128, 0
-  %v1130 = mul i32 %v627, %arg.n
-  %v1131 = add i32 %v1130, %v1129
-  %v1132 = mul i32 %v1131, 2
-  %v1133 = icmp slt i32 %v1129, %arg.n
-  %v1134 = select i1 %v1133, i32 %v1132, i32 %v995
-  %v1135 = bitcast half %v782 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1135, ptr addrspace(8) %v999, i32 %v1134, i32 0, i32 0)
-  %v1136 = add i32 %v3, %v629
-  %v1137 = add i32 %v1136, 1
-  %v1138 = mul i32 %v627, %arg.n
-  %v1139 = add i32 %v1138, %v1137
-  %v1140 = mul i32 %v1139, 2
-  %v1141 = icmp slt i32 %v1137, %arg.n
-  %v1142 = select i1 %v1141, i32 %v1140, i32 %v995
-  %v1143 = bitcast half %v783 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1143, ptr addrspace(8) %v999, i32 %v1142, i32 0, i32 0)
-  %v1144 = add i32 %v3, %v629
-  %v1145 = add i32 %v1144, 2
-  %v1146 = mul i32 %v627, %arg.n
-  %v1147 = add i32 %v1146, %v1145
-  %v1148 = mul i32 %v1147, 2
-  %v1149 = icmp slt i32 %v1145, %arg.n
-  %v1150 = select i1 %v1149, i32 %v1148, i32 %v995
-  %v1151 = bitcast half %v784 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1151, ptr addrspace(8) %v999, i32 %v1150, i32 0, i32 0)
-  %v1152 = add i32 %v3, %v629
-  %v1153 = add i32 %v1152, 3
-  %v1154 = mul i32 %v627, %arg.n
-  %v1155 = add i32 %v1154, %v1153
-  %v1156 = mul i32 %v1155, 2
-  %v1157 = icmp slt i32 %v1153, %arg.n
-  %v1158 = select i1 %v1157, i32 %v1156, i32 %v995
-  %v1159 = bitcast half %v785 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1159, ptr addrspace(8) %v999, i32 %v1158, i32 0, i32 0)
-  %v1160 = add i32 %v3, %v641
-  %v1161 = add i32 %v1160, 0
-  %v1162 = mul i32 %v639, %arg.n
-  %v1163 = add i32 %v1162, %v1161
-  %v1164 = mul i32 %v1163, 2
-  %v1165 = icmp slt i32 %v1161, %arg.n
-  %v1166 = select i1 %v1165, i32 %v1164, i32 %v995
-  %v1167 = bitcast half %v786 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1167, ptr addrspace(8) %v999, i32 %v1166, i32 0, i32 0)
-  %v1168 = add i32 %v3, %v641
-  %v1169 = add i32 %v1168, 1
-  %v1170 = mul i32 %v639, %arg.n
-  %v1171 = add i32 %v1170, %v1169
-  %v1172 = mul i32 %v1171, 2
-  %v1173 = icmp slt i32 %v1169, %arg.n
-  %v1174 = select i1 %v1173, i32 %v1172, i32 %v995
-  %v1175 = bitcast half %v787 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1175, ptr addrspace(8) %v999, i32 %v1174, i32 0, i32 0)
-  %v1176 = add i32 %v3, %v641
-  %v1177 = add i32 %v1176, 2
-  %v1178 = mul i32 %v639, %arg.n
-  %v1179 = add i32 %v1178, %v1177
-  %v1180 = mul i32 %v1179, 2
-  %v1181 = icmp slt i32 %v1177, %arg.n
-  %v1182 = select i1 %v1181, i32 %v1180, i32 %v995
-  %v1183 = bitcast half %v788 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1183, ptr addrspace(8) %v999, i32 %v1182, i32 0, i32 0)
-  %v1184 = add i32 %v3, %v641
-  %v1185 = add i32 %v1184, 3
-  %v1186 = mul i32 %v639, %arg.n
-  %v1187 = add i32 %v1186, %v1185
-  %v1188 = mul i32 %v1187, 2
-  %v1189 = icmp slt i32 %v1185, %arg.n
-  %v1190 = select i1 %v1189, i32 %v1188, i32 %v995
-  %v1191 = bitcast half %v789 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1191, ptr addrspace(8) %v999, i32 %v1190, i32 0, i32 0)
-  %v1192 = add i32 %v3, %v653
-  %v1193 = add i32 %v1192, 0
-  %v1194 = mul i32 %v651, %arg.n
-  %v1195 = add i32 %v1194, %v1193
-  %v1196 = mul i32 %v1195, 2
-  %v1197 = icmp slt i32 %v1193, %arg.n
-  %v1198 = select i1 %v1197, i32 %v1196, i32 %v995
-  %v1199 = bitcast half %v790 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1199, ptr addrspace(8) %v999, i32 %v1198, i32 0, i32 0)
-  %v1200 = add i32 %v3, %v653
-  %v1201 = add i32 %v1200, 1
-  %v1202 = mul i32 %v651, %arg.n
-  %v1203 = add i32 %v1202, %v1201
-  %v1204 = mul i32 %v1203, 2
-  %v1205 = icmp slt i32 %v1201, %arg.n
-  %v1206 = select i1 %v1205, i32 %v1204, i32 %v995
-  %v1207 = bitcast half %v791 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1207, ptr addrspace(8) %v999, i32 %v1206, i32 0, i32 0)
-  %v1208 = add i32 %v3, %v653
-  %v1209 = add i32 %v1208, 2
-  %v1210 = mul i32 %v651, %arg.n
-  %v1211 = add i32 %v1210, %v1209
-  %v1212 = mul i32 %v1211, 2
-  %v1213 = icmp slt i32 %v1209, %arg.n
-  %v1214 = select i1 %v1213, i32 %v1212, i32 %v995
-  %v1215 = bitcast half %v792 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1215, ptr addrspace(8) %v999, i32 %v1214, i32 0, i32 0)
-  %v1216 = add i32 %v3, %v653
-  %v1217 = add i32 %v1216, 3
-  %v1218 = mul i32 %v651, %arg.n
-  %v1219 = add i32 %v1218, %v1217
-  %v1220 = mul i32 %v1219, 2
-  %v1221 = icmp slt i32 %v1217, %arg.n
-  %v1222 = select i1 %v1221, i32 %v1220, i32 %v995
-  %v1223 = bitcast half %v793 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1223, ptr addrspace(8) %v999, i32 %v1222, i32 0, i32 0)
-  %v1224 = add i32 %v3, %v665
-  %v1225 = add i32 %v1224, 0
-  %v1226 = mul i32 %v663, %arg.n
-  %v1227 = add i32 %v1226, %v1225
-  %v1228 = mul i32 %v1227, 2
-  %v1229 = icmp slt i32 %v1225, %arg.n
-  %v1230 = select i1 %v1229, i32 %v1228, i32 %v995
-  %v1231 = bitcast half %v794 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1231, ptr addrspace(8) %v999, i32 %v1230, i32 0, i32 0)
-  %v1232 = add i32 %v3, %v665
-  %v1233 = add i32 %v1232, 1
-  %v1234 = mul i32 %v663, %arg.n
-  %v1235 = add i32 %v1234, %v1233
-  %v1236 = mul i32 %v1235, 2
-  %v1237 = icmp slt i32 %v1233, %arg.n
-  %v1238 = select i1 %v1237, i32 %v1236, i32 %v995
-  %v1239 = bitcast half %v795 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1239, ptr addrspace(8) %v999, i32 %v1238, i32 0, i32 0)
-  %v1240 = add i32 %v3, %v665
-  %v1241 = add i32 %v1240, 2
-  %v1242 = mul i32 %v663, %arg.n
-  %v1243 = add i32 %v1242, %v1241
-  %v1244 = mul i32 %v1243, 2
-  %v1245 = icmp slt i32 %v1241, %arg.n
-  %v1246 = select i1 %v1245, i32 %v1244, i32 %v995
-  %v1247 = bitcast half %v796 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1247, ptr addrspace(8) %v999, i32 %v1246, i32 0, i32 0)
-  %v1248 = add i32 %v3, %v665
-  %v1249 = add i32 %v1248, 3
-  %v1250 = mul i32 %v663, %arg.n
-  %v1251 = add i32 %v1250, %v1249
-  %v1252 = mul i32 %v1251, 2
-  %v1253 = icmp slt i32 %v1249, %arg.n
-  %v1254 = select i1 %v1253, i32 %v1252, i32 %v995
-  %v1255 = bitcast half %v797 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1255, ptr addrspace(8) %v999, i32 %v1254, i32 0, i32 0)
-  %v1256 = add i32 %v3, %v677
-  %v1257 = add i32 %v1256, 0
-  %v1258 = mul i32 %v675, %arg.n
-  %v1259 = add i32 %v1258, %v1257
-  %v1260 = mul i32 %v1259, 2
-  %v1261 = icmp slt i32 %v1257, %arg.n
-  %v1262 = select i1 %v1261, i32 %v1260, i32 %v995
-  %v1263 = bitcast half %v798 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1263, ptr addrspace(8) %v999, i32 %v1262, i32 0, i32 0)
-  %v1264 = add i32 %v3, %v677
-  %v1265 = add i32 %v1264, 1
-  %v1266 = mul i32 %v675, %arg.n
-  %v1267 = add i32 %v1266, %v1265
-  %v1268 = mul i32 %v1267, 2
-  %v1269 = icmp slt i32 %v1265, %arg.n
-  %v1270 = select i1 %v1269, i32 %v1268, i32 %v995
-  %v1271 = bitcast half %v799 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1271, ptr addrspace(8) %v999, i32 %v1270, i32 0, i32 0)
-  %v1272 = add i32 %v3, %v677
-  %v1273 = add i32 %v1272, 2
-  %v1274 = mul i32 %v675, %arg.n
-  %v1275 = add i32 %v1274, %v1273
-  %v1276 = mul i32 %v1275, 2
-  %v1277 = icmp slt i32 %v1273, %arg.n
-  %v1278 = select i1 %v1277, i32 %v1276, i32 %v995
-  %v1279 = bitcast half %v800 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1279, ptr addrspace(8) %v999, i32 %v1278, i32 0, i32 0)
-  %v1280 = add i32 %v3, %v677
-  %v1281 = add i32 %v1280, 3
-  %v1282 = mul i32 %v675, %arg.n
-  %v1283 = add i32 %v1282, %v1281
-  %v1284 = mul i32 %v1283, 2
-  %v1285 = icmp slt i32 %v1281, %arg.n
-  %v1286 = select i1 %v1285, i32 %v1284, i32 %v995
-  %v1287 = bitcast half %v801 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1287, ptr addrspace(8) %v999, i32 %v1286, i32 0, i32 0)
-  %v1288 = add i32 %v3, %v689
-  %v1289 = add i32 %v1288, 0
-  %v1290 = mul i32 %v687, %arg.n
-  %v1291 = add i32 %v1290, %v1289
-  %v1292 = mul i32 %v1291, 2
-  %v1293 = icmp slt i32 %v1289, %arg.n
-  %v1294 = select i1 %v1293, i32 %v1292, i32 %v995
-  %v1295 = bitcast half %v802 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1295, ptr addrspace(8) %v999, i32 %v1294, i32 0, i32 0)
-  %v1296 = add i32 %v3, %v689
-  %v1297 = add i32 %v1296, 1
-  %v1298 = mul i32 %v687, %arg.n
-  %v1299 = add i32 %v1298, %v1297
-  %v1300 = mul i32 %v1299, 2
-  %v1301 = icmp slt i32 %v1297, %arg.n
-  %v1302 = select i1 %v1301, i32 %v1300, i32 %v995
-  %v1303 = bitcast half %v803 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1303, ptr addrspace(8) %v999, i32 %v1302, i32 0, i32 0)
-  %v1304 = add i32 %v3, %v689
-  %v1305 = add i32 %v1304, 2
-  %v1306 = mul i32 %v687, %arg.n
-  %v1307 = add i32 %v1306, %v1305
-  %v1308 = mul i32 %v1307, 2
-  %v1309 = icmp slt i32 %v1305, %arg.n
-  %v1310 = select i1 %v1309, i32 %v1308, i32 %v995
-  %v1311 = bitcast half %v804 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1311, ptr addrspace(8) %v999, i32 %v1310, i32 0, i32 0)
-  %v1312 = add i32 %v3, %v689
-  %v1313 = add i32 %v1312, 3
-  %v1314 = mul i32 %v687, %arg.n
-  %v1315 = add i32 %v1314, %v1313
-  %v1316 = mul i32 %v1315, 2
-  %v1317 = icmp slt i32 %v1313, %arg.n
-  %v1318 = select i1 %v1317, i32 %v1316, i32 %v995
-  %v1319 = bitcast half %v805 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1319, ptr addrspace(8) %v999, i32 %v1318, i32 0, i32 0)
-  %v1320 = add i32 %v3, %v701
-  %v1321 = add i32 %v1320, 0
-  %v1322 = mul i32 %v699, %arg.n
-  %v1323 = add i32 %v1322, %v1321
-  %v1324 = mul i32 %v1323, 2
-  %v1325 = icmp slt i32 %v1321, %arg.n
-  %v1326 = select i1 %v1325, i32 %v1324, i32 %v995
-  %v1327 = bitcast half %v806 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1327, ptr addrspace(8) %v999, i32 %v1326, i32 0, i32 0)
-  %v1328 = add i32 %v3, %v701
-  %v1329 = add i32 %v1328, 1
-  %v1330 = mul i32 %v699, %arg.n
-  %v1331 = add i32 %v1330, %v1329
-  %v1332 = mul i32 %v1331, 2
-  %v1333 = icmp slt i32 %v1329, %arg.n
-  %v1334 = select i1 %v1333, i32 %v1332, i32 %v995
-  %v1335 = bitcast half %v807 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1335, ptr addrspace(8) %v999, i32 %v1334, i32 0, i32 0)
-  %v1336 = add i32 %v3, %v701
-  %v1337 = add i32 %v1336, 2
-  %v1338 = mul i32 %v699, %arg.n
-  %v1339 = add i32 %v1338, %v1337
-  %v1340 = mul i32 %v1339, 2
-  %v1341 = icmp slt i32 %v1337, %arg.n
-  %v1342 = select i1 %v1341, i32 %v1340, i32 %v995
-  %v1343 = bitcast half %v808 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1343, ptr addrspace(8) %v999, i32 %v1342, i32 0, i32 0)
-  %v1344 = add i32 %v3, %v701
-  %v1345 = add i32 %v1344, 3
-  %v1346 = mul i32 %v699, %arg.n
-  %v1347 = add i32 %v1346, %v1345
-  %v1348 = mul i32 %v1347, 2
-  %v1349 = icmp slt i32 %v1345, %arg.n
-  %v1350 = select i1 %v1349, i32 %v1348, i32 %v995
-  %v1351 = bitcast half %v809 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1351, ptr addrspace(8) %v999, i32 %v1350, i32 0, i32 0)
-  %v1352 = add i32 %v3, %v713
-  %v1353 = add i32 %v1352, 0
-  %v1354 = mul i32 %v711, %arg.n
-  %v1355 = add i32 %v1354, %v1353
-  %v1356 = mul i32 %v1355, 2
-  %v1357 = icmp slt i32 %v1353, %arg.n
-  %v1358 = select i1 %v1357, i32 %v1356, i32 %v995
-  %v1359 = bitcast half %v810 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1359, ptr addrspace(8) %v999, i32 %v1358, i32 0, i32 0)
-  %v1360 = add i32 %v3, %v713
-  %v1361 = add i32 %v1360, 1
-  %v1362 = mul i32 %v711, %arg.n
-  %v1363 = add i32 %v1362, %v1361
-  %v1364 = mul i32 %v1363, 2
-  %v1365 = icmp slt i32 %v1361, %arg.n
-  %v1366 = select i1 %v1365, i32 %v1364, i32 %v995
-  %v1367 = bitcast half %v811 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1367, ptr addrspace(8) %v999, i32 %v1366, i32 0, i32 0)
-  %v1368 = add i32 %v3, %v713
-  %v1369 = add i32 %v1368, 2
-  %v1370 = mul i32 %v711, %arg.n
-  %v1371 = add i32 %v1370, %v1369
-  %v1372 = mul i32 %v1371, 2
-  %v1373 = icmp slt i32 %v1369, %arg.n
-  %v1374 = select i1 %v1373, i32 %v1372, i32 %v995
-  %v1375 = bitcast half %v812 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1375, ptr addrspace(8) %v999, i32 %v1374, i32 0, i32 0)
-  %v1376 = add i32 %v3, %v713
-  %v1377 = add i32 %v1376, 3
-  %v1378 = mul i32 %v711, %arg.n
-  %v1379 = add i32 %v1378, %v1377
-  %v1380 = mul i32 %v1379, 2
-  %v1381 = icmp slt i32 %v1377, %arg.n
-  %v1382 = select i1 %v1381, i32 %v1380, i32 %v995
-  %v1383 = bitcast half %v813 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1383, ptr addrspace(8) %v999, i32 %v1382, i32 0, i32 0)
-  %v1384 = add i32 %v3, %v725
-  %v1385 = add i32 %v1384, 0
-  %v1386 = mul i32 %v723, %arg.n
-  %v1387 = add i32 %v1386, %v1385
-  %v1388 = mul i32 %v1387, 2
-  %v1389 = icmp slt i32 %v1385, %arg.n
-  %v1390 = select i1 %v1389, i32 %v1388, i32 %v995
-  %v1391 = bitcast half %v814 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1391, ptr addrspace(8) %v999, i32 %v1390, i32 0, i32 0)
-  %v1392 = add i32 %v3, %v725
-  %v1393 = add i32 %v1392, 1
-  %v1394 = mul i32 %v723, %arg.n
-  %v1395 = add i32 %v1394, %v1393
-  %v1396 = mul i32 %v1395, 2
-  %v1397 = icmp slt i32 %v1393, %arg.n
-  %v1398 = select i1 %v1397, i32 %v1396, i32 %v995
-  %v1399 = bitcast half %v815 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1399, ptr addrspace(8) %v999, i32 %v1398, i32 0, i32 0)
-  %v1400 = add i32 %v3, %v725
-  %v1401 = add i32 %v1400, 2
-  %v1402 = mul i32 %v723, %arg.n
-  %v1403 = add i32 %v1402, %v1401
-  %v1404 = mul i32 %v1403, 2
-  %v1405 = icmp slt i32 %v1401, %arg.n
-  %v1406 = select i1 %v1405, i32 %v1404, i32 %v995
-  %v1407 = bitcast half %v816 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1407, ptr addrspace(8) %v999, i32 %v1406, i32 0, i32 0)
-  %v1408 = add i32 %v3, %v725
-  %v1409 = add i32 %v1408, 3
-  %v1410 = mul i32 %v723, %arg.n
-  %v1411 = add i32 %v1410, %v1409
-  %v1412 = mul i32 %v1411, 2
-  %v1413 = icmp slt i32 %v1409, %arg.n
-  %v1414 = select i1 %v1413, i32 %v1412, i32 %v995
-  %v1415 = bitcast half %v817 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1415, ptr addrspace(8) %v999, i32 %v1414, i32 0, i32 0)
-  %v1416 = add i32 %v3, %v737
-  %v1417 = add i32 %v1416, 0
-  %v1418 = mul i32 %v735, %arg.n
-  %v1419 = add i32 %v1418, %v1417
-  %v1420 = mul i32 %v1419, 2
-  %v1421 = icmp slt i32 %v1417, %arg.n
-  %v1422 = select i1 %v1421, i32 %v1420, i32 %v995
-  %v1423 = bitcast half %v818 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1423, ptr addrspace(8) %v999, i32 %v1422, i32 0, i32 0)
-  %v1424 = add i32 %v3, %v737
-  %v1425 = add i32 %v1424, 1
-  %v1426 = mul i32 %v735, %arg.n
-  %v1427 = add i32 %v1426, %v1425
-  %v1428 = mul i32 %v1427, 2
-  %v1429 = icmp slt i32 %v1425, %arg.n
-  %v1430 = select i1 %v1429, i32 %v1428, i32 %v995
-  %v1431 = bitcast half %v819 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1431, ptr addrspace(8) %v999, i32 %v1430, i32 0, i32 0)
-  %v1432 = add i32 %v3, %v737
-  %v1433 = add i32 %v1432, 2
-  %v1434 = mul i32 %v735, %arg.n
-  %v1435 = add i32 %v1434, %v1433
-  %v1436 = mul i32 %v1435, 2
-  %v1437 = icmp slt i32 %v1433, %arg.n
-  %v1438 = select i1 %v1437, i32 %v1436, i32 %v995
-  %v1439 = bitcast half %v820 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1439, ptr addrspace(8) %v999, i32 %v1438, i32 0, i32 0)
-  %v1440 = add i32 %v3, %v737
-  %v1441 = add i32 %v1440, 3
-  %v1442 = mul i32 %v735, %arg.n
-  %v1443 = add i32 %v1442, %v1441
-  %v1444 = mul i32 %v1443, 2
-  %v1445 = icmp slt i32 %v1441, %arg.n
-  %v1446 = select i1 %v1445, i32 %v1444, i32 %v995
-  %v1447 = bitcast half %v821 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1447, ptr addrspace(8) %v999, i32 %v1446, i32 0, i32 0)
-  %v1448 = add i32 %v3, %v749
-  %v1449 = add i32 %v1448, 0
-  %v1450 = mul i32 %v747, %arg.n
-  %v1451 = add i32 %v1450, %v1449
-  %v1452 = mul i32 %v1451, 2
-  %v1453 = icmp slt i32 %v1449, %arg.n
-  %v1454 = select i1 %v1453, i32 %v1452, i32 %v995
-  %v1455 = bitcast half %v822 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1455, ptr addrspace(8) %v999, i32 %v1454, i32 0, i32 0)
-  %v1456 = add i32 %v3, %v749
-  %v1457 = add i32 %v1456, 1
-  %v1458 = mul i32 %v747, %arg.n
-  %v1459 = add i32 %v1458, %v1457
-  %v1460 = mul i32 %v1459, 2
-  %v1461 = icmp slt i32 %v1457, %arg.n
-  %v1462 = select i1 %v1461, i32 %v1460, i32 %v995
-  %v1463 = bitcast half %v823 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1463, ptr addrspace(8) %v999, i32 %v1462, i32 0, i32 0)
-  %v1464 = add i32 %v3, %v749
-  %v1465 = add i32 %v1464, 2
-  %v1466 = mul i32 %v747, %arg.n
-  %v1467 = add i32 %v1466, %v1465
-  %v1468 = mul i32 %v1467, 2
-  %v1469 = icmp slt i32 %v1465, %arg.n
-  %v1470 = select i1 %v1469, i32 %v1468, i32 %v995
-  %v1471 = bitcast half %v824 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1471, ptr addrspace(8) %v999, i32 %v1470, i32 0, i32 0)
-  %v1472 = add i32 %v3, %v749
-  %v1473 = add i32 %v1472, 3
-  %v1474 = mul i32 %v747, %arg.n
-  %v1475 = add i32 %v1474, %v1473
-  %v1476 = mul i32 %v1475, 2
-  %v1477 = icmp slt i32 %v1473, %arg.n
-  %v1478 = select i1 %v1477, i32 %v1476, i32 %v995
-  %v1479 = bitcast half %v825 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1479, ptr addrspace(8) %v999, i32 %v1478, i32 0, i32 0)
-  %v1480 = add i32 %v3, %v761
-  %v1481 = add i32 %v1480, 0
-  %v1482 = mul i32 %v759, %arg.n
-  %v1483 = add i32 %v1482, %v1481
-  %v1484 = mul i32 %v1483, 2
-  %v1485 = icmp slt i32 %v1481, %arg.n
-  %v1486 = select i1 %v1485, i32 %v1484, i32 %v995
-  %v1487 = bitcast half %v826 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1487, ptr addrspace(8) %v999, i32 %v1486, i32 0, i32 0)
-  %v1488 = add i32 %v3, %v761
-  %v1489 = add i32 %v1488, 1
-  %v1490 = mul i32 %v759, %arg.n
-  %v1491 = add i32 %v1490, %v1489
-  %v1492 = mul i32 %v1491, 2
-  %v1493 = icmp slt i32 %v1489, %arg.n
-  %v1494 = select i1 %v1493, i32 %v1492, i32 %v995
-  %v1495 = bitcast half %v827 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1495, ptr addrspace(8) %v999, i32 %v1494, i32 0, i32 0)
-  %v1496 = add i32 %v3, %v761
-  %v1497 = add i32 %v1496, 2
-  %v1498 = mul i32 %v759, %arg.n
-  %v1499 = add i32 %v1498, %v1497
-  %v1500 = mul i32 %v1499, 2
-  %v1501 = icmp slt i32 %v1497, %arg.n
-  %v1502 = select i1 %v1501, i32 %v1500, i32 %v995
-  %v1503 = bitcast half %v828 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1503, ptr addrspace(8) %v999, i32 %v1502, i32 0, i32 0)
-  %v1504 = add i32 %v3, %v761
-  %v1505 = add i32 %v1504, 3
-  %v1506 = mul i32 %v759, %arg.n
-  %v1507 = add i32 %v1506, %v1505
-  %v1508 = mul i32 %v1507, 2
-  %v1509 = icmp slt i32 %v1505, %arg.n
-  %v1510 = select i1 %v1509, i32 %v1508, i32 %v995
-  %v1511 = bitcast half %v829 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1511, ptr addrspace(8) %v999, i32 %v1510, i32 0, i32 0)
-  br label %if.end29
-if.end29:
+  %v955 = icmp slt i32 %v951, %arg.n
+  %v956 = select i1 %v955, i32 %v954, i32 %v857
+  %v957 = bitcast half %v639 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v957, ptr addrspace(8) %v861, i32 %v956, i32 0, i32 0)
+  %v958 = add i32 %v3, %v479
+  %v959 = add i32 %v958, 0
+  %v960 = mul i32 %v477, %arg.n
+  %v961 = add i32 %v960, %v959
+  %v962 = mul i32 %v961, 2
+  %v963 = icmp slt i32 %v959, %arg.n
+  %v964 = select i1 %v963, i32 %v962, i32 %v857
+  %v965 = bitcast half %v640 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v965, ptr addrspace(8) %v861, i32 %v964, i32 0, i32 0)
+  %v966 = add i32 %v3, %v479
+  %v967 = add i32 %v966, 1
+  %v968 = mul i32 %v477, %arg.n
+  %v969 = add i32 %v968, %v967
+  %v970 = mul i32 %v969, 2
+  %v971 = icmp slt i32 %v967, %arg.n
+  %v972 = select i1 %v971, i32 %v970, i32 %v857
+  %v973 = bitcast half %v641 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v973, ptr addrspace(8) %v861, i32 %v972, i32 0, i32 0)
+  %v974 = add i32 %v3, %v479
+  %v975 = add i32 %v974, 2
+  %v976 = mul i32 %v477, %arg.n
+  %v977 = add i32 %v976, %v975
+  %v978 = mul i32 %v977, 2
+  %v979 = icmp slt i32 %v975, %arg.n
+  %v980 = select i1 %v979, i32 %v978, i32 %v857
+  %v981 = bitcast half %v642 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v981, ptr addrspace(8) %v861, i32 %v980, i32 0, i32 0)
+  %v982 = add i32 %v3, %v479
+  %v983 = add i32 %v982, 3
+  %v984 = mul i32 %v477, %arg.n
+  %v985 = add i32 %v984, %v983
+  %v986 = mul i32 %v985, 2
+  %v987 = icmp slt i32 %v983, %arg.n
+  %v988 = select i1 %v987, i32 %v986, i32 %v857
+  %v989 = bitcast half %v643 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v989, ptr addrspace(8) %v861, i32 %v988, i32 0, i32 0)
+  %v990 = add i32 %v3, %v491
+  %v991 = add i32 %v990, 0
+  %v992 = mul i32 %v489, %arg.n
+  %v993 = add i32 %v992, %v991
+  %v994 = mul i32 %v993, 2
+  %v995 = icmp slt i32 %v991, %arg.n
+  %v996 = select i1 %v995, i32 %v994, i32 %v857
+  %v997 = bitcast half %v644 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v997, ptr addrspace(8) %v861, i32 %v996, i32 0, i32 0)
+  %v998 = add i32 %v3, %v491
+  %v999 = add i32 %v998, 1
+  %v1000 = mul i32 %v489, %arg.n
+  %v1001 = add i32 %v1000, %v999
+  %v1002 = mul i32 %v1001, 2
+  %v1003 = icmp slt i32 %v999, %arg.n
+  %v1004 = select i1 %v1003, i32 %v1002, i32 %v857
+  %v1005 = bitcast half %v645 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1005, ptr addrspace(8) %v861, i32 %v1004, i32 0, i32 0)
+  %v1006 = add i32 %v3, %v491
+  %v1007 = add i32 %v1006, 2
+  %v1008 = mul i32 %v489, %arg.n
+  %v1009 = add i32 %v1008, %v1007
+  %v1010 = mul i32 %v1009, 2
+  %v1011 = icmp slt i32 %v1007, %arg.n
+  %v1012 = select i1 %v1011, i32 %v1010, i32 %v857
+  %v1013 = bitcast half %v646 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1013, ptr addrspace(8) %v861, i32 %v1012, i32 0, i32 0)
+  %v1014 = add i32 %v3, %v491
+  %v1015 = add i32 %v1014, 3
+  %v1016 = mul i32 %v489, %arg.n
+  %v1017 = add i32 %v1016, %v1015
+  %v1018 = mul i32 %v1017, 2
+  %v1019 = icmp slt i32 %v1015, %arg.n
+  %v1020 = select i1 %v1019, i32 %v1018, i32 %v857
+  %v1021 = bitcast half %v647 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1021, ptr addrspace(8) %v861, i32 %v1020, i32 0, i32 0)
+  %v1022 = add i32 %v3, %v503
+  %v1023 = add i32 %v1022, 0
+  %v1024 = mul i32 %v501, %arg.n
+  %v1025 = add i32 %v1024, %v1023
+  %v1026 = mul i32 %v1025, 2
+  %v1027 = icmp slt i32 %v1023, %arg.n
+  %v1028 = select i1 %v1027, i32 %v1026, i32 %v857
+  %v1029 = bitcast half %v648 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1029, ptr addrspace(8) %v861, i32 %v1028, i32 0, i32 0)
+  %v1030 = add i32 %v3, %v503
+  %v1031 = add i32 %v1030, 1
+  %v1032 = mul i32 %v501, %arg.n
+  %v1033 = add i32 %v1032, %v1031
+  %v1034 = mul i32 %v1033, 2
+  %v1035 = icmp slt i32 %v1031, %arg.n
+  %v1036 = select i1 %v1035, i32 %v1034, i32 %v857
+  %v1037 = bitcast half %v649 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1037, ptr addrspace(8) %v861, i32 %v1036, i32 0, i32 0)
+  %v1038 = add i32 %v3, %v503
+  %v1039 = add i32 %v1038, 2
+  %v1040 = mul i32 %v501, %arg.n
+  %v1041 = add i32 %v1040, %v1039
+  %v1042 = mul i32 %v1041, 2
+  %v1043 = icmp slt i32 %v1039, %arg.n
+  %v1044 = select i1 %v1043, i32 %v1042, i32 %v857
+  %v1045 = bitcast half %v650 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1045, ptr addrspace(8) %v861, i32 %v1044, i32 0, i32 0)
+  %v1046 = add i32 %v3, %v503
+  %v1047 = add i32 %v1046, 3
+  %v1048 = mul i32 %v501, %arg.n
+  %v1049 = add i32 %v1048, %v1047
+  %v1050 = mul i32 %v1049, 2
+  %v1051 = icmp slt i32 %v1047, %arg.n
+  %v1052 = select i1 %v1051, i32 %v1050, i32 %v857
+  %v1053 = bitcast half %v651 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1053, ptr addrspace(8) %v861, i32 %v1052, i32 0, i32 0)
+  %v1054 = add i32 %v3, %v515
+  %v1055 = add i32 %v1054, 0
+  %v1056 = mul i32 %v513, %arg.n
+  %v1057 = add i32 %v1056, %v1055
+  %v1058 = mul i32 %v1057, 2
+  %v1059 = icmp slt i32 %v1055, %arg.n
+  %v1060 = select i1 %v1059, i32 %v1058, i32 %v857
+  %v1061 = bitcast half %v652 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1061, ptr addrspace(8) %v861, i32 %v1060, i32 0, i32 0)
+  %v1062 = add i32 %v3, %v515
+  %v1063 = add i32 %v1062, 1
+  %v1064 = mul i32 %v513, %arg.n
+  %v1065 = add i32 %v1064, %v1063
+  %v1066 = mul i32 %v1065, 2
+  %v1067 = icmp slt i32 %v1063, %arg.n
+  %v1068 = select i1 %v1067, i32 %v1066, i32 %v857
+  %v1069 = bitcast half %v653 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1069, ptr addrspace(8) %v861, i32 %v1068, i32 0, i32 0)
+  %v1070 = add i32 %v3, %v515
+  %v1071 = add i32 %v1070, 2
+  %v1072 = mul i32 %v513, %arg.n
+  %v1073 = add i32 %v1072, %v1071
+  %v1074 = mul i32 %v1073, 2
+  %v1075 = icmp slt i32 %v1071, %arg.n
+  %v1076 = select i1 %v1075, i32 %v1074, i32 %v857
+  %v1077 = bitcast half %v654 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1077, ptr addrspace(8) %v861, i32 %v1076, i32 0, i32 0)
+  %v1078 = add i32 %v3, %v515
+  %v1079 = add i32 %v1078, 3
+  %v1080 = mul i32 %v513, %arg.n
+  %v1081 = add i32 %v1080, %v1079
+  %v1082 = mul i32 %v1081, 2
+  %v1083 = icmp slt i32 %v1079, %arg.n
+  %v1084 = select i1 %v1083, i32 %v1082, i32 %v857
+  %v1085 = bitcast half %v655 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1085, ptr addrspace(8) %v861, i32 %v1084, i32 0, i32 0)
+  %v1086 = add i32 %v3, %v527
+  %v1087 = add i32 %v1086, 0
+  %v1088 = mul i32 %v525, %arg.n
+  %v1089 = add i32 %v1088, %v1087
+  %v1090 = mul i32 %v1089, 2
+  %v1091 = icmp slt i32 %v1087, %arg.n
+  %v1092 = select i1 %v1091, i32 %v1090, i32 %v857
+  %v1093 = bitcast half %v656 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1093, ptr addrspace(8) %v861, i32 %v1092, i32 0, i32 0)
+  %v1094 = add i32 %v3, %v527
+  %v1095 = add i32 %v1094, 1
+  %v1096 = mul i32 %v525, %arg.n
+  %v1097 = add i32 %v1096, %v1095
+  %v1098 = mul i32 %v1097, 2
+  %v1099 = icmp slt i32 %v1095, %arg.n
+  %v1100 = select i1 %v1099, i32 %v1098, i32 %v857
+  %v1101 = bitcast half %v657 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1101, ptr addrspace(8) %v861, i32 %v1100, i32 0, i32 0)
+  %v1102 = add i32 %v3, %v527
+  %v1103 = add i32 %v1102, 2
+  %v1104 = mul i32 %v525, %arg.n
+  %v1105 = add i32 %v1104, %v1103
+  %v1106 = mul i32 %v1105, 2
+  %v1107 = icmp slt i32 %v1103, %arg.n
+  %v1108 = select i1 %v1107, i32 %v1106, i32 %v857
+  %v1109 = bitcast half %v658 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1109, ptr addrspace(8) %v861, i32 %v1108, i32 0, i32 0)
+  %v1110 = add i32 %v3, %v527
+  %v1111 = add i32 %v1110, 3
+  %v1112 = mul i32 %v525, %arg.n
+  %v1113 = add i32 %v1112, %v1111
+  %v1114 = mul i32 %v1113, 2
+  %v1115 = icmp slt i32 %v1111, %arg.n
+  %v1116 = select i1 %v1115, i32 %v1114, i32 %v857
+  %v1117 = bitcast half %v659 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1117, ptr addrspace(8) %v861, i32 %v1116, i32 0, i32 0)
+  %v1118 = add i32 %v3, %v539
+  %v1119 = add i32 %v1118, 0
+  %v1120 = mul i32 %v537, %arg.n
+  %v1121 = add i32 %v1120, %v1119
+  %v1122 = mul i32 %v1121, 2
+  %v1123 = icmp slt i32 %v1119, %arg.n
+  %v1124 = select i1 %v1123, i32 %v1122, i32 %v857
+  %v1125 = bitcast half %v660 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1125, ptr addrspace(8) %v861, i32 %v1124, i32 0, i32 0)
+  %v1126 = add i32 %v3, %v539
+  %v1127 = add i32 %v1126, 1
+  %v1128 = mul i32 %v537, %arg.n
+  %v1129 = add i32 %v1128, %v1127
+  %v1130 = mul i32 %v1129, 2
+  %v1131 = icmp slt i32 %v1127, %arg.n
+  %v1132 = select i1 %v1131, i32 %v1130, i32 %v857
+  %v1133 = bitcast half %v661 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1133, ptr addrspace(8) %v861, i32 %v1132, i32 0, i32 0)
+  %v1134 = add i32 %v3, %v539
+  %v1135 = add i32 %v1134, 2
+  %v1136 = mul i32 %v537, %arg.n
+  %v1137 = add i32 %v1136, %v1135
+  %v1138 = mul i32 %v1137, 2
+  %v1139 = icmp slt i32 %v1135, %arg.n
+  %v1140 = select i1 %v1139, i32 %v1138, i32 %v857
+  %v1141 = bitcast half %v662 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1141, ptr addrspace(8) %v861, i32 %v1140, i32 0, i32 0)
+  %v1142 = add i32 %v3, %v539
+  %v1143 = add i32 %v1142, 3
+  %v1144 = mul i32 %v537, %arg.n
+  %v1145 = add i32 %v1144, %v1143
+  %v1146 = mul i32 %v1145, 2
+  %v1147 = icmp slt i32 %v1143, %arg.n
+  %v1148 = select i1 %v1147, i32 %v1146, i32 %v857
+  %v1149 = bitcast half %v663 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1149, ptr addrspace(8) %v861, i32 %v1148, i32 0, i32 0)
+  %v1150 = add i32 %v3, %v551
+  %v1151 = add i32 %v1150, 0
+  %v1152 = mul i32 %v549, %arg.n
+  %v1153 = add i32 %v1152, %v1151
+  %v1154 = mul i32 %v1153, 2
+  %v1155 = icmp slt i32 %v1151, %arg.n
+  %v1156 = select i1 %v1155, i32 %v1154, i32 %v857
+  %v1157 = bitcast half %v664 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1157, ptr addrspace(8) %v861, i32 %v1156, i32 0, i32 0)
+  %v1158 = add i32 %v3, %v551
+  %v1159 = add i32 %v1158, 1
+  %v1160 = mul i32 %v549, %arg.n
+  %v1161 = add i32 %v1160, %v1159
+  %v1162 = mul i32 %v1161, 2
+  %v1163 = icmp slt i32 %v1159, %arg.n
+  %v1164 = select i1 %v1163, i32 %v1162, i32 %v857
+  %v1165 = bitcast half %v665 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1165, ptr addrspace(8) %v861, i32 %v1164, i32 0, i32 0)
+  %v1166 = add i32 %v3, %v551
+  %v1167 = add i32 %v1166, 2
+  %v1168 = mul i32 %v549, %arg.n
+  %v1169 = add i32 %v1168, %v1167
+  %v1170 = mul i32 %v1169, 2
+  %v1171 = icmp slt i32 %v1167, %arg.n
+  %v1172 = select i1 %v1171, i32 %v1170, i32 %v857
+  %v1173 = bitcast half %v666 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1173, ptr addrspace(8) %v861, i32 %v1172, i32 0, i32 0)
+  %v1174 = add i32 %v3, %v551
+  %v1175 = add i32 %v1174, 3
+  %v1176 = mul i32 %v549, %arg.n
+  %v1177 = add i32 %v1176, %v1175
+  %v1178 = mul i32 %v1177, 2
+  %v1179 = icmp slt i32 %v1175, %arg.n
+  %v1180 = select i1 %v1179, i32 %v1178, i32 %v857
+  %v1181 = bitcast half %v667 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1181, ptr addrspace(8) %v861, i32 %v1180, i32 0, i32 0)
+  %v1182 = add i32 %v3, %v563
+  %v1183 = add i32 %v1182, 0
+  %v1184 = mul i32 %v561, %arg.n
+  %v1185 = add i32 %v1184, %v1183
+  %v1186 = mul i32 %v1185, 2
+  %v1187 = icmp slt i32 %v1183, %arg.n
+  %v1188 = select i1 %v1187, i32 %v1186, i32 %v857
+  %v1189 = bitcast half %v668 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1189, ptr addrspace(8) %v861, i32 %v1188, i32 0, i32 0)
+  %v1190 = add i32 %v3, %v563
+  %v1191 = add i32 %v1190, 1
+  %v1192 = mul i32 %v561, %arg.n
+  %v1193 = add i32 %v1192, %v1191
+  %v1194 = mul i32 %v1193, 2
+  %v1195 = icmp slt i32 %v1191, %arg.n
+  %v1196 = select i1 %v1195, i32 %v1194, i32 %v857
+  %v1197 = bitcast half %v669 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1197, ptr addrspace(8) %v861, i32 %v1196, i32 0, i32 0)
+  %v1198 = add i32 %v3, %v563
+  %v1199 = add i32 %v1198, 2
+  %v1200 = mul i32 %v561, %arg.n
+  %v1201 = add i32 %v1200, %v1199
+  %v1202 = mul i32 %v1201, 2
+  %v1203 = icmp slt i32 %v1199, %arg.n
+  %v1204 = select i1 %v1203, i32 %v1202, i32 %v857
+  %v1205 = bitcast half %v670 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1205, ptr addrspace(8) %v861, i32 %v1204, i32 0, i32 0)
+  %v1206 = add i32 %v3, %v563
+  %v1207 = add i32 %v1206, 3
+  %v1208 = mul i32 %v561, %arg.n
+  %v1209 = add i32 %v1208, %v1207
+  %v1210 = mul i32 %v1209, 2
+  %v1211 = icmp slt i32 %v1207, %arg.n
+  %v1212 = select i1 %v1211, i32 %v1210, i32 %v857
+  %v1213 = bitcast half %v671 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1213, ptr addrspace(8) %v861, i32 %v1212, i32 0, i32 0)
+  %v1214 = add i32 %v3, %v575
+  %v1215 = add i32 %v1214, 0
+  %v1216 = mul i32 %v573, %arg.n
+  %v1217 = add i32 %v1216, %v1215
+  %v1218 = mul i32 %v1217, 2
+  %v1219 = icmp slt i32 %v1215, %arg.n
+  %v1220 = select i1 %v1219, i32 %v1218, i32 %v857
+  %v1221 = bitcast half %v672 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1221, ptr addrspace(8) %v861, i32 %v1220, i32 0, i32 0)
+  %v1222 = add i32 %v3, %v575
+  %v1223 = add i32 %v1222, 1
+  %v1224 = mul i32 %v573, %arg.n
+  %v1225 = add i32 %v1224, %v1223
+  %v1226 = mul i32 %v1225, 2
+  %v1227 = icmp slt i32 %v1223, %arg.n
+  %v1228 = select i1 %v1227, i32 %v1226, i32 %v857
+  %v1229 = bitcast half %v673 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1229, ptr addrspace(8) %v861, i32 %v1228, i32 0, i32 0)
+  %v1230 = add i32 %v3, %v575
+  %v1231 = add i32 %v1230, 2
+  %v1232 = mul i32 %v573, %arg.n
+  %v1233 = add i32 %v1232, %v1231
+  %v1234 = mul i32 %v1233, 2
+  %v1235 = icmp slt i32 %v1231, %arg.n
+  %v1236 = select i1 %v1235, i32 %v1234, i32 %v857
+  %v1237 = bitcast half %v674 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1237, ptr addrspace(8) %v861, i32 %v1236, i32 0, i32 0)
+  %v1238 = add i32 %v3, %v575
+  %v1239 = add i32 %v1238, 3
+  %v1240 = mul i32 %v573, %arg.n
+  %v1241 = add i32 %v1240, %v1239
+  %v1242 = mul i32 %v1241, 2
+  %v1243 = icmp slt i32 %v1239, %arg.n
+  %v1244 = select i1 %v1243, i32 %v1242, i32 %v857
+  %v1245 = bitcast half %v675 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1245, ptr addrspace(8) %v861, i32 %v1244, i32 0, i32 0)
+  %v1246 = add i32 %v3, %v587
+  %v1247 = add i32 %v1246, 0
+  %v1248 = mul i32 %v585, %arg.n
+  %v1249 = add i32 %v1248, %v1247
+  %v1250 = mul i32 %v1249, 2
+  %v1251 = icmp slt i32 %v1247, %arg.n
+  %v1252 = select i1 %v1251, i32 %v1250, i32 %v857
+  %v1253 = bitcast half %v676 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1253, ptr addrspace(8) %v861, i32 %v1252, i32 0, i32 0)
+  %v1254 = add i32 %v3, %v587
+  %v1255 = add i32 %v1254, 1
+  %v1256 = mul i32 %v585, %arg.n
+  %v1257 = add i32 %v1256, %v1255
+  %v1258 = mul i32 %v1257, 2
+  %v1259 = icmp slt i32 %v1255, %arg.n
+  %v1260 = select i1 %v1259, i32 %v1258, i32 %v857
+  %v1261 = bitcast half %v677 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1261, ptr addrspace(8) %v861, i32 %v1260, i32 0, i32 0)
+  %v1262 = add i32 %v3, %v587
+  %v1263 = add i32 %v1262, 2
+  %v1264 = mul i32 %v585, %arg.n
+  %v1265 = add i32 %v1264, %v1263
+  %v1266 = mul i32 %v1265, 2
+  %v1267 = icmp slt i32 %v1263, %arg.n
+  %v1268 = select i1 %v1267, i32 %v1266, i32 %v857
+  %v1269 = bitcast half %v678 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1269, ptr addrspace(8) %v861, i32 %v1268, i32 0, i32 0)
+  %v1270 = add i32 %v3, %v587
+  %v1271 = add i32 %v1270, 3
+  %v1272 = mul i32 %v585, %arg.n
+  %v1273 = add i32 %v1272, %v1271
+  %v1274 = mul i32 %v1273, 2
+  %v1275 = icmp slt i32 %v1271, %arg.n
+  %v1276 = select i1 %v1275, i32 %v1274, i32 %v857
+  %v1277 = bitcast half %v679 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1277, ptr addrspace(8) %v861, i32 %v1276, i32 0, i32 0)
+  %v1278 = add i32 %v3, %v599
+  %v1279 = add i32 %v1278, 0
+  %v1280 = mul i32 %v597, %arg.n
+  %v1281 = add i32 %v1280, %v1279
+  %v1282 = mul i32 %v1281, 2
+  %v1283 = icmp slt i32 %v1279, %arg.n
+  %v1284 = select i1 %v1283, i32 %v1282, i32 %v857
+  %v1285 = bitcast half %v680 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1285, ptr addrspace(8) %v861, i32 %v1284, i32 0, i32 0)
+  %v1286 = add i32 %v3, %v599
+  %v1287 = add i32 %v1286, 1
+  %v1288 = mul i32 %v597, %arg.n
+  %v1289 = add i32 %v1288, %v1287
+  %v1290 = mul i32 %v1289, 2
+  %v1291 = icmp slt i32 %v1287, %arg.n
+  %v1292 = select i1 %v1291, i32 %v1290, i32 %v857
+  %v1293 = bitcast half %v681 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1293, ptr addrspace(8) %v861, i32 %v1292, i32 0, i32 0)
+  %v1294 = add i32 %v3, %v599
+  %v1295 = add i32 %v1294, 2
+  %v1296 = mul i32 %v597, %arg.n
+  %v1297 = add i32 %v1296, %v1295
+  %v1298 = mul i32 %v1297, 2
+  %v1299 = icmp slt i32 %v1295, %arg.n
+  %v1300 = select i1 %v1299, i32 %v1298, i32 %v857
+  %v1301 = bitcast half %v682 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1301, ptr addrspace(8) %v861, i32 %v1300, i32 0, i32 0)
+  %v1302 = add i32 %v3, %v599
+  %v1303 = add i32 %v1302, 3
+  %v1304 = mul i32 %v597, %arg.n
+  %v1305 = add i32 %v1304, %v1303
+  %v1306 = mul i32 %v1305, 2
+  %v1307 = icmp slt i32 %v1303, %arg.n
+  %v1308 = select i1 %v1307, i32 %v1306, i32 %v857
+  %v1309 = bitcast half %v683 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1309, ptr addrspace(8) %v861, i32 %v1308, i32 0, i32 0)
+  %v1310 = add i32 %v3, %v611
+  %v1311 = add i32 %v1310, 0
+  %v1312 = mul i32 %v609, %arg.n
+  %v1313 = add i32 %v1312, %v1311
+  %v1314 = mul i32 %v1313, 2
+  %v1315 = icmp slt i32 %v1311, %arg.n
+  %v1316 = select i1 %v1315, i32 %v1314, i32 %v857
+  %v1317 = bitcast half %v684 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1317, ptr addrspace(8) %v861, i32 %v1316, i32 0, i32 0)
+  %v1318 = add i32 %v3, %v611
+  %v1319 = add i32 %v1318, 1
+  %v1320 = mul i32 %v609, %arg.n
+  %v1321 = add i32 %v1320, %v1319
+  %v1322 = mul i32 %v1321, 2
+  %v1323 = icmp slt i32 %v1319, %arg.n
+  %v1324 = select i1 %v1323, i32 %v1322, i32 %v857
+  %v1325 = bitcast half %v685 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1325, ptr addrspace(8) %v861, i32 %v1324, i32 0, i32 0)
+  %v1326 = add i32 %v3, %v611
+  %v1327 = add i32 %v1326, 2
+  %v1328 = mul i32 %v609, %arg.n
+  %v1329 = add i32 %v1328, %v1327
+  %v1330 = mul i32 %v1329, 2
+  %v1331 = icmp slt i32 %v1327, %arg.n
+  %v1332 = select i1 %v1331, i32 %v1330, i32 %v857
+  %v1333 = bitcast half %v686 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1333, ptr addrspace(8) %v861, i32 %v1332, i32 0, i32 0)
+  %v1334 = add i32 %v3, %v611
+  %v1335 = add i32 %v1334, 3
+  %v1336 = mul i32 %v609, %arg.n
+  %v1337 = add i32 %v1336, %v1335
+  %v1338 = mul i32 %v1337, 2
+  %v1339 = icmp slt i32 %v1335, %arg.n
+  %v1340 = select i1 %v1339, i32 %v1338, i32 %v857
+  %v1341 = bitcast half %v687 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1341, ptr addrspace(8) %v861, i32 %v1340, i32 0, i32 0)
+  %v1342 = add i32 %v3, %v623
+  %v1343 = add i32 %v1342, 0
+  %v1344 = mul i32 %v621, %arg.n
+  %v1345 = add i32 %v1344, %v1343
+  %v1346 = mul i32 %v1345, 2
+  %v1347 = icmp slt i32 %v1343, %arg.n
+  %v1348 = select i1 %v1347, i32 %v1346, i32 %v857
+  %v1349 = bitcast half %v688 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1349, ptr addrspace(8) %v861, i32 %v1348, i32 0, i32 0)
+  %v1350 = add i32 %v3, %v623
+  %v1351 = add i32 %v1350, 1
+  %v1352 = mul i32 %v621, %arg.n
+  %v1353 = add i32 %v1352, %v1351
+  %v1354 = mul i32 %v1353, 2
+  %v1355 = icmp slt i32 %v1351, %arg.n
+  %v1356 = select i1 %v1355, i32 %v1354, i32 %v857
+  %v1357 = bitcast half %v689 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1357, ptr addrspace(8) %v861, i32 %v1356, i32 0, i32 0)
+  %v1358 = add i32 %v3, %v623
+  %v1359 = add i32 %v1358, 2
+  %v1360 = mul i32 %v621, %arg.n
+  %v1361 = add i32 %v1360, %v1359
+  %v1362 = mul i32 %v1361, 2
+  %v1363 = icmp slt i32 %v1359, %arg.n
+  %v1364 = select i1 %v1363, i32 %v1362, i32 %v857
+  %v1365 = bitcast half %v690 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1365, ptr addrspace(8) %v861, i32 %v1364, i32 0, i32 0)
+  %v1366 = add i32 %v3, %v623
+  %v1367 = add i32 %v1366, 3
+  %v1368 = mul i32 %v621, %arg.n
+  %v1369 = add i32 %v1368, %v1367
+  %v1370 = mul i32 %v1369, 2
+  %v1371 = icmp slt i32 %v1367, %arg.n
+  %v1372 = select i1 %v1371, i32 %v1370, i32 %v857
+  %v1373 = bitcast half %v691 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1373, ptr addrspace(8) %v861, i32 %v1372, i32 0, i32 0)
+  br label %if.end23
+if.end23:
   ret void
 }
 
@@ -1700,7 +1546,6 @@ declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, <16 x float>, i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8), ptr addrspace(3), i32, i32, i32, i32, i32)
-declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
 declare void @llvm.amdgcn.s.barrier()

@@ -749,15 +749,15 @@ for.body4:
 for.exit5:
   br label %for.head6
 for.head6:
-  %v694 = phi i32 [ %v108, %for.exit5 ], [ %v1099, %if.end20 ]
-  %v695 = phi <8 x float> [ %v380, %for.exit5 ], [ %v1091, %if.end20 ]
-  %v696 = phi <8 x float> [ %v381, %for.exit5 ], [ %v1095, %if.end20 ]
-  %v697 = phi <8 x float> [ %v382, %for.exit5 ], [ %v1092, %if.end20 ]
-  %v698 = phi <8 x float> [ %v383, %for.exit5 ], [ %v1096, %if.end20 ]
-  %v699 = phi <8 x float> [ %v384, %for.exit5 ], [ %v1093, %if.end20 ]
-  %v700 = phi <8 x float> [ %v385, %for.exit5 ], [ %v1097, %if.end20 ]
-  %v701 = phi <8 x float> [ %v386, %for.exit5 ], [ %v1094, %if.end20 ]
-  %v702 = phi <8 x float> [ %v387, %for.exit5 ], [ %v1098, %if.end20 ]
+  %v694 = phi i32 [ %v108, %for.exit5 ], [ %v814, %for.exit17 ]
+  %v695 = phi <8 x float> [ %v380, %for.exit5 ], [ %v806, %for.exit17 ]
+  %v696 = phi <8 x float> [ %v381, %for.exit5 ], [ %v810, %for.exit17 ]
+  %v697 = phi <8 x float> [ %v382, %for.exit5 ], [ %v807, %for.exit17 ]
+  %v698 = phi <8 x float> [ %v383, %for.exit5 ], [ %v811, %for.exit17 ]
+  %v699 = phi <8 x float> [ %v384, %for.exit5 ], [ %v808, %for.exit17 ]
+  %v700 = phi <8 x float> [ %v385, %for.exit5 ], [ %v812, %for.exit17 ]
+  %v701 = phi <8 x float> [ %v386, %for.exit5 ], [ %v809, %for.exit17 ]
+  %v702 = phi <8 x float> [ %v387, %for.exit5 ], [ %v813, %for.exit17 ]
   %v703 = icmp slt i32 %v694, %arg.k
   br i1 %v703, label %for.body7, label %for.exit8
 for.body7:
@@ -765,1367 +765,1059 @@ for.body7:
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v704 = srem i32 %arg.k, 8
-  %v705 = icmp eq i32 %v704, 0
-  br i1 %v705, label %if.then9, label %if.else10
-if.then9:
-  %v706 = zext i32 2147483647 to i64
-  %v707 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %arg.a, i16 0, i64 %v706, i32 822099968)
-  %v708 = add i32 %v4, 0
-  %v709 = add i32 %v4, 256
-  %v710 = sdiv i32 %v708, 4
-  %v711 = srem i32 %v708, 4
-  %v712 = mul i32 %v711, 8
-  %v713 = add i32 %v1, %v710
-  %v714 = add i32 %v694, %v712
-  %v715 = icmp slt i32 %v713, %arg.m
-  %v716 = icmp slt i32 %v714, %arg.k
-  %v717 = mul i32 %v713, %arg.k
-  %v718 = add i32 %v717, %v714
-  %v719 = and i1 %v715, %v716
-  %v720 = mul i32 %v718, 2
-  %v721 = select i1 %v719, i32 %v720, i32 2147483647
-  %v722 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v707, i32 %v721, i32 0, i32 0)
-  %v723 = bitcast <4 x i32> %v722 to <8 x half>
-  %v724 = sdiv i32 %v709, 4
-  %v725 = srem i32 %v709, 4
-  %v726 = mul i32 %v725, 8
-  %v727 = add i32 %v1, %v724
-  %v728 = add i32 %v694, %v726
-  %v729 = icmp slt i32 %v727, %arg.m
-  %v730 = icmp slt i32 %v728, %arg.k
-  %v731 = mul i32 %v727, %arg.k
-  %v732 = add i32 %v731, %v728
-  %v733 = and i1 %v729, %v730
-  %v734 = mul i32 %v732, 2
-  %v735 = select i1 %v733, i32 %v734, i32 2147483647
-  %v736 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v707, i32 %v735, i32 0, i32 0)
-  %v737 = bitcast <4 x i32> %v736 to <8 x half>
-  %v738 = add i32 %v4, 0
-  %v739 = add i32 %v4, 256
-  %v740 = sdiv i32 %v738, 4
-  %v741 = srem i32 %v738, 4
-  %v742 = mul i32 %v741, 8
-  %v743 = sdiv i32 %v739, 4
-  %v744 = srem i32 %v739, 4
-  %v745 = mul i32 %v744, 8
-  %v746 = mul i32 %v742, 2
-  %v747 = mul i32 %v740, 4
-  %v748 = sdiv i32 %v746, 16
-  %v749 = add i32 %v747, %v748
-  %v750 = sdiv i32 %v749, 8
-  %v751 = srem i32 %v750, 8
-  %v752 = shl i32 %v751, 1
-  %v753 = xor i32 %v751, %v752
-  %v754 = srem i32 %v753, 8
-  %v755 = srem i32 %v749, 8
-  %v756 = xor i32 %v755, %v754
-  %v757 = mul i32 %v750, 128
-  %v758 = mul i32 %v756, 16
-  %v759 = add i32 %v757, %v758
-  %v760 = srem i32 %v746, 16
-  %v761 = add i32 %v759, %v760
-  %v762 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v761
-  store <8 x half> %v723, ptr addrspace(3) %v762, align 2
-  %v763 = mul i32 %v745, 2
-  %v764 = mul i32 %v743, 4
-  %v765 = sdiv i32 %v763, 16
-  %v766 = add i32 %v764, %v765
-  %v767 = sdiv i32 %v766, 8
-  %v768 = srem i32 %v767, 8
-  %v769 = shl i32 %v768, 1
-  %v770 = xor i32 %v768, %v769
-  %v771 = srem i32 %v770, 8
-  %v772 = srem i32 %v766, 8
-  %v773 = xor i32 %v772, %v771
-  %v774 = mul i32 %v767, 128
-  %v775 = mul i32 %v773, 16
-  %v776 = add i32 %v774, %v775
-  %v777 = srem i32 %v763, 16
-  %v778 = add i32 %v776, %v777
-  %v779 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v778
-  store <8 x half> %v737, ptr addrspace(3) %v779, align 2
-  br label %if.end11
-if.else10:
-  br label %for.head12
-for.head12:
-  %v780 = phi i32 [ %v4, %if.else10 ], [ %v814, %if.end17 ]
-  %v781 = icmp slt i32 %v780, 4096
-  br i1 %v781, label %for.body13, label %for.exit14
-for.body13:
-  %v782 = sdiv i32 %v780, 32
-  %v783 = srem i32 %v780, 32
-  %v784 = add i32 %v1, %v782
-  %v785 = mul i32 %v784, %arg.k
-  %v786 = add i32 %v694, %v783
-  %v787 = add i32 %v785, %v786
-  %v788 = add i32 %v1, %v782
-  %v789 = icmp slt i32 %v788, %arg.m
-  %v790 = add i32 %v694, %v783
-  %v791 = icmp slt i32 %v790, %arg.k
-  %v792 = and i1 %v789, %v791
-  br i1 %v792, label %if.then15, label %if.else16
-if.then15:
-  %v793 = mul i32 %v787, 2
-  %v794 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v793
-  %v795 = load half, ptr addrspace(1) %v794, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v796 = phi half [ %v795, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v797 = mul i32 %v783, 2
-  %v798 = mul i32 %v782, 4
-  %v799 = sdiv i32 %v797, 16
-  %v800 = add i32 %v798, %v799
-  %v801 = sdiv i32 %v800, 8
-  %v802 = srem i32 %v801, 8
-  %v803 = shl i32 %v802, 1
-  %v804 = xor i32 %v802, %v803
-  %v805 = srem i32 %v804, 8
-  %v806 = srem i32 %v800, 8
-  %v807 = xor i32 %v806, %v805
-  %v808 = mul i32 %v801, 128
-  %v809 = mul i32 %v807, 16
-  %v810 = add i32 %v808, %v809
-  %v811 = srem i32 %v797, 16
-  %v812 = add i32 %v810, %v811
-  %v813 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v812
-  store half %v796, ptr addrspace(3) %v813, align 2
-  %v814 = add i32 %v780, 256
-  br label %for.head12
-for.exit14:
-  br label %if.end11
-if.end11:
-  %v815 = srem i32 %arg.n, 8
-  %v816 = icmp eq i32 %v815, 0
-  br i1 %v816, label %if.then18, label %if.else19
+  br label %for.head9
+for.head9:
+  %v704 = phi i32 [ %v4, %for.body7 ], [ %v738, %if.end14 ]
+  %v705 = icmp slt i32 %v704, 4096
+  br i1 %v705, label %for.body10, label %for.exit11
+for.body10:
+  %v706 = sdiv i32 %v704, 32
+  %v707 = srem i32 %v704, 32
+  %v708 = add i32 %v1, %v706
+  %v709 = mul i32 %v708, %arg.k
+  %v710 = add i32 %v694, %v707
+  %v711 = add i32 %v709, %v710
+  %v712 = add i32 %v1, %v706
+  %v713 = icmp slt i32 %v712, %arg.m
+  %v714 = add i32 %v694, %v707
+  %v715 = icmp slt i32 %v714, %arg.k
+  %v716 = and i1 %v713, %v715
+  br i1 %v716, label %if.then12, label %if.else13
+if.then12:
+  %v717 = mul i32 %v711, 2
+  %v718 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v717
+  %v719 = load half, ptr addrspace(1) %v718, align 2
+  br label %if.end14
+if.else13:
+  br label %if.end14
+if.end14:
+  %v720 = phi half [ %v719, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v721 = mul i32 %v707, 2
+  %v722 = mul i32 %v706, 4
+  %v723 = sdiv i32 %v721, 16
+  %v724 = add i32 %v722, %v723
+  %v725 = sdiv i32 %v724, 8
+  %v726 = srem i32 %v725, 8
+  %v727 = shl i32 %v726, 1
+  %v728 = xor i32 %v726, %v727
+  %v729 = srem i32 %v728, 8
+  %v730 = srem i32 %v724, 8
+  %v731 = xor i32 %v730, %v729
+  %v732 = mul i32 %v725, 128
+  %v733 = mul i32 %v731, 16
+  %v734 = add i32 %v732, %v733
+  %v735 = srem i32 %v721, 16
+  %v736 = add i32 %v734, %v735
+  %v737 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v736
+  store half %v720, ptr addrspace(3) %v737, align 2
+  %v738 = add i32 %v704, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v739 = phi i32 [ %v4, %for.exit11 ], [ %v773, %if.end20 ]
+  %v740 = icmp slt i32 %v739, 4096
+  br i1 %v740, label %for.body16, label %for.exit17
+for.body16:
+  %v741 = sdiv i32 %v739, 128
+  %v742 = srem i32 %v739, 128
+  %v743 = add i32 %v694, %v741
+  %v744 = mul i32 %v743, %arg.n
+  %v745 = add i32 %v3, %v742
+  %v746 = add i32 %v744, %v745
+  %v747 = add i32 %v3, %v742
+  %v748 = icmp slt i32 %v747, %arg.n
+  %v749 = add i32 %v694, %v741
+  %v750 = icmp slt i32 %v749, %arg.k
+  %v751 = and i1 %v748, %v750
+  br i1 %v751, label %if.then18, label %if.else19
 if.then18:
-  %v817 = zext i32 2147483647 to i64
-  %v818 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %arg.b, i16 0, i64 %v817, i32 822099968)
-  %v819 = add i32 %v4, 0
-  %v820 = sdiv i32 %v819, 16
-  %v821 = mul i32 %v820, 8
-  %v822 = srem i32 %v819, 16
-  %v823 = mul i32 %v822, 2
-  %v824 = add i32 %v3, %v821
-  %v825 = add i32 %v694, %v823
-  %v826 = icmp slt i32 %v824, %arg.n
-  %v827 = icmp slt i32 %v825, %arg.k
-  %v828 = mul i32 %v825, %arg.n
-  %v829 = add i32 %v828, %v824
-  %v830 = and i1 %v826, %v827
-  %v831 = mul i32 %v829, 2
-  %v832 = select i1 %v830, i32 %v831, i32 2147483647
-  %v833 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v818, i32 %v832, i32 0, i32 0)
-  %v834 = bitcast <4 x i32> %v833 to <8 x half>
-  %v835 = add i32 %v829, %arg.n
-  %v836 = add i32 %v825, 1
-  %v837 = icmp slt i32 %v836, %arg.k
-  %v838 = and i1 %v826, %v837
-  %v839 = mul i32 %v835, 2
-  %v840 = select i1 %v838, i32 %v839, i32 2147483647
-  %v841 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v818, i32 %v840, i32 0, i32 0)
-  %v842 = bitcast <4 x i32> %v841 to <8 x half>
-  %v843 = add i32 %v4, 0
-  %v844 = sdiv i32 %v843, 16
-  %v845 = mul i32 %v844, 8
-  %v846 = srem i32 %v843, 16
-  %v847 = mul i32 %v846, 2
-  %v848 = extractelement <8 x half> %v834, i32 0
-  %v849 = extractelement <8 x half> %v842, i32 0
-  %v850 = insertelement <2 x half> poison, half %v848, i32 0
-  %v851 = insertelement <2 x half> %v850, half %v849, i32 1
-  %v852 = add i32 %v845, 0
-  %v853 = mul i32 %v847, 2
-  %v854 = mul i32 %v852, 4
-  %v855 = sdiv i32 %v853, 16
-  %v856 = add i32 %v854, %v855
-  %v857 = sdiv i32 %v856, 8
-  %v858 = srem i32 %v857, 8
-  %v859 = shl i32 %v858, 1
-  %v860 = xor i32 %v858, %v859
-  %v861 = srem i32 %v860, 8
-  %v862 = srem i32 %v856, 8
-  %v863 = xor i32 %v862, %v861
-  %v864 = mul i32 %v857, 128
-  %v865 = mul i32 %v863, 16
-  %v866 = add i32 %v864, %v865
-  %v867 = srem i32 %v853, 16
-  %v868 = add i32 %v866, %v867
-  %v869 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v868
-  store <2 x half> %v851, ptr addrspace(3) %v869, align 2
-  %v870 = extractelement <8 x half> %v834, i32 1
-  %v871 = extractelement <8 x half> %v842, i32 1
-  %v872 = insertelement <2 x half> poison, half %v870, i32 0
-  %v873 = insertelement <2 x half> %v872, half %v871, i32 1
-  %v874 = add i32 %v845, 1
-  %v875 = mul i32 %v847, 2
-  %v876 = mul i32 %v874, 4
-  %v877 = sdiv i32 %v875, 16
-  %v878 = add i32 %v876, %v877
-  %v879 = sdiv i32 %v878, 8
-  %v880 = srem i32 %v879, 8
-  %v881 = shl i32 %v880, 1
-  %v882 = xor i32 %v880, %v881
-  %v883 = srem i32 %v882, 8
-  %v884 = srem i32 %v878, 8
-  %v885 = xor i32 %v884, %v883
-  %v886 = mul i32 %v879, 128
-  %v887 = mul i32 %v885, 16
-  %v888 = add i32 %v886, %v887
-  %v889 = srem i32 %v875, 16
-  %v890 = add i32 %v888, %v889
-  %v891 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v890
-  store <2 x half> %v873, ptr addrspace(3) %v891, align 2
-  %v892 = extractelement <8 x half> %v834, i32 2
-  %v893 = extractelement <8 x half> %v842, i32 2
-  %v894 = insertelement <2 x half> poison, half %v892, i32 0
-  %v895 = insertelement <2 x half> %v894, half %v893, i32 1
-  %v896 = add i32 %v845, 2
-  %v897 = mul i32 %v847, 2
-  %v898 = mul i32 %v896, 4
-  %v899 = sdiv i32 %v897, 16
-  %v900 = add i32 %v898, %v899
-  %v901 = sdiv i32 %v900, 8
-  %v902 = srem i32 %v901, 8
-  %v903 = shl i32 %v902, 1
-  %v904 = xor i32 %v902, %v903
-  %v905 = srem i32 %v904, 8
-  %v906 = srem i32 %v900, 8
-  %v907 = xor i32 %v906, %v905
-  %v908 = mul i32 %v901, 128
-  %v909 = mul i32 %v907, 16
-  %v910 = add i32 %v908, %v909
-  %v911 = srem i32 %v897, 16
-  %v912 = add i32 %v910, %v911
-  %v913 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v912
-  store <2 x half> %v895, ptr addrspace(3) %v913, align 2
-  %v914 = extractelement <8 x half> %v834, i32 3
-  %v915 = extractelement <8 x half> %v842, i32 3
-  %v916 = insertelement <2 x half> poison, half %v914, i32 0
-  %v917 = insertelement <2 x half> %v916, half %v915, i32 1
-  %v918 = add i32 %v845, 3
-  %v919 = mul i32 %v847, 2
-  %v920 = mul i32 %v918, 4
-  %v921 = sdiv i32 %v919, 16
-  %v922 = add i32 %v920, %v921
-  %v923 = sdiv i32 %v922, 8
-  %v924 = srem i32 %v923, 8
-  %v925 = shl i32 %v924, 1
-  %v926 = xor i32 %v924, %v925
-  %v927 = srem i32 %v926, 8
-  %v928 = srem i32 %v922, 8
-  %v929 = xor i32 %v928, %v927
-  %v930 = mul i32 %v923, 128
-  %v931 = mul i32 %v929, 16
-  %v932 = add i32 %v930, %v931
-  %v933 = srem i32 %v919, 16
-  %v934 = add i32 %v932, %v933
-  %v935 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v934
-  store <2 x half> %v917, ptr addrspace(3) %v935, align 2
-  %v936 = extractelement <8 x half> %v834, i32 4
-  %v937 = extractelement <8 x half> %v842, i32 4
-  %v938 = insertelement <2 x half> poison, half %v936, i32 0
-  %v939 = insertelement <2 x half> %v938, half %v937, i32 1
-  %v940 = add i32 %v845, 4
-  %v941 = mul i32 %v847, 2
-  %v942 = mul i32 %v940, 4
-  %v943 = sdiv i32 %v941, 16
-  %v944 = add i32 %v942, %v943
-  %v945 = sdiv i32 %v944, 8
-  %v946 = srem i32 %v945, 8
-  %v947 = shl i32 %v946, 1
-  %v948 = xor i32 %v946, %v947
-  %v949 = srem i32 %v948, 8
-  %v950 = srem i32 %v944, 8
-  %v951 = xor i32 %v950, %v949
-  %v952 = mul i32 %v945, 128
-  %v953 = mul i32 %v951, 16
-  %v954 = add i32 %v952, %v953
-  %v955 = srem i32 %v941, 16
-  %v956 = add i32 %v954, %v955
-  %v957 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v956
-  store <2 x half> %v939, ptr addrspace(3) %v957, align 2
-  %v958 = extractelement <8 x half> %v834, i32 5
-  %v959 = extractelement <8 x half> %v842, i32 5
-  %v960 = insertelement <2 x half> poison, half %v958, i32 0
-  %v961 = insertelement <2 x half> %v960, half %v959, i32 1
-  %v962 = add i32 %v845, 5
-  %v963 = mul i32 %v847, 2
-  %v964 = mul i32 %v962, 4
-  %v965 = sdiv i32 %v963, 16
-  %v966 = add i32 %v964, %v965
-  %v967 = sdiv i32 %v966, 8
-  %v968 = srem i32 %v967, 8
-  %v969 = shl i32 %v968, 1
-  %v970 = xor i32 %v968, %v969
-  %v971 = srem i32 %v970, 8
-  %v972 = srem i32 %v966, 8
-  %v973 = xor i32 %v972, %v971
-  %v974 = mul i32 %v967, 128
-  %v975 = mul i32 %v973, 16
-  %v976 = add i32 %v974, %v975
-  %v977 = srem i32 %v963, 16
-  %v978 = add i32 %v976, %v977
-  %v979 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v978
-  store <2 x half> %v961, ptr addrspace(3) %v979, align 2
-  %v980 = extractelement <8 x half> %v834, i32 6
-  %v981 = extractelement <8 x half> %v842, i32 6
-  %v982 = insertelement <2 x half> poison, half %v980, i32 0
-  %v983 = insertelement <2 x half> %v982, half %v981, i32 1
-  %v984 = add i32 %v845, 6
-  %v985 = mul i32 %v847, 2
-  %v986 = mul i32 %v984, 4
-  %v987 = sdiv i32 %v985, 16
-  %v988 = add i32 %v986, %v987
-  %v989 = sdiv i32 %v988, 8
-  %v990 = srem i32 %v989, 8
-  %v991 = shl i32 %v990, 1
-  %v992 = xor i32 %v990, %v991
-  %v993 = srem i32 %v992, 8
-  %v994 = srem i32 %v988, 8
-  %v995 = xor i32 %v994, %v993
-  %v996 = mul i32 %v989, 128
-  %v997 = mul i32 %v995, 16
-  %v998 = add i32 %v996, %v997
-  %v999 = srem i32 %v985, 16
-  %v1000 = add i32 %v998, %v999
-  %v1001 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1000
-  store <2 x half> %v983, ptr addrspace(3) %v1001, align 2
-  %v1002 = extractelement <8 x half> %v834, i32 7
-  %v1003 = extractelement <8 x half> %v842, i32 7
-  %v1004 = insertelement <2 x half> poison, half %v1002, i32 0
-  %v1005 = insertelement <2 x half> %v1004, half %v1003, i32 1
-  %v1006 = add i32 %v845, 7
-  %v1007 = mul i32 %v847, 2
-  %v1008 = mul i32 %v1006, 4
-  %v1009 = sdiv i32 %v1007, 16
-  %v1010 = add i32 %v1008, %v1009
-  %v1011 = sdiv i32 %v1010, 8
-  %v1012 = srem i32 %v1011, 8
-  %v1013 = shl i32 %v1012, 1
-  %v1014 = xor i32 %v1012, %v1013
-  %v1015 = srem i32 %v1014, 8
-  %v1016 = srem i32 %v1010, 8
-  %v1017 = xor i32 %v1016, %v1015
-  %v1018 = mul i32 %v1011, 128
-  %v1019 = mul i32 %v1017, 16
-  %v1020 = add i32 %v1018, %v1019
-  %v1021 = srem i32 %v1007, 16
-  %v1022 = add i32 %v1020, %v1021
-  %v1023 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1022
-  store <2 x half> %v1005, ptr addrspace(3) %v1023, align 2
+  %v752 = mul i32 %v746, 2
+  %v753 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v752
+  %v754 = load half, ptr addrspace(1) %v753, align 2
   br label %if.end20
 if.else19:
-  br label %for.head21
-for.head21:
-  %v1024 = phi i32 [ %v4, %if.else19 ], [ %v1058, %if.end26 ]
-  %v1025 = icmp slt i32 %v1024, 4096
-  br i1 %v1025, label %for.body22, label %for.exit23
-for.body22:
-  %v1026 = sdiv i32 %v1024, 128
-  %v1027 = srem i32 %v1024, 128
-  %v1028 = add i32 %v694, %v1026
-  %v1029 = mul i32 %v1028, %arg.n
-  %v1030 = add i32 %v3, %v1027
-  %v1031 = add i32 %v1029, %v1030
-  %v1032 = add i32 %v3, %v1027
-  %v1033 = icmp slt i32 %v1032, %arg.n
-  %v1034 = add i32 %v694, %v1026
-  %v1035 = icmp slt i32 %v1034, %arg.k
-  %v1036 = and i1 %v1033, %v1035
-  br i1 %v1036, label %if.then24, label %if.else25
-if.then24:
-  %v1037 = mul i32 %v1031, 2
-  %v1038 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v1037
-  %v1039 = load half, ptr addrspace(1) %v1038, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
-  %v1040 = phi half [ %v1039, %if.then24 ], [ 0xH0000, %if.else25 ]
-  %v1041 = mul i32 %v1026, 2
-  %v1042 = mul i32 %v1027, 4
-  %v1043 = sdiv i32 %v1041, 16
-  %v1044 = add i32 %v1042, %v1043
-  %v1045 = sdiv i32 %v1044, 8
-  %v1046 = srem i32 %v1045, 8
-  %v1047 = shl i32 %v1046, 1
-  %v1048 = xor i32 %v1046, %v1047
-  %v1049 = srem i32 %v1048, 8
-  %v1050 = srem i32 %v1044, 8
-  %v1051 = xor i32 %v1050, %v1049
-  %v1052 = mul i32 %v1045, 128
-  %v1053 = mul i32 %v1051, 16
-  %v1054 = add i32 %v1052, %v1053
-  %v1055 = srem i32 %v1041, 16
-  %v1056 = add i32 %v1054, %v1055
-  %v1057 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1056
-  store half %v1040, ptr addrspace(3) %v1057, align 2
-  %v1058 = add i32 %v1024, 256
-  br label %for.head21
-for.exit23:
   br label %if.end20
 if.end20:
+  %v755 = phi half [ %v754, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v756 = mul i32 %v741, 2
+  %v757 = mul i32 %v742, 4
+  %v758 = sdiv i32 %v756, 16
+  %v759 = add i32 %v757, %v758
+  %v760 = sdiv i32 %v759, 8
+  %v761 = srem i32 %v760, 8
+  %v762 = shl i32 %v761, 1
+  %v763 = xor i32 %v761, %v762
+  %v764 = srem i32 %v763, 8
+  %v765 = srem i32 %v759, 8
+  %v766 = xor i32 %v765, %v764
+  %v767 = mul i32 %v760, 128
+  %v768 = mul i32 %v766, 16
+  %v769 = add i32 %v767, %v768
+  %v770 = srem i32 %v756, 16
+  %v771 = add i32 %v769, %v770
+  %v772 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v771
+  store half %v755, ptr addrspace(3) %v772, align 2
+  %v773 = add i32 %v739, 256
+  br label %for.head15
+for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v1059 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v35
-  %v1060 = load <8 x half>, ptr addrspace(3) %v1059, align 2
-  %v1061 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
-  %v1062 = load <8 x half>, ptr addrspace(3) %v1061, align 2
-  %v1063 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v1064 = load <8 x half>, ptr addrspace(3) %v1063, align 2
-  %v1065 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v38
-  %v1066 = load <8 x half>, ptr addrspace(3) %v1065, align 2
-  %v1067 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
-  %v1068 = load <8 x half>, ptr addrspace(3) %v1067, align 2
-  %v1069 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
-  %v1070 = load <8 x half>, ptr addrspace(3) %v1069, align 2
-  %v1071 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1068, <8 x half> %v1060, <8 x float> %v695)
-  %v1072 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1068, <8 x half> %v1062, <8 x float> %v697)
-  %v1073 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1068, <8 x half> %v1064, <8 x float> %v699)
-  %v1074 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1068, <8 x half> %v1066, <8 x float> %v701)
-  %v1075 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1070, <8 x half> %v1060, <8 x float> %v696)
-  %v1076 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1070, <8 x half> %v1062, <8 x float> %v698)
-  %v1077 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1070, <8 x half> %v1064, <8 x float> %v700)
-  %v1078 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1070, <8 x half> %v1066, <8 x float> %v702)
-  %v1079 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
-  %v1080 = load <8 x half>, ptr addrspace(3) %v1079, align 2
-  %v1081 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v58
-  %v1082 = load <8 x half>, ptr addrspace(3) %v1081, align 2
-  %v1083 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v59
-  %v1084 = load <8 x half>, ptr addrspace(3) %v1083, align 2
-  %v1085 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v60
-  %v1086 = load <8 x half>, ptr addrspace(3) %v1085, align 2
-  %v1087 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v99
-  %v1088 = load <8 x half>, ptr addrspace(3) %v1087, align 2
-  %v1089 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v100
-  %v1090 = load <8 x half>, ptr addrspace(3) %v1089, align 2
-  %v1091 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1088, <8 x half> %v1080, <8 x float> %v1071)
-  %v1092 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1088, <8 x half> %v1082, <8 x float> %v1072)
-  %v1093 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1088, <8 x half> %v1084, <8 x float> %v1073)
-  %v1094 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1088, <8 x half> %v1086, <8 x float> %v1074)
-  %v1095 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1090, <8 x half> %v1080, <8 x float> %v1075)
-  %v1096 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1090, <8 x half> %v1082, <8 x float> %v1076)
-  %v1097 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1090, <8 x half> %v1084, <8 x float> %v1077)
-  %v1098 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v1090, <8 x half> %v1086, <8 x float> %v1078)
-  %v1099 = add i32 %v694, 32
+  %v774 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v35
+  %v775 = load <8 x half>, ptr addrspace(3) %v774, align 2
+  %v776 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v777 = load <8 x half>, ptr addrspace(3) %v776, align 2
+  %v778 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v779 = load <8 x half>, ptr addrspace(3) %v778, align 2
+  %v780 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v38
+  %v781 = load <8 x half>, ptr addrspace(3) %v780, align 2
+  %v782 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v79
+  %v783 = load <8 x half>, ptr addrspace(3) %v782, align 2
+  %v784 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v80
+  %v785 = load <8 x half>, ptr addrspace(3) %v784, align 2
+  %v786 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v783, <8 x half> %v775, <8 x float> %v695)
+  %v787 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v783, <8 x half> %v777, <8 x float> %v697)
+  %v788 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v783, <8 x half> %v779, <8 x float> %v699)
+  %v789 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v783, <8 x half> %v781, <8 x float> %v701)
+  %v790 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v785, <8 x half> %v775, <8 x float> %v696)
+  %v791 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v785, <8 x half> %v777, <8 x float> %v698)
+  %v792 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v785, <8 x half> %v779, <8 x float> %v700)
+  %v793 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v785, <8 x half> %v781, <8 x float> %v702)
+  %v794 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
+  %v795 = load <8 x half>, ptr addrspace(3) %v794, align 2
+  %v796 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v58
+  %v797 = load <8 x half>, ptr addrspace(3) %v796, align 2
+  %v798 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v59
+  %v799 = load <8 x half>, ptr addrspace(3) %v798, align 2
+  %v800 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v60
+  %v801 = load <8 x half>, ptr addrspace(3) %v800, align 2
+  %v802 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v99
+  %v803 = load <8 x half>, ptr addrspace(3) %v802, align 2
+  %v804 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v100
+  %v805 = load <8 x half>, ptr addrspace(3) %v804, align 2
+  %v806 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v803, <8 x half> %v795, <8 x float> %v786)
+  %v807 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v803, <8 x half> %v797, <8 x float> %v787)
+  %v808 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v803, <8 x half> %v799, <8 x float> %v788)
+  %v809 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v803, <8 x half> %v801, <8 x float> %v789)
+  %v810 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v805, <8 x half> %v795, <8 x float> %v790)
+  %v811 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v805, <8 x half> %v797, <8 x float> %v791)
+  %v812 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v805, <8 x half> %v799, <8 x float> %v792)
+  %v813 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half> %v805, <8 x half> %v801, <8 x float> %v793)
+  %v814 = add i32 %v694, 32
   br label %for.head6
 for.exit8:
-  %v1100 = sdiv i32 %v5, 16
-  %v1101 = mul i32 %v1100, 8
-  %v1102 = add i32 %v1101, 0
-  %v1103 = srem i32 %v5, 16
-  %v1104 = add i32 %v8, 0
-  %v1105 = add i32 %v1104, %v1103
-  %v1106 = add i32 %v10, 0
-  %v1107 = add i32 %v1106, %v1102
-  %v1108 = extractelement <8 x float> %v695, i32 0
-  %v1109 = extractelement <8 x float> %v695, i32 1
-  %v1110 = extractelement <8 x float> %v695, i32 2
-  %v1111 = extractelement <8 x float> %v695, i32 3
-  %v1112 = extractelement <8 x float> %v695, i32 4
-  %v1113 = extractelement <8 x float> %v695, i32 5
-  %v1114 = extractelement <8 x float> %v695, i32 6
-  %v1115 = extractelement <8 x float> %v695, i32 7
-  %v1116 = sdiv i32 %v5, 16
-  %v1117 = mul i32 %v1116, 8
-  %v1118 = add i32 %v1117, 0
-  %v1119 = srem i32 %v5, 16
-  %v1120 = add i32 %v8, 0
-  %v1121 = add i32 %v1120, %v1119
-  %v1122 = add i32 %v10, 16
-  %v1123 = add i32 %v1122, %v1118
-  %v1124 = extractelement <8 x float> %v696, i32 0
-  %v1125 = extractelement <8 x float> %v696, i32 1
-  %v1126 = extractelement <8 x float> %v696, i32 2
-  %v1127 = extractelement <8 x float> %v696, i32 3
-  %v1128 = extractelement <8 x float> %v696, i32 4
-  %v1129 = extractelement <8 x float> %v696, i32 5
-  %v1130 = extractelement <8 x float> %v696, i32 6
-  %v1131 = extractelement <8 x float> %v696, i32 7
-  %v1132 = sdiv i32 %v5, 16
-  %v1133 = mul i32 %v1132, 8
-  %v1134 = add i32 %v1133, 0
-  %v1135 = srem i32 %v5, 16
-  %v1136 = add i32 %v8, 16
-  %v1137 = add i32 %v1136, %v1135
-  %v1138 = add i32 %v10, 0
-  %v1139 = add i32 %v1138, %v1134
-  %v1140 = extractelement <8 x float> %v697, i32 0
-  %v1141 = extractelement <8 x float> %v697, i32 1
-  %v1142 = extractelement <8 x float> %v697, i32 2
-  %v1143 = extractelement <8 x float> %v697, i32 3
-  %v1144 = extractelement <8 x float> %v697, i32 4
-  %v1145 = extractelement <8 x float> %v697, i32 5
-  %v1146 = extractelement <8 x float> %v697, i32 6
-  %v1147 = extractelement <8 x float> %v697, i32 7
-  %v1148 = sdiv i32 %v5, 16
-  %v1149 = mul i32 %v1148, 8
-  %v1150 = add i32 %v1149, 0
-  %v1151 = srem i32 %v5, 16
-  %v1152 = add i32 %v8, 16
-  %v1153 = add i32 %v1152, %v1151
-  %v1154 = add i32 %v10, 16
-  %v1155 = add i32 %v1154, %v1150
-  %v1156 = extractelement <8 x float> %v698, i32 0
-  %v1157 = extractelement <8 x float> %v698, i32 1
-  %v1158 = extractelement <8 x float> %v698, i32 2
-  %v1159 = extractelement <8 x float> %v698, i32 3
-  %v1160 = extractelement <8 x float> %v698, i32 4
-  %v1161 = extractelement <8 x float> %v698, i32 5
-  %v1162 = extractelement <8 x float> %v698, i32 6
-  %v1163 = extractelement <8 x float> %v698, i32 7
-  %v1164 = sdiv i32 %v5, 16
-  %v1165 = mul i32 %v1164, 8
-  %v1166 = add i32 %v1165, 0
-  %v1167 = srem i32 %v5, 16
-  %v1168 = add i32 %v8, 32
-  %v1169 = add i32 %v1168, %v1167
-  %v1170 = add i32 %v10, 0
-  %v1171 = add i32 %v1170, %v1166
-  %v1172 = extractelement <8 x float> %v699, i32 0
-  %v1173 = extractelement <8 x float> %v699, i32 1
-  %v1174 = extractelement <8 x float> %v699, i32 2
-  %v1175 = extractelement <8 x float> %v699, i32 3
-  %v1176 = extractelement <8 x float> %v699, i32 4
-  %v1177 = extractelement <8 x float> %v699, i32 5
-  %v1178 = extractelement <8 x float> %v699, i32 6
-  %v1179 = extractelement <8 x float> %v699, i32 7
-  %v1180 = sdiv i32 %v5, 16
-  %v1181 = mul i32 %v1180, 8
-  %v1182 = add i32 %v1181, 0
-  %v1183 = srem i32 %v5, 16
-  %v1184 = add i32 %v8, 32
-  %v1185 = add i32 %v1184, %v1183
-  %v1186 = add i32 %v10, 16
-  %v1187 = add i32 %v1186, %v1182
-  %v1188 = extractelement <8 x float> %v700, i32 0
-  %v1189 = extractelement <8 x float> %v700, i32 1
-  %v1190 = extractelement <8 x float> %v700, i32 2
-  %v1191 = extractelement <8 x float> %v700, i32 3
-  %v1192 = extractelement <8 x float> %v700, i32 4
-  %v1193 = extractelement <8 x float> %v700, i32 5
-  %v1194 = extractelement <8 x float> %v700, i32 6
-  %v1195 = extractelement <8 x float> %v700, i32 7
-  %v1196 = sdiv i32 %v5, 16
-  %v1197 = mul i32 %v1196, 8
-  %v1198 = add i32 %v1197, 0
-  %v1199 = srem i32 %v5, 16
-  %v1200 = add i32 %v8, 48
-  %v1201 = add i32 %v1200, %v1199
-  %v1202 = add i32 %v10, 0
-  %v1203 = add i32 %v1202, %v1198
-  %v1204 = extractelement <8 x float> %v701, i32 0
-  %v1205 = extractelement <8 x float> %v701, i32 1
-  %v1206 = extractelement <8 x float> %v701, i32 2
-  %v1207 = extractelement <8 x float> %v701, i32 3
-  %v1208 = extractelement <8 x float> %v701, i32 4
-  %v1209 = extractelement <8 x float> %v701, i32 5
-  %v1210 = extractelement <8 x float> %v701, i32 6
-  %v1211 = extractelement <8 x float> %v701, i32 7
-  %v1212 = sdiv i32 %v5, 16
-  %v1213 = mul i32 %v1212, 8
-  %v1214 = add i32 %v1213, 0
-  %v1215 = srem i32 %v5, 16
-  %v1216 = add i32 %v8, 48
-  %v1217 = add i32 %v1216, %v1215
-  %v1218 = add i32 %v10, 16
-  %v1219 = add i32 %v1218, %v1214
-  %v1220 = extractelement <8 x float> %v702, i32 0
-  %v1221 = extractelement <8 x float> %v702, i32 1
-  %v1222 = extractelement <8 x float> %v702, i32 2
-  %v1223 = extractelement <8 x float> %v702, i32 3
-  %v1224 = extractelement <8 x float> %v702, i32 4
-  %v1225 = extractelement <8 x float> %v702, i32 5
-  %v1226 = extractelement <8 x float> %v702, i32 6
-  %v1227 = extractelement <8 x float> %v702, i32 7
-  %v1228 = fptrunc float %v1108 to half
-  %v1229 = fptrunc float %v1109 to half
-  %v1230 = fptrunc float %v1110 to half
-  %v1231 = fptrunc float %v1111 to half
-  %v1232 = fptrunc float %v1112 to half
-  %v1233 = fptrunc float %v1113 to half
-  %v1234 = fptrunc float %v1114 to half
-  %v1235 = fptrunc float %v1115 to half
-  %v1236 = fptrunc float %v1124 to half
-  %v1237 = fptrunc float %v1125 to half
-  %v1238 = fptrunc float %v1126 to half
-  %v1239 = fptrunc float %v1127 to half
-  %v1240 = fptrunc float %v1128 to half
-  %v1241 = fptrunc float %v1129 to half
-  %v1242 = fptrunc float %v1130 to half
-  %v1243 = fptrunc float %v1131 to half
-  %v1244 = fptrunc float %v1140 to half
-  %v1245 = fptrunc float %v1141 to half
-  %v1246 = fptrunc float %v1142 to half
-  %v1247 = fptrunc float %v1143 to half
-  %v1248 = fptrunc float %v1144 to half
-  %v1249 = fptrunc float %v1145 to half
-  %v1250 = fptrunc float %v1146 to half
-  %v1251 = fptrunc float %v1147 to half
-  %v1252 = fptrunc float %v1156 to half
-  %v1253 = fptrunc float %v1157 to half
-  %v1254 = fptrunc float %v1158 to half
-  %v1255 = fptrunc float %v1159 to half
-  %v1256 = fptrunc float %v1160 to half
-  %v1257 = fptrunc float %v1161 to half
-  %v1258 = fptrunc float %v1162 to half
-  %v1259 = fptrunc float %v1163 to half
-  %v1260 = fptrunc float %v1172 to half
-  %v1261 = fptrunc float %v1173 to half
-  %v1262 = fptrunc float %v1174 to half
-  %v1263 = fptrunc float %v1175 to half
-  %v1264 = fptrunc float %v1176 to half
-  %v1265 = fptrunc float %v1177 to half
-  %v1266 = fptrunc float %v1178 to half
-  %v1267 = fptrunc float %v1179 to half
-  %v1268 = fptrunc float %v1188 to half
-  %v1269 = fptrunc float %v1189 to half
-  %v1270 = fptrunc float %v1190 to half
-  %v1271 = fptrunc float %v1191 to half
-  %v1272 = fptrunc float %v1192 to half
-  %v1273 = fptrunc float %v1193 to half
-  %v1274 = fptrunc float %v1194 to half
-  %v1275 = fptrunc float %v1195 to half
-  %v1276 = fptrunc float %v1204 to half
-  %v1277 = fptrunc float %v1205 to half
-  %v1278 = fptrunc float %v1206 to half
-  %v1279 = fptrunc float %v1207 to half
-  %v1280 = fptrunc float %v1208 to half
-  %v1281 = fptrunc float %v1209 to half
-  %v1282 = fptrunc float %v1210 to half
-  %v1283 = fptrunc float %v1211 to half
-  %v1284 = fptrunc float %v1220 to half
-  %v1285 = fptrunc float %v1221 to half
-  %v1286 = fptrunc float %v1222 to half
-  %v1287 = fptrunc float %v1223 to half
-  %v1288 = fptrunc float %v1224 to half
-  %v1289 = fptrunc float %v1225 to half
-  %v1290 = fptrunc float %v1226 to half
-  %v1291 = fptrunc float %v1227 to half
-  br i1 %v105, label %if.then27, label %if.else28
-if.then27:
-  %v1292 = add i32 %v1, %v1105
-  %v1293 = add i32 %v3, %v1107
-  %v1294 = mul i32 %v1292, %arg.n
-  %v1295 = add i32 %v1294, %v1293
-  %v1296 = mul i32 %v1295, 2
-  %v1297 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1296
-  %v1298 = insertelement <8 x half> poison, half %v1228, i32 0
-  %v1299 = insertelement <8 x half> %v1298, half %v1229, i32 1
-  %v1300 = insertelement <8 x half> %v1299, half %v1230, i32 2
-  %v1301 = insertelement <8 x half> %v1300, half %v1231, i32 3
-  %v1302 = insertelement <8 x half> %v1301, half %v1232, i32 4
-  %v1303 = insertelement <8 x half> %v1302, half %v1233, i32 5
-  %v1304 = insertelement <8 x half> %v1303, half %v1234, i32 6
-  %v1305 = insertelement <8 x half> %v1304, half %v1235, i32 7
-  store <8 x half> %v1305, ptr addrspace(1) %v1297, align 2
-  %v1306 = add i32 %v1, %v1121
-  %v1307 = add i32 %v3, %v1123
-  %v1308 = mul i32 %v1306, %arg.n
+  %v815 = sdiv i32 %v5, 16
+  %v816 = mul i32 %v815, 8
+  %v817 = add i32 %v816, 0
+  %v818 = srem i32 %v5, 16
+  %v819 = add i32 %v8, 0
+  %v820 = add i32 %v819, %v818
+  %v821 = add i32 %v10, 0
+  %v822 = add i32 %v821, %v817
+  %v823 = extractelement <8 x float> %v695, i32 0
+  %v824 = extractelement <8 x float> %v695, i32 1
+  %v825 = extractelement <8 x float> %v695, i32 2
+  %v826 = extractelement <8 x float> %v695, i32 3
+  %v827 = extractelement <8 x float> %v695, i32 4
+  %v828 = extractelement <8 x float> %v695, i32 5
+  %v829 = extractelement <8 x float> %v695, i32 6
+  %v830 = extractelement <8 x float> %v695, i32 7
+  %v831 = sdiv i32 %v5, 16
+  %v832 = mul i32 %v831, 8
+  %v833 = add i32 %v832, 0
+  %v834 = srem i32 %v5, 16
+  %v835 = add i32 %v8, 0
+  %v836 = add i32 %v835, %v834
+  %v837 = add i32 %v10, 16
+  %v838 = add i32 %v837, %v833
+  %v839 = extractelement <8 x float> %v696, i32 0
+  %v840 = extractelement <8 x float> %v696, i32 1
+  %v841 = extractelement <8 x float> %v696, i32 2
+  %v842 = extractelement <8 x float> %v696, i32 3
+  %v843 = extractelement <8 x float> %v696, i32 4
+  %v844 = extractelement <8 x float> %v696, i32 5
+  %v845 = extractelement <8 x float> %v696, i32 6
+  %v846 = extractelement <8 x float> %v696, i32 7
+  %v847 = sdiv i32 %v5, 16
+  %v848 = mul i32 %v847, 8
+  %v849 = add i32 %v848, 0
+  %v850 = srem i32 %v5, 16
+  %v851 = add i32 %v8, 16
+  %v852 = add i32 %v851, %v850
+  %v853 = add i32 %v10, 0
+  %v854 = add i32 %v853, %v849
+  %v855 = extractelement <8 x float> %v697, i32 0
+  %v856 = extractelement <8 x float> %v697, i32 1
+  %v857 = extractelement <8 x float> %v697, i32 2
+  %v858 = extractelement <8 x float> %v697, i32 3
+  %v859 = extractelement <8 x float> %v697, i32 4
+  %v860 = extractelement <8 x float> %v697, i32 5
+  %v861 = extractelement <8 x float> %v697, i32 6
+  %v862 = extractelement <8 x float> %v697, i32 7
+  %v863 = sdiv i32 %v5, 16
+  %v864 = mul i32 %v863, 8
+  %v865 = add i32 %v864, 0
+  %v866 = srem i32 %v5, 16
+  %v867 = add i32 %v8, 16
+  %v868 = add i32 %v867, %v866
+  %v869 = add i32 %v10, 16
+  %v870 = add i32 %v869, %v865
+  %v871 = extractelement <8 x float> %v698, i32 0
+  %v872 = extractelement <8 x float> %v698, i32 1
+  %v873 = extractelement <8 x float> %v698, i32 2
+  %v874 = extractelement <8 x float> %v698, i32 3
+  %v875 = extractelement <8 x float> %v698, i32 4
+  %v876 = extractelement <8 x float> %v698, i32 5
+  %v877 = extractelement <8 x float> %v698, i32 6
+  %v878 = extractelement <8 x float> %v698, i32 7
+  %v879 = sdiv i32 %v5, 16
+  %v880 = mul i32 %v879, 8
+  %v881 = add i32 %v880, 0
+  %v882 = srem i32 %v5, 16
+  %v883 = add i32 %v8, 32
+  %v884 = add i32 %v883, %v882
+  %v885 = add i32 %v10, 0
+  %v886 = add i32 %v885, %v881
+  %v887 = extractelement <8 x float> %v699, i32 0
+  %v888 = extractelement <8 x float> %v699, i32 1
+  %v889 = extractelement <8 x float> %v699, i32 2
+  %v890 = extractelement <8 x float> %v699, i32 3
+  %v891 = extractelement <8 x float> %v699, i32 4
+  %v892 = extractelement <8 x float> %v699, i32 5
+  %v893 = extractelement <8 x float> %v699, i32 6
+  %v894 = extractelement <8 x float> %v699, i32 7
+  %v895 = sdiv i32 %v5, 16
+  %v896 = mul i32 %v895, 8
+  %v897 = add i32 %v896, 0
+  %v898 = srem i32 %v5, 16
+  %v899 = add i32 %v8, 32
+  %v900 = add i32 %v899, %v898
+  %v901 = add i32 %v10, 16
+  %v902 = add i32 %v901, %v897
+  %v903 = extractelement <8 x float> %v700, i32 0
+  %v904 = extractelement <8 x float> %v700, i32 1
+  %v905 = extractelement <8 x float> %v700, i32 2
+  %v906 = extractelement <8 x float> %v700, i32 3
+  %v907 = extractelement <8 x float> %v700, i32 4
+  %v908 = extractelement <8 x float> %v700, i32 5
+  %v909 = extractelement <8 x float> %v700, i32 6
+  %v910 = extractelement <8 x float> %v700, i32 7
+  %v911 = sdiv i32 %v5, 16
+  %v912 = mul i32 %v911, 8
+  %v913 = add i32 %v912, 0
+  %v914 = srem i32 %v5, 16
+  %v915 = add i32 %v8, 48
+  %v916 = add i32 %v915, %v914
+  %v917 = add i32 %v10, 0
+  %v918 = add i32 %v917, %v913
+  %v919 = extractelement <8 x float> %v701, i32 0
+  %v920 = extractelement <8 x float> %v701, i32 1
+  %v921 = extractelement <8 x float> %v701, i32 2
+  %v922 = extractelement <8 x float> %v701, i32 3
+  %v923 = extractelement <8 x float> %v701, i32 4
+  %v924 = extractelement <8 x float> %v701, i32 5
+  %v925 = extractelement <8 x float> %v701, i32 6
+  %v926 = extractelement <8 x float> %v701, i32 7
+  %v927 = sdiv i32 %v5, 16
+  %v928 = mul i32 %v927, 8
+  %v929 = add i32 %v928, 0
+  %v930 = srem i32 %v5, 16
+  %v931 = add i32 %v8, 48
+  %v932 = add i32 %v931, %v930
+  %v933 = add i32 %v10, 16
+  %v934 = add i32 %v933, %v929
+  %v935 = extractelement <8 x float> %v702, i32 0
+  %v936 = extractelement <8 x float> %v702, i32 1
+  %v937 = extractelement <8 x float> %v702, i32 2
+  %v938 = extractelement <8 x float> %v702, i32 3
+  %v939 = extractelement <8 x float> %v702, i32 4
+  %v940 = extractelement <8 x float> %v702, i32 5
+  %v941 = extractelement <8 x float> %v702, i32 6
+  %v942 = extractelement <8 x float> %v702, i32 7
+  %v943 = fptrunc float %v823 to half
+  %v944 = fptrunc float %v824 to half
+  %v945 = fptrunc float %v825 to half
+  %v946 = fptrunc float %v826 to half
+  %v947 = fptrunc float %v827 to half
+  %v948 = fptrunc float %v828 to half
+  %v949 = fptrunc float %v829 to half
+  %v950 = fptrunc float %v830 to half
+  %v951 = fptrunc float %v839 to half
+  %v952 = fptrunc float %v840 to half
+  %v953 = fptrunc float %v841 to half
+  %v954 = fptrunc float %v842 to half
+  %v955 = fptrunc float %v843 to half
+  %v956 = fptrunc float %v844 to half
+  %v957 = fptrunc float %v845 to half
+  %v958 = fptrunc float %v846 to half
+  %v959 = fptrunc float %v855 to half
+  %v960 = fptrunc float %v856 to half
+  %v961 = fptrunc float %v857 to half
+  %v962 = fptrunc float %v858 to half
+  %v963 = fptrunc float %v859 to half
+  %v964 = fptrunc float %v860 to half
+  %v965 = fptrunc float %v861 to half
+  %v966 = fptrunc float %v862 to half
+  %v967 = fptrunc float %v871 to half
+  %v968 = fptrunc float %v872 to half
+  %v969 = fptrunc float %v873 to half
+  %v970 = fptrunc float %v874 to half
+  %v971 = fptrunc float %v875 to half
+  %v972 = fptrunc float %v876 to half
+  %v973 = fptrunc float %v877 to half
+  %v974 = fptrunc float %v878 to half
+  %v975 = fptrunc float %v887 to half
+  %v976 = fptrunc float %v888 to half
+  %v977 = fptrunc float %v889 to half
+  %v978 = fptrunc float %v890 to half
+  %v979 = fptrunc float %v891 to half
+  %v980 = fptrunc float %v892 to half
+  %v981 = fptrunc float %v893 to half
+  %v982 = fptrunc float %v894 to half
+  %v983 = fptrunc float %v903 to half
+  %v984 = fptrunc float %v904 to half
+  %v985 = fptrunc float %v905 to half
+  %v986 = fptrunc float %v906 to half
+  %v987 = fptrunc float %v907 to half
+  %v988 = fptrunc float %v908 to half
+  %v989 = fptrunc float %v909 to half
+  %v990 = fptrunc float %v910 to half
+  %v991 = fptrunc float %v919 to half
+  %v992 = fptrunc float %v920 to half
+  %v993 = fptrunc float %v921 to half
+  %v994 = fptrunc float %v922 to half
+  %v995 = fptrunc float %v923 to half
+  %v996 = fptrunc float %v924 to half
+  %v997 = fptrunc float %v925 to half
+  %v998 = fptrunc float %v926 to half
+  %v999 = fptrunc float %v935 to half
+  %v1000 = fptrunc float %v936 to half
+  %v1001 = fptrunc float %v937 to half
+  %v1002 = fptrunc float %v938 to half
+  %v1003 = fptrunc float %v939 to half
+  %v1004 = fptrunc float %v940 to half
+  %v1005 = fptrunc float %v941 to half
+  %v1006 = fptrunc float %v942 to half
+  br i1 %v105, label %if.then21, label %if.else22
+if.then21:
+  %v1007 = add i32 %v1, %v820
+  %v1008 = add i32 %v3, %v822
+  %v1009 = mul i32 %v1007, %arg.n
+  %v1010 = add i32 %v1009, %v1008
+  %v1011 = mul i32 %v1010, 2
+  %v1012 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1011
+  %v1013 = insertelement <8 x half> poison, half %v943, i32 0
+  %v1014 = insertelement <8 x half> %v1013, half %v944, i32 1
+  %v1015 = insertelement <8 x half> %v1014, half %v945, i32 2
+  %v1016 = insertelement <8 x half> %v1015, half %v946, i32 3
+  %v1017 = insertelement <8 x half> %v1016, half %v947, i32 4
+  %v1018 = insertelement <8 x half> %v1017, half %v948, i32 5
+  %v1019 = insertelement <8 x half> %v1018, half %v949, i32 6
+  %v1020 = insertelement <8 x half> %v1019, half %v950, i32 7
+  store <8 x half> %v1020, ptr addrspace(1) %v1012, align 2
+  %v1021 = add i32 %v1, %v836
+  %v1022 = add i32 %v3, %v838
+  %v1023 = mul i32 %v1021, %arg.n
+  %v1024 = add i32 %v1023, %v1022
+  %v1025 = mul i32 %v1024, 2
+  %v1026 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1025
+  %v1027 = insertelement <8 x half> poison, half %v951, i32 0
+  %v1028 = insertelement <8 x half> %v1027, half %v952, i32 1
+  %v1029 = insertelement <8 x half> %v1028, half %v953, i32 2
+  %v1030 = insertelement <8 x half> %v1029, half %v954, i32 3
+  %v1031 = insertelement <8 x half> %v1030, half %v955, i32 4
+  %v1032 = insertelement <8 x half> %v1031, half %v956, i32 5
+  %v1033 = insertelement <8 x half> %v1032, half %v957, i32 6
+  %v1034 = insertelement <8 x half> %v1033, half %v958, i32 7
+  store <8 x half> %v1034, ptr addrspace(1) %v1026, align 2
+  %v1035 = add i32 %v1, %v852
+  %v1036 = add i32 %v3, %v854
+  %v1037 = mul i32 %v1035, %arg.n
+  %v1038 = add i32 %v1037, %v1036
+  %v1039 = mul i32 %v1038, 2
+  %v1040 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1039
+  %v1041 = insertelement <8 x half> poison, half %v959, i32 0
+  %v1042 = insertelement <8 x half> %v1041, half %v960, i32 1
+  %v1043 = insertelement <8 x half> %v1042, half %v961, i32 2
+  %v1044 = insertelement <8 x half> %v1043, half %v962, i32 3
+  %v1045 = insertelement <8 x half> %v1044, half %v963, i32 4
+  %v1046 = insertelement <8 x half> %v1045, half %v964, i32 5
+  %v1047 = insertelement <8 x half> %v1046, half %v965, i32 6
+  %v1048 = insertelement <8 x half> %v1047, half %v966, i32 7
+  store <8 x half> %v1048, ptr addrspace(1) %v1040, align 2
+  %v1049 = add i32 %v1, %v868
+  %v1050 = add i32 %v3, %v870
+  %v1051 = mul i32 %v1049, %arg.n
+  %v1052 = add i32 %v1051, %v1050
+  %v1053 = mul i32 %v1052, 2
+  %v1054 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1053
+  %v1055 = insertelement <8 x half> poison, half %v967, i32 0
+  %v1056 = insertelement <8 x half> %v1055, half %v968, i32 1
+  %v1057 = insertelement <8 x half> %v1056, half %v969, i32 2
+  %v1058 = insertelement <8 x half> %v1057, half %v970, i32 3
+  %v1059 = insertelement <8 x half> %v1058, half %v971, i32 4
+  %v1060 = insertelement <8 x half> %v1059, half %v972, i32 5
+  %v1061 = insertelement <8 x half> %v1060, half %v973, i32 6
+  %v1062 = insertelement <8 x half> %v1061, half %v974, i32 7
+  store <8 x half> %v1062, ptr addrspace(1) %v1054, align 2
+  %v1063 = add i32 %v1, %v884
+  %v1064 = add i32 %v3, %v886
+  %v1065 = mul i32 %v1063, %arg.n
+  %v1066 = add i32 %v1065, %v1064
+  %v1067 = mul i32 %v1066, 2
+  %v1068 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1067
+  %v1069 = insertelement <8 x half> poison, half %v975, i32 0
+  %v1070 = insertelement <8 x half> %v1069, half %v976, i32 1
+  %v1071 = insertelement <8 x half> %v1070, half %v977, i32 2
+  %v1072 = insertelement <8 x half> %v1071, half %v978, i32 3
+  %v1073 = insertelement <8 x half> %v1072, half %v979, i32 4
+  %v1074 = insertelement <8 x half> %v1073, half %v980, i32 5
+  %v1075 = insertelement <8 x half> %v1074, half %v981, i32 6
+  %v1076 = insertelement <8 x half> %v1075, half %v982, i32 7
+  store <8 x half> %v1076, ptr addrspace(1) %v1068, align 2
+  %v1077 = add i32 %v1, %v900
+  %v1078 = add i32 %v3, %v902
+  %v1079 = mul i32 %v1077, %arg.n
+  %v1080 = add i32 %v1079, %v1078
+  %v1081 = mul i32 %v1080, 2
+  %v1082 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1081
+  %v1083 = insertelement <8 x half> poison, half %v983, i32 0
+  %v1084 = insertelement <8 x half> %v1083, half %v984, i32 1
+  %v1085 = insertelement <8 x half> %v1084, half %v985, i32 2
+  %v1086 = insertelement <8 x half> %v1085, half %v986, i32 3
+  %v1087 = insertelement <8 x half> %v1086, half %v987, i32 4
+  %v1088 = insertelement <8 x half> %v1087, half %v988, i32 5
+  %v1089 = insertelement <8 x half> %v1088, half %v989, i32 6
+  %v1090 = insertelement <8 x half> %v1089, half %v990, i32 7
+  store <8 x half> %v1090, ptr addrspace(1) %v1082, align 2
+  %v1091 = add i32 %v1, %v916
+  %v1092 = add i32 %v3, %v918
+  %v1093 = mul i32 %v1091, %arg.n
+  %v1094 = add i32 %v1093, %v1092
+  %v1095 = mul i32 %v1094, 2
+  %v1096 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1095
+  %v1097 = insertelement <8 x half> poison, half %v991, i32 0
+  %v1098 = insertelement <8 x half> %v1097, half %v992, i32 1
+  %v1099 = insertelement <8 x half> %v1098, half %v993, i32 2
+  %v1100 = insertelement <8 x half> %v1099, half %v994, i32 3
+  %v1101 = insertelement <8 x half> %v1100, half %v995, i32 4
+  %v1102 = insertelement <8 x half> %v1101, half %v996, i32 5
+  %v1103 = insertelement <8 x half> %v1102, half %v997, i32 6
+  %v1104 = insertelement <8 x half> %v1103, half %v998, i32 7
+  store <8 x half> %v1104, ptr addrspace(1) %v1096, align 2
+  %v1105 = add i32 %v1, %v932
+  %v1106 = add i32 %v3, %v934
+  %v1107 = mul i32 %v1105, %arg.n
+  %v1108 = add i32 %v1107, %v1106
+  %v1109 = mul i32 %v1108, 2
+  %v1110 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1109
+  %v1111 = insertelement <8 x half> poison, half %v999, i32 0
+  %v1112 = insertelement <8 x half> %v1111, half %v1000, i32 1
+  %v1113 = insertelement <8 x half> %v1112, half %v1001, i32 2
+  %v1114 = insertelement <8 x half> %v1113, half %v1002, i32 3
+  %v1115 = insertelement <8 x half> %v1114, half %v1003, i32 4
+  %v1116 = insertelement <8 x half> %v1115, half %v1004, i32 5
+  %v1117 = insertelement <8 x half> %v1116, half %v1005, i32 6
+  %v1118 = insertelement <8 x half> %v1117, half %v1006, i32 7
+  store <8 x half> %v1118, ptr addrspace(1) %v1110, align 2
+  br label %if.end23
+if.else22:
+  %v1119 = icmp slt i32 %v1, %arg.m
+  %v1120 = sub i32 %arg.m, %v1
+  %v1121 = call i32 @llvm.smin.i32(i32 %v1120, i32 128)
+  %v1122 = select i1 %v1119, i32 %v1121, i32 0
+  %v1123 = mul i32 %v1122, %arg.n
+  %v1124 = mul i32 %v1123, 2
+  %v1125 = mul i32 %v1, %arg.n
+  %v1126 = mul i32 %v1125, 2
+  %v1127 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1126
+  %v1128 = zext i32 %v1124 to i64
+  %v1129 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v1127, i16 0, i64 %v1128, i32 822099968)
+  %v1130 = add i32 %v3, %v822
+  %v1131 = add i32 %v1130, 0
+  %v1132 = mul i32 %v820, %arg.n
+  %v1133 = add i32 %v1132, %v1131
+  %v1134 = mul i32 %v1133, 2
+  %v1135 = icmp slt i32 %v1131, %arg.n
+  %v1136 = select i1 %v1135, i32 %v1134, i32 %v1124
+  %v1137 = bitcast half %v943 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1137, ptr addrspace(8) %v1129, i32 %v1136, i32 0, i32 0)
+  %v1138 = add i32 %v3, %v822
+  %v1139 = add i32 %v1138, 1
+  %v1140 = mul i32 %v820, %arg.n
+  %v1141 = add i32 %v1140, %v1139
+  %v1142 = mul i32 %v1141, 2
+  %v1143 = icmp slt i32 %v1139, %arg.n
+  %v1144 = select i1 %v1143, i32 %v1142, i32 %v1124
+  %v1145 = bitcast half %v944 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1145, ptr addrspace(8) %v1129, i32 %v1144, i32 0, i32 0)
+  %v1146 = add i32 %v3, %v822
+  %v1147 = add i32 %v1146, 2
+  %v1148 = mul i32 %v820, %arg.n
+  %v1149 = add i32 %v1148, %v1147
+  %v1150 = mul i32 %v1149, 2
+  %v1151 = icmp slt i32 %v1147, %arg.n
+  %v1152 = select i1 %v1151, i32 %v1150, i32 %v1124
+  %v1153 = bitcast half %v945 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1153, ptr addrspace(8) %v1129, i32 %v1152, i32 0, i32 0)
+  %v1154 = add i32 %v3, %v822
+  %v1155 = add i32 %v1154, 3
+  %v1156 = mul i32 %v820, %arg.n
+  %v1157 = add i32 %v1156, %v1155
+  %v1158 = mul i32 %v1157, 2
+  %v1159 = icmp slt i32 %v1155, %arg.n
+  %v1160 = select i1 %v1159, i32 %v1158, i32 %v1124
+  %v1161 = bitcast half %v946 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1161, ptr addrspace(8) %v1129, i32 %v1160, i32 0, i32 0)
+  %v1162 = add i32 %v3, %v822
+  %v1163 = add i32 %v1162, 4
+  %v1164 = mul i32 %v820, %arg.n
+  %v1165 = add i32 %v1164, %v1163
+  %v1166 = mul i32 %v1165, 2
+  %v1167 = icmp slt i32 %v1163, %arg.n
+  %v1168 = select i1 %v1167, i32 %v1166, i32 %v1124
+  %v1169 = bitcast half %v947 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1169, ptr addrspace(8) %v1129, i32 %v1168, i32 0, i32 0)
+  %v1170 = add i32 %v3, %v822
+  %v1171 = add i32 %v1170, 5
+  %v1172 = mul i32 %v820, %arg.n
+  %v1173 = add i32 %v1172, %v1171
+  %v1174 = mul i32 %v1173, 2
+  %v1175 = icmp slt i32 %v1171, %arg.n
+  %v1176 = select i1 %v1175, i32 %v1174, i32 %v1124
+  %v1177 = bitcast half %v948 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1177, ptr addrspace(8) %v1129, i32 %v1176, i32 0, i32 0)
+  %v1178 = add i32 %v3, %v822
+  %v1179 = add i32 %v1178, 6
+  %v1180 = mul i32 %v820, %arg.n
+  %v1181 = add i32 %v1180, %v1179
+  %v1182 = mul i32 %v1181, 2
+  %v1183 = icmp slt i32 %v1179, %arg.n
+  %v1184 = select i1 %v1183, i32 %v1182, i32 %v1124
+  %v1185 = bitcast half %v949 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1185, ptr addrspace(8) %v1129, i32 %v1184, i32 0, i32 0)
+  %v1186 = add i32 %v3, %v822
+  %v1187 = add i32 %v1186, 7
+  %v1188 = mul i32 %v820, %arg.n
+  %v1189 = add i32 %v1188, %v1187
+  %v1190 = mul i32 %v1189, 2
+  %v1191 = icmp slt i32 %v1187, %arg.n
+  %v1192 = select i1 %v1191, i32 %v1190, i32 %v1124
+  %v1193 = bitcast half %v950 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1193, ptr addrspace(8) %v1129, i32 %v1192, i32 0, i32 0)
+  %v1194 = add i32 %v3, %v838
+  %v1195 = add i32 %v1194, 0
+  %v1196 = mul i32 %v836, %arg.n
+  %v1197 = add i32 %v1196, %v1195
+  %v1198 = mul i32 %v1197, 2
+  %v1199 = icmp slt i32 %v1195, %arg.n
+  %v1200 = select i1 %v1199, i32 %v1198, i32 %v1124
+  %v1201 = bitcast half %v951 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1201, ptr addrspace(8) %v1129, i32 %v1200, i32 0, i32 0)
+  %v1202 = add i32 %v3, %v838
+  %v1203 = add i32 %v1202, 1
+  %v1204 = mul i32 %v836, %arg.n
+  %v1205 = add i32 %v1204, %v1203
+  %v1206 = mul i32 %v1205, 2
+  %v1207 = icmp slt i32 %v1203, %arg.n
+  %v1208 = select i1 %v1207, i32 %v1206, i32 %v1124
+  %v1209 = bitcast half %v952 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1209, ptr addrspace(8) %v1129, i32 %v1208, i32 0, i32 0)
+  %v1210 = add i32 %v3, %v838
+  %v1211 = add i32 %v1210, 2
+  %v1212 = mul i32 %v836, %arg.n
+  %v1213 = add i32 %v1212, %v1211
+  %v1214 = mul i32 %v1213, 2
+  %v1215 = icmp slt i32 %v1211, %arg.n
+  %v1216 = select i1 %v1215, i32 %v1214, i32 %v1124
+  %v1217 = bitcast half %v953 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1217, ptr addrspace(8) %v1129, i32 %v1216, i32 0, i32 0)
+  %v1218 = add i32 %v3, %v838
+  %v1219 = add i32 %v1218, 3
+  %v1220 = mul i32 %v836, %arg.n
+  %v1221 = add i32 %v1220, %v1219
+  %v1222 = mul i32 %v1221, 2
+  %v1223 = icmp slt i32 %v1219, %arg.n
+  %v1224 = select i1 %v1223, i32 %v1222, i32 %v1124
+  %v1225 = bitcast half %v954 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1225, ptr addrspace(8) %v1129, i32 %v1224, i32 0, i32 0)
+  %v1226 = add i32 %v3, %v838
+  %v1227 = add i32 %v1226, 4
+  %v1228 = mul i32 %v836, %arg.n
+  %v1229 = add i32 %v1228, %v1227
+  %v1230 = mul i32 %v1229, 2
+  %v1231 = icmp slt i32 %v1227, %arg.n
+  %v1232 = select i1 %v1231, i32 %v1230, i32 %v1124
+  %v1233 = bitcast half %v955 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1233, ptr addrspace(8) %v1129, i32 %v1232, i32 0, i32 0)
+  %v1234 = add i32 %v3, %v838
+  %v1235 = add i32 %v1234, 5
+  %v1236 = mul i32 %v836, %arg.n
+  %v1237 = add i32 %v1236, %v1235
+  %v1238 = mul i32 %v1237, 2
+  %v1239 = icmp slt i32 %v1235, %arg.n
+  %v1240 = select i1 %v1239, i32 %v1238, i32 %v1124
+  %v1241 = bitcast half %v956 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1241, ptr addrspace(8) %v1129, i32 %v1240, i32 0, i32 0)
+  %v1242 = add i32 %v3, %v838
+  %v1243 = add i32 %v1242, 6
+  %v1244 = mul i32 %v836, %arg.n
+  %v1245 = add i32 %v1244, %v1243
+  %v1246 = mul i32 %v1245, 2
+  %v1247 = icmp slt i32 %v1243, %arg.n
+  %v1248 = select i1 %v1247, i32 %v1246, i32 %v1124
+  %v1249 = bitcast half %v957 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1249, ptr addrspace(8) %v1129, i32 %v1248, i32 0, i32 0)
+  %v1250 = add i32 %v3, %v838
+  %v1251 = add i32 %v1250, 7
+  %v1252 = mul i32 %v836, %arg.n
+  %v1253 = add i32 %v1252, %v1251
+  %v1254 = mul i32 %v1253, 2
+  %v1255 = icmp slt i32 %v1251, %arg.n
+  %v1256 = select i1 %v1255, i32 %v1254, i32 %v1124
+  %v1257 = bitcast half %v958 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1257, ptr addrspace(8) %v1129, i32 %v1256, i32 0, i32 0)
+  %v1258 = add i32 %v3, %v854
+  %v1259 = add i32 %v1258, 0
+  %v1260 = mul i32 %v852, %arg.n
+  %v1261 = add i32 %v1260, %v1259
+  %v1262 = mul i32 %v1261, 2
+  %v1263 = icmp slt i32 %v1259, %arg.n
+  %v1264 = select i1 %v1263, i32 %v1262, i32 %v1124
+  %v1265 = bitcast half %v959 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1265, ptr addrspace(8) %v1129, i32 %v1264, i32 0, i32 0)
+  %v1266 = add i32 %v3, %v854
+  %v1267 = add i32 %v1266, 1
+  %v1268 = mul i32 %v852, %arg.n
+  %v1269 = add i32 %v1268, %v1267
+  %v1270 = mul i32 %v1269, 2
+  %v1271 = icmp slt i32 %v1267, %arg.n
+  %v1272 = select i1 %v1271, i32 %v1270, i32 %v1124
+  %v1273 = bitcast half %v960 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1273, ptr addrspace(8) %v1129, i32 %v1272, i32 0, i32 0)
+  %v1274 = add i32 %v3, %v854
+  %v1275 = add i32 %v1274, 2
+  %v1276 = mul i32 %v852, %arg.n
+  %v1277 = add i32 %v1276, %v1275
+  %v1278 = mul i32 %v1277, 2
+  %v1279 = icmp slt i32 %v1275, %arg.n
+  %v1280 = select i1 %v1279, i32 %v1278, i32 %v1124
+  %v1281 = bitcast half %v961 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1281, ptr addrspace(8) %v1129, i32 %v1280, i32 0, i32 0)
+  %v1282 = add i32 %v3, %v854
+  %v1283 = add i32 %v1282, 3
+  %v1284 = mul i32 %v852, %arg.n
+  %v1285 = add i32 %v1284, %v1283
+  %v1286 = mul i32 %v1285, 2
+  %v1287 = icmp slt i32 %v1283, %arg.n
+  %v1288 = select i1 %v1287, i32 %v1286, i32 %v1124
+  %v1289 = bitcast half %v962 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1289, ptr addrspace(8) %v1129, i32 %v1288, i32 0, i32 0)
+  %v1290 = add i32 %v3, %v854
+  %v1291 = add i32 %v1290, 4
+  %v1292 = mul i32 %v852, %arg.n
+  %v1293 = add i32 %v1292, %v1291
+  %v1294 = mul i32 %v1293, 2
+  %v1295 = icmp slt i32 %v1291, %arg.n
+  %v1296 = select i1 %v1295, i32 %v1294, i32 %v1124
+  %v1297 = bitcast half %v963 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1297, ptr addrspace(8) %v1129, i32 %v1296, i32 0, i32 0)
+  %v1298 = add i32 %v3, %v854
+  %v1299 = add i32 %v1298, 5
+  %v1300 = mul i32 %v852, %arg.n
+  %v1301 = add i32 %v1300, %v1299
+  %v1302 = mul i32 %v1301, 2
+  %v1303 = icmp slt i32 %v1299, %arg.n
+  %v1304 = select i1 %v1303, i32 %v1302, i32 %v1124
+  %v1305 = bitcast half %v964 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1305, ptr addrspace(8) %v1129, i32 %v1304, i32 0, i32 0)
+  %v1306 = add i32 %v3, %v854
+  %v1307 = add i32 %v1306, 6
+  %v1308 = mul i32 %v852, %arg.n
   %v1309 = add i32 %v1308, %v1307
   %v1310 = mul i32 %v1309, 2
-  %v1311 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1310
-  %v1312 = insertelement <8 x half> poison, half %v1236, i32 0
-  %v1313 = insertelement <8 x half> %v1312, half %v1237, i32 1
-  %v1314 = insertelement <8 x half> %v1313, half %v1238, i32 2
-  %v1315 = insertelement <8 x half> %v1314, half %v1239, i32 3
-  %v1316 = insertelement <8 x half> %v1315, half %v1240, i32 4
-  %v1317 = insertelement <8 x half> %v1316, half %v1241, i32 5
-  %v1318 = insertelement <8 x half> %v1317, half %v1242, i32 6
-  %v1319 = insertelement <8 x half> %v1318, half %v1243, i32 7
-  store <8 x half> %v1319, ptr addrspace(1) %v1311, align 2
-  %v1320 = add i32 %v1, %v1137
-  %v1321 = add i32 %v3, %v1139
-  %v1322 = mul i32 %v1320, %arg.n
-  %v1323 = add i32 %v1322, %v1321
-  %v1324 = mul i32 %v1323, 2
-  %v1325 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1324
-  %v1326 = insertelement <8 x half> poison, half %v1244, i32 0
-  %v1327 = insertelement <8 x half> %v1326, half %v1245, i32 1
-  %v1328 = insertelement <8 x half> %v1327, half %v1246, i32 2
-  %v1329 = insertelement <8 x half> %v1328, half %v1247, i32 3
-  %v1330 = insertelement <8 x half> %v1329, half %v1248, i32 4
-  %v1331 = insertelement <8 x half> %v1330, half %v1249, i32 5
-  %v1332 = insertelement <8 x half> %v1331, half %v1250, i32 6
-  %v1333 = insertelement <8 x half> %v1332, half %v1251, i32 7
-  store <8 x half> %v1333, ptr addrspace(1) %v1325, align 2
-  %v1334 = add i32 %v1, %v1153
-  %v1335 = add i32 %v3, %v1155
-  %v1336 = mul i32 %v1334, %arg.n
-  %v1337 = add i32 %v1336, %v1335
-  %v1338 = mul i32 %v1337, 2
-  %v1339 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1338
-  %v1340 = insertelement <8 x half> poison, half %v1252, i32 0
-  %v1341 = insertelement <8 x half> %v1340, half %v1253, i32 1
-  %v1342 = insertelement <8 x half> %v1341, half %v1254, i32 2
-  %v1343 = insertelement <8 x half> %v1342, half %v1255, i32 3
-  %v1344 = insertelement <8 x half> %v1343, half %v1256, i32 4
-  %v1345 = insertelement <8 x half> %v1344, half %v1257, i32 5
-  %v1346 = insertelement <8 x half> %v1345, half %v1258, i32 6
-  %v1347 = insertelement <8 x half> %v1346, half %v1259, i32 7
-  store <8 x half> %v1347, ptr addrspace(1) %v1339, align 2
-  %v1348 = add i32 %v1, %v1169
-  %v1349 = add i32 %v3, %v1171
-  %v1350 = mul i32 %v1348, %arg.n
-  %v1351 = add i32 %v1350, %v1349
-  %v1352 = mul i32 %v1351, 2
-  %v1353 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1352
-  %v1354 = insertelement <8 x half> poison, half %v1260, i32 0
-  %v1355 = insertelement <8 x half> %v1354, half %v1261, i32 1
-  %v1356 = insertelement <8 x half> %v1355, half %v1262, i32 2
-  %v1357 = insertelement <8 x half> %v1356, half %v1263, i32 3
-  %v1358 = insertelement <8 x half> %v1357, half %v1264, i32 4
-  %v1359 = insertelement <8 x half> %v1358, half %v1265, i32 5
-  %v1360 = insertelement <8 x half> %v1359, half %v1266, i32 6
-  %v1361 = insertelement <8 x half> %v1360, half %v1267, i32 7
-  store <8 x half> %v1361, ptr addrspace(1) %v1353, align 2
-  %v1362 = add i32 %v1, %v1185
-  %v1363 = add i32 %v3, %v1187
-  %v1364 = mul i32 %v1362, %arg.n
+  %v1311 = icmp slt i32 %v1307, %arg.n
+  %v1312 = select i1 %v1311, i32 %v1310, i32 %v1124
+  %v1313 = bitcast half %v965 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1313, ptr addrspace(8) %v1129, i32 %v1312, i32 0, i32 0)
+  %v1314 = add i32 %v3, %v854
+  %v1315 = add i32 %v1314, 7
+  %v1316 = mul i32 %v852, %arg.n
+  %v1317 = add i32 %v1316, %v1315
+  %v1318 = mul i32 %v1317, 2
+  %v1319 = icmp slt i32 %v1315, %arg.n
+  %v1320 = select i1 %v1319, i32 %v1318, i32 %v1124
+  %v1321 = bitcast half %v966 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1321, ptr addrspace(8) %v1129, i32 %v1320, i32 0, i32 0)
+  %v1322 = add i32 %v3, %v870
+  %v1323 = add i32 %v1322, 0
+  %v1324 = mul i32 %v868, %arg.n
+  %v1325 = add i32 %v1324, %v1323
+  %v1326 = mul i32 %v1325, 2
+  %v1327 = icmp slt i32 %v1323, %arg.n
+  %v1328 = select i1 %v1327, i32 %v1326, i32 %v1124
+  %v1329 = bitcast half %v967 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1329, ptr addrspace(8) %v1129, i32 %v1328, i32 0, i32 0)
+  %v1330 = add i32 %v3, %v870
+  %v1331 = add i32 %v1330, 1
+  %v1332 = mul i32 %v868, %arg.n
+  %v1333 = add i32 %v1332, %v1331
+  %v1334 = mul i32 %v1333, 2
+  %v1335 = icmp slt i32 %v1331, %arg.n
+  %v1336 = select i1 %v1335, i32 %v1334, i32 %v1124
+  %v1337 = bitcast half %v968 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1337, ptr addrspace(8) %v1129, i32 %v1336, i32 0, i32 0)
+  %v1338 = add i32 %v3, %v870
+  %v1339 = add i32 %v1338, 2
+  %v1340 = mul i32 %v868, %arg.n
+  %v1341 = add i32 %v1340, %v1339
+  %v1342 = mul i32 %v1341, 2
+  %v1343 = icmp slt i32 %v1339, %arg.n
+  %v1344 = select i1 %v1343, i32 %v1342, i32 %v1124
+  %v1345 = bitcast half %v969 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1345, ptr addrspace(8) %v1129, i32 %v1344, i32 0, i32 0)
+  %v1346 = add i32 %v3, %v870
+  %v1347 = add i32 %v1346, 3
+  %v1348 = mul i32 %v868, %arg.n
+  %v1349 = add i32 %v1348, %v1347
+  %v1350 = mul i32 %v1349, 2
+  %v1351 = icmp slt i32 %v1347, %arg.n
+  %v1352 = select i1 %v1351, i32 %v1350, i32 %v1124
+  %v1353 = bitcast half %v970 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1353, ptr addrspace(8) %v1129, i32 %v1352, i32 0, i32 0)
+  %v1354 = add i32 %v3, %v870
+  %v1355 = add i32 %v1354, 4
+  %v1356 = mul i32 %v868, %arg.n
+  %v1357 = add i32 %v1356, %v1355
+  %v1358 = mul i32 %v1357, 2
+  %v1359 = icmp slt i32 %v1355, %arg.n
+  %v1360 = select i1 %v1359, i32 %v1358, i32 %v1124
+  %v1361 = bitcast half %v971 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1361, ptr addrspace(8) %v1129, i32 %v1360, i32 0, i32 0)
+  %v1362 = add i32 %v3, %v870
+  %v1363 = add i32 %v1362, 5
+  %v1364 = mul i32 %v868, %arg.n
   %v1365 = add i32 %v1364, %v1363
   %v1366 = mul i32 %v1365, 2
-  %v1367 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1366
-  %v1368 = insertelement <8 x half> poison, half %v1268, i32 0
-  %v1369 = insertelement <8 x half> %v1368, half %v1269, i32 1
-  %v1370 = insertelement <8 x half> %v1369, half %v1270, i32 2
-  %v1371 = insertelement <8 x half> %v1370, half %v1271, i32 3
-  %v1372 = insertelement <8 x half> %v1371, half %v1272, i32 4
-  %v1373 = insertelement <8 x half> %v1372, half %v1273, i32 5
-  %v1374 = insertelement <8 x half> %v1373, half %v1274, i32 6
-  %v1375 = insertelement <8 x half> %v1374, half %v1275, i32 7
-  store <8 x half> %v1375, ptr addrspace(1) %v1367, align 2
-  %v1376 = add i32 %v1, %v1201
-  %v1377 = add i32 %v3, %v1203
-  %v1378 = mul i32 %v1376, %arg.n
-  %v1379 = add i32 %v1378, %v1377
-  %v1380 = mul i32 %v1379, 2
-  %v1381 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1380
-  %v1382 = insertelement <8 x half> poison, half %v1276, i32 0
-  %v1383 = insertelement <8 x half> %v1382, half %v1277, i32 1
-  %v1384 = insertelement <8 x half> %v1383, half %v1278, i32 2
-  %v1385 = insertelement <8 x half> %v1384, half %v1279, i32 3
-  %v1386 = insertelement <8 x half> %v1385, half %v1280, i32 4
-  %v1387 = insertelement <8 x half> %v1386, half %v1281, i32 5
-  %v1388 = insertelement <8 x half> %v1387, half %v1282, i32 6
-  %v1389 = insertelement <8 x half> %v1388, half %v1283, i32 7
-  store <8 x half> %v1389, ptr addrspace(1) %v1381, align 2
-  %v1390 = add i32 %v1, %v1217
-  %v1391 = add i32 %v3, %v1219
-  %v1392 = mul i32 %v1390, %arg.n
-  %v1393 = add i32 %v1392, %v1391
-  %v1394 = mul i32 %v1393, 2
-  %v1395 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1394
-  %v1396 = insertelement <8 x half> poison, half %v1284, i32 0
-  %v1397 = insertelement <8 x half> %v1396, half %v1285, i32 1
-  %v1398 = insertelement <8 x half> %v1397, half %v1286, i32 2
-  %v1399 = insertelement <8 x half> %v1398, half %v1287, i32 3
-  %v1400 = insertelement <8 x half> %v1399, half %v1288, i32 4
-  %v1401 = insertelement <8 x half> %v1400, half %v1289, i32 5
-  %v1402 = insertelement <8 x half> %v1401, half %v1290, i32 6
-  %v1403 = insertelement <8 x half> %v1402, half %v1291, i32 7
-  store <8 x half> %v1403, ptr addrspace(1) %v1395, align 2
-  br label %if.end29
-if.else28:
-  %v1404 = icmp slt i32 %v1, %arg.m
-  %v1405 = sub i32 %arg.m, %v1
-  %v1406 = call i32 @llvm.smin.i32(i32 %v1405, i32 128)
-  %v1407 = select i1 %v1404, i32 %v1406, i32 0
-  %v1408 = mul i32 %v1407, %arg.n
-  %v1409 = mul i32 %v1408, 2
-  %v1410 = mul i32 %v1, %arg.n
-  %v1411 = mul i32 %v1410, 2
-  %v1412 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1411
-  %v1413 = zext i32 %v1409 to i64
-  %v1414 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v1412, i16 0, i64 %v1413, i32 822099968)
-  %v1415 = add i32 %v3, %v1107
-  %v1416 = add i32 %v1415, 0
-  %v1417 = mul i32 %v1105, %arg.n
-  %v1418 = add i32 %v1417, %v1416
-  %v1419 = mul i32 %v1418, 2
-  %v1420 = icmp slt i32 %v1416, %arg.n
-  %v1421 = select i1 %v1420, i32 %v1419, i32 %v1409
-  %v1422 = bitcast half %v1228 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1422, ptr addrspace(8) %v1414, i32 %v1421, i32 0, i32 0)
-  %v1423 = add i32 %v3, %v1107
-  %v1424 = add i32 %v1423, 1
-  %v1425 = mul i32 %v1105, %arg.n
-  %v1426 = add i32 %v1425, %v1424
-  %v1427 = mul i32 %v1426, 2
-  %v1428 = icmp slt i32 %v1424, %arg.n
-  %v1429 = select i1 %v1428, i32 %v1427, i32 %v1409
-  %v1430 = bitcast half %v1229 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1430, ptr addrspace(8) %v1414, i32 %v1429, i32 0, i32 0)
-  %v1431 = add i32 %v3, %v1107
-  %v1432 = add i32 %v1431, 2
-  %v1433 = mul i32 %v1105, %arg.n
-  %v1434 = add i32 %v1433, %v1432
-  %v1435 = mul i32 %v1434, 2
-  %v1436 = icmp slt i32 %v1432, %arg.n
-  %v1437 = select i1 %v1436, i32 %v1435, i32 %v1409
-  %v1438 = bitcast half %v1230 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1438, ptr addrspace(8) %v1414, i32 %v1437, i32 0, i32 0)
-  %v1439 = add i32 %v3, %v1107
-  %v1440 = add i32 %v1439, 3
-  %v1441 = mul i32 %v1105, %arg.n
-  %v1442 = add i32 %v1441, %v1440
-  %v1443 = mul i32 %v1442, 2
-  %v1444 = icmp slt i32 %v1440, %arg.n
-  %v1445 = select i1 %v1444, i32 %v1443, i32 %v1409
-  %v1446 = bitcast half %v1231 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1446, ptr addrspace(8) %v1414, i32 %v1445, i32 0, i32 0)
-  %v1447 = add i32 %v3, %v1107
-  %v1448 = add i32 %v1447, 4
-  %v1449 = mul i32 %v1105, %arg.n
-  %v1450 = add i32 %v1449, %v1448
-  %v1451 = mul i32 %v1450, 2
-  %v1452 = icmp slt i32 %v1448, %arg.n
-  %v1453 = select i1 %v1452, i32 %v1451, i32 %v1409
-  %v1454 = bitcast half %v1232 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1454, ptr addrspace(8) %v1414, i32 %v1453, i32 0, i32 0)
-  %v1455 = add i32 %v3, %v1107
-  %v1456 = add i32 %v1455, 5
-  %v1457 = mul i32 %v1105, %arg.n
-  %v1458 = add i32 %v1457, %v1456
-  %v1459 = mul i32 %v1458, 2
-  %v1460 = icmp slt i32 %v1456, %arg.n
-  %v1461 = select i1 %v1460, i32 %v1459, i32 %v1409
-  %v1462 = bitcast half %v1233 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1462, ptr addrspace(8) %v1414, i32 %v1461, i32 0, i32 0)
-  %v1463 = add i32 %v3, %v1107
-  %v1464 = add i32 %v1463, 6
-  %v1465 = mul i32 %v1105, %arg.n
-  %v1466 = add i32 %v1465, %v1464
-  %v1467 = mul i32 %v1466, 2
-  %v1468 = icmp slt i32 %v1464, %arg.n
-  %v1469 = select i1 %v1468, i32 %v1467, i32 %v1409
-  %v1470 = bitcast half %v1234 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1470, ptr addrspace(8) %v1414, i32 %v1469, i32 0, i32 0)
-  %v1471 = add i32 %v3, %v1107
-  %v1472 = add i32 %v1471, 7
-  %v1473 = mul i32 %v1105, %arg.n
-  %v1474 = add i32 %v1473, %v1472
-  %v1475 = mul i32 %v1474, 2
-  %v1476 = icmp slt i32 %v1472, %arg.n
-  %v1477 = select i1 %v1476, i32 %v1475, i32 %v1409
-  %v1478 = bitcast half %v1235 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1478, ptr addrspace(8) %v1414, i32 %v1477, i32 0, i32 0)
-  %v1479 = add i32 %v3, %v1123
-  %v1480 = add i32 %v1479, 0
-  %v1481 = mul i32 %v1121, %arg.n
-  %v1482 = add i32 %v1481, %v1480
-  %v1483 = mul i32 %v1482, 2
-  %v1484 = icmp slt i32 %v1480, %arg.n
-  %v1485 = select i1 %v1484, i32 %v1483, i32 %v1409
-  %v1486 = bitcast half %v1236 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1486, ptr addrspace(8) %v1414, i32 %v1485, i32 0, i32 0)
-  %v1487 = add i32 %v3, %v1123
-  %v1488 = add i32 %v1487, 1
-  %v1489 = mul i32 %v1121, %arg.n
-  %v1490 = add i32 %v1489, %v1488
-  %v1491 = mul i32 %v1490, 2
-  %v1492 = icmp slt i32 %v1488, %arg.n
-  %v1493 = select i1 %v1492, i32 %v1491, i32 %v1409
-  %v1494 = bitcast half %v1237 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1494, ptr addrspace(8) %v1414, i32 %v1493, i32 0, i32 0)
-  %v1495 = add i32 %v3, %v1123
-  %v1496 = add i32 %v1495, 2
-  %v1497 = mul i32 %v1121, %arg.n
-  %v1498 = add i32 %v1497, %v1496
-  %v1499 = mul i32 %v1498, 2
-  %v1500 = icmp slt i32 %v1496, %arg.n
-  %v1501 = select i1 %v1500, i32 %v1499, i32 %v1409
-  %v1502 = bitcast half %v1238 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1502, ptr addrspace(8) %v1414, i32 %v1501, i32 0, i32 0)
-  %v1503 = add i32 %v3, %v1123
-  %v1504 = add i32 %v1503, 3
-  %v1505 = mul i32 %v1121, %arg.n
-  %v1506 = add i32 %v1505, %v1504
-  %v1507 = mul i32 %v1506, 2
-  %v1508 = icmp slt i32 %v1504, %arg.n
-  %v1509 = select i1 %v1508, i32 %v1507, i32 %v1409
-  %v1510 = bitcast half %v1239 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1510, ptr addrspace(8) %v1414, i32 %v1509, i32 0, i32 0)
-  %v1511 = add i32 %v3, %v1123
-  %v1512 = add i32 %v1511, 4
-  %v1513 = mul i32 %v1121, %arg.n
-  %v1514 = add i32 %v1513, %v1512
-  %v1515 = mul i32 %v1514, 2
-  %v1516 = icmp slt i32 %v1512, %arg.n
-  %v1517 = select i1 %v1516, i32 %v1515, i32 %v1409
-  %v1518 = bitcast half %v1240 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1518, ptr addrspace(8) %v1414, i32 %v1517, i32 0, i32 0)
-  %v1519 = add i32 %v3, %v1123
-  %v1520 = add i32 %v1519, 5
-  %v1521 = mul i32 %v1121, %arg.n
-  %v1522 = add i32 %v1521, %v1520
-  %v1523 = mul i32 %v1522, 2
-  %v1524 = icmp slt i32 %v1520, %arg.n
-  %v1525 = select i1 %v1524, i32 %v1523, i32 %v1409
-  %v1526 = bitcast half %v1241 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1526, ptr addrspace(8) %v1414, i32 %v1525, i32 0, i32 0)
-  %v1527 = add i32 %v3, %v1123
-  %v1528 = add i32 %v1527, 6
-  %v1529 = mul i32 %v1121, %arg.n
-  %v1530 = add i32 %v1529, %v1528
-  %v1531 = mul i32 %v1530, 2
-  %v1532 = icmp slt i32 %v1528, %arg.n
-  %v1533 = select i1 %v1532, i32 %v1531, i32 %v1409
-  %v1534 = bitcast half %v1242 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1534, ptr addrspace(8) %v1414, i32 %v1533, i32 0, i32 0)
-  %v1535 = add i32 %v3, %v1123
-  %v1536 = add i32 %v1535, 7
-  %v1537 = mul i32 %v1121, %arg.n
-  %v1538 = add i32 %v1537, %v1536
-  %v1539 = mul i32 %v1538, 2
-  %v1540 = icmp slt i32 %v1536, %arg.n
-  %v1541 = select i1 %v1540, i32 %v1539, i32 %v1409
-  %v1542 = bitcast half %v1243 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1542, ptr addrspace(8) %v1414, i32 %v1541, i32 0, i32 0)
-  %v1543 = add i32 %v3, %v1139
-  %v1544 = add i32 %v1543, 0
-  %v1545 = mul i32 %v1137, %arg.n
-  %v1546 = add i32 %v1545, %v1544
-  %v1547 = mul i32 %v1546, 2
-  %v1548 = icmp slt i32 %v1544, %arg.n
-  %v1549 = select i1 %v1548, i32 %v1547, i32 %v1409
-  %v1550 = bitcast half %v1244 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1550, ptr addrspace(8) %v1414, i32 %v1549, i32 0, i32 0)
-  %v1551 = add i32 %v3, %v1139
-  %v1552 = add i32 %v1551, 1
-  %v1553 = mul i32 %v1137, %arg.n
-  %v1554 = add i32 %v1553, %v1552
-  %v1555 = mul i32 %v1554, 2
-  %v1556 = icmp slt i32 %v1552, %arg.n
-  %v1557 = select i1 %v1556, i32 %v1555, i32 %v1409
-  %v1558 = bitcast half %v1245 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1558, ptr addrspace(8) %v1414, i32 %v1557, i32 0, i32 0)
-  %v1559 = add i32 %v3, %v1139
-  %v1560 = add i32 %v1559, 2
-  %v1561 = mul i32 %v1137, %arg.n
-  %v1562 = add i32 %v1561, %v1560
-  %v1563 = mul i32 %v1562, 2
-  %v1564 = icmp slt i32 %v1560, %arg.n
-  %v1565 = select i1 %v1564, i32 %v1563, i32 %v1409
-  %v1566 = bitcast half %v1246 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1566, ptr addrspace(8) %v1414, i32 %v1565, i32 0, i32 0)
-  %v1567 = add i32 %v3, %v1139
-  %v1568 = add i32 %v1567, 3
-  %v1569 = mul i32 %v1137, %arg.n
-  %v1570 = add i32 %v1569, %v1568
-  %v1571 = mul i32 %v1570, 2
-  %v1572 = icmp slt i32 %v1568, %arg.n
-  %v1573 = select i1 %v1572, i32 %v1571, i32 %v1409
-  %v1574 = bitcast half %v1247 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1574, ptr addrspace(8) %v1414, i32 %v1573, i32 0, i32 0)
-  %v1575 = add i32 %v3, %v1139
-  %v1576 = add i32 %v1575, 4
-  %v1577 = mul i32 %v1137, %arg.n
-  %v1578 = add i32 %v1577, %v1576
-  %v1579 = mul i32 %v1578, 2
-  %v1580 = icmp slt i32 %v1576, %arg.n
-  %v1581 = select i1 %v1580, i32 %v1579, i32 %v1409
-  %v1582 = bitcast half %v1248 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1582, ptr addrspace(8) %v1414, i32 %v1581, i32 0, i32 0)
-  %v1583 = add i32 %v3, %v1139
-  %v1584 = add i32 %v1583, 5
-  %v1585 = mul i32 %v1137, %arg.n
-  %v1586 = add i32 %v1585, %v1584
-  %v1587 = mul i32 %v1586, 2
-  %v1588 = icmp slt i32 %v1584, %arg.n
-  %v1589 = select i1 %v1588, i32 %v1587, i32 %v1409
-  %v1590 = bitcast half %v1249 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1590, ptr addrspace(8) %v1414, i32 %v1589, i32 0, i32 0)
-  %v1591 = add i32 %v3, %v1139
-  %v1592 = add i32 %v1591, 6
-  %v1593 = mul i32 %v1137, %arg.n
-  %v1594 = add i32 %v1593, %v1592
-  %v1595 = mul i32 %v1594, 2
-  %v1596 = icmp slt i32 %v1592, %arg.n
-  %v1597 = select i1 %v1596, i32 %v1595, i32 %v1409
-  %v1598 = bitcast half %v1250 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1598, ptr addrspace(8) %v1414, i32 %v1597, i32 0, i32 0)
-  %v1599 = add i32 %v3, %v1139
-  %v1600 = add i32 %v1599, 7
-  %v1601 = mul i32 %v1137, %arg.n
-  %v1602 = add i32 %v1601, %v1600
-  %v1603 = mul i32 %v1602, 2
-  %v1604 = icmp slt i32 %v1600, %arg.n
-  %v1605 = select i1 %v1604, i32 %v1603, i32 %v1409
-  %v1606 = bitcast half %v1251 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1606, ptr addrspace(8) %v1414, i32 %v1605, i32 0, i32 0)
-  %v1607 = add i32 %v3, %v1155
-  %v1608 = add i32 %v1607, 0
-  %v1609 = mul i32 %v1153, %arg.n
-  %v1610 = add i32 %v1609, %v1608
-  %v1611 = mul i32 %v1610, 2
-  %v1612 = icmp slt i32 %v1608, %arg.n
-  %v1613 = select i1 %v1612, i32 %v1611, i32 %v1409
-  %v1614 = bitcast half %v1252 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1614, ptr addrspace(8) %v1414, i32 %v1613, i32 0, i32 0)
-  %v1615 = add i32 %v3, %v1155
-  %v1616 = add i32 %v1615, 1
-  %v1617 = mul i32 %v1153, %arg.n
-  %v1618 = add i32 %v1617, %v1616
-  %v1619 = mul i32 %v1618, 2
-  %v1620 = icmp slt i32 %v1616, %arg.n
-  %v1621 = select i1 %v1620, i32 %v1619, i32 %v1409
-  %v1622 = bitcast half %v1253 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1622, ptr addrspace(8) %v1414, i32 %v1621, i32 0, i32 0)
-  %v1623 = add i32 %v3, %v1155
-  %v1624 = add i32 %v1623, 2
-  %v1625 = mul i32 %v1153, %arg.n
-  %v1626 = add i32 %v1625, %v1624
-  %v1627 = mul i32 %v1626, 2
-  %v1628 = icmp slt i32 %v1624, %arg.n
-  %v1629 = select i1 %v1628, i32 %v1627, i32 %v1409
-  %v1630 = bitcast half %v1254 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1630, ptr addrspace(8) %v1414, i32 %v1629, i32 0, i32 0)
-  %v1631 = add i32 %v3, %v1155
-  %v1632 = add i32 %v1631, 3
-  %v1633 = mul i32 %v1153, %arg.n
-  %v1634 = add i32 %v1633, %v1632
-  %v1635 = mul i32 %v1634, 2
-  %v1636 = icmp slt i32 %v1632, %arg.n
-  %v1637 = select i1 %v1636, i32 %v1635, i32 %v1409
-  %v1638 = bitcast half %v1255 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1638, ptr addrspace(8) %v1414, i32 %v1637, i32 0, i32 0)
-  %v1639 = add i32 %v3, %v1155
-  %v1640 = add i32 %v1639, 4
-  %v1641 = mul i32 %v1153, %arg.n
-  %v1642 = add i32 %v1641, %v1640
-  %v1643 = mul i32 %v1642, 2
-  %v1644 = icmp slt i32 %v1640, %arg.n
-  %v1645 = select i1 %v1644, i32 %v1643, i32 %v1409
-  %v1646 = bitcast half %v1256 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1646, ptr addrspace(8) %v1414, i32 %v1645, i32 0, i32 0)
-  %v1647 = add i32 %v3, %v1155
-  %v1648 = add i32 %v1647, 5
-  %v1649 = mul i32 %v1153, %arg.n
-  %v1650 = add i32 %v1649, %v1648
-  %v1651 = mul i32 %v1650, 2
-  %v1652 = icmp slt i32 %v1648, %arg.n
-  %v1653 = select i1 %v1652, i32 %v1651, i32 %v1409
-  %v1654 = bitcast half %v1257 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1654, ptr addrspace(8) %v1414, i32 %v1653, i32 0, i32 0)
-  %v1655 = add i32 %v3, %v1155
-  %v1656 = add i32 %v1655, 6
-  %v1657 = mul i32 %v1153, %arg.n
-  %v1658 = add i32 %v1657, %v1656
-  %v1659 = mul i32 %v1658, 2
-  %v1660 = icmp slt i32 %v1656, %arg.n
-  %v1661 = select i1 %v1660, i32 %v1659, i32 %v1409
-  %v1662 = bitcast half %v1258 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1662, ptr addrspace(8) %v1414, i32 %v1661, i32 0, i32 0)
-  %v1663 = add i32 %v3, %v1155
-  %v1664 = add i32 %v1663, 7
-  %v1665 = mul i32 %v1153, %arg.n
-  %v1666 = add i32 %v1665, %v1664
-  %v1667 = mul i32 %v1666, 2
-  %v1668 = icmp slt i32 %v1664, %arg.n
-  %v1669 = select i1 %v1668, i32 %v1667, i32 %v1409
-  %v1670 = bitcast half %v1259 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1670, ptr addrspace(8) %v1414, i32 %v1669, i32 0, i32 0)
-  %v1671 = add i32 %v3, %v1171
-  %v1672 = add i32 %v1671, 0
-  %v1673 = mul i32 %v1169, %arg.n
-  %v1674 = add i32 %v1673, %v1672
-  %v1675 = mul i32 %v1674, 2
-  %v1676 = icmp slt i32 %v1672, %arg.n
-  %v1677 = select i1 %v1676, i32 %v1675, i32 %v1409
-  %v1678 = bitcast half %v1260 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1678, ptr addrspace(8) %v1414, i32 %v1677, i32 0, i32 0)
-  %v1679 = add i32 %v3, %v1171
-  %v1680 = add i32 %v1679, 1
-  %v1681 = mul i32 %v1169, %arg.n
-  %v1682 = add i32 %v1681, %v1680
-  %v1683 = mul i32 %v1682, 2
-  %v1684 = icmp slt i32 %v1680, %arg.n
-  %v1685 = select i1 %v1684, i32 %v1683, i32 %v1409
-  %v1686 = bitcast half %v1261 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1686, ptr addrspace(8) %v1414, i32 %v1685, i32 0, i32 0)
-  %v1687 = add i32 %v3, %v1171
-  %v1688 = add i32 %v1687, 2
-  %v1689 = mul i32 %v1169, %arg.n
-  %v1690 = add i32 %v1689, %v1688
-  %v1691 = mul i32 %v1690, 2
-  %v1692 = icmp slt i32 %v1688, %arg.n
-  %v1693 = select i1 %v1692, i32 %v1691, i32 %v1409
-  %v1694 = bitcast half %v1262 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1694, ptr addrspace(8) %v1414, i32 %v1693, i32 0, i32 0)
-  %v1695 = add i32 %v3, %v1171
-  %v1696 = add i32 %v1695, 3
-  %v1697 = mul i32 %v1169, %arg.n
-  %v1698 = add i32 %v1697, %v1696
-  %v1699 = mul i32 %v1698, 2
-  %v1700 = icmp slt i32 %v1696, %arg.n
-  %v1701 = select i1 %v1700, i32 %v1699, i32 %v1409
-  %v1702 = bitcast half %v1263 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1702, ptr addrspace(8) %v1414, i32 %v1701, i32 0, i32 0)
-  %v1703 = add i32 %v3, %v1171
-  %v1704 = add i32 %v1703, 4
-  %v1705 = mul i32 %v1169, %arg.n
-  %v1706 = add i32 %v1705, %v1704
-  %v1707 = mul i32 %v1706, 2
-  %v1708 = icmp slt i32 %v1704, %arg.n
-  %v1709 = select i1 %v1708, i32 %v1707, i32 %v1409
-  %v1710 = bitcast half %v1264 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1710, ptr addrspace(8) %v1414, i32 %v1709, i32 0, i32 0)
-  %v1711 = add i32 %v3, %v1171
-  %v1712 = add i32 %v1711, 5
-  %v1713 = mul i32 %v1169, %arg.n
-  %v1714 = add i32 %v1713, %v1712
-  %v1715 = mul i32 %v1714, 2
-  %v1716 = icmp slt i32 %v1712, %arg.n
-  %v1717 = select i1 %v1716, i32 %v1715, i32 %v1409
-  %v1718 = bitcast half %v1265 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1718, ptr addrspace(8) %v1414, i32 %v1717, i32 0, i32 0)
-  %v1719 = add i32 %v3, %v1171
-  %v1720 = add i32 %v1719, 6
-  %v1721 = mul i32 %v1169, %arg.n
-  %v1722 = add i32 %v1721, %v1720
-  %v1723 = mul i32 %v1722, 2
-  %v1724 = icmp slt i32 %v1720, %arg.n
-  %v1725 = select i1 %v1724, i32 %v1723, i32 %v1409
-  %v1726 = bitcast half %v1266 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1726, ptr addrspace(8) %v1414, i32 %v1725, i32 0, i32 0)
-  %v1727 = add i32 %v3, %v1171
-  %v1728 = add i32 %v1727, 7
-  %v1729 = mul i32 %v1169, %arg.n
-  %v1730 = add i32 %v1729, %v1728
-  %v1731 = mul i32 %v1730, 2
-  %v1732 = icmp slt i32 %v1728, %arg.n
-  %v1733 = select i1 %v1732, i32 %v1731, i32 %v1409
-  %v1734 = bitcast half %v1267 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1734, ptr addrspace(8) %v1414, i32 %v1733, i32 0, i32 0)
-  %v1735 = add i32 %v3, %v1187
-  %v1736 = add i32 %v1735, 0
-  %v1737 = mul i32 %v1185, %arg.n
-  %v1738 = add i32 %v1737, %v1736
-  %v1739 = mul i32 %v1738, 2
-  %v1740 = icmp slt i32 %v1736, %arg.n
-  %v1741 = select i1 %v1740, i32 %v1739, i32 %v1409
-  %v1742 = bitcast half %v1268 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1742, ptr addrspace(8) %v1414, i32 %v1741, i32 0, i32 0)
-  %v1743 = add i32 %v3, %v1187
-  %v1744 = add i32 %v1743, 1
-  %v1745 = mul i32 %v1185, %arg.n
-  %v1746 = add i32 %v1745, %v1744
-  %v1747 = mul i32 %v1746, 2
-  %v1748 = icmp slt i32 %v1744, %arg.n
-  %v1749 = select i1 %v1748, i32 %v1747, i32 %v1409
-  %v1750 = bitcast half %v1269 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1750, ptr addrspace(8) %v1414, i32 %v1749, i32 0, i32 0)
-  %v1751 = add i32 %v3, %v1187
-  %v1752 = add i32 %v1751, 2
-  %v1753 = mul i32 %v1185, %arg.n
-  %v1754 = add i32 %v1753, %v1752
-  %v1755 = mul i32 %v1754, 2
-  %v1756 = icmp slt i32 %v1752, %arg.n
-  %v1757 = select i1 %v1756, i32 %v1755, i32 %v1409
-  %v1758 = bitcast half %v1270 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1758, ptr addrspace(8) %v1414, i32 %v1757, i32 0, i32 0)
-  %v1759 = add i32 %v3, %v1187
-  %v1760 = add i32 %v1759, 3
-  %v1761 = mul i32 %v1185, %arg.n
-  %v1762 = add i32 %v1761, %v1760
-  %v1763 = mul i32 %v1762, 2
-  %v1764 = icmp slt i32 %v1760, %arg.n
-  %v1765 = select i1 %v1764, i32 %v1763, i32 %v1409
-  %v1766 = bitcast half %v1271 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1766, ptr addrspace(8) %v1414, i32 %v1765, i32 0, i32 0)
-  %v1767 = add i32 %v3, %v1187
-  %v1768 = add i32 %v1767, 4
-  %v1769 = mul i32 %v1185, %arg.n
-  %v1770 = add i32 %v1769, %v1768
-  %v1771 = mul i32 %v1770, 2
-  %v1772 = icmp slt i32 %v1768, %arg.n
-  %v1773 = select i1 %v1772, i32 %v1771, i32 %v1409
-  %v1774 = bitcast half %v1272 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1774, ptr addrspace(8) %v1414, i32 %v1773, i32 0, i32 0)
-  %v1775 = add i32 %v3, %v1187
-  %v1776 = add i32 %v1775, 5
-  %v1777 = mul i32 %v1185, %arg.n
-  %v1778 = add i32 %v1777, %v1776
-  %v1779 = mul i32 %v1778, 2
-  %v1780 = icmp slt i32 %v1776, %arg.n
-  %v1781 = select i1 %v1780, i32 %v1779, i32 %v1409
-  %v1782 = bitcast half %v1273 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1782, ptr addrspace(8) %v1414, i32 %v1781, i32 0, i32 0)
-  %v1783 = add i32 %v3, %v1187
-  %v1784 = add i32 %v1783, 6
-  %v1785 = mul i32 %v1185, %arg.n
-  %v1786 = add i32 %v1785, %v1784
-  %v1787 = mul i32 %v1786, 2
-  %v1788 = icmp slt i32 %v1784, %arg.n
-  %v1789 = select i1 %v1788, i32 %v1787, i32 %v1409
-  %v1790 = bitcast half %v1274 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1790, ptr addrspace(8) %v1414, i32 %v1789, i32 0, i32 0)
-  %v1791 = add i32 %v3, %v1187
-  %v1792 = add i32 %v1791, 7
-  %v1793 = mul i32 %v1185, %arg.n
-  %v1794 = add i32 %v1793, %v1792
-  %v1795 = mul i32 %v1794, 2
-  %v1796 = icmp slt i32 %v1792, %arg.n
-  %v1797 = select i1 %v1796, i32 %v1795, i32 %v1409
-  %v1798 = bitcast half %v1275 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1798, ptr addrspace(8) %v1414, i32 %v1797, i32 0, i32 0)
-  %v1799 = add i32 %v3, %v1203
-  %v1800 = add i32 %v1799, 0
-  %v1801 = mul i32 %v1201, %arg.n
-  %v1802 = add i32 %v1801, %v1800
-  %v1803 = mul i32 %v1802, 2
-  %v1804 = icmp slt i32 %v1800, %arg.n
-  %v1805 = select i1 %v1804, i32 %v1803, i32 %v1409
-  %v1806 = bitcast half %v1276 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1806, ptr addrspace(8) %v1414, i32 %v1805, i32 0, i32 0)
-  %v1807 = add i32 %v3, %v1203
-  %v1808 = add i32 %v1807, 1
-  %v1809 = mul i32 %v1201, %arg.n
-  %v1810 = add i32 %v1809, %v1808
-  %v1811 = mul i32 %v1810, 2
-  %v1812 = icmp slt i32 %v1808, %arg.n
-  %v1813 = select i1 %v1812, i32 %v1811, i32 %v1409
-  %v1814 = bitcast half %v1277 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1814, ptr addrspace(8) %v1414, i32 %v1813, i32 0, i32 0)
-  %v1815 = add i32 %v3, %v1203
-  %v1816 = add i32 %v1815, 2
-  %v1817 = mul i32 %v1201, %arg.n
-  %v1818 = add i32 %v1817, %v1816
-  %v1819 = mul i32 %v1818, 2
-  %v1820 = icmp slt i32 %v1816, %arg.n
-  %v1821 = select i1 %v1820, i32 %v1819, i32 %v1409
-  %v1822 = bitcast half %v1278 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1822, ptr addrspace(8) %v1414, i32 %v1821, i32 0, i32 0)
-  %v1823 = add i32 %v3, %v1203
-  %v1824 = add i32 %v1823, 3
-  %v1825 = mul i32 %v1201, %arg.n
-  %v1826 = add i32 %v1825, %v1824
-  %v1827 = mul i32 %v1826, 2
-  %v1828 = icmp slt i32 %v1824, %arg.n
-  %v1829 = select i1 %v1828, i32 %v1827, i32 %v1409
-  %v1830 = bitcast half %v1279 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1830, ptr addrspace(8) %v1414, i32 %v1829, i32 0, i32 0)
-  %v1831 = add i32 %v3, %v1203
-  %v1832 = add i32 %v1831, 4
-  %v1833 = mul i32 %v1201, %arg.n
-  %v1834 = add i32 %v1833, %v1832
-  %v1835 = mul i32 %v1834, 2
-  %v1836 = icmp slt i32 %v1832, %arg.n
-  %v1837 = select i1 %v1836, i32 %v1835, i32 %v1409
-  %v1838 = bitcast half %v1280 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1838, ptr addrspace(8) %v1414, i32 %v1837, i32 0, i32 0)
-  %v1839 = add i32 %v3, %v1203
-  %v1840 = add i32 %v1839, 5
-  %v1841 = mul i32 %v1201, %arg.n
-  %v1842 = add i32 %v1841, %v1840
-  %v1843 = mul i32 %v1842, 2
-  %v1844 = icmp slt i32 %v1840, %arg.n
-  %v1845 = select i1 %v1844, i32 %v1843, i32 %v1409
-  %v1846 = bitcast half %v1281 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1846, ptr addrspace(8) %v1414, i32 %v1845, i32 0, i32 0)
-  %v1847 = add i32 %v3, %v1203
-  %v1848 = add i32 %v1847, 6
-  %v1849 = mul i32 %v1201, %arg.n
-  %v1850 = add i32 %v1849, %v1848
-  %v1851 = mul i32 %v1850, 2
-  %v1852 = icmp slt i32 %v1848, %arg.n
-  %v1853 = select i1 %v1852, i32 %v1851, i32 %v1409
-  %v1854 = bitcast half %v1282 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1854, ptr addrspace(8) %v1414, i32 %v1853, i32 0, i32 0)
-  %v1855 = add i32 %v3, %v1203
-  %v1856 = add i32 %v1855, 7
-  %v1857 = mul i32 %v1201, %arg.n
-  %v1858 = add i32 %v1857, %v1856
-  %v1859 = mul i32 %v1858, 2
-  %v1860 = icmp slt i32 %v1856, %arg.n
-  %v1861 = select i1 %v1860, i32 %v1859, i32 %v1409
-  %v1862 = bitcast half %v1283 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1862, ptr addrspace(8) %v1414, i32 %v1861, i32 0, i32 0)
-  %v1863 = add i32 %v3, %v1219
-  %v1864 = add i32 %v1863, 0
-  %v1865 = mul i32 %v1217, %arg.n
-  %v1866 = add i32 %v1865, %v1864
-  %v1867 = mul i32 %v1866, 2
-  %v1868 = icmp slt i32 %v1864, %arg.n
-  %v1869 = select i1 %v1868, i32 %v1867, i32 %v1409
-  %v1870 = bitcast half %v1284 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1870, ptr addrspace(8) %v1414, i32 %v1869, i32 0, i32 0)
-  %v1871 = add i32 %v3, %v1219
-  %v1872 = add i32 %v1871, 1
-  %v1873 = mul i32 %v1217, %arg.n
-  %v1874 = add i32 %v1873, %v1872
-  %v1875 = mul i32 %v1874, 2
-  %v1876 = icmp slt i32 %v1872, %arg.n
-  %v1877 = select i1 %v1876, i32 %v1875, i32 %v1409
-  %v1878 = bitcast half %v1285 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1878, ptr addrspace(8) %v1414, i32 %v1877, i32 0, i32 0)
-  %v1879 = add i32 %v3, %v1219
-  %v1880 = add i32 %v1879, 2
-  %v1881 = mul i32 %v1217, %arg.n
-  %v1882 = add i32 %v1881, %v1880
-  %v1883 = mul i32 %v1882, 2
-  %v1884 = icmp slt i32 %v1880, %arg.n
-  %v1885 = select i1 %v1884, i32 %v1883, i32 %v1409
-  %v1886 = bitcast half %v1286 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1886, ptr addrspace(8) %v1414, i32 %v1885, i32 0, i32 0)
-  %v1887 = add i32 %v3, %v1219
-  %v1888 = add i32 %v1887, 3
-  %v1889 = mul i32 %v1217, %arg.n
-  %v1890 = add i32 %v1889, %v1888
-  %v1891 = mul i32 %v1890, 2
-  %v1892 = icmp slt i32 %v1888, %arg.n
-  %v1893 = select i1 %v1892, i32 %v1891, i32 %v1409
-  %v1894 = bitcast half %v1287 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1894, ptr addrspace(8) %v1414, i32 %v1893, i32 0, i32 0)
-  %v1895 = add i32 %v3, %v1219
-  %v1896 = add i32 %v1895, 4
-  %v1897 = mul i32 %v1217, %arg.n
-  %v1898 = add i32 %v1897, %v1896
-  %v1899 = mul i32 %v1898, 2
-  %v1900 = icmp slt i32 %v1896, %arg.n
-  %v1901 = select i1 %v1900, i32 %v1899, i32 %v1409
-  %v1902 = bitcast half %v1288 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1902, ptr addrspace(8) %v1414, i32 %v1901, i32 0, i32 0)
-  %v1903 = add i32 %v3, %v1219
-  %v1904 = add i32 %v1903, 5
-  %v1905 = mul i32 %v1217, %arg.n
-  %v1906 = add i32 %v1905, %v1904
-  %v1907 = mul i32 %v1906, 2
-  %v1908 = icmp slt i32 %v1904, %arg.n
-  %v1909 = select i1 %v1908, i32 %v1907, i32 %v1409
-  %v1910 = bitcast half %v1289 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1910, ptr addrspace(8) %v1414, i32 %v1909, i32 0, i32 0)
-  %v1911 = add i32 %v3, %v1219
-  %v1912 = add i32 %v1911, 6
-  %v1913 = mul i32 %v1217, %arg.n
-  %v1914 = add i32 %v1913, %v1912
-  %v1915 = mul i32 %v1914, 2
-  %v1916 = icmp slt i32 %v1912, %arg.n
-  %v1917 = select i1 %v1916, i32 %v1915, i32 %v1409
-  %v1918 = bitcast half %v1290 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1918, ptr addrspace(8) %v1414, i32 %v1917, i32 0, i32 0)
-  %v1919 = add i32 %v3, %v1219
-  %v1920 = add i32 %v1919, 7
-  %v1921 = mul i32 %v1217, %arg.n
-  %v1922 = add i32 %v1921, %v1920
-  %v1923 = mul i32 %v1922, 2
-  %v1924 = icmp slt i32 %v1920, %arg.n
-  %v1925 = select i1 %v1924, i32 %v1923, i32 %v1409
-  %v1926 = bitcast half %v1291 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1926, ptr addrspace(8) %v1414, i32 %v1925, i32 0, i32 0)
-  br label %if.end29
-if.end29:
+  %v1367 = icmp slt i32 %v1363, %arg.n
+  %v1368 = select i1 %v1367, i32 %v1366, i32 %v1124
+  %v1369 = bitcast half %v972 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1369, ptr addrspace(8) %v1129, i32 %v1368, i32 0, i32 0)
+  %v1370 = add i32 %v3, %v870
+  %v1371 = add i32 %v1370, 6
+  %v1372 = mul i32 %v868, %arg.n
+  %v1373 = add i32 %v1372, %v1371
+  %v1374 = mul i32 %v1373, 2
+  %v1375 = icmp slt i32 %v1371, %arg.n
+  %v1376 = select i1 %v1375, i32 %v1374, i32 %v1124
+  %v1377 = bitcast half %v973 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1377, ptr addrspace(8) %v1129, i32 %v1376, i32 0, i32 0)
+  %v1378 = add i32 %v3, %v870
+  %v1379 = add i32 %v1378, 7
+  %v1380 = mul i32 %v868, %arg.n
+  %v1381 = add i32 %v1380, %v1379
+  %v1382 = mul i32 %v1381, 2
+  %v1383 = icmp slt i32 %v1379, %arg.n
+  %v1384 = select i1 %v1383, i32 %v1382, i32 %v1124
+  %v1385 = bitcast half %v974 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1385, ptr addrspace(8) %v1129, i32 %v1384, i32 0, i32 0)
+  %v1386 = add i32 %v3, %v886
+  %v1387 = add i32 %v1386, 0
+  %v1388 = mul i32 %v884, %arg.n
+  %v1389 = add i32 %v1388, %v1387
+  %v1390 = mul i32 %v1389, 2
+  %v1391 = icmp slt i32 %v1387, %arg.n
+  %v1392 = select i1 %v1391, i32 %v1390, i32 %v1124
+  %v1393 = bitcast half %v975 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1393, ptr addrspace(8) %v1129, i32 %v1392, i32 0, i32 0)
+  %v1394 = add i32 %v3, %v886
+  %v1395 = add i32 %v1394, 1
+  %v1396 = mul i32 %v884, %arg.n
+  %v1397 = add i32 %v1396, %v1395
+  %v1398 = mul i32 %v1397, 2
+  %v1399 = icmp slt i32 %v1395, %arg.n
+  %v1400 = select i1 %v1399, i32 %v1398, i32 %v1124
+  %v1401 = bitcast half %v976 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1401, ptr addrspace(8) %v1129, i32 %v1400, i32 0, i32 0)
+  %v1402 = add i32 %v3, %v886
+  %v1403 = add i32 %v1402, 2
+  %v1404 = mul i32 %v884, %arg.n
+  %v1405 = add i32 %v1404, %v1403
+  %v1406 = mul i32 %v1405, 2
+  %v1407 = icmp slt i32 %v1403, %arg.n
+  %v1408 = select i1 %v1407, i32 %v1406, i32 %v1124
+  %v1409 = bitcast half %v977 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1409, ptr addrspace(8) %v1129, i32 %v1408, i32 0, i32 0)
+  %v1410 = add i32 %v3, %v886
+  %v1411 = add i32 %v1410, 3
+  %v1412 = mul i32 %v884, %arg.n
+  %v1413 = add i32 %v1412, %v1411
+  %v1414 = mul i32 %v1413, 2
+  %v1415 = icmp slt i32 %v1411, %arg.n
+  %v1416 = select i1 %v1415, i32 %v1414, i32 %v1124
+  %v1417 = bitcast half %v978 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1417, ptr addrspace(8) %v1129, i32 %v1416, i32 0, i32 0)
+  %v1418 = add i32 %v3, %v886
+  %v1419 = add i32 %v1418, 4
+  %v1420 = mul i32 %v884, %arg.n
+  %v1421 = add i32 %v1420, %v1419
+  %v1422 = mul i32 %v1421, 2
+  %v1423 = icmp slt i32 %v1419, %arg.n
+  %v1424 = select i1 %v1423, i32 %v1422, i32 %v1124
+  %v1425 = bitcast half %v979 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1425, ptr addrspace(8) %v1129, i32 %v1424, i32 0, i32 0)
+  %v1426 = add i32 %v3, %v886
+  %v1427 = add i32 %v1426, 5
+  %v1428 = mul i32 %v884, %arg.n
+  %v1429 = add i32 %v1428, %v1427
+  %v1430 = mul i32 %v1429, 2
+  %v1431 = icmp slt i32 %v1427, %arg.n
+  %v1432 = select i1 %v1431, i32 %v1430, i32 %v1124
+  %v1433 = bitcast half %v980 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1433, ptr addrspace(8) %v1129, i32 %v1432, i32 0, i32 0)
+  %v1434 = add i32 %v3, %v886
+  %v1435 = add i32 %v1434, 6
+  %v1436 = mul i32 %v884, %arg.n
+  %v1437 = add i32 %v1436, %v1435
+  %v1438 = mul i32 %v1437, 2
+  %v1439 = icmp slt i32 %v1435, %arg.n
+  %v1440 = select i1 %v1439, i32 %v1438, i32 %v1124
+  %v1441 = bitcast half %v981 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1441, ptr addrspace(8) %v1129, i32 %v1440, i32 0, i32 0)
+  %v1442 = add i32 %v3, %v886
+  %v1443 = add i32 %v1442, 7
+  %v1444 = mul i32 %v884, %arg.n
+  %v1445 = add i32 %v1444, %v1443
+  %v1446 = mul i32 %v1445, 2
+  %v1447 = icmp slt i32 %v1443, %arg.n
+  %v1448 = select i1 %v1447, i32 %v1446, i32 %v1124
+  %v1449 = bitcast half %v982 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1449, ptr addrspace(8) %v1129, i32 %v1448, i32 0, i32 0)
+  %v1450 = add i32 %v3, %v902
+  %v1451 = add i32 %v1450, 0
+  %v1452 = mul i32 %v900, %arg.n
+  %v1453 = add i32 %v1452, %v1451
+  %v1454 = mul i32 %v1453, 2
+  %v1455 = icmp slt i32 %v1451, %arg.n
+  %v1456 = select i1 %v1455, i32 %v1454, i32 %v1124
+  %v1457 = bitcast half %v983 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1457, ptr addrspace(8) %v1129, i32 %v1456, i32 0, i32 0)
+  %v1458 = add i32 %v3, %v902
+  %v1459 = add i32 %v1458, 1
+  %v1460 = mul i32 %v900, %arg.n
+  %v1461 = add i32 %v1460, %v1459
+  %v1462 = mul i32 %v1461, 2
+  %v1463 = icmp slt i32 %v1459, %arg.n
+  %v1464 = select i1 %v1463, i32 %v1462, i32 %v1124
+  %v1465 = bitcast half %v984 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1465, ptr addrspace(8) %v1129, i32 %v1464, i32 0, i32 0)
+  %v1466 = add i32 %v3, %v902
+  %v1467 = add i32 %v1466, 2
+  %v1468 = mul i32 %v900, %arg.n
+  %v1469 = add i32 %v1468, %v1467
+  %v1470 = mul i32 %v1469, 2
+  %v1471 = icmp slt i32 %v1467, %arg.n
+  %v1472 = select i1 %v1471, i32 %v1470, i32 %v1124
+  %v1473 = bitcast half %v985 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1473, ptr addrspace(8) %v1129, i32 %v1472, i32 0, i32 0)
+  %v1474 = add i32 %v3, %v902
+  %v1475 = add i32 %v1474, 3
+  %v1476 = mul i32 %v900, %arg.n
+  %v1477 = add i32 %v1476, %v1475
+  %v1478 = mul i32 %v1477, 2
+  %v1479 = icmp slt i32 %v1475, %arg.n
+  %v1480 = select i1 %v1479, i32 %v1478, i32 %v1124
+  %v1481 = bitcast half %v986 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1481, ptr addrspace(8) %v1129, i32 %v1480, i32 0, i32 0)
+  %v1482 = add i32 %v3, %v902
+  %v1483 = add i32 %v1482, 4
+  %v1484 = mul i32 %v900, %arg.n
+  %v1485 = add i32 %v1484, %v1483
+  %v1486 = mul i32 %v1485, 2
+  %v1487 = icmp slt i32 %v1483, %arg.n
+  %v1488 = select i1 %v1487, i32 %v1486, i32 %v1124
+  %v1489 = bitcast half %v987 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1489, ptr addrspace(8) %v1129, i32 %v1488, i32 0, i32 0)
+  %v1490 = add i32 %v3, %v902
+  %v1491 = add i32 %v1490, 5
+  %v1492 = mul i32 %v900, %arg.n
+  %v1493 = add i32 %v1492, %v1491
+  %v1494 = mul i32 %v1493, 2
+  %v1495 = icmp slt i32 %v1491, %arg.n
+  %v1496 = select i1 %v1495, i32 %v1494, i32 %v1124
+  %v1497 = bitcast half %v988 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1497, ptr addrspace(8) %v1129, i32 %v1496, i32 0, i32 0)
+  %v1498 = add i32 %v3, %v902
+  %v1499 = add i32 %v1498, 6
+  %v1500 = mul i32 %v900, %arg.n
+  %v1501 = add i32 %v1500, %v1499
+  %v1502 = mul i32 %v1501, 2
+  %v1503 = icmp slt i32 %v1499, %arg.n
+  %v1504 = select i1 %v1503, i32 %v1502, i32 %v1124
+  %v1505 = bitcast half %v989 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1505, ptr addrspace(8) %v1129, i32 %v1504, i32 0, i32 0)
+  %v1506 = add i32 %v3, %v902
+  %v1507 = add i32 %v1506, 7
+  %v1508 = mul i32 %v900, %arg.n
+  %v1509 = add i32 %v1508, %v1507
+  %v1510 = mul i32 %v1509, 2
+  %v1511 = icmp slt i32 %v1507, %arg.n
+  %v1512 = select i1 %v1511, i32 %v1510, i32 %v1124
+  %v1513 = bitcast half %v990 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1513, ptr addrspace(8) %v1129, i32 %v1512, i32 0, i32 0)
+  %v1514 = add i32 %v3, %v918
+  %v1515 = add i32 %v1514, 0
+  %v1516 = mul i32 %v916, %arg.n
+  %v1517 = add i32 %v1516, %v1515
+  %v1518 = mul i32 %v1517, 2
+  %v1519 = icmp slt i32 %v1515, %arg.n
+  %v1520 = select i1 %v1519, i32 %v1518, i32 %v1124
+  %v1521 = bitcast half %v991 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1521, ptr addrspace(8) %v1129, i32 %v1520, i32 0, i32 0)
+  %v1522 = add i32 %v3, %v918
+  %v1523 = add i32 %v1522, 1
+  %v1524 = mul i32 %v916, %arg.n
+  %v1525 = add i32 %v1524, %v1523
+  %v1526 = mul i32 %v1525, 2
+  %v1527 = icmp slt i32 %v1523, %arg.n
+  %v1528 = select i1 %v1527, i32 %v1526, i32 %v1124
+  %v1529 = bitcast half %v992 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1529, ptr addrspace(8) %v1129, i32 %v1528, i32 0, i32 0)
+  %v1530 = add i32 %v3, %v918
+  %v1531 = add i32 %v1530, 2
+  %v1532 = mul i32 %v916, %arg.n
+  %v1533 = add i32 %v1532, %v1531
+  %v1534 = mul i32 %v1533, 2
+  %v1535 = icmp slt i32 %v1531, %arg.n
+  %v1536 = select i1 %v1535, i32 %v1534, i32 %v1124
+  %v1537 = bitcast half %v993 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1537, ptr addrspace(8) %v1129, i32 %v1536, i32 0, i32 0)
+  %v1538 = add i32 %v3, %v918
+  %v1539 = add i32 %v1538, 3
+  %v1540 = mul i32 %v916, %arg.n
+  %v1541 = add i32 %v1540, %v1539
+  %v1542 = mul i32 %v1541, 2
+  %v1543 = icmp slt i32 %v1539, %arg.n
+  %v1544 = select i1 %v1543, i32 %v1542, i32 %v1124
+  %v1545 = bitcast half %v994 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1545, ptr addrspace(8) %v1129, i32 %v1544, i32 0, i32 0)
+  %v1546 = add i32 %v3, %v918
+  %v1547 = add i32 %v1546, 4
+  %v1548 = mul i32 %v916, %arg.n
+  %v1549 = add i32 %v1548, %v1547
+  %v1550 = mul i32 %v1549, 2
+  %v1551 = icmp slt i32 %v1547, %arg.n
+  %v1552 = select i1 %v1551, i32 %v1550, i32 %v1124
+  %v1553 = bitcast half %v995 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1553, ptr addrspace(8) %v1129, i32 %v1552, i32 0, i32 0)
+  %v1554 = add i32 %v3, %v918
+  %v1555 = add i32 %v1554, 5
+  %v1556 = mul i32 %v916, %arg.n
+  %v1557 = add i32 %v1556, %v1555
+  %v1558 = mul i32 %v1557, 2
+  %v1559 = icmp slt i32 %v1555, %arg.n
+  %v1560 = select i1 %v1559, i32 %v1558, i32 %v1124
+  %v1561 = bitcast half %v996 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1561, ptr addrspace(8) %v1129, i32 %v1560, i32 0, i32 0)
+  %v1562 = add i32 %v3, %v918
+  %v1563 = add i32 %v1562, 6
+  %v1564 = mul i32 %v916, %arg.n
+  %v1565 = add i32 %v1564, %v1563
+  %v1566 = mul i32 %v1565, 2
+  %v1567 = icmp slt i32 %v1563, %arg.n
+  %v1568 = select i1 %v1567, i32 %v1566, i32 %v1124
+  %v1569 = bitcast half %v997 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1569, ptr addrspace(8) %v1129, i32 %v1568, i32 0, i32 0)
+  %v1570 = add i32 %v3, %v918
+  %v1571 = add i32 %v1570, 7
+  %v1572 = mul i32 %v916, %arg.n
+  %v1573 = add i32 %v1572, %v1571
+  %v1574 = mul i32 %v1573, 2
+  %v1575 = icmp slt i32 %v1571, %arg.n
+  %v1576 = select i1 %v1575, i32 %v1574, i32 %v1124
+  %v1577 = bitcast half %v998 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1577, ptr addrspace(8) %v1129, i32 %v1576, i32 0, i32 0)
+  %v1578 = add i32 %v3, %v934
+  %v1579 = add i32 %v1578, 0
+  %v1580 = mul i32 %v932, %arg.n
+  %v1581 = add i32 %v1580, %v1579
+  %v1582 = mul i32 %v1581, 2
+  %v1583 = icmp slt i32 %v1579, %arg.n
+  %v1584 = select i1 %v1583, i32 %v1582, i32 %v1124
+  %v1585 = bitcast half %v999 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1585, ptr addrspace(8) %v1129, i32 %v1584, i32 0, i32 0)
+  %v1586 = add i32 %v3, %v934
+  %v1587 = add i32 %v1586, 1
+  %v1588 = mul i32 %v932, %arg.n
+  %v1589 = add i32 %v1588, %v1587
+  %v1590 = mul i32 %v1589, 2
+  %v1591 = icmp slt i32 %v1587, %arg.n
+  %v1592 = select i1 %v1591, i32 %v1590, i32 %v1124
+  %v1593 = bitcast half %v1000 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1593, ptr addrspace(8) %v1129, i32 %v1592, i32 0, i32 0)
+  %v1594 = add i32 %v3, %v934
+  %v1595 = add i32 %v1594, 2
+  %v1596 = mul i32 %v932, %arg.n
+  %v1597 = add i32 %v1596, %v1595
+  %v1598 = mul i32 %v1597, 2
+  %v1599 = icmp slt i32 %v1595, %arg.n
+  %v1600 = select i1 %v1599, i32 %v1598, i32 %v1124
+  %v1601 = bitcast half %v1001 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1601, ptr addrspace(8) %v1129, i32 %v1600, i32 0, i32 0)
+  %v1602 = add i32 %v3, %v934
+  %v1603 = add i32 %v1602, 3
+  %v1604 = mul i32 %v932, %arg.n
+  %v1605 = add i32 %v1604, %v1603
+  %v1606 = mul i32 %v1605, 2
+  %v1607 = icmp slt i32 %v1603, %arg.n
+  %v1608 = select i1 %v1607, i32 %v1606, i32 %v1124
+  %v1609 = bitcast half %v1002 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1609, ptr addrspace(8) %v1129, i32 %v1608, i32 0, i32 0)
+  %v1610 = add i32 %v3, %v934
+  %v1611 = add i32 %v1610, 4
+  %v1612 = mul i32 %v932, %arg.n
+  %v1613 = add i32 %v1612, %v1611
+  %v1614 = mul i32 %v1613, 2
+  %v1615 = icmp slt i32 %v1611, %arg.n
+  %v1616 = select i1 %v1615, i32 %v1614, i32 %v1124
+  %v1617 = bitcast half %v1003 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1617, ptr addrspace(8) %v1129, i32 %v1616, i32 0, i32 0)
+  %v1618 = add i32 %v3, %v934
+  %v1619 = add i32 %v1618, 5
+  %v1620 = mul i32 %v932, %arg.n
+  %v1621 = add i32 %v1620, %v1619
+  %v1622 = mul i32 %v1621, 2
+  %v1623 = icmp slt i32 %v1619, %arg.n
+  %v1624 = select i1 %v1623, i32 %v1622, i32 %v1124
+  %v1625 = bitcast half %v1004 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1625, ptr addrspace(8) %v1129, i32 %v1624, i32 0, i32 0)
+  %v1626 = add i32 %v3, %v934
+  %v1627 = add i32 %v1626, 6
+  %v1628 = mul i32 %v932, %arg.n
+  %v1629 = add i32 %v1628, %v1627
+  %v1630 = mul i32 %v1629, 2
+  %v1631 = icmp slt i32 %v1627, %arg.n
+  %v1632 = select i1 %v1631, i32 %v1630, i32 %v1124
+  %v1633 = bitcast half %v1005 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1633, ptr addrspace(8) %v1129, i32 %v1632, i32 0, i32 0)
+  %v1634 = add i32 %v3, %v934
+  %v1635 = add i32 %v1634, 7
+  %v1636 = mul i32 %v932, %arg.n
+  %v1637 = add i32 %v1636, %v1635
+  %v1638 = mul i32 %v1637, 2
+  %v1639 = icmp slt i32 %v1635, %arg.n
+  %v1640 = select i1 %v1639, i32 %v1638, i32 %v1124
+  %v1641 = bitcast half %v1006 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1641, ptr addrspace(8) %v1129, i32 %v1640, i32 0, i32 0)
+  br label %if.end23
+if.end23:
   ret void
 }
 
 declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
-declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)

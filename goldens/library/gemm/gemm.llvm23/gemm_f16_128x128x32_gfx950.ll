@@ -370,11 +370,11 @@ for.body4:
 for.exit5:
   br label %for.head6
 for.head6:
-  %v331 = phi i32 [ %v171, %for.exit5 ], [ %v577, %if.end20 ]
-  %v332 = phi <16 x float> [ %v262, %for.exit5 ], [ %v573, %if.end20 ]
-  %v333 = phi <16 x float> [ %v263, %for.exit5 ], [ %v575, %if.end20 ]
-  %v334 = phi <16 x float> [ %v264, %for.exit5 ], [ %v574, %if.end20 ]
-  %v335 = phi <16 x float> [ %v265, %for.exit5 ], [ %v576, %if.end20 ]
+  %v331 = phi i32 [ %v171, %for.exit5 ], [ %v437, %for.exit17 ]
+  %v332 = phi <16 x float> [ %v262, %for.exit5 ], [ %v433, %for.exit17 ]
+  %v333 = phi <16 x float> [ %v263, %for.exit5 ], [ %v435, %for.exit17 ]
+  %v334 = phi <16 x float> [ %v264, %for.exit5 ], [ %v434, %for.exit17 ]
+  %v335 = phi <16 x float> [ %v265, %for.exit5 ], [ %v436, %for.exit17 ]
   %v336 = icmp slt i32 %v331, %arg.k
   br i1 %v336, label %for.body7, label %for.exit8
 for.body7:
@@ -382,1320 +382,1164 @@ for.body7:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v337 = srem i32 %arg.k, 8
-  %v338 = icmp eq i32 %v337, 0
-  br i1 %v338, label %if.then9, label %if.else10
-if.then9:
-  %v339 = zext i32 2147483647 to i64
-  %v340 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %arg.a, i16 0, i64 %v339, i32 131072)
-  %v341 = add i32 %v4, 0
-  %v342 = add i32 %v4, 256
-  %v343 = sdiv i32 %v341, 4
-  %v344 = srem i32 %v341, 4
-  %v345 = mul i32 %v344, 8
-  %v346 = add i32 %v1, %v343
-  %v347 = add i32 %v331, %v345
-  %v348 = icmp slt i32 %v346, %arg.m
-  %v349 = icmp slt i32 %v347, %arg.k
-  %v350 = mul i32 %v346, %arg.k
-  %v351 = add i32 %v350, %v347
-  %v352 = and i1 %v348, %v349
-  %v353 = mul i32 %v351, 2
-  %v354 = select i1 %v352, i32 %v353, i32 2147483647
-  %v355 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v340, i32 %v354, i32 0, i32 0)
-  %v356 = bitcast <4 x i32> %v355 to <8 x half>
-  %v357 = sdiv i32 %v342, 4
-  %v358 = srem i32 %v342, 4
-  %v359 = mul i32 %v358, 8
-  %v360 = add i32 %v1, %v357
-  %v361 = add i32 %v331, %v359
-  %v362 = icmp slt i32 %v360, %arg.m
-  %v363 = icmp slt i32 %v361, %arg.k
-  %v364 = mul i32 %v360, %arg.k
-  %v365 = add i32 %v364, %v361
-  %v366 = and i1 %v362, %v363
-  %v367 = mul i32 %v365, 2
-  %v368 = select i1 %v366, i32 %v367, i32 2147483647
-  %v369 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v340, i32 %v368, i32 0, i32 0)
-  %v370 = bitcast <4 x i32> %v369 to <8 x half>
-  %v371 = add i32 %v4, 0
-  %v372 = add i32 %v4, 256
-  %v373 = sdiv i32 %v371, 4
-  %v374 = srem i32 %v371, 4
-  %v375 = mul i32 %v374, 8
-  %v376 = sdiv i32 %v372, 4
-  %v377 = srem i32 %v372, 4
-  %v378 = mul i32 %v377, 8
-  %v379 = mul i32 %v375, 2
-  %v380 = mul i32 %v373, 4
-  %v381 = sdiv i32 %v379, 16
-  %v382 = add i32 %v380, %v381
-  %v383 = sdiv i32 %v382, 16
-  %v384 = srem i32 %v383, 8
-  %v385 = shl i32 %v384, 1
-  %v386 = xor i32 %v384, %v385
-  %v387 = srem i32 %v386, 16
-  %v388 = srem i32 %v382, 16
-  %v389 = xor i32 %v388, %v387
-  %v390 = mul i32 %v383, 256
-  %v391 = mul i32 %v389, 16
-  %v392 = add i32 %v390, %v391
-  %v393 = srem i32 %v379, 16
-  %v394 = add i32 %v392, %v393
-  %v395 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v394
-  store <8 x half> %v356, ptr addrspace(3) %v395, align 2
-  %v396 = mul i32 %v378, 2
-  %v397 = mul i32 %v376, 4
-  %v398 = sdiv i32 %v396, 16
-  %v399 = add i32 %v397, %v398
-  %v400 = sdiv i32 %v399, 16
-  %v401 = srem i32 %v400, 8
-  %v402 = shl i32 %v401, 1
-  %v403 = xor i32 %v401, %v402
-  %v404 = srem i32 %v403, 16
-  %v405 = srem i32 %v399, 16
-  %v406 = xor i32 %v405, %v404
-  %v407 = mul i32 %v400, 256
-  %v408 = mul i32 %v406, 16
-  %v409 = add i32 %v407, %v408
-  %v410 = srem i32 %v396, 16
-  %v411 = add i32 %v409, %v410
-  %v412 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v411
-  store <8 x half> %v370, ptr addrspace(3) %v412, align 2
-  br label %if.end11
-if.else10:
-  br label %for.head12
-for.head12:
-  %v413 = phi i32 [ %v4, %if.else10 ], [ %v447, %if.end17 ]
-  %v414 = icmp slt i32 %v413, 4096
-  br i1 %v414, label %for.body13, label %for.exit14
-for.body13:
-  %v415 = sdiv i32 %v413, 32
-  %v416 = srem i32 %v413, 32
-  %v417 = add i32 %v1, %v415
-  %v418 = mul i32 %v417, %arg.k
-  %v419 = add i32 %v331, %v416
-  %v420 = add i32 %v418, %v419
-  %v421 = add i32 %v1, %v415
-  %v422 = icmp slt i32 %v421, %arg.m
-  %v423 = add i32 %v331, %v416
-  %v424 = icmp slt i32 %v423, %arg.k
-  %v425 = and i1 %v422, %v424
-  br i1 %v425, label %if.then15, label %if.else16
-if.then15:
-  %v426 = mul i32 %v420, 2
-  %v427 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v426
-  %v428 = load half, ptr addrspace(1) %v427, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v429 = phi half [ %v428, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v430 = mul i32 %v416, 2
-  %v431 = mul i32 %v415, 4
-  %v432 = sdiv i32 %v430, 16
-  %v433 = add i32 %v431, %v432
-  %v434 = sdiv i32 %v433, 16
-  %v435 = srem i32 %v434, 8
-  %v436 = shl i32 %v435, 1
-  %v437 = xor i32 %v435, %v436
-  %v438 = srem i32 %v437, 16
-  %v439 = srem i32 %v433, 16
-  %v440 = xor i32 %v439, %v438
-  %v441 = mul i32 %v434, 256
-  %v442 = mul i32 %v440, 16
-  %v443 = add i32 %v441, %v442
-  %v444 = srem i32 %v430, 16
-  %v445 = add i32 %v443, %v444
-  %v446 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v445
-  store half %v429, ptr addrspace(3) %v446, align 2
-  %v447 = add i32 %v413, 256
-  br label %for.head12
-for.exit14:
-  br label %if.end11
-if.end11:
-  %v448 = srem i32 %arg.n, 8
-  %v449 = icmp eq i32 %v448, 0
-  br i1 %v449, label %if.then18, label %if.else19
+  br label %for.head9
+for.head9:
+  %v337 = phi i32 [ %v4, %for.body7 ], [ %v371, %if.end14 ]
+  %v338 = icmp slt i32 %v337, 4096
+  br i1 %v338, label %for.body10, label %for.exit11
+for.body10:
+  %v339 = sdiv i32 %v337, 32
+  %v340 = srem i32 %v337, 32
+  %v341 = add i32 %v1, %v339
+  %v342 = mul i32 %v341, %arg.k
+  %v343 = add i32 %v331, %v340
+  %v344 = add i32 %v342, %v343
+  %v345 = add i32 %v1, %v339
+  %v346 = icmp slt i32 %v345, %arg.m
+  %v347 = add i32 %v331, %v340
+  %v348 = icmp slt i32 %v347, %arg.k
+  %v349 = and i1 %v346, %v348
+  br i1 %v349, label %if.then12, label %if.else13
+if.then12:
+  %v350 = mul i32 %v344, 2
+  %v351 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v350
+  %v352 = load half, ptr addrspace(1) %v351, align 2
+  br label %if.end14
+if.else13:
+  br label %if.end14
+if.end14:
+  %v353 = phi half [ %v352, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v354 = mul i32 %v340, 2
+  %v355 = mul i32 %v339, 4
+  %v356 = sdiv i32 %v354, 16
+  %v357 = add i32 %v355, %v356
+  %v358 = sdiv i32 %v357, 16
+  %v359 = srem i32 %v358, 8
+  %v360 = shl i32 %v359, 1
+  %v361 = xor i32 %v359, %v360
+  %v362 = srem i32 %v361, 16
+  %v363 = srem i32 %v357, 16
+  %v364 = xor i32 %v363, %v362
+  %v365 = mul i32 %v358, 256
+  %v366 = mul i32 %v364, 16
+  %v367 = add i32 %v365, %v366
+  %v368 = srem i32 %v354, 16
+  %v369 = add i32 %v367, %v368
+  %v370 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v369
+  store half %v353, ptr addrspace(3) %v370, align 2
+  %v371 = add i32 %v337, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v372 = phi i32 [ %v4, %for.exit11 ], [ %v400, %if.end20 ]
+  %v373 = icmp slt i32 %v372, 4096
+  br i1 %v373, label %for.body16, label %for.exit17
+for.body16:
+  %v374 = sdiv i32 %v372, 128
+  %v375 = srem i32 %v372, 128
+  %v376 = add i32 %v331, %v374
+  %v377 = mul i32 %v376, %arg.n
+  %v378 = add i32 %v3, %v375
+  %v379 = add i32 %v377, %v378
+  %v380 = add i32 %v331, %v374
+  %v381 = icmp slt i32 %v380, %arg.k
+  %v382 = add i32 %v3, %v375
+  %v383 = icmp slt i32 %v382, %arg.n
+  %v384 = and i1 %v381, %v383
+  br i1 %v384, label %if.then18, label %if.else19
 if.then18:
-  %v450 = zext i32 2147483647 to i64
-  %v451 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %arg.b, i16 0, i64 %v450, i32 131072)
-  %v452 = add i32 %v4, 0
-  %v453 = add i32 %v4, 256
-  %v454 = sdiv i32 %v452, 16
-  %v455 = srem i32 %v452, 16
-  %v456 = mul i32 %v455, 8
-  %v457 = add i32 %v331, %v454
-  %v458 = add i32 %v3, %v456
-  %v459 = icmp slt i32 %v457, %arg.k
-  %v460 = icmp slt i32 %v458, %arg.n
-  %v461 = mul i32 %v457, %arg.n
-  %v462 = add i32 %v461, %v458
-  %v463 = and i1 %v459, %v460
-  %v464 = mul i32 %v462, 2
-  %v465 = select i1 %v463, i32 %v464, i32 2147483647
-  %v466 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v451, i32 %v465, i32 0, i32 0)
-  %v467 = bitcast <4 x i32> %v466 to <8 x half>
-  %v468 = sdiv i32 %v453, 16
-  %v469 = srem i32 %v453, 16
-  %v470 = mul i32 %v469, 8
-  %v471 = add i32 %v331, %v468
-  %v472 = add i32 %v3, %v470
-  %v473 = icmp slt i32 %v471, %arg.k
-  %v474 = icmp slt i32 %v472, %arg.n
-  %v475 = mul i32 %v471, %arg.n
-  %v476 = add i32 %v475, %v472
-  %v477 = and i1 %v473, %v474
-  %v478 = mul i32 %v476, 2
-  %v479 = select i1 %v477, i32 %v478, i32 2147483647
-  %v480 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v451, i32 %v479, i32 0, i32 0)
-  %v481 = bitcast <4 x i32> %v480 to <8 x half>
-  %v482 = add i32 %v4, 0
-  %v483 = add i32 %v4, 256
-  %v484 = sdiv i32 %v482, 16
-  %v485 = srem i32 %v482, 16
-  %v486 = mul i32 %v485, 8
-  %v487 = sdiv i32 %v483, 16
-  %v488 = srem i32 %v483, 16
-  %v489 = mul i32 %v488, 8
-  %v490 = mul i32 %v486, 2
-  %v491 = sdiv i32 %v490, 16
-  %v492 = srem i32 %v484, 4
-  %v493 = mul i32 %v492, 4
-  %v494 = xor i32 %v491, %v493
-  %v495 = mul i32 %v484, 256
-  %v496 = mul i32 %v494, 16
-  %v497 = add i32 %v495, %v496
-  %v498 = srem i32 %v490, 16
-  %v499 = add i32 %v497, %v498
-  %v500 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v499
-  store <8 x half> %v467, ptr addrspace(3) %v500, align 2
-  %v501 = mul i32 %v489, 2
-  %v502 = sdiv i32 %v501, 16
-  %v503 = srem i32 %v487, 4
-  %v504 = mul i32 %v503, 4
-  %v505 = xor i32 %v502, %v504
-  %v506 = mul i32 %v487, 256
-  %v507 = mul i32 %v505, 16
-  %v508 = add i32 %v506, %v507
-  %v509 = srem i32 %v501, 16
-  %v510 = add i32 %v508, %v509
-  %v511 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v510
-  store <8 x half> %v481, ptr addrspace(3) %v511, align 2
+  %v385 = mul i32 %v379, 2
+  %v386 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v385
+  %v387 = load half, ptr addrspace(1) %v386, align 2
   br label %if.end20
 if.else19:
-  br label %for.head21
-for.head21:
-  %v512 = phi i32 [ %v4, %if.else19 ], [ %v540, %if.end26 ]
-  %v513 = icmp slt i32 %v512, 4096
-  br i1 %v513, label %for.body22, label %for.exit23
-for.body22:
-  %v514 = sdiv i32 %v512, 128
-  %v515 = srem i32 %v512, 128
-  %v516 = add i32 %v331, %v514
-  %v517 = mul i32 %v516, %arg.n
-  %v518 = add i32 %v3, %v515
-  %v519 = add i32 %v517, %v518
-  %v520 = add i32 %v331, %v514
-  %v521 = icmp slt i32 %v520, %arg.k
-  %v522 = add i32 %v3, %v515
-  %v523 = icmp slt i32 %v522, %arg.n
-  %v524 = and i1 %v521, %v523
-  br i1 %v524, label %if.then24, label %if.else25
-if.then24:
-  %v525 = mul i32 %v519, 2
-  %v526 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v525
-  %v527 = load half, ptr addrspace(1) %v526, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
-  %v528 = phi half [ %v527, %if.then24 ], [ 0xH0000, %if.else25 ]
-  %v529 = mul i32 %v515, 2
-  %v530 = sdiv i32 %v529, 16
-  %v531 = srem i32 %v514, 4
-  %v532 = mul i32 %v531, 4
-  %v533 = xor i32 %v530, %v532
-  %v534 = mul i32 %v514, 256
-  %v535 = mul i32 %v533, 16
-  %v536 = add i32 %v534, %v535
-  %v537 = srem i32 %v529, 16
-  %v538 = add i32 %v536, %v537
-  %v539 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v538
-  store half %v528, ptr addrspace(3) %v539, align 2
-  %v540 = add i32 %v512, 256
-  br label %for.head21
-for.exit23:
   br label %if.end20
 if.end20:
+  %v388 = phi half [ %v387, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v389 = mul i32 %v375, 2
+  %v390 = sdiv i32 %v389, 16
+  %v391 = srem i32 %v374, 4
+  %v392 = mul i32 %v391, 4
+  %v393 = xor i32 %v390, %v392
+  %v394 = mul i32 %v374, 256
+  %v395 = mul i32 %v393, 16
+  %v396 = add i32 %v394, %v395
+  %v397 = srem i32 %v389, 16
+  %v398 = add i32 %v396, %v397
+  %v399 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v398
+  store half %v388, ptr addrspace(3) %v399, align 2
+  %v400 = add i32 %v372, 256
+  br label %for.head15
+for.exit17:
   call void @llvm.amdgcn.s.waitcnt(i32 3952)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
-  %v541 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
-  %v542 = load <8 x half>, ptr addrspace(3) %v541, align 2
-  %v543 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
-  %v544 = load <8 x half>, ptr addrspace(3) %v543, align 2
-  %v545 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
-  %v546 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v545)
-  %v547 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
-  %v548 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v547)
-  %v549 = shufflevector <4 x half> %v546, <4 x half> %v548, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v550 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v88
-  %v551 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v550)
-  %v552 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v113
-  %v553 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v552)
-  %v554 = shufflevector <4 x half> %v551, <4 x half> %v553, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v555 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v549, <8 x half> %v542, <16 x float> %v332, i32 0, i32 0, i32 0)
-  %v556 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v549, <8 x half> %v544, <16 x float> %v334, i32 0, i32 0, i32 0)
-  %v557 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v554, <8 x half> %v542, <16 x float> %v333, i32 0, i32 0, i32 0)
-  %v558 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v554, <8 x half> %v544, <16 x float> %v335, i32 0, i32 0, i32 0)
-  %v559 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
-  %v560 = load <8 x half>, ptr addrspace(3) %v559, align 2
-  %v561 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
-  %v562 = load <8 x half>, ptr addrspace(3) %v561, align 2
-  %v563 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v127
-  %v564 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v563)
-  %v565 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v152
-  %v566 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v565)
-  %v567 = shufflevector <4 x half> %v564, <4 x half> %v566, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v568 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v138
-  %v569 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v568)
-  %v570 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v163
-  %v571 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v570)
-  %v572 = shufflevector <4 x half> %v569, <4 x half> %v571, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
-  %v573 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v567, <8 x half> %v560, <16 x float> %v555, i32 0, i32 0, i32 0)
-  %v574 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v567, <8 x half> %v562, <16 x float> %v556, i32 0, i32 0, i32 0)
-  %v575 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v572, <8 x half> %v560, <16 x float> %v557, i32 0, i32 0, i32 0)
-  %v576 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v572, <8 x half> %v562, <16 x float> %v558, i32 0, i32 0, i32 0)
-  %v577 = add i32 %v331, 32
+  %v401 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
+  %v402 = load <8 x half>, ptr addrspace(3) %v401, align 2
+  %v403 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v37
+  %v404 = load <8 x half>, ptr addrspace(3) %v403, align 2
+  %v405 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v77
+  %v406 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v405)
+  %v407 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v102
+  %v408 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v407)
+  %v409 = shufflevector <4 x half> %v406, <4 x half> %v408, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v410 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v88
+  %v411 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v410)
+  %v412 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v113
+  %v413 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v412)
+  %v414 = shufflevector <4 x half> %v411, <4 x half> %v413, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v415 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v409, <8 x half> %v402, <16 x float> %v332, i32 0, i32 0, i32 0)
+  %v416 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v409, <8 x half> %v404, <16 x float> %v334, i32 0, i32 0, i32 0)
+  %v417 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v414, <8 x half> %v402, <16 x float> %v333, i32 0, i32 0, i32 0)
+  %v418 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v414, <8 x half> %v404, <16 x float> %v335, i32 0, i32 0, i32 0)
+  %v419 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v56
+  %v420 = load <8 x half>, ptr addrspace(3) %v419, align 2
+  %v421 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v57
+  %v422 = load <8 x half>, ptr addrspace(3) %v421, align 2
+  %v423 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v127
+  %v424 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v423)
+  %v425 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v152
+  %v426 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v425)
+  %v427 = shufflevector <4 x half> %v424, <4 x half> %v426, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v428 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v138
+  %v429 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v428)
+  %v430 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v163
+  %v431 = call <4 x half> @llvm.amdgcn.ds.read.tr16.b64.v4f16(ptr addrspace(3) %v430)
+  %v432 = shufflevector <4 x half> %v429, <4 x half> %v431, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  %v433 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v427, <8 x half> %v420, <16 x float> %v415, i32 0, i32 0, i32 0)
+  %v434 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v427, <8 x half> %v422, <16 x float> %v416, i32 0, i32 0, i32 0)
+  %v435 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v432, <8 x half> %v420, <16 x float> %v417, i32 0, i32 0, i32 0)
+  %v436 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v432, <8 x half> %v422, <16 x float> %v418, i32 0, i32 0, i32 0)
+  %v437 = add i32 %v331, 32
   br label %for.head6
 for.exit8:
-  %v578 = sdiv i32 %v6, 32
-  %v579 = mul i32 %v578, 4
-  %v580 = add i32 %v579, 0
-  %v581 = srem i32 %v6, 32
-  %v582 = add i32 %v9, 0
-  %v583 = add i32 %v582, %v581
-  %v584 = add i32 %v11, 0
-  %v585 = add i32 %v584, %v580
-  %v586 = extractelement <16 x float> %v332, i32 0
-  %v587 = extractelement <16 x float> %v332, i32 1
-  %v588 = extractelement <16 x float> %v332, i32 2
-  %v589 = extractelement <16 x float> %v332, i32 3
-  %v590 = sdiv i32 %v6, 32
-  %v591 = mul i32 %v590, 4
-  %v592 = add i32 %v591, 8
-  %v593 = srem i32 %v6, 32
-  %v594 = add i32 %v9, 0
-  %v595 = add i32 %v594, %v593
-  %v596 = add i32 %v11, 0
-  %v597 = add i32 %v596, %v592
-  %v598 = extractelement <16 x float> %v332, i32 4
-  %v599 = extractelement <16 x float> %v332, i32 5
-  %v600 = extractelement <16 x float> %v332, i32 6
-  %v601 = extractelement <16 x float> %v332, i32 7
-  %v602 = sdiv i32 %v6, 32
-  %v603 = mul i32 %v602, 4
-  %v604 = add i32 %v603, 16
-  %v605 = srem i32 %v6, 32
-  %v606 = add i32 %v9, 0
-  %v607 = add i32 %v606, %v605
-  %v608 = add i32 %v11, 0
-  %v609 = add i32 %v608, %v604
-  %v610 = extractelement <16 x float> %v332, i32 8
-  %v611 = extractelement <16 x float> %v332, i32 9
-  %v612 = extractelement <16 x float> %v332, i32 10
-  %v613 = extractelement <16 x float> %v332, i32 11
-  %v614 = sdiv i32 %v6, 32
-  %v615 = mul i32 %v614, 4
-  %v616 = add i32 %v615, 24
-  %v617 = srem i32 %v6, 32
-  %v618 = add i32 %v9, 0
-  %v619 = add i32 %v618, %v617
-  %v620 = add i32 %v11, 0
-  %v621 = add i32 %v620, %v616
-  %v622 = extractelement <16 x float> %v332, i32 12
-  %v623 = extractelement <16 x float> %v332, i32 13
-  %v624 = extractelement <16 x float> %v332, i32 14
-  %v625 = extractelement <16 x float> %v332, i32 15
-  %v626 = sdiv i32 %v6, 32
-  %v627 = mul i32 %v626, 4
-  %v628 = add i32 %v627, 0
-  %v629 = srem i32 %v6, 32
-  %v630 = add i32 %v9, 0
-  %v631 = add i32 %v630, %v629
-  %v632 = add i32 %v11, 32
-  %v633 = add i32 %v632, %v628
-  %v634 = extractelement <16 x float> %v333, i32 0
-  %v635 = extractelement <16 x float> %v333, i32 1
-  %v636 = extractelement <16 x float> %v333, i32 2
-  %v637 = extractelement <16 x float> %v333, i32 3
-  %v638 = sdiv i32 %v6, 32
-  %v639 = mul i32 %v638, 4
-  %v640 = add i32 %v639, 8
-  %v641 = srem i32 %v6, 32
-  %v642 = add i32 %v9, 0
-  %v643 = add i32 %v642, %v641
-  %v644 = add i32 %v11, 32
-  %v645 = add i32 %v644, %v640
-  %v646 = extractelement <16 x float> %v333, i32 4
-  %v647 = extractelement <16 x float> %v333, i32 5
-  %v648 = extractelement <16 x float> %v333, i32 6
-  %v649 = extractelement <16 x float> %v333, i32 7
-  %v650 = sdiv i32 %v6, 32
-  %v651 = mul i32 %v650, 4
-  %v652 = add i32 %v651, 16
-  %v653 = srem i32 %v6, 32
-  %v654 = add i32 %v9, 0
-  %v655 = add i32 %v654, %v653
-  %v656 = add i32 %v11, 32
-  %v657 = add i32 %v656, %v652
-  %v658 = extractelement <16 x float> %v333, i32 8
-  %v659 = extractelement <16 x float> %v333, i32 9
-  %v660 = extractelement <16 x float> %v333, i32 10
-  %v661 = extractelement <16 x float> %v333, i32 11
-  %v662 = sdiv i32 %v6, 32
-  %v663 = mul i32 %v662, 4
-  %v664 = add i32 %v663, 24
-  %v665 = srem i32 %v6, 32
-  %v666 = add i32 %v9, 0
-  %v667 = add i32 %v666, %v665
-  %v668 = add i32 %v11, 32
-  %v669 = add i32 %v668, %v664
-  %v670 = extractelement <16 x float> %v333, i32 12
-  %v671 = extractelement <16 x float> %v333, i32 13
-  %v672 = extractelement <16 x float> %v333, i32 14
-  %v673 = extractelement <16 x float> %v333, i32 15
-  %v674 = sdiv i32 %v6, 32
-  %v675 = mul i32 %v674, 4
-  %v676 = add i32 %v675, 0
-  %v677 = srem i32 %v6, 32
-  %v678 = add i32 %v9, 32
-  %v679 = add i32 %v678, %v677
-  %v680 = add i32 %v11, 0
-  %v681 = add i32 %v680, %v676
-  %v682 = extractelement <16 x float> %v334, i32 0
-  %v683 = extractelement <16 x float> %v334, i32 1
-  %v684 = extractelement <16 x float> %v334, i32 2
-  %v685 = extractelement <16 x float> %v334, i32 3
-  %v686 = sdiv i32 %v6, 32
-  %v687 = mul i32 %v686, 4
-  %v688 = add i32 %v687, 8
-  %v689 = srem i32 %v6, 32
-  %v690 = add i32 %v9, 32
-  %v691 = add i32 %v690, %v689
-  %v692 = add i32 %v11, 0
-  %v693 = add i32 %v692, %v688
-  %v694 = extractelement <16 x float> %v334, i32 4
-  %v695 = extractelement <16 x float> %v334, i32 5
-  %v696 = extractelement <16 x float> %v334, i32 6
-  %v697 = extractelement <16 x float> %v334, i32 7
-  %v698 = sdiv i32 %v6, 32
-  %v699 = mul i32 %v698, 4
-  %v700 = add i32 %v699, 16
-  %v701 = srem i32 %v6, 32
-  %v702 = add i32 %v9, 32
-  %v703 = add i32 %v702, %v701
-  %v704 = add i32 %v11, 0
-  %v705 = add i32 %v704, %v700
-  %v706 = extractelement <16 x float> %v334, i32 8
-  %v707 = extractelement <16 x float> %v334, i32 9
-  %v708 = extractelement <16 x float> %v334, i32 10
-  %v709 = extractelement <16 x float> %v334, i32 11
-  %v710 = sdiv i32 %v6, 32
-  %v711 = mul i32 %v710, 4
-  %v712 = add i32 %v711, 24
-  %v713 = srem i32 %v6, 32
-  %v714 = add i32 %v9, 32
-  %v715 = add i32 %v714, %v713
-  %v716 = add i32 %v11, 0
-  %v717 = add i32 %v716, %v712
-  %v718 = extractelement <16 x float> %v334, i32 12
-  %v719 = extractelement <16 x float> %v334, i32 13
-  %v720 = extractelement <16 x float> %v334, i32 14
-  %v721 = extractelement <16 x float> %v334, i32 15
-  %v722 = sdiv i32 %v6, 32
-  %v723 = mul i32 %v722, 4
-  %v724 = add i32 %v723, 0
-  %v725 = srem i32 %v6, 32
-  %v726 = add i32 %v9, 32
+  %v438 = sdiv i32 %v6, 32
+  %v439 = mul i32 %v438, 4
+  %v440 = add i32 %v439, 0
+  %v441 = srem i32 %v6, 32
+  %v442 = add i32 %v9, 0
+  %v443 = add i32 %v442, %v441
+  %v444 = add i32 %v11, 0
+  %v445 = add i32 %v444, %v440
+  %v446 = extractelement <16 x float> %v332, i32 0
+  %v447 = extractelement <16 x float> %v332, i32 1
+  %v448 = extractelement <16 x float> %v332, i32 2
+  %v449 = extractelement <16 x float> %v332, i32 3
+  %v450 = sdiv i32 %v6, 32
+  %v451 = mul i32 %v450, 4
+  %v452 = add i32 %v451, 8
+  %v453 = srem i32 %v6, 32
+  %v454 = add i32 %v9, 0
+  %v455 = add i32 %v454, %v453
+  %v456 = add i32 %v11, 0
+  %v457 = add i32 %v456, %v452
+  %v458 = extractelement <16 x float> %v332, i32 4
+  %v459 = extractelement <16 x float> %v332, i32 5
+  %v460 = extractelement <16 x float> %v332, i32 6
+  %v461 = extractelement <16 x float> %v332, i32 7
+  %v462 = sdiv i32 %v6, 32
+  %v463 = mul i32 %v462, 4
+  %v464 = add i32 %v463, 16
+  %v465 = srem i32 %v6, 32
+  %v466 = add i32 %v9, 0
+  %v467 = add i32 %v466, %v465
+  %v468 = add i32 %v11, 0
+  %v469 = add i32 %v468, %v464
+  %v470 = extractelement <16 x float> %v332, i32 8
+  %v471 = extractelement <16 x float> %v332, i32 9
+  %v472 = extractelement <16 x float> %v332, i32 10
+  %v473 = extractelement <16 x float> %v332, i32 11
+  %v474 = sdiv i32 %v6, 32
+  %v475 = mul i32 %v474, 4
+  %v476 = add i32 %v475, 24
+  %v477 = srem i32 %v6, 32
+  %v478 = add i32 %v9, 0
+  %v479 = add i32 %v478, %v477
+  %v480 = add i32 %v11, 0
+  %v481 = add i32 %v480, %v476
+  %v482 = extractelement <16 x float> %v332, i32 12
+  %v483 = extractelement <16 x float> %v332, i32 13
+  %v484 = extractelement <16 x float> %v332, i32 14
+  %v485 = extractelement <16 x float> %v332, i32 15
+  %v486 = sdiv i32 %v6, 32
+  %v487 = mul i32 %v486, 4
+  %v488 = add i32 %v487, 0
+  %v489 = srem i32 %v6, 32
+  %v490 = add i32 %v9, 0
+  %v491 = add i32 %v490, %v489
+  %v492 = add i32 %v11, 32
+  %v493 = add i32 %v492, %v488
+  %v494 = extractelement <16 x float> %v333, i32 0
+  %v495 = extractelement <16 x float> %v333, i32 1
+  %v496 = extractelement <16 x float> %v333, i32 2
+  %v497 = extractelement <16 x float> %v333, i32 3
+  %v498 = sdiv i32 %v6, 32
+  %v499 = mul i32 %v498, 4
+  %v500 = add i32 %v499, 8
+  %v501 = srem i32 %v6, 32
+  %v502 = add i32 %v9, 0
+  %v503 = add i32 %v502, %v501
+  %v504 = add i32 %v11, 32
+  %v505 = add i32 %v504, %v500
+  %v506 = extractelement <16 x float> %v333, i32 4
+  %v507 = extractelement <16 x float> %v333, i32 5
+  %v508 = extractelement <16 x float> %v333, i32 6
+  %v509 = extractelement <16 x float> %v333, i32 7
+  %v510 = sdiv i32 %v6, 32
+  %v511 = mul i32 %v510, 4
+  %v512 = add i32 %v511, 16
+  %v513 = srem i32 %v6, 32
+  %v514 = add i32 %v9, 0
+  %v515 = add i32 %v514, %v513
+  %v516 = add i32 %v11, 32
+  %v517 = add i32 %v516, %v512
+  %v518 = extractelement <16 x float> %v333, i32 8
+  %v519 = extractelement <16 x float> %v333, i32 9
+  %v520 = extractelement <16 x float> %v333, i32 10
+  %v521 = extractelement <16 x float> %v333, i32 11
+  %v522 = sdiv i32 %v6, 32
+  %v523 = mul i32 %v522, 4
+  %v524 = add i32 %v523, 24
+  %v525 = srem i32 %v6, 32
+  %v526 = add i32 %v9, 0
+  %v527 = add i32 %v526, %v525
+  %v528 = add i32 %v11, 32
+  %v529 = add i32 %v528, %v524
+  %v530 = extractelement <16 x float> %v333, i32 12
+  %v531 = extractelement <16 x float> %v333, i32 13
+  %v532 = extractelement <16 x float> %v333, i32 14
+  %v533 = extractelement <16 x float> %v333, i32 15
+  %v534 = sdiv i32 %v6, 32
+  %v535 = mul i32 %v534, 4
+  %v536 = add i32 %v535, 0
+  %v537 = srem i32 %v6, 32
+  %v538 = add i32 %v9, 32
+  %v539 = add i32 %v538, %v537
+  %v540 = add i32 %v11, 0
+  %v541 = add i32 %v540, %v536
+  %v542 = extractelement <16 x float> %v334, i32 0
+  %v543 = extractelement <16 x float> %v334, i32 1
+  %v544 = extractelement <16 x float> %v334, i32 2
+  %v545 = extractelement <16 x float> %v334, i32 3
+  %v546 = sdiv i32 %v6, 32
+  %v547 = mul i32 %v546, 4
+  %v548 = add i32 %v547, 8
+  %v549 = srem i32 %v6, 32
+  %v550 = add i32 %v9, 32
+  %v551 = add i32 %v550, %v549
+  %v552 = add i32 %v11, 0
+  %v553 = add i32 %v552, %v548
+  %v554 = extractelement <16 x float> %v334, i32 4
+  %v555 = extractelement <16 x float> %v334, i32 5
+  %v556 = extractelement <16 x float> %v334, i32 6
+  %v557 = extractelement <16 x float> %v334, i32 7
+  %v558 = sdiv i32 %v6, 32
+  %v559 = mul i32 %v558, 4
+  %v560 = add i32 %v559, 16
+  %v561 = srem i32 %v6, 32
+  %v562 = add i32 %v9, 32
+  %v563 = add i32 %v562, %v561
+  %v564 = add i32 %v11, 0
+  %v565 = add i32 %v564, %v560
+  %v566 = extractelement <16 x float> %v334, i32 8
+  %v567 = extractelement <16 x float> %v334, i32 9
+  %v568 = extractelement <16 x float> %v334, i32 10
+  %v569 = extractelement <16 x float> %v334, i32 11
+  %v570 = sdiv i32 %v6, 32
+  %v571 = mul i32 %v570, 4
+  %v572 = add i32 %v571, 24
+  %v573 = srem i32 %v6, 32
+  %v574 = add i32 %v9, 32
+  %v575 = add i32 %v574, %v573
+  %v576 = add i32 %v11, 0
+  %v577 = add i32 %v576, %v572
+  %v578 = extractelement <16 x float> %v334, i32 12
+  %v579 = extractelement <16 x float> %v334, i32 13
+  %v580 = extractelement <16 x float> %v334, i32 14
+  %v581 = extractelement <16 x float> %v334, i32 15
+  %v582 = sdiv i32 %v6, 32
+  %v583 = mul i32 %v582, 4
+  %v584 = add i32 %v583, 0
+  %v585 = srem i32 %v6, 32
+  %v586 = add i32 %v9, 32
+  %v587 = add i32 %v586, %v585
+  %v588 = add i32 %v11, 32
+  %v589 = add i32 %v588, %v584
+  %v590 = extractelement <16 x float> %v335, i32 0
+  %v591 = extractelement <16 x float> %v335, i32 1
+  %v592 = extractelement <16 x float> %v335, i32 2
+  %v593 = extractelement <16 x float> %v335, i32 3
+  %v594 = sdiv i32 %v6, 32
+  %v595 = mul i32 %v594, 4
+  %v596 = add i32 %v595, 8
+  %v597 = srem i32 %v6, 32
+  %v598 = add i32 %v9, 32
+  %v599 = add i32 %v598, %v597
+  %v600 = add i32 %v11, 32
+  %v601 = add i32 %v600, %v596
+  %v602 = extractelement <16 x float> %v335, i32 4
+  %v603 = extractelement <16 x float> %v335, i32 5
+  %v604 = extractelement <16 x float> %v335, i32 6
+  %v605 = extractelement <16 x float> %v335, i32 7
+  %v606 = sdiv i32 %v6, 32
+  %v607 = mul i32 %v606, 4
+  %v608 = add i32 %v607, 16
+  %v609 = srem i32 %v6, 32
+  %v610 = add i32 %v9, 32
+  %v611 = add i32 %v610, %v609
+  %v612 = add i32 %v11, 32
+  %v613 = add i32 %v612, %v608
+  %v614 = extractelement <16 x float> %v335, i32 8
+  %v615 = extractelement <16 x float> %v335, i32 9
+  %v616 = extractelement <16 x float> %v335, i32 10
+  %v617 = extractelement <16 x float> %v335, i32 11
+  %v618 = sdiv i32 %v6, 32
+  %v619 = mul i32 %v618, 4
+  %v620 = add i32 %v619, 24
+  %v621 = srem i32 %v6, 32
+  %v622 = add i32 %v9, 32
+  %v623 = add i32 %v622, %v621
+  %v624 = add i32 %v11, 32
+  %v625 = add i32 %v624, %v620
+  %v626 = extractelement <16 x float> %v335, i32 12
+  %v627 = extractelement <16 x float> %v335, i32 13
+  %v628 = extractelement <16 x float> %v335, i32 14
+  %v629 = extractelement <16 x float> %v335, i32 15
+  %v630 = fptrunc float %v446 to half
+  %v631 = fptrunc float %v447 to half
+  %v632 = fptrunc float %v448 to half
+  %v633 = fptrunc float %v449 to half
+  %v634 = fptrunc float %v458 to half
+  %v635 = fptrunc float %v459 to half
+  %v636 = fptrunc float %v460 to half
+  %v637 = fptrunc float %v461 to half
+  %v638 = fptrunc float %v470 to half
+  %v639 = fptrunc float %v471 to half
+  %v640 = fptrunc float %v472 to half
+  %v641 = fptrunc float %v473 to half
+  %v642 = fptrunc float %v482 to half
+  %v643 = fptrunc float %v483 to half
+  %v644 = fptrunc float %v484 to half
+  %v645 = fptrunc float %v485 to half
+  %v646 = fptrunc float %v494 to half
+  %v647 = fptrunc float %v495 to half
+  %v648 = fptrunc float %v496 to half
+  %v649 = fptrunc float %v497 to half
+  %v650 = fptrunc float %v506 to half
+  %v651 = fptrunc float %v507 to half
+  %v652 = fptrunc float %v508 to half
+  %v653 = fptrunc float %v509 to half
+  %v654 = fptrunc float %v518 to half
+  %v655 = fptrunc float %v519 to half
+  %v656 = fptrunc float %v520 to half
+  %v657 = fptrunc float %v521 to half
+  %v658 = fptrunc float %v530 to half
+  %v659 = fptrunc float %v531 to half
+  %v660 = fptrunc float %v532 to half
+  %v661 = fptrunc float %v533 to half
+  %v662 = fptrunc float %v542 to half
+  %v663 = fptrunc float %v543 to half
+  %v664 = fptrunc float %v544 to half
+  %v665 = fptrunc float %v545 to half
+  %v666 = fptrunc float %v554 to half
+  %v667 = fptrunc float %v555 to half
+  %v668 = fptrunc float %v556 to half
+  %v669 = fptrunc float %v557 to half
+  %v670 = fptrunc float %v566 to half
+  %v671 = fptrunc float %v567 to half
+  %v672 = fptrunc float %v568 to half
+  %v673 = fptrunc float %v569 to half
+  %v674 = fptrunc float %v578 to half
+  %v675 = fptrunc float %v579 to half
+  %v676 = fptrunc float %v580 to half
+  %v677 = fptrunc float %v581 to half
+  %v678 = fptrunc float %v590 to half
+  %v679 = fptrunc float %v591 to half
+  %v680 = fptrunc float %v592 to half
+  %v681 = fptrunc float %v593 to half
+  %v682 = fptrunc float %v602 to half
+  %v683 = fptrunc float %v603 to half
+  %v684 = fptrunc float %v604 to half
+  %v685 = fptrunc float %v605 to half
+  %v686 = fptrunc float %v614 to half
+  %v687 = fptrunc float %v615 to half
+  %v688 = fptrunc float %v616 to half
+  %v689 = fptrunc float %v617 to half
+  %v690 = fptrunc float %v626 to half
+  %v691 = fptrunc float %v627 to half
+  %v692 = fptrunc float %v628 to half
+  %v693 = fptrunc float %v629 to half
+  br i1 %v168, label %if.then21, label %if.else22
+if.then21:
+  %v694 = add i32 %v1, %v443
+  %v695 = add i32 %v3, %v445
+  %v696 = mul i32 %v694, %arg.n
+  %v697 = add i32 %v696, %v695
+  %v698 = mul i32 %v697, 2
+  %v699 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v698
+  %v700 = insertelement <4 x half> poison, half %v630, i32 0
+  %v701 = insertelement <4 x half> %v700, half %v631, i32 1
+  %v702 = insertelement <4 x half> %v701, half %v632, i32 2
+  %v703 = insertelement <4 x half> %v702, half %v633, i32 3
+  store <4 x half> %v703, ptr addrspace(1) %v699, align 2
+  %v704 = add i32 %v1, %v455
+  %v705 = add i32 %v3, %v457
+  %v706 = mul i32 %v704, %arg.n
+  %v707 = add i32 %v706, %v705
+  %v708 = mul i32 %v707, 2
+  %v709 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v708
+  %v710 = insertelement <4 x half> poison, half %v634, i32 0
+  %v711 = insertelement <4 x half> %v710, half %v635, i32 1
+  %v712 = insertelement <4 x half> %v711, half %v636, i32 2
+  %v713 = insertelement <4 x half> %v712, half %v637, i32 3
+  store <4 x half> %v713, ptr addrspace(1) %v709, align 2
+  %v714 = add i32 %v1, %v467
+  %v715 = add i32 %v3, %v469
+  %v716 = mul i32 %v714, %arg.n
+  %v717 = add i32 %v716, %v715
+  %v718 = mul i32 %v717, 2
+  %v719 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v718
+  %v720 = insertelement <4 x half> poison, half %v638, i32 0
+  %v721 = insertelement <4 x half> %v720, half %v639, i32 1
+  %v722 = insertelement <4 x half> %v721, half %v640, i32 2
+  %v723 = insertelement <4 x half> %v722, half %v641, i32 3
+  store <4 x half> %v723, ptr addrspace(1) %v719, align 2
+  %v724 = add i32 %v1, %v479
+  %v725 = add i32 %v3, %v481
+  %v726 = mul i32 %v724, %arg.n
   %v727 = add i32 %v726, %v725
-  %v728 = add i32 %v11, 32
-  %v729 = add i32 %v728, %v724
-  %v730 = extractelement <16 x float> %v335, i32 0
-  %v731 = extractelement <16 x float> %v335, i32 1
-  %v732 = extractelement <16 x float> %v335, i32 2
-  %v733 = extractelement <16 x float> %v335, i32 3
-  %v734 = sdiv i32 %v6, 32
-  %v735 = mul i32 %v734, 4
-  %v736 = add i32 %v735, 8
-  %v737 = srem i32 %v6, 32
-  %v738 = add i32 %v9, 32
-  %v739 = add i32 %v738, %v737
-  %v740 = add i32 %v11, 32
-  %v741 = add i32 %v740, %v736
-  %v742 = extractelement <16 x float> %v335, i32 4
-  %v743 = extractelement <16 x float> %v335, i32 5
-  %v744 = extractelement <16 x float> %v335, i32 6
-  %v745 = extractelement <16 x float> %v335, i32 7
-  %v746 = sdiv i32 %v6, 32
-  %v747 = mul i32 %v746, 4
-  %v748 = add i32 %v747, 16
-  %v749 = srem i32 %v6, 32
-  %v750 = add i32 %v9, 32
-  %v751 = add i32 %v750, %v749
-  %v752 = add i32 %v11, 32
-  %v753 = add i32 %v752, %v748
-  %v754 = extractelement <16 x float> %v335, i32 8
-  %v755 = extractelement <16 x float> %v335, i32 9
-  %v756 = extractelement <16 x float> %v335, i32 10
-  %v757 = extractelement <16 x float> %v335, i32 11
-  %v758 = sdiv i32 %v6, 32
-  %v759 = mul i32 %v758, 4
-  %v760 = add i32 %v759, 24
-  %v761 = srem i32 %v6, 32
-  %v762 = add i32 %v9, 32
-  %v763 = add i32 %v762, %v761
-  %v764 = add i32 %v11, 32
-  %v765 = add i32 %v764, %v760
-  %v766 = extractelement <16 x float> %v335, i32 12
-  %v767 = extractelement <16 x float> %v335, i32 13
-  %v768 = extractelement <16 x float> %v335, i32 14
-  %v769 = extractelement <16 x float> %v335, i32 15
-  %v770 = fptrunc float %v586 to half
-  %v771 = fptrunc float %v587 to half
-  %v772 = fptrunc float %v588 to half
-  %v773 = fptrunc float %v589 to half
-  %v774 = fptrunc float %v598 to half
-  %v775 = fptrunc float %v599 to half
-  %v776 = fptrunc float %v600 to half
-  %v777 = fptrunc float %v601 to half
-  %v778 = fptrunc float %v610 to half
-  %v779 = fptrunc float %v611 to half
-  %v780 = fptrunc float %v612 to half
-  %v781 = fptrunc float %v613 to half
-  %v782 = fptrunc float %v622 to half
-  %v783 = fptrunc float %v623 to half
-  %v784 = fptrunc float %v624 to half
-  %v785 = fptrunc float %v625 to half
-  %v786 = fptrunc float %v634 to half
-  %v787 = fptrunc float %v635 to half
-  %v788 = fptrunc float %v636 to half
-  %v789 = fptrunc float %v637 to half
-  %v790 = fptrunc float %v646 to half
-  %v791 = fptrunc float %v647 to half
-  %v792 = fptrunc float %v648 to half
-  %v793 = fptrunc float %v649 to half
-  %v794 = fptrunc float %v658 to half
-  %v795 = fptrunc float %v659 to half
-  %v796 = fptrunc float %v660 to half
-  %v797 = fptrunc float %v661 to half
-  %v798 = fptrunc float %v670 to half
-  %v799 = fptrunc float %v671 to half
-  %v800 = fptrunc float %v672 to half
-  %v801 = fptrunc float %v673 to half
-  %v802 = fptrunc float %v682 to half
-  %v803 = fptrunc float %v683 to half
-  %v804 = fptrunc float %v684 to half
-  %v805 = fptrunc float %v685 to half
-  %v806 = fptrunc float %v694 to half
-  %v807 = fptrunc float %v695 to half
-  %v808 = fptrunc float %v696 to half
-  %v809 = fptrunc float %v697 to half
-  %v810 = fptrunc float %v706 to half
-  %v811 = fptrunc float %v707 to half
-  %v812 = fptrunc float %v708 to half
-  %v813 = fptrunc float %v709 to half
-  %v814 = fptrunc float %v718 to half
-  %v815 = fptrunc float %v719 to half
-  %v816 = fptrunc float %v720 to half
-  %v817 = fptrunc float %v721 to half
-  %v818 = fptrunc float %v730 to half
-  %v819 = fptrunc float %v731 to half
-  %v820 = fptrunc float %v732 to half
-  %v821 = fptrunc float %v733 to half
-  %v822 = fptrunc float %v742 to half
-  %v823 = fptrunc float %v743 to half
-  %v824 = fptrunc float %v744 to half
-  %v825 = fptrunc float %v745 to half
-  %v826 = fptrunc float %v754 to half
-  %v827 = fptrunc float %v755 to half
-  %v828 = fptrunc float %v756 to half
-  %v829 = fptrunc float %v757 to half
-  %v830 = fptrunc float %v766 to half
-  %v831 = fptrunc float %v767 to half
-  %v832 = fptrunc float %v768 to half
-  %v833 = fptrunc float %v769 to half
-  br i1 %v168, label %if.then27, label %if.else28
-if.then27:
-  %v834 = add i32 %v1, %v583
-  %v835 = add i32 %v3, %v585
+  %v728 = mul i32 %v727, 2
+  %v729 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v728
+  %v730 = insertelement <4 x half> poison, half %v642, i32 0
+  %v731 = insertelement <4 x half> %v730, half %v643, i32 1
+  %v732 = insertelement <4 x half> %v731, half %v644, i32 2
+  %v733 = insertelement <4 x half> %v732, half %v645, i32 3
+  store <4 x half> %v733, ptr addrspace(1) %v729, align 2
+  %v734 = add i32 %v1, %v491
+  %v735 = add i32 %v3, %v493
+  %v736 = mul i32 %v734, %arg.n
+  %v737 = add i32 %v736, %v735
+  %v738 = mul i32 %v737, 2
+  %v739 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v738
+  %v740 = insertelement <4 x half> poison, half %v646, i32 0
+  %v741 = insertelement <4 x half> %v740, half %v647, i32 1
+  %v742 = insertelement <4 x half> %v741, half %v648, i32 2
+  %v743 = insertelement <4 x half> %v742, half %v649, i32 3
+  store <4 x half> %v743, ptr addrspace(1) %v739, align 2
+  %v744 = add i32 %v1, %v503
+  %v745 = add i32 %v3, %v505
+  %v746 = mul i32 %v744, %arg.n
+  %v747 = add i32 %v746, %v745
+  %v748 = mul i32 %v747, 2
+  %v749 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v748
+  %v750 = insertelement <4 x half> poison, half %v650, i32 0
+  %v751 = insertelement <4 x half> %v750, half %v651, i32 1
+  %v752 = insertelement <4 x half> %v751, half %v652, i32 2
+  %v753 = insertelement <4 x half> %v752, half %v653, i32 3
+  store <4 x half> %v753, ptr addrspace(1) %v749, align 2
+  %v754 = add i32 %v1, %v515
+  %v755 = add i32 %v3, %v517
+  %v756 = mul i32 %v754, %arg.n
+  %v757 = add i32 %v756, %v755
+  %v758 = mul i32 %v757, 2
+  %v759 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v758
+  %v760 = insertelement <4 x half> poison, half %v654, i32 0
+  %v761 = insertelement <4 x half> %v760, half %v655, i32 1
+  %v762 = insertelement <4 x half> %v761, half %v656, i32 2
+  %v763 = insertelement <4 x half> %v762, half %v657, i32 3
+  store <4 x half> %v763, ptr addrspace(1) %v759, align 2
+  %v764 = add i32 %v1, %v527
+  %v765 = add i32 %v3, %v529
+  %v766 = mul i32 %v764, %arg.n
+  %v767 = add i32 %v766, %v765
+  %v768 = mul i32 %v767, 2
+  %v769 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v768
+  %v770 = insertelement <4 x half> poison, half %v658, i32 0
+  %v771 = insertelement <4 x half> %v770, half %v659, i32 1
+  %v772 = insertelement <4 x half> %v771, half %v660, i32 2
+  %v773 = insertelement <4 x half> %v772, half %v661, i32 3
+  store <4 x half> %v773, ptr addrspace(1) %v769, align 2
+  %v774 = add i32 %v1, %v539
+  %v775 = add i32 %v3, %v541
+  %v776 = mul i32 %v774, %arg.n
+  %v777 = add i32 %v776, %v775
+  %v778 = mul i32 %v777, 2
+  %v779 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v778
+  %v780 = insertelement <4 x half> poison, half %v662, i32 0
+  %v781 = insertelement <4 x half> %v780, half %v663, i32 1
+  %v782 = insertelement <4 x half> %v781, half %v664, i32 2
+  %v783 = insertelement <4 x half> %v782, half %v665, i32 3
+  store <4 x half> %v783, ptr addrspace(1) %v779, align 2
+  %v784 = add i32 %v1, %v551
+  %v785 = add i32 %v3, %v553
+  %v786 = mul i32 %v784, %arg.n
+  %v787 = add i32 %v786, %v785
+  %v788 = mul i32 %v787, 2
+  %v789 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v788
+  %v790 = insertelement <4 x half> poison, half %v666, i32 0
+  %v791 = insertelement <4 x half> %v790, half %v667, i32 1
+  %v792 = insertelement <4 x half> %v791, half %v668, i32 2
+  %v793 = insertelement <4 x half> %v792, half %v669, i32 3
+  store <4 x half> %v793, ptr addrspace(1) %v789, align 2
+  %v794 = add i32 %v1, %v563
+  %v795 = add i32 %v3, %v565
+  %v796 = mul i32 %v794, %arg.n
+  %v797 = add i32 %v796, %v795
+  %v798 = mul i32 %v797, 2
+  %v799 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v798
+  %v800 = insertelement <4 x half> poison, half %v670, i32 0
+  %v801 = insertelement <4 x half> %v800, half %v671, i32 1
+  %v802 = insertelement <4 x half> %v801, half %v672, i32 2
+  %v803 = insertelement <4 x half> %v802, half %v673, i32 3
+  store <4 x half> %v803, ptr addrspace(1) %v799, align 2
+  %v804 = add i32 %v1, %v575
+  %v805 = add i32 %v3, %v577
+  %v806 = mul i32 %v804, %arg.n
+  %v807 = add i32 %v806, %v805
+  %v808 = mul i32 %v807, 2
+  %v809 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v808
+  %v810 = insertelement <4 x half> poison, half %v674, i32 0
+  %v811 = insertelement <4 x half> %v810, half %v675, i32 1
+  %v812 = insertelement <4 x half> %v811, half %v676, i32 2
+  %v813 = insertelement <4 x half> %v812, half %v677, i32 3
+  store <4 x half> %v813, ptr addrspace(1) %v809, align 2
+  %v814 = add i32 %v1, %v587
+  %v815 = add i32 %v3, %v589
+  %v816 = mul i32 %v814, %arg.n
+  %v817 = add i32 %v816, %v815
+  %v818 = mul i32 %v817, 2
+  %v819 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v818
+  %v820 = insertelement <4 x half> poison, half %v678, i32 0
+  %v821 = insertelement <4 x half> %v820, half %v679, i32 1
+  %v822 = insertelement <4 x half> %v821, half %v680, i32 2
+  %v823 = insertelement <4 x half> %v822, half %v681, i32 3
+  store <4 x half> %v823, ptr addrspace(1) %v819, align 2
+  %v824 = add i32 %v1, %v599
+  %v825 = add i32 %v3, %v601
+  %v826 = mul i32 %v824, %arg.n
+  %v827 = add i32 %v826, %v825
+  %v828 = mul i32 %v827, 2
+  %v829 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v828
+  %v830 = insertelement <4 x half> poison, half %v682, i32 0
+  %v831 = insertelement <4 x half> %v830, half %v683, i32 1
+  %v832 = insertelement <4 x half> %v831, half %v684, i32 2
+  %v833 = insertelement <4 x half> %v832, half %v685, i32 3
+  store <4 x half> %v833, ptr addrspace(1) %v829, align 2
+  %v834 = add i32 %v1, %v611
+  %v835 = add i32 %v3, %v613
   %v836 = mul i32 %v834, %arg.n
   %v837 = add i32 %v836, %v835
   %v838 = mul i32 %v837, 2
   %v839 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v838
-  %v840 = insertelement <4 x half> poison, half %v770, i32 0
-  %v841 = insertelement <4 x half> %v840, half %v771, i32 1
-  %v842 = insertelement <4 x half> %v841, half %v772, i32 2
-  %v843 = insertelement <4 x half> %v842, half %v773, i32 3
+  %v840 = insertelement <4 x half> poison, half %v686, i32 0
+  %v841 = insertelement <4 x half> %v840, half %v687, i32 1
+  %v842 = insertelement <4 x half> %v841, half %v688, i32 2
+  %v843 = insertelement <4 x half> %v842, half %v689, i32 3
   store <4 x half> %v843, ptr addrspace(1) %v839, align 2
-  %v844 = add i32 %v1, %v595
-  %v845 = add i32 %v3, %v597
+  %v844 = add i32 %v1, %v623
+  %v845 = add i32 %v3, %v625
   %v846 = mul i32 %v844, %arg.n
   %v847 = add i32 %v846, %v845
   %v848 = mul i32 %v847, 2
   %v849 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v848
-  %v850 = insertelement <4 x half> poison, half %v774, i32 0
-  %v851 = insertelement <4 x half> %v850, half %v775, i32 1
-  %v852 = insertelement <4 x half> %v851, half %v776, i32 2
-  %v853 = insertelement <4 x half> %v852, half %v777, i32 3
+  %v850 = insertelement <4 x half> poison, half %v690, i32 0
+  %v851 = insertelement <4 x half> %v850, half %v691, i32 1
+  %v852 = insertelement <4 x half> %v851, half %v692, i32 2
+  %v853 = insertelement <4 x half> %v852, half %v693, i32 3
   store <4 x half> %v853, ptr addrspace(1) %v849, align 2
-  %v854 = add i32 %v1, %v607
-  %v855 = add i32 %v3, %v609
-  %v856 = mul i32 %v854, %arg.n
-  %v857 = add i32 %v856, %v855
-  %v858 = mul i32 %v857, 2
-  %v859 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v858
-  %v860 = insertelement <4 x half> poison, half %v778, i32 0
-  %v861 = insertelement <4 x half> %v860, half %v779, i32 1
-  %v862 = insertelement <4 x half> %v861, half %v780, i32 2
-  %v863 = insertelement <4 x half> %v862, half %v781, i32 3
-  store <4 x half> %v863, ptr addrspace(1) %v859, align 2
-  %v864 = add i32 %v1, %v619
-  %v865 = add i32 %v3, %v621
-  %v866 = mul i32 %v864, %arg.n
-  %v867 = add i32 %v866, %v865
-  %v868 = mul i32 %v867, 2
-  %v869 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v868
-  %v870 = insertelement <4 x half> poison, half %v782, i32 0
-  %v871 = insertelement <4 x half> %v870, half %v783, i32 1
-  %v872 = insertelement <4 x half> %v871, half %v784, i32 2
-  %v873 = insertelement <4 x half> %v872, half %v785, i32 3
-  store <4 x half> %v873, ptr addrspace(1) %v869, align 2
-  %v874 = add i32 %v1, %v631
-  %v875 = add i32 %v3, %v633
-  %v876 = mul i32 %v874, %arg.n
-  %v877 = add i32 %v876, %v875
-  %v878 = mul i32 %v877, 2
-  %v879 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v878
-  %v880 = insertelement <4 x half> poison, half %v786, i32 0
-  %v881 = insertelement <4 x half> %v880, half %v787, i32 1
-  %v882 = insertelement <4 x half> %v881, half %v788, i32 2
-  %v883 = insertelement <4 x half> %v882, half %v789, i32 3
-  store <4 x half> %v883, ptr addrspace(1) %v879, align 2
-  %v884 = add i32 %v1, %v643
-  %v885 = add i32 %v3, %v645
-  %v886 = mul i32 %v884, %arg.n
-  %v887 = add i32 %v886, %v885
-  %v888 = mul i32 %v887, 2
-  %v889 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v888
-  %v890 = insertelement <4 x half> poison, half %v790, i32 0
-  %v891 = insertelement <4 x half> %v890, half %v791, i32 1
-  %v892 = insertelement <4 x half> %v891, half %v792, i32 2
-  %v893 = insertelement <4 x half> %v892, half %v793, i32 3
-  store <4 x half> %v893, ptr addrspace(1) %v889, align 2
-  %v894 = add i32 %v1, %v655
-  %v895 = add i32 %v3, %v657
-  %v896 = mul i32 %v894, %arg.n
-  %v897 = add i32 %v896, %v895
-  %v898 = mul i32 %v897, 2
-  %v899 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v898
-  %v900 = insertelement <4 x half> poison, half %v794, i32 0
-  %v901 = insertelement <4 x half> %v900, half %v795, i32 1
-  %v902 = insertelement <4 x half> %v901, half %v796, i32 2
-  %v903 = insertelement <4 x half> %v902, half %v797, i32 3
-  store <4 x half> %v903, ptr addrspace(1) %v899, align 2
-  %v904 = add i32 %v1, %v667
-  %v905 = add i32 %v3, %v669
-  %v906 = mul i32 %v904, %arg.n
-  %v907 = add i32 %v906, %v905
-  %v908 = mul i32 %v907, 2
-  %v909 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v908
-  %v910 = insertelement <4 x half> poison, half %v798, i32 0
-  %v911 = insertelement <4 x half> %v910, half %v799, i32 1
-  %v912 = insertelement <4 x half> %v911, half %v800, i32 2
-  %v913 = insertelement <4 x half> %v912, half %v801, i32 3
-  store <4 x half> %v913, ptr addrspace(1) %v909, align 2
-  %v914 = add i32 %v1, %v679
-  %v915 = add i32 %v3, %v681
-  %v916 = mul i32 %v914, %arg.n
-  %v917 = add i32 %v916, %v915
-  %v918 = mul i32 %v917, 2
-  %v919 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v918
-  %v920 = insertelement <4 x half> poison, half %v802, i32 0
-  %v921 = insertelement <4 x half> %v920, half %v803, i32 1
-  %v922 = insertelement <4 x half> %v921, half %v804, i32 2
-  %v923 = insertelement <4 x half> %v922, half %v805, i32 3
-  store <4 x half> %v923, ptr addrspace(1) %v919, align 2
-  %v924 = add i32 %v1, %v691
-  %v925 = add i32 %v3, %v693
-  %v926 = mul i32 %v924, %arg.n
-  %v927 = add i32 %v926, %v925
-  %v928 = mul i32 %v927, 2
-  %v929 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v928
-  %v930 = insertelement <4 x half> poison, half %v806, i32 0
-  %v931 = insertelement <4 x half> %v930, half %v807, i32 1
-  %v932 = insertelement <4 x half> %v931, half %v808, i32 2
-  %v933 = insertelement <4 x half> %v932, half %v809, i32 3
-  store <4 x half> %v933, ptr addrspace(1) %v929, align 2
-  %v934 = add i32 %v1, %v703
-  %v935 = add i32 %v3, %v705
-  %v936 = mul i32 %v934, %arg.n
-  %v937 = add i32 %v936, %v935
-  %v938 = mul i32 %v937, 2
-  %v939 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v938
-  %v940 = insertelement <4 x half> poison, half %v810, i32 0
-  %v941 = insertelement <4 x half> %v940, half %v811, i32 1
-  %v942 = insertelement <4 x half> %v941, half %v812, i32 2
-  %v943 = insertelement <4 x half> %v942, half %v813, i32 3
-  store <4 x half> %v943, ptr addrspace(1) %v939, align 2
-  %v944 = add i32 %v1, %v715
-  %v945 = add i32 %v3, %v717
-  %v946 = mul i32 %v944, %arg.n
-  %v947 = add i32 %v946, %v945
-  %v948 = mul i32 %v947, 2
-  %v949 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v948
-  %v950 = insertelement <4 x half> poison, half %v814, i32 0
-  %v951 = insertelement <4 x half> %v950, half %v815, i32 1
-  %v952 = insertelement <4 x half> %v951, half %v816, i32 2
-  %v953 = insertelement <4 x half> %v952, half %v817, i32 3
-  store <4 x half> %v953, ptr addrspace(1) %v949, align 2
-  %v954 = add i32 %v1, %v727
-  %v955 = add i32 %v3, %v729
-  %v956 = mul i32 %v954, %arg.n
-  %v957 = add i32 %v956, %v955
-  %v958 = mul i32 %v957, 2
-  %v959 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v958
-  %v960 = insertelement <4 x half> poison, half %v818, i32 0
-  %v961 = insertelement <4 x half> %v960, half %v819, i32 1
-  %v962 = insertelement <4 x half> %v961, half %v820, i32 2
-  %v963 = insertelement <4 x half> %v962, half %v821, i32 3
-  store <4 x half> %v963, ptr addrspace(1) %v959, align 2
-  %v964 = add i32 %v1, %v739
-  %v965 = add i32 %v3, %v741
-  %v966 = mul i32 %v964, %arg.n
-  %v967 = add i32 %v966, %v965
-  %v968 = mul i32 %v967, 2
-  %v969 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v968
-  %v970 = insertelement <4 x half> poison, half %v822, i32 0
-  %v971 = insertelement <4 x half> %v970, half %v823, i32 1
-  %v972 = insertelement <4 x half> %v971, half %v824, i32 2
-  %v973 = insertelement <4 x half> %v972, half %v825, i32 3
-  store <4 x half> %v973, ptr addrspace(1) %v969, align 2
-  %v974 = add i32 %v1, %v751
-  %v975 = add i32 %v3, %v753
-  %v976 = mul i32 %v974, %arg.n
-  %v977 = add i32 %v976, %v975
-  %v978 = mul i32 %v977, 2
-  %v979 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v978
-  %v980 = insertelement <4 x half> poison, half %v826, i32 0
-  %v981 = insertelement <4 x half> %v980, half %v827, i32 1
-  %v982 = insertelement <4 x half> %v981, half %v828, i32 2
-  %v983 = insertelement <4 x half> %v982, half %v829, i32 3
-  store <4 x half> %v983, ptr addrspace(1) %v979, align 2
-  %v984 = add i32 %v1, %v763
-  %v985 = add i32 %v3, %v765
-  %v986 = mul i32 %v984, %arg.n
-  %v987 = add i32 %v986, %v985
-  %v988 = mul i32 %v987, 2
-  %v989 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v988
-  %v990 = insertelement <4 x half> poison, half %v830, i32 0
-  %v991 = insertelement <4 x half> %v990, half %v831, i32 1
-  %v992 = insertelement <4 x half> %v991, half %v832, i32 2
-  %v993 = insertelement <4 x half> %v992, half %v833, i32 3
-  store <4 x half> %v993, ptr addrspace(1) %v989, align 2
-  br label %if.end29
-if.else28:
-  %v994 = icmp slt i32 %v1, %arg.m
-  %v995 = sub i32 %arg.m, %v1
-  %v996 = call i32 @llvm.smin.i32(i32 %v995, i32 128)
-  %v997 = select i1 %v994, i32 %v996, i32 0
-  %v998 = mul i32 %v997, %arg.n
-  %v999 = mul i32 %v998, 2
-  %v1000 = mul i32 %v1, %arg.n
-  %v1001 = mul i32 %v1000, 2
-  %v1002 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1001
-  %v1003 = zext i32 %v999 to i64
-  %v1004 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v1002, i16 0, i64 %v1003, i32 131072)
-  %v1005 = add i32 %v3, %v585
-  %v1006 = add i32 %v1005, 0
-  %v1007 = mul i32 %v583, %arg.n
-  %v1008 = add i32 %v1007, %v1006
-  %v1009 = mul i32 %v1008, 2
-  %v1010 = icmp slt i32 %v1006, %arg.n
-  %v1011 = select i1 %v1010, i32 %v1009, i32 %v999
-  %v1012 = bitcast half %v770 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1012, ptr addrspace(8) %v1004, i32 %v1011, i32 0, i32 0)
-  %v1013 = add i32 %v3, %v585
-  %v1014 = add i32 %v1013, 1
-  %v1015 = mul i32 %v583, %arg.n
-  %v1016 = add i32 %v1015, %v1014
-  %v1017 = mul i32 %v1016, 2
-  %v1018 = icmp slt i32 %v1014, %arg.n
-  %v1019 = select i1 %v1018, i32 %v1017, i32 %v999
-  %v1020 = bitcast half %v771 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1020, ptr addrspace(8) %v1004, i32 %v1019, i32 0, i32 0)
-  %v1021 = add i32 %v3, %v585
-  %v1022 = add i32 %v1021, 2
-  %v1023 = mul i32 %v583, %arg.n
-  %v1024 = add i32 %v1023, %v1022
-  %v1025 = mul i32 %v1024, 2
-  %v1026 = icmp slt i32 %v1022, %arg.n
-  %v1027 = select i1 %v1026, i32 %v1025, i32 %v999
-  %v1028 = bitcast half %v772 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1028, ptr addrspace(8) %v1004, i32 %v1027, i32 0, i32 0)
-  %v1029 = add i32 %v3, %v585
-  %v1030 = add i32 %v1029, 3
-  %v1031 = mul i32 %v583, %arg.n
-  %v1032 = add i32 %v1031, %v1030
-  %v1033 = mul i32 %v1032, 2
-  %v1034 = icmp slt i32 %v1030, %arg.n
-  %v1035 = select i1 %v1034, i32 %v1033, i32 %v999
-  %v1036 = bitcast half %v773 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1036, ptr addrspace(8) %v1004, i32 %v1035, i32 0, i32 0)
-  %v1037 = add i32 %v3, %v597
-  %v1038 = add i32 %v1037, 0
-  %v1039 = mul i32 %v595, %arg.n
-  %v1040 = add i32 %v1039, %v1038
-  %v1041 = mul i32 %v1040, 2
-  %v1042 = icmp slt i32 %v1038, %arg.n
-  %v1043 = select i1 %v1042, i32 %v1041, i32 %v999
-  %v1044 = bitcast half %v774 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1044, ptr addrspace(8) %v1004, i32 %v1043, i32 0, i32 0)
-  %v1045 = add i32 %v3, %v597
-  %v1046 = add i32 %v1045, 1
-  %v1047 = mul i32 %v595, %arg.n
-  %v1048 = add i32 %v1047, %v1046
-  %v1049 = mul i32 %v1048, 2
-  %v1050 = icmp slt i32 %v1046, %arg.n
-  %v1051 = select i1 %v1050, i32 %v1049, i32 %v999
-  %v1052 = bitcast half %v775 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1052, ptr addrspace(8) %v1004, i32 %v1051, i32 0, i32 0)
-  %v1053 = add i32 %v3, %v597
-  %v1054 = add i32 %v1053, 2
-  %v1055 = mul i32 %v595, %arg.n
-  %v1056 = add i32 %v1055, %v1054
-  %v1057 = mul i32 %v1056, 2
-  %v1058 = icmp slt i32 %v1054, %arg.n
-  %v1059 = select i1 %v1058, i32 %v1057, i32 %v999
-  %v1060 = bitcast half %v776 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1060, ptr addrspace(8) %v1004, i32 %v1059, i32 0, i32 0)
-  %v1061 = add i32 %v3, %v597
-  %v1062 = add i32 %v1061, 3
-  %v1063 = mul i32 %v595, %arg.n
-  %v1064 = add i32 %v1063, %v1062
-  %v1065 = mul i32 %v1064, 2
-  %v1066 = icmp slt i32 %v1062, %arg.n
-  %v1067 = select i1 %v1066, i32 %v1065, i32 %v999
-  %v1068 = bitcast half %v777 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1068, ptr addrspace(8) %v1004, i32 %v1067, i32 0, i32 0)
-  %v1069 = add i32 %v3, %v609
-  %v1070 = add i32 %v1069, 0
-  %v1071 = mul i32 %v607, %arg.n
-  %v1072 = add i32 %v1071, %v1070
-  %v1073 = mul i32 %v1072, 2
-  %v1074 = icmp slt i32 %v1070, %arg.n
-  %v1075 = select i1 %v1074, i32 %v1073, i32 %v999
-  %v1076 = bitcast half %v778 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1076, ptr addrspace(8) %v1004, i32 %v1075, i32 0, i32 0)
-  %v1077 = add i32 %v3, %v609
-  %v1078 = add i32 %v1077, 1
-  %v1079 = mul i32 %v607, %arg.n
-  %v1080 = add i32 %v1079, %v1078
-  %v1081 = mul i32 %v1080, 2
-  %v1082 = icmp slt i32 %v1078, %arg.n
-  %v1083 = select i1 %v1082, i32 %v1081, i32 %v999
-  %v1084 = bitcast half %v779 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1084, ptr addrspace(8) %v1004, i32 %v1083, i32 0, i32 0)
-  %v1085 = add i32 %v3, %v609
-  %v1086 = add i32 %v1085, 2
-  %v1087 = mul i32 %v607, %arg.n
-  %v1088 = add i32 %v1087, %v1086
-  %v1089 = mul i32 %v1088, 2
-  %v1090 = icmp slt i32 %v1086, %arg.n
-  %v1091 = select i1 %v1090, i32 %v1089, i32 %v999
-  %v1092 = bitcast half %v780 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1092, ptr addrspace(8) %v1004, i32 %v1091, i32 0, i32 0)
-  %v1093 = add i32 %v3, %v609
-  %v1094 = add i32 %v1093, 3
-  %v1095 = mul i32 %v607, %arg.n
-  %v1096 = add i32 %v1095, %v1094
-  %v1097 = mul i32 %v1096, 2
-  %v1098 = icmp slt i32 %v1094, %arg.n
-  %v1099 = select i1 %v1098, i32 %v1097, i32 %v999
-  %v1100 = bitcast half %v781 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1100, ptr addrspace(8) %v1004, i32 %v1099, i32 0, i32 0)
-  %v1101 = add i32 %v3, %v621
-  %v1102 = add i32 %v1101, 0
-  %v1103 = mul i32 %v619, %arg.n
-  %v1104 = add i32 %v1103, %v1102
-  %v1105 = mul i32 %v1104, 2
-  %v1106 = icmp slt i32 %v1102, %arg.n
-  %v1107 = select i1 %v1106, i32 %v1105, i32 %v999
-  %v1108 = bitcast half %v782 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1108, ptr addrspace(8) %v1004, i32 %v1107, i32 0, i32 0)
-  %v1109 = add i32 %v3, %v621
-  %v1110 = add i32 %v1109, 1
-  %v1111 = mul i32 %v619, %arg.n
-  %v1112 = add i32 %v1111, %v1110
-  %v1113 = mul i32 %v1112, 2
-  %v1114 = icmp slt i32 %v1110, %arg.n
-  %v1115 = select i1 %v1114, i32 %v1113, i32 %v999
-  %v1116 = bitcast half %v783 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1116, ptr addrspace(8) %v1004, i32 %v1115, i32 0, i32 0)
-  %v1117 = add i32 %v3, %v621
-  %v1118 = add i32 %v1117, 2
-  %v1119 = mul i32 %v619, %arg.n
-  %v1120 = add i32 %v1119, %v1118
-  %v1121 = mul i32 %v1120, 2
-  %v1122 = icmp slt i32 %v1118, %arg.n
-  %v1123 = select i1 %v1122, i32 %v1121, i32 %v999
-  %v1124 = bitcast half %v784 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1124, ptr addrspace(8) %v1004, i32 %v1123, i32 0, i32 0)
-  %v1125 = add i32 %v3, %v621
-  %v1126 = add i32 %v1125, 3
-  %v1127 = mul i32 %v619, %arg.n
-  %v1128 = add i32 %v1127, %v1126
-  %v1129 = mul i32 %v1128, 2
-  %v1130 = icmp slt i32 %v1126, %arg.n
-  %v1131 = select i1 %v1130, i32 %v1129, i32 %v999
-  %v1132 = bitcast half %v785 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1132, ptr addrspace(8) %v1004, i32 %v1131, i32 0, i32 0)
-  %v1133 = add i32 %v3, %v633
-  %v1134 = add i32 %v1133, 0
-  %v1135 = mul i32 %v631, %arg.n
-  %v1136 = add i32 %v1135, %v1134
-  %v1137 = mul i32 %v1136, 2
-  %v1138 = icmp slt i32 %v1134, %arg.n
-  %v1139 = select i1 %v1138, i32 %v1137, i32 %v999
-  %v1140 = bitcast half %v786 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1140, ptr addrspace(8) %v1004, i32 %v1139, i32 0, i32 0)
-  %v1141 = add i32 %v3, %v633
-  %v1142 = add i32 %v1141, 1
-  %v1143 = mul i32 %v631, %arg.n
-  %v1144 = add i32 %v1143, %v1142
-  %v1145 = mul i32 %v1144, 2
-  %v1146 = icmp slt i32 %v1142, %arg.n
-  %v1147 = select i1 %v1146, i32 %v1145, i32 %v999
-  %v1148 = bitcast half %v787 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1148, ptr addrspace(8) %v1004, i32 %v1147, i32 0, i32 0)
-  %v1149 = add i32 %v3, %v633
-  %v1150 = add i32 %v1149, 2
-  %v1151 = mul i32 %v631, %arg.n
-  %v1152 = add i32 %v1151, %v1150
-  %v1153 = mul i32 %v1152, 2
-  %v1154 = icmp slt i32 %v1150, %arg.n
-  %v1155 = select i1 %v1154, i32 %v1153, i32 %v999
-  %v1156 = bitcast half %v788 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1156, ptr addrspace(8) %v1004, i32 %v1155, i32 0, i32 0)
-  %v1157 = add i32 %v3, %v633
-  %v1158 = add i32 %v1157, 3
-  %v1159 = mul i32 %v631, %arg.n
-  %v1160 = add i32 %v1159, %v1158
-  %v1161 = mul i32 %v1160, 2
-  %v1162 = icmp slt i32 %v1158, %arg.n
-  %v1163 = select i1 %v1162, i32 %v1161, i32 %v999
-  %v1164 = bitcast half %v789 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1164, ptr addrspace(8) %v1004, i32 %v1163, i32 0, i32 0)
-  %v1165 = add i32 %v3, %v645
-  %v1166 = add i32 %v1165, 0
-  %v1167 = mul i32 %v643, %arg.n
-  %v1168 = add i32 %v1167, %v1166
-  %v1169 = mul i32 %v1168, 2
-  %v1170 = icmp slt i32 %v1166, %arg.n
-  %v1171 = select i1 %v1170, i32 %v1169, i32 %v999
-  %v1172 = bitcast half %v790 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1172, ptr addrspace(8) %v1004, i32 %v1171, i32 0, i32 0)
-  %v1173 = add i32 %v3, %v645
-  %v1174 = add i32 %v1173, 1
-  %v1175 = mul i32 %v643, %arg.n
-  %v1176 = add i32 %v1175, %v1174
-  %v1177 = mul i32 %v1176, 2
-  %v1178 = icmp slt i32 %v1174, %arg.n
-  %v1179 = select i1 %v1178, i32 %v1177, i32 %v999
-  %v1180 = bitcast half %v791 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1180, ptr addrspace(8) %v1004, i32 %v1179, i32 0, i32 0)
-  %v1181 = add i32 %v3, %v645
-  %v1182 = add i32 %v1181, 2
-  %v1183 = mul i32 %v643, %arg.n
-  %v1184 = add i32 %v1183, %v1182
-  %v1185 = mul i32 %v1184, 2
-  %v1186 = icmp slt i32 %v1182, %arg.n
-  %v1187 = select i1 %v1186, i32 %v1185, i32 %v999
-  %v1188 = bitcast half %v792 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1188, ptr addrspace(8) %v1004, i32 %v1187, i32 0, i32 0)
-  %v1189 = add i32 %v3, %v645
-  %v1190 = add i32 %v1189, 3
-  %v1191 = mul i32 %v643, %arg.n
-  %v1192 = add i32 %v1191, %v1190
-  %v1193 = mul i32 %v1192, 2
-  %v1194 = icmp slt i32 %v1190, %arg.n
-  %v1195 = select i1 %v1194, i32 %v1193, i32 %v999
-  %v1196 = bitcast half %v793 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1196, ptr addrspace(8) %v1004, i32 %v1195, i32 0, i32 0)
-  %v1197 = add i32 %v3, %v657
-  %v1198 = add i32 %v1197, 0
-  %v1199 = mul i32 %v655, %arg.n
-  %v1200 = add i32 %v1199, %v1198
-  %v1201 = mul i32 %v1200, 2
-  %v1202 = icmp slt i32 %v1198, %arg.n
-  %v1203 = select i1 %v1202, i32 %v1201, i32 %v999
-  %v1204 = bitcast half %v794 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1204, ptr addrspace(8) %v1004, i32 %v1203, i32 0, i32 0)
-  %v1205 = add i32 %v3, %v657
-  %v1206 = add i32 %v1205, 1
-  %v1207 = mul i32 %v655, %arg.n
-  %v1208 = add i32 %v1207, %v1206
-  %v1209 = mul i32 %v1208, 2
-  %v1210 = icmp slt i32 %v1206, %arg.n
-  %v1211 = select i1 %v1210, i32 %v1209, i32 %v999
-  %v1212 = bitcast half %v795 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1212, ptr addrspace(8) %v1004, i32 %v1211, i32 0, i32 0)
-  %v1213 = add i32 %v3, %v657
-  %v1214 = add i32 %v1213, 2
-  %v1215 = mul i32 %v655, %arg.n
-  %v1216 = add i32 %v1215, %v1214
-  %v1217 = mul i32 %v1216, 2
-  %v1218 = icmp slt i32 %v1214, %arg.n
-  %v1219 = select i1 %v1218, i32 %v1217, i32 %v999
-  %v1220 = bitcast half %v796 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1220, ptr addrspace(8) %v1004, i32 %v1219, i32 0, i32 0)
-  %v1221 = add i32 %v3, %v657
-  %v1222 = add i32 %v1221, 3
-  %v1223 = mul i32 %v655, %arg.n
-  %v1224 = add i32 %v1223, %v1222
-  %v1225 = mul i32 %v1224, 2
-  %v1226 = icmp slt i32 %v1222, %arg.n
-  %v1227 = select i1 %v1226, i32 %v1225, i32 %v999
-  %v1228 = bitcast half %v797 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1228, ptr addrspace(8) %v1004, i32 %v1227, i32 0, i32 0)
-  %v1229 = add i32 %v3, %v669
-  %v1230 = add i32 %v1229, 0
-  %v1231 = mul i32 %v667, %arg.n
-  %v1232 = add i32 %v1231, %v1230
-  %v1233 = mul i32 %v1232, 2
-  %v1234 = icmp slt i32 %v1230, %arg.n
-  %v1235 = select i1 %v1234, i32 %v1233, i32 %v999
-  %v1236 = bitcast half %v798 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1236, ptr addrspace(8) %v1004, i32 %v1235, i32 0, i32 0)
-  %v1237 = add i32 %v3, %v669
-  %v1238 = add i32 %v1237, 1
-  %v1239 = mul i32 %v667, %arg.n
-  %v1240 = add i32 %v1239, %v1238
-  %v1241 = mul i32 %v1240, 2
-  %v1242 = icmp slt i32 %v1238, %arg.n
-  %v1243 = select i1 %v1242, i32 %v1241, i32 %v999
-  %v1244 = bitcast half %v799 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1244, ptr addrspace(8) %v1004, i32 %v1243, i32 0, i32 0)
-  %v1245 = add i32 %v3, %v669
-  %v1246 = add i32 %v1245, 2
-  %v1247 = mul i32 %v667, %arg.n
-  %v1248 = add i32 %v1247, %v1246
-  %v1249 = mul i32 %v1248, 2
-  %v1250 = icmp slt i32 %v1246, %arg.n
-  %v1251 = select i1 %v1250, i32 %v1249, i32 %v999
-  %v1252 = bitcast half %v800 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1252, ptr addrspace(8) %v1004, i32 %v1251, i32 0, i32 0)
-  %v1253 = add i32 %v3, %v669
-  %v1254 = add i32 %v1253, 3
-  %v1255 = mul i32 %v667, %arg.n
-  %v1256 = add i32 %v1255, %v1254
-  %v1257 = mul i32 %v1256, 2
-  %v1258 = icmp slt i32 %v1254, %arg.n
-  %v1259 = select i1 %v1258, i32 %v1257, i32 %v999
-  %v1260 = bitcast half %v801 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1260, ptr addrspace(8) %v1004, i32 %v1259, i32 0, i32 0)
-  %v1261 = add i32 %v3, %v681
-  %v1262 = add i32 %v1261, 0
-  %v1263 = mul i32 %v679, %arg.n
-  %v1264 = add i32 %v1263, %v1262
-  %v1265 = mul i32 %v1264, 2
-  %v1266 = icmp slt i32 %v1262, %arg.n
-  %v1267 = select i1 %v1266, i32 %v1265, i32 %v999
-  %v1268 = bitcast half %v802 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1268, ptr addrspace(8) %v1004, i32 %v1267, i32 0, i32 0)
-  %v1269 = add i32 %v3, %v681
-  %v1270 = add i32 %v1269, 1
-  %v1271 = mul i32 %v679, %arg.n
-  %v1272 = add i32 %v1271, %v1270
-  %v1273 = mul i32 %v1272, 2
-  %v1274 = icmp slt i32 %v1270, %arg.n
-  %v1275 = select i1 %v1274, i32 %v1273, i32 %v999
-  %v1276 = bitcast half %v803 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1276, ptr addrspace(8) %v1004, i32 %v1275, i32 0, i32 0)
-  %v1277 = add i32 %v3, %v681
-  %v1278 = add i32 %v1277, 2
-  %v1279 = mul i32 %v679, %arg.n
-  %v1280 = add i32 %v1279, %v1278
-  %v1281 = mul i32 %v1280, 2
-  %v1282 = icmp slt i32 %v1278, %arg.n
-  %v1283 = select i1 %v1282, i32 %v1281, i32 %v999
-  %v1284 = bitcast half %v804 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1284, ptr addrspace(8) %v1004, i32 %v1283, i32 0, i32 0)
-  %v1285 = add i32 %v3, %v681
-  %v1286 = add i32 %v1285, 3
-  %v1287 = mul i32 %v679, %arg.n
-  %v1288 = add i32 %v1287, %v1286
-  %v1289 = mul i32 %v1288, 2
-  %v1290 = icmp slt i32 %v1286, %arg.n
-  %v1291 = select i1 %v1290, i32 %v1289, i32 %v999
-  %v1292 = bitcast half %v805 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1292, ptr addrspace(8) %v1004, i32 %v1291, i32 0, i32 0)
-  %v1293 = add i32 %v3, %v693
-  %v1294 = add i32 %v1293, 0
-  %v1295 = mul i32 %v691, %arg.n
-  %v1296 = add i32 %v1295, %v1294
-  %v1297 = mul i32 %v1296, 2
-  %v1298 = icmp slt i32 %v1294, %arg.n
-  %v1299 = select i1 %v1298, i32 %v1297, i32 %v999
-  %v1300 = bitcast half %v806 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1300, ptr addrspace(8) %v1004, i32 %v1299, i32 0, i32 0)
-  %v1301 = add i32 %v3, %v693
-  %v1302 = add i32 %v1301, 1
-  %v1303 = mul i32 %v691, %arg.n
-  %v1304 = add i32 %v1303, %v1302
-  %v1305 = mul i32 %v1304, 2
-  %v1306 = icmp slt i32 %v1302, %arg.n
-  %v1307 = select i1 %v1306, i32 %v1305, i32 %v999
-  %v1308 = bitcast half %v807 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1308, ptr addrspace(8) %v1004, i32 %v1307, i32 0, i32 0)
-  %v1309 = add i32 %v3, %v693
-  %v1310 = add i32 %v1309, 2
-  %v1311 = mul i32 %v691, %arg.n
-  %v1312 = add i32 %v1311, %v1310
-  %v1313 = mul i32 %v1312, 2
-  %v1314 = icmp slt i32 %v1310, %arg.n
-  %v1315 = select i1 %v1314, i32 %v1313, i32 %v999
-  %v1316 = bitcast half %v808 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1316, ptr addrspace(8) %v1004, i32 %v1315, i32 0, i32 0)
-  %v1317 = add i32 %v3, %v693
-  %v1318 = add i32 %v1317, 3
-  %v1319 = mul i32 %v691, %arg.n
-  %v1320 = add i32 %v1319, %v1318
-  %v1321 = mul i32 %v1320, 2
-  %v1322 = icmp slt i32 %v1318, %arg.n
-  %v1323 = select i1 %v1322, i32 %v1321, i32 %v999
-  %v1324 = bitcast half %v809 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1324, ptr addrspace(8) %v1004, i32 %v1323, i32 0, i32 0)
-  %v1325 = add i32 %v3, %v705
-  %v1326 = add i32 %v1325, 0
-  %v1327 = mul i32 %v703, %arg.n
-  %v1328 = add i32 %v1327, %v1326
-  %v1329 = mul i32 %v1328, 2
-  %v1330 = icmp slt i32 %v1326, %arg.n
-  %v1331 = select i1 %v1330, i32 %v1329, i32 %v999
-  %v1332 = bitcast half %v810 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1332, ptr addrspace(8) %v1004, i32 %v1331, i32 0, i32 0)
-  %v1333 = add i32 %v3, %v705
-  %v1334 = add i32 %v1333, 1
-  %v1335 = mul i32 %v703, %arg.n
-  %v1336 = add i32 %v1335, %v1334
-  %v1337 = mul i32 %v1336, 2
-  %v1338 = icmp slt i32 %v1334, %arg.n
-  %v1339 = select i1 %v1338, i32 %v1337, i32 %v999
-  %v1340 = bitcast half %v811 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1340, ptr addrspace(8) %v1004, i32 %v1339, i32 0, i32 0)
-  %v1341 = add i32 %v3, %v705
-  %v1342 = add i32 %v1341, 2
-  %v1343 = mul i32 %v703, %arg.n
-  %v1344 = add i32 %v1343, %v1342
-  %v1345 = mul i32 %v1344, 2
-  %v1346 = icmp slt i32 %v1342, %arg.n
-  %v1347 = select i1 %v1346, i32 %v1345, i32 %v999
-  %v1348 = bitcast half %v812 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1348, ptr addrspace(8) %v1004, i32 %v1347, i32 0, i32 0)
-  %v1349 = add i32 %v3, %v705
-  %v1350 = add i32 %v1349, 3
-  %v1351 = mul i32 %v703, %arg.n
-  %v1352 = add i32 %v1351, %v1350
-  %v1353 = mul i32 %v1352, 2
-  %v1354 = icmp slt i32 %v1350, %arg.n
-  %v1355 = select i1 %v1354, i32 %v1353, i32 %v999
-  %v1356 = bitcast half %v813 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1356, ptr addrspace(8) %v1004, i32 %v1355, i32 0, i32 0)
-  %v1357 = add i32 %v3, %v717
-  %v1358 = add i32 %v1357, 0
-  %v1359 = mul i32 %v715, %arg.n
-  %v1360 = add i32 %v1359, %v1358
-  %v1361 = mul i32 %v1360, 2
-  %v1362 = icmp slt i32 %v1358, %arg.n
-  %v1363 = select i1 %v1362, i32 %v1361, i32 %v999
-  %v1364 = bitcast half %v814 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1364, ptr addrspace(8) %v1004, i32 %v1363, i32 0, i32 0)
-  %v1365 = add i32 %v3, %v717
-  %v1366 = add i32 %v1365, 1
-  %v1367 = mul i32 %v715, %arg.n
-  %v1368 = add i32 %v1367, %v1366
-  %v1369 = mul i32 %v1368, 2
-  %v1370 = icmp slt i32 %v1366, %arg.n
-  %v1371 = select i1 %v1370, i32 %v1369, i32 %v999
-  %v1372 = bitcast half %v815 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1372, ptr addrspace(8) %v1004, i32 %v1371, i32 0, i32 0)
-  %v1373 = add i32 %v3, %v717
-  %v1374 = add i32 %v1373, 2
-  %v1375 = mul i32 %v715, %arg.n
-  %v1376 = add i32 %v1375, %v1374
-  %v1377 = mul i32 %v1376, 2
-  %v1378 = icmp slt i32 %v1374, %arg.n
-  %v1379 = select i1 %v1378, i32 %v1377, i32 %v999
-  %v1380 = bitcast half %v816 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1380, ptr addrspace(8) %v1004, i32 %v1379, i32 0, i32 0)
-  %v1381 = add i32 %v3, %v717
-  %v1382 = add i32 %v1381, 3
-  %v1383 = mul i32 %v715, %arg.n
-  %v1384 = add i32 %v1383, %v1382
-  %v1385 = mul i32 %v1384, 2
-  %v1386 = icmp slt i32 %v1382, %arg.n
-  %v1387 = select i1 %v1386, i32 %v1385, i32 %v999
-  %v1388 = bitcast half %v817 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1388, ptr addrspace(8) %v1004, i32 %v1387, i32 0, i32 0)
-  %v1389 = add i32 %v3, %v729
-  %v1390 = add i32 %v1389, 0
-  %v1391 = mul i32 %v727, %arg.n
-  %v1392 = add i32 %v1391, %v1390
-  %v1393 = mul i32 %v1392, 2
-  %v1394 = icmp slt i32 %v1390, %arg.n
-  %v1395 = select i1 %v1394, i32 %v1393, i32 %v999
-  %v1396 = bitcast half %v818 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1396, ptr addrspace(8) %v1004, i32 %v1395, i32 0, i32 0)
-  %v1397 = add i32 %v3, %v729
-  %v1398 = add i32 %v1397, 1
-  %v1399 = mul i32 %v727, %arg.n
-  %v1400 = add i32 %v1399, %v1398
-  %v1401 = mul i32 %v1400, 2
-  %v1402 = icmp slt i32 %v1398, %arg.n
-  %v1403 = select i1 %v1402, i32 %v1401, i32 %v999
-  %v1404 = bitcast half %v819 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1404, ptr addrspace(8) %v1004, i32 %v1403, i32 0, i32 0)
-  %v1405 = add i32 %v3, %v729
-  %v1406 = add i32 %v1405, 2
-  %v1407 = mul i32 %v727, %arg.n
-  %v1408 = add i32 %v1407, %v1406
-  %v1409 = mul i32 %v1408, 2
-  %v1410 = icmp slt i32 %v1406, %arg.n
-  %v1411 = select i1 %v1410, i32 %v1409, i32 %v999
-  %v1412 = bitcast half %v820 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1412, ptr addrspace(8) %v1004, i32 %v1411, i32 0, i32 0)
-  %v1413 = add i32 %v3, %v729
-  %v1414 = add i32 %v1413, 3
-  %v1415 = mul i32 %v727, %arg.n
-  %v1416 = add i32 %v1415, %v1414
-  %v1417 = mul i32 %v1416, 2
-  %v1418 = icmp slt i32 %v1414, %arg.n
-  %v1419 = select i1 %v1418, i32 %v1417, i32 %v999
-  %v1420 = bitcast half %v821 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1420, ptr addrspace(8) %v1004, i32 %v1419, i32 0, i32 0)
-  %v1421 = add i32 %v3, %v741
-  %v1422 = add i32 %v1421, 0
-  %v1423 = mul i32 %v739, %arg.n
-  %v1424 = add i32 %v1423, %v1422
-  %v1425 = mul i32 %v1424, 2
-  %v1426 = icmp slt i32 %v1422, %arg.n
-  %v1427 = select i1 %v1426, i32 %v1425, i32 %v999
-  %v1428 = bitcast half %v822 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1428, ptr addrspace(8) %v1004, i32 %v1427, i32 0, i32 0)
-  %v1429 = add i32 %v3, %v741
-  %v1430 = add i32 %v1429, 1
-  %v1431 = mul i32 %v739, %arg.n
-  %v1432 = add i32 %v1431, %v1430
-  %v1433 = mul i32 %v1432, 2
-  %v1434 = icmp slt i32 %v1430, %arg.n
-  %v1435 = select i1 %v1434, i32 %v1433, i32 %v999
-  %v1436 = bitcast half %v823 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1436, ptr addrspace(8) %v1004, i32 %v1435, i32 0, i32 0)
-  %v1437 = add i32 %v3, %v741
-  %v1438 = add i32 %v1437, 2
-  %v1439 = mul i32 %v739, %arg.n
-  %v1440 = add i32 %v1439, %v1438
-  %v1441 = mul i32 %v1440, 2
-  %v1442 = icmp slt i32 %v1438, %arg.n
-  %v1443 = select i1 %v1442, i32 %v1441, i32 %v999
-  %v1444 = bitcast half %v824 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1444, ptr addrspace(8) %v1004, i32 %v1443, i32 0, i32 0)
-  %v1445 = add i32 %v3, %v741
-  %v1446 = add i32 %v1445, 3
-  %v1447 = mul i32 %v739, %arg.n
-  %v1448 = add i32 %v1447, %v1446
-  %v1449 = mul i32 %v1448, 2
-  %v1450 = icmp slt i32 %v1446, %arg.n
-  %v1451 = select i1 %v1450, i32 %v1449, i32 %v999
-  %v1452 = bitcast half %v825 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1452, ptr addrspace(8) %v1004, i32 %v1451, i32 0, i32 0)
-  %v1453 = add i32 %v3, %v753
-  %v1454 = add i32 %v1453, 0
-  %v1455 = mul i32 %v751, %arg.n
-  %v1456 = add i32 %v1455, %v1454
-  %v1457 = mul i32 %v1456, 2
-  %v1458 = icmp slt i32 %v1454, %arg.n
-  %v1459 = select i1 %v1458, i32 %v1457, i32 %v999
-  %v1460 = bitcast half %v826 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1460, ptr addrspace(8) %v1004, i32 %v1459, i32 0, i32 0)
-  %v1461 = add i32 %v3, %v753
-  %v1462 = add i32 %v1461, 1
-  %v1463 = mul i32 %v751, %arg.n
-  %v1464 = add i32 %v1463, %v1462
-  %v1465 = mul i32 %v1464, 2
-  %v1466 = icmp slt i32 %v1462, %arg.n
-  %v1467 = select i1 %v1466, i32 %v1465, i32 %v999
-  %v1468 = bitcast half %v827 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1468, ptr addrspace(8) %v1004, i32 %v1467, i32 0, i32 0)
-  %v1469 = add i32 %v3, %v753
-  %v1470 = add i32 %v1469, 2
-  %v1471 = mul i32 %v751, %arg.n
-  %v1472 = add i32 %v1471, %v1470
-  %v1473 = mul i32 %v1472, 2
-  %v1474 = icmp slt i32 %v1470, %arg.n
-  %v1475 = select i1 %v1474, i32 %v1473, i32 %v999
-  %v1476 = bitcast half %v828 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1476, ptr addrspace(8) %v1004, i32 %v1475, i32 0, i32 0)
-  %v1477 = add i32 %v3, %v753
-  %v1478 = add i32 %v1477, 3
-  %v1479 = mul i32 %v751, %arg.n
-  %v1480 = add i32 %v1479, %v1478
-  %v1481 = mul i32 %v1480, 2
-  %v1482 = icmp slt i32 %v1478, %arg.n
-  %v1483 = select i1 %v1482, i32 %v1481, i32 %v999
-  %v1484 = bitcast half %v829 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1484, ptr addrspace(8) %v1004, i32 %v1483, i32 0, i32 0)
-  %v1485 = add i32 %v3, %v765
-  %v1486 = add i32 %v1485, 0
-  %v1487 = mul i32 %v763, %arg.n
-  %v1488 = add i32 %v1487, %v1486
-  %v1489 = mul i32 %v1488, 2
-  %v1490 = icmp slt i32 %v1486, %arg.n
-  %v1491 = select i1 %v1490, i32 %v1489, i32 %v999
-  %v1492 = bitcast half %v830 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1492, ptr addrspace(8) %v1004, i32 %v1491, i32 0, i32 0)
-  %v1493 = add i32 %v3, %v765
-  %v1494 = add i32 %v1493, 1
-  %v1495 = mul i32 %v763, %arg.n
-  %v1496 = add i32 %v1495, %v1494
-  %v1497 = mul i32 %v1496, 2
-  %v1498 = icmp slt i32 %v1494, %arg.n
-  %v1499 = select i1 %v1498, i32 %v1497, i32 %v999
-  %v1500 = bitcast half %v831 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1500, ptr addrspace(8) %v1004, i32 %v1499, i32 0, i32 0)
-  %v1501 = add i32 %v3, %v765
-  %v1502 = add i32 %v1501, 2
-  %v1503 = mul i32 %v763, %arg.n
-  %v1504 = add i32 %v1503, %v1502
-  %v1505 = mul i32 %v1504, 2
-  %v1506 = icmp slt i32 %v1502, %arg.n
-  %v1507 = select i1 %v1506, i32 %v1505, i32 %v999
-  %v1508 = bitcast half %v832 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1508, ptr addrspace(8) %v1004, i32 %v1507, i32 0, i32 0)
-  %v1509 = add i32 %v3, %v765
-  %v1510 = add i32 %v1509, 3
-  %v1511 = mul i32 %v763, %arg.n
-  %v1512 = add i32 %v1511, %v1510
-  %v1513 = mul i32 %v1512, 2
-  %v1514 = icmp slt i32 %v1510, %arg.n
-  %v1515 = select i1 %v1514, i32 %v1513, i32 %v999
-  %v1516 = bitcast half %v833 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1516, ptr addrspace(8) %v1004, i32 %v1515, i32 0, i32 0)
-  br label %if.end29
-if.end29:
+  br label %if.end23
+if.else22:
+  %v854 = icmp slt i32 %v1, %arg.m
+  %v855 = sub i32 %arg.m, %v1
+  %v856 = call i32 @llvm.smin.i32(i32 %v855, i32 128)
+  %v857 = select i1 %v854, i32 %v856, i32 0
+  %v858 = mul i32 %v857, %arg.n
+  %v859 = mul i32 %v858, 2
+  %v860 = mul i32 %v1, %arg.n
+  %v861 = mul i32 %v860, 2
+  %v862 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v861
+  %v863 = zext i32 %v859 to i64
+  %v864 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %v862, i16 0, i64 %v863, i32 131072)
+  %v865 = add i32 %v3, %v445
+  %v866 = add i32 %v865, 0
+  %v867 = mul i32 %v443, %arg.n
+  %v868 = add i32 %v867, %v866
+  %v869 = mul i32 %v868, 2
+  %v870 = icmp slt i32 %v866, %arg.n
+  %v871 = select i1 %v870, i32 %v869, i32 %v859
+  %v872 = bitcast half %v630 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v872, ptr addrspace(8) %v864, i32 %v871, i32 0, i32 0)
+  %v873 = add i32 %v3, %v445
+  %v874 = add i32 %v873, 1
+  %v875 = mul i32 %v443, %arg.n
+  %v876 = add i32 %v875, %v874
+  %v877 = mul i32 %v876, 2
+  %v878 = icmp slt i32 %v874, %arg.n
+  %v879 = select i1 %v878, i32 %v877, i32 %v859
+  %v880 = bitcast half %v631 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v880, ptr addrspace(8) %v864, i32 %v879, i32 0, i32 0)
+  %v881 = add i32 %v3, %v445
+  %v882 = add i32 %v881, 2
+  %v883 = mul i32 %v443, %arg.n
+  %v884 = add i32 %v883, %v882
+  %v885 = mul i32 %v884, 2
+  %v886 = icmp slt i32 %v882, %arg.n
+  %v887 = select i1 %v886, i32 %v885, i32 %v859
+  %v888 = bitcast half %v632 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v888, ptr addrspace(8) %v864, i32 %v887, i32 0, i32 0)
+  %v889 = add i32 %v3, %v445
+  %v890 = add i32 %v889, 3
+  %v891 = mul i32 %v443, %arg.n
+  %v892 = add i32 %v891, %v890
+  %v893 = mul i32 %v892, 2
+  %v894 = icmp slt i32 %v890, %arg.n
+  %v895 = select i1 %v894, i32 %v893, i32 %v859
+  %v896 = bitcast half %v633 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v896, ptr addrspace(8) %v864, i32 %v895, i32 0, i32 0)
+  %v897 = add i32 %v3, %v457
+  %v898 = add i32 %v897, 0
+  %v899 = mul i32 %v455, %arg.n
+  %v900 = add i32 %v899, %v898
+  %v901 = mul i32 %v900, 2
+  %v902 = icmp slt i32 %v898, %arg.n
+  %v903 = select i1 %v902, i32 %v901, i32 %v859
+  %v904 = bitcast half %v634 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v904, ptr addrspace(8) %v864, i32 %v903, i32 0, i32 0)
+  %v905 = add i32 %v3, %v457
+  %v906 = add i32 %v905, 1
+  %v907 = mul i32 %v455, %arg.n
+  %v908 = add i32 %v907, %v906
+  %v909 = mul i32 %v908, 2
+  %v910 = icmp slt i32 %v906, %arg.n
+  %v911 = select i1 %v910, i32 %v909, i32 %v859
+  %v912 = bitcast half %v635 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v912, ptr addrspace(8) %v864, i32 %v911, i32 0, i32 0)
+  %v913 = add i32 %v3, %v457
+  %v914 = add i32 %v913, 2
+  %v915 = mul i32 %v455, %arg.n
+  %v916 = add i32 %v915, %v914
+  %v917 = mul i32 %v916, 2
+  %v918 = icmp slt i32 %v914, %arg.n
+  %v919 = select i1 %v918, i32 %v917, i32 %v859
+  %v920 = bitcast half %v636 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v920, ptr addrspace(8) %v864, i32 %v919, i32 0, i32 0)
+  %v921 = add i32 %v3, %v457
+  %v922 = add i32 %v921, 3
+  %v923 = mul i32 %v455, %arg.n
+  %v924 = add i32 %v923, %v922
+  %v925 = mul i32 %v924, 2
+  %v926 = icmp slt i32 %v922, %arg.n
+  %v927 = select i1 %v926, i32 %v925, i32 %v859
+  %v928 = bitcast half %v637 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v928, ptr addrspace(8) %v864, i32 %v927, i32 0, i32 0)
+  %v929 = add i32 %v3, %v469
+  %v930 = add i32 %v929, 0
+  %v931 = mul i32 %v467, %arg.n
+  %v932 = add i32 %v931, %v930
+  %v933 = mul i32 %v932, 2
+  %v934 = icmp slt i32 %v930, %arg.n
+  %v935 = select i1 %v934, i32 %v933, i32 %v859
+  %v936 = bitcast half %v638 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v936, ptr addrspace(8) %v864, i32 %v935, i32 0, i32 0)
+  %v937 = add i32 %v3, %v469
+  %v938 = add i32 %v937, 1
+  %v939 = mul i32 %v467, %arg.n
+  %v940 = add i32 %v939, %v938
+  %v941 = mul i32 %v940, 2
+  %v942 = icmp slt i32 %v938, %arg.n
+  %v943 = select i1 %v942, i32 %v941, i32 %v859
+  %v944 = bitcast half %v639 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v944, ptr addrspace(8) %v864, i32 %v943, i32 0, i32 0)
+  %v945 = add i32 %v3, %v469
+  %v946 = add i32 %v945, 2
+  %v947 = mul i32 %v467, %arg.n
+  %v948 = add i32 %v947, %v946
+  %v949 = mul i32 %v948, 2
+  %v950 = icmp slt i32 %v946, %arg.n
+  %v951 = select i1 %v950, i32 %v949, i32 %v859
+  %v952 = bitcast half %v640 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v952, ptr addrspace(8) %v864, i32 %v951, i32 0, i32 0)
+  %v953 = add i32 %v3, %v469
+  %v954 = add i32 %v953, 3
+  %v955 = mul i32 %v467, %arg.n
+  %v956 = add i32 %v955, %v954
+  %v957 = mul i32 %v956, 2
+  %v958 = icmp slt i32 %v954, %arg.n
+  %v959 = select i1 %v958, i32 %v957, i32 %v859
+  %v960 = bitcast half %v641 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v960, ptr addrspace(8) %v864, i32 %v959, i32 0, i32 0)
+  %v961 = add i32 %v3, %v481
+  %v962 = add i32 %v961, 0
+  %v963 = mul i32 %v479, %arg.n
+  %v964 = add i32 %v963, %v962
+  %v965 = mul i32 %v964, 2
+  %v966 = icmp slt i32 %v962, %arg.n
+  %v967 = select i1 %v966, i32 %v965, i32 %v859
+  %v968 = bitcast half %v642 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v968, ptr addrspace(8) %v864, i32 %v967, i32 0, i32 0)
+  %v969 = add i32 %v3, %v481
+  %v970 = add i32 %v969, 1
+  %v971 = mul i32 %v479, %arg.n
+  %v972 = add i32 %v971, %v970
+  %v973 = mul i32 %v972, 2
+  %v974 = icmp slt i32 %v970, %arg.n
+  %v975 = select i1 %v974, i32 %v973, i32 %v859
+  %v976 = bitcast half %v643 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v976, ptr addrspace(8) %v864, i32 %v975, i32 0, i32 0)
+  %v977 = add i32 %v3, %v481
+  %v978 = add i32 %v977, 2
+  %v979 = mul i32 %v479, %arg.n
+  %v980 = add i32 %v979, %v978
+  %v981 = mul i32 %v980, 2
+  %v982 = icmp slt i32 %v978, %arg.n
+  %v983 = select i1 %v982, i32 %v981, i32 %v859
+  %v984 = bitcast half %v644 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v984, ptr addrspace(8) %v864, i32 %v983, i32 0, i32 0)
+  %v985 = add i32 %v3, %v481
+  %v986 = add i32 %v985, 3
+  %v987 = mul i32 %v479, %arg.n
+  %v988 = add i32 %v987, %v986
+  %v989 = mul i32 %v988, 2
+  %v990 = icmp slt i32 %v986, %arg.n
+  %v991 = select i1 %v990, i32 %v989, i32 %v859
+  %v992 = bitcast half %v645 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v992, ptr addrspace(8) %v864, i32 %v991, i32 0, i32 0)
+  %v993 = add i32 %v3, %v493
+  %v994 = add i32 %v993, 0
+  %v995 = mul i32 %v491, %arg.n
+  %v996 = add i32 %v995, %v994
+  %v997 = mul i32 %v996, 2
+  %v998 = icmp slt i32 %v994, %arg.n
+  %v999 = select i1 %v998, i32 %v997, i32 %v859
+  %v1000 = bitcast half %v646 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1000, ptr addrspace(8) %v864, i32 %v999, i32 0, i32 0)
+  %v1001 = add i32 %v3, %v493
+  %v1002 = add i32 %v1001, 1
+  %v1003 = mul i32 %v491, %arg.n
+  %v1004 = add i32 %v1003, %v1002
+  %v1005 = mul i32 %v1004, 2
+  %v1006 = icmp slt i32 %v1002, %arg.n
+  %v1007 = select i1 %v1006, i32 %v1005, i32 %v859
+  %v1008 = bitcast half %v647 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1008, ptr addrspace(8) %v864, i32 %v1007, i32 0, i32 0)
+  %v1009 = add i32 %v3, %v493
+  %v1010 = add i32 %v1009, 2
+  %v1011 = mul i32 %v491, %arg.n
+  %v1012 = add i32 %v1011, %v1010
+  %v1013 = mul i32 %v1012, 2
+  %v1014 = icmp slt i32 %v1010, %arg.n
+  %v1015 = select i1 %v1014, i32 %v1013, i32 %v859
+  %v1016 = bitcast half %v648 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1016, ptr addrspace(8) %v864, i32 %v1015, i32 0, i32 0)
+  %v1017 = add i32 %v3, %v493
+  %v1018 = add i32 %v1017, 3
+  %v1019 = mul i32 %v491, %arg.n
+  %v1020 = add i32 %v1019, %v1018
+  %v1021 = mul i32 %v1020, 2
+  %v1022 = icmp slt i32 %v1018, %arg.n
+  %v1023 = select i1 %v1022, i32 %v1021, i32 %v859
+  %v1024 = bitcast half %v649 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1024, ptr addrspace(8) %v864, i32 %v1023, i32 0, i32 0)
+  %v1025 = add i32 %v3, %v505
+  %v1026 = add i32 %v1025, 0
+  %v1027 = mul i32 %v503, %arg.n
+  %v1028 = add i32 %v1027, %v1026
+  %v1029 = mul i32 %v1028, 2
+  %v1030 = icmp slt i32 %v1026, %arg.n
+  %v1031 = select i1 %v1030, i32 %v1029, i32 %v859
+  %v1032 = bitcast half %v650 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1032, ptr addrspace(8) %v864, i32 %v1031, i32 0, i32 0)
+  %v1033 = add i32 %v3, %v505
+  %v1034 = add i32 %v1033, 1
+  %v1035 = mul i32 %v503, %arg.n
+  %v1036 = add i32 %v1035, %v1034
+  %v1037 = mul i32 %v1036, 2
+  %v1038 = icmp slt i32 %v1034, %arg.n
+  %v1039 = select i1 %v1038, i32 %v1037, i32 %v859
+  %v1040 = bitcast half %v651 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1040, ptr addrspace(8) %v864, i32 %v1039, i32 0, i32 0)
+  %v1041 = add i32 %v3, %v505
+  %v1042 = add i32 %v1041, 2
+  %v1043 = mul i32 %v503, %arg.n
+  %v1044 = add i32 %v1043, %v1042
+  %v1045 = mul i32 %v1044, 2
+  %v1046 = icmp slt i32 %v1042, %arg.n
+  %v1047 = select i1 %v1046, i32 %v1045, i32 %v859
+  %v1048 = bitcast half %v652 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1048, ptr addrspace(8) %v864, i32 %v1047, i32 0, i32 0)
+  %v1049 = add i32 %v3, %v505
+  %v1050 = add i32 %v1049, 3
+  %v1051 = mul i32 %v503, %arg.n
+  %v1052 = add i32 %v1051, %v1050
+  %v1053 = mul i32 %v1052, 2
+  %v1054 = icmp slt i32 %v1050, %arg.n
+  %v1055 = select i1 %v1054, i32 %v1053, i32 %v859
+  %v1056 = bitcast half %v653 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1056, ptr addrspace(8) %v864, i32 %v1055, i32 0, i32 0)
+  %v1057 = add i32 %v3, %v517
+  %v1058 = add i32 %v1057, 0
+  %v1059 = mul i32 %v515, %arg.n
+  %v1060 = add i32 %v1059, %v1058
+  %v1061 = mul i32 %v1060, 2
+  %v1062 = icmp slt i32 %v1058, %arg.n
+  %v1063 = select i1 %v1062, i32 %v1061, i32 %v859
+  %v1064 = bitcast half %v654 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1064, ptr addrspace(8) %v864, i32 %v1063, i32 0, i32 0)
+  %v1065 = add i32 %v3, %v517
+  %v1066 = add i32 %v1065, 1
+  %v1067 = mul i32 %v515, %arg.n
+  %v1068 = add i32 %v1067, %v1066
+  %v1069 = mul i32 %v1068, 2
+  %v1070 = icmp slt i32 %v1066, %arg.n
+  %v1071 = select i1 %v1070, i32 %v1069, i32 %v859
+  %v1072 = bitcast half %v655 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1072, ptr addrspace(8) %v864, i32 %v1071, i32 0, i32 0)
+  %v1073 = add i32 %v3, %v517
+  %v1074 = add i32 %v1073, 2
+  %v1075 = mul i32 %v515, %arg.n
+  %v1076 = add i32 %v1075, %v1074
+  %v1077 = mul i32 %v1076, 2
+  %v1078 = icmp slt i32 %v1074, %arg.n
+  %v1079 = select i1 %v1078, i32 %v1077, i32 %v859
+  %v1080 = bitcast half %v656 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1080, ptr addrspace(8) %v864, i32 %v1079, i32 0, i32 0)
+  %v1081 = add i32 %v3, %v517
+  %v1082 = add i32 %v1081, 3
+  %v1083 = mul i32 %v515, %arg.n
+  %v1084 = add i32 %v1083, %v1082
+  %v1085 = mul i32 %v1084, 2
+  %v1086 = icmp slt i32 %v1082, %arg.n
+  %v1087 = select i1 %v1086, i32 %v1085, i32 %v859
+  %v1088 = bitcast half %v657 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1088, ptr addrspace(8) %v864, i32 %v1087, i32 0, i32 0)
+  %v1089 = add i32 %v3, %v529
+  %v1090 = add i32 %v1089, 0
+  %v1091 = mul i32 %v527, %arg.n
+  %v1092 = add i32 %v1091, %v1090
+  %v1093 = mul i32 %v1092, 2
+  %v1094 = icmp slt i32 %v1090, %arg.n
+  %v1095 = select i1 %v1094, i32 %v1093, i32 %v859
+  %v1096 = bitcast half %v658 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1096, ptr addrspace(8) %v864, i32 %v1095, i32 0, i32 0)
+  %v1097 = add i32 %v3, %v529
+  %v1098 = add i32 %v1097, 1
+  %v1099 = mul i32 %v527, %arg.n
+  %v1100 = add i32 %v1099, %v1098
+  %v1101 = mul i32 %v1100, 2
+  %v1102 = icmp slt i32 %v1098, %arg.n
+  %v1103 = select i1 %v1102, i32 %v1101, i32 %v859
+  %v1104 = bitcast half %v659 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1104, ptr addrspace(8) %v864, i32 %v1103, i32 0, i32 0)
+  %v1105 = add i32 %v3, %v529
+  %v1106 = add i32 %v1105, 2
+  %v1107 = mul i32 %v527, %arg.n
+  %v1108 = add i32 %v1107, %v1106
+  %v1109 = mul i32 %v1108, 2
+  %v1110 = icmp slt i32 %v1106, %arg.n
+  %v1111 = select i1 %v1110, i32 %v1109, i32 %v859
+  %v1112 = bitcast half %v660 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1112, ptr addrspace(8) %v864, i32 %v1111, i32 0, i32 0)
+  %v1113 = add i32 %v3, %v529
+  %v1114 = add i32 %v1113, 3
+  %v1115 = mul i32 %v527, %arg.n
+  %v1116 = add i32 %v1115, %v1114
+  %v1117 = mul i32 %v1116, 2
+  %v1118 = icmp slt i32 %v1114, %arg.n
+  %v1119 = select i1 %v1118, i32 %v1117, i32 %v859
+  %v1120 = bitcast half %v661 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1120, ptr addrspace(8) %v864, i32 %v1119, i32 0, i32 0)
+  %v1121 = add i32 %v3, %v541
+  %v1122 = add i32 %v1121, 0
+  %v1123 = mul i32 %v539, %arg.n
+  %v1124 = add i32 %v1123, %v1122
+  %v1125 = mul i32 %v1124, 2
+  %v1126 = icmp slt i32 %v1122, %arg.n
+  %v1127 = select i1 %v1126, i32 %v1125, i32 %v859
+  %v1128 = bitcast half %v662 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1128, ptr addrspace(8) %v864, i32 %v1127, i32 0, i32 0)
+  %v1129 = add i32 %v3, %v541
+  %v1130 = add i32 %v1129, 1
+  %v1131 = mul i32 %v539, %arg.n
+  %v1132 = add i32 %v1131, %v1130
+  %v1133 = mul i32 %v1132, 2
+  %v1134 = icmp slt i32 %v1130, %arg.n
+  %v1135 = select i1 %v1134, i32 %v1133, i32 %v859
+  %v1136 = bitcast half %v663 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1136, ptr addrspace(8) %v864, i32 %v1135, i32 0, i32 0)
+  %v1137 = add i32 %v3, %v541
+  %v1138 = add i32 %v1137, 2
+  %v1139 = mul i32 %v539, %arg.n
+  %v1140 = add i32 %v1139, %v1138
+  %v1141 = mul i32 %v1140, 2
+  %v1142 = icmp slt i32 %v1138, %arg.n
+  %v1143 = select i1 %v1142, i32 %v1141, i32 %v859
+  %v1144 = bitcast half %v664 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1144, ptr addrspace(8) %v864, i32 %v1143, i32 0, i32 0)
+  %v1145 = add i32 %v3, %v541
+  %v1146 = add i32 %v1145, 3
+  %v1147 = mul i32 %v539, %arg.n
+  %v1148 = add i32 %v1147, %v1146
+  %v1149 = mul i32 %v1148, 2
+  %v1150 = icmp slt i32 %v1146, %arg.n
+  %v1151 = select i1 %v1150, i32 %v1149, i32 %v859
+  %v1152 = bitcast half %v665 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1152, ptr addrspace(8) %v864, i32 %v1151, i32 0, i32 0)
+  %v1153 = add i32 %v3, %v553
+  %v1154 = add i32 %v1153, 0
+  %v1155 = mul i32 %v551, %arg.n
+  %v1156 = add i32 %v1155, %v1154
+  %v1157 = mul i32 %v1156, 2
+  %v1158 = icmp slt i32 %v1154, %arg.n
+  %v1159 = select i1 %v1158, i32 %v1157, i32 %v859
+  %v1160 = bitcast half %v666 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1160, ptr addrspace(8) %v864, i32 %v1159, i32 0, i32 0)
+  %v1161 = add i32 %v3, %v553
+  %v1162 = add i32 %v1161, 1
+  %v1163 = mul i32 %v551, %arg.n
+  %v1164 = add i32 %v1163, %v1162
+  %v1165 = mul i32 %v1164, 2
+  %v1166 = icmp slt i32 %v1162, %arg.n
+  %v1167 = select i1 %v1166, i32 %v1165, i32 %v859
+  %v1168 = bitcast half %v667 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1168, ptr addrspace(8) %v864, i32 %v1167, i32 0, i32 0)
+  %v1169 = add i32 %v3, %v553
+  %v1170 = add i32 %v1169, 2
+  %v1171 = mul i32 %v551, %arg.n
+  %v1172 = add i32 %v1171, %v1170
+  %v1173 = mul i32 %v1172, 2
+  %v1174 = icmp slt i32 %v1170, %arg.n
+  %v1175 = select i1 %v1174, i32 %v1173, i32 %v859
+  %v1176 = bitcast half %v668 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1176, ptr addrspace(8) %v864, i32 %v1175, i32 0, i32 0)
+  %v1177 = add i32 %v3, %v553
+  %v1178 = add i32 %v1177, 3
+  %v1179 = mul i32 %v551, %arg.n
+  %v1180 = add i32 %v1179, %v1178
+  %v1181 = mul i32 %v1180, 2
+  %v1182 = icmp slt i32 %v1178, %arg.n
+  %v1183 = select i1 %v1182, i32 %v1181, i32 %v859
+  %v1184 = bitcast half %v669 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1184, ptr addrspace(8) %v864, i32 %v1183, i32 0, i32 0)
+  %v1185 = add i32 %v3, %v565
+  %v1186 = add i32 %v1185, 0
+  %v1187 = mul i32 %v563, %arg.n
+  %v1188 = add i32 %v1187, %v1186
+  %v1189 = mul i32 %v1188, 2
+  %v1190 = icmp slt i32 %v1186, %arg.n
+  %v1191 = select i1 %v1190, i32 %v1189, i32 %v859
+  %v1192 = bitcast half %v670 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1192, ptr addrspace(8) %v864, i32 %v1191, i32 0, i32 0)
+  %v1193 = add i32 %v3, %v565
+  %v1194 = add i32 %v1193, 1
+  %v1195 = mul i32 %v563, %arg.n
+  %v1196 = add i32 %v1195, %v1194
+  %v1197 = mul i32 %v1196, 2
+  %v1198 = icmp slt i32 %v1194, %arg.n
+  %v1199 = select i1 %v1198, i32 %v1197, i32 %v859
+  %v1200 = bitcast half %v671 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1200, ptr addrspace(8) %v864, i32 %v1199, i32 0, i32 0)
+  %v1201 = add i32 %v3, %v565
+  %v1202 = add i32 %v1201, 2
+  %v1203 = mul i32 %v563, %arg.n
+  %v1204 = add i32 %v1203, %v1202
+  %v1205 = mul i32 %v1204, 2
+  %v1206 = icmp slt i32 %v1202, %arg.n
+  %v1207 = select i1 %v1206, i32 %v1205, i32 %v859
+  %v1208 = bitcast half %v672 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1208, ptr addrspace(8) %v864, i32 %v1207, i32 0, i32 0)
+  %v1209 = add i32 %v3, %v565
+  %v1210 = add i32 %v1209, 3
+  %v1211 = mul i32 %v563, %arg.n
+  %v1212 = add i32 %v1211, %v1210
+  %v1213 = mul i32 %v1212, 2
+  %v1214 = icmp slt i32 %v1210, %arg.n
+  %v1215 = select i1 %v1214, i32 %v1213, i32 %v859
+  %v1216 = bitcast half %v673 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1216, ptr addrspace(8) %v864, i32 %v1215, i32 0, i32 0)
+  %v1217 = add i32 %v3, %v577
+  %v1218 = add i32 %v1217, 0
+  %v1219 = mul i32 %v575, %arg.n
+  %v1220 = add i32 %v1219, %v1218
+  %v1221 = mul i32 %v1220, 2
+  %v1222 = icmp slt i32 %v1218, %arg.n
+  %v1223 = select i1 %v1222, i32 %v1221, i32 %v859
+  %v1224 = bitcast half %v674 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1224, ptr addrspace(8) %v864, i32 %v1223, i32 0, i32 0)
+  %v1225 = add i32 %v3, %v577
+  %v1226 = add i32 %v1225, 1
+  %v1227 = mul i32 %v575, %arg.n
+  %v1228 = add i32 %v1227, %v1226
+  %v1229 = mul i32 %v1228, 2
+  %v1230 = icmp slt i32 %v1226, %arg.n
+  %v1231 = select i1 %v1230, i32 %v1229, i32 %v859
+  %v1232 = bitcast half %v675 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1232, ptr addrspace(8) %v864, i32 %v1231, i32 0, i32 0)
+  %v1233 = add i32 %v3, %v577
+  %v1234 = add i32 %v1233, 2
+  %v1235 = mul i32 %v575, %arg.n
+  %v1236 = add i32 %v1235, %v1234
+  %v1237 = mul i32 %v1236, 2
+  %v1238 = icmp slt i32 %v1234, %arg.n
+  %v1239 = select i1 %v1238, i32 %v1237, i32 %v859
+  %v1240 = bitcast half %v676 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1240, ptr addrspace(8) %v864, i32 %v1239, i32 0, i32 0)
+  %v1241 = add i32 %v3, %v577
+  %v1242 = add i32 %v1241, 3
+  %v1243 = mul i32 %v575, %arg.n
+  %v1244 = add i32 %v1243, %v1242
+  %v1245 = mul i32 %v1244, 2
+  %v1246 = icmp slt i32 %v1242, %arg.n
+  %v1247 = select i1 %v1246, i32 %v1245, i32 %v859
+  %v1248 = bitcast half %v677 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1248, ptr addrspace(8) %v864, i32 %v1247, i32 0, i32 0)
+  %v1249 = add i32 %v3, %v589
+  %v1250 = add i32 %v1249, 0
+  %v1251 = mul i32 %v587, %arg.n
+  %v1252 = add i32 %v1251, %v1250
+  %v1253 = mul i32 %v1252, 2
+  %v1254 = icmp slt i32 %v1250, %arg.n
+  %v1255 = select i1 %v1254, i32 %v1253, i32 %v859
+  %v1256 = bitcast half %v678 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1256, ptr addrspace(8) %v864, i32 %v1255, i32 0, i32 0)
+  %v1257 = add i32 %v3, %v589
+  %v1258 = add i32 %v1257, 1
+  %v1259 = mul i32 %v587, %arg.n
+  %v1260 = add i32 %v1259, %v1258
+  %v1261 = mul i32 %v1260, 2
+  %v1262 = icmp slt i32 %v1258, %arg.n
+  %v1263 = select i1 %v1262, i32 %v1261, i32 %v859
+  %v1264 = bitcast half %v679 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1264, ptr addrspace(8) %v864, i32 %v1263, i32 0, i32 0)
+  %v1265 = add i32 %v3, %v589
+  %v1266 = add i32 %v1265, 2
+  %v1267 = mul i32 %v587, %arg.n
+  %v1268 = add i32 %v1267, %v1266
+  %v1269 = mul i32 %v1268, 2
+  %v1270 = icmp slt i32 %v1266, %arg.n
+  %v1271 = select i1 %v1270, i32 %v1269, i32 %v859
+  %v1272 = bitcast half %v680 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1272, ptr addrspace(8) %v864, i32 %v1271, i32 0, i32 0)
+  %v1273 = add i32 %v3, %v589
+  %v1274 = add i32 %v1273, 3
+  %v1275 = mul i32 %v587, %arg.n
+  %v1276 = add i32 %v1275, %v1274
+  %v1277 = mul i32 %v1276, 2
+  %v1278 = icmp slt i32 %v1274, %arg.n
+  %v1279 = select i1 %v1278, i32 %v1277, i32 %v859
+  %v1280 = bitcast half %v681 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1280, ptr addrspace(8) %v864, i32 %v1279, i32 0, i32 0)
+  %v1281 = add i32 %v3, %v601
+  %v1282 = add i32 %v1281, 0
+  %v1283 = mul i32 %v599, %arg.n
+  %v1284 = add i32 %v1283, %v1282
+  %v1285 = mul i32 %v1284, 2
+  %v1286 = icmp slt i32 %v1282, %arg.n
+  %v1287 = select i1 %v1286, i32 %v1285, i32 %v859
+  %v1288 = bitcast half %v682 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1288, ptr addrspace(8) %v864, i32 %v1287, i32 0, i32 0)
+  %v1289 = add i32 %v3, %v601
+  %v1290 = add i32 %v1289, 1
+  %v1291 = mul i32 %v599, %arg.n
+  %v1292 = add i32 %v1291, %v1290
+  %v1293 = mul i32 %v1292, 2
+  %v1294 = icmp slt i32 %v1290, %arg.n
+  %v1295 = select i1 %v1294, i32 %v1293, i32 %v859
+  %v1296 = bitcast half %v683 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1296, ptr addrspace(8) %v864, i32 %v1295, i32 0, i32 0)
+  %v1297 = add i32 %v3, %v601
+  %v1298 = add i32 %v1297, 2
+  %v1299 = mul i32 %v599, %arg.n
+  %v1300 = add i32 %v1299, %v1298
+  %v1301 = mul i32 %v1300, 2
+  %v1302 = icmp slt i32 %v1298, %arg.n
+  %v1303 = select i1 %v1302, i32 %v1301, i32 %v859
+  %v1304 = bitcast half %v684 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1304, ptr addrspace(8) %v864, i32 %v1303, i32 0, i32 0)
+  %v1305 = add i32 %v3, %v601
+  %v1306 = add i32 %v1305, 3
+  %v1307 = mul i32 %v599, %arg.n
+  %v1308 = add i32 %v1307, %v1306
+  %v1309 = mul i32 %v1308, 2
+  %v1310 = icmp slt i32 %v1306, %arg.n
+  %v1311 = select i1 %v1310, i32 %v1309, i32 %v859
+  %v1312 = bitcast half %v685 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1312, ptr addrspace(8) %v864, i32 %v1311, i32 0, i32 0)
+  %v1313 = add i32 %v3, %v613
+  %v1314 = add i32 %v1313, 0
+  %v1315 = mul i32 %v611, %arg.n
+  %v1316 = add i32 %v1315, %v1314
+  %v1317 = mul i32 %v1316, 2
+  %v1318 = icmp slt i32 %v1314, %arg.n
+  %v1319 = select i1 %v1318, i32 %v1317, i32 %v859
+  %v1320 = bitcast half %v686 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1320, ptr addrspace(8) %v864, i32 %v1319, i32 0, i32 0)
+  %v1321 = add i32 %v3, %v613
+  %v1322 = add i32 %v1321, 1
+  %v1323 = mul i32 %v611, %arg.n
+  %v1324 = add i32 %v1323, %v1322
+  %v1325 = mul i32 %v1324, 2
+  %v1326 = icmp slt i32 %v1322, %arg.n
+  %v1327 = select i1 %v1326, i32 %v1325, i32 %v859
+  %v1328 = bitcast half %v687 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1328, ptr addrspace(8) %v864, i32 %v1327, i32 0, i32 0)
+  %v1329 = add i32 %v3, %v613
+  %v1330 = add i32 %v1329, 2
+  %v1331 = mul i32 %v611, %arg.n
+  %v1332 = add i32 %v1331, %v1330
+  %v1333 = mul i32 %v1332, 2
+  %v1334 = icmp slt i32 %v1330, %arg.n
+  %v1335 = select i1 %v1334, i32 %v1333, i32 %v859
+  %v1336 = bitcast half %v688 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1336, ptr addrspace(8) %v864, i32 %v1335, i32 0, i32 0)
+  %v1337 = add i32 %v3, %v613
+  %v1338 = add i32 %v1337, 3
+  %v1339 = mul i32 %v611, %arg.n
+  %v1340 = add i32 %v1339, %v1338
+  %v1341 = mul i32 %v1340, 2
+  %v1342 = icmp slt i32 %v1338, %arg.n
+  %v1343 = select i1 %v1342, i32 %v1341, i32 %v859
+  %v1344 = bitcast half %v689 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1344, ptr addrspace(8) %v864, i32 %v1343, i32 0, i32 0)
+  %v1345 = add i32 %v3, %v625
+  %v1346 = add i32 %v1345, 0
+  %v1347 = mul i32 %v623, %arg.n
+  %v1348 = add i32 %v1347, %v1346
+  %v1349 = mul i32 %v1348, 2
+  %v1350 = icmp slt i32 %v1346, %arg.n
+  %v1351 = select i1 %v1350, i32 %v1349, i32 %v859
+  %v1352 = bitcast half %v690 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1352, ptr addrspace(8) %v864, i32 %v1351, i32 0, i32 0)
+  %v1353 = add i32 %v3, %v625
+  %v1354 = add i32 %v1353, 1
+  %v1355 = mul i32 %v623, %arg.n
+  %v1356 = add i32 %v1355, %v1354
+  %v1357 = mul i32 %v1356, 2
+  %v1358 = icmp slt i32 %v1354, %arg.n
+  %v1359 = select i1 %v1358, i32 %v1357, i32 %v859
+  %v1360 = bitcast half %v691 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1360, ptr addrspace(8) %v864, i32 %v1359, i32 0, i32 0)
+  %v1361 = add i32 %v3, %v625
+  %v1362 = add i32 %v1361, 2
+  %v1363 = mul i32 %v623, %arg.n
+  %v1364 = add i32 %v1363, %v1362
+  %v1365 = mul i32 %v1364, 2
+  %v1366 = icmp slt i32 %v1362, %arg.n
+  %v1367 = select i1 %v1366, i32 %v1365, i32 %v859
+  %v1368 = bitcast half %v692 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1368, ptr addrspace(8) %v864, i32 %v1367, i32 0, i32 0)
+  %v1369 = add i32 %v3, %v625
+  %v1370 = add i32 %v1369, 3
+  %v1371 = mul i32 %v623, %arg.n
+  %v1372 = add i32 %v1371, %v1370
+  %v1373 = mul i32 %v1372, 2
+  %v1374 = icmp slt i32 %v1370, %arg.n
+  %v1375 = select i1 %v1374, i32 %v1373, i32 %v859
+  %v1376 = bitcast half %v693 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1376, ptr addrspace(8) %v864, i32 %v1375, i32 0, i32 0)
+  br label %if.end23
+if.end23:
   ret void
 }
 
@@ -1705,7 +1549,6 @@ declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, <16 x float>, i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8), ptr addrspace(3), i32, i32, i32, i32, i32)
-declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
 declare void @llvm.amdgcn.s.barrier()

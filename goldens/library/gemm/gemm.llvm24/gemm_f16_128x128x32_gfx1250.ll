@@ -842,15 +842,15 @@ for.body4:
 for.exit5:
   br label %for.head6
 for.head6:
-  %v787 = phi i32 [ %v203, %for.exit5 ], [ %v1190, %if.end20 ]
-  %v788 = phi <8 x float> [ %v475, %for.exit5 ], [ %v1182, %if.end20 ]
-  %v789 = phi <8 x float> [ %v476, %for.exit5 ], [ %v1186, %if.end20 ]
-  %v790 = phi <8 x float> [ %v477, %for.exit5 ], [ %v1183, %if.end20 ]
-  %v791 = phi <8 x float> [ %v478, %for.exit5 ], [ %v1187, %if.end20 ]
-  %v792 = phi <8 x float> [ %v479, %for.exit5 ], [ %v1184, %if.end20 ]
-  %v793 = phi <8 x float> [ %v480, %for.exit5 ], [ %v1188, %if.end20 ]
-  %v794 = phi <8 x float> [ %v481, %for.exit5 ], [ %v1185, %if.end20 ]
-  %v795 = phi <8 x float> [ %v482, %for.exit5 ], [ %v1189, %if.end20 ]
+  %v787 = phi i32 [ %v203, %for.exit5 ], [ %v905, %for.exit17 ]
+  %v788 = phi <8 x float> [ %v475, %for.exit5 ], [ %v897, %for.exit17 ]
+  %v789 = phi <8 x float> [ %v476, %for.exit5 ], [ %v901, %for.exit17 ]
+  %v790 = phi <8 x float> [ %v477, %for.exit5 ], [ %v898, %for.exit17 ]
+  %v791 = phi <8 x float> [ %v478, %for.exit5 ], [ %v902, %for.exit17 ]
+  %v792 = phi <8 x float> [ %v479, %for.exit5 ], [ %v899, %for.exit17 ]
+  %v793 = phi <8 x float> [ %v480, %for.exit5 ], [ %v903, %for.exit17 ]
+  %v794 = phi <8 x float> [ %v481, %for.exit5 ], [ %v900, %for.exit17 ]
+  %v795 = phi <8 x float> [ %v482, %for.exit5 ], [ %v904, %for.exit17 ]
   %v796 = icmp slt i32 %v787, %arg.k
   br i1 %v796, label %for.body7, label %for.exit8
 for.body7:
@@ -858,1365 +858,1057 @@ for.body7:
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v797 = srem i32 %arg.k, 8
-  %v798 = icmp eq i32 %v797, 0
-  br i1 %v798, label %if.then9, label %if.else10
-if.then9:
-  %v799 = zext i32 2147483647 to i64
-  %v800 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %arg.a, i16 0, i64 %v799, i32 822099968)
-  %v801 = add i32 %v4, 0
-  %v802 = add i32 %v4, 256
-  %v803 = sdiv i32 %v801, 4
-  %v804 = srem i32 %v801, 4
-  %v805 = mul i32 %v804, 8
-  %v806 = add i32 %v1, %v803
-  %v807 = add i32 %v787, %v805
-  %v808 = icmp slt i32 %v806, %arg.m
-  %v809 = icmp slt i32 %v807, %arg.k
-  %v810 = mul i32 %v806, %arg.k
-  %v811 = add i32 %v810, %v807
-  %v812 = and i1 %v808, %v809
-  %v813 = mul i32 %v811, 2
-  %v814 = select i1 %v812, i32 %v813, i32 2147483647
-  %v815 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v800, i32 %v814, i32 0, i32 0)
-  %v816 = bitcast <4 x i32> %v815 to <8 x half>
-  %v817 = sdiv i32 %v802, 4
-  %v818 = srem i32 %v802, 4
-  %v819 = mul i32 %v818, 8
-  %v820 = add i32 %v1, %v817
-  %v821 = add i32 %v787, %v819
-  %v822 = icmp slt i32 %v820, %arg.m
-  %v823 = icmp slt i32 %v821, %arg.k
-  %v824 = mul i32 %v820, %arg.k
-  %v825 = add i32 %v824, %v821
-  %v826 = and i1 %v822, %v823
-  %v827 = mul i32 %v825, 2
-  %v828 = select i1 %v826, i32 %v827, i32 2147483647
-  %v829 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v800, i32 %v828, i32 0, i32 0)
-  %v830 = bitcast <4 x i32> %v829 to <8 x half>
-  %v831 = add i32 %v4, 0
-  %v832 = add i32 %v4, 256
-  %v833 = sdiv i32 %v831, 4
-  %v834 = srem i32 %v831, 4
-  %v835 = mul i32 %v834, 8
-  %v836 = sdiv i32 %v832, 4
-  %v837 = srem i32 %v832, 4
-  %v838 = mul i32 %v837, 8
-  %v839 = mul i32 %v835, 2
-  %v840 = mul i32 %v833, 4
-  %v841 = sdiv i32 %v839, 16
-  %v842 = add i32 %v840, %v841
-  %v843 = sdiv i32 %v842, 16
-  %v844 = srem i32 %v843, 8
-  %v845 = shl i32 %v844, 1
-  %v846 = xor i32 %v844, %v845
-  %v847 = srem i32 %v846, 16
-  %v848 = srem i32 %v842, 16
-  %v849 = xor i32 %v848, %v847
-  %v850 = mul i32 %v843, 256
-  %v851 = mul i32 %v849, 16
-  %v852 = add i32 %v850, %v851
-  %v853 = srem i32 %v839, 16
-  %v854 = add i32 %v852, %v853
-  %v855 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v854
-  store <8 x half> %v816, ptr addrspace(3) %v855, align 2
-  %v856 = mul i32 %v838, 2
-  %v857 = mul i32 %v836, 4
-  %v858 = sdiv i32 %v856, 16
-  %v859 = add i32 %v857, %v858
-  %v860 = sdiv i32 %v859, 16
-  %v861 = srem i32 %v860, 8
-  %v862 = shl i32 %v861, 1
-  %v863 = xor i32 %v861, %v862
-  %v864 = srem i32 %v863, 16
-  %v865 = srem i32 %v859, 16
-  %v866 = xor i32 %v865, %v864
-  %v867 = mul i32 %v860, 256
-  %v868 = mul i32 %v866, 16
-  %v869 = add i32 %v867, %v868
-  %v870 = srem i32 %v856, 16
-  %v871 = add i32 %v869, %v870
-  %v872 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v871
-  store <8 x half> %v830, ptr addrspace(3) %v872, align 2
-  br label %if.end11
-if.else10:
-  br label %for.head12
-for.head12:
-  %v873 = phi i32 [ %v4, %if.else10 ], [ %v907, %if.end17 ]
-  %v874 = icmp slt i32 %v873, 4096
-  br i1 %v874, label %for.body13, label %for.exit14
-for.body13:
-  %v875 = sdiv i32 %v873, 32
-  %v876 = srem i32 %v873, 32
-  %v877 = add i32 %v1, %v875
-  %v878 = mul i32 %v877, %arg.k
-  %v879 = add i32 %v787, %v876
-  %v880 = add i32 %v878, %v879
-  %v881 = add i32 %v1, %v875
-  %v882 = icmp slt i32 %v881, %arg.m
-  %v883 = add i32 %v787, %v876
-  %v884 = icmp slt i32 %v883, %arg.k
-  %v885 = and i1 %v882, %v884
-  br i1 %v885, label %if.then15, label %if.else16
-if.then15:
-  %v886 = mul i32 %v880, 2
-  %v887 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v886
-  %v888 = load half, ptr addrspace(1) %v887, align 2
-  br label %if.end17
-if.else16:
-  br label %if.end17
-if.end17:
-  %v889 = phi half [ %v888, %if.then15 ], [ 0xH0000, %if.else16 ]
-  %v890 = mul i32 %v876, 2
-  %v891 = mul i32 %v875, 4
-  %v892 = sdiv i32 %v890, 16
-  %v893 = add i32 %v891, %v892
-  %v894 = sdiv i32 %v893, 16
-  %v895 = srem i32 %v894, 8
-  %v896 = shl i32 %v895, 1
-  %v897 = xor i32 %v895, %v896
-  %v898 = srem i32 %v897, 16
-  %v899 = srem i32 %v893, 16
-  %v900 = xor i32 %v899, %v898
-  %v901 = mul i32 %v894, 256
-  %v902 = mul i32 %v900, 16
-  %v903 = add i32 %v901, %v902
-  %v904 = srem i32 %v890, 16
-  %v905 = add i32 %v903, %v904
-  %v906 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v905
-  store half %v889, ptr addrspace(3) %v906, align 2
-  %v907 = add i32 %v873, 256
-  br label %for.head12
-for.exit14:
-  br label %if.end11
-if.end11:
-  %v908 = srem i32 %arg.n, 8
-  %v909 = icmp eq i32 %v908, 0
-  br i1 %v909, label %if.then18, label %if.else19
+  br label %for.head9
+for.head9:
+  %v797 = phi i32 [ %v4, %for.body7 ], [ %v831, %if.end14 ]
+  %v798 = icmp slt i32 %v797, 4096
+  br i1 %v798, label %for.body10, label %for.exit11
+for.body10:
+  %v799 = sdiv i32 %v797, 32
+  %v800 = srem i32 %v797, 32
+  %v801 = add i32 %v1, %v799
+  %v802 = mul i32 %v801, %arg.k
+  %v803 = add i32 %v787, %v800
+  %v804 = add i32 %v802, %v803
+  %v805 = add i32 %v1, %v799
+  %v806 = icmp slt i32 %v805, %arg.m
+  %v807 = add i32 %v787, %v800
+  %v808 = icmp slt i32 %v807, %arg.k
+  %v809 = and i1 %v806, %v808
+  br i1 %v809, label %if.then12, label %if.else13
+if.then12:
+  %v810 = mul i32 %v804, 2
+  %v811 = getelementptr inbounds i8, ptr addrspace(1) %arg.a, i32 %v810
+  %v812 = load half, ptr addrspace(1) %v811, align 2
+  br label %if.end14
+if.else13:
+  br label %if.end14
+if.end14:
+  %v813 = phi half [ %v812, %if.then12 ], [ 0xH0000, %if.else13 ]
+  %v814 = mul i32 %v800, 2
+  %v815 = mul i32 %v799, 4
+  %v816 = sdiv i32 %v814, 16
+  %v817 = add i32 %v815, %v816
+  %v818 = sdiv i32 %v817, 16
+  %v819 = srem i32 %v818, 8
+  %v820 = shl i32 %v819, 1
+  %v821 = xor i32 %v819, %v820
+  %v822 = srem i32 %v821, 16
+  %v823 = srem i32 %v817, 16
+  %v824 = xor i32 %v823, %v822
+  %v825 = mul i32 %v818, 256
+  %v826 = mul i32 %v824, 16
+  %v827 = add i32 %v825, %v826
+  %v828 = srem i32 %v814, 16
+  %v829 = add i32 %v827, %v828
+  %v830 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v829
+  store half %v813, ptr addrspace(3) %v830, align 2
+  %v831 = add i32 %v797, 256
+  br label %for.head9
+for.exit11:
+  br label %for.head15
+for.head15:
+  %v832 = phi i32 [ %v4, %for.exit11 ], [ %v866, %if.end20 ]
+  %v833 = icmp slt i32 %v832, 4096
+  br i1 %v833, label %for.body16, label %for.exit17
+for.body16:
+  %v834 = sdiv i32 %v832, 128
+  %v835 = srem i32 %v832, 128
+  %v836 = add i32 %v787, %v834
+  %v837 = mul i32 %v836, %arg.n
+  %v838 = add i32 %v3, %v835
+  %v839 = add i32 %v837, %v838
+  %v840 = add i32 %v3, %v835
+  %v841 = icmp slt i32 %v840, %arg.n
+  %v842 = add i32 %v787, %v834
+  %v843 = icmp slt i32 %v842, %arg.k
+  %v844 = and i1 %v841, %v843
+  br i1 %v844, label %if.then18, label %if.else19
 if.then18:
-  %v910 = zext i32 2147483647 to i64
-  %v911 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %arg.b, i16 0, i64 %v910, i32 822099968)
-  %v912 = add i32 %v4, 0
-  %v913 = sdiv i32 %v912, 16
-  %v914 = mul i32 %v913, 8
-  %v915 = srem i32 %v912, 16
-  %v916 = mul i32 %v915, 2
-  %v917 = add i32 %v3, %v914
-  %v918 = add i32 %v787, %v916
-  %v919 = icmp slt i32 %v917, %arg.n
-  %v920 = icmp slt i32 %v918, %arg.k
-  %v921 = mul i32 %v918, %arg.n
-  %v922 = add i32 %v921, %v917
-  %v923 = and i1 %v919, %v920
-  %v924 = mul i32 %v922, 2
-  %v925 = select i1 %v923, i32 %v924, i32 2147483647
-  %v926 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v911, i32 %v925, i32 0, i32 0)
-  %v927 = bitcast <4 x i32> %v926 to <8 x half>
-  %v928 = add i32 %v922, %arg.n
-  %v929 = add i32 %v918, 1
-  %v930 = icmp slt i32 %v929, %arg.k
-  %v931 = and i1 %v919, %v930
-  %v932 = mul i32 %v928, 2
-  %v933 = select i1 %v931, i32 %v932, i32 2147483647
-  %v934 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v911, i32 %v933, i32 0, i32 0)
-  %v935 = bitcast <4 x i32> %v934 to <8 x half>
-  %v936 = add i32 %v4, 0
-  %v937 = sdiv i32 %v936, 16
-  %v938 = mul i32 %v937, 8
-  %v939 = srem i32 %v936, 16
-  %v940 = mul i32 %v939, 2
-  %v941 = extractelement <8 x half> %v927, i32 0
-  %v942 = extractelement <8 x half> %v935, i32 0
-  %v943 = insertelement <2 x half> poison, half %v941, i32 0
-  %v944 = insertelement <2 x half> %v943, half %v942, i32 1
-  %v945 = add i32 %v938, 0
-  %v946 = mul i32 %v940, 2
-  %v947 = mul i32 %v945, 4
-  %v948 = sdiv i32 %v946, 16
-  %v949 = add i32 %v947, %v948
-  %v950 = sdiv i32 %v949, 16
-  %v951 = srem i32 %v950, 8
-  %v952 = shl i32 %v951, 1
-  %v953 = xor i32 %v951, %v952
-  %v954 = srem i32 %v953, 16
-  %v955 = srem i32 %v949, 16
-  %v956 = xor i32 %v955, %v954
-  %v957 = mul i32 %v950, 256
-  %v958 = mul i32 %v956, 16
-  %v959 = add i32 %v957, %v958
-  %v960 = srem i32 %v946, 16
-  %v961 = add i32 %v959, %v960
-  %v962 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v961
-  store <2 x half> %v944, ptr addrspace(3) %v962, align 2
-  %v963 = extractelement <8 x half> %v927, i32 1
-  %v964 = extractelement <8 x half> %v935, i32 1
-  %v965 = insertelement <2 x half> poison, half %v963, i32 0
-  %v966 = insertelement <2 x half> %v965, half %v964, i32 1
-  %v967 = add i32 %v938, 1
-  %v968 = mul i32 %v940, 2
-  %v969 = mul i32 %v967, 4
-  %v970 = sdiv i32 %v968, 16
-  %v971 = add i32 %v969, %v970
-  %v972 = sdiv i32 %v971, 16
-  %v973 = srem i32 %v972, 8
-  %v974 = shl i32 %v973, 1
-  %v975 = xor i32 %v973, %v974
-  %v976 = srem i32 %v975, 16
-  %v977 = srem i32 %v971, 16
-  %v978 = xor i32 %v977, %v976
-  %v979 = mul i32 %v972, 256
-  %v980 = mul i32 %v978, 16
-  %v981 = add i32 %v979, %v980
-  %v982 = srem i32 %v968, 16
-  %v983 = add i32 %v981, %v982
-  %v984 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v983
-  store <2 x half> %v966, ptr addrspace(3) %v984, align 2
-  %v985 = extractelement <8 x half> %v927, i32 2
-  %v986 = extractelement <8 x half> %v935, i32 2
-  %v987 = insertelement <2 x half> poison, half %v985, i32 0
-  %v988 = insertelement <2 x half> %v987, half %v986, i32 1
-  %v989 = add i32 %v938, 2
-  %v990 = mul i32 %v940, 2
-  %v991 = mul i32 %v989, 4
-  %v992 = sdiv i32 %v990, 16
-  %v993 = add i32 %v991, %v992
-  %v994 = sdiv i32 %v993, 16
-  %v995 = srem i32 %v994, 8
-  %v996 = shl i32 %v995, 1
-  %v997 = xor i32 %v995, %v996
-  %v998 = srem i32 %v997, 16
-  %v999 = srem i32 %v993, 16
-  %v1000 = xor i32 %v999, %v998
-  %v1001 = mul i32 %v994, 256
-  %v1002 = mul i32 %v1000, 16
-  %v1003 = add i32 %v1001, %v1002
-  %v1004 = srem i32 %v990, 16
-  %v1005 = add i32 %v1003, %v1004
-  %v1006 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1005
-  store <2 x half> %v988, ptr addrspace(3) %v1006, align 2
-  %v1007 = extractelement <8 x half> %v927, i32 3
-  %v1008 = extractelement <8 x half> %v935, i32 3
-  %v1009 = insertelement <2 x half> poison, half %v1007, i32 0
-  %v1010 = insertelement <2 x half> %v1009, half %v1008, i32 1
-  %v1011 = add i32 %v938, 3
-  %v1012 = mul i32 %v940, 2
-  %v1013 = mul i32 %v1011, 4
-  %v1014 = sdiv i32 %v1012, 16
-  %v1015 = add i32 %v1013, %v1014
-  %v1016 = sdiv i32 %v1015, 16
-  %v1017 = srem i32 %v1016, 8
-  %v1018 = shl i32 %v1017, 1
-  %v1019 = xor i32 %v1017, %v1018
-  %v1020 = srem i32 %v1019, 16
-  %v1021 = srem i32 %v1015, 16
-  %v1022 = xor i32 %v1021, %v1020
-  %v1023 = mul i32 %v1016, 256
-  %v1024 = mul i32 %v1022, 16
-  %v1025 = add i32 %v1023, %v1024
-  %v1026 = srem i32 %v1012, 16
-  %v1027 = add i32 %v1025, %v1026
-  %v1028 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1027
-  store <2 x half> %v1010, ptr addrspace(3) %v1028, align 2
-  %v1029 = extractelement <8 x half> %v927, i32 4
-  %v1030 = extractelement <8 x half> %v935, i32 4
-  %v1031 = insertelement <2 x half> poison, half %v1029, i32 0
-  %v1032 = insertelement <2 x half> %v1031, half %v1030, i32 1
-  %v1033 = add i32 %v938, 4
-  %v1034 = mul i32 %v940, 2
-  %v1035 = mul i32 %v1033, 4
-  %v1036 = sdiv i32 %v1034, 16
-  %v1037 = add i32 %v1035, %v1036
-  %v1038 = sdiv i32 %v1037, 16
-  %v1039 = srem i32 %v1038, 8
-  %v1040 = shl i32 %v1039, 1
-  %v1041 = xor i32 %v1039, %v1040
-  %v1042 = srem i32 %v1041, 16
-  %v1043 = srem i32 %v1037, 16
-  %v1044 = xor i32 %v1043, %v1042
-  %v1045 = mul i32 %v1038, 256
-  %v1046 = mul i32 %v1044, 16
-  %v1047 = add i32 %v1045, %v1046
-  %v1048 = srem i32 %v1034, 16
-  %v1049 = add i32 %v1047, %v1048
-  %v1050 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1049
-  store <2 x half> %v1032, ptr addrspace(3) %v1050, align 2
-  %v1051 = extractelement <8 x half> %v927, i32 5
-  %v1052 = extractelement <8 x half> %v935, i32 5
-  %v1053 = insertelement <2 x half> poison, half %v1051, i32 0
-  %v1054 = insertelement <2 x half> %v1053, half %v1052, i32 1
-  %v1055 = add i32 %v938, 5
-  %v1056 = mul i32 %v940, 2
-  %v1057 = mul i32 %v1055, 4
-  %v1058 = sdiv i32 %v1056, 16
-  %v1059 = add i32 %v1057, %v1058
-  %v1060 = sdiv i32 %v1059, 16
-  %v1061 = srem i32 %v1060, 8
-  %v1062 = shl i32 %v1061, 1
-  %v1063 = xor i32 %v1061, %v1062
-  %v1064 = srem i32 %v1063, 16
-  %v1065 = srem i32 %v1059, 16
-  %v1066 = xor i32 %v1065, %v1064
-  %v1067 = mul i32 %v1060, 256
-  %v1068 = mul i32 %v1066, 16
-  %v1069 = add i32 %v1067, %v1068
-  %v1070 = srem i32 %v1056, 16
-  %v1071 = add i32 %v1069, %v1070
-  %v1072 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1071
-  store <2 x half> %v1054, ptr addrspace(3) %v1072, align 2
-  %v1073 = extractelement <8 x half> %v927, i32 6
-  %v1074 = extractelement <8 x half> %v935, i32 6
-  %v1075 = insertelement <2 x half> poison, half %v1073, i32 0
-  %v1076 = insertelement <2 x half> %v1075, half %v1074, i32 1
-  %v1077 = add i32 %v938, 6
-  %v1078 = mul i32 %v940, 2
-  %v1079 = mul i32 %v1077, 4
-  %v1080 = sdiv i32 %v1078, 16
-  %v1081 = add i32 %v1079, %v1080
-  %v1082 = sdiv i32 %v1081, 16
-  %v1083 = srem i32 %v1082, 8
-  %v1084 = shl i32 %v1083, 1
-  %v1085 = xor i32 %v1083, %v1084
-  %v1086 = srem i32 %v1085, 16
-  %v1087 = srem i32 %v1081, 16
-  %v1088 = xor i32 %v1087, %v1086
-  %v1089 = mul i32 %v1082, 256
-  %v1090 = mul i32 %v1088, 16
-  %v1091 = add i32 %v1089, %v1090
-  %v1092 = srem i32 %v1078, 16
-  %v1093 = add i32 %v1091, %v1092
-  %v1094 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1093
-  store <2 x half> %v1076, ptr addrspace(3) %v1094, align 2
-  %v1095 = extractelement <8 x half> %v927, i32 7
-  %v1096 = extractelement <8 x half> %v935, i32 7
-  %v1097 = insertelement <2 x half> poison, half %v1095, i32 0
-  %v1098 = insertelement <2 x half> %v1097, half %v1096, i32 1
-  %v1099 = add i32 %v938, 7
-  %v1100 = mul i32 %v940, 2
-  %v1101 = mul i32 %v1099, 4
-  %v1102 = sdiv i32 %v1100, 16
-  %v1103 = add i32 %v1101, %v1102
-  %v1104 = sdiv i32 %v1103, 16
-  %v1105 = srem i32 %v1104, 8
-  %v1106 = shl i32 %v1105, 1
-  %v1107 = xor i32 %v1105, %v1106
-  %v1108 = srem i32 %v1107, 16
-  %v1109 = srem i32 %v1103, 16
-  %v1110 = xor i32 %v1109, %v1108
-  %v1111 = mul i32 %v1104, 256
-  %v1112 = mul i32 %v1110, 16
-  %v1113 = add i32 %v1111, %v1112
-  %v1114 = srem i32 %v1100, 16
-  %v1115 = add i32 %v1113, %v1114
-  %v1116 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1115
-  store <2 x half> %v1098, ptr addrspace(3) %v1116, align 2
+  %v845 = mul i32 %v839, 2
+  %v846 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v845
+  %v847 = load half, ptr addrspace(1) %v846, align 2
   br label %if.end20
 if.else19:
-  br label %for.head21
-for.head21:
-  %v1117 = phi i32 [ %v4, %if.else19 ], [ %v1151, %if.end26 ]
-  %v1118 = icmp slt i32 %v1117, 4096
-  br i1 %v1118, label %for.body22, label %for.exit23
-for.body22:
-  %v1119 = sdiv i32 %v1117, 128
-  %v1120 = srem i32 %v1117, 128
-  %v1121 = add i32 %v787, %v1119
-  %v1122 = mul i32 %v1121, %arg.n
-  %v1123 = add i32 %v3, %v1120
-  %v1124 = add i32 %v1122, %v1123
-  %v1125 = add i32 %v3, %v1120
-  %v1126 = icmp slt i32 %v1125, %arg.n
-  %v1127 = add i32 %v787, %v1119
-  %v1128 = icmp slt i32 %v1127, %arg.k
-  %v1129 = and i1 %v1126, %v1128
-  br i1 %v1129, label %if.then24, label %if.else25
-if.then24:
-  %v1130 = mul i32 %v1124, 2
-  %v1131 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v1130
-  %v1132 = load half, ptr addrspace(1) %v1131, align 2
-  br label %if.end26
-if.else25:
-  br label %if.end26
-if.end26:
-  %v1133 = phi half [ %v1132, %if.then24 ], [ 0xH0000, %if.else25 ]
-  %v1134 = mul i32 %v1119, 2
-  %v1135 = mul i32 %v1120, 4
-  %v1136 = sdiv i32 %v1134, 16
-  %v1137 = add i32 %v1135, %v1136
-  %v1138 = sdiv i32 %v1137, 16
-  %v1139 = srem i32 %v1138, 8
-  %v1140 = shl i32 %v1139, 1
-  %v1141 = xor i32 %v1139, %v1140
-  %v1142 = srem i32 %v1141, 16
-  %v1143 = srem i32 %v1137, 16
-  %v1144 = xor i32 %v1143, %v1142
-  %v1145 = mul i32 %v1138, 256
-  %v1146 = mul i32 %v1144, 16
-  %v1147 = add i32 %v1145, %v1146
-  %v1148 = srem i32 %v1134, 16
-  %v1149 = add i32 %v1147, %v1148
-  %v1150 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v1149
-  store half %v1133, ptr addrspace(3) %v1150, align 2
-  %v1151 = add i32 %v1117, 256
-  br label %for.head21
-for.exit23:
   br label %if.end20
 if.end20:
+  %v848 = phi half [ %v847, %if.then18 ], [ 0xH0000, %if.else19 ]
+  %v849 = mul i32 %v834, 2
+  %v850 = mul i32 %v835, 4
+  %v851 = sdiv i32 %v849, 16
+  %v852 = add i32 %v850, %v851
+  %v853 = sdiv i32 %v852, 16
+  %v854 = srem i32 %v853, 8
+  %v855 = shl i32 %v854, 1
+  %v856 = xor i32 %v854, %v855
+  %v857 = srem i32 %v856, 16
+  %v858 = srem i32 %v852, 16
+  %v859 = xor i32 %v858, %v857
+  %v860 = mul i32 %v853, 256
+  %v861 = mul i32 %v859, 16
+  %v862 = add i32 %v860, %v861
+  %v863 = srem i32 %v849, 16
+  %v864 = add i32 %v862, %v863
+  %v865 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v864
+  store half %v848, ptr addrspace(3) %v865, align 2
+  %v866 = add i32 %v832, 256
+  br label %for.head15
+for.exit17:
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier.signal(i32 -1)
   call void @llvm.amdgcn.s.barrier.wait(i16 -1)
   fence syncscope("workgroup") acquire
-  %v1152 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v34
-  %v1153 = load <8 x half>, ptr addrspace(3) %v1152, align 2
-  %v1154 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v88
-  %v1155 = load <8 x half>, ptr addrspace(3) %v1154, align 2
-  %v1156 = shufflevector <8 x half> %v1153, <8 x half> %v1155, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v1157 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v51
-  %v1158 = load <8 x half>, ptr addrspace(3) %v1157, align 2
-  %v1159 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v105
-  %v1160 = load <8 x half>, ptr addrspace(3) %v1159, align 2
-  %v1161 = shufflevector <8 x half> %v1158, <8 x half> %v1160, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v1162 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v52
-  %v1163 = load <8 x half>, ptr addrspace(3) %v1162, align 2
-  %v1164 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v106
-  %v1165 = load <8 x half>, ptr addrspace(3) %v1164, align 2
-  %v1166 = shufflevector <8 x half> %v1163, <8 x half> %v1165, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v1167 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v69
-  %v1168 = load <8 x half>, ptr addrspace(3) %v1167, align 2
-  %v1169 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v123
-  %v1170 = load <8 x half>, ptr addrspace(3) %v1169, align 2
-  %v1171 = shufflevector <8 x half> %v1168, <8 x half> %v1170, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v1172 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v142
-  %v1173 = load <8 x half>, ptr addrspace(3) %v1172, align 2
-  %v1174 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v178
-  %v1175 = load <8 x half>, ptr addrspace(3) %v1174, align 2
-  %v1176 = shufflevector <8 x half> %v1173, <8 x half> %v1175, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v1177 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v159
-  %v1178 = load <8 x half>, ptr addrspace(3) %v1177, align 2
-  %v1179 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v195
-  %v1180 = load <8 x half>, ptr addrspace(3) %v1179, align 2
-  %v1181 = shufflevector <8 x half> %v1178, <8 x half> %v1180, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
-  %v1182 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v1176, <16 x half> %v1156, i16 0, <8 x float> %v788, i1 false, i1 false)
-  %v1183 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v1176, <16 x half> %v1161, i16 0, <8 x float> %v790, i1 false, i1 false)
-  %v1184 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v1176, <16 x half> %v1166, i16 0, <8 x float> %v792, i1 false, i1 false)
-  %v1185 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v1176, <16 x half> %v1171, i16 0, <8 x float> %v794, i1 false, i1 false)
-  %v1186 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v1181, <16 x half> %v1156, i16 0, <8 x float> %v789, i1 false, i1 false)
-  %v1187 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v1181, <16 x half> %v1161, i16 0, <8 x float> %v791, i1 false, i1 false)
-  %v1188 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v1181, <16 x half> %v1166, i16 0, <8 x float> %v793, i1 false, i1 false)
-  %v1189 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v1181, <16 x half> %v1171, i16 0, <8 x float> %v795, i1 false, i1 false)
-  %v1190 = add i32 %v787, 32
+  %v867 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v34
+  %v868 = load <8 x half>, ptr addrspace(3) %v867, align 2
+  %v869 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v88
+  %v870 = load <8 x half>, ptr addrspace(3) %v869, align 2
+  %v871 = shufflevector <8 x half> %v868, <8 x half> %v870, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v872 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v51
+  %v873 = load <8 x half>, ptr addrspace(3) %v872, align 2
+  %v874 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v105
+  %v875 = load <8 x half>, ptr addrspace(3) %v874, align 2
+  %v876 = shufflevector <8 x half> %v873, <8 x half> %v875, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v877 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v52
+  %v878 = load <8 x half>, ptr addrspace(3) %v877, align 2
+  %v879 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v106
+  %v880 = load <8 x half>, ptr addrspace(3) %v879, align 2
+  %v881 = shufflevector <8 x half> %v878, <8 x half> %v880, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v882 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v69
+  %v883 = load <8 x half>, ptr addrspace(3) %v882, align 2
+  %v884 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v123
+  %v885 = load <8 x half>, ptr addrspace(3) %v884, align 2
+  %v886 = shufflevector <8 x half> %v883, <8 x half> %v885, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v887 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v142
+  %v888 = load <8 x half>, ptr addrspace(3) %v887, align 2
+  %v889 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v178
+  %v890 = load <8 x half>, ptr addrspace(3) %v889, align 2
+  %v891 = shufflevector <8 x half> %v888, <8 x half> %v890, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v892 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v159
+  %v893 = load <8 x half>, ptr addrspace(3) %v892, align 2
+  %v894 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.1, i32 %v195
+  %v895 = load <8 x half>, ptr addrspace(3) %v894, align 2
+  %v896 = shufflevector <8 x half> %v893, <8 x half> %v895, <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8, i32 9, i32 10, i32 11, i32 12, i32 13, i32 14, i32 15>
+  %v897 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v891, <16 x half> %v871, i16 0, <8 x float> %v788, i1 false, i1 false)
+  %v898 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v891, <16 x half> %v876, i16 0, <8 x float> %v790, i1 false, i1 false)
+  %v899 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v891, <16 x half> %v881, i16 0, <8 x float> %v792, i1 false, i1 false)
+  %v900 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v891, <16 x half> %v886, i16 0, <8 x float> %v794, i1 false, i1 false)
+  %v901 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v896, <16 x half> %v871, i16 0, <8 x float> %v789, i1 false, i1 false)
+  %v902 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v896, <16 x half> %v876, i16 0, <8 x float> %v791, i1 false, i1 false)
+  %v903 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v896, <16 x half> %v881, i16 0, <8 x float> %v793, i1 false, i1 false)
+  %v904 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(<16 x half> %v896, <16 x half> %v886, i16 0, <8 x float> %v795, i1 false, i1 false)
+  %v905 = add i32 %v787, 32
   br label %for.head6
 for.exit8:
-  %v1191 = sdiv i32 %v5, 16
-  %v1192 = mul i32 %v1191, 8
-  %v1193 = add i32 %v1192, 0
-  %v1194 = srem i32 %v5, 16
-  %v1195 = add i32 %v8, 0
-  %v1196 = add i32 %v1195, %v1194
-  %v1197 = add i32 %v10, 0
-  %v1198 = add i32 %v1197, %v1193
-  %v1199 = extractelement <8 x float> %v788, i32 0
-  %v1200 = extractelement <8 x float> %v788, i32 1
-  %v1201 = extractelement <8 x float> %v788, i32 2
-  %v1202 = extractelement <8 x float> %v788, i32 3
-  %v1203 = extractelement <8 x float> %v788, i32 4
-  %v1204 = extractelement <8 x float> %v788, i32 5
-  %v1205 = extractelement <8 x float> %v788, i32 6
-  %v1206 = extractelement <8 x float> %v788, i32 7
-  %v1207 = sdiv i32 %v5, 16
-  %v1208 = mul i32 %v1207, 8
-  %v1209 = add i32 %v1208, 0
-  %v1210 = srem i32 %v5, 16
-  %v1211 = add i32 %v8, 0
-  %v1212 = add i32 %v1211, %v1210
-  %v1213 = add i32 %v10, 16
-  %v1214 = add i32 %v1213, %v1209
-  %v1215 = extractelement <8 x float> %v789, i32 0
-  %v1216 = extractelement <8 x float> %v789, i32 1
-  %v1217 = extractelement <8 x float> %v789, i32 2
-  %v1218 = extractelement <8 x float> %v789, i32 3
-  %v1219 = extractelement <8 x float> %v789, i32 4
-  %v1220 = extractelement <8 x float> %v789, i32 5
-  %v1221 = extractelement <8 x float> %v789, i32 6
-  %v1222 = extractelement <8 x float> %v789, i32 7
-  %v1223 = sdiv i32 %v5, 16
-  %v1224 = mul i32 %v1223, 8
-  %v1225 = add i32 %v1224, 0
-  %v1226 = srem i32 %v5, 16
-  %v1227 = add i32 %v8, 16
-  %v1228 = add i32 %v1227, %v1226
-  %v1229 = add i32 %v10, 0
-  %v1230 = add i32 %v1229, %v1225
-  %v1231 = extractelement <8 x float> %v790, i32 0
-  %v1232 = extractelement <8 x float> %v790, i32 1
-  %v1233 = extractelement <8 x float> %v790, i32 2
-  %v1234 = extractelement <8 x float> %v790, i32 3
-  %v1235 = extractelement <8 x float> %v790, i32 4
-  %v1236 = extractelement <8 x float> %v790, i32 5
-  %v1237 = extractelement <8 x float> %v790, i32 6
-  %v1238 = extractelement <8 x float> %v790, i32 7
-  %v1239 = sdiv i32 %v5, 16
-  %v1240 = mul i32 %v1239, 8
-  %v1241 = add i32 %v1240, 0
-  %v1242 = srem i32 %v5, 16
-  %v1243 = add i32 %v8, 16
-  %v1244 = add i32 %v1243, %v1242
-  %v1245 = add i32 %v10, 16
-  %v1246 = add i32 %v1245, %v1241
-  %v1247 = extractelement <8 x float> %v791, i32 0
-  %v1248 = extractelement <8 x float> %v791, i32 1
-  %v1249 = extractelement <8 x float> %v791, i32 2
-  %v1250 = extractelement <8 x float> %v791, i32 3
-  %v1251 = extractelement <8 x float> %v791, i32 4
-  %v1252 = extractelement <8 x float> %v791, i32 5
-  %v1253 = extractelement <8 x float> %v791, i32 6
-  %v1254 = extractelement <8 x float> %v791, i32 7
-  %v1255 = sdiv i32 %v5, 16
-  %v1256 = mul i32 %v1255, 8
-  %v1257 = add i32 %v1256, 0
-  %v1258 = srem i32 %v5, 16
-  %v1259 = add i32 %v8, 32
-  %v1260 = add i32 %v1259, %v1258
-  %v1261 = add i32 %v10, 0
-  %v1262 = add i32 %v1261, %v1257
-  %v1263 = extractelement <8 x float> %v792, i32 0
-  %v1264 = extractelement <8 x float> %v792, i32 1
-  %v1265 = extractelement <8 x float> %v792, i32 2
-  %v1266 = extractelement <8 x float> %v792, i32 3
-  %v1267 = extractelement <8 x float> %v792, i32 4
-  %v1268 = extractelement <8 x float> %v792, i32 5
-  %v1269 = extractelement <8 x float> %v792, i32 6
-  %v1270 = extractelement <8 x float> %v792, i32 7
-  %v1271 = sdiv i32 %v5, 16
-  %v1272 = mul i32 %v1271, 8
-  %v1273 = add i32 %v1272, 0
-  %v1274 = srem i32 %v5, 16
-  %v1275 = add i32 %v8, 32
-  %v1276 = add i32 %v1275, %v1274
-  %v1277 = add i32 %v10, 16
-  %v1278 = add i32 %v1277, %v1273
-  %v1279 = extractelement <8 x float> %v793, i32 0
-  %v1280 = extractelement <8 x float> %v793, i32 1
-  %v1281 = extractelement <8 x float> %v793, i32 2
-  %v1282 = extractelement <8 x float> %v793, i32 3
-  %v1283 = extractelement <8 x float> %v793, i32 4
-  %v1284 = extractelement <8 x float> %v793, i32 5
-  %v1285 = extractelement <8 x float> %v793, i32 6
-  %v1286 = extractelement <8 x float> %v793, i32 7
-  %v1287 = sdiv i32 %v5, 16
-  %v1288 = mul i32 %v1287, 8
-  %v1289 = add i32 %v1288, 0
-  %v1290 = srem i32 %v5, 16
-  %v1291 = add i32 %v8, 48
-  %v1292 = add i32 %v1291, %v1290
-  %v1293 = add i32 %v10, 0
-  %v1294 = add i32 %v1293, %v1289
-  %v1295 = extractelement <8 x float> %v794, i32 0
-  %v1296 = extractelement <8 x float> %v794, i32 1
-  %v1297 = extractelement <8 x float> %v794, i32 2
-  %v1298 = extractelement <8 x float> %v794, i32 3
-  %v1299 = extractelement <8 x float> %v794, i32 4
-  %v1300 = extractelement <8 x float> %v794, i32 5
-  %v1301 = extractelement <8 x float> %v794, i32 6
-  %v1302 = extractelement <8 x float> %v794, i32 7
-  %v1303 = sdiv i32 %v5, 16
-  %v1304 = mul i32 %v1303, 8
-  %v1305 = add i32 %v1304, 0
-  %v1306 = srem i32 %v5, 16
-  %v1307 = add i32 %v8, 48
-  %v1308 = add i32 %v1307, %v1306
-  %v1309 = add i32 %v10, 16
-  %v1310 = add i32 %v1309, %v1305
-  %v1311 = extractelement <8 x float> %v795, i32 0
-  %v1312 = extractelement <8 x float> %v795, i32 1
-  %v1313 = extractelement <8 x float> %v795, i32 2
-  %v1314 = extractelement <8 x float> %v795, i32 3
-  %v1315 = extractelement <8 x float> %v795, i32 4
-  %v1316 = extractelement <8 x float> %v795, i32 5
-  %v1317 = extractelement <8 x float> %v795, i32 6
-  %v1318 = extractelement <8 x float> %v795, i32 7
-  %v1319 = fptrunc float %v1199 to half
-  %v1320 = fptrunc float %v1200 to half
-  %v1321 = fptrunc float %v1201 to half
-  %v1322 = fptrunc float %v1202 to half
-  %v1323 = fptrunc float %v1203 to half
-  %v1324 = fptrunc float %v1204 to half
-  %v1325 = fptrunc float %v1205 to half
-  %v1326 = fptrunc float %v1206 to half
-  %v1327 = fptrunc float %v1215 to half
-  %v1328 = fptrunc float %v1216 to half
-  %v1329 = fptrunc float %v1217 to half
-  %v1330 = fptrunc float %v1218 to half
-  %v1331 = fptrunc float %v1219 to half
-  %v1332 = fptrunc float %v1220 to half
-  %v1333 = fptrunc float %v1221 to half
-  %v1334 = fptrunc float %v1222 to half
-  %v1335 = fptrunc float %v1231 to half
-  %v1336 = fptrunc float %v1232 to half
-  %v1337 = fptrunc float %v1233 to half
-  %v1338 = fptrunc float %v1234 to half
-  %v1339 = fptrunc float %v1235 to half
-  %v1340 = fptrunc float %v1236 to half
-  %v1341 = fptrunc float %v1237 to half
-  %v1342 = fptrunc float %v1238 to half
-  %v1343 = fptrunc float %v1247 to half
-  %v1344 = fptrunc float %v1248 to half
-  %v1345 = fptrunc float %v1249 to half
-  %v1346 = fptrunc float %v1250 to half
-  %v1347 = fptrunc float %v1251 to half
-  %v1348 = fptrunc float %v1252 to half
-  %v1349 = fptrunc float %v1253 to half
-  %v1350 = fptrunc float %v1254 to half
-  %v1351 = fptrunc float %v1263 to half
-  %v1352 = fptrunc float %v1264 to half
-  %v1353 = fptrunc float %v1265 to half
-  %v1354 = fptrunc float %v1266 to half
-  %v1355 = fptrunc float %v1267 to half
-  %v1356 = fptrunc float %v1268 to half
-  %v1357 = fptrunc float %v1269 to half
-  %v1358 = fptrunc float %v1270 to half
-  %v1359 = fptrunc float %v1279 to half
-  %v1360 = fptrunc float %v1280 to half
-  %v1361 = fptrunc float %v1281 to half
-  %v1362 = fptrunc float %v1282 to half
-  %v1363 = fptrunc float %v1283 to half
-  %v1364 = fptrunc float %v1284 to half
-  %v1365 = fptrunc float %v1285 to half
-  %v1366 = fptrunc float %v1286 to half
-  %v1367 = fptrunc float %v1295 to half
-  %v1368 = fptrunc float %v1296 to half
-  %v1369 = fptrunc float %v1297 to half
-  %v1370 = fptrunc float %v1298 to half
-  %v1371 = fptrunc float %v1299 to half
-  %v1372 = fptrunc float %v1300 to half
-  %v1373 = fptrunc float %v1301 to half
-  %v1374 = fptrunc float %v1302 to half
-  %v1375 = fptrunc float %v1311 to half
-  %v1376 = fptrunc float %v1312 to half
-  %v1377 = fptrunc float %v1313 to half
-  %v1378 = fptrunc float %v1314 to half
-  %v1379 = fptrunc float %v1315 to half
-  %v1380 = fptrunc float %v1316 to half
-  %v1381 = fptrunc float %v1317 to half
-  %v1382 = fptrunc float %v1318 to half
-  br i1 %v200, label %if.then27, label %if.else28
-if.then27:
-  %v1383 = add i32 %v1, %v1196
-  %v1384 = add i32 %v3, %v1198
-  %v1385 = mul i32 %v1383, %arg.n
-  %v1386 = add i32 %v1385, %v1384
-  %v1387 = mul i32 %v1386, 2
-  %v1388 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1387
-  %v1389 = insertelement <8 x half> poison, half %v1319, i32 0
-  %v1390 = insertelement <8 x half> %v1389, half %v1320, i32 1
-  %v1391 = insertelement <8 x half> %v1390, half %v1321, i32 2
-  %v1392 = insertelement <8 x half> %v1391, half %v1322, i32 3
-  %v1393 = insertelement <8 x half> %v1392, half %v1323, i32 4
-  %v1394 = insertelement <8 x half> %v1393, half %v1324, i32 5
-  %v1395 = insertelement <8 x half> %v1394, half %v1325, i32 6
-  %v1396 = insertelement <8 x half> %v1395, half %v1326, i32 7
-  store <8 x half> %v1396, ptr addrspace(1) %v1388, align 2
-  %v1397 = add i32 %v1, %v1212
-  %v1398 = add i32 %v3, %v1214
-  %v1399 = mul i32 %v1397, %arg.n
+  %v906 = sdiv i32 %v5, 16
+  %v907 = mul i32 %v906, 8
+  %v908 = add i32 %v907, 0
+  %v909 = srem i32 %v5, 16
+  %v910 = add i32 %v8, 0
+  %v911 = add i32 %v910, %v909
+  %v912 = add i32 %v10, 0
+  %v913 = add i32 %v912, %v908
+  %v914 = extractelement <8 x float> %v788, i32 0
+  %v915 = extractelement <8 x float> %v788, i32 1
+  %v916 = extractelement <8 x float> %v788, i32 2
+  %v917 = extractelement <8 x float> %v788, i32 3
+  %v918 = extractelement <8 x float> %v788, i32 4
+  %v919 = extractelement <8 x float> %v788, i32 5
+  %v920 = extractelement <8 x float> %v788, i32 6
+  %v921 = extractelement <8 x float> %v788, i32 7
+  %v922 = sdiv i32 %v5, 16
+  %v923 = mul i32 %v922, 8
+  %v924 = add i32 %v923, 0
+  %v925 = srem i32 %v5, 16
+  %v926 = add i32 %v8, 0
+  %v927 = add i32 %v926, %v925
+  %v928 = add i32 %v10, 16
+  %v929 = add i32 %v928, %v924
+  %v930 = extractelement <8 x float> %v789, i32 0
+  %v931 = extractelement <8 x float> %v789, i32 1
+  %v932 = extractelement <8 x float> %v789, i32 2
+  %v933 = extractelement <8 x float> %v789, i32 3
+  %v934 = extractelement <8 x float> %v789, i32 4
+  %v935 = extractelement <8 x float> %v789, i32 5
+  %v936 = extractelement <8 x float> %v789, i32 6
+  %v937 = extractelement <8 x float> %v789, i32 7
+  %v938 = sdiv i32 %v5, 16
+  %v939 = mul i32 %v938, 8
+  %v940 = add i32 %v939, 0
+  %v941 = srem i32 %v5, 16
+  %v942 = add i32 %v8, 16
+  %v943 = add i32 %v942, %v941
+  %v944 = add i32 %v10, 0
+  %v945 = add i32 %v944, %v940
+  %v946 = extractelement <8 x float> %v790, i32 0
+  %v947 = extractelement <8 x float> %v790, i32 1
+  %v948 = extractelement <8 x float> %v790, i32 2
+  %v949 = extractelement <8 x float> %v790, i32 3
+  %v950 = extractelement <8 x float> %v790, i32 4
+  %v951 = extractelement <8 x float> %v790, i32 5
+  %v952 = extractelement <8 x float> %v790, i32 6
+  %v953 = extractelement <8 x float> %v790, i32 7
+  %v954 = sdiv i32 %v5, 16
+  %v955 = mul i32 %v954, 8
+  %v956 = add i32 %v955, 0
+  %v957 = srem i32 %v5, 16
+  %v958 = add i32 %v8, 16
+  %v959 = add i32 %v958, %v957
+  %v960 = add i32 %v10, 16
+  %v961 = add i32 %v960, %v956
+  %v962 = extractelement <8 x float> %v791, i32 0
+  %v963 = extractelement <8 x float> %v791, i32 1
+  %v964 = extractelement <8 x float> %v791, i32 2
+  %v965 = extractelement <8 x float> %v791, i32 3
+  %v966 = extractelement <8 x float> %v791, i32 4
+  %v967 = extractelement <8 x float> %v791, i32 5
+  %v968 = extractelement <8 x float> %v791, i32 6
+  %v969 = extractelement <8 x float> %v791, i32 7
+  %v970 = sdiv i32 %v5, 16
+  %v971 = mul i32 %v970, 8
+  %v972 = add i32 %v971, 0
+  %v973 = srem i32 %v5, 16
+  %v974 = add i32 %v8, 32
+  %v975 = add i32 %v974, %v973
+  %v976 = add i32 %v10, 0
+  %v977 = add i32 %v976, %v972
+  %v978 = extractelement <8 x float> %v792, i32 0
+  %v979 = extractelement <8 x float> %v792, i32 1
+  %v980 = extractelement <8 x float> %v792, i32 2
+  %v981 = extractelement <8 x float> %v792, i32 3
+  %v982 = extractelement <8 x float> %v792, i32 4
+  %v983 = extractelement <8 x float> %v792, i32 5
+  %v984 = extractelement <8 x float> %v792, i32 6
+  %v985 = extractelement <8 x float> %v792, i32 7
+  %v986 = sdiv i32 %v5, 16
+  %v987 = mul i32 %v986, 8
+  %v988 = add i32 %v987, 0
+  %v989 = srem i32 %v5, 16
+  %v990 = add i32 %v8, 32
+  %v991 = add i32 %v990, %v989
+  %v992 = add i32 %v10, 16
+  %v993 = add i32 %v992, %v988
+  %v994 = extractelement <8 x float> %v793, i32 0
+  %v995 = extractelement <8 x float> %v793, i32 1
+  %v996 = extractelement <8 x float> %v793, i32 2
+  %v997 = extractelement <8 x float> %v793, i32 3
+  %v998 = extractelement <8 x float> %v793, i32 4
+  %v999 = extractelement <8 x float> %v793, i32 5
+  %v1000 = extractelement <8 x float> %v793, i32 6
+  %v1001 = extractelement <8 x float> %v793, i32 7
+  %v1002 = sdiv i32 %v5, 16
+  %v1003 = mul i32 %v1002, 8
+  %v1004 = add i32 %v1003, 0
+  %v1005 = srem i32 %v5, 16
+  %v1006 = add i32 %v8, 48
+  %v1007 = add i32 %v1006, %v1005
+  %v1008 = add i32 %v10, 0
+  %v1009 = add i32 %v1008, %v1004
+  %v1010 = extractelement <8 x float> %v794, i32 0
+  %v1011 = extractelement <8 x float> %v794, i32 1
+  %v1012 = extractelement <8 x float> %v794, i32 2
+  %v1013 = extractelement <8 x float> %v794, i32 3
+  %v1014 = extractelement <8 x float> %v794, i32 4
+  %v1015 = extractelement <8 x float> %v794, i32 5
+  %v1016 = extractelement <8 x float> %v794, i32 6
+  %v1017 = extractelement <8 x float> %v794, i32 7
+  %v1018 = sdiv i32 %v5, 16
+  %v1019 = mul i32 %v1018, 8
+  %v1020 = add i32 %v1019, 0
+  %v1021 = srem i32 %v5, 16
+  %v1022 = add i32 %v8, 48
+  %v1023 = add i32 %v1022, %v1021
+  %v1024 = add i32 %v10, 16
+  %v1025 = add i32 %v1024, %v1020
+  %v1026 = extractelement <8 x float> %v795, i32 0
+  %v1027 = extractelement <8 x float> %v795, i32 1
+  %v1028 = extractelement <8 x float> %v795, i32 2
+  %v1029 = extractelement <8 x float> %v795, i32 3
+  %v1030 = extractelement <8 x float> %v795, i32 4
+  %v1031 = extractelement <8 x float> %v795, i32 5
+  %v1032 = extractelement <8 x float> %v795, i32 6
+  %v1033 = extractelement <8 x float> %v795, i32 7
+  %v1034 = fptrunc float %v914 to half
+  %v1035 = fptrunc float %v915 to half
+  %v1036 = fptrunc float %v916 to half
+  %v1037 = fptrunc float %v917 to half
+  %v1038 = fptrunc float %v918 to half
+  %v1039 = fptrunc float %v919 to half
+  %v1040 = fptrunc float %v920 to half
+  %v1041 = fptrunc float %v921 to half
+  %v1042 = fptrunc float %v930 to half
+  %v1043 = fptrunc float %v931 to half
+  %v1044 = fptrunc float %v932 to half
+  %v1045 = fptrunc float %v933 to half
+  %v1046 = fptrunc float %v934 to half
+  %v1047 = fptrunc float %v935 to half
+  %v1048 = fptrunc float %v936 to half
+  %v1049 = fptrunc float %v937 to half
+  %v1050 = fptrunc float %v946 to half
+  %v1051 = fptrunc float %v947 to half
+  %v1052 = fptrunc float %v948 to half
+  %v1053 = fptrunc float %v949 to half
+  %v1054 = fptrunc float %v950 to half
+  %v1055 = fptrunc float %v951 to half
+  %v1056 = fptrunc float %v952 to half
+  %v1057 = fptrunc float %v953 to half
+  %v1058 = fptrunc float %v962 to half
+  %v1059 = fptrunc float %v963 to half
+  %v1060 = fptrunc float %v964 to half
+  %v1061 = fptrunc float %v965 to half
+  %v1062 = fptrunc float %v966 to half
+  %v1063 = fptrunc float %v967 to half
+  %v1064 = fptrunc float %v968 to half
+  %v1065 = fptrunc float %v969 to half
+  %v1066 = fptrunc float %v978 to half
+  %v1067 = fptrunc float %v979 to half
+  %v1068 = fptrunc float %v980 to half
+  %v1069 = fptrunc float %v981 to half
+  %v1070 = fptrunc float %v982 to half
+  %v1071 = fptrunc float %v983 to half
+  %v1072 = fptrunc float %v984 to half
+  %v1073 = fptrunc float %v985 to half
+  %v1074 = fptrunc float %v994 to half
+  %v1075 = fptrunc float %v995 to half
+  %v1076 = fptrunc float %v996 to half
+  %v1077 = fptrunc float %v997 to half
+  %v1078 = fptrunc float %v998 to half
+  %v1079 = fptrunc float %v999 to half
+  %v1080 = fptrunc float %v1000 to half
+  %v1081 = fptrunc float %v1001 to half
+  %v1082 = fptrunc float %v1010 to half
+  %v1083 = fptrunc float %v1011 to half
+  %v1084 = fptrunc float %v1012 to half
+  %v1085 = fptrunc float %v1013 to half
+  %v1086 = fptrunc float %v1014 to half
+  %v1087 = fptrunc float %v1015 to half
+  %v1088 = fptrunc float %v1016 to half
+  %v1089 = fptrunc float %v1017 to half
+  %v1090 = fptrunc float %v1026 to half
+  %v1091 = fptrunc float %v1027 to half
+  %v1092 = fptrunc float %v1028 to half
+  %v1093 = fptrunc float %v1029 to half
+  %v1094 = fptrunc float %v1030 to half
+  %v1095 = fptrunc float %v1031 to half
+  %v1096 = fptrunc float %v1032 to half
+  %v1097 = fptrunc float %v1033 to half
+  br i1 %v200, label %if.then21, label %if.else22
+if.then21:
+  %v1098 = add i32 %v1, %v911
+  %v1099 = add i32 %v3, %v913
+  %v1100 = mul i32 %v1098, %arg.n
+  %v1101 = add i32 %v1100, %v1099
+  %v1102 = mul i32 %v1101, 2
+  %v1103 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1102
+  %v1104 = insertelement <8 x half> poison, half %v1034, i32 0
+  %v1105 = insertelement <8 x half> %v1104, half %v1035, i32 1
+  %v1106 = insertelement <8 x half> %v1105, half %v1036, i32 2
+  %v1107 = insertelement <8 x half> %v1106, half %v1037, i32 3
+  %v1108 = insertelement <8 x half> %v1107, half %v1038, i32 4
+  %v1109 = insertelement <8 x half> %v1108, half %v1039, i32 5
+  %v1110 = insertelement <8 x half> %v1109, half %v1040, i32 6
+  %v1111 = insertelement <8 x half> %v1110, half %v1041, i32 7
+  store <8 x half> %v1111, ptr addrspace(1) %v1103, align 2
+  %v1112 = add i32 %v1, %v927
+  %v1113 = add i32 %v3, %v929
+  %v1114 = mul i32 %v1112, %arg.n
+  %v1115 = add i32 %v1114, %v1113
+  %v1116 = mul i32 %v1115, 2
+  %v1117 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1116
+  %v1118 = insertelement <8 x half> poison, half %v1042, i32 0
+  %v1119 = insertelement <8 x half> %v1118, half %v1043, i32 1
+  %v1120 = insertelement <8 x half> %v1119, half %v1044, i32 2
+  %v1121 = insertelement <8 x half> %v1120, half %v1045, i32 3
+  %v1122 = insertelement <8 x half> %v1121, half %v1046, i32 4
+  %v1123 = insertelement <8 x half> %v1122, half %v1047, i32 5
+  %v1124 = insertelement <8 x half> %v1123, half %v1048, i32 6
+  %v1125 = insertelement <8 x half> %v1124, half %v1049, i32 7
+  store <8 x half> %v1125, ptr addrspace(1) %v1117, align 2
+  %v1126 = add i32 %v1, %v943
+  %v1127 = add i32 %v3, %v945
+  %v1128 = mul i32 %v1126, %arg.n
+  %v1129 = add i32 %v1128, %v1127
+  %v1130 = mul i32 %v1129, 2
+  %v1131 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1130
+  %v1132 = insertelement <8 x half> poison, half %v1050, i32 0
+  %v1133 = insertelement <8 x half> %v1132, half %v1051, i32 1
+  %v1134 = insertelement <8 x half> %v1133, half %v1052, i32 2
+  %v1135 = insertelement <8 x half> %v1134, half %v1053, i32 3
+  %v1136 = insertelement <8 x half> %v1135, half %v1054, i32 4
+  %v1137 = insertelement <8 x half> %v1136, half %v1055, i32 5
+  %v1138 = insertelement <8 x half> %v1137, half %v1056, i32 6
+  %v1139 = insertelement <8 x half> %v1138, half %v1057, i32 7
+  store <8 x half> %v1139, ptr addrspace(1) %v1131, align 2
+  %v1140 = add i32 %v1, %v959
+  %v1141 = add i32 %v3, %v961
+  %v1142 = mul i32 %v1140, %arg.n
+  %v1143 = add i32 %v1142, %v1141
+  %v1144 = mul i32 %v1143, 2
+  %v1145 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1144
+  %v1146 = insertelement <8 x half> poison, half %v1058, i32 0
+  %v1147 = insertelement <8 x half> %v1146, half %v1059, i32 1
+  %v1148 = insertelement <8 x half> %v1147, half %v1060, i32 2
+  %v1149 = insertelement <8 x half> %v1148, half %v1061, i32 3
+  %v1150 = insertelement <8 x half> %v1149, half %v1062, i32 4
+  %v1151 = insertelement <8 x half> %v1150, half %v1063, i32 5
+  %v1152 = insertelement <8 x half> %v1151, half %v1064, i32 6
+  %v1153 = insertelement <8 x half> %v1152, half %v1065, i32 7
+  store <8 x half> %v1153, ptr addrspace(1) %v1145, align 2
+  %v1154 = add i32 %v1, %v975
+  %v1155 = add i32 %v3, %v977
+  %v1156 = mul i32 %v1154, %arg.n
+  %v1157 = add i32 %v1156, %v1155
+  %v1158 = mul i32 %v1157, 2
+  %v1159 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1158
+  %v1160 = insertelement <8 x half> poison, half %v1066, i32 0
+  %v1161 = insertelement <8 x half> %v1160, half %v1067, i32 1
+  %v1162 = insertelement <8 x half> %v1161, half %v1068, i32 2
+  %v1163 = insertelement <8 x half> %v1162, half %v1069, i32 3
+  %v1164 = insertelement <8 x half> %v1163, half %v1070, i32 4
+  %v1165 = insertelement <8 x half> %v1164, half %v1071, i32 5
+  %v1166 = insertelement <8 x half> %v1165, half %v1072, i32 6
+  %v1167 = insertelement <8 x half> %v1166, half %v1073, i32 7
+  store <8 x half> %v1167, ptr addrspace(1) %v1159, align 2
+  %v1168 = add i32 %v1, %v991
+  %v1169 = add i32 %v3, %v993
+  %v1170 = mul i32 %v1168, %arg.n
+  %v1171 = add i32 %v1170, %v1169
+  %v1172 = mul i32 %v1171, 2
+  %v1173 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1172
+  %v1174 = insertelement <8 x half> poison, half %v1074, i32 0
+  %v1175 = insertelement <8 x half> %v1174, half %v1075, i32 1
+  %v1176 = insertelement <8 x half> %v1175, half %v1076, i32 2
+  %v1177 = insertelement <8 x half> %v1176, half %v1077, i32 3
+  %v1178 = insertelement <8 x half> %v1177, half %v1078, i32 4
+  %v1179 = insertelement <8 x half> %v1178, half %v1079, i32 5
+  %v1180 = insertelement <8 x half> %v1179, half %v1080, i32 6
+  %v1181 = insertelement <8 x half> %v1180, half %v1081, i32 7
+  store <8 x half> %v1181, ptr addrspace(1) %v1173, align 2
+  %v1182 = add i32 %v1, %v1007
+  %v1183 = add i32 %v3, %v1009
+  %v1184 = mul i32 %v1182, %arg.n
+  %v1185 = add i32 %v1184, %v1183
+  %v1186 = mul i32 %v1185, 2
+  %v1187 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1186
+  %v1188 = insertelement <8 x half> poison, half %v1082, i32 0
+  %v1189 = insertelement <8 x half> %v1188, half %v1083, i32 1
+  %v1190 = insertelement <8 x half> %v1189, half %v1084, i32 2
+  %v1191 = insertelement <8 x half> %v1190, half %v1085, i32 3
+  %v1192 = insertelement <8 x half> %v1191, half %v1086, i32 4
+  %v1193 = insertelement <8 x half> %v1192, half %v1087, i32 5
+  %v1194 = insertelement <8 x half> %v1193, half %v1088, i32 6
+  %v1195 = insertelement <8 x half> %v1194, half %v1089, i32 7
+  store <8 x half> %v1195, ptr addrspace(1) %v1187, align 2
+  %v1196 = add i32 %v1, %v1023
+  %v1197 = add i32 %v3, %v1025
+  %v1198 = mul i32 %v1196, %arg.n
+  %v1199 = add i32 %v1198, %v1197
+  %v1200 = mul i32 %v1199, 2
+  %v1201 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1200
+  %v1202 = insertelement <8 x half> poison, half %v1090, i32 0
+  %v1203 = insertelement <8 x half> %v1202, half %v1091, i32 1
+  %v1204 = insertelement <8 x half> %v1203, half %v1092, i32 2
+  %v1205 = insertelement <8 x half> %v1204, half %v1093, i32 3
+  %v1206 = insertelement <8 x half> %v1205, half %v1094, i32 4
+  %v1207 = insertelement <8 x half> %v1206, half %v1095, i32 5
+  %v1208 = insertelement <8 x half> %v1207, half %v1096, i32 6
+  %v1209 = insertelement <8 x half> %v1208, half %v1097, i32 7
+  store <8 x half> %v1209, ptr addrspace(1) %v1201, align 2
+  br label %if.end23
+if.else22:
+  %v1210 = icmp slt i32 %v1, %arg.m
+  %v1211 = sub i32 %arg.m, %v1
+  %v1212 = call i32 @llvm.smin.i32(i32 %v1211, i32 128)
+  %v1213 = select i1 %v1210, i32 %v1212, i32 0
+  %v1214 = mul i32 %v1213, %arg.n
+  %v1215 = mul i32 %v1214, 2
+  %v1216 = mul i32 %v1, %arg.n
+  %v1217 = mul i32 %v1216, 2
+  %v1218 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1217
+  %v1219 = zext i32 %v1215 to i64
+  %v1220 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v1218, i16 0, i64 %v1219, i32 822099968)
+  %v1221 = add i32 %v3, %v913
+  %v1222 = add i32 %v1221, 0
+  %v1223 = mul i32 %v911, %arg.n
+  %v1224 = add i32 %v1223, %v1222
+  %v1225 = mul i32 %v1224, 2
+  %v1226 = icmp slt i32 %v1222, %arg.n
+  %v1227 = select i1 %v1226, i32 %v1225, i32 %v1215
+  %v1228 = bitcast half %v1034 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1228, ptr addrspace(8) %v1220, i32 %v1227, i32 0, i32 0)
+  %v1229 = add i32 %v3, %v913
+  %v1230 = add i32 %v1229, 1
+  %v1231 = mul i32 %v911, %arg.n
+  %v1232 = add i32 %v1231, %v1230
+  %v1233 = mul i32 %v1232, 2
+  %v1234 = icmp slt i32 %v1230, %arg.n
+  %v1235 = select i1 %v1234, i32 %v1233, i32 %v1215
+  %v1236 = bitcast half %v1035 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1236, ptr addrspace(8) %v1220, i32 %v1235, i32 0, i32 0)
+  %v1237 = add i32 %v3, %v913
+  %v1238 = add i32 %v1237, 2
+  %v1239 = mul i32 %v911, %arg.n
+  %v1240 = add i32 %v1239, %v1238
+  %v1241 = mul i32 %v1240, 2
+  %v1242 = icmp slt i32 %v1238, %arg.n
+  %v1243 = select i1 %v1242, i32 %v1241, i32 %v1215
+  %v1244 = bitcast half %v1036 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1244, ptr addrspace(8) %v1220, i32 %v1243, i32 0, i32 0)
+  %v1245 = add i32 %v3, %v913
+  %v1246 = add i32 %v1245, 3
+  %v1247 = mul i32 %v911, %arg.n
+  %v1248 = add i32 %v1247, %v1246
+  %v1249 = mul i32 %v1248, 2
+  %v1250 = icmp slt i32 %v1246, %arg.n
+  %v1251 = select i1 %v1250, i32 %v1249, i32 %v1215
+  %v1252 = bitcast half %v1037 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1252, ptr addrspace(8) %v1220, i32 %v1251, i32 0, i32 0)
+  %v1253 = add i32 %v3, %v913
+  %v1254 = add i32 %v1253, 4
+  %v1255 = mul i32 %v911, %arg.n
+  %v1256 = add i32 %v1255, %v1254
+  %v1257 = mul i32 %v1256, 2
+  %v1258 = icmp slt i32 %v1254, %arg.n
+  %v1259 = select i1 %v1258, i32 %v1257, i32 %v1215
+  %v1260 = bitcast half %v1038 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1260, ptr addrspace(8) %v1220, i32 %v1259, i32 0, i32 0)
+  %v1261 = add i32 %v3, %v913
+  %v1262 = add i32 %v1261, 5
+  %v1263 = mul i32 %v911, %arg.n
+  %v1264 = add i32 %v1263, %v1262
+  %v1265 = mul i32 %v1264, 2
+  %v1266 = icmp slt i32 %v1262, %arg.n
+  %v1267 = select i1 %v1266, i32 %v1265, i32 %v1215
+  %v1268 = bitcast half %v1039 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1268, ptr addrspace(8) %v1220, i32 %v1267, i32 0, i32 0)
+  %v1269 = add i32 %v3, %v913
+  %v1270 = add i32 %v1269, 6
+  %v1271 = mul i32 %v911, %arg.n
+  %v1272 = add i32 %v1271, %v1270
+  %v1273 = mul i32 %v1272, 2
+  %v1274 = icmp slt i32 %v1270, %arg.n
+  %v1275 = select i1 %v1274, i32 %v1273, i32 %v1215
+  %v1276 = bitcast half %v1040 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1276, ptr addrspace(8) %v1220, i32 %v1275, i32 0, i32 0)
+  %v1277 = add i32 %v3, %v913
+  %v1278 = add i32 %v1277, 7
+  %v1279 = mul i32 %v911, %arg.n
+  %v1280 = add i32 %v1279, %v1278
+  %v1281 = mul i32 %v1280, 2
+  %v1282 = icmp slt i32 %v1278, %arg.n
+  %v1283 = select i1 %v1282, i32 %v1281, i32 %v1215
+  %v1284 = bitcast half %v1041 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1284, ptr addrspace(8) %v1220, i32 %v1283, i32 0, i32 0)
+  %v1285 = add i32 %v3, %v929
+  %v1286 = add i32 %v1285, 0
+  %v1287 = mul i32 %v927, %arg.n
+  %v1288 = add i32 %v1287, %v1286
+  %v1289 = mul i32 %v1288, 2
+  %v1290 = icmp slt i32 %v1286, %arg.n
+  %v1291 = select i1 %v1290, i32 %v1289, i32 %v1215
+  %v1292 = bitcast half %v1042 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1292, ptr addrspace(8) %v1220, i32 %v1291, i32 0, i32 0)
+  %v1293 = add i32 %v3, %v929
+  %v1294 = add i32 %v1293, 1
+  %v1295 = mul i32 %v927, %arg.n
+  %v1296 = add i32 %v1295, %v1294
+  %v1297 = mul i32 %v1296, 2
+  %v1298 = icmp slt i32 %v1294, %arg.n
+  %v1299 = select i1 %v1298, i32 %v1297, i32 %v1215
+  %v1300 = bitcast half %v1043 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1300, ptr addrspace(8) %v1220, i32 %v1299, i32 0, i32 0)
+  %v1301 = add i32 %v3, %v929
+  %v1302 = add i32 %v1301, 2
+  %v1303 = mul i32 %v927, %arg.n
+  %v1304 = add i32 %v1303, %v1302
+  %v1305 = mul i32 %v1304, 2
+  %v1306 = icmp slt i32 %v1302, %arg.n
+  %v1307 = select i1 %v1306, i32 %v1305, i32 %v1215
+  %v1308 = bitcast half %v1044 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1308, ptr addrspace(8) %v1220, i32 %v1307, i32 0, i32 0)
+  %v1309 = add i32 %v3, %v929
+  %v1310 = add i32 %v1309, 3
+  %v1311 = mul i32 %v927, %arg.n
+  %v1312 = add i32 %v1311, %v1310
+  %v1313 = mul i32 %v1312, 2
+  %v1314 = icmp slt i32 %v1310, %arg.n
+  %v1315 = select i1 %v1314, i32 %v1313, i32 %v1215
+  %v1316 = bitcast half %v1045 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1316, ptr addrspace(8) %v1220, i32 %v1315, i32 0, i32 0)
+  %v1317 = add i32 %v3, %v929
+  %v1318 = add i32 %v1317, 4
+  %v1319 = mul i32 %v927, %arg.n
+  %v1320 = add i32 %v1319, %v1318
+  %v1321 = mul i32 %v1320, 2
+  %v1322 = icmp slt i32 %v1318, %arg.n
+  %v1323 = select i1 %v1322, i32 %v1321, i32 %v1215
+  %v1324 = bitcast half %v1046 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1324, ptr addrspace(8) %v1220, i32 %v1323, i32 0, i32 0)
+  %v1325 = add i32 %v3, %v929
+  %v1326 = add i32 %v1325, 5
+  %v1327 = mul i32 %v927, %arg.n
+  %v1328 = add i32 %v1327, %v1326
+  %v1329 = mul i32 %v1328, 2
+  %v1330 = icmp slt i32 %v1326, %arg.n
+  %v1331 = select i1 %v1330, i32 %v1329, i32 %v1215
+  %v1332 = bitcast half %v1047 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1332, ptr addrspace(8) %v1220, i32 %v1331, i32 0, i32 0)
+  %v1333 = add i32 %v3, %v929
+  %v1334 = add i32 %v1333, 6
+  %v1335 = mul i32 %v927, %arg.n
+  %v1336 = add i32 %v1335, %v1334
+  %v1337 = mul i32 %v1336, 2
+  %v1338 = icmp slt i32 %v1334, %arg.n
+  %v1339 = select i1 %v1338, i32 %v1337, i32 %v1215
+  %v1340 = bitcast half %v1048 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1340, ptr addrspace(8) %v1220, i32 %v1339, i32 0, i32 0)
+  %v1341 = add i32 %v3, %v929
+  %v1342 = add i32 %v1341, 7
+  %v1343 = mul i32 %v927, %arg.n
+  %v1344 = add i32 %v1343, %v1342
+  %v1345 = mul i32 %v1344, 2
+  %v1346 = icmp slt i32 %v1342, %arg.n
+  %v1347 = select i1 %v1346, i32 %v1345, i32 %v1215
+  %v1348 = bitcast half %v1049 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1348, ptr addrspace(8) %v1220, i32 %v1347, i32 0, i32 0)
+  %v1349 = add i32 %v3, %v945
+  %v1350 = add i32 %v1349, 0
+  %v1351 = mul i32 %v943, %arg.n
+  %v1352 = add i32 %v1351, %v1350
+  %v1353 = mul i32 %v1352, 2
+  %v1354 = icmp slt i32 %v1350, %arg.n
+  %v1355 = select i1 %v1354, i32 %v1353, i32 %v1215
+  %v1356 = bitcast half %v1050 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1356, ptr addrspace(8) %v1220, i32 %v1355, i32 0, i32 0)
+  %v1357 = add i32 %v3, %v945
+  %v1358 = add i32 %v1357, 1
+  %v1359 = mul i32 %v943, %arg.n
+  %v1360 = add i32 %v1359, %v1358
+  %v1361 = mul i32 %v1360, 2
+  %v1362 = icmp slt i32 %v1358, %arg.n
+  %v1363 = select i1 %v1362, i32 %v1361, i32 %v1215
+  %v1364 = bitcast half %v1051 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1364, ptr addrspace(8) %v1220, i32 %v1363, i32 0, i32 0)
+  %v1365 = add i32 %v3, %v945
+  %v1366 = add i32 %v1365, 2
+  %v1367 = mul i32 %v943, %arg.n
+  %v1368 = add i32 %v1367, %v1366
+  %v1369 = mul i32 %v1368, 2
+  %v1370 = icmp slt i32 %v1366, %arg.n
+  %v1371 = select i1 %v1370, i32 %v1369, i32 %v1215
+  %v1372 = bitcast half %v1052 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1372, ptr addrspace(8) %v1220, i32 %v1371, i32 0, i32 0)
+  %v1373 = add i32 %v3, %v945
+  %v1374 = add i32 %v1373, 3
+  %v1375 = mul i32 %v943, %arg.n
+  %v1376 = add i32 %v1375, %v1374
+  %v1377 = mul i32 %v1376, 2
+  %v1378 = icmp slt i32 %v1374, %arg.n
+  %v1379 = select i1 %v1378, i32 %v1377, i32 %v1215
+  %v1380 = bitcast half %v1053 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1380, ptr addrspace(8) %v1220, i32 %v1379, i32 0, i32 0)
+  %v1381 = add i32 %v3, %v945
+  %v1382 = add i32 %v1381, 4
+  %v1383 = mul i32 %v943, %arg.n
+  %v1384 = add i32 %v1383, %v1382
+  %v1385 = mul i32 %v1384, 2
+  %v1386 = icmp slt i32 %v1382, %arg.n
+  %v1387 = select i1 %v1386, i32 %v1385, i32 %v1215
+  %v1388 = bitcast half %v1054 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1388, ptr addrspace(8) %v1220, i32 %v1387, i32 0, i32 0)
+  %v1389 = add i32 %v3, %v945
+  %v1390 = add i32 %v1389, 5
+  %v1391 = mul i32 %v943, %arg.n
+  %v1392 = add i32 %v1391, %v1390
+  %v1393 = mul i32 %v1392, 2
+  %v1394 = icmp slt i32 %v1390, %arg.n
+  %v1395 = select i1 %v1394, i32 %v1393, i32 %v1215
+  %v1396 = bitcast half %v1055 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1396, ptr addrspace(8) %v1220, i32 %v1395, i32 0, i32 0)
+  %v1397 = add i32 %v3, %v945
+  %v1398 = add i32 %v1397, 6
+  %v1399 = mul i32 %v943, %arg.n
   %v1400 = add i32 %v1399, %v1398
   %v1401 = mul i32 %v1400, 2
-  %v1402 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1401
-  %v1403 = insertelement <8 x half> poison, half %v1327, i32 0
-  %v1404 = insertelement <8 x half> %v1403, half %v1328, i32 1
-  %v1405 = insertelement <8 x half> %v1404, half %v1329, i32 2
-  %v1406 = insertelement <8 x half> %v1405, half %v1330, i32 3
-  %v1407 = insertelement <8 x half> %v1406, half %v1331, i32 4
-  %v1408 = insertelement <8 x half> %v1407, half %v1332, i32 5
-  %v1409 = insertelement <8 x half> %v1408, half %v1333, i32 6
-  %v1410 = insertelement <8 x half> %v1409, half %v1334, i32 7
-  store <8 x half> %v1410, ptr addrspace(1) %v1402, align 2
-  %v1411 = add i32 %v1, %v1228
-  %v1412 = add i32 %v3, %v1230
-  %v1413 = mul i32 %v1411, %arg.n
-  %v1414 = add i32 %v1413, %v1412
-  %v1415 = mul i32 %v1414, 2
-  %v1416 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1415
-  %v1417 = insertelement <8 x half> poison, half %v1335, i32 0
-  %v1418 = insertelement <8 x half> %v1417, half %v1336, i32 1
-  %v1419 = insertelement <8 x half> %v1418, half %v1337, i32 2
-  %v1420 = insertelement <8 x half> %v1419, half %v1338, i32 3
-  %v1421 = insertelement <8 x half> %v1420, half %v1339, i32 4
-  %v1422 = insertelement <8 x half> %v1421, half %v1340, i32 5
-  %v1423 = insertelement <8 x half> %v1422, half %v1341, i32 6
-  %v1424 = insertelement <8 x half> %v1423, half %v1342, i32 7
-  store <8 x half> %v1424, ptr addrspace(1) %v1416, align 2
-  %v1425 = add i32 %v1, %v1244
-  %v1426 = add i32 %v3, %v1246
-  %v1427 = mul i32 %v1425, %arg.n
-  %v1428 = add i32 %v1427, %v1426
-  %v1429 = mul i32 %v1428, 2
-  %v1430 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1429
-  %v1431 = insertelement <8 x half> poison, half %v1343, i32 0
-  %v1432 = insertelement <8 x half> %v1431, half %v1344, i32 1
-  %v1433 = insertelement <8 x half> %v1432, half %v1345, i32 2
-  %v1434 = insertelement <8 x half> %v1433, half %v1346, i32 3
-  %v1435 = insertelement <8 x half> %v1434, half %v1347, i32 4
-  %v1436 = insertelement <8 x half> %v1435, half %v1348, i32 5
-  %v1437 = insertelement <8 x half> %v1436, half %v1349, i32 6
-  %v1438 = insertelement <8 x half> %v1437, half %v1350, i32 7
-  store <8 x half> %v1438, ptr addrspace(1) %v1430, align 2
-  %v1439 = add i32 %v1, %v1260
-  %v1440 = add i32 %v3, %v1262
-  %v1441 = mul i32 %v1439, %arg.n
-  %v1442 = add i32 %v1441, %v1440
-  %v1443 = mul i32 %v1442, 2
-  %v1444 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1443
-  %v1445 = insertelement <8 x half> poison, half %v1351, i32 0
-  %v1446 = insertelement <8 x half> %v1445, half %v1352, i32 1
-  %v1447 = insertelement <8 x half> %v1446, half %v1353, i32 2
-  %v1448 = insertelement <8 x half> %v1447, half %v1354, i32 3
-  %v1449 = insertelement <8 x half> %v1448, half %v1355, i32 4
-  %v1450 = insertelement <8 x half> %v1449, half %v1356, i32 5
-  %v1451 = insertelement <8 x half> %v1450, half %v1357, i32 6
-  %v1452 = insertelement <8 x half> %v1451, half %v1358, i32 7
-  store <8 x half> %v1452, ptr addrspace(1) %v1444, align 2
-  %v1453 = add i32 %v1, %v1276
-  %v1454 = add i32 %v3, %v1278
-  %v1455 = mul i32 %v1453, %arg.n
+  %v1402 = icmp slt i32 %v1398, %arg.n
+  %v1403 = select i1 %v1402, i32 %v1401, i32 %v1215
+  %v1404 = bitcast half %v1056 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1404, ptr addrspace(8) %v1220, i32 %v1403, i32 0, i32 0)
+  %v1405 = add i32 %v3, %v945
+  %v1406 = add i32 %v1405, 7
+  %v1407 = mul i32 %v943, %arg.n
+  %v1408 = add i32 %v1407, %v1406
+  %v1409 = mul i32 %v1408, 2
+  %v1410 = icmp slt i32 %v1406, %arg.n
+  %v1411 = select i1 %v1410, i32 %v1409, i32 %v1215
+  %v1412 = bitcast half %v1057 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1412, ptr addrspace(8) %v1220, i32 %v1411, i32 0, i32 0)
+  %v1413 = add i32 %v3, %v961
+  %v1414 = add i32 %v1413, 0
+  %v1415 = mul i32 %v959, %arg.n
+  %v1416 = add i32 %v1415, %v1414
+  %v1417 = mul i32 %v1416, 2
+  %v1418 = icmp slt i32 %v1414, %arg.n
+  %v1419 = select i1 %v1418, i32 %v1417, i32 %v1215
+  %v1420 = bitcast half %v1058 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1420, ptr addrspace(8) %v1220, i32 %v1419, i32 0, i32 0)
+  %v1421 = add i32 %v3, %v961
+  %v1422 = add i32 %v1421, 1
+  %v1423 = mul i32 %v959, %arg.n
+  %v1424 = add i32 %v1423, %v1422
+  %v1425 = mul i32 %v1424, 2
+  %v1426 = icmp slt i32 %v1422, %arg.n
+  %v1427 = select i1 %v1426, i32 %v1425, i32 %v1215
+  %v1428 = bitcast half %v1059 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1428, ptr addrspace(8) %v1220, i32 %v1427, i32 0, i32 0)
+  %v1429 = add i32 %v3, %v961
+  %v1430 = add i32 %v1429, 2
+  %v1431 = mul i32 %v959, %arg.n
+  %v1432 = add i32 %v1431, %v1430
+  %v1433 = mul i32 %v1432, 2
+  %v1434 = icmp slt i32 %v1430, %arg.n
+  %v1435 = select i1 %v1434, i32 %v1433, i32 %v1215
+  %v1436 = bitcast half %v1060 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1436, ptr addrspace(8) %v1220, i32 %v1435, i32 0, i32 0)
+  %v1437 = add i32 %v3, %v961
+  %v1438 = add i32 %v1437, 3
+  %v1439 = mul i32 %v959, %arg.n
+  %v1440 = add i32 %v1439, %v1438
+  %v1441 = mul i32 %v1440, 2
+  %v1442 = icmp slt i32 %v1438, %arg.n
+  %v1443 = select i1 %v1442, i32 %v1441, i32 %v1215
+  %v1444 = bitcast half %v1061 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1444, ptr addrspace(8) %v1220, i32 %v1443, i32 0, i32 0)
+  %v1445 = add i32 %v3, %v961
+  %v1446 = add i32 %v1445, 4
+  %v1447 = mul i32 %v959, %arg.n
+  %v1448 = add i32 %v1447, %v1446
+  %v1449 = mul i32 %v1448, 2
+  %v1450 = icmp slt i32 %v1446, %arg.n
+  %v1451 = select i1 %v1450, i32 %v1449, i32 %v1215
+  %v1452 = bitcast half %v1062 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1452, ptr addrspace(8) %v1220, i32 %v1451, i32 0, i32 0)
+  %v1453 = add i32 %v3, %v961
+  %v1454 = add i32 %v1453, 5
+  %v1455 = mul i32 %v959, %arg.n
   %v1456 = add i32 %v1455, %v1454
   %v1457 = mul i32 %v1456, 2
-  %v1458 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1457
-  %v1459 = insertelement <8 x half> poison, half %v1359, i32 0
-  %v1460 = insertelement <8 x half> %v1459, half %v1360, i32 1
-  %v1461 = insertelement <8 x half> %v1460, half %v1361, i32 2
-  %v1462 = insertelement <8 x half> %v1461, half %v1362, i32 3
-  %v1463 = insertelement <8 x half> %v1462, half %v1363, i32 4
-  %v1464 = insertelement <8 x half> %v1463, half %v1364, i32 5
-  %v1465 = insertelement <8 x half> %v1464, half %v1365, i32 6
-  %v1466 = insertelement <8 x half> %v1465, half %v1366, i32 7
-  store <8 x half> %v1466, ptr addrspace(1) %v1458, align 2
-  %v1467 = add i32 %v1, %v1292
-  %v1468 = add i32 %v3, %v1294
-  %v1469 = mul i32 %v1467, %arg.n
-  %v1470 = add i32 %v1469, %v1468
-  %v1471 = mul i32 %v1470, 2
-  %v1472 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1471
-  %v1473 = insertelement <8 x half> poison, half %v1367, i32 0
-  %v1474 = insertelement <8 x half> %v1473, half %v1368, i32 1
-  %v1475 = insertelement <8 x half> %v1474, half %v1369, i32 2
-  %v1476 = insertelement <8 x half> %v1475, half %v1370, i32 3
-  %v1477 = insertelement <8 x half> %v1476, half %v1371, i32 4
-  %v1478 = insertelement <8 x half> %v1477, half %v1372, i32 5
-  %v1479 = insertelement <8 x half> %v1478, half %v1373, i32 6
-  %v1480 = insertelement <8 x half> %v1479, half %v1374, i32 7
-  store <8 x half> %v1480, ptr addrspace(1) %v1472, align 2
-  %v1481 = add i32 %v1, %v1308
-  %v1482 = add i32 %v3, %v1310
-  %v1483 = mul i32 %v1481, %arg.n
-  %v1484 = add i32 %v1483, %v1482
-  %v1485 = mul i32 %v1484, 2
-  %v1486 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1485
-  %v1487 = insertelement <8 x half> poison, half %v1375, i32 0
-  %v1488 = insertelement <8 x half> %v1487, half %v1376, i32 1
-  %v1489 = insertelement <8 x half> %v1488, half %v1377, i32 2
-  %v1490 = insertelement <8 x half> %v1489, half %v1378, i32 3
-  %v1491 = insertelement <8 x half> %v1490, half %v1379, i32 4
-  %v1492 = insertelement <8 x half> %v1491, half %v1380, i32 5
-  %v1493 = insertelement <8 x half> %v1492, half %v1381, i32 6
-  %v1494 = insertelement <8 x half> %v1493, half %v1382, i32 7
-  store <8 x half> %v1494, ptr addrspace(1) %v1486, align 2
-  br label %if.end29
-if.else28:
-  %v1495 = icmp slt i32 %v1, %arg.m
-  %v1496 = sub i32 %arg.m, %v1
-  %v1497 = call i32 @llvm.smin.i32(i32 %v1496, i32 128)
-  %v1498 = select i1 %v1495, i32 %v1497, i32 0
-  %v1499 = mul i32 %v1498, %arg.n
-  %v1500 = mul i32 %v1499, 2
-  %v1501 = mul i32 %v1, %arg.n
-  %v1502 = mul i32 %v1501, 2
-  %v1503 = getelementptr inbounds i8, ptr addrspace(1) %arg.c, i32 %v1502
-  %v1504 = zext i32 %v1500 to i64
-  %v1505 = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1) %v1503, i16 0, i64 %v1504, i32 822099968)
-  %v1506 = add i32 %v3, %v1198
-  %v1507 = add i32 %v1506, 0
-  %v1508 = mul i32 %v1196, %arg.n
-  %v1509 = add i32 %v1508, %v1507
-  %v1510 = mul i32 %v1509, 2
-  %v1511 = icmp slt i32 %v1507, %arg.n
-  %v1512 = select i1 %v1511, i32 %v1510, i32 %v1500
-  %v1513 = bitcast half %v1319 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1513, ptr addrspace(8) %v1505, i32 %v1512, i32 0, i32 0)
-  %v1514 = add i32 %v3, %v1198
-  %v1515 = add i32 %v1514, 1
-  %v1516 = mul i32 %v1196, %arg.n
-  %v1517 = add i32 %v1516, %v1515
-  %v1518 = mul i32 %v1517, 2
-  %v1519 = icmp slt i32 %v1515, %arg.n
-  %v1520 = select i1 %v1519, i32 %v1518, i32 %v1500
-  %v1521 = bitcast half %v1320 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1521, ptr addrspace(8) %v1505, i32 %v1520, i32 0, i32 0)
-  %v1522 = add i32 %v3, %v1198
-  %v1523 = add i32 %v1522, 2
-  %v1524 = mul i32 %v1196, %arg.n
-  %v1525 = add i32 %v1524, %v1523
-  %v1526 = mul i32 %v1525, 2
-  %v1527 = icmp slt i32 %v1523, %arg.n
-  %v1528 = select i1 %v1527, i32 %v1526, i32 %v1500
-  %v1529 = bitcast half %v1321 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1529, ptr addrspace(8) %v1505, i32 %v1528, i32 0, i32 0)
-  %v1530 = add i32 %v3, %v1198
-  %v1531 = add i32 %v1530, 3
-  %v1532 = mul i32 %v1196, %arg.n
-  %v1533 = add i32 %v1532, %v1531
-  %v1534 = mul i32 %v1533, 2
-  %v1535 = icmp slt i32 %v1531, %arg.n
-  %v1536 = select i1 %v1535, i32 %v1534, i32 %v1500
-  %v1537 = bitcast half %v1322 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1537, ptr addrspace(8) %v1505, i32 %v1536, i32 0, i32 0)
-  %v1538 = add i32 %v3, %v1198
-  %v1539 = add i32 %v1538, 4
-  %v1540 = mul i32 %v1196, %arg.n
-  %v1541 = add i32 %v1540, %v1539
-  %v1542 = mul i32 %v1541, 2
-  %v1543 = icmp slt i32 %v1539, %arg.n
-  %v1544 = select i1 %v1543, i32 %v1542, i32 %v1500
-  %v1545 = bitcast half %v1323 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1545, ptr addrspace(8) %v1505, i32 %v1544, i32 0, i32 0)
-  %v1546 = add i32 %v3, %v1198
-  %v1547 = add i32 %v1546, 5
-  %v1548 = mul i32 %v1196, %arg.n
-  %v1549 = add i32 %v1548, %v1547
-  %v1550 = mul i32 %v1549, 2
-  %v1551 = icmp slt i32 %v1547, %arg.n
-  %v1552 = select i1 %v1551, i32 %v1550, i32 %v1500
-  %v1553 = bitcast half %v1324 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1553, ptr addrspace(8) %v1505, i32 %v1552, i32 0, i32 0)
-  %v1554 = add i32 %v3, %v1198
-  %v1555 = add i32 %v1554, 6
-  %v1556 = mul i32 %v1196, %arg.n
-  %v1557 = add i32 %v1556, %v1555
-  %v1558 = mul i32 %v1557, 2
-  %v1559 = icmp slt i32 %v1555, %arg.n
-  %v1560 = select i1 %v1559, i32 %v1558, i32 %v1500
-  %v1561 = bitcast half %v1325 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1561, ptr addrspace(8) %v1505, i32 %v1560, i32 0, i32 0)
-  %v1562 = add i32 %v3, %v1198
-  %v1563 = add i32 %v1562, 7
-  %v1564 = mul i32 %v1196, %arg.n
-  %v1565 = add i32 %v1564, %v1563
-  %v1566 = mul i32 %v1565, 2
-  %v1567 = icmp slt i32 %v1563, %arg.n
-  %v1568 = select i1 %v1567, i32 %v1566, i32 %v1500
-  %v1569 = bitcast half %v1326 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1569, ptr addrspace(8) %v1505, i32 %v1568, i32 0, i32 0)
-  %v1570 = add i32 %v3, %v1214
-  %v1571 = add i32 %v1570, 0
-  %v1572 = mul i32 %v1212, %arg.n
-  %v1573 = add i32 %v1572, %v1571
-  %v1574 = mul i32 %v1573, 2
-  %v1575 = icmp slt i32 %v1571, %arg.n
-  %v1576 = select i1 %v1575, i32 %v1574, i32 %v1500
-  %v1577 = bitcast half %v1327 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1577, ptr addrspace(8) %v1505, i32 %v1576, i32 0, i32 0)
-  %v1578 = add i32 %v3, %v1214
-  %v1579 = add i32 %v1578, 1
-  %v1580 = mul i32 %v1212, %arg.n
-  %v1581 = add i32 %v1580, %v1579
-  %v1582 = mul i32 %v1581, 2
-  %v1583 = icmp slt i32 %v1579, %arg.n
-  %v1584 = select i1 %v1583, i32 %v1582, i32 %v1500
-  %v1585 = bitcast half %v1328 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1585, ptr addrspace(8) %v1505, i32 %v1584, i32 0, i32 0)
-  %v1586 = add i32 %v3, %v1214
-  %v1587 = add i32 %v1586, 2
-  %v1588 = mul i32 %v1212, %arg.n
-  %v1589 = add i32 %v1588, %v1587
-  %v1590 = mul i32 %v1589, 2
-  %v1591 = icmp slt i32 %v1587, %arg.n
-  %v1592 = select i1 %v1591, i32 %v1590, i32 %v1500
-  %v1593 = bitcast half %v1329 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1593, ptr addrspace(8) %v1505, i32 %v1592, i32 0, i32 0)
-  %v1594 = add i32 %v3, %v1214
-  %v1595 = add i32 %v1594, 3
-  %v1596 = mul i32 %v1212, %arg.n
-  %v1597 = add i32 %v1596, %v1595
-  %v1598 = mul i32 %v1597, 2
-  %v1599 = icmp slt i32 %v1595, %arg.n
-  %v1600 = select i1 %v1599, i32 %v1598, i32 %v1500
-  %v1601 = bitcast half %v1330 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1601, ptr addrspace(8) %v1505, i32 %v1600, i32 0, i32 0)
-  %v1602 = add i32 %v3, %v1214
-  %v1603 = add i32 %v1602, 4
-  %v1604 = mul i32 %v1212, %arg.n
-  %v1605 = add i32 %v1604, %v1603
-  %v1606 = mul i32 %v1605, 2
-  %v1607 = icmp slt i32 %v1603, %arg.n
-  %v1608 = select i1 %v1607, i32 %v1606, i32 %v1500
-  %v1609 = bitcast half %v1331 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1609, ptr addrspace(8) %v1505, i32 %v1608, i32 0, i32 0)
-  %v1610 = add i32 %v3, %v1214
-  %v1611 = add i32 %v1610, 5
-  %v1612 = mul i32 %v1212, %arg.n
-  %v1613 = add i32 %v1612, %v1611
-  %v1614 = mul i32 %v1613, 2
-  %v1615 = icmp slt i32 %v1611, %arg.n
-  %v1616 = select i1 %v1615, i32 %v1614, i32 %v1500
-  %v1617 = bitcast half %v1332 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1617, ptr addrspace(8) %v1505, i32 %v1616, i32 0, i32 0)
-  %v1618 = add i32 %v3, %v1214
-  %v1619 = add i32 %v1618, 6
-  %v1620 = mul i32 %v1212, %arg.n
-  %v1621 = add i32 %v1620, %v1619
-  %v1622 = mul i32 %v1621, 2
-  %v1623 = icmp slt i32 %v1619, %arg.n
-  %v1624 = select i1 %v1623, i32 %v1622, i32 %v1500
-  %v1625 = bitcast half %v1333 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1625, ptr addrspace(8) %v1505, i32 %v1624, i32 0, i32 0)
-  %v1626 = add i32 %v3, %v1214
-  %v1627 = add i32 %v1626, 7
-  %v1628 = mul i32 %v1212, %arg.n
-  %v1629 = add i32 %v1628, %v1627
-  %v1630 = mul i32 %v1629, 2
-  %v1631 = icmp slt i32 %v1627, %arg.n
-  %v1632 = select i1 %v1631, i32 %v1630, i32 %v1500
-  %v1633 = bitcast half %v1334 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1633, ptr addrspace(8) %v1505, i32 %v1632, i32 0, i32 0)
-  %v1634 = add i32 %v3, %v1230
-  %v1635 = add i32 %v1634, 0
-  %v1636 = mul i32 %v1228, %arg.n
-  %v1637 = add i32 %v1636, %v1635
-  %v1638 = mul i32 %v1637, 2
-  %v1639 = icmp slt i32 %v1635, %arg.n
-  %v1640 = select i1 %v1639, i32 %v1638, i32 %v1500
-  %v1641 = bitcast half %v1335 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1641, ptr addrspace(8) %v1505, i32 %v1640, i32 0, i32 0)
-  %v1642 = add i32 %v3, %v1230
-  %v1643 = add i32 %v1642, 1
-  %v1644 = mul i32 %v1228, %arg.n
-  %v1645 = add i32 %v1644, %v1643
-  %v1646 = mul i32 %v1645, 2
-  %v1647 = icmp slt i32 %v1643, %arg.n
-  %v1648 = select i1 %v1647, i32 %v1646, i32 %v1500
-  %v1649 = bitcast half %v1336 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1649, ptr addrspace(8) %v1505, i32 %v1648, i32 0, i32 0)
-  %v1650 = add i32 %v3, %v1230
-  %v1651 = add i32 %v1650, 2
-  %v1652 = mul i32 %v1228, %arg.n
-  %v1653 = add i32 %v1652, %v1651
-  %v1654 = mul i32 %v1653, 2
-  %v1655 = icmp slt i32 %v1651, %arg.n
-  %v1656 = select i1 %v1655, i32 %v1654, i32 %v1500
-  %v1657 = bitcast half %v1337 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1657, ptr addrspace(8) %v1505, i32 %v1656, i32 0, i32 0)
-  %v1658 = add i32 %v3, %v1230
-  %v1659 = add i32 %v1658, 3
-  %v1660 = mul i32 %v1228, %arg.n
-  %v1661 = add i32 %v1660, %v1659
-  %v1662 = mul i32 %v1661, 2
-  %v1663 = icmp slt i32 %v1659, %arg.n
-  %v1664 = select i1 %v1663, i32 %v1662, i32 %v1500
-  %v1665 = bitcast half %v1338 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1665, ptr addrspace(8) %v1505, i32 %v1664, i32 0, i32 0)
-  %v1666 = add i32 %v3, %v1230
-  %v1667 = add i32 %v1666, 4
-  %v1668 = mul i32 %v1228, %arg.n
-  %v1669 = add i32 %v1668, %v1667
-  %v1670 = mul i32 %v1669, 2
-  %v1671 = icmp slt i32 %v1667, %arg.n
-  %v1672 = select i1 %v1671, i32 %v1670, i32 %v1500
-  %v1673 = bitcast half %v1339 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1673, ptr addrspace(8) %v1505, i32 %v1672, i32 0, i32 0)
-  %v1674 = add i32 %v3, %v1230
-  %v1675 = add i32 %v1674, 5
-  %v1676 = mul i32 %v1228, %arg.n
-  %v1677 = add i32 %v1676, %v1675
-  %v1678 = mul i32 %v1677, 2
-  %v1679 = icmp slt i32 %v1675, %arg.n
-  %v1680 = select i1 %v1679, i32 %v1678, i32 %v1500
-  %v1681 = bitcast half %v1340 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1681, ptr addrspace(8) %v1505, i32 %v1680, i32 0, i32 0)
-  %v1682 = add i32 %v3, %v1230
-  %v1683 = add i32 %v1682, 6
-  %v1684 = mul i32 %v1228, %arg.n
-  %v1685 = add i32 %v1684, %v1683
-  %v1686 = mul i32 %v1685, 2
-  %v1687 = icmp slt i32 %v1683, %arg.n
-  %v1688 = select i1 %v1687, i32 %v1686, i32 %v1500
-  %v1689 = bitcast half %v1341 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1689, ptr addrspace(8) %v1505, i32 %v1688, i32 0, i32 0)
-  %v1690 = add i32 %v3, %v1230
-  %v1691 = add i32 %v1690, 7
-  %v1692 = mul i32 %v1228, %arg.n
-  %v1693 = add i32 %v1692, %v1691
-  %v1694 = mul i32 %v1693, 2
-  %v1695 = icmp slt i32 %v1691, %arg.n
-  %v1696 = select i1 %v1695, i32 %v1694, i32 %v1500
-  %v1697 = bitcast half %v1342 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1697, ptr addrspace(8) %v1505, i32 %v1696, i32 0, i32 0)
-  %v1698 = add i32 %v3, %v1246
-  %v1699 = add i32 %v1698, 0
-  %v1700 = mul i32 %v1244, %arg.n
-  %v1701 = add i32 %v1700, %v1699
-  %v1702 = mul i32 %v1701, 2
-  %v1703 = icmp slt i32 %v1699, %arg.n
-  %v1704 = select i1 %v1703, i32 %v1702, i32 %v1500
-  %v1705 = bitcast half %v1343 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1705, ptr addrspace(8) %v1505, i32 %v1704, i32 0, i32 0)
-  %v1706 = add i32 %v3, %v1246
-  %v1707 = add i32 %v1706, 1
-  %v1708 = mul i32 %v1244, %arg.n
-  %v1709 = add i32 %v1708, %v1707
-  %v1710 = mul i32 %v1709, 2
-  %v1711 = icmp slt i32 %v1707, %arg.n
-  %v1712 = select i1 %v1711, i32 %v1710, i32 %v1500
-  %v1713 = bitcast half %v1344 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1713, ptr addrspace(8) %v1505, i32 %v1712, i32 0, i32 0)
-  %v1714 = add i32 %v3, %v1246
-  %v1715 = add i32 %v1714, 2
-  %v1716 = mul i32 %v1244, %arg.n
-  %v1717 = add i32 %v1716, %v1715
-  %v1718 = mul i32 %v1717, 2
-  %v1719 = icmp slt i32 %v1715, %arg.n
-  %v1720 = select i1 %v1719, i32 %v1718, i32 %v1500
-  %v1721 = bitcast half %v1345 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1721, ptr addrspace(8) %v1505, i32 %v1720, i32 0, i32 0)
-  %v1722 = add i32 %v3, %v1246
-  %v1723 = add i32 %v1722, 3
-  %v1724 = mul i32 %v1244, %arg.n
-  %v1725 = add i32 %v1724, %v1723
-  %v1726 = mul i32 %v1725, 2
-  %v1727 = icmp slt i32 %v1723, %arg.n
-  %v1728 = select i1 %v1727, i32 %v1726, i32 %v1500
-  %v1729 = bitcast half %v1346 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1729, ptr addrspace(8) %v1505, i32 %v1728, i32 0, i32 0)
-  %v1730 = add i32 %v3, %v1246
-  %v1731 = add i32 %v1730, 4
-  %v1732 = mul i32 %v1244, %arg.n
-  %v1733 = add i32 %v1732, %v1731
-  %v1734 = mul i32 %v1733, 2
-  %v1735 = icmp slt i32 %v1731, %arg.n
-  %v1736 = select i1 %v1735, i32 %v1734, i32 %v1500
-  %v1737 = bitcast half %v1347 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1737, ptr addrspace(8) %v1505, i32 %v1736, i32 0, i32 0)
-  %v1738 = add i32 %v3, %v1246
-  %v1739 = add i32 %v1738, 5
-  %v1740 = mul i32 %v1244, %arg.n
-  %v1741 = add i32 %v1740, %v1739
-  %v1742 = mul i32 %v1741, 2
-  %v1743 = icmp slt i32 %v1739, %arg.n
-  %v1744 = select i1 %v1743, i32 %v1742, i32 %v1500
-  %v1745 = bitcast half %v1348 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1745, ptr addrspace(8) %v1505, i32 %v1744, i32 0, i32 0)
-  %v1746 = add i32 %v3, %v1246
-  %v1747 = add i32 %v1746, 6
-  %v1748 = mul i32 %v1244, %arg.n
-  %v1749 = add i32 %v1748, %v1747
-  %v1750 = mul i32 %v1749, 2
-  %v1751 = icmp slt i32 %v1747, %arg.n
-  %v1752 = select i1 %v1751, i32 %v1750, i32 %v1500
-  %v1753 = bitcast half %v1349 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1753, ptr addrspace(8) %v1505, i32 %v1752, i32 0, i32 0)
-  %v1754 = add i32 %v3, %v1246
-  %v1755 = add i32 %v1754, 7
-  %v1756 = mul i32 %v1244, %arg.n
-  %v1757 = add i32 %v1756, %v1755
-  %v1758 = mul i32 %v1757, 2
-  %v1759 = icmp slt i32 %v1755, %arg.n
-  %v1760 = select i1 %v1759, i32 %v1758, i32 %v1500
-  %v1761 = bitcast half %v1350 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1761, ptr addrspace(8) %v1505, i32 %v1760, i32 0, i32 0)
-  %v1762 = add i32 %v3, %v1262
-  %v1763 = add i32 %v1762, 0
-  %v1764 = mul i32 %v1260, %arg.n
-  %v1765 = add i32 %v1764, %v1763
-  %v1766 = mul i32 %v1765, 2
-  %v1767 = icmp slt i32 %v1763, %arg.n
-  %v1768 = select i1 %v1767, i32 %v1766, i32 %v1500
-  %v1769 = bitcast half %v1351 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1769, ptr addrspace(8) %v1505, i32 %v1768, i32 0, i32 0)
-  %v1770 = add i32 %v3, %v1262
-  %v1771 = add i32 %v1770, 1
-  %v1772 = mul i32 %v1260, %arg.n
-  %v1773 = add i32 %v1772, %v1771
-  %v1774 = mul i32 %v1773, 2
-  %v1775 = icmp slt i32 %v1771, %arg.n
-  %v1776 = select i1 %v1775, i32 %v1774, i32 %v1500
-  %v1777 = bitcast half %v1352 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1777, ptr addrspace(8) %v1505, i32 %v1776, i32 0, i32 0)
-  %v1778 = add i32 %v3, %v1262
-  %v1779 = add i32 %v1778, 2
-  %v1780 = mul i32 %v1260, %arg.n
-  %v1781 = add i32 %v1780, %v1779
-  %v1782 = mul i32 %v1781, 2
-  %v1783 = icmp slt i32 %v1779, %arg.n
-  %v1784 = select i1 %v1783, i32 %v1782, i32 %v1500
-  %v1785 = bitcast half %v1353 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1785, ptr addrspace(8) %v1505, i32 %v1784, i32 0, i32 0)
-  %v1786 = add i32 %v3, %v1262
-  %v1787 = add i32 %v1786, 3
-  %v1788 = mul i32 %v1260, %arg.n
-  %v1789 = add i32 %v1788, %v1787
-  %v1790 = mul i32 %v1789, 2
-  %v1791 = icmp slt i32 %v1787, %arg.n
-  %v1792 = select i1 %v1791, i32 %v1790, i32 %v1500
-  %v1793 = bitcast half %v1354 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1793, ptr addrspace(8) %v1505, i32 %v1792, i32 0, i32 0)
-  %v1794 = add i32 %v3, %v1262
-  %v1795 = add i32 %v1794, 4
-  %v1796 = mul i32 %v1260, %arg.n
-  %v1797 = add i32 %v1796, %v1795
-  %v1798 = mul i32 %v1797, 2
-  %v1799 = icmp slt i32 %v1795, %arg.n
-  %v1800 = select i1 %v1799, i32 %v1798, i32 %v1500
-  %v1801 = bitcast half %v1355 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1801, ptr addrspace(8) %v1505, i32 %v1800, i32 0, i32 0)
-  %v1802 = add i32 %v3, %v1262
-  %v1803 = add i32 %v1802, 5
-  %v1804 = mul i32 %v1260, %arg.n
-  %v1805 = add i32 %v1804, %v1803
-  %v1806 = mul i32 %v1805, 2
-  %v1807 = icmp slt i32 %v1803, %arg.n
-  %v1808 = select i1 %v1807, i32 %v1806, i32 %v1500
-  %v1809 = bitcast half %v1356 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1809, ptr addrspace(8) %v1505, i32 %v1808, i32 0, i32 0)
-  %v1810 = add i32 %v3, %v1262
-  %v1811 = add i32 %v1810, 6
-  %v1812 = mul i32 %v1260, %arg.n
-  %v1813 = add i32 %v1812, %v1811
-  %v1814 = mul i32 %v1813, 2
-  %v1815 = icmp slt i32 %v1811, %arg.n
-  %v1816 = select i1 %v1815, i32 %v1814, i32 %v1500
-  %v1817 = bitcast half %v1357 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1817, ptr addrspace(8) %v1505, i32 %v1816, i32 0, i32 0)
-  %v1818 = add i32 %v3, %v1262
-  %v1819 = add i32 %v1818, 7
-  %v1820 = mul i32 %v1260, %arg.n
-  %v1821 = add i32 %v1820, %v1819
-  %v1822 = mul i32 %v1821, 2
-  %v1823 = icmp slt i32 %v1819, %arg.n
-  %v1824 = select i1 %v1823, i32 %v1822, i32 %v1500
-  %v1825 = bitcast half %v1358 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1825, ptr addrspace(8) %v1505, i32 %v1824, i32 0, i32 0)
-  %v1826 = add i32 %v3, %v1278
-  %v1827 = add i32 %v1826, 0
-  %v1828 = mul i32 %v1276, %arg.n
-  %v1829 = add i32 %v1828, %v1827
-  %v1830 = mul i32 %v1829, 2
-  %v1831 = icmp slt i32 %v1827, %arg.n
-  %v1832 = select i1 %v1831, i32 %v1830, i32 %v1500
-  %v1833 = bitcast half %v1359 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1833, ptr addrspace(8) %v1505, i32 %v1832, i32 0, i32 0)
-  %v1834 = add i32 %v3, %v1278
-  %v1835 = add i32 %v1834, 1
-  %v1836 = mul i32 %v1276, %arg.n
-  %v1837 = add i32 %v1836, %v1835
-  %v1838 = mul i32 %v1837, 2
-  %v1839 = icmp slt i32 %v1835, %arg.n
-  %v1840 = select i1 %v1839, i32 %v1838, i32 %v1500
-  %v1841 = bitcast half %v1360 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1841, ptr addrspace(8) %v1505, i32 %v1840, i32 0, i32 0)
-  %v1842 = add i32 %v3, %v1278
-  %v1843 = add i32 %v1842, 2
-  %v1844 = mul i32 %v1276, %arg.n
-  %v1845 = add i32 %v1844, %v1843
-  %v1846 = mul i32 %v1845, 2
-  %v1847 = icmp slt i32 %v1843, %arg.n
-  %v1848 = select i1 %v1847, i32 %v1846, i32 %v1500
-  %v1849 = bitcast half %v1361 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1849, ptr addrspace(8) %v1505, i32 %v1848, i32 0, i32 0)
-  %v1850 = add i32 %v3, %v1278
-  %v1851 = add i32 %v1850, 3
-  %v1852 = mul i32 %v1276, %arg.n
-  %v1853 = add i32 %v1852, %v1851
-  %v1854 = mul i32 %v1853, 2
-  %v1855 = icmp slt i32 %v1851, %arg.n
-  %v1856 = select i1 %v1855, i32 %v1854, i32 %v1500
-  %v1857 = bitcast half %v1362 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1857, ptr addrspace(8) %v1505, i32 %v1856, i32 0, i32 0)
-  %v1858 = add i32 %v3, %v1278
-  %v1859 = add i32 %v1858, 4
-  %v1860 = mul i32 %v1276, %arg.n
-  %v1861 = add i32 %v1860, %v1859
-  %v1862 = mul i32 %v1861, 2
-  %v1863 = icmp slt i32 %v1859, %arg.n
-  %v1864 = select i1 %v1863, i32 %v1862, i32 %v1500
-  %v1865 = bitcast half %v1363 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1865, ptr addrspace(8) %v1505, i32 %v1864, i32 0, i32 0)
-  %v1866 = add i32 %v3, %v1278
-  %v1867 = add i32 %v1866, 5
-  %v1868 = mul i32 %v1276, %arg.n
-  %v1869 = add i32 %v1868, %v1867
-  %v1870 = mul i32 %v1869, 2
-  %v1871 = icmp slt i32 %v1867, %arg.n
-  %v1872 = select i1 %v1871, i32 %v1870, i32 %v1500
-  %v1873 = bitcast half %v1364 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1873, ptr addrspace(8) %v1505, i32 %v1872, i32 0, i32 0)
-  %v1874 = add i32 %v3, %v1278
-  %v1875 = add i32 %v1874, 6
-  %v1876 = mul i32 %v1276, %arg.n
-  %v1877 = add i32 %v1876, %v1875
-  %v1878 = mul i32 %v1877, 2
-  %v1879 = icmp slt i32 %v1875, %arg.n
-  %v1880 = select i1 %v1879, i32 %v1878, i32 %v1500
-  %v1881 = bitcast half %v1365 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1881, ptr addrspace(8) %v1505, i32 %v1880, i32 0, i32 0)
-  %v1882 = add i32 %v3, %v1278
-  %v1883 = add i32 %v1882, 7
-  %v1884 = mul i32 %v1276, %arg.n
-  %v1885 = add i32 %v1884, %v1883
-  %v1886 = mul i32 %v1885, 2
-  %v1887 = icmp slt i32 %v1883, %arg.n
-  %v1888 = select i1 %v1887, i32 %v1886, i32 %v1500
-  %v1889 = bitcast half %v1366 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1889, ptr addrspace(8) %v1505, i32 %v1888, i32 0, i32 0)
-  %v1890 = add i32 %v3, %v1294
-  %v1891 = add i32 %v1890, 0
-  %v1892 = mul i32 %v1292, %arg.n
-  %v1893 = add i32 %v1892, %v1891
-  %v1894 = mul i32 %v1893, 2
-  %v1895 = icmp slt i32 %v1891, %arg.n
-  %v1896 = select i1 %v1895, i32 %v1894, i32 %v1500
-  %v1897 = bitcast half %v1367 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1897, ptr addrspace(8) %v1505, i32 %v1896, i32 0, i32 0)
-  %v1898 = add i32 %v3, %v1294
-  %v1899 = add i32 %v1898, 1
-  %v1900 = mul i32 %v1292, %arg.n
-  %v1901 = add i32 %v1900, %v1899
-  %v1902 = mul i32 %v1901, 2
-  %v1903 = icmp slt i32 %v1899, %arg.n
-  %v1904 = select i1 %v1903, i32 %v1902, i32 %v1500
-  %v1905 = bitcast half %v1368 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1905, ptr addrspace(8) %v1505, i32 %v1904, i32 0, i32 0)
-  %v1906 = add i32 %v3, %v1294
-  %v1907 = add i32 %v1906, 2
-  %v1908 = mul i32 %v1292, %arg.n
-  %v1909 = add i32 %v1908, %v1907
-  %v1910 = mul i32 %v1909, 2
-  %v1911 = icmp slt i32 %v1907, %arg.n
-  %v1912 = select i1 %v1911, i32 %v1910, i32 %v1500
-  %v1913 = bitcast half %v1369 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1913, ptr addrspace(8) %v1505, i32 %v1912, i32 0, i32 0)
-  %v1914 = add i32 %v3, %v1294
-  %v1915 = add i32 %v1914, 3
-  %v1916 = mul i32 %v1292, %arg.n
-  %v1917 = add i32 %v1916, %v1915
-  %v1918 = mul i32 %v1917, 2
-  %v1919 = icmp slt i32 %v1915, %arg.n
-  %v1920 = select i1 %v1919, i32 %v1918, i32 %v1500
-  %v1921 = bitcast half %v1370 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1921, ptr addrspace(8) %v1505, i32 %v1920, i32 0, i32 0)
-  %v1922 = add i32 %v3, %v1294
-  %v1923 = add i32 %v1922, 4
-  %v1924 = mul i32 %v1292, %arg.n
-  %v1925 = add i32 %v1924, %v1923
-  %v1926 = mul i32 %v1925, 2
-  %v1927 = icmp slt i32 %v1923, %arg.n
-  %v1928 = select i1 %v1927, i32 %v1926, i32 %v1500
-  %v1929 = bitcast half %v1371 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1929, ptr addrspace(8) %v1505, i32 %v1928, i32 0, i32 0)
-  %v1930 = add i32 %v3, %v1294
-  %v1931 = add i32 %v1930, 5
-  %v1932 = mul i32 %v1292, %arg.n
-  %v1933 = add i32 %v1932, %v1931
-  %v1934 = mul i32 %v1933, 2
-  %v1935 = icmp slt i32 %v1931, %arg.n
-  %v1936 = select i1 %v1935, i32 %v1934, i32 %v1500
-  %v1937 = bitcast half %v1372 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1937, ptr addrspace(8) %v1505, i32 %v1936, i32 0, i32 0)
-  %v1938 = add i32 %v3, %v1294
-  %v1939 = add i32 %v1938, 6
-  %v1940 = mul i32 %v1292, %arg.n
-  %v1941 = add i32 %v1940, %v1939
-  %v1942 = mul i32 %v1941, 2
-  %v1943 = icmp slt i32 %v1939, %arg.n
-  %v1944 = select i1 %v1943, i32 %v1942, i32 %v1500
-  %v1945 = bitcast half %v1373 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1945, ptr addrspace(8) %v1505, i32 %v1944, i32 0, i32 0)
-  %v1946 = add i32 %v3, %v1294
-  %v1947 = add i32 %v1946, 7
-  %v1948 = mul i32 %v1292, %arg.n
-  %v1949 = add i32 %v1948, %v1947
-  %v1950 = mul i32 %v1949, 2
-  %v1951 = icmp slt i32 %v1947, %arg.n
-  %v1952 = select i1 %v1951, i32 %v1950, i32 %v1500
-  %v1953 = bitcast half %v1374 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1953, ptr addrspace(8) %v1505, i32 %v1952, i32 0, i32 0)
-  %v1954 = add i32 %v3, %v1310
-  %v1955 = add i32 %v1954, 0
-  %v1956 = mul i32 %v1308, %arg.n
-  %v1957 = add i32 %v1956, %v1955
-  %v1958 = mul i32 %v1957, 2
-  %v1959 = icmp slt i32 %v1955, %arg.n
-  %v1960 = select i1 %v1959, i32 %v1958, i32 %v1500
-  %v1961 = bitcast half %v1375 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1961, ptr addrspace(8) %v1505, i32 %v1960, i32 0, i32 0)
-  %v1962 = add i32 %v3, %v1310
-  %v1963 = add i32 %v1962, 1
-  %v1964 = mul i32 %v1308, %arg.n
-  %v1965 = add i32 %v1964, %v1963
-  %v1966 = mul i32 %v1965, 2
-  %v1967 = icmp slt i32 %v1963, %arg.n
-  %v1968 = select i1 %v1967, i32 %v1966, i32 %v1500
-  %v1969 = bitcast half %v1376 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1969, ptr addrspace(8) %v1505, i32 %v1968, i32 0, i32 0)
-  %v1970 = add i32 %v3, %v1310
-  %v1971 = add i32 %v1970, 2
-  %v1972 = mul i32 %v1308, %arg.n
-  %v1973 = add i32 %v1972, %v1971
-  %v1974 = mul i32 %v1973, 2
-  %v1975 = icmp slt i32 %v1971, %arg.n
-  %v1976 = select i1 %v1975, i32 %v1974, i32 %v1500
-  %v1977 = bitcast half %v1377 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1977, ptr addrspace(8) %v1505, i32 %v1976, i32 0, i32 0)
-  %v1978 = add i32 %v3, %v1310
-  %v1979 = add i32 %v1978, 3
-  %v1980 = mul i32 %v1308, %arg.n
-  %v1981 = add i32 %v1980, %v1979
-  %v1982 = mul i32 %v1981, 2
-  %v1983 = icmp slt i32 %v1979, %arg.n
-  %v1984 = select i1 %v1983, i32 %v1982, i32 %v1500
-  %v1985 = bitcast half %v1378 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1985, ptr addrspace(8) %v1505, i32 %v1984, i32 0, i32 0)
-  %v1986 = add i32 %v3, %v1310
-  %v1987 = add i32 %v1986, 4
-  %v1988 = mul i32 %v1308, %arg.n
-  %v1989 = add i32 %v1988, %v1987
-  %v1990 = mul i32 %v1989, 2
-  %v1991 = icmp slt i32 %v1987, %arg.n
-  %v1992 = select i1 %v1991, i32 %v1990, i32 %v1500
-  %v1993 = bitcast half %v1379 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1993, ptr addrspace(8) %v1505, i32 %v1992, i32 0, i32 0)
-  %v1994 = add i32 %v3, %v1310
-  %v1995 = add i32 %v1994, 5
-  %v1996 = mul i32 %v1308, %arg.n
-  %v1997 = add i32 %v1996, %v1995
-  %v1998 = mul i32 %v1997, 2
-  %v1999 = icmp slt i32 %v1995, %arg.n
-  %v2000 = select i1 %v1999, i32 %v1998, i32 %v1500
-  %v2001 = bitcast half %v1380 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2001, ptr addrspace(8) %v1505, i32 %v2000, i32 0, i32 0)
-  %v2002 = add i32 %v3, %v1310
-  %v2003 = add i32 %v2002, 6
-  %v2004 = mul i32 %v1308, %arg.n
-  %v2005 = add i32 %v2004, %v2003
-  %v2006 = mul i32 %v2005, 2
-  %v2007 = icmp slt i32 %v2003, %arg.n
-  %v2008 = select i1 %v2007, i32 %v2006, i32 %v1500
-  %v2009 = bitcast half %v1381 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2009, ptr addrspace(8) %v1505, i32 %v2008, i32 0, i32 0)
-  %v2010 = add i32 %v3, %v1310
-  %v2011 = add i32 %v2010, 7
-  %v2012 = mul i32 %v1308, %arg.n
-  %v2013 = add i32 %v2012, %v2011
-  %v2014 = mul i32 %v2013, 2
-  %v2015 = icmp slt i32 %v2011, %arg.n
-  %v2016 = select i1 %v2015, i32 %v2014, i32 %v1500
-  %v2017 = bitcast half %v1382 to i16
-  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v2017, ptr addrspace(8) %v1505, i32 %v2016, i32 0, i32 0)
-  br label %if.end29
-if.end29:
+  %v1458 = icmp slt i32 %v1454, %arg.n
+  %v1459 = select i1 %v1458, i32 %v1457, i32 %v1215
+  %v1460 = bitcast half %v1063 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1460, ptr addrspace(8) %v1220, i32 %v1459, i32 0, i32 0)
+  %v1461 = add i32 %v3, %v961
+  %v1462 = add i32 %v1461, 6
+  %v1463 = mul i32 %v959, %arg.n
+  %v1464 = add i32 %v1463, %v1462
+  %v1465 = mul i32 %v1464, 2
+  %v1466 = icmp slt i32 %v1462, %arg.n
+  %v1467 = select i1 %v1466, i32 %v1465, i32 %v1215
+  %v1468 = bitcast half %v1064 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1468, ptr addrspace(8) %v1220, i32 %v1467, i32 0, i32 0)
+  %v1469 = add i32 %v3, %v961
+  %v1470 = add i32 %v1469, 7
+  %v1471 = mul i32 %v959, %arg.n
+  %v1472 = add i32 %v1471, %v1470
+  %v1473 = mul i32 %v1472, 2
+  %v1474 = icmp slt i32 %v1470, %arg.n
+  %v1475 = select i1 %v1474, i32 %v1473, i32 %v1215
+  %v1476 = bitcast half %v1065 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1476, ptr addrspace(8) %v1220, i32 %v1475, i32 0, i32 0)
+  %v1477 = add i32 %v3, %v977
+  %v1478 = add i32 %v1477, 0
+  %v1479 = mul i32 %v975, %arg.n
+  %v1480 = add i32 %v1479, %v1478
+  %v1481 = mul i32 %v1480, 2
+  %v1482 = icmp slt i32 %v1478, %arg.n
+  %v1483 = select i1 %v1482, i32 %v1481, i32 %v1215
+  %v1484 = bitcast half %v1066 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1484, ptr addrspace(8) %v1220, i32 %v1483, i32 0, i32 0)
+  %v1485 = add i32 %v3, %v977
+  %v1486 = add i32 %v1485, 1
+  %v1487 = mul i32 %v975, %arg.n
+  %v1488 = add i32 %v1487, %v1486
+  %v1489 = mul i32 %v1488, 2
+  %v1490 = icmp slt i32 %v1486, %arg.n
+  %v1491 = select i1 %v1490, i32 %v1489, i32 %v1215
+  %v1492 = bitcast half %v1067 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1492, ptr addrspace(8) %v1220, i32 %v1491, i32 0, i32 0)
+  %v1493 = add i32 %v3, %v977
+  %v1494 = add i32 %v1493, 2
+  %v1495 = mul i32 %v975, %arg.n
+  %v1496 = add i32 %v1495, %v1494
+  %v1497 = mul i32 %v1496, 2
+  %v1498 = icmp slt i32 %v1494, %arg.n
+  %v1499 = select i1 %v1498, i32 %v1497, i32 %v1215
+  %v1500 = bitcast half %v1068 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1500, ptr addrspace(8) %v1220, i32 %v1499, i32 0, i32 0)
+  %v1501 = add i32 %v3, %v977
+  %v1502 = add i32 %v1501, 3
+  %v1503 = mul i32 %v975, %arg.n
+  %v1504 = add i32 %v1503, %v1502
+  %v1505 = mul i32 %v1504, 2
+  %v1506 = icmp slt i32 %v1502, %arg.n
+  %v1507 = select i1 %v1506, i32 %v1505, i32 %v1215
+  %v1508 = bitcast half %v1069 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1508, ptr addrspace(8) %v1220, i32 %v1507, i32 0, i32 0)
+  %v1509 = add i32 %v3, %v977
+  %v1510 = add i32 %v1509, 4
+  %v1511 = mul i32 %v975, %arg.n
+  %v1512 = add i32 %v1511, %v1510
+  %v1513 = mul i32 %v1512, 2
+  %v1514 = icmp slt i32 %v1510, %arg.n
+  %v1515 = select i1 %v1514, i32 %v1513, i32 %v1215
+  %v1516 = bitcast half %v1070 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1516, ptr addrspace(8) %v1220, i32 %v1515, i32 0, i32 0)
+  %v1517 = add i32 %v3, %v977
+  %v1518 = add i32 %v1517, 5
+  %v1519 = mul i32 %v975, %arg.n
+  %v1520 = add i32 %v1519, %v1518
+  %v1521 = mul i32 %v1520, 2
+  %v1522 = icmp slt i32 %v1518, %arg.n
+  %v1523 = select i1 %v1522, i32 %v1521, i32 %v1215
+  %v1524 = bitcast half %v1071 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1524, ptr addrspace(8) %v1220, i32 %v1523, i32 0, i32 0)
+  %v1525 = add i32 %v3, %v977
+  %v1526 = add i32 %v1525, 6
+  %v1527 = mul i32 %v975, %arg.n
+  %v1528 = add i32 %v1527, %v1526
+  %v1529 = mul i32 %v1528, 2
+  %v1530 = icmp slt i32 %v1526, %arg.n
+  %v1531 = select i1 %v1530, i32 %v1529, i32 %v1215
+  %v1532 = bitcast half %v1072 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1532, ptr addrspace(8) %v1220, i32 %v1531, i32 0, i32 0)
+  %v1533 = add i32 %v3, %v977
+  %v1534 = add i32 %v1533, 7
+  %v1535 = mul i32 %v975, %arg.n
+  %v1536 = add i32 %v1535, %v1534
+  %v1537 = mul i32 %v1536, 2
+  %v1538 = icmp slt i32 %v1534, %arg.n
+  %v1539 = select i1 %v1538, i32 %v1537, i32 %v1215
+  %v1540 = bitcast half %v1073 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1540, ptr addrspace(8) %v1220, i32 %v1539, i32 0, i32 0)
+  %v1541 = add i32 %v3, %v993
+  %v1542 = add i32 %v1541, 0
+  %v1543 = mul i32 %v991, %arg.n
+  %v1544 = add i32 %v1543, %v1542
+  %v1545 = mul i32 %v1544, 2
+  %v1546 = icmp slt i32 %v1542, %arg.n
+  %v1547 = select i1 %v1546, i32 %v1545, i32 %v1215
+  %v1548 = bitcast half %v1074 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1548, ptr addrspace(8) %v1220, i32 %v1547, i32 0, i32 0)
+  %v1549 = add i32 %v3, %v993
+  %v1550 = add i32 %v1549, 1
+  %v1551 = mul i32 %v991, %arg.n
+  %v1552 = add i32 %v1551, %v1550
+  %v1553 = mul i32 %v1552, 2
+  %v1554 = icmp slt i32 %v1550, %arg.n
+  %v1555 = select i1 %v1554, i32 %v1553, i32 %v1215
+  %v1556 = bitcast half %v1075 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1556, ptr addrspace(8) %v1220, i32 %v1555, i32 0, i32 0)
+  %v1557 = add i32 %v3, %v993
+  %v1558 = add i32 %v1557, 2
+  %v1559 = mul i32 %v991, %arg.n
+  %v1560 = add i32 %v1559, %v1558
+  %v1561 = mul i32 %v1560, 2
+  %v1562 = icmp slt i32 %v1558, %arg.n
+  %v1563 = select i1 %v1562, i32 %v1561, i32 %v1215
+  %v1564 = bitcast half %v1076 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1564, ptr addrspace(8) %v1220, i32 %v1563, i32 0, i32 0)
+  %v1565 = add i32 %v3, %v993
+  %v1566 = add i32 %v1565, 3
+  %v1567 = mul i32 %v991, %arg.n
+  %v1568 = add i32 %v1567, %v1566
+  %v1569 = mul i32 %v1568, 2
+  %v1570 = icmp slt i32 %v1566, %arg.n
+  %v1571 = select i1 %v1570, i32 %v1569, i32 %v1215
+  %v1572 = bitcast half %v1077 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1572, ptr addrspace(8) %v1220, i32 %v1571, i32 0, i32 0)
+  %v1573 = add i32 %v3, %v993
+  %v1574 = add i32 %v1573, 4
+  %v1575 = mul i32 %v991, %arg.n
+  %v1576 = add i32 %v1575, %v1574
+  %v1577 = mul i32 %v1576, 2
+  %v1578 = icmp slt i32 %v1574, %arg.n
+  %v1579 = select i1 %v1578, i32 %v1577, i32 %v1215
+  %v1580 = bitcast half %v1078 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1580, ptr addrspace(8) %v1220, i32 %v1579, i32 0, i32 0)
+  %v1581 = add i32 %v3, %v993
+  %v1582 = add i32 %v1581, 5
+  %v1583 = mul i32 %v991, %arg.n
+  %v1584 = add i32 %v1583, %v1582
+  %v1585 = mul i32 %v1584, 2
+  %v1586 = icmp slt i32 %v1582, %arg.n
+  %v1587 = select i1 %v1586, i32 %v1585, i32 %v1215
+  %v1588 = bitcast half %v1079 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1588, ptr addrspace(8) %v1220, i32 %v1587, i32 0, i32 0)
+  %v1589 = add i32 %v3, %v993
+  %v1590 = add i32 %v1589, 6
+  %v1591 = mul i32 %v991, %arg.n
+  %v1592 = add i32 %v1591, %v1590
+  %v1593 = mul i32 %v1592, 2
+  %v1594 = icmp slt i32 %v1590, %arg.n
+  %v1595 = select i1 %v1594, i32 %v1593, i32 %v1215
+  %v1596 = bitcast half %v1080 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1596, ptr addrspace(8) %v1220, i32 %v1595, i32 0, i32 0)
+  %v1597 = add i32 %v3, %v993
+  %v1598 = add i32 %v1597, 7
+  %v1599 = mul i32 %v991, %arg.n
+  %v1600 = add i32 %v1599, %v1598
+  %v1601 = mul i32 %v1600, 2
+  %v1602 = icmp slt i32 %v1598, %arg.n
+  %v1603 = select i1 %v1602, i32 %v1601, i32 %v1215
+  %v1604 = bitcast half %v1081 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1604, ptr addrspace(8) %v1220, i32 %v1603, i32 0, i32 0)
+  %v1605 = add i32 %v3, %v1009
+  %v1606 = add i32 %v1605, 0
+  %v1607 = mul i32 %v1007, %arg.n
+  %v1608 = add i32 %v1607, %v1606
+  %v1609 = mul i32 %v1608, 2
+  %v1610 = icmp slt i32 %v1606, %arg.n
+  %v1611 = select i1 %v1610, i32 %v1609, i32 %v1215
+  %v1612 = bitcast half %v1082 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1612, ptr addrspace(8) %v1220, i32 %v1611, i32 0, i32 0)
+  %v1613 = add i32 %v3, %v1009
+  %v1614 = add i32 %v1613, 1
+  %v1615 = mul i32 %v1007, %arg.n
+  %v1616 = add i32 %v1615, %v1614
+  %v1617 = mul i32 %v1616, 2
+  %v1618 = icmp slt i32 %v1614, %arg.n
+  %v1619 = select i1 %v1618, i32 %v1617, i32 %v1215
+  %v1620 = bitcast half %v1083 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1620, ptr addrspace(8) %v1220, i32 %v1619, i32 0, i32 0)
+  %v1621 = add i32 %v3, %v1009
+  %v1622 = add i32 %v1621, 2
+  %v1623 = mul i32 %v1007, %arg.n
+  %v1624 = add i32 %v1623, %v1622
+  %v1625 = mul i32 %v1624, 2
+  %v1626 = icmp slt i32 %v1622, %arg.n
+  %v1627 = select i1 %v1626, i32 %v1625, i32 %v1215
+  %v1628 = bitcast half %v1084 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1628, ptr addrspace(8) %v1220, i32 %v1627, i32 0, i32 0)
+  %v1629 = add i32 %v3, %v1009
+  %v1630 = add i32 %v1629, 3
+  %v1631 = mul i32 %v1007, %arg.n
+  %v1632 = add i32 %v1631, %v1630
+  %v1633 = mul i32 %v1632, 2
+  %v1634 = icmp slt i32 %v1630, %arg.n
+  %v1635 = select i1 %v1634, i32 %v1633, i32 %v1215
+  %v1636 = bitcast half %v1085 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1636, ptr addrspace(8) %v1220, i32 %v1635, i32 0, i32 0)
+  %v1637 = add i32 %v3, %v1009
+  %v1638 = add i32 %v1637, 4
+  %v1639 = mul i32 %v1007, %arg.n
+  %v1640 = add i32 %v1639, %v1638
+  %v1641 = mul i32 %v1640, 2
+  %v1642 = icmp slt i32 %v1638, %arg.n
+  %v1643 = select i1 %v1642, i32 %v1641, i32 %v1215
+  %v1644 = bitcast half %v1086 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1644, ptr addrspace(8) %v1220, i32 %v1643, i32 0, i32 0)
+  %v1645 = add i32 %v3, %v1009
+  %v1646 = add i32 %v1645, 5
+  %v1647 = mul i32 %v1007, %arg.n
+  %v1648 = add i32 %v1647, %v1646
+  %v1649 = mul i32 %v1648, 2
+  %v1650 = icmp slt i32 %v1646, %arg.n
+  %v1651 = select i1 %v1650, i32 %v1649, i32 %v1215
+  %v1652 = bitcast half %v1087 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1652, ptr addrspace(8) %v1220, i32 %v1651, i32 0, i32 0)
+  %v1653 = add i32 %v3, %v1009
+  %v1654 = add i32 %v1653, 6
+  %v1655 = mul i32 %v1007, %arg.n
+  %v1656 = add i32 %v1655, %v1654
+  %v1657 = mul i32 %v1656, 2
+  %v1658 = icmp slt i32 %v1654, %arg.n
+  %v1659 = select i1 %v1658, i32 %v1657, i32 %v1215
+  %v1660 = bitcast half %v1088 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1660, ptr addrspace(8) %v1220, i32 %v1659, i32 0, i32 0)
+  %v1661 = add i32 %v3, %v1009
+  %v1662 = add i32 %v1661, 7
+  %v1663 = mul i32 %v1007, %arg.n
+  %v1664 = add i32 %v1663, %v1662
+  %v1665 = mul i32 %v1664, 2
+  %v1666 = icmp slt i32 %v1662, %arg.n
+  %v1667 = select i1 %v1666, i32 %v1665, i32 %v1215
+  %v1668 = bitcast half %v1089 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1668, ptr addrspace(8) %v1220, i32 %v1667, i32 0, i32 0)
+  %v1669 = add i32 %v3, %v1025
+  %v1670 = add i32 %v1669, 0
+  %v1671 = mul i32 %v1023, %arg.n
+  %v1672 = add i32 %v1671, %v1670
+  %v1673 = mul i32 %v1672, 2
+  %v1674 = icmp slt i32 %v1670, %arg.n
+  %v1675 = select i1 %v1674, i32 %v1673, i32 %v1215
+  %v1676 = bitcast half %v1090 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1676, ptr addrspace(8) %v1220, i32 %v1675, i32 0, i32 0)
+  %v1677 = add i32 %v3, %v1025
+  %v1678 = add i32 %v1677, 1
+  %v1679 = mul i32 %v1023, %arg.n
+  %v1680 = add i32 %v1679, %v1678
+  %v1681 = mul i32 %v1680, 2
+  %v1682 = icmp slt i32 %v1678, %arg.n
+  %v1683 = select i1 %v1682, i32 %v1681, i32 %v1215
+  %v1684 = bitcast half %v1091 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1684, ptr addrspace(8) %v1220, i32 %v1683, i32 0, i32 0)
+  %v1685 = add i32 %v3, %v1025
+  %v1686 = add i32 %v1685, 2
+  %v1687 = mul i32 %v1023, %arg.n
+  %v1688 = add i32 %v1687, %v1686
+  %v1689 = mul i32 %v1688, 2
+  %v1690 = icmp slt i32 %v1686, %arg.n
+  %v1691 = select i1 %v1690, i32 %v1689, i32 %v1215
+  %v1692 = bitcast half %v1092 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1692, ptr addrspace(8) %v1220, i32 %v1691, i32 0, i32 0)
+  %v1693 = add i32 %v3, %v1025
+  %v1694 = add i32 %v1693, 3
+  %v1695 = mul i32 %v1023, %arg.n
+  %v1696 = add i32 %v1695, %v1694
+  %v1697 = mul i32 %v1696, 2
+  %v1698 = icmp slt i32 %v1694, %arg.n
+  %v1699 = select i1 %v1698, i32 %v1697, i32 %v1215
+  %v1700 = bitcast half %v1093 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1700, ptr addrspace(8) %v1220, i32 %v1699, i32 0, i32 0)
+  %v1701 = add i32 %v3, %v1025
+  %v1702 = add i32 %v1701, 4
+  %v1703 = mul i32 %v1023, %arg.n
+  %v1704 = add i32 %v1703, %v1702
+  %v1705 = mul i32 %v1704, 2
+  %v1706 = icmp slt i32 %v1702, %arg.n
+  %v1707 = select i1 %v1706, i32 %v1705, i32 %v1215
+  %v1708 = bitcast half %v1094 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1708, ptr addrspace(8) %v1220, i32 %v1707, i32 0, i32 0)
+  %v1709 = add i32 %v3, %v1025
+  %v1710 = add i32 %v1709, 5
+  %v1711 = mul i32 %v1023, %arg.n
+  %v1712 = add i32 %v1711, %v1710
+  %v1713 = mul i32 %v1712, 2
+  %v1714 = icmp slt i32 %v1710, %arg.n
+  %v1715 = select i1 %v1714, i32 %v1713, i32 %v1215
+  %v1716 = bitcast half %v1095 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1716, ptr addrspace(8) %v1220, i32 %v1715, i32 0, i32 0)
+  %v1717 = add i32 %v3, %v1025
+  %v1718 = add i32 %v1717, 6
+  %v1719 = mul i32 %v1023, %arg.n
+  %v1720 = add i32 %v1719, %v1718
+  %v1721 = mul i32 %v1720, 2
+  %v1722 = icmp slt i32 %v1718, %arg.n
+  %v1723 = select i1 %v1722, i32 %v1721, i32 %v1215
+  %v1724 = bitcast half %v1096 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1724, ptr addrspace(8) %v1220, i32 %v1723, i32 0, i32 0)
+  %v1725 = add i32 %v3, %v1025
+  %v1726 = add i32 %v1725, 7
+  %v1727 = mul i32 %v1023, %arg.n
+  %v1728 = add i32 %v1727, %v1726
+  %v1729 = mul i32 %v1728, 2
+  %v1730 = icmp slt i32 %v1726, %arg.n
+  %v1731 = select i1 %v1730, i32 %v1729, i32 %v1215
+  %v1732 = bitcast half %v1097 to i16
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16 %v1732, ptr addrspace(8) %v1220, i32 %v1731, i32 0, i32 0)
+  br label %if.end23
+if.end23:
   ret void
 }
 
 declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1.i64(ptr addrspace(1), i16, i64, i32)
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
-declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier.signal(i32)
 declare void @llvm.amdgcn.s.barrier.wait(i16)
