@@ -14,13 +14,16 @@ Two paths:
     k-rows of the same 8 rows and writes 8 dwords, each two consecutive k of
     one row.
   - `guarded`: an edge tile (blocks at the problem's edge, a last partial
-    k step), zero outside the problem. Where every 16-byte unit lies wholly
-    inside or wholly outside it (the problem's size along the contiguous
-    index and `ld` multiples of a unit), `load`'s moves through a buffer
-    whose range check reads zero for a unit outside: its offset is set to
-    the buffer's end (UNCHECKED). A GEMM with m = 1 (a classifier at batch
-    1) runs every block here, so it keeps 16-byte loads. Otherwise a rolled
-    loop over the tile's elements, each loaded only where it lies inside.
+    k step), zero outside the problem. By default a rolled loop over the
+    tile's elements, each loaded only where it lies inside: cold code, small,
+    where edge blocks are few. With `edge_units` (for a problem whose blocks
+    are mostly edge ones, such as a GEMM with m = 1: the caller decides),
+    where every 16-byte unit lies wholly inside or wholly outside the
+    problem (its size along the contiguous index and `ld` multiples of a
+    unit, checked at run time unless both are constants), `load`'s moves
+    through a buffer whose range check reads zero for a unit outside: its
+    offset is set to the buffer's end (UNCHECKED); the element loop stays
+    for the other sizes.
 
 DirectCopy (gfx950) moves a tile that is contiguous along its LDS units
 (each 16-byte unit of the layout is 16 consecutive bytes of the source)
@@ -58,6 +61,7 @@ class TileCopy:
     layout: KMajor
     elem: object  # element type
     threads: int
+    edge_units: bool = False  # `guarded` reads whole 16-byte units where it can (the docstring above says when)
 
     def __post_init__(self):
         if self.contiguous not in CONTIGUOUS:
@@ -148,7 +152,7 @@ class TileCopy:
 
     def guarded(self, b, lds, row0, k0, rows, ks, tid):
         """Copy the tile at (row0, k0) to LDS; zero outside rows x ks of the source."""
-        whole = self._whole_units(b, rows, ks)
+        whole = self._whole_units(b, rows, ks) if self.edge_units else False
         if isinstance(whole, bool):
             (self._units if whole else self._elements)(b, lds, row0, k0, rows, ks, tid)
             return

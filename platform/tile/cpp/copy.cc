@@ -22,8 +22,14 @@ constexpr std::string_view kContiguous[] = {"k", "rows"};
 }  // namespace
 
 TileCopy::TileCopy(Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem,
-                   int threads)
-    : src_(src), ld_(ld), contiguous_(std::move(contiguous)), layout_(layout), elem_(elem), threads_(threads) {
+                   int threads, bool edge_units)
+    : src_(src),
+      ld_(ld),
+      contiguous_(std::move(contiguous)),
+      layout_(layout),
+      elem_(elem),
+      threads_(threads),
+      edge_units_(edge_units) {
   if (contiguous_ != kContiguous[0] && contiguous_ != kContiguous[1]) {
     throw errors::FieldError(errors::kFieldError, "TileCopy", json::Object{{"contiguous", contiguous_}},
                              json::Array{std::string(kContiguous[0]), std::string(kContiguous[1])},
@@ -155,7 +161,7 @@ void TileCopy::store(KernelBuilder& b, Value* lds, const std::vector<Value*>& re
 
 void TileCopy::guarded(KernelBuilder& b, Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows, ir::Operand ks,
                        Value* tid) const {
-  const std::variant<bool, Value*> whole = whole_units(b, rows, ks);
+  const std::variant<bool, Value*> whole = edge_units_ ? whole_units(b, rows, ks) : std::variant<bool, Value*>(false);
   if (const bool* known = std::get_if<bool>(&whole)) {
     if (*known) {
       units(b, lds, row0, k0, rows, ks, tid);

@@ -34,7 +34,8 @@ namespace rocke::tile {
 struct GemmConfig {
   std::string op;          // matrix op id: "mma_16x16x16_f16_f32"
   Tile tile;               // the block and its waves
-  bool direct_lds = true;  // where the arch and both operands allow, load straight to LDS (gemm._direct)
+  bool direct_lds = true;   // where the arch and both operands allow, load straight to LDS (gemm._direct)
+  bool edge_units = false;  // the guarded loop's plain (not gathered) copies read 16-byte units (TileCopy)
 
   int threads(int wave) const;
   // errors::FieldError, with Python's facts, unless the op has a fragment
