@@ -28,8 +28,8 @@ class TileCopy {
   // memory; `edge_units`: guarded() reads whole 16-byte units where it can
   // (copy.py says when). errors::FieldError, with Python's facts, for a bad
   // one or a tile the threads cannot share.
-  TileCopy(ir::Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem,
-           int threads, bool edge_units = false);
+  TileCopy(ir::Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem, int threads,
+           bool edge_units = false);
   virtual ~TileCopy() = default;
 
   // Registers holding the whole tile at (row0, k0) of the source: 16-byte
