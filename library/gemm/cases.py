@@ -32,6 +32,8 @@ PROBLEMS = {
         "f32",
         {"layout_a": "col", "layout_b": "col", "bias": True, "activation": "relu"},
     ),
+    # A classifier at batch 1 (ResNet-50's fc1000 in small): m = 1, every block an edge one.
+    "gemm_f16_m1_bcol_bias": (ARCHS, 1, 200, 64, "f16", "f16", {"layout_b": "col", "bias": True}),
     "gemm_fp8_f32": (("gfx950",), 256, 128, 80, "fp8", "f32", {}),
     "gemm_fp8_acol_bcol_bias_f16": (
         ("gfx950",),

@@ -11,7 +11,10 @@ edge block element by element). The kernel takes m, n and k at run time:
 
 so one kernel serves every problem with its types, layouts and tile; the
 spec's m, n and k are the problem the numeric gate runs (and its grid,
-GemmSpec.grid()).
+GemmSpec.grid()), and pick how edge tiles are copied (edge_units): a
+problem narrower than a block, every block an edge one, copies them by
+16-byte units where k allows (checked at run time, so the kernel still
+serves every k), any other element by element.
 """
 
 import math
@@ -49,11 +52,19 @@ def _form(spec, arch):
     return FORMS[(spec.op, archs.get(arch).generation)]
 
 
+def edge_units(spec):
+    """Whether the guarded loop reads 16-byte units (tile.gemm.GemmConfig.edge_units): where
+    the spec's problem is narrower than one block in m or n, so that every block is an edge
+    one (a classifier at batch 1: m = 1). Elsewhere edge blocks are few and keep the element
+    loop, smaller code (the C++ mirror: library/gemm/cpp/gemm.cc)."""
+    return spec.m < spec.tile.block_m or spec.n < spec.tile.block_n
+
+
 def build(case):
     spec = case.spec
     form = _form(spec, case.arch)
     t = spec.tile
-    cfg = GemmConfig(spec.op, t)
+    cfg = GemmConfig(spec.op, t, edge_units=edge_units(spec))
     b = KernelBuilder(
         NAME + "_" + case.id, arch=case.arch, workgroup_size=(cfg.threads(form.wave), 1, 1), wave_size=form.wave
     )

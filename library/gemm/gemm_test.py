@@ -8,9 +8,10 @@ import pytest
 
 from family import family as families
 from gemm import tiles
-from gemm.gemm import FAMILY, build, numeric_check
+from gemm.gemm import FAMILY, build, edge_units, numeric_check
 from gemm.spec import GemmSpec, SpecError
 from interp.interp import run
+from ir.core import walk
 
 CASES = {c.id: c for c in FAMILY.cases}
 ARCHS = {"gfx942", "gfx950", "gfx1201", "gfx1250"}
@@ -47,6 +48,11 @@ def test_coverage_archs_layouts_outputs_bias_edges_and_fp8():
         for dim in ("m", "n", "k"):  # an edge tile in each dimension, on each arch
             block = {"m": "block_m", "n": "block_n", "k": "block_k"}[dim]
             assert any(getattr(s, dim) % getattr(s.tile, block) for s in mine), (arch, dim)
+        # Edge tiles by 16-byte units (gemm.edge_units) with k a multiple of 8 f16/bf16 and not (the
+        # run-time fallback), and by elements where a problem has whole blocks too; m = 1.
+        assert {s.k % 8 == 0 for s in mine if edge_units(s) and s.dtype != "fp8"} == {True, False}, arch
+        assert any(not edge_units(s) and (s.m % s.tile.block_m or s.n % s.tile.block_n) for s in mine), arch
+        assert any(s.m == 1 for s in mine), arch
         # A block wholly inside C (the fast loop and vector stores) with a k tail, with bias, and in each layout.
         whole = [s for s in mine if s.m >= s.tile.block_m and s.n >= s.tile.block_n]
         assert any(s.k % s.tile.block_k and s.bias for s in whole), arch
@@ -59,6 +65,37 @@ def test_coverage_archs_layouts_outputs_bias_edges_and_fp8():
 def test_every_case_has_its_archs_tile():
     for case in FAMILY.cases:
         assert case.spec.tile == tiles.TILES[(case.arch, case.spec.dtype)], case.id
+
+
+def _unit_loads(kernel):
+    """The kernel's 16-byte buffer loads: the guarded loop's units (the epilogue's are narrower)."""
+    return [op for op in walk(kernel.body) if op.name == "buffer.load" and op.results[0].type.nbytes == 16]
+
+
+@pytest.mark.parametrize(
+    "name,picked",
+    [
+        ("gemm_f16_m1_bcol_bias", True),  # m = 1: narrower than a block, every block an edge one
+        ("gemm_bf16_acol_bcol_bias_f32", True),  # 64 x 50, both narrower
+        ("gemm_f16_128x128x32", False),  # one whole block
+        ("gemm_f16_acol_bias", False),  # 200 x 256: edge blocks beside whole ones
+    ],
+)
+def test_edge_units_only_where_every_block_is_an_edge_one(name, picked):
+    assert edge_units(CASES[f"{name}_gfx942"].spec) is picked
+
+
+def test_edge_tiles_by_16_byte_units():
+    """m = 1 (every block an edge one): the guarded loop reads A and B by
+    16-byte buffer loads (copy.TileCopy.guarded), the element loop kept
+    behind them for a k that is not a multiple of 8. A problem with whole
+    blocks keeps the element loop alone."""
+    case = CASES["gemm_f16_m1_bcol_bias_gfx942"]
+    kernel = build(case)
+    t, threads = case.spec.tile, kernel.attrs["workgroup_size"][0]
+    units = (t.block_m + t.block_n) * t.block_k // 8  # 8 f16 a unit, A's and B's
+    assert len(_unit_loads(kernel)) == units // threads
+    assert _unit_loads(build(CASES["gemm_f16_acol_bias_gfx942"])) == []
 
 
 def test_kernel_name_and_arguments():

@@ -13,10 +13,17 @@ Two paths:
     rows-contiguous source is transposed on the way: each lane loads two
     k-rows of the same 8 rows and writes 8 dwords, each two consecutive k of
     one row.
-  - `guarded`: an edge tile. A rolled loop over the tile's elements, each
-    loaded only where it lies inside the problem (zero elsewhere). It is
-    cold code: only blocks at the problem's edge, or a last partial k step,
-    run it.
+  - `guarded`: an edge tile (blocks at the problem's edge, a last partial
+    k step), zero outside the problem. By default a rolled loop over the
+    tile's elements, each loaded only where it lies inside: cold code, small,
+    where edge blocks are few. With `edge_units` (for a problem whose blocks
+    are mostly edge ones, such as a GEMM with m = 1: the caller decides),
+    where every 16-byte unit lies wholly inside or wholly outside the
+    problem (its size along the contiguous index and `ld` multiples of a
+    unit, checked at run time unless both are constants), `load`'s moves
+    through a buffer whose range check reads zero for a unit outside: its
+    offset is set to the buffer's end (UNCHECKED); the element loop stays
+    for the other sizes.
 
 DirectCopy (gfx950) moves a tile that is contiguous along its LDS units
 (each 16-byte unit of the layout is 16 consecutive bytes of the source)
@@ -41,7 +48,8 @@ from tile.lds import UNIT, KMajor
 CONTIGUOUS = ("k", "rows")
 # DirectCopy's buffer spans every i32 byte offset: it copies whole tiles
 # inside the problem, unguarded like TileCopy.load, and its offsets are i32
-# like every element offset here.
+# like every element offset here. An edge unit outside the problem reads
+# from this offset, past every byte of such a buffer: zeros.
 UNCHECKED = 0x7FFFFFFF
 
 
@@ -53,6 +61,7 @@ class TileCopy:
     layout: KMajor
     elem: object  # element type
     threads: int
+    edge_units: bool = False  # `guarded` reads whole 16-byte units where it can (the docstring above says when)
 
     def __post_init__(self):
         if self.contiguous not in CONTIGUOUS:
@@ -142,6 +151,54 @@ class TileCopy:
                 b.store(b.offset(lds, self.layout.offset(b, b.add(row, j), k)), pair)
 
     def guarded(self, b, lds, row0, k0, rows, ks, tid):
+        """Copy the tile at (row0, k0) to LDS; zero outside rows x ks of the source."""
+        whole = self._whole_units(b, rows, ks) if self.edge_units else False
+        if isinstance(whole, bool):
+            (self._units if whole else self._elements)(b, lds, row0, k0, rows, ks, tid)
+            return
+        br = b.if_(whole)
+        with br.then_():
+            self._units(b, lds, row0, k0, rows, ks, tid)
+        with br.else_():
+            self._elements(b, lds, row0, k0, rows, ks, tid)
+
+    def _whole_units(self, b, rows, ks):
+        """Whether every unit lies wholly inside or outside rows x ks: the
+        bound along the contiguous index, and `ld`, multiples of a unit. A
+        bool where both are constants, else an i1."""
+        per = self.layout.unit_elems
+        bound = ks if self.contiguous == "k" else rows
+        sizes = [bound] if self.ld is bound else [bound, self.ld]
+        if any(isinstance(x, int) and x % per for x in sizes):
+            return False
+        checks = [b.cmp("eq", b.rem(x, per), 0) for x in sizes if not isinstance(x, int)]
+        whole = checks[0] if checks else True
+        for check in checks[1:]:
+            whole = b.and_(whole, check)
+        return whole
+
+    def _units(self, b, lds, row0, k0, rows, ks, tid):
+        """`load`'s moves and `store`, each 16-byte unit read through a buffer
+        from UNCHECKED (zeros) where it lies outside rows x ks."""
+        eb, vec = self.elem.nbytes, self._vector
+        rsrc = b.buffer_rsrc(self.src, UNCHECKED)
+
+        def unit(at, inside):
+            return b.buffer_load(rsrc, b.select(inside, b.mul(at, eb), UNCHECKED), vec)
+
+        regs = []
+        for row, k in self._moves(b, tid):
+            r, kk = b.add(row0, row), b.add(k0, k)
+            in_rows, in_k = b.cmp("lt", r, rows), b.cmp("lt", kk, ks)
+            if self.contiguous == "k":
+                regs.append(unit(b.add(b.mul(r, self.ld), kk), b.and_(in_rows, in_k)))
+            else:
+                base = b.add(b.mul(kk, self.ld), r)
+                regs.append(unit(base, b.and_(in_rows, in_k)))
+                regs.append(unit(b.add(base, self.ld), b.and_(in_rows, b.cmp("lt", b.add(kk, 1), ks))))
+        self.store(b, lds, regs, tid)
+
+    def _elements(self, b, lds, row0, k0, rows, ks, tid):
         """Copy the tile at (row0, k0) element by element; zero outside rows x ks of the source."""
         n_rows, n_k = self.layout.rows, self.layout.k
         zero = b.const(0.0 if self.elem.is_float else 0, self.elem)

@@ -12,7 +12,11 @@ The matrix-core main loop:
     k tiles through the fast loop: unguarded 16-byte loads (copy.py). What
     is left (every k step of an edge block, the last partial k step of an
     inner one, every step of a block outside a gathered A's fast_from .. fast_to) runs
-    through a second, guarded loop.
+    through a second, guarded loop: element by element, or with
+    GemmConfig(edge_units=True), chosen by a family whose problem is mostly
+    edge blocks, 16-byte loads whose units outside the problem read zero
+    where k (or m, n along a rows-contiguous operand) is a multiple of a
+    unit (copy.TileCopy.guarded).
   - Pipelining: two stages, LDS and registers. Each iteration of the fast
     loop issues all global loads of tile k+1 into registers, multiplies
     tile k out of LDS while they fly, then writes them to LDS (the one wait).
@@ -116,6 +120,7 @@ class GemmConfig:
     op: str
     tile: Tile
     direct_lds: bool = True  # where the arch and both operands allow, the fast loop loads straight to LDS (_direct)
+    edge_units: bool = False  # the guarded loop's plain (not gathered) copies read 16-byte units (TileCopy.edge_units)
 
     def threads(self, wave):
         return self.tile.waves * wave
@@ -240,7 +245,7 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     lay_b = KMajor(t.block_n, t.block_k, elem.nbytes, banks.count * banks.bytes)
     bits = _BITS.get(elem, elem)
     if ops.a_gather is None:
-        copy_a = TileCopy(ops.a, ops.lda, _A_CONTIGUOUS[ops.a_layout], lay_a, bits, threads)
+        copy_a = TileCopy(ops.a, ops.lda, _A_CONTIGUOUS[ops.a_layout], lay_a, bits, threads, cfg.edge_units)
     else:
         copy_a = GatherCopy(ops.a, 0, ops.a_gather.contiguous, lay_a, bits, threads, gather=ops.a_gather)
     steps = t.block_k // s.k
@@ -255,11 +260,11 @@ def mainloop(b, cfg, ops, elem, row0, col0):
             if direct
             else Padded(t.block_k, t.block_n, elem.nbytes, TRANSPOSE_PAD)
         )
-        copy_b = TileCopy(ops.b, ops.ldb, "k", lay_b, bits, threads)
+        copy_b = TileCopy(ops.b, ops.ldb, "k", lay_b, bits, threads, cfg.edge_units)
     elif ops.b_gather is not None:
         copy_b = GatherCopy(ops.b, 0, ops.b_gather.contiguous, lay_b, bits, threads, gather=ops.b_gather)
     else:
-        copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, bits, threads)
+        copy_b = TileCopy(ops.b, ops.ldb, _B_CONTIGUOUS[ops.b_layout], lay_b, bits, threads, cfg.edge_units)
     buffers = 2 if direct else 1
     lds_a, lds_b = b.lds_alloc(lay_a.nbytes * buffers), b.lds_alloc(lay_b.nbytes * buffers)
     b_at = (

@@ -47,10 +47,14 @@ int form_wave(const GemmSpec& spec, std::string_view arch) {
   throw std::logic_error("arch table and mma_forms.json disagree on " + spec.op());
 }
 
+// gemm.edge_units: the guarded loop reads 16-byte units where the problem is
+// narrower than one block in m or n (every block an edge one).
+bool edge_units(const GemmSpec& spec) { return spec.m < spec.tile.block_m || spec.n < spec.tile.block_n; }
+
 std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   const GemmSpec spec = GemmSpec::from_json(c.spec);
   const int wave = form_wave(spec, c.arch);
-  const tile::GemmConfig cfg{spec.op(), spec.tile};
+  const tile::GemmConfig cfg{.op = spec.op(), .tile = spec.tile, .edge_units = edge_units(spec)};
   ir::KernelBuilder b(std::string(family_names::gemm::gemm) + "_" + c.id, c.arch, {cfg.threads(wave), 1, 1}, wave);
   const ir::Type* global = ir::ptr("global");
   const ir::Type* i32 = ir::scalar("i32");

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <variant>
+#include <vector>
 
 #include "platform/cpp/json/json.h"
 #include "platform/errors/cpp/errors.h"
@@ -20,8 +22,14 @@ constexpr std::string_view kContiguous[] = {"k", "rows"};
 }  // namespace
 
 TileCopy::TileCopy(Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem,
-                   int threads)
-    : src_(src), ld_(ld), contiguous_(std::move(contiguous)), layout_(layout), elem_(elem), threads_(threads) {
+                   int threads, bool edge_units)
+    : src_(src),
+      ld_(ld),
+      contiguous_(std::move(contiguous)),
+      layout_(layout),
+      elem_(elem),
+      threads_(threads),
+      edge_units_(edge_units) {
   if (contiguous_ != kContiguous[0] && contiguous_ != kContiguous[1]) {
     throw errors::FieldError(errors::kFieldError, "TileCopy", json::Object{{"contiguous", contiguous_}},
                              json::Array{std::string(kContiguous[0]), std::string(kContiguous[1])},
@@ -153,6 +161,79 @@ void TileCopy::store(KernelBuilder& b, Value* lds, const std::vector<Value*>& re
 
 void TileCopy::guarded(KernelBuilder& b, Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows, ir::Operand ks,
                        Value* tid) const {
+  const std::variant<bool, Value*> whole = edge_units_ ? whole_units(b, rows, ks) : std::variant<bool, Value*>(false);
+  if (const bool* known = std::get_if<bool>(&whole)) {
+    if (*known) {
+      units(b, lds, row0, k0, rows, ks, tid);
+    } else {
+      elements(b, lds, row0, k0, rows, ks, tid);
+    }
+    return;
+  }
+  b.if_(
+      std::get<Value*>(whole), {}, [&] { units(b, lds, row0, k0, rows, ks, tid); },
+      [&] { elements(b, lds, row0, k0, rows, ks, tid); });
+}
+
+std::variant<bool, Value*> TileCopy::whole_units(KernelBuilder& b, ir::Operand rows, ir::Operand ks) const {
+  const int per = layout_.unit_elems();
+  const ir::Operand bound = contiguous_ == "k" ? ks : rows;
+  std::vector<ir::Operand> sizes{bound};
+  if (bound.v != ld_.v) sizes.push_back(ld_);  // Python's `self.ld is bound`: one value checked once
+  for (const ir::Operand& x : sizes) {
+    if (const std::int64_t* n = std::get_if<std::int64_t>(&x.v); n != nullptr && *n % per) return false;
+  }
+  std::vector<Value*> checks;
+  for (const ir::Operand& x : sizes) {
+    if (std::holds_alternative<std::int64_t>(x.v)) continue;
+    Value* r = b.rem(x, per);
+    checks.push_back(b.cmp("eq", r, 0));
+  }
+  if (checks.empty()) return true;
+  Value* whole = checks[0];
+  for (std::size_t i = 1; i < checks.size(); ++i) whole = b.and_(whole, checks[i]);
+  return whole;
+}
+
+void TileCopy::units(KernelBuilder& b, Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows, ir::Operand ks,
+                     Value* tid) const {
+  const int eb = elem_->nbytes();
+  const ir::Type* vec = vector_type();
+  Value* rsrc = b.buffer_rsrc(src_, kUnchecked);
+  const auto unit = [&](Value* at, Value* inside) {
+    Value* bytes = b.mul(at, eb);
+    Value* offset = b.select(inside, bytes, kUnchecked);
+    return b.buffer_load(rsrc, offset, vec);
+  };
+  std::vector<Value*> regs;
+  for (Value* q : lane_moves(b, tid)) {
+    const auto [row, k] = move(b, q);
+    Value* r = b.add(row0, row);
+    Value* kk = b.add(k0, k);
+    Value* in_rows = b.cmp("lt", r, rows);
+    Value* in_k = b.cmp("lt", kk, ks);
+    if (contiguous_ == "k") {
+      Value* line = b.mul(r, ld_);
+      Value* at = b.add(line, kk);
+      Value* inside = b.and_(in_rows, in_k);
+      regs.push_back(unit(at, inside));
+    } else {
+      Value* line = b.mul(kk, ld_);
+      Value* base = b.add(line, r);
+      Value* inside = b.and_(in_rows, in_k);
+      regs.push_back(unit(base, inside));
+      Value* next = b.add(base, ld_);
+      Value* k1 = b.add(kk, 1);
+      Value* in_k1 = b.cmp("lt", k1, ks);
+      Value* inside1 = b.and_(in_rows, in_k1);
+      regs.push_back(unit(next, inside1));
+    }
+  }
+  store(b, lds, regs, tid);
+}
+
+void TileCopy::elements(KernelBuilder& b, Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows,
+                        ir::Operand ks, Value* tid) const {
   const int n_rows = layout_.rows(), n_k = layout_.k();
   Value* z = zero(b);
   b.for_range(tid, n_rows * n_k, threads_, {}, [&](const ir::Loop& loop) {

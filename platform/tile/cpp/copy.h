@@ -9,6 +9,7 @@
 
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "platform/ir/cpp/builder.h"
@@ -17,16 +18,18 @@
 
 namespace rocke::tile {
 
-// copy.UNCHECKED: DirectCopy's buffer spans every i32 byte offset (copy.py says why).
+// copy.UNCHECKED: DirectCopy's buffer spans every i32 byte offset, and an
+// edge unit outside the problem reads zeros from it (copy.py says why).
 inline constexpr int kUnchecked = 0x7FFFFFFF;
 
 class TileCopy {
  public:
   // `contiguous`: "k" or "rows", which dimension is contiguous in global
-  // memory. errors::FieldError, with Python's facts, for a bad
+  // memory; `edge_units`: guarded() reads whole 16-byte units where it can
+  // (copy.py says when). errors::FieldError, with Python's facts, for a bad
   // one or a tile the threads cannot share.
-  TileCopy(ir::Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem,
-           int threads);
+  TileCopy(ir::Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem, int threads,
+           bool edge_units = false);
   virtual ~TileCopy() = default;
 
   // Registers holding the whole tile at (row0, k0) of the source: 16-byte
@@ -39,7 +42,9 @@ class TileCopy {
   std::vector<ir::Value*> zeros(ir::KernelBuilder& b) const;
   // Writes load()'s registers to LDS in the K-major layout.
   void store(ir::KernelBuilder& b, ir::Value* lds, const std::vector<ir::Value*>& regs, ir::Value* tid) const;
-  // Copies the tile at (row0, k0) element by element; zero outside rows x ks.
+  // Copies the tile at (row0, k0) to LDS; zero outside rows x ks: element
+  // by element, or with edge_units by 16-byte units through a buffer where
+  // each lies wholly inside or outside (copy.py says when).
   virtual void guarded(ir::KernelBuilder& b, ir::Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows,
                        ir::Operand ks, ir::Value* tid) const;
 
@@ -49,6 +54,12 @@ class TileCopy {
   std::pair<ir::Value*, ir::Value*> move(ir::KernelBuilder& b, ir::Value* q) const;
   const ir::Type* vector_type() const;
   ir::Value* zero(ir::KernelBuilder& b) const;
+  // copy.TileCopy._whole_units: a constant (true, false) or an i1 value.
+  std::variant<bool, ir::Value*> whole_units(ir::KernelBuilder& b, ir::Operand rows, ir::Operand ks) const;
+  void units(ir::KernelBuilder& b, ir::Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows, ir::Operand ks,
+             ir::Value* tid) const;
+  void elements(ir::KernelBuilder& b, ir::Value* lds, ir::Operand row0, ir::Operand k0, ir::Operand rows,
+                ir::Operand ks, ir::Value* tid) const;
 
   ir::Value* src_;
   ir::Operand ld_;
@@ -56,6 +67,7 @@ class TileCopy {
   TileLayout layout_;
   const ir::Type* elem_;
   int threads_;
+  bool edge_units_;
 };
 
 // What DirectCopy::issue needs, the same for every tile (copy.DirectCopy.lanes):

@@ -260,17 +260,19 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   if (ops.a_gather) {
     copy_a = std::make_unique<const GatherCopy>(ops.a, 0, ops.a_gather->contiguous, lay_a, bits, threads, ops.a_gather);
   } else {
-    copy_a = std::make_unique<const TileCopy>(ops.a, ops.lda, a_contiguous(ops.a_layout), lay_a, bits, threads);
+    copy_a = std::make_unique<const TileCopy>(ops.a, ops.lda, a_contiguous(ops.a_layout), lay_a, bits, threads,
+                                              cfg.edge_units);
   }
   std::unique_ptr<const TileCopy> copy_b;
   if (lay_b_xor) {
-    copy_b = std::make_unique<const TileCopy>(ops.b, ops.ldb, "k", *lay_b_xor, bits, threads);
+    copy_b = std::make_unique<const TileCopy>(ops.b, ops.ldb, "k", *lay_b_xor, bits, threads, cfg.edge_units);
   } else if (tr_b) {
-    copy_b = std::make_unique<const TileCopy>(ops.b, ops.ldb, "k", lay_b_rows, bits, threads);
+    copy_b = std::make_unique<const TileCopy>(ops.b, ops.ldb, "k", lay_b_rows, bits, threads, cfg.edge_units);
   } else if (ops.b_gather) {
     copy_b = std::make_unique<const GatherCopy>(ops.b, 0, ops.b_gather->contiguous, lay_b, bits, threads, ops.b_gather);
   } else {
-    copy_b = std::make_unique<const TileCopy>(ops.b, ops.ldb, b_contiguous(ops.b_layout), lay_b, bits, threads);
+    copy_b = std::make_unique<const TileCopy>(ops.b, ops.ldb, b_contiguous(ops.b_layout), lay_b, bits, threads,
+                                              cfg.edge_units);
   }
   // Where B's tile at k step kk starts in the copy's (row, k) terms.
   auto b_row0 = [&](ir::Operand kk) { return tr_b ? kk : ir::Operand(col0); };

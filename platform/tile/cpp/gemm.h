@@ -32,9 +32,10 @@ namespace rocke::tile {
 // gemm.GemmConfig: the matrix-core main loop's op and tile (a tile::Tile
 // built by Tile::of, so validated; its mma is the op's shape).
 struct GemmConfig {
-  std::string op;          // matrix op id: "mma_16x16x16_f16_f32"
-  Tile tile;               // the block and its waves
-  bool direct_lds = true;  // where the arch and both operands allow, load straight to LDS (gemm._direct)
+  std::string op;           // matrix op id: "mma_16x16x16_f16_f32"
+  Tile tile;                // the block and its waves
+  bool direct_lds = true;   // where the arch and both operands allow, load straight to LDS (gemm._direct)
+  bool edge_units = false;  // the guarded loop's plain (not gathered) copies read 16-byte units (TileCopy)
 
   int threads(int wave) const;
   // errors::FieldError, with Python's facts, unless the op has a fragment
