@@ -22,6 +22,10 @@ block_n at a time with an online softmax (f32 statistics, f32 accumulators):
     causal diagonal and a last block past seq_k) copy with guards and set the
     masked scores to -inf; a row with no key yet keeps its max at -inf and
     the exponent is taken against 0, so no NaN is made.
+  - Without a mask, and with one query tile a wave, the unguarded loop
+    keeps a row's max in score units (raw_max in build): the old max is
+    one more operand of the lane's v_max3_f32 tree, and scale log2(e)
+    applies in the exponents' fma; the band loop gets it in log2 units.
   - The additive padding mask (f32 per key) is added in both loops.
   - The end divides by the row sum (0 for a row that sees no key), converts
     to the input type and stores a lane's consecutive head-dim elements as
@@ -162,10 +166,9 @@ def build(case):
         mask_row = b.offset(kern.mask, b.mul(b.mul(kern.z, kern.seq_k), 4))
     # Without a mask, and with one query tile a wave, the unguarded loop keeps each row's max in score
     # units, not log2 units: the old max is then one more operand of the lane's tree of v_max3_f32, with
-    # no plain max and no NaN-quieting copy of it, and the exponents' fma scales it. By `rocke isa`
-    # (llvm23) that is 27 and 9 fewer instructions a block on gfx1201 at d64 and d128, 3 on gfx950 at
-    # d64; with two query tiles a wave (d128 on CDNA) LLVM 23 interleaves the two trees into plain
-    # maxima and it costs 10 and 16 more, so those keep log2 units (docs/figures/attention-isa.md).
+    # no plain max and no NaN-quieting copy of it, and the exponents' fma scales it. With two query tiles
+    # a wave (d128 on CDNA) LLVM 23 interleaves the two trees into plain maxima, measured worse, so those
+    # keep log2 units (docs/figures/attention-isa.md).
     raw_max = mask_row is None and kern.tiles_q == 1
 
     def mask_values(kb, kt, guarded):
@@ -248,7 +251,7 @@ def build(case):
     with b.if_(b.cmp("gt", whole_end, 0)):
         copy_k.store(b, lds_k, copy_k.load(b, 0, 0, kern.tid), kern.tid)
         copy_v.store(b, lds_v, copy_v.load(b, 0, 0, kern.tid), kern.tid)
-    b.lds_barrier()
+    b.lds_barrier()  # K and V reach LDS through registers: the barriers need order LDS alone
     with b.for_range(0, whole_end, bn, init) as fast:
         nxt = b.min(b.add(fast.iv, bn), b.sub(whole_end, bn))  # the last block reloads itself: no branch
         # The block's origin is added to the pointers, so each lane's offset from it is the same every

@@ -492,7 +492,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
     copy_k.store(b, lds_k, copy_k.load(b, 0, 0, kern.tid), kern.tid);
     copy_v.store(b, lds_v, copy_v.load(b, 0, 0, kern.tid), kern.tid);
   });
-  b.lds_barrier();
+  b.lds_barrier();  // K and V reach LDS through registers: the barriers need order LDS alone
   const Values fast = b.for_range(0, whole_end, bn, flat(init), [&](const ir::Loop& loop) {
     Value* next = b.add(loop.iv, bn);
     Value* last = b.sub(whole_end, bn);
