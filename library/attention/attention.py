@@ -26,6 +26,8 @@ block_n at a time with an online softmax (f32 statistics, f32 accumulators):
     keeps a row's max in score units (raw_max in build): the old max is
     one more operand of the lane's v_max3_f32 tree, and scale log2(e)
     applies in the exponents' fma; the band loop gets it in log2 units.
+    The other loops take the old max into the first lane exchange's
+    v_max3_f32 (_across_with).
   - The additive padding mask (f32 per key) is added in both loops.
   - The end divides by the row sum (0 for a row that sees no key), converts
     to the input type and stores a lane's consecutive head-dim elements as
@@ -207,7 +209,7 @@ def build(case):
                         [b.select(seen(kern, kb, kt, v, t), e, NEG_INF) for v, e in enumerate(row)]
                         for kt, row in enumerate(x)
                     ]
-                m_new = b.max(m[t], softmax.across(b, kern.frag, _reduce(b, x, b.max), b.max))
+                m_new = _across_with(b, kern.frag, _reduce(b, x, b.max), m[t])
                 m_use = b.select(b.cmp("eq", m_new, NEG_INF), 0.0, m_new)
                 p = [[b.exp2(b.sub(e, m_use)) for e in row] for row in x]
                 alpha = b.exp2(b.sub(m[t], m_use))
@@ -218,7 +220,7 @@ def build(case):
                 p = [[softmax.scaled_exp(b, e, scale, m_use) for e in row] for row in x]
                 alpha = softmax.scaled_exp(b, m[t], scale, m_use)
             else:
-                m_new = b.max(m[t], b.mul(softmax.across(b, kern.frag, _reduce(b, x, b.max), b.max), scale2))
+                m_new = _across_with(b, kern.frag, b.mul(_reduce(b, x, b.max), scale2), m[t])
                 m_use = m_new
                 p = [[softmax.scaled_exp(b, e, scale, m_use) for e in row] for row in x]
                 alpha = b.exp2(b.sub(m[t], m_use))
@@ -277,6 +279,15 @@ def build(case):
         b.yield_(*flat(step(band.iv, unflat(band.iters), guarded=True)))
     _store(kern, unflat(band.results))
     return b.finish()
+
+
+def _across_with(b, frag, x, old):
+    """softmax.across of b.max over `x`, with `old` (the same on every such lane) joining the first
+    exchange: max(max(x, the other lane's x), old) is one v_max3_f32, where a plain max of `old` quiets
+    it first (v_max_f32 old, old, old)."""
+    n = frag.placement.n
+    other = b.bpermute(b.mul(b.xor(b.lane_id(), n), softmax.LANE_BYTES), x)
+    return softmax.butterfly(b, b.max(b.max(x, other), old), b.max, 2 * n, b.wave_size)
 
 
 def _max3(b, rows):

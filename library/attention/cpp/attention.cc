@@ -212,6 +212,18 @@ Value* max3(KernelBuilder& b, const std::vector<Values>& rows) {
   return values[0];
 }
 
+// attention._across_with: softmax.across of max over `x`, `old` joining the first exchange's max3.
+Value* across_with(KernelBuilder& b, const tile::Fragment& frag, Value* x, Value* old) {
+  const int n = frag.c_n;
+  Value* lane = b.lane_id();
+  Value* partner = b.xor_(lane, n);
+  Value* addr = b.mul(partner, tile::softmax::kLaneBytes);
+  Value* other = b.bpermute(addr, x);
+  Value* pair = b.max(x, other);
+  Value* first = b.max(pair, old);
+  return tile::softmax::butterfly(b, first, &KernelBuilder::max, 2 * n, b.wave_size());
+}
+
 // attention.seen: i1, query tile t of this lane sees key element v of key tile kt of the block at kb.
 Value* seen(Kernel& kern, Value* kb, int kt, int v, int t) {
   KernelBuilder& b = *kern.b;
@@ -416,8 +428,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
           }
         }
         Value* top = reduce(b, x, &KernelBuilder::max);
-        Value* row_top = tile::softmax::across(b, *kern.frag, top, &KernelBuilder::max);
-        m_new = b.max(st.m[ut], row_top);
+        m_new = across_with(b, *kern.frag, top, st.m[ut]);
         Value* empty = b.cmp("eq", m_new, kNegInf);
         m_use = b.select(empty, 0.0, m_new);
         for (std::size_t kt = 0; kt < x.size(); ++kt) {
@@ -440,9 +451,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
         alpha = tile::softmax::scaled_exp(b, st.m[ut], scale, m_use);
       } else {
         Value* top = reduce(b, x, &KernelBuilder::max);
-        Value* row_top = tile::softmax::across(b, *kern.frag, top, &KernelBuilder::max);
-        Value* scaled_top = b.mul(row_top, scale2);
-        m_new = b.max(st.m[ut], scaled_top);
+        Value* scaled_top = b.mul(top, scale2);
+        m_new = across_with(b, *kern.frag, scaled_top, st.m[ut]);
         m_use = m_new;
         for (std::size_t kt = 0; kt < x.size(); ++kt) {
           for (Value* e : x[kt]) p[kt].push_back(tile::softmax::scaled_exp(b, e, scale, m_use));
