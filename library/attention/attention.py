@@ -22,6 +22,12 @@ block_n at a time with an online softmax (f32 statistics, f32 accumulators):
     causal diagonal and a last block past seq_k) copy with guards and set the
     masked scores to -inf; a row with no key yet keeps its max at -inf and
     the exponent is taken against 0, so no NaN is made.
+  - Without a mask, and with one query tile a wave, the unguarded loop
+    keeps a row's max in score units (raw_max in build): the old max is
+    one more operand of the lane's v_max3_f32 tree, and scale log2(e)
+    applies in the exponents' fma; the band loop gets it in log2 units.
+    The other loops take the old max into the first lane exchange's
+    v_max3_f32 (_across_with).
   - The additive padding mask (f32 per key) is added in both loops.
   - The end divides by the row sum (0 for a row that sees no key), converts
     to the input type and stores a lane's consecutive head-dim elements as
@@ -160,6 +166,12 @@ def build(case):
     mask_row = None
     if kern.mask is not None:
         mask_row = b.offset(kern.mask, b.mul(b.mul(kern.z, kern.seq_k), 4))
+    # Without a mask, and with one query tile a wave, the unguarded loop keeps each row's max in score
+    # units, not log2 units: the old max is then one more operand of the lane's tree of v_max3_f32, with
+    # no plain max and no NaN-quieting copy of it, and the exponents' fma scales it. With two query tiles
+    # a wave (d128 on CDNA) LLVM 23 interleaves the two trees into plain maxima, measured worse, so those
+    # keep log2 units (docs/figures/attention-isa.md).
+    raw_max = mask_row is None and kern.tiles_q == 1
 
     def mask_values(kb, kt, guarded):
         """This lane's additive mask for key tile kt of the block at kb: c f32 values (0 past seq_k when guarded)."""
@@ -197,14 +209,21 @@ def build(case):
                         [b.select(seen(kern, kb, kt, v, t), e, NEG_INF) for v, e in enumerate(row)]
                         for kt, row in enumerate(x)
                     ]
-                m_new = b.max(m[t], softmax.across(b, kern.frag, _reduce(b, x, b.max), b.max))
+                m_new = _across_with(b, kern.frag, _reduce(b, x, b.max), m[t])
                 m_use = b.select(b.cmp("eq", m_new, NEG_INF), 0.0, m_new)
                 p = [[b.exp2(b.sub(e, m_use)) for e in row] for row in x]
+                alpha = b.exp2(b.sub(m[t], m_use))
+            elif raw_max:
+                # The old max joins the lane's tree as one more max3 operand (m and m_new in score units).
+                m_new = softmax.across(b, kern.frag, _max3(b, x + [[m[t]]]), b.max)
+                m_use = b.mul(m_new, scale2)
+                p = [[softmax.scaled_exp(b, e, scale, m_use) for e in row] for row in x]
+                alpha = softmax.scaled_exp(b, m[t], scale, m_use)
             else:
-                m_new = b.max(m[t], b.mul(softmax.across(b, kern.frag, _reduce(b, x, b.max), b.max), scale2))
+                m_new = _across_with(b, kern.frag, b.mul(_reduce(b, x, b.max), scale2), m[t])
                 m_use = m_new
                 p = [[softmax.scaled_exp(b, e, scale, m_use) for e in row] for row in x]
-            alpha = b.exp2(b.sub(m[t], m_use))
+                alpha = b.exp2(b.sub(m[t], m_use))
             l[t] = b.add(b.mul(l[t], alpha), _reduce(b, p, b.add))
             m[t] = m_new
             pk[t] = [softmax.repack(b, row, kern.elem) for row in p]
@@ -234,7 +253,7 @@ def build(case):
     with b.if_(b.cmp("gt", whole_end, 0)):
         copy_k.store(b, lds_k, copy_k.load(b, 0, 0, kern.tid), kern.tid)
         copy_v.store(b, lds_v, copy_v.load(b, 0, 0, kern.tid), kern.tid)
-    b.barrier()
+    b.lds_barrier()  # K and V reach LDS through registers: the barriers need order LDS alone
     with b.for_range(0, whole_end, bn, init) as fast:
         nxt = b.min(b.add(fast.iv, bn), b.sub(whole_end, bn))  # the last block reloads itself: no branch
         # The block's origin is added to the pointers, so each lane's offset from it is the same every
@@ -244,19 +263,43 @@ def build(case):
         block_v = dataclasses.replace(copy_v, src=b.offset(kern.v, origin))
         regs_k, regs_v = block_k.load(b, 0, 0, kern.tid), block_v.load(b, 0, 0, kern.tid)
         state = step(fast.iv, unflat(fast.iters), guarded=False)
-        b.barrier()  # every wave is done reading this block
+        b.lds_barrier()  # every wave is done reading this block
         copy_k.store(b, lds_k, regs_k, kern.tid)
         copy_v.store(b, lds_v, regs_v, kern.tid)
-        b.barrier()
+        b.lds_barrier()
         b.yield_(*flat(state))
-    with b.for_range(whole_end, kv_end, bn, fast.results) as band:
-        b.barrier()
+    acc, m, l = unflat(fast.results)
+    if raw_max:
+        m = [b.mul(x, scale2) for x in m]  # the band's statistics are in log2 units
+    with b.for_range(whole_end, kv_end, bn, flat((acc, m, l))) as band:
+        b.lds_barrier()
         copy_k.guarded(b, lds_k, band.iv, 0, kern.seq_k, d, kern.tid)
         copy_v.guarded(b, lds_v, 0, band.iv, d, kern.seq_k, kern.tid)
-        b.barrier()
+        b.lds_barrier()
         b.yield_(*flat(step(band.iv, unflat(band.iters), guarded=True)))
     _store(kern, unflat(band.results))
     return b.finish()
+
+
+def _across_with(b, frag, x, old):
+    """softmax.across of b.max over `x`, with `old` (the same on every such lane) joining the first
+    exchange: max(max(x, the other lane's x), old) is one v_max3_f32, where a plain max of `old` quiets
+    it first (v_max_f32 old, old, old)."""
+    n = frag.placement.n
+    other = b.bpermute(b.mul(b.xor(b.lane_id(), n), softmax.LANE_BYTES), x)
+    return softmax.butterfly(b, b.max(b.max(x, other), old), b.max, 2 * n, b.wave_size)
+
+
+def _max3(b, rows):
+    """The max of every value of a list of lists, as a tree of max(max(a, b), c): one v_max3_f32 each
+    (LLVM forms them from that shape, where other shapes leave some plain v_max_f32)."""
+    values = [e for row in rows for e in row]
+    while len(values) > 1:
+        tail = len(values) // 3 * 3
+        values = [b.max(b.max(x, y), z) for x, y, z in zip(*[iter(values[:tail])] * 3)] + values[tail:]
+        if len(values) == 2:
+            values = [b.max(*values)]
+    return values[0]
 
 
 def _reduce(b, rows, combine):

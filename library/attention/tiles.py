@@ -6,7 +6,7 @@ Triton's tutorial kernel, the yardstick (issue 20), runs BLOCK_M = 128 and
 BLOCK_N = 64 on every arch, and so do these rows but one. At d64, 8 waves
 of 16 query rows each (512 lanes on CDNA, 256 on RDNA4): 4 waves of 32 rows
 hold twice the accumulators, by `rocke isa` on llvm23 199 VGPRs and SGPR
-spills on gfx942 against 110 VGPRs (occupancy 4) with 8 waves. At d128 on
+spills on gfx942 against 114 VGPRs (occupancy 4) with 8 waves. At d128 on
 CDNA, 4 waves of 32 rows (two 16-row query tiles a wave): each K and V
 fragment read from LDS feeds both tiles' matrix ops, half the LDS reads per
 MAC of 16-row waves, at occupancy 2 (docs/figures/attention-isa.md).

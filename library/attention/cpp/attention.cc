@@ -194,6 +194,36 @@ Value* reduce(KernelBuilder& b, const std::vector<Values>& rows, tile::softmax::
   return values[0];
 }
 
+// attention._max3: the max of every value as a tree of max(max(a, b), c), one v_max3_f32 each.
+Value* max3(KernelBuilder& b, const std::vector<Values>& rows) {
+  Values values;
+  for (const Values& row : rows) values.insert(values.end(), row.begin(), row.end());
+  while (values.size() > 1) {
+    const std::size_t tail = values.size() / 3 * 3;
+    Values next;
+    for (std::size_t i = 0; i < tail; i += 3) {
+      Value* pair = b.max(values[i], values[i + 1]);
+      next.push_back(b.max(pair, values[i + 2]));
+    }
+    next.insert(next.end(), values.begin() + static_cast<std::ptrdiff_t>(tail), values.end());
+    if (next.size() == 2) next = {b.max(next[0], next[1])};
+    values = std::move(next);
+  }
+  return values[0];
+}
+
+// attention._across_with: softmax.across of max over `x`, `old` joining the first exchange's max3.
+Value* across_with(KernelBuilder& b, const tile::Fragment& frag, Value* x, Value* old) {
+  const int n = frag.c_n;
+  Value* lane = b.lane_id();
+  Value* partner = b.xor_(lane, n);
+  Value* addr = b.mul(partner, tile::softmax::kLaneBytes);
+  Value* other = b.bpermute(addr, x);
+  Value* pair = b.max(x, other);
+  Value* first = b.max(pair, old);
+  return tile::softmax::butterfly(b, first, &KernelBuilder::max, 2 * n, b.wave_size());
+}
+
 // attention.seen: i1, query tile t of this lane sees key element v of key tile kt of the block at kb.
 Value* seen(Kernel& kern, Value* kb, int kt, int v, int t) {
   KernelBuilder& b = *kern.b;
@@ -322,6 +352,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
     Value* bytes = b.mul(rows_before, 4);
     mask_row = b.offset(kern.mask, bytes);
   }
+  // attention.build's raw_max: the unguarded loop keeps each row's max in score units (see there).
+  const bool raw_max = mask_row == nullptr && tq == 1;
 
   auto mask_values = [&](Value* kb, int kt, bool guarded) {
     Value* block = b.add(kb, 16 * kt);
@@ -374,6 +406,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
       }
       Value* m_new = nullptr;
       Value* m_use = nullptr;
+      Value* alpha = nullptr;
       std::vector<Values> p(static_cast<std::size_t>(tk));
       if (guarded || !adds.empty()) {
         for (Values& row : x) {
@@ -395,8 +428,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
           }
         }
         Value* top = reduce(b, x, &KernelBuilder::max);
-        Value* row_top = tile::softmax::across(b, *kern.frag, top, &KernelBuilder::max);
-        m_new = b.max(st.m[ut], row_top);
+        m_new = across_with(b, *kern.frag, top, st.m[ut]);
         Value* empty = b.cmp("eq", m_new, kNegInf);
         m_use = b.select(empty, 0.0, m_new);
         for (std::size_t kt = 0; kt < x.size(); ++kt) {
@@ -405,18 +437,28 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
             p[kt].push_back(b.exp2(shifted));
           }
         }
+        alpha = b.exp2(b.sub(st.m[ut], m_use));
+      } else if (raw_max) {
+        // The old max joins the lane's tree as one more max3 operand (m and m_new in score units).
+        std::vector<Values> with_old = x;
+        with_old.push_back({st.m[ut]});
+        Value* top = max3(b, with_old);
+        m_new = tile::softmax::across(b, *kern.frag, top, &KernelBuilder::max);
+        m_use = b.mul(m_new, scale2);
+        for (std::size_t kt = 0; kt < x.size(); ++kt) {
+          for (Value* e : x[kt]) p[kt].push_back(tile::softmax::scaled_exp(b, e, scale, m_use));
+        }
+        alpha = tile::softmax::scaled_exp(b, st.m[ut], scale, m_use);
       } else {
         Value* top = reduce(b, x, &KernelBuilder::max);
-        Value* row_top = tile::softmax::across(b, *kern.frag, top, &KernelBuilder::max);
-        Value* scaled_top = b.mul(row_top, scale2);
-        m_new = b.max(st.m[ut], scaled_top);
+        Value* scaled_top = b.mul(top, scale2);
+        m_new = across_with(b, *kern.frag, scaled_top, st.m[ut]);
         m_use = m_new;
         for (std::size_t kt = 0; kt < x.size(); ++kt) {
           for (Value* e : x[kt]) p[kt].push_back(tile::softmax::scaled_exp(b, e, scale, m_use));
         }
+        alpha = b.exp2(b.sub(st.m[ut], m_use));
       }
-      Value* drop = b.sub(st.m[ut], m_use);
-      Value* alpha = b.exp2(drop);
       Value* kept = b.mul(st.l[ut], alpha);
       Value* added = reduce(b, p, &KernelBuilder::add);
       st.l[ut] = b.add(kept, added);
@@ -460,7 +502,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
     copy_k.store(b, lds_k, copy_k.load(b, 0, 0, kern.tid), kern.tid);
     copy_v.store(b, lds_v, copy_v.load(b, 0, 0, kern.tid), kern.tid);
   });
-  b.barrier();
+  b.lds_barrier();  // K and V reach LDS through registers: the barriers need order LDS alone
   const Values fast = b.for_range(0, whole_end, bn, flat(init), [&](const ir::Loop& loop) {
     Value* next = b.add(loop.iv, bn);
     Value* last = b.sub(whole_end, bn);
@@ -476,17 +518,21 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
     const Values regs_k = block_k.load(b, 0, 0, kern.tid);
     const Values regs_v = block_v.load(b, 0, 0, kern.tid);
     const State st = step(loop.iv, unflat(loop.iters, tq, td), false);
-    b.barrier();  // every wave is done reading this block
+    b.lds_barrier();  // every wave is done reading this block
     copy_k.store(b, lds_k, regs_k, kern.tid);
     copy_v.store(b, lds_v, regs_v, kern.tid);
-    b.barrier();
+    b.lds_barrier();
     b.yield_(flat(st));
   });
-  const Values band = b.for_range(whole_end, kv_end, bn, fast, [&](const ir::Loop& loop) {
-    b.barrier();
+  State after = unflat(fast, tq, td);
+  if (raw_max) {
+    for (Value*& m : after.m) m = b.mul(m, scale2);  // the band's statistics are in log2 units
+  }
+  const Values band = b.for_range(whole_end, kv_end, bn, flat(after), [&](const ir::Loop& loop) {
+    b.lds_barrier();
     copy_k.guarded(b, lds_k, loop.iv, 0, kern.seq_k, d, kern.tid);
     copy_v.guarded(b, lds_v, 0, loop.iv, d, kern.seq_k, kern.tid);
-    b.barrier();
+    b.lds_barrier();
     b.yield_(flat(step(loop.iv, unflat(loop.iters, tq, td), true)));
   });
   store(kern, unflat(band, tq, td));
