@@ -93,8 +93,8 @@ def rocke_catalog(name, problems, archs, families, flavor = "llvm" + DEFAULT_LLV
 
     Creates:
       name + "_families": the registry of `families` (rocke_registry_of).
-      name + "_kernel_main": //app/planner:kernel_main's program with that
-          registry. An action whose plan takes a family outside it fails,
+      name + "_kernel_main": kernel_main.py (//app/planner:kernel_main) as a
+          program with that registry. An action whose plan takes a family outside it fails,
           naming the family and this list.
       name + "_NNN_ARCH" for each entry NNN (its index, 3 digits) and arch:
           the folder NAME_NNN_ARCH/ of its kernels: rows.json (its index
@@ -146,7 +146,7 @@ def rocke_catalog(name, problems, archs, families, flavor = "llvm" + DEFAULT_LLV
         main = "//app/planner:kernel_main.py",
         deps = [
             ":" + registry,
-            "//app/planner:kernel_main_deps",
+            "//app/planner:kernel_main",
         ],
     )
     kernels = []
