@@ -622,7 +622,7 @@ def rocke_registry_of(name, families, summary):
 
     Args:
       name: the py_library's name.
-      families: labels of rocke_family targets, e.g. "//library/gemm:gemm".
+      families: labels of rocke_family targets, as "//PKG:NAME".
       summary: what the registry holds, for its docstring.
     """
     labels = [native.package_relative_label(f) for f in families]
