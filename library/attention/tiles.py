@@ -5,17 +5,15 @@ over `waves` waves), and the keys of one step of the K/V loop (block_n).
 Triton's tutorial kernel, the yardstick (issue 20), runs BLOCK_M = 128 and
 BLOCK_N = 64 on every arch, and so do these rows but one. At d64, 8 waves
 of 16 query rows each (512 lanes on CDNA, 256 on RDNA4): 4 waves of 32 rows
-hold twice the accumulators, by `rocke isa` on llvm23 199 VGPRs and SGPR
-spills on gfx942 against 114 VGPRs (occupancy 4) with 8 waves. At d128 on
-CDNA, 4 waves of 32 rows (two 16-row query tiles a wave): each K and V
-fragment read from LDS feeds both tiles' matrix ops, half the LDS reads per
-MAC of 16-row waves, at occupancy 2 (docs/figures/attention-isa.md).
-gfx1201 at d128 takes 32 keys a step:
-with 64, its wave32 lanes hold twice the scores and LLVM 23 spills the causal
-kernel (256 VGPRs, catalog/llama_attention.json); with 32, 201 VGPRs at
-occupancy 7. Every row uses the 16x16x16 op: its
-accumulator tile is the B operand of the next product without a lane
-exchange (tile/softmax.py).
+hold twice the accumulators, and on gfx942 (llvm23) spill SGPRs and lose
+occupancy. At d128 on CDNA, 4 waves of 32 rows (two 16-row query tiles a
+wave): each K and V fragment read from LDS feeds both tiles' matrix ops,
+half the LDS reads per MAC of 16-row waves. gfx1201 at d128 takes 32 keys
+a step: with 64, its wave32 lanes hold twice the scores and LLVM spills the
+causal kernel (catalog/llama_attention.json). The registers and occupancy
+each row gets are in docs/figures/attention-isa.md. Every row uses the
+16x16x16 op: its accumulator tile is the B operand of the next product
+without a lane exchange (tile/softmax.py).
 
 The rows are data, tiles.json beside this file, in the order errors list
 them; the planner's --explain quotes the row it takes.

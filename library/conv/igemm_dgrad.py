@@ -27,8 +27,8 @@ consecutive columns (channels) of one (filter, tap) are one vector load,
 transposed on the way to LDS (the gather runs along B's rows); otherwise
 one load per element. A 1x1 filter keeps the element loads: its loop is
 short enough that LLVM unrolls it two k steps deep, and with the
-transposing writes' 8 LDS addresses that costs a wave on gfx942 (92 ->
-100 VGPRs) and two on gfx950 (72 -> 86) (docs/figures/conv-isa.md). Both orders
+transposing writes' 8 LDS addresses that costs occupancy on gfx942 and
+gfx950 (docs/figures/conv-isa.md has the registers). Both orders
 were built and measured on resnet50_3x3_c64: tap-major takes fewer
 instructions and VGPRs on gfx942 and gfx1201 (docs/figures/conv-isa.md).
 
