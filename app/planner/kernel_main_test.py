@@ -7,23 +7,14 @@ from arch import arch
 from planner import kernel_main
 
 
+def _argv(obj, index, arch, toolchain, out):
+    return ["--entry", json.dumps(obj), "--index", str(index), "--arch", arch, "--toolchain", toolchain, "--out", out]
+
+
 def _run(tmp_path, index, obj, arch):
     out = tmp_path / "k"
     out.mkdir()  # Bazel makes an action's output folder before the action runs
-    status = kernel_main.main(
-        [
-            "--entry",
-            json.dumps(obj),
-            "--index",
-            str(index),
-            "--arch",
-            arch,
-            "--toolchain",
-            str(tmp_path / "unused-toolchain.json"),
-            "--out",
-            str(out),
-        ]
-    )
+    status = kernel_main.main(_argv(obj, index, arch, str(tmp_path / "unused-toolchain.json"), str(out)))
     rows = json.loads((out / "rows.json").read_text()) if (out / "rows.json").exists() else None
     files = sorted(os.path.relpath(os.path.join(d, f), out) for d, _, fs in os.walk(out) for f in fs)
     return status, rows, files
@@ -59,20 +50,8 @@ def test_a_bad_entry_is_recorded_without_arch_or_name(tmp_path):
 
 def test_an_unwritable_output_still_fails_the_action(tmp_path, capsys):
     (tmp_path / "a-file").write_text("")
-    status = kernel_main.main(
-        [
-            "--entry",
-            json.dumps({"op": "gemm", "m": 64, "n": 64}),
-            "--index",
-            "0",
-            "--arch",
-            "gfx942",
-            "--toolchain",
-            "unused.json",
-            "--out",
-            str(tmp_path / "a-file" / "k"),
-        ]
-    )
+    entry = {"op": "gemm", "m": 64, "n": 64}
+    status = kernel_main.main(_argv(entry, 0, "gfx942", "unused.json", str(tmp_path / "a-file" / "k")))
     assert status == 1 and "rocke catalog:" in capsys.readouterr().err
 
 
@@ -88,20 +67,8 @@ def test_a_flavor_that_cannot_lower_the_arch_fails_the_action_naming_arch_domain
     # llvm20 does not know gfx1250: the lowering refuses before any LLVM runs, and the line says which error it is.
     out = tmp_path / "k"
     out.mkdir()
-    status = kernel_main.main(
-        [
-            "--entry",
-            json.dumps({"op": "gemm", "name": "g", "m": 64, "n": 64, "k": 64, "dtype": "f16"}),
-            "--index",
-            "0",
-            "--arch",
-            "gfx1250",
-            "--toolchain",
-            os.environ["ROCKE_LLVM20"],
-            "--out",
-            str(out),
-        ]
-    )
+    gemm = {"op": "gemm", "name": "g", "m": 64, "n": 64, "k": 64, "dtype": "f16"}
+    status = kernel_main.main(_argv(gemm, 0, "gfx1250", os.environ["ROCKE_LLVM20"], str(out)))
     err = capsys.readouterr().err
     assert status == 1 and os.listdir(out) == []
     assert err.startswith("rocke catalog: ArchDomainError: ") and "gfx1250 is not known to llvm20" in err, err
@@ -113,20 +80,8 @@ def test_a_family_outside_the_programs_registry_fails_the_action_naming_it(tmp_p
     monkeypatch.setattr(kernel_main.rocke_families, "FAMILIES", {})
     out = tmp_path / "k"
     out.mkdir()
-    status = kernel_main.main(
-        [
-            "--entry",
-            json.dumps({"op": "gemm", "name": "g", "m": 64, "n": 64, "k": 64, "dtype": "f16"}),
-            "--index",
-            "0",
-            "--arch",
-            "gfx942",
-            "--toolchain",
-            os.environ["ROCKE_LLVM20"],
-            "--out",
-            str(out),
-        ]
-    )
+    gemm = {"op": "gemm", "name": "g", "m": 64, "n": 64, "k": 64, "dtype": "f16"}
+    status = kernel_main.main(_argv(gemm, 0, "gfx942", os.environ["ROCKE_LLVM20"], str(out)))
     err = capsys.readouterr().err
     assert status == 1 and os.listdir(out) == []
     assert err.startswith("rocke catalog: expected gemm.gemm (family gemm) in the family registry, got only none"), err
