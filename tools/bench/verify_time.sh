@@ -28,7 +28,8 @@ t0=$(date +%s.%N)
 seconds=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$t0" "$(date +%s.%N)")
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 summary=$(grep -E '^[0-9]+ kernels \(' "$out/log" | tail -1)
-[[ -n $summary ]] || { echo "verify_time: the build printed no summary line; see $out/log" >&2; exit 1; }
+[[ -n $summary ]] || { tail -5 "$out/log" >&2; echo "verify_time: the build printed no summary line (its log's end above)" >&2; exit 1; }
+summary=${summary%; wrote *} # the folder is this run's scratch
 row="| $(git rev-parse --short=12 HEAD) | $(date -u +%F) | $seconds s | $load_before | $load_after | $summary |"
 echo "$row"
 
