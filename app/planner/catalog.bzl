@@ -47,7 +47,7 @@ _kernel = rule(
         "index": attr.int(mandatory = True, doc = "its index in the set"),
         "arch": attr.string(mandatory = True),
         "toolchain": attr.label(mandatory = True, allow_single_file = [".json"], doc = "the flavor's toolchain.json"),
-        "tool": attr.label(mandatory = True, executable = True, cfg = "exec", doc = "kernel_main with the catalog's families"),
+        "tool": attr.label(mandatory = True, executable = True, cfg = "target", doc = "kernel_main with the catalog's families"),
     },
 )
 
@@ -76,7 +76,7 @@ _archive = rule(
         "archs": attr.string_list(mandatory = True, doc = "the catalog's archs (an entry refused on all alike is one error)"),
         "tar": attr.output(mandatory = True),
         "index": attr.output(mandatory = True),
-        "_tool": attr.label(default = "//app/planner:archive_main", executable = True, cfg = "exec"),
+        "_tool": attr.label(default = "//app/planner:archive_main", executable = True, cfg = "target"),
     },
 )
 

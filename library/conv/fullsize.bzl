@@ -3,6 +3,7 @@ and compiled by a test per flavor."""
 
 load("@rules_python//python:defs.bzl", "py_binary")
 load("//toolchains/llvm:flavors.bzl", "LLVM_VERSIONS")
+load("//platform/build_defs:run.bzl", "rocke_run")
 load("//toolchains/python:defs.bzl", "py_pytest")
 
 # Loaded by library/conv/BUILD.bazel only.
@@ -15,7 +16,7 @@ def conv_fullsize_test(name, module, deps, tags, cases = "layers", depthwise_fro
 
     Creates:
       name + "_emitter":       py_binary of fullsize_emit.py with the family.
-      name + "_ir":            genrule -> for every NN, NAME.llvmNN.irs.json
+      name + "_ir":            action -> for every NN, NAME.llvmNN.irs.json
                                and NAME.llvmNN.manifest, the case set
                                `cases` (fullsize_emit.py --cases), each case
                                built once and lowered by LLVM NN's flavor (a
@@ -59,9 +60,9 @@ def conv_fullsize_test(name, module, deps, tags, cases = "layers", depthwise_fro
             "//platform/lower",
         ],
     )
-    extra = " --cases " + cases
+    extra = ["--cases", cases]
     if depthwise_from:
-        extra += " --depthwise-from $(execpath {})".format(depthwise_from)
+        extra += ["--depthwise-from", "$(execpath {})".format(depthwise_from)]
     files = {}  # flavor -> (irs, manifest)
     for version in LLVM_VERSIONS:
         flavor = "llvm" + version
@@ -70,20 +71,16 @@ def conv_fullsize_test(name, module, deps, tags, cases = "layers", depthwise_fro
             name = "{}_ir_{}".format(name, flavor),
             srcs = list(files[flavor]),
         )
-    native.genrule(
+    flags = []
+    for f in files:
+        flags += ["--flavor", f, "--irs", "$(execpath {})".format(files[f][0]), "--manifest", "$(execpath {})".format(files[f][1])]
+    rocke_run(
         name = name + "_ir",
+        tool = ":" + emitter,
         srcs = [depthwise_from] if depthwise_from else [],
         outs = [f for pair in files.values() for f in pair],
-        cmd = "$(execpath :{}) --family {} {}{}".format(
-            emitter,
-            module,
-            " ".join([
-                "--flavor {} --irs $(execpath {}) --manifest $(execpath {})".format(f, files[f][0], files[f][1])
-                for f in files
-            ]),
-            extra,
-        ),
-        tools = [":" + emitter],
+        arguments = ["--family", module] + flags + extra,
+        mnemonic = "RockeFullsizeEmit",
     )
     tests = []
     for flavor in files:

@@ -5,6 +5,7 @@ those targets."""
 load("@rules_python//python:defs.bzl", "py_binary", "py_library", "py_test")
 load("//toolchains/llvm:flavors.bzl", "DEFAULT_LLVM_VERSION", "LLVM_VERSIONS")
 load("//toolchains/python:defs.bzl", "py_pytest")
+load(":run.bzl", "rocke_run")
 
 ALL_FLAVORS = ["llvm" + v for v in LLVM_VERSIONS]
 
@@ -27,30 +28,36 @@ def _golden_target(pkg, name, flavor):
     return "//{}:{}_golden_{}".format(pkg, name, flavor)
 
 def _emit(name, tool, family, flavor, cases, outs, golden_target):
-    """A genrule running the C++ emitter `tool` (it takes the Python
+    """An action (rocke_run) running the C++ emitter `tool` (it takes the Python
     emitter's flags, one flavor a run) over the case list `cases`;
     outs = (irs, rk, manifest)."""
     irs, rk, manifest = outs
-    native.genrule(
+    rocke_run(
         name = name,
+        tool = tool,
         srcs = [cases],
         outs = [irs, rk, manifest],
-        cmd = ("$(execpath {e}) --family {fam} --flavor {f} --cases $(execpath {c}) --irs $(execpath {i}) " +
-               "--rk $(execpath {r}) --manifest $(execpath {m}) --bless-target {g}").format(
-            e = tool,
-            fam = family,
-            f = flavor,
-            c = cases,
-            i = irs,
-            r = rk,
-            m = manifest,
-            g = golden_target,
-        ),
-        tools = [tool],
+        arguments = [
+            "--family",
+            family,
+            "--flavor",
+            flavor,
+            "--cases",
+            "$(execpath {})".format(cases),
+            "--irs",
+            "$(execpath {})".format(irs),
+            "--rk",
+            "$(execpath {})".format(rk),
+            "--manifest",
+            "$(execpath {})".format(manifest),
+            "--bless-target",
+            golden_target,
+        ],
+        mnemonic = "RockeEmitCpp",
     )
 
 def _emit_flavors(name, tool, family, flavors, cases, pkg):
-    """NAME_emit: one genrule running the Python emitter `tool` over the case
+    """NAME_emit: one action (rocke_run) running the Python emitter `tool` over the case
     list `cases` for every flavor of `flavors` (one run builds each case once:
     platform/family/emit.py), writing each flavor's _outs(name, F, ""); and
     NAME_emit_F: a filegroup of flavor F's three files."""
@@ -58,25 +65,29 @@ def _emit_flavors(name, tool, family, flavors, cases, pkg):
     for flavor in flavors:
         irs, rk, manifest = _outs(name, flavor, "")
         outs += [irs, rk, manifest]
-        groups.append(
-            "--flavor {} --irs $(execpath {}) --rk $(execpath {}) --manifest $(execpath {}) --bless-target {}".format(
-                flavor,
-                irs,
-                rk,
-                manifest,
-                _golden_target(pkg, name, flavor),
-            ),
-        )
+        groups += [
+            "--flavor",
+            flavor,
+            "--irs",
+            "$(execpath {})".format(irs),
+            "--rk",
+            "$(execpath {})".format(rk),
+            "--manifest",
+            "$(execpath {})".format(manifest),
+            "--bless-target",
+            _golden_target(pkg, name, flavor),
+        ]
         native.filegroup(
             name = "{}_emit_{}".format(name, flavor),
             srcs = [irs, rk, manifest],
         )
-    native.genrule(
+    rocke_run(
         name = name + "_emit",
+        tool = tool,
         srcs = [cases],
         outs = outs,
-        cmd = "$(execpath {}) --family {} --cases $(execpath {}) {}".format(tool, family, cases, " ".join(groups)),
-        tools = [tool],
+        arguments = ["--family", family, "--cases", "$(execpath {})".format(cases)] + groups,
+        mnemonic = "RockeEmit",
     )
 
 def _outs(name, flavor, engine):
@@ -137,17 +148,26 @@ def _objects_out(name, flavor):
     return "{}.{}.objects.json".format(name, flavor)
 
 def _objects(name, flavor, py):
-    """NAME_objects_F: genrule building every emitted case with LLVM F; returns its output."""
+    """NAME_objects_F: an action (rocke_run) building every emitted case with LLVM F; returns its output."""
     irs, manifest = py[0], py[2]
     out = _objects_out(name, flavor)
     toolchain = "@{}//:toolchain.json".format(flavor)
-    native.genrule(
+    rocke_run(
         name = "{}_objects_{}".format(name, flavor),
+        tool = "//platform/family:build_objects",
         srcs = [irs, manifest, toolchain],
         outs = [out],
-        cmd = ("$(execpath //platform/family:build_objects) --irs $(execpath {i}) --manifest $(execpath {m}) " +
-               "--toolchain $(execpath {t}) --out $@").format(i = irs, m = manifest, t = toolchain),
-        tools = ["//platform/family:build_objects"],
+        arguments = [
+            "--irs",
+            "$(execpath {})".format(irs),
+            "--manifest",
+            "$(execpath {})".format(manifest),
+            "--toolchain",
+            "$(execpath {})".format(toolchain),
+            "--out",
+            "$(execpath {})".format(out),
+        ],
+        mnemonic = "RockeObjects",
     )
     return out
 
@@ -233,15 +253,15 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
 
     Creates, flavor-free:
       name + "_emitter":  py_binary, the emit program with the family linked in.
-      name + "_cases":    genrule -> NAME.cases.json, the case list as
+      name + "_cases":    action -> NAME.cases.json, the case list as
                           canonical JSON ({"cases":[{"arch","id","spec"}],
                           "family","format"}; platform/ir/SPELLING.md), the
                           list both engines build from.
-      name + "_emit":     genrule: the Python emitter over NAME.cases.json,
+      name + "_emit":     action: the Python emitter over NAME.cases.json,
                           once for every flavor in `flavors` (each case
                           built once, lowered per flavor), writing each
                           flavor's three files below.
-      name + "_checks":   genrule -> NAME.checks.json, every case's numeric
+      name + "_checks":   action -> NAME.checks.json, every case's numeric
                           check (inputs, bounds, grid, workgroup size) as
                           data (platform/family/checks.py), which the
                           machine gates read instead of the module: an
@@ -268,7 +288,7 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
                                rejections with their error class).
       name + "_golden_" + F:   test: manifest and representative IR vs the
                                golden. Tags: golden, flavor=F, family=NAME.
-      name + "_objects_" + F:  genrule: every emitted case built by LLVM F
+      name + "_objects_" + F:  action: every emitted case built by LLVM F
                                (verify, compile, no indirect call, link
                                --no-undefined, resource figures) ->
                                NAME.F.objects.json (platform/family/objects.py),
@@ -292,7 +312,7 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
     and when `cpp_engine` (an executable taking the same flags, with --family
     NAME, and writing the same three files) and `cpp_library` (the C++
     mirror, which the engine links through the registry's cpp_families) are given:
-      name + "_emit_cpp_" + F:      genrule, the C++ engine's output from the
+      name + "_emit_cpp_" + F:      action, the C++ engine's output from the
                                     same NAME.cases.json.
       name + "_byte_identity_" + F: test: per case the .rk text and the LLVM IR,
                                     then the manifests, byte-identical
@@ -358,11 +378,12 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
 
     # The emitter's two files of the family's data: (target suffix, output, flag).
     for suffix, out, flag in [("_cases", cases, "--cases-json"), ("_checks", checks, "--checks")]:
-        native.genrule(
+        rocke_run(
             name = name + suffix,
+            tool = ":" + name + "_emitter",
             outs = [out],
-            cmd = "$(execpath :{e}) --family {fam} {flag} $@".format(e = name + "_emitter", fam = module, flag = flag),
-            tools = [":" + name + "_emitter"],
+            arguments = ["--family", module, flag, "$(execpath {})".format(out)],
+            mnemonic = "RockeFamilyData",
         )
     py_pytest(
         name = name + "_cases_json",
