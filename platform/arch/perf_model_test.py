@@ -31,9 +31,7 @@ def test_the_figures_without_a_source_are_the_assumed_ones():
     assert sorted(perf_model.unsourced("gfx1201")) == [
         "cycles_per_pass",
         "l2_gbps",
-        "lds_latency_cycles",
         "smem_latency_cycles",
-        "vmem_latency_cycles",
     ]
 
 
