@@ -209,18 +209,18 @@ def build(case):
                         [b.select(seen(kern, kb, kt, v, t), e, NEG_INF) for v, e in enumerate(row)]
                         for kt, row in enumerate(x)
                     ]
-                m_new = _across_with(b, kern.frag, _reduce(b, x, b.max), m[t])
+                m_new = _across_with(b, kern.frag, _reduce(b, x, b.max_nnan), m[t])
                 m_use = b.select(b.cmp("eq", m_new, NEG_INF), 0.0, m_new)
                 p = [[b.exp2(b.sub(e, m_use)) for e in row] for row in x]
                 alpha = b.exp2(b.sub(m[t], m_use))
             elif raw_max:
                 # The old max joins the lane's tree as one more max3 operand (m and m_new in score units).
-                m_new = softmax.across(b, kern.frag, _max3(b, x + [[m[t]]]), b.max)
+                m_new = softmax.across(b, kern.frag, _max3(b, x + [[m[t]]]), b.max_nnan)
                 m_use = b.mul(m_new, scale2)
                 p = [[softmax.scaled_exp(b, e, scale, m_use) for e in row] for row in x]
                 alpha = softmax.scaled_exp(b, m[t], scale, m_use)
             else:
-                m_new = _across_with(b, kern.frag, b.mul(_reduce(b, x, b.max), scale2), m[t])
+                m_new = _across_with(b, kern.frag, b.mul(_reduce(b, x, b.max_nnan), scale2), m[t])
                 m_use = m_new
                 p = [[softmax.scaled_exp(b, e, scale, m_use) for e in row] for row in x]
                 alpha = b.exp2(b.sub(m[t], m_use))
@@ -287,7 +287,7 @@ def _across_with(b, frag, x, old):
     it first (v_max_f32 old, old, old)."""
     n = frag.placement.n
     other = b.bpermute(b.mul(b.xor(b.lane_id(), n), softmax.LANE_BYTES), x)
-    return softmax.butterfly(b, b.max(b.max(x, other), old), b.max, 2 * n, b.wave_size)
+    return softmax.butterfly(b, b.max_nnan(b.max_nnan(x, other), old), b.max_nnan, 2 * n, b.wave_size)
 
 
 def _max3(b, rows):
@@ -296,9 +296,9 @@ def _max3(b, rows):
     values = [e for row in rows for e in row]
     while len(values) > 1:
         tail = len(values) // 3 * 3
-        values = [b.max(b.max(x, y), z) for x, y, z in zip(*[iter(values[:tail])] * 3)] + values[tail:]
+        values = [b.max_nnan(b.max_nnan(x, y), z) for x, y, z in zip(*[iter(values[:tail])] * 3)] + values[tail:]
         if len(values) == 2:
-            values = [b.max(*values)]
+            values = [b.max_nnan(*values)]
     return values[0]
 
 

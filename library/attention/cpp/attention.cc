@@ -202,11 +202,11 @@ Value* max3(KernelBuilder& b, const std::vector<Values>& rows) {
     const std::size_t tail = values.size() / 3 * 3;
     Values next;
     for (std::size_t i = 0; i < tail; i += 3) {
-      Value* pair = b.max(values[i], values[i + 1]);
-      next.push_back(b.max(pair, values[i + 2]));
+      Value* pair = b.max_nnan(values[i], values[i + 1]);
+      next.push_back(b.max_nnan(pair, values[i + 2]));
     }
     next.insert(next.end(), values.begin() + static_cast<std::ptrdiff_t>(tail), values.end());
-    if (next.size() == 2) next = {b.max(next[0], next[1])};
+    if (next.size() == 2) next = {b.max_nnan(next[0], next[1])};
     values = std::move(next);
   }
   return values[0];
@@ -219,9 +219,9 @@ Value* across_with(KernelBuilder& b, const tile::Fragment& frag, Value* x, Value
   Value* partner = b.xor_(lane, n);
   Value* addr = b.mul(partner, tile::softmax::kLaneBytes);
   Value* other = b.bpermute(addr, x);
-  Value* pair = b.max(x, other);
-  Value* first = b.max(pair, old);
-  return tile::softmax::butterfly(b, first, &KernelBuilder::max, 2 * n, b.wave_size());
+  Value* pair = b.max_nnan(x, other);
+  Value* first = b.max_nnan(pair, old);
+  return tile::softmax::butterfly(b, first, &KernelBuilder::max_nnan, 2 * n, b.wave_size());
 }
 
 // attention.seen: i1, query tile t of this lane sees key element v of key tile kt of the block at kb.
@@ -427,7 +427,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
             }
           }
         }
-        Value* top = reduce(b, x, &KernelBuilder::max);
+        Value* top = reduce(b, x, &KernelBuilder::max_nnan);
         m_new = across_with(b, *kern.frag, top, st.m[ut]);
         Value* empty = b.cmp("eq", m_new, kNegInf);
         m_use = b.select(empty, 0.0, m_new);
@@ -443,14 +443,14 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
         std::vector<Values> with_old = x;
         with_old.push_back({st.m[ut]});
         Value* top = max3(b, with_old);
-        m_new = tile::softmax::across(b, *kern.frag, top, &KernelBuilder::max);
+        m_new = tile::softmax::across(b, *kern.frag, top, &KernelBuilder::max_nnan);
         m_use = b.mul(m_new, scale2);
         for (std::size_t kt = 0; kt < x.size(); ++kt) {
           for (Value* e : x[kt]) p[kt].push_back(tile::softmax::scaled_exp(b, e, scale, m_use));
         }
         alpha = tile::softmax::scaled_exp(b, st.m[ut], scale, m_use);
       } else {
-        Value* top = reduce(b, x, &KernelBuilder::max);
+        Value* top = reduce(b, x, &KernelBuilder::max_nnan);
         Value* scaled_top = b.mul(top, scale2);
         m_new = across_with(b, *kern.frag, scaled_top, st.m[ut]);
         m_use = m_new;
