@@ -220,11 +220,13 @@ def build(case):
                 p = [[softmax.scaled_exp(b, e, scale, m_use) for e in row] for row in x]
                 alpha = softmax.scaled_exp(b, m[t], scale, m_use)
             else:
-                m_new = _across_with(b, kern.frag, b.mul(_reduce(b, x, b.max_nnan), scale2), m[t])
+                m_new = _across_with(b, kern.frag, b.mul(_max3(b, x), scale2), m[t])
                 m_use = m_new
                 p = [[softmax.scaled_exp(b, e, scale, m_use) for e in row] for row in x]
                 alpha = b.exp2(b.sub(m[t], m_use))
-            l[t] = b.add(b.mul(l[t], alpha), _reduce(b, p, b.add))
+            # The row sum stays two partial sums (packed adds on CDNA), summed at the end (_store).
+            pairs = [b.build(row[v : v + 2]) for row in p for v in range(0, c, 2)]
+            l[t] = b.fma(l[t], b.build([alpha] * 2), _reduce(b, [pairs], b.add))
             m[t] = m_new
             pk[t] = [softmax.repack(b, row, kern.elem) for row in p]
             splat[t] = b.build([alpha] * c)
@@ -248,7 +250,9 @@ def build(case):
         return acc, values[tq * td : tq * td + tq], values[tq * td + tq :]
 
     zero = b.build([b.const(0.0, T.F32)] * c)
-    init = flat(([[zero] * td for _ in range(tq)], [b.const(NEG_INF, T.F32)] * tq, [b.const(0.0, T.F32)] * tq))
+    init = flat(
+        ([[zero] * td for _ in range(tq)], [b.const(NEG_INF, T.F32)] * tq, [b.build([b.const(0.0, T.F32)] * 2)] * tq)
+    )
     whole_end, kv_end = _bounds(kern)
     with b.if_(b.cmp("gt", whole_end, 0)):
         copy_k.store(b, lds_k, copy_k.load(b, 0, 0, kern.tid), kern.tid)
@@ -340,7 +344,7 @@ def _store(kern, state):
     b, spec = kern.b, kern.spec
     acc, m, l = state
     for t, row in enumerate(kern.rows):
-        total = softmax.across(b, kern.frag, l[t], b.add)
+        total = softmax.across(b, kern.frag, b.add(b.extract(l[t], 0), b.extract(l[t], 1)), b.add)
         inv = softmax.reciprocal(b, total)
         splat = b.build([inv] * kern.c)
         inside = b.cmp("lt", row, kern.seq_q)

@@ -282,7 +282,9 @@ void store(Kernel& kern, const State& s) {
   KernelBuilder& b = *kern.b;
   for (int t = 0; t < kern.tiles_q; ++t) {
     Value* row = kern.rows[static_cast<std::size_t>(t)];
-    Value* total = tile::softmax::across(b, *kern.frag, s.l[static_cast<std::size_t>(t)], &KernelBuilder::add);
+    Value* l0 = b.extract(s.l[static_cast<std::size_t>(t)], 0);
+    Value* l1 = b.extract(s.l[static_cast<std::size_t>(t)], 1);
+    Value* total = tile::softmax::across(b, *kern.frag, b.add(l0, l1), &KernelBuilder::add);
     Value* inv = tile::softmax::reciprocal(b, total);
     Value* splat = b.build(Values(static_cast<std::size_t>(kern.c), inv));
     Value* inside = b.cmp("lt", row, kern.seq_q);
@@ -450,7 +452,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
         }
         alpha = tile::softmax::scaled_exp(b, st.m[ut], scale, m_use);
       } else {
-        Value* top = reduce(b, x, &KernelBuilder::max_nnan);
+        Value* top = max3(b, x);
         Value* scaled_top = b.mul(top, scale2);
         m_new = across_with(b, *kern.frag, scaled_top, st.m[ut]);
         m_use = m_new;
@@ -459,9 +461,14 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
         }
         alpha = b.exp2(b.sub(st.m[ut], m_use));
       }
-      Value* kept = b.mul(st.l[ut], alpha);
-      Value* added = reduce(b, p, &KernelBuilder::add);
-      st.l[ut] = b.add(kept, added);
+      // The row sum stays two partial sums (packed adds on CDNA), summed at the end (store).
+      Values pairs;
+      for (const Values& row : p) {
+        for (std::size_t v = 0; v < row.size(); v += 2) pairs.push_back(b.build({row[v], row[v + 1]}));
+      }
+      Value* alpha2 = b.build({alpha, alpha});
+      Value* added = reduce(b, std::vector<Values>{pairs}, &KernelBuilder::add);
+      st.l[ut] = b.fma(st.l[ut], alpha2, added);
       st.m[ut] = m_new;
       for (const Values& row : p) pk[ut].push_back(tile::softmax::repack(b, row, kern.elem));
       splat[ut] = b.build(Values(static_cast<std::size_t>(cn), alpha));
@@ -495,7 +502,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   State init;
   init.acc.assign(static_cast<std::size_t>(tq), Values(static_cast<std::size_t>(td), zero));
   init.m.assign(static_cast<std::size_t>(tq), neg_inf);
-  init.l.assign(static_cast<std::size_t>(tq), nothing);
+  init.l.assign(static_cast<std::size_t>(tq), b.build({nothing, nothing}));
   const auto [whole_end, kv_end] = bounds(kern);
   Value* any = b.cmp("gt", whole_end, 0);
   b.if_(any, {}, [&] {
