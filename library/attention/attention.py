@@ -53,12 +53,16 @@ from interp.numerics import round_bf16
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile import softmax
-from tile.copy import TileCopy
+from tile.copy import RUNS, TileCopy
 from tile.lds import KMajor
 
 # The family's name, from its rocke_family target (BUILD.bazel).
 NAME = NAMES[__name__]
 NEG_INF = float("-inf")
+# V's elements per lane -> the (k_run, run) of its transposing copy (tile.copy.RUNS) that gives each lane
+# one move, k_run keys of `run` head-dim rows, where the default's 16 elements (2 keys of 8 rows) would
+# leave half the lanes idle (8) or take two moves (32); 4 keys of 4 rows for 16 was measured worse on gfx1201.
+V_RUNS = {8: (2, 4), 32: (4, 0)}
 
 
 def _form(spec, arch):
@@ -150,7 +154,8 @@ def build(case):
     lay_k = KMajor(bn, d, kern.eb, line)  # a key per row, head_dim contiguous
     lay_v = KMajor(d, bn, kern.eb, line)  # V transposed: a head-dim element per row, keys contiguous
     copy_k = TileCopy(kern.k, kern.ld_k, "k", lay_k, kern.elem, kern.threads)
-    copy_v = TileCopy(kern.v, kern.ld_k, "rows", lay_v, kern.elem, kern.threads)
+    k_run, run = V_RUNS.get(d * bn // kern.threads, RUNS[0])
+    copy_v = TileCopy(kern.v, kern.ld_k, "rows", lay_v, kern.elem, kern.threads, k_run=k_run, run=run)
     lds_k, lds_v = b.lds_alloc(lay_k.nbytes), b.lds_alloc(lay_v.nbytes)
     qf = kern.q_fragments()
     scale = spec.scale_value

@@ -166,7 +166,7 @@ def test_bad_operand_layout_and_copy_shapes():
     ):
         TileCopy(None, 1, "k", KMajor(48, 8, 2, 128), T.F16, 256)
     with pytest.raises(
-        ValueError, match="TileCopy: a rows-contiguous tile needs rows a multiple of 8 and an even k, got 12 x 8"
+        ValueError, match="TileCopy: a rows-contiguous tile needs rows a multiple of 8 and k a multiple of 2, got 12 x 8"
     ):
         TileCopy(None, 1, "rows", KMajor(12, 8, 2, 128), T.F16, 256)
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -39,6 +40,13 @@ using ir::Value;
 using Values = std::vector<Value*>;
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+// attention.V_RUNS: V's elements per lane -> its transposing copy's (k_run, run); others the default.
+std::pair<int, int> v_runs(int per_lane) {
+  static const std::map<int, std::pair<int, int>> kVRuns = {{8, {2, 4}}, {32, {4, 0}}};
+  const auto it = kVRuns.find(per_lane);
+  return it == kVRuns.end() ? tile::kRuns[0] : it->second;
+}
 
 // attention._form: the op's wave on `arch`; SpecError naming the ops of the arch's generation otherwise.
 int form_wave(const AttentionSpec& spec, std::string_view arch_name) {
@@ -327,7 +335,9 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   const tile::KMajor lay_k(bn, d, kern.eb, line);  // a key per row, head_dim contiguous
   const tile::KMajor lay_v(d, bn, kern.eb, line);  // V transposed: a head-dim element per row
   const tile::TileCopy copy_k(kern.k, kern.ld_k, "k", lay_k, kern.elem, kern.threads);
-  const tile::TileCopy copy_v(kern.v, kern.ld_k, "rows", lay_v, kern.elem, kern.threads);
+  const std::pair<int, int> v_shape = v_runs(d * bn / kern.threads);
+  const tile::TileCopy copy_v(kern.v, kern.ld_k, "rows", lay_v, kern.elem, kern.threads, false, v_shape.first,
+                              v_shape.second);
   Value* lds_k = b.lds_alloc(lay_k.nbytes());
   Value* lds_v = b.lds_alloc(lay_v.nbytes());
   const std::vector<Values> qf = kern.q_fragments();
@@ -521,7 +531,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
     Value* k_block = b.offset(kern.k, origin);
     Value* v_block = b.offset(kern.v, origin);
     const tile::TileCopy block_k(k_block, kern.ld_k, "k", lay_k, kern.elem, kern.threads);
-    const tile::TileCopy block_v(v_block, kern.ld_k, "rows", lay_v, kern.elem, kern.threads);
+    const tile::TileCopy block_v(v_block, kern.ld_k, "rows", lay_v, kern.elem, kern.threads, false, v_shape.first,
+                                 v_shape.second);
     const Values regs_k = block_k.load(b, 0, 0, kern.tid);
     const Values regs_v = block_v.load(b, 0, 0, kern.tid);
     const State st = step(loop.iv, unflat(loop.iters, tq, td), false);
