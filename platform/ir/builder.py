@@ -128,6 +128,7 @@ class KernelBuilder:
         """max of two floats neither of which is NaN (arith.max {nnan = true}): LLVM need not quiet them first."""
         a, b = self._pair(a, b)
         return self._value("arith.max", [a, b], a.type, {"nnan": True})
+
     and_ = _binary("arith.and")
     or_ = _binary("arith.or")
     xor = _binary("arith.xor")

@@ -49,7 +49,7 @@ TileCopy::TileCopy(Value* src, ir::Operand ld, std::string contiguous, TileLayou
     json::Array allowed;
     for (const auto& [kr, r] : kRuns) {
       among += (among.empty() ? "" : ", ") + std::to_string(kr) + "/" + std::to_string(r);
-      allowed.push_back(json::Array{kr, r});
+      allowed.emplace_back(json::Array{kr, r});
     }
     throw errors::FieldError(errors::kFieldError, "TileCopy",
                              json::Object{{"contiguous", contiguous_}, {"k_run", k_run_}, {"run", run_}}, allowed,
