@@ -6,15 +6,18 @@ of Q in registers, as the B fragments of Sᵀ = K Qᵀ, and loops over the keys
 block_n at a time with an online softmax (f32 statistics, f32 accumulators):
 
   - K (keys x head_dim) and V, transposed by the copy (head_dim x keys), go
-    to LDS through tile.copy.TileCopy in tile.lds.KMajor layouts: the next
+    to LDS through tile.copy.TileCopy in tile.lds.KMajor layouts (V's copy
+    in the shape that gives every lane one move, V_RUNS): the next
     block's loads fly while this one is multiplied (the gemm tile's two
     stages). The scores are computed transposed, so a lane holds one query's
     scores for consecutive keys, and its converted probabilities are the B
     fragment of Oᵀ = Vᵀ Pᵀ as they are (tile.softmax.chain): no lane exchange.
   - A query's running max takes two ds_bpermute exchanges a block on a
-    64-lane wave, one on 32 (tile.softmax.across); its running sum stays a
-    per-lane partial, rescaled with the accumulators, and is summed across
-    lanes once, at the end.
+    64-lane wave, one on 32 (tile.softmax.across), its maxima flagged nnan
+    (the scores are finite or -inf), so LLVM quiets no operand first; its
+    running sum stays two per-lane partials (packed adds and one packed fma
+    on CDNA), rescaled with the accumulators, and is summed across lanes
+    once, at the end.
   - Keys in two loops. The blocks every query of the workgroup sees whole
     (all of them but the last partial one; with causal, those left of the
     diagonal band) run unguarded with no mask work: the scale folds into the
@@ -27,7 +30,8 @@ block_n at a time with an online softmax (f32 statistics, f32 accumulators):
     one more operand of the lane's v_max3_f32 tree, and scale log2(e)
     applies in the exponents' fma; the band loop gets it in log2 units.
     The other loops take the old max into the first lane exchange's
-    v_max3_f32 (_across_with).
+    v_max3_f32 (_across_with); the unguarded one's lane max is a v_max3_f32
+    tree too.
   - The additive padding mask (f32 per key) is added in both loops.
   - The end divides by the row sum (0 for a row that sees no key), converts
     to the input type and stores a lane's consecutive head-dim elements as
@@ -173,9 +177,9 @@ def build(case):
         mask_row = b.offset(kern.mask, b.mul(b.mul(kern.z, kern.seq_k), 4))
     # Without a mask, and with one query tile a wave, the unguarded loop keeps each row's max in score
     # units, not log2 units: the old max is then one more operand of the lane's tree of v_max3_f32, with
-    # no plain max and no NaN-quieting copy of it, and the exponents' fma scales it. With two query tiles
-    # a wave (d128 on CDNA) LLVM 23 interleaves the two trees into plain maxima, measured worse, so those
-    # keep log2 units (docs/figures/attention-isa.md).
+    # no plain max, and the exponents' fma scales it. With two query tiles a wave (d128 on CDNA) LLVM 23
+    # interleaves the two trees into plain maxima, measured worse, so those keep log2 units
+    # (docs/figures/attention-isa.md).
     raw_max = mask_row is None and kern.tiles_q == 1
 
     def mask_values(kb, kt, guarded):
@@ -291,17 +295,17 @@ def build(case):
 
 
 def _across_with(b, frag, x, old):
-    """softmax.across of b.max over `x`, with `old` (the same on every such lane) joining the first
-    exchange: max(max(x, the other lane's x), old) is one v_max3_f32, where a plain max of `old` quiets
-    it first (v_max_f32 old, old, old)."""
+    """softmax.across of b.max_nnan over `x`, with `old` (the same on every such lane) joining the
+    first exchange: max(max(x, the other lane's x), old) is one v_max3_f32 where a plain max after
+    the exchange would be one more instruction."""
     n = frag.placement.n
     other = b.bpermute(b.mul(b.xor(b.lane_id(), n), softmax.LANE_BYTES), x)
     return softmax.butterfly(b, b.max_nnan(b.max_nnan(x, other), old), b.max_nnan, 2 * n, b.wave_size)
 
 
 def _max3(b, rows):
-    """The max of every value of a list of lists, as a tree of max(max(a, b), c): one v_max3_f32 each
-    (LLVM forms them from that shape, where other shapes leave some plain v_max_f32)."""
+    """The max (nnan: no value is NaN) of every value of a list of lists, as a tree of max(max(a, b), c):
+    one v_max3_f32 each (LLVM forms them from that shape, where other shapes leave some plain v_max_f32)."""
     values = [e for row in rows for e in row]
     while len(values) > 1:
         tail = len(values) // 3 * 3
