@@ -6,15 +6,18 @@ of Q in registers, as the B fragments of Sᵀ = K Qᵀ, and loops over the keys
 block_n at a time with an online softmax (f32 statistics, f32 accumulators):
 
   - K (keys x head_dim) and V, transposed by the copy (head_dim x keys), go
-    to LDS through tile.copy.TileCopy in tile.lds.KMajor layouts: the next
+    to LDS through tile.copy.TileCopy in tile.lds.KMajor layouts (V's copy
+    in the shape that gives every lane one move, V_RUNS): the next
     block's loads fly while this one is multiplied (the gemm tile's two
     stages). The scores are computed transposed, so a lane holds one query's
     scores for consecutive keys, and its converted probabilities are the B
     fragment of Oᵀ = Vᵀ Pᵀ as they are (tile.softmax.chain): no lane exchange.
   - A query's running max takes two ds_bpermute exchanges a block on a
-    64-lane wave, one on 32 (tile.softmax.across); its running sum stays a
-    per-lane partial, rescaled with the accumulators, and is summed across
-    lanes once, at the end.
+    64-lane wave, one on 32 (tile.softmax.across), its maxima flagged nnan
+    (the scores are finite or -inf), so LLVM quiets no operand first; its
+    running sum stays two per-lane partials (packed adds and one packed fma
+    on CDNA), rescaled with the accumulators, and is summed across lanes
+    once, at the end.
   - Keys in two loops. The blocks every query of the workgroup sees whole
     (all of them but the last partial one; with causal, those left of the
     diagonal band) run unguarded with no mask work: the scale folds into the
@@ -27,7 +30,8 @@ block_n at a time with an online softmax (f32 statistics, f32 accumulators):
     one more operand of the lane's v_max3_f32 tree, and scale log2(e)
     applies in the exponents' fma; the band loop gets it in log2 units.
     The other loops take the old max into the first lane exchange's
-    v_max3_f32 (_across_with).
+    v_max3_f32 (_across_with); the unguarded one's lane max is a v_max3_f32
+    tree too.
   - The additive padding mask (f32 per key) is added in both loops.
   - The end divides by the row sum (0 for a row that sees no key), converts
     to the input type and stores a lane's consecutive head-dim elements as
@@ -53,12 +57,16 @@ from interp.numerics import round_bf16
 from ir import types as T
 from ir.builder import KernelBuilder
 from tile import softmax
-from tile.copy import TileCopy
+from tile.copy import RUNS, TileCopy
 from tile.lds import KMajor
 
 # The family's name, from its rocke_family target (BUILD.bazel).
 NAME = NAMES[__name__]
 NEG_INF = float("-inf")
+# V's elements per lane -> the (k_run, run) of its transposing copy (tile.copy.RUNS) that gives each lane
+# one move, k_run keys of `run` head-dim rows, where the default's 16 elements (2 keys of 8 rows) would
+# leave half the lanes idle (8) or take two moves (32); 4 keys of 4 rows for 16 was measured worse on gfx1201.
+V_RUNS = {8: (2, 4), 32: (4, 0)}
 
 
 def _form(spec, arch):
@@ -150,7 +158,8 @@ def build(case):
     lay_k = KMajor(bn, d, kern.eb, line)  # a key per row, head_dim contiguous
     lay_v = KMajor(d, bn, kern.eb, line)  # V transposed: a head-dim element per row, keys contiguous
     copy_k = TileCopy(kern.k, kern.ld_k, "k", lay_k, kern.elem, kern.threads)
-    copy_v = TileCopy(kern.v, kern.ld_k, "rows", lay_v, kern.elem, kern.threads)
+    k_run, run = V_RUNS.get(d * bn // kern.threads, RUNS[0])
+    copy_v = TileCopy(kern.v, kern.ld_k, "rows", lay_v, kern.elem, kern.threads, k_run=k_run, run=run)
     lds_k, lds_v = b.lds_alloc(lay_k.nbytes), b.lds_alloc(lay_v.nbytes)
     qf = kern.q_fragments()
     scale = spec.scale_value
@@ -168,9 +177,9 @@ def build(case):
         mask_row = b.offset(kern.mask, b.mul(b.mul(kern.z, kern.seq_k), 4))
     # Without a mask, and with one query tile a wave, the unguarded loop keeps each row's max in score
     # units, not log2 units: the old max is then one more operand of the lane's tree of v_max3_f32, with
-    # no plain max and no NaN-quieting copy of it, and the exponents' fma scales it. With two query tiles
-    # a wave (d128 on CDNA) LLVM 23 interleaves the two trees into plain maxima, measured worse, so those
-    # keep log2 units (docs/figures/attention-isa.md).
+    # no plain max, and the exponents' fma scales it. With two query tiles a wave (d128 on CDNA) LLVM 23
+    # interleaves the two trees into plain maxima, measured worse, so those keep log2 units
+    # (docs/figures/attention-isa.md).
     raw_max = mask_row is None and kern.tiles_q == 1
 
     def mask_values(kb, kt, guarded):
@@ -209,22 +218,24 @@ def build(case):
                         [b.select(seen(kern, kb, kt, v, t), e, NEG_INF) for v, e in enumerate(row)]
                         for kt, row in enumerate(x)
                     ]
-                m_new = _across_with(b, kern.frag, _reduce(b, x, b.max), m[t])
+                m_new = _across_with(b, kern.frag, _reduce(b, x, b.max_nnan), m[t])
                 m_use = b.select(b.cmp("eq", m_new, NEG_INF), 0.0, m_new)
                 p = [[b.exp2(b.sub(e, m_use)) for e in row] for row in x]
                 alpha = b.exp2(b.sub(m[t], m_use))
             elif raw_max:
                 # The old max joins the lane's tree as one more max3 operand (m and m_new in score units).
-                m_new = softmax.across(b, kern.frag, _max3(b, x + [[m[t]]]), b.max)
+                m_new = softmax.across(b, kern.frag, _max3(b, x + [[m[t]]]), b.max_nnan)
                 m_use = b.mul(m_new, scale2)
                 p = [[softmax.scaled_exp(b, e, scale, m_use) for e in row] for row in x]
                 alpha = softmax.scaled_exp(b, m[t], scale, m_use)
             else:
-                m_new = _across_with(b, kern.frag, b.mul(_reduce(b, x, b.max), scale2), m[t])
+                m_new = _across_with(b, kern.frag, b.mul(_max3(b, x), scale2), m[t])
                 m_use = m_new
                 p = [[softmax.scaled_exp(b, e, scale, m_use) for e in row] for row in x]
                 alpha = b.exp2(b.sub(m[t], m_use))
-            l[t] = b.add(b.mul(l[t], alpha), _reduce(b, p, b.add))
+            # The row sum stays two partial sums (packed adds on CDNA), summed at the end (_store).
+            pairs = [b.build(row[v : v + 2]) for row in p for v in range(0, c, 2)]
+            l[t] = b.fma(l[t], b.build([alpha] * 2), _reduce(b, [pairs], b.add))
             m[t] = m_new
             pk[t] = [softmax.repack(b, row, kern.elem) for row in p]
             splat[t] = b.build([alpha] * c)
@@ -248,7 +259,9 @@ def build(case):
         return acc, values[tq * td : tq * td + tq], values[tq * td + tq :]
 
     zero = b.build([b.const(0.0, T.F32)] * c)
-    init = flat(([[zero] * td for _ in range(tq)], [b.const(NEG_INF, T.F32)] * tq, [b.const(0.0, T.F32)] * tq))
+    init = flat(
+        ([[zero] * td for _ in range(tq)], [b.const(NEG_INF, T.F32)] * tq, [b.build([b.const(0.0, T.F32)] * 2)] * tq)
+    )
     whole_end, kv_end = _bounds(kern)
     with b.if_(b.cmp("gt", whole_end, 0)):
         copy_k.store(b, lds_k, copy_k.load(b, 0, 0, kern.tid), kern.tid)
@@ -282,23 +295,23 @@ def build(case):
 
 
 def _across_with(b, frag, x, old):
-    """softmax.across of b.max over `x`, with `old` (the same on every such lane) joining the first
-    exchange: max(max(x, the other lane's x), old) is one v_max3_f32, where a plain max of `old` quiets
-    it first (v_max_f32 old, old, old)."""
+    """softmax.across of b.max_nnan over `x`, with `old` (the same on every such lane) joining the
+    first exchange: max(max(x, the other lane's x), old) is one v_max3_f32 where a plain max after
+    the exchange would be one more instruction."""
     n = frag.placement.n
     other = b.bpermute(b.mul(b.xor(b.lane_id(), n), softmax.LANE_BYTES), x)
-    return softmax.butterfly(b, b.max(b.max(x, other), old), b.max, 2 * n, b.wave_size)
+    return softmax.butterfly(b, b.max_nnan(b.max_nnan(x, other), old), b.max_nnan, 2 * n, b.wave_size)
 
 
 def _max3(b, rows):
-    """The max of every value of a list of lists, as a tree of max(max(a, b), c): one v_max3_f32 each
-    (LLVM forms them from that shape, where other shapes leave some plain v_max_f32)."""
+    """The max (nnan: no value is NaN) of every value of a list of lists, as a tree of max(max(a, b), c):
+    one v_max3_f32 each (LLVM forms them from that shape, where other shapes leave some plain v_max_f32)."""
     values = [e for row in rows for e in row]
     while len(values) > 1:
         tail = len(values) // 3 * 3
-        values = [b.max(b.max(x, y), z) for x, y, z in zip(*[iter(values[:tail])] * 3)] + values[tail:]
+        values = [b.max_nnan(b.max_nnan(x, y), z) for x, y, z in zip(*[iter(values[:tail])] * 3)] + values[tail:]
         if len(values) == 2:
-            values = [b.max(*values)]
+            values = [b.max_nnan(*values)]
     return values[0]
 
 
@@ -340,7 +353,7 @@ def _store(kern, state):
     b, spec = kern.b, kern.spec
     acc, m, l = state
     for t, row in enumerate(kern.rows):
-        total = softmax.across(b, kern.frag, l[t], b.add)
+        total = softmax.across(b, kern.frag, b.add(b.extract(l[t], 0), b.extract(l[t], 1)), b.add)
         inv = softmax.reciprocal(b, total)
         splat = b.build([inv] * kern.c)
         inside = b.cmp("lt", row, kern.seq_q)

@@ -123,6 +123,12 @@ class KernelBuilder:
     rem = _binary("arith.rem")
     min = _binary("arith.min")
     max = _binary("arith.max")
+
+    def max_nnan(self, a, b):
+        """max of two floats neither of which is NaN (arith.max {nnan = true}): LLVM need not quiet them first."""
+        a, b = self._pair(a, b)
+        return self._value("arith.max", [a, b], a.type, {"nnan": True})
+
     and_ = _binary("arith.and")
     or_ = _binary("arith.or")
     xor = _binary("arith.xor")

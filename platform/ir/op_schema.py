@@ -77,8 +77,10 @@ def load(path):
 
 
 def _check_attr(fail, where, spec, tables):
-    if not isinstance(spec, dict) or "kind" not in spec or not set(spec) <= {"kind", "min", "values"}:
-        fail(where, "an object with kind and optionally min or values", repr(spec))
+    if not isinstance(spec, dict) or "kind" not in spec or not set(spec) <= {"kind", "min", "optional", "values"}:
+        fail(where, "an object with kind and optionally min, optional or values", repr(spec))
+    if spec.get("optional", True) is not True:
+        fail(f"{where}.optional", "true (leave it out for a required attribute)", repr(spec["optional"]))
     if spec["kind"] not in KINDS:
         fail(f"{where}.kind", f"one of {', '.join(sorted(KINDS))}", repr(spec["kind"]))
     if "min" in spec and not (spec["kind"] == "int" and _is_int(spec["min"])):
@@ -128,6 +130,8 @@ def check(op, entry, tables):
             raise VerifyError.expected(op.name, what, len(got))
     for key, spec in sorted(entry["attrs"].items()):
         if key not in op.attrs:
+            if spec.get("optional"):
+                continue
             raise VerifyError.expected(op.name, f"attribute {key}", f"attributes {sorted(op.attrs)}", sorted(op.attrs))
         value = op.attrs[key]
         accepts, what = KINDS[spec["kind"]]

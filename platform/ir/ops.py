@@ -111,7 +111,7 @@ def _const(op):
         expect(isinstance(value, float), op, f"a float value for {t}", repr(value), attr_fact(value))
 
 
-@register("arith.add", "arith.sub", "arith.mul", "arith.div", "arith.rem", "arith.min", "arith.max")
+@register("arith.add", "arith.sub", "arith.mul", "arith.div", "arith.rem", "arith.min")
 def _binary(op):
     same_types(op, [*op.operands, op.result], "operands and result of one type")
     expect(
@@ -120,6 +120,13 @@ def _binary(op):
         "int or float operands",
         op.result.type,
     )
+
+
+@register("arith.max")
+def _max(op):
+    _binary(op)
+    if "nnan" in op.attrs:  # a promise about floats: an int has no NaN
+        expect(op.result.type.is_float, op, "nnan on float operands only", op.result.type)
 
 
 @register("arith.and", "arith.or", "arith.xor", "arith.shl", "arith.shr")

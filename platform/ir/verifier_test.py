@@ -318,3 +318,14 @@ def test_buffer_load_to_lds_copies_a_buffer_to_lds(types, message):
     }
     with pytest.raises(VerifyError, match=f"^{message}$"):
         b.emit("buffer.load_to_lds", [values[t] for t in types], [])
+
+
+# -- nnan: a promise about floats -------------------------------------------------
+
+
+def test_nnan_max_on_ints_is_rejected_and_plain_max_needs_no_nnan():
+    b = builder()
+    i = b.thread_id(0)
+    with pytest.raises(VerifyError, match="arith.max: expected nnan on float operands only, got i32"):
+        b.max_nnan(i, 3)
+    assert b.max(i, 3).type is T.I32  # the attribute is optional: a max without it verifies

@@ -87,11 +87,12 @@ class _Emitter:
     def arg(self, v):
         return f"{ltype(v.type)} {self.values[v]}"
 
-    def call(self, ret, name, args):
-        """Calls an intrinsic, declaring it; returns the result name (None for void)."""
+    def call(self, ret, name, args, flags=""):
+        """Calls an intrinsic, declaring it; returns the result name (None for void). `flags`: fast-math
+        flags of the call, each followed by a space ("nnan ")."""
         # Each argument is "TYPE VALUE"; the declaration keeps the types.
         self.declares[name] = f"declare {ret} @{name}({', '.join(a.rsplit(' ', 1)[0] for a in args)})"
-        text = f"call {ret} @{name}({', '.join(args)})"
+        text = f"call {flags}{ret} @{name}({', '.join(args)})"
         if ret == "void":
             self.emit(text)
             return None
@@ -178,7 +179,9 @@ def _arith(int_op, float_op, int_intrinsic=None, float_intrinsic=None):
         a, b = (e.values[v] for v in op.operands)
         if t.is_float:
             if float_intrinsic:
-                return [e.call(ltype(t), spell(float_intrinsic, suffix(t)), [f"{ltype(t)} {a}", f"{ltype(t)} {b}"])]
+                flags = "nnan " if op.attrs.get("nnan") else ""
+                args = [f"{ltype(t)} {a}", f"{ltype(t)} {b}"]
+                return [e.call(ltype(t), spell(float_intrinsic, suffix(t)), args, flags)]
             return [e.inst(f"{float_op} {ltype(t)} {a}, {b}")]
         if int_intrinsic:
             return [e.call(ltype(t), spell(int_intrinsic, suffix(t)), [f"{ltype(t)} {a}", f"{ltype(t)} {b}"])]

@@ -326,3 +326,13 @@ def test_memory_ops_an_arch_lacks_are_refused_before_llvm(arch):
         match=rf"^mem.load_to_lds: no instruction for llvm.amdgcn.global.load.lds on {arch} with llvm23; supported on: gfx950\. Choose a supported arch",
     ):
         lower(_lds_ops(arch), "llvm23")
+
+
+def test_nnan_max_carries_the_flag_and_a_plain_max_does_not():
+    b = KernelBuilder("maxes", arch="gfx942", workgroup_size=(64, 1, 1))
+    out = b.arg("out", T.GLOBAL)
+    x = b.convert(b.lane_id(), T.F32)
+    b.store(out, b.add(b.max_nnan(x, 1.0), b.max(x, 2.0)))
+    text = lower(b.finish(), "llvm23")
+    calls = re.findall(r"= call (?:nnan )?float @llvm\.maxnum\.f32\(float %\w+, float [^)]+\)", text)
+    assert [c.split(" float @")[0].split("= ")[1] for c in calls] == ["call nnan", "call"], calls

@@ -10,9 +10,11 @@ Two paths:
     16-byte vector loads with no bounds check, all of them before the first
     use, into registers; `store` writes those registers to LDS later (the
     main loop prefetches tile k+1 this way while tile k is multiplied). A
-    rows-contiguous source is transposed on the way: each lane loads two
-    k-rows of the same 8 rows and writes 8 dwords, each two consecutive k of
-    one row.
+    rows-contiguous source is transposed on the way: each lane loads `k_run`
+    k-rows (2 or 4) of the same `run` rows (a unit's 8, or 4) and writes
+    `run` vectors of k_run consecutive k of one row (a dword, or 8 bytes).
+    A gemm B copy takes the defaults (2 k-rows of 8); attention's V picks
+    the shape that gives every lane one move (library/attention).
   - `guarded`: an edge tile (blocks at the problem's edge, a last partial
     k step), zero outside the problem. By default a rolled loop over the
     tile's elements, each loaded only where it lies inside: cold code, small,
@@ -46,6 +48,9 @@ from ir import types as T
 from tile.lds import UNIT, KMajor
 
 CONTIGUOUS = ("k", "rows")
+# (k_run, run) of a rows-contiguous copy: 2 k-rows of a unit's rows (the default, the only one with
+# edge_units or a k-contiguous copy), 2 k-rows of 4 rows, 4 k-rows of a unit's rows.
+RUNS = ((2, 0), (2, 4), (4, 0))
 # DirectCopy's buffer spans every i32 byte offset: it copies whole tiles
 # inside the problem, unguarded like TileCopy.load, and its offsets are i32
 # like every element offset here. An edge unit outside the problem reads
@@ -62,6 +67,8 @@ class TileCopy:
     elem: object  # element type
     threads: int
     edge_units: bool = False  # `guarded` reads whole 16-byte units where it can (the docstring above says when)
+    k_run: int = 2  # rows-contiguous: the consecutive k one LDS write holds (2 or 4)
+    run: int = 0  # rows-contiguous: the rows one load holds (0: a unit's, lds.UNIT bytes)
 
     def __post_init__(self):
         if self.contiguous not in CONTIGUOUS:
@@ -71,10 +78,20 @@ class TileCopy:
                 {"contiguous": self.contiguous},
                 CONTIGUOUS,
             )
-        per = self.layout.unit_elems
-        if self.contiguous == "rows" and (self.layout.rows % per or self.layout.k % 2):
+        shape = (self.k_run, self.run)
+        if shape not in RUNS or (shape != RUNS[0] and (self.contiguous != "rows" or self.edge_units)):
+            among = ", ".join(f"{k}/{r}" for k, r in RUNS)
             raise FieldError(
-                f"TileCopy: a rows-contiguous tile needs rows a multiple of {per} and an even k, got {self.layout.rows} x {self.layout.k}",
+                f"TileCopy: expected k_run/run among {among} (all but {among[:3]} only rows-contiguous without "
+                f"edge_units), got {self.k_run}/{self.run} for {self.contiguous!r}",
+                "TileCopy",
+                {"contiguous": self.contiguous, "k_run": self.k_run, "run": self.run},
+                [list(r) for r in RUNS],
+            )
+        per, kr = self._run, self.k_run
+        if self.contiguous == "rows" and (self.layout.rows % per or self.layout.k % kr):
+            raise FieldError(
+                f"TileCopy: a rows-contiguous tile needs rows a multiple of {per} and k a multiple of {kr}, got {self.layout.rows} x {self.layout.k}",
                 "TileCopy",
                 {"rows": self.layout.rows, "k": self.layout.k},
             )
@@ -86,9 +103,14 @@ class TileCopy:
             )
 
     @property
+    def _run(self):
+        """Elements of one load: a unit's, or `run`."""
+        return self.run or self.layout.unit_elems
+
+    @property
     def _count(self):
-        """Moves of the whole tile: vectors (k-contiguous) or pairs of vectors (rows-contiguous)."""
-        per_move = self.layout.unit_elems * (1 if self.contiguous == "k" else 2)
+        """Moves of the whole tile: vectors (k-contiguous) or k_run vectors (rows-contiguous)."""
+        per_move = self._run * (1 if self.contiguous == "k" else self.k_run)
         return self.layout.rows * self.layout.k // per_move
 
     def _lane_moves(self, b, tid):
@@ -100,17 +122,17 @@ class TileCopy:
 
     @property
     def _vector(self):
-        return T.vector(self.elem, self.layout.unit_elems)
+        return T.vector(self.elem, self._run)
 
     def _moves(self, b, tid):
-        """(row, k) of each move this lane makes: one vector (k-contiguous) or one pair of k-rows."""
-        per, k = self.layout.unit_elems, self.layout.k
+        """(row, k) of each move this lane makes: one vector (k-contiguous) or k_run k-rows."""
+        per, k = self._run, self.layout.k
         for q in self._lane_moves(b, tid):
             if self.contiguous == "k":
                 yield b.div(q, k // per), b.mul(b.rem(q, k // per), per)
             else:
-                pairs = k // 2  # a wave's lanes take all k pairs of a few row blocks (lds.py: why)
-                yield b.mul(b.div(q, pairs), per), b.mul(b.rem(q, pairs), 2)
+                runs = k // self.k_run  # a wave's lanes take all k runs of a few row blocks (lds.py: why)
+                yield b.mul(b.div(q, runs), per), b.mul(b.rem(q, runs), self.k_run)
 
     def load(self, b, row0, k0, tid):
         """Registers holding the whole tile at (row0, k0) of the source: 16-byte loads, unguarded."""
@@ -122,19 +144,20 @@ class TileCopy:
                     b.load(b.offset(self.src, b.mul(b.add(b.mul(b.add(row0, row), self.ld), b.add(k0, k)), eb)), vec)
                 )
             else:
-                base = b.add(b.mul(b.add(k0, k), self.ld), b.add(row0, row))
-                regs.append(b.load(b.offset(self.src, b.mul(base, eb)), vec))
-                regs.append(b.load(b.offset(self.src, b.mul(b.add(base, self.ld), eb)), vec))
+                at = b.add(b.mul(b.add(k0, k), self.ld), b.add(row0, row))
+                for i in range(self.k_run):
+                    at = at if i == 0 else b.add(at, self.ld)
+                    regs.append(b.load(b.offset(self.src, b.mul(at, eb)), vec))
         return regs
 
     def reg_types(self):
         """The types of `load`'s registers (as many for both sources)."""
-        per_move = 1 if self.contiguous == "k" else 2
+        per_move = 1 if self.contiguous == "k" else self.k_run
         return [self._vector] * (per_move * max(1, self._count // self.threads))
 
     def zeros(self, b):
         """Registers of `load`'s types, all zero."""
-        zero = b.build([b.const(0.0 if self.elem.is_float else 0, self.elem)] * self.layout.unit_elems)
+        zero = b.build([b.const(0.0 if self.elem.is_float else 0, self.elem)] * self._run)
         return [zero] * len(self.reg_types())
 
     def store(self, b, lds, regs, tid):
@@ -144,11 +167,12 @@ class TileCopy:
             for (row, k), v in zip(moves, regs):
                 b.store(b.offset(lds, self.layout.offset(b, row, k)), v)
             return
+        kr = self.k_run
         for i, (row, k) in enumerate(moves):
-            v0, v1 = regs[2 * i], regs[2 * i + 1]
-            for j in range(self.layout.unit_elems):
-                pair = b.build([b.extract(v0, j), b.extract(v1, j)])
-                b.store(b.offset(lds, self.layout.offset(b, b.add(row, j), k)), pair)
+            vs = regs[kr * i : kr * (i + 1)]
+            for j in range(self._run):
+                run = b.build([b.extract(v, j) for v in vs])
+                b.store(b.offset(lds, self.layout.offset(b, b.add(row, j), k)), run)
 
     def guarded(self, b, lds, row0, k0, rows, ks, tid):
         """Copy the tile at (row0, k0) to LDS; zero outside rows x ks of the source."""

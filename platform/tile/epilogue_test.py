@@ -166,9 +166,12 @@ def test_bad_operand_layout_and_copy_shapes():
     ):
         TileCopy(None, 1, "k", KMajor(48, 8, 2, 128), T.F16, 256)
     with pytest.raises(
-        ValueError, match="TileCopy: a rows-contiguous tile needs rows a multiple of 8 and an even k, got 12 x 8"
+        ValueError,
+        match="TileCopy: a rows-contiguous tile needs rows a multiple of 8 and k a multiple of 2, got 12 x 8",
     ):
         TileCopy(None, 1, "rows", KMajor(12, 8, 2, 128), T.F16, 256)
+    with pytest.raises(ValueError, match=r"TileCopy: expected k_run/run among 2/0, 2/4, 4/0 .* got 4/0 for 'k'"):
+        TileCopy(None, 1, "k", KMajor(64, 32, 2, 128), T.F16, 256, k_run=4)
 
 
 def test_bad_epilogue_arguments():

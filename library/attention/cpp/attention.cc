@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -39,6 +40,13 @@ using ir::Value;
 using Values = std::vector<Value*>;
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+// attention.V_RUNS: V's elements per lane -> its transposing copy's (k_run, run); others the default.
+std::pair<int, int> v_runs(int per_lane) {
+  static const std::map<int, std::pair<int, int>> kVRuns = {{8, {2, 4}}, {32, {4, 0}}};
+  const auto it = kVRuns.find(per_lane);
+  return it == kVRuns.end() ? tile::kRuns[0] : it->second;
+}
 
 // attention._form: the op's wave on `arch`; SpecError naming the ops of the arch's generation otherwise.
 int form_wave(const AttentionSpec& spec, std::string_view arch_name) {
@@ -202,11 +210,11 @@ Value* max3(KernelBuilder& b, const std::vector<Values>& rows) {
     const std::size_t tail = values.size() / 3 * 3;
     Values next;
     for (std::size_t i = 0; i < tail; i += 3) {
-      Value* pair = b.max(values[i], values[i + 1]);
-      next.push_back(b.max(pair, values[i + 2]));
+      Value* pair = b.max_nnan(values[i], values[i + 1]);
+      next.push_back(b.max_nnan(pair, values[i + 2]));
     }
     next.insert(next.end(), values.begin() + static_cast<std::ptrdiff_t>(tail), values.end());
-    if (next.size() == 2) next = {b.max(next[0], next[1])};
+    if (next.size() == 2) next = {b.max_nnan(next[0], next[1])};
     values = std::move(next);
   }
   return values[0];
@@ -219,9 +227,9 @@ Value* across_with(KernelBuilder& b, const tile::Fragment& frag, Value* x, Value
   Value* partner = b.xor_(lane, n);
   Value* addr = b.mul(partner, tile::softmax::kLaneBytes);
   Value* other = b.bpermute(addr, x);
-  Value* pair = b.max(x, other);
-  Value* first = b.max(pair, old);
-  return tile::softmax::butterfly(b, first, &KernelBuilder::max, 2 * n, b.wave_size());
+  Value* pair = b.max_nnan(x, other);
+  Value* first = b.max_nnan(pair, old);
+  return tile::softmax::butterfly(b, first, &KernelBuilder::max_nnan, 2 * n, b.wave_size());
 }
 
 // attention.seen: i1, query tile t of this lane sees key element v of key tile kt of the block at kb.
@@ -282,7 +290,9 @@ void store(Kernel& kern, const State& s) {
   KernelBuilder& b = *kern.b;
   for (int t = 0; t < kern.tiles_q; ++t) {
     Value* row = kern.rows[static_cast<std::size_t>(t)];
-    Value* total = tile::softmax::across(b, *kern.frag, s.l[static_cast<std::size_t>(t)], &KernelBuilder::add);
+    Value* l0 = b.extract(s.l[static_cast<std::size_t>(t)], 0);
+    Value* l1 = b.extract(s.l[static_cast<std::size_t>(t)], 1);
+    Value* total = tile::softmax::across(b, *kern.frag, b.add(l0, l1), &KernelBuilder::add);
     Value* inv = tile::softmax::reciprocal(b, total);
     Value* splat = b.build(Values(static_cast<std::size_t>(kern.c), inv));
     Value* inside = b.cmp("lt", row, kern.seq_q);
@@ -325,7 +335,9 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   const tile::KMajor lay_k(bn, d, kern.eb, line);  // a key per row, head_dim contiguous
   const tile::KMajor lay_v(d, bn, kern.eb, line);  // V transposed: a head-dim element per row
   const tile::TileCopy copy_k(kern.k, kern.ld_k, "k", lay_k, kern.elem, kern.threads);
-  const tile::TileCopy copy_v(kern.v, kern.ld_k, "rows", lay_v, kern.elem, kern.threads);
+  const std::pair<int, int> v_shape = v_runs(d * bn / kern.threads);
+  const tile::TileCopy copy_v(kern.v, kern.ld_k, "rows", lay_v, kern.elem, kern.threads, false, v_shape.first,
+                              v_shape.second);
   Value* lds_k = b.lds_alloc(lay_k.nbytes());
   Value* lds_v = b.lds_alloc(lay_v.nbytes());
   const std::vector<Values> qf = kern.q_fragments();
@@ -427,7 +439,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
             }
           }
         }
-        Value* top = reduce(b, x, &KernelBuilder::max);
+        Value* top = reduce(b, x, &KernelBuilder::max_nnan);
         m_new = across_with(b, *kern.frag, top, st.m[ut]);
         Value* empty = b.cmp("eq", m_new, kNegInf);
         m_use = b.select(empty, 0.0, m_new);
@@ -443,14 +455,14 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
         std::vector<Values> with_old = x;
         with_old.push_back({st.m[ut]});
         Value* top = max3(b, with_old);
-        m_new = tile::softmax::across(b, *kern.frag, top, &KernelBuilder::max);
+        m_new = tile::softmax::across(b, *kern.frag, top, &KernelBuilder::max_nnan);
         m_use = b.mul(m_new, scale2);
         for (std::size_t kt = 0; kt < x.size(); ++kt) {
           for (Value* e : x[kt]) p[kt].push_back(tile::softmax::scaled_exp(b, e, scale, m_use));
         }
         alpha = tile::softmax::scaled_exp(b, st.m[ut], scale, m_use);
       } else {
-        Value* top = reduce(b, x, &KernelBuilder::max);
+        Value* top = max3(b, x);
         Value* scaled_top = b.mul(top, scale2);
         m_new = across_with(b, *kern.frag, scaled_top, st.m[ut]);
         m_use = m_new;
@@ -459,9 +471,14 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
         }
         alpha = b.exp2(b.sub(st.m[ut], m_use));
       }
-      Value* kept = b.mul(st.l[ut], alpha);
-      Value* added = reduce(b, p, &KernelBuilder::add);
-      st.l[ut] = b.add(kept, added);
+      // The row sum stays two partial sums (packed adds on CDNA), summed at the end (store).
+      Values pairs;
+      for (const Values& row : p) {
+        for (std::size_t v = 0; v < row.size(); v += 2) pairs.push_back(b.build({row[v], row[v + 1]}));
+      }
+      Value* alpha2 = b.build({alpha, alpha});
+      Value* added = reduce(b, std::vector<Values>{pairs}, &KernelBuilder::add);
+      st.l[ut] = b.fma(st.l[ut], alpha2, added);
       st.m[ut] = m_new;
       for (const Values& row : p) pk[ut].push_back(tile::softmax::repack(b, row, kern.elem));
       splat[ut] = b.build(Values(static_cast<std::size_t>(cn), alpha));
@@ -495,7 +512,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   State init;
   init.acc.assign(static_cast<std::size_t>(tq), Values(static_cast<std::size_t>(td), zero));
   init.m.assign(static_cast<std::size_t>(tq), neg_inf);
-  init.l.assign(static_cast<std::size_t>(tq), nothing);
+  init.l.assign(static_cast<std::size_t>(tq), b.build({nothing, nothing}));
   const auto [whole_end, kv_end] = bounds(kern);
   Value* any = b.cmp("gt", whole_end, 0);
   b.if_(any, {}, [&] {
@@ -514,7 +531,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
     Value* k_block = b.offset(kern.k, origin);
     Value* v_block = b.offset(kern.v, origin);
     const tile::TileCopy block_k(k_block, kern.ld_k, "k", lay_k, kern.elem, kern.threads);
-    const tile::TileCopy block_v(v_block, kern.ld_k, "rows", lay_v, kern.elem, kern.threads);
+    const tile::TileCopy block_v(v_block, kern.ld_k, "rows", lay_v, kern.elem, kern.threads, false, v_shape.first,
+                                 v_shape.second);
     const Values regs_k = block_k.load(b, 0, 0, kern.tid);
     const Values regs_v = block_v.load(b, 0, 0, kern.tid);
     const State st = step(loop.iv, unflat(loop.iters, tq, td), false);

@@ -186,6 +186,10 @@ Value* KernelBuilder::div(Operand a, Operand b) { return binary(*this, "arith.di
 Value* KernelBuilder::rem(Operand a, Operand b) { return binary(*this, "arith.rem", a, b); }
 Value* KernelBuilder::min(Operand a, Operand b) { return binary(*this, "arith.min", a, b); }
 Value* KernelBuilder::max(Operand a, Operand b) { return binary(*this, "arith.max", a, b); }
+Value* KernelBuilder::max_nnan(Operand a, Operand b) {
+  const auto [x, y] = pair(*this, a, b);
+  return emit("arith.max", {x, y}, {x->type}, {{"nnan", AttrValue(true)}}).results[0];
+}
 Value* KernelBuilder::and_(Operand a, Operand b) { return binary(*this, "arith.and", a, b); }
 Value* KernelBuilder::or_(Operand a, Operand b) { return binary(*this, "arith.or", a, b); }
 Value* KernelBuilder::xor_(Operand a, Operand b) { return binary(*this, "arith.xor", a, b); }

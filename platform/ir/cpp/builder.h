@@ -82,6 +82,9 @@ class KernelBuilder {
   Value* rem(Operand a, Operand b);
   Value* min(Operand a, Operand b);
   Value* max(Operand a, Operand b);
+  // max of two floats neither of which is NaN (arith.max {nnan = true}):
+  // LLVM need not quiet them first.
+  Value* max_nnan(Operand a, Operand b);
   Value* and_(Operand a, Operand b);
   Value* or_(Operand a, Operand b);
   Value* xor_(Operand a, Operand b);

@@ -20,7 +20,7 @@ Count count(std::string_view op, const char* what, std::optional<int> exact, std
 }
 
 Attr attr(const data::ops::AttrsRow& r) {
-  Attr a{r.name, r.kind, r.min, r.table || r.ints || r.strs, {}, {}, {}};
+  Attr a{r.name, r.kind, r.min, r.optional.value_or(false), r.table || r.ints || r.strs, {}, {}, {}};
   if (r.ints) a.ints = *r.ints;
   if (r.strs) a.strs = *r.strs;
   if (r.table) {

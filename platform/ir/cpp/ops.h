@@ -40,6 +40,7 @@ struct Attr {
   std::string_view name;
   std::string_view kind;   // bool, float, int, int list, number, str
   std::optional<int> min;  // a lower bound on an int attribute
+  bool optional;           // an op may leave it out (ops.json "optional": true)
   // The allowed values, or none (empty and !has_values) when any value of the
   // kind is. `table` names the ops.json table they come from, empty when they
   // are listed inline. Only one of ints and strs is used.

@@ -29,6 +29,7 @@ std::string values(const rocke::ops::Attr& a) {
 std::string attr(const rocke::ops::Attr& a) {
   std::string out = "{\"kind\": " + quote(a.kind);
   if (a.min) out += ", \"min\": " + std::to_string(*a.min);
+  if (a.optional) out += ", \"optional\": true";
   if (a.has_values) out += ", \"values\": " + (a.table.empty() ? values(a) : quote(a.table));
   return out + "}";
 }

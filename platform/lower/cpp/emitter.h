@@ -101,8 +101,10 @@ struct Emitter {
   // "TYPE NAME" of an IR value.
   std::string arg(const ir::Value* v) const;
   // Calls an intrinsic, declaring it; each argument is "TYPE VALUE". Returns
-  // the result's name ("" for void).
-  std::string call(const std::string& ret, const std::string& name, const std::vector<std::string>& args);
+  // the result's name ("" for void). `flags`: fast-math flags of the call,
+  // each followed by a space ("nnan ").
+  std::string call(const std::string& ret, const std::string& name, const std::vector<std::string>& args,
+                   const std::string& flags = "");
   void add_global(GlobalKind kind, std::int64_t number, const std::string& name, const std::string& definition) {
     globals[{static_cast<int>(kind), number, name}] = definition;
   }

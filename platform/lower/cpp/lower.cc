@@ -28,7 +28,8 @@ using Names = std::vector<std::string>;
 
 std::string Emitter::arg(const Value* v) const { return ltype(v->type) + " " + values.at(v); }
 
-std::string Emitter::call(const std::string& ret, const std::string& name, const std::vector<std::string>& args) {
+std::string Emitter::call(const std::string& ret, const std::string& name, const std::vector<std::string>& args,
+                          const std::string& flags) {
   // The declaration keeps each argument's type: all but its last word.
   std::string types, text;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -37,7 +38,7 @@ std::string Emitter::call(const std::string& ret, const std::string& name, const
   }
   // The same name always has the same declaration: make it once.
   if (!declares.contains(name)) declares[name] = "declare " + ret + " @" + name + "(" + types + ")";
-  std::string call = "call " + ret + " @" + name + "(" + text + ")";
+  std::string call = "call " + flags + ret + " @" + name + "(" + text + ")";
   if (ret == "void") {
     emit(call);
     return "";
@@ -110,7 +111,11 @@ Lowering arith(const std::string& int_op, const std::string& float_op, const std
     const std::string& b = e.values.at(op.operands[1]);
     const std::string& lt = ltype(t);
     const std::string& intrinsic = t->is_float() ? float_intrinsic : int_intrinsic;
-    if (!intrinsic.empty()) return {e.call(lt, lower::intrinsic(intrinsic, suffix(t)), {lt + " " + a, lt + " " + b})};
+    if (!intrinsic.empty()) {
+      const auto nnan = op.attrs.find("nnan");
+      const bool flag = t->is_float() && nnan != op.attrs.end() && nnan->second.as_bool();
+      return {e.call(lt, lower::intrinsic(intrinsic, suffix(t)), {lt + " " + a, lt + " " + b}, flag ? "nnan " : "")};
+    }
     return {e.inst((t->is_float() ? float_op : int_op) + " " + lt + " " + a + ", " + b)};
   };
 }

@@ -1,7 +1,11 @@
 #include "platform/tile/cpp/copy.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -22,27 +26,44 @@ constexpr std::string_view kContiguous[] = {"k", "rows"};
 }  // namespace
 
 TileCopy::TileCopy(Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem,
-                   int threads, bool edge_units)
+                   int threads, bool edge_units, int k_run, int run)
     : src_(src),
       ld_(ld),
       contiguous_(std::move(contiguous)),
       layout_(layout),
       elem_(elem),
       threads_(threads),
-      edge_units_(edge_units) {
+      edge_units_(edge_units),
+      k_run_(k_run),
+      run_(run) {
   if (contiguous_ != kContiguous[0] && contiguous_ != kContiguous[1]) {
     throw errors::FieldError(errors::kFieldError, "TileCopy", json::Object{{"contiguous", contiguous_}},
                              json::Array{std::string(kContiguous[0]), std::string(kContiguous[1])},
                              "TileCopy: expected contiguous to be one of " + std::string(kContiguous[0]) + ", " +
                                  std::string(kContiguous[1]) + ", got " + json::quote(contiguous_));
   }
-  const int per = layout_.unit_elems();
+  const std::pair<int, int> shape_runs{k_run_, run_};
+  const bool listed = std::find(std::begin(kRuns), std::end(kRuns), shape_runs) != std::end(kRuns);
+  if (!listed || (shape_runs != kRuns[0] && (contiguous_ != "rows" || edge_units_))) {
+    std::string among;
+    json::Array allowed;
+    for (const auto& [kr, r] : kRuns) {
+      among += (among.empty() ? "" : ", ") + std::to_string(kr) + "/" + std::to_string(r);
+      allowed.emplace_back(json::Array{kr, r});
+    }
+    throw errors::FieldError(errors::kFieldError, "TileCopy",
+                             json::Object{{"contiguous", contiguous_}, {"k_run", k_run_}, {"run", run_}}, allowed,
+                             "TileCopy: expected k_run/run among " + among + " (all but " + among.substr(0, 3) +
+                                 " only rows-contiguous without edge_units), got " + std::to_string(k_run_) + "/" +
+                                 std::to_string(run_) + " for " + json::quote(contiguous_));
+  }
+  const int per = this->run();
   const std::string shape = std::to_string(layout_.rows()) + " x " + std::to_string(layout_.k());
-  if (contiguous_ == "rows" && (layout_.rows() % per || layout_.k() % 2)) {
+  if (contiguous_ == "rows" && (layout_.rows() % per || layout_.k() % k_run_)) {
     throw errors::FieldError(errors::kFieldError, "TileCopy",
                              json::Object{{"k", layout_.k()}, {"rows", layout_.rows()}}, nullptr,
                              "TileCopy: a rows-contiguous tile needs rows a multiple of " + std::to_string(per) +
-                                 " and an even k, got " + shape);
+                                 " and k a multiple of " + std::to_string(k_run_) + ", got " + shape);
   }
   if (count() % threads_ && threads_ % count()) {
     throw errors::FieldError(errors::kFieldError, "TileCopy",
@@ -53,9 +74,11 @@ TileCopy::TileCopy(Value* src, ir::Operand ld, std::string contiguous, TileLayou
   }
 }
 
-// Moves of the whole tile: vectors (k-contiguous) or pairs of vectors (rows-contiguous).
+int TileCopy::run() const { return run_ != 0 ? run_ : layout_.unit_elems(); }
+
+// Moves of the whole tile: vectors (k-contiguous) or k_run vectors (rows-contiguous).
 int TileCopy::count() const {
-  const int per_move = layout_.unit_elems() * (contiguous_ == "k" ? 1 : 2);
+  const int per_move = run() * (contiguous_ == "k" ? 1 : k_run_);
   return layout_.rows() * layout_.k() / per_move;
 }
 
@@ -68,24 +91,24 @@ std::vector<Value*> TileCopy::lane_moves(KernelBuilder& b, Value* tid) const {
   return out;
 }
 
-// (row, k) of move q: one vector (k-contiguous) or one pair of k-rows.
+// (row, k) of move q: one vector (k-contiguous) or k_run k-rows.
 // copy.py's _moves is a generator: a caller interleaves each move's ops with
 // its own, as Python does.
 std::pair<Value*, Value*> TileCopy::move(KernelBuilder& b, Value* q) const {
-  const int per = layout_.unit_elems(), k = layout_.k();
+  const int per = run(), k = layout_.k();
   if (contiguous_ == "k") {
     Value* row = b.div(q, k / per);
     Value* r = b.rem(q, k / per);
     return {row, b.mul(r, per)};
   }
-  const int pairs = k / 2;  // a wave's lanes take all k pairs of a few row blocks (lds.py: why)
-  Value* d = b.div(q, pairs);
+  const int runs = k / k_run_;  // a wave's lanes take all k runs of a few row blocks (lds.py: why)
+  Value* d = b.div(q, runs);
   Value* row = b.mul(d, per);
-  Value* r = b.rem(q, pairs);
-  return {row, b.mul(r, 2)};
+  Value* r = b.rem(q, runs);
+  return {row, b.mul(r, k_run_)};
 }
 
-const ir::Type* TileCopy::vector_type() const { return ir::vector(elem_, layout_.unit_elems()); }
+const ir::Type* TileCopy::vector_type() const { return ir::vector(elem_, run()); }
 
 Value* TileCopy::zero(KernelBuilder& b) const { return elem_->is_float() ? b.const_(0.0, elem_) : b.const_(0, elem_); }
 
@@ -107,28 +130,27 @@ std::vector<Value*> TileCopy::load(KernelBuilder& b, ir::Operand row0, ir::Opera
       Value* kk = b.add(k0, k);
       Value* line = b.mul(kk, ld_);
       Value* r = b.add(row0, row);
-      Value* base = b.add(line, r);
-      Value* bytes = b.mul(base, eb);
-      Value* p = b.offset(src_, bytes);
-      regs.push_back(b.load(p, vec));
-      Value* next = b.add(base, ld_);
-      Value* next_bytes = b.mul(next, eb);
-      Value* q2 = b.offset(src_, next_bytes);
-      regs.push_back(b.load(q2, vec));
+      Value* at = b.add(line, r);
+      for (int i = 0; i < k_run_; ++i) {
+        if (i > 0) at = b.add(at, ld_);
+        Value* bytes = b.mul(at, eb);
+        Value* p = b.offset(src_, bytes);
+        regs.push_back(b.load(p, vec));
+      }
     }
   }
   return regs;
 }
 
 std::vector<const ir::Type*> TileCopy::reg_types() const {
-  const int per_move = contiguous_ == "k" ? 1 : 2;
+  const int per_move = contiguous_ == "k" ? 1 : k_run_;
   return std::vector<const ir::Type*>(static_cast<std::size_t>(per_move) * std::max(1, count() / threads_),
                                       vector_type());
 }
 
 std::vector<Value*> TileCopy::zeros(KernelBuilder& b) const {
   Value* z = zero(b);
-  Value* v = b.build(std::vector<Value*>(layout_.unit_elems(), z));
+  Value* v = b.build(std::vector<Value*>(static_cast<std::size_t>(run()), z));
   return std::vector<Value*>(reg_types().size(), v);
 }
 
@@ -143,18 +165,17 @@ void TileCopy::store(KernelBuilder& b, Value* lds, const std::vector<Value*>& re
     }
     return;
   }
+  const auto kr = static_cast<std::size_t>(k_run_);
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const auto [row, k] = moves[i];
-    Value* v0 = regs.at(2 * i);
-    Value* v1 = regs.at(2 * i + 1);
-    for (int j = 0; j < layout_.unit_elems(); ++j) {
-      Value* x0 = b.extract(v0, j);
-      Value* x1 = b.extract(v1, j);
-      Value* pair = b.build({x0, x1});
+    for (int j = 0; j < run(); ++j) {
+      std::vector<Value*> xs;
+      for (std::size_t n = 0; n < kr; ++n) xs.push_back(b.extract(regs.at(kr * i + n), j));
+      Value* run_k = b.build(xs);
       Value* r = b.add(row, j);
       Value* at = layout_.offset(b, r, k);
       Value* p = b.offset(lds, at);
-      b.store(p, pair);
+      b.store(p, run_k);
     }
   }
 }

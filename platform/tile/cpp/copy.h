@@ -22,14 +22,20 @@ namespace rocke::tile {
 // edge unit outside the problem reads zeros from it (copy.py says why).
 inline constexpr int kUnchecked = 0x7FFFFFFF;
 
+// copy.RUNS: the (k_run, run) shapes of a rows-contiguous copy, the default
+// first (the only one with edge_units or a k-contiguous copy).
+inline constexpr std::pair<int, int> kRuns[] = {{2, 0}, {2, 4}, {4, 0}};
+
 class TileCopy {
  public:
   // `contiguous`: "k" or "rows", which dimension is contiguous in global
   // memory; `edge_units`: guarded() reads whole 16-byte units where it can
-  // (copy.py says when). errors::FieldError, with Python's facts, for a bad
-  // one or a tile the threads cannot share.
+  // (copy.py says when); `k_run`, `run`: a rows-contiguous copy's consecutive
+  // k per LDS write and rows per load (0: a unit's), one of kRuns.
+  // errors::FieldError, with Python's facts, for a bad one or a tile the
+  // threads cannot share.
   TileCopy(ir::Value* src, ir::Operand ld, std::string contiguous, TileLayout layout, const ir::Type* elem, int threads,
-           bool edge_units = false);
+           bool edge_units = false, int k_run = 2, int run = 0);
   virtual ~TileCopy() = default;
 
   // Registers holding the whole tile at (row0, k0) of the source: 16-byte
@@ -50,6 +56,7 @@ class TileCopy {
 
  protected:
   int count() const;
+  int run() const;  // elements of one load: a unit's, or run_
   std::vector<ir::Value*> lane_moves(ir::KernelBuilder& b, ir::Value* tid) const;
   std::pair<ir::Value*, ir::Value*> move(ir::KernelBuilder& b, ir::Value* q) const;
   const ir::Type* vector_type() const;
@@ -68,6 +75,8 @@ class TileCopy {
   const ir::Type* elem_;
   int threads_;
   bool edge_units_;
+  int k_run_;
+  int run_;
 };
 
 // What DirectCopy::issue needs, the same for every tile (copy.DirectCopy.lanes):

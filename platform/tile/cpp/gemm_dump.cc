@@ -86,6 +86,7 @@ json::Object errors() {
       {"copy_contiguous", error([&] { TileCopy(p, i, "cols", KMajor(64, 32, 2, 128), f16, 256); })},
       {"copy_rows", error([&] { TileCopy(p, i, "rows", KMajor(12, 32, 2, 128), f16, 256); })},
       {"copy_threads", error([&] { TileCopy(p, i, "k", KMajor(16, 16, 2, 128), f16, 48); })},
+      {"copy_runs", error([&] { TileCopy(p, i, "k", KMajor(64, 32, 2, 128), f16, 256, false, 4, 0); })},
       {"gather_none", error([&] { GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), f16, 256, std::nullopt); })},
       {"gather_rows",
        error([&] { GatherCopy(p, 0, "rows", KMajor(64, 32, 2, 128), f16, 256, Gather{gather_rows, true}); })},

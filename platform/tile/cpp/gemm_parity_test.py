@@ -303,6 +303,7 @@ def _probes():
         "copy_contiguous": lambda: TileCopy(p, i, "cols", KMajor(64, 32, 2, 128), T.F16, 256),
         "copy_rows": lambda: TileCopy(p, i, "rows", KMajor(12, 32, 2, 128), T.F16, 256),
         "copy_threads": lambda: TileCopy(p, i, "k", KMajor(16, 16, 2, 128), T.F16, 48),
+        "copy_runs": lambda: TileCopy(p, i, "k", KMajor(64, 32, 2, 128), T.F16, 256, k_run=4),
         "gather_none": lambda: GatherCopy(p, 0, "k", KMajor(64, 32, 2, 128), T.F16, 256),
         "gather_rows": lambda: GatherCopy(
             p, 0, "rows", KMajor(64, 32, 2, 128), T.F16, 256, gather=Gather(lambda b, r, k: (r, None), True)
