@@ -22,15 +22,16 @@ the vector gather: in NHWC, when K/groups is a multiple of 8, the 8 r of a
 size in each step (a 128 x 32 A tile against a 64 x 32 B one). So B (w, a
 few KB, cache-resident) is the gathered one (tile.Operands.b_gather):
 w[g K/g + k, tap, c] in NHWC, w[g K/g + k, c, tap] in NCHW. In NHWC with
-C/groups in whole 16-byte units and a filter of more than one tap, 8
-consecutive columns (channels) of one (filter, tap) are one vector load,
+C/groups in whole 16-byte units, 8 consecutive columns (channels) of one (filter, tap) are one vector load,
 transposed on the way to LDS (the gather runs along B's rows); otherwise
-one load per element. A 1x1 filter keeps the element loads: its loop is
-short enough that LLVM unrolls it two k steps deep, and with the
-transposing writes' 8 LDS addresses that costs occupancy on gfx942 and
-gfx950 (docs/figures/conv-isa.md has the registers). Both orders
-were built and measured on resnet50_3x3_c64: tap-major takes fewer
-instructions and VGPRs on gfx942 and gfx1201 (docs/figures/conv-isa.md).
+one load per element. A 1x1 filter's w is B itself, [K/g, C/g] row-major
+(ld = C/g) in either layout: no gather, the tile's plain copy, whose B
+gfx950 reads straight from LDS with its transposing fragment reads
+(tile.gemm's transpose_b). It costs registers, and on most 1x1 layers a
+wave of occupancy, for a leaner loop (docs/figures/conv-isa.md has the
+trade). Both orders were built and measured on resnet50_3x3_c64:
+tap-major takes fewer instructions and VGPRs on gfx942 and gfx1201
+(docs/figures/conv-isa.md).
 
 Where every k step lies inside one tap (K/groups a multiple of the k
 step) the fast loop's gathers are stepped (tile.gather's Gather.stepped),
@@ -236,17 +237,19 @@ def _dy_gather(spec):
 
 
 def _w_gather(spec):
-    """B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW). In NHWC
-    with C/groups in whole 16-byte units and more than one tap (the module
-    docstring says why not 1x1), 8 consecutive columns are one vector load
-    (runs along B's rows, transposed on the way to LDS), and where every k
-    step lies inside one tap the fast loop's offsets are stepped: the
-    lane's (filter k, column) fixed, the k step's (its first filter and its
-    tap) wave-uniform, through a buffer that never leaves the weights
-    (unchecked). Otherwise one element at a time."""
+    """B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW), or None
+    for a 1x1 filter, whose w is B itself: [K/g, C/g] row-major, ld = C/g.
+    In NHWC with C/groups in whole 16-byte units, 8 consecutive columns are
+    one vector load (runs along B's rows, transposed on the way to LDS), and
+    where every k step lies inside one tap the fast loop's offsets are
+    stepped: the lane's (filter k, column) fixed, the k step's (its first
+    filter and its tap) wave-uniform, through a buffer that never leaves the
+    weights (unchecked). Otherwise one element at a time."""
     c = spec.conv
     kpg, cpg, taps = c.k_per_group, c.c_per_group, math.prod(c.filter)
     elem = common.ELEM[c.dtype]
+    if taps == 1:
+        return None
 
     def address(b, col, r):
         tap, k = _split(b, r, kpg)
@@ -254,7 +257,7 @@ def _w_gather(spec):
             return b.add(b.mul(b.add(b.mul(k, taps), tap), cpg), col), None
         return b.add(b.mul(b.add(b.mul(k, cpg), col), taps), tap), None
 
-    if not (c.channels_last and gather_address.whole_units(cpg, c.dtype)) or taps == 1:
+    if not (c.channels_last and gather_address.whole_units(cpg, c.dtype)):
         return Gather(address, runs=False)
     if not _steps_in_one_tap(spec):
         return Gather(address, runs=True, contiguous="rows")
@@ -313,7 +316,7 @@ def build(case):
         b.const(n, T.I32),
         b.const(k, T.I32),
         0,
-        0,
+        n,  # B's ld where it is not gathered (a 1x1 filter's w)
         a_gather=_dy_gather(spec),
         b_gather=_w_gather(spec),
     )

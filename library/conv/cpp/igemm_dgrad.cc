@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -218,15 +219,16 @@ tile::Gather dy_gather(const IgemmSpec& spec) {
   return tile::Gather{address, true, "k", stepped, extent};
 }
 
-// B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW): vector loads
-// along the columns where C/groups is whole units (NHWC) and the filter has
-// more than one tap, stepped where each k step lies in one tap; else one
-// element at a time (_w_gather).
-tile::Gather w_gather(const IgemmSpec& spec) {
+// B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW), or none for
+// a 1x1 filter, whose w is B itself ([K/g, C/g] row-major); vector loads
+// along the columns where C/groups is whole units (NHWC), stepped where each
+// k step lies in one tap; else one element at a time (_w_gather).
+std::optional<tile::Gather> w_gather(const IgemmSpec& spec) {
   const ConvSpec& c = spec.conv;
   const std::int64_t kpg = c.k_per_group(), cpg = c.c_per_group(), taps = product(c.filter);
   const int nbytes = ir::scalar(c.dtype)->nbytes();
   const bool last = c.channels_last();
+  if (taps == 1) return std::nullopt;
   auto address = [kpg, cpg, taps, last](ir::KernelBuilder& b, Value* col, Value* r) -> std::pair<Value*, Value*> {
     Value* tap = b.div(r, kpg);
     Value* k = b.rem(r, kpg);
@@ -241,7 +243,7 @@ tile::Gather w_gather(const IgemmSpec& spec) {
     Value* base = b.mul(row, taps);
     return {b.add(base, tap), nullptr};
   };
-  if (!(last && whole_units(cpg, c.dtype)) || taps == 1) return tile::Gather{address, false};
+  if (!(last && whole_units(cpg, c.dtype))) return tile::Gather{address, false};
   if (!steps_in_one_tap(spec)) return tile::Gather{address, true, "rows"};
   auto stepped = [kpg, cpg, taps, nbytes](ir::KernelBuilder& b, Value* col, Value* k0, Value* k) -> Value* {
     // w[f + k, tap, col] with k0 = tap x K/g + f (_w_gather's stepped says how).
@@ -317,7 +319,8 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   Value* mv = b.const_(m, i32);
   Value* nv = b.const_(n, i32);
   Value* kv = b.const_(k, i32);
-  const tile::Operands ops(dy_group, w_group, mv, nv, kv, 0, 0, "row", "row", dy_gather(spec), w_gather(spec));
+  // B's ld where it is not gathered (a 1x1 filter's w).
+  const tile::Operands ops(dy_group, w_group, mv, nv, kv, 0, n, "row", "row", dy_gather(spec), w_gather(spec));
   Value* by = b.block_id(1);
   Value* row0 = b.mul(by, spec.tile.block_m);
   Value* bx = b.block_id(0);
