@@ -54,9 +54,13 @@ phase i mod s, each over only its own taps) skips them, but needs s^d
 kernels or a phase grid axis with a different tap set per phase, each
 phase a GEMM of its own M, k and edge blocks. Stride > 1 layers are few (7
 of ResNet-50's 53 convolutions: the stem, three 3x3 and three 1x1
-downsamples), so this family keeps one GEMM, correct by masking, and
-leaves the phase split as the known speed-up for those layers (for a 1x1
-stride-2 layer, 4 x fewer matrix ops).
+downsamples), so a filter of more than one tap keeps one GEMM, correct by
+masking. A 1x1 filter without padding (NHWC, C/groups in whole units:
+IgemmSpec.dgrad_one_phase) has one phase with a tap: input pixel o x
+stride takes dy[o], every other pixel is zero. Its GEMM is the stride-1
+problem over dy's pixels (_phase_problem: stride^dims fewer rows, no
+masks), and its store (_store_phase) writes each row's pixel and zeros
+over the rest of the row's stride cell.
 
 NHWC and NCHW are both supported. NHWC dx is the GEMM's C (row-major,
 ld = C, the group's columns at g x C/groups) through tile.epilogue (vector
@@ -71,6 +75,7 @@ columns. The kernel is
 run over grid(spec).
 """
 
+import dataclasses
 import itertools
 import math
 
@@ -274,6 +279,51 @@ def _w_gather(spec):
     return Gather(address, runs=True, contiguous="rows", stepped=stepped, extent=UNCHECKED)
 
 
+def _phase_problem(spec):
+    """The stride-1 problem whose GEMM a one-phase spec computes
+    (IgemmSpec.dgrad_one_phase): dy's pixels as its input, so its A and B
+    are a stride-1 1x1 layer's."""
+    c = spec.conv
+    return dataclasses.replace(spec, conv=dataclasses.replace(c, spatial=c.output, stride=(1,) * c.dims))
+
+
+def _store_phase(b, spec, acc, dx, row0, col0):
+    """A one-phase spec's dx (IgemmSpec.dgrad_one_phase), NHWC from the
+    group's first channel: GEMM row o is input pixel o x stride, and the
+    row writes zeros over the rest of its cell [o x stride, o x stride +
+    stride) inside the input. The cells tile the input, as (out - 1) x
+    stride < X <= out x stride."""
+    c = spec.conv
+    m, cpg, _ = spec.dgrad_gemm
+    elem = common.ELEM[c.dtype]
+    runs = list(acc.runs(b))
+    zero = b.const(0.0, elem)
+    for row, col, values in runs:
+        gr, gc = b.add(row0, row), b.add(col0, col)
+        with b.if_(b.and_(b.cmp("lt", gr, m), b.cmp("lt", gc, cpg))):
+            n, *o = common.unflatten(b, gr, (c.n, *c.output))
+            base = [od if s == 1 else b.mul(od, s) for od, s in zip(o, c.stride)]
+            out = [b.convert(v, elem) for v in values]
+            stored = out[0] if len(out) == 1 else b.build(out)
+            zeros = zero if len(out) == 1 else b.build([zero] * len(out))
+            for cell in itertools.product(*(range(s) for s in c.stride)):
+                pos = [at if d == 0 else b.add(at, d) for at, d in zip(base, cell)]
+                ptr = b.offset(dx, b.mul(common.layout_index(b, c, n, pos, gc, c.input_shape()), elem.nbytes))
+                value = zeros if any(cell) else stored
+                # Only a cell's far pixels can lie past the input's end (the docstring's inequality).
+                past = [
+                    b.cmp("lt", p, x) for p, d, s, x, on in zip(pos, cell, c.stride, c.spatial, c.output) if (on - 1) * s + d >= x
+                ]
+                if not past:
+                    b.store(ptr, value)
+                    continue
+                inside = past[0]
+                for more in past[1:]:
+                    inside = b.and_(inside, more)
+                with b.if_(inside):
+                    b.store(ptr, value)
+
+
 def _store_nchw(b, spec, acc, dx, group, row0, col0):
     """Channels-first dx[n, g C/g + col, pixel], element by element."""
     c = spec.conv
@@ -309,6 +359,7 @@ def build(case):
     channel_stride = 1 if c.channels_last else math.prod(c.output)
     dy_group = b.offset(dy, b.mul(b.mul(group, c.k_per_group * channel_stride), elem.nbytes))
     w_group = b.offset(w, b.mul(b.mul(group, c.k_per_group * n * math.prod(c.filter)), elem.nbytes))
+    problem = _phase_problem(spec) if spec.dgrad_one_phase else spec
     ops = Operands(
         dy_group,
         w_group,
@@ -317,12 +368,14 @@ def build(case):
         b.const(k, T.I32),
         0,
         n,  # B's ld where it is not gathered (a 1x1 filter's w)
-        a_gather=_dy_gather(spec),
-        b_gather=_w_gather(spec),
+        a_gather=_dy_gather(problem),
+        b_gather=_w_gather(problem),
     )
     row0, col0 = b.mul(b.block_id(1), spec.tile.block_m), b.mul(b.block_id(0), spec.tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
-    if c.channels_last:
+    if spec.dgrad_one_phase:
+        _store_phase(b, spec, acc, b.offset(dx, b.mul(b.mul(group, n), elem.nbytes)), row0, col0)
+    elif c.channels_last:
         dx_group = b.offset(dx, b.mul(b.mul(group, n), elem.nbytes))
         epilogue(
             b, acc.runs(b), dx_group, c.c, ops.m, ops.n, row0, col0, elem, inside=acc.inside, rows=spec.tile.block_m

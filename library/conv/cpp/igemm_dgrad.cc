@@ -9,6 +9,7 @@
 //
 // ORDER (platform/ir/cpp/builder.h): every builder call is its own
 // statement, in Python's order.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -36,10 +37,20 @@ namespace {
 
 using ir::Value;
 
-// gemm: (M, N, K) of each group's GEMM: input pixels, channels per group, K/groups x taps.
+// IgemmSpec.dgrad_one_phase: a 1x1 filter of stride > 1 without padding,
+// NHWC with C/groups in whole units, reaches one stride phase of the input.
+bool one_phase(const IgemmSpec& spec) {
+  const ConvSpec& c = spec.conv;
+  return c.channels_last() && product(c.filter) == 1 && std::ranges::max(c.stride) > 1 &&
+         std::ranges::all_of(c.pad, [](std::int64_t p) { return p == 0; }) && whole_units(c.c_per_group(), c.dtype);
+}
+
+// IgemmSpec.dgrad_gemm: (M, N, K) of each group's GEMM: input pixels (output
+// pixels for one_phase), channels per group, K/groups x taps.
 std::array<std::int64_t, 3> dgrad_gemm(const IgemmSpec& spec) {
   const ConvSpec& c = spec.conv;
-  return {c.n * product(c.spatial), c.c_per_group(), c.k_per_group() * product(c.filter)};
+  const std::int64_t pixels = product(one_phase(spec) ? c.output() : c.spatial);
+  return {c.n * pixels, c.c_per_group(), c.k_per_group() * product(c.filter)};
 }
 
 // _check: a gradient has no epilogue.
@@ -262,6 +273,77 @@ std::optional<tile::Gather> w_gather(const IgemmSpec& spec) {
   return tile::Gather{address, true, "rows", stepped, tile::kUnchecked};
 }
 
+// The stride-1 problem whose GEMM a one-phase spec computes: dy's pixels as
+// its input (_phase_problem).
+IgemmSpec phase_problem(const IgemmSpec& spec) {
+  IgemmSpec problem = spec;
+  problem.conv.spatial = spec.conv.output();
+  problem.conv.stride = Shape(spec.conv.stride.size(), 1);
+  return problem;
+}
+
+// A one-phase spec's dx, NHWC from the group's first channel: row o is input
+// pixel o x stride, and zeros over the rest of its stride cell inside the
+// input (_store_phase, which says why the cells tile the input).
+void store_phase(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumulators& acc, Value* dx, Value* row0,
+                 Value* col0) {
+  const ConvSpec& c = spec.conv;
+  const auto [m, cpg, unused] = dgrad_gemm(spec);
+  const ir::Type* elem = ir::scalar(c.dtype);
+  const Shape out_shape = c.output();
+  Shape sizes = {c.n};
+  sizes.insert(sizes.end(), out_shape.begin(), out_shape.end());
+  const std::vector<tile::Run> runs = acc.runs(b);
+  Value* zero = b.const_(0.0, elem);
+  for (const tile::Run& run : runs) {
+    Value* gr = b.add(row0, run.row);
+    Value* gc = b.add(col0, run.col);
+    Value* in_rows = b.cmp("lt", gr, m);
+    Value* in_cols = b.cmp("lt", gc, cpg);
+    Value* inside_block = b.and_(in_rows, in_cols);
+    b.if_(inside_block, {}, [&] {
+      const std::vector<Value*> parts = unflatten(b, gr, sizes);
+      Value* n = parts[0];
+      std::vector<Value*> base;
+      for (std::size_t d = 0; d < c.stride.size(); ++d) {
+        base.push_back(c.stride[d] == 1 ? parts[d + 1] : b.mul(parts[d + 1], c.stride[d]));
+      }
+      std::vector<Value*> out;
+      for (Value* v : run.values) out.push_back(b.convert(v, elem));
+      Value* stored = out.size() == 1 ? out[0] : b.build(out);
+      Value* zeros = out.size() == 1 ? zero : b.build(std::vector<Value*>(out.size(), zero));
+      // Every cell offset, row-major (itertools.product's order).
+      const std::int64_t cells = product(c.stride);
+      for (std::int64_t at = 0; at < cells; ++at) {
+        Shape cell(c.stride.size());
+        std::int64_t rest = at;
+        for (std::size_t d = c.stride.size(); d-- > 0;) {
+          cell[d] = rest % c.stride[d];
+          rest /= c.stride[d];
+        }
+        std::vector<Value*> pos;
+        for (std::size_t d = 0; d < cell.size(); ++d) pos.push_back(cell[d] == 0 ? base[d] : b.add(base[d], cell[d]));
+        Value* index = layout_index(b, c, n, pos, gc, c.input_shape());
+        Value* bytes = b.mul(index, elem->nbytes());
+        Value* ptr = b.offset(dx, bytes);
+        Value* value = at == 0 ? stored : zeros;
+        // Only a cell's far pixels can lie past the input's end.
+        std::vector<Value*> past;
+        for (std::size_t d = 0; d < cell.size(); ++d) {
+          if ((out_shape[d] - 1) * c.stride[d] + cell[d] >= c.spatial[d]) past.push_back(b.cmp("lt", pos[d], c.spatial[d]));
+        }
+        if (past.empty()) {
+          b.store(ptr, value);
+          continue;
+        }
+        Value* inside = past[0];
+        for (std::size_t j = 1; j < past.size(); ++j) inside = b.and_(inside, past[j]);
+        b.if_(inside, {}, [&] { b.store(ptr, value); });
+      }
+    });
+  }
+}
+
 // Channels-first dx[n, g C/g + col, pixel], element by element (_store_nchw).
 void store_nchw(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumulators& acc, Value* dx, Value* group,
                 Value* row0, Value* col0) {
@@ -319,14 +401,21 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   Value* mv = b.const_(m, i32);
   Value* nv = b.const_(n, i32);
   Value* kv = b.const_(k, i32);
+  // The gathers read `problem`, which outlives the main loop that calls them.
+  const IgemmSpec problem = one_phase(spec) ? phase_problem(spec) : spec;
   // B's ld where it is not gathered (a 1x1 filter's w).
-  const tile::Operands ops(dy_group, w_group, mv, nv, kv, 0, n, "row", "row", dy_gather(spec), w_gather(spec));
+  const tile::Operands ops(dy_group, w_group, mv, nv, kv, 0, n, "row", "row", dy_gather(problem), w_gather(problem));
   Value* by = b.block_id(1);
   Value* row0 = b.mul(by, spec.tile.block_m);
   Value* bx = b.block_id(0);
   Value* col0 = b.mul(bx, spec.tile.block_n);
   const tile::Accumulators acc = tile::mainloop(b, cfg, ops, elem, row0, col0);
-  if (c.channels_last()) {
+  if (one_phase(spec)) {
+    Value* first = b.mul(group, n);
+    Value* dx_bytes = b.mul(first, elem->nbytes());
+    Value* dx_group = b.offset(dx, dx_bytes);
+    store_phase(b, spec, acc, dx_group, row0, col0);
+  } else if (c.channels_last()) {
     Value* first = b.mul(group, n);
     Value* dx_bytes = b.mul(first, elem->nbytes());
     Value* dx_group = b.offset(dx, dx_bytes);
