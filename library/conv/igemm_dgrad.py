@@ -287,41 +287,39 @@ def _phase_problem(spec):
     return dataclasses.replace(spec, conv=dataclasses.replace(c, spatial=c.output, stride=(1,) * c.dims))
 
 
-def _store_phase(b, spec, acc, dx, row0, col0):
-    """A one-phase spec's dx (IgemmSpec.dgrad_one_phase), NHWC from the
-    group's first channel: GEMM row o is input pixel o x stride, and the
-    row writes zeros over the rest of its cell [o x stride, o x stride +
-    stride) inside the input. The cells tile the input, as (out - 1) x
-    stride < X <= out x stride."""
+def _store_phase(b, spec, acc, dx, group, row0, col0):
+    """A one-phase spec's dx (IgemmSpec.dgrad_one_phase), NHWC: GEMM row o is
+    input pixel o x stride, and the row writes zeros over the rest of its
+    cell [o x stride, o x stride + stride) inside the input. The cells tile
+    the input, as (out - 1) x stride < X <= out x stride. No branches: an
+    element past M, C/groups or the input is stored at dx's byte size, past
+    its buffer's range, and the hardware drops it (as tile.epilogue's edge
+    does). A branch would let LLVM 20 sink a short reduction's matrix ops
+    into it, under a partial EXEC mask."""
     c = spec.conv
     m, cpg, _ = spec.dgrad_gemm
     elem = common.ELEM[c.dtype]
-    runs = list(acc.runs(b))
+    nbytes = math.prod(c.input_shape()) * elem.nbytes
+    dst = b.buffer_rsrc(dx, nbytes)
+    first = b.mul(group, cpg)
     zero = b.const(0.0, elem)
-    for row, col, values in runs:
+    for row, col, values in list(acc.runs(b)):
         gr, gc = b.add(row0, row), b.add(col0, col)
-        with b.if_(b.and_(b.cmp("lt", gr, m), b.cmp("lt", gc, cpg))):
-            n, *o = common.unflatten(b, gr, (c.n, *c.output))
-            base = [od if s == 1 else b.mul(od, s) for od, s in zip(o, c.stride)]
-            out = [b.convert(v, elem) for v in values]
-            stored = out[0] if len(out) == 1 else b.build(out)
-            zeros = zero if len(out) == 1 else b.build([zero] * len(out))
-            for cell in itertools.product(*(range(s) for s in c.stride)):
-                pos = [at if d == 0 else b.add(at, d) for at, d in zip(base, cell)]
-                ptr = b.offset(dx, b.mul(common.layout_index(b, c, n, pos, gc, c.input_shape()), elem.nbytes))
-                value = zeros if any(cell) else stored
-                # Only a cell's far pixels can lie past the input's end (the docstring's inequality).
-                past = [
-                    b.cmp("lt", p, x) for p, d, s, x, on in zip(pos, cell, c.stride, c.spatial, c.output) if (on - 1) * s + d >= x
-                ]
-                if not past:
-                    b.store(ptr, value)
-                    continue
-                inside = past[0]
-                for more in past[1:]:
-                    inside = b.and_(inside, more)
-                with b.if_(inside):
-                    b.store(ptr, value)
+        channel = b.add(first, gc)
+        inside = b.and_(b.cmp("lt", gr, m), b.cmp("lt", gc, cpg))
+        n, *o = common.unflatten(b, gr, (c.n, *c.output))
+        base = [od if s == 1 else b.mul(od, s) for od, s in zip(o, c.stride)]
+        out = [b.convert(v, elem) for v in values]
+        for cell in itertools.product(*(range(s) for s in c.stride)):
+            pos = [at if d == 0 else b.add(at, d) for at, d in zip(base, cell)]
+            ok = inside
+            for p, d, s, x, on in zip(pos, cell, c.stride, c.spatial, c.output):
+                if (on - 1) * s + d >= x:  # only a cell's far pixels can lie past the input's end
+                    ok = b.and_(ok, b.cmp("lt", p, x))
+            at = b.mul(common.layout_index(b, c, n, pos, channel, c.input_shape()), elem.nbytes)
+            for j, value in enumerate(out):
+                offset = at if j == 0 else b.add(at, j * elem.nbytes)
+                b.buffer_store(dst, b.select(ok, offset, nbytes), zero if any(cell) else value)
 
 
 def _store_nchw(b, spec, acc, dx, group, row0, col0):
@@ -374,7 +372,7 @@ def build(case):
     row0, col0 = b.mul(b.block_id(1), spec.tile.block_m), b.mul(b.block_id(0), spec.tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
     if spec.dgrad_one_phase:
-        _store_phase(b, spec, acc, b.offset(dx, b.mul(b.mul(group, n), elem.nbytes)), row0, col0)
+        _store_phase(b, spec, acc, dx, group, row0, col0)
     elif c.channels_last:
         dx_group = b.offset(dx, b.mul(b.mul(group, n), elem.nbytes))
         epilogue(

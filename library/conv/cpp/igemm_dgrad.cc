@@ -282,65 +282,64 @@ IgemmSpec phase_problem(const IgemmSpec& spec) {
   return problem;
 }
 
-// A one-phase spec's dx, NHWC from the group's first channel: row o is input
-// pixel o x stride, and zeros over the rest of its stride cell inside the
-// input (_store_phase, which says why the cells tile the input).
-void store_phase(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumulators& acc, Value* dx, Value* row0,
-                 Value* col0) {
+// A one-phase spec's dx, NHWC: row o is input pixel o x stride, and zeros
+// over the rest of its stride cell inside the input, without branches: an
+// element outside is stored past the buffer's range (_store_phase says why).
+void store_phase(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumulators& acc, Value* dx,
+                 Value* group, Value* row0, Value* col0) {
   const ConvSpec& c = spec.conv;
   const auto [m, cpg, unused] = dgrad_gemm(spec);
   const ir::Type* elem = ir::scalar(c.dtype);
   const Shape out_shape = c.output();
   Shape sizes = {c.n};
   sizes.insert(sizes.end(), out_shape.begin(), out_shape.end());
-  const std::vector<tile::Run> runs = acc.runs(b);
+  const std::int64_t nbytes = product(c.input_shape()) * elem->nbytes();
+  Value* dst = b.buffer_rsrc(dx, nbytes);
+  Value* first = b.mul(group, cpg);
   Value* zero = b.const_(0.0, elem);
+  const std::vector<tile::Run> runs = acc.runs(b);
   for (const tile::Run& run : runs) {
     Value* gr = b.add(row0, run.row);
     Value* gc = b.add(col0, run.col);
+    Value* channel = b.add(first, gc);
     Value* in_rows = b.cmp("lt", gr, m);
     Value* in_cols = b.cmp("lt", gc, cpg);
-    Value* inside_block = b.and_(in_rows, in_cols);
-    b.if_(inside_block, {}, [&] {
-      const std::vector<Value*> parts = unflatten(b, gr, sizes);
-      Value* n = parts[0];
-      std::vector<Value*> base;
-      for (std::size_t d = 0; d < c.stride.size(); ++d) {
-        base.push_back(c.stride[d] == 1 ? parts[d + 1] : b.mul(parts[d + 1], c.stride[d]));
+    Value* inside = b.and_(in_rows, in_cols);
+    const std::vector<Value*> parts = unflatten(b, gr, sizes);
+    Value* n = parts[0];
+    std::vector<Value*> base;
+    for (std::size_t d = 0; d < c.stride.size(); ++d) {
+      base.push_back(c.stride[d] == 1 ? parts[d + 1] : b.mul(parts[d + 1], c.stride[d]));
+    }
+    std::vector<Value*> out;
+    for (Value* v : run.values) out.push_back(b.convert(v, elem));
+    // Every cell offset, row-major (itertools.product's order).
+    const std::int64_t cells = product(c.stride);
+    for (std::int64_t at = 0; at < cells; ++at) {
+      Shape cell(c.stride.size());
+      std::int64_t rest = at;
+      for (std::size_t d = c.stride.size(); d-- > 0;) {
+        cell[d] = rest % c.stride[d];
+        rest /= c.stride[d];
       }
-      std::vector<Value*> out;
-      for (Value* v : run.values) out.push_back(b.convert(v, elem));
-      Value* stored = out.size() == 1 ? out[0] : b.build(out);
-      Value* zeros = out.size() == 1 ? zero : b.build(std::vector<Value*>(out.size(), zero));
-      // Every cell offset, row-major (itertools.product's order).
-      const std::int64_t cells = product(c.stride);
-      for (std::int64_t at = 0; at < cells; ++at) {
-        Shape cell(c.stride.size());
-        std::int64_t rest = at;
-        for (std::size_t d = c.stride.size(); d-- > 0;) {
-          cell[d] = rest % c.stride[d];
-          rest /= c.stride[d];
-        }
-        std::vector<Value*> pos;
-        for (std::size_t d = 0; d < cell.size(); ++d) pos.push_back(cell[d] == 0 ? base[d] : b.add(base[d], cell[d]));
-        Value* index = layout_index(b, c, n, pos, gc, c.input_shape());
-        Value* bytes = b.mul(index, elem->nbytes());
-        Value* ptr = b.offset(dx, bytes);
-        Value* value = at == 0 ? stored : zeros;
+      std::vector<Value*> pos;
+      for (std::size_t d = 0; d < cell.size(); ++d) pos.push_back(cell[d] == 0 ? base[d] : b.add(base[d], cell[d]));
+      Value* ok = inside;
+      for (std::size_t d = 0; d < cell.size(); ++d) {
         // Only a cell's far pixels can lie past the input's end.
-        std::vector<Value*> past;
-        for (std::size_t d = 0; d < cell.size(); ++d) {
-          if ((out_shape[d] - 1) * c.stride[d] + cell[d] >= c.spatial[d]) past.push_back(b.cmp("lt", pos[d], c.spatial[d]));
+        if ((out_shape[d] - 1) * c.stride[d] + cell[d] >= c.spatial[d]) {
+          Value* before_end = b.cmp("lt", pos[d], c.spatial[d]);
+          ok = b.and_(ok, before_end);
         }
-        if (past.empty()) {
-          b.store(ptr, value);
-          continue;
-        }
-        Value* inside = past[0];
-        for (std::size_t j = 1; j < past.size(); ++j) inside = b.and_(inside, past[j]);
-        b.if_(inside, {}, [&] { b.store(ptr, value); });
       }
-    });
+      Value* index = layout_index(b, c, n, pos, channel, c.input_shape());
+      Value* bytes = b.mul(index, elem->nbytes());
+      for (std::size_t j = 0; j < out.size(); ++j) {
+        Value* offset = j == 0 ? bytes : b.add(bytes, static_cast<std::int64_t>(j) * elem->nbytes());
+        Value* where = b.select(ok, offset, nbytes);
+        b.buffer_store(dst, where, at == 0 ? out[j] : zero);
+      }
+    }
   }
 }
 
@@ -411,10 +410,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   Value* col0 = b.mul(bx, spec.tile.block_n);
   const tile::Accumulators acc = tile::mainloop(b, cfg, ops, elem, row0, col0);
   if (one_phase(spec)) {
-    Value* first = b.mul(group, n);
-    Value* dx_bytes = b.mul(first, elem->nbytes());
-    Value* dx_group = b.offset(dx, dx_bytes);
-    store_phase(b, spec, acc, dx_group, row0, col0);
+    store_phase(b, spec, acc, dx, group, row0, col0);
   } else if (c.channels_last()) {
     Value* first = b.mul(group, n);
     Value* dx_bytes = b.mul(first, elem->nbytes());
