@@ -285,8 +285,8 @@ IgemmSpec phase_problem(const IgemmSpec& spec) {
 // A one-phase spec's dx, NHWC: row o is input pixel o x stride, and zeros
 // over the rest of its stride cell inside the input, without branches: an
 // element outside is stored past the buffer's range (_store_phase says why).
-void store_phase(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumulators& acc, Value* dx,
-                 Value* group, Value* row0, Value* col0) {
+void store_phase(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumulators& acc, Value* dx, Value* group,
+                 Value* row0, Value* col0) {
   const ConvSpec& c = spec.conv;
   const auto [m, cpg, unused] = dgrad_gemm(spec);
   const ir::Type* elem = ir::scalar(c.dtype);
