@@ -239,13 +239,16 @@ def _igemm_dgrad(spec, arch):
     tile = igemm.tile.describe()
     m, n, k = igemm.dgrad_gemm
     work = math.prod(spec.stride)
-    stride = (
-        ""
-        if work == 1
-        else f"; stride {'x'.join(map(str, spec.stride))} is masked in dy's gather: {work} x the matrix work of the non-zero terms"
-    )
+    strides = "x".join(map(str, spec.stride))
+    if work == 1:
+        stride = ""
+    elif igemm.dgrad_one_phase:
+        stride = f"; stride {strides} of a 1x1 filter: the one stride phase it reaches, the other input pixels zeros"
+    else:
+        stride = f"; stride {strides} is masked in dy's gather: {work} x the matrix work of the non-zero terms"
+    pixels = "output" if igemm.dgrad_one_phase else "input"
     why = (
-        f"matrix cores: a {m}x{n}x{k} implicit GEMM per group (input pixels x C/groups x K/groups taps); "
+        f"matrix cores: a {m}x{n}x{k} implicit GEMM per group ({pixels} pixels x C/groups x K/groups taps); "
         f"its tile for {arch} (library/conv/igemm_tiles.json){stride}{_idle_columns(n, igemm.tile.block_n)}"
     )
     return (igemm, tile), why

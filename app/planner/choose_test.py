@@ -151,6 +151,12 @@ def test_dgrad_explains_the_gemm_and_the_stride():
     )
     (job,), _ = _jobs(conv(op="conv_dgrad", c=64), archs=("gfx942",))
     assert job.choice.reasons[0].endswith("its tile for gfx942 (library/conv/igemm_tiles.json)")
+    # A 1x1 filter of stride 2 without padding: 14 x 14 output pixels, the GEMM's rows.
+    (job,), _ = _jobs(conv(op="conv_dgrad", c=64, filter=[1, 1], pad=[0, 0], stride=[2, 2]), archs=("gfx942",))
+    assert job.choice.reasons == (
+        "conv_igemm_dgrad: chosen, matrix cores: a 196x64x32 implicit GEMM per group (output pixels x C/groups x K/groups taps); "
+        "its tile for gfx942 (library/conv/igemm_tiles.json); stride 2x2 of a 1x1 filter: the one stride phase it reaches, the other input pixels zeros",
+    )
 
 
 @pytest.mark.parametrize(

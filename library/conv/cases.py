@@ -192,6 +192,10 @@ IGEMM_DGRAD = {
     "stride3_5x5": ConvSpec(1, 16, 8, (11, 11), (5, 5), stride=(3, 3), pad=(2, 2)),
     "stride_2x3_rect_bf16": ConvSpec(2, 8, 8, (8, 9), (2, 3), stride=(2, 3), pad=(0, 1), dtype="bf16"),
     "unet_down_4x4_stride2": ConvSpec(1, 24, 16, (12, 12), (4, 4), stride=(2, 2), pad=(1, 1)),
+    # The one stride phase of a 1x1 filter (IgemmSpec.dgrad_one_phase): stride 2 on an odd
+    # input (its last cells cut), stride 3 grouped on inputs 1 and 2 past a whole cell.
+    "phase_1x1_stride2": ConvSpec(2, 64, 64, (15, 16), (1, 1), stride=(2, 2)),
+    "phase_1x1_stride3_grouped_bf16": ConvSpec(1, 32, 64, (10, 11), (1, 1), stride=(3, 3), groups=2, dtype="bf16"),
     # ResNeXt: grouped 3x3, 8 filters per group (vector gather) and 4 strided (per element).
     "resnext_grouped_f16": ConvSpec(1, 32, 32, (6, 6), (3, 3), pad=(1, 1), groups=4),
     "resnext_grouped_stride2_bf16": ConvSpec(

@@ -22,15 +22,16 @@ the vector gather: in NHWC, when K/groups is a multiple of 8, the 8 r of a
 size in each step (a 128 x 32 A tile against a 64 x 32 B one). So B (w, a
 few KB, cache-resident) is the gathered one (tile.Operands.b_gather):
 w[g K/g + k, tap, c] in NHWC, w[g K/g + k, c, tap] in NCHW. In NHWC with
-C/groups in whole 16-byte units and a filter of more than one tap, 8
-consecutive columns (channels) of one (filter, tap) are one vector load,
+C/groups in whole 16-byte units, 8 consecutive columns (channels) of one (filter, tap) are one vector load,
 transposed on the way to LDS (the gather runs along B's rows); otherwise
-one load per element. A 1x1 filter keeps the element loads: its loop is
-short enough that LLVM unrolls it two k steps deep, and with the
-transposing writes' 8 LDS addresses that costs occupancy on gfx942 and
-gfx950 (docs/figures/conv-isa.md has the registers). Both orders
-were built and measured on resnet50_3x3_c64: tap-major takes fewer
-instructions and VGPRs on gfx942 and gfx1201 (docs/figures/conv-isa.md).
+one load per element. A 1x1 filter's w is B itself, [K/g, C/g] row-major
+(ld = C/g) in either layout: no gather, the tile's plain copy, whose B
+gfx950 reads straight from LDS with its transposing fragment reads
+(tile.gemm's transpose_b). It costs registers, and on most 1x1 layers a
+wave of occupancy, for a leaner loop (docs/figures/conv-isa.md has the
+trade). Both orders were built and measured on resnet50_3x3_c64:
+tap-major takes fewer instructions and VGPRs on gfx942 and gfx1201
+(docs/figures/conv-isa.md).
 
 Where every k step lies inside one tap (K/groups a multiple of the k
 step) the fast loop's gathers are stepped (tile.gather's Gather.stepped),
@@ -53,9 +54,13 @@ phase i mod s, each over only its own taps) skips them, but needs s^d
 kernels or a phase grid axis with a different tap set per phase, each
 phase a GEMM of its own M, k and edge blocks. Stride > 1 layers are few (7
 of ResNet-50's 53 convolutions: the stem, three 3x3 and three 1x1
-downsamples), so this family keeps one GEMM, correct by masking, and
-leaves the phase split as the known speed-up for those layers (for a 1x1
-stride-2 layer, 4 x fewer matrix ops).
+downsamples), so a filter of more than one tap keeps one GEMM, correct by
+masking. A 1x1 filter without padding (NHWC, C/groups in whole units:
+IgemmSpec.dgrad_one_phase) has one phase with a tap: input pixel o x
+stride takes dy[o], every other pixel is zero. Its GEMM is the stride-1
+problem over dy's pixels (_phase_problem: stride^dims fewer rows, no
+masks), and its store (_store_phase) writes each row's pixel and zeros
+over the rest of the row's stride cell.
 
 NHWC and NCHW are both supported. NHWC dx is the GEMM's C (row-major,
 ld = C, the group's columns at g x C/groups) through tile.epilogue (vector
@@ -70,6 +75,7 @@ columns. The kernel is
 run over grid(spec).
 """
 
+import dataclasses
 import itertools
 import math
 
@@ -236,17 +242,19 @@ def _dy_gather(spec):
 
 
 def _w_gather(spec):
-    """B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW). In NHWC
-    with C/groups in whole 16-byte units and more than one tap (the module
-    docstring says why not 1x1), 8 consecutive columns are one vector load
-    (runs along B's rows, transposed on the way to LDS), and where every k
-    step lies inside one tap the fast loop's offsets are stepped: the
-    lane's (filter k, column) fixed, the k step's (its first filter and its
-    tap) wave-uniform, through a buffer that never leaves the weights
-    (unchecked). Otherwise one element at a time."""
+    """B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW), or None
+    for a 1x1 filter, whose w is B itself: [K/g, C/g] row-major, ld = C/g.
+    In NHWC with C/groups in whole 16-byte units, 8 consecutive columns are
+    one vector load (runs along B's rows, transposed on the way to LDS), and
+    where every k step lies inside one tap the fast loop's offsets are
+    stepped: the lane's (filter k, column) fixed, the k step's (its first
+    filter and its tap) wave-uniform, through a buffer that never leaves the
+    weights (unchecked). Otherwise one element at a time."""
     c = spec.conv
     kpg, cpg, taps = c.k_per_group, c.c_per_group, math.prod(c.filter)
     elem = common.ELEM[c.dtype]
+    if taps == 1:
+        return None
 
     def address(b, col, r):
         tap, k = _split(b, r, kpg)
@@ -254,7 +262,7 @@ def _w_gather(spec):
             return b.add(b.mul(b.add(b.mul(k, taps), tap), cpg), col), None
         return b.add(b.mul(b.add(b.mul(k, cpg), col), taps), tap), None
 
-    if not (c.channels_last and gather_address.whole_units(cpg, c.dtype)) or taps == 1:
+    if not (c.channels_last and gather_address.whole_units(cpg, c.dtype)):
         return Gather(address, runs=False)
     if not _steps_in_one_tap(spec):
         return Gather(address, runs=True, contiguous="rows")
@@ -269,6 +277,49 @@ def _w_gather(spec):
         return b.add(b.mul(lane, elem.nbytes), b.mul(step, elem.nbytes))
 
     return Gather(address, runs=True, contiguous="rows", stepped=stepped, extent=UNCHECKED)
+
+
+def _phase_problem(spec):
+    """The stride-1 problem whose GEMM a one-phase spec computes
+    (IgemmSpec.dgrad_one_phase): dy's pixels as its input, so its A and B
+    are a stride-1 1x1 layer's."""
+    c = spec.conv
+    return dataclasses.replace(spec, conv=dataclasses.replace(c, spatial=c.output, stride=(1,) * c.dims))
+
+
+def _store_phase(b, spec, acc, dx, group, row0, col0):
+    """A one-phase spec's dx (IgemmSpec.dgrad_one_phase), NHWC: GEMM row o is
+    input pixel o x stride, and the row writes zeros over the rest of its
+    cell [o x stride, o x stride + stride) inside the input. The cells tile
+    the input, as (out - 1) x stride < X <= out x stride. No branches: an
+    element past M, C/groups or the input is stored at dx's byte size, past
+    its buffer's range, and the hardware drops it (as tile.epilogue's edge
+    does). A branch would let LLVM 20 sink a short reduction's matrix ops
+    into it, under a partial EXEC mask."""
+    c = spec.conv
+    m, cpg, _ = spec.dgrad_gemm
+    elem = common.ELEM[c.dtype]
+    nbytes = math.prod(c.input_shape()) * elem.nbytes
+    dst = b.buffer_rsrc(dx, nbytes)
+    first = b.mul(group, cpg)
+    zero = b.const(0.0, elem)
+    for row, col, values in list(acc.runs(b)):
+        gr, gc = b.add(row0, row), b.add(col0, col)
+        channel = b.add(first, gc)
+        inside = b.and_(b.cmp("lt", gr, m), b.cmp("lt", gc, cpg))
+        n, *o = common.unflatten(b, gr, (c.n, *c.output))
+        base = [od if s == 1 else b.mul(od, s) for od, s in zip(o, c.stride)]
+        out = [b.convert(v, elem) for v in values]
+        for cell in itertools.product(*(range(s) for s in c.stride)):
+            pos = [at if d == 0 else b.add(at, d) for at, d in zip(base, cell)]
+            ok = inside
+            for p, d, s, x, on in zip(pos, cell, c.stride, c.spatial, c.output):
+                if (on - 1) * s + d >= x:  # only a cell's far pixels can lie past the input's end
+                    ok = b.and_(ok, b.cmp("lt", p, x))
+            at = b.mul(common.layout_index(b, c, n, pos, channel, c.input_shape()), elem.nbytes)
+            for j, value in enumerate(out):
+                offset = at if j == 0 else b.add(at, j * elem.nbytes)
+                b.buffer_store(dst, b.select(ok, offset, nbytes), zero if any(cell) else value)
 
 
 def _store_nchw(b, spec, acc, dx, group, row0, col0):
@@ -306,6 +357,7 @@ def build(case):
     channel_stride = 1 if c.channels_last else math.prod(c.output)
     dy_group = b.offset(dy, b.mul(b.mul(group, c.k_per_group * channel_stride), elem.nbytes))
     w_group = b.offset(w, b.mul(b.mul(group, c.k_per_group * n * math.prod(c.filter)), elem.nbytes))
+    problem = _phase_problem(spec) if spec.dgrad_one_phase else spec
     ops = Operands(
         dy_group,
         w_group,
@@ -313,13 +365,15 @@ def build(case):
         b.const(n, T.I32),
         b.const(k, T.I32),
         0,
-        0,
-        a_gather=_dy_gather(spec),
-        b_gather=_w_gather(spec),
+        n,  # B's ld where it is not gathered (a 1x1 filter's w)
+        a_gather=_dy_gather(problem),
+        b_gather=_w_gather(problem),
     )
     row0, col0 = b.mul(b.block_id(1), spec.tile.block_m), b.mul(b.block_id(0), spec.tile.block_n)
     acc = mainloop(b, cfg, ops, elem, row0, col0)
-    if c.channels_last:
+    if spec.dgrad_one_phase:
+        _store_phase(b, spec, acc, dx, group, row0, col0)
+    elif c.channels_last:
         dx_group = b.offset(dx, b.mul(b.mul(group, n), elem.nbytes))
         epilogue(
             b, acc.runs(b), dx_group, c.c, ops.m, ops.n, row0, col0, elem, inside=acc.inside, rows=spec.tile.block_m

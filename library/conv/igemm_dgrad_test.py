@@ -15,7 +15,9 @@ from conv.igemm_dgrad import FAMILY, build, grid, numeric_check
 from conv.igemm_tiles import TILES, IgemmSpecError, spec_for
 from conv.spec import ConvSpec, SpecError
 from family.family import Case, Refusal
+from interp import interp
 from interp.interp import run
+from ir import mma as M
 
 CASES = {c.id: c for c in FAMILY.cases}
 ARCHS = {"gfx942", "gfx950", "gfx1201", "gfx1250"}
@@ -103,9 +105,17 @@ def test_w_gathered_in_vectors_along_channels_where_they_are_whole_units():
     nhwc = spec_for("gfx942", ConvSpec(1, 8, 16, (4, 4), (3, 3), stride=(2, 2), pad=(1, 1)))
     w = igemm_dgrad._w_gather(nhwc)
     assert (w.runs, w.contiguous, w.stepped) == (True, "rows", None)  # K/groups = 16: a k step spans two taps
-    one_tap = dataclasses.replace(nhwc.conv, filter=(1, 1), pad=(0, 0))  # 1x1: element loads (the module says why)
-    for conv in (dataclasses.replace(nhwc.conv, c=12), dataclasses.replace(nhwc.conv, layout="NCHW"), one_tap):
+    for conv in (dataclasses.replace(nhwc.conv, c=12), dataclasses.replace(nhwc.conv, layout="NCHW")):
         assert not igemm_dgrad._w_gather(spec_for("gfx942", conv)).runs, conv
+
+
+@pytest.mark.parametrize("layout", ["NHWC", "NCHW"])
+def test_a_1x1_filter_takes_w_as_the_plain_b(layout):
+    # w[k, 0, c] = w[k, c, 0]: [K/g, C/g] row-major in either layout, so no gather; the kernel copies B with ld = C/g.
+    conv = ConvSpec(1, 24, 16, (4, 4), (1, 1), stride=(2, 2), layout=layout, groups=2)
+    spec = spec_for("gfx942", conv)
+    assert igemm_dgrad._w_gather(spec) is None
+    assert igemm_dgrad._w_gather(spec_for("gfx942", dataclasses.replace(conv, filter=(1, 2)))) is not None
 
 
 def test_stepped_gathers_where_every_k_step_lies_inside_one_tap():
@@ -132,6 +142,59 @@ def test_gemm_and_grid():
     spec = spec_for("gfx942", ConvSpec(2, 96, 64, (10, 12), (3, 3), stride=(2, 2), pad=(1, 1), groups=2))
     assert spec.dgrad_gemm == (2 * 10 * 12, 48, 32 * 9)
     assert grid(spec) == (1, 2, 2)
+
+
+def test_a_1x1_stride_takes_one_phase_gemm_and_grid():
+    # Stride 2 x 2 on 15 x 16: dy is 8 x 8, the GEMM's rows; padding, NCHW or C/groups off whole units mask instead.
+    conv = ConvSpec(2, 96, 64, (15, 16), (1, 1), stride=(2, 2), groups=2)
+    spec = spec_for("gfx942", conv)
+    assert spec.dgrad_one_phase and spec.dgrad_gemm == (2 * 8 * 8, 48, 32)
+    assert grid(spec) == (1, 1, 2)
+    for other in (
+        dataclasses.replace(conv, stride=(1, 1)),
+        dataclasses.replace(conv, pad=(0, 1)),
+        dataclasses.replace(conv, layout="NCHW"),
+        dataclasses.replace(conv, c=12),
+        dataclasses.replace(conv, filter=(1, 2)),
+    ):
+        masked = spec_for("gfx942", other)
+        assert not masked.dgrad_one_phase and masked.dgrad_gemm[0] == 2 * math.prod(other.spatial), other
+
+
+def _matrix_ops(monkeypatch, case):
+    """Matrix ops the kernel issues over its whole grid (one per wave and
+    mma), counted in the interpreter while it computes dx."""
+    count = [0]
+    mma = interp.EXEC["matrix.mma"]
+
+    def counted(c, op, mask):
+        count[0] += int(mask.sum()) // c.wave
+        return mma(c, op, mask)
+
+    monkeypatch.setitem(interp.EXEC, "matrix.mma", counted)
+    check = numeric_check(case, np.random.default_rng(1))
+    run(build(case), check.grid, check.args)
+    check.check(case.id)
+    return count[0]
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx1201"])
+@pytest.mark.parametrize("stride", [2, 3])
+def test_a_strided_1x1_issues_the_matrix_ops_of_the_stride_1_problem_of_its_output_size(monkeypatch, arch, stride):
+    # dy 8 x 16, one 128-row block (two k steps of 32, a 64-column block): from the tile, each block's
+    # k step is block_m x block_n x block_k / (the mma's m x n x k) matrix ops, over the block's waves.
+    # The input's last row and column are cut from their cells. Masked, the GEMM would run over every
+    # input pixel: stride^2 times the blocks.
+    out = (8, 16)
+    strided = ConvSpec(1, 64, 64, tuple(o * stride - 1 for o in out), (1, 1), stride=(stride, stride))
+    plain = ConvSpec(1, 64, 64, out, (1, 1))
+    assert strided.output == plain.output == out
+    spec = spec_for(arch, plain)
+    t, s = spec.tile, M.shape(spec.op)
+    blocks = -(-math.prod(out) // t.block_m) * -(-64 // t.block_n)
+    want = blocks * -(-64 // t.block_k) * (t.block_m * t.block_n * t.block_k) // (s.m * s.n * s.k)
+    counts = [_matrix_ops(monkeypatch, Case(f"count_{arch}", arch, spec_for(arch, c))) for c in (strided, plain)]
+    assert counts == [want, want]
 
 
 def test_an_epilogue_and_bad_tiles_are_refused_with_named_errors():

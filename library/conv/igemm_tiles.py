@@ -23,7 +23,7 @@ import os
 
 from arch import arch as archs
 from arch.mma_forms import FORMS
-from conv import row_runs
+from conv import gather_address, row_runs
 from conv.spec import ConvSpec, SpecError, check_tensor_bytes
 from errors.errors import FieldError
 from family.cases_json import plain_int
@@ -152,11 +152,29 @@ class IgemmSpec:
         return pixels, c.k_per_group, c.c_per_group * taps
 
     @property
+    def dgrad_one_phase(self):
+        """Whether conv_igemm_dgrad computes only the one stride phase that a
+        1x1 filter reaches: stride > 1, no padding, NHWC with C/groups in
+        whole 16-byte units. Input pixel i takes dy only from o = i / stride,
+        where the stride divides each of its coordinates, so the GEMM is the
+        stride-1 problem over dy's pixels and every other pixel is zero."""
+        c = self.conv
+        return (
+            c.channels_last
+            and math.prod(c.filter) == 1
+            and max(c.stride) > 1
+            and not any(c.pad)
+            and gather_address.whole_units(c.c_per_group, c.dtype)
+        )
+
+    @property
     def dgrad_gemm(self):
         """(M, N, K) of each group's GEMM when the spec is a data gradient's
-        (conv_igemm_dgrad): input pixels, channels per group, K/groups x filter taps."""
+        (conv_igemm_dgrad): input pixels (output pixels for dgrad_one_phase),
+        channels per group, K/groups x filter taps."""
         c = self.conv
-        return c.n * math.prod(c.spatial), c.c_per_group, c.k_per_group * math.prod(c.filter)
+        pixels = c.output if self.dgrad_one_phase else c.spatial
+        return c.n * math.prod(pixels), c.c_per_group, c.k_per_group * math.prod(c.filter)
 
     @property
     def k_steps(self):

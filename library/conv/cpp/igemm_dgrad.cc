@@ -9,11 +9,13 @@
 //
 // ORDER (platform/ir/cpp/builder.h): every builder call is its own
 // statement, in Python's order.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,10 +37,20 @@ namespace {
 
 using ir::Value;
 
-// gemm: (M, N, K) of each group's GEMM: input pixels, channels per group, K/groups x taps.
+// IgemmSpec.dgrad_one_phase: a 1x1 filter of stride > 1 without padding,
+// NHWC with C/groups in whole units, reaches one stride phase of the input.
+bool one_phase(const IgemmSpec& spec) {
+  const ConvSpec& c = spec.conv;
+  return c.channels_last() && product(c.filter) == 1 && std::ranges::max(c.stride) > 1 &&
+         std::ranges::all_of(c.pad, [](std::int64_t p) { return p == 0; }) && whole_units(c.c_per_group(), c.dtype);
+}
+
+// IgemmSpec.dgrad_gemm: (M, N, K) of each group's GEMM: input pixels (output
+// pixels for one_phase), channels per group, K/groups x taps.
 std::array<std::int64_t, 3> dgrad_gemm(const IgemmSpec& spec) {
   const ConvSpec& c = spec.conv;
-  return {c.n * product(c.spatial), c.c_per_group(), c.k_per_group() * product(c.filter)};
+  const std::int64_t pixels = product(one_phase(spec) ? c.output() : c.spatial);
+  return {c.n * pixels, c.c_per_group(), c.k_per_group() * product(c.filter)};
 }
 
 // _check: a gradient has no epilogue.
@@ -218,15 +230,16 @@ tile::Gather dy_gather(const IgemmSpec& spec) {
   return tile::Gather{address, true, "k", stepped, extent};
 }
 
-// B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW): vector loads
-// along the columns where C/groups is whole units (NHWC) and the filter has
-// more than one tap, stepped where each k step lies in one tap; else one
-// element at a time (_w_gather).
-tile::Gather w_gather(const IgemmSpec& spec) {
+// B: the group's w[k, tap, col] (NHWC) or w[k, col, tap] (NCHW), or none for
+// a 1x1 filter, whose w is B itself ([K/g, C/g] row-major); vector loads
+// along the columns where C/groups is whole units (NHWC), stepped where each
+// k step lies in one tap; else one element at a time (_w_gather).
+std::optional<tile::Gather> w_gather(const IgemmSpec& spec) {
   const ConvSpec& c = spec.conv;
   const std::int64_t kpg = c.k_per_group(), cpg = c.c_per_group(), taps = product(c.filter);
   const int nbytes = ir::scalar(c.dtype)->nbytes();
   const bool last = c.channels_last();
+  if (taps == 1) return std::nullopt;
   auto address = [kpg, cpg, taps, last](ir::KernelBuilder& b, Value* col, Value* r) -> std::pair<Value*, Value*> {
     Value* tap = b.div(r, kpg);
     Value* k = b.rem(r, kpg);
@@ -241,7 +254,7 @@ tile::Gather w_gather(const IgemmSpec& spec) {
     Value* base = b.mul(row, taps);
     return {b.add(base, tap), nullptr};
   };
-  if (!(last && whole_units(cpg, c.dtype)) || taps == 1) return tile::Gather{address, false};
+  if (!(last && whole_units(cpg, c.dtype))) return tile::Gather{address, false};
   if (!steps_in_one_tap(spec)) return tile::Gather{address, true, "rows"};
   auto stepped = [kpg, cpg, taps, nbytes](ir::KernelBuilder& b, Value* col, Value* k0, Value* k) -> Value* {
     // w[f + k, tap, col] with k0 = tap x K/g + f (_w_gather's stepped says how).
@@ -258,6 +271,76 @@ tile::Gather w_gather(const IgemmSpec& spec) {
     return b.add(lane_bytes, step_bytes);
   };
   return tile::Gather{address, true, "rows", stepped, tile::kUnchecked};
+}
+
+// The stride-1 problem whose GEMM a one-phase spec computes: dy's pixels as
+// its input (_phase_problem).
+IgemmSpec phase_problem(const IgemmSpec& spec) {
+  IgemmSpec problem = spec;
+  problem.conv.spatial = spec.conv.output();
+  problem.conv.stride = Shape(spec.conv.stride.size(), 1);
+  return problem;
+}
+
+// A one-phase spec's dx, NHWC: row o is input pixel o x stride, and zeros
+// over the rest of its stride cell inside the input, without branches: an
+// element outside is stored past the buffer's range (_store_phase says why).
+void store_phase(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumulators& acc, Value* dx, Value* group,
+                 Value* row0, Value* col0) {
+  const ConvSpec& c = spec.conv;
+  const auto [m, cpg, unused] = dgrad_gemm(spec);
+  const ir::Type* elem = ir::scalar(c.dtype);
+  const Shape out_shape = c.output();
+  Shape sizes = {c.n};
+  sizes.insert(sizes.end(), out_shape.begin(), out_shape.end());
+  const std::int64_t nbytes = product(c.input_shape()) * elem->nbytes();
+  Value* dst = b.buffer_rsrc(dx, nbytes);
+  Value* first = b.mul(group, cpg);
+  Value* zero = b.const_(0.0, elem);
+  const std::vector<tile::Run> runs = acc.runs(b);
+  for (const tile::Run& run : runs) {
+    Value* gr = b.add(row0, run.row);
+    Value* gc = b.add(col0, run.col);
+    Value* channel = b.add(first, gc);
+    Value* in_rows = b.cmp("lt", gr, m);
+    Value* in_cols = b.cmp("lt", gc, cpg);
+    Value* inside = b.and_(in_rows, in_cols);
+    const std::vector<Value*> parts = unflatten(b, gr, sizes);
+    Value* n = parts[0];
+    std::vector<Value*> base;
+    for (std::size_t d = 0; d < c.stride.size(); ++d) {
+      base.push_back(c.stride[d] == 1 ? parts[d + 1] : b.mul(parts[d + 1], c.stride[d]));
+    }
+    std::vector<Value*> out;
+    for (Value* v : run.values) out.push_back(b.convert(v, elem));
+    // Every cell offset, row-major (itertools.product's order).
+    const std::int64_t cells = product(c.stride);
+    for (std::int64_t at = 0; at < cells; ++at) {
+      Shape cell(c.stride.size());
+      std::int64_t rest = at;
+      for (std::size_t d = c.stride.size(); d-- > 0;) {
+        cell[d] = rest % c.stride[d];
+        rest /= c.stride[d];
+      }
+      std::vector<Value*> pos;
+      for (std::size_t d = 0; d < cell.size(); ++d) pos.push_back(cell[d] == 0 ? base[d] : b.add(base[d], cell[d]));
+      Value* ok = inside;
+      for (std::size_t d = 0; d < cell.size(); ++d) {
+        // Only a cell's far pixels can lie past the input's end.
+        if ((out_shape[d] - 1) * c.stride[d] + cell[d] >= c.spatial[d]) {
+          Value* before_end = b.cmp("lt", pos[d], c.spatial[d]);
+          ok = b.and_(ok, before_end);
+        }
+      }
+      Value* index = layout_index(b, c, n, pos, channel, c.input_shape());
+      Value* bytes = b.mul(index, elem->nbytes());
+      for (std::size_t j = 0; j < out.size(); ++j) {
+        Value* offset = j == 0 ? bytes : b.add(bytes, static_cast<std::int64_t>(j) * elem->nbytes());
+        Value* where = b.select(ok, offset, nbytes);
+        b.buffer_store(dst, where, at == 0 ? out[j] : zero);
+      }
+    }
+  }
 }
 
 // Channels-first dx[n, g C/g + col, pixel], element by element (_store_nchw).
@@ -317,13 +400,18 @@ std::unique_ptr<ir::Kernel> build(const family::Case& cs) {
   Value* mv = b.const_(m, i32);
   Value* nv = b.const_(n, i32);
   Value* kv = b.const_(k, i32);
-  const tile::Operands ops(dy_group, w_group, mv, nv, kv, 0, 0, "row", "row", dy_gather(spec), w_gather(spec));
+  // The gathers read `problem`, which outlives the main loop that calls them.
+  const IgemmSpec problem = one_phase(spec) ? phase_problem(spec) : spec;
+  // B's ld where it is not gathered (a 1x1 filter's w).
+  const tile::Operands ops(dy_group, w_group, mv, nv, kv, 0, n, "row", "row", dy_gather(problem), w_gather(problem));
   Value* by = b.block_id(1);
   Value* row0 = b.mul(by, spec.tile.block_m);
   Value* bx = b.block_id(0);
   Value* col0 = b.mul(bx, spec.tile.block_n);
   const tile::Accumulators acc = tile::mainloop(b, cfg, ops, elem, row0, col0);
-  if (c.channels_last()) {
+  if (one_phase(spec)) {
+    store_phase(b, spec, acc, dx, group, row0, col0);
+  } else if (c.channels_last()) {
     Value* first = b.mul(group, n);
     Value* dx_bytes = b.mul(first, elem->nbytes());
     Value* dx_group = b.offset(dx, dx_bytes);
