@@ -1,6 +1,7 @@
 """conv_igemm_fwd's ResNet-50 3x3 case (C = K = 64) through each flavor's
 real LLVM, measured by platform/isa: the main loop is the tile's fast loop,
-and the gathered A tile costs no more than a dense one (16-byte loads)."""
+the gathered A tile costs no more than a dense one (16-byte loads), and at
+least a quarter of the loop's matrix ops cover each of its loads."""
 
 import pytest
 
@@ -40,6 +41,10 @@ def test_main_loop_is_the_matrix_loop(measured):
 def test_the_gathered_and_the_weight_tiles_load_16_bytes_at_a_time(measured):
     # Per k step: A and B in 16-byte units, as many loads as LDS writes, 2 + 1.
     checks.check_global_loads(measured[1], LDS_WRITES * _k_steps(measured[1]))
+
+
+def test_every_load_has_a_quarter_of_the_matrix_ops_to_cover_it(measured):
+    checks.check_cover(measured[1], measured[0])
 
 
 def test_no_spills_and_no_modelled_bank_conflicts(measured):
