@@ -96,6 +96,12 @@ PREFETCH_FIRST = tuple(_DATA["prefetch_first"])
 # wait (docs/figures/loops.md: the cover and what it costs). The barriers
 # stay gpu.barrier, which on gfx9 does not wait for the loads.
 MATRIX_FIRST = tuple(_DATA["matrix_first"])
+# The archs whose fast loop gives every global load at least a quarter of
+# the iteration's matrix ops before the wait that retires it (the ISA tests
+# hold them to it: gemm_isa_test, conv's igemm ISA tests). Not gfx1250: with
+# llvm22 its B tile's transposing LDS writes are prepared right after the
+# loads, before the WMMAs (cover 0 of 8).
+QUARTER_COVER = ("gfx942", "gfx950", "gfx1201")
 # gfx950's transposed B reads (ds_read_b64_tr_b16) exchange data in groups of
 # TRANSPOSE_GROUP lanes (platform/arch/lds_ops.json); the B tile's k-rows are padded by transpose_pad bytes
 # (or, with direct loads, XOR-swizzled in runs of that many: lds.RowXor) so
