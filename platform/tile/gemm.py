@@ -19,7 +19,8 @@ The matrix-core main loop:
     unit (copy.TileCopy.guarded).
   - Pipelining: two stages, LDS and registers. Each iteration of the fast
     loop issues all global loads of tile k+1 into registers, multiplies
-    tile k out of LDS while they fly, then writes them to LDS (the one wait).
+    tile k out of LDS while they fly, then writes them to LDS (the one wait):
+    an order that sched_barriers pin (PREFETCH_FIRST, MATRIX_FIRST).
     On gfx950 (where both operands allow it: _direct) the loads go straight
     to LDS instead (buffer.load_to_lds, buffer_load_dwordx4 ... lds: copy.DirectCopy)
     into a second pair of LDS buffers: tile k+1 lands in one while tile k is
