@@ -77,3 +77,10 @@ def check_no_spills_or_bank_conflicts(report):
     res = report["resources"]
     assert (res["vgpr_spill"], res["sgpr_spill"], res["scratch"]) == (0, 0, 0), res
     assert report["lds_banks"]["conflicted"] == 0, report["lds_banks"]
+
+
+def check_cover(report, arch):
+    """At least a quarter of the main loop's matrix ops issue between each global load and the wait that
+    retires it (platform/isa/cover.py; tile.gemm.MATRIX_FIRST and PREFETCH_FIRST pin the loop's order)."""
+    cover = report["main_loop"]["cover"]
+    assert cover["of"] and 4 * cover["count"] >= cover["of"], f"{arch} with {TC.flavor}: cover {cover}"

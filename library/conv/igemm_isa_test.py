@@ -1,12 +1,14 @@
 """conv_igemm_fwd's ResNet-50 3x3 case (C = K = 64) through each flavor's
 real LLVM, measured by platform/isa: the main loop is the tile's fast loop,
-and the gathered A tile costs no more than a dense one (16-byte loads)."""
+the gathered A tile costs no more than a dense one (16-byte loads), and at
+least a quarter of the loop's matrix ops cover each of its loads."""
 
 import pytest
 
 from conv import compile_checks as checks
 from conv.igemm_fwd import FAMILY
 from conv.igemm_tiles import TILES
+from tile.gemm import QUARTER_COVER
 
 KNOWN = checks.known(TILES)
 # Matrix ops per k step: the wave's sub-tiles (128x64 over its waves, in the
@@ -40,6 +42,11 @@ def test_main_loop_is_the_matrix_loop(measured):
 def test_the_gathered_and_the_weight_tiles_load_16_bytes_at_a_time(measured):
     # Per k step: A and B in 16-byte units, as many loads as LDS writes, 2 + 1.
     checks.check_global_loads(measured[1], LDS_WRITES * _k_steps(measured[1]))
+
+
+@pytest.mark.parametrize("arch", [a for a in KNOWN if a in QUARTER_COVER])
+def test_every_load_has_a_quarter_of_the_matrix_ops_to_cover_it(arch):
+    checks.check_cover(checks.main_loop_report(FAMILY, f"resnet50_3x3_c64_{arch}"), arch)
 
 
 def test_no_spills_and_no_modelled_bank_conflicts(measured):

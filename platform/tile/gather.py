@@ -16,8 +16,9 @@ its input as B, whose consecutive columns are consecutive channels).
 `Gather.runs` says whether every aligned run of one 16-byte unit along it
 (the index a multiple of the unit's elements) is consecutive in memory and
 padding or not as a whole: then `load` issues one 16-byte load per unit, at
-the run's first address, zeroed where it is padding; otherwise one load per
-element, each with its own mask. Both `load` (a tile inside rows x k) and
+the run's first address, through a buffer whose range check reads zeros
+where the unit is padding (its offset copy.UNCHECKED: no select after the
+load); otherwise one load per element, each with its own mask. Both `load` (a tile inside rows x k) and
 `guarded` (an edge tile) keep the padding mask: a gathered tile is never
 unguarded.
 
@@ -109,22 +110,26 @@ class GatherCopy(TileCopy):
             )
         super().__post_init__()
 
-    def _element(self, b, row, k, type_):
-        """The value at (row, k), zero where it is padding: a load from a safe address (index 0) there."""
+    def _element(self, b, row, k):
+        """The element at (row, k), zero where it is padding: a load from a safe address (index 0) there."""
         index, valid = self.gather.address(b, row, k)
         if valid is None:
-            return b.load(b.offset(self.src, b.mul(index, self.elem.nbytes)), type_)
-        value = b.load(b.offset(self.src, b.mul(b.select(valid, index, 0), self.elem.nbytes)), type_)
-        zero = b.const(0.0 if self.elem.is_float else 0, self.elem)
-        return b.select(valid, value, zero if type_ is self.elem else b.build([zero] * type_.n))
+            return b.load(b.offset(self.src, b.mul(index, self.elem.nbytes)), self.elem)
+        value = b.load(b.offset(self.src, b.mul(b.select(valid, index, 0), self.elem.nbytes)), self.elem)
+        return b.select(valid, value, b.const(0.0 if self.elem.is_float else 0, self.elem))
 
-    def _unit(self, b, row, k):
-        """One 16-byte unit from (row, k) on, along `contiguous`."""
+    def _unit(self, b, row, k, rsrc):
+        """One 16-byte unit from (row, k) on, along `contiguous`. A run with a padding mask
+        reads through `rsrc` (a buffer of UNCHECKED bytes over the source) from UNCHECKED,
+        zeros, where it is padding: no select after the load, which would wait for it at once."""
         if self.gather.runs:
-            return self._element(b, row, k, self._vector)
+            index, valid = self.gather.address(b, row, k)
+            if valid is None:
+                return b.load(b.offset(self.src, b.mul(index, self.elem.nbytes)), self._vector)
+            return b.buffer_load(rsrc, b.select(valid, b.mul(index, self.elem.nbytes), UNCHECKED), self._vector)
         if self.contiguous == "k":
-            return b.build([self._element(b, row, b.add(k, j), self.elem) for j in range(self.layout.unit_elems)])
-        return b.build([self._element(b, b.add(row, j), k, self.elem) for j in range(self.layout.unit_elems)])
+            return b.build([self._element(b, row, b.add(k, j)) for j in range(self.layout.unit_elems)])
+        return b.build([self._element(b, b.add(row, j), k) for j in range(self.layout.unit_elems)])
 
     def load(self, b, row0, k0, tid):
         """Registers holding the tile at (row0, k0), which lies inside the problem; padding reads zero.
@@ -143,12 +148,13 @@ class GatherCopy(TileCopy):
                 if self.contiguous == "rows":
                     regs.append(b.buffer_load(rsrc, self.gather.stepped(b, r, k0, b.add(k, 1)), self._vector))
             return regs
+        rsrc = b.buffer_rsrc(self.src, UNCHECKED) if self.gather.runs else None
         regs = []
         for row, k in self._moves(b, tid):
             r, kk = b.add(row0, row), b.add(k0, k)
-            regs.append(self._unit(b, r, kk))
+            regs.append(self._unit(b, r, kk, rsrc))
             if self.contiguous == "rows":
-                regs.append(self._unit(b, r, b.add(kk, 1)))
+                regs.append(self._unit(b, r, b.add(kk, 1), rsrc))
         return regs
 
     def guarded(self, b, lds, row0, k0, rows, ks, tid):
@@ -161,7 +167,7 @@ class GatherCopy(TileCopy):
             inside = b.and_(b.cmp("lt", r, rows), b.cmp("lt", kk, ks))
             br = b.if_(inside, [self.elem])
             with br.then_():
-                b.yield_(self._element(b, r, kk, self.elem))
+                b.yield_(self._element(b, r, kk))
             with br.else_():
                 b.yield_(zero)
             b.store(b.offset(lds, self.layout.offset(b, row, k)), br.results[0])

@@ -19,7 +19,8 @@ The matrix-core main loop:
     unit (copy.TileCopy.guarded).
   - Pipelining: two stages, LDS and registers. Each iteration of the fast
     loop issues all global loads of tile k+1 into registers, multiplies
-    tile k out of LDS while they fly, then writes them to LDS (the one wait).
+    tile k out of LDS while they fly, then writes them to LDS (the one wait):
+    an order that sched_barriers pin (PREFETCH_FIRST, MATRIX_FIRST).
     On gfx950 (where both operands allow it: _direct) the loads go straight
     to LDS instead (buffer.load_to_lds, buffer_load_dwordx4 ... lds: copy.DirectCopy)
     into a second pair of LDS buffers: tile k+1 lands in one while tile k is
@@ -86,6 +87,22 @@ with open(PATH, encoding="utf-8") as _f:
 # barrier does not wait for them; there it would only cost VGPRs, so gfx9
 # keeps gpu.barrier.
 PREFETCH_FIRST = tuple(_DATA["prefetch_first"])
+# matrix_first: the generations whose fast loop also pins its matrix work
+# before the LDS writes. On gfx9 LLVM hoists the barrier and the LDS writes
+# (and so their wait for the loads) above most of the MFMAs, and on gfx950
+# sinks the loads below them: 1-2 of 32 MFMAs (gfx942) or 0-2 of 12
+# (gfx950's conv tiles) between a load and its wait. There the loads end
+# with a gpu.sched_barrier, as on PREFETCH_FIRST's generations, and so does
+# the matrix work: every MFMA of the k step lies between its loads and their
+# wait (docs/figures/loops.md: the cover and what it costs). The barriers
+# stay gpu.barrier, which on gfx9 does not wait for the loads.
+MATRIX_FIRST = tuple(_DATA["matrix_first"])
+# The archs whose fast loop gives every global load at least a quarter of
+# the iteration's matrix ops before the wait that retires it (the ISA tests
+# hold them to it: gemm_isa_test, conv's igemm ISA tests). Not gfx1250: with
+# llvm22 its B tile's transposing LDS writes are prepared right after the
+# loads, before the WMMAs (cover 0 of 8).
+QUARTER_COVER = ("gfx942", "gfx950", "gfx1201")
 # gfx950's transposed B reads (ds_read_b64_tr_b16) exchange data in groups of
 # TRANSPOSE_GROUP lanes (platform/arch/lds_ops.json); the B tile's k-rows are padded by transpose_pad bytes
 # (or, with direct loads, XOR-swizzled in runs of that many: lds.RowXor) so
@@ -387,10 +404,12 @@ def mainloop(b, cfg, ops, elem, row0, col0):
             # fly during the matrix work; only the LDS writes after it wait.
             nxt = b.min(b.add(fast.iv, t.block_k), b.sub(k_fast, t.block_k))  # the last step reloads itself: no branch
             regs_a, regs_b = copy_a.load(b, row0, nxt, tid), copy_b.load(b, *b_at(nxt), tid)
-            ordered = b.arch.generation in PREFETCH_FIRST
-            if ordered:
+            ordered, pinned = b.arch.generation in PREFETCH_FIRST, b.arch.generation in MATRIX_FIRST
+            if ordered or pinned:
                 b.sched_barrier()
             acc = multiply(fast.iters)
+            if pinned:
+                b.sched_barrier()
             barrier = b.lds_barrier if ordered else b.barrier
             barrier()  # every wave is done reading this step's tiles
             copy_a.store(b, lds_a, regs_a, tid)

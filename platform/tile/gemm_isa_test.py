@@ -1,6 +1,7 @@
 """The 128x128x32 tiles through each flavor's real LLVM, measured by
 platform/isa: per main-loop iteration 4 sixteen-byte global loads, one
-branch, no exec writes and one vmcnt(0) wait; every fragment one 16-byte LDS
+branch, no exec writes and one vmcnt(0) wait, after at least a quarter of
+the loop's matrix ops (latency cover); every fragment one 16-byte LDS
 read (or two transposed 8-byte reads); on gfx950 direct loads to LDS instead
 of LDS writes, waited for before the loop's barrier, with lane offsets
 computed before the loop (at most one vector instruction per LDS read); no
@@ -18,17 +19,17 @@ from arch.lds_ops import LDS_OPS
 from isa import analyze, counts, loops, objdump
 from lower import flavors
 from lower.llvm import lower
-from tile.gemm import PREFETCH_FIRST
+from tile.gemm import MATRIX_FIRST, PREFETCH_FIRST, QUARTER_COVER
 from tile.gemm_example import TILES_128, gemm_kernel
 from toolchains.llvm.llvm import Toolchain
 
 TC = Toolchain.current()
 KNOWN = sorted(a for a in TILES_128 if a in flavors.get(TC.flavor).cpus)
-# The tile archs whose main loop pins its prefetch (gemm.PREFETCH_FIRST).
-PINNED = [a for a in KNOWN if archs.get(a).generation in PREFETCH_FIRST]
 # The tile archs whose fast loop loads straight to LDS (gemm._direct): the
 # loads are buffer_load_dwordx4 ... lds, the tiles double-buffered.
 DIRECT = [a for a in KNOWN if a in LDS_OPS["buffer.load_to_lds"].archs]
+# The tile archs whose register-path main loop pins its prefetch (gemm.PREFETCH_FIRST, gemm.MATRIX_FIRST).
+PINNED = [a for a in KNOWN if archs.get(a).generation in PREFETCH_FIRST + MATRIX_FIRST and a not in DIRECT]
 # The 128x128x32 f16 tiles' LDS: A and B, 8 KiB each; on gfx950 twice over
 # (two buffers a tile, for the direct loads).
 LDS_BYTES = {"gfx942": 16384, "gfx950": 2 * 16384, "gfx1201": 16384, "gfx1250": 16384}
@@ -52,7 +53,7 @@ EDGE_STORES = 128 * 128 // 256
 
 def test_the_flavor_knows_some_tile_arch():
     assert KNOWN, f"{TC.flavor} knows none of {sorted(TILES_128)}"
-    assert PINNED, f"{TC.flavor} knows no tile arch of {PREFETCH_FIRST}"
+    assert PINNED, f"{TC.flavor} knows no tile arch of {PREFETCH_FIRST + MATRIX_FIRST}"
 
 
 @pytest.fixture(scope="module", params=KNOWN)
@@ -132,10 +133,9 @@ def test_lds_use_and_that_it_does_not_limit_occupancy(measured):
 
 @pytest.mark.parametrize("arch", PINNED)
 def test_where_the_loop_pins_its_prefetch_the_loads_issue_before_the_matrix_work(arch):
-    # On gemm.PREFETCH_FIRST's generations, every global load of the main loop
-    # (a single block, run from its header) comes before its first matrix
-    # instruction. (gfx9 keeps LLVM's order: on gfx942 llvm20 and llvm22 put
-    # some loads after the first MFMA, which still overlap the others.)
+    # On gemm.PREFETCH_FIRST's and gemm.MATRIX_FIRST's generations, every
+    # global load of the main loop (a single block, run from its header)
+    # comes before its first matrix instruction.
     kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
     compiled = TC.compile(lower(kernel, TC.flavor), arch)
     insts = objdump.parse(TC.disassemble(TC.link(compiled.obj), arch))[kernel.name]
@@ -144,6 +144,17 @@ def test_where_the_loop_pins_its_prefetch_the_loads_issue_before_the_matrix_work
     first_matrix = next(n for n, m in enumerate(order) if counts.is_matrix(m))
     late = [m for m in order[first_matrix:] if m.startswith("global_load")]
     assert not late, f"{arch}: {len(late)} global loads after the first matrix instruction of the main loop"
+
+
+@pytest.mark.parametrize("arch", [a for a in KNOWN if a in QUARTER_COVER])
+def test_every_global_load_has_a_quarter_of_the_matrix_ops_to_cover_it(arch):
+    # Latency cover (platform/isa/cover.py): at least a quarter of the loop's
+    # matrix ops issue between each global load and the wait that retires it.
+    # The register path pins the loads and the matrix work (gemm.MATRIX_FIRST,
+    # gemm.PREFETCH_FIRST); gfx950's direct loads issue after 3 to 5 of its 8.
+    kernel, _ = gemm_kernel(arch, "f16", TILES_128[arch]("f16"))
+    cover = analyze.report(kernel, TC)["main_loop"]["cover"]
+    assert cover["of"] and 4 * cover["count"] >= cover["of"], f"{arch}: cover {cover['count']} of {cover['of']}"
 
 
 def test_every_fragment_is_one_16_byte_read_or_two_transposed_8_byte_reads(measured):

@@ -53,34 +53,41 @@ GatherCopy::GatherCopy(Value* src, ir::Operand ld, std::string contiguous, KMajo
     // NOLINTNEXTLINE(bugprone-unchecked-optional-access): checked() threw if it is empty
     : TileCopy(src, ld, checked(gather, std::move(contiguous)), layout, elem, threads), gather_(*gather) {}
 
-// The value at (row, k), zero where it is padding: a load from a safe address (index 0) there.
-Value* GatherCopy::element(KernelBuilder& b, Value* row, Value* k, const ir::Type* type) const {
+// The element at (row, k), zero where it is padding: a load from a safe address (index 0) there.
+Value* GatherCopy::element(KernelBuilder& b, Value* row, Value* k) const {
   const auto [index, valid] = gather_.address(b, row, k);
   if (valid == nullptr) {
     Value* bytes = b.mul(index, elem_->nbytes());
     Value* p = b.offset(src_, bytes);
-    return b.load(p, type);
+    return b.load(p, elem_);
   }
   Value* safe = b.select(valid, index, 0);
   Value* bytes = b.mul(safe, elem_->nbytes());
   Value* p = b.offset(src_, bytes);
-  Value* value = b.load(p, type);
+  Value* value = b.load(p, elem_);
   Value* z = zero(b);
-  if (type == elem_) return b.select(valid, value, z);
-  Value* zeros = b.build(std::vector<Value*>(type->lanes(), z));
-  return b.select(valid, value, zeros);
+  return b.select(valid, value, z);
 }
 
-Value* GatherCopy::unit(KernelBuilder& b, Value* row, Value* k) const {
-  if (gather_.runs) return element(b, row, k, vector_type());
+Value* GatherCopy::unit(KernelBuilder& b, Value* row, Value* k, Value* rsrc) const {
+  if (gather_.runs) {
+    const auto [index, valid] = gather_.address(b, row, k);
+    Value* bytes = b.mul(index, elem_->nbytes());
+    if (valid == nullptr) {
+      Value* p = b.offset(src_, bytes);
+      return b.load(p, vector_type());
+    }
+    Value* at = b.select(valid, bytes, kUnchecked);  // past the buffer where it is padding: zeros, no select after
+    return b.buffer_load(rsrc, at, vector_type());
+  }
   std::vector<Value*> elems;
   for (int j = 0; j < layout_.unit_elems(); ++j) {
     if (contiguous_ == "k") {
       Value* kj = b.add(k, j);
-      elems.push_back(element(b, row, kj, elem_));
+      elems.push_back(element(b, row, kj));
     } else {
       Value* rj = b.add(row, j);
-      elems.push_back(element(b, rj, k, elem_));
+      elems.push_back(element(b, rj, k));
     }
   }
   return b.build(elems);
@@ -113,14 +120,15 @@ std::vector<Value*> GatherCopy::load(KernelBuilder& b, ir::Operand row0, ir::Ope
     }
     return regs;
   }
+  Value* rsrc = gather_.runs ? b.buffer_rsrc(src_, kUnchecked) : nullptr;
   for (Value* q : lane_moves(b, tid)) {
     const auto [row, k] = move(b, q);
     Value* r = b.add(row0, row);
     Value* kk = b.add(k0, k);
-    regs.push_back(unit(b, r, kk));
+    regs.push_back(unit(b, r, kk, rsrc));
     if (contiguous_ == "rows") {  // two units per move, k and k + 1, as TileCopy::store takes them
       Value* next = b.add(kk, 1);
-      regs.push_back(unit(b, r, next));
+      regs.push_back(unit(b, r, next, rsrc));
     }
   }
   return regs;
@@ -139,7 +147,7 @@ void GatherCopy::guarded(KernelBuilder& b, Value* lds, ir::Operand row0, ir::Ope
     Value* in_k = b.cmp("lt", kk, ks);
     Value* inside = b.and_(in_rows, in_k);
     const std::vector<Value*> got =
-        b.if_(inside, {elem_}, [&] { b.yield_({element(b, r, kk, elem_)}); }, [&] { b.yield_({z}); });
+        b.if_(inside, {elem_}, [&] { b.yield_({element(b, r, kk)}); }, [&] { b.yield_({z}); });
     Value* to = layout_.offset(b, row, k);
     Value* p = b.offset(lds, to);
     b.store(p, got[0]);

@@ -62,9 +62,11 @@ class GatherCopy : public TileCopy {
                ir::Value* tid) const override;
 
  private:
-  ir::Value* element(ir::KernelBuilder& b, ir::Value* row, ir::Value* k, const ir::Type* type) const;
-  // One 16-byte unit from (row, k) on, along `contiguous` (_unit).
-  ir::Value* unit(ir::KernelBuilder& b, ir::Value* row, ir::Value* k) const;
+  // The element at (row, k), zero where it is padding (_element).
+  ir::Value* element(ir::KernelBuilder& b, ir::Value* row, ir::Value* k) const;
+  // One 16-byte unit from (row, k) on, along `contiguous` (_unit): a run with a padding mask
+  // through `rsrc`, a buffer of kUnchecked bytes over the source, from kUnchecked (zeros) there.
+  ir::Value* unit(ir::KernelBuilder& b, ir::Value* row, ir::Value* k, ir::Value* rsrc) const;
 
   Gather gather_;
 };

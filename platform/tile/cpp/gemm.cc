@@ -69,6 +69,14 @@ bool prefetch_first(std::string_view generation) {
                              [&](const auto& row) { return row.generation == generation; });
 }
 
+// Whether `generation`'s fast loop also pins its matrix work before the LDS
+// writes (gemm.json's matrix_first; gemm.MATRIX_FIRST says why): there both
+// the loads and the matrix work end with a gpu.sched_barrier.
+bool matrix_first(std::string_view generation) {
+  return std::ranges::any_of(data::tile_gemm::kMatrixFirst,
+                             [&](const auto& row) { return row.generation == generation; });
+}
+
 // gfx950's transposed B fragment reads (gemm.py's transpose_b): lanes
 // exchange data in groups of lds_ops.json's group lanes, and the B tile's
 // k-rows are padded by gemm.json's transpose_pad bytes so the reads of a
@@ -486,8 +494,10 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
       const std::vector<Value*> regs_a = copy_a->load(b, row0, nxt, tid);
       const std::vector<Value*> regs_b = copy_b->load(b, b_row0(nxt), b_k0(nxt), tid);
       const bool ordered = prefetch_first(generation);
-      if (ordered) b.sched_barrier();
+      const bool pinned = matrix_first(generation);
+      if (ordered || pinned) b.sched_barrier();
       const std::vector<Value*> sums = multiply(loop.iters);
+      if (pinned) b.sched_barrier();
       const auto barrier = [&] { ordered ? b.lds_barrier() : b.barrier(); };
       barrier();  // every wave is done reading this step's tiles
       copy_a->store(b, lds_a, regs_a, tid);

@@ -760,6 +760,7 @@ for.body4:
   %v726 = add i32 %v724, %v725
   %v727 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v699, i32 %v726, i32 0, i32 0)
   %v728 = bitcast <4 x i32> %v727 to <8 x half>
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v729 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v42
   %v730 = load <8 x half>, ptr addrspace(3) %v729, align 2
   %v731 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v43
@@ -800,6 +801,7 @@ for.body4:
   %v766 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v760, <4 x half> %v756, <4 x float> %v752, i32 0, i32 0, i32 0)
   %v767 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v760, <4 x half> %v757, <4 x float> %v753, i32 0, i32 0, i32 0)
   %v768 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v760, <4 x half> %v758, <4 x float> %v754, i32 0, i32 0, i32 0)
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -1762,6 +1764,7 @@ declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half>, <4 x half>, <4
 declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workgroup.id.z()

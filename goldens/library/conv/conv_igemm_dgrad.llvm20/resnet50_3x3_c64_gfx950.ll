@@ -803,6 +803,7 @@ for.body4:
   %v769 = add i32 %v767, %v768
   %v770 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v742, i32 %v769, i32 0, i32 0)
   %v771 = bitcast <4 x i32> %v770 to <8 x half>
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v772 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v43
   %v773 = load <8 x half>, ptr addrspace(3) %v772, align 2
   %v774 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v44
@@ -819,6 +820,7 @@ for.body4:
   %v785 = load <8 x half>, ptr addrspace(3) %v784, align 2
   %v786 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v785, <8 x half> %v781, <16 x float> %v778, i32 0, i32 0, i32 0)
   %v787 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v785, <8 x half> %v783, <16 x float> %v779, i32 0, i32 0, i32 0)
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -1751,6 +1753,7 @@ declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, 
 declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workgroup.id.z()

@@ -764,6 +764,7 @@ for.body4:
   %v730 = add i32 %v728, %v729
   %v731 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v703, i32 %v730, i32 0, i32 0)
   %v732 = bitcast <4 x i32> %v731 to <8 x half>
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v733 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v42
   %v734 = load <8 x half>, ptr addrspace(3) %v733, align 2
   %v735 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v43
@@ -804,6 +805,7 @@ for.body4:
   %v770 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v764, <4 x half> %v760, <4 x float> %v756, i32 0, i32 0, i32 0)
   %v771 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v764, <4 x half> %v761, <4 x float> %v757, i32 0, i32 0, i32 0)
   %v772 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v764, <4 x half> %v762, <4 x float> %v758, i32 0, i32 0, i32 0)
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -1767,6 +1769,7 @@ declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half>, <4 x half>, <4
 declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workgroup.id.z()

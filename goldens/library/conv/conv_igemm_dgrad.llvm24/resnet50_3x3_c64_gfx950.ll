@@ -807,6 +807,7 @@ for.body4:
   %v773 = add i32 %v771, %v772
   %v774 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v746, i32 %v773, i32 0, i32 0)
   %v775 = bitcast <4 x i32> %v774 to <8 x half>
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v776 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v43
   %v777 = load <8 x half>, ptr addrspace(3) %v776, align 2
   %v778 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v44
@@ -823,6 +824,7 @@ for.body4:
   %v789 = load <8 x half>, ptr addrspace(3) %v788, align 2
   %v790 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v789, <8 x half> %v785, <16 x float> %v782, i32 0, i32 0, i32 0)
   %v791 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v789, <8 x half> %v787, <16 x float> %v783, i32 0, i32 0, i32 0)
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -1756,6 +1758,7 @@ declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, 
 declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workgroup.id.z()

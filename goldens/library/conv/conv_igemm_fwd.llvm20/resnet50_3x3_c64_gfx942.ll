@@ -544,6 +544,7 @@ for.body4:
   %v517 = add i32 %v515, %v516
   %v518 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v507, i32 %v517, i32 0, i32 0)
   %v519 = bitcast <4 x i32> %v518 to <8 x half>
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v520 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v39
   %v521 = load <8 x half>, ptr addrspace(3) %v520, align 2
   %v522 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v40
@@ -584,6 +585,7 @@ for.body4:
   %v557 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v551, <4 x half> %v547, <4 x float> %v543, i32 0, i32 0, i32 0)
   %v558 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v551, <4 x half> %v548, <4 x float> %v544, i32 0, i32 0, i32 0)
   %v559 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v551, <4 x half> %v549, <4 x float> %v545, i32 0, i32 0, i32 0)
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -1378,6 +1380,7 @@ declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half>, <4 x half>, <4
 declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workgroup.id.z()

@@ -587,6 +587,7 @@ for.body4:
   %v560 = add i32 %v558, %v559
   %v561 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v550, i32 %v560, i32 0, i32 0)
   %v562 = bitcast <4 x i32> %v561 to <8 x half>
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v563 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v40
   %v564 = load <8 x half>, ptr addrspace(3) %v563, align 2
   %v565 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v41
@@ -603,6 +604,7 @@ for.body4:
   %v576 = load <8 x half>, ptr addrspace(3) %v575, align 2
   %v577 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v576, <8 x half> %v572, <16 x float> %v569, i32 0, i32 0, i32 0)
   %v578 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v576, <8 x half> %v574, <16 x float> %v570, i32 0, i32 0, i32 0)
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -1367,6 +1369,7 @@ declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, 
 declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workgroup.id.z()

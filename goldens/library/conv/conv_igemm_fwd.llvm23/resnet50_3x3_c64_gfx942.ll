@@ -548,6 +548,7 @@ for.body4:
   %v521 = add i32 %v519, %v520
   %v522 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v511, i32 %v521, i32 0, i32 0)
   %v523 = bitcast <4 x i32> %v522 to <8 x half>
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v524 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v39
   %v525 = load <8 x half>, ptr addrspace(3) %v524, align 2
   %v526 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v40
@@ -588,6 +589,7 @@ for.body4:
   %v561 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v555, <4 x half> %v551, <4 x float> %v547, i32 0, i32 0, i32 0)
   %v562 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v555, <4 x half> %v552, <4 x float> %v548, i32 0, i32 0, i32 0)
   %v563 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v555, <4 x half> %v553, <4 x float> %v549, i32 0, i32 0, i32 0)
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -1383,6 +1385,7 @@ declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half>, <4 x half>, <4
 declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workgroup.id.z()

@@ -591,6 +591,7 @@ for.body4:
   %v564 = add i32 %v562, %v563
   %v565 = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %v554, i32 %v564, i32 0, i32 0)
   %v566 = bitcast <4 x i32> %v565 to <8 x half>
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v567 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v40
   %v568 = load <8 x half>, ptr addrspace(3) %v567, align 2
   %v569 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v41
@@ -607,6 +608,7 @@ for.body4:
   %v580 = load <8 x half>, ptr addrspace(3) %v579, align 2
   %v581 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v580, <8 x half> %v576, <16 x float> %v573, i32 0, i32 0, i32 0)
   %v582 = call <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half> %v580, <8 x half> %v578, <16 x float> %v574, i32 0, i32 0, i32 0)
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -1372,6 +1374,7 @@ declare <16 x float> @llvm.amdgcn.mfma.f32.32x32x16.f16(<8 x half>, <8 x half>, 
 declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workgroup.id.z()

@@ -425,6 +425,7 @@ for.body4:
   %v391 = mul i32 %v390, 2
   %v392 = getelementptr inbounds i8, ptr addrspace(1) %arg.b, i32 %v391
   %v393 = load <8 x half>, ptr addrspace(1) %v392, align 2
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   %v394 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v35
   %v395 = load <8 x half>, ptr addrspace(3) %v394, align 2
   %v396 = getelementptr inbounds i8, ptr addrspace(3) @rocke.lds.0, i32 %v36
@@ -489,6 +490,7 @@ for.body4:
   %v455 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v441, <4 x half> %v435, <4 x float> %v431, i32 0, i32 0, i32 0)
   %v456 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v441, <4 x half> %v436, <4 x float> %v432, i32 0, i32 0, i32 0)
   %v457 = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half> %v441, <4 x half> %v437, <4 x float> %v433, i32 0, i32 0, i32 0)
+  call void @llvm.amdgcn.sched.barrier(i32 0)
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -1956,6 +1958,7 @@ declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half>, <4 x half>, <4 x float>, i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i16(i16, ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.sched.barrier(i32)
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
 declare i32 @llvm.amdgcn.workitem.id.x()
