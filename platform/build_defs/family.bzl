@@ -44,17 +44,23 @@ def _emit(name, tool, family, flavor, cases, outs, golden_target):
             flavor,
             "--cases",
             "$(execpath {})".format(cases),
-            "--irs",
-            "$(execpath {})".format(irs),
-            "--rk",
-            "$(execpath {})".format(rk),
-            "--manifest",
-            "$(execpath {})".format(manifest),
-            "--bless-target",
-            golden_target,
-        ],
+        ] + _output_flags(outs, golden_target),
         mnemonic = "RockeEmitCpp",
     )
+
+def _output_flags(outs, golden_target):
+    """An emitter's flags for one flavor's three files `outs` (irs, rk, manifest) and its golden's target."""
+    irs, rk, manifest = outs
+    return [
+        "--irs",
+        "$(execpath {})".format(irs),
+        "--rk",
+        "$(execpath {})".format(rk),
+        "--manifest",
+        "$(execpath {})".format(manifest),
+        "--bless-target",
+        golden_target,
+    ]
 
 def _emit_flavors(name, tool, family, flavors, cases, pkg):
     """NAME_emit: one action (rocke_run) running the Python emitter `tool` over the case
@@ -65,18 +71,7 @@ def _emit_flavors(name, tool, family, flavors, cases, pkg):
     for flavor in flavors:
         irs, rk, manifest = _outs(name, flavor, "")
         outs += [irs, rk, manifest]
-        groups += [
-            "--flavor",
-            flavor,
-            "--irs",
-            "$(execpath {})".format(irs),
-            "--rk",
-            "$(execpath {})".format(rk),
-            "--manifest",
-            "$(execpath {})".format(manifest),
-            "--bless-target",
-            _golden_target(pkg, name, flavor),
-        ]
+        groups += ["--flavor", flavor] + _output_flags((irs, rk, manifest), _golden_target(pkg, name, flavor))
         native.filegroup(
             name = "{}_emit_{}".format(name, flavor),
             srcs = [irs, rk, manifest],
