@@ -8,6 +8,12 @@ lowered, its non-constant operands loaded from memory, its result stored.
 Each probe is compiled for every arch the flavor knows; it counts as
 available where it verifies, compiles without an indirect call and links
 with --no-undefined. The table maps each intrinsic name to those archs.
+
+An intrinsic an arch lacks can make LLVM end its process ("Cannot select"),
+so each probe of LLVM 22-24 runs in a child forked from this process, which
+has the flavor's libLLVM and lld loaded once: a probe costs a fork and a
+compile instead of three processes (opt, llc, ld.lld) that each start LLVM.
+LLVM 20 already compiles in a worker process that may end (llvm.py).
 """
 
 import argparse
@@ -15,11 +21,13 @@ import json
 import os
 import re
 import sys
+import traceback
 
 from arch import arch as archs
 from lower import flavors
 from lower.coverage import corpus
 from lower.llvm import lower
+from toolchains.llvm import capi, lld_link
 from toolchains.llvm.llvm import LlvmError, Toolchain
 
 _CALL = re.compile(r"^  (?:(%\S+) = )?call (ptr addrspace\(\d+\)|<\d+ x \w+>|\S+) @(llvm\.[\w.]+)\((.*)\)$")
@@ -77,7 +85,7 @@ def calls(flavor, known):
     return out
 
 
-def available(tc, arch, module):
+def _compiles(tc, arch, module):
     try:
         compiled = tc.compile(module, arch)
         if compiled.has_indirect_call:
@@ -88,14 +96,40 @@ def available(tc, arch, module):
         return False
 
 
+_AVAILABLE, _BROKEN = 0, 3  # a child's exit status; any other (LLVM's exit, a signal) is "not available"
+
+
+def available(tc, arch, module):
+    if tc.kind == "llvmlite":
+        return _compiles(tc, arch, module)
+    pid = os.fork()
+    if pid == 0:
+        # LLVM's words on a refusal ("LLVM ERROR: Cannot select") are not the table's business.
+        words = os.dup(2)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+        status = _BROKEN
+        try:
+            status = _AVAILABLE if _compiles(tc, arch, module) else 1
+        except BaseException:  # a fault of ours, not LLVM's refusal: the parent stops on it
+            os.write(words, traceback.format_exc().encode())
+        finally:
+            os._exit(status)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code == _BROKEN:
+        raise RuntimeError(f"availability: the probe of {arch} failed in this program, not in LLVM (above)")
+    return code == _AVAILABLE
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--toolchain", required=True, help="toolchain.json of the flavor to probe")
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
-    # Isolated: an intrinsic a CPU lacks can make LLVM end its process
-    # ("Cannot select"), which must not end this one.
-    tc = Toolchain.from_file(args.toolchain, isolated=True)
+    tc = Toolchain.from_file(args.toolchain)
+    if "library" in tc.tools:  # loaded here, so that no probe's child loads them again
+        capi.load(tc.tools["library"])
+        lld_link.load(tc.tools["linker"])
     known = sorted(a for a in archs.ARCHS if a in flavors.get(tc.flavor).cpus)
     found = calls(tc.flavor, known)
     print(

@@ -8,15 +8,15 @@ which names that file in the runfiles (see defs.bzl).
 Compiling (parse and verify, -O2, codegen to an object in memory) runs
 - for LLVM 22-24, in this process, through the C API of the root's
   libLLVM.so.NN (capi.py; toolchain.json names the library), for the CPUs the
-  flavor facts list. Other CPUs, and a Toolchain made with isolated=True (for
-  probes that may make LLVM end its process: LLVM aborts on what it cannot
-  select), take the subprocess path, `opt -O2 | llc -filetype=obj`;
+  flavor facts list. Other CPUs take the subprocess path,
+  `opt -O2 | llc -filetype=obj` (LLVM aborts its process on a CPU it does
+  not know);
 - for LLVM 20, in a worker process running llvmlite_driver.py in the llvm20
   environment (LLVM 20 aborts its process on some inputs), kept for the next
   kernel; a worker LLVM ended is that kernel's error, and the next kernel
   gets a fresh one, as does a worker grown past _WORKER_RSS_LIMIT.
 Linking runs lld in this process (lld_link.py); ld.lld runs as a process
-for an isolated Toolchain, once lld says this process may not link again,
+once lld says this process may not link again,
 and for the words of a failed link. The resource figures come from the object's
 AMDGPU metadata note (codeobject.py); occupancy from the arch table
 (platform/arch/occupancy.py).
@@ -205,8 +205,7 @@ _WORKERS_LOCK = waits.Lock()  # one request at a time; counts each thread's wait
 
 
 class Toolchain:
-    def __init__(self, config, isolated=False):
-        self.isolated = isolated  # LLVM 22-24 in subprocesses (see the module doc)
+    def __init__(self, config):
         self.flavor = config["flavor"]
         self.version = config["version"]
         self.source = config["source"]
@@ -219,9 +218,9 @@ class Toolchain:
         self.objdump = os.path.join(os.path.dirname(self.lld), "llvm-objdump")
 
     @classmethod
-    def from_file(cls, path, isolated=False):
+    def from_file(cls, path):
         with open(path) as f:
-            return cls(json.load(f), isolated)
+            return cls(json.load(f))
 
     @classmethod
     def current(cls):
@@ -241,9 +240,9 @@ class Toolchain:
 
     def _library(self, cpu):
         """The in-process LLVM for `cpu`, or None where the subprocess path runs:
-        an isolated Toolchain, or a CPU outside the flavor facts' list (LLVM
-        aborts its process on an unknown CPU: "Cannot select")."""
-        if self.isolated or "library" not in self.tools or cpu not in flavor_facts.FLAVORS[self.flavor].cpus:
+        a CPU outside the flavor facts' list (LLVM aborts its process on an
+        unknown CPU: "Cannot select")."""
+        if "library" not in self.tools or cpu not in flavor_facts.FLAVORS[self.flavor].cpus:
             return None
         return capi.load(self.tools["library"])
 
@@ -280,7 +279,7 @@ class Toolchain:
         compile() verifies too: call this only where nothing is compiled."""
         if self.kind == "llvmlite":
             self._llvmlite("verify", ir)
-        elif not self.isolated and "library" in self.tools:
+        elif "library" in self.tools:
             capi.load(self.tools["library"]).verify(ir, what=f"LLVM {self.version}")
         else:
             _run([self._bin("opt"), "-passes=verify", "-disable-output", "-"], ir.encode(), what="opt -passes=verify")
@@ -367,6 +366,12 @@ class Toolchain:
         if library is not None:
             obj, notes, stages = library.compile(ir, cpu, triple, what=f"LLVM {self.version}")
             return Compiled(self.flavor, cpu, obj, notes, stages)
+        return self.compile_in_processes(ir, cpu, triple)
+
+    def compile_in_processes(self, ir, cpu, triple=None):
+        """compile() as `opt -O2 | llc -O2 -filetype=obj` processes: the path
+        of a CPU outside the flavor facts' list, and the reference the
+        in-process path is held to (inproc_test.py)."""
         target = [f"-mcpu={cpu}"] + ([f"-mtriple={triple}"] if triple else [])
         bitcode, opt_err = _run(
             [self._bin("opt"), "-O2", *target, "-o", "-", "-"], ir.encode(), what=f"opt -O2 -mcpu={cpu}"
@@ -401,7 +406,7 @@ class Toolchain:
             args = [*_LINK_ARGS, src, "-o", out]
             # A failed in-process link leaves no words: ld.lld runs it again
             # to say what is wrong (or links, if lld may not run in process).
-            if self.isolated or not lld_link.load(self.tools["linker"]).link(args):
+            if not lld_link.load(self.tools["linker"]).link(args):
                 _run([self.lld, *args], what="ld.lld --no-undefined")
             with open(out, "rb") as f:
                 return f.read()
