@@ -27,9 +27,9 @@ std::string run(const std::vector<std::string>& argv, std::string_view input, st
 std::string target_cpu(std::string_view ll);
 
 // opt -O2, llc -filetype=obj and ld.lld -shared --no-undefined from the
-// tools in `llvm_bin`, as an isolated Toolchain's compile and link run them
-// (toolchains/llvm/llvm.py; the Python side compiles and links in process
-// otherwise, to the same bytes): the code object.
+// tools in `llvm_bin`, as Toolchain.compile_in_processes and ld.lld run
+// them (toolchains/llvm/llvm.py; the Python side compiles and links in
+// process otherwise, to the same bytes): the code object.
 std::string compile_and_link(std::string_view ll, const std::string& llvm_bin);
 
 }  // namespace rocke::llvm
