@@ -73,10 +73,10 @@ state=$(ci_state_dir "$clone")
 tmp=
 finish() {
   remote_cache_stop
-  # The output bases of the clone and of the checks' copy and clone (keyed by
-  # their paths, so no later run would reuse them), then the folders.
+  # The output bases of the clone and of the checks' copy (keyed by their
+  # paths, so no later run would reuse them), then the folders.
   local dir
-  for dir in "$clone" "$state/platform-only" "$state/catalog-clone"; do
+  for dir in "$clone" "$state/platform-only"; do
     [[ -x $dir/bazel ]] && (cd "$dir" && ./bazel clean --expunge >/dev/null 2>&1)
   done
   rm -rf "$scratch" "$state" ${tmp:+"$tmp"}

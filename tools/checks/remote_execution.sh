@@ -6,12 +6,15 @@
 #   1. building its environment left the pinned root's key and files as they were,
 #      and its layer replaces or hides no file of the root's system folders;
 #   2. //app/catalog:resnet50 built with --config=remote and --noremote_accept_cached
-#      (a fresh output base, so no action is answered by a cache) runs every
+#      (a clone's fresh output base, so no action is answered by a cache) runs every
 #      kernel action, the archive and the tools they need remotely: Bazel's
 #      process summary counts at least kernels + 1 as "remote", none local;
 #   3. the worker ran them: its log has as many runner exits with code 0, and none
 #      other;
-#   4. the remote tar and index.json are the bytes a local build gives;
+#   4. the remote tar and index.json are the bytes this checkout's local build
+#      gives, though the remote build ran from a clone of HEAD at another path:
+#      so the catalog depends neither on the checkout's path nor on any cache
+#      (commit first: a working tree that changes a kernel fails on purpose);
 #   5. a job asking for another root's key is not run (the rocke-root property
 #      routes jobs; the worker offers only its own root's).
 #
@@ -43,8 +46,11 @@ timed() {
 mkdir -p /var/cache/rocke/checks
 scratch=$(mktemp -d /var/cache/rocke/checks/remote-execution.XXXXXX)
 started=0
+# clone_bazel ARG...: Bazel in the clone, on the scratch output base.
+clone=$scratch/clone
+clone_bazel() { (cd "$clone" && exec ./bazel "--output_base=$scratch/output-base" "$@"); }
 finish() {
-  ./bazel "--output_base=$scratch/output-base" shutdown >/dev/null 2>&1
+  [[ -x $clone/bazel ]] && clone_bazel shutdown >/dev/null 2>&1
   ((started)) && tools/remote/executor.sh down >/dev/null 2>&1
   rm -rf "$scratch"
 }
@@ -93,8 +99,9 @@ if ! timed "executor up" "$scratch/up.log" tools/remote/executor.sh up; then
   exit "$failed"
 fi
 
-# 2. Every action remote, none answered by a cache.
-timed "remote build of $target" "$scratch/remote.log" ./bazel "--output_base=$scratch/output-base" build --config=remote \
+# 2. Every action remote, none answered by a cache, from a clone at another path.
+git clone --quiet --no-hardlinks . "$clone"
+timed "remote build of $target" "$scratch/remote.log" clone_bazel build --config=remote \
   "--remote_executor=grpc://127.0.0.1:$ROCKE_REMOTE_PORT" --noremote_accept_cached "$@" "$target"
 status=$?
 kernels=$(./bazel query "kind('_kernel rule', deps($target))" 2>/dev/null | grep -c .)
@@ -127,10 +134,10 @@ fi
 queued="^\[.*\] \[Sched\] .*; [1-9][0-9]s"
 before=$(grep -c 'Runner exited' "$run_dir/logs/worker.log")
 start=$SECONDS
-timeout -s INT 60 ./bazel "--output_base=$scratch/output-base" build "--remote_executor=grpc://127.0.0.1:$ROCKE_REMOTE_PORT" \
+(cd "$clone" && exec timeout -s INT 60 ./bazel "--output_base=$scratch/output-base" build "--remote_executor=grpc://127.0.0.1:$ROCKE_REMOTE_PORT" \
   --spawn_strategy=remote --disk_cache= --noremote_accept_cached --extra_execution_platforms=//tools/remote:unmatched_root \
   --curses=no --show_progress_rate_limit=5 \
-  "${target}_000_gfx942" >"$scratch/unmatched.log" 2>&1 &
+  "${target}_000_gfx942") >"$scratch/unmatched.log" 2>&1 &
 build=$!
 while kill -0 "$build" 2>/dev/null && ! grep -qs "$queued" "$scratch/unmatched.log"; do sleep 1; done
 kill -INT "$build" 2>/dev/null
@@ -144,14 +151,14 @@ else
   fail "remote: a job asking for another root is not run by this root's worker (bazel exit $status; runner exits $before -> $after)" "$(tail -n 3 "$scratch/unmatched.log")"
 fi
 
-# 4. Remote bytes = local bytes.
+# 4. Remote bytes, built from the clone = this checkout's local bytes.
 timed "local build of $target" "$scratch/local.log" ./bazel build "$@" "$target"
 local_bin=$(./bazel info bazel-bin "$@" 2>/dev/null)
-remote_bin=$(./bazel "--output_base=$scratch/output-base" info bazel-bin --config=remote "$@" 2>/dev/null)
+remote_bin=$(clone_bazel info bazel-bin --config=remote "$@" 2>/dev/null)
 differ=()
 for f in "${outputs[@]}"; do cmp -s "$local_bin/$f" "$remote_bin/$f" || differ+=("$f"); done
-if [[ ${#differ[@]} -eq 0 ]]; then pass "remote: the remote build's ${outputs[*]} are the local build's bytes"
-else fail "remote: the remote build's outputs are the local build's bytes" "differ: ${differ[*]}"; fi
+if [[ ${#differ[@]} -eq 0 ]]; then pass "remote: the remote build's ${outputs[*]}, from a clone at another path, are this checkout's local bytes"
+else fail "remote: the remote build's outputs, from a clone at another path, are this checkout's local bytes (commit first)" "differ: ${differ[*]}"; fi
 
 report
 exit "$failed"
