@@ -1,8 +1,8 @@
 """ops.json: every op's counts, attributes and fp8 permission, as data.
 
 The loader checks the file's shape and names the file and the entry on any
-fault. `check` applies one op's schema; ops.py runs it before the op's own
-type rule. OPS.md describes the schema.
+fault. `check` applies one op's schema, and `checker` makes the function
+that does, which ops.py runs before the op's own type rule. OPS.md describes the schema.
 """
 
 import json
@@ -110,36 +110,45 @@ def _phrase(values):
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
-def _count(n, noun):
-    return (
-        (f"at least {n['min']} {noun}(s)", lambda got: got >= n["min"])
-        if isinstance(n, dict)
-        else (f"{n} {noun}(s)", lambda got: got == n)
-    )
+def checker(entry, tables):
+    """The function that raises VerifyError unless an op has the counts and
+    attributes `entry` states: the entry is read once here, for the many ops
+    of its name that get checked."""
+    counts = []  # (field of the op, exact count or None, least count, what is expected)
+    for key, noun in (("operands", "operand"), ("results", "result"), ("regions", "region")):
+        n = entry[key]
+        if isinstance(n, dict):
+            counts.append((key, None, n["min"], f"at least {n['min']} {noun}(s)"))
+        else:
+            counts.append((key, n, n, f"{n} {noun}(s)"))
+    attrs = []  # (key, optional, accepts, allowed values or None, least value or None, what is expected)
+    for key, spec in sorted(entry["attrs"].items()):
+        accepts, what = KINDS[spec["kind"]]
+        values = values_of(spec, tables)
+        if values is not None:
+            what = _phrase(values)
+        if "min" in spec:
+            what = f"an int of at least {spec['min']}"
+        attrs.append((key, bool(spec.get("optional")), accepts, values, spec.get("min"), what))
+
+    def check(op):
+        for key, exact, least, what in counts:
+            got = len(getattr(op, key))
+            if (got != exact) if exact is not None else (got < least):
+                raise VerifyError.expected(op.name, what, got)
+        given = op.attrs
+        for key, optional, accepts, values, least, what in attrs:
+            if key not in given:
+                if optional:
+                    continue
+                raise VerifyError.expected(op.name, f"attribute {key}", f"attributes {sorted(given)}", sorted(given))
+            value = given[key]
+            if not (accepts(value) and (values is None or value in values) and (least is None or value >= least)):
+                raise VerifyError.expected(op.name, f"{key} to be {what}", repr(value), attr_fact(value))
+
+    return check
 
 
 def check(op, entry, tables):
     """Raises VerifyError unless `op` has the counts and attributes `entry` states."""
-    for key, noun, got in (
-        ("operands", "operand", op.operands),
-        ("results", "result", op.results),
-        ("regions", "region", op.regions),
-    ):
-        what, ok = _count(entry[key], noun)
-        if not ok(len(got)):
-            raise VerifyError.expected(op.name, what, len(got))
-    for key, spec in sorted(entry["attrs"].items()):
-        if key not in op.attrs:
-            if spec.get("optional"):
-                continue
-            raise VerifyError.expected(op.name, f"attribute {key}", f"attributes {sorted(op.attrs)}", sorted(op.attrs))
-        value = op.attrs[key]
-        accepts, what = KINDS[spec["kind"]]
-        values = values_of(spec, tables)
-        ok = accepts(value)
-        if values is not None:
-            ok, what = ok and value in values, _phrase(values)
-        if "min" in spec:
-            ok, what = ok and value >= spec["min"], f"an int of at least {spec['min']}"
-        if not ok:
-            raise VerifyError.expected(op.name, f"{key} to be {what}", repr(value), attr_fact(value))
+    checker(entry, tables)(op)

@@ -160,7 +160,8 @@ def int_range(t):
 
 def is_fp8(t):
     """Whether t is an fp8 scalar or a vector of them (a storage-only type)."""
-    return element(t) in (F8E4M3, F8E5M2)
+    e = element(t)
+    return e is F8E4M3 or e is F8E5M2
 
 
 def is_numeric(t):

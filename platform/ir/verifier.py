@@ -99,7 +99,7 @@ def _block(block, scope, arch, wave_size, depth):
     if depth > MAX_NESTING:
         fail("region", f"regions nested at most {MAX_NESTING} deep", f"a region at depth {depth}")
     in_region = depth > 1
-    scope = scope | set(block.args)
+    scope = scope | set(block.args)  # a copy: what this block defines stays in it
     for i, op in enumerate(block.ops):
         rule = OPS.get(op.name)
         if rule is None:
@@ -121,7 +121,7 @@ def _block(block, scope, arch, wave_size, depth):
             _fragments(op, arch, wave_size)
         for region in op.regions:
             _block(region, scope, arch, wave_size, depth + 1)
-        scope = scope | set(op.results)
+        scope.update(op.results)
 
 
 def _fragments(op, arch, wave_size):
