@@ -1,6 +1,6 @@
 """library_family: a family of the library, with every gate it gets."""
 
-load("//platform/build_defs:family.bzl", "rocke_family")
+load("//platform/build_defs:family.bzl", "ALL_FLAVORS", "rocke_family")
 load("//toolchains/python:defs.bzl", "py_pytest")
 
 # The library's own macro: loaded only by the library's packages.
@@ -13,12 +13,13 @@ def library_family(name, module, deps, cpp_library):
     Creates every target rocke_family(name, module, deps, cpp_engine =
     "//library:rocke-emit", cpp_library) creates (platform/build_defs/family.bzl;
     its test_suite NAME runs NAME_engines too), and
-      name + "_engines": test: lower_family(..., engine="both") through the
-                         pybind engine (//library/engine) on every case and
-                         flavor; a flavor's refusal of an arch is the same
-                         error, with the same facts, from both engines. Tags:
-                         engines, family=NAME. Depends on this family alone,
-                         so an edit to another family does not re-run it.
+      name + "_engines": test: the pybind engine (//library/engine) on every
+                         case and flavor gives the bytes NAME_emit (the
+                         Python engine) wrote; a flavor's refusal of an arch
+                         is the same error, with the same facts, from both
+                         engines. Tags: engines, family=NAME. Depends on this
+                         family alone, so an edit to another family does not
+                         re-run it.
 
     Args:
       name: the family name (written here only: the package's generated
@@ -37,10 +38,13 @@ def library_family(name, module, deps, cpp_library):
     )
     py_pytest(
         name = name + "_engines",
-        # An implicit-GEMM family's cases take minutes in the Python engine.
-        size = "large",
+        size = "medium",
         srcs = ["//library/engine:family_engines_test.py"],
-        env = {"ROCKE_FAMILY_MODULE": module},
+        data = [":{}_emit_{}".format(name, flavor) for flavor in ALL_FLAVORS],
+        env = {
+            "ROCKE_FAMILY_EMITTED": "{}/{}".format(native.package_name(), name),
+            "ROCKE_FAMILY_MODULE": module,
+        },
         deps = deps + [
             "//library/engine",
             "//platform/family",
