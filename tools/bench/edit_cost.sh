@@ -19,6 +19,7 @@
 # change, each measured by this script at its own commit.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source tools/bench/figure.sh
 scope=//...
 if [[ ${1:-} == --scope ]]; then
   [[ $# -ge 2 ]] || { echo "edit_cost: --scope needs a target pattern, e.g. --scope //library/..." >&2; exit 2; }
@@ -41,8 +42,7 @@ done
 mkdir -p /var/cache/rocke/bench
 scratch=$(mktemp -d /var/cache/rocke/bench/edit-cost.XXXXXX)
 edited=
-tmp=
-trap '[[ -z $edited ]] || git checkout -- "$edited"; rm -rf "$scratch" ${tmp:+"$tmp"}' EXIT
+trap '[[ -z $edited ]] || git checkout -- "$edited"; rm -rf "$scratch"' EXIT
 
 stats() { toolchains/sysroot/root.sh exec python3 tools/bench/bep_stats.py "$@"; }
 # The tests of query set $1 that `bazel test` runs (as tools/affected/affected.py's tests_of).
@@ -98,7 +98,6 @@ selected=$(
   printf '%s\n' "${lists[@]}"
 )
 echo "$table"
-tmp=$(mktemp docs/figures/.rocke-tmp-XXXXXX)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 {
   printf '# What one edit re-runs\n\n'
@@ -115,8 +114,5 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
   printf '%s\n\n## The tests each edit ran again, and selected\n\n' "$table"
   # One paragraph per row.
   sed '$!G' <<<"$selected"
-} >"$tmp"
-chmod 0644 "$tmp"
-mv -f "$tmp" "$out"
-tmp=
+} | figure_write "$out"
 echo "bench: wrote $PWD/$out" >&2

@@ -11,6 +11,7 @@
 #   tools/bench/machine_gates.sh [FLAVOR]     FLAVOR: llvm20, llvm22, llvm23 (default) or llvm24
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source tools/bench/figure.sh
 flavor=${1:-llvm23}
 [[ $flavor =~ ^llvm(20|22|23|24)$ ]] || { echo "machine_gates: '$flavor' is not a flavor; give llvm20, llvm22, llvm23 or llvm24" >&2; exit 2; }
 mapfile -t tests < <(./bazel query "attr(tags, '\\bmachine\\b', tests(//...)) intersect attr(tags, '\\bflavor=$flavor\\b', tests(//...))" 2>/dev/null)
@@ -30,7 +31,6 @@ outcome=$(grep -E '^Executed [0-9]+ out of' "$log" | tail -1)
 [[ $status -eq 0 ]] || { tail -20 "$log" >&2; echo "machine_gates: a gate failed (above); no figure written" >&2; exit 1; }
 
 fig=docs/figures/machine-gates.md
-tmp=$(mktemp docs/figures/.rocke-tmp-XXXXXX)
 {
   echo "# Every machine gate on one flavor"
   echo
@@ -43,7 +43,6 @@ tmp=$(mktemp docs/figures/.rocke-tmp-XXXXXX)
   echo "| test | time |"
   echo "|---|---|"
   grep -E '^//.* PASSED in ' "$log" | sed -E 's/^(\/\/[^ ]+) +PASSED in ([0-9.]+s)$/| `\1` | \2 |/' | sort -t'|' -k3 -rn -s
-} >"$tmp"
-mv "$tmp" "$fig"
+} | figure_write "$fig"
 cat "$fig"
 echo "machine_gates: wrote $fig" >&2

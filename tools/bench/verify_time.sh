@@ -12,6 +12,7 @@
 # wall time on a warm Bazel, what a user waits for after the first build.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source tools/bench/figure.sh
 if ! git diff --quiet HEAD --; then
   echo "verify_time: the checkout has uncommitted changes; the row names a commit, so commit or stash them first" >&2
   exit 2
@@ -34,7 +35,6 @@ row="| $(git rev-parse --short=12 HEAD) | $(date -u +%F) | $seconds s | $load_be
 echo "$row"
 
 fig=docs/figures/verify-resnet50.md
-tmp=$(mktemp docs/figures/.rocke-tmp-XXXXXX)
 {
   echo "# rocke build --verify: ResNet-50 for gfx942"
   echo
@@ -48,6 +48,5 @@ tmp=$(mktemp docs/figures/.rocke-tmp-XXXXXX)
   echo "|---|---|---|---|---|---|"
   [[ -f $fig ]] && grep -E '^\| [0-9a-f]{12} \|' "$fig" || true
   echo "$row"
-} >"$tmp"
-mv "$tmp" "$fig"
+} | figure_write "$fig"
 echo "verify_time: wrote $fig" >&2

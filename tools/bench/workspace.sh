@@ -16,6 +16,7 @@
 # Takes about 15 minutes. Run from the checkout: tools/bench/workspace.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source tools/bench/figure.sh
 checkout=$PWD
 rows=()
 row() { rows+=("| $1 | $2 |"); echo "bench: $1: $2" >&2; }
@@ -29,8 +30,7 @@ scratch=$(mktemp -d /var/cache/rocke/bench/run.XXXXXX)
 edited=library/conv/direct_fwd.py
 # The CI clones' state folders (ci_state_dir) go with them.
 states=()
-tmp=
-trap 'git checkout -- "$edited"; rm -rf "$scratch" "${states[@]}" ${tmp:+"$tmp"}' EXIT
+trap 'git checkout -- "$edited"; rm -rf "$scratch" "${states[@]}"' EXIT
 
 echo "bench: building a pinned root from nothing..." >&2
 row "pinned root build, fresh" "$(ROCKE_ROOTS=$scratch/roots timed toolchains/sysroot/root.sh path) s"
@@ -79,12 +79,8 @@ row "another fresh clone, warm remote cache (.ci/run)" "$((SECONDS - t0)) s, ${h
 
 table=$(printf '| measurement | figure |\n|---|---|\n'; printf '%s\n' "${rows[@]}")
 echo "$table"
-# Written beside its target and renamed over it: a killed run leaves the last whole file.
 out=docs/figures/workspace.md
-tmp=$(mktemp docs/figures/.rocke-tmp-XXXXXX)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 printf '# The workspace: the root, the test suite, CI\n\n`tools/bench/workspace.sh`, measured %s (%s cores, load average %s).\n\n%s\n' \
-  "$(date +%Y-%m-%d)" "$(nproc)" "$load" "$table" >"$tmp"
-chmod 0644 "$tmp"
-mv -f "$tmp" "$out"
+  "$(date +%Y-%m-%d)" "$(nproc)" "$load" "$table" | figure_write "$out"
 echo "bench: wrote $checkout/$out" >&2
