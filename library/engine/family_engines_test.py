@@ -43,7 +43,9 @@ def test_cpp_engine_gives_the_python_emitters_bytes_on_every_case_and_flavor():
     compared = refused = 0
     for flavor in sorted(FLAVORS):
         rk, ir, entries = emitted(flavor)
-        assert sorted(entries) == sorted(c.id for c in FAMILY.cases), f"{flavor}: the emitted cases are not the family's"
+        assert sorted(entries) == sorted(c.id for c in FAMILY.cases), (
+            f"{flavor}: the emitted cases are not the family's"
+        )
         for case in FAMILY.cases:
             made, entry = cpp(case, flavor), entries[case.id]
             if entry.error:
