@@ -1,7 +1,7 @@
 """A catalog's kernels run in the emulator against numpy: what `rocke build
 --verify` and `rocke verify DIR` share.
 
-    results = check_problem([Kernel(fam, spec, arch, code_object, kernel_name, toolchain, path), ...], settings)
+    results = check_problem([Kernel(fam, spec, arch, code_object, kernel_name, toolchain, path), ...], settings, model=True)
 
 runs a problem's kernels in the order they run. Each code object (`path` in
 its catalog) runs on random inputs of its exact problem: the family gives the full-size inputs, the reference and each
@@ -28,8 +28,10 @@ on random inputs of its own.
 
 A result is {"result": "ok"}, a mismatch (machine.outcome: the largest error
 and the first wrong element), or {"result": "error", "message": ...} where
-the emulator cannot run the code object (a mnemonic it lacks, a fault). A
-run result also holds "model": the cost model's figures for the whole grid
+the emulator cannot run the code object (a mnemonic it lacks, a fault). With
+model=True (rocke build --verify, whose table shows the figures; `rocke
+verify` shows none, and tracing every instruction costs a fifth of a
+launch), a run result also holds "model": the cost model's figures for the whole grid
 (platform/emu/model.py, from the trace of the launched workgroups, the
 occupancy of the code object and the bytes its buffers hold, each moved
 once): {"us": modelled microseconds, "peak": the fraction of the arch's
@@ -105,18 +107,18 @@ class Kernel:
     path: str
 
 
-def check_problem(kernels, verify):
+def check_problem(kernels, verify, model):
     """The results of a problem's kernels (Kernel), in the order they run; `verify`
-    is settings(). The first is checked alone, each next one fed by the one before where its family
+    is settings(), `model` whether each result holds the cost model's figures. The first is checked alone, each next one fed by the one before where its family
     can follow it (Family.chain; module doc), else checked alone."""
     results, before = [], None
     for k in kernels:
-        result, before = _check(k, verify, before)
+        result, before = _check(k, verify, before, model)
         results.append(result)
     return results
 
 
-def _check(k, verify, before):
+def _check(k, verify, before, model):
     """(result, (k, its machine.Run) or None where it could not run) of Kernel
     `k`, fed by `before`, the kernel before it and its Run (or None)."""
     case = Case("verify", k.arch, k.spec)  # the id names only the IR kernel, built here for its workgroup size
@@ -144,15 +146,14 @@ def _check(k, verify, before):
             block,
             program=program,
             workgroups=chosen,
-            trace=True,
+            trace=model,
             covered=covered,
         )
     except (emu.ArchNotEmulated, emu.EmuError, machine.Mismatch) as e:
         return {"result": "error", "message": str(e)}, None
-    result = {
-        **machine.outcome(launched),
-        "model": modelled(program, launched.result.trace, numeric.grid, block, k.toolchain, dram_bytes),
-    }
+    result = machine.outcome(launched)
+    if model:
+        result["model"] = modelled(program, launched.result.trace, numeric.grid, block, k.toolchain, dram_bytes)
     if chained is not None:
         result["after"] = before[0].path
     return result, (k, launched)

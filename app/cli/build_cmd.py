@@ -217,7 +217,7 @@ def _verify(item):
             kernels.append(
                 verify.Kernel(fam, spec, row["arch"], code_object, row["kernel"], w["toolchain"], row["path"])
             )
-        return verify.check_problem(kernels, settings)
+        return verify.check_problem(kernels, settings, model=True)
 
     checked, failure, seconds, _ = _guarded(check)
     return key, checked or [{"result": "error", "message": failure} for _ in rows], seconds
