@@ -61,6 +61,7 @@ if [[ -z $root_build || -z $root_measured ]]; then
 fi
 source tools/ci/state.sh
 source tools/ci/remote_cache.sh
+source tools/bench/figure.sh
 
 # Under /var/cache/rocke: the pinned root sees it (nginx serves the cache from it).
 mkdir -p /var/cache/rocke/bench
@@ -70,7 +71,6 @@ clone=$scratch/clone
 # real path, ci_state_dir) is known once, here, for the trap below to remove.
 mkdir "$clone"
 state=$(ci_state_dir "$clone")
-tmp=
 finish() {
   remote_cache_stop
   # The output bases of the clone and of the checks' copy (keyed by their
@@ -79,7 +79,7 @@ finish() {
   for dir in "$clone" "$state/platform-only"; do
     [[ -x $dir/bazel ]] && (cd "$dir" && ./bazel clean --expunge >/dev/null 2>&1)
   done
-  rm -rf "$scratch" "$state" ${tmp:+"$tmp"}
+  rm -rf "$scratch" "$state"
 }
 trap finish EXIT
 
@@ -147,7 +147,6 @@ if [[ -n $scope ]]; then
 fi
 
 out=docs/figures/ci-cold.md
-tmp=$(mktemp docs/figures/.rocke-tmp-XXXXXX)
 {
   printf '# A cold CI run\n\n'
   printf '`tools/bench/ci_cold.sh --commit %s`, measured %s (%s cores, load average %s before, %s after).\n\n' \
@@ -164,8 +163,5 @@ tmp=$(mktemp docs/figures/.rocke-tmp-XXXXXX)
   printf '## The longest tests\n\nThe test command ran %s tests for %s s in all (the times Bazel reports, summed).\n' \
     "$(sed -n 's/.* tests=//p' <<<"$summed")" "$(sed -n 's/^summed=\([0-9]*\) .*/\1/p' <<<"$summed")"
   printf 'The %s longest:\n\n%s\n' "$(($(wc -l <<<"$tests") - 2))" "$tests"
-} >"$tmp"
-chmod 0644 "$tmp"
-mv -f "$tmp" "$out"
-tmp=
+} | figure_write "$out"
 echo "bench: wrote $checkout/$out" >&2
