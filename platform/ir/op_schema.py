@@ -1,8 +1,8 @@
 """ops.json: every op's counts, attributes and fp8 permission, as data.
 
 The loader checks the file's shape and names the file and the entry on any
-fault. `check` applies one op's schema, and `checker` makes the function
-that does, which ops.py runs before the op's own type rule. OPS.md describes the schema.
+fault. `checker` makes the function that applies one op's schema, which
+ops.py runs before the op's own type rule. OPS.md describes the schema.
 """
 
 import json
@@ -147,8 +147,3 @@ def checker(entry, tables):
                 raise VerifyError.expected(op.name, f"{key} to be {what}", repr(value), attr_fact(value))
 
     return check
-
-
-def check(op, entry, tables):
-    """Raises VerifyError unless `op` has the counts and attributes `entry` states."""
-    checker(entry, tables)(op)

@@ -163,4 +163,4 @@ def test_the_verifier_follows_the_data(tmp_path, monkeypatch):
     path.write_text(canonical(raw))
     entry = op_schema.load(str(path))["ops"]["gpu.thread_id"]
     with pytest.raises(VerifyError, match="expected dim to be 0 or 1, got 2"):
-        op_schema.check(_op("gpu.thread_id", attrs={"dim": 2}), entry, raw["tables"])
+        op_schema.checker(entry, raw["tables"])(_op("gpu.thread_id", attrs={"dim": 2}))

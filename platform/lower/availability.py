@@ -100,6 +100,7 @@ _AVAILABLE, _BROKEN = 0, 3  # a child's exit status; any other (LLVM's exit, a s
 
 
 def available(tc, arch, module):
+    """Whether the probe `module` verifies, compiles without an indirect call and links for `arch`."""
     if tc.kind == "llvmlite":
         return _compiles(tc, arch, module)
     pid = os.fork()
