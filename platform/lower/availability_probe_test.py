@@ -15,7 +15,7 @@ DECLARE = "declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x16f16(<4 x half>, <4 
 
 def module(arch):
     match = availability._CALL.match(f"  %r = {CALL}")
-    assert match, "the probe's call no longer matches availability._CALL"
+    assert match, "the probe's call does not match availability._CALL"
     return availability.probe_module(TC.flavor, DECLARE, match, arch)
 
 
