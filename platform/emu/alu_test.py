@@ -5,7 +5,7 @@ true16 halves, f16/bf16 rounding, NaN and denormals."""
 import numpy as np
 import pytest
 
-from emu import state, testing
+from emu import state, testing, valu
 
 
 def one_wave(arch, lines, setup=None):
@@ -152,6 +152,29 @@ def test_perm_and_bitfields():
     assert _lanes(w, 5)[0] == 0x0000FFFF
     assert _lanes(w, 6)[0] == 0xAABB3344
     assert _lanes(w, 7)[0] == 0x44AABBCC
+
+
+def _bfe_i32_reference(x, offset, width):
+    """v_bfe_i32 as the ISA states it, on Python ints: bits offset..offset+width-1 of x, sign-extended."""
+    offset, width = offset & 31, width & 31
+    field = (x >> offset) & ((1 << width) - 1)
+    if width and field >> (width - 1) & 1:
+        field -= 1 << width
+    return field & 0xFFFFFFFF
+
+
+def test_signed_bitfield_extract_every_offset_and_width():
+    # A constant offset and width take one route through the semantics, a per-lane one another: both held
+    # to the ISA's statement for every offset and width (a field past bit 31 included).
+    x = np.array([0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, 0x12345678, 0xA5A5A5A5, 0, 1, 0xDEADBEEF], np.uint32)
+    for offset in range(32):
+        for width in range(32):
+            want = [_bfe_i32_reference(int(v), offset, width) for v in x]
+            constant = valu._bfe_i(x, np.array([offset], np.uint32), np.array([width], np.uint32))
+            per_lane = valu._bfe_i(x, np.full(x.shape, offset, np.uint32), np.full(x.shape, width, np.uint32))
+            assert constant.dtype == per_lane.dtype == np.uint32
+            assert list(constant) == want, (offset, width)
+            assert list(per_lane) == want, (offset, width)
 
 
 def test_mbcnt_counts_lanes_below():
