@@ -31,7 +31,7 @@ from family import manifest
 from files.atomic import OutputError, write_atomic
 from ir.printer import print_kernel
 from lower.flavors import ArchDomainError
-from lower.llvm import lower
+from lower.llvm import lower_each
 
 
 class EmitError(Exception):
@@ -44,44 +44,47 @@ def emit(fam, cases, flavor):
 
 
 def emit_flavors(fam, cases, flavors):
-    """{flavor: emit(fam, cases, flavor)} for each of `flavors`, each case built
-    once: building is most of a one-flavor emit (conv_igemm_fwd: 7.4 of its 12
-    CPU-s), and its kernel and .rk text are the same for every flavor."""
-    built, rks = [], {}
+    """{flavor: emit(fam, cases, flavor)} for each of `flavors`, each case built,
+    printed and lowered for all of them at once: building is most of a
+    one-flavor emit, its kernel and .rk text are the same for every flavor, and
+    the kernel is the one the family's builder verified in finish() (lowering
+    does not verify it again: lower_each's verified, as rocke-emit's
+    lower_verified)."""
+    built, rks = [], {}  # built: (case, kernel name, refusal's error class, {flavor: IR or ArchDomainError})
     for case in cases:
         try:
             kernel = fam.build(case)
         except families.Refusal as e:
-            built.append((case, None, type(e).__name__))
+            built.append((case, None, type(e).__name__, None))
             continue
         except Exception as e:  # noqa: BLE001 - any builder bug, named with its case
             raise EmitError(f"family {fam.name}, case {case.id}: {type(e).__name__}: {e}") from e
         rks[case.id] = print_kernel(kernel)
-        built.append((case, kernel, None))
+        try:
+            lowered = lower_each(kernel, flavors, verified=True)
+        except Exception as e:  # noqa: BLE001 - any lowering bug, named with its case
+            raise EmitError(f"family {fam.name}, case {case.id}: {type(e).__name__}: {e}") from e
+        built.append((case, kernel.name, None, lowered))
     out = {}
     for flavor in flavors:
-        irs, entries = _lowered(fam, built, flavor)
+        irs, entries = _lowered(built, flavor)
         out[flavor] = irs, rks, entries
     return out
 
 
-def _lowered(fam, built, flavor):
-    """({id: LLVM IR}, [manifest.Entry]) of `built` ((case, kernel, None) or
-    (case, None, the refusal's error class), in the cases' order) lowered for
-    `flavor`."""
+def _lowered(built, flavor):
+    """({id: LLVM IR}, [manifest.Entry]) of `built` (emit_flavors') for
+    `flavor`, in the cases' order."""
     irs, entries, emitted = {}, [], []
-    for case, kernel, refusal in built:
+    for case, kernel_name, refusal, lowered in built:
         if refusal:
             entries.append(manifest.Entry(case.id, case.arch, error=refusal))
             continue
-        try:
-            irs[case.id] = lower(kernel, flavor)
-        except ArchDomainError as e:
-            entries.append(manifest.Entry(case.id, case.arch, error=type(e).__name__))
+        if isinstance(lowered[flavor], ArchDomainError):
+            entries.append(manifest.Entry(case.id, case.arch, error=type(lowered[flavor]).__name__))
             continue
-        except Exception as e:  # noqa: BLE001 - any lowering bug, named with its case
-            raise EmitError(f"family {fam.name}, case {case.id}: {type(e).__name__}: {e}") from e
-        emitted.append((case, kernel.name))
+        irs[case.id] = lowered[flavor]
+        emitted.append((case, kernel_name))
     kept = set(families.representatives([case for case, _ in emitted]))
     for case, kernel_name in emitted:
         entries.append(manifest.entry_for(case.id, case.arch, kernel_name, irs[case.id], kept=case.id in kept))

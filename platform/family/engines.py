@@ -54,7 +54,7 @@ def _python(fam, case, flavors):
     rk = print_kernel(kernel)
     return {
         flavor: ll if isinstance(ll, ArchDomainError) else Emitted(rk, ll, kernel.name)
-        for flavor, ll in lower_each(kernel, flavors).items()
+        for flavor, ll in lower_each(kernel, flavors, verified=True).items()
     }
 
 

@@ -587,16 +587,22 @@ def lower(kernel, flavor_name):
     return text
 
 
-def lower_each(kernel, flavor_names):
+def lower_each(kernel, flavor_names, verified=False):
     """{flavor: the LLVM IR text of `kernel`, or the ArchDomainError lower(kernel,
     flavor) raises} for each of `flavor_names`. The kernel is verified once for
     all of them: verification does not depend on the flavor, and it costs far
     more than the lowering itself. An unknown flavor or an invalid kernel raises
-    as lower() does."""
+    as lower() does.
+
+    verified=True: `kernel` is one verify() has passed and that has not changed
+    since, such as the one Builder.finish returns (a family's build): it is not
+    verified again (the twin of the C++ lower_verified, which engine::emit and
+    rocke-emit use)."""
     if not isinstance(kernel, Kernel):
         raise ArchDomainError(f"lower: expected a Kernel, got {type(kernel).__name__}", "kernel", type(kernel).__name__)
     chosen = {name: flavors.get(name) for name in flavor_names}
-    verify(kernel)
+    if not verified:
+        verify(kernel)
     arch = archs.get(kernel.arch)
     out = {}
     for name, flavor in chosen.items():

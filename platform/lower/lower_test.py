@@ -10,6 +10,7 @@ import pytest
 
 from ir import types as T
 from ir.builder import KernelBuilder
+from ir.core import VerifyError
 from lower import flavors
 from lower.flavors import ArchDomainError
 from lower.llvm import lower, lower_each
@@ -68,6 +69,17 @@ def test_lower_each_is_lower_per_flavor_with_its_refusals():
     assert isinstance(outs["llvm20"], ArchDomainError) and str(outs["llvm20"]) == str(e.value)
     with pytest.raises(ArchDomainError, match="flavor: expected one of llvm20, llvm22, llvm23, llvm24, got 'llvm21'"):
         lower_each(kernel, ["llvm22", "llvm21"])
+
+
+def test_lower_each_of_a_verified_kernel_skips_only_the_verification():
+    kernel = tiny("gfx1250")
+    assert {f: str(t) for f, t in lower_each(kernel, ["llvm20", "llvm23"], verified=True).items()} == {
+        f: str(t) for f, t in lower_each(kernel, ["llvm20", "llvm23"]).items()
+    }
+    # The promise is the caller's: a kernel changed after finish() is caught only by the default.
+    kernel.body.ops.insert(0, kernel.body.ops[-1])  # the store again, first: it uses values not defined yet
+    with pytest.raises(VerifyError):
+        lower_each(kernel, ["llvm23"])
 
 
 def test_buffer_resource_spelling_per_flavor():
