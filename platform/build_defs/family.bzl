@@ -27,27 +27,6 @@ def _golden_target(pkg, name, flavor):
     """The label of the family's golden test for `flavor` (bless builds what it names)."""
     return "//{}:{}_golden_{}".format(pkg, name, flavor)
 
-def _emit(name, tool, family, flavor, cases, outs, golden_target):
-    """An action (rocke_run) running the C++ emitter `tool` (it takes the Python
-    emitter's flags, one flavor a run) over the case list `cases`;
-    outs = (irs, rk, manifest)."""
-    irs, rk, manifest = outs
-    rocke_run(
-        name = name,
-        tool = tool,
-        srcs = [cases],
-        outs = [irs, rk, manifest],
-        arguments = [
-            "--family",
-            family,
-            "--flavor",
-            flavor,
-            "--cases",
-            "$(execpath {})".format(cases),
-        ] + _output_flags(outs, golden_target),
-        mnemonic = "RockeEmitCpp",
-    )
-
 def _output_flags(outs, golden_target):
     """An emitter's flags for one flavor's three files `outs` (irs, rk, manifest) and its golden's target."""
     irs, rk, manifest = outs
@@ -62,27 +41,30 @@ def _output_flags(outs, golden_target):
         golden_target,
     ]
 
-def _emit_flavors(name, tool, family, flavors, cases, pkg):
-    """NAME_emit: one action (rocke_run) running the Python emitter `tool` over the case
-    list `cases` for every flavor of `flavors` (one run builds each case once:
-    platform/family/emit.py), writing each flavor's _outs(name, F, ""); and
-    NAME_emit_F: a filegroup of flavor F's three files."""
+def _emit_flavors(name, tool, family, flavors, cases, pkg, engine = "", mnemonic = "RockeEmit"):
+    """One action (rocke_run) running the emitter `tool` over the case list
+    `cases` for every flavor of `flavors` (one run builds each case once:
+    platform/family/emit.py, rocke-emit), writing each flavor's
+    _outs(name, F, engine). With engine "": NAME_emit (the Python emitter,
+    `family` its module), and NAME_emit_F, a filegroup of flavor F's three
+    files; with ".cpp": NAME_emit_cpp (the C++ engine, `family` its name)."""
     groups, outs = [], []
     for flavor in flavors:
-        irs, rk, manifest = _outs(name, flavor, "")
+        irs, rk, manifest = _outs(name, flavor, engine)
         outs += [irs, rk, manifest]
         groups += ["--flavor", flavor] + _output_flags((irs, rk, manifest), _golden_target(pkg, name, flavor))
-        native.filegroup(
-            name = "{}_emit_{}".format(name, flavor),
-            srcs = [irs, rk, manifest],
-        )
+        if not engine:
+            native.filegroup(
+                name = "{}_emit_{}".format(name, flavor),
+                srcs = [irs, rk, manifest],
+            )
     rocke_run(
-        name = name + "_emit",
+        name = name + ("_emit_cpp" if engine else "_emit"),
         tool = tool,
         srcs = [cases],
         outs = outs,
         arguments = ["--family", family, "--cases", "$(execpath {})".format(cases)] + groups,
-        mnemonic = "RockeEmit",
+        mnemonic = mnemonic,
     )
 
 def _outs(name, flavor, engine):
@@ -101,10 +83,9 @@ def _identity_args(py, cpp):
         "--cpp-manifest=$(rootpath {})".format(cpp[2]),
     ]
 
-def _cpp_gates(name, cpp_engine, cases, flavor, py, golden_target, family_tag):
-    """NAME_emit_cpp_F and NAME_byte_identity_F; returns the test's name."""
+def _byte_identity(name, flavor, py, family_tag):
+    """NAME_byte_identity_F, over NAME_emit's and NAME_emit_cpp's files for F; returns the test's name."""
     cpp = _outs(name, flavor, ".cpp")
-    _emit("{}_emit_cpp_{}".format(name, flavor), cpp_engine, name, flavor, cases, cpp, golden_target)
     test = "{}_byte_identity_{}".format(name, flavor)
     py_test(
         name = test,
@@ -307,8 +288,10 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
     and when `cpp_engine` (an executable taking the same flags, with --family
     NAME, and writing the same three files) and `cpp_library` (the C++
     mirror, which the engine links through the registry's cpp_families) are given:
-      name + "_emit_cpp_" + F:      action, the C++ engine's output from the
-                                    same NAME.cases.json.
+      name + "_emit_cpp":           action: the C++ engine over the same
+                                    NAME.cases.json, once for every flavor
+                                    (each case built once), writing
+                                    NAME.F.cpp.irs.json, .rk.json and .manifest.
       name + "_byte_identity_" + F: test: per case the .rk text and the LLVM IR,
                                     then the manifests, byte-identical
                                     (identity_check.py). Tags: byte_identity,
@@ -394,6 +377,8 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
     )
     tests.append(name + "_cases_json")
     _emit_flavors(name, ":" + name + "_emitter", module, flavors, cases, pkg)
+    if cpp_engine:
+        _emit_flavors(name, cpp_engine, name, flavors, cases, pkg, engine = ".cpp", mnemonic = "RockeEmitCpp")
     for flavor in flavors:
         golden_target = _golden_target(pkg, name, flavor)
         py = _outs(name, flavor, "")
@@ -436,7 +421,7 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
         tests += ["{}_golden_{}".format(name, flavor), "{}_validity_{}".format(name, flavor)]
         tests.append(_machine_gate(name, flavor, py, checks, family_tag))
         if cpp_engine:
-            tests.append(_cpp_gates(name, cpp_engine, cases, flavor, py, golden_target, family_tag))
+            tests.append(_byte_identity(name, flavor, py, family_tag))
             if flavor == flavors[0]:
                 tests.append(_gate_probe(name, cpp_engine, cases, flavor, py, golden_target, family_tag))
     probe_flavor = "llvm" + DEFAULT_LLVM_VERSION if "llvm" + DEFAULT_LLVM_VERSION in flavors else flavors[0]

@@ -30,7 +30,7 @@ from family import family as families
 from family import manifest
 from files.atomic import OutputError, write_atomic
 from ir.printer import print_kernel
-from lower.flavors import ArchDomainError
+from lower.flavors import FLAVORS, ArchDomainError
 from lower.llvm import lower_each
 
 
@@ -134,6 +134,9 @@ def _parse(argv):
         twice = sorted({f for f in args.flavor if args.flavor.count(f) > 1})
         if twice:
             parser.error(f"expected each flavor once, got {', '.join(twice)} more than once")
+        unknown = [f for f in args.flavor if f not in FLAVORS]
+        if unknown:
+            parser.error(f"--flavor: expected one of {', '.join(FLAVORS)}, got {unknown[0]}")
     return args
 
 

@@ -212,6 +212,10 @@ def test_one_run_of_two_flavors_writes_what_a_run_per_flavor_writes(toy):
             ["--flavor", "llvm22", "--irs", "i2", "--rk", "r2", "--manifest", "m2", "--bless-target", "//x:y"],
             "expected each flavor once, got llvm22 more than once",
         ),
+        (
+            ["--flavor", "llvm21", "--irs", "i2", "--rk", "r2", "--manifest", "m2", "--bless-target", "//x:y"],
+            "--flavor: expected one of llvm20, llvm22, llvm23, llvm24, got llvm21",
+        ),
     ],
 )
 def test_per_flavor_flags_come_in_whole_groups(extra, message, capsys):

@@ -135,6 +135,21 @@ def test_a_wrong_list_is_refused_by_both_with_the_same_facts(tmp_path, cases, ca
         assert stderr.startswith(engine + field), stderr
 
 
+def test_one_run_for_several_flavors_writes_each_flavors_files(tmp_path, cases):
+    # Each case built once and lowered for every flavor: per flavor, the files a one-flavor run writes.
+    argv = [CPP, "--family", "toy", "--cases", str(cases)]
+    for flavor in ("llvm22", "llvm20"):
+        argv += ["--flavor", flavor, "--bless-target", TARGET]
+        argv += [arg for name in FILES for arg in (f"--{name}", str(tmp_path / f"both.{flavor}.{name}"))]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    for flavor in ("llvm20", "llvm22"):
+        assert run_cpp(tmp_path / flavor, flavor, cases).returncode == 0
+        both = {name: (tmp_path / f"both.{flavor}.{name}").read_bytes() for name in FILES}
+        assert both == written(tmp_path / flavor), flavor
+    assert written(tmp_path / "llvm20")["irs"] != written(tmp_path / "llvm22")["irs"]  # so the pairing is seen
+
+
 @pytest.mark.parametrize(
     "extra,family,code,message",
     [
@@ -146,7 +161,25 @@ def test_a_wrong_list_is_refused_by_both_with_the_same_facts(tmp_path, cases, ca
             2,
             "unknown flag --colour: expected --family, --flavor, --cases, --irs, --rk, --manifest, --bless-target (and the test-only --perturb-case)",
         ),
-        (["--rk", "x"], "toy", 2, "--rk: expected it once, got it twice"),
+        (
+            ["--rk", "x"],
+            "toy",
+            2,
+            "expected --flavor, --irs, --rk, --manifest, --bless-target once per flavor, got 1 --flavor, 1 --irs, 2 --rk, 1 --manifest, 1 --bless-target",
+        ),
+        (["--cases", "x"], "toy", 2, "--cases: expected it once, got it twice"),
+        (
+            ["--flavor", "llvm22", "--irs", "i2", "--rk", "r2", "--manifest", "m2", "--bless-target", "//x:y"],
+            "toy",
+            2,
+            "expected each flavor once, got llvm22 more than once",
+        ),
+        (
+            ["--flavor", "llvm21", "--irs", "i2", "--rk", "r2", "--manifest", "m2", "--bless-target", "//x:y"],
+            "toy",
+            2,
+            "--flavor: expected one of llvm20, llvm22, llvm23, llvm24, got llvm21",
+        ),
         (["--flavor"], "toy", 2, "--flavor: expected a value after it"),
     ],
 )
