@@ -9,7 +9,6 @@ both engines with an ArchDomainError of the same facts: for those cases
 only, the Python engine runs here, for its facts (the files hold only the
 error's class)."""
 
-import json
 import os
 
 import rocke_library_engine
@@ -17,6 +16,7 @@ from arch.flavor_facts import FLAVORS
 from family import family as families
 from family import manifest
 from family.engines import Emitted, case_json, compare, compare_refusals, lower_flavors
+from family.texts import load_map
 from lower.flavors import ArchDomainError
 
 FAMILY = families.load(os.environ["ROCKE_FAMILY_MODULE"])
@@ -25,10 +25,7 @@ PREFIX = os.environ["ROCKE_FAMILY_EMITTED"]
 
 def emitted(flavor):
     """(id -> .rk text, id -> LLVM IR, id -> manifest entry) of the Python emitter for `flavor`."""
-    texts = []
-    for kind in ("rk", "irs"):
-        with open(f"{PREFIX}.{flavor}.{kind}.json", encoding="utf-8") as f:
-            texts.append(json.load(f))
+    texts = [load_map(f"{PREFIX}.{flavor}.{kind}.json") for kind in ("rk", "irs")]
     return (*texts, manifest.read(f"{PREFIX}.{flavor}.manifest", manifest.EMITTED_FIX))
 
 

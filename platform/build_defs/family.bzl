@@ -94,6 +94,7 @@ def _byte_identity(name, flavor, py, family_tag):
         main = "//platform/family:identity_check.py",
         args = _identity_args(py, cpp),
         data = list(py) + list(cpp),
+        deps = ["//platform/family"],
         tags = ["byte_identity", "flavor=" + flavor, family_tag],
     )
     return test

@@ -23,6 +23,7 @@ it costs far more than the lowering).
 import dataclasses
 
 from family import cases_json
+from family.texts import first_difference
 from ir.printer import print_kernel
 from lower.flavors import ArchDomainError
 from lower.llvm import lower_each
@@ -67,17 +68,6 @@ def _cpp(fam, case, flavors, cpp):
         except ArchDomainError as e:
             out[flavor] = e
     return out
-
-
-def first_difference(a, b):
-    """(line number, line of a, line of b) of the first differing line, or None."""
-    la, lb = a.splitlines(), b.splitlines()
-    for i in range(max(len(la), len(lb))):
-        x = la[i] if i < len(la) else "<end of text>"
-        y = lb[i] if i < len(lb) else "<end of text>"
-        if x != y:
-            return i + 1, x, y
-    return None if a == b else (len(la) + 1, repr(a[-1:]), repr(b[-1:]))  # only a final newline differs
 
 
 def compare(case_id, py, cpp):

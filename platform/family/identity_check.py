@@ -14,8 +14,9 @@ that compared nothing proves nothing. Exit status 0 on a pass, 1 otherwise.
 """
 
 import argparse
-import json
 import sys
+
+from family.texts import InputError, first_difference, load_map
 
 MAX_NAMED = 20
 SHOWN_CASES = 3  # cases whose first differing lines are printed
@@ -25,32 +26,6 @@ KINDS = {
     "rk": (".rk text", "the builder or the printer"),
     "ll": ("LLVM IR", "the lowering"),
 }
-
-
-class InputError(Exception):
-    """An emitted file that cannot be read."""
-
-
-def load_map(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            value = json.load(f)
-    except (OSError, ValueError) as e:
-        raise InputError(f"cannot read {path}: {e}") from None
-    if type(value) is not dict or not all(type(v) is str for v in value.values()):
-        raise InputError(f"{path}: expected a JSON object id -> text, got {type(value).__name__}")
-    return value
-
-
-def first_difference(a, b):
-    """(line number, Python's line, C++'s line) of the first line that differs."""
-    la, lb = a.split("\n"), b.split("\n")
-    for number, (x, y) in enumerate(zip(la, lb), 1):
-        if x != y:
-            return number, x, y
-    number = min(len(la), len(lb)) + 1
-    end = "<end of text>"
-    return number, la[number - 1] if number <= len(la) else end, lb[number - 1] if number <= len(lb) else end
 
 
 def show(what, a, b):
