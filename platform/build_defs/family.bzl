@@ -41,7 +41,7 @@ def _output_flags(outs, golden_target):
         golden_target,
     ]
 
-def _emit_flavors(name, tool, family, flavors, cases, pkg, engine = "", mnemonic = "RockeEmit"):
+def _emit_flavors(name, tool, family, flavors, cases, pkg, engine = ""):
     """One action (rocke_run) running the emitter `tool` over the case list
     `cases` for every flavor of `flavors` (one run builds each case once:
     platform/family/emit.py, rocke-emit), writing each flavor's
@@ -64,7 +64,7 @@ def _emit_flavors(name, tool, family, flavors, cases, pkg, engine = "", mnemonic
         srcs = [cases],
         outs = outs,
         arguments = ["--family", family, "--cases", "$(execpath {})".format(cases)] + groups,
-        mnemonic = mnemonic,
+        mnemonic = "RockeEmitCpp" if engine else "RockeEmit",
     )
 
 def _outs(name, flavor, engine):
@@ -379,7 +379,7 @@ def rocke_family(name, module, deps, flavors = ALL_FLAVORS, cpp_engine = None, c
     tests.append(name + "_cases_json")
     _emit_flavors(name, ":" + name + "_emitter", module, flavors, cases, pkg)
     if cpp_engine:
-        _emit_flavors(name, cpp_engine, name, flavors, cases, pkg, engine = ".cpp", mnemonic = "RockeEmitCpp")
+        _emit_flavors(name, cpp_engine, name, flavors, cases, pkg, engine = ".cpp")
     for flavor in flavors:
         golden_target = _golden_target(pkg, name, flavor)
         py = _outs(name, flavor, "")

@@ -44,8 +44,14 @@ constexpr const char* kArchDomainError = "ArchDomainError";
 
 const std::vector<std::string> kFlags = {"--family", "--flavor",   "--cases",       "--irs",
                                          "--rk",     "--manifest", "--bless-target"};
-// Given once per flavor, in the same order; the other flags once.
-const std::vector<std::string> kPerFlavor = {"--flavor", "--irs", "--rk", "--manifest", "--bless-target"};
+// Given once per flavor, in the same order; --family and --cases once.
+const std::vector<std::string> kPerFlavor = [] {
+  std::vector<std::string> out;
+  for (const std::string& f : kFlags) {
+    if (f != "--family" && f != "--cases") out.push_back(f);
+  }
+  return out;
+}();
 constexpr const char* kPerturb = "--perturb-case";
 
 struct UsageError : std::invalid_argument {
