@@ -107,7 +107,7 @@ class _Kernel:
         )
         self.eb = self.elem.nbytes
         qb, self.head, self.z = b.block_id(0), b.block_id(1), b.block_id(2)
-        kv_head = b.div(self.head, spec.heads // spec.kv_heads)
+        kv_head = b.udiv(self.head, spec.heads // spec.kv_heads)
         rows_apart = spec.head_dim if spec.layout == "bhsd" else None  # elements from one row to the next
         self.ld_q = rows_apart or spec.heads * spec.head_dim
         self.ld_k = rows_apart or spec.kv_heads * spec.head_dim
@@ -117,7 +117,7 @@ class _Kernel:
         self.k, self.v = b.offset(k, b.mul(k_base, self.eb)), b.offset(v, b.mul(k_base, self.eb))
         self.row0 = b.mul(qb, spec.block_m)
         self.tid, lane = b.thread_id(0), b.lane_id()
-        wave_row = b.mul(b.div(self.tid, wave), spec.block_m // spec.waves)
+        wave_row = b.mul(b.udiv(self.tid, wave), spec.block_m // spec.waves)
         self.lane_row, self.lane_k = self.frag.origin(b, lane)
         self.first_group = b.cmp("lt", lane, self.frag.rows)
         # The query row of each of this lane's tiles: its C column.
@@ -339,13 +339,13 @@ def _bounds(kern):
     guarded. Non-causal: every whole block, then the partial one. Causal: the blocks whose last key
     the workgroup's first query sees, then the band up to its last query's diagonal."""
     b, bn = kern.b, kern.spec.block_n
-    whole = b.mul(b.div(kern.seq_k, bn), bn)
+    whole = b.mul(b.udiv(kern.seq_k, bn), bn)
     if not kern.spec.causal:
         return whole, kern.seq_k
     shift = b.sub(kern.seq_k, kern.seq_q)
     first = b.max(b.add(b.add(kern.row0, shift), 1), 0)  # keys the block's first query sees
     last = b.max(b.add(b.add(kern.row0, kern.spec.block_m), shift), 0)
-    return b.min(b.mul(b.div(first, bn), bn), whole), b.min(last, kern.seq_k)
+    return b.min(b.mul(b.udiv(first, bn), bn), whole), b.min(last, kern.seq_k)
 
 
 def _store(kern, state):

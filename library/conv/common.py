@@ -32,8 +32,8 @@ def unflatten(b, index, sizes):
     """IR values of each coordinate of a row-major linear index."""
     coords = []
     for size in reversed(sizes[1:]):
-        coords.append(b.rem(index, size))
-        index = b.div(index, size)
+        coords.append(b.urem(index, size))
+        index = b.udiv(index, size)
     return [index] + coords[::-1]
 
 

@@ -23,7 +23,7 @@ def build(case):
     b = fr.b
 
     def body():
-        group = b.div(fr.k, spec.k_per_group)
+        group = b.udiv(fr.k, spec.k_per_group)
         with b.for_range(0, spec.c_per_group, 1, [b.const(0.0, T.F32)]) as loop:
             ci = loop.iv
             c = b.add(b.mul(group, spec.c_per_group), ci)

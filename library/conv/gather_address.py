@@ -49,9 +49,9 @@ def input_address(b, c, group, n, o, col):
     channel-major in NCHW); false in the padding."""
     taps, cpg = math.prod(c.filter), c.c_per_group
     if c.channels_last:
-        tap, ch = b.div(col, cpg), b.rem(col, cpg)
+        tap, ch = b.udiv(col, cpg), b.urem(col, cpg)
     else:
-        ch, tap = b.div(col, taps), b.rem(col, taps)
+        ch, tap = b.udiv(col, taps), b.urem(col, taps)
     t = common.unflatten(b, tap, c.filter)
     pos, valid = [], None
     for oi, ti, size, stride, pad, dil in zip(o, t, c.spatial, c.stride, c.pad, c.dilation):
@@ -98,7 +98,7 @@ def floor_div(b, x, d, bound):
         m = -(-(1 << s) // d)
         if (m * d - (1 << s)) * (bound - 1) < 1 << s and (bound - 1) * m < 2**31:
             return b.shr(b.mul(x, m), s)
-    return b.div(x, d)
+    return b.udiv(x, d)
 
 
 def stepped_offset(b, c, group, row, k0, k):

@@ -118,7 +118,7 @@ def _check(spec):
 
 def _split(b, r, kpg):
     """(tap, filter in the group) of reduction index r: tap-major, filter fastest."""
-    return b.div(r, kpg), b.rem(r, kpg)
+    return b.udiv(r, kpg), b.urem(r, kpg)
 
 
 def _steps_in_one_tap(spec):
@@ -150,8 +150,8 @@ def _miss_mask(b, c, shifted, dims):
             if (d, ts[d]) not in missed:
                 x = b.sub(shifted[d], ts[d] * c.dilation[d])  # o x stride
                 miss = b.or_(b.cmp("lt", x, 0), b.cmp("gt", x, (c.output[d] - 1) * c.stride[d]))
-                if c.stride[d] > 1:
-                    miss = b.or_(miss, b.cmp("ne", b.rem(x, c.stride[d]), 0))
+                if c.stride[d] > 1:  # unsigned: a negative x is a miss already, whatever its remainder
+                    miss = b.or_(miss, b.cmp("ne", b.urem(x, c.stride[d]), 0))
                 missed[d, ts[d]] = miss
             out = missed[d, ts[d]] if out is None else b.or_(out, missed[d, ts[d]])
         bit = b.select(out, b.const(1 << tap, T.I32), b.const(0, T.I32))
@@ -224,9 +224,11 @@ def _dy_gather(spec):
         for ii, ti, out, stride, pad, dil in zip(i, t, c.output, c.stride, c.pad, c.dilation):
             o = b.sub(b.add(ii, pad), b.mul(ti, dil))  # o * stride, where it is an output pixel
             between = None
+            # Unsigned: a negative o reads as 2^32 - |o|, so its quotient (over
+            # 2^31 / stride) lies past the output and `off` marks it a miss.
             if stride > 1:
-                between = b.rem(o, stride)  # non-zero: between two output pixels (or before the first)
-                o = b.div(o, stride)
+                between = b.urem(o, stride)  # non-zero: between two output pixels (or before the first)
+                o = b.udiv(o, stride)
             off = b.sub(o, b.min(b.max(o, 0), out - 1))  # non-zero: outside the output
             part = off if between is None else b.or_(off, between)
             miss = part if miss is None else b.or_(miss, part)
@@ -332,7 +334,7 @@ def _store_nchw(b, spec, acc, dx, group, row0, col0):
         gr, gc = b.add(row0, row), b.add(col0, col)
         with b.if_(b.and_(b.cmp("lt", gr, m), b.cmp("lt", gc, cpg))):
             channel = b.add(b.mul(group, cpg), gc)
-            index = b.add(b.mul(b.add(b.mul(b.div(gr, pixels), c.c), channel), pixels), b.rem(gr, pixels))
+            index = b.add(b.mul(b.add(b.mul(b.udiv(gr, pixels), c.c), channel), pixels), b.urem(gr, pixels))
             b.store(b.offset(dx, b.mul(index, elem.nbytes)), b.convert(value, elem))
 
 

@@ -115,7 +115,7 @@ def _store_nchw(b, spec, acc, y, group, row0, col0, elem, bias=None, residual=No
             channel = b.add(b.mul(group, kpg), gc)
 
             def index():
-                return b.add(b.mul(b.add(b.mul(b.div(gr, pixels), c.k), channel), pixels), b.rem(gr, pixels))
+                return b.add(b.mul(b.add(b.mul(b.udiv(gr, pixels), c.k), channel), pixels), b.urem(gr, pixels))
 
             def add_bias(j):
                 return b.load(b.offset(bias, b.mul(channel, 4)), T.F32)
@@ -201,9 +201,9 @@ def _split(b, spec):
     is split x groups + group; the split's slice is IgemmSpec.k_slices's."""
     k, steps, parts = spec.gemm[2], spec.k_steps, spec.split_k
     z = b.block_id(2)
-    split, group = b.div(z, spec.conv.groups), b.rem(z, spec.conv.groups)
-    k_begin = b.mul(b.div(b.mul(split, steps), parts), spec.tile.block_k)
-    k_end = b.min(b.mul(b.div(b.mul(b.add(split, 1), steps), parts), spec.tile.block_k), k)
+    split, group = b.udiv(z, spec.conv.groups), b.urem(z, spec.conv.groups)
+    k_begin = b.mul(b.udiv(b.mul(split, steps), parts), spec.tile.block_k)
+    k_end = b.min(b.mul(b.udiv(b.mul(b.add(split, 1), steps), parts), spec.tile.block_k), k)
     return split, group, k_begin, b.sub(k_end, k_begin)
 
 

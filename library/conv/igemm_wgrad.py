@@ -125,7 +125,7 @@ def _dy_gather(spec, group, first):
 
     def address(b, row, k):
         r = k if first is None else b.add(first, k)
-        n, p = b.div(r, pixels), b.rem(r, pixels)
+        n, p = b.udiv(r, pixels), b.urem(r, pixels)
         channel = b.add(b.mul(group, kpg), row)
         return b.add(b.mul(b.add(b.mul(n, c.k), channel), pixels), p), None
 
@@ -138,10 +138,10 @@ def _split(b, spec, z):
     m, n, r = spec.gemm
     if spec.split == 1:
         return z, None, b.const(r, T.I32), b.mul(z, m * n)
-    group, part = b.rem(z, c.groups), b.div(z, c.groups)
+    group, part = b.urem(z, c.groups), b.udiv(z, c.groups)
     step, steps = spec.igemm.tile.block_k, spec.steps
-    first = b.mul(b.div(b.mul(part, steps), spec.split), step)  # WgradSpec.rows
-    end = b.min(b.mul(b.div(b.mul(b.add(part, 1), steps), spec.split), step), r)
+    first = b.mul(b.udiv(b.mul(part, steps), spec.split), step)  # WgradSpec.rows
+    end = b.min(b.mul(b.udiv(b.mul(b.add(part, 1), steps), spec.split), step), r)
     offset = b.mul(group, m * n)
     if spec.mode == "two_stage":
         offset = b.add(b.mul(part, spec.elements), offset)

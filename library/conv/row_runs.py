@@ -143,10 +143,10 @@ def im2col(spec, group):
 
     def address(b, row, k):
         n, o = gather_address.output_pixel(b, c, row)
-        r, j = b.div(k, step), b.rem(k, step)
+        r, j = b.udiv(k, step), b.urem(k, step)
         q = place(b, c, j)
         index, valid = gather_address.input_address(b, c, group, n, o, b.add(b.mul(r, run), q))
-        return index, b.and_(valid, _in_run(b, c, q, b.sub(j, b.rem(j, _unit_elems(c)))))
+        return index, b.and_(valid, _in_run(b, c, q, b.sub(j, b.urem(j, _unit_elems(c)))))
 
     def first(b, row):
         n, o = gather_address.output_pixel(b, c, row)
@@ -198,9 +198,9 @@ def weights(spec):
     nbytes = common.ELEM[c.dtype].nbytes
 
     def address(b, row, kk):
-        r, j = b.div(kk, step), b.rem(kk, step)
+        r, j = b.udiv(kk, step), b.urem(kk, step)
         q = place(b, c, j)
-        return b.add(b.add(b.mul(row, length), b.mul(r, run)), q), _in_run(b, c, q, b.sub(j, b.rem(j, _unit_elems(c))))
+        return b.add(b.add(b.mul(row, length), b.mul(r, run)), q), _in_run(b, c, q, b.sub(j, b.urem(j, _unit_elems(c))))
 
     def stepped(b, row, k0, kk):
         r = gather_address.floor_div(b, k0, step, step * rows(c))

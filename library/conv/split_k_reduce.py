@@ -82,8 +82,8 @@ def _load(b, ptr, v):
 
 
 def _channel(b, e, channels):
-    index = e if channels.inner == 1 else b.div(e, channels.inner)
-    return b.rem(index, channels.count)
+    index = e if channels.inner == 1 else b.udiv(e, channels.inner)
+    return b.urem(index, channels.count)
 
 
 def _bias(b, bias, first, channels, v):

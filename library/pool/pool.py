@@ -70,15 +70,15 @@ class _Kernel:
         rest = gid
         channel = None
         if spec.channels_last:
-            channel = b.rem(rest, spec.groups)
-            rest = b.div(rest, spec.groups)
+            channel = b.urem(rest, spec.groups)
+            rest = b.udiv(rest, spec.groups)
         out = []
         for size in reversed(spec.output):
-            out.append(b.rem(rest, size))
-            rest = b.div(rest, size)
+            out.append(b.urem(rest, size))
+            rest = b.udiv(rest, size)
         if not spec.channels_last:
-            channel = b.rem(rest, spec.c)
-            rest = b.div(rest, spec.c)
+            channel = b.urem(rest, spec.c)
+            rest = b.udiv(rest, spec.c)
         return rest, channel, out[::-1]
 
     def bounds(self, out):
@@ -196,7 +196,7 @@ def build(case):
             width, full, tail = spec.vec, spec.c // spec.vec, spec.c % spec.vec
             c0 = b.mul(channel, width)
             base = b.add(b.mul(image, positions * spec.c), c0)
-            at_out = b.add(b.mul(b.div(gid, spec.groups), spec.c), c0)
+            at_out = b.add(b.mul(b.udiv(gid, spec.groups), spec.c), c0)
             if not tail:
                 kern.run(width, bounds, base, spec.c, at_out, vector=True)
             elif not full:

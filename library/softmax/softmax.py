@@ -63,8 +63,8 @@ class _Kernel:
         mask = b.arg("mask", T.GLOBAL) if spec.mask else None
         self.rows = b.arg("rows", T.I32)
         tid = b.thread_id(0)
-        self.row = b.add(b.mul(b.block_id(0), p.rows_per_block), b.div(tid, p.group))
-        self.col = b.mul(b.rem(tid, p.group), p.vector)  # this lane's first element of the row
+        self.row = b.add(b.mul(b.block_id(0), p.rows_per_block), b.udiv(tid, p.group))
+        self.col = b.mul(b.urem(tid, p.group), p.vector)  # this lane's first element of the row
         read = b.min(self.row, b.sub(self.rows, 1))  # past the last row: read it, write nothing
         at = b.mul(read, spec.dim)
         self.x = b.offset(x, b.mul(at, self.eb))

@@ -39,10 +39,10 @@ class CPlacement:
     stride: int  # rows from one run of a lane to its next
 
     def row(self, b, lane, v):
-        """Row of element `v` of `lane`, with builder-shaped `b` (add, mul, div):
+        """Row of element `v` of `lane`, with builder-shaped `b` (add, mul, udiv):
         run * (lane // n) + the constant v % run + stride * (v // run). A
         multiply by a run of 1 is not made."""
-        group = b.div(lane, self.n)
+        group = b.udiv(lane, self.n)
         return b.add(group if self.run == 1 else b.mul(group, self.run), v % self.run + self.stride * (v // self.run))
 
     def at(self, lane, v):
@@ -53,7 +53,7 @@ class CPlacement:
 class _Ints:
     add = staticmethod(lambda a, b: a + b)
     mul = staticmethod(lambda a, b: a * b)
-    div = staticmethod(lambda a, b: a // b)
+    udiv = staticmethod(lambda a, b: a // b)
 
 
 def load(path=PATH):

@@ -220,6 +220,17 @@ def _int_div(a, b):
     return np.where((a < 0) ^ (b < 0), -q, q).astype(a.dtype)
 
 
+def _unsigned(fn):
+    """fn on the operands' bits read as unsigned integers of their width (a zero divisor reads as 1, as in _int_div)."""
+
+    def run(a, b):
+        signed, u = a.dtype, np.dtype(f"u{a.dtype.itemsize}")
+        bu = b.view(u)
+        return fn(a.view(u), np.where(bu == 0, 1, bu).astype(u)).view(signed)
+
+    return run
+
+
 def _arith(int_fn, float_fn):
     def run(c, op, mask):
         t = op.results[0].type
@@ -635,6 +646,8 @@ EXEC = {
     "arith.mul": _arith(np.multiply, np.multiply),
     "arith.div": _arith(_int_div, np.divide),
     "arith.rem": _arith(lambda a, b: np.fmod(a, np.where(b == 0, 1, b)), np.fmod),
+    "arith.udiv": _arith(_unsigned(np.floor_divide), None),
+    "arith.urem": _arith(_unsigned(np.remainder), None),
     "arith.min": _arith(np.minimum, np.fmin),
     "arith.max": _arith(np.maximum, np.fmax),
     "arith.and": _arith(np.bitwise_and, None),

@@ -35,6 +35,28 @@ def test_axpy_with_bounds_check():
     np.testing.assert_array_equal(Y, 3 * np.arange(100, dtype=np.float32) + 1)
 
 
+def test_div_and_rem_are_signed_and_udiv_urem_read_the_bits_unsigned():
+    # Each lane divides x[i] by d[i] four ways; hand-computed, two's complement i32.
+    b = builder()
+    x, d, out = b.arg("x", T.GLOBAL), b.arg("d", T.GLOBAL), b.arg("out", T.GLOBAL)
+    i = b.thread_id(0)
+    with b.if_(b.cmp("lt", i, 4)):
+        xi, di = b.load(b.offset(x, b.mul(i, 4)), T.I32), b.load(b.offset(d, b.mul(i, 4)), T.I32)
+        for slot, v in enumerate((b.div(xi, di), b.rem(xi, di), b.udiv(xi, di), b.urem(xi, di))):
+            b.store(b.offset(out, b.mul(b.add(b.mul(i, 4), slot), 4)), v)
+    X = np.array([7, -7, -1, -8], np.int32)
+    D = np.array([3, 3, 2, -3], np.int32)
+    out = np.zeros(16, np.int32)
+    run(b.finish(), (1, 1, 1), [X, D, out])
+    expected = [
+        [2, 1, 2, 1],
+        [-2, -1, 1431655763, 0],  # 4294967289 = 3 * 1431655763
+        [0, -1, 2147483647, 1],  # 4294967295 = 2 * 2147483647 + 1
+        [2, -2, 0, -8],  # 4294967288 < 4294967293: quotient 0, remainder the dividend's bits
+    ]
+    np.testing.assert_array_equal(out.reshape(4, 4), expected)
+
+
 def test_out_of_bounds_global_access_is_an_error():
     b = builder()
     x = b.arg("x", T.GLOBAL)

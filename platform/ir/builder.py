@@ -121,6 +121,8 @@ class KernelBuilder:
     mul = _binary("arith.mul")
     div = _binary("arith.div")
     rem = _binary("arith.rem")
+    udiv = _binary("arith.udiv")
+    urem = _binary("arith.urem")
     min = _binary("arith.min")
     max = _binary("arith.max")
 

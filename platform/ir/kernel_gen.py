@@ -379,7 +379,10 @@ def _if(g, pool):
 # (test_the_generator_makes_every_op_of_the_registry).
 MAKERS = {
     "arith.const": _const,
-    **{f"arith.{m}": _binary(m) for m in ("add", "sub", "mul", "div", "rem", "min", "max", "xor", "shl", "shr")},
+    **{
+        f"arith.{m}": _binary(m)
+        for m in ("add", "sub", "mul", "div", "rem", "udiv", "urem", "min", "max", "xor", "shl", "shr")
+    },
     "arith.and": _binary("and_"),
     "arith.or": _binary("or_"),
     "arith.neg": _unary("neg"),

@@ -133,7 +133,7 @@ def _max(op):
         expect(op.result.type.is_float, op, "nnan on float operands only", op.result.type)
 
 
-@register("arith.and", "arith.or", "arith.xor", "arith.shl", "arith.shr")
+@register("arith.and", "arith.or", "arith.xor", "arith.shl", "arith.shr", "arith.udiv", "arith.urem")
 def _bitwise(op):
     same_types(op, [*op.operands, op.result], "operands and result of one type")
     expect(op.result.type.is_int, op, "integer operands", op.result.type)

@@ -93,6 +93,8 @@ _BINARY = {
     "arith.mul": np.multiply,
     "arith.div": _int_div,
     "arith.rem": lambda a, b: a - b * _int_div(a, b),
+    "arith.udiv": lambda a, b: (a % 2**32) // np.where(b == 0, 1, b % 2**32),
+    "arith.urem": lambda a, b: (a % 2**32) % np.where(b == 0, 1, b % 2**32),
     "arith.min": np.minimum,
     "arith.max": np.maximum,
     "arith.and": np.bitwise_and,

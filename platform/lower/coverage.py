@@ -29,6 +29,7 @@ def every_op(arch):
     s = b.add(s, b.bpermute(b.mul(b.lane_id(), 4), s))
     bits = b.bitcast(s, T.I32)
     bits = b.xor(b.or_(b.and_(b.shl(bits, 1), 255), b.shr(bits, 2)), b.rem(b.div(bits, 3), 7))
+    bits = b.xor(bits, b.urem(b.udiv(bits, 5), 9))
     bits = b.min(b.max(bits, 0), n)  # integer min and max lower to intrinsics too (llvm.smin, llvm.smax)
     lds = b.lds_alloc(256 * 4)
     b.store(b.offset(lds, b.mul(tid, 4)), bits)

@@ -35,6 +35,9 @@ from lower.intrinsics import (
 GLOBAL_KINDS = ("lds", "fp8_table")
 # The metadata node of gpu.lds_barrier's fences (!0 is the module flag).
 LDS_ONLY_MMRA = 1
+# The node that keeps LLVM from unrolling a matrix loop, and the first loop id:
+# loop n of the module (in lowering order) is !(MATRIX_LOOP_0 + n).
+NO_UNROLL, MATRIX_LOOP_0 = 2, 3
 
 
 class _Emitter:
@@ -51,6 +54,7 @@ class _Emitter:
         self.globals = {}  # (rank of kind in GLOBAL_KINDS, key) -> definition
         self.next_lds = 0
         self.lds_only_fences = False  # a gpu.lds_barrier needs its metadata node
+        self.matrix_loops = 0  # scf.for ops holding a matrix.mma: each needs a loop id
         # The s_waitcnt every barrier starts with where the kernel writes LDS
         # asynchronously (arch/lds_ops.py: why), else None.
         self.barrier_wait = next(
@@ -159,6 +163,10 @@ class _Emitter:
         ]
         if self.lds_only_fences:
             out.append(f'!{LDS_ONLY_MMRA} = !{{!"amdgpu-synchronize-as", !"local"}}')
+        if self.matrix_loops:
+            out.append(f'!{NO_UNROLL} = !{{!"llvm.loop.unroll.disable"}}')
+        for n in range(MATRIX_LOOP_0, MATRIX_LOOP_0 + self.matrix_loops):
+            out.append(f"!{n} = distinct !{{!{n}, !{NO_UNROLL}}}")
         out.append("")
         return "\n".join(out)
 
@@ -479,6 +487,16 @@ def _mma(e, op):
     return [e.call(form.c, form.intrinsic, args)]
 
 
+def _loop_id(e, body):
+    """The back edge's `, !llvm.loop !N` of a loop whose body holds a matrix op, else "".
+    Its builder schedules it (b.unroll, sched_barrier): unrolled by LLVM (whole, when the
+    trip count is small and known, or peeled), its loads lose the cover the builder gave them."""
+    if not any(o.name == "matrix.mma" for o in walk(body)):
+        return ""
+    e.matrix_loops += 1
+    return f", !llvm.loop !{MATRIX_LOOP_0 + e.matrix_loops - 1}"
+
+
 def _for(e, op):
     lo, hi, step, *inits = op.operands
     body = op.regions[0]
@@ -496,7 +514,7 @@ def _for(e, op):
     yielded = e.block(body)
     nxt = e.inst(f"add i32 {phis[0]}, {e.values[step]}")
     latch = e.label
-    e.emit(f"br label %{head}")
+    e.emit(f"br label %{head}{_loop_id(e, body)}")
     incoming = [e.values[lo], *(e.values[v] for v in inits)]
     back = [nxt, *yielded]
     e.lines[phi_at:phi_at] = [
@@ -530,6 +548,8 @@ LOWER = {
     "arith.mul": _arith("mul", "fmul"),
     "arith.div": _arith("sdiv", "fdiv"),
     "arith.rem": _arith("srem", "frem"),
+    "arith.udiv": _arith("udiv", None),
+    "arith.urem": _arith("urem", None),
     "arith.min": _arith(None, None, "smin", "minnum"),
     "arith.max": _arith(None, None, "smax", "maxnum"),
     "arith.and": _arith("and", None),

@@ -129,10 +129,10 @@ class TileCopy:
         per, k = self._run, self.layout.k
         for q in self._lane_moves(b, tid):
             if self.contiguous == "k":
-                yield b.div(q, k // per), b.mul(b.rem(q, k // per), per)
+                yield b.udiv(q, k // per), b.mul(b.urem(q, k // per), per)
             else:
                 runs = k // self.k_run  # a wave's lanes take all k runs of a few row blocks (lds.py: why)
-                yield b.mul(b.div(q, runs), per), b.mul(b.rem(q, runs), self.k_run)
+                yield b.mul(b.udiv(q, runs), per), b.mul(b.urem(q, runs), self.k_run)
 
     def load(self, b, row0, k0, tid):
         """Registers holding the whole tile at (row0, k0) of the source: 16-byte loads, unguarded."""
@@ -195,7 +195,7 @@ class TileCopy:
         sizes = [bound] if self.ld is bound else [bound, self.ld]
         if any(isinstance(x, int) and x % per for x in sizes):
             return False
-        checks = [b.cmp("eq", b.rem(x, per), 0) for x in sizes if not isinstance(x, int)]
+        checks = [b.cmp("eq", b.urem(x, per), 0) for x in sizes if not isinstance(x, int)]
         whole = checks[0] if checks else True
         for check in checks[1:]:
             whole = b.and_(whole, check)
@@ -229,10 +229,10 @@ class TileCopy:
         with b.for_range(tid, n_rows * n_k, self.threads) as loop:
             q = loop.iv
             if self.contiguous == "k":  # consecutive lanes read consecutive source elements
-                row, k = b.div(q, n_k), b.rem(q, n_k)
+                row, k = b.udiv(q, n_k), b.urem(q, n_k)
                 at = b.add(b.mul(b.add(row0, row), self.ld), b.add(k0, k))
             else:
-                k, row = b.div(q, n_rows), b.rem(q, n_rows)
+                k, row = b.udiv(q, n_rows), b.urem(q, n_rows)
                 at = b.add(b.mul(b.add(k0, k), self.ld), b.add(row0, row))
             inside = b.and_(b.cmp("lt", b.add(row0, row), rows), b.cmp("lt", b.add(k0, k), ks))
             br = b.if_(inside, [self.elem])

@@ -47,14 +47,14 @@ class Fragment:
 
     def c(self, b, lane, v):
         """(row, col) values of lane's C element v, as the hardware places it."""
-        return self.placement.row(b, lane, v), b.rem(lane, self.placement.n)
+        return self.placement.row(b, lane, v), b.urem(lane, self.placement.n)
 
     def origin(self, b, lane, span=None):
         """(row, k) values: lane's A fragment is that row of the A tile at k, k+1, ...;
         its B fragment is that column of the B tile at the same k. With `span`
         (a multiple of per_lane), each group's k lie `span` apart: the GEMM's
         reads of several mma steps at once (gemm.py)."""
-        return b.rem(lane, self.rows), b.mul(b.rem(b.div(lane, self.rows), self.groups), span or self.per_lane)
+        return b.urem(lane, self.rows), b.mul(b.urem(b.udiv(lane, self.rows), self.groups), span or self.per_lane)
 
 
 def _load(path):

@@ -51,8 +51,8 @@ class Ints:
 
     add = staticmethod(lambda a, b: a + b)
     mul = staticmethod(lambda a, b: a * b)
-    div = staticmethod(lambda a, b: a // b)
-    rem = staticmethod(lambda a, b: a % b)
+    udiv = staticmethod(lambda a, b: a // b)
+    urem = staticmethod(lambda a, b: a % b)
 
 
 @pytest.mark.parametrize("layout", sorted(BY_ID))

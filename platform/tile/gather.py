@@ -162,7 +162,7 @@ class GatherCopy(TileCopy):
         n_rows, n_k = self.layout.rows, self.layout.k
         zero = b.const(0.0 if self.elem.is_float else 0, self.elem)
         with b.for_range(tid, n_rows * n_k, self.threads) as loop:
-            row, k = b.div(loop.iv, n_k), b.rem(loop.iv, n_k)
+            row, k = b.udiv(loop.iv, n_k), b.urem(loop.iv, n_k)
             r, kk = b.add(row0, row), b.add(k0, k)
             inside = b.and_(b.cmp("lt", r, rows), b.cmp("lt", kk, ks))
             br = b.if_(inside, [self.elem])

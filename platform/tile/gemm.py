@@ -91,11 +91,12 @@ PREFETCH_FIRST = tuple(_DATA["prefetch_first"])
 # before the LDS writes. On gfx9 LLVM hoists the barrier and the LDS writes
 # (and so their wait for the loads) above most of the MFMAs, and on gfx950
 # sinks the loads below them: 1-2 of 32 MFMAs (gfx942) or 0-2 of 12
-# (gfx950's conv tiles) between a load and its wait. There the loads end
-# with a gpu.sched_barrier, as on PREFETCH_FIRST's generations, and so does
-# the matrix work: every MFMA of the k step lies between its loads and their
-# wait (docs/figures/loops.md: the cover and what it costs). The barriers
-# stay gpu.barrier, which on gfx9 does not wait for the loads.
+# (gfx950's conv tiles) between a load and its wait; and on gfx12 LLVM 20
+# sinks the WMMAs below the LDS writes of conv_igemm_fwd's 3x3 (0 of 8). There the
+# loads end with a gpu.sched_barrier, as on PREFETCH_FIRST's generations, and
+# so does the matrix work: every matrix op of the k step lies between its loads
+# and their wait (docs/figures/loops.md: the cover and what it costs). On gfx9
+# the barriers stay gpu.barrier, which there does not wait for the loads.
 MATRIX_FIRST = tuple(_DATA["matrix_first"])
 # The archs whose fast loop gives every global load at least a quarter of
 # the iteration's matrix ops before the wait that retires it (the ISA tests
@@ -251,10 +252,10 @@ def mainloop(b, cfg, ops, elem, row0, col0):
     c_t = M.fragment_types(cfg.op, b.arch.generation)[2]
     wave, threads = b.wave_size, cfg.threads(b.wave_size)
     tid, lane = b.thread_id(0), b.lane_id()
-    w = b.div(tid, wave)
+    w = b.udiv(tid, wave)
     wave_row, wave_col = (
-        b.mul(b.div(w, t.waves_n), t.block_m // t.waves_m),
-        b.mul(b.rem(w, t.waves_n), t.block_n // t.waves_n),
+        b.mul(b.udiv(w, t.waves_n), t.block_m // t.waves_m),
+        b.mul(b.urem(w, t.waves_n), t.block_n // t.waves_n),
     )
     tiles_m, tiles_n = t.block_m // t.waves_m // s.m, t.block_n // t.waves_n // s.n
     banks = archs.lds_banks(b.kernel.attrs["arch"])
@@ -301,17 +302,17 @@ def mainloop(b, cfg, ops, elem, row0, col0):
         # Lane q of a 16-lane group names row k + q // 4 (+ 4j), columns
         # 4(q % 4) .. + 3 from the group's first column: the group reads a
         # 4 x 16 tile by rows, and each lane gets its own column's 4 k.
-        lane_q = b.rem(lane, TRANSPOSE_GROUP)
-        col = b.add(b.add(wave_col, b.sub(lane_row, lane_q)), b.mul(b.rem(lane_q, 4), 4))
+        lane_q = b.urem(lane, TRANSPOSE_GROUP)
+        col = b.add(b.add(wave_col, b.sub(lane_row, lane_q)), b.mul(b.urem(lane_q, 4), 4))
         if direct:  # RowXor: every tile's offset computed (the swizzle is not a shift)
 
             def tiles(row):
                 return [lay_b.offset(b, row, b.add(col, nt * s.n)) for nt in range(tiles_n)]
 
-            tr_offsets = [[tiles(b.add(k, b.add(b.div(lane_q, 4), 4 * j))) for j in range(span // 4)] for k in ks]
+            tr_offsets = [[tiles(b.add(k, b.add(b.udiv(lane_q, 4), 4 * j))) for j in range(span // 4)] for k in ks]
         else:
             tr_offsets = [
-                [lay_b.offset(b, b.add(k, b.add(b.div(lane_q, 4), 4 * j)), col) for j in range(span // 4)] for k in ks
+                [lay_b.offset(b, b.add(k, b.add(b.udiv(lane_q, 4), 4 * j)), col) for j in range(span // 4)] for k in ks
             ]
     else:
         offsets_b = [
@@ -370,7 +371,7 @@ def mainloop(b, cfg, ops, elem, row0, col0):
         fast_block = b.and_(fast_block, b.cmp("ge", row0, ops.a_gather.fast_from))
     if ops.a_gather is not None and ops.a_gather.fast_to > 0:  # and one past it
         fast_block = b.and_(fast_block, b.cmp("le", b.add(row0, t.block_m), ops.a_gather.fast_to))
-    k_fast = b.select(fast_block, b.sub(ops.k, b.rem(ops.k, t.block_k)), 0)
+    k_fast = b.select(fast_block, b.sub(ops.k, b.urem(ops.k, t.block_k)), 0)
     zero = b.build([b.const(0.0, T.F32)] * c_t.n)
     acc = [zero] * (tiles_m * tiles_n)
 
@@ -452,7 +453,7 @@ def _direct_loop(
         direct_b.issue(b, lds_b, lanes_b, *b_at(0), wave_at)
     b.barrier()
     with b.for_range(0, k_fast, t.block_k, acc) as fast:
-        odd = b.rem(b.div(fast.iv, t.block_k), 2)
+        odd = b.urem(b.udiv(fast.iv, t.block_k), 2)
         at_a, at_b = b.mul(odd, lay_a.nbytes), b.mul(odd, lay_b.nbytes)
         la, lb = b.offset(lds_a, at_a), b.offset(lds_b, at_b)
         loaded = [fragments(u, la, lb) for u in b.unroll(reads)]
@@ -503,7 +504,7 @@ class _Accumulators:
 def fma_mainloop(b, cfg, ops, elem, row0, col0):
     """Fallback without matrix cores (`cfg` an FmaConfig): lane (r, c) of the block accumulates one output."""
     tid = b.thread_id(0)
-    r, c = b.div(tid, cfg.block_n), b.rem(tid, cfg.block_n)
+    r, c = b.udiv(tid, cfg.block_n), b.urem(tid, cfg.block_n)
     gr, gc = b.add(row0, r), b.add(col0, c)
     inside = b.and_(b.cmp("lt", gr, ops.m), b.cmp("lt", gc, ops.n))
     br = b.if_(inside, [T.F32])

@@ -95,8 +95,8 @@ class KMajor(_Rows):
         return max(1, self._period_lines * u // c)
 
     def _swizzle(self, b, line):
-        x = b.rem(line, self._period_lines)
-        return b.rem(b.xor(x, b.shl(x, 1)), self._units[1])
+        x = b.urem(line, self._period_lines)
+        return b.urem(b.xor(x, b.shl(x, 1)), self._units[1])
 
     def offsets(self, b, row, k, steps):
         """Byte offsets of (row + d, k) for each d in `steps`, as i32 values: one
@@ -111,20 +111,20 @@ class KMajor(_Rows):
         """Byte offset of element (row, k), as an i32 value; `k` is an IR value or an int."""
         units_row, units_line = self._units
         byte_k = b.mul(k, self.elem_bytes)
-        unit = b.add(b.mul(row, units_row), b.div(byte_k, UNIT))  # flat unit index
-        line = b.div(unit, units_line)
+        unit = b.add(b.mul(row, units_row), b.udiv(byte_k, UNIT))  # flat unit index
+        line = b.udiv(unit, units_line)
         swizzle = self._swizzle(b, line)
-        inside = b.xor(b.rem(unit, units_line), swizzle)
-        return b.add(b.add(b.mul(line, self.line_bytes), b.mul(inside, UNIT)), b.rem(byte_k, UNIT))
+        inside = b.xor(b.urem(unit, units_line), swizzle)
+        return b.add(b.add(b.mul(line, self.line_bytes), b.mul(inside, UNIT)), b.urem(byte_k, UNIT))
 
     def unit_at(self, b, slot):
         """(row, k) of the unit stored in 16-byte slot `slot` (an i32 value):
         the inverse of `offset`, for copies that fill LDS slot by slot
         (copy.DirectCopy). The XOR is its own inverse."""
         units_row, units_line = self._units
-        line = b.div(slot, units_line)
-        unit = b.add(b.mul(line, units_line), b.xor(b.rem(slot, units_line), self._swizzle(b, line)))
-        return b.div(unit, units_row), b.mul(b.rem(unit, units_row), self.unit_elems)
+        line = b.udiv(slot, units_line)
+        unit = b.add(b.mul(line, units_line), b.xor(b.urem(slot, units_line), self._swizzle(b, line)))
+        return b.udiv(unit, units_row), b.mul(b.urem(unit, units_row), self.unit_elems)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -166,16 +166,16 @@ class RowXor(_Rows):
             )
 
     def _swizzle(self, b, row):
-        return b.mul(b.rem(row, self.line_bytes // self.run), self.run // UNIT)
+        return b.mul(b.urem(row, self.line_bytes // self.run), self.run // UNIT)
 
     def offset(self, b, row, k):
         """Byte offset of element (row, k), as an i32 value."""
         byte_k = b.mul(k, self.elem_bytes)
-        unit = b.xor(b.div(byte_k, UNIT), self._swizzle(b, row))
-        return b.add(b.add(b.mul(row, self.k * self.elem_bytes), b.mul(unit, UNIT)), b.rem(byte_k, UNIT))
+        unit = b.xor(b.udiv(byte_k, UNIT), self._swizzle(b, row))
+        return b.add(b.add(b.mul(row, self.k * self.elem_bytes), b.mul(unit, UNIT)), b.urem(byte_k, UNIT))
 
     def unit_at(self, b, slot):
         """(row, k) of the unit stored in 16-byte slot `slot` (KMajor.unit_at)."""
         units_row = self.k * self.elem_bytes // UNIT
-        row = b.div(slot, units_row)
-        return row, b.mul(b.xor(b.rem(slot, units_row), self._swizzle(b, row)), self.unit_elems)
+        row = b.udiv(slot, units_row)
+        return row, b.mul(b.xor(b.urem(slot, units_row), self._swizzle(b, row)), self.unit_elems)

@@ -13,8 +13,8 @@ class Ints:
 
     add = staticmethod(lambda a, b: a + b)
     mul = staticmethod(lambda a, b: a * b)
-    div = staticmethod(lambda a, b: a // b)
-    rem = staticmethod(lambda a, b: a % b)
+    udiv = staticmethod(lambda a, b: a // b)
+    urem = staticmethod(lambda a, b: a % b)
     xor = staticmethod(lambda a, b: a ^ b)
     shl = staticmethod(lambda a, b: a << b)
 

@@ -43,7 +43,7 @@ def workgroup(b, x, combine, slots, waves):
     x = wave(b, x, combine)
     if waves == 1:
         return x
-    w = b.div(b.thread_id(0), b.wave_size)
+    w = b.udiv(b.thread_id(0), b.wave_size)
     with b.if_(b.cmp("eq", b.lane_id(), 0)):
         b.store(b.offset(slots, b.mul(w, SLOT_BYTES)), x)
     b.barrier()

@@ -123,7 +123,7 @@ struct Kernel {
     Value* qb = b->block_id(0);
     head = b->block_id(1);
     z = b->block_id(2);
-    Value* kv_head = b->div(head, spec.heads / spec.kv_heads);
+    Value* kv_head = b->udiv(head, spec.heads / spec.kv_heads);
     const bool bhsd = spec.layout == "bhsd";
     ld_q = bhsd ? spec.head_dim : spec.heads * spec.head_dim;
     ld_k = bhsd ? spec.head_dim : spec.kv_heads * spec.head_dim;
@@ -140,7 +140,7 @@ struct Kernel {
     row0 = b->mul(qb, spec.block_m);
     tid = b->thread_id(0);
     Value* lane = b->lane_id();
-    Value* wave_index = b->div(tid, wave);
+    Value* wave_index = b->udiv(tid, wave);
     Value* wave_row = b->mul(wave_index, spec.block_m / spec.waves);
     std::tie(lane_row, lane_k) = frag->origin(*b, lane);
     first_group = b->cmp("lt", lane, frag->rows);
@@ -251,7 +251,7 @@ Value* seen(Kernel& kern, Value* kb, int kt, int v, int t) {
 std::pair<Value*, Value*> bounds(Kernel& kern) {
   KernelBuilder& b = *kern.b;
   const std::int64_t bn = kern.spec.block_n;
-  Value* blocks = b.div(kern.seq_k, bn);
+  Value* blocks = b.udiv(kern.seq_k, bn);
   Value* whole = b.mul(blocks, bn);
   if (!kern.spec.causal) return {whole, kern.seq_k};
   Value* shift = b.sub(kern.seq_k, kern.seq_q);
@@ -261,7 +261,7 @@ std::pair<Value*, Value*> bounds(Kernel& kern) {
   Value* last0 = b.add(kern.row0, kern.spec.block_m);
   Value* last1 = b.add(last0, shift);
   Value* last = b.max(last1, 0);
-  Value* first_blocks = b.div(first, bn);
+  Value* first_blocks = b.udiv(first, bn);
   Value* first_whole = b.mul(first_blocks, bn);
   Value* whole_end = b.min(first_whole, whole);
   Value* kv_end = b.min(last, kern.seq_k);

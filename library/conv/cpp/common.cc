@@ -26,8 +26,8 @@ Value* flatten(ir::KernelBuilder& b, const std::vector<Value*>& dims, const Shap
 std::vector<Value*> unflatten(ir::KernelBuilder& b, Value* index, const Shape& sizes) {
   std::vector<Value*> coords;  // innermost first
   for (std::size_t i = sizes.size() - 1; i >= 1; --i) {
-    coords.push_back(b.rem(index, sizes[i]));
-    index = b.div(index, sizes[i]);
+    coords.push_back(b.urem(index, sizes[i]));
+    index = b.udiv(index, sizes[i]);
   }
   std::vector<Value*> out = {index};
   out.insert(out.end(), coords.rbegin(), coords.rend());

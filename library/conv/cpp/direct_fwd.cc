@@ -46,7 +46,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
   const std::int64_t cpg = spec.c_per_group(), filter_size = product(spec.filter);
 
   auto body = [&] {
-    Value* group = b.div(fr.k, spec.k_per_group());
+    Value* group = b.udiv(fr.k, spec.k_per_group());
     Value* zero = b.const_(0.0, ir::scalar("f32"));
     std::vector<Value*> results = b.for_range(0, cpg, 1, {zero}, [&](const ir::Loop& loop) {
       Value* ci = loop.iv;

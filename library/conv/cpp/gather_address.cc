@@ -34,11 +34,11 @@ std::pair<Value*, Value*> input_address(ir::KernelBuilder& b, const ConvSpec& c,
   Value* tap;
   Value* ch;
   if (c.channels_last()) {
-    tap = b.div(col, cpg);
-    ch = b.rem(col, cpg);
+    tap = b.udiv(col, cpg);
+    ch = b.urem(col, cpg);
   } else {
-    ch = b.div(col, taps);
-    tap = b.rem(col, taps);
+    ch = b.udiv(col, taps);
+    tap = b.urem(col, taps);
   }
   const std::vector<Value*> t = unflatten(b, tap, c.filter);
   std::vector<Value*> pos;
@@ -123,7 +123,7 @@ Value* floor_div(ir::KernelBuilder& b, Value* x, std::int64_t d, std::int64_t bo
       return b.shr(scaled, s);
     }
   }
-  return b.div(x, d);
+  return b.udiv(x, d);
 }
 
 Value* stepped_offset(ir::KernelBuilder& b, const ConvSpec& c, Value* group, Value* row, Value* k0, Value* k) {

@@ -105,8 +105,8 @@ Value* miss_mask(ir::KernelBuilder& b, const ConvSpec& c, const std::vector<Valu
         Value* before = b.cmp("lt", x, 0);
         Value* past = b.cmp("gt", x, (output[d] - 1) * c.stride[d]);
         Value* miss = b.or_(before, past);
-        if (c.stride[d] > 1) {
-          Value* between = b.rem(x, c.stride[d]);
+        if (c.stride[d] > 1) {  // unsigned: a negative x is a miss already
+          Value* between = b.urem(x, c.stride[d]);
           Value* off = b.cmp("ne", between, 0);
           miss = b.or_(miss, off);
         }
@@ -194,8 +194,8 @@ tile::Gather dy_gather(const IgemmSpec& spec) {
     const std::vector<Value*> parts = unflatten(b, row, sizes);
     Value* n = parts[0];
     const std::vector<Value*> i(parts.begin() + 1, parts.end());
-    Value* tap = b.div(r, kpg);
-    Value* k = b.rem(r, kpg);
+    Value* tap = b.udiv(r, kpg);
+    Value* k = b.urem(r, kpg);
     const std::vector<Value*> t = unflatten(b, tap, c.filter);
     const Shape out = c.output();
     // Every miss is an integer, non-zero where (pixel, tap) reaches no output:
@@ -207,9 +207,9 @@ tile::Gather dy_gather(const IgemmSpec& spec) {
       Value* dilated = b.mul(t[d], c.dilation[d]);
       Value* o = b.sub(padded, dilated);  // o * stride, where it is an output pixel
       Value* between = nullptr;
-      if (c.stride[d] > 1) {
-        between = b.rem(o, c.stride[d]);  // non-zero: between two output pixels (or before the first)
-        o = b.div(o, c.stride[d]);
+      if (c.stride[d] > 1) {               // unsigned: igemm_dgrad.py says why a negative o still misses
+        between = b.urem(o, c.stride[d]);  // non-zero: between two output pixels (or before the first)
+        o = b.udiv(o, c.stride[d]);
       }
       Value* low = b.max(o, 0);
       Value* clamped = b.min(low, out[d] - 1);
@@ -241,8 +241,8 @@ std::optional<tile::Gather> w_gather(const IgemmSpec& spec) {
   const bool last = c.channels_last();
   if (taps == 1) return std::nullopt;
   auto address = [kpg, cpg, taps, last](ir::KernelBuilder& b, Value* col, Value* r) -> std::pair<Value*, Value*> {
-    Value* tap = b.div(r, kpg);
-    Value* k = b.rem(r, kpg);
+    Value* tap = b.udiv(r, kpg);
+    Value* k = b.urem(r, kpg);
     if (last) {
       Value* rows = b.mul(k, taps);
       Value* row = b.add(rows, tap);
@@ -359,11 +359,11 @@ void store_nchw(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumul
     b.if_(inside, {}, [&] {
       Value* first = b.mul(group, cpg);
       Value* channel = b.add(first, gc);
-      Value* image = b.div(gr, pixels);
+      Value* image = b.udiv(gr, pixels);
       Value* image_c = b.mul(image, c.c);
       Value* plane = b.add(image_c, channel);
       Value* base = b.mul(plane, pixels);
-      Value* pixel = b.rem(gr, pixels);
+      Value* pixel = b.urem(gr, pixels);
       Value* index = b.add(base, pixel);
       Value* bytes = b.mul(index, elem->nbytes());
       Value* p = b.offset(dx, bytes);

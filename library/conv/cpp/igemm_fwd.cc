@@ -92,11 +92,11 @@ void store_nchw(ir::KernelBuilder& b, const IgemmSpec& spec, const tile::Accumul
       Value* first = b.mul(group, kpg);
       Value* channel = b.add(first, gc);
       auto index = [&] {
-        Value* image = b.div(gr, pixels);
+        Value* image = b.udiv(gr, pixels);
         Value* image_k = b.mul(image, c.k);
         Value* plane = b.add(image_k, channel);
         Value* base = b.mul(plane, pixels);
-        Value* pixel = b.rem(gr, pixels);
+        Value* pixel = b.urem(gr, pixels);
         return b.add(base, pixel);
       };
       tile::Addend add_bias, add_residual;
@@ -138,14 +138,14 @@ Split split_of(ir::KernelBuilder& b, const IgemmSpec& spec) {
   const std::int64_t steps = spec.k_steps();
   const std::int64_t parts = spec.split_k;
   Value* z = b.block_id(2);
-  Value* split = b.div(z, spec.conv.groups);
-  Value* group = b.rem(z, spec.conv.groups);
+  Value* split = b.udiv(z, spec.conv.groups);
+  Value* group = b.urem(z, spec.conv.groups);
   Value* first_steps = b.mul(split, steps);
-  Value* first = b.div(first_steps, parts);
+  Value* first = b.udiv(first_steps, parts);
   Value* k_begin = b.mul(first, spec.tile.block_k);
   Value* next = b.add(split, 1);
   Value* last_steps = b.mul(next, steps);
-  Value* last = b.div(last_steps, parts);
+  Value* last = b.udiv(last_steps, parts);
   Value* last_k = b.mul(last, spec.tile.block_k);
   Value* k_end = b.min(last_k, k);
   Value* k_len = b.sub(k_end, k_begin);

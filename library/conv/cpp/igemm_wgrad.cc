@@ -88,8 +88,8 @@ tile::Gather dy_gather(const WgradSpec& spec, Value* group, Value* first) {
                                                  Value* k) -> std::pair<Value*, Value*> {
     Value* r = k;
     if (first != nullptr) r = b.add(first, k);
-    Value* n = b.div(r, pixels);
-    Value* p = b.rem(r, pixels);
+    Value* n = b.udiv(r, pixels);
+    Value* p = b.urem(r, pixels);
     Value* channel_first = b.mul(group, kpg);
     Value* channel = b.add(channel_first, row);
     Value* image = b.mul(n, c.k);
@@ -116,16 +116,16 @@ Split split_of(ir::KernelBuilder& b, const WgradSpec& spec, Value* z) {
     Value* offset = b.mul(z, m * n);
     return {z, nullptr, length, offset};
   }
-  Value* group = b.rem(z, c.groups);
-  Value* part = b.div(z, c.groups);
+  Value* group = b.urem(z, c.groups);
+  Value* part = b.udiv(z, c.groups);
   const std::int64_t step = spec.igemm.tile.block_k;
   const std::int64_t steps = spec.steps();
   Value* first_steps = b.mul(part, steps);
-  Value* first_share = b.div(first_steps, spec.split);
+  Value* first_share = b.udiv(first_steps, spec.split);
   Value* first = b.mul(first_share, step);  // WgradSpec.rows
   Value* next = b.add(part, 1);
   Value* end_steps = b.mul(next, steps);
-  Value* end_share = b.div(end_steps, spec.split);
+  Value* end_share = b.udiv(end_steps, spec.split);
   Value* end_rows = b.mul(end_share, step);
   Value* end = b.min(end_rows, r);
   Value* offset = b.mul(group, m * n);

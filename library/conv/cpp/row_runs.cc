@@ -70,7 +70,7 @@ Value* in_run(ir::KernelBuilder& b, const ConvSpec& c, Value* q, Value* start) {
 
 // The k position of the first element of j's unit: j - j % unit.
 Value* unit_start(ir::KernelBuilder& b, const ConvSpec& c, Value* j) {
-  Value* into = b.rem(j, unit_elems(c));
+  Value* into = b.urem(j, unit_elems(c));
   return b.sub(j, into);
 }
 
@@ -147,8 +147,8 @@ tile::Gather row_runs_im2col(const ConvSpec& c, std::int64_t block_k, Value* gro
   const int nbytes = ir::scalar(c.dtype)->nbytes();
   auto address = [&c, step, run, group](ir::KernelBuilder& b, Value* row, Value* k) -> std::pair<Value*, Value*> {
     const Pixel px = output_pixel(b, c, row);
-    Value* r = b.div(k, step);
-    Value* j = b.rem(k, step);
+    Value* r = b.udiv(k, step);
+    Value* j = b.urem(k, step);
     Value* q = place(b, c, j);
     Value* start = b.mul(r, run);
     Value* col = b.add(start, q);
@@ -212,8 +212,8 @@ tile::Gather row_runs_weights(const ConvSpec& c, std::int64_t block_k) {
   const std::int64_t length = filter_rows(c) * run;
   const int nbytes = ir::scalar(c.dtype)->nbytes();
   auto address = [&c, step, run, length](ir::KernelBuilder& b, Value* row, Value* kk) -> std::pair<Value*, Value*> {
-    Value* r = b.div(kk, step);
-    Value* j = b.rem(kk, step);
+    Value* r = b.udiv(kk, step);
+    Value* j = b.urem(kk, step);
     Value* q = place(b, c, j);
     Value* start = b.mul(row, length);
     Value* rows_before = b.mul(r, run);

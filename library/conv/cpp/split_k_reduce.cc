@@ -40,8 +40,8 @@ std::vector<Value*> load(ir::KernelBuilder& b, Value* p, int v) {
 }
 
 Value* channel(ir::KernelBuilder& b, Value* e, const Channels& ch) {
-  Value* index = ch.inner == 1 ? e : b.div(e, ch.inner);
-  return b.rem(index, ch.count);
+  Value* index = ch.inner == 1 ? e : b.udiv(e, ch.inner);
+  return b.urem(index, ch.count);
 }
 
 // The bias of elements first .. first + v - 1 (_bias).

@@ -87,18 +87,18 @@ struct Kernel {
     Value* rest = gid;
     Value* channel = nullptr;
     if (spec.channels_last()) {
-      channel = b->rem(rest, groups(spec));
-      rest = b->div(rest, groups(spec));
+      channel = b->urem(rest, groups(spec));
+      rest = b->udiv(rest, groups(spec));
     }
     const Shape output = spec.output();
     Values out;
     for (const std::int64_t size : std::ranges::reverse_view(output)) {
-      out.insert(out.begin(), b->rem(rest, size));
-      rest = b->div(rest, size);
+      out.insert(out.begin(), b->urem(rest, size));
+      rest = b->udiv(rest, size);
     }
     if (!spec.channels_last()) {
-      channel = b->rem(rest, spec.c);
-      rest = b->div(rest, spec.c);
+      channel = b->urem(rest, spec.c);
+      rest = b->udiv(rest, spec.c);
     }
     return {rest, channel, out};
   }
@@ -279,7 +279,7 @@ std::unique_ptr<ir::Kernel> build(const family::Case& c) {
       Value* c0 = b.mul(o.channel, width);
       Value* image = b.mul(o.image, positions * spec.c);
       Value* base = b.add(image, c0);
-      Value* position = b.div(gid, groups(spec));
+      Value* position = b.udiv(gid, groups(spec));
       Value* row = b.mul(position, spec.c);
       Value* at_out = b.add(row, c0);
       if (tail == 0) {

@@ -102,9 +102,9 @@ struct Kernel {
     Value* tid = b->thread_id(0);
     Value* block = b->block_id(0);
     Value* first = b->mul(block, p.rows_per_block);
-    Value* within = b->div(tid, p.group);
+    Value* within = b->udiv(tid, p.group);
     row = b->add(first, within);
-    Value* lane = b->rem(tid, p.group);
+    Value* lane = b->urem(tid, p.group);
     col = b->mul(lane, p.vector);
     Value* last = b->sub(rows, 1);
     Value* read = b->min(row, last);

@@ -184,6 +184,8 @@ Value* KernelBuilder::sub(Operand a, Operand b) { return binary(*this, "arith.su
 Value* KernelBuilder::mul(Operand a, Operand b) { return binary(*this, "arith.mul", a, b); }
 Value* KernelBuilder::div(Operand a, Operand b) { return binary(*this, "arith.div", a, b); }
 Value* KernelBuilder::rem(Operand a, Operand b) { return binary(*this, "arith.rem", a, b); }
+Value* KernelBuilder::udiv(Operand a, Operand b) { return binary(*this, "arith.udiv", a, b); }
+Value* KernelBuilder::urem(Operand a, Operand b) { return binary(*this, "arith.urem", a, b); }
 Value* KernelBuilder::min(Operand a, Operand b) { return binary(*this, "arith.min", a, b); }
 Value* KernelBuilder::max(Operand a, Operand b) { return binary(*this, "arith.max", a, b); }
 Value* KernelBuilder::max_nnan(Operand a, Operand b) {

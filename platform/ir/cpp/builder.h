@@ -80,6 +80,10 @@ class KernelBuilder {
   Value* mul(Operand a, Operand b);
   Value* div(Operand a, Operand b);
   Value* rem(Operand a, Operand b);
+  // Division and remainder of the operands read as unsigned integers: for index
+  // math that is never negative, where LLVM 20 expands div/rem far longer.
+  Value* udiv(Operand a, Operand b);
+  Value* urem(Operand a, Operand b);
   Value* min(Operand a, Operand b);
   Value* max(Operand a, Operand b);
   // max of two floats neither of which is NaN (arith.max {nnan = true}):

@@ -63,6 +63,7 @@ ROCKE_TEST(builds_every_op) {
   i = b.mul(i, gd);
   i = b.div(i, 3);
   i = b.rem(i, lane);
+  i = b.urem(b.udiv(i, 5), 9);
   i = b.min(i, n);
   i = b.max(i, 0);
   i = b.and_(i, 255);

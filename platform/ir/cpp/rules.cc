@@ -470,6 +470,8 @@ const std::map<std::string_view, Rule>& rules() {
       {"arith.mul", binary_rule},
       {"arith.div", binary_rule},
       {"arith.rem", binary_rule},
+      {"arith.udiv", bitwise_rule},
+      {"arith.urem", bitwise_rule},
       {"arith.min", binary_rule},
       {"arith.max", max_rule},
       {"arith.and", bitwise_rule},

@@ -25,6 +25,10 @@ enum class GlobalKind { kLds = 0, kFp8Table = 1 };
 
 // The metadata node of gpu.lds_barrier's fences (!0 is the module flag).
 inline constexpr int kLdsOnlyMmra = 1;
+// The node that keeps LLVM from unrolling a matrix loop, and the first loop id
+// (llvm.py's NO_UNROLL, MATRIX_LOOP_0).
+inline constexpr int kNoUnroll = 2;
+inline constexpr int kMatrixLoop0 = 3;
 
 // Each IR value's LLVM name: the kernel's own values in a vector by
 // Value::index (the lowering names every value, and a hash map of pointers
@@ -67,6 +71,7 @@ struct Emitter {
   int next_label = 0;
   int next_lds = 0;
   bool lds_only_fences = false;  // a gpu.lds_barrier needs its metadata node
+  int matrix_loops = 0;          // scf.for ops holding a matrix.mma: each needs a loop id
   // The s_waitcnt every barrier starts with where the kernel writes LDS
   // asynchronously (lds_ops.json's barrier_wait; llvm.py's).
   std::optional<int> barrier_wait;

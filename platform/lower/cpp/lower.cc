@@ -447,6 +447,14 @@ Names lower_mma(Emitter& e, const Op& op) {
   return {e.call(c_type, std::string(form->intrinsic), args.at(form->form))};
 }
 
+// The back edge's ", !llvm.loop !N" of a loop whose body holds a matrix op, else
+// "" (llvm.py's _loop_id says why).
+std::string loop_id(Emitter& e, const ir::Block& body) {
+  const std::vector<const Op*> ops = ir::walk(body);
+  if (std::none_of(ops.begin(), ops.end(), [](const Op* o) { return o->name == "matrix.mma"; })) return "";
+  return ", !llvm.loop !" + std::to_string(kMatrixLoop0 + e.matrix_loops++);
+}
+
 Names lower_for(Emitter& e, const Op& op) {
   const Value* lo = op.operands[0];
   const Value* hi = op.operands[1];
@@ -468,7 +476,7 @@ Names lower_for(Emitter& e, const Op& op) {
   Names yielded = block(e, body);
   std::string next = e.inst("add i32 " + phis[0] + ", " + e.values.at(step));
   std::string latch = e.label;
-  e.emit("br label %" + head);
+  e.emit("br label %" + head + loop_id(e, body));
   Names incoming = {e.values.at(lo)};
   for (size_t i = 3; i < op.operands.size(); ++i) incoming.push_back(e.values.at(op.operands[i]));
   Names back = {next};
@@ -514,6 +522,8 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"arith.mul", arith("mul", "fmul")},
       {"arith.div", arith("sdiv", "fdiv")},
       {"arith.rem", arith("srem", "frem")},
+      {"arith.udiv", arith("udiv", "")},
+      {"arith.urem", arith("urem", "")},
       {"arith.min", arith("", "", "smin", "minnum")},
       {"arith.max", arith("", "", "smax", "maxnum")},
       {"arith.and", arith("and", "")},
@@ -610,6 +620,10 @@ std::string module(Emitter& e) {
   line("!llvm.module.flags = !{!0}");
   line("!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 " + std::to_string(e.flavor.code_object_version) + "}");
   if (e.lds_only_fences) line("!" + std::to_string(kLdsOnlyMmra) + " = !{!\"amdgpu-synchronize-as\", !\"local\"}");
+  if (e.matrix_loops > 0) line("!" + std::to_string(kNoUnroll) + " = !{!\"llvm.loop.unroll.disable\"}");
+  for (int n = kMatrixLoop0; n < kMatrixLoop0 + e.matrix_loops; ++n) {
+    line("!" + std::to_string(n) + " = distinct !{!" + std::to_string(n) + ", !" + std::to_string(kNoUnroll) + "}");
+  }
   // The last line, "", has no newline after it (join's output).
   return out;
 }

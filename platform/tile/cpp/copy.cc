@@ -97,14 +97,14 @@ std::vector<Value*> TileCopy::lane_moves(KernelBuilder& b, Value* tid) const {
 std::pair<Value*, Value*> TileCopy::move(KernelBuilder& b, Value* q) const {
   const int per = run(), k = layout_.k();
   if (contiguous_ == "k") {
-    Value* row = b.div(q, k / per);
-    Value* r = b.rem(q, k / per);
+    Value* row = b.udiv(q, k / per);
+    Value* r = b.urem(q, k / per);
     return {row, b.mul(r, per)};
   }
   const int runs = k / k_run_;  // a wave's lanes take all k runs of a few row blocks (lds.py: why)
-  Value* d = b.div(q, runs);
+  Value* d = b.udiv(q, runs);
   Value* row = b.mul(d, per);
-  Value* r = b.rem(q, runs);
+  Value* r = b.urem(q, runs);
   return {row, b.mul(r, k_run_)};
 }
 
@@ -207,7 +207,7 @@ std::variant<bool, Value*> TileCopy::whole_units(KernelBuilder& b, ir::Operand r
   std::vector<Value*> checks;
   for (const ir::Operand& x : sizes) {
     if (std::holds_alternative<std::int64_t>(x.v)) continue;
-    Value* r = b.rem(x, per);
+    Value* r = b.urem(x, per);
     checks.push_back(b.cmp("eq", r, 0));
   }
   if (checks.empty()) return true;
@@ -263,15 +263,15 @@ void TileCopy::elements(KernelBuilder& b, Value* lds, ir::Operand row0, ir::Oper
     Value* k;
     Value* at;
     if (contiguous_ == "k") {  // consecutive lanes read consecutive source elements
-      row = b.div(q, n_k);
-      k = b.rem(q, n_k);
+      row = b.udiv(q, n_k);
+      k = b.urem(q, n_k);
       Value* r = b.add(row0, row);
       Value* line = b.mul(r, ld_);
       Value* kk = b.add(k0, k);
       at = b.add(line, kk);
     } else {
-      k = b.div(q, n_rows);
-      row = b.rem(q, n_rows);
+      k = b.udiv(q, n_rows);
+      row = b.urem(q, n_rows);
       Value* kk = b.add(k0, k);
       Value* line = b.mul(kk, ld_);
       Value* r = b.add(row0, row);

@@ -38,18 +38,18 @@ const std::map<std::string_view, Fragment>& table() {
 }  // namespace
 
 std::pair<Value*, Value*> Fragment::origin(KernelBuilder& b, Value* lane, std::optional<int> span) const {
-  Value* row = b.rem(lane, rows);
-  Value* group = b.div(lane, rows);
-  Value* g = b.rem(group, groups);
+  Value* row = b.urem(lane, rows);
+  Value* group = b.udiv(lane, rows);
+  Value* g = b.urem(group, groups);
   Value* k = b.mul(g, span.value_or(per_lane));
   return {row, k};
 }
 
 std::pair<Value*, Value*> Fragment::c(KernelBuilder& b, Value* lane, int v) const {
-  Value* group = b.div(lane, c_n);
+  Value* group = b.udiv(lane, c_n);
   if (c_run != 1) group = b.mul(group, c_run);  // as mma_layouts.CPlacement.row: no multiply by 1
   Value* row = b.add(group, v % c_run + c_stride * (v / c_run));
-  Value* col = b.rem(lane, c_n);
+  Value* col = b.urem(lane, c_n);
   return {row, col};
 }
 

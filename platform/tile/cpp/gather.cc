@@ -139,8 +139,8 @@ void GatherCopy::guarded(KernelBuilder& b, Value* lds, ir::Operand row0, ir::Ope
   const int n_rows = layout_.rows(), n_k = layout_.k();
   Value* z = zero(b);
   b.for_range(tid, n_rows * n_k, threads_, {}, [&](const ir::Loop& loop) {
-    Value* row = b.div(loop.iv, n_k);
-    Value* k = b.rem(loop.iv, n_k);
+    Value* row = b.udiv(loop.iv, n_k);
+    Value* k = b.urem(loop.iv, n_k);
     Value* r = b.add(row0, row);
     Value* kk = b.add(k0, k);
     Value* in_rows = b.cmp("lt", r, rows);

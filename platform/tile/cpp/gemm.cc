@@ -239,10 +239,10 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   const int wave = b.wave_size(), threads = cfg.threads(b.wave_size());
   Value* tid = b.thread_id(0);
   Value* lane = b.lane_id();
-  Value* w = b.div(tid, wave);
-  Value* wave_m = b.div(w, waves_n);
+  Value* w = b.udiv(tid, wave);
+  Value* wave_m = b.udiv(w, waves_n);
   Value* wave_row = b.mul(wave_m, block_m / waves_m);
-  Value* wave_n = b.rem(w, waves_n);
+  Value* wave_n = b.urem(w, waves_n);
   Value* wave_col = b.mul(wave_n, block_n / waves_n);
   const int tiles_m = block_m / waves_m / s.m, tiles_n = block_n / waves_n / s.n;
   const arch::LdsBanks banks = arch::lds_banks(b.arch().name);
@@ -310,17 +310,17 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
   std::vector<std::vector<Value*>> tr_offsets;
   std::vector<Parts> tr_tile_offsets;  // direct: [u][j][tile] (the swizzle is not a shift)
   if (tr_b) {
-    Value* q = b.rem(lane, kTransposeGroup);
+    Value* q = b.urem(lane, kTransposeGroup);
     Value* first = b.sub(lane_row, q);
     Value* group_col = b.add(wave_col, first);
-    Value* quad = b.rem(q, 4);
+    Value* quad = b.urem(q, 4);
     Value* quad_col = b.mul(quad, 4);
     Value* col = b.add(group_col, quad_col);
     for (Value* k : ks) {
       std::vector<Value*> reads;
       Parts tiles;
       for (int j = 0; j < span / 4; ++j) {
-        Value* row_in = b.div(q, 4);
+        Value* row_in = b.udiv(q, 4);
         Value* row_j = b.add(row_in, 4 * j);
         Value* row = b.add(k, row_j);
         if (lay_b_xor) {
@@ -429,7 +429,7 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
     Value* to = b.cmp("le", end, ops.a_gather->fast_to);
     fast_block = b.and_(fast_block, to);
   }
-  Value* k_tail = b.rem(ops.k, block_k);
+  Value* k_tail = b.urem(ops.k, block_k);
   Value* k_whole = b.sub(ops.k, k_tail);
   Value* k_fast = b.select(fast_block, k_whole, 0);
   Value* zero_f32 = b.const_(0.0, f32());
@@ -453,8 +453,8 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
     });
     b.barrier();
     fast = b.for_range(0, k_fast, block_k, acc, [&](const ir::Loop& loop) {
-      Value* step = b.div(loop.iv, block_k);
-      Value* odd = b.rem(step, 2);
+      Value* step = b.udiv(loop.iv, block_k);
+      Value* odd = b.urem(step, 2);
       Value* at_a = b.mul(odd, static_cast<int>(lay_a.nbytes()));
       Value* at_b = b.mul(odd, static_cast<int>(b_bytes));
       Value* la = b.offset(lds_a, at_a);
@@ -523,8 +523,8 @@ Accumulators mainloop(KernelBuilder& b, const GemmConfig& cfg, const Operands& o
 std::vector<Run> fma_mainloop(KernelBuilder& b, const FmaConfig& cfg, const Operands& ops, const ir::Type* elem,
                               Value* row0, Value* col0) {
   Value* tid = b.thread_id(0);
-  Value* r = b.div(tid, cfg.block_n);
-  Value* c = b.rem(tid, cfg.block_n);
+  Value* r = b.udiv(tid, cfg.block_n);
+  Value* c = b.urem(tid, cfg.block_n);
   Value* gr = b.add(row0, r);
   Value* gc = b.add(col0, c);
   Value* row_in = b.cmp("lt", gr, ops.m);

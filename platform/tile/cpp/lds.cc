@@ -31,10 +31,10 @@ int KMajor::period_lines() const { return std::max(units_row(), unit_elems()); }
 int KMajor::period_rows() const { return std::max(1, period_lines() * units_line() / units_row()); }
 
 Value* KMajor::swizzle(ir::KernelBuilder& b, Value* line) const {
-  Value* x = b.rem(line, period_lines());
+  Value* x = b.urem(line, period_lines());
   Value* twice = b.shl(x, 1);
   Value* mixed = b.xor_(x, twice);
-  return b.rem(mixed, units_line());
+  return b.urem(mixed, units_line());
 }
 
 std::vector<Value*> KMajor::offsets(ir::KernelBuilder& b, Value* row, ir::Operand k,
@@ -55,28 +55,28 @@ std::vector<Value*> KMajor::offsets(ir::KernelBuilder& b, Value* row, ir::Operan
 Value* KMajor::offset(ir::KernelBuilder& b, Value* row, ir::Operand k) const {
   Value* byte_k = b.mul(k, elem_bytes_);
   Value* row_units = b.mul(row, units_row());
-  Value* k_units = b.div(byte_k, kUnit);
+  Value* k_units = b.udiv(byte_k, kUnit);
   Value* unit = b.add(row_units, k_units);  // flat unit index
-  Value* line = b.div(unit, units_line());
+  Value* line = b.udiv(unit, units_line());
   Value* s = swizzle(b, line);
-  Value* in_line = b.rem(unit, units_line());
+  Value* in_line = b.urem(unit, units_line());
   Value* inside = b.xor_(in_line, s);
   Value* line_at = b.mul(line, line_bytes_);
   Value* unit_at = b.mul(inside, kUnit);
   Value* start = b.add(line_at, unit_at);
-  Value* byte = b.rem(byte_k, kUnit);
+  Value* byte = b.urem(byte_k, kUnit);
   return b.add(start, byte);
 }
 
 std::pair<Value*, Value*> KMajor::unit_at(ir::KernelBuilder& b, Value* slot) const {
-  Value* line = b.div(slot, units_line());
+  Value* line = b.udiv(slot, units_line());
   Value* line_start = b.mul(line, units_line());
-  Value* in_line = b.rem(slot, units_line());
+  Value* in_line = b.urem(slot, units_line());
   Value* s = swizzle(b, line);
   Value* inside = b.xor_(in_line, s);  // the XOR is its own inverse
   Value* unit = b.add(line_start, inside);
-  Value* row = b.div(unit, units_row());
-  Value* k_unit = b.rem(unit, units_row());
+  Value* row = b.udiv(unit, units_row());
+  Value* k_unit = b.urem(unit, units_row());
   return {row, b.mul(k_unit, unit_elems())};
 }
 
@@ -94,26 +94,26 @@ RowXor::RowXor(int rows, int k, int elem_bytes, int line_bytes, int run)
 }
 
 Value* RowXor::swizzle(ir::KernelBuilder& b, Value* row) const {
-  Value* r = b.rem(row, line_bytes_ / run_);
+  Value* r = b.urem(row, line_bytes_ / run_);
   return b.mul(r, run_ / kUnit);
 }
 
 Value* RowXor::offset(ir::KernelBuilder& b, Value* row, ir::Operand k) const {
   Value* byte_k = b.mul(k, elem_bytes_);
-  Value* k_unit = b.div(byte_k, kUnit);
+  Value* k_unit = b.udiv(byte_k, kUnit);
   Value* s = swizzle(b, row);
   Value* unit = b.xor_(k_unit, s);
   Value* row_at = b.mul(row, k_ * elem_bytes_);
   Value* unit_at = b.mul(unit, kUnit);
   Value* start = b.add(row_at, unit_at);
-  Value* byte = b.rem(byte_k, kUnit);
+  Value* byte = b.urem(byte_k, kUnit);
   return b.add(start, byte);
 }
 
 std::pair<Value*, Value*> RowXor::unit_at(ir::KernelBuilder& b, Value* slot) const {
   const int units_row = k_ * elem_bytes_ / kUnit;
-  Value* row = b.div(slot, units_row);
-  Value* in_row = b.rem(slot, units_row);
+  Value* row = b.udiv(slot, units_row);
+  Value* in_row = b.urem(slot, units_row);
   Value* s = swizzle(b, row);
   Value* unit = b.xor_(in_row, s);
   return {row, b.mul(unit, unit_elems())};

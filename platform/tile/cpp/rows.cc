@@ -26,7 +26,7 @@ ir::Value* workgroup(ir::KernelBuilder& b, ir::Value* x, softmax::Combine combin
   x = wave(b, x, combine);
   if (waves == 1) return x;
   ir::Value* tid = b.thread_id(0);
-  ir::Value* w = b.div(tid, b.wave_size());
+  ir::Value* w = b.udiv(tid, b.wave_size());
   ir::Value* lane = b.lane_id();
   ir::Value* first = b.cmp("eq", lane, 0);
   b.if_(first, {}, [&] {

@@ -9,16 +9,16 @@ entry:
   %v1 = mul i32 %v0, 256
   %v2 = call i32 @llvm.amdgcn.workitem.id.x()
   %v3 = add i32 %v1, %v2
-  %v4 = srem i32 %v3, 8
-  %v5 = sdiv i32 %v3, 8
-  %v6 = srem i32 %v5, 9
-  %v7 = sdiv i32 %v5, 9
-  %v8 = srem i32 %v7, 7
-  %v9 = sdiv i32 %v7, 7
+  %v4 = urem i32 %v3, 8
+  %v5 = udiv i32 %v3, 8
+  %v6 = urem i32 %v5, 9
+  %v7 = udiv i32 %v5, 9
+  %v8 = urem i32 %v7, 7
+  %v9 = udiv i32 %v7, 7
   %v10 = icmp slt i32 %v3, 504
   br i1 %v10, label %if.then0, label %if.else1
 if.then0:
-  %v11 = sdiv i32 %v4, 8
+  %v11 = udiv i32 %v4, 8
   br label %for.head3
 for.head3:
   %v12 = phi i32 [ 0, %if.then0 ], [ %v314, %for.body4 ]

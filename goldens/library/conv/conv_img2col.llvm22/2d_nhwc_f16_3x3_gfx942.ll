@@ -9,12 +9,12 @@ entry:
   %v1 = mul i32 %v0, 256
   %v2 = call i32 @llvm.amdgcn.workitem.id.x()
   %v3 = add i32 %v1, %v2
-  %v4 = srem i32 %v3, 8
-  %v5 = sdiv i32 %v3, 8
-  %v6 = srem i32 %v5, 9
-  %v7 = sdiv i32 %v5, 9
-  %v8 = srem i32 %v7, 7
-  %v9 = sdiv i32 %v7, 7
+  %v4 = urem i32 %v3, 8
+  %v5 = udiv i32 %v3, 8
+  %v6 = urem i32 %v5, 9
+  %v7 = udiv i32 %v5, 9
+  %v8 = urem i32 %v7, 7
+  %v9 = udiv i32 %v7, 7
   %v10 = icmp slt i32 %v3, 504
   br i1 %v10, label %if.then0, label %if.else1
 if.then0:
@@ -26,10 +26,10 @@ for.head3:
   %v14 = icmp slt i32 %v12, 72
   br i1 %v14, label %for.body4, label %for.exit5
 for.body4:
-  %v15 = srem i32 %v12, 8
-  %v16 = sdiv i32 %v12, 8
-  %v17 = srem i32 %v16, 3
-  %v18 = sdiv i32 %v16, 3
+  %v15 = urem i32 %v12, 8
+  %v16 = udiv i32 %v12, 8
+  %v17 = urem i32 %v16, 3
+  %v18 = udiv i32 %v16, 3
   %v19 = mul i32 %v8, 1
   %v20 = mul i32 %v18, 1
   %v21 = sub i32 %v20, 1

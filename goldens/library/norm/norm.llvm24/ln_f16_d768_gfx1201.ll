@@ -100,7 +100,7 @@ if.end2:
   %v84 = bitcast i32 %v83 to float
   %v85 = fadd float %v79, %v84
   %v86 = call i32 @llvm.amdgcn.workitem.id.x()
-  %v87 = sdiv i32 %v86, 32
+  %v87 = udiv i32 %v86, 32
   %v88 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
   %v89 = icmp eq i32 %v88, 0
   br i1 %v89, label %if.then3, label %if.else4
@@ -228,7 +228,7 @@ if.end5:
   %v197 = bitcast i32 %v196 to float
   %v198 = fadd float %v192, %v197
   %v199 = call i32 @llvm.amdgcn.workitem.id.x()
-  %v200 = sdiv i32 %v199, 32
+  %v200 = udiv i32 %v199, 32
   %v201 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
   %v202 = icmp eq i32 %v201, 0
   br i1 %v202, label %if.then6, label %if.else7

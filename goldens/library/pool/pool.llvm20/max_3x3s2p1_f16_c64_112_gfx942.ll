@@ -12,12 +12,12 @@ entry:
   %v4 = icmp slt i32 %v3, 25088
   br i1 %v4, label %if.then0, label %if.else1
 if.then0:
-  %v5 = srem i32 %v3, 8
-  %v6 = sdiv i32 %v3, 8
-  %v7 = srem i32 %v6, 56
-  %v8 = sdiv i32 %v6, 56
-  %v9 = srem i32 %v8, 56
-  %v10 = sdiv i32 %v8, 56
+  %v5 = urem i32 %v3, 8
+  %v6 = udiv i32 %v3, 8
+  %v7 = urem i32 %v6, 56
+  %v8 = udiv i32 %v6, 56
+  %v9 = urem i32 %v8, 56
+  %v10 = udiv i32 %v8, 56
   %v11 = mul i32 %v9, 2
   %v12 = sub i32 %v11, 1
   %v13 = call i32 @llvm.smax.i32(i32 %v12, i32 0)
@@ -28,7 +28,7 @@ if.then0:
   %v18 = mul i32 %v5, 8
   %v19 = mul i32 %v10, 802816
   %v20 = add i32 %v19, %v18
-  %v21 = sdiv i32 %v3, 8
+  %v21 = udiv i32 %v3, 8
   %v22 = mul i32 %v21, 64
   %v23 = add i32 %v22, %v18
   %v24 = insertelement <8 x float> poison, float 0xFFF0000000000000, i32 0

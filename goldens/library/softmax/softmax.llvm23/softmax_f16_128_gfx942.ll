@@ -8,9 +8,9 @@ entry:
   %v0 = call i32 @llvm.amdgcn.workitem.id.x()
   %v1 = call i32 @llvm.amdgcn.workgroup.id.x()
   %v2 = mul i32 %v1, 16
-  %v3 = sdiv i32 %v0, 16
+  %v3 = udiv i32 %v0, 16
   %v4 = add i32 %v2, %v3
-  %v5 = srem i32 %v0, 16
+  %v5 = urem i32 %v0, 16
   %v6 = mul i32 %v5, 8
   %v7 = sub i32 %arg.rows, 1
   %v8 = call i32 @llvm.smin.i32(i32 %v4, i32 %v7)
