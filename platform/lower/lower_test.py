@@ -131,6 +131,36 @@ def test_fp8_mma_lowers_with_packed_operands():
     assert "bitcast <8 x i8> " in text
 
 
+def _loops(with_matrix):
+    """A kernel of three loops; the first (through an if) and the third hold a matrix op where `with_matrix`."""
+    b = KernelBuilder("loops", arch="gfx942", workgroup_size=(64, 1, 1))
+    p, n = b.arg("p", T.GLOBAL), b.arg("n", T.I32)
+    a, c = b.load(p, T.vector(T.F16, 4)), b.load(p, T.vector(T.F32, 4))
+    with b.for_range(0, n, 1, [c]) as first:
+        arms = b.if_(b.cmp("gt", first.iv, 2), [c.type])
+        with arms.then_():
+            b.yield_(b.mma("mma_16x16x16_f16_f32", a, a, first.iters[0]) if with_matrix else first.iters[0])
+        with arms.else_():
+            b.yield_(first.iters[0])
+        b.yield_(*arms.results)
+    with b.for_range(0, n, 1, [first.results[0]]) as plain:
+        b.yield_(b.add(plain.iters[0], plain.iters[0]))
+    with b.for_range(0, n, 1, [plain.results[0]]) as third:
+        b.yield_(b.mma("mma_16x16x16_f16_f32", a, a, third.iters[0]) if with_matrix else third.iters[0])
+    b.store(p, third.results[0])
+    return lower(b.finish(), "llvm23")
+
+
+def test_only_a_loop_holding_a_matrix_op_is_kept_from_unrolling():
+    text = _loops(with_matrix=True)
+    back_edges = re.findall(r"  br label %for\.head\d+(.*)\n(?=for\.exit)", text)  # each loop's latch, in order
+    assert back_edges == [", !llvm.loop !3", "", ", !llvm.loop !4"], back_edges
+    assert text.endswith('!2 = !{!"llvm.loop.unroll.disable"}\n!3 = distinct !{!3, !2}\n!4 = distinct !{!4, !2}\n'), (
+        text[-200:]
+    )
+    assert "llvm.loop" not in _loops(with_matrix=False)
+
+
 def test_every_matrix_op_of_every_arch_has_an_intrinsic():
     from arch import arch as archs
     from lower.intrinsics import MMA
