@@ -8,8 +8,8 @@ pixel per load, where a per-element gather would take eight; or, 1x1 with
 stride 1, x itself as a row-major B), no spill, no modelled bank conflict
 (but gfx950's 2-way writes of a 64-wide plain x, the test says why);
 the bigger blocks spread the k step's other work over their matrix ops
-(non-matrix instructions per 4096 MACs under a bound per arch); on gfx942
-and gfx950 every load has a quarter of the loop's matrix ops to cover it;
+(non-matrix instructions per 4096 MACs under a bound per arch); on gfx942,
+gfx950 and gfx1201 every load has a quarter of the loop's matrix ops to cover it;
 and on gfx950 a 1x1's B fragments are read transposed (ds_read_b64_tr_b16)."""
 
 import functools
@@ -36,10 +36,8 @@ PLAIN = ("resnet_1x1_f16", "resnet_1x1_k128_two_stage", "resnet_1x1_k256")
 # two thirds of what the 64 x 64 block runs (11.6 on gfx942, 11.9 on gfx950, 31 on gfx1201, 28.8 on
 # gfx1250 with llvm23: docs/figures/conv-isa.md); llvm20 schedules 64 x 256 worst (6.9 on CDNA).
 BOUND = {"gfx942": 8.0, "gfx950": 8.0, "gfx1201": 20.0, "gfx1250": 19.0}
-# The archs whose loop gives every load a quarter of its matrix ops (tile.gemm.QUARTER_COVER), but gfx1201:
-# there LLVM pairs the rows of the gathered x (B, transposed on the way to LDS) right after its loads,
-# before the WMMAs, and so waits for them there (cover 0 of 16: docs/figures/conv-isa.md).
-COVERED = [arch for arch in KNOWN if arch in QUARTER_COVER and arch != "gfx1201"]
+# The archs whose loop gives every load a quarter of its matrix ops (tile.gemm.QUARTER_COVER).
+COVERED = [arch for arch in KNOWN if arch in QUARTER_COVER]
 
 
 def _matrix_ops(tile):
